@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/** Raised when an environment variable is missing or malformed; the message names the variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(
+    readonly variable: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${variable}: ${message}`, options);
+  }
+}
+
+const url = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
+const port = z.coerce.number().int().min(0).max(65_535);
+
+/** Every setting the service reads from its environment (see CONTRACT.md). */
+export const settingsSchema = z.object({
+  ROCKET_NODE_URL: url.optional(),
+  ROCKET_INDEXER_URL: url.optional(),
+  DYNAMODB_ENDPOINT: url.optional(),
+  SES_ENDPOINT: url.optional(),
+  PUBLIC_BASE_URL: url.optional(),
+  SENTINEL_PORT: port.optional(),
+  SENTINEL_TABLE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{0,200}$/, 'letters, digits, "_", "-" and "." only')
+    .default('sentinel-'),
+  MAIL_FROM: z.email().default('sentinel@localhost.localdomain'),
+  CHAIN_RPS: z.coerce.number().positive().max(10_000).default(20),
+  CHAIN_TIMEOUT_MS: z.coerce.number().int().positive().max(300_000).default(10_000),
+  AWS_REGION: z.string().min(1).default('us-east-1'),
+  /** Secret for link tokens, locally; in AWS the secret comes from Secrets Manager (`LINK_SECRET_ARN`). */
+  SENTINEL_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  LINK_SECRET_ARN: z.string().min(1).optional(),
+  BACKFILL_DAYS: z.coerce.number().positive().max(365).default(7),
+});
+export type Settings = z.infer<typeof settingsSchema>;
+
+/**
+ * Reads and validates settings from an environment map. Throws `ConfigError` naming the first bad variable.
+ * Empty strings count as unset.
+ */
+export function loadSettings(env: Readonly<Record<string, string | undefined>> = process.env): Settings {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = settingsSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = String(issue?.path[0] ?? 'environment');
+    throw new ConfigError(variable, issue?.message ?? 'invalid', { cause: parsed.error });
+  }
+  return parsed.data;
+}

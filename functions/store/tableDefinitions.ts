@@ -1,0 +1,123 @@
+/**
+ * The DynamoDB tables, defined once: the CDK data stack and the local table creation both read
+ * this list, so the two cannot drift. Every read the jobs do is a Query or GetItem on these keys.
+ */
+export type KeyType = 'S' | 'N';
+
+export interface KeyDefinition {
+  readonly name: string;
+  readonly type: KeyType;
+}
+
+export interface GlobalIndexDefinition {
+  readonly indexName: string;
+  readonly partitionKey: KeyDefinition;
+  readonly sortKey?: KeyDefinition;
+}
+
+export interface TableDefinition {
+  /** Logical id; the physical name is `${prefix}${id}`. */
+  readonly id: TableId;
+  readonly partitionKey: KeyDefinition;
+  readonly sortKey?: KeyDefinition;
+  /** Epoch-seconds attribute DynamoDB expires items by; reads still filter expired items. */
+  readonly ttlAttribute?: string;
+  readonly globalIndexes?: readonly GlobalIndexDefinition[];
+  /** One line on what lives here, for docs and the CDK description. */
+  readonly purpose: string;
+}
+
+export type TableId =
+  | 'accounts'
+  | 'curves'
+  | 'snapshots'
+  | 'alerts'
+  | 'delegates'
+  | 'tokens'
+  | 'audit'
+  | 'deliveries'
+  | 'suppressions'
+  | 'leases';
+
+/** Number of shards the due-time indexes are spread over (queried one by one, never scanned). */
+export const SCHEDULE_SHARDS = 8;
+
+export const TABLES: Readonly<Record<TableId, TableDefinition>> = {
+  accounts: {
+    id: 'accounts',
+    purpose: 'Tracked accounts: settings, collection cursor, next poll and report times, status.',
+    partitionKey: { name: 'address', type: 'S' },
+    globalIndexes: [
+      {
+        indexName: 'byNextDue',
+        partitionKey: { name: 'shard', type: 'S' },
+        sortKey: { name: 'nextDueAt', type: 'N' },
+      },
+      {
+        indexName: 'byNextReport',
+        partitionKey: { name: 'shard', type: 'S' },
+        sortKey: { name: 'nextReportAt', type: 'N' },
+      },
+    ],
+  },
+  curves: {
+    id: 'curves',
+    purpose: 'Equity and PnL curve points as received, per account and interval.',
+    partitionKey: { name: 'series', type: 'S' },
+    sortKey: { name: 'ts', type: 'N' },
+    ttlAttribute: 'expiresAt',
+  },
+  snapshots: {
+    id: 'snapshots',
+    purpose: 'Summary snapshots as received, each with its delta to the previous one.',
+    partitionKey: { name: 'address', type: 'S' },
+    sortKey: { name: 'polledAt', type: 'N' },
+    ttlAttribute: 'expiresAt',
+  },
+  alerts: {
+    id: 'alerts',
+    purpose: 'Alert state machine position per account and rule; snooze.',
+    partitionKey: { name: 'address', type: 'S' },
+    sortKey: { name: 'rule', type: 'S' },
+  },
+  delegates: {
+    id: 'delegates',
+    purpose: 'Delegates last seen per account: expiry, name, first seen, warnings sent.',
+    partitionKey: { name: 'address', type: 'S' },
+    sortKey: { name: 'delegate', type: 'S' },
+  },
+  tokens: {
+    id: 'tokens',
+    purpose: 'Consumed action-link tokens (single use), expiring with the token.',
+    partitionKey: { name: 'tokenId', type: 'S' },
+    ttlAttribute: 'expiresAt',
+  },
+  audit: {
+    id: 'audit',
+    purpose: 'Every revocation attempt and its outcome.',
+    partitionKey: { name: 'address', type: 'S' },
+    sortKey: { name: 'at', type: 'S' },
+  },
+  deliveries: {
+    id: 'deliveries',
+    purpose: 'One record per alert event or report sent: exactly-once delivery, SES message id.',
+    partitionKey: { name: 'eventId', type: 'S' },
+    ttlAttribute: 'expiresAt',
+  },
+  suppressions: {
+    id: 'suppressions',
+    purpose: 'Addresses that bounced, complained or unsubscribed.',
+    partitionKey: { name: 'email', type: 'S' },
+  },
+  leases: {
+    id: 'leases',
+    purpose: 'Short leases that serialize work per account (e.g. nonces of revocations).',
+    partitionKey: { name: 'lockId', type: 'S' },
+    ttlAttribute: 'expiresAt',
+  },
+};
+
+/** Physical table name for a logical id under a prefix. */
+export function tableName(prefix: string, id: TableId): string {
+  return `${prefix}${id}`;
+}
