@@ -20,7 +20,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: ['@aws-sdk/*', 'node:*', '../store/*', '../chain/*', '../mail/*', '../services/*', '../handlers/*'] },
+        { patterns: ['@aws-sdk/*', 'node:*', '../store/*', '../chain/*', '!../chain/schemas', '../mail/*', '../services/*', '../handlers/*'] },
       ],
       'no-restricted-syntax': [
         'error',
