@@ -101,17 +101,31 @@ export const accountNonceSchema = z.looseObject({
 });
 export type AccountNonce = { nonce: number; deferredNonce: number };
 
-export const delegateSchema = z.looseObject({
+const delegateRecordSchema = z.looseObject({
   address: addressSchema,
   expiryMs: timestampMsSchema.nullable().optional().transform((v) => v ?? null),
   name: z.string().nullable().optional().transform((v) => v ?? null),
   isWebClient: z.boolean().nullable().optional().transform((v) => v ?? false),
 });
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * One delegate record. The documented key is `address`; a record keyed `manager` (the name the
+ * transaction payloads use) is read the same way. Absent `expiryMs`/`name` are `null`, absent `isWebClient` false.
+ */
+export const delegateSchema = z.preprocess(
+  (v) => (isRecord(v) && !('address' in v) && 'manager' in v ? { ...v, address: v.manager } : v),
+  delegateRecordSchema,
+);
 /** One delegate (API-management key) of an account. */
 export type Delegate = { address: Address; expiryMs: number | null; name: string | null; isWebClient: boolean };
 
-/** Response of `GET /delegate-traders`. */
-export const delegateTradersSchema = z.looseObject({ delegates: z.array(delegateSchema) });
+/** Response of `GET /delegate-traders`: `{"delegates": [...]}` as documented, or a bare array of records. */
+export const delegateTradersSchema = z.preprocess(
+  (v) => (Array.isArray(v) ? { delegates: v } : v),
+  z.looseObject({ delegates: z.array(delegateSchema) }),
+);
 
 /**
  * Response of `POST /transaction`: an externally tagged enum (`{"RemoveDelegateManager": {...}}`),
