@@ -1,0 +1,134 @@
+/** Where one threshold level of one account stands. Stored per (account, level). */
+export interface LevelState {
+  status: 'armed' | 'breached';
+  /** Drawdown seen at the last evaluation with fresh data, percent. */
+  lastValue: number | null;
+  /** When an email naming this level was last sent (kept across episodes). */
+  lastSentAt: number | null;
+  /** When the current breach began; `null` while armed. */
+  breachedAt: number | null;
+}
+
+/** The state of a level never evaluated. */
+export const ARMED: LevelState = Object.freeze({ status: 'armed', lastValue: null, lastSentAt: null, breachedAt: null });
+
+export const DEFAULT_HYSTERESIS_PCT = 1;
+export const DEFAULT_REPEAT_MS = 24 * 3_600_000;
+
+export interface DrawdownAlertInput {
+  account: string;
+  /** Current flow-adjusted drawdown, percent. */
+  drawdownPct: number;
+  /** Threshold levels, percent (order and duplicates do not matter). */
+  levels: readonly number[];
+  /** Stored state per level; a missing level is `ARMED`. */
+  states: ReadonlyMap<number, LevelState>;
+  /** The account is silenced while `now < snoozedUntil`. */
+  snoozedUntil: number | null;
+  now: number;
+  /** `false` when the newest point is too old or the data is partial: nothing is decided. */
+  dataFresh: boolean;
+  /** A breached level re-arms once the drawdown is below `level - hysteresisPct` (at most half the level). */
+  hysteresisPct?: number;
+  /** A still-breached account is reminded at most this often. */
+  repeatMs?: number;
+}
+
+export type LevelDecisionKind = 'fired' | 'repeated' | 'recovered' | 'ok' | 'snoozed' | 'stale';
+
+/** What happened to one level, and the state to store for it. */
+export interface LevelDecision {
+  kind: LevelDecisionKind;
+  level: number;
+  nextState: LevelState;
+}
+
+/** The one email to send for this evaluation. */
+export interface DrawdownNotice {
+  /** Stable id for exactly-once delivery: the same prior state always yields the same id. */
+  id: string;
+  /** `fired` when a level was never notified during its current breach, else `repeated`. */
+  kind: 'fired' | 'repeated';
+  /** The deepest breached level: the one the email names. */
+  level: number;
+  /** Every breached level, ascending. */
+  levels: number[];
+  /** Levels notified for the first time in their current breach. */
+  newlyFired: number[];
+  drawdownPct: number;
+}
+
+export interface DrawdownEvaluation {
+  decisions: LevelDecision[];
+  notice: DrawdownNotice | null;
+}
+
+type Tag = 'crossed' | 'pending' | 'due' | 'held' | 'recovered' | 'quiet';
+
+const notifiedInBreach = (s: LevelState): boolean =>
+  s.lastSentAt !== null && s.breachedAt !== null && s.lastSentAt >= s.breachedAt;
+
+function advance(prior: LevelState, level: number, value: number, input: DrawdownAlertInput): { tag: Tag; next: LevelState } {
+  const margin = Math.min(input.hysteresisPct ?? DEFAULT_HYSTERESIS_PCT, level / 2);
+  if (prior.status === 'armed') {
+    if (value < level) return { tag: 'quiet', next: { ...prior, lastValue: value } };
+    return { tag: 'crossed', next: { ...prior, status: 'breached', lastValue: value, breachedAt: input.now } };
+  }
+  if (value < level - margin) return { tag: 'recovered', next: { ...prior, status: 'armed', lastValue: value, breachedAt: null } };
+  const next = { ...prior, lastValue: value };
+  if (!notifiedInBreach(prior)) return { tag: 'pending', next };
+  const due = input.now - (prior.lastSentAt ?? 0) >= (input.repeatMs ?? DEFAULT_REPEAT_MS);
+  return { tag: due ? 'due' : 'held', next };
+}
+
+/**
+ * Evaluates the drawdown threshold levels of one account.
+ *
+ * - A level fires when the drawdown reaches it (`>=`), once; it re-arms only after the drawdown
+ *   falls below `level - hysteresis`. `recovered` is informational: no email is sent for it.
+ * - Levels crossed together produce one email naming the deepest breached level; every
+ *   breached level records the send, so their reminders stay in step.
+ * - While any level stays breached, a reminder goes out at most every `repeatMs`.
+ * - Snoozed: levels still cross and recover (state advances) but nothing is sent and
+ *   `lastSentAt` is not touched. When the snooze ends, a level that crossed during it and is
+ *   still breached fires once; reminders follow the usual interval. Nothing bursts.
+ * - Stale data: every level is `stale` and keeps its state.
+ */
+export function evaluateDrawdownAlerts(input: DrawdownAlertInput): DrawdownEvaluation {
+  const { drawdownPct: value, now } = input;
+  if (!Number.isFinite(value)) throw new RangeError(`drawdownPct must be a finite number, got ${value}`);
+  const levels = [...new Set(input.levels)].sort((a, b) => a - b);
+  const priorOf = (level: number) => input.states.get(level) ?? ARMED;
+  if (!input.dataFresh) {
+    return { decisions: levels.map((level) => ({ kind: 'stale', level, nextState: priorOf(level) })), notice: null };
+  }
+
+  const steps = levels.map((level) => ({ level, prior: priorOf(level), ...advance(priorOf(level), level, value, input) }));
+  const firing = steps.filter((s) => s.tag === 'crossed' || s.tag === 'pending');
+  const wantsSend = firing.length > 0 || steps.some((s) => s.tag === 'due');
+  const snoozed = input.snoozedUntil !== null && now < input.snoozedUntil;
+  const breached = steps.filter((s) => s.next.status === 'breached');
+
+  const decisions = steps.map(({ level, tag, next }): LevelDecision => {
+    if (tag === 'recovered') return { kind: 'recovered', level, nextState: next };
+    if (next.status === 'armed' || !wantsSend) return { kind: 'ok', level, nextState: next };
+    if (snoozed) return { kind: tag === 'held' ? 'ok' : 'snoozed', level, nextState: next };
+    const kind = tag === 'crossed' || tag === 'pending' ? 'fired' : 'repeated';
+    return { kind, level, nextState: { ...next, lastSentAt: now } };
+  });
+
+  const deepest = breached[breached.length - 1];
+  if (!wantsSend || snoozed || !deepest) return { decisions, notice: null };
+  const kind = firing.length > 0 ? 'fired' : 'repeated';
+  return {
+    decisions,
+    notice: {
+      id: `drawdown:${input.account}:${deepest.level}:${kind}:${deepest.prior.lastSentAt ?? 'never'}`,
+      kind,
+      level: deepest.level,
+      levels: breached.map((s) => s.level),
+      newlyFired: firing.map((s) => s.level),
+      drawdownPct: value,
+    },
+  };
+}
