@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { GetPublicKeyCommand, SignCommand } from '@aws-sdk/client-kms';
+import type { SignCommand } from '@aws-sdk/client-kms';
+import { GetPublicKeyCommand } from '@aws-sdk/client-kms';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import type { KmsClientLike } from '../../../functions/chain/kmsSigner';
 
