@@ -1,6 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import type { SignCommand } from '@aws-sdk/client-kms';
-import { GetPublicKeyCommand } from '@aws-sdk/client-kms';
+import { GetPublicKeyCommand, type SignCommand } from '@aws-sdk/client-kms';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import type { KmsClientLike } from '../../../functions/chain/kmsSigner';
 
