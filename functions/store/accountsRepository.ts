@@ -1,0 +1,311 @@
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  accountItemSchema,
+  accountPatchSchema,
+  pollResultSchema,
+  type AccountPatch,
+  type AccountRecord,
+  type PollResult,
+} from './accountItem';
+import { batchGetAll } from './batchGet';
+import { batchWriteAll, type WriteRequest } from './batchWrite';
+import { mapConcurrent } from './concurrency';
+import { parseItem } from './parseItem';
+import { queryAll } from './queryAll';
+import type { RepositoryOptions } from './repositoryOptions';
+import { SHARDS, shardOf } from './shard';
+import { isConditionalCheckFailed, itemOfFailedCondition, storeCall } from './storeError';
+import { tableName } from './tableDefinitions';
+
+/** Outcome of recording a poll. */
+export type RecordPollOutcome =
+  | { kind: 'recorded' }
+  /** The stored cursor is already past the one given: another poll got further; nothing written. */
+  | { kind: 'cursor-behind'; storedCursorMs: number }
+  | { kind: 'not-found' };
+
+/** Outcome of `importMany`: addresses created, and existing ones whose settings were updated. */
+export interface ImportOutcome {
+  readonly created: string[];
+  readonly updated: string[];
+  readonly consumedWriteUnits: number;
+}
+
+const SETTINGS_FIELDS = [
+  'emails',
+  'label',
+  'interval',
+  'drawdownThresholds',
+  'reportAt',
+  'timezone',
+  'expiryWarnDays',
+  'signer',
+] as const satisfies readonly (keyof AccountRecord)[];
+
+/**
+ * Tracked accounts (table `accounts`, key `address`). Each item also carries `shard`, the
+ * partition key of the `byNextDue` and `byNextReport` indexes, so that due accounts are found
+ * by querying each shard, never by a scan.
+ */
+export class AccountsRepository {
+  private readonly table: string;
+
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    prefix: string,
+    private readonly options: RepositoryOptions = {},
+  ) {
+    this.table = tableName(prefix, 'accounts');
+  }
+
+  /** Adds an account unless one with this address exists. */
+  async create(account: AccountRecord): Promise<{ kind: 'created' } | { kind: 'exists' }> {
+    const item = toItem(account, 'accounts.create');
+    return storeCall('accounts.create', async () => {
+      try {
+        await this.client.send(
+          new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(address)' }),
+        );
+        return { kind: 'created' };
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) return { kind: 'exists' };
+        throw error;
+      }
+    });
+  }
+
+  /** The account, read consistently, or null. */
+  async get(address: string): Promise<AccountRecord | null> {
+    const out = await storeCall('accounts.get', () =>
+      this.client.send(new GetCommand({ TableName: this.table, Key: { address }, ConsistentRead: true })),
+    );
+    return out.Item ? parseItem(accountItemSchema, out.Item, 'accounts.get') : null;
+  }
+
+  /** Changes some settings (and/or the schedule times); returns the account as now stored. */
+  async updateSettings(address: string, patch: AccountPatch): Promise<{ kind: 'updated'; account: AccountRecord } | { kind: 'not-found' }> {
+    const fields = Object.entries(parseItem(accountPatchSchema, patch, 'accounts.updateSettings')).filter(
+      ([, value]) => value !== undefined,
+    );
+    if (fields.length === 0) {
+      const account = await this.get(address);
+      return account ? { kind: 'updated', account } : { kind: 'not-found' };
+    }
+    return storeCall('accounts.updateSettings', async () => {
+      try {
+        const out = await this.client.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: { address },
+            UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+            ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
+            ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
+            ConditionExpression: 'attribute_exists(address)',
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return { kind: 'updated', account: parseItem(accountItemSchema, out.Attributes, 'accounts.updateSettings') };
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) return { kind: 'not-found' };
+        throw error;
+      }
+    });
+  }
+
+  /** Stops tracking an account (its stored history expires by TTL). */
+  async remove(address: string): Promise<{ kind: 'removed' } | { kind: 'not-found' }> {
+    return storeCall('accounts.remove', async () => {
+      try {
+        await this.client.send(
+          new DeleteCommand({ TableName: this.table, Key: { address }, ConditionExpression: 'attribute_exists(address)' }),
+        );
+        return { kind: 'removed' };
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) return { kind: 'not-found' };
+        throw error;
+      }
+    });
+  }
+
+  /** Every tracked account, by address (queries each shard of `byNextDue`, page by page). */
+  async list(): Promise<AccountRecord[]> {
+    const all = await this.queryShards('accounts.list', 'byNextDue', undefined, Number.POSITIVE_INFINITY);
+    return all.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+  }
+
+  /**
+   * Accounts whose next poll is due (`nextDueAt <= now`), at most `limitPerShard` from each shard,
+   * earliest first. The index is eventually consistent: claim each one with `claimDue`.
+   */
+  async queryDue(now: number, limitPerShard: number): Promise<AccountRecord[]> {
+    const due = await this.queryShards('accounts.queryDue', 'byNextDue', now, limitPerShard);
+    return due.sort((a, b) => a.nextDueAt - b.nextDueAt);
+  }
+
+  /** Accounts whose next report is due (`nextReportAt <= now`), earliest first. */
+  async queryReportsDue(now: number): Promise<AccountRecord[]> {
+    const due = await this.queryShards('accounts.queryReportsDue', 'byNextReport', now, Number.POSITIVE_INFINITY);
+    return due.sort((a, b) => a.nextReportAt - b.nextReportAt);
+  }
+
+  /**
+   * Moves `nextDueAt` from `expectedNextDueAt` to `newNextDueAt` in one conditional write, so
+   * that of two dispatchers that saw the same due account only one enqueues its poll.
+   */
+  async claimDue(address: string, expectedNextDueAt: number, newNextDueAt: number): Promise<{ kind: 'claimed' } | { kind: 'lost' }> {
+    return this.conditionalSet('accounts.claimDue', address, 'nextDueAt', expectedNextDueAt, newNextDueAt).then((won) =>
+      won ? { kind: 'claimed' } : { kind: 'lost' },
+    );
+  }
+
+  /**
+   * Sets `nextReportAt`; with `expectedNextReportAt`, only if it still has that value (so a
+   * report run that raced another one does not send twice).
+   */
+  async setNextReportAt(
+    address: string,
+    nextReportAt: number,
+    expectedNextReportAt?: number,
+  ): Promise<{ kind: 'set' } | { kind: 'lost' }> {
+    return this.conditionalSet('accounts.setNextReportAt', address, 'nextReportAt', expectedNextReportAt, nextReportAt).then((won) =>
+      won ? { kind: 'set' } : { kind: 'lost' },
+    );
+  }
+
+  /**
+   * Records the outcome of a poll. The cursor never moves backwards: if the stored one is
+   * already later, nothing is written and `cursor-behind` is returned.
+   */
+  async recordPollResult(address: string, result: PollResult): Promise<RecordPollOutcome> {
+    const { cursorMs, ...rest } = parseItem(pollResultSchema, result, 'accounts.recordPollResult');
+    const fields: [string, unknown][] = Object.entries(rest);
+    if (cursorMs !== null) fields.push(['cursorMs', cursorMs]);
+    const cursorCondition =
+      cursorMs === null ? '' : ' AND (attribute_not_exists(cursorMs) OR attribute_type(cursorMs, :nullType) OR cursorMs <= :cursor)';
+    return storeCall('accounts.recordPollResult', async () => {
+      try {
+        await this.client.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: { address },
+            UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+            ConditionExpression: `attribute_exists(address)${cursorCondition}`,
+            ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
+            ExpressionAttributeValues: {
+              ...Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
+              ...(cursorMs === null ? {} : { ':cursor': cursorMs, ':nullType': 'NULL' }),
+            },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        );
+        return { kind: 'recorded' };
+      } catch (error) {
+        if (!isConditionalCheckFailed(error)) throw error;
+        const stored = itemOfFailedCondition(error);
+        if (!stored) return { kind: 'not-found' };
+        return { kind: 'cursor-behind', storedCursorMs: Number(stored['cursorMs']) };
+      }
+    });
+  }
+
+  /**
+   * Adds or updates many accounts at once: new addresses are written whole with
+   * `BatchWriteItem` (chunks of 25, throttled items retried); for existing ones only the
+   * settings are updated, so their collection state (cursor, status) is kept.
+   * Later duplicates of an address win.
+   */
+  async importMany(accounts: readonly AccountRecord[]): Promise<ImportOutcome> {
+    const byAddress = new Map<string, AccountRecord>();
+    for (const account of accounts) byAddress.set(account.address, account);
+    const items = [...byAddress.values()].map((account) => toItem(account, 'accounts.importMany'));
+    const existing = await batchGetAll(
+      this.client,
+      this.table,
+      items.map((item) => ({ address: item.address })),
+      'accounts.importMany',
+      this.options.batch,
+    );
+    const existingAddresses = new Set(existing.map((item) => String(item['address'])));
+    const fresh = items.filter((item) => !existingAddresses.has(item.address));
+    const requests: WriteRequest[] = fresh.map((item) => ({ PutRequest: { Item: item } }));
+    const written = await batchWriteAll(this.client, this.table, requests, 'accounts.importMany', this.options.batch);
+
+    const updated: string[] = [];
+    const recreated: AccountRecord[] = [];
+    await mapConcurrent([...existingAddresses], 16, async (address) => {
+      const account = byAddress.get(address) as AccountRecord;
+      const settings = Object.fromEntries(SETTINGS_FIELDS.map((field) => [field, account[field]])) as AccountPatch;
+      const outcome = await this.updateSettings(address, settings);
+      if (outcome.kind === 'updated') updated.push(address);
+      else recreated.push(account);
+    });
+    // Removed between the read and the update: create it after all.
+    const created = fresh.map((item) => item.address);
+    for (const account of recreated) {
+      if ((await this.create(account)).kind === 'created') created.push(account.address);
+    }
+    return { created, updated: updated.sort(), consumedWriteUnits: written.consumedWriteUnits };
+  }
+
+  private async queryShards(
+    operation: string,
+    indexName: 'byNextDue' | 'byNextReport',
+    upTo: number | undefined,
+    limitPerShard: number,
+  ): Promise<AccountRecord[]> {
+    const sortKey = indexName === 'byNextDue' ? 'nextDueAt' : 'nextReportAt';
+    const perShard = await Promise.all(
+      SHARDS.map(async (shard) => {
+        const found: AccountRecord[] = [];
+        const pageSize = Number.isFinite(limitPerShard) ? Math.max(1, Math.min(limitPerShard, 1_000)) : undefined;
+        const items = queryAll(
+          this.client,
+          {
+            TableName: this.table,
+            IndexName: indexName,
+            KeyConditionExpression: upTo === undefined ? 'shard = :shard' : `shard = :shard AND ${sortKey} <= :upTo`,
+            ExpressionAttributeValues: { ':shard': shard, ...(upTo === undefined ? {} : { ':upTo': upTo }) },
+            ...(pageSize === undefined ? {} : { Limit: pageSize }),
+          },
+          operation,
+          limitPerShard,
+        );
+        for await (const item of items) found.push(parseItem(accountItemSchema, item, operation));
+        return found;
+      }),
+    );
+    return perShard.flat();
+  }
+
+  private async conditionalSet(
+    operation: string,
+    address: string,
+    field: 'nextDueAt' | 'nextReportAt',
+    expected: number | undefined,
+    value: number,
+  ): Promise<boolean> {
+    return storeCall(operation, async () => {
+      try {
+        await this.client.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: { address },
+            UpdateExpression: 'SET #field = :value',
+            ConditionExpression: expected === undefined ? 'attribute_exists(address)' : '#field = :expected',
+            ExpressionAttributeNames: { '#field': field },
+            ExpressionAttributeValues: { ':value': value, ...(expected === undefined ? {} : { ':expected': expected }) },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) return false;
+        throw error;
+      }
+    });
+  }
+}
+
+function toItem(account: AccountRecord, operation: string): AccountRecord & { shard: string } {
+  const valid = parseItem(accountItemSchema, account, operation);
+  return { ...valid, shard: shardOf(valid.address) };
+}

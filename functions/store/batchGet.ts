@@ -1,0 +1,38 @@
+import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { backoff, type BackoffOptions } from './backoff';
+import { chunk, mapConcurrent } from './concurrency';
+import { storeCall, UnprocessedItemsError } from './storeError';
+
+type Key = Record<string, string | number>;
+
+/** DynamoDB's limit of keys per `BatchGetItem` call. */
+export const BATCH_GET_LIMIT = 100;
+
+/**
+ * Reads items by key with `BatchGetItem` in chunks of 100 (strongly consistent), retrying
+ * `UnprocessedKeys` with backoff. Returns the items found, in no particular order.
+ */
+export async function batchGetAll(
+  client: DynamoDBDocumentClient,
+  table: string,
+  keys: readonly Key[],
+  operation: string,
+  options: BackoffOptions = {},
+): Promise<Record<string, unknown>[]> {
+  const policy = backoff(options);
+  const found = await mapConcurrent(chunk(keys, BATCH_GET_LIMIT), 4, async (batch) => {
+    const items: Record<string, unknown>[] = [];
+    let pending: Key[] = batch;
+    for (let attempt = 1; ; attempt++) {
+      const out = await storeCall(operation, () =>
+        client.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } })),
+      );
+      items.push(...(out.Responses?.[table] ?? []));
+      pending = (out.UnprocessedKeys?.[table]?.Keys ?? []) as Key[];
+      if (pending.length === 0) return items;
+      if (attempt >= policy.maxAttempts) throw new UnprocessedItemsError(operation, pending.length, attempt);
+      await policy.wait(attempt);
+    }
+  });
+  return found.flat();
+}

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { batchWriteAll } from './batchWrite';
+import { parseItem } from './parseItem';
+import { queryAll } from './queryAll';
+import type { RepositoryOptions } from './repositoryOptions';
+import { isConditionalCheckFailed, storeCall } from './storeError';
+import { tableName } from './tableDefinitions';
+
+const ms = z.number().int().min(0);
+
+const delegateViewSchema = z.object({
+  address: z.string().min(1),
+  delegate: z.string().min(1),
+  name: z.string().nullable(),
+  expiryMs: ms.nullable(),
+  isWebClient: z.boolean(),
+  firstSeenAt: ms,
+  lastSeenAt: ms,
+  warningsSent: z.array(z.number()),
+  expiredNoticeSent: z.boolean(),
+  removedAt: ms.nullable(),
+  /** How many times the delegate has appeared; older items lack it and count as 1. */
+  generation: z.number().int().min(1).default(1),
+});
+
+/** What is remembered about one delegate of one account (tombstones, with `removedAt`, included). */
+export type DelegateView = z.infer<typeof delegateViewSchema>;
+
+/** Delegates last seen per account (table `delegates`, key `address` + `delegate`). */
+export class DelegateViewRepository {
+  private readonly table: string;
+
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    prefix: string,
+    private readonly options: RepositoryOptions = {},
+  ) {
+    this.table = tableName(prefix, 'delegates');
+  }
+
+  /** Every delegate view of an account, removed ones included, by delegate address. */
+  async listForAccount(address: string): Promise<DelegateView[]> {
+    const views: DelegateView[] = [];
+    const items = queryAll(
+      this.client,
+      { TableName: this.table, KeyConditionExpression: 'address = :address', ExpressionAttributeValues: { ':address': address }, ConsistentRead: true },
+      'delegates.listForAccount',
+    );
+    for await (const item of items) views.push(parseItem(delegateViewSchema, item, 'delegates.listForAccount'));
+    return views;
+  }
+
+  /** Writes whole views (batched; the latest of duplicates of one key wins). */
+  async putMany(views: readonly DelegateView[]): Promise<{ items: number; consumedWriteUnits: number }> {
+    const byKey = new Map<string, DelegateView>();
+    for (const view of views) {
+      const valid = parseItem(delegateViewSchema, view, 'delegates.putMany');
+      byKey.set(`${valid.address}#${valid.delegate}`, valid);
+    }
+    const requests = [...byKey.values()].map((item) => ({ PutRequest: { Item: item } }));
+    return batchWriteAll(this.client, this.table, requests, 'delegates.putMany', this.options.batch);
+  }
+
+  /** Marks a delegate as gone since `removedAt`, keeping its record. */
+  async markRemoved(address: string, delegate: string, removedAt: number): Promise<{ kind: 'marked' } | { kind: 'not-found' }> {
+    return storeCall('delegates.markRemoved', async () => {
+      try {
+        await this.client.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: { address, delegate },
+            UpdateExpression: 'SET removedAt = :removedAt',
+            ConditionExpression: 'attribute_exists(delegate)',
+            ExpressionAttributeValues: { ':removedAt': removedAt },
+          }),
+        );
+        return { kind: 'marked' };
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) return { kind: 'not-found' };
+        throw error;
+      }
+    });
+  }
+}

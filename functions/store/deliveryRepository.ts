@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { parseItem } from './parseItem';
+import type { RepositoryOptions } from './repositoryOptions';
+import { isConditionalCheckFailed, itemOfFailedCondition, storeCall, StoreError } from './storeError';
+import { tableName } from './tableDefinitions';
+import { toTtlSeconds } from './ttl';
+
+/** What is about to be sent. */
+export interface DeliveryIntent {
+  /** e.g. `drawdown-alert`, `daily-report`. */
+  readonly kind: string;
+  readonly account: string;
+  readonly recipients: readonly string[];
+}
+
+export type BeginOutcome =
+  /** Go ahead and send; call `complete` or `fail` afterwards. */
+  | { kind: 'new' }
+  | { kind: 'already-sent'; sesMessageId: string }
+  /** Another attempt holds the lease and has not finished yet. */
+  | { kind: 'in-progress' };
+
+const deliverySchema = z.object({
+  eventId: z.string().min(1),
+  kind: z.string().min(1),
+  account: z.string().min(1),
+  recipients: z.array(z.string()),
+  status: z.enum(['in-progress', 'sent', 'failed']),
+  startedAt: z.number(),
+  attempts: z.number().int().min(1),
+  sesMessageId: z.string().optional(),
+  sentAt: z.number().optional(),
+  failureReason: z.string().optional(),
+  expiresAt: z.number(),
+});
+
+/** One delivery record as stored. */
+export type Delivery = Omit<z.infer<typeof deliverySchema>, 'expiresAt'>;
+
+export interface DeliveryRepositoryOptions extends RepositoryOptions {
+  /** After this long an `in-progress` record is presumed abandoned and may be taken over; default 2 min. */
+  readonly leaseMs?: number;
+  /** How long records are kept (TTL); default 90 days. */
+  readonly retentionMs?: number;
+}
+
+/**
+ * Exactly-once delivery (table `deliveries`, key `eventId`): `begin` claims an event with a
+ * conditional write before sending, `complete` records the SES message id.
+ */
+export class DeliveryRepository {
+  private readonly table: string;
+  private readonly now: () => number;
+  private readonly leaseMs: number;
+  private readonly retentionMs: number;
+
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    prefix: string,
+    options: DeliveryRepositoryOptions = {},
+  ) {
+    this.table = tableName(prefix, 'deliveries');
+    this.now = options.now ?? Date.now;
+    this.leaseMs = options.leaseMs ?? 120_000;
+    this.retentionMs = options.retentionMs ?? 90 * 86_400_000;
+  }
+
+  /**
+   * Claims the event for sending. Succeeds when it was never claimed, when the last attempt
+   * failed, or when an attempt has been `in-progress` longer than the lease.
+   */
+  async begin(eventId: string, intent: DeliveryIntent): Promise<BeginOutcome> {
+    const now = this.now();
+    return storeCall('deliveries.begin', async () => {
+      try {
+        await this.client.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: { eventId },
+            UpdateExpression:
+              'SET #kind = :kind, account = :account, recipients = :recipients, #status = :inProgress, startedAt = :now, expiresAt = :expiresAt ADD attempts :one',
+            ConditionExpression: 'attribute_not_exists(eventId) OR #status = :failed OR (#status = :inProgress AND startedAt <= :staleBefore)',
+            ExpressionAttributeNames: { '#kind': 'kind', '#status': 'status' },
+            ExpressionAttributeValues: {
+              ':kind': intent.kind,
+              ':account': intent.account,
+              ':recipients': [...intent.recipients],
+              ':inProgress': 'in-progress',
+              ':failed': 'failed',
+              ':now': now,
+              ':staleBefore': now - this.leaseMs,
+              ':expiresAt': toTtlSeconds(now + this.retentionMs),
+              ':one': 1,
+            },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        );
+        return { kind: 'new' };
+      } catch (error) {
+        if (!isConditionalCheckFailed(error)) throw error;
+        const stored = itemOfFailedCondition(error);
+        if (stored?.['status'] === 'sent') return { kind: 'already-sent', sesMessageId: String(stored['sesMessageId'] ?? '') };
+        return { kind: 'in-progress' };
+      }
+    });
+  }
+
+  /** Records the event as sent with its SES message id. */
+  async complete(eventId: string, sesMessageId: string): Promise<void> {
+    await this.finish('deliveries.complete', eventId, 'SET #status = :sent, sesMessageId = :id, sentAt = :now REMOVE failureReason', {
+      ':sent': 'sent',
+      ':id': sesMessageId,
+      ':now': this.now(),
+    });
+  }
+
+  /** Records the attempt as failed, so that a later `begin` may try again. */
+  async fail(eventId: string, reason: string): Promise<void> {
+    await this.finish('deliveries.fail', eventId, 'SET #status = :failed, failureReason = :reason', {
+      ':failed': 'failed',
+      ':reason': reason.slice(0, 1_000),
+    });
+  }
+
+  /** The delivery record, or null. */
+  async get(eventId: string): Promise<Delivery | null> {
+    const out = await storeCall('deliveries.get', () =>
+      this.client.send(new GetCommand({ TableName: this.table, Key: { eventId }, ConsistentRead: true })),
+    );
+    if (!out.Item) return null;
+    const { expiresAt: _expiresAt, ...delivery } = parseItem(deliverySchema, out.Item, 'deliveries.get');
+    return delivery;
+  }
+
+  private async finish(operation: string, eventId: string, update: string, values: Record<string, unknown>): Promise<void> {
+    await storeCall(operation, async () => {
+      try {
+        await this.client.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: { eventId },
+            UpdateExpression: update,
+            ConditionExpression: 'attribute_exists(eventId)',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: values,
+          }),
+        );
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) throw new StoreError(operation, `no delivery ${eventId} was begun`, { cause: error });
+        throw error;
+      }
+    });
+  }
+}
+

@@ -1,0 +1,64 @@
+import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { isConditionalCheckFailed, storeCall } from './storeError';
+import { tableName } from './tableDefinitions';
+import { toTtlSeconds } from './ttl';
+
+/**
+ * Short leases (table `leases`, key `lockId`) that serialize work, e.g. revocations of one
+ * account, which must use consecutive nonces. A lease past its time can be taken over.
+ */
+export class LeaseRepository {
+  private readonly table: string;
+
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    prefix: string,
+  ) {
+    this.table = tableName(prefix, 'leases');
+  }
+
+  /**
+   * Takes the lease for `ttlMs` from `now` if it is free, expired, or already held by `owner`
+   * (which renews it).
+   */
+  async acquire(lockId: string, owner: string, ttlMs: number, now: number): Promise<{ kind: 'acquired' } | { kind: 'busy' }> {
+    return storeCall('leases.acquire', async () => {
+      try {
+        await this.client.send(
+          new PutCommand({
+            TableName: this.table,
+            Item: { lockId, owner, acquiredAt: now, leaseUntil: now + ttlMs, expiresAt: toTtlSeconds(now + ttlMs) },
+            ConditionExpression: 'attribute_not_exists(lockId) OR leaseUntil <= :now OR #owner = :owner',
+            ExpressionAttributeNames: { '#owner': 'owner' },
+            ExpressionAttributeValues: { ':now': now, ':owner': owner },
+          }),
+        );
+        return { kind: 'acquired' };
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) return { kind: 'busy' };
+        throw error;
+      }
+    });
+  }
+
+  /** Gives the lease back if `owner` still holds it. */
+  async release(lockId: string, owner: string): Promise<{ kind: 'released' } | { kind: 'not-owner' }> {
+    return storeCall('leases.release', async () => {
+      try {
+        await this.client.send(
+          new DeleteCommand({
+            TableName: this.table,
+            Key: { lockId },
+            ConditionExpression: '#owner = :owner',
+            ExpressionAttributeNames: { '#owner': 'owner' },
+            ExpressionAttributeValues: { ':owner': owner },
+          }),
+        );
+        return { kind: 'released' };
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) return { kind: 'not-owner' };
+        throw error;
+      }
+    });
+  }
+}

@@ -1,0 +1,45 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { AccountsRepository } from './accountsRepository';
+import { AlertStateRepository } from './alertStateRepository';
+import { AuditRepository } from './auditRepository';
+import { CurvesRepository } from './curvesRepository';
+import { DelegateViewRepository } from './delegateViewRepository';
+import { DeliveryRepository, type DeliveryRepositoryOptions } from './deliveryRepository';
+import { LeaseRepository } from './leaseRepository';
+import { SnapshotsRepository } from './snapshotsRepository';
+import { SuppressionRepository } from './suppressionRepository';
+import { TokenRepository } from './tokenRepository';
+
+/** Every repository, sharing one client and table prefix. */
+export interface Repositories {
+  readonly accounts: AccountsRepository;
+  readonly curves: CurvesRepository;
+  readonly snapshots: SnapshotsRepository;
+  readonly alerts: AlertStateRepository;
+  readonly delegates: DelegateViewRepository;
+  readonly tokens: TokenRepository;
+  readonly audit: AuditRepository;
+  readonly deliveries: DeliveryRepository;
+  readonly suppressions: SuppressionRepository;
+  readonly leases: LeaseRepository;
+}
+
+/** Builds every repository over one document client and table prefix (once per cold start). */
+export function createRepositories(
+  client: DynamoDBDocumentClient,
+  prefix: string,
+  options: DeliveryRepositoryOptions = {},
+): Repositories {
+  return {
+    accounts: new AccountsRepository(client, prefix, options),
+    curves: new CurvesRepository(client, prefix, options),
+    snapshots: new SnapshotsRepository(client, prefix, options),
+    alerts: new AlertStateRepository(client, prefix),
+    delegates: new DelegateViewRepository(client, prefix, options),
+    tokens: new TokenRepository(client, prefix, options),
+    audit: new AuditRepository(client, prefix),
+    deliveries: new DeliveryRepository(client, prefix, options),
+    suppressions: new SuppressionRepository(client, prefix, options),
+    leases: new LeaseRepository(client, prefix),
+  };
+}

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { portfolioSummarySchema, SUMMARY_FIELDS, type PortfolioSummary, type SummaryField } from '../chain/schemas';
+import { parseItem } from './parseItem';
+import { queryAll } from './queryAll';
+import type { RepositoryOptions } from './repositoryOptions';
+import { isConditionalCheckFailed, storeCall } from './storeError';
+import { tableName } from './tableDefinitions';
+import { isLive, toTtlSeconds } from './ttl';
+
+/** A summary as received at `polledAt`, with its change since the previous snapshot. */
+export interface Snapshot {
+  readonly address: string;
+  readonly polledAt: number;
+  readonly summary: PortfolioSummary;
+  /** `current - previous` per summary field; null for the first snapshot. */
+  readonly delta: Readonly<Record<SummaryField, number>> | null;
+  readonly previousPolledAt: number | null;
+  /** Epoch ms after which the snapshot is gone (stored as epoch seconds for TTL). */
+  readonly expiresAt: number;
+}
+
+const deltaSchema = z.object(
+  Object.fromEntries(SUMMARY_FIELDS.map((field) => [field, z.number()])) as Record<SummaryField, z.ZodNumber>,
+);
+const snapshotSchema = z.object({
+  address: z.string().min(1),
+  polledAt: z.number().int().min(0),
+  summary: portfolioSummarySchema,
+  delta: deltaSchema.nullable(),
+  previousPolledAt: z.number().int().min(0).nullable(),
+  expiresAt: z.number().min(0),
+});
+
+/** Summary snapshots (table `snapshots`, key `address` + `polledAt`), expiring by TTL. */
+export class SnapshotsRepository {
+  private readonly table: string;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    prefix: string,
+    options: RepositoryOptions = {},
+  ) {
+    this.table = tableName(prefix, 'snapshots');
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Writes a snapshot unless one exists for the same poll time (so a redelivered poll writes nothing). */
+  async put(snapshot: Snapshot): Promise<{ kind: 'written'; consumedWriteUnits: number } | { kind: 'exists' }> {
+    const valid = parseItem(snapshotSchema, snapshot, 'snapshots.put');
+    return storeCall('snapshots.put', async () => {
+      try {
+        const out = await this.client.send(
+          new PutCommand({
+            TableName: this.table,
+            Item: { ...valid, expiresAt: toTtlSeconds(valid.expiresAt) },
+            ConditionExpression: 'attribute_not_exists(polledAt)',
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        );
+        return { kind: 'written', consumedWriteUnits: out.ConsumedCapacity?.CapacityUnits ?? 0 };
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) return { kind: 'exists' };
+        throw error;
+      }
+    });
+  }
+
+  /** The newest live snapshot, or null. */
+  async latest(address: string): Promise<Snapshot | null> {
+    return this.newest('snapshots.latest', 'address = :address', { ':address': address });
+  }
+
+  /** The newest live snapshot polled strictly before `ts`, or null. */
+  async latestBefore(address: string, ts: number): Promise<Snapshot | null> {
+    return this.newest('snapshots.latestBefore', 'address = :address AND polledAt < :ts', { ':address': address, ':ts': ts });
+  }
+
+  private async newest(operation: string, condition: string, values: Record<string, unknown>): Promise<Snapshot | null> {
+    const items = queryAll(
+      this.client,
+      { TableName: this.table, KeyConditionExpression: condition, ExpressionAttributeValues: values, ScanIndexForward: false, Limit: 5 },
+      operation,
+    );
+    const now = this.now();
+    for await (const item of items) {
+      const stored = parseItem(snapshotSchema, item, operation);
+      if (isLive(stored.expiresAt, now)) return { ...stored, expiresAt: stored.expiresAt * 1000 };
+    }
+    return null;
+  }
+}

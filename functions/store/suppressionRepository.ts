@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { batchGetAll } from './batchGet';
+import { parseItem } from './parseItem';
+import type { RepositoryOptions } from './repositoryOptions';
+import { storeCall } from './storeError';
+import { tableName } from './tableDefinitions';
+
+/** Why mail to an address stopped. */
+export type SuppressionReason = 'bounce' | 'complaint' | 'unsubscribe';
+
+const reasonSchema = z.enum(['bounce', 'complaint', 'unsubscribe']);
+
+/** Addresses that must not be mailed (table `suppressions`, key `email`, lower-cased). */
+export class SuppressionRepository {
+  private readonly table: string;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    prefix: string,
+    private readonly options: RepositoryOptions = {},
+  ) {
+    this.table = tableName(prefix, 'suppressions');
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Stops mail to `email` (idempotent; the latest reason is kept). */
+  async suppress(email: string, reason: SuppressionReason): Promise<void> {
+    const valid = parseItem(reasonSchema, reason, 'suppressions.suppress');
+    await storeCall('suppressions.suppress', () =>
+      this.client.send(
+        new PutCommand({ TableName: this.table, Item: { email: normalize(email), reason: valid, suppressedAt: this.now() } }),
+      ),
+    );
+  }
+
+  /** Allows mail to `email` again. */
+  async unsuppress(email: string): Promise<void> {
+    await storeCall('suppressions.unsuppress', () =>
+      this.client.send(new DeleteCommand({ TableName: this.table, Key: { email: normalize(email) } })),
+    );
+  }
+
+  async isSuppressed(email: string): Promise<boolean> {
+    const out = await storeCall('suppressions.isSuppressed', () =>
+      this.client.send(new GetCommand({ TableName: this.table, Key: { email: normalize(email) }, ConsistentRead: true })),
+    );
+    return out.Item !== undefined;
+  }
+
+  /** The addresses of `emails` that are not suppressed, in their order (one `BatchGetItem` per 100). */
+  async filter(emails: readonly string[]): Promise<string[]> {
+    const keys = [...new Set(emails.map(normalize))].map((email) => ({ email }));
+    const found = await batchGetAll(this.client, this.table, keys, 'suppressions.filter', this.options.batch);
+    const suppressed = new Set(found.map((item) => String(item['email'])));
+    return emails.filter((email) => !suppressed.has(normalize(email)));
+  }
+}
+
+function normalize(email: string): string {
+  return email.trim().toLowerCase();
+}

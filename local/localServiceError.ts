@@ -1,0 +1,11 @@
+/** A local stand-in service (DynamoDB Local, the SES endpoint, ...) could not be started or stopped. */
+export class LocalServiceError extends Error {
+  override readonly name = 'LocalServiceError';
+  constructor(
+    readonly service: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${service}: ${message}`, options);
+  }
+}
