@@ -1,0 +1,219 @@
+import { z } from 'zod';
+import { addressSchema } from '../chain/schemas';
+
+/*
+ * The plain data each email renders. Conventions for every view:
+ * - amounts are numbers in USD; percentages are numbers in percent points (`10` means 10%);
+ * - times are epoch milliseconds; the renderer formats them in the recipient's IANA time zone;
+ * - `generatedAtMs` is "now" for the email (countdowns are relative to it);
+ * - links arrive finished (tokens included) and are never logged;
+ * - every user- or chain-controlled string (labels, delegate names, chain messages) is escaped
+ *   by the HTML templates.
+ */
+
+const httpUrl = z.url({ protocol: /^https?$/ });
+const timestampMs = z.number().int().min(0);
+const amount = z.number();
+const shortText = (max: number) => z.string().max(max);
+
+/** The account an email is about. */
+export const accountRefSchema = z.object({
+  /** Account address, EIP-55 checksummed on parse. */
+  address: addressSchema,
+  /** The owner's label for the account; `null` shows the short address. */
+  label: shortText(200).nullable(),
+});
+export type AccountRef = z.infer<typeof accountRefSchema>;
+
+/** Links every email carries. */
+export const commonLinksSchema = z.object({
+  /** One-click unsubscribe page (also the `List-Unsubscribe` target). */
+  unsubscribeUrl: httpUrl,
+  /** Optional "view status" page of the account. */
+  statusUrl: httpUrl.nullable(),
+});
+export type CommonLinks = z.infer<typeof commonLinksSchema>;
+
+/** A delegate (API-management key) as shown in tables and notices. */
+export const delegateRowSchema = z.object({
+  /** Name given when the delegate was created; chain-controlled, `null` when unnamed. */
+  name: shortText(200).nullable(),
+  address: addressSchema,
+  /** `web-session` for a web client's session key (`isWebClient`), `api-key` otherwise. */
+  kind: z.enum(['api-key', 'web-session']),
+  /** Expiry, `null` when the delegate never expires. */
+  expiryMs: timestampMs.nullable(),
+  /** One-click revocation link; `null` when the account has no signer configured. */
+  revokeUrl: httpUrl.nullable(),
+});
+export type DelegateRow = z.infer<typeof delegateRowSchema>;
+
+/** A delegate that was present before and is gone now (informational). */
+export const removedDelegateSchema = z.object({
+  name: shortText(200).nullable(),
+  address: addressSchema,
+  /** When its absence was first noticed. */
+  noticedAtMs: timestampMs,
+});
+export type RemovedDelegate = z.infer<typeof removedDelegateSchema>;
+
+/** One of the chain's summary metrics with its change since the previous report. */
+export const metricRowSchema = z.object({
+  /** Stable key, e.g. the summary field name `winRate`. */
+  key: shortText(64),
+  /** Short label, e.g. `Win rate`. */
+  label: shortText(80),
+  /** One line on what it measures. */
+  description: shortText(300),
+  unit: z.enum(['usd', 'percent', 'ratio', 'count']),
+  /** Current value; `null` when the chain gave none. */
+  value: amount.nullable(),
+  /** Change since the previous report; `null` when there is nothing to compare with. */
+  delta: amount.nullable(),
+  /** Which direction of change is good news (colours the delta). */
+  better: z.enum(['higher', 'lower', 'neutral']),
+});
+export type MetricRow = z.infer<typeof metricRowSchema>;
+
+/** An inline image referenced from the HTML as `cid:<cid>`; the PNG travels in the MIME message. */
+export const chartRefSchema = z.object({
+  cid: z.string().regex(/^[A-Za-z0-9._-]{1,64}(@[A-Za-z0-9.-]{1,190})?$/, 'letters, digits, ".", "_", "-" and an optional @domain'),
+  /** Alternative text for clients that block images. */
+  alt: shortText(300),
+  /** Display size in CSS pixels (the PNG may be larger for sharp rendering). */
+  width: z.number().int().positive().max(1200),
+  height: z.number().int().positive().max(1200),
+});
+export type ChartRef = z.infer<typeof chartRefSchema>;
+
+/** Drawdown on the flow-adjusted (trading-performance) basis. */
+export const drawdownSchema = z.object({
+  /** Current drawdown from the running peak, percent points in [0, 100]. */
+  currentPct: z.number().min(0).max(100),
+  /** The same drawdown in dollars at the current equity. */
+  currentUsd: amount,
+  /** Largest drawdown since tracking started, percent points in [0, 100]. */
+  maxPct: z.number().min(0).max(100),
+  maxUsd: amount,
+  /** Equity at the peak the current drawdown is measured from, and when it was reached. */
+  peakEquityUsd: amount,
+  peakAtMs: timestampMs.nullable(),
+});
+export type Drawdown = z.infer<typeof drawdownSchema>;
+
+/** Health of the account's data collection. */
+export const accountStatusSchema = z.object({
+  state: z.enum(['ok', 'stale', 'failing']),
+  /** Plain explanation for `stale`/`failing`; `null` when ok. */
+  reason: shortText(500).nullable(),
+  /** Time of the newest stored curve point. */
+  lastPointAtMs: timestampMs.nullable(),
+});
+export type AccountStatus = z.infer<typeof accountStatusSchema>;
+
+const base = {
+  account: accountRefSchema,
+  generatedAtMs: timestampMs,
+  links: commonLinksSchema,
+};
+
+/** The daily report: the last local day plus the range since tracking started. */
+export const dailyReportViewSchema = z.object({
+  ...base,
+  /** The local day covered: its start and end instants. */
+  period: z.object({ startMs: timestampMs, endMs: timestampMs }),
+  trackingSinceMs: timestampMs,
+  status: accountStatusSchema,
+  equity: z.object({ startUsd: amount, endUsd: amount }),
+  /** PnL over the day (flow-free by the chain's definition). */
+  pnlDayUsd: amount,
+  /** The day's return on the flow-adjusted index, percent points. */
+  returnDayPct: amount,
+  /** Deposits minus withdrawals detected during the day; `0` when none. */
+  netFlowsUsd: amount,
+  drawdown: drawdownSchema,
+  metrics: z.array(metricRowSchema),
+  chart: chartRefSchema.nullable(),
+  delegates: z.array(delegateRowSchema),
+  removedDelegates: z.array(removedDelegateSchema),
+});
+export type DailyReportView = z.infer<typeof dailyReportViewSchema>;
+
+/** A labelled snooze link, e.g. `{ label: '24 hours', url }`. */
+export const snoozeLinkSchema = z.object({ label: shortText(40), url: httpUrl });
+export type SnoozeLink = z.infer<typeof snoozeLinkSchema>;
+
+/** A drawdown threshold was crossed (or is still breached, for a repeat). */
+export const drawdownAlertViewSchema = z.object({
+  ...base,
+  /** The threshold level that fired, percent points. */
+  thresholdPct: z.number().positive().max(100),
+  /** `true` for a reminder while the level stays breached, `false` for the first crossing. */
+  repeat: z.boolean(),
+  drawdown: drawdownSchema,
+  equityUsd: amount,
+  /** All levels configured for the account, percent points. */
+  thresholdsPct: z.array(z.number().positive().max(100)),
+  /** Hysteresis: the level re-arms after recovering below `thresholdPct - rearmMarginPct`. */
+  rearmMarginPct: z.number().min(0).max(100),
+  lastPointAtMs: timestampMs,
+  chart: chartRefSchema.nullable(),
+  snoozeLinks: z.array(snoozeLinkSchema),
+});
+export type DrawdownAlertView = z.infer<typeof drawdownAlertViewSchema>;
+
+/** A delegate is about to expire (`warning`, at one of the warn days) or has expired. */
+export const delegateExpiryViewSchema = z.object({
+  ...base,
+  phase: z.enum(['warning', 'expired']),
+  delegate: delegateRowSchema.extend({ expiryMs: timestampMs }),
+});
+export type DelegateExpiryView = z.infer<typeof delegateExpiryViewSchema>;
+
+/** A delegate appeared that was not there at the previous check: a security notice. */
+export const newDelegateViewSchema = z.object({
+  ...base,
+  delegate: delegateRowSchema,
+  firstSeenAtMs: timestampMs,
+});
+export type NewDelegateView = z.infer<typeof newDelegateViewSchema>;
+
+/** Outcomes of a revocation attempt, as reported by the signing Lambda. */
+export const REVOCATION_OUTCOMES = ['revoked', 'already-revoked', 'rejected', 'unconfirmed', 'failed'] as const;
+export type RevocationOutcome = (typeof REVOCATION_OUTCOMES)[number];
+
+/** The result of a one-click revocation. */
+export const revocationResultViewSchema = z.object({
+  ...base,
+  outcome: z.enum(REVOCATION_OUTCOMES),
+  delegate: delegateRowSchema.pick({ name: true, address: true, kind: true }),
+  attemptedAtMs: timestampMs,
+  /** The chain's message for `rejected`, or a plain reason for `failed`/`unconfirmed`. */
+  chainMessage: shortText(1000).nullable(),
+  nonce: z.number().int().min(0).nullable(),
+  /** Signature of the submitted transaction, for the audit trail. */
+  txSignature: z.string().regex(/^0x[0-9a-fA-F]+$/).nullable(),
+});
+export type RevocationResultView = z.infer<typeof revocationResultViewSchema>;
+
+/** Schema of each email's view, by kind. */
+export const emailViewSchemas = {
+  'daily-report': dailyReportViewSchema,
+  'drawdown-alert': drawdownAlertViewSchema,
+  'delegate-expiry': delegateExpiryViewSchema,
+  'new-delegate': newDelegateViewSchema,
+  'revocation-result': revocationResultViewSchema,
+} as const;
+
+/** The five emails. */
+export type EmailKind = keyof typeof emailViewSchemas;
+export const EMAIL_KINDS = Object.keys(emailViewSchemas) as EmailKind[];
+
+/** The view type of each email kind. */
+export interface EmailViews {
+  'daily-report': DailyReportView;
+  'drawdown-alert': DrawdownAlertView;
+  'delegate-expiry': DelegateExpiryView;
+  'new-delegate': NewDelegateView;
+  'revocation-result': RevocationResultView;
+}
