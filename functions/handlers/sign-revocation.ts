@@ -1,0 +1,4 @@
+// placeholder until the handler lands
+export const handler = async (): Promise<never> => {
+  throw new Error('sign-revocation handler: not implemented yet');
+};

@@ -1,0 +1,114 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BuildOptions } from 'esbuild';
+import { OutputFormat, SourceMapMode, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { HANDLER_BUNDLE_NEEDS, PROJECT_ROOT, type HandlerName } from './handlerCatalog';
+
+/**
+ * How every handler is bundled. The CDK construct (`nodejsBundling`) and `bench/bundles.ts`
+ * (`esbuildOptions`) both derive their options from these values, so the two cannot drift.
+ *
+ * - ESM, minified, tree-shaken, for Node 22.
+ * - Everything is bundled, the AWS SDK v3 included: the versions are the lockfile's (tested)
+ *   ones rather than whatever the runtime ships, and tree-shaken ESM loads faster than the
+ *   runtime's full CommonJS clients. Only native addons stay external (see `HandlerBundleNeeds`).
+ * - CommonJS dependencies that `require()` Node built-ins need a real `require` in an ES module:
+ *   the banner makes one with `createRequire`.
+ * - Source maps without sources (small), used at runtime through `--enable-source-maps`.
+ */
+export const BUNDLE_SETTINGS = {
+  target: 'node22',
+  platform: 'node',
+  format: 'esm',
+  minify: true,
+  treeShaking: true,
+  sourcemap: true,
+  sourcesContent: false,
+  mainFields: ['module', 'main'],
+  banner: "import { createRequire as __sentinelCreateRequire } from 'node:module'; const require = __sentinelCreateRequire(import.meta.url);",
+  /** File name of the bundle inside the asset (ESM output of `NodejsFunction`). */
+  outFile: 'index.mjs',
+} as const;
+
+/** Lambda architectures, named the way Node's `process.arch` and npm binary packages name them. */
+export type BundleArch = 'arm64' | 'x64';
+
+/** A file or directory to copy into the bundle directory, relative to project root and bundle. */
+export interface BundleCopy {
+  readonly from: string;
+  readonly to: string;
+}
+
+/** npm package holding a napi-rs addon's prebuilt binary for Lambda (Linux, glibc). */
+export function nativeBinaryPackage(moduleName: string, arch: BundleArch): string {
+  return `${moduleName}-linux-${arch}-gnu`;
+}
+
+/**
+ * What goes next to a handler's bundle: `templates/` for email renderers, and each native module
+ * with its binary package in `node_modules/`. Throws when a binary package is not installed,
+ * naming the command that installs it.
+ */
+export function bundleCopies(name: HandlerName, arch: BundleArch, root: string = PROJECT_ROOT): BundleCopy[] {
+  const needs = HANDLER_BUNDLE_NEEDS[name];
+  const copies: BundleCopy[] = needs.templates ? [{ from: 'templates', to: 'templates' }] : [];
+  for (const moduleName of needs.nativeModules) {
+    for (const pkg of [moduleName, nativeBinaryPackage(moduleName, arch)]) {
+      const from = join('node_modules', pkg);
+      if (!existsSync(join(root, from))) {
+        throw new Error(
+          `${name}: ${pkg} is not installed, so its ${arch} bundle cannot be built offline. ` +
+            `Install it with: npm install --no-save --os=linux --cpu=${arch} ${pkg}`,
+        );
+      }
+      copies.push({ from, to: from });
+    }
+  }
+  return copies;
+}
+
+/** Options for `NodejsFunction`'s `bundling`, local esbuild only (never Docker). */
+export function nodejsBundling(name: HandlerName, arch: BundleArch, root: string = PROJECT_ROOT): BundlingOptions {
+  const copies = bundleCopies(name, arch, root);
+  return {
+    forceDockerBundling: false,
+    target: BUNDLE_SETTINGS.target,
+    format: OutputFormat.ESM,
+    minify: BUNDLE_SETTINGS.minify,
+    sourceMap: BUNDLE_SETTINGS.sourcemap,
+    sourceMapMode: SourceMapMode.DEFAULT,
+    sourcesContent: BUNDLE_SETTINGS.sourcesContent,
+    mainFields: [...BUNDLE_SETTINGS.mainFields],
+    banner: BUNDLE_SETTINGS.banner,
+    esbuildArgs: { '--tree-shaking': String(BUNDLE_SETTINGS.treeShaking) },
+    externalModules: [...HANDLER_BUNDLE_NEEDS[name].nativeModules],
+    commandHooks: {
+      beforeBundling: () => [],
+      beforeInstall: () => [],
+      afterBundling: (inputDir, outputDir) =>
+        copies.map(({ from, to }) => `mkdir -p "$(dirname "${outputDir}/${to}")" && cp -R "${inputDir}/${from}" "${outputDir}/${to}"`),
+    },
+  };
+}
+
+/** The same bundle through esbuild's JS API: what `bench/bundles.ts` builds. */
+export function esbuildOptions(entry: string, outdir: string, external: readonly string[]): BuildOptions {
+  return {
+    entryPoints: [entry],
+    outfile: join(outdir, BUNDLE_SETTINGS.outFile),
+    bundle: true,
+    write: true,
+    target: BUNDLE_SETTINGS.target,
+    platform: BUNDLE_SETTINGS.platform,
+    format: BUNDLE_SETTINGS.format,
+    minify: BUNDLE_SETTINGS.minify,
+    treeShaking: BUNDLE_SETTINGS.treeShaking,
+    sourcemap: BUNDLE_SETTINGS.sourcemap,
+    sourcesContent: BUNDLE_SETTINGS.sourcesContent,
+    mainFields: [...BUNDLE_SETTINGS.mainFields],
+    banner: { js: BUNDLE_SETTINGS.banner },
+    external: [...external],
+    logLevel: 'silent',
+    metafile: true,
+  };
+}

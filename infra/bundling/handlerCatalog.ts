@@ -1,0 +1,51 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root: the CDK bundling input and the base of every handler entry. */
+export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Every Lambda handler, one file each at `functions/handlers/<name>.ts` exporting `handler`. */
+export const HANDLER_NAMES = [
+  'dispatch',
+  'collect',
+  'notify',
+  'daily-report',
+  'revoke-page',
+  'preferences-page',
+  'sign-revocation',
+  'ses-events',
+] as const;
+export type HandlerName = (typeof HANDLER_NAMES)[number];
+
+/** What a handler's bundle needs besides the bundled code. */
+export interface HandlerBundleNeeds {
+  /** Ships `templates/` next to the bundle (read at runtime from `TEMPLATES_DIR`). */
+  readonly templates: boolean;
+  /**
+   * Packages with a native addon: esbuild cannot bundle `.node` files, so they stay external and
+   * are copied into the bundle's `node_modules` together with the prebuilt binary package for the
+   * function's architecture.
+   */
+  readonly nativeModules: readonly string[];
+}
+
+const PLAIN: HandlerBundleNeeds = { templates: false, nativeModules: [] };
+/** Email renderers: Handlebars templates, and the chart PNG drawn by `@resvg/resvg-js`. */
+const MAIL: HandlerBundleNeeds = { templates: true, nativeModules: ['@resvg/resvg-js'] };
+
+/** Bundle needs per handler; the CDK construct and `bench/bundles.ts` both read this. */
+export const HANDLER_BUNDLE_NEEDS: Readonly<Record<HandlerName, HandlerBundleNeeds>> = {
+  dispatch: PLAIN,
+  collect: PLAIN,
+  notify: MAIL,
+  'daily-report': MAIL,
+  'revoke-page': PLAIN,
+  'preferences-page': PLAIN,
+  'sign-revocation': PLAIN,
+  'ses-events': PLAIN,
+};
+
+/** Absolute path of a handler's entry file. */
+export function handlerEntry(name: HandlerName, root: string = PROJECT_ROOT): string {
+  return join(root, 'functions', 'handlers', `${name}.ts`);
+}

@@ -1,0 +1,44 @@
+/**
+ * How a deployment's chain request budget is split between the Lambdas that call the chain.
+ *
+ * Every Lambda instance runs its own token bucket at `CHAIN_RPS`, so what reaches the chain is
+ * (rate per instance) x (instances). Only two functions call the chain:
+ * - `collect`, whose instances are capped by the SQS event source's `maxConcurrency`;
+ * - `sign-revocation`, human-paced (one confirmed click each), given a fixed reserve.
+ *
+ * So `collectRps = floor((totalRps - signerRps) / collectConcurrency)` (to 0.01) and
+ * `collectConcurrency * collectRps + signerRps <= totalRps`.
+ */
+export interface ChainRateBudget {
+  /** The most requests per second this deployment may send to the chain. */
+  readonly totalRps: number;
+  /** `maxConcurrency` of the collect queue's event source (instances of `collect`). */
+  readonly collectConcurrency: number;
+  /** `CHAIN_RPS` of each `collect` instance. */
+  readonly collectRps: number;
+  /** `CHAIN_RPS` of `sign-revocation`, reserved out of the total. */
+  readonly signerRps: number;
+  /** Polls per hour the collect tier can sustain at `requestsPerPoll` chain requests each. */
+  readonly pollsPerHour: number;
+}
+
+/** Chain requests one poll makes: `GET portfolio` and `GET delegate-traders`. */
+export const REQUESTS_PER_POLL = 2;
+
+/** Smallest `maxConcurrency` an SQS event source accepts. */
+export const MIN_EVENT_SOURCE_CONCURRENCY = 2;
+
+/** Splits `totalRps`; throws a RangeError when nothing would be left for `collect`. */
+export function chainRateBudget(totalRps: number, collectConcurrency: number, signerRps: number): ChainRateBudget {
+  if (!Number.isInteger(collectConcurrency) || collectConcurrency < MIN_EVENT_SOURCE_CONCURRENCY) {
+    throw new RangeError(`collectConcurrency must be an integer >= ${MIN_EVENT_SOURCE_CONCURRENCY}, got ${collectConcurrency}`);
+  }
+  const collectRps = Math.floor(((totalRps - signerRps) / collectConcurrency) * 100) / 100;
+  if (!(collectRps > 0)) {
+    throw new RangeError(
+      `chainRps ${totalRps} leaves nothing for collect after the signer's ${signerRps} rps over ${collectConcurrency} instances`,
+    );
+  }
+  const pollsPerHour = Math.floor(((collectConcurrency * collectRps) / REQUESTS_PER_POLL) * 3600);
+  return { totalRps, collectConcurrency, collectRps, signerRps, pollsPerHour };
+}

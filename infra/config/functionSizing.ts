@@ -1,0 +1,26 @@
+import { Duration } from 'aws-cdk-lib';
+import type { HandlerName } from '../bundling/handlerCatalog';
+
+/** Timeout and memory of one Lambda. */
+export interface FunctionSizing {
+  readonly timeout: Duration;
+  readonly memorySize: number;
+}
+
+/**
+ * Sizing per handler. Queue visibility timeouts are derived from the consumers' timeouts here, and
+ * `revoke-page` must answer within API Gateway's 30 s integration limit while it waits for
+ * `sign-revocation`.
+ */
+export const FUNCTION_SIZING: Readonly<Record<HandlerName, FunctionSizing>> = {
+  dispatch: { timeout: Duration.seconds(60), memorySize: 512 },
+  // A batch of up to 10 accounts at the instance's CHAIN_RPS, first polls backfilling in chunks.
+  collect: { timeout: Duration.seconds(120), memorySize: 512 },
+  // Rendering (Handlebars, inlined CSS, chart PNG) is CPU-bound: more memory buys CPU.
+  notify: { timeout: Duration.seconds(60), memorySize: 1024 },
+  'daily-report': { timeout: Duration.minutes(10), memorySize: 1024 },
+  'revoke-page': { timeout: Duration.seconds(29), memorySize: 512 },
+  'preferences-page': { timeout: Duration.seconds(10), memorySize: 512 },
+  'sign-revocation': { timeout: Duration.seconds(25), memorySize: 512 },
+  'ses-events': { timeout: Duration.seconds(30), memorySize: 256 },
+};

@@ -1,0 +1,133 @@
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { z } from 'zod';
+import { CHAIN_REST_BASE, STAGE_NAMES, type StageName } from './chainEnvironments';
+import { chainRateBudget, type ChainRateBudget } from './chainRateBudget';
+
+/** Raised when a CDK context value is missing or malformed; the message names the context key. */
+export class StageConfigError extends Error {
+  override readonly name = 'StageConfigError';
+  constructor(
+    readonly key: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`context "${key}": ${message}`, options);
+  }
+}
+
+/** Everything one stage's stacks are built from, validated. */
+export interface StageConfig {
+  readonly stage: StageName;
+  /** Prefix of every physical name (tables, queues, functions): `sentinel-<stage>-`. */
+  readonly prefix: string;
+  readonly chain: { readonly nodeUrl: string; readonly indexerUrl: string };
+  readonly rate: ChainRateBudget;
+  /** Sender address and the verified SES identity (domain or address) it belongs to. */
+  readonly mail: { readonly from: string; readonly identity: string; readonly sandboxRecipients: readonly string[] };
+  /** Custom domain for the link endpoint; without it links use the API's default endpoint. */
+  readonly domain?: { readonly name: string; readonly certificateArn: string };
+  /** Owner keys the stack creates (names; alias `alias/sentinel/<stage>/<name>`). */
+  readonly ownerKeys: readonly string[];
+  /** Owner keys that already exist, by key ARN. */
+  readonly ownerKeyArns: readonly string[];
+  readonly alarmEmail?: string;
+  /** The heartbeat alarm fires when no poll succeeded for this many minutes. */
+  readonly heartbeatMinutes: number;
+  readonly logRetention: RetentionDays;
+  readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  /**
+   * Architecture of the functions that load the native chart renderer (`notify`, `daily-report`):
+   * the one whose prebuilt binary is installed in node_modules, so bundling stays offline.
+   */
+  readonly renderArchitecture: 'arm64' | 'x86_64';
+}
+
+/** A list from context: a JSON array (cdk.json, `-c k='["a"]'`) or comma-separated text (`-c k=a,b`). */
+const list = z.preprocess((value) => {
+  if (typeof value !== 'string') return value;
+  const text = value.trim();
+  if (text.startsWith('[')) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return value; // reported below as "expected array"
+    }
+  }
+  return text === '' ? [] : text.split(',').map((s) => s.trim());
+}, z.array(z.string().min(1)));
+
+const retentionValues = new Set<number>(Object.values(RetentionDays).filter((v): v is number => typeof v === 'number'));
+
+const keyName = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'owner key names are lowercase letters, digits and "-"');
+const keyArn = z.string().regex(/^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[0-9a-f-]{36}$/, 'expected a KMS key ARN (arn:aws:kms:<region>:<account>:key/<id>)');
+
+const contextSchema = z.object({
+  stage: z.enum(STAGE_NAMES),
+  indexerPath: z
+    .string()
+    .regex(/^(\/[A-Za-z0-9._~-]+)*$/, 'a path like "/indexer" (or "" for none)')
+    .default('/indexer'),
+  chainRps: z.coerce.number().positive().max(10_000).default(20),
+  collectConcurrency: z.coerce.number().int().min(2).max(1000).default(4),
+  signerRps: z.coerce.number().positive().default(2),
+  mailFrom: z.email().default('sentinel@example.com'),
+  sesIdentity: z.string().min(3).optional(),
+  sandboxRecipients: list.default([]),
+  domainName: z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, 'a DNS name').optional(),
+  certificateArn: z.string().startsWith('arn:').optional(),
+  ownerKeys: list.pipe(z.array(keyName)).default([]),
+  ownerKeyArns: list.pipe(z.array(keyArn)).default([]),
+  alarmEmail: z.email().optional(),
+  heartbeatMinutes: z.coerce.number().int().min(5).max(1440).default(15),
+  logRetentionDays: z.coerce
+    .number()
+    .refine((d) => retentionValues.has(d), 'one of the CloudWatch Logs retention values (1, 3, 5, 7, 14, 30, 60, 90, ...)')
+    .default(30),
+  logLevel: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
+  renderArchitecture: z.enum(['arm64', 'x86_64']).default('x86_64'),
+});
+
+/** The context keys a stage reads (for docs and error messages). */
+export const STAGE_CONTEXT_KEYS = Object.keys(contextSchema.shape);
+
+/**
+ * Validates the CDK context of one synth into a `StageConfig`. `read(key)` is usually
+ * `(k) => app.node.tryGetContext(k)`. Throws `StageConfigError` naming the first bad key.
+ */
+export function loadStageConfig(read: (key: string) => unknown): StageConfig {
+  const raw = Object.fromEntries(STAGE_CONTEXT_KEYS.map((k) => [k, read(k)]).filter(([, v]) => v !== undefined && v !== ''));
+  const result = contextSchema.safeParse(raw);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new StageConfigError(String(issue?.path[0] ?? 'context'), issue?.message ?? 'invalid', { cause: result.error });
+  }
+  const parsed = result.data;
+  if ((parsed.domainName === undefined) !== (parsed.certificateArn === undefined)) {
+    throw new StageConfigError(parsed.domainName ? 'certificateArn' : 'domainName', 'domainName and certificateArn go together');
+  }
+  const base = CHAIN_REST_BASE[parsed.stage];
+  let rate: ChainRateBudget;
+  try {
+    rate = chainRateBudget(parsed.chainRps, parsed.collectConcurrency, parsed.signerRps);
+  } catch (err) {
+    throw new StageConfigError('chainRps', (err as Error).message, { cause: err });
+  }
+  const mailDomain = parsed.mailFrom.slice(parsed.mailFrom.lastIndexOf('@') + 1);
+  return {
+    stage: parsed.stage,
+    prefix: `sentinel-${parsed.stage}-`,
+    chain: { nodeUrl: base, indexerUrl: `${base}${parsed.indexerPath}` },
+    rate,
+    mail: { from: parsed.mailFrom, identity: parsed.sesIdentity ?? mailDomain, sandboxRecipients: parsed.sandboxRecipients },
+    ...(parsed.domainName && parsed.certificateArn
+      ? { domain: { name: parsed.domainName, certificateArn: parsed.certificateArn } }
+      : {}),
+    ownerKeys: parsed.ownerKeys,
+    ownerKeyArns: parsed.ownerKeyArns,
+    ...(parsed.alarmEmail ? { alarmEmail: parsed.alarmEmail } : {}),
+    heartbeatMinutes: parsed.heartbeatMinutes,
+    logRetention: parsed.logRetentionDays as RetentionDays,
+    logLevel: parsed.logLevel,
+    renderArchitecture: parsed.renderArchitecture,
+  };
+}

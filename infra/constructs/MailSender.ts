@@ -1,0 +1,53 @@
+import { Stack } from 'aws-cdk-lib';
+import { ConfigurationSet, EmailSendingEvent, EventDestination, SuppressionReasons } from 'aws-cdk-lib/aws-ses';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import { Construct } from 'constructs';
+
+export interface MailSenderProps {
+  readonly configurationSetName: string;
+  /** Sender address (`MAIL_FROM`). */
+  readonly from: string;
+  /** The verified SES identity (domain or address) `from` sends as; verified outside the stack. */
+  readonly identity: string;
+  /** While the account is in the SES sandbox: verified recipient identities it may send to. */
+  readonly sandboxRecipients: readonly string[];
+  /** Receives the configuration set's bounce and complaint events. */
+  readonly eventsTopic: ITopic;
+}
+
+/**
+ * How the service sends mail: an SES configuration set whose bounce and complaint events go to an
+ * SNS topic (the `ses-events` function suppresses those addresses), plus the identity and sender
+ * the `ses:SendRawEmail` grant is scoped to. The identity itself is verified out of band
+ * (see docs/deploy.md): one domain usually serves several stages and accounts.
+ */
+export class MailSender extends Construct {
+  readonly from: string;
+  readonly configurationSetName: string;
+  readonly configurationSetArn: string;
+  /** ARNs `ses:SendRawEmail` is allowed on as identities: the sender's, plus sandbox recipients. */
+  readonly identityArns: readonly string[];
+  readonly identityArn: string;
+
+  constructor(scope: Construct, id: string, props: MailSenderProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+    const configurationSet = new ConfigurationSet(this, 'ConfigurationSet', {
+      configurationSetName: props.configurationSetName,
+      // The service keeps its own suppression list (bounces, complaints, unsubscribes); the
+      // account-level list still applies on top.
+      suppressionReasons: SuppressionReasons.BOUNCES_AND_COMPLAINTS,
+    });
+    configurationSet.addEventDestination('BouncesAndComplaints', {
+      destination: EventDestination.snsTopic(props.eventsTopic),
+      events: [EmailSendingEvent.BOUNCE, EmailSendingEvent.COMPLAINT],
+    });
+    const identityArn = (identity: string): string =>
+      stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity });
+    this.from = props.from;
+    this.configurationSetName = props.configurationSetName;
+    this.configurationSetArn = stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: props.configurationSetName });
+    this.identityArn = identityArn(props.identity);
+    this.identityArns = [this.identityArn, ...props.sandboxRecipients.map(identityArn)];
+  }
+}

@@ -1,0 +1,214 @@
+import { join } from 'node:path';
+import { Validations } from 'aws-cdk-lib';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { Architecture, Runtime, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { TableId } from '../../functions/store/tableDefinitions';
+import { nodejsBundling, type BundleArch } from '../bundling/bundleSettings';
+import { HANDLER_BUNDLE_NEEDS, PROJECT_ROOT, handlerEntry, type HandlerName } from '../bundling/handlerCatalog';
+import { FUNCTION_SIZING } from '../config/functionSizing';
+import type { StageConfig } from '../config/stageConfig';
+import type { MailSender } from './MailSender';
+import type { SentinelTable } from './SentinelTables';
+import type { WorkQueue } from './WorkQueue';
+
+/** Namespace of the custom metrics (Powertools EMF) every function emits. */
+export const METRICS_NAMESPACE = 'PortfolioSentinel';
+
+/** Where the bundle's `templates/` directory lands in the Lambda file system. */
+export const LAMBDA_TEMPLATES_DIR = '/var/task/templates';
+
+/** Table access levels, each a fixed list of item-level actions (never `Scan`, never `dynamodb:*`). */
+export const TABLE_ACTIONS = {
+  read: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'],
+  write: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'],
+} as const;
+export type TableAccess = 'read' | 'write' | 'readWrite';
+
+export interface SentinelFunctionProps {
+  readonly handler: HandlerName;
+  readonly config: StageConfig;
+  readonly description: string;
+  /** Default ARM64. */
+  readonly architecture?: Architecture;
+}
+
+/**
+ * A handler of `functions/handlers/` as a Lambda with the project's defaults: Node 22, ARM64 unless
+ * told otherwise, timeout and memory from `FUNCTION_SIZING`, ESM bundle from the shared esbuild settings (local esbuild, never Docker), its own
+ * log group with the stage's retention, Powertools environment, and a role that starts with nothing
+ * but writing to that log group.
+ *
+ * Permissions are added only through the `bind*` methods, each of which grants the narrowest
+ * actions on the exact resources AND sets the environment variable the handler reads to find them,
+ * so a handler can never be configured with a resource it may not use, or the reverse.
+ */
+export class SentinelFunction extends Construct {
+  readonly fn: NodejsFunction;
+  readonly role: Role;
+  readonly logGroup: LogGroup;
+  readonly handlerName: HandlerName;
+  private readonly environment = new Map<string, string>();
+
+  constructor(scope: Construct, id: string, props: SentinelFunctionProps) {
+    super(scope, id);
+    const { config, handler } = props;
+    const architecture = props.architecture ?? Architecture.ARM_64;
+    const arch: BundleArch = architecture === Architecture.X86_64 ? 'x64' : 'arm64';
+    const functionName = `${config.prefix}${handler}`;
+    this.handlerName = handler;
+
+    this.logGroup = new LogGroup(this, 'Logs', { retention: config.logRetention });
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Execution role of ${functionName}`,
+    });
+    this.logGroup.grantWrite(this.role);
+
+    this.fn = new NodejsFunction(this, 'Function', {
+      functionName,
+      description: props.description,
+      entry: handlerEntry(handler),
+      handler: 'handler',
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      runtime: Runtime.NODEJS_22_X,
+      architecture,
+      memorySize: FUNCTION_SIZING[handler].memorySize,
+      timeout: FUNCTION_SIZING[handler].timeout,
+      role: this.role,
+      logGroup: this.logGroup,
+      bundling: nodejsBundling(handler, arch),
+    });
+    this.fn.node.addDependency(this.role);
+    Validations.of(this.fn).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'Node.js 22 is the runtime the handlers are written, bundled (target node22) and tested for; moving to a newer runtime is a deliberate upgrade with its own test run, not a drift.',
+    });
+
+    this.setEnv('POWERTOOLS_SERVICE_NAME', handler);
+    this.setEnv('POWERTOOLS_METRICS_NAMESPACE', METRICS_NAMESPACE);
+    this.setEnv('POWERTOOLS_LOG_LEVEL', config.logLevel);
+    this.setEnv('NODE_OPTIONS', '--enable-source-maps');
+    if (HANDLER_BUNDLE_NEEDS[handler].templates) this.setEnv('TEMPLATES_DIR', LAMBDA_TEMPLATES_DIR);
+  }
+
+  /** Grants `access` to one table (and its indexes) and sets `SENTINEL_TABLE_PREFIX`. */
+  bindTable(table: SentinelTable, access: TableAccess): this {
+    const actions = new Set<string>([
+      ...(access === 'write' ? [] : TABLE_ACTIONS.read),
+      ...(access === 'read' ? [] : TABLE_ACTIONS.write),
+    ]);
+    const indexArns = (table.definition.globalIndexes ?? []).map((index) => `${table.table.tableArn}/index/${index.indexName}`);
+    this.allow([...actions], [table.table.tableArn, ...(access === 'write' ? [] : indexArns)]);
+    this.setEnv('SENTINEL_TABLE_PREFIX', table.prefix);
+    return this;
+  }
+
+  /** `bindTable` for several tables of one access level. */
+  bindTables(tables: (id: TableId) => SentinelTable, ids: readonly TableId[], access: TableAccess): this {
+    for (const id of ids) this.bindTable(tables(id), access);
+    return this;
+  }
+
+  /** Grants `sqs:SendMessage` (single and batch) on one queue and sets its URL in `envName`. */
+  bindQueue(queue: IQueue, envName: 'COLLECT_QUEUE_URL' | 'NOTIFY_QUEUE_URL'): this {
+    this.allow(['sqs:SendMessage'], [queue.queueArn]);
+    this.setEnv(envName, queue.queueUrl);
+    return this;
+  }
+
+  /**
+   * Makes the function the consumer of a work queue: an event source with partial batch failures
+   * reported and at most `maxConcurrency` concurrent instances. Refuses a queue whose visibility
+   * timeout was sized for a shorter consumer.
+   */
+  consumeQueue(work: WorkQueue, options: { maxConcurrency: number; batchSize: number }): this {
+    const timeout = this.fn.timeout?.toSeconds() ?? 3;
+    if (work.consumerTimeout.toSeconds() < timeout) {
+      throw new Error(`${this.handlerName}: queue ${work.node.path} is sized for a ${work.consumerTimeout.toSeconds()} s consumer, the function times out after ${timeout} s`);
+    }
+    this.fn.addEventSource(
+      new SqsEventSource(work.queue, {
+        batchSize: options.batchSize,
+        maxConcurrency: options.maxConcurrency,
+        reportBatchItemFailures: true,
+      }),
+    );
+    return this;
+  }
+
+  /** Grants reading the link-token secret and sets `LINK_SECRET_ARN`. */
+  bindSecret(secret: Secret): this {
+    secret.grantRead(this.role);
+    this.setEnv('LINK_SECRET_ARN', secret.secretArn);
+    return this;
+  }
+
+  /** Grants `kms:Sign` and `kms:GetPublicKey` on exactly these owner keys (nothing else). */
+  bindOwnerKeys(keys: readonly IKey[]): this {
+    if (keys.length > 0) this.allow(['kms:Sign', 'kms:GetPublicKey'], keys.map((k) => k.keyArn));
+    return this;
+  }
+
+  /** Grants invoking exactly one function (unqualified ARN) and sets its name in `envName`. */
+  bindInvoke(target: IFunction, envName: 'SIGN_REVOCATION_FUNCTION_NAME'): this {
+    this.allow(['lambda:InvokeFunction'], [target.functionArn]);
+    this.setEnv(envName, target.functionName);
+    return this;
+  }
+
+  /** Sets the chain endpoints and this function's share of the chain request budget. */
+  bindChain(chain: StageConfig['chain'], rps: number): this {
+    this.setEnv('ROCKET_NODE_URL', chain.nodeUrl);
+    this.setEnv('ROCKET_INDEXER_URL', chain.indexerUrl);
+    this.setEnv('CHAIN_RPS', String(rps));
+    return this;
+  }
+
+  /**
+   * Grants `ses:SendRawEmail` from the configured sender only, through the configuration set only,
+   * and sets `MAIL_FROM` and `SES_CONFIGURATION_SET`.
+   */
+  bindMail(sender: MailSender): this {
+    this.role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['ses:SendRawEmail'],
+        resources: [...sender.identityArns, sender.configurationSetArn],
+        conditions: { StringEquals: { 'ses:FromAddress': sender.from } },
+      }),
+    );
+    this.setEnv('MAIL_FROM', sender.from);
+    this.setEnv('SES_CONFIGURATION_SET', sender.configurationSetName);
+    return this;
+  }
+
+  /** Sets `PUBLIC_BASE_URL`, the base of the links written into emails. */
+  bindPublicBaseUrl(url: string): this {
+    this.setEnv('PUBLIC_BASE_URL', url);
+    return this;
+  }
+
+  private allow(actions: string[], resources: string[]): void {
+    this.role.addToPrincipalPolicy(new PolicyStatement({ actions, resources }));
+  }
+
+  /** Sets an environment variable once; a second, different value is a wiring mistake. */
+  private setEnv(name: string, value: string): void {
+    const previous = this.environment.get(name);
+    if (previous !== undefined && previous !== value) {
+      throw new Error(`${this.handlerName}: ${name} is already bound to another value`);
+    }
+    if (previous === undefined) {
+      this.environment.set(name, value);
+      this.fn.addEnvironment(name, value);
+    }
+  }
+}

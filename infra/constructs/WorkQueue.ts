@@ -1,0 +1,47 @@
+import { Duration } from 'aws-cdk-lib';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+
+/** Visibility timeout / consumer timeout: AWS's guidance for SQS event sources. */
+export const VISIBILITY_FACTOR = 6;
+
+export interface WorkQueueProps {
+  /** Physical name of the queue; the dead-letter queue gets `-dlq` appended. */
+  readonly queueName: string;
+  /** Timeout of the function that consumes it; the visibility timeout is 6x this. */
+  readonly consumerTimeout: Duration;
+  /** Receives before a message moves to the dead-letter queue. */
+  readonly maxReceiveCount: number;
+}
+
+/**
+ * A work queue and its dead-letter queue, both encrypted with SQS-managed keys (SSE-SQS) and
+ * refusing non-TLS requests. SSE-SQS rather than a customer key: producers and consumers in other
+ * stacks need no `kms:` grants, and nothing outside this account reads the queues.
+ */
+export class WorkQueue extends Construct {
+  readonly queue: Queue;
+  readonly deadLetterQueue: Queue;
+  readonly consumerTimeout: Duration;
+  readonly maxReceiveCount: number;
+
+  constructor(scope: Construct, id: string, props: WorkQueueProps) {
+    super(scope, id);
+    this.consumerTimeout = props.consumerTimeout;
+    this.maxReceiveCount = props.maxReceiveCount;
+    this.deadLetterQueue = new Queue(this, 'DeadLetter', {
+      queueName: `${props.queueName}-dlq`,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    this.queue = new Queue(this, 'Queue', {
+      queueName: props.queueName,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(4),
+      visibilityTimeout: Duration.seconds(props.consumerTimeout.toSeconds() * VISIBILITY_FACTOR),
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: props.maxReceiveCount },
+    });
+  }
+}
