@@ -34,6 +34,7 @@ export const INSTRUCTION_PAYLOADS = {
 
 /** Names of the instructions this project can serialize and sign. */
 export type InstructionName = keyof typeof INSTRUCTION_PAYLOADS;
+/** The supported instruction names, in declaration order. */
 export const INSTRUCTION_NAMES = Object.keys(INSTRUCTION_PAYLOADS) as InstructionName[];
 
 /** Payload of an instruction after canonicalisation (checksummed addresses, `null` optionals). */

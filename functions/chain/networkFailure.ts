@@ -18,15 +18,19 @@ function ownCode(err: unknown): string | undefined {
  * The most specific system or undici error code in a fetch failure: `fetch` throws
  * `TypeError('fetch failed')` whose `cause` (or the `errors` of an AggregateError cause) holds it.
  */
-export function networkErrorCode(err: unknown, depth = 0): string | undefined {
+export function networkErrorCode(err: unknown): string | undefined {
+  return codeAt(err, 0);
+}
+
+function codeAt(err: unknown, depth: number): string | undefined {
   if (typeof err !== 'object' || err === null || depth > 5) return undefined;
   const nested = (err as { cause?: unknown }).cause;
-  const fromCause = networkErrorCode(nested, depth + 1);
+  const fromCause = codeAt(nested, depth + 1);
   if (fromCause) return fromCause;
   const inner = (err as { errors?: unknown }).errors;
   if (Array.isArray(inner)) {
     for (const e of inner) {
-      const code = networkErrorCode(e, depth + 1);
+      const code = codeAt(e, depth + 1);
       if (code) return code;
     }
   }

@@ -18,11 +18,11 @@ export function parseJsonBody(response: HttpResponse): unknown {
 }
 
 /** Validates `value` with `schema`; the first issue becomes a `ChainResponseShapeError` with its path. */
-export function parseShape<S extends z.ZodType>(schema: S, value: unknown, request: string, pathPrefix = ''): z.output<S> {
+export function parseShape<S extends z.ZodType>(schema: S, value: unknown, request: string): z.output<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  const path = formatPath([...(pathPrefix ? [pathPrefix] : []), ...(issue?.path ?? [])]);
+  const path = formatPath(issue?.path ?? []);
   throw new ChainResponseShapeError({ path, problem: issue?.message ?? 'invalid', request, cause: parsed.error });
 }
 
