@@ -1,0 +1,215 @@
+import { z } from 'zod';
+import { addressSchema, INTERVALS, type Address, type Interval } from '../chain/schemas';
+import { DEFAULT_WARN_DAYS } from './delegateAlerts';
+import { canonicalTimeZone, isValidTimeZone } from './localTime';
+import { CLOCK_TIME } from './reportTime';
+import { signerRefSchema } from './signerRef';
+
+/** An account's settings, as validated from user input. */
+export interface AccountSettings {
+  /** EIP-55 checksummed. */
+  address: Address;
+  /** One or more recipients, deduplicated (case-insensitively), domains lowercased. */
+  emails: string[];
+  label: string | null;
+  interval: Interval;
+  /** Drawdown alert levels in percent, ascending; `[]` turns drawdown alerts off. */
+  drawdownThresholds: number[];
+  /** Local time of the daily report, `HH:MM`. */
+  reportAt: string;
+  /** Canonical IANA zone name. */
+  timezone: string;
+  /** Days before a delegate's expiry to warn at, descending; `[]` turns the warnings off. */
+  expiryWarnDays: number[];
+  /** `kms:...` or `env:...`; `null` means no one-click revocation. */
+  signer: string | null;
+}
+
+/** Health of an account's data collection. */
+export type AccountStatus = 'ok' | 'stale' | 'failing';
+
+/** A tracked account: its settings plus the bookkeeping of collection and reporting. */
+export type TrackedAccount = AccountSettings & {
+  createdAt: number;
+  status: AccountStatus;
+  statusReason: string | null;
+  /** Timestamp of the newest collected point; the next poll starts here. */
+  cursorMs: number | null;
+  nextDueAt: number;
+  nextReportAt: number;
+  consecutiveErrors: number;
+  consecutiveEmptyPolls: number;
+  lastPolledAt: number | null;
+  lastSuccessAt: number | null;
+};
+
+export const DEFAULT_SETTINGS = {
+  interval: '1h',
+  drawdownThresholds: [5, 10, 20],
+  reportAt: '08:00',
+  timezone: 'UTC',
+  expiryWarnDays: [...DEFAULT_WARN_DAYS],
+} as const satisfies Partial<AccountSettings>;
+
+const NONE = /^(none|off)$/i;
+const MAX_EMAILS = 50;
+
+/** Lists arrive as arrays or as text separated by `,` or `;` (CSV import); `none`/`off` is the empty list. */
+function splitList(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  if (NONE.test(value.trim())) return [];
+  return value.split(/[,;]/).map((s) => s.trim()).filter((s) => s !== '');
+}
+
+function numberFrom(v: number | string): number | null {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+  const m = /^\s*([+-]?(\d+(\.\d*)?|\.\d+))\s*%?\s*$/.exec(v);
+  return m ? Number(m[1]) : null;
+}
+
+const email = z
+  .string()
+  .trim()
+  .pipe(z.email({ error: (iss) => `${JSON.stringify(iss.input)} is not a valid email address` }))
+  .transform((s) => {
+    const at = s.lastIndexOf('@');
+    return `${s.slice(0, at)}@${s.slice(at + 1).toLowerCase()}`;
+  });
+
+const emails = z.preprocess(
+  splitList,
+  z
+    .array(email, { error: 'give one or more email addresses' })
+    .min(1, 'give at least one email address')
+    .transform((list) => list.filter((e, i) => list.findIndex((x) => x.toLowerCase() === e.toLowerCase()) === i))
+    .refine((list) => list.length <= MAX_EMAILS, `at most ${MAX_EMAILS} recipients`),
+);
+
+const threshold = z.union([z.number(), z.string()]).transform((v, ctx) => {
+  const n = numberFrom(v);
+  if (n === null) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(v)} is not a number` });
+  else if (!(n > 0 && n < 100)) ctx.addIssue({ code: 'custom', message: `${n} must be greater than 0 and less than 100 (percent)` });
+  return n ?? 0;
+});
+
+const thresholds = z.preprocess(
+  splitList,
+  z
+    .array(threshold, { error: 'give percent levels such as 5,10,20 (or none)' })
+    .max(10, 'at most 10 levels')
+    .transform((list) => [...new Set(list)].sort((a, b) => a - b)),
+);
+
+const warnDay = z.union([z.number(), z.string()]).transform((v, ctx) => {
+  const n = numberFrom(v);
+  if (n === null || !Number.isInteger(n) || n < 1 || n > 365) {
+    ctx.addIssue({ code: 'custom', message: `${JSON.stringify(v)} is not a whole number of days from 1 to 365` });
+  }
+  return n ?? 0;
+});
+
+const warnDays = z.preprocess(
+  splitList,
+  z
+    .array(warnDay, { error: 'give days such as 14,7,3,1 (or none)' })
+    .max(10, 'at most 10 warning days')
+    .transform((list) => [...new Set(list)].sort((a, b) => b - a)),
+);
+
+const interval = z.enum(INTERVALS, { error: `must be one of ${INTERVALS.join(', ')}` });
+
+const reportAt = z
+  .string({ error: 'must be a time of day, HH:MM' })
+  .trim()
+  .transform((s) => (/^\d:\d\d$/.test(s) ? `0${s}` : s))
+  .refine((s) => CLOCK_TIME.test(s), { error: (iss) => `${JSON.stringify(iss.input)} is not a time of day (HH:MM, 24-hour)` });
+
+const timezone = z
+  .string({ error: 'must be an IANA time zone name' })
+  .trim()
+  .refine(isValidTimeZone, { error: (iss) => `${JSON.stringify(iss.input)} is not an IANA time zone name (e.g. Europe/Berlin)` })
+  .transform(canonicalTimeZone);
+
+const label = z
+  .string({ error: 'must be text' })
+  .trim()
+  .max(64, 'at most 64 characters')
+  // eslint-disable-next-line no-control-regex
+  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'must not contain control characters');
+
+const address = z
+  .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a hex address') })
+  .trim()
+  .pipe(addressSchema);
+
+/** Option and CSV column names (`email`, `report-at`, ...) mapped to field names; `''` and `null` mean "not given". */
+const ALIASES: Readonly<Record<string, string>> = { email: 'emails', drawdown: 'drawdownThresholds' };
+
+function normalizeKeys(input: unknown, keepEmpty: readonly string[] = []): unknown {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(input)) {
+    const camel = k.trim().replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+    const key = ALIASES[camel] ?? camel;
+    const empty = v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+    if (!empty) out[key] = v;
+    else if (keepEmpty.includes(key)) out[key] = null;
+  }
+  return out;
+}
+
+/**
+ * Settings of a new account, from the CLI (`accounts add`) or an import row. Accepts the option
+ * and CSV names (`email`, `drawdown`, `report-at`, `expiry-warn-days`) as well as the field
+ * names; lists as arrays or as text separated by `,` or `;`. Missing or empty values take the
+ * defaults (`DEFAULT_SETTINGS`). Unknown keys are ignored.
+ */
+export const accountSettingsSchema = z.preprocess(
+  (v) => normalizeKeys(v),
+  z.object({
+    address,
+    emails,
+    label: label.nullable().default(null),
+    interval: interval.default(DEFAULT_SETTINGS.interval),
+    drawdownThresholds: thresholds.default([...DEFAULT_SETTINGS.drawdownThresholds]),
+    reportAt: reportAt.default(DEFAULT_SETTINGS.reportAt),
+    timezone: timezone.default(DEFAULT_SETTINGS.timezone),
+    expiryWarnDays: warnDays.default([...DEFAULT_SETTINGS.expiryWarnDays]),
+    signer: signerRefSchema.nullable().default(null),
+  }),
+) satisfies z.ZodType<AccountSettings>;
+
+/** A change of settings (`accounts update`): only the given fields; `''` for `label` or `signer` removes it. */
+export type AccountSettingsPatch = Partial<Omit<AccountSettings, 'address'>>;
+
+/** Validates an `accounts update` patch with the same rules and messages as `accountSettingsSchema`, without defaults. */
+export const accountSettingsPatchSchema = z.preprocess(
+  (v) => normalizeKeys(v, ['label', 'signer']),
+  z.object({
+    emails: emails.optional(),
+    label: label.nullable().optional(),
+    interval: interval.optional(),
+    drawdownThresholds: thresholds.optional(),
+    reportAt: reportAt.optional(),
+    timezone: timezone.optional(),
+    expiryWarnDays: warnDays.optional(),
+    signer: signerRefSchema.nullable().optional(),
+  }),
+) satisfies z.ZodType<{ [K in keyof AccountSettingsPatch]?: AccountSettingsPatch[K] | undefined }>;
+
+const OPTION_NAMES: Readonly<Record<string, string>> = {
+  emails: 'email',
+  drawdownThresholds: 'drawdown',
+  reportAt: 'report-at',
+  expiryWarnDays: 'expiry-warn-days',
+};
+
+/** One line per problem, naming the option as the user typed it: `email: "x" is not a valid email address`. */
+export function describeSettingsError(error: z.ZodError): string {
+  return error.issues
+    .map((i) => {
+      const field = String(i.path[0] ?? 'settings');
+      return `${OPTION_NAMES[field] ?? field}: ${i.message}`;
+    })
+    .join('\n');
+}

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { addressSchema, intervalSchema } from '../chain/schemas';
+import type { AccountSettings, AccountSettingsPatch, TrackedAccount } from './account';
+import { isValidTimeZone } from './localTime';
+import { CLOCK_TIME, nextReportAt } from './reportTime';
+import { signerRefSchema } from './signerRef';
+
+const ms = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const count = z.number().int().min(0);
+
+/** A stored tracked account, in canonical form (what `accountSettingsSchema` produced plus bookkeeping). */
+export const trackedAccountSchema = z.object({
+  address: addressSchema,
+  emails: z.array(z.email()).min(1),
+  label: z.string().max(64).nullable(),
+  interval: intervalSchema,
+  drawdownThresholds: z.array(z.number().gt(0).lt(100)),
+  reportAt: z.string().regex(CLOCK_TIME),
+  timezone: z.string().refine(isValidTimeZone, 'not an IANA time zone'),
+  expiryWarnDays: z.array(z.number().int().min(1)),
+  signer: signerRefSchema.nullable(),
+  createdAt: ms,
+  status: z.enum(['ok', 'stale', 'failing']),
+  statusReason: z.string().nullable(),
+  cursorMs: ms.nullable(),
+  nextDueAt: ms,
+  nextReportAt: ms,
+  consecutiveErrors: count,
+  consecutiveEmptyPolls: count,
+  lastPolledAt: ms.nullable(),
+  lastSuccessAt: ms.nullable(),
+}) satisfies z.ZodType<TrackedAccount>;
+
+/** A freshly tracked account: due for its first poll now, its first report at the next local report time. */
+export function newTrackedAccount(settings: AccountSettings, now: number): TrackedAccount {
+  return {
+    ...settings,
+    createdAt: now,
+    status: 'ok',
+    statusReason: null,
+    cursorMs: null,
+    nextDueAt: now,
+    nextReportAt: nextReportAt(now, settings.reportAt, settings.timezone),
+    consecutiveErrors: 0,
+    consecutiveEmptyPolls: 0,
+    lastPolledAt: null,
+    lastSuccessAt: null,
+  };
+}
+
+/**
+ * Applies a settings patch. A new report time or zone reschedules the next report from `now`; a
+ * new interval makes the account due now, so its next poll uses the new interval. The cursor and
+ * history are kept.
+ */
+export function applySettingsPatch(account: TrackedAccount, patch: AccountSettingsPatch, now: number): TrackedAccount {
+  const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as AccountSettingsPatch;
+  const next: TrackedAccount = { ...account, ...given };
+  if (next.reportAt !== account.reportAt || next.timezone !== account.timezone) {
+    next.nextReportAt = nextReportAt(now, next.reportAt, next.timezone);
+  }
+  if (next.interval !== account.interval) next.nextDueAt = Math.min(account.nextDueAt, now);
+  return next;
+}
