@@ -174,9 +174,9 @@ export function formatCountdown(expiryMs: number | null, nowMs: number): string 
 export type TimeStyle = 'datetime' | 'date' | 'time' | 'day';
 
 const timeFormatOptions: Record<TimeStyle, Intl.DateTimeFormatOptions> = {
-  datetime: { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' },
+  datetime: { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
   date: { day: 'numeric', month: 'short', year: 'numeric' },
-  time: { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' },
+  time: { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' },
   day: { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' },
 };
 
@@ -203,6 +203,29 @@ export function isValidTimeZone(timeZone: string): boolean {
   }
 }
 
+// English locales whose CLDR data name the zones their readers use (CET, EDT, AEDT, IST, ...).
+const ZONE_NAME_LOCALES = ['en-GB', 'en-US', 'en-AU', 'en-IN', 'en-NZ', 'en-CA'];
+
+/**
+ * The short name of `timeZone` at `ms`: an abbreviation such as `CET`, `EDT` or `AEDT` where
+ * English usage has one, otherwise the offset (`GMT+10:30`).
+ */
+export function zoneAbbreviation(ms: number, timeZone: string): string {
+  let fallback = '';
+  for (const locale of ZONE_NAME_LOCALES) {
+    const cacheKey = `${timeZone}|zone|${locale}`;
+    let format = timeFormats.get(cacheKey);
+    if (!format) {
+      format = new Intl.DateTimeFormat(locale, { timeZone, timeZoneName: 'short' });
+      timeFormats.set(cacheKey, format);
+    }
+    const name = format.formatToParts(ms).find((p) => p.type === 'timeZoneName')?.value ?? '';
+    if (name && !/^(GMT|UTC)([+\-\u2212]|$)/.test(name)) return name;
+    fallback ||= name;
+  }
+  return fallback;
+}
+
 /**
  * A time in the recipient's zone: `Tue, 4 Mar 2025, 08:00 CET` (`datetime`), `4 Mar 2025` (`date`),
  * `08:00 CET` (`time`), `Tue, 4 Mar 2025` (`day`). Accepts epoch milliseconds or an ISO string.
@@ -210,5 +233,6 @@ export function isValidTimeZone(timeZone: string): boolean {
 export function formatTime(at: number | string, timeZone: string, style: TimeStyle = 'datetime'): string {
   const ms = typeof at === 'number' ? at : Date.parse(at);
   if (!Number.isFinite(ms)) return '—';
-  return dateTimeFormat(timeZone, timeFormatOptions[style], style).format(ms);
+  const text = dateTimeFormat(timeZone, timeFormatOptions[style], style).format(ms);
+  return style === 'datetime' || style === 'time' ? `${text} ${zoneAbbreviation(ms, timeZone)}` : text;
 }

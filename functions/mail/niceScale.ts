@@ -31,8 +31,10 @@ export function niceScale(lo: number, hi: number, count = 4, includeZero = false
     b += pad;
   }
   const step = niceStep((b - a) / Math.max(1, count));
-  const min = Math.floor(a / step) * step;
-  const max = Math.ceil(b / step) * step;
+  let min = Math.floor(a / step) * step;
+  let max = Math.ceil(b / step) * step;
+  if (min > a) min -= step; // a / step can underflow to 0 for tiny a
+  if (max < b) max += step;
   const ticks: number[] = [];
   for (let i = 0, v = min; v <= max + step * 1e-9 && i < 100; i += 1, v = min + i * step) {
     ticks.push(Number(v.toPrecision(12)));

@@ -65,7 +65,9 @@ export function createEmailRenderer(options: { templateRoot?: string } = {}): Em
       const html = juice(tpl.html({ ...context, subject }), {
         removeStyleTags: true,
         preserveMediaQueries: true,
-        applyWidthAttributes: true,
+        // Keep the explicit width/height attributes of images and tables (Outlook relies on them).
+        applyWidthAttributes: false,
+        applyHeightAttributes: false,
         applyAttributesTableElements: true,
       });
       const text = tidyText(tpl.text({ ...context, subject }));

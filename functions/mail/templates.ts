@@ -56,8 +56,10 @@ export function loadTemplates(root: string): TemplateSet {
   registerHelpers(hbs);
   const compile = (file: string): Handlebars.TemplateDelegate => {
     const noEscape = !file.endsWith('.html.hbs');
+    const source = read(file);
     try {
-      const template = hbs.compile(read(file), { noEscape, strict: true });
+      hbs.parse(source); // surfaces syntax errors now; compile() itself is lazy
+      const template = hbs.compile(source, { noEscape, strict: true });
       return (context, options) => {
         try {
           return template(context, options);

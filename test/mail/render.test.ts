@@ -1,0 +1,284 @@
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EmailRenderError } from '../../functions/mail/errors';
+import { MINUS, formatMoney, formatPercent, formatTime } from '../../functions/mail/format';
+import { createEmailRenderer, renderEmail } from '../../functions/mail/render';
+import { defaultTemplateRoot } from '../../functions/mail/templates';
+import { EMAIL_KINDS, type DailyReportView } from '../../functions/mail/views';
+import {
+  ACCOUNT,
+  BOT_KEY,
+  OLD_KEY,
+  TIME_ZONE,
+  dailyReport,
+  delegateExpiry,
+  drawdownAlert,
+  links,
+  newDelegate,
+  revocationResult,
+  views,
+} from './fixtures';
+
+const tz = { timeZone: TIME_ZONE };
+const XSS = '<script>alert("x")</script>';
+
+/** Visible text of an HTML body, roughly: tags dropped, entities decoded. */
+function visible(html: string): string {
+  return html
+    .replace(/<style[\s\S]*?<\/style>/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/\s+/g, ' ');
+}
+
+describe('every email', () => {
+  it.each(EMAIL_KINDS)('%s renders a subject, an HTML body with inlined CSS and a text body with the unsubscribe link', (kind) => {
+    const { subject, html, text } = renderEmail(kind, views[kind] as never, tz);
+    expect(subject).not.toMatch(/[\r\n]/);
+    expect(subject).toContain('bot-main');
+    expect(html).toMatch(/^<!DOCTYPE html>/);
+    expect(html).not.toMatch(/<style[^>]*>[^<]*\.card\s*\{/); // class rules were inlined and removed...
+    expect(html).toContain('@media'); // ...only the responsive query stays in a style block
+    expect(html).toMatch(/<td class="card" style="[^"]*background-color: #ffffff/);
+    expect(html).not.toMatch(/<script|javascript:|<link |src="https?:/i);
+    expect(html).toContain(`href="${links.unsubscribeUrl}"`);
+    expect(text).toContain(`Unsubscribe: ${links.unsubscribeUrl}`);
+    expect(text).not.toMatch(/<[a-z]+[ >]/i);
+    expect(text).toContain(ACCOUNT);
+  });
+
+  it.each(EMAIL_KINDS)('%s escapes a label containing markup in HTML and keeps it literal in text', (kind) => {
+    const view = { ...views[kind], account: { address: ACCOUNT, label: XSS } };
+    const { html, text, subject } = renderEmail(kind, view as never, tz);
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+    expect(text).toContain(XSS);
+    expect(subject).toContain(XSS);
+  });
+});
+
+describe('daily report', () => {
+  const { subject, html, text } = renderEmail('daily-report', dailyReport, tz);
+  const shown = visible(html);
+
+  it('has a subject with the label, short address, local date and the day PnL', () => {
+    expect(subject).toBe(
+      `Daily report for bot-main (0xf39F…2266) — ${formatTime(dailyReport.period.startMs, TIME_ZONE, 'date')}: PnL ${formatMoney(dailyReport.pnlDayUsd, { sign: 'always' })}`,
+    );
+    expect(subject).toContain('3 Mar 2025');
+  });
+
+  it('shows the day figures formatted', () => {
+    for (const body of [shown, text]) {
+      expect(body).toContain(formatMoney(dailyReport.equity.endUsd));
+      expect(body).toContain(formatMoney(dailyReport.equity.startUsd));
+      expect(body).toContain(formatMoney(dailyReport.pnlDayUsd, { sign: 'always' }));
+      expect(body).toContain(formatPercent(dailyReport.returnDayPct, { sign: 'always' }));
+      expect(body).toContain(formatPercent(dailyReport.drawdown.currentPct));
+      expect(body).toContain(formatMoney(dailyReport.drawdown.currentUsd));
+      expect(body).toContain(formatPercent(dailyReport.drawdown.maxPct));
+      expect(body).toContain(formatMoney(dailyReport.drawdown.peakEquityUsd));
+      expect(body).toContain(formatMoney(dailyReport.netFlowsUsd));
+    }
+    expect(shown).toContain('$110,734.56');
+    expect(shown).toContain('+$1,484.44');
+  });
+
+  it('lists every metric with its label, description and a coloured delta', () => {
+    for (const metric of dailyReport.metrics) {
+      expect(shown).toContain(metric.label);
+      expect(shown).toContain(metric.description);
+      expect(text).toContain(`- ${metric.label}: `);
+    }
+    expect(html).toMatch(/class="delta delta-good"[^>]*>▲ 1\.20 pp</); // win rate up: good
+    expect(html).toMatch(/class="delta delta-bad"[^>]*>▲ 0\.31 pp</); // volatility up: bad
+    expect(html).toMatch(/class="delta delta-bad"[^>]*>▼ \$18\.50</); // funding down: bad
+    expect(html).toMatch(/class="delta delta-neutral"[^>]*>new</); // short PnL has no previous value
+    expect(text).toContain(`Funding: ${MINUS}$412.37 (${MINUS}$18.50)`);
+  });
+
+  it('embeds the chart by CID', () => {
+    expect(html).toContain(`src="cid:${dailyReport.chart?.cid ?? ''}"`);
+    expect(html).toContain(`alt="${dailyReport.chart?.alt ?? ''}"`);
+  });
+
+  it('carries every revoke link, kinds and countdowns in the delegates table', () => {
+    for (const delegate of dailyReport.delegates) {
+      expect(html).toContain(`href="${delegate.revokeUrl ?? ''}"`);
+      expect(text).toContain(delegate.revokeUrl ?? '');
+      expect(shown).toContain(delegate.address);
+    }
+    expect(shown).toContain('API key');
+    expect(shown).toContain('web session');
+    expect(shown).toContain('in 3 days 4 h');
+    expect(shown).toContain('in 29 days');
+  });
+
+  it('mentions removed delegates', () => {
+    expect(shown).toContain('Removed since the last report');
+    expect(shown).toContain(OLD_KEY);
+  });
+
+  it('says when one-click revocation is not configured instead of showing a link', () => {
+    const view: DailyReportView = { ...dailyReport, delegates: dailyReport.delegates.map((d) => ({ ...d, revokeUrl: null })) };
+    const out = renderEmail('daily-report', view, tz);
+    expect(out.html).not.toContain('/r/revoke-token');
+    expect(visible(out.html)).toContain('One-click revoke not configured');
+    expect(out.text).toContain("One-click revocation isn't configured");
+  });
+
+  it('warns about stale data in subject and body', () => {
+    const view: DailyReportView = {
+      ...dailyReport,
+      status: { state: 'stale', reason: 'The chain has not answered since 05:00.', lastPointAtMs: dailyReport.generatedAtMs - 3 * 3_600_000 },
+    };
+    const out = renderEmail('daily-report', view, tz);
+    expect(out.subject).toMatch(/^\[stale data\] Daily report/);
+    expect(visible(out.html)).toContain('Data is stale.');
+    expect(visible(out.html)).toContain('The chain has not answered since 05:00.');
+    expect(out.text).toContain('DATA IS STALE');
+  });
+
+  it('reports withdrawals as such, and no flows as none', () => {
+    expect(visible(renderEmail('daily-report', { ...dailyReport, netFlowsUsd: -2500 }, tz).html)).toContain('Net withdrawals of $2,500.00');
+    expect(visible(renderEmail('daily-report', { ...dailyReport, netFlowsUsd: 0 }, tz).html)).toContain('No deposits or withdrawals');
+  });
+
+  it('shows times in the recipient time zone', () => {
+    const ny = renderEmail('daily-report', dailyReport, { timeZone: 'America/New_York' });
+    expect(ny.text).toContain('Sent Tue, 4 Mar 2025, 02:00 EST');
+    expect(text).toContain('Sent Tue, 4 Mar 2025, 08:00 CET');
+  });
+});
+
+describe('drawdown alert', () => {
+  it('names the level, the account and the dollar drawdown', () => {
+    const { subject, html, text } = renderEmail('drawdown-alert', drawdownAlert, tz);
+    expect(subject).toBe('⚠ Drawdown 10% reached on bot-main (0xf39F…2266)');
+    expect(visible(html)).toContain('Drawdown crossed 10%');
+    expect(visible(html)).toContain('10.42%');
+    expect(visible(html)).toContain('$11,921.40');
+    expect(text).toContain('re-arms once the drawdown recovers below 9%');
+    expect(text).toContain('Your levels: 5%, 10%, 20%');
+    for (const snooze of drawdownAlert.snoozeLinks) {
+      expect(html).toContain(`href="${snooze.url}"`);
+      expect(text).toContain(snooze.url);
+    }
+  });
+
+  it('words a repeat as a reminder', () => {
+    const { subject, html } = renderEmail('drawdown-alert', { ...drawdownAlert, repeat: true, drawdown: { ...drawdownAlert.drawdown, currentPct: 12.34 } }, tz);
+    expect(subject).toBe('⚠ Still in drawdown: 12.3% on bot-main (0xf39F…2266) (level 10%)');
+    expect(visible(html)).toContain('Still 12.34% below the peak');
+  });
+});
+
+describe('delegate notices', () => {
+  it('warns before expiry with the countdown and the revoke link', () => {
+    const { subject, html, text } = renderEmail('delegate-expiry', delegateExpiry, tz);
+    expect(subject).toBe('API key “market-maker-1” on bot-main (0xf39F…2266) expires in 3 days 4 h');
+    expect(html).toContain(`href="${delegateExpiry.delegate.revokeUrl ?? ''}"`);
+    expect(text).toContain(delegateExpiry.delegate.revokeUrl ?? '');
+    expect(visible(html)).toContain(BOT_KEY);
+  });
+
+  it('announces an expired delegate', () => {
+    const view = { ...delegateExpiry, phase: 'expired' as const, delegate: { ...delegateExpiry.delegate, expiryMs: delegateExpiry.generatedAtMs - 2 * 3_600_000 } };
+    const { subject, html } = renderEmail('delegate-expiry', view, tz);
+    expect(subject).toBe('API key “market-maker-1” on bot-main (0xf39F…2266) has expired');
+    expect(visible(html)).toContain('expired 2 h ago');
+  });
+
+  it('asks "was this you?" about a new delegate and escapes its chain-controlled name', () => {
+    const view = { ...newDelegate, delegate: { ...newDelegate.delegate, name: '<img src=x onerror=alert(1)>' } };
+    const { subject, html, text } = renderEmail('new-delegate', view, tz);
+    expect(subject).toMatch(/^New API key “<img src=x onerror=alert\(1\)>” added to bot-main \(0xf39F…2266\) — was this you\?$/);
+    expect(html).not.toContain('<img src=x');
+    expect(html).toContain('&lt;img src&#x3D;x onerror&#x3D;alert(1)&gt;');
+    expect(html).toContain(`href="${newDelegate.delegate.revokeUrl ?? ''}"`);
+    expect(text).toContain("IF THIS WASN'T YOU, REVOKE IT NOW");
+  });
+
+  it('explains how to revoke without a signer', () => {
+    const { html } = renderEmail('new-delegate', { ...newDelegate, delegate: { ...newDelegate.delegate, revokeUrl: null } }, tz);
+    expect(visible(html)).toContain("One-click revocation isn't configured");
+  });
+});
+
+describe('revocation result', () => {
+  it.each([
+    ['revoked', '✓ API key “arb-bot” revoked on bot-main (0xf39F…2266)', 'Key revoked'],
+    ['already-revoked', '✓ API key “arb-bot” was already gone from bot-main (0xf39F…2266)', 'The key was already gone'],
+    ['rejected', '✗ Revocation of “arb-bot” on bot-main (0xf39F…2266) was refused by the chain', 'The chain refused the revocation'],
+    ['unconfirmed', 'Revocation of “arb-bot” on bot-main (0xf39F…2266) sent but not yet confirmed', 'Revocation sent, not yet confirmed'],
+    ['failed', '✗ Revocation of “arb-bot” on bot-main (0xf39F…2266) failed', 'Revocation failed'],
+  ] as const)('%s', (outcome, expectedSubject, headline) => {
+    const view = { ...revocationResult, outcome, chainMessage: outcome === 'rejected' ? 'stale nonce <7>' : null };
+    const { subject, html, text } = renderEmail('revocation-result', view, tz);
+    expect(subject).toBe(expectedSubject);
+    expect(visible(html)).toContain(headline);
+    expect(text).toContain(revocationResult.delegate.address);
+    if (outcome === 'rejected') {
+      expect(html).toContain('stale nonce &lt;7&gt;');
+      expect(text).toContain('The chain said: stale nonce <7>');
+    }
+  });
+});
+
+describe('bad input', () => {
+  it('names the invalid field', () => {
+    const bad = { ...dailyReport, equity: { startUsd: 1, endUsd: 'lots' } } as unknown as DailyReportView;
+    expect(() => renderEmail('daily-report', bad, tz)).toThrow(EmailRenderError);
+    expect(() => renderEmail('daily-report', bad, tz)).toThrow(/daily-report view: equity\.endUsd/);
+  });
+
+  it('rejects a link that is not http(s)', () => {
+    const bad = { ...newDelegate, delegate: { ...newDelegate.delegate, revokeUrl: 'javascript:alert(1)' } };
+    expect(() => renderEmail('new-delegate', bad, tz)).toThrow(/delegate\.revokeUrl/);
+  });
+
+  it('rejects an unknown time zone', () => {
+    expect(() => renderEmail('drawdown-alert', drawdownAlert, { timeZone: 'Europe/Atlantis' })).toThrow(/timeZone/);
+  });
+});
+
+describe('template root', () => {
+  const root = mkdtempSync(join(tmpdir(), 'sentinel-templates-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('is injectable: a renderer reads its own copy of the templates, once', () => {
+    cpSync(defaultTemplateRoot(), root, { recursive: true });
+    writeFileSync(join(root, 'emails', 'drawdown-alert.subject.hbs'), 'Custom: {{percent thresholdPct trim=true}}');
+    const renderer = createEmailRenderer({ templateRoot: root });
+    expect(renderer.render('drawdown-alert', drawdownAlert, tz).subject).toBe('Custom: 10%');
+    writeFileSync(join(root, 'emails', 'drawdown-alert.subject.hbs'), 'Changed on disk');
+    expect(renderer.render('drawdown-alert', drawdownAlert, tz).subject).toBe('Custom: 10%');
+  });
+
+  it('fails clearly when a template is missing', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'sentinel-templates-empty-'));
+    try {
+      expect(() => createEmailRenderer({ templateRoot: empty })).toThrow(/cannot read template .*daily-report\.subject\.hbs/);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('template syntax', () => {
+  it('is checked when the renderer is created', () => {
+    const root = mkdtempSync(join(tmpdir(), 'sentinel-templates-broken-'));
+    try {
+      cpSync(defaultTemplateRoot(), root, { recursive: true });
+      writeFileSync(join(root, 'emails', 'new-delegate.html.hbs'), '{{#if}}unclosed');
+      expect(() => createEmailRenderer({ templateRoot: root })).toThrow(/template emails\/new-delegate\.html\.hbs does not compile/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
