@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { addressSchema, timestampMsSchema } from '../chain/schemas';
+
+/** What an action link does. */
+export const LINK_PURPOSES = ['revoke', 'unsubscribe', 'snooze'] as const;
+export type LinkPurpose = (typeof LINK_PURPOSES)[number];
+
+const HOUR_MS = 3_600_000;
+
+/** How long a link works unless told otherwise: revocation and snooze links briefly, unsubscribe links (mail headers) for a year. */
+export const DEFAULT_LINK_TTL_MS: Readonly<Record<LinkPurpose, number>> = {
+  revoke: 72 * HOUR_MS,
+  snooze: 72 * HOUR_MS,
+  unsubscribe: 365 * 24 * HOUR_MS,
+};
+
+/** Longest snooze a link may carry. */
+export const MAX_SNOOZE_HOURS = 30 * 24;
+
+const base = {
+  account: addressSchema,
+  /** Instant after which the link no longer works, ms. */
+  expiresAt: timestampMsSchema,
+  /** Random id from the caller; a consumed link is recorded under it. */
+  tokenId: z.string().regex(/^[A-Za-z0-9_-]{16,128}$/, '16 to 128 base64url characters'),
+};
+
+/**
+ * The claims a signed link carries, by purpose. Objects are strict: a claim set with an unknown
+ * field, or a field of another purpose, is rejected. Addresses come out checksummed.
+ */
+export const linkClaimsSchema = z.discriminatedUnion('purpose', [
+  z.strictObject({ purpose: z.literal('revoke'), ...base, delegate: addressSchema }),
+  z.strictObject({ purpose: z.literal('unsubscribe'), ...base, email: z.email() }),
+  z.strictObject({ purpose: z.literal('snooze'), ...base, snoozeHours: z.number().int().min(1).max(MAX_SNOOZE_HOURS) }),
+]);
+export type LinkClaims = z.infer<typeof linkClaimsSchema>;
+export type ClaimsFor<P extends LinkPurpose> = Extract<LinkClaims, { purpose: P }>;
+
+/** The purpose-specific part of a link, before expiry and id are added. */
+export type LinkRequest = { [P in LinkPurpose]: Omit<ClaimsFor<P>, 'expiresAt' | 'tokenId'> }[LinkPurpose];
+
+/** Claims for a new link; throws `ZodError` when the request is malformed. */
+export function issueClaims(request: LinkRequest, tokenId: string, now: number, ttlMs: number = DEFAULT_LINK_TTL_MS[request.purpose]): LinkClaims {
+  return linkClaimsSchema.parse({ ...request, tokenId, expiresAt: now + ttlMs });
+}
+
+export type ClaimsCheck<P extends LinkPurpose> =
+  | { kind: 'valid'; claims: ClaimsFor<P> }
+  | { kind: 'expired'; expiredAt: number }
+  | { kind: 'wrong-purpose'; purpose: LinkPurpose };
+
+/**
+ * Whether verified claims may be used for `expected` at `now`. A link for another purpose is
+ * refused before its expiry is looked at; a link is expired from `expiresAt` on.
+ */
+export function checkClaims<P extends LinkPurpose>(claims: LinkClaims, expected: P, now: number): ClaimsCheck<P> {
+  if (claims.purpose !== expected) return { kind: 'wrong-purpose', purpose: claims.purpose };
+  if (now >= claims.expiresAt) return { kind: 'expired', expiredAt: claims.expiresAt };
+  return { kind: 'valid', claims: claims as ClaimsFor<P> };
+}
