@@ -118,8 +118,8 @@ export function renderChartSvg(input: ChartInput): string {
   const subtitle =
     input.subtitle ??
     (bounds ? `${dateRange(t0, t1, timeZone)} · ${timeZone}` : `No data yet · ${timeZone}`);
-  text(left, 24, title, `font-size="15" font-weight="bold" fill="#111827"`);
-  text(left, 43, subtitle, `font-size="11" fill="${AXIS_TEXT}"`);
+  text(2, 24, title, `font-size="15" font-weight="bold" fill="#111827"`);
+  text(2, 43, subtitle, `font-size="11" fill="${AXIS_TEXT}"`);
   const legend = [
     ['Equity', EQUITY],
     ['PnL', PNL],

@@ -11,7 +11,7 @@ export const inlineImageSchema = z.object({
   cid,
   filename: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, 'letters, digits, ".", "_" and "-" only'),
   contentType: z.literal('image/png'),
-  content: z.instanceof(Uint8Array),
+  content: z.custom<Uint8Array>((v) => v instanceof Uint8Array, 'must be bytes'),
 });
 export type InlineImage = z.infer<typeof inlineImageSchema>;
 

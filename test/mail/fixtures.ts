@@ -122,7 +122,11 @@ export const views: { [K in EmailKind]: EmailViews[K] } = {
   'revocation-result': revocationResult,
 };
 
-/** Deterministic equity and PnL curves: `days` of points every `stepMs`, ending at `endMs`, with a deposit midway. */
+/**
+ * Deterministic equity and PnL curves: `days` of points every `stepMs`, ending at `endMs`. PnL
+ * climbs to a peak and gives some back (about the fixture report's figures); a $5,000 deposit
+ * lands on the last day, moving equity but not PnL.
+ */
 export function curves(
   days = 30,
   stepMs = 5 * 60_000,
@@ -134,14 +138,17 @@ export function curves(
     return seed / 2 ** 31;
   };
   const n = Math.floor((days * DAY) / stepMs);
+  const trend = (x: number): number => (x < 0.8 ? 14_400 * Math.sin((x / 0.8) * (Math.PI / 2)) : 14_400 - (x - 0.8) * 18_300);
   const equity: { timestamp: number; value: string }[] = [];
   const pnl: { timestamp: number; value: string }[] = [];
-  let profit = 0;
+  let noise = 0;
   for (let i = 0; i <= n; i += 1) {
+    const x = i / n;
     const timestamp = endMs - (n - i) * stepMs;
-    profit += (random() - 0.47) * 60 + Math.sin(i / (n / 5)) * 8;
-    const deposits = i > n / 2 ? 5_000 : 0;
-    equity.push({ timestamp, value: (100_000 + deposits + profit).toFixed(2) });
+    noise = noise * 0.995 + (random() - 0.5) * 90;
+    const profit = trend(x) + noise * Math.min(1, x * 20);
+    const deposits = endMs - timestamp < DAY / 2 ? 5_000 : 0;
+    equity.push({ timestamp, value: (95_000 + deposits + profit).toFixed(2) });
     pnl.push({ timestamp, value: profit.toFixed(2) });
   }
   return { equity, pnl };

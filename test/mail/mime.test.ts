@@ -110,13 +110,14 @@ describe('invalid input', () => {
     eventId: 'evt-1',
   };
 
-  it.each([
+  const cases: [string, Partial<OutgoingEmail>, RegExp][] = [
     ['a subject with a line break', { subject: 'Hi\r\nBcc: victim@example.com' }, /subject/],
     ['an event id with a line break', { eventId: 'evt\r\nX-Evil: 1' }, /eventId/],
     ['no recipients', { to: [] }, /to/],
     ['a non-http unsubscribe link', { unsubscribeUrl: 'javascript:alert(1)' }, /unsubscribeUrl/],
     ['an HTML cid reference without its image', { html: '<img src="cid:missing">' }, /cid:missing/],
-  ] as const)('refuses %s', async (_name, patch, message) => {
+  ];
+  it.each(cases)('refuses %s', async (_name, patch, message) => {
     await expect(buildMime({ ...base, ...patch })).rejects.toThrow(EmailRenderError);
     await expect(buildMime({ ...base, ...patch })).rejects.toThrow(message);
   });

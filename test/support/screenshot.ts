@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { chromium } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 
 /** The Debian Chromium; `.ci/run` and developers install it with `apt-get install chromium`. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -12,31 +12,59 @@ export interface ScreenshotOptions {
   scale?: number;
 }
 
+/** A screenshot and what the page showed. */
+export interface Screenshot {
+  png: Buffer;
+  /** Images that failed to load (a `cid:` left unreplaced, a blocked remote URL). */
+  brokenImages: number;
+}
+
+/** A headless Chromium that turns HTML documents into full-page PNGs. */
+export interface Screenshotter {
+  shoot(html: string, outPath: string, options?: ScreenshotOptions): Promise<Screenshot>;
+  close(): Promise<void>;
+}
+
 /**
- * Renders an HTML document in headless Chromium with the network blocked (only `data:` URLs
- * load, as in a mail client with remote images off) and writes a full-page PNG to `outPath`.
- * Returns the PNG bytes.
+ * Launches headless Chromium. Pages render with JavaScript off and the network blocked (only
+ * `data:` URLs load, as in a mail client with remote images off).
  */
-export async function screenshotHtml(html: string, outPath: string, options: ScreenshotOptions = {}): Promise<Buffer> {
-  const browser = await chromium.launch({
+export async function openScreenshotter(): Promise<Screenshotter> {
+  const browser: Browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
   });
+  return {
+    async shoot(html, outPath, options = {}) {
+      const context = await browser.newContext({
+        viewport: { width: options.width ?? 720, height: 600 },
+        deviceScaleFactor: options.scale ?? 1,
+        javaScriptEnabled: false,
+      });
+      try {
+        const page = await context.newPage();
+        await page.route('**/*', (route) => (route.request().url().startsWith('data:') ? route.continue() : route.abort()));
+        await page.setContent(html, { waitUntil: 'load' });
+        const brokenImages = await page.locator('img').evaluateAll((imgs) => imgs.filter((i) => !(i as HTMLImageElement).naturalWidth).length);
+        const png = await page.screenshot({ fullPage: true, type: 'png' });
+        await mkdir(dirname(outPath), { recursive: true });
+        await writeFile(outPath, png);
+        return { png, brokenImages };
+      } finally {
+        await context.close();
+      }
+    },
+    close: () => browser.close(),
+  };
+}
+
+/** Screenshots one HTML document into `outPath` (see {@link openScreenshotter}). */
+export async function screenshotHtml(html: string, outPath: string, options: ScreenshotOptions = {}): Promise<Screenshot> {
+  const shooter = await openScreenshotter();
   try {
-    const context = await browser.newContext({
-      viewport: { width: options.width ?? 720, height: 600 },
-      deviceScaleFactor: options.scale ?? 1,
-      javaScriptEnabled: false,
-    });
-    const page = await context.newPage();
-    await page.route('**/*', (route) => (route.request().url().startsWith('data:') ? route.continue() : route.abort()));
-    await page.setContent(html, { waitUntil: 'load' });
-    const png = await page.screenshot({ fullPage: true, type: 'png' });
-    await mkdir(dirname(outPath), { recursive: true });
-    await writeFile(outPath, png);
-    return png;
+    return await shooter.shoot(html, outPath, options);
   } finally {
-    await browser.close();
+    await shooter.close();
   }
 }
 

@@ -1,0 +1,52 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderChartPng } from '../../functions/mail/chart';
+import { renderEmail } from '../../functions/mail/render';
+import { EMAIL_KINDS } from '../../functions/mail/views';
+import { inlineCidImages, openScreenshotter, type Screenshotter } from '../support/screenshot';
+import { TIME_ZONE, curves, dailyReport, views } from './fixtures';
+
+const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts');
+
+function pngSize(png: Buffer): { width: number; height: number } {
+  expect(png.subarray(1, 4).toString('ascii')).toBe('PNG');
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+describe('rendered emails in headless Chromium', () => {
+  let shooter: Screenshotter;
+  const chart = renderChartPng({ ...curves(30), timeZone: TIME_ZONE });
+  const images = { [dailyReport.chart?.cid ?? '']: chart };
+
+  beforeAll(async () => {
+    shooter = await openScreenshotter();
+  });
+
+  afterAll(async () => {
+    await shooter?.close();
+  });
+
+  it('shows the daily report with its chart (test-artifacts/report.png)', async () => {
+    const { html } = renderEmail('daily-report', dailyReport, { timeZone: TIME_ZONE });
+    const { png, brokenImages } = await shooter.shoot(inlineCidImages(html, images), join(ARTIFACTS, 'report.png'));
+    expect(brokenImages).toBe(0);
+    const { width, height } = pngSize(png);
+    expect(width).toBe(720);
+    expect(height).toBeGreaterThan(1200); // tiles, chart, ten metrics and the delegates table
+    expect(png.length).toBeGreaterThan(60_000);
+  });
+
+  it('leaves an unreplaced cid: image visibly broken (the check above can fail)', async () => {
+    const { html } = renderEmail('daily-report', dailyReport, { timeZone: TIME_ZONE });
+    const { brokenImages } = await shooter.shoot(html, join(ARTIFACTS, 'email-report-images-blocked.png'));
+    expect(brokenImages).toBe(1);
+  });
+
+  it.each(EMAIL_KINDS.filter((k) => k !== 'daily-report'))('shows the %s email', async (kind) => {
+    const { html } = renderEmail(kind, views[kind] as never, { timeZone: TIME_ZONE });
+    const { png, brokenImages } = await shooter.shoot(html, join(ARTIFACTS, `email-${kind}.png`));
+    expect(brokenImages).toBe(0);
+    expect(pngSize(png).height).toBeGreaterThan(500);
+    expect(png.length).toBeGreaterThan(20_000);
+  });
+});
