@@ -89,14 +89,14 @@ async function waitUntilReady(endpoint: string, child: ManagedProcess, timeoutMs
     region: 'us-east-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     maxAttempts: 1,
-    requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000 },
+    requestHandler: { connectionTimeout: 1_000 },
   });
   const deadline = Date.now() + timeoutMs;
   try {
     while (Date.now() < deadline) {
       if (child.exitStatus()) return 'exited';
       try {
-        await client.send(new ListTablesCommand({ Limit: 1 }));
+        await client.send(new ListTablesCommand({ Limit: 1 }), { abortSignal: AbortSignal.timeout(2_000) });
         return 'ready';
       } catch {
         await sleep(100);

@@ -263,7 +263,8 @@ export class AccountsRepository {
           {
             TableName: this.table,
             IndexName: indexName,
-            KeyConditionExpression: upTo === undefined ? 'shard = :shard' : `shard = :shard AND ${sortKey} <= :upTo`,
+            KeyConditionExpression: upTo === undefined ? '#shard = :shard' : `#shard = :shard AND #sortKey <= :upTo`,
+            ExpressionAttributeNames: upTo === undefined ? { '#shard': 'shard' } : { '#shard': 'shard', '#sortKey': sortKey },
             ExpressionAttributeValues: { ':shard': shard, ...(upTo === undefined ? {} : { ':upTo': upTo }) },
             ...(pageSize === undefined ? {} : { Limit: pageSize }),
           },

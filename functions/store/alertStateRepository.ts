@@ -76,8 +76,12 @@ export class AlertStateRepository {
             TableName: this.table,
             Item: item,
             ...(expectedVersion === null
-              ? { ConditionExpression: 'attribute_not_exists(rule)' }
-              : { ConditionExpression: 'version = :expected', ExpressionAttributeValues: { ':expected': expectedVersion } }),
+              ? { ConditionExpression: 'attribute_not_exists(address)' }
+              : {
+                  ConditionExpression: '#version = :expected',
+                  ExpressionAttributeNames: { '#version': 'version' },
+                  ExpressionAttributeValues: { ':expected': expectedVersion },
+                }),
           }),
         );
         return { kind: 'written', version };

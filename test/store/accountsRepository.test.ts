@@ -1,0 +1,181 @@
+import { describe, expect, it } from 'vitest';
+import { AccountsRepository } from '../../functions/store/accountsRepository';
+import { shardOf } from '../../functions/store/shard';
+import { StoreError } from '../../functions/store/storeError';
+import { testTables } from '../support/testTables';
+import { accountRecord, testAddress } from './accountFixture';
+
+const T0 = 1_700_000_000_000;
+const HOUR = 3_600_000;
+
+describe('AccountsRepository: one account', () => {
+  const tables = testTables();
+  const repo = () => new AccountsRepository(tables.client, tables.prefix);
+
+  it('creates once, then reports that it exists, and reads back what was written', async () => {
+    const account = accountRecord({ address: testAddress(1), label: 'main', signer: 'env:OWNER_KEY' });
+    expect(await repo().create(account)).toEqual({ kind: 'created' });
+    expect(await repo().create({ ...account, label: 'other' })).toEqual({ kind: 'exists' });
+    expect(await repo().get(account.address)).toEqual(account);
+    expect(await repo().get(testAddress(999))).toBeNull();
+  });
+
+  it('refuses an invalid account with an error naming the field, and writes nothing', async () => {
+    const bad = accountRecord({ address: testAddress(2), reportAt: '25:00' });
+    await expect(repo().create(bad)).rejects.toThrow(StoreError);
+    await expect(repo().create(bad)).rejects.toThrow(/reportAt/);
+    expect(await repo().get(bad.address)).toBeNull();
+  });
+
+  it('updates settings without touching the collection state', async () => {
+    const account = accountRecord({ address: testAddress(3), cursorMs: T0, status: 'stale', statusReason: 'no new points' });
+    await repo().create(account);
+    const outcome = await repo().updateSettings(account.address, { interval: '15m', emails: ['a@example.com', 'b@example.com'], label: null });
+    expect(outcome).toEqual({
+      kind: 'updated',
+      account: { ...account, interval: '15m', emails: ['a@example.com', 'b@example.com'], label: null },
+    });
+    expect(await repo().updateSettings(testAddress(998), { label: 'x' })).toEqual({ kind: 'not-found' });
+    // @ts-expect-error the address is not a setting
+    await expect(repo().updateSettings(account.address, { address: testAddress(4) })).rejects.toThrow(StoreError);
+  });
+
+  it('removes an account', async () => {
+    const account = accountRecord({ address: testAddress(5) });
+    await repo().create(account);
+    expect(await repo().remove(account.address)).toEqual({ kind: 'removed' });
+    expect(await repo().remove(account.address)).toEqual({ kind: 'not-found' });
+    expect(await repo().get(account.address)).toBeNull();
+  });
+
+  it('claims a due poll exactly once, even when claims race', async () => {
+    const account = accountRecord({ address: testAddress(6), nextDueAt: T0 });
+    await repo().create(account);
+    const claims = await Promise.all(Array.from({ length: 5 }, () => repo().claimDue(account.address, T0, T0 + HOUR)));
+    expect(claims.filter((c) => c.kind === 'claimed')).toHaveLength(1);
+    expect(claims.filter((c) => c.kind === 'lost')).toHaveLength(4);
+    expect((await repo().get(account.address))?.nextDueAt).toBe(T0 + HOUR);
+    expect(await repo().claimDue(testAddress(997), T0, T0 + HOUR)).toEqual({ kind: 'lost' });
+  });
+
+  it('records poll results and never moves the cursor backwards', async () => {
+    const account = accountRecord({ address: testAddress(7) });
+    await repo().create(account);
+    const result = {
+      cursorMs: T0 + 2 * HOUR,
+      status: 'ok' as const,
+      statusReason: null,
+      consecutiveErrors: 0,
+      consecutiveEmptyPolls: 0,
+      lastPolledAt: T0 + 2 * HOUR,
+      lastSuccessAt: T0 + 2 * HOUR,
+    };
+    expect(await repo().recordPollResult(account.address, result)).toEqual({ kind: 'recorded' });
+    expect(await repo().recordPollResult(account.address, { ...result, cursorMs: T0 + HOUR, lastPolledAt: T0 + 3 * HOUR })).toEqual({
+      kind: 'cursor-behind',
+      storedCursorMs: T0 + 2 * HOUR,
+    });
+    expect((await repo().get(account.address))?.lastPolledAt).toBe(T0 + 2 * HOUR);
+
+    const failure = { ...result, cursorMs: null, status: 'failing' as const, statusReason: 'HTTP 500', consecutiveErrors: 3, lastPolledAt: T0 + 4 * HOUR };
+    expect(await repo().recordPollResult(account.address, failure)).toEqual({ kind: 'recorded' });
+    const stored = await repo().get(account.address);
+    expect(stored).toMatchObject({ cursorMs: T0 + 2 * HOUR, status: 'failing', statusReason: 'HTTP 500', consecutiveErrors: 3, lastPolledAt: T0 + 4 * HOUR });
+    expect(await repo().recordPollResult(testAddress(996), result)).toEqual({ kind: 'not-found' });
+  });
+
+  it('sets the next report time, conditionally when asked', async () => {
+    const account = accountRecord({ address: testAddress(8), nextReportAt: T0 });
+    await repo().create(account);
+    expect(await repo().setNextReportAt(account.address, T0 + 24 * HOUR, T0)).toEqual({ kind: 'set' });
+    expect(await repo().setNextReportAt(account.address, T0 + 48 * HOUR, T0)).toEqual({ kind: 'lost' });
+    expect(await repo().setNextReportAt(account.address, T0 + 48 * HOUR)).toEqual({ kind: 'set' });
+    expect((await repo().get(account.address))?.nextReportAt).toBe(T0 + 48 * HOUR);
+  });
+});
+
+describe('AccountsRepository: due-time queries across shards', () => {
+  const tables = testTables();
+  const repo = () => new AccountsRepository(tables.client, tables.prefix);
+  const accounts = Array.from({ length: 40 }, (_, i) =>
+    accountRecord({
+      address: testAddress(i, 1),
+      // Every third account is due (some long ago), the rest later.
+      nextDueAt: i % 3 === 0 ? T0 - i * 60_000 : T0 + (i + 1) * 60_000,
+      nextReportAt: i % 4 === 0 ? T0 - 1 : T0 + HOUR,
+    }),
+  );
+  const due = accounts.filter((a) => a.nextDueAt <= T0);
+
+  it('lists every account, by address', async () => {
+    for (const account of accounts) await repo().create(account);
+    const listed = await repo().list();
+    expect(listed.map((a) => a.address)).toEqual(accounts.map((a) => a.address).sort());
+    expect(listed.find((a) => a.address === accounts[0]?.address)).toEqual(accounts[0]);
+  });
+
+  it('finds exactly the due accounts, earliest first, from several shards', async () => {
+    expect(new Set(due.map((a) => shardOf(a.address))).size).toBeGreaterThan(2);
+    const found = await repo().queryDue(T0, 100);
+    expect(found.map((a) => a.address).sort()).toEqual(due.map((a) => a.address).sort());
+    expect(found.map((a) => a.nextDueAt)).toEqual([...found.map((a) => a.nextDueAt)].sort((a, b) => a - b));
+  });
+
+  it('caps each shard at limitPerShard, taking the earliest of each', async () => {
+    const found = await repo().queryDue(T0, 1);
+    const byShard = new Map<string, number[]>();
+    for (const a of due) byShard.set(shardOf(a.address), [...(byShard.get(shardOf(a.address)) ?? []), a.nextDueAt]);
+    expect(found).toHaveLength(byShard.size);
+    for (const account of found) {
+      expect(account.nextDueAt).toBe(Math.min(...(byShard.get(shardOf(account.address)) ?? [])));
+    }
+  });
+
+  it('finds the accounts whose report is due', async () => {
+    const found = await repo().queryReportsDue(T0);
+    expect(found.map((a) => a.address).sort()).toEqual(accounts.filter((a) => a.nextReportAt <= T0).map((a) => a.address).sort());
+  });
+});
+
+describe('AccountsRepository: import', () => {
+  const tables = testTables();
+  const repo = () => new AccountsRepository(tables.client, tables.prefix);
+
+  it('imports 2,000 accounts, then updates settings of existing ones and keeps their state', async () => {
+    const accounts = Array.from({ length: 2_000 }, (_, i) => accountRecord({ address: testAddress(i, 2), label: `acct ${i}` }));
+    const first = await repo().importMany(accounts);
+    expect(first.created).toHaveLength(2_000);
+    expect(first.updated).toEqual([]);
+    expect(first.consumedWriteUnits).toBeGreaterThanOrEqual(2_000);
+    expect(await repo().list()).toHaveLength(2_000);
+    expect(await repo().get(testAddress(1_234, 2))).toEqual(accounts[1_234]);
+
+    const polled = testAddress(5, 2);
+    await repo().recordPollResult(polled, {
+      cursorMs: T0,
+      status: 'ok',
+      statusReason: null,
+      consecutiveErrors: 0,
+      consecutiveEmptyPolls: 0,
+      lastPolledAt: T0,
+      lastSuccessAt: T0,
+    });
+    const again = [
+      accountRecord({ address: polled, label: 'renamed', interval: '4h' }),
+      accountRecord({ address: testAddress(6, 2), label: 'first' }),
+      accountRecord({ address: testAddress(6, 2), label: 'second' }),
+      accountRecord({ address: testAddress(5_000, 2) }),
+    ];
+    const second = await repo().importMany(again);
+    expect(second.created).toEqual([testAddress(5_000, 2)]);
+    expect(second.updated).toEqual([polled, testAddress(6, 2)].sort());
+    expect(await repo().get(polled)).toMatchObject({ label: 'renamed', interval: '4h', cursorMs: T0, lastPolledAt: T0 });
+    expect((await repo().get(testAddress(6, 2)))?.label).toBe('second');
+  });
+
+  it('rejects the whole import when one account is invalid, writing nothing', async () => {
+    const accounts = [accountRecord({ address: testAddress(1, 3) }), accountRecord({ address: testAddress(2, 3), interval: '2h' as '1h' })];
+    await expect(repo().importMany(accounts)).rejects.toThrow(/interval/);
+    expect(await repo().get(testAddress(1, 3))).toBeNull();
+  });
+});
