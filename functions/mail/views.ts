@@ -52,8 +52,8 @@ export type DelegateRow = z.infer<typeof delegateRowSchema>;
 export const removedDelegateSchema = z.object({
   name: shortText(200).nullable(),
   address: addressSchema,
-  /** When its absence was first noticed. */
-  noticedAtMs: timestampMs,
+  /** When its absence was noticed. */
+  removedAtMs: timestampMs,
 });
 export type RemovedDelegate = z.infer<typeof removedDelegateSchema>;
 
@@ -117,21 +117,34 @@ const base = {
   links: commonLinksSchema,
 };
 
+/** What happened during the reported day. */
+export const dayFiguresSchema = z.object({
+  equityStartUsd: amount,
+  equityEndUsd: amount,
+  /** PnL over the day (flow-free by the chain's definition). */
+  pnlUsd: amount,
+  /** The day's return on the flow-adjusted index, percent points. */
+  returnPct: amount,
+  /** Deposits minus withdrawals detected during the day; `0` when none. */
+  netFlowsUsd: amount,
+  /** Money that came in and went out during the day, both as positive numbers. */
+  depositsUsd: z.number().min(0),
+  withdrawalsUsd: z.number().min(0),
+});
+export type DayFigures = z.infer<typeof dayFiguresSchema>;
+
 /** The daily report: the last local day plus the range since tracking started. */
 export const dailyReportViewSchema = z.object({
   ...base,
   /** The local day covered: its start and end instants. */
   period: z.object({ startMs: timestampMs, endMs: timestampMs }),
-  trackingSinceMs: timestampMs,
+  /** First stored point; `null` before any data. */
+  trackingSinceMs: timestampMs.nullable(),
   status: accountStatusSchema,
-  equity: z.object({ startUsd: amount, endUsd: amount }),
-  /** PnL over the day (flow-free by the chain's definition). */
-  pnlDayUsd: amount,
-  /** The day's return on the flow-adjusted index, percent points. */
-  returnDayPct: amount,
-  /** Deposits minus withdrawals detected during the day; `0` when none. */
-  netFlowsUsd: amount,
-  drawdown: drawdownSchema,
+  /** `null` when no data was collected during the day. */
+  day: dayFiguresSchema.nullable(),
+  /** Flow-adjusted drawdown over the whole history; `null` without history. */
+  drawdown: drawdownSchema.nullable(),
   metrics: z.array(metricRowSchema),
   chart: chartRefSchema.nullable(),
   delegates: z.array(delegateRowSchema),

@@ -36,10 +36,15 @@ export const dailyReport: DailyReportView = {
   period: { startMs: Date.parse('2025-03-02T23:00:00Z'), endMs: Date.parse('2025-03-03T23:00:00Z') },
   trackingSinceMs: Date.parse('2025-01-15T09:30:00Z'),
   status: { state: 'ok', reason: null, lastPointAtMs: NOW - 5 * 60_000 },
-  equity: { startUsd: 104_250.12, endUsd: 110_734.56 },
-  pnlDayUsd: 1_484.44,
-  returnDayPct: 1.4239,
-  netFlowsUsd: 5_000,
+  day: {
+    equityStartUsd: 104_250.12,
+    equityEndUsd: 110_734.56,
+    pnlUsd: 1_484.44,
+    returnPct: 1.4239,
+    netFlowsUsd: 5_000,
+    depositsUsd: 5_000,
+    withdrawalsUsd: 0,
+  },
   drawdown: {
     currentPct: 3.21,
     currentUsd: 3_671.9,
@@ -65,7 +70,7 @@ export const dailyReport: DailyReportView = {
     { name: 'market-maker-1', address: BOT_KEY, kind: 'api-key', expiryMs: NOW + 3 * DAY + 4 * HOUR, revokeUrl: revokeUrl(BOT_KEY) },
     { name: 'Web session', address: WEB_KEY, kind: 'web-session', expiryMs: NOW + 29 * DAY, revokeUrl: revokeUrl(WEB_KEY) },
   ],
-  removedDelegates: [{ name: 'old-bot', address: OLD_KEY, noticedAtMs: NOW - 10 * HOUR }],
+  removedDelegates: [{ name: 'old-bot', address: OLD_KEY, removedAtMs: NOW - 10 * HOUR }],
 };
 
 export const drawdownAlert: DrawdownAlertView = {

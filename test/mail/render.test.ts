@@ -64,26 +64,28 @@ describe('every email', () => {
 
 describe('daily report', () => {
   const { subject, html, text } = renderEmail('daily-report', dailyReport, tz);
+  const day = dailyReport.day ?? expect.fail('fixture has day figures');
+  const drawdown = dailyReport.drawdown ?? expect.fail('fixture has a drawdown');
   const shown = visible(html);
 
   it('has a subject with the label, short address, local date and the day PnL', () => {
     expect(subject).toBe(
-      `Daily report for bot-main (0xf39F…2266) — ${formatTime(dailyReport.period.startMs, TIME_ZONE, 'date')}: PnL ${formatMoney(dailyReport.pnlDayUsd, { sign: 'always' })}`,
+      `Daily report for bot-main (0xf39F…2266) — ${formatTime(dailyReport.period.startMs, TIME_ZONE, 'date')}: PnL ${formatMoney(day.pnlUsd, { sign: 'always' })}`,
     );
     expect(subject).toContain('3 Mar 2025');
   });
 
   it('shows the day figures formatted', () => {
     for (const body of [shown, text]) {
-      expect(body).toContain(formatMoney(dailyReport.equity.endUsd));
-      expect(body).toContain(formatMoney(dailyReport.equity.startUsd));
-      expect(body).toContain(formatMoney(dailyReport.pnlDayUsd, { sign: 'always' }));
-      expect(body).toContain(formatPercent(dailyReport.returnDayPct, { sign: 'always' }));
-      expect(body).toContain(formatPercent(dailyReport.drawdown.currentPct));
-      expect(body).toContain(formatMoney(dailyReport.drawdown.currentUsd));
-      expect(body).toContain(formatPercent(dailyReport.drawdown.maxPct));
-      expect(body).toContain(formatMoney(dailyReport.drawdown.peakEquityUsd));
-      expect(body).toContain(formatMoney(dailyReport.netFlowsUsd));
+      expect(body).toContain(formatMoney(day.equityEndUsd));
+      expect(body).toContain(formatMoney(day.equityStartUsd));
+      expect(body).toContain(formatMoney(day.pnlUsd, { sign: 'always' }));
+      expect(body).toContain(formatPercent(day.returnPct, { sign: 'always' }));
+      expect(body).toContain(formatPercent(drawdown.currentPct));
+      expect(body).toContain(formatMoney(drawdown.currentUsd));
+      expect(body).toContain(formatPercent(drawdown.maxPct));
+      expect(body).toContain(formatMoney(drawdown.peakEquityUsd));
+      expect(body).toContain(formatMoney(day.depositsUsd));
     }
     expect(shown).toContain('$110,734.56');
     expect(shown).toContain('+$1,484.44');
@@ -144,9 +146,25 @@ describe('daily report', () => {
     expect(out.text).toContain('DATA IS STALE');
   });
 
-  it('reports withdrawals as such, and no flows as none', () => {
-    expect(visible(renderEmail('daily-report', { ...dailyReport, netFlowsUsd: -2500 }, tz).html)).toContain('Net withdrawals of $2,500.00');
-    expect(visible(renderEmail('daily-report', { ...dailyReport, netFlowsUsd: 0 }, tz).html)).toContain('No deposits or withdrawals');
+  it('reports deposits and withdrawals as such, and no flows as none', () => {
+    const flows = (depositsUsd: number, withdrawalsUsd: number) => {
+      const out = renderEmail('daily-report', { ...dailyReport, day: { ...day, depositsUsd, withdrawalsUsd, netFlowsUsd: depositsUsd - withdrawalsUsd } }, tz);
+      return { html: visible(out.html), text: out.text };
+    };
+    expect(flows(5000, 0).html).toContain('Deposits of $5,000.00 detected today.');
+    expect(flows(0, 2500).html).toContain('Withdrawals of $2,500.00 detected today.');
+    expect(flows(0, 2500).text).toContain('Flows:           withdrawals $2,500.00');
+    expect(flows(1000, 3000).html).toContain(`Deposits of $1,000.00 and withdrawals of $3,000.00 detected today (net ${MINUS}$2,000.00).`);
+    expect(flows(0, 0).html).toContain('No deposits or withdrawals detected today.');
+  });
+
+  it('still renders a day without data and an account without history', () => {
+    const out = renderEmail('daily-report', { ...dailyReport, day: null, drawdown: null, trackingSinceMs: null, chart: null, metrics: [] }, tz);
+    expect(out.subject).toBe('Daily report for bot-main (0xf39F…2266) — 3 Mar 2025: no data for the day');
+    expect(visible(out.html)).toContain('No equity or PnL point was collected during this day.');
+    expect(visible(out.html)).toContain('Not enough history yet');
+    expect(out.html).not.toContain('cid:');
+    expect(out.text).toContain('No equity or PnL point was collected during this day.');
   });
 
   it('shows times in the recipient time zone', () => {
@@ -232,9 +250,9 @@ describe('revocation result', () => {
 
 describe('bad input', () => {
   it('names the invalid field', () => {
-    const bad = { ...dailyReport, equity: { startUsd: 1, endUsd: 'lots' } } as unknown as DailyReportView;
+    const bad = { ...dailyReport, day: { ...dailyReport.day, equityEndUsd: 'lots' } } as unknown as DailyReportView;
     expect(() => renderEmail('daily-report', bad, tz)).toThrow(EmailRenderError);
-    expect(() => renderEmail('daily-report', bad, tz)).toThrow(/daily-report view: equity\.endUsd/);
+    expect(() => renderEmail('daily-report', bad, tz)).toThrow(/daily-report view: day\.equityEndUsd/);
   });
 
   it('rejects a link that is not http(s)', () => {
