@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuildOptions } from 'esbuild';
-import { OutputFormat, SourceMapMode, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogLevel, OutputFormat, SourceMapMode, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { HANDLER_BUNDLE_NEEDS, PROJECT_ROOT, type HandlerName } from './handlerCatalog';
 
 /**
@@ -72,6 +72,7 @@ export function nodejsBundling(name: HandlerName, arch: BundleArch, root: string
   const copies = bundleCopies(name, arch, root);
   return {
     forceDockerBundling: false,
+    logLevel: LogLevel.WARNING,
     target: BUNDLE_SETTINGS.target,
     format: OutputFormat.ESM,
     minify: BUNDLE_SETTINGS.minify,

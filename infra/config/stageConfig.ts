@@ -92,10 +92,13 @@ export const STAGE_CONTEXT_KEYS = Object.keys(contextSchema.shape);
 
 /**
  * Validates the CDK context of one synth into a `StageConfig`. `read(key)` is usually
- * `(k) => app.node.tryGetContext(k)`. Throws `StageConfigError` naming the first bad key.
+ * `(k) => app.node.tryGetContext(k)`. An empty value counts as unset, except `indexerPath`
+ * where `""` means "no prefix". Throws `StageConfigError` naming the first bad key.
  */
 export function loadStageConfig(read: (key: string) => unknown): StageConfig {
-  const raw = Object.fromEntries(STAGE_CONTEXT_KEYS.map((k) => [k, read(k)]).filter(([, v]) => v !== undefined && v !== ''));
+  const raw = Object.fromEntries(
+    STAGE_CONTEXT_KEYS.map((k) => [k, read(k)]).filter(([k, v]) => v !== undefined && (v !== '' || k === 'indexerPath')),
+  );
   const result = contextSchema.safeParse(raw);
   if (!result.success) {
     const issue = result.error.issues[0];

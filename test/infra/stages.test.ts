@@ -1,0 +1,108 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../infra/bundling/handlerCatalog';
+import { STAGE_NAMES } from '../../infra/config/chainEnvironments';
+import { buildSentinelApp } from '../../infra/sentinelApp';
+import { cleanUpSynth, synthStage } from './synthStage';
+
+afterAll(cleanUpSynth);
+
+/** Base URLs of `shared/spec/rocket-wire-format.md`'s environment table, read from the spec itself. */
+function specRestBases(): Record<string, string> {
+  const spec = readFileSync(join(PROJECT_ROOT, '..', 'shared', 'spec', 'rocket-wire-format.md'), 'utf8');
+  const rows = [...spec.matchAll(/^\| (devnet|testnet|beta) \| `(https:\/\/[^`]+)` \|/gm)];
+  return Object.fromEntries(rows.map((m) => [m[1], m[2]]));
+}
+
+/** Proxy settings that make any network attempt fail at once instead of reaching the internet. */
+const NO_NETWORK = {
+  HTTP_PROXY: 'http://127.0.0.1:9',
+  HTTPS_PROXY: 'http://127.0.0.1:9',
+  http_proxy: 'http://127.0.0.1:9',
+  https_proxy: 'http://127.0.0.1:9',
+  NO_PROXY: '',
+  CDK_DISABLE_VERSION_CHECK: '1',
+  CDK_DISABLE_CLI_TELEMETRY: 'true',
+};
+
+describe('every stage synthesizes offline with real bundles, cdk-nag clean', () => {
+  const bases = specRestBases();
+
+  it.each(STAGE_NAMES)(
+    '%s',
+    (stage) => {
+      const synth = synthStage({ stage });
+      // Unacknowledged cdk-nag (AwsSolutions) or CloudFormation schema findings would be listed here
+      // (errors also make the synth throw above).
+      expect(synth.validationReport.pluginReports).toEqual([]);
+      expect(synth.annotations).toEqual([]);
+      const names = synth.assembly.stacks.map((s) => s.stackName).sort();
+      expect(names).toEqual(['compute', 'data', 'messaging', 'monitoring', 'web'].map((p) => `sentinel-${stage}-${p}`));
+      const collect = Object.values(synth.json.compute.Resources).find(
+        (r) => r.Type === 'AWS::Lambda::Function' && r.Properties?.['FunctionName'] === `sentinel-${stage}-collect`,
+      );
+      expect(collect?.Properties?.['Environment']).toMatchObject({
+        Variables: {
+          ROCKET_NODE_URL: bases[stage],
+          ROCKET_INDEXER_URL: `${bases[stage]}/indexer`,
+          SENTINEL_TABLE_PREFIX: `sentinel-${stage}-`,
+        },
+      });
+    },
+    180_000,
+  );
+
+  it('fails the synth on an unacknowledged cdk-nag finding (the check above is not vacuous)', () => {
+    const outdir = mkdtempSync(join(tmpdir(), 'sentinel-nag-'));
+    try {
+      const app = new App({ outdir, context: { stage: 'devnet' } });
+      const { data } = buildSentinelApp(app);
+      new Queue(data, 'Unencrypted', { encryption: QueueEncryption.UNENCRYPTED });
+      expect(() => app.synth()).toThrow(/AwsSolutions-SQS2/);
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
+
+describe('the cdk CLI', () => {
+  it(
+    'runs `cdk synth -c stage=testnet` from cdk.json with the network unreachable',
+    () => {
+      const outdir = mkdtempSync(join(tmpdir(), 'sentinel-cli-'));
+      try {
+        const run = spawnSync('npx', ['--no-install', 'cdk', 'synth', '-c', 'stage=testnet', '--quiet', '--no-notices', '-o', outdir], {
+          cwd: PROJECT_ROOT,
+          env: { ...process.env, ...NO_NETWORK },
+          encoding: 'utf8',
+          timeout: 170_000,
+        });
+        expect(run.status, run.stderr).toBe(0);
+        for (const part of ['data', 'messaging', 'web', 'compute', 'monitoring']) {
+          expect(existsSync(join(outdir, `sentinel-testnet-${part}.template.json`))).toBe(true);
+        }
+        const report = JSON.parse(readFileSync(join(outdir, 'validation-report.json'), 'utf8')) as { pluginReports: unknown[] };
+        expect(report.pluginReports).toEqual([]);
+      } finally {
+        rmSync(outdir, { recursive: true, force: true });
+      }
+    },
+    180_000,
+  );
+
+  it('rejects an unknown stage with a message naming the context key', () => {
+    const run = spawnSync('npx', ['--no-install', 'tsx', 'infra/app.ts'], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, ...NO_NETWORK, CDK_CONTEXT_JSON: JSON.stringify({ stage: 'mainnet' }), CDK_OUTDIR: join(tmpdir(), 'sentinel-unused') },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/context "stage"/);
+  }, 60_000);
+});
