@@ -9,6 +9,9 @@ import { addressSchema } from '../chain/schemas';
  * - links arrive finished (tokens included) and are never logged;
  * - every user- or chain-controlled string (labels, delegate names, chain messages) is escaped
  *   by the HTML templates.
+ * The exported types are what callers build (schema inputs: addresses as any-case strings);
+ * the renderer validates them with these schemas and names the first bad field. Extra fields
+ * (e.g. the domain report model's `expiry` countdown) are ignored.
  */
 
 const httpUrl = z.url({ protocol: /^https?$/ });
@@ -23,7 +26,7 @@ export const accountRefSchema = z.object({
   /** The owner's label for the account; `null` shows the short address. */
   label: shortText(200).nullable(),
 });
-export type AccountRef = z.infer<typeof accountRefSchema>;
+export type AccountRef = z.input<typeof accountRefSchema>;
 
 /** Links every email carries. */
 export const commonLinksSchema = z.object({
@@ -32,7 +35,7 @@ export const commonLinksSchema = z.object({
   /** Optional "view status" page of the account. */
   statusUrl: httpUrl.nullable(),
 });
-export type CommonLinks = z.infer<typeof commonLinksSchema>;
+export type CommonLinks = z.input<typeof commonLinksSchema>;
 
 /** A delegate (API-management key) as shown in tables and notices. */
 export const delegateRowSchema = z.object({
@@ -46,7 +49,7 @@ export const delegateRowSchema = z.object({
   /** One-click revocation link; `null` when the account has no signer configured. */
   revokeUrl: httpUrl.nullable(),
 });
-export type DelegateRow = z.infer<typeof delegateRowSchema>;
+export type DelegateRow = z.input<typeof delegateRowSchema>;
 
 /** A delegate that was present before and is gone now (informational). */
 export const removedDelegateSchema = z.object({
@@ -55,7 +58,7 @@ export const removedDelegateSchema = z.object({
   /** When its absence was noticed. */
   removedAtMs: timestampMs,
 });
-export type RemovedDelegate = z.infer<typeof removedDelegateSchema>;
+export type RemovedDelegate = z.input<typeof removedDelegateSchema>;
 
 /** One of the chain's summary metrics with its change since the previous report. */
 export const metricRowSchema = z.object({
@@ -73,7 +76,7 @@ export const metricRowSchema = z.object({
   /** Which direction of change is good news (colours the delta). */
   better: z.enum(['higher', 'lower', 'neutral']),
 });
-export type MetricRow = z.infer<typeof metricRowSchema>;
+export type MetricRow = z.input<typeof metricRowSchema>;
 
 /** An inline image referenced from the HTML as `cid:<cid>`; the PNG travels in the MIME message. */
 export const chartRefSchema = z.object({
@@ -84,7 +87,7 @@ export const chartRefSchema = z.object({
   width: z.number().int().positive().max(1200),
   height: z.number().int().positive().max(1200),
 });
-export type ChartRef = z.infer<typeof chartRefSchema>;
+export type ChartRef = z.input<typeof chartRefSchema>;
 
 /** Drawdown on the flow-adjusted (trading-performance) basis. */
 export const drawdownSchema = z.object({
@@ -99,7 +102,7 @@ export const drawdownSchema = z.object({
   peakEquityUsd: amount,
   peakAtMs: timestampMs.nullable(),
 });
-export type Drawdown = z.infer<typeof drawdownSchema>;
+export type Drawdown = z.input<typeof drawdownSchema>;
 
 /** Health of the account's data collection. */
 export const accountStatusSchema = z.object({
@@ -109,7 +112,7 @@ export const accountStatusSchema = z.object({
   /** Time of the newest stored curve point. */
   lastPointAtMs: timestampMs.nullable(),
 });
-export type AccountStatus = z.infer<typeof accountStatusSchema>;
+export type AccountStatus = z.input<typeof accountStatusSchema>;
 
 const base = {
   account: accountRefSchema,
@@ -131,7 +134,7 @@ export const dayFiguresSchema = z.object({
   depositsUsd: z.number().min(0),
   withdrawalsUsd: z.number().min(0),
 });
-export type DayFigures = z.infer<typeof dayFiguresSchema>;
+export type DayFigures = z.input<typeof dayFiguresSchema>;
 
 /** The daily report: the last local day plus the range since tracking started. */
 export const dailyReportViewSchema = z.object({
@@ -150,11 +153,11 @@ export const dailyReportViewSchema = z.object({
   delegates: z.array(delegateRowSchema),
   removedDelegates: z.array(removedDelegateSchema),
 });
-export type DailyReportView = z.infer<typeof dailyReportViewSchema>;
+export type DailyReportView = z.input<typeof dailyReportViewSchema>;
 
 /** A labelled snooze link, e.g. `{ label: '24 hours', url }`. */
 export const snoozeLinkSchema = z.object({ label: shortText(40), url: httpUrl });
-export type SnoozeLink = z.infer<typeof snoozeLinkSchema>;
+export type SnoozeLink = z.input<typeof snoozeLinkSchema>;
 
 /** A drawdown threshold was crossed (or is still breached, for a repeat). */
 export const drawdownAlertViewSchema = z.object({
@@ -173,7 +176,7 @@ export const drawdownAlertViewSchema = z.object({
   chart: chartRefSchema.nullable(),
   snoozeLinks: z.array(snoozeLinkSchema),
 });
-export type DrawdownAlertView = z.infer<typeof drawdownAlertViewSchema>;
+export type DrawdownAlertView = z.input<typeof drawdownAlertViewSchema>;
 
 /** A delegate is about to expire (`warning`, at one of the warn days) or has expired. */
 export const delegateExpiryViewSchema = z.object({
@@ -181,7 +184,7 @@ export const delegateExpiryViewSchema = z.object({
   phase: z.enum(['warning', 'expired']),
   delegate: delegateRowSchema.extend({ expiryMs: timestampMs }),
 });
-export type DelegateExpiryView = z.infer<typeof delegateExpiryViewSchema>;
+export type DelegateExpiryView = z.input<typeof delegateExpiryViewSchema>;
 
 /** A delegate appeared that was not there at the previous check: a security notice. */
 export const newDelegateViewSchema = z.object({
@@ -189,7 +192,7 @@ export const newDelegateViewSchema = z.object({
   delegate: delegateRowSchema,
   firstSeenAtMs: timestampMs,
 });
-export type NewDelegateView = z.infer<typeof newDelegateViewSchema>;
+export type NewDelegateView = z.input<typeof newDelegateViewSchema>;
 
 /** Outcomes of a revocation attempt, as reported by the signing Lambda. */
 export const REVOCATION_OUTCOMES = ['revoked', 'already-revoked', 'rejected', 'unconfirmed', 'failed'] as const;
@@ -207,7 +210,7 @@ export const revocationResultViewSchema = z.object({
   /** Signature of the submitted transaction, for the audit trail. */
   txSignature: z.string().regex(/^0x[0-9a-fA-F]+$/).nullable(),
 });
-export type RevocationResultView = z.infer<typeof revocationResultViewSchema>;
+export type RevocationResultView = z.input<typeof revocationResultViewSchema>;
 
 /** Schema of each email's view, by kind. */
 export const emailViewSchemas = {

@@ -248,6 +248,14 @@ describe('revocation result', () => {
   });
 });
 
+describe('addresses', () => {
+  it('accepts any case and shows the checksummed form', () => {
+    const { html, text } = renderEmail('new-delegate', { ...newDelegate, account: { address: ACCOUNT.toLowerCase(), label: null } }, tz);
+    expect(text).toContain(ACCOUNT);
+    expect(visible(html)).toContain('0xf39F…2266');
+  });
+});
+
 describe('bad input', () => {
   it('names the invalid field', () => {
     const bad = { ...dailyReport, day: { ...dailyReport.day, equityEndUsd: 'lots' } } as unknown as DailyReportView;
