@@ -1,0 +1,276 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { setTimeout as sleepTimer } from 'node:timers/promises';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { z } from 'zod';
+import { validateEntries, type MessageQueue, type QueueEntry, type SendResult } from '../../functions/queue/messageQueue';
+import { lambdaContext } from '../http/lambdaHttpAdapter';
+
+/** A Lambda handler for SQS events, as deployed (partial batch responses enabled). */
+export type SqsLambdaHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
+
+/** Time source; tests inject one whose `sleep` advances a fake clock. */
+export interface QueueClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+/** A message moved to the dead-letter queue. */
+export interface DeadLetter {
+  readonly messageId: string;
+  readonly body: string;
+  readonly receiveCount: number;
+  readonly sentAt: number;
+  readonly deadLetteredAt: number;
+}
+
+export interface InProcessQueueOptions {
+  /** Queue name, used in the event source ARN. */
+  readonly name: string;
+  readonly consumer: SqsLambdaHandler;
+  /** Records per event, 1–10 000; default 10. */
+  readonly batchSize?: number;
+  /** How long a received message stays hidden before it is delivered again; default 30 s. */
+  readonly visibilityTimeoutMs?: number;
+  /** Deliveries before a message goes to the dead-letter queue (SQS `maxReceiveCount`); default 3. */
+  readonly maxReceiveCount?: number;
+  /** Idle wait of the `start()` loop; default 100 ms. */
+  readonly pollIntervalMs?: number;
+  readonly region?: string;
+  readonly clock?: QueueClock;
+  /** Told about every dead-lettered message; default: one JSON line on stderr. */
+  readonly onDeadLetter?: (message: DeadLetter) => void;
+  /** Told when the consumer throws (the whole batch then counts as failed); default: one JSON line on stderr. */
+  readonly onConsumerError?: (error: unknown) => void;
+}
+
+/** Counts of one `drain()`. */
+export interface DrainResult {
+  /** Consumer invocations. */
+  readonly batches: number;
+  /** Messages deleted after a successful delivery. */
+  readonly processed: number;
+  /** Deliveries that failed (the message stayed for redelivery). */
+  readonly failedDeliveries: number;
+  readonly deadLettered: number;
+}
+
+/** What one `pollOnce()` did. */
+export interface PollOutcome {
+  readonly received: number;
+  readonly processed: number;
+  readonly failed: number;
+  readonly deadLettered: number;
+}
+
+interface StoredMessage {
+  readonly messageId: string;
+  readonly body: string;
+  readonly sentAt: number;
+  visibleAt: number;
+  receiveCount: number;
+  firstReceivedAt: number | null;
+  receiptHandle: string | null;
+}
+
+const batchResponseSchema = z.object({
+  batchItemFailures: z.array(z.object({ itemIdentifier: z.string().min(1) })).nullish(),
+});
+
+const realClock: QueueClock = { now: Date.now, sleep: (ms) => sleepTimer(ms).then(() => undefined) };
+
+/**
+ * A local queue with SQS semantics, feeding a Lambda handler as the SQS event source mapping
+ * does: at-least-once delivery in batches of `SQSEvent` records; a received message stays
+ * hidden for the visibility timeout and is deleted only if its delivery succeeded (the handler
+ * returned without listing it in `batchItemFailures`); a handler that throws, or returns an
+ * invalid response, fails the whole batch; after `maxReceiveCount` deliveries a message goes to
+ * the dead-letter queue.
+ */
+export class InProcessQueue<T> implements MessageQueue<T> {
+  private readonly messages = new Map<string, StoredMessage>();
+  private readonly dead: DeadLetter[] = [];
+  private readonly clock: QueueClock;
+  private readonly batchSize: number;
+  private readonly visibilityTimeoutMs: number;
+  private readonly maxReceiveCount: number;
+  private readonly arn: string;
+  private loop: Promise<void> | undefined;
+  private running = false;
+
+  constructor(private readonly options: InProcessQueueOptions) {
+    this.clock = options.clock ?? realClock;
+    this.batchSize = options.batchSize ?? 10;
+    this.visibilityTimeoutMs = options.visibilityTimeoutMs ?? 30_000;
+    this.maxReceiveCount = options.maxReceiveCount ?? 3;
+    if (!(Number.isInteger(this.batchSize) && this.batchSize >= 1 && this.batchSize <= 10_000)) {
+      throw new RangeError(`batchSize must be an integer from 1 to 10000, got ${this.batchSize}`);
+    }
+    if (!(Number.isInteger(this.maxReceiveCount) && this.maxReceiveCount >= 1)) {
+      throw new RangeError(`maxReceiveCount must be a positive integer, got ${this.maxReceiveCount}`);
+    }
+    this.arn = `arn:aws:sqs:${options.region ?? 'us-east-1'}:000000000000:${options.name}`;
+  }
+
+  async send(entries: readonly QueueEntry<T>[]): Promise<SendResult> {
+    validateEntries(entries);
+    const now = this.clock.now();
+    for (const entry of entries) {
+      const messageId = randomUUID();
+      this.messages.set(messageId, {
+        messageId,
+        body: JSON.stringify(entry.body),
+        sentAt: now,
+        visibleAt: now + (entry.delaySeconds ?? 0) * 1_000,
+        receiveCount: 0,
+        firstReceivedAt: null,
+        receiptHandle: null,
+      });
+    }
+    return { sent: entries.map((e) => e.id), failed: [] };
+  }
+
+  /** Messages waiting (visible now), in flight or delayed (hidden), and dead-lettered. */
+  counts(): { visible: number; hidden: number; deadLettered: number } {
+    const now = this.clock.now();
+    let visible = 0;
+    for (const message of this.messages.values()) if (message.visibleAt <= now) visible++;
+    return { visible, hidden: this.messages.size - visible, deadLettered: this.dead.length };
+  }
+
+  /** The dead-letter queue's contents, oldest first. */
+  deadLetters(): readonly DeadLetter[] {
+    return [...this.dead];
+  }
+
+  /**
+   * Delivers until the queue is empty, waiting out visibility timeouts and delays so that
+   * failed messages are retried until they succeed or are dead-lettered.
+   */
+  async drain(): Promise<DrainResult> {
+    const totals = { batches: 0, processed: 0, failedDeliveries: 0, deadLettered: 0 };
+    while (this.messages.size > 0) {
+      const outcome = await this.pollOnce();
+      if (outcome) {
+        totals.batches++;
+        totals.processed += outcome.processed;
+        totals.failedDeliveries += outcome.failed;
+      }
+      totals.deadLettered += outcome?.deadLettered ?? 0;
+      if (!outcome || outcome.received === 0) {
+        const next = Math.min(...[...this.messages.values()].map((m) => m.visibleAt));
+        if (Number.isFinite(next)) await this.clock.sleep(Math.max(1, next - this.clock.now()));
+      }
+    }
+    return totals;
+  }
+
+  /** Keeps delivering in the background, polling every `pollIntervalMs` when idle. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = (async () => {
+      while (this.running) {
+        const outcome = await this.pollOnce();
+        if (!outcome || outcome.received === 0) await this.clock.sleep(this.options.pollIntervalMs ?? 100);
+      }
+    })();
+  }
+
+  /** Stops the background loop; resolves once the batch in flight has finished. */
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.loop;
+    this.loop = undefined;
+  }
+
+  /**
+   * Receives one batch of visible messages and delivers it (what one poll of the Lambda event
+   * source mapping does); undefined when there was nothing to receive or dead-letter.
+   */
+  async pollOnce(): Promise<PollOutcome | undefined> {
+    const { batch, deadLettered } = this.receive();
+    if (batch.length === 0) return deadLettered > 0 ? { received: 0, processed: 0, failed: 0, deadLettered } : undefined;
+    const handles = new Map(batch.map((m) => [m.messageId, m.receiptHandle]));
+    const failedIds = await this.invoke(batch.map((m) => this.record(m)));
+    let processed = 0;
+    for (const [messageId, handle] of handles) {
+      if (failedIds.has(messageId)) continue;
+      // Delete only if it was not received again meanwhile (its visibility timeout ran out).
+      if (this.messages.get(messageId)?.receiptHandle === handle) this.messages.delete(messageId);
+      processed++;
+    }
+    return { received: batch.length, processed, failed: failedIds.size, deadLettered };
+  }
+
+  private receive(): { batch: StoredMessage[]; deadLettered: number } {
+    const now = this.clock.now();
+    const batch: StoredMessage[] = [];
+    let deadLettered = 0;
+    const visible = [...this.messages.values()].filter((m) => m.visibleAt <= now).sort((a, b) => a.visibleAt - b.visibleAt);
+    for (const message of visible) {
+      if (batch.length >= this.batchSize) break;
+      if (message.receiveCount >= this.maxReceiveCount) {
+        this.messages.delete(message.messageId);
+        const letter = { messageId: message.messageId, body: message.body, receiveCount: message.receiveCount, sentAt: message.sentAt, deadLetteredAt: now };
+        this.dead.push(letter);
+        deadLettered++;
+        (this.options.onDeadLetter ?? logDeadLetter(this.options.name))(letter);
+        continue;
+      }
+      message.receiveCount++;
+      message.firstReceivedAt ??= now;
+      message.visibleAt = now + this.visibilityTimeoutMs;
+      message.receiptHandle = randomUUID();
+      batch.push(message);
+    }
+    return { batch, deadLettered };
+  }
+
+  /** Calls the consumer; returns the ids of the records whose delivery failed. */
+  private async invoke(records: SQSRecord[]): Promise<Set<string>> {
+    const all = new Set(records.map((r) => r.messageId));
+    let response: unknown;
+    try {
+      response = await this.options.consumer({ Records: records }, lambdaContext(`${this.options.name}-consumer`));
+    } catch (error) {
+      (this.options.onConsumerError ?? logConsumerError(this.options.name))(error);
+      return all;
+    }
+    if (response === undefined || response === null) return new Set();
+    const parsed = batchResponseSchema.safeParse(response);
+    if (!parsed.success) return all;
+    const failures = parsed.data.batchItemFailures ?? [];
+    // As in Lambda: an identifier that names no record of the batch fails the whole batch.
+    if (failures.some((f) => !all.has(f.itemIdentifier))) return all;
+    return new Set(failures.map((f) => f.itemIdentifier));
+  }
+
+  private record(message: StoredMessage): SQSRecord {
+    return {
+      messageId: message.messageId,
+      receiptHandle: message.receiptHandle ?? '',
+      body: message.body,
+      attributes: {
+        ApproximateReceiveCount: String(message.receiveCount),
+        SentTimestamp: String(message.sentAt),
+        SenderId: 'LOCAL',
+        ApproximateFirstReceiveTimestamp: String(message.firstReceivedAt ?? message.sentAt),
+      },
+      messageAttributes: {},
+      md5OfBody: createHash('md5').update(message.body).digest('hex'),
+      eventSource: 'aws:sqs',
+      eventSourceARN: this.arn,
+      awsRegion: this.options.region ?? 'us-east-1',
+    };
+  }
+}
+
+function logDeadLetter(queue: string): (message: DeadLetter) => void {
+  return (message) =>
+    console.error(JSON.stringify({ level: 'WARN', message: 'message moved to the dead-letter queue', queue, messageId: message.messageId, receiveCount: message.receiveCount }));
+}
+
+function logConsumerError(queue: string): (error: unknown) => void {
+  return (error) =>
+    console.error(JSON.stringify({ level: 'ERROR', message: 'queue consumer failed', queue, error: error instanceof Error ? error.message : String(error) }));
+}
