@@ -2,12 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../infra/bundling/handlerCatalog';
 import { STAGE_NAMES } from '../../infra/config/chainEnvironments';
-import { buildSentinelApp } from '../../infra/sentinelApp';
+import type { SentinelStacks } from '../../infra/sentinelApp';
 import { cleanUpSynth, synthStage } from './synthStage';
 
 afterAll(cleanUpSynth);
@@ -57,16 +56,24 @@ describe('every stage synthesizes offline with real bundles, cdk-nag clean', () 
     180_000,
   );
 
+  it('uses a custom domain for links when one is configured', () => {
+    const synth = synthStage({
+      stage: 'beta',
+      domainName: 'links.example.com',
+      certificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/0b1c2d3e-aaaa-bbbb-cccc-111122223333',
+    });
+    expect(synth.validationReport.pluginReports).toEqual([]);
+    synth.templates.web.hasResourceProperties('AWS::ApiGatewayV2::DomainName', { DomainName: 'links.example.com' });
+    synth.templates.web.resourceCountIs('AWS::ApiGatewayV2::ApiMapping', 1);
+    const notify = Object.values(synth.json.compute.Resources).find((r) => r.Properties?.['FunctionName'] === 'sentinel-beta-notify');
+    expect(notify?.Properties?.['Environment']).toMatchObject({ Variables: { PUBLIC_BASE_URL: 'https://links.example.com' } });
+  }, 180_000);
+
   it('fails the synth on an unacknowledged cdk-nag finding (the check above is not vacuous)', () => {
-    const outdir = mkdtempSync(join(tmpdir(), 'sentinel-nag-'));
-    try {
-      const app = new App({ outdir, context: { stage: 'devnet' } });
-      const { data } = buildSentinelApp(app);
+    const addUnencryptedQueue = ({ data }: SentinelStacks): void => {
       new Queue(data, 'Unencrypted', { encryption: QueueEncryption.UNENCRYPTED });
-      expect(() => app.synth()).toThrow(/AwsSolutions-SQS2/);
-    } finally {
-      rmSync(outdir, { recursive: true, force: true });
-    }
+    };
+    expect(() => synthStage({ stage: 'devnet' }, { mutate: addUnencryptedQueue })).toThrow(/AwsSolutions-SQS2/);
   }, 180_000);
 });
 

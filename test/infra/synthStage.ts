@@ -40,15 +40,19 @@ let outdir: string | undefined;
  * Synthesizes one stage in-process, the way `cdk synth -c stage=<stage>` does (real esbuild
  * bundling, cdk-nag plugin), and returns its templates. Throws when validation fails.
  * `schemaValidation: false` skips CDK's built-in CloudFormation schema check (slow to load; the
- * stage synth tests keep it on).
+ * stage synth tests keep it on). `mutate` changes the stacks before synthesis.
  */
-export function synthStage(context: Record<string, unknown>, options: { schemaValidation?: boolean } = {}): SynthResult {
+export function synthStage(
+  context: Record<string, unknown>,
+  options: { schemaValidation?: boolean; mutate?: (stacks: SentinelStacks) => void } = {},
+): SynthResult {
   outdir ??= mkdtempSync(join(tmpdir(), 'sentinel-cdk-'));
   const previous = process.env['CDK_VALIDATION'];
   if (options.schemaValidation === false) process.env['CDK_VALIDATION'] = 'false';
   try {
     const app = new App({ outdir, context: { ...CDK_JSON_CONTEXT, ...context } });
     const stacks = buildSentinelApp(app);
+    options.mutate?.(stacks);
     const assembly = app.synth();
     const validationReport = JSON.parse(readFileSync(join(assembly.directory, 'validation-report.json'), 'utf8')) as SynthResult['validationReport'];
     const byPart = <T>(f: (stackName: string) => T): Record<StackPart, T> =>
