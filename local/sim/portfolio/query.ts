@@ -47,9 +47,20 @@ export function parsePortfolioQuery(params: URLSearchParams): QueryParse {
   return { ok: true, query: { account, from, to, interval } };
 }
 
+const checksummed = new Map<string, string>();
+
 /** A hex address in any case, checksummed; undefined if it is not one. */
 export function parseAddress(text: string): string | undefined {
-  return /^0x[0-9a-fA-F]{40}$/.test(text) ? getAddress(text.toLowerCase()) : undefined;
+  if (!/^0x[0-9a-fA-F]{40}$/.test(text)) return undefined;
+  const lower = text.toLowerCase();
+  let address = checksummed.get(lower);
+  if (address === undefined) {
+    // Checksums cost a keccak each; polled accounts repeat, so remember a bounded number.
+    if (checksummed.size >= 100_000) checksummed.clear();
+    address = getAddress(lower);
+    checksummed.set(lower, address);
+  }
+  return address;
 }
 
 function parseMs(name: string, text: string): number | string {
