@@ -53,33 +53,33 @@ export class SimControlClient {
   }
 
   account(address: string): Promise<AccountView> {
-    return this.call('GET', `/accounts/${address}`, undefined, accountViewResponse);
+    return this.call('GET', `/accounts/${segment(address)}`, undefined, accountViewResponse);
   }
 
   addDelegate(owner: string, request: AddDelegateRequest = {}): Promise<AddedDelegate> {
-    return this.call('POST', `/accounts/${owner}/delegates`, request, addedDelegateResponse);
+    return this.call('POST', `/accounts/${segment(owner)}/delegates`, request, addedDelegateResponse);
   }
 
   async removeDelegate(owner: string, delegate: string): Promise<void> {
-    await this.call('DELETE', `/accounts/${owner}/delegates/${delegate}`, undefined, z.object({ removed: z.literal(true) }));
+    await this.call('DELETE', `/accounts/${segment(owner)}/delegates/${segment(delegate)}`, undefined, z.object({ removed: z.literal(true) }));
   }
 
   deposit(address: string, request: FlowRequest): Promise<EventApplied> {
-    return this.call('POST', `/accounts/${address}/deposit`, request, eventResponse);
+    return this.call('POST', `/accounts/${segment(address)}/deposit`, request, eventResponse);
   }
 
   withdraw(address: string, request: FlowRequest): Promise<EventApplied> {
-    return this.call('POST', `/accounts/${address}/withdraw`, request, eventResponse);
+    return this.call('POST', `/accounts/${segment(address)}/withdraw`, request, eventResponse);
   }
 
   /** A trading loss of `pct` % of equity, at once or spread over `overMs`. */
   drawdown(address: string, request: DrawdownRequest): Promise<EventApplied> {
-    return this.call('POST', `/accounts/${address}/drawdown`, request, eventResponse);
+    return this.call('POST', `/accounts/${segment(address)}/drawdown`, request, eventResponse);
   }
 
   setNonce(address: string, nonce: number, deferredNonce?: number): Promise<{ nonce: number; deferredNonce: number }> {
     const body = deferredNonce === undefined ? { nonce } : { nonce, deferredNonce };
-    return this.call('PUT', `/accounts/${address}/nonce`, body, z.object({ nonce: z.number(), deferredNonce: z.number() }));
+    return this.call('PUT', `/accounts/${segment(address)}/nonce`, body, z.object({ nonce: z.number(), deferredNonce: z.number() }));
   }
 
   clock(): Promise<ClockView> {
@@ -129,4 +129,8 @@ export class SimControlClient {
     if (!parsed.success) throw new SimControlError(response.status, `${method} ${path}: unexpected response`, { cause: parsed.error });
     return parsed.data;
   }
+}
+
+function segment(value: string): string {
+  return encodeURIComponent(value);
 }
