@@ -143,6 +143,10 @@ export class WebStack extends Stack {
       });
     }
 
+    new CfnOutput(this, 'SignerRoleArn', {
+      value: this.signRevocation.role.roleArn,
+      description: 'The only role allowed to sign with owner keys; name it in the key policy of an imported key',
+    });
     new CfnOutput(this, 'PublicBaseUrl', { value: this.publicBaseUrl, description: 'PUBLIC_BASE_URL: base of the links in emails' });
     if (domain) {
       new CfnOutput(this, 'DomainTarget', {
