@@ -1,36 +1,15 @@
-import { z } from 'zod';
-import { intervalSchema } from '../chain/schemas';
-
-const ms = z.number().int().min(0);
+import type { z } from 'zod';
+import type { TrackedAccount } from '../domain/account';
+import { trackedAccountSchema } from '../domain/trackedAccount';
 
 /**
- * A tracked account as stored (without its `shard` key). Mirrors the domain's `TrackedAccount`:
- * settings first, then collection state. Checked on every write and read.
+ * A tracked account as stored (the `shard` key aside): the domain's `TrackedAccount`, checked
+ * with the domain's own schema on every write and read, so no half-valid record is ever written.
  */
-export const accountItemSchema = z.object({
-  address: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'not a 20-byte hex address'),
-  emails: z.array(z.string().min(3)),
-  label: z.string().nullable(),
-  interval: intervalSchema,
-  drawdownThresholds: z.array(z.number().gt(0).lt(100)),
-  reportAt: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'not HH:MM'),
-  timezone: z.string().min(1),
-  expiryWarnDays: z.array(z.number().min(0)),
-  signer: z.string().nullable(),
-  createdAt: ms,
-  status: z.enum(['ok', 'stale', 'failing']),
-  statusReason: z.string().nullable(),
-  cursorMs: ms.nullable(),
-  nextDueAt: ms,
-  nextReportAt: ms,
-  consecutiveErrors: z.number().int().min(0),
-  consecutiveEmptyPolls: z.number().int().min(0),
-  lastPolledAt: ms.nullable(),
-  lastSuccessAt: ms.nullable(),
-});
+export const accountItemSchema = trackedAccountSchema;
 
-/** A tracked account record. */
-export type AccountRecord = z.infer<typeof accountItemSchema>;
+/** A tracked account record (the domain's `TrackedAccount`). */
+export type AccountRecord = TrackedAccount;
 
 /** Settings `updateSettings` may change, plus the two schedule times. */
 export const accountPatchSchema = accountItemSchema
@@ -63,3 +42,9 @@ export const pollResultSchema = accountItemSchema
   })
   .strict();
 export type PollResult = z.infer<typeof pollResultSchema>;
+
+/** The health fields of an account, which `recordHealth` sets without touching the cursor. */
+export const accountHealthSchema = accountItemSchema
+  .pick({ status: true, statusReason: true, consecutiveErrors: true, consecutiveEmptyPolls: true })
+  .strict();
+export type AccountHealth = z.infer<typeof accountHealthSchema>;

@@ -1,7 +1,9 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import {
+  accountHealthSchema,
   accountItemSchema,
   accountPatchSchema,
+  type AccountHealth,
   pollResultSchema,
   type AccountPatch,
   type AccountRecord,
@@ -204,6 +206,29 @@ export class AccountsRepository {
         const stored = itemOfFailedCondition(error);
         if (!stored) return { kind: 'not-found' };
         return { kind: 'cursor-behind', storedCursorMs: Number(stored['cursorMs']) };
+      }
+    });
+  }
+
+  /** Sets the account's health (status, reason, error and empty-poll counts) and nothing else. */
+  async recordHealth(address: string, health: AccountHealth): Promise<{ kind: 'recorded' } | { kind: 'not-found' }> {
+    const fields = Object.entries(parseItem(accountHealthSchema, health, 'accounts.recordHealth'));
+    return storeCall('accounts.recordHealth', async () => {
+      try {
+        await this.client.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: { address },
+            UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+            ConditionExpression: 'attribute_exists(address)',
+            ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
+            ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
+          }),
+        );
+        return { kind: 'recorded' };
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) return { kind: 'not-found' };
+        throw error;
       }
     });
   }

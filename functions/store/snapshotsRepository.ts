@@ -16,6 +16,12 @@ export interface Snapshot {
   /** `current - previous` per summary field; null for the first snapshot. */
   readonly delta: Readonly<Record<SummaryField, number>> | null;
   readonly previousPolledAt: number | null;
+  /** When the poll actually ran (`polledAt` may be the scheduled due time). */
+  readonly fetchedAt?: number;
+  /** The collection cursor after this poll, when the snapshot is the poll's commit record. */
+  readonly cursorMs?: number | null;
+  /** Curve points this poll added. */
+  readonly newPoints?: number;
   /** Epoch ms after which the snapshot is gone (stored as epoch seconds for TTL). */
   readonly expiresAt: number;
 }
@@ -29,6 +35,9 @@ const snapshotSchema = z.object({
   summary: portfolioSummarySchema,
   delta: deltaSchema.nullable(),
   previousPolledAt: z.number().int().min(0).nullable(),
+  fetchedAt: z.number().int().min(0).optional(),
+  cursorMs: z.number().int().min(0).nullable().optional(),
+  newPoints: z.number().int().min(0).optional(),
   expiresAt: z.number().min(0),
 });
 
@@ -86,8 +95,19 @@ export class SnapshotsRepository {
     const now = this.now();
     for await (const item of items) {
       const stored = parseItem(snapshotSchema, item, operation);
-      if (isLive(stored.expiresAt, now)) return { ...stored, expiresAt: stored.expiresAt * 1000 };
+      if (isLive(stored.expiresAt, now)) return toSnapshot(stored);
     }
     return null;
   }
+}
+
+function toSnapshot(stored: z.infer<typeof snapshotSchema>): Snapshot {
+  const { expiresAt, fetchedAt, cursorMs, newPoints, ...rest } = stored;
+  return {
+    ...rest,
+    expiresAt: expiresAt * 1000,
+    ...(fetchedAt === undefined ? {} : { fetchedAt }),
+    ...(cursorMs === undefined ? {} : { cursorMs }),
+    ...(newPoints === undefined ? {} : { newPoints }),
+  };
 }

@@ -1,13 +1,13 @@
-import { getAddress } from 'viem';
+import { getAddress, type Address } from 'viem';
 import type { AccountRecord } from '../../functions/store/accountItem';
 
 /** A distinct checksummed address for each `n` (and `salt`, to keep test files apart). */
-export function testAddress(n: number, salt = 0): string {
+export function testAddress(n: number, salt = 0): Address {
   return getAddress(`0x${salt.toString(16).padStart(8, '0')}${n.toString(16).padStart(32, '0')}`);
 }
 
 /** A valid tracked account; override any field. */
-export function accountRecord(overrides: Partial<AccountRecord> & { address: string }): AccountRecord {
+export function accountRecord(overrides: Partial<AccountRecord> & { address: Address }): AccountRecord {
   return {
     emails: ['owner@example.com'],
     label: null,

@@ -84,6 +84,15 @@ describe('AccountsRepository: one account', () => {
     expect(await repo().recordPollResult(testAddress(996), result)).toEqual({ kind: 'not-found' });
   });
 
+  it('records health without touching the cursor or schedule', async () => {
+    const account = accountRecord({ address: testAddress(9), cursorMs: T0, nextDueAt: T0 + HOUR });
+    await repo().create(account);
+    const health = { status: 'stale' as const, statusReason: 'no new point in 3 polls', consecutiveErrors: 0, consecutiveEmptyPolls: 3 };
+    expect(await repo().recordHealth(account.address, health)).toEqual({ kind: 'recorded' });
+    expect(await repo().get(account.address)).toEqual({ ...account, ...health });
+    expect(await repo().recordHealth(testAddress(995), health)).toEqual({ kind: 'not-found' });
+  });
+
   it('sets the next report time, conditionally when asked', async () => {
     const account = accountRecord({ address: testAddress(8), nextReportAt: T0 });
     await repo().create(account);

@@ -48,6 +48,12 @@ describe('SnapshotsRepository', () => {
     expect(await repo().latest(testAddress(99))).toBeNull();
   });
 
+  it('keeps the poll bookkeeping a snapshot may carry (cursor, fetch time, new points)', async () => {
+    const withCursor = snapshot(testAddress(5), T0, { fetchedAt: T0 + 1_234, cursorMs: T0 - HOUR, newPoints: 7 });
+    await repo().put(withCursor);
+    expect(await repo().latest(testAddress(5))).toEqual(withCursor);
+  });
+
   it('skips snapshots whose TTL has passed', async () => {
     const account = testAddress(3);
     await repo().put(snapshot(account, T0 + HOUR, { expiresAt: T0 + 100 * HOUR }));
