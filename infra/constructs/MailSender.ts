@@ -25,9 +25,8 @@ export class MailSender extends Construct {
   readonly from: string;
   readonly configurationSetName: string;
   readonly configurationSetArn: string;
-  /** ARNs `ses:SendRawEmail` is allowed on as identities: the sender's, plus sandbox recipients. */
+  /** Identity ARNs `ses:SendRawEmail` is scoped to: the sender's first, then sandbox recipients'. */
   readonly identityArns: readonly string[];
-  readonly identityArn: string;
 
   constructor(scope: Construct, id: string, props: MailSenderProps) {
     super(scope, id);
@@ -47,7 +46,6 @@ export class MailSender extends Construct {
     this.from = props.from;
     this.configurationSetName = props.configurationSetName;
     this.configurationSetArn = stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: props.configurationSetName });
-    this.identityArn = identityArn(props.identity);
-    this.identityArns = [this.identityArn, ...props.sandboxRecipients.map(identityArn)];
+    this.identityArns = [identityArn(props.identity), ...props.sandboxRecipients.map(identityArn)];
   }
 }

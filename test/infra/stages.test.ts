@@ -56,12 +56,19 @@ describe('every stage synthesizes offline with real bundles, cdk-nag clean', () 
     180_000,
   );
 
-  it('uses a custom domain for links when one is configured', () => {
+  it('takes the optional context: a custom domain for links, SES sandbox recipients', () => {
     const synth = synthStage({
       stage: 'beta',
       domainName: 'links.example.com',
       certificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/0b1c2d3e-aaaa-bbbb-cccc-111122223333',
+      sandboxRecipients: 'tester@example.org',
     });
+    const sendGrants = Object.values(synth.json.compute.Resources)
+      .filter((r) => r.Type === 'AWS::IAM::Policy')
+      .map((r) => JSON.stringify(r.Properties))
+      .filter((p) => p.includes('ses:SendRawEmail'));
+    expect(sendGrants).toHaveLength(2);
+    for (const grant of sendGrants) expect(grant).toContain(':identity/tester@example.org');
     expect(synth.validationReport.pluginReports).toEqual([]);
     synth.templates.web.hasResourceProperties('AWS::ApiGatewayV2::DomainName', { DomainName: 'links.example.com' });
     synth.templates.web.resourceCountIs('AWS::ApiGatewayV2::ApiMapping', 1);
