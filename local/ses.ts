@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { spawnManaged, type ManagedProcess } from './childProcess';
 import { freePort } from './freePort';
 import { LocalServiceError } from './localServiceError';
-import { startRawCaptureProxy } from './sesRawCapture';
+import { startRawCaptureProxy, type RawCaptureProxy } from './sesRawCapture';
 
 export interface SesLocalOptions {
   /** Port of the SES endpoint and inbox page; a free one when omitted. */
@@ -46,7 +46,7 @@ export async function startSesLocal(options: SesLocalOptions = {}): Promise<SesL
     await child.stop();
     throw new LocalServiceError(SERVICE, `did not answer within ${timeoutMs} ms. Output:\n${child.output().trim()}`);
   }
-  let proxy;
+  let proxy: RawCaptureProxy;
   try {
     proxy = await startRawCaptureProxy(upstream, options.port ?? 0);
   } catch (error) {
