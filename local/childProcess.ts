@@ -77,6 +77,8 @@ export async function spawnManaged(
   const pid = child.pid;
   if (pid === undefined) throw new Error(`${command} started without a pid`);
   live.add(child);
+  // Later errors (e.g. a failed kill) are kept for output(), never thrown as unhandled events.
+  child.on('error', (error) => collect(Buffer.from(`\n${String(error)}\n`)));
 
   return {
     pid,
