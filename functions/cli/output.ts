@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CliIo } from './cliRuntime';
 
 /** A usage error detected after commander's own parsing (e.g. an invalid option value): exit status 2. */
 export class UsageError extends Error {
@@ -6,23 +7,34 @@ export class UsageError extends Error {
 }
 
 /** Prints a one-line reason on stderr and returns the exit status for it. */
-export function reportFailure(err: unknown): number {
+export function reportFailure(err: unknown, io: Pick<CliIo, 'err'>): number {
   if (err instanceof UsageError) {
-    process.stderr.write(`sentinel: ${err.message}\n`);
+    io.err(`sentinel: ${oneLine(err.message)}\n`);
     return 2;
   }
   if (err instanceof z.ZodError) {
     const first = err.issues[0];
     const where = first?.path.length ? `${first.path.join('.')}: ` : '';
-    process.stderr.write(`sentinel: ${where}${first?.message ?? 'invalid input'}\n`);
+    io.err(`sentinel: ${where}${oneLine(first?.message ?? 'invalid input')}\n`);
     return 2;
   }
   const message = err instanceof Error ? err.message : String(err);
-  process.stderr.write(`sentinel: ${message.split('\n')[0]}\n`);
+  io.err(`sentinel: ${oneLine(message)}\n`);
   return 1;
 }
 
+function oneLine(text: string): string {
+  return text.split('\n').filter(Boolean).join('; ');
+}
+
 /** Writes one JSON document on stdout and nothing else. */
-export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+export function printJson(io: Pick<CliIo, 'out'>, value: unknown): void {
+  io.out(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Formats rows as an aligned plain-text table with a header. */
+export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n') + '\n';
 }

@@ -35,6 +35,13 @@ export const settingsSchema = z.object({
   SENTINEL_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   LINK_SECRET_ARN: z.string().min(1).optional(),
   BACKFILL_DAYS: z.coerce.number().positive().max(365).default(7),
+  /** In AWS: the queues, the signing function and the SES configuration set (set by the CDK stack). */
+  COLLECT_QUEUE_URL: url.optional(),
+  NOTIFY_QUEUE_URL: url.optional(),
+  SIGN_REVOCATION_FUNCTION_NAME: z.string().min(1).optional(),
+  SES_CONFIGURATION_SET: z.string().min(1).optional(),
+  /** Where the email templates are (the Lambda bundle copies them next to the handler). */
+  TEMPLATES_DIR: z.string().min(1).optional(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

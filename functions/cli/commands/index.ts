@@ -1,10 +1,13 @@
 import type { Command } from 'commander';
+import type { CliContext } from '../cliRuntime';
+import { register as registerAccounts } from './accounts';
 import { register as registerSim } from './sim';
 
 /**
- * Every command lives in its own file under `commands/` and exports `register(program)`.
+ * Every command lives in its own file under `commands/` and exports `register(program, context)`.
  * Add new ones to this list.
  */
-export function registerCommands(program: Command): void {
+export function registerCommands(program: Command, context: CliContext): void {
+  registerAccounts(program, context);
   registerSim(program);
 }

@@ -1,0 +1,63 @@
+import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+
+/** What a link token is for. Each purpose signs with its own derived key, so tokens never cross over. */
+import type { LinkPurpose } from '../domain/linkClaims';
+
+export type { LinkPurpose };
+
+const VERSION = 'v1';
+const MAX_TOKEN_LENGTH = 2_048;
+
+/** Outcome of checking a token's signature; claims are still to be validated by the caller. */
+export type TokenCheck =
+  | { kind: 'valid'; payload: unknown }
+  | { kind: 'invalid'; reason: 'malformed' | 'bad-signature' | 'wrong-version' };
+
+/**
+ * Signs and verifies compact link tokens: `v1.<base64url JSON claims>.<base64url HMAC-SHA256>`.
+ * The HMAC key is derived from the secret per purpose (HKDF), so a revocation token never verifies
+ * as an unsubscribe or snooze token, nor the other way round. Comparison is constant-time.
+ */
+export class LinkTokenCodec {
+  readonly #keys: ReadonlyMap<LinkPurpose, Buffer>;
+
+  constructor(secret: string) {
+    if (secret.length < 32) throw new Error('link secret must be at least 32 characters');
+    const purposes: LinkPurpose[] = ['revoke', 'unsubscribe', 'snooze'];
+    this.#keys = new Map(
+      purposes.map((p) => [p, Buffer.from(hkdfSync('sha256', secret, 'portfolio-sentinel', `link:${p}`, 32))]),
+    );
+  }
+
+  /** Signs `claims` for `purpose`. */
+  sign(purpose: LinkPurpose, claims: object): string {
+    const body = Buffer.from(JSON.stringify(claims), 'utf8').toString('base64url');
+    return `${VERSION}.${body}.${this.#mac(purpose, body).toString('base64url')}`;
+  }
+
+  /** Checks the token's form and its signature under `purpose`'s key. */
+  verify(purpose: LinkPurpose, token: string): TokenCheck {
+    if (token.length > MAX_TOKEN_LENGTH) return { kind: 'invalid', reason: 'malformed' };
+    const parts = token.split('.');
+    if (parts.length !== 3) return { kind: 'invalid', reason: 'malformed' };
+    const [version, body, mac] = parts as [string, string, string];
+    if (version !== VERSION) return { kind: 'invalid', reason: 'wrong-version' };
+    if (!/^[A-Za-z0-9_-]+$/.test(body) || !/^[A-Za-z0-9_-]{43}$/.test(mac)) return { kind: 'invalid', reason: 'malformed' };
+    const expected = this.#mac(purpose, body);
+    const given = Buffer.from(mac, 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      return { kind: 'invalid', reason: 'bad-signature' };
+    }
+    try {
+      return { kind: 'valid', payload: JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as unknown };
+    } catch {
+      return { kind: 'invalid', reason: 'malformed' };
+    }
+  }
+
+  #mac(purpose: LinkPurpose, body: string): Buffer {
+    const key = this.#keys.get(purpose);
+    if (!key) throw new Error(`unknown link purpose ${purpose}`);
+    return createHmac('sha256', key).update(`${VERSION}.${body}`).digest();
+  }
+}

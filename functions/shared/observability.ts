@@ -1,0 +1,68 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+
+/** What services log through: Powertools' `Logger` fits, and so does a silent stub in the CLI. */
+export interface Log {
+  debug(message: string, extra?: Record<string, unknown>): void;
+  info(message: string, extra?: Record<string, unknown>): void;
+  warn(message: string, extra?: Record<string, unknown>): void;
+  error(message: string, extra?: Record<string, unknown>): void;
+}
+
+/** Counters services emit (CloudWatch EMF through Powertools in AWS). */
+export interface Counters {
+  count(name: string, value?: number): void;
+}
+
+/** The logger and metrics of one function, built once per cold start. */
+export interface Observability {
+  readonly log: Log;
+  readonly counters: Counters;
+  /** Flushes buffered metrics (end of an invocation). */
+  flush(): void;
+}
+
+/** The namespace every metric goes to; the heartbeat alarm watches `SuccessfulPolls` in it. */
+export const METRICS_NAMESPACE = 'PortfolioSentinel';
+
+/**
+ * Structured JSON logs and EMF metrics via Powertools. `quiet` (the CLI) keeps stdout clean:
+ * logs go to stderr at WARN and above, and metrics are not written.
+ */
+export function createObservability(serviceName: string, options: { quiet?: boolean } = {}): Observability {
+  const logger = new Logger({
+    serviceName,
+    ...(options.quiet ? { logLevel: 'WARN' as const } : {}),
+  });
+  const log = logTo(logger);
+  if (options.quiet) {
+    return {
+      log,
+      counters: { count: () => undefined },
+      flush: () => undefined,
+    };
+  }
+  const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName });
+  return {
+    log,
+    counters: { count: (name, value = 1) => void metrics.addMetric(name, MetricUnit.Count, value) },
+    flush: () => metrics.publishStoredMetrics(),
+  };
+}
+
+function logTo(logger: Logger): Log {
+  const at =
+    (level: 'debug' | 'info' | 'warn' | 'error') =>
+    (message: string, extra?: Record<string, unknown>): void =>
+      extra === undefined ? logger[level](message) : logger[level](message, extra);
+  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}
+
+/** A logger that drops everything (tests and benchmarks). */
+export const silentLog: Log = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** Counters that keep totals in memory (tests, benchmarks and the CLI summary). */
+export function memoryCounters(): Counters & { readonly totals: Map<string, number> } {
+  const totals = new Map<string, number>();
+  return { totals, count: (name, value = 1) => void totals.set(name, (totals.get(name) ?? 0) + value) };
+}

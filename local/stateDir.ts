@@ -1,0 +1,72 @@
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+/** Where `npm start` keeps its data between runs (DynamoDB Local files, the link secret, service URLs). */
+export const STATE_DIR = resolve(process.env['SENTINEL_STATE_DIR'] ?? '.sentinel');
+
+/** The URLs of the services a running `npm start` provides, so the CLI in another terminal finds them. */
+export const runningServicesSchema = z.object({
+  pid: z.number().int(),
+  DYNAMODB_ENDPOINT: z.string(),
+  SES_ENDPOINT: z.string(),
+  ROCKET_NODE_URL: z.string(),
+  ROCKET_INDEXER_URL: z.string(),
+  PUBLIC_BASE_URL: z.string(),
+  SENTINEL_TABLE_PREFIX: z.string(),
+  SIM_CONTROL_URL: z.string().optional(),
+});
+export type RunningServices = z.infer<typeof runningServicesSchema>;
+
+const servicesFile = (dir: string) => join(dir, 'services.json');
+
+/** Records the running services (written by `npm start`, removed when it stops). */
+export async function writeRunningServices(services: RunningServices, dir = STATE_DIR): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(servicesFile(dir), `${JSON.stringify(services, null, 2)}\n`, { mode: 0o600 });
+}
+
+export async function removeRunningServices(dir = STATE_DIR): Promise<void> {
+  await rm(servicesFile(dir), { force: true });
+}
+
+/** The services of a live `npm start`, or null (none recorded, or its process is gone). */
+export async function readRunningServices(dir = STATE_DIR): Promise<RunningServices | null> {
+  let raw: string;
+  try {
+    raw = await readFile(servicesFile(dir), 'utf8');
+  } catch {
+    return null;
+  }
+  const parsed = runningServicesSchema.safeParse(JSON.parse(raw));
+  if (!parsed.success || !isAlive(parsed.data.pid)) return null;
+  return parsed.data;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The local link-token secret: generated once (256 random bits) and kept in the state folder
+ * with owner-only permissions, so links in emails keep working across restarts.
+ */
+export async function localLinkSecret(dir = STATE_DIR): Promise<string> {
+  const file = join(dir, 'link-secret');
+  try {
+    const existing = (await readFile(file, 'utf8')).trim();
+    if (existing.length >= 32) return existing;
+  } catch {
+    // first run
+  }
+  const secret = randomBytes(32).toString('base64url');
+  await mkdir(dir, { recursive: true });
+  await writeFile(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
