@@ -1,4 +1,61 @@
-// placeholder until the handler lands
-export const handler = async (): Promise<never> => {
-  throw new Error('revoke-page handler: not implemented yet');
-};
+import { LambdaClient } from '@aws-sdk/client-lambda';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { loadSettings } from '../config/settings';
+import { LambdaRevocationSigner } from '../revocation/lambdaRevocationSigner';
+import { ActionLinks, LINK_PATHS } from '../links/actionLinks';
+import { LinkTokenCodec } from '../links/linkToken';
+import { linkSecretFrom, repositoriesFrom, required } from '../runtime/factories';
+import { lazyHandler } from '../runtime/lazyHandler';
+import { revocationPage, type RevocationPageDeps } from '../services/revocationPage';
+import { createObservability } from '../shared/observability';
+import { CsrfTokens } from '../web/csrfToken';
+import { htmlResponse } from '../web/htmlResponse';
+import { pageFailureResponse } from '../web/pageFailure';
+import { renderRevocationView } from '../web/revocationViews';
+import { toWebRequest } from '../web/webRequest';
+
+/** What `revoke-page` needs: the ports of the revocation page service. */
+export type RevokePageDeps = RevocationPageDeps;
+
+/**
+ * The public `/revoke` endpoint (HTTP API payload 2.0 events): the confirmation page on GET, the
+ * confirmed revocation on POST, each answer an HTML page with the security headers. Never logs
+ * the token or the URL.
+ */
+export function createRevokePageHandler(deps: RevokePageDeps) {
+  const formAction = `${deps.publicBaseUrl.replace(/\/+$/, '')}${LINK_PATHS.revoke}`;
+  return async (event: APIGatewayProxyEventV2, _context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
+    const parsed = toWebRequest(event);
+    try {
+      const view = parsed.kind === 'request' ? await revocationPage(deps, parsed.request) : { kind: 'bad-request' as const, reason: parsed.reason };
+      const page = renderRevocationView(view, formAction);
+      const response = htmlResponse(page.status, page.html, page.headers);
+      return parsed.kind === 'request' && parsed.request.method === 'HEAD' ? { ...response, body: '' } : response;
+    } catch (error) {
+      deps.log.error('revocation page failed', { error: error instanceof Error ? error.message : String(error) });
+      return pageFailureResponse();
+    }
+  };
+}
+
+/** Deps from the Lambda environment: tables, the link secret, and the signing function by name. */
+export async function revokePageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<RevokePageDeps> {
+  const settings = loadSettings(env);
+  const { log } = createObservability('revoke-page');
+  const repos = repositoriesFrom(settings);
+  const secret = await linkSecretFrom(settings);
+  const publicBaseUrl = required(settings, 'PUBLIC_BASE_URL');
+  return {
+    links: new ActionLinks(new LinkTokenCodec(secret), publicBaseUrl),
+    csrf: new CsrfTokens(secret),
+    publicBaseUrl,
+    accounts: repos.accounts,
+    delegates: repos.delegates,
+    tokens: repos.tokens,
+    signer: new LambdaRevocationSigner(new LambdaClient({ region: settings.AWS_REGION }), required(settings, 'SIGN_REVOCATION_FUNCTION_NAME')),
+    now: Date.now,
+    log,
+  };
+}
+
+export const handler = lazyHandler(async () => createRevokePageHandler(await revokePageDepsFromEnv()));

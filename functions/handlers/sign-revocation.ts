@@ -1,4 +1,58 @@
-// placeholder until the handler lands
-export const handler = async (): Promise<never> => {
-  throw new Error('sign-revocation handler: not implemented yet');
-};
+import { KMSClient } from '@aws-sdk/client-kms';
+import type { Context } from 'aws-lambda';
+import { resolveSigner } from '../chain/resolveSigner';
+import { loadSettings } from '../config/settings';
+import { InvalidRevocationRequestError } from '../revocation/invalidRevocationRequestError';
+import { chainFrom, repositoriesFrom, sqsQueueFrom } from '../runtime/factories';
+import { lazyHandler } from '../runtime/lazyHandler';
+import { revocationRequestSchema, type RevocationOutcome } from '../services/revocationOutcome';
+import { revokeDelegate, type RevokeDelegateDeps } from '../services/revokeDelegate';
+import type { NotifyEvent } from '../services/notifyMessage';
+import { createObservability } from '../shared/observability';
+
+/** What `sign-revocation` needs: the ports of `revokeDelegate`, and where metrics are flushed after each call. */
+export type SignRevocationDeps = RevokeDelegateDeps & { readonly flushMetrics?: () => void };
+
+/**
+ * The private signing function, the only code that uses owner keys. Takes exactly
+ * `{account, delegate, tokenId}` (anything else throws `InvalidRevocationRequestError`) and
+ * returns the `RevocationOutcome`.
+ */
+export function createSignRevocationHandler(deps: SignRevocationDeps) {
+  return async (event: unknown, _context: Context): Promise<RevocationOutcome> => {
+    const request = revocationRequestSchema.safeParse(event);
+    if (!request.success) {
+      const issue = request.error.issues[0];
+      const where = issue?.path.length ? issue.path.join('.') : 'event';
+      throw new InvalidRevocationRequestError(`sign-revocation takes {account, delegate, tokenId}: ${where}: ${issue?.message ?? 'invalid'}`);
+    }
+    try {
+      return await revokeDelegate(deps, request.data);
+    } finally {
+      deps.flushMetrics?.();
+    }
+  };
+}
+
+/** Deps from the Lambda environment: DynamoDB, the chain, the notify queue, KMS for `kms:` signers. */
+export async function signRevocationDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<SignRevocationDeps> {
+  const settings = loadSettings(env);
+  const { log, counters, flush } = createObservability('sign-revocation');
+  const repos = repositoriesFrom(settings);
+  const kms = new KMSClient({ region: settings.AWS_REGION });
+  return {
+    accounts: repos.accounts,
+    leases: repos.leases,
+    audit: repos.audit,
+    notify: sqsQueueFrom<NotifyEvent>(settings, 'NOTIFY_QUEUE_URL'),
+    chain: chainFrom(settings, log),
+    signerFor: (ref) => resolveSigner(ref, { env, kms }),
+    now: Date.now,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    log,
+    counters,
+    flushMetrics: flush,
+  };
+}
+
+export const handler = lazyHandler(async () => createSignRevocationHandler(await signRevocationDepsFromEnv()));

@@ -1,0 +1,186 @@
+import { accountName, formatCountdown, formatTime } from '../mail/format';
+import type { RevocationPageView, RevocationSubject } from '../services/revocationPage';
+import { html, type SafeHtml } from './html';
+import { renderPage, type PageContent } from './pageLayout';
+
+/** A rendered page: HTTP status, extra headers, HTML. */
+export interface RenderedPage {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly html: string;
+}
+
+/** HTTP status of each revocation page. */
+export const REVOCATION_STATUS: Readonly<Record<RevocationPageView['kind'], number>> = {
+  confirm: 200,
+  revoked: 200,
+  'already-revoked': 200,
+  rejected: 502,
+  unconfirmed: 202,
+  unavailable: 503,
+  'not-configured': 409,
+  'not-tracked': 404,
+  'link-expired': 410,
+  'link-used': 409,
+  'link-invalid': 400,
+  forbidden: 403,
+  'bad-request': 400,
+  failed: 500,
+  'method-not-allowed': 405,
+};
+
+/** Renders a revocation page view; `formAction` is the absolute URL the confirmation form posts to. */
+export function renderRevocationView(view: RevocationPageView, formAction: string): RenderedPage {
+  const headers: Record<string, string> = {};
+  if (view.kind === 'unavailable') headers['retry-after'] = '30';
+  if (view.kind === 'method-not-allowed') headers['allow'] = 'GET, HEAD, POST';
+  return { status: REVOCATION_STATUS[view.kind], headers, html: renderPage(contentOf(view, formAction)) };
+}
+
+function contentOf(view: RevocationPageView, formAction: string): PageContent {
+  switch (view.kind) {
+    case 'confirm':
+      return {
+        title: 'Revoke this API key?',
+        badge: 'Please confirm',
+        tone: 'warning',
+        body: html`
+<p>You are about to remove a delegate (an API key that can trade for you) from your account. The removal is signed with the account's owner key and sent to the chain when you press the button.</p>
+${details(view.subject, view.now)}
+<p><strong>What revoking does</strong></p>
+<ul>
+<li>The delegate can no longer place, change or cancel orders, set leverage or configure market-maker protection for this account.</li>
+<li>It takes effect as soon as the chain accepts the transaction.</li>
+</ul>
+<p><strong>What it does not do</strong></p>
+<ul>
+<li>Open orders and open positions stay as they are. Cancel or close them yourself if you need to.</li>
+<li>No funds move, and your other delegates are not touched.</li>
+</ul>
+<form method="post" action="${formAction}">
+<input type="hidden" name="token" value="${view.token}">
+<input type="hidden" name="csrf" value="${view.csrf}">
+<button type="submit">Revoke this API key</button>
+</form>
+<p class="note">Opening this page changed nothing. The link works once and stops working ${formatTime(view.subject.linkExpiresAt, view.subject.account.timezone)}.</p>`,
+      };
+    case 'revoked':
+      return {
+        title: 'API key revoked',
+        badge: 'Revoked',
+        tone: 'success',
+        body: html`
+<p>${capitalized(delegateName(view.subject))} can no longer act for ${accountName(view.subject.account)}. The chain accepted the transaction and no longer lists the delegate.</p>
+<dl>
+<dt>Delegate</dt><dd><code>${view.subject.delegate.address}</code></dd>
+<dt>Account</dt><dd><code>${view.subject.account.address}</code></dd>
+<dt>Nonce</dt><dd>${view.nonce}</dd>
+<dt>Transaction</dt><dd><code>${view.transactionSignature}</code></dd>
+</dl>
+<p>Open orders and positions are unchanged. A confirmation email is on its way to the account's recipients.</p>`,
+      };
+    case 'already-revoked':
+      return {
+        title: 'Already revoked',
+        badge: 'Nothing to do',
+        tone: 'success',
+        body: html`
+<p>${capitalized(delegateName(view.subject))} is no longer a delegate of ${accountName(view.subject.account)}, so there was nothing to revoke. Nothing was sent to the chain.</p>
+<dl><dt>Delegate</dt><dd><code>${view.subject.delegate.address}</code></dd></dl>`,
+      };
+    case 'rejected':
+      return {
+        title: 'The chain refused the revocation',
+        badge: 'Refused',
+        tone: 'danger',
+        body: html`
+<p>The transaction removing ${delegateName(view.subject)} was sent, but the chain rejected it, so the delegate is still active. The chain said:</p>
+<p class="message">${view.message}</p>
+<p>This link has been used. Create a new one with <code>sentinel link revoke ${view.subject.account.address} ${view.subject.delegate.address}</code> once the cause is fixed, or revoke the key in the exchange's web client.</p>`,
+      };
+    case 'unconfirmed':
+      return {
+        title: 'Revocation sent, not yet confirmed',
+        badge: 'Unconfirmed',
+        tone: 'warning',
+        body: html`
+<p>The transaction removing ${delegateName(view.subject)} was sent to the chain, but its effect could not be confirmed: ${view.message}.</p>
+<dl><dt>Transaction</dt><dd><code>${view.transactionSignature}</code></dd></dl>
+<p>Check the account's delegates in a minute (for example with <code>sentinel status ${view.subject.account.address}</code>). If the delegate is still listed, create a new link and try again.</p>`,
+      };
+    case 'unavailable':
+      return {
+        title: view.cause === 'busy' ? 'Another revocation is in progress' : 'Please try again in a moment',
+        badge: 'Not sent',
+        tone: 'warning',
+        body: html`
+<p>${unavailableReason(view.cause)} Nothing was sent to the chain and ${delegateName(view.subject)} is unchanged.</p>
+<p><strong>Your link still works.</strong> Go back to the email and open it again in a minute.</p>`,
+      };
+    case 'not-configured':
+      return {
+        title: 'One-click revocation is not set up for this account',
+        badge: 'Not configured',
+        tone: 'warning',
+        body: html`
+<p>${accountName(view.subject.account)} is tracked, but Portfolio Sentinel cannot sign for it: ${view.reason}. Nothing was sent to the chain.</p>
+<p>To enable one-click revocation, give the account a signer (its owner key in AWS KMS, or locally an environment variable): <code>sentinel accounts update ${view.subject.account.address} --signer kms:&lt;key id&gt;</code>. This link keeps working until it expires. Meanwhile you can revoke the key in the exchange's web client.</p>`,
+      };
+    case 'not-tracked':
+      return simple('Account not tracked', 'Not tracked', 'warning', 'The account this link is for is no longer tracked by Portfolio Sentinel, so it cannot revoke its delegates. Nothing was changed.');
+    case 'link-expired':
+      return simple(
+        'This link has expired',
+        'Expired',
+        'neutral',
+        'Revocation links work for a limited time. Nothing was changed. Use the link in a newer email, or create one with sentinel link revoke <account> <delegate>.',
+      );
+    case 'link-used':
+      return simple('This link has already been used', 'Already used', 'neutral', 'Each revocation link works once, and this one was used before. Check the confirmation email, or the account\'s delegates, to see the result.');
+    case 'link-invalid':
+      return simple('This link is not valid', 'Invalid link', 'danger', `The link could not be verified (${view.reason}). Make sure you opened the whole link from the email. Nothing was changed.`);
+    case 'forbidden':
+      return simple('Request refused', 'Refused', 'danger', 'The confirmation must be sent from the form on this site. Open the link from the email again and press the button there. Nothing was changed.');
+    case 'bad-request':
+      return simple('Request not understood', 'Bad request', 'danger', `The request could not be read (${view.reason}). Open the link from the email again. Nothing was changed.`);
+    case 'failed':
+      return simple(
+        'Something went wrong',
+        'Error',
+        'danger',
+        'The revocation could not be completed and its result is unknown. Check the account\'s delegates before trying again; the link has been used.',
+      );
+    case 'method-not-allowed':
+      return simple('Method not allowed', 'Error', 'danger', 'This page accepts only GET and POST.');
+  }
+}
+
+function details(subject: RevocationSubject, now: number): SafeHtml {
+  const zone = subject.account.timezone;
+  const d = subject.delegate;
+  const expiry = d.known ? (d.expiryMs === null ? 'never' : `${formatTime(d.expiryMs, zone)} (${formatCountdown(d.expiryMs, now)})`) : 'unknown';
+  return html`<dl>
+<dt>Account</dt><dd>${subject.account.label ?? 'Unlabelled account'}<br><code>${subject.account.address}</code></dd>
+<dt>Delegate</dt><dd>${d.name ?? (d.known ? 'Unnamed delegate' : 'Not yet seen by Portfolio Sentinel')}<br><code>${d.address}</code></dd>
+<dt>Kind</dt><dd>${d.known ? (d.isWebClient ? 'Web-client session key' : 'API key') : 'unknown'}</dd>
+<dt>Expires</dt><dd>${expiry}</dd>
+</dl>`;
+}
+
+function delegateName(subject: RevocationSubject): string {
+  return subject.delegate.name ? `the delegate “${subject.delegate.name}”` : 'the delegate';
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function unavailableReason(cause: 'chain' | 'signer' | 'busy'): string {
+  if (cause === 'chain') return 'The chain could not be reached.';
+  if (cause === 'signer') return "The account's owner key could not sign right now.";
+  return 'Another revocation for this account is still running.';
+}
+
+function simple(title: string, badge: string, tone: PageContent['tone'], text: string): PageContent {
+  return { title, badge, tone, body: html`<p>${text}</p>` };
+}
