@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cliRuntime';
 import { register as registerAccounts } from './accounts';
+import { register as registerLink } from './link';
 import { register as registerSim } from './sim';
 
 /**
@@ -9,5 +10,6 @@ import { register as registerSim } from './sim';
  */
 export function registerCommands(program: Command, context: CliContext): void {
   registerAccounts(program, context);
+  registerLink(program, context);
   registerSim(program);
 }
