@@ -1,4 +1,85 @@
-// placeholder until the handler lands
-export const handler = async (): Promise<never> => {
-  throw new Error('ses-events handler: not implemented yet');
-};
+import type { Context, SNSEvent } from 'aws-lambda';
+import { z } from 'zod';
+import { loadSettings } from '../config/settings';
+import { repositoriesFrom } from '../runtime/factories';
+import { lazyHandler } from '../runtime/lazyHandler';
+import { errorSummary } from '../services/errorSummary';
+import { recordSesFeedback, type SesFeedbackDeps } from '../services/recordSesFeedback';
+import { sesNotificationSchema, type SesNotification } from '../services/sesNotification';
+import { createObservability, type Counters } from '../shared/observability';
+
+/** What the SES events handler needs. */
+export interface SesEventsDeps extends SesFeedbackDeps {
+  readonly counters: Counters;
+  readonly flush?: () => void;
+}
+
+const snsEventSchema = z.object({
+  Records: z.array(z.looseObject({ Sns: z.looseObject({ MessageId: z.string().optional(), Message: z.string() }) })),
+});
+
+/** Raised after the other records were handled when suppressing some address failed; SNS retries the event (suppressing is idempotent). */
+export class SesEventsError extends Error {
+  override readonly name = 'SesEventsError';
+}
+
+function parseMessage(message: string): { kind: 'ok'; event: SesNotification } | { kind: 'malformed'; reason: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(message);
+  } catch {
+    return { kind: 'malformed', reason: 'message is not JSON' };
+  }
+  const parsed = sesNotificationSchema.safeParse(json);
+  if (parsed.success) return { kind: 'ok', event: parsed.data };
+  const issue = parsed.error.issues[0];
+  return { kind: 'malformed', reason: `${issue?.path.join('.') || 'message'}: ${issue?.message ?? 'invalid'}` };
+}
+
+/**
+ * Consumes SES configuration-set events delivered through SNS: permanent bounces and complaints
+ * suppress the addresses involved (`recordSesFeedback`); everything else is ignored. A malformed
+ * message is logged (reason only, never its content: it holds addresses) and skipped.
+ */
+export function createSesEventsHandler(deps: SesEventsDeps) {
+  return async (event: SNSEvent, _context: Context): Promise<void> => {
+    try {
+      const envelope = snsEventSchema.safeParse(event);
+      if (!envelope.success) {
+        deps.counters.count('MalformedSesEvents');
+        deps.log.error('not an SNS event', { reason: envelope.error.issues[0]?.message ?? 'invalid' });
+        return;
+      }
+      let failures = 0;
+      for (const { Sns } of envelope.data.Records) {
+        const parsed = parseMessage(Sns.Message);
+        if (parsed.kind === 'malformed') {
+          deps.counters.count('MalformedSesEvents');
+          deps.log.warn('malformed SES event skipped', { messageId: Sns.MessageId, reason: parsed.reason });
+          continue;
+        }
+        try {
+          const outcome = await recordSesFeedback(deps, parsed.event);
+          if (outcome.kind === 'suppressed') deps.counters.count(outcome.reason === 'bounce' ? 'SuppressedBounces' : 'SuppressedComplaints', outcome.addresses);
+          deps.log.info('SES event handled', { messageId: Sns.MessageId, outcome });
+        } catch (error) {
+          failures++;
+          deps.log.error('could not record SES feedback', { messageId: Sns.MessageId, error: errorSummary(error) });
+        }
+      }
+      if (failures > 0) throw new SesEventsError(`${failures} SES event(s) could not be recorded`);
+    } finally {
+      deps.flush?.();
+    }
+  };
+}
+
+/** Builds the handler's dependencies from the environment (once per cold start). */
+export async function sesEventsDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<SesEventsDeps> {
+  const settings = loadSettings(env);
+  const { log, counters, flush } = createObservability('ses-events');
+  return { repos: repositoriesFrom(settings), log, counters, flush };
+}
+
+/** AWS entry point. */
+export const handler = lazyHandler(async () => createSesEventsHandler(await sesEventsDepsFromEnv()));
