@@ -1,8 +1,7 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { LINK_PURPOSES, type LinkPurpose } from '../domain/linkClaims';
 
 /** What a link token is for. Each purpose signs with its own derived key, so tokens never cross over. */
-import type { LinkPurpose } from '../domain/linkClaims';
-
 export type { LinkPurpose };
 
 const VERSION = 'v1';
@@ -23,29 +22,35 @@ export class LinkTokenCodec {
 
   constructor(secret: string) {
     if (secret.length < 32) throw new Error('link secret must be at least 32 characters');
-    const purposes: LinkPurpose[] = ['revoke', 'unsubscribe', 'snooze'];
     this.#keys = new Map(
-      purposes.map((p) => [p, Buffer.from(hkdfSync('sha256', secret, 'portfolio-sentinel', `link:${p}`, 32))]),
+      LINK_PURPOSES.map((p) => [p, Buffer.from(hkdfSync('sha256', secret, 'portfolio-sentinel', `link:${p}`, 32))]),
     );
   }
 
   /** Signs `claims` for `purpose`. */
   sign(purpose: LinkPurpose, claims: object): string {
     const body = Buffer.from(JSON.stringify(claims), 'utf8').toString('base64url');
-    return `${VERSION}.${body}.${this.#mac(purpose, body).toString('base64url')}`;
+    const key = this.#keys.get(purpose);
+    if (!key) throw new Error(`unknown link purpose ${String(purpose)}`);
+    return `${VERSION}.${body}.${this.#mac(key, body).toString('base64url')}`;
   }
 
-  /** Checks the token's form and its signature under `purpose`'s key. */
+  /**
+   * Checks the token's form and its signature under `purpose`'s key. The signature must be the
+   * canonical base64url of the MAC, so no two token strings carry the same signature. Never throws.
+   */
   verify(purpose: LinkPurpose, token: string): TokenCheck {
-    if (token.length > MAX_TOKEN_LENGTH) return { kind: 'invalid', reason: 'malformed' };
+    const key = this.#keys.get(purpose);
+    if (!key) return { kind: 'invalid', reason: 'bad-signature' };
+    if (typeof token !== 'string' || token.length > MAX_TOKEN_LENGTH) return { kind: 'invalid', reason: 'malformed' };
     const parts = token.split('.');
     if (parts.length !== 3) return { kind: 'invalid', reason: 'malformed' };
     const [version, body, mac] = parts as [string, string, string];
     if (version !== VERSION) return { kind: 'invalid', reason: 'wrong-version' };
     if (!/^[A-Za-z0-9_-]+$/.test(body) || !/^[A-Za-z0-9_-]{43}$/.test(mac)) return { kind: 'invalid', reason: 'malformed' };
-    const expected = this.#mac(purpose, body);
+    const expected = this.#mac(key, body);
     const given = Buffer.from(mac, 'base64url');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    if (given.length !== expected.length || !timingSafeEqual(given, expected) || given.toString('base64url') !== mac) {
       return { kind: 'invalid', reason: 'bad-signature' };
     }
     try {
@@ -55,9 +60,7 @@ export class LinkTokenCodec {
     }
   }
 
-  #mac(purpose: LinkPurpose, body: string): Buffer {
-    const key = this.#keys.get(purpose);
-    if (!key) throw new Error(`unknown link purpose ${purpose}`);
+  #mac(key: Buffer, body: string): Buffer {
     return createHmac('sha256', key).update(`${VERSION}.${body}`).digest();
   }
 }

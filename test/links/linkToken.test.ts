@@ -1,0 +1,94 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { LinkTokenCodec } from '../../functions/links/linkToken';
+
+const SECRET = 'a-test-secret-that-is-long-enough-0123456789';
+const codec = new LinkTokenCodec(SECRET);
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/** `token` with the character at `i` replaced by a different base64url character. */
+function flipAt(token: string, i: number): string {
+  const current = token[i] ?? '';
+  const replacement = ALPHABET[(ALPHABET.indexOf(current) + 1) % ALPHABET.length] ?? 'A';
+  return `${token.slice(0, i)}${replacement}${token.slice(i + 1)}`;
+}
+
+describe('LinkTokenCodec', () => {
+  const claims = { purpose: 'revoke', account: '0x1', n: 42 };
+
+  it('verifies what it signed, for the same purpose, and returns the payload', () => {
+    const token = codec.sign('revoke', claims);
+    expect(token).toMatch(/^v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
+    expect(codec.verify('revoke', token)).toEqual({ kind: 'valid', payload: claims });
+  });
+
+  it('verifies with another instance built from the same secret, not from another secret', () => {
+    const token = codec.sign('snooze', claims);
+    expect(new LinkTokenCodec(SECRET).verify('snooze', token).kind).toBe('valid');
+    expect(new LinkTokenCodec(`${SECRET}!`).verify('snooze', token)).toEqual({ kind: 'invalid', reason: 'bad-signature' });
+  });
+
+  it('refuses a token of one purpose under every other purpose (per-purpose keys)', () => {
+    for (const signed of ['revoke', 'unsubscribe', 'snooze'] as const) {
+      const token = codec.sign(signed, claims);
+      for (const checked of ['revoke', 'unsubscribe', 'snooze'] as const) {
+        expect(codec.verify(checked, token).kind, `${signed} token checked as ${checked}`).toBe(signed === checked ? 'valid' : 'invalid');
+      }
+    }
+  });
+
+  it('refuses the token after any single character of payload or signature changes', () => {
+    const token = codec.sign('revoke', claims);
+    const firstDot = token.indexOf('.');
+    for (let i = firstDot + 1; i < token.length; i++) {
+      if (token[i] === '.') continue;
+      const result = codec.verify('revoke', flipAt(token, i));
+      expect(result.kind, `character ${i} changed`).toBe('invalid');
+    }
+  });
+
+  it('refuses a signature with a non-canonical last character (same bytes, other text)', () => {
+    const token = codec.sign('revoke', claims);
+    const last = token.at(-1) ?? '';
+    // The last of 43 characters carries 2 unused bits: its neighbours in the alphabet can decode to the same bytes.
+    const twins = [...ALPHABET].filter((c) => c !== last && (ALPHABET.indexOf(c) & ~3) === (ALPHABET.indexOf(last) & ~3));
+    expect(twins.length).toBeGreaterThan(0);
+    for (const twin of twins) {
+      const forged = `${token.slice(0, -1)}${twin}`;
+      expect(Buffer.from(forged.split('.')[2] ?? '', 'base64url')).toEqual(Buffer.from(token.split('.')[2] ?? '', 'base64url'));
+      expect(codec.verify('revoke', forged)).toEqual({ kind: 'invalid', reason: 'bad-signature' });
+    }
+  });
+
+  it('refuses another version, and a payload swapped in from another token', () => {
+    const token = codec.sign('revoke', claims);
+    const [, body, mac] = token.split('.');
+    expect(codec.verify('revoke', `v2.${body}.${mac}`)).toEqual({ kind: 'invalid', reason: 'wrong-version' });
+    expect(codec.verify('revoke', `V1.${body}.${mac}`)).toEqual({ kind: 'invalid', reason: 'wrong-version' });
+    const [, otherBody] = codec.sign('revoke', { ...claims, n: 43 }).split('.');
+    expect(codec.verify('revoke', `v1.${otherBody}.${mac}`)).toEqual({ kind: 'invalid', reason: 'bad-signature' });
+  });
+
+  it('calls malformed tokens malformed without throwing', () => {
+    const token = codec.sign('revoke', claims);
+    for (const bad of ['', '.', '..', 'v1..', 'v1.abc', `${token}.x`, `v1.${'A'.repeat(3000)}.${'B'.repeat(43)}`, 'v1.a+b.c', `v1.body.${'A'.repeat(42)}`, 'v1.ü.x']) {
+      const result = codec.verify('revoke', bad);
+      expect(result.kind, JSON.stringify(bad.slice(0, 30))).toBe('invalid');
+    }
+    expect(codec.verify('revoke', undefined as unknown as string).kind).toBe('invalid');
+    expect(codec.verify('admin' as 'revoke', token).kind).toBe('invalid');
+  });
+
+  it('never throws on arbitrary input', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 400 }), (input) => {
+        expect(codec.verify('revoke', input).kind).toBe('invalid');
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refuses a secret shorter than 32 characters', () => {
+    expect(() => new LinkTokenCodec('short')).toThrow(/at least 32/);
+  });
+});
