@@ -28,19 +28,19 @@ export interface AccountSettings {
 /** Health of an account's data collection. */
 export type AccountStatus = 'ok' | 'stale' | 'failing';
 
-/** A tracked account: its settings plus the bookkeeping of collection and reporting. */
+/**
+ * A tracked account: its settings plus the bookkeeping of scheduling and collection health.
+ * The collection cursor and the last successful poll time are not kept here: they are those of
+ * the account's latest snapshot (`cursorMs`, `polledAt`/`fetchedAt`), the poll's commit record.
+ */
 export type TrackedAccount = AccountSettings & {
   createdAt: number;
   status: AccountStatus;
   statusReason: string | null;
-  /** Timestamp of the newest collected point; the next poll starts here. */
-  cursorMs: number | null;
   nextDueAt: number;
   nextReportAt: number;
   consecutiveErrors: number;
   consecutiveEmptyPolls: number;
-  lastPolledAt: number | null;
-  lastSuccessAt: number | null;
 };
 
 export const DEFAULT_SETTINGS = {

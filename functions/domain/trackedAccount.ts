@@ -8,7 +8,11 @@ import { signerRefSchema } from './signerRef';
 const ms = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const count = z.number().int().min(0);
 
-/** A stored tracked account, in canonical form (what `accountSettingsSchema` produced plus bookkeeping). */
+/**
+ * A stored tracked account, in canonical form (what `accountSettingsSchema` produced plus bookkeeping).
+ * Unknown keys are stripped, so records written before the cursor moved to the snapshots (with
+ * `cursorMs`, `lastPolledAt`, `lastSuccessAt`) still read.
+ */
 export const trackedAccountSchema = z.object({
   address: addressSchema,
   emails: z.array(z.email()).min(1),
@@ -22,13 +26,10 @@ export const trackedAccountSchema = z.object({
   createdAt: ms,
   status: z.enum(['ok', 'stale', 'failing']),
   statusReason: z.string().nullable(),
-  cursorMs: ms.nullable(),
   nextDueAt: ms,
   nextReportAt: ms,
   consecutiveErrors: count,
   consecutiveEmptyPolls: count,
-  lastPolledAt: ms.nullable(),
-  lastSuccessAt: ms.nullable(),
 }) satisfies z.ZodType<TrackedAccount>;
 
 /** A freshly tracked account: due for its first poll now, its first report at the next local report time. */
@@ -38,20 +39,17 @@ export function newTrackedAccount(settings: AccountSettings, now: number): Track
     createdAt: now,
     status: 'ok',
     statusReason: null,
-    cursorMs: null,
     nextDueAt: now,
     nextReportAt: nextReportAt(now, settings.reportAt, settings.timezone),
     consecutiveErrors: 0,
     consecutiveEmptyPolls: 0,
-    lastPolledAt: null,
-    lastSuccessAt: null,
   };
 }
 
 /**
  * Applies a settings patch. A new report time or zone reschedules the next report from `now`; a
- * new interval makes the account due now, so its next poll uses the new interval. The cursor and
- * history are kept.
+ * new interval makes the account due now, so its next poll uses the new interval. Collection
+ * health and history are kept.
  */
 export function applySettingsPatch(account: TrackedAccount, patch: AccountSettingsPatch, now: number): TrackedAccount {
   const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as AccountSettingsPatch;

@@ -29,21 +29,7 @@ export const accountPatchSchema = accountItemSchema
   .strict();
 export type AccountPatch = z.infer<typeof accountPatchSchema>;
 
-/** What one poll leaves behind; `cursorMs: null` leaves the stored cursor as it is. */
-export const pollResultSchema = accountItemSchema
-  .pick({
-    cursorMs: true,
-    status: true,
-    statusReason: true,
-    consecutiveErrors: true,
-    consecutiveEmptyPolls: true,
-    lastPolledAt: true,
-    lastSuccessAt: true,
-  })
-  .strict();
-export type PollResult = z.infer<typeof pollResultSchema>;
-
-/** The health fields of an account, which `recordHealth` sets without touching the cursor. */
+/** The health fields of an account, which `recordHealth` sets and nothing else. */
 export const accountHealthSchema = accountItemSchema
   .pick({ status: true, statusReason: true, consecutiveErrors: true, consecutiveEmptyPolls: true })
   .strict();

@@ -4,10 +4,8 @@ import {
   accountItemSchema,
   accountPatchSchema,
   type AccountHealth,
-  pollResultSchema,
   type AccountPatch,
   type AccountRecord,
-  type PollResult,
 } from './accountItem';
 import { batchGetAll } from './batchGet';
 import { batchWriteAll, type WriteRequest } from './batchWrite';
@@ -16,15 +14,8 @@ import { parseItem } from './parseItem';
 import { queryAll } from './queryAll';
 import type { RepositoryOptions } from './repositoryOptions';
 import { SHARDS, shardOf } from './shard';
-import { isConditionalCheckFailed, itemOfFailedCondition, storeCall } from './storeError';
+import { isConditionalCheckFailed, storeCall } from './storeError';
 import { tableName } from './tableDefinitions';
-
-/** Outcome of recording a poll. */
-export type RecordPollOutcome =
-  | { kind: 'recorded' }
-  /** The stored cursor is already past the one given: another poll got further; nothing written. */
-  | { kind: 'cursor-behind'; storedCursorMs: number }
-  | { kind: 'not-found' };
 
 /** Outcome of `importMany`: addresses created, and existing ones whose settings were updated. */
 export interface ImportOutcome {
@@ -174,42 +165,6 @@ export class AccountsRepository {
     );
   }
 
-  /**
-   * Records the outcome of a poll. The cursor never moves backwards: if the stored one is
-   * already later, nothing is written and `cursor-behind` is returned.
-   */
-  async recordPollResult(address: string, result: PollResult): Promise<RecordPollOutcome> {
-    const { cursorMs, ...rest } = parseItem(pollResultSchema, result, 'accounts.recordPollResult');
-    const fields: [string, unknown][] = Object.entries(rest);
-    if (cursorMs !== null) fields.push(['cursorMs', cursorMs]);
-    const cursorCondition =
-      cursorMs === null ? '' : ' AND (attribute_not_exists(cursorMs) OR attribute_type(cursorMs, :nullType) OR cursorMs <= :cursor)';
-    return storeCall('accounts.recordPollResult', async () => {
-      try {
-        await this.client.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: { address },
-            UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
-            ConditionExpression: `attribute_exists(address)${cursorCondition}`,
-            ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
-            ExpressionAttributeValues: {
-              ...Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
-              ...(cursorMs === null ? {} : { ':cursor': cursorMs, ':nullType': 'NULL' }),
-            },
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-        );
-        return { kind: 'recorded' };
-      } catch (error) {
-        if (!isConditionalCheckFailed(error)) throw error;
-        const stored = itemOfFailedCondition(error);
-        if (!stored) return { kind: 'not-found' };
-        return { kind: 'cursor-behind', storedCursorMs: Number(stored['cursorMs']) };
-      }
-    });
-  }
-
   /** Sets the account's health (status, reason, error and empty-poll counts) and nothing else. */
   async recordHealth(address: string, health: AccountHealth): Promise<{ kind: 'recorded' } | { kind: 'not-found' }> {
     const fields = Object.entries(parseItem(accountHealthSchema, health, 'accounts.recordHealth'));
@@ -236,7 +191,7 @@ export class AccountsRepository {
   /**
    * Adds or updates many accounts at once: new addresses are written whole with
    * `BatchWriteItem` (chunks of 25, throttled items retried); for existing ones only the
-   * settings are updated, so their collection state (cursor, status) is kept.
+   * settings are updated, so their schedule and collection health are kept.
    * Later duplicates of an address win.
    */
   async importMany(accounts: readonly AccountRecord[]): Promise<ImportOutcome> {

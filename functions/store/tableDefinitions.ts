@@ -45,7 +45,7 @@ export const SCHEDULE_SHARDS = 8;
 export const TABLES: Readonly<Record<TableId, TableDefinition>> = {
   accounts: {
     id: 'accounts',
-    purpose: 'Tracked accounts: settings, collection cursor, next poll and report times, status.',
+    purpose: 'Tracked accounts: settings, next poll and report times, collection health.',
     partitionKey: { name: 'address', type: 'S' },
     globalIndexes: [
       {

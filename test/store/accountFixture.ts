@@ -20,13 +20,10 @@ export function accountRecord(overrides: Partial<AccountRecord> & { address: Add
     createdAt: 1_700_000_000_000,
     status: 'ok',
     statusReason: null,
-    cursorMs: null,
     nextDueAt: 1_700_000_000_000,
     nextReportAt: 1_700_050_000_000,
     consecutiveErrors: 0,
     consecutiveEmptyPolls: 0,
-    lastPolledAt: null,
-    lastSuccessAt: null,
     ...overrides,
   };
 }

@@ -1,7 +1,9 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { AccountsRepository } from '../../functions/store/accountsRepository';
 import { shardOf } from '../../functions/store/shard';
 import { StoreError } from '../../functions/store/storeError';
+import { tableName } from '../../functions/store/tableDefinitions';
 import { testTables } from '../support/testTables';
 import { accountRecord, testAddress } from './accountFixture';
 
@@ -28,7 +30,13 @@ describe('AccountsRepository: one account', () => {
   });
 
   it('updates settings without touching the collection state', async () => {
-    const account = accountRecord({ address: testAddress(3), cursorMs: T0, status: 'stale', statusReason: 'no new points' });
+    const account = accountRecord({
+      address: testAddress(3),
+      status: 'stale',
+      statusReason: 'no new points',
+      consecutiveEmptyPolls: 3,
+      consecutiveErrors: 1,
+    });
     await repo().create(account);
     const outcome = await repo().updateSettings(account.address, { interval: '15m', emails: ['a@example.com', 'b@example.com'], label: null });
     expect(outcome).toEqual({
@@ -58,39 +66,49 @@ describe('AccountsRepository: one account', () => {
     expect(await repo().claimDue(testAddress(997), T0, T0 + HOUR)).toEqual({ kind: 'lost' });
   });
 
-  it('records poll results and never moves the cursor backwards', async () => {
-    const account = accountRecord({ address: testAddress(7) });
-    await repo().create(account);
-    const result = {
-      cursorMs: T0 + 2 * HOUR,
-      status: 'ok' as const,
-      statusReason: null,
-      consecutiveErrors: 0,
-      consecutiveEmptyPolls: 0,
-      lastPolledAt: T0 + 2 * HOUR,
-      lastSuccessAt: T0 + 2 * HOUR,
-    };
-    expect(await repo().recordPollResult(account.address, result)).toEqual({ kind: 'recorded' });
-    expect(await repo().recordPollResult(account.address, { ...result, cursorMs: T0 + HOUR, lastPolledAt: T0 + 3 * HOUR })).toEqual({
-      kind: 'cursor-behind',
-      storedCursorMs: T0 + 2 * HOUR,
-    });
-    expect((await repo().get(account.address))?.lastPolledAt).toBe(T0 + 2 * HOUR);
-
-    const failure = { ...result, cursorMs: null, status: 'failing' as const, statusReason: 'HTTP 500', consecutiveErrors: 3, lastPolledAt: T0 + 4 * HOUR };
-    expect(await repo().recordPollResult(account.address, failure)).toEqual({ kind: 'recorded' });
-    const stored = await repo().get(account.address);
-    expect(stored).toMatchObject({ cursorMs: T0 + 2 * HOUR, status: 'failing', statusReason: 'HTTP 500', consecutiveErrors: 3, lastPolledAt: T0 + 4 * HOUR });
-    expect(await repo().recordPollResult(testAddress(996), result)).toEqual({ kind: 'not-found' });
-  });
-
-  it('records health without touching the cursor or schedule', async () => {
-    const account = accountRecord({ address: testAddress(9), cursorMs: T0, nextDueAt: T0 + HOUR });
+  it('records health without touching the settings or schedule', async () => {
+    const account = accountRecord({ address: testAddress(9), label: 'desk', nextDueAt: T0 + HOUR, nextReportAt: T0 + 2 * HOUR });
     await repo().create(account);
     const health = { status: 'stale' as const, statusReason: 'no new point in 3 polls', consecutiveErrors: 0, consecutiveEmptyPolls: 3 };
     expect(await repo().recordHealth(account.address, health)).toEqual({ kind: 'recorded' });
     expect(await repo().get(account.address)).toEqual({ ...account, ...health });
     expect(await repo().recordHealth(testAddress(995), health)).toEqual({ kind: 'not-found' });
+  });
+
+  it('records a failure and then the recovery, each replacing the last health', async () => {
+    const account = accountRecord({ address: testAddress(10) });
+    await repo().create(account);
+    const failing = { status: 'failing' as const, statusReason: 'HTTP 500', consecutiveErrors: 3, consecutiveEmptyPolls: 1 };
+    expect(await repo().recordHealth(account.address, failing)).toEqual({ kind: 'recorded' });
+    expect(await repo().get(account.address)).toEqual({ ...account, ...failing });
+
+    const recovered = { status: 'ok' as const, statusReason: null, consecutiveErrors: 0, consecutiveEmptyPolls: 0 };
+    expect(await repo().recordHealth(account.address, recovered)).toEqual({ kind: 'recorded' });
+    expect(await repo().get(account.address)).toEqual({ ...account, ...recovered });
+  });
+
+  it('refuses health that is out of shape or carries other fields, and writes nothing', async () => {
+    const account = accountRecord({ address: testAddress(11) });
+    await repo().create(account);
+    const health = { status: 'ok' as const, statusReason: null, consecutiveErrors: 0, consecutiveEmptyPolls: 0 };
+    await expect(repo().recordHealth(account.address, { ...health, consecutiveErrors: -1 })).rejects.toThrow(/consecutiveErrors/);
+    // @ts-expect-error the schedule is not part of the health
+    await expect(repo().recordHealth(account.address, { ...health, nextDueAt: T0 })).rejects.toThrow(StoreError);
+    expect(await repo().get(account.address)).toEqual(account);
+  });
+
+  it('reads, lists and updates an item written before the cursor moved to the snapshots', async () => {
+    const account = accountRecord({ address: testAddress(12), nextDueAt: T0 - HOUR, status: 'stale', statusReason: 'no new points' });
+    const legacy = { cursorMs: T0 - 2 * HOUR, lastPolledAt: T0 - HOUR, lastSuccessAt: T0 - 3 * HOUR };
+    await tables.client.send(
+      new PutCommand({ TableName: tableName(tables.prefix, 'accounts'), Item: { ...account, ...legacy, shard: shardOf(account.address) } }),
+    );
+    expect(await repo().get(account.address)).toEqual(account);
+    expect((await repo().queryDue(T0, 100)).find((a) => a.address === account.address)).toEqual(account);
+    expect(await repo().updateSettings(account.address, { label: 'legacy' })).toEqual({ kind: 'updated', account: { ...account, label: 'legacy' } });
+    const health = { status: 'ok' as const, statusReason: null, consecutiveErrors: 0, consecutiveEmptyPolls: 0 };
+    expect(await repo().recordHealth(account.address, health)).toEqual({ kind: 'recorded' });
+    expect(await repo().get(account.address)).toEqual({ ...account, label: 'legacy', ...health });
   });
 
   it('sets the next report time, conditionally when asked', async () => {
@@ -160,15 +178,8 @@ describe('AccountsRepository: import', () => {
     expect(await repo().get(testAddress(1_234, 2))).toEqual(accounts[1_234]);
 
     const polled = testAddress(5, 2);
-    await repo().recordPollResult(polled, {
-      cursorMs: T0,
-      status: 'ok',
-      statusReason: null,
-      consecutiveErrors: 0,
-      consecutiveEmptyPolls: 0,
-      lastPolledAt: T0,
-      lastSuccessAt: T0,
-    });
+    const health = { status: 'failing' as const, statusReason: 'HTTP 500', consecutiveErrors: 4, consecutiveEmptyPolls: 2 };
+    expect(await repo().recordHealth(polled, health)).toEqual({ kind: 'recorded' });
     const again = [
       accountRecord({ address: polled, label: 'renamed', interval: '4h' }),
       accountRecord({ address: testAddress(6, 2), label: 'first' }),
@@ -178,7 +189,7 @@ describe('AccountsRepository: import', () => {
     const second = await repo().importMany(again);
     expect(second.created).toEqual([testAddress(5_000, 2)]);
     expect(second.updated).toEqual([polled, testAddress(6, 2)].sort());
-    expect(await repo().get(polled)).toMatchObject({ label: 'renamed', interval: '4h', cursorMs: T0, lastPolledAt: T0 });
+    expect(await repo().get(polled)).toMatchObject({ label: 'renamed', interval: '4h', ...health });
     expect((await repo().get(testAddress(6, 2)))?.label).toBe('second');
   });
 
