@@ -64,13 +64,13 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
-/** The npm package (or project folder) contributing most bytes to the output. */
+/** The npm package (or the project's own code) contributing most bytes to the output. */
 function largestInput(metafile: Metafile): string {
   const byPackage = new Map<string, number>();
   for (const output of Object.values(metafile.outputs)) {
     for (const [path, { bytesInOutput }] of Object.entries(output.inputs)) {
       const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
-      const key = match?.[1] ?? path.split('/').slice(0, 2).join('/');
+      const key = match?.[1] ?? 'project code';
       byPackage.set(key, (byPackage.get(key) ?? 0) + bytesInOutput);
     }
   }
