@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cliRuntime';
 import { register as registerAccounts } from './accounts';
+import { register as registerCollect } from './collect';
+import { register as registerStatus } from './status';
 import { register as registerLink } from './link';
 import { register as registerSim } from './sim';
 
@@ -10,6 +12,8 @@ import { register as registerSim } from './sim';
  */
 export function registerCommands(program: Command, context: CliContext): void {
   registerAccounts(program, context);
+  registerCollect(program, context);
+  registerStatus(program, context);
   registerLink(program, context);
   registerSim(program);
 }

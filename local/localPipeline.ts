@@ -1,0 +1,113 @@
+import type { ChainClient } from '../functions/chain/ports';
+import { createCollectHandler } from '../functions/handlers/collect';
+import { DEFAULT_COLLECT_SETTINGS, type CollectOutcome, type CollectSettings } from '../functions/services/collectAccount';
+import type { CollectJob } from '../functions/services/collectJob';
+import { dispatchDue, type DispatchSelection } from '../functions/services/dispatchDue';
+import type { NotifyEvent } from '../functions/services/notifyMessage';
+import type { Counters, Log } from '../functions/shared/observability';
+import type { Repositories } from '../functions/store/repositories';
+import { InProcessQueue, type QueueClock, type SqsLambdaHandler } from './queue/inProcessQueue';
+
+export interface LocalPipelineDeps {
+  readonly repos: Repositories;
+  readonly chain: ChainClient;
+  readonly log: Log;
+  readonly counters: Counters;
+  readonly now: () => number;
+  /** The notify-queue consumer (the notify handler, or a test's recorder). */
+  readonly notifyConsumer: SqsLambdaHandler;
+  readonly collectSettings?: CollectSettings;
+  /** Records per collect batch (SQS batch size); default 10. */
+  readonly batchSize?: number;
+  readonly queueClock?: QueueClock;
+  readonly limitPerShard?: number;
+  /** How long a failed message waits before redelivery; default 30 s (SQS's default). */
+  readonly visibilityTimeoutMs?: number;
+}
+
+/** Result of one dispatch-and-collect cycle. */
+export interface CycleResult {
+  readonly dispatched: CollectJob[];
+  readonly outcomes: CollectOutcome[];
+}
+
+/**
+ * The collection pipeline wired as it runs in AWS, with in-process queues in place of SQS:
+ * dispatch → collect queue → collect handler → notify queue → notify consumer. The handlers are
+ * the deployed ones; only the queues and the trigger differ.
+ */
+export function createLocalPipeline(deps: LocalPipelineDeps) {
+  const queueOptions = deps.queueClock ? { clock: deps.queueClock } : {};
+  const notifyQueue = new InProcessQueue<NotifyEvent>({
+    name: 'sentinel-notify',
+    consumer: deps.notifyConsumer,
+    visibilityTimeoutMs: deps.visibilityTimeoutMs ?? 30_000,
+    maxReceiveCount: 5,
+    ...queueOptions,
+  });
+  let outcomes: CollectOutcome[] = [];
+  let onProgress: ((done: number) => void) | undefined;
+  const collectHandler = createCollectHandler({
+    chain: deps.chain,
+    repos: deps.repos,
+    events: notifyQueue,
+    log: deps.log,
+    counters: deps.counters,
+    flush: () => undefined,
+    settings: deps.collectSettings ?? DEFAULT_COLLECT_SETTINGS,
+    now: deps.now,
+    onOutcome: (outcome) => {
+      outcomes.push(outcome);
+      onProgress?.(outcomes.length);
+    },
+  });
+  const collectQueue = new InProcessQueue<CollectJob>({
+    name: 'sentinel-collect',
+    consumer: collectHandler,
+    batchSize: deps.batchSize ?? 10,
+    visibilityTimeoutMs: deps.visibilityTimeoutMs ?? 30_000,
+    maxReceiveCount: 3,
+    ...queueOptions,
+  });
+  const dispatchDeps = {
+    accounts: deps.repos.accounts,
+    collectQueue,
+    log: deps.log,
+    now: deps.now,
+    limitPerShard: deps.limitPerShard ?? 1_000,
+  };
+
+  return {
+    collectQueue,
+    notifyQueue,
+    /**
+     * Dispatches, then delivers both queues until they are empty (the CLI's `collect`).
+     * `progress` is told how many polls finished out of how many were dispatched.
+     */
+    async runCycle(selection: DispatchSelection = { kind: 'due' }, progress?: (done: number, total: number) => void): Promise<CycleResult> {
+      outcomes = [];
+      const { dispatched } = await dispatchDue(dispatchDeps, selection);
+      onProgress = progress && ((done) => progress(done, dispatched.length));
+      try {
+        await collectQueue.drain();
+        await notifyQueue.drain();
+      } finally {
+        onProgress = undefined;
+      }
+      return { dispatched, outcomes };
+    },
+    /** Dispatches only; background consumers (`start()`) do the rest (`npm start`). */
+    async dispatch(selection: DispatchSelection = { kind: 'due' }): Promise<CollectJob[]> {
+      return (await dispatchDue(dispatchDeps, selection)).dispatched;
+    },
+    start(): void {
+      collectQueue.start();
+      notifyQueue.start();
+    },
+    async stop(): Promise<void> {
+      await Promise.all([collectQueue.stop(), notifyQueue.stop()]);
+    },
+  };
+}
+
+export type LocalPipeline = ReturnType<typeof createLocalPipeline>;
