@@ -1,0 +1,234 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testTables } from '../support/testTables';
+import { formOf, getPage, HOUR, startRevocationWorld, submitForm, titleOf, type RevocationWorld } from './support/revocationWorld';
+
+const tables = testTables();
+let world: RevocationWorld;
+
+beforeAll(async () => {
+  world = await startRevocationWorld(tables);
+});
+afterAll(async () => {
+  await world?.close();
+});
+
+async function delegatesOf(account: string): Promise<string[]> {
+  return (await world.control.account(account)).delegates.map((d) => d.address);
+}
+
+function expectSecurityHeaders(headers: Headers): void {
+  expect(headers.get('content-type')).toBe('text/html; charset=utf-8');
+  expect(headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; form-action 'self'; frame-ancestors 'none'/);
+  expect(headers.get('referrer-policy')).toBe('no-referrer');
+  expect(headers.get('cache-control')).toBe('no-store');
+  expect(headers.get('x-frame-options')).toBe('DENY');
+  expect(headers.get('x-content-type-options')).toBe('nosniff');
+}
+
+describe('revoke page over HTTP, against the simulator', () => {
+  it('GET shows the confirmation; POST revokes; the delegate is gone, audited and reported', async () => {
+    const account = await world.trackAccount({ label: 'happy', delegates: ['trading-bot'] });
+    const delegate = account.delegates[0]!;
+    const link = world.revokeLink(account.address, delegate.address);
+
+    const page = await getPage(link);
+    expect(page.status).toBe(200);
+    expectSecurityHeaders(page.headers);
+    expect(titleOf(page)).toBe('Revoke this API key?');
+    expect(page.html).toContain('happy');
+    expect(page.html).toContain('trading-bot');
+    expect(page.html).toContain(delegate.address);
+    expect(page.html).toContain('Open orders and open positions stay as they are');
+    expect(await delegatesOf(account.address)).toContain(delegate.address);
+
+    const form = formOf(page);
+    expect(form.action).toBe(`${world.server.url}/revoke`);
+    expect(Object.keys(form.fields).sort()).toEqual(['csrf', 'token']);
+    const done = await submitForm(form.action, form.fields);
+    expect(done.status).toBe(200);
+    expectSecurityHeaders(done.headers);
+    expect(titleOf(done)).toBe('API key revoked');
+    expect(await delegatesOf(account.address)).not.toContain(delegate.address);
+
+    const audit = await world.repos.audit.listForAccount(account.address, 10);
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ action: 'revoke-delegate', outcome: 'revoked', delegate: delegate.address, nonce: 1, txSignature: expect.stringMatching(/^0x[0-9a-f]{130}$/) });
+    expect((await world.control.account(account.address)).nonce).toBe(1);
+
+    await world.notify.drain();
+    const result = world.notified.filter((m) => m.account === account.address);
+    expect(result).toEqual([
+      expect.objectContaining({
+        kind: 'revocation-result',
+        outcome: 'revoked',
+        delegate: { address: delegate.address, name: 'trading-bot' },
+        nonce: 1,
+        transactionSignature: audit[0]?.txSignature,
+      }),
+    ]);
+
+    const replay = await submitForm(form.action, form.fields);
+    expect(replay.status).toBe(409);
+    expect(titleOf(replay)).toBe('This link has already been used');
+  });
+
+  it('a plain GET (as a mail scanner does) revokes and consumes nothing', async () => {
+    const account = await world.trackAccount({ label: 'scanner', delegates: ['bot'] });
+    const delegate = account.delegates[0]!;
+    const link = world.revokeLink(account.address, delegate.address);
+    for (let i = 0; i < 3; i++) expect((await getPage(link)).status).toBe(200);
+    const head = await fetch(link, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await delegatesOf(account.address)).toContain(delegate.address);
+    expect(await world.repos.audit.listForAccount(account.address, 10)).toEqual([]);
+    const done = await submitForm(...Object.values(formOf(await getPage(link))) as [string, Record<string, string>]);
+    expect(done.status).toBe(200);
+  });
+
+  it('refuses a cross-origin POST and a POST without the form value, consuming nothing', async () => {
+    const account = await world.trackAccount({ label: 'csrf', delegates: ['bot'] });
+    const delegate = account.delegates[0]!;
+    const form = formOf(await getPage(world.revokeLink(account.address, delegate.address)));
+
+    const evil = await submitForm(form.action, form.fields, { origin: 'https://evil.example' });
+    expect(evil.status).toBe(403);
+    expectSecurityHeaders(evil.headers);
+    const crossSite = await submitForm(form.action, form.fields, { 'sec-fetch-site': 'cross-site' });
+    expect(crossSite.status).toBe(403);
+    const noCsrf = await submitForm(form.action, { token: form.fields['token'] ?? '' });
+    expect(noCsrf.status).toBe(403);
+    const wrongCsrf = await submitForm(form.action, { ...form.fields, csrf: 'A'.repeat(43) });
+    expect(wrongCsrf.status).toBe(403);
+    const asJson = await fetch(form.action, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(form.fields) });
+    expect(asJson.status).toBe(400);
+
+    expect(await delegatesOf(account.address)).toContain(delegate.address);
+    const done = await submitForm(form.action, form.fields);
+    expect(done.status).toBe(200);
+    expect(await delegatesOf(account.address)).not.toContain(delegate.address);
+  });
+
+  it('refuses expired, altered and other-purpose links', async () => {
+    const account = await world.trackAccount({ label: 'expired', delegates: ['bot'] });
+    const delegate = account.delegates[0]!;
+    const expired = world.revokeLink(account.address, delegate.address, Date.now() - 73 * HOUR);
+    const page = await getPage(expired);
+    expect(page.status).toBe(410);
+    expect(titleOf(page)).toBe('This link has expired');
+    expectSecurityHeaders(page.headers);
+
+    // A form kept open past the link's expiry.
+    const fresh = formOf(await getPage(world.revokeLink(account.address, delegate.address)));
+    const staleToken = new URL(expired).searchParams.get('token') ?? '';
+    expect((await submitForm(fresh.action, { ...fresh.fields, token: staleToken })).status).toBe(410);
+
+    const token = fresh.fields['token'] ?? '';
+    const altered = `${token.slice(0, 20)}${token[20] === 'A' ? 'B' : 'A'}${token.slice(21)}`;
+    expect((await getPage(`${world.server.url}/revoke?token=${encodeURIComponent(altered)}`)).status).toBe(400);
+    expect((await getPage(`${world.server.url}/revoke`)).status).toBe(400);
+    const unsubscribe = world.links.build({ purpose: 'unsubscribe', account: account.address, email: account.emails[0]! }, Date.now());
+    const asRevoke = `${world.server.url}/revoke?token=${encodeURIComponent(new URL(unsubscribe).searchParams.get('token') ?? '')}`;
+    expect((await getPage(asRevoke)).status).toBe(400);
+
+    expect(await delegatesOf(account.address)).toContain(delegate.address);
+  });
+
+  it('explains that an account without a signer cannot be revoked from a link', async () => {
+    const account = await world.trackAccount({ label: 'nosigner', delegates: ['bot'], signer: 'none' });
+    const delegate = account.delegates[0]!;
+    const link = world.revokeLink(account.address, delegate.address);
+    const page = await getPage(link);
+    expect(page.status).toBe(409);
+    expect(titleOf(page)).toBe('One-click revocation is not set up for this account');
+    expect(page.html).toContain('--signer');
+    expect(page.html).not.toContain('<form');
+  });
+
+  it('shows a clear page when the signer variable is missing, and the link keeps working once it is set', async () => {
+    const account = await world.trackAccount({ label: 'missingkey', delegates: ['bot'] });
+    const delegate = account.delegates[0]!;
+    const variable = Object.entries(world.signerEnv).find(([, v]) => v === account.privateKey)?.[0] ?? '';
+    world.signerEnv[variable] = undefined;
+    const form = formOf(await getPage(world.revokeLink(account.address, delegate.address)));
+    const refused = await submitForm(form.action, form.fields);
+    expect(refused.status).toBe(409);
+    expect(refused.html).toContain(`environment variable ${variable} is not set`);
+    expect(refused.html).not.toContain(account.privateKey.slice(2, 20));
+
+    world.signerEnv[variable] = account.privateKey;
+    const done = await submitForm(form.action, form.fields);
+    expect(done.status).toBe(200);
+    expect(await delegatesOf(account.address)).not.toContain(delegate.address);
+  });
+
+  it('says "already revoked" (success) when the delegate is gone before the click', async () => {
+    const account = await world.trackAccount({ label: 'gone', delegates: ['bot'] });
+    const delegate = account.delegates[0]!;
+    const form = formOf(await getPage(world.revokeLink(account.address, delegate.address)));
+    await world.control.removeDelegate(account.address, delegate.address);
+    const done = await submitForm(form.action, form.fields);
+    expect(done.status).toBe(200);
+    expect(titleOf(done)).toBe('Already revoked');
+    expect((await world.control.account(account.address)).nonce).toBe(0);
+  });
+
+  it('revokes two delegates of one account concurrently, each with its own nonce', async () => {
+    const account = await world.trackAccount({ label: 'concurrent', delegates: ['bot-a', 'bot-b'] });
+    const forms = await Promise.all(account.delegates.map(async (d) => formOf(await getPage(world.revokeLink(account.address, d.address)))));
+    const results = await Promise.all(forms.map((f) => submitForm(f.action, f.fields)));
+    expect(results.map((r) => r.status)).toEqual([200, 200]);
+    expect(await delegatesOf(account.address)).toEqual([]);
+    const audit = await world.repos.audit.listForAccount(account.address, 10);
+    expect(audit.map((a) => a.outcome)).toEqual(['revoked', 'revoked']);
+    expect(audit.map((a) => a.nonce).sort()).toEqual([1, 2]);
+    expect((await world.control.account(account.address)).nonce).toBe(2);
+  });
+
+  it('leaves the link usable when the chain is down (nothing sent), and works once it is back', async () => {
+    const account = await world.trackAccount({ label: 'chaindown', delegates: ['bot'] });
+    const delegate = account.delegates[0]!;
+    const form = formOf(await getPage(world.revokeLink(account.address, delegate.address)));
+    await world.control.setFaults({ routes: { 'account-nonce': { error500: 1 } } });
+    try {
+      const down = await submitForm(form.action, form.fields);
+      expect(down.status).toBe(503);
+      expect(down.headers.get('retry-after')).toBe('30');
+      expect(down.html).toContain('Your link still works');
+    } finally {
+      await world.control.resetFaults();
+    }
+    expect(await delegatesOf(account.address)).toContain(delegate.address);
+    const audit = await world.repos.audit.listForAccount(account.address, 10);
+    expect(audit.map((a) => a.outcome)).toEqual(['chain-unreachable']);
+
+    const done = await submitForm(form.action, form.fields);
+    expect(done.status).toBe(200);
+    expect(await delegatesOf(account.address)).not.toContain(delegate.address);
+  });
+
+  it('shows the chain\'s refusal, escaped, with 502', async () => {
+    const account = await world.trackAccount({ label: 'refused', delegates: ['bot'] });
+    const delegate = account.delegates[0]!;
+    const form = formOf(await getPage(world.revokeLink(account.address, delegate.address)));
+    // Another transaction lands after every nonce read: the one stale-nonce retry is used up and the refusal is final.
+    world.afterNonceRead = async (address, nonce) => {
+      if (address === account.address) await world.control.setNonce(address, nonce + 1);
+    };
+    try {
+      const refused = await submitForm(form.action, form.fields);
+      expect(refused.status).toBe(502);
+      expect(titleOf(refused)).toBe('The chain refused the revocation');
+      expect(refused.html).toMatch(/stale nonce \d+ for 0x[0-9a-fA-F]{40}: it must be greater than \d+/);
+    } finally {
+      world.afterNonceRead = null;
+    }
+    expect(await delegatesOf(account.address)).toContain(delegate.address);
+    expect((await submitForm(form.action, form.fields)).status).toBe(409);
+  });
+
+  it('answers other methods with 405 and unknown paths with 404', async () => {
+    const res = await fetch(`${world.server.url}/revoke`, { method: 'PUT' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD, POST');
+  });
+});
