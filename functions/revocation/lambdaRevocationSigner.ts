@@ -1,13 +1,20 @@
-import { InvokeCommand, type InvokeCommandOutput } from '@aws-sdk/client-lambda';
+import { InvokeCommand } from '@aws-sdk/client-lambda';
 import { z } from 'zod';
 import type { RevocationOutcome, RevocationRequest } from '../services/revocationOutcome';
 import { parseRevocationOutcome } from './parseRevocationOutcome';
 import { RevocationInvokeError } from './revocationInvokeError';
 import type { RevocationSigner } from './revocationSigner';
 
+/** What an invocation answers (a subset of `InvokeCommandOutput`). */
+export interface InvokeAnswer {
+  Payload?: Uint8Array | undefined;
+  FunctionError?: string | undefined;
+  StatusCode?: number | undefined;
+}
+
 /** The part of `LambdaClient` used here; a real client fits. */
 export interface LambdaClientLike {
-  send(command: InvokeCommand): Promise<Pick<InvokeCommandOutput, 'Payload' | 'FunctionError' | 'StatusCode'>>;
+  send(command: InvokeCommand): Promise<InvokeAnswer>;
 }
 
 const errorPayloadSchema = z.looseObject({ errorType: z.string().optional(), errorMessage: z.string().optional() });
@@ -20,7 +27,7 @@ export class LambdaRevocationSigner implements RevocationSigner {
   ) {}
 
   async revoke(request: RevocationRequest): Promise<RevocationOutcome> {
-    let out: Pick<InvokeCommandOutput, 'Payload' | 'FunctionError' | 'StatusCode'>;
+    let out: InvokeAnswer;
     try {
       out = await this.client.send(
         new InvokeCommand({
