@@ -23,6 +23,8 @@ export interface LocalPipelineDeps {
   readonly limitPerShard?: number;
   /** How long a failed message waits before redelivery; default 30 s (SQS's default). */
   readonly visibilityTimeoutMs?: number;
+  /** Concurrent consumers of the collect queue (the event source's `maxConcurrency`); default 1. */
+  readonly collectConcurrency?: number;
 }
 
 /** Result of one dispatch-and-collect cycle. */
@@ -69,6 +71,7 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
     maxReceiveCount: 3,
     ...queueOptions,
   });
+  const collectPollers = { concurrency: deps.collectConcurrency ?? 1 };
   const dispatchDeps = {
     accounts: deps.repos.accounts,
     collectQueue,
@@ -89,7 +92,7 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
       const { dispatched } = await dispatchDue(dispatchDeps, selection);
       onProgress = progress && ((done) => progress(done, dispatched.length));
       try {
-        await collectQueue.drain();
+        await collectQueue.drain(collectPollers);
         await notifyQueue.drain();
       } finally {
         onProgress = undefined;
@@ -101,7 +104,7 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
       return (await dispatchDue(dispatchDeps, selection)).dispatched;
     },
     start(): void {
-      collectQueue.start();
+      collectQueue.start(collectPollers);
       notifyQueue.start();
     },
     async stop(): Promise<void> {

@@ -43,6 +43,16 @@ export interface InProcessQueueOptions {
   readonly onConsumerError?: (error: unknown) => void;
 }
 
+/** How `drain()` and `start()` poll. */
+export interface PollerOptions {
+  /**
+   * Pollers receiving and delivering batches at once, as the concurrent Lambda instances of one
+   * SQS event source (`maxConcurrency`); 1–1000, default 1. A received message is hidden, so no
+   * message is in two batches at once.
+   */
+  readonly concurrency?: number;
+}
+
 /** Counts of one `drain()`. */
 export interface DrainResult {
   /** Consumer invocations. */
@@ -144,39 +154,56 @@ export class InProcessQueue<T> implements MessageQueue<T> {
 
   /**
    * Delivers until the queue is empty, waiting out visibility timeouts and delays so that
-   * failed messages are retried until they succeed or are dead-lettered.
+   * failed messages are retried until they succeed or are dead-lettered. With `concurrency` N,
+   * up to N batches are in flight; while any is, an idle poller waits for one to finish
+   * (rather than for a visibility timeout) before receiving again.
    */
-  async drain(): Promise<DrainResult> {
+  async drain(options: PollerOptions = {}): Promise<DrainResult> {
+    const concurrency = pollerCount(options);
     const totals = { batches: 0, processed: 0, failedDeliveries: 0, deadLettered: 0 };
-    while (this.messages.size > 0) {
-      const outcome = await this.pollOnce();
-      if (outcome) {
+    const inFlight = new Set<Promise<void>>();
+    for (;;) {
+      while (inFlight.size < concurrency) {
+        const { batch, deadLettered } = this.receive();
+        totals.deadLettered += deadLettered;
+        if (batch.length === 0) break;
         totals.batches++;
-        totals.processed += outcome.processed;
-        totals.failedDeliveries += outcome.failed;
+        const delivery: Promise<void> = this.deliver(batch)
+          .then((outcome) => {
+            totals.processed += outcome.processed;
+            totals.failedDeliveries += outcome.failed;
+          })
+          .finally(() => inFlight.delete(delivery));
+        inFlight.add(delivery);
       }
-      totals.deadLettered += outcome?.deadLettered ?? 0;
-      if (!outcome || outcome.received === 0) {
-        const next = Math.min(...[...this.messages.values()].map((m) => m.visibleAt));
-        if (Number.isFinite(next)) await this.clock.sleep(Math.max(1, next - this.clock.now()));
+      if (inFlight.size > 0) {
+        await Promise.race(inFlight);
+        continue;
       }
+      if (this.messages.size === 0) return totals;
+      const next = Math.min(...[...this.messages.values()].map((m) => m.visibleAt));
+      await this.clock.sleep(Math.max(1, next - this.clock.now()));
     }
-    return totals;
   }
 
-  /** Keeps delivering in the background, polling every `pollIntervalMs` when idle. */
-  start(): void {
+  /**
+   * Keeps delivering in the background with `concurrency` pollers, each polling every
+   * `pollIntervalMs` when idle.
+   */
+  start(options: PollerOptions = {}): void {
+    const concurrency = pollerCount(options);
     if (this.running) return;
     this.running = true;
-    this.loop = (async () => {
+    const poller = async (): Promise<void> => {
       while (this.running) {
         const outcome = await this.pollOnce();
         if (!outcome || outcome.received === 0) await this.clock.sleep(this.options.pollIntervalMs ?? 100);
       }
-    })();
+    };
+    this.loop = Promise.all(Array.from({ length: concurrency }, poller)).then(() => undefined);
   }
 
-  /** Stops the background loop; resolves once the batch in flight has finished. */
+  /** Stops the background pollers; resolves once the batches in flight have finished. */
   async stop(): Promise<void> {
     this.running = false;
     await this.loop;
@@ -190,6 +217,11 @@ export class InProcessQueue<T> implements MessageQueue<T> {
   async pollOnce(): Promise<PollOutcome | undefined> {
     const { batch, deadLettered } = this.receive();
     if (batch.length === 0) return deadLettered > 0 ? { received: 0, processed: 0, failed: 0, deadLettered } : undefined;
+    return { ...(await this.deliver(batch)), deadLettered };
+  }
+
+  /** Delivers one received batch; deletes the messages whose delivery succeeded. */
+  private async deliver(batch: readonly StoredMessage[]): Promise<Omit<PollOutcome, 'deadLettered'>> {
     const handles = new Map(batch.map((m) => [m.messageId, m.receiptHandle]));
     const failedIds = await this.invoke(batch.map((m) => this.record(m)));
     let processed = 0;
@@ -199,7 +231,7 @@ export class InProcessQueue<T> implements MessageQueue<T> {
       if (this.messages.get(messageId)?.receiptHandle === handle) this.messages.delete(messageId);
       processed++;
     }
-    return { received: batch.length, processed, failed: failedIds.size, deadLettered };
+    return { received: batch.length, processed, failed: failedIds.size };
   }
 
   private receive(): { batch: StoredMessage[]; deadLettered: number } {
@@ -263,6 +295,14 @@ export class InProcessQueue<T> implements MessageQueue<T> {
       awsRegion: this.options.region ?? 'us-east-1',
     };
   }
+}
+
+function pollerCount(options: PollerOptions): number {
+  const concurrency = options.concurrency ?? 1;
+  if (!(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 1_000)) {
+    throw new RangeError(`concurrency must be an integer from 1 to 1000, got ${concurrency}`);
+  }
+  return concurrency;
 }
 
 function logDeadLetter(queue: string): (message: DeadLetter) => void {
