@@ -4,6 +4,7 @@ import { register as registerAccounts } from './accounts';
 import { register as registerCollect } from './collect';
 import { register as registerStatus } from './status';
 import { register as registerLink } from './link';
+import { register as registerReport } from './report';
 import { register as registerSim } from './sim';
 
 /**
@@ -15,5 +16,6 @@ export function registerCommands(program: Command, context: CliContext): void {
   registerCollect(program, context);
   registerStatus(program, context);
   registerLink(program, context);
+  registerReport(program, context);
   registerSim(program);
 }
