@@ -110,13 +110,18 @@ describe('the cdk CLI', () => {
   );
 
   it('rejects an unknown stage with a message naming the context key', () => {
-    const run = spawnSync('npx', ['--no-install', 'tsx', 'infra/app.ts'], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, ...NO_NETWORK, CDK_CONTEXT_JSON: JSON.stringify({ stage: 'mainnet' }), CDK_OUTDIR: join(tmpdir(), 'sentinel-unused') },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(/context "stage"/);
+    const outdir = mkdtempSync(join(tmpdir(), 'sentinel-cli-'));
+    try {
+      const run = spawnSync('npx', ['--no-install', 'tsx', 'infra/app.ts'], {
+        cwd: PROJECT_ROOT,
+        env: { ...process.env, ...NO_NETWORK, CDK_CONTEXT_JSON: JSON.stringify({ stage: 'mainnet' }), CDK_OUTDIR: outdir },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(/context "stage"/);
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
   }, 60_000);
 });
