@@ -41,9 +41,9 @@ export interface SentinelFunctionProps {
 
 /**
  * A handler of `functions/handlers/` as a Lambda with the project's defaults: Node 22, ARM64 unless
- * told otherwise, timeout and memory from `FUNCTION_SIZING`, ESM bundle from the shared esbuild settings (local esbuild, never Docker), its own
- * log group with the stage's retention, Powertools environment, and a role that starts with nothing
- * but writing to that log group.
+ * told otherwise, timeout and memory from `FUNCTION_SIZING`, an ESM bundle from the shared esbuild
+ * settings (local esbuild, never Docker), its own log group with the stage's retention, the
+ * Powertools environment, and a role that starts with nothing but writing to that log group.
  *
  * Permissions are added only through the `bind*` methods, each of which grants the narrowest
  * actions on the exact resources AND sets the environment variable the handler reads to find them,
