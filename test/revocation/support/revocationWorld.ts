@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, Context, SQSEvent } from 'aws-lambda';
 import { createChainClient } from '../../../functions/chain/chainClient';
 import type { ChainClient } from '../../../functions/chain/ports';
@@ -16,7 +17,7 @@ import { silentLog } from '../../../functions/shared/observability';
 import { createRepositories, type Repositories } from '../../../functions/store/repositories';
 import { CsrfTokens } from '../../../functions/web/csrfToken';
 import { startLambdaHttpServer, type LambdaHttpServer } from '../../../local/http/lambdaHttpAdapter';
-import { InProcessQueue } from '../../../local/queue/inProcessQueue';
+import { InProcessQueue, type SqsLambdaHandler } from '../../../local/queue/inProcessQueue';
 import { SimControlClient } from '../../../local/sim/controlClient';
 import { startSimulator, type RunningSimulator } from '../../../local/sim/http/server';
 import type { TestTables } from '../../support/testTables';
@@ -64,7 +65,10 @@ export interface RevocationWorld {
 
 let envCounter = 0;
 
-export async function startRevocationWorld(tables: TestTables): Promise<RevocationWorld> {
+/** Builds the real notify consumer once the world's repositories and links exist (end-to-end tests). */
+export type NotifyConsumerFactory = (parts: { repos: Repositories; links: ActionLinks }) => SqsLambdaHandler;
+
+export async function startRevocationWorld(tables: TestTables, options: { notifyConsumer?: NotifyConsumerFactory } = {}): Promise<RevocationWorld> {
   const sim = await startSimulator({ seed: 7 });
   const control = new SimControlClient(sim.controlUrl);
   const repos = createRepositories(tables.client, tables.prefix);
@@ -88,10 +92,12 @@ export async function startRevocationWorld(tables: TestTables): Promise<Revocati
   };
   const signerEnv: Record<string, string | undefined> = {};
   const notified: NotifyMessage[] = [];
+  const consumer: { next?: SqsLambdaHandler } = {};
   const notify = new InProcessQueue<NotifyEvent>({
     name: 'notify',
-    consumer: async (event: SQSEvent) => {
+    consumer: async (event: SQSEvent, context: Context) => {
       for (const record of event.Records) notified.push(notifyMessageSchema.parse(JSON.parse(record.body)));
+      return consumer.next?.(event, context);
     },
   });
   const signDeps: RevokeDelegateDeps = {
@@ -118,6 +124,7 @@ export async function startRevocationWorld(tables: TestTables): Promise<Revocati
   });
   const links = new ActionLinks(new LinkTokenCodec(LINK_SECRET), server.url);
   const csrf = new CsrfTokens(LINK_SECRET);
+  if (options.notifyConsumer) consumer.next = options.notifyConsumer({ repos, links });
   pages.revoke = createRevokePageHandler({
     links,
     csrf,
@@ -166,7 +173,7 @@ export async function startRevocationWorld(tables: TestTables): Promise<Revocati
       }
       const variable = `OWNER_KEY_${++envCounter}`;
       if (signerKind === 'env') signerEnv[variable] = created.privateKey;
-      const emails = [`owner+${label}-${envCounter}@example.com`];
+      const emails = [`owner+${label.replace(/[^A-Za-z0-9-]/g, '-')}-${randomUUID().slice(0, 8)}@example.com`];
       const settings = accountSettingsSchema.parse({
         address: created.address,
         emails,
