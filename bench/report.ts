@@ -1,0 +1,284 @@
+/**
+ * Daily report benchmark (`npm run bench:report [-- --accounts 1000 --concurrency 1,4]`).
+ *
+ * For each account: build the report from stored data, render the chart PNG, render the email
+ * (Handlebars + juice), assemble the MIME message and send it with `SendRawEmail` to a local
+ * `aws-ses-v2-local` that the benchmark starts on a free port (and stops). This is the real
+ * `sendDailyReport`, delivery records and links included.
+ *
+ * Data: 1,000 accounts generated in memory from a fixed seed, each with 30 days of hourly equity
+ * and PnL points (721), a deposit or withdrawal on some days, two summary snapshots and up to
+ * three delegates, in six time zones. The repositories are in-memory implementations of the same
+ * ports (`bench/reportMemoryStore.ts`): DynamoDB Local's latency says nothing about DynamoDB's,
+ * so it is left out and the numbers are the CPU and mail path. The local SES store is emptied
+ * every 100 reports so that its memory does not pile up in this process (its raw-MIME proxy runs here).
+ *
+ * Prints, per concurrency: reports/second, p50/p95/max per report, peak RSS and heap; then the
+ * median time of each stage over 100 reports.
+ */
+import { availableParallelism, loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { SESClient } from '@aws-sdk/client-ses';
+import { SUMMARY_PERCENT_FIELDS, SUMMARY_STRING_FIELDS, type PortfolioSummary } from '../functions/chain/schemas';
+import { localDate } from '../functions/domain/localTime';
+import { buildReportModel } from '../functions/domain/reportModel';
+import { reportInstant } from '../functions/domain/reportTime';
+import { ActionLinks } from '../functions/links/actionLinks';
+import { LinkTokenCodec } from '../functions/links/linkToken';
+import { buildMime } from '../functions/mail/mime';
+import { createEmailRenderer } from '../functions/mail/render';
+import { SesSender } from '../functions/mail/sesSender';
+import { mailChart } from '../functions/services/mailChart';
+import { fromHeader } from '../functions/services/mailDelivery';
+import { recipientLinks } from '../functions/services/recipientLinks';
+import { loadReportData } from '../functions/services/reportData';
+import { planReport } from '../functions/services/reportPlan';
+import { dailyReportView } from '../functions/services/reportViews';
+import { sendDailyReport, type DailyReportDeps } from '../functions/services/sendDailyReport';
+import { memoryCounters, silentLog } from '../functions/shared/observability';
+import type { AccountRecord } from '../functions/store/accountItem';
+import { mapConcurrent } from '../functions/store/concurrency';
+import { startSesLocal, type SesLocal } from '../local/ses';
+import { memoryReportRepos, type StoredAccountData } from './reportMemoryStore';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const NOW = Date.parse('2025-06-15T12:00:00Z');
+const ZONES = ['Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'UTC', 'Australia/Sydney', 'America/Los_Angeles'];
+const MAIL_FROM = 'sentinel@example.com';
+const CLEAR_EVERY = 100;
+
+function option(argv: readonly string[], name: string, fallback: string): string {
+  const i = argv.indexOf(name);
+  return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1]! : fallback;
+}
+
+function parseArgs(argv: readonly string[]): { accounts: number; concurrency: number[] } {
+  const accounts = Number(option(argv, '--accounts', '1000'));
+  const concurrency = option(argv, '--concurrency', '1,4').split(',').map(Number);
+  if (!Number.isInteger(accounts) || accounts < 1) throw new Error('--accounts must be a positive integer');
+  if (concurrency.some((c) => !Number.isInteger(c) || c < 1)) throw new Error('--concurrency must list positive integers, e.g. 1,4');
+  return { accounts, concurrency };
+}
+
+/** A small seeded generator (mulberry32), so every run measures the same data. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+function address(i: number, kind: number): `0x${string}` {
+  return `0x${kind.toString(16).padStart(8, '0')}${i.toString(16).padStart(32, '0')}`;
+}
+
+function summaryOf(random: () => number, scale: number): PortfolioSummary {
+  const entries = SUMMARY_STRING_FIELDS.map((field) => {
+    const value = (random() * 2 - 0.3) * (SUMMARY_PERCENT_FIELDS.has(field) ? 20 : scale);
+    return [field, SUMMARY_PERCENT_FIELDS.has(field) ? `${value.toFixed(2)}%` : value.toFixed(2)];
+  });
+  return { ...(Object.fromEntries(entries) as Record<(typeof SUMMARY_STRING_FIELDS)[number], string>), totalTrades: Math.floor(random() * 5_000) };
+}
+
+/** One account with 30 days of hourly data ending an hour before `NOW`, due for its report at `NOW`. */
+function generateAccount(i: number): StoredAccountData {
+  const random = prng(1_000 + i);
+  const timezone = ZONES[i % ZONES.length]!;
+  const reportAt = '04:00';
+  const account: AccountRecord = {
+    address: address(i, 0xbe7c),
+    emails: [`owner${i}@example.com`],
+    label: i % 3 === 0 ? null : `desk-${i}`,
+    interval: '1h',
+    drawdownThresholds: [5, 10, 20],
+    reportAt,
+    timezone,
+    expiryWarnDays: [14, 7, 3, 1],
+    signer: i % 2 === 0 ? 'env:OWNER_KEY' : null,
+    createdAt: NOW - 30 * DAY,
+    status: 'ok',
+    statusReason: null,
+    nextDueAt: NOW,
+    nextReportAt: reportInstant(localDate(NOW, timezone), reportAt, timezone),
+    consecutiveErrors: 0,
+    consecutiveEmptyPolls: 0,
+  };
+  const startEquity = 10_000 + random() * 490_000;
+  let pnl = 0;
+  let flows = 0;
+  const points = [];
+  for (let t = NOW - 30 * DAY - HOUR; t <= NOW - HOUR; t += HOUR) {
+    pnl += startEquity * (random() - 0.49) * 0.004;
+    if (random() < 1 / 120) flows += (random() < 0.5 ? -1 : 1) * startEquity * random() * 0.3;
+    points.push({ ts: t, equity: (startEquity + pnl + flows).toFixed(2), pnl: pnl.toFixed(2) });
+  }
+  const snapshot = (polledAt: number) => ({
+    address: account.address,
+    polledAt,
+    summary: summaryOf(random, startEquity / 100),
+    delta: null,
+    previousPolledAt: null,
+    expiresAt: NOW + 400 * DAY,
+  });
+  const delegates = Array.from({ length: i % 4 }, (_, d) => ({
+    address: account.address,
+    delegate: address(i * 4 + d, 0xde1e),
+    name: d === 0 ? 'market-maker' : d === 1 ? 'Web session' : 'arb-bot',
+    expiryMs: d === 2 ? null : NOW + (1 + d * 20) * DAY,
+    isWebClient: d === 1,
+    firstSeenAt: NOW - 20 * DAY,
+    lastSeenAt: NOW - HOUR,
+    warningsSent: [],
+    expiredNoticeSent: false,
+    removedAt: d === 2 && i % 8 === 3 ? NOW - 5 * HOUR : null,
+    generation: 1,
+  }));
+  return { account, points, snapshots: [snapshot(NOW - 26 * HOUR), snapshot(NOW - HOUR / 2)], delegates };
+}
+
+function quantile(sorted: readonly number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+}
+
+const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(0);
+
+/** Samples RSS and heap every 20 ms; returns the peaks. */
+function memorySampler(): { stop(): { rss: number; heap: number } } {
+  const peak = { rss: 0, heap: 0 };
+  const sample = (): void => {
+    const m = process.memoryUsage();
+    peak.rss = Math.max(peak.rss, m.rss);
+    peak.heap = Math.max(peak.heap, m.heapUsed);
+  };
+  sample();
+  const timer = setInterval(sample, 20);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return peak;
+    },
+  };
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+function depsFor(ses: SesLocal, data: readonly StoredAccountData[]): DailyReportDeps {
+  const client = new SESClient({ endpoint: ses.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' } });
+  return {
+    repos: memoryReportRepos(data),
+    sender: new SesSender(client),
+    renderer: createEmailRenderer(),
+    links: new ActionLinks(new LinkTokenCodec('bench-link-secret-0123456789abcdef0123'), 'https://sentinel.example.com'),
+    mailFrom: MAIL_FROM,
+    log: silentLog,
+    counters: memoryCounters(),
+  };
+}
+
+async function clearStore(ses: SesLocal): Promise<void> {
+  const res = await fetch(`${ses.endpoint}/clear-store`, { method: 'POST' });
+  if (!res.ok) throw new Error(`clearing the local SES store answered ${res.status}`);
+}
+
+async function run(ses: SesLocal, data: readonly StoredAccountData[], concurrency: number): Promise<string[]> {
+  const deps = depsFor(ses, data);
+  // Warm up (templates, fonts, JIT, the HTTP connection) on a forced report that is not measured.
+  await sendDailyReport(deps, data[0]!.account, { now: NOW - DAY, force: true });
+  await clearStore(ses);
+  global.gc?.();
+  const durations: number[] = [];
+  let done = 0;
+  const memory = memorySampler();
+  const started = performance.now();
+  await mapConcurrent(data, concurrency, async ({ account }) => {
+    const t0 = performance.now();
+    const outcome = await sendDailyReport(deps, account, { now: NOW });
+    durations.push(performance.now() - t0);
+    if (outcome.kind !== 'sent') throw new Error(`${account.address}: expected a sent report, got ${JSON.stringify(outcome)}`);
+    if (++done % CLEAR_EVERY === 0) await clearStore(ses);
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const peak = memory.stop();
+  await clearStore(ses);
+  durations.sort((a, b) => a - b);
+  return [
+    String(concurrency),
+    String(data.length),
+    (data.length / seconds).toFixed(1),
+    quantile(durations, 0.5).toFixed(1),
+    quantile(durations, 0.95).toFixed(1),
+    (durations.at(-1) ?? 0).toFixed(1),
+    mb(peak.rss),
+    mb(peak.heap),
+  ];
+}
+
+/** Median time of each step of one report, over `n` accounts, run one after another. */
+async function stages(ses: SesLocal, data: readonly StoredAccountData[], n: number): Promise<string[][]> {
+  const deps = depsFor(ses, data);
+  const times: Record<string, number[]> = { 'load + model': [], 'chart PNG': [], 'render email': [], 'MIME': [], 'SES send': [] };
+  const timed = async <T>(stage: string, fn: () => Promise<T> | T): Promise<T> => {
+    const t0 = performance.now();
+    const value = await fn();
+    times[stage]!.push(performance.now() - t0);
+    return value;
+  };
+  for (const { account } of data.slice(0, n)) {
+    const plan = planReport(account, NOW, false);
+    if (plan.kind !== 'send') throw new Error('expected a due report');
+    const { model, history } = await timed('load + model', async () => {
+      const loaded = await loadReportData(deps.repos, account, plan.period, NOW);
+      return { model: buildReportModel(loaded.input), history: loaded.history };
+    });
+    const chart = await timed('chart PNG', () => mailChart(history, { cid: 'report-chart@sentinel', alt: 'chart', timeZone: account.timezone }));
+    const links = recipientLinks(deps.links, account, account.emails[0]!, NOW);
+    const rendered = await timed('render email', () =>
+      deps.renderer.render('daily-report', dailyReportView(model, { status: { state: 'ok', reason: null, lastPointAtMs: null }, chart: chart?.ref ?? null, links }), {
+        timeZone: account.timezone,
+      }),
+    );
+    const raw = await timed('MIME', () =>
+      buildMime({ from: fromHeader(MAIL_FROM), to: account.emails, ...rendered, unsubscribeUrl: links.unsubscribeUrl, eventId: plan.eventId, inlineImages: chart ? [chart.image] : [] }),
+    );
+    await timed('SES send', () => deps.sender.send({ raw, destinations: account.emails, source: MAIL_FROM }));
+  }
+  await clearStore(ses);
+  return Object.entries(times).map(([stage, list]) => {
+    const sorted = [...list].sort((a, b) => a - b);
+    return [stage, quantile(sorted, 0.5).toFixed(2), quantile(sorted, 0.95).toFixed(2)];
+  });
+}
+
+async function main(): Promise<void> {
+  const { accounts, concurrency } = parseArgs(process.argv.slice(2));
+  const data = Array.from({ length: accounts }, (_, i) => generateAccount(i));
+  const points = data.reduce((sum, d) => sum + d.points.length, 0);
+  const ses = await startSesLocal();
+  const stop = async (): Promise<void> => ses.stop();
+  process.once('SIGINT', () => void stop().finally(() => process.exit(130)));
+  try {
+    console.log(`daily report benchmark: ${accounts} accounts, ${points} curve points (${(points / accounts).toFixed(0)} per account)`);
+    console.log(`Node ${process.version}, ${availableParallelism()} CPUs, load average ${loadavg()[0]?.toFixed(1)} at start`);
+    const rows: string[][] = [];
+    for (const c of concurrency) rows.push(await run(ses, data, c));
+    console.log(`load average ${loadavg()[0]?.toFixed(1)} at the end`);
+    console.log();
+    console.log(table(['concurrency', 'reports', 'reports/s', 'p50 ms', 'p95 ms', 'max ms', 'peak RSS MB', 'peak heap MB'], rows));
+    console.log();
+    console.log(table(['stage (one report)', 'p50 ms', 'p95 ms'], await stages(ses, data, Math.min(100, accounts))));
+  } finally {
+    await stop();
+  }
+}
+
+await main();

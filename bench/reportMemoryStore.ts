@@ -1,0 +1,70 @@
+import type { BeginOutcome, DeliveryIntent } from '../functions/store/deliveryRepository';
+import type { AccountRecord } from '../functions/store/accountItem';
+import type { StoredCurvePoint } from '../functions/store/curvesRepository';
+import type { DelegateView } from '../functions/store/delegateViewRepository';
+import type { Snapshot } from '../functions/store/snapshotsRepository';
+import type { DueReportsDeps } from '../functions/services/dueReports';
+
+/** One account's stored data. */
+export interface StoredAccountData {
+  readonly account: AccountRecord;
+  /** Oldest first. */
+  readonly points: StoredCurvePoint[];
+  /** Oldest first. */
+  readonly snapshots: Snapshot[];
+  readonly delegates: DelegateView[];
+}
+
+/**
+ * The repositories the report job reads, held in memory with the same contracts (ranges,
+ * "newest before", conditional schedule writes, exactly-once deliveries), so the benchmark
+ * measures building, rendering and sending rather than a local database's latency.
+ */
+export function memoryReportRepos(data: readonly StoredAccountData[]): DueReportsDeps['repos'] {
+  const byAddress = new Map<string, StoredAccountData>(data.map((d) => [d.account.address, { ...d, account: { ...d.account } }]));
+  const deliveries = new Map<string, 'in-progress' | 'sent' | 'failed'>();
+  const find = (address: string) => byAddress.get(address);
+  return {
+    accounts: {
+      get: async (address) => {
+        const found = find(address);
+        return found ? { ...found.account } : null;
+      },
+      list: async () => [...byAddress.values()].map((d) => ({ ...d.account })),
+      queryReportsDue: async (now) =>
+        [...byAddress.values()]
+          .filter((d) => d.account.nextReportAt <= now)
+          .map((d) => ({ ...d.account }))
+          .sort((a, b) => a.nextReportAt - b.nextReportAt),
+      setNextReportAt: async (address, next, expected) => {
+        const found = find(address);
+        if (!found || (expected !== undefined && found.account.nextReportAt !== expected)) return { kind: 'lost' };
+        found.account.nextReportAt = next;
+        return { kind: 'set' };
+      },
+    },
+    curves: {
+      queryRange: async (address, _interval, fromMs, toMs) => (find(address)?.points ?? []).filter((p) => p.ts >= fromMs && p.ts <= toMs),
+    },
+    snapshots: {
+      latestBefore: async (address, ts) => (find(address)?.snapshots ?? []).filter((s) => s.polledAt < ts).at(-1) ?? null,
+    },
+    delegates: {
+      listForAccount: async (address) => [...(find(address)?.delegates ?? [])],
+    },
+    deliveries: {
+      begin: async (eventId: string, _intent: DeliveryIntent): Promise<BeginOutcome> => {
+        const status = deliveries.get(eventId);
+        if (status === 'sent') return { kind: 'already-sent', sesMessageId: '' };
+        if (status === 'in-progress') return { kind: 'in-progress' };
+        deliveries.set(eventId, 'in-progress');
+        return { kind: 'new' };
+      },
+      complete: async (eventId) => void deliveries.set(eventId, 'sent'),
+      fail: async (eventId) => void deliveries.set(eventId, 'failed'),
+    },
+    suppressions: {
+      filter: async (emails) => [...emails],
+    },
+  };
+}
