@@ -11,6 +11,7 @@ import type { WebRequest } from '../web/webRequest';
 import { linkReusableAfter } from './revocationOutcome';
 
 const NO_SIGNER = 'the account has no signer configured';
+const SIGNER_UNUSABLE = "the account's signer could not be used (the audit trail says why)";
 
 /** The ports of the revocation page. It never touches a key: signing happens behind `signer`. */
 export interface RevocationPageDeps {
@@ -126,7 +127,8 @@ async function confirm(deps: RevocationPageDeps, request: WebRequest): Promise<R
     case 'busy':
       return { kind: 'unavailable', cause: 'busy', subject };
     case 'not-configured':
-      return { kind: 'not-configured', subject, reason: outcome.reason };
+      // The detailed reason (key ids, variable names) stays in the audit trail, off this public page.
+      return { kind: 'not-configured', subject, reason: outcome.reason === NO_SIGNER ? NO_SIGNER : SIGNER_UNUSABLE };
     case 'not-tracked':
       return { kind: 'not-tracked' };
   }

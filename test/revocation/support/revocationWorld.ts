@@ -111,7 +111,7 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     log: silentLog,
   };
-  const signer = new InProcessRevocationSigner(createSignRevocationHandler(signDeps) as (event: unknown, context: Context) => Promise<unknown>);
+  const signer = new InProcessRevocationSigner(createSignRevocationHandler(signDeps));
 
   // The handlers need the server's URL (their PUBLIC_BASE_URL), so they are set once it listens.
   const pages: Partial<Record<'revoke' | 'preferences', (event: APIGatewayProxyEventV2, context: Context) => ReturnType<ReturnType<typeof createRevokePageHandler>>>> = {};
