@@ -157,7 +157,7 @@ async function sharedParts(
     const recent = pointsBetween(series, message.asOf - settings.chartWindowMs, message.asOf);
     const chart = mailChart(recent, {
       cid: 'drawdown-chart@sentinel',
-      alt: 'Equity and PnL over the last days',
+      alt: `Equity and PnL over the last ${Math.round(settings.chartWindowMs / DAY_MS)} days`,
       timeZone: account.timezone,
       height: 260,
     });

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDelta, formatMoney, formatPercent, formatValue } from '../../functions/mail/format';
@@ -5,6 +6,7 @@ import { dueReports } from '../../functions/services/dueReports';
 import { sendDailyReport } from '../../functions/services/sendDailyReport';
 import type { AccountRecord } from '../../functions/store/accountItem';
 import { accountRecord, testAddress } from '../store/accountFixture';
+import { inlineCidImages, screenshotHtml } from '../support/screenshot';
 import { testTables } from '../support/testTables';
 import { startFakeSes, type FakeSes } from '../delivery/fakeSes';
 import { RETENTION_MS, header, linkTokens, mailDeps, mailTo, sesSender, testClock, testLinks, uniqueEmail } from '../delivery/mailHarness';
@@ -119,6 +121,14 @@ describe('the daily report', () => {
     expect(header(mail, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
     const [token] = linkTokens(header(mail, 'List-Unsubscribe') ?? '', '/unsubscribe');
     expect(testLinks().read('unsubscribe', token, NOW)).toMatchObject({ kind: 'valid', claims: { email: withSigner.emails[0], account: withSigner.address } });
+  });
+
+  it('shows in a browser as received, chart included (test-artifacts/delivered-report.png)', async () => {
+    const mail = await onlyMail(withSigner);
+    const images = Object.fromEntries(mail.attachments.flatMap((a) => (a.cid ? [[a.cid, a.content]] : [])));
+    const shot = await screenshotHtml(inlineCidImages(mail.html || '', images), join(import.meta.dirname, '..', '..', 'test-artifacts', 'delivered-report.png'));
+    expect(shot.brokenImages).toBe(0);
+    expect(shot.png.readUInt32BE(20)).toBeGreaterThan(1200);
   });
 
   it('carries revoke links exactly when the account has a signer', async () => {
