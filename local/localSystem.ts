@@ -1,13 +1,23 @@
+import { KMSClient } from '@aws-sdk/client-kms';
 import type { ChainClient } from '../functions/chain/ports';
+import { resolveSigner } from '../functions/chain/resolveSigner';
 import type { Settings } from '../functions/config/settings';
 import { createDailyReportHandler } from '../functions/handlers/daily-report';
 import { createNotifyHandler } from '../functions/handlers/notify';
-import type { ActionLinks } from '../functions/links/actionLinks';
+import { createPreferencesPageHandler } from '../functions/handlers/preferences-page';
+import { createRevokePageHandler } from '../functions/handlers/revoke-page';
+import { createSignRevocationHandler } from '../functions/handlers/sign-revocation';
+import { ActionLinks } from '../functions/links/actionLinks';
+import { LinkTokenCodec } from '../functions/links/linkToken';
 import { createEmailRenderer } from '../functions/mail/render';
-import { actionLinksFrom, chainFrom, sesSenderFrom } from '../functions/runtime/factories';
+import { InProcessRevocationSigner } from '../functions/revocation/inProcessRevocationSigner';
+import { chainFrom, linkSecretFrom, required, sesSenderFrom } from '../functions/runtime/factories';
 import { collectSettingsFrom } from '../functions/services/collectSettings';
+import type { DueReportsDeps } from '../functions/services/dueReports';
 import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
+import { CsrfTokens } from '../functions/web/csrfToken';
+import type { HttpRoute } from './http/lambdaHttpAdapter';
 import { createLocalPipeline, type LocalPipeline } from './localPipeline';
 
 export interface LocalSystemOptions {
@@ -16,6 +26,8 @@ export interface LocalSystemOptions {
   readonly log: Log;
   readonly counters: Counters;
   readonly now: () => number;
+  /** Where `env:` signer references are looked up (default: the process environment). */
+  readonly signerEnv?: Readonly<Record<string, string | undefined>>;
   /** Used instead of building one from the settings (tests, the benchmark). */
   readonly chain?: ChainClient;
   /** Visibility timeout of the local queues: short, so a failed message is retried soon. */
@@ -29,17 +41,24 @@ export interface LocalSystem {
   readonly links: ActionLinks;
   readonly pipeline: LocalPipeline;
   readonly dailyReport: ReturnType<typeof createDailyReportHandler>;
+  /** The ports of the report and notification services (for `sentinel report` and the demo). */
+  readonly mail: DueReportsDeps;
+  /** The public link endpoint's routes (`/revoke`, `/unsubscribe`, `/snooze`) for the local HTTP adapter. */
+  readonly webRoutes: readonly HttpRoute[];
 }
 
 /**
  * Builds the system from settings that point at local (or real) services: the same handler
- * factories the Lambdas use, with in-process queues in place of SQS.
+ * factories the Lambdas use, with in-process queues in place of SQS and a direct call in place
+ * of the Lambda invoke of `sign-revocation`.
  */
 export async function createLocalSystem(options: LocalSystemOptions): Promise<LocalSystem> {
   const { settings, repos, log, counters, now } = options;
   const chain = options.chain ?? chainFrom(settings, log);
-  const links = await actionLinksFrom(settings);
-  const mail = {
+  const secret = await linkSecretFrom(settings);
+  const publicBaseUrl = required(settings, 'PUBLIC_BASE_URL');
+  const links = new ActionLinks(new LinkTokenCodec(secret), publicBaseUrl);
+  const mail: DueReportsDeps & { now: () => number } = {
     repos,
     sender: sesSenderFrom(settings),
     renderer: createEmailRenderer(settings.TEMPLATES_DIR === undefined ? {} : { templateRoot: settings.TEMPLATES_DIR }),
@@ -59,5 +78,53 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     collectSettings: collectSettingsFrom(settings),
     ...(options.visibilityTimeoutMs === undefined ? {} : { visibilityTimeoutMs: options.visibilityTimeoutMs }),
   });
-  return { repos, chain, links, pipeline, dailyReport: createDailyReportHandler(mail) };
+
+  let kms: KMSClient | undefined;
+  const signRevocation = createSignRevocationHandler({
+    accounts: repos.accounts,
+    leases: repos.leases,
+    audit: repos.audit,
+    notify: pipeline.notifyQueue,
+    chain,
+    signerFor: (ref) => resolveSigner(ref, { env: options.signerEnv ?? process.env, kms: (kms ??= new KMSClient({ region: settings.AWS_REGION })) }),
+    now,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    log,
+    counters,
+  });
+  const csrf = new CsrfTokens(secret);
+  const revokePage = createRevokePageHandler({
+    links,
+    csrf,
+    publicBaseUrl,
+    accounts: repos.accounts,
+    delegates: repos.delegates,
+    tokens: repos.tokens,
+    signer: new InProcessRevocationSigner(signRevocation),
+    now,
+    log,
+  });
+  const preferencesPage = createPreferencesPageHandler({
+    links,
+    csrf,
+    publicBaseUrl,
+    suppressions: repos.suppressions,
+    alerts: repos.alerts,
+    tokens: repos.tokens,
+    now,
+    log,
+  });
+  return {
+    repos,
+    chain,
+    links,
+    pipeline,
+    dailyReport: createDailyReportHandler(mail),
+    mail,
+    webRoutes: [
+      { path: '/revoke', handler: revokePage, functionName: 'revoke-page' },
+      { path: '/unsubscribe', handler: preferencesPage, functionName: 'preferences-page' },
+      { path: '/snooze', handler: preferencesPage, functionName: 'preferences-page' },
+    ],
+  };
 }

@@ -16,8 +16,10 @@ export const runningServicesSchema = z.object({
   PUBLIC_BASE_URL: z.string(),
   SENTINEL_TABLE_PREFIX: z.string(),
   SIM_CONTROL_URL: z.string().optional(),
+  /** Processes it started (DynamoDB Local, local SES), so a test can check none outlives it. */
+  childPids: z.array(z.number().int()).default([]),
 });
-export type RunningServices = z.infer<typeof runningServicesSchema>;
+export type RunningServices = z.input<typeof runningServicesSchema>;
 
 const servicesFile = (dir: string) => join(dir, 'services.json');
 
@@ -32,7 +34,7 @@ export async function removeRunningServices(dir = STATE_DIR): Promise<void> {
 }
 
 /** The services of a live `npm start`, or null (none recorded, or its process is gone). */
-export async function readRunningServices(dir = STATE_DIR): Promise<RunningServices | null> {
+export async function readRunningServices(dir = STATE_DIR): Promise<z.output<typeof runningServicesSchema> | null> {
   let raw: string;
   try {
     raw = await readFile(servicesFile(dir), 'utf8');

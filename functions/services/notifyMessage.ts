@@ -50,7 +50,7 @@ export const notifyMessageSchema = z.discriminatedUnion('kind', [
     ...base,
     kind: z.literal('revocation-result'),
     delegate: z.object({ address: addressSchema, name: z.string().max(200).nullable() }),
-    outcome: z.enum(['revoked', 'already-revoked', 'rejected', 'failed']),
+    outcome: z.enum(['revoked', 'already-revoked', 'rejected', 'unconfirmed', 'failed']),
     /** The chain's message on rejection, or what went wrong. */
     message: z.string().max(2_000).nullable(),
     nonce: z.number().int().min(0).nullable(),

@@ -210,7 +210,7 @@ function resultEmail(request: RevocationRequest, outcome: RevocationOutcome, nam
     case 'rejected':
       return { ...base, outcome: 'rejected', message: outcome.message, nonce: outcome.nonce, transactionSignature: outcome.transactionSignature };
     case 'unconfirmed':
-      return { ...base, outcome: 'failed', message: `Not confirmed: ${outcome.message}`, nonce: outcome.nonce, transactionSignature: outcome.transactionSignature };
+      return { ...base, outcome: 'unconfirmed', message: outcome.message, nonce: outcome.nonce, transactionSignature: outcome.transactionSignature };
     default:
       return null;
   }
