@@ -5,6 +5,7 @@ import { register as registerCollect } from './collect';
 import { register as registerStatus } from './status';
 import { register as registerLink } from './link';
 import { register as registerReport } from './report';
+import { register as registerServe } from './serve';
 import { register as registerSim } from './sim';
 
 /**
@@ -17,5 +18,6 @@ export function registerCommands(program: Command, context: CliContext): void {
   registerStatus(program, context);
   registerLink(program, context);
   registerReport(program, context);
+  registerServe(program, context);
   registerSim(program);
 }

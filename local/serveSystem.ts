@@ -1,0 +1,79 @@
+import type { Settings } from '../functions/config/settings';
+import type { Counters, Log } from '../functions/shared/observability';
+import type { Repositories } from '../functions/store/repositories';
+import { lambdaContext, startLambdaHttpServer } from './http/lambdaHttpAdapter';
+import { createLocalSystem, type LocalSystem } from './localSystem';
+import { startScheduler } from './scheduler';
+
+export interface ServeOptions {
+  readonly settings: Settings;
+  readonly repos: Repositories;
+  readonly log: Log;
+  readonly counters: Counters;
+  readonly now: () => number;
+  readonly signerEnv: Readonly<Record<string, string | undefined>>;
+  /** Port of the link endpoint (0: a free one). */
+  readonly port: number;
+  /** How much faster than real time the service clock runs (the simulator's `--fast`); 1 normally. */
+  readonly speed?: number;
+  /** Runs before the scheduler starts (the demo's first collection). */
+  readonly beforeSchedule?: (system: LocalSystem) => Promise<void>;
+  /** One human-readable line per thing that happened (polls, reports). */
+  readonly onActivity?: (line: string) => void;
+}
+
+export interface Serving {
+  readonly system: LocalSystem;
+  readonly url: string;
+  /** Starts the queues and the scheduler (after the caller printed its URLs). */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The link endpoint and the scheduler over the deployed handlers: `sentinel serve`, and the core
+ * of `npm start`. Dispatch runs every 15 s locally (every minute in AWS; accounts are only polled
+ * when due, so this only shortens the wait) and the daily-report job hourly.
+ */
+export async function serveSystem(options: ServeOptions): Promise<Serving> {
+  const speed = options.speed ?? 1;
+  const system = await createLocalSystem({ ...options, visibilityTimeoutMs: 2_000 });
+  const web = await startLambdaHttpServer({ routes: system.webRoutes, port: options.port });
+  const activity = (line: string) => options.onActivity?.(`${new Date(options.now()).toISOString()}  ${line}`);
+  let scheduler: { stop(): Promise<void> } | undefined;
+  let started = false;
+  return {
+    system,
+    url: web.url,
+    async start() {
+      started = true;
+      await options.beforeSchedule?.(system);
+      system.pipeline.start();
+      scheduler = startScheduler([
+        {
+          name: 'dispatch',
+          everyMs: Math.max(1_000, Math.round(15_000 / speed)),
+          runAtStart: true,
+          run: async () => {
+            const jobs = await system.pipeline.dispatch({ kind: 'due' });
+            if (jobs.length > 0) activity(`polling ${jobs.length} account(s)`);
+          },
+        },
+        {
+          name: 'daily-report',
+          everyMs: Math.max(1_000, Math.round(3_600_000 / speed)),
+          runAtStart: true,
+          run: async () => {
+            const summary = await system.dailyReport({}, lambdaContext('daily-report'));
+            if (summary.sent > 0) activity(`sent ${summary.sent} daily report(s)`);
+          },
+        },
+      ]);
+    },
+    async stop() {
+      await scheduler?.stop();
+      if (started) await system.pipeline.stop();
+      await web.close();
+    },
+  };
+}

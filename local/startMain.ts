@@ -1,0 +1,178 @@
+/**
+ * `npm start` (see `start.ts`): the whole system on one machine. Starts (unless configured to use running ones)
+ * DynamoDB Local, the local SES endpoint with its inbox, the chain simulator with the demo
+ * scenario, the link endpoint, and the scheduler that fires the deployed handlers.
+ */
+import { z } from 'zod';
+import { parseArgs } from 'node:util';
+import { createTables } from '../functions/store/createTables';
+import { createDocumentClient, createDynamoDbClient } from '../functions/store/documentClient';
+import { createRepositories } from '../functions/store/repositories';
+import { ConfigError, loadSettings } from '../functions/config/settings';
+import { createObservability } from '../functions/shared/observability';
+import { startDynamoDbLocal } from './dynamodb';
+import { startSesLocal } from './ses';
+import { startSimulator } from './sim';
+import { freePort } from './freePort';
+import type { LocalSystem } from './localSystem';
+import { serveSystem } from './serveSystem';
+import { localLinkSecret, removeRunningServices, STATE_DIR, writeRunningServices } from './stateDir';
+import { setUpLocalDemo } from './localDemo';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+const argsSchema = z.object({
+  'in-memory': z.boolean().default(false),
+  fast: z.boolean().default(false),
+  'no-demo': z.boolean().default(false),
+  help: z.boolean().default(false),
+});
+
+const USAGE = `usage: npm start [-- --in-memory] [-- --fast] [-- --no-demo]
+  --in-memory  keep nothing: DynamoDB Local in memory, nothing written to .sentinel/
+  --fast       run the simulated chain (and the service's clock) 60x faster than real time
+  --no-demo    do not create the demo accounts in the simulator
+Settings come from the environment (see README): ROCKET_NODE_URL and ROCKET_INDEXER_URL use a real
+chain instead of the simulator; DYNAMODB_ENDPOINT and SES_ENDPOINT use running services;
+SENTINEL_PORT fixes the link endpoint's port.`;
+
+/** How much faster than real time `--fast` runs the simulated clock. */
+const FAST_SPEED = 60;
+const SHUTDOWN_DEADLINE_MS = 4_500;
+
+async function main(): Promise<void> {
+  let args: z.infer<typeof argsSchema>;
+  try {
+    const { values } = parseArgs({
+      options: { 'in-memory': { type: 'boolean' }, fast: { type: 'boolean' }, 'no-demo': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    });
+    args = argsSchema.parse(values);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
+    process.exit(2);
+  }
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const env: Record<string, string | undefined> = { ...process.env };
+  let base;
+  try {
+    base = loadSettings(env);
+  } catch (error) {
+    process.stderr.write(`npm start: invalid setting ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+  const useSimulator = !(base.ROCKET_NODE_URL && base.ROCKET_INDEXER_URL);
+  const speed = args.fast ? FAST_SPEED : 1;
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+  };
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`\n${signal}: stopping...\n`);
+    setTimeout(() => {
+      process.stderr.write('some services did not stop in time; exiting anyway\n');
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
+    void stopAll().then(() => process.exit(0));
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGHUP', () => shutdown('SIGHUP'));
+  // If whatever started us dies without passing the signal on, stop too rather than linger.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) shutdown('parent process exited');
+  }, 500).unref();
+
+  try {
+    const [dynamo, ses, sim, webPort] = await Promise.all([
+      base.DYNAMODB_ENDPOINT
+        ? null
+        : startDynamoDbLocal(args['in-memory'] ? { inMemory: true } : { dataDir: join(STATE_DIR, 'dynamodb') }),
+      base.SES_ENDPOINT ? null : startSesLocal(),
+      useSimulator ? startSimulator({ seed: 1, clock: { speed } }) : null,
+      base.SENTINEL_PORT === undefined ? freePort() : Promise.resolve(base.SENTINEL_PORT),
+    ]);
+    if (dynamo) stops.push(() => dynamo.stop());
+    if (ses) stops.push(() => ses.stop());
+    if (sim) stops.push(() => sim.close());
+    if (stopping) return;
+
+    if (dynamo) env['DYNAMODB_ENDPOINT'] = dynamo.endpoint;
+    if (ses) env['SES_ENDPOINT'] = ses.endpoint;
+    if (sim) {
+      env['ROCKET_NODE_URL'] = sim.nodeUrl;
+      env['ROCKET_INDEXER_URL'] = sim.indexerUrl;
+      // A simulated day of 1-minute points makes the first poll quick; a real chain keeps the default.
+      env['BACKFILL_DAYS'] ??= '1';
+    }
+    env['PUBLIC_BASE_URL'] ??= `http://127.0.0.1:${webPort}`;
+    if (!env['SENTINEL_LINK_SECRET'] && !env['LINK_SECRET_ARN']) {
+      env['SENTINEL_LINK_SECRET'] = args['in-memory'] ? randomBytes(32).toString('base64url') : await localLinkSecret();
+    }
+    const settings = loadSettings(env);
+
+    const dynamoClient = createDynamoDbClient({ region: settings.AWS_REGION, ...(settings.DYNAMODB_ENDPOINT ? { endpoint: settings.DYNAMODB_ENDPOINT } : {}) });
+    await createTables(dynamoClient, settings.SENTINEL_TABLE_PREFIX);
+    const repos = createRepositories(createDocumentClient(dynamoClient), settings.SENTINEL_TABLE_PREFIX);
+    const now = sim ? () => sim.simulator.clock.now() : Date.now;
+    const { log, counters } = createObservability('local', { quiet: true });
+
+    const demo = sim && !args['no-demo'] ? await setUpLocalDemo({ sim, repos, now, signerEnv: env, log: (line) => process.stdout.write(`${line}\n`) }) : null;
+    const serving = await serveSystem({
+      settings,
+      repos,
+      log,
+      counters,
+      now,
+      signerEnv: env,
+      port: webPort,
+      speed,
+      ...(demo ? { beforeSchedule: (system: LocalSystem) => demo.afterSystemStarted(system) } : {}),
+      onActivity: (line) => process.stdout.write(`${line}\n`),
+    });
+    stops.push(() => serving.stop());
+
+    await writeRunningServices(
+      {
+        pid: process.pid,
+        DYNAMODB_ENDPOINT: settings.DYNAMODB_ENDPOINT ?? 'aws',
+        SES_ENDPOINT: settings.SES_ENDPOINT ?? 'aws',
+        ROCKET_NODE_URL: settings.ROCKET_NODE_URL ?? '',
+        ROCKET_INDEXER_URL: settings.ROCKET_INDEXER_URL ?? '',
+        PUBLIC_BASE_URL: settings.PUBLIC_BASE_URL ?? serving.url,
+        SENTINEL_TABLE_PREFIX: settings.SENTINEL_TABLE_PREFIX,
+        ...(sim ? { SIM_CONTROL_URL: sim.controlUrl } : {}),
+        childPids: [dynamo?.pid, ses?.pid].filter((p): p is number => p !== undefined),
+      },
+      STATE_DIR,
+    );
+    stops.push(() => removeRunningServices(STATE_DIR));
+
+    const lines = [
+      `inbox:      ${ses ? ses.inboxUrl : `(SES at ${settings.SES_ENDPOINT ?? 'AWS'})`}`,
+      `links:      ${serving.url}  (action links in emails point to ${settings.PUBLIC_BASE_URL})`,
+      sim ? `simulator:  ${sim.nodeUrl}  (indexer ${sim.indexerUrl}, control ${sim.controlUrl})` : `chain:      ${settings.ROCKET_NODE_URL} (indexer ${settings.ROCKET_INDEXER_URL})`,
+      `dynamodb:   ${settings.DYNAMODB_ENDPOINT ?? 'AWS'}${dynamo ? (args['in-memory'] ? ' (in memory)' : ` (data in ${join(STATE_DIR, 'dynamodb')})`) : ''}`,
+      `cli:        npx sentinel accounts list   (in another terminal; it finds these services)`,
+      args.fast ? `clock:      simulated, ${FAST_SPEED}x real time` : '',
+      'ready. Ctrl-C stops everything.',
+    ].filter(Boolean);
+    process.stdout.write(`${lines.join('\n')}\n`);
+    await serving.start();
+  } catch (error) {
+    if (stopping) return;
+    if (error instanceof ConfigError) process.stderr.write(`npm start: invalid setting ${error.message}\n`);
+    else process.stderr.write(`npm start failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    await stopAll();
+    process.exit(1);
+  }
+}
+
+await main();
