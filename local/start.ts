@@ -4,3 +4,4 @@
  */
 process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
 await import('./startMain');
+export {};

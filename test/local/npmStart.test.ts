@@ -47,7 +47,7 @@ describe('npm start', () => {
 
   it('runs the demo (report, expiry warning, drawdown alert, no alert for a withdrawal) and stops everything on SIGTERM within 5 s', async () => {
     const stateDir = await mkdtemp(join(tmpdir(), 'sentinel-start-'));
-    const env = { ...process.env, SENTINEL_STATE_DIR: stateDir };
+    const env: NodeJS.ProcessEnv = { ...process.env, SENTINEL_STATE_DIR: stateDir };
     for (const key of ['DYNAMODB_ENDPOINT', 'SES_ENDPOINT', 'ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'PUBLIC_BASE_URL', 'SENTINEL_PORT']) delete env[key];
     child = spawn('npm', ['start', '--', '--in-memory', '--fast'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
