@@ -13,8 +13,9 @@
  * so it is left out and the numbers are the CPU and mail path. The local SES store is emptied
  * every 100 reports so that its memory does not pile up in this process (its raw-MIME proxy runs here).
  *
- * Prints, per concurrency: reports/second, p50/p95/max per report, peak RSS and heap; then the
- * median time of each stage over 100 reports.
+ * Prints, per concurrency: reports/second, p50/p95/max per report, RSS and heap at the start of
+ * the run (the generated data and the warm process) and at their peak; then the median and p95
+ * time of each stage over 100 reports run one after another.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -196,6 +197,7 @@ async function run(ses: SesLocal, data: readonly StoredAccountData[], concurrenc
   await sendDailyReport(deps, data[0]!.account, { now: NOW - DAY, force: true });
   await clearStore(ses);
   global.gc?.();
+  const before = process.memoryUsage();
   const durations: number[] = [];
   let done = 0;
   const memory = memorySampler();
@@ -218,8 +220,8 @@ async function run(ses: SesLocal, data: readonly StoredAccountData[], concurrenc
     quantile(durations, 0.5).toFixed(1),
     quantile(durations, 0.95).toFixed(1),
     (durations.at(-1) ?? 0).toFixed(1),
-    mb(peak.rss),
-    mb(peak.heap),
+    `${mb(before.rss)} → ${mb(peak.rss)}`,
+    `${mb(before.heapUsed)} → ${mb(peak.heap)}`,
   ];
 }
 
@@ -273,7 +275,7 @@ async function main(): Promise<void> {
     for (const c of concurrency) rows.push(await run(ses, data, c));
     console.log(`load average ${loadavg()[0]?.toFixed(1)} at the end`);
     console.log();
-    console.log(table(['concurrency', 'reports', 'reports/s', 'p50 ms', 'p95 ms', 'max ms', 'peak RSS MB', 'peak heap MB'], rows));
+    console.log(table(['concurrency', 'reports', 'reports/s', 'p50 ms', 'p95 ms', 'max ms', 'RSS MB (start → peak)', 'heap MB (start → peak)'], rows));
     console.log();
     console.log(table(['stage (one report)', 'p50 ms', 'p95 ms'], await stages(ses, data, Math.min(100, accounts))));
   } finally {
