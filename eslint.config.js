@@ -3,6 +3,12 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
+/** `import { z }` keeps all of zod in every Lambda bundle (~345 KB); the namespace import lets esbuild tree-shake it. */
+const ZOD_NAMESPACE_IMPORT = {
+  selector: "ImportDeclaration[source.value='zod'][importKind='value'] > ImportSpecifier[imported.name='z']",
+  message: "Use `import * as z from 'zod'` (tree-shakeable in the Lambda bundles).",
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'cdk.out/', '.sentinel/', 'test-artifacts/', 'coverage/', 'dist/'] },
   js.configs.recommended,
@@ -16,6 +22,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['functions/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ZOD_NAMESPACE_IMPORT] },
+  },
+  {
     files: ['functions/domain/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -24,6 +34,7 @@ export default tseslint.config(
       ],
       'no-restricted-syntax': [
         'error',
+        ZOD_NAMESPACE_IMPORT,
         { selector: "MemberExpression[object.name='process'][property.name='env']", message: 'Domain logic takes its inputs as arguments.' },
         { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'Pass `now` in.' },
         { selector: "CallExpression[callee.name='fetch']", message: 'No I/O in domain logic.' },

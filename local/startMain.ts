@@ -3,7 +3,7 @@
  * DynamoDB Local, the local SES endpoint with its inbox, the chain simulator with the demo
  * scenario, the link endpoint, and the scheduler that fires the deployed handlers.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseArgs } from 'node:util';
 import { createTables } from '../functions/store/createTables';
 import { createDocumentClient, createDynamoDbClient } from '../functions/store/documentClient';

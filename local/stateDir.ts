@@ -1,7 +1,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Where `npm start` keeps its data between runs (DynamoDB Local files, the link secret, service URLs). */
 export const STATE_DIR = resolve(process.env['SENTINEL_STATE_DIR'] ?? '.sentinel');

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ChainRequestError } from './errors';
 import { INSTRUCTION_NAMES, INSTRUCTION_PAYLOADS, type InstructionName } from './instructionPayloads';
 import type { TransactionData } from './ports';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { addressSchema, timestampMsSchema } from './schemas';
 
 /** Longest delegate name the chain accepts, counted in Unicode code points. */

@@ -3,7 +3,7 @@ import { GetPublicKeyCommand, SignCommand } from '@aws-sdk/client-kms';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToHex, concat, hashMessage, hexToBytes, numberToHex, type Address, type Hex } from 'viem';
 import { publicKeyToAddress } from 'viem/accounts';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SignerError } from './errors';
 import type { Signer } from './ports';
 

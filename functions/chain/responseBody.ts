@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ChainHttpError, ChainRejectedError, ChainResponseShapeError } from './errors';
 import { formatPath } from './formatPath';
 import type { HttpResponse } from './httpTransport';

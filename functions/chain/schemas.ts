@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { getAddress, isAddress, type Address } from 'viem';
 
 /** Aggregation intervals accepted by `GET /portfolio`. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CliIo } from './cliRuntime';
 
 /** A usage error detected after commander's own parsing (e.g. an invalid option value): exit status 2. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Raised when an environment variable is missing or malformed; the message names the variable. */
 export class ConfigError extends Error {

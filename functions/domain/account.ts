@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { addressSchema, INTERVALS, type Address, type Interval } from '../chain/schemas';
 import { DEFAULT_WARN_DAYS } from './delegateAlerts';
 import { canonicalTimeZone, isValidTimeZone } from './localTime';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Where an account's owner key lives: a KMS key (id, ARN, alias or alias ARN), or a hex key in an environment variable (local use). */
 export type SignerRef = { kind: 'kms'; keyId: string } | { kind: 'env'; variable: string };

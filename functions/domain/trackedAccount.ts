@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { addressSchema, intervalSchema } from '../chain/schemas';
 import type { AccountSettings, AccountSettingsPatch, TrackedAccount } from './account';
 import { isValidTimeZone } from './localTime';

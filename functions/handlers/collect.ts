@@ -1,5 +1,5 @@
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { loadSettings } from '../config/settings';
 import { chainFrom, repositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';

@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { loadSettings } from '../config/settings';
 import { createEmailRenderer } from '../mail/render';
 import { actionLinksFrom, repositoriesFrom, sesSenderFrom } from '../runtime/factories';

@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { loadSettings } from '../config/settings';
 import { repositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';

@@ -1,5 +1,5 @@
 import type { Context, SNSEvent } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { loadSettings } from '../config/settings';
 import { repositoriesFrom } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { z } from 'zod';
+import * as z from 'zod';
 import { EmailRenderError } from './errors';
 
 const noLineBreaks = (what: string) => z.string().refine((s) => !/[\r\n]/.test(s), `${what} must be a single line`);

@@ -1,5 +1,5 @@
 import juice from 'juice';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { EmailRenderError } from './errors';
 import { isValidTimeZone } from './format';
 import { defaultTemplateRoot, loadTemplates, type TemplateSet } from './templates';

@@ -1,5 +1,5 @@
 import { InvokeCommand } from '@aws-sdk/client-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RevocationOutcome, RevocationRequest } from '../services/revocationOutcome';
 import { parseRevocationOutcome } from './parseRevocationOutcome';
 import { RevocationInvokeError } from './revocationInvokeError';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { addressSchema, timestampMsSchema } from '../chain/schemas';
 
 /** A message on the collect queue: one poll of one account, identified by its scheduled time. */

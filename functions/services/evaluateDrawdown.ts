@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { drawdown } from '../domain/drawdown';
 import { alignCurves } from '../domain/series';
 import { evaluateDrawdownAlerts, type LevelState } from '../domain/alertMachine';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Log } from '../shared/observability';
 import type { SuppressionRepository } from '../store/suppressionRepository';
 import type { SesNotification } from './sesNotification';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { addressSchema } from '../chain/schemas';
 
 /** What the signing side is asked to do: exactly these three fields, nothing else. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 const recipient = z.looseObject({ emailAddress: z.string().min(3).max(512) });
 

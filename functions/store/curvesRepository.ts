@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { decimalStringSchema, type Interval } from '../chain/schemas';
 import { batchWriteAll } from './batchWrite';

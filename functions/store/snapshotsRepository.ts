@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { portfolioSummarySchema, SUMMARY_FIELDS, type PortfolioSummary, type SummaryField } from '../chain/schemas';
 import { parseItem } from './parseItem';

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseFormBody, type FormBody } from './formBody';
 
 /** What the page handlers need from an HTTP API (payload v2) event. */

@@ -1,5 +1,5 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { CHAIN_REST_BASE, STAGE_NAMES, type StageName } from './chainEnvironments';
 import { chainRateBudget, type ChainRateBudget } from './chainRateBudget';
 

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleepTimer } from 'node:timers/promises';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { validateEntries, type MessageQueue, type QueueEntry, type SendResult } from '../../functions/queue/messageQueue';
 import { lambdaContext } from '../http/lambdaHttpAdapter';
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { PortfolioResponse } from '../../functions/chain/schemas';
 import { SimClock, type ClockOptions } from './clock';
 import type {

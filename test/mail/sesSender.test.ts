@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { SESClient } from '@aws-sdk/client-ses';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { renderChartPng } from '../../functions/mail/chart';
 import { EmailSendError } from '../../functions/mail/errors';
 import { buildMime } from '../../functions/mail/mime';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { createRepositories } from '../../functions/store/repositories';
 import { accountRecord, testAddress } from '../store/accountFixture';
 import { cliRunner } from '../cli/cliHarness';

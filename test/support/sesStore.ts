@@ -1,5 +1,5 @@
 import { inject } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const addressList = z.array(z.string());
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Chain routes a fault profile can target. */
 export const CHAIN_ROUTES = ['portfolio', 'account-nonce', 'delegate-traders', 'transaction', 'batch_transactions'] as const;

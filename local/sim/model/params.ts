@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Rng } from '../prng';
 
 /** Overrides of an account's stochastic behaviour; annual figures are fractions (0.5 = 50 %). */

@@ -1,5 +1,5 @@
 import { getAddress } from 'ethers';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A hex address in any case; parsed to its EIP-55 checksummed form. */
 const address = z

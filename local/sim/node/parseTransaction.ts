@@ -1,5 +1,5 @@
 import { getAddress } from 'ethers';
-import { z } from 'zod';
+import * as z from 'zod';
 import { INSTRUCTION_PAYLOADS, PAYLOAD_KEYS, isInstructionName, type Instruction } from './instructions';
 
 /** A transaction as the node understands it, with the exact bytes its signature must cover. */
