@@ -60,10 +60,11 @@ function collectGrants(): Grant[] {
 
 const tableOf = (resource: unknown): string | undefined => /Tables([a-z]+)[0-9A-F]{8}Arn/.exec(JSON.stringify(resource))?.[1];
 
+// Bundling eight functions takes a while on a loaded 2-core machine.
 beforeAll(() => {
   synth = synthStage(TEST_CONTEXT, { schemaValidation: false });
   grants = collectGrants();
-});
+}, 300_000);
 afterAll(cleanUpSynth);
 
 describe('IAM statements', () => {

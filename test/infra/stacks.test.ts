@@ -13,10 +13,11 @@ import { TABLES } from '../../functions/store/tableDefinitions';
 import { STACK_PARTS, TEST_CONTEXT, cleanUpSynth, synthStage, type SynthResult, type TemplateJson } from './synthStage';
 
 let synth: SynthResult;
+// Bundling eight functions takes a while on a loaded 2-core machine.
 beforeAll(() => {
   // Schema validation is slow to load and runs in stages.test.ts; everything else here is real.
   synth = synthStage(TEST_CONTEXT, { schemaValidation: false });
-});
+}, 300_000);
 afterAll(cleanUpSynth);
 
 type Resource = TemplateJson['Resources'][string];

@@ -55,7 +55,7 @@ describe('npm start', () => {
     child.stderr?.on('data', (d: Buffer) => void (output += d.toString()));
     const exited = new Promise<number | null>((resolve) => child?.on('exit', (code) => resolve(code)));
 
-    await waitFor('the ready line', async () => (output.includes('ready.') ? true : undefined), 90_000);
+    await waitFor('the ready line', async () => (output.includes('ready.') ? true : undefined), 150_000);
     for (const label of ['inbox:', 'links:', 'simulator:']) expect(output).toMatch(new RegExp(`^${label}\\s+http://127\\.0\\.0\\.1:\\d+`, 'm'));
     const inbox = /^inbox:\s+(\S+)/m.exec(output)?.[1] ?? '';
     const services = JSON.parse(await readFile(join(stateDir, 'services.json'), 'utf8')) as { childPids: number[] };
@@ -70,7 +70,7 @@ describe('npm start', () => {
         const done = all.some((s) => s.startsWith('Daily report')) && all.some((s) => /Drawdown 20% reached on demo-drawdown/.test(s));
         return done ? all : undefined;
       },
-      90_000,
+      150_000,
     );
     expect(seen.filter((s) => s.startsWith('Daily report'))).toHaveLength(3);
     expect(seen.some((s) => /trading-bot.*expires/.test(s))).toBe(true);
@@ -91,5 +91,5 @@ describe('npm start', () => {
       throw new Error(`${String(error)}; still running: ${(await remaining()).join('; ')}`);
     });
     await expect(readFile(join(stateDir, 'services.json'))).rejects.toThrow();
-  }, 200_000);
+  }, 360_000);
 });
