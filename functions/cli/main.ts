@@ -36,7 +36,7 @@ export async function runCli(argv: readonly string[], context: CliContext = proc
   }
 }
 
-const invokedDirectly = process.argv[1] !== undefined && /(bin\/sentinel\.js|functions\/cli\/main\.ts)$/.test(process.argv[1]);
-if (invokedDirectly) {
+// `tsx functions/cli/main.ts ...` (npm run sentinel); the `sentinel` binary calls `runCli` itself.
+if (process.argv[1] !== undefined && /functions\/cli\/main\.ts$/.test(process.argv[1])) {
   process.exitCode = await runCli(process.argv.slice(2));
 }
