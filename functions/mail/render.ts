@@ -1,5 +1,5 @@
-import juice from 'juice';
 import type * as z from 'zod';
+import { inlineCss } from './css/inlineCss';
 import { EmailRenderError } from './errors';
 import { isValidTimeZone } from './format';
 import { defaultTemplateRoot, loadTemplates, type TemplateSet } from './templates';
@@ -47,7 +47,7 @@ function tidyText(text: string): string {
 /**
  * Creates a renderer over the templates in `templateRoot` (default: {@link defaultTemplateRoot}).
  * Templates are read and compiled once, here. `render` validates the view (throwing
- * `EmailRenderError` naming the bad field), then renders subject, HTML (CSS inlined with juice)
+ * `EmailRenderError` naming the bad field), then renders subject, HTML (CSS inlined by `inlineCss`)
  * and text.
  */
 export function createEmailRenderer(options: { templateRoot?: string } = {}): EmailRenderer {
@@ -62,14 +62,7 @@ export function createEmailRenderer(options: { templateRoot?: string } = {}): Em
       const tpl = templates[kind];
       const context = { ...parsed.data, timeZone };
       const subject = oneLine(tpl.subject(context));
-      const html = juice(tpl.html({ ...context, subject }), {
-        removeStyleTags: true,
-        preserveMediaQueries: true,
-        // Keep the explicit width/height attributes of images and tables (Outlook relies on them).
-        applyWidthAttributes: false,
-        applyHeightAttributes: false,
-        applyAttributesTableElements: true,
-      });
+      const html = inlineCss(tpl.html({ ...context, subject }));
       const text = tidyText(tpl.text({ ...context, subject }));
       return { subject, html, text };
     },
