@@ -4,6 +4,7 @@ import { DEFAULT_COLLECT_SETTINGS, type CollectOutcome, type CollectSettings } f
 import type { CollectJob } from '../functions/services/collectJob';
 import { dispatchDue, type DispatchSelection } from '../functions/services/dispatchDue';
 import type { NotifyEvent } from '../functions/services/notifyMessage';
+import type { MessageQueue } from '../functions/queue/messageQueue';
 import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
 import { InProcessQueue, type QueueClock, type SqsLambdaHandler } from './queue/inProcessQueue';
@@ -84,20 +85,38 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
     collectQueue,
     notifyQueue,
     /**
-     * Dispatches, then delivers both queues until they are empty (the CLI's `collect`).
+     * Dispatches and delivers both queues until they are empty (the CLI's `collect`); the collect
+     * consumers start on the jobs as soon as dispatch has queued them.
      * `progress` is told how many polls finished out of how many were dispatched.
      */
     async runCycle(selection: DispatchSelection = { kind: 'due' }, progress?: (done: number, total: number) => void): Promise<CycleResult> {
       outcomes = [];
-      const { dispatched } = await dispatchDue(dispatchDeps, selection);
-      onProgress = progress && ((done) => progress(done, dispatched.length));
+      // As with SQS, consumers take jobs as soon as they are queued, while dispatch still claims the accounts.
+      let queued = 0;
+      let onQueued: () => void = () => undefined;
+      const firstSend = new Promise<void>((resolve) => (onQueued = resolve));
+      const watchedQueue: MessageQueue<CollectJob> = {
+        send: async (entries) => {
+          const result = await collectQueue.send(entries);
+          queued += result.sent.length;
+          onQueued();
+          return result;
+        },
+      };
+      const dispatching = dispatchDue({ ...dispatchDeps, collectQueue: watchedQueue }, selection);
+      await Promise.race([firstSend, dispatching]);
+      onProgress = progress && ((done) => progress(done, queued));
       try {
+        const [dispatch, drain] = await Promise.allSettled([dispatching, collectQueue.drain(collectPollers)]);
+        if (dispatch.status === 'rejected') throw dispatch.reason;
+        if (drain.status === 'rejected') throw drain.reason;
+        // Jobs queued after the consumers had emptied the queue.
         await collectQueue.drain(collectPollers);
         await notifyQueue.drain();
+        return { dispatched: dispatch.value.dispatched, outcomes };
       } finally {
         onProgress = undefined;
       }
-      return { dispatched, outcomes };
     },
     /** Dispatches only; background consumers (`start()`) do the rest (`npm start`). */
     async dispatch(selection: DispatchSelection = { kind: 'due' }): Promise<CollectJob[]> {
