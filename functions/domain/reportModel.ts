@@ -14,8 +14,10 @@ export interface ReportModelInput {
   day: { localDate: string; startMs: number; endMs: number };
   /** Points of the day; include the last point at or before the day's start to measure from it. */
   daySeries: readonly SeriesPoint[];
-  /** Every point since tracking started, for drawdown. */
+  /** The points of the drawdown lookback window, for drawdown. */
   history: readonly SeriesPoint[];
+  /** When tracking started (defaults to the first point of `history`). */
+  trackingSince?: number;
   previousSummary: SummaryValues | null;
   currentSummary: SummaryValues | null;
   delegates: readonly ObservedDelegate[];
@@ -95,7 +97,7 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
     timezone: input.settings.timezone,
     period: { startMs: day.startMs, endMs: day.endMs },
     generatedAt: now,
-    trackingSince: input.history[0]?.timestamp ?? null,
+    trackingSince: input.trackingSince ?? input.history[0]?.timestamp ?? null,
     day: dayFigures([...baseline, ...input.daySeries], day.startMs, day.endMs),
     drawdown: drawdown(input.history),
     metrics: metricRows(input.previousSummary, input.currentSummary),

@@ -3,6 +3,7 @@ import { drawdown } from '../domain/drawdown';
 import { alignCurves } from '../domain/series';
 import type { TrackedAccount } from '../domain/account';
 import type { Repositories } from '../store/repositories';
+import { lookbackWindowMs } from '../domain/lookbackWindow';
 
 /** Everything `sentinel status` shows about one account, as plain data. */
 export interface AccountStatusReport {
@@ -43,7 +44,7 @@ export async function accountStatus(
     repos.snapshots.latest(account.address),
     repos.alerts.listForAccount(account.address),
     repos.delegates.listForAccount(account.address),
-    repos.curves.queryRange(account.address, account.interval, Math.max(0, now - lookbackMs), now),
+    repos.curves.queryRange(account.address, account.interval, Math.max(0, now - lookbackWindowMs(account.interval, lookbackMs)), now),
   ]);
   const series = alignCurves(
     history.flatMap((p) => (p.equity === undefined ? [] : [{ timestamp: p.ts, value: p.equity }])),

@@ -17,6 +17,7 @@ import { recipientLinks } from './recipientLinks';
 import { mailRecipients } from './recipients';
 import { RetryLaterError } from './retryLaterError';
 import { storedSeries } from './storedSeries';
+import { lookbackWindowMs } from '../domain/lookbackWindow';
 
 const DAY_MS = 86_400_000;
 
@@ -145,7 +146,7 @@ async function sharedParts(
   settings: NotificationSettings,
 ): Promise<SharedParts> {
   if (message.kind === 'drawdown') {
-    const stored = await deps.repos.curves.queryRange(account.address, account.interval, Math.max(0, message.asOf - settings.lookbackMs), message.asOf);
+    const stored = await deps.repos.curves.queryRange(account.address, account.interval, Math.max(0, message.asOf - lookbackWindowMs(account.interval, settings.lookbackMs)), message.asOf);
     const series = storedSeries(stored);
     const result = drawdown(series);
     // The deepest drawdown's dollar loss, over the range the alert was evaluated on.

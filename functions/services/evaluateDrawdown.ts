@@ -8,6 +8,7 @@ import type { AlertStateRepository } from '../store/alertStateRepository';
 import { SNOOZE_RULE } from '../store/alertStateRepository';
 import type { CurvesRepository } from '../store/curvesRepository';
 import type { NotifyEvent } from './notifyMessage';
+import { lookbackWindowMs } from '../domain/lookbackWindow';
 
 /** The alert-state rule under which every drawdown level of an account is kept, in one item. */
 export const DRAWDOWN_RULE = 'drawdown';
@@ -49,7 +50,7 @@ export async function evaluateDrawdown(
   settings: DrawdownSettings,
 ): Promise<PendingAlerts> {
   const [stored, rules] = await Promise.all([
-    deps.curves.queryRange(account.address, account.interval, Math.max(0, now - settings.lookbackMs), now),
+    deps.curves.queryRange(account.address, account.interval, Math.max(0, now - lookbackWindowMs(account.interval, settings.lookbackMs)), now),
     deps.alerts.listForAccount(account.address),
   ]);
   const series = alignCurves(

@@ -6,6 +6,8 @@ import type { CurvesRepository } from '../store/curvesRepository';
 import type { DelegateViewRepository } from '../store/delegateViewRepository';
 import type { SnapshotsRepository } from '../store/snapshotsRepository';
 import { storedSeries } from './storedSeries';
+import { lookbackWindowMs } from '../domain/lookbackWindow';
+import { DEFAULT_COLLECT_SETTINGS } from './collectAccount';
 
 /** The local day a report covers, and when the report before it was due. */
 export interface ReportPeriod {
@@ -20,7 +22,7 @@ export interface ReportPeriod {
 /** Stored data a report is built from. */
 export interface ReportData {
   readonly input: ReportModelInput;
-  /** Every stored point since tracking started, oldest first (for the chart). */
+  /** The stored points of the drawdown lookback window, oldest first (for the chart). */
   readonly history: SeriesPoint[];
 }
 
@@ -31,13 +33,13 @@ export interface ReportDataRepos {
 }
 
 /**
- * Reads what the daily report shows, from stored data only: the curves since tracking started
- * (up to `now`), the summary current now and the one current at the previous report, the
+ * Reads what the daily report shows, from stored data only: the curves over the drawdown lookback
+ * (`lookbackWindowMs`, up to `now`), the summary current now and the one current at the previous report, the
  * delegates listed now and those removed since the previous report.
  */
 export async function loadReportData(repos: ReportDataRepos, account: AccountRecord, period: ReportPeriod, now: number): Promise<ReportData> {
   const [points, current, previous, views] = await Promise.all([
-    repos.curves.queryRange(account.address, account.interval, 0, now),
+    repos.curves.queryRange(account.address, account.interval, Math.max(0, now - lookbackWindowMs(account.interval, DEFAULT_COLLECT_SETTINGS.lookbackMs)), now),
     repos.snapshots.latestBefore(account.address, now + 1),
     repos.snapshots.latestBefore(account.address, period.previousReportAt),
     repos.delegates.listForAccount(account.address),
@@ -50,6 +52,7 @@ export async function loadReportData(repos: ReportDataRepos, account: AccountRec
       day: { localDate: period.localDate, startMs: period.startMs, endMs: period.endMs },
       daySeries: pointsBetween(history, period.startMs, period.endMs),
       history,
+      trackingSince: account.createdAt,
       previousSummary: previous ? parseSummary(previous.summary) : null,
       currentSummary: current ? parseSummary(current.summary) : null,
       delegates: views
