@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
+import { lambdaContext } from '../runtime/lambdaContext';
 import type { RevocationOutcome, RevocationRequest } from '../services/revocationOutcome';
 import { parseRevocationOutcome } from './parseRevocationOutcome';
 import { RevocationInvokeError } from './revocationInvokeError';
@@ -22,29 +22,11 @@ export class InProcessRevocationSigner implements RevocationSigner {
   async revoke(request: RevocationRequest): Promise<RevocationOutcome> {
     let answer: unknown;
     try {
-      answer = await this.handler(JSON.parse(JSON.stringify(request)) as unknown, invocationContext(this.functionName));
+      answer = await this.handler(JSON.parse(JSON.stringify(request)) as unknown, lambdaContext(this.functionName, 25_000));
     } catch (cause) {
       const name = cause instanceof Error ? cause.name : 'error';
       throw new RevocationInvokeError('function-error', `${this.functionName} failed (Unhandled: ${name})`, { cause });
     }
     return parseRevocationOutcome(answer === undefined ? undefined : JSON.parse(JSON.stringify(answer)));
   }
-}
-
-function invocationContext(functionName: string): Context {
-  const deadline = Date.now() + 25_000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
 }

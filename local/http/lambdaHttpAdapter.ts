@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { lambdaContext } from '../../functions/runtime/lambdaContext';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
 
@@ -157,23 +158,4 @@ function writeResult(res: ServerResponse, result: APIGatewayProxyResultV2): void
   res.writeHead(result.statusCode ?? 200, headers);
   const body = result.body ?? '';
   res.end(result.isBase64Encoded ? Buffer.from(body, 'base64') : body);
-}
-
-/** A minimal Lambda context, enough for Powertools and for handlers that read the request id. */
-export function lambdaContext(functionName: string): Context {
-  const deadline = Date.now() + 30_000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
 }

@@ -4,7 +4,7 @@ import { createNotifyHandler, type NotifyDeps } from '../../functions/handlers/n
 import type { NotifyEvent } from '../../functions/services/notifyMessage';
 import type { AccountRecord } from '../../functions/store/accountItem';
 import { InProcessQueue } from '../../local/queue/inProcessQueue';
-import { lambdaContext } from '../../local/http/lambdaHttpAdapter';
+import { lambdaContext } from '../../functions/runtime/lambdaContext';
 import { accountRecord, testAddress } from '../store/accountFixture';
 import { testTables } from '../support/testTables';
 import { startFakeSes, type FakeSes } from './fakeSes';

@@ -4,7 +4,7 @@ import { createSignRevocationHandler } from '../../functions/handlers/sign-revoc
 import { InvalidRevocationRequestError } from '../../functions/revocation/invalidRevocationRequestError';
 import { revocationLeaseId } from '../../functions/services/revocationLease';
 import { revokeDelegate } from '../../functions/services/revokeDelegate';
-import { lambdaContext } from '../../local/http/lambdaHttpAdapter';
+import { lambdaContext } from '../../functions/runtime/lambdaContext';
 import { testTables } from '../support/testTables';
 import { startRevocationWorld, type RevocationWorld } from './support/revocationWorld';
 
