@@ -149,6 +149,7 @@ async function main(): Promise<void> {
         PUBLIC_BASE_URL: settings.PUBLIC_BASE_URL ?? serving.url,
         SENTINEL_TABLE_PREFIX: settings.SENTINEL_TABLE_PREFIX,
         ...(sim ? { SIM_CONTROL_URL: sim.controlUrl } : {}),
+        ...(args['in-memory'] && settings.SENTINEL_LINK_SECRET ? { SENTINEL_LINK_SECRET: settings.SENTINEL_LINK_SECRET } : {}),
         childPids: [dynamo?.pid, ses?.pid].filter((p): p is number => p !== undefined),
       },
       STATE_DIR,

@@ -16,6 +16,8 @@ export const runningServicesSchema = z.object({
   PUBLIC_BASE_URL: z.string(),
   SENTINEL_TABLE_PREFIX: z.string(),
   SIM_CONTROL_URL: z.string().optional(),
+  /** The link secret of an `--in-memory` run (kept nowhere else), so CLI links verify. */
+  SENTINEL_LINK_SECRET: z.string().optional(),
   /** Processes it started (DynamoDB Local, local SES), so a test can check none outlives it. */
   childPids: z.array(z.number().int()).default([]),
 });

@@ -51,7 +51,9 @@ export async function cliSettings(env: Readonly<Record<string, string | undefine
   const merged: Record<string, string | undefined> = { ...env };
   if (running) {
     for (const key of FROM_RUNNING) if (!merged[key]) merged[key] = running[key];
-    if (!merged['SENTINEL_LINK_SECRET'] && !merged['LINK_SECRET_ARN']) merged['SENTINEL_LINK_SECRET'] = await localLinkSecret();
+    if (!merged['SENTINEL_LINK_SECRET'] && !merged['LINK_SECRET_ARN']) {
+      merged['SENTINEL_LINK_SECRET'] = running.SENTINEL_LINK_SECRET ?? (await localLinkSecret());
+    }
   }
   return loadSettings(merged);
 }

@@ -22,8 +22,11 @@ export interface ChainRateBudget {
   readonly pollsPerHour: number;
 }
 
-/** Chain requests one poll makes: `GET portfolio` and `GET delegate-traders`. */
-export const REQUESTS_PER_POLL = 2;
+/**
+ * Chain requests one steady-state poll makes: `GET portfolio` for the new points, `GET portfolio`
+ * at `1d` for the summary since tracking began, and `GET delegate-traders`.
+ */
+export const REQUESTS_PER_POLL = 3;
 
 /** Smallest `maxConcurrency` an SQS event source accepts. */
 export const MIN_EVENT_SOURCE_CONCURRENCY = 2;

@@ -113,8 +113,9 @@ export class WebStack extends Stack {
       description: 'Public: unsubscribe (incl. RFC 8058 one-click POST) and snooze pages.',
     });
     this.preferencesPage
-      .bindTables(table, ['suppressions', 'alerts'], 'write')
-      .bindTable(table('tokens'), 'readWrite')
+      .bindTable(table('suppressions'), 'write')
+      // A snooze reads the account's current snooze state before its conditional write.
+      .bindTables(table, ['alerts', 'tokens'], 'readWrite')
       .bindSecret(data.linkSecret)
       .bindPublicBaseUrl(this.publicBaseUrl);
 

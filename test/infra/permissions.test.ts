@@ -87,7 +87,7 @@ describe('IAM statements', () => {
       notify: { accounts: 'read', curves: 'read', snapshots: 'read', delegates: 'read', suppressions: 'read', deliveries: 'readWrite' },
       'daily-report': { accounts: 'readWrite', curves: 'read', snapshots: 'read', delegates: 'read', suppressions: 'read', deliveries: 'readWrite' },
       'revoke-page': { accounts: 'read', delegates: 'read', tokens: 'readWrite' },
-      'preferences-page': { suppressions: 'write', alerts: 'write', tokens: 'readWrite' },
+      'preferences-page': { suppressions: 'write', alerts: 'readWrite', tokens: 'readWrite' },
       'sign-revocation': { accounts: 'read', leases: 'write', audit: 'write' },
       'ses-events': { suppressions: 'write' },
     };
