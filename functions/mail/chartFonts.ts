@@ -17,8 +17,15 @@ export interface ResvgFontOptions {
 
 const PREFERRED = /^(DejaVuSans|DejaVuSans-Bold|LiberationSans-Regular|LiberationSans-Bold)\.ttf$/;
 
-// Searched in order: a `fonts/` folder next to this module (the Lambda bundle can ship one), then the system's.
-const SEARCH_DIRS = [fileURLToPath(new URL('./fonts/', import.meta.url)), '/usr/share/fonts', '/usr/local/share/fonts', '/opt/fonts'];
+// Searched in order: a `fonts/` folder next to this module (the Lambda bundle ships one, as Lambda has no
+// system fonts), the npm package it is copied from (running from source), then the system's.
+const SEARCH_DIRS = [
+  fileURLToPath(new URL('./fonts/', import.meta.url)),
+  fileURLToPath(new URL('../../node_modules/dejavu-fonts-ttf/ttf/', import.meta.url)),
+  '/usr/share/fonts',
+  '/usr/local/share/fonts',
+  '/opt/fonts',
+];
 
 let found: string[] | undefined;
 

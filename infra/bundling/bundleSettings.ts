@@ -44,14 +44,30 @@ export function nativeBinaryPackage(moduleName: string, arch: BundleArch): strin
   return `${moduleName}-linux-${arch}-gnu`;
 }
 
+/** The npm package of the chart fonts, the files `functions/mail/chartFonts.ts` looks for, and their licence. */
+export const CHART_FONTS = {
+  packageName: 'dejavu-fonts-ttf',
+  files: ['ttf/DejaVuSans.ttf', 'ttf/DejaVuSans-Bold.ttf', 'LICENSE'],
+} as const;
+
+/** `fonts/DejaVuSans.ttf`...: where a chart font file lands in the bundle directory. */
+function fontTarget(file: string): string {
+  return file === 'LICENSE' ? 'fonts/LICENSE-DejaVu' : `fonts/${file.slice(file.lastIndexOf('/') + 1)}`;
+}
+
 /**
- * What goes next to a handler's bundle: `templates/` for email renderers, and each native module
- * with its binary package in `node_modules/`. Throws when a binary package is not installed,
- * naming the command that installs it.
+ * What goes next to a handler's bundle: `templates/` and the chart fonts in `fonts/` for email
+ * renderers, and each native module with its binary package in `node_modules/`. Throws when a
+ * package is not installed, naming the command that installs it.
  */
 export function bundleCopies(name: HandlerName, arch: BundleArch, root: string = PROJECT_ROOT): BundleCopy[] {
   const needs = HANDLER_BUNDLE_NEEDS[name];
   const copies: BundleCopy[] = needs.templates ? [{ from: 'templates', to: 'templates' }] : [];
+  if (needs.fonts) {
+    const dir = join('node_modules', CHART_FONTS.packageName);
+    if (!existsSync(join(root, dir))) throw new Error(`${name}: ${CHART_FONTS.packageName} (the chart fonts) is not installed; run npm ci`);
+    copies.push(...CHART_FONTS.files.map((file) => ({ from: join(dir, file), to: fontTarget(file) })));
+  }
   for (const moduleName of needs.nativeModules) {
     for (const pkg of [moduleName, nativeBinaryPackage(moduleName, arch)]) {
       const from = join('node_modules', pkg);

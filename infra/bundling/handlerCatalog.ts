@@ -21,6 +21,8 @@ export type HandlerName = (typeof HANDLER_NAMES)[number];
 export interface HandlerBundleNeeds {
   /** Ships `templates/` next to the bundle (read at runtime from `TEMPLATES_DIR`). */
   readonly templates: boolean;
+  /** Ships the chart's fonts in `fonts/` next to the bundle (Lambda has no system fonts; see `chartFonts.ts`). */
+  readonly fonts: boolean;
   /**
    * Packages with a native addon: esbuild cannot bundle `.node` files, so they stay external and
    * are copied into the bundle's `node_modules` together with the prebuilt binary package for the
@@ -29,9 +31,9 @@ export interface HandlerBundleNeeds {
   readonly nativeModules: readonly string[];
 }
 
-const PLAIN: HandlerBundleNeeds = { templates: false, nativeModules: [] };
-/** Email renderers: Handlebars templates, and the chart PNG drawn by `@resvg/resvg-js`. */
-const MAIL: HandlerBundleNeeds = { templates: true, nativeModules: ['@resvg/resvg-js'] };
+const PLAIN: HandlerBundleNeeds = { templates: false, fonts: false, nativeModules: [] };
+/** Email renderers: Handlebars templates, and the chart PNG drawn by `@resvg/resvg-js` with its fonts. */
+const MAIL: HandlerBundleNeeds = { templates: true, fonts: true, nativeModules: ['@resvg/resvg-js'] };
 
 /** Bundle needs per handler; the CDK construct and `bench/bundles.ts` both read this. */
 export const HANDLER_BUNDLE_NEEDS: Readonly<Record<HandlerName, HandlerBundleNeeds>> = {

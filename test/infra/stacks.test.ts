@@ -340,6 +340,23 @@ describe('bundles', () => {
     }
   });
 
+  it('ships the chart fonts (DejaVu Sans regular and bold, with the licence) in fonts/ next to the renderers, and only there', () => {
+    const fonts = ['DejaVuSans-Bold.ttf', 'DejaVuSans.ttf', 'LICENSE-DejaVu'];
+    for (const name of HANDLER_NAMES) {
+      const dir = join(assetDir(name), 'fonts');
+      if (!HANDLER_BUNDLE_NEEDS[name].fonts) {
+        expect(existsSync(dir), name).toBe(false);
+        continue;
+      }
+      expect(readdirSync(dir).sort(), name).toEqual(fonts);
+      for (const ttf of fonts.filter((f) => f.endsWith('.ttf'))) {
+        const bytes = readFileSync(join(dir, ttf));
+        expect(bytes.readUInt32BE(0), `${name}/${ttf} is a TrueType font`).toBe(0x00010000);
+        expect(bytes.equals(readFileSync(join('node_modules', 'dejavu-fonts-ttf', 'ttf', ttf))), ttf).toBe(true);
+      }
+    }
+  });
+
   it('is byte for byte what the benchmark builds from the same shared settings', async () => {
     const out = mkdtempSync(join(tmpdir(), 'sentinel-parity-'));
     try {
