@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { getAddress, isAddress, type Address } from 'viem';
+import type { Address } from 'viem';
+import { checksumAddress, isHexAddress } from './checksumAddress';
 
 /** Aggregation intervals accepted by `GET /portfolio`. */
 export const INTERVALS = ['1m', '5m', '15m', '30m', '1h', '4h', '1d'] as const;
@@ -20,8 +21,8 @@ export const INTERVAL_MS: Readonly<Record<Interval, number>> = {
 /** A hex account address in any case; the output is EIP-55 checksummed. */
 export const addressSchema = z
   .string()
-  .refine((s) => isAddress(s, { strict: false }), { message: 'not a 20-byte hex address' })
-  .transform((s) => getAddress(s));
+  .refine(isHexAddress, { message: 'not a 20-byte hex address' })
+  .transform(checksumAddress);
 
 /** Non-negative integer milliseconds. */
 export const timestampMsSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);

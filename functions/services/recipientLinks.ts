@@ -1,4 +1,5 @@
-import { getAddress, type Address } from 'viem';
+import type { Address } from 'viem';
+import { checksumAddress } from '../chain/checksumAddress';
 import type { ActionLinks } from '../links/actionLinks';
 import type { RecipientLinks } from './notificationViews';
 
@@ -16,7 +17,7 @@ export function recipientLinks(
   return {
     unsubscribeUrl: links.build({ purpose: 'unsubscribe', account: account.address, email }, now),
     revokeUrl: (delegate) =>
-      account.signer === null ? null : links.build({ purpose: 'revoke', account: account.address, delegate: getAddress(delegate) }, now),
+      account.signer === null ? null : links.build({ purpose: 'revoke', account: account.address, delegate: checksumAddress(delegate) }, now),
     snoozeUrl: (hours) => links.build({ purpose: 'snooze', account: account.address, snoozeHours: hours }, now),
   };
 }
