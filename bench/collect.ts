@@ -73,11 +73,15 @@ async function main(): Promise<number> {
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
   const started = Date.now();
+  const loadAtStart = os.loadavg()[0] ?? 0;
   try {
     const rows = await run(args, services);
     const cpu = os.cpus();
     console.log(`# bench:collect — ${new Date().toISOString()}`);
-    console.log(`machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown'}), Node ${process.version}`);
+    console.log(
+      `machine: ${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown'}), Node ${process.version}, ` +
+        `load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${(os.loadavg()[0] ?? 0).toFixed(1)} at the end`,
+    );
     console.log(
       `setup: chain latency ${args.latencyMs} ms on every route, CHAIN_RPS ${args.rps}, ${args.concurrency} concurrent collect consumers ` +
         `(batches of 10), naive sample ${args.naiveSample} accounts per size; whole run ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
