@@ -1,0 +1,104 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { build, type Metafile } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUNDLE_SETTINGS, esbuildOptions } from '../../infra/bundling/bundleSettings';
+import { HANDLER_BUNDLE_NEEDS, HANDLER_NAMES, PROJECT_ROOT, handlerEntry, type HandlerName } from '../../infra/bundling/handlerCatalog';
+
+const run = promisify(execFile);
+const work = mkdtempSync(join(tmpdir(), 'sentinel-bundle-contents-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** The AWS SDK clients each handler talks to; a bundle holding any other client pulled in code it does not use. */
+const SDK_CLIENTS: Readonly<Record<HandlerName, readonly string[]>> = {
+  dispatch: ['client-dynamodb', 'client-sqs'],
+  collect: ['client-dynamodb', 'client-sqs'],
+  notify: ['client-dynamodb', 'client-secrets-manager', 'client-ses'],
+  'daily-report': ['client-dynamodb', 'client-secrets-manager', 'client-ses'],
+  'revoke-page': ['client-dynamodb', 'client-lambda', 'client-secrets-manager'],
+  'preferences-page': ['client-dynamodb', 'client-secrets-manager'],
+  'sign-revocation': ['client-dynamodb', 'client-kms', 'client-sqs'],
+  'ses-events': ['client-dynamodb'],
+};
+
+/** Packages no bundle may hold: the SDK's full credential chain (replaced), juice's HTML stack (replaced by inlineCss). */
+const NEVER = ['@aws-sdk/credential-provider-node', '@aws-sdk/nested-clients', 'juice', 'cheerio', 'undici', 'parse5', 'iconv-lite'];
+
+/** The files that put code into the bundle (tree-shaken ones contribute no bytes), and their packages. */
+function contentsOf(metafile: Metafile): { packages: Set<string>; inputs: string[] } {
+  const inputs = Object.values(metafile.outputs).flatMap((output) => Object.entries(output.inputs).filter(([, { bytesInOutput }]) => bytesInOutput > 0).map(([path]) => path));
+  const packages = new Set<string>();
+  for (const input of inputs) {
+    const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules\/)/.exec(input);
+    if (match?.[1]) packages.add(match[1]);
+  }
+  return { packages, inputs };
+}
+
+describe('what each Lambda bundle holds', () => {
+  const bundles = new Map<HandlerName, { packages: Set<string>; inputs: string[] }>();
+
+  beforeAll(async () => {
+    for (const name of HANDLER_NAMES) {
+      const result = await build(esbuildOptions(handlerEntry(name), join(work, name), HANDLER_BUNDLE_NEEDS[name].nativeModules));
+      const metafile = result.metafile ?? expect.fail('no metafile');
+      bundles.set(name, contentsOf(metafile));
+    }
+  }, 120_000);
+
+  it.each(HANDLER_NAMES)('%s holds exactly the SDK clients it uses', (name) => {
+    const clients = [...(bundles.get(name)?.packages ?? [])].filter((p) => p.startsWith('@aws-sdk/client-')).map((p) => p.slice('@aws-sdk/'.length));
+    expect(clients.sort()).toEqual(SDK_CLIENTS[name]);
+  });
+
+  it.each(HANDLER_NAMES)('%s has environment credentials instead of the default chain, and none of the replaced packages', (name) => {
+    const bundle = bundles.get(name) ?? expect.fail(name);
+    expect(bundle.inputs).toContain('functions/runtime/lambdaCredentials.ts');
+    for (const pkg of NEVER) expect(bundle.packages.has(pkg), pkg).toBe(false);
+    expect(bundle.packages.has('viem'), 'viem').toBe(name === 'sign-revocation');
+  });
+});
+
+describe('an SDK client in a bundle', () => {
+  const requests: IncomingHttpHeaders[] = [];
+  const server = createServer((req, res) => {
+    requests.push(req.headers);
+    req.resume().on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' }).end(JSON.stringify({ TableNames: ['sentinel-accounts'] }));
+    });
+  });
+  let bundle: string;
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await build(esbuildOptions(join(PROJECT_ROOT, 'test', 'infra', 'fixtures', 'listTables.ts'), join(work, 'sdk'), []));
+    bundle = join(work, 'sdk', BUNDLE_SETTINGS.outFile);
+  }, 60_000);
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const call = async (env: Record<string, string>) => {
+    const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { stdout } = await run(process.execPath, [bundle], { env: { PATH: process.env['PATH'] ?? '', HOME: work, ENDPOINT: endpoint, ...env } });
+    return JSON.parse(stdout) as { tables?: string[]; error?: string };
+  };
+
+  it('signs with the credentials Lambda puts in the environment', async () => {
+    const out = await call({ AWS_ACCESS_KEY_ID: 'AKIDBUNDLETEST', AWS_SECRET_ACCESS_KEY: 'bundle-secret', AWS_SESSION_TOKEN: 'bundle-session' });
+    expect(out).toEqual({ tables: ['sentinel-accounts'] });
+    const headers = requests.at(-1) ?? expect.fail('no request');
+    expect(headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDBUNDLETEST\/\d{8}\/us-east-1\/dynamodb\/aws4_request/);
+    expect(headers['x-amz-security-token']).toBe('bundle-session');
+  });
+
+  it('fails naming the missing variables (the replacement, not the SDK chain, is in the bundle)', async () => {
+    const before = requests.length;
+    const out = await call({});
+    expect(out.error).toBe('no AWS credentials in the environment: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY not set');
+    expect(requests.length).toBe(before);
+  });
+});
