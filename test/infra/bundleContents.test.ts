@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,8 +7,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderEmail } from '../../functions/mail/render';
+import { EMAIL_KINDS } from '../../functions/mail/views';
 import { BUNDLE_SETTINGS, esbuildOptions } from '../../infra/bundling/bundleSettings';
 import { HANDLER_BUNDLE_NEEDS, HANDLER_NAMES, PROJECT_ROOT, handlerEntry, type HandlerName } from '../../infra/bundling/handlerCatalog';
+import { TIME_ZONE, views } from '../mail/fixtures';
 
 const run = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), 'sentinel-bundle-contents-'));
@@ -26,8 +29,8 @@ const SDK_CLIENTS: Readonly<Record<HandlerName, readonly string[]>> = {
   'ses-events': ['client-dynamodb'],
 };
 
-/** Packages no bundle may hold: the SDK's full credential chain (replaced), juice's HTML stack (replaced by inlineCss). */
-const NEVER = ['@aws-sdk/credential-provider-node', '@aws-sdk/nested-clients', 'juice', 'cheerio', 'undici', 'parse5', 'iconv-lite'];
+/** Packages no bundle may hold: the SDK's full credential chain and `source-map` (aliased away), juice's HTML stack (replaced by inlineCss). */
+const NEVER = ['@aws-sdk/credential-provider-node', '@aws-sdk/nested-clients', 'source-map', 'juice', 'cheerio', 'undici', 'parse5', 'iconv-lite'];
 
 /** The files that put code into the bundle (tree-shaken ones contribute no bytes), and their packages. */
 function contentsOf(metafile: Metafile): { packages: Set<string>; inputs: string[] } {
@@ -101,4 +104,15 @@ describe('an SDK client in a bundle', () => {
     expect(out.error).toBe('no AWS credentials in the environment: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY not set');
     expect(requests.length).toBe(before);
   });
+});
+
+describe('the email renderer in a bundle', () => {
+  it('renders every email exactly as from source (with templates/ next to the bundle, as in Lambda)', async () => {
+    const out = join(work, 'render');
+    await build(esbuildOptions(join(PROJECT_ROOT, 'test', 'infra', 'fixtures', 'renderEmails.ts'), out, []));
+    cpSync(join(PROJECT_ROOT, 'templates'), join(out, 'templates'), { recursive: true });
+    const { stdout } = await run(process.execPath, [join(out, BUNDLE_SETTINGS.outFile)], { env: { PATH: process.env['PATH'] ?? '' }, maxBuffer: 16 * 1024 * 1024 });
+    const bundled = JSON.parse(stdout) as Record<string, unknown>;
+    for (const kind of EMAIL_KINDS) expect(bundled[kind], kind).toEqual(renderEmail(kind, views[kind] as never, { timeZone: TIME_ZONE }));
+  }, 60_000);
 });
