@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
-import { BUNDLE_SETTINGS, bundleCopies, esbuildOptions, type BundleArch } from '../infra/bundling/bundleSettings';
+import { BUNDLE_SETTINGS, bundleCopies, esbuildOptions, writeGeneratedFiles, type BundleArch } from '../infra/bundling/bundleSettings';
 import { HANDLER_BUNDLE_NEEDS, HANDLER_NAMES, PROJECT_ROOT, handlerEntry } from '../infra/bundling/handlerCatalog';
 
 const SIZE_TARGET_KB = 500;
@@ -142,6 +142,7 @@ async function main(): Promise<void> {
           mkdirSync(join(dir, to, '..'), { recursive: true });
           cpSync(join(PROJECT_ROOT, from), join(dir, to), { recursive: true });
         }
+        writeGeneratedFiles(name, dir);
         bundles.push(built);
       } catch (err) {
         skipped.push(`${name}: ${(err as Error).message.split('\n')[0]}`);

@@ -1,7 +1,9 @@
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
 import { loadSettings } from '../config/settings';
-import { createEmailRenderer } from '../mail/render';
+import { rendererFor } from '../mail/emailRenderer';
+import { loadPrecompiledTemplates } from '../mail/precompiledTemplates';
+import { defaultTemplateRoot } from '../mail/templateRoot';
 import { actionLinksFrom, repositoriesFrom, sesSenderFrom } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { dueReports, type AccountReportResult, type DueReportsDeps } from '../services/dueReports';
@@ -56,14 +58,14 @@ export function createDailyReportHandler(deps: DailyReportHandlerDeps) {
   };
 }
 
-/** Builds the handler's dependencies from the environment (once per cold start). */
+/** Builds the handler's dependencies from the environment (once per cold start), with the templates precompiled into the bundle. */
 export async function dailyReportDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<DailyReportHandlerDeps> {
   const settings = loadSettings(env);
   const { log, counters, flush } = createObservability('daily-report');
   return {
     repos: repositoriesFrom(settings),
     sender: sesSenderFrom(settings),
-    renderer: createEmailRenderer(settings.TEMPLATES_DIR === undefined ? {} : { templateRoot: settings.TEMPLATES_DIR }),
+    renderer: rendererFor(await loadPrecompiledTemplates(settings.TEMPLATES_DIR ?? defaultTemplateRoot())),
     links: await actionLinksFrom(settings),
     mailFrom: settings.MAIL_FROM,
     log,

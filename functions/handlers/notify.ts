@@ -1,6 +1,8 @@
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { loadSettings } from '../config/settings';
-import { createEmailRenderer } from '../mail/render';
+import { rendererFor } from '../mail/emailRenderer';
+import { loadPrecompiledTemplates } from '../mail/precompiledTemplates';
+import { defaultTemplateRoot } from '../mail/templateRoot';
 import { actionLinksFrom, repositoriesFrom, sesSenderFrom } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { deliverNotification, type DeliverNotificationDeps, type NotificationOutcome } from '../services/deliverNotification';
@@ -75,14 +77,14 @@ export function createNotifyHandler(deps: NotifyDeps) {
   };
 }
 
-/** Builds the handler's dependencies from the environment (once per cold start). */
+/** Builds the handler's dependencies from the environment (once per cold start), with the templates precompiled into the bundle. */
 export async function notifyDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<NotifyDeps> {
   const settings = loadSettings(env);
   const { log, counters, flush } = createObservability('notify');
   return {
     repos: repositoriesFrom(settings),
     sender: sesSenderFrom(settings),
-    renderer: createEmailRenderer(settings.TEMPLATES_DIR === undefined ? {} : { templateRoot: settings.TEMPLATES_DIR }),
+    renderer: rendererFor(await loadPrecompiledTemplates(settings.TEMPLATES_DIR ?? defaultTemplateRoot())),
     links: await actionLinksFrom(settings),
     mailFrom: settings.MAIL_FROM,
     log,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { BuildOptions } from 'esbuild';
 import { LogLevel, OutputFormat, SourceMapMode, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { HANDLER_BUNDLE_NEEDS, PROJECT_ROOT, type HandlerName } from './handlerCatalog';
+import { writePrecompiledTemplates } from './precompileTemplates';
 
 /**
  * How every handler is bundled. The CDK construct (`nodejsBundling`) and `bench/bundles.ts`
@@ -101,6 +102,15 @@ export function bundleCopies(name: HandlerName, arch: BundleArch, root: string =
   return copies;
 }
 
+/**
+ * After the copies: the mailers' `templates/` get `precompiled.mjs`, so the bundled renderer needs
+ * only the Handlebars runtime (`loadPrecompiledTemplates`). The CDK hook runs the same function
+ * through `writePrecompiledTemplates.ts`.
+ */
+export function writeGeneratedFiles(name: HandlerName, bundleDir: string): void {
+  if (HANDLER_BUNDLE_NEEDS[name].templates) writePrecompiledTemplates(join(bundleDir, 'templates'));
+}
+
 /** Options for `NodejsFunction`'s `bundling`, local esbuild only (never Docker). */
 export function nodejsBundling(name: HandlerName, arch: BundleArch, root: string = PROJECT_ROOT): BundlingOptions {
   const copies = bundleCopies(name, arch, root);
@@ -123,8 +133,12 @@ export function nodejsBundling(name: HandlerName, arch: BundleArch, root: string
     commandHooks: {
       beforeBundling: () => [],
       beforeInstall: () => [],
-      afterBundling: (inputDir, outputDir) =>
-        copies.map(({ from, to }) => `mkdir -p "$(dirname "${outputDir}/${to}")" && cp -R "${inputDir}/${from}" "${outputDir}/${to}"`),
+      afterBundling: (inputDir, outputDir) => [
+        ...copies.map(({ from, to }) => `mkdir -p "$(dirname "${outputDir}/${to}")" && cp -R "${inputDir}/${from}" "${outputDir}/${to}"`),
+        ...(HANDLER_BUNDLE_NEEDS[name].templates
+          ? [`cd "${inputDir}" && node --import tsx infra/bundling/writePrecompiledTemplates.ts "${outputDir}/templates"`]
+          : []),
+      ],
     },
   };
 }

@@ -9,7 +9,7 @@ import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderEmail } from '../../functions/mail/render';
 import { EMAIL_KINDS } from '../../functions/mail/views';
-import { BUNDLE_SETTINGS, esbuildOptions } from '../../infra/bundling/bundleSettings';
+import { BUNDLE_SETTINGS, bundleCopies, esbuildOptions, writeGeneratedFiles } from '../../infra/bundling/bundleSettings';
 import { HANDLER_BUNDLE_NEEDS, HANDLER_NAMES, PROJECT_ROOT, handlerEntry, type HandlerName } from '../../infra/bundling/handlerCatalog';
 import { TIME_ZONE, views } from '../mail/fixtures';
 
@@ -65,6 +65,14 @@ describe('what each Lambda bundle holds', () => {
     for (const pkg of NEVER) expect(bundle.packages.has(pkg), pkg).toBe(false);
     expect(bundle.packages.has('viem'), 'viem').toBe(name === 'sign-revocation');
   });
+
+  it('leaves the Handlebars compiler out of the mailer bundles', () => {
+    for (const name of ['notify', 'daily-report'] as const) {
+      const handlebars = (bundles.get(name)?.inputs ?? []).filter((i) => i.includes('node_modules/handlebars/'));
+      expect(handlebars.length, name).toBeGreaterThan(0);
+      expect(handlebars.filter((i) => i.includes('/compiler/')), name).toEqual([]);
+    }
+  });
 });
 
 describe('an SDK client in a bundle', () => {
@@ -107,12 +115,16 @@ describe('an SDK client in a bundle', () => {
 });
 
 describe('the email renderer in a bundle', () => {
-  it('renders every email exactly as from source (with templates/ next to the bundle, as in Lambda)', async () => {
+  it('renders every email, as the mailer handlers build it (precompiled templates), exactly as from source', async () => {
     const out = join(work, 'render');
-    await build(esbuildOptions(join(PROJECT_ROOT, 'test', 'infra', 'fixtures', 'renderEmails.ts'), out, []));
-    cpSync(join(PROJECT_ROOT, 'templates'), join(out, 'templates'), { recursive: true });
-    const { stdout } = await run(process.execPath, [join(out, BUNDLE_SETTINGS.outFile)], { env: { PATH: process.env['PATH'] ?? '' }, maxBuffer: 16 * 1024 * 1024 });
-    const bundled = JSON.parse(stdout) as Record<string, unknown>;
-    for (const kind of EMAIL_KINDS) expect(bundled[kind], kind).toEqual(renderEmail(kind, views[kind] as never, { timeZone: TIME_ZONE }));
+    await build(esbuildOptions(join(PROJECT_ROOT, 'test', 'infra', 'fixtures', 'renderEmails.ts'), out, HANDLER_BUNDLE_NEEDS.notify.nativeModules));
+    for (const { from, to } of bundleCopies('notify', process.arch === 'arm64' ? 'arm64' : 'x64')) cpSync(join(PROJECT_ROOT, from), join(out, to), { recursive: true });
+    writeGeneratedFiles('notify', out);
+    const env = { PATH: process.env['PATH'] ?? '', TEMPLATES_DIR: join(out, 'templates'), SENTINEL_TABLE_PREFIX: 'test-', PUBLIC_BASE_URL: 'https://links.example.com', SENTINEL_LINK_SECRET: 'x'.repeat(32) };
+    const { stdout } = await run(process.execPath, [join(out, BUNDLE_SETTINGS.outFile)], { env, maxBuffer: 16 * 1024 * 1024 });
+    const bundled = JSON.parse(stdout) as Record<string, Record<string, unknown>>;
+    for (const handler of ['notify', 'daily-report']) {
+      for (const kind of EMAIL_KINDS) expect(bundled[handler]?.[kind], `${handler} ${kind}`).toEqual(renderEmail(kind, views[kind] as never, { timeZone: TIME_ZONE }));
+    }
   }, 60_000);
 });

@@ -58,7 +58,7 @@ describe('nodejsBundling', () => {
     }
   });
 
-  it('copies what bundleCopies lists, after bundling', () => {
+  it('copies what bundleCopies lists, then precompiles the templates, after bundling', () => {
     const commands = nodejsBundling('notify', 'x64').commandHooks?.afterBundling('/in', '/out') ?? [];
     expect(commands).toEqual([
       'mkdir -p "$(dirname "/out/templates")" && cp -R "/in/templates" "/out/templates"',
@@ -67,6 +67,7 @@ describe('nodejsBundling', () => {
       'mkdir -p "$(dirname "/out/fonts/LICENSE-DejaVu")" && cp -R "/in/node_modules/dejavu-fonts-ttf/LICENSE" "/out/fonts/LICENSE-DejaVu"',
       'mkdir -p "$(dirname "/out/node_modules/@resvg/resvg-js")" && cp -R "/in/node_modules/@resvg/resvg-js" "/out/node_modules/@resvg/resvg-js"',
       'mkdir -p "$(dirname "/out/node_modules/@resvg/resvg-js-linux-x64-gnu")" && cp -R "/in/node_modules/@resvg/resvg-js-linux-x64-gnu" "/out/node_modules/@resvg/resvg-js-linux-x64-gnu"',
+      'cd "/in" && node --import tsx infra/bundling/writePrecompiledTemplates.ts "/out/templates"',
     ]);
   });
 });

@@ -325,13 +325,19 @@ describe('bundles', () => {
     }
   });
 
-  it('ships templates/ and the native chart library next to the renderers, and only there', () => {
+  it('ships templates/ (with their precompiled module) and the native chart library next to the renderers, and only there', () => {
     const templateFiles = readdirSync('templates', { recursive: true }).length;
     for (const name of HANDLER_NAMES) {
       const dir = assetDir(name);
       const needs = HANDLER_BUNDLE_NEEDS[name];
       expect(existsSync(join(dir, 'templates')), name).toBe(needs.templates);
-      if (needs.templates) expect(readdirSync(join(dir, 'templates'), { recursive: true }).length).toBe(templateFiles);
+      if (needs.templates) {
+        // The templates, and the module precompiled from them when bundling (the bundle has only the Handlebars runtime).
+        expect(readdirSync(join(dir, 'templates'), { recursive: true }).length).toBe(templateFiles + 1);
+        const precompiled = readFileSync(join(dir, 'templates', 'precompiled.mjs'), 'utf8');
+        expect(precompiled).toMatch(/^\/\/ Generated from the templates[\s\S]*\n {4}"daily-report": \{ subject: \{/);
+        expect(precompiled).toContain('"compiler":[8,');
+      }
       for (const module of needs.nativeModules) {
         expect(existsSync(join(dir, 'node_modules', module, 'package.json')), name).toBe(true);
         expect(existsSync(join(dir, 'node_modules', `${module}-linux-x64-gnu`)), name).toBe(true);
