@@ -1,10 +1,11 @@
 import { createPublicKey } from 'node:crypto';
 import { GetPublicKeyCommand, SignCommand } from '@aws-sdk/client-kms';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { bytesToHex, concat, hashMessage, hexToBytes, numberToHex, type Address, type Hex } from 'viem';
-import { publicKeyToAddress } from 'viem/accounts';
+import { concatBytes } from '@noble/hashes/utils.js';
+import type { Address, Hex } from 'viem';
 import * as z from 'zod';
 import { SignerError } from './errors';
+import { addressOfPublicKey, eip191Digest, ethereumSignatureHex } from './ethereumKeys';
 import type { Signer } from './ports';
 
 /** The part of `KMSClient` the signer uses; a real `KMSClient` fits, and so does a test double. */
@@ -41,9 +42,9 @@ export function addressFromSpki(der: Uint8Array): Address {
   }
   const jwk = key.export({ format: 'jwk' });
   if (!jwk.x || !jwk.y) throw new Error('public key has no coordinates');
-  const point = concat([new Uint8Array([4]), Buffer.from(jwk.x, 'base64url'), Buffer.from(jwk.y, 'base64url')]);
+  const point = concatBytes(new Uint8Array([4]), Buffer.from(jwk.x, 'base64url'), Buffer.from(jwk.y, 'base64url'));
   secp256k1.Point.fromBytes(point).assertValidity();
-  return publicKeyToAddress(bytesToHex(point));
+  return addressOfPublicKey(point);
 }
 
 /**
@@ -57,11 +58,11 @@ export function derToEthereumSignature(der: Uint8Array, digest: Uint8Array, addr
   for (const recovery of [0, 1]) {
     let recovered: Address;
     try {
-      recovered = publicKeyToAddress(`0x${signature.addRecoveryBit(recovery).recoverPublicKey(digest).toHex(false)}`);
+      recovered = addressOfPublicKey(signature.addRecoveryBit(recovery).recoverPublicKey(digest).toBytes(false));
     } catch {
       continue;
     }
-    if (recovered === address) return concat([bytesToHex(signature.toBytes('compact')), numberToHex(27 + recovery, { size: 1 })]);
+    if (recovered === address) return ethereumSignatureHex(signature.toBytes('compact'), recovery);
   }
   throw new SignerError('kms-signature-mismatch', `KMS signature does not recover to ${address}`, {
     details: 'the key signing is not the key whose public key was read',
@@ -87,7 +88,7 @@ export async function createKmsSigner(options: { kms: KmsClientLike; keyId: stri
   return {
     address,
     async signMessage(message) {
-      const digest = hexToBytes(hashMessage({ raw: message }));
+      const digest = eip191Digest(message);
       const out = await call(
         keyId,
         'Sign',
