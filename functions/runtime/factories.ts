@@ -1,6 +1,6 @@
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SESClient } from '@aws-sdk/client-ses';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import { createChainClient } from '../chain/chainClient';
 import type { ChainClient } from '../chain/ports';
 import { ConfigError, type Settings } from '../config/settings';
@@ -59,12 +59,14 @@ export function sqsQueueFrom<T>(settings: Settings, variable: 'COLLECT_QUEUE_URL
 
 /**
  * The link-token secret: `SENTINEL_LINK_SECRET` locally, else the Secrets Manager secret named by
- * `LINK_SECRET_ARN` (read through Powertools, cached for 5 minutes so a rotation is picked up).
+ * `LINK_SECRET_ARN`, read with `secrets` (by default a client for `AWS_REGION`). Handlers read it
+ * once per cold start (see "Rotating the link secret" in docs/operations.md).
  */
-export async function linkSecretFrom(settings: Settings): Promise<string> {
+export async function linkSecretFrom(settings: Settings, secrets?: Pick<SecretsManagerClient, 'send'>): Promise<string> {
   if (settings.SENTINEL_LINK_SECRET !== undefined) return settings.SENTINEL_LINK_SECRET;
   const arn = required(settings, 'LINK_SECRET_ARN');
-  const secret = await getSecret(arn, { maxAge: 300 });
+  const client = secrets ?? new SecretsManagerClient({ region: settings.AWS_REGION });
+  const { SecretString: secret } = await client.send(new GetSecretValueCommand({ SecretId: arn }));
   if (typeof secret !== 'string' || secret.length < 32) {
     throw new ConfigError('LINK_SECRET_ARN', 'the secret is missing or shorter than 32 characters');
   }
