@@ -1,8 +1,8 @@
-import { Resvg } from '@resvg/resvg-js';
 import { downsampleMinMax, type SeriesPoint } from './downsample';
 import { formatCompactMoney, formatTime } from './format';
 import { chartFontOptions, type ChartFontOptions } from './chartFonts';
 import { niceScale, type NiceScale } from './niceScale';
+import { resvg } from './resvg';
 import { timeTicks } from './timeTicks';
 
 /** A curve point as stored or received: epoch ms and a number or decimal string. */
@@ -221,10 +221,11 @@ function extent(series: readonly SeriesPoint[]): [number, number] {
 /** Renders the chart to a PNG (`scale` × the CSS size) with resvg. */
 export function renderChartPng(input: ChartInput, options: ChartPngOptions = {}): Buffer {
   const svg = renderChartSvg(input);
-  const resvg = new Resvg(svg, {
+  const { Resvg } = resvg();
+  const image = new Resvg(svg, {
     fitTo: { mode: 'zoom', value: options.scale ?? 2 },
     background: '#ffffff',
     font: chartFontOptions(options),
   });
-  return resvg.render().asPng();
+  return image.render().asPng();
 }

@@ -7,11 +7,12 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderChartPng } from '../../functions/mail/chart';
 import { renderEmail } from '../../functions/mail/render';
 import { EMAIL_KINDS } from '../../functions/mail/views';
 import { BUNDLE_SETTINGS, bundleCopies, esbuildOptions, writeGeneratedFiles } from '../../infra/bundling/bundleSettings';
 import { HANDLER_BUNDLE_NEEDS, HANDLER_NAMES, PROJECT_ROOT, handlerEntry, type HandlerName } from '../../infra/bundling/handlerCatalog';
-import { TIME_ZONE, views } from '../mail/fixtures';
+import { TIME_ZONE, curves, views } from '../mail/fixtures';
 
 const run = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), 'sentinel-bundle-contents-'));
@@ -114,16 +115,17 @@ describe('an SDK client in a bundle', () => {
 });
 
 describe('the email renderer in a bundle', () => {
-  it('renders every email, as the mailer handlers build it (precompiled templates), exactly as from source', async () => {
+  it('renders every email (precompiled templates, as the mailer handlers build them) and a chart exactly as from source', async () => {
     const out = join(work, 'render');
     await build(esbuildOptions(join(PROJECT_ROOT, 'test', 'infra', 'fixtures', 'renderEmails.ts'), out, HANDLER_BUNDLE_NEEDS.notify.nativeModules));
     for (const { from, to } of bundleCopies('notify', process.arch === 'arm64' ? 'arm64' : 'x64')) cpSync(join(PROJECT_ROOT, from), join(out, to), { recursive: true });
     writeGeneratedFiles('notify', out);
     const env = { PATH: process.env['PATH'] ?? '', TEMPLATES_DIR: join(out, 'templates'), SENTINEL_TABLE_PREFIX: 'test-', PUBLIC_BASE_URL: 'https://links.example.com', SENTINEL_LINK_SECRET: 'x'.repeat(32) };
     const { stdout } = await run(process.execPath, [join(out, BUNDLE_SETTINGS.outFile)], { env, maxBuffer: 16 * 1024 * 1024 });
-    const bundled = JSON.parse(stdout) as Record<string, Record<string, unknown>>;
+    const bundled = JSON.parse(stdout) as Record<string, Record<string, unknown>> & { chartPng: string };
     for (const handler of ['notify', 'daily-report']) {
       for (const kind of EMAIL_KINDS) expect(bundled[handler]?.[kind], `${handler} ${kind}`).toEqual(renderEmail(kind, views[kind] as never, { timeZone: TIME_ZONE }));
     }
+    expect(Buffer.from(bundled.chartPng, 'base64').equals(renderChartPng({ ...curves(3), timeZone: TIME_ZONE })), 'chart PNG').toBe(true);
   }, 60_000);
 });
