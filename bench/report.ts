@@ -2,7 +2,7 @@
  * Daily report benchmark (`npm run bench:report [-- --accounts 1000 --concurrency 1,4]`).
  *
  * For each account: build the report from stored data, render the chart PNG, render the email
- * (Handlebars + juice), assemble the MIME message and send it with `SendRawEmail` to a local
+ * (Handlebars + CSS inlining), assemble the MIME message and send it with `SendRawEmail` to a local
  * `aws-ses-v2-local` that the benchmark starts on a free port (and stops). This is the real
  * `sendDailyReport`, delivery records and links included.
  *
