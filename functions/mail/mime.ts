@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import MailComposer from 'nodemailer/lib/mail-composer';
 import * as z from 'zod';
 import { EmailRenderError } from './errors';
-import { base64Lines, foldedHeader, mailbox, quotedPrintable, textHeader } from './mimeEncoding';
 
 const noLineBreaks = (what: string) => z.string().refine((s) => !/[\r\n]/.test(s), `${what} must be a single line`);
 const cid = z.string().regex(/^[A-Za-z0-9._-]{1,64}(@[A-Za-z0-9.-]{1,190})?$/, 'not a valid content id');
@@ -48,46 +48,12 @@ export function messageIdFor(eventId: string, to: readonly string[], from: strin
   return `<${digest}.sentinel@${domainOf(from)}>`;
 }
 
-/** RFC 5322 date, e.g. `Tue, 04 Mar 2025 07:00:05 +0000`. */
-function rfc5322Date(date: Date): string {
-  return date.toUTCString().replace(/GMT$/, '+0000');
-}
-
-/** A MIME part: its header lines and its encoded body. */
-interface Part {
-  readonly headers: readonly string[];
-  readonly body: string;
-}
-
-function multipart(type: string, parts: readonly Part[], extra = ''): Part {
-  const boundary = `----=_sentinel_${randomBytes(12).toString('hex')}`;
-  const body = [...parts.map((p) => `--${boundary}\r\n${[...p.headers, '', p.body].join('\r\n')}`), `--${boundary}--`, ''].join('\r\n');
-  return { headers: [foldedHeader('Content-Type', [`multipart/${type};${extra}`, `boundary="${boundary}"`])], body };
-}
-
-function textPart(subtype: 'plain' | 'html', text: string): Part {
-  return { headers: [`Content-Type: text/${subtype}; charset=utf-8`, 'Content-Transfer-Encoding: quoted-printable'], body: quotedPrintable(text) };
-}
-
-function imagePart(image: InlineImage): Part {
-  return {
-    headers: [
-      `Content-Type: ${image.contentType}; name="${image.filename}"`,
-      `Content-ID: <${image.cid}>`,
-      'Content-Transfer-Encoding: base64',
-      `Content-Disposition: inline; filename="${image.filename}"`,
-    ],
-    body: base64Lines(image.content),
-  };
-}
-
 /**
- * Builds the raw MIME message: multipart/alternative of the text part and (with inline images) a
- * multipart/related holding the HTML and its inline CID images, text in UTF-8 quoted-printable,
- * images in base64. Adds `List-Unsubscribe` (the URL, plus a mailto when given),
- * `List-Unsubscribe-Post: List-Unsubscribe=One-Click`, `X-Sentinel-Event-Id`, `Auto-Submitted`
- * and a Message-ID. Throws `EmailRenderError` on invalid input, including an HTML `cid:`
- * reference without its image.
+ * Builds the raw MIME message with nodemailer's MailComposer: multipart/alternative of the text
+ * part and a multipart/related holding the HTML and its inline CID images. Adds `List-Unsubscribe`
+ * (the URL, plus a mailto when given), `List-Unsubscribe-Post: List-Unsubscribe=One-Click`,
+ * `X-Sentinel-Event-Id` and a Message-ID. Throws `EmailRenderError` on invalid input, including
+ * an HTML `cid:` reference without its image.
  */
 export async function buildMime(email: OutgoingEmail): Promise<Buffer> {
   const parsed = outgoingEmailSchema.safeParse(email);
@@ -101,23 +67,27 @@ export async function buildMime(email: OutgoingEmail): Promise<Buffer> {
     if (!attached.has(ref ?? '')) throw new EmailRenderError(`email html: references cid:${ref ?? ''} but no such inline image is attached`);
   }
   const listUnsubscribe = [`<${m.unsubscribeUrl}>`, ...(m.unsubscribeMailto ? [`<mailto:${m.unsubscribeMailto}?subject=unsubscribe>`] : [])];
-  const html = textPart('html', m.html);
-  const content = multipart('alternative', [
-    textPart('plain', m.text),
-    m.inlineImages.length === 0 ? html : multipart('related', [html, ...m.inlineImages.map(imagePart)], ' type="text/html";'),
-  ]);
-  const headers = [
-    foldedHeader('From', mailbox(m.from).split(' ')),
-    foldedHeader('To', m.to.map((to, i) => (i < m.to.length - 1 ? `${to},` : to))),
-    textHeader('Subject', m.subject),
-    `Message-ID: ${m.messageId ?? messageIdFor(m.eventId, m.to, m.from)}`,
-    `Date: ${rfc5322Date(m.date ?? new Date())}`,
-    foldedHeader('List-Unsubscribe', listUnsubscribe.map((l, i) => (i < listUnsubscribe.length - 1 ? `${l},` : l))),
-    'List-Unsubscribe-Post: List-Unsubscribe=One-Click',
-    `X-Sentinel-Event-Id: ${m.eventId}`,
-    'Auto-Submitted: auto-generated',
-    'MIME-Version: 1.0',
-    ...content.headers,
-  ];
-  return Buffer.from(`${headers.join('\r\n')}\r\n\r\n${content.body}`, 'utf8');
+  const composer = new MailComposer({
+    from: m.from,
+    to: m.to,
+    subject: m.subject,
+    text: m.text,
+    html: m.html,
+    messageId: m.messageId ?? messageIdFor(m.eventId, m.to, m.from),
+    date: m.date ?? new Date(),
+    headers: {
+      'List-Unsubscribe': listUnsubscribe.join(', '),
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      'X-Sentinel-Event-Id': m.eventId,
+      'Auto-Submitted': 'auto-generated',
+    },
+    attachments: m.inlineImages.map((image) => ({
+      cid: image.cid,
+      filename: image.filename,
+      contentType: image.contentType,
+      content: Buffer.from(image.content),
+      contentDisposition: 'inline' as const,
+    })),
+  });
+  return composer.compile().build();
 }
