@@ -1,6 +1,6 @@
 import { KMSClient } from '@aws-sdk/client-kms';
 import type { Context } from 'aws-lambda';
-import { resolveSigner } from '../chain/resolveSigner';
+import { resolveKmsSigner } from '../chain/resolveKmsSigner';
 import { loadSettings } from '../config/settings';
 import { InvalidRevocationRequestError } from '../revocation/invalidRevocationRequestError';
 import { chainFrom, repositoriesFrom, sqsQueueFrom } from '../runtime/factories';
@@ -46,7 +46,7 @@ export async function signRevocationDepsFromEnv(env: Readonly<Record<string, str
     audit: repos.audit,
     notify: sqsQueueFrom<NotifyEvent>(settings, 'NOTIFY_QUEUE_URL'),
     chain: chainFrom(settings, log),
-    signerFor: (ref) => resolveSigner(ref, { env, kms }),
+    signerFor: (ref) => resolveKmsSigner(ref, kms),
     now: Date.now,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     log,

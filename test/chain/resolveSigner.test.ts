@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SignerError } from '../../functions/chain/errors';
 import { createLocalSigner } from '../../functions/chain/localSigner';
 import { parseSignerRef, resolveSigner } from '../../functions/chain/resolveSigner';
+import { resolveKmsSigner } from '../../functions/chain/resolveKmsSigner';
 import { FakeKms, generateTestKey } from './support/fakeKms';
 
 async function signerError(run: () => Promise<unknown>): Promise<SignerError> {
@@ -67,5 +68,18 @@ describe('signer references', () => {
     expect(signer.address).toBe(new Wallet(key.privateKeyHex).address);
     const none = await signerError(() => resolveSigner('kms:alias/owner', { env: {} }));
     expect(none.code).toBe('kms-unavailable');
+  });
+});
+
+describe('resolveKmsSigner (the deployed sign-revocation)', () => {
+  it('resolves kms: references and refuses env: ones, which are for local use only', async () => {
+    const key = generateTestKey();
+    const signer = await resolveKmsSigner('kms:alias/owner', new FakeKms(key));
+    expect(signer.address).toBe(new Wallet(key.privateKeyHex).address);
+    const signature = await signer.signMessage(new TextEncoder().encode('hello'));
+    expect(verifyMessage('hello', signature)).toBe(signer.address);
+    const local = await signerError(() => resolveKmsSigner('env:OWNER_KEY', new FakeKms(key)));
+    expect(local.code).toBe('bad-reference');
+    expect(local.message).toMatch(/local use only/);
   });
 });

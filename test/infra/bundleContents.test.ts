@@ -30,8 +30,8 @@ const SDK_CLIENTS: Readonly<Record<HandlerName, readonly string[]>> = {
   'ses-events': ['client-dynamodb'],
 };
 
-/** Packages no bundle may hold: the SDK's full credential chain and `source-map` (aliased away), juice's HTML stack (replaced by inlineCss), nodemailer (mimeEncoding), viem (only its types are used), Powertools parameters (one GetSecretValue per cold start). */
-const NEVER = ['@aws-sdk/credential-provider-node', '@aws-sdk/nested-clients', 'source-map', 'juice', 'cheerio', 'undici', 'parse5', 'iconv-lite', 'nodemailer', 'viem', '@aws-lambda-powertools/parameters'];
+/** Packages no bundle may hold: the SDK's full credential chain and `source-map` (aliased away), juice's HTML stack (replaced by inlineCss), viem (only its types are used; the deployed signer is KMS-only), Powertools parameters (one GetSecretValue per cold start). */
+const NEVER = ['@aws-sdk/credential-provider-node', '@aws-sdk/nested-clients', 'source-map', 'juice', 'cheerio', 'undici', 'parse5', 'iconv-lite', 'viem', '@aws-lambda-powertools/parameters'];
 
 /** The files that put code into the bundle (tree-shaken ones contribute no bytes), and their packages. */
 function contentsOf(metafile: Metafile): { packages: Set<string>; inputs: string[] } {
