@@ -1,13 +1,8 @@
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
-import { loadSettings } from '../config/settings';
-import { rendererFor } from '../mail/emailRenderer';
-import { loadPrecompiledTemplates } from '../mail/precompiledTemplates';
-import { defaultTemplateRoot } from '../mail/templateRoot';
-import { actionLinksFrom, repositoriesFrom, sesSenderFrom } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
+import { mailerDepsFromEnv } from '../runtime/mailerDepsFromEnv';
 import { dueReports, type AccountReportResult, type DueReportsDeps } from '../services/dueReports';
-import { createObservability } from '../shared/observability';
 
 /** What the hourly report job needs: the report service's ports, the clock, and a metrics flush. */
 export interface DailyReportHandlerDeps extends DueReportsDeps {
@@ -60,19 +55,7 @@ export function createDailyReportHandler(deps: DailyReportHandlerDeps) {
 
 /** Builds the handler's dependencies from the environment (once per cold start), with the templates precompiled into the bundle. */
 export async function dailyReportDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<DailyReportHandlerDeps> {
-  const settings = loadSettings(env);
-  const { log, counters, flush } = createObservability('daily-report');
-  return {
-    repos: repositoriesFrom(settings),
-    sender: sesSenderFrom(settings),
-    renderer: rendererFor(await loadPrecompiledTemplates(settings.TEMPLATES_DIR ?? defaultTemplateRoot())),
-    links: await actionLinksFrom(settings),
-    mailFrom: settings.MAIL_FROM,
-    log,
-    counters,
-    flush,
-    now: Date.now,
-  };
+  return mailerDepsFromEnv('daily-report', env);
 }
 
 /** AWS entry point. */

@@ -1,14 +1,9 @@
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { loadSettings } from '../config/settings';
-import { rendererFor } from '../mail/emailRenderer';
-import { loadPrecompiledTemplates } from '../mail/precompiledTemplates';
-import { defaultTemplateRoot } from '../mail/templateRoot';
-import { actionLinksFrom, repositoriesFrom, sesSenderFrom } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
+import { mailerDepsFromEnv } from '../runtime/mailerDepsFromEnv';
 import { deliverNotification, type DeliverNotificationDeps, type NotificationOutcome } from '../services/deliverNotification';
 import { errorSummary } from '../services/errorSummary';
 import { notifyMessageSchema, type NotifyMessage } from '../services/notifyMessage';
-import { createObservability } from '../shared/observability';
 
 /** What the notify handler needs: the delivery service's ports, plus a metrics flush per invocation. */
 export interface NotifyDeps extends DeliverNotificationDeps {
@@ -79,19 +74,7 @@ export function createNotifyHandler(deps: NotifyDeps) {
 
 /** Builds the handler's dependencies from the environment (once per cold start), with the templates precompiled into the bundle. */
 export async function notifyDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<NotifyDeps> {
-  const settings = loadSettings(env);
-  const { log, counters, flush } = createObservability('notify');
-  return {
-    repos: repositoriesFrom(settings),
-    sender: sesSenderFrom(settings),
-    renderer: rendererFor(await loadPrecompiledTemplates(settings.TEMPLATES_DIR ?? defaultTemplateRoot())),
-    links: await actionLinksFrom(settings),
-    mailFrom: settings.MAIL_FROM,
-    log,
-    counters,
-    flush,
-    now: Date.now,
-  };
+  return mailerDepsFromEnv('notify', env);
 }
 
 /** AWS entry point. */

@@ -1,16 +1,13 @@
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { loadSettings } from '../config/settings';
 import { ActionLinks, LINK_PATHS } from '../links/actionLinks';
 import { LinkTokenCodec } from '../links/linkToken';
 import { linkSecretFrom, repositoriesFrom, required } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
-import { preferencesPage, type PreferencesPageDeps } from '../services/preferencesPage';
+import { preferencesPage, type PreferencesPageView, type PreferencesPageDeps } from '../services/preferencesPage';
 import { createObservability } from '../shared/observability';
 import { CsrfTokens } from '../web/csrfToken';
-import { htmlResponse } from '../web/htmlResponse';
-import { pageFailureResponse } from '../web/pageFailure';
 import { renderPreferencesView } from '../web/preferencesViews';
-import { toWebRequest } from '../web/webRequest';
+import { createPageHandler } from '../web/pageHandler';
 
 /** What `preferences-page` needs: the ports of the unsubscribe/snooze service. */
 export type PreferencesPageHandlerDeps = PreferencesPageDeps;
@@ -23,18 +20,13 @@ export type PreferencesPageHandlerDeps = PreferencesPageDeps;
 export function createPreferencesPageHandler(deps: PreferencesPageHandlerDeps) {
   const base = deps.publicBaseUrl.replace(/\/+$/, '');
   const actions = { unsubscribe: `${base}${LINK_PATHS.unsubscribe}`, snooze: `${base}${LINK_PATHS.snooze}` };
-  return async (event: APIGatewayProxyEventV2, _context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
-    const parsed = toWebRequest(event);
-    try {
-      const view = parsed.kind === 'request' ? await preferencesPage(deps, parsed.request) : { kind: 'bad-request' as const, reason: parsed.reason };
-      const page = renderPreferencesView(view, actions);
-      const response = htmlResponse(page.status, page.html, page.headers);
-      return parsed.kind === 'request' && parsed.request.method === 'HEAD' ? { ...response, body: '' } : response;
-    } catch (error) {
-      deps.log.error('preferences page failed', { error: error instanceof Error ? error.message : String(error) });
-      return pageFailureResponse();
-    }
-  };
+  return createPageHandler({
+    name: 'preferences page',
+    log: deps.log,
+    decide: (request) => preferencesPage(deps, request),
+    badRequest: (reason): PreferencesPageView => ({ kind: 'bad-request', reason }),
+    render: (view) => renderPreferencesView(view, actions),
+  });
 }
 
 /** Deps from the Lambda environment: suppressions, alerts and tokens tables and the link secret. */

@@ -1,18 +1,15 @@
 import { LambdaClient } from '@aws-sdk/client-lambda';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { loadSettings } from '../config/settings';
 import { LambdaRevocationSigner } from '../revocation/lambdaRevocationSigner';
 import { ActionLinks, LINK_PATHS } from '../links/actionLinks';
 import { LinkTokenCodec } from '../links/linkToken';
 import { linkSecretFrom, repositoriesFrom, required } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
-import { revocationPage, type RevocationPageDeps } from '../services/revocationPage';
+import { revocationPage, type RevocationPageView, type RevocationPageDeps } from '../services/revocationPage';
 import { createObservability } from '../shared/observability';
 import { CsrfTokens } from '../web/csrfToken';
-import { htmlResponse } from '../web/htmlResponse';
-import { pageFailureResponse } from '../web/pageFailure';
 import { renderRevocationView } from '../web/revocationViews';
-import { toWebRequest } from '../web/webRequest';
+import { createPageHandler } from '../web/pageHandler';
 
 /** What `revoke-page` needs: the ports of the revocation page service. */
 export type RevokePageDeps = RevocationPageDeps;
@@ -24,18 +21,13 @@ export type RevokePageDeps = RevocationPageDeps;
  */
 export function createRevokePageHandler(deps: RevokePageDeps) {
   const formAction = `${deps.publicBaseUrl.replace(/\/+$/, '')}${LINK_PATHS.revoke}`;
-  return async (event: APIGatewayProxyEventV2, _context: Context): Promise<APIGatewayProxyStructuredResultV2> => {
-    const parsed = toWebRequest(event);
-    try {
-      const view = parsed.kind === 'request' ? await revocationPage(deps, parsed.request) : { kind: 'bad-request' as const, reason: parsed.reason };
-      const page = renderRevocationView(view, formAction);
-      const response = htmlResponse(page.status, page.html, page.headers);
-      return parsed.kind === 'request' && parsed.request.method === 'HEAD' ? { ...response, body: '' } : response;
-    } catch (error) {
-      deps.log.error('revocation page failed', { error: error instanceof Error ? error.message : String(error) });
-      return pageFailureResponse();
-    }
-  };
+  return createPageHandler({
+    name: 'revocation page',
+    log: deps.log,
+    decide: (request) => revocationPage(deps, request),
+    badRequest: (reason): RevocationPageView => ({ kind: 'bad-request', reason }),
+    render: (view) => renderRevocationView(view, formAction),
+  });
 }
 
 /** Deps from the Lambda environment: tables, the link secret, and the signing function by name. */

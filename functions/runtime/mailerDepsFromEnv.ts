@@ -1,0 +1,30 @@
+import { loadSettings } from '../config/settings';
+import { rendererFor } from '../mail/emailRenderer';
+import { loadPrecompiledTemplates } from '../mail/precompiledTemplates';
+import { defaultTemplateRoot } from '../mail/templateRoot';
+import type { DueReportsDeps } from '../services/dueReports';
+import { createObservability } from '../shared/observability';
+import { actionLinksFrom, repositoriesFrom, sesSenderFrom } from './factories';
+
+/**
+ * What the two mailer Lambdas (`notify`, `daily-report`) are built from in AWS: tables, SES, the
+ * precompiled templates shipped next to the bundle, action links, and their own logger/metrics.
+ */
+export async function mailerDepsFromEnv(
+  service: 'notify' | 'daily-report',
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<DueReportsDeps & { readonly now: () => number; readonly flush: () => void }> {
+  const settings = loadSettings(env);
+  const { log, counters, flush } = createObservability(service);
+  return {
+    repos: repositoriesFrom(settings),
+    sender: sesSenderFrom(settings),
+    renderer: rendererFor(await loadPrecompiledTemplates(settings.TEMPLATES_DIR ?? defaultTemplateRoot())),
+    links: await actionLinksFrom(settings),
+    mailFrom: settings.MAIL_FROM,
+    log,
+    counters,
+    flush,
+    now: Date.now,
+  };
+}

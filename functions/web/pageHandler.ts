@@ -1,0 +1,33 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { Log } from '../shared/observability';
+import { htmlResponse } from './htmlResponse';
+import { pageFailureResponse } from './pageFailure';
+import type { RenderedPage } from './revocationViews';
+import { toWebRequest, type WebRequest } from './webRequest';
+
+/**
+ * The shape every public page handler shares (HTTP API payload 2.0 events): parse the request,
+ * let the page service decide what to show (`bad-request` for a request that could not be read),
+ * render it with the security headers, drop the body for HEAD. An unexpected failure is logged
+ * (message only: never the token or the URL) and answered with a plain 500 page.
+ */
+export function createPageHandler<V>(options: {
+  readonly name: string;
+  readonly log: Log;
+  readonly decide: (request: WebRequest) => Promise<V>;
+  readonly badRequest: (reason: string) => V;
+  readonly render: (view: V) => RenderedPage;
+}) {
+  return async (event: APIGatewayProxyEventV2, _context?: Context): Promise<APIGatewayProxyStructuredResultV2> => {
+    const parsed = toWebRequest(event);
+    try {
+      const view = parsed.kind === 'request' ? await options.decide(parsed.request) : options.badRequest(parsed.reason);
+      const page = options.render(view);
+      const response = htmlResponse(page.status, page.html, page.headers);
+      return parsed.kind === 'request' && parsed.request.method === 'HEAD' ? { ...response, body: '' } : response;
+    } catch (error) {
+      options.log.error(`${options.name} failed`, { error: error instanceof Error ? error.message : String(error) });
+      return pageFailureResponse();
+    }
+  };
+}
