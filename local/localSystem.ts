@@ -7,16 +7,14 @@ import { createNotifyHandler } from '../functions/handlers/notify';
 import { createPreferencesPageHandler } from '../functions/handlers/preferences-page';
 import { createRevokePageHandler } from '../functions/handlers/revoke-page';
 import { createSignRevocationHandler } from '../functions/handlers/sign-revocation';
-import { ActionLinks } from '../functions/links/actionLinks';
-import { LinkTokenCodec } from '../functions/links/linkToken';
+import type { ActionLinks } from '../functions/links/actionLinks';
 import { createEmailRenderer } from '../functions/mail/render';
 import { InProcessRevocationSigner } from '../functions/revocation/inProcessRevocationSigner';
-import { chainFrom, linkSecretFrom, required, sesSenderFrom } from '../functions/runtime/factories';
+import { chainFrom, linkSecretFrom, pageSecurity, required, sesSenderFrom } from '../functions/runtime/factories';
 import { collectSettingsFrom } from '../functions/services/collectSettings';
 import type { DueReportsDeps } from '../functions/services/dueReports';
 import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
-import { CsrfTokens } from '../functions/web/csrfToken';
 import type { HttpRoute } from './http/lambdaHttpAdapter';
 import { createLocalPipeline, type LocalPipeline } from './localPipeline';
 
@@ -55,9 +53,8 @@ export interface LocalSystem {
 export async function createLocalSystem(options: LocalSystemOptions): Promise<LocalSystem> {
   const { settings, repos, log, counters, now } = options;
   const chain = options.chain ?? chainFrom(settings, log);
-  const secret = await linkSecretFrom(settings);
-  const publicBaseUrl = required(settings, 'PUBLIC_BASE_URL');
-  const links = new ActionLinks(new LinkTokenCodec(secret), publicBaseUrl);
+  const page = pageSecurity(await linkSecretFrom(settings), required(settings, 'PUBLIC_BASE_URL'));
+  const { links } = page;
   const mail: DueReportsDeps & { now: () => number } = {
     repos,
     sender: sesSenderFrom(settings),
@@ -92,11 +89,8 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     log,
     counters,
   });
-  const csrf = new CsrfTokens(secret);
   const revokePage = createRevokePageHandler({
-    links,
-    csrf,
-    publicBaseUrl,
+    ...page,
     accounts: repos.accounts,
     delegates: repos.delegates,
     tokens: repos.tokens,
@@ -105,9 +99,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     log,
   });
   const preferencesPage = createPreferencesPageHandler({
-    links,
-    csrf,
-    publicBaseUrl,
+    ...page,
     suppressions: repos.suppressions,
     alerts: repos.alerts,
     tokens: repos.tokens,

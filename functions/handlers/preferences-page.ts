@@ -1,11 +1,9 @@
 import { loadSettings } from '../config/settings';
-import { ActionLinks, LINK_PATHS } from '../links/actionLinks';
-import { LinkTokenCodec } from '../links/linkToken';
-import { linkSecretFrom, repositoriesFrom, required } from '../runtime/factories';
+import { LINK_PATHS } from '../links/actionLinks';
+import { pageSecurityFrom, repositoriesFrom } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { preferencesPage, type PreferencesPageView, type PreferencesPageDeps } from '../services/preferencesPage';
 import { createObservability } from '../shared/observability';
-import { CsrfTokens } from '../web/csrfToken';
 import { renderPreferencesView } from '../web/preferencesViews';
 import { createPageHandler } from '../web/pageHandler';
 
@@ -34,12 +32,8 @@ export async function preferencesPageDepsFromEnv(env: Readonly<Record<string, st
   const settings = loadSettings(env);
   const { log } = createObservability('preferences-page');
   const repos = repositoriesFrom(settings);
-  const secret = await linkSecretFrom(settings);
-  const publicBaseUrl = required(settings, 'PUBLIC_BASE_URL');
   return {
-    links: new ActionLinks(new LinkTokenCodec(secret), publicBaseUrl),
-    csrf: new CsrfTokens(secret),
-    publicBaseUrl,
+    ...(await pageSecurityFrom(settings)),
     suppressions: repos.suppressions,
     alerts: repos.alerts,
     tokens: repos.tokens,

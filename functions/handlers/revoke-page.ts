@@ -1,13 +1,11 @@
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { loadSettings } from '../config/settings';
 import { LambdaRevocationSigner } from '../revocation/lambdaRevocationSigner';
-import { ActionLinks, LINK_PATHS } from '../links/actionLinks';
-import { LinkTokenCodec } from '../links/linkToken';
-import { linkSecretFrom, repositoriesFrom, required } from '../runtime/factories';
+import { LINK_PATHS } from '../links/actionLinks';
+import { pageSecurityFrom, repositoriesFrom, required } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { revocationPage, type RevocationPageView, type RevocationPageDeps } from '../services/revocationPage';
 import { createObservability } from '../shared/observability';
-import { CsrfTokens } from '../web/csrfToken';
 import { renderRevocationView } from '../web/revocationViews';
 import { createPageHandler } from '../web/pageHandler';
 
@@ -35,12 +33,8 @@ export async function revokePageDepsFromEnv(env: Readonly<Record<string, string 
   const settings = loadSettings(env);
   const { log } = createObservability('revoke-page');
   const repos = repositoriesFrom(settings);
-  const secret = await linkSecretFrom(settings);
-  const publicBaseUrl = required(settings, 'PUBLIC_BASE_URL');
   return {
-    links: new ActionLinks(new LinkTokenCodec(secret), publicBaseUrl),
-    csrf: new CsrfTokens(secret),
-    publicBaseUrl,
+    ...(await pageSecurityFrom(settings)),
     accounts: repos.accounts,
     delegates: repos.delegates,
     tokens: repos.tokens,

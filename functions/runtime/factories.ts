@@ -12,6 +12,7 @@ import { SqsQueue } from '../queue/sqsQueue';
 import { createDocumentClient, createDynamoDbClient } from '../store/documentClient';
 import { createRepositories, type Repositories } from '../store/repositories';
 import type { Log } from '../shared/observability';
+import { CsrfTokens } from '../web/csrfToken';
 
 /*
  * Builders of the adapters a handler needs, from validated settings. Handlers call them once
@@ -76,6 +77,23 @@ export async function linkSecretFrom(settings: Settings, secrets?: Pick<SecretsM
 /** Makes and reads action links under `PUBLIC_BASE_URL`. */
 export async function actionLinksFrom(settings: Settings): Promise<ActionLinks> {
   return new ActionLinks(new LinkTokenCodec(await linkSecretFrom(settings)), required(settings, 'PUBLIC_BASE_URL'));
+}
+
+/** What every public page needs: link reading, the CSRF values of its forms, and its own base URL. */
+export interface PageSecurity {
+  readonly links: ActionLinks;
+  readonly csrf: CsrfTokens;
+  readonly publicBaseUrl: string;
+}
+
+/** Builds `PageSecurity` from the link secret (both derive per-purpose keys from it) and `PUBLIC_BASE_URL`. */
+export async function pageSecurityFrom(settings: Settings): Promise<PageSecurity> {
+  return pageSecurity(await linkSecretFrom(settings), required(settings, 'PUBLIC_BASE_URL'));
+}
+
+/** `PageSecurity` for a known secret and base URL (the local runtime). */
+export function pageSecurity(secret: string, publicBaseUrl: string): PageSecurity {
+  return { links: new ActionLinks(new LinkTokenCodec(secret), publicBaseUrl), csrf: new CsrfTokens(secret), publicBaseUrl };
 }
 
 type RequiredSetting = 'ROCKET_NODE_URL' | 'ROCKET_INDEXER_URL' | 'PUBLIC_BASE_URL' | 'LINK_SECRET_ARN' | 'COLLECT_QUEUE_URL' | 'NOTIFY_QUEUE_URL' | 'SIGN_REVOCATION_FUNCTION_NAME';
