@@ -53,6 +53,7 @@ export function buildSentinelApp(app: App, options: { env?: Environment } = {}):
     config,
     functions: [compute.dispatch, compute.collect, compute.notify, compute.dailyReport, compute.sesEvents, web.revokePage, web.preferencesPage, web.signRevocation],
     queues: [messaging.collect, messaging.notify],
+    failureQueues: [compute.sesEventsFailures],
     description: `portfolio-sentinel ${config.stage}: alarms`,
   });
 

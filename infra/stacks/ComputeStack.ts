@@ -1,6 +1,8 @@
-import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { Architecture } from 'aws-cdk-lib/aws-lambda';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { SnsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import type { StageConfig } from '../config/stageConfig';
 import { ScheduledInvoke } from '../constructs/ScheduledInvoke';
@@ -36,6 +38,8 @@ export class ComputeStack extends Stack {
   readonly notify: SentinelFunction;
   readonly dailyReport: SentinelFunction;
   readonly sesEvents: SentinelFunction;
+  /** Bounce/complaint events `ses-events` could not record after Lambda's retries. */
+  readonly sesEventsFailures: Queue;
   readonly dispatchSchedule: ScheduledInvoke;
   readonly dailyReportSchedule: ScheduledInvoke;
 
@@ -114,5 +118,18 @@ export class ComputeStack extends Stack {
     });
     this.sesEvents.bindTable(table('suppressions'), 'write');
     this.sesEvents.fn.addEventSource(new SnsEventSource(messaging.sesEvents.topic));
+    // SNS invokes asynchronously: an event still failing after Lambda's retries is kept here (and
+    // alarmed on) instead of being dropped, so no bounce or complaint is lost.
+    this.sesEventsFailures = new Queue(this, 'SesEventsFailures', {
+      queueName: `${config.prefix}ses-events-failures`,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    this.sesEvents.fn.configureAsyncInvoke({ onFailure: new SqsDestination(this.sesEventsFailures), retryAttempts: 2 });
+    Validations.of(this.sesEventsFailures).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'This queue is itself the failure destination of ses-events; it has no consumer to dead-letter from.',
+    });
   }
 }

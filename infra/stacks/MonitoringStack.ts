@@ -7,6 +7,7 @@ import type { StageConfig } from '../config/stageConfig';
 import { EncryptedTopic } from '../constructs/EncryptedTopic';
 import { METRICS_NAMESPACE, type SentinelFunction } from '../constructs/SentinelFunction';
 import type { WorkQueue } from '../constructs/WorkQueue';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 
 /** The custom metric `collect` emits (Powertools EMF) for every account polled successfully. */
 export const HEARTBEAT_METRIC = { namespace: METRICS_NAMESPACE, metricName: 'SuccessfulPolls', dimensionsMap: { service: 'collect' } };
@@ -15,6 +16,8 @@ export interface MonitoringStackProps extends StackProps {
   readonly config: StageConfig;
   readonly functions: readonly SentinelFunction[];
   readonly queues: readonly WorkQueue[];
+  /** Failure destinations of asynchronous invocations (e.g. `ses-events`), alarmed like DLQs. */
+  readonly failureQueues?: readonly IQueue[];
 }
 
 /**
@@ -39,6 +42,15 @@ export class MonitoringStack extends Stack {
       this.alarm(`${work.node.id}DeadLetters`, {
         description: `Messages are waiting in ${work.deadLetterQueue.queueName}: inspect, fix, then redrive (docs/operations.md).`,
         metric: work.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+        threshold: 1,
+        comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        missing: TreatMissingData.NOT_BREACHING,
+      });
+    }
+    for (const queue of props.failureQueues ?? []) {
+      this.alarm(`${queue.node.id}Waiting`, {
+        description: `Events a function could not process are waiting in ${queue.queueName}: inspect, fix, then replay them (docs/operations.md).`,
+        metric: queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
         threshold: 1,
         comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         missing: TreatMissingData.NOT_BREACHING,

@@ -81,14 +81,14 @@ describe('tables', () => {
 describe('queues', () => {
   const queues = (): Resource[] => resourcesOf('AWS::SQS::Queue').map(([, r]) => r);
 
-  it('encrypts every queue and dead-letter queue (SSE-SQS)', () => {
-    expect(queues().length).toBe(4);
+  it('encrypts every queue, dead-letter queue and failure queue (SSE-SQS)', () => {
+    expect(queues().length).toBe(5);
     for (const q of queues()) expect(props(q)['SqsManagedSseEnabled']).toBe(true);
   });
 
   it('denies every non-TLS request to every queue', () => {
     const policies = resourcesOf('AWS::SQS::QueuePolicy').map(([, r]) => props(r));
-    expect(policies).toHaveLength(4);
+    expect(policies).toHaveLength(5);
     for (const policy of policies) {
       expect(policy['PolicyDocument']).toMatchObject({
         Statement: expect.arrayContaining([
@@ -265,10 +265,19 @@ describe('link endpoint', () => {
 describe('alarms', () => {
   const alarms = (): Record<string, unknown>[] => resourcesOf('AWS::CloudWatch::Alarm').map(([, r]) => props(r));
 
-  it('alarms on any message in each dead-letter queue', () => {
+  it('alarms on any message in each dead-letter queue and in the ses-events failure queue', () => {
     const dlq = alarms().filter((a) => a['MetricName'] === 'ApproximateNumberOfMessagesVisible');
-    expect(dlq).toHaveLength(2);
+    expect(dlq).toHaveLength(3);
     for (const a of dlq) expect(a).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+  });
+
+  it('keeps ses-events invocations that still fail after two retries in an encrypted queue', () => {
+    const configs = resourcesOf('AWS::Lambda::EventInvokeConfig').map(([, r]) => props(r));
+    expect(configs).toHaveLength(1);
+    expect(configs[0]).toMatchObject({ MaximumRetryAttempts: 2, DestinationConfig: { OnFailure: { Destination: expect.anything() } } });
+    const failures = resourcesOf('AWS::SQS::Queue').map(([, r]) => props(r)).filter((q) => String(q['QueueName']).endsWith('ses-events-failures'));
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatchObject({ SqsManagedSseEnabled: true });
   });
 
   it('alarms on errors and throttles of every function', () => {
