@@ -8,7 +8,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
-    reporters: ['default'],
+    reporters: ['default', './test/support/summaryLineReporter.ts'],
     // The AWS SDK warns about Node 20 in every worker; the Lambda runtime is Node 22.
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
   },
