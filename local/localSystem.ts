@@ -10,7 +10,7 @@ import { createSignRevocationHandler } from '../functions/handlers/sign-revocati
 import type { ActionLinks } from '../functions/links/actionLinks';
 import { createEmailRenderer } from '../functions/mail/render';
 import { InProcessRevocationSigner } from '../functions/revocation/inProcessRevocationSigner';
-import { chainFrom, linkSecretFrom, pageSecurity, required, sesSenderFrom } from '../functions/runtime/factories';
+import { chainFrom, linkSecretsFrom, pageSecurity, required, sesSenderFrom } from '../functions/runtime/factories';
 import { collectSettingsFrom } from '../functions/services/collectSettings';
 import type { DueReportsDeps } from '../functions/services/dueReports';
 import type { Counters, Log } from '../functions/shared/observability';
@@ -53,7 +53,7 @@ export interface LocalSystem {
 export async function createLocalSystem(options: LocalSystemOptions): Promise<LocalSystem> {
   const { settings, repos, log, counters, now } = options;
   const chain = options.chain ?? chainFrom(settings, log);
-  const page = pageSecurity(await linkSecretFrom(settings), required(settings, 'PUBLIC_BASE_URL'));
+  const page = pageSecurity(await linkSecretsFrom(settings), required(settings, 'PUBLIC_BASE_URL'));
   const { links } = page;
   const mail: DueReportsDeps & { now: () => number } = {
     repos,

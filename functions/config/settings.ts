@@ -33,6 +33,12 @@ export const settingsSchema = z.object({
   AWS_REGION: z.string().min(1).default('us-east-1'),
   /** Secret for link tokens, locally; in AWS the secret comes from Secrets Manager (`LINK_SECRET_ARN`). */
   SENTINEL_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Secrets `SENTINEL_LINK_SECRET` replaced, comma-separated: links they signed still verify. */
+  SENTINEL_LINK_SECRET_PREVIOUS: z
+    .string()
+    .transform((list) => list.split(',').map((s) => s.trim()).filter((s) => s !== ''))
+    .pipe(z.array(z.string().min(32, 'each secret must be at least 32 characters')))
+    .optional(),
   LINK_SECRET_ARN: z.string().min(1).optional(),
   BACKFILL_DAYS: z.coerce.number().positive().max(365).default(7),
   /** In AWS: the queues, the signing function and the SES configuration set (set by the CDK stack). */

@@ -90,5 +90,47 @@ describe('LinkTokenCodec', () => {
 
   it('refuses a secret shorter than 32 characters', () => {
     expect(() => new LinkTokenCodec('short')).toThrow(/at least 32/);
+    expect(() => new LinkTokenCodec(SECRET, ['short'])).toThrow(/at least 32/);
+  });
+
+  describe('after rotating the secret', () => {
+    const first = 'first-secret-that-is-long-enough-0123456789';
+    const second = 'second-secret-that-is-long-enough-012345678';
+    const third = 'third-secret-that-is-long-enough-0123456789';
+    const beforeRotation = new LinkTokenCodec(first);
+    const afterOne = new LinkTokenCodec(second, [first]);
+    const afterTwo = new LinkTokenCodec(third, [second]);
+
+    it('still verifies a token signed with the previous secret, and signs with the new one', () => {
+      const old = beforeRotation.sign('revoke', claims);
+      expect(afterOne.verify('revoke', old)).toEqual({ kind: 'valid', payload: claims });
+      const fresh = afterOne.sign('revoke', claims);
+      expect(fresh).not.toBe(old);
+      expect(new LinkTokenCodec(second).verify('revoke', fresh).kind).toBe('valid');
+      expect(beforeRotation.verify('revoke', fresh)).toEqual({ kind: 'invalid', reason: 'bad-signature' });
+    });
+
+    it('refuses a token whose secret was rotated out twice, and one signed with an unknown secret', () => {
+      expect(afterTwo.verify('revoke', afterOne.sign('revoke', claims)).kind).toBe('valid');
+      expect(afterTwo.verify('revoke', beforeRotation.sign('revoke', claims))).toEqual({ kind: 'invalid', reason: 'bad-signature' });
+      expect(afterOne.verify('revoke', new LinkTokenCodec(third).sign('revoke', claims))).toEqual({ kind: 'invalid', reason: 'bad-signature' });
+    });
+
+    it('keeps per-purpose keys for the previous secret', () => {
+      for (const signed of ['revoke', 'unsubscribe', 'snooze'] as const) {
+        const token = beforeRotation.sign(signed, claims);
+        for (const checked of ['revoke', 'unsubscribe', 'snooze'] as const) {
+          expect(afterOne.verify(checked, token).kind, `${signed} token checked as ${checked}`).toBe(signed === checked ? 'valid' : 'invalid');
+        }
+      }
+    });
+
+    it('refuses any single-character change of a token signed with the previous secret', () => {
+      const token = beforeRotation.sign('unsubscribe', claims);
+      for (let i = 3; i < token.length; i += 1) {
+        if (token[i] === '.') continue;
+        expect(afterOne.verify('unsubscribe', flipAt(token, i)).kind, `changed at ${i}`).toBe('invalid');
+      }
+    });
   });
 });

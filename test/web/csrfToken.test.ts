@@ -18,6 +18,20 @@ describe('CsrfTokens', () => {
     expect(new CsrfTokens('another-secret-that-is-long-enough-012345678').verify('revoke', 'token-id-0000000001', value)).toBe(false);
   });
 
+  it('accepts a value issued under the previous secret after a rotation, not one rotated out twice', () => {
+    const first = 'first-secret-that-is-long-enough-0123456789';
+    const second = 'second-secret-that-is-long-enough-012345678';
+    const third = 'third-secret-that-is-long-enough-0123456789';
+    const old = new CsrfTokens(first).issue('revoke', 'token-id-0000000001');
+    const rotated = new CsrfTokens(second, [first]);
+    expect(rotated.verify('revoke', 'token-id-0000000001', old)).toBe(true);
+    expect(rotated.verify('snooze', 'token-id-0000000001', old)).toBe(false);
+    expect(rotated.verify('revoke', 'token-id-0000000002', old)).toBe(false);
+    expect(rotated.issue('revoke', 'token-id-0000000001')).toBe(new CsrfTokens(second).issue('revoke', 'token-id-0000000001'));
+    expect(new CsrfTokens(third, [second]).verify('revoke', 'token-id-0000000001', old)).toBe(false);
+    expect(() => new CsrfTokens(second, ['short'])).toThrow(/at least 32/);
+  });
+
   it('is not the link token signature: a different key is derived from the same secret', () => {
     const a = csrf.issue('revoke', 'x'.repeat(20));
     const b = csrf.issue('revoke\n', 'x'.repeat(19));
