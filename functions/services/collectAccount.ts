@@ -49,7 +49,7 @@ export interface CollectDeps {
 }
 
 export type CollectOutcome =
-  | { kind: 'collected'; address: string; newPoints: number; status: AccountRecord['status']; events: number; chainRequests: number; writeUnits: number }
+  | { kind: 'collected'; address: string; newPoints: number; status: AccountRecord['status']; events: number; chainRequests: number }
   | { kind: 'already-collected'; address: string }
   | { kind: 'not-tracked'; address: string }
   | { kind: 'chain-failed'; address: string; status: AccountRecord['status']; reason: string };
@@ -95,9 +95,7 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
   }
 
   const points = newCurvePoints(fetched.curves.equity, fetched.curves.pnl, cursorMs);
-  const written = points.length > 0
-    ? await repos.curves.putPoints(account.address, account.interval, points, now + settings.retentionMs)
-    : { items: 0, consumedWriteUnits: 0 };
+  if (points.length > 0) await repos.curves.putPoints(account.address, account.interval, points, now + settings.retentionMs);
   const newCursor = points[points.length - 1]?.ts ?? cursorMs;
 
   const [drawdown, delegates] = await Promise.all([
@@ -108,17 +106,17 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
   await sendAll(deps.events, events.map((body) => ({ id: body.eventId, body })));
   await Promise.all([drawdown.commit(), delegates.commit()]);
 
+  const consecutiveEmptyPolls = points.length > 0 ? 0 : account.consecutiveEmptyPolls + 1;
   const health = accountHealth({
     latestPointAt: newCursor,
     now,
     interval: account.interval,
-    consecutiveEmptyPolls: points.length > 0 ? 0 : account.consecutiveEmptyPolls + 1,
+    consecutiveEmptyPolls,
     consecutiveErrors: 0,
     staleAfterIntervals: settings.staleAfterIntervals,
     failAfterErrors: settings.failAfterErrors,
   });
   const unchangedSummary = previous !== null && points.length === 0 && sameSummary(previous.summary, fetched.summary);
-  let writeUnits = written.consumedWriteUnits;
   if (!unchangedSummary) {
     const previousValues = previous ? parseSummary(previous.summary) : null;
     const put = await repos.snapshots.put({
@@ -133,14 +131,8 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
       expiresAt: now + settings.retentionMs,
     });
     if (put.kind === 'exists') return { kind: 'already-collected', address: account.address };
-    writeUnits += put.consumedWriteUnits;
   }
-  writeUnits += await saveHealth(deps, account, {
-    status: health.status,
-    statusReason: health.reason,
-    consecutiveErrors: 0,
-    consecutiveEmptyPolls: points.length > 0 ? 0 : account.consecutiveEmptyPolls + 1,
-  });
+  await saveHealth(deps, account, { status: health.status, statusReason: health.reason, consecutiveErrors: 0, consecutiveEmptyPolls });
 
   deps.counters.count('Polls');
   deps.counters.count('SuccessfulPolls');
@@ -154,7 +146,6 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
     status: health.status,
     events: events.length,
     chainRequests: fetched.curves.requests + 2,
-    writeUnits,
   };
 }
 
@@ -191,15 +182,13 @@ async function recordChainFailure(
 type Health = Pick<AccountRecord, 'status' | 'statusReason' | 'consecutiveErrors' | 'consecutiveEmptyPolls'>;
 
 /** Writes the account's health only when it changed (a steady account costs no write here). */
-async function saveHealth(deps: CollectDeps, account: AccountRecord, health: Health): Promise<number> {
+async function saveHealth(deps: CollectDeps, account: AccountRecord, health: Health): Promise<void> {
   const same =
     account.status === health.status &&
     account.statusReason === health.statusReason &&
     account.consecutiveErrors === health.consecutiveErrors &&
     account.consecutiveEmptyPolls === health.consecutiveEmptyPolls;
-  if (same) return 0;
-  await deps.repos.accounts.recordHealth(account.address, health);
-  return 1;
+  if (!same) await deps.repos.accounts.recordHealth(account.address, health);
 }
 
 function sameSummary(a: PortfolioSummary, b: PortfolioSummary): boolean {
