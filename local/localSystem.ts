@@ -81,6 +81,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     accounts: repos.accounts,
     leases: repos.leases,
     audit: repos.audit,
+    tokens: repos.tokens,
     notify: pipeline.notifyQueue,
     chain,
     signerFor: (ref) => resolveSigner(ref, { env: options.signerEnv ?? process.env, kms: (kms ??= new KMSClient({ region: settings.AWS_REGION })) }),

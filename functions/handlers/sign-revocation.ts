@@ -16,7 +16,8 @@ export type SignRevocationDeps = RevokeDelegateDeps & { readonly flushMetrics?: 
 /**
  * The private signing function, the only code that uses owner keys. Takes exactly
  * `{account, delegate, tokenId}` (anything else throws `InvalidRevocationRequestError`) and
- * returns the `RevocationOutcome`.
+ * returns the `RevocationOutcome`; a request that does not match a revocation link the page has
+ * just consumed is `not-authorized`.
  */
 export function createSignRevocationHandler(deps: SignRevocationDeps) {
   return async (event: unknown, _context: Context): Promise<RevocationOutcome> => {
@@ -34,7 +35,7 @@ export function createSignRevocationHandler(deps: SignRevocationDeps) {
   };
 }
 
-/** Deps from the Lambda environment: DynamoDB, the chain, the notify queue, KMS for `kms:` signers. */
+/** Deps from the Lambda environment: DynamoDB (consumed link tokens among them), the chain, the notify queue, KMS for `kms:` signers. */
 export async function signRevocationDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<SignRevocationDeps> {
   const settings = loadSettings(env);
   const { log, counters, flush } = createObservability('sign-revocation');
@@ -44,6 +45,7 @@ export async function signRevocationDepsFromEnv(env: Readonly<Record<string, str
     accounts: repos.accounts,
     leases: repos.leases,
     audit: repos.audit,
+    tokens: repos.tokens,
     notify: sqsQueueFrom<NotifyEvent>(settings, 'NOTIFY_QUEUE_URL'),
     chain: chainFrom(settings, log),
     signerFor: (ref) => resolveKmsSigner(ref, kms),

@@ -25,7 +25,9 @@ const signature = z.string().regex(/^0x[0-9a-fA-F]+$/);
  * - `signer-unavailable`: the owner key could not sign right now (e.g. KMS unreachable);
  * - `busy`: another revocation of the account held the lease for too long;
  * - `not-configured`: the account has no usable signer (`reason` says why);
- * - `not-tracked`: the account is not tracked.
+ * - `not-tracked`: the account is not tracked;
+ * - `not-authorized`: the request does not match a revocation link the page has just consumed
+ *   (unknown, released, expired or already used token; other account or delegate).
  */
 export const revocationOutcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('revoked'), sent: z.literal(true), nonce, transactionSignature: signature }),
@@ -37,6 +39,7 @@ export const revocationOutcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('busy'), sent: z.literal(false) }),
   z.object({ kind: z.literal('not-configured'), sent: z.literal(false), reason: z.string() }),
   z.object({ kind: z.literal('not-tracked'), sent: z.literal(false) }),
+  z.object({ kind: z.literal('not-authorized'), sent: z.literal(false) }),
 ]);
 export type RevocationOutcome = z.infer<typeof revocationOutcomeSchema>;
 export type RevocationOutcomeKind = RevocationOutcome['kind'];
@@ -44,8 +47,9 @@ export type RevocationOutcomeKind = RevocationOutcome['kind'];
 /**
  * Whether the link that asked for this revocation should work again: nothing was sent and the
  * delegate was not found gone, so the same request may succeed later (chain or signer back,
- * lease free, signer configured, account tracked).
+ * lease free, signer configured, account tracked). A refused (`not-authorized`) request keeps
+ * its link used.
  */
 export function linkReusableAfter(outcome: RevocationOutcome): boolean {
-  return !outcome.sent && outcome.kind !== 'already-revoked';
+  return !outcome.sent && outcome.kind !== 'already-revoked' && outcome.kind !== 'not-authorized';
 }

@@ -46,6 +46,7 @@ export type RevocationPageView =
   | { kind: 'unavailable'; cause: 'chain' | 'signer' | 'busy'; subject: RevocationSubject }
   | { kind: 'not-configured'; subject: RevocationSubject; reason: string }
   | { kind: 'not-tracked' }
+  | { kind: 'not-authorized' }
   | { kind: 'link-expired'; expiredAt: number }
   | { kind: 'link-used'; consumedAt: number }
   | { kind: 'link-invalid'; reason: string }
@@ -96,7 +97,12 @@ async function confirm(deps: RevocationPageDeps, request: WebRequest): Promise<R
   if (!subject) return { kind: 'not-tracked' };
   if (!subject.account.hasSigner) return { kind: 'not-configured', subject, reason: NO_SIGNER };
 
-  const consumed = await deps.tokens.consume(claims.tokenId, { purpose: 'revoke', account: claims.account, expiresAt: claims.expiresAt });
+  const consumed = await deps.tokens.consume(claims.tokenId, {
+    purpose: 'revoke',
+    account: claims.account,
+    delegate: claims.delegate,
+    expiresAt: claims.expiresAt,
+  });
   if (consumed.kind === 'already-used') return { kind: 'link-used', consumedAt: consumed.consumedAt };
 
   let outcome;
@@ -131,6 +137,8 @@ async function confirm(deps: RevocationPageDeps, request: WebRequest): Promise<R
       return { kind: 'not-configured', subject, reason: outcome.reason === NO_SIGNER ? NO_SIGNER : SIGNER_UNUSABLE };
     case 'not-tracked':
       return { kind: 'not-tracked' };
+    case 'not-authorized':
+      return { kind: 'not-authorized' };
   }
 }
 

@@ -10,7 +10,9 @@ import type { Counters, Log } from '../shared/observability';
 import type { AccountsRepository } from '../store/accountsRepository';
 import type { AuditRepository } from '../store/auditRepository';
 import type { LeaseRepository } from '../store/leaseRepository';
+import type { TokenRepository } from '../store/tokenRepository';
 import type { NotifyEvent } from './notifyMessage';
+import { authorizeRevocation } from './revocationAuthorization';
 import { DEFAULT_REVOCATION_LEASE, withRevocationLease, type RevocationLeaseTiming } from './revocationLease';
 import type { RevocationOutcome, RevocationRequest } from './revocationOutcome';
 
@@ -19,6 +21,8 @@ export interface RevokeDelegateDeps {
   readonly accounts: Pick<AccountsRepository, 'get'>;
   readonly leases: Pick<LeaseRepository, 'acquire' | 'release'>;
   readonly audit: Pick<AuditRepository, 'append'>;
+  /** Consumed link tokens: the request must match one the page has just consumed. */
+  readonly tokens: Pick<TokenRepository, 'get' | 'markSigned'>;
   readonly notify: MessageQueue<NotifyEvent>;
   readonly chain: Pick<ChainClient, 'getAccountNonce' | 'getDelegateTraders' | 'submitTransaction'>;
   /** Builds the signer a stored reference names (`kms:` or `env:`); throws `SignerError`. */
@@ -37,7 +41,9 @@ const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTU
 
 /**
  * Revokes `request.delegate` from `request.account` with the account's owner key:
- * re-checks that the account is tracked and has a signer whose address is the account's; under
+ * first checks that the request is what a revocation link the page has just consumed asked for,
+ * and marks that token used for this signing (otherwise `not-authorized`, audited, nothing read
+ * from the chain or KMS); re-checks that the account is tracked and has a signer whose address is the account's; under
  * the account's revocation lease, reads the delegates (gone already: `already-revoked`) and the
  * nonce, signs `RemoveDelegateManager` with nonce + 1 and submits it (a stale-nonce rejection is
  * retried once with a fresh nonce), then reads the delegates again to confirm. Every attempt is
@@ -47,6 +53,11 @@ const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTU
  */
 export async function revokeDelegate(deps: RevokeDelegateDeps, request: RevocationRequest): Promise<RevocationOutcome> {
   const startedAt = deps.now();
+  const authorization = await authorizeRevocation(deps, request);
+  if (authorization.kind === 'refused') {
+    deps.log.warn('revocation request refused', { account: request.account, delegate: request.delegate, reason: authorization.reason });
+    return finish(deps, request, startedAt, { kind: 'not-authorized', sent: false }, null, authorization.reason);
+  }
   const account = await deps.accounts.get(request.account);
   if (!account) return finish(deps, request, startedAt, { kind: 'not-tracked', sent: false }, null);
   if (account.signer === null) {
@@ -161,9 +172,11 @@ async function finish(
   at: number,
   outcome: RevocationOutcome,
   delegateName: string | null,
+  /** Why a request was refused, for the audit trail. */
+  refusal?: string,
 ): Promise<RevocationOutcome> {
   deps.counters?.count(`Revocation_${outcome.kind}`);
-  const message = 'message' in outcome ? outcome.message : 'reason' in outcome ? outcome.reason : undefined;
+  const message = 'message' in outcome ? outcome.message : 'reason' in outcome ? outcome.reason : refusal;
   try {
     await deps.audit.append({
       id: request.tokenId,

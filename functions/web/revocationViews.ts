@@ -20,6 +20,7 @@ export const REVOCATION_STATUS: Readonly<Record<RevocationPageView['kind'], numb
   unavailable: 503,
   'not-configured': 409,
   'not-tracked': 404,
+  'not-authorized': 403,
   'link-expired': 410,
   'link-used': 409,
   'link-invalid': 400,
@@ -128,6 +129,13 @@ ${details(view.subject, view.now)}
       };
     case 'not-tracked':
       return simple('Account not tracked', 'Not tracked', 'warning', 'The account this link is for is no longer tracked by Portfolio Sentinel, so it cannot revoke its delegates. Nothing was changed.');
+    case 'not-authorized':
+      return simple(
+        'Revocation refused',
+        'Refused',
+        'danger',
+        'This revocation was not requested through a valid link, so the signing side refused it. Nothing was sent to the chain. Use the link in a newer email, or create one with sentinel link revoke <account> <delegate>.',
+      );
     case 'link-expired':
       return simple(
         'This link has expired',

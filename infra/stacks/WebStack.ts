@@ -92,6 +92,7 @@ export class WebStack extends Stack {
       .bindOwnerKeys(this.ownerKeys.keys)
       .bindTable(table('accounts'), 'read')
       .bindTables(table, ['leases', 'audit'], 'write')
+      .bindTable(table('tokens'), 'readWrite')
       .bindQueue(messaging.notify.queue, 'NOTIFY_QUEUE_URL')
       .bindChain(config.chain, config.rate.signerRps);
 

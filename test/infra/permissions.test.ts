@@ -88,7 +88,7 @@ describe('IAM statements', () => {
       'daily-report': { accounts: 'readWrite', curves: 'read', snapshots: 'read', delegates: 'read', suppressions: 'read', deliveries: 'readWrite' },
       'revoke-page': { accounts: 'read', delegates: 'read', tokens: 'readWrite' },
       'preferences-page': { suppressions: 'write', alerts: 'readWrite', tokens: 'readWrite' },
-      'sign-revocation': { accounts: 'read', leases: 'write', audit: 'write' },
+      'sign-revocation': { accounts: 'read', leases: 'write', audit: 'write', tokens: 'readWrite' },
       'ses-events': { suppressions: 'write' },
     };
     for (const name of HANDLER_NAMES) {
@@ -158,14 +158,20 @@ describe('IAM statements', () => {
     }
   });
 
-  it('lets producers send only to their queue: dispatch -> collect, collect and sign-revocation -> notify', () => {
+  it('lets producers send only to their queue: dispatch -> collect, collect and sign-revocation -> notify, ses-events -> its failure queue', () => {
     const sends = grants.filter((g) => g.actions.includes('sqs:SendMessage'));
     const byOwner = Object.fromEntries(sends.map((g) => [g.owner, JSON.stringify(g.resources)]));
-    expect(Object.keys(byOwner).sort()).toEqual(['collect', 'dispatch', 'sign-revocation']);
+    expect(Object.keys(byOwner).sort()).toEqual(['collect', 'dispatch', 'ses-events', 'sign-revocation']);
+    expect(byOwner['ses-events']).toContain('SesEventsFailures');
+    expect(byOwner['ses-events']).not.toContain('NotifyQueue');
     expect(byOwner['dispatch']).toContain('CollectQueue');
     expect(byOwner['collect']).toContain('NotifyQueue');
     expect(byOwner['sign-revocation']).toContain('NotifyQueue');
-    for (const g of sends) expect(g.actions).toEqual(['sqs:SendMessage']);
+    for (const g of sends.filter((x) => x.owner !== 'ses-events')) expect(g.actions).toEqual(['sqs:SendMessage']);
+    // Lambda's failure destination grant (CDK's `SqsDestination`) also reads the queue's URL and attributes.
+    for (const g of sends.filter((x) => x.owner === 'ses-events')) {
+      expect([...g.actions].sort()).toEqual(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']);
+    }
   });
 });
 

@@ -10,8 +10,6 @@ import { startRevocationWorld, type RevocationWorld } from './support/revocation
 
 const tables = testTables();
 let world: RevocationWorld;
-let ids = 0;
-const tokenId = () => `service-token-${String(++ids).padStart(6, '0')}`;
 
 beforeAll(async () => {
   world = await startRevocationWorld(tables);
@@ -41,7 +39,7 @@ describe('revokeDelegate against the simulator', () => {
       await world.control.setNonce(address, nonce + 1); // another transaction lands in between
     };
     try {
-      const outcome = await revokeDelegate(world.signDeps, { account: account.address, delegate, tokenId: tokenId() });
+      const outcome = await revokeDelegate(world.signDeps, await world.consumedRequest(account.address, delegate));
       expect(outcome).toMatchObject({ kind: 'revoked', sent: true, nonce: 2 });
     } finally {
       world.afterNonceRead = null;
@@ -58,14 +56,14 @@ describe('revokeDelegate against the simulator', () => {
     const deps = { ...world.signDeps, lease: { ttlMs: 30_000, waitMs: 300, retryDelayMs: 20 } };
 
     await world.repos.leases.acquire(lock, 'someone-else', 30_000, Date.now());
-    const busy = await revokeDelegate(deps, { account: account.address, delegate: a!.address, tokenId: tokenId() });
+    const busy = await revokeDelegate(deps, await world.consumedRequest(account.address, a!.address));
     expect(busy).toEqual({ kind: 'busy', sent: false });
     expect(await chainState(account.address)).toEqual({ nonce: 0, delegates: [a!.address, b!.address] });
 
     const released = new Promise<void>((resolve) => {
       setTimeout(() => void world.repos.leases.release(lock, 'someone-else').then(() => resolve()), 100);
     });
-    const waited = await revokeDelegate(deps, { account: account.address, delegate: a!.address, tokenId: tokenId() });
+    const waited = await revokeDelegate(deps, await world.consumedRequest(account.address, a!.address));
     await released;
     expect(waited).toMatchObject({ kind: 'revoked', nonce: 1 });
     // The lease is given back: the next revocation does not wait for it to lapse.
@@ -78,11 +76,11 @@ describe('revokeDelegate against the simulator', () => {
     const [a, b] = account.delegates;
     // `truncate`: executed, then the connection drops mid-answer.
     await world.control.setFaults({ routes: { transaction: { script: ['truncate'] } } });
-    const landed = await revokeDelegate(world.signDeps, { account: account.address, delegate: a!.address, tokenId: tokenId() });
+    const landed = await revokeDelegate(world.signDeps, await world.consumedRequest(account.address, a!.address));
     expect(landed).toMatchObject({ kind: 'revoked', sent: true, nonce: 1 });
     // `error500` before the node handles it: sent, not executed, the delegate stays listed.
     await world.control.setFaults({ routes: { transaction: { script: ['error500'] } } });
-    const lost = await revokeDelegate(world.signDeps, { account: account.address, delegate: b!.address, tokenId: tokenId() });
+    const lost = await revokeDelegate(world.signDeps, await world.consumedRequest(account.address, b!.address));
     await world.control.resetFaults();
     expect(lost).toMatchObject({ kind: 'unconfirmed', sent: true, nonce: 2, message: expect.stringMatching(/answer was lost/) });
     expect(await chainState(account.address)).toEqual({ nonce: 1, delegates: [b!.address] });
@@ -95,11 +93,11 @@ describe('revokeDelegate against the simulator', () => {
     const other = await world.control.createAccount({ label: 'other-owner', historyDays: 1 });
     const variable = Object.entries(world.signerEnv).find(([, v]) => v === account.privateKey)?.[0] ?? '';
     world.signerEnv[variable] = other.privateKey;
-    const outcome = await revokeDelegate(world.signDeps, { account: account.address, delegate: account.delegates[0]!.address, tokenId: tokenId() });
+    const outcome = await revokeDelegate(world.signDeps, await world.consumedRequest(account.address, account.delegates[0]!.address));
     expect(outcome).toEqual({ kind: 'not-configured', sent: false, reason: `the signer's key belongs to ${other.address}, not to this account` });
     expect((await chainState(account.address)).delegates).toHaveLength(1);
 
-    const untracked = await revokeDelegate(world.signDeps, { account: other.address as `0x${string}`, delegate: account.delegates[0]!.address, tokenId: tokenId() });
+    const untracked = await revokeDelegate(world.signDeps, await world.consumedRequest(other.address as `0x${string}`, account.delegates[0]!.address));
     expect(untracked).toEqual({ kind: 'not-tracked', sent: false });
     expect(await notifiedFor(account.address)).toEqual([]);
   });
@@ -112,7 +110,7 @@ describe('revokeDelegate against the simulator', () => {
         throw new SignerError('kms-unavailable', 'KMS GetPublicKey failed for key alias/owner');
       },
     };
-    const outcome = await revokeDelegate(deps, { account: account.address, delegate: account.delegates[0]!.address, tokenId: tokenId() });
+    const outcome = await revokeDelegate(deps, await world.consumedRequest(account.address, account.delegates[0]!.address));
     expect(outcome).toMatchObject({ kind: 'signer-unavailable', sent: false });
     expect(await chainState(account.address)).toMatchObject({ nonce: 0 });
   });
@@ -122,7 +120,9 @@ describe('sign-revocation handler', () => {
   it('takes exactly {account, delegate, tokenId}', async () => {
     const handler = createSignRevocationHandler(world.signDeps);
     const account = await world.trackAccount({ label: 'handler', delegates: ['bot'] });
-    const request = { account: account.address.toLowerCase(), delegate: account.delegates[0]!.address, tokenId: tokenId() };
+    const lowercase = account.address.toLowerCase() as `0x${string}`;
+    // Stored and sent in lower case: the token check compares checksummed addresses.
+    const request = await world.consumedRequest(lowercase, account.delegates[0]!.address);
     for (const bad of [{ ...request, nonce: 5 }, { ...request, account: 'nope' }, { account: request.account, delegate: request.delegate }, null, 'x']) {
       await expect(handler(bad, lambdaContext('sign-revocation'))).rejects.toBeInstanceOf(InvalidRevocationRequestError);
     }

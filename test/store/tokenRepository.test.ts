@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { StoreError } from '../../functions/store/storeError';
 import { TokenRepository } from '../../functions/store/tokenRepository';
 import { tableName } from '../../functions/store/tableDefinitions';
 import { testTables } from '../support/testTables';
@@ -9,7 +10,7 @@ const T0 = 3_000_000_000_000;
 describe('TokenRepository', () => {
   const tables = testTables();
   const repo = (now = T0) => new TokenRepository(tables.client, tables.prefix, { now: () => now });
-  const use = { purpose: 'revoke', account: '0xabc', expiresAt: T0 + 72 * 3_600_000 };
+  const use = { purpose: 'revoke', account: '0xabc', delegate: '0xdef', expiresAt: T0 + 72 * 3_600_000 };
 
   it('consumes a token once; the second use says when the first was', async () => {
     expect(await repo(T0 + 10).consume('tok-1', use)).toEqual({ kind: 'consumed' });
@@ -30,6 +31,51 @@ describe('TokenRepository', () => {
   it('expires the record with the token (TTL in epoch seconds)', async () => {
     await repo().consume('tok-4', use);
     const { Item } = await tables.client.send(new GetCommand({ TableName: tableName(tables.prefix, 'tokens'), Key: { tokenId: 'tok-4' } }));
-    expect(Item).toMatchObject({ purpose: 'revoke', account: '0xabc', expiresAt: Math.ceil(use.expiresAt / 1000) });
+    expect(Item).toMatchObject({ purpose: 'revoke', account: '0xabc', delegate: '0xdef', expiresAt: Math.ceil(use.expiresAt / 1000) });
+  });
+
+  it('refuses a revoke token without its delegate, writing nothing', async () => {
+    const error = await repo().consume('tok-5', { purpose: 'revoke', account: '0xabc', expiresAt: use.expiresAt }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreError);
+    expect((error as Error).message).toMatch(/delegate/);
+    expect(await repo().get('tok-5')).toBeNull();
+    expect(await repo().consume('tok-5b', { purpose: 'snooze', account: '0xabc', expiresAt: use.expiresAt })).toEqual({ kind: 'consumed' });
+    expect(await repo().get('tok-5b')).toMatchObject({ purpose: 'snooze', delegate: null });
+  });
+
+  it('reads a consumed token back until it expires', async () => {
+    expect(await repo().get('tok-6')).toBeNull();
+    await repo(T0 + 5).consume('tok-6', use);
+    expect(await repo(T0 + 6).get('tok-6')).toEqual({
+      tokenId: 'tok-6',
+      purpose: 'revoke',
+      account: '0xabc',
+      delegate: '0xdef',
+      consumedAt: T0 + 5,
+      expiresAt: Math.ceil(use.expiresAt / 1000) * 1000,
+      signedAt: null,
+    });
+    expect(await repo(use.expiresAt + 1_000).get('tok-6')).toBeNull();
+  });
+
+  it('marks a consumed token signed once; a release and a new consume start afresh', async () => {
+    await repo(T0 + 1).consume('tok-7', use);
+    expect(await repo(T0 + 2).markSigned('tok-7', T0 + 1)).toEqual({ kind: 'marked' });
+    expect(await repo().get('tok-7')).toMatchObject({ signedAt: T0 + 2 });
+    expect(await repo(T0 + 3).markSigned('tok-7', T0 + 1)).toEqual({ kind: 'already-signed', signedAt: T0 + 2 });
+
+    await repo().release('tok-7');
+    expect(await repo(T0 + 4).markSigned('tok-7', T0 + 1)).toEqual({ kind: 'not-consumed' });
+    await repo(T0 + 5).consume('tok-7', use);
+    expect(await repo().get('tok-7')).toMatchObject({ consumedAt: T0 + 5, signedAt: null });
+    // A signer holding the earlier record's consumedAt does not mark the new one.
+    expect(await repo(T0 + 6).markSigned('tok-7', T0 + 1)).toEqual({ kind: 'not-consumed' });
+    expect(await repo(T0 + 7).markSigned('tok-7', T0 + 5)).toEqual({ kind: 'marked' });
+  });
+
+  it('lets exactly one of concurrent signers mark a token', async () => {
+    await repo(T0 + 1).consume('tok-8', use);
+    const outcomes = await Promise.all([1, 2, 3, 4].map(() => repo(T0 + 2).markSigned('tok-8', T0 + 1)));
+    expect(outcomes.filter((o) => o.kind === 'marked')).toHaveLength(1);
   });
 });

@@ -76,7 +76,11 @@ describe('revocation pages', () => {
       rejected: 502,
       unavailable: 503,
       forbidden: 403,
+      'not-authorized': 403,
     });
+    const refused = renderRevocationView({ kind: 'not-authorized' }, ACTION).html;
+    expect(refused).toContain('This revocation was not requested through a valid link');
+    expect(refused).toContain('Nothing was sent to the chain');
     expect(renderRevocationView({ kind: 'unavailable', cause: 'chain', subject }, ACTION).headers).toEqual({ 'retry-after': '30' });
   });
 });

@@ -12,9 +12,11 @@ import { ActionLinks } from '../../../functions/links/actionLinks';
 import { LinkTokenCodec } from '../../../functions/links/linkToken';
 import { InProcessRevocationSigner } from '../../../functions/revocation/inProcessRevocationSigner';
 import { notifyMessageSchema, type NotifyEvent, type NotifyMessage } from '../../../functions/services/notifyMessage';
+import type { RevocationRequest } from '../../../functions/services/revocationOutcome';
 import type { RevokeDelegateDeps } from '../../../functions/services/revokeDelegate';
 import { silentLog } from '../../../functions/shared/observability';
 import { createRepositories, type Repositories } from '../../../functions/store/repositories';
+import type { TokenUse } from '../../../functions/store/tokenRepository';
 import { CsrfTokens } from '../../../functions/web/csrfToken';
 import { startLambdaHttpServer, type LambdaHttpServer } from '../../../local/http/lambdaHttpAdapter';
 import { InProcessQueue, type SqsLambdaHandler } from '../../../local/queue/inProcessQueue';
@@ -56,10 +58,21 @@ export interface RevocationWorld {
    * sets it to make another transaction land in between (through the control API).
    */
   afterNonceRead: ((account: string, nonce: number) => Promise<void>) | null;
+  /**
+   * Called when the signing side is about to read the consumed token: a test sets it to make
+   * another invocation use the token first.
+   */
+  beforeTokenCheck: ((tokenId: string) => Promise<void>) | null;
   /** Deps of the signing handler, for service-level tests (override what a test needs). */
   readonly signDeps: RevokeDelegateDeps;
   trackAccount(options: { label: string; delegates: string[]; signer?: 'env' | 'none'; registerViews?: boolean }): Promise<TrackedSimAccount>;
   revokeLink(account: `0x${string}`, delegate: `0x${string}`, now?: number): string;
+  /**
+   * Consumes a fresh revocation token as the page does (for `account` and `delegate`, valid an
+   * hour; `stored` overrides what the token record says) and returns the request the page would
+   * send: what service-level tests hand to the signing side.
+   */
+  consumedRequest(account: `0x${string}`, delegate: `0x${string}`, stored?: Partial<TokenUse>): Promise<RevocationRequest>;
   close(): Promise<void>;
 }
 
@@ -81,7 +94,7 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
     retryBaseDelayMs: 5,
     retryMaxDelayMs: 20,
   });
-  const hooks: { afterNonceRead: RevocationWorld['afterNonceRead'] } = { afterNonceRead: null };
+  const hooks: Pick<RevocationWorld, 'afterNonceRead' | 'beforeTokenCheck'> = { afterNonceRead: null, beforeTokenCheck: null };
   const chain: ChainClient = {
     ...realChain,
     async getAccountNonce(account) {
@@ -104,6 +117,13 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
     accounts: repos.accounts,
     leases: repos.leases,
     audit: repos.audit,
+    tokens: {
+      async get(tokenId) {
+        await hooks.beforeTokenCheck?.(tokenId);
+        return repos.tokens.get(tokenId);
+      },
+      markSigned: (tokenId, consumedAt) => repos.tokens.markSigned(tokenId, consumedAt),
+    },
     notify,
     chain,
     signerFor: (ref) => resolveSigner(ref, { env: signerEnv }),
@@ -153,6 +173,12 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
     },
     set afterNonceRead(hook) {
       hooks.afterNonceRead = hook;
+    },
+    get beforeTokenCheck() {
+      return hooks.beforeTokenCheck;
+    },
+    set beforeTokenCheck(hook) {
+      hooks.beforeTokenCheck = hook;
     },
     sim,
     control,
@@ -204,6 +230,12 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
     },
     revokeLink(account, delegate, now = Date.now()) {
       return links.build({ purpose: 'revoke', account, delegate }, now);
+    },
+    async consumedRequest(account, delegate, stored = {}) {
+      const tokenId = `consumed-${randomUUID()}`;
+      const consumed = await repos.tokens.consume(tokenId, { purpose: 'revoke', account, delegate, expiresAt: Date.now() + HOUR, ...stored });
+      if (consumed.kind !== 'consumed') throw new Error(`token ${tokenId} was already consumed`);
+      return { account, delegate, tokenId };
     },
     async close() {
       await server.close();
