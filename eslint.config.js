@@ -30,7 +30,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: ['@aws-sdk/*', 'node:*', '../store/*', '../chain/*', '!../chain/schemas', '../mail/*', '../services/*', '../handlers/*'] },
+        { patterns: ['@aws-sdk/*', 'node:*', '../*'] },
       ],
       'no-restricted-syntax': [
         'error',

@@ -1,6 +1,6 @@
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ChainClient } from '../functions/chain/ports';
-import { newCurvePoints } from '../functions/services/newCurvePoints';
+import { newCurvePoints } from '../functions/services/collect/newCurvePoints';
 import { seriesKey } from '../functions/store/curvesRepository';
 import { tableName } from '../functions/store/tableDefinitions';
 

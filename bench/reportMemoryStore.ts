@@ -3,7 +3,7 @@ import type { AccountRecord } from '../functions/store/accountItem';
 import type { StoredCurvePoint } from '../functions/store/curvesRepository';
 import type { DelegateView } from '../functions/store/delegateViewRepository';
 import type { Snapshot } from '../functions/store/snapshotsRepository';
-import type { DueReportsDeps } from '../functions/services/dueReports';
+import type { DueReportsDeps } from '../functions/services/report/dueReports';
 
 /** One account's stored data. */
 export interface StoredAccountData {

@@ -5,5 +5,5 @@ import { register } from 'tsx/esm/api';
 // The AWS SDK warns about Node 20 on every run; the CLI supports Node 20, the Lambdas run Node 22.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 register();
-const { runCli } = await import('../functions/cli/main.ts');
+const { runCli } = await import('../cli/main.ts');
 process.exitCode = await runCli(process.argv.slice(2));

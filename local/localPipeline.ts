@@ -1,9 +1,10 @@
 import type { ChainClient } from '../functions/chain/ports';
 import { createCollectHandler } from '../functions/handlers/collect';
-import { DEFAULT_COLLECT_SETTINGS, type CollectOutcome, type CollectSettings } from '../functions/services/collectAccount';
-import type { CollectJob } from '../functions/services/collectJob';
-import { dispatchDue, type DispatchSelection } from '../functions/services/dispatchDue';
-import type { NotifyEvent } from '../functions/services/notifyMessage';
+import { DEFAULT_COLLECT_SETTINGS, type CollectSettings } from '../functions/services/collect/collectSettings';
+import { type CollectOutcome } from '../functions/services/collect/collectAccount';
+import type { CollectJob } from '../functions/messages/collectJob';
+import { dispatchDue, type DispatchSelection } from '../functions/services/collect/dispatchDue';
+import type { NotifyEvent } from '../functions/messages/notifyMessage';
 import type { MessageQueue } from '../functions/queue/messageQueue';
 import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';

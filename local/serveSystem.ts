@@ -1,7 +1,7 @@
 import type { Settings } from '../functions/config/settings';
 import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
-import { lambdaContext } from '../functions/runtime/lambdaContext';
+import { lambdaContext } from './lambdaContext';
 import { startLambdaHttpServer } from './http/lambdaHttpAdapter';
 import { createLocalSystem, type LocalSystem } from './localSystem';
 import { startScheduler } from './scheduler';

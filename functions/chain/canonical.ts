@@ -3,7 +3,7 @@ import { ChainRequestError } from './errors';
 import { INSTRUCTION_NAMES, INSTRUCTION_PAYLOADS, type InstructionName } from './instructionPayloads';
 import type { TransactionData } from './ports';
 import { formatPath } from './formatPath';
-import { addressSchema } from './schemas';
+import { addressSchema } from '../domain/address';
 
 const envelopeSchema = z.strictObject({
   sender: addressSchema,

@@ -6,14 +6,10 @@ import { createHttpTransport, type ChainLogger, type HttpTransport } from './htt
 import { parseBaseUrl, routeUrl, type BaseUrl } from './baseUrl';
 import type { ChainClient, PortfolioQuery, SignedTransaction } from './ports';
 import { parseShape, readJson, readWriteBody } from './responseBody';
-import {
-  accountNonceSchema,
-  addressSchema,
-  delegateTradersSchema,
-  intervalSchema,
-  portfolioResponseSchema,
-  timestampMsSchema,
-} from './schemas';
+import { accountNonceSchema, delegateTradersSchema, portfolioResponseSchema } from './schemas';
+import { addressSchema } from '../domain/address';
+import { intervalSchema } from '../domain/interval';
+import { timestampMsSchema } from '../domain/curvePoint';
 import { realSleep, sharedRateLimiter, type RateLimiter, type Sleep } from './tokenBucket';
 import { toTransactionResult } from './transactionResult';
 

@@ -2,7 +2,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import type { Address, Hex } from 'viem';
-import { checksumAddress } from './checksumAddress';
+import { checksumAddress } from '../domain/address';
 
 /** The EIP-191 (`personal_sign`) digest of `message`: keccak-256 of `"\x19Ethereum Signed Message:\n" + length + message`. */
 export function eip191Digest(message: Uint8Array): Uint8Array {

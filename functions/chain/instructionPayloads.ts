@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { addressSchema, timestampMsSchema } from './schemas';
+import { addressSchema } from '../domain/address';
+import { timestampMsSchema } from '../domain/curvePoint';
 
 /** Longest delegate name the chain accepts, counted in Unicode code points. */
 export const MAX_DELEGATE_NAME_LENGTH = 20;

@@ -1,5 +1,6 @@
 import type { Address, Hex } from 'viem';
-import type { AccountNonce, Delegate, Interval, PortfolioResponse } from './schemas';
+import type { AccountNonce, Delegate, PortfolioResponse } from './schemas';
+import type { Interval } from '../domain/interval';
 
 /** Query of `GET /portfolio`; `from`/`to` are inclusive ms, 0 meaning "all history" / "latest". */
 export interface PortfolioQuery {

@@ -1,5 +1,6 @@
 import { ChainResponseShapeError } from './errors';
-import { SUMMARY_STRING_FIELDS, type PortfolioSummary, type SummaryField } from './schemas';
+import { SUMMARY_STRING_FIELDS, type SummaryField } from '../domain/summaryFields';
+import { type PortfolioSummary } from '../domain/portfolioSummary';
 
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 

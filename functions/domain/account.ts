@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { addressSchema, INTERVALS, type Address, type Interval } from '../chain/schemas';
+import { addressSchema, type Address } from './address';
+import { INTERVALS, type Interval } from './interval';
 import { DEFAULT_WARN_DAYS } from './delegateAlerts';
 import { canonicalTimeZone, isValidTimeZone } from './localTime';
 import { CLOCK_TIME } from './reportTime';

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { addressSchema, timestampMsSchema } from '../chain/schemas';
+import { addressSchema } from './address';
+import { timestampMsSchema } from './curvePoint';
 
 /** What an action link does. */
 export const LINK_PURPOSES = ['revoke', 'unsubscribe', 'snooze'] as const;

@@ -1,4 +1,4 @@
-import { INTERVAL_MS, type Interval } from '../chain/schemas';
+import { INTERVAL_MS, type Interval } from './interval';
 
 /** Most curve points one drawdown evaluation, status or report reads. */
 export const MAX_LOOKBACK_POINTS = 5_000;

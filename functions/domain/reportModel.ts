@@ -1,4 +1,4 @@
-import type { SummaryField } from '../chain/schemas';
+import type { SummaryField } from './summaryFields';
 import type { AccountSettings } from './account';
 import { dayFigures, type DayFigures } from './dayFigures';
 import type { ObservedDelegate } from './delegateAlerts';

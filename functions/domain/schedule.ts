@@ -1,4 +1,4 @@
-import { INTERVAL_MS, type Interval } from '../chain/schemas';
+import { INTERVAL_MS, type Interval } from './interval';
 
 /** Default wait after an interval closes before polling, so the aggregated point is there. */
 export const DEFAULT_POLL_DELAY_MS = 30_000;

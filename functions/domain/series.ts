@@ -1,4 +1,4 @@
-import type { CurvePoint } from '../chain/schemas';
+import type { CurvePoint } from './curvePoint';
 
 /** One instant of an account's history with both curves as numbers (USD). */
 export interface SeriesPoint {

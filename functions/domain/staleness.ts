@@ -1,4 +1,4 @@
-import { INTERVAL_MS, type Interval } from '../chain/schemas';
+import { INTERVAL_MS, type Interval } from './interval';
 import type { AccountStatus } from './account';
 
 export const DEFAULT_STALE_AFTER_INTERVALS = 3;

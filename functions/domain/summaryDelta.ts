@@ -1,4 +1,4 @@
-import { SUMMARY_FIELDS, type SummaryField } from '../chain/schemas';
+import { SUMMARY_FIELDS, type SummaryField } from './summaryFields';
 
 /** Every summary field as a plain number (`"12.5%"` is `12.5`), as the chain layer parses it. */
 export type SummaryValues = Readonly<Record<SummaryField, number>>;

@@ -1,4 +1,4 @@
-import type { SummaryField } from '../chain/schemas';
+import type { SummaryField } from './summaryFields';
 
 /** How a metric's number is to be read. Percentages are in percent points (`12.5` is 12.5%). */
 export type MetricUnit = 'usd' | 'percent' | 'ratio' | 'count';

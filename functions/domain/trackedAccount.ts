@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { addressSchema, intervalSchema } from '../chain/schemas';
+import { addressSchema } from './address';
+import { intervalSchema } from './interval';
 import type { AccountSettings, AccountSettingsPatch, TrackedAccount } from './account';
 import { isValidTimeZone } from './localTime';
 import { CLOCK_TIME, nextReportAt } from './reportTime';

@@ -3,9 +3,9 @@ import * as z from 'zod';
 import { loadSettings } from '../config/settings';
 import { chainFrom, repositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
-import { collectAccount, type CollectDeps, type CollectOutcome } from '../services/collectAccount';
-import { collectSettingsFrom } from '../services/collectSettings';
-import { collectJobSchema } from '../services/collectJob';
+import { collectAccount, type CollectDeps, type CollectOutcome } from '../services/collect/collectAccount';
+import { collectSettingsFrom } from '../services/collect/collectSettings';
+import { collectJobSchema } from '../messages/collectJob';
 import { createObservability, type Observability } from '../shared/observability';
 import { mapConcurrent } from '../store/concurrency';
 

@@ -2,7 +2,7 @@ import type { Context } from 'aws-lambda';
 import * as z from 'zod';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { mailerDepsFromEnv } from '../runtime/mailerDepsFromEnv';
-import { dueReports, type AccountReportResult, type DueReportsDeps } from '../services/dueReports';
+import { dueReports, type AccountReportResult, type DueReportsDeps } from '../services/report/dueReports';
 
 /** What the hourly report job needs: the report service's ports, the clock, and a metrics flush. */
 export interface DailyReportHandlerDeps extends DueReportsDeps {

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { loadSettings } from '../config/settings';
 import { repositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
-import { dispatchDue, type DispatchDeps } from '../services/dispatchDue';
+import { dispatchDue, type DispatchDeps } from '../services/collect/dispatchDue';
 import { createObservability } from '../shared/observability';
 
 /** EventBridge Scheduler passes whatever input the schedule was given; ours sends none or `{}`. */

@@ -1,9 +1,9 @@
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { mailerDepsFromEnv } from '../runtime/mailerDepsFromEnv';
-import { deliverNotification, type DeliverNotificationDeps, type NotificationOutcome } from '../services/deliverNotification';
-import { errorSummary } from '../services/errorSummary';
-import { notifyMessageSchema, type NotifyMessage } from '../services/notifyMessage';
+import { deliverNotification, type DeliverNotificationDeps, type NotificationOutcome } from '../services/notify/deliverNotification';
+import { errorSummary } from '../shared/errorSummary';
+import { notifyMessageSchema, type NotifyMessage } from '../messages/notifyMessage';
 
 /** What the notify handler needs: the delivery service's ports, plus a metrics flush per invocation. */
 export interface NotifyDeps extends DeliverNotificationDeps {

@@ -2,7 +2,7 @@ import { loadSettings } from '../config/settings';
 import { LINK_PATHS } from '../links/actionLinks';
 import { pageSecurityFrom, repositoriesFrom } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
-import { preferencesPage, type PreferencesPageView, type PreferencesPageDeps } from '../services/preferencesPage';
+import { preferencesPage, type PreferencesPageView, type PreferencesPageDeps } from '../web/preferencesPage';
 import { createObservability } from '../shared/observability';
 import { renderPreferencesView } from '../web/preferencesViews';
 import { createPageHandler } from '../web/pageHandler';

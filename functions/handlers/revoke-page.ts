@@ -1,10 +1,10 @@
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { loadSettings } from '../config/settings';
-import { LambdaRevocationSigner } from '../revocation/lambdaRevocationSigner';
+import { LambdaRevocationSigner } from '../web/lambdaRevocationSigner';
 import { LINK_PATHS } from '../links/actionLinks';
 import { pageSecurityFrom, repositoriesFrom, required } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
-import { revocationPage, type RevocationPageView, type RevocationPageDeps } from '../services/revocationPage';
+import { revocationPage, type RevocationPageView, type RevocationPageDeps } from '../web/revocationPage';
 import { createObservability } from '../shared/observability';
 import { renderRevocationView } from '../web/revocationViews';
 import { createPageHandler } from '../web/pageHandler';

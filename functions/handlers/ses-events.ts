@@ -3,9 +3,9 @@ import * as z from 'zod';
 import { loadSettings } from '../config/settings';
 import { repositoriesFrom } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
-import { errorSummary } from '../services/errorSummary';
-import { recordSesFeedback, type SesFeedbackDeps } from '../services/recordSesFeedback';
-import { sesNotificationSchema, type SesNotification } from '../services/sesNotification';
+import { errorSummary } from '../shared/errorSummary';
+import { recordSesFeedback, type SesFeedbackDeps } from '../services/feedback/recordSesFeedback';
+import { sesNotificationSchema, type SesNotification } from '../services/feedback/sesNotification';
 import { createObservability, type Counters } from '../shared/observability';
 
 /** What the SES events handler needs. */

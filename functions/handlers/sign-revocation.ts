@@ -2,12 +2,12 @@ import { KMSClient } from '@aws-sdk/client-kms';
 import type { Context } from 'aws-lambda';
 import { resolveKmsSigner } from '../chain/resolveKmsSigner';
 import { loadSettings } from '../config/settings';
-import { InvalidRevocationRequestError } from '../revocation/invalidRevocationRequestError';
+import { InvalidRevocationRequestError } from '../services/revocation/invalidRevocationRequestError';
 import { chainFrom, repositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
-import { revocationRequestSchema, type RevocationOutcome } from '../services/revocationOutcome';
-import { revokeDelegate, type RevokeDelegateDeps } from '../services/revokeDelegate';
-import type { NotifyEvent } from '../services/notifyMessage';
+import { revocationRequestSchema, type RevocationOutcome } from '../domain/revocationOutcome';
+import { revokeDelegate, type RevokeDelegateDeps } from '../services/revocation/revokeDelegate';
+import type { NotifyEvent } from '../messages/notifyMessage';
 import { createObservability } from '../shared/observability';
 
 /** What `sign-revocation` needs: the ports of `revokeDelegate`, and where metrics are flushed after each call. */

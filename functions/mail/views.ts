@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { addressSchema } from '../chain/schemas';
+import { addressSchema } from '../domain/address';
 
 /*
  * The plain data each email renders. Conventions for every view:

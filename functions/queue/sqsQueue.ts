@@ -1,5 +1,5 @@
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { backoff, type BackoffOptions } from '../store/backoff';
+import { backoff, type BackoffOptions } from '../shared/backoff';
 import { validateEntries, type MessageQueue, type QueueEntry, type SendFailure, type SendResult } from './messageQueue';
 import { QueueError } from './queueError';
 

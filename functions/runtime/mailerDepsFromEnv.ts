@@ -2,7 +2,7 @@ import { loadSettings } from '../config/settings';
 import { rendererFor } from '../mail/emailRenderer';
 import { loadPrecompiledTemplates } from '../mail/precompiledTemplates';
 import { defaultTemplateRoot } from '../mail/templateRoot';
-import type { DueReportsDeps } from '../services/dueReports';
+import type { DueReportsDeps } from '../services/report/dueReports';
 import { createObservability } from '../shared/observability';
 import { actionLinksFrom, repositoriesFrom, sesSenderFrom } from './factories';
 

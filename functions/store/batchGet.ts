@@ -1,5 +1,5 @@
 import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { backoff, type BackoffOptions } from './backoff';
+import { backoff, type BackoffOptions } from '../shared/backoff';
 import { chunk, mapConcurrent } from './concurrency';
 import { storeCall, UnprocessedItemsError } from './storeError';
 

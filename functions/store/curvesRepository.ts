@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { decimalStringSchema, type Interval } from '../chain/schemas';
+import { decimalStringSchema } from '../domain/curvePoint';
+import { type Interval } from '../domain/interval';
 import { batchWriteAll } from './batchWrite';
 import { parseItem } from './parseItem';
 import { queryAll } from './queryAll';

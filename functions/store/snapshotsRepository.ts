@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { portfolioSummarySchema, SUMMARY_FIELDS, type PortfolioSummary, type SummaryField } from '../chain/schemas';
+import { portfolioSummarySchema, type PortfolioSummary } from '../domain/portfolioSummary';
+import { SUMMARY_FIELDS, type SummaryField } from '../domain/summaryFields';
 import { parseItem } from './parseItem';
 import { queryAll } from './queryAll';
 import type { RepositoryOptions } from './repositoryOptions';

@@ -1,5 +1,5 @@
 import { formatTime, shortAddress } from '../mail/format';
-import type { PreferencesPageView } from '../services/preferencesPage';
+import type { PreferencesPageView } from './preferencesPage';
 import { html } from './html';
 import { renderPage, type PageContent } from './pageLayout';
 import type { RenderedPage } from './revocationViews';

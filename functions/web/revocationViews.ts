@@ -1,5 +1,5 @@
 import { accountName, formatCountdown, formatTime } from '../mail/format';
-import type { RevocationPageView, RevocationSubject } from '../services/revocationPage';
+import type { RevocationPageView, RevocationSubject } from './revocationPage';
 import { html, type SafeHtml } from './html';
 import { renderPage, type PageContent } from './pageLayout';
 

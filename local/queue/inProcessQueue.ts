@@ -3,7 +3,7 @@ import { setTimeout as sleepTimer } from 'node:timers/promises';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
 import { validateEntries, type MessageQueue, type QueueEntry, type SendResult } from '../../functions/queue/messageQueue';
-import { lambdaContext } from '../../functions/runtime/lambdaContext';
+import { lambdaContext } from '../lambdaContext';
 
 /** A Lambda handler for SQS events, as deployed (partial batch responses enabled). */
 export type SqsLambdaHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;

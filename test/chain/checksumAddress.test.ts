@@ -1,8 +1,8 @@
 import { getAddress as ethersGetAddress } from 'ethers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checksumAddress, isHexAddress } from '../../functions/chain/checksumAddress';
-import { addressSchema } from '../../functions/chain/schemas';
+import { checksumAddress, isHexAddress } from '../../functions/domain/address';
+import { addressSchema } from '../../functions/domain/address';
 
 /** The examples of EIP-55 itself. */
 const EIP55 = [

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ChainResponseShapeError } from '../../functions/chain/errors';
-import { portfolioSummarySchema, SUMMARY_FIELDS } from '../../functions/chain/schemas';
+import { portfolioSummarySchema } from '../../functions/domain/portfolioSummary';
+import { SUMMARY_FIELDS } from '../../functions/domain/summaryFields';
 import { parseDecimal, parseDecimalOrPercent, parseSummary, summaryView } from '../../functions/chain/summaryView';
 import { portfolioBody } from './support/portfolioFixture';
 

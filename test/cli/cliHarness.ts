@@ -1,6 +1,6 @@
 import { inject } from 'vitest';
-import { createCliRuntime, type CliContext } from '../../functions/cli/cliRuntime';
-import { runCli } from '../../functions/cli/main';
+import { createCliRuntime, type CliContext } from '../../cli/cliRuntime';
+import { runCli } from '../../cli/main';
 import { loadSettings } from '../../functions/config/settings';
 
 /** Result of one in-process CLI run. */

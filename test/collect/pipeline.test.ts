@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectJobSchema } from '../../functions/services/collectJob';
+import { collectJobSchema } from '../../functions/messages/collectJob';
 import { testTables } from '../support/testTables';
 import { CALM, startPipelineHarness } from './pipelineHarness';
 

@@ -1,8 +1,8 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createChainClient } from '../../functions/chain/chainClient';
 import { TokenBucket } from '../../functions/chain/tokenBucket';
-import { DEFAULT_COLLECT_SETTINGS } from '../../functions/services/collectAccount';
-import { notifyMessageSchema, type NotifyMessage } from '../../functions/services/notifyMessage';
+import { DEFAULT_COLLECT_SETTINGS } from '../../functions/services/collect/collectSettings';
+import { notifyMessageSchema, type NotifyMessage } from '../../functions/messages/notifyMessage';
 import { memoryCounters, silentLog } from '../../functions/shared/observability';
 import { createRepositories, type Repositories } from '../../functions/store/repositories';
 import { newTrackedAccount } from '../../functions/domain/trackedAccount';

@@ -1,10 +1,10 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNotifyHandler, type NotifyDeps } from '../../functions/handlers/notify';
-import type { NotifyEvent } from '../../functions/services/notifyMessage';
+import type { NotifyEvent } from '../../functions/messages/notifyMessage';
 import type { AccountRecord } from '../../functions/store/accountItem';
 import { InProcessQueue } from '../../local/queue/inProcessQueue';
-import { lambdaContext } from '../../functions/runtime/lambdaContext';
+import { lambdaContext } from '../../local/lambdaContext';
 import { accountRecord, testAddress } from '../store/accountFixture';
 import { testTables } from '../support/testTables';
 import { startFakeSes, type FakeSes } from './fakeSes';

@@ -2,7 +2,7 @@ import type { SNSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { createNotifyHandler } from '../../functions/handlers/notify';
 import { createSesEventsHandler, SesEventsError } from '../../functions/handlers/ses-events';
-import { lambdaContext } from '../../functions/runtime/lambdaContext';
+import { lambdaContext } from '../../local/lambdaContext';
 import { accountRecord, testAddress } from '../store/accountFixture';
 import { testTables } from '../support/testTables';
 import { mailDeps, mailTo, testClock, uniqueEmail } from './mailHarness';

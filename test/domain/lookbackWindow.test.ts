@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INTERVALS, INTERVAL_MS } from '../../functions/chain/schemas';
+import { INTERVALS, INTERVAL_MS } from '../../functions/domain/interval';
 import { lookbackWindowMs, MAX_LOOKBACK_POINTS } from '../../functions/domain/lookbackWindow';
 
 const DAY = 86_400_000;

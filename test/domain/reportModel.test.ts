@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SUMMARY_FIELDS, type SummaryField } from '../../functions/chain/schemas';
+import { SUMMARY_FIELDS, type SummaryField } from '../../functions/domain/summaryFields';
 import { drawdown } from '../../functions/domain/drawdown';
 import { localDayBounds } from '../../functions/domain/localTime';
 import { buildReportModel, type ReportModelInput } from '../../functions/domain/reportModel';

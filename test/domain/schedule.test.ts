@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { INTERVAL_MS, INTERVALS } from '../../functions/chain/schemas';
+import { INTERVAL_MS, INTERVALS } from '../../functions/domain/interval';
 import { DEFAULT_POLL_DELAY_MS, isDue, nextDueAt, selectDue } from '../../functions/domain/schedule';
 
 describe('nextDueAt', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { INTERVAL_MS, INTERVALS } from '../../functions/chain/schemas';
+import { INTERVAL_MS, INTERVALS } from '../../functions/domain/interval';
 import { accountHealth, isDataFresh, type HealthInput } from '../../functions/domain/staleness';
 
 const HOUR = 3_600_000;

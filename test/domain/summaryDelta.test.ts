@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SUMMARY_FIELDS, type SummaryField } from '../../functions/chain/schemas';
+import { SUMMARY_FIELDS, type SummaryField } from '../../functions/domain/summaryFields';
 import { summaryDelta, type SummaryValues } from '../../functions/domain/summaryDelta';
 import { SUMMARY_METRICS } from '../../functions/domain/summaryMetrics';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { localDate } from '../../functions/domain/localTime';
 import { nextReportAt } from '../../functions/domain/reportTime';
-import { dueReports } from '../../functions/services/dueReports';
+import { dueReports } from '../../functions/services/report/dueReports';
 import { accountRecord, testAddress } from '../store/accountFixture';
 import { testTables } from '../support/testTables';
 import { header, mailDeps, mailTo, testClock, uniqueEmail } from '../delivery/mailHarness';

@@ -1,4 +1,5 @@
-import { SUMMARY_STRING_FIELDS, type PortfolioSummary, type SummaryStringField } from '../../functions/chain/schemas';
+import { SUMMARY_STRING_FIELDS, type SummaryStringField } from '../../functions/domain/summaryFields';
+import { type PortfolioSummary } from '../../functions/domain/portfolioSummary';
 import type { StoredCurvePoint } from '../../functions/store/curvesRepository';
 import type { DelegateView } from '../../functions/store/delegateViewRepository';
 

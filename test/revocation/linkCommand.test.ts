@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
-import { createCliRuntime, type CliContext } from '../../functions/cli/cliRuntime';
-import { runCli } from '../../functions/cli/main';
+import { createCliRuntime, type CliContext } from '../../cli/cliRuntime';
+import { runCli } from '../../cli/main';
 import { loadSettings } from '../../functions/config/settings';
 import { ActionLinks } from '../../functions/links/actionLinks';
 import { LinkTokenCodec } from '../../functions/links/linkToken';

@@ -1,8 +1,8 @@
 import type { InvokeCommand } from '@aws-sdk/client-lambda';
 import { describe, expect, it } from 'vitest';
-import { InProcessRevocationSigner } from '../../functions/revocation/inProcessRevocationSigner';
-import { LambdaRevocationSigner, type LambdaClientLike } from '../../functions/revocation/lambdaRevocationSigner';
-import { RevocationInvokeError } from '../../functions/revocation/revocationInvokeError';
+import { InProcessRevocationSigner } from '../../local/inProcessRevocationSigner';
+import { LambdaRevocationSigner, type LambdaClientLike } from '../../functions/web/lambdaRevocationSigner';
+import { RevocationInvokeError } from '../../functions/web/revocationInvokeError';
 
 const request = {
   account: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignerError } from '../../functions/chain/errors';
 import { createSignRevocationHandler } from '../../functions/handlers/sign-revocation';
-import { InvalidRevocationRequestError } from '../../functions/revocation/invalidRevocationRequestError';
-import { revocationLeaseId } from '../../functions/services/revocationLease';
-import { revokeDelegate } from '../../functions/services/revokeDelegate';
-import { lambdaContext } from '../../functions/runtime/lambdaContext';
+import { InvalidRevocationRequestError } from '../../functions/services/revocation/invalidRevocationRequestError';
+import { revocationLeaseId } from '../../functions/services/revocation/revocationLease';
+import { revokeDelegate } from '../../functions/services/revocation/revokeDelegate';
+import { lambdaContext } from '../../local/lambdaContext';
 import { testTables } from '../support/testTables';
 import { startRevocationWorld, type RevocationWorld } from './support/revocationWorld';
 

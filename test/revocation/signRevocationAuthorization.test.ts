@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignRevocationHandler } from '../../functions/handlers/sign-revocation';
-import { lambdaContext } from '../../functions/runtime/lambdaContext';
-import { revocationLeaseId } from '../../functions/services/revocationLease';
+import { lambdaContext } from '../../local/lambdaContext';
+import { revocationLeaseId } from '../../functions/services/revocation/revocationLease';
 import { testTables } from '../support/testTables';
 import { formOf, getPage, HOUR, startRevocationWorld, submitForm, titleOf, type RevocationWorld } from './support/revocationWorld';
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../functions/cli/main';
+import { runCli } from '../../cli/main';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 

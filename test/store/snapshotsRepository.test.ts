@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SUMMARY_FIELDS, SUMMARY_STRING_FIELDS, type PortfolioSummary } from '../../functions/chain/schemas';
+import { SUMMARY_FIELDS, SUMMARY_STRING_FIELDS } from '../../functions/domain/summaryFields';
+import { type PortfolioSummary } from '../../functions/domain/portfolioSummary';
 import { SnapshotsRepository, type Snapshot } from '../../functions/store/snapshotsRepository';
 import { StoreError } from '../../functions/store/storeError';
 import { testTables } from '../support/testTables';

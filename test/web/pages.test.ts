@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { RevocationSubject } from '../../functions/services/revocationPage';
+import type { RevocationSubject } from '../../functions/web/revocationPage';
 import { escapeHtml, html } from '../../functions/web/html';
 import { PAGE_STYLES } from '../../functions/web/pageStyles';
 import { renderPreferencesView } from '../../functions/web/preferencesViews';

@@ -1,4 +1,4 @@
-import type { PortfolioSummary } from '../../../functions/chain/schemas';
+import type { PortfolioSummary } from '../../../functions/domain/portfolioSummary';
 import { S } from '../model/state';
 import { cents, fixed, percent, usd } from './format';
 

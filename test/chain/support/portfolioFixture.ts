@@ -1,4 +1,4 @@
-import { SUMMARY_STRING_FIELDS } from '../../../functions/chain/schemas';
+import { SUMMARY_STRING_FIELDS } from '../../../functions/domain/summaryFields';
 
 /** A well-formed `GET /portfolio` body with `points` points per curve, distinct values per field. */
 export function portfolioBody(points = 3): {

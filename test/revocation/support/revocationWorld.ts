@@ -10,10 +10,10 @@ import { createRevokePageHandler } from '../../../functions/handlers/revoke-page
 import { createSignRevocationHandler } from '../../../functions/handlers/sign-revocation';
 import { ActionLinks } from '../../../functions/links/actionLinks';
 import { LinkTokenCodec } from '../../../functions/links/linkToken';
-import { InProcessRevocationSigner } from '../../../functions/revocation/inProcessRevocationSigner';
-import { notifyMessageSchema, type NotifyEvent, type NotifyMessage } from '../../../functions/services/notifyMessage';
-import type { RevocationRequest } from '../../../functions/services/revocationOutcome';
-import type { RevokeDelegateDeps } from '../../../functions/services/revokeDelegate';
+import { InProcessRevocationSigner } from '../../../local/inProcessRevocationSigner';
+import { notifyMessageSchema, type NotifyEvent, type NotifyMessage } from '../../../functions/messages/notifyMessage';
+import type { RevocationRequest } from '../../../functions/domain/revocationOutcome';
+import type { RevokeDelegateDeps } from '../../../functions/services/revocation/revokeDelegate';
 import { silentLog } from '../../../functions/shared/observability';
 import { createRepositories, type Repositories } from '../../../functions/store/repositories';
 import type { TokenUse } from '../../../functions/store/tokenRepository';

@@ -1,0 +1,107 @@
+/**
+ * Import rules of the layered design (docs/architecture.md), checked by `npm run lint:deps`:
+ *
+ *   handlers -> runtime -> web -> services -> messages, store, chain, mail, links, queue, config, shared -> domain
+ *
+ * Folders only import downwards; `functions/` never imports the local tools (`local/`, `cli/`).
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+const ADAPTERS = '^functions/(store|chain|mail|links|queue|config|shared|messages)/';
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Modules must not import each other in a cycle.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'functions-not-local-tools',
+      severity: 'error',
+      comment: 'Deployable code never imports the local tools or the CLI.',
+      from: { path: '^functions/' },
+      to: { path: '^(local|cli|bench|test|infra)/' },
+    },
+    {
+      name: 'domain-is-pure',
+      severity: 'error',
+      comment: 'The domain imports nothing of ours but the domain, and no I/O module.',
+      from: { path: '^functions/domain/' },
+      to: { pathNot: ['^functions/domain/', '^node_modules/(zod|@noble)/'] },
+    },
+    {
+      name: 'adapters-below-services',
+      severity: 'error',
+      comment: 'Adapters (store, chain, mail, links, queue), messages, config and shared never import services, web, runtime or handlers.',
+      from: { path: ADAPTERS },
+      to: { path: '^functions/(services|web|runtime|handlers)/' },
+    },
+    {
+      name: 'adapters-independent',
+      severity: 'error',
+      comment: 'An adapter does not import another adapter; what they share lives in shared/ or domain/.',
+      from: { path: '^functions/(store|chain|mail|links|queue)/' },
+      to: { path: '^functions/(store|chain|mail|links|queue)/', pathNot: '^functions/$1/' },
+    },
+    {
+      name: 'messages-are-contracts',
+      severity: 'error',
+      comment: 'Queue message schemas depend on the domain only.',
+      from: { path: '^functions/messages/' },
+      to: { path: '^functions/', pathNot: '^functions/(messages|domain)/' },
+    },
+    {
+      name: 'shared-and-config-at-the-bottom',
+      severity: 'error',
+      comment: 'shared/ and config/ import only each other and the domain.',
+      from: { path: '^functions/(shared|config)/' },
+      to: { path: '^functions/', pathNot: '^functions/(shared|config|domain)/' },
+    },
+    {
+      name: 'services-below-web',
+      severity: 'error',
+      comment: 'Use cases never import page controllers, the composition root or handlers.',
+      from: { path: '^functions/services/' },
+      to: { path: '^functions/(web|runtime|handlers)/' },
+    },
+    {
+      name: 'delivery-is-shared-by-features',
+      severity: 'error',
+      comment: 'services/delivery is what notify, report and revocation share; it imports no feature.',
+      from: { path: '^functions/services/delivery/' },
+      to: { path: '^functions/services/', pathNot: '^functions/services/delivery/' },
+    },
+    {
+      name: 'features-independent',
+      severity: 'error',
+      comment: 'A service feature imports only services/delivery and the collection settings, never another feature.',
+      from: { path: '^functions/services/([^/]+)/' },
+      to: {
+        path: '^functions/services/',
+        pathNot: ['^functions/services/$1/', '^functions/services/delivery/', '^functions/services/collect/collectSettings\\.ts$'],
+      },
+    },
+    {
+      name: 'web-below-runtime',
+      severity: 'error',
+      comment: 'Page controllers never import the composition root or handlers.',
+      from: { path: '^functions/web/' },
+      to: { path: '^functions/(runtime|handlers)/' },
+    },
+    {
+      name: 'runtime-below-handlers',
+      severity: 'error',
+      comment: 'Only handlers (and local tools) import handlers.',
+      from: { path: '^functions/', pathNot: '^functions/handlers/' },
+      to: { path: '^functions/handlers/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    includeOnly: { path: ['^functions/', '^local/', '^cli/', '^node_modules/'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};

@@ -1,0 +1,86 @@
+import type { ChainClient } from '../functions/chain/ports';
+import { loadSettings, type Settings } from '../functions/config/settings';
+import type { ActionLinks } from '../functions/links/actionLinks';
+import { actionLinksFrom, chainFrom, repositoriesFrom } from '../functions/runtime/factories';
+import { silentLog, type Log } from '../functions/shared/observability';
+import type { Repositories } from '../functions/store/repositories';
+import { localLinkSecret, readRunningServices } from '../local/stateDir';
+
+/** What CLI commands work with; built once per command run. */
+export interface CliRuntime {
+  readonly settings: Settings;
+  readonly repos: Repositories;
+  readonly log: Log;
+  now(): number;
+  /** The chain client (throws `ConfigError` when the chain URLs are not configured). */
+  chain(): ChainClient;
+  /** Action links (throws `ConfigError` without `PUBLIC_BASE_URL`). */
+  links(): Promise<ActionLinks>;
+}
+
+/** Where a command writes: stdout for results, stderr for progress and warnings. */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+  /** Whether stderr is a terminal (progress lines are drawn only then). */
+  readonly interactive: boolean;
+}
+
+/** What every command gets. */
+export interface CliContext {
+  runtime(): Promise<CliRuntime>;
+  readonly io: CliIo;
+}
+
+const FROM_RUNNING = [
+  'DYNAMODB_ENDPOINT',
+  'SES_ENDPOINT',
+  'ROCKET_NODE_URL',
+  'ROCKET_INDEXER_URL',
+  'PUBLIC_BASE_URL',
+  'SENTINEL_TABLE_PREFIX',
+] as const;
+
+/**
+ * Settings for the CLI: the environment first; settings it leaves unset come from a running
+ * `npm start` (recorded in `.sentinel/services.json`), so `npx sentinel ...` in a second terminal
+ * talks to the same local services. Without either, the AWS defaults apply.
+ */
+export async function cliSettings(env: Readonly<Record<string, string | undefined>>): Promise<Settings> {
+  const running = await readRunningServices();
+  const merged: Record<string, string | undefined> = { ...env };
+  if (running) {
+    for (const key of FROM_RUNNING) if (!merged[key]) merged[key] = running[key];
+    if (!merged['SENTINEL_LINK_SECRET'] && !merged['LINK_SECRET_ARN']) {
+      merged['SENTINEL_LINK_SECRET'] = running.SENTINEL_LINK_SECRET ?? (await localLinkSecret());
+    }
+  }
+  return loadSettings(merged);
+}
+
+/** Builds the runtime from settings; `now` is injectable for tests. */
+export function createCliRuntime(settings: Settings, now: () => number = Date.now): CliRuntime {
+  let chain: ChainClient | undefined;
+  let links: Promise<ActionLinks> | undefined;
+  return {
+    settings,
+    repos: repositoriesFrom(settings),
+    log: silentLog,
+    now,
+    chain: () => (chain ??= chainFrom(settings)),
+    links: () => (links ??= actionLinksFrom(settings)),
+  };
+}
+
+/** The context of a real CLI run: the process environment, stdout and stderr. */
+export function processContext(env: Readonly<Record<string, string | undefined>> = process.env): CliContext {
+  let runtime: Promise<CliRuntime> | undefined;
+  return {
+    runtime: () => (runtime ??= cliSettings(env).then((settings) => createCliRuntime(settings))),
+    io: {
+      out: (text) => void process.stdout.write(text),
+      err: (text) => void process.stderr.write(text),
+      interactive: process.stderr.isTTY === true,
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import type { Command } from 'commander';
+import { addressSchema, type Address } from '../../functions/domain/address';
+import { DEFAULT_LINK_TTL_MS } from '../../functions/domain/linkClaims';
+import type { CliContext } from '../cliRuntime';
+import { printJson, UsageError } from '../output';
+
+function parseAddress(what: string, value: string): Address {
+  const parsed = addressSchema.safeParse(value);
+  if (!parsed.success) throw new UsageError(`${what} "${value}" is not a 20-byte hex address`);
+  return parsed.data;
+}
+
+/**
+ * `sentinel link revoke <account> <delegate> [--json]`: prints a one-click revocation link (the
+ * same kind every delegate email carries). The account must be tracked; a warning on stderr says
+ * when it has no signer, as the link then only explains that revocation is not set up.
+ */
+export function register(program: Command, context: CliContext): void {
+  const link = program.command('link').description('print action links');
+  link
+    .command('revoke')
+    .argument('<account>', 'tracked account address')
+    .argument('<delegate>', 'delegate (API key) address to revoke')
+    .option('--json', 'print {link, account, delegate, expiresAt} as one JSON document')
+    .description('print a one-click revocation link for a delegate of a tracked account')
+    .action(async (accountArg: string, delegateArg: string, options: { json?: boolean }) => {
+      const account = parseAddress('account', accountArg);
+      const delegate = parseAddress('delegate', delegateArg);
+      const rt = await context.runtime();
+      const tracked = await rt.repos.accounts.get(account);
+      if (!tracked) throw new Error(`${account} is not tracked; add it with "sentinel accounts add"`);
+      if (tracked.signer === null) {
+        context.io.err(`warning: ${account} has no signer, so this link cannot revoke anything until one is set (accounts update --signer)\n`);
+      }
+      const links = await rt.links();
+      const now = rt.now();
+      const url = links.build({ purpose: 'revoke', account, delegate }, now);
+      const expiresAt = new Date(now + DEFAULT_LINK_TTL_MS.revoke).toISOString();
+      if (options.json) printJson(context.io, { link: url, account, delegate, expiresAt });
+      else context.io.out(`${url}\n`);
+    });
+}

@@ -1,0 +1,82 @@
+import type { Command } from 'commander';
+import { addressSchema } from '../../functions/domain/address';
+import { createEmailRenderer } from '../../functions/mail/render';
+import { sesSenderFrom } from '../../functions/runtime/factories';
+import { dueReports, type AccountReportResult, type DueReportsDeps } from '../../functions/services/report/dueReports';
+import { sendDailyReport } from '../../functions/services/report/sendDailyReport';
+import { memoryCounters } from '../../functions/shared/observability';
+import type { CliContext, CliRuntime } from '../cliRuntime';
+import { formatTable, printJson, UsageError } from '../output';
+
+/** The report service's ports from the CLI runtime: its repositories, links and clock, SES from the settings. */
+export async function reportDepsFrom(rt: CliRuntime): Promise<DueReportsDeps> {
+  return {
+    repos: rt.repos,
+    sender: sesSenderFrom(rt.settings),
+    renderer: createEmailRenderer(rt.settings.TEMPLATES_DIR === undefined ? {} : { templateRoot: rt.settings.TEMPLATES_DIR }),
+    links: await rt.links(),
+    mailFrom: rt.settings.MAIL_FROM,
+    log: rt.log,
+    counters: memoryCounters(),
+  };
+}
+
+const UNDELIVERED = new Set(['failed', 'retry', 'error']);
+
+/** `sentinel report [--account <address>] [--force] [--json]`: sends the daily reports due now (or now regardless). */
+export function register(program: Command, context: CliContext): void {
+  program
+    .command('report')
+    .description('send the daily reports that are due now; with --force, send now regardless (an extra report, the schedule is unchanged)')
+    .option('--account <address>', 'only this account')
+    .option('--force', 'send even if the report is not due')
+    .option('--json', 'print the outcomes as JSON')
+    .action(async (options: { account?: string; force?: boolean; json?: boolean }) => {
+      let address: string | undefined;
+      if (options.account !== undefined) {
+        const parsed = addressSchema.safeParse(options.account);
+        if (!parsed.success) throw new UsageError(`--account "${options.account}" is not a 20-byte hex address`);
+        address = parsed.data;
+      }
+      const rt = await context.runtime();
+      const deps = await reportDepsFrom(rt);
+      const now = rt.now();
+      const force = options.force ?? false;
+      let results: AccountReportResult[];
+      if (address === undefined) {
+        results = await dueReports(deps, now, { force });
+      } else {
+        const account = await rt.repos.accounts.get(address);
+        if (!account) throw new Error(`${address} is not tracked`);
+        results = [{ address: account.address, outcome: await sendDailyReport(deps, account, { now, force }) }];
+      }
+
+      if (options.json) printJson(context.io, results);
+      else if (results.length === 0) context.io.out('no report was due\n');
+      else context.io.out(formatTable(['ACCOUNT', 'OUTCOME', 'RECIPIENTS', 'NOTE'], results.map(row)));
+
+      const undelivered = results.filter((r) => UNDELIVERED.has(r.outcome.kind));
+      if (undelivered.length > 0) {
+        const first = undelivered[0]?.outcome;
+        const reason = first && 'reason' in first ? `: ${first.reason}` : '';
+        throw new Error(`${undelivered.length} of ${results.length} report(s) not delivered${reason}`);
+      }
+    });
+}
+
+function row({ address, outcome }: AccountReportResult): string[] {
+  switch (outcome.kind) {
+    case 'sent':
+      return [address, outcome.forced ? 'sent (extra)' : 'sent', String(outcome.messages), `covers ${outcome.coveredDate}${outcome.failed > 0 ? `; ${outcome.failed} refused` : ''}`];
+    case 'duplicate':
+      return [address, 'already sent', '0', `report of ${outcome.reportDate}`];
+    case 'not-due':
+      return [address, 'not due', '0', `next at ${new Date(outcome.nextAt).toISOString()}`];
+    case 'skipped':
+      return [address, 'skipped', '0', outcome.reason];
+    case 'failed':
+    case 'retry':
+    case 'error':
+      return [address, outcome.kind, '0', outcome.reason];
+  }
+}

@@ -1,0 +1,47 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { createObservability } from '../../functions/shared/observability';
+import { freePort } from '../../local/freePort';
+import { serveSystem } from '../../local/serveSystem';
+import type { CliContext } from '../cliRuntime';
+
+/** `sentinel serve`: the link endpoint and the scheduler, against the configured services. */
+export function register(program: Command, context: CliContext): void {
+  program
+    .command('serve')
+    .description('run the link endpoint and the scheduler (dispatch, collect, notify, daily reports) against the configured services until stopped')
+    .option('--port <port>', 'port of the link endpoint (default SENTINEL_PORT, else a free one)', parsePort)
+    .action(async (options: { port?: number }) => {
+      const rt = await context.runtime();
+      const port = options.port ?? rt.settings.SENTINEL_PORT ?? (await freePort());
+      const settings = { ...rt.settings, PUBLIC_BASE_URL: rt.settings.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}` };
+      const { log, counters } = createObservability('serve', { quiet: true });
+      const serving = await serveSystem({
+        settings,
+        repos: rt.repos,
+        log,
+        counters,
+        now: () => rt.now(),
+        signerEnv: process.env,
+        port,
+        onActivity: (line) => context.io.out(`${line}\n`),
+      });
+      context.io.out(`links: ${serving.url}  (action links in emails point to ${settings.PUBLIC_BASE_URL})\nserving; Ctrl-C stops\n`);
+      await serving.start();
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          resolve();
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+      await serving.stop();
+    });
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65_535) throw new InvalidArgumentError('expected an integer from 0 to 65535');
+  return port;
+}

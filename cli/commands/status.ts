@@ -1,0 +1,60 @@
+import type { Command } from 'commander';
+import { addressSchema } from '../../functions/domain/address';
+import { SUMMARY_FIELDS } from '../../functions/domain/summaryFields';
+import { SUMMARY_METRICS } from '../../functions/domain/summaryMetrics';
+import { formatCountdown, formatDelta } from '../../functions/mail/format';
+import { accountStatus, type AccountStatusReport } from '../../functions/services/status/accountStatus';
+import type { CliContext } from '../cliRuntime';
+import { formatTable, printJson, UsageError } from '../output';
+
+/** `sentinel status <address>`: what is known about an account, from stored data. */
+export function register(program: Command, context: CliContext): void {
+  program
+    .command('status')
+    .argument('<address>', 'a tracked account')
+    .description('latest equity and PnL, summary and its change, drawdown, alert states, delegates, collection status and stored points')
+    .option('--json', 'print one JSON document')
+    .action(async (address: string, options: { json?: boolean }) => {
+      const parsed = addressSchema.safeParse(address);
+      if (!parsed.success) throw new UsageError(`address "${address}" is not a 20-byte hex address`);
+      const rt = await context.runtime();
+      const report = await accountStatus(rt.repos, parsed.data, rt.now());
+      if (!report) throw new Error(`${parsed.data} is not tracked`);
+      if (options.json) return printJson(context.io, report);
+      context.io.out(render(report, rt.now()));
+    });
+}
+
+const iso = (ms: number | null): string => (ms === null ? '-' : new Date(ms).toISOString());
+
+function render(r: AccountStatusReport, now: number): string {
+  const a = r.account;
+  const lines = [
+    `${a.label ? `${a.label} ` : ''}${a.address}`,
+    `status        ${a.status}${a.statusReason ? ` (${a.statusReason})` : ''}`,
+    `equity        ${r.latest?.equity ?? '-'}   pnl ${r.latest?.pnl ?? '-'}   at ${iso(r.latest?.at ?? null)}`,
+    `curve points  ${r.points.count} at ${a.interval}, newest ${iso(r.points.newestAt)}`,
+    `last poll     ${iso(r.lastSuccessfulPollAt)}`,
+    `drawdown      ${r.drawdown ? `${r.drawdown.currentPct.toFixed(2)}% now (−$${r.drawdown.dollarDrawdown.toFixed(2)} since the peak at ${iso(r.drawdown.peakAt)}), ${r.drawdown.maxPct.toFixed(2)}% max` : '-'}`,
+    `revocation    ${a.signer ? `one-click, signer ${a.signer}` : 'not configured (no signer)'}`,
+    '',
+  ];
+  if (r.summary) {
+    lines.push('summary (since tracking started)');
+    const rows = SUMMARY_FIELDS.map((f) => {
+      const info = SUMMARY_METRICS[f];
+      return [info.label, String(r.summary?.[f] ?? ''), formatDelta(r.summaryDelta?.[f] ?? null, info.unit, info.better, 'sign').text];
+    });
+    lines.push(formatTable(['METRIC', 'VALUE', 'CHANGE'], rows));
+  }
+  if (r.alerts.length > 0) {
+    lines.push('alert states');
+    lines.push(formatTable(['RULE', 'STATE'], r.alerts.map((s) => [s.rule, JSON.stringify(s.state)])));
+  }
+  const active = r.delegates.filter((d) => d.removedAt === null);
+  lines.push(`delegates (${active.length})`);
+  if (active.length > 0) {
+    lines.push(formatTable(['NAME', 'ADDRESS', 'KIND', 'EXPIRES'], active.map((d) => [d.name ?? '-', d.address, d.kind, formatCountdown(d.expiryMs, now)])));
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,55 @@
+import * as z from 'zod';
+import { addressSchema } from './address';
+
+/** What the signing side is asked to do: exactly these three fields, nothing else. */
+export const revocationRequestSchema = z.strictObject({
+  account: addressSchema,
+  delegate: addressSchema,
+  /** Id of the link token that authorized the request (audit trail and notify event id). */
+  tokenId: z.string().regex(/^[A-Za-z0-9_-]{16,128}$/, '16 to 128 base64url characters'),
+});
+/** A parsed revocation request (addresses checksummed). */
+export type RevocationRequest = z.infer<typeof revocationRequestSchema>;
+
+const nonce = z.number().int().min(0);
+const signature = z.string().regex(/^0x[0-9a-fA-F]+$/);
+
+/**
+ * Every way a revocation can end, as a value. `sent` says whether a transaction went to the
+ * chain: when it did not, trying again later is safe and the link may be reused.
+ * - `revoked`: submitted, and the delegate is no longer listed;
+ * - `already-revoked`: the delegate was not listed to begin with (success, nothing sent);
+ * - `rejected`: the chain refused the transaction (`message` is its reason);
+ * - `unconfirmed`: sent, but the delegate is still listed or the result could not be read;
+ * - `chain-unreachable`: the chain could not be reached before anything was sent;
+ * - `signer-unavailable`: the owner key could not sign right now (e.g. KMS unreachable);
+ * - `busy`: another revocation of the account held the lease for too long;
+ * - `not-configured`: the account has no usable signer (`reason` says why);
+ * - `not-tracked`: the account is not tracked;
+ * - `not-authorized`: the request does not match a revocation link the page has just consumed
+ *   (unknown, released, expired or already used token; other account or delegate).
+ */
+export const revocationOutcomeSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('revoked'), sent: z.literal(true), nonce, transactionSignature: signature }),
+  z.object({ kind: z.literal('already-revoked'), sent: z.literal(false) }),
+  z.object({ kind: z.literal('rejected'), sent: z.literal(true), nonce, transactionSignature: signature, message: z.string() }),
+  z.object({ kind: z.literal('unconfirmed'), sent: z.literal(true), nonce, transactionSignature: signature, message: z.string() }),
+  z.object({ kind: z.literal('chain-unreachable'), sent: z.literal(false), message: z.string() }),
+  z.object({ kind: z.literal('signer-unavailable'), sent: z.literal(false), message: z.string() }),
+  z.object({ kind: z.literal('busy'), sent: z.literal(false) }),
+  z.object({ kind: z.literal('not-configured'), sent: z.literal(false), reason: z.string() }),
+  z.object({ kind: z.literal('not-tracked'), sent: z.literal(false) }),
+  z.object({ kind: z.literal('not-authorized'), sent: z.literal(false) }),
+]);
+export type RevocationOutcome = z.infer<typeof revocationOutcomeSchema>;
+export type RevocationOutcomeKind = RevocationOutcome['kind'];
+
+/**
+ * Whether the link that asked for this revocation should work again: nothing was sent and the
+ * delegate was not found gone, so the same request may succeed later (chain or signer back,
+ * lease free, signer configured, account tracked). A refused (`not-authorized`) request keeps
+ * its link used.
+ */
+export function linkReusableAfter(outcome: RevocationOutcome): boolean {
+  return !outcome.sent && outcome.kind !== 'already-revoked' && outcome.kind !== 'not-authorized';
+}

@@ -1,0 +1,65 @@
+import * as z from 'zod';
+import { addressSchema } from '../domain/address';
+import { timestampMsSchema } from '../domain/curvePoint';
+
+const delegate = z.object({
+  address: addressSchema,
+  expiryMs: timestampMsSchema.nullable(),
+  name: z.string().max(200).nullable(),
+  isWebClient: z.boolean(),
+});
+
+const base = {
+  /** Stable id: the same event always has the same id, so delivery is exactly-once. */
+  eventId: z.string().min(1).max(512),
+  account: addressSchema,
+  /** When the event was raised (ms). */
+  at: timestampMsSchema,
+};
+
+/**
+ * A message on the notify queue: one email-worthy event. Producers (collect, sign-revocation)
+ * build it; the notify handler parses it with this schema, renders and sends it once.
+ */
+export const notifyMessageSchema = z.discriminatedUnion('kind', [
+  z.object({
+    ...base,
+    kind: z.literal('drawdown'),
+    notice: z.enum(['fired', 'repeated']),
+    /** The deepest breached level (percent) and every breached level. */
+    level: z.number().gt(0).lt(100),
+    levels: z.array(z.number()),
+    drawdownPct: z.number().min(0).max(100),
+    maxDrawdownPct: z.number().min(0).max(100),
+    dollarDrawdown: z.number().min(0),
+    peakAt: timestampMsSchema,
+    peakEquity: z.number(),
+    equityNow: z.number(),
+    pnlNow: z.number(),
+    asOf: timestampMsSchema,
+  }),
+  z.object({ ...base, kind: z.literal('new-delegate'), delegate, firstSeenAt: timestampMsSchema }),
+  z.object({
+    ...base,
+    kind: z.literal('expiry-warning'),
+    delegate,
+    expiryMs: timestampMsSchema,
+    stepDays: z.number().int().positive(),
+  }),
+  z.object({ ...base, kind: z.literal('expired'), delegate, expiryMs: timestampMsSchema }),
+  z.object({
+    ...base,
+    kind: z.literal('revocation-result'),
+    delegate: z.object({ address: addressSchema, name: z.string().max(200).nullable() }),
+    outcome: z.enum(['revoked', 'already-revoked', 'rejected', 'unconfirmed', 'failed']),
+    /** The chain's message on rejection, or what went wrong. */
+    message: z.string().max(2_000).nullable(),
+    nonce: z.number().int().min(0).nullable(),
+    /** Signature of the submitted transaction (public data), to find it on the chain. */
+    transactionSignature: z.string().max(200).nullable(),
+  }),
+]);
+export type NotifyMessage = z.infer<typeof notifyMessageSchema>;
+export type NotifyKind = NotifyMessage['kind'];
+/** What producers build (addresses in any case); the consumer parses it into `NotifyMessage`. */
+export type NotifyEvent = z.input<typeof notifyMessageSchema>;

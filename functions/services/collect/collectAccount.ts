@@ -1,0 +1,177 @@
+import { ChainError } from '../../chain/errors';
+import type { ChainClient } from '../../chain/ports';
+import { summaryDelta } from '../../domain/summaryDelta';
+import { accountHealth } from '../../domain/staleness';
+import { parseSummary } from '../../chain/summaryView';
+import { SUMMARY_FIELDS } from '../../domain/summaryFields';
+import { type PortfolioSummary } from '../../domain/portfolioSummary';
+import type { AccountRecord } from '../../store/accountItem';
+import type { Repositories } from '../../store/repositories';
+import type { Counters, Log } from '../../shared/observability';
+import { evaluateDrawdown } from './evaluateDrawdown';
+import type { CollectSettings } from './collectSettings';
+import { fetchCurves } from './fetchCurves';
+import { newCurvePoints } from './newCurvePoints';
+import type { NotifyEvent } from '../../messages/notifyMessage';
+import type { MessageQueue } from '../../queue/messageQueue';
+import { sendAll } from '../../queue/sendAll';
+import { watchDelegates } from './watchDelegates';
+import type { CollectJob } from '../../messages/collectJob';
+
+export interface CollectDeps {
+  readonly chain: ChainClient;
+  readonly repos: Pick<Repositories, 'accounts' | 'curves' | 'snapshots' | 'alerts' | 'delegates'>;
+  /** The notify queue. */
+  readonly events: MessageQueue<NotifyEvent>;
+  readonly log: Log;
+  readonly counters: Counters;
+  readonly settings: CollectSettings;
+  readonly now: () => number;
+}
+
+export type CollectOutcome =
+  | { kind: 'collected'; address: string; newPoints: number; status: AccountRecord['status']; events: number; chainRequests: number }
+  | { kind: 'already-collected'; address: string }
+  | { kind: 'not-tracked'; address: string }
+  | { kind: 'chain-failed'; address: string; status: AccountRecord['status']; reason: string };
+
+/**
+ * Polls one account: new curve points since its cursor, the summary since tracking began, the
+ * delegates; then evaluates alerts and queues their events.
+ *
+ * Crash safety and idempotency: points are written under deterministic keys first; events are
+ * queued next (their ids are stable), then alert and delegate state; the snapshot is written
+ * last and carries the new cursor, so it is the poll's commit record. A crash anywhere re-runs
+ * the poll from the old cursor, rewriting the same keys and re-queuing the same event ids.
+ * A redelivered job whose snapshot exists does nothing.
+ *
+ * Chain failures (after the client's own retries) are expected: they are recorded on the
+ * account (`failing` after `failAfterErrors` in a row) and returned, and the next scheduled poll
+ * tries again from the same cursor. Storage failures throw, so the queue redelivers.
+ */
+export async function collectAccount(deps: CollectDeps, job: CollectJob): Promise<CollectOutcome> {
+  const { repos, settings } = deps;
+  const [account, previous] = await Promise.all([repos.accounts.get(job.address), repos.snapshots.latest(job.address)]);
+  if (!account) return { kind: 'not-tracked', address: job.address };
+  if (previous && previous.polledAt >= job.dueAt) return { kind: 'already-collected', address: account.address };
+
+  const now = deps.now();
+  const cursorMs = previous?.cursorMs ?? null;
+  const trackingStart = Math.max(0, account.createdAt - settings.backfillMs);
+  let fetched;
+  try {
+    const [curves, summaryPage, delegates] = await Promise.all([
+      fetchCurves(
+        deps.chain,
+        { account: account.address, from: cursorMs ?? Math.max(0, now - settings.backfillMs), to: now, interval: account.interval },
+        settings.maxPointsPerRequest,
+      ),
+      deps.chain.getPortfolio({ account: account.address, from: trackingStart, to: now, interval: '1d' }),
+      deps.chain.getDelegateTraders(account.address),
+    ]);
+    fetched = { curves, summary: summaryPage.summary, values: parseSummary(summaryPage.summary), delegates };
+  } catch (error) {
+    if (!(error instanceof ChainError)) throw error;
+    return recordChainFailure(deps, account, cursorMs, now, error);
+  }
+
+  const points = newCurvePoints(fetched.curves.equity, fetched.curves.pnl, cursorMs);
+  if (points.length > 0) await repos.curves.putPoints(account.address, account.interval, points, now + settings.retentionMs);
+  const newCursor = points[points.length - 1]?.ts ?? cursorMs;
+
+  const [drawdown, delegates] = await Promise.all([
+    evaluateDrawdown(repos, account, now, settings),
+    watchDelegates(repos, account, fetched.delegates, { now, firstObservation: previous === null }),
+  ]);
+  const events = [...drawdown.events, ...delegates.events];
+  await sendAll(deps.events, events.map((body) => ({ id: body.eventId, body })));
+  await Promise.all([drawdown.commit(), delegates.commit()]);
+
+  const consecutiveEmptyPolls = points.length > 0 ? 0 : account.consecutiveEmptyPolls + 1;
+  const health = accountHealth({
+    latestPointAt: newCursor,
+    now,
+    interval: account.interval,
+    consecutiveEmptyPolls,
+    consecutiveErrors: 0,
+    staleAfterIntervals: settings.staleAfterIntervals,
+    failAfterErrors: settings.failAfterErrors,
+  });
+  const unchangedSummary = previous !== null && points.length === 0 && sameSummary(previous.summary, fetched.summary);
+  if (!unchangedSummary) {
+    const previousValues = previous ? parseSummary(previous.summary) : null;
+    const put = await repos.snapshots.put({
+      address: account.address,
+      polledAt: job.dueAt,
+      fetchedAt: now,
+      summary: fetched.summary,
+      delta: summaryDelta(previousValues, fetched.values),
+      previousPolledAt: previous?.polledAt ?? null,
+      cursorMs: newCursor,
+      newPoints: points.length,
+      expiresAt: now + settings.retentionMs,
+    });
+    if (put.kind === 'exists') return { kind: 'already-collected', address: account.address };
+  }
+  await saveHealth(deps, account, { status: health.status, statusReason: health.reason, consecutiveErrors: 0, consecutiveEmptyPolls });
+
+  deps.counters.count('Polls');
+  deps.counters.count('SuccessfulPolls');
+  deps.counters.count('NewPoints', points.length);
+  if (events.length > 0) deps.counters.count('AlertEvents', events.length);
+  deps.log.info('collected', { account: account.address, newPoints: points.length, status: health.status, events: events.length });
+  return {
+    kind: 'collected',
+    address: account.address,
+    newPoints: points.length,
+    status: health.status,
+    events: events.length,
+    chainRequests: fetched.curves.requests + 2,
+  };
+}
+
+async function recordChainFailure(
+  deps: CollectDeps,
+  account: AccountRecord,
+  cursorMs: number | null,
+  now: number,
+  error: ChainError,
+): Promise<CollectOutcome> {
+  const consecutiveErrors = account.consecutiveErrors + 1;
+  const health = accountHealth({
+    latestPointAt: cursorMs,
+    now,
+    interval: account.interval,
+    consecutiveEmptyPolls: account.consecutiveEmptyPolls,
+    consecutiveErrors,
+    lastError: error.shortMessage,
+    staleAfterIntervals: deps.settings.staleAfterIntervals,
+    failAfterErrors: deps.settings.failAfterErrors,
+  });
+  await saveHealth(deps, account, {
+    status: health.status,
+    statusReason: health.reason ?? error.shortMessage,
+    consecutiveErrors,
+    consecutiveEmptyPolls: account.consecutiveEmptyPolls,
+  });
+  deps.counters.count('Polls');
+  deps.counters.count('PollErrors');
+  deps.log.warn('collection failed', { account: account.address, error: error.name, reason: error.shortMessage, consecutiveErrors });
+  return { kind: 'chain-failed', address: account.address, status: health.status, reason: error.shortMessage };
+}
+
+type Health = Pick<AccountRecord, 'status' | 'statusReason' | 'consecutiveErrors' | 'consecutiveEmptyPolls'>;
+
+/** Writes the account's health only when it changed (a steady account costs no write here). */
+async function saveHealth(deps: CollectDeps, account: AccountRecord, health: Health): Promise<void> {
+  const same =
+    account.status === health.status &&
+    account.statusReason === health.statusReason &&
+    account.consecutiveErrors === health.consecutiveErrors &&
+    account.consecutiveEmptyPolls === health.consecutiveEmptyPolls;
+  if (!same) await deps.repos.accounts.recordHealth(account.address, health);
+}
+
+function sameSummary(a: PortfolioSummary, b: PortfolioSummary): boolean {
+  return SUMMARY_FIELDS.every((field) => a[field] === b[field]);
+}

@@ -1,0 +1,76 @@
+import type { Delegate } from '../../chain/schemas';
+import { checkDelegates, type SeenDelegate } from '../../domain/delegateAlerts';
+import type { AccountRecord } from '../../store/accountItem';
+import type { DelegateView, DelegateViewRepository } from '../../store/delegateViewRepository';
+import type { NotifyEvent } from '../../messages/notifyMessage';
+import type { PendingAlerts } from './evaluateDrawdown';
+
+const sameSeen = (a: SeenDelegate, b: SeenDelegate): boolean =>
+  a.expiryMs === b.expiryMs &&
+  a.name === b.name &&
+  a.isWebClient === b.isWebClient &&
+  a.firstSeenAt === b.firstSeenAt &&
+  a.expiredNoticeSent === b.expiredNoticeSent &&
+  a.removedAt === b.removedAt &&
+  a.generation === b.generation &&
+  a.warningsSent.join() === b.warningsSent.join();
+
+/**
+ * Compares the delegates the chain lists with those remembered and turns what changed into
+ * notify events (new delegate, expiry warning, expired). Removals are remembered as tombstones
+ * and shown in the next report. Like `evaluateDrawdown`, the state write is deferred to
+ * `commit()` and only changed views are written.
+ */
+export async function watchDelegates(
+  deps: { delegates: DelegateViewRepository },
+  account: AccountRecord,
+  current: readonly Delegate[],
+  options: { now: number; firstObservation: boolean },
+): Promise<Omit<PendingAlerts, 'drawdownPct'>> {
+  const views = await deps.delegates.listForAccount(account.address);
+  const previous = new Map<string, SeenDelegate>(views.map((v) => [v.delegate, toSeen(v)]));
+  const { events, next } = checkDelegates({
+    account: account.address,
+    previous,
+    current,
+    warnDays: account.expiryWarnDays,
+    now: options.now,
+    firstObservation: options.firstObservation && views.length === 0,
+  });
+  const changed: DelegateView[] = [];
+  for (const [delegate, seen] of next) {
+    const before = previous.get(delegate);
+    if (!before || !sameSeen(before, seen)) changed.push(toView(account.address, delegate, seen, options.now));
+  }
+  const messages: NotifyEvent[] = [];
+  for (const event of events) {
+    const base = { eventId: event.id, account: account.address, at: options.now };
+    if (event.kind === 'new-delegate') messages.push({ ...base, kind: 'new-delegate', delegate: event.delegate, firstSeenAt: event.firstSeenAt });
+    else if (event.kind === 'expiry-warning')
+      messages.push({ ...base, kind: 'expiry-warning', delegate: event.delegate, expiryMs: event.expiryMs, stepDays: event.stepDays });
+    else if (event.kind === 'expired') messages.push({ ...base, kind: 'expired', delegate: event.delegate, expiryMs: event.expiryMs });
+  }
+  return {
+    events: messages,
+    commit: async () => {
+      if (changed.length > 0) await deps.delegates.putMany(changed);
+    },
+  };
+}
+
+function toSeen(v: DelegateView): SeenDelegate {
+  return {
+    expiryMs: v.expiryMs,
+    name: v.name,
+    isWebClient: v.isWebClient,
+    firstSeenAt: v.firstSeenAt,
+    warningsSent: v.warningsSent,
+    expiredNoticeSent: v.expiredNoticeSent,
+    removedAt: v.removedAt,
+    generation: v.generation,
+  };
+}
+
+function toView(address: string, delegate: string, seen: SeenDelegate, now: number): DelegateView {
+  return { address, delegate, ...seen, lastSeenAt: seen.removedAt ?? now };
+}

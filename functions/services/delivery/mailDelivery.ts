@@ -1,0 +1,140 @@
+import { createHash } from 'node:crypto';
+import { EmailRenderError, EmailSendError } from '../../mail/errors';
+import { buildMime, type InlineImage } from '../../mail/mime';
+import type { RenderedEmail } from '../../mail/render';
+import type { MailSender } from '../../mail/sesSender';
+import type { Log } from '../../shared/observability';
+import type { DeliveryRepository } from '../../store/deliveryRepository';
+
+/** What sending one email to one recipient needs. */
+export interface MailDeliveryDeps {
+  readonly repos: { readonly deliveries: Pick<DeliveryRepository, 'begin' | 'complete' | 'fail'> };
+  readonly sender: MailSender;
+  /** The sender address (`MAIL_FROM`): the envelope sender, and the `From` header under the product name. */
+  readonly mailFrom: string;
+  readonly log: Log;
+}
+
+/** The finished content of one recipient's email. */
+export interface ComposedEmail {
+  readonly rendered: RenderedEmail;
+  /** This recipient's one-click unsubscribe link (`List-Unsubscribe`). */
+  readonly unsubscribeUrl: string;
+  readonly inlineImages?: readonly InlineImage[];
+}
+
+/** One email to one recipient, sent at most once under `${eventId}#${recipient}`. */
+export interface RecipientEmail {
+  /** Stable id of the event or report; with the recipient it keys the delivery record. */
+  readonly eventId: string;
+  /** Email kind recorded on the delivery, e.g. `drawdown-alert`. */
+  readonly kind: string;
+  readonly account: string;
+  readonly recipient: string;
+  /** Renders the email; called only once the delivery is claimed (a duplicate renders nothing). */
+  compose(): Promise<ComposedEmail> | ComposedEmail;
+}
+
+/** What happened for one recipient. */
+export type RecipientOutcome =
+  | { kind: 'sent'; sesMessageId: string }
+  /** Sent before (a rerun or a redelivered message). */
+  | { kind: 'duplicate' }
+  /** Another attempt holds the delivery and has not finished. */
+  | { kind: 'in-progress' }
+  /** Can never succeed as it is (rejected by SES, invalid content); not retried. */
+  | { kind: 'failed'; reason: string }
+  /** Throttling, an outage, a network failure: try again later. */
+  | { kind: 'retryable'; reason: string };
+
+/** The delivery-record key of one recipient's copy of an event. */
+export function deliveryId(eventId: string, recipient: string): string {
+  return `${eventId}#${recipient.trim().toLowerCase()}`;
+}
+
+const HEADER_ID = /^[A-Za-z0-9._:#/+=-]{1,200}$/;
+
+/** The event id as the `X-Sentinel-Event-Id` header allows it: as is when it fits, else a digest of it. */
+export function headerEventId(eventId: string): string {
+  return HEADER_ID.test(eventId) ? eventId : `sha256:${createHash('sha256').update(eventId).digest('hex')}`;
+}
+
+/** `Portfolio Sentinel <address>`. */
+export function fromHeader(mailFrom: string): string {
+  return `Portfolio Sentinel <${mailFrom}>`;
+}
+
+/**
+ * Sends one recipient's email exactly once: claims `${eventId}#${recipient}` in the deliveries
+ * table, renders and assembles the MIME message, sends it with SES and records the SES id.
+ * A failed attempt is recorded as failed (so a retry may claim it again); send errors are
+ * sorted into `failed` (permanent) and `retryable`. Store errors and other surprises throw.
+ */
+export async function deliverToRecipient(deps: MailDeliveryDeps, email: RecipientEmail): Promise<RecipientOutcome> {
+  const id = deliveryId(email.eventId, email.recipient);
+  const begun = await deps.repos.deliveries.begin(id, { kind: email.kind, account: email.account, recipients: [email.recipient] });
+  if (begun.kind === 'already-sent') return { kind: 'duplicate' };
+  if (begun.kind === 'in-progress') return { kind: 'in-progress' };
+
+  let raw: Buffer;
+  try {
+    const composed = await email.compose();
+    raw = await buildMime({
+      from: fromHeader(deps.mailFrom),
+      to: [email.recipient],
+      ...composed.rendered,
+      unsubscribeUrl: composed.unsubscribeUrl,
+      eventId: headerEventId(email.eventId),
+      inlineImages: [...(composed.inlineImages ?? [])],
+    });
+  } catch (error) {
+    const reason = error instanceof EmailRenderError ? `render: ${error.message}` : 'compose: unexpected error';
+    await releaseQuietly(deps, id, reason);
+    if (error instanceof EmailRenderError) return { kind: 'failed', reason };
+    throw error;
+  }
+
+  let sesMessageId: string;
+  try {
+    ({ messageId: sesMessageId } = await deps.sender.send({ raw, destinations: [email.recipient], source: deps.mailFrom }));
+  } catch (error) {
+    const reason = error instanceof EmailSendError ? error.message : 'send: unexpected error';
+    await releaseQuietly(deps, id, reason);
+    if (error instanceof EmailSendError) return error.retryable ? { kind: 'retryable', reason } : { kind: 'failed', reason };
+    throw error;
+  }
+  await deps.repos.deliveries.complete(id, sesMessageId);
+  return { kind: 'sent', sesMessageId };
+}
+
+/** Marks the attempt failed; if even that fails, the lease runs out and a later attempt takes over. */
+async function releaseQuietly(deps: MailDeliveryDeps, id: string, reason: string): Promise<void> {
+  try {
+    await deps.repos.deliveries.fail(id, reason);
+  } catch (error) {
+    deps.log.warn('could not record a failed delivery; it is retried after its lease', {
+      error: error instanceof Error ? error.name : 'unknown',
+    });
+  }
+}
+
+/** Counts of recipient outcomes, and the reasons behind failures and retries. */
+export interface DeliveryTally {
+  readonly sent: number;
+  readonly duplicates: number;
+  readonly failed: string[];
+  /** In-progress deliveries and retryable failures. */
+  readonly retry: string[];
+}
+
+/** Sums up recipient outcomes. */
+export function tallyOutcomes(outcomes: readonly RecipientOutcome[]): DeliveryTally {
+  const tally = { sent: 0, duplicates: 0, failed: [] as string[], retry: [] as string[] };
+  for (const outcome of outcomes) {
+    if (outcome.kind === 'sent') tally.sent++;
+    else if (outcome.kind === 'duplicate') tally.duplicates++;
+    else if (outcome.kind === 'failed') tally.failed.push(outcome.reason);
+    else tally.retry.push(outcome.kind === 'in-progress' ? 'another attempt is in progress' : outcome.reason);
+  }
+  return tally;
+}

@@ -1,0 +1,185 @@
+import type { ActionLinks } from '../../links/actionLinks';
+import { drawdown } from '../../domain/drawdown';
+import { pointsBetween } from '../../domain/series';
+import type { EmailRenderer, RenderedEmail } from '../../mail/render';
+import type { Counters } from '../../shared/observability';
+import type { AccountRecord } from '../../store/accountItem';
+import type { AccountsRepository } from '../../store/accountsRepository';
+import type { CurvesRepository } from '../../store/curvesRepository';
+import type { DelegateViewRepository } from '../../store/delegateViewRepository';
+import type { SuppressionRepository } from '../../store/suppressionRepository';
+import { DEFAULT_COLLECT_SETTINGS } from '../collect/collectSettings';
+import { mailChart, type MailChart } from '../delivery/mailChart';
+import { deliverToRecipient, tallyOutcomes, type MailDeliveryDeps, type RecipientOutcome } from '../delivery/mailDelivery';
+import { notificationEmail, type NotificationEmail } from './notificationViews';
+import type { NotifyKind, NotifyMessage } from '../../messages/notifyMessage';
+import { recipientLinks } from '../delivery/recipientLinks';
+import { mailRecipients } from '../delivery/recipients';
+import { RetryLaterError } from '../delivery/retryLaterError';
+import { storedSeries } from '../../store/storedSeries';
+import { lookbackWindowMs } from '../../domain/lookbackWindow';
+
+const DAY_MS = 86_400_000;
+
+export interface NotificationSettings {
+  /** The drawdown alerts' hysteresis (shown as when a level re-arms), percent points. */
+  readonly rearmMarginPct: number;
+  /** How far back collection looks for the drawdown peak; the alert's maximum is measured over the same range. */
+  readonly lookbackMs: number;
+  /** Range of the small chart in a drawdown alert. */
+  readonly chartWindowMs: number;
+}
+
+/** Matches what collection evaluates with (`DEFAULT_COLLECT_SETTINGS`); the chart shows a week. */
+export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = {
+  rearmMarginPct: DEFAULT_COLLECT_SETTINGS.hysteresisPct,
+  lookbackMs: DEFAULT_COLLECT_SETTINGS.lookbackMs,
+  chartWindowMs: 7 * DAY_MS,
+};
+
+export interface DeliverNotificationDeps extends MailDeliveryDeps {
+  /** A full `Repositories` fits. */
+  readonly repos: MailDeliveryDeps['repos'] & {
+    readonly accounts: Pick<AccountsRepository, 'get'>;
+    readonly curves: Pick<CurvesRepository, 'queryRange'>;
+    readonly delegates: Pick<DelegateViewRepository, 'listForAccount'>;
+    readonly suppressions: Pick<SuppressionRepository, 'filter'>;
+  };
+  readonly renderer: EmailRenderer;
+  readonly links: Pick<ActionLinks, 'build'>;
+  readonly counters: Counters;
+  readonly now: () => number;
+  readonly settings?: Partial<NotificationSettings>;
+}
+
+export type NotificationOutcome =
+  /** `messages` emails went out now; `failed` recipients were refused for good. */
+  | { kind: 'sent'; messages: number; failed: number }
+  /** Every recipient already had it (a redelivered message or a rerun). */
+  | { kind: 'duplicate' }
+  | { kind: 'skipped'; reason: string }
+  /** Refused for good (e.g. SES rejected it); not retried. */
+  | { kind: 'failed'; reason: string };
+
+/** The email each notify message becomes. */
+export const EMAIL_KIND_OF: Readonly<Record<NotifyKind, NotificationEmail['kind']>> = {
+  drawdown: 'drawdown-alert',
+  'new-delegate': 'new-delegate',
+  'expiry-warning': 'delegate-expiry',
+  expired: 'delegate-expiry',
+  'revocation-result': 'revocation-result',
+};
+
+interface SharedParts {
+  chart: MailChart | null;
+  maxDrawdownUsd: number | null;
+  webClients: ReadonlySet<string>;
+}
+
+/**
+ * Sends one notify message to each of the account's recipients (suppressed addresses left
+ * out), each their own copy with their own unsubscribe link, exactly once per
+ * (event, recipient). Notices about a delegate carry a one-click revocation link when the
+ * account has a signer; drawdown alerts carry snooze links and a chart of the last days.
+ *
+ * Throws `RetryLaterError` when some recipient hit a passing failure (or another worker holds
+ * the delivery), after serving the others: the queue redelivers the message and only the
+ * remaining recipients are mailed. Store failures throw as they are, for the same reason.
+ */
+export async function deliverNotification(deps: DeliverNotificationDeps, message: NotifyMessage): Promise<NotificationOutcome> {
+  const account = await deps.repos.accounts.get(message.account);
+  if (!account) return { kind: 'skipped', reason: 'the account is not tracked' };
+  const recipients = await mailRecipients(deps.repos.suppressions, account.emails);
+  if (recipients.length === 0) return { kind: 'skipped', reason: 'every recipient is suppressed' };
+
+  const settings = { ...DEFAULT_NOTIFICATION_SETTINGS, ...deps.settings };
+  const now = deps.now();
+  let shared: Promise<SharedParts> | undefined;
+  const kind = EMAIL_KIND_OF[message.kind];
+  const outcomes: RecipientOutcome[] = [];
+  for (const recipient of recipients) {
+    outcomes.push(
+      await deliverToRecipient(deps, {
+        eventId: message.eventId,
+        kind,
+        account: account.address,
+        recipient,
+        compose: async () => {
+          shared ??= sharedParts(deps, account, message, settings);
+          const parts = await shared;
+          const links = recipientLinks(deps.links, account, recipient, now);
+          const email = notificationEmail(message, {
+            account,
+            now,
+            links,
+            chart: parts.chart?.ref ?? null,
+            maxDrawdownUsd: parts.maxDrawdownUsd,
+            rearmMarginPct: settings.rearmMarginPct,
+            isWebClient: (delegate) => parts.webClients.has(delegate.toLowerCase()),
+          });
+          return {
+            rendered: render(deps.renderer, email, account.timezone),
+            unsubscribeUrl: links.unsubscribeUrl,
+            inlineImages: parts.chart ? [parts.chart.image] : [],
+          };
+        },
+      }),
+    );
+  }
+
+  const tally = tallyOutcomes(outcomes);
+  if (tally.sent > 0) deps.counters.count('NotificationEmailsSent', tally.sent);
+  if (tally.failed.length > 0) deps.counters.count('NotificationEmailsFailed', tally.failed.length);
+  if (tally.retry.length > 0) {
+    throw new RetryLaterError(`${tally.retry.length} of ${recipients.length} recipient(s) to retry: ${[...new Set(tally.retry)].join('; ')}`);
+  }
+  if (tally.sent > 0) return { kind: 'sent', messages: tally.sent, failed: tally.failed.length };
+  if (tally.failed.length > 0) return { kind: 'failed', reason: [...new Set(tally.failed)].join('; ') };
+  return { kind: 'duplicate' };
+}
+
+/** What every recipient's copy shares, loaded once and only when a copy is actually rendered. */
+async function sharedParts(
+  deps: DeliverNotificationDeps,
+  account: AccountRecord,
+  message: NotifyMessage,
+  settings: NotificationSettings,
+): Promise<SharedParts> {
+  if (message.kind === 'drawdown') {
+    const stored = await deps.repos.curves.queryRange(account.address, account.interval, Math.max(0, message.asOf - lookbackWindowMs(account.interval, settings.lookbackMs)), message.asOf);
+    const series = storedSeries(stored);
+    const result = drawdown(series);
+    // The deepest drawdown's dollar loss, over the range the alert was evaluated on.
+    const maxDrawdownUsd = result
+      ? message.maxDrawdownPct <= message.drawdownPct
+        ? Math.max(result.maxDollarDrawdown, message.dollarDrawdown)
+        : result.maxDollarDrawdown
+      : null;
+    const recent = pointsBetween(series, message.asOf - settings.chartWindowMs, message.asOf);
+    const chart = mailChart(recent, {
+      cid: 'drawdown-chart@sentinel',
+      alt: `Equity and PnL over the last ${Math.round(settings.chartWindowMs / DAY_MS)} days`,
+      timeZone: account.timezone,
+      height: 260,
+    });
+    return { chart, maxDrawdownUsd, webClients: new Set() };
+  }
+  if (message.kind === 'revocation-result') {
+    const views = await deps.repos.delegates.listForAccount(account.address);
+    return { chart: null, maxDrawdownUsd: null, webClients: new Set(views.filter((v) => v.isWebClient).map((v) => v.delegate.toLowerCase())) };
+  }
+  return { chart: null, maxDrawdownUsd: null, webClients: new Set() };
+}
+
+function render(renderer: EmailRenderer, email: NotificationEmail, timeZone: string): RenderedEmail {
+  switch (email.kind) {
+    case 'drawdown-alert':
+      return renderer.render(email.kind, email.view, { timeZone });
+    case 'delegate-expiry':
+      return renderer.render(email.kind, email.view, { timeZone });
+    case 'new-delegate':
+      return renderer.render(email.kind, email.view, { timeZone });
+    case 'revocation-result':
+      return renderer.render(email.kind, email.view, { timeZone });
+  }
+}

@@ -1,0 +1,118 @@
+import type { RecipientLinks } from '../delivery/recipientLinks';
+import type {
+  ChartRef,
+  DelegateExpiryView,
+  DelegateRow,
+  DrawdownAlertView,
+  NewDelegateView,
+  RevocationResultView,
+} from '../../mail/views';
+import type { NotifyMessage } from '../../messages/notifyMessage';
+
+/** The snooze choices a drawdown alert offers. */
+export const SNOOZE_CHOICES: readonly { label: string; hours: number }[] = [
+  { label: 'Snooze 24 hours', hours: 24 },
+  { label: 'Snooze 7 days', hours: 7 * 24 },
+];
+
+/** Everything besides the message that an alert email shows. */
+export interface NotificationContext {
+  readonly account: { address: string; label: string | null; drawdownThresholds: readonly number[] };
+  readonly now: number;
+  readonly links: RecipientLinks;
+  /** Recent equity and PnL, drawdown alerts only. */
+  readonly chart: ChartRef | null;
+  /** Dollar loss of the deepest drawdown over the evaluated range (drawdown alerts); `null` shows the current one. */
+  readonly maxDrawdownUsd: number | null;
+  /** The alert's re-arm margin, percent points. */
+  readonly rearmMarginPct: number;
+  /** Whether the delegate is a web session key (the revocation result does not say). */
+  readonly isWebClient: (delegate: string) => boolean;
+}
+
+/** An alert email: its kind and view. */
+export type NotificationEmail =
+  | { kind: 'drawdown-alert'; view: DrawdownAlertView }
+  | { kind: 'delegate-expiry'; view: DelegateExpiryView }
+  | { kind: 'new-delegate'; view: NewDelegateView }
+  | { kind: 'revocation-result'; view: RevocationResultView };
+
+const TX_SIGNATURE = /^0x[0-9a-fA-F]+$/;
+
+function delegateRow(
+  delegate: { address: string; name: string | null; expiryMs: number | null; isWebClient: boolean },
+  links: RecipientLinks,
+): DelegateRow {
+  return {
+    name: delegate.name,
+    address: delegate.address,
+    kind: delegate.isWebClient ? 'web-session' : 'api-key',
+    expiryMs: delegate.expiryMs,
+    revokeUrl: links.revokeUrl(delegate.address),
+  };
+}
+
+/** The email view for a notify message, for one recipient. */
+export function notificationEmail(message: NotifyMessage, ctx: NotificationContext): NotificationEmail {
+  const base = {
+    account: { address: ctx.account.address, label: ctx.account.label },
+    generatedAtMs: ctx.now,
+    links: { unsubscribeUrl: ctx.links.unsubscribeUrl, statusUrl: null },
+  };
+  switch (message.kind) {
+    case 'drawdown': {
+      const configured = ctx.account.drawdownThresholds.length > 0 ? ctx.account.drawdownThresholds : message.levels;
+      return {
+        kind: 'drawdown-alert',
+        view: {
+          ...base,
+          thresholdPct: message.level,
+          repeat: message.notice === 'repeated',
+          drawdown: {
+            currentPct: message.drawdownPct,
+            currentUsd: message.dollarDrawdown,
+            maxPct: message.maxDrawdownPct,
+            maxUsd: ctx.maxDrawdownUsd ?? message.dollarDrawdown,
+            peakEquityUsd: message.peakEquity,
+            peakAtMs: message.peakAt,
+          },
+          equityUsd: message.equityNow,
+          thresholdsPct: [...configured],
+          rearmMarginPct: ctx.rearmMarginPct,
+          lastPointAtMs: message.asOf,
+          chart: ctx.chart,
+          snoozeLinks: SNOOZE_CHOICES.map((c) => ({ label: c.label, url: ctx.links.snoozeUrl(c.hours) })),
+        },
+      };
+    }
+    case 'new-delegate':
+      return { kind: 'new-delegate', view: { ...base, delegate: delegateRow(message.delegate, ctx.links), firstSeenAtMs: message.firstSeenAt } };
+    case 'expiry-warning':
+    case 'expired':
+      return {
+        kind: 'delegate-expiry',
+        view: {
+          ...base,
+          phase: message.kind === 'expired' ? 'expired' : 'warning',
+          delegate: { ...delegateRow(message.delegate, ctx.links), expiryMs: message.expiryMs },
+        },
+      };
+    case 'revocation-result':
+      return {
+        kind: 'revocation-result',
+        view: {
+          ...base,
+          outcome: message.outcome,
+          delegate: {
+            name: message.delegate.name,
+            address: message.delegate.address,
+            kind: ctx.isWebClient(message.delegate.address) ? 'web-session' : 'api-key',
+          },
+          attemptedAtMs: message.at,
+          chainMessage: message.message === null ? null : message.message.slice(0, 1_000),
+          nonce: message.nonce,
+          txSignature: message.transactionSignature !== null && TX_SIGNATURE.test(message.transactionSignature) ? message.transactionSignature : null,
+        },
+      };
+  }
+}

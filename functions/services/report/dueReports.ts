@@ -1,0 +1,44 @@
+import { mapConcurrent } from '../../store/concurrency';
+import type { AccountsRepository } from '../../store/accountsRepository';
+import { errorSummary } from '../../shared/errorSummary';
+import { sendDailyReport, type DailyReportDeps, type ReportOutcome } from './sendDailyReport';
+
+export interface DueReportsDeps extends DailyReportDeps {
+  readonly repos: DailyReportDeps['repos'] & { readonly accounts: Pick<AccountsRepository, 'get' | 'list' | 'queryReportsDue' | 'setNextReportAt'> };
+}
+
+export interface DueReportsOptions {
+  /** Every tracked account, sending now even where the report is not due. */
+  readonly force?: boolean;
+  /** Reports prepared at once; default 4. */
+  readonly concurrency?: number;
+}
+
+/** One account's result; `error` when something unexpected (e.g. a store failure) stopped it. */
+export interface AccountReportResult {
+  readonly address: string;
+  readonly outcome: ReportOutcome | { kind: 'error'; reason: string };
+}
+
+/**
+ * The hourly report job: finds the accounts whose report is due (`queryReportsDue`, an index
+ * query), re-reads each one consistently and sends its report. One account's failure is
+ * recorded in its result and never stops the others.
+ */
+export async function dueReports(deps: DueReportsDeps, now: number, options: DueReportsOptions = {}): Promise<AccountReportResult[]> {
+  const force = options.force ?? false;
+  const candidates = force ? await deps.repos.accounts.list() : await deps.repos.accounts.queryReportsDue(now);
+  return mapConcurrent(candidates, options.concurrency ?? 4, async ({ address }): Promise<AccountReportResult> => {
+    try {
+      // The index is eventually consistent: act on the account as stored now.
+      const account = await deps.repos.accounts.get(address);
+      if (!account) return { address, outcome: { kind: 'skipped', reason: 'the account is no longer tracked' } };
+      return { address, outcome: await sendDailyReport(deps, account, { now, force }) };
+    } catch (error) {
+      const reason = errorSummary(error);
+      deps.log.error('daily report failed', { account: address, error: reason });
+      deps.counters.count('ReportErrors');
+      return { address, outcome: { kind: 'error', reason } };
+    }
+  });
+}

@@ -1,0 +1,67 @@
+import { addDays, localDate, localDayBounds, type LocalDate } from '../../domain/localTime';
+import { dueReport, reportInstant } from '../../domain/reportTime';
+import type { ReportPeriod } from './reportData';
+
+/** Which report to send for an account at `now`, under which id, and what to schedule after it. */
+export type ReportPlan =
+  | {
+      kind: 'send';
+      /** Stable id of this report (`report:<address>:<local date>`, or with the send time when forced). */
+      eventId: string;
+      /** The local date the report is sent on. */
+      reportDate: LocalDate;
+      period: ReportPeriod;
+      forced: boolean;
+      /** The next report's instant to store once this one is out; `null` for a forced extra. */
+      nextReportAt: number | null;
+    }
+  /** Not due; when `reschedule`, the stored `nextReportAt` is in the past (a missed day) and must move to `nextAt`. */
+  | { kind: 'not-due'; nextAt: number; reschedule: boolean };
+
+/**
+ * Decides the report of `account` at `now` (see `dueReport`: one report per local day, at the
+ * account's local report time, DST-correct). The last report's local date is the day before the
+ * date of the stored `nextReportAt`. With `force`, a report that is not due is sent anyway, as
+ * an extra covering the previous local day under an id of its own (the schedule is unchanged);
+ * a due report is sent as the regular one.
+ */
+export function planReport(
+  account: { address: string; reportAt: string; timezone: string; nextReportAt: number },
+  now: number,
+  force: boolean,
+): ReportPlan {
+  const { address, reportAt, timezone } = account;
+  const lastReportDate = addDays(localDate(account.nextReportAt, timezone), -1);
+  const due = dueReport(now, reportAt, timezone, lastReportDate);
+  if (due.kind === 'due') {
+    return {
+      kind: 'send',
+      eventId: `report:${address}:${due.reportDate}`,
+      reportDate: due.reportDate,
+      period: {
+        localDate: due.coveredDate,
+        startMs: due.startMs,
+        endMs: due.endMs,
+        previousReportAt: reportInstant(addDays(due.reportDate, -1), reportAt, timezone),
+      },
+      forced: false,
+      nextReportAt: reportInstant(addDays(due.reportDate, 1), reportAt, timezone),
+    };
+  }
+  if (!force) return { kind: 'not-due', nextAt: due.nextAt, reschedule: account.nextReportAt <= now };
+  const today = localDate(now, timezone);
+  const coveredDate = addDays(today, -1);
+  const todayAt = reportInstant(today, reportAt, timezone);
+  return {
+    kind: 'send',
+    eventId: `report:${address}:forced:${now}`,
+    reportDate: today,
+    period: {
+      localDate: coveredDate,
+      ...localDayBounds(coveredDate, timezone),
+      previousReportAt: now >= todayAt ? todayAt : reportInstant(addDays(today, -1), reportAt, timezone),
+    },
+    forced: true,
+    nextReportAt: null,
+  };
+}

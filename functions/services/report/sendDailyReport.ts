@@ -1,0 +1,142 @@
+import { buildReportModel, type ReportModel } from '../../domain/reportModel';
+import { pointsBetween } from '../../domain/series';
+import type { LocalDate } from '../../domain/localTime';
+import type { ActionLinks } from '../../links/actionLinks';
+import type { EmailRenderer } from '../../mail/render';
+import type { AccountStatus } from '../../mail/views';
+import type { Counters } from '../../shared/observability';
+import type { AccountRecord } from '../../store/accountItem';
+import type { AccountsRepository } from '../../store/accountsRepository';
+import type { SuppressionRepository } from '../../store/suppressionRepository';
+import { mailChart, type MailChart } from '../delivery/mailChart';
+import { deliverToRecipient, tallyOutcomes, type MailDeliveryDeps, type RecipientOutcome } from '../delivery/mailDelivery';
+import { loadReportData, type ReportDataRepos } from './reportData';
+import { planReport } from './reportPlan';
+import { dailyReportView } from './reportViews';
+import { recipientLinks } from '../delivery/recipientLinks';
+import { mailRecipients } from '../delivery/recipients';
+
+const DAY_MS = 86_400_000;
+/** How much history the report's chart shows. */
+export const REPORT_CHART_DAYS = 30;
+
+export interface DailyReportDeps extends MailDeliveryDeps {
+  /** A full `Repositories` fits. */
+  readonly repos: MailDeliveryDeps['repos'] &
+    ReportDataRepos & {
+      readonly accounts: Pick<AccountsRepository, 'setNextReportAt'>;
+      readonly suppressions: Pick<SuppressionRepository, 'filter'>;
+    };
+  readonly renderer: EmailRenderer;
+  readonly links: Pick<ActionLinks, 'build'>;
+  readonly counters: Counters;
+}
+
+export interface DailyReportOptions {
+  readonly now: number;
+  /** Send now even if the report is not due (an extra report; the schedule is unchanged). */
+  readonly force?: boolean;
+}
+
+export type ReportOutcome =
+  | { kind: 'sent'; reportDate: LocalDate; coveredDate: LocalDate; forced: boolean; recipients: number; messages: number; failed: number }
+  /** Every recipient already had this report (a rerun). */
+  | { kind: 'duplicate'; reportDate: LocalDate; recipients: number }
+  | { kind: 'not-due'; nextAt: number }
+  | { kind: 'skipped'; reason: string }
+  /** Refused for good (e.g. SES rejected it); the day is not retried. */
+  | { kind: 'failed'; reason: string; recipients: number }
+  /** A passing failure, or another run holds a delivery: the next run tries again. */
+  | { kind: 'retry'; reason: string; recipients: number };
+
+interface SharedParts {
+  model: ReportModel;
+  chart: MailChart | null;
+  status: AccountStatus;
+}
+
+/**
+ * Sends the daily report of one account if it is due at `now` (or regardless, with `force`).
+ * Exactly one report per account per local day: every recipient's copy is delivered once under
+ * `report:<address>:<local date>#<recipient>`, and once all are served the account's
+ * `nextReportAt` moves to the next local day with a conditional write (a concurrent run that
+ * moved it first wins; its copies were the same deliveries). The report is built from stored
+ * data only, and only when some copy still has to be sent.
+ */
+export async function sendDailyReport(deps: DailyReportDeps, account: AccountRecord, options: DailyReportOptions): Promise<ReportOutcome> {
+  const { now } = options;
+  const plan = planReport(account, now, options.force ?? false);
+  if (plan.kind === 'not-due') {
+    if (plan.reschedule) await deps.repos.accounts.setNextReportAt(account.address, plan.nextAt, account.nextReportAt);
+    return { kind: 'not-due', nextAt: plan.nextAt };
+  }
+  const advance = async (): Promise<void> => {
+    if (plan.nextReportAt !== null) await deps.repos.accounts.setNextReportAt(account.address, plan.nextReportAt, account.nextReportAt);
+  };
+
+  const recipients = await mailRecipients(deps.repos.suppressions, account.emails);
+  if (recipients.length === 0) {
+    await advance();
+    return { kind: 'skipped', reason: 'every recipient is suppressed' };
+  }
+
+  let shared: Promise<SharedParts> | undefined;
+  const build = async (): Promise<SharedParts> => {
+    const data = await loadReportData(deps.repos, account, plan.period, now);
+    const model = buildReportModel(data.input);
+    const chart = mailChart(pointsBetween(data.history, now - REPORT_CHART_DAYS * DAY_MS, now), {
+      cid: 'report-chart@sentinel',
+      alt: `Equity and PnL over the last ${REPORT_CHART_DAYS} days`,
+      timeZone: account.timezone,
+    });
+    const status: AccountStatus = {
+      state: account.status,
+      reason: account.statusReason === null ? null : account.statusReason.slice(0, 500),
+      lastPointAtMs: data.history.at(-1)?.timestamp ?? null,
+    };
+    return { model, chart, status };
+  };
+
+  const outcomes: RecipientOutcome[] = [];
+  for (const recipient of recipients) {
+    outcomes.push(
+      await deliverToRecipient(deps, {
+        eventId: plan.eventId,
+        kind: 'daily-report',
+        account: account.address,
+        recipient,
+        compose: async () => {
+          shared ??= build();
+          const { model, chart, status } = await shared;
+          const links = recipientLinks(deps.links, account, recipient, now);
+          const view = dailyReportView(model, { status, chart: chart?.ref ?? null, links });
+          return {
+            rendered: deps.renderer.render('daily-report', view, { timeZone: account.timezone }),
+            unsubscribeUrl: links.unsubscribeUrl,
+            inlineImages: chart ? [chart.image] : [],
+          };
+        },
+      }),
+    );
+  }
+
+  const tally = tallyOutcomes(outcomes);
+  const count = recipients.length;
+  if (tally.retry.length > 0) return { kind: 'retry', reason: [...new Set(tally.retry)].join('; '), recipients: count };
+  await advance();
+  if (tally.sent > 0) {
+    deps.counters.count('ReportsSent');
+    deps.counters.count('ReportEmailsSent', tally.sent);
+    return {
+      kind: 'sent',
+      reportDate: plan.reportDate,
+      coveredDate: plan.period.localDate,
+      forced: plan.forced,
+      recipients: count,
+      messages: tally.sent,
+      failed: tally.failed.length,
+    };
+  }
+  if (tally.failed.length > 0) return { kind: 'failed', reason: [...new Set(tally.failed)].join('; '), recipients: count };
+  return { kind: 'duplicate', reportDate: plan.reportDate, recipients: count };
+}

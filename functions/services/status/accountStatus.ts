@@ -1,0 +1,84 @@
+import { SUMMARY_FIELDS, type SummaryField } from '../../domain/summaryFields';
+import { type PortfolioSummary } from '../../domain/portfolioSummary';
+import { drawdown } from '../../domain/drawdown';
+import { alignCurves } from '../../domain/series';
+import type { TrackedAccount } from '../../domain/account';
+import type { Repositories } from '../../store/repositories';
+import { lookbackWindowMs } from '../../domain/lookbackWindow';
+
+/** Everything `sentinel status` shows about one account, as plain data. */
+export interface AccountStatusReport {
+  readonly account: Pick<TrackedAccount, 'address' | 'label' | 'interval' | 'status' | 'statusReason' | 'signer'>;
+  readonly latest: { readonly at: number; readonly equity: string | null; readonly pnl: string | null } | null;
+  readonly points: { readonly count: number; readonly newestAt: number | null };
+  readonly lastSuccessfulPollAt: number | null;
+  readonly drawdown: { readonly currentPct: number; readonly maxPct: number; readonly dollarDrawdown: number; readonly peakAt: number } | null;
+  readonly summary: PortfolioSummary | null;
+  readonly summaryDelta: Readonly<Record<SummaryField, number>> | null;
+  readonly alerts: readonly { readonly rule: string; readonly state: Record<string, unknown> }[];
+  readonly delegates: readonly {
+    readonly address: string;
+    readonly name: string | null;
+    readonly kind: 'api-key' | 'web-session';
+    readonly expiryMs: number | null;
+    readonly firstSeenAt: number;
+    readonly removedAt: number | null;
+  }[];
+}
+
+/**
+ * Gathers an account's status from stored data only (no chain call): newest point, point count,
+ * the latest summary and its delta, the flow-adjusted drawdown over `lookbackMs`, alert states and
+ * delegates. `null` when the account is not tracked.
+ */
+export async function accountStatus(
+  repos: Pick<Repositories, 'accounts' | 'curves' | 'snapshots' | 'alerts' | 'delegates'>,
+  address: string,
+  now: number,
+  lookbackMs = 90 * 86_400_000,
+): Promise<AccountStatusReport | null> {
+  const account = await repos.accounts.get(address);
+  if (!account) return null;
+  const [latest, points, snapshot, alerts, delegates, history] = await Promise.all([
+    repos.curves.latest(account.address, account.interval),
+    repos.curves.countAndNewest(account.address, account.interval),
+    repos.snapshots.latest(account.address),
+    repos.alerts.listForAccount(account.address),
+    repos.delegates.listForAccount(account.address),
+    repos.curves.queryRange(account.address, account.interval, Math.max(0, now - lookbackWindowMs(account.interval, lookbackMs)), now),
+  ]);
+  const series = alignCurves(
+    history.flatMap((p) => (p.equity === undefined ? [] : [{ timestamp: p.ts, value: p.equity }])),
+    history.flatMap((p) => (p.pnl === undefined ? [] : [{ timestamp: p.ts, value: p.pnl }])),
+  );
+  const dd = drawdown(series);
+  return {
+    account: {
+      address: account.address,
+      label: account.label,
+      interval: account.interval,
+      status: account.status,
+      statusReason: account.statusReason,
+      signer: account.signer,
+    },
+    latest: latest ? { at: latest.ts, equity: latest.equity ?? null, pnl: latest.pnl ?? null } : null,
+    points: { count: points.count, newestAt: points.newestTs },
+    lastSuccessfulPollAt: snapshot ? (snapshot.fetchedAt ?? snapshot.polledAt) : null,
+    drawdown: dd ? { currentPct: dd.currentPct, maxPct: dd.maxPct, dollarDrawdown: dd.dollarDrawdown, peakAt: dd.peakAt } : null,
+    summary: snapshot ? pick(snapshot.summary) : null,
+    summaryDelta: snapshot?.delta ?? null,
+    alerts: alerts.map((a) => ({ rule: a.rule, state: a.state })),
+    delegates: delegates.map((d) => ({
+      address: d.delegate,
+      name: d.name,
+      kind: d.isWebClient ? 'web-session' : 'api-key',
+      expiryMs: d.expiryMs,
+      firstSeenAt: d.firstSeenAt,
+      removedAt: d.removedAt,
+    })),
+  };
+}
+
+function pick(summary: PortfolioSummary): PortfolioSummary {
+  return Object.fromEntries(SUMMARY_FIELDS.map((f) => [f, summary[f]])) as PortfolioSummary;
+}

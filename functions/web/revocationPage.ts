@@ -1,0 +1,163 @@
+import type { ActionLinks } from '../links/actionLinks';
+import { RevocationInvokeError } from './revocationInvokeError';
+import type { RevocationSigner } from './revocationSigner';
+import type { Log } from '../shared/observability';
+import type { AccountsRepository } from '../store/accountsRepository';
+import type { DelegateViewRepository } from '../store/delegateViewRepository';
+import type { TokenRepository } from '../store/tokenRepository';
+import type { CsrfTokens } from './csrfToken';
+import { checkSameOrigin } from './sameOrigin';
+import type { WebRequest } from './webRequest';
+import { linkReusableAfter } from '../domain/revocationOutcome';
+
+const NO_SIGNER = 'the account has no signer configured';
+const SIGNER_UNUSABLE = "the account's signer could not be used (the audit trail says why)";
+
+/** The ports of the revocation page. It never touches a key: signing happens behind `signer`. */
+export interface RevocationPageDeps {
+  readonly links: Pick<ActionLinks, 'read'>;
+  readonly csrf: CsrfTokens;
+  /** `PUBLIC_BASE_URL`: its origin is the only one a confirming POST may come from. */
+  readonly publicBaseUrl: string;
+  readonly accounts: Pick<AccountsRepository, 'get'>;
+  readonly delegates: Pick<DelegateViewRepository, 'listForAccount'>;
+  readonly tokens: Pick<TokenRepository, 'consume' | 'release'>;
+  readonly signer: RevocationSigner;
+  readonly now: () => number;
+  readonly log: Log;
+}
+
+/** What the page knows about the account and delegate a link names. */
+export interface RevocationSubject {
+  readonly account: { address: string; label: string | null; timezone: string; hasSigner: boolean };
+  /** Name, expiry and kind as last seen by collection; `null` when never seen. */
+  readonly delegate: { address: string; name: string | null; expiryMs: number | null; isWebClient: boolean; known: boolean };
+  /** When the link stops working. */
+  readonly linkExpiresAt: number;
+}
+
+/** Every page the revocation endpoint can show (rendered by `functions/web/revocationViews.ts`). */
+export type RevocationPageView =
+  | { kind: 'confirm'; subject: RevocationSubject; token: string; csrf: string; now: number }
+  | { kind: 'revoked'; subject: RevocationSubject; nonce: number; transactionSignature: string }
+  | { kind: 'already-revoked'; subject: RevocationSubject }
+  | { kind: 'rejected'; subject: RevocationSubject; message: string }
+  | { kind: 'unconfirmed'; subject: RevocationSubject; message: string; transactionSignature: string }
+  | { kind: 'unavailable'; cause: 'chain' | 'signer' | 'busy'; subject: RevocationSubject }
+  | { kind: 'not-configured'; subject: RevocationSubject; reason: string }
+  | { kind: 'not-tracked' }
+  | { kind: 'not-authorized' }
+  | { kind: 'link-expired'; expiredAt: number }
+  | { kind: 'link-used'; consumedAt: number }
+  | { kind: 'link-invalid'; reason: string }
+  | { kind: 'forbidden'; reason: string }
+  | { kind: 'bad-request'; reason: string }
+  | { kind: 'failed' }
+  | { kind: 'method-not-allowed' };
+
+/**
+ * The `/revoke` endpoint. `GET ?token=` shows what the link would do and a confirmation form;
+ * it changes and consumes nothing (mail scanners open links). `POST` (the form) checks the
+ * origin, the link and the form's anti-CSRF value, consumes the link once, asks the signing
+ * side to revoke, and gives the link back when nothing was sent, so it can be used again.
+ */
+export async function revocationPage(deps: RevocationPageDeps, request: WebRequest): Promise<RevocationPageView> {
+  if (request.method === 'GET' || request.method === 'HEAD') return showConfirmation(deps, request.query.get('token') ?? undefined);
+  if (request.method === 'POST') return confirm(deps, request);
+  return { kind: 'method-not-allowed' };
+}
+
+async function showConfirmation(deps: RevocationPageDeps, token: string | undefined): Promise<RevocationPageView> {
+  const now = deps.now();
+  const link = deps.links.read('revoke', token, now);
+  if (link.kind === 'expired') return { kind: 'link-expired', expiredAt: link.expiredAt };
+  if (link.kind === 'invalid') return { kind: 'link-invalid', reason: link.reason };
+  const subject = await subjectOf(deps, link.claims);
+  if (!subject) return { kind: 'not-tracked' };
+  if (!subject.account.hasSigner) return { kind: 'not-configured', subject, reason: NO_SIGNER };
+  return { kind: 'confirm', subject, token: token ?? '', csrf: deps.csrf.issue('revoke', link.claims.tokenId), now };
+}
+
+async function confirm(deps: RevocationPageDeps, request: WebRequest): Promise<RevocationPageView> {
+  const origin = checkSameOrigin({ origin: request.header('origin'), secFetchSite: request.header('sec-fetch-site') }, deps.publicBaseUrl);
+  if (origin.kind === 'cross-origin') return { kind: 'forbidden', reason: origin.reason };
+  if (request.form.kind !== 'form') {
+    return { kind: 'bad-request', reason: request.form.kind === 'unsupported' ? request.form.reason : 'the form is empty' };
+  }
+  const fields = request.form.fields;
+  const now = deps.now();
+  const link = deps.links.read('revoke', fields.get('token') ?? undefined, now);
+  if (link.kind === 'expired') return { kind: 'link-expired', expiredAt: link.expiredAt };
+  if (link.kind === 'invalid') return { kind: 'link-invalid', reason: link.reason };
+  const claims = link.claims;
+  if (!deps.csrf.verify('revoke', claims.tokenId, fields.get('csrf'))) {
+    return { kind: 'forbidden', reason: 'the confirmation form is missing or altered' };
+  }
+  const subject = await subjectOf(deps, claims);
+  if (!subject) return { kind: 'not-tracked' };
+  if (!subject.account.hasSigner) return { kind: 'not-configured', subject, reason: NO_SIGNER };
+
+  const consumed = await deps.tokens.consume(claims.tokenId, {
+    purpose: 'revoke',
+    account: claims.account,
+    delegate: claims.delegate,
+    expiresAt: claims.expiresAt,
+  });
+  if (consumed.kind === 'already-used') return { kind: 'link-used', consumedAt: consumed.consumedAt };
+
+  let outcome;
+  try {
+    outcome = await deps.signer.revoke({ account: claims.account, delegate: claims.delegate, tokenId: claims.tokenId });
+  } catch (error) {
+    // Whether anything reached the chain is unknown: the link stays used.
+    const failure = error instanceof RevocationInvokeError ? error.failure : 'unexpected';
+    deps.log.error('revocation could not be completed', { account: claims.account, failure, error: error instanceof Error ? error.message : String(error) });
+    return { kind: 'failed' };
+  }
+  if (linkReusableAfter(outcome)) await deps.tokens.release(claims.tokenId);
+  deps.log.info('revocation requested', { account: claims.account, delegate: claims.delegate, outcome: outcome.kind });
+
+  switch (outcome.kind) {
+    case 'revoked':
+      return { kind: 'revoked', subject, nonce: outcome.nonce, transactionSignature: outcome.transactionSignature };
+    case 'already-revoked':
+      return { kind: 'already-revoked', subject };
+    case 'rejected':
+      return { kind: 'rejected', subject, message: outcome.message };
+    case 'unconfirmed':
+      return { kind: 'unconfirmed', subject, message: outcome.message, transactionSignature: outcome.transactionSignature };
+    case 'chain-unreachable':
+      return { kind: 'unavailable', cause: 'chain', subject };
+    case 'signer-unavailable':
+      return { kind: 'unavailable', cause: 'signer', subject };
+    case 'busy':
+      return { kind: 'unavailable', cause: 'busy', subject };
+    case 'not-configured':
+      // The detailed reason (key ids, variable names) stays in the audit trail, off this public page.
+      return { kind: 'not-configured', subject, reason: outcome.reason === NO_SIGNER ? NO_SIGNER : SIGNER_UNUSABLE };
+    case 'not-tracked':
+      return { kind: 'not-tracked' };
+    case 'not-authorized':
+      return { kind: 'not-authorized' };
+  }
+}
+
+async function subjectOf(
+  deps: RevocationPageDeps,
+  claims: { account: string; delegate: string; expiresAt: number },
+): Promise<RevocationSubject | null> {
+  const account = await deps.accounts.get(claims.account);
+  if (!account) return null;
+  const seen = (await deps.delegates.listForAccount(account.address)).find((d) => d.delegate === claims.delegate);
+  return {
+    account: { address: account.address, label: account.label, timezone: account.timezone, hasSigner: account.signer !== null },
+    delegate: {
+      address: claims.delegate,
+      name: seen?.name ?? null,
+      expiryMs: seen?.expiryMs ?? null,
+      isWebClient: seen?.isWebClient ?? false,
+      known: seen !== undefined,
+    },
+    linkExpiresAt: claims.expiresAt,
+  };
+}
