@@ -1,3 +1,5 @@
+import { describeError } from '../functions/shared/describeError';
+
 /** One row of an import file: its 1-based line number and its values by column name. */
 export interface ImportRow {
   readonly line: number;
@@ -40,7 +42,7 @@ function parseJsonLines(text: string): ParsedImport {
       }
       rows.push({ line, values });
     } catch (error) {
-      errors.push({ line, message: `invalid JSON line (${error instanceof Error ? error.message : String(error)})` });
+      errors.push({ line, message: `invalid JSON line (${describeError(error, { audience: 'public' })})` });
     }
   });
   return { rows, errors };

@@ -1,15 +1,20 @@
 import * as z from 'zod';
 import type { CliIo } from './cliRuntime';
+import { describeError } from '../functions/shared/describeError';
+import { SentinelError } from '../functions/shared/sentinelError';
 
 /** A usage error detected after commander's own parsing (e.g. an invalid option value): exit status 2. */
-export class UsageError extends Error {
+export class UsageError extends SentinelError {
   override readonly name = 'UsageError';
+  constructor(message: string) {
+    super(message);
+  }
 }
 
 /** Prints a one-line reason on stderr and returns the exit status for it. */
 export function reportFailure(err: unknown, io: Pick<CliIo, 'err'>): number {
   if (err instanceof UsageError) {
-    io.err(`sentinel: ${oneLine(err.message)}\n`);
+    io.err(`sentinel: ${describeError(err, { audience: 'public' })}\n`);
     return 2;
   }
   if (err instanceof z.ZodError) {
@@ -18,8 +23,7 @@ export function reportFailure(err: unknown, io: Pick<CliIo, 'err'>): number {
     io.err(`sentinel: ${where}${oneLine(first?.message ?? 'invalid input')}\n`);
     return 2;
   }
-  const message = err instanceof Error ? err.message : String(err);
-  io.err(`sentinel: ${oneLine(message)}\n`);
+  io.err(`sentinel: ${describeError(err, { audience: 'public' })}\n`);
   return 1;
 }
 

@@ -1,4 +1,5 @@
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { describeError } from '../functions/shared/describeError';
 
 /** A proxy in front of the local SES endpoint that keeps the raw MIME of every `SendRawEmail`. */
 export interface RawCaptureProxy {
@@ -19,7 +20,7 @@ export function startRawCaptureProxy(upstream: URL, port: number, host = '127.0.
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
-      res.end(`local SES proxy: ${error instanceof Error ? error.message : String(error)}`);
+      res.end(`local SES proxy: ${describeError(error, { audience: 'public' })}`);
     });
   });
 

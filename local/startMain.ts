@@ -20,6 +20,7 @@ import { localLinkSecret, removeRunningServices, STATE_DIR, writeRunningServices
 import { setUpLocalDemo } from './localDemo';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { describeError } from '../functions/shared/describeError';
 
 const argsSchema = z.object({
   'in-memory': z.boolean().default(false),
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
     });
     args = argsSchema.parse(values);
   } catch (error) {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
+    process.stderr.write(`${describeError(error, { audience: 'public' })}\n${USAGE}\n`);
     process.exit(2);
   }
   if (args.help) {
@@ -61,7 +62,7 @@ async function main(): Promise<void> {
   try {
     base = loadSettings(env);
   } catch (error) {
-    process.stderr.write(`npm start: invalid setting ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`npm start: invalid setting ${describeError(error, { audience: 'public' })}\n`);
     process.exit(1);
   }
   const useSimulator = !(base.ROCKET_NODE_URL && base.ROCKET_INDEXER_URL);
@@ -170,7 +171,7 @@ async function main(): Promise<void> {
   } catch (error) {
     if (stopping) return;
     if (error instanceof ConfigError) process.stderr.write(`npm start: invalid setting ${error.message}\n`);
-    else process.stderr.write(`npm start failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    else process.stderr.write(`npm start failed: ${describeError(error, { audience: 'public' })}\n`);
     await stopAll();
     process.exit(1);
   }

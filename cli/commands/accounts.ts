@@ -13,6 +13,7 @@ import type { TrackedAccount } from '../../functions/domain/account';
 import type { CliContext } from '../cliRuntime';
 import { parseImport } from '../importRows';
 import { formatTable, printJson, UsageError } from '../output';
+import { describeError } from '../../functions/shared/describeError';
 
 interface SettingOptions {
   email?: string;
@@ -107,7 +108,7 @@ export function register(program: Command, context: CliContext): void {
       try {
         text = await readFile(file, 'utf8');
       } catch (error) {
-        throw new Error(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+        throw new Error(`cannot read ${file}: ${describeError(error, { audience: 'public' })}`);
       }
       const parsed = parseImport(text);
       const errors = [...parsed.errors];

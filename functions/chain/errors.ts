@@ -1,3 +1,5 @@
+import { SentinelError, type SentinelErrorOptions } from '../shared/sentinelError';
+
 /**
  * The chain layer's error family. Every class keeps the original `cause`, carries a one-line
  * `shortMessage` and optional `details`, and never embeds a secret or a URL with credentials
@@ -13,16 +15,11 @@ export function truncateBody(body: string, max = MAX_BODY_CHARS): string {
 }
 
 /** Base class of every error the chain layer throws. `message` is `shortMessage` plus `details`, on one line. */
-export abstract class ChainError extends Error {
+export abstract class ChainError extends SentinelError {
   override readonly name: string = 'ChainError';
-  readonly shortMessage: string;
-  readonly details: string | undefined;
 
-  protected constructor(shortMessage: string, options: { details?: string | undefined; cause?: unknown } = {}) {
-    const details = options.details === undefined ? undefined : options.details.replace(/\s+/g, ' ').trim();
-    super(details ? `${shortMessage}: ${details}` : shortMessage, options.cause === undefined ? {} : { cause: options.cause });
-    this.shortMessage = shortMessage;
-    this.details = details;
+  protected constructor(shortMessage: string, options: SentinelErrorOptions = {}) {
+    super(shortMessage, options);
   }
 }
 
@@ -36,7 +33,11 @@ export class ChainHttpError extends ChainError {
   constructor(input: { request: string; status: number; body: string; attempts: number; cause?: unknown }) {
     const body = truncateBody(input.body);
     const tries = input.attempts > 1 ? ` after ${input.attempts} attempts` : '';
-    super(`${input.request} failed with HTTP ${input.status}${tries}`, { details: body || '(empty body)', cause: input.cause });
+    super(`${input.request} failed with HTTP ${input.status}${tries}`, {
+      details: body || '(empty body)',
+      cause: input.cause,
+      retryable: input.status === 429 || input.status >= 500,
+    });
     this.status = input.status;
     this.body = body;
     this.request = input.request;
@@ -62,7 +63,7 @@ export class ChainTimeoutError extends ChainError {
 
   constructor(input: { request: string; timeoutMs: number; attempts: number; cause?: unknown }) {
     const tries = input.attempts > 1 ? ` (${input.attempts} attempts)` : '';
-    super(`${input.request} timed out after ${input.timeoutMs} ms${tries}`, { cause: input.cause });
+    super(`${input.request} timed out after ${input.timeoutMs} ms${tries}`, { cause: input.cause, retryable: true });
     this.timeoutMs = input.timeoutMs;
   }
 }
@@ -74,7 +75,7 @@ export class ChainNetworkError extends ChainError {
 
   constructor(input: { request: string; code: string | undefined; attempts: number; cause?: unknown }) {
     const tries = input.attempts > 1 ? ` after ${input.attempts} attempts` : '';
-    super(`${input.request} failed${tries}`, { details: input.code ?? 'network error', cause: input.cause });
+    super(`${input.request} failed${tries}`, { details: input.code ?? 'network error', cause: input.cause, retryable: true });
     this.code = input.code;
   }
 }
@@ -119,7 +120,7 @@ export class SignerError extends ChainError {
   readonly code: SignerErrorCode;
 
   constructor(code: SignerErrorCode, shortMessage: string, options: { details?: string; cause?: unknown } = {}) {
-    super(shortMessage, options);
+    super(shortMessage, { ...options, retryable: code === 'kms-unavailable' });
     this.code = code;
   }
 }

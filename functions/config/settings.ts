@@ -1,14 +1,15 @@
 import * as z from 'zod';
+import { SentinelError } from '../shared/sentinelError';
 
 /** Raised when an environment variable is missing or malformed; the message names the variable. */
-export class ConfigError extends Error {
+export class ConfigError extends SentinelError {
   override readonly name = 'ConfigError';
   constructor(
     readonly variable: string,
     message: string,
-    options?: { cause?: unknown },
+    options: { cause?: unknown } = {},
   ) {
-    super(`${variable}: ${message}`, options);
+    super(variable, { details: message, cause: options.cause });
   }
 }
 

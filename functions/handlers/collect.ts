@@ -8,6 +8,7 @@ import { collectSettingsFrom } from '../services/collect/collectSettings';
 import { collectJobSchema } from '../messages/collectJob';
 import { createObservability, type Observability } from '../shared/observability';
 import { mapConcurrent } from '../store/concurrency';
+import { describeError } from '../shared/describeError';
 
 /** Records of one batch polled at once (each makes a few chain requests under the shared rate limit). */
 const RECORD_CONCURRENCY = 10;
@@ -48,7 +49,7 @@ async function handleRecord(deps: CollectHandlerDeps, record: SQSRecord): Promis
     deps.log.error('collect failed; the message will be redelivered', {
       account: job.data.address,
       messageId: record.messageId,
-      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      error: describeError(error, { audience: 'log' }),
     });
     return record.messageId;
   }

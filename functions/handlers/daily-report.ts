@@ -1,6 +1,7 @@
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
 import { lazyHandler } from '../runtime/lazyHandler';
+import { SentinelError } from '../shared/sentinelError';
 import { mailerDepsFromEnv } from '../runtime/mailerDepsFromEnv';
 import { dueReports, type AccountReportResult, type DueReportsDeps } from '../services/report/dueReports';
 
@@ -22,8 +23,11 @@ const scheduledEventSchema = z
 export type DailyReportSummary = Record<AccountReportResult['outcome']['kind'], number> & { due: number };
 
 /** Raised when some account hit an error or must be retried, so the scheduler's retry runs the job again (it is idempotent). */
-export class DailyReportRunError extends Error {
+export class DailyReportRunError extends SentinelError {
   override readonly name = 'DailyReportRunError';
+  constructor(message: string) {
+    super(message, { retryable: true });
+  }
 }
 
 /**

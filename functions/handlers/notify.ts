@@ -2,7 +2,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import { lazyHandler } from '../runtime/lazyHandler';
 import { mailerDepsFromEnv } from '../runtime/mailerDepsFromEnv';
 import { deliverNotification, type DeliverNotificationDeps, type NotificationOutcome } from '../services/notify/deliverNotification';
-import { errorSummary } from '../shared/errorSummary';
+import { describeError } from '../shared/describeError';
 import { notifyMessageSchema, type NotifyMessage } from '../messages/notifyMessage';
 
 /** What the notify handler needs: the delivery service's ports, plus a metrics flush per invocation. */
@@ -57,7 +57,7 @@ export function createNotifyHandler(deps: NotifyDeps) {
           outcome = await deliverNotification(deps, message);
         } catch (error) {
           deps.counters.count('NotificationRetries');
-          deps.log.warn('notification to be retried', { ...about, error: errorSummary(error) });
+          deps.log.warn('notification to be retried', { ...about, error: describeError(error, { audience: 'log' }) });
           batchItemFailures.push({ itemIdentifier: record.messageId });
           continue;
         }

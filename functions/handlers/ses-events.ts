@@ -3,7 +3,8 @@ import * as z from 'zod';
 import { loadSettings } from '../config/settings';
 import { repositoriesFrom } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
-import { errorSummary } from '../shared/errorSummary';
+import { SentinelError } from '../shared/sentinelError';
+import { describeError } from '../shared/describeError';
 import { recordSesFeedback, type SesFeedbackDeps } from '../services/feedback/recordSesFeedback';
 import { sesNotificationSchema, type SesNotification } from '../services/feedback/sesNotification';
 import { createObservability, type Counters } from '../shared/observability';
@@ -19,8 +20,11 @@ const snsEventSchema = z.object({
 });
 
 /** Raised after the other records were handled when suppressing some address failed; SNS retries the event (suppressing is idempotent). */
-export class SesEventsError extends Error {
+export class SesEventsError extends SentinelError {
   override readonly name = 'SesEventsError';
+  constructor(message: string) {
+    super(message, { retryable: true });
+  }
 }
 
 function parseMessage(message: string): { kind: 'ok'; event: SesNotification } | { kind: 'malformed'; reason: string } {
@@ -64,7 +68,7 @@ export function createSesEventsHandler(deps: SesEventsDeps) {
           deps.log.info('SES event handled', { messageId: Sns.MessageId, outcome });
         } catch (error) {
           failures++;
-          deps.log.error('could not record SES feedback', { messageId: Sns.MessageId, error: errorSummary(error) });
+          deps.log.error('could not record SES feedback', { messageId: Sns.MessageId, error: describeError(error, { audience: 'log' }) });
         }
       }
       if (failures > 0) throw new SesEventsError(`${failures} SES event(s) could not be recorded`);

@@ -1,8 +1,10 @@
+import { SentinelError } from '../shared/sentinelError';
+
 /** An email could not be rendered or assembled: bad view data, an unknown time zone, a missing template. */
-export class EmailRenderError extends Error {
+export class EmailRenderError extends SentinelError {
   override readonly name = 'EmailRenderError';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
   }
 }
 
@@ -11,14 +13,14 @@ export class EmailRenderError extends Error {
  * backoff) and false for permanent refusals such as `MessageRejected`. The message never contains
  * addresses or links; `detail` is the provider's message with email addresses redacted.
  */
-export class EmailSendError extends Error {
+export class EmailSendError extends SentinelError {
   override readonly name = 'EmailSendError';
   constructor(
     readonly code: string,
-    readonly retryable: boolean,
+    retryable: boolean,
     readonly detail: string | null,
-    options?: { cause?: unknown },
+    options: { cause?: unknown } = {},
   ) {
-    super(`email send failed: ${code} (${retryable ? 'retryable' : 'permanent'})`, options);
+    super(`email send failed: ${code} (${retryable ? 'retryable' : 'permanent'})`, { cause: options.cause, retryable });
   }
 }

@@ -2,6 +2,7 @@ import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { backoff, type BackoffOptions } from '../shared/backoff';
 import { validateEntries, type MessageQueue, type QueueEntry, type SendFailure, type SendResult } from './messageQueue';
 import { QueueError } from './queueError';
+import { describeError } from '../shared/describeError';
 
 /** Most entries per `SendMessageBatch`. */
 export const SQS_BATCH_LIMIT = 10;
@@ -88,7 +89,7 @@ export class SqsQueue<T> implements MessageQueue<T> {
         }),
       );
     } catch (error) {
-      const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      const reason = describeError(error, { audience: 'log' });
       throw new QueueError(this.queueUrl, `SendMessageBatch failed: ${reason}`, { cause: error });
     }
   }

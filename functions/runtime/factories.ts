@@ -13,6 +13,7 @@ import { createDocumentClient, createDynamoDbClient } from '../store/documentCli
 import { createRepositories, type Repositories } from '../store/repositories';
 import type { Log } from '../shared/observability';
 import { CsrfTokens } from '../web/csrfToken';
+import { describeError } from '../shared/describeError';
 
 /*
  * Builders of the adapters a handler needs, from validated settings. Handlers call them once
@@ -96,7 +97,7 @@ async function secretVersion(
     ({ SecretString: secret } = await client.send(new GetSecretValueCommand({ SecretId: arn, VersionStage: stage })));
   } catch (error) {
     if (stage === 'AWSPREVIOUS' && error instanceof Error && error.name === 'ResourceNotFoundException') return undefined;
-    const reason = error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error';
+    const reason = describeError(error, { audience: 'log' });
     throw new ConfigError('LINK_SECRET_ARN', `could not read the ${stage} version of the secret (${reason})`, { cause: error });
   }
   if (typeof secret !== 'string' || secret.length < 32) {

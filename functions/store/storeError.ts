@@ -1,16 +1,28 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { SentinelError } from '../shared/sentinelError';
+import { describeError } from '../shared/describeError';
+
+/** DynamoDB errors that pass: throttling and service-side failures. */
+const RETRYABLE = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'TimeoutError',
+]);
 
 /** A DynamoDB call failed for a reason other than an expected conditional outcome. */
-export class StoreError extends Error {
+export class StoreError extends SentinelError {
   override readonly name: string = 'StoreError';
   constructor(
     /** What was being done, e.g. `accounts.create`. */
     readonly operation: string,
     message: string,
-    options?: { cause?: unknown },
+    options: { cause?: unknown; retryable?: boolean } = {},
   ) {
-    super(`${operation}: ${message}`, options);
+    super(operation, { details: message, ...options });
   }
 }
 
@@ -23,7 +35,7 @@ export class UnprocessedItemsError extends StoreError {
     readonly unprocessed: number,
     readonly attempts: number,
   ) {
-    super(operation, `${unprocessed} item(s) still unprocessed after ${attempts} attempts (throttled)`);
+    super(operation, `${unprocessed} item(s) still unprocessed after ${attempts} attempts (throttled)`, { retryable: true });
   }
 }
 
@@ -38,8 +50,8 @@ export async function storeCall<T>(operation: string, fn: () => Promise<T>): Pro
     return await fn();
   } catch (error) {
     if (error instanceof StoreError) throw error;
-    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    throw new StoreError(operation, message, { cause: error });
+    const name = error instanceof Error ? error.name : '';
+    throw new StoreError(operation, describeError(error, { audience: 'log' }), { cause: error, retryable: RETRYABLE.has(name) });
   }
 }
 

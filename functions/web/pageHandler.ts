@@ -4,6 +4,7 @@ import { htmlResponse } from './htmlResponse';
 import { pageFailureResponse } from './pageFailure';
 import type { RenderedPage } from './revocationViews';
 import { toWebRequest, type WebRequest } from './webRequest';
+import { describeError } from '../shared/describeError';
 
 /**
  * The shape every public page handler shares (HTTP API payload 2.0 events): parse the request,
@@ -26,7 +27,7 @@ export function createPageHandler<V>(options: {
       const response = htmlResponse(page.status, page.html, page.headers);
       return parsed.kind === 'request' && parsed.request.method === 'HEAD' ? { ...response, body: '' } : response;
     } catch (error) {
-      options.log.error(`${options.name} failed`, { error: error instanceof Error ? error.message : String(error) });
+      options.log.error(`${options.name} failed`, { error: describeError(error, { audience: 'log' }) });
       return pageFailureResponse();
     }
   };

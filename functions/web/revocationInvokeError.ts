@@ -1,3 +1,5 @@
+import { SentinelError } from '../shared/sentinelError';
+
 /** Why invoking the signing function failed. */
 export type RevocationInvokeFailure =
   /** The call did not complete (network, throttling, permissions). */
@@ -8,14 +10,14 @@ export type RevocationInvokeFailure =
   | 'bad-response';
 
 /** Invoking `sign-revocation` failed: what happened on the chain is unknown. Keeps `cause`. */
-export class RevocationInvokeError extends Error {
+export class RevocationInvokeError extends SentinelError {
   override readonly name = 'RevocationInvokeError';
 
   constructor(
     readonly failure: RevocationInvokeFailure,
     message: string,
-    options?: { cause?: unknown },
+    options: { cause?: unknown } = {},
   ) {
-    super(message, options);
+    super(message, { cause: options.cause });
   }
 }

@@ -9,6 +9,7 @@ import type { CsrfTokens } from './csrfToken';
 import { checkSameOrigin } from './sameOrigin';
 import type { WebRequest } from './webRequest';
 import { linkReusableAfter } from '../domain/revocationOutcome';
+import { describeError } from '../shared/describeError';
 
 const NO_SIGNER = 'the account has no signer configured';
 const SIGNER_UNUSABLE = "the account's signer could not be used (the audit trail says why)";
@@ -111,7 +112,7 @@ async function confirm(deps: RevocationPageDeps, request: WebRequest): Promise<R
   } catch (error) {
     // Whether anything reached the chain is unknown: the link stays used.
     const failure = error instanceof RevocationInvokeError ? error.failure : 'unexpected';
-    deps.log.error('revocation could not be completed', { account: claims.account, failure, error: error instanceof Error ? error.message : String(error) });
+    deps.log.error('revocation could not be completed', { account: claims.account, failure, error: describeError(error, { audience: 'log' }) });
     return { kind: 'failed' };
   }
   if (linkReusableAfter(outcome)) await deps.tokens.release(claims.tokenId);

@@ -4,6 +4,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import * as z from 'zod';
 import { validateEntries, type MessageQueue, type QueueEntry, type SendResult } from '../../functions/queue/messageQueue';
 import { lambdaContext } from '../lambdaContext';
+import { describeError } from '../../functions/shared/describeError';
 
 /** A Lambda handler for SQS events, as deployed (partial batch responses enabled). */
 export type SqsLambdaHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
@@ -312,5 +313,5 @@ function logDeadLetter(queue: string): (message: DeadLetter) => void {
 
 function logConsumerError(queue: string): (error: unknown) => void {
   return (error) =>
-    console.error(JSON.stringify({ level: 'ERROR', message: 'queue consumer failed', queue, error: error instanceof Error ? error.message : String(error) }));
+    console.error(JSON.stringify({ level: 'ERROR', message: 'queue consumer failed', queue, error: describeError(error, { audience: 'log' }) }));
 }

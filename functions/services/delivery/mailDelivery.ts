@@ -5,6 +5,7 @@ import type { RenderedEmail } from '../../mail/render';
 import type { MailSender } from '../../mail/sesSender';
 import type { Log } from '../../shared/observability';
 import type { DeliveryRepository } from '../../store/deliveryRepository';
+import { describeError } from '../../shared/describeError';
 
 /** What sending one email to one recipient needs. */
 export interface MailDeliveryDeps {
@@ -113,7 +114,7 @@ async function releaseQuietly(deps: MailDeliveryDeps, id: string, reason: string
     await deps.repos.deliveries.fail(id, reason);
   } catch (error) {
     deps.log.warn('could not record a failed delivery; it is retried after its lease', {
-      error: error instanceof Error ? error.name : 'unknown',
+      error: describeError(error, { audience: 'log' }),
     });
   }
 }

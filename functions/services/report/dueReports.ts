@@ -1,6 +1,6 @@
 import { mapConcurrent } from '../../store/concurrency';
 import type { AccountsRepository } from '../../store/accountsRepository';
-import { errorSummary } from '../../shared/errorSummary';
+import { describeError } from '../../shared/describeError';
 import { sendDailyReport, type DailyReportDeps, type ReportOutcome } from './sendDailyReport';
 
 export interface DueReportsDeps extends DailyReportDeps {
@@ -35,7 +35,7 @@ export async function dueReports(deps: DueReportsDeps, now: number, options: Due
       if (!account) return { address, outcome: { kind: 'skipped', reason: 'the account is no longer tracked' } };
       return { address, outcome: await sendDailyReport(deps, account, { now, force }) };
     } catch (error) {
-      const reason = errorSummary(error);
+      const reason = describeError(error, { audience: 'log' });
       deps.log.error('daily report failed', { account: address, error: reason });
       deps.counters.count('ReportErrors');
       return { address, outcome: { kind: 'error', reason } };

@@ -1,4 +1,9 @@
+import { SentinelError } from '../../shared/sentinelError';
+
 /** The signing function was invoked with something other than `{account, delegate, tokenId}`. */
-export class InvalidRevocationRequestError extends Error {
+export class InvalidRevocationRequestError extends SentinelError {
   override readonly name = 'InvalidRevocationRequestError';
+  constructor(message: string) {
+    super(message);
+  }
 }

@@ -15,6 +15,7 @@ import type { NotifyEvent } from '../../messages/notifyMessage';
 import { authorizeRevocation } from './revocationAuthorization';
 import { DEFAULT_REVOCATION_LEASE, withRevocationLease, type RevocationLeaseTiming } from './revocationLease';
 import type { RevocationOutcome, RevocationRequest } from '../../domain/revocationOutcome';
+import { describeError } from '../../shared/describeError';
 
 /** The ports of {@link revokeDelegate}. Only this service (in `sign-revocation`) ever signs with an owner key. */
 export interface RevokeDelegateDeps {
@@ -162,7 +163,7 @@ function unreachable(error: unknown): RevocationOutcome {
 }
 
 function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return describeError(error, { audience: 'public' });
 }
 
 /** Audits the attempt, queues the result email when the attempt finished, and returns the outcome. */
