@@ -25,6 +25,8 @@ export interface LocalPipelineDeps {
   readonly limitPerShard?: number;
   /** How long a failed message waits before redelivery; default 30 s (SQS's default). */
   readonly visibilityTimeoutMs?: number;
+  /** The collect consumer's Lambda timeout, which bounds its batches (deadline); default 120 s, as deployed. */
+  readonly collectTimeoutMs?: number;
   /** Concurrent consumers of the collect queue (the event source's `maxConcurrency`); default 1. */
   readonly collectConcurrency?: number;
 }
@@ -47,6 +49,7 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
     consumer: deps.notifyConsumer,
     visibilityTimeoutMs: deps.visibilityTimeoutMs ?? 30_000,
     maxReceiveCount: 5,
+    timeoutMs: 60_000,
     ...queueOptions,
   });
   let outcomes: CollectOutcome[] = [];
@@ -71,6 +74,7 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
     batchSize: deps.batchSize ?? 10,
     visibilityTimeoutMs: deps.visibilityTimeoutMs ?? 30_000,
     maxReceiveCount: 3,
+    timeoutMs: deps.collectTimeoutMs ?? 120_000,
     ...queueOptions,
   });
   const collectPollers = { concurrency: deps.collectConcurrency ?? 1 };

@@ -56,15 +56,20 @@ export class ChainResponseShapeError extends ChainError {
   }
 }
 
-/** The request (headers and body) did not complete within the per-request timeout. */
+/** The request (headers and body) did not complete within the per-request timeout, or within the invocation's deadline. */
 export class ChainTimeoutError extends ChainError {
   override readonly name = 'ChainTimeoutError';
   readonly timeoutMs: number;
 
-  constructor(input: { request: string; timeoutMs: number; attempts: number; cause?: unknown }) {
+  /** True when the invocation's deadline, not the per-request timeout, cut the request short (or kept it from being sent). */
+  readonly deadline: boolean;
+
+  constructor(input: { request: string; timeoutMs: number; attempts: number; cause?: unknown; deadline?: boolean }) {
     const tries = input.attempts > 1 ? ` (${input.attempts} attempts)` : '';
-    super(`${input.request} timed out after ${input.timeoutMs} ms${tries}`, { cause: input.cause, retryable: true });
+    const what = input.deadline ? `stopped at the invocation's deadline after ${input.timeoutMs} ms` : `timed out after ${input.timeoutMs} ms`;
+    super(`${input.request} ${what}${tries}`, { cause: input.cause, retryable: true });
     this.timeoutMs = input.timeoutMs;
+    this.deadline = input.deadline ?? false;
   }
 }
 

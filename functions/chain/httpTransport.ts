@@ -2,6 +2,7 @@ import { fullJitterDelay, parseRetryAfter } from './backoff';
 import { ChainNetworkError, ChainTimeoutError } from './errors';
 import { networkErrorCode, requestNeverSent } from './networkFailure';
 import { redactUrl } from './redactUrl';
+import { currentDeadline } from '../shared/deadline';
 import type { RateLimiter, Sleep } from './tokenBucket';
 
 /** The logging the chain layer does: one warning per retry. Powertools' `Logger` fits. */
@@ -31,6 +32,12 @@ export interface HttpRequest {
   body?: string;
   retry: RetryMode;
   signal?: AbortSignal | undefined;
+  /**
+   * Epoch ms (on `now`) after which nothing is sent or waited for: no retry or `Retry-After` wait
+   * that would pass it, and each attempt's timeout capped by it. Default: the deadline of the
+   * work in progress (`withDeadline`), if any.
+   */
+  deadline?: number | undefined;
 }
 
 /** The final response of a request, after any retries; the body is read in full. */
@@ -83,9 +90,9 @@ function retryableFailure(attempt: Attempt, mode: RetryMode): boolean {
 
 /** Builds the transport the chain client sends every request through. */
 export function createHttpTransport(options: HttpTransportOptions): HttpTransport {
-  async function once(request: HttpRequest): Promise<Attempt> {
+  async function once(request: HttpRequest, timeoutMs: number): Promise<Attempt> {
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(TIMEOUT), options.timeoutMs);
+    const timer = setTimeout(() => controller.abort(TIMEOUT), timeoutMs);
     const external = request.signal;
     const forward = (): void => controller.abort(external?.reason);
     external?.addEventListener('abort', forward, { once: true });
@@ -119,9 +126,13 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
 
   return async (request) => {
     const label = `${request.method} ${redactUrl(request.url)}`;
+    const deadline = request.deadline ?? currentDeadline();
+    const left = (): number => (deadline === undefined ? Number.POSITIVE_INFINITY : deadline - options.now());
     for (let attempt = 1; ; attempt += 1) {
       await options.limiter.take(request.signal);
-      const result = await once(request);
+      const timeoutMs = Math.max(0, Math.min(options.timeoutMs, left()));
+      if (timeoutMs <= 0) throw new ChainTimeoutError({ request: label, timeoutMs: 0, attempts: attempt - 1, deadline: true });
+      const result = await once(request, timeoutMs);
       const canRetry = attempt <= options.maxRetries;
       const retry =
         canRetry &&
@@ -131,6 +142,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       if (retry) {
         const asked = result.kind === 'response' ? parseRetryAfter(result.retryAfter, options.now(), options.maxRetryAfterMs) : undefined;
         const waitMs = asked ?? fullJitterDelay(attempt - 1, options);
+        if (waitMs >= left()) return settle(result, attempt, label, timeoutMs);
         options.logger?.warn('retrying chain request', {
           request: label,
           attempt,
@@ -140,14 +152,19 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
         await options.sleep(waitMs, request.signal);
         continue;
       }
-      switch (result.kind) {
-        case 'response':
-          return { status: result.status, contentType: result.contentType, text: result.text, attempts: attempt, request: label };
-        case 'timeout':
-          throw new ChainTimeoutError({ request: label, timeoutMs: options.timeoutMs, attempts: attempt, cause: result.cause });
-        case 'network':
-          throw new ChainNetworkError({ request: label, code: result.code, attempts: attempt, cause: result.cause });
-      }
+      return settle(result, attempt, label, timeoutMs);
     }
   };
+
+  /** The final answer of a request: its response, or the error of its last attempt. */
+  function settle(result: Attempt, attempts: number, label: string, timeoutMs: number): HttpResponse {
+    switch (result.kind) {
+      case 'response':
+        return { status: result.status, contentType: result.contentType, text: result.text, attempts, request: label };
+      case 'timeout':
+        throw new ChainTimeoutError({ request: label, timeoutMs, attempts, cause: result.cause, deadline: timeoutMs < options.timeoutMs });
+      case 'network':
+        throw new ChainNetworkError({ request: label, code: result.code, attempts, cause: result.cause });
+    }
+  }
 }

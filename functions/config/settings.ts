@@ -16,7 +16,7 @@ export class ConfigError extends SentinelError {
 const url = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
 const port = z.coerce.number().int().min(0).max(65_535);
 
-/** Every setting the service reads from its environment (see CONTRACT.md). */
+/** Every setting the service reads from its environment (see "Configuration" in the README). */
 export const settingsSchema = z.object({
   ROCKET_NODE_URL: url.optional(),
   ROCKET_INDEXER_URL: url.optional(),
@@ -31,6 +31,14 @@ export const settingsSchema = z.object({
   MAIL_FROM: z.email().default('sentinel@localhost.localdomain'),
   CHAIN_RPS: z.coerce.number().positive().max(10_000).default(20),
   CHAIN_TIMEOUT_MS: z.coerce.number().int().positive().max(300_000).default(10_000),
+  /** Retries of a chain request after its first attempt. */
+  CHAIN_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
+  /** Collect jobs of one SQS batch polled at once (each makes a few chain requests under the shared rate limit). */
+  COLLECT_RECORD_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(10),
+  /** Most accounts one dispatch run queues per shard of the due index. */
+  DISPATCH_LIMIT_PER_SHARD: z.coerce.number().int().min(1).max(100_000).default(1_000),
+  /** Time a Lambda keeps free before its timeout: no record starts and no chain retry waits within it. */
+  DEADLINE_MARGIN_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   AWS_REGION: z.string().min(1).default('us-east-1'),
   /** Secret for link tokens, locally; in AWS the secret comes from Secrets Manager (`LINK_SECRET_ARN`). */
   SENTINEL_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -51,6 +59,51 @@ export const settingsSchema = z.object({
   TEMPLATES_DIR: z.string().min(1).optional(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
+
+/** Settings a function cannot work without when unset (the rest have defaults or are optional). */
+export type RequirableSetting =
+  | 'ROCKET_NODE_URL'
+  | 'ROCKET_INDEXER_URL'
+  | 'PUBLIC_BASE_URL'
+  | 'COLLECT_QUEUE_URL'
+  | 'NOTIFY_QUEUE_URL'
+  | 'SIGN_REVOCATION_FUNCTION_NAME';
+
+/** What each Lambda requires besides the defaults; `linkSecret` is `SENTINEL_LINK_SECRET` or `LINK_SECRET_ARN`. */
+export const HANDLER_REQUIREMENTS = {
+  dispatch: { settings: ['COLLECT_QUEUE_URL'], linkSecret: false },
+  collect: { settings: ['ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'NOTIFY_QUEUE_URL'], linkSecret: false },
+  notify: { settings: ['PUBLIC_BASE_URL'], linkSecret: true },
+  'daily-report': { settings: ['PUBLIC_BASE_URL'], linkSecret: true },
+  'ses-events': { settings: [], linkSecret: false },
+  'revoke-page': { settings: ['PUBLIC_BASE_URL', 'SIGN_REVOCATION_FUNCTION_NAME'], linkSecret: true },
+  'preferences-page': { settings: ['PUBLIC_BASE_URL'], linkSecret: true },
+  'sign-revocation': { settings: ['ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'NOTIFY_QUEUE_URL'], linkSecret: false },
+} as const satisfies Record<string, { settings: readonly RequirableSetting[]; linkSecret: boolean }>;
+
+/** A Lambda by name. */
+export type HandlerName = keyof typeof HANDLER_REQUIREMENTS;
+
+/** The settings of `handler`, with what it requires guaranteed set. */
+export type HandlerSettings<H extends HandlerName> = Settings & {
+  readonly [K in (typeof HANDLER_REQUIREMENTS)[H]['settings'][number]]-?: NonNullable<Settings[K]>;
+};
+
+/**
+ * Loads the settings of one Lambda at its cold start: `ConfigError` naming the first missing
+ * required variable, instead of a failure at its first use.
+ */
+export function settingsFor<H extends HandlerName>(handler: H, env: Readonly<Record<string, string | undefined>> = process.env): HandlerSettings<H> {
+  const settings = loadSettings(env);
+  const requirement: { settings: readonly RequirableSetting[]; linkSecret: boolean } = HANDLER_REQUIREMENTS[handler];
+  for (const variable of requirement.settings) {
+    if (settings[variable] === undefined) throw new ConfigError(variable, `is required by ${handler} but not set`);
+  }
+  if (requirement.linkSecret && settings.SENTINEL_LINK_SECRET === undefined && settings.LINK_SECRET_ARN === undefined) {
+    throw new ConfigError('LINK_SECRET_ARN', `is required by ${handler} (or SENTINEL_LINK_SECRET locally) but not set`);
+  }
+  return settings as HandlerSettings<H>;
+}
 
 /**
  * Reads and validates settings from an environment map. Throws `ConfigError` naming the first bad variable.

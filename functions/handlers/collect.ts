@@ -1,72 +1,73 @@
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import * as z from 'zod';
-import { loadSettings } from '../config/settings';
+import { settingsFor } from '../config/settings';
+import { collectJobSchema } from '../messages/collectJob';
+import { parseRecord } from '../queue/parseRecord';
 import { chainFrom, repositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
+import { processSqsBatch } from '../runtime/sqsBatch';
 import { collectAccount, type CollectDeps, type CollectOutcome } from '../services/collect/collectAccount';
 import { collectSettingsFrom } from '../services/collect/collectSettings';
-import { collectJobSchema } from '../messages/collectJob';
-import { createObservability, type Observability } from '../shared/observability';
-import { mapConcurrent } from '../store/concurrency';
 import { describeError } from '../shared/describeError';
-
-/** Records of one batch polled at once (each makes a few chain requests under the shared rate limit). */
-const RECORD_CONCURRENCY = 10;
+import { createObservability, type Observability } from '../shared/observability';
 
 export interface CollectHandlerDeps extends CollectDeps {
   readonly flush: Observability['flush'];
+  readonly addContext?: Observability['addContext'];
   /** Told about every record's outcome (the CLI prints a table from these). */
   readonly onOutcome?: (outcome: CollectOutcome) => void;
+  /** Records polled at once; default 10. */
+  readonly recordConcurrency?: number;
+  /** Time kept free before the Lambda's timeout; default 5 s. */
+  readonly deadlineMarginMs?: number;
 }
+
+const readJob = parseRecord(collectJobSchema);
 
 /**
  * The collect-queue consumer. Each record is one poll (`{address, dueAt}`); polls run
- * concurrently and independently: a record whose storage write failed is reported in
- * `batchItemFailures` and redelivered by SQS, while chain failures are recorded on the account
- * and acknowledged. A malformed body can never succeed, so it is logged and dropped.
+ * concurrently and independently: a record whose storage write failed, or that the invocation's
+ * deadline left unstarted, is reported in `batchItemFailures` and redelivered by SQS, while chain
+ * failures (a request cut short by the deadline among them) are recorded on the account and
+ * acknowledged. A malformed body can never succeed, so it is logged and dropped.
  */
 export function createCollectHandler(deps: CollectHandlerDeps) {
-  return async (event: SQSEvent, _context?: Context): Promise<SQSBatchResponse> => {
-    const failures = await mapConcurrent(event.Records, RECORD_CONCURRENCY, (record) => handleRecord(deps, record));
-    deps.flush();
-    return { batchItemFailures: failures.filter((id): id is string => id !== null).map((itemIdentifier) => ({ itemIdentifier })) };
+  return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
+    if (context) deps.addContext?.(context);
+    try {
+      return await processSqsBatch(event, context, (record) => handleRecord(deps, record), {
+        concurrency: deps.recordConcurrency ?? 10,
+        deadlineMarginMs: deps.deadlineMarginMs ?? 5_000,
+      });
+    } finally {
+      deps.flush();
+    }
   };
 }
 
-async function handleRecord(deps: CollectHandlerDeps, record: SQSRecord): Promise<string | null> {
-  const job = parseBody(record.body);
-  if (!job.success) {
+async function handleRecord(deps: CollectHandlerDeps, record: SQSRecord): Promise<void> {
+  const job = readJob(record.body);
+  if (job.kind === 'malformed') {
     deps.counters.count('MalformedMessages');
-    deps.log.error('dropping malformed collect message', { messageId: record.messageId, reason: job.error });
-    return null;
+    deps.log.error('dropping malformed collect message', { messageId: record.messageId, reason: job.reason });
+    return;
   }
   try {
-    const outcome = await collectAccount(deps, job.data);
+    const outcome = await collectAccount(deps, job.value);
     deps.onOutcome?.(outcome);
-    return null;
   } catch (error) {
     deps.counters.count('CollectFailures');
     deps.log.error('collect failed; the message will be redelivered', {
-      account: job.data.address,
+      account: job.value.address,
       messageId: record.messageId,
       error: describeError(error, { audience: 'log' }),
     });
-    return record.messageId;
-  }
-}
-
-function parseBody(body: string): { success: true; data: z.infer<typeof collectJobSchema> } | { success: false; error: string } {
-  try {
-    const parsed = collectJobSchema.safeParse(JSON.parse(body));
-    return parsed.success ? { success: true, data: parsed.data } : { success: false, error: z.prettifyError(parsed.error) };
-  } catch {
-    return { success: false, error: 'body is not JSON' };
+    throw error;
   }
 }
 
 export const handler = lazyHandler(async () => {
-  const settings = loadSettings(process.env);
-  const { log, counters, flush } = createObservability('collect');
+  const settings = settingsFor('collect');
+  const { log, counters, flush, addContext } = createObservability('collect');
   return createCollectHandler({
     chain: chainFrom(settings, log),
     repos: repositoriesFrom(settings),
@@ -74,7 +75,10 @@ export const handler = lazyHandler(async () => {
     log,
     counters,
     flush,
+    addContext,
     settings: collectSettingsFrom(settings),
     now: Date.now,
+    recordConcurrency: settings.COLLECT_RECORD_CONCURRENCY,
+    deadlineMarginMs: settings.DEADLINE_MARGIN_MS,
   });
 });

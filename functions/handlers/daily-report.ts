@@ -9,6 +9,7 @@ import { dueReports, type AccountReportResult, type DueReportsDeps } from '../se
 export interface DailyReportHandlerDeps extends DueReportsDeps {
   readonly now: () => number;
   readonly flush?: () => void;
+  readonly addContext?: (context: Context) => void;
 }
 
 /**
@@ -37,8 +38,9 @@ export class DailyReportRunError extends SentinelError {
  * served are then no longer due.
  */
 export function createDailyReportHandler(deps: DailyReportHandlerDeps) {
-  return async (event: unknown, _context: Context): Promise<DailyReportSummary> => {
+  return async (event: unknown, context: Context): Promise<DailyReportSummary> => {
     const trigger = scheduledEventSchema.parse(event ?? {});
+    if (context) deps.addContext?.(context);
     try {
       const results = await dueReports(deps, deps.now());
       const summary: DailyReportSummary = { due: results.length, sent: 0, duplicate: 0, 'not-due': 0, skipped: 0, failed: 0, retry: 0, error: 0 };

@@ -1,31 +1,46 @@
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
-import { loadSettings } from '../config/settings';
+import { settingsFor } from '../config/settings';
 import { repositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { dispatchDue, type DispatchDeps } from '../services/collect/dispatchDue';
-import { createObservability } from '../shared/observability';
+import { deadlineOf, withDeadline } from '../shared/deadline';
+import { createObservability, type Observability } from '../shared/observability';
 
 /** EventBridge Scheduler passes whatever input the schedule was given; ours sends none or `{}`. */
 const scheduledEventSchema = z.looseObject({}).nullish();
 
-/** Fired every minute: queues a collect job for each account whose poll is due. */
-export function createDispatchHandler(deps: DispatchDeps) {
-  return async (event: unknown, _context?: Context): Promise<{ dispatched: number; lost: number }> => {
+/** What dispatch needs: the dispatch service's ports, and how much of its time it keeps free. */
+export interface DispatchHandlerDeps extends DispatchDeps {
+  readonly addContext?: Observability['addContext'];
+  /** Time kept free before the Lambda's timeout (which equals the schedule period); default 5 s. */
+  readonly deadlineMarginMs?: number;
+}
+
+/**
+ * Fired every minute: queues a collect job for each account whose poll is due. Work is bounded
+ * by the invocation's remaining time: accounts not moved on by then are queued again next run.
+ */
+export function createDispatchHandler(deps: DispatchHandlerDeps) {
+  return async (event: unknown, context?: Context): Promise<{ dispatched: number; lost: number }> => {
     scheduledEventSchema.parse(event);
-    const outcome = await dispatchDue(deps, { kind: 'due' });
+    if (context) deps.addContext?.(context);
+    const deadline = deadlineOf(context, deps.deadlineMarginMs ?? 5_000, Date.now());
+    const outcome = await withDeadline(deadline, () => dispatchDue(deps, { kind: 'due' }));
     return { dispatched: outcome.dispatched.length, lost: outcome.lost.length };
   };
 }
 
 export const handler = lazyHandler(async () => {
-  const settings = loadSettings(process.env);
-  const { log } = createObservability('dispatch');
+  const settings = settingsFor('dispatch');
+  const { log, addContext } = createObservability('dispatch');
   return createDispatchHandler({
     accounts: repositoriesFrom(settings).accounts,
     collectQueue: sqsQueueFrom(settings, 'COLLECT_QUEUE_URL'),
     log,
+    addContext,
     now: Date.now,
-    limitPerShard: 1_000,
+    limitPerShard: settings.DISPATCH_LIMIT_PER_SHARD,
+    deadlineMarginMs: settings.DEADLINE_MARGIN_MS,
   });
 });

@@ -1,14 +1,14 @@
-import { loadSettings } from '../config/settings';
+import { settingsFor } from '../config/settings';
 import { LINK_PATHS } from '../links/actionLinks';
 import { pageSecurityFrom, repositoriesFrom } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { preferencesPage, type PreferencesPageView, type PreferencesPageDeps } from '../web/preferencesPage';
-import { createObservability } from '../shared/observability';
+import { createObservability, type Observability } from '../shared/observability';
 import { renderPreferencesView } from '../web/preferencesViews';
 import { createPageHandler } from '../web/pageHandler';
 
 /** What `preferences-page` needs: the ports of the unsubscribe/snooze service. */
-export type PreferencesPageHandlerDeps = PreferencesPageDeps;
+export type PreferencesPageHandlerDeps = PreferencesPageDeps & { readonly addContext?: Observability['addContext'] };
 
 /**
  * The public `/unsubscribe` (incl. RFC 8058 one-click POST) and `/snooze` endpoints (HTTP API
@@ -21,6 +21,7 @@ export function createPreferencesPageHandler(deps: PreferencesPageHandlerDeps) {
   return createPageHandler({
     name: 'preferences page',
     log: deps.log,
+    ...(deps.addContext === undefined ? {} : { addContext: deps.addContext }),
     decide: (request) => preferencesPage(deps, request),
     badRequest: (reason): PreferencesPageView => ({ kind: 'bad-request', reason }),
     render: (view) => renderPreferencesView(view, actions),
@@ -29,8 +30,8 @@ export function createPreferencesPageHandler(deps: PreferencesPageHandlerDeps) {
 
 /** Deps from the Lambda environment: suppressions, alerts and tokens tables and the link secret. */
 export async function preferencesPageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<PreferencesPageHandlerDeps> {
-  const settings = loadSettings(env);
-  const { log } = createObservability('preferences-page');
+  const settings = settingsFor('preferences-page', env);
+  const { log, addContext } = createObservability('preferences-page');
   const repos = repositoriesFrom(settings);
   return {
     ...(await pageSecurityFrom(settings)),
@@ -39,6 +40,7 @@ export async function preferencesPageDepsFromEnv(env: Readonly<Record<string, st
     tokens: repos.tokens,
     now: Date.now,
     log,
+    addContext,
   };
 }
 

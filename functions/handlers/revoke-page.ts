@@ -1,16 +1,16 @@
 import { LambdaClient } from '@aws-sdk/client-lambda';
-import { loadSettings } from '../config/settings';
+import { settingsFor } from '../config/settings';
 import { LambdaRevocationSigner } from '../web/lambdaRevocationSigner';
 import { LINK_PATHS } from '../links/actionLinks';
-import { pageSecurityFrom, repositoriesFrom, required } from '../runtime/factories';
+import { pageSecurityFrom, repositoriesFrom } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { revocationPage, type RevocationPageView, type RevocationPageDeps } from '../web/revocationPage';
-import { createObservability } from '../shared/observability';
+import { createObservability, type Observability } from '../shared/observability';
 import { renderRevocationView } from '../web/revocationViews';
 import { createPageHandler } from '../web/pageHandler';
 
 /** What `revoke-page` needs: the ports of the revocation page service. */
-export type RevokePageDeps = RevocationPageDeps;
+export type RevokePageDeps = RevocationPageDeps & { readonly addContext?: Observability['addContext'] };
 
 /**
  * The public `/revoke` endpoint (HTTP API payload 2.0 events): the confirmation page on GET, the
@@ -22,6 +22,7 @@ export function createRevokePageHandler(deps: RevokePageDeps) {
   return createPageHandler({
     name: 'revocation page',
     log: deps.log,
+    ...(deps.addContext === undefined ? {} : { addContext: deps.addContext }),
     decide: (request) => revocationPage(deps, request),
     badRequest: (reason): RevocationPageView => ({ kind: 'bad-request', reason }),
     render: (view) => renderRevocationView(view, formAction),
@@ -30,17 +31,18 @@ export function createRevokePageHandler(deps: RevokePageDeps) {
 
 /** Deps from the Lambda environment: tables, the link secret, and the signing function by name. */
 export async function revokePageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<RevokePageDeps> {
-  const settings = loadSettings(env);
-  const { log } = createObservability('revoke-page');
+  const settings = settingsFor('revoke-page', env);
+  const { log, addContext } = createObservability('revoke-page');
   const repos = repositoriesFrom(settings);
   return {
     ...(await pageSecurityFrom(settings)),
     accounts: repos.accounts,
     delegates: repos.delegates,
     tokens: repos.tokens,
-    signer: new LambdaRevocationSigner(new LambdaClient({ region: settings.AWS_REGION }), required(settings, 'SIGN_REVOCATION_FUNCTION_NAME')),
+    signer: new LambdaRevocationSigner(new LambdaClient({ region: settings.AWS_REGION }), settings.SIGN_REVOCATION_FUNCTION_NAME),
     now: Date.now,
     log,
+    addContext,
   };
 }
 

@@ -1,18 +1,20 @@
 import type { Context, SNSEvent } from 'aws-lambda';
 import * as z from 'zod';
-import { loadSettings } from '../config/settings';
+import { settingsFor } from '../config/settings';
+import { parseRecord } from '../queue/parseRecord';
 import { repositoriesFrom } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { SentinelError } from '../shared/sentinelError';
 import { describeError } from '../shared/describeError';
 import { recordSesFeedback, type SesFeedbackDeps } from '../services/feedback/recordSesFeedback';
-import { sesNotificationSchema, type SesNotification } from '../services/feedback/sesNotification';
+import { sesNotificationSchema } from '../services/feedback/sesNotification';
 import { createObservability, type Counters } from '../shared/observability';
 
 /** What the SES events handler needs. */
 export interface SesEventsDeps extends SesFeedbackDeps {
   readonly counters: Counters;
   readonly flush?: () => void;
+  readonly addContext?: (context: Context) => void;
 }
 
 const snsEventSchema = z.object({
@@ -27,18 +29,7 @@ export class SesEventsError extends SentinelError {
   }
 }
 
-function parseMessage(message: string): { kind: 'ok'; event: SesNotification } | { kind: 'malformed'; reason: string } {
-  let json: unknown;
-  try {
-    json = JSON.parse(message);
-  } catch {
-    return { kind: 'malformed', reason: 'message is not JSON' };
-  }
-  const parsed = sesNotificationSchema.safeParse(json);
-  if (parsed.success) return { kind: 'ok', event: parsed.data };
-  const issue = parsed.error.issues[0];
-  return { kind: 'malformed', reason: `${issue?.path.join('.') || 'message'}: ${issue?.message ?? 'invalid'}` };
-}
+const readNotification = parseRecord(sesNotificationSchema);
 
 /**
  * Consumes SES configuration-set events delivered through SNS: permanent bounces and complaints
@@ -46,7 +37,8 @@ function parseMessage(message: string): { kind: 'ok'; event: SesNotification } |
  * message is logged (reason only, never its content: it holds addresses) and skipped.
  */
 export function createSesEventsHandler(deps: SesEventsDeps) {
-  return async (event: SNSEvent, _context: Context): Promise<void> => {
+  return async (event: SNSEvent, context?: Context): Promise<void> => {
+    if (context) deps.addContext?.(context);
     try {
       const envelope = snsEventSchema.safeParse(event);
       if (!envelope.success) {
@@ -56,14 +48,14 @@ export function createSesEventsHandler(deps: SesEventsDeps) {
       }
       let failures = 0;
       for (const { Sns } of envelope.data.Records) {
-        const parsed = parseMessage(Sns.Message);
+        const parsed = readNotification(Sns.Message);
         if (parsed.kind === 'malformed') {
           deps.counters.count('MalformedSesEvents');
           deps.log.warn('malformed SES event skipped', { messageId: Sns.MessageId, reason: parsed.reason });
           continue;
         }
         try {
-          const outcome = await recordSesFeedback(deps, parsed.event);
+          const outcome = await recordSesFeedback(deps, parsed.value);
           if (outcome.kind === 'suppressed') deps.counters.count(outcome.reason === 'bounce' ? 'SuppressedBounces' : 'SuppressedComplaints', outcome.addresses);
           deps.log.info('SES event handled', { messageId: Sns.MessageId, outcome });
         } catch (error) {
@@ -80,9 +72,9 @@ export function createSesEventsHandler(deps: SesEventsDeps) {
 
 /** Builds the handler's dependencies from the environment (once per cold start). */
 export async function sesEventsDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<SesEventsDeps> {
-  const settings = loadSettings(env);
-  const { log, counters, flush } = createObservability('ses-events');
-  return { repos: repositoriesFrom(settings), log, counters, flush };
+  const settings = settingsFor('ses-events', env);
+  const { log, counters, flush, addContext } = createObservability('ses-events');
+  return { repos: repositoriesFrom(settings), log, counters, flush, addContext };
 }
 
 /** AWS entry point. */

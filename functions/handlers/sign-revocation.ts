@@ -1,7 +1,7 @@
 import { KMSClient } from '@aws-sdk/client-kms';
 import type { Context } from 'aws-lambda';
 import { resolveKmsSigner } from '../chain/resolveKmsSigner';
-import { loadSettings } from '../config/settings';
+import { settingsFor } from '../config/settings';
 import { InvalidRevocationRequestError } from '../services/revocation/invalidRevocationRequestError';
 import { chainFrom, repositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
@@ -11,7 +11,7 @@ import type { NotifyEvent } from '../messages/notifyMessage';
 import { createObservability } from '../shared/observability';
 
 /** What `sign-revocation` needs: the ports of `revokeDelegate`, and where metrics are flushed after each call. */
-export type SignRevocationDeps = RevokeDelegateDeps & { readonly flushMetrics?: () => void };
+export type SignRevocationDeps = RevokeDelegateDeps & { readonly flushMetrics?: () => void; readonly addContext?: (context: Context) => void };
 
 /**
  * The private signing function, the only code that uses owner keys. Takes exactly
@@ -20,7 +20,8 @@ export type SignRevocationDeps = RevokeDelegateDeps & { readonly flushMetrics?: 
  * just consumed is `not-authorized`.
  */
 export function createSignRevocationHandler(deps: SignRevocationDeps) {
-  return async (event: unknown, _context: Context): Promise<RevocationOutcome> => {
+  return async (event: unknown, context?: Context): Promise<RevocationOutcome> => {
+    if (context) deps.addContext?.(context);
     const request = revocationRequestSchema.safeParse(event);
     if (!request.success) {
       const issue = request.error.issues[0];
@@ -37,8 +38,8 @@ export function createSignRevocationHandler(deps: SignRevocationDeps) {
 
 /** Deps from the Lambda environment: DynamoDB (consumed link tokens among them), the chain, the notify queue, KMS for `kms:` signers. */
 export async function signRevocationDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<SignRevocationDeps> {
-  const settings = loadSettings(env);
-  const { log, counters, flush } = createObservability('sign-revocation');
+  const settings = settingsFor('sign-revocation', env);
+  const { log, counters, flush, addContext } = createObservability('sign-revocation');
   const repos = repositoriesFrom(settings);
   const kms = new KMSClient({ region: settings.AWS_REGION });
   return {
@@ -54,6 +55,7 @@ export async function signRevocationDepsFromEnv(env: Readonly<Record<string, str
     log,
     counters,
     flushMetrics: flush,
+    addContext,
   };
 }
 

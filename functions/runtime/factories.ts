@@ -38,7 +38,7 @@ export function chainFrom(settings: Settings, log?: Log): ChainClient {
     indexerUrl,
     rps: settings.CHAIN_RPS,
     timeoutMs: settings.CHAIN_TIMEOUT_MS,
-    maxRetries: 3,
+    maxRetries: settings.CHAIN_MAX_RETRIES,
     ...(log === undefined ? {} : { logger: log }),
   });
 }

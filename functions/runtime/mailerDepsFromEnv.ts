@@ -1,9 +1,9 @@
-import { loadSettings } from '../config/settings';
+import { settingsFor } from '../config/settings';
 import { rendererFor } from '../mail/emailRenderer';
 import { loadPrecompiledTemplates } from '../mail/precompiledTemplates';
 import { defaultTemplateRoot } from '../mail/templateRoot';
 import type { DueReportsDeps } from '../services/report/dueReports';
-import { createObservability } from '../shared/observability';
+import { createObservability, type Observability } from '../shared/observability';
 import { actionLinksFrom, repositoriesFrom, sesSenderFrom } from './factories';
 
 /**
@@ -13,9 +13,11 @@ import { actionLinksFrom, repositoriesFrom, sesSenderFrom } from './factories';
 export async function mailerDepsFromEnv(
   service: 'notify' | 'daily-report',
   env: Readonly<Record<string, string | undefined>>,
-): Promise<DueReportsDeps & { readonly now: () => number; readonly flush: () => void }> {
-  const settings = loadSettings(env);
-  const { log, counters, flush } = createObservability(service);
+): Promise<
+  DueReportsDeps & { readonly now: () => number; readonly flush: () => void; readonly addContext: Observability['addContext']; readonly deadlineMarginMs: number }
+> {
+  const settings = settingsFor(service, env);
+  const { log, counters, flush, addContext } = createObservability(service);
   return {
     repos: repositoriesFrom(settings),
     sender: sesSenderFrom(settings),
@@ -25,6 +27,8 @@ export async function mailerDepsFromEnv(
     log,
     counters,
     flush,
+    addContext,
+    deadlineMarginMs: settings.DEADLINE_MARGIN_MS,
     now: Date.now,
   };
 }

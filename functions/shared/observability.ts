@@ -1,5 +1,6 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { Context } from 'aws-lambda';
 
 /** What services log through: Powertools' `Logger` fits, and so does a silent stub in the CLI. */
 export interface Log {
@@ -20,6 +21,8 @@ export interface Observability {
   readonly counters: Counters;
   /** Flushes buffered metrics (end of an invocation). */
   flush(): void;
+  /** Adds the invocation's Lambda context (request id, function, cold start) to every following log line. */
+  addContext(context: Context): void;
 }
 
 /** The namespace every metric goes to; the heartbeat alarm watches `SuccessfulPolls` in it. */
@@ -35,11 +38,13 @@ export function createObservability(serviceName: string, options: { quiet?: bool
     ...(options.quiet ? { logLevel: 'WARN' as const } : {}),
   });
   const log = logTo(logger);
+  const addContext = (context: Context): void => logger.addContext(context);
   if (options.quiet) {
     return {
       log,
       counters: { count: () => undefined },
       flush: () => undefined,
+      addContext,
     };
   }
   const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName });
@@ -47,6 +52,7 @@ export function createObservability(serviceName: string, options: { quiet?: bool
     log,
     counters: { count: (name, value = 1) => void metrics.addMetric(name, MetricUnit.Count, value) },
     flush: () => metrics.publishStoredMetrics(),
+    addContext,
   };
 }
 

@@ -15,11 +15,14 @@ import { describeError } from '../shared/describeError';
 export function createPageHandler<V>(options: {
   readonly name: string;
   readonly log: Log;
+  /** Adds the invocation's Lambda context to the log lines (Powertools). */
+  readonly addContext?: (context: Context) => void;
   readonly decide: (request: WebRequest) => Promise<V>;
   readonly badRequest: (reason: string) => V;
   readonly render: (view: V) => RenderedPage;
 }) {
-  return async (event: APIGatewayProxyEventV2, _context?: Context): Promise<APIGatewayProxyStructuredResultV2> => {
+  return async (event: APIGatewayProxyEventV2, context?: Context): Promise<APIGatewayProxyStructuredResultV2> => {
+    if (context) options.addContext?.(context);
     const parsed = toWebRequest(event);
     try {
       const view = parsed.kind === 'request' ? await options.decide(parsed.request) : options.badRequest(parsed.reason);

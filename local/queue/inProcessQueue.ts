@@ -40,6 +40,8 @@ export interface InProcessQueueOptions {
   readonly clock?: QueueClock;
   /** Told about every dead-lettered message; default: one JSON line on stderr. */
   readonly onDeadLetter?: (message: DeadLetter) => void;
+  /** The consumer's Lambda timeout: its context's remaining time starts from it; default 30 s. */
+  readonly timeoutMs?: number;
   /** Told when the consumer throws (the whole batch then counts as failed); default: one JSON line on stderr. */
   readonly onConsumerError?: (error: unknown) => void;
 }
@@ -264,7 +266,7 @@ export class InProcessQueue<T> implements MessageQueue<T> {
     const all = new Set(records.map((r) => r.messageId));
     let response: unknown;
     try {
-      response = await this.options.consumer({ Records: records }, lambdaContext(`${this.options.name}-consumer`));
+      response = await this.options.consumer({ Records: records }, lambdaContext(`${this.options.name}-consumer`, this.options.timeoutMs));
     } catch (error) {
       (this.options.onConsumerError ?? logConsumerError(this.options.name))(error);
       return all;

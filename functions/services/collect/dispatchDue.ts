@@ -3,6 +3,7 @@ import type { MessageQueue } from '../../queue/messageQueue';
 import { sendAll } from '../../queue/sendAll';
 import type { AccountRecord } from '../../store/accountItem';
 import type { AccountsRepository } from '../../store/accountsRepository';
+import { currentDeadline } from '../../shared/deadline';
 import type { Log } from '../../shared/observability';
 import { mapConcurrent } from '../../store/concurrency';
 import type { CollectJob } from '../../messages/collectJob';
@@ -25,6 +26,8 @@ export interface DispatchOutcome {
   readonly dispatched: CollectJob[];
   /** Accounts another dispatcher moved on meanwhile (their job may be queued twice; collect deduplicates). */
   readonly lost: string[];
+  /** Accounts queued but not moved on because the invocation's deadline came (queued again next run; collect deduplicates). */
+  readonly unclaimed: number;
 }
 
 /**
@@ -45,13 +48,19 @@ export async function dispatchDue(deps: DispatchDeps, selection: DispatchSelecti
     jobs.map((job) => ({ id: `${job.address}-${job.dueAt}`, body: job })),
   );
   const lost: string[] = [];
+  const deadline = currentDeadline();
+  let unclaimed = 0;
   await mapConcurrent(accounts, CLAIM_CONCURRENCY, async (account) => {
+    if (deadline !== undefined && Date.now() >= deadline) {
+      unclaimed++;
+      return;
+    }
     const next = nextDueAt(Math.max(account.nextDueAt, now), account.interval);
     const claim = await deps.accounts.claimDue(account.address, account.nextDueAt, next);
     if (claim.kind === 'lost') lost.push(account.address);
   });
-  if (jobs.length > 0) deps.log.info('dispatched', { accounts: jobs.length, lost: lost.length });
-  return { dispatched: jobs, lost };
+  if (jobs.length > 0) deps.log.info('dispatched', { accounts: jobs.length, lost: lost.length, unclaimed });
+  return { dispatched: jobs, lost, unclaimed };
 }
 
 async function select(deps: DispatchDeps, selection: DispatchSelection, now: number): Promise<AccountRecord[]> {
