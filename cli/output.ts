@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { CliIo } from './cliRuntime';
 import { describeError } from '../functions/shared/describeError';
 import { SentinelError } from '../functions/shared/sentinelError';
+import { MissingTableError } from '../functions/store/storeError';
 
 /** A usage error detected after commander's own parsing (e.g. an invalid option value): exit status 2. */
 export class UsageError extends SentinelError {
@@ -23,8 +24,21 @@ export function reportFailure(err: unknown, io: Pick<CliIo, 'err'>): number {
     io.err(`sentinel: ${where}${oneLine(first?.message ?? 'invalid input')}\n`);
     return 2;
   }
+  const missing = missingTable(err);
+  if (missing) {
+    io.err(`sentinel: table ${missing.table} does not exist (${missing.operation}); run \`sentinel init\` to create the tables\n`);
+    return 1;
+  }
   io.err(`sentinel: ${describeError(err, { audience: 'public' })}\n`);
   return 1;
+}
+
+/** The missing table behind `err` or one of its causes. */
+function missingTable(err: unknown): MissingTableError | undefined {
+  for (let cause = err, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
+    if (cause instanceof MissingTableError) return cause;
+  }
+  return undefined;
 }
 
 function oneLine(text: string): string {

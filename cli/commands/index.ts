@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../cliRuntime';
 import { register as registerAccounts } from './accounts';
 import { register as registerCollect } from './collect';
+import { register as registerInit } from './init';
 import { register as registerStatus } from './status';
 import { register as registerLink } from './link';
 import { register as registerReport } from './report';
@@ -20,4 +21,5 @@ export function registerCommands(program: Command, context: CliContext): void {
   registerReport(program, context);
   registerServe(program, context);
   registerSim(program);
+  registerInit(program, context);
 }

@@ -1,3 +1,4 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SESClient } from '@aws-sdk/client-ses';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -20,13 +21,17 @@ import { describeError } from '../shared/describeError';
  * per cold start; the local runtime and the CLI call the same ones, pointed at local services.
  */
 
-/** Every repository, on DynamoDB (or `DYNAMODB_ENDPOINT`). */
-export function repositoriesFrom(settings: Settings): Repositories {
-  const client = createDynamoDbClient({
+/** The DynamoDB client of `AWS_REGION` (or of `DYNAMODB_ENDPOINT`). */
+export function dynamoDbClientFrom(settings: Settings): DynamoDBClient {
+  return createDynamoDbClient({
     region: settings.AWS_REGION,
     ...(settings.DYNAMODB_ENDPOINT === undefined ? {} : { endpoint: settings.DYNAMODB_ENDPOINT }),
   });
-  return createRepositories(createDocumentClient(client), settings.SENTINEL_TABLE_PREFIX);
+}
+
+/** Every repository, on DynamoDB (or `DYNAMODB_ENDPOINT`). */
+export function repositoriesFrom(settings: Settings): Repositories {
+  return createRepositories(createDocumentClient(dynamoDbClientFrom(settings)), settings.SENTINEL_TABLE_PREFIX);
 }
 
 /** The chain client; `ROCKET_NODE_URL` and `ROCKET_INDEXER_URL` are required. */

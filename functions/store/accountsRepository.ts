@@ -14,8 +14,8 @@ import { parseItem } from './parseItem';
 import { queryAll } from './queryAll';
 import type { RepositoryOptions } from './repositoryOptions';
 import { SHARDS, shardOf } from './shard';
-import { isConditionalCheckFailed, storeCall } from './storeError';
-import { tableName } from './tableDefinitions';
+import { isConditionalCheckFailed } from './storeError';
+import { DynamoRepository } from './dynamoRepository';
 
 /** Outcome of `importMany`: addresses created, and existing ones whose settings were updated. */
 export interface ImportOutcome {
@@ -40,21 +40,15 @@ const SETTINGS_FIELDS = [
  * partition key of the `byNextDue` and `byNextReport` indexes, so that due accounts are found
  * by querying each shard, never by a scan.
  */
-export class AccountsRepository {
-  private readonly table: string;
-
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    prefix: string,
-    private readonly options: RepositoryOptions = {},
-  ) {
-    this.table = tableName(prefix, 'accounts');
+export class AccountsRepository extends DynamoRepository {
+  constructor(client: DynamoDBDocumentClient, prefix: string, options: RepositoryOptions = {}) {
+    super(client, prefix, 'accounts', options);
   }
 
   /** Adds an account unless one with this address exists. */
   async create(account: AccountRecord): Promise<{ kind: 'created' } | { kind: 'exists' }> {
     const item = toItem(account, 'accounts.create');
-    return storeCall('accounts.create', async () => {
+    return this.call('accounts.create', async () => {
       try {
         await this.client.send(
           new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(address)' }),
@@ -69,7 +63,7 @@ export class AccountsRepository {
 
   /** The account, read consistently, or null. */
   async get(address: string): Promise<AccountRecord | null> {
-    const out = await storeCall('accounts.get', () =>
+    const out = await this.call('accounts.get', () =>
       this.client.send(new GetCommand({ TableName: this.table, Key: { address }, ConsistentRead: true })),
     );
     return out.Item ? parseItem(accountItemSchema, out.Item, 'accounts.get') : null;
@@ -84,7 +78,7 @@ export class AccountsRepository {
       const account = await this.get(address);
       return account ? { kind: 'updated', account } : { kind: 'not-found' };
     }
-    return storeCall('accounts.updateSettings', async () => {
+    return this.call('accounts.updateSettings', async () => {
       try {
         const out = await this.client.send(
           new UpdateCommand({
@@ -107,7 +101,7 @@ export class AccountsRepository {
 
   /** Stops tracking an account (its stored history expires by TTL). */
   async remove(address: string): Promise<{ kind: 'removed' } | { kind: 'not-found' }> {
-    return storeCall('accounts.remove', async () => {
+    return this.call('accounts.remove', async () => {
       try {
         await this.client.send(
           new DeleteCommand({ TableName: this.table, Key: { address }, ConditionExpression: 'attribute_exists(address)' }),
@@ -168,7 +162,7 @@ export class AccountsRepository {
   /** Sets the account's health (status, reason, error and empty-poll counts) and nothing else. */
   async recordHealth(address: string, health: AccountHealth): Promise<{ kind: 'recorded' } | { kind: 'not-found' }> {
     const fields = Object.entries(parseItem(accountHealthSchema, health, 'accounts.recordHealth'));
-    return storeCall('accounts.recordHealth', async () => {
+    return this.call('accounts.recordHealth', async () => {
       try {
         await this.client.send(
           new UpdateCommand({
@@ -265,7 +259,7 @@ export class AccountsRepository {
     expected: number | undefined,
     value: number,
   ): Promise<boolean> {
-    return storeCall(operation, async () => {
+    return this.call(operation, async () => {
       try {
         await this.client.send(
           new UpdateCommand({

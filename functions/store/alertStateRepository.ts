@@ -2,8 +2,9 @@ import * as z from 'zod';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parseItem } from './parseItem';
 import { queryAll } from './queryAll';
-import { isConditionalCheckFailed, storeCall, StoreError } from './storeError';
-import { tableName } from './tableDefinitions';
+import { isConditionalCheckFailed, StoreError } from './storeError';
+import { DynamoRepository } from './dynamoRepository';
+import type { RepositoryOptions } from './repositoryOptions';
 
 /** The rule name under which an account's snooze is stored (state `{ until: epoch ms }`). */
 export const SNOOZE_RULE = 'snooze';
@@ -27,19 +28,14 @@ const snoozeSchema = z.object({ until: z.number() });
  * Alert state per account and rule (table `alerts`), written only with optimistic concurrency,
  * so two evaluations of the same account never both act on the same position.
  */
-export class AlertStateRepository {
-  private readonly table: string;
-
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    prefix: string,
-  ) {
-    this.table = tableName(prefix, 'alerts');
+export class AlertStateRepository extends DynamoRepository {
+  constructor(client: DynamoDBDocumentClient, prefix: string, options: RepositoryOptions = {}) {
+    super(client, prefix, 'alerts', options);
   }
 
   /** One rule's state, or null if it was never written. */
   async get(address: string, rule: string): Promise<AlertState | null> {
-    const out = await storeCall('alerts.get', () =>
+    const out = await this.call('alerts.get', () =>
       this.client.send(new GetCommand({ TableName: this.table, Key: { address, rule }, ConsistentRead: true })),
     );
     return out.Item ? toState(parseItem(itemSchema, out.Item, 'alerts.get')) : null;
@@ -69,7 +65,7 @@ export class AlertStateRepository {
   ): Promise<{ kind: 'written'; version: number } | { kind: 'conflict' }> {
     const version = (expectedVersion ?? 0) + 1;
     const item = parseItem(itemSchema, { address, rule, state: newState, version }, 'alerts.compareAndSet');
-    return storeCall('alerts.compareAndSet', async () => {
+    return this.call('alerts.compareAndSet', async () => {
       try {
         await this.client.send(
           new PutCommand({

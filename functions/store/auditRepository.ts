@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parseItem } from './parseItem';
-import { isConditionalCheckFailed, storeCall } from './storeError';
-import { tableName } from './tableDefinitions';
+import { isConditionalCheckFailed } from './storeError';
+import { DynamoRepository } from './dynamoRepository';
+import type { RepositoryOptions } from './repositoryOptions';
 
 const auditRecordSchema = z.object({
   /** Unique per attempt (e.g. the link token id); with `at` it makes the key, so a retry does not duplicate. */
@@ -26,14 +27,9 @@ const auditRecordSchema = z.object({
 export type AuditRecord = z.infer<typeof auditRecordSchema>;
 
 /** Audit trail per account (table `audit`, key `address` + `at` = `${ISO time}#${id}`). */
-export class AuditRepository {
-  private readonly table: string;
-
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    prefix: string,
-  ) {
-    this.table = tableName(prefix, 'audit');
+export class AuditRepository extends DynamoRepository {
+  constructor(client: DynamoDBDocumentClient, prefix: string, options: RepositoryOptions = {}) {
+    super(client, prefix, 'audit', options);
   }
 
   /** Appends a record; the same id at the same time twice is stored once. */
@@ -42,7 +38,7 @@ export class AuditRepository {
     // The table's sort key is named `at`; the record's own `at` (ms) is kept as `atMs`.
     const { at, ...rest } = valid;
     const item = { ...rest, at: `${new Date(at).toISOString()}#${valid.id}`, atMs: at };
-    return storeCall('audit.append', async () => {
+    return this.call('audit.append', async () => {
       try {
         await this.client.send(new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(#at)', ExpressionAttributeNames: { '#at': 'at' } }));
         return { kind: 'appended' };
@@ -55,7 +51,7 @@ export class AuditRepository {
 
   /** The newest `limit` records of an account, newest first. */
   async listForAccount(address: string, limit: number): Promise<AuditRecord[]> {
-    const out = await storeCall('audit.listForAccount', () =>
+    const out = await this.call('audit.listForAccount', () =>
       this.client.send(
         new QueryCommand({
           TableName: this.table,

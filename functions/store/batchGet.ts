@@ -24,8 +24,10 @@ export async function batchGetAll(
     const items: Record<string, unknown>[] = [];
     let pending: Key[] = batch;
     for (let attempt = 1; ; attempt++) {
-      const out = await storeCall(operation, () =>
-        client.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } })),
+      const out = await storeCall(
+        operation,
+        () => client.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } })),
+        table,
       );
       items.push(...(out.Responses?.[table] ?? []));
       pending = (out.UnprocessedKeys?.[table]?.Keys ?? []) as Key[];

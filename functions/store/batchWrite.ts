@@ -39,8 +39,10 @@ export async function batchWriteAll(
     let pending: WriteRequest[] = batch;
     let consumed = 0;
     for (let attempt = 1; ; attempt++) {
-      const out = await storeCall(operation, () =>
-        client.send(new BatchWriteCommand({ RequestItems: { [table]: pending }, ReturnConsumedCapacity: 'TOTAL' })),
+      const out = await storeCall(
+        operation,
+        () => client.send(new BatchWriteCommand({ RequestItems: { [table]: pending }, ReturnConsumedCapacity: 'TOTAL' })),
+        table,
       );
       consumed += (out.ConsumedCapacity ?? []).reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
       pending = out.UnprocessedItems?.[table] ?? [];

@@ -6,9 +6,8 @@ import { batchWriteAll } from './batchWrite';
 import { parseItem } from './parseItem';
 import { queryAll } from './queryAll';
 import type { RepositoryOptions } from './repositoryOptions';
-import { storeCall } from './storeError';
-import { tableName } from './tableDefinitions';
 import { isLive, toTtlSeconds } from './ttl';
+import { DynamoRepository } from './dynamoRepository';
 
 /** One stored curve point: equity and/or PnL at `ts` (ms), as the chain wrote them. */
 export interface StoredCurvePoint {
@@ -31,17 +30,9 @@ const pointSchema = z.object({
 const itemSchema = pointSchema.extend({ expiresAt: z.number().optional() });
 
 /** Curve points (table `curves`, key `series` = `${address}#${interval}` + `ts`), expiring by TTL. */
-export class CurvesRepository {
-  private readonly table: string;
-  private readonly now: () => number;
-
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    prefix: string,
-    private readonly options: RepositoryOptions = {},
-  ) {
-    this.table = tableName(prefix, 'curves');
-    this.now = options.now ?? Date.now;
+export class CurvesRepository extends DynamoRepository {
+  constructor(client: DynamoDBDocumentClient, prefix: string, options: RepositoryOptions = {}) {
+    super(client, prefix, 'curves', options);
   }
 
   /**
@@ -117,7 +108,7 @@ export class CurvesRepository {
     let count = 0;
     let startKey: Record<string, unknown> | undefined;
     do {
-      const page = await storeCall('curves.countAndNewest', () =>
+      const page = await this.call('curves.countAndNewest', () =>
         this.client.send(
           new QueryCommand({
             TableName: this.table,

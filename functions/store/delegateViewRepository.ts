@@ -4,8 +4,8 @@ import { batchWriteAll } from './batchWrite';
 import { parseItem } from './parseItem';
 import { queryAll } from './queryAll';
 import type { RepositoryOptions } from './repositoryOptions';
-import { isConditionalCheckFailed, storeCall } from './storeError';
-import { tableName } from './tableDefinitions';
+import { isConditionalCheckFailed } from './storeError';
+import { DynamoRepository } from './dynamoRepository';
 
 const ms = z.number().int().min(0);
 
@@ -28,15 +28,9 @@ const delegateViewSchema = z.object({
 export type DelegateView = z.infer<typeof delegateViewSchema>;
 
 /** Delegates last seen per account (table `delegates`, key `address` + `delegate`). */
-export class DelegateViewRepository {
-  private readonly table: string;
-
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    prefix: string,
-    private readonly options: RepositoryOptions = {},
-  ) {
-    this.table = tableName(prefix, 'delegates');
+export class DelegateViewRepository extends DynamoRepository {
+  constructor(client: DynamoDBDocumentClient, prefix: string, options: RepositoryOptions = {}) {
+    super(client, prefix, 'delegates', options);
   }
 
   /** Every delegate view of an account, removed ones included, by delegate address. */
@@ -64,7 +58,7 @@ export class DelegateViewRepository {
 
   /** Marks a delegate as gone since `removedAt`, keeping its record. */
   async markRemoved(address: string, delegate: string, removedAt: number): Promise<{ kind: 'marked' } | { kind: 'not-found' }> {
-    return storeCall('delegates.markRemoved', async () => {
+    return this.call('delegates.markRemoved', async () => {
       try {
         await this.client.send(
           new UpdateCommand({

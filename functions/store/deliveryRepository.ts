@@ -2,9 +2,9 @@ import * as z from 'zod';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parseItem } from './parseItem';
 import type { RepositoryOptions } from './repositoryOptions';
-import { isConditionalCheckFailed, itemOfFailedCondition, storeCall, StoreError } from './storeError';
-import { tableName } from './tableDefinitions';
+import { isConditionalCheckFailed, itemOfFailedCondition, StoreError } from './storeError';
 import { toTtlSeconds } from './ttl';
+import { DynamoRepository } from './dynamoRepository';
 
 /** What is about to be sent. */
 export interface DeliveryIntent {
@@ -49,19 +49,12 @@ export interface DeliveryRepositoryOptions extends RepositoryOptions {
  * Exactly-once delivery (table `deliveries`, key `eventId`): `begin` claims an event with a
  * conditional write before sending, `complete` records the SES message id.
  */
-export class DeliveryRepository {
-  private readonly table: string;
-  private readonly now: () => number;
+export class DeliveryRepository extends DynamoRepository<DeliveryRepositoryOptions> {
   private readonly leaseMs: number;
   private readonly retentionMs: number;
 
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    prefix: string,
-    options: DeliveryRepositoryOptions = {},
-  ) {
-    this.table = tableName(prefix, 'deliveries');
-    this.now = options.now ?? Date.now;
+  constructor(client: DynamoDBDocumentClient, prefix: string, options: DeliveryRepositoryOptions = {}) {
+    super(client, prefix, 'deliveries', options);
     this.leaseMs = options.leaseMs ?? 120_000;
     this.retentionMs = options.retentionMs ?? 90 * 86_400_000;
   }
@@ -72,7 +65,7 @@ export class DeliveryRepository {
    */
   async begin(eventId: string, intent: DeliveryIntent): Promise<BeginOutcome> {
     const now = this.now();
-    return storeCall('deliveries.begin', async () => {
+    return this.call('deliveries.begin', async () => {
       try {
         await this.client.send(
           new UpdateCommand({
@@ -125,7 +118,7 @@ export class DeliveryRepository {
 
   /** The delivery record, or null. */
   async get(eventId: string): Promise<Delivery | null> {
-    const out = await storeCall('deliveries.get', () =>
+    const out = await this.call('deliveries.get', () =>
       this.client.send(new GetCommand({ TableName: this.table, Key: { eventId }, ConsistentRead: true })),
     );
     if (!out.Item) return null;
@@ -134,7 +127,7 @@ export class DeliveryRepository {
   }
 
   private async finish(operation: string, eventId: string, update: string, values: Record<string, unknown>): Promise<void> {
-    await storeCall(operation, async () => {
+    await this.call(operation, async () => {
       try {
         await this.client.send(
           new UpdateCommand({

@@ -1,20 +1,16 @@
 import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { isConditionalCheckFailed, storeCall } from './storeError';
-import { tableName } from './tableDefinitions';
+import { isConditionalCheckFailed } from './storeError';
 import { toTtlSeconds } from './ttl';
+import { DynamoRepository } from './dynamoRepository';
+import type { RepositoryOptions } from './repositoryOptions';
 
 /**
  * Short leases (table `leases`, key `lockId`) that serialize work, e.g. revocations of one
  * account, which must use consecutive nonces. A lease past its time can be taken over.
  */
-export class LeaseRepository {
-  private readonly table: string;
-
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    prefix: string,
-  ) {
-    this.table = tableName(prefix, 'leases');
+export class LeaseRepository extends DynamoRepository {
+  constructor(client: DynamoDBDocumentClient, prefix: string, options: RepositoryOptions = {}) {
+    super(client, prefix, 'leases', options);
   }
 
   /**
@@ -22,7 +18,7 @@ export class LeaseRepository {
    * (which renews it).
    */
   async acquire(lockId: string, owner: string, ttlMs: number, now: number): Promise<{ kind: 'acquired' } | { kind: 'busy' }> {
-    return storeCall('leases.acquire', async () => {
+    return this.call('leases.acquire', async () => {
       try {
         await this.client.send(
           new PutCommand({
@@ -43,7 +39,7 @@ export class LeaseRepository {
 
   /** Gives the lease back if `owner` still holds it. */
   async release(lockId: string, owner: string): Promise<{ kind: 'released' } | { kind: 'not-owner' }> {
-    return storeCall('leases.release', async () => {
+    return this.call('leases.release', async () => {
       try {
         await this.client.send(
           new DeleteCommand({

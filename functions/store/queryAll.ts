@@ -14,8 +14,10 @@ export async function* queryAll(
   let startKey: Record<string, unknown> | undefined;
   let yielded = 0;
   do {
-    const page = await storeCall(operation, () =>
-      client.send(new QueryCommand({ ...input, ...(startKey ? { ExclusiveStartKey: startKey } : {}) })),
+    const page = await storeCall(
+      operation,
+      () => client.send(new QueryCommand({ ...input, ...(startKey ? { ExclusiveStartKey: startKey } : {}) })),
+      input.TableName,
     );
     for (const item of page.Items ?? []) {
       if (yielded >= limit) return;

@@ -5,9 +5,9 @@ import { SUMMARY_FIELDS, type SummaryField } from '../domain/summaryFields';
 import { parseItem } from './parseItem';
 import { queryAll } from './queryAll';
 import type { RepositoryOptions } from './repositoryOptions';
-import { isConditionalCheckFailed, storeCall } from './storeError';
-import { tableName } from './tableDefinitions';
+import { isConditionalCheckFailed } from './storeError';
 import { isLive, toTtlSeconds } from './ttl';
+import { DynamoRepository } from './dynamoRepository';
 
 /** A summary as received at `polledAt`, with its change since the previous snapshot. */
 export interface Snapshot {
@@ -43,23 +43,15 @@ const snapshotSchema = z.object({
 });
 
 /** Summary snapshots (table `snapshots`, key `address` + `polledAt`), expiring by TTL. */
-export class SnapshotsRepository {
-  private readonly table: string;
-  private readonly now: () => number;
-
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    prefix: string,
-    options: RepositoryOptions = {},
-  ) {
-    this.table = tableName(prefix, 'snapshots');
-    this.now = options.now ?? Date.now;
+export class SnapshotsRepository extends DynamoRepository {
+  constructor(client: DynamoDBDocumentClient, prefix: string, options: RepositoryOptions = {}) {
+    super(client, prefix, 'snapshots', options);
   }
 
   /** Writes a snapshot unless one exists for the same poll time (so a redelivered poll writes nothing). */
   async put(snapshot: Snapshot): Promise<{ kind: 'written'; consumedWriteUnits: number } | { kind: 'exists' }> {
     const valid = parseItem(snapshotSchema, snapshot, 'snapshots.put');
-    return storeCall('snapshots.put', async () => {
+    return this.call('snapshots.put', async () => {
       try {
         const out = await this.client.send(
           new PutCommand({

@@ -39,18 +39,35 @@ export class UnprocessedItemsError extends StoreError {
   }
 }
 
+/** The table an operation needed does not exist (locally: not created yet). */
+export class MissingTableError extends StoreError {
+  override readonly name = 'MissingTableError';
+  constructor(
+    operation: string,
+    /** The table's full name, prefix included. */
+    readonly table: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super(operation, `table ${table} does not exist`, options);
+  }
+}
+
 /** True when `error` is DynamoDB's answer to a failed `ConditionExpression`. */
 export function isConditionalCheckFailed(error: unknown): boolean {
   return error instanceof Error && error.name === 'ConditionalCheckFailedException';
 }
 
-/** Runs one store operation, turning any unexpected failure into a `StoreError` that keeps the cause. */
-export async function storeCall<T>(operation: string, fn: () => Promise<T>): Promise<T> {
+/**
+ * Runs one store operation, turning any unexpected failure into a `StoreError` that keeps the
+ * cause; with the `table` it works on, a missing table is a `MissingTableError` naming it.
+ */
+export async function storeCall<T>(operation: string, fn: () => Promise<T>, table?: string): Promise<T> {
   try {
     return await fn();
   } catch (error) {
     if (error instanceof StoreError) throw error;
     const name = error instanceof Error ? error.name : '';
+    if (name === 'ResourceNotFoundException' && table !== undefined) throw new MissingTableError(operation, table, { cause: error });
     throw new StoreError(operation, describeError(error, { audience: 'log' }), { cause: error, retryable: RETRYABLE.has(name) });
   }
 }

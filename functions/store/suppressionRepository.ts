@@ -3,8 +3,7 @@ import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } fr
 import { batchGetAll } from './batchGet';
 import { parseItem } from './parseItem';
 import type { RepositoryOptions } from './repositoryOptions';
-import { storeCall } from './storeError';
-import { tableName } from './tableDefinitions';
+import { DynamoRepository } from './dynamoRepository';
 
 /** Why mail to an address stopped. */
 export type SuppressionReason = 'bounce' | 'complaint' | 'unsubscribe';
@@ -12,23 +11,15 @@ export type SuppressionReason = 'bounce' | 'complaint' | 'unsubscribe';
 const reasonSchema = z.enum(['bounce', 'complaint', 'unsubscribe']);
 
 /** Addresses that must not be mailed (table `suppressions`, key `email`, lower-cased). */
-export class SuppressionRepository {
-  private readonly table: string;
-  private readonly now: () => number;
-
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    prefix: string,
-    private readonly options: RepositoryOptions = {},
-  ) {
-    this.table = tableName(prefix, 'suppressions');
-    this.now = options.now ?? Date.now;
+export class SuppressionRepository extends DynamoRepository {
+  constructor(client: DynamoDBDocumentClient, prefix: string, options: RepositoryOptions = {}) {
+    super(client, prefix, 'suppressions', options);
   }
 
   /** Stops mail to `email` (idempotent; the latest reason is kept). */
   async suppress(email: string, reason: SuppressionReason): Promise<void> {
     const valid = parseItem(reasonSchema, reason, 'suppressions.suppress');
-    await storeCall('suppressions.suppress', () =>
+    await this.call('suppressions.suppress', () =>
       this.client.send(
         new PutCommand({ TableName: this.table, Item: { email: normalize(email), reason: valid, suppressedAt: this.now() } }),
       ),
@@ -37,13 +28,13 @@ export class SuppressionRepository {
 
   /** Allows mail to `email` again. */
   async unsuppress(email: string): Promise<void> {
-    await storeCall('suppressions.unsuppress', () =>
+    await this.call('suppressions.unsuppress', () =>
       this.client.send(new DeleteCommand({ TableName: this.table, Key: { email: normalize(email) } })),
     );
   }
 
   async isSuppressed(email: string): Promise<boolean> {
-    const out = await storeCall('suppressions.isSuppressed', () =>
+    const out = await this.call('suppressions.isSuppressed', () =>
       this.client.send(new GetCommand({ TableName: this.table, Key: { email: normalize(email) }, ConsistentRead: true })),
     );
     return out.Item !== undefined;

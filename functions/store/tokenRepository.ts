@@ -2,9 +2,9 @@ import * as z from 'zod';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parseItem } from './parseItem';
 import type { RepositoryOptions } from './repositoryOptions';
-import { isConditionalCheckFailed, itemOfFailedCondition, storeCall } from './storeError';
-import { tableName } from './tableDefinitions';
+import { isConditionalCheckFailed, itemOfFailedCondition } from './storeError';
 import { isLive, toTtlSeconds } from './ttl';
+import { DynamoRepository } from './dynamoRepository';
 
 /** What a consumed token was for. */
 export interface TokenUse {
@@ -51,23 +51,15 @@ const itemSchema = z.object({
 });
 
 /** Single-use link tokens (table `tokens`, key `tokenId`): consuming is one conditional write. */
-export class TokenRepository {
-  private readonly table: string;
-  private readonly now: () => number;
-
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    prefix: string,
-    options: RepositoryOptions = {},
-  ) {
-    this.table = tableName(prefix, 'tokens');
-    this.now = options.now ?? Date.now;
+export class TokenRepository extends DynamoRepository {
+  constructor(client: DynamoDBDocumentClient, prefix: string, options: RepositoryOptions = {}) {
+    super(client, prefix, 'tokens', options);
   }
 
   /** Marks the token used, unless it already was (then says when). */
   async consume(tokenId: string, use: TokenUse): Promise<{ kind: 'consumed' } | { kind: 'already-used'; consumedAt: number }> {
     const valid = parseItem(useSchema, use, 'tokens.consume');
-    return storeCall('tokens.consume', async () => {
+    return this.call('tokens.consume', async () => {
       try {
         await this.client.send(
           new PutCommand({
@@ -94,7 +86,7 @@ export class TokenRepository {
 
   /** The consumed token (strongly consistent read); `null` if it was never consumed, was released, or has expired. */
   async get(tokenId: string): Promise<ConsumedToken | null> {
-    const out = await storeCall('tokens.get', () => this.client.send(new GetCommand({ TableName: this.table, Key: { tokenId }, ConsistentRead: true })));
+    const out = await this.call('tokens.get', () => this.client.send(new GetCommand({ TableName: this.table, Key: { tokenId }, ConsistentRead: true })));
     if (!out.Item) return null;
     const item = parseItem(itemSchema, out.Item, 'tokens.get');
     if (!isLive(item.expiresAt, this.now())) return null;
@@ -115,7 +107,7 @@ export class TokenRepository {
    * nothing and says so. Releasing the token deletes the mark with the record.
    */
   async markSigned(tokenId: string, consumedAt: number): Promise<{ kind: 'marked' } | { kind: 'already-signed'; signedAt: number } | { kind: 'not-consumed' }> {
-    return storeCall('tokens.markSigned', async () => {
+    return this.call('tokens.markSigned', async () => {
       try {
         await this.client.send(
           new UpdateCommand({
@@ -140,6 +132,6 @@ export class TokenRepository {
 
   /** Makes a consumed token usable again (when nothing was sent to the chain); the next consume starts afresh. */
   async release(tokenId: string): Promise<void> {
-    await storeCall('tokens.release', () => this.client.send(new DeleteCommand({ TableName: this.table, Key: { tokenId } })));
+    await this.call('tokens.release', () => this.client.send(new DeleteCommand({ TableName: this.table, Key: { tokenId } })));
   }
 }
