@@ -4,6 +4,7 @@ import { register as registerAccounts } from './accounts';
 import { register as registerCollect } from './collect';
 import { register as registerStatus } from './status';
 import { register as registerLink } from './link';
+import { register as registerRecipients } from './recipients';
 import { register as registerReport } from './report';
 import { register as registerServe } from './serve';
 import { register as registerSim } from './sim';
@@ -18,6 +19,7 @@ export function registerCommands(program: Command, context: CliContext): void {
   registerStatus(program, context);
   registerLink(program, context);
   registerReport(program, context);
+  registerRecipients(program, context);
   registerServe(program, context);
   registerSim(program);
 }
