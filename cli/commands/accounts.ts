@@ -31,11 +31,10 @@ interface SettingOptions {
 }
 
 function withSettingOptions(command: Command, emailRequired: boolean): Command {
-  const email = '--email <a[,b]>';
-  const emailHelp = 'recipients, comma-separated';
-  if (emailRequired) command.requiredOption(email, emailHelp);
-  else command.option(email, emailHelp);
+  // Checked in the action rather than with requiredOption, so that a misspelt option is reported
+  // as unknown (with a suggestion) instead of as a missing --email.
   return command
+    .option('--email <a[,b]>', emailRequired ? 'recipients, comma-separated (required)' : 'recipients, comma-separated (replaces them)')
     .option('--label <label>', 'a name for the account (at most 64 characters; "" removes it on update)')
     .option('--interval <interval>', 'poll and curve interval: 1m 5m 15m 30m 1h 4h 1d (default 1h)')
     .option('--drawdown <levels>', 'drawdown alert levels in percent, e.g. 5,10,20 (default); "none" turns them off')
@@ -66,6 +65,7 @@ export function register(program: Command, context: CliContext): void {
     accounts.command('add').argument('<address>', 'account address (any case; stored checksummed)').description('track an account'),
     true,
   ).action(async (address: string, options: SettingOptions) => {
+    if (options.email === undefined) throw new UsageError("required option '--email <a[,b]>' not specified");
     const settings = settingsFrom(parseAddress(address), options);
     const rt = await context.runtime();
     const outcome = await rt.repos.accounts.create(newTrackedAccount(settings, rt.now()));
