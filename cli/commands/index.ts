@@ -8,6 +8,7 @@ import { register as registerRecipients } from './recipients';
 import { register as registerReport } from './report';
 import { register as registerServe } from './serve';
 import { register as registerSim } from './sim';
+import { register as registerTestEmail } from './testEmail';
 
 /**
  * Every command lives in its own file under `commands/` and exports `register(program, context)`.
@@ -22,4 +23,5 @@ export function registerCommands(program: Command, context: CliContext): void {
   registerRecipients(program, context);
   registerServe(program, context);
   registerSim(program);
+  registerTestEmail(program, context);
 }
