@@ -12,9 +12,29 @@ export interface ImportRowError {
   readonly message: string;
 }
 
+/** A column of an import file: its name as written and the line that names it (the header, or the JSON line). */
+export interface ImportColumn {
+  readonly name: string;
+  readonly line: number;
+}
+
 export interface ParsedImport {
+  readonly format: 'csv' | 'jsonl';
+  /** CSV: the header's columns, in order; JSON lines: every key, at its first line. */
+  readonly columns: ImportColumn[];
   readonly rows: ImportRow[];
   readonly errors: ImportRowError[];
+}
+
+/** A problem with the whole file (empty, no header, a bad header): nothing is imported. */
+export class ImportFileError extends Error {
+  override readonly name = 'ImportFileError';
+  constructor(
+    readonly line: number,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -24,12 +44,16 @@ export interface ParsedImport {
  */
 export function parseImport(text: string): ParsedImport {
   const body = text.replace(/^\uFEFF/, '');
+  if (body.split(/\r?\n/).every((l) => l.trim() === '' || l.trimStart().startsWith('#'))) {
+    throw new ImportFileError(1, 'the file is empty: expected a header row (address,email,...) or JSON lines');
+  }
   return body.trimStart().startsWith('{') ? parseJsonLines(body) : parseCsv(body);
 }
 
 function parseJsonLines(text: string): ParsedImport {
   const rows: ImportRow[] = [];
   const errors: ImportRowError[] = [];
+  const columns = new Map<string, ImportColumn>();
   text.split(/\r?\n/).forEach((raw, i) => {
     const line = i + 1;
     if (raw.trim() === '' || raw.trimStart().startsWith('#')) return;
@@ -38,14 +62,15 @@ function parseJsonLines(text: string): ParsedImport {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('not a JSON object');
       const values: Record<string, string | null> = {};
       for (const [k, v] of Object.entries(value)) {
-        values[k] = v === null || v === undefined ? null : Array.isArray(v) ? v.map(String).join(';') : String(v);
+        if (!columns.has(k)) columns.set(k, { name: k, line });
+        values[k] = v === null || v === undefined ? null : Array.isArray(v) ? (v.length === 0 ? 'none' : v.map(String).join(';')) : String(v);
       }
       rows.push({ line, values });
     } catch (error) {
       errors.push({ line, message: `invalid JSON line (${describeError(error, { audience: 'public' })})` });
     }
   });
-  return { rows, errors };
+  return { format: 'jsonl', columns: [...columns.values()], rows, errors };
 }
 
 function parseCsv(text: string): ParsedImport {
@@ -53,8 +78,10 @@ function parseCsv(text: string): ParsedImport {
   const rows: ImportRow[] = [];
   const errors: ImportRowError[] = [];
   const headerRecord = records.find((r) => !isSkippable(r.cells));
-  if (!headerRecord) return { rows, errors };
+  if (!headerRecord) throw new ImportFileError(1, 'the file is empty: expected a header row (address,email,...)');
+  if (headerRecord.error) throw new ImportFileError(headerRecord.line, `header row: ${headerRecord.error}`);
   const header = headerRecord.cells.map((h) => h.trim().toLowerCase());
+  const columns = header.map((name) => ({ name, line: headerRecord.line }));
   for (const record of records) {
     if (record === headerRecord || isSkippable(record.cells)) continue;
     if (record.error) {
@@ -72,7 +99,7 @@ function parseCsv(text: string): ParsedImport {
     });
     rows.push({ line: record.line, values });
   }
-  return { rows, errors };
+  return { format: 'csv', columns, rows, errors };
 }
 
 function isSkippable(cells: readonly string[]): boolean {
@@ -85,7 +112,7 @@ interface CsvRecord {
   error?: string;
 }
 
-/** Splits CSV text into records, honouring quoted cells with `""` escapes and line breaks. */
+/** Splits CSV text into records, honouring quoted cells with `""` escapes; a quote still open at the end of a line is an error of that line. */
 function csvRecords(text: string): CsvRecord[] {
   const records: CsvRecord[] = [];
   let cells: string[] = [];
@@ -100,10 +127,16 @@ function csvRecords(text: string): CsvRecord[] {
         cell += '"';
         i++;
       } else if (c === '"') quoted = false;
-      else {
-        if (c === '\n') line++;
-        cell += c;
-      }
+      else if (c === '\n' || c === '\r') {
+        // No setting spans lines: the quote was left open. Report it and read on from the next line.
+        if (c === '\r' && text[i + 1] === '\n') i++;
+        records.push({ line: start, cells, error: `unterminated quote in column ${cells.length + 1}` });
+        quoted = false;
+        cells = [];
+        cell = '';
+        line++;
+        start = line;
+      } else cell += c;
       continue;
     }
     if (c === '"' && cell.trim() === '') {
@@ -123,8 +156,7 @@ function csvRecords(text: string): CsvRecord[] {
     } else cell += c;
   }
   if (quoted) {
-    cells.push(cell);
-    records.push({ line: start, cells, error: 'unterminated quoted cell' });
+    records.push({ line: start, cells, error: `unterminated quote in column ${cells.length + 1}` });
   } else if (cell !== '' || cells.length > 0) {
     cells.push(cell);
     records.push({ line: start, cells });

@@ -8,15 +8,25 @@ export function buildProgram(context: CliContext): Command {
   const program = new Command('sentinel')
     .description('portfolio-sentinel: reports, drawdown alerts and delegate protection for Rocket chain accounts')
     .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({ writeOut: (s) => context.io.out(s), writeErr: (s) => context.io.err(s) })
+    .showSuggestionAfterError(true)
+    .configureOutput(outputOf(context))
     .exitOverride();
   registerCommands(program, context);
   for (const command of program.commands) inheritOutput(command, context);
   return program;
 }
 
+/** Commander's own messages as one `sentinel: <reason>` line (a suggestion such as "Did you mean --email?" included). */
+function outputOf(context: CliContext) {
+  return {
+    writeOut: (s: string) => context.io.out(s),
+    writeErr: (s: string) => context.io.err(s),
+    outputError: (s: string, write: (s: string) => void) => write(`${s.trim().replace(/^error: /, 'sentinel: ').replace(/\s*\n\s*/g, ' ')}\n`),
+  };
+}
+
 function inheritOutput(command: Command, context: CliContext): void {
-  command.exitOverride().configureOutput({ writeOut: (s) => context.io.out(s), writeErr: (s) => context.io.err(s) });
+  command.exitOverride().configureOutput(outputOf(context));
   for (const sub of command.commands) inheritOutput(sub, context);
 }
 
@@ -37,6 +47,6 @@ export async function runCli(argv: readonly string[], context: CliContext = proc
 }
 
 // `tsx cli/main.ts ...` (npm run sentinel); the `sentinel` binary calls `runCli` itself.
-if (process.argv[1] !== undefined && /functions\/cli\/main\.ts$/.test(process.argv[1])) {
+if (process.argv[1] !== undefined && /cli\/main\.ts$/.test(process.argv[1])) {
   process.exitCode = await runCli(process.argv.slice(2));
 }

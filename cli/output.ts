@@ -56,3 +56,8 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
   const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n') + '\n';
 }
+
+/** `1 account`, `2 accounts`: a count with its noun in agreement. */
+export function plural(count: number, noun: string, nounPlural = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : nounPlural}`;
+}

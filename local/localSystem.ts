@@ -95,6 +95,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     accounts: repos.accounts,
     delegates: repos.delegates,
     tokens: repos.tokens,
+    suppressions: repos.suppressions,
     signer: new InProcessRevocationSigner(signRevocation),
     now,
     log,

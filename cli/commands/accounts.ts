@@ -1,5 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { addressSchema } from '../../functions/domain/address';
 import {
   accountSettingsPatchSchema,
@@ -11,12 +10,17 @@ import {
 import { applySettingsPatch, newTrackedAccount } from '../../functions/domain/trackedAccount';
 import type { TrackedAccount } from '../../functions/domain/account';
 import type { CliContext } from '../cliRuntime';
-import { parseImport } from '../importRows';
-import { formatTable, printJson, UsageError } from '../output';
-import { describeError } from '../../functions/shared/describeError';
+import { EXPORT_FORMATS, formatExport, type ExportFormat } from '../accountExport';
+import { runImport } from '../accountImport';
+import { readAddressFile } from '../addressFile';
+import { changedFields } from '../importPlan';
+import { byLabelThenAddress, recipientsWithSuppression, suppressionNote, type RecipientView } from '../recipientView';
+import { formatTable, plural, printJson, UsageError } from '../output';
 
 interface SettingOptions {
   email?: string;
+  addEmail?: string;
+  removeEmail?: string;
   label?: string;
   interval?: string;
   drawdown?: string;
@@ -27,11 +31,10 @@ interface SettingOptions {
 }
 
 function withSettingOptions(command: Command, emailRequired: boolean): Command {
-  const email = '--email <a[,b]>';
-  const emailHelp = 'recipients, comma-separated';
-  if (emailRequired) command.requiredOption(email, emailHelp);
-  else command.option(email, emailHelp);
+  // Checked in the action rather than with requiredOption, so that a misspelt option is reported
+  // as unknown (with a suggestion) instead of as a missing --email.
   return command
+    .option('--email <a[,b]>', emailRequired ? 'recipients, comma-separated (required)' : 'recipients, comma-separated (replaces them)')
     .option('--label <label>', 'a name for the account (at most 64 characters; "" removes it on update)')
     .option('--interval <interval>', 'poll and curve interval: 1m 5m 15m 30m 1h 4h 1d (default 1h)')
     .option('--drawdown <levels>', 'drawdown alert levels in percent, e.g. 5,10,20 (default); "none" turns them off')
@@ -62,6 +65,7 @@ export function register(program: Command, context: CliContext): void {
     accounts.command('add').argument('<address>', 'account address (any case; stored checksummed)').description('track an account'),
     true,
   ).action(async (address: string, options: SettingOptions) => {
+    if (options.email === undefined) throw new UsageError("required option '--email <a[,b]>' not specified");
     const settings = settingsFrom(parseAddress(address), options);
     const rt = await context.runtime();
     const outcome = await rt.repos.accounts.create(newTrackedAccount(settings, rt.now()));
@@ -70,64 +74,48 @@ export function register(program: Command, context: CliContext): void {
     if (!settings.signer) io.err('note: no --signer given, so alerts carry no one-click revocation link\n');
   });
 
-  withSettingOptions(accounts.command('update').argument('<address>').description('change the settings of a tracked account'), false).action(
-    async (address: string, options: SettingOptions) => {
+  withSettingOptions(accounts.command('update').argument('<address>').description('change the settings of a tracked account'), false)
+    .option('--add-email <a[,b]>', 'add recipients, keeping the others')
+    .option('--remove-email <a[,b]>', 'remove recipients, keeping the others')
+    .action(async (address: string, options: SettingOptions) => {
       const checksummed = parseAddress(address);
-      const patch = accountSettingsPatchSchema.safeParse(options);
+      const { addEmail, removeEmail, ...settingOptions } = options;
+      if (options.email !== undefined && (addEmail !== undefined || removeEmail !== undefined)) {
+        throw new UsageError('--email replaces the recipients; use it without --add-email and --remove-email');
+      }
+      const patch = accountSettingsPatchSchema.safeParse(settingOptions);
       if (!patch.success) throw new UsageError(describeSettingsError(patch.error));
-      if (Object.values(patch.data).every((v) => v === undefined)) throw new UsageError('nothing to update: give at least one option');
+      const added = addEmail === undefined ? [] : parseEmails('--add-email', addEmail);
+      const removed = removeEmail === undefined ? [] : parseEmails('--remove-email', removeEmail);
+      if (Object.values(patch.data).every((v) => v === undefined) && added.length === 0 && removed.length === 0) {
+        throw new UsageError('nothing to update: give at least one option');
+      }
       const rt = await context.runtime();
       const current = await rt.repos.accounts.get(checksummed);
       if (!current) throw new Error(`${checksummed} is not tracked`);
       const given = Object.fromEntries(Object.entries(patch.data).filter(([, v]) => v !== undefined)) as AccountSettingsPatch;
+      if (added.length > 0 || removed.length > 0) given.emails = editRecipients(checksummed, current.emails, added, removed);
       const next = applySettingsPatch(current, given, rt.now());
-      const outcome = await rt.repos.accounts.updateSettings(checksummed, {
-        emails: next.emails,
-        label: next.label,
-        interval: next.interval,
-        drawdownThresholds: next.drawdownThresholds,
-        reportAt: next.reportAt,
-        timezone: next.timezone,
-        expiryWarnDays: next.expiryWarnDays,
-        signer: next.signer,
-        nextDueAt: next.nextDueAt,
-        nextReportAt: next.nextReportAt,
-      });
+      const outcome = await rt.repos.accounts.updateSettings(checksummed, changedFields(current, next));
       if (outcome.kind === 'not-found') throw new Error(`${checksummed} is not tracked`);
       io.out(`updated ${checksummed}\n`);
-    },
-  );
+    });
 
   accounts
     .command('import')
     .argument('<file>', 'CSV with a header row (address,email,label,interval,drawdown,report-at,timezone,expiry-warn-days,signer; lists separated by ";") or JSON lines with the same keys')
-    .description('add or update many accounts at once; bad rows are reported by line and the rest imported')
-    .option('--json', 'print the result as JSON')
-    .action(async (file: string, options: { json?: boolean }) => {
-      let text: string;
-      try {
-        text = await readFile(file, 'utf8');
-      } catch (error) {
-        throw new Error(`cannot read ${file}: ${describeError(error, { audience: 'public' })}`);
-      }
-      const parsed = parseImport(text);
-      const errors = [...parsed.errors];
-      const valid = new Map<string, AccountSettings>();
-      for (const row of parsed.rows) {
-        const settings = accountSettingsSchema.safeParse(row.values);
-        if (settings.success) valid.set(settings.data.address, settings.data);
-        else errors.push({ line: row.line, message: describeSettingsError(settings.error).replace(/\n/g, '; ') });
-      }
+    .description('add or update many accounts at once: a column the file lacks leaves that setting as it is; bad rows are reported by line and the rest imported')
+    .option('--json', 'print {created, updated, unchanged, errors} as JSON')
+    .action((file: string, options: { json?: boolean }) => runImport(file, options, context));
+
+  accounts
+    .command('export')
+    .description('print every tracked account in the import format (accounts import reads it back unchanged)')
+    .addOption(new Option('--format <format>', 'csv or jsonl (JSON lines)').choices(EXPORT_FORMATS).default('csv'))
+    .action(async (options: { format: ExportFormat }) => {
       const rt = await context.runtime();
-      const now = rt.now();
-      const outcome = await rt.repos.accounts.importMany([...valid.values()].map((s) => newTrackedAccount(s, now)));
-      errors.sort((a, b) => a.line - b.line);
-      if (options.json) printJson(io, { created: outcome.created, updated: outcome.updated, errors });
-      else {
-        for (const e of errors) io.err(`${file}:${e.line}: ${e.message}\n`);
-        io.out(`imported ${outcome.created.length + outcome.updated.length} accounts (${outcome.created.length} new, ${outcome.updated.length} updated); ${errors.length} rows rejected\n`);
-      }
-      if (errors.length > 0) throw new Error(`${errors.length} of ${parsed.rows.length + parsed.errors.length} rows rejected (see above); the valid rows were imported`);
+      const all = (await rt.repos.accounts.list()).sort(byLabelThenAddress);
+      io.out(formatExport(all, options.format));
     });
 
   accounts
@@ -136,15 +124,25 @@ export function register(program: Command, context: CliContext): void {
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }) => {
       const rt = await context.runtime();
-      const all = await rt.repos.accounts.list();
-      if (options.json) return printJson(io, all.map(publicView));
+      const all = (await rt.repos.accounts.list()).sort(byLabelThenAddress);
+      const suppressed = await rt.repos.suppressions.lookup(all.flatMap((a) => a.emails));
+      const views = all.map((a) => ({ account: a, recipients: recipientsWithSuppression(a.emails, suppressed) }));
+      if (options.json) return printJson(io, views.map((v) => publicView(v.account, v.recipients)));
       if (all.length === 0) return io.out('no accounts tracked yet; add one with "sentinel accounts add <address> --email you@example.com"\n');
       io.out(
         formatTable(
-          ['ADDRESS', 'LABEL', 'INTERVAL', 'STATUS', 'RECIPIENTS', 'NEXT POLL'],
-          all.map((a) => [a.address, a.label ?? '', a.interval, a.status, a.emails.join(', '), new Date(a.nextDueAt).toISOString()]),
+          ['LABEL', 'ADDRESS', 'INTERVAL', 'STATUS', 'RECIPIENTS', 'NEXT POLL'],
+          views.map(({ account: a, recipients }) => [
+            a.label ?? '',
+            a.address,
+            a.interval,
+            a.status,
+            recipients.map((r) => (r.suppressed ? `${r.email} (suppressed: ${r.suppressed.reason})` : r.email)).join(', '),
+            new Date(a.nextDueAt).toISOString(),
+          ]),
         ),
       );
+      io.out(`${plural(all.length, 'account')}\n`);
     });
 
   accounts
@@ -156,11 +154,12 @@ export function register(program: Command, context: CliContext): void {
       const rt = await context.runtime();
       const account = await rt.repos.accounts.get(parseAddress(address));
       if (!account) throw new Error(`${parseAddress(address)} is not tracked`);
-      if (options.json) return printJson(io, publicView(account));
+      const recipients = recipientsWithSuppression(account.emails, await rt.repos.suppressions.lookup(account.emails));
+      if (options.json) return printJson(io, publicView(account, recipients));
       const rows: [string, string][] = [
         ['address', account.address],
         ['label', account.label ?? '-'],
-        ['recipients', account.emails.join(', ')],
+        ...recipients.map((r, i): [string, string] => [i === 0 ? 'recipients' : '', r.suppressed ? `${r.email} (${suppressionNote(r.suppressed)})` : r.email]),
         ['interval', account.interval],
         ['drawdown levels', account.drawdownThresholds.length ? account.drawdownThresholds.map((l) => `${l}%`).join(', ') : 'off'],
         ['daily report', `${account.reportAt} ${account.timezone}`],
@@ -176,23 +175,52 @@ export function register(program: Command, context: CliContext): void {
 
   accounts
     .command('remove')
-    .argument('<address>')
-    .description('stop tracking an account (its stored history expires by retention)')
-    .action(async (address: string) => {
+    .argument('[address...]', 'accounts to stop tracking')
+    .option('--file <file>', 'also remove the addresses in this file (one per line, or a CSV with an address column such as accounts export writes)')
+    .description('stop tracking accounts (their stored history expires by retention)')
+    .action(async (addressArgs: string[], options: { file?: string }) => {
+      const addresses = addressArgs.map(parseAddress);
+      if (options.file !== undefined) addresses.push(...(await readAddressFile(options.file)));
+      if (addresses.length === 0) throw new UsageError('give the addresses to remove, or --file');
       const rt = await context.runtime();
-      const checksummed = parseAddress(address);
-      const outcome = await rt.repos.accounts.remove(checksummed);
-      if (outcome.kind === 'not-found') throw new Error(`${checksummed} is not tracked`);
-      io.out(`stopped tracking ${checksummed}\n`);
+      const outcome = addresses.length === 1
+        ? await rt.repos.accounts.remove(addresses[0] as string).then((r) => (r.kind === 'removed' ? { removed: addresses, notFound: [] } : { removed: [], notFound: addresses }))
+        : await rt.repos.accounts.removeMany(addresses);
+      if (outcome.removed.length === 1) io.out(`stopped tracking ${outcome.removed[0]}\n`);
+      else if (outcome.removed.length > 1) io.out(`stopped tracking ${plural(outcome.removed.length, 'account')}\n`);
+      if (outcome.notFound.length === 1) throw new Error(`${outcome.notFound[0]} is not tracked`);
+      if (outcome.notFound.length > 1) {
+        for (const address of outcome.notFound) io.err(`${address} is not tracked\n`);
+        throw new Error(`${outcome.notFound.length} of ${plural(addresses.length, 'address', 'addresses')} were not tracked (see above)`);
+      }
     });
 }
 
+function parseEmails(option: string, value: string): string[] {
+  const parsed = accountSettingsPatchSchema.safeParse({ email: value });
+  if (!parsed.success) throw new UsageError(describeSettingsError(parsed.error).replace(/^email:/, `${option}:`));
+  return parsed.data.emails ?? [];
+}
+
+function editRecipients(address: string, current: readonly string[], added: readonly string[], removed: readonly string[]): string[] {
+  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  const missing = removed.filter((r) => !current.some((c) => same(c, r)));
+  if (missing.length > 0) throw new Error(`${missing.join(', ')} ${missing.length === 1 ? 'is not a recipient' : 'are not recipients'} of ${address}`);
+  const kept = current.filter((c) => !removed.some((r) => same(c, r)));
+  const next = [...kept, ...added.filter((a) => !kept.some((k) => same(k, a)))];
+  if (next.length === 0) throw new UsageError(`${address} would have no recipient left; remove the account instead (accounts remove)`);
+  const checked = accountSettingsPatchSchema.safeParse({ email: next });
+  if (!checked.success) throw new UsageError(describeSettingsError(checked.error));
+  return checked.data.emails ?? next;
+}
+
 /** The account as shown to users (`--json`): settings, status and schedule. */
-function publicView(a: TrackedAccount): Record<string, unknown> {
+function publicView(a: TrackedAccount, recipients: readonly RecipientView[]): Record<string, unknown> {
   return {
     address: a.address,
     label: a.label,
     emails: a.emails,
+    suppressed: recipients.filter((r) => r.suppressed).map((r) => ({ email: r.email, reason: r.suppressed?.reason, since: isoOf(r.suppressed?.suppressedAt) })),
     interval: a.interval,
     drawdownThresholds: a.drawdownThresholds,
     reportAt: a.reportAt,
@@ -205,4 +233,8 @@ function publicView(a: TrackedAccount): Record<string, unknown> {
     nextDueAt: new Date(a.nextDueAt).toISOString(),
     nextReportAt: new Date(a.nextReportAt).toISOString(),
   };
+}
+
+function isoOf(ms: number | undefined): string | null {
+  return ms === undefined ? null : new Date(ms).toISOString();
 }

@@ -5,7 +5,8 @@ import type { DispatchSelection } from '../../functions/services/collect/dispatc
 import { memoryCounters } from '../../functions/shared/observability';
 import { createLocalSystem } from '../../local/localSystem';
 import type { CliContext } from '../cliRuntime';
-import { formatTable, printJson, UsageError } from '../output';
+import { formatTable, plural, printJson, UsageError } from '../output';
+import { progressReporter } from '../progressReporter';
 
 /** `sentinel collect`: one dispatch-and-collect cycle now, alerts included. */
 export function register(program: Command, context: CliContext): void {
@@ -30,15 +31,29 @@ export function register(program: Command, context: CliContext): void {
       if (selection.kind === 'account' && !(await rt.repos.accounts.get(selection.address))) {
         throw new Error(`${selection.address} is not tracked`);
       }
-      const progress = context.io.interactive
-        ? (done: number, total: number) => context.io.err(`\rcollected ${done}/${total}`)
-        : undefined;
-      const { outcomes } = await system.pipeline.runCycle(selection, progress);
-      if (progress && outcomes.length > 0) context.io.err('\n');
+      const progress = progressReporter(context.io, 'collected');
+      const showProgress = selection.kind !== 'account' && (context.io.interactive || selection.kind === 'all');
+      const { outcomes } = await system.pipeline.runCycle(selection, showProgress ? (done, total) => progress.update(done, total) : undefined);
+      progress.finish();
+      if (selection.kind !== 'account' && outcomes.length > 0) context.io.err(`${summary(outcomes, progress.elapsedSeconds())}\n`);
       if (options.json) return printJson(context.io, outcomes);
       if (outcomes.length === 0) return context.io.out('no account was due\n');
-      context.io.out(formatTable(['ACCOUNT', 'NEW POINTS', 'STATUS', 'NOTE'], outcomes.map(row)));
+      const labels = new Map((await rt.repos.accounts.getMany(outcomes.map((o) => o.address))).map((a) => [a.address as string, a.label]));
+      context.io.out(formatTable(['LABEL', 'ACCOUNT', 'NEW POINTS', 'STATUS', 'NOTE'], outcomes.map((o) => [labels.get(o.address) ?? '', ...row(o)])));
     });
+}
+
+/** `collected 40 accounts in 12.3 s: 38 ok, 2 failing; 3 alerts sent` */
+function summary(outcomes: readonly CollectOutcome[], seconds: number): string {
+  const counts = new Map<string, number>();
+  let alerts = 0;
+  for (const o of outcomes) {
+    const key = o.kind === 'collected' || o.kind === 'chain-failed' ? o.status : o.kind;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+    if (o.kind === 'collected') alerts += o.events;
+  }
+  const parts = [...counts].map(([k, n]) => `${n} ${k}`).join(', ');
+  return `collected ${plural(outcomes.length, 'account')} in ${seconds.toFixed(1)} s: ${parts}; ${plural(alerts, 'alert')} sent`;
 }
 
 function selectionOf(options: { account?: string; all?: boolean }): DispatchSelection {
@@ -52,7 +67,7 @@ function selectionOf(options: { account?: string; all?: boolean }): DispatchSele
 function row(outcome: CollectOutcome): string[] {
   switch (outcome.kind) {
     case 'collected':
-      return [outcome.address, String(outcome.newPoints), outcome.status, outcome.events > 0 ? `${outcome.events} alert(s) sent` : ''];
+      return [outcome.address, String(outcome.newPoints), outcome.status, outcome.events > 0 ? `${plural(outcome.events, 'alert')} sent` : ''];
     case 'chain-failed':
       return [outcome.address, '0', outcome.status, outcome.reason];
     case 'already-collected':

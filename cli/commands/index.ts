@@ -5,9 +5,11 @@ import { register as registerCollect } from './collect';
 import { register as registerInit } from './init';
 import { register as registerStatus } from './status';
 import { register as registerLink } from './link';
+import { register as registerRecipients } from './recipients';
 import { register as registerReport } from './report';
 import { register as registerServe } from './serve';
 import { register as registerSim } from './sim';
+import { register as registerTestEmail } from './testEmail';
 
 /**
  * Every command lives in its own file under `commands/` and exports `register(program, context)`.
@@ -19,7 +21,9 @@ export function registerCommands(program: Command, context: CliContext): void {
   registerStatus(program, context);
   registerLink(program, context);
   registerReport(program, context);
+  registerRecipients(program, context);
   registerServe(program, context);
   registerSim(program);
   registerInit(program, context);
+  registerTestEmail(program, context);
 }

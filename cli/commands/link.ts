@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { addressSchema, type Address } from '../../functions/domain/address';
 import { DEFAULT_LINK_TTL_MS } from '../../functions/domain/linkClaims';
-import type { CliContext } from '../cliRuntime';
+import { ConfigError } from '../../functions/config/settings';
+import type { CliContext, CliRuntime } from '../cliRuntime';
 import { printJson, UsageError } from '../output';
 
 function parseAddress(what: string, value: string): Address {
@@ -11,8 +12,27 @@ function parseAddress(what: string, value: string): Address {
 }
 
 /**
+ * Whether `delegate` is a current delegate of `account`: in the stored delegate view (what the
+ * last collection saw), else on the chain when it is configured.
+ */
+async function isDelegate(rt: CliRuntime, account: Address, delegate: Address): Promise<boolean> {
+  const seen = await rt.repos.delegates.listForAccount(account);
+  if (seen.some((d) => d.delegate.toLowerCase() === delegate.toLowerCase() && d.removedAt === null)) return true;
+  let chain;
+  try {
+    chain = rt.chain();
+  } catch (error) {
+    if (error instanceof ConfigError) return false;
+    throw error;
+  }
+  const live = await chain.getDelegateTraders(account);
+  return live.some((d) => d.address.toLowerCase() === delegate.toLowerCase());
+}
+
+/**
  * `sentinel link revoke <account> <delegate> [--json]`: prints a one-click revocation link (the
- * same kind every delegate email carries). The account must be tracked; a warning on stderr says
+ * same kind every delegate email carries). The account must be tracked and the delegate one of
+ * its delegates; a warning on stderr says
  * when it has no signer, as the link then only explains that revocation is not set up.
  */
 export function register(program: Command, context: CliContext): void {
@@ -29,6 +49,9 @@ export function register(program: Command, context: CliContext): void {
       const rt = await context.runtime();
       const tracked = await rt.repos.accounts.get(account);
       if (!tracked) throw new Error(`${account} is not tracked; add it with "sentinel accounts add"`);
+      if (!(await isDelegate(rt, account, delegate))) {
+        throw new Error(`${delegate} is not a delegate of ${account} (not among its delegates as last collected, nor on the chain); no link printed`);
+      }
       if (tracked.signer === null) {
         context.io.err(`warning: ${account} has no signer, so this link cannot revoke anything until one is set (accounts update --signer)\n`);
       }

@@ -6,7 +6,7 @@ import { dueReports, type AccountReportResult, type DueReportsDeps } from '../..
 import { sendDailyReport } from '../../functions/services/report/sendDailyReport';
 import { memoryCounters } from '../../functions/shared/observability';
 import type { CliContext, CliRuntime } from '../cliRuntime';
-import { formatTable, printJson, UsageError } from '../output';
+import { formatTable, plural, printJson, UsageError } from '../output';
 
 /** The report service's ports from the CLI runtime: its repositories, links and clock, SES from the settings. */
 export async function reportDepsFrom(rt: CliRuntime): Promise<DueReportsDeps> {
@@ -53,13 +53,16 @@ export function register(program: Command, context: CliContext): void {
 
       if (options.json) printJson(context.io, results);
       else if (results.length === 0) context.io.out('no report was due\n');
-      else context.io.out(formatTable(['ACCOUNT', 'OUTCOME', 'RECIPIENTS', 'NOTE'], results.map(row)));
+      else {
+        const labels = new Map((await rt.repos.accounts.getMany(results.map((r) => r.address))).map((a) => [a.address as string, a.label]));
+        context.io.out(formatTable(['LABEL', 'ACCOUNT', 'OUTCOME', 'RECIPIENTS', 'NOTE'], results.map((r) => [labels.get(r.address) ?? '', ...row(r)])));
+      }
 
       const undelivered = results.filter((r) => UNDELIVERED.has(r.outcome.kind));
       if (undelivered.length > 0) {
         const first = undelivered[0]?.outcome;
         const reason = first && 'reason' in first ? `: ${first.reason}` : '';
-        throw new Error(`${undelivered.length} of ${results.length} report(s) not delivered${reason}`);
+        throw new Error(`${undelivered.length} of ${plural(results.length, 'report')} not delivered${reason}`);
       }
     });
 }

@@ -4,6 +4,7 @@ import { SUMMARY_FIELDS } from '../../functions/domain/summaryFields';
 import { SUMMARY_METRICS } from '../../functions/domain/summaryMetrics';
 import { formatCountdown, formatDelta } from '../../functions/mail/format';
 import { accountStatus, type AccountStatusReport } from '../../functions/services/status/accountStatus';
+import { describeAlertState } from '../alertStateText';
 import type { CliContext } from '../cliRuntime';
 import { formatTable, printJson, UsageError } from '../output';
 
@@ -21,13 +22,14 @@ export function register(program: Command, context: CliContext): void {
       const report = await accountStatus(rt.repos, parsed.data, rt.now());
       if (!report) throw new Error(`${parsed.data} is not tracked`);
       if (options.json) return printJson(context.io, report);
-      context.io.out(render(report, rt.now()));
+      const timeZone = (await rt.repos.accounts.get(parsed.data))?.timezone ?? 'UTC';
+      context.io.out(render(report, rt.now(), timeZone));
     });
 }
 
 const iso = (ms: number | null): string => (ms === null ? '-' : new Date(ms).toISOString());
 
-function render(r: AccountStatusReport, now: number): string {
+function render(r: AccountStatusReport, now: number, timeZone: string): string {
   const a = r.account;
   const lines = [
     `${a.label ? `${a.label} ` : ''}${a.address}`,
@@ -48,8 +50,8 @@ function render(r: AccountStatusReport, now: number): string {
     lines.push(formatTable(['METRIC', 'VALUE', 'CHANGE'], rows));
   }
   if (r.alerts.length > 0) {
-    lines.push('alert states');
-    lines.push(formatTable(['RULE', 'STATE'], r.alerts.map((s) => [s.rule, JSON.stringify(s.state)])));
+    lines.push(`alert states (times in ${timeZone})`);
+    lines.push(formatTable(['RULE', 'STATE'], r.alerts.flatMap((s) => describeAlertState(s.rule, s.state, now, timeZone))));
   }
   const active = r.delegates.filter((d) => d.removedAt === null);
   lines.push(`delegates (${active.length})`);

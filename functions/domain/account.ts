@@ -2,9 +2,9 @@ import * as z from 'zod';
 import { addressSchema, type Address } from './address';
 import { INTERVALS, type Interval } from './interval';
 import { DEFAULT_WARN_DAYS } from './delegateAlerts';
-import { canonicalTimeZone, isValidTimeZone } from './localTime';
 import { CLOCK_TIME } from './reportTime';
 import { signerRefSchema } from './signerRef';
+import { readTimeZoneName } from './timeZoneName';
 
 /** An account's settings, as validated from user input. */
 export interface AccountSettings {
@@ -18,7 +18,7 @@ export interface AccountSettings {
   drawdownThresholds: number[];
   /** Local time of the daily report, `HH:MM`. */
   reportAt: string;
-  /** Canonical IANA zone name. */
+  /** IANA zone name, as the user gave it (case fixed; legacy aliases mapped, abbreviations refused). */
   timezone: string;
   /** Days before a delegate's expiry to warn at, descending; `[]` turns the warnings off. */
   expiryWarnDays: number[];
@@ -128,8 +128,12 @@ const reportAt = z
 const timezone = z
   .string({ error: 'must be an IANA time zone name' })
   .trim()
-  .refine(isValidTimeZone, { error: (iss) => `${JSON.stringify(iss.input)} is not an IANA time zone name (e.g. Europe/Berlin)` })
-  .transform(canonicalTimeZone);
+  .transform((s, ctx) => {
+    const read = readTimeZoneName(s);
+    if (read.kind === 'zone') return read.name;
+    ctx.addIssue({ code: 'custom', message: read.reason });
+    return z.NEVER;
+  });
 
 const label = z
   .string({ error: 'must be text' })
@@ -146,12 +150,16 @@ const address = z
 /** Option and CSV column names (`email`, `report-at`, ...) mapped to field names; `''` and `null` mean "not given". */
 const ALIASES: Readonly<Record<string, string>> = { email: 'emails', drawdown: 'drawdownThresholds' };
 
+function fieldKey(name: string): string {
+  const camel = name.trim().replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+  return ALIASES[camel] ?? camel;
+}
+
 function normalizeKeys(input: unknown, keepEmpty: readonly string[] = []): unknown {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(input)) {
-    const camel = k.trim().replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-    const key = ALIASES[camel] ?? camel;
+    const key = fieldKey(k);
     const empty = v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
     if (!empty) out[key] = v;
     else if (keepEmpty.includes(key)) out[key] = null;
@@ -165,20 +173,19 @@ function normalizeKeys(input: unknown, keepEmpty: readonly string[] = []): unkno
  * names; lists as arrays or as text separated by `,` or `;`. Missing or empty values take the
  * defaults (`DEFAULT_SETTINGS`). Unknown keys are ignored.
  */
-export const accountSettingsSchema = z.preprocess(
-  (v) => normalizeKeys(v),
-  z.object({
-    address,
-    emails,
-    label: label.nullable().default(null),
-    interval: interval.default(DEFAULT_SETTINGS.interval),
-    drawdownThresholds: thresholds.default([...DEFAULT_SETTINGS.drawdownThresholds]),
-    reportAt: reportAt.default(DEFAULT_SETTINGS.reportAt),
-    timezone: timezone.default(DEFAULT_SETTINGS.timezone),
-    expiryWarnDays: warnDays.default([...DEFAULT_SETTINGS.expiryWarnDays]),
-    signer: signerRefSchema.nullable().default(null),
-  }),
-) satisfies z.ZodType<AccountSettings>;
+const settingsObject = z.object({
+  address,
+  emails,
+  label: label.nullable().default(null),
+  interval: interval.default(DEFAULT_SETTINGS.interval),
+  drawdownThresholds: thresholds.default([...DEFAULT_SETTINGS.drawdownThresholds]),
+  reportAt: reportAt.default(DEFAULT_SETTINGS.reportAt),
+  timezone: timezone.default(DEFAULT_SETTINGS.timezone),
+  expiryWarnDays: warnDays.default([...DEFAULT_SETTINGS.expiryWarnDays]),
+  signer: signerRefSchema.nullable().default(null),
+});
+
+export const accountSettingsSchema = z.preprocess((v) => normalizeKeys(v), settingsObject) satisfies z.ZodType<AccountSettings>;
 
 /** A change of settings (`accounts update`): only the given fields; `''` for `label` or `signer` removes it. */
 export type AccountSettingsPatch = Partial<Omit<AccountSettings, 'address'>>;
@@ -205,12 +212,26 @@ const OPTION_NAMES: Readonly<Record<string, string>> = {
   expiryWarnDays: 'expiry-warn-days',
 };
 
+/** The setting fields, in the order of the CLI options and import columns (`address` first). */
+export const SETTING_FIELDS = Object.keys(settingsObject.shape) as (keyof AccountSettings)[];
+
+/** The field a CLI option or import column names (`report-at`, `reportAt` -> `reportAt`), or `null` for an unknown name. */
+export function settingFieldOf(column: string): keyof AccountSettings | null {
+  const key = fieldKey(column);
+  return (SETTING_FIELDS as string[]).includes(key) ? (key as keyof AccountSettings) : null;
+}
+
+/** The option and import column name of a field (`reportAt` -> `report-at`, `emails` -> `email`). */
+export function columnOf(field: string): string {
+  return OPTION_NAMES[field] ?? field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
 /** One line per problem, naming the option as the user typed it: `email: "x" is not a valid email address`. */
 export function describeSettingsError(error: z.ZodError): string {
   return error.issues
     .map((i) => {
       const field = String(i.path[0] ?? 'settings');
-      return `${OPTION_NAMES[field] ?? field}: ${i.message}`;
+      return `${columnOf(field)}: ${i.message}`;
     })
     .join('\n');
 }

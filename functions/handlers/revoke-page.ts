@@ -39,6 +39,7 @@ export async function revokePageDepsFromEnv(env: Readonly<Record<string, string 
     accounts: repos.accounts,
     delegates: repos.delegates,
     tokens: repos.tokens,
+    suppressions: repos.suppressions,
     signer: new LambdaRevocationSigner(new LambdaClient({ region: settings.AWS_REGION }), settings.SIGN_REVOCATION_FUNCTION_NAME),
     now: Date.now,
     log,

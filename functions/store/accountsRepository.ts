@@ -69,6 +69,13 @@ export class AccountsRepository extends DynamoRepository {
     return out.Item ? parseItem(accountItemSchema, out.Item, 'accounts.get') : null;
   }
 
+  /** The accounts of those addresses that are tracked (read consistently, 100 per `BatchGetItem`), in no particular order. */
+  async getMany(addresses: readonly string[]): Promise<AccountRecord[]> {
+    const keys = [...new Set(addresses)].map((address) => ({ address }));
+    const items = await batchGetAll(this.client, this.table, keys, 'accounts.getMany', this.options.batch);
+    return items.map((item) => parseItem(accountItemSchema, item, 'accounts.getMany'));
+  }
+
   /** Changes some settings (and/or the schedule times); returns the account as now stored. */
   async updateSettings(address: string, patch: AccountPatch): Promise<{ kind: 'updated'; account: AccountRecord } | { kind: 'not-found' }> {
     const fields = Object.entries(parseItem(accountPatchSchema, patch, 'accounts.updateSettings')).filter(
@@ -112,6 +119,20 @@ export class AccountsRepository extends DynamoRepository {
         throw error;
       }
     });
+  }
+
+  /**
+   * Stops tracking many accounts: finds which are tracked (`BatchGetItem`, 100 at a time), then
+   * deletes those with `BatchWriteItem` (25 at a time, several in flight). An account added again
+   * between the two steps is removed as well.
+   */
+  async removeMany(addresses: readonly string[]): Promise<{ removed: string[]; notFound: string[] }> {
+    const unique = [...new Set(addresses)];
+    const found = new Set((await this.getMany(unique)).map((account) => account.address as string));
+    const removed = unique.filter((address) => found.has(address));
+    const requests: WriteRequest[] = removed.map((address) => ({ DeleteRequest: { Key: { address } } }));
+    await batchWriteAll(this.client, this.table, requests, 'accounts.removeMany', { concurrency: 8, ...this.options.batch });
+    return { removed, notFound: unique.filter((address) => !found.has(address)) };
   }
 
   /** Every tracked account, by address (queries each shard of `byNextDue`, page by page). */

@@ -10,6 +10,16 @@ export type SuppressionReason = 'bounce' | 'complaint' | 'unsubscribe';
 
 const reasonSchema = z.enum(['bounce', 'complaint', 'unsubscribe']);
 
+/** A suppressed address: why and since when. */
+export interface Suppression {
+  /** Lower-cased. */
+  readonly email: string;
+  readonly reason: SuppressionReason;
+  readonly suppressedAt: number;
+}
+
+const suppressionSchema = z.object({ email: z.string(), reason: reasonSchema, suppressedAt: z.number() });
+
 /** Addresses that must not be mailed (table `suppressions`, key `email`, lower-cased). */
 export class SuppressionRepository extends DynamoRepository {
   constructor(client: DynamoDBDocumentClient, prefix: string, options: RepositoryOptions = {}) {
@@ -38,6 +48,14 @@ export class SuppressionRepository extends DynamoRepository {
       this.client.send(new GetCommand({ TableName: this.table, Key: { email: normalize(email) }, ConsistentRead: true })),
     );
     return out.Item !== undefined;
+  }
+
+  /** The suppressions of those of `emails` that are suppressed, by lower-cased address (one `BatchGetItem` per 100). */
+  async lookup(emails: readonly string[]): Promise<Map<string, Suppression>> {
+    const keys = [...new Set(emails.map(normalize))].map((email) => ({ email }));
+    const found = await batchGetAll(this.client, this.table, keys, 'suppressions.lookup', this.options.batch);
+    const entries = found.map((item) => parseItem(suppressionSchema, item, 'suppressions.lookup'));
+    return new Map(entries.map((entry) => [entry.email, entry]));
   }
 
   /** The addresses of `emails` that are not suppressed, in their order (one `BatchGetItem` per 100). */

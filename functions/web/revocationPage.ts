@@ -4,6 +4,7 @@ import type { RevocationSigner } from './revocationSigner';
 import type { Log } from '../shared/observability';
 import type { AccountsRepository } from '../store/accountsRepository';
 import type { DelegateViewRepository } from '../store/delegateViewRepository';
+import type { SuppressionRepository } from '../store/suppressionRepository';
 import type { TokenRepository } from '../store/tokenRepository';
 import type { CsrfTokens } from './csrfToken';
 import { checkSameOrigin } from './sameOrigin';
@@ -23,6 +24,8 @@ export interface RevocationPageDeps {
   readonly accounts: Pick<AccountsRepository, 'get'>;
   readonly delegates: Pick<DelegateViewRepository, 'listForAccount'>;
   readonly tokens: Pick<TokenRepository, 'consume' | 'release'>;
+  /** Which recipients still get mail; without it the page assumes every recipient does. */
+  readonly suppressions?: Pick<SuppressionRepository, 'filter'>;
   readonly signer: RevocationSigner;
   readonly now: () => number;
   readonly log: Log;
@@ -40,7 +43,14 @@ export interface RevocationSubject {
 /** Every page the revocation endpoint can show (rendered by `functions/web/revocationViews.ts`). */
 export type RevocationPageView =
   | { kind: 'confirm'; subject: RevocationSubject; token: string; csrf: string; now: number }
-  | { kind: 'revoked'; subject: RevocationSubject; nonce: number; transactionSignature: string }
+  | {
+      kind: 'revoked';
+      subject: RevocationSubject;
+      nonce: number;
+      transactionSignature: string;
+      /** `false` when every recipient is suppressed, so no confirmation email goes out; absent means it does. */
+      confirmationEmail?: boolean;
+    }
   | { kind: 'already-revoked'; subject: RevocationSubject }
   | { kind: 'rejected'; subject: RevocationSubject; message: string }
   | { kind: 'unconfirmed'; subject: RevocationSubject; message: string; transactionSignature: string }
@@ -94,8 +104,9 @@ async function confirm(deps: RevocationPageDeps, request: WebRequest): Promise<R
   if (!deps.csrf.verify('revoke', claims.tokenId, fields.get('csrf'))) {
     return { kind: 'forbidden', reason: 'the confirmation form is missing or altered' };
   }
-  const subject = await subjectOf(deps, claims);
-  if (!subject) return { kind: 'not-tracked' };
+  const found = await subjectOf(deps, claims);
+  if (!found) return { kind: 'not-tracked' };
+  const { emails, ...subject } = found;
   if (!subject.account.hasSigner) return { kind: 'not-configured', subject, reason: NO_SIGNER };
 
   const consumed = await deps.tokens.consume(claims.tokenId, {
@@ -119,8 +130,10 @@ async function confirm(deps: RevocationPageDeps, request: WebRequest): Promise<R
   deps.log.info('revocation requested', { account: claims.account, delegate: claims.delegate, outcome: outcome.kind });
 
   switch (outcome.kind) {
-    case 'revoked':
-      return { kind: 'revoked', subject, nonce: outcome.nonce, transactionSignature: outcome.transactionSignature };
+    case 'revoked': {
+      const mailed = deps.suppressions ? (await deps.suppressions.filter(emails)).length > 0 : true;
+      return { kind: 'revoked', subject, nonce: outcome.nonce, transactionSignature: outcome.transactionSignature, confirmationEmail: mailed };
+    }
     case 'already-revoked':
       return { kind: 'already-revoked', subject };
     case 'rejected':
@@ -146,11 +159,12 @@ async function confirm(deps: RevocationPageDeps, request: WebRequest): Promise<R
 async function subjectOf(
   deps: RevocationPageDeps,
   claims: { account: string; delegate: string; expiresAt: number },
-): Promise<RevocationSubject | null> {
+): Promise<(RevocationSubject & { readonly emails: readonly string[] }) | null> {
   const account = await deps.accounts.get(claims.account);
   if (!account) return null;
   const seen = (await deps.delegates.listForAccount(account.address)).find((d) => d.delegate === claims.delegate);
   return {
+    emails: account.emails,
     account: { address: account.address, label: account.label, timezone: account.timezone, hasSigner: account.signer !== null },
     delegate: {
       address: claims.delegate,

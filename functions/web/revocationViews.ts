@@ -78,7 +78,11 @@ ${details(view.subject, view.now)}
 <dt>Nonce</dt><dd>${view.nonce}</dd>
 <dt>Transaction</dt><dd><code>${view.transactionSignature}</code></dd>
 </dl>
-<p>Open orders and positions are unchanged. A confirmation email is on its way to the account's recipients.</p>`,
+<p>Open orders and positions are unchanged. ${
+          view.confirmationEmail === false
+            ? 'No confirmation email is sent: every recipient of this account has stopped receiving mail from Portfolio Sentinel.'
+            : "A confirmation email is on its way to the account's recipients."
+        }</p>`,
       };
     case 'already-revoked':
       return {

@@ -102,7 +102,7 @@ export class WebStack extends Stack {
       description: 'Public: revocation confirmation page (GET) and confirmed revocation (POST).',
     });
     this.revokePage
-      .bindTables(table, ['accounts', 'delegates'], 'read')
+      .bindTables(table, ['accounts', 'delegates', 'suppressions'], 'read')
       .bindTable(table('tokens'), 'readWrite')
       .bindSecret(data.linkSecret)
       .bindInvoke(this.signRevocation.fn, 'SIGN_REVOCATION_FUNCTION_NAME')

@@ -86,7 +86,7 @@ describe('IAM statements', () => {
       collect: { accounts: 'readWrite', curves: 'readWrite', snapshots: 'readWrite', alerts: 'readWrite', delegates: 'readWrite' },
       notify: { accounts: 'read', curves: 'read', snapshots: 'read', delegates: 'read', suppressions: 'read', deliveries: 'readWrite' },
       'daily-report': { accounts: 'readWrite', curves: 'read', snapshots: 'read', delegates: 'read', suppressions: 'read', deliveries: 'readWrite' },
-      'revoke-page': { accounts: 'read', delegates: 'read', tokens: 'readWrite' },
+      'revoke-page': { accounts: 'read', delegates: 'read', suppressions: 'read', tokens: 'readWrite' },
       'preferences-page': { suppressions: 'write', alerts: 'readWrite', tokens: 'readWrite' },
       'sign-revocation': { accounts: 'read', leases: 'write', audit: 'write', tokens: 'readWrite' },
       'ses-events': { suppressions: 'write' },

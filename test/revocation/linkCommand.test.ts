@@ -33,11 +33,30 @@ function context(): CliContext & { stdout: string[]; stderr: string[] } {
 const ACCOUNT = testAddress(1, 0x11c);
 const BARE = testAddress(2, 0x11c);
 const DELEGATE = testAddress(3, 0x11c);
+const GONE = testAddress(4, 0x11c);
+const STRANGER = testAddress(5, 0x11c);
+
+const delegateView = (address: string, delegate: string, removedAt: number | null = null) => ({
+  address,
+  delegate,
+  name: 'bot',
+  expiryMs: null,
+  isWebClient: false,
+  firstSeenAt: NOW - 1_000,
+  lastSeenAt: NOW - 1_000,
+  warningsSent: [],
+  expiredNoticeSent: false,
+  removedAt,
+  generation: 1,
+});
 
 describe('sentinel link revoke', () => {
   it('prints a revocation link for a tracked account that reads back as this account and delegate', async () => {
     const ctx = context();
-    await (await ctx.runtime()).repos.accounts.create(accountRecord({ address: ACCOUNT, signer: 'env:OWNER_KEY' }));
+    const { repos } = await ctx.runtime();
+    await repos.accounts.create(accountRecord({ address: ACCOUNT, signer: 'env:OWNER_KEY' }));
+    await repos.accounts.create(accountRecord({ address: BARE, signer: null }));
+    await repos.delegates.putMany([delegateView(ACCOUNT, DELEGATE), delegateView(BARE, DELEGATE), delegateView(ACCOUNT, GONE, NOW - 500)]);
     expect(await runCli(['link', 'revoke', ACCOUNT.toLowerCase(), DELEGATE.toLowerCase()], ctx)).toBe(0);
     expect(ctx.stderr).toEqual([]);
     const url = ctx.stdout.join('').trim();
@@ -56,10 +75,18 @@ describe('sentinel link revoke', () => {
 
   it('warns on stderr when the account has no signer, and still prints the link', async () => {
     const ctx = context();
-    await (await ctx.runtime()).repos.accounts.create(accountRecord({ address: BARE, signer: null }));
     expect(await runCli(['link', 'revoke', BARE, DELEGATE], ctx)).toBe(0);
     expect(ctx.stderr.join('')).toMatch(/warning: .* has no signer/);
     expect(ctx.stdout.join('')).toMatch(/\/revoke\?token=/);
+  });
+
+  it('refuses an address that is not a current delegate of the account (no chain configured: the stored view decides)', async () => {
+    for (const delegate of [STRANGER, GONE]) {
+      const ctx = context();
+      expect(await runCli(['link', 'revoke', ACCOUNT, delegate], ctx)).toBe(1);
+      expect(ctx.stderr.join('')).toMatch(new RegExp(`^sentinel: ${delegate} is not a delegate of ${ACCOUNT}`));
+      expect(ctx.stdout).toEqual([]);
+    }
   });
 
   it('exits 2 on a bad address and 1 for an untracked account', async () => {

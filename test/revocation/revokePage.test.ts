@@ -48,6 +48,7 @@ describe('revoke page over HTTP, against the simulator', () => {
     expect(done.status).toBe(200);
     expectSecurityHeaders(done.headers);
     expect(titleOf(done)).toBe('API key revoked');
+    expect(done.html).toContain('A confirmation email is on its way');
     expect(await delegatesOf(account.address)).not.toContain(delegate.address);
 
     const audit = await world.repos.audit.listForAccount(account.address, 10);
@@ -70,6 +71,17 @@ describe('revoke page over HTTP, against the simulator', () => {
     const replay = await submitForm(form.action, form.fields);
     expect(replay.status).toBe(409);
     expect(titleOf(replay)).toBe('This link has already been used');
+  });
+
+  it('does not promise a confirmation email when every recipient is suppressed', async () => {
+    const account = await world.trackAccount({ label: 'unsubscribed', delegates: ['bot'] });
+    for (const email of account.emails) await world.repos.suppressions.suppress(email, 'unsubscribe');
+    const page = await getPage(world.revokeLink(account.address, account.delegates[0]!.address));
+    const form = formOf(page);
+    const done = await submitForm(form.action, form.fields);
+    expect(titleOf(done)).toBe('API key revoked');
+    expect(done.html).not.toContain('confirmation email is on its way');
+    expect(done.html).toContain('No confirmation email is sent');
   });
 
   it('a plain GET (as a mail scanner does) revokes and consumes nothing', async () => {

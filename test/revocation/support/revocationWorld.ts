@@ -152,6 +152,7 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
     accounts: repos.accounts,
     delegates: repos.delegates,
     tokens: repos.tokens,
+    suppressions: repos.suppressions,
     signer,
     now: Date.now,
     log: silentLog,

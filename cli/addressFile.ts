@@ -1,0 +1,41 @@
+import { describeError } from '../functions/shared/describeError';
+import { readFile } from 'node:fs/promises';
+import { addressSchema, type Address } from '../functions/domain/address';
+import { UsageError } from './output';
+
+/**
+ * Reads addresses from a file: one per line, or a CSV whose header has an `address` column (what
+ * `accounts export` writes). Blank lines and `#` comments are skipped. Any line that is not an
+ * address is a usage error naming the file and line; nothing is returned then.
+ */
+export async function readAddressFile(file: string): Promise<Address[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new Error(`cannot read ${file}: ${describeError(error, { audience: 'public' })}`, { cause: error });
+  }
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const addresses: Address[] = [];
+  let column = 0;
+  let headerSeen = false;
+  for (const [i, raw] of lines.entries()) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const cells = line.split(',').map((c) => c.trim().replace(/^"|"$/g, ''));
+    if (!headerSeen) {
+      headerSeen = true;
+      const at = cells.findIndex((c) => c.toLowerCase() === 'address');
+      if (at >= 0) {
+        column = at;
+        continue;
+      }
+    }
+    const cell = cells[column] ?? '';
+    const parsed = addressSchema.safeParse(cell);
+    if (!parsed.success) throw new UsageError(`${file}:${i + 1}: "${cell}" is not a 20-byte hex address; nothing removed`);
+    addresses.push(parsed.data);
+  }
+  if (addresses.length === 0) throw new UsageError(`${file}: no addresses in the file; nothing removed`);
+  return addresses;
+}

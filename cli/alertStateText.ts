@@ -1,0 +1,37 @@
+import * as z from 'zod';
+import { formatTime } from '../functions/mail/format';
+
+const levelSchema = z.object({
+  status: z.enum(['armed', 'breached']),
+  lastValue: z.number().nullable(),
+  lastSentAt: z.number().nullable(),
+  breachedAt: z.number().nullable(),
+});
+const drawdownSchema = z.object({ levels: z.record(z.string(), levelSchema) });
+const snoozeSchema = z.object({ until: z.number() });
+
+/**
+ * An alert rule's stored state in words, times in `timeZone`: one `[rule, state]` row per
+ * drawdown level (`breached since ...`, `armed`), `snoozed until ...` for a snooze. A rule this
+ * CLI does not know is shown as its keys and values.
+ */
+export function describeAlertState(rule: string, state: Record<string, unknown>, now: number, timeZone: string): [string, string][] {
+  const time = (ms: number) => formatTime(ms, timeZone);
+  const snooze = rule === 'snooze' ? snoozeSchema.safeParse(state) : null;
+  if (snooze?.success) {
+    return [['snooze', snooze.data.until > now ? `drawdown alerts snoozed until ${time(snooze.data.until)}` : `not snoozed (the last snooze ended ${time(snooze.data.until)})`]];
+  }
+  const drawdown = rule === 'drawdown' ? drawdownSchema.safeParse(state) : null;
+  if (drawdown?.success) {
+    const levels = Object.entries(drawdown.data.levels).sort(([a], [b]) => Number(a) - Number(b));
+    if (levels.length === 0) return [['drawdown', 'no level evaluated yet']];
+    return levels.map(([level, s]) => {
+      const parts = [s.status === 'breached' ? `breached${s.breachedAt === null ? '' : ` since ${time(s.breachedAt)}`}` : 'armed'];
+      if (s.lastValue !== null) parts.push(`drawdown ${s.lastValue.toFixed(2)}% at the last check`);
+      parts.push(s.lastSentAt === null ? 'no alert sent yet' : `last alert ${time(s.lastSentAt)}`);
+      return [`drawdown ${level}%`, parts.join(', ')];
+    });
+  }
+  const fields = Object.entries(state).map(([k, v]) => `${k} ${typeof v === 'number' && v > 1e12 ? time(v) : JSON.stringify(v)}`);
+  return [[rule, fields.join(', ')]];
+}
