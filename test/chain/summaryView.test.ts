@@ -69,9 +69,9 @@ describe('summary view', () => {
     [' 49.54 % ', { kind: 'number', value: 49.54 }],
     ['250', { kind: 'as-received', text: '250' }],
   ])('reads winRate %j by the unit rules', (winRate, expected) => {
-    const reading = summaryReadings({ ...summary(), winRate }).winRate;
+    const reading: { kind: string; value?: number } = summaryReadings({ ...summary(), winRate }).winRate;
     expect(reading.kind).toBe(expected.kind);
-    if (reading.kind === 'number' && expected.kind === 'number') expect(reading.value).toBeCloseTo(expected.value, 10);
+    if ('value' in expected) expect(reading.value).toBeCloseTo(expected.value, 10);
     else expect(reading).toEqual(expected);
   });
 
