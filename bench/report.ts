@@ -41,11 +41,14 @@ import { memoryCounters, silentLog } from '../functions/shared/observability';
 import type { AccountRecord } from '../functions/store/accountItem';
 import { mapConcurrent } from '../functions/store/concurrency';
 import { startSesLocal, type SesLocal } from '../local/ses';
+import { Simulator } from '../local/sim';
 import { memoryReportRepos, type StoredAccountData } from './reportMemoryStore';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const NOW = Date.parse('2025-06-15T12:00:00Z');
+/** The chain every report reads its windows from (generated history for any address). */
+const chainSim = new Simulator({ seed: 5, clock: { startMs: NOW, speed: 0 }, historyDays: 45 });
 const ZONES = ['Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'UTC', 'Australia/Sydney', 'America/Los_Angeles'];
 const MAIL_FROM = 'sentinel@example.com';
 const CLEAR_EVERY = 100;
@@ -178,6 +181,8 @@ function depsFor(ses: SesLocal, data: readonly StoredAccountData[]): DailyReport
   const client = new SESClient({ endpoint: ses.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' } });
   return {
     repos: memoryReportRepos(data),
+    // The chain simulator in process: the report's three windows cost no network time here.
+    chain: { getPortfolio: async (query) => chainSim.portfolio(query) },
     sender: new SesSender(client),
     renderer: createEmailRenderer(),
     links: new ActionLinks(new LinkTokenCodec('bench-link-secret-0123456789abcdef0123'), 'https://sentinel.example.com'),
@@ -239,11 +244,11 @@ async function stages(ses: SesLocal, data: readonly StoredAccountData[], n: numb
   for (const { account } of data.slice(0, n)) {
     const plan = planReport(account, NOW, false);
     if (plan.kind !== 'send') throw new Error('expected a due report');
-    const { model, history } = await timed('load + model', async () => {
-      const loaded = await loadReportData(deps.repos, account, plan.period, NOW);
-      return { model: buildReportModel(loaded.input), history: loaded.history };
+    const { model } = await timed('load + model', async () => {
+      const loaded = await loadReportData(deps.repos, deps.chain, account, plan.period, NOW);
+      return { model: buildReportModel(loaded.input) };
     });
-    const chart = await timed('chart PNG', () => mailChart(history, { cid: 'report-chart@sentinel', alt: 'chart', timeZone: account.timezone }));
+    const chart = await timed('chart PNG', () => mailChart(model.chart.series, { cid: 'report-chart@sentinel', alt: 'chart', timeZone: account.timezone }));
     const links = recipientLinks(deps.links, account, account.emails[0]!, NOW);
     const rendered = await timed('render email', () =>
       deps.renderer.render('daily-report', dailyReportView(model, { status: { state: 'ok', reason: null, lastPointAtMs: null }, chart: chart?.ref ?? null, links }), {

@@ -2,6 +2,7 @@ import type { BeginOutcome, DeliveryIntent } from '../functions/store/deliveryRe
 import type { AccountRecord } from '../functions/store/accountItem';
 import type { StoredCurvePoint } from '../functions/store/curvesRepository';
 import type { DelegateView } from '../functions/store/delegateViewRepository';
+import type { ReportRecord } from '../functions/store/reportRecordsRepository';
 import type { Snapshot } from '../functions/store/snapshotsRepository';
 import type { DueReportsDeps } from '../functions/services/report/dueReports';
 
@@ -17,12 +18,13 @@ export interface StoredAccountData {
 
 /**
  * The repositories the report job reads, held in memory with the same contracts (ranges,
- * "newest before", conditional schedule writes, exactly-once deliveries), so the benchmark
+ * "newest before", conditional schedule writes, exactly-once deliveries, report records), so the benchmark
  * measures building, rendering and sending rather than a local database's latency.
  */
 export function memoryReportRepos(data: readonly StoredAccountData[]): DueReportsDeps['repos'] {
   const byAddress = new Map<string, StoredAccountData>(data.map((d) => [d.account.address, { ...d, account: { ...d.account } }]));
   const deliveries = new Map<string, 'in-progress' | 'sent' | 'failed'>();
+  const records = new Map<string, ReportRecord[]>();
   const find = (address: string) => byAddress.get(address);
   return {
     accounts: {
@@ -46,8 +48,13 @@ export function memoryReportRepos(data: readonly StoredAccountData[]): DueReport
     curves: {
       queryRange: async (address, _interval, fromMs, toMs) => (find(address)?.points ?? []).filter((p) => p.ts >= fromMs && p.ts <= toMs),
     },
-    snapshots: {
-      latestBefore: async (address, ts) => (find(address)?.snapshots ?? []).filter((s) => s.polledAt < ts).at(-1) ?? null,
+    reportRecords: {
+      latestBefore: async (address, coveredDate) =>
+        [...(records.get(address) ?? [])].filter((r) => r.coveredDate < coveredDate).sort((a, b) => (a.coveredDate < b.coveredDate ? -1 : 1)).at(-1) ?? null,
+      put: async (record) => {
+        const list = (records.get(record.address) ?? []).filter((r) => r.coveredDate !== record.coveredDate);
+        records.set(record.address, [...list, record]);
+      },
     },
     delegates: {
       listForAccount: async (address) => [...(find(address)?.delegates ?? [])],

@@ -57,6 +57,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
   const { links } = page;
   const mail: DueReportsDeps & { now: () => number } = {
     repos,
+    chain,
     sender: sesSenderFrom(settings),
     renderer: createEmailRenderer(settings.TEMPLATES_DIR === undefined ? {} : { templateRoot: settings.TEMPLATES_DIR }),
     links,

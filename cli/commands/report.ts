@@ -8,10 +8,12 @@ import { memoryCounters } from '../../functions/shared/observability';
 import type { CliContext, CliRuntime } from '../cliRuntime';
 import { formatTable, plural, printJson, UsageError } from '../output';
 
-/** The report service's ports from the CLI runtime: its repositories, links and clock, SES from the settings. */
+/** The report service's ports from the CLI runtime: its repositories, links and clock, the chain, SES from the settings. */
 export async function reportDepsFrom(rt: CliRuntime): Promise<DueReportsDeps> {
   return {
     repos: rt.repos,
+    // Created when a report is built: a run with nothing due needs no chain settings.
+    chain: { getPortfolio: (query, options) => rt.chain().getPortfolio(query, options) },
     sender: sesSenderFrom(rt.settings),
     renderer: createEmailRenderer(rt.settings.TEMPLATES_DIR === undefined ? {} : { templateRoot: rt.settings.TEMPLATES_DIR }),
     links: await rt.links(),

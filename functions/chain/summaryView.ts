@@ -1,6 +1,7 @@
 import { ChainResponseShapeError } from './errors';
 import { SUMMARY_STRING_FIELDS, type SummaryField } from '../domain/summaryFields';
 import { type PortfolioSummary } from '../domain/portfolioSummary';
+import { readSummaryValue, type MetricReading } from '../domain/summaryMetrics';
 
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
@@ -57,4 +58,19 @@ export function summaryView(summary: PortfolioSummary): SummaryView {
 export function parseSummary(summary: PortfolioSummary): Record<SummaryField, number> {
   const view = summaryView(summary);
   return Object.fromEntries(Object.entries(view).map(([k, v]) => [k, v.value])) as Record<SummaryField, number>;
+}
+
+/**
+ * Every summary field read by the unit rules (`readSummaryValue`): a number in the metric's unit
+ * (`winRate` `"0.4954"`, `"49.54"` and `"49.54%"` all give 49.54), or the text as received.
+ * Throws `ChainResponseShapeError` like `summaryView`.
+ */
+export function summaryReadings(summary: PortfolioSummary): Record<SummaryField, MetricReading> {
+  const view = summaryView(summary);
+  return Object.fromEntries(
+    Object.entries(view).map(([field, v]) => {
+      const key = field as SummaryField;
+      return [key, readSummaryValue(key, { ...v, text: String(summary[key]) })];
+    }),
+  ) as Record<SummaryField, MetricReading>;
 }

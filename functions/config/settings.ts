@@ -74,7 +74,7 @@ export const HANDLER_REQUIREMENTS = {
   dispatch: { settings: ['COLLECT_QUEUE_URL'], linkSecret: false },
   collect: { settings: ['ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'NOTIFY_QUEUE_URL'], linkSecret: false },
   notify: { settings: ['PUBLIC_BASE_URL'], linkSecret: true },
-  'daily-report': { settings: ['PUBLIC_BASE_URL'], linkSecret: true },
+  'daily-report': { settings: ['PUBLIC_BASE_URL', 'ROCKET_NODE_URL', 'ROCKET_INDEXER_URL'], linkSecret: true },
   'ses-events': { settings: [], linkSecret: false },
   'revoke-page': { settings: ['PUBLIC_BASE_URL', 'SIGN_REVOCATION_FUNCTION_NAME'], linkSecret: true },
   'preferences-page': { settings: ['PUBLIC_BASE_URL'], linkSecret: true },

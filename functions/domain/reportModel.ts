@@ -1,36 +1,70 @@
-import type { SummaryField } from './summaryFields';
 import type { AccountSettings } from './account';
 import { dayFigures, type DayFigures } from './dayFigures';
 import type { ObservedDelegate } from './delegateAlerts';
 import { drawdown, type DrawdownResult } from './drawdown';
 import { expiryCountdown, type ExpiryCountdown } from './expiryCountdown';
+import type { Interval } from './interval';
+import type { ReportWindow, ReportWindowKey } from './reportWindows';
 import type { SeriesPoint } from './series';
-import { summaryDelta, type SummaryValues } from './summaryDelta';
-import { SUMMARY_METRICS, type MetricInfo } from './summaryMetrics';
+import type { SummaryField } from './summaryFields';
+import { SUMMARY_METRICS, type MetricInfo, type MetricReading } from './summaryMetrics';
+
+/** A summary with every field read by the unit rules (`readSummaryValue`). */
+export type SummaryReadings = Readonly<Record<SummaryField, MetricReading>>;
+
+/** What the chain gave for one window of the report, and the same window of the previous report. */
+export interface WindowInput {
+  window: ReportWindow;
+  /** The window's summary; `null` when the chain had no point in it. */
+  summary: SummaryReadings | null;
+  /** The window's equity and PnL curves at `window.interval`. */
+  series: readonly SeriesPoint[];
+  /** The summary of the same window in the previous report; `null` for a first report. */
+  previous: SummaryReadings | null;
+}
 
 export interface ReportModelInput {
-  settings: Pick<AccountSettings, 'address' | 'label' | 'timezone'>;
+  settings: Pick<AccountSettings, 'address' | 'label' | 'timezone'> & { interval: Interval };
   /** The local day covered and its bounds (`localDayBounds`). */
   day: { localDate: string; startMs: number; endMs: number };
-  /** Points of the day; include the last point at or before the day's start to measure from it. */
-  daySeries: readonly SeriesPoint[];
-  /** The points of the drawdown lookback window, for drawdown. */
+  /** The windows, the day first (`reportWindows`). */
+  windows: readonly WindowInput[];
+  /** The stored points of the drawdown lookback window up to now: the flow-adjusted drawdown as of now. */
   history: readonly SeriesPoint[];
-  /** When tracking started (defaults to the first point of `history`). */
-  trackingSince?: number;
-  previousSummary: SummaryValues | null;
-  currentSummary: SummaryValues | null;
   delegates: readonly ObservedDelegate[];
   /** Delegates that disappeared since the previous report. */
   removedDelegates?: readonly { address: string; name: string | null; removedAt: number }[];
   now: number;
 }
 
-/** One summary metric with its meaning and its change since the previous report. */
+/** One window's value of a metric and its change against the same window in the previous report. */
+export interface MetricCell {
+  /** In the metric's unit; `null` when the chain gave none, or when the value fits no unit rule (`text`). */
+  value: number | null;
+  /** The value as received, when it fits no unit rule. */
+  text: string | null;
+  /** `null` when there is nothing to compare with (a first report, a value shown as received). */
+  delta: number | null;
+}
+
+/** One summary metric with its meaning and a cell per window. */
 export interface MetricRow extends MetricInfo {
   key: SummaryField;
-  value: number | null;
-  delta: number | null;
+  /** In the order of `ReportModel.windows`. */
+  cells: MetricCell[];
+}
+
+/** A window as the report states it. */
+export interface WindowInfo {
+  key: ReportWindowKey;
+  days: number;
+  fromMs: number;
+  toMs: number;
+  interval: Interval;
+  /** First point the chain has in the window (later than `fromMs` when its history starts inside); `null` without data. */
+  dataFromMs: number | null;
+  /** Whether the previous report had this window (its changes are shown). */
+  compared: boolean;
 }
 
 export interface DelegateRow {
@@ -41,19 +75,27 @@ export interface DelegateRow {
   expiry: ExpiryCountdown;
 }
 
-/** The daily report as plain data; amounts in USD, percentages in percent points, times in ms. */
+/**
+ * One account's report, as plain data; amounts in USD, percentages in percent points, times in ms.
+ * Self-contained per account, so a digest of several accounts can hold several of them.
+ */
 export interface ReportModel {
   account: { address: string; label: string | null };
   localDate: string;
   timezone: string;
+  /** The report day, local midnight to local midnight. */
   period: { startMs: number; endMs: number };
   generatedAt: number;
-  trackingSince: number | null;
-  /** `null` when no point was collected during the day. */
+  /** The report day from the chain's curves of exactly that day; `null` when the chain had no point in it. */
   day: DayFigures | null;
-  /** Flow-adjusted drawdown over the whole history; `null` without history. */
+  /** Flow-adjusted drawdown as of now (`asOf`), over the stored history; `null` without history. */
   drawdown: DrawdownResult | null;
+  /** First stored point the drawdown is measured over. */
+  drawdownSince: number | null;
+  windows: WindowInfo[];
   metrics: MetricRow[];
+  /** What the chart shows: the report day, or for a `1d` account the 30-day window (daily points). */
+  chart: { window: ReportWindowKey; fromMs: number; toMs: number; series: SeriesPoint[] };
   /** Soonest expiry first; those without expiry last. */
   delegates: DelegateRow[];
   removedDelegates: { address: string; name: string | null; removedAt: number }[];
@@ -62,13 +104,17 @@ export interface ReportModel {
 /** Metrics in reading order: results first, then trade statistics, risk, and activity. */
 const METRIC_ORDER = Object.keys(SUMMARY_METRICS) as SummaryField[];
 
-function metricRows(previous: SummaryValues | null, current: SummaryValues | null): MetricRow[] {
-  const delta = current ? summaryDelta(previous, current) : null;
+function cell(current: MetricReading | undefined, previous: MetricReading | undefined): MetricCell {
+  if (!current) return { value: null, text: null, delta: null };
+  if (current.kind === 'as-received') return { value: null, text: current.text, delta: null };
+  return { value: current.value, text: null, delta: previous?.kind === 'number' ? current.value - previous.value : null };
+}
+
+function metricRows(windows: readonly WindowInput[]): MetricRow[] {
   return METRIC_ORDER.map((key) => ({
     key,
     ...SUMMARY_METRICS[key],
-    value: current?.[key] ?? null,
-    delta: delta?.[key] ?? null,
+    cells: windows.map((w) => cell(w.summary?.[key], w.previous?.[key])),
   }));
 }
 
@@ -85,22 +131,39 @@ function delegateRows(delegates: readonly ObservedDelegate[], now: number): Dele
     }));
 }
 
-/** Builds the daily report's data from stored history; formatting and rendering happen elsewhere. */
+/**
+ * Builds one account's report from the chain's windows and the stored history; formatting and
+ * rendering happen elsewhere. The day figures come from the chain's curves of the report day
+ * (the point at its local midnight to the point at the next one), so they add up to the chain's
+ * own figures for that day.
+ */
 export function buildReportModel(input: ReportModelInput): ReportModel {
   const { day, now } = input;
-  const baseline = input.daySeries.some((p) => p.timestamp <= day.startMs)
-    ? []
-    : input.history.filter((p) => p.timestamp <= day.startMs).slice(-1);
+  const dayWindow = input.windows.find((w) => w.window.key === 'day');
+  const daySeries = dayWindow?.series ?? [];
+  const chartWindow = (input.settings.interval === '1d' ? input.windows.find((w) => w.window.key === '30d') : undefined) ?? dayWindow;
   return {
     account: { address: input.settings.address, label: input.settings.label },
     localDate: day.localDate,
     timezone: input.settings.timezone,
     period: { startMs: day.startMs, endMs: day.endMs },
     generatedAt: now,
-    trackingSince: input.trackingSince ?? input.history[0]?.timestamp ?? null,
-    day: dayFigures([...baseline, ...input.daySeries], day.startMs, day.endMs),
+    day: dayFigures(daySeries, day.startMs, day.endMs),
     drawdown: drawdown(input.history),
-    metrics: metricRows(input.previousSummary, input.currentSummary),
+    drawdownSince: input.history[0]?.timestamp ?? null,
+    windows: input.windows.map(({ window, series, previous }) => ({
+      key: window.key,
+      days: window.days,
+      fromMs: window.fromMs,
+      toMs: window.toMs,
+      interval: window.interval,
+      dataFromMs: series[0]?.timestamp ?? null,
+      compared: previous !== null,
+    })),
+    metrics: metricRows(input.windows),
+    chart: chartWindow
+      ? { window: chartWindow.window.key, fromMs: chartWindow.window.fromMs, toMs: chartWindow.window.toMs, series: [...chartWindow.series] }
+      : { window: 'day', fromMs: day.startMs, toMs: day.endMs, series: [] },
     delegates: delegateRows(input.delegates, now),
     removedDelegates: [...(input.removedDelegates ?? [])].sort((a, b) => a.removedAt - b.removedAt),
   };

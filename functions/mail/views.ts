@@ -60,7 +60,18 @@ export const removedDelegateSchema = z.object({
 });
 export type RemovedDelegate = z.input<typeof removedDelegateSchema>;
 
-/** One of the chain's summary metrics with its change since the previous report. */
+/** One window's value of a metric and its change against the same window in the previous report. */
+export const metricCellSchema = z.object({
+  /** In the metric's unit; `null` when the chain gave none or the value fits no unit rule. */
+  value: amount.nullable(),
+  /** The value as the chain sent it, shown verbatim, when it fits no unit rule. */
+  text: shortText(64).nullable(),
+  /** `null` when there is nothing to compare with. */
+  delta: amount.nullable(),
+});
+export type MetricCell = z.input<typeof metricCellSchema>;
+
+/** One of the chain's summary metrics, one cell per window of the report. */
 export const metricRowSchema = z.object({
   /** Stable key, e.g. the summary field name `winRate`. */
   key: shortText(64),
@@ -69,14 +80,27 @@ export const metricRowSchema = z.object({
   /** One line on what it measures. */
   description: shortText(300),
   unit: z.enum(['usd', 'percent', 'ratio', 'count']),
-  /** Current value; `null` when the chain gave none. */
-  value: amount.nullable(),
-  /** Change since the previous report; `null` when there is nothing to compare with. */
-  delta: amount.nullable(),
   /** Which direction of change is good news (colours the delta). */
   better: z.enum(['higher', 'lower', 'neutral']),
+  /** In the order of the view's `windows`. */
+  cells: z.array(metricCellSchema).max(3),
 });
 export type MetricRow = z.input<typeof metricRowSchema>;
+
+/** A window the metrics cover: local midnight to local midnight. */
+export const metricWindowSchema = z.object({
+  /** `day`, `7d` or `30d`. */
+  key: shortText(8),
+  /** Column heading, e.g. `Report day`, `7 days`. */
+  label: shortText(40),
+  fromMs: timestampMs,
+  toMs: timestampMs,
+  /** The chain's first point in the window when its history starts inside it; `null` otherwise. */
+  partialFromMs: timestampMs.nullable(),
+  /** Whether the previous report had this window (changes are shown). */
+  compared: z.boolean(),
+});
+export type MetricWindow = z.input<typeof metricWindowSchema>;
 
 /** An inline image referenced from the HTML as `cid:<cid>`; the PNG travels in the MIME message. */
 export const chartRefSchema = z.object({
@@ -136,21 +160,28 @@ export const dayFiguresSchema = z.object({
 });
 export type DayFigures = z.input<typeof dayFiguresSchema>;
 
-/** The daily report: the last local day plus the range since tracking started. */
+/** The daily report: the report day (local midnight to midnight), the metric windows, and what holds as of now. */
 export const dailyReportViewSchema = z.object({
   ...base,
   /** The local day covered: its start and end instants. */
   period: z.object({ startMs: timestampMs, endMs: timestampMs }),
-  /** First stored point; `null` before any data. */
-  trackingSinceMs: timestampMs.nullable(),
   status: accountStatusSchema,
-  /** `null` when no data was collected during the day. */
+  /** The report day from the chain's curves of that day; `null` when the chain had no point in it. */
   day: dayFiguresSchema.nullable(),
-  /** Flow-adjusted drawdown over the whole history; `null` without history. */
+  /** Flow-adjusted drawdown as of `drawdownAsOfMs` (now, not the report day); `null` without history. */
   drawdown: drawdownSchema.nullable(),
+  /** The newest point the drawdown is measured to, and the first one it is measured from. */
+  drawdownAsOfMs: timestampMs.nullable(),
+  drawdownSinceMs: timestampMs.nullable(),
+  /** The metric windows, the report day first. */
+  windows: z.array(metricWindowSchema).max(3),
   metrics: z.array(metricRowSchema),
   chart: chartRefSchema.nullable(),
+  /** What the chart shows, e.g. `the report day` or `the last 30 days (daily points)`. */
+  chartCaption: shortText(120).nullable(),
   delegates: z.array(delegateRowSchema),
+  /** Delegates left out of the HTML to keep it under the clipping limit (the text part lists them all). */
+  moreDelegates: z.number().int().min(0),
   removedDelegates: z.array(removedDelegateSchema),
 });
 export type DailyReportView = z.input<typeof dailyReportViewSchema>;

@@ -4,11 +4,14 @@ import { loadPrecompiledTemplates } from '../mail/precompiledTemplates';
 import { defaultTemplateRoot } from '../mail/templateRoot';
 import type { DueReportsDeps } from '../services/report/dueReports';
 import { createObservability, type Observability } from '../shared/observability';
-import { actionLinksFrom, repositoriesFrom, sesSenderFrom } from './factories';
+import type { ChainClient } from '../chain/ports';
+import { actionLinksFrom, chainFrom, repositoriesFrom, sesSenderFrom } from './factories';
 
 /**
  * What the two mailer Lambdas (`notify`, `daily-report`) are built from in AWS: tables, SES, the
- * precompiled templates shipped next to the bundle, action links, and their own logger/metrics.
+ * precompiled templates shipped next to the bundle, action links, their own logger/metrics, and
+ * the chain's indexer for the report's windows (created on first use, so `notify`, which never
+ * reads the chain, needs no chain settings).
  */
 export async function mailerDepsFromEnv(
   service: 'notify' | 'daily-report',
@@ -18,7 +21,9 @@ export async function mailerDepsFromEnv(
 > {
   const settings = settingsFor(service, env);
   const { log, counters, flush, addContext } = createObservability(service);
+  let chain: ChainClient | undefined;
   return {
+    chain: { getPortfolio: (query, options) => (chain ??= chainFrom(settings, log)).getPortfolio(query, options) },
     repos: repositoriesFrom(settings),
     sender: sesSenderFrom(settings),
     renderer: rendererFor(await loadPrecompiledTemplates(settings.TEMPLATES_DIR ?? defaultTemplateRoot())),

@@ -6,6 +6,7 @@ import { CurvesRepository } from './curvesRepository';
 import { DelegateViewRepository } from './delegateViewRepository';
 import { DeliveryRepository, type DeliveryRepositoryOptions } from './deliveryRepository';
 import { LeaseRepository } from './leaseRepository';
+import { ReportRecordsRepository } from './reportRecordsRepository';
 import { SnapshotsRepository } from './snapshotsRepository';
 import { SuppressionRepository } from './suppressionRepository';
 import { TokenRepository } from './tokenRepository';
@@ -20,6 +21,8 @@ export interface Repositories {
   readonly tokens: TokenRepository;
   readonly audit: AuditRepository;
   readonly deliveries: DeliveryRepository;
+  /** Window summaries of sent reports (items in `deliveries`). */
+  readonly reportRecords: ReportRecordsRepository;
   readonly suppressions: SuppressionRepository;
   readonly leases: LeaseRepository;
 }
@@ -39,6 +42,7 @@ export function createRepositories(
     tokens: new TokenRepository(client, prefix, options),
     audit: new AuditRepository(client, prefix),
     deliveries: new DeliveryRepository(client, prefix, options),
+    reportRecords: new ReportRecordsRepository(client, prefix, options),
     suppressions: new SuppressionRepository(client, prefix, options),
     leases: new LeaseRepository(client, prefix),
   };

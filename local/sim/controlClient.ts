@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { WinRateFormat } from './portfolio/winRateFormat';
 import {
   accountViewResponse,
   addedDelegateResponse,
@@ -105,6 +106,11 @@ export class SimControlClient {
   /** HTTP status of rejected transactions (their body is always `{"Err": ...}`). */
   async setRejectionStatus(status: number): Promise<void> {
     await this.call('PUT', '/settings', { rejectionStatus: status }, settingsResponse);
+  }
+
+  /** How `GET /portfolio` writes `winRate`: `fraction` (default, `"0.4954"`), `percent` (`"49.54"`) or `percent-sign` (`"49.54%"`). */
+  async setWinRateFormat(format: WinRateFormat): Promise<void> {
+    await this.call('PUT', '/settings', { winRateFormat: format }, settingsResponse);
   }
 
   private async call<T extends z.ZodType>(method: string, path: string, body: unknown, schema: T): Promise<z.output<T>> {

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { faultProfileSchema } from './faults/faultProfile';
 import { profileSchema } from './model/params';
+import { WIN_RATE_FORMATS } from './portfolio/winRateFormat';
 
 /**
  * Request and response bodies of the simulator's control API, shared by the server (which
@@ -121,10 +122,10 @@ export const clockResponse = z.object({ nowMs: z.number(), speed: z.number() });
 export type ClockView = z.infer<typeof clockResponse>;
 
 export const settingsRequest = z
-  .object({ rejectionStatus: z.number().int().min(200).max(599).optional() })
+  .object({ rejectionStatus: z.number().int().min(200).max(599).optional(), winRateFormat: z.enum(WIN_RATE_FORMATS).optional() })
   .strict();
 export type SettingsRequest = z.input<typeof settingsRequest>;
-export const settingsResponse = z.object({ rejectionStatus: z.number() });
+export const settingsResponse = z.object({ rejectionStatus: z.number(), winRateFormat: z.enum(WIN_RATE_FORMATS) });
 
 export { faultProfileSchema };
 export const faultsResponse = z.object({ faults: z.unknown() });
@@ -134,6 +135,7 @@ export const stateResponse = z.object({
   nowMs: z.number(),
   speed: z.number(),
   rejectionStatus: z.number(),
+  winRateFormat: z.enum(WIN_RATE_FORMATS),
   unknownAccounts: z.enum(['generate', 'empty']),
   accounts: z.array(z.string()),
   faults: z.unknown(),

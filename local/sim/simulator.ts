@@ -22,6 +22,7 @@ import { executeTransaction, type TransactionOutcome } from './node/executeTrans
 import { NodeLedger } from './node/ledger';
 import { buildPortfolio } from './portfolio/buildPortfolio';
 import { cents } from './portfolio/format';
+import { formatWinRate, type WinRateFormat } from './portfolio/winRateFormat';
 import { parseAddress, type PortfolioQuery } from './portfolio/query';
 import { createRng, hashString, mixSeeds } from './prng';
 import { SimulatorError } from './simulatorError';
@@ -60,6 +61,8 @@ export class Simulator {
   readonly faults: FaultInjector;
   readonly unknownAccounts: 'generate' | 'empty';
   rejectionStatus: number;
+  /** How `winRate` is written: a fraction `"0.4954"` (default), a percent number `"49.54"`, or `"49.54%"`. */
+  winRateFormat: WinRateFormat = 'fraction';
   private readonly historyDays: number;
   private readonly firstGeneratedDay: number;
   private readonly caches: ModelCaches;
@@ -98,7 +101,8 @@ export class Simulator {
 
   /** The `GET /portfolio` response. */
   portfolio(query: PortfolioQuery): PortfolioResponse {
-    return buildPortfolio(this.model(query.account), query, this.clock.now());
+    const response = buildPortfolio(this.model(query.account), query, this.clock.now());
+    return { ...response, summary: { ...response.summary, winRate: formatWinRate(response.summary.winRate, this.winRateFormat) } };
   }
 
   /** Executes one `POST /transaction` body. */
@@ -212,6 +216,7 @@ export class Simulator {
       nowMs: this.clock.now(),
       speed: this.clock.speed,
       rejectionStatus: this.rejectionStatus,
+      winRateFormat: this.winRateFormat,
       unknownAccounts: this.unknownAccounts,
       accounts: [...this.created],
       faults: this.faults.profile,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ChainResponseShapeError } from '../../functions/chain/errors';
 import { portfolioSummarySchema } from '../../functions/domain/portfolioSummary';
 import { SUMMARY_FIELDS } from '../../functions/domain/summaryFields';
-import { parseDecimal, parseDecimalOrPercent, parseSummary, summaryView } from '../../functions/chain/summaryView';
+import { parseDecimal, parseDecimalOrPercent, parseSummary, summaryReadings, summaryView } from '../../functions/chain/summaryView';
 import { portfolioBody } from './support/portfolioFixture';
 
 const summary = () => portfolioSummarySchema.parse(portfolioBody().summary);
@@ -60,5 +60,27 @@ describe('summary view', () => {
         expect(parseDecimalOrPercent('f', text)).toEqual({ value: x === 0 ? 0 : x, percent: pct });
       }),
     );
+  });
+
+  it.each([
+    ['0.4954', { kind: 'number', value: 49.54 }],
+    ['49.54', { kind: 'number', value: 49.54 }],
+    ['49.54%', { kind: 'number', value: 49.54 }],
+    [' 49.54 % ', { kind: 'number', value: 49.54 }],
+    ['250', { kind: 'as-received', text: '250' }],
+  ])('reads winRate %j by the unit rules', (winRate, expected) => {
+    const reading: { kind: string; value?: number } = summaryReadings({ ...summary(), winRate }).winRate;
+    expect(reading.kind).toBe(expected.kind);
+    if ('value' in expected) expect(reading.value).toBeCloseTo(expected.value, 10);
+    else expect(reading).toEqual(expected);
+  });
+
+  it('reads every field of a summary, percent fields with `%` as percent points', () => {
+    const readings = summaryReadings({ ...summary(), returnPct: '12.5%', maxDrawdownPct: '3%', pnl: '-836.93', totalTrades: 7 });
+    expect(Object.keys(readings).sort()).toEqual([...SUMMARY_FIELDS].sort());
+    expect(readings.returnPct).toEqual({ kind: 'number', value: 12.5 });
+    expect(readings.maxDrawdownPct).toEqual({ kind: 'number', value: 3 });
+    expect(readings.pnl).toEqual({ kind: 'number', value: -836.93 });
+    expect(readings.totalTrades).toEqual({ kind: 'number', value: 7 });
   });
 });

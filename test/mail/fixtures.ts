@@ -4,6 +4,7 @@ import type {
   DrawdownAlertView,
   EmailKind,
   EmailViews,
+  MetricRow,
   NewDelegateView,
   RevocationResultView,
 } from '../../functions/mail/views';
@@ -29,12 +30,18 @@ export const links = {
 
 export const revokeUrl = (delegate: string): string => `${BASE}/r/revoke-token-${delegate.slice(2, 10)}`;
 
+type Unit = MetricRow['unit'];
+type Better = MetricRow['better'];
+/** A metric row with one `[value, delta]` per window. */
+function metric(key: string, label: string, description: string, unit: Unit, better: Better, ...cells: [number, number | null][]): MetricRow {
+  return { key, label, description, unit, better, cells: cells.map(([value, delta]) => ({ value, text: null, delta })) };
+}
+
 export const dailyReport: DailyReportView = {
   account: { address: ACCOUNT, label: 'bot-main' },
   generatedAtMs: NOW,
   links,
   period: { startMs: Date.parse('2025-03-02T23:00:00Z'), endMs: Date.parse('2025-03-03T23:00:00Z') },
-  trackingSinceMs: Date.parse('2025-01-15T09:30:00Z'),
   status: { state: 'ok', reason: null, lastPointAtMs: NOW - 5 * 60_000 },
   day: {
     equityStartUsd: 104_250.12,
@@ -53,23 +60,32 @@ export const dailyReport: DailyReportView = {
     peakEquityUsd: 114_406.46,
     peakAtMs: Date.parse('2025-02-26T14:00:00Z'),
   },
-  metrics: [
-    { key: 'pnl', label: 'Total PnL', description: 'Profit and loss since tracking started, net of deposits and withdrawals.', unit: 'usd', value: 10_734.56, delta: 1_484.44, better: 'higher' },
-    { key: 'winRate', label: 'Win rate', description: 'Share of closed trades that made money.', unit: 'percent', value: 56.4, delta: 1.2, better: 'higher' },
-    { key: 'profitFactor', label: 'Profit factor', description: 'Gross profit divided by gross loss; above 1 means winners outweigh losers.', unit: 'ratio', value: 1.87, delta: -0.04, better: 'higher' },
-    { key: 'sharpeRatio', label: 'Sharpe ratio', description: 'Return per unit of volatility; higher is steadier.', unit: 'ratio', value: 2.31, delta: 0.12, better: 'higher' },
-    { key: 'pnlVolatilityPct', label: 'Volatility', description: 'How much daily PnL swings, as a share of equity.', unit: 'percent', value: 2.05, delta: 0.31, better: 'lower' },
-    { key: 'totalTrades', label: 'Trades', description: 'Number of trades executed.', unit: 'count', value: 1_284, delta: 37, better: 'neutral' },
-    { key: 'volume', label: 'Volume', description: 'Notional value traded.', unit: 'usd', value: 4_812_330.5, delta: 151_220.75, better: 'neutral' },
-    { key: 'totalFunding', label: 'Funding', description: 'Funding payments received (positive) or paid (negative).', unit: 'usd', value: -412.37, delta: -18.5, better: 'higher' },
-    { key: 'longPnl', label: 'Long PnL', description: 'PnL from long positions.', unit: 'usd', value: 7_950.1, delta: 1_210.02, better: 'higher' },
-    { key: 'shortPnl', label: 'Short PnL', description: 'PnL from short positions.', unit: 'usd', value: 2_784.46, delta: null, better: 'higher' },
+  drawdownAsOfMs: NOW - 5 * 60_000,
+  drawdownSinceMs: Date.parse('2025-01-15T09:30:00Z'),
+  windows: [
+    { key: 'day', label: 'Report day', fromMs: Date.parse('2025-03-02T23:00:00Z'), toMs: Date.parse('2025-03-03T23:00:00Z'), partialFromMs: null, compared: true },
+    { key: '7d', label: '7 days', fromMs: Date.parse('2025-02-24T23:00:00Z'), toMs: Date.parse('2025-03-03T23:00:00Z'), partialFromMs: null, compared: true },
+    { key: '30d', label: '30 days', fromMs: Date.parse('2025-02-01T23:00:00Z'), toMs: Date.parse('2025-03-03T23:00:00Z'), partialFromMs: null, compared: false },
   ],
-  chart: { cid: 'equity-chart@sentinel', alt: 'Equity and PnL over the last 30 days', width: 544, height: 320 },
+  metrics: [
+    metric('pnl', 'PnL', 'Profit and loss from trading over the window, net of deposits and withdrawals.', 'usd', 'higher', [1_484.44, 210.5], [6_120.8, -310.25], [10_734.56, null]),
+    metric('returnPct', 'Return', 'Trading return over the window.', 'percent', 'higher', [1.42, 0.3], [5.88, -0.21], [10.3, null]),
+    metric('maxDrawdownPct', 'Max drawdown reported by the chain', 'Largest fall from a peak within the window, as the chain computes it.', 'percent', 'lower', [0.8, -0.1], [3.2, 0], [8.75, null]),
+    metric('winRate', 'Win rate', 'Share of closed trades that made money.', 'percent', 'higher', [56.4, 1.2], [54.1, 0.4], [52.9, null]),
+    metric('profitFactor', 'Profit factor', 'Gross profit divided by gross loss; above 1 means winners outweigh losers.', 'ratio', 'higher', [1.87, -0.04], [1.6, 0.02], [1.41, null]),
+    metric('sharpeRatio', 'Sharpe ratio', 'Return per unit of volatility; higher is steadier.', 'ratio', 'higher', [2.31, 0.12], [1.9, 0.05], [1.7, null]),
+    metric('pnlVolatilityPct', 'Volatility', 'How much the PnL swings from period to period, relative to the account.', 'percent', 'lower', [2.05, 0.31], [1.95, -0.02], [2.1, null]),
+    metric('totalTrades', 'Trades', 'Number of trades.', 'count', 'neutral', [37, 3], [251, 12], [1_284, null]),
+    metric('volume', 'Volume', 'Notional value traded.', 'usd', 'neutral', [151_220.75, 8_120], [1_021_330.5, 40_100], [4_812_330.5, null]),
+    metric('totalFunding', 'Funding', 'Funding payments received (positive) or paid (negative).', 'usd', 'higher', [-18.5, -2.1], [-96.2, 4.4], [-412.37, null]),
+  ],
+  chart: { cid: 'equity-chart@sentinel', alt: 'Equity and PnL over the report day', width: 544, height: 320 },
+  chartCaption: 'Equity and PnL over the report day, from the chain’s curves of that day.',
   delegates: [
     { name: 'market-maker-1', address: BOT_KEY, kind: 'api-key', expiryMs: NOW + 3 * DAY + 4 * HOUR, revokeUrl: revokeUrl(BOT_KEY) },
     { name: 'Web session', address: WEB_KEY, kind: 'web-session', expiryMs: NOW + 29 * DAY, revokeUrl: revokeUrl(WEB_KEY) },
   ],
+  moreDelegates: 0,
   removedDelegates: [{ name: 'old-bot', address: OLD_KEY, removedAtMs: NOW - 10 * HOUR }],
 };
 

@@ -60,8 +60,13 @@ describe('inlineCss on the email templates', () => {
 
   it('keeps only the media query in a style block, and styles the cells', () => {
     const html = inlineCss(rawHtml('daily-report', dailyReport));
-    expect(html.match(/<style>[\s\S]*?<\/style>/g)).toEqual([expect.stringMatching(/^<style>\n@media only screen and \(max-width: 620px\) \{[\s\S]*\}\n<\/style>$/)]);
-    expect(html).toContain('<td class="card" style="font-family: -apple-system, BlinkMacSystemFont, \'Segoe UI\', Roboto, Helvetica, Arial, sans-serif; font-size: 14px; line-height: 1.5; color: #1f2937; background-color: #ffffff; padding: 20px 28px 28px 28px; border-radius: 0 0 8px 8px;" bgcolor="#ffffff">');
+    expect(html.match(/<style>[\s\S]*?<\/style>/g)).toEqual([
+      expect.stringMatching(/^<style>\n@media only screen and \(max-width: 620px\) \{[\s\S]*\}\n<\/style>$/),
+      // Outlook's own fonts for table cells, in a conditional comment the inliner leaves alone.
+      '<style>td, th { font-family: Arial, sans-serif; }</style>',
+    ]);
+    expect(html).toContain('<!--[if mso]><style>td, th { font-family: Arial, sans-serif; }</style><![endif]-->');
+    expect(html).toContain('<td class="card" style="background-color: #ffffff; padding: 20px 28px 28px 28px; border-radius: 0 0 8px 8px;" bgcolor="#ffffff">');
   });
 });
 

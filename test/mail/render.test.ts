@@ -91,17 +91,36 @@ describe('daily report', () => {
     expect(shown).toContain('+$1,484.44');
   });
 
-  it('lists every metric with its label, description and a coloured delta', () => {
+  it('lists every metric with its label, description, a column per window and a coloured delta', () => {
     for (const metric of dailyReport.metrics) {
       expect(shown).toContain(metric.label);
       expect(shown).toContain(metric.description);
-      expect(text).toContain(`- ${metric.label}: `);
+      expect(text).toContain(`- ${metric.label}: Report day `);
     }
+    for (const w of dailyReport.windows) expect(shown).toContain(w.label);
     expect(html).toMatch(/class="delta delta-good"[^>]*>▲ 1\.20 pp</); // win rate up: good
     expect(html).toMatch(/class="delta delta-bad"[^>]*>▲ 0\.31 pp</); // volatility up: bad
-    expect(html).toMatch(/class="delta delta-bad"[^>]*>▼ \$18\.50</); // funding down: bad
-    expect(html).toMatch(/class="delta delta-neutral"[^>]*>new</); // short PnL has no previous value
-    expect(text).toContain(`Funding: ${MINUS}$412.37 (${MINUS}$18.50)`);
+    expect(html).toMatch(/class="delta delta-bad"[^>]*>▼ \$2\.10</); // funding down: bad
+    expect(html).not.toMatch(/>new</); // the 30-day window has no previous value: no change shown
+    expect(text).toContain(`- Funding: Report day ${MINUS}$18.50 (${MINUS}$2.10) · 7 days ${MINUS}$96.20 (+$4.40) · 30 days ${MINUS}$412.37`);
+  });
+
+  it('shows a value that fits no unit rule as received', () => {
+    const [first, ...rest] = dailyReport.metrics;
+    const odd = { ...first!, key: 'returnPct', unit: 'percent' as const, cells: [{ value: null, text: '0.0123', delta: null }] };
+    const out = renderEmail('daily-report', { ...dailyReport, windows: dailyReport.windows.slice(0, 1), metrics: [odd, ...rest.map((m) => ({ ...m, cells: m.cells.slice(0, 1) }))] }, tz);
+    expect(visible(out.html)).toContain('0.0123');
+    expect(out.text).toContain(`- ${odd.label}: Report day 0.0123\n`);
+  });
+
+  it('names the two drawdowns apart and says how they differ', () => {
+    for (const body of [shown, text]) {
+      expect(body).toContain('Drawdown (trading, flow-adjusted) now');
+      expect(body).toContain('Max drawdown reported by the chain');
+      expect(body).toMatch(/Drawdown \(trading, flow-adjusted\) is Portfolio Sentinel’?'?s own figure/);
+    }
+    expect(shown).not.toMatch(/Max drawdown \(chain\)/);
+    expect(text).toContain(`as of ${formatTime(dailyReport.drawdownAsOfMs!, TIME_ZONE)}`);
   });
 
   it('embeds the chart by CID', () => {
@@ -151,20 +170,20 @@ describe('daily report', () => {
       const out = renderEmail('daily-report', { ...dailyReport, day: { ...day, depositsUsd, withdrawalsUsd, netFlowsUsd: depositsUsd - withdrawalsUsd } }, tz);
       return { html: visible(out.html), text: out.text };
     };
-    expect(flows(5000, 0).html).toContain('Deposits of $5,000.00 detected today.');
-    expect(flows(0, 2500).html).toContain('Withdrawals of $2,500.00 detected today.');
+    expect(flows(5000, 0).html).toContain('Deposits of $5,000.00 during the day.');
+    expect(flows(0, 2500).html).toContain('Withdrawals of $2,500.00 during the day.');
     expect(flows(0, 2500).text).toContain('Flows:           withdrawals $2,500.00');
-    expect(flows(1000, 3000).html).toContain(`Deposits of $1,000.00 and withdrawals of $3,000.00 detected today (net ${MINUS}$2,000.00).`);
-    expect(flows(0, 0).html).toContain('No deposits or withdrawals detected today.');
+    expect(flows(1000, 3000).html).toContain(`Deposits of $1,000.00 and withdrawals of $3,000.00 during the day (net ${MINUS}$2,000.00).`);
+    expect(flows(0, 0).html).toContain('No deposits or withdrawals during the day.');
   });
 
   it('still renders a day without data and an account without history', () => {
-    const out = renderEmail('daily-report', { ...dailyReport, day: null, drawdown: null, trackingSinceMs: null, chart: null, metrics: [] }, tz);
+    const out = renderEmail('daily-report', { ...dailyReport, day: null, drawdown: null, drawdownAsOfMs: null, drawdownSinceMs: null, chart: null, chartCaption: null, metrics: [] }, tz);
     expect(out.subject).toBe('Daily report for bot-main (0xf39F…2266) — 3 Mar 2025: no data for the day');
-    expect(visible(out.html)).toContain('No equity or PnL point was collected during this day.');
+    expect(visible(out.html)).toContain('The chain has no equity or PnL point for this day.');
     expect(visible(out.html)).toContain('Not enough history yet');
     expect(out.html).not.toContain('cid:');
-    expect(out.text).toContain('No equity or PnL point was collected during this day.');
+    expect(out.text).toContain('The chain has no equity or PnL point for this day.');
   });
 
   it('shows times in the recipient time zone', () => {

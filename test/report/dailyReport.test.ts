@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatDelta, formatMoney, formatPercent, formatValue } from '../../functions/mail/format';
+import { localDate, localDayBounds } from '../../functions/domain/localTime';
+import { formatDelta, formatMoney, formatValue } from '../../functions/mail/format';
 import { dueReports } from '../../functions/services/report/dueReports';
 import { sendDailyReport } from '../../functions/services/report/sendDailyReport';
 import type { AccountRecord } from '../../functions/store/accountItem';
@@ -10,11 +11,13 @@ import { inlineCidImages, screenshotHtml } from '../support/screenshot';
 import { testTables } from '../support/testTables';
 import { startFakeSes, type FakeSes } from '../delivery/fakeSes';
 import { RETENTION_MS, header, linkTokens, mailDeps, mailTo, sesSender, testClock, testLinks, uniqueEmail } from '../delivery/mailHarness';
-import { delegateView, hourlyPoints, summary } from './reportFixture';
+import { delegateView, hourlyPoints } from './reportFixture';
+import { startReportChain, type ReportChain } from './reportChain';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const SALT = 0x7e9;
+const ZONE = 'Europe/Berlin';
 /** 2025-03-04 08:00 in Berlin: the report of that local date, covering 2025-03-03. */
 const REPORT_AT = Date.parse('2025-03-04T07:00:00Z');
 const NOW = REPORT_AT + 5 * 60_000;
@@ -23,12 +26,14 @@ const DAY_END = Date.parse('2025-03-03T23:00:00Z');
 const WITHDRAWAL_AT = Date.parse('2025-03-03T10:30:00Z');
 const HISTORY_START = Date.parse('2025-02-25T00:00:00Z');
 
+// Stored points: the flow-adjusted drawdown as of now is measured on them.
 const pnlAt = (t: number): number => ((t - HISTORY_START) / HOUR) * 10;
-const equityAt = (t: number): number => 200_000 + pnlAt(t) - (t >= WITHDRAWAL_AT ? 50_000 : 0);
+const equityAt = (t: number): number => 200_000 + pnlAt(t);
 
 const tables = testTables();
 const clock = testClock(NOW);
-const deps = () => mailDeps(tables, clock);
+let chain: ReportChain;
+const deps = () => ({ ...mailDeps(tables, clock), chain: chain.chain });
 const ACTIVE = testAddress(100, SALT);
 const REMOVED_TODAY = testAddress(101, SALT);
 const REMOVED_BEFORE = testAddress(102, SALT);
@@ -36,26 +41,20 @@ const REMOVED_BEFORE = testAddress(102, SALT);
 let withSigner: AccountRecord;
 let withoutSigner: AccountRecord;
 
-async function seed(n: number, overrides: Partial<AccountRecord>): Promise<AccountRecord> {
+async function seed(address: AccountRecord['address'], overrides: Partial<AccountRecord>): Promise<AccountRecord> {
   const { repos } = deps();
   const account = accountRecord({
-    address: testAddress(n, SALT),
-    emails: [uniqueEmail(`report${n}`)],
-    timezone: 'Europe/Berlin',
+    address,
+    emails: [uniqueEmail('report')],
+    timezone: ZONE,
     reportAt: '08:00',
     nextReportAt: REPORT_AT,
-    createdAt: HISTORY_START,
+    createdAt: NOW - HOUR,
+    interval: '1h',
     ...overrides,
   });
   await repos.accounts.create(account);
   await repos.curves.putPoints(account.address, account.interval, hourlyPoints(HISTORY_START, NOW - HOUR, equityAt, pnlAt), NOW + RETENTION_MS);
-  const snapshot = (polledAt: number, values: Parameters<typeof summary>[0]) =>
-    repos.snapshots.put({ address: account.address, polledAt, summary: summary(values), delta: null, previousPolledAt: null, expiresAt: NOW + RETENTION_MS });
-  await snapshot(Date.parse('2025-03-03T06:00:00Z'), { winRate: '50%', totalTrades: 100 });
-  await snapshot(Date.parse('2025-03-03T12:00:00Z'), { winRate: '52%', totalTrades: 110 });
-  await snapshot(Date.parse('2025-03-04T06:30:00Z'), { winRate: '55.5%', totalTrades: 130 });
-  // Polled after the report's `now`: not part of it.
-  await snapshot(Date.parse('2025-03-04T09:00:00Z'), { winRate: '99%', totalTrades: 999 });
   await repos.delegates.putMany([
     delegateView(account.address, ACTIVE, { name: 'market-maker', expiryMs: NOW + 3 * DAY }),
     delegateView(account.address, REMOVED_TODAY, { name: 'old-bot', removedAt: Date.parse('2025-03-03T20:00:00Z') }),
@@ -65,14 +64,32 @@ async function seed(n: number, overrides: Partial<AccountRecord>): Promise<Accou
 }
 
 beforeAll(async () => {
-  withSigner = await seed(1, { signer: 'env:OWNER_KEY', label: 'bot-main' });
-  withoutSigner = await seed(2, { signer: null });
+  // The chain's clock starts just before the withdrawal, which happens during the report day, then moves to now.
+  chain = await startReportChain(WITHDRAWAL_AT - 60_000);
+  const created = await chain.control.createAccount({ label: 'report-with-signer', capital: 200_000, historyDays: 45 });
+  await chain.control.withdraw(created.address, { amount: '50000' });
+  await chain.control.setClock({ nowMs: NOW });
+  // Tracking started an hour ago (as after `npm start`): the chain still has the whole history.
+  withSigner = await seed(created.address as AccountRecord['address'], { signer: 'env:OWNER_KEY', label: 'bot-main' });
+  withoutSigner = await seed(testAddress(2, SALT), { signer: null });
+});
+
+afterAll(async () => {
+  await chain.close();
 });
 
 async function onlyMail(account: AccountRecord): Promise<ParsedMail> {
   const mails = await mailTo(account.emails[0]!);
   expect(mails).toHaveLength(1);
   return mails[0]!;
+}
+
+/** The chain's own figures for `[from, to]`, asked at the finest interval (not how the report asks). */
+async function chainFigures(address: string, from: number, to: number) {
+  const response = await chain.reader.getPortfolio({ account: address, from, to, interval: '1m' });
+  const first = response.equity[0]!;
+  const last = response.equity.at(-1)!;
+  return { summary: response.summary, first: { at: first.timestamp, equity: Number(first.value) }, last: { at: last.timestamp, equity: Number(last.value) } };
 }
 
 describe('the daily report', () => {
@@ -86,23 +103,48 @@ describe('the daily report', () => {
     expect(stored?.nextReportAt).toBe(Date.parse('2025-03-05T07:00:00Z'));
   });
 
-  it('shows the covered day from stored data: equity start and end, PnL, and a withdrawal as a flow, not a loss', async () => {
-    const mail = await onlyMail(withSigner);
-    const text = mail.text ?? '';
-    const [start, end] = [DAY_START, DAY_END].map((t) => Math.floor(t / HOUR) * HOUR);
-    expect(text).toContain(`Equity:          ${formatMoney(equityAt(end!))} (start of day ${formatMoney(equityAt(start!))})`);
-    expect(text).toContain(`PnL for the day: ${formatMoney(pnlAt(end!) - pnlAt(start!), { sign: 'always' })}`);
-    expect(text).toContain(`Flows:           withdrawals ${formatMoney(50_000)}`);
-    expect(text).toMatch(/Return: {10}\+\d/);
-    expect(text).toContain(`Drawdown now:    ${formatPercent(0)}`);
-    expect(mail.subject).toContain('Daily report for bot-main');
-    expect(header(mail, 'X-Sentinel-Event-Id')).toBe(`report:${withSigner.address}:2025-03-04`);
+  it('asks the chain once per window, each from a local midnight to the midnight ending the report day', () => {
+    const asked = chain.requests.filter((r) => r.account === withSigner.address);
+    expect(asked).toEqual([
+      { account: withSigner.address, from: DAY_START, to: DAY_END, interval: '1h' },
+      { account: withSigner.address, from: localDayBounds('2025-02-25', ZONE).startMs, to: DAY_END, interval: '1h' },
+      { account: withSigner.address, from: localDayBounds('2025-02-02', ZONE).startMs, to: DAY_END, interval: '1h' },
+    ]);
+    for (const { from, to } of chain.requests) {
+      expect(localDayBounds(localDate(from, ZONE), ZONE).startMs).toBe(from);
+      expect(localDayBounds(localDate(to, ZONE), ZONE).startMs).toBe(to);
+    }
   });
 
-  it('shows each metric with its change since the summary current at the previous report', async () => {
+  it("adds up to the chain's own figures for the report day: start and end equity, PnL, and the withdrawal as a flow", async () => {
     const text = (await onlyMail(withSigner)).text ?? '';
-    expect(text).toContain(`- Win rate: ${formatValue(55.5, 'percent')} (${formatDelta(55.5 - 50, 'percent', 'higher', 'sign').text})`);
-    expect(text).toContain(`- Trades: ${formatValue(130, 'count')} (${formatDelta(30, 'count', 'neutral', 'sign').text})`);
+    const day = await chainFigures(withSigner.address, DAY_START, DAY_END);
+    expect([day.first.at, day.last.at]).toEqual([DAY_START, DAY_END]);
+    expect(text).toContain(`Equity:          ${formatMoney(day.last.equity)} at the end of the day (start of day ${formatMoney(day.first.equity)})`);
+    expect(text).toContain(`PnL for the day: ${formatMoney(Number(day.summary.pnl), { sign: 'always' })}`);
+    expect(text).toContain(`Flows:           withdrawals ${formatMoney(50_000)}`);
+    expect(text).toMatch(/Return: {10}[+\u2212]?\d/);
+  });
+
+  it('shows real numbers for every window in a first report, win rates read as fractions', async () => {
+    const text = (await onlyMail(withSigner)).text ?? '';
+    const rates = await Promise.all(
+      [DAY_START, localDayBounds('2025-02-25', ZONE).startMs, localDayBounds('2025-02-02', ZONE).startMs].map(async (from) =>
+        Number((await chainFigures(withSigner.address, from, DAY_END)).summary.winRate),
+      ),
+    );
+    expect(rates.every((r) => r >= 0 && r <= 1)).toBe(true);
+    const [dayRate, weekRate, monthRate] = rates.map((r) => formatValue(r * 100, 'percent'));
+    expect(text).toContain(`- Win rate: Report day ${dayRate!} · 7 days ${weekRate!} · 30 days ${monthRate!}\n`);
+    expect(text).not.toContain(' —');
+    expect(text).toContain('Max drawdown reported by the chain: Report day ');
+  });
+
+  it('labels what is as of now, and names the two drawdowns apart', async () => {
+    const text = (await onlyMail(withSigner)).text ?? '';
+    expect(text).toMatch(/Drawdown \(trading, flow-adjusted\) now: +\d+\.\d\d% .*, as of Tue, 4 Mar 2025, 07:00 CET/);
+    expect(text).toContain("the max drawdown reported by the chain (in the metrics below) is the chain's figure for each window");
+    expect(text).toContain('Chart: Equity and PnL over the report day');
   });
 
   it('lists the delegates, and those removed since the previous report', async () => {
@@ -115,6 +157,7 @@ describe('the daily report', () => {
   it('is real MIME: text and HTML, the chart inline by CID, one-click unsubscribe headers bound to the recipient', async () => {
     const mail = await onlyMail(withSigner);
     expect(mail.html).toContain('src="cid:report-chart@sentinel"');
+    expect(mail.html).toContain('alt="Equity and PnL over the report day"');
     const chart = mail.attachments.find((a) => a.cid === 'report-chart@sentinel');
     expect(chart?.contentType).toBe('image/png');
     expect(chart?.content.subarray(1, 4).toString('latin1')).toBe('PNG');
@@ -142,7 +185,8 @@ describe('the daily report', () => {
     expect(unsigned.text).toContain("One-click revocation isn't configured for this account (no signer).");
   });
 
-  it('is not sent again by a rerun, nor after a crash between sending and moving the schedule', async () => {
+  it('is not sent again by a rerun, nor after a crash between sending and moving the schedule, and asks the chain nothing then', async () => {
+    const asked = chain.requests.length;
     expect(await dueReports(deps(), NOW + 30 * 60_000)).toEqual([]);
     // As if the run had died before its schedule write: the deliveries still say "sent".
     await deps().repos.accounts.setNextReportAt(withSigner.address, REPORT_AT);
@@ -150,6 +194,7 @@ describe('the daily report', () => {
     expect(rerun).toEqual([{ address: withSigner.address, outcome: { kind: 'duplicate', reportDate: '2025-03-04', recipients: 1 } }]);
     expect(await mailTo(withSigner.emails[0]!)).toHaveLength(1);
     expect((await deps().repos.accounts.get(withSigner.address))?.nextReportAt).toBe(Date.parse('2025-03-05T07:00:00Z'));
+    expect(chain.requests.length).toBe(asked);
   });
 
   it('with force, sends an extra report now under its own id and leaves the schedule alone', async () => {
@@ -167,6 +212,60 @@ describe('the daily report', () => {
       `report:${account.address}:forced:${later + 60_000}`,
     ]);
     expect((await deps().repos.accounts.get(account.address))?.nextReportAt).toBe(Date.parse('2025-03-05T07:00:00Z'));
+  });
+
+  it("shows the next day's changes against the same windows of the previous report", async () => {
+    const next = Date.parse('2025-03-05T07:05:00Z');
+    await chain.control.setClock({ nowMs: next });
+    clock.set(next);
+    try {
+      const outcome = await sendDailyReport(deps(), (await deps().repos.accounts.get(withSigner.address))!, { now: next });
+      expect(outcome).toMatchObject({ kind: 'sent', coveredDate: '2025-03-04' });
+      const text = (await mailTo(withSigner.emails[0]!))[1]?.text ?? '';
+      const weekFrom = (date: string) => localDayBounds(date, ZONE).startMs;
+      const [day1, day2, week1, week2] = await Promise.all([
+        chainFigures(withSigner.address, DAY_START, DAY_END),
+        chainFigures(withSigner.address, DAY_END, DAY_END + DAY),
+        chainFigures(withSigner.address, weekFrom('2025-02-25'), DAY_END),
+        chainFigures(withSigner.address, weekFrom('2025-02-26'), DAY_END + DAY),
+      ]);
+      const trades = (d: number, w: number) =>
+        `- Trades: Report day ${formatValue(day2.summary.totalTrades, 'count')} (${formatDelta(d, 'count', 'neutral', 'sign').text}) · 7 days ${formatValue(week2.summary.totalTrades, 'count')} (${formatDelta(w, 'count', 'neutral', 'sign').text})`;
+      expect(text).toContain(trades(day2.summary.totalTrades - day1.summary.totalTrades, week2.summary.totalTrades - week1.summary.totalTrades));
+    } finally {
+      clock.set(NOW);
+    }
+  });
+});
+
+describe('win rates in every format the chain may send', () => {
+  it.each(['percent', 'percent-sign'] as const)('a chain sending %s win rates gives the same percentages as one sending fractions', async (format) => {
+    const account = await seed(testAddress(format === 'percent' ? 20 : 21, SALT), {});
+    const fraction = Number((await chainFigures(account.address, DAY_START, DAY_END)).summary.winRate);
+    await chain.control.setWinRateFormat(format);
+    try {
+      const sent = (await chainFigures(account.address, DAY_START, DAY_END)).summary.winRate;
+      expect(sent).toBe(format === 'percent' ? (fraction * 100).toFixed(2) : `${(fraction * 100).toFixed(2)}%`);
+      expect(await sendDailyReport(deps(), account, { now: NOW, force: true })).toMatchObject({ kind: 'sent' });
+      const text = (await onlyMail(account)).text ?? '';
+      expect(text).toMatch(new RegExp(`- Win rate: Report day ${formatValue(fraction * 100, 'percent').replace('.', '\\.')} `));
+    } finally {
+      await chain.control.setWinRateFormat('fraction');
+    }
+  });
+});
+
+describe('a 1d account', () => {
+  it('gets the day from the chain and a chart of the last 30 days of daily points', async () => {
+    const account = await seed(testAddress(30, SALT), { interval: '1d', timezone: 'UTC', reportAt: '07:00' });
+    expect(await sendDailyReport(deps(), account, { now: NOW, force: true })).toMatchObject({ kind: 'sent', coveredDate: '2025-03-03' });
+    const mail = await onlyMail(account);
+    const day = await chainFigures(account.address, Date.parse('2025-03-03T00:00:00Z'), Date.parse('2025-03-04T00:00:00Z'));
+    expect(mail.text).toContain(`PnL for the day: ${formatMoney(Number(day.summary.pnl), { sign: 'always' })}`);
+    expect(Number(day.summary.pnl)).not.toBe(0);
+    expect(mail.html).toContain('alt="Equity and PnL over the last 30 days, daily points"');
+    const asked = chain.requests.filter((r) => r.account === account.address);
+    expect(asked.map((r) => r.interval)).toEqual(['1h', '4h', '1d']);
   });
 });
 

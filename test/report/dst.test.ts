@@ -1,10 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { localDate } from '../../functions/domain/localTime';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { localDate, localDayBounds } from '../../functions/domain/localTime';
 import { nextReportAt } from '../../functions/domain/reportTime';
 import { dueReports } from '../../functions/services/report/dueReports';
 import { accountRecord, testAddress } from '../store/accountFixture';
 import { testTables } from '../support/testTables';
 import { header, mailDeps, mailTo, testClock, uniqueEmail } from '../delivery/mailHarness';
+import { startReportChain } from './reportChain';
 
 const HOUR = 3_600_000;
 const DAYS = 3;
@@ -23,7 +24,10 @@ describe('daily reports across DST changes, through the hourly job', () => {
   it.concurrent.each(ZONES)('$zone: one report per local day, run every hour', async ({ n, zone, reportAt, from, dates, tables }) => {
     const start = Date.parse(from);
     const clock = testClock(start);
-    const deps = mailDeps(tables, clock);
+    // The chain's clock stands after the last report: every window asked for lies in its past.
+    const chain = await startReportChain(start + (DAYS + 1) * 24 * HOUR, n);
+    onTestFinished(() => chain.close());
+    const deps = { ...mailDeps(tables, clock), chain: chain.chain };
     const recipient = uniqueEmail(`dst${n}`);
     const account = accountRecord({ address: testAddress(n, 0xd57), emails: [recipient], timezone: zone, reportAt, nextReportAt: nextReportAt(start, reportAt, zone) });
     await deps.repos.accounts.create(account);
@@ -44,7 +48,13 @@ describe('daily reports across DST changes, through the hourly job', () => {
     }
 
     expect(sentDates).toEqual(dates);
+    // Each report asked for its windows on local midnights, also across the change.
+    for (const { from, to } of chain.requests) {
+      expect(localDayBounds(localDate(from, zone), zone).startMs).toBe(from);
+      expect(localDayBounds(localDate(to, zone), zone).startMs).toBe(to);
+    }
+    expect(chain.requests).toHaveLength(3 * dates.length);
     const mails = await mailTo(recipient);
     expect(mails.map((m) => header(m, 'X-Sentinel-Event-Id'))).toEqual(dates.map((d) => `report:${account.address}:${d}`));
-  });
+  }, 120_000);
 });

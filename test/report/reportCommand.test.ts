@@ -1,10 +1,11 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { createRepositories } from '../../functions/store/repositories';
 import { accountRecord, testAddress } from '../store/accountFixture';
 import { cliRunner } from '../cli/cliHarness';
 import { testTables } from '../support/testTables';
 import { header, mailTo, uniqueEmail } from '../delivery/mailHarness';
+import { startReportChain, type ReportChain } from './reportChain';
 
 const HOUR = 3_600_000;
 // Near the real time, so stored deliveries are not swept by DynamoDB Local's TTL.
@@ -19,12 +20,18 @@ describe('sentinel report', () => {
   const due = accountRecord({ address: testAddress(1, 0xc11), emails: [uniqueEmail('due')], timezone: 'UTC', reportAt: '00:00', nextReportAt: MIDNIGHT });
   const later = accountRecord({ address: testAddress(2, 0xc11), emails: [uniqueEmail('later')], timezone: 'UTC', reportAt: '00:00', nextReportAt: MIDNIGHT + 24 * HOUR });
   let cli: ReturnType<typeof cliRunner>;
+  let chain: ReportChain;
 
   beforeAll(async () => {
-    cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix }, () => NOW);
+    chain = await startReportChain(NOW);
+    cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix, ROCKET_NODE_URL: chain.sim.nodeUrl, ROCKET_INDEXER_URL: chain.sim.indexerUrl }, () => NOW);
     const repos = createRepositories(tables.client, tables.prefix);
     await repos.accounts.create(due);
     await repos.accounts.create(later);
+  });
+
+  afterAll(async () => {
+    await chain.close();
   });
 
   it('sends the reports that are due and prints them as JSON', async () => {

@@ -1,5 +1,5 @@
-import type { ReportModel } from '../../domain/reportModel';
-import type { AccountStatus, ChartRef, DailyReportView } from '../../mail/views';
+import type { ReportModel, WindowInfo } from '../../domain/reportModel';
+import type { AccountStatus, ChartRef, DailyReportView, MetricWindow } from '../../mail/views';
 import type { RecipientLinks } from '../delivery/recipientLinks';
 
 /** What the report email shows besides the model. */
@@ -10,6 +10,19 @@ export interface ReportViewContext {
   readonly links: RecipientLinks;
 }
 
+const WINDOW_LABELS: Readonly<Record<WindowInfo['key'], string>> = { day: 'Report day', '7d': '7 days', '30d': '30 days' };
+
+function windowView(w: WindowInfo): MetricWindow {
+  return {
+    key: w.key,
+    label: WINDOW_LABELS[w.key],
+    fromMs: w.fromMs,
+    toMs: w.toMs,
+    partialFromMs: w.dataFromMs !== null && w.dataFromMs > w.fromMs ? w.dataFromMs : null,
+    compared: w.compared,
+  };
+}
+
 /** The daily report's email view for one recipient, from the domain's report model. */
 export function dailyReportView(model: ReportModel, ctx: ReportViewContext): DailyReportView {
   const { day, drawdown } = model;
@@ -18,7 +31,6 @@ export function dailyReportView(model: ReportModel, ctx: ReportViewContext): Dai
     generatedAtMs: model.generatedAt,
     links: { unsubscribeUrl: ctx.links.unsubscribeUrl, statusUrl: null },
     period: model.period,
-    trackingSinceMs: model.trackingSince,
     status: ctx.status,
     day: day && {
       equityStartUsd: day.equityStart,
@@ -37,16 +49,23 @@ export function dailyReportView(model: ReportModel, ctx: ReportViewContext): Dai
       peakEquityUsd: drawdown.peakEquity,
       peakAtMs: drawdown.peakAt,
     },
+    drawdownAsOfMs: drawdown?.asOf ?? null,
+    drawdownSinceMs: model.drawdownSince,
+    windows: model.windows.map(windowView),
     metrics: model.metrics.map((m) => ({
       key: m.key,
       label: m.label,
       description: m.description,
       unit: m.unit,
-      value: m.value,
-      delta: m.delta,
       better: m.better,
+      cells: m.cells.map((c) => ({ value: c.value, text: c.text, delta: c.delta })),
     })),
     chart: ctx.chart,
+    chartCaption: ctx.chart
+      ? model.chart.window === 'day'
+        ? 'Equity and PnL over the report day, from the chain’s curves of that day.'
+        : 'Equity and PnL over the last 30 days, daily points, ending with the report day.'
+      : null,
     delegates: model.delegates.map((d) => ({
       name: d.name,
       address: d.address,
@@ -54,6 +73,7 @@ export function dailyReportView(model: ReportModel, ctx: ReportViewContext): Dai
       expiryMs: d.expiryMs,
       revokeUrl: ctx.links.revokeUrl(d.address),
     })),
+    moreDelegates: 0,
     removedDelegates: model.removedDelegates.map((r) => ({ name: r.name, address: r.address, removedAtMs: r.removedAt })),
   };
 }

@@ -1,5 +1,4 @@
 import { buildReportModel, type ReportModel } from '../../domain/reportModel';
-import { pointsBetween } from '../../domain/series';
 import type { LocalDate } from '../../domain/localTime';
 import type { ActionLinks } from '../../links/actionLinks';
 import type { EmailRenderer } from '../../mail/render';
@@ -10,15 +9,13 @@ import type { AccountsRepository } from '../../store/accountsRepository';
 import type { SuppressionRepository } from '../../store/suppressionRepository';
 import { mailChart, type MailChart } from '../delivery/mailChart';
 import { deliverToRecipient, tallyOutcomes, type MailDeliveryDeps, type RecipientOutcome } from '../delivery/mailDelivery';
-import { loadReportData, type ReportDataRepos } from './reportData';
+import type { ReportRecordsRepository } from '../../store/reportRecordsRepository';
+import { loadReportData, type ReportChain, type ReportDataRepos } from './reportData';
 import { planReport } from './reportPlan';
+import { renderReport } from './renderReport';
 import { dailyReportView } from './reportViews';
 import { recipientLinks } from '../delivery/recipientLinks';
 import { mailRecipients } from '../delivery/recipients';
-
-const DAY_MS = 86_400_000;
-/** How much history the report's chart shows. */
-export const REPORT_CHART_DAYS = 30;
 
 export interface DailyReportDeps extends MailDeliveryDeps {
   /** A full `Repositories` fits. */
@@ -26,7 +23,10 @@ export interface DailyReportDeps extends MailDeliveryDeps {
     ReportDataRepos & {
       readonly accounts: Pick<AccountsRepository, 'setNextReportAt'>;
       readonly suppressions: Pick<SuppressionRepository, 'filter'>;
+      readonly reportRecords: Pick<ReportRecordsRepository, 'latestBefore' | 'put'>;
     };
+  /** The chain's indexer: each window's summary and curves (`GET /portfolio`). */
+  readonly chain: ReportChain;
   readonly renderer: EmailRenderer;
   readonly links: Pick<ActionLinks, 'build'>;
   readonly counters: Counters;
@@ -60,8 +60,9 @@ interface SharedParts {
  * Exactly one report per account per local day: every recipient's copy is delivered once under
  * `report:<address>:<local date>#<recipient>`, and once all are served the account's
  * `nextReportAt` moves to the next local day with a conditional write (a concurrent run that
- * moved it first wins; its copies were the same deliveries). The report is built from stored
- * data only, and only when some copy still has to be sent.
+ * moved it first wins; its copies were the same deliveries). The report is built (three chain
+ * requests, see `loadReportData`) only when some copy still has to be sent; its window summaries
+ * are then stored for the next report's changes.
  */
 export async function sendDailyReport(deps: DailyReportDeps, account: AccountRecord, options: DailyReportOptions): Promise<ReportOutcome> {
   const { now } = options;
@@ -82,17 +83,18 @@ export async function sendDailyReport(deps: DailyReportDeps, account: AccountRec
 
   let shared: Promise<SharedParts> | undefined;
   const build = async (): Promise<SharedParts> => {
-    const data = await loadReportData(deps.repos, account, plan.period, now);
+    const data = await loadReportData(deps.repos, deps.chain, account, plan.period, now);
+    await deps.repos.reportRecords.put(data.record);
     const model = buildReportModel(data.input);
-    const chart = mailChart(pointsBetween(data.history, now - REPORT_CHART_DAYS * DAY_MS, now), {
+    const chart = mailChart(model.chart.series, {
       cid: 'report-chart@sentinel',
-      alt: `Equity and PnL over the last ${REPORT_CHART_DAYS} days`,
+      alt: model.chart.window === 'day' ? 'Equity and PnL over the report day' : 'Equity and PnL over the last 30 days, daily points',
       timeZone: account.timezone,
     });
     const status: AccountStatus = {
       state: account.status,
       reason: account.statusReason === null ? null : account.statusReason.slice(0, 500),
-      lastPointAtMs: data.history.at(-1)?.timestamp ?? null,
+      lastPointAtMs: data.input.history.at(-1)?.timestamp ?? null,
     };
     return { model, chart, status };
   };
@@ -111,7 +113,7 @@ export async function sendDailyReport(deps: DailyReportDeps, account: AccountRec
           const links = recipientLinks(deps.links, account, recipient, now);
           const view = dailyReportView(model, { status, chart: chart?.ref ?? null, links });
           return {
-            rendered: deps.renderer.render('daily-report', view, { timeZone: account.timezone }),
+            rendered: renderReport(deps.renderer, view, account.timezone),
             unsubscribeUrl: links.unsubscribeUrl,
             inlineImages: chart ? [chart.image] : [],
           };

@@ -116,7 +116,8 @@ const ROUTES: readonly ControlRoute[] = [
     handle: (sim, _p, body) => {
       const request = settingsRequest.parse(body);
       if (request.rejectionStatus !== undefined) sim.rejectionStatus = request.rejectionStatus;
-      return { rejectionStatus: sim.rejectionStatus };
+      if (request.winRateFormat !== undefined) sim.winRateFormat = request.winRateFormat;
+      return { rejectionStatus: sim.rejectionStatus, winRateFormat: sim.winRateFormat };
     },
   },
 ];
