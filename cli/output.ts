@@ -38,3 +38,9 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
   const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n') + '\n';
 }
+
+/** Why an address argument was refused, as the end of a sentence: `is not a 20-byte hex address` or `has a wrong EIP-55 checksum (...)`. */
+export function addressMessage(error: z.ZodError): string {
+  const message = error.issues[0]?.message ?? 'not a 20-byte hex address';
+  return message.startsWith('not ') ? `is ${message}` : `has a ${message}`;
+}

@@ -12,7 +12,7 @@ import { applySettingsPatch, newTrackedAccount } from '../../functions/domain/tr
 import type { TrackedAccount } from '../../functions/domain/account';
 import type { CliContext } from '../cliRuntime';
 import { parseImport } from '../importRows';
-import { formatTable, printJson, UsageError } from '../output';
+import { addressMessage, formatTable, printJson, UsageError } from '../output';
 
 interface SettingOptions {
   email?: string;
@@ -42,7 +42,7 @@ function withSettingOptions(command: Command, emailRequired: boolean): Command {
 
 function parseAddress(value: string): string {
   const parsed = addressSchema.safeParse(value);
-  if (!parsed.success) throw new UsageError(`address "${value}" is not a 20-byte hex address`);
+  if (!parsed.success) throw new UsageError(`address "${value}" ${addressMessage(parsed.error)}`);
   return parsed.data;
 }
 

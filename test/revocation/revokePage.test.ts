@@ -23,6 +23,7 @@ function expectSecurityHeaders(headers: Headers): void {
   expect(headers.get('cache-control')).toBe('no-store');
   expect(headers.get('x-frame-options')).toBe('DENY');
   expect(headers.get('x-content-type-options')).toBe('nosniff');
+  expect(headers.get('strict-transport-security')).toBe('max-age=63072000; includeSubDomains');
 }
 
 describe('revoke page over HTTP, against the simulator', () => {
