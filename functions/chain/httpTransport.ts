@@ -1,7 +1,7 @@
 import { fullJitterDelay, parseRetryAfter } from './backoff';
 import { ChainNetworkError, ChainTimeoutError } from './errors';
 import { networkErrorCode, requestNeverSent } from './networkFailure';
-import { redactUrl } from './redactUrl';
+import { redactEchoes, redactUrl } from './redactUrl';
 import type { RateLimiter, Sleep } from './tokenBucket';
 
 /** The logging the chain layer does: one warning per retry. Powertools' `Logger` fits. */
@@ -142,7 +142,8 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       }
       switch (result.kind) {
         case 'response':
-          return { status: result.status, contentType: result.contentType, text: result.text, attempts: attempt, request: label };
+          // An error body may echo the request path or query, and with it a key: it ends up in error messages.
+          return { status: result.status, contentType: result.contentType, text: result.status >= 400 ? redactEchoes(result.text, request.url) : result.text, attempts: attempt, request: label };
         case 'timeout':
           throw new ChainTimeoutError({ request: label, timeoutMs: options.timeoutMs, attempts: attempt, cause: result.cause });
         case 'network':

@@ -43,7 +43,7 @@ export type RevocationPageView =
   | { kind: 'already-revoked'; subject: RevocationSubject }
   | { kind: 'rejected'; subject: RevocationSubject; message: string }
   | { kind: 'unconfirmed'; subject: RevocationSubject; message: string; transactionSignature: string }
-  | { kind: 'unavailable'; cause: 'chain' | 'signer' | 'busy'; subject: RevocationSubject }
+  | { kind: 'unavailable'; cause: 'chain' | 'signer' | 'busy' | 'audit'; subject: RevocationSubject }
   | { kind: 'not-configured'; subject: RevocationSubject; reason: string }
   | { kind: 'not-tracked' }
   | { kind: 'not-authorized' }
@@ -132,6 +132,8 @@ async function confirm(deps: RevocationPageDeps, request: WebRequest): Promise<R
       return { kind: 'unavailable', cause: 'signer', subject };
     case 'busy':
       return { kind: 'unavailable', cause: 'busy', subject };
+    case 'audit-unavailable':
+      return { kind: 'unavailable', cause: 'audit', subject };
     case 'not-configured':
       // The detailed reason (key ids, variable names) stays in the audit trail, off this public page.
       return { kind: 'not-configured', subject, reason: outcome.reason === NO_SIGNER ? NO_SIGNER : SIGNER_UNUSABLE };

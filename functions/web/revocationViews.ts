@@ -183,8 +183,9 @@ function capitalized(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function unavailableReason(cause: 'chain' | 'signer' | 'busy'): string {
+function unavailableReason(cause: 'chain' | 'signer' | 'busy' | 'audit'): string {
   if (cause === 'chain') return 'The chain could not be reached.';
+  if (cause === 'audit') return 'The revocation could not be recorded in the audit trail, and nothing is sent unrecorded.';
   if (cause === 'signer') return "The account's owner key could not sign right now.";
   return 'Another revocation for this account is still running.';
 }
