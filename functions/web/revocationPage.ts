@@ -52,7 +52,8 @@ export type RevocationPageView =
   | { kind: 'link-invalid'; reason: string }
   | { kind: 'forbidden'; reason: string }
   | { kind: 'bad-request'; reason: string }
-  | { kind: 'failed' }
+  /** The signing function could not be invoked or did not answer: the link stays used, the result is unknown. */
+  | { kind: 'failed'; subject: RevocationSubject | null }
   | { kind: 'method-not-allowed' };
 
 /**
@@ -109,12 +110,13 @@ async function confirm(deps: RevocationPageDeps, request: WebRequest): Promise<R
   try {
     outcome = await deps.signer.revoke({ account: claims.account, delegate: claims.delegate, tokenId: claims.tokenId });
   } catch (error) {
-    // Whether anything reached the chain is unknown: the link stays used.
+    // Whether anything reached the chain is unknown: the link stays used (giving it back could
+    // sign a second transaction while the first one may still land).
     const failure = error instanceof RevocationInvokeError ? error.failure : 'unexpected';
     deps.log.error('revocation could not be completed', { account: claims.account, failure, error: error instanceof Error ? error.message : String(error) });
-    return { kind: 'failed' };
+    return { kind: 'failed', subject };
   }
-  if (linkReusableAfter(outcome)) await deps.tokens.release(claims.tokenId);
+  if (linkReusableAfter(outcome)) await deps.tokens.release(claims.tokenId, 'revoke');
   deps.log.info('revocation requested', { account: claims.account, delegate: claims.delegate, outcome: outcome.kind });
 
   switch (outcome.kind) {
