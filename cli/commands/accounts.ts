@@ -15,7 +15,7 @@ import { runImport } from '../accountImport';
 import { readAddressFile } from '../addressFile';
 import { changedFields } from '../importPlan';
 import { byLabelThenAddress, recipientsWithSuppression, suppressionNote, type RecipientView } from '../recipientView';
-import { formatTable, plural, printJson, UsageError } from '../output';
+import { formatTable, plural, printJson, UsageError, addressMessage } from '../output';
 
 interface SettingOptions {
   email?: string;
@@ -46,7 +46,7 @@ function withSettingOptions(command: Command, emailRequired: boolean): Command {
 
 function parseAddress(value: string): string {
   const parsed = addressSchema.safeParse(value);
-  if (!parsed.success) throw new UsageError(`address "${value}" is not a 20-byte hex address`);
+  if (!parsed.success) throw new UsageError(`address "${value}" ${addressMessage(parsed.error)}`);
   return parsed.data;
 }
 

@@ -5,7 +5,7 @@ import type { DispatchSelection } from '../../functions/services/collect/dispatc
 import { memoryCounters } from '../../functions/shared/observability';
 import { createLocalSystem } from '../../local/localSystem';
 import type { CliContext } from '../cliRuntime';
-import { formatTable, plural, printJson, UsageError } from '../output';
+import { formatTable, plural, printJson, UsageError, addressMessage } from '../output';
 import { progressReporter } from '../progressReporter';
 
 /** `sentinel collect`: one dispatch-and-collect cycle now, alerts included. */
@@ -60,7 +60,7 @@ function selectionOf(options: { account?: string; all?: boolean }): DispatchSele
   if (options.all) return { kind: 'all' };
   if (options.account === undefined) return { kind: 'due' };
   const address = addressSchema.safeParse(options.account);
-  if (!address.success) throw new UsageError(`--account "${options.account}" is not a 20-byte hex address`);
+  if (!address.success) throw new UsageError(`--account "${options.account}" ${addressMessage(address.error)}`);
   return { kind: 'account', address: address.data };
 }
 

@@ -3,11 +3,11 @@ import { addressSchema, type Address } from '../../functions/domain/address';
 import { DEFAULT_LINK_TTL_MS } from '../../functions/domain/linkClaims';
 import { ConfigError } from '../../functions/config/settings';
 import type { CliContext, CliRuntime } from '../cliRuntime';
-import { printJson, UsageError } from '../output';
+import { printJson, UsageError, addressMessage } from '../output';
 
 function parseAddress(what: string, value: string): Address {
   const parsed = addressSchema.safeParse(value);
-  if (!parsed.success) throw new UsageError(`${what} "${value}" is not a 20-byte hex address`);
+  if (!parsed.success) throw new UsageError(`${what} "${value}" ${addressMessage(parsed.error)}`);
   return parsed.data;
 }
 

@@ -6,7 +6,7 @@ import { dueReports, type AccountReportResult, type DueReportsDeps } from '../..
 import { sendDailyReport } from '../../functions/services/report/sendDailyReport';
 import { memoryCounters } from '../../functions/shared/observability';
 import type { CliContext, CliRuntime } from '../cliRuntime';
-import { formatTable, plural, printJson, UsageError } from '../output';
+import { formatTable, plural, printJson, UsageError, addressMessage } from '../output';
 
 /** The report service's ports from the CLI runtime: its repositories, links and clock, the chain, SES from the settings. */
 export async function reportDepsFrom(rt: CliRuntime): Promise<DueReportsDeps> {
@@ -37,7 +37,7 @@ export function register(program: Command, context: CliContext): void {
       let address: string | undefined;
       if (options.account !== undefined) {
         const parsed = addressSchema.safeParse(options.account);
-        if (!parsed.success) throw new UsageError(`--account "${options.account}" is not a 20-byte hex address`);
+        if (!parsed.success) throw new UsageError(`--account "${options.account}" ${addressMessage(parsed.error)}`);
         address = parsed.data;
       }
       const rt = await context.runtime();

@@ -6,7 +6,7 @@ import { formatCountdown, formatDelta } from '../../functions/mail/format';
 import { accountStatus, type AccountStatusReport } from '../../functions/services/status/accountStatus';
 import { describeAlertState } from '../alertStateText';
 import type { CliContext } from '../cliRuntime';
-import { formatTable, printJson, UsageError } from '../output';
+import { addressMessage, formatTable, printJson, UsageError } from '../output';
 
 /** `sentinel status <address>`: what is known about an account, from stored data. */
 export function register(program: Command, context: CliContext): void {
@@ -17,7 +17,7 @@ export function register(program: Command, context: CliContext): void {
     .option('--json', 'print one JSON document')
     .action(async (address: string, options: { json?: boolean }) => {
       const parsed = addressSchema.safeParse(address);
-      if (!parsed.success) throw new UsageError(`address "${address}" is not a 20-byte hex address`);
+      if (!parsed.success) throw new UsageError(`address "${address}" ${addressMessage(parsed.error)}`);
       const rt = await context.runtime();
       const report = await accountStatus(rt.repos, parsed.data, rt.now());
       if (!report) throw new Error(`${parsed.data} is not tracked`);

@@ -1,7 +1,7 @@
 import { fullJitterDelay, parseRetryAfter } from './backoff';
 import { ChainNetworkError, ChainTimeoutError } from './errors';
 import { networkErrorCode, requestNeverSent } from './networkFailure';
-import { redactUrl } from './redactUrl';
+import { redactUrl, redactEchoes } from './redactUrl';
 import { currentDeadline } from '../shared/deadline';
 import type { RateLimiter, Sleep } from './tokenBucket';
 
@@ -142,7 +142,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       if (retry) {
         const asked = result.kind === 'response' ? parseRetryAfter(result.retryAfter, options.now(), options.maxRetryAfterMs) : undefined;
         const waitMs = asked ?? fullJitterDelay(attempt - 1, options);
-        if (waitMs >= left()) return settle(result, attempt, label, timeoutMs);
+        if (waitMs >= left()) return settle(result, attempt, label, timeoutMs, request.url);
         options.logger?.warn('retrying chain request', {
           request: label,
           attempt,
@@ -152,15 +152,16 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
         await options.sleep(waitMs, request.signal);
         continue;
       }
-      return settle(result, attempt, label, timeoutMs);
+      return settle(result, attempt, label, timeoutMs, request.url);
     }
   };
 
   /** The final answer of a request: its response, or the error of its last attempt. */
-  function settle(result: Attempt, attempts: number, label: string, timeoutMs: number): HttpResponse {
+  function settle(result: Attempt, attempts: number, label: string, timeoutMs: number, url: string | URL): HttpResponse {
     switch (result.kind) {
       case 'response':
-        return { status: result.status, contentType: result.contentType, text: result.text, attempts, request: label };
+        // An error body may echo the request path or query, and with it a key: it ends up in error messages.
+        return { status: result.status, contentType: result.contentType, text: result.status >= 400 ? redactEchoes(result.text, url) : result.text, attempts, request: label };
       case 'timeout':
         throw new ChainTimeoutError({ request: label, timeoutMs, attempts, cause: result.cause, deadline: timeoutMs < options.timeoutMs });
       case 'network':

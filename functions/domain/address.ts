@@ -29,8 +29,35 @@ export function checksumAddress(address: string): Address {
   return out as Address;
 }
 
-/** A hex account address in any case; the output is EIP-55 checksummed. */
+/**
+ * Whether a hex address's letter case is acceptable: all lower case, all upper case, or exactly
+ * the EIP-55 checksum. Mixed case is a checksum, and a wrong one usually means a typo.
+ */
+export function hasValidChecksum(address: string): boolean {
+  if (!isHexAddress(address)) return false;
+  const digits = address.slice(2);
+  if (digits === digits.toLowerCase() || digits === digits.toUpperCase()) return true;
+  return checksumAddress(address) === address;
+}
+
+/** The message of an address refused for its letter case. */
+export const WRONG_CHECKSUM = 'wrong EIP-55 checksum (mixed case; check it for a typo, or type it all in lower case)';
+
+/** Why `value` is not an acceptable address, in words; `null` when it is. */
+export function addressProblem(value: string): string | null {
+  if (!isHexAddress(value)) return 'not a 20-byte hex address';
+  if (!hasValidChecksum(value)) return WRONG_CHECKSUM;
+  return null;
+}
+
+/**
+ * A hex account address: all lower case, all upper case or EIP-55 checksummed (mixed case with
+ * a wrong checksum is refused); the output is EIP-55 checksummed.
+ */
 export const addressSchema = z
   .string()
-  .refine(isHexAddress, { message: 'not a 20-byte hex address' })
+  .superRefine((value, ctx) => {
+    const problem = addressProblem(value);
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem, input: value, abort: true });
+  })
   .transform(checksumAddress);

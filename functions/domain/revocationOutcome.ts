@@ -24,6 +24,8 @@ const signature = z.string().regex(/^0x[0-9a-fA-F]+$/);
  * - `chain-unreachable`: the chain could not be reached before anything was sent;
  * - `signer-unavailable`: the owner key could not sign right now (e.g. KMS unreachable);
  * - `busy`: another revocation of the account held the lease for too long;
+ * - `audit-unavailable`: the audit record of the signed transaction could not be written, so it
+ *   was not submitted (every transaction sent is audited first);
  * - `not-configured`: the account has no usable signer (`reason` says why);
  * - `not-tracked`: the account is not tracked;
  * - `not-authorized`: the request does not match a revocation link the page has just consumed
@@ -37,6 +39,7 @@ export const revocationOutcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('chain-unreachable'), sent: z.literal(false), message: z.string() }),
   z.object({ kind: z.literal('signer-unavailable'), sent: z.literal(false), message: z.string() }),
   z.object({ kind: z.literal('busy'), sent: z.literal(false) }),
+  z.object({ kind: z.literal('audit-unavailable'), sent: z.literal(false) }),
   z.object({ kind: z.literal('not-configured'), sent: z.literal(false), reason: z.string() }),
   z.object({ kind: z.literal('not-tracked'), sent: z.literal(false) }),
   z.object({ kind: z.literal('not-authorized'), sent: z.literal(false) }),

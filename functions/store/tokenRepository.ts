@@ -6,9 +6,22 @@ import { isConditionalCheckFailed, itemOfFailedCondition } from './storeError';
 import { isLive, toTtlSeconds } from './ttl';
 import { DynamoRepository } from './dynamoRepository';
 
+/** The purposes of single-use links; each is a key prefix of its own (see {@link tokenKey}). */
+export const TOKEN_PURPOSES = ['revoke', 'snooze'] as const;
+export type TokenPurpose = (typeof TOKEN_PURPOSES)[number];
+
+/**
+ * The table key of a token: `<purpose>#<token id>`. The purpose leads, so IAM can confine a role
+ * to one purpose's items (`dynamodb:LeadingKeys` `snooze#*`): the preferences page cannot create,
+ * read or delete a revoke token, nor the revocation functions a snooze token.
+ */
+export function tokenKey(purpose: TokenPurpose, tokenId: string): string {
+  return `${purpose}#${tokenId}`;
+}
+
 /** What a consumed token was for. */
 export interface TokenUse {
-  readonly purpose: string;
+  readonly purpose: TokenPurpose;
   readonly account: string;
   /** The delegate a `revoke` token is for (required for that purpose). */
   readonly delegate?: string;
@@ -19,7 +32,7 @@ export interface TokenUse {
 /** A consumed token as stored. */
 export interface ConsumedToken {
   readonly tokenId: string;
-  readonly purpose: string;
+  readonly purpose: TokenPurpose;
   readonly account: string;
   /** `null` when the token names no delegate (purposes other than `revoke`, older records). */
   readonly delegate: string | null;
@@ -30,9 +43,11 @@ export interface ConsumedToken {
   readonly signedAt: number | null;
 }
 
+const purposeSchema = z.enum(TOKEN_PURPOSES);
+
 const useSchema = z
   .object({
-    purpose: z.string().min(1),
+    purpose: purposeSchema,
     account: z.string().min(1),
     delegate: z.string().min(1).optional(),
     expiresAt: z.number().int().min(0),
@@ -40,8 +55,9 @@ const useSchema = z
   .refine((use) => use.purpose !== 'revoke' || use.delegate !== undefined, { message: 'a revoke token names its delegate', path: ['delegate'] });
 
 const itemSchema = z.object({
+  /** `<purpose>#<token id>`. */
   tokenId: z.string().min(1),
-  purpose: z.string().min(1),
+  purpose: purposeSchema,
   account: z.string().min(1),
   delegate: z.string().min(1).optional(),
   consumedAt: z.number().int().min(0),
@@ -50,7 +66,10 @@ const itemSchema = z.object({
   signedAt: z.number().int().min(0).optional(),
 });
 
-/** Single-use link tokens (table `tokens`, key `tokenId`): consuming is one conditional write. */
+/**
+ * Single-use link tokens (table `tokens`, key `tokenId` = `<purpose>#<token id>`): consuming is
+ * one conditional write. Every method names the purpose, so each works only on that purpose's items.
+ */
 export class TokenRepository extends DynamoRepository {
   constructor(client: DynamoDBDocumentClient, prefix: string, options: RepositoryOptions = {}) {
     super(client, prefix, 'tokens', options);
@@ -65,7 +84,7 @@ export class TokenRepository extends DynamoRepository {
           new PutCommand({
             TableName: this.table,
             Item: {
-              tokenId,
+              tokenId: tokenKey(valid.purpose, tokenId),
               purpose: valid.purpose,
               account: valid.account,
               ...(valid.delegate === undefined ? {} : { delegate: valid.delegate }),
@@ -84,14 +103,15 @@ export class TokenRepository extends DynamoRepository {
     });
   }
 
-  /** The consumed token (strongly consistent read); `null` if it was never consumed, was released, or has expired. */
-  async get(tokenId: string): Promise<ConsumedToken | null> {
-    const out = await this.call('tokens.get', () => this.client.send(new GetCommand({ TableName: this.table, Key: { tokenId }, ConsistentRead: true })));
+  /** The token consumed for `purpose` (strongly consistent read); `null` if it was never consumed for it, was released, or has expired. */
+  async get(tokenId: string, purpose: TokenPurpose): Promise<ConsumedToken | null> {
+    const key = tokenKey(purpose, tokenId);
+    const out = await this.call('tokens.get', () => this.client.send(new GetCommand({ TableName: this.table, Key: { tokenId: key }, ConsistentRead: true })));
     if (!out.Item) return null;
     const item = parseItem(itemSchema, out.Item, 'tokens.get');
     if (!isLive(item.expiresAt, this.now())) return null;
     return {
-      tokenId: item.tokenId,
+      tokenId,
       purpose: item.purpose,
       account: item.account,
       delegate: item.delegate ?? null,
@@ -102,7 +122,7 @@ export class TokenRepository extends DynamoRepository {
   }
 
   /**
-   * Records that the signing side used the token consumed at `consumedAt`, once: a second call,
+   * Records that the signing side used the revoke token consumed at `consumedAt`, once: a second call,
    * or a call for a record that was released (or released and consumed again since), changes
    * nothing and says so. Releasing the token deletes the mark with the record.
    */
@@ -112,7 +132,7 @@ export class TokenRepository extends DynamoRepository {
         await this.client.send(
           new UpdateCommand({
             TableName: this.table,
-            Key: { tokenId },
+            Key: { tokenId: tokenKey('revoke', tokenId) },
             UpdateExpression: 'SET signedAt = :now',
             ConditionExpression: 'attribute_exists(tokenId) AND consumedAt = :consumedAt AND attribute_not_exists(signedAt)',
             ExpressionAttributeValues: { ':now': this.now(), ':consumedAt': consumedAt },
@@ -130,8 +150,8 @@ export class TokenRepository extends DynamoRepository {
     });
   }
 
-  /** Makes a consumed token usable again (when nothing was sent to the chain); the next consume starts afresh. */
-  async release(tokenId: string): Promise<void> {
-    await this.call('tokens.release', () => this.client.send(new DeleteCommand({ TableName: this.table, Key: { tokenId } })));
+  /** Makes a token consumed for `purpose` usable again (e.g. nothing was sent to the chain); the next consume starts afresh. */
+  async release(tokenId: string, purpose: TokenPurpose): Promise<void> {
+    await this.call('tokens.release', () => this.client.send(new DeleteCommand({ TableName: this.table, Key: { tokenId: tokenKey(purpose, tokenId) } })));
   }
 }

@@ -100,7 +100,7 @@ async function snooze(deps: PreferencesPageDeps, request: WebRequest): Promise<P
   try {
     await deps.alerts.snooze(claims.account, until);
   } catch (error) {
-    await deps.tokens.release(claims.tokenId);
+    await deps.tokens.release(claims.tokenId, 'snooze');
     throw error;
   }
   deps.log.info('snoozed', { account: claims.account, hours: claims.snoozeHours });

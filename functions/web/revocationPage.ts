@@ -54,7 +54,7 @@ export type RevocationPageView =
   | { kind: 'already-revoked'; subject: RevocationSubject }
   | { kind: 'rejected'; subject: RevocationSubject; message: string }
   | { kind: 'unconfirmed'; subject: RevocationSubject; message: string; transactionSignature: string }
-  | { kind: 'unavailable'; cause: 'chain' | 'signer' | 'busy'; subject: RevocationSubject }
+  | { kind: 'unavailable'; cause: 'chain' | 'signer' | 'busy' | 'audit'; subject: RevocationSubject }
   | { kind: 'not-configured'; subject: RevocationSubject; reason: string }
   | { kind: 'not-tracked' }
   | { kind: 'not-authorized' }
@@ -63,7 +63,8 @@ export type RevocationPageView =
   | { kind: 'link-invalid'; reason: string }
   | { kind: 'forbidden'; reason: string }
   | { kind: 'bad-request'; reason: string }
-  | { kind: 'failed' }
+  /** The signing function could not be invoked or did not answer: the link stays used, the result is unknown. */
+  | { kind: 'failed'; subject: RevocationSubject | null }
   | { kind: 'method-not-allowed' };
 
 /**
@@ -121,12 +122,13 @@ async function confirm(deps: RevocationPageDeps, request: WebRequest): Promise<R
   try {
     outcome = await deps.signer.revoke({ account: claims.account, delegate: claims.delegate, tokenId: claims.tokenId });
   } catch (error) {
-    // Whether anything reached the chain is unknown: the link stays used.
+    // Whether anything reached the chain is unknown: the link stays used (giving it back could
+    // sign a second transaction while the first one may still land).
     const failure = error instanceof RevocationInvokeError ? error.failure : 'unexpected';
     deps.log.error('revocation could not be completed', { account: claims.account, failure, error: describeError(error, { audience: 'log' }) });
-    return { kind: 'failed' };
+    return { kind: 'failed', subject };
   }
-  if (linkReusableAfter(outcome)) await deps.tokens.release(claims.tokenId);
+  if (linkReusableAfter(outcome)) await deps.tokens.release(claims.tokenId, 'revoke');
   deps.log.info('revocation requested', { account: claims.account, delegate: claims.delegate, outcome: outcome.kind });
 
   switch (outcome.kind) {
@@ -146,6 +148,8 @@ async function confirm(deps: RevocationPageDeps, request: WebRequest): Promise<R
       return { kind: 'unavailable', cause: 'signer', subject };
     case 'busy':
       return { kind: 'unavailable', cause: 'busy', subject };
+    case 'audit-unavailable':
+      return { kind: 'unavailable', cause: 'audit', subject };
     case 'not-configured':
       // The detailed reason (key ids, variable names) stays in the audit trail, off this public page.
       return { kind: 'not-configured', subject, reason: outcome.reason === NO_SIGNER ? NO_SIGNER : SIGNER_UNUSABLE };

@@ -156,12 +156,15 @@ ${details(view.subject, view.now)}
     case 'bad-request':
       return simple('Request not understood', 'Bad request', 'danger', `The request could not be read (${view.reason}). Open the link from the email again. Nothing was changed.`);
     case 'failed':
-      return simple(
-        'Something went wrong',
-        'Error',
-        'danger',
-        'The revocation could not be completed and its result is unknown. Check the account\'s delegates before trying again; the link has been used.',
-      );
+      return {
+        title: 'Result unknown: check before trying again',
+        badge: 'Result unknown',
+        tone: 'danger',
+        body: html`
+<p>Your confirmation was received, but the part of Portfolio Sentinel that signs revocations did not answer, so it is not known whether the revocation was sent to the chain${view.subject ? html` for ${delegateName(view.subject)} of ${accountName(view.subject.account)}` : ''}.</p>
+<p><strong>This link has been used and will not work again</strong>, because a second attempt could send a second transaction while the first may still go through.</p>
+<p>What to do: in a few minutes, check whether the delegate is still listed${view.subject ? html` (<code>sentinel status ${view.subject.account.address}</code>, or the exchange's web client)` : ''}. If it finished, a result email is on its way. If the delegate is still listed, revoke it in the exchange's web client, or create a new link${view.subject ? html` with <code>sentinel link revoke ${view.subject.account.address} ${view.subject.delegate.address}</code>` : ''}.</p>`,
+      };
     case 'method-not-allowed':
       return simple('Method not allowed', 'Error', 'danger', 'This page accepts only GET and POST.');
   }
@@ -187,8 +190,9 @@ function capitalized(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function unavailableReason(cause: 'chain' | 'signer' | 'busy'): string {
+function unavailableReason(cause: 'chain' | 'signer' | 'busy' | 'audit'): string {
   if (cause === 'chain') return 'The chain could not be reached.';
+  if (cause === 'audit') return 'The revocation could not be recorded in the audit trail, and nothing is sent unrecorded.';
   if (cause === 'signer') return "The account's owner key could not sign right now.";
   return 'Another revocation for this account is still running.';
 }

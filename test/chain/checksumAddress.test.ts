@@ -39,4 +39,14 @@ describe('checksumAddress', () => {
     expect(addressSchema.parse(EIP55[0]?.toLowerCase())).toBe(EIP55[0]);
     expect(addressSchema.safeParse('0x123').error?.issues[0]?.message).toBe('not a 20-byte hex address');
   });
+
+  it('refuses mixed case with a wrong EIP-55 checksum, and accepts all lower or all upper case', () => {
+    const good = EIP55[0] as string;
+    const flipped = `0x${[...good.slice(2)].map((c, i) => (i === good.slice(2).search(/[a-fA-F]/) ? (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()) : c)).join('')}`;
+    expect(flipped).not.toBe(good);
+    expect(addressSchema.safeParse(flipped).error?.issues[0]?.message).toMatch(/checksum/);
+    expect(addressSchema.parse(good.toLowerCase())).toBe(good);
+    expect(addressSchema.parse(`0x${good.slice(2).toUpperCase()}`)).toBe(good);
+    expect(addressSchema.parse(good)).toBe(good);
+  });
 });

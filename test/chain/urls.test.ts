@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseBaseUrl, routeUrl } from '../../functions/chain/baseUrl';
 import { ChainRequestError } from '../../functions/chain/errors';
-import { redactUrl } from '../../functions/chain/redactUrl';
+import { redactEchoes, redactUrl } from '../../functions/chain/redactUrl';
 
 describe('base URLs', () => {
   it.each([
@@ -43,6 +43,20 @@ describe('redactUrl', () => {
     const shown = redactUrl('https://me:hunter2@chain.example/p?account=0xab&apiKey=s3cr3t&access_token=t0k&from=0');
     expect(shown).toBe('https://chain.example/p?account=0xab&apiKey=redacted&access_token=redacted&from=0');
     expect(shown).not.toMatch(/hunter2|s3cr3t|t0k/);
+  });
+
+  it('hides secret-looking path segments and keeps route names', () => {
+    expect(redactUrl('https://mainnet.node.example/v3/9aa3d95b3bc440fa88ea12eaa4456161/transaction')).toBe('https://mainnet.node.example/v3/redacted/transaction');
+    expect(redactUrl('https://node.example/rpc/apikey/short/account-nonce?account=0xab')).toBe('https://node.example/rpc/apikey/redacted/account-nonce?account=0xab');
+    expect(redactUrl('https://node.example/k4Xz9qP2/delegate-traders')).toBe('https://node.example/redacted/delegate-traders');
+    expect(redactUrl('https://indexer.example/api/v1/portfolio')).toBe('https://indexer.example/api/v1/portfolio');
+  });
+
+  it('removes the secret parts of a URL from text that echoes them', () => {
+    const url = 'https://me:hunter2@node.example/v3/9aa3d95b3bc440fa88ea12eaa4456161/transaction?apiKey=s3cr3t&account=0xab';
+    expect(redactEchoes('not found: /v3/9aa3d95b3bc440fa88ea12eaa4456161/transaction?apiKey=s3cr3t&account=0xab (hunter2)', url)).toBe(
+      'not found: /v3/redacted/transaction?apiKey=redacted&account=0xab (redacted)',
+    );
   });
 
   it('never echoes an unparseable URL', () => {

@@ -61,6 +61,26 @@ describe('sentinel accounts / collect / status', () => {
     expect((await cli('accounts', 'show', '0x70997970C51812dc3A010C7d01b50e0d17dc79C8')).code).toBe(1);
   });
 
+  it('refuses a mixed-case address with a wrong checksum everywhere an address is typed (exit 2, "checksum"); all lower or upper case works', async () => {
+    const wrong = CHECKSUMMED.replace('f39Fd', 'F39fd');
+    const runs = [
+      await cli('accounts', 'add', wrong, '--email', 'x@example.com'),
+      await cli('accounts', 'update', wrong, '--label', 'x'),
+      await cli('accounts', 'show', wrong),
+      await cli('status', wrong),
+      await cli('collect', '--account', wrong),
+      await cli('report', '--account', wrong),
+      await cli('link', 'revoke', LOWER, wrong),
+    ];
+    for (const run of runs) {
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/checksum/);
+    }
+    const upper = `0x${LOWER.slice(2).toUpperCase()}`;
+    expect((await cli('accounts', 'show', upper, '--json')).code).toBe(0);
+    expect((await cli('accounts', 'show', LOWER, '--json')).code).toBe(0);
+  });
+
   it('updates settings, lists and removes', async () => {
     expect((await cli('accounts', 'update', LOWER, '--label', 'renamed', '--drawdown', 'none')).code).toBe(0);
     const list = await cli('accounts', 'list', '--json');

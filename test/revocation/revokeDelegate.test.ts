@@ -5,6 +5,10 @@ import { InvalidRevocationRequestError } from '../../functions/services/revocati
 import { revocationLeaseId } from '../../functions/services/revocation/revocationLease';
 import { revokeDelegate } from '../../functions/services/revocation/revokeDelegate';
 import { lambdaContext } from '../../local/lambdaContext';
+import { createChainClient } from '../../functions/chain/chainClient';
+import { linkReusableAfter } from '../../functions/domain/revocationOutcome';
+import { auditTrail } from '../../functions/store/auditTrail';
+import { renderRevocationView } from '../../functions/web/revocationViews';
 import { testTables } from '../support/testTables';
 import { startRevocationWorld, type RevocationWorld } from './support/revocationWorld';
 
@@ -45,8 +49,82 @@ describe('revokeDelegate against the simulator', () => {
       world.afterNonceRead = null;
     }
     expect(await chainState(account.address)).toEqual({ nonce: 2, delegates: [] });
-    const [audit] = await world.repos.audit.listForAccount(account.address, 5);
-    expect(audit).toMatchObject({ outcome: 'revoked', nonce: 2 });
+    // Both signed transactions are in the audit trail, each intent paired with its outcome.
+    const records = await world.repos.audit.listForAccount(account.address, 10);
+    expect(records.map((r) => `${r.kind}:${r.nonce}:${r.outcome}`)).toEqual(['outcome:2:revoked', 'intent:2:submitting', 'outcome:1:rejected', 'intent:1:submitting']);
+    const trail = auditTrail(records);
+    expect(trail).toHaveLength(2);
+    for (const entry of trail) {
+      if (entry.kind !== 'transaction') throw new Error(`unexpected ${entry.kind}`);
+      expect(entry.outcome?.txHash).toBe(entry.intent.txHash);
+      expect(entry.intent).toMatchObject({ address: account.address, delegate, tokenId: expect.any(String), txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+      expect(entry.outcome?.at).toBeGreaterThanOrEqual(entry.intent.at);
+    }
+    expect(new Set(trail.map((e) => e.kind === 'transaction' && e.intent.txHash)).size).toBe(2);
+  });
+
+  it('submits nothing when the intent cannot be audited, and says so (the link stays reusable)', async () => {
+    const account = await world.trackAccount({ label: 'audit-down', delegates: ['bot'] });
+    const delegate = account.delegates[0]!.address;
+    const audit = world.repos.audit;
+    const deps = {
+      ...world.signDeps,
+      audit: {
+        append: (r: Parameters<typeof audit.append>[0]) => audit.append(r),
+        appendOutcome: (i: Parameters<typeof audit.appendOutcome>[0], o: Parameters<typeof audit.appendOutcome>[1]) => audit.appendOutcome(i, o),
+        appendIntent: async () => {
+          throw new Error('audit table unavailable');
+        },
+      },
+    };
+    const outcome = await revokeDelegate(deps, await world.consumedRequest(account.address, delegate));
+    expect(outcome).toEqual({ kind: 'audit-unavailable', sent: false });
+    expect(linkReusableAfter(outcome)).toBe(true);
+    expect(await chainState(account.address)).toEqual({ nonce: 0, delegates: [delegate] });
+    expect(await notifiedFor(account.address)).toEqual([]);
+  });
+
+  it('leaves the intent in the audit trail when the function stops after submitting', async () => {
+    const account = await world.trackAccount({ label: 'stops-after-submit', delegates: ['bot'] });
+    const delegate = account.delegates[0]!.address;
+    const request = await world.consumedRequest(account.address, delegate);
+    // The transaction reaches the chain, then the invocation never hears back (a Lambda timeout).
+    const deps = { ...world.signDeps, chain: { ...world.chain, submitTransaction: async (tx: Parameters<typeof world.chain.submitTransaction>[0]) => {
+      await world.chain.submitTransaction(tx);
+      return new Promise<never>(() => {});
+    } } };
+    void revokeDelegate(deps, request);
+    for (let i = 0; i < 100 && (await chainState(account.address)).nonce === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await chainState(account.address)).toEqual({ nonce: 1, delegates: [] });
+    const records = await world.repos.audit.listForAccount(account.address, 10);
+    expect(records).toEqual([expect.objectContaining({ kind: 'intent', nonce: 1, delegate, tokenId: request.tokenId, txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) })]);
+    expect(auditTrail(records)).toEqual([expect.objectContaining({ kind: 'transaction', outcome: null })]);
+  });
+
+  it('keeps the node URL (and an API key in its path) off the owner\'s page and email when the answer is lost; the audit has it redacted', async () => {
+    const account = await world.trackAccount({ label: 'keyed-node', delegates: ['bot'] });
+    const delegate = account.delegates[0]!.address;
+    const apiKey = '9aa3d95b3bc440fa88ea12eaa4456161';
+    // A node URL with a key in its path; the simulator answers 404 there, after the request was sent.
+    const keyed = createChainClient({ nodeUrl: `${world.sim.nodeUrl}/${apiKey}`, indexerUrl: world.sim.indexerUrl, rps: 1_000, timeoutMs: 2_000, maxRetries: 0, retryBaseDelayMs: 5, retryMaxDelayMs: 20 });
+    const deps = { ...world.signDeps, chain: { ...world.chain, submitTransaction: (tx: Parameters<typeof keyed.submitTransaction>[0]) => keyed.submitTransaction(tx) } };
+    const outcome = await revokeDelegate(deps, await world.consumedRequest(account.address, delegate));
+    expect(outcome).toMatchObject({ kind: 'unconfirmed', sent: true, message: "the chain's answer was lost, so it is not known whether it was executed" });
+    const host = new URL(world.sim.nodeUrl).host;
+    const page = renderRevocationView(
+      { kind: 'unconfirmed', subject: { account: { address: account.address, label: null, timezone: 'UTC', hasSigner: true }, delegate: { address: delegate, name: null, expiryMs: null, isWebClient: false, known: false }, linkExpiresAt: 0 }, message: outcome.kind === 'unconfirmed' ? outcome.message : '', transactionSignature: '0x00' },
+      'https://links.example/revoke',
+    ).html;
+    const [email] = await notifiedFor(account.address);
+    for (const publicText of [JSON.stringify(outcome), page, JSON.stringify(email)]) {
+      expect(publicText).not.toContain(apiKey);
+      expect(publicText).not.toContain(host);
+      expect(publicText).not.toMatch(/POST|HTTP 404/);
+    }
+    const outcomeRecord = (await world.repos.audit.listForAccount(account.address, 10)).find((r) => r.kind === 'outcome');
+    expect(outcomeRecord?.detail).toContain(`${host}/redacted/transaction`);
+    expect(outcomeRecord?.detail).toMatch(/HTTP 404/);
+    expect(JSON.stringify(outcomeRecord)).not.toContain(apiKey);
   });
 
   it('waits for a busy lease, and gives up (sending nothing) when it stays taken', async () => {

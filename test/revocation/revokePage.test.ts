@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRevokePageHandler } from '../../functions/handlers/revoke-page';
+import { ActionLinks } from '../../functions/links/actionLinks';
+import { LinkTokenCodec } from '../../functions/links/linkToken';
+import { silentLog } from '../../functions/shared/observability';
+import { CsrfTokens } from '../../functions/web/csrfToken';
+import { RevocationInvokeError } from '../../functions/web/revocationInvokeError';
+import { startLambdaHttpServer } from '../../local/http/lambdaHttpAdapter';
 import { testTables } from '../support/testTables';
-import { formOf, getPage, HOUR, startRevocationWorld, submitForm, titleOf, type RevocationWorld } from './support/revocationWorld';
+import { formOf, getPage, HOUR, LINK_SECRET, startRevocationWorld, submitForm, titleOf, type RevocationWorld } from './support/revocationWorld';
 
 const tables = testTables();
 let world: RevocationWorld;
@@ -23,6 +30,7 @@ function expectSecurityHeaders(headers: Headers): void {
   expect(headers.get('cache-control')).toBe('no-store');
   expect(headers.get('x-frame-options')).toBe('DENY');
   expect(headers.get('x-content-type-options')).toBe('nosniff');
+  expect(headers.get('strict-transport-security')).toBe('max-age=63072000; includeSubDomains');
 }
 
 describe('revoke page over HTTP, against the simulator', () => {
@@ -52,8 +60,9 @@ describe('revoke page over HTTP, against the simulator', () => {
     expect(await delegatesOf(account.address)).not.toContain(delegate.address);
 
     const audit = await world.repos.audit.listForAccount(account.address, 10);
-    expect(audit).toHaveLength(1);
+    expect(audit.map((a) => a.kind)).toEqual(['outcome', 'intent']);
     expect(audit[0]).toMatchObject({ action: 'revoke-delegate', outcome: 'revoked', delegate: delegate.address, nonce: 1, txSignature: expect.stringMatching(/^0x[0-9a-f]{130}$/) });
+    expect(audit[1]).toMatchObject({ outcome: 'submitting', txHash: audit[0]?.txHash, txSignature: audit[0]?.txSignature });
     expect((await world.control.account(account.address)).nonce).toBe(1);
 
     await world.notify.drain();
@@ -193,8 +202,10 @@ describe('revoke page over HTTP, against the simulator', () => {
     expect(results.map((r) => r.status)).toEqual([200, 200]);
     expect(await delegatesOf(account.address)).toEqual([]);
     const audit = await world.repos.audit.listForAccount(account.address, 10);
-    expect(audit.map((a) => a.outcome)).toEqual(['revoked', 'revoked']);
-    expect(audit.map((a) => a.nonce).sort()).toEqual([1, 2]);
+    const outcomes = audit.filter((a) => a.kind === 'outcome');
+    expect(outcomes.map((a) => a.outcome)).toEqual(['revoked', 'revoked']);
+    expect(outcomes.map((a) => a.nonce).sort()).toEqual([1, 2]);
+    expect(audit.filter((a) => a.kind === 'intent')).toHaveLength(2);
     expect((await world.control.account(account.address)).nonce).toBe(2);
   });
 
@@ -244,5 +255,42 @@ describe('revoke page over HTTP, against the simulator', () => {
     const res = await fetch(`${world.server.url}/revoke`, { method: 'PUT' });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, HEAD, POST');
+  });
+
+  it('says plainly that a link whose signing call failed is used and the result unknown, and what to do', async () => {
+    const account = await world.trackAccount({ label: 'signer-call-failed', delegates: ['bot'] });
+    const delegate = account.delegates[0]!;
+    const handler: { page?: ReturnType<typeof createRevokePageHandler> } = {};
+    const server = await startLambdaHttpServer({ routes: [{ path: '/revoke', functionName: 'revoke-page', handler: (event, context) => handler.page!(event, context) }] });
+    try {
+      const links = new ActionLinks(new LinkTokenCodec(LINK_SECRET), server.url);
+      handler.page = createRevokePageHandler({
+        links,
+        csrf: new CsrfTokens(LINK_SECRET),
+        publicBaseUrl: server.url,
+        accounts: world.repos.accounts,
+        delegates: world.repos.delegates,
+        tokens: world.repos.tokens,
+        signer: {
+          revoke: async () => {
+            throw new RevocationInvokeError('function-error', 'Task timed out after 30.00 seconds');
+          },
+        },
+        now: Date.now,
+        log: silentLog,
+      });
+      const form = formOf(await getPage(links.build({ purpose: 'revoke', account: account.address, delegate: delegate.address }, Date.now())));
+      const failed = await submitForm(form.action, form.fields);
+      expect(failed.status).toBe(500);
+      expect(titleOf(failed)).toBe('Result unknown: check before trying again');
+      expect(failed.html).toContain('This link has been used and will not work again');
+      expect(failed.html).toContain('it is not known whether the revocation was sent');
+      expect(failed.html).toContain(`sentinel link revoke ${account.address} ${delegate.address}`);
+      expect(failed.html).not.toContain('Task timed out');
+      // The link stays used.
+      expect((await submitForm(form.action, form.fields)).status).toBe(409);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -50,7 +50,8 @@ describe('sign-revocation checks the consumed link token', () => {
     const cases = [
       { stored: { delegate: b!.address }, reason: 'the link was for another delegate' },
       { stored: { account: other.address }, reason: 'the link was for another account' },
-      { stored: { purpose: 'snooze' }, reason: 'the token was consumed for snooze, not revoke' },
+      // A token consumed for snooze lives under another key (`snooze#…`): the signer never sees it.
+      { stored: { purpose: 'snooze' as const }, reason: 'no consumed revocation link has this token id' },
       { stored: { expiresAt: Date.now() - HOUR }, reason: 'no consumed revocation link has this token id' },
     ];
     for (const { stored, reason } of cases) {
@@ -98,8 +99,8 @@ describe('sign-revocation checks the consumed link token', () => {
     expect(await chainState(account.address)).toEqual({ nonce: 1, delegates: [b!.address] });
 
     const [consumed] = await world.repos.audit.listForAccount(account.address, 1);
-    const tokenId = consumed?.id ?? '';
-    expect(await world.repos.tokens.get(tokenId)).toMatchObject({ purpose: 'revoke', account: account.address, delegate: a!.address, signedAt: expect.any(Number) });
+    const tokenId = consumed?.tokenId ?? '';
+    expect(await world.repos.tokens.get(tokenId, 'revoke')).toMatchObject({ purpose: 'revoke', account: account.address, delegate: a!.address, signedAt: expect.any(Number) });
     // Replaying the page's request, even re-aimed at another delegate, signs nothing.
     expect(await invoke({ account: account.address, delegate: a!.address, tokenId })).toEqual({ kind: 'not-authorized', sent: false });
     expect(await invoke({ account: account.address, delegate: b!.address, tokenId })).toEqual({ kind: 'not-authorized', sent: false });

@@ -106,6 +106,7 @@ describe('security headers', () => {
       'cache-control': 'no-store',
       'x-frame-options': 'DENY',
       'x-content-type-options': 'nosniff',
+      'strict-transport-security': 'max-age=63072000; includeSubDomains',
     });
   });
 });

@@ -19,7 +19,7 @@ export type RevocationAuthorization = { kind: 'authorized' } | { kind: 'refused'
  * record, so a retry through the page starts afresh).
  */
 export async function authorizeRevocation(deps: RevocationAuthorizationDeps, request: RevocationRequest): Promise<RevocationAuthorization> {
-  const token = await deps.tokens.get(request.tokenId);
+  const token = await deps.tokens.get(request.tokenId, 'revoke');
   if (token === null) return { kind: 'refused', reason: 'no consumed revocation link has this token id' };
   const mismatch = mismatchOf(token, request, deps.now());
   if (mismatch) return { kind: 'refused', reason: mismatch };

@@ -3,12 +3,13 @@ import { ChainError, ChainHttpError, ChainNetworkError, ChainRejectedError, Sign
 import type { ChainClient, Signer, SignedTransaction } from '../../chain/ports';
 import type { Delegate } from '../../chain/schemas';
 import { signTransaction } from '../../chain/signTransaction';
+import { transactionHash } from '../../chain/transactionHash';
 import { buildRemoveDelegateManager } from '../../chain/transactionBuilders';
 import type { MessageQueue } from '../../queue/messageQueue';
 import { sendAll } from '../../queue/sendAll';
 import type { Counters, Log } from '../../shared/observability';
 import type { AccountsRepository } from '../../store/accountsRepository';
-import type { AuditRepository } from '../../store/auditRepository';
+import type { AuditRepository, TransactionIntent } from '../../store/auditRepository';
 import type { LeaseRepository } from '../../store/leaseRepository';
 import type { TokenRepository } from '../../store/tokenRepository';
 import type { NotifyEvent } from '../../messages/notifyMessage';
@@ -21,7 +22,7 @@ import { describeError } from '../../shared/describeError';
 export interface RevokeDelegateDeps {
   readonly accounts: Pick<AccountsRepository, 'get'>;
   readonly leases: Pick<LeaseRepository, 'acquire' | 'release'>;
-  readonly audit: Pick<AuditRepository, 'append'>;
+  readonly audit: Pick<AuditRepository, 'append' | 'appendIntent' | 'appendOutcome'>;
   /** Consumed link tokens: the request must match one the page has just consumed. */
   readonly tokens: Pick<TokenRepository, 'get' | 'markSigned'>;
   readonly notify: MessageQueue<NotifyEvent>;
@@ -46,50 +47,61 @@ const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTU
  * and marks that token used for this signing (otherwise `not-authorized`, audited, nothing read
  * from the chain or KMS); re-checks that the account is tracked and has a signer whose address is the account's; under
  * the account's revocation lease, reads the delegates (gone already: `already-revoked`) and the
- * nonce, signs `RemoveDelegateManager` with nonce + 1 and submits it (a stale-nonce rejection is
- * retried once with a fresh nonce), then reads the delegates again to confirm. Every attempt is
- * audited; a finished one (revoked, already revoked, rejected, unconfirmed) queues a
+ * nonce, signs `RemoveDelegateManager` with nonce + 1, records the intent in the audit trail
+ * (nothing is submitted unless that write succeeds: `audit-unavailable`), submits it (a
+ * stale-nonce rejection is retried once with a fresh nonce: a second transaction, a second
+ * intent), reads the delegates again to confirm, and records the transaction's outcome as a
+ * second audit item. An attempt that signs nothing is audited as one record; a finished one (revoked, already revoked, rejected, unconfirmed) queues a
  * `revocation-result` email. Expected failures are outcomes, never exceptions; a store failure
  * before anything was sent throws.
  */
 export async function revokeDelegate(deps: RevokeDelegateDeps, request: RevocationRequest): Promise<RevocationOutcome> {
   const startedAt = deps.now();
+  const unsent = (outcome: RevocationOutcome, extra: Partial<Finished> = {}) => finish(deps, request, startedAt, { outcome, name: null, recorded: false, ...extra });
   const authorization = await authorizeRevocation(deps, request);
   if (authorization.kind === 'refused') {
     deps.log.warn('revocation request refused', { account: request.account, delegate: request.delegate, reason: authorization.reason });
-    return finish(deps, request, startedAt, { kind: 'not-authorized', sent: false }, null, authorization.reason);
+    return unsent({ kind: 'not-authorized', sent: false }, { refusal: authorization.reason });
   }
   const account = await deps.accounts.get(request.account);
-  if (!account) return finish(deps, request, startedAt, { kind: 'not-tracked', sent: false }, null);
-  if (account.signer === null) {
-    return finish(deps, request, startedAt, { kind: 'not-configured', sent: false, reason: 'the account has no signer configured' }, null);
-  }
+  if (!account) return unsent({ kind: 'not-tracked', sent: false });
+  if (account.signer === null) return unsent({ kind: 'not-configured', sent: false, reason: 'the account has no signer configured' });
 
   let signer: Signer;
   try {
     signer = await deps.signerFor(account.signer);
   } catch (error) {
-    const outcome: RevocationOutcome =
-      error instanceof SignerError && error.code === 'kms-unavailable'
-        ? { kind: 'signer-unavailable', sent: false, message: error.message }
-        : { kind: 'not-configured', sent: false, reason: `the signer cannot be used: ${describe(error)}` };
-    return finish(deps, request, startedAt, outcome, null);
+    if (error instanceof SignerError && error.code === 'kms-unavailable') {
+      return unsent({ kind: 'signer-unavailable', sent: false, message: SIGNER_DOWN }, { detail: describe(error) });
+    }
+    return unsent({ kind: 'not-configured', sent: false, reason: `the signer cannot be used: ${describe(error)}` });
   }
   if (signer.address !== account.address) {
-    return finish(deps, request, startedAt, { kind: 'not-configured', sent: false, reason: `the signer's key belongs to ${signer.address}, not to this account` }, null);
+    return unsent({ kind: 'not-configured', sent: false, reason: `the signer's key belongs to ${signer.address}, not to this account` });
   }
 
   const timing = deps.lease ?? DEFAULT_REVOCATION_LEASE;
   const owner = (deps.newLeaseOwner ?? randomUUID)();
   const leased = await withRevocationLease(deps, account.address, owner, timing, () => revokeUnderLease(deps, signer, request));
-  if (leased.kind === 'busy') return finish(deps, request, startedAt, { kind: 'busy', sent: false }, null);
-  return finish(deps, request, startedAt, leased.value.outcome, leased.value.name);
+  if (leased.kind === 'busy') return unsent({ kind: 'busy', sent: false });
+  return finish(deps, request, startedAt, leased.value);
 }
 
 interface LeasedResult {
   outcome: RevocationOutcome;
   /** The delegate's name as the chain listed it, for the email. */
   name: string | null;
+  /** Internal details for the logs and the audit trail (URLs redacted), never for the owner. */
+  detail?: string;
+  /** Whether the outcome is already in the audit trail (as a transaction's outcome record). */
+  recorded: boolean;
+}
+
+/** What is recorded of a transaction's end; `retry` is a stale nonce about to be retried. */
+interface Submitted {
+  outcome: RevocationOutcome;
+  detail?: string;
+  retry?: true;
 }
 
 async function revokeUnderLease(deps: RevokeDelegateDeps, signer: Signer, request: RevocationRequest): Promise<LeasedResult> {
@@ -97,58 +109,126 @@ async function revokeUnderLease(deps: RevokeDelegateDeps, signer: Signer, reques
   let nonce: number;
   try {
     listed = (await deps.chain.getDelegateTraders(request.account)).find((d) => d.address === request.delegate);
-    if (!listed) return { outcome: { kind: 'already-revoked', sent: false }, name: null };
+    if (!listed) return { outcome: { kind: 'already-revoked', sent: false }, name: null, recorded: false };
     nonce = (await deps.chain.getAccountNonce(request.account)).nonce + 1;
   } catch (error) {
-    return { outcome: unreachable(error), name: null };
+    return { ...unreachable(error), name: null, recorded: false };
   }
   const name = listed.name;
 
+  /** The outcome of the transaction sent before this one (a stale-nonce rejection), already recorded. */
+  let previous: RevocationOutcome | null = null;
   for (let attempt = 1; ; attempt++) {
     let tx: SignedTransaction;
     try {
       tx = await signTransaction(signer, buildRemoveDelegateManager({ sender: request.account, manager: request.delegate, nonce }));
     } catch (error) {
-      return { outcome: { kind: 'signer-unavailable', sent: false, message: describe(error) }, name };
+      if (previous) return { outcome: previous, name, detail: `re-signing failed: ${describe(error)}`, recorded: true };
+      return { outcome: { kind: 'signer-unavailable', sent: false, message: SIGNER_DOWN }, name, detail: describe(error), recorded: false };
     }
-    const sent = { nonce, transactionSignature: tx.signature };
+    const intent: TransactionIntent = {
+      address: request.account,
+      delegate: request.delegate,
+      tokenId: request.tokenId,
+      actor: `link:${request.tokenId}`,
+      action: 'revoke-delegate',
+      nonce,
+      txHash: transactionHash(tx),
+      txSignature: tx.signature,
+      at: deps.now(),
+    };
+    const intended = await writeIntent(deps, intent);
+    if (intended !== null) {
+      if (previous) return { outcome: previous, name, detail: `the retry was not submitted: ${intended}`, recorded: true };
+      return { outcome: { kind: 'audit-unavailable', sent: false }, name, detail: intended, recorded: false };
+    }
+
+    const submitted = await submit(deps, request, tx, nonce, attempt);
+    await writeOutcome(deps, intent, submitted);
+    if (!submitted.retry) return { outcome: submitted.outcome, name, ...(submitted.detail === undefined ? {} : { detail: submitted.detail }), recorded: true };
+    previous = submitted.outcome;
     try {
-      await deps.chain.submitTransaction(tx);
+      nonce = (await deps.chain.getAccountNonce(request.account)).nonce + 1;
     } catch (error) {
-      if (error instanceof ChainRejectedError) {
-        if (attempt === 1 && /nonce/i.test(error.reason)) {
-          deps.log.info('stale nonce; retrying once with a fresh one', { account: request.account, nonce });
-          deps.counters?.count('RevocationNonceRetries');
-          try {
-            nonce = (await deps.chain.getAccountNonce(request.account)).nonce + 1;
-          } catch {
-            return { outcome: { kind: 'rejected', sent: true, ...sent, message: error.reason }, name };
-          }
-          continue;
-        }
-        return { outcome: { kind: 'rejected', sent: true, ...sent, message: error.reason }, name };
-      }
-      if (neverSubmitted(error)) return { outcome: unreachable(error), name };
-      if (!(error instanceof ChainError)) throw error;
-      // The node may have executed it before the answer was lost: let the delegate list decide.
-      return { outcome: await confirm(deps, request, sent, `the chain's answer was lost (${error.shortMessage})`), name };
+      return { outcome: previous, name, detail: `the fresh nonce could not be read: ${describe(error)}`, recorded: true };
     }
-    return { outcome: await confirm(deps, request, sent, 'the transaction was accepted but the delegate is still listed'), name };
   }
 }
+
+/** Submits `tx` (its intent is already recorded) and says what became of it. */
+async function submit(deps: RevokeDelegateDeps, request: RevocationRequest, tx: SignedTransaction, nonce: number, attempt: number): Promise<Submitted> {
+  const sent = { nonce, transactionSignature: tx.signature };
+  try {
+    await deps.chain.submitTransaction(tx);
+  } catch (error) {
+    if (error instanceof ChainRejectedError) {
+      const rejected: RevocationOutcome = { kind: 'rejected', sent: true, ...sent, message: error.reason };
+      if (attempt === 1 && /nonce/i.test(error.reason)) {
+        deps.log.info('stale nonce; retrying once with a fresh one', { account: request.account, nonce });
+        deps.counters?.count('RevocationNonceRetries');
+        return { outcome: rejected, detail: 'stale nonce: retrying once with a fresh one', retry: true };
+      }
+      return { outcome: rejected };
+    }
+    if (neverSubmitted(error)) return unreachable(error);
+    if (!(error instanceof ChainError)) {
+      return { outcome: { kind: 'unconfirmed', sent: true, ...sent, message: ANSWER_LOST }, detail: `submitting failed unexpectedly: ${describe(error)}` };
+    }
+    // The node may have executed it before the answer was lost: let the delegate list decide.
+    return confirm(deps, request, sent, ANSWER_LOST, error.message);
+  }
+  return confirm(deps, request, sent, 'the transaction was accepted but the delegate is still listed');
+}
+
+/** Writes the intent; `null` when written, else why not (then nothing may be submitted). */
+async function writeIntent(deps: RevokeDelegateDeps, intent: TransactionIntent): Promise<string | null> {
+  try {
+    const written = await deps.audit.appendIntent(intent);
+    if (written.kind === 'appended') return null;
+    return 'an intent record of this very transaction already exists';
+  } catch (error) {
+    deps.log.error('revocation intent not audited; nothing submitted', { account: intent.address, nonce: intent.nonce, error: describe(error) });
+    deps.counters?.count('RevocationAuditFailures');
+    return `the intent record could not be written: ${describe(error)}`;
+  }
+}
+
+async function writeOutcome(deps: RevokeDelegateDeps, intent: TransactionIntent, submitted: Submitted): Promise<void> {
+  const { outcome } = submitted;
+  try {
+    await deps.audit.appendOutcome(intent, {
+      outcome: outcome.kind,
+      at: deps.now(),
+      ...('message' in outcome ? { message: outcome.message } : {}),
+      ...(submitted.detail === undefined ? {} : { detail: submitted.detail }),
+    });
+  } catch (error) {
+    // The transaction is out; its intent stands in the trail without an outcome.
+    deps.log.error('revocation outcome not audited', { account: intent.address, txHash: intent.txHash, outcome: outcome.kind, error: describe(error) });
+    deps.counters?.count('RevocationAuditFailures');
+  }
+}
+
+const ANSWER_LOST = "the chain's answer was lost, so it is not known whether it was executed";
+const SIGNER_DOWN = "the account's owner key could not sign right now";
 
 async function confirm(
   deps: RevokeDelegateDeps,
   request: RevocationRequest,
   sent: { nonce: number; transactionSignature: `0x${string}` },
   stillListed: string,
-): Promise<RevocationOutcome> {
+  detail?: string,
+): Promise<Submitted> {
+  const details = detail === undefined ? {} : { detail };
   try {
     const delegates = await deps.chain.getDelegateTraders(request.account);
-    if (!delegates.some((d) => d.address === request.delegate)) return { kind: 'revoked', sent: true, ...sent };
-    return { kind: 'unconfirmed', sent: true, ...sent, message: stillListed };
+    if (!delegates.some((d) => d.address === request.delegate)) return { outcome: { kind: 'revoked', sent: true, ...sent }, ...details };
+    return { outcome: { kind: 'unconfirmed', sent: true, ...sent, message: stillListed }, ...details };
   } catch (error) {
-    return { kind: 'unconfirmed', sent: true, ...sent, message: `the delegate list could not be read afterwards (${describe(error)})` };
+    return {
+      outcome: { kind: 'unconfirmed', sent: true, ...sent, message: 'the delegate list could not be read afterwards' },
+      detail: [detail, `reading the delegates afterwards: ${describe(error)}`].filter(Boolean).join('; '),
+    };
   }
 }
 
@@ -157,44 +237,43 @@ function neverSubmitted(error: unknown): boolean {
   return error instanceof ChainHttpError && error.status === 429;
 }
 
-function unreachable(error: unknown): RevocationOutcome {
+function unreachable(error: unknown): { outcome: RevocationOutcome; detail: string } {
   if (!(error instanceof ChainError)) throw error;
-  return { kind: 'chain-unreachable', sent: false, message: error.shortMessage };
+  return { outcome: { kind: 'chain-unreachable', sent: false, message: 'the chain could not be reached' }, detail: error.message };
 }
 
 function describe(error: unknown): string {
   return describeError(error, { audience: 'public' });
 }
 
-/** Audits the attempt, queues the result email when the attempt finished, and returns the outcome. */
-async function finish(
-  deps: RevokeDelegateDeps,
-  request: RevocationRequest,
-  at: number,
-  outcome: RevocationOutcome,
-  delegateName: string | null,
-  /** Why a request was refused, for the audit trail. */
-  refusal?: string,
-): Promise<RevocationOutcome> {
+/**
+ * Audits an attempt whose transactions did not already record it, queues the result email when
+ * the attempt finished, and returns the outcome.
+ */
+async function finish(deps: RevokeDelegateDeps, request: RevocationRequest, at: number, result: Finished): Promise<RevocationOutcome> {
+  const { outcome } = result;
   deps.counters?.count(`Revocation_${outcome.kind}`);
-  const message = 'message' in outcome ? outcome.message : 'reason' in outcome ? outcome.reason : refusal;
-  try {
-    await deps.audit.append({
-      id: request.tokenId,
-      address: request.account,
-      at,
-      actor: `link:${request.tokenId}`,
-      action: 'revoke-delegate',
-      outcome: outcome.kind,
-      delegate: request.delegate,
-      ...('nonce' in outcome ? { nonce: outcome.nonce, txSignature: outcome.transactionSignature } : {}),
-      ...(message === undefined ? {} : { message }),
-    });
-  } catch (error) {
-    deps.log.error('revocation audit record not written', { account: request.account, outcome: outcome.kind, error: describe(error) });
-    deps.counters?.count('RevocationAuditFailures');
+  const message = 'message' in outcome ? outcome.message : 'reason' in outcome ? outcome.reason : result.refusal;
+  if (!result.recorded) {
+    try {
+      await deps.audit.append({
+        id: request.tokenId,
+        address: request.account,
+        at,
+        actor: `link:${request.tokenId}`,
+        action: 'revoke-delegate',
+        outcome: outcome.kind,
+        delegate: request.delegate,
+        tokenId: request.tokenId,
+        ...(message === undefined ? {} : { message }),
+        ...(result.detail === undefined ? {} : { detail: result.detail }),
+      });
+    } catch (error) {
+      deps.log.error('revocation audit record not written', { account: request.account, outcome: outcome.kind, error: describe(error) });
+      deps.counters?.count('RevocationAuditFailures');
+    }
   }
-  const email = resultEmail(request, outcome, delegateName, deps.now());
+  const email = resultEmail(request, outcome, result.name, deps.now());
   if (email) {
     try {
       await sendAll(deps.notify, [{ id: email.eventId, body: email }]);
@@ -203,8 +282,26 @@ async function finish(
       deps.counters?.count('RevocationNotifyFailures');
     }
   }
-  deps.log.info('revocation finished', { account: request.account, delegate: request.delegate, outcome: outcome.kind, sent: outcome.sent });
+  deps.log.info('revocation finished', {
+    account: request.account,
+    delegate: request.delegate,
+    outcome: outcome.kind,
+    sent: outcome.sent,
+    ...(result.detail === undefined ? {} : { detail: result.detail }),
+  });
   return outcome;
+}
+
+/** How an attempt ended, for {@link finish}. */
+interface Finished {
+  outcome: RevocationOutcome;
+  /** The delegate's name as the chain listed it, for the email. */
+  name: string | null;
+  detail?: string;
+  /** Why a request was refused, for the audit trail. */
+  refusal?: string;
+  /** Whether a transaction's outcome record already holds it. */
+  recorded: boolean;
 }
 
 /** The `revocation-result` notify event of a finished attempt; none when nothing happened worth an email. */

@@ -120,7 +120,7 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
     tokens: {
       async get(tokenId) {
         await hooks.beforeTokenCheck?.(tokenId);
-        return repos.tokens.get(tokenId);
+        return repos.tokens.get(tokenId, 'revoke');
       },
       markSigned: (tokenId, consumedAt) => repos.tokens.markSigned(tokenId, consumedAt),
     },
