@@ -2,8 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bundleCopies, nativeBinaryPackage, nodejsBundling } from '../../infra/bundling/bundleSettings';
-import { HANDLER_NAMES } from '../../infra/bundling/handlerCatalog';
+import { bundleCopies, nativeBinaryPackage } from '../../infra/bundling/bundleSettings';
 
 const roots: string[] = [];
 afterEach(() => {
@@ -46,28 +45,5 @@ describe('bundleCopies', () => {
 
   it('names napi-rs binary packages for Lambda (Linux, glibc)', () => {
     expect(nativeBinaryPackage('@resvg/resvg-js', 'x64')).toBe('@resvg/resvg-js-linux-x64-gnu');
-  });
-});
-
-describe('nodejsBundling', () => {
-  it('bundles locally with esbuild, never in Docker, ESM for Node 22, everything but native addons', () => {
-    for (const name of HANDLER_NAMES) {
-      const options = nodejsBundling(name, 'x64');
-      expect(options).toMatchObject({ forceDockerBundling: false, target: 'node22', format: 'esm', minify: true, sourceMap: true });
-      expect(options.externalModules?.every((m) => m === '@resvg/resvg-js')).toBe(true);
-    }
-  });
-
-  it('copies what bundleCopies lists, then precompiles the templates, after bundling', () => {
-    const commands = nodejsBundling('notify', 'x64').commandHooks?.afterBundling('/in', '/out') ?? [];
-    expect(commands).toEqual([
-      'mkdir -p "$(dirname "/out/templates")" && cp -R "/in/templates" "/out/templates"',
-      'mkdir -p "$(dirname "/out/fonts/DejaVuSans.ttf")" && cp -R "/in/node_modules/dejavu-fonts-ttf/ttf/DejaVuSans.ttf" "/out/fonts/DejaVuSans.ttf"',
-      'mkdir -p "$(dirname "/out/fonts/DejaVuSans-Bold.ttf")" && cp -R "/in/node_modules/dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf" "/out/fonts/DejaVuSans-Bold.ttf"',
-      'mkdir -p "$(dirname "/out/fonts/LICENSE-DejaVu")" && cp -R "/in/node_modules/dejavu-fonts-ttf/LICENSE" "/out/fonts/LICENSE-DejaVu"',
-      'mkdir -p "$(dirname "/out/node_modules/@resvg/resvg-js")" && cp -R "/in/node_modules/@resvg/resvg-js" "/out/node_modules/@resvg/resvg-js"',
-      'mkdir -p "$(dirname "/out/node_modules/@resvg/resvg-js-linux-x64-gnu")" && cp -R "/in/node_modules/@resvg/resvg-js-linux-x64-gnu" "/out/node_modules/@resvg/resvg-js-linux-x64-gnu"',
-      'cd "/in" && node --import tsx infra/bundling/writePrecompiledTemplates.ts "/out/templates"',
-    ]);
   });
 });
