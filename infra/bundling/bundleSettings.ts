@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { BuildOptions } from 'esbuild';
 import { HANDLER_BUNDLE_NEEDS, PROJECT_ROOT, type HandlerName } from './handlerCatalog';
 import { lambdaStubsPlugin } from './lambdaStubs';
+import { nativeBinaryDir, npmPack, type PackageFetcher } from './nativeAddon';
 import { writePrecompiledTemplates } from './precompileTemplates';
 
 /**
@@ -55,7 +56,7 @@ function aliases(root: string): Record<string, string> {
 /** Lambda architectures, named the way Node's `process.arch` and npm binary packages name them. */
 export type BundleArch = 'arm64' | 'x64';
 
-/** A file or directory to copy into the bundle directory, relative to project root and bundle. */
+/** A file or directory to copy into the bundle directory: from (absolute, or relative to the project root) to (relative to the bundle). */
 export interface BundleCopy {
   readonly from: string;
   readonly to: string;
@@ -79,10 +80,11 @@ function fontTarget(file: string): string {
 
 /**
  * What goes next to a handler's bundle: `templates/` and the chart fonts in `fonts/` for email
- * renderers, and each native module with its binary package in `node_modules/`. Throws when a
- * package is not installed, naming the command that installs it.
+ * renderers, and each native module with its binary package for `arch` in `node_modules/` (the
+ * installed one, or the lockfile's version fetched by `nativeBinaryDir`, so any build host can
+ * build either architecture). Throws when a package is not installed, naming the command.
  */
-export function bundleCopies(name: HandlerName, arch: BundleArch, root: string = PROJECT_ROOT): BundleCopy[] {
+export function bundleCopies(name: HandlerName, arch: BundleArch, root: string = PROJECT_ROOT, fetch: PackageFetcher = npmPack): BundleCopy[] {
   const needs = HANDLER_BUNDLE_NEEDS[name];
   const copies: BundleCopy[] = needs.templates ? [{ from: 'templates', to: 'templates' }] : [];
   if (needs.fonts) {
@@ -91,16 +93,11 @@ export function bundleCopies(name: HandlerName, arch: BundleArch, root: string =
     copies.push(...CHART_FONTS.files.map((file) => ({ from: join(dir, file), to: fontTarget(file) })));
   }
   for (const moduleName of needs.nativeModules) {
-    for (const pkg of [moduleName, nativeBinaryPackage(moduleName, arch)]) {
-      const from = join('node_modules', pkg);
-      if (!existsSync(join(root, from))) {
-        throw new Error(
-          `${name}: ${pkg} is not installed, so its ${arch} bundle cannot be built offline. ` +
-            `Install it with: npm install --no-save --os=linux --cpu=${arch} ${pkg}`,
-        );
-      }
-      copies.push({ from, to: from });
-    }
+    const from = join('node_modules', moduleName);
+    if (!existsSync(join(root, from))) throw new Error(`${name}: ${moduleName} is not installed; run npm ci`);
+    copies.push({ from, to: from });
+    const binary = nativeBinaryPackage(moduleName, arch);
+    copies.push({ from: nativeBinaryDir(binary, root, fetch), to: join('node_modules', binary) });
   }
   return copies;
 }
