@@ -1,6 +1,6 @@
 /**
- * Bundle benchmark (`npm run bench:bundles [-- --runs 9]`): bundles every handler exactly as the CDK
- * construct does (options from `infra/bundling/bundleSettings.ts`), then reports per function
+ * Bundle benchmark (`npm run bench:bundles [-- --runs 9]`): builds every handler's asset exactly as the
+ * CDK construct does (`infra/bundling/buildHandlerAsset.ts`), then reports per function
  * - the minified bundle size (index.mjs, without its source map), target < 500 KB;
  * - the cold start of a fresh `node` process that imports the bundle and checks `handler`, median of
  *   several runs, relative to an empty handler bundled the same way in the same run, target < 3x;
@@ -8,13 +8,14 @@
  * Runs are interleaved across bundles so background load affects all of them alike.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
-import { BUNDLE_SETTINGS, bundleCopies, esbuildOptions, writeGeneratedFiles, type BundleArch } from '../infra/bundling/bundleSettings';
-import { HANDLER_BUNDLE_NEEDS, HANDLER_NAMES, PROJECT_ROOT, handlerEntry } from '../infra/bundling/handlerCatalog';
+import { BUNDLE_SETTINGS, esbuildOptions, type BundleArch } from '../infra/bundling/bundleSettings';
+import { buildHandlerAsset } from '../infra/bundling/buildHandlerAsset';
+import { HANDLER_NAMES, handlerEntry } from '../infra/bundling/handlerCatalog';
 
 const SIZE_TARGET_KB = 500;
 const RATIO_TARGET = 3;
@@ -78,8 +79,8 @@ function largestInput(metafile: Metafile): string {
   return top ? `${top[0]} (${(top[1] / 1024).toFixed(0)} KB)` : '-';
 }
 
-async function bundle(name: string, entry: string, external: readonly string[], dir: string): Promise<Bundle> {
-  const result = await build(esbuildOptions(entry, dir, external));
+async function bundleEmpty(name: string, entry: string, dir: string): Promise<Bundle> {
+  const result = await build(esbuildOptions(entry, dir, []));
   const file = join(dir, BUNDLE_SETTINGS.outFile);
   return { name, file, bytes: statSync(file).size, largestInput: largestInput(result.metafile ?? { inputs: {}, outputs: {} }) };
 }
@@ -127,7 +128,7 @@ async function main(): Promise<void> {
   try {
     const emptyEntry = join(work, 'empty-handler.ts');
     writeFileSync(emptyEntry, 'export const handler = async (): Promise<object> => ({});\n');
-    const bundles: Bundle[] = [await bundle(EMPTY, emptyEntry, [], join(work, 'empty'))];
+    const bundles: Bundle[] = [await bundleEmpty(EMPTY, emptyEntry, join(work, 'empty'))];
     const skipped: string[] = [];
     for (const name of HANDLER_NAMES) {
       const entry = handlerEntry(name);
@@ -135,15 +136,9 @@ async function main(): Promise<void> {
         skipped.push(`${name}: no ${entry}`);
         continue;
       }
-      const dir = join(work, name);
       try {
-        const built = await bundle(name, entry, HANDLER_BUNDLE_NEEDS[name].nativeModules, dir);
-        for (const { from, to } of bundleCopies(name, arch)) {
-          mkdirSync(join(dir, to, '..'), { recursive: true });
-          cpSync(join(PROJECT_ROOT, from), join(dir, to), { recursive: true });
-        }
-        writeGeneratedFiles(name, dir);
-        bundles.push(built);
+        const asset = await buildHandlerAsset(name, arch, join(work, name));
+        bundles.push({ name, file: asset.file, bytes: statSync(asset.file).size, largestInput: largestInput(asset.metafile) });
       } catch (err) {
         skipped.push(`${name}: ${(err as Error).message.split('\n')[0]}`);
       }

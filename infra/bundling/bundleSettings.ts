@@ -1,13 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuildOptions } from 'esbuild';
-import { LogLevel, OutputFormat, SourceMapMode, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { HANDLER_BUNDLE_NEEDS, PROJECT_ROOT, type HandlerName } from './handlerCatalog';
+import { lambdaStubsPlugin } from './lambdaStubs';
+import { nativeBinaryDir, npmPack, type PackageFetcher } from './nativeAddon';
 import { writePrecompiledTemplates } from './precompileTemplates';
 
 /**
- * How every handler is bundled. The CDK construct (`nodejsBundling`) and `bench/bundles.ts`
- * (`esbuildOptions`) both derive their options from these values, so the two cannot drift.
+ * How every handler is bundled. The CDK asset and `bench/bundles.ts` both build through
+ * `buildHandlerAsset` (`esbuildOptions`), so the two cannot drift.
  *
  * - ESM, minified, tree-shaken, for Node 22.
  * - Everything is bundled, the AWS SDK v3 included: the versions are the lockfile's (tested)
@@ -15,6 +16,9 @@ import { writePrecompiledTemplates } from './precompileTemplates';
  *   runtime's full CommonJS clients. Only native addons stay external (see `HandlerBundleNeeds`).
  * - The SDK's default credential chain is replaced by the environment credentials Lambda sets, and
  *   Handlebars goes without `source-map` (`LAMBDA_ALIASES`): the same behaviour, ~160 KB less.
+ *   Modules reached by relative or dynamic imports inside packages are replaced by the esbuild
+ *   plugin of `LAMBDA_STUBS` (nodemailer's MIME-type table, its URL fetcher, the SDK's event
+ *   streams): ~95 KB less in the mailers, ~19 KB in the others.
  * - CommonJS dependencies that `require()` Node built-ins need a real `require` in an ES module:
  *   the banner makes one with `createRequire`.
  * - Source maps without sources (small), used at runtime through `--enable-source-maps`.
@@ -29,7 +33,7 @@ export const BUNDLE_SETTINGS = {
   sourcesContent: false,
   mainFields: ['module', 'main'],
   banner: "import { createRequire as __sentinelCreateRequire } from 'node:module'; const require = __sentinelCreateRequire(import.meta.url);",
-  /** File name of the bundle inside the asset (ESM output of `NodejsFunction`). */
+  /** File name of the bundle inside the asset (the Lambda handler is `index.handler`). */
   outFile: 'index.mjs',
 } as const;
 
@@ -52,7 +56,7 @@ function aliases(root: string): Record<string, string> {
 /** Lambda architectures, named the way Node's `process.arch` and npm binary packages name them. */
 export type BundleArch = 'arm64' | 'x64';
 
-/** A file or directory to copy into the bundle directory, relative to project root and bundle. */
+/** A file or directory to copy into the bundle directory: from (absolute, or relative to the project root) to (relative to the bundle). */
 export interface BundleCopy {
   readonly from: string;
   readonly to: string;
@@ -76,10 +80,11 @@ function fontTarget(file: string): string {
 
 /**
  * What goes next to a handler's bundle: `templates/` and the chart fonts in `fonts/` for email
- * renderers, and each native module with its binary package in `node_modules/`. Throws when a
- * package is not installed, naming the command that installs it.
+ * renderers, and each native module with its binary package for `arch` in `node_modules/` (the
+ * installed one, or the lockfile's version fetched by `nativeBinaryDir`, so any build host can
+ * build either architecture). Throws when a package is not installed, naming the command.
  */
-export function bundleCopies(name: HandlerName, arch: BundleArch, root: string = PROJECT_ROOT): BundleCopy[] {
+export function bundleCopies(name: HandlerName, arch: BundleArch, root: string = PROJECT_ROOT, fetch: PackageFetcher = npmPack): BundleCopy[] {
   const needs = HANDLER_BUNDLE_NEEDS[name];
   const copies: BundleCopy[] = needs.templates ? [{ from: 'templates', to: 'templates' }] : [];
   if (needs.fonts) {
@@ -88,62 +93,24 @@ export function bundleCopies(name: HandlerName, arch: BundleArch, root: string =
     copies.push(...CHART_FONTS.files.map((file) => ({ from: join(dir, file), to: fontTarget(file) })));
   }
   for (const moduleName of needs.nativeModules) {
-    for (const pkg of [moduleName, nativeBinaryPackage(moduleName, arch)]) {
-      const from = join('node_modules', pkg);
-      if (!existsSync(join(root, from))) {
-        throw new Error(
-          `${name}: ${pkg} is not installed, so its ${arch} bundle cannot be built offline. ` +
-            `Install it with: npm install --no-save --os=linux --cpu=${arch} ${pkg}`,
-        );
-      }
-      copies.push({ from, to: from });
-    }
+    const from = join('node_modules', moduleName);
+    if (!existsSync(join(root, from))) throw new Error(`${name}: ${moduleName} is not installed; run npm ci`);
+    copies.push({ from, to: from });
+    const binary = nativeBinaryPackage(moduleName, arch);
+    copies.push({ from: nativeBinaryDir(binary, root, fetch), to: join('node_modules', binary) });
   }
   return copies;
 }
 
 /**
  * After the copies: the mailers' `templates/` get `precompiled.mjs`, so the bundled renderer needs
- * only the Handlebars runtime (`loadPrecompiledTemplates`). The CDK hook runs the same function
- * through `writePrecompiledTemplates.ts`.
+ * only the Handlebars runtime (`loadPrecompiledTemplates`).
  */
 export function writeGeneratedFiles(name: HandlerName, bundleDir: string): void {
   if (HANDLER_BUNDLE_NEEDS[name].templates) writePrecompiledTemplates(join(bundleDir, 'templates'));
 }
 
-/** Options for `NodejsFunction`'s `bundling`, local esbuild only (never Docker). */
-export function nodejsBundling(name: HandlerName, arch: BundleArch, root: string = PROJECT_ROOT): BundlingOptions {
-  const copies = bundleCopies(name, arch, root);
-  return {
-    forceDockerBundling: false,
-    logLevel: LogLevel.WARNING,
-    target: BUNDLE_SETTINGS.target,
-    format: OutputFormat.ESM,
-    minify: BUNDLE_SETTINGS.minify,
-    sourceMap: BUNDLE_SETTINGS.sourcemap,
-    sourceMapMode: SourceMapMode.DEFAULT,
-    sourcesContent: BUNDLE_SETTINGS.sourcesContent,
-    mainFields: [...BUNDLE_SETTINGS.mainFields],
-    banner: BUNDLE_SETTINGS.banner,
-    esbuildArgs: {
-      '--tree-shaking': String(BUNDLE_SETTINGS.treeShaking),
-      '--alias': Object.entries(aliases(root)).map(([pkg, file]) => `${pkg}=${file}`),
-    },
-    externalModules: [...HANDLER_BUNDLE_NEEDS[name].nativeModules],
-    commandHooks: {
-      beforeBundling: () => [],
-      beforeInstall: () => [],
-      afterBundling: (inputDir, outputDir) => [
-        ...copies.map(({ from, to }) => `mkdir -p "$(dirname "${outputDir}/${to}")" && cp -R "${inputDir}/${from}" "${outputDir}/${to}"`),
-        ...(HANDLER_BUNDLE_NEEDS[name].templates
-          ? [`cd "${inputDir}" && node --import tsx infra/bundling/writePrecompiledTemplates.ts "${outputDir}/templates"`]
-          : []),
-      ],
-    },
-  };
-}
-
-/** The same bundle through esbuild's JS API: what `bench/bundles.ts` builds. */
+/** esbuild's options for a handler's bundle (see `buildHandlerAsset`, which every build goes through). */
 export function esbuildOptions(entry: string, outdir: string, external: readonly string[], root: string = PROJECT_ROOT): BuildOptions {
   return {
     entryPoints: [entry],
@@ -161,6 +128,7 @@ export function esbuildOptions(entry: string, outdir: string, external: readonly
     banner: { js: BUNDLE_SETTINGS.banner },
     external: [...external],
     alias: aliases(root),
+    plugins: [lambdaStubsPlugin(root)],
     logLevel: 'silent',
     metafile: true,
   };

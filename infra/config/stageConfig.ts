@@ -36,8 +36,9 @@ export interface StageConfig {
   readonly logRetention: RetentionDays;
   readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
   /**
-   * Architecture of the functions that load the native chart renderer (`notify`, `daily-report`):
-   * the one whose prebuilt binary is installed in node_modules, so bundling stays offline.
+   * Architecture of the functions that load the native chart renderer (`notify`, `daily-report`).
+   * ARM64 like every function: their asset carries the addon for it whatever the build host (see
+   * `infra/bundling/nativeAddon.ts`); `x86_64` remains as a way back.
    */
   readonly renderArchitecture: 'arm64' | 'x86_64';
 }
@@ -84,7 +85,7 @@ const contextSchema = z.object({
     .refine((d) => retentionValues.has(d), 'one of the CloudWatch Logs retention values (1, 3, 5, 7, 14, 30, 60, 90, ...)')
     .default(30),
   logLevel: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
-  renderArchitecture: z.enum(['arm64', 'x86_64']).default('x86_64'),
+  renderArchitecture: z.enum(['arm64', 'x86_64']).default('arm64'),
 });
 
 /** The context keys a stage reads (for docs and error messages). */

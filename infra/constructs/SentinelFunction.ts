@@ -1,17 +1,16 @@
-import { join } from 'node:path';
 import { Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { Architecture, Runtime, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Function as LambdaFunction, Runtime, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { TableId } from '../../functions/store/tableDefinitions';
-import { nodejsBundling, type BundleArch } from '../bundling/bundleSettings';
-import { HANDLER_BUNDLE_NEEDS, PROJECT_ROOT, handlerEntry, type HandlerName } from '../bundling/handlerCatalog';
+import type { BundleArch } from '../bundling/bundleSettings';
+import { HANDLER_BUNDLE_NEEDS, type HandlerName } from '../bundling/handlerCatalog';
+import { handlerCode } from '../bundling/handlerCode';
 import { FUNCTION_SIZING } from '../config/functionSizing';
 import type { StageConfig } from '../config/stageConfig';
 import type { MailSender } from './MailSender';
@@ -41,8 +40,8 @@ export interface SentinelFunctionProps {
 
 /**
  * A handler of `functions/handlers/` as a Lambda with the project's defaults: Node 22, ARM64 unless
- * told otherwise, timeout and memory from `FUNCTION_SIZING`, an ESM bundle from the shared esbuild
- * settings (local esbuild, never Docker), its own log group with the stage's retention, the
+ * told otherwise, timeout and memory from `FUNCTION_SIZING`, an ESM bundle built by
+ * `buildHandlerAsset` (local esbuild, never Docker), its own log group with the stage's retention, the
  * Powertools environment, and a role that starts with nothing but writing to that log group.
  *
  * Permissions are added only through the `bind*` methods, each of which grants the narrowest
@@ -50,7 +49,7 @@ export interface SentinelFunctionProps {
  * so a handler can never be configured with a resource it may not use, or the reverse.
  */
 export class SentinelFunction extends Construct {
-  readonly fn: NodejsFunction;
+  readonly fn: LambdaFunction;
   readonly role: Role;
   readonly logGroup: LogGroup;
   readonly handlerName: HandlerName;
@@ -71,20 +70,17 @@ export class SentinelFunction extends Construct {
     });
     this.logGroup.grantWrite(this.role);
 
-    this.fn = new NodejsFunction(this, 'Function', {
+    this.fn = new LambdaFunction(this, 'Function', {
       functionName,
       description: props.description,
-      entry: handlerEntry(handler),
-      handler: 'handler',
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      code: handlerCode(handler, arch),
+      handler: 'index.handler',
       runtime: Runtime.NODEJS_22_X,
       architecture,
       memorySize: FUNCTION_SIZING[handler].memorySize,
       timeout: FUNCTION_SIZING[handler].timeout,
       role: this.role,
       logGroup: this.logGroup,
-      bundling: nodejsBundling(handler, arch),
     });
     this.fn.node.addDependency(this.role);
     Validations.of(this.fn).acknowledge({

@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,9 @@ import { renderEmail } from '../../functions/mail/render';
 import { EMAIL_KINDS } from '../../functions/mail/views';
 import { BUNDLE_SETTINGS, bundleCopies, esbuildOptions, writeGeneratedFiles } from '../../infra/bundling/bundleSettings';
 import { HANDLER_BUNDLE_NEEDS, HANDLER_NAMES, PROJECT_ROOT, handlerEntry, type HandlerName } from '../../infra/bundling/handlerCatalog';
+import { LAMBDA_STUBS } from '../../infra/bundling/lambdaStubs';
 import { TIME_ZONE, curves, views } from '../mail/fixtures';
+import { mimeOf, withoutRandomBoundaries } from './fixtures/mimeOf';
 
 const run = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), 'sentinel-bundle-contents-'));
@@ -66,6 +68,22 @@ describe('what each Lambda bundle holds', () => {
     for (const pkg of NEVER) expect(bundle.packages.has(pkg), pkg).toBe(false);
   });
 
+  it.each(HANDLER_NAMES)('%s holds none of the modules replaced by stubs (the SDK event streams only where a client imports them statically)', (name) => {
+    const inputs = (bundles.get(name)?.inputs ?? expect.fail(name)).filter((i) => !i.startsWith('sentinel-lambda-stub:'));
+    for (const { module } of LAMBDA_STUBS) expect(inputs.filter((i) => i.endsWith(`node_modules/${module}`)), module).toEqual([]);
+    const eventStreams = inputs.filter((i) => i.includes('node_modules/@smithy/core/dist-es/submodules/event-streams/'));
+    if (name === 'revoke-page') expect(eventStreams.length, 'client-lambda imports event streams').toBeGreaterThan(0);
+    else expect(eventStreams).toEqual([]);
+  });
+
+  it('replaces nodemailer\'s MIME-type table in the mailer bundles by the stub', () => {
+    for (const name of ['notify', 'daily-report'] as const) {
+      const inputs = bundles.get(name)?.inputs ?? expect.fail(name);
+      expect(inputs, name).toContain('infra/bundling/stubs/mailMimeTypes.ts');
+      expect(inputs.some((i) => i.includes('node_modules/nodemailer/lib/mail-composer/')), `${name} keeps MailComposer`).toBe(true);
+    }
+  });
+
   it('leaves the Handlebars compiler out of the mailer bundles', () => {
     for (const name of ['notify', 'daily-report'] as const) {
       const handlebars = (bundles.get(name)?.inputs ?? []).filter((i) => i.includes('node_modules/handlebars/'));
@@ -115,17 +133,22 @@ describe('an SDK client in a bundle', () => {
 });
 
 describe('the email renderer in a bundle', () => {
-  it('renders every email (precompiled templates, as the mailer handlers build them) and a chart exactly as from source', async () => {
+  it('renders every email (precompiled templates, as the mailer handlers build them), its MIME message and a chart exactly as from source', async () => {
     const out = join(work, 'render');
     await build(esbuildOptions(join(PROJECT_ROOT, 'test', 'infra', 'fixtures', 'renderEmails.ts'), out, HANDLER_BUNDLE_NEEDS.notify.nativeModules));
-    for (const { from, to } of bundleCopies('notify', process.arch === 'arm64' ? 'arm64' : 'x64')) cpSync(join(PROJECT_ROOT, from), join(out, to), { recursive: true });
+    for (const { from, to } of bundleCopies('notify', process.arch === 'arm64' ? 'arm64' : 'x64')) cpSync(resolve(PROJECT_ROOT, from), join(out, to), { recursive: true });
     writeGeneratedFiles('notify', out);
     const env = { PATH: process.env['PATH'] ?? '', TEMPLATES_DIR: join(out, 'templates'), SENTINEL_TABLE_PREFIX: 'test-', PUBLIC_BASE_URL: 'https://links.example.com', SENTINEL_LINK_SECRET: 'x'.repeat(32) };
     const { stdout } = await run(process.execPath, [join(out, BUNDLE_SETTINGS.outFile)], { env, maxBuffer: 16 * 1024 * 1024 });
-    const bundled = JSON.parse(stdout) as Record<string, Record<string, unknown>> & { chartPng: string };
+    const bundled = JSON.parse(stdout) as Record<string, Record<string, unknown>> & { chartPng: string; mime: Record<string, string> };
     for (const handler of ['notify', 'daily-report']) {
       for (const kind of EMAIL_KINDS) expect(bundled[handler]?.[kind], `${handler} ${kind}`).toEqual(renderEmail(kind, views[kind] as never, { timeZone: TIME_ZONE }));
     }
-    expect(Buffer.from(bundled.chartPng, 'base64').equals(renderChartPng({ ...curves(3), timeZone: TIME_ZONE })), 'chart PNG').toBe(true);
+    const chart = renderChartPng({ ...curves(3), timeZone: TIME_ZONE });
+    expect(Buffer.from(bundled.chartPng, 'base64').equals(chart), 'chart PNG').toBe(true);
+    for (const kind of EMAIL_KINDS) {
+      const fromSource = (await mimeOf(renderEmail(kind, views[kind] as never, { timeZone: TIME_ZONE }), chart)).toString('latin1');
+      expect(withoutRandomBoundaries(bundled.mime[kind] ?? ''), `${kind} MIME`).toBe(withoutRandomBoundaries(fromSource));
+    }
   }, 60_000);
 });

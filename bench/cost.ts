@@ -1,0 +1,111 @@
+/**
+ * Cost model (`npm run bench:cost [-- --accounts 100 --intervals 1m,15m,1h --latency 50]`).
+ *
+ * Runs the collection pipeline locally (DynamoDB Local, the chain simulator, in-process queues;
+ * the deployed dispatch and collect code) for each interval: `--accounts` accounts tracked at it,
+ * a simulated window (10 minutes at 1m, two intervals otherwise) a minute at a time, as the
+ * scheduler fires dispatch. It measures what AWS would bill: Lambda invocations and their
+ * durations (each collect batch and each dispatch run timed, GB-s from `FUNCTION_SIZING`),
+ * DynamoDB read and write units (`ReturnConsumedCapacity` forced by a client middleware) and the
+ * stored bytes (TTL'd series extrapolated to their lifetime), SQS requests, the log bytes the
+ * functions write, the alert events queued. The daily report's time per email comes from a short
+ * run of `bench/report.ts`. Prices: `bench/prices-us-east-1.ts`. Prints a table per interval of
+ * dollars per 1,000 accounts-month, with and without email; the last line is the 1h figure
+ * without email.
+ */
+import { spawnSync } from 'node:child_process';
+import os from 'node:os';
+import { INTERVALS, type Interval } from '../functions/domain/interval';
+import { chainRateBudget } from '../infra/config/chainRateBudget';
+import { countedChain } from './collectChain';
+import type { BenchClock } from './collectScenario';
+import { startBenchServices } from './collectServices';
+import { meterCapacity } from './costMeter';
+import { costTable, money, priceRun, total, withWriteUnitsPerPoll, type EmailMeasurement } from './costModel';
+import { runInterval, windowFor } from './costScenario';
+import { PRICES_US_EAST_1 } from './prices-us-east-1';
+
+/** Write units per poll the collect branch's change aims at (from 6), for the what-if line. */
+const TARGET_WRITE_UNITS_PER_POLL = 3.1;
+/** 2026-01-05 00:00:30 UTC, as in bench:collect. */
+const START_MS = Date.UTC(2026, 0, 5, 0, 0, 30);
+/** The stage defaults (`chainRps` 20, `collectConcurrency` 4, `signerRps` 2): 4 collect instances at 4.5 requests/s each. */
+const BUDGET = chainRateBudget(20, 4, 2);
+const log = (line: string) => console.error(`[bench:cost] ${line}`);
+
+function option(argv: readonly string[], name: string, fallback: string): string {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? (argv[i + 1] ?? fallback) : fallback;
+}
+
+function parseArgs(argv: readonly string[]): { accounts: number; intervals: Interval[]; latencyMs: number; reports: number } {
+  const accounts = Number(option(argv, 'accounts', '100'));
+  const latencyMs = Number(option(argv, 'latency', '50'));
+  const reports = Number(option(argv, 'reports', '40'));
+  const intervals = option(argv, 'intervals', '1m,15m,1h').split(',') as Interval[];
+  if (!Number.isInteger(accounts) || accounts < 10) throw new Error('--accounts must be an integer >= 10');
+  if (!(latencyMs >= 0)) throw new Error('--latency must be >= 0');
+  if (!Number.isInteger(reports) || reports < 5) throw new Error('--reports must be an integer >= 5');
+  for (const i of intervals) if (!INTERVALS.includes(i)) throw new Error(`unknown interval ${i}`);
+  return { accounts, intervals, latencyMs, reports };
+}
+
+/** Mean time of one daily report, from `bench/report.ts` run on `reports` accounts, one at a time. */
+function measureEmail(reports: number): EmailMeasurement {
+  log(`daily reports: bench/report.ts on ${reports} accounts`);
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'bench/report.ts', '--accounts', String(reports), '--concurrency', '1'], { encoding: 'utf8' });
+  const row = run.stdout.split('\n').find((l) => /^\|\s*1\s*\|/.test(l));
+  const perSecond = Number(row?.split('|')[3]?.trim());
+  if (run.status !== 0 || !(perSecond > 0)) throw new Error(`bench/report.ts failed: ${run.stderr.trim().split('\n').slice(-3).join(' ')}`);
+  return { meanReportMs: 1000 / perSecond };
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const email = measureEmail(args.reports);
+  const services = await startBenchServices({ startMs: START_MS, latencyMs: args.latencyMs });
+  const loadAtStart = os.loadavg()[0] ?? 0;
+  try {
+    let now = START_MS;
+    const clock: BenchClock = {
+      now: () => now,
+      async advance(ms) {
+        await services.control.advanceClock(ms);
+        now += ms;
+      },
+    };
+    const chain = countedChain({ nodeUrl: services.sim.nodeUrl, indexerUrl: services.sim.indexerUrl }, BUDGET.collectRps * BUDGET.collectConcurrency);
+    const meter = meterCapacity(services.client);
+    const results: { interval: Interval; lines: ReturnType<typeof priceRun>; whatIf: ReturnType<typeof priceRun>; polls: number; windowMs: number }[] = [];
+    for (const interval of args.intervals) {
+      const run = await runInterval({ services, chain, meter, clock, concurrency: BUDGET.collectConcurrency, progress: log }, interval, args.accounts, windowFor(interval));
+      results.push({ interval, lines: priceRun(run, email), whatIf: priceRun(withWriteUnitsPerPoll(run, TARGET_WRITE_UNITS_PER_POLL), email), polls: run.polls, windowMs: run.windowMs });
+      await clock.advance(3_600_000);
+    }
+
+    console.log(`# bench:cost — ${new Date().toISOString()}`);
+    console.log(
+      `${args.accounts} simulated accounts per interval, chain latency ${args.latencyMs} ms, collect at ${BUDGET.collectConcurrency} × ${BUDGET.collectRps} requests/s ` +
+        `(stage defaults); prices ${PRICES_US_EAST_1.region} of ${PRICES_US_EAST_1.date}, Lambda on Arm, no free tier; a daily report took ${email.meanReportMs.toFixed(0)} ms ` +
+        `(bench/report.ts, this machine); Node ${process.version}, load average ${loadAtStart.toFixed(1)} → ${(os.loadavg()[0] ?? 0).toFixed(1)}`,
+    );
+    for (const r of results) {
+      console.log(`\n## ${r.interval}: $ per 1,000 accounts-month (measured: ${r.polls} polls in ${(r.windowMs / 60_000).toFixed(0)} simulated minutes)\n`);
+      console.log(costTable(r.lines));
+    }
+    console.log(`\n| interval | $ without email | $ with email | $ without email at ${TARGET_WRITE_UNITS_PER_POLL} WRU/poll | polls a month | within the chain budget |\n|---|---|---|---|---|---|`);
+    for (const r of results) {
+      const pollsPerHour = (r.polls / r.windowMs) * 3_600_000 * (1000 / args.accounts);
+      console.log(
+        `| ${r.interval} | ${money(total(r.lines, 'without'))} | ${money(total(r.lines, 'withEmail'))} | ${money(total(r.whatIf, 'without'))} | ` +
+          `${(pollsPerHour * 720 / 1e6).toFixed(2)} M | ${pollsPerHour <= BUDGET.pollsPerHour ? 'yes' : `no: ${Math.round(pollsPerHour)} polls/h > ${BUDGET.pollsPerHour}`} |`,
+      );
+    }
+    const hourly = results.find((r) => r.interval === '1h');
+    if (hourly) console.log(`\ncost: $${money(total(hourly.lines, 'without'))} per 1,000 accounts-month at 1h (without email)`);
+  } finally {
+    await services.stop();
+  }
+}
+
+await main();

@@ -1,0 +1,243 @@
+import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { getAddress } from 'viem';
+import { accountSettingsSchema } from '../functions/domain/account';
+import { INTERVAL_MS, type Interval } from '../functions/domain/interval';
+import { newTrackedAccount } from '../functions/domain/trackedAccount';
+import { createCollectHandler } from '../functions/handlers/collect';
+import type { CollectJob } from '../functions/messages/collectJob';
+import type { NotifyEvent } from '../functions/messages/notifyMessage';
+import type { MessageQueue } from '../functions/queue/messageQueue';
+import { DEFAULT_COLLECT_SETTINGS } from '../functions/services/collect/collectSettings';
+import { dispatchDue } from '../functions/services/collect/dispatchDue';
+import { createTables, deleteTables } from '../functions/store/createTables';
+import { createDocumentClient } from '../functions/store/documentClient';
+import { createRepositories } from '../functions/store/repositories';
+import { TABLES, tableName } from '../functions/store/tableDefinitions';
+import { InProcessQueue } from '../local/queue/inProcessQueue';
+import type { CountedChain } from './collectChain';
+import type { BenchClock } from './collectScenario';
+import type { BenchServices } from './collectServices';
+import type { CapacityMeter, CapacityReading } from './costMeter';
+import { Usage } from './costUsage';
+
+const MINUTE = 60_000;
+/** Rough per-item storage overhead DynamoDB adds for billing (bytes). */
+const ITEM_OVERHEAD_BYTES = 100;
+
+/** What one interval's run measured, for `accounts` accounts over `windowMs` of simulated time. */
+export interface IntervalRun {
+  readonly interval: Interval;
+  readonly accounts: number;
+  readonly windowMs: number;
+  readonly polls: number;
+  readonly usage: Usage;
+  readonly capacity: CapacityReading;
+  /** Steady-state stored bytes per account, by table (TTL'd series extrapolated to their lifetime). */
+  readonly storedBytesPerAccount: ReadonlyMap<string, number>;
+  /** Dispatch runs that found nobody due (a deployment pays them whatever its size). */
+  readonly idleDispatchMs: number;
+  readonly idleDispatches: number;
+}
+
+export interface CostScenarioDeps {
+  readonly services: BenchServices;
+  readonly chain: CountedChain;
+  readonly meter: CapacityMeter;
+  readonly clock: BenchClock;
+  readonly concurrency: number;
+  readonly progress: (line: string) => void;
+}
+
+/**
+ * One interval: fresh tables, `accounts` accounts tracked at `interval`, a first cycle (their
+ * first polls backfill; not measured), then `windowMs` of simulated time a minute at a time, as
+ * the scheduler runs dispatch: dispatch (timed, as the `dispatch` Lambda), the collect queue
+ * drained in batches of 10 by `concurrency` consumers (each batch timed, as one `collect`
+ * invocation), the notify queue counted. DynamoDB capacity is metered on the client.
+ */
+export async function runInterval(deps: CostScenarioDeps, interval: Interval, accounts: number, windowMs: number): Promise<IntervalRun> {
+  const { services, clock, meter } = deps;
+  const prefix = `cost${interval}-`;
+  const doc = createDocumentClient(services.client);
+  await createTables(services.client, prefix);
+  try {
+    const usage = new Usage();
+    const repos = createRepositories(doc, prefix, { now: clock.now });
+    const tracked = Array.from({ length: accounts }, (_, i) => {
+      const address = getAddress(`0x${createHash('sha256').update(`cost:${interval}:${i}`).digest('hex').slice(0, 40)}`);
+      return newTrackedAccount(accountSettingsSchema.parse({ address, email: `cost-${i}@example.com`, interval }), clock.now());
+    });
+    await repos.accounts.importMany(tracked);
+
+    const notifyQueue = new InProcessQueue<NotifyEvent>({ name: 'cost-notify', consumer: async () => undefined, maxReceiveCount: 5 });
+    const countedNotify: MessageQueue<NotifyEvent> = {
+      send: async (entries) => {
+        usage.sqsRequests += Math.ceil(entries.length / 10);
+        usage.notifyEvents += entries.length;
+        return notifyQueue.send(entries);
+      },
+    };
+    const counters = usage.counters();
+    let polls = 0;
+    const collect = createCollectHandler({
+      chain: deps.chain.chain,
+      repos,
+      events: countedNotify,
+      log: usage.log('collect'),
+      counters,
+      flush: counters.flush,
+      settings: DEFAULT_COLLECT_SETTINGS,
+      now: clock.now,
+      onOutcome: (o) => void (o.kind === 'collected' && polls++),
+    });
+    const collectQueue = new InProcessQueue<CollectJob>({
+      name: 'cost-collect',
+      batchSize: 10,
+      maxReceiveCount: 3,
+      consumer: async (event, context) => {
+        const started = performance.now();
+        try {
+          return await collect(event, context);
+        } finally {
+          usage.invocation('collect', performance.now() - started);
+          usage.sqsRequests += 2; // the event source's receive and its delete of the batch
+        }
+      },
+    });
+    const countedCollect: MessageQueue<CollectJob> = {
+      send: async (entries) => {
+        usage.sqsRequests += Math.ceil(entries.length / 10);
+        return collectQueue.send(entries);
+      },
+    };
+    const dispatchLog = usage.log('dispatch');
+    let idleDispatchMs = 0;
+    let idleDispatches = 0;
+    const cycle = async (measured: boolean) => {
+      const started = performance.now();
+      const { dispatched } = await dispatchDue({ accounts: repos.accounts, collectQueue: countedCollect, log: dispatchLog, now: clock.now, limitPerShard: 1_000 });
+      const ms = performance.now() - started;
+      if (measured) {
+        usage.invocation('dispatch', ms);
+        if (dispatched.length === 0) {
+          idleDispatchMs += Math.max(1, Math.ceil(ms));
+          idleDispatches++;
+        }
+      }
+      await collectQueue.drain({ concurrency: deps.concurrency });
+      await notifyQueue.drain();
+    };
+
+    deps.progress(`${interval}: ${accounts} accounts, first polls (not measured)`);
+    await cycle(false);
+    usage.lambda.clear();
+    usage.sqsRequests = 0;
+    usage.notifyEvents = 0;
+    usage.logBytes = 0;
+    polls = 0;
+    meter.reset();
+    const storedBefore = await tableBytes(services, prefix);
+
+    const minutes = Math.round(windowMs / MINUTE);
+    for (let m = 1; m <= minutes; m++) {
+      await clock.advance(MINUTE);
+      await cycle(true);
+      if (m % Math.max(1, Math.floor(minutes / 5)) === 0) deps.progress(`${interval}: ${m}/${minutes} simulated minutes, ${polls} polls`);
+    }
+    const capacity = meter.read();
+    const storedAfter = await tableBytes(services, prefix);
+    return {
+      interval,
+      accounts,
+      windowMs,
+      polls,
+      usage,
+      capacity,
+      storedBytesPerAccount: steadyState(storedBefore, storedAfter, windowMs, clock.now(), accounts),
+      idleDispatchMs,
+      idleDispatches,
+    };
+  } finally {
+    await deleteTables(services.client, prefix);
+    meter.reset();
+  }
+}
+
+/** Per table: bytes of items without TTL, bytes of items with one, and their mean remaining life. */
+interface TableBytes {
+  readonly fixed: number;
+  readonly expiring: number;
+  readonly expiringItems: number;
+  readonly meanExpiresAtMs: number;
+}
+
+async function tableBytes(services: BenchServices, prefix: string): Promise<Map<string, TableBytes>> {
+  const out = new Map<string, TableBytes>();
+  for (const definition of Object.values(TABLES)) {
+    let fixed = 0;
+    let expiring = 0;
+    let expiringItems = 0;
+    let expiresSum = 0;
+    let start: Record<string, AttributeValue> | undefined;
+    do {
+      const page = await services.client.send(new ScanCommand({ TableName: tableName(prefix, definition.id), ExclusiveStartKey: start }));
+      for (const item of page.Items ?? []) {
+        const bytes = itemBytes(item) + ITEM_OVERHEAD_BYTES * (1 + (definition.globalIndexes?.length ?? 0));
+        const ttl = definition.ttlAttribute ? item[definition.ttlAttribute]?.N : undefined;
+        if (ttl === undefined) fixed += bytes;
+        else {
+          expiring += bytes;
+          expiringItems++;
+          expiresSum += Number(ttl) * 1000;
+        }
+      }
+      start = page.LastEvaluatedKey;
+    } while (start);
+    out.set(definition.id, { fixed, expiring, expiringItems, meanExpiresAtMs: expiringItems ? expiresSum / expiringItems : 0 });
+  }
+  return out;
+}
+
+/**
+ * Steady-state bytes per account: items without TTL as they are at the end; items with TTL that
+ * grew in number over the window (a series) keep growing at that rate until they expire, so the
+ * table holds (items per ms × their lifetime) of them at their mean size; TTL'd items that were
+ * only rewritten count as they are.
+ */
+function steadyState(before: Map<string, TableBytes>, after: Map<string, TableBytes>, windowMs: number, now: number, accounts: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [table, end] of after) {
+    const grownItems = end.expiringItems - (before.get(table)?.expiringItems ?? 0);
+    const lifetimeMs = end.expiringItems ? Math.max(0, end.meanExpiresAtMs - now) : 0;
+    const meanItemBytes = end.expiringItems ? end.expiring / end.expiringItems : 0;
+    const expiringSteady = grownItems > 0 ? (grownItems / windowMs) * lifetimeMs * meanItemBytes : end.expiring;
+    out.set(table, (end.fixed + expiringSteady) / accounts);
+  }
+  return out;
+}
+
+/** DynamoDB's item size: attribute names plus values (strings and binaries by length, numbers ~1 byte per 2 digits). */
+export function itemBytes(item: Record<string, AttributeValue>): number {
+  let bytes = 0;
+  for (const [name, value] of Object.entries(item)) bytes += Buffer.byteLength(name) + valueBytes(value);
+  return bytes;
+}
+
+function valueBytes(value: AttributeValue): number {
+  if (value.S !== undefined) return Buffer.byteLength(value.S);
+  if (value.N !== undefined) return Math.ceil(value.N.replace(/^-|\./g, '').length / 2) + 1;
+  if (value.B !== undefined) return value.B.length;
+  if (value.BOOL !== undefined || value.NULL !== undefined) return 1;
+  if (value.L !== undefined) return 3 + value.L.reduce((sum, v) => sum + 1 + valueBytes(v), 0);
+  if (value.M !== undefined) return 3 + Object.entries(value.M).reduce((sum, [k, v]) => sum + 1 + Buffer.byteLength(k) + valueBytes(v), 0);
+  if (value.SS !== undefined) return value.SS.reduce((s, v) => s + Buffer.byteLength(v), 0);
+  if (value.NS !== undefined) return value.NS.reduce((s, v) => s + Math.ceil(v.length / 2) + 1, 0);
+  return 0;
+}
+
+/** Minutes of simulated time per interval: enough polls per account to average over, and a run of minutes. */
+export function windowFor(interval: Interval): number {
+  return Math.max(10 * MINUTE, 2 * INTERVAL_MS[interval]);
+}

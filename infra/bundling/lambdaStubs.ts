@@ -1,0 +1,118 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ImportKind, Plugin } from 'esbuild';
+
+/**
+ * A module of a dependency that the Lambda bundles replace (esbuild's `alias` reaches only bare
+ * package imports; these are relative or dynamic imports inside packages, hence a plugin).
+ */
+export interface LambdaStub {
+  /** The replaced file, as its path ends below `node_modules/`. */
+  readonly module: string;
+  /** The import specifiers that can reach it. */
+  readonly imports: RegExp;
+  /** Only imports of this kind are replaced (a static import elsewhere keeps the real module). */
+  readonly kind?: ImportKind;
+  /**
+   * The replacement: a module of this project (path from the project root), CommonJS source, or
+   * `throwing`: a module with every export of the real one, each a function that throws when called.
+   */
+  readonly replacement: { readonly file: string } | { readonly commonJs: string } | { readonly throwing: true };
+}
+
+/**
+ * Modules replaced in every bundle, each by something smaller that behaves the same for the calls
+ * the handlers make:
+ * - nodemailer's MIME-type table (74 KB), consulted only for parts without a content type or file
+ *   name, by the same lookups over the types the messages carry;
+ * - nodemailer's `fetch` (5 KB), used only for content given as a URL, which `buildMime` never
+ *   passes, by a function that throws;
+ * - `@smithy/core/event-streams` (14 KB) where the SDK loads it on demand, only for event-stream
+ *   operations, by classes that throw (client-lambda imports it statically and keeps it);
+ * - zod's JSON Schema generation (`toJSONSchema`, the `~standard` JSON Schema methods, the
+ *   `minLength`/`format`... getters; 17 KB), which no handler uses, by functions that throw;
+ * - `mnemonist/lru-cache` (7 KB with its dependency), the DynamoDB client's endpoint cache, by a
+ *   `Map`-based cache with the same methods.
+ */
+export const LAMBDA_STUBS: readonly LambdaStub[] = [
+  {
+    module: 'nodemailer/lib/mime-funcs/mime-types.js',
+    imports: /^\.\/mime-types$/,
+    replacement: { file: 'infra/bundling/stubs/mailMimeTypes.ts' },
+  },
+  {
+    module: 'nodemailer/lib/fetch/index.js',
+    imports: /^\.\.\/fetch$/,
+    replacement: {
+      commonJs:
+        "function fetchUnavailable() { throw new Error('nodemailer fetch (content by URL) is not part of the Lambda bundles (infra/bundling/lambdaStubs.ts)'); }\n" +
+        'module.exports = fetchUnavailable;\nmodule.exports.Cookies = class Cookies {};\n',
+    },
+  },
+  {
+    module: '@smithy/core/dist-es/submodules/event-streams/index.js',
+    imports: /^@smithy\/core\/event-streams$/,
+    kind: 'dynamic-import',
+    replacement: { file: 'infra/bundling/stubs/withoutEventStreams.ts' },
+  },
+  {
+    module: 'zod/v4/core/json-schema-processors.js',
+    imports: /\/json-schema-processors\.js$/,
+    replacement: { throwing: true },
+  },
+  {
+    module: 'zod/v4/core/to-json-schema.js',
+    imports: /\/to-json-schema\.js$/,
+    replacement: { throwing: true },
+  },
+  {
+    module: 'mnemonist/lru-cache.js',
+    imports: /^mnemonist\/lru-cache$/,
+    replacement: { file: 'infra/bundling/stubs/lruCache.ts' },
+  },
+];
+
+/** The names a plain ES module exports (`export const|function|class x`, `export { a as b }`). */
+export function exportedNames(source: string): string[] {
+  const names = [...source.matchAll(/^export (?:const|let|var|function\*?|async function|class) (\w+)/gm)].map((m) => m[1] ?? '');
+  for (const [, list = ''] of source.matchAll(/^export \{([^}]*)\}/gm)) {
+    for (const part of list.split(',')) {
+      const name = part.trim().split(/\s+as\s+/).pop()?.trim();
+      if (name) names.push(name);
+    }
+  }
+  return [...new Set(names)];
+}
+
+/** A module with every export of `source`, each a function that throws naming `module`. */
+export function throwingModule(module: string, source: string): string {
+  const message = JSON.stringify(`${module} is not part of the Lambda bundles (infra/bundling/lambdaStubs.ts)`);
+  return [`function unavailable() { throw new Error(${message}); }`, ...exportedNames(source).map((name) => `export const ${name} = unavailable;`), ''].join('\n');
+}
+
+const NAMESPACE = 'sentinel-lambda-stub';
+const RESOLVING = Symbol('resolving a stub candidate');
+
+/** The esbuild plugin applying `LAMBDA_STUBS` (an import of any other file goes through untouched). */
+export function lambdaStubsPlugin(root: string, stubs: readonly LambdaStub[] = LAMBDA_STUBS): Plugin {
+  return {
+    name: 'sentinel-lambda-stubs',
+    setup(build) {
+      const filter = new RegExp(stubs.map((s) => `(?:${s.imports.source})`).join('|'));
+      build.onResolve({ filter }, async (args) => {
+        if (args.pluginData === RESOLVING) return undefined;
+        const candidates = stubs.filter((s) => s.imports.test(args.path) && (s.kind === undefined || s.kind === args.kind));
+        if (candidates.length === 0) return undefined;
+        const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: RESOLVING });
+        if (resolved.errors.length > 0) return undefined;
+        const path = resolved.path.replaceAll('\\', '/');
+        const stub = candidates.find((s) => path.endsWith(`/node_modules/${s.module}`));
+        if (stub === undefined) return { path: resolved.path, sideEffects: resolved.sideEffects };
+        if ('file' in stub.replacement) return { path: join(root, stub.replacement.file) };
+        const contents = 'commonJs' in stub.replacement ? stub.replacement.commonJs : throwingModule(stub.module, readFileSync(resolved.path, 'utf8'));
+        return { path: resolved.path, namespace: NAMESPACE, pluginData: contents };
+      });
+      build.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({ contents: String(args.pluginData), loader: 'js' }));
+    },
+  };
+}
