@@ -110,6 +110,12 @@ export class SentinelFunction extends Construct {
       bundling: nodejsBundling(handler, arch),
     });
     this.fn.node.addDependency(this.role);
+    if (config.tracing) {
+      Validations.of(this.role).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason: 'Active X-Ray tracing (on by the stage switch `tracing`) needs xray:PutTraceSegments/PutTelemetryRecords, which support no resource-level permissions.',
+      });
+    }
     Validations.of(this.fn).acknowledge({
       id: 'AwsSolutions-L1',
       reason:

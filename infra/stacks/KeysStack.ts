@@ -1,4 +1,5 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import type { StageConfig } from '../config/stageConfig';
 import { signerRoleArn } from '../config/resourceNames';
@@ -20,6 +21,13 @@ export class KeysStack extends Stack {
       stage: config.stage,
       create: config.ownerKeys,
       signerRoleArn: signerRoleArn(this, config.prefix),
+    });
+    // Always present (a stack without resources cannot be deployed): the ARN an existing key's
+    // policy must name to let the signer sign (docs/deploy.md, "An existing key").
+    new StringParameter(this, 'SignerRoleArnParameter', {
+      parameterName: `/sentinel/${config.stage}/signer-role-arn`,
+      stringValue: signerRoleArn(this, config.prefix),
+      description: 'The only role allowed to sign with owner keys (name it in the key policy of an existing key)',
     });
     config.ownerKeys.forEach((name) => {
       new CfnOutput(this, `OwnerKeyAlias-${name}`, { value: ownerKeyAlias(config.stage, name), description: `Signer reference: kms:${ownerKeyAlias(config.stage, name)}` });
