@@ -1,6 +1,6 @@
 import { CfnOutput, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { DomainName, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import { CfnStage, DomainName, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
@@ -15,6 +15,14 @@ import type { MessagingStack } from './MessagingStack';
 
 /** Requests per second (and burst) the public link endpoint accepts: people clicking links. */
 export const LINK_ENDPOINT_THROTTLE = { rateLimit: 20, burstLimit: 40 };
+
+/**
+ * Confirmed revocations (`POST /revoke`) per second (and burst): each one holds a `sign-revocation`
+ * instance (reserved concurrency `signerConcurrency`) for a few chain round trips, so a flood of
+ * confirmations is turned away at the API (429) instead of reaching the signer and the chain.
+ * Per-client limits need CloudFront + WAF in front of the API (not built; docs/deploy.md).
+ */
+export const REVOKE_POST_THROTTLE = { rateLimit: 2, burstLimit: 5 };
 
 export interface WebStackProps extends StackProps {
   readonly config: StageConfig;
@@ -56,7 +64,7 @@ export class WebStack extends Stack {
         })
       : undefined;
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: config.logRetention });
-    new HttpStage(this, 'DefaultStage', {
+    const stage = new HttpStage(this, 'DefaultStage', {
       httpApi: this.api,
       stageName: '$default',
       autoDeploy: true,
@@ -80,6 +88,9 @@ export class WebStack extends Stack {
         ),
       },
     });
+    (stage.node.defaultChild as CfnStage).routeSettings = {
+      'POST /revoke': { ThrottlingRateLimit: REVOKE_POST_THROTTLE.rateLimit, ThrottlingBurstLimit: REVOKE_POST_THROTTLE.burstLimit },
+    };
     this.publicBaseUrl = config.domain ? `https://${config.domain.name}` : this.api.apiEndpoint;
 
     this.signRevocation = new SentinelFunction(this, 'SignRevocation', {

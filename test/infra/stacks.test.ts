@@ -12,6 +12,7 @@ import { MAX_RECEIVE_COUNT } from '../../infra/stacks/MessagingStack';
 import { TABLES } from '../../functions/store/tableDefinitions';
 import { worstCaseRps } from '../../infra/config/chainRateBudget';
 import { STAGE_ENV } from '../../infra/constructs/SentinelFunction';
+import { LINK_ENDPOINT_THROTTLE, REVOKE_POST_THROTTLE } from '../../infra/stacks/WebStack';
 import { series, simulateAlarm, type RawPoint, type SimulatedAlarm } from './alarmSimulator';
 import { TEST_ACCOUNT, TEST_REGION, resolveIntrinsics } from './policyEvaluator';
 import { STACK_PARTS, TEST_CONTEXT, cleanUpSynth, synthStage, type SynthResult, type TemplateJson } from './synthStage';
@@ -295,6 +296,9 @@ describe('link endpoint', () => {
       DefaultRouteSettings: { ThrottlingRateLimit: expect.any(Number), ThrottlingBurstLimit: expect.any(Number) },
       AccessLogSettings: { DestinationArn: expect.anything(), Format: expect.stringContaining('$context.routeKey') },
     });
+    // Confirmed revocations have a tighter limit of their own (they hold a signer instance each).
+    expect(props(stage as Resource)['RouteSettings']).toEqual({ 'POST /revoke': { ThrottlingRateLimit: REVOKE_POST_THROTTLE.rateLimit, ThrottlingBurstLimit: REVOKE_POST_THROTTLE.burstLimit } });
+    expect(REVOKE_POST_THROTTLE.rateLimit).toBeLessThan(LINK_ENDPOINT_THROTTLE.rateLimit);
     const format = (props(stage as Resource)['AccessLogSettings'] as { Format: string }).Format;
     expect(format).not.toMatch(/\$context\.(path|querystring|requestOverride)/i);
   });

@@ -124,7 +124,7 @@ describe('the cdk CLI', () => {
         rmSync(outdir, { recursive: true, force: true });
       }
     },
-    300_000, // a full CLI synth with bundling: minutes on the shared, loaded 2-core machine,
+    300_000, // a full CLI synth with bundling: minutes on the shared, loaded 2-core machine
   );
 
   it.each([
