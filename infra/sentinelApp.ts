@@ -1,15 +1,18 @@
-import { Tags, Validations, type App, type Environment } from 'aws-cdk-lib';
+import { Duration, Tags, Validations, type App, type Environment } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { loadStageConfig, type StageConfig } from './config/stageConfig';
 import { ComputeStack } from './stacks/ComputeStack';
 import { DataStack } from './stacks/DataStack';
+import { KeysStack } from './stacks/KeysStack';
 import { MessagingStack } from './stacks/MessagingStack';
-import { MonitoringStack } from './stacks/MonitoringStack';
+import { MonitoringStack, type WatchedQueue } from './stacks/MonitoringStack';
 import { WebStack } from './stacks/WebStack';
+import type { WorkQueue } from './constructs/WorkQueue';
 
 /** The stacks of one stage, in deployment order. */
 export interface SentinelStacks {
   readonly config: StageConfig;
+  readonly keys: KeysStack;
   readonly data: DataStack;
   readonly messaging: MessagingStack;
   readonly web: WebStack;
@@ -17,48 +20,76 @@ export interface SentinelStacks {
   readonly monitoring: MonitoringStack;
 }
 
+/** How old the oldest message of each work queue may get before its backlog alarm (2 of 3 five-minute periods). */
+export const QUEUE_MAX_AGE = {
+  // dispatch queues every minute; collect drains a batch in seconds.
+  collect: Duration.minutes(10),
+  notify: Duration.minutes(15),
+  report: Duration.minutes(30),
+} as const;
+
 /**
  * Adds one stage (chosen by the `stage` context key, see `loadStageConfig`) to `app` and checks the
- * whole app with cdk-nag's AWS Solutions pack at synth time. Stacks are named `sentinel-<stage>-*`.
- * Dependencies run one way: data, messaging <- web <- compute <- monitoring.
+ * whole app with cdk-nag's AWS Solutions pack at synth time. Stacks are named `sentinel-<stage>-*`
+ * and are pinned to the stage's `account`/`region` when given (required for testnet and beta);
+ * `options.env` is the fallback (the CLI's default account and region).
+ *
+ * No stack imports another's export: they refer to each other by physical names and SSM parameters
+ * (docs/deploy.md, "Safe change paths"). Deployment order is still declared: keys, data, messaging
+ * <- web <- compute <- monitoring.
  */
 export function buildSentinelApp(app: App, options: { env?: Environment } = {}): SentinelStacks {
   const config = loadStageConfig((key) => app.node.tryGetContext(key));
-  const base = { ...(options.env ? { env: options.env } : {}) };
+  const env = config.env ?? options.env;
+  const base = { ...(env ? { env } : {}) };
   const name = (part: string): string => `${config.prefix}${part}`;
+  const description = (what: string): string => `portfolio-sentinel ${config.stage}: ${what}`;
 
-  const data = new DataStack(app, name('data'), { ...base, config, description: `portfolio-sentinel ${config.stage}: tables and link secret` });
-  const messaging = new MessagingStack(app, name('messaging'), {
-    ...base,
-    config,
-    description: `portfolio-sentinel ${config.stage}: queues and mail configuration`,
-  });
-  const web = new WebStack(app, name('web'), {
-    ...base,
-    config,
-    data,
-    messaging,
-    description: `portfolio-sentinel ${config.stage}: link endpoint, revocation signer, owner keys`,
-  });
+  const keys = new KeysStack(app, name('keys'), { ...base, config, description: description('owner keys (custody)') });
+  const data = new DataStack(app, name('data'), { ...base, config, description: description('tables and link secret') });
+  const messaging = new MessagingStack(app, name('messaging'), { ...base, config, description: description('queues and mail configuration') });
+  const web = new WebStack(app, name('web'), { ...base, config, data, messaging, description: description('link endpoint, revocation signer') });
   const compute = new ComputeStack(app, name('compute'), {
     ...base,
     config,
     data,
     messaging,
-    publicBaseUrl: web.publicBaseUrl,
-    description: `portfolio-sentinel ${config.stage}: schedules, collection and mail pipeline`,
+    description: description('schedules, collection and mail pipeline'),
+  });
+  const watched = (id: string, work: WorkQueue, maxAge: Duration): WatchedQueue => ({
+    id,
+    queueName: work.queueName,
+    deadLetterQueueName: work.deadLetterQueueName,
+    maxAge,
   });
   const monitoring = new MonitoringStack(app, name('monitoring'), {
     ...base,
     config,
-    functions: [compute.dispatch, compute.collect, compute.notify, compute.dailyReport, compute.sesEvents, web.revokePage, web.preferencesPage, web.signRevocation],
-    queues: [messaging.collect, messaging.notify],
-    failureQueues: [compute.sesEventsFailures],
-    description: `portfolio-sentinel ${config.stage}: alarms`,
+    functions: ['dispatch', 'collect', 'notify', 'daily-report', 'ses-events', 'revoke-page', 'preferences-page', 'sign-revocation'],
+    queues: [
+      watched('Collect', messaging.collect, QUEUE_MAX_AGE.collect),
+      watched('Notify', messaging.notify, QUEUE_MAX_AGE.notify),
+      watched('Report', messaging.report, QUEUE_MAX_AGE.report),
+    ],
+    failureQueues: [
+      { id: 'SesEventsFailures', queueName: `${config.prefix}ses-events-failures` },
+      { id: 'DailyReportFailures', queueName: `${config.prefix}daily-report-failures` },
+    ],
+    sesEventsTopicName: messaging.sesEvents.topicName,
+    description: description('alarms and dashboard'),
   });
+  web.addStackDependency(keys, 'the signer role is named in the owner keys policies');
+  web.addStackDependency(data);
+  web.addStackDependency(messaging);
+  compute.addStackDependency(data);
+  compute.addStackDependency(messaging);
+  compute.addStackDependency(web, 'reads PUBLIC_BASE_URL from the SSM parameter web writes');
+  monitoring.addStackDependency(compute);
+  monitoring.addStackDependency(web, 'reads the API id from the SSM parameter web writes');
 
   Tags.of(app).add('project', 'portfolio-sentinel');
   Tags.of(app).add('stage', config.stage);
+  Tags.of(app).add('owner', config.owner);
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-  return { config, data, messaging, web, compute, monitoring };
+  return { config, keys, data, messaging, web, compute, monitoring };
 }

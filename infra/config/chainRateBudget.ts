@@ -2,12 +2,16 @@
  * How a deployment's chain request budget is split between the Lambdas that call the chain.
  *
  * Every Lambda instance runs its own token bucket at `CHAIN_RPS`, so what reaches the chain is
- * (rate per instance) x (instances). Only two functions call the chain:
- * - `collect`, whose instances are capped by the SQS event source's `maxConcurrency`;
- * - `sign-revocation`, human-paced (one confirmed click each), given a fixed reserve.
+ * (rate per instance) x (instances). Two functions call the chain today, each with a hard cap on
+ * its instances:
+ * - `collect`: the SQS event source's `maxConcurrency` (`collectConcurrency`);
+ * - `sign-revocation`: its reserved concurrency (`signerConcurrency`), human-paced (one confirmed
+ *   click each), sharing a fixed reserve (`signerRps`).
+ * A future consumer (e.g. a delegate watch) is one more term of {@link ChainRateBudget.consumers}.
  *
- * So `collectRps = floor((totalRps - signerRps) / collectConcurrency)` (to 0.01) and
- * `collectConcurrency * collectRps + signerRps <= totalRps`.
+ * So `signerInstanceRps = floor(signerRps / signerConcurrency)`,
+ * `collectRps = floor((totalRps - signerRps) / collectConcurrency)` (both to 0.01), and
+ * `collectConcurrency * collectRps + signerConcurrency * signerInstanceRps <= totalRps`.
  */
 export interface ChainRateBudget {
   /** The most requests per second this deployment may send to the chain. */
@@ -16,10 +20,23 @@ export interface ChainRateBudget {
   readonly collectConcurrency: number;
   /** `CHAIN_RPS` of each `collect` instance. */
   readonly collectRps: number;
-  /** `CHAIN_RPS` of `sign-revocation`, reserved out of the total. */
+  /** Requests per second reserved out of the total for `sign-revocation` (all its instances). */
   readonly signerRps: number;
+  /** Reserved concurrency of `sign-revocation` (its most instances). */
+  readonly signerConcurrency: number;
+  /** `CHAIN_RPS` of each `sign-revocation` instance. */
+  readonly signerInstanceRps: number;
   /** Polls per hour the collect tier can sustain at `requestsPerPoll` chain requests each. */
   readonly pollsPerHour: number;
+  /** Every chain consumer: its most instances and each instance's bucket. */
+  readonly consumers: readonly ChainConsumer[];
+}
+
+/** One function that calls the chain. */
+export interface ChainConsumer {
+  readonly name: string;
+  readonly instances: number;
+  readonly rpsPerInstance: number;
 }
 
 /**
@@ -31,17 +48,35 @@ export const REQUESTS_PER_POLL = 3;
 /** Smallest `maxConcurrency` an SQS event source accepts. */
 export const MIN_EVENT_SOURCE_CONCURRENCY = 2;
 
-/** Splits `totalRps`; throws a RangeError when nothing would be left for `collect`. */
-export function chainRateBudget(totalRps: number, collectConcurrency: number, signerRps: number): ChainRateBudget {
+const down = (x: number): number => Math.floor(x * 100) / 100;
+
+/** The most requests per second all consumers together can send. */
+export function worstCaseRps(budget: Pick<ChainRateBudget, 'consumers'>): number {
+  return budget.consumers.reduce((sum, c) => sum + c.instances * c.rpsPerInstance, 0);
+}
+
+/** Splits `totalRps`; throws a RangeError when nothing would be left for `collect` or the signer. */
+export function chainRateBudget(totalRps: number, collectConcurrency: number, signerRps: number, signerConcurrency = 1): ChainRateBudget {
   if (!Number.isInteger(collectConcurrency) || collectConcurrency < MIN_EVENT_SOURCE_CONCURRENCY) {
     throw new RangeError(`collectConcurrency must be an integer >= ${MIN_EVENT_SOURCE_CONCURRENCY}, got ${collectConcurrency}`);
   }
-  const collectRps = Math.floor(((totalRps - signerRps) / collectConcurrency) * 100) / 100;
+  if (!Number.isInteger(signerConcurrency) || signerConcurrency < 1) {
+    throw new RangeError(`signerConcurrency must be an integer >= 1, got ${signerConcurrency}`);
+  }
+  const signerInstanceRps = down(signerRps / signerConcurrency);
+  if (!(signerInstanceRps > 0)) {
+    throw new RangeError(`signerRps ${signerRps} over ${signerConcurrency} signer instances leaves less than 0.01 rps each`);
+  }
+  const collectRps = down((totalRps - signerRps) / collectConcurrency);
   if (!(collectRps > 0)) {
     throw new RangeError(
       `chainRps ${totalRps} leaves nothing for collect after the signer's ${signerRps} rps over ${collectConcurrency} instances`,
     );
   }
   const pollsPerHour = Math.floor(((collectConcurrency * collectRps) / REQUESTS_PER_POLL) * 3600);
-  return { totalRps, collectConcurrency, collectRps, signerRps, pollsPerHour };
+  const consumers: ChainConsumer[] = [
+    { name: 'collect', instances: collectConcurrency, rpsPerInstance: collectRps },
+    { name: 'sign-revocation', instances: signerConcurrency, rpsPerInstance: signerInstanceRps },
+  ];
+  return { totalRps, collectConcurrency, collectRps, signerRps, signerConcurrency, signerInstanceRps, pollsPerHour, consumers };
 }

@@ -31,8 +31,15 @@ export interface StageConfig {
   /** Owner keys that already exist, by key ARN. */
   readonly ownerKeyArns: readonly string[];
   readonly alarmEmail?: string;
-  /** The heartbeat alarm fires when no poll succeeded for this many minutes. */
-  readonly heartbeatMinutes: number;
+  /**
+   * The AWS account and region the stage deploys to: required (and pinned) for testnet and beta;
+   * devnet may leave them out and synthesizes environment-agnostic stacks.
+   */
+  readonly env?: { readonly account: string; readonly region: string };
+  /** Value of the `owner` cost-allocation tag. */
+  readonly owner: string;
+  /** X-Ray active tracing on every function. */
+  readonly tracing: boolean;
   readonly logRetention: RetentionDays;
   readonly logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
   /**
@@ -71,6 +78,9 @@ const contextSchema = z.object({
   chainRps: z.coerce.number().positive().max(10_000).default(20),
   collectConcurrency: z.coerce.number().int().min(2).max(1000).default(4),
   signerRps: z.coerce.number().positive().default(2),
+  signerConcurrency: z.coerce.number().int().min(1).max(100).default(2),
+  account: z.string().regex(/^\d{12}$/, 'a 12-digit AWS account id').optional(),
+  region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'an AWS region like eu-west-1').optional(),
   mailFrom: z.email().default('sentinel@example.com'),
   sesIdentity: z.string().min(3).optional(),
   sandboxRecipients: list.default([]),
@@ -79,7 +89,8 @@ const contextSchema = z.object({
   ownerKeys: list.pipe(z.array(keyName)).default([]),
   ownerKeyArns: list.pipe(z.array(keyArn)).default([]),
   alarmEmail: z.email().optional(),
-  heartbeatMinutes: z.coerce.number().int().min(5).max(1440).default(15),
+  owner: z.string().regex(/^[\w .:/=+@-]{1,256}$/, 'a tag value').default('portfolio-sentinel-operators'),
+  tracing: z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean()).default(false),
   logRetentionDays: z.coerce
     .number()
     .refine((d) => retentionValues.has(d), 'one of the CloudWatch Logs retention values (1, 3, 5, 7, 14, 30, 60, 90, ...)')
@@ -92,6 +103,16 @@ const contextSchema = z.object({
 export const STAGE_CONTEXT_KEYS = Object.keys(contextSchema.shape);
 
 /**
+ * Context keys that stages deployed for real must set (no default fits them): where the stage
+ * lives, who mail comes from, who hears about alarms. devnet may leave them out (offline synths).
+ */
+export const REQUIRED_CONTEXT: Readonly<Record<StageName, readonly string[]>> = {
+  devnet: [],
+  testnet: ['account', 'region', 'mailFrom', 'alarmEmail'],
+  beta: ['account', 'region', 'mailFrom', 'alarmEmail'],
+};
+
+/**
  * Validates the CDK context of one synth into a `StageConfig`. `read(key)` is usually
  * `(k) => app.node.tryGetContext(k)`. An empty value counts as unset, except `indexerPath`
  * where `""` means "no prefix". Throws `StageConfigError` naming the first bad key.
@@ -100,6 +121,14 @@ export function loadStageConfig(read: (key: string) => unknown): StageConfig {
   const raw = Object.fromEntries(
     STAGE_CONTEXT_KEYS.map((k) => [k, read(k)]).filter(([k, v]) => v !== undefined && (v !== '' || k === 'indexerPath')),
   );
+  const stage = z.enum(STAGE_NAMES).safeParse(raw['stage']);
+  if (stage.success) {
+    const missing = REQUIRED_CONTEXT[stage.data].find((key) => raw[key] === undefined);
+    if (missing) throw new StageConfigError(missing, `required for stage ${stage.data} (-c ${missing}=...)`);
+  }
+  if ((raw['account'] === undefined) !== (raw['region'] === undefined)) {
+    throw new StageConfigError(raw['account'] === undefined ? 'account' : 'region', 'account and region go together');
+  }
   const result = contextSchema.safeParse(raw);
   if (!result.success) {
     const issue = result.error.issues[0];
@@ -112,7 +141,7 @@ export function loadStageConfig(read: (key: string) => unknown): StageConfig {
   const base = CHAIN_REST_BASE[parsed.stage];
   let rate: ChainRateBudget;
   try {
-    rate = chainRateBudget(parsed.chainRps, parsed.collectConcurrency, parsed.signerRps);
+    rate = chainRateBudget(parsed.chainRps, parsed.collectConcurrency, parsed.signerRps, parsed.signerConcurrency);
   } catch (err) {
     throw new StageConfigError('chainRps', (err as Error).message, { cause: err });
   }
@@ -129,7 +158,9 @@ export function loadStageConfig(read: (key: string) => unknown): StageConfig {
     ownerKeys: parsed.ownerKeys,
     ownerKeyArns: parsed.ownerKeyArns,
     ...(parsed.alarmEmail ? { alarmEmail: parsed.alarmEmail } : {}),
-    heartbeatMinutes: parsed.heartbeatMinutes,
+    ...(parsed.account && parsed.region ? { env: { account: parsed.account, region: parsed.region } } : {}),
+    owner: parsed.owner,
+    tracing: parsed.tracing,
     logRetention: parsed.logRetentionDays as RetentionDays,
     logLevel: parsed.logLevel,
     renderArchitecture: parsed.renderArchitecture,

@@ -17,11 +17,14 @@ export interface EncryptedTopicProps {
  * key does not allow. The grant is limited to this account's calls.
  */
 export class EncryptedTopic extends Construct {
+  /** Physical name: other stacks refer to the topic by it, never through an export. */
+  readonly topicName: string;
   readonly topic: Topic;
   readonly key: Key;
 
   constructor(scope: Construct, id: string, props: EncryptedTopicProps) {
     super(scope, id);
+    this.topicName = props.topicName;
     this.key = new Key(this, 'Key', {
       description: `Encrypts the SNS topic ${props.topicName}`,
       enableKeyRotation: true,

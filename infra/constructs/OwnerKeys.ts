@@ -1,37 +1,53 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AccountRootPrincipal, PolicyDocument, PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
-import { Key, KeySpec, KeyUsage, type IKey } from 'aws-cdk-lib/aws-kms';
+import { AccountRootPrincipal, AnyPrincipal, Effect, PolicyDocument, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 
-/** What the account's administrators may do with an owner key: manage it, never sign with it. */
+/**
+ * What the account (IAM principals allowed by their own policies) may do with an owner key: manage
+ * its policy, state, description, tags, aliases and deletion, and read its public key. Listed one
+ * by one: no wildcard, so neither `kms:CreateGrant` (which would let a grantee hand itself `Sign`)
+ * nor any cryptographic operation is in it. `PutKeyPolicy` stays, so CloudFormation can update the
+ * key and the account cannot lock itself out; whoever holds it can rewrite this policy (see
+ * docs/security.md, "Who can do what to an owner key").
+ */
 export const OWNER_KEY_ADMIN_ACTIONS = [
-  'kms:Create*',
-  'kms:Describe*',
-  'kms:Enable*',
-  'kms:List*',
-  'kms:Put*',
-  'kms:Update*',
-  'kms:Revoke*',
-  'kms:Disable*',
-  'kms:Get*',
-  'kms:Delete*',
+  'kms:DescribeKey',
+  'kms:GetKeyPolicy',
+  'kms:PutKeyPolicy',
+  'kms:ListKeyPolicies',
+  'kms:ListResourceTags',
+  'kms:ListGrants',
+  'kms:RevokeGrant',
+  'kms:GetKeyRotationStatus',
+  'kms:GetPublicKey',
+  'kms:EnableKey',
+  'kms:DisableKey',
+  'kms:UpdateKeyDescription',
   'kms:TagResource',
   'kms:UntagResource',
+  'kms:CreateAlias',
+  'kms:UpdateAlias',
+  'kms:DeleteAlias',
   'kms:ScheduleKeyDeletion',
   'kms:CancelKeyDeletion',
-];
+] as const;
 
 /** What the signer may do with an owner key. */
-export const OWNER_KEY_SIGNER_ACTIONS = ['kms:Sign', 'kms:GetPublicKey'];
+export const OWNER_KEY_SIGNER_ACTIONS = ['kms:Sign', 'kms:GetPublicKey'] as const;
+
+/** Denied to every principal but the signer role (`CreateGrant` to every principal: nobody needs it). */
+export const OWNER_KEY_DENIED_ACTIONS = ['kms:Sign', 'kms:CreateGrant'] as const;
 
 export interface OwnerKeysProps {
   readonly stage: string;
   /** Keys to create, by name: `alias/sentinel/<stage>/<name>`. */
   readonly create: readonly string[];
-  /** Keys that already exist, by ARN. Their key policy is theirs to manage (see docs/deploy.md). */
-  readonly existingArns: readonly string[];
-  /** The only role allowed to sign (the `sign-revocation` execution role). */
-  readonly signer: IRole;
+  /**
+   * ARN of the only role that may sign (the `sign-revocation` execution role), by its fixed name,
+   * so this stack needs nothing from the stack that creates the role.
+   */
+  readonly signerRoleArn: string;
 }
 
 /** Alias of an owner key the stack creates. */
@@ -41,44 +57,69 @@ export function ownerKeyAlias(stage: string, name: string): string {
 
 /**
  * The accounts' owner keys: secp256k1 (`ECC_SECG_P256K1`) signing keys in KMS whose private half
- * never leaves KMS. Keys created here get a key policy that lets the account administer them
- * (including reading the public key, to derive the account address) but not sign; signing is
- * granted to the signer role alone, in the key policy and in its IAM policy. They are retained
- * when the stack is deleted: deleting one loses control of the account it owns.
+ * never leaves KMS. The key policy:
+ * - `AccountAdministers`: the account may administer the key ({@link OWNER_KEY_ADMIN_ACTIONS}), as
+ *   far as each principal's IAM policy allows;
+ * - `OnlyTheSignerSigns`: `kms:Sign`/`kms:GetPublicKey` for the account, only when the caller is
+ *   the signer role (`aws:PrincipalArn`), which also needs them in its IAM policy;
+ * - `NobodyElseSigns`: Deny `kms:Sign` to every other principal, and `kms:CreateGrant` to every
+ *   principal, whatever any IAM policy says.
+ * Keys and aliases are retained when removed from the app or the stack is deleted: deleting a key
+ * loses control of the account it owns.
  */
 export class OwnerKeys extends Construct {
-  readonly keys: readonly IKey[];
+  readonly keys: readonly Key[];
 
   constructor(scope: Construct, id: string, props: OwnerKeysProps) {
     super(scope, id);
-    const created = props.create.map((name) => {
+    this.keys = props.create.map((name) => {
       const key = new Key(this, `Key-${name}`, {
         description: `Owner key "${name}" of portfolio-sentinel ${props.stage}; only the sign-revocation role may sign`,
         keySpec: KeySpec.ECC_SECG_P256K1,
         keyUsage: KeyUsage.SIGN_VERIFY,
         enableKeyRotation: false, // KMS does not rotate asymmetric keys; the address is bound to this key
         removalPolicy: RemovalPolicy.RETAIN,
-        policy: new PolicyDocument({
-          statements: [
-            new PolicyStatement({
-              sid: 'AccountAdministersButDoesNotSign',
-              principals: [new AccountRootPrincipal()],
-              actions: OWNER_KEY_ADMIN_ACTIONS,
-              resources: ['*'],
-            }),
-            new PolicyStatement({
-              sid: 'OnlyTheSignerSigns',
-              principals: [props.signer],
-              actions: OWNER_KEY_SIGNER_ACTIONS,
-              resources: ['*'],
-            }),
-          ],
-        }),
+        policy: ownerKeyPolicy(props.signerRoleArn),
       });
-      key.addAlias(ownerKeyAlias(props.stage, name));
+      const alias = key.addAlias(ownerKeyAlias(props.stage, name));
+      alias.applyRemovalPolicy(RemovalPolicy.RETAIN);
       return key;
     });
-    const existing = props.existingArns.map((arn, i) => Key.fromKeyArn(this, `Existing${i}`, arn));
-    this.keys = [...created, ...existing];
   }
+}
+
+/** The key policy of every owner key (see {@link OwnerKeys}). */
+export function ownerKeyPolicy(signerRoleArn: string): PolicyDocument {
+  return new PolicyDocument({
+    statements: [
+      new PolicyStatement({
+        sid: 'AccountAdministers',
+        principals: [new AccountRootPrincipal()],
+        actions: [...OWNER_KEY_ADMIN_ACTIONS],
+        resources: ['*'],
+      }),
+      new PolicyStatement({
+        sid: 'OnlyTheSignerSigns',
+        principals: [new AccountRootPrincipal()],
+        actions: [...OWNER_KEY_SIGNER_ACTIONS],
+        resources: ['*'],
+        conditions: { ArnEquals: { 'aws:PrincipalArn': signerRoleArn } },
+      }),
+      new PolicyStatement({
+        sid: 'NobodyElseSigns',
+        effect: Effect.DENY,
+        principals: [new AnyPrincipal()],
+        actions: ['kms:Sign'],
+        resources: ['*'],
+        conditions: { ArnNotEquals: { 'aws:PrincipalArn': signerRoleArn } },
+      }),
+      new PolicyStatement({
+        sid: 'NobodyGrants',
+        effect: Effect.DENY,
+        principals: [new AnyPrincipal()],
+        actions: ['kms:CreateGrant'],
+        resources: ['*'],
+      }),
+    ],
+  });
 }

@@ -1,13 +1,13 @@
-import { Validations } from 'aws-cdk-lib';
+import { Stack, Token, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { Architecture, Function as LambdaFunction, Runtime, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { ApplicationLogLevel, Architecture, Function as LambdaFunction, LoggingFormat, Runtime, SystemLogLevel, Tracing, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
-import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
-import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { TableId } from '../../functions/store/tableDefinitions';
+import { tableName, type TableId } from '../../functions/store/tableDefinitions';
+import { queueArn, queueUrl, tableArn } from '../config/resourceNames';
 import type { BundleArch } from '../bundling/bundleSettings';
 import { HANDLER_BUNDLE_NEEDS, type HandlerName } from '../bundling/handlerCatalog';
 import { handlerCode } from '../bundling/handlerCode';
@@ -29,6 +29,17 @@ export const TABLE_ACTIONS = {
   write: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'],
 } as const;
 export type TableAccess = 'read' | 'write' | 'readWrite';
+/** One item-level DynamoDB action, for grants narrower than {@link TableAccess}. */
+export type TableAction = (typeof TABLE_ACTIONS)['read' | 'write'][number];
+
+/** Environment variable naming the stage (`devnet`, `testnet`, `beta`) on every function: the `stage` metric dimension. */
+export const STAGE_ENV = 'SENTINEL_STAGE';
+
+/** The owner keys a signer may use: created ones by alias, existing ones by key ARN. */
+export interface OwnerKeyRefs {
+  readonly aliases: readonly string[];
+  readonly arns: readonly string[];
+}
 
 export interface SentinelFunctionProps {
   readonly handler: HandlerName;
@@ -36,6 +47,10 @@ export interface SentinelFunctionProps {
   readonly description: string;
   /** Default ARM64. */
   readonly architecture?: Architecture;
+  /** A fixed name for the execution role, when a policy elsewhere must name it (the owner keys'). */
+  readonly roleName?: string;
+  /** Reserved concurrency: the most instances that may run at once (default: none reserved). */
+  readonly reservedConcurrency?: number;
 }
 
 /**
@@ -66,6 +81,7 @@ export class SentinelFunction extends Construct {
     this.logGroup = new LogGroup(this, 'Logs', { retention: config.logRetention });
     this.role = new Role(this, 'Role', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      ...(props.roleName ? { roleName: props.roleName } : {}),
       description: `Execution role of ${functionName}`,
     });
     this.logGroup.grantWrite(this.role);
@@ -81,8 +97,21 @@ export class SentinelFunction extends Construct {
       timeout: FUNCTION_SIZING[handler].timeout,
       role: this.role,
       logGroup: this.logGroup,
+      // JSON lines with levels: Powertools writes JSON already; the platform's own lines match it,
+      // and Lambda drops application lines below the stage's level before they reach CloudWatch.
+      loggingFormat: LoggingFormat.JSON,
+      applicationLogLevelV2: ApplicationLogLevel[config.logLevel],
+      systemLogLevelV2: SystemLogLevel.WARN,
+      tracing: config.tracing ? Tracing.ACTIVE : Tracing.DISABLED,
+      ...(props.reservedConcurrency === undefined ? {} : { reservedConcurrentExecutions: props.reservedConcurrency }),
     });
     this.fn.node.addDependency(this.role);
+    if (config.tracing) {
+      Validations.of(this.role).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason: 'Active X-Ray tracing (on by the stage switch `tracing`) needs xray:PutTraceSegments/PutTelemetryRecords, which support no resource-level permissions.',
+      });
+    }
     Validations.of(this.fn).acknowledge({
       id: 'AwsSolutions-L1',
       reason:
@@ -93,17 +122,27 @@ export class SentinelFunction extends Construct {
     this.setEnv('POWERTOOLS_METRICS_NAMESPACE', METRICS_NAMESPACE);
     this.setEnv('POWERTOOLS_LOG_LEVEL', config.logLevel);
     this.setEnv('NODE_OPTIONS', '--enable-source-maps');
+    this.setEnv(STAGE_ENV, config.stage);
     if (HANDLER_BUNDLE_NEEDS[handler].templates) this.setEnv('TEMPLATES_DIR', LAMBDA_TEMPLATES_DIR);
   }
 
   /** Grants `access` to one table (and its indexes) and sets `SENTINEL_TABLE_PREFIX`. */
   bindTable(table: SentinelTable, access: TableAccess): this {
-    const actions = new Set<string>([
+    const actions = new Set<TableAction>([
       ...(access === 'write' ? [] : TABLE_ACTIONS.read),
       ...(access === 'read' ? [] : TABLE_ACTIONS.write),
     ]);
-    const indexArns = (table.definition.globalIndexes ?? []).map((index) => `${table.table.tableArn}/index/${index.indexName}`);
-    this.allow([...actions], [table.table.tableArn, ...(access === 'write' ? [] : indexArns)]);
+    return this.bindTableActions(table, [...actions], { indexes: access !== 'write' });
+  }
+
+  /**
+   * Grants exactly `actions` on one table (by its deterministic ARN, so no cross-stack export),
+   * on its indexes too when `indexes`, and sets `SENTINEL_TABLE_PREFIX`.
+   */
+  bindTableActions(table: SentinelTable, actions: readonly TableAction[], options: { indexes?: boolean } = {}): this {
+    const arn = tableArn(this, tableName(table.prefix, table.definition.id));
+    const indexArns = options.indexes ? (table.definition.globalIndexes ?? []).map((index) => `${arn}/index/${index.indexName}`) : [];
+    this.allow([...new Set(actions)], [arn, ...indexArns]);
     this.setEnv('SENTINEL_TABLE_PREFIX', table.prefix);
     return this;
   }
@@ -114,10 +153,10 @@ export class SentinelFunction extends Construct {
     return this;
   }
 
-  /** Grants `sqs:SendMessage` (single and batch) on one queue and sets its URL in `envName`. */
-  bindQueue(queue: IQueue, envName: 'COLLECT_QUEUE_URL' | 'NOTIFY_QUEUE_URL'): this {
-    this.allow(['sqs:SendMessage'], [queue.queueArn]);
-    this.setEnv(envName, queue.queueUrl);
+  /** Grants `sqs:SendMessage` (single and batch) on one queue, by name, and sets its URL in `envName`. */
+  bindQueue(work: WorkQueue, envName: 'COLLECT_QUEUE_URL' | 'NOTIFY_QUEUE_URL' | 'REPORT_QUEUE_URL'): this {
+    this.allow(['sqs:SendMessage'], [queueArn(this, work.queueName)]);
+    this.setEnv(envName, queueUrl(this, work.queueName));
     return this;
   }
 
@@ -131,8 +170,12 @@ export class SentinelFunction extends Construct {
     if (work.consumerTimeout.toSeconds() < timeout) {
       throw new Error(`${this.handlerName}: queue ${work.node.path} is sized for a ${work.consumerTimeout.toSeconds()} s consumer, the function times out after ${timeout} s`);
     }
+    const queue = Queue.fromQueueAttributes(this, `${work.node.id}QueueRef`, {
+      queueArn: queueArn(this, work.queueName),
+      queueUrl: queueUrl(this, work.queueName),
+    });
     this.fn.addEventSource(
-      new SqsEventSource(work.queue, {
+      new SqsEventSource(queue, {
         batchSize: options.batchSize,
         maxConcurrency: options.maxConcurrency,
         reportBatchItemFailures: true,
@@ -141,16 +184,37 @@ export class SentinelFunction extends Construct {
     return this;
   }
 
-  /** Grants reading the link-token secret and sets `LINK_SECRET_ARN`. */
-  bindSecret(secret: Secret): this {
-    secret.grantRead(this.role);
-    this.setEnv('LINK_SECRET_ARN', secret.secretArn);
+  /**
+   * Grants reading the link-token secret (its name, any version suffix) and sets `LINK_SECRET_ARN`
+   * to the secret's name, which `GetSecretValue` accepts as well: no export of the random ARN.
+   */
+  bindSecret(secretName: string): this {
+    Secret.fromSecretNameV2(this, 'LinkSecretRef', secretName).grantRead(this.role);
+    this.setEnv('LINK_SECRET_ARN', secretName);
     return this;
   }
 
-  /** Grants `kms:Sign` and `kms:GetPublicKey` on exactly these owner keys (nothing else). */
-  bindOwnerKeys(keys: readonly IKey[]): this {
-    if (keys.length > 0) this.allow(['kms:Sign', 'kms:GetPublicKey'], keys.map((k) => k.keyArn));
+  /**
+   * Grants `kms:Sign` and `kms:GetPublicKey` on exactly these owner keys: created keys through
+   * their alias (`kms:ResourceAliases`, so this stack needs no export from the keys stack),
+   * existing keys by ARN. Their key policies admit this role alone.
+   */
+  bindOwnerKeys(keys: OwnerKeyRefs): this {
+    const actions = ['kms:Sign', 'kms:GetPublicKey'];
+    if (keys.aliases.length > 0) {
+      const stack = Stack.of(this);
+      const anyKey = stack.formatArn({ service: 'kms', resource: 'key', resourceName: '*' });
+      this.role.addToPrincipalPolicy(
+        new PolicyStatement({ actions, resources: [anyKey], conditions: { 'ForAnyValue:StringEquals': { 'kms:ResourceAliases': [...keys.aliases] } } }),
+      );
+      const shown = (value: string, pseudo: string): string => (Token.isUnresolved(value) ? `<AWS::${pseudo}>` : value);
+      Validations.of(this.role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:kms:${shown(stack.region, 'Region')}:${shown(stack.account, 'AccountId')}:key/*]`,
+        reason:
+          'Sign/GetPublicKey on keys of this account only when the key carries one of the stage owner-key aliases (kms:ResourceAliases condition): the keys live in the keys stack, named here by alias so no export ties the stacks together; each key policy admits this role alone.',
+      });
+    }
+    if (keys.arns.length > 0) this.allow(actions, [...keys.arns]);
     return this;
   }
 

@@ -1,6 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Queue, QueueEncryption, RedrivePermission } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { queueArn } from '../config/resourceNames';
 
 /** Visibility timeout / consumer timeout: AWS's guidance for SQS event sources. */
 export const VISIBILITY_FACTOR = 6;
@@ -16,10 +17,14 @@ export interface WorkQueueProps {
 
 /**
  * A work queue and its dead-letter queue, both encrypted with SQS-managed keys (SSE-SQS) and
- * refusing non-TLS requests. SSE-SQS rather than a customer key: producers and consumers in other
+ * refusing non-TLS requests. The dead-letter queue accepts dead letters from its own queue only
+ * (redrive-allow policy, naming the queue by its fixed ARN). SSE-SQS rather than a customer key: producers and consumers in other
  * stacks need no `kms:` grants, and nothing outside this account reads the queues.
  */
 export class WorkQueue extends Construct {
+  /** Physical name: other stacks refer to the queue by it, never through an export. */
+  readonly queueName: string;
+  readonly deadLetterQueueName: string;
   readonly queue: Queue;
   readonly deadLetterQueue: Queue;
   readonly consumerTimeout: Duration;
@@ -27,13 +32,19 @@ export class WorkQueue extends Construct {
 
   constructor(scope: Construct, id: string, props: WorkQueueProps) {
     super(scope, id);
+    this.queueName = props.queueName;
+    this.deadLetterQueueName = `${props.queueName}-dlq`;
     this.consumerTimeout = props.consumerTimeout;
     this.maxReceiveCount = props.maxReceiveCount;
     this.deadLetterQueue = new Queue(this, 'DeadLetter', {
-      queueName: `${props.queueName}-dlq`,
+      queueName: this.deadLetterQueueName,
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
+      redriveAllowPolicy: {
+        redrivePermission: RedrivePermission.BY_QUEUE,
+        sourceQueues: [Queue.fromQueueArn(this, 'Source', queueArn(this, props.queueName))],
+      },
     });
     this.queue = new Queue(this, 'Queue', {
       queueName: props.queueName,

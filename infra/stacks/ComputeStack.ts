@@ -1,10 +1,14 @@
-import { Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { Architecture } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { SnsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
+import { publicBaseUrlParameter, topicArn } from '../config/resourceNames';
 import type { StageConfig } from '../config/stageConfig';
+import { createFailureQueue } from '../constructs/FailureQueue';
 import { ScheduledInvoke } from '../constructs/ScheduledInvoke';
 import { SentinelFunction } from '../constructs/SentinelFunction';
 import type { DataStack } from './DataStack';
@@ -20,12 +24,22 @@ export const NOTIFY_BATCH_SIZE = 10;
  */
 export const NOTIFY_CONCURRENCY = 2;
 
+/**
+ * Asynchronous-invocation settings of the scheduled functions (EventBridge Scheduler invokes them
+ * asynchronously). `dispatch` runs every minute and the next run picks up whatever one missed, so
+ * a failed or late run is never retried or replayed; `daily-report` is idempotent and hourly, so
+ * it gets a couple of retries within a short age, then its failure queue (alarmed).
+ */
+export const ASYNC_INVOKE = {
+  dispatch: { retryAttempts: 0, maxEventAge: Duration.seconds(60) },
+  dailyReport: { retryAttempts: 2, maxEventAge: Duration.minutes(30) },
+  sesEvents: { retryAttempts: 2, maxEventAge: Duration.hours(6) },
+} as const;
+
 export interface ComputeStackProps extends StackProps {
   readonly config: StageConfig;
   readonly data: DataStack;
   readonly messaging: MessagingStack;
-  /** `PUBLIC_BASE_URL`, from the web stack (so this stack depends on it, never the reverse). */
-  readonly publicBaseUrl: string;
 }
 
 /**
@@ -40,6 +54,8 @@ export class ComputeStack extends Stack {
   readonly sesEvents: SentinelFunction;
   /** Bounce/complaint events `ses-events` could not record after Lambda's retries. */
   readonly sesEventsFailures: Queue;
+  /** Hourly `daily-report` runs that failed after their retries or grew too old. */
+  readonly dailyReportFailures: Queue;
   readonly dispatchSchedule: ScheduledInvoke;
   readonly dailyReportSchedule: ScheduledInvoke;
 
@@ -48,13 +64,19 @@ export class ComputeStack extends Stack {
     const { config, data, messaging } = props;
     const table = data.tables.get.bind(data.tables);
     const renderArchitecture = config.renderArchitecture === 'arm64' ? Architecture.ARM_64 : Architecture.X86_64;
+    // A custom domain is a literal; otherwise the API endpoint, read at deploy time from the web
+    // stack's SSM parameter: no export that a later domain change would have to delete.
+    const publicBaseUrl = config.domain
+      ? `https://${config.domain.name}`
+      : StringParameter.valueForStringParameter(this, publicBaseUrlParameter(config.stage));
 
     this.dispatch = new SentinelFunction(this, 'Dispatch', {
       handler: 'dispatch',
       config,
       description: 'Every minute: finds the accounts due for a poll (GSI byNextDue) and queues them for collect.',
     });
-    this.dispatch.bindTable(table('accounts'), 'readWrite').bindQueue(messaging.collect.queue, 'COLLECT_QUEUE_URL');
+    this.dispatch.bindTable(table('accounts'), 'readWrite').bindQueue(messaging.collect, 'COLLECT_QUEUE_URL');
+    this.dispatch.fn.configureAsyncInvoke(ASYNC_INVOKE.dispatch);
     this.dispatchSchedule = new ScheduledInvoke(this, 'DispatchSchedule', {
       scheduleName: `${config.prefix}dispatch`,
       description: 'Fires dispatch every minute',
@@ -71,7 +93,7 @@ export class ComputeStack extends Stack {
     });
     this.collect
       .bindTables(table, ['accounts', 'curves', 'snapshots', 'alerts', 'delegates'], 'readWrite')
-      .bindQueue(messaging.notify.queue, 'NOTIFY_QUEUE_URL')
+      .bindQueue(messaging.notify, 'NOTIFY_QUEUE_URL')
       .bindChain(config.chain, config.rate.collectRps)
       .consumeQueue(messaging.collect, { maxConcurrency: config.rate.collectConcurrency, batchSize: COLLECT_BATCH_SIZE });
 
@@ -84,9 +106,9 @@ export class ComputeStack extends Stack {
     this.notify
       .bindTables(table, ['accounts', 'curves', 'snapshots', 'delegates', 'suppressions'], 'read')
       .bindTable(table('deliveries'), 'readWrite')
-      .bindSecret(data.linkSecret)
+      .bindSecret(data.linkSecretName)
       .bindMail(messaging.mail)
-      .bindPublicBaseUrl(props.publicBaseUrl)
+      .bindPublicBaseUrl(publicBaseUrl)
       .consumeQueue(messaging.notify, { maxConcurrency: NOTIFY_CONCURRENCY, batchSize: NOTIFY_BATCH_SIZE });
 
     this.dailyReport = new SentinelFunction(this, 'DailyReport', {
@@ -99,9 +121,11 @@ export class ComputeStack extends Stack {
       .bindTable(table('accounts'), 'readWrite')
       .bindTables(table, ['curves', 'snapshots', 'delegates', 'suppressions'], 'read')
       .bindTable(table('deliveries'), 'readWrite')
-      .bindSecret(data.linkSecret)
+      .bindSecret(data.linkSecretName)
       .bindMail(messaging.mail)
-      .bindPublicBaseUrl(props.publicBaseUrl);
+      .bindPublicBaseUrl(publicBaseUrl);
+    this.dailyReportFailures = createFailureQueue(this, 'DailyReportFailures', `${config.prefix}daily-report-failures`);
+    this.dailyReport.fn.configureAsyncInvoke({ ...ASYNC_INVOKE.dailyReport, onFailure: new SqsDestination(this.dailyReportFailures) });
     this.dailyReportSchedule = new ScheduledInvoke(this, 'DailyReportSchedule', {
       scheduleName: `${config.prefix}daily-report`,
       description: 'Fires daily-report every hour',
@@ -117,19 +141,10 @@ export class ComputeStack extends Stack {
       description: 'Suppresses addresses that bounced or complained (SES configuration set events via SNS).',
     });
     this.sesEvents.bindTable(table('suppressions'), 'write');
-    this.sesEvents.fn.addEventSource(new SnsEventSource(messaging.sesEvents.topic));
+    this.sesEvents.fn.addEventSource(new SnsEventSource(Topic.fromTopicArn(this, 'SesEventsTopic', topicArn(this, messaging.sesEvents.topicName))));
     // SNS invokes asynchronously: an event still failing after Lambda's retries is kept here (and
     // alarmed on) instead of being dropped, so no bounce or complaint is lost.
-    this.sesEventsFailures = new Queue(this, 'SesEventsFailures', {
-      queueName: `${config.prefix}ses-events-failures`,
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    this.sesEvents.fn.configureAsyncInvoke({ onFailure: new SqsDestination(this.sesEventsFailures), retryAttempts: 2 });
-    Validations.of(this.sesEventsFailures).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: 'This queue is itself the failure destination of ses-events; it has no consumer to dead-letter from.',
-    });
+    this.sesEventsFailures = createFailureQueue(this, 'SesEventsFailures', `${config.prefix}ses-events-failures`);
+    this.sesEvents.fn.configureAsyncInvoke({ ...ASYNC_INVOKE.sesEvents, onFailure: new SqsDestination(this.sesEventsFailures) });
   }
 }

@@ -1,4 +1,4 @@
-import { Stack, type StackProps } from 'aws-cdk-lib';
+import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { FUNCTION_SIZING } from '../config/functionSizing';
 import type { StageConfig } from '../config/stageConfig';
@@ -9,10 +9,21 @@ import { WorkQueue } from '../constructs/WorkQueue';
 /** Receives before a message is parked in its dead-letter queue. */
 export const MAX_RECEIVE_COUNT = 5;
 
-/** Queues between the jobs, and the mail configuration (SES configuration set, bounce/complaint topic). */
+/**
+ * Timeout the `report` worker (one daily report per message; not deployed yet) is sized for: the
+ * report queue's visibility timeout is 6x this, and `consumeQueue` refuses a longer-running consumer.
+ */
+export const REPORT_WORKER_TIMEOUT = Duration.seconds(120);
+
+/**
+ * Queues between the jobs, and the mail configuration (SES configuration set, bounce/complaint topic).
+ * The `report` queue (one message per daily report due, for the coming `report-dispatch` ->
+ * `report` split of `daily-report`) exists already, with its dead-letter queue and alarms.
+ */
 export class MessagingStack extends Stack {
   readonly collect: WorkQueue;
   readonly notify: WorkQueue;
+  readonly report: WorkQueue;
   readonly sesEvents: EncryptedTopic;
   readonly mail: MailSender;
 
@@ -29,6 +40,11 @@ export class MessagingStack extends Stack {
       consumerTimeout: FUNCTION_SIZING.notify.timeout,
       maxReceiveCount: MAX_RECEIVE_COUNT,
     });
+    this.report = new WorkQueue(this, 'Report', {
+      queueName: `${config.prefix}report`,
+      consumerTimeout: REPORT_WORKER_TIMEOUT,
+      maxReceiveCount: MAX_RECEIVE_COUNT,
+    });
     this.sesEvents = new EncryptedTopic(this, 'SesEvents', {
       topicName: `${config.prefix}ses-events`,
       publishers: ['ses.amazonaws.com'],
@@ -39,6 +55,7 @@ export class MessagingStack extends Stack {
       identity: config.mail.identity,
       sandboxRecipients: config.mail.sandboxRecipients,
       eventsTopic: this.sesEvents.topic,
+      stage: config.stage,
     });
   }
 }

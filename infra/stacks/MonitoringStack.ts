@@ -1,29 +1,75 @@
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
-import { Alarm, ComparisonOperator, Metric, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
+import type { HandlerName } from '../bundling/handlerCatalog';
+import { apiIdParameter } from '../config/resourceNames';
 import type { StageConfig } from '../config/stageConfig';
 import { EncryptedTopic } from '../constructs/EncryptedTopic';
-import { METRICS_NAMESPACE, type SentinelFunction } from '../constructs/SentinelFunction';
-import type { WorkQueue } from '../constructs/WorkQueue';
-import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { createStageDashboard } from '../monitoring/dashboard';
+import {
+  MALFORMED_MESSAGE_SERVICES,
+  apiMetric,
+  customMetric,
+  lambdaMetric,
+  queueMetric,
+  sesReputationMetric,
+  topicFailuresMetric,
+} from '../monitoring/metrics';
 
-/** The custom metric `collect` emits (Powertools EMF) for every account polled successfully. */
-export const HEARTBEAT_METRIC = { namespace: METRICS_NAMESPACE, metricName: 'SuccessfulPolls', dimensionsMap: { service: 'collect' } };
+/** A work queue as the monitoring stack sees it: names only, and how old its oldest message may get. */
+export interface WatchedQueue {
+  /** Alarm id prefix, e.g. `Collect`. */
+  readonly id: string;
+  readonly queueName: string;
+  readonly deadLetterQueueName: string;
+  /** The backlog alarm fires when the oldest message is older than this (2 of 3 five-minute periods). */
+  readonly maxAge: Duration;
+}
 
 export interface MonitoringStackProps extends StackProps {
   readonly config: StageConfig;
-  readonly functions: readonly SentinelFunction[];
-  readonly queues: readonly WorkQueue[];
-  /** Failure destinations of asynchronous invocations (e.g. `ses-events`), alarmed like DLQs. */
-  readonly failureQueues?: readonly IQueue[];
+  /** The functions, by handler name (physical name `<prefix><handler>`). */
+  readonly functions: readonly HandlerName[];
+  readonly queues: readonly WatchedQueue[];
+  /** Failure destinations of asynchronous invocations, by alarm id prefix and queue name; alarmed like DLQs. */
+  readonly failureQueues: readonly { readonly id: string; readonly queueName: string }[];
+  /** The SNS topic SES publishes bounces and complaints to. */
+  readonly sesEventsTopicName: string;
 }
 
 /**
- * Alarms, all to one encrypted SNS topic: any message in a dead-letter queue; errors and throttles
- * of every function; and a heartbeat that fires when no poll succeeded for `heartbeatMinutes`
- * (missing data counts as breaching: silence is the failure it exists to catch).
+ * Functions whose single failed invocation is noise (the work is retried or redone by the next run),
+ * so their error alarm needs 2 of 3 five-minute periods with errors; every other function alarms on one.
+ */
+export const RETRIED_FUNCTIONS: ReadonlySet<HandlerName> = new Set(['dispatch', 'collect', 'notify', 'ses-events']);
+
+/** SES reviews accounts above about 5 % bounces and 0.1 % complaints; these alarm before that. */
+export const SES_BOUNCE_RATE_ALARM = 0.04;
+export const SES_COMPLAINT_RATE_ALARM = 0.0008;
+
+/** The report-lateness alarm: a report sent more than this after its local due time means a missed run. */
+export const REPORT_LATENESS_ALARM = Duration.hours(1);
+
+interface AlarmSpec {
+  readonly description: string;
+  readonly metric: IMetric;
+  readonly threshold: number;
+  readonly comparison: ComparisonOperator;
+  readonly missing: TreatMissingData;
+  /** `datapoints` of the last `periods` periods must breach (default 1 of 1). */
+  readonly datapoints?: number;
+  readonly periods?: number;
+}
+
+const AT_LEAST = ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD;
+
+/**
+ * Alarms (all to one encrypted SNS topic, on ALARM and on OK) and the stage dashboard. Every metric
+ * is addressed by deterministic names (functions, queues, topic) or, for the API id, by the web
+ * stack's SSM parameter: this stack imports no export. See docs/operations.md for what each means.
  */
 export class MonitoringStack extends Stack {
   readonly alarmTopic: EncryptedTopic;
@@ -32,66 +78,146 @@ export class MonitoringStack extends Stack {
   constructor(scope: Construct, id: string, props: MonitoringStackProps) {
     super(scope, id, props);
     const { config } = props;
+    const { stage, prefix } = config;
+    const five = Duration.minutes(5);
     this.alarmTopic = new EncryptedTopic(this, 'Alarms', {
-      topicName: `${config.prefix}alarms`,
+      topicName: `${prefix}alarms`,
       publishers: ['cloudwatch.amazonaws.com'],
     });
     if (config.alarmEmail) this.alarmTopic.topic.addSubscription(new EmailSubscription(config.alarmEmail));
+    const apiId = StringParameter.valueForStringParameter(this, apiIdParameter(stage));
 
-    for (const work of props.queues) {
-      this.alarm(`${work.node.id}DeadLetters`, {
-        description: `Messages are waiting in ${work.deadLetterQueue.queueName}: inspect, fix, then redrive (docs/operations.md).`,
-        metric: work.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+    for (const q of props.queues) {
+      this.alarm(`${q.id}DeadLetters`, {
+        description: `Messages are waiting in ${q.deadLetterQueueName}: inspect, fix, then redrive (docs/operations.md).`,
+        metric: queueMetric('ApproximateNumberOfMessagesVisible', q.deadLetterQueueName),
         threshold: 1,
-        comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        comparison: AT_LEAST,
+        missing: TreatMissingData.NOT_BREACHING,
+      });
+      this.alarm(`${q.id}Backlog`, {
+        description: `The oldest message in ${q.queueName} is older than ${q.maxAge.toHumanString()}: its consumer is failing, throttled or too slow.`,
+        metric: queueMetric('ApproximateAgeOfOldestMessage', q.queueName, five),
+        threshold: q.maxAge.toSeconds(),
+        comparison: AT_LEAST,
+        missing: TreatMissingData.NOT_BREACHING,
+        datapoints: 2,
+        periods: 3,
+      });
+    }
+    for (const q of props.failureQueues) {
+      this.alarm(`${q.id}Waiting`, {
+        description: `Events a function could not process are waiting in ${q.queueName}: inspect, fix, then replay them (docs/operations.md).`,
+        metric: queueMetric('ApproximateNumberOfMessagesVisible', q.queueName),
+        threshold: 1,
+        comparison: AT_LEAST,
         missing: TreatMissingData.NOT_BREACHING,
       });
     }
-    for (const queue of props.failureQueues ?? []) {
-      this.alarm(`${queue.node.id}Waiting`, {
-        description: `Events a function could not process are waiting in ${queue.queueName}: inspect, fix, then replay them (docs/operations.md).`,
-        metric: queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
+    for (const handler of props.functions) {
+      const functionName = `${prefix}${handler}`;
+      const retried = RETRIED_FUNCTIONS.has(handler);
+      this.alarm(`${pascal(handler)}Errors`, {
+        description: `${handler} failed (invocation errors)${retried ? ' in 2 of the last 3 five-minute periods' : ' in the last 5 minutes'}.`,
+        metric: lambdaMetric('Errors', functionName),
         threshold: 1,
-        comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        comparison: AT_LEAST,
         missing: TreatMissingData.NOT_BREACHING,
+        ...(retried ? { datapoints: 2, periods: 3 } : {}),
       });
-    }
-    for (const f of props.functions) {
-      this.alarm(`${f.node.id}Errors`, {
-        description: `${f.handlerName} failed (invocation errors) in the last 5 minutes.`,
-        metric: f.fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+      this.alarm(`${pascal(handler)}Throttles`, {
+        description: `${handler} was throttled in the last 5 minutes.`,
+        metric: lambdaMetric('Throttles', functionName),
         threshold: 1,
-        comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        missing: TreatMissingData.NOT_BREACHING,
-      });
-      this.alarm(`${f.node.id}Throttles`, {
-        description: `${f.handlerName} was throttled in the last 5 minutes.`,
-        metric: f.fn.metricThrottles({ period: Duration.minutes(5), statistic: 'Sum' }),
-        threshold: 1,
-        comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        comparison: AT_LEAST,
         missing: TreatMissingData.NOT_BREACHING,
       });
     }
     this.alarm('CollectionHeartbeat', {
-      description: `No account was polled successfully in ${config.heartbeatMinutes} minutes (metric ${METRICS_NAMESPACE}/SuccessfulPolls, service=collect).`,
-      metric: new Metric({ ...HEARTBEAT_METRIC, statistic: 'Sum', period: Duration.minutes(config.heartbeatMinutes) }),
-      threshold: 1,
-      comparison: ComparisonOperator.LESS_THAN_THRESHOLD,
+      description:
+        'Accounts are overdue for a poll (OverdueAccounts > 0, from dispatch), or dispatch stopped reporting it (missing data breaches), in 2 of the last 3 five-minute periods.',
+      metric: customMetric('OverdueAccounts', 'dispatch', stage, 'Maximum', five),
+      threshold: 0,
+      comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
       missing: TreatMissingData.BREACHING,
+      datapoints: 2,
+      periods: 3,
+    });
+    this.alarm('ApiServerErrors', {
+      description: 'The link endpoint answered 5xx in 2 of the last 3 five-minute periods.',
+      metric: apiMetric('5xx', apiId),
+      threshold: 1,
+      comparison: AT_LEAST,
+      missing: TreatMissingData.NOT_BREACHING,
+      datapoints: 2,
+      periods: 3,
+    });
+    this.alarm('NotificationFailures', {
+      description: 'notify gave up on notifications (NotificationFailures) in 2 of the last 3 five-minute periods.',
+      metric: customMetric('NotificationFailures', 'notify', stage, 'Sum', five),
+      threshold: 1,
+      comparison: AT_LEAST,
+      missing: TreatMissingData.NOT_BREACHING,
+      datapoints: 2,
+      periods: 3,
+    });
+    for (const service of MALFORMED_MESSAGE_SERVICES) {
+      this.alarm(`${pascal(service)}MalformedMessages`, {
+        description: `${service} received a queue message it could not parse (MalformedMessages): a producer and consumer disagree.`,
+        metric: customMetric('MalformedMessages', service, stage, 'Sum', five),
+        threshold: 1,
+        comparison: AT_LEAST,
+        missing: TreatMissingData.NOT_BREACHING,
+      });
+    }
+    this.alarm('ReportLateness', {
+      description: `A daily report went out more than ${REPORT_LATENESS_ALARM.toHumanString()} after its local due time (ReportLatenessSeconds).`,
+      metric: customMetric('ReportLatenessSeconds', 'report', stage, 'Maximum', Duration.hours(1)),
+      threshold: REPORT_LATENESS_ALARM.toSeconds(),
+      comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      missing: TreatMissingData.NOT_BREACHING,
+    });
+    this.alarm('SesBounceRate', {
+      description: `The account's SES bounce rate reached ${SES_BOUNCE_RATE_ALARM * 100} % (SES reviews accounts at about 5 %).`,
+      metric: sesReputationMetric('Reputation.BounceRate'),
+      threshold: SES_BOUNCE_RATE_ALARM,
+      comparison: AT_LEAST,
+      missing: TreatMissingData.NOT_BREACHING,
+    });
+    this.alarm('SesComplaintRate', {
+      description: `The account's SES complaint rate reached ${SES_COMPLAINT_RATE_ALARM * 100} % (SES reviews accounts at about 0.1 %).`,
+      metric: sesReputationMetric('Reputation.ComplaintRate'),
+      threshold: SES_COMPLAINT_RATE_ALARM,
+      comparison: AT_LEAST,
+      missing: TreatMissingData.NOT_BREACHING,
+    });
+    this.alarm('SesEventNotificationsFailed', {
+      description: `SNS could not deliver SES bounce/complaint events from ${props.sesEventsTopicName} to ses-events.`,
+      metric: topicFailuresMetric(props.sesEventsTopicName),
+      threshold: 1,
+      comparison: AT_LEAST,
+      missing: TreatMissingData.NOT_BREACHING,
+    });
+
+    createStageDashboard(this, 'Dashboard', {
+      dashboardName: `${prefix}overview`,
+      stage,
+      prefix,
+      functionNames: props.functions.map((h) => `${prefix}${h}`),
+      workQueueNames: props.queues.map((q) => q.queueName),
+      apiId,
     });
   }
 
-  private alarm(
-    id: string,
-    o: { description: string; metric: IMetric; threshold: number; comparison: ComparisonOperator; missing: TreatMissingData },
-  ): void {
+  private alarm(id: string, o: AlarmSpec): void {
     const alarm = new Alarm(this, id, {
       alarmName: `${this.stackName}-${id}`,
       alarmDescription: o.description,
       metric: o.metric,
       threshold: o.threshold,
       comparisonOperator: o.comparison,
-      evaluationPeriods: 1,
+      evaluationPeriods: o.periods ?? 1,
+      datapointsToAlarm: o.datapoints ?? 1,
       treatMissingData: o.missing,
     });
     const action = new SnsAction(this.alarmTopic.topic);
@@ -99,4 +225,9 @@ export class MonitoringStack extends Stack {
     alarm.addOkAction(action);
     this.alarms.push(alarm);
   }
+}
+
+/** `daily-report` -> `DailyReport`. */
+function pascal(name: string): string {
+  return name.replace(/(^|-)([a-z])/g, (_, _dash: string, c: string) => c.toUpperCase());
 }

@@ -1,18 +1,28 @@
 import { CfnOutput, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { DomainName, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
+import { DomainName, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination, type CfnStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
+import { apiIdParameter, publicBaseUrlParameter, signerRoleName } from '../config/resourceNames';
 import type { StageConfig } from '../config/stageConfig';
-import { OwnerKeys, ownerKeyAlias } from '../constructs/OwnerKeys';
+import { ownerKeyAlias } from '../constructs/OwnerKeys';
 import { SentinelFunction } from '../constructs/SentinelFunction';
 import type { DataStack } from './DataStack';
 import type { MessagingStack } from './MessagingStack';
 
 /** Requests per second (and burst) the public link endpoint accepts: people clicking links. */
 export const LINK_ENDPOINT_THROTTLE = { rateLimit: 20, burstLimit: 40 };
+
+/**
+ * Confirmed revocations (`POST /revoke`) per second (and burst): each one holds a `sign-revocation`
+ * instance (reserved concurrency `signerConcurrency`) for a few chain round trips, so a flood of
+ * confirmations is turned away at the API (429) instead of reaching the signer and the chain.
+ * Per-client limits need CloudFront + WAF in front of the API (not built; docs/deploy.md).
+ */
+export const REVOKE_POST_THROTTLE = { rateLimit: 2, burstLimit: 5 };
 
 export interface WebStackProps extends StackProps {
   readonly config: StageConfig;
@@ -22,8 +32,10 @@ export interface WebStackProps extends StackProps {
 
 /**
  * The link endpoint and the revocation path: an HTTP API with `GET|POST /revoke` (revoke-page),
- * `GET|POST /unsubscribe` and `GET|POST /snooze` (preferences-page); the private `sign-revocation`
- * function, invocable by `revoke-page` only; and the owner keys only it may sign with.
+ * `GET|POST /unsubscribe` and `GET|POST /snooze` (preferences-page), and the private
+ * `sign-revocation` function, invocable by `revoke-page` only, allowed to sign with the owner keys
+ * of the keys stack. It exports nothing: the base URL and the API id go to SSM parameters
+ * (`/sentinel/<stage>/public-base-url`, `/sentinel/<stage>/api-id`) for the stacks after it.
  */
 export class WebStack extends Stack {
   readonly api: HttpApi;
@@ -32,7 +44,6 @@ export class WebStack extends Stack {
   readonly revokePage: SentinelFunction;
   readonly preferencesPage: SentinelFunction;
   readonly signRevocation: SentinelFunction;
-  readonly ownerKeys: OwnerKeys;
 
   constructor(scope: Construct, id: string, props: WebStackProps) {
     super(scope, id, props);
@@ -43,6 +54,8 @@ export class WebStack extends Stack {
       apiName: `${config.prefix}links`,
       description: 'Action links from emails: revoke a delegate, unsubscribe, snooze.',
       createDefaultStage: false,
+      // With a custom domain, links use it only: the execute-api endpoint would bypass its mapping.
+      disableExecuteApiEndpoint: config.domain !== undefined,
     });
     const domain = config.domain
       ? new DomainName(this, 'Domain', {
@@ -51,7 +64,7 @@ export class WebStack extends Stack {
         })
       : undefined;
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: config.logRetention });
-    new HttpStage(this, 'DefaultStage', {
+    const stage = new HttpStage(this, 'DefaultStage', {
       httpApi: this.api,
       stageName: '$default',
       autoDeploy: true,
@@ -75,26 +88,30 @@ export class WebStack extends Stack {
         ),
       },
     });
+    (stage.node.defaultChild as CfnStage).routeSettings = {
+      'POST /revoke': { ThrottlingRateLimit: REVOKE_POST_THROTTLE.rateLimit, ThrottlingBurstLimit: REVOKE_POST_THROTTLE.burstLimit },
+    };
     this.publicBaseUrl = config.domain ? `https://${config.domain.name}` : this.api.apiEndpoint;
 
     this.signRevocation = new SentinelFunction(this, 'SignRevocation', {
       handler: 'sign-revocation',
       config,
       description: 'Private: signs RemoveDelegateManager with the account owner key in KMS and submits it.',
-    });
-    this.ownerKeys = new OwnerKeys(this, 'OwnerKeys', {
-      stage: config.stage,
-      create: config.ownerKeys,
-      existingArns: config.ownerKeyArns,
-      signer: this.signRevocation.role,
+      // The owner keys' policies admit this role by its fixed ARN.
+      roleName: signerRoleName(config.prefix),
+      // Each instance has its own chain token bucket: capping instances caps the signer's chain rate.
+      reservedConcurrency: config.rate.signerConcurrency,
     });
     this.signRevocation
-      .bindOwnerKeys(this.ownerKeys.keys)
+      .bindOwnerKeys({ aliases: config.ownerKeys.map((name) => ownerKeyAlias(config.stage, name)), arns: config.ownerKeyArns })
       .bindTable(table('accounts'), 'read')
-      .bindTables(table, ['leases', 'audit'], 'write')
-      .bindTable(table('tokens'), 'readWrite')
-      .bindQueue(messaging.notify.queue, 'NOTIFY_QUEUE_URL')
-      .bindChain(config.chain, config.rate.signerRps);
+      .bindTable(table('leases'), 'write')
+      // Audit records are put once each (intent, outcome), never updated or deleted.
+      .bindTableActions(table('audit'), ['dynamodb:PutItem'])
+      // Reads the consumed revoke token and marks it signed; never creates or deletes one.
+      .bindTableActions(table('tokens'), ['dynamodb:GetItem', 'dynamodb:UpdateItem'])
+      .bindQueue(messaging.notify, 'NOTIFY_QUEUE_URL')
+      .bindChain(config.chain, config.rate.signerInstanceRps);
 
     this.revokePage = new SentinelFunction(this, 'RevokePage', {
       handler: 'revoke-page',
@@ -103,8 +120,9 @@ export class WebStack extends Stack {
     });
     this.revokePage
       .bindTables(table, ['accounts', 'delegates', 'suppressions'], 'read')
-      .bindTable(table('tokens'), 'readWrite')
-      .bindSecret(data.linkSecret)
+      // Consumes a revoke token (conditional put) and releases it when nothing was sent (delete).
+      .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem'])
+      .bindSecret(data.linkSecretName)
       .bindInvoke(this.signRevocation.fn, 'SIGN_REVOCATION_FUNCTION_NAME')
       .bindPublicBaseUrl(this.publicBaseUrl);
 
@@ -116,8 +134,10 @@ export class WebStack extends Stack {
     this.preferencesPage
       .bindTable(table('suppressions'), 'write')
       // A snooze reads the account's current snooze state before its conditional write.
-      .bindTables(table, ['alerts', 'tokens'], 'readWrite')
-      .bindSecret(data.linkSecret)
+      .bindTable(table('alerts'), 'readWrite')
+      // Consumes a snooze token (conditional put) and releases it on failure (delete); no reads, no updates.
+      .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem'])
+      .bindSecret(data.linkSecretName)
       .bindPublicBaseUrl(this.publicBaseUrl);
 
     const routes = [
@@ -150,14 +170,21 @@ export class WebStack extends Stack {
       description: 'The only role allowed to sign with owner keys; name it in the key policy of an imported key',
     });
     new CfnOutput(this, 'PublicBaseUrl', { value: this.publicBaseUrl, description: 'PUBLIC_BASE_URL: base of the links in emails' });
+    new StringParameter(this, 'PublicBaseUrlParameter', {
+      parameterName: publicBaseUrlParameter(config.stage),
+      stringValue: this.publicBaseUrl,
+      description: 'PUBLIC_BASE_URL of the stage (read by the compute stack when no custom domain is set)',
+    });
+    new StringParameter(this, 'ApiIdParameter', {
+      parameterName: apiIdParameter(config.stage),
+      stringValue: this.api.apiId,
+      description: 'Id of the link endpoint HTTP API (read by the monitoring stack)',
+    });
     if (domain) {
       new CfnOutput(this, 'DomainTarget', {
         value: domain.regionalDomainName,
         description: `Point a CNAME/alias for ${config.domain?.name} here`,
       });
     }
-    config.ownerKeys.forEach((name) =>
-      new CfnOutput(this, `OwnerKeyAlias-${name}`, { value: ownerKeyAlias(config.stage, name), description: `Signer reference: kms:${ownerKeyAlias(config.stage, name)}` }),
-    );
   }
 }

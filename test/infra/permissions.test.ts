@@ -1,202 +1,288 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HANDLER_NAMES, type HandlerName } from '../../infra/bundling/handlerCatalog';
-import type { TableId } from '../../functions/store/tableDefinitions';
+import { OWNER_KEY_ADMIN_ACTIONS } from '../../infra/constructs/OwnerKeys';
+import { TABLES, type TableId } from '../../functions/store/tableDefinitions';
+import {
+  TEST_ACCOUNT,
+  TEST_REGION,
+  evaluate,
+  kmsAllows,
+  resolveIntrinsics,
+  type PolicyRequest,
+  type PolicyStatementJson,
+} from './policyEvaluator';
 import { STACK_PARTS, TEST_CONTEXT, cleanUpSynth, synthStage, type SynthResult } from './synthStage';
 
-interface Statement {
-  Effect: string;
-  Action: string | string[];
-  Resource: unknown;
-  Condition?: Record<string, unknown>;
-  Principal?: unknown;
-}
-interface Grant {
-  /** Function whose execution role holds the statement, or the logical id of another role. */
-  owner: string;
-  actions: string[];
-  resources: unknown[];
-  condition: Record<string, unknown> | undefined;
+/** The identity policy statements of one role, intrinsics resolved. */
+interface RolePolicy {
+  /** The function whose execution role it is, or the role's logical id. */
+  readonly owner: string;
+  /** `aws:PrincipalArn` of the role: its fixed name when it has one, else a stand-in. */
+  readonly principal: string;
+  readonly statements: PolicyStatementJson[];
 }
 
 let synth: SynthResult;
-let grants: Grant[];
+let roles: RolePolicy[];
 
-const asList = <T>(v: T | T[]): T[] => (Array.isArray(v) ? v : [v]);
+const asList = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+const tableArn = (id: TableId): string => `arn:aws:dynamodb:${TEST_REGION}:${TEST_ACCOUNT}:table/sentinel-devnet-${id}`;
+const roleArn = (name: string): string => `arn:aws:iam::${TEST_ACCOUNT}:role/${name}`;
+/** A created owner key: KMS evaluates `kms:ResourceAliases` against the aliases it carries. */
+const CREATED_KEY = `arn:aws:kms:${TEST_REGION}:${TEST_ACCOUNT}:key/0f0e0d0c-0b0a-4909-8807-060504030201`;
+const CREATED_KEY_ALIASES = ['alias/sentinel/devnet/desk-a'];
 
-/** Every Allow statement of every IAM policy in the app, attributed to the function whose role holds it. */
-function collectGrants(): Grant[] {
-  const out: Grant[] = [];
+/** Every IAM role of the app with the statements of every policy attached to it. */
+function collectRoles(): RolePolicy[] {
+  const out = new Map<string, RolePolicy>();
   for (const part of STACK_PARTS) {
     const resources = synth.json[part].Resources;
-    const roleOwner = new Map<string, string>();
+    const functionOfRole = new Map<string, string>();
     for (const r of Object.values(resources)) {
       if (r.Type !== 'AWS::Lambda::Function') continue;
       const roleId = (r.Properties?.['Role'] as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
-      roleOwner.set(roleId, String(r.Properties?.['FunctionName']).replace('sentinel-devnet-', ''));
+      functionOfRole.set(roleId, String(r.Properties?.['FunctionName']).replace('sentinel-devnet-', ''));
     }
+    const role = (id: string): RolePolicy => {
+      let found = out.get(`${part}/${id}`);
+      if (!found) {
+        const props = resources[id]?.Properties ?? {};
+        const owner = functionOfRole.get(id) ?? id;
+        const principal = typeof props['RoleName'] === 'string' ? roleArn(props['RoleName']) : roleArn(`stand-in-${owner}`);
+        found = { owner, principal, statements: [] };
+        out.set(`${part}/${id}`, found);
+      }
+      return found;
+    };
     for (const [id, r] of Object.entries(resources)) {
-      const documents: { roles: string[]; statements: Statement[] }[] = [];
-      if (r.Type === 'AWS::IAM::Policy' || r.Type === 'AWS::IAM::ManagedPolicy') {
-        const roles = ((r.Properties?.['Roles'] ?? []) as { Ref: string }[]).map((x) => x.Ref);
-        documents.push({ roles, statements: (r.Properties?.['PolicyDocument'] as { Statement: Statement[] }).Statement });
-      }
       if (r.Type === 'AWS::IAM::Role') {
-        for (const p of (r.Properties?.['Policies'] ?? []) as { PolicyDocument: { Statement: Statement[] } }[]) {
-          documents.push({ roles: [id], statements: p.PolicyDocument.Statement });
-        }
         expect(r.Properties?.['ManagedPolicyArns'], `${id} has managed policies`).toBeUndefined();
-      }
-      for (const doc of documents) {
-        for (const s of doc.statements.filter((st) => st.Effect === 'Allow')) {
-          for (const role of doc.roles) {
-            out.push({ owner: roleOwner.get(role) ?? role, actions: asList(s.Action), resources: asList(s.Resource), condition: s.Condition });
-          }
+        role(id);
+        for (const p of (r.Properties?.['Policies'] ?? []) as { PolicyDocument: { Statement: unknown[] } }[]) {
+          role(id).statements.push(...(resolveIntrinsics(p.PolicyDocument.Statement) as PolicyStatementJson[]));
         }
+      }
+      if (r.Type === 'AWS::IAM::Policy' || r.Type === 'AWS::IAM::ManagedPolicy') {
+        const statements = resolveIntrinsics((r.Properties?.['PolicyDocument'] as { Statement: unknown[] }).Statement) as PolicyStatementJson[];
+        for (const ref of (r.Properties?.['Roles'] ?? []) as { Ref: string }[]) role(ref.Ref).statements.push(...statements);
       }
     }
   }
-  return out;
+  return [...out.values()];
 }
 
-const tableOf = (resource: unknown): string | undefined => /Tables([a-z]+)[0-9A-F]{8}Arn/.exec(JSON.stringify(resource))?.[1];
+function roleOf(owner: string): RolePolicy {
+  const found = roles.find((r) => r.owner === owner);
+  if (!found) throw new Error(`no role of ${owner}`);
+  return found;
+}
+
+/** What the role's identity policy decides for `action` on `resource`. */
+function decide(owner: string, action: string, resource: string, context?: PolicyRequest['context']): string {
+  const role = roleOf(owner);
+  return evaluate(role.statements, { principal: role.principal, action, resource, ...(context ? { context } : {}) });
+}
+
+const ITEM_ACTIONS = [
+  'GetItem',
+  'BatchGetItem',
+  'Query',
+  'Scan',
+  'ConditionCheckItem',
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'BatchWriteItem',
+] as const;
+const READ = ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem'];
+const WRITE = ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'];
+const RW = [...new Set([...READ, ...WRITE])];
+
+/** The item actions the role may perform on the table, evaluated, sorted. */
+function tableActions(owner: string, table: TableId): string[] {
+  return ITEM_ACTIONS.filter((a) => decide(owner, `dynamodb:${a}`, tableArn(table)) === 'allow').sort();
+}
 
 // Bundling eight functions takes a while on a loaded 2-core machine.
 beforeAll(() => {
   synth = synthStage(TEST_CONTEXT, { schemaValidation: false });
-  grants = collectGrants();
+  roles = collectRoles();
 }, 300_000);
 afterAll(cleanUpSynth);
 
 describe('IAM statements', () => {
-  it('grants no wildcard action and no Resource "*" anywhere', () => {
-    expect(grants.length).toBeGreaterThan(20);
-    for (const g of grants) {
-      for (const action of g.actions) expect(action, `${g.owner}: ${action}`).not.toContain('*');
-      for (const resource of g.resources) expect(resource, `${g.owner}: ${g.actions.join(',')}`).not.toBe('*');
+  it('grants no wildcard action, and a wildcard resource only as the alias-conditioned owner-key grant', () => {
+    const allows = roles.flatMap((r) => r.statements.filter((s) => s.Effect === 'Allow').map((s) => ({ owner: r.owner, s })));
+    expect(allows.length).toBeGreaterThan(20);
+    for (const { owner, s } of allows) {
+      for (const action of asList(s.Action)) expect(action, `${owner}: ${action}`).not.toContain('*');
+      expect(s.NotAction, owner).toBeUndefined();
+      for (const resource of asList(s.Resource)) {
+        expect(resource, `${owner}: ${asList(s.Action).join(',')}`).not.toBe('*');
+        if (resource.endsWith('*') && !resource.endsWith('-??????')) {
+          expect({ owner, resource, condition: s.Condition }).toEqual({
+            owner: 'sign-revocation',
+            resource: `arn:aws:kms:${TEST_REGION}:${TEST_ACCOUNT}:key/*`,
+            condition: { 'ForAnyValue:StringEquals': { 'kms:ResourceAliases': CREATED_KEY_ALIASES } },
+          });
+        }
+      }
     }
   });
 
   it('never allows a DynamoDB Scan (every read is a Query or GetItem)', () => {
-    expect(grants.flatMap((g) => g.actions)).not.toContain('dynamodb:Scan');
-  });
-
-  it('gives each function exactly its table access', () => {
-    const expected: Record<HandlerName, Partial<Record<TableId, 'read' | 'write' | 'readWrite'>>> = {
-      dispatch: { accounts: 'readWrite' },
-      collect: { accounts: 'readWrite', curves: 'readWrite', snapshots: 'readWrite', alerts: 'readWrite', delegates: 'readWrite' },
-      notify: { accounts: 'read', curves: 'read', snapshots: 'read', delegates: 'read', suppressions: 'read', deliveries: 'readWrite' },
-      'daily-report': { accounts: 'readWrite', curves: 'read', snapshots: 'read', delegates: 'read', suppressions: 'read', deliveries: 'readWrite' },
-      'revoke-page': { accounts: 'read', delegates: 'read', suppressions: 'read', tokens: 'readWrite' },
-      'preferences-page': { suppressions: 'write', alerts: 'readWrite', tokens: 'readWrite' },
-      'sign-revocation': { accounts: 'read', leases: 'write', audit: 'write', tokens: 'readWrite' },
-      'ses-events': { suppressions: 'write' },
-    };
     for (const name of HANDLER_NAMES) {
-      const access: Record<string, Set<string>> = {};
-      for (const g of grants.filter((x) => x.owner === name && x.actions.some((a) => a.startsWith('dynamodb:')))) {
-        for (const resource of g.resources) {
-          const table = tableOf(resource);
-          expect(table, `${name}: ${JSON.stringify(resource)}`).toBeDefined();
-          for (const a of g.actions) (access[table as string] ??= new Set()).add(a);
-        }
-      }
-      const summary = Object.fromEntries(
-        Object.entries(access).map(([table, actions]) => {
-          const reads = actions.has('dynamodb:GetItem') && actions.has('dynamodb:Query');
-          const writes = actions.has('dynamodb:PutItem') && actions.has('dynamodb:UpdateItem');
-          return [table, reads && writes ? 'readWrite' : reads ? 'read' : 'write'];
-        }),
-      );
-      expect(summary, name).toEqual(expected[name]);
+      for (const id of Object.keys(TABLES) as TableId[]) expect(decide(name, 'dynamodb:Scan', tableArn(id)), `${name} ${id}`).not.toBe('allow');
     }
   });
 
-  it('lets only sign-revocation use kms:Sign and kms:GetPublicKey, on exactly the owner keys', () => {
-    const kmsGrants = grants.filter((g) => g.actions.some((a) => a === 'kms:Sign' || a === 'kms:GetPublicKey'));
-    expect(kmsGrants.map((g) => g.owner)).toEqual(['sign-revocation']);
-    const createdKeyId = Object.entries(synth.json.web.Resources).find(([, r]) => r.Type === 'AWS::KMS::Key')?.[0];
-    expect(kmsGrants[0]?.resources).toHaveLength(2);
-    expect(kmsGrants[0]?.resources).toEqual(expect.arrayContaining([{ 'Fn::GetAtt': [createdKeyId, 'Arn'] }, TEST_CONTEXT.ownerKeyArns[0]]));
-    expect(kmsGrants[0]?.actions.sort()).toEqual(['kms:GetPublicKey', 'kms:Sign']);
+  it('gives each function exactly its item actions on each table (evaluated)', () => {
+    const expected: Record<HandlerName, Partial<Record<TableId, string[]>>> = {
+      dispatch: { accounts: RW },
+      collect: { accounts: RW, curves: RW, snapshots: RW, alerts: RW, delegates: RW },
+      notify: { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, deliveries: RW },
+      'daily-report': { accounts: RW, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, deliveries: RW },
+      'revoke-page': { accounts: READ, delegates: READ, suppressions: READ, tokens: ['PutItem', 'DeleteItem'] },
+      'preferences-page': { suppressions: WRITE, alerts: RW, tokens: ['PutItem', 'DeleteItem'] },
+      'sign-revocation': { accounts: READ, leases: WRITE, audit: ['PutItem'], tokens: ['GetItem', 'UpdateItem'] },
+      'ses-events': { suppressions: WRITE },
+    };
+    for (const name of HANDLER_NAMES) {
+      const actual = Object.fromEntries(
+        (Object.keys(TABLES) as TableId[]).map((id) => [id, tableActions(name, id)] as const).filter(([, actions]) => actions.length > 0),
+      );
+      const wanted = Object.fromEntries(Object.entries(expected[name]).map(([id, actions]) => [id, [...(actions as string[])].sort()]));
+      expect(actual, name).toEqual(wanted);
+    }
   });
 
-  it('grants no other KMS use at all (queues and tables use AWS-managed keys)', () => {
-    const other = grants.filter((g) => g.actions.some((a) => a.startsWith('kms:')) && g.owner !== 'sign-revocation');
-    expect(other).toEqual([]);
+  it('lets only sign-revocation touch revoke-token marks: no other role can update a token, and it cannot create or delete one', () => {
+    for (const name of HANDLER_NAMES.filter((n) => n !== 'sign-revocation')) {
+      expect(decide(name, 'dynamodb:UpdateItem', tableArn('tokens')), name).not.toBe('allow');
+    }
+    for (const action of ['PutItem', 'DeleteItem', 'BatchWriteItem']) {
+      expect(decide('sign-revocation', `dynamodb:${action}`, tableArn('tokens')), action).not.toBe('allow');
+    }
+    expect(decide('preferences-page', 'dynamodb:GetItem', tableArn('tokens'))).not.toBe('allow');
+  });
+
+  it('keeps audit records append-only: nobody may update or delete one, only sign-revocation may put', () => {
+    for (const role of roles) {
+      for (const action of ['UpdateItem', 'DeleteItem', 'BatchWriteItem']) {
+        expect(evaluate(role.statements, { principal: role.principal, action: `dynamodb:${action}`, resource: tableArn('audit') }), `${role.owner} ${action}`).not.toBe('allow');
+      }
+    }
+    const putters = roles.filter((r) => evaluate(r.statements, { principal: r.principal, action: 'dynamodb:PutItem', resource: tableArn('audit') }) === 'allow');
+    expect(putters.map((r) => r.owner)).toEqual(['sign-revocation']);
   });
 
   it('lets only revoke-page invoke sign-revocation, and only that function', () => {
-    const invokes = grants.filter((g) => g.actions.includes('lambda:InvokeFunction') && HANDLER_NAMES.includes(g.owner as HandlerName));
-    expect(invokes.map((g) => g.owner)).toEqual(['revoke-page']);
-    const signerId = Object.entries(synth.json.web.Resources).find(([, r]) => r.Type === 'AWS::Lambda::Function' && r.Properties?.['FunctionName'] === 'sentinel-devnet-sign-revocation')?.[0];
-    expect(invokes[0]?.resources).toEqual([{ 'Fn::GetAtt': [signerId, 'Arn'] }]);
+    const signer = `arn:test:${Object.entries(synth.json.web.Resources).find(([, r]) => r.Properties?.['FunctionName'] === 'sentinel-devnet-sign-revocation')?.[0]}`;
+    const invokers = roles.filter((r) => evaluate(r.statements, { principal: r.principal, action: 'lambda:InvokeFunction', resource: signer }) === 'allow');
+    expect(invokers.map((r) => r.owner)).toEqual(['revoke-page']);
+    const invokeResources = roleOf('revoke-page').statements.filter((s) => asList(s.Action).includes('lambda:InvokeFunction')).flatMap((s) => asList(s.Resource));
+    expect(invokeResources).toEqual([signer]);
   });
 
   it('lets each schedule role invoke exactly its one function (no version wildcard)', () => {
-    const scheduleGrants = grants.filter((g) => g.actions.includes('lambda:InvokeFunction') && !HANDLER_NAMES.includes(g.owner as HandlerName));
-    expect(scheduleGrants).toHaveLength(2);
-    for (const g of scheduleGrants) {
-      expect(g.resources).toHaveLength(1);
-      expect(JSON.stringify(g.resources)).not.toContain(':*');
+    const scheduleRoles = roles.filter((r) => r.owner.includes('Schedule'));
+    expect(scheduleRoles).toHaveLength(2);
+    for (const r of scheduleRoles) {
+      const resources = r.statements.filter((s) => asList(s.Action).includes('lambda:InvokeFunction')).flatMap((s) => asList(s.Resource));
+      expect(resources).toHaveLength(1);
+      expect(resources[0]).not.toContain(':*');
     }
   });
 
   it('lets only the link minters and verifiers read the link secret', () => {
-    const readers = grants.filter((g) => g.actions.includes('secretsmanager:GetSecretValue')).map((g) => g.owner);
-    expect(readers.sort()).toEqual(['daily-report', 'notify', 'preferences-page', 'revoke-page']);
+    const secret = `arn:aws:secretsmanager:${TEST_REGION}:${TEST_ACCOUNT}:secret:sentinel-devnet-link-secret-AbCdEf`;
+    const readers = roles.filter((r) => evaluate(r.statements, { principal: r.principal, action: 'secretsmanager:GetSecretValue', resource: secret }) === 'allow');
+    expect(readers.map((r) => r.owner).sort()).toEqual(['daily-report', 'notify', 'preferences-page', 'revoke-page']);
   });
 
   it('lets only the mailers send, as the configured sender, through the identity and configuration set', () => {
-    const senders = grants.filter((g) => g.actions.includes('ses:SendRawEmail'));
-    expect(senders.map((g) => g.owner).sort()).toEqual(['daily-report', 'notify']);
-    for (const g of senders) {
-      expect(g.actions).toEqual(['ses:SendRawEmail']);
-      const resources = JSON.stringify(g.resources);
-      expect(resources).toContain(':identity/sentinel.example.com');
-      expect(resources).toContain(':configuration-set/sentinel-devnet-mail');
-      expect(g.condition).toEqual({ StringEquals: { 'ses:FromAddress': TEST_CONTEXT.mailFrom } });
-    }
+    const identity = `arn:aws:ses:${TEST_REGION}:${TEST_ACCOUNT}:identity/sentinel.example.com`;
+    const send = (r: RolePolicy, from: string): string =>
+      evaluate(r.statements, { principal: r.principal, action: 'ses:SendRawEmail', resource: identity, context: { 'ses:FromAddress': from } });
+    expect(roles.filter((r) => send(r, TEST_CONTEXT.mailFrom) === 'allow').map((r) => r.owner).sort()).toEqual(['daily-report', 'notify']);
+    expect(send(roleOf('notify'), 'someone-else@sentinel.example.com')).not.toBe('allow');
+    const configSet = `arn:aws:ses:${TEST_REGION}:${TEST_ACCOUNT}:configuration-set/sentinel-devnet-mail`;
+    expect(decide('notify', 'ses:SendRawEmail', configSet, { 'ses:FromAddress': TEST_CONTEXT.mailFrom })).toBe('allow');
   });
 
-  it('lets producers send only to their queue: dispatch -> collect, collect and sign-revocation -> notify, ses-events -> its failure queue', () => {
-    const sends = grants.filter((g) => g.actions.includes('sqs:SendMessage'));
-    const byOwner = Object.fromEntries(sends.map((g) => [g.owner, JSON.stringify(g.resources)]));
-    expect(Object.keys(byOwner).sort()).toEqual(['collect', 'dispatch', 'ses-events', 'sign-revocation']);
-    expect(byOwner['ses-events']).toContain('SesEventsFailures');
-    expect(byOwner['ses-events']).not.toContain('NotifyQueue');
-    expect(byOwner['dispatch']).toContain('CollectQueue');
-    expect(byOwner['collect']).toContain('NotifyQueue');
-    expect(byOwner['sign-revocation']).toContain('NotifyQueue');
-    for (const g of sends.filter((x) => x.owner !== 'ses-events')) expect(g.actions).toEqual(['sqs:SendMessage']);
-    // Lambda's failure destination grant (CDK's `SqsDestination`) also reads the queue's URL and attributes.
-    for (const g of sends.filter((x) => x.owner === 'ses-events')) {
-      expect([...g.actions].sort()).toEqual(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']);
-    }
+  it('lets producers send only to their queue: dispatch -> collect, collect and sign-revocation -> notify', () => {
+    const queue = (name: string): string => `arn:aws:sqs:${TEST_REGION}:${TEST_ACCOUNT}:sentinel-devnet-${name}`;
+    const senders = (name: string): string[] =>
+      roles.filter((r) => evaluate(r.statements, { principal: r.principal, action: 'sqs:SendMessage', resource: queue(name) }) === 'allow').map((r) => r.owner).sort();
+    expect(senders('collect')).toEqual(['dispatch']);
+    expect(senders('notify')).toEqual(['collect', 'sign-revocation']);
+    expect(senders('report')).toEqual([]);
+    expect(senders('collect-dlq')).toEqual([]);
   });
 });
 
 describe('owner keys', () => {
-  const key = (): { Properties: Record<string, unknown>; DeletionPolicy?: string } => {
-    const found = Object.values(synth.json.web.Resources).find((r) => r.Type === 'AWS::KMS::Key');
+  const keyResource = (): { Properties: Record<string, unknown>; DeletionPolicy?: string } => {
+    const found = Object.values(synth.json.keys.Resources).find((r) => r.Type === 'AWS::KMS::Key');
     if (!found) throw new Error('no owner key');
     return found as { Properties: Record<string, unknown>; DeletionPolicy?: string };
   };
+  const keyPolicy = (): PolicyStatementJson[] => (resolveIntrinsics(keyResource().Properties['KeyPolicy']) as { Statement: PolicyStatementJson[] }).Statement;
+  /** An administrator whose IAM policy allows every KMS action on every key. */
+  const admin = { principal: roleArn('Administrator'), statements: [{ Effect: 'Allow', Action: 'kms:*', Resource: '*' }] as PolicyStatementJson[] };
+  const onKey = (principal: string, action: string): PolicyRequest => ({ principal, action, resource: CREATED_KEY, context: { 'kms:ResourceAliases': CREATED_KEY_ALIASES } });
 
-  it('creates a retained secp256k1 signing key with its stage alias', () => {
-    expect(key().Properties).toMatchObject({ KeySpec: 'ECC_SECG_P256K1', KeyUsage: 'SIGN_VERIFY' });
-    expect(key().DeletionPolicy).toBe('Retain');
-    synth.templates.web.hasResourceProperties('AWS::KMS::Alias', { AliasName: 'alias/sentinel/devnet/desk-a' });
+  it('creates retained secp256k1 signing keys with retained stage aliases, in their own termination-protected stack', () => {
+    expect(keyResource().Properties).toMatchObject({ KeySpec: 'ECC_SECG_P256K1', KeyUsage: 'SIGN_VERIFY' });
+    expect(keyResource().DeletionPolicy).toBe('Retain');
+    synth.templates.keys.hasResource('AWS::KMS::Alias', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain', Properties: { AliasName: 'alias/sentinel/devnet/desk-a' } });
+    expect(synth.stacks.keys.terminationProtection).toBe(true);
+    expect(synth.assembly.getStackByName('sentinel-devnet-keys').terminationProtection).toBe(true);
+    for (const part of STACK_PARTS.filter((p) => p !== 'keys')) {
+      expect(Object.values(synth.json[part].Resources).filter((r) => r.Type === 'AWS::KMS::Key' && r.Properties?.['KeySpec'] === 'ECC_SECG_P256K1'), part).toEqual([]);
+    }
   });
 
-  it('lets the account administer the key but only the signer role sign with it', () => {
-    const statements = (key().Properties['KeyPolicy'] as { Statement: Statement[] }).Statement;
-    const signerRole = Object.entries(synth.json.web.Resources).find(
-      ([id, r]) => r.Type === 'AWS::IAM::Role' && id.startsWith('SignRevocationRole'),
-    )?.[0];
-    const signing = statements.filter((s) => asList(s.Action).some((a) => a === 'kms:Sign' || a === 'kms:*' || a === 'kms:Sign*'));
-    expect(signing).toHaveLength(1);
-    expect(signing[0]?.Principal).toEqual({ AWS: { 'Fn::GetAtt': [signerRole, 'Arn'] } });
-    expect(asList(signing[0]?.Action ?? []).sort()).toEqual(['kms:GetPublicKey', 'kms:Sign']);
-    for (const s of statements) expect(asList(s.Action)).not.toContain('kms:*');
+  it('names the admin actions one by one, without CreateGrant or any cryptographic operation', () => {
+    for (const action of OWNER_KEY_ADMIN_ACTIONS) expect(action).not.toContain('*');
+    expect(OWNER_KEY_ADMIN_ACTIONS).not.toContain('kms:CreateGrant');
+    for (const op of ['kms:Sign', 'kms:Verify', 'kms:Encrypt', 'kms:Decrypt', 'kms:GenerateDataKey']) expect(OWNER_KEY_ADMIN_ACTIONS).not.toContain(op);
+  });
+
+  it('lets the signer role sign and read the public key, through the key policy and its own IAM policy', () => {
+    const signer = roleOf('sign-revocation');
+    expect(signer.principal).toBe(roleArn('sentinel-devnet-sign-revocation'));
+    for (const action of ['kms:Sign', 'kms:GetPublicKey']) expect(kmsAllows(keyPolicy(), signer.statements, onKey(signer.principal, action)), action).toBe(true);
+    // Its IAM grant reaches only keys carrying a configured alias, and the existing key by ARN.
+    expect(decide('sign-revocation', 'kms:Sign', CREATED_KEY, { 'kms:ResourceAliases': ['alias/other'] })).not.toBe('allow');
+    expect(decide('sign-revocation', 'kms:Sign', TEST_CONTEXT.ownerKeyArns[0])).toBe('allow');
+    expect(kmsAllows(keyPolicy(), signer.statements, onKey(signer.principal, 'kms:CreateGrant'))).toBe(false);
+  });
+
+  it('denies signing and granting to every other principal, even one IAM allows kms:* on every key', () => {
+    expect(kmsAllows(keyPolicy(), admin.statements, onKey(admin.principal, 'kms:Sign'))).toBe(false);
+    expect(kmsAllows(keyPolicy(), admin.statements, onKey(admin.principal, 'kms:CreateGrant'))).toBe(false);
+    expect(evaluate(keyPolicy(), onKey(admin.principal, 'kms:Sign'))).toBe('deny');
+    expect(evaluate(keyPolicy(), onKey(roleArn('sentinel-devnet-sign-revocation'), 'kms:CreateGrant'))).toBe('deny');
+    for (const role of roles.filter((r) => r.owner !== 'sign-revocation')) {
+      expect(kmsAllows(keyPolicy(), role.statements, onKey(role.principal, 'kms:Sign')), role.owner).toBe(false);
+    }
+    // A role of the same name in another account is not the signer.
+    expect(evaluate(keyPolicy(), onKey('arn:aws:iam::444455556666:role/sentinel-devnet-sign-revocation', 'kms:Sign'))).toBe('deny');
+  });
+
+  it('stays manageable by the account (CloudFormation updates, no lockout) and readable for address derivation', () => {
+    for (const action of ['kms:PutKeyPolicy', 'kms:DescribeKey', 'kms:GetKeyPolicy', 'kms:TagResource', 'kms:UpdateKeyDescription', 'kms:ScheduleKeyDeletion', 'kms:GetPublicKey']) {
+      expect(kmsAllows(keyPolicy(), admin.statements, onKey(admin.principal, action)), action).toBe(true);
+    }
+    // ... but only as far as the principal's own IAM policy allows.
+    expect(kmsAllows(keyPolicy(), [], onKey(admin.principal, 'kms:PutKeyPolicy'))).toBe(false);
+  });
+
+  it('grants no other KMS use to any function (queues and tables use AWS-managed keys)', () => {
+    for (const name of HANDLER_NAMES.filter((n) => n !== 'sign-revocation')) {
+      const kms = roleOf(name).statements.filter((s) => asList(s.Action).some((a) => a.startsWith('kms:')));
+      expect(kms, name).toEqual([]);
+    }
   });
 });

@@ -10,6 +10,11 @@ import { FUNCTION_SIZING } from '../../infra/config/functionSizing';
 import { VISIBILITY_FACTOR } from '../../infra/constructs/WorkQueue';
 import { MAX_RECEIVE_COUNT } from '../../infra/stacks/MessagingStack';
 import { TABLES } from '../../functions/store/tableDefinitions';
+import { worstCaseRps } from '../../infra/config/chainRateBudget';
+import { STAGE_ENV } from '../../infra/constructs/SentinelFunction';
+import { LINK_ENDPOINT_THROTTLE, REVOKE_POST_THROTTLE } from '../../infra/stacks/WebStack';
+import { series, simulateAlarm, type RawPoint, type SimulatedAlarm } from './alarmSimulator';
+import { TEST_ACCOUNT, TEST_REGION, resolveIntrinsics } from './policyEvaluator';
 import { STACK_PARTS, TEST_CONTEXT, cleanUpSynth, synthStage, type SynthResult, type TemplateJson } from './synthStage';
 
 let synth: SynthResult;
@@ -82,13 +87,14 @@ describe('queues', () => {
   const queues = (): Resource[] => resourcesOf('AWS::SQS::Queue').map(([, r]) => r);
 
   it('encrypts every queue, dead-letter queue and failure queue (SSE-SQS)', () => {
-    expect(queues().length).toBe(5);
+    // collect, notify, report and their DLQs; the ses-events and daily-report failure queues.
+    expect(queues().length).toBe(8);
     for (const q of queues()) expect(props(q)['SqsManagedSseEnabled']).toBe(true);
   });
 
   it('denies every non-TLS request to every queue', () => {
     const policies = resourcesOf('AWS::SQS::QueuePolicy').map(([, r]) => props(r));
-    expect(policies).toHaveLength(5);
+    expect(policies).toHaveLength(8);
     for (const policy of policies) {
       expect(policy['PolicyDocument']).toMatchObject({
         Statement: expect.arrayContaining([
@@ -109,6 +115,14 @@ describe('queues', () => {
     const consumerTimeout = props(functionNamed(consumer))['Timeout'] as number;
     expect(consumerTimeout).toBe(FUNCTION_SIZING[consumer].timeout.toSeconds());
     expect(p['VisibilityTimeout'] as number).toBeGreaterThanOrEqual(VISIBILITY_FACTOR * consumerTimeout);
+  });
+
+  it.each(['collect', 'notify', 'report'])('%s: its dead-letter queue accepts dead letters from it alone (redrive-allow policy)', (queue) => {
+    const dlq = queues().find((q) => props(q)['QueueName'] === `sentinel-devnet-${queue}-dlq`);
+    const policy = resolveIntrinsics(props(dlq as Resource)['RedriveAllowPolicy']);
+    expect(policy).toEqual({ redrivePermission: 'byQueue', sourceQueueArns: [`arn:aws:sqs:${TEST_REGION}:${TEST_ACCOUNT}:sentinel-devnet-${queue}`] });
+    const source = queues().find((q) => props(q)['QueueName'] === `sentinel-devnet-${queue}`);
+    expect(JSON.stringify(props(source as Resource)['RedrivePolicy'])).toContain('DeadLetter');
   });
 });
 
@@ -136,18 +150,33 @@ describe('functions', () => {
     expect(new Set(refs).size).toBe(HANDLER_NAMES.length);
   });
 
-  it('sets the Powertools environment on every function', () => {
+  it('sets the Powertools environment and the stage (metric dimension) on every function', () => {
     for (const name of HANDLER_NAMES) {
       expect(props(functionNamed(name))['Environment'], name).toMatchObject({
-        Variables: { POWERTOOLS_SERVICE_NAME: name, POWERTOOLS_METRICS_NAMESPACE: 'PortfolioSentinel', POWERTOOLS_LOG_LEVEL: 'INFO' },
+        Variables: { POWERTOOLS_SERVICE_NAME: name, POWERTOOLS_METRICS_NAMESPACE: 'PortfolioSentinel', POWERTOOLS_LOG_LEVEL: 'INFO', [STAGE_ENV]: 'devnet' },
       });
+    }
+  });
+
+  it('logs JSON with levels through the Lambda logging config, tracing off unless the stage turns it on', () => {
+    for (const name of HANDLER_NAMES) {
+      expect(props(functionNamed(name))['LoggingConfig'], name).toMatchObject({ LogFormat: 'JSON', ApplicationLogLevel: 'INFO', SystemLogLevel: 'WARN' });
+      // Tracing off: no TracingConfig at all (PassThrough would still propagate upstream sampling).
+      expect(props(functionNamed(name))['TracingConfig'], name).toBeUndefined();
+    }
+  });
+
+  it('tags every function for cost allocation: project, stage, owner', () => {
+    for (const name of HANDLER_NAMES) {
+      const tags = Object.fromEntries((props(functionNamed(name))['Tags'] as { Key: string; Value: string }[]).map((t) => [t.Key, t.Value]));
+      expect(tags, name).toMatchObject({ project: 'portfolio-sentinel', stage: 'devnet', owner: synth.stacks.config.owner });
     }
   });
 
   it('sets exactly the runtime configuration each handler reads', () => {
     const vars = (name: string): string[] =>
       Object.keys((props(functionNamed(name))['Environment'] as { Variables: Record<string, unknown> }).Variables)
-        .filter((k) => !k.startsWith('POWERTOOLS_') && k !== 'NODE_OPTIONS')
+        .filter((k) => !k.startsWith('POWERTOOLS_') && k !== 'NODE_OPTIONS' && k !== STAGE_ENV)
         .sort();
     expect(vars('dispatch')).toEqual(['COLLECT_QUEUE_URL', 'SENTINEL_TABLE_PREFIX']);
     expect(vars('collect')).toEqual(['CHAIN_RPS', 'NOTIFY_QUEUE_URL', 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL', 'SENTINEL_TABLE_PREFIX']);
@@ -169,16 +198,23 @@ describe('functions', () => {
     });
     expect(env('notify')).toMatchObject({ MAIL_FROM: TEST_CONTEXT.mailFrom, SES_CONFIGURATION_SET: 'sentinel-devnet-mail', TEMPLATES_DIR: '/var/task/templates' });
     expect(env('revoke-page')['SIGN_REVOCATION_FUNCTION_NAME']).toEqual({ Ref: logicalIdOfFunction('sign-revocation') });
+    // The secret by name (GetSecretValue takes a name): no export of its random ARN suffix.
+    expect(env('notify')['LINK_SECRET_ARN']).toBe('sentinel-devnet-link-secret');
   });
 
-  it('splits the chain budget: collect instances x CHAIN_RPS + signer <= chainRps', () => {
+  it('splits the chain budget: every chain caller capped, instances x CHAIN_RPS summed <= chainRps', () => {
     const rate = synth.stacks.config.rate;
-    const collectRps = Number((props(functionNamed('collect'))['Environment'] as { Variables: Record<string, string> }).Variables['CHAIN_RPS']);
-    const signerRps = Number((props(functionNamed('sign-revocation'))['Environment'] as { Variables: Record<string, string> }).Variables['CHAIN_RPS']);
+    const chainRps = (name: string): number => Number((props(functionNamed(name))['Environment'] as { Variables: Record<string, string> }).Variables['CHAIN_RPS']);
+    const callers = HANDLER_NAMES.filter((name) => 'ROCKET_NODE_URL' in (props(functionNamed(name))['Environment'] as { Variables: Record<string, unknown> }).Variables);
+    expect(callers.sort()).toEqual(['collect', 'sign-revocation']);
     const mapping = resourcesOf('AWS::Lambda::EventSourceMapping').find(([, r]) => JSON.stringify(props(r)['FunctionName']).includes(logicalIdOfFunction('collect')));
-    const instances = (props(mapping?.[1] as Resource)['ScalingConfig'] as { MaximumConcurrency: number }).MaximumConcurrency;
-    expect(instances * collectRps + signerRps).toBeLessThanOrEqual(rate.totalRps);
-    expect(collectRps).toBeGreaterThan(0);
+    const collectInstances = (props(mapping?.[1] as Resource)['ScalingConfig'] as { MaximumConcurrency: number }).MaximumConcurrency;
+    const signerInstances = props(functionNamed('sign-revocation'))['ReservedConcurrentExecutions'] as number;
+    expect(signerInstances).toBe(rate.signerConcurrency);
+    expect(collectInstances * chainRps('collect') + signerInstances * chainRps('sign-revocation')).toBeLessThanOrEqual(rate.totalRps);
+    expect(worstCaseRps(rate)).toBeLessThanOrEqual(rate.totalRps);
+    expect(chainRps('collect')).toBeGreaterThan(0);
+    expect(chainRps('sign-revocation')).toBeGreaterThan(0);
   });
 });
 
@@ -202,12 +238,12 @@ describe('event sources', () => {
     expect(forFunction('collect')).toMatchObject({
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       ScalingConfig: { MaximumConcurrency: synth.stacks.config.rate.collectConcurrency },
-      EventSourceArn: { 'Fn::ImportValue': expect.stringContaining('CollectQueue') },
+      EventSourceArn: expect.anything(),
     });
     expect(forFunction('notify')).toMatchObject({
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       ScalingConfig: { MaximumConcurrency: expect.any(Number) },
-      EventSourceArn: { 'Fn::ImportValue': expect.stringContaining('NotifyQueue') },
+      EventSourceArn: expect.anything(),
     });
   });
 
@@ -215,10 +251,19 @@ describe('event sources', () => {
     synth.templates.messaging.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', {
       EventDestination: { Enabled: true, MatchingEventTypes: ['bounce', 'complaint'], SnsDestination: { TopicARN: Match.anyValue() } },
     });
-    synth.templates.compute.hasResourceProperties('AWS::SNS::Subscription', {
-      Protocol: 'lambda',
-      Endpoint: { 'Fn::GetAtt': [logicalIdOfFunction('ses-events'), 'Arn'] },
-      TopicArn: { 'Fn::ImportValue': Match.stringLikeRegexp('SesEventsTopic') },
+    const subscription = resourcesOf('AWS::SNS::Subscription').find(([, r]) => props(r)['Protocol'] === 'lambda');
+    expect(props(subscription?.[1] as Resource)['Endpoint']).toEqual({ 'Fn::GetAtt': [logicalIdOfFunction('ses-events'), 'Arn'] });
+    expect(resolveIntrinsics(props(subscription?.[1] as Resource)['TopicArn'])).toBe(`arn:aws:sns:${TEST_REGION}:${TEST_ACCOUNT}:sentinel-devnet-ses-events`);
+  });
+
+  it('counts every sending event (incl. rejects, rendering failures, delivery delays) in CloudWatch, with reputation metrics on', () => {
+    synth.templates.messaging.hasResourceProperties('AWS::SES::ConfigurationSet', { ReputationOptions: { ReputationMetricsEnabled: true } });
+    synth.templates.messaging.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', {
+      EventDestination: {
+        Enabled: true,
+        MatchingEventTypes: Match.arrayWith(['send', 'delivery', 'reject', 'renderingFailure', 'deliveryDelay']),
+        CloudWatchDestination: { DimensionConfigurations: [{ DimensionName: 'stage', DimensionValueSource: 'messageTag', DefaultDimensionValue: 'devnet' }] },
+      },
     });
   });
 });
@@ -248,57 +293,172 @@ describe('link endpoint', () => {
       DefaultRouteSettings: { ThrottlingRateLimit: expect.any(Number), ThrottlingBurstLimit: expect.any(Number) },
       AccessLogSettings: { DestinationArn: expect.anything(), Format: expect.stringContaining('$context.routeKey') },
     });
+    // Confirmed revocations have a tighter limit of their own (they hold a signer instance each).
+    expect(props(stage as Resource)['RouteSettings']).toEqual({ 'POST /revoke': { ThrottlingRateLimit: REVOKE_POST_THROTTLE.rateLimit, ThrottlingBurstLimit: REVOKE_POST_THROTTLE.burstLimit } });
+    expect(REVOKE_POST_THROTTLE.rateLimit).toBeLessThan(LINK_ENDPOINT_THROTTLE.rateLimit);
     const format = (props(stage as Resource)['AccessLogSettings'] as { Format: string }).Format;
     expect(format).not.toMatch(/\$context\.(path|querystring|requestOverride)/i);
   });
 
-  it('hands the API endpoint to the mail functions as PUBLIC_BASE_URL without a dependency cycle', () => {
-    const url = (props(functionNamed('notify'))['Environment'] as { Variables: Record<string, unknown> }).Variables['PUBLIC_BASE_URL'];
-    expect(JSON.stringify(url)).toMatch(/sentinel-devnet-web:.*ApiEndpoint/);
+  it('hands the API endpoint to the mail functions as PUBLIC_BASE_URL through an SSM parameter, not an export', () => {
+    const url = (props(functionNamed('notify'))['Environment'] as { Variables: Record<string, unknown> }).Variables['PUBLIC_BASE_URL'] as { Ref: string };
+    const parameter = synth.json.compute.Parameters?.[url.Ref];
+    expect(parameter).toEqual({ Type: 'AWS::SSM::Parameter::Value<String>', Default: '/sentinel/devnet/public-base-url' });
+    synth.templates.web.hasResourceProperties('AWS::SSM::Parameter', { Name: '/sentinel/devnet/public-base-url', Value: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Api'), 'ApiEndpoint'] } });
+    expect(synth.stacks.compute.dependencies).toContain(synth.stacks.web);
     expect(synth.stacks.web.dependencies).not.toContain(synth.stacks.compute);
+  });
+
+  it('keeps the execute-api endpoint on without a custom domain (links use it)', () => {
+    synth.templates.web.hasResourceProperties('AWS::ApiGatewayV2::Api', { DisableExecuteApiEndpoint: false });
   });
 });
 
 describe('alarms', () => {
   const alarms = (): Record<string, unknown>[] => resourcesOf('AWS::CloudWatch::Alarm').map(([, r]) => props(r));
+  const alarmNamed = (id: string): Record<string, unknown> => {
+    const found = alarms().find((a) => a['AlarmName'] === `sentinel-devnet-monitoring-${id}`);
+    if (!found) throw new Error(`no alarm ${id}`);
+    return found;
+  };
+  const HOUR = 3600;
+  const TWO_DAYS = 48 * HOUR;
+  /** A healthy stage whose accounts all poll hourly: they fall due, and are polled, together at the top of the hour. */
+  const healthy = (metricName: string): RawPoint[] => {
+    switch (metricName) {
+      case 'OverdueAccounts':
+        return series(0, 60, TWO_DAYS); // dispatch reports every minute; none overdue beyond the grace period
+      case 'SuccessfulPolls':
+      case 'Polls':
+        return series((at) => (at % HOUR < 120 ? 500 : undefined), 60, TWO_DAYS);
+      case 'ApproximateAgeOfOldestMessage':
+        return series((at) => (at % HOUR < 120 ? 40 : 0), 60, TWO_DAYS);
+      case 'ReportLatenessSeconds':
+        return series((at) => (at % HOUR < 300 ? 240 : undefined), 60, TWO_DAYS);
+      default:
+        return series(0, 60, TWO_DAYS); // errors, dead letters, rates, failures: none
+    }
+  };
 
-  it('alarms on any message in each dead-letter queue and in the ses-events failure queue', () => {
-    const dlq = alarms().filter((a) => a['MetricName'] === 'ApproximateNumberOfMessagesVisible');
-    expect(dlq).toHaveLength(3);
-    for (const a of dlq) expect(a).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+  it('alarms on any message in each dead-letter queue and in each asynchronous-invocation failure queue', () => {
+    const waiting = alarms().filter((a) => a['MetricName'] === 'ApproximateNumberOfMessagesVisible');
+    const queues = waiting.map((a) => (a['Dimensions'] as { Value: string }[])[0]?.Value).sort();
+    expect(queues).toEqual(['collect-dlq', 'daily-report-failures', 'notify-dlq', 'report-dlq', 'ses-events-failures'].map((q) => `sentinel-devnet-${q}`));
+    for (const a of waiting) expect(a).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1 });
   });
 
-  it('keeps ses-events invocations that still fail after two retries in an encrypted queue', () => {
-    const configs = resourcesOf('AWS::Lambda::EventInvokeConfig').map(([, r]) => props(r));
-    expect(configs).toHaveLength(1);
-    expect(configs[0]).toMatchObject({ MaximumRetryAttempts: 2, DestinationConfig: { OnFailure: { Destination: expect.anything() } } });
-    const failures = resourcesOf('AWS::SQS::Queue').map(([, r]) => props(r)).filter((q) => String(q['QueueName']).endsWith('ses-events-failures'));
-    expect(failures).toHaveLength(1);
-    expect(failures[0]).toMatchObject({ SqsManagedSseEnabled: true });
+  it('alarms on the age of the oldest message of every work queue, 2 of 3 five-minute periods', () => {
+    const ages = alarms().filter((a) => a['MetricName'] === 'ApproximateAgeOfOldestMessage');
+    expect(ages.map((a) => (a['Dimensions'] as { Value: string }[])[0]?.Value).sort()).toEqual(['collect', 'notify', 'report'].map((q) => `sentinel-devnet-${q}`));
+    for (const a of ages) expect(a).toMatchObject({ Period: 300, EvaluationPeriods: 3, DatapointsToAlarm: 2, Statistic: 'Maximum', TreatMissingData: 'notBreaching' });
   });
 
-  it('alarms on errors and throttles of every function', () => {
+  it('gives every scheduled or event-invoked function an explicit asynchronous-invocation config: no silent drop, no stale replay', () => {
+    const configs = new Map(
+      resourcesOf('AWS::Lambda::EventInvokeConfig').map(([, r]) => {
+        const fn = (props(r)['FunctionName'] as { Ref: string }).Ref;
+        const name = resourcesOf('AWS::Lambda::Function').find(([id]) => id === fn)?.[1];
+        return [String(props(name as Resource)['FunctionName']).replace('sentinel-devnet-', ''), props(r)] as const;
+      }),
+    );
+    expect([...configs.keys()].sort()).toEqual(['daily-report', 'dispatch', 'ses-events']);
+    expect(configs.get('dispatch')).toMatchObject({ MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 60 });
+    expect(configs.get('daily-report')).toMatchObject({ MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 1800, DestinationConfig: { OnFailure: { Destination: expect.anything() } } });
+    expect(configs.get('ses-events')).toMatchObject({ MaximumRetryAttempts: 2, DestinationConfig: { OnFailure: { Destination: expect.anything() } } });
+    for (const name of ['daily-report', 'ses-events']) {
+      const destination = JSON.stringify(configs.get(name)?.['DestinationConfig']);
+      const queue = resourcesOf('AWS::SQS::Queue').find(([, r]) => props(r)['QueueName'] === `sentinel-devnet-${name}-failures`);
+      expect(destination, name).toContain(queue?.[0]);
+      expect(props(queue?.[1] as Resource)).toMatchObject({ SqsManagedSseEnabled: true });
+    }
+    // The failure queues are alarmed (above); dispatch has none on purpose: the next minute's run redoes its work.
+  });
+
+  it('alarms on errors and throttles of every function, by function name', () => {
     for (const metric of ['Errors', 'Throttles']) {
-      expect(alarms().filter((a) => a['MetricName'] === metric && a['Namespace'] === 'AWS/Lambda')).toHaveLength(HANDLER_NAMES.length);
+      const found = alarms().filter((a) => a['MetricName'] === metric && a['Namespace'] === 'AWS/Lambda');
+      expect(found.map((a) => (a['Dimensions'] as { Value: string }[])[0]?.Value).sort()).toEqual(HANDLER_NAMES.map((n) => `sentinel-devnet-${n}`).sort());
+    }
+    expect(alarmNamed('CollectErrors')).toMatchObject({ EvaluationPeriods: 3, DatapointsToAlarm: 2 });
+    expect(alarmNamed('SignRevocationErrors')).toMatchObject({ EvaluationPeriods: 1, DatapointsToAlarm: 1 });
+  });
+
+  it('heartbeat: dispatch\'s OverdueAccounts > 0, or dispatch silent, in 2 of 3 five-minute periods', () => {
+    expect(alarmNamed('CollectionHeartbeat')).toMatchObject({
+      Namespace: 'PortfolioSentinel',
+      MetricName: 'OverdueAccounts',
+      Dimensions: expect.arrayContaining([
+        { Name: 'service', Value: 'dispatch' },
+        { Name: 'stage', Value: 'devnet' },
+      ]),
+      Statistic: 'Maximum',
+      Period: 300,
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 2,
+      ComparisonOperator: 'GreaterThanThreshold',
+      Threshold: 0,
+      TreatMissingData: 'breaching',
+    });
+    expect(alarms().filter((a) => a['MetricName'] === 'SuccessfulPolls')).toEqual([]);
+  });
+
+  it('heartbeat stays OK on an hourly schedule, and fires when accounts stay overdue or dispatch goes silent', () => {
+    const heartbeat = alarmNamed('CollectionHeartbeat') as unknown as SimulatedAlarm;
+    expect(simulateAlarm(heartbeat, healthy('OverdueAccounts'), TWO_DAYS)).not.toContain('ALARM');
+    // One overdue minute is noise; ten are not.
+    const blip = series((at) => (at === 7200 ? 3 : 0), 60, TWO_DAYS);
+    expect(simulateAlarm(heartbeat, blip, TWO_DAYS)).not.toContain('ALARM');
+    const stuck = series((at) => (at >= 7200 && at < 7800 ? 3 : 0), 60, TWO_DAYS);
+    expect(simulateAlarm(heartbeat, stuck, TWO_DAYS)).toContain('ALARM');
+    const silent = series((at) => (at >= 7200 && at < 8400 ? undefined : 0), 60, TWO_DAYS);
+    expect(simulateAlarm(heartbeat, silent, TWO_DAYS)).toContain('ALARM');
+    // The simulation is not vacuous: the old heartbeat (SuccessfulPolls summed over 15 min, missing breaching) flaps hourly.
+    const old: SimulatedAlarm = { Period: 900, EvaluationPeriods: 1, Threshold: 1, ComparisonOperator: 'LessThanThreshold', TreatMissingData: 'breaching', Statistic: 'Sum' };
+    expect(simulateAlarm(old, healthy('SuccessfulPolls'), TWO_DAYS).filter((s) => s === 'ALARM').length).toBeGreaterThan(40);
+  });
+
+  it('fires no alarm on a healthy system (every alarm simulated over two days of hourly accounts)', () => {
+    for (const alarm of alarms()) {
+      const states = simulateAlarm(alarm as unknown as SimulatedAlarm, healthy(String(alarm['MetricName'])), TWO_DAYS);
+      expect(states, String(alarm['AlarmName'])).not.toContain('ALARM');
     }
   });
 
-  it('alarms when collect reported no successful poll for N minutes, missing data breaching', () => {
-    const heartbeat = alarms().find((a) => a['MetricName'] === 'SuccessfulPolls');
-    expect(heartbeat).toMatchObject({
-      Namespace: 'PortfolioSentinel',
-      Dimensions: [{ Name: 'service', Value: 'collect' }],
-      Statistic: 'Sum',
-      Period: synth.stacks.config.heartbeatMinutes * 60,
-      ComparisonOperator: 'LessThanThreshold',
-      Threshold: 1,
-      TreatMissingData: 'breaching',
+  it('alarms on API 5xx, notification failures, malformed messages and report lateness (agreed metric names)', () => {
+    expect(alarmNamed('ApiServerErrors')).toMatchObject({ Namespace: 'AWS/ApiGateway', MetricName: '5xx', EvaluationPeriods: 3, DatapointsToAlarm: 2 });
+    const apiId = (alarmNamed('ApiServerErrors')['Dimensions'] as { Name: string; Value: { Ref: string } }[]).find((d) => d.Name === 'ApiId')?.Value.Ref;
+    expect(synth.json.monitoring.Parameters?.[apiId as string]).toEqual({ Type: 'AWS::SSM::Parameter::Value<String>', Default: '/sentinel/devnet/api-id' });
+    expect(alarmNamed('NotificationFailures')).toMatchObject({ MetricName: 'NotificationFailures', Dimensions: expect.arrayContaining([{ Name: 'service', Value: 'notify' }]), EvaluationPeriods: 3, DatapointsToAlarm: 2 });
+    for (const service of ['Collect', 'Notify', 'Report']) expect(alarmNamed(`${service}MalformedMessages`)).toMatchObject({ MetricName: 'MalformedMessages', Threshold: 1 });
+    expect(alarmNamed('ReportLateness')).toMatchObject({ MetricName: 'ReportLatenessSeconds', Statistic: 'Maximum', Threshold: 3600 });
+  });
+
+  it('alarms on SES reputation (bounce >= 4 %, complaints >= 0.08 %) and on failed event notifications', () => {
+    expect(alarmNamed('SesBounceRate')).toMatchObject({ Namespace: 'AWS/SES', MetricName: 'Reputation.BounceRate', Threshold: 0.04, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    expect(alarmNamed('SesComplaintRate')).toMatchObject({ Namespace: 'AWS/SES', MetricName: 'Reputation.ComplaintRate', Threshold: 0.0008 });
+    expect(alarmNamed('SesEventNotificationsFailed')).toMatchObject({
+      Namespace: 'AWS/SNS',
+      MetricName: 'NumberOfNotificationsFailed',
+      Dimensions: [{ Name: 'TopicName', Value: 'sentinel-devnet-ses-events' }],
     });
+  });
+
+  it('has a dashboard for the stage: polls, lateness, queue ages, emails, errors, chain requests', () => {
+    const dashboards = resourcesOf('AWS::CloudWatch::Dashboard').map(([, r]) => props(r));
+    expect(dashboards).toHaveLength(1);
+    expect(dashboards[0]?.['DashboardName']).toBe('sentinel-devnet-overview');
+    const body = JSON.stringify(dashboards[0]?.['DashboardBody']);
+    for (const needle of ['SuccessfulPolls', 'OverdueAccounts', 'ReportLatenessSeconds', 'ApproximateAgeOfOldestMessage', 'Delivery', 'Errors', 'ChainRequests']) {
+      expect(body, needle).toContain(needle);
+    }
   });
 
   it('sends every alarm to the encrypted alarm topic, with the configured subscriber', () => {
     const topicId = Object.entries(synth.json.monitoring.Resources).find(([, r]) => r.Type === 'AWS::SNS::Topic')?.[0];
-    for (const a of alarms()) expect(a['AlarmActions']).toEqual([{ Ref: topicId }]);
+    for (const a of alarms()) {
+      expect(a['AlarmActions']).toEqual([{ Ref: topicId }]);
+      expect(a['OKActions']).toEqual([{ Ref: topicId }]);
+    }
     synth.templates.monitoring.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue() });
     synth.templates.monitoring.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: TEST_CONTEXT.alarmEmail });
   });
@@ -312,6 +472,20 @@ describe('alarms', () => {
       });
       synth.templates[part].hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
     }
+  });
+});
+
+describe('stack boundaries', () => {
+  it('exports nothing and imports nothing: stacks refer to each other by names and SSM parameters', () => {
+    for (const part of STACK_PARTS) {
+      const outputs = Object.entries(synth.json[part].Outputs ?? {});
+      expect(outputs.filter(([, o]) => o.Export !== undefined).map(([id]) => id), part).toEqual([]);
+      expect(JSON.stringify(synth.json[part]), part).not.toContain('Fn::ImportValue');
+    }
+  });
+
+  it('retains the link secret', () => {
+    synth.templates.data.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain', Properties: { Name: 'sentinel-devnet-link-secret' } });
   });
 });
 

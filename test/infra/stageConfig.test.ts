@@ -1,19 +1,31 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CHAIN_REST_BASE, STAGE_NAMES } from '../../infra/config/chainEnvironments';
-import { chainRateBudget, REQUESTS_PER_POLL } from '../../infra/config/chainRateBudget';
-import { loadStageConfig, StageConfigError } from '../../infra/config/stageConfig';
+import { chainRateBudget, REQUESTS_PER_POLL, worstCaseRps } from '../../infra/config/chainRateBudget';
+import { loadStageConfig, REQUIRED_CONTEXT, StageConfigError } from '../../infra/config/stageConfig';
 
 const load = (context: Record<string, unknown>) => loadStageConfig((key) => context[key]);
+/** What a beta synth requires (testnet alike). */
+const BETA = { stage: 'beta', account: '111122223333', region: 'eu-west-1', mailFrom: 'alerts@beta.example.com', alarmEmail: 'ops@example.com' } as const;
+const keyOfError = (context: Record<string, unknown>): string => {
+  try {
+    load(context);
+  } catch (err) {
+    expect(err).toBeInstanceOf(StageConfigError);
+    return (err as StageConfigError).key;
+  }
+  throw new Error('accepted');
+};
 
 describe('loadStageConfig', () => {
-  it.each(STAGE_NAMES)('%s: own prefix, node at the REST base, indexer under the configured prefix', (stage) => {
-    const config = load({ stage });
-    expect(config.prefix).toBe(`sentinel-${stage}-`);
-    expect(config.chain.nodeUrl).toBe(CHAIN_REST_BASE[stage]);
-    expect(config.chain.indexerUrl).toBe(`${CHAIN_REST_BASE[stage]}/indexer`);
-    expect(load({ stage, indexerPath: '/history/v1' }).chain.indexerUrl).toBe(`${CHAIN_REST_BASE[stage]}/history/v1`);
-    expect(load({ stage, indexerPath: '' }).chain.indexerUrl).toBe(CHAIN_REST_BASE[stage]);
+  it.each(STAGE_NAMES)('%s: own prefix, node at the REST base, indexer under the configured prefix', (name) => {
+    const stage = { ...BETA, stage: name };
+    const config = load(stage);
+    expect(config.prefix).toBe(`sentinel-${name}-`);
+    expect(config.chain.nodeUrl).toBe(CHAIN_REST_BASE[name]);
+    expect(config.chain.indexerUrl).toBe(`${CHAIN_REST_BASE[name]}/indexer`);
+    expect(load({ ...stage, indexerPath: '/history/v1' }).chain.indexerUrl).toBe(`${CHAIN_REST_BASE[name]}/history/v1`);
+    expect(load({ ...stage, indexerPath: '' }).chain.indexerUrl).toBe(CHAIN_REST_BASE[name]);
   });
 
   it('names the context key that is wrong', () => {
@@ -28,16 +40,42 @@ describe('loadStageConfig', () => {
     };
     expect(keyOf({})).toBe('stage');
     expect(keyOf({ stage: 'mainnet' })).toBe('stage');
-    expect(keyOf({ stage: 'beta', chainRps: 'fast' })).toBe('chainRps');
-    expect(keyOf({ stage: 'beta', collectConcurrency: 1 })).toBe('collectConcurrency');
-    expect(keyOf({ stage: 'beta', mailFrom: 'not-an-address' })).toBe('mailFrom');
-    expect(keyOf({ stage: 'beta', ownerKeys: ['Desk A'] })).toBe('ownerKeys');
-    expect(keyOf({ stage: 'beta', ownerKeyArns: 'alias/desk-b' })).toBe('ownerKeyArns');
-    expect(keyOf({ stage: 'beta', ownerKeys: '["unterminated' })).toBe('ownerKeys');
-    expect(keyOf({ stage: 'beta', logRetentionDays: 31 })).toBe('logRetentionDays');
-    expect(keyOf({ stage: 'beta', domainName: 'links.example.com' })).toBe('certificateArn');
-    expect(keyOf({ stage: 'beta', indexerPath: 'indexer' })).toBe('indexerPath');
-    expect(keyOf({ stage: 'beta', chainRps: 2, signerRps: 2 })).toBe('chainRps');
+    expect(keyOf({ ...BETA, chainRps: 'fast' })).toBe('chainRps');
+    expect(keyOf({ ...BETA, collectConcurrency: 1 })).toBe('collectConcurrency');
+    expect(keyOf({ ...BETA, mailFrom: 'not-an-address' })).toBe('mailFrom');
+    expect(keyOf({ ...BETA, ownerKeys: ['Desk A'] })).toBe('ownerKeys');
+    expect(keyOf({ ...BETA, ownerKeyArns: 'alias/desk-b' })).toBe('ownerKeyArns');
+    expect(keyOf({ ...BETA, ownerKeys: '["unterminated' })).toBe('ownerKeys');
+    expect(keyOf({ ...BETA, logRetentionDays: 31 })).toBe('logRetentionDays');
+    expect(keyOf({ ...BETA, domainName: 'links.example.com' })).toBe('certificateArn');
+    expect(keyOf({ ...BETA, indexerPath: 'indexer' })).toBe('indexerPath');
+    expect(keyOf({ ...BETA, chainRps: 2, signerRps: 2 })).toBe('chainRps');
+    expect(keyOf({ ...BETA, signerRps: 0.01, signerConcurrency: 5 })).toBe('chainRps');
+    expect(keyOf({ ...BETA, account: '1234' })).toBe('account');
+    expect(keyOf({ ...BETA, region: 'Europe' })).toBe('region');
+  });
+
+  it.each(['testnet', 'beta'] as const)('%s: requires account, region, mailFrom and alarmEmail, naming the missing one', (stage) => {
+    for (const key of REQUIRED_CONTEXT[stage]) {
+      const context: Record<string, unknown> = { ...BETA, stage };
+      delete context[key];
+      expect(keyOfError(context), key).toBe(key);
+      expect(() => load(context)).toThrow(new RegExp(`context "${key}": required for stage ${stage}`));
+    }
+    expect(REQUIRED_CONTEXT[stage]).toEqual(['account', 'region', 'mailFrom', 'alarmEmail']);
+    expect(load({ ...BETA, stage }).env).toEqual({ account: '111122223333', region: 'eu-west-1' });
+  });
+
+  it('lets devnet stay environment-agnostic, or pin it with account and region together', () => {
+    expect(load({ stage: 'devnet' }).env).toBeUndefined();
+    expect(load({ stage: 'devnet', account: '111122223333', region: 'us-east-1' }).env).toEqual({ account: '111122223333', region: 'us-east-1' });
+    expect(keyOfError({ stage: 'devnet', account: '111122223333' })).toBe('region');
+  });
+
+  it('reads the cost-allocation owner and the tracing switch', () => {
+    expect(load({ stage: 'devnet' })).toMatchObject({ tracing: false, owner: 'portfolio-sentinel-operators' });
+    expect(load({ stage: 'devnet', tracing: 'true', owner: 'desk-ops' })).toMatchObject({ tracing: true, owner: 'desk-ops' });
+    expect(keyOfError({ stage: 'devnet', tracing: 'yes' })).toBe('tracing');
   });
 
   it('reads lists as JSON arrays (cdk.json) or comma-separated text (-c key=a,b)', () => {
@@ -48,14 +86,14 @@ describe('loadStageConfig', () => {
   });
 
   it('derives the SES identity from the sender unless one is given', () => {
-    expect(load({ stage: 'beta', mailFrom: 'alerts@mail.example.org' }).mail.identity).toBe('mail.example.org');
-    expect(load({ stage: 'beta', mailFrom: 'alerts@mail.example.org', sesIdentity: 'alerts@mail.example.org' }).mail.identity).toBe(
+    expect(load({ ...BETA, mailFrom: 'alerts@mail.example.org' }).mail.identity).toBe('mail.example.org');
+    expect(load({ ...BETA, mailFrom: 'alerts@mail.example.org', sesIdentity: 'alerts@mail.example.org' }).mail.identity).toBe(
       'alerts@mail.example.org',
     );
   });
 
   it('takes a custom domain only with its certificate', () => {
-    const config = load({ stage: 'beta', domainName: 'links.example.com', certificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/abc' });
+    const config = load({ ...BETA, domainName: 'links.example.com', certificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/abc' });
     expect(config.domain).toEqual({ name: 'links.example.com', certificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/abc' });
   });
 });
@@ -72,11 +110,25 @@ describe('chainRateBudget', () => {
           const budget = chainRateBudget(total, concurrency, signer);
           expect(budget.collectRps).toBeGreaterThan(0);
           expect(budget.collectConcurrency * budget.collectRps + budget.signerRps).toBeLessThanOrEqual(total + 1e-9);
+          expect(worstCaseRps(budget)).toBeLessThanOrEqual(total + 1e-9);
           // Rounding down to 0.01 rps per instance wastes less than 0.01 x instances.
           expect(total - signer - budget.collectConcurrency * budget.collectRps).toBeLessThan(0.01 * concurrency + 1e-9);
         },
       ),
     );
+  });
+
+  it('caps the signer: reserved concurrency x per-instance bucket stays within its reserve', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0.1, max: 50, noNaN: true }), fc.integer({ min: 1, max: 100 }), (signer, instances) => {
+        fc.pre(signer / instances >= 0.01);
+        const budget = chainRateBudget(1000, 4, signer, instances);
+        expect(budget.signerConcurrency * budget.signerInstanceRps).toBeLessThanOrEqual(signer + 1e-9);
+        expect(budget.consumers.map((c) => c.name)).toEqual(['collect', 'sign-revocation']);
+      }),
+    );
+    expect(chainRateBudget(20, 4, 2, 2)).toMatchObject({ signerInstanceRps: 1, collectRps: 4.5 });
+    expect(worstCaseRps(chainRateBudget(20, 4, 2, 2))).toBe(20);
   });
 
   it('defaults: 20 rps, 4 collect instances, 2 rps reserved for the signer', () => {

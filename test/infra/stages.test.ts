@@ -7,13 +7,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../infra/bundling/handlerCatalog';
 import { STAGE_NAMES } from '../../infra/config/chainEnvironments';
 import type { SentinelStacks } from '../../infra/sentinelApp';
-import { cleanUpSynth, synthStage } from './synthStage';
+import { cleanUpSynth, deployedStageContext, synthStage } from './synthStage';
 
 afterAll(cleanUpSynth);
 
 /** Base URLs of `shared/spec/rocket-wire-format.md`'s environment table, read from the spec itself. */
 function specRestBases(): Record<string, string> {
-  const spec = readFileSync(join(PROJECT_ROOT, '..', 'shared', 'spec', 'rocket-wire-format.md'), 'utf8');
+  // `shared/` sits next to the checkout; a worktree may be nested one level deeper, so look upwards.
+  const candidates = [1, 2, 3].map((up) => join(PROJECT_ROOT, ...Array<string>(up).fill('..'), 'shared', 'spec', 'rocket-wire-format.md'));
+  const specPath = candidates.find((p) => existsSync(p)) ?? (candidates[0] as string);
+  const spec = readFileSync(specPath, 'utf8');
   const rows = [...spec.matchAll(/^\| (devnet|testnet|beta) \| `(https:\/\/[^`]+)` \|/gm)];
   return Object.fromEntries(rows.map((m) => [m[1], m[2]]));
 }
@@ -35,13 +38,17 @@ describe('every stage synthesizes offline with real bundles, cdk-nag clean', () 
   it.each(STAGE_NAMES)(
     '%s',
     (stage) => {
-      const synth = synthStage({ stage });
+      const synth = synthStage(stage === 'devnet' ? { stage } : deployedStageContext(stage));
       // Unacknowledged cdk-nag (AwsSolutions) or CloudFormation schema findings would be listed here
       // (errors also make the synth throw above).
       expect(synth.validationReport.pluginReports).toEqual([]);
       expect(synth.annotations).toEqual([]);
       const names = synth.assembly.stacks.map((s) => s.stackName).sort();
-      expect(names).toEqual(['compute', 'data', 'messaging', 'monitoring', 'web'].map((p) => `sentinel-${stage}-${p}`));
+      expect(names).toEqual(['compute', 'data', 'keys', 'messaging', 'monitoring', 'web'].map((p) => `sentinel-${stage}-${p}`));
+      // testnet and beta are pinned to their account and region; devnet stays environment-agnostic.
+      for (const s of synth.assembly.stacks) {
+        expect(s.environment, s.stackName).toMatchObject(stage === 'devnet' ? { account: 'unknown-account', region: 'unknown-region' } : { account: '111122223333', region: 'eu-west-1' });
+      }
       const collect = Object.values(synth.json.compute.Resources).find(
         (r) => r.Type === 'AWS::Lambda::Function' && r.Properties?.['FunctionName'] === `sentinel-${stage}-collect`,
       );
@@ -58,7 +65,8 @@ describe('every stage synthesizes offline with real bundles, cdk-nag clean', () 
 
   it('takes the optional context: a custom domain for links, SES sandbox recipients', () => {
     const synth = synthStage({
-      stage: 'beta',
+      ...deployedStageContext('beta'),
+      tracing: 'true',
       domainName: 'links.example.com',
       certificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/0b1c2d3e-aaaa-bbbb-cccc-111122223333',
       sandboxRecipients: 'tester@example.org',
@@ -74,6 +82,15 @@ describe('every stage synthesizes offline with real bundles, cdk-nag clean', () 
     synth.templates.web.resourceCountIs('AWS::ApiGatewayV2::ApiMapping', 1);
     const notify = Object.values(synth.json.compute.Resources).find((r) => r.Properties?.['FunctionName'] === 'sentinel-beta-notify');
     expect(notify?.Properties?.['Environment']).toMatchObject({ Variables: { PUBLIC_BASE_URL: 'https://links.example.com' } });
+    // Links use the domain only: the execute-api endpoint is off.
+    synth.templates.web.hasResourceProperties('AWS::ApiGatewayV2::Api', { DisableExecuteApiEndpoint: true });
+    expect(notify?.Properties?.['TracingConfig']).toEqual({ Mode: 'Active' });
+    // Setting the domain (a documented routine change) leaves no export behind to delete or import.
+    for (const part of ['keys', 'data', 'messaging', 'web', 'compute', 'monitoring'] as const) {
+      const template = JSON.stringify(synth.json[part]);
+      expect(template, part).not.toContain('Fn::ImportValue');
+      expect(Object.values(synth.json[part].Outputs ?? {}).filter((o) => o.Export !== undefined), part).toEqual([]);
+    }
   }, 180_000);
 
   it('fails the synth on an unacknowledged cdk-nag finding (the check above is not vacuous)', () => {
@@ -90,14 +107,15 @@ describe('the cdk CLI', () => {
     () => {
       const outdir = mkdtempSync(join(tmpdir(), 'sentinel-cli-'));
       try {
-        const run = spawnSync('npx', ['--no-install', 'cdk', 'synth', '-c', 'stage=testnet', '--quiet', '--no-notices', '-o', outdir], {
+        const context = Object.entries(deployedStageContext('testnet')).flatMap(([k, v]) => ['-c', `${k}=${v}`]);
+        const run = spawnSync('npx', ['--no-install', 'cdk', 'synth', ...context, '--quiet', '--no-notices', '-o', outdir], {
           cwd: PROJECT_ROOT,
           env: { ...process.env, ...NO_NETWORK },
           encoding: 'utf8',
-          timeout: 170_000,
+          timeout: 290_000,
         });
         expect(run.status, run.stderr).toBe(0);
-        for (const part of ['data', 'messaging', 'web', 'compute', 'monitoring']) {
+        for (const part of ['keys', 'data', 'messaging', 'web', 'compute', 'monitoring']) {
           expect(existsSync(join(outdir, `sentinel-testnet-${part}.template.json`))).toBe(true);
         }
         const report = JSON.parse(readFileSync(join(outdir, 'validation-report.json'), 'utf8')) as { pluginReports: unknown[] };
@@ -106,20 +124,23 @@ describe('the cdk CLI', () => {
         rmSync(outdir, { recursive: true, force: true });
       }
     },
-    180_000,
+    300_000, // a full CLI synth with bundling: minutes on the shared, loaded 2-core machine
   );
 
-  it('rejects an unknown stage with a message naming the context key', () => {
+  it.each([
+    [{ stage: 'mainnet' }, 'stage'],
+    [{ ...deployedStageContext('beta'), mailFrom: undefined }, 'mailFrom'],
+  ])('rejects a bad or missing context value with a message naming the key (%j)', (context, key) => {
     const outdir = mkdtempSync(join(tmpdir(), 'sentinel-cli-'));
     try {
       const run = spawnSync('npx', ['--no-install', 'tsx', 'infra/app.ts'], {
         cwd: PROJECT_ROOT,
-        env: { ...process.env, ...NO_NETWORK, CDK_CONTEXT_JSON: JSON.stringify({ stage: 'mainnet' }), CDK_OUTDIR: outdir },
+        env: { ...process.env, ...NO_NETWORK, CDK_CONTEXT_JSON: JSON.stringify(context), CDK_OUTDIR: outdir },
         encoding: 'utf8',
         timeout: 60_000,
       });
       expect(run.status).toBe(1);
-      expect(run.stderr).toMatch(/context "stage"/);
+      expect(run.stderr).toContain(`context "${key}"`);
     } finally {
       rmSync(outdir, { recursive: true, force: true });
     }

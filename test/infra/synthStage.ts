@@ -7,13 +7,14 @@ import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { PROJECT_ROOT } from '../../infra/bundling/handlerCatalog';
 import { buildSentinelApp, type SentinelStacks } from '../../infra/sentinelApp';
 
-export type StackPart = 'data' | 'messaging' | 'web' | 'compute' | 'monitoring';
-export const STACK_PARTS: readonly StackPart[] = ['data', 'messaging', 'web', 'compute', 'monitoring'];
+export type StackPart = 'keys' | 'data' | 'messaging' | 'web' | 'compute' | 'monitoring';
+export const STACK_PARTS: readonly StackPart[] = ['keys', 'data', 'messaging', 'web', 'compute', 'monitoring'];
 
 /** A template as plain JSON, for assertions the `Template` API has no matcher for. */
 export interface TemplateJson {
   Resources: Record<string, { Type: string; Properties?: Record<string, unknown>; DeletionPolicy?: string; UpdateReplacePolicy?: string }>;
-  Outputs?: Record<string, unknown>;
+  Outputs?: Record<string, { Value: unknown; Export?: unknown }>;
+  Parameters?: Record<string, { Type: string; Default?: unknown }>;
 }
 
 export interface SynthResult {
@@ -75,6 +76,11 @@ export function synthStage(
 export function cleanUpSynth(): void {
   if (outdir) rmSync(outdir, { recursive: true, force: true });
   outdir = undefined;
+}
+
+/** Context a testnet or beta synth needs at least (they refuse to synthesize without it). */
+export function deployedStageContext(stage: 'testnet' | 'beta'): Record<string, string> {
+  return { stage, account: '111122223333', region: 'eu-west-1', mailFrom: `alerts@${stage}.example.com`, alarmEmail: 'ops@example.com' };
 }
 
 /** Context the resource tests synthesize with: a created and an existing owner key, an alarm address. */

@@ -1,0 +1,54 @@
+import { ArnFormat, Stack } from 'aws-cdk-lib';
+import type { IConstruct } from 'constructs';
+
+/**
+ * Deterministic physical names and ARNs, so stacks refer to each other's resources by name instead
+ * of CloudFormation exports (an export in use blocks any change to its value; see docs/deploy.md,
+ * "Safe change paths"). Every name starts with the stage prefix `sentinel-<stage>-`.
+ */
+
+/** Name of the `sign-revocation` execution role: the key policies of the owner keys name it. */
+export function signerRoleName(prefix: string): string {
+  return `${prefix}sign-revocation`;
+}
+
+/** ARN of the `sign-revocation` execution role, in the account of `scope`'s stack. */
+export function signerRoleArn(scope: IConstruct, prefix: string): string {
+  return Stack.of(scope).formatArn({ service: 'iam', region: '', resource: 'role', resourceName: signerRoleName(prefix) });
+}
+
+/** ARN of a DynamoDB table by name, in `scope`'s account and region. */
+export function tableArn(scope: IConstruct, name: string): string {
+  return Stack.of(scope).formatArn({ service: 'dynamodb', resource: 'table', resourceName: name });
+}
+
+/** ARN of an SQS queue by name. */
+export function queueArn(scope: IConstruct, name: string): string {
+  return Stack.of(scope).formatArn({ service: 'sqs', resource: name, arnFormat: ArnFormat.NO_RESOURCE_NAME });
+}
+
+/** URL of an SQS queue by name. */
+export function queueUrl(scope: IConstruct, name: string): string {
+  const stack = Stack.of(scope);
+  return `https://sqs.${stack.region}.${stack.urlSuffix}/${stack.account}/${name}`;
+}
+
+/** ARN of an SNS topic by name. */
+export function topicArn(scope: IConstruct, name: string): string {
+  return Stack.of(scope).formatArn({ service: 'sns', resource: name, arnFormat: ArnFormat.NO_RESOURCE_NAME });
+}
+
+/** SSM parameter holding the link endpoint's base URL (`PUBLIC_BASE_URL`), written by the web stack. */
+export function publicBaseUrlParameter(stage: string): string {
+  return `/sentinel/${stage}/public-base-url`;
+}
+
+/** SSM parameter holding the HTTP API's id, written by the web stack (read by the monitoring stack). */
+export function apiIdParameter(stage: string): string {
+  return `/sentinel/${stage}/api-id`;
+}
+
+/** Name of the link-token secret. */
+export function linkSecretName(prefix: string): string {
+  return `${prefix}link-secret`;
+}

@@ -1,0 +1,53 @@
+import { Duration } from 'aws-cdk-lib';
+import { Dashboard, GraphWidget, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import type { Construct } from 'constructs';
+import { CHAIN_REQUEST_SERVICES, apiMetric, customMetric, lambdaMetric, queueMetric, sesEventMetric, sesReputationMetric } from './metrics';
+
+/** What the dashboard shows: names only, like the alarms. */
+export interface StageDashboardProps {
+  readonly dashboardName: string;
+  readonly stage: string;
+  readonly prefix: string;
+  readonly functionNames: readonly string[];
+  readonly workQueueNames: readonly string[];
+  readonly apiId: string;
+}
+
+/**
+ * One CloudWatch dashboard per stage: polls and overdue accounts, report lateness, queue ages,
+ * emails, errors, chain requests.
+ */
+export function createStageDashboard(scope: Construct, id: string, props: StageDashboardProps): Dashboard {
+  const { stage } = props;
+  const five = Duration.minutes(5);
+  const graph = (title: string, left: IMetric[], right: IMetric[] = []): GraphWidget =>
+    new GraphWidget({ title, left, right, width: 12, height: 6 });
+  const dashboard = new Dashboard(scope, id, { dashboardName: props.dashboardName });
+  dashboard.addWidgets(
+    graph(
+      'Polls (collect) and overdue accounts (dispatch)',
+      ['Polls', 'SuccessfulPolls', 'PollErrors'].map((m) => customMetric(m, 'collect', stage, 'Sum', five)),
+      [customMetric('OverdueAccounts', 'dispatch', stage, 'Maximum', Duration.minutes(1))],
+    ),
+    graph('Report lateness (s) and reports sent', [customMetric('ReportLatenessSeconds', 'report', stage, 'Maximum', Duration.hours(1))], [
+      customMetric('ReportsSent', 'report', stage, 'Sum', Duration.hours(1)),
+    ]),
+  );
+  dashboard.addWidgets(
+    graph('Age of the oldest message (s)', props.workQueueNames.map((q) => queueMetric('ApproximateAgeOfOldestMessage', q, five))),
+    graph(
+      'Emails (SES events)',
+      ['Send', 'Delivery', 'Bounce', 'Complaint', 'Reject', 'DeliveryDelay', 'RenderingFailure'].map((m) => sesEventMetric(m, stage)),
+      [sesReputationMetric('Reputation.BounceRate'), sesReputationMetric('Reputation.ComplaintRate')],
+    ),
+  );
+  dashboard.addWidgets(
+    graph(
+      'Errors',
+      props.functionNames.map((f) => lambdaMetric('Errors', f)),
+      [apiMetric('5xx', props.apiId), customMetric('NotificationFailures', 'notify', stage, 'Sum', five)],
+    ),
+    graph('Chain requests', CHAIN_REQUEST_SERVICES.map((s) => customMetric('ChainRequests', s, stage, 'Sum', Duration.minutes(1)))),
+  );
+  return dashboard;
+}

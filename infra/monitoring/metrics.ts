@@ -1,0 +1,70 @@
+import { Duration } from 'aws-cdk-lib';
+import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
+import { METRICS_NAMESPACE } from '../constructs/SentinelFunction';
+
+/**
+ * Metrics by name: every dimension is a deterministic physical name (function, queue, topic), so
+ * the monitoring stack needs no export from the stacks it watches.
+ */
+
+/** The custom metrics the alarms and the dashboard read, and the service (function) that emits each. */
+export const CUSTOM_METRICS = {
+  /** dispatch, every run: accounts whose poll is overdue by more than the grace period. */
+  OverdueAccounts: 'dispatch',
+  /** report worker, per report sent: seconds between the report's due time and its sending. */
+  ReportLatenessSeconds: 'report',
+  /** report worker: reports sent. */
+  ReportsSent: 'report',
+  /** notify: notifications that failed for good. */
+  NotificationFailures: 'notify',
+  /** collect: polls attempted, succeeded, failed on the chain. */
+  Polls: 'collect',
+  SuccessfulPolls: 'collect',
+  PollErrors: 'collect',
+} as const;
+export type CustomMetricName = keyof typeof CUSTOM_METRICS;
+
+/** Consumers of work queues; each emits `MalformedMessages` for a message it cannot parse. */
+export const MALFORMED_MESSAGE_SERVICES = ['collect', 'notify', 'report'] as const;
+
+/** Functions that call the chain; each may emit `ChainRequests` (dashboard only). */
+export const CHAIN_REQUEST_SERVICES = ['collect', 'sign-revocation'] as const;
+
+/** A custom metric (Powertools EMF): dimensions `service` and `stage` (from `SENTINEL_STAGE`). */
+export function customMetric(metricName: string, service: string, stage: string, statistic: string, period: Duration): Metric {
+  return new Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service, stage }, statistic, period });
+}
+
+/** A metric of one Lambda function, by name. */
+export function lambdaMetric(metricName: 'Errors' | 'Throttles' | 'Invocations', functionName: string, period = Duration.minutes(5)): Metric {
+  return new Metric({ namespace: 'AWS/Lambda', metricName, dimensionsMap: { FunctionName: functionName }, statistic: 'Sum', period });
+}
+
+/** A metric of one SQS queue, by name (Maximum over the period). */
+export function queueMetric(
+  metricName: 'ApproximateNumberOfMessagesVisible' | 'ApproximateAgeOfOldestMessage',
+  queueName: string,
+  period = Duration.minutes(1),
+): Metric {
+  return new Metric({ namespace: 'AWS/SQS', metricName, dimensionsMap: { QueueName: queueName }, statistic: 'Maximum', period });
+}
+
+/** A metric of the HTTP API's `$default` stage (`4xx`, `5xx`, `Count`). */
+export function apiMetric(metricName: '4xx' | '5xx' | 'Count', apiId: string, period = Duration.minutes(5)): Metric {
+  return new Metric({ namespace: 'AWS/ApiGateway', metricName, dimensionsMap: { ApiId: apiId, Stage: '$default' }, statistic: 'Sum', period });
+}
+
+/** An account-level SES reputation rate (what SES reviews sending accounts by), as a fraction. */
+export function sesReputationMetric(metricName: 'Reputation.BounceRate' | 'Reputation.ComplaintRate', period = Duration.hours(1)): Metric {
+  return new Metric({ namespace: 'AWS/SES', metricName, statistic: 'Maximum', period });
+}
+
+/** An SES sending event counted by the configuration set's CloudWatch destination (dimension `stage`). */
+export function sesEventMetric(metricName: string, stage: string, period = Duration.minutes(5)): Metric {
+  return new Metric({ namespace: 'AWS/SES', metricName, dimensionsMap: { stage }, statistic: 'Sum', period });
+}
+
+/** Deliveries of an SNS topic that failed for good (e.g. SES events that never reached `ses-events`). */
+export function topicFailuresMetric(topicName: string, period = Duration.minutes(5)): Metric {
+  return new Metric({ namespace: 'AWS/SNS', metricName: 'NumberOfNotificationsFailed', dimensionsMap: { TopicName: topicName }, statistic: 'Sum', period });
+}
