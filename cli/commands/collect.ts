@@ -3,8 +3,11 @@ import { addressSchema } from '../../functions/domain/address';
 import type { CollectOutcome } from '../../functions/services/collect/collectAccount';
 import type { DispatchSelection } from '../../functions/services/collect/dispatchDue';
 import { memoryCounters } from '../../functions/shared/observability';
-import { createLocalSystem } from '../../local/localSystem';
-import type { CliContext } from '../cliRuntime';
+import { createNotifyHandler } from '../../functions/handlers/notify';
+import { collectSettingsFrom } from '../../functions/services/collect/collectSettings';
+import { createLocalPipeline } from '../../local/localPipeline';
+import { localMailDeps } from '../../local/localSystem';
+import type { CliContext, CliRuntime } from '../cliRuntime';
 import { formatTable, printJson, UsageError } from '../output';
 
 /** `sentinel collect`: one dispatch-and-collect cycle now, alerts included. */
@@ -19,26 +22,39 @@ export function register(program: Command, context: CliContext): void {
       if (options.account !== undefined && options.all) throw new UsageError('--account and --all exclude each other');
       const selection = selectionOf(options);
       const rt = await context.runtime();
-      const system = await createLocalSystem({
-        settings: rt.settings,
-        repos: rt.repos,
-        log: rt.log,
-        counters: memoryCounters(),
-        now: () => rt.now(),
-        visibilityTimeoutMs: 1_000,
-      });
       if (selection.kind === 'account' && !(await rt.repos.accounts.get(selection.address))) {
         throw new Error(`${selection.address} is not tracked`);
       }
+      const pipeline = await collectPipeline(rt);
       const progress = context.io.interactive
         ? (done: number, total: number) => context.io.err(`\rcollected ${done}/${total}`)
         : undefined;
-      const { outcomes } = await system.pipeline.runCycle(selection, progress);
+      const { outcomes } = await pipeline.runCycle(selection, progress);
       if (progress && outcomes.length > 0) context.io.err('\n');
       if (options.json) return printJson(context.io, outcomes);
       if (outcomes.length === 0) return context.io.out('no account was due\n');
       context.io.out(formatTable(['ACCOUNT', 'NEW POINTS', 'STATUS', 'NOTE'], outcomes.map(row)));
     });
+}
+
+/**
+ * Only what one cycle needs: the chain client, the tables, the in-process collect and notify
+ * queues with the deployed handlers, and the mail path of the alerts it raises (no pages, no signer).
+ */
+async function collectPipeline(rt: CliRuntime) {
+  const counters = memoryCounters();
+  const now = () => rt.now();
+  const mail = localMailDeps({ settings: rt.settings, repos: rt.repos, log: rt.log, counters, now }, await rt.links());
+  return createLocalPipeline({
+    repos: rt.repos,
+    chain: rt.chain(),
+    log: rt.log,
+    counters,
+    now,
+    notifyConsumer: createNotifyHandler(mail),
+    collectSettings: collectSettingsFrom(rt.settings),
+    visibilityTimeoutMs: 1_000,
+  });
 }
 
 function selectionOf(options: { account?: string; all?: boolean }): DispatchSelection {
