@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { LocalServiceError } from './localServiceError';
 
-/** Oldest Java major version the project supports for DynamoDB Local (see CONTRACT.md). */
+/** Oldest Java major version the project supports for DynamoDB Local (README, "Quick start"). */
 export const MIN_JAVA_MAJOR = 17;
 
 /** The `java` to run: `$JAVA_HOME/bin/java` when JAVA_HOME is set, else `java` from PATH. */

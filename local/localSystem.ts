@@ -45,6 +45,26 @@ export interface LocalSystem {
   readonly webRoutes: readonly HttpRoute[];
 }
 
+/** The ports of the mail services (notify, daily report) over the configured SES and templates. */
+export function localMailDeps(
+  options: Pick<LocalSystemOptions, 'settings' | 'repos' | 'log' | 'counters' | 'now'>,
+  links: ActionLinks,
+  chain: ChainClient,
+): DueReportsDeps & { now: () => number } {
+  const { settings } = options;
+  return {
+    repos: options.repos,
+    chain,
+    sender: sesSenderFrom(settings),
+    renderer: createEmailRenderer(settings.TEMPLATES_DIR === undefined ? {} : { templateRoot: settings.TEMPLATES_DIR }),
+    links,
+    mailFrom: settings.MAIL_FROM,
+    log: options.log,
+    counters: options.counters,
+    now: options.now,
+  };
+}
+
 /**
  * Builds the system from settings that point at local (or real) services: the same handler
  * factories the Lambdas use, with in-process queues in place of SQS and a direct call in place
@@ -55,17 +75,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
   const chain = options.chain ?? chainFrom(settings, log);
   const page = pageSecurity(await linkSecretsFrom(settings), required(settings, 'PUBLIC_BASE_URL'));
   const { links } = page;
-  const mail: DueReportsDeps & { now: () => number } = {
-    repos,
-    chain,
-    sender: sesSenderFrom(settings),
-    renderer: createEmailRenderer(settings.TEMPLATES_DIR === undefined ? {} : { templateRoot: settings.TEMPLATES_DIR }),
-    links,
-    mailFrom: settings.MAIL_FROM,
-    log,
-    counters,
-    now,
-  };
+  const mail = localMailDeps(options, links, chain);
   const pipeline = createLocalPipeline({
     repos,
     chain,

@@ -3,10 +3,12 @@ import { addressSchema } from '../../functions/domain/address';
 import type { CollectOutcome } from '../../functions/services/collect/collectAccount';
 import type { DispatchSelection } from '../../functions/services/collect/dispatchDue';
 import { memoryCounters } from '../../functions/shared/observability';
-import { createLocalSystem } from '../../local/localSystem';
-import type { CliContext } from '../cliRuntime';
+import type { CliContext, CliRuntime } from '../cliRuntime';
 import { formatTable, plural, printJson, UsageError, addressMessage } from '../output';
 import { progressReporter } from '../progressReporter';
+import { createNotifyHandler } from '../../functions/handlers/notify';
+import { collectSettingsFrom } from '../../functions/services/collect/collectSettings';
+import { createLocalPipeline } from '../../local/localPipeline';
 
 /** `sentinel collect`: one dispatch-and-collect cycle now, alerts included. */
 export function register(program: Command, context: CliContext): void {
@@ -20,20 +22,13 @@ export function register(program: Command, context: CliContext): void {
       if (options.account !== undefined && options.all) throw new UsageError('--account and --all exclude each other');
       const selection = selectionOf(options);
       const rt = await context.runtime();
-      const system = await createLocalSystem({
-        settings: rt.settings,
-        repos: rt.repos,
-        log: rt.log,
-        counters: memoryCounters(),
-        now: () => rt.now(),
-        visibilityTimeoutMs: 1_000,
-      });
       if (selection.kind === 'account' && !(await rt.repos.accounts.get(selection.address))) {
         throw new Error(`${selection.address} is not tracked`);
       }
+      const pipeline = await collectPipeline(rt);
       const progress = progressReporter(context.io, 'collected');
       const showProgress = selection.kind !== 'account' && (context.io.interactive || selection.kind === 'all');
-      const { outcomes } = await system.pipeline.runCycle(selection, showProgress ? (done, total) => progress.update(done, total) : undefined);
+      const { outcomes } = await pipeline.runCycle(selection, showProgress ? (done, total) => progress.update(done, total) : undefined);
       progress.finish();
       if (selection.kind !== 'account' && outcomes.length > 0) context.io.err(`${summary(outcomes, progress.elapsedSeconds())}\n`);
       if (options.json) return printJson(context.io, outcomes);
@@ -54,6 +49,27 @@ function summary(outcomes: readonly CollectOutcome[], seconds: number): string {
   }
   const parts = [...counts].map(([k, n]) => `${n} ${k}`).join(', ');
   return `collected ${plural(outcomes.length, 'account')} in ${seconds.toFixed(1)} s: ${parts}; ${plural(alerts, 'alert')} sent`;
+}
+
+/**
+ * Only what one cycle needs: the chain client, the tables, the in-process collect and notify
+ * queues with the deployed handlers, and the mail path of the alerts it raises (no pages, no signer).
+ */
+async function collectPipeline(rt: CliRuntime) {
+  const counters = memoryCounters();
+  const now = () => rt.now();
+  const chain = rt.chain();
+  const mail = localMailDeps({ settings: rt.settings, repos: rt.repos, log: rt.log, counters, now }, await rt.links(), chain);
+  return createLocalPipeline({
+    repos: rt.repos,
+    chain,
+    log: rt.log,
+    counters,
+    now,
+    notifyConsumer: createNotifyHandler(mail),
+    collectSettings: collectSettingsFrom(rt.settings),
+    visibilityTimeoutMs: 1_000,
+  });
 }
 
 function selectionOf(options: { account?: string; all?: boolean }): DispatchSelection {

@@ -5,7 +5,7 @@ import { formatPath } from './formatPath';
 import { createHttpTransport, type ChainLogger, type HttpTransport } from './httpTransport';
 import { parseBaseUrl, routeUrl, type BaseUrl } from './baseUrl';
 import type { ChainClient, PortfolioQuery, SignedTransaction } from './ports';
-import { parseShape, readJson, readWriteBody } from './responseBody';
+import { readJson, readWriteBody } from './responseBody';
 import { accountNonceSchema, delegateTradersSchema, portfolioResponseSchema } from './schemas';
 import { addressSchema } from '../domain/address';
 import { intervalSchema } from '../domain/interval';
@@ -14,7 +14,7 @@ import { realSleep, sharedRateLimiter, type RateLimiter, type Sleep } from './to
 import { toTransactionResult } from './transactionResult';
 
 export interface ChainClientOptions {
-  /** Node base URL (`account-nonce`, `delegate-traders`, `transaction`, `batch_transactions`); may carry a path prefix. */
+  /** Node base URL (`account-nonce`, `delegate-traders`, `transaction`); may carry a path prefix. */
   nodeUrl: string;
   /** Indexer base URL (`portfolio`); usually carries a path prefix of its own. */
   indexerUrl: string;
@@ -63,19 +63,12 @@ function validated<S extends z.ZodType>(schema: S, value: unknown, prefix: strin
   throw new ChainRequestError(path, issue?.message ?? 'invalid', { cause: parsed.error });
 }
 
-function transactionBody(tx: SignedTransaction, prefix: string): Record<string, unknown> {
-  if (tx === null || typeof tx !== 'object') throw new ChainRequestError(prefix || 'transaction', 'not an object');
-  if (tx.serializationFormat !== 'JSON') throw new ChainRequestError(`${prefix}serializationFormat`, 'must be "JSON"');
-  if (tx.signatureScheme !== 'EIP191') throw new ChainRequestError(`${prefix}signatureScheme`, 'must be "EIP191"');
-  const signature = validated(signatureSchema, tx.signature, `${prefix}signature`);
-  let data;
-  try {
-    data = canonicalData(tx.data);
-  } catch (err) {
-    if (err instanceof ChainRequestError && prefix) throw new ChainRequestError(`${prefix}${err.parameter}`, err.details ?? 'invalid', { cause: err });
-    throw err;
-  }
-  return { data, serializationFormat: 'JSON', signatureScheme: 'EIP191', signature };
+function transactionBody(tx: SignedTransaction): Record<string, unknown> {
+  if (tx === null || typeof tx !== 'object') throw new ChainRequestError('transaction', 'not an object');
+  if (tx.serializationFormat !== 'JSON') throw new ChainRequestError('serializationFormat', 'must be "JSON"');
+  if (tx.signatureScheme !== 'EIP191') throw new ChainRequestError('signatureScheme', 'must be "EIP191"');
+  const signature = validated(signatureSchema, tx.signature, 'signature');
+  return { data: canonicalData(tx.data), serializationFormat: 'JSON', signatureScheme: 'EIP191', signature };
 }
 
 /**
@@ -129,14 +122,8 @@ export function createChainClient(options: ChainClientOptions): ChainClient {
     },
 
     async submitTransaction(tx: SignedTransaction) {
-      const response = await post('transaction', transactionBody(tx, ''));
+      const response = await post('transaction', transactionBody(tx));
       return toTransactionResult(readWriteBody(response), response.request);
-    },
-
-    async submitBatch(txs: readonly SignedTransaction[]) {
-      if (!Array.isArray(txs) || txs.length === 0) throw new ChainRequestError('transactions', 'must be a non-empty array');
-      const response = await post('batch_transactions', txs.map((tx, i) => transactionBody(tx, `transactions[${i}].`)));
-      return parseShape(z.string(), readWriteBody(response), response.request);
     },
   };
 }

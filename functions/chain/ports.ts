@@ -36,7 +36,6 @@ export interface ChainClient {
   getAccountNonce(account: string): Promise<AccountNonce>;
   getDelegateTraders(account: string): Promise<Delegate[]>;
   submitTransaction(tx: SignedTransaction): Promise<TransactionResult>;
-  submitBatch(txs: readonly SignedTransaction[]): Promise<string>;
 }
 
 /** Something that can sign EIP-191 personal messages for one address. */

@@ -32,7 +32,7 @@ export const outgoingEmailSchema = z.object({
   inlineImages: z.array(inlineImageSchema).default([]),
   /** Defaults to one derived from `eventId` and the recipients, so a resend carries the same id. */
   messageId: z.string().regex(/^<[^<>\s@]+@[^<>\s@]+>$/, 'must look like <id@domain>').optional(),
-  /** The `Date` header; defaults to now. */
+  /** The `Date` header; defaults to the wall clock (callers with a clock pass theirs). */
   date: z.date().optional(),
 });
 /** Input of {@link buildMime}. */

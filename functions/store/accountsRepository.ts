@@ -48,17 +48,14 @@ export class AccountsRepository extends DynamoRepository {
   /** Adds an account unless one with this address exists. */
   async create(account: AccountRecord): Promise<{ kind: 'created' } | { kind: 'exists' }> {
     const item = toItem(account, 'accounts.create');
-    return this.call('accounts.create', async () => {
-      try {
-        await this.client.send(
-          new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(address)' }),
-        );
-        return { kind: 'created' };
-      } catch (error) {
-        if (isConditionalCheckFailed(error)) return { kind: 'exists' };
-        throw error;
-      }
-    });
+    return this.conditionalWrite(
+      'accounts.create',
+      () => this.client.send(
+        new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(address)' }),
+      ),
+      { kind: 'created' },
+      () => ({ kind: 'exists' }),
+    );
   }
 
   /** The account, read consistently, or null. */
@@ -108,17 +105,14 @@ export class AccountsRepository extends DynamoRepository {
 
   /** Stops tracking an account (its stored history expires by TTL). */
   async remove(address: string): Promise<{ kind: 'removed' } | { kind: 'not-found' }> {
-    return this.call('accounts.remove', async () => {
-      try {
-        await this.client.send(
-          new DeleteCommand({ TableName: this.table, Key: { address }, ConditionExpression: 'attribute_exists(address)' }),
-        );
-        return { kind: 'removed' };
-      } catch (error) {
-        if (isConditionalCheckFailed(error)) return { kind: 'not-found' };
-        throw error;
-      }
-    });
+    return this.conditionalWrite(
+      'accounts.remove',
+      () => this.client.send(
+        new DeleteCommand({ TableName: this.table, Key: { address }, ConditionExpression: 'attribute_exists(address)' }),
+      ),
+      { kind: 'removed' },
+      () => ({ kind: 'not-found' }),
+    );
   }
 
   /**
@@ -183,24 +177,21 @@ export class AccountsRepository extends DynamoRepository {
   /** Sets the account's health (status, reason, error and empty-poll counts) and nothing else. */
   async recordHealth(address: string, health: AccountHealth): Promise<{ kind: 'recorded' } | { kind: 'not-found' }> {
     const fields = Object.entries(parseItem(accountHealthSchema, health, 'accounts.recordHealth'));
-    return this.call('accounts.recordHealth', async () => {
-      try {
-        await this.client.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: { address },
-            UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
-            ConditionExpression: 'attribute_exists(address)',
-            ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
-            ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
-          }),
-        );
-        return { kind: 'recorded' };
-      } catch (error) {
-        if (isConditionalCheckFailed(error)) return { kind: 'not-found' };
-        throw error;
-      }
-    });
+    return this.conditionalWrite(
+      'accounts.recordHealth',
+      () => this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { address },
+          UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+          ConditionExpression: 'attribute_exists(address)',
+          ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
+          ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
+        }),
+      ),
+      { kind: 'recorded' },
+      () => ({ kind: 'not-found' }),
+    );
   }
 
   /**
@@ -280,24 +271,21 @@ export class AccountsRepository extends DynamoRepository {
     expected: number | undefined,
     value: number,
   ): Promise<boolean> {
-    return this.call(operation, async () => {
-      try {
-        await this.client.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: { address },
-            UpdateExpression: 'SET #field = :value',
-            ConditionExpression: expected === undefined ? 'attribute_exists(address)' : '#field = :expected',
-            ExpressionAttributeNames: { '#field': field },
-            ExpressionAttributeValues: { ':value': value, ...(expected === undefined ? {} : { ':expected': expected }) },
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionalCheckFailed(error)) return false;
-        throw error;
-      }
-    });
+    return this.conditionalWrite(
+      operation,
+      () => this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { address },
+          UpdateExpression: 'SET #field = :value',
+          ConditionExpression: expected === undefined ? 'attribute_exists(address)' : '#field = :expected',
+          ExpressionAttributeNames: { '#field': field },
+          ExpressionAttributeValues: { ':value': value, ...(expected === undefined ? {} : { ':expected': expected }) },
+        }),
+      ),
+      true,
+      () => false,
+    );
   }
 }
 

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parseItem } from './parseItem';
 import { queryAll } from './queryAll';
-import { isConditionalCheckFailed, StoreError } from './storeError';
+import { StoreError } from './storeError';
 import { DynamoRepository } from './dynamoRepository';
 import type { RepositoryOptions } from './repositoryOptions';
 
@@ -65,27 +65,24 @@ export class AlertStateRepository extends DynamoRepository {
   ): Promise<{ kind: 'written'; version: number } | { kind: 'conflict' }> {
     const version = (expectedVersion ?? 0) + 1;
     const item = parseItem(itemSchema, { address, rule, state: newState, version }, 'alerts.compareAndSet');
-    return this.call('alerts.compareAndSet', async () => {
-      try {
-        await this.client.send(
-          new PutCommand({
-            TableName: this.table,
-            Item: item,
-            ...(expectedVersion === null
-              ? { ConditionExpression: 'attribute_not_exists(address)' }
-              : {
-                  ConditionExpression: '#version = :expected',
-                  ExpressionAttributeNames: { '#version': 'version' },
-                  ExpressionAttributeValues: { ':expected': expectedVersion },
-                }),
-          }),
-        );
-        return { kind: 'written', version };
-      } catch (error) {
-        if (isConditionalCheckFailed(error)) return { kind: 'conflict' };
-        throw error;
-      }
-    });
+    return this.conditionalWrite(
+      'alerts.compareAndSet',
+      () => this.client.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: item,
+          ...(expectedVersion === null
+            ? { ConditionExpression: 'attribute_not_exists(address)' }
+            : {
+                ConditionExpression: '#version = :expected',
+                ExpressionAttributeNames: { '#version': 'version' },
+                ExpressionAttributeValues: { ':expected': expectedVersion },
+              }),
+        }),
+      ),
+      { kind: 'written', version },
+      () => ({ kind: 'conflict' }),
+    );
   }
 
   /** Until when (epoch ms) the account is snoozed, or null. */

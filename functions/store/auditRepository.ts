@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parseItem } from './parseItem';
-import { isConditionalCheckFailed } from './storeError';
 import { DynamoRepository } from './dynamoRepository';
 import type { RepositoryOptions } from './repositoryOptions';
 
@@ -127,15 +126,12 @@ export class AuditRepository extends DynamoRepository {
     // The table's sort key is named `at`; the record's own `at` (ms) is kept as `atMs`.
     const { at, ...rest } = record;
     const item = { ...rest, at: sortKey, atMs: at };
-    return this.call(operation, async () => {
-      try {
-        await this.client.send(new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(#at)', ExpressionAttributeNames: { '#at': 'at' } }));
-        return { kind: 'appended' };
-      } catch (error) {
-        if (isConditionalCheckFailed(error)) return { kind: 'exists' };
-        throw error;
-      }
-    });
+    return this.conditionalWrite(
+      operation,
+      () => this.client.send(new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(#at)', ExpressionAttributeNames: { '#at': 'at' } })),
+      { kind: 'appended' },
+      () => ({ kind: 'exists' }),
+    );
   }
 }
 

@@ -4,7 +4,6 @@ import { batchWriteAll } from './batchWrite';
 import { parseItem } from './parseItem';
 import { queryAll } from './queryAll';
 import type { RepositoryOptions } from './repositoryOptions';
-import { isConditionalCheckFailed } from './storeError';
 import { DynamoRepository } from './dynamoRepository';
 
 const ms = z.number().int().min(0);
@@ -58,22 +57,19 @@ export class DelegateViewRepository extends DynamoRepository {
 
   /** Marks a delegate as gone since `removedAt`, keeping its record. */
   async markRemoved(address: string, delegate: string, removedAt: number): Promise<{ kind: 'marked' } | { kind: 'not-found' }> {
-    return this.call('delegates.markRemoved', async () => {
-      try {
-        await this.client.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: { address, delegate },
-            UpdateExpression: 'SET removedAt = :removedAt',
-            ConditionExpression: 'attribute_exists(delegate)',
-            ExpressionAttributeValues: { ':removedAt': removedAt },
-          }),
-        );
-        return { kind: 'marked' };
-      } catch (error) {
-        if (isConditionalCheckFailed(error)) return { kind: 'not-found' };
-        throw error;
-      }
-    });
+    return this.conditionalWrite(
+      'delegates.markRemoved',
+      () => this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { address, delegate },
+          UpdateExpression: 'SET removedAt = :removedAt',
+          ConditionExpression: 'attribute_exists(delegate)',
+          ExpressionAttributeValues: { ':removedAt': removedAt },
+        }),
+      ),
+      { kind: 'marked' },
+      () => ({ kind: 'not-found' }),
+    );
   }
 }

@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { RepositoryOptions } from './repositoryOptions';
-import { storeCall } from './storeError';
+import { isConditionalCheckFailed, storeCall } from './storeError';
 import { tableName, type TableId } from './tableDefinitions';
 
 /**
@@ -25,5 +25,21 @@ export abstract class DynamoRepository<O extends RepositoryOptions = RepositoryO
   /** Runs one operation on this repository's table (`operation` as in `accounts.create`). */
   protected call<T>(operation: string, fn: () => Promise<T>): Promise<T> {
     return storeCall(operation, fn, this.table);
+  }
+
+  /**
+   * Runs one conditional write (`call`): `applied` when it was written, `refused(error)` when its
+   * condition failed (the error holds the stored item when the request asked for `ALL_OLD`).
+   */
+  protected conditionalWrite<const A, const B>(operation: string, write: () => Promise<unknown>, applied: A, refused: (error: unknown) => B): Promise<A | B> {
+    return this.call(operation, async () => {
+      try {
+        await write();
+        return applied;
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) return refused(error);
+        throw error;
+      }
+    });
   }
 }

@@ -1,5 +1,4 @@
 import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { isConditionalCheckFailed } from './storeError';
 import { toTtlSeconds } from './ttl';
 import { DynamoRepository } from './dynamoRepository';
 import type { RepositoryOptions } from './repositoryOptions';
@@ -18,43 +17,37 @@ export class LeaseRepository extends DynamoRepository {
    * (which renews it).
    */
   async acquire(lockId: string, owner: string, ttlMs: number, now: number): Promise<{ kind: 'acquired' } | { kind: 'busy' }> {
-    return this.call('leases.acquire', async () => {
-      try {
-        await this.client.send(
-          new PutCommand({
-            TableName: this.table,
-            Item: { lockId, owner, acquiredAt: now, leaseUntil: now + ttlMs, expiresAt: toTtlSeconds(now + ttlMs) },
-            ConditionExpression: 'attribute_not_exists(lockId) OR leaseUntil <= :now OR #owner = :owner',
-            ExpressionAttributeNames: { '#owner': 'owner' },
-            ExpressionAttributeValues: { ':now': now, ':owner': owner },
-          }),
-        );
-        return { kind: 'acquired' };
-      } catch (error) {
-        if (isConditionalCheckFailed(error)) return { kind: 'busy' };
-        throw error;
-      }
-    });
+    return this.conditionalWrite(
+      'leases.acquire',
+      () => this.client.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { lockId, owner, acquiredAt: now, leaseUntil: now + ttlMs, expiresAt: toTtlSeconds(now + ttlMs) },
+          ConditionExpression: 'attribute_not_exists(lockId) OR leaseUntil <= :now OR #owner = :owner',
+          ExpressionAttributeNames: { '#owner': 'owner' },
+          ExpressionAttributeValues: { ':now': now, ':owner': owner },
+        }),
+      ),
+      { kind: 'acquired' },
+      () => ({ kind: 'busy' }),
+    );
   }
 
   /** Gives the lease back if `owner` still holds it. */
   async release(lockId: string, owner: string): Promise<{ kind: 'released' } | { kind: 'not-owner' }> {
-    return this.call('leases.release', async () => {
-      try {
-        await this.client.send(
-          new DeleteCommand({
-            TableName: this.table,
-            Key: { lockId },
-            ConditionExpression: '#owner = :owner',
-            ExpressionAttributeNames: { '#owner': 'owner' },
-            ExpressionAttributeValues: { ':owner': owner },
-          }),
-        );
-        return { kind: 'released' };
-      } catch (error) {
-        if (isConditionalCheckFailed(error)) return { kind: 'not-owner' };
-        throw error;
-      }
-    });
+    return this.conditionalWrite(
+      'leases.release',
+      () => this.client.send(
+        new DeleteCommand({
+          TableName: this.table,
+          Key: { lockId },
+          ConditionExpression: '#owner = :owner',
+          ExpressionAttributeNames: { '#owner': 'owner' },
+          ExpressionAttributeValues: { ':owner': owner },
+        }),
+      ),
+      { kind: 'released' },
+      () => ({ kind: 'not-owner' }),
+    );
   }
 }

@@ -352,20 +352,7 @@ describe('chain client: transactions', () => {
     const badData = { ...signed, data: { ...signed.data, nonce: -1 } };
     expect((await failure(ChainRequestError, () => client.submitTransaction(badSignature))).parameter).toBe('signature');
     expect((await failure(ChainRequestError, () => client.submitTransaction(badData))).parameter).toBe('data.nonce');
-    expect((await failure(ChainRequestError, () => client.submitBatch([signed, badData]))).parameter).toBe('transactions[1].data.nonce');
-    expect((await failure(ChainRequestError, () => client.submitBatch([]))).parameter).toBe('transactions');
     expect(server.requests).toHaveLength(0);
-  });
-
-  it('POSTs a batch as an array and returns its string answer; Err is a rejection', async () => {
-    const { client } = setup();
-    server.script(reply.json(200, 'Ok'), reply.json(400, { Err: 'batch too large' }), reply.json(200, { results: [] }));
-    expect(await client.submitBatch([signed, signed])).toBe('Ok');
-    const sent = JSON.parse(server.requests[0]?.body ?? 'null') as unknown[];
-    expect(server.requests[0]?.url).toBe('/node/batch_transactions');
-    expect(sent).toHaveLength(2);
-    expect((await failure(ChainRejectedError, () => client.submitBatch([signed]))).reason).toBe('batch too large');
-    expect((await failure(ChainResponseShapeError, () => client.submitBatch([signed]))).path).toBe('');
   });
 
   it('every error it throws is a ChainError with a cause-preserving shape', async () => {

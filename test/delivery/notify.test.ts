@@ -84,6 +84,8 @@ describe('notify: content of what is sent', () => {
       expect(mail.html).toContain(DELEGATE);
       expect(header(mail, 'X-Sentinel-Event-Id')).toBe(`delegate:${account.address}:${DELEGATE}:1:new`);
       expect(header(mail, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+      // Stamped by the service's clock, not the wall clock.
+      expect(mail.date?.getTime()).toBe(clock.now());
 
       const [unsubscribe] = linkTokens(header(mail, 'List-Unsubscribe') ?? '', '/unsubscribe');
       const claims = links.read('unsubscribe', unsubscribe, NOW);

@@ -32,6 +32,8 @@ export interface RecipientEmail {
   readonly kind: string;
   readonly account: string;
   readonly recipient: string;
+  /** The service's clock at sending (epoch ms): the `Date` header. */
+  readonly sentAt: number;
   /** Renders the email; called only once the delivery is claimed (a duplicate renders nothing). */
   compose(): Promise<ComposedEmail> | ComposedEmail;
 }
@@ -87,6 +89,7 @@ export async function deliverToRecipient(deps: MailDeliveryDeps, email: Recipien
       unsubscribeUrl: composed.unsubscribeUrl,
       eventId: headerEventId(email.eventId),
       inlineImages: [...(composed.inlineImages ?? [])],
+      date: new Date(email.sentAt),
     });
   } catch (error) {
     const reason = error instanceof EmailRenderError ? `render: ${error.message}` : 'compose: unexpected error';

@@ -104,6 +104,7 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
         kind,
         account: account.address,
         recipient,
+        sentAt: now,
         compose: async () => {
           shared ??= sharedParts(deps, account, message, settings);
           const parts = await shared;

@@ -107,6 +107,7 @@ export async function sendDailyReport(deps: DailyReportDeps, account: AccountRec
         kind: 'daily-report',
         account: account.address,
         recipient,
+        sentAt: now,
         compose: async () => {
           shared ??= build();
           const { model, chart, status } = await shared;
