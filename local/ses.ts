@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spawnManaged, type ManagedProcess } from './childProcess';
 import { freePort } from './freePort';
@@ -11,7 +12,15 @@ export interface SesLocalOptions {
   readonly port?: number;
   /** How long to wait for it to answer; default 30 s. */
   readonly startTimeoutMs?: number;
+  /** Emails the store keeps (the oldest are dropped beyond it); default 1,000. */
+  readonly maxEmails?: number;
+  /** Bytes of stored email (as JSON) the store keeps, oldest dropped first; default 32 MiB. */
+  readonly maxStoreBytes?: number;
 }
+
+/** How many emails the local SES store keeps by default. */
+export const DEFAULT_MAX_EMAILS = 1_000;
+const DEFAULT_MAX_STORE_BYTES = 32 * 1024 * 1024;
 
 /** A running local SES endpoint (`aws-ses-v2-local`). */
 export interface SesLocal {
@@ -30,13 +39,27 @@ const SERVICE = 'local SES';
  * Starts `aws-ses-v2-local` in its own Node process (so each instance has its own store),
  * behind a small proxy on `port` that also keeps the raw MIME of each `SendRawEmail`
  * (`GET /raw/<messageId>`). Sent mail is listed as JSON at `/store`; `POST /clear-store` empties it.
+ * The store keeps the newest `maxEmails` (and at most `maxStoreBytes`): older mail is dropped,
+ * so the inbox page keeps working however long the system runs.
  */
 export async function startSesLocal(options: SesLocalOptions = {}): Promise<SesLocal> {
-  const cli = join(dirname(createRequire(import.meta.url).resolve('aws-ses-v2-local/package.json')), 'dist', 'cli.js');
+  const dist = join(dirname(createRequire(import.meta.url).resolve('aws-ses-v2-local/package.json')), 'dist');
+  const maxEmails = options.maxEmails ?? DEFAULT_MAX_EMAILS;
   const innerPort = await freePort();
   let child: ManagedProcess;
   try {
-    child = await spawnManaged(process.execPath, [cli, '--host', '127.0.0.1', '--port', String(innerPort)]);
+    child = await spawnManaged(
+      process.execPath,
+      ['--import', pathToFileURL(fileURLToPath(new URL('./sesStoreCap.mjs', import.meta.url))).href, join(dist, 'cli.js'), '--host', '127.0.0.1', '--port', String(innerPort)],
+      {
+        env: {
+          ...process.env,
+          SES_LOCAL_STORE_MODULE: join(dist, 'store.js'),
+          SES_LOCAL_MAX_EMAILS: String(maxEmails),
+          SES_LOCAL_MAX_BYTES: String(options.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES),
+        },
+      },
+    );
   } catch (error) {
     throw new LocalServiceError(SERVICE, 'could not start aws-ses-v2-local', { cause: error });
   }
@@ -48,7 +71,7 @@ export async function startSesLocal(options: SesLocalOptions = {}): Promise<SesL
   }
   let proxy: RawCaptureProxy;
   try {
-    proxy = await startRawCaptureProxy(upstream, options.port ?? 0);
+    proxy = await startRawCaptureProxy(upstream, options.port ?? 0, { maxMessages: maxEmails });
   } catch (error) {
     await child.stop();
     throw new LocalServiceError(SERVICE, `could not listen on port ${options.port ?? 0}`, { cause: error });

@@ -1,5 +1,6 @@
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { describeError } from '../functions/shared/describeError';
+import { pipeline } from 'node:stream/promises';
 
 /** A proxy in front of the local SES endpoint that keeps the raw MIME of every `SendRawEmail`. */
 export interface RawCaptureProxy {
@@ -12,10 +13,17 @@ const MAX_BODY_BYTES = 40 * 1024 * 1024;
 /**
  * Forwards every request to `upstream` unchanged and remembers the raw message of each
  * accepted `SendRawEmail` under the SES message id it was given. The local SES store parses
- * raw mail and drops its headers; this keeps them. Extra routes: `GET /raw/<messageId>`
+ * raw mail and drops its headers; this keeps them (the newest `maxMessages`). Other answers,
+ * such as the store listing, are streamed through. Extra routes: `GET /raw/<messageId>`
  * (`message/rfc822`); `POST /clear-store` also forgets the raw messages.
  */
-export function startRawCaptureProxy(upstream: URL, port: number, host = '127.0.0.1'): Promise<RawCaptureProxy> {
+export function startRawCaptureProxy(
+  upstream: URL,
+  port: number,
+  options: { host?: string; maxMessages?: number } = {},
+): Promise<RawCaptureProxy> {
+  const host = options.host ?? '127.0.0.1';
+  const maxMessages = options.maxMessages ?? Number.POSITIVE_INFINITY;
   const raw = new Map<string, Buffer>();
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -40,12 +48,27 @@ export function startRawCaptureProxy(upstream: URL, port: number, host = '127.0.
     if (req.method === 'POST' && path === '/clear-store') raw.clear();
     const sentRaw = req.method === 'POST' && path === '/' ? rawMessageOf(body) : undefined;
     const upstreamRes = await forward(upstream, req, body);
+    if (!sentRaw) {
+      // Streamed, not buffered: the store listing can be large.
+      res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
+      await pipeline(upstreamRes, res);
+      return;
+    }
     const responseBody = await readBody(upstreamRes);
-    if (sentRaw && upstreamRes.statusCode === 200) {
+    if (upstreamRes.statusCode === 200) {
       const messageId = /<MessageId>([^<]+)<\/MessageId>/.exec(responseBody.toString('utf8'))?.[1];
-      if (messageId) raw.set(messageId, sentRaw);
+      if (messageId) remember(messageId, sentRaw);
     }
     res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers).end(responseBody);
+  }
+
+  /** Keeps the newest `maxMessages`, as the store itself does. */
+  function remember(messageId: string, message: Buffer): void {
+    raw.set(messageId, message);
+    for (const oldest of raw.keys()) {
+      if (raw.size <= maxMessages) break;
+      raw.delete(oldest);
+    }
   }
 
   return new Promise((resolve, reject) => {

@@ -3,6 +3,7 @@ import { addressSchema } from '../../functions/domain/address';
 import type { CollectOutcome } from '../../functions/services/collect/collectAccount';
 import type { DispatchSelection } from '../../functions/services/collect/dispatchDue';
 import { memoryCounters } from '../../functions/shared/observability';
+import { localMailDeps } from '../../local/localSystem';
 import type { CliContext, CliRuntime } from '../cliRuntime';
 import { formatTable, plural, printJson, UsageError, addressMessage } from '../output';
 import { progressReporter } from '../progressReporter';

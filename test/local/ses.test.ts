@@ -10,7 +10,7 @@ function sesClient(endpoint: string): SESClient {
   return new SESClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 }
 
-function rawMail(to: string, subject: string): Uint8Array {
+function rawMail(to: string, subject: string, body = 'Equity is up.'): Uint8Array {
   const lines = [
     'From: Sentinel <sentinel@localhost.localdomain>',
     `To: ${to}`,
@@ -20,7 +20,7 @@ function rawMail(to: string, subject: string): Uint8Array {
     'MIME-Version: 1.0',
     'Content-Type: text/plain; charset=utf-8',
     '',
-    'Equity is up.',
+    body,
     '',
   ];
   return Buffer.from(lines.join('\r\n'));
@@ -52,6 +52,41 @@ describe('startSesLocal', () => {
     }
     expect(isProcessAlive(ses.pid)).toBe(false);
     await expect(fetch(`${ses.endpoint}/store`, { signal: AbortSignal.timeout(2_000) })).rejects.toThrow();
+  });
+});
+
+describe('startSesLocal keeps its store bounded', () => {
+  it('keeps only the newest emails (and their raw MIME) beyond maxEmails', async () => {
+    const ses = await startSesLocal({ maxEmails: 5 });
+    try {
+      const client = sesClient(ses.endpoint);
+      const ids: string[] = [];
+      for (let i = 1; i <= 8; i++) {
+        const { MessageId } = await client.send(new SendRawEmailCommand({ RawMessage: { Data: rawMail('owner@example.com', `mail ${i}`) } }));
+        ids.push(MessageId ?? '');
+      }
+      client.destroy();
+      const store = (await (await fetch(`${ses.endpoint}/store`)).json()) as { emails: { subject: string }[] };
+      expect(store.emails.map((e) => e.subject)).toEqual(['mail 4', 'mail 5', 'mail 6', 'mail 7', 'mail 8']);
+      expect((await fetch(`${ses.endpoint}/raw/${ids[0]}`)).status).toBe(404);
+      expect((await fetch(`${ses.endpoint}/raw/${ids[7]}`)).status).toBe(200);
+    } finally {
+      await ses.stop();
+    }
+  });
+
+  it('drops the oldest mail beyond maxStoreBytes', async () => {
+    const ses = await startSesLocal({ maxStoreBytes: 3.5 * 1024 * 1024 });
+    try {
+      const body = `${'x'.repeat(999)}\r\n`.repeat(1_050);
+      const client = sesClient(ses.endpoint);
+      for (let i = 1; i <= 6; i++) await client.send(new SendRawEmailCommand({ RawMessage: { Data: rawMail('owner@example.com', `big ${i}`, body) } }));
+      client.destroy();
+      const store = (await (await fetch(`${ses.endpoint}/store`)).json()) as { emails: { subject: string }[] };
+      expect(store.emails.map((e) => e.subject)).toEqual(['big 4', 'big 5', 'big 6']);
+    } finally {
+      await ses.stop();
+    }
   });
 });
 

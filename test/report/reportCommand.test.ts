@@ -54,7 +54,7 @@ describe('sentinel report', () => {
     expect(notDue.stdout).toMatch(new RegExp(`${later.address}\\s+not due\\s+0\\s+next at ${new Date(later.nextReportAt).toISOString()}`));
     const forced = await cli('report', '--account', later.address, '--force');
     expect(forced.code).toBe(0);
-    expect(forced.stdout).toMatch(/^ACCOUNT\s+OUTCOME\s+RECIPIENTS\s+NOTE/);
+    expect(forced.stdout).toMatch(/^LABEL\s+ACCOUNT\s+OUTCOME\s+RECIPIENTS\s+NOTE/);
     expect(forced.stdout).toMatch(new RegExp(`${later.address}\\s+sent \\(extra\\)\\s+1\\s+covers `));
     expect(await mailTo(later.emails[0]!)).toHaveLength(1);
   });

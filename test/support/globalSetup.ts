@@ -20,7 +20,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const env = process.env;
   const started = await Promise.allSettled([
     env['DYNAMODB_ENDPOINT'] ? external(env['DYNAMODB_ENDPOINT']) : startDynamoDbLocal({ inMemory: true }),
-    env['SES_ENDPOINT'] ? external(env['SES_ENDPOINT']) : startSesLocal(),
+    // Test files look their mail up by recipient after sending: keep far more than the inbox default.
+    env['SES_ENDPOINT'] ? external(env['SES_ENDPOINT']) : startSesLocal({ maxEmails: 20_000, maxStoreBytes: 1024 * 1024 * 1024 }),
   ]);
   const stops = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value.stop] : []));
   const teardown = async (): Promise<void> => {
