@@ -88,7 +88,8 @@ export async function runInterval(deps: CostScenarioDeps, interval: Interval, ac
       log: usage.log('collect'),
       counters,
       flush: counters.flush,
-      settings: DEFAULT_COLLECT_SETTINGS,
+      // First polls backfill two hours, as in bench:collect (they are not measured; steady-state polls fetch since their cursor).
+      settings: { ...DEFAULT_COLLECT_SETTINGS, backfillMs: 2 * 3_600_000 },
       now: clock.now,
       onOutcome: (o) => void (o.kind === 'collected' && polls++),
     });
