@@ -60,7 +60,7 @@ describe('every stage synthesizes offline with real bundles, cdk-nag clean', () 
         },
       });
     },
-    180_000,
+    360_000, // the first stage bundles all eight handlers cold: over 3 minutes at load average 30
   );
 
   it('takes the optional context: a custom domain for links, SES sandbox recipients', () => {
