@@ -70,6 +70,7 @@ const contextSchema = z.object({
   chainRps: z.coerce.number().positive().max(10_000).default(20),
   collectConcurrency: z.coerce.number().int().min(2).max(1000).default(4),
   signerRps: z.coerce.number().positive().default(2),
+  reportRps: z.coerce.number().positive().default(1),
   mailFrom: z.email().default('sentinel@example.com'),
   sesIdentity: z.string().min(3).optional(),
   sandboxRecipients: list.default([]),
@@ -111,7 +112,7 @@ export function loadStageConfig(read: (key: string) => unknown): StageConfig {
   const base = CHAIN_REST_BASE[parsed.stage];
   let rate: ChainRateBudget;
   try {
-    rate = chainRateBudget(parsed.chainRps, parsed.collectConcurrency, parsed.signerRps);
+    rate = chainRateBudget(parsed.chainRps, parsed.collectConcurrency, parsed.signerRps, parsed.reportRps);
   } catch (err) {
     throw new StageConfigError('chainRps', (err as Error).message, { cause: err });
   }

@@ -99,6 +99,7 @@ export class ComputeStack extends Stack {
       .bindTable(table('accounts'), 'readWrite')
       .bindTables(table, ['curves', 'snapshots', 'delegates', 'suppressions'], 'read')
       .bindTable(table('deliveries'), 'readWrite')
+      .bindChain(config.chain, config.rate.reportRps)
       .bindSecret(data.linkSecret)
       .bindMail(messaging.mail)
       .bindPublicBaseUrl(props.publicBaseUrl);

@@ -156,7 +156,7 @@ describe('functions', () => {
     expect(vars('collect')).toEqual(['CHAIN_RPS', 'NOTIFY_QUEUE_URL', 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL', 'SENTINEL_TABLE_PREFIX']);
     const mailer = ['LINK_SECRET_ARN', 'MAIL_FROM', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX', 'SES_CONFIGURATION_SET', 'TEMPLATES_DIR'];
     expect(vars('notify')).toEqual(mailer);
-    expect(vars('daily-report')).toEqual(mailer);
+    expect(vars('daily-report')).toEqual(['CHAIN_RPS', ...mailer, 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL'].sort());
     expect(vars('revoke-page')).toEqual(['LINK_SECRET_ARN', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX', 'SIGN_REVOCATION_FUNCTION_NAME']);
     expect(vars('preferences-page')).toEqual(['LINK_SECRET_ARN', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX']);
     expect(vars('sign-revocation')).toEqual(['CHAIN_RPS', 'NOTIFY_QUEUE_URL', 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL', 'SENTINEL_TABLE_PREFIX']);
@@ -174,13 +174,15 @@ describe('functions', () => {
     expect(env('revoke-page')['SIGN_REVOCATION_FUNCTION_NAME']).toEqual({ Ref: logicalIdOfFunction('sign-revocation') });
   });
 
-  it('splits the chain budget: collect instances x CHAIN_RPS + signer <= chainRps', () => {
+  it('splits the chain budget: collect instances x CHAIN_RPS + signer + report <= chainRps', () => {
     const rate = synth.stacks.config.rate;
     const collectRps = Number((props(functionNamed('collect'))['Environment'] as { Variables: Record<string, string> }).Variables['CHAIN_RPS']);
     const signerRps = Number((props(functionNamed('sign-revocation'))['Environment'] as { Variables: Record<string, string> }).Variables['CHAIN_RPS']);
+    const reportRps = Number((props(functionNamed('daily-report'))['Environment'] as { Variables: Record<string, string> }).Variables['CHAIN_RPS']);
+    expect(reportRps).toBe(rate.reportRps);
     const mapping = resourcesOf('AWS::Lambda::EventSourceMapping').find(([, r]) => JSON.stringify(props(r)['FunctionName']).includes(logicalIdOfFunction('collect')));
     const instances = (props(mapping?.[1] as Resource)['ScalingConfig'] as { MaximumConcurrency: number }).MaximumConcurrency;
-    expect(instances * collectRps + signerRps).toBeLessThanOrEqual(rate.totalRps);
+    expect(instances * collectRps + signerRps + reportRps).toBeLessThanOrEqual(rate.totalRps);
     expect(collectRps).toBeGreaterThan(0);
   });
 });
