@@ -110,8 +110,9 @@ async function main(): Promise<void> {
     if (sim) {
       env['ROCKET_NODE_URL'] = sim.nodeUrl;
       env['ROCKET_INDEXER_URL'] = sim.indexerUrl;
-      // A simulated day of 1-minute points makes the first poll quick; a real chain keeps the default.
-      env['BACKFILL_DAYS'] ??= '1';
+      // The first poll reaches back past the start of the previous local day (at most 49 hours
+      // back, after a 25-hour day), which the first report covers; a real chain keeps the default.
+      env['BACKFILL_DAYS'] ??= '3';
     }
     env['PUBLIC_BASE_URL'] ??= `http://127.0.0.1:${webPort}`;
     if (!env['SENTINEL_LINK_SECRET'] && !env['LINK_SECRET_ARN']) {

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { addressSchema } from '../../functions/domain/address';
 import { SUMMARY_FIELDS } from '../../functions/domain/summaryFields';
-import { SUMMARY_METRICS } from '../../functions/domain/summaryMetrics';
-import { formatCountdown, formatDelta } from '../../functions/mail/format';
+import { SUMMARY_METRICS, TRADING_DRAWDOWN_LABEL } from '../../functions/domain/summaryMetrics';
+import { summaryReadings, summaryView } from '../../functions/chain/summaryView';
+import { formatCountdown, formatDelta, formatValue } from '../../functions/mail/format';
 import { accountStatus, type AccountStatusReport } from '../../functions/services/status/accountStatus';
 import { describeAlertState } from '../alertStateText';
 import type { CliContext } from '../cliRuntime';
@@ -37,15 +38,25 @@ function render(r: AccountStatusReport, now: number, timeZone: string): string {
     `equity        ${r.latest?.equity ?? '-'}   pnl ${r.latest?.pnl ?? '-'}   at ${iso(r.latest?.at ?? null)}`,
     `curve points  ${r.points.count} at ${a.interval}, newest ${iso(r.points.newestAt)}`,
     `last poll     ${iso(r.lastSuccessfulPollAt)}`,
-    `drawdown      ${r.drawdown ? `${r.drawdown.currentPct.toFixed(2)}% now (−$${r.drawdown.dollarDrawdown.toFixed(2)} since the peak at ${iso(r.drawdown.peakAt)}), ${r.drawdown.maxPct.toFixed(2)}% max` : '-'}`,
+    `drawdown      ${r.drawdown ? `${TRADING_DRAWDOWN_LABEL}: ${r.drawdown.currentPct.toFixed(2)}% now (−$${r.drawdown.dollarDrawdown.toFixed(2)} since the peak at ${iso(r.drawdown.peakAt)}), ${r.drawdown.maxPct.toFixed(2)}% deepest` : '-'}`,
     `revocation    ${a.signer ? `one-click, signer ${a.signer}` : 'not configured (no signer)'}`,
     '',
   ];
   if (r.summary) {
     lines.push('summary (since tracking started)');
+    const readings = summaryReadings(r.summary);
+    const received = summaryView(r.summary);
     const rows = SUMMARY_FIELDS.map((f) => {
       const info = SUMMARY_METRICS[f];
-      return [info.label, String(r.summary?.[f] ?? ''), formatDelta(r.summaryDelta?.[f] ?? null, info.unit, info.better, 'sign').text];
+      const reading = readings[f];
+      // Units by rule (a win rate of 0.4954 is 49.54%); a value that fits no rule is shown as received, with no change.
+      const value = reading.kind === 'number' ? formatValue(reading.value, info.unit) : reading.text;
+      // The stored delta is of the numbers as received: rescaled like the value (a fraction's change in percent points).
+      const { value: raw, percent } = received[f];
+      const change = r.summaryDelta?.[f] ?? null;
+      const scale = f === 'winRate' && !percent && raw >= 0 && raw <= 1 ? 100 : 1;
+      const delta = reading.kind === 'number' && change !== null ? change * scale : null;
+      return [info.label, value, formatDelta(delta, info.unit, info.better, 'sign').text];
     });
     lines.push(formatTable(['METRIC', 'VALUE', 'CHANGE'], rows));
   }

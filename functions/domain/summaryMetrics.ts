@@ -20,11 +20,6 @@ const m = (label: string, unit: MetricUnit, better: MetricDirection, description
 export const CHAIN_DRAWDOWN_LABEL = 'Max drawdown reported by the chain';
 /** The name of the service's own drawdown (flow-adjusted, from the stored curves), everywhere it is shown. */
 export const TRADING_DRAWDOWN_LABEL = 'Drawdown (trading, flow-adjusted)';
-/** One line on how the two drawdowns differ. */
-export const DRAWDOWN_DIFFERENCE =
-  'Drawdown (trading, flow-adjusted) is computed by Portfolio Sentinel from the equity and PnL curves with deposits and withdrawals taken out; ' +
-  'the max drawdown reported by the chain is the chain’s own figure for each window, by a formula the chain does not publish.';
-
 /**
  * Label, unit and meaning of each chain summary field. The chain does not publish its formulas;
  * the descriptions state the usual meaning of each metric. How a received value becomes a number

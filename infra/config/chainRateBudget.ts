@@ -2,16 +2,19 @@
  * How a deployment's chain request budget is split between the Lambdas that call the chain.
  *
  * Every Lambda instance runs its own token bucket at `CHAIN_RPS`, so what reaches the chain is
- * (rate per instance) x (instances). Two functions call the chain today, each with a hard cap on
- * its instances:
+ * (rate per instance) x (instances). Three functions call the chain, each with a hard cap on its
+ * instances:
  * - `collect`: the SQS event source's `maxConcurrency` (`collectConcurrency`);
  * - `sign-revocation`: its reserved concurrency (`signerConcurrency`), human-paced (one confirmed
- *   click each), sharing a fixed reserve (`signerRps`).
- * A future consumer (e.g. a delegate watch) is one more term of {@link ChainRateBudget.consumers}.
+ *   click each), sharing a fixed reserve (`signerRps`);
+ * - the report worker (`daily-report`, three `GET /portfolio` per report): its most instances
+ *   (`reportConcurrency`), sharing a fixed reserve (`reportRps`).
+ * A further consumer is one more term of {@link ChainRateBudget.consumers}.
  *
  * So `signerInstanceRps = floor(signerRps / signerConcurrency)`,
- * `collectRps = floor((totalRps - signerRps) / collectConcurrency)` (both to 0.01), and
- * `collectConcurrency * collectRps + signerConcurrency * signerInstanceRps <= totalRps`.
+ * `reportInstanceRps = floor(reportRps / reportConcurrency)`,
+ * `collectRps = floor((totalRps - signerRps - reportRps) / collectConcurrency)` (all to 0.01), and
+ * the sum of instances x rate over every consumer is at most `totalRps`.
  */
 export interface ChainRateBudget {
   /** The most requests per second this deployment may send to the chain. */
@@ -26,6 +29,12 @@ export interface ChainRateBudget {
   readonly signerConcurrency: number;
   /** `CHAIN_RPS` of each `sign-revocation` instance. */
   readonly signerInstanceRps: number;
+  /** Requests per second reserved out of the total for the report worker (all its instances). */
+  readonly reportRps: number;
+  /** Most instances of the report worker. */
+  readonly reportConcurrency: number;
+  /** `CHAIN_RPS` of each report worker instance. */
+  readonly reportInstanceRps: number;
   /** Polls per hour the collect tier can sustain at `requestsPerPoll` chain requests each. */
   readonly pollsPerHour: number;
   /** Every chain consumer: its most instances and each instance's bucket. */
@@ -55,8 +64,16 @@ export function worstCaseRps(budget: Pick<ChainRateBudget, 'consumers'>): number
   return budget.consumers.reduce((sum, c) => sum + c.instances * c.rpsPerInstance, 0);
 }
 
-/** Splits `totalRps`; throws a RangeError when nothing would be left for `collect` or the signer. */
-export function chainRateBudget(totalRps: number, collectConcurrency: number, signerRps: number, signerConcurrency = 1): ChainRateBudget {
+/** How many instances the reserved consumers run. */
+export interface ReserveConcurrency {
+  readonly signerConcurrency?: number;
+  readonly reportRps?: number;
+  readonly reportConcurrency?: number;
+}
+
+/** Splits `totalRps`; throws a RangeError when nothing would be left for `collect`, the signer or the reports. */
+export function chainRateBudget(totalRps: number, collectConcurrency: number, signerRps: number, reserve: ReserveConcurrency = {}): ChainRateBudget {
+  const { signerConcurrency = 1, reportRps = 0, reportConcurrency = 1 } = reserve;
   if (!Number.isInteger(collectConcurrency) || collectConcurrency < MIN_EVENT_SOURCE_CONCURRENCY) {
     throw new RangeError(`collectConcurrency must be an integer >= ${MIN_EVENT_SOURCE_CONCURRENCY}, got ${collectConcurrency}`);
   }
@@ -67,16 +84,36 @@ export function chainRateBudget(totalRps: number, collectConcurrency: number, si
   if (!(signerInstanceRps > 0)) {
     throw new RangeError(`signerRps ${signerRps} over ${signerConcurrency} signer instances leaves less than 0.01 rps each`);
   }
-  const collectRps = down((totalRps - signerRps) / collectConcurrency);
+  if (!Number.isInteger(reportConcurrency) || reportConcurrency < 1) {
+    throw new RangeError(`reportConcurrency must be an integer >= 1, got ${reportConcurrency}`);
+  }
+  const reportInstanceRps = down(reportRps / reportConcurrency);
+  if (reportRps > 0 && !(reportInstanceRps > 0)) {
+    throw new RangeError(`reportRps ${reportRps} over ${reportConcurrency} report instances leaves less than 0.01 rps each`);
+  }
+  const collectRps = down((totalRps - signerRps - reportRps) / collectConcurrency);
   if (!(collectRps > 0)) {
     throw new RangeError(
-      `chainRps ${totalRps} leaves nothing for collect after the signer's ${signerRps} rps over ${collectConcurrency} instances`,
+      `chainRps ${totalRps} leaves nothing for collect after the signer's ${signerRps} rps and the reports' ${reportRps} rps over ${collectConcurrency} instances`,
     );
   }
   const pollsPerHour = Math.floor(((collectConcurrency * collectRps) / REQUESTS_PER_POLL) * 3600);
   const consumers: ChainConsumer[] = [
     { name: 'collect', instances: collectConcurrency, rpsPerInstance: collectRps },
     { name: 'sign-revocation', instances: signerConcurrency, rpsPerInstance: signerInstanceRps },
+    ...(reportRps > 0 ? [{ name: 'daily-report', instances: reportConcurrency, rpsPerInstance: reportInstanceRps }] : []),
   ];
-  return { totalRps, collectConcurrency, collectRps, signerRps, signerConcurrency, signerInstanceRps, pollsPerHour, consumers };
+  return {
+    totalRps,
+    collectConcurrency,
+    collectRps,
+    signerRps,
+    signerConcurrency,
+    signerInstanceRps,
+    reportRps,
+    reportConcurrency,
+    reportInstanceRps,
+    pollsPerHour,
+    consumers,
+  };
 }

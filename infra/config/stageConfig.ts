@@ -81,6 +81,7 @@ const contextSchema = z.object({
   signerConcurrency: z.coerce.number().int().min(1).max(100).default(2),
   account: z.string().regex(/^\d{12}$/, 'a 12-digit AWS account id').optional(),
   region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'an AWS region like eu-west-1').optional(),
+  reportRps: z.coerce.number().positive().default(1),
   mailFrom: z.email().default('sentinel@example.com'),
   sesIdentity: z.string().min(3).optional(),
   sandboxRecipients: list.default([]),
@@ -141,7 +142,10 @@ export function loadStageConfig(read: (key: string) => unknown): StageConfig {
   const base = CHAIN_REST_BASE[parsed.stage];
   let rate: ChainRateBudget;
   try {
-    rate = chainRateBudget(parsed.chainRps, parsed.collectConcurrency, parsed.signerRps, parsed.signerConcurrency);
+    rate = chainRateBudget(parsed.chainRps, parsed.collectConcurrency, parsed.signerRps, {
+      signerConcurrency: parsed.signerConcurrency,
+      reportRps: parsed.reportRps,
+    });
   } catch (err) {
     throw new StageConfigError('chainRps', (err as Error).message, { cause: err });
   }

@@ -121,6 +121,7 @@ export class ComputeStack extends Stack {
       .bindTable(table('accounts'), 'readWrite')
       .bindTables(table, ['curves', 'snapshots', 'delegates', 'suppressions'], 'read')
       .bindTable(table('deliveries'), 'readWrite')
+      .bindChain(config.chain, config.rate.reportInstanceRps)
       .bindSecret(data.linkSecretName)
       .bindMail(messaging.mail)
       .bindPublicBaseUrl(publicBaseUrl);

@@ -124,6 +124,10 @@ describe('sentinel accounts / collect / status', () => {
     expect(Number(report.latest.equity)).toBeGreaterThan(0);
     const text = await cli('status', LOWER);
     expect(text.stdout).toMatch(/curve points\s+\d+ at 15m/);
+    // One drawdown vocabulary, and units by rule: the simulator sends win rates as fractions.
+    expect(text.stdout).toMatch(/drawdown\s+Drawdown \(trading, flow-adjusted\): \d+\.\d\d% now .*% deepest/);
+    expect(text.stdout).toMatch(/Max drawdown reported by the chain\s+\d+\.\d\d%/);
+    expect(text.stdout).toMatch(/Win rate\s+([1-9]\d?|100)\.\d\d%/);
     expect((await cli('collect', '--all', '--account', LOWER)).code).toBe(2);
   });
 

@@ -182,7 +182,7 @@ describe('functions', () => {
     expect(vars('collect')).toEqual(['CHAIN_RPS', 'NOTIFY_QUEUE_URL', 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL', 'SENTINEL_TABLE_PREFIX']);
     const mailer = ['LINK_SECRET_ARN', 'MAIL_FROM', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX', 'SES_CONFIGURATION_SET', 'TEMPLATES_DIR'];
     expect(vars('notify')).toEqual(mailer);
-    expect(vars('daily-report')).toEqual(mailer);
+    expect(vars('daily-report')).toEqual(['CHAIN_RPS', ...mailer, 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL'].sort());
     expect(vars('revoke-page')).toEqual(['LINK_SECRET_ARN', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX', 'SIGN_REVOCATION_FUNCTION_NAME']);
     expect(vars('preferences-page')).toEqual(['LINK_SECRET_ARN', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX']);
     expect(vars('sign-revocation')).toEqual(['CHAIN_RPS', 'NOTIFY_QUEUE_URL', 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL', 'SENTINEL_TABLE_PREFIX']);
@@ -206,12 +206,13 @@ describe('functions', () => {
     const rate = synth.stacks.config.rate;
     const chainRps = (name: string): number => Number((props(functionNamed(name))['Environment'] as { Variables: Record<string, string> }).Variables['CHAIN_RPS']);
     const callers = HANDLER_NAMES.filter((name) => 'ROCKET_NODE_URL' in (props(functionNamed(name))['Environment'] as { Variables: Record<string, unknown> }).Variables);
-    expect(callers.sort()).toEqual(['collect', 'sign-revocation']);
+    expect(callers.sort()).toEqual(['collect', 'daily-report', 'sign-revocation']);
+    expect(chainRps('daily-report')).toBe(rate.reportInstanceRps);
     const mapping = resourcesOf('AWS::Lambda::EventSourceMapping').find(([, r]) => JSON.stringify(props(r)['FunctionName']).includes(logicalIdOfFunction('collect')));
     const collectInstances = (props(mapping?.[1] as Resource)['ScalingConfig'] as { MaximumConcurrency: number }).MaximumConcurrency;
     const signerInstances = props(functionNamed('sign-revocation'))['ReservedConcurrentExecutions'] as number;
     expect(signerInstances).toBe(rate.signerConcurrency);
-    expect(collectInstances * chainRps('collect') + signerInstances * chainRps('sign-revocation')).toBeLessThanOrEqual(rate.totalRps);
+    expect(collectInstances * chainRps('collect') + signerInstances * chainRps('sign-revocation') + rate.reportConcurrency * chainRps('daily-report')).toBeLessThanOrEqual(rate.totalRps);
     expect(worstCaseRps(rate)).toBeLessThanOrEqual(rate.totalRps);
     expect(chainRps('collect')).toBeGreaterThan(0);
     expect(chainRps('sign-revocation')).toBeGreaterThan(0);

@@ -122,13 +122,26 @@ describe('chainRateBudget', () => {
     fc.assert(
       fc.property(fc.double({ min: 0.1, max: 50, noNaN: true }), fc.integer({ min: 1, max: 100 }), (signer, instances) => {
         fc.pre(signer / instances >= 0.01);
-        const budget = chainRateBudget(1000, 4, signer, instances);
+        const budget = chainRateBudget(1000, 4, signer, { signerConcurrency: instances });
         expect(budget.signerConcurrency * budget.signerInstanceRps).toBeLessThanOrEqual(signer + 1e-9);
         expect(budget.consumers.map((c) => c.name)).toEqual(['collect', 'sign-revocation']);
       }),
     );
-    expect(chainRateBudget(20, 4, 2, 2)).toMatchObject({ signerInstanceRps: 1, collectRps: 4.5 });
-    expect(worstCaseRps(chainRateBudget(20, 4, 2, 2))).toBe(20);
+    expect(chainRateBudget(20, 4, 2, { signerConcurrency: 2 })).toMatchObject({ signerInstanceRps: 1, collectRps: 4.5 });
+    expect(worstCaseRps(chainRateBudget(20, 4, 2, { signerConcurrency: 2 }))).toBe(20);
+  });
+
+  it('caps the report worker: its instances x per-instance bucket stay within the report reserve, and collect gets the rest', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0.1, max: 20, noNaN: true }), fc.integer({ min: 1, max: 50 }), (report, instances) => {
+        fc.pre(report / instances >= 0.01);
+        const budget = chainRateBudget(100, 4, 2, { reportRps: report, reportConcurrency: instances });
+        expect(budget.reportConcurrency * budget.reportInstanceRps).toBeLessThanOrEqual(report + 1e-9);
+        expect(budget.consumers.map((c) => c.name)).toEqual(['collect', 'sign-revocation', 'daily-report']);
+        expect(worstCaseRps(budget)).toBeLessThanOrEqual(100 + 1e-9);
+      }),
+    );
+    expect(chainRateBudget(20, 4, 2, { reportRps: 1 })).toMatchObject({ reportInstanceRps: 1, collectRps: 4.25 });
   });
 
   it('defaults: 20 rps, 4 collect instances, 2 rps reserved for the signer', () => {

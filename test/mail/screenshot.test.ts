@@ -15,7 +15,8 @@ function pngSize(png: Buffer): { width: number; height: number } {
 
 describe('rendered emails in headless Chromium', () => {
   let shooter: Screenshotter;
-  const chart = renderChartPng({ ...curves(30), timeZone: TIME_ZONE });
+  // The report day at hourly points, as the chain gives it (the fixture's caption says so).
+  const chart = renderChartPng({ ...curves(1, 3_600_000, dailyReport.period.endMs), timeZone: TIME_ZONE });
   const images = { [dailyReport.chart?.cid ?? '']: chart };
 
   beforeAll(async () => {
