@@ -6,6 +6,7 @@ import { CurvesRepository } from './curvesRepository';
 import { DelegateViewRepository } from './delegateViewRepository';
 import { DeliveryRepository, type DeliveryRepositoryOptions } from './deliveryRepository';
 import { LeaseRepository } from './leaseRepository';
+import { PreferencesRepository } from './preferencesRepository';
 import { SnapshotsRepository } from './snapshotsRepository';
 import { SuppressionRepository } from './suppressionRepository';
 import { TokenRepository } from './tokenRepository';
@@ -21,6 +22,7 @@ export interface Repositories {
   readonly audit: AuditRepository;
   readonly deliveries: DeliveryRepository;
   readonly suppressions: SuppressionRepository;
+  readonly preferences: PreferencesRepository;
   readonly leases: LeaseRepository;
 }
 
@@ -40,6 +42,7 @@ export function createRepositories(
     audit: new AuditRepository(client, prefix),
     deliveries: new DeliveryRepository(client, prefix, options),
     suppressions: new SuppressionRepository(client, prefix, options),
+    preferences: new PreferencesRepository(client, prefix, options),
     leases: new LeaseRepository(client, prefix),
   };
 }

@@ -13,6 +13,7 @@ import { deliverToRecipient, tallyOutcomes, type MailDeliveryDeps, type Recipien
 import { loadReportData, type ReportDataRepos } from './reportData';
 import { planReport } from './reportPlan';
 import { dailyReportView } from './reportViews';
+import type { PreferencesRepository } from '../../store/preferencesRepository';
 import { recipientLinks } from '../delivery/recipientLinks';
 import { mailRecipients } from '../delivery/recipients';
 
@@ -26,6 +27,7 @@ export interface DailyReportDeps extends MailDeliveryDeps {
     ReportDataRepos & {
       readonly accounts: Pick<AccountsRepository, 'setNextReportAt'>;
       readonly suppressions: Pick<SuppressionRepository, 'filter'>;
+      readonly preferences: Pick<PreferencesRepository, 'filter'>;
     };
   readonly renderer: EmailRenderer;
   readonly links: Pick<ActionLinks, 'build'>;
@@ -74,10 +76,10 @@ export async function sendDailyReport(deps: DailyReportDeps, account: AccountRec
     if (plan.nextReportAt !== null) await deps.repos.accounts.setNextReportAt(account.address, plan.nextReportAt, account.nextReportAt);
   };
 
-  const recipients = await mailRecipients(deps.repos.suppressions, account.emails);
+  const recipients = await mailRecipients(deps.repos, account.emails, 'reports');
   if (recipients.length === 0) {
     await advance();
-    return { kind: 'skipped', reason: 'every recipient is suppressed' };
+    return { kind: 'skipped', reason: 'every recipient is suppressed or opted out of reports' };
   }
 
   let shared: Promise<SharedParts> | undefined;
@@ -108,11 +110,12 @@ export async function sendDailyReport(deps: DailyReportDeps, account: AccountRec
         compose: async () => {
           shared ??= build();
           const { model, chart, status } = await shared;
-          const links = recipientLinks(deps.links, account, recipient, now);
+          const links = recipientLinks(deps.links, account, recipient, now, 'reports');
           const view = dailyReportView(model, { status, chart: chart?.ref ?? null, links });
           return {
             rendered: deps.renderer.render('daily-report', view, { timeZone: account.timezone }),
             unsubscribeUrl: links.unsubscribeUrl,
+            oneClickUnsubscribe: links.oneClickUnsubscribe,
             inlineImages: chart ? [chart.image] : [],
           };
         },
