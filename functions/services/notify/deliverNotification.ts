@@ -95,7 +95,7 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
   const kind = EMAIL_KIND_OF[message.kind];
   const category = categoryOfEmail(kind);
   const recipients = await mailRecipients(deps.repos, account.emails, category);
-  if (recipients.length === 0) return { kind: 'skipped', reason: `every recipient is suppressed or opted out of ${category}` };
+  if (recipients.length === 0) return { kind: 'skipped', reason: 'every recipient is suppressed' };
 
   const settings = { ...DEFAULT_NOTIFICATION_SETTINGS, ...deps.settings };
   const now = deps.now();

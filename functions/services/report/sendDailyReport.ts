@@ -79,7 +79,7 @@ export async function sendDailyReport(deps: DailyReportDeps, account: AccountRec
   const recipients = await mailRecipients(deps.repos, account.emails, 'reports');
   if (recipients.length === 0) {
     await advance();
-    return { kind: 'skipped', reason: 'every recipient is suppressed or opted out of reports' };
+    return { kind: 'skipped', reason: 'every recipient is suppressed' };
   }
 
   let shared: Promise<SharedParts> | undefined;
