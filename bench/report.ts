@@ -249,7 +249,7 @@ async function stages(ses: SesLocal, data: readonly StoredAccountData[], n: numb
       return { model: buildReportModel(loaded.input) };
     });
     const chart = await timed('chart PNG', () => mailChart(model.chart.series, { cid: 'report-chart@sentinel', alt: 'chart', timeZone: account.timezone }));
-    const links = recipientLinks(deps.links, account, account.emails[0]!, NOW);
+    const links = recipientLinks(deps.links, account, account.emails[0]!, NOW, 'reports');
     const rendered = await timed('render email', () =>
       deps.renderer.render('daily-report', dailyReportView(model, { status: { state: 'ok', reason: null, lastPointAtMs: null }, chart: chart?.ref ?? null, links }), {
         timeZone: account.timezone,

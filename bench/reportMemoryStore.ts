@@ -73,5 +73,8 @@ export function memoryReportRepos(data: readonly StoredAccountData[]): DueReport
     suppressions: {
       filter: async (emails) => [...emails],
     },
+    preferences: {
+      filter: async (emails) => [...emails],
+    },
   };
 }

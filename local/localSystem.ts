@@ -41,7 +41,7 @@ export interface LocalSystem {
   readonly dailyReport: ReturnType<typeof createDailyReportHandler>;
   /** The ports of the report and notification services (for `sentinel report` and the demo). */
   readonly mail: DueReportsDeps;
-  /** The public link endpoint's routes (`/revoke`, `/unsubscribe`, `/snooze`) for the local HTTP adapter. */
+  /** The public link endpoint's routes (`/revoke`, `/unsubscribe`, `/snooze`, `/preferences`) for the local HTTP adapter. */
   readonly webRoutes: readonly HttpRoute[];
 }
 
@@ -113,7 +113,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
   });
   const preferencesPage = createPreferencesPageHandler({
     ...page,
-    suppressions: repos.suppressions,
+    preferences: repos.preferences,
     alerts: repos.alerts,
     tokens: repos.tokens,
     now,
@@ -130,6 +130,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
       { path: '/revoke', handler: revokePage, functionName: 'revoke-page' },
       { path: '/unsubscribe', handler: preferencesPage, functionName: 'preferences-page' },
       { path: '/snooze', handler: preferencesPage, functionName: 'preferences-page' },
+      { path: '/preferences', handler: preferencesPage, functionName: 'preferences-page' },
     ],
   };
 }

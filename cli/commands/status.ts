@@ -69,5 +69,9 @@ function render(r: AccountStatusReport, now: number, timeZone: string): string {
   if (active.length > 0) {
     lines.push(formatTable(['NAME', 'ADDRESS', 'KIND', 'EXPIRES'], active.map((d) => [d.name ?? '-', d.address, d.kind, formatCountdown(d.expiryMs, now)])));
   }
+  if (r.revocations.length > 0) {
+    lines.push('revocations (audit trail, newest first)');
+    lines.push(formatTable(['AT', 'DELEGATE', 'OUTCOME', 'NONCE', 'TX HASH'], r.revocations.map((e) => [iso(e.at), e.delegate ?? '-', e.outcome, e.nonce === null ? '-' : String(e.nonce), e.txHash ?? '-'])));
+  }
   return `${lines.join('\n')}\n`;
 }

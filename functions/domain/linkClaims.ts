@@ -1,18 +1,20 @@
 import * as z from 'zod';
 import { addressSchema } from './address';
 import { timestampMsSchema } from './curvePoint';
+import { oneClickCategorySchema } from './mailCategory';
 
 /** What an action link does. */
-export const LINK_PURPOSES = ['revoke', 'unsubscribe', 'snooze'] as const;
+export const LINK_PURPOSES = ['revoke', 'unsubscribe', 'snooze', 'preferences'] as const;
 export type LinkPurpose = (typeof LINK_PURPOSES)[number];
 
 const HOUR_MS = 3_600_000;
 
-/** How long a link works unless told otherwise: revocation and snooze links briefly, unsubscribe links (mail headers) for a year. */
+/** How long a link works unless told otherwise: revocation and snooze links briefly, unsubscribe and preferences links (mail headers and footers) for a year. */
 export const DEFAULT_LINK_TTL_MS: Readonly<Record<LinkPurpose, number>> = {
   revoke: 72 * HOUR_MS,
   snooze: 72 * HOUR_MS,
   unsubscribe: 365 * 24 * HOUR_MS,
+  preferences: 365 * 24 * HOUR_MS,
 };
 
 /** Longest snooze a link may carry. */
@@ -32,8 +34,14 @@ const base = {
  */
 export const linkClaimsSchema = z.discriminatedUnion('purpose', [
   z.strictObject({ purpose: z.literal('revoke'), ...base, delegate: addressSchema }),
-  z.strictObject({ purpose: z.literal('unsubscribe'), ...base, email: z.email() }),
+  /**
+   * Stops one category of mail to `email` (never `security`). Links sent before categories
+   * existed carry none: they stop every category but `security`.
+   */
+  z.strictObject({ purpose: z.literal('unsubscribe'), ...base, email: z.email(), category: oneClickCategorySchema.optional() }),
   z.strictObject({ purpose: z.literal('snooze'), ...base, snoozeHours: z.number().int().min(1).max(MAX_SNOOZE_HOURS) }),
+  /** Opens the email preferences of `email` (reusable, like unsubscribe links). */
+  z.strictObject({ purpose: z.literal('preferences'), ...base, email: z.email() }),
 ]);
 export type LinkClaims = z.infer<typeof linkClaimsSchema>;
 export type ClaimsFor<P extends LinkPurpose> = Extract<LinkClaims, { purpose: P }>;

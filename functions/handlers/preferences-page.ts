@@ -11,13 +11,13 @@ import { createPageHandler } from '../web/pageHandler';
 export type PreferencesPageHandlerDeps = PreferencesPageDeps & { readonly addContext?: Observability['addContext'] };
 
 /**
- * The public `/unsubscribe` (incl. RFC 8058 one-click POST) and `/snooze` endpoints (HTTP API
+ * The public `/unsubscribe` (incl. RFC 8058 one-click POST), `/preferences` and `/snooze` endpoints (HTTP API
  * payload 2.0 events); every answer is an HTML page with the security headers. Never logs the
  * token or the URL.
  */
 export function createPreferencesPageHandler(deps: PreferencesPageHandlerDeps) {
   const base = deps.publicBaseUrl.replace(/\/+$/, '');
-  const actions = { unsubscribe: `${base}${LINK_PATHS.unsubscribe}`, snooze: `${base}${LINK_PATHS.snooze}` };
+  const actions = { unsubscribe: `${base}${LINK_PATHS.unsubscribe}`, snooze: `${base}${LINK_PATHS.snooze}`, preferences: `${base}${LINK_PATHS.preferences}` };
   return createPageHandler({
     name: 'preferences page',
     log: deps.log,
@@ -28,14 +28,14 @@ export function createPreferencesPageHandler(deps: PreferencesPageHandlerDeps) {
   });
 }
 
-/** Deps from the Lambda environment: suppressions, alerts and tokens tables and the link secret. */
+/** Deps from the Lambda environment: preferences, alerts and tokens (snooze# items) tables and the link secret. */
 export async function preferencesPageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<PreferencesPageHandlerDeps> {
   const settings = settingsFor('preferences-page', env);
   const { log, addContext } = createObservability('preferences-page');
   const repos = repositoriesFrom(settings);
   return {
     ...(await pageSecurityFrom(settings)),
-    suppressions: repos.suppressions,
+    preferences: repos.preferences,
     alerts: repos.alerts,
     tokens: repos.tokens,
     now: Date.now,

@@ -14,6 +14,7 @@ export const LINK_PATHS: Readonly<Record<LinkPurpose, string>> = {
   revoke: '/revoke',
   unsubscribe: '/unsubscribe',
   snooze: '/snooze',
+  preferences: '/preferences',
 };
 
 /** Outcome of reading a link token. */

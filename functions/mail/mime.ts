@@ -23,8 +23,10 @@ export const outgoingEmailSchema = z.object({
   subject: noLineBreaks('subject').pipe(z.string().min(1).max(998)),
   html: z.string().min(1),
   text: z.string().min(1),
-  /** Target of `List-Unsubscribe` (one-click, RFC 8058: the endpoint must accept a POST). */
+  /** Target of `List-Unsubscribe` (when one-click, RFC 8058: the endpoint must accept a POST). */
   unsubscribeUrl: z.url({ protocol: /^https?$/ }),
+  /** Sends `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (default); `false` when the link opens a page instead. */
+  oneClickUnsubscribe: z.boolean().default(true),
   /** Optional `mailto:` alternative for `List-Unsubscribe`. */
   unsubscribeMailto: z.email().optional(),
   /** Stable id of the alert event, sent as `X-Sentinel-Event-Id` and seeding the Message-ID. */
@@ -77,7 +79,7 @@ export async function buildMime(email: OutgoingEmail): Promise<Buffer> {
     date: m.date ?? new Date(),
     headers: {
       'List-Unsubscribe': listUnsubscribe.join(', '),
-      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      ...(m.oneClickUnsubscribe ? { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {}),
       'X-Sentinel-Event-Id': m.eventId,
       'Auto-Submitted': 'auto-generated',
     },

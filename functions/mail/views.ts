@@ -30,8 +30,10 @@ export type AccountRef = z.input<typeof accountRefSchema>;
 
 /** Links every email carries. */
 export const commonLinksSchema = z.object({
-  /** One-click unsubscribe page (also the `List-Unsubscribe` target). */
+  /** Unsubscribe link of this email's category (also the `List-Unsubscribe` target). */
   unsubscribeUrl: httpUrl,
+  /** The recipient's email preferences page (every category); shown in the footer. */
+  preferencesUrl: httpUrl.nullable().default(null),
   /** Optional "view status" page of the account. */
   statusUrl: httpUrl.nullable(),
 });

@@ -7,6 +7,7 @@ import { DelegateViewRepository } from './delegateViewRepository';
 import { DeliveryRepository, type DeliveryRepositoryOptions } from './deliveryRepository';
 import { LeaseRepository } from './leaseRepository';
 import { ReportRecordsRepository } from './reportRecordsRepository';
+import { PreferencesRepository } from './preferencesRepository';
 import { SnapshotsRepository } from './snapshotsRepository';
 import { SuppressionRepository } from './suppressionRepository';
 import { TokenRepository } from './tokenRepository';
@@ -24,6 +25,7 @@ export interface Repositories {
   /** Window summaries of sent reports (items in `deliveries`). */
   readonly reportRecords: ReportRecordsRepository;
   readonly suppressions: SuppressionRepository;
+  readonly preferences: PreferencesRepository;
   readonly leases: LeaseRepository;
 }
 
@@ -44,6 +46,7 @@ export function createRepositories(
     deliveries: new DeliveryRepository(client, prefix, options),
     reportRecords: new ReportRecordsRepository(client, prefix, options),
     suppressions: new SuppressionRepository(client, prefix, options),
+    preferences: new PreferencesRepository(client, prefix, options),
     leases: new LeaseRepository(client, prefix),
   };
 }

@@ -37,6 +37,7 @@ export type TableId =
   | 'audit'
   | 'deliveries'
   | 'suppressions'
+  | 'preferences'
   | 'leases';
 
 /** Number of shards the due-time indexes are spread over (queried one by one, never scanned). */
@@ -107,6 +108,11 @@ export const TABLES: Readonly<Record<TableId, TableDefinition>> = {
   suppressions: {
     id: 'suppressions',
     purpose: 'Addresses that bounced, complained or unsubscribed.',
+    partitionKey: { name: 'email', type: 'S' },
+  },
+  preferences: {
+    id: 'preferences',
+    purpose: 'Mail categories each address opted out of (reports, drawdown, expiry, security).',
     partitionKey: { name: 'email', type: 'S' },
   },
   leases: {

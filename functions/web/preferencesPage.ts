@@ -1,29 +1,42 @@
+import { MAIL_CATEGORIES, ONE_CLICK_CATEGORIES, type MailCategory } from '../domain/mailCategory';
 import { LINK_PATHS, type ActionLinks } from '../links/actionLinks';
 import type { Log } from '../shared/observability';
 import type { AlertStateRepository } from '../store/alertStateRepository';
-import type { SuppressionRepository } from '../store/suppressionRepository';
+import type { PreferencesRepository } from '../store/preferencesRepository';
 import type { TokenRepository } from '../store/tokenRepository';
 import type { CsrfTokens } from './csrfToken';
 import { checkSameOrigin } from './sameOrigin';
 import type { WebRequest } from './webRequest';
 
-/** The ports of the unsubscribe and snooze pages. */
+/** The ports of the unsubscribe, preferences and snooze pages. */
 export interface PreferencesPageDeps {
-  readonly links: Pick<ActionLinks, 'read'>;
+  readonly links: Pick<ActionLinks, 'read' | 'build'>;
   readonly csrf: CsrfTokens;
   /** `PUBLIC_BASE_URL`: its origin is the only one a form POST may come from. */
   readonly publicBaseUrl: string;
-  readonly suppressions: Pick<SuppressionRepository, 'suppress'>;
+  /** Per-address mail categories; this page never writes `suppressions` (stopping all mail). */
+  readonly preferences: Pick<PreferencesRepository, 'optOuts' | 'optOut' | 'setOptOuts'>;
   readonly alerts: Pick<AlertStateRepository, 'snooze'>;
-  readonly tokens: Pick<TokenRepository, 'consume' | 'release'>;
+  /** Snooze tokens only (the table's `snooze#` items): this page never touches a revoke token. */
+  readonly tokens: SnoozeTokens;
   readonly now: () => number;
   readonly log: Log;
 }
 
-/** Every page of `/unsubscribe` and `/snooze` (rendered by `functions/web/preferencesViews.ts`). */
+/** What the page may do with tokens: consume and release snooze tokens, nothing else. */
+export interface SnoozeTokens {
+  consume(tokenId: string, use: { purpose: 'snooze'; account: string; expiresAt: number }): ReturnType<TokenRepository['consume']>;
+  release(tokenId: string, purpose: 'snooze'): Promise<void>;
+}
+
+/** Why the preferences form is shown again: saved, or turning security notices off needs the confirmation box. */
+export type PreferencesNotice = 'saved' | 'confirm-security' | null;
+
+/** Every page of `/unsubscribe`, `/preferences` and `/snooze` (rendered by `functions/web/preferencesViews.ts`). */
 export type PreferencesPageView =
-  | { kind: 'unsubscribe-confirm'; email: string; token: string; csrf: string }
-  | { kind: 'unsubscribed'; email: string; oneClick: boolean }
+  | { kind: 'unsubscribe-confirm'; email: string; categories: readonly MailCategory[]; token: string; csrf: string; preferencesUrl: string }
+  | { kind: 'unsubscribed'; email: string; categories: readonly MailCategory[]; oneClick: boolean; preferencesUrl: string }
+  | { kind: 'preferences'; email: string; optOuts: readonly MailCategory[]; token: string; csrf: string; notice: PreferencesNotice }
   | { kind: 'snooze-confirm'; account: string; hours: number; token: string; csrf: string }
   | { kind: 'snoozed'; account: string; until: number }
   | { kind: 'link-expired'; expiredAt: number }
@@ -37,10 +50,12 @@ export type PreferencesPageView =
 const HOUR_MS = 3_600_000;
 
 /**
- * `/unsubscribe` and `/snooze`. GET shows a page with a button and changes nothing. A POST from
- * the page's form must be same-origin and carry the form's anti-CSRF value. `/unsubscribe` also
- * takes RFC 8058 one-click POSTs from mail providers (body `List-Unsubscribe=One-Click`, the
- * signed token in the URL being the only authority); unsubscribing is idempotent. A snooze link
+ * `/unsubscribe`, `/preferences` and `/snooze`. GET shows a page and changes nothing. A POST from
+ * a page's form must be same-origin and carry the form's anti-CSRF value. `/unsubscribe` stops
+ * the one category its link names (never security notices) and also takes RFC 8058 one-click
+ * POSTs from mail providers (body `List-Unsubscribe=One-Click`, the signed token in the URL being
+ * the only authority); unsubscribing is idempotent. `/preferences` shows and changes every
+ * category; turning security notices off there needs an explicit confirmation. A snooze link
  * works once.
  */
 export async function preferencesPage(deps: PreferencesPageDeps, request: WebRequest): Promise<PreferencesPageView> {
@@ -49,6 +64,7 @@ export async function preferencesPage(deps: PreferencesPageDeps, request: WebReq
   if (!isGet && request.method !== 'POST') return { kind: 'method-not-allowed' };
   if (path.endsWith(LINK_PATHS.unsubscribe)) return isGet ? showUnsubscribe(deps, request) : unsubscribe(deps, request);
   if (path.endsWith(LINK_PATHS.snooze)) return isGet ? showSnooze(deps, request) : snooze(deps, request);
+  if (path.endsWith(LINK_PATHS.preferences)) return isGet ? showPreferences(deps, request) : savePreferences(deps, request);
   return { kind: 'not-found' };
 }
 
@@ -56,7 +72,24 @@ function showUnsubscribe(deps: PreferencesPageDeps, request: WebRequest): Prefer
   const token = request.query.get('token') ?? undefined;
   const link = deps.links.read('unsubscribe', token, deps.now());
   if (link.kind !== 'valid') return linkProblem(link);
-  return { kind: 'unsubscribe-confirm', email: link.claims.email, token: token ?? '', csrf: deps.csrf.issue('unsubscribe', link.claims.tokenId) };
+  const { email, tokenId } = link.claims;
+  return {
+    kind: 'unsubscribe-confirm',
+    email,
+    categories: stoppedBy(link.claims.category),
+    token: token ?? '',
+    csrf: deps.csrf.issue('unsubscribe', tokenId),
+    preferencesUrl: preferencesUrl(deps, link.claims),
+  };
+}
+
+/** What an unsubscribe link stops: its category; a link from before categories, all but security. */
+function stoppedBy(category: MailCategory | undefined): MailCategory[] {
+  return category === undefined ? [...ONE_CLICK_CATEGORIES] : [category];
+}
+
+function preferencesUrl(deps: PreferencesPageDeps, claims: { account: string; email: string }): string {
+  return deps.links.build({ purpose: 'preferences', account: claims.account as `0x${string}`, email: claims.email }, deps.now());
 }
 
 async function unsubscribe(deps: PreferencesPageDeps, request: WebRequest): Promise<PreferencesPageView> {
@@ -72,9 +105,40 @@ async function unsubscribe(deps: PreferencesPageDeps, request: WebRequest): Prom
   if (!oneClick && !deps.csrf.verify('unsubscribe', link.claims.tokenId, fields.get('csrf'))) {
     return { kind: 'forbidden', reason: 'the form is missing or altered' };
   }
-  await deps.suppressions.suppress(link.claims.email, 'unsubscribe');
-  deps.log.info('unsubscribed', { account: link.claims.account, oneClick });
-  return { kind: 'unsubscribed', email: link.claims.email, oneClick };
+  const categories = stoppedBy(link.claims.category);
+  await deps.preferences.optOut(link.claims.email, categories);
+  deps.log.info('unsubscribed', { account: link.claims.account, categories: categories.join(','), oneClick });
+  return { kind: 'unsubscribed', email: link.claims.email, categories, oneClick, preferencesUrl: preferencesUrl(deps, link.claims) };
+}
+
+async function showPreferences(deps: PreferencesPageDeps, request: WebRequest): Promise<PreferencesPageView> {
+  const token = request.query.get('token') ?? undefined;
+  const link = deps.links.read('preferences', token, deps.now());
+  if (link.kind !== 'valid') return linkProblem(link);
+  const optOuts = await deps.preferences.optOuts(link.claims.email);
+  return { kind: 'preferences', email: link.claims.email, optOuts, token: token ?? '', csrf: deps.csrf.issue('preferences', link.claims.tokenId), notice: null };
+}
+
+async function savePreferences(deps: PreferencesPageDeps, request: WebRequest): Promise<PreferencesPageView> {
+  const refused = formProblem(deps, request);
+  if (refused) return refused;
+  const fields = request.form.kind === 'form' ? request.form.fields : new URLSearchParams();
+  const token = fields.get('token') ?? undefined;
+  const link = deps.links.read('preferences', token, deps.now());
+  if (link.kind !== 'valid') return linkProblem(link);
+  const { email, tokenId } = link.claims;
+  if (!deps.csrf.verify('preferences', tokenId, fields.get('csrf'))) return { kind: 'forbidden', reason: 'the form is missing or altered' };
+  const receive = new Set(fields.getAll('receive'));
+  const optOuts = MAIL_CATEGORIES.filter((category) => !receive.has(category));
+  const view = { kind: 'preferences' as const, email, optOuts, token: token ?? '', csrf: deps.csrf.issue('preferences', tokenId) };
+  if (optOuts.includes('security') && fields.get('confirm-security-off') !== 'yes') {
+    const current = await deps.preferences.optOuts(email);
+    // Security notices stay on unless they were already off or the warning box is ticked.
+    if (!current.includes('security')) return { ...view, notice: 'confirm-security' };
+  }
+  await deps.preferences.setOptOuts(email, optOuts);
+  deps.log.info('preferences saved', { account: link.claims.account, optOuts: optOuts.join(',') });
+  return { ...view, notice: 'saved' };
 }
 
 function showSnooze(deps: PreferencesPageDeps, request: WebRequest): PreferencesPageView {

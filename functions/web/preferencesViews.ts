@@ -1,6 +1,7 @@
+import { MAIL_CATEGORIES, MAIL_CATEGORY_LABELS, type MailCategory } from '../domain/mailCategory';
 import { formatTime, shortAddress } from '../mail/format';
 import type { PreferencesPageView } from './preferencesPage';
-import { html } from './html';
+import { html, type SafeHtml } from './html';
 import { renderPage, type PageContent } from './pageLayout';
 import type { RenderedPage } from './revocationViews';
 
@@ -8,6 +9,7 @@ import type { RenderedPage } from './revocationViews';
 export const PREFERENCES_STATUS: Readonly<Record<PreferencesPageView['kind'], number>> = {
   'unsubscribe-confirm': 200,
   unsubscribed: 200,
+  preferences: 200,
   'snooze-confirm': 200,
   snoozed: 200,
   'link-expired': 410,
@@ -23,6 +25,7 @@ export const PREFERENCES_STATUS: Readonly<Record<PreferencesPageView['kind'], nu
 export interface PreferencesFormActions {
   readonly unsubscribe: string;
   readonly snooze: string;
+  readonly preferences: string;
 }
 
 /** Renders an unsubscribe or snooze page view. */
@@ -39,8 +42,8 @@ function contentOf(view: PreferencesPageView, actions: PreferencesFormActions): 
         badge: 'Unsubscribe',
         tone: 'neutral',
         body: html`
-<p>Portfolio Sentinel will stop sending reports and alerts to <strong>${view.email}</strong>, for every account it tracks.</p>
-<p class="note">Security notices about new delegates stop too. Other recipients of the same accounts keep theirs.</p>
+<p>Portfolio Sentinel will stop sending <strong>${categoryList(view.categories)}</strong> to <strong>${view.email}</strong>, for every account it tracks.</p>
+<p class="note">Security notices (new delegates, revocation results) keep coming; other emails you get are not affected. Other recipients of the same accounts keep theirs. To change every category, open your <a href="${view.preferencesUrl}">email preferences</a>.</p>
 <form method="post" action="${actions.unsubscribe}">
 <input type="hidden" name="token" value="${view.token}">
 <input type="hidden" name="csrf" value="${view.csrf}">
@@ -49,7 +52,16 @@ function contentOf(view: PreferencesPageView, actions: PreferencesFormActions): 
 <p class="note">Opening this page changed nothing.</p>`,
       };
     case 'unsubscribed':
-      return simple('You are unsubscribed', 'Unsubscribed', 'success', `No more emails will be sent to ${view.email}. To receive them again, ask whoever manages Portfolio Sentinel to add the address back.`);
+      return {
+        title: 'You are unsubscribed',
+        badge: 'Unsubscribed',
+        tone: 'success',
+        body: html`
+<p>No more ${categoryList(view.categories)} will be sent to ${view.email}. Security notices (new delegates, revocation results) keep coming.</p>
+<p>To receive them again, or to change other categories, open your <a href="${view.preferencesUrl}">email preferences</a>.</p>`,
+      };
+    case 'preferences':
+      return preferencesContent(view, actions.preferences);
     case 'snooze-confirm':
       return {
         title: 'Snooze drawdown alerts?',
@@ -86,6 +98,41 @@ function contentOf(view: PreferencesPageView, actions: PreferencesFormActions): 
     case 'method-not-allowed':
       return simple('Method not allowed', 'Error', 'danger', 'This page accepts only GET and POST.');
   }
+}
+
+function preferencesContent(view: Extract<PreferencesPageView, { kind: 'preferences' }>, action: string): PageContent {
+  const securityOff = view.optOuts.includes('security');
+  const boxes = MAIL_CATEGORIES.map(
+    (category) => html`<p><label><input type="checkbox" name="receive" value="${category}"${view.optOuts.includes(category) ? '' : html` checked`}> ${MAIL_CATEGORY_LABELS[category]}</label></p>`,
+  );
+  const notice: SafeHtml | string =
+    view.notice === 'saved'
+      ? html`<p class="message">Saved.${securityOff ? ' Security notices are off.' : ''}</p>`
+      : view.notice === 'confirm-security'
+        ? html`<p class="message"><strong>Nothing was saved.</strong> To turn security notices off, tick the confirmation box below and save again.</p>`
+        : '';
+  return {
+    title: 'Email preferences',
+    badge: 'Preferences',
+    tone: view.notice === 'confirm-security' ? 'warning' : 'neutral',
+    body: html`
+${notice}
+<p>Emails Portfolio Sentinel sends to <strong>${view.email}</strong>, for every account it tracks. Ticked categories keep coming.</p>
+<form method="post" action="${action}">
+<input type="hidden" name="token" value="${view.token}">
+<input type="hidden" name="csrf" value="${view.csrf}">
+${boxes}
+<p class="note"><strong>Warning:</strong> security notices tell you when a new delegate (an API key that can trade for you) appears on an account, and what became of a revocation. If an owner key or this mailbox is compromised, they are how you find out. Turning them off is only possible here.</p>
+<p><label><input type="checkbox" name="confirm-security-off" value="yes"> I understand: turn security notices off if unticked above</label></p>
+<button type="submit" class="neutral">Save preferences</button>
+</form>
+<p class="note">Opening this page changed nothing. Bounced or complained-about addresses get no mail at all until an operator lifts that.</p>`,
+  };
+}
+
+function categoryList(categories: readonly MailCategory[]): string {
+  const names = categories.map((c) => MAIL_CATEGORY_LABELS[c].replace(/ \(.*\)$/, '').toLowerCase());
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1) ?? ''}`;
 }
 
 function hoursText(hours: number): string {

@@ -1,6 +1,10 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { createNotifyHandler, type NotifyDeps } from '../../functions/handlers/notify';
+import { createPreferencesPageHandler } from '../../functions/handlers/preferences-page';
+import { silentLog } from '../../functions/shared/observability';
+import { CsrfTokens } from '../../functions/web/csrfToken';
 import type { NotifyEvent } from '../../functions/messages/notifyMessage';
 import type { AccountRecord } from '../../functions/store/accountItem';
 import { InProcessQueue } from '../../local/queue/inProcessQueue';
@@ -8,7 +12,7 @@ import { lambdaContext } from '../../local/lambdaContext';
 import { accountRecord, testAddress } from '../store/accountFixture';
 import { testTables } from '../support/testTables';
 import { startFakeSes, type FakeSes } from './fakeSes';
-import { RETENTION_MS, header, linkTokens, mailDeps, mailTo, sesSender, testClock, testLinks, uniqueEmail } from './mailHarness';
+import { LINK_SECRET, PUBLIC_BASE_URL, RETENTION_MS, header, linkTokens, mailDeps, mailTo, sesSender, testClock, testLinks, uniqueEmail } from './mailHarness';
 
 const NOW = Date.parse('2025-03-04T07:00:00Z');
 const HOUR = 3_600_000;
@@ -60,6 +64,71 @@ async function throughQueue(deps: NotifyDeps, bodies: readonly NotifyEvent[], op
   return { delivered, drained, queue };
 }
 
+function oneClickEvent(url: string): APIGatewayProxyEventV2 {
+  const parsed = new URL(url);
+  return {
+    version: '2.0',
+    routeKey: '$default',
+    rawPath: parsed.pathname,
+    rawQueryString: parsed.search.slice(1),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'List-Unsubscribe=One-Click',
+    isBase64Encoded: false,
+    requestContext: { http: { method: 'POST', path: parsed.pathname, protocol: 'HTTP/1.1', sourceIp: '192.0.2.1', userAgent: 'mail-provider' } },
+  } as unknown as APIGatewayProxyEventV2;
+}
+
+describe('notify: unsubscribe by category', () => {
+  it('a one-click List-Unsubscribe of a drawdown alert stops drawdown alerts only: security notices keep coming', async () => {
+    const recipient = uniqueEmail('by-category');
+    const account = await trackedAccount({ emails: [recipient], signer: 'env:OWNER_KEY', drawdownThresholds: [5, 10] });
+    const deps = mailDeps(tables, clock);
+    const drawdown = (level: number): NotifyEvent => ({
+      kind: 'drawdown',
+      eventId: `drawdown:${account.address}:${level}:fired:category-test`,
+      account: account.address,
+      at: NOW,
+      notice: 'fired',
+      level,
+      levels: [5, 10],
+      drawdownPct: level + 0.5,
+      maxDrawdownPct: level + 0.5,
+      dollarDrawdown: 1_000,
+      peakAt: NOW - HOUR,
+      peakEquity: 100_000,
+      equityNow: 90_000,
+      pnlNow: -1_000,
+      asOf: NOW,
+    });
+    await throughQueue(deps, [drawdown(5)]);
+    const [alert] = await mailTo(recipient);
+    expect(header(alert!, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+    const [token] = linkTokens(header(alert!, 'List-Unsubscribe') ?? '', '/unsubscribe');
+    expect(testLinks().read('unsubscribe', token, NOW)).toMatchObject({ kind: 'valid', claims: { email: recipient, category: 'drawdown' } });
+    expect(linkTokens(alert?.text ?? '', '/preferences')).toHaveLength(1);
+
+    // The mail provider's one-click POST, through the real page handler.
+    const page = createPreferencesPageHandler({
+      links: testLinks(),
+      csrf: new CsrfTokens(LINK_SECRET),
+      publicBaseUrl: PUBLIC_BASE_URL,
+      preferences: deps.repos.preferences,
+      alerts: deps.repos.alerts,
+      tokens: deps.repos.tokens,
+      now: clock.now,
+      log: silentLog,
+    });
+    const answer = await page(oneClickEvent(`${PUBLIC_BASE_URL}/unsubscribe?token=${encodeURIComponent(token ?? '')}`));
+    expect(answer.statusCode).toBe(200);
+    expect(await deps.repos.suppressions.isSuppressed(recipient)).toBe(false);
+    expect(await deps.repos.preferences.optOuts(recipient)).toEqual(['drawdown']);
+
+    await throughQueue(deps, [drawdown(10), newDelegateEvent(account.address, `delegate:${account.address}:${DELEGATE}:1:new:category-test`)]);
+    const mails = await mailTo(recipient);
+    expect(mails.map((m) => header(m, 'X-Sentinel-Event-Id'))).toEqual([`drawdown:${account.address}:5:fired:category-test`, `delegate:${account.address}:${DELEGATE}:1:new:category-test`]);
+  });
+});
+
 describe('notify: content of what is sent', () => {
   it('sends each unsuppressed recipient their own copy, with their unsubscribe link and a revoke link when the account has a signer', async () => {
     const [a, b, suppressed] = [uniqueEmail('a'), uniqueEmail('b'), uniqueEmail('gone')];
@@ -83,13 +152,13 @@ describe('notify: content of what is sent', () => {
       expect(mail.text).toContain('IF THIS WASN\'T YOU, REVOKE IT NOW');
       expect(mail.html).toContain(DELEGATE);
       expect(header(mail, 'X-Sentinel-Event-Id')).toBe(`delegate:${account.address}:${DELEGATE}:1:new`);
-      expect(header(mail, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+      // A security notice: its List-Unsubscribe opens the preferences page, no one-click stops it.
+      expect(header(mail, 'List-Unsubscribe-Post')).toBeUndefined();
+      const [preferences] = linkTokens(header(mail, 'List-Unsubscribe') ?? '', '/preferences');
+      expect(links.read('preferences', preferences, NOW)).toMatchObject({ kind: 'valid', claims: { account: account.address, email: recipient } });
+      expect(linkTokens(mail.text ?? '', '/preferences')).toEqual([preferences]);
       // Stamped by the service's clock, not the wall clock.
       expect(mail.date?.getTime()).toBe(clock.now());
-
-      const [unsubscribe] = linkTokens(header(mail, 'List-Unsubscribe') ?? '', '/unsubscribe');
-      const claims = links.read('unsubscribe', unsubscribe, NOW);
-      expect(claims).toMatchObject({ kind: 'valid', claims: { account: account.address, email: recipient } });
 
       const revokeTokens = linkTokens(`${mail.html || ''}\n${mail.text ?? ''}`, '/revoke');
       expect(revokeTokens).toHaveLength(1);

@@ -19,7 +19,15 @@ const requests: Record<(typeof LINK_PURPOSES)[number], LinkRequest> = {
   revoke: { purpose: 'revoke', account: ACCOUNT, delegate: DELEGATE },
   unsubscribe: { purpose: 'unsubscribe', account: ACCOUNT, email: 'ops@example.com' },
   snooze: snooze24,
+  preferences: { purpose: 'preferences', account: ACCOUNT, email: 'ops@example.com' },
 };
+
+describe('unsubscribe categories', () => {
+  it('carry one category that a one-click link may stop, never security', () => {
+    expect(issueClaims({ purpose: 'unsubscribe', account: ACCOUNT, email: 'ops@example.com', category: 'drawdown' }, TOKEN, NOW)).toMatchObject({ category: 'drawdown' });
+    expect(() => issueClaims({ purpose: 'unsubscribe', account: ACCOUNT, email: 'ops@example.com', category: 'security' as 'drawdown' }, TOKEN, NOW)).toThrow();
+  });
+});
 
 describe('issueClaims', () => {
   it('adds the token id and the default expiry of the purpose', () => {

@@ -40,7 +40,7 @@ function render(delegates: number) {
     removedDelegates: Array.from({ length: 5 }, (_, i) => ({ address: testAddress(5000 + i, 0x512e), name: 'removed-bot-name-xx', removedAt: NOW - i * HOUR })),
     now: NOW,
   });
-  const links = recipientLinks(testLinks(), account, 'a-long-recipient-address+reports@example.com', NOW);
+  const links = recipientLinks(testLinks(), account, 'a-long-recipient-address+reports@example.com', NOW, 'reports');
   const view = dailyReportView(model, { status: { state: 'stale', reason: 'x'.repeat(500), lastPointAtMs: NOW }, chart: { cid: 'report-chart@sentinel', alt: 'chart', width: 544, height: 320 }, links });
   return { rendered: renderReport(sharedRenderer(), view, ZONE), unsubscribeUrl: links.unsubscribeUrl, view };
 }

@@ -8,6 +8,7 @@ import { lambdaContext } from '../../local/lambdaContext';
 import { createChainClient } from '../../functions/chain/chainClient';
 import { linkReusableAfter } from '../../functions/domain/revocationOutcome';
 import { auditTrail } from '../../functions/store/auditTrail';
+import { accountStatus } from '../../functions/services/status/accountStatus';
 import { renderRevocationView } from '../../functions/web/revocationViews';
 import { testTables } from '../support/testTables';
 import { startRevocationWorld, type RevocationWorld } from './support/revocationWorld';
@@ -99,6 +100,8 @@ describe('revokeDelegate against the simulator', () => {
     const records = await world.repos.audit.listForAccount(account.address, 10);
     expect(records).toEqual([expect.objectContaining({ kind: 'intent', nonce: 1, delegate, tokenId: request.tokenId, txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) })]);
     expect(auditTrail(records)).toEqual([expect.objectContaining({ kind: 'transaction', outcome: null })]);
+    const status = await accountStatus(world.repos, account.address, Date.now());
+    expect(status?.revocations).toEqual([expect.objectContaining({ delegate, outcome: 'no outcome recorded', nonce: 1, txHash: records[0]?.txHash })]);
   });
 
   it('keeps the node URL (and an API key in its path) off the owner\'s page and email when the answer is lost; the audit has it redacted', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testTables } from '../support/testTables';
-import { formOf, getPage, HOUR, startRevocationWorld, submitForm, titleOf, type RevocationWorld } from '../revocation/support/revocationWorld';
+import { LinkTokenCodec } from '../../functions/links/linkToken';
+import { formOf, getPage, HOUR, LINK_SECRET, startRevocationWorld, submitForm, titleOf, type RevocationWorld } from '../revocation/support/revocationWorld';
 
 const tables = testTables();
 let world: RevocationWorld;
@@ -16,27 +17,79 @@ const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 let n = 0;
 const email = () => `prefs+${++n}-${Date.now()}@example.com`;
 
-function unsubscribeLink(address: string, now = Date.now()): string {
-  return world.links.build({ purpose: 'unsubscribe', account: ACCOUNT, email: address }, now);
+function unsubscribeLink(address: string, now = Date.now(), category: 'reports' | 'drawdown' | 'expiry' | 'none' = 'drawdown'): string {
+  return world.links.build({ purpose: 'unsubscribe', account: ACCOUNT, email: address, ...(category === 'none' ? {} : { category }) }, now);
+}
+
+function preferencesLink(address: string, now = Date.now()): string {
+  return world.links.build({ purpose: 'preferences', account: ACCOUNT, email: address }, now);
+}
+
+/** The preferences form's hidden fields (token, csrf) and which categories are ticked. */
+function preferencesForm(html: string): { fields: Record<string, string>; receiving: string[] } {
+  const form = formOf({ status: 200, headers: new Headers(), html });
+  const receiving = [...html.matchAll(/<input type="checkbox" name="receive" value="([a-z]+)"( checked)?>/g)].filter((m) => m[2]).map((m) => m[1] ?? '');
+  return { fields: form.fields, receiving };
+}
+
+async function postPreferences(fields: Record<string, string>, receive: string[], extra: Record<string, string> = {}, headers?: Record<string, string>) {
+  const body = new URLSearchParams({ ...fields, ...extra });
+  for (const category of receive) body.append('receive', category);
+  const res = await fetch(`${world.server.url}/preferences`, {
+    method: 'POST',
+    headers: headers ?? { 'content-type': 'application/x-www-form-urlencoded', origin: world.server.url, 'sec-fetch-site': 'same-origin' },
+    body: body.toString(),
+  });
+  return { status: res.status, html: await res.text() };
 }
 
 describe('unsubscribe', () => {
-  it('GET shows a button and changes nothing; the form POST suppresses the address', async () => {
+  it('GET shows a button and changes nothing; the form POST stops that one category, not all mail', async () => {
     const address = email();
     const page = await getPage(unsubscribeLink(address));
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toMatch(/form-action 'self'/);
     expect(page.html).toContain(address);
-    expect(await world.repos.suppressions.isSuppressed(address)).toBe(false);
+    expect(page.html).toContain('drawdown alerts');
+    expect(page.html).toContain('/preferences?token=');
+    expect(await world.repos.preferences.optOuts(address)).toEqual([]);
 
     const form = formOf(page);
     expect(form.action).toBe(`${world.server.url}/unsubscribe`);
     const done = await submitForm(form.action, form.fields);
     expect(done.status).toBe(200);
     expect(titleOf(done)).toBe('You are unsubscribed');
-    expect(await world.repos.suppressions.isSuppressed(address)).toBe(true);
+    expect(await world.repos.preferences.optOuts(address)).toEqual(['drawdown']);
+    expect(await world.repos.suppressions.isSuppressed(address)).toBe(false);
     // Idempotent: the same link again is still a success.
     expect((await submitForm(form.action, form.fields)).status).toBe(200);
+    expect(await world.repos.preferences.optOuts(address)).toEqual(['drawdown']);
+  });
+
+  it('a link from before categories stops everything but security notices', async () => {
+    const address = email();
+    const form = formOf(await getPage(unsubscribeLink(address, Date.now(), 'none')));
+    expect((await submitForm(form.action, form.fields)).status).toBe(200);
+    expect(await world.repos.preferences.optOuts(address)).toEqual(['reports', 'drawdown', 'expiry']);
+  });
+
+  it('no unsubscribe link can stop security notices: a token naming that category is refused', async () => {
+    const address = email();
+    const forged = new LinkTokenCodec(LINK_SECRET).sign('unsubscribe', {
+      purpose: 'unsubscribe',
+      account: ACCOUNT,
+      email: address,
+      category: 'security',
+      tokenId: 'AbCdEfGhIjKlMnOp_-12',
+      expiresAt: Date.now() + HOUR,
+    });
+    const res = await fetch(`${world.server.url}/unsubscribe?token=${encodeURIComponent(forged)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect(res.status).toBe(400);
+    expect(await world.repos.preferences.optOuts(address)).toEqual([]);
   });
 
   it('accepts an RFC 8058 one-click POST to the List-Unsubscribe URL without Origin or form value', async () => {
@@ -48,7 +101,7 @@ describe('unsubscribe', () => {
       body: 'List-Unsubscribe=One-Click',
     });
     expect(res.status).toBe(200);
-    expect(await world.repos.suppressions.isSuppressed(address)).toBe(true);
+    expect(await world.repos.preferences.optOuts(address)).toEqual(['drawdown']);
 
     const multipartAddress = email();
     const body = ['--b0undary', 'Content-Disposition: form-data; name="List-Unsubscribe"', '', 'One-Click', '--b0undary--', ''].join('\r\n');
@@ -58,7 +111,7 @@ describe('unsubscribe', () => {
       body,
     });
     expect(multipart.status).toBe(200);
-    expect(await world.repos.suppressions.isSuppressed(multipartAddress)).toBe(true);
+    expect(await world.repos.preferences.optOuts(multipartAddress)).toEqual(['drawdown']);
   });
 
   it('refuses a cross-origin form POST, a form without its value, and a revoke token', async () => {
@@ -74,12 +127,64 @@ describe('unsubscribe', () => {
       body: 'List-Unsubscribe=One-Click',
     });
     expect(oneClickWithRevokeToken.status).toBe(400);
-    expect(await world.repos.suppressions.isSuppressed(address)).toBe(false);
+    expect(await world.repos.preferences.optOuts(address)).toEqual([]);
   });
 
   it('refuses an expired link', async () => {
     const page = await getPage(unsubscribeLink(email(), Date.now() - 366 * 24 * HOUR));
     expect(page.status).toBe(410);
+  });
+});
+
+describe('preferences', () => {
+  it('GET shows every category and changes nothing; POST changes them; categories can come back on', async () => {
+    const address = email();
+    const page = await getPage(preferencesLink(address));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('strict-transport-security')).toMatch(/max-age=/);
+    expect(titleOf(page)).toBe('Email preferences');
+    const form = preferencesForm(page.html);
+    expect(form.receiving).toEqual(['reports', 'drawdown', 'expiry', 'security']);
+    expect(Object.keys(form.fields).sort()).toEqual(['csrf', 'token']);
+
+    const saved = await postPreferences(form.fields, ['drawdown', 'security']);
+    expect(saved.status).toBe(200);
+    expect(saved.html).toContain('Saved.');
+    expect(await world.repos.preferences.optOuts(address)).toEqual(['reports', 'expiry']);
+    expect(preferencesForm((await getPage(preferencesLink(address))).html).receiving).toEqual(['drawdown', 'security']);
+
+    await postPreferences(form.fields, ['reports', 'drawdown', 'expiry', 'security']);
+    expect(await world.repos.preferences.optOuts(address)).toEqual([]);
+  });
+
+  it('turns security notices off only with the warning box ticked', async () => {
+    const address = email();
+    const page = await getPage(preferencesLink(address));
+    expect(page.html).toMatch(/Warning:<\/strong> security notices tell you when a new delegate/);
+    const form = preferencesForm(page.html);
+
+    const unconfirmed = await postPreferences(form.fields, ['reports']);
+    expect(unconfirmed.status).toBe(200);
+    expect(unconfirmed.html).toContain('Nothing was saved');
+    expect(await world.repos.preferences.optOuts(address)).toEqual([]);
+
+    await postPreferences(form.fields, ['reports'], { 'confirm-security-off': 'yes' });
+    expect(await world.repos.preferences.optOuts(address)).toEqual(['drawdown', 'expiry', 'security']);
+  });
+
+  it('refuses a cross-origin POST, a missing form value, and an unsubscribe token', async () => {
+    const address = email();
+    const form = preferencesForm((await getPage(preferencesLink(address))).html);
+    const crossSite = await postPreferences(form.fields, [], { 'confirm-security-off': 'yes' }, {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: 'https://evil.example',
+      'sec-fetch-site': 'cross-site',
+    });
+    expect(crossSite.status).toBe(403);
+    expect((await postPreferences({ token: form.fields['token'] ?? '' }, [], { 'confirm-security-off': 'yes' })).status).toBe(403);
+    const unsubscribeToken = new URL(unsubscribeLink(address)).searchParams.get('token') ?? '';
+    expect((await postPreferences({ ...form.fields, token: unsubscribeToken }, [], { 'confirm-security-off': 'yes' })).status).toBe(400);
+    expect(await world.repos.preferences.optOuts(address)).toEqual([]);
   });
 });
 

@@ -19,8 +19,10 @@ export interface MailDeliveryDeps {
 /** The finished content of one recipient's email. */
 export interface ComposedEmail {
   readonly rendered: RenderedEmail;
-  /** This recipient's one-click unsubscribe link (`List-Unsubscribe`). */
+  /** This recipient's unsubscribe link for this email's category (`List-Unsubscribe`). */
   readonly unsubscribeUrl: string;
+  /** Whether that link takes an RFC 8058 one-click POST (default true; false for security notices). */
+  readonly oneClickUnsubscribe?: boolean;
   readonly inlineImages?: readonly InlineImage[];
 }
 
@@ -87,6 +89,7 @@ export async function deliverToRecipient(deps: MailDeliveryDeps, email: Recipien
       to: [email.recipient],
       ...composed.rendered,
       unsubscribeUrl: composed.unsubscribeUrl,
+      oneClickUnsubscribe: composed.oneClickUnsubscribe ?? true,
       eventId: headerEventId(email.eventId),
       inlineImages: [...(composed.inlineImages ?? [])],
       date: new Date(email.sentAt),

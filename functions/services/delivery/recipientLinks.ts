@@ -1,28 +1,43 @@
 import type { Address } from 'viem';
 import { checksumAddress } from '../../domain/address';
+import type { MailCategory } from '../../domain/mailCategory';
 import type { ActionLinks } from '../../links/actionLinks';
 
 /** Links of one recipient's copy (each recipient has their own tokens). */
 export interface RecipientLinks {
+  /**
+   * The footer's unsubscribe link and the `List-Unsubscribe` target: stops this email's category
+   * only. For a security notice it is the preferences page (no one-click link stops those).
+   */
   readonly unsubscribeUrl: string;
+  /** Whether `unsubscribeUrl` takes an RFC 8058 one-click POST (`List-Unsubscribe-Post`). */
+  readonly oneClickUnsubscribe: boolean;
+  /** This recipient's email preferences page. */
+  readonly preferencesUrl: string;
   /** One-click revocation of `delegate`; `null` when the account has no signer. */
   revokeUrl(delegate: string): string | null;
   snoozeUrl(hours: number): string;
 }
 
 /**
- * The action links of one recipient's copy of an email, all issued at `now`: their own
- * unsubscribe link (bound to their address), and revocation links only when the account has a
- * signer. Links are capabilities: they go into the email and nowhere else.
+ * The action links of one recipient's copy of an email of `category`, all issued at `now`: their
+ * own unsubscribe link (bound to their address and the category) and preferences link, and
+ * revocation links only when the account has a signer. Links are capabilities: they go into the
+ * email and nowhere else.
  */
 export function recipientLinks(
   links: Pick<ActionLinks, 'build'>,
   account: { address: Address; signer: string | null },
   email: string,
   now: number,
+  category: MailCategory,
 ): RecipientLinks {
+  const preferencesUrl = links.build({ purpose: 'preferences', account: account.address, email }, now);
+  const oneClick = category !== 'security';
   return {
-    unsubscribeUrl: links.build({ purpose: 'unsubscribe', account: account.address, email }, now),
+    unsubscribeUrl: category === 'security' ? preferencesUrl : links.build({ purpose: 'unsubscribe', account: account.address, email, category }, now),
+    oneClickUnsubscribe: oneClick,
+    preferencesUrl,
     revokeUrl: (delegate) =>
       account.signer === null ? null : links.build({ purpose: 'revoke', account: account.address, delegate: checksumAddress(delegate) }, now),
     snoozeUrl: (hours) => links.build({ purpose: 'snooze', account: account.address, snoozeHours: hours }, now),

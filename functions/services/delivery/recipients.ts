@@ -1,13 +1,19 @@
+import type { MailCategory } from '../../domain/mailCategory';
+import type { PreferencesRepository } from '../../store/preferencesRepository';
 import type { SuppressionRepository } from '../../store/suppressionRepository';
 
+/** The stores that decide who gets mail. */
+export interface RecipientStores {
+  readonly suppressions: Pick<SuppressionRepository, 'filter'>;
+  readonly preferences: Pick<PreferencesRepository, 'filter'>;
+}
+
 /**
- * Who gets an account's mail: its addresses, each once (compared case-insensitively, first
- * spelling kept), minus those suppressed after a bounce, a complaint or an unsubscribe.
+ * Who gets an account's mail of `category`: its addresses, each once (compared
+ * case-insensitively, first spelling kept), minus those suppressed (bounce, complaint, an
+ * unsubscribe from before categories) and those that opted out of `category`.
  */
-export async function mailRecipients(
-  suppressions: Pick<SuppressionRepository, 'filter'>,
-  emails: readonly string[],
-): Promise<string[]> {
+export async function mailRecipients(stores: RecipientStores, emails: readonly string[], category: MailCategory): Promise<string[]> {
   const seen = new Set<string>();
   const unique = emails.filter((email) => {
     const key = email.trim().toLowerCase();
@@ -15,5 +21,7 @@ export async function mailRecipients(
     seen.add(key);
     return true;
   });
-  return unique.length === 0 ? [] : suppressions.filter(unique);
+  if (unique.length === 0) return [];
+  const allowed = await stores.suppressions.filter(unique);
+  return allowed.length === 0 ? [] : stores.preferences.filter(allowed, category);
 }

@@ -13,6 +13,8 @@ import { mailChart, type MailChart } from '../delivery/mailChart';
 import { deliverToRecipient, tallyOutcomes, type MailDeliveryDeps, type RecipientOutcome } from '../delivery/mailDelivery';
 import { notificationEmail, type NotificationEmail } from './notificationViews';
 import type { NotifyKind, NotifyMessage } from '../../messages/notifyMessage';
+import { categoryOfEmail } from '../../domain/mailCategory';
+import type { PreferencesRepository } from '../../store/preferencesRepository';
 import { recipientLinks } from '../delivery/recipientLinks';
 import { mailRecipients } from '../delivery/recipients';
 import { RetryLaterError } from '../delivery/retryLaterError';
@@ -44,6 +46,7 @@ export interface DeliverNotificationDeps extends MailDeliveryDeps {
     readonly curves: Pick<CurvesRepository, 'queryRange'>;
     readonly delegates: Pick<DelegateViewRepository, 'listForAccount'>;
     readonly suppressions: Pick<SuppressionRepository, 'filter'>;
+    readonly preferences: Pick<PreferencesRepository, 'filter'>;
   };
   readonly renderer: EmailRenderer;
   readonly links: Pick<ActionLinks, 'build'>;
@@ -89,13 +92,14 @@ interface SharedParts {
 export async function deliverNotification(deps: DeliverNotificationDeps, message: NotifyMessage): Promise<NotificationOutcome> {
   const account = await deps.repos.accounts.get(message.account);
   if (!account) return { kind: 'skipped', reason: 'the account is not tracked' };
-  const recipients = await mailRecipients(deps.repos.suppressions, account.emails);
+  const kind = EMAIL_KIND_OF[message.kind];
+  const category = categoryOfEmail(kind);
+  const recipients = await mailRecipients(deps.repos, account.emails, category);
   if (recipients.length === 0) return { kind: 'skipped', reason: 'every recipient is suppressed' };
 
   const settings = { ...DEFAULT_NOTIFICATION_SETTINGS, ...deps.settings };
   const now = deps.now();
   let shared: Promise<SharedParts> | undefined;
-  const kind = EMAIL_KIND_OF[message.kind];
   const outcomes: RecipientOutcome[] = [];
   for (const recipient of recipients) {
     outcomes.push(
@@ -108,7 +112,7 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
         compose: async () => {
           shared ??= sharedParts(deps, account, message, settings);
           const parts = await shared;
-          const links = recipientLinks(deps.links, account, recipient, now);
+          const links = recipientLinks(deps.links, account, recipient, now, category);
           const email = notificationEmail(message, {
             account,
             now,
@@ -121,6 +125,7 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
           return {
             rendered: render(deps.renderer, email, account.timezone),
             unsubscribeUrl: links.unsubscribeUrl,
+            oneClickUnsubscribe: links.oneClickUnsubscribe,
             inlineImages: parts.chart ? [parts.chart.image] : [],
           };
         },

@@ -57,7 +57,7 @@ export function notificationEmail(message: NotifyMessage, ctx: NotificationConte
   const base = {
     account: { address: ctx.account.address, label: ctx.account.label },
     generatedAtMs: ctx.now,
-    links: { unsubscribeUrl: ctx.links.unsubscribeUrl, statusUrl: null },
+    links: { unsubscribeUrl: ctx.links.unsubscribeUrl, preferencesUrl: ctx.links.preferencesUrl, statusUrl: null },
   };
   switch (message.kind) {
     case 'drawdown': {

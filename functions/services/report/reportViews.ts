@@ -29,7 +29,7 @@ export function dailyReportView(model: ReportModel, ctx: ReportViewContext): Dai
   return {
     account: model.account,
     generatedAtMs: model.generatedAt,
-    links: { unsubscribeUrl: ctx.links.unsubscribeUrl, statusUrl: null },
+    links: { unsubscribeUrl: ctx.links.unsubscribeUrl, preferencesUrl: ctx.links.preferencesUrl, statusUrl: null },
     period: model.period,
     status: ctx.status,
     day: day && {

@@ -14,6 +14,7 @@ import { loadReportData, type ReportChain, type ReportDataRepos } from './report
 import { planReport } from './reportPlan';
 import { renderReport } from './renderReport';
 import { dailyReportView } from './reportViews';
+import type { PreferencesRepository } from '../../store/preferencesRepository';
 import { recipientLinks } from '../delivery/recipientLinks';
 import { mailRecipients } from '../delivery/recipients';
 
@@ -24,6 +25,7 @@ export interface DailyReportDeps extends MailDeliveryDeps {
       readonly accounts: Pick<AccountsRepository, 'setNextReportAt'>;
       readonly suppressions: Pick<SuppressionRepository, 'filter'>;
       readonly reportRecords: Pick<ReportRecordsRepository, 'latestBefore' | 'put'>;
+      readonly preferences: Pick<PreferencesRepository, 'filter'>;
     };
   /** The chain's indexer: each window's summary and curves (`GET /portfolio`). */
   readonly chain: ReportChain;
@@ -75,7 +77,7 @@ export async function sendDailyReport(deps: DailyReportDeps, account: AccountRec
     if (plan.nextReportAt !== null) await deps.repos.accounts.setNextReportAt(account.address, plan.nextReportAt, account.nextReportAt);
   };
 
-  const recipients = await mailRecipients(deps.repos.suppressions, account.emails);
+  const recipients = await mailRecipients(deps.repos, account.emails, 'reports');
   if (recipients.length === 0) {
     await advance();
     return { kind: 'skipped', reason: 'every recipient is suppressed' };
@@ -111,11 +113,12 @@ export async function sendDailyReport(deps: DailyReportDeps, account: AccountRec
         compose: async () => {
           shared ??= build();
           const { model, chart, status } = await shared;
-          const links = recipientLinks(deps.links, account, recipient, now);
+          const links = recipientLinks(deps.links, account, recipient, now, 'reports');
           const view = dailyReportView(model, { status, chart: chart?.ref ?? null, links });
           return {
             rendered: renderReport(deps.renderer, view, account.timezone),
             unsubscribeUrl: links.unsubscribeUrl,
+            oneClickUnsubscribe: links.oneClickUnsubscribe,
             inlineImages: chart ? [chart.image] : [],
           };
         },

@@ -5,6 +5,21 @@ import { alignCurves } from '../../domain/series';
 import type { TrackedAccount } from '../../domain/account';
 import type { Repositories } from '../../store/repositories';
 import { lookbackWindowMs } from '../../domain/lookbackWindow';
+import { auditTrail } from '../../store/auditTrail';
+
+/** How many audit items `status` reads (newest first). */
+const AUDIT_ITEMS = 20;
+
+/** One line of an account's revocation history: an attempt, or a signed transaction with its outcome paired. */
+export interface RevocationHistoryEntry {
+  readonly at: number;
+  readonly delegate: string | null;
+  /** The outcome; `no outcome recorded` for a transaction whose intent stands alone (check the chain). */
+  readonly outcome: string;
+  readonly nonce: number | null;
+  readonly txHash: string | null;
+  readonly message: string | null;
+}
 
 /** Everything `sentinel status` shows about one account, as plain data. */
 export interface AccountStatusReport {
@@ -24,6 +39,8 @@ export interface AccountStatusReport {
     readonly firstSeenAt: number;
     readonly removedAt: number | null;
   }[];
+  /** Recent revocation attempts and transactions, newest first (intent and outcome paired). */
+  readonly revocations: readonly RevocationHistoryEntry[];
 }
 
 /**
@@ -32,20 +49,21 @@ export interface AccountStatusReport {
  * delegates. `null` when the account is not tracked.
  */
 export async function accountStatus(
-  repos: Pick<Repositories, 'accounts' | 'curves' | 'snapshots' | 'alerts' | 'delegates'>,
+  repos: Pick<Repositories, 'accounts' | 'curves' | 'snapshots' | 'alerts' | 'delegates' | 'audit'>,
   address: string,
   now: number,
   lookbackMs = 90 * 86_400_000,
 ): Promise<AccountStatusReport | null> {
   const account = await repos.accounts.get(address);
   if (!account) return null;
-  const [latest, points, snapshot, alerts, delegates, history] = await Promise.all([
+  const [latest, points, snapshot, alerts, delegates, history, audit] = await Promise.all([
     repos.curves.latest(account.address, account.interval),
     repos.curves.countAndNewest(account.address, account.interval),
     repos.snapshots.latest(account.address),
     repos.alerts.listForAccount(account.address),
     repos.delegates.listForAccount(account.address),
     repos.curves.queryRange(account.address, account.interval, Math.max(0, now - lookbackWindowMs(account.interval, lookbackMs)), now),
+    repos.audit.listForAccount(account.address, AUDIT_ITEMS),
   ]);
   const series = alignCurves(
     history.flatMap((p) => (p.equity === undefined ? [] : [{ timestamp: p.ts, value: p.equity }])),
@@ -76,6 +94,21 @@ export async function accountStatus(
       firstSeenAt: d.firstSeenAt,
       removedAt: d.removedAt,
     })),
+    revocations: auditTrail(audit).map((entry): RevocationHistoryEntry => {
+      if (entry.kind === 'transaction') {
+        const { intent, outcome } = entry;
+        return {
+          at: intent.at,
+          delegate: intent.delegate ?? null,
+          outcome: outcome?.outcome ?? 'no outcome recorded',
+          nonce: intent.nonce ?? null,
+          txHash: intent.txHash ?? null,
+          message: outcome?.message ?? null,
+        };
+      }
+      const r = entry.record;
+      return { at: r.at, delegate: r.delegate ?? null, outcome: r.outcome, nonce: r.nonce ?? null, txHash: r.txHash ?? null, message: r.message ?? null };
+    }),
   };
 }
 

@@ -140,6 +140,7 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
       { path: '/revoke', functionName: 'revoke-page', handler: (event, context) => pages.revoke!(event, context) },
       { path: '/unsubscribe', functionName: 'preferences-page', handler: (event, context) => pages.preferences!(event, context) },
       { path: '/snooze', functionName: 'preferences-page', handler: (event, context) => pages.preferences!(event, context) },
+      { path: '/preferences', functionName: 'preferences-page', handler: (event, context) => pages.preferences!(event, context) },
     ],
   });
   const links = new ActionLinks(new LinkTokenCodec(LINK_SECRET), server.url);
@@ -161,7 +162,7 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
     links,
     csrf,
     publicBaseUrl: server.url,
-    suppressions: repos.suppressions,
+    preferences: repos.preferences,
     alerts: repos.alerts,
     tokens: repos.tokens,
     now: Date.now,

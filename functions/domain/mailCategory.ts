@@ -1,0 +1,45 @@
+import * as z from 'zod';
+
+/**
+ * What a recipient can opt out of, one category at a time:
+ * - `reports`: daily reports (and any weekly, monthly or digest summaries);
+ * - `drawdown`: drawdown alerts;
+ * - `expiry`: delegate expiry notices;
+ * - `security`: new-delegate notices and revocation results. These reveal a compromised key, so
+ *   no one-click unsubscribe link turns them off: only the preferences page, after a warning.
+ */
+export const MAIL_CATEGORIES = ['reports', 'drawdown', 'expiry', 'security'] as const;
+export type MailCategory = (typeof MAIL_CATEGORIES)[number];
+export const mailCategorySchema = z.enum(MAIL_CATEGORIES);
+
+/** The categories a one-click unsubscribe link may stop (every one but `security`). */
+export const ONE_CLICK_CATEGORIES = ['reports', 'drawdown', 'expiry'] as const;
+export type OneClickCategory = (typeof ONE_CLICK_CATEGORIES)[number];
+export const oneClickCategorySchema = z.enum(ONE_CLICK_CATEGORIES);
+
+/** How each category is named on pages and in emails. */
+export const MAIL_CATEGORY_LABELS: Readonly<Record<MailCategory, string>> = {
+  reports: 'Reports (daily, weekly, monthly, digest)',
+  drawdown: 'Drawdown alerts',
+  expiry: 'Delegate expiry notices',
+  security: 'Security notices (new delegates, revocation results)',
+};
+
+const CATEGORY_OF_KIND: Readonly<Record<string, MailCategory>> = {
+  'daily-report': 'reports',
+  'weekly-report': 'reports',
+  'monthly-report': 'reports',
+  digest: 'reports',
+  'drawdown-alert': 'drawdown',
+  'delegate-expiry': 'expiry',
+  'new-delegate': 'security',
+  'revocation-result': 'security',
+};
+
+/**
+ * The category of an email kind (`daily-report`, `new-delegate`, ...). A kind not listed is a
+ * report (summaries added later belong there), never silently a security notice.
+ */
+export function categoryOfEmail(kind: string): MailCategory {
+  return CATEGORY_OF_KIND[kind] ?? 'reports';
+}

@@ -1,0 +1,91 @@
+import * as z from 'zod';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { MAIL_CATEGORIES, mailCategorySchema, type MailCategory } from '../domain/mailCategory';
+import { batchGetAll } from './batchGet';
+import { parseItem } from './parseItem';
+import type { RepositoryOptions } from './repositoryOptions';
+import { storeCall } from './storeError';
+import { tableName } from './tableDefinitions';
+
+const itemSchema = z.object({
+  email: z.string().min(1),
+  /** A string set; absent when the address gets every category. */
+  optOuts: z.set(z.string()).optional(),
+  updatedAt: z.number().int().min(0),
+});
+
+const categoriesSchema = z.array(mailCategorySchema);
+
+/**
+ * Per-address mail categories opted out of (table `preferences`, key `email`, lower-cased;
+ * `optOuts` a string set of categories). An address with no item gets everything. Separate from
+ * `suppressions`, which stops all mail (bounces, complaints; unsubscribes before categories).
+ */
+export class PreferencesRepository {
+  private readonly table: string;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    prefix: string,
+    private readonly options: RepositoryOptions = {},
+  ) {
+    this.table = tableName(prefix, 'preferences');
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The categories `email` opted out of, in the order of `MAIL_CATEGORIES` (strongly consistent). */
+  async optOuts(email: string): Promise<MailCategory[]> {
+    const out = await storeCall('preferences.optOuts', () =>
+      this.client.send(new GetCommand({ TableName: this.table, Key: { email: normalize(email) }, ConsistentRead: true })),
+    );
+    return out.Item ? categoriesOf(parseItem(itemSchema, out.Item, 'preferences.optOuts')) : [];
+  }
+
+  /** Adds `categories` to the opt-outs of `email` (one atomic update; idempotent). */
+  async optOut(email: string, categories: readonly MailCategory[]): Promise<void> {
+    const valid = parseItem(categoriesSchema.min(1), categories, 'preferences.optOut');
+    await storeCall('preferences.optOut', () =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { email: normalize(email) },
+          UpdateExpression: 'ADD optOuts :categories SET updatedAt = :now',
+          ExpressionAttributeValues: { ':categories': new Set(valid), ':now': this.now() },
+        }),
+      ),
+    );
+  }
+
+  /** Replaces the opt-outs of `email` with exactly `categories` (the preferences page's form). */
+  async setOptOuts(email: string, categories: readonly MailCategory[]): Promise<void> {
+    const valid = parseItem(categoriesSchema, categories, 'preferences.setOptOuts');
+    await storeCall('preferences.setOptOuts', () =>
+      this.client.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { email: normalize(email), ...(valid.length > 0 ? { optOuts: new Set(valid) } : {}), updatedAt: this.now() },
+        }),
+      ),
+    );
+  }
+
+  /** The addresses of `emails` that still get `category`, in their order (one `BatchGetItem` per 100). */
+  async filter(emails: readonly string[], category: MailCategory): Promise<string[]> {
+    const keys = [...new Set(emails.map(normalize))].map((email) => ({ email }));
+    if (keys.length === 0) return [];
+    const found = await batchGetAll(this.client, this.table, keys, 'preferences.filter', this.options.batch);
+    const out = new Set(
+      found.map((item) => parseItem(itemSchema, item, 'preferences.filter')).filter((item) => item.optOuts?.has(category)).map((item) => item.email),
+    );
+    return emails.filter((email) => !out.has(normalize(email)));
+  }
+}
+
+function categoriesOf(item: z.infer<typeof itemSchema>): MailCategory[] {
+  return MAIL_CATEGORIES.filter((category) => item.optOuts?.has(category) ?? false);
+}
+
+function normalize(email: string): string {
+  return email.trim().toLowerCase();
+}
