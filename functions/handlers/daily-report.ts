@@ -1,52 +1,54 @@
-import type { Context } from 'aws-lambda';
-import * as z from 'zod';
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { reportJobSchema } from '../messages/reportJob';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { mailerDepsFromEnv } from '../runtime/mailerDepsFromEnv';
-import { dueReports, type AccountReportResult, type DueReportsDeps } from '../services/report/dueReports';
+import { sendReportJob, type ReportJobDeps } from '../services/report/sendReportJob';
+import { errorSummary } from '../shared/errorSummary';
 
-/** What the hourly report job needs: the report service's ports, the clock, and a metrics flush. */
-export interface DailyReportHandlerDeps extends DueReportsDeps {
-  readonly now: () => number;
+/** What the report worker needs: the report service's ports, the clock, and a metrics flush per invocation. */
+export interface DailyReportHandlerDeps extends ReportJobDeps {
   readonly flush?: () => void;
 }
 
 /**
- * The scheduler's event carries nothing the job needs (EventBridge Scheduler sends its
- * configured input, or nothing); an id or time, when present, is logged. Anything else is accepted.
- */
-const scheduledEventSchema = z
-  .looseObject({ id: z.string().max(200).optional(), time: z.string().max(64).optional() })
-  .catch({});
-
-/** Counts of one run, by outcome. */
-export type DailyReportSummary = Record<AccountReportResult['outcome']['kind'], number> & { due: number };
-
-/** Raised when some account hit an error or must be retried, so the scheduler's retry runs the job again (it is idempotent). */
-export class DailyReportRunError extends Error {
-  override readonly name = 'DailyReportRunError';
-}
-
-/**
- * The hourly daily-report job: sends every report due now (`dueReports`) and answers with the
- * counts. When an account ended in `error` or `retry`, the run throws after finishing the others,
- * so the scheduler's retry (and otherwise the next hourly run) picks them up; accounts already
- * served are then no longer due.
+ * The report queue's consumer (the `daily-report` function): each record is one `ReportJob`
+ * claimed by `report-dispatch`, sent with `sendReportJob`, records of a batch in parallel (the
+ * mail-rate governor paces the sends). A record to be retried fails alone (partial batch response,
+ * Powertools batch): SQS brings it back after the visibility timeout and dead-letters it after the
+ * receive limit. A malformed record can never succeed: it is logged (reason only) and dropped.
  */
 export function createDailyReportHandler(deps: DailyReportHandlerDeps) {
-  return async (event: unknown, _context: Context): Promise<DailyReportSummary> => {
-    const trigger = scheduledEventSchema.parse(event ?? {});
+  const processor = new BatchProcessor(EventType.SQS);
+  const handleRecord = async (record: SQSRecord): Promise<void> => {
+    let json: unknown;
     try {
-      const results = await dueReports(deps, deps.now());
-      const summary: DailyReportSummary = { due: results.length, sent: 0, duplicate: 0, 'not-due': 0, skipped: 0, failed: 0, retry: 0, error: 0 };
-      for (const { outcome } of results) summary[outcome.kind]++;
-      deps.log.info('daily report run', { ...summary, ...(trigger.id === undefined ? {} : { schedule: trigger.id }) });
-      for (const { address, outcome } of results) {
-        if (outcome.kind === 'failed' || outcome.kind === 'retry') deps.log.warn('daily report not delivered', { account: address, outcome });
-      }
-      if (summary.error + summary.retry > 0) {
-        throw new DailyReportRunError(`${summary.error + summary.retry} of ${summary.due} due report(s) must be retried`);
-      }
-      return summary;
+      json = JSON.parse(record.body);
+    } catch {
+      json = undefined;
+    }
+    const parsed = reportJobSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      deps.counters.count('MalformedReportJobs');
+      deps.log.error('malformed report job dropped', { messageId: record.messageId, reason: `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}` });
+      return;
+    }
+    const job = parsed.data;
+    const about = { messageId: record.messageId, account: job.address, reportDate: job.reportDate };
+    try {
+      const outcome = await sendReportJob(deps, job);
+      if (outcome.kind === 'failed') deps.log.error('daily report refused for good', { ...about, reason: outcome.reason });
+      else deps.log.info('daily report handled', { ...about, outcome: outcome.kind });
+    } catch (error) {
+      deps.counters.count('ReportRetries');
+      deps.log.warn('daily report to be retried', { ...about, error: errorSummary(error) });
+      throw error;
+    }
+  };
+  return async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+    try {
+      return await processPartialResponse(event, handleRecord, processor, { context, throwOnFullBatchFailure: false });
     } finally {
       deps.flush?.();
     }

@@ -2,13 +2,17 @@ import { loadSettings } from '../config/settings';
 import { rendererFor } from '../mail/emailRenderer';
 import { loadPrecompiledTemplates } from '../mail/precompiledTemplates';
 import { defaultTemplateRoot } from '../mail/templateRoot';
+import { mailGovernor } from '../services/delivery/mailGovernor';
 import type { DueReportsDeps } from '../services/report/dueReports';
 import { createObservability } from '../shared/observability';
-import { actionLinksFrom, repositoriesFrom, sesSenderFrom } from './factories';
+import { actionLinksFrom, repositoriesFrom, sesClientFrom, sesSenderFrom } from './factories';
+import { mailRateFrom } from './mailRate';
 
 /**
- * What the two mailer Lambdas (`notify`, `daily-report`) are built from in AWS: tables, SES, the
- * precompiled templates shipped next to the bundle, action links, and their own logger/metrics.
+ * What the two mailer Lambdas (`notify`, `daily-report`) are built from in AWS: tables, SES paced
+ * by the mail-rate governor (alerts for notify, reports for daily-report; the rate split across the
+ * function's `MAIL_RATE_WORKERS` instances), the precompiled templates shipped next to the bundle,
+ * action links, and their own logger/metrics.
  */
 export async function mailerDepsFromEnv(
   service: 'notify' | 'daily-report',
@@ -16,9 +20,11 @@ export async function mailerDepsFromEnv(
 ): Promise<DueReportsDeps & { readonly now: () => number; readonly flush: () => void }> {
   const settings = loadSettings(env);
   const { log, counters, flush } = createObservability(service);
+  const ses = sesClientFrom(settings);
+  const governor = mailGovernor({ rate: await mailRateFrom(settings, ses), workers: settings.MAIL_RATE_WORKERS, counters });
   return {
     repos: repositoriesFrom(settings),
-    sender: sesSenderFrom(settings),
+    sender: governor.sender(sesSenderFrom(settings, ses), service === 'notify' ? 'alert' : 'report'),
     renderer: rendererFor(await loadPrecompiledTemplates(settings.TEMPLATES_DIR ?? defaultTemplateRoot())),
     links: await actionLinksFrom(settings),
     mailFrom: settings.MAIL_FROM,

@@ -11,7 +11,7 @@ import type { SuppressionRepository } from '../../store/suppressionRepository';
 import { mailChart, type MailChart } from '../delivery/mailChart';
 import { deliverToRecipient, tallyOutcomes, type MailDeliveryDeps, type RecipientOutcome } from '../delivery/mailDelivery';
 import { loadReportData, type ReportDataRepos } from './reportData';
-import { planReport } from './reportPlan';
+import { planClaimedReport, planReport } from './reportPlan';
 import { dailyReportView } from './reportViews';
 import { recipientLinks } from '../delivery/recipientLinks';
 import { mailRecipients } from '../delivery/recipients';
@@ -36,6 +36,8 @@ export interface DailyReportOptions {
   readonly now: number;
   /** Send now even if the report is not due (an extra report; the schedule is unchanged). */
   readonly force?: boolean;
+  /** The report of this local date, claimed by `report-dispatch` (which already moved `nextReportAt`). */
+  readonly claimed?: { readonly reportDate: LocalDate };
 }
 
 export type ReportOutcome =
@@ -65,7 +67,7 @@ interface SharedParts {
  */
 export async function sendDailyReport(deps: DailyReportDeps, account: AccountRecord, options: DailyReportOptions): Promise<ReportOutcome> {
   const { now } = options;
-  const plan = planReport(account, now, options.force ?? false);
+  const plan = options.claimed ? planClaimedReport(account, options.claimed.reportDate) : planReport(account, now, options.force ?? false);
   if (plan.kind === 'not-due') {
     if (plan.reschedule) await deps.repos.accounts.setNextReportAt(account.address, plan.nextAt, account.nextReportAt);
     return { kind: 'not-due', nextAt: plan.nextAt };
