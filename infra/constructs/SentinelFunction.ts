@@ -119,7 +119,7 @@ export class SentinelFunction extends Construct {
   }
 
   /** Grants `sqs:SendMessage` (single and batch) on one queue and sets its URL in `envName`. */
-  bindQueue(queue: IQueue, envName: 'COLLECT_QUEUE_URL' | 'NOTIFY_QUEUE_URL'): this {
+  bindQueue(queue: IQueue, envName: 'COLLECT_QUEUE_URL' | 'NOTIFY_QUEUE_URL' | 'REPORT_QUEUE_URL'): this {
     this.allow(['sqs:SendMessage'], [queue.queueArn]);
     this.setEnv(envName, queue.queueUrl);
     return this;
@@ -187,6 +187,21 @@ export class SentinelFunction extends Construct {
     );
     this.setEnv('MAIL_FROM', sender.from);
     this.setEnv('SES_CONFIGURATION_SET', sender.configurationSetName);
+    return this;
+  }
+
+  /**
+   * Lets the function read the account's sending rate (`ses:GetSendQuota`, an action without
+   * resource types, so on `*`) for its mail-rate governor, and sets `MAIL_RATE_WORKERS`: how many
+   * instances send at once (its event source's `maxConcurrency`), each taking an equal part.
+   */
+  bindMailRate(workers: number): this {
+    this.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['ses:GetSendQuota'], resources: ['*'] }));
+    Validations.of(this.role).acknowledge({
+      id: 'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
+      reason: 'ses:GetSendQuota has no resource types: IAM accepts it only on "*". It reads the account sending rate and nothing else.',
+    });
+    this.setEnv('MAIL_RATE_WORKERS', String(workers));
     return this;
   }
 

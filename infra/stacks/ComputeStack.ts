@@ -4,6 +4,7 @@ import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { SnsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { REPORT_BATCH_SIZE, REPORT_WORKER_CONCURRENCY } from '../../functions/services/report/reportWorkers';
 import type { StageConfig } from '../config/stageConfig';
 import { ScheduledInvoke } from '../constructs/ScheduledInvoke';
 import { SentinelFunction } from '../constructs/SentinelFunction';
@@ -30,18 +31,20 @@ export interface ComputeStackProps extends StackProps {
 
 /**
  * The pipeline: `dispatch` (every minute) -> collect queue -> `collect` -> notify queue -> `notify`;
- * `daily-report` (hourly); `ses-events` (bounces and complaints).
+ * `report-dispatch` (every minute) -> report queue -> `daily-report`; `ses-events` (bounces and complaints).
  */
 export class ComputeStack extends Stack {
   readonly dispatch: SentinelFunction;
   readonly collect: SentinelFunction;
   readonly notify: SentinelFunction;
+  readonly reportDispatch: SentinelFunction;
+  /** The report queue's worker. */
   readonly dailyReport: SentinelFunction;
   readonly sesEvents: SentinelFunction;
   /** Bounce/complaint events `ses-events` could not record after Lambda's retries. */
   readonly sesEventsFailures: Queue;
   readonly dispatchSchedule: ScheduledInvoke;
-  readonly dailyReportSchedule: ScheduledInvoke;
+  readonly reportDispatchSchedule: ScheduledInvoke;
 
   constructor(scope: Construct, id: string, props: ComputeStackProps) {
     super(scope, id, props);
@@ -86,30 +89,40 @@ export class ComputeStack extends Stack {
       .bindTable(table('deliveries'), 'readWrite')
       .bindSecret(data.linkSecret)
       .bindMail(messaging.mail)
+      .bindMailRate(NOTIFY_CONCURRENCY)
       .bindPublicBaseUrl(props.publicBaseUrl)
       .consumeQueue(messaging.notify, { maxConcurrency: NOTIFY_CONCURRENCY, batchSize: NOTIFY_BATCH_SIZE });
+
+    this.reportDispatch = new SentinelFunction(this, 'ReportDispatch', {
+      handler: 'report-dispatch',
+      config,
+      description: 'Every minute: claims the daily reports whose local report time has come (GSI byNextReport) and queues one job each.',
+    });
+    this.reportDispatch.bindTable(table('accounts'), 'readWrite').bindQueue(messaging.report.queue, 'REPORT_QUEUE_URL');
+    this.reportDispatchSchedule = new ScheduledInvoke(this, 'ReportDispatchSchedule', {
+      scheduleName: `${config.prefix}report-dispatch`,
+      description: 'Fires report-dispatch every minute',
+      every: Duration.minutes(1),
+      target: this.reportDispatch.fn,
+      retryAttempts: 0, // the next minute's run picks up whatever this one missed
+      maxEventAge: Duration.minutes(1),
+    });
 
     this.dailyReport = new SentinelFunction(this, 'DailyReport', {
       handler: 'daily-report',
       config,
-      description: 'Hourly: sends the daily report to accounts whose local report time has come (GSI byNextReport).',
+      description: 'Sends the daily reports queued by report-dispatch, once per account and local day, at its share of the mail rate.',
       architecture: renderArchitecture,
     });
     this.dailyReport
-      .bindTable(table('accounts'), 'readWrite')
+      .bindTable(table('accounts'), 'read')
       .bindTables(table, ['curves', 'snapshots', 'delegates', 'suppressions'], 'read')
       .bindTable(table('deliveries'), 'readWrite')
       .bindSecret(data.linkSecret)
       .bindMail(messaging.mail)
-      .bindPublicBaseUrl(props.publicBaseUrl);
-    this.dailyReportSchedule = new ScheduledInvoke(this, 'DailyReportSchedule', {
-      scheduleName: `${config.prefix}daily-report`,
-      description: 'Fires daily-report every hour',
-      every: Duration.hours(1),
-      target: this.dailyReport.fn,
-      retryAttempts: 2, // a report run is idempotent (one report per account per local day)
-      maxEventAge: Duration.minutes(30),
-    });
+      .bindMailRate(REPORT_WORKER_CONCURRENCY)
+      .bindPublicBaseUrl(props.publicBaseUrl)
+      .consumeQueue(messaging.report, { maxConcurrency: REPORT_WORKER_CONCURRENCY, batchSize: REPORT_BATCH_SIZE });
 
     this.sesEvents = new SentinelFunction(this, 'SesEvents', {
       handler: 'ses-events',

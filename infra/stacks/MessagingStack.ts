@@ -13,6 +13,8 @@ export const MAX_RECEIVE_COUNT = 5;
 export class MessagingStack extends Stack {
   readonly collect: WorkQueue;
   readonly notify: WorkQueue;
+  /** Daily reports claimed by `report-dispatch`, one message each, consumed by `daily-report`. */
+  readonly report: WorkQueue;
   readonly sesEvents: EncryptedTopic;
   readonly mail: MailSender;
 
@@ -27,6 +29,11 @@ export class MessagingStack extends Stack {
     this.notify = new WorkQueue(this, 'Notify', {
       queueName: `${config.prefix}notify`,
       consumerTimeout: FUNCTION_SIZING.notify.timeout,
+      maxReceiveCount: MAX_RECEIVE_COUNT,
+    });
+    this.report = new WorkQueue(this, 'Report', {
+      queueName: `${config.prefix}report`,
+      consumerTimeout: FUNCTION_SIZING['daily-report'].timeout,
       maxReceiveCount: MAX_RECEIVE_COUNT,
     });
     this.sesEvents = new EncryptedTopic(this, 'SesEvents', {

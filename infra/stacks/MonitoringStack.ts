@@ -18,6 +18,8 @@ export interface MonitoringStackProps extends StackProps {
   readonly queues: readonly WorkQueue[];
   /** Failure destinations of asynchronous invocations (e.g. `ses-events`), alarmed like DLQs. */
   readonly failureQueues?: readonly IQueue[];
+  /** Work queues whose oldest message must not wait longer than `maxAge` (e.g. the report queue). */
+  readonly queueAges?: readonly { readonly work: WorkQueue; readonly maxAge: Duration }[];
 }
 
 /**
@@ -53,6 +55,15 @@ export class MonitoringStack extends Stack {
         metric: queue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: 'Maximum' }),
         threshold: 1,
         comparison: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        missing: TreatMissingData.NOT_BREACHING,
+      });
+    }
+    for (const { work, maxAge } of props.queueAges ?? []) {
+      this.alarm(`${work.node.id}Age`, {
+        description: `The oldest message in ${work.queue.queueName} has waited over ${maxAge.toMinutes()} minutes: its consumer is failing or the mail rate is too low for the load (docs/operations.md).`,
+        metric: work.queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(1), statistic: 'Maximum' }),
+        threshold: maxAge.toSeconds(),
+        comparison: ComparisonOperator.GREATER_THAN_THRESHOLD,
         missing: TreatMissingData.NOT_BREACHING,
       });
     }

@@ -68,12 +68,17 @@ beforeAll(() => {
 afterAll(cleanUpSynth);
 
 describe('IAM statements', () => {
-  it('grants no wildcard action and no Resource "*" anywhere', () => {
+  it('grants no wildcard action and no Resource "*" anywhere but ses:GetSendQuota (an action without resource types)', () => {
     expect(grants.length).toBeGreaterThan(20);
     for (const g of grants) {
       for (const action of g.actions) expect(action, `${g.owner}: ${action}`).not.toContain('*');
-      for (const resource of g.resources) expect(resource, `${g.owner}: ${g.actions.join(',')}`).not.toBe('*');
+      if (g.resources.includes('*')) expect({ actions: g.actions, resources: g.resources }, g.owner).toEqual({ actions: ['ses:GetSendQuota'], resources: ['*'] });
     }
+  });
+
+  it('lets only the two mailers read the sending quota, for their mail-rate governor', () => {
+    const readers = grants.filter((g) => g.actions.includes('ses:GetSendQuota')).map((g) => g.owner);
+    expect(readers.sort()).toEqual(['daily-report', 'notify']);
   });
 
   it('never allows a DynamoDB Scan (every read is a Query or GetItem)', () => {
@@ -85,7 +90,8 @@ describe('IAM statements', () => {
       dispatch: { accounts: 'readWrite' },
       collect: { accounts: 'readWrite', curves: 'readWrite', snapshots: 'readWrite', alerts: 'readWrite', delegates: 'readWrite' },
       notify: { accounts: 'read', curves: 'read', snapshots: 'read', delegates: 'read', suppressions: 'read', deliveries: 'readWrite' },
-      'daily-report': { accounts: 'readWrite', curves: 'read', snapshots: 'read', delegates: 'read', suppressions: 'read', deliveries: 'readWrite' },
+      'report-dispatch': { accounts: 'readWrite' },
+      'daily-report': { accounts: 'read', curves: 'read', snapshots: 'read', delegates: 'read', suppressions: 'read', deliveries: 'readWrite' },
       'revoke-page': { accounts: 'read', delegates: 'read', tokens: 'readWrite' },
       'preferences-page': { suppressions: 'write', alerts: 'readWrite', tokens: 'readWrite' },
       'sign-revocation': { accounts: 'read', leases: 'write', audit: 'write', tokens: 'readWrite' },
@@ -134,7 +140,7 @@ describe('IAM statements', () => {
 
   it('lets each schedule role invoke exactly its one function (no version wildcard)', () => {
     const scheduleGrants = grants.filter((g) => g.actions.includes('lambda:InvokeFunction') && !HANDLER_NAMES.includes(g.owner as HandlerName));
-    expect(scheduleGrants).toHaveLength(2);
+    expect(scheduleGrants).toHaveLength(2); // dispatch and report-dispatch
     for (const g of scheduleGrants) {
       expect(g.resources).toHaveLength(1);
       expect(JSON.stringify(g.resources)).not.toContain(':*');
@@ -158,10 +164,12 @@ describe('IAM statements', () => {
     }
   });
 
-  it('lets producers send only to their queue: dispatch -> collect, collect and sign-revocation -> notify, ses-events -> its failure queue', () => {
+  it('lets producers send only to their queue: dispatch -> collect, collect and sign-revocation -> notify, report-dispatch -> report, ses-events -> its failure queue', () => {
     const sends = grants.filter((g) => g.actions.includes('sqs:SendMessage'));
     const byOwner = Object.fromEntries(sends.map((g) => [g.owner, JSON.stringify(g.resources)]));
-    expect(Object.keys(byOwner).sort()).toEqual(['collect', 'dispatch', 'ses-events', 'sign-revocation']);
+    expect(Object.keys(byOwner).sort()).toEqual(['collect', 'dispatch', 'report-dispatch', 'ses-events', 'sign-revocation']);
+    expect(byOwner['report-dispatch']).toContain('ReportQueue');
+    expect(byOwner['report-dispatch']).not.toContain('NotifyQueue');
     expect(byOwner['ses-events']).toContain('SesEventsFailures');
     expect(byOwner['ses-events']).not.toContain('NotifyQueue');
     expect(byOwner['dispatch']).toContain('CollectQueue');

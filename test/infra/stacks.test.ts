@@ -9,6 +9,8 @@ import { HANDLER_BUNDLE_NEEDS, HANDLER_NAMES, handlerEntry } from '../../infra/b
 import { FUNCTION_SIZING } from '../../infra/config/functionSizing';
 import { VISIBILITY_FACTOR } from '../../infra/constructs/WorkQueue';
 import { MAX_RECEIVE_COUNT } from '../../infra/stacks/MessagingStack';
+import { REPORT_QUEUE_MAX_AGE } from '../../infra/sentinelApp';
+import { REPORT_BATCH_SIZE, REPORT_WORKER_CONCURRENCY } from '../../functions/services/report/reportWorkers';
 import { TABLES } from '../../functions/store/tableDefinitions';
 import { STACK_PARTS, TEST_CONTEXT, cleanUpSynth, synthStage, type SynthResult, type TemplateJson } from './synthStage';
 
@@ -82,13 +84,13 @@ describe('queues', () => {
   const queues = (): Resource[] => resourcesOf('AWS::SQS::Queue').map(([, r]) => r);
 
   it('encrypts every queue, dead-letter queue and failure queue (SSE-SQS)', () => {
-    expect(queues().length).toBe(5);
+    expect(queues().length).toBe(7);
     for (const q of queues()) expect(props(q)['SqsManagedSseEnabled']).toBe(true);
   });
 
   it('denies every non-TLS request to every queue', () => {
     const policies = resourcesOf('AWS::SQS::QueuePolicy').map(([, r]) => props(r));
-    expect(policies).toHaveLength(5);
+    expect(policies).toHaveLength(7);
     for (const policy of policies) {
       expect(policy['PolicyDocument']).toMatchObject({
         Statement: expect.arrayContaining([
@@ -101,6 +103,7 @@ describe('queues', () => {
   it.each([
     ['collect', 'collect'],
     ['notify', 'notify'],
+    ['report', 'daily-report'],
   ] as const)('%s: dead-letter after %s receives, visibility >= 6x its consumer timeout', (queue, consumer) => {
     const found = queues().find((q) => props(q)['QueueName'] === `sentinel-devnet-${queue}`);
     expect(found).toBeDefined();
@@ -113,7 +116,7 @@ describe('queues', () => {
 });
 
 describe('functions', () => {
-  it('creates the eight handlers, each on Node 22', () => {
+  it('creates the nine handlers, each on Node 22', () => {
     const fns = resourcesOf('AWS::Lambda::Function').map(([, r]) => props(r));
     expect(fns.map((f) => f['FunctionName']).sort()).toEqual(HANDLER_NAMES.map((n) => `sentinel-devnet-${n}`).sort());
     for (const f of fns) {
@@ -153,8 +156,9 @@ describe('functions', () => {
         .filter((k) => !k.startsWith('POWERTOOLS_') && k !== 'NODE_OPTIONS')
         .sort();
     expect(vars('dispatch')).toEqual(['COLLECT_QUEUE_URL', 'SENTINEL_TABLE_PREFIX']);
+    expect(vars('report-dispatch')).toEqual(['REPORT_QUEUE_URL', 'SENTINEL_TABLE_PREFIX']);
     expect(vars('collect')).toEqual(['CHAIN_RPS', 'NOTIFY_QUEUE_URL', 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL', 'SENTINEL_TABLE_PREFIX']);
-    const mailer = ['LINK_SECRET_ARN', 'MAIL_FROM', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX', 'SES_CONFIGURATION_SET', 'TEMPLATES_DIR'];
+    const mailer = ['LINK_SECRET_ARN', 'MAIL_FROM', 'MAIL_RATE_WORKERS', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX', 'SES_CONFIGURATION_SET', 'TEMPLATES_DIR'];
     expect(vars('notify')).toEqual(mailer);
     expect(vars('daily-report')).toEqual(mailer);
     expect(vars('revoke-page')).toEqual(['LINK_SECRET_ARN', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX', 'SIGN_REVOCATION_FUNCTION_NAME']);
@@ -186,20 +190,25 @@ describe('functions', () => {
 });
 
 describe('schedules', () => {
-  it('fires dispatch every minute and daily-report every hour, each invoking its own function', () => {
+  it('fires dispatch and report-dispatch every minute, each invoking its own function; no hourly report run is left', () => {
     const schedules = resourcesOf('AWS::Scheduler::Schedule').map(([, r]) => props(r));
     expect(schedules).toHaveLength(2);
-    const byExpression = Object.fromEntries(schedules.map((s) => [s['ScheduleExpression'], s]));
-    expect(byExpression['rate(1 minute)']?.['Target']).toMatchObject({ Arn: { 'Fn::GetAtt': [logicalIdOfFunction('dispatch'), 'Arn'] } });
-    expect(byExpression['rate(1 hour)']?.['Target']).toMatchObject({ Arn: { 'Fn::GetAtt': [logicalIdOfFunction('daily-report'), 'Arn'] } });
+    const targetOf = (name: string) => schedules.find((s) => JSON.stringify(s['Target']).includes(logicalIdOfFunction(name)));
+    for (const name of ['dispatch', 'report-dispatch']) {
+      expect(targetOf(name), name).toMatchObject({
+        ScheduleExpression: 'rate(1 minute)',
+        Target: { Arn: { 'Fn::GetAtt': [logicalIdOfFunction(name), 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 60 } },
+      });
+    }
+    expect(targetOf('daily-report')).toBeUndefined();
     for (const s of schedules) expect(s['State']).toBe('ENABLED');
   });
 });
 
 describe('event sources', () => {
-  it('consumes the collect and notify queues with partial batch failures and a concurrency cap', () => {
+  it('consumes the collect, notify and report queues with partial batch failures and a concurrency cap', () => {
     const mappings = resourcesOf('AWS::Lambda::EventSourceMapping').map(([, r]) => props(r));
-    expect(mappings).toHaveLength(2);
+    expect(mappings).toHaveLength(3);
     const forFunction = (name: string): Record<string, unknown> | undefined =>
       mappings.find((m) => JSON.stringify(m['FunctionName']).includes(logicalIdOfFunction(name)));
     expect(forFunction('collect')).toMatchObject({
@@ -212,6 +221,21 @@ describe('event sources', () => {
       ScalingConfig: { MaximumConcurrency: expect.any(Number) },
       EventSourceArn: { 'Fn::ImportValue': expect.stringContaining('NotifyQueue') },
     });
+    expect(forFunction('daily-report')).toMatchObject({
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BatchSize: REPORT_BATCH_SIZE,
+      ScalingConfig: { MaximumConcurrency: REPORT_WORKER_CONCURRENCY },
+      EventSourceArn: { 'Fn::ImportValue': expect.stringContaining('ReportQueue') },
+    });
+  });
+
+  it('tells each mailer how many of its instances share the mail rate: its event source concurrency', () => {
+    const mappings = resourcesOf('AWS::Lambda::EventSourceMapping').map(([, r]) => props(r));
+    for (const name of ['notify', 'daily-report']) {
+      const mapping = mappings.find((m) => JSON.stringify(m['FunctionName']).includes(logicalIdOfFunction(name)));
+      const workers = (props(functionNamed(name))['Environment'] as { Variables: Record<string, string> }).Variables['MAIL_RATE_WORKERS'];
+      expect(Number(workers), name).toBe((mapping?.['ScalingConfig'] as { MaximumConcurrency: number }).MaximumConcurrency);
+    }
   });
 
   it('subscribes ses-events to the SES events topic that the configuration set publishes bounces and complaints to', () => {
@@ -265,9 +289,10 @@ describe('link endpoint', () => {
 describe('alarms', () => {
   const alarms = (): Record<string, unknown>[] => resourcesOf('AWS::CloudWatch::Alarm').map(([, r]) => props(r));
 
-  it('alarms on any message in each dead-letter queue and in the ses-events failure queue', () => {
+  it('alarms on any message in each dead-letter queue (the report DLQ included) and in the ses-events failure queue', () => {
     const dlq = alarms().filter((a) => a['MetricName'] === 'ApproximateNumberOfMessagesVisible');
-    expect(dlq).toHaveLength(3);
+    expect(dlq).toHaveLength(4);
+    expect(JSON.stringify(dlq)).toContain('ReportDeadLetter');
     for (const a of dlq) expect(a).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
   });
 
@@ -278,6 +303,20 @@ describe('alarms', () => {
     const failures = resourcesOf('AWS::SQS::Queue').map(([, r]) => props(r)).filter((q) => String(q['QueueName']).endsWith('ses-events-failures'));
     expect(failures).toHaveLength(1);
     expect(failures[0]).toMatchObject({ SqsManagedSseEnabled: true });
+  });
+
+  it('alarms when the oldest report job has waited longer than the report queue allows', () => {
+    const age = alarms().filter((a) => a['MetricName'] === 'ApproximateAgeOfOldestMessage');
+    expect(age).toHaveLength(1);
+    expect(age[0]).toMatchObject({
+      Namespace: 'AWS/SQS',
+      Statistic: 'Maximum',
+      Period: 60,
+      Threshold: REPORT_QUEUE_MAX_AGE.toSeconds(),
+      ComparisonOperator: 'GreaterThanThreshold',
+      TreatMissingData: 'notBreaching',
+    });
+    expect(JSON.stringify(age[0]?.['Dimensions'])).toContain('ReportQueue');
   });
 
   it('alarms on errors and throttles of every function', () => {
