@@ -19,7 +19,6 @@ export interface DailyReportHandlerDeps extends ReportJobDeps {
  * receive limit. A malformed record can never succeed: it is logged (reason only) and dropped.
  */
 export function createDailyReportHandler(deps: DailyReportHandlerDeps) {
-  const processor = new BatchProcessor(EventType.SQS);
   const handleRecord = async (record: SQSRecord): Promise<void> => {
     let json: unknown;
     try {
@@ -48,7 +47,8 @@ export function createDailyReportHandler(deps: DailyReportHandlerDeps) {
   };
   return async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     try {
-      return await processPartialResponse(event, handleRecord, processor, { context, throwOnFullBatchFailure: false });
+      // A processor keeps the batch it works on: one per invocation, so concurrent local workers never share one.
+      return await processPartialResponse(event, handleRecord, new BatchProcessor(EventType.SQS), { context, throwOnFullBatchFailure: false });
     } finally {
       deps.flush?.();
     }
