@@ -9,6 +9,9 @@ import { createRevokePageHandler } from '../functions/handlers/revoke-page';
 import { createSignRevocationHandler } from '../functions/handlers/sign-revocation';
 import type { ActionLinks } from '../functions/links/actionLinks';
 import { createEmailRenderer } from '../functions/mail/render';
+import type { MailSender } from '../functions/mail/sesSender';
+import { mailGovernor, type MailGovernor } from '../functions/services/delivery/mailGovernor';
+import { LOCAL_MAIL_RATE } from '../functions/runtime/mailRate';
 import { InProcessRevocationSigner } from './inProcessRevocationSigner';
 import { chainFrom, linkSecretsFrom, pageSecurity, required, sesSenderFrom } from '../functions/runtime/factories';
 import { collectSettingsFrom } from '../functions/services/collect/collectSettings';
@@ -17,6 +20,8 @@ import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
 import type { HttpRoute } from './http/lambdaHttpAdapter';
 import { createLocalPipeline, type LocalPipeline } from './localPipeline';
+import type { QueueClock } from './queue/inProcessQueue';
+import { createLocalReportPipeline, type LocalReportPipeline } from './reportPipeline';
 
 export interface LocalSystemOptions {
   readonly settings: Settings;
@@ -30,6 +35,10 @@ export interface LocalSystemOptions {
   readonly chain?: ChainClient;
   /** Visibility timeout of the local queues: short, so a failed message is retried soon. */
   readonly visibilityTimeoutMs?: number;
+  /** Used instead of SES from the settings (the benchmark's throttling wrapper); still governed. */
+  readonly sender?: MailSender;
+  /** Clock of the queues and the mail-rate governor (the benchmark's simulated clock); default real time. */
+  readonly clock?: QueueClock;
 }
 
 /** Every deployed handler, wired to local adapters: what `npm start`, `serve` and the CLI run. */
@@ -38,8 +47,11 @@ export interface LocalSystem {
   readonly chain: ChainClient;
   readonly links: ActionLinks;
   readonly pipeline: LocalPipeline;
-  readonly dailyReport: ReturnType<typeof createDailyReportHandler>;
-  /** The ports of the report and notification services (for `sentinel report` and the demo). */
+  /** Per-minute report dispatch, the report queue and its `daily-report` workers. */
+  readonly reports: LocalReportPipeline;
+  /** The mail-rate governor shared by every sender of this process (`MAIL_RATE`, default 14/s). */
+  readonly governor: MailGovernor;
+  /** The ports of the report service, sending as reports (for `sentinel report` and the demo). */
   readonly mail: DueReportsDeps;
   /** The public link endpoint's routes (`/revoke`, `/unsubscribe`, `/snooze`, `/preferences`) for the local HTTP adapter. */
   readonly webRoutes: readonly HttpRoute[];
@@ -75,14 +87,21 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
   const chain = options.chain ?? chainFrom(settings, log);
   const page = pageSecurity(await linkSecretsFrom(settings), required(settings, 'PUBLIC_BASE_URL'));
   const { links } = page;
-  const mail = localMailDeps(options, links, chain);
+  const governor = mailGovernor({
+    rate: settings.MAIL_RATE ?? LOCAL_MAIL_RATE,
+    counters,
+    ...(options.clock ? { now: options.clock.now, sleep: (ms: number) => options.clock!.sleep(ms) } : {}),
+  });
+  const ses = options.sender ?? sesSenderFrom(settings);
+  const mail: DueReportsDeps & { now: () => number } = { ...localMailDeps(options, links, chain), sender: governor.sender(ses, 'report') };
   const pipeline = createLocalPipeline({
     repos,
     chain,
     log,
     counters,
     now,
-    notifyConsumer: createNotifyHandler(mail),
+    notifyConsumer: createNotifyHandler({ ...mail, sender: governor.sender(ses, 'alert') }),
+    ...(options.clock ? { queueClock: options.clock } : {}),
     collectSettings: collectSettingsFrom(settings),
     ...(options.visibilityTimeoutMs === undefined ? {} : { visibilityTimeoutMs: options.visibilityTimeoutMs }),
   });
@@ -119,12 +138,21 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     now,
     log,
   });
+  const reports = createLocalReportPipeline({
+    accounts: repos.accounts,
+    log,
+    now,
+    consumer: createDailyReportHandler(mail),
+    ...(options.clock ? { queueClock: options.clock } : {}),
+    ...(options.visibilityTimeoutMs === undefined ? {} : { visibilityTimeoutMs: options.visibilityTimeoutMs }),
+  });
   return {
     repos,
     chain,
     links,
     pipeline,
-    dailyReport: createDailyReportHandler(mail),
+    reports,
+    governor,
     mail,
     webRoutes: [
       { path: '/revoke', handler: revokePage, functionName: 'revoke-page' },

@@ -1,7 +1,6 @@
 import type { Settings } from '../functions/config/settings';
 import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
-import { lambdaContext } from './lambdaContext';
 import { startLambdaHttpServer } from './http/lambdaHttpAdapter';
 import { createLocalSystem, type LocalSystem } from './localSystem';
 import { startScheduler } from './scheduler';
@@ -33,8 +32,9 @@ export interface Serving {
 
 /**
  * The link endpoint and the scheduler over the deployed handlers: `sentinel serve`, and the core
- * of `npm start`. Dispatch runs every 15 s locally (every minute in AWS; accounts are only polled
- * when due, so this only shortens the wait) and the daily-report job hourly.
+ * of `npm start`. Collection dispatch and report dispatch each run every 15 s locally (every minute
+ * in AWS; accounts are only polled and reported when due, so this only shortens the wait); the
+ * collect, notify and report queues are consumed in the background.
  */
 export async function serveSystem(options: ServeOptions): Promise<Serving> {
   const speed = options.speed ?? 1;
@@ -50,6 +50,7 @@ export async function serveSystem(options: ServeOptions): Promise<Serving> {
       started = true;
       await options.beforeSchedule?.(system);
       system.pipeline.start();
+      system.reports.start();
       scheduler = startScheduler([
         {
           name: 'dispatch',
@@ -61,19 +62,19 @@ export async function serveSystem(options: ServeOptions): Promise<Serving> {
           },
         },
         {
-          name: 'daily-report',
-          everyMs: Math.max(1_000, Math.round(3_600_000 / speed)),
+          name: 'report-dispatch',
+          everyMs: Math.max(1_000, Math.round(15_000 / speed)),
           runAtStart: true,
           run: async () => {
-            const summary = await system.dailyReport({}, lambdaContext('daily-report'));
-            if (summary.sent > 0) activity(`sent ${summary.sent} daily report(s)`);
+            const { queued } = await system.reports.dispatch();
+            if (queued.length > 0) activity(`sending ${queued.length} daily report(s)`);
           },
         },
       ]);
     },
     async stop() {
       await scheduler?.stop();
-      if (started) await system.pipeline.stop();
+      if (started) await Promise.all([system.pipeline.stop(), system.reports.stop()]);
       await web.close();
     },
   };

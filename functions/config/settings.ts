@@ -49,10 +49,18 @@ export const settingsSchema = z.object({
     .pipe(z.array(z.string().min(32, 'each secret must be at least 32 characters')))
     .optional(),
   LINK_SECRET_ARN: z.string().min(1).optional(),
+  /**
+   * Emails per second for the whole SES account (alerts and reports together). Unset in AWS: the
+   * account's `MaxSendRate` (SES `GetSendQuota`, read once per cold start); locally 14.
+   */
+  MAIL_RATE: z.coerce.number().positive().max(10_000).optional(),
+  /** In AWS: how many instances of this function send at once (each takes an equal part of its share; set by the CDK stack). */
+  MAIL_RATE_WORKERS: z.coerce.number().int().min(1).max(1_000).default(1),
   BACKFILL_DAYS: z.coerce.number().positive().max(365).default(7),
   /** In AWS: the queues, the signing function and the SES configuration set (set by the CDK stack). */
   COLLECT_QUEUE_URL: url.optional(),
   NOTIFY_QUEUE_URL: url.optional(),
+  REPORT_QUEUE_URL: url.optional(),
   SIGN_REVOCATION_FUNCTION_NAME: z.string().min(1).optional(),
   SES_CONFIGURATION_SET: z.string().min(1).optional(),
   /** Where the email templates are (the Lambda bundle copies them next to the handler). */

@@ -1,62 +1,64 @@
-import type { Context } from 'aws-lambda';
-import * as z from 'zod';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { reportJobSchema } from '../messages/reportJob';
+import { parseRecord } from '../queue/parseRecord';
 import { lazyHandler } from '../runtime/lazyHandler';
-import { SentinelError } from '../shared/sentinelError';
 import { mailerDepsFromEnv } from '../runtime/mailerDepsFromEnv';
-import { dueReports, type AccountReportResult, type DueReportsDeps } from '../services/report/dueReports';
+import { processSqsBatch } from '../runtime/sqsBatch';
+import { sendReportJob, type ReportJobDeps } from '../services/report/sendReportJob';
+import { describeError } from '../shared/describeError';
 
-/** What the hourly report job needs: the report service's ports, the clock, and a metrics flush. */
-export interface DailyReportHandlerDeps extends DueReportsDeps {
-  readonly now: () => number;
+/** What the report worker needs: the report service's ports, the clock, and a metrics flush per invocation. */
+export interface DailyReportHandlerDeps extends ReportJobDeps {
   readonly flush?: () => void;
   readonly addContext?: (context: Context) => void;
+  /** Time kept free before the Lambda's timeout; default 5 s. */
+  readonly deadlineMarginMs?: number;
+  /** Records of a batch in progress at once (the mail-rate governor paces the sends); default 10. */
+  readonly recordConcurrency?: number;
 }
 
-/**
- * The scheduler's event carries nothing the job needs (EventBridge Scheduler sends its
- * configured input, or nothing); an id or time, when present, is logged. Anything else is accepted.
- */
-const scheduledEventSchema = z
-  .looseObject({ id: z.string().max(200).optional(), time: z.string().max(64).optional() })
-  .catch({});
-
-/** Counts of one run, by outcome. */
-export type DailyReportSummary = Record<AccountReportResult['outcome']['kind'], number> & { due: number };
-
-/** Raised when some account hit an error or must be retried, so the scheduler's retry runs the job again (it is idempotent). */
-export class DailyReportRunError extends SentinelError {
-  override readonly name = 'DailyReportRunError';
-  constructor(message: string) {
-    super(message, { retryable: true });
-  }
-}
+const readJob = parseRecord(reportJobSchema);
 
 /**
- * The hourly daily-report job: sends every report due now (`dueReports`) and answers with the
- * counts. When an account ended in `error` or `retry`, the run throws after finishing the others,
- * so the scheduler's retry (and otherwise the next hourly run) picks them up; accounts already
- * served are then no longer due.
+ * The report queue's consumer (the `daily-report` function): each record is one `ReportJob`
+ * claimed by `report-dispatch`, sent with `sendReportJob`, records of a batch in parallel (the
+ * mail-rate governor paces the sends). A record to be retried, or that the invocation's deadline
+ * left unstarted, fails alone (partial batch response): SQS brings it back after the visibility
+ * timeout and dead-letters it after the receive limit. A malformed record can never succeed: it
+ * is logged (reason only) and dropped.
  */
 export function createDailyReportHandler(deps: DailyReportHandlerDeps) {
-  return async (event: unknown, context: Context): Promise<DailyReportSummary> => {
-    const trigger = scheduledEventSchema.parse(event ?? {});
+  return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
     if (context) deps.addContext?.(context);
     try {
-      const results = await dueReports(deps, deps.now());
-      const summary: DailyReportSummary = { due: results.length, sent: 0, duplicate: 0, 'not-due': 0, skipped: 0, failed: 0, retry: 0, error: 0 };
-      for (const { outcome } of results) summary[outcome.kind]++;
-      deps.log.info('daily report run', { ...summary, ...(trigger.id === undefined ? {} : { schedule: trigger.id }) });
-      for (const { address, outcome } of results) {
-        if (outcome.kind === 'failed' || outcome.kind === 'retry') deps.log.warn('daily report not delivered', { account: address, outcome });
-      }
-      if (summary.error + summary.retry > 0) {
-        throw new DailyReportRunError(`${summary.error + summary.retry} of ${summary.due} due report(s) must be retried`);
-      }
-      return summary;
+      return await processSqsBatch(event, context, (record) => handleRecord(deps, record), {
+        concurrency: deps.recordConcurrency ?? 10,
+        deadlineMarginMs: deps.deadlineMarginMs ?? 5_000,
+      });
     } finally {
       deps.flush?.();
     }
   };
+}
+
+async function handleRecord(deps: DailyReportHandlerDeps, record: SQSRecord): Promise<void> {
+  const parsed = readJob(record.body);
+  if (parsed.kind === 'malformed') {
+    deps.counters.count('MalformedMessages');
+    deps.log.error('malformed report job dropped', { messageId: record.messageId, reason: parsed.reason });
+    return;
+  }
+  const job = parsed.value;
+  const about = { messageId: record.messageId, account: job.address, reportDate: job.reportDate };
+  try {
+    const outcome = await sendReportJob(deps, job);
+    if (outcome.kind === 'failed') deps.log.error('daily report refused for good', { ...about, reason: outcome.reason });
+    else deps.log.info('daily report handled', { ...about, outcome: outcome.kind });
+  } catch (error) {
+    deps.counters.count('ReportRetries');
+    deps.log.warn('daily report to be retried', { ...about, error: describeError(error, { audience: 'log' }) });
+    throw error;
+  }
 }
 
 /** Builds the handler's dependencies from the environment (once per cold start), with the templates precompiled into the bundle. */

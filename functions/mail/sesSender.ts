@@ -19,6 +19,7 @@ export interface MailSender {
 const RETRYABLE_CODES = new Set([
   'Throttling',
   'ThrottlingException',
+  'MaxSendingRateExceeded',
   'TooManyRequestsException',
   'ServiceUnavailable',
   'ServiceUnavailableException',

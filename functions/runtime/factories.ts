@@ -48,19 +48,23 @@ export function chainFrom(settings: Settings, log?: Log): ChainClient {
   });
 }
 
-/** The SES sender (or `SES_ENDPOINT` locally, with dummy credentials that never reach AWS). */
-export function sesSenderFrom(settings: Settings): SesSender {
-  const client = new SESClient({
+/** An SES client (or `SES_ENDPOINT` locally, with dummy credentials that never reach AWS). */
+export function sesClientFrom(settings: Settings): SESClient {
+  return new SESClient({
     region: settings.AWS_REGION,
     ...(settings.SES_ENDPOINT === undefined
       ? {}
       : { endpoint: settings.SES_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
   });
+}
+
+/** The SES sender (or `SES_ENDPOINT` locally, with dummy credentials that never reach AWS). */
+export function sesSenderFrom(settings: Settings, client: SESClient = sesClientFrom(settings)): SesSender {
   return new SesSender(client, settings.SES_CONFIGURATION_SET === undefined ? {} : { configurationSetName: settings.SES_CONFIGURATION_SET });
 }
 
 /** An SQS queue by the URL in `variable`. */
-export function sqsQueueFrom<T>(settings: Settings, variable: 'COLLECT_QUEUE_URL' | 'NOTIFY_QUEUE_URL'): MessageQueue<T> {
+export function sqsQueueFrom<T>(settings: Settings, variable: 'COLLECT_QUEUE_URL' | 'NOTIFY_QUEUE_URL' | 'REPORT_QUEUE_URL'): MessageQueue<T> {
   return new SqsQueue<T>(new SQSClient({ region: settings.AWS_REGION }), required(settings, variable));
 }
 
@@ -138,7 +142,7 @@ export function pageSecurity({ current, previous }: LinkSecrets, publicBaseUrl: 
   };
 }
 
-type RequiredSetting = 'ROCKET_NODE_URL' | 'ROCKET_INDEXER_URL' | 'PUBLIC_BASE_URL' | 'LINK_SECRET_ARN' | 'COLLECT_QUEUE_URL' | 'NOTIFY_QUEUE_URL' | 'SIGN_REVOCATION_FUNCTION_NAME';
+type RequiredSetting = 'ROCKET_NODE_URL' | 'ROCKET_INDEXER_URL' | 'PUBLIC_BASE_URL' | 'LINK_SECRET_ARN' | 'COLLECT_QUEUE_URL' | 'NOTIFY_QUEUE_URL' | 'REPORT_QUEUE_URL' | 'SIGN_REVOCATION_FUNCTION_NAME';
 
 /** A setting a component cannot work without; `ConfigError` naming it when unset. */
 export function required(settings: Settings, variable: RequiredSetting): string {

@@ -13,6 +13,8 @@ export interface Log {
 /** Counters services emit (CloudWatch EMF through Powertools in AWS). */
 export interface Counters {
   count(name: string, value?: number): void;
+  /** Records a duration in seconds (one value per event, e.g. `ReportLatenessSeconds`). */
+  seconds?(name: string, value: number): void;
 }
 
 /** The logger and metrics of one function, built once per cold start. */
@@ -50,7 +52,10 @@ export function createObservability(serviceName: string, options: { quiet?: bool
   const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName });
   return {
     log,
-    counters: { count: (name, value = 1) => void metrics.addMetric(name, MetricUnit.Count, value) },
+    counters: {
+      count: (name, value = 1) => void metrics.addMetric(name, MetricUnit.Count, value),
+      seconds: (name, value) => void metrics.addMetric(name, MetricUnit.Seconds, value),
+    },
     flush: () => metrics.publishStoredMetrics(),
     addContext,
   };
@@ -67,8 +72,19 @@ function logTo(logger: Logger): Log {
 /** A logger that drops everything (tests and benchmarks). */
 export const silentLog: Log = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
-/** Counters that keep totals in memory (tests, benchmarks and the CLI summary). */
-export function memoryCounters(): Counters & { readonly totals: Map<string, number> } {
+/** Counters that keep totals (and every recorded duration) in memory (tests, benchmarks and the CLI summary). */
+export function memoryCounters(): Counters & { readonly totals: Map<string, number>; readonly values: Map<string, number[]> } {
   const totals = new Map<string, number>();
-  return { totals, count: (name, value = 1) => void totals.set(name, (totals.get(name) ?? 0) + value) };
+  const values = new Map<string, number[]>();
+  return {
+    totals,
+    values,
+    count: (name, value = 1) => void totals.set(name, (totals.get(name) ?? 0) + value),
+    seconds: (name, value) => {
+      totals.set(name, (totals.get(name) ?? 0) + value);
+      const list = values.get(name) ?? [];
+      list.push(value);
+      values.set(name, list);
+    },
+  };
 }

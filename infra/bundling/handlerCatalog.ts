@@ -8,6 +8,7 @@ export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const HANDLER_NAMES = [
   'dispatch',
   'collect',
+  'report-dispatch',
   'notify',
   'daily-report',
   'revoke-page',
@@ -39,6 +40,7 @@ const MAIL: HandlerBundleNeeds = { templates: true, fonts: true, nativeModules: 
 export const HANDLER_BUNDLE_NEEDS: Readonly<Record<HandlerName, HandlerBundleNeeds>> = {
   dispatch: PLAIN,
   collect: PLAIN,
+  'report-dispatch': PLAIN,
   notify: MAIL,
   'daily-report': MAIL,
   'revoke-page': PLAIN,

@@ -18,7 +18,10 @@ export const FUNCTION_SIZING: Readonly<Record<HandlerName, FunctionSizing>> = {
   collect: { timeout: Duration.seconds(120), memorySize: 512 },
   // Rendering (Handlebars, inlined CSS, chart PNG) is CPU-bound: more memory buys CPU.
   notify: { timeout: Duration.seconds(60), memorySize: 1024 },
-  'daily-report': { timeout: Duration.minutes(10), memorySize: 1024 },
+  'report-dispatch': { timeout: Duration.seconds(60), memorySize: 512 },
+  // The report worker: a batch of reports rendered in parallel (1 vCPU), sent at its share of the
+  // mail rate, throttled sends backed off for up to ~30 s.
+  'daily-report': { timeout: Duration.seconds(120), memorySize: 1769 },
   'revoke-page': { timeout: Duration.seconds(29), memorySize: 512 },
   'preferences-page': { timeout: Duration.seconds(10), memorySize: 512 },
   'sign-revocation': { timeout: Duration.seconds(25), memorySize: 512 },

@@ -250,6 +250,21 @@ export class SentinelFunction extends Construct {
     return this;
   }
 
+  /**
+   * Lets the function read the account's sending rate (`ses:GetSendQuota`, an action without
+   * resource types, so on `*`) for its mail-rate governor, and sets `MAIL_RATE_WORKERS`: how many
+   * instances send at once (its event source's `maxConcurrency`), each taking an equal part.
+   */
+  bindMailRate(workers: number): this {
+    this.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['ses:GetSendQuota'], resources: ['*'] }));
+    Validations.of(this.role).acknowledge({
+      id: 'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
+      reason: 'ses:GetSendQuota has no resource types: IAM accepts it only on "*". It reads the account sending rate and nothing else.',
+    });
+    this.setEnv('MAIL_RATE_WORKERS', String(workers));
+    return this;
+  }
+
   /** Sets `PUBLIC_BASE_URL`, the base of the links written into emails. */
   bindPublicBaseUrl(url: string): this {
     this.setEnv('PUBLIC_BASE_URL', url);

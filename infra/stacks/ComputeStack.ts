@@ -7,6 +7,7 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { publicBaseUrlParameter, topicArn } from '../config/resourceNames';
+import { REPORT_BATCH_SIZE, REPORT_WORKER_CONCURRENCY } from '../../functions/services/report/reportWorkers';
 import type { StageConfig } from '../config/stageConfig';
 import { createFailureQueue } from '../constructs/FailureQueue';
 import { ScheduledInvoke } from '../constructs/ScheduledInvoke';
@@ -27,12 +28,13 @@ export const NOTIFY_CONCURRENCY = 2;
 /**
  * Asynchronous-invocation settings of the scheduled functions (EventBridge Scheduler invokes them
  * asynchronously). `dispatch` runs every minute and the next run picks up whatever one missed, so
- * a failed or late run is never retried or replayed; `daily-report` is idempotent and hourly, so
- * it gets a couple of retries within a short age, then its failure queue (alarmed).
+ * a failed or late run is never retried or replayed; `report-dispatch` is idempotent (it queues
+ * first, then claims with a conditional write, and deliveries are exactly once), so a failed run
+ * gets a couple of retries within a few minutes, then its failure queue (alarmed).
  */
 export const ASYNC_INVOKE = {
   dispatch: { retryAttempts: 0, maxEventAge: Duration.seconds(60) },
-  dailyReport: { retryAttempts: 2, maxEventAge: Duration.minutes(30) },
+  reportDispatch: { retryAttempts: 2, maxEventAge: Duration.minutes(5) },
   sesEvents: { retryAttempts: 2, maxEventAge: Duration.hours(6) },
 } as const;
 
@@ -44,20 +46,22 @@ export interface ComputeStackProps extends StackProps {
 
 /**
  * The pipeline: `dispatch` (every minute) -> collect queue -> `collect` -> notify queue -> `notify`;
- * `daily-report` (hourly); `ses-events` (bounces and complaints).
+ * `report-dispatch` (every minute) -> report queue -> `daily-report`; `ses-events` (bounces and complaints).
  */
 export class ComputeStack extends Stack {
   readonly dispatch: SentinelFunction;
   readonly collect: SentinelFunction;
   readonly notify: SentinelFunction;
+  readonly reportDispatch: SentinelFunction;
+  /** The report queue's worker. */
   readonly dailyReport: SentinelFunction;
   readonly sesEvents: SentinelFunction;
   /** Bounce/complaint events `ses-events` could not record after Lambda's retries. */
   readonly sesEventsFailures: Queue;
-  /** Hourly `daily-report` runs that failed after their retries or grew too old. */
-  readonly dailyReportFailures: Queue;
+  /** `report-dispatch` runs that failed after their retries or grew too old. */
+  readonly reportDispatchFailures: Queue;
   readonly dispatchSchedule: ScheduledInvoke;
-  readonly dailyReportSchedule: ScheduledInvoke;
+  readonly reportDispatchSchedule: ScheduledInvoke;
 
   constructor(scope: Construct, id: string, props: ComputeStackProps) {
     super(scope, id, props);
@@ -108,33 +112,43 @@ export class ComputeStack extends Stack {
       .bindTable(table('deliveries'), 'readWrite')
       .bindSecret(data.linkSecretName)
       .bindMail(messaging.mail)
+      .bindMailRate(NOTIFY_CONCURRENCY)
       .bindPublicBaseUrl(publicBaseUrl)
       .consumeQueue(messaging.notify, { maxConcurrency: NOTIFY_CONCURRENCY, batchSize: NOTIFY_BATCH_SIZE });
+
+    this.reportDispatch = new SentinelFunction(this, 'ReportDispatch', {
+      handler: 'report-dispatch',
+      config,
+      description: 'Every minute: claims the daily reports whose local report time has come (GSI byNextReport) and queues one job each.',
+    });
+    this.reportDispatch.bindTable(table('accounts'), 'readWrite').bindQueue(messaging.report, 'REPORT_QUEUE_URL');
+    this.reportDispatchSchedule = new ScheduledInvoke(this, 'ReportDispatchSchedule', {
+      scheduleName: `${config.prefix}report-dispatch`,
+      description: 'Fires report-dispatch every minute',
+      every: Duration.minutes(1),
+      target: this.reportDispatch.fn,
+      retryAttempts: 0, // the next minute's run picks up whatever this one missed
+      maxEventAge: Duration.minutes(1),
+    });
+    this.reportDispatchFailures = createFailureQueue(this, 'ReportDispatchFailures', `${config.prefix}report-dispatch-failures`);
+    this.reportDispatch.fn.configureAsyncInvoke({ ...ASYNC_INVOKE.reportDispatch, onFailure: new SqsDestination(this.reportDispatchFailures) });
 
     this.dailyReport = new SentinelFunction(this, 'DailyReport', {
       handler: 'daily-report',
       config,
-      description: 'Hourly: sends the daily report to accounts whose local report time has come (GSI byNextReport).',
+      description: 'Sends the daily reports queued by report-dispatch, once per account and local day, at its share of the mail rate.',
       architecture: renderArchitecture,
     });
     this.dailyReport
-      .bindTable(table('accounts'), 'readWrite')
+      .bindTable(table('accounts'), 'read')
       .bindTables(table, ['curves', 'snapshots', 'delegates', 'suppressions'], 'read')
       .bindTable(table('deliveries'), 'readWrite')
       .bindChain(config.chain, config.rate.reportInstanceRps)
       .bindSecret(data.linkSecretName)
       .bindMail(messaging.mail)
-      .bindPublicBaseUrl(publicBaseUrl);
-    this.dailyReportFailures = createFailureQueue(this, 'DailyReportFailures', `${config.prefix}daily-report-failures`);
-    this.dailyReport.fn.configureAsyncInvoke({ ...ASYNC_INVOKE.dailyReport, onFailure: new SqsDestination(this.dailyReportFailures) });
-    this.dailyReportSchedule = new ScheduledInvoke(this, 'DailyReportSchedule', {
-      scheduleName: `${config.prefix}daily-report`,
-      description: 'Fires daily-report every hour',
-      every: Duration.hours(1),
-      target: this.dailyReport.fn,
-      retryAttempts: 2, // a report run is idempotent (one report per account per local day)
-      maxEventAge: Duration.minutes(30),
-    });
+      .bindMailRate(REPORT_WORKER_CONCURRENCY)
+      .bindPublicBaseUrl(publicBaseUrl)
+      .consumeQueue(messaging.report, { maxConcurrency: REPORT_WORKER_CONCURRENCY, batchSize: REPORT_BATCH_SIZE });
 
     this.sesEvents = new SentinelFunction(this, 'SesEvents', {
       handler: 'ses-events',

@@ -23,6 +23,7 @@ export const REPORT_WORKER_TIMEOUT = Duration.seconds(120);
 export class MessagingStack extends Stack {
   readonly collect: WorkQueue;
   readonly notify: WorkQueue;
+  /** Daily reports claimed by `report-dispatch`, one message each, consumed by `daily-report`. */
   readonly report: WorkQueue;
   readonly sesEvents: EncryptedTopic;
   readonly mail: MailSender;

@@ -118,7 +118,11 @@ describe('IAM statements', () => {
       for (const action of asList(s.Action)) expect(action, `${owner}: ${action}`).not.toContain('*');
       expect(s.NotAction, owner).toBeUndefined();
       for (const resource of asList(s.Resource)) {
-        expect(resource, `${owner}: ${asList(s.Action).join(',')}`).not.toBe('*');
+        // ses:GetSendQuota (the mail-rate governor's default) has no resource type: it can only be granted on "*".
+        if (resource === '*') {
+          expect({ mailer: ['daily-report', 'notify'].includes(owner), actions: asList(s.Action) }, owner).toEqual({ mailer: true, actions: ['ses:GetSendQuota'] });
+          continue;
+        }
         if (resource.endsWith('*') && !resource.endsWith('-??????')) {
           expect({ owner, resource, condition: s.Condition }).toEqual({
             owner: 'sign-revocation',
@@ -128,6 +132,11 @@ describe('IAM statements', () => {
         }
       }
     }
+  });
+
+  it('lets only the two mailers read the sending quota, for their mail-rate governor', () => {
+    const readers = roles.filter((r) => evaluate(r.statements, { principal: r.principal, action: 'ses:GetSendQuota', resource: '*' }) === 'allow').map((r) => r.owner);
+    expect(readers.sort()).toEqual(['daily-report', 'notify']);
   });
 
   it('never allows a DynamoDB Scan (every read is a Query or GetItem)', () => {
@@ -141,7 +150,8 @@ describe('IAM statements', () => {
       dispatch: { accounts: RW },
       collect: { accounts: RW, curves: RW, snapshots: RW, alerts: RW, delegates: RW },
       notify: { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, deliveries: RW },
-      'daily-report': { accounts: RW, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, deliveries: RW },
+      'report-dispatch': { accounts: RW },
+      'daily-report': { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, deliveries: RW },
       'revoke-page': { accounts: READ, delegates: READ, suppressions: READ, tokens: ['PutItem', 'DeleteItem'] },
       'preferences-page': { suppressions: WRITE, alerts: RW, tokens: ['PutItem', 'DeleteItem'] },
       'sign-revocation': { accounts: READ, leases: WRITE, audit: ['PutItem'], tokens: ['GetItem', 'UpdateItem'] },
@@ -210,13 +220,13 @@ describe('IAM statements', () => {
     expect(decide('notify', 'ses:SendRawEmail', configSet, { 'ses:FromAddress': TEST_CONTEXT.mailFrom })).toBe('allow');
   });
 
-  it('lets producers send only to their queue: dispatch -> collect, collect and sign-revocation -> notify', () => {
+  it('lets producers send only to their queue: dispatch -> collect, collect and sign-revocation -> notify, report-dispatch -> report', () => {
     const queue = (name: string): string => `arn:aws:sqs:${TEST_REGION}:${TEST_ACCOUNT}:sentinel-devnet-${name}`;
     const senders = (name: string): string[] =>
       roles.filter((r) => evaluate(r.statements, { principal: r.principal, action: 'sqs:SendMessage', resource: queue(name) }) === 'allow').map((r) => r.owner).sort();
     expect(senders('collect')).toEqual(['dispatch']);
     expect(senders('notify')).toEqual(['collect', 'sign-revocation']);
-    expect(senders('report')).toEqual([]);
+    expect(senders('report')).toEqual(['report-dispatch']);
     expect(senders('collect-dlq')).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import { HANDLER_BUNDLE_NEEDS, HANDLER_NAMES, handlerEntry } from '../../infra/b
 import { FUNCTION_SIZING } from '../../infra/config/functionSizing';
 import { VISIBILITY_FACTOR } from '../../infra/constructs/WorkQueue';
 import { MAX_RECEIVE_COUNT } from '../../infra/stacks/MessagingStack';
+import { REPORT_BATCH_SIZE, REPORT_WORKER_CONCURRENCY } from '../../functions/services/report/reportWorkers';
 import { TABLES } from '../../functions/store/tableDefinitions';
 import { worstCaseRps } from '../../infra/config/chainRateBudget';
 import { STAGE_ENV } from '../../infra/constructs/SentinelFunction';
@@ -107,6 +108,7 @@ describe('queues', () => {
   it.each([
     ['collect', 'collect'],
     ['notify', 'notify'],
+    ['report', 'daily-report'],
   ] as const)('%s: dead-letter after %s receives, visibility >= 6x its consumer timeout', (queue, consumer) => {
     const found = queues().find((q) => props(q)['QueueName'] === `sentinel-devnet-${queue}`);
     expect(found).toBeDefined();
@@ -127,7 +129,7 @@ describe('queues', () => {
 });
 
 describe('functions', () => {
-  it('creates the eight handlers, each on Node 22', () => {
+  it('creates the nine handlers, each on Node 22', () => {
     const fns = resourcesOf('AWS::Lambda::Function').map(([, r]) => props(r));
     expect(fns.map((f) => f['FunctionName']).sort()).toEqual(HANDLER_NAMES.map((n) => `sentinel-devnet-${n}`).sort());
     for (const f of fns) {
@@ -179,8 +181,9 @@ describe('functions', () => {
         .filter((k) => !k.startsWith('POWERTOOLS_') && k !== 'NODE_OPTIONS' && k !== STAGE_ENV)
         .sort();
     expect(vars('dispatch')).toEqual(['COLLECT_QUEUE_URL', 'SENTINEL_TABLE_PREFIX']);
+    expect(vars('report-dispatch')).toEqual(['REPORT_QUEUE_URL', 'SENTINEL_TABLE_PREFIX']);
     expect(vars('collect')).toEqual(['CHAIN_RPS', 'NOTIFY_QUEUE_URL', 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL', 'SENTINEL_TABLE_PREFIX']);
-    const mailer = ['LINK_SECRET_ARN', 'MAIL_FROM', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX', 'SES_CONFIGURATION_SET', 'TEMPLATES_DIR'];
+    const mailer = ['LINK_SECRET_ARN', 'MAIL_FROM', 'MAIL_RATE_WORKERS', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX', 'SES_CONFIGURATION_SET', 'TEMPLATES_DIR'];
     expect(vars('notify')).toEqual(mailer);
     expect(vars('daily-report')).toEqual(['CHAIN_RPS', ...mailer, 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL'].sort());
     expect(vars('revoke-page')).toEqual(['LINK_SECRET_ARN', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX', 'SIGN_REVOCATION_FUNCTION_NAME']);
@@ -220,20 +223,25 @@ describe('functions', () => {
 });
 
 describe('schedules', () => {
-  it('fires dispatch every minute and daily-report every hour, each invoking its own function', () => {
+  it('fires dispatch and report-dispatch every minute, each invoking its own function; no hourly report run is left', () => {
     const schedules = resourcesOf('AWS::Scheduler::Schedule').map(([, r]) => props(r));
     expect(schedules).toHaveLength(2);
-    const byExpression = Object.fromEntries(schedules.map((s) => [s['ScheduleExpression'], s]));
-    expect(byExpression['rate(1 minute)']?.['Target']).toMatchObject({ Arn: { 'Fn::GetAtt': [logicalIdOfFunction('dispatch'), 'Arn'] } });
-    expect(byExpression['rate(1 hour)']?.['Target']).toMatchObject({ Arn: { 'Fn::GetAtt': [logicalIdOfFunction('daily-report'), 'Arn'] } });
+    const targetOf = (name: string) => schedules.find((s) => JSON.stringify(s['Target']).includes(logicalIdOfFunction(name)));
+    for (const name of ['dispatch', 'report-dispatch']) {
+      expect(targetOf(name), name).toMatchObject({
+        ScheduleExpression: 'rate(1 minute)',
+        Target: { Arn: { 'Fn::GetAtt': [logicalIdOfFunction(name), 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 60 } },
+      });
+    }
+    expect(targetOf('daily-report')).toBeUndefined();
     for (const s of schedules) expect(s['State']).toBe('ENABLED');
   });
 });
 
 describe('event sources', () => {
-  it('consumes the collect and notify queues with partial batch failures and a concurrency cap', () => {
+  it('consumes the collect, notify and report queues with partial batch failures and a concurrency cap', () => {
     const mappings = resourcesOf('AWS::Lambda::EventSourceMapping').map(([, r]) => props(r));
-    expect(mappings).toHaveLength(2);
+    expect(mappings).toHaveLength(3);
     const forFunction = (name: string): Record<string, unknown> | undefined =>
       mappings.find((m) => JSON.stringify(m['FunctionName']).includes(logicalIdOfFunction(name)));
     expect(forFunction('collect')).toMatchObject({
@@ -246,6 +254,21 @@ describe('event sources', () => {
       ScalingConfig: { MaximumConcurrency: expect.any(Number) },
       EventSourceArn: expect.anything(),
     });
+    expect(forFunction('daily-report')).toMatchObject({
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BatchSize: REPORT_BATCH_SIZE,
+      ScalingConfig: { MaximumConcurrency: REPORT_WORKER_CONCURRENCY },
+      EventSourceArn: { 'Fn::ImportValue': expect.stringContaining('ReportQueue') },
+    });
+  });
+
+  it('tells each mailer how many of its instances share the mail rate: its event source concurrency', () => {
+    const mappings = resourcesOf('AWS::Lambda::EventSourceMapping').map(([, r]) => props(r));
+    for (const name of ['notify', 'daily-report']) {
+      const mapping = mappings.find((m) => JSON.stringify(m['FunctionName']).includes(logicalIdOfFunction(name)));
+      const workers = (props(functionNamed(name))['Environment'] as { Variables: Record<string, string> }).Variables['MAIL_RATE_WORKERS'];
+      expect(Number(workers), name).toBe((mapping?.['ScalingConfig'] as { MaximumConcurrency: number }).MaximumConcurrency);
+    }
   });
 
   it('subscribes ses-events to the SES events topic that the configuration set publishes bounces and complaints to', () => {
@@ -344,7 +367,7 @@ describe('alarms', () => {
   it('alarms on any message in each dead-letter queue and in each asynchronous-invocation failure queue', () => {
     const waiting = alarms().filter((a) => a['MetricName'] === 'ApproximateNumberOfMessagesVisible');
     const queues = waiting.map((a) => (a['Dimensions'] as { Value: string }[])[0]?.Value).sort();
-    expect(queues).toEqual(['collect-dlq', 'daily-report-failures', 'notify-dlq', 'report-dlq', 'ses-events-failures'].map((q) => `sentinel-devnet-${q}`));
+    expect(queues).toEqual(['collect-dlq', 'notify-dlq', 'report-dispatch-failures', 'report-dlq', 'ses-events-failures'].map((q) => `sentinel-devnet-${q}`));
     for (const a of waiting) expect(a).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1 });
   });
 
@@ -362,11 +385,11 @@ describe('alarms', () => {
         return [String(props(name as Resource)['FunctionName']).replace('sentinel-devnet-', ''), props(r)] as const;
       }),
     );
-    expect([...configs.keys()].sort()).toEqual(['daily-report', 'dispatch', 'ses-events']);
+    expect([...configs.keys()].sort()).toEqual(['dispatch', 'report-dispatch', 'ses-events']);
     expect(configs.get('dispatch')).toMatchObject({ MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 60 });
-    expect(configs.get('daily-report')).toMatchObject({ MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 1800, DestinationConfig: { OnFailure: { Destination: expect.anything() } } });
+    expect(configs.get('report-dispatch')).toMatchObject({ MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 300, DestinationConfig: { OnFailure: { Destination: expect.anything() } } });
     expect(configs.get('ses-events')).toMatchObject({ MaximumRetryAttempts: 2, DestinationConfig: { OnFailure: { Destination: expect.anything() } } });
-    for (const name of ['daily-report', 'ses-events']) {
+    for (const name of ['report-dispatch', 'ses-events']) {
       const destination = JSON.stringify(configs.get(name)?.['DestinationConfig']);
       const queue = resourcesOf('AWS::SQS::Queue').find(([, r]) => props(r)['QueueName'] === `sentinel-devnet-${name}-failures`);
       expect(destination, name).toContain(queue?.[0]);

@@ -21,9 +21,11 @@ export interface AccountReportResult {
 }
 
 /**
- * The hourly report job: finds the accounts whose report is due (`queryReportsDue`, an index
- * query), re-reads each one consistently and sends its report. One account's failure is
- * recorded in its result and never stops the others.
+ * `sentinel report` (and the demo): finds the accounts whose report is due (`queryReportsDue`, an
+ * index query), re-reads each one consistently and sends its report from this process. The
+ * scheduled path is `dispatchReports` and the report queue; both deliver under the same ids, so a
+ * report is sent once whichever gets there first. One account's failure is recorded in its result
+ * and never stops the others.
  */
 export async function dueReports(deps: DueReportsDeps, now: number, options: DueReportsOptions = {}): Promise<AccountReportResult[]> {
   const force = options.force ?? false;

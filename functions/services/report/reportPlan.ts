@@ -65,3 +65,25 @@ export function planReport(
     nextReportAt: null,
   };
 }
+
+/**
+ * The plan of a report `report-dispatch` has claimed: the report of local date `reportDate`, under
+ * the same id a regular run would use (so the two never both send it). The claim already moved
+ * `nextReportAt`, so nothing is scheduled after it.
+ */
+export function planClaimedReport(account: { address: string; reportAt: string; timezone: string }, reportDate: LocalDate): ReportPlan & { kind: 'send' } {
+  const { address, reportAt, timezone } = account;
+  const coveredDate = addDays(reportDate, -1);
+  return {
+    kind: 'send',
+    eventId: `report:${address}:${reportDate}`,
+    reportDate,
+    period: {
+      localDate: coveredDate,
+      ...localDayBounds(coveredDate, timezone),
+      previousReportAt: reportInstant(coveredDate, reportAt, timezone),
+    },
+    forced: false,
+    nextReportAt: null,
+  };
+}

@@ -11,7 +11,7 @@ import { mailChart, type MailChart } from '../delivery/mailChart';
 import { deliverToRecipient, tallyOutcomes, type MailDeliveryDeps, type RecipientOutcome } from '../delivery/mailDelivery';
 import type { ReportRecordsRepository } from '../../store/reportRecordsRepository';
 import { loadReportData, type ReportChain, type ReportDataRepos } from './reportData';
-import { planReport } from './reportPlan';
+import { planReport, planClaimedReport } from './reportPlan';
 import { renderReport } from './renderReport';
 import { dailyReportView } from './reportViews';
 import type { PreferencesRepository } from '../../store/preferencesRepository';
@@ -38,6 +38,8 @@ export interface DailyReportOptions {
   readonly now: number;
   /** Send now even if the report is not due (an extra report; the schedule is unchanged). */
   readonly force?: boolean;
+  /** The report of this local date, claimed by `report-dispatch` (which already moved `nextReportAt`). */
+  readonly claimed?: { readonly reportDate: LocalDate };
 }
 
 export type ReportOutcome =
@@ -68,7 +70,7 @@ interface SharedParts {
  */
 export async function sendDailyReport(deps: DailyReportDeps, account: AccountRecord, options: DailyReportOptions): Promise<ReportOutcome> {
   const { now } = options;
-  const plan = planReport(account, now, options.force ?? false);
+  const plan = options.claimed ? planClaimedReport(account, options.claimed.reportDate) : planReport(account, now, options.force ?? false);
   if (plan.kind === 'not-due') {
     if (plan.reschedule) await deps.repos.accounts.setNextReportAt(account.address, plan.nextAt, account.nextReportAt);
     return { kind: 'not-due', nextAt: plan.nextAt };

@@ -1,0 +1,30 @@
+import type { Context } from 'aws-lambda';
+import * as z from 'zod';
+import { loadSettings } from '../config/settings';
+import { repositoriesFrom, sqsQueueFrom } from '../runtime/factories';
+import { lazyHandler } from '../runtime/lazyHandler';
+import { dispatchReports, type ReportDispatchDeps } from '../services/report/dispatchReports';
+import { createObservability } from '../shared/observability';
+
+/** EventBridge Scheduler passes whatever input the schedule was given; ours sends none or `{}`. */
+const scheduledEventSchema = z.looseObject({}).nullish();
+
+/** Fired every minute: queues the daily report of each account whose report time has come, and claims it. */
+export function createReportDispatchHandler(deps: ReportDispatchDeps) {
+  return async (event: unknown, _context?: Context): Promise<{ queued: number; rescheduled: number; lost: number }> => {
+    scheduledEventSchema.parse(event);
+    const outcome = await dispatchReports(deps);
+    return { queued: outcome.queued.length, rescheduled: outcome.rescheduled, lost: outcome.lost.length };
+  };
+}
+
+export const handler = lazyHandler(async () => {
+  const settings = loadSettings(process.env);
+  const { log } = createObservability('report-dispatch');
+  return createReportDispatchHandler({
+    accounts: repositoriesFrom(settings).accounts,
+    reportQueue: sqsQueueFrom(settings, 'REPORT_QUEUE_URL'),
+    log,
+    now: Date.now,
+  });
+});

@@ -1,0 +1,62 @@
+import { claimReport } from '../../domain/reportClaim';
+import type { ReportJob } from '../../messages/reportJob';
+import type { MessageQueue } from '../../queue/messageQueue';
+import { sendAll } from '../../queue/sendAll';
+import type { Log } from '../../shared/observability';
+import type { AccountsRepository } from '../../store/accountsRepository';
+import { chunk, mapConcurrent } from '../../store/concurrency';
+
+const CLAIM_CONCURRENCY = 16;
+/** Reports queued (then claimed) per step, so the workers start on the first ones at once. */
+const STEP = 500;
+
+export interface ReportDispatchDeps {
+  readonly accounts: Pick<AccountsRepository, 'queryReportsDue' | 'setNextReportAt'>;
+  readonly reportQueue: MessageQueue<ReportJob>;
+  readonly log: Log;
+  readonly now: () => number;
+}
+
+export interface ReportDispatchOutcome {
+  /** Reports queued, earliest due first. */
+  readonly queued: ReportJob[];
+  /** Accounts whose missed or stale schedule was moved on without a report. */
+  readonly rescheduled: number;
+  /** Accounts another dispatcher (or `sentinel report`) moved on meanwhile; their report may be queued twice (delivery deduplicates). */
+  readonly lost: string[];
+}
+
+/**
+ * The per-minute report dispatch: finds the accounts whose `nextReportAt` has passed (index
+ * `byNextReport`, never a scan), queues one `ReportJob` per report that is due, earliest due first,
+ * then claims each by moving `nextReportAt` to the next local day with a conditional write.
+ * Queue first, then claim, as collection does: a failure never loses a report, and a report queued
+ * twice (a re-run, a lost claim) is sent once, because the worker delivers it under
+ * `report:<address>:<reportDate>` per recipient.
+ */
+export async function dispatchReports(deps: ReportDispatchDeps): Promise<ReportDispatchOutcome> {
+  const now = deps.now();
+  const candidates = await deps.accounts.queryReportsDue(now);
+  const queued: ReportJob[] = [];
+  const lost: string[] = [];
+  let rescheduled = 0;
+  const decided = candidates.map((account) => ({ account, claim: claimReport(account, now) }));
+  for (const step of chunk(decided, STEP)) {
+    const jobs = step.flatMap(({ account, claim }) =>
+      claim.kind === 'claim' ? [{ address: account.address, reportDate: claim.reportDate, dueAt: claim.dueAt }] : [],
+    );
+    await sendAll(
+      deps.reportQueue,
+      jobs.map((job) => ({ id: job.address, body: job })),
+    );
+    queued.push(...jobs);
+    await mapConcurrent(step, CLAIM_CONCURRENCY, async ({ account, claim }) => {
+      if (claim.kind === 'not-due') return;
+      const moved = await deps.accounts.setNextReportAt(account.address, claim.nextReportAt, account.nextReportAt);
+      if (moved.kind === 'lost') lost.push(account.address);
+      else if (claim.kind === 'reschedule') rescheduled++;
+    });
+  }
+  if (candidates.length > 0) deps.log.info('reports dispatched', { queued: queued.length, rescheduled, lost: lost.length });
+  return { queued, rescheduled, lost };
+}
