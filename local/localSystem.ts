@@ -12,6 +12,7 @@ import { createEmailRenderer } from '../functions/mail/render';
 import { InProcessRevocationSigner } from './inProcessRevocationSigner';
 import { chainFrom, linkSecretsFrom, pageSecurity, required, sesSenderFrom } from '../functions/runtime/factories';
 import { collectSettingsFrom } from '../functions/services/collect/collectSettings';
+import { backfillBudgetFrom } from '../functions/services/collect/backfillBudget';
 import type { DueReportsDeps } from '../functions/services/report/dueReports';
 import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
@@ -30,6 +31,8 @@ export interface LocalSystemOptions {
   readonly chain?: ChainClient;
   /** Visibility timeout of the local queues: short, so a failed message is retried soon. */
   readonly visibilityTimeoutMs?: number;
+  /** How often the scheduler dispatches (wall time): sizes the backfill share of each run. Without it, no backfill limit (the CLI). */
+  readonly dispatchEveryMs?: number;
 }
 
 /** Every deployed handler, wired to local adapters: what `npm start`, `serve` and the CLI run. */
@@ -73,6 +76,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     now,
     notifyConsumer: createNotifyHandler(mail),
     collectSettings: collectSettingsFrom(settings),
+    ...(options.dispatchEveryMs === undefined ? {} : { backfillBudget: backfillBudgetFrom(settings, options.dispatchEveryMs) }),
     ...(options.visibilityTimeoutMs === undefined ? {} : { visibilityTimeoutMs: options.visibilityTimeoutMs }),
   });
 

@@ -10,6 +10,7 @@ import {
 } from '../../functions/domain/account';
 import { applySettingsPatch, newTrackedAccount } from '../../functions/domain/trackedAccount';
 import type { TrackedAccount } from '../../functions/domain/account';
+import { nextPollAt } from '../../functions/domain/schedule';
 import type { CliContext } from '../cliRuntime';
 import { parseImport } from '../importRows';
 import { formatTable, printJson, UsageError } from '../output';
@@ -23,6 +24,7 @@ interface SettingOptions {
   timezone?: string;
   expiryWarnDays?: string;
   signer?: string;
+  delegateWatch?: string;
 }
 
 function withSettingOptions(command: Command, emailRequired: boolean): Command {
@@ -37,7 +39,8 @@ function withSettingOptions(command: Command, emailRequired: boolean): Command {
     .option('--report-at <HH:MM>', 'local time of the daily report (default 08:00)')
     .option('--timezone <zone>', 'IANA time zone of the report time, e.g. Europe/Berlin (default UTC)')
     .option('--expiry-warn-days <days>', 'days before a delegate expires to warn, e.g. 14,7,3,1 (default)')
-    .option('--signer <ref>', 'where the owner key lives: kms:<key id or alias> or env:<VARIABLE>; enables one-click revocation');
+    .option('--signer <ref>', 'where the owner key lives: kms:<key id or alias> or env:<VARIABLE>; enables one-click revocation')
+    .option('--delegate-watch <interval>', 'how often delegates are checked, apart from the curve polls: 1m 5m 15m 30m 1h 4h 1d (default 5m), or none (with each poll)');
 }
 
 function parseAddress(value: string): string {
@@ -89,6 +92,7 @@ export function register(program: Command, context: CliContext): void {
         timezone: next.timezone,
         expiryWarnDays: next.expiryWarnDays,
         signer: next.signer,
+        delegateWatch: next.delegateWatch,
         nextDueAt: next.nextDueAt,
         nextReportAt: next.nextReportAt,
       });
@@ -136,12 +140,13 @@ export function register(program: Command, context: CliContext): void {
     .action(async (options: { json?: boolean }) => {
       const rt = await context.runtime();
       const all = await rt.repos.accounts.list();
-      if (options.json) return printJson(io, all.map(publicView));
+      const now = rt.now();
+      if (options.json) return printJson(io, all.map((a) => publicView(a, now)));
       if (all.length === 0) return io.out('no accounts tracked yet; add one with "sentinel accounts add <address> --email you@example.com"\n');
       io.out(
         formatTable(
           ['ADDRESS', 'LABEL', 'INTERVAL', 'STATUS', 'RECIPIENTS', 'NEXT POLL'],
-          all.map((a) => [a.address, a.label ?? '', a.interval, a.status, a.emails.join(', '), new Date(a.nextDueAt).toISOString()]),
+          all.map((a) => [a.address, a.label ?? '', a.interval, a.status, a.emails.join(', '), new Date(nextPollAt(a, now)).toISOString()]),
         ),
       );
     });
@@ -155,7 +160,8 @@ export function register(program: Command, context: CliContext): void {
       const rt = await context.runtime();
       const account = await rt.repos.accounts.get(parseAddress(address));
       if (!account) throw new Error(`${parseAddress(address)} is not tracked`);
-      if (options.json) return printJson(io, publicView(account));
+      const now = rt.now();
+      if (options.json) return printJson(io, publicView(account, now));
       const rows: [string, string][] = [
         ['address', account.address],
         ['label', account.label ?? '-'],
@@ -165,9 +171,10 @@ export function register(program: Command, context: CliContext): void {
         ['daily report', `${account.reportAt} ${account.timezone}`],
         ['expiry warnings', account.expiryWarnDays.length ? `${account.expiryWarnDays.join(', ')} days before` : 'off'],
         ['signer', account.signer ?? 'none (no one-click revocation)'],
+        ['delegate watch', account.delegateWatch ? `every ${account.delegateWatch}` : 'with each poll'],
         ['status', account.statusReason ? `${account.status}: ${account.statusReason}` : account.status],
         ['tracked since', new Date(account.createdAt).toISOString()],
-        ['next poll', new Date(account.nextDueAt).toISOString()],
+        ['next poll', new Date(nextPollAt(account, now)).toISOString()],
         ['next report', new Date(account.nextReportAt).toISOString()],
       ];
       io.out(rows.map(([k, v]) => `${k.padEnd(16)} ${v}`).join('\n') + '\n');
@@ -187,7 +194,7 @@ export function register(program: Command, context: CliContext): void {
 }
 
 /** The account as shown to users (`--json`): settings, status and schedule. */
-function publicView(a: TrackedAccount): Record<string, unknown> {
+function publicView(a: TrackedAccount, now: number): Record<string, unknown> {
   return {
     address: a.address,
     label: a.label,
@@ -198,10 +205,11 @@ function publicView(a: TrackedAccount): Record<string, unknown> {
     timezone: a.timezone,
     expiryWarnDays: a.expiryWarnDays,
     signer: a.signer,
+    delegateWatch: a.delegateWatch,
     status: a.status,
     statusReason: a.statusReason,
     createdAt: new Date(a.createdAt).toISOString(),
-    nextDueAt: new Date(a.nextDueAt).toISOString(),
+    nextDueAt: new Date(nextPollAt(a, now)).toISOString(),
     nextReportAt: new Date(a.nextReportAt).toISOString(),
   };
 }

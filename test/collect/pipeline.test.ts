@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectJobSchema } from '../../functions/messages/collectJob';
 import { testTables } from '../support/testTables';
 import { CALM, startPipelineHarness } from './pipelineHarness';
+import { nextPollAt } from '../../functions/domain/schedule';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -149,24 +150,108 @@ describe('due-time selection across intervals', () => {
     await h?.close();
   });
 
-  it('polls each account at its own interval, after the interval closes', async () => {
+  it('polls each account once per interval on its own slot, with no write to the account per poll', async () => {
     await h.advance(10 * MINUTE); // 00:10
-    const m1 = await h.track('one-minute', { interval: '1m' }, CALM);
-    const h1 = await h.track('one-hour', { interval: '1h' }, CALM);
-    const d1 = await h.track('one-day', { interval: '1d' }, CALM);
-    const polled = async () => (await h.pipeline.runCycle({ kind: 'due' })).dispatched.map((j) => j.address).sort();
+    const none = { delegateWatch: 'none' };
+    const m5 = await h.track('five-minute', { interval: '5m', ...none }, CALM);
+    const h1 = await h.track('one-hour', { interval: '1h', ...none }, CALM);
+    const d1 = await h.track('one-day', { interval: '1d', ...none }, CALM);
+    const first = await h.pipeline.runCycle({ kind: 'due' });
+    expect(first.dispatched.map((j) => j.address).sort()).toEqual([m5.address, h1.address, d1.address].sort()); // new accounts: at once
+    expect((await h.pipeline.runCycle({ kind: 'due' })).dispatched).toEqual([]); // nothing is due twice
 
-    expect(await polled()).toEqual([m1.address, h1.address, d1.address].sort()); // new accounts are due at once
-    expect(await polled()).toEqual([]); // nothing is due twice
-    await h.advance(MINUTE); // 00:11
-    expect(await polled()).toEqual([m1.address]);
-    await h.advance(51 * MINUTE); // 01:02
-    expect(await polled()).toEqual([m1.address, h1.address].sort());
-    await h.advance(23 * HOUR); // next day 00:02
-    expect(await polled()).toEqual([m1.address, h1.address, d1.address].sort());
-    const account = await h.repos.accounts.get(d1.address);
-    expect(account?.nextDueAt).toBe(Date.UTC(2026, 0, 7) + 30_000);
-    expect(account?.nextDueAt).toBeGreaterThan(h.now() + DAY - 10 * MINUTE);
+    const before = await Promise.all([m5, h1, d1].map((a) => h.repos.accounts.get(a.address)));
+    const jobs = new Map<string, number[]>();
+    // Dispatch every minute for half an hour, then every 17 minutes for 25.5 hours (only the dispatcher:
+    // the queue is not consumed). A job is never early and never later than the run after its slot.
+    const start = h.now();
+    while (h.now() < start + 26 * HOUR) {
+      const step = h.now() < start + 30 * MINUTE ? MINUTE : 17 * MINUTE;
+      await h.advance(step);
+      for (const job of await h.pipeline.dispatch({ kind: 'due' })) {
+        expect(job.dueAt).toBeLessThanOrEqual(h.now());
+        expect(h.now() - job.dueAt).toBeLessThan(step);
+        jobs.set(job.address, [...(jobs.get(job.address) ?? []), job.dueAt]);
+      }
+    }
+    const firstHour = (jobs.get(m5.address) ?? []).filter((t) => t <= start + 30 * MINUTE);
+    for (const [dueAts, interval] of [[firstHour, 5 * MINUTE], [jobs.get(h1.address) ?? [], HOUR], [jobs.get(d1.address) ?? [], DAY]] as const) {
+      for (let i = 1; i < dueAts.length; i++) expect(dueAts[i]! - dueAts[i - 1]!).toBe(interval);
+      // On the interval boundary plus the account's phase (under 5 minutes) and 30 s.
+      for (const dueAt of dueAts) expect((dueAt - 30_000) % interval).toBeLessThan(5 * MINUTE);
+    }
+    expect(jobs.get(d1.address)).toHaveLength(1);
+    expect(jobs.get(h1.address)).toHaveLength(26);
+    expect(firstHour).toHaveLength(6);
+    // Later runs come every 17 minutes: each finds the 5-minute account due once (one poll covers the gap).
+    expect(jobs.get(m5.address)!.length - 6).toBe(Math.ceil((25.5 * HOUR) / (17 * MINUTE)));
+    // The schedule lives in the index: the account items were not rewritten by any of these polls.
+    const after = await Promise.all([m5, h1, d1].map((a) => h.repos.accounts.get(a.address)));
+    expect(after).toEqual(before);
+  }, 120_000);
+});
+
+describe('schedule under redelivery, concurrency and downtime', () => {
+  const tables = testTables();
+  let h: Awaited<ReturnType<typeof startPipelineHarness>>;
+  beforeAll(async () => {
+    h = await startPipelineHarness(tables, { seed: 12 });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  async function snapshotTimes(address: string): Promise<number[]> {
+    const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
+    const out = await tables.client.send(
+      new QueryCommand({
+        TableName: `${tables.prefix}snapshots`,
+        KeyConditionExpression: 'address = :a',
+        ExpressionAttributeValues: { ':a': address },
+      }),
+    );
+    return (out.Items ?? []).map((i) => Number(i['polledAt']));
+  }
+
+  it('two dispatchers at once and a redelivered job still commit each slot once; a dispatcher down for hours catches up with one poll', async () => {
+    const accounts = await Promise.all(['race-a', 'race-b', 'race-c'].map((l) => h.track(l, { interval: '1h', delegateWatch: 'none' }, CALM)));
+    await h.pipeline.runCycle({ kind: 'due' }); // first polls
+    await h.advance(HOUR);
+    // Two dispatch runs race, and every job is also delivered a second time.
+    const [a, b] = await Promise.all([h.pipeline.dispatch({ kind: 'due' }), h.pipeline.dispatch({ kind: 'due' })]);
+    const all = [...a, ...b];
+    for (const account of accounts) expect(all.filter((j) => j.address === account.address).length).toBeGreaterThanOrEqual(1);
+    await h.pipeline.collectQueue.send(all.map((job, i) => ({ id: `again-${i}`, body: job })));
+    await h.pipeline.collectQueue.drain();
+    for (const account of accounts) {
+      const times = await snapshotTimes(account.address);
+      expect(new Set(times).size).toBe(times.length);
+      expect(times).toHaveLength(2); // the first poll and this hour's slot: once each
+    }
+    expect((await h.pipeline.runCycle({ kind: 'due' })).dispatched).toEqual([]);
+
+    // No dispatch for five hours: the next run queues one poll per account, which fetches all five hours.
+    await h.advance(5 * HOUR);
+    const caughtUp = await h.pipeline.runCycle({ kind: 'due' });
+    expect(caughtUp.dispatched.map((j) => j.address).sort()).toEqual(accounts.map((x) => x.address).sort());
+    for (const outcome of caughtUp.outcomes) expect(outcome).toMatchObject({ kind: 'collected', newPoints: 5 });
+  });
+
+  it('a manual collect is an extra poll: the next scheduled poll stays where it was', async () => {
+    const daily = await h.track('manual-daily', { interval: '1d', delegateWatch: 'none' }, CALM);
+    await h.pipeline.runCycle({ kind: 'due' }); // its first poll
+    const stored = await h.repos.accounts.get(daily.address);
+    const nextBefore = nextPollAt(stored!, h.now());
+    await h.advance(2 * HOUR);
+    const manual = await h.pipeline.runCycle({ kind: 'all' });
+    expect(manual.outcomes.find((o) => o.address === daily.address)?.kind).toBe('collected');
+    expect(await h.repos.accounts.get(daily.address)).toEqual(stored);
+    expect(nextPollAt(stored!, h.now())).toBe(nextBefore);
+    // At the scheduled time the account is due as before.
+    await h.advance(nextBefore - h.now());
+    const due = await h.pipeline.runCycle({ kind: 'due' });
+    expect(due.dispatched.filter((j) => j.address === daily.address)).toEqual([{ address: daily.address, dueAt: nextBefore }]);
+    expect(due.outcomes.find((o) => o.address === daily.address)?.kind).toBe('collected');
   });
 });
 
