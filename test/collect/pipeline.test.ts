@@ -293,6 +293,32 @@ describe('alerts raised by collection', () => {
     expect(state?.state).toMatchObject({ levels: { '10': { status: 'breached' }, '20': { status: 'armed' } } });
   });
 
+  it('a drawdown that happened before tracking raises no alert; a level crossed afterwards does', async () => {
+    const created = await h.control.createAccount({ label: 'onboarded-in-drawdown', profile: CALM } as never);
+    await h.control.drawdown(created.address, { pct: 15 });
+    await h.advance(2 * HOUR);
+    const { address } = await h.track('onboarded', { drawdown: '5,10,20' }, undefined, created);
+    const drawdownAlerts = () => h.notified.filter((m) => m.kind === 'drawdown' && m.account === address);
+
+    await h.pipeline.runCycle({ kind: 'account', address });
+    expect(drawdownAlerts()).toEqual([]);
+    const recorded = await h.repos.alerts.get(address, 'drawdown');
+    expect(recorded?.state).toMatchObject({ levels: { '5': { status: 'breached', baseline: true }, '10': { status: 'breached', baseline: true }, '20': { status: 'armed' } } });
+
+    // Still breached: no late "fired", and no reminder a day later either.
+    await h.advance(HOUR);
+    await h.pipeline.runCycle({ kind: 'account', address });
+    await h.advance(25 * HOUR);
+    await h.pipeline.runCycle({ kind: 'account', address });
+    expect(drawdownAlerts()).toEqual([]);
+
+    // A deeper loss after tracking began crosses 20%: that alerts.
+    await h.control.drawdown(address, { pct: 15 });
+    await h.advance(2 * HOUR);
+    await h.pipeline.runCycle({ kind: 'account', address });
+    expect(drawdownAlerts()).toEqual([expect.objectContaining({ notice: 'fired', level: 20 })]);
+  });
+
   it('existing delegates are the baseline; a new one and one about to expire are announced once', async () => {
     const { address } = await h.track('delegates', {}, CALM);
     await h.control.addDelegate(address, { name: 'bot-existing' });
