@@ -3,6 +3,7 @@ import { collectJobSchema } from '../../functions/messages/collectJob';
 import { testTables } from '../support/testTables';
 import { CALM, startPipelineHarness } from './pipelineHarness';
 import { nextPollAt } from '../../functions/domain/schedule';
+import { applySettingsPatch } from '../../functions/domain/trackedAccount';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -318,6 +319,38 @@ describe('alerts raised by collection', () => {
     await h.pipeline.runCycle({ kind: 'account', address });
     expect(drawdownAlerts()).toEqual([expect.objectContaining({ notice: 'fired', level: 20 })]);
   });
+
+  it('changing the interval keeps the drawdown history: the series is re-fetched at the new interval', async () => {
+    const { address } = await h.track('interval-change', { interval: '1h', drawdown: '5,10,20', delegateWatch: 'none' }, CALM);
+    await h.pipeline.runCycle({ kind: 'due' });
+    await h.control.drawdown(address, { pct: 15 });
+    await h.advance(2 * HOUR);
+    await h.pipeline.runCycle({ kind: 'account', address });
+    const alerts = () => h.notified.filter((m) => m.kind === 'drawdown' && m.account === address);
+    expect(alerts()).toHaveLength(1);
+    const hourly = (await h.repos.curves.countAndNewest(address, '1h')).count;
+
+    const change = async (interval: '5m' | '15m' | '4h') => {
+      await h.advance(MINUTE);
+      const current = await h.repos.accounts.get(address);
+      const next = applySettingsPatch(current!, { interval }, h.now());
+      await h.repos.accounts.updateSettings(address, { interval: next.interval, nextDueAt: next.nextDueAt });
+      await h.pipeline.runCycle({ kind: 'due' });
+    };
+    await change('5m');
+    const fiveMinute = await h.repos.curves.countAndNewest(address, '5m');
+    expect(fiveMinute.count).toBeGreaterThanOrEqual(((hourly - 2) * HOUR) / (5 * MINUTE)); // the whole tracked history, at 5m
+    // The peak survived: level 10 is still breached (a reset peak would have re-armed it) and nothing re-fired.
+    const state = await h.repos.alerts.get(address, 'drawdown');
+    expect(state?.state).toMatchObject({ levels: { '10': { status: 'breached' } } });
+    expect(alerts()).toHaveLength(1);
+
+    await change('15m');
+    await change('4h');
+    // 15m -> 4h used to leave 0 points: the 4h history is fetched too (its last closed point may not show the latest drop yet).
+    expect((await h.repos.curves.countAndNewest(address, '4h')).count).toBeGreaterThanOrEqual(40);
+    expect(alerts()).toHaveLength(1);
+  }, 120_000);
 
   it('existing delegates are the baseline; a new one and one about to expire are announced once', async () => {
     const { address } = await h.track('delegates', {}, CALM);

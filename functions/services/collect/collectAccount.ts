@@ -16,6 +16,7 @@ import type { NotifyEvent } from '../../messages/notifyMessage';
 import type { MessageQueue } from '../../queue/messageQueue';
 import { sendAll } from '../../queue/sendAll';
 import { watchDelegates } from './watchDelegates';
+import { lookbackWindowMs } from '../../domain/lookbackWindow';
 import type { CollectJob } from '../../messages/collectJob';
 
 export interface CollectDeps {
@@ -59,14 +60,20 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
   if (previous && previous.polledAt >= job.dueAt) return { kind: 'already-collected', address: account.address };
 
   const now = deps.now();
-  const cursorMs = previous?.cursorMs ?? null;
   const trackingStart = Math.max(0, account.createdAt - settings.backfillMs);
+  // After an interval change the cursor belongs to the old series: re-fetch the history at the new
+  // interval, as far back as tracking (and the drawdown window) reaches, so the peak, the drawdown
+  // and the charts keep their history.
+  const intervalChanged = previous !== null && previous.interval !== undefined && previous.interval !== account.interval;
+  const cursorMs = intervalChanged ? null : (previous?.cursorMs ?? null);
+  const fetchFrom =
+    cursorMs ?? (intervalChanged ? Math.max(trackingStart, now - lookbackWindowMs(account.interval, settings.lookbackMs)) : Math.max(0, now - settings.backfillMs));
   let fetched;
   try {
     const [curves, summaryPage, delegates] = await Promise.all([
       fetchCurves(
         deps.chain,
-        { account: account.address, from: cursorMs ?? Math.max(0, now - settings.backfillMs), to: now, interval: account.interval },
+        { account: account.address, from: fetchFrom, to: now, interval: account.interval },
         settings.maxPointsPerRequest,
       ),
       deps.chain.getPortfolio({ account: account.address, from: trackingStart, to: now, interval: '1d' }),
@@ -104,7 +111,7 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
     staleAfterIntervals: settings.staleAfterIntervals,
     failAfterErrors: settings.failAfterErrors,
   });
-  const unchangedSummary = previous !== null && points.length === 0 && sameSummary(previous.summary, fetched.summary);
+  const unchangedSummary = previous !== null && !intervalChanged && points.length === 0 && sameSummary(previous.summary, fetched.summary);
   if (!unchangedSummary) {
     const previousValues = previous ? parseSummary(previous.summary) : null;
     const put = await repos.snapshots.put({
@@ -116,6 +123,7 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
       previousPolledAt: previous?.polledAt ?? null,
       cursorMs: newCursor,
       newPoints: points.length,
+      interval: account.interval,
       expiresAt: now + settings.retentionMs,
     });
     if (put.kind === 'exists') return { kind: 'already-collected', address: account.address };
