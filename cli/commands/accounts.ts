@@ -11,6 +11,7 @@ import {
 import { applySettingsPatch, newTrackedAccount } from '../../functions/domain/trackedAccount';
 import type { TrackedAccount } from '../../functions/domain/account';
 import { nextPollAt } from '../../functions/domain/schedule';
+import { pollOverdue } from '../../functions/domain/pollOverdue';
 import type { CliContext } from '../cliRuntime';
 import { parseImport } from '../importRows';
 import { formatTable, printJson, UsageError } from '../output';
@@ -146,7 +147,7 @@ export function register(program: Command, context: CliContext): void {
       io.out(
         formatTable(
           ['ADDRESS', 'LABEL', 'INTERVAL', 'STATUS', 'RECIPIENTS', 'NEXT POLL'],
-          all.map((a) => [a.address, a.label ?? '', a.interval, a.status, a.emails.join(', '), new Date(nextPollAt(a, now)).toISOString()]),
+          all.map((a) => [a.address, a.label ?? '', a.interval, shown(a, now).status, a.emails.join(', '), new Date(nextPollAt(a, now)).toISOString()]),
         ),
       );
     });
@@ -172,7 +173,7 @@ export function register(program: Command, context: CliContext): void {
         ['expiry warnings', account.expiryWarnDays.length ? `${account.expiryWarnDays.join(', ')} days before` : 'off'],
         ['signer', account.signer ?? 'none (no one-click revocation)'],
         ['delegate watch', account.delegateWatch ? `every ${account.delegateWatch}` : 'with each poll'],
-        ['status', account.statusReason ? `${account.status}: ${account.statusReason}` : account.status],
+        ['status', shownStatus(account, now)],
         ['tracked since', new Date(account.createdAt).toISOString()],
         ['next poll', new Date(nextPollAt(account, now)).toISOString()],
         ['next report', new Date(account.nextReportAt).toISOString()],
@@ -206,10 +207,21 @@ function publicView(a: TrackedAccount, now: number): Record<string, unknown> {
     expiryWarnDays: a.expiryWarnDays,
     signer: a.signer,
     delegateWatch: a.delegateWatch,
-    status: a.status,
-    statusReason: a.statusReason,
+    status: shown(a, now).status,
+    statusReason: shown(a, now).reason,
     createdAt: new Date(a.createdAt).toISOString(),
     nextDueAt: new Date(nextPollAt(a, now)).toISOString(),
     nextReportAt: new Date(a.nextReportAt).toISOString(),
   };
+}
+
+/** The stored status, or `stale` while the account's pending poll is overdue by more than an interval. */
+function shown(account: TrackedAccount, now: number): { status: string; reason: string | null } {
+  const overdue = account.status === 'ok' ? pollOverdue(account, now) : null;
+  return { status: overdue?.status ?? account.status, reason: overdue?.reason ?? account.statusReason };
+}
+
+function shownStatus(account: TrackedAccount, now: number): string {
+  const { status, reason } = shown(account, now);
+  return reason ? `${status}: ${reason}` : status;
 }
