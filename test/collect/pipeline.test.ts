@@ -238,6 +238,24 @@ describe('schedule under redelivery, concurrency and downtime', () => {
     for (const outcome of caughtUp.outcomes) expect(outcome).toMatchObject({ kind: 'collected', newPoints: 5 });
   });
 
+  it('an hourly account learns of a new delegate within 6 minutes (the 5-minute delegate watch), without extra curve polls', async () => {
+    const { address } = await h.track('watched', { interval: '1h' }, CALM);
+    await h.pipeline.runCycle({ kind: 'due' }); // first poll: the delegate baseline
+    await h.advance(7 * MINUTE + 13_000);
+    const delegate = await h.control.addDelegate(address, { name: 'unannounced' });
+    const addedAt = h.now();
+    const curvePollsBefore = (await h.repos.curves.countAndNewest(address, '1h')).count;
+    let noticedAt: number | null = null;
+    for (let i = 0; i < 8 && noticedAt === null; i++) {
+      await h.advance(MINUTE); // the dispatcher runs every minute
+      await h.pipeline.runCycle({ kind: 'due' });
+      if (h.notified.some((m) => m.kind === 'new-delegate' && m.account === address && m.delegate.address === delegate.delegate.address)) noticedAt = h.now();
+    }
+    expect(noticedAt).not.toBeNull();
+    expect(noticedAt! - addedAt).toBeLessThanOrEqual(6 * MINUTE);
+    expect((await h.repos.curves.countAndNewest(address, '1h')).count).toBe(curvePollsBefore);
+  }, 90_000);
+
   it('a manual collect is an extra poll: the next scheduled poll stays where it was', async () => {
     const daily = await h.track('manual-daily', { interval: '1d', delegateWatch: 'none' }, CALM);
     await h.pipeline.runCycle({ kind: 'due' }); // its first poll

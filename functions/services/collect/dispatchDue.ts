@@ -130,7 +130,7 @@ export function regularJob(account: Pick<AccountRecord, 'address' | 'interval' |
 }
 
 /** The earliest pending accounts whose backfills fit in the budget's requests (at least one). */
-function withinBudget(pending: readonly AccountRecord[], budget: BackfillBudget): AccountRecord[] {
+export function withinBudget(pending: readonly AccountRecord[], budget: BackfillBudget): AccountRecord[] {
   const taken: AccountRecord[] = [];
   let requests = 0;
   for (const account of pending) {
