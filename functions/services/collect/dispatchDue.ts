@@ -119,13 +119,15 @@ async function regularJobs(accounts: AccountsRepository, after: number, upTo: nu
   });
 }
 
-/** What is due for one account in `(after, upTo]`: its curves, its delegates, both, or nothing. */
+/**
+ * What is due for one account in `(after, upTo]`: a curve poll (which checks the delegates too, so
+ * a watch slower than the interval never delays detection), a delegate check alone, or nothing.
+ */
 export function regularJob(account: Pick<AccountRecord, 'address' | 'interval' | 'delegateWatch'>, after: number, upTo: number): CollectJob | null {
   const phase = phaseOf(account.address);
   const curves = latestSlot(phase, account.interval, after, upTo);
-  if (account.delegateWatch === null) return curves === null ? null : { address: account.address, dueAt: slotTime(curves) };
-  const delegates = latestSlot(phase, account.delegateWatch, after, upTo);
-  if (curves !== null) return { address: account.address, dueAt: slotTime(curves), scope: delegates === null ? 'curves' : 'all' };
+  if (curves !== null) return { address: account.address, dueAt: slotTime(curves) };
+  const delegates = account.delegateWatch === null ? null : latestSlot(phase, account.delegateWatch, after, upTo);
   return delegates === null ? null : { address: account.address, dueAt: slotTime(delegates), scope: 'delegates' };
 }
 
