@@ -4,6 +4,9 @@ import { testTables } from '../support/testTables';
 import { CALM, startPipelineHarness } from './pipelineHarness';
 import { nextPollAt } from '../../functions/domain/schedule';
 import { applySettingsPatch } from '../../functions/domain/trackedAccount';
+import { dispatchDue } from '../../functions/services/collect/dispatchDue';
+import { memoryCounters, silentLog } from '../../functions/shared/observability';
+import type { CollectJob } from '../../functions/messages/collectJob';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -254,6 +257,48 @@ describe('schedule under redelivery, concurrency and downtime', () => {
     expect(noticedAt).not.toBeNull();
     expect(noticedAt! - addedAt).toBeLessThanOrEqual(6 * MINUTE);
     expect((await h.repos.curves.countAndNewest(address, '1h')).count).toBe(curvePollsBefore);
+  }, 90_000);
+
+  it('due polls go first and backfills take a bounded share; waiting first polls count as overdue', async () => {
+    const regular = await h.track('regular-1m', { interval: '1m', delegateWatch: 'none' }, CALM);
+    await h.pipeline.runCycle({ kind: 'due' });
+    const imported = await Promise.all(Array.from({ length: 6 }, (_, i) => h.track(`import-${i}`, { interval: '1h' }, CALM)));
+    const counters = memoryCounters();
+    const queued: CollectJob[] = [];
+    const deps = {
+      accounts: h.repos.accounts,
+      collectQueue: { send: async (entries: { id: string; body: CollectJob }[]) => (queued.push(...entries.map((e) => e.body)), { sent: entries.map((e) => e.id), failed: [] }) },
+      log: silentLog,
+      counters,
+      now: h.now,
+      limitPerShard: 1_000,
+      // Room for two 1h backfills (3 requests each) per run.
+      backfillBudget: { requestsPerRun: 6, backfillMs: 7 * DAY, maxPointsPerRequest: 1_000 },
+    };
+    const backfilled = new Set<string>();
+    for (let run = 0; run < 3; run++) {
+      await h.advance(MINUTE);
+      queued.length = 0;
+      await dispatchDue(deps as never);
+      const mine = new Set(imported.map((a) => a.address as string));
+      // First polls only (an account backfilled in an earlier run may be due for its regular poll now).
+      const isBackfill = (j: CollectJob) => mine.has(j.address) && !backfilled.has(j.address);
+      const firstBackfill = queued.findIndex(isBackfill);
+      expect(queued.findIndex((j) => j.address === regular.address)).toBeLessThan(firstBackfill); // the due poll is queued first
+      const backfills = queued.filter(isBackfill);
+      expect(backfills).toHaveLength(2);
+      for (const j of backfills) backfilled.add(j.address);
+    }
+    expect([...backfilled].sort()).toEqual(imported.map((a) => a.address).sort());
+    // Two more minutes with nothing pending: nothing overdue. Then a pending poll left waiting 6 minutes counts.
+    expect(counters.totals.get('OverdueAccounts')).toBe(0);
+    const late = await h.track('late-import', { interval: '1h' }, CALM);
+    await h.advance(6 * MINUTE);
+    await dispatchDue({ ...deps, backfillBudget: { ...deps.backfillBudget, requestsPerRun: 0 }, limitPerShard: 0 } as never);
+    expect(counters.totals.get('OverdueAccounts')).toBe(0); // limitPerShard 0 reads no pending poll
+    await dispatchDue({ ...deps, collectQueue: { send: async (e: unknown[]) => ({ sent: e.map(() => 'x'), failed: [] }) } } as never);
+    expect(late.address).toBeDefined();
+    expect(counters.totals.get('OverdueAccounts')).toBe(1);
   }, 90_000);
 
   it('a manual collect is an extra poll: the next scheduled poll stays where it was', async () => {

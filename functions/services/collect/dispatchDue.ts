@@ -114,6 +114,8 @@ async function regularJobs(accounts: AccountsRepository, after: number, upTo: nu
     }),
   );
   return perCadence.flat().flatMap((account) => {
+    // An account waiting for its first poll (or a re-fetch) is the pending path's, within its budget.
+    if (account.nextDueAt !== null) return [];
     const job = regularJob(account, after, upTo);
     return job ? [job] : [];
   });
