@@ -119,7 +119,21 @@ export function renderReport(rows: readonly SizeRow[], rps: number): string {
       verdict(r.pass.naive),
     ]),
   );
-  return [`### Throughput\n\n${throughput}`, `### Writes (measured cycle)\n\n${writes}`, `### Naive baseline\n\n${naive}`].join('\n\n');
+  const manual = table(
+    ['accounts', 'polls', 'new points', 'write requests', 'WCU', 'WCU/poll', 'budget/poll', 'WCU ≤ budget'],
+    rows.map((r) => {
+      const polls = Math.max(1, r.m.manual.polls);
+      const budget = WRITES_PER_POINT * (r.m.manual.newPoints / polls) + WRITES_PER_POLL;
+      const perPoll = r.m.manual.writes.total.units / polls;
+      return [int(r.m.accounts), int(r.m.manual.polls), int(r.m.manual.newPoints), int(r.m.manual.writes.total.writes), fixed(r.m.manual.writes.total.units, 1), fixed(perPoll, 2), fixed(budget, 2), verdict(perPoll <= budget)];
+    }),
+  );
+  return [
+    `### Throughput\n\n${throughput}`,
+    `### Writes (measured cycle)\n\n${writes}`,
+    `### Writes of \`collect --all\` (an hour later)\n\n${manual}`,
+    `### Naive baseline\n\n${naive}`,
+  ].join('\n\n');
 }
 
 /** Where the requests and writes of each size went, and anything that was not a clean poll. */

@@ -57,6 +57,8 @@ export interface SizeMeasurement {
   /** CPU used during the measured cycle by this process (pipeline and simulator) and by DynamoDB Local, ms. */
   readonly cpu: { readonly selfMs: number; readonly otherMs: number | null };
   readonly naive: NaiveRun & { readonly chainRequests: number; readonly writes: WriteReading };
+  /** `collect --all` one hour after the measured cycle (one new point per account). */
+  readonly manual: { readonly polls: number; readonly newPoints: number; readonly writes: WriteReading };
 }
 
 /**
@@ -95,7 +97,10 @@ export async function measureSize(deps: ScenarioDeps, size: number, label = Stri
     deps.progress(`${size} accounts: warm-up cycle (first polls, not measured)`);
     const warmUp = await pipeline.runCycle({ kind: 'due' }, reportProgress(deps.progress, 'warm-up'));
     const warmUpCollected = warmUp.outcomes.filter((o) => o.kind === 'collected').length;
-    if (warmUpCollected !== size) throw new Error(`warm-up collected ${warmUpCollected} of ${size} accounts`);
+    if (warmUpCollected !== size) {
+      const other = warmUp.outcomes.filter((o) => o.kind !== 'collected').slice(0, 3);
+      throw new Error(`warm-up collected ${warmUpCollected} of ${size} accounts (e.g. ${JSON.stringify(other)})`);
+    }
 
     await clock.advance(HOUR);
     notifyEvents = 0;
@@ -115,6 +120,13 @@ export async function measureSize(deps: ScenarioDeps, size: number, label = Stri
     const writes = meter.read();
     const requests = chain.requests();
     const measuredEvents = notifyEvents;
+
+    // The CLI's path: `sentinel collect --all` an hour later, one new point each, measured the same way.
+    await clock.advance(HOUR);
+    meter.reset();
+    deps.progress(`${size} accounts: manual cycle (collect --all)`);
+    const manualCycle = await pipeline.runCycle({ kind: 'all' });
+    const manual = { ...summarizeOutcomes(manualCycle.outcomes), writes: meter.read() };
 
     const sample = accounts.slice(0, Math.min(deps.naiveSample, size)).map((a) => a.address);
     deps.progress(`${size} accounts: naive baseline on ${sample.length} accounts`);
@@ -136,6 +148,7 @@ export async function measureSize(deps: ScenarioDeps, size: number, label = Stri
       requestsByRoute: requests.byRoute,
       notifyEvents: measuredEvents,
       writes,
+      manual,
       naive: naiveReading,
     };
   } finally {

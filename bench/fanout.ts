@@ -119,6 +119,7 @@ function account(i: number): AccountRecord {
     timezone,
     expiryWarnDays: [14, 7, 3, 1],
     signer: null,
+    delegateWatch: null,
     createdAt: START,
     status: 'ok',
     statusReason: null,

@@ -8,6 +8,7 @@ import type { NotifyEvent } from '../functions/messages/notifyMessage';
 import type { MessageQueue } from '../functions/queue/messageQueue';
 import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
+import type { BackfillBudget } from '../functions/services/collect/backfillBudget';
 import { InProcessQueue, type QueueClock, type SqsLambdaHandler } from './queue/inProcessQueue';
 
 export interface LocalPipelineDeps {
@@ -29,6 +30,8 @@ export interface LocalPipelineDeps {
   readonly collectTimeoutMs?: number;
   /** Concurrent consumers of the collect queue (the event source's `maxConcurrency`); default 1. */
   readonly collectConcurrency?: number;
+  /** The backfill share of scheduled dispatches (`serve`, `npm start`); default none (a CLI cycle polls every pending account). */
+  readonly backfillBudget?: BackfillBudget;
 }
 
 /** Result of one dispatch-and-collect cycle. */
@@ -82,6 +85,7 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
     accounts: deps.repos.accounts,
     collectQueue,
     log: deps.log,
+    counters: deps.counters,
     now: deps.now,
     limitPerShard: deps.limitPerShard ?? 1_000,
   };
@@ -123,9 +127,10 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
         onProgress = undefined;
       }
     },
-    /** Dispatches only; background consumers (`start()`) do the rest (`npm start`). */
+    /** Dispatches only, as the scheduled dispatcher does (backfills within their budget); background consumers (`start()`) do the rest (`npm start`). */
     async dispatch(selection: DispatchSelection = { kind: 'due' }): Promise<CollectJob[]> {
-      return (await dispatchDue(dispatchDeps, selection)).dispatched;
+      const budget = deps.backfillBudget ? { backfillBudget: deps.backfillBudget } : {};
+      return (await dispatchDue({ ...dispatchDeps, ...budget }, selection)).dispatched;
     },
     start(): void {
       collectQueue.start(collectPollers);

@@ -15,6 +15,7 @@ import { LOCAL_MAIL_RATE } from '../functions/runtime/mailRate';
 import { InProcessRevocationSigner } from './inProcessRevocationSigner';
 import { chainFrom, linkSecretsFrom, pageSecurity, required, sesSenderFrom } from '../functions/runtime/factories';
 import { collectSettingsFrom } from '../functions/services/collect/collectSettings';
+import { backfillBudgetFrom } from '../functions/services/collect/backfillBudget';
 import type { DueReportsDeps } from '../functions/services/report/dueReports';
 import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
@@ -39,6 +40,8 @@ export interface LocalSystemOptions {
   readonly sender?: MailSender;
   /** Clock of the queues and the mail-rate governor (the benchmark's simulated clock); default real time. */
   readonly clock?: QueueClock;
+  /** How often the scheduler dispatches (wall time): sizes the backfill share of each run. Without it, no backfill limit (the CLI). */
+  readonly dispatchEveryMs?: number;
 }
 
 /** Every deployed handler, wired to local adapters: what `npm start`, `serve` and the CLI run. */
@@ -103,6 +106,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     notifyConsumer: createNotifyHandler({ ...mail, sender: governor.sender(ses, 'alert') }),
     ...(options.clock ? { queueClock: options.clock } : {}),
     collectSettings: collectSettingsFrom(settings),
+    ...(options.dispatchEveryMs === undefined ? {} : { backfillBudget: backfillBudgetFrom(settings, options.dispatchEveryMs) }),
     ...(options.visibilityTimeoutMs === undefined ? {} : { visibilityTimeoutMs: options.visibilityTimeoutMs }),
   });
 

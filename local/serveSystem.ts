@@ -38,7 +38,9 @@ export interface Serving {
  */
 export async function serveSystem(options: ServeOptions): Promise<Serving> {
   const speed = options.speed ?? 1;
-  const system = await createLocalSystem({ ...options, visibilityTimeoutMs: 2_000 });
+  // The chain's rate limit is in wall time, so the backfill share of a run is sized by the wall-clock period.
+  const dispatchEveryMs = Math.max(1_000, Math.round(15_000 / speed));
+  const system = await createLocalSystem({ ...options, visibilityTimeoutMs: 2_000, dispatchEveryMs });
   const web = await startLambdaHttpServer({ routes: system.webRoutes, port: options.port });
   const activity = (line: string) => options.onActivity?.(`${new Date(options.now()).toISOString()}  ${line}`);
   let scheduler: { stop(): Promise<void> } | undefined;
@@ -54,7 +56,7 @@ export async function serveSystem(options: ServeOptions): Promise<Serving> {
       scheduler = startScheduler([
         {
           name: 'dispatch',
-          everyMs: Math.max(1_000, Math.round(15_000 / speed)),
+          everyMs: dispatchEveryMs,
           runAtStart: true,
           run: async () => {
             const jobs = await system.pipeline.dispatch({ kind: 'due' });

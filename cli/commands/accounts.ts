@@ -9,6 +9,8 @@ import {
 } from '../../functions/domain/account';
 import { applySettingsPatch, newTrackedAccount } from '../../functions/domain/trackedAccount';
 import type { TrackedAccount } from '../../functions/domain/account';
+import { nextPollAt } from '../../functions/domain/schedule';
+import { pollOverdue } from '../../functions/domain/pollOverdue';
 import type { CliContext } from '../cliRuntime';
 import { EXPORT_FORMATS, formatExport, type ExportFormat } from '../accountExport';
 import { runImport } from '../accountImport';
@@ -28,6 +30,7 @@ interface SettingOptions {
   timezone?: string;
   expiryWarnDays?: string;
   signer?: string;
+  delegateWatch?: string;
 }
 
 function withSettingOptions(command: Command, emailRequired: boolean): Command {
@@ -41,7 +44,8 @@ function withSettingOptions(command: Command, emailRequired: boolean): Command {
     .option('--report-at <HH:MM>', 'local time of the daily report (default 08:00)')
     .option('--timezone <zone>', 'IANA time zone of the report time, e.g. Europe/Berlin (default UTC)')
     .option('--expiry-warn-days <days>', 'days before a delegate expires to warn, e.g. 14,7,3,1 (default)')
-    .option('--signer <ref>', 'where the owner key lives: kms:<key id or alias> or env:<VARIABLE>; enables one-click revocation');
+    .option('--signer <ref>', 'where the owner key lives: kms:<key id or alias> or env:<VARIABLE>; enables one-click revocation')
+    .option('--delegate-watch <interval>', 'how often delegates are checked, apart from the curve polls: 1m 5m 15m 30m 1h 4h 1d (default 5m), or none (with each poll)');
 }
 
 function parseAddress(value: string): string {
@@ -125,9 +129,10 @@ export function register(program: Command, context: CliContext): void {
     .action(async (options: { json?: boolean }) => {
       const rt = await context.runtime();
       const all = (await rt.repos.accounts.list()).sort(byLabelThenAddress);
+      const now = rt.now();
       const suppressed = await rt.repos.suppressions.lookup(all.flatMap((a) => a.emails));
       const views = all.map((a) => ({ account: a, recipients: recipientsWithSuppression(a.emails, suppressed) }));
-      if (options.json) return printJson(io, views.map((v) => publicView(v.account, v.recipients)));
+      if (options.json) return printJson(io, views.map((v) => publicView(v.account, v.recipients, now)));
       if (all.length === 0) return io.out('no accounts tracked yet; add one with "sentinel accounts add <address> --email you@example.com"\n');
       io.out(
         formatTable(
@@ -136,9 +141,9 @@ export function register(program: Command, context: CliContext): void {
             a.label ?? '',
             a.address,
             a.interval,
-            a.status,
+            shown(a, now).status,
             recipients.map((r) => (r.suppressed ? `${r.email} (suppressed: ${r.suppressed.reason})` : r.email)).join(', '),
-            new Date(a.nextDueAt).toISOString(),
+            new Date(nextPollAt(a, now)).toISOString(),
           ]),
         ),
       );
@@ -154,8 +159,9 @@ export function register(program: Command, context: CliContext): void {
       const rt = await context.runtime();
       const account = await rt.repos.accounts.get(parseAddress(address));
       if (!account) throw new Error(`${parseAddress(address)} is not tracked`);
+      const now = rt.now();
       const recipients = recipientsWithSuppression(account.emails, await rt.repos.suppressions.lookup(account.emails));
-      if (options.json) return printJson(io, publicView(account, recipients));
+      if (options.json) return printJson(io, publicView(account, recipients, now));
       const rows: [string, string][] = [
         ['address', account.address],
         ['label', account.label ?? '-'],
@@ -165,9 +171,10 @@ export function register(program: Command, context: CliContext): void {
         ['daily report', `${account.reportAt} ${account.timezone}`],
         ['expiry warnings', account.expiryWarnDays.length ? `${account.expiryWarnDays.join(', ')} days before` : 'off'],
         ['signer', account.signer ?? 'none (no one-click revocation)'],
-        ['status', account.statusReason ? `${account.status}: ${account.statusReason}` : account.status],
+        ['delegate watch', account.delegateWatch ? `every ${account.delegateWatch}` : 'with each poll'],
+        ['status', shownStatus(account, now)],
         ['tracked since', new Date(account.createdAt).toISOString()],
-        ['next poll', new Date(account.nextDueAt).toISOString()],
+        ['next poll', new Date(nextPollAt(account, now)).toISOString()],
         ['next report', new Date(account.nextReportAt).toISOString()],
       ];
       io.out(rows.map(([k, v]) => `${k.padEnd(16)} ${v}`).join('\n') + '\n');
@@ -215,7 +222,7 @@ function editRecipients(address: string, current: readonly string[], added: read
 }
 
 /** The account as shown to users (`--json`): settings, status and schedule. */
-function publicView(a: TrackedAccount, recipients: readonly RecipientView[]): Record<string, unknown> {
+function publicView(a: TrackedAccount, recipients: readonly RecipientView[], now: number): Record<string, unknown> {
   return {
     address: a.address,
     label: a.label,
@@ -227,14 +234,26 @@ function publicView(a: TrackedAccount, recipients: readonly RecipientView[]): Re
     timezone: a.timezone,
     expiryWarnDays: a.expiryWarnDays,
     signer: a.signer,
-    status: a.status,
-    statusReason: a.statusReason,
+    delegateWatch: a.delegateWatch,
+    status: shown(a, now).status,
+    statusReason: shown(a, now).reason,
     createdAt: new Date(a.createdAt).toISOString(),
-    nextDueAt: new Date(a.nextDueAt).toISOString(),
+    nextDueAt: new Date(nextPollAt(a, now)).toISOString(),
     nextReportAt: new Date(a.nextReportAt).toISOString(),
   };
 }
 
 function isoOf(ms: number | undefined): string | null {
   return ms === undefined ? null : new Date(ms).toISOString();
+}
+
+/** The stored status, or `stale` while the account's pending poll is overdue by more than an interval. */
+function shown(account: TrackedAccount, now: number): { status: string; reason: string | null } {
+  const overdue = account.status === 'ok' ? pollOverdue(account, now) : null;
+  return { status: overdue?.status ?? account.status, reason: overdue?.reason ?? account.statusReason };
+}
+
+function shownStatus(account: TrackedAccount, now: number): string {
+  const { status, reason } = shown(account, now);
+  return reason ? `${status}: ${reason}` : status;
 }

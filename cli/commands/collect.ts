@@ -87,6 +87,8 @@ function row(outcome: CollectOutcome): string[] {
       return [outcome.address, String(outcome.newPoints), outcome.status, outcome.events > 0 ? `${plural(outcome.events, 'alert')} sent` : ''];
     case 'chain-failed':
       return [outcome.address, '0', outcome.status, outcome.reason];
+    case 'delegates-checked':
+      return [outcome.address, '0', '', outcome.events > 0 ? `delegates checked, ${outcome.events} alert(s) sent` : 'delegates checked'];
     case 'already-collected':
       return [outcome.address, '0', '', 'already collected for this time'];
     case 'not-tracked':

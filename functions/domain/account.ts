@@ -24,6 +24,8 @@ export interface AccountSettings {
   expiryWarnDays: number[];
   /** `kms:...` or `env:...`; `null` means no one-click revocation. */
   signer: string | null;
+  /** How often delegates are checked, apart from the curve polls; `null` (`none`): with each curve poll. */
+  delegateWatch: Interval | null;
 }
 
 /** Health of an account's data collection. */
@@ -38,7 +40,11 @@ export type TrackedAccount = AccountSettings & {
   createdAt: number;
   status: AccountStatus;
   statusReason: string | null;
-  nextDueAt: number;
+  /**
+   * When a one-off poll is pending (the first poll, or a full re-fetch after an interval change);
+   * `null` while the account simply follows its regular slots (see `domain/schedule`).
+   */
+  nextDueAt: number | null;
   nextReportAt: number;
   consecutiveErrors: number;
   consecutiveEmptyPolls: number;
@@ -50,6 +56,7 @@ export const DEFAULT_SETTINGS = {
   reportAt: '08:00',
   timezone: 'UTC',
   expiryWarnDays: [...DEFAULT_WARN_DAYS],
+  delegateWatch: '5m',
 } as const satisfies Partial<AccountSettings>;
 
 const NONE = /^(none|off)$/i;
@@ -119,6 +126,11 @@ const warnDays = z.preprocess(
 
 const interval = z.enum(INTERVALS, { error: `must be one of ${INTERVALS.join(', ')}` });
 
+const delegateWatch = z.preprocess(
+  (v) => (typeof v === 'string' && NONE.test(v.trim()) ? null : typeof v === 'string' ? v.trim() : v),
+  z.enum(INTERVALS, { error: `must be one of ${INTERVALS.join(', ')} or none` }).nullable(),
+);
+
 const reportAt = z
   .string({ error: 'must be a time of day, HH:MM' })
   .trim()
@@ -183,6 +195,7 @@ const settingsObject = z.object({
   timezone: timezone.default(DEFAULT_SETTINGS.timezone),
   expiryWarnDays: warnDays.default([...DEFAULT_SETTINGS.expiryWarnDays]),
   signer: signerRefSchema.nullable().default(null),
+  delegateWatch: delegateWatch.default(DEFAULT_SETTINGS.delegateWatch),
 });
 
 export const accountSettingsSchema = z.preprocess((v) => normalizeKeys(v), settingsObject) satisfies z.ZodType<AccountSettings>;
@@ -202,6 +215,7 @@ export const accountSettingsPatchSchema = z.preprocess(
     timezone: timezone.optional(),
     expiryWarnDays: warnDays.optional(),
     signer: signerRefSchema.nullable().optional(),
+    delegateWatch: delegateWatch.optional(),
   }),
 ) satisfies z.ZodType<{ [K in keyof AccountSettingsPatch]?: AccountSettingsPatch[K] | undefined }>;
 
@@ -210,6 +224,7 @@ const OPTION_NAMES: Readonly<Record<string, string>> = {
   drawdownThresholds: 'drawdown',
   reportAt: 'report-at',
   expiryWarnDays: 'expiry-warn-days',
+  delegateWatch: 'delegate-watch',
 };
 
 /** The setting fields, in the order of the CLI options and import columns (`address` first). */

@@ -7,6 +7,11 @@ export interface LevelState {
   lastSentAt: number | null;
   /** When the current breach began; `null` while armed. */
   breachedAt: number | null;
+  /**
+   * The breach began before the account was tracked and was recorded silently: it sends no
+   * notice or reminder until it recovers (or another level's email names it).
+   */
+  baseline?: boolean;
 }
 
 /** The state of a level never evaluated. */
@@ -32,6 +37,11 @@ export interface DrawdownAlertInput {
   hysteresisPct?: number;
   /** A still-breached account is reminded at most this often. */
   repeatMs?: number;
+  /**
+   * Levels already breached when tracking began (the account's first evaluation): crossing them
+   * now records the breach silently (`baseline`) instead of firing.
+   */
+  breachedBeforeTracking?: readonly number[];
 }
 
 export type LevelDecisionKind = 'fired' | 'repeated' | 'recovered' | 'ok' | 'snoozed' | 'stale';
@@ -72,10 +82,16 @@ function advance(prior: LevelState, level: number, value: number, input: Drawdow
   const margin = Math.min(input.hysteresisPct ?? DEFAULT_HYSTERESIS_PCT, level / 2);
   if (prior.status === 'armed') {
     if (value < level) return { tag: 'quiet', next: { ...prior, lastValue: value } };
-    return { tag: 'crossed', next: { ...prior, status: 'breached', lastValue: value, breachedAt: input.now } };
+    const breach: LevelState = { ...prior, status: 'breached', lastValue: value, breachedAt: input.now };
+    if (input.breachedBeforeTracking?.includes(level)) return { tag: 'held', next: { ...breach, baseline: true } };
+    return { tag: 'crossed', next: breach };
   }
-  if (value < level - margin) return { tag: 'recovered', next: { ...prior, status: 'armed', lastValue: value, breachedAt: null } };
+  if (value < level - margin) {
+    const { baseline: _cleared, ...rest } = prior;
+    return { tag: 'recovered', next: { ...rest, status: 'armed', lastValue: value, breachedAt: null } };
+  }
   const next = { ...prior, lastValue: value };
+  if (prior.baseline) return { tag: 'held', next };
   if (!notifiedInBreach(prior)) return { tag: 'pending', next };
   const due = input.now - (prior.lastSentAt ?? 0) >= (input.repeatMs ?? DEFAULT_REPEAT_MS);
   return { tag: due ? 'due' : 'held', next };
@@ -93,6 +109,8 @@ function advance(prior: LevelState, level: number, value: number, input: Drawdow
  *   `lastSentAt` is not touched. When the snooze ends, a level that crossed during it and is
  *   still breached fires once; reminders follow the usual interval. Nothing bursts.
  * - Stale data: every level is `stale` and keeps its state.
+ * - Levels in `breachedBeforeTracking` (first evaluation only) are recorded as breached without
+ *   an email, and send no reminders; once they recover they alert like any other level.
  */
 export function evaluateDrawdownAlerts(input: DrawdownAlertInput): DrawdownEvaluation {
   const { drawdownPct: value, now } = input;
@@ -114,7 +132,8 @@ export function evaluateDrawdownAlerts(input: DrawdownAlertInput): DrawdownEvalu
     if (next.status === 'armed' || !wantsSend) return { kind: 'ok', level, nextState: next };
     if (snoozed) return { kind: tag === 'held' ? 'ok' : 'snoozed', level, nextState: next };
     const kind = tag === 'crossed' || tag === 'pending' ? 'fired' : 'repeated';
-    return { kind, level, nextState: { ...next, lastSentAt: now } };
+    const { baseline: _named, ...sent } = next;
+    return { kind, level, nextState: { ...sent, lastSentAt: now } };
   });
 
   const deepest = breached[breached.length - 1];

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { addressSchema } from './address';
 import { intervalSchema } from './interval';
-import type { AccountSettings, AccountSettingsPatch, TrackedAccount } from './account';
+import { DEFAULT_SETTINGS, type AccountSettings, type AccountSettingsPatch, type TrackedAccount } from './account';
 import { isValidTimeZone } from './localTime';
 import { CLOCK_TIME, nextReportAt } from './reportTime';
 import { signerRefSchema } from './signerRef';
@@ -24,16 +24,18 @@ export const trackedAccountSchema = z.object({
   timezone: z.string().refine(isValidTimeZone, 'not an IANA time zone'),
   expiryWarnDays: z.array(z.number().int().min(1)),
   signer: signerRefSchema.nullable(),
+  /** Absent on records written before the delegate watch existed: the default. */
+  delegateWatch: intervalSchema.nullable().default(DEFAULT_SETTINGS.delegateWatch),
   createdAt: ms,
   status: z.enum(['ok', 'stale', 'failing']),
   statusReason: z.string().nullable(),
-  nextDueAt: ms,
+  nextDueAt: ms.nullable().default(null),
   nextReportAt: ms,
   consecutiveErrors: count,
   consecutiveEmptyPolls: count,
 }) satisfies z.ZodType<TrackedAccount>;
 
-/** A freshly tracked account: due for its first poll now, its first report at the next local report time. */
+/** A freshly tracked account: its first poll (the backfill) pending now, its first report at the next local report time. */
 export function newTrackedAccount(settings: AccountSettings, now: number): TrackedAccount {
   return {
     ...settings,
@@ -49,8 +51,8 @@ export function newTrackedAccount(settings: AccountSettings, now: number): Track
 
 /**
  * Applies a settings patch. A new report time or zone reschedules the next report from `now`; a
- * new interval makes the account due now, so its next poll uses the new interval. Collection
- * health and history are kept.
+ * new interval makes a one-off poll pending now, which fetches the history at the new interval.
+ * Collection health and history are kept.
  */
 export function applySettingsPatch(account: TrackedAccount, patch: AccountSettingsPatch, now: number): TrackedAccount {
   const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as AccountSettingsPatch;
@@ -58,6 +60,6 @@ export function applySettingsPatch(account: TrackedAccount, patch: AccountSettin
   if (next.reportAt !== account.reportAt || next.timezone !== account.timezone) {
     next.nextReportAt = nextReportAt(now, next.reportAt, next.timezone);
   }
-  if (next.interval !== account.interval) next.nextDueAt = Math.min(account.nextDueAt, now);
+  if (next.interval !== account.interval) next.nextDueAt = Math.min(account.nextDueAt ?? now, now);
   return next;
 }

@@ -5,6 +5,7 @@ import { repositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { dispatchDue, type DispatchDeps } from '../services/collect/dispatchDue';
 import { deadlineOf, withDeadline } from '../shared/deadline';
+import { backfillBudgetFrom } from '../services/collect/backfillBudget';
 import { createObservability, type Observability } from '../shared/observability';
 
 /** EventBridge Scheduler passes whatever input the schedule was given; ours sends none or `{}`. */
@@ -13,34 +14,43 @@ const scheduledEventSchema = z.looseObject({}).nullish();
 /** What dispatch needs: the dispatch service's ports, and how much of its time it keeps free. */
 export interface DispatchHandlerDeps extends DispatchDeps {
   readonly addContext?: Observability['addContext'];
+  readonly flush?: Observability['flush'];
   /** Time kept free before the Lambda's timeout (which equals the schedule period); default 5 s. */
   readonly deadlineMarginMs?: number;
 }
 
 /**
- * Fired every minute: queues a collect job for each account whose poll is due. Work is bounded
- * by the invocation's remaining time: accounts not moved on by then are queued again next run.
+ * Fired every minute: queues a collect job for each account whose poll is due, and counts the
+ * overdue ones (`OverdueAccounts`). Work is bounded by the invocation's remaining time: slots
+ * not dispatched by then are queued by the next run.
  */
 export function createDispatchHandler(deps: DispatchHandlerDeps) {
-  return async (event: unknown, context?: Context): Promise<{ dispatched: number; lost: number }> => {
+  return async (event: unknown, context?: Context): Promise<{ dispatched: number; lost: number; overdue: number }> => {
     scheduledEventSchema.parse(event);
     if (context) deps.addContext?.(context);
-    const deadline = deadlineOf(context, deps.deadlineMarginMs ?? 5_000, Date.now());
-    const outcome = await withDeadline(deadline, () => dispatchDue(deps, { kind: 'due' }));
-    return { dispatched: outcome.dispatched.length, lost: outcome.lost.length };
+    try {
+      const deadline = deadlineOf(context, deps.deadlineMarginMs ?? 5_000, Date.now());
+      const outcome = await withDeadline(deadline, () => dispatchDue(deps, { kind: 'due' }));
+      return { dispatched: outcome.dispatched.length, lost: outcome.lost.length, overdue: outcome.overdue };
+    } finally {
+      deps.flush?.();
+    }
   };
 }
 
 export const handler = lazyHandler(async () => {
   const settings = settingsFor('dispatch');
-  const { log, addContext } = createObservability('dispatch');
+  const { log, counters, flush, addContext } = createObservability('dispatch');
   return createDispatchHandler({
     accounts: repositoriesFrom(settings).accounts,
     collectQueue: sqsQueueFrom(settings, 'COLLECT_QUEUE_URL'),
     log,
     addContext,
+    counters,
+    flush,
     now: Date.now,
     limitPerShard: settings.DISPATCH_LIMIT_PER_SHARD,
     deadlineMarginMs: settings.DEADLINE_MARGIN_MS,
+    backfillBudget: backfillBudgetFrom(settings),
   });
 });

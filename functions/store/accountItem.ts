@@ -1,4 +1,5 @@
-import type * as z from 'zod';
+import * as z from 'zod';
+import { intervalSchema } from '../domain/interval';
 import type { TrackedAccount } from '../domain/account';
 import { trackedAccountSchema } from '../domain/trackedAccount';
 
@@ -22,9 +23,12 @@ export const accountPatchSchema = accountItemSchema
     timezone: true,
     expiryWarnDays: true,
     signer: true,
+    delegateWatch: true,
     nextDueAt: true,
     nextReportAt: true,
   })
+  // Without the read defaults: a patch that does not name them leaves them alone.
+  .extend({ delegateWatch: intervalSchema.nullable(), nextDueAt: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable() })
   .partial()
   .strict();
 export type AccountPatch = z.infer<typeof accountPatchSchema>;

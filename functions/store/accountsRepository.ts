@@ -16,6 +16,11 @@ import type { RepositoryOptions } from './repositoryOptions';
 import { SHARDS, shardOf } from './shard';
 import { isConditionalCheckFailed } from './storeError';
 import { DynamoRepository } from './dynamoRepository';
+import { slotCadence, slotMinute } from '../domain/schedule';
+import type { Interval } from '../domain/interval';
+
+/** Key of the one item of the table that is not an account: the dispatcher's cursor. */
+const DISPATCH_CURSOR_KEY = '#dispatch';
 
 /** Outcome of `importMany`: addresses created, and existing ones whose settings were updated. */
 export interface ImportOutcome {
@@ -33,12 +38,15 @@ const SETTINGS_FIELDS = [
   'timezone',
   'expiryWarnDays',
   'signer',
+  'delegateWatch',
 ] as const satisfies readonly (keyof AccountRecord)[];
 
 /**
  * Tracked accounts (table `accounts`, key `address`). Each item also carries `shard`, the
- * partition key of the `byNextDue` and `byNextReport` indexes, so that due accounts are found
- * by querying each shard, never by a scan.
+ * partition key of the `byNextDue` (sparse: only accounts with a pending one-off poll) and
+ * `byNextReport` indexes, and its place in the `bySlot` schedule index (`slotCadence`,
+ * `slotMinute`, see `domain/schedule`), which changes only with the settings; so a regular
+ * poll writes nothing here. One more item, `#dispatch`, holds the dispatcher's cursor.
  */
 export class AccountsRepository extends DynamoRepository {
   constructor(client: DynamoDBDocumentClient, prefix: string, options: RepositoryOptions = {}) {
@@ -73,24 +81,40 @@ export class AccountsRepository extends DynamoRepository {
     return items.map((item) => parseItem(accountItemSchema, item, 'accounts.getMany'));
   }
 
-  /** Changes some settings (and/or the schedule times); returns the account as now stored. */
+  /**
+   * Changes some settings (and/or the schedule times; `nextDueAt: null` clears a pending poll);
+   * returns the account as now stored. A new interval or delegate watch moves the account in the
+   * schedule index.
+   */
   async updateSettings(address: string, patch: AccountPatch): Promise<{ kind: 'updated'; account: AccountRecord } | { kind: 'not-found' }> {
-    const fields = Object.entries(parseItem(accountPatchSchema, patch, 'accounts.updateSettings')).filter(
-      ([, value]) => value !== undefined,
-    );
-    if (fields.length === 0) {
+    const valid = parseItem(accountPatchSchema, patch, 'accounts.updateSettings');
+    const entries: [string, unknown][] = Object.entries(valid).filter(([, value]) => value !== undefined);
+    if (valid.interval !== undefined || valid.delegateWatch !== undefined) {
+      const current = valid.interval !== undefined && valid.delegateWatch !== undefined ? null : await this.get(address);
+      const interval = valid.interval ?? current?.interval;
+      const watch = valid.delegateWatch !== undefined ? valid.delegateWatch : (current?.delegateWatch ?? null);
+      if (interval === undefined) return { kind: 'not-found' };
+      entries.push(...Object.entries(slotAttributes(address, interval, watch)));
+    }
+    if (entries.length === 0) {
       const account = await this.get(address);
       return account ? { kind: 'updated', account } : { kind: 'not-found' };
     }
+    const sets = entries.filter(([name, value]) => !(name === 'nextDueAt' && value === null));
+    const removes = entries.filter(([name, value]) => name === 'nextDueAt' && value === null);
+    const clauses = [
+      sets.length > 0 ? `SET ${sets.map(([name]) => `#${name} = :${name}`).join(', ')}` : '',
+      removes.length > 0 ? `REMOVE ${removes.map(([name]) => `#${name}`).join(', ')}` : '',
+    ].filter((c) => c !== '');
     return this.call('accounts.updateSettings', async () => {
       try {
         const out = await this.client.send(
           new UpdateCommand({
             TableName: this.table,
             Key: { address },
-            UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
-            ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
-            ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
+            UpdateExpression: clauses.join(' '),
+            ExpressionAttributeNames: Object.fromEntries(entries.map(([name]) => [`#${name}`, name])),
+            ...(sets.length > 0 ? { ExpressionAttributeValues: Object.fromEntries(sets.map(([name, value]) => [`:${name}`, value])) } : {}),
             ConditionExpression: 'attribute_exists(address)',
             ReturnValues: 'ALL_NEW',
           }),
@@ -129,19 +153,20 @@ export class AccountsRepository extends DynamoRepository {
     return { removed, notFound: unique.filter((address) => !found.has(address)) };
   }
 
-  /** Every tracked account, by address (queries each shard of `byNextDue`, page by page). */
+  /** Every tracked account, by address (queries each shard of `byNextReport`, page by page). */
   async list(): Promise<AccountRecord[]> {
-    const all = await this.queryShards('accounts.list', 'byNextDue', undefined, Number.POSITIVE_INFINITY);
+    const all = await this.queryShards('accounts.list', 'byNextReport', undefined, Number.POSITIVE_INFINITY);
     return all.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
   }
 
   /**
-   * Accounts whose next poll is due (`nextDueAt <= now`), at most `limitPerShard` from each shard,
-   * earliest first. The index is eventually consistent: claim each one with `claimDue`.
+   * Accounts with a one-off poll pending (`nextDueAt <= now`: first polls, re-fetches after an
+   * interval change), at most `limitPerShard` from each shard, earliest first. The index is
+   * eventually consistent: claim each one with `claimPending`.
    */
-  async queryDue(now: number, limitPerShard: number): Promise<AccountRecord[]> {
-    const due = await this.queryShards('accounts.queryDue', 'byNextDue', now, limitPerShard);
-    return due.sort((a, b) => a.nextDueAt - b.nextDueAt);
+  async queryPending(now: number, limitPerShard: number): Promise<AccountRecord[]> {
+    const due = await this.queryShards('accounts.queryPending', 'byNextDue', now, limitPerShard);
+    return due.sort((a, b) => (a.nextDueAt ?? 0) - (b.nextDueAt ?? 0));
   }
 
   /** Accounts whose next report is due (`nextReportAt <= now`), earliest first. */
@@ -151,13 +176,89 @@ export class AccountsRepository extends DynamoRepository {
   }
 
   /**
-   * Moves `nextDueAt` from `expectedNextDueAt` to `newNextDueAt` in one conditional write, so
-   * that of two dispatchers that saw the same due account only one enqueues its poll.
+   * The accounts in one partition of the schedule index (`slotCadence = cadence`) whose
+   * `slotMinute` lies in one of `ranges` (inclusive), or all of them.
    */
-  async claimDue(address: string, expectedNextDueAt: number, newNextDueAt: number): Promise<{ kind: 'claimed' } | { kind: 'lost' }> {
-    return this.conditionalSet('accounts.claimDue', address, 'nextDueAt', expectedNextDueAt, newNextDueAt).then((won) =>
-      won ? { kind: 'claimed' } : { kind: 'lost' },
+  async querySlots(cadence: Interval, ranges: 'all' | readonly (readonly [number, number])[]): Promise<AccountRecord[]> {
+    const operation = 'accounts.querySlots';
+    const conditions: (readonly [number, number] | null)[] = ranges === 'all' ? [null] : [...ranges];
+    const found: AccountRecord[] = [];
+    for (const range of conditions) {
+      const items = queryAll(
+        this.client,
+        {
+          TableName: this.table,
+          IndexName: 'bySlot',
+          KeyConditionExpression: range ? '#cadence = :cadence AND #minute BETWEEN :from AND :to' : '#cadence = :cadence',
+          ExpressionAttributeNames: range ? { '#cadence': 'slotCadence', '#minute': 'slotMinute' } : { '#cadence': 'slotCadence' },
+          ExpressionAttributeValues: { ':cadence': cadence, ...(range ? { ':from': range[0], ':to': range[1] } : {}) },
+        },
+        operation,
+      );
+      for await (const item of items) found.push(parseItem(accountItemSchema, item, operation));
+    }
+    return found;
+  }
+
+  /**
+   * Ends a pending one-off poll (removes `nextDueAt`) if it still holds the value read, so that of
+   * two dispatchers that saw it only one queues it; also (re)writes the account's place in the
+   * schedule index, which migrates records written before the index existed.
+   */
+  async claimPending(account: AccountRecord, expectedNextDueAt: number): Promise<{ kind: 'claimed' } | { kind: 'lost' }> {
+    const slot = slotAttributes(account.address, account.interval, account.delegateWatch);
+    return this.call('accounts.claimPending', async () => {
+      try {
+        await this.client.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: { address: account.address },
+            UpdateExpression: 'REMOVE #due SET #cadence = :cadence, #minute = :minute',
+            ConditionExpression: '#due = :expected',
+            ExpressionAttributeNames: { '#due': 'nextDueAt', '#cadence': 'slotCadence', '#minute': 'slotMinute' },
+            ExpressionAttributeValues: { ':expected': expectedNextDueAt, ':cadence': slot.slotCadence, ':minute': slot.slotMinute },
+          }),
+        );
+        return { kind: 'claimed' };
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) return { kind: 'lost' };
+        throw error;
+      }
+    });
+  }
+
+  /** The last epoch minute whose slots the dispatcher has queued, or null before its first run. */
+  async dispatchCursor(): Promise<number | null> {
+    const out = await this.call('accounts.dispatchCursor', () =>
+      this.client.send(new GetCommand({ TableName: this.table, Key: { address: DISPATCH_CURSOR_KEY }, ConsistentRead: true })),
     );
+    const value = out.Item?.['dispatchedThrough'];
+    return typeof value === 'number' && Number.isSafeInteger(value) ? value : null;
+  }
+
+  /**
+   * Moves the dispatcher's cursor from `expected` (null: none yet) to `minute`, only if it still
+   * holds `expected`; a dispatcher that lost the race queued duplicates that collect ignores.
+   */
+  async advanceDispatchCursor(expected: number | null, minute: number): Promise<{ kind: 'advanced' } | { kind: 'lost' }> {
+    return this.call('accounts.advanceDispatchCursor', async () => {
+      try {
+        await this.client.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: { address: DISPATCH_CURSOR_KEY },
+            UpdateExpression: 'SET #through = :minute',
+            ConditionExpression: expected === null ? 'attribute_not_exists(#through)' : '#through = :expected',
+            ExpressionAttributeNames: { '#through': 'dispatchedThrough' },
+            ExpressionAttributeValues: { ':minute': minute, ...(expected === null ? {} : { ':expected': expected }) },
+          }),
+        );
+        return { kind: 'advanced' };
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) return { kind: 'lost' };
+        throw error;
+      }
+    });
   }
 
   /**
@@ -267,7 +368,7 @@ export class AccountsRepository extends DynamoRepository {
   private async conditionalSet(
     operation: string,
     address: string,
-    field: 'nextDueAt' | 'nextReportAt',
+    field: 'nextReportAt',
     expected: number | undefined,
     value: number,
   ): Promise<boolean> {
@@ -289,7 +390,21 @@ export class AccountsRepository extends DynamoRepository {
   }
 }
 
-function toItem(account: AccountRecord, operation: string): AccountRecord & { shard: string } {
-  const valid = parseItem(accountItemSchema, account, operation);
-  return { ...valid, shard: shardOf(valid.address) };
+type AccountItem = Omit<AccountRecord, 'nextDueAt'> & { nextDueAt?: number; shard: string; slotCadence: Interval; slotMinute: number };
+
+/** The stored item: the record plus its index keys; no `nextDueAt` unless a one-off poll is pending (a sparse index). */
+function toItem(account: AccountRecord, operation: string): AccountItem {
+  const { nextDueAt, ...valid } = parseItem(accountItemSchema, account, operation);
+  return {
+    ...valid,
+    ...(nextDueAt === null ? {} : { nextDueAt }),
+    shard: shardOf(valid.address),
+    ...slotAttributes(valid.address, valid.interval, valid.delegateWatch),
+  };
 }
+
+function slotAttributes(address: string, interval: Interval, delegateWatch: Interval | null): { slotCadence: Interval; slotMinute: number } {
+  const cadence = slotCadence(interval, delegateWatch);
+  return { slotCadence: cadence, slotMinute: slotMinute(address, cadence) };
+}
+

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { intervalSchema, type Interval } from '../domain/interval';
 import { portfolioSummarySchema, type PortfolioSummary } from '../domain/portfolioSummary';
 import { SUMMARY_FIELDS, type SummaryField } from '../domain/summaryFields';
 import { parseItem } from './parseItem';
@@ -23,6 +24,8 @@ export interface Snapshot {
   readonly cursorMs?: number | null;
   /** Curve points this poll added. */
   readonly newPoints?: number;
+  /** The curve interval the cursor belongs to (absent on older snapshots: the account's interval). */
+  readonly interval?: Interval;
   /** Epoch ms after which the snapshot is gone (stored as epoch seconds for TTL). */
   readonly expiresAt: number;
 }
@@ -39,6 +42,7 @@ const snapshotSchema = z.object({
   fetchedAt: z.number().int().min(0).optional(),
   cursorMs: z.number().int().min(0).nullable().optional(),
   newPoints: z.number().int().min(0).optional(),
+  interval: intervalSchema.optional(),
   expiresAt: z.number().min(0),
 });
 
@@ -95,12 +99,13 @@ export class SnapshotsRepository extends DynamoRepository {
 }
 
 function toSnapshot(stored: z.infer<typeof snapshotSchema>): Snapshot {
-  const { expiresAt, fetchedAt, cursorMs, newPoints, ...rest } = stored;
+  const { expiresAt, fetchedAt, cursorMs, newPoints, interval, ...rest } = stored;
   return {
     ...rest,
     expiresAt: expiresAt * 1000,
     ...(fetchedAt === undefined ? {} : { fetchedAt }),
     ...(cursorMs === undefined ? {} : { cursorMs }),
     ...(newPoints === undefined ? {} : { newPoints }),
+    ...(interval === undefined ? {} : { interval }),
   };
 }

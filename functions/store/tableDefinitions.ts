@@ -46,9 +46,14 @@ export const SCHEDULE_SHARDS = 8;
 export const TABLES: Readonly<Record<TableId, TableDefinition>> = {
   accounts: {
     id: 'accounts',
-    purpose: 'Tracked accounts: settings, next poll and report times, collection health.',
+    purpose: 'Tracked accounts: settings, schedule slot, pending one-off polls, next report time, collection health.',
     partitionKey: { name: 'address', type: 'S' },
     globalIndexes: [
+      {
+        indexName: 'bySlot',
+        partitionKey: { name: 'slotCadence', type: 'S' },
+        sortKey: { name: 'slotMinute', type: 'N' },
+      },
       {
         indexName: 'byNextDue',
         partitionKey: { name: 'shard', type: 'S' },

@@ -265,6 +265,16 @@ export class SentinelFunction extends Construct {
     return this;
   }
 
+  /**
+   * Sets the collect tier's total chain rate as `CHAIN_RPS` on `dispatch`, which sizes each run's
+   * share of backfills from it (with `BACKFILL_DAYS`, at its default as on `collect`); dispatch
+   * sends nothing to the chain itself.
+   */
+  bindBackfillBudget(collectTierRps: number): this {
+    this.setEnv('CHAIN_RPS', String(collectTierRps));
+    return this;
+  }
+
   /** Sets `PUBLIC_BASE_URL`, the base of the links written into emails. */
   bindPublicBaseUrl(url: string): this {
     this.setEnv('PUBLIC_BASE_URL', url);

@@ -79,7 +79,10 @@ export class ComputeStack extends Stack {
       config,
       description: 'Every minute: finds the accounts due for a poll (GSI byNextDue) and queues them for collect.',
     });
-    this.dispatch.bindTable(table('accounts'), 'readWrite').bindQueue(messaging.collect, 'COLLECT_QUEUE_URL');
+    this.dispatch
+      .bindTable(table('accounts'), 'readWrite')
+      .bindQueue(messaging.collect, 'COLLECT_QUEUE_URL')
+      .bindBackfillBudget(Math.floor(config.rate.collectConcurrency * config.rate.collectRps * 100) / 100);
     this.dispatch.fn.configureAsyncInvoke(ASYNC_INVOKE.dispatch);
     this.dispatchSchedule = new ScheduledInvoke(this, 'DispatchSchedule', {
       scheduleName: `${config.prefix}dispatch`,

@@ -75,8 +75,8 @@ export async function startPipelineHarness(tables: TestTables, options: { seed?:
       now += ms;
     },
     /** Creates a simulator account and tracks it (settings in CLI form). */
-    async track(label: string, settings: Record<string, unknown> = {}, profile?: Record<string, number>) {
-      const created = await control.createAccount({ label, ...(profile ? { profile } : {}) } as never);
+    async track(label: string, settings: Record<string, unknown> = {}, profile?: Record<string, number>, existing?: { address: string }) {
+      const created = existing ?? (await control.createAccount({ label, ...(profile ? { profile } : {}) } as never));
       const parsed = accountSettingsSchema.parse({ address: created.address, email: `${label}@example.com`, ...settings });
       await repos.accounts.create(newTrackedAccount(parsed, now));
       return created;

@@ -27,7 +27,18 @@ describe('accountSettingsSchema', () => {
       timezone: 'UTC',
       expiryWarnDays: [14, 7, 3, 1],
       signer: null,
+      delegateWatch: '5m',
     });
+  });
+
+  it('takes a delegate watch interval, or none (with each poll), and refuses anything else', () => {
+    const base = { address: ADDR, email: 'ops@example.com' };
+    expect(accountSettingsSchema.parse({ ...base, 'delegate-watch': '1m' }).delegateWatch).toBe('1m');
+    expect(accountSettingsSchema.parse({ ...base, 'delegate-watch': 'none' }).delegateWatch).toBeNull();
+    const bad = accountSettingsSchema.safeParse({ ...base, 'delegate-watch': '2m' });
+    expect(bad.success).toBe(false);
+    if (!bad.success) expect(describeSettingsError(bad.error)).toMatch(/^delegate-watch: must be one of 1m, .* or none$/);
+    expect(accountSettingsPatchSchema.parse({ 'delegate-watch': 'none' })).toEqual({ delegateWatch: null });
   });
 
   it('takes CLI strings and CSV column names, sorting and deduplicating lists', () => {

@@ -36,6 +36,21 @@ function run(
 const kinds = (e: DrawdownEvaluation) => Object.fromEntries(e.decisions.map((d) => [d.level, d.kind]));
 
 describe('evaluateDrawdownAlerts', () => {
+  it('records levels breached before tracking silently, sends no reminder for them, and alerts on a later crossing', () => {
+    const base = { account: '0xabc', levels: LEVELS, snoozedUntil: null, dataFresh: true } as const;
+    const first = evaluateDrawdownAlerts({ ...base, drawdownPct: 12, states: new Map(), now: 0, breachedBeforeTracking: [5, 10] });
+    expect(first.notice).toBeNull();
+    const states = new Map(first.decisions.map((d) => [d.level, d.nextState]));
+    expect(states.get(10)).toMatchObject({ status: 'breached', baseline: true, lastSentAt: null });
+    const dayLater = evaluateDrawdownAlerts({ ...base, drawdownPct: 12, states, now: 30 * HOUR });
+    expect(dayLater.notice).toBeNull();
+    const deeper = evaluateDrawdownAlerts({ ...base, drawdownPct: 21, states, now: 31 * HOUR });
+    expect(deeper.notice).toMatchObject({ kind: 'fired', level: 20, levels: [5, 10, 20], newlyFired: [20] });
+    expect(deeper.decisions.every((d) => d.nextState.baseline === undefined)).toBe(true);
+    // A level crossed after tracking (not in the list) fires as usual on the first evaluation too.
+    expect(evaluateDrawdownAlerts({ ...base, drawdownPct: 12, states: new Map(), now: 0, breachedBeforeTracking: [5] }).notice).toMatchObject({ level: 10 });
+  });
+
   it('fires once when a level is crossed, then stays quiet until the repeat interval', () => {
     const [below, cross, again] = run([
       { at: 0, dd: 4.9 },

@@ -180,7 +180,7 @@ describe('functions', () => {
       Object.keys((props(functionNamed(name))['Environment'] as { Variables: Record<string, unknown> }).Variables)
         .filter((k) => !k.startsWith('POWERTOOLS_') && k !== 'NODE_OPTIONS' && k !== STAGE_ENV)
         .sort();
-    expect(vars('dispatch')).toEqual(['COLLECT_QUEUE_URL', 'SENTINEL_TABLE_PREFIX']);
+    expect(vars('dispatch')).toEqual(['CHAIN_RPS', 'COLLECT_QUEUE_URL', 'SENTINEL_TABLE_PREFIX']);
     expect(vars('report-dispatch')).toEqual(['REPORT_QUEUE_URL', 'SENTINEL_TABLE_PREFIX']);
     expect(vars('collect')).toEqual(['CHAIN_RPS', 'NOTIFY_QUEUE_URL', 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL', 'SENTINEL_TABLE_PREFIX']);
     const mailer = ['LINK_SECRET_ARN', 'MAIL_FROM', 'MAIL_RATE_WORKERS', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX', 'SES_CONFIGURATION_SET', 'TEMPLATES_DIR'];

@@ -17,13 +17,13 @@ describe('local pipeline: collect-queue consumers (DynamoDB Local + simulator)',
   it('collect consumers start on queued jobs while dispatch is still claiming the accounts, as with SQS', async () => {
     const tracked = await Promise.all(['overlap-a', 'overlap-b'].map((label) => h.track(label, {}, CALM)));
     const accounts = h.repos.accounts;
-    const realClaim = accounts.claimDue.bind(accounts);
+    const realClaim = accounts.claimPending.bind(accounts);
     let firstPollDone: () => void = () => undefined;
     const polled = new Promise<void>((resolve) => (firstPollDone = resolve));
     let pollsDoneAtFirstClaim = -1;
     let pollsDone = 0;
     // Each claim waits for a finished poll: without consumers running during dispatch this never ends.
-    accounts.claimDue = async (...args) => {
+    accounts.claimPending = async (...args) => {
       await polled;
       if (pollsDoneAtFirstClaim < 0) pollsDoneAtFirstClaim = pollsDone;
       return realClaim(...args);
@@ -38,7 +38,7 @@ describe('local pipeline: collect-queue consumers (DynamoDB Local + simulator)',
       expect(cycle.dispatched.map((j) => j.address).sort()).toEqual(tracked.map((t) => t.address).sort());
       expect(cycle.outcomes.map((o) => o.kind)).toEqual(['collected', 'collected']);
     } finally {
-      accounts.claimDue = realClaim;
+      accounts.claimPending = realClaim;
     }
     // The claims happened: nothing is due any more.
     expect((await h.pipeline.runCycle({ kind: 'due' })).dispatched).toEqual([]);

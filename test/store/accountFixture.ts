@@ -17,6 +17,7 @@ export function accountRecord(overrides: Partial<AccountRecord> & { address: Add
     timezone: 'Europe/Berlin',
     expiryWarnDays: [14, 7, 3, 1],
     signer: null,
+    delegateWatch: '5m',
     createdAt: 1_700_000_000_000,
     status: 'ok',
     statusReason: null,

@@ -5,6 +5,8 @@ import { shardOf } from '../../functions/store/shard';
 import { StoreError } from '../../functions/store/storeError';
 import { tableName } from '../../functions/store/tableDefinitions';
 import { testTables } from '../support/testTables';
+import { slotMinute } from '../../functions/domain/schedule';
+import type { Interval } from '../../functions/domain/interval';
 import { accountRecord, testAddress } from './accountFixture';
 
 const T0 = 1_700_000_000_000;
@@ -56,14 +58,43 @@ describe('AccountsRepository: one account', () => {
     expect(await repo().get(account.address)).toBeNull();
   });
 
-  it('claims a due poll exactly once, even when claims race', async () => {
+  it('claims a pending poll exactly once, even when claims race, and the account leaves the pending index', async () => {
     const account = accountRecord({ address: testAddress(6), nextDueAt: T0 });
     await repo().create(account);
-    const claims = await Promise.all(Array.from({ length: 5 }, () => repo().claimDue(account.address, T0, T0 + HOUR)));
+    const claims = await Promise.all(Array.from({ length: 5 }, () => repo().claimPending(account, T0)));
     expect(claims.filter((c) => c.kind === 'claimed')).toHaveLength(1);
     expect(claims.filter((c) => c.kind === 'lost')).toHaveLength(4);
-    expect((await repo().get(account.address))?.nextDueAt).toBe(T0 + HOUR);
-    expect(await repo().claimDue(testAddress(997), T0, T0 + HOUR)).toEqual({ kind: 'lost' });
+    expect((await repo().get(account.address))?.nextDueAt).toBeNull();
+    expect((await repo().queryPending(T0 + HOUR, 100)).map((a) => a.address)).not.toContain(account.address);
+    expect(await repo().claimPending(accountRecord({ address: testAddress(997) }), T0)).toEqual({ kind: 'lost' });
+  });
+
+  it('finds an account in the schedule index by its cadence and minute, and moves it when the interval or watch changes', async () => {
+    const account = accountRecord({ address: testAddress(7), interval: '1h', delegateWatch: null, nextDueAt: null });
+    await repo().create(account);
+    const minute = slotMinute(account.address, '1h');
+    const inSlot = async (cadence: Interval, ranges: 'all' | [number, number][]) =>
+      (await repo().querySlots(cadence, ranges)).some((a) => a.address === account.address);
+    expect(await inSlot('1h', [[minute, minute]])).toBe(true);
+    expect(await inSlot('1h', 'all')).toBe(true);
+    expect(await inSlot('1h', [[minute + 1, 59]])).toBe(false);
+    await repo().updateSettings(account.address, { delegateWatch: '5m' });
+    expect(await inSlot('1h', 'all')).toBe(false);
+    expect(await inSlot('5m', [[slotMinute(account.address, '5m'), slotMinute(account.address, '5m')]])).toBe(true);
+    await repo().updateSettings(account.address, { interval: '1m' });
+    expect(await inSlot('5m', 'all')).toBe(false);
+    expect(await inSlot('1m', [[0, 0]])).toBe(true);
+    expect((await repo().get(account.address))?.delegateWatch).toBe('5m');
+  });
+
+  it('moves the dispatcher cursor only from the value it holds', async () => {
+    const cursor = await repo().dispatchCursor();
+    expect(await repo().advanceDispatchCursor(cursor, 100)).toEqual({ kind: 'advanced' });
+    expect(await repo().advanceDispatchCursor(cursor, 101)).toEqual({ kind: 'lost' });
+    const races = await Promise.all([repo().advanceDispatchCursor(100, 102), repo().advanceDispatchCursor(100, 103)]);
+    expect(races.filter((r) => r.kind === 'advanced')).toHaveLength(1);
+    expect([102, 103]).toContain(await repo().dispatchCursor());
+    expect((await repo().list()).map((a) => a.address)).not.toContain('#dispatch');
   });
 
   it('records health without touching the settings or schedule', async () => {
@@ -100,11 +131,16 @@ describe('AccountsRepository: one account', () => {
   it('reads, lists and updates an item written before the cursor moved to the snapshots', async () => {
     const account = accountRecord({ address: testAddress(12), nextDueAt: T0 - HOUR, status: 'stale', statusReason: 'no new points' });
     const legacy = { cursorMs: T0 - 2 * HOUR, lastPolledAt: T0 - HOUR, lastSuccessAt: T0 - 3 * HOUR };
+    // Written before the schedule index and the delegate watch: no slot attributes, no delegateWatch.
+    const { delegateWatch: _watch, ...older } = account;
     await tables.client.send(
-      new PutCommand({ TableName: tableName(tables.prefix, 'accounts'), Item: { ...account, ...legacy, shard: shardOf(account.address) } }),
+      new PutCommand({ TableName: tableName(tables.prefix, 'accounts'), Item: { ...older, ...legacy, shard: shardOf(account.address) } }),
     );
     expect(await repo().get(account.address)).toEqual(account);
-    expect((await repo().queryDue(T0, 100)).find((a) => a.address === account.address)).toEqual(account);
+    expect((await repo().queryPending(T0, 100)).find((a) => a.address === account.address)).toEqual(account);
+    expect(await repo().claimPending(account, T0 - HOUR)).toEqual({ kind: 'claimed' });
+    expect((await repo().querySlots('5m', 'all')).map((a) => a.address)).toContain(account.address);
+    Object.assign(account, { nextDueAt: null });
     expect(await repo().updateSettings(account.address, { label: 'legacy' })).toEqual({ kind: 'updated', account: { ...account, label: 'legacy' } });
     const health = { status: 'ok' as const, statusReason: null, consecutiveErrors: 0, consecutiveEmptyPolls: 0 };
     expect(await repo().recordHealth(account.address, health)).toEqual({ kind: 'recorded' });
@@ -132,7 +168,7 @@ describe('AccountsRepository: due-time queries across shards', () => {
       nextReportAt: i % 4 === 0 ? T0 - 1 : T0 + HOUR,
     }),
   );
-  const due = accounts.filter((a) => a.nextDueAt <= T0);
+  const due = accounts.filter((a) => a.nextDueAt !== null && a.nextDueAt <= T0);
 
   it('lists every account, by address', async () => {
     for (const account of accounts) await repo().create(account);
@@ -143,15 +179,15 @@ describe('AccountsRepository: due-time queries across shards', () => {
 
   it('finds exactly the due accounts, earliest first, from several shards', async () => {
     expect(new Set(due.map((a) => shardOf(a.address))).size).toBeGreaterThan(2);
-    const found = await repo().queryDue(T0, 100);
+    const found = await repo().queryPending(T0, 100);
     expect(found.map((a) => a.address).sort()).toEqual(due.map((a) => a.address).sort());
-    expect(found.map((a) => a.nextDueAt)).toEqual([...found.map((a) => a.nextDueAt)].sort((a, b) => a - b));
+    expect(found.map((a) => a.nextDueAt ?? 0)).toEqual([...found.map((a) => a.nextDueAt ?? 0)].sort((a, b) => a - b));
   });
 
   it('caps each shard at limitPerShard, taking the earliest of each', async () => {
-    const found = await repo().queryDue(T0, 1);
+    const found = await repo().queryPending(T0, 1);
     const byShard = new Map<string, number[]>();
-    for (const a of due) byShard.set(shardOf(a.address), [...(byShard.get(shardOf(a.address)) ?? []), a.nextDueAt]);
+    for (const a of due) byShard.set(shardOf(a.address), [...(byShard.get(shardOf(a.address)) ?? []), a.nextDueAt ?? 0]);
     expect(found).toHaveLength(byShard.size);
     for (const account of found) {
       expect(account.nextDueAt).toBe(Math.min(...(byShard.get(shardOf(account.address)) ?? [])));

@@ -16,6 +16,7 @@ import type { NotifyEvent } from '../../messages/notifyMessage';
 import type { MessageQueue } from '../../queue/messageQueue';
 import { sendAll } from '../../queue/sendAll';
 import { watchDelegates } from './watchDelegates';
+import { lookbackWindowMs } from '../../domain/lookbackWindow';
 import type { CollectJob } from '../../messages/collectJob';
 
 export interface CollectDeps {
@@ -31,6 +32,7 @@ export interface CollectDeps {
 
 export type CollectOutcome =
   | { kind: 'collected'; address: string; newPoints: number; status: AccountRecord['status']; events: number; chainRequests: number }
+  | { kind: 'delegates-checked'; address: string; events: number; chainRequests: number }
   | { kind: 'already-collected'; address: string }
   | { kind: 'not-tracked'; address: string }
   | { kind: 'chain-failed'; address: string; status: AccountRecord['status']; reason: string };
@@ -53,21 +55,29 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
   const { repos, settings } = deps;
   const [account, previous] = await Promise.all([repos.accounts.get(job.address), repos.snapshots.latest(job.address)]);
   if (!account) return { kind: 'not-tracked', address: job.address };
+  const scope = job.scope ?? 'all';
+  if (scope === 'delegates') return checkDelegates(deps, account, previous === null);
   if (previous && previous.polledAt >= job.dueAt) return { kind: 'already-collected', address: account.address };
 
   const now = deps.now();
-  const cursorMs = previous?.cursorMs ?? null;
   const trackingStart = Math.max(0, account.createdAt - settings.backfillMs);
+  // After an interval change the cursor belongs to the old series: re-fetch the history at the new
+  // interval, as far back as tracking (and the drawdown window) reaches, so the peak, the drawdown
+  // and the charts keep their history.
+  const intervalChanged = previous !== null && previous.interval !== undefined && previous.interval !== account.interval;
+  const cursorMs = intervalChanged ? null : (previous?.cursorMs ?? null);
+  const fetchFrom =
+    cursorMs ?? (intervalChanged ? Math.max(trackingStart, now - lookbackWindowMs(account.interval, settings.lookbackMs)) : Math.max(0, now - settings.backfillMs));
   let fetched;
   try {
     const [curves, summaryPage, delegates] = await Promise.all([
       fetchCurves(
         deps.chain,
-        { account: account.address, from: cursorMs ?? Math.max(0, now - settings.backfillMs), to: now, interval: account.interval },
+        { account: account.address, from: fetchFrom, to: now, interval: account.interval },
         settings.maxPointsPerRequest,
       ),
       deps.chain.getPortfolio({ account: account.address, from: trackingStart, to: now, interval: '1d' }),
-      deps.chain.getDelegateTraders(account.address),
+      scope === 'all' ? deps.chain.getDelegateTraders(account.address) : null,
     ]);
     fetched = { curves, summary: summaryPage.summary, values: parseSummary(summaryPage.summary), delegates };
   } catch (error) {
@@ -81,13 +91,17 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
 
   const [drawdown, delegates] = await Promise.all([
     evaluateDrawdown(repos, account, now, settings),
-    watchDelegates(repos, account, fetched.delegates, { now, firstObservation: previous === null }),
+    fetched.delegates === null
+      ? NO_DELEGATE_CHECK
+      : watchDelegates(repos, account, fetched.delegates, { now, firstObservation: previous === null }),
   ]);
   const events = [...drawdown.events, ...delegates.events];
   await sendAll(deps.events, events.map((body) => ({ id: body.eventId, body })));
   await Promise.all([drawdown.commit(), delegates.commit()]);
 
-  const consecutiveEmptyPolls = points.length > 0 ? 0 : account.consecutiveEmptyPolls + 1;
+  // Counted only while the account has no data at all (the one case health reads it), so an
+  // empty poll between points, e.g. a manual one, writes nothing.
+  const consecutiveEmptyPolls = newCursor !== null ? 0 : account.consecutiveEmptyPolls + 1;
   const health = accountHealth({
     latestPointAt: newCursor,
     now,
@@ -97,7 +111,7 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
     staleAfterIntervals: settings.staleAfterIntervals,
     failAfterErrors: settings.failAfterErrors,
   });
-  const unchangedSummary = previous !== null && points.length === 0 && sameSummary(previous.summary, fetched.summary);
+  const unchangedSummary = previous !== null && !intervalChanged && points.length === 0 && sameSummary(previous.summary, fetched.summary);
   if (!unchangedSummary) {
     const previousValues = previous ? parseSummary(previous.summary) : null;
     const put = await repos.snapshots.put({
@@ -109,6 +123,7 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
       previousPolledAt: previous?.polledAt ?? null,
       cursorMs: newCursor,
       newPoints: points.length,
+      interval: account.interval,
       expiresAt: now + settings.retentionMs,
     });
     if (put.kind === 'exists') return { kind: 'already-collected', address: account.address };
@@ -126,8 +141,34 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
     newPoints: points.length,
     status: health.status,
     events: events.length,
-    chainRequests: fetched.curves.requests + 2,
+    chainRequests: fetched.curves.requests + (fetched.delegates === null ? 1 : 2),
   };
+}
+
+const NO_DELEGATE_CHECK = { events: [], commit: async () => undefined };
+
+/**
+ * The delegate watch alone (`scope: delegates`): one chain request, then the same comparison,
+ * notices and state writes as a full poll; nothing is written when nothing changed. A chain
+ * failure is counted and logged; the account's health is the curve polls' business.
+ */
+async function checkDelegates(deps: CollectDeps, account: AccountRecord, neverPolled: boolean): Promise<CollectOutcome> {
+  const now = deps.now();
+  let current;
+  try {
+    current = await deps.chain.getDelegateTraders(account.address);
+  } catch (error) {
+    if (!(error instanceof ChainError)) throw error;
+    deps.counters.count('DelegateWatchErrors');
+    deps.log.warn('delegate watch failed', { account: account.address, error: error.name, reason: error.shortMessage });
+    return { kind: 'chain-failed', address: account.address, status: account.status, reason: error.shortMessage };
+  }
+  const delegates = await watchDelegates(deps.repos, account, current, { now, firstObservation: neverPolled });
+  await sendAll(deps.events, delegates.events.map((body) => ({ id: body.eventId, body })));
+  await delegates.commit();
+  deps.counters.count('DelegateChecks');
+  if (delegates.events.length > 0) deps.counters.count('AlertEvents', delegates.events.length);
+  return { kind: 'delegates-checked', address: account.address, events: delegates.events.length, chainRequests: 1 };
 }
 
 async function recordChainFailure(

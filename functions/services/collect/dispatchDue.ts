@@ -1,22 +1,37 @@
-import { nextDueAt } from '../../domain/schedule';
+import { CADENCES, latestSlot, phaseOf, slotMinuteAt, slotRanges, slotTime } from '../../domain/schedule';
 import type { MessageQueue } from '../../queue/messageQueue';
 import { sendAll } from '../../queue/sendAll';
 import type { AccountRecord } from '../../store/accountItem';
 import type { AccountsRepository } from '../../store/accountsRepository';
-import { currentDeadline } from '../../shared/deadline';
-import type { Log } from '../../shared/observability';
+import type { Log, Counters } from '../../shared/observability';
 import { mapConcurrent } from '../../store/concurrency';
 import type { CollectJob } from '../../messages/collectJob';
+import { backfillRequests, type BackfillBudget } from './backfillBudget';
 
 const CLAIM_CONCURRENCY = 16;
+
+/** A dispatcher that has not run for longer than this catches up only this far (one poll per account covers the gap). */
+export const MAX_CATCH_UP_MINUTES = 1_440;
+
+/** Default grace before a poll counts as overdue (`OverdueAccounts`). */
+export const DEFAULT_OVERDUE_GRACE_MS = 5 * 60_000;
 
 export interface DispatchDeps {
   readonly accounts: AccountsRepository;
   readonly collectQueue: MessageQueue<CollectJob>;
   readonly log: Log;
   readonly now: () => number;
-  /** Most accounts taken from each schedule shard per run (the rest wait for the next minute). */
+  /** Most pending one-off polls read from each shard per run. */
   readonly limitPerShard: number;
+  /** `OverdueAccounts` goes here on every scheduled run. */
+  readonly counters?: Counters;
+  /**
+   * The share of the chain budget one run may give to one-off polls (first polls: backfills),
+   * queued after every regular poll that is due; the rest wait for the next run. Default: no limit.
+   */
+  readonly backfillBudget?: BackfillBudget;
+  /** How late a poll may be before it counts as overdue; default 5 minutes. */
+  readonly overdueGraceMs?: number;
 }
 
 /** Which accounts to dispatch: those due (the schedule), all of them, or one. */
@@ -24,54 +39,116 @@ export type DispatchSelection = { kind: 'due' } | { kind: 'all' } | { kind: 'acc
 
 export interface DispatchOutcome {
   readonly dispatched: CollectJob[];
-  /** Accounts another dispatcher moved on meanwhile (their job may be queued twice; collect deduplicates). */
+  /** Pending polls another dispatcher claimed meanwhile (their job may be queued twice; collect deduplicates). */
   readonly lost: string[];
-  /** Accounts queued but not moved on because the invocation's deadline came (queued again next run; collect deduplicates). */
-  readonly unclaimed: number;
+  /** Accounts whose poll is overdue by more than the grace period (scheduled runs only). */
+  readonly overdue: number;
 }
 
 /**
- * Finds the accounts to poll with an indexed query (never a scan), queues one collect job each,
- * then moves each account's `nextDueAt` to its next interval boundary with a conditional write.
- * Queuing first means a failure never loses a poll; the worst case, a job queued twice, is
- * harmless because collect recognises a poll by `(address, dueAt)`.
+ * Queues the polls that are due. Regular polls need no write per poll: an account's slots are
+ * fixed by its interval and phase (`domain/schedule`), and the dispatcher finds the accounts with
+ * a slot in the minutes since its last run with a few queries of the `bySlot` index, then moves
+ * its own cursor (one conditional write per run, not per account). One-off polls (an account's
+ * first poll, a re-fetch after an interval change) are pending in the sparse `byNextDue` index;
+ * they are queued after the regular polls, at most `backfillsPerRun`, and claimed with a
+ * conditional write. Jobs are queued before anything is written, so a crash never loses a poll;
+ * a job queued twice is harmless because collect recognises a poll by `(address, dueAt)`.
+ *
+ * `all` and `account` are extra polls now (`sentinel collect --all`): they write no schedule, so
+ * the next regular poll stays where it was.
  */
 export async function dispatchDue(deps: DispatchDeps, selection: DispatchSelection = { kind: 'due' }): Promise<DispatchOutcome> {
   const now = deps.now();
-  const accounts = await select(deps, selection, now);
-  const jobs = accounts.map((account) => ({
-    address: account.address,
-    dueAt: selection.kind === 'due' ? account.nextDueAt : now,
-  }));
+  if (selection.kind !== 'due') {
+    const accounts = selection.kind === 'all' ? await deps.accounts.list() : [await deps.accounts.get(selection.address)].filter((a) => a !== null);
+    const jobs = accounts.map((account): CollectJob => ({ address: account.address, dueAt: now }));
+    await send(deps, jobs);
+    return { dispatched: jobs, lost: [], overdue: 0 };
+  }
+
+  const cursor = await deps.accounts.dispatchCursor();
+  const upTo = slotMinuteAt(now);
+  const after = cursor === null ? upTo - 1 : Math.max(cursor, upTo - MAX_CATCH_UP_MINUTES);
+  const [scheduled, pending] = await Promise.all([regularJobs(deps.accounts, after, upTo), deps.accounts.queryPending(now, deps.limitPerShard)]);
+  const taken = deps.backfillBudget ? withinBudget(pending, deps.backfillBudget) : pending;
+
+  const byAddress = new Map<string, CollectJob>(scheduled.map((job) => [job.address, job]));
+  const backfills: CollectJob[] = [];
+  for (const account of taken) {
+    const regular = byAddress.get(account.address);
+    const job: CollectJob = { address: account.address, dueAt: Math.max(account.nextDueAt ?? now, regular?.dueAt ?? 0) };
+    if (regular) byAddress.delete(account.address);
+    backfills.push(job);
+  }
+  const jobs = [...byAddress.values(), ...backfills];
+  await send(deps, jobs);
+
+  const lost: string[] = [];
+  await mapConcurrent(taken, CLAIM_CONCURRENCY, async (account) => {
+    if (account.nextDueAt === null) return;
+    if ((await deps.accounts.claimPending(account, account.nextDueAt)).kind === 'lost') lost.push(account.address);
+  });
+  if (cursor === null || upTo > cursor) {
+    const moved = await deps.accounts.advanceDispatchCursor(cursor, upTo);
+    if (moved.kind === 'lost') deps.log.info('another dispatcher moved the cursor first', { minute: upTo });
+  }
+
+  const grace = deps.overdueGraceMs ?? DEFAULT_OVERDUE_GRACE_MS;
+  const overdueAddresses = new Set([
+    ...jobs.filter((job) => now - job.dueAt > grace).map((job) => job.address),
+    ...pending.filter((a) => a.nextDueAt !== null && now - a.nextDueAt > grace).map((a) => a.address),
+  ]);
+  const overdue = overdueAddresses.size;
+  deps.counters?.count('OverdueAccounts', overdue);
+  if (jobs.length > 0) deps.log.info('dispatched', { accounts: jobs.length, backfills: backfills.length, waiting: pending.length - taken.length, lost: lost.length, overdue });
+  return { dispatched: jobs, lost, overdue };
+}
+
+/** The regular polls with a slot in the epoch minutes `(after, upTo]`, one job per account (its latest slot). */
+async function regularJobs(accounts: AccountsRepository, after: number, upTo: number): Promise<CollectJob[]> {
+  const perCadence = await Promise.all(
+    CADENCES.map(async (cadence) => {
+      const ranges = slotRanges(cadence, after, upTo);
+      return ranges === 'all' || ranges.length > 0 ? accounts.querySlots(cadence, ranges) : [];
+    }),
+  );
+  return perCadence.flat().flatMap((account) => {
+    // An account waiting for its first poll (or a re-fetch) is the pending path's, within its budget.
+    if (account.nextDueAt !== null) return [];
+    const job = regularJob(account, after, upTo);
+    return job ? [job] : [];
+  });
+}
+
+/**
+ * What is due for one account in `(after, upTo]`: a curve poll (which checks the delegates too, so
+ * a watch slower than the interval never delays detection), a delegate check alone, or nothing.
+ */
+export function regularJob(account: Pick<AccountRecord, 'address' | 'interval' | 'delegateWatch'>, after: number, upTo: number): CollectJob | null {
+  const phase = phaseOf(account.address);
+  const curves = latestSlot(phase, account.interval, after, upTo);
+  if (curves !== null) return { address: account.address, dueAt: slotTime(curves) };
+  const delegates = account.delegateWatch === null ? null : latestSlot(phase, account.delegateWatch, after, upTo);
+  return delegates === null ? null : { address: account.address, dueAt: slotTime(delegates), scope: 'delegates' };
+}
+
+/** The earliest pending accounts whose backfills fit in the budget's requests (at least one). */
+export function withinBudget(pending: readonly AccountRecord[], budget: BackfillBudget): AccountRecord[] {
+  const taken: AccountRecord[] = [];
+  let requests = 0;
+  for (const account of pending) {
+    const cost = backfillRequests(account.interval, budget);
+    if (taken.length > 0 && requests + cost > budget.requestsPerRun) break;
+    taken.push(account);
+    requests += cost;
+  }
+  return taken;
+}
+
+async function send(deps: DispatchDeps, jobs: readonly CollectJob[]): Promise<void> {
   await sendAll(
     deps.collectQueue,
     jobs.map((job) => ({ id: `${job.address}-${job.dueAt}`, body: job })),
   );
-  const lost: string[] = [];
-  const deadline = currentDeadline();
-  let unclaimed = 0;
-  await mapConcurrent(accounts, CLAIM_CONCURRENCY, async (account) => {
-    if (deadline !== undefined && Date.now() >= deadline) {
-      unclaimed++;
-      return;
-    }
-    const next = nextDueAt(Math.max(account.nextDueAt, now), account.interval);
-    const claim = await deps.accounts.claimDue(account.address, account.nextDueAt, next);
-    if (claim.kind === 'lost') lost.push(account.address);
-  });
-  if (jobs.length > 0) deps.log.info('dispatched', { accounts: jobs.length, lost: lost.length, unclaimed });
-  return { dispatched: jobs, lost, unclaimed };
-}
-
-async function select(deps: DispatchDeps, selection: DispatchSelection, now: number): Promise<AccountRecord[]> {
-  switch (selection.kind) {
-    case 'due':
-      return deps.accounts.queryDue(now, deps.limitPerShard);
-    case 'all':
-      return deps.accounts.list();
-    case 'account': {
-      const account = await deps.accounts.get(selection.address);
-      return account ? [account] : [];
-    }
-  }
 }

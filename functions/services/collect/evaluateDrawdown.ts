@@ -18,6 +18,7 @@ const levelStateSchema = z.object({
   lastValue: z.number().nullable(),
   lastSentAt: z.number().nullable(),
   breachedAt: z.number().nullable(),
+  baseline: z.boolean().optional(),
 });
 const drawdownStateSchema = z.object({ levels: z.record(z.string(), levelStateSchema) });
 
@@ -65,7 +66,9 @@ export async function evaluateDrawdown(
   const stateItem = rules.find((r) => r.rule === DRAWDOWN_RULE);
   const parsed = drawdownStateSchema.safeParse(stateItem?.state ?? { levels: {} });
   const priorLevels = parsed.success ? parsed.data.levels : {};
-  const states = new Map<number, LevelState>(Object.entries(priorLevels).map(([level, s]) => [Number(level), s]));
+  const states = new Map<number, LevelState>(
+    Object.entries(priorLevels).map(([level, { baseline, ...s }]): [number, LevelState] => [Number(level), baseline ? { ...s, baseline } : s]),
+  );
   const snooze = z.object({ until: z.number() }).safeParse(rules.find((r) => r.rule === SNOOZE_RULE)?.state);
 
   const evaluation = evaluateDrawdownAlerts({
@@ -78,13 +81,21 @@ export async function evaluateDrawdown(
     dataFresh: isDataFresh(last.timestamp, now, account.interval, settings.staleAfterIntervals),
     hysteresisPct: settings.hysteresisPct,
     repeatMs: settings.repeatMs,
+    // First evaluation: what was already breached when tracking began is recorded, not announced.
+    ...(stateItem === undefined ? { breachedBeforeTracking: breachedAt(series, account.createdAt, account.drawdownThresholds) } : {}),
   });
 
   const nextLevels = Object.fromEntries(evaluation.decisions.map((d) => [String(d.level), d.nextState]));
   const moved = evaluation.decisions.some((d) => {
     const prior = states.get(d.level);
     const next = d.nextState;
-    return !prior || prior.status !== next.status || prior.lastSentAt !== next.lastSentAt || prior.breachedAt !== next.breachedAt;
+    return (
+      !prior ||
+      prior.status !== next.status ||
+      prior.lastSentAt !== next.lastSentAt ||
+      prior.breachedAt !== next.breachedAt ||
+      Boolean(prior.baseline) !== Boolean(next.baseline)
+    );
   });
   const notice = evaluation.notice;
   const events: NotifyEvent[] = notice
@@ -118,4 +129,10 @@ export async function evaluateDrawdown(
       await deps.alerts.compareAndSet(account.address, DRAWDOWN_RULE, stateItem?.version ?? null, { levels: nextLevels });
     },
   };
+}
+
+/** The levels the drawdown had reached at `at` (tracking start), measured on the points up to then. */
+function breachedAt(series: ReturnType<typeof alignCurves>, at: number, levels: readonly number[]): number[] {
+  const before = drawdown(series.filter((p) => p.timestamp <= at));
+  return before ? levels.filter((level) => before.currentPct >= level) : [];
 }

@@ -1,3 +1,4 @@
+import { pollOverdue } from '../../domain/pollOverdue';
 import { SUMMARY_FIELDS, type SummaryField } from '../../domain/summaryFields';
 import { type PortfolioSummary } from '../../domain/portfolioSummary';
 import { drawdown } from '../../domain/drawdown';
@@ -70,13 +71,14 @@ export async function accountStatus(
     history.flatMap((p) => (p.pnl === undefined ? [] : [{ timestamp: p.ts, value: p.pnl }])),
   );
   const dd = drawdown(series);
+  const overdue = account.status === 'ok' ? pollOverdue(account, now, snapshot ? snapshot.polledAt : null) : null;
   return {
     account: {
       address: account.address,
       label: account.label,
       interval: account.interval,
-      status: account.status,
-      statusReason: account.statusReason,
+      status: overdue?.status ?? account.status,
+      statusReason: overdue?.reason ?? account.statusReason,
       signer: account.signer,
     },
     latest: latest ? { at: latest.ts, equity: latest.equity ?? null, pnl: latest.pnl ?? null } : null,
