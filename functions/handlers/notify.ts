@@ -19,7 +19,7 @@ const OUTCOME_METRIC: Readonly<Record<NotificationOutcome['kind'], string>> = {
   sent: 'NotificationsSent',
   duplicate: 'NotificationDuplicates',
   skipped: 'NotificationsSkipped',
-  failed: 'NotificationsFailed',
+  failed: 'NotificationFailures',
 };
 
 const readMessage = parseRecord(notifyMessageSchema);
@@ -49,7 +49,7 @@ export function createNotifyHandler(deps: NotifyDeps) {
 async function handleRecord(deps: NotifyDeps, record: SQSRecord): Promise<void> {
   const parsed = readMessage(record.body);
   if (parsed.kind === 'malformed') {
-    deps.counters.count('MalformedNotifyMessages');
+    deps.counters.count('MalformedMessages');
     deps.log.error('malformed notify message dropped', { messageId: record.messageId, reason: parsed.reason });
     return;
   }

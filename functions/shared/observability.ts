@@ -32,9 +32,12 @@ export const METRICS_NAMESPACE = 'PortfolioSentinel';
 
 /**
  * Structured JSON logs and EMF metrics via Powertools. `quiet` (the CLI) keeps stdout clean:
- * logs go to stderr at WARN and above, and metrics are not written.
+ * logs go to stderr at WARN and above, and metrics are not written. Metrics carry the dimension
+ * `stage` when `stage` is given, by default from `SENTINEL_STAGE` (set by the stack on every
+ * function), so stages sharing an account keep their metrics and alarms apart.
  */
-export function createObservability(serviceName: string, options: { quiet?: boolean } = {}): Observability {
+export function createObservability(serviceName: string, options: { quiet?: boolean; stage?: string } = {}): Observability {
+  const stage = options.stage ?? process.env['SENTINEL_STAGE'];
   const logger = new Logger({
     serviceName,
     ...(options.quiet ? { logLevel: 'WARN' as const } : {}),
@@ -49,7 +52,7 @@ export function createObservability(serviceName: string, options: { quiet?: bool
       addContext,
     };
   }
-  const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName });
+  const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName, ...(stage ? { defaultDimensions: { stage } } : {}) });
   return {
     log,
     counters: {

@@ -137,12 +137,24 @@ export class SentinelFunction extends Construct {
 
   /**
    * Grants exactly `actions` on one table (by its deterministic ARN, so no cross-stack export),
-   * on its indexes too when `indexes`, and sets `SENTINEL_TABLE_PREFIX`.
+   * on its indexes too when `indexes`, and sets `SENTINEL_TABLE_PREFIX`. With `leadingKeys`, only
+   * on items whose partition key matches one of those patterns (`dynamodb:LeadingKeys`, e.g.
+   * `revoke#*` for the revoke tokens of the `tokens` table).
    */
-  bindTableActions(table: SentinelTable, actions: readonly TableAction[], options: { indexes?: boolean } = {}): this {
+  bindTableActions(table: SentinelTable, actions: readonly TableAction[], options: { indexes?: boolean; leadingKeys?: readonly string[] } = {}): this {
     const arn = tableArn(this, tableName(table.prefix, table.definition.id));
     const indexArns = options.indexes ? (table.definition.globalIndexes ?? []).map((index) => `${arn}/index/${index.indexName}`) : [];
-    this.allow([...new Set(actions)], [arn, ...indexArns]);
+    if (options.leadingKeys) {
+      this.role.addToPrincipalPolicy(
+        new PolicyStatement({
+          actions: [...new Set(actions)],
+          resources: [arn, ...indexArns],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...options.leadingKeys] } },
+        }),
+      );
+    } else {
+      this.allow([...new Set(actions)], [arn, ...indexArns]);
+    }
     this.setEnv('SENTINEL_TABLE_PREFIX', table.prefix);
     return this;
   }

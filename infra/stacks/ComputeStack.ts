@@ -111,7 +111,7 @@ export class ComputeStack extends Stack {
       architecture: renderArchitecture,
     });
     this.notify
-      .bindTables(table, ['accounts', 'curves', 'snapshots', 'delegates', 'suppressions'], 'read')
+      .bindTables(table, ['accounts', 'curves', 'snapshots', 'delegates', 'suppressions', 'preferences'], 'read')
       .bindTable(table('deliveries'), 'readWrite')
       .bindSecret(data.linkSecretName)
       .bindMail(messaging.mail)
@@ -144,7 +144,7 @@ export class ComputeStack extends Stack {
     });
     this.dailyReport
       .bindTable(table('accounts'), 'read')
-      .bindTables(table, ['curves', 'snapshots', 'delegates', 'suppressions'], 'read')
+      .bindTables(table, ['curves', 'snapshots', 'delegates', 'suppressions', 'preferences'], 'read')
       .bindTable(table('deliveries'), 'readWrite')
       .bindChain(config.chain, config.rate.reportInstanceRps)
       .bindSecret(data.linkSecretName)

@@ -32,7 +32,7 @@ export interface WebStackProps extends StackProps {
 
 /**
  * The link endpoint and the revocation path: an HTTP API with `GET|POST /revoke` (revoke-page),
- * `GET|POST /unsubscribe` and `GET|POST /snooze` (preferences-page), and the private
+ * `GET|POST /unsubscribe`, `GET|POST /preferences` and `GET|POST /snooze` (preferences-page), and the private
  * `sign-revocation` function, invocable by `revoke-page` only, allowed to sign with the owner keys
  * of the keys stack. It exports nothing: the base URL and the API id go to SSM parameters
  * (`/sentinel/<stage>/public-base-url`, `/sentinel/<stage>/api-id`) for the stacks after it.
@@ -108,8 +108,8 @@ export class WebStack extends Stack {
       .bindTable(table('leases'), 'write')
       // Audit records are put once each (intent, outcome), never updated or deleted.
       .bindTableActions(table('audit'), ['dynamodb:PutItem'])
-      // Reads the consumed revoke token and marks it signed; never creates or deletes one.
-      .bindTableActions(table('tokens'), ['dynamodb:GetItem', 'dynamodb:UpdateItem'])
+      // Reads the consumed revoke token and marks it signed; never creates or deletes one, never touches another purpose's.
+      .bindTableActions(table('tokens'), ['dynamodb:GetItem', 'dynamodb:UpdateItem'], { leadingKeys: ['revoke#*'] })
       .bindQueue(messaging.notify, 'NOTIFY_QUEUE_URL')
       .bindChain(config.chain, config.rate.signerInstanceRps);
 
@@ -121,7 +121,7 @@ export class WebStack extends Stack {
     this.revokePage
       .bindTables(table, ['accounts', 'delegates', 'suppressions'], 'read')
       // Consumes a revoke token (conditional put) and releases it when nothing was sent (delete).
-      .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem'])
+      .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem'], { leadingKeys: ['revoke#*'] })
       .bindSecret(data.linkSecretName)
       .bindInvoke(this.signRevocation.fn, 'SIGN_REVOCATION_FUNCTION_NAME')
       .bindPublicBaseUrl(this.publicBaseUrl);
@@ -129,14 +129,16 @@ export class WebStack extends Stack {
     this.preferencesPage = new SentinelFunction(this, 'PreferencesPage', {
       handler: 'preferences-page',
       config,
-      description: 'Public: unsubscribe (incl. RFC 8058 one-click POST) and snooze pages.',
+      description: 'Public: email preferences, unsubscribe by category (incl. RFC 8058 one-click POST) and snooze pages.',
     });
     this.preferencesPage
-      .bindTable(table('suppressions'), 'write')
+      // Opt-outs by category: read, add one (UpdateItem ADD), replace the set (PutItem); never suppressions.
+      .bindTableActions(table('preferences'), ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'])
       // A snooze reads the account's current snooze state before its conditional write.
       .bindTable(table('alerts'), 'readWrite')
-      // Consumes a snooze token (conditional put) and releases it on failure (delete); no reads, no updates.
-      .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem'])
+      // Consumes a snooze token (conditional put) and releases it on failure (delete); no reads, no
+      // updates, and no revoke token: it can neither create nor alter one.
+      .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem'], { leadingKeys: ['snooze#*'] })
       .bindSecret(data.linkSecretName)
       .bindPublicBaseUrl(this.publicBaseUrl);
 
@@ -150,6 +152,11 @@ export class WebStack extends Stack {
         path: '/unsubscribe',
         methods: [HttpMethod.GET, HttpMethod.POST],
         integration: new HttpLambdaIntegration('Unsubscribe', this.preferencesPage.fn),
+      }),
+      ...this.api.addRoutes({
+        path: '/preferences',
+        methods: [HttpMethod.GET, HttpMethod.POST],
+        integration: new HttpLambdaIntegration('Preferences', this.preferencesPage.fn),
       }),
       ...this.api.addRoutes({
         path: '/snooze',

@@ -329,7 +329,7 @@ describe('notify: failures', () => {
     const record = await deps.repos.deliveries.get(`${event.eventId}#${recipient}`);
     expect(record?.status).toBe('failed');
     expect(record?.failureReason).toContain('MessageRejected');
-    expect(deps.counters.totals.get('NotificationsFailed')).toBe(1);
+    expect(deps.counters.totals.get('NotificationFailures')).toBe(1);
   });
 
   it('retries a throttled send through the queue, and dead-letters it when it never passes', async () => {
@@ -358,7 +358,7 @@ describe('notify: failures', () => {
     ];
     const response = await handler({ Records: records }, context);
     expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'm-1' }]);
-    expect(deps.counters.totals.get('MalformedNotifyMessages')).toBe(2);
+    expect(deps.counters.totals.get('MalformedMessages')).toBe(2);
     expect(fake.accepted.filter((r) => r === ok || r === other.emails[0])).toEqual([ok, other.emails[0]]);
 
     // Redelivered: the recipient already served gets nothing more.

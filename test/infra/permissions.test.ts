@@ -139,6 +139,21 @@ describe('IAM statements', () => {
     expect(readers.sort()).toEqual(['daily-report', 'notify']);
   });
 
+  it('keeps each token purpose to its own functions (dynamodb:LeadingKeys): no page can create, read or alter another purpose's token', () => {
+    const tokens = tableArn('tokens');
+    const on = (key: string) => ({ 'dynamodb:LeadingKeys': [key] });
+    const may = (owner: string, action: string, key: string) => decide(owner, `dynamodb:${action}`, tokens, on(key)) === 'allow';
+    // preferences-page: snooze tokens only.
+    expect(may('preferences-page', 'PutItem', 'snooze#abc')).toBe(true);
+    for (const action of ['PutItem', 'DeleteItem', 'UpdateItem', 'GetItem']) expect(may('preferences-page', action, 'revoke#abc'), action).toBe(false);
+    // revoke-page and sign-revocation: revoke tokens only.
+    expect(may('revoke-page', 'PutItem', 'revoke#abc')).toBe(true);
+    expect(may('revoke-page', 'PutItem', 'snooze#abc')).toBe(false);
+    expect(may('sign-revocation', 'UpdateItem', 'revoke#abc')).toBe(true);
+    expect(may('sign-revocation', 'GetItem', 'snooze#abc')).toBe(false);
+    expect(may('sign-revocation', 'PutItem', 'revoke#abc')).toBe(false);
+  });
+
   it('never allows a DynamoDB Scan (every read is a Query or GetItem)', () => {
     for (const name of HANDLER_NAMES) {
       for (const id of Object.keys(TABLES) as TableId[]) expect(decide(name, 'dynamodb:Scan', tableArn(id)), `${name} ${id}`).not.toBe('allow');
@@ -149,11 +164,11 @@ describe('IAM statements', () => {
     const expected: Record<HandlerName, Partial<Record<TableId, string[]>>> = {
       dispatch: { accounts: RW },
       collect: { accounts: RW, curves: RW, snapshots: RW, alerts: RW, delegates: RW },
-      notify: { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, deliveries: RW },
+      notify: { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, preferences: READ, deliveries: RW },
       'report-dispatch': { accounts: RW },
-      'daily-report': { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, deliveries: RW },
+      'daily-report': { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, preferences: READ, deliveries: RW },
       'revoke-page': { accounts: READ, delegates: READ, suppressions: READ, tokens: ['PutItem', 'DeleteItem'] },
-      'preferences-page': { suppressions: WRITE, alerts: RW, tokens: ['PutItem', 'DeleteItem'] },
+      'preferences-page': { preferences: ['GetItem', 'UpdateItem', 'PutItem'], alerts: RW, tokens: ['PutItem', 'DeleteItem'] },
       'sign-revocation': { accounts: READ, leases: WRITE, audit: ['PutItem'], tokens: ['GetItem', 'UpdateItem'] },
       'ses-events': { suppressions: WRITE },
     };
