@@ -139,7 +139,7 @@ describe('IAM statements', () => {
     expect(readers.sort()).toEqual(['daily-report', 'notify']);
   });
 
-  it('keeps each token purpose to its own functions (dynamodb:LeadingKeys): no page can create, read or alter another purpose's token', () => {
+  it('keeps each token purpose to its own functions (dynamodb:LeadingKeys): no page can create, read or alter a token of another purpose', () => {
     const tokens = tableArn('tokens');
     const on = (key: string) => ({ 'dynamodb:LeadingKeys': [key] });
     const may = (owner: string, action: string, key: string) => decide(owner, `dynamodb:${action}`, tokens, on(key)) === 'allow';
