@@ -25,7 +25,7 @@ export async function runImport(file: string, options: { json?: boolean }, conte
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new Error(`cannot read ${file}: ${describeError(error, { audience: 'public' })}`, { cause: error });
+    throw new Error(`cannot read ${file}: ${describeError(error, { audience: 'operator' })}`, { cause: error });
   }
   let parsed;
   try {

@@ -13,7 +13,7 @@ export async function readAddressFile(file: string): Promise<Address[]> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new Error(`cannot read ${file}: ${describeError(error, { audience: 'public' })}`, { cause: error });
+    throw new Error(`cannot read ${file}: ${describeError(error, { audience: 'operator' })}`, { cause: error });
   }
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   const addresses: Address[] = [];

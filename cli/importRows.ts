@@ -67,7 +67,7 @@ function parseJsonLines(text: string): ParsedImport {
       }
       rows.push({ line, values });
     } catch (error) {
-      errors.push({ line, message: `invalid JSON line (${describeError(error, { audience: 'public' })})` });
+      errors.push({ line, message: `invalid JSON line (${describeError(error, { audience: 'operator' })})` });
     }
   });
   return { format: 'jsonl', columns: [...columns.values()], rows, errors };

@@ -15,7 +15,7 @@ export class UsageError extends SentinelError {
 /** Prints a one-line reason on stderr and returns the exit status for it. */
 export function reportFailure(err: unknown, io: Pick<CliIo, 'err'>): number {
   if (err instanceof UsageError) {
-    io.err(`sentinel: ${describeError(err, { audience: 'public' })}\n`);
+    io.err(`sentinel: ${describeError(err, { audience: 'operator' })}\n`);
     return 2;
   }
   if (err instanceof z.ZodError) {
@@ -29,7 +29,7 @@ export function reportFailure(err: unknown, io: Pick<CliIo, 'err'>): number {
     io.err(`sentinel: table ${missing.table} does not exist (${missing.operation}); run \`sentinel init\` to create the tables\n`);
     return 1;
   }
-  io.err(`sentinel: ${describeError(err, { audience: 'public' })}\n`);
+  io.err(`sentinel: ${describeError(err, { audience: 'operator' })}\n`);
   return 1;
 }
 

@@ -1,7 +1,10 @@
 import { SentinelError } from './sentinelError';
 
-/** Who reads the description: operators' logs, or a user (CLI output, pages, results). */
-export type ErrorAudience = 'log' | 'public';
+/**
+ * Who reads the description: operators' logs; the operator at their own terminal (CLI output:
+ * the addresses they typed stay readable); or anyone (pages, emails, results).
+ */
+export type ErrorAudience = 'log' | 'operator' | 'public';
 
 const MAX_CHARS = 500;
 const MAX_CAUSES = 3;
@@ -15,10 +18,9 @@ const SECRET_ASSIGNMENT = /\b(secret|password|passwd|token|api[-_]?key|private[-
  * of a URL after its host (`https://host/…`, user info dropped), 64+ hex digit strings (private
  * keys, secrets: `<hex>`), and `secret=…`-style values.
  */
-export function redact(text: string): string {
-  return text
-    .replace(URL_PATH, (_match, scheme: string, host: string) => `${scheme}${host}/…`)
-    .replace(EMAIL, '<address>')
+export function redact(text: string, options: { readonly keepEmails?: boolean } = {}): string {
+  const withoutPaths = text.replace(URL_PATH, (_match, scheme: string, host: string) => `${scheme}${host}/…`);
+  return (options.keepEmails ? withoutPaths : withoutPaths.replace(EMAIL, '<address>'))
     .replace(HEX_SECRET, '<hex>')
     .replace(SECRET_ASSIGNMENT, (_match, name: string, separator: string) => `${name}${separator}<redacted>`);
 }
@@ -28,10 +30,11 @@ export function redact(text: string): string {
  * - `log`: `Name: message`, followed by the causes (`← Name: message`, up to three).
  * - `public`: the message only (a user needs what went wrong, not the class); non-errors become
  *   `unexpected error`.
+ * - `operator`: as `public`, but email addresses are kept (the CLI's user typed them).
  */
 export function describeError(error: unknown, options: { readonly audience: ErrorAudience }): string {
   if (!(error instanceof Error)) return options.audience === 'log' && typeof error === 'string' ? cut(redact(error)) : 'unexpected error';
-  if (options.audience === 'public') return cut(redact(oneLine(error.message) || error.name));
+  if (options.audience !== 'log') return cut(redact(oneLine(error.message) || error.name, { keepEmails: options.audience === 'operator' }));
   const parts = [named(error)];
   let cause: unknown = error.cause;
   let previous = error.message;

@@ -36,6 +36,14 @@ describe('describeError', () => {
     expect(describeError(new Error('line one\nline two'), { audience: 'public' })).toBe('line one; line two');
   });
 
+  it('keeps the addresses an operator typed at the CLI, and still hides URL paths and keys', () => {
+    const error = new Error(`ops@example.com is not a recipient; node https://node.example/v3/${KEY} said no`);
+    const described = describeError(error, { audience: 'operator' });
+    expect(described).toContain('ops@example.com is not a recipient');
+    expect(described).toContain('https://node.example/…');
+    expect(described).not.toContain(KEY);
+  });
+
   it('describes non-errors without echoing them to users', () => {
     expect(describeError({ secret: KEY }, { audience: 'public' })).toBe('unexpected error');
     expect(describeError(undefined, { audience: 'log' })).toBe('unexpected error');
