@@ -270,7 +270,7 @@ export class SentinelFunction extends Construct {
   bindMailRate(workers: number): this {
     this.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['ses:GetSendQuota'], resources: ['*'] }));
     Validations.of(this.role).acknowledge({
-      id: 'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
+      id: 'AwsSolutions-IAM5[Resource::*]',
       reason: 'ses:GetSendQuota has no resource types: IAM accepts it only on "*". It reads the account sending rate and nothing else.',
     });
     this.setEnv('MAIL_RATE_WORKERS', String(workers));

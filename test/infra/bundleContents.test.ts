@@ -139,7 +139,7 @@ describe('the email renderer in a bundle', () => {
     await build(esbuildOptions(join(PROJECT_ROOT, 'test', 'infra', 'fixtures', 'renderEmails.ts'), out, HANDLER_BUNDLE_NEEDS.notify.nativeModules));
     for (const { from, to } of bundleCopies('notify', process.arch === 'arm64' ? 'arm64' : 'x64')) cpSync(resolve(PROJECT_ROOT, from), join(out, to), { recursive: true });
     writeGeneratedFiles('notify', out);
-    const env = { PATH: process.env['PATH'] ?? '', TEMPLATES_DIR: join(out, 'templates'), SENTINEL_TABLE_PREFIX: 'test-', PUBLIC_BASE_URL: 'https://links.example.com', SENTINEL_LINK_SECRET: 'x'.repeat(32), MAIL_RATE: '14' };
+    const env = { PATH: process.env['PATH'] ?? '', TEMPLATES_DIR: join(out, 'templates'), SENTINEL_TABLE_PREFIX: 'test-', PUBLIC_BASE_URL: 'https://links.example.com', SENTINEL_LINK_SECRET: 'x'.repeat(32), MAIL_RATE: '14', ROCKET_NODE_URL: 'http://127.0.0.1:9', ROCKET_INDEXER_URL: 'http://127.0.0.1:9/indexer' };
     const { stdout } = await run(process.execPath, [join(out, BUNDLE_SETTINGS.outFile)], { env, maxBuffer: 16 * 1024 * 1024 });
     const bundled = JSON.parse(stdout) as Record<string, Record<string, unknown>> & { chartPng: string; mime: Record<string, string> };
     for (const handler of ['notify', 'daily-report']) {
