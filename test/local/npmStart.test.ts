@@ -67,7 +67,8 @@ describe('npm start', () => {
       'the demo emails',
       async () => {
         const all = await subjects();
-        const done = all.some((s) => s.startsWith('Daily report')) && all.some((s) => /Drawdown 20% reached on demo-drawdown/.test(s));
+        // Reports go through the report queue at the mail rate: wait for all three, not only the first.
+        const done = all.filter((s) => s.startsWith('Daily report')).length >= 3 && all.some((s) => /Drawdown 20% reached on demo-drawdown/.test(s));
         return done ? all : undefined;
       },
       150_000,
