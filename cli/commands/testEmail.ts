@@ -7,7 +7,7 @@ import { buildMime, type InlineImage } from '../../functions/mail/mime';
 import { EmailSendError } from '../../functions/mail/errors';
 import type { EmailKind } from '../../functions/mail/views';
 import { fromHeader } from '../../functions/services/delivery/mailDelivery';
-import { curves, TIME_ZONE, views } from '../../test/mail/fixtures';
+import { curves, TIME_ZONE, views } from '../../local/mailSamples';
 import type { CliContext } from '../cliRuntime';
 import { formatTable, plural, printJson, UsageError } from '../output';
 

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { renderChartPng } from '../../functions/mail/chart';
 import { BUNDLE_SETTINGS, bundleCopies, esbuildOptions } from '../../infra/bundling/bundleSettings';
 import { PROJECT_ROOT } from '../../infra/bundling/handlerCatalog';
-import { TIME_ZONE, curves } from '../mail/fixtures';
+import { TIME_ZONE, curves } from '../../local/mailSamples';
 import { CHART_CASES } from './fixtures/chartCases';
 
 /**

@@ -13,7 +13,7 @@ import { EMAIL_KINDS } from '../../functions/mail/views';
 import { BUNDLE_SETTINGS, bundleCopies, esbuildOptions, writeGeneratedFiles } from '../../infra/bundling/bundleSettings';
 import { HANDLER_BUNDLE_NEEDS, HANDLER_NAMES, PROJECT_ROOT, handlerEntry, type HandlerName } from '../../infra/bundling/handlerCatalog';
 import { LAMBDA_STUBS } from '../../infra/bundling/lambdaStubs';
-import { TIME_ZONE, curves, views } from '../mail/fixtures';
+import { TIME_ZONE, curves, views } from '../../local/mailSamples';
 import { mimeOf, withoutRandomBoundaries } from './fixtures/mimeOf';
 
 const run = promisify(execFile);

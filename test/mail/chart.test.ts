@@ -6,7 +6,7 @@ import { downsampleMinMax, type SeriesPoint } from '../../functions/mail/downsam
 import { niceScale } from '../../functions/mail/niceScale';
 import { timeTicks } from '../../functions/mail/timeTicks';
 import { wallTime } from '../../functions/mail/zonedTime';
-import { curves } from './fixtures';
+import { curves } from '../../local/mailSamples';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 

@@ -5,7 +5,7 @@ import { inlineCss } from '../../functions/mail/css/inlineCss';
 import { EmailRenderError } from '../../functions/mail/errors';
 import { defaultTemplateRoot, loadTemplates } from '../../functions/mail/templates';
 import type { EmailKind, EmailViews } from '../../functions/mail/views';
-import { TIME_ZONE, dailyReport, delegateExpiry, drawdownAlert, newDelegate, revocationResult } from './fixtures';
+import { TIME_ZONE, dailyReport, delegateExpiry, drawdownAlert, newDelegate, revocationResult } from '../../local/mailSamples';
 
 /** juice (what the renderer used before) with the renderer's former options: the reference the inliner must match. */
 function juiceInline(html: string): string {

@@ -4,7 +4,7 @@ import { renderChartPng } from '../../functions/mail/chart';
 import { EmailRenderError } from '../../functions/mail/errors';
 import { buildMime, messageIdFor, type OutgoingEmail } from '../../functions/mail/mime';
 import { renderEmail } from '../../functions/mail/render';
-import { TIME_ZONE, curves, dailyReport, drawdownAlert, links } from './fixtures';
+import { TIME_ZONE, curves, dailyReport, drawdownAlert, links } from '../../local/mailSamples';
 
 const CID = dailyReport.chart?.cid ?? '';
 

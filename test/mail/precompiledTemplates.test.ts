@@ -9,7 +9,7 @@ import { loadPrecompiledTemplates } from '../../functions/mail/precompiledTempla
 import { createEmailRenderer } from '../../functions/mail/render';
 import { defaultTemplateRoot } from '../../functions/mail/templates';
 import { EMAIL_KINDS, type DailyReportView } from '../../functions/mail/views';
-import { TIME_ZONE, dailyReport, views } from './fixtures';
+import { TIME_ZONE, dailyReport, views } from '../../local/mailSamples';
 
 const roots: string[] = [];
 afterAll(() => {

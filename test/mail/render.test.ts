@@ -19,7 +19,7 @@ import {
   newDelegate,
   revocationResult,
   views,
-} from './fixtures';
+} from '../../local/mailSamples';
 
 const tz = { timeZone: TIME_ZONE };
 const XSS = '<script>alert("x")</script>';

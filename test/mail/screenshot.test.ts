@@ -4,7 +4,7 @@ import { renderChartPng } from '../../functions/mail/chart';
 import { renderEmail } from '../../functions/mail/render';
 import { EMAIL_KINDS } from '../../functions/mail/views';
 import { inlineCidImages, openScreenshotter, type Screenshotter } from '../support/screenshot';
-import { TIME_ZONE, curves, dailyReport, views } from './fixtures';
+import { TIME_ZONE, curves, dailyReport, views } from '../../local/mailSamples';
 
 const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts');
 

@@ -13,7 +13,7 @@ import { SesSender } from '../../functions/mail/sesSender';
 import { freePort } from '../../local/freePort';
 import { startSesLocal } from '../../local/ses';
 import { storedEmailSchema } from '../support/sesStore';
-import { TIME_ZONE, curves, dailyReport, links } from './fixtures';
+import { TIME_ZONE, curves, dailyReport, links } from '../../local/mailSamples';
 
 const credentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 const sesClient = (endpoint: string, maxAttempts = 3): SESClient => new SESClient({ endpoint, region: 'us-east-1', credentials, maxAttempts });

@@ -7,9 +7,9 @@ import type {
   MetricRow,
   NewDelegateView,
   RevocationResultView,
-} from '../../functions/mail/views';
+} from '../functions/mail/views';
 
-/** Realistic views for the five emails; tests derive variations from them. */
+/** Realistic views for the five emails: `sentinel test-email` sends them, the screenshots render them, tests derive variations from them. */
 
 export const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' as const;
 export const BOT_KEY = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' as const;
