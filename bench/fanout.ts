@@ -45,6 +45,7 @@ import { startDynamoDbLocal } from '../local/dynamodb';
 import { createLocalSystem } from '../local/localSystem';
 import { startSesLocal, type SesLocal } from '../local/ses';
 import { VirtualClock } from '../local/virtualClock';
+import { prng } from './prng';
 
 const DUE = Date.parse('2025-01-15T08:00:00Z');
 const START = DUE - 60_000;
@@ -79,18 +80,6 @@ function parseArgs(argv: readonly string[]): Args {
   if (!(rate > 0)) throw new Error('--rate must be a positive number');
   if (throttle.some((p) => !(p >= 0 && p < 1))) throw new Error('--throttle must list fractions in [0, 1), e.g. 0,0.2');
   return { accounts, rate, throttle };
-}
-
-/** mulberry32: the same throttled sends every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 function percentile(sorted: readonly number[], p: number): number {

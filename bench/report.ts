@@ -43,6 +43,7 @@ import { mapConcurrent } from '../functions/store/concurrency';
 import { startSesLocal, type SesLocal } from '../local/ses';
 import { Simulator } from '../local/sim';
 import { memoryReportRepos, type StoredAccountData } from './reportMemoryStore';
+import { prng } from './prng';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -64,18 +65,6 @@ function parseArgs(argv: readonly string[]): { accounts: number; concurrency: nu
   if (!Number.isInteger(accounts) || accounts < 1) throw new Error('--accounts must be a positive integer');
   if (concurrency.some((c) => !Number.isInteger(c) || c < 1)) throw new Error('--concurrency must list positive integers, e.g. 1,4');
   return { accounts, concurrency };
-}
-
-/** A small seeded generator (mulberry32), so every run measures the same data. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 function address(i: number, kind: number): `0x${string}` {
