@@ -1,5 +1,6 @@
 import { buildReportModel, type ReportModel } from '../../domain/reportModel';
 import type { LocalDate } from '../../domain/localTime';
+import type { ReportPeriod } from '../../domain/recipientSettings';
 import type { ActionLinks } from '../../links/actionLinks';
 import type { EmailRenderer } from '../../mail/render';
 import type { AccountStatus } from '../../mail/views';
@@ -40,6 +41,10 @@ export interface DailyReportOptions {
   readonly force?: boolean;
   /** The report of this local date, claimed by `report-dispatch` (which already moved `nextReportAt`). */
   readonly claimed?: { readonly reportDate: LocalDate };
+  /** Send only to these of the account's addresses (recipients on the account's schedule); default all. */
+  readonly recipients?: readonly string[];
+  /** The span reported on; default `day`. Weekly and monthly summaries: `week`, `month`. */
+  readonly period?: ReportPeriod;
 }
 
 export type ReportOutcome =
@@ -70,6 +75,7 @@ interface SharedParts {
  */
 export async function sendDailyReport(deps: DailyReportDeps, account: AccountRecord, options: DailyReportOptions): Promise<ReportOutcome> {
   const { now } = options;
+  if ((options.period ?? 'day') !== 'day') throw new Error('weekly and monthly summaries are not built yet');
   const plan = options.claimed ? planClaimedReport(account, options.claimed.reportDate) : planReport(account, now, options.force ?? false);
   if (plan.kind === 'not-due') {
     if (plan.reschedule) await deps.repos.accounts.setNextReportAt(account.address, plan.nextAt, account.nextReportAt);
@@ -79,10 +85,12 @@ export async function sendDailyReport(deps: DailyReportDeps, account: AccountRec
     if (plan.nextReportAt !== null) await deps.repos.accounts.setNextReportAt(account.address, plan.nextReportAt, account.nextReportAt);
   };
 
-  const recipients = await mailRecipients(deps.repos, account.emails, 'reports');
+  const only = options.recipients?.map((email) => email.trim().toLowerCase());
+  const addressed = only ? account.emails.filter((email) => only.includes(email.trim().toLowerCase())) : account.emails;
+  const recipients = await mailRecipients(deps.repos, addressed, 'reports');
   if (recipients.length === 0) {
     await advance();
-    return { kind: 'skipped', reason: 'every recipient is suppressed' };
+    return { kind: 'skipped', reason: addressed.length === 0 ? "no recipient follows the account's schedule" : 'every recipient is suppressed' };
   }
 
   let shared: Promise<SharedParts> | undefined;

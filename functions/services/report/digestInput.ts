@@ -1,0 +1,25 @@
+import type { LocalDate } from '../../domain/localTime';
+import type { RecipientSettings, ReportPeriod } from '../../domain/recipientSettings';
+import type { AccountRecord } from '../../store/accountItem';
+import type { ReportOutcome } from './sendDailyReport';
+
+/**
+ * One digest to send: every account of one digest-mode recipient, in one email, for the
+ * `period` ending on `reportDate` (the recipient's local date the digest is sent on).
+ * Delivered once under `digest:<period>:<reportDate>#<email>`.
+ */
+export interface DigestInput {
+  readonly recipient: RecipientSettings;
+  /** The recipient's accounts, as stored now (removed accounts already dropped). */
+  readonly accounts: readonly AccountRecord[];
+  readonly period: ReportPeriod;
+  readonly reportDate: LocalDate;
+  /** The recipient's zone for windows and times: its own, else the first account's. */
+  readonly timeZone: string;
+  readonly now: number;
+  /** An extra digest sent by `sentinel report --force`. */
+  readonly forced: boolean;
+}
+
+/** Sends one digest (the port the recipient schedule calls; `sendDigest` implements it). */
+export type DigestSender = (input: DigestInput) => Promise<ReportOutcome>;
