@@ -1,27 +1,18 @@
-import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { settingsFor } from '../config/settings';
 import { collectJobSchema } from '../messages/collectJob';
-import { parseRecord } from '../queue/parseRecord';
 import { chainFrom, repositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
-import { processSqsBatch } from '../runtime/sqsBatch';
+import { sqsHandler, type SqsHandlerDeps } from '../runtime/sqsHandler';
 import { collectAccount, type CollectDeps, type CollectOutcome } from '../services/collect/collectAccount';
 import { collectSettingsFrom } from '../services/collect/collectSettings';
-import { describeError } from '../shared/describeError';
-import { createObservability, type Observability } from '../shared/observability';
+import { createObservability } from '../shared/observability';
 
-export interface CollectHandlerDeps extends CollectDeps {
-  readonly flush: Observability['flush'];
-  readonly addContext?: Observability['addContext'];
+export interface CollectHandlerDeps extends CollectDeps, SqsHandlerDeps {
   /** Told about every record's outcome (the CLI prints a table from these). */
   readonly onOutcome?: (outcome: CollectOutcome) => void;
   /** Records polled at once; default 10. */
   readonly recordConcurrency?: number;
-  /** Time kept free before the Lambda's timeout; default 5 s. */
-  readonly deadlineMarginMs?: number;
 }
-
-const readJob = parseRecord(collectJobSchema);
 
 /**
  * The collect-queue consumer. Each record is one poll (`{address, dueAt}`); polls run
@@ -31,44 +22,24 @@ const readJob = parseRecord(collectJobSchema);
  * acknowledged. A malformed body can never succeed, so it is logged and dropped.
  */
 export function createCollectHandler(deps: CollectHandlerDeps) {
-  return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
-    if (context) deps.addContext?.(context);
-    try {
-      return await processSqsBatch(event, context, (record) => handleRecord(deps, record), {
-        concurrency: deps.recordConcurrency ?? 10,
-        deadlineMarginMs: deps.deadlineMarginMs ?? 5_000,
-      });
-    } finally {
-      deps.flush();
-    }
-  };
+  return sqsHandler(deps, {
+    name: 'collect job',
+    schema: collectJobSchema,
+    concurrency: deps.recordConcurrency ?? 10,
+    about: (job) => ({ account: job.address }),
+    handle: async (job) => {
+      const outcome = await collectAccount(deps, job);
+      deps.onOutcome?.(outcome);
+    },
+    retry: { metric: 'CollectFailures', level: 'error', message: 'collect failed; the message will be redelivered' },
+  });
 }
 
-async function handleRecord(deps: CollectHandlerDeps, record: SQSRecord): Promise<void> {
-  const job = readJob(record.body);
-  if (job.kind === 'malformed') {
-    deps.counters.count('MalformedMessages');
-    deps.log.error('dropping malformed collect message', { messageId: record.messageId, reason: job.reason });
-    return;
-  }
-  try {
-    const outcome = await collectAccount(deps, job.value);
-    deps.onOutcome?.(outcome);
-  } catch (error) {
-    deps.counters.count('CollectFailures');
-    deps.log.error('collect failed; the message will be redelivered', {
-      account: job.value.address,
-      messageId: record.messageId,
-      error: describeError(error, { audience: 'log' }),
-    });
-    throw error;
-  }
-}
-
-export const handler = lazyHandler(async () => {
-  const settings = settingsFor('collect');
+/** Builds the handler's dependencies from the environment (once per cold start). */
+export function collectDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): CollectHandlerDeps {
+  const settings = settingsFor('collect', env);
   const { log, counters, flush, addContext } = createObservability('collect');
-  return createCollectHandler({
+  return {
     chain: chainFrom(settings, log),
     repos: repositoriesFrom(settings),
     events: sqsQueueFrom(settings, 'NOTIFY_QUEUE_URL'),
@@ -80,5 +51,8 @@ export const handler = lazyHandler(async () => {
     now: Date.now,
     recordConcurrency: settings.COLLECT_RECORD_CONCURRENCY,
     deadlineMarginMs: settings.DEADLINE_MARGIN_MS,
-  });
-});
+  };
+}
+
+/** AWS entry point. */
+export const handler = lazyHandler(async () => createCollectHandler(collectDepsFromEnv()));

@@ -1,19 +1,11 @@
-import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { parseRecord } from '../queue/parseRecord';
+import { notifyMessageSchema } from '../messages/notifyMessage';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { mailerDepsFromEnv } from '../runtime/mailerDepsFromEnv';
-import { processSqsBatch } from '../runtime/sqsBatch';
+import { sqsHandler, type SqsHandlerDeps } from '../runtime/sqsHandler';
 import { deliverNotification, type DeliverNotificationDeps, type NotificationOutcome } from '../services/notify/deliverNotification';
-import { describeError } from '../shared/describeError';
-import { notifyMessageSchema } from '../messages/notifyMessage';
 
 /** What the notify handler needs: the delivery service's ports, plus a metrics flush per invocation. */
-export interface NotifyDeps extends DeliverNotificationDeps {
-  readonly flush?: () => void;
-  readonly addContext?: (context: Context) => void;
-  /** Time kept free before the Lambda's timeout; default 5 s. */
-  readonly deadlineMarginMs?: number;
-}
+export interface NotifyDeps extends DeliverNotificationDeps, SqsHandlerDeps {}
 
 const OUTCOME_METRIC: Readonly<Record<NotificationOutcome['kind'], string>> = {
   sent: 'NotificationsSent',
@@ -21,8 +13,6 @@ const OUTCOME_METRIC: Readonly<Record<NotificationOutcome['kind'], string>> = {
   skipped: 'NotificationsSkipped',
   failed: 'NotificationFailures',
 };
-
-const readMessage = parseRecord(notifyMessageSchema);
 
 /**
  * The notify queue's consumer: each record is one notify message, sent with
@@ -33,39 +23,19 @@ const readMessage = parseRecord(notifyMessageSchema);
  * never the body) and counted, not retried.
  */
 export function createNotifyHandler(deps: NotifyDeps) {
-  return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
-    if (context) deps.addContext?.(context);
-    try {
-      return await processSqsBatch(event, context, (record) => handleRecord(deps, record), {
-        concurrency: 1,
-        deadlineMarginMs: deps.deadlineMarginMs ?? 5_000,
-      });
-    } finally {
-      deps.flush?.();
-    }
-  };
-}
-
-async function handleRecord(deps: NotifyDeps, record: SQSRecord): Promise<void> {
-  const parsed = readMessage(record.body);
-  if (parsed.kind === 'malformed') {
-    deps.counters.count('MalformedMessages');
-    deps.log.error('malformed notify message dropped', { messageId: record.messageId, reason: parsed.reason });
-    return;
-  }
-  const message = parsed.value;
-  const about = { messageId: record.messageId, eventId: message.eventId, kind: message.kind, account: message.account };
-  let outcome: NotificationOutcome;
-  try {
-    outcome = await deliverNotification(deps, message);
-  } catch (error) {
-    deps.counters.count('NotificationRetries');
-    deps.log.warn('notification to be retried', { ...about, error: describeError(error, { audience: 'log' }) });
-    throw error;
-  }
-  deps.counters.count(OUTCOME_METRIC[outcome.kind]);
-  if (outcome.kind === 'failed') deps.log.error('notification refused for good', { ...about, reason: outcome.reason });
-  else deps.log.info('notification handled', { ...about, outcome });
+  return sqsHandler(deps, {
+    name: 'notify message',
+    schema: notifyMessageSchema,
+    concurrency: 1,
+    about: (message) => ({ eventId: message.eventId, kind: message.kind, account: message.account }),
+    handle: async (message, about) => {
+      const outcome = await deliverNotification(deps, message);
+      deps.counters.count(OUTCOME_METRIC[outcome.kind]);
+      if (outcome.kind === 'failed') deps.log.error('notification refused for good', { ...about, reason: outcome.reason });
+      else deps.log.info('notification handled', { ...about, outcome });
+    },
+    retry: { metric: 'NotificationRetries', level: 'warn', message: 'notification to be retried' },
+  });
 }
 
 /** Builds the handler's dependencies from the environment (once per cold start), with the templates precompiled into the bundle. */
