@@ -1,4 +1,5 @@
-import { fullJitterDelay, parseRetryAfter } from './backoff';
+import { fullJitterDelay } from '../shared/backoff';
+import { parseRetryAfter } from './retryAfter';
 import { ChainNetworkError, ChainTimeoutError } from './errors';
 import { networkErrorCode, requestNeverSent } from './networkFailure';
 import { redactUrl, redactEchoes } from './redactUrl';

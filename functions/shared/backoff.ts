@@ -1,5 +1,24 @@
 import { setTimeout as sleepTimer } from 'node:timers/promises';
 
+/** The ceiling of a full-jitter delay, and its source of randomness. */
+export interface JitterOptions {
+  /** Ceiling of the first retry's delay. */
+  readonly baseDelayMs: number;
+  /** Ceiling of any computed delay. */
+  readonly maxDelayMs: number;
+  /** Uniform random number in [0, 1). */
+  readonly random: () => number;
+}
+
+/**
+ * Exponential backoff with full jitter: a uniform delay in `[0, min(maxDelayMs, baseDelayMs * 2^retry))`,
+ * `retry` counting from 0 for the first retry.
+ */
+export function fullJitterDelay(retry: number, options: JitterOptions): number {
+  const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** retry);
+  return Math.floor(options.random() * ceiling);
+}
+
 /** Retry policy for throttled batch items. */
 export interface BackoffOptions {
   /** Attempts in total, the first included; default 8. */
@@ -14,18 +33,20 @@ export interface BackoffOptions {
 /** Resolved policy with defaults applied. */
 export interface Backoff {
   readonly maxAttempts: number;
-  /** Waits before retry number `retry` (1-based): full jitter over an exponentially growing cap. */
+  /** Waits `fullJitterDelay(retry)` before retry number `retry` (callers pass 1 for the first). */
   wait(retry: number): Promise<void>;
 }
 
-/** Exponential backoff with full jitter: a random delay in [0, min(max, base * 2^retry)). */
+/** A retry policy waiting `fullJitterDelay` between attempts (defaults: 8 attempts, 25 ms base, 2 s cap). */
 export function backoff(options: BackoffOptions = {}): Backoff {
-  const base = options.baseDelayMs ?? 25;
-  const max = options.maxDelayMs ?? 2_000;
+  const jitter: JitterOptions = {
+    baseDelayMs: options.baseDelayMs ?? 25,
+    maxDelayMs: options.maxDelayMs ?? 2_000,
+    random: options.random ?? Math.random,
+  };
   const sleep = options.sleep ?? ((ms: number) => sleepTimer(ms).then(() => undefined));
-  const random = options.random ?? Math.random;
   return {
     maxAttempts: options.maxAttempts ?? 8,
-    wait: (retry) => sleep(Math.floor(random() * Math.min(max, base * 2 ** retry))),
+    wait: (retry) => sleep(fullJitterDelay(retry, jitter)),
   };
 }

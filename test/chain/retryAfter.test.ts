@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fullJitterDelay, parseRetryAfter } from '../../functions/chain/backoff';
+import { parseRetryAfter } from '../../functions/chain/retryAfter';
 
-describe('backoff', () => {
-  it('draws uniformly below an exponentially growing, capped ceiling', () => {
-    const opts = (r: number) => ({ baseDelayMs: 100, maxDelayMs: 1000, random: () => r });
-    expect([0, 1, 2, 3, 4, 10].map((retry) => fullJitterDelay(retry, opts(0.999999)))).toEqual([99, 199, 399, 799, 999, 999]);
-    expect(fullJitterDelay(3, opts(0))).toBe(0);
-    expect(fullJitterDelay(2, opts(0.5))).toBe(200);
-  });
-
+describe('parseRetryAfter', () => {
   it('reads Retry-After as seconds or an HTTP date, capped', () => {
     const now = Date.parse('2026-01-01T00:00:00Z');
     expect(parseRetryAfter('2', now, 30_000)).toBe(2000);
