@@ -60,17 +60,30 @@ export interface LocalSystem {
   readonly webRoutes: readonly HttpRoute[];
 }
 
-/** The ports of the mail services (notify, daily report) over the configured SES and templates. */
+/**
+ * The mail-rate governor of one local process: `MAIL_RATE` (default 14/s) split between the alert
+ * and report classes; every sender of the process (pipeline, report workers, CLI) goes through one.
+ */
+export function localMailGovernor(settings: Settings, counters: Counters, clock?: QueueClock): MailGovernor {
+  return mailGovernor({
+    rate: settings.MAIL_RATE ?? LOCAL_MAIL_RATE,
+    counters,
+    ...(clock ? { now: clock.now, sleep: (ms: number) => clock.sleep(ms) } : {}),
+  });
+}
+
+/** The ports of the mail services (notify, daily report) over the configured templates, sending through `sender` (a governed one). */
 export function localMailDeps(
   options: Pick<LocalSystemOptions, 'settings' | 'repos' | 'log' | 'counters' | 'now'>,
   links: ActionLinks,
   chain: ChainClient,
+  sender: MailSender,
 ): DueReportsDeps & { now: () => number } {
   const { settings } = options;
   return {
     repos: options.repos,
     chain,
-    sender: sesSenderFrom(settings),
+    sender,
     renderer: createEmailRenderer(settings.TEMPLATES_DIR === undefined ? {} : { templateRoot: settings.TEMPLATES_DIR }),
     links,
     mailFrom: settings.MAIL_FROM,
@@ -90,13 +103,9 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
   const chain = options.chain ?? chainFrom(settings, log);
   const page = pageSecurity(await linkSecretsFrom(settings), required(settings, 'PUBLIC_BASE_URL'));
   const { links } = page;
-  const governor = mailGovernor({
-    rate: settings.MAIL_RATE ?? LOCAL_MAIL_RATE,
-    counters,
-    ...(options.clock ? { now: options.clock.now, sleep: (ms: number) => options.clock!.sleep(ms) } : {}),
-  });
+  const governor = localMailGovernor(settings, counters, options.clock);
   const ses = options.sender ?? sesSenderFrom(settings);
-  const mail: DueReportsDeps & { now: () => number } = { ...localMailDeps(options, links, chain), sender: governor.sender(ses, 'report') };
+  const mail = localMailDeps(options, links, chain, governor.sender(ses, 'report'));
   const pipeline = createLocalPipeline({
     repos,
     chain,

@@ -3,7 +3,8 @@ import { addressSchema } from '../../functions/domain/address';
 import type { CollectOutcome } from '../../functions/services/collect/collectAccount';
 import type { DispatchSelection } from '../../functions/services/collect/dispatchDue';
 import { memoryCounters } from '../../functions/shared/observability';
-import { localMailDeps } from '../../local/localSystem';
+import { sesSenderFrom } from '../../functions/runtime/factories';
+import { localMailDeps, localMailGovernor } from '../../local/localSystem';
 import type { CliContext, CliRuntime } from '../cliRuntime';
 import { formatTable, plural, printJson, UsageError, addressMessage } from '../output';
 import { progressReporter } from '../progressReporter';
@@ -54,13 +55,16 @@ function summary(outcomes: readonly CollectOutcome[], seconds: number): string {
 
 /**
  * Only what one cycle needs: the chain client, the tables, the in-process collect and notify
- * queues with the deployed handlers, and the mail path of the alerts it raises (no pages, no signer).
+ * queues with the deployed handlers, and the mail path of the alerts it raises, paced by the
+ * mail-rate governor's alert share (no pages, no signer).
  */
 async function collectPipeline(rt: CliRuntime) {
   const counters = memoryCounters();
   const now = () => rt.now();
   const chain = rt.chain();
-  const mail = localMailDeps({ settings: rt.settings, repos: rt.repos, log: rt.log, counters, now }, await rt.links(), chain);
+  // Alerts go out at the alert share of MAIL_RATE, as in `npm start` and in AWS.
+  const sender = localMailGovernor(rt.settings, counters).sender(sesSenderFrom(rt.settings), 'alert');
+  const mail = localMailDeps({ settings: rt.settings, repos: rt.repos, log: rt.log, counters, now }, await rt.links(), chain, sender);
   return createLocalPipeline({
     repos: rt.repos,
     chain,

@@ -2,17 +2,17 @@ import type { Command } from 'commander';
 import { addressSchema } from '../../functions/domain/address';
 import { createEmailRenderer } from '../../functions/mail/render';
 import { sesSenderFrom } from '../../functions/runtime/factories';
-import { LOCAL_MAIL_RATE } from '../../functions/runtime/mailRate';
-import { mailGovernor } from '../../functions/services/delivery/mailGovernor';
 import { dueReports, type AccountReportResult, type DueReportsDeps } from '../../functions/services/report/dueReports';
 import { sendDailyReport } from '../../functions/services/report/sendDailyReport';
 import { memoryCounters } from '../../functions/shared/observability';
+import { localMailGovernor } from '../../local/localSystem';
 import type { CliContext, CliRuntime } from '../cliRuntime';
 import { formatTable, plural, printJson, UsageError, addressMessage } from '../output';
 
 /** The report service's ports from the CLI runtime: its repositories, links and clock, the chain, SES from the settings paced at `MAIL_RATE`'s report share. */
 export async function reportDepsFrom(rt: CliRuntime): Promise<DueReportsDeps> {
-  const governor = mailGovernor({ rate: rt.settings.MAIL_RATE ?? LOCAL_MAIL_RATE });
+  const counters = memoryCounters();
+  const governor = localMailGovernor(rt.settings, counters);
   return {
     repos: rt.repos,
     // Created when a report is built: a run with nothing due needs no chain settings.
@@ -22,7 +22,7 @@ export async function reportDepsFrom(rt: CliRuntime): Promise<DueReportsDeps> {
     links: await rt.links(),
     mailFrom: rt.settings.MAIL_FROM,
     log: rt.log,
-    counters: memoryCounters(),
+    counters,
   };
 }
 
