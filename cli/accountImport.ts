@@ -1,10 +1,9 @@
-import { describeError } from '../functions/shared/describeError';
-import { readFile } from 'node:fs/promises';
 import { mapConcurrent } from '../functions/store/concurrency';
 import type { CliContext } from './cliRuntime';
 import { addressRows, checkColumns, planImport } from './importPlan';
 import { ImportFileError, parseImport, type ImportRowError } from './importRows';
 import { plural, printJson } from './output';
+import { readTextFile } from './readTextFile';
 
 /** The result of an import, as `--json` prints it. */
 export interface ImportResult {
@@ -21,12 +20,7 @@ export interface ImportResult {
  */
 export async function runImport(file: string, options: { json?: boolean }, context: CliContext): Promise<void> {
   const { io } = context;
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new Error(`cannot read ${file}: ${describeError(error, { audience: 'operator' })}`, { cause: error });
-  }
+  const text = await readTextFile(file);
   let parsed;
   try {
     parsed = parseImport(text);

@@ -1,7 +1,6 @@
-import { describeError } from '../functions/shared/describeError';
-import { readFile } from 'node:fs/promises';
 import { addressSchema, type Address } from '../functions/domain/address';
 import { UsageError } from './output';
+import { readTextFile } from './readTextFile';
 
 /**
  * Reads addresses from a file: one per line, or a CSV whose header has an `address` column (what
@@ -9,12 +8,7 @@ import { UsageError } from './output';
  * address is a usage error naming the file and line; nothing is returned then.
  */
 export async function readAddressFile(file: string): Promise<Address[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new Error(`cannot read ${file}: ${describeError(error, { audience: 'operator' })}`, { cause: error });
-  }
+  const text = await readTextFile(file);
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   const addresses: Address[] = [];
   let column = 0;

@@ -8,6 +8,7 @@ import { createPreferencesPageHandler } from '../functions/handlers/preferences-
 import { createRevokePageHandler } from '../functions/handlers/revoke-page';
 import { createSignRevocationHandler } from '../functions/handlers/sign-revocation';
 import type { ActionLinks } from '../functions/links/actionLinks';
+import type { EmailRenderer } from '../functions/mail/emailRenderer';
 import { createEmailRenderer } from '../functions/mail/render';
 import type { MailSender } from '../functions/mail/sesSender';
 import { mailGovernor, type MailGovernor } from '../functions/services/delivery/mailGovernor';
@@ -72,6 +73,11 @@ export function localMailGovernor(settings: Settings, counters: Counters, clock?
   });
 }
 
+/** The email renderer over `TEMPLATES_DIR` (default: the repository's templates), compiled from source. */
+export function localEmailRenderer(settings: Settings): EmailRenderer {
+  return createEmailRenderer(settings.TEMPLATES_DIR === undefined ? {} : { templateRoot: settings.TEMPLATES_DIR });
+}
+
 /** The ports of the mail services (notify, daily report) over the configured templates, sending through `sender` (a governed one). */
 export function localMailDeps(
   options: Pick<LocalSystemOptions, 'settings' | 'repos' | 'log' | 'counters' | 'now'>,
@@ -84,7 +90,7 @@ export function localMailDeps(
     repos: options.repos,
     chain,
     sender,
-    renderer: createEmailRenderer(settings.TEMPLATES_DIR === undefined ? {} : { templateRoot: settings.TEMPLATES_DIR }),
+    renderer: localEmailRenderer(settings),
     links,
     mailFrom: settings.MAIL_FROM,
     log: options.log,

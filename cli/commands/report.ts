@@ -1,11 +1,10 @@
 import type { Command } from 'commander';
 import { addressSchema } from '../../functions/domain/address';
-import { createEmailRenderer } from '../../functions/mail/render';
 import { sesSenderFrom } from '../../functions/runtime/factories';
 import { dueReports, type AccountReportResult, type DueReportsDeps } from '../../functions/services/report/dueReports';
 import { sendDailyReport } from '../../functions/services/report/sendDailyReport';
 import { memoryCounters } from '../../functions/shared/observability';
-import { localMailGovernor } from '../../local/localSystem';
+import { localEmailRenderer, localMailGovernor } from '../../local/localSystem';
 import type { CliContext, CliRuntime } from '../cliRuntime';
 import { formatTable, plural, printJson, UsageError, addressMessage } from '../output';
 
@@ -18,7 +17,7 @@ export async function reportDepsFrom(rt: CliRuntime): Promise<DueReportsDeps> {
     // Created when a report is built: a run with nothing due needs no chain settings.
     chain: { getPortfolio: (query, options) => rt.chain().getPortfolio(query, options) },
     sender: governor.sender(sesSenderFrom(rt.settings), 'report'),
-    renderer: createEmailRenderer(rt.settings.TEMPLATES_DIR === undefined ? {} : { templateRoot: rt.settings.TEMPLATES_DIR }),
+    renderer: localEmailRenderer(rt.settings),
     links: await rt.links(),
     mailFrom: rt.settings.MAIL_FROM,
     log: rt.log,

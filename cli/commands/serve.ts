@@ -1,8 +1,10 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { createObservability } from '../../functions/shared/observability';
 import { freePort } from '../../local/freePort';
 import { serveSystem } from '../../local/serveSystem';
 import type { CliContext } from '../cliRuntime';
+import { parsePort } from '../parsePort';
+import { untilStopped } from '../untilStopped';
 
 /** `sentinel serve`: the link endpoint and the scheduler, against the configured services. */
 export function register(program: Command, context: CliContext): void {
@@ -27,21 +29,7 @@ export function register(program: Command, context: CliContext): void {
       });
       context.io.out(`links: ${serving.url}  (action links in emails point to ${settings.PUBLIC_BASE_URL})\nserving; Ctrl-C stops\n`);
       await serving.start();
-      await new Promise<void>((resolve) => {
-        const stop = () => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          resolve();
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      });
+      await untilStopped();
       await serving.stop();
     });
-}
-
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65_535) throw new InvalidArgumentError('expected an integer from 0 to 65535');
-  return port;
 }

@@ -1,5 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { startSimulator } from '../../local/sim/http/server';
+import { parsePort } from '../parsePort';
+import { untilStopped } from '../untilStopped';
 
 /** `sentinel sim`: runs only the chain simulator until SIGINT or SIGTERM. */
 export function register(program: Command): void {
@@ -14,24 +16,6 @@ export function register(program: Command): void {
       await untilStopped();
       await sim.close();
     });
-}
-
-function untilStopped(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-}
-
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65_535) throw new InvalidArgumentError('expected an integer from 0 to 65535');
-  return port;
 }
 
 function parseSeed(value: string): number {

@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
 import * as z from 'zod';
 import { renderChartPng } from '../../functions/mail/chart';
-import { createEmailRenderer } from '../../functions/mail/render';
 import { sesSenderFrom } from '../../functions/runtime/factories';
 import { buildMime, type InlineImage } from '../../functions/mail/mime';
 import { EmailSendError } from '../../functions/mail/errors';
 import type { EmailKind } from '../../functions/mail/views';
 import { fromHeader } from '../../functions/services/delivery/mailDelivery';
 import { curves, TIME_ZONE, views } from '../../local/mailSamples';
+import { localEmailRenderer } from '../../local/localSystem';
 import type { CliContext } from '../cliRuntime';
 import { formatTable, plural, printJson, UsageError } from '../output';
 
@@ -38,7 +38,7 @@ export function register(program: Command, context: CliContext): void {
       const kinds = options.kind === undefined ? KINDS : [options.kind as EmailKind];
       const rt = await context.runtime();
       const deps = {
-        renderer: createEmailRenderer(rt.settings.TEMPLATES_DIR === undefined ? {} : { templateRoot: rt.settings.TEMPLATES_DIR }),
+        renderer: localEmailRenderer(rt.settings),
         sender: sesSenderFrom(rt.settings),
         mailFrom: rt.settings.MAIL_FROM,
       };

@@ -2,21 +2,10 @@ import type { Context, SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { processSqsBatch } from '../../functions/runtime/sqsBatch';
 import { currentDeadline } from '../../functions/shared/deadline';
+import { sqsEvent } from '../support/sqsEvent';
 
 function event(n: number): SQSEvent {
-  return {
-    Records: Array.from({ length: n }, (_, i) => ({
-      messageId: `m${i}`,
-      receiptHandle: `r${i}`,
-      body: String(i),
-      attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'test', ApproximateFirstReceiveTimestamp: '0' },
-      messageAttributes: {},
-      md5OfBody: '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:q',
-      awsRegion: 'us-east-1',
-    })),
-  };
+  return sqsEvent(Array.from({ length: n }, (_, i) => String(i)));
 }
 
 /** A context whose remaining time follows a clock the test moves. */

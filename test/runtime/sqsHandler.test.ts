@@ -1,25 +1,10 @@
-import type { Context, SQSEvent } from 'aws-lambda';
+import type { Context } from 'aws-lambda';
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
 import { sqsHandler, type SqsHandlerDeps } from '../../functions/runtime/sqsHandler';
 import { memoryCounters, type Log } from '../../functions/shared/observability';
 import { lambdaContext } from '../../local/lambdaContext';
-
-function event(bodies: readonly string[]): SQSEvent {
-  return {
-    Records: bodies.map((body, i) => ({
-      messageId: `m${i}`,
-      receiptHandle: `r${i}`,
-      body,
-      attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'test', ApproximateFirstReceiveTimestamp: '0' },
-      messageAttributes: {},
-      md5OfBody: '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:q',
-      awsRegion: 'us-east-1',
-    })),
-  };
-}
+import { sqsEvent } from '../support/sqsEvent';
 
 type Line = { level: keyof Log; message: string; extra: Record<string, unknown> | undefined };
 
@@ -59,7 +44,7 @@ describe('sqsHandler', () => {
     });
     const context = lambdaContext('test', 60_000);
 
-    const response = await handler(event(['{"id":"a"}', 'not json', '{"id":"bad"}', '{"secret":"hunter2"}', '{"id":"b"}']), context);
+    const response = await handler(sqsEvent(['{"id":"a"}', 'not json', '{"id":"bad"}', '{"secret":"hunter2"}', '{"id":"b"}']), context);
 
     expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'm2' }]);
     expect(handled.sort()).toEqual(['a', 'b']);
@@ -93,7 +78,7 @@ describe('sqsHandler', () => {
     });
 
     // 1.2 s left, 1 s kept free: the first record starts, the ones after it find the deadline passed.
-    const response = await handler(event(['{"id":"a"}', '{"id":"b"}', '{"id":"c"}']), lambdaContext('test', 1_200));
+    const response = await handler(sqsEvent(['{"id":"a"}', '{"id":"b"}', '{"id":"c"}']), lambdaContext('test', 1_200));
 
     expect(started).toEqual(['a']);
     expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'm1' }, { itemIdentifier: 'm2' }]);
