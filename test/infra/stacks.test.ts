@@ -464,6 +464,14 @@ describe('alarms', () => {
   it('alarms on the age of the oldest message of every work queue, 2 of 3 five-minute periods', () => {
     const ages = alarms().filter((a) => a['MetricName'] === 'ApproximateAgeOfOldestMessage');
     expect(ages.map((a) => (a['Dimensions'] as { Value: string }[])[0]?.Value).sort()).toEqual(['collect', 'notify', 'report'].map((q) => `sentinel-devnet-${q}`));
+    // Every work queue: every queue a function consumes (its event source), found in the template, not listed by hand.
+    const consumed = resourcesOf('AWS::Lambda::EventSourceMapping').map(([, r]) => {
+      const arn = JSON.stringify(props(r)['EventSourceArn']);
+      const queue = resourcesOf('AWS::SQS::Queue').find(([id, q]) => arn.includes(`"${id}"`) || arn.includes(`:${String(props(q)['QueueName'])}"`));
+      return String(props(queue?.[1] as Resource)['QueueName']);
+    });
+    expect(consumed).toHaveLength(3);
+    expect(ages.map((a) => (a['Dimensions'] as { Value: string }[])[0]?.Value).sort()).toEqual(consumed.sort());
     for (const a of ages) expect(a).toMatchObject({ Period: 300, EvaluationPeriods: 3, DatapointsToAlarm: 2, Statistic: 'Maximum', TreatMissingData: 'notBreaching' });
   });
 
@@ -476,6 +484,13 @@ describe('alarms', () => {
       }),
     );
     expect([...configs.keys()].sort()).toEqual(['dispatch', 'report-dispatch', 'ses-events']);
+    // Every function a schedule targets (found in the template, not listed by hand) has one.
+    const scheduled = resourcesOf('AWS::Scheduler::Schedule').map(([, r]) => {
+      const target = (props(r)['Target'] as { Arn: { 'Fn::GetAtt': [string, string] } }).Arn['Fn::GetAtt'][0];
+      return String(props(resourcesOf('AWS::Lambda::Function').find(([id]) => id === target)?.[1] as Resource)['FunctionName']).replace('sentinel-devnet-', '');
+    });
+    expect(scheduled.sort()).toEqual(['dispatch', 'report-dispatch']);
+    for (const name of scheduled) expect(configs.has(name), name).toBe(true);
     expect(configs.get('dispatch')).toMatchObject({ MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 60 });
     expect(configs.get('report-dispatch')).toMatchObject({ MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 300, DestinationConfig: { OnFailure: { Destination: expect.anything() } } });
     expect(configs.get('ses-events')).toMatchObject({ MaximumRetryAttempts: 2, DestinationConfig: { OnFailure: { Destination: expect.anything() } } });
@@ -599,6 +614,19 @@ describe('alarms', () => {
     const body = JSON.stringify(dashboards[0]?.['DashboardBody']);
     for (const needle of ['SuccessfulPolls', 'OverdueAccounts', 'ReportLatenessSeconds', 'ApproximateAgeOfOldestMessage', 'Delivery', 'Errors', 'ChainRequests', 'AWS/WAFV2', 'BlockedRequests', LINK_FIREWALL_RULES.perClient, '5XXError']) {
       expect(body, needle).toContain(needle);
+    }
+  });
+
+  it('has every alarm in the alarm table of docs/operations.md (what it means, what to do)', () => {
+    const runbook = readFileSync(join('docs', 'operations.md'), 'utf8');
+    const table = runbook.slice(runbook.indexOf('## Alarms'), runbook.indexOf('\n## ', runbook.indexOf('## Alarms') + 1));
+    const rows = table.split('\n').filter((line) => line.startsWith('| `'));
+    const ids = alarms().map((a) => String(a['AlarmName']).replace('sentinel-devnet-monitoring-', ''));
+    expect(ids.length).toBeGreaterThan(30);
+    for (const id of ids) {
+      // Per-function throttles share one row (`<Fn>Throttles`); every other alarm is named in the first column of its row.
+      const named = id.endsWith('Throttles') ? '`<Fn>Throttles`' : `\`${id}\``;
+      expect(rows.some((row) => row.split(' | ')[0]?.includes(named) && row.split(' | ').length >= 3), id).toBe(true);
     }
   });
 
