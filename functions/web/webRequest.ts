@@ -28,6 +28,8 @@ const v2Schema = z.looseObject({
 
 /** REST API Lambda proxy events (payload format 1.0): the deployed link endpoint. */
 const v1Schema = z.looseObject({
+  /** The resource the request matched (`/unsubscribe`): never the stage or a custom domain's base path. */
+  resource: z.string().optional(),
   path: z.string(),
   httpMethod: z.string(),
   headers: headersSchema,
@@ -59,7 +61,7 @@ export function toWebRequest(event: APIGatewayProxyEventV2 | APIGatewayProxyEven
     } else {
       for (const [name, value] of Object.entries(e.queryStringParameters ?? {})) if (value != null) query.append(name, value);
     }
-    return request(e.httpMethod, e.path, query, e.headers, e.body, e.isBase64Encoded ?? false);
+    return request(e.httpMethod, e.resource ?? e.path, query, e.headers, e.body, e.isBase64Encoded ?? false);
   }
   return { kind: 'malformed', reason: 'not an API Gateway proxy event (payload 1.0 or 2.0)' };
 }

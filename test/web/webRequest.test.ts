@@ -31,7 +31,7 @@ describe('toWebRequest', () => {
   it('reads a REST API proxy event (payload 1.0): decoded query re-encoded, null fields, base64 body', () => {
     const request = requestOf({
       resource: '/unsubscribe',
-      path: '/unsubscribe',
+      path: '/mapped/unsubscribe', // behind a custom domain's base path
       httpMethod: 'POST',
       headers: { Origin: 'https://links.example.com', 'Content-Type': 'application/x-www-form-urlencoded' },
       multiValueHeaders: {},
@@ -43,7 +43,7 @@ describe('toWebRequest', () => {
       requestContext: { httpMethod: 'POST', stage: 'links', path: '/links/unsubscribe' },
     });
     expect(request.method).toBe('POST');
-    // The path without the stage: the pages route by it.
+    // The path without the stage or a base path: the pages route by it.
     expect(request.path).toBe('/unsubscribe');
     expect(request.query.get('t')).toBe(TOKEN);
     expect(request.query.getAll('x')).toEqual(['1', '2']);
