@@ -27,7 +27,8 @@ export interface LinkFirewallProps {
  * reputation list are blocked, and each client (source IP) may make `limits.requests` requests,
  * `limits.posts` of them POSTs, per {@link LINK_RATE_WINDOW_SECONDS}; above that it gets 429 with
  * `Retry-After` until its rate falls back. Everything else is allowed and goes on to the stage's
- * own throttles. Metrics per rule in `AWS/WAFV2` (`WebACL`, `Region`, `Rule`).
+ * own throttles. Metrics per rule in `AWS/WAFV2` (`WebACL`, `Region`, `Rule`). The query string
+ * (the link token) is substituted in the sampled requests WAF keeps.
  */
 export class LinkFirewall extends Construct {
   readonly webAcl: CfnWebACL;
@@ -64,6 +65,8 @@ export class LinkFirewall extends Construct {
       scope: 'REGIONAL',
       defaultAction: { allow: {} },
       visibilityConfig: visibility(this.webAclName),
+      // The query string carries the link token: replaced in sampled requests (and in logs, were any enabled).
+      dataProtectionConfig: { dataProtections: [{ field: { fieldType: 'QUERY_STRING' }, action: 'SUBSTITUTION' }] },
       customResponseBodies: {
         'too-many-requests': {
           contentType: 'TEXT_PLAIN',

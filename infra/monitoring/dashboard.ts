@@ -54,7 +54,7 @@ export function createStageDashboard(scope: Construct, id: string, props: StageD
   const { webAclName, region, rules } = props.firewall;
   dashboard.addWidgets(
     graph(
-      'Link endpoint: requests, 4xx (incl. 429), 5xx',
+      'Link endpoint: requests, 4xx (incl. throttled), 5xx',
       [apiMetric('Count', props.api.name, props.api.stage)],
       [apiMetric('4XXError', props.api.name, props.api.stage), apiMetric('5XXError', props.api.name, props.api.stage)],
     ),

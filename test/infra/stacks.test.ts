@@ -384,6 +384,9 @@ describe('link endpoint', () => {
       },
     });
     for (const r of rules) expect(r['VisibilityConfig'], String(r['Name'])).toMatchObject({ CloudWatchMetricsEnabled: true, MetricName: r['Name'] });
+    // The link token (query string) never reaches WAF's sampled requests; and no full WAF logging.
+    expect(props(acl)['DataProtectionConfig']).toEqual({ DataProtections: [{ Field: { FieldType: 'QUERY_STRING' }, Action: 'SUBSTITUTION' }] });
+    expect(resourcesOf('AWS::WAFv2::LoggingConfiguration')).toEqual([]);
     // Associated with the API's one stage.
     const associations = resourcesOf('AWS::WAFv2::WebACLAssociation').map(([, r]) => props(r));
     expect(associations).toHaveLength(1);
