@@ -90,7 +90,7 @@ export function buildSentinelApp(app: App, options: { env?: Environment } = {}):
   compute.addStackDependency(messaging);
   compute.addStackDependency(web, 'reads PUBLIC_BASE_URL from the SSM parameter web writes');
   monitoring.addStackDependency(compute);
-  monitoring.addStackDependency(web, 'reads the API id from the SSM parameter web writes');
+  monitoring.addStackDependency(web, 'alarms on the link API and its web ACL by name');
 
   Tags.of(app).add('project', 'portfolio-sentinel');
   Tags.of(app).add('stage', config.stage);

@@ -1,4 +1,4 @@
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { Log } from '../shared/observability';
 import { htmlResponse } from './htmlResponse';
 import { pageFailureResponse } from './pageFailure';
@@ -7,7 +7,7 @@ import { toWebRequest, type WebRequest } from './webRequest';
 import { describeError } from '../shared/describeError';
 
 /**
- * The shape every public page handler shares (HTTP API payload 2.0 events): parse the request,
+ * The shape every public page handler shares (API Gateway payload 2.0 or REST API payload 1.0 events): parse the request,
  * let the page service decide what to show (`bad-request` for a request that could not be read),
  * render it with the security headers, drop the body for HEAD. An unexpected failure is logged
  * (message only: never the token or the URL) and answered with a plain 500 page.
@@ -21,7 +21,7 @@ export function createPageHandler<V>(options: {
   readonly badRequest: (reason: string) => V;
   readonly render: (view: V) => RenderedPage;
 }) {
-  return async (event: APIGatewayProxyEventV2, context?: Context): Promise<APIGatewayProxyStructuredResultV2> => {
+  return async (event: APIGatewayProxyEventV2 | APIGatewayProxyEvent, context?: Context): Promise<APIGatewayProxyStructuredResultV2> => {
     if (context) options.addContext?.(context);
     const parsed = toWebRequest(event);
     try {

@@ -1,8 +1,8 @@
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyEventV2 } from 'aws-lambda';
 import * as z from 'zod';
 import { parseFormBody, type FormBody } from './formBody';
 
-/** What the page handlers need from an HTTP API (payload v2) event. */
+/** What the page handlers need from an API Gateway event. */
 export interface WebRequest {
   readonly method: string;
   /** The path without the stage or query, e.g. `/revoke`. */
@@ -13,33 +13,77 @@ export interface WebRequest {
   readonly form: FormBody;
 }
 
-const eventSchema = z.looseObject({
+const headersSchema = z.record(z.string(), z.string().nullish()).nullish();
+
+/** HTTP API and function URL events (payload format 2.0): `npm start` and the tests. */
+const v2Schema = z.looseObject({
+  version: z.literal('2.0').optional(),
   rawPath: z.string(),
   rawQueryString: z.string().default(''),
-  headers: z.record(z.string(), z.string().optional()).default({}),
-  body: z.string().optional(),
+  headers: headersSchema,
+  body: z.string().nullish(),
   isBase64Encoded: z.boolean().default(false),
   requestContext: z.looseObject({ http: z.looseObject({ method: z.string() }) }),
+});
+
+/** REST API Lambda proxy events (payload format 1.0): the deployed link endpoint. */
+const v1Schema = z.looseObject({
+  /** The resource the request matched (`/unsubscribe`): never the stage or a custom domain's base path. */
+  resource: z.string().optional(),
+  path: z.string(),
+  httpMethod: z.string(),
+  headers: headersSchema,
+  multiValueQueryStringParameters: z.record(z.string(), z.array(z.string()).nullish()).nullish(),
+  queryStringParameters: z.record(z.string(), z.string().nullish()).nullish(),
+  body: z.string().nullish(),
+  isBase64Encoded: z.boolean().nullish(),
 });
 
 /** Outcome of reading an event: a request, or why it is not one the pages can answer. */
 export type ParsedWebRequest = { kind: 'request'; request: WebRequest } | { kind: 'malformed'; reason: string };
 
-/** Reads an API Gateway HTTP API / function URL event (payload format 2.0) with zod; never throws. */
-export function toWebRequest(event: APIGatewayProxyEventV2 | unknown): ParsedWebRequest {
-  const parsed = eventSchema.safeParse(event);
-  if (!parsed.success) return { kind: 'malformed', reason: 'not an HTTP API (payload 2.0) event' };
-  const e = parsed.data;
+/**
+ * Reads an API Gateway event with zod, never throwing: an HTTP API / function URL event (payload
+ * 2.0) or a REST API proxy event (payload 1.0, whose query arrives decoded and is re-encoded here).
+ */
+export function toWebRequest(event: APIGatewayProxyEventV2 | APIGatewayProxyEvent | unknown): ParsedWebRequest {
+  const v2 = v2Schema.safeParse(event);
+  if (v2.success) {
+    const e = v2.data;
+    return request(e.requestContext.http.method, e.rawPath, new URLSearchParams(e.rawQueryString), e.headers, e.body, e.isBase64Encoded);
+  }
+  const v1 = v1Schema.safeParse(event);
+  if (v1.success) {
+    const e = v1.data;
+    const query = new URLSearchParams();
+    if (e.multiValueQueryStringParameters) {
+      for (const [name, values] of Object.entries(e.multiValueQueryStringParameters)) for (const value of values ?? []) query.append(name, value);
+    } else {
+      for (const [name, value] of Object.entries(e.queryStringParameters ?? {})) if (value != null) query.append(name, value);
+    }
+    return request(e.httpMethod, e.resource ?? e.path, query, e.headers, e.body, e.isBase64Encoded ?? false);
+  }
+  return { kind: 'malformed', reason: 'not an API Gateway proxy event (payload 1.0 or 2.0)' };
+}
+
+function request(
+  method: string,
+  path: string,
+  query: URLSearchParams,
+  rawHeaders: Record<string, string | null | undefined> | null | undefined,
+  body: string | null | undefined,
+  isBase64Encoded: boolean,
+): ParsedWebRequest {
   const headers = new Map<string, string>();
-  for (const [name, value] of Object.entries(e.headers)) if (value !== undefined) headers.set(name.toLowerCase(), value);
+  for (const [name, value] of Object.entries(rawHeaders ?? {})) if (value != null) headers.set(name.toLowerCase(), value);
   return {
     kind: 'request',
     request: {
-      method: e.requestContext.http.method.toUpperCase(),
-      path: e.rawPath,
-      query: new URLSearchParams(e.rawQueryString),
+      method: method.toUpperCase(),
+      path,
+      query,
       header: (name) => headers.get(name.toLowerCase()),
-      form: parseFormBody(headers.get('content-type'), e.body, e.isBase64Encoded),
+      form: parseFormBody(headers.get('content-type'), body ?? undefined, isBase64Encoded),
     },
   };
 }

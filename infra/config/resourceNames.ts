@@ -43,9 +43,22 @@ export function publicBaseUrlParameter(stage: string): string {
   return `/sentinel/${stage}/public-base-url`;
 }
 
-/** SSM parameter holding the HTTP API's id, written by the web stack (read by the monitoring stack). */
+/** SSM parameter holding the link endpoint REST API's id, written by the web stack (for tools; no stack reads it). */
 export function apiIdParameter(stage: string): string {
   return `/sentinel/${stage}/api-id`;
+}
+
+/** Name of the link endpoint's REST API (the `ApiName` dimension of its metrics). */
+export function linkApiName(prefix: string): string {
+  return `${prefix}links`;
+}
+
+/** The link endpoint's one deployment stage (a path segment of its execute-api URL, and the `Stage` dimension). */
+export const LINK_API_STAGE = 'links';
+
+/** Name of the link endpoint's WAF web ACL (the `WebACL` dimension of its metrics). */
+export function linkWebAclName(prefix: string): string {
+  return `${prefix}links`;
 }
 
 /** Name of the link-token secret. */

@@ -24,13 +24,18 @@ export interface StageConfig {
   readonly rate: ChainRateBudget;
   /** Sender address and the verified SES identity (domain or address) it belongs to. */
   readonly mail: { readonly from: string; readonly identity: string; readonly sandboxRecipients: readonly string[] };
-  /** Custom domain for the link endpoint; without it links use the API's default endpoint. */
+  /** Custom domain for the link endpoint (an ACM certificate in the stage's region); without it links use the API's execute-api endpoint. */
   readonly domain?: { readonly name: string; readonly certificateArn: string };
   /** Owner keys the stack creates (names; alias `alias/sentinel/<stage>/<name>`). */
   readonly ownerKeys: readonly string[];
   /** Owner keys that already exist, by key ARN. */
   readonly ownerKeyArns: readonly string[];
   readonly alarmEmail?: string;
+  /**
+   * Per-client limits of the link endpoint's WAF: requests one IP address may make in
+   * {@link LINK_RATE_WINDOW_SECONDS} (all methods; and `POST` alone) before it is answered 429.
+   */
+  readonly linkRateLimit: { readonly requests: number; readonly posts: number };
   /**
    * The AWS account and region the stage deploys to: required (and pinned) for testnet and beta;
    * devnet may leave them out and synthesizes environment-agnostic stacks.
@@ -64,6 +69,12 @@ const list = z.preprocess((value) => {
   return text === '' ? [] : text.split(',').map((s) => s.trim());
 }, z.array(z.string().min(1)));
 
+/** The window WAF counts each client's requests over (its rate-based rules' evaluation window). */
+export const LINK_RATE_WINDOW_SECONDS = 300;
+
+/** WAF accepts rate-based limits from 10 to 2,000,000,000 requests per window. */
+const wafLimit = z.coerce.number().int().min(10).max(2_000_000_000);
+
 const retentionValues = new Set<number>(Object.values(RetentionDays).filter((v): v is number => typeof v === 'number'));
 
 const keyName = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'owner key names are lowercase letters, digits and "-"');
@@ -90,6 +101,8 @@ const contextSchema = z.object({
   ownerKeys: list.pipe(z.array(keyName)).default([]),
   ownerKeyArns: list.pipe(z.array(keyArn)).default([]),
   alarmEmail: z.email().optional(),
+  linkRateLimit: wafLimit.default(100),
+  linkPostRateLimit: wafLimit.default(20),
   owner: z.string().regex(/^[\w .:/=+@-]{1,256}$/, 'a tag value').default('portfolio-sentinel-operators'),
   tracing: z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean()).default(false),
   logRetentionDays: z.coerce
@@ -136,8 +149,15 @@ export function loadStageConfig(read: (key: string) => unknown): StageConfig {
     throw new StageConfigError(String(issue?.path[0] ?? 'context'), issue?.message ?? 'invalid', { cause: result.error });
   }
   const parsed = result.data;
+  if (parsed.linkPostRateLimit > parsed.linkRateLimit) {
+    throw new StageConfigError('linkPostRateLimit', `at most linkRateLimit (${parsed.linkRateLimit}): every POST counts against both`);
+  }
   if ((parsed.domainName === undefined) !== (parsed.certificateArn === undefined)) {
     throw new StageConfigError(parsed.domainName ? 'certificateArn' : 'domainName', 'domainName and certificateArn go together');
+  }
+  const certificateRegion = parsed.certificateArn?.split(':')[3];
+  if (parsed.region !== undefined && certificateRegion !== undefined && certificateRegion !== parsed.region) {
+    throw new StageConfigError('certificateArn', `the link endpoint is regional: its certificate must be in ${parsed.region}, not ${certificateRegion}`);
   }
   const base = CHAIN_REST_BASE[parsed.stage];
   let rate: ChainRateBudget;
@@ -162,6 +182,7 @@ export function loadStageConfig(read: (key: string) => unknown): StageConfig {
     ownerKeys: parsed.ownerKeys,
     ownerKeyArns: parsed.ownerKeyArns,
     ...(parsed.alarmEmail ? { alarmEmail: parsed.alarmEmail } : {}),
+    linkRateLimit: { requests: parsed.linkRateLimit, posts: parsed.linkPostRateLimit },
     ...(parsed.account && parsed.region ? { env: { account: parsed.account, region: parsed.region } } : {}),
     owner: parsed.owner,
     tracing: parsed.tracing,

@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { Dashboard, GraphWidget, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Construct } from 'constructs';
-import { CHAIN_REQUEST_SERVICES, apiMetric, customMetric, lambdaMetric, queueMetric, sesEventMetric, sesReputationMetric } from './metrics';
+import { CHAIN_REQUEST_SERVICES, apiMetric, customMetric, lambdaMetric, queueMetric, sesEventMetric, sesReputationMetric, wafMetric } from './metrics';
 
 /** What the dashboard shows: names only, like the alarms. */
 export interface StageDashboardProps {
@@ -10,12 +10,14 @@ export interface StageDashboardProps {
   readonly prefix: string;
   readonly functionNames: readonly string[];
   readonly workQueueNames: readonly string[];
-  readonly apiId: string;
+  /** The link endpoint: REST API and stage names, and its WAF web ACL (name, region, rule names). */
+  readonly api: { readonly name: string; readonly stage: string };
+  readonly firewall: { readonly webAclName: string; readonly region: string; readonly rules: readonly string[] };
 }
 
 /**
  * One CloudWatch dashboard per stage: polls and overdue accounts, report lateness, queue ages,
- * emails, errors, chain requests.
+ * emails, errors, chain requests, and the link endpoint's requests with what its WAF blocked.
  */
 export function createStageDashboard(scope: Construct, id: string, props: StageDashboardProps): Dashboard {
   const { stage } = props;
@@ -45,9 +47,22 @@ export function createStageDashboard(scope: Construct, id: string, props: StageD
     graph(
       'Errors',
       props.functionNames.map((f) => lambdaMetric('Errors', f)),
-      [apiMetric('5xx', props.apiId), customMetric('NotificationFailures', 'notify', stage, 'Sum', five)],
+      [apiMetric('5XXError', props.api.name, props.api.stage), customMetric('NotificationFailures', 'notify', stage, 'Sum', five)],
     ),
     graph('Chain requests', CHAIN_REQUEST_SERVICES.map((s) => customMetric('ChainRequests', s, stage, 'Sum', Duration.minutes(1)))),
+  );
+  const { webAclName, region, rules } = props.firewall;
+  dashboard.addWidgets(
+    graph(
+      'Link endpoint: requests, 4xx (incl. throttled), 5xx',
+      [apiMetric('Count', props.api.name, props.api.stage)],
+      [apiMetric('4XXError', props.api.name, props.api.stage), apiMetric('5XXError', props.api.name, props.api.stage)],
+    ),
+    graph(
+      'Link endpoint WAF: blocked requests by rule, allowed',
+      rules.map((rule) => wafMetric('BlockedRequests', webAclName, region, rule)),
+      [wafMetric('AllowedRequests', webAclName, region, 'ALL')],
+    ),
   );
   return dashboard;
 }

@@ -49,9 +49,23 @@ export function queueMetric(
   return new Metric({ namespace: 'AWS/SQS', metricName, dimensionsMap: { QueueName: queueName }, statistic: 'Maximum', period });
 }
 
-/** A metric of the HTTP API's `$default` stage (`4xx`, `5xx`, `Count`). */
-export function apiMetric(metricName: '4xx' | '5xx' | 'Count', apiId: string, period = Duration.minutes(5)): Metric {
-  return new Metric({ namespace: 'AWS/ApiGateway', metricName, dimensionsMap: { ApiId: apiId, Stage: '$default' }, statistic: 'Sum', period });
+/** A metric of the link endpoint's REST API stage, by API name and stage name (`4XXError`, `5XXError`, `Count`). */
+export function apiMetric(metricName: '4XXError' | '5XXError' | 'Count', apiName: string, stageName: string, period = Duration.minutes(5)): Metric {
+  return new Metric({ namespace: 'AWS/ApiGateway', metricName, dimensionsMap: { ApiName: apiName, Stage: stageName }, statistic: 'Sum', period });
+}
+
+/**
+ * Requests a regional WAF web ACL blocked or allowed, by ACL name, region and rule name (`ALL` for
+ * the whole ACL).
+ */
+export function wafMetric(
+  metricName: 'BlockedRequests' | 'AllowedRequests',
+  webAclName: string,
+  region: string,
+  rule: string,
+  period = Duration.minutes(5),
+): Metric {
+  return new Metric({ namespace: 'AWS/WAFV2', metricName, dimensionsMap: { WebACL: webAclName, Region: region, Rule: rule }, statistic: 'Sum', period });
 }
 
 /** An account-level SES reputation rate (what SES reviews sending accounts by), as a fraction. */

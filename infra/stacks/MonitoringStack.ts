@@ -2,12 +2,12 @@ import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
-import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import type { HandlerName } from '../bundling/handlerCatalog';
-import { apiIdParameter } from '../config/resourceNames';
+import { LINK_API_STAGE, linkApiName, linkWebAclName } from '../config/resourceNames';
 import type { StageConfig } from '../config/stageConfig';
 import { EncryptedTopic } from '../constructs/EncryptedTopic';
+import { LINK_FIREWALL_RULES } from '../constructs/LinkFirewall';
 import { createStageDashboard } from '../monitoring/dashboard';
 import {
   MALFORMED_MESSAGE_SERVICES,
@@ -17,6 +17,7 @@ import {
   queueMetric,
   sesReputationMetric,
   topicFailuresMetric,
+  wafMetric,
 } from '../monitoring/metrics';
 
 /** A work queue as the monitoring stack sees it: names only, and how old its oldest message may get. */
@@ -50,6 +51,13 @@ export const RETRIED_FUNCTIONS: ReadonlySet<HandlerName> = new Set(['dispatch', 
 export const SES_BOUNCE_RATE_ALARM = 0.04;
 export const SES_COMPLAINT_RATE_ALARM = 0.0008;
 
+/**
+ * The link-flood alarms: requests (and POSTs) the WAF's per-client rate rules blocked in a
+ * five-minute period, in 2 of 3 periods. A few blocked clicks are a person retrying; this many,
+ * sustained, is a script.
+ */
+export const LINK_FLOOD_BLOCKED_ALARM = { requests: 100, posts: 20 } as const;
+
 /** The report-lateness alarm: a report sent more than this after its local due time means a missed run. */
 export const REPORT_LATENESS_ALARM = Duration.hours(1);
 
@@ -68,8 +76,8 @@ const AT_LEAST = ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD;
 
 /**
  * Alarms (all to one encrypted SNS topic, on ALARM and on OK) and the stage dashboard. Every metric
- * is addressed by deterministic names (functions, queues, topic) or, for the API id, by the web
- * stack's SSM parameter: this stack imports no export. See docs/operations.md for what each means.
+ * is addressed by deterministic names (functions, queues, topic, the link API and its web ACL):
+ * this stack imports no export. See docs/operations.md for what each means.
  */
 export class MonitoringStack extends Stack {
   readonly alarmTopic: EncryptedTopic;
@@ -85,7 +93,8 @@ export class MonitoringStack extends Stack {
       publishers: ['cloudwatch.amazonaws.com'],
     });
     if (config.alarmEmail) this.alarmTopic.topic.addSubscription(new EmailSubscription(config.alarmEmail));
-    const apiId = StringParameter.valueForStringParameter(this, apiIdParameter(stage));
+    const api = { name: linkApiName(prefix), stage: LINK_API_STAGE };
+    const firewall = { webAclName: linkWebAclName(prefix), region: this.region, rules: Object.values(LINK_FIREWALL_RULES) };
 
     for (const q of props.queues) {
       this.alarm(`${q.id}DeadLetters`, {
@@ -145,13 +154,27 @@ export class MonitoringStack extends Stack {
     });
     this.alarm('ApiServerErrors', {
       description: 'The link endpoint answered 5xx in 2 of the last 3 five-minute periods.',
-      metric: apiMetric('5xx', apiId),
+      metric: apiMetric('5XXError', api.name, api.stage),
       threshold: 1,
       comparison: AT_LEAST,
       missing: TreatMissingData.NOT_BREACHING,
       datapoints: 2,
       periods: 3,
     });
+    for (const [id, rule, threshold, what] of [
+      ['LinkFloodBlocked', LINK_FIREWALL_RULES.perClient, LINK_FLOOD_BLOCKED_ALARM.requests, 'requests'],
+      ['LinkPostFloodBlocked', LINK_FIREWALL_RULES.perClientPosts, LINK_FLOOD_BLOCKED_ALARM.posts, 'POSTs'],
+    ] as const) {
+      this.alarm(id, {
+        description: `The link endpoint's WAF turned away at least ${threshold} ${what} over the per-client limit (rule ${rule}) in 2 of the last 3 five-minute periods: a flood from a few addresses (docs/operations.md).`,
+        metric: wafMetric('BlockedRequests', firewall.webAclName, firewall.region, rule),
+        threshold,
+        comparison: AT_LEAST,
+        missing: TreatMissingData.NOT_BREACHING,
+        datapoints: 2,
+        periods: 3,
+      });
+    }
     this.alarm('NotificationFailures', {
       description: 'notify gave up on notifications (NotificationFailures) in 2 of the last 3 five-minute periods.',
       metric: customMetric('NotificationFailures', 'notify', stage, 'Sum', five),
@@ -205,7 +228,8 @@ export class MonitoringStack extends Stack {
       prefix,
       functionNames: props.functions.map((h) => `${prefix}${h}`),
       workQueueNames: props.queues.map((q) => q.queueName),
-      apiId,
+      api,
+      firewall,
     });
   }
 

@@ -1,28 +1,48 @@
-import { CfnOutput, Stack, Validations, type StackProps } from 'aws-cdk-lib';
-import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { DomainName, HttpApi, HttpMethod, HttpStage, LogGroupLogDestination, type CfnStage } from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { CfnOutput, Fn, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import {
+  AccessLogFormat,
+  DomainName,
+  EndpointType,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  RestApi,
+  SecurityPolicy,
+  type IResource,
+} from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
-import { apiIdParameter, publicBaseUrlParameter, signerRoleName } from '../config/resourceNames';
+import { LINK_API_STAGE, apiIdParameter, linkApiName, publicBaseUrlParameter, signerRoleName } from '../config/resourceNames';
 import type { StageConfig } from '../config/stageConfig';
+import { LinkFirewall } from '../constructs/LinkFirewall';
 import { ownerKeyAlias } from '../constructs/OwnerKeys';
 import { SentinelFunction } from '../constructs/SentinelFunction';
 import type { DataStack } from './DataStack';
 import type { MessagingStack } from './MessagingStack';
 
-/** Requests per second (and burst) the public link endpoint accepts: people clicking links. */
+/**
+ * Requests per second (and burst) the whole link endpoint accepts: people clicking links. A cap
+ * for the functions and tables behind it; what one client may send is limited by the WAF
+ * (`linkRateLimit`, per IP address), so one script cannot use this up for everyone.
+ */
 export const LINK_ENDPOINT_THROTTLE = { rateLimit: 20, burstLimit: 40 };
 
 /**
  * Confirmed revocations (`POST /revoke`) per second (and burst): each one holds a `sign-revocation`
  * instance (reserved concurrency `signerConcurrency`) for a few chain round trips, so a flood of
  * confirmations is turned away at the API (429) instead of reaching the signer and the chain.
- * Per-client limits need CloudFront + WAF in front of the API (not built; docs/deploy.md).
  */
 export const REVOKE_POST_THROTTLE = { rateLimit: 2, burstLimit: 5 };
+
+/** The public paths, each answering GET and POST, and the page function behind it. */
+export const LINK_ROUTES = {
+  revoke: 'revoke-page',
+  unsubscribe: 'preferences-page',
+  preferences: 'preferences-page',
+  snooze: 'preferences-page',
+} as const;
 
 export interface WebStackProps extends StackProps {
   readonly config: StageConfig;
@@ -31,15 +51,19 @@ export interface WebStackProps extends StackProps {
 }
 
 /**
- * The link endpoint and the revocation path: an HTTP API with `GET|POST /revoke` (revoke-page),
- * `GET|POST /unsubscribe`, `GET|POST /preferences` and `GET|POST /snooze` (preferences-page), and the private
- * `sign-revocation` function, invocable by `revoke-page` only, allowed to sign with the owner keys
- * of the keys stack. It exports nothing: the base URL and the API id go to SSM parameters
- * (`/sentinel/<stage>/public-base-url`, `/sentinel/<stage>/api-id`) for the stacks after it.
+ * The link endpoint and the revocation path: a regional REST API with `GET|POST /revoke`
+ * (revoke-page), `GET|POST /unsubscribe`, `/preferences` and `/snooze` (preferences-page), behind a
+ * WAF web ACL associated with its stage (per-client rate limits, the AWS IP reputation list), and
+ * the private `sign-revocation` function, invocable by `revoke-page` only, allowed to sign with the
+ * owner keys of the keys stack. The web ACL sits on the stage itself, so every way in (the custom
+ * domain, or the execute-api endpoint when there is none) goes through it. It exports nothing: the
+ * base URL and the API id go to SSM parameters (`/sentinel/<stage>/public-base-url`,
+ * `/sentinel/<stage>/api-id`); monitoring finds the API and the ACL by their fixed names.
  */
 export class WebStack extends Stack {
-  readonly api: HttpApi;
-  /** Base of every link in emails: the custom domain when configured, else the API's endpoint. */
+  readonly api: RestApi;
+  readonly firewall: LinkFirewall;
+  /** Base of every link in emails: the custom domain when configured, else the API's stage URL. */
   readonly publicBaseUrl: string;
   readonly revokePage: SentinelFunction;
   readonly preferencesPage: SentinelFunction;
@@ -50,48 +74,56 @@ export class WebStack extends Stack {
     const { config, data, messaging } = props;
     const table = data.tables.get.bind(data.tables);
 
-    this.api = new HttpApi(this, 'Api', {
-      apiName: `${config.prefix}links`,
-      description: 'Action links from emails: revoke a delegate, unsubscribe, snooze.',
-      createDefaultStage: false,
+    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: config.logRetention });
+    this.api = new RestApi(this, 'Api', {
+      restApiName: linkApiName(config.prefix),
+      description: 'Action links from emails: revoke a delegate, unsubscribe, preferences, snooze.',
+      endpointConfiguration: { types: [EndpointType.REGIONAL] },
       // With a custom domain, links use it only: the execute-api endpoint would bypass its mapping.
       disableExecuteApiEndpoint: config.domain !== undefined,
-    });
-    const domain = config.domain
-      ? new DomainName(this, 'Domain', {
-          domainName: config.domain.name,
-          certificate: Certificate.fromCertificateArn(this, 'Certificate', config.domain.certificateArn),
-        })
-      : undefined;
-    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: config.logRetention });
-    const stage = new HttpStage(this, 'DefaultStage', {
-      httpApi: this.api,
-      stageName: '$default',
-      autoDeploy: true,
-      throttle: LINK_ENDPOINT_THROTTLE,
-      ...(domain ? { domainMapping: { domainName: domain } } : {}),
-      accessLogSettings: {
-        destination: new LogGroupLogDestination(accessLogs),
-        // Route key, never the path or query string: link tokens must not reach the logs.
-        format: AccessLogFormat.custom(
+      // Execution logs need an account-wide role and would log query strings (link tokens); access logs below.
+      cloudWatchRole: false,
+      deployOptions: {
+        stageName: LINK_API_STAGE,
+        throttlingRateLimit: LINK_ENDPOINT_THROTTLE.rateLimit,
+        throttlingBurstLimit: LINK_ENDPOINT_THROTTLE.burstLimit,
+        methodOptions: {
+          '/revoke/POST': { throttlingRateLimit: REVOKE_POST_THROTTLE.rateLimit, throttlingBurstLimit: REVOKE_POST_THROTTLE.burstLimit },
+        },
+        tracingEnabled: config.tracing,
+        accessLogDestination: new LogGroupLogDestination(accessLogs),
+        // Resource path and method, never the request path or query string: link tokens must not reach the logs.
+        accessLogFormat: AccessLogFormat.custom(
           JSON.stringify({
             requestId: '$context.requestId',
             ip: '$context.identity.sourceIp',
             requestTime: '$context.requestTime',
-            routeKey: '$context.routeKey',
+            method: '$context.httpMethod',
+            resource: '$context.resourcePath',
             status: '$context.status',
             protocol: '$context.protocol',
             responseLength: '$context.responseLength',
             integrationLatency: '$context.integrationLatency',
-            integrationError: '$context.integrationErrorMessage',
+            integrationError: '$context.integration.error',
+            waf: '$context.wafResponseCode',
           }),
         ),
       },
     });
-    (stage.node.defaultChild as CfnStage).routeSettings = {
-      'POST /revoke': { ThrottlingRateLimit: REVOKE_POST_THROTTLE.rateLimit, ThrottlingBurstLimit: REVOKE_POST_THROTTLE.burstLimit },
-    };
-    this.publicBaseUrl = config.domain ? `https://${config.domain.name}` : this.api.apiEndpoint;
+    this.firewall = new LinkFirewall(this, 'Firewall', { prefix: config.prefix, limits: config.linkRateLimit, stage: this.api.deploymentStage });
+    const domain = config.domain
+      ? new DomainName(this, 'Domain', {
+          domainName: config.domain.name,
+          certificate: Certificate.fromCertificateArn(this, 'Certificate', config.domain.certificateArn),
+          endpointType: EndpointType.REGIONAL,
+          securityPolicy: SecurityPolicy.TLS_1_2,
+        })
+      : undefined;
+    // The whole domain (no base path) maps to the stage.
+    domain?.addApiMapping(this.api.deploymentStage);
+    this.publicBaseUrl = config.domain
+      ? `https://${config.domain.name}`
+      : Fn.join('', ['https://', this.api.restApiId, '.execute-api.', Stack.of(this).region, '.', Stack.of(this).urlSuffix, `/${LINK_API_STAGE}`]);
 
     this.signRevocation = new SentinelFunction(this, 'SignRevocation', {
       handler: 'sign-revocation',
@@ -142,35 +174,26 @@ export class WebStack extends Stack {
       .bindSecret(data.linkSecretName)
       .bindPublicBaseUrl(this.publicBaseUrl);
 
-    const routes = [
-      ...this.api.addRoutes({
-        path: '/revoke',
-        methods: [HttpMethod.GET, HttpMethod.POST],
-        integration: new HttpLambdaIntegration('Revoke', this.revokePage.fn),
-      }),
-      ...this.api.addRoutes({
-        path: '/unsubscribe',
-        methods: [HttpMethod.GET, HttpMethod.POST],
-        integration: new HttpLambdaIntegration('Unsubscribe', this.preferencesPage.fn),
-      }),
-      ...this.api.addRoutes({
-        path: '/preferences',
-        methods: [HttpMethod.GET, HttpMethod.POST],
-        integration: new HttpLambdaIntegration('Preferences', this.preferencesPage.fn),
-      }),
-      ...this.api.addRoutes({
-        path: '/snooze',
-        methods: [HttpMethod.GET, HttpMethod.POST],
-        integration: new HttpLambdaIntegration('Snooze', this.preferencesPage.fn),
-      }),
-    ];
-    for (const route of routes) {
-      Validations.of(route).acknowledge({
-        id: 'AwsSolutions-APIG4',
-        reason:
-          'Links opened from emails by people without accounts: each request is authorized by the signed, purpose-bound, expiring token it carries (checked by the handler, single use for state changes), not by an API authorizer.',
-      });
+    const pages: Record<(typeof LINK_ROUTES)[keyof typeof LINK_ROUTES], IFunction> = {
+      'revoke-page': this.revokePage.fn,
+      'preferences-page': this.preferencesPage.fn,
+    };
+    for (const [path, page] of Object.entries(LINK_ROUTES)) {
+      const resource = this.api.root.addResource(path);
+      const integration = new LambdaIntegration(pages[page], { allowTestInvoke: false });
+      for (const method of ['GET', 'POST']) resource.addMethod(method, integration);
+      acknowledgePublicRoute(resource);
     }
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-APIG2',
+      reason:
+        'The handlers validate every request with zod (token, form fields, origin headers) and answer a clear 400 page; an API request validator could only check that a parameter is present, and would answer a bare JSON error instead of the page.',
+    });
+    Validations.of(this.api.deploymentStage).acknowledge({
+      id: 'AwsSolutions-APIG6',
+      reason:
+        'Execution logging needs the account-wide API Gateway CloudWatch role (shared by every stage in the account) and at INFO records query strings, which carry link tokens; the stage writes access logs (method, resource path, status, WAF result, never the path or query) instead.',
+    });
 
     new CfnOutput(this, 'SignerRoleArn', {
       value: this.signRevocation.role.roleArn,
@@ -184,14 +207,29 @@ export class WebStack extends Stack {
     });
     new StringParameter(this, 'ApiIdParameter', {
       parameterName: apiIdParameter(config.stage),
-      stringValue: this.api.apiId,
-      description: 'Id of the link endpoint HTTP API (read by the monitoring stack)',
+      stringValue: this.api.restApiId,
+      description: 'Id of the link endpoint REST API (for tools; monitoring finds the API by name)',
     });
     if (domain) {
       new CfnOutput(this, 'DomainTarget', {
-        value: domain.regionalDomainName,
+        value: domain.domainNameAliasDomainName,
         description: `Point a CNAME/alias for ${config.domain?.name} here`,
       });
     }
   }
+}
+
+/** The link routes take no API authorizer: the signed token each request carries is the authorization. */
+function acknowledgePublicRoute(resource: IResource): void {
+  Validations.of(resource).acknowledge(
+    {
+      id: 'AwsSolutions-APIG4',
+      reason:
+        'Links opened from emails by people without accounts: each request is authorized by the signed, purpose-bound, expiring token it carries (checked by the handler, single use for state changes), not by an API authorizer.',
+    },
+    {
+      id: 'AwsSolutions-COG4',
+      reason: 'No user pool: the people clicking links have no accounts; the signed token in each link is the authorization.',
+    },
+  );
 }

@@ -5,7 +5,7 @@ import { createLocalSigner } from '../../functions/chain/localSigner';
 import { signTransaction } from '../../functions/chain/signTransaction';
 import { buildRemoveDelegateManager } from '../../functions/chain/transactionBuilders';
 
-// Everything below is copied from shared/spec/rocket-wire-format.md, "Worked example".
+// Everything below is copied from the chain's wire-format specification, "Worked example".
 const PRIVATE_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const DELEGATE = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';

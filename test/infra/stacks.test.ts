@@ -13,7 +13,11 @@ import { REPORT_BATCH_SIZE, REPORT_WORKER_CONCURRENCY } from '../../functions/se
 import { TABLES } from '../../functions/store/tableDefinitions';
 import { worstCaseRps } from '../../infra/config/chainRateBudget';
 import { STAGE_ENV } from '../../infra/constructs/SentinelFunction';
-import { LINK_ENDPOINT_THROTTLE, REVOKE_POST_THROTTLE } from '../../infra/stacks/WebStack';
+import { LINK_ENDPOINT_THROTTLE, LINK_ROUTES, REVOKE_POST_THROTTLE } from '../../infra/stacks/WebStack';
+import { LINK_FIREWALL_RULES } from '../../infra/constructs/LinkFirewall';
+import { LINK_API_STAGE } from '../../infra/config/resourceNames';
+import { LINK_RATE_WINDOW_SECONDS } from '../../infra/config/stageConfig';
+import { LINK_FLOOD_BLOCKED_ALARM } from '../../infra/stacks/MonitoringStack';
 import { series, simulateAlarm, type RawPoint, type SimulatedAlarm } from './alarmSimulator';
 import { TEST_ACCOUNT, TEST_REGION, resolveIntrinsics } from './policyEvaluator';
 import { STACK_PARTS, TEST_CONTEXT, cleanUpSynth, synthStage, type SynthResult, type TemplateJson } from './synthStage';
@@ -295,11 +299,27 @@ describe('event sources', () => {
 });
 
 describe('link endpoint', () => {
-  it('routes GET and POST of /revoke, /unsubscribe, /preferences and /snooze to the two page functions only', () => {
-    const routes = resourcesOf('AWS::ApiGatewayV2::Route').map(([, r]) => props(r)['RouteKey']);
-    expect(routes.sort()).toEqual(['GET /preferences', 'GET /revoke', 'GET /snooze', 'GET /unsubscribe', 'POST /preferences', 'POST /revoke', 'POST /snooze', 'POST /unsubscribe']);
-    const integrated = resourcesOf('AWS::ApiGatewayV2::Integration').map(([, r]) => JSON.stringify(props(r)['IntegrationUri']));
-    expect(integrated.every((uri) => uri.includes(logicalIdOfFunction('revoke-page')) || uri.includes(logicalIdOfFunction('preferences-page')))).toBe(true);
+  /** `GET /revoke` etc. of every REST API method, from its resource's path part. */
+  const methods = (): { key: string; method: Record<string, unknown> }[] =>
+    resourcesOf('AWS::ApiGateway::Method').map(([, r]) => {
+      const resourceId = (props(r)['ResourceId'] as { Ref: string }).Ref;
+      const pathPart = props(synth.json.web.Resources[resourceId] as Resource)['PathPart'];
+      return { key: `${String(props(r)['HttpMethod'])} /${String(pathPart)}`, method: props(r) };
+    });
+
+  it('routes GET and POST of /revoke, /unsubscribe, /preferences and /snooze to the two page functions only (Lambda proxy)', () => {
+    expect(methods().map((m) => m.key).sort()).toEqual(['GET /preferences', 'GET /revoke', 'GET /snooze', 'GET /unsubscribe', 'POST /preferences', 'POST /revoke', 'POST /snooze', 'POST /unsubscribe']);
+    for (const { key, method } of methods()) {
+      const page = LINK_ROUTES[key.split(' /')[1] as keyof typeof LINK_ROUTES];
+      expect(method['Integration'], key).toMatchObject({ Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' });
+      expect(JSON.stringify(method['Integration']), key).toContain(logicalIdOfFunction(page));
+      expect(method['AuthorizationType'], key).toBe('NONE');
+    }
+    // One REST API, regional, and nothing else that answers HTTP.
+    expect(resourcesOf('AWS::ApiGateway::RestApi').map(([, r]) => props(r))).toEqual([
+      expect.objectContaining({ Name: 'sentinel-devnet-links', EndpointConfiguration: { Types: ['REGIONAL'] } }),
+    ]);
+    expect(resourcesOf('AWS::ApiGatewayV2::Api')).toEqual([]);
   });
 
   it('gives sign-revocation no public entry point: no URL, no route, no resource-policy grant', () => {
@@ -307,36 +327,107 @@ describe('link endpoint', () => {
     const signer = logicalIdOfFunction('sign-revocation');
     const permissions = resourcesOf('AWS::Lambda::Permission').map(([, r]) => JSON.stringify(props(r)['FunctionName']));
     expect(permissions.some((fn) => fn.includes(signer))).toBe(false);
-    const integrations = resourcesOf('AWS::ApiGatewayV2::Integration').map(([, r]) => JSON.stringify(props(r)));
-    expect(integrations.some((i) => i.includes(signer))).toBe(false);
+    expect(methods().some(({ method }) => JSON.stringify(method).includes(signer))).toBe(false);
   });
 
-  it('throttles and access-logs the stage without the query string', () => {
-    const stage = resourcesOf('AWS::ApiGatewayV2::Stage')[0]?.[1];
-    expect(props(stage as Resource)).toMatchObject({
-      StageName: '$default',
-      AutoDeploy: true,
-      DefaultRouteSettings: { ThrottlingRateLimit: expect.any(Number), ThrottlingBurstLimit: expect.any(Number) },
-      AccessLogSettings: { DestinationArn: expect.anything(), Format: expect.stringContaining('$context.routeKey') },
-    });
-    // Confirmed revocations have a tighter limit of their own (they hold a signer instance each).
-    expect(props(stage as Resource)['RouteSettings']).toEqual({ 'POST /revoke': { ThrottlingRateLimit: REVOKE_POST_THROTTLE.rateLimit, ThrottlingBurstLimit: REVOKE_POST_THROTTLE.burstLimit } });
+  it('throttles the stage, POST /revoke tighter, and access-logs it without the path or query string', () => {
+    const stages = resourcesOf('AWS::ApiGateway::Stage');
+    expect(stages).toHaveLength(1);
+    const stage = props(stages[0]?.[1] as Resource);
+    expect(stage).toMatchObject({ StageName: LINK_API_STAGE, AccessLogSetting: { DestinationArn: expect.anything(), Format: expect.stringContaining('$context.resourcePath') } });
+    const settings = stage['MethodSettings'] as Record<string, unknown>[];
+    expect(settings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ ResourcePath: '/*', HttpMethod: '*', ThrottlingRateLimit: LINK_ENDPOINT_THROTTLE.rateLimit, ThrottlingBurstLimit: LINK_ENDPOINT_THROTTLE.burstLimit }),
+        // Confirmed revocations have a tighter limit of their own (they hold a signer instance each).
+        expect.objectContaining({ ResourcePath: '/~1revoke', HttpMethod: 'POST', ThrottlingRateLimit: REVOKE_POST_THROTTLE.rateLimit, ThrottlingBurstLimit: REVOKE_POST_THROTTLE.burstLimit }),
+      ]),
+    );
     expect(REVOKE_POST_THROTTLE.rateLimit).toBeLessThan(LINK_ENDPOINT_THROTTLE.rateLimit);
-    const format = (props(stage as Resource)['AccessLogSettings'] as { Format: string }).Format;
-    expect(format).not.toMatch(/\$context\.(path|querystring|requestOverride)/i);
+    // No execution logging: at INFO it would record query strings (link tokens).
+    for (const setting of settings) expect(setting['LoggingLevel'] ?? 'OFF').toBe('OFF');
+    const format = (stage['AccessLogSetting'] as { Format: string }).Format;
+    expect(format).not.toMatch(/\$context\.(path|querystring|requestOverride)|\$input|\$method\.request/i);
   });
 
-  it('hands the API endpoint to the mail functions as PUBLIC_BASE_URL through an SSM parameter, not an export', () => {
+  it('puts a regional WAF web ACL on the stage: IP reputation list, then per-client (IP) rate limits from the stage config, 429 above them', () => {
+    const acls = resourcesOf('AWS::WAFv2::WebACL');
+    expect(acls).toHaveLength(1);
+    const [aclId, acl] = acls[0] as [string, Resource];
+    expect(props(acl)).toMatchObject({ Name: 'sentinel-devnet-links', Scope: 'REGIONAL', DefaultAction: { Allow: {} } });
+    const rules = props(acl)['Rules'] as Record<string, unknown>[];
+    const rule = (name: string): Record<string, unknown> | undefined => rules.find((r) => r['Name'] === name);
+    expect(rules.map((r) => [r['Priority'], r['Name']])).toEqual([
+      [0, LINK_FIREWALL_RULES.ipReputation],
+      [1, LINK_FIREWALL_RULES.perClient],
+      [2, LINK_FIREWALL_RULES.perClientPosts],
+    ]);
+    expect(rule(LINK_FIREWALL_RULES.ipReputation)).toMatchObject({
+      OverrideAction: { None: {} },
+      Statement: { ManagedRuleGroupStatement: { VendorName: 'AWS', Name: 'AWSManagedRulesAmazonIpReputationList' } },
+    });
+    const { linkRateLimit } = synth.stacks.config;
+    expect(linkRateLimit).toEqual({ requests: 100, posts: 20 }); // the defaults; stages.test.ts synthesizes other values
+    const tooMany = { Block: { CustomResponse: { ResponseCode: 429, ResponseHeaders: [{ Name: 'retry-after', Value: String(LINK_RATE_WINDOW_SECONDS) }] } } };
+    expect(rule(LINK_FIREWALL_RULES.perClient)).toMatchObject({
+      Action: tooMany,
+      Statement: { RateBasedStatement: { Limit: linkRateLimit.requests, AggregateKeyType: 'IP', EvaluationWindowSec: LINK_RATE_WINDOW_SECONDS } },
+    });
+    expect(rule(LINK_FIREWALL_RULES.perClientPosts)).toMatchObject({
+      Action: tooMany,
+      Statement: {
+        RateBasedStatement: {
+          Limit: linkRateLimit.posts,
+          AggregateKeyType: 'IP',
+          ScopeDownStatement: { ByteMatchStatement: { FieldToMatch: { Method: {} }, PositionalConstraint: 'EXACTLY', SearchString: 'POST' } },
+        },
+      },
+    });
+    for (const r of rules) expect(r['VisibilityConfig'], String(r['Name'])).toMatchObject({ CloudWatchMetricsEnabled: true, MetricName: r['Name'] });
+    // The link token (query string) never reaches WAF's sampled requests; and no full WAF logging.
+    expect(props(acl)['DataProtectionConfig']).toEqual({ DataProtections: [{ Field: { FieldType: 'QUERY_STRING' }, Action: 'SUBSTITUTION' }] });
+    expect(resourcesOf('AWS::WAFv2::LoggingConfiguration')).toEqual([]);
+    // Associated with the API's one stage.
+    const associations = resourcesOf('AWS::WAFv2::WebACLAssociation').map(([, r]) => props(r));
+    expect(associations).toHaveLength(1);
+    expect(associations[0]?.['WebACLArn']).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
+    const stageId = resourcesOf('AWS::ApiGateway::Stage')[0]?.[0] as string;
+    const apiId = resourcesOf('AWS::ApiGateway::RestApi')[0]?.[0] as string;
+    const stageArn = JSON.stringify(associations[0]?.['ResourceArn']);
+    expect(stageArn).toContain(`{"Ref":"${apiId}"}`);
+    expect(stageArn).toContain(`/stages/",{"Ref":"${stageId}"}`);
+  });
+
+  it('cannot be reached around the web ACL: the only way to the page functions is the guarded stage', () => {
+    // Nothing else answers HTTP: no HTTP API, no function URL, no second stage or deployment target.
+    expect(resourcesOf('AWS::ApiGatewayV2::Api')).toEqual([]);
+    expect(resourcesOf('AWS::ApiGatewayV2::Stage')).toEqual([]);
+    expect(resourcesOf('AWS::Lambda::Url')).toEqual([]);
+    expect(resourcesOf('AWS::ApiGateway::Stage')).toHaveLength(1);
+    // API Gateway may invoke the page functions from the guarded stage only (no test-invoke grant).
+    const apiId = resourcesOf('AWS::ApiGateway::RestApi')[0]?.[0] as string;
+    const stageId = resourcesOf('AWS::ApiGateway::Stage')[0]?.[0] as string;
+    const grants = resourcesOf('AWS::Lambda::Permission').filter(([, r]) => props(r)['Principal'] === 'apigateway.amazonaws.com');
+    expect(grants).toHaveLength(8);
+    for (const [id, grant] of grants) {
+      const source = JSON.stringify(props(grant)['SourceArn']);
+      expect(source, id).toContain(`{"Ref":"${apiId}"}`);
+      expect(source, id).toContain(`/",{"Ref":"${stageId}"},"/`);
+      expect(source, id).not.toContain('test-invoke-stage');
+    }
+    // Without a custom domain links use the execute-api endpoint of that stage (stages.test.ts: with one, it is off).
+    synth.templates.web.hasResourceProperties('AWS::ApiGateway::RestApi', { DisableExecuteApiEndpoint: false });
+  });
+
+  it('hands the stage URL to the mail functions as PUBLIC_BASE_URL through an SSM parameter, not an export', () => {
     const url = (props(functionNamed('notify'))['Environment'] as { Variables: Record<string, unknown> }).Variables['PUBLIC_BASE_URL'] as { Ref: string };
     const parameter = synth.json.compute.Parameters?.[url.Ref];
     expect(parameter).toEqual({ Type: 'AWS::SSM::Parameter::Value<String>', Default: '/sentinel/devnet/public-base-url' });
-    synth.templates.web.hasResourceProperties('AWS::SSM::Parameter', { Name: '/sentinel/devnet/public-base-url', Value: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Api'), 'ApiEndpoint'] } });
+    const written = resourcesOf('AWS::SSM::Parameter').find(([, r]) => props(r)['Name'] === '/sentinel/devnet/public-base-url');
+    const apiId = resourcesOf('AWS::ApiGateway::RestApi')[0]?.[0] as string;
+    expect(resolveIntrinsics(props(written?.[1] as Resource)['Value'])).toBe(`https://ref:${apiId}.execute-api.${TEST_REGION}.amazonaws.com/${LINK_API_STAGE}`);
     expect(synth.stacks.compute.dependencies).toContain(synth.stacks.web);
     expect(synth.stacks.web.dependencies).not.toContain(synth.stacks.compute);
-  });
-
-  it('keeps the execute-api endpoint on without a custom domain (links use it)', () => {
-    synth.templates.web.hasResourceProperties('AWS::ApiGatewayV2::Api', { DisableExecuteApiEndpoint: false });
   });
 });
 
@@ -376,6 +467,14 @@ describe('alarms', () => {
   it('alarms on the age of the oldest message of every work queue, 2 of 3 five-minute periods', () => {
     const ages = alarms().filter((a) => a['MetricName'] === 'ApproximateAgeOfOldestMessage');
     expect(ages.map((a) => (a['Dimensions'] as { Value: string }[])[0]?.Value).sort()).toEqual(['collect', 'notify', 'report'].map((q) => `sentinel-devnet-${q}`));
+    // Every work queue: every queue a function consumes (its event source), found in the template, not listed by hand.
+    const consumed = resourcesOf('AWS::Lambda::EventSourceMapping').map(([, r]) => {
+      const arn = JSON.stringify(props(r)['EventSourceArn']);
+      const queue = resourcesOf('AWS::SQS::Queue').find(([id, q]) => arn.includes(`"${id}"`) || arn.includes(`:${String(props(q)['QueueName'])}"`));
+      return String(props(queue?.[1] as Resource)['QueueName']);
+    });
+    expect(consumed).toHaveLength(3);
+    expect(ages.map((a) => (a['Dimensions'] as { Value: string }[])[0]?.Value).sort()).toEqual(consumed.sort());
     for (const a of ages) expect(a).toMatchObject({ Period: 300, EvaluationPeriods: 3, DatapointsToAlarm: 2, Statistic: 'Maximum', TreatMissingData: 'notBreaching' });
   });
 
@@ -388,6 +487,13 @@ describe('alarms', () => {
       }),
     );
     expect([...configs.keys()].sort()).toEqual(['dispatch', 'report-dispatch', 'ses-events']);
+    // Every function a schedule targets (found in the template, not listed by hand) has one.
+    const scheduled = resourcesOf('AWS::Scheduler::Schedule').map(([, r]) => {
+      const target = (props(r)['Target'] as { Arn: { 'Fn::GetAtt': [string, string] } }).Arn['Fn::GetAtt'][0];
+      return String(props(resourcesOf('AWS::Lambda::Function').find(([id]) => id === target)?.[1] as Resource)['FunctionName']).replace('sentinel-devnet-', '');
+    });
+    expect(scheduled.sort()).toEqual(['dispatch', 'report-dispatch']);
+    for (const name of scheduled) expect(configs.has(name), name).toBe(true);
     expect(configs.get('dispatch')).toMatchObject({ MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 60 });
     expect(configs.get('report-dispatch')).toMatchObject({ MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 300, DestinationConfig: { OnFailure: { Destination: expect.anything() } } });
     expect(configs.get('ses-events')).toMatchObject({ MaximumRetryAttempts: 2, DestinationConfig: { OnFailure: { Destination: expect.anything() } } });
@@ -451,9 +557,14 @@ describe('alarms', () => {
   });
 
   it('alarms on API 5xx, notification failures, malformed messages and report lateness (agreed metric names)', () => {
-    expect(alarmNamed('ApiServerErrors')).toMatchObject({ Namespace: 'AWS/ApiGateway', MetricName: '5xx', EvaluationPeriods: 3, DatapointsToAlarm: 2 });
-    const apiId = (alarmNamed('ApiServerErrors')['Dimensions'] as { Name: string; Value: { Ref: string } }[]).find((d) => d.Name === 'ApiId')?.Value.Ref;
-    expect(synth.json.monitoring.Parameters?.[apiId as string]).toEqual({ Type: 'AWS::SSM::Parameter::Value<String>', Default: '/sentinel/devnet/api-id' });
+    // The REST API by its fixed name and stage: no export, no parameter.
+    expect(alarmNamed('ApiServerErrors')).toMatchObject({
+      Namespace: 'AWS/ApiGateway',
+      MetricName: '5XXError',
+      Dimensions: expect.arrayContaining([{ Name: 'ApiName', Value: 'sentinel-devnet-links' }, { Name: 'Stage', Value: LINK_API_STAGE }]),
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 2,
+    });
     expect(alarmNamed('NotificationFailures')).toMatchObject({ MetricName: 'NotificationFailures', Dimensions: expect.arrayContaining([{ Name: 'service', Value: 'notify' }]), EvaluationPeriods: 3, DatapointsToAlarm: 2 });
     for (const service of ['Collect', 'Notify', 'Report']) expect(alarmNamed(`${service}MalformedMessages`)).toMatchObject({ MetricName: 'MalformedMessages', Threshold: 1 });
     expect(alarmNamed('ReportLateness')).toMatchObject({ MetricName: 'ReportLatenessSeconds', Statistic: 'Maximum', Threshold: 3600 });
@@ -469,13 +580,56 @@ describe('alarms', () => {
     });
   });
 
-  it('has a dashboard for the stage: polls, lateness, queue ages, emails, errors, chain requests', () => {
+  it('alarms when the WAF keeps turning away a flood from a few clients (blocked by each per-client rule, 2 of 3 periods)', () => {
+    for (const [id, rule, threshold] of [
+      ['LinkFloodBlocked', LINK_FIREWALL_RULES.perClient, LINK_FLOOD_BLOCKED_ALARM.requests],
+      ['LinkPostFloodBlocked', LINK_FIREWALL_RULES.perClientPosts, LINK_FLOOD_BLOCKED_ALARM.posts],
+    ] as const) {
+      const alarm = alarmNamed(id);
+      expect(alarm, id).toMatchObject({
+        Namespace: 'AWS/WAFV2',
+        MetricName: 'BlockedRequests',
+        Statistic: 'Sum',
+        Period: 300,
+        Threshold: threshold,
+        EvaluationPeriods: 3,
+        DatapointsToAlarm: 2,
+        TreatMissingData: 'notBreaching',
+      });
+      const dimensions = Object.fromEntries((alarm['Dimensions'] as { Name: string; Value: unknown }[]).map((d) => [d.Name, d.Value]));
+      expect(dimensions).toEqual({ WebACL: 'sentinel-devnet-links', Rule: rule, Region: { Ref: 'AWS::Region' } });
+      // The ACL's metric names are the rule names the alarm reads.
+      synth.templates.web.hasResourceProperties('AWS::WAFv2::WebACL', {
+        Name: dimensions['WebACL'],
+        Rules: Match.arrayWith([Match.objectLike({ Name: rule, VisibilityConfig: Match.objectLike({ MetricName: rule }) })]),
+      });
+      const simulated = alarm as unknown as SimulatedAlarm;
+      // A person retrying a few times is not a flood; a script sustained over ten minutes is.
+      expect(simulateAlarm(simulated, series((at) => (at % 3600 === 0 ? 5 : 0), 60, 6 * 3600), 6 * 3600), id).not.toContain('ALARM');
+      expect(simulateAlarm(simulated, series((at) => (at >= 3600 && at < 4800 ? threshold : 0), 60, 6 * 3600), 6 * 3600), id).toContain('ALARM');
+    }
+  });
+
+  it('has a dashboard for the stage: polls, lateness, queue ages, emails, errors, chain requests, the WAF', () => {
     const dashboards = resourcesOf('AWS::CloudWatch::Dashboard').map(([, r]) => props(r));
     expect(dashboards).toHaveLength(1);
     expect(dashboards[0]?.['DashboardName']).toBe('sentinel-devnet-overview');
     const body = JSON.stringify(dashboards[0]?.['DashboardBody']);
-    for (const needle of ['SuccessfulPolls', 'OverdueAccounts', 'ReportLatenessSeconds', 'ApproximateAgeOfOldestMessage', 'Delivery', 'Errors', 'ChainRequests']) {
+    for (const needle of ['SuccessfulPolls', 'OverdueAccounts', 'ReportLatenessSeconds', 'ApproximateAgeOfOldestMessage', 'Delivery', 'Errors', 'ChainRequests', 'AWS/WAFV2', 'BlockedRequests', LINK_FIREWALL_RULES.perClient, '5XXError']) {
       expect(body, needle).toContain(needle);
+    }
+  });
+
+  it('has every alarm in the alarm table of docs/operations.md (what it means, what to do)', () => {
+    const runbook = readFileSync(join('docs', 'operations.md'), 'utf8');
+    const table = runbook.slice(runbook.indexOf('## Alarms'), runbook.indexOf('\n## ', runbook.indexOf('## Alarms') + 1));
+    const rows = table.split('\n').filter((line) => line.startsWith('| `'));
+    const ids = alarms().map((a) => String(a['AlarmName']).replace('sentinel-devnet-monitoring-', ''));
+    expect(ids.length).toBeGreaterThan(30);
+    for (const id of ids) {
+      // Per-function throttles share one row (`<Fn>Throttles`); every other alarm is named in the first column of its row.
+      const named = id.endsWith('Throttles') ? '`<Fn>Throttles`' : `\`${id}\``;
+      expect(rows.some((row) => row.split(' | ')[0]?.includes(named) && row.split(' | ').length >= 3), id).toBe(true);
     }
   });
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CHAIN_REST_BASE, STAGE_NAMES } from '../../infra/config/chainEnvironments';
 import { chainRateBudget, REQUESTS_PER_POLL, worstCaseRps } from '../../infra/config/chainRateBudget';
-import { loadStageConfig, REQUIRED_CONTEXT, StageConfigError } from '../../infra/config/stageConfig';
+import { LINK_RATE_WINDOW_SECONDS, loadStageConfig, REQUIRED_CONTEXT, StageConfigError } from '../../infra/config/stageConfig';
 
 const load = (context: Record<string, unknown>) => loadStageConfig((key) => context[key]);
 /** What a beta synth requires (testnet alike). */
@@ -92,9 +92,21 @@ describe('loadStageConfig', () => {
     );
   });
 
-  it('takes a custom domain only with its certificate', () => {
-    const config = load({ ...BETA, domainName: 'links.example.com', certificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/abc' });
-    expect(config.domain).toEqual({ name: 'links.example.com', certificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/abc' });
+  it('takes a custom domain only with its certificate, in the stage region (the link endpoint is regional)', () => {
+    const config = load({ ...BETA, domainName: 'links.example.com', certificateArn: 'arn:aws:acm:eu-west-1:111122223333:certificate/abc' });
+    expect(config.domain).toEqual({ name: 'links.example.com', certificateArn: 'arn:aws:acm:eu-west-1:111122223333:certificate/abc' });
+    expect(keyOfError({ ...BETA, domainName: 'links.example.com', certificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/abc' })).toBe('certificateArn');
+    expect(() => load({ ...BETA, domainName: 'links.example.com', certificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/abc' })).toThrow(/must be in eu-west-1, not us-east-1/);
+  });
+
+  it('reads the per-client limits of the link endpoint (WAF: requests per IP per 5 minutes, and POSTs)', () => {
+    expect(LINK_RATE_WINDOW_SECONDS).toBe(300);
+    expect(load({ stage: 'devnet' }).linkRateLimit).toEqual({ requests: 100, posts: 20 });
+    expect(load({ stage: 'devnet', linkRateLimit: '1000', linkPostRateLimit: 30 }).linkRateLimit).toEqual({ requests: 1000, posts: 30 });
+    expect(keyOfError({ stage: 'devnet', linkRateLimit: 9 })).toBe('linkRateLimit'); // WAF's minimum is 10
+    expect(keyOfError({ stage: 'devnet', linkRateLimit: 'many' })).toBe('linkRateLimit');
+    expect(keyOfError({ stage: 'devnet', linkPostRateLimit: 2.5 })).toBe('linkPostRateLimit');
+    expect(keyOfError({ stage: 'devnet', linkRateLimit: 50, linkPostRateLimit: 60 })).toBe('linkPostRateLimit');
   });
 });
 

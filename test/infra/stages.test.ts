@@ -11,15 +11,12 @@ import { cleanUpSynth, deployedStageContext, synthStage } from './synthStage';
 
 afterAll(cleanUpSynth);
 
-/** Base URLs of `shared/spec/rocket-wire-format.md`'s environment table, read from the spec itself. */
-function specRestBases(): Record<string, string> {
-  // `shared/` sits next to the checkout; a worktree may be nested one level deeper, so look upwards.
-  const candidates = [1, 2, 3].map((up) => join(PROJECT_ROOT, ...Array<string>(up).fill('..'), 'shared', 'spec', 'rocket-wire-format.md'));
-  const specPath = candidates.find((p) => existsSync(p)) ?? (candidates[0] as string);
-  const spec = readFileSync(specPath, 'utf8');
-  const rows = [...spec.matchAll(/^\| (devnet|testnet|beta) \| `(https:\/\/[^`]+)` \|/gm)];
-  return Object.fromEntries(rows.map((m) => [m[1], m[2]]));
-}
+/** The REST base of each chain environment, written out here (not read from the config under test). */
+const CHAIN_REST_BASE_EXPECTED: Readonly<Record<string, string>> = {
+  devnet: 'https://devnet.rocket-cluster-1.com',
+  testnet: 'https://testnet.rocket-cluster-1.com',
+  beta: 'https://beta.rocket-cluster-1.com',
+};
 
 /** Proxy settings that make any network attempt fail at once instead of reaching the internet. */
 const NO_NETWORK = {
@@ -33,8 +30,6 @@ const NO_NETWORK = {
 };
 
 describe('every stage synthesizes offline with real bundles, cdk-nag clean', () => {
-  const bases = specRestBases();
-
   it.each(STAGE_NAMES)(
     '%s',
     (stage) => {
@@ -54,8 +49,8 @@ describe('every stage synthesizes offline with real bundles, cdk-nag clean', () 
       );
       expect(collect?.Properties?.['Environment']).toMatchObject({
         Variables: {
-          ROCKET_NODE_URL: bases[stage],
-          ROCKET_INDEXER_URL: `${bases[stage]}/indexer`,
+          ROCKET_NODE_URL: CHAIN_REST_BASE_EXPECTED[stage],
+          ROCKET_INDEXER_URL: `${CHAIN_REST_BASE_EXPECTED[stage]}/indexer`,
           SENTINEL_TABLE_PREFIX: `sentinel-${stage}-`,
         },
       });
@@ -63,13 +58,15 @@ describe('every stage synthesizes offline with real bundles, cdk-nag clean', () 
     360_000, // the first stage bundles all eight handlers cold: over 3 minutes at load average 30
   );
 
-  it('takes the optional context: a custom domain for links, SES sandbox recipients', () => {
+  it('takes the optional context: a custom domain for links, per-client limits, SES sandbox recipients', () => {
     const synth = synthStage({
       ...deployedStageContext('beta'),
       tracing: 'true',
       domainName: 'links.example.com',
-      certificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/0b1c2d3e-aaaa-bbbb-cccc-111122223333',
+      certificateArn: 'arn:aws:acm:eu-west-1:111122223333:certificate/0b1c2d3e-aaaa-bbbb-cccc-111122223333',
       sandboxRecipients: 'tester@example.org',
+      linkRateLimit: '500',
+      linkPostRateLimit: '50',
     });
     const sendGrants = Object.values(synth.json.compute.Resources)
       .filter((r) => r.Type === 'AWS::IAM::Policy')
@@ -78,14 +75,32 @@ describe('every stage synthesizes offline with real bundles, cdk-nag clean', () 
     expect(sendGrants).toHaveLength(2);
     for (const grant of sendGrants) expect(grant).toContain(':identity/tester@example.org');
     expect(synth.validationReport.pluginReports).toEqual([]);
-    synth.templates.web.hasResourceProperties('AWS::ApiGatewayV2::DomainName', { DomainName: 'links.example.com' });
-    synth.templates.web.resourceCountIs('AWS::ApiGatewayV2::ApiMapping', 1);
+    synth.templates.web.hasResourceProperties('AWS::ApiGateway::DomainName', {
+      DomainName: 'links.example.com',
+      EndpointConfiguration: { Types: ['REGIONAL'] },
+      RegionalCertificateArn: 'arn:aws:acm:eu-west-1:111122223333:certificate/0b1c2d3e-aaaa-bbbb-cccc-111122223333',
+      SecurityPolicy: 'TLS_1_2',
+    });
+    // The domain maps to the one stage, the one the web ACL guards.
+    const web = Object.entries(synth.json.web.Resources);
+    const stageId = web.find(([, r]) => r.Type === 'AWS::ApiGateway::Stage')?.[0];
+    const mappings = web.filter(([, r]) => r.Type === 'AWS::ApiGatewayV2::ApiMapping' || r.Type === 'AWS::ApiGateway::BasePathMapping');
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0]?.[1].Properties?.['Stage']).toEqual({ Ref: stageId });
+    expect(JSON.stringify(web.find(([, r]) => r.Type === 'AWS::WAFv2::WebACLAssociation')?.[1].Properties?.['ResourceArn'])).toContain(`{"Ref":"${stageId}"}`);
     const notify = Object.values(synth.json.compute.Resources).find((r) => r.Properties?.['FunctionName'] === 'sentinel-beta-notify');
     expect(notify?.Properties?.['Environment']).toMatchObject({ Variables: { PUBLIC_BASE_URL: 'https://links.example.com' } });
     // Links use the domain only: the execute-api endpoint is off.
-    synth.templates.web.hasResourceProperties('AWS::ApiGatewayV2::Api', { DisableExecuteApiEndpoint: true });
+    synth.templates.web.hasResourceProperties('AWS::ApiGateway::RestApi', { DisableExecuteApiEndpoint: true });
     expect(notify?.Properties?.['TracingConfig']).toEqual({ Mode: 'Active' });
-    // Setting the domain (a documented routine change) leaves no export behind to delete or import.
+    // The per-client limits of the stage.
+    const acl = web.find(([, r]) => r.Type === 'AWS::WAFv2::WebACL')?.[1].Properties as { Rules: { Name: string; Statement: { RateBasedStatement?: { Limit: number } } }[] };
+    expect(acl.Rules.map((r) => [r.Name, r.Statement.RateBasedStatement?.Limit])).toEqual([
+      ['ip-reputation', undefined],
+      ['per-client-rate', 500],
+      ['per-client-post-rate', 50],
+    ]);
+    // Setting the domain or the limits (documented routine changes) leaves no export behind to delete or import.
     for (const part of ['keys', 'data', 'messaging', 'web', 'compute', 'monitoring'] as const) {
       const template = JSON.stringify(synth.json[part]);
       expect(template, part).not.toContain('Fn::ImportValue');
