@@ -23,6 +23,7 @@ import type { HttpRoute } from './http/lambdaHttpAdapter';
 import { createLocalPipeline, type LocalPipeline } from './localPipeline';
 import type { QueueClock } from './queue/inProcessQueue';
 import { createLocalReportPipeline, type LocalReportPipeline } from './reportPipeline';
+import { digestSenderFor } from '../functions/runtime/digestSenderFor';
 
 export interface LocalSystemOptions {
   readonly settings: Settings;
@@ -67,7 +68,7 @@ export function localMailDeps(
   chain: ChainClient,
 ): DueReportsDeps & { now: () => number } {
   const { settings } = options;
-  return {
+  const deps = {
     repos: options.repos,
     chain,
     sender: sesSenderFrom(settings),
@@ -78,6 +79,7 @@ export function localMailDeps(
     counters: options.counters,
     now: options.now,
   };
+  return { ...deps, digest: digestSenderFor(deps) };
 }
 
 /**
@@ -96,7 +98,8 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     ...(options.clock ? { now: options.clock.now, sleep: (ms: number) => options.clock!.sleep(ms) } : {}),
   });
   const ses = options.sender ?? sesSenderFrom(settings);
-  const mail: DueReportsDeps & { now: () => number } = { ...localMailDeps(options, links, chain), sender: governor.sender(ses, 'report') };
+  const paced = { ...localMailDeps(options, links, chain), sender: governor.sender(ses, 'report') };
+  const mail: DueReportsDeps & { now: () => number } = { ...paced, digest: digestSenderFor(paced) };
   const pipeline = createLocalPipeline({
     repos,
     chain,
@@ -144,6 +147,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
   });
   const reports = createLocalReportPipeline({
     accounts: repos.accounts,
+    recipients: repos.recipients,
     log,
     now,
     consumer: createDailyReportHandler(mail),
