@@ -58,7 +58,7 @@ export function register(program: Command, context: CliContext): void {
         const labels = new Map((await rt.repos.accounts.getMany(addresses)).map((a) => [a.address as string, a.label]));
         context.io.out(
           formatTable(
-            ['LABEL', 'ACCOUNT', 'TO', 'OUTCOME', 'RECIPIENTS', 'NOTE'],
+            ['LABEL', 'ACCOUNT', 'OUTCOME', 'RECIPIENTS', 'NOTE', 'TO'],
             results.map((r) => [r.address === null ? '' : (labels.get(r.address) ?? ''), ...row(r)]),
           ),
         );
@@ -73,12 +73,11 @@ export function register(program: Command, context: CliContext): void {
     });
 }
 
-/** ACCOUNT, TO, then the outcome's columns. */
+/** ACCOUNT, the outcome's columns, then TO: the recipients on the account's schedule, or the one recipient with its own. */
 function row(result: ReportRunResult): string[] {
-  const { outcome } = result;
-  const period = 'email' in result && result.period !== 'day' ? ` (${result.period})` : '';
-  const head = 'email' in result ? [result.address ?? `digest${period}`, `${result.email}${result.address === null ? '' : period}`] : [result.address, 'account recipients'];
-  return [...head, ...outcomeColumns(outcome)];
+  if (!('email' in result)) return [result.address, ...outcomeColumns(result.outcome), "account's schedule"];
+  const period = result.period === 'day' ? '' : ` (${result.period})`;
+  return [result.address ?? `digest${period}`, ...outcomeColumns(result.outcome), `${result.email}${result.address === null ? '' : period}`];
 }
 
 function outcomeColumns(outcome: ReportRunResult['outcome']): string[] {
