@@ -126,8 +126,8 @@ export class ComputeStack extends Stack {
     });
     this.reportDispatch
       .bindTable(table('accounts'), 'readWrite')
-      // Recipients with a schedule of their own: queried on `byNextReport`, claimed with a conditional write.
-      .bindTable(table('preferences'), 'readWrite')
+      // Recipients with a schedule of their own: queried on `byNextReport`, claimed with a conditional UpdateItem.
+      .bindTableActions(table('preferences'), ['dynamodb:Query', 'dynamodb:UpdateItem'], { indexes: true })
       .bindQueue(messaging.report, 'REPORT_QUEUE_URL');
     this.reportDispatchSchedule = new ScheduledInvoke(this, 'ReportDispatchSchedule', {
       scheduleName: `${config.prefix}report-dispatch`,
