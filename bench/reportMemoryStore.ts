@@ -32,6 +32,7 @@ export function memoryReportRepos(data: readonly StoredAccountData[]): DueReport
         const found = find(address);
         return found ? { ...found.account } : null;
       },
+      getMany: async (addresses) => addresses.flatMap((address) => (find(address) ? [{ ...find(address)!.account }] : [])),
       list: async () => [...byAddress.values()].map((d) => ({ ...d.account })),
       queryReportsDue: async (now) =>
         [...byAddress.values()]
@@ -75,6 +76,13 @@ export function memoryReportRepos(data: readonly StoredAccountData[]): DueReport
     },
     preferences: {
       filter: async (emails) => [...emails],
+    },
+    // No recipient records: every address follows its accounts' schedules.
+    recipients: {
+      get: async () => null,
+      getMany: async () => new Map(),
+      queryDue: async () => [],
+      setNextReportAt: async () => ({ kind: 'lost' }),
     },
   };
 }

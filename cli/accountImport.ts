@@ -1,3 +1,4 @@
+import { syncRecipients } from './recipientSync';
 import { mapConcurrent } from '../functions/store/concurrency';
 import type { CliContext } from './cliRuntime';
 import { addressRows, checkColumns, planImport } from './importPlan';
@@ -40,10 +41,13 @@ export async function runImport(file: string, options: { json?: boolean }, conte
 
   const outcome = await rt.repos.accounts.importMany(plan.creates);
   const updated: string[] = [...outcome.updated];
+  await mapConcurrent(plan.creates, 16, (account) => syncRecipients(rt, account.address, [], account.emails));
   await mapConcurrent(plan.updates, 16, async ({ address, line, patch }) => {
     const result = await rt.repos.accounts.updateSettings(address, patch);
-    if (result.kind === 'updated') updated.push(address);
-    else errors.push({ line, message: `address: ${address} was removed while importing; import it again to add it` });
+    if (result.kind === 'updated') {
+      updated.push(address);
+      await syncRecipients(rt, address, existing.get(address)?.emails ?? [], result.account.emails);
+    } else errors.push({ line, message: `address: ${address} was removed while importing; import it again to add it` });
   });
   errors.sort((a, b) => a.line - b.line);
   const result: ImportResult = { created: outcome.created, updated: updated.sort(), unchanged: [...plan.unchanged].sort(), errors };

@@ -24,6 +24,7 @@ import type { HttpRoute } from './http/lambdaHttpAdapter';
 import { createLocalPipeline, type LocalPipeline } from './localPipeline';
 import type { QueueClock } from './queue/inProcessQueue';
 import { createLocalReportPipeline, type LocalReportPipeline } from './reportPipeline';
+import { digestSenderFor } from '../functions/runtime/digestSenderFor';
 
 export interface LocalSystemOptions {
   readonly settings: Settings;
@@ -86,7 +87,7 @@ export function localMailDeps(
   sender: MailSender,
 ): DueReportsDeps & { now: () => number } {
   const { settings } = options;
-  return {
+  const deps = {
     repos: options.repos,
     chain,
     sender,
@@ -97,6 +98,7 @@ export function localMailDeps(
     counters: options.counters,
     now: options.now,
   };
+  return { ...deps, digest: digestSenderFor(deps) };
 }
 
 /**
@@ -159,6 +161,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
   });
   const reports = createLocalReportPipeline({
     accounts: repos.accounts,
+    recipients: repos.recipients,
     log,
     now,
     consumer: createDailyReportHandler(mail),

@@ -3,10 +3,12 @@ import { dispatchReports, type ReportDispatchOutcome } from '../functions/servic
 import { REPORT_BATCH_SIZE, REPORT_WORKER_CONCURRENCY } from '../functions/services/report/reportWorkers';
 import type { Log } from '../functions/shared/observability';
 import type { AccountsRepository } from '../functions/store/accountsRepository';
+import type { RecipientsRepository } from '../functions/store/recipientsRepository';
 import { InProcessQueue, type DrainResult, type QueueClock, type SqsLambdaHandler } from './queue/inProcessQueue';
 
 export interface LocalReportPipelineDeps {
   readonly accounts: Pick<AccountsRepository, 'queryReportsDue' | 'setNextReportAt'>;
+  readonly recipients: Pick<RecipientsRepository, 'queryDue' | 'setNextReportAt'>;
   readonly log: Log;
   readonly now: () => number;
   /** The report-queue consumer: the deployed `daily-report` handler. */
@@ -33,7 +35,7 @@ export function createLocalReportPipeline(deps: LocalReportPipelineDeps) {
     ...(deps.queueClock ? { clock: deps.queueClock } : {}),
   });
   const pollers = { concurrency: deps.concurrency ?? REPORT_WORKER_CONCURRENCY };
-  const dispatchDeps = { accounts: deps.accounts, reportQueue, log: deps.log, now: deps.now };
+  const dispatchDeps = { accounts: deps.accounts, recipients: deps.recipients, reportQueue, log: deps.log, now: deps.now };
   return {
     reportQueue,
     /** One run of `report-dispatch`: queues (and claims) the reports due now. */

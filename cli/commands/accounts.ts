@@ -12,6 +12,8 @@ import type { TrackedAccount } from '../../functions/domain/account';
 import { nextPollAt } from '../../functions/domain/schedule';
 import { pollOverdue } from '../../functions/domain/pollOverdue';
 import type { CliContext } from '../cliRuntime';
+import { syncRecipients } from '../recipientSync';
+import { mapConcurrent } from '../../functions/store/concurrency';
 import { EXPORT_FORMATS, formatExport, type ExportFormat } from '../accountExport';
 import { runImport } from '../accountImport';
 import { readAddressFile } from '../addressFile';
@@ -74,6 +76,7 @@ export function register(program: Command, context: CliContext): void {
     const rt = await context.runtime();
     const outcome = await rt.repos.accounts.create(newTrackedAccount(settings, rt.now()));
     if (outcome.kind === 'exists') throw new Error(`${settings.address} is already tracked; use "accounts update" to change it`);
+    await syncRecipients(rt, settings.address, [], settings.emails);
     io.out(`tracking ${settings.address}${settings.label ? ` (${settings.label})` : ''}\n`);
     if (!settings.signer) io.err('note: no --signer given, so alerts carry no one-click revocation link\n');
   });
@@ -102,6 +105,7 @@ export function register(program: Command, context: CliContext): void {
       const next = applySettingsPatch(current, given, rt.now());
       const outcome = await rt.repos.accounts.updateSettings(checksummed, changedFields(current, next));
       if (outcome.kind === 'not-found') throw new Error(`${checksummed} is not tracked`);
+      await syncRecipients(rt, checksummed, current.emails, outcome.account.emails);
       io.out(`updated ${checksummed}\n`);
     });
 
@@ -190,9 +194,12 @@ export function register(program: Command, context: CliContext): void {
       if (options.file !== undefined) addresses.push(...(await readAddressFile(options.file)));
       if (addresses.length === 0) throw new UsageError('give the addresses to remove, or --file');
       const rt = await context.runtime();
+      const before = await rt.repos.accounts.getMany(addresses);
       const outcome = addresses.length === 1
         ? await rt.repos.accounts.remove(addresses[0] as string).then((r) => (r.kind === 'removed' ? { removed: addresses, notFound: [] } : { removed: [], notFound: addresses }))
         : await rt.repos.accounts.removeMany(addresses);
+      const removed = new Set(outcome.removed);
+      await mapConcurrent(before.filter((a) => removed.has(a.address)), 8, (a) => syncRecipients(rt, a.address, a.emails, []));
       if (outcome.removed.length === 1) io.out(`stopped tracking ${outcome.removed[0]}\n`);
       else if (outcome.removed.length > 1) io.out(`stopped tracking ${plural(outcome.removed.length, 'account')}\n`);
       if (outcome.notFound.length === 1) throw new Error(`${outcome.notFound[0]} is not tracked`);

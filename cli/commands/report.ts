@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { addressSchema } from '../../functions/domain/address';
 import { sesSenderFrom } from '../../functions/runtime/factories';
-import { dueReports, type AccountReportResult, type DueReportsDeps } from '../../functions/services/report/dueReports';
-import { sendDailyReport } from '../../functions/services/report/sendDailyReport';
+import { digestSenderFor } from '../../functions/runtime/digestSenderFor';
+import { dueReports, type DueReportsDeps, type ReportRunResult } from '../../functions/services/report/dueReports';
 import { memoryCounters } from '../../functions/shared/observability';
 import { localEmailRenderer, localMailGovernor } from '../../local/localSystem';
 import type { CliContext, CliRuntime } from '../cliRuntime';
@@ -12,7 +12,7 @@ import { formatTable, plural, printJson, UsageError, addressMessage } from '../o
 export async function reportDepsFrom(rt: CliRuntime): Promise<DueReportsDeps> {
   const counters = memoryCounters();
   const governor = localMailGovernor(rt.settings, counters);
-  return {
+  const deps: Omit<DueReportsDeps, 'digest'> = {
     repos: rt.repos,
     // Created when a report is built: a run with nothing due needs no chain settings.
     chain: { getPortfolio: (query, options) => rt.chain().getPortfolio(query, options) },
@@ -23,6 +23,7 @@ export async function reportDepsFrom(rt: CliRuntime): Promise<DueReportsDeps> {
     log: rt.log,
     counters,
   };
+  return { ...deps, digest: digestSenderFor(deps) };
 }
 
 const UNDELIVERED = new Set(['failed', 'retry', 'error']);
@@ -31,7 +32,7 @@ const UNDELIVERED = new Set(['failed', 'retry', 'error']);
 export function register(program: Command, context: CliContext): void {
   program
     .command('report')
-    .description('send the daily reports that are due now; with --force, send now regardless (an extra report, the schedule is unchanged)')
+    .description('send the daily reports that are due now (accounts, and recipients with their own schedule); with --force, send now regardless to each recipient of the selected accounts what it gets on a normal day (extras, the schedules are unchanged)')
     .option('--account <address>', 'only this account')
     .option('--force', 'send even if the report is not due')
     .option('--json', 'print the outcomes as JSON')
@@ -46,20 +47,20 @@ export function register(program: Command, context: CliContext): void {
       const deps = await reportDepsFrom(rt);
       const now = rt.now();
       const force = options.force ?? false;
-      let results: AccountReportResult[];
-      if (address === undefined) {
-        results = await dueReports(deps, now, { force });
-      } else {
-        const account = await rt.repos.accounts.get(address);
-        if (!account) throw new Error(`${address} is not tracked`);
-        results = [{ address: account.address, outcome: await sendDailyReport(deps, account, { now, force }) }];
-      }
+      if (address !== undefined && !(await rt.repos.accounts.get(address))) throw new Error(`${address} is not tracked`);
+      const results = await dueReports(deps, now, { force, ...(address === undefined ? {} : { accounts: [address] }) });
 
       if (options.json) printJson(context.io, results);
       else if (results.length === 0) context.io.out('no report was due\n');
       else {
-        const labels = new Map((await rt.repos.accounts.getMany(results.map((r) => r.address))).map((a) => [a.address as string, a.label]));
-        context.io.out(formatTable(['LABEL', 'ACCOUNT', 'OUTCOME', 'RECIPIENTS', 'NOTE'], results.map((r) => [labels.get(r.address) ?? '', ...row(r)])));
+        const addresses = results.flatMap((r) => (r.address === null ? [] : [r.address]));
+        const labels = new Map((await rt.repos.accounts.getMany(addresses)).map((a) => [a.address as string, a.label]));
+        context.io.out(
+          formatTable(
+            ['LABEL', 'ACCOUNT', 'OUTCOME', 'RECIPIENTS', 'NOTE', 'TO'],
+            results.map((r) => [r.address === null ? '' : (labels.get(r.address) ?? ''), ...row(r)]),
+          ),
+        );
       }
 
       const undelivered = results.filter((r) => UNDELIVERED.has(r.outcome.kind));
@@ -71,19 +72,26 @@ export function register(program: Command, context: CliContext): void {
     });
 }
 
-function row({ address, outcome }: AccountReportResult): string[] {
+/** ACCOUNT, the outcome's columns, then TO: the recipients on the account's schedule, or the one recipient with its own. */
+function row(result: ReportRunResult): string[] {
+  if (!('email' in result)) return [result.address, ...outcomeColumns(result.outcome), "account's schedule"];
+  const period = result.period === 'day' ? '' : ` (${result.period})`;
+  return [result.address ?? `digest${period}`, ...outcomeColumns(result.outcome), `${result.email}${result.address === null ? '' : period}`];
+}
+
+function outcomeColumns(outcome: ReportRunResult['outcome']): string[] {
   switch (outcome.kind) {
     case 'sent':
-      return [address, outcome.forced ? 'sent (extra)' : 'sent', String(outcome.messages), `covers ${outcome.coveredDate}${outcome.failed > 0 ? `; ${outcome.failed} refused` : ''}`];
+      return [outcome.forced ? 'sent (extra)' : 'sent', String(outcome.messages), `covers ${outcome.coveredDate}${outcome.failed > 0 ? `; ${outcome.failed} refused` : ''}`];
     case 'duplicate':
-      return [address, 'already sent', '0', `report of ${outcome.reportDate}`];
+      return ['already sent', '0', `report of ${outcome.reportDate}`];
     case 'not-due':
-      return [address, 'not due', '0', `next at ${new Date(outcome.nextAt).toISOString()}`];
+      return ['not due', '0', `next at ${new Date(outcome.nextAt).toISOString()}`];
     case 'skipped':
-      return [address, 'skipped', '0', outcome.reason];
+      return ['skipped', '0', outcome.reason];
     case 'failed':
     case 'retry':
     case 'error':
-      return [address, outcome.kind, '0', outcome.reason];
+      return [outcome.kind, '0', outcome.reason];
   }
 }

@@ -12,7 +12,7 @@ export interface DailyReportHandlerDeps extends ReportJobDeps, SqsHandlerDeps {
 
 /**
  * The report queue's consumer (the `daily-report` function): each record is one `ReportJob`
- * claimed by `report-dispatch`, sent with `sendReportJob`, records of a batch in parallel (the
+ * (an account's report, or a recipient's own reports) claimed by `report-dispatch`, sent with `sendReportJob`, records of a batch in parallel (the
  * mail-rate governor paces the sends). A record to be retried, or that the invocation's deadline
  * left unstarted, fails alone (partial batch response): SQS brings it back after the visibility
  * timeout and dead-letters it after the receive limit. A malformed record can never succeed: it
@@ -23,11 +23,13 @@ export function createDailyReportHandler(deps: DailyReportHandlerDeps) {
     name: 'report job',
     schema: reportJobSchema,
     concurrency: deps.recordConcurrency ?? 10,
-    about: (job) => ({ account: job.address, reportDate: job.reportDate }),
+    about: (job) => ({ ...(job.kind === 'recipient' ? { recipientJob: true } : { account: job.address }), reportDate: job.reportDate }),
     handle: async (job, about) => {
       const outcome = await sendReportJob(deps, job);
       if (outcome.kind === 'failed') deps.log.error('daily report refused for good', { ...about, reason: outcome.reason });
-      else deps.log.info('daily report handled', { ...about, outcome: outcome.kind });
+      else if (outcome.kind === 'recipient') {
+        deps.log.info('recipient reports handled', { ...about, outcomes: outcome.result.sends.map((send) => `${send.period}:${send.outcome.kind}`).join(',') });
+      } else deps.log.info('daily report handled', { ...about, outcome: outcome.kind });
     },
     retry: { metric: 'ReportRetries', level: 'warn', message: 'daily report to be retried' },
   });

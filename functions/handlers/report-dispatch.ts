@@ -9,7 +9,7 @@ import { createObservability } from '../shared/observability';
 /** EventBridge Scheduler passes whatever input the schedule was given; ours sends none or `{}`. */
 const scheduledEventSchema = z.looseObject({}).nullish();
 
-/** Fired every minute: queues the daily report of each account whose report time has come, and claims it. */
+/** Fired every minute: queues the daily report of each account, and the reports of each recipient with its own schedule, whose report time has come, and claims it. */
 export function createReportDispatchHandler(deps: ReportDispatchDeps) {
   return async (event: unknown, _context?: Context): Promise<{ queued: number; rescheduled: number; lost: number }> => {
     scheduledEventSchema.parse(event);
@@ -21,8 +21,10 @@ export function createReportDispatchHandler(deps: ReportDispatchDeps) {
 export const handler = lazyHandler(async () => {
   const settings = loadSettings(process.env);
   const { log } = createObservability('report-dispatch');
+  const repos = repositoriesFrom(settings);
   return createReportDispatchHandler({
-    accounts: repositoriesFrom(settings).accounts,
+    accounts: repos.accounts,
+    recipients: repos.recipients,
     reportQueue: sqsQueueFrom(settings, 'REPORT_QUEUE_URL'),
     log,
     now: Date.now,

@@ -6,6 +6,7 @@ import { mailGovernor } from '../services/delivery/mailGovernor';
 import type { DueReportsDeps } from '../services/report/dueReports';
 import { createObservability, type Observability } from '../shared/observability';
 import type { ChainClient } from '../chain/ports';
+import { digestSenderFor } from './digestSenderFor';
 import { actionLinksFrom, chainFrom, repositoriesFrom, sesClientFrom, sesSenderFrom } from './factories';
 import { mailRateFrom } from './mailRate';
 
@@ -27,8 +28,8 @@ export async function mailerDepsFromEnv(
   let chain: ChainClient | undefined;
   const ses = sesClientFrom(settings);
   const governor = mailGovernor({ rate: await mailRateFrom(settings, ses), workers: settings.MAIL_RATE_WORKERS, counters });
-  return {
-    chain: { getPortfolio: (query, options) => (chain ??= chainFrom(settings, log)).getPortfolio(query, options) },
+  const deps = {
+    chain: { getPortfolio: (query, options) => (chain ??= chainFrom(settings, log)).getPortfolio(query, options) } satisfies DueReportsDeps['chain'],
     repos: repositoriesFrom(settings),
     sender: governor.sender(sesSenderFrom(settings, ses), service === 'notify' ? 'alert' : 'report'),
     renderer: rendererFor(await loadPrecompiledTemplates(settings.TEMPLATES_DIR ?? defaultTemplateRoot())),
@@ -41,4 +42,5 @@ export async function mailerDepsFromEnv(
     deadlineMarginMs: settings.DEADLINE_MARGIN_MS,
     now: Date.now,
   };
+  return { ...deps, digest: digestSenderFor(deps) };
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { MAIL_CATEGORIES, mailCategorySchema, type MailCategory } from '../domain/mailCategory';
 import { batchGetAll } from './batchGet';
 import { parseItem } from './parseItem';
@@ -57,14 +57,16 @@ export class PreferencesRepository {
     );
   }
 
-  /** Replaces the opt-outs of `email` with exactly `categories` (the preferences page's form). */
+  /** Replaces the opt-outs of `email` with exactly `categories` (the preferences page's form); the address's recipient record is kept. */
   async setOptOuts(email: string, categories: readonly MailCategory[]): Promise<void> {
     const valid = parseItem(categoriesSchema, categories, 'preferences.setOptOuts');
     await storeCall('preferences.setOptOuts', () =>
       this.client.send(
-        new PutCommand({
+        new UpdateCommand({
           TableName: this.table,
-          Item: { email: normalize(email), ...(valid.length > 0 ? { optOuts: new Set(valid) } : {}), updatedAt: this.now() },
+          Key: { email: normalize(email) },
+          UpdateExpression: valid.length > 0 ? 'SET optOuts = :categories, updatedAt = :now' : 'SET updatedAt = :now REMOVE optOuts',
+          ExpressionAttributeValues: { ':now': this.now(), ...(valid.length > 0 ? { ':categories': new Set(valid) } : {}) },
         }),
       ),
     );

@@ -8,6 +8,7 @@ import { DeliveryRepository, type DeliveryRepositoryOptions } from './deliveryRe
 import { LeaseRepository } from './leaseRepository';
 import { ReportRecordsRepository } from './reportRecordsRepository';
 import { PreferencesRepository } from './preferencesRepository';
+import { RecipientsRepository } from './recipientsRepository';
 import { SnapshotsRepository } from './snapshotsRepository';
 import { SuppressionRepository } from './suppressionRepository';
 import { TokenRepository } from './tokenRepository';
@@ -26,6 +27,8 @@ export interface Repositories {
   readonly reportRecords: ReportRecordsRepository;
   readonly suppressions: SuppressionRepository;
   readonly preferences: PreferencesRepository;
+  /** Recipient records (items in `preferences`). */
+  readonly recipients: RecipientsRepository;
   readonly leases: LeaseRepository;
 }
 
@@ -47,6 +50,7 @@ export function createRepositories(
     reportRecords: new ReportRecordsRepository(client, prefix, options),
     suppressions: new SuppressionRepository(client, prefix, options),
     preferences: new PreferencesRepository(client, prefix, options),
+    recipients: new RecipientsRepository(client, prefix, options),
     leases: new LeaseRepository(client, prefix),
   };
 }

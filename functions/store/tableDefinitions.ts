@@ -117,8 +117,15 @@ export const TABLES: Readonly<Record<TableId, TableDefinition>> = {
   },
   preferences: {
     id: 'preferences',
-    purpose: 'Mail categories each address opted out of (reports, drawdown, expiry, security).',
+    purpose: 'Per address: mail categories opted out of, and the recipient record (digest or per-account, own zone/time, weekly/monthly summaries, its accounts, its own next report).',
     partitionKey: { name: 'email', type: 'S' },
+    globalIndexes: [
+      {
+        indexName: 'byNextReport',
+        partitionKey: { name: 'shard', type: 'S' },
+        sortKey: { name: 'nextReportAt', type: 'N' },
+      },
+    ],
   },
   leases: {
     id: 'leases',

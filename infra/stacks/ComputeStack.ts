@@ -122,9 +122,13 @@ export class ComputeStack extends Stack {
     this.reportDispatch = new SentinelFunction(this, 'ReportDispatch', {
       handler: 'report-dispatch',
       config,
-      description: 'Every minute: claims the daily reports whose local report time has come (GSI byNextReport) and queues one job each.',
+      description: 'Every minute: claims the reports whose local report time has come (accounts and recipients with their own schedule, GSI byNextReport) and queues one job each.',
     });
-    this.reportDispatch.bindTable(table('accounts'), 'readWrite').bindQueue(messaging.report, 'REPORT_QUEUE_URL');
+    this.reportDispatch
+      .bindTable(table('accounts'), 'readWrite')
+      // Recipients with a schedule of their own: queried on `byNextReport`, claimed with a conditional UpdateItem.
+      .bindTableActions(table('preferences'), ['dynamodb:Query', 'dynamodb:UpdateItem'], { indexes: true })
+      .bindQueue(messaging.report, 'REPORT_QUEUE_URL');
     this.reportDispatchSchedule = new ScheduledInvoke(this, 'ReportDispatchSchedule', {
       scheduleName: `${config.prefix}report-dispatch`,
       description: 'Fires report-dispatch every minute',

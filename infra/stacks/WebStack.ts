@@ -164,8 +164,8 @@ export class WebStack extends Stack {
       description: 'Public: email preferences, unsubscribe by category (incl. RFC 8058 one-click POST) and snooze pages.',
     });
     this.preferencesPage
-      // Opt-outs by category: read, add one (UpdateItem ADD), replace the set (PutItem); never suppressions.
-      .bindTableActions(table('preferences'), ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'])
+      // Opt-outs by category: read, add one (UpdateItem ADD), replace the set (UpdateItem, keeping the recipient record); never suppressions.
+      .bindTableActions(table('preferences'), ['dynamodb:GetItem', 'dynamodb:UpdateItem'])
       // A snooze reads the account's current snooze state before its conditional write.
       .bindTable(table('alerts'), 'readWrite')
       // Consumes a snooze token (conditional put) and releases it on failure (delete); no reads, no

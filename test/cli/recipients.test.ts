@@ -8,6 +8,8 @@ import { cliRunner } from './cliHarness';
 
 const A = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const B = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+/** The delivery settings of an address without a recipient record. */
+const PER_ACCOUNT = { mode: 'per-account', timezone: null, reportAt: null, weekly: null, monthly: null, schedule: null };
 const address = (n: number) => `0x${n.toString(16).padStart(40, 'd')}`;
 
 describe('recipients, suppressions and recipient edits', () => {
@@ -31,8 +33,13 @@ describe('recipients, suppressions and recipient edits', () => {
 
     const list = JSON.parse((await cli('recipients', 'list', '--json')).stdout) as { email: string; accounts: { address: string }[]; suppressed: { reason: string } | null }[];
     expect(list).toEqual([
-      { email: 'ops@example.com', accounts: [{ address: A, label: 'desk' }, { address: B, label: null }], suppressed: { reason: 'unsubscribe', since: expect.any(String) as unknown } },
-      { email: 'risk@example.com', accounts: [{ address: A, label: 'desk' }], suppressed: null },
+      {
+        email: 'ops@example.com',
+        accounts: [{ address: A, label: 'desk' }, { address: B, label: null }],
+        suppressed: { reason: 'unsubscribe', since: expect.any(String) as unknown },
+        ...PER_ACCOUNT,
+      },
+      { email: 'risk@example.com', accounts: [{ address: A, label: 'desk' }], suppressed: null, ...PER_ACCOUNT },
     ]);
     const one = await cli('recipients', 'show', 'OPS@example.com');
     expect(one.code).toBe(0);

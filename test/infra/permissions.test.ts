@@ -165,10 +165,10 @@ describe('IAM statements', () => {
       dispatch: { accounts: RW },
       collect: { accounts: RW, curves: RW, snapshots: RW, alerts: RW, delegates: RW },
       notify: { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, preferences: READ, deliveries: RW },
-      'report-dispatch': { accounts: RW },
+      'report-dispatch': { accounts: RW, preferences: ['Query', 'UpdateItem'] },
       'daily-report': { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, preferences: READ, deliveries: RW },
       'revoke-page': { accounts: READ, delegates: READ, suppressions: READ, tokens: ['PutItem', 'DeleteItem'] },
-      'preferences-page': { preferences: ['GetItem', 'UpdateItem', 'PutItem'], alerts: RW, tokens: ['PutItem', 'DeleteItem'] },
+      'preferences-page': { preferences: ['GetItem', 'UpdateItem'], alerts: RW, tokens: ['PutItem', 'DeleteItem'] },
       'sign-revocation': { accounts: READ, leases: WRITE, audit: ['PutItem'], tokens: ['GetItem', 'UpdateItem'] },
       'ses-events': { suppressions: WRITE },
     };

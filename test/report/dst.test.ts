@@ -1,6 +1,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { localDate, localDayBounds } from '../../functions/domain/localTime';
 import { nextReportAt } from '../../functions/domain/reportTime';
+import { recordingDigests } from './recordingDigests';
 import { dueReports } from '../../functions/services/report/dueReports';
 import { accountRecord, testAddress } from '../store/accountFixture';
 import { testTables } from '../support/testTables';
@@ -27,7 +28,7 @@ describe('daily reports across DST changes, through the hourly job', () => {
     // The chain's clock stands after the last report: every window asked for lies in its past.
     const chain = await startReportChain(start + (DAYS + 1) * 24 * HOUR, n);
     onTestFinished(() => chain.close());
-    const deps = { ...mailDeps(tables, clock), chain: chain.chain };
+    const deps = { ...mailDeps(tables, clock), chain: chain.chain, digest: recordingDigests().sender };
     const recipient = uniqueEmail(`dst${n}`);
     const account = accountRecord({ address: testAddress(n, 0xd57), emails: [recipient], timezone: zone, reportAt, nextReportAt: nextReportAt(start, reportAt, zone) });
     await deps.repos.accounts.create(account);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import { recordingDigests } from './recordingDigests';
 import { createDailyReportHandler } from '../../functions/handlers/daily-report';
 import { createNotifyHandler } from '../../functions/handlers/notify';
 import { localDate } from '../../functions/domain/localTime';
@@ -52,9 +53,9 @@ async function world(start: number, options: { rate?: number; sender?: MailSende
   // The report asks the chain (the simulator, on the same simulated start) for its windows.
   const chain = await startReportChain(start);
   chains.push(chain);
-  const deps = { repos, chain: chain.chain, renderer: sharedRenderer(), links: testLinks(), mailFrom: MAIL_FROM, log: silentLog, counters, now: clock.now };
+  const deps = { repos, chain: chain.chain, renderer: sharedRenderer(), links: testLinks(), mailFrom: MAIL_FROM, log: silentLog, counters, now: clock.now, digest: recordingDigests().sender };
   const worker = createDailyReportHandler({ ...deps, sender: governor.sender(ses, 'report') });
-  const reports = createLocalReportPipeline({ accounts: repos.accounts, log: silentLog, now: clock.now, consumer: worker, queueClock: clock, visibilityTimeoutMs: 30_000 });
+  const reports = createLocalReportPipeline({ accounts: repos.accounts, recipients: repos.recipients, log: silentLog, now: clock.now, consumer: worker, queueClock: clock, visibilityTimeoutMs: 30_000 });
   const notifyQueue = new InProcessQueue<NotifyEvent>({
     name: 'notify-test',
     consumer: createNotifyHandler({ ...deps, sender: governor.sender(ses, 'alert') }),
@@ -145,7 +146,7 @@ describe('per-minute report dispatch through the local pipeline', () => {
       queryReportsDue: (now: number) => w.repos.accounts.queryReportsDue(now),
       setNextReportAt: () => Promise.reject(new Error('dispatcher died')),
     };
-    await expect(dispatchReports({ accounts: crashing, reportQueue: w.reports.reportQueue, log: silentLog, now: w.clock.now })).rejects.toThrow('dispatcher died');
+    await expect(dispatchReports({ accounts: crashing, recipients: w.repos.recipients, reportQueue: w.reports.reportQueue, log: silentLog, now: w.clock.now })).rejects.toThrow('dispatcher died');
     // The next run queues them again and claims them; a re-run right after finds nothing due.
     expect((await w.reports.dispatch()).queued).toHaveLength(3);
     expect((await w.reports.dispatch()).queued).toHaveLength(0);

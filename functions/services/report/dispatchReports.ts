@@ -5,6 +5,8 @@ import { sendAll } from '../../queue/sendAll';
 import type { Log } from '../../shared/observability';
 import type { AccountsRepository } from '../../store/accountsRepository';
 import { chunk, mapConcurrent } from '../../store/concurrency';
+import type { RecipientsRepository } from '../../store/recipientsRepository';
+import { dispatchRecipientReports } from './dispatchRecipientReports';
 
 const CLAIM_CONCURRENCY = 16;
 /** Reports queued (then claimed) per step, so the workers start on the first ones at once. */
@@ -12,17 +14,19 @@ const STEP = 500;
 
 export interface ReportDispatchDeps {
   readonly accounts: Pick<AccountsRepository, 'queryReportsDue' | 'setNextReportAt'>;
+  /** Recipients with a schedule of their own (second due query). */
+  readonly recipients: Pick<RecipientsRepository, 'queryDue' | 'setNextReportAt'>;
   readonly reportQueue: MessageQueue<ReportJob>;
   readonly log: Log;
   readonly now: () => number;
 }
 
 export interface ReportDispatchOutcome {
-  /** Reports queued, earliest due first. */
+  /** Jobs queued: accounts' reports earliest due first, then recipients' own. */
   readonly queued: ReportJob[];
-  /** Accounts whose missed or stale schedule was moved on without a report. */
+  /** Accounts and recipients whose missed or stale schedule (or a day with nothing of their own) was moved on without a job. */
   readonly rescheduled: number;
-  /** Accounts another dispatcher (or `sentinel report`) moved on meanwhile; their report may be queued twice (delivery deduplicates). */
+  /** Accounts and recipients another dispatcher (or `sentinel report`) moved on meanwhile; their job may be queued twice (delivery deduplicates). */
   readonly lost: string[];
 }
 
@@ -30,6 +34,7 @@ export interface ReportDispatchOutcome {
  * The per-minute report dispatch: finds the accounts whose `nextReportAt` has passed (index
  * `byNextReport`, never a scan), queues one `ReportJob` per report that is due, earliest due first,
  * then claims each by moving `nextReportAt` to the next local day with a conditional write.
+ * Then the same for recipients with a schedule of their own (`dispatchRecipientReports`).
  * Queue first, then claim, as collection does: a failure never loses a report, and a report queued
  * twice (a re-run, a lost claim) is sent once, because the worker delivers it under
  * `report:<address>:<reportDate>` per recipient.
@@ -57,6 +62,10 @@ export async function dispatchReports(deps: ReportDispatchDeps): Promise<ReportD
       else if (claim.kind === 'reschedule') rescheduled++;
     });
   }
-  if (candidates.length > 0) deps.log.info('reports dispatched', { queued: queued.length, rescheduled, lost: lost.length });
+  const own = await dispatchRecipientReports({ recipients: deps.recipients, reportQueue: deps.reportQueue }, now);
+  queued.push(...own.queued);
+  lost.push(...own.lost);
+  rescheduled += own.rescheduled;
+  if (candidates.length > 0 || own.seen > 0) deps.log.info('reports dispatched', { queued: queued.length, rescheduled, lost: lost.length });
   return { queued, rescheduled, lost };
 }

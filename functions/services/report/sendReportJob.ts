@@ -1,14 +1,20 @@
-import type { ReportJob } from '../../messages/reportJob';
+import type { AccountReportJob, RecipientReportJob, ReportJob } from '../../messages/reportJob';
 import type { AccountsRepository } from '../../store/accountsRepository';
-import { sendDailyReport, type DailyReportDeps, type ReportOutcome } from './sendDailyReport';
+import { accountFollowers } from './accountFollowers';
+import type { RecipientReportDeps } from './recipientReportDeps';
+import { needsRetry, sendRecipientReports, type RecipientReportResult } from './sendRecipientReports';
+import { sendDailyReport, type ReportOutcome } from './sendDailyReport';
 
 /** Metric: seconds from a report's due minute to its sending, one value per report sent. */
 export const REPORT_LATENESS_METRIC = 'ReportLatenessSeconds';
 
-export interface ReportJobDeps extends DailyReportDeps {
-  readonly repos: DailyReportDeps['repos'] & { readonly accounts: Pick<AccountsRepository, 'get' | 'setNextReportAt'> };
+export interface ReportJobDeps extends RecipientReportDeps {
+  readonly repos: RecipientReportDeps['repos'] & { readonly accounts: Pick<AccountsRepository, 'get' | 'getMany' | 'setNextReportAt'> };
   readonly now: () => number;
 }
+
+/** What one job did: an account's report, or a recipient's own reports. */
+export type ReportJobOutcome = ReportOutcome | { kind: 'recipient'; result: RecipientReportResult };
 
 /** A report job that must be delivered again later (passing failure, or not due yet). */
 export class ReportJobRetryError extends Error {
@@ -19,19 +25,39 @@ export class ReportJobRetryError extends Error {
 }
 
 /**
- * Sends the claimed report of one job: re-reads the account (it may have been removed) and
- * delivers the report of `job.reportDate` once per recipient (`sendDailyReport` with `claimed`),
- * so a redelivered or twice-queued job sends nothing more. Throws `ReportJobRetryError` when the
- * job must come back: a passing failure, another attempt still holding a delivery, or a job that
- * arrives before its due time (never sent early). Counts `ReportLatenessSeconds` for a report sent.
+ * Sends one claimed job, never before its due time. An account job re-reads the account (it may
+ * have been removed) and delivers the report of `job.reportDate` to the recipients that follow
+ * the account's schedule (`sendDailyReport` with `claimed` and `recipients`). A recipient job
+ * re-reads the recipient and sends what its own schedule gives for that date
+ * (`sendRecipientReports`). Every email goes under a stable delivery id, so a redelivered or
+ * twice-queued job sends nothing more. Throws `ReportJobRetryError` when the job must come back:
+ * a passing failure, another attempt still holding a delivery, or a job that arrives early.
+ * Counts `ReportLatenessSeconds` for what it sent.
  */
-export async function sendReportJob(deps: ReportJobDeps, job: ReportJob): Promise<ReportOutcome> {
+export async function sendReportJob(deps: ReportJobDeps, job: ReportJob): Promise<ReportJobOutcome> {
   const now = deps.now();
   if (now < job.dueAt) throw new ReportJobRetryError(`the report is due in ${Math.ceil((job.dueAt - now) / 1000)} s`);
+  return job.kind === 'recipient' ? sendRecipientJob(deps, job, now) : sendAccountJob(deps, job, now);
+}
+
+async function sendAccountJob(deps: ReportJobDeps, job: AccountReportJob, now: number): Promise<ReportOutcome> {
   const account = await deps.repos.accounts.get(job.address);
   if (!account) return { kind: 'skipped', reason: 'the account is no longer tracked' };
-  const outcome = await sendDailyReport(deps, account, { now, claimed: { reportDate: job.reportDate } });
+  const recipients = await accountFollowers(deps.repos.recipients, account);
+  const outcome = await sendDailyReport(deps, account, { now, claimed: { reportDate: job.reportDate }, recipients });
   if (outcome.kind === 'retry') throw new ReportJobRetryError(outcome.reason);
   if (outcome.kind === 'sent') deps.counters.seconds?.(REPORT_LATENESS_METRIC, Math.max(0, deps.now() - job.dueAt) / 1000);
   return outcome;
+}
+
+async function sendRecipientJob(deps: ReportJobDeps, job: RecipientReportJob, now: number): Promise<ReportJobOutcome> {
+  const record = await deps.repos.recipients.get(job.email);
+  if (!record) return { kind: 'skipped', reason: 'the recipient has no record any more' };
+  const result = await sendRecipientReports(deps, record, { kind: 'scheduled', reportDate: job.reportDate }, now);
+  const retry = needsRetry(result);
+  if (retry !== null) throw new ReportJobRetryError(retry);
+  if (result.sends.some((send) => send.outcome.kind === 'sent')) {
+    deps.counters.seconds?.(REPORT_LATENESS_METRIC, Math.max(0, deps.now() - job.dueAt) / 1000);
+  }
+  return { kind: 'recipient', result };
 }

@@ -1,0 +1,105 @@
+import { localDate, type LocalDate } from '../../domain/localTime';
+import { periodsDue, recipientClock, type RecipientClock } from '../../domain/recipientSchedule';
+import type { ReportPeriod } from '../../domain/recipientSettings';
+import { describeError } from '../../shared/describeError';
+import type { AccountRecord } from '../../store/accountItem';
+import type { RecipientRecord } from '../../store/recipientsRepository';
+import type { RecipientReportDeps } from './recipientReportDeps';
+import { sendDailyReport, type ReportOutcome } from './sendDailyReport';
+
+const DAY_MS = 86_400_000;
+
+/** One email (or one account's copy) a recipient run sent or tried. */
+export interface RecipientSend {
+  readonly period: ReportPeriod;
+  /** The account of a per-account report; `null` for a digest. */
+  readonly account: string | null;
+  readonly outcome: ReportOutcome | { kind: 'error'; reason: string };
+}
+
+export interface RecipientReportResult {
+  readonly email: string;
+  readonly reportDate: LocalDate;
+  readonly sends: RecipientSend[];
+}
+
+export type RecipientRun =
+  /** The run of the recipient's own schedule for `reportDate` (claimed by the dispatch). */
+  | { readonly kind: 'scheduled'; readonly reportDate: LocalDate }
+  /** `sentinel report --force`: its daily report now, as an extra; per-account mode only for `accounts`. */
+  | { readonly kind: 'forced'; readonly accounts?: readonly string[] };
+
+/**
+ * The accounts of a recipient, as stored now: those in its record that are still tracked and
+ * still mail it, by address.
+ */
+export async function recipientAccounts(deps: Pick<RecipientReportDeps, 'repos'>, record: RecipientRecord): Promise<AccountRecord[]> {
+  const found = await deps.repos.accounts.getMany(record.accounts);
+  return found
+    .filter((account) => account.emails.some((email) => email.trim().toLowerCase() === record.email))
+    .sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+}
+
+/**
+ * Sends a recipient's own reports: on a scheduled run, what `periodsDue` gives for `reportDate`
+ * (its daily report unless it follows its accounts' schedules, its weekly and monthly summaries on
+ * their days); forced, its daily report now. A digest recipient gets one `DigestSender` call per
+ * period covering all its accounts; a per-account one gets `sendDailyReport` per account, to it
+ * alone, at its own zone and time (delivered under `report:<address>:<date>#<email>`, so a rerun
+ * sends nothing more). One send's failure is recorded and never stops the others.
+ */
+export async function sendRecipientReports(deps: RecipientReportDeps, record: RecipientRecord, run: RecipientRun, now: number): Promise<RecipientReportResult> {
+  const accounts = await recipientAccounts(deps, record);
+  const clock = record.clock ?? recipientClock(record, accounts);
+  const reportDate = run.kind === 'scheduled' ? run.reportDate : localDate(now, clock.timezone);
+  const periods: ReportPeriod[] = run.kind === 'scheduled' ? periodsDue(record, reportDate) : ['day'];
+  const sends: RecipientSend[] = [];
+  if (accounts.length === 0) return { email: record.email, reportDate, sends };
+  const attempt = async (period: ReportPeriod, account: string | null, send: () => Promise<ReportOutcome>): Promise<void> => {
+    try {
+      sends.push({ period, account, outcome: await send() });
+    } catch (error) {
+      const reason = describeError(error, { audience: 'log' });
+      deps.log.error('recipient report failed', { period, ...(account ? { account } : {}), error: reason });
+      deps.counters.count('ReportErrors');
+      sends.push({ period, account, outcome: { kind: 'error', reason } });
+    }
+  };
+  const forced = run.kind === 'forced';
+  for (const period of periods) {
+    if (record.mode === 'digest') {
+      await attempt(period, null, () =>
+        deps.digest({ recipient: record, accounts, period, reportDate, timeZone: clock.timezone, now, forced }),
+      );
+      continue;
+    }
+    const selected = run.kind === 'forced' && run.accounts ? accounts.filter((a) => run.accounts?.includes(a.address)) : accounts;
+    for (const account of selected) {
+      const own = onClock(account, clock, now);
+      await attempt(period, account.address, () =>
+        sendDailyReport(deps, own, {
+          now,
+          recipients: [record.email],
+          period,
+          ...(forced ? { force: true } : { claimed: { reportDate } }),
+        }),
+      );
+    }
+  }
+  return { email: record.email, reportDate, sends };
+}
+
+/**
+ * The account as the recipient's own schedule sees it: its zone and report time, and a stored
+ * next report two days ahead, so a forced run is always an extra and never moves the account's
+ * own schedule (a claimed run schedules nothing).
+ */
+function onClock(account: AccountRecord, clock: RecipientClock, now: number): AccountRecord {
+  return { ...account, timezone: clock.timezone, reportAt: clock.reportAt, nextReportAt: now + 2 * DAY_MS };
+}
+
+/** Whether a run left something to try again later (a passing failure, another run holding a delivery, an unexpected error). */
+export function needsRetry(result: RecipientReportResult): string | null {
+  const pending = result.sends.filter((send) => send.outcome.kind === 'retry' || send.outcome.kind === 'error');
+  return pending.length === 0 ? null : pending.map((send) => ('reason' in send.outcome ? send.outcome.reason : send.outcome.kind)).join('; ');
+}
