@@ -162,10 +162,19 @@ export const dayFiguresSchema = z.object({
 });
 export type DayFigures = z.input<typeof dayFiguresSchema>;
 
-/** The daily report: the report day (local midnight to midnight), the metric windows, and what holds as of now. */
+/** What a report covers: a local day (the daily report), or the weekly or monthly summary's window. */
+export const reportSpanSchema = z.enum(['day', 'week', 'month']);
+export type ReportSpan = z.infer<typeof reportSpanSchema>;
+
+/**
+ * The daily report: the report day (local midnight to midnight), the metric windows, and what
+ * holds as of now. The same email is the weekly or monthly summary (`span`): the figures, chart and
+ * one metric window are then the summary's, with changes against the previous week or month.
+ */
 export const dailyReportViewSchema = z.object({
   ...base,
-  /** The local day covered: its start and end instants. */
+  span: reportSpanSchema.default('day'),
+  /** The span covered: its start and end instants. */
   period: z.object({ startMs: timestampMs, endMs: timestampMs }),
   status: accountStatusSchema,
   /** The report day from the chain's curves of that day; `null` when the chain had no point in it. */
