@@ -132,6 +132,7 @@ export function registerHelpers(hbs: HandlebarsInstance): void {
   );
   helper('spanNoun', ([span]) => (span === 'week' || span === 'month' ? span : 'day'));
   helper('spanTitle', ([span]) => (span === 'week' ? 'Weekly summary' : span === 'month' ? 'Monthly summary' : 'Daily report'));
+  helper('inc', ([n]) => (num(n) ?? 0) + 1);
   helper('upper', ([s]) => (typeof s === 'string' ? s.toUpperCase() : ''));
   helper('gt', ([a, b]) => typeof a === 'number' && typeof b === 'number' && a > b);
 }
