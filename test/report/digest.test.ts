@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDate, localDayBounds } from '../../functions/domain/localTime';
@@ -8,6 +9,7 @@ import { sendDigest } from '../../functions/services/report/sendDigest';
 import type { AccountRecord } from '../../functions/store/accountItem';
 import { StoreError } from '../../functions/store/storeError';
 import { accountRecord, testAddress } from '../store/accountFixture';
+import { inlineCidImages, screenshotHtml } from '../support/screenshot';
 import { testTables } from '../support/testTables';
 import { RETENTION_MS, header, linkTokens, mailDeps, mailTo, testClock, testLinks, uniqueEmail } from '../delivery/mailHarness';
 import { delegateView, hourlyPoints } from './reportFixture';
@@ -158,6 +160,14 @@ describe('the digest', () => {
     expect(header(mail, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
     const [token] = linkTokens(header(mail, 'List-Unsubscribe') ?? '', '/unsubscribe');
     expect(testLinks().read('unsubscribe', token, NOW)).toMatchObject({ kind: 'valid', claims: { email, category: 'reports' } });
+  });
+
+  it('shows in a browser as received, trend images included (test-artifacts/delivered-digest.png)', async () => {
+    const mail = await onlyMail(email);
+    const images = Object.fromEntries(mail.attachments.flatMap((a) => (a.cid ? [[a.cid, a.content]] : [])));
+    const shot = await screenshotHtml(inlineCidImages(mail.html || '', images), join(import.meta.dirname, '..', '..', 'test-artifacts', 'delivered-digest.png'));
+    expect(shot.brokenImages).toBe(0);
+    expect(shot.png.readUInt32BE(20)).toBeGreaterThan(900);
   });
 
   it('is not sent again on a rerun, which asks the chain nothing', async () => {
