@@ -16,6 +16,12 @@
  * Prints, per concurrency: reports/second, p50/p95/max per report, RSS and heap at the start of
  * the run (the generated data and the warm process) and at their peak; then the median and p95
  * time of each stage over 100 reports run one after another.
+ *
+ * Then digests (`sendDigest`, the same data, delivery and SES path): one recipient with 50
+ * accounts, and `--digest-recipients` recipients (default 1,000) with 5 accounts each, drawn from
+ * the generated accounts in turn, at `--digest-concurrency` (default 4). Prints digests/s, the
+ * HTML size p50/max of what was sent (and of the per-account reports above), and chain requests
+ * per digest.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -37,6 +43,10 @@ import { loadReportData } from '../functions/services/report/reportData';
 import { planReport } from '../functions/services/report/reportPlan';
 import { dailyReportView } from '../functions/services/report/reportViews';
 import { sendDailyReport, type DailyReportDeps } from '../functions/services/report/sendDailyReport';
+import { sendDigest } from '../functions/services/report/sendDigest';
+import type { DigestInput } from '../functions/services/report/digestInput';
+import { REPORT_HTML_BUDGET_BYTES } from '../functions/services/report/renderReport';
+import type { EmailRenderer } from '../functions/mail/render';
 import { memoryCounters, silentLog } from '../functions/shared/observability';
 import type { AccountRecord } from '../functions/store/accountItem';
 import { mapConcurrent } from '../functions/store/concurrency';
@@ -59,12 +69,16 @@ function option(argv: readonly string[], name: string, fallback: string): string
   return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1]! : fallback;
 }
 
-function parseArgs(argv: readonly string[]): { accounts: number; concurrency: number[] } {
+function parseArgs(argv: readonly string[]): { accounts: number; concurrency: number[]; digestRecipients: number; digestConcurrency: number } {
   const accounts = Number(option(argv, '--accounts', '1000'));
   const concurrency = option(argv, '--concurrency', '1,4').split(',').map(Number);
-  if (!Number.isInteger(accounts) || accounts < 1) throw new Error('--accounts must be a positive integer');
+  const digestRecipients = Number(option(argv, '--digest-recipients', '1000'));
+  const digestConcurrency = Number(option(argv, '--digest-concurrency', '4'));
+  if (!Number.isInteger(accounts) || accounts < 50) throw new Error('--accounts must be an integer of at least 50 (the 50-account digest draws on them)');
   if (concurrency.some((c) => !Number.isInteger(c) || c < 1)) throw new Error('--concurrency must list positive integers, e.g. 1,4');
-  return { accounts, concurrency };
+  if (!Number.isInteger(digestRecipients) || digestRecipients < 0) throw new Error('--digest-recipients must be a whole number');
+  if (!Number.isInteger(digestConcurrency) || digestConcurrency < 1) throw new Error('--digest-concurrency must be a positive integer');
+  return { accounts, concurrency, digestRecipients, digestConcurrency };
 }
 
 function address(i: number, kind: number): `0x${string}` {
@@ -167,14 +181,35 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
   return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
 }
 
+/** Chain requests made, and the HTML size of every email sent (the largest render within the budget: what went out). */
+const meter = { chainRequests: 0, htmlBytes: new Map<string, number>() };
+
+/** A renderer that notes, per email (account or recipient), the size of the HTML that is sent. */
+function meteredRenderer(inner: EmailRenderer): EmailRenderer {
+  return {
+    render(kind, view, options) {
+      const out = inner.render(kind, view, options);
+      const key = 'recipient' in view ? `digest:${view.recipient}` : 'account' in view ? `${kind}:${view.account.address}` : kind;
+      const size = Buffer.byteLength(out.html, 'utf8');
+      if (size <= REPORT_HTML_BUDGET_BYTES) meter.htmlBytes.set(key, Math.max(meter.htmlBytes.get(key) ?? 0, size));
+      return out;
+    },
+  };
+}
+
 function depsFor(ses: SesLocal, data: readonly StoredAccountData[]): DailyReportDeps {
   const client = new SESClient({ endpoint: ses.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' } });
   return {
     repos: memoryReportRepos(data),
     // The chain simulator in process: the report's three windows cost no network time here.
-    chain: { getPortfolio: async (query) => chainSim.portfolio(query) },
+    chain: {
+      getPortfolio: async (query) => {
+        meter.chainRequests++;
+        return chainSim.portfolio(query);
+      },
+    },
     sender: new SesSender(client),
-    renderer: createEmailRenderer(),
+    renderer: meteredRenderer(createEmailRenderer()),
     links: new ActionLinks(new LinkTokenCodec('bench-link-secret-0123456789abcdef0123'), 'https://sentinel.example.com'),
     mailFrom: MAIL_FROM,
     log: silentLog,
@@ -257,8 +292,55 @@ async function stages(ses: SesLocal, data: readonly StoredAccountData[], n: numb
   });
 }
 
+const kb = (bytes: number): string => (bytes / 1024).toFixed(1);
+
+/** HTML sizes (KB) p50 / max of the emails whose key starts with `prefix`, then forgets them. */
+function htmlSizes(prefix: string): string {
+  const sizes = [...meter.htmlBytes].filter(([key]) => key.startsWith(prefix)).map(([, size]) => size).sort((a, b) => a - b);
+  for (const key of [...meter.htmlBytes.keys()]) if (key.startsWith(prefix)) meter.htmlBytes.delete(key);
+  return sizes.length === 0 ? '—' : `${kb(quantile(sizes, 0.5))} / ${kb(sizes.at(-1) ?? 0)}`;
+}
+
+/** `recipients` digests of `perRecipient` accounts each (drawn from `data` in turn), sent at `concurrency`. */
+async function runDigests(ses: SesLocal, data: readonly StoredAccountData[], recipients: number, perRecipient: number, concurrency: number): Promise<string[]> {
+  const deps = depsFor(ses, data);
+  const inputs: DigestInput[] = Array.from({ length: recipients }, (_, r) => ({
+    recipient: { email: `desk${r}-${perRecipient}@example.com`, mode: 'digest', timezone: 'Europe/Berlin', reportAt: '08:00', weekly: null, monthly: null },
+    accounts: Array.from({ length: perRecipient }, (_, k) => data[(r * perRecipient + k) % data.length]!.account),
+    period: 'day',
+    reportDate: localDate(NOW, 'Europe/Berlin'),
+    timeZone: 'Europe/Berlin',
+    now: NOW,
+    forced: false,
+  }));
+  meter.chainRequests = 0;
+  const durations: number[] = [];
+  let done = 0;
+  const started = performance.now();
+  await mapConcurrent(inputs, concurrency, async (input) => {
+    const t0 = performance.now();
+    const outcome = await sendDigest(deps, input);
+    durations.push(performance.now() - t0);
+    if (outcome.kind !== 'sent') throw new Error(`${input.recipient.email}: expected a sent digest, got ${JSON.stringify(outcome)}`);
+    if (++done % CLEAR_EVERY === 0) await clearStore(ses);
+  });
+  const seconds = (performance.now() - started) / 1000;
+  await clearStore(ses);
+  durations.sort((a, b) => a - b);
+  return [
+    `${recipients} × ${perRecipient} accounts`,
+    String(concurrency),
+    (recipients / seconds).toFixed(2),
+    ((recipients * perRecipient) / seconds).toFixed(1),
+    quantile(durations, 0.5).toFixed(0),
+    (durations.at(-1) ?? 0).toFixed(0),
+    htmlSizes('digest:'),
+    (meter.chainRequests / recipients).toFixed(1),
+  ];
+}
+
 async function main(): Promise<void> {
-  const { accounts, concurrency } = parseArgs(process.argv.slice(2));
+  const { accounts, concurrency, digestRecipients, digestConcurrency } = parseArgs(process.argv.slice(2));
   const data = Array.from({ length: accounts }, (_, i) => generateAccount(i));
   const points = data.reduce((sum, d) => sum + d.points.length, 0);
   const ses = await startSesLocal();
@@ -268,12 +350,22 @@ async function main(): Promise<void> {
     console.log(`daily report benchmark: ${accounts} accounts, ${points} curve points (${(points / accounts).toFixed(0)} per account)`);
     console.log(`Node ${process.version}, ${availableParallelism()} CPUs, load average ${loadavg()[0]?.toFixed(1)} at start`);
     const rows: string[][] = [];
+    meter.chainRequests = 0;
     for (const c of concurrency) rows.push(await run(ses, data, c));
+    const reportRequests = meter.chainRequests / (concurrency.length * (accounts + 1));
+    const reportHtml = htmlSizes('daily-report:');
     console.log(`load average ${loadavg()[0]?.toFixed(1)} at the end`);
     console.log();
     console.log(table(['concurrency', 'reports', 'reports/s', 'p50 ms', 'p95 ms', 'max ms', 'RSS MB (start → peak)', 'heap MB (start → peak)'], rows));
     console.log();
     console.log(table(['stage (one report)', 'p50 ms', 'p95 ms'], await stages(ses, data, Math.min(100, accounts))));
+    console.log();
+    console.log(`per-account report: HTML ${reportHtml} KB (p50 / max), ${reportRequests.toFixed(1)} chain requests per report`);
+    const digests: string[][] = [await runDigests(ses, data, 1, 50, 1)];
+    if (digestRecipients > 0) digests.push(await runDigests(ses, data, digestRecipients, 5, digestConcurrency));
+    console.log(`load average ${loadavg()[0]?.toFixed(1)} after the digests`);
+    console.log();
+    console.log(table(['digests', 'concurrency', 'digests/s', 'accounts/s', 'p50 ms', 'max ms', 'HTML KB p50 / max', 'chain requests per digest'], digests));
   } finally {
     await stop();
   }

@@ -1,5 +1,9 @@
+import { renderSparklinePng } from '../functions/mail/sparkline';
+import type { InlineImage } from '../functions/mail/mime';
 import type {
   DailyReportView,
+  DigestRowView,
+  DigestView,
   DelegateExpiryView,
   DrawdownAlertView,
   EmailKind,
@@ -9,7 +13,7 @@ import type {
   RevocationResultView,
 } from '../functions/mail/views';
 
-/** Realistic views for the five emails: `sentinel test-email` sends them, the screenshots render them, tests derive variations from them. */
+/** Realistic views for the six emails: `sentinel test-email` sends them, the screenshots render them, tests derive variations from them. */
 
 export const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' as const;
 export const BOT_KEY = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' as const;
@@ -135,12 +139,95 @@ export const revocationResult: RevocationResultView = {
   txSignature: `0x${'ab'.repeat(65)}`,
 };
 
+const DESK = [
+  { address: '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65', label: 'arb-desk' },
+  { address: ACCOUNT, label: 'bot-main' },
+  { address: '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc', label: 'hedge-book' },
+  { address: '0x976EA74026E726554dB657fA54763abd0C3a0aa9', label: 'mm-eu' },
+  { address: '0x14dC79964da2C08b23698B3D3cc7Ca32193d9955', label: null },
+] as const;
+
+const trendRef = (i: number, label: string): DigestRowView['trend'] => ({ cid: `trend-${i}@sentinel`, alt: `PnL trend of ${label}`, width: 88, height: 26 });
+
+/** A desk of five accounts, worst first: one past two alert levels, one unreadable, one stale, two quiet. */
+export const digest: DigestView = {
+  generatedAtMs: NOW,
+  links,
+  recipient: 'desk@example.com',
+  span: 'day',
+  period: { startMs: Date.parse('2025-03-02T23:00:00Z'), endMs: Date.parse('2025-03-03T23:00:00Z') },
+  accountCount: 5,
+  chainWindowLabel: '30 days',
+  trendCaption: 'Trend: PnL over the last 30 days, from the chain’s curves.',
+  rows: [
+    { account: DESK[2], unavailable: 'the chain did not answer in time', status: 'ok', equityUsd: null, pnlUsd: null, returnPct: null, drawdownNowPct: null, chainMaxDrawdownPct: null, chainMaxDrawdownText: null, openAlerts: 0, expiringDelegates: 0, trend: null },
+    { account: DESK[0], unavailable: null, status: 'ok', equityUsd: 412_880.4, pnlUsd: -21_904.12, returnPct: -5.04, drawdownNowPct: 11.8, chainMaxDrawdownPct: 12.6, chainMaxDrawdownText: null, openAlerts: 2, expiringDelegates: 1, trend: trendRef(1, 'arb-desk') },
+    { account: DESK[1], unavailable: null, status: 'ok', equityUsd: 110_734.56, pnlUsd: 1_484.44, returnPct: 1.42, drawdownNowPct: 3.21, chainMaxDrawdownPct: 8.75, chainMaxDrawdownText: null, openAlerts: 0, expiringDelegates: 1, trend: trendRef(2, 'bot-main') },
+    { account: DESK[3], unavailable: null, status: 'stale', equityUsd: 58_120, pnlUsd: -310.5, returnPct: -0.53, drawdownNowPct: 1.9, chainMaxDrawdownPct: 4.1, chainMaxDrawdownText: null, openAlerts: 0, expiringDelegates: 0, trend: trendRef(3, 'mm-eu') },
+    { account: DESK[4], unavailable: null, status: 'ok', equityUsd: 24_015.77, pnlUsd: 402.18, returnPct: 1.7, drawdownNowPct: 0, chainMaxDrawdownPct: 2.2, chainMaxDrawdownText: null, openAlerts: 0, expiringDelegates: 0, trend: trendRef(4, '0x14dC…9955') },
+  ],
+  moreRows: 0,
+  sections: [
+    { account: DESK[2], unavailable: 'the chain did not answer in time', status: { state: 'ok', reason: null, lastPointAtMs: null }, day: null, drawdown: null, drawdownAsOfMs: null, delegates: [] },
+    {
+      account: DESK[0],
+      unavailable: null,
+      status: { state: 'ok', reason: null, lastPointAtMs: NOW - 5 * 60_000 },
+      day: { equityStartUsd: 434_784.52, equityEndUsd: 412_880.4, pnlUsd: -21_904.12, returnPct: -5.04, netFlowsUsd: 0, depositsUsd: 0, withdrawalsUsd: 0 },
+      drawdown: { currentPct: 11.8, currentUsd: 55_240, maxPct: 12.6, maxUsd: 59_010, peakEquityUsd: 468_120.4, peakAtMs: NOW - 9 * DAY },
+      drawdownAsOfMs: NOW - 5 * 60_000,
+      delegates: [{ name: 'arb-bot', address: WEB_KEY, kind: 'api-key', expiryMs: NOW + 2 * DAY + 5 * HOUR, revokeUrl: revokeUrl(WEB_KEY) }],
+    },
+    {
+      account: DESK[1],
+      unavailable: null,
+      status: { state: 'ok', reason: null, lastPointAtMs: NOW - 5 * 60_000 },
+      day: dailyReport.day,
+      drawdown: dailyReport.drawdown,
+      drawdownAsOfMs: NOW - 5 * 60_000,
+      delegates: dailyReport.delegates,
+    },
+    {
+      account: DESK[3],
+      unavailable: null,
+      status: { state: 'stale', reason: 'No new data point for 3 hours.', lastPointAtMs: NOW - 3 * HOUR },
+      day: { equityStartUsd: 58_430.5, equityEndUsd: 58_120, pnlUsd: -310.5, returnPct: -0.53, netFlowsUsd: 0, depositsUsd: 0, withdrawalsUsd: 0 },
+      drawdown: { currentPct: 1.9, currentUsd: 1_125.6, maxPct: 4.1, maxUsd: 2_410, peakEquityUsd: 59_245.6, peakAtMs: NOW - 4 * DAY },
+      drawdownAsOfMs: NOW - 3 * HOUR,
+      delegates: [{ name: 'mm-quoter', address: OLD_KEY, kind: 'api-key', expiryMs: null, revokeUrl: null }],
+    },
+    {
+      account: DESK[4],
+      unavailable: null,
+      status: { state: 'ok', reason: null, lastPointAtMs: NOW - 5 * 60_000 },
+      day: { equityStartUsd: 23_613.59, equityEndUsd: 24_015.77, pnlUsd: 402.18, returnPct: 1.7, netFlowsUsd: 0, depositsUsd: 0, withdrawalsUsd: 0 },
+      drawdown: { currentPct: 0, currentUsd: 0, maxPct: 2.2, maxUsd: 530, peakEquityUsd: 24_015.77, peakAtMs: NOW - HOUR },
+      drawdownAsOfMs: NOW - 5 * 60_000,
+      delegates: [],
+    },
+  ],
+  moreSections: 0,
+};
+
+/** The inline images a sample refers to besides the daily report's chart: the digest's trend lines. */
+export function sampleImages(kind: EmailKind): InlineImage[] {
+  if (kind !== 'digest') return [];
+  return digest.rows.flatMap((row, i) => {
+    if (!row.trend) return [];
+    const { pnl } = curves(30, 3_600_000, NOW - i * DAY);
+    const sign = i === 1 || i === 3 ? -1 : 1;
+    const points = pnl.map((p, j) => ({ timestamp: p.timestamp, value: sign * Number(p.value) + (sign < 0 ? j * 3 : 0) }));
+    return [{ cid: row.trend.cid, filename: `trend-${i}.png`, contentType: 'image/png', content: renderSparklinePng({ points, width: row.trend.width, height: row.trend.height }) }];
+  });
+}
+
 export const views: { [K in EmailKind]: EmailViews[K] } = {
   'daily-report': dailyReport,
   'drawdown-alert': drawdownAlert,
   'delegate-expiry': delegateExpiry,
   'new-delegate': newDelegate,
   'revocation-result': revocationResult,
+  digest,
 };
 
 /**

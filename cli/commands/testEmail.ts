@@ -6,7 +6,7 @@ import { buildMime, type InlineImage } from '../../functions/mail/mime';
 import { EmailSendError } from '../../functions/mail/errors';
 import type { EmailKind } from '../../functions/mail/views';
 import { fromHeader } from '../../functions/services/delivery/mailDelivery';
-import { curves, TIME_ZONE, views } from '../../local/mailSamples';
+import { curves, sampleImages, TIME_ZONE, views } from '../../local/mailSamples';
 import { localEmailRenderer } from '../../local/localSystem';
 import type { CliContext } from '../cliRuntime';
 import { formatTable, plural, printJson, UsageError } from '../output';
@@ -53,7 +53,7 @@ export function register(program: Command, context: CliContext): void {
           subject,
           unsubscribeUrl: views[kind].links.unsubscribeUrl,
           eventId: `test-email:${kind}:${rt.now()}`,
-          inlineImages: kind === 'daily-report' ? [sampleChart()] : [],
+          inlineImages: kind === 'daily-report' ? [sampleChart()] : sampleImages(kind),
         });
         try {
           const { messageId } = await deps.sender.send({ raw, destinations: [address.data], source: deps.mailFrom });

@@ -4,7 +4,7 @@ import type { ObservedDelegate } from './delegateAlerts';
 import { drawdown, type DrawdownResult } from './drawdown';
 import { expiryCountdown, type ExpiryCountdown } from './expiryCountdown';
 import type { Interval } from './interval';
-import type { ReportWindow, ReportWindowKey } from './reportWindows';
+import type { ReportWindow, WindowKey } from './reportWindows';
 import type { SeriesPoint } from './series';
 import type { SummaryField } from './summaryFields';
 import { SUMMARY_METRICS, type MetricInfo, type MetricReading } from './summaryMetrics';
@@ -25,9 +25,12 @@ export interface WindowInput {
 
 export interface ReportModelInput {
   settings: Pick<AccountSettings, 'address' | 'label' | 'timezone'> & { interval: Interval };
-  /** The local day covered and its bounds (`localDayBounds`). */
+  /**
+   * The span covered and its bounds: the local day (`localDayBounds`), or a weekly or monthly
+   * summary's window (`periodWindows`; `localDate` is then its last day).
+   */
   day: { localDate: string; startMs: number; endMs: number };
-  /** The windows, the day first (`reportWindows`). */
+  /** The windows, the covered span first (`reportWindows`, or the one window of a summary). */
   windows: readonly WindowInput[];
   /** The stored points of the drawdown lookback window up to now: the flow-adjusted drawdown as of now. */
   history: readonly SeriesPoint[];
@@ -56,7 +59,7 @@ export interface MetricRow extends MetricInfo {
 
 /** A window as the report states it. */
 export interface WindowInfo {
-  key: ReportWindowKey;
+  key: WindowKey;
   days: number;
   fromMs: number;
   toMs: number;
@@ -80,13 +83,15 @@ export interface DelegateRow {
  * Self-contained per account, so a digest of several accounts can hold several of them.
  */
 export interface ReportModel {
+  /** What the report covers: a local day, or a weekly or monthly summary's window. */
+  span: 'day' | 'week' | 'month';
   account: { address: string; label: string | null };
   localDate: string;
   timezone: string;
-  /** The report day, local midnight to local midnight. */
+  /** The covered span (the report day, or the summary's window), local midnight to local midnight. */
   period: { startMs: number; endMs: number };
   generatedAt: number;
-  /** The report day from the chain's curves of exactly that day; `null` when the chain had no point in it. */
+  /** The covered span from the chain's curves of exactly that span; `null` when the chain had no point in it. */
   day: DayFigures | null;
   /** Flow-adjusted drawdown as of now (`asOf`), over the stored history; `null` without history. */
   drawdown: DrawdownResult | null;
@@ -94,8 +99,8 @@ export interface ReportModel {
   drawdownSince: number | null;
   windows: WindowInfo[];
   metrics: MetricRow[];
-  /** What the chart shows: the report day, or for a `1d` account the 30-day window (daily points). */
-  chart: { window: ReportWindowKey; fromMs: number; toMs: number; series: SeriesPoint[] };
+  /** What the chart shows: the covered span, or for a `1d` account's daily report the 30-day window (daily points). */
+  chart: { window: WindowKey; fromMs: number; toMs: number; series: SeriesPoint[] };
   /** Soonest expiry first; those without expiry last. */
   delegates: DelegateRow[];
   removedDelegates: { address: string; name: string | null; removedAt: number }[];
@@ -139,10 +144,12 @@ function delegateRows(delegates: readonly ObservedDelegate[], now: number): Dele
  */
 export function buildReportModel(input: ReportModelInput): ReportModel {
   const { day, now } = input;
-  const dayWindow = input.windows.find((w) => w.window.key === 'day');
-  const daySeries = dayWindow?.series ?? [];
-  const chartWindow = (input.settings.interval === '1d' ? input.windows.find((w) => w.window.key === '30d') : undefined) ?? dayWindow;
+  const spanWindow = input.windows[0];
+  const daySeries = spanWindow?.series ?? [];
+  const chartWindow = (input.settings.interval === '1d' ? input.windows.find((w) => w.window.key === '30d') : undefined) ?? spanWindow;
+  const spanKey = spanWindow?.window.key;
   return {
+    span: spanKey === 'week' || spanKey === 'month' ? spanKey : 'day',
     account: { address: input.settings.address, label: input.settings.label },
     localDate: day.localDate,
     timezone: input.settings.timezone,

@@ -5,10 +5,13 @@ import { addDays, localDayBounds, type LocalDate } from './localTime';
 export const REPORT_WINDOW_KEYS = ['day', '7d', '30d'] as const;
 export type ReportWindowKey = (typeof REPORT_WINDOW_KEYS)[number];
 
+/** Keys of every window a report may show: the daily report's, and the weekly or monthly summary's span. */
+export type WindowKey = ReportWindowKey | 'week' | 'month';
+
 /** One window of a report's metrics: local midnight to local midnight, and how the chain is asked for it. */
 export interface ReportWindow {
-  key: ReportWindowKey;
-  /** Local days covered, ending with the report day. */
+  key: WindowKey;
+  /** Local days covered, ending with the last covered day. */
   days: number;
   /** The first local midnight. */
   fromMs: number;
@@ -41,7 +44,7 @@ export function summaryInterval(fromMs: number, toMs: number): Interval {
  * last 30 local days, each from a local midnight to the midnight ending `date` (23- and 25-hour
  * days included).
  */
-export function reportWindows(date: LocalDate, timeZone: string): ReportWindow[] {
+export function reportWindows(date: LocalDate, timeZone: string): (ReportWindow & { key: ReportWindowKey })[] {
   const { endMs } = localDayBounds(date, timeZone);
   return REPORT_WINDOW_KEYS.map((key) => {
     const days = WINDOW_DAYS[key];

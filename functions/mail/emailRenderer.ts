@@ -17,7 +17,7 @@ export interface RenderOptions {
   timeZone: string;
 }
 
-/** Renders the five emails from their views. */
+/** Renders the six emails from their views. */
 export interface EmailRenderer {
   render<K extends EmailKind>(kind: K, view: EmailViews[K], options: RenderOptions): RenderedEmail;
 }

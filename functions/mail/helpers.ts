@@ -79,6 +79,8 @@ function betterOf(value: unknown): Better {
  *   `{{truncate s 40}}`, `{{plural n "day" "days"}}`
  * - `(eq a b)`, `(gt a b)`, `(isNumber x)`, `(choose cond a b)`, `(subtract a b)` (floored at 0),
  *   `(outcomeAccent outcome)`: the accent colour of a revocation result
+ * - `{{spanNoun span}}` (`day`, `week`, `month`) and `{{spanTitle span}}` (`Daily report`, `Weekly
+ *   summary`, `Monthly summary`): how a report names the span it covers
  */
 export function registerHelpers(hbs: HandlebarsInstance): void {
   const helper = (name: string, fn: (params: unknown[], options: HelperOptions) => unknown): void => {
@@ -128,5 +130,9 @@ export function registerHelpers(hbs: HandlebarsInstance): void {
   helper('outcomeAccent', ([outcome]) =>
     outcome === 'revoked' || outcome === 'already-revoked' ? 'success' : outcome === 'unconfirmed' ? 'warning' : 'danger',
   );
+  helper('spanNoun', ([span]) => (span === 'week' || span === 'month' ? span : 'day'));
+  helper('spanTitle', ([span]) => (span === 'week' ? 'Weekly summary' : span === 'month' ? 'Monthly summary' : 'Daily report'));
+  helper('inc', ([n]) => (num(n) ?? 0) + 1);
+  helper('upper', ([s]) => (typeof s === 'string' ? s.toUpperCase() : ''));
   helper('gt', ([a, b]) => typeof a === 'number' && typeof b === 'number' && a > b);
 }

@@ -162,10 +162,19 @@ export const dayFiguresSchema = z.object({
 });
 export type DayFigures = z.input<typeof dayFiguresSchema>;
 
-/** The daily report: the report day (local midnight to midnight), the metric windows, and what holds as of now. */
+/** What a report covers: a local day (the daily report), or the weekly or monthly summary's window. */
+export const reportSpanSchema = z.enum(['day', 'week', 'month']);
+export type ReportSpan = z.infer<typeof reportSpanSchema>;
+
+/**
+ * The daily report: the report day (local midnight to midnight), the metric windows, and what
+ * holds as of now. The same email is the weekly or monthly summary (`span`): the figures, chart and
+ * one metric window are then the summary's, with changes against the previous week or month.
+ */
 export const dailyReportViewSchema = z.object({
   ...base,
-  /** The local day covered: its start and end instants. */
+  span: reportSpanSchema.default('day'),
+  /** The span covered: its start and end instants. */
   period: z.object({ startMs: timestampMs, endMs: timestampMs }),
   status: accountStatusSchema,
   /** The report day from the chain's curves of that day; `null` when the chain had no point in it. */
@@ -187,6 +196,68 @@ export const dailyReportViewSchema = z.object({
   removedDelegates: z.array(removedDelegateSchema),
 });
 export type DailyReportView = z.input<typeof dailyReportViewSchema>;
+
+/** One account in the digest's table (worst first). */
+export const digestRowSchema = z.object({
+  account: accountRefSchema,
+  /** Why the account's figures are missing, in plain words; `null` when it is available. */
+  unavailable: shortText(300).nullable(),
+  /** Health of the account's data collection. */
+  status: z.enum(['ok', 'stale', 'failing']),
+  /** Equity at the end of the covered span. */
+  equityUsd: amount.nullable(),
+  /** PnL and flow-adjusted return over the covered span (the report day, or the summary's week or month). */
+  pnlUsd: amount.nullable(),
+  returnPct: amount.nullable(),
+  /** Drawdown (trading, flow-adjusted) as of now. */
+  drawdownNowPct: z.number().min(0).max(100).nullable(),
+  /** Max drawdown reported by the chain over `chainWindowLabel`; `chainMaxDrawdownText` when it fits no unit rule. */
+  chainMaxDrawdownPct: amount.nullable(),
+  chainMaxDrawdownText: shortText(64).nullable(),
+  /** Drawdown alert levels at or past now. */
+  openAlerts: z.number().int().min(0),
+  /** Delegates expiring (or expired) within 7 days. */
+  expiringDelegates: z.number().int().min(0),
+  /** The account's small trend image; `null` without data. */
+  trend: chartRefSchema.nullable(),
+});
+export type DigestRowView = z.input<typeof digestRowSchema>;
+
+/** One account's short section: its figures and its delegates with their revoke links. */
+export const digestSectionSchema = z.object({
+  account: accountRefSchema,
+  unavailable: shortText(300).nullable(),
+  status: accountStatusSchema,
+  day: dayFiguresSchema.nullable(),
+  drawdown: drawdownSchema.nullable(),
+  drawdownAsOfMs: timestampMs.nullable(),
+  delegates: z.array(delegateRowSchema),
+});
+export type DigestSectionView = z.input<typeof digestSectionSchema>;
+
+/** One email for a recipient of several accounts: a table worst first, then a section per account. */
+export const digestViewSchema = z.object({
+  generatedAtMs: timestampMs,
+  links: commonLinksSchema,
+  /** Who the digest is for (named in the header and footer). */
+  recipient: shortText(254),
+  span: reportSpanSchema,
+  /** The covered span (the report day, or the summary's window). */
+  period: z.object({ startMs: timestampMs, endMs: timestampMs }),
+  /** Accounts covered, available or not. */
+  accountCount: z.number().int().min(0),
+  /** What the chain's max drawdown column covers, e.g. `30 days`. */
+  chainWindowLabel: shortText(40),
+  /** What the trend images show, e.g. `Equity over the last 30 days`. */
+  trendCaption: shortText(120),
+  rows: z.array(digestRowSchema),
+  /** Rows left out of the HTML to stay under the clipping limit (the text part has them all). */
+  moreRows: z.number().int().min(0),
+  sections: z.array(digestSectionSchema),
+  /** Sections left out of the HTML to stay under the clipping limit (the text part has them all). */
+  moreSections: z.number().int().min(0),
+});
+export type DigestView = z.input<typeof digestViewSchema>;
 
 /** A labelled snooze link, e.g. `{ label: '24 hours', url }`. */
 export const snoozeLinkSchema = z.object({ label: shortText(40), url: httpUrl });
@@ -252,9 +323,10 @@ export const emailViewSchemas = {
   'delegate-expiry': delegateExpiryViewSchema,
   'new-delegate': newDelegateViewSchema,
   'revocation-result': revocationResultViewSchema,
+  digest: digestViewSchema,
 } as const;
 
-/** The five emails. */
+/** The six emails. */
 export type EmailKind = keyof typeof emailViewSchemas;
 export const EMAIL_KINDS = Object.keys(emailViewSchemas) as EmailKind[];
 
@@ -265,4 +337,5 @@ export interface EmailViews {
   'delegate-expiry': DelegateExpiryView;
   'new-delegate': NewDelegateView;
   'revocation-result': RevocationResultView;
+  digest: DigestView;
 }

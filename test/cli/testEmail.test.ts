@@ -12,11 +12,11 @@ describe('sentinel test-email', () => {
     const run = await cli('test-email', to, '--json');
     expect(run.code, run.stderr).toBe(0);
     const outcomes = JSON.parse(run.stdout) as { kind: string; sent: boolean; sesMessageId: string }[];
-    expect(outcomes.map((o) => o.kind)).toEqual(['daily-report', 'drawdown-alert', 'delegate-expiry', 'new-delegate', 'revocation-result']);
+    expect(outcomes.map((o) => o.kind)).toEqual(['daily-report', 'drawdown-alert', 'delegate-expiry', 'new-delegate', 'revocation-result', 'digest']);
     expect(outcomes.every((o) => o.sent)).toBe(true);
 
     const inbox = await sesStore({ to });
-    expect(inbox).toHaveLength(5);
+    expect(inbox).toHaveLength(6);
     for (const email of inbox) {
       expect(email.subject).toMatch(/^\[sample\] /);
       expect(email.body.html).toMatch(/bot-main/);
@@ -26,6 +26,9 @@ describe('sentinel test-email', () => {
     const raw = (await sesRawMessage(report.sesMessageId)).toString('utf8');
     expect(raw).toMatch(/Content-Type: image\/png/i);
     expect(raw).toMatch(/List-Unsubscribe:/i);
+    // The digest's trend lines travel inline too.
+    const digest = (await sesRawMessage(outcomes[5]!.sesMessageId)).toString('utf8');
+    expect(digest.match(/Content-ID: <trend-\d@sentinel>/gi)).toHaveLength(4);
   });
 
   it('refuses a bad address or kind with exit 2, sending nothing', async () => {

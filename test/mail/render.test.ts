@@ -12,12 +12,15 @@ import {
   BOT_KEY,
   OLD_KEY,
   TIME_ZONE,
+  WEB_KEY,
   dailyReport,
   delegateExpiry,
+  digest,
   drawdownAlert,
   links,
   newDelegate,
   revocationResult,
+  revokeUrl,
   views,
 } from '../../local/mailSamples';
 
@@ -36,8 +39,11 @@ function visible(html: string): string {
     .replace(/\s+/g, ' ');
 }
 
+/** Emails about one account (the digest is about several: see its own tests below). */
+const ACCOUNT_KINDS = EMAIL_KINDS.filter((kind) => kind !== 'digest');
+
 describe('every email', () => {
-  it.each(EMAIL_KINDS)('%s renders a subject, an HTML body with inlined CSS and a text body with the unsubscribe link', (kind) => {
+  it.each(ACCOUNT_KINDS)('%s renders a subject, an HTML body with inlined CSS and a text body with the unsubscribe link', (kind) => {
     const { subject, html, text } = renderEmail(kind, views[kind] as never, tz);
     expect(subject).not.toMatch(/[\r\n]/);
     expect(subject).toContain('bot-main');
@@ -52,7 +58,7 @@ describe('every email', () => {
     expect(text).toContain(ACCOUNT);
   });
 
-  it.each(EMAIL_KINDS)('%s escapes a label containing markup in HTML and keeps it literal in text', (kind) => {
+  it.each(ACCOUNT_KINDS)('%s escapes a label containing markup in HTML and keeps it literal in text', (kind) => {
     const view = { ...views[kind], account: { address: ACCOUNT, label: XSS } };
     const { html, text, subject } = renderEmail(kind, view as never, tz);
     expect(html).not.toContain('<script>');
@@ -325,5 +331,56 @@ describe('template syntax', () => {
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
+  });
+});
+
+describe('digest', () => {
+  const { subject, html, text } = renderEmail('digest', digest, tz);
+
+  it('names the desk in the subject and leads with the account that needs attention', () => {
+    expect(subject).toBe('Daily digest — 5 accounts, 3 Mar 2025: hedge-book (0x9965…A4dc) unavailable');
+    expect(subject).not.toMatch(/[\r\n]/);
+  });
+
+  it('renders like every email: inlined CSS, no remote content, the unsubscribe link in HTML and text', () => {
+    expect(html).toMatch(/^<!DOCTYPE html>/);
+    expect(html).toMatch(/<td class="card" style="[^"]*background-color: #ffffff/);
+    expect(html).not.toMatch(/<script|javascript:|<link |src="https?:/i);
+    expect(html).toContain(`href="${links.unsubscribeUrl}"`);
+    expect(text).toContain(`Unsubscribe from reports: ${links.unsubscribeUrl}`);
+    expect(text).not.toMatch(/<[a-z]+[ >]/i);
+  });
+
+  it('lists every account in the table in the given order, with one drawdown vocabulary', () => {
+    const order = [...text.matchAll(/^\d+\. (.+)$/gm)].map((m) => m[1]);
+    expect(order).toEqual(['hedge-book (0x9965…A4dc)', 'arb-desk (0x15d3…6A65)', 'bot-main (0xf39F…2266)', 'mm-eu (0x976E…0aa9) [stale data]', '0x14dC…9955']);
+    expect(text).toContain('   Unavailable: the chain did not answer in time\n');
+    expect(text).toContain('Drawdown (trading, flow-adjusted) now 11.80% · max drawdown reported by the chain (30 days) 12.60%');
+    expect(visible(html)).toContain('Drawdown (trading, flow-adjusted) is Portfolio Sentinel’s own figure');
+    for (const row of digest.rows) if (row.trend) expect(html).toContain(`src="cid:${row.trend.cid}"`);
+  });
+
+  it("gives each account a section with its delegates' revoke links", () => {
+    for (const section of digest.sections) for (const d of section.delegates) if (d.revokeUrl) expect(html).toContain(`href="${d.revokeUrl}"`);
+    expect(text).toContain(`Revoke: ${revokeUrl(WEB_KEY)}`);
+  });
+
+  it('escapes a label containing markup in the table and the sections, and keeps it literal in text', () => {
+    const view = {
+      ...digest,
+      rows: digest.rows.map((r) => ({ ...r, account: { ...r.account, label: XSS } })),
+      sections: digest.sections.map((s) => ({ ...s, account: { ...s.account, label: XSS } })),
+    };
+    const out = renderEmail('digest', view, tz);
+    expect(out.html).not.toContain('<script>');
+    expect(out.html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+    expect(out.text).toContain(XSS);
+    expect(out.subject).toContain(XSS);
+  });
+
+  it('says how many rows and sections the HTML leaves out to the text part', () => {
+    const out = renderEmail('digest', { ...digest, rows: digest.rows.slice(0, 3), moreRows: 2, sections: digest.sections.slice(0, 1), moreSections: 4 }, tz);
+    expect(visible(out.html)).toContain('And 2 more accounts, listed in the plain-text part of this email.');
+    expect(visible(out.html)).toContain('The sections of 4 more accounts, with their revoke links, are in the plain-text part of this email');
   });
 });

@@ -8,6 +8,9 @@ import { REPORT_HTML_BUDGET_BYTES, renderReport } from '../../functions/services
 import { dailyReportView } from '../../functions/services/report/reportViews';
 import { accountRecord, testAddress } from '../store/accountFixture';
 import { sharedRenderer, testLinks } from '../delivery/mailHarness';
+import { renderDigest } from '../../functions/services/report/renderDigest';
+import type { DigestView } from '../../functions/mail/views';
+import { BOT_KEY, digest, revokeUrl } from '../../local/mailSamples';
 
 /** Gmail clips an HTML part past about 102 KB, hiding the rest of the message (the footer with the unsubscribe link). */
 const GMAIL_CLIP_BYTES = 102 * 1024;
@@ -71,5 +74,34 @@ describe("the report's HTML size (Gmail clips past 102 KB)", () => {
     expect(shown).toBeGreaterThan(20);
     if (shown < n) expect(rendered.html).toContain(`And ${n - shown} more delegates`);
     for (const d of view.delegates) expect(rendered.text).toContain(d.revokeUrl ?? '');
+  });
+});
+
+describe("the digest's HTML size", () => {
+  /** `n` accounts, each with the sample's widest section (three delegates with revoke links). */
+  function view(n: number): DigestView {
+    const row = digest.rows[1]!;
+    const section = { ...digest.sections[2]!, delegates: [...digest.sections[2]!.delegates, ...digest.sections[1]!.delegates] };
+    const accounts = Array.from({ length: n }, (_, i) => ({ address: testAddress(7000 + i, 0x512e), label: `desk-${String(i).padStart(3, '0')}-a-rather-long-label` }));
+    return {
+      ...digest,
+      accountCount: n,
+      rows: accounts.map((account, i) => ({ ...row, account, trend: { ...row.trend!, cid: `trend-${i}@sentinel` } })),
+      sections: accounts.map((account) => ({ ...section, account })),
+    };
+  }
+
+  it.each([50, 300])('with %i accounts stays under the limit, keeps the footer, and has every account and revoke link in the text part', (n) => {
+    const v = view(n);
+    const { rendered, rowsShown } = renderDigest(sharedRenderer(), v, ZONE);
+    expect(bytes(rendered.html)).toBeLessThanOrEqual(REPORT_HTML_BUDGET_BYTES);
+    expect(rendered.html.lastIndexOf('href=')).toBe(rendered.html.lastIndexOf(`href="${attr(digest.links.unsubscribeUrl)}"`));
+    expect(rendered.html).toContain('</html>');
+    if (n === 50) expect(rowsShown).toBe(50);
+    else expect(rendered.html).toContain(`And ${n - rowsShown} more accounts, listed in the plain-text part`);
+    const sections = (rendered.html.match(/class="section"/g) ?? []).length;
+    if (sections < n) expect(rendered.html).toContain(`The sections of ${n - sections} more accounts`);
+    for (const s of v.sections) expect(rendered.text).toContain(s.account.address);
+    expect(rendered.text.split(revokeUrl(BOT_KEY)).length - 1).toBe(n);
   });
 });

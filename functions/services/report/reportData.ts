@@ -3,11 +3,13 @@ import { summaryReadings } from '../../chain/summaryView';
 import { lookbackWindowMs } from '../../domain/lookbackWindow';
 import type { ReportModelInput, SummaryReadings, WindowInput } from '../../domain/reportModel';
 import { reportWindows, type ReportWindow } from '../../domain/reportWindows';
+import type { PeriodWindows } from '../../domain/periodWindows';
+import { addDays, localDate } from '../../domain/localTime';
 import { alignCurves } from '../../domain/series';
 import type { PortfolioSummary } from '../../domain/portfolioSummary';
 import type { AccountRecord } from '../../store/accountItem';
 import type { CurvesRepository } from '../../store/curvesRepository';
-import type { DelegateViewRepository } from '../../store/delegateViewRepository';
+import type { DelegateView, DelegateViewRepository } from '../../store/delegateViewRepository';
 import type { ReportRecord, ReportRecordsRepository, ReportWindowRecord } from '../../store/reportRecordsRepository';
 import { storedSeries } from '../../store/storedSeries';
 import { DEFAULT_COLLECT_SETTINGS } from '../collect/collectSettings';
@@ -42,6 +44,30 @@ function previousSummary(previous: ReportRecord | null, window: ReportWindow): P
   return previous?.windows.find((w) => w.key === window.key)?.summary ?? null;
 }
 
+type FetchedWindow<W extends ReportWindow = ReportWindow> = { window: W; summary: PortfolioSummary | null; series: WindowInput['series'] };
+
+/** One `GET /portfolio` for `window`: its summary (none when the chain has no point in it) and its curves. */
+async function fetchWindow<W extends ReportWindow>(chain: ReportChain, address: string, window: W): Promise<FetchedWindow<W>> {
+  const response = await chain.getPortfolio({ account: address, from: window.fromMs, to: window.toMs, interval: window.interval });
+  const series = alignCurves(response.equity, response.pnl).filter((p) => p.timestamp >= window.fromMs && p.timestamp <= window.toMs);
+  return { window, summary: series.length === 0 ? null : response.summary, series };
+}
+
+const read = (summary: PortfolioSummary | null): SummaryReadings | null => (summary ? summaryReadings(summary) : null);
+
+function delegatesOf(views: readonly DelegateView[], since: number, now: number): Pick<ReportModelInput, 'delegates' | 'removedDelegates'> {
+  return {
+    delegates: views
+      .filter((v) => v.removedAt === null)
+      .map((v) => ({ address: v.delegate, expiryMs: v.expiryMs, name: v.name, isWebClient: v.isWebClient })),
+    removedDelegates: views.flatMap((v) => (v.removedAt !== null && v.removedAt > since && v.removedAt <= now ? [{ address: v.delegate, name: v.name, removedAt: v.removedAt }] : [])),
+  };
+}
+
+function storedHistory(repos: Pick<ReportDataRepos, 'curves'>, account: AccountRecord, now: number) {
+  return repos.curves.queryRange(account.address, account.interval, Math.max(0, now - lookbackWindowMs(account.interval, DEFAULT_COLLECT_SETTINGS.lookbackMs)), now);
+}
+
 /**
  * Reads what one account's report shows. From the chain, one `GET /portfolio` per window
  * (`reportWindows`: the report day, the last 7 and 30 local days, each at its `summaryInterval`):
@@ -59,21 +85,16 @@ export async function loadReportData(
 ): Promise<ReportData> {
   const windows = reportWindows(period.localDate, account.timezone);
   const [points, views, previous, fetched] = await Promise.all([
-    repos.curves.queryRange(account.address, account.interval, Math.max(0, now - lookbackWindowMs(account.interval, DEFAULT_COLLECT_SETTINGS.lookbackMs)), now),
+    storedHistory(repos, account, now),
     repos.delegates.listForAccount(account.address),
     repos.reportRecords.latestBefore(account.address, period.localDate),
     // Sequential: the chain client's token bucket paces them either way, and a failure stops the rest.
     (async () => {
-      const out: { window: ReportWindow; summary: PortfolioSummary | null; series: WindowInput['series'] }[] = [];
-      for (const window of windows) {
-        const response = await chain.getPortfolio({ account: account.address, from: window.fromMs, to: window.toMs, interval: window.interval });
-        const series = alignCurves(response.equity, response.pnl).filter((p) => p.timestamp >= window.fromMs && p.timestamp <= window.toMs);
-        out.push({ window, summary: series.length === 0 ? null : response.summary, series });
-      }
+      const out: FetchedWindow<(typeof windows)[number]>[] = [];
+      for (const window of windows) out.push(await fetchWindow(chain, account.address, window));
       return out;
     })(),
   ]);
-  const read = (summary: PortfolioSummary | null): SummaryReadings | null => (summary ? summaryReadings(summary) : null);
   const record: ReportRecord = {
     address: account.address,
     coveredDate: period.localDate,
@@ -92,15 +113,39 @@ export async function loadReportData(
         previous: read(previousSummary(previous, window)),
       })),
       history: storedSeries(points),
-      delegates: views
-        .filter((v) => v.removedAt === null)
-        .map((v) => ({ address: v.delegate, expiryMs: v.expiryMs, name: v.name, isWebClient: v.isWebClient })),
-      removedDelegates: views.flatMap((v) =>
-        v.removedAt !== null && v.removedAt > period.previousReportAt && v.removedAt <= now
-          ? [{ address: v.delegate, name: v.name, removedAt: v.removedAt }]
-          : [],
-      ),
+      ...delegatesOf(views, period.previousReportAt, now),
       now,
     },
+  };
+}
+
+/**
+ * Reads what a weekly or monthly summary shows: two `GET /portfolio` requests, the summary's window
+ * (its summary and curves: the span's figures and chart) and the window just before it (its summary:
+ * the changes, so a first summary has them too and nothing depends on a record kept for a month);
+ * from the store the same as the daily report, delegates removed during the window. Nothing is
+ * stored: the daily report's records stay the daily windows'.
+ */
+export async function loadSummaryData(
+  repos: Pick<ReportDataRepos, 'curves' | 'delegates'>,
+  chain: ReportChain,
+  account: AccountRecord,
+  windows: PeriodWindows,
+  now: number,
+): Promise<ReportModelInput> {
+  const [points, views, current, previous] = await Promise.all([
+    storedHistory(repos, account, now),
+    repos.delegates.listForAccount(account.address),
+    fetchWindow(chain, account.address, windows.current),
+    fetchWindow(chain, account.address, windows.previous),
+  ]);
+  const { current: window } = windows;
+  return {
+    settings: { address: account.address, label: account.label, timezone: account.timezone, interval: account.interval },
+    day: { localDate: addDays(localDate(window.toMs, account.timezone), -1), startMs: window.fromMs, endMs: window.toMs },
+    windows: [{ window, summary: read(current.summary), series: current.series, previous: read(previous.summary) }],
+    history: storedSeries(points),
+    ...delegatesOf(views, window.fromMs, now),
+    now,
   };
 }

@@ -10,7 +10,24 @@ export interface ReportViewContext {
   readonly links: RecipientLinks;
 }
 
-const WINDOW_LABELS: Readonly<Record<WindowInfo['key'], string>> = { day: 'Report day', '7d': '7 days', '30d': '30 days' };
+const WINDOW_LABELS: Readonly<Record<WindowInfo['key'], string>> = { day: 'Report day', '7d': '7 days', '30d': '30 days', week: 'The week', month: 'The month' };
+
+/** What the chart shows, by the window it draws. */
+export const CHART_ALT: Readonly<Record<WindowInfo['key'], string>> = {
+  day: 'Equity and PnL over the report day',
+  '7d': 'Equity and PnL over the last 7 days',
+  '30d': 'Equity and PnL over the last 30 days, daily points',
+  week: 'Equity and PnL over the week',
+  month: 'Equity and PnL over the month',
+};
+
+const CHART_CAPTIONS: Readonly<Record<WindowInfo['key'], string>> = {
+  day: 'Equity and PnL over the report day, from the chain’s curves of that day.',
+  '7d': 'Equity and PnL over the last 7 days.',
+  '30d': 'Equity and PnL over the last 30 days, daily points, ending with the report day.',
+  week: 'Equity and PnL over the week, from the chain’s curves of those 7 days.',
+  month: 'Equity and PnL over the month, from the chain’s curves of that month.',
+};
 
 function windowView(w: WindowInfo): MetricWindow {
   return {
@@ -28,6 +45,7 @@ export function dailyReportView(model: ReportModel, ctx: ReportViewContext): Dai
   const { day, drawdown } = model;
   return {
     account: model.account,
+    span: model.span,
     generatedAtMs: model.generatedAt,
     links: { unsubscribeUrl: ctx.links.unsubscribeUrl, preferencesUrl: ctx.links.preferencesUrl, statusUrl: null },
     period: model.period,
@@ -61,11 +79,7 @@ export function dailyReportView(model: ReportModel, ctx: ReportViewContext): Dai
       cells: m.cells.map((c) => ({ value: c.value, text: c.text, delta: c.delta })),
     })),
     chart: ctx.chart,
-    chartCaption: ctx.chart
-      ? model.chart.window === 'day'
-        ? 'Equity and PnL over the report day, from the chain’s curves of that day.'
-        : 'Equity and PnL over the last 30 days, daily points, ending with the report day.'
-      : null,
+    chartCaption: ctx.chart ? CHART_CAPTIONS[model.chart.window] : null,
     delegates: model.delegates.map((d) => ({
       name: d.name,
       address: d.address,

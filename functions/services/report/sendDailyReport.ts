@@ -1,5 +1,6 @@
 import { buildReportModel, type ReportModel } from '../../domain/reportModel';
-import type { LocalDate } from '../../domain/localTime';
+import { addDays, localDate, type LocalDate } from '../../domain/localTime';
+import { periodWindows, type PeriodWindows } from '../../domain/periodWindows';
 import type { ReportPeriod } from '../../domain/recipientSettings';
 import type { ActionLinks } from '../../links/actionLinks';
 import type { EmailRenderer } from '../../mail/render';
@@ -11,10 +12,10 @@ import type { SuppressionRepository } from '../../store/suppressionRepository';
 import { mailChart, type MailChart } from '../delivery/mailChart';
 import { deliverToRecipient, tallyOutcomes, type MailDeliveryDeps, type RecipientOutcome } from '../delivery/mailDelivery';
 import type { ReportRecordsRepository } from '../../store/reportRecordsRepository';
-import { loadReportData, type ReportChain, type ReportDataRepos } from './reportData';
-import { planReport, planClaimedReport } from './reportPlan';
+import { loadReportData, loadSummaryData, type ReportChain, type ReportDataRepos } from './reportData';
+import { planReport, planClaimedReport, type ReportPlan } from './reportPlan';
 import { renderReport } from './renderReport';
-import { dailyReportView } from './reportViews';
+import { CHART_ALT, dailyReportView } from './reportViews';
 import type { PreferencesRepository } from '../../store/preferencesRepository';
 import { recipientLinks } from '../delivery/recipientLinks';
 import { mailRecipients } from '../delivery/recipients';
@@ -72,11 +73,19 @@ interface SharedParts {
  * moved it first wins; its copies were the same deliveries). The report is built (three chain
  * requests, see `loadReportData`) only when some copy still has to be sent; its window summaries
  * are then stored for the next report's changes.
+ *
+ * With `period: 'week' | 'month'` it sends the weekly or monthly summary instead (see
+ * `summaryPlan`): whoever calls decides it is due; the account's schedule is left alone.
  */
 export async function sendDailyReport(deps: DailyReportDeps, account: AccountRecord, options: DailyReportOptions): Promise<ReportOutcome> {
   const { now } = options;
-  if ((options.period ?? 'day') !== 'day') throw new Error('weekly and monthly summaries are not built yet');
-  const plan = options.claimed ? planClaimedReport(account, options.claimed.reportDate) : planReport(account, now, options.force ?? false);
+  const span = options.period ?? 'day';
+  const plan: ReportPlan & { windows?: PeriodWindows } =
+    span !== 'day'
+      ? summaryPlan(account, span, now, options)
+      : options.claimed
+        ? planClaimedReport(account, options.claimed.reportDate)
+        : planReport(account, now, options.force ?? false);
   if (plan.kind === 'not-due') {
     if (plan.reschedule) await deps.repos.accounts.setNextReportAt(account.address, plan.nextAt, account.nextReportAt);
     return { kind: 'not-due', nextAt: plan.nextAt };
@@ -95,18 +104,23 @@ export async function sendDailyReport(deps: DailyReportDeps, account: AccountRec
 
   let shared: Promise<SharedParts> | undefined;
   const build = async (): Promise<SharedParts> => {
-    const data = await loadReportData(deps.repos, deps.chain, account, plan.period, now);
-    await deps.repos.reportRecords.put(data.record);
-    const model = buildReportModel(data.input);
-    const chart = mailChart(model.chart.series, {
-      cid: 'report-chart@sentinel',
-      alt: model.chart.window === 'day' ? 'Equity and PnL over the report day' : 'Equity and PnL over the last 30 days, daily points',
-      timeZone: account.timezone,
-    });
+    let model: ReportModel;
+    let lastPointAtMs: number | null;
+    if (plan.windows) {
+      const input = await loadSummaryData(deps.repos, deps.chain, account, plan.windows, now);
+      model = buildReportModel(input);
+      lastPointAtMs = input.history.at(-1)?.timestamp ?? null;
+    } else {
+      const data = await loadReportData(deps.repos, deps.chain, account, plan.period, now);
+      await deps.repos.reportRecords.put(data.record);
+      model = buildReportModel(data.input);
+      lastPointAtMs = data.input.history.at(-1)?.timestamp ?? null;
+    }
+    const chart = mailChart(model.chart.series, { cid: 'report-chart@sentinel', alt: CHART_ALT[model.chart.window], timeZone: account.timezone });
     const status: AccountStatus = {
       state: account.status,
       reason: account.statusReason === null ? null : account.statusReason.slice(0, 500),
-      lastPointAtMs: data.input.history.at(-1)?.timestamp ?? null,
+      lastPointAtMs,
     };
     return { model, chart, status };
   };
@@ -116,7 +130,7 @@ export async function sendDailyReport(deps: DailyReportDeps, account: AccountRec
     outcomes.push(
       await deliverToRecipient(deps, {
         eventId: plan.eventId,
-        kind: 'daily-report',
+        kind: REPORT_KINDS[span],
         account: account.address,
         recipient,
         sentAt: now,
@@ -155,4 +169,32 @@ export async function sendDailyReport(deps: DailyReportDeps, account: AccountRec
   }
   if (tally.failed.length > 0) return { kind: 'failed', reason: [...new Set(tally.failed)].join('; '), recipients: count };
   return { kind: 'duplicate', reportDate: plan.reportDate, recipients: count };
+}
+
+/** The email kind recorded on each delivery (all in the `reports` category). */
+const REPORT_KINDS: Readonly<Record<ReportPeriod, string>> = { day: 'daily-report', week: 'weekly-report', month: 'monthly-report' };
+
+/**
+ * The plan of a weekly or monthly summary sent on `claimed.reportDate` (default: the account's
+ * local date at `now`), under `report-week:<address>:<date>` (`report-month:…`), or with the send
+ * time when forced, so a forced extra never takes the regular one's place. Never moves the schedule.
+ */
+function summaryPlan(
+  account: AccountRecord,
+  span: 'week' | 'month',
+  now: number,
+  options: DailyReportOptions,
+): ReportPlan & { kind: 'send'; windows: PeriodWindows } {
+  const reportDate = options.claimed?.reportDate ?? localDate(now, account.timezone);
+  const windows = periodWindows(span, reportDate, account.timezone);
+  const forced = options.claimed === undefined && (options.force ?? false);
+  return {
+    kind: 'send',
+    eventId: forced ? `report-${span}:${account.address}:forced:${now}` : `report-${span}:${account.address}:${reportDate}`,
+    reportDate,
+    period: { localDate: addDays(reportDate, -1), startMs: windows.current.fromMs, endMs: windows.current.toMs, previousReportAt: windows.current.fromMs },
+    forced,
+    nextReportAt: null,
+    windows,
+  };
 }

@@ -1,0 +1,160 @@
+import { digestRows, type DigestEntry, type DigestRow } from '../../domain/digestModel';
+import { addDays, localDayBounds } from '../../domain/localTime';
+import { periodWindows } from '../../domain/periodWindows';
+import type { ReportPeriod } from '../../domain/recipientSettings';
+import { buildReportModel } from '../../domain/reportModel';
+import { reportInstant } from '../../domain/reportTime';
+import type { SeriesPoint } from '../../domain/series';
+import type { InlineImage } from '../../mail/mime';
+import type { AccountStatus, ChartRef } from '../../mail/views';
+import { renderSparklinePng } from '../../mail/sparkline';
+import { SentinelError } from '../../shared/sentinelError';
+import type { AccountRecord } from '../../store/accountItem';
+import { mapConcurrent } from '../../store/concurrency';
+import { deliverToRecipient, type RecipientOutcome } from '../delivery/mailDelivery';
+import { recipientLinks } from '../delivery/recipientLinks';
+import { mailRecipients } from '../delivery/recipients';
+import type { DigestInput } from './digestInput';
+import { digestView } from './digestView';
+import { loadReportData, loadSummaryData } from './reportData';
+import { renderDigest } from './renderDigest';
+import type { DailyReportDeps, ReportOutcome } from './sendDailyReport';
+import { unavailableReason } from './unavailableReason';
+
+/** Accounts whose figures a digest reads at once (each read is sequential: 3 chain requests a day, 2 a week or month). */
+export const DIGEST_LOAD_CONCURRENCY = 4;
+
+/** The email kind recorded on each digest's delivery (all in the `reports` category). */
+const DIGEST_KINDS: Readonly<Record<ReportPeriod, string>> = { day: 'digest', week: 'weekly-digest', month: 'monthly-digest' };
+
+const TREND_SIZE = { width: 88, height: 26 } as const;
+
+/** Every account of a digest failed to load: nothing is sent and the digest is tried again. */
+class DigestUnavailableError extends SentinelError {
+  override readonly name = 'DigestUnavailableError';
+  constructor(reasons: readonly string[]) {
+    super('no account of the digest could be read', { details: [...new Set(reasons)].join('; '), retryable: true });
+  }
+}
+
+interface LoadedAccount {
+  readonly account: AccountRecord;
+  readonly entry: DigestEntry;
+  /** The widest window's PnL curve, for the trend image. */
+  readonly trend: readonly SeriesPoint[];
+}
+
+/** One account's figures over the digest's span, in the recipient's zone; a failure becomes an unavailable entry. */
+async function loadAccount(deps: DailyReportDeps, account: AccountRecord, input: DigestInput): Promise<LoadedAccount> {
+  const { period, reportDate, timeZone: zone, now } = input;
+  const zoned: AccountRecord = { ...account, timezone: zone };
+  try {
+    if (period === 'day') {
+      const covered = addDays(reportDate, -1);
+      const reportAt = input.recipient.reportAt ?? account.reportAt;
+      const data = await loadReportData(deps.repos, deps.chain, zoned, { localDate: covered, ...localDayBounds(covered, zone), previousReportAt: reportInstant(covered, reportAt, zone) }, now);
+      return {
+        account,
+        entry: { kind: 'ok', model: buildReportModel(data.input), drawdownThresholds: account.drawdownThresholds },
+        trend: data.input.windows.at(-1)?.series ?? [],
+      };
+    }
+    const data = await loadSummaryData(deps.repos, deps.chain, zoned, periodWindows(period, reportDate, zone), now);
+    return { account, entry: { kind: 'ok', model: buildReportModel(data), drawdownThresholds: account.drawdownThresholds }, trend: data.windows[0]?.series ?? [] };
+  } catch (error) {
+    deps.log.warn('digest: an account could not be read', { account: account.address, error: unavailableReason(error) });
+    return { account, entry: { kind: 'unavailable', account: { address: account.address, label: account.label }, reason: unavailableReason(error) }, trend: [] };
+  }
+}
+
+function outcomeOf(outcome: RecipientOutcome, input: DigestInput): ReportOutcome {
+  const { reportDate } = input;
+  switch (outcome.kind) {
+    case 'sent':
+      return { kind: 'sent', reportDate, coveredDate: addDays(reportDate, -1), forced: input.forced, recipients: 1, messages: 1, failed: 0 };
+    case 'duplicate':
+      return { kind: 'duplicate', reportDate, recipients: 1 };
+    case 'failed':
+      return { kind: 'failed', reason: outcome.reason, recipients: 1 };
+    case 'in-progress':
+      return { kind: 'retry', reason: 'another attempt is in progress', recipients: 1 };
+    case 'retryable':
+      return { kind: 'retry', reason: outcome.reason, recipients: 1 };
+  }
+}
+
+/**
+ * Sends one digest: a single email to `input.recipient.email` covering all of `input.accounts`,
+ * delivered once under `digest:<period>:<reportDate>#<email>` (a forced extra:
+ * `digest:<period>:forced:<now>#<email>`), unless the address is suppressed or opted out of
+ * reports. Each account is read as its own report reads it (`loadReportData`: 3 chain requests;
+ * a weekly or monthly digest `loadSummaryData`: 2), in the recipient's zone, at most
+ * `DIGEST_LOAD_CONCURRENCY` accounts at a time, only once the delivery is claimed (a rerun asks
+ * the chain nothing). An account that cannot be read is shown as unavailable with the reason; if
+ * none can be, nothing is sent and the outcome is `retry`. Partially apply `deps` for a
+ * `DigestSender`.
+ */
+export async function sendDigest(deps: DailyReportDeps, input: DigestInput): Promise<ReportOutcome> {
+  const { recipient, period, reportDate, timeZone, now } = input;
+  if (input.accounts.length === 0) return { kind: 'skipped', reason: 'the recipient has no accounts' };
+  const [email] = await mailRecipients(deps.repos, [recipient.email], 'reports');
+  if (email === undefined) return { kind: 'skipped', reason: 'every recipient is suppressed' };
+  const eventId = input.forced ? `digest:${period}:forced:${now}` : `digest:${period}:${reportDate}`;
+
+  const compose = async () => {
+    const loaded = await mapConcurrent(input.accounts, DIGEST_LOAD_CONCURRENCY, (account) => loadAccount(deps, account, input));
+    const failures = loaded.flatMap((l) => (l.entry.kind === 'unavailable' ? [l.entry.reason] : []));
+    if (failures.length === loaded.length) throw new DigestUnavailableError(failures);
+
+    const rows = digestRows(loaded.map((l) => l.entry), now);
+    const byAddress = new Map<string, LoadedAccount>(loaded.map((l) => [l.account.address, l]));
+    const images = new Map<string, InlineImage>();
+    const contexts = new Map(
+      rows.map((row, i) => {
+        const { account, trend } = byAddress.get(row.account.address)!;
+        const status: AccountStatus = {
+          state: account.status,
+          reason: account.statusReason === null ? null : account.statusReason.slice(0, 500),
+          lastPointAtMs: row.model?.drawdown?.asOf ?? null,
+        };
+        let ref: ChartRef | null = null;
+        if (trend.length > 1) {
+          const cid = `trend-${i}@sentinel`;
+          ref = { cid, alt: `PnL trend of ${(account.label ?? account.address).slice(0, 200)}`, ...TREND_SIZE };
+          const png = renderSparklinePng({ points: trend.map((p) => ({ timestamp: p.timestamp, value: p.pnl })), ...TREND_SIZE });
+          images.set(row.account.address, { cid, filename: `trend-${i}.png`, contentType: 'image/png', content: png });
+        }
+        return [row.account.address, { status, trend: ref, links: recipientLinks(deps.links, account, email, now, 'reports') }] as const;
+      }),
+    );
+    const contextOf = (row: DigestRow) => contexts.get(row.account.address)!;
+    const footer = contextOf(rows[0]!).links;
+    const view = digestView(rows, contextOf, {
+      recipient: email,
+      span: period,
+      period: rows.find((r) => r.model)?.model?.period ?? localDayBounds(addDays(reportDate, -1), timeZone),
+      generatedAt: now,
+      footer,
+    });
+    const { rendered, rowsShown } = renderDigest(deps.renderer, view, timeZone);
+    return {
+      rendered,
+      unsubscribeUrl: footer.unsubscribeUrl,
+      oneClickUnsubscribe: footer.oneClickUnsubscribe,
+      inlineImages: rows.slice(0, rowsShown).flatMap((row) => images.get(row.account.address) ?? []),
+    };
+  };
+
+  let outcome: RecipientOutcome;
+  try {
+    outcome = await deliverToRecipient(deps, { eventId, kind: DIGEST_KINDS[period], account: `digest of ${input.accounts.length} accounts`, recipient: email, sentAt: now, compose });
+  } catch (error) {
+    if (error instanceof DigestUnavailableError) return { kind: 'retry', reason: error.message, recipients: 1 };
+    throw error;
+  }
+  if (outcome.kind === 'sent') {
+    deps.counters.count('DigestsSent');
+    deps.counters.count('ReportEmailsSent');
+  }
+  return outcomeOf(outcome, input);
+}
