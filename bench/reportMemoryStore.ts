@@ -50,10 +50,10 @@ export function memoryReportRepos(data: readonly StoredAccountData[]): DueReport
       queryRange: async (address, _interval, fromMs, toMs) => (find(address)?.points ?? []).filter((p) => p.ts >= fromMs && p.ts <= toMs),
     },
     reportRecords: {
-      latestBefore: async (address, coveredDate) =>
-        [...(records.get(address) ?? [])].filter((r) => r.coveredDate < coveredDate).sort((a, b) => (a.coveredDate < b.coveredDate ? -1 : 1)).at(-1) ?? null,
+      latestBefore: async (address, timeZone, coveredDate) =>
+        [...(records.get(address) ?? [])].filter((r) => r.timeZone === timeZone && r.coveredDate < coveredDate).sort((a, b) => (a.coveredDate < b.coveredDate ? -1 : 1)).at(-1) ?? null,
       put: async (record) => {
-        const list = (records.get(record.address) ?? []).filter((r) => r.coveredDate !== record.coveredDate);
+        const list = (records.get(record.address) ?? []).filter((r) => r.timeZone !== record.timeZone || r.coveredDate !== record.coveredDate);
         records.set(record.address, [...list, record]);
       },
     },

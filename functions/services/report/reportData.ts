@@ -87,7 +87,7 @@ export async function loadReportData(
   const [points, views, previous, fetched] = await Promise.all([
     storedHistory(repos, account, now),
     repos.delegates.listForAccount(account.address),
-    repos.reportRecords.latestBefore(account.address, period.localDate),
+    repos.reportRecords.latestBefore(account.address, account.timezone, period.localDate),
     // Sequential: the chain client's token bucket paces them either way, and a failure stops the rest.
     (async () => {
       const out: FetchedWindow<(typeof windows)[number]>[] = [];
@@ -98,6 +98,7 @@ export async function loadReportData(
   const record: ReportRecord = {
     address: account.address,
     coveredDate: period.localDate,
+    timeZone: account.timezone,
     savedAt: now,
     windows: fetched.map(({ window, summary }): ReportWindowRecord => ({ key: window.key, fromMs: window.fromMs, toMs: window.toMs, interval: window.interval, summary })),
   };
