@@ -1,12 +1,13 @@
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { settingsFor } from '../config/settings';
-import { collectJobSchema } from '../messages/collectJob';
+import { collectMessageSchema } from '../messages/collectJob';
 import { parseRecord } from '../queue/parseRecord';
 import { chainFrom, repositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { processSqsBatch } from '../runtime/sqsBatch';
 import { collectAccount, type CollectDeps, type CollectOutcome } from '../services/collect/collectAccount';
 import { collectSettingsFrom } from '../services/collect/collectSettings';
+import { watchDelegateBatch } from '../services/collect/watchDelegateBatch';
 import { describeError } from '../shared/describeError';
 import { createObservability, type Observability } from '../shared/observability';
 
@@ -21,10 +22,11 @@ export interface CollectHandlerDeps extends CollectDeps {
   readonly deadlineMarginMs?: number;
 }
 
-const readJob = parseRecord(collectJobSchema);
+const readJob = parseRecord(collectMessageSchema);
 
 /**
- * The collect-queue consumer. Each record is one poll (`{address, dueAt}`); polls run
+ * The collect-queue consumer. Each record is one poll (`{address, dueAt}`) or one delegate-watch
+ * batch (`{kind: 'delegate-watch', accounts}`, see `watchDelegateBatch`); records run
  * concurrently and independently: a record whose storage write failed, or that the invocation's
  * deadline left unstarted, is reported in `batchItemFailures` and redelivered by SQS, while chain
  * failures (a request cut short by the deadline among them) are recorded on the account and
@@ -51,13 +53,19 @@ async function handleRecord(deps: CollectHandlerDeps, record: SQSRecord): Promis
     deps.log.error('dropping malformed collect message', { messageId: record.messageId, reason: job.reason });
     return;
   }
+  const message = job.value;
   try {
-    const outcome = await collectAccount(deps, job.value);
+    if ('kind' in message) {
+      const batch = await watchDelegateBatch(deps, message);
+      for (const outcome of batch.outcomes) deps.onOutcome?.(outcome);
+      return;
+    }
+    const outcome = await collectAccount(deps, message);
     deps.onOutcome?.(outcome);
   } catch (error) {
     deps.counters.count('CollectFailures');
     deps.log.error('collect failed; the message will be redelivered', {
-      account: job.value.address,
+      account: 'kind' in message ? `${message.accounts.length} accounts (delegate watch)` : message.address,
       messageId: record.messageId,
       error: describeError(error, { audience: 'log' }),
     });

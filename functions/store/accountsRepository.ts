@@ -18,6 +18,10 @@ import { isConditionalCheckFailed } from './storeError';
 import { DynamoRepository } from './dynamoRepository';
 import { slotCadence, slotMinute } from '../domain/schedule';
 import type { Interval } from '../domain/interval';
+import { slotEntrySchema, type SlotEntry } from './slotEntry';
+
+/** The item attribute holding the delegate watch's mark (not part of the record). */
+const DELEGATE_MARK = 'delegateMark';
 
 /** Key of the one item of the table that is not an account: the dispatcher's cursor. */
 const DISPATCH_CURSOR_KEY = '#dispatch';
@@ -101,7 +105,8 @@ export class AccountsRepository extends DynamoRepository {
       return account ? { kind: 'updated', account } : { kind: 'not-found' };
     }
     const sets = entries.filter(([name, value]) => !(name === 'nextDueAt' && value === null));
-    const removes = entries.filter(([name, value]) => name === 'nextDueAt' && value === null);
+    // Any settings change (warn days, watch) invalidates the delegate watch's mark: the next check is a full one.
+    const removes: [string, unknown][] = [...entries.filter(([name, value]) => name === 'nextDueAt' && value === null), [DELEGATE_MARK, null]];
     const clauses = [
       sets.length > 0 ? `SET ${sets.map(([name]) => `#${name} = :${name}`).join(', ')}` : '',
       removes.length > 0 ? `REMOVE ${removes.map(([name]) => `#${name}`).join(', ')}` : '',
@@ -113,7 +118,7 @@ export class AccountsRepository extends DynamoRepository {
             TableName: this.table,
             Key: { address },
             UpdateExpression: clauses.join(' '),
-            ExpressionAttributeNames: Object.fromEntries(entries.map(([name]) => [`#${name}`, name])),
+            ExpressionAttributeNames: Object.fromEntries([...entries, ...removes].map(([name]) => [`#${name}`, name])),
             ...(sets.length > 0 ? { ExpressionAttributeValues: Object.fromEntries(sets.map(([name, value]) => [`:${name}`, value])) } : {}),
             ConditionExpression: 'attribute_exists(address)',
             ReturnValues: 'ALL_NEW',
@@ -179,10 +184,10 @@ export class AccountsRepository extends DynamoRepository {
    * The accounts in one partition of the schedule index (`slotCadence = cadence`) whose
    * `slotMinute` lies in one of `ranges` (inclusive), or all of them.
    */
-  async querySlots(cadence: Interval, ranges: 'all' | readonly (readonly [number, number])[]): Promise<AccountRecord[]> {
+  async querySlots(cadence: Interval, ranges: 'all' | readonly (readonly [number, number])[]): Promise<SlotEntry[]> {
     const operation = 'accounts.querySlots';
     const conditions: (readonly [number, number] | null)[] = ranges === 'all' ? [null] : [...ranges];
-    const found: AccountRecord[] = [];
+    const found: SlotEntry[] = [];
     for (const range of conditions) {
       const items = queryAll(
         this.client,
@@ -195,9 +200,31 @@ export class AccountsRepository extends DynamoRepository {
         },
         operation,
       );
-      for await (const item of items) found.push(parseItem(accountItemSchema, item, operation));
+      for await (const item of items) found.push(parseItem(slotEntrySchema, item, operation));
     }
     return found;
+  }
+
+  /**
+   * Stores the delegate watch's mark (`domain/delegateMark`) after a full check, unless the
+   * account is gone. Settings changes remove it, so the next check is a full one.
+   */
+  async setDelegateMark(address: string, mark: string): Promise<{ kind: 'set' } | { kind: 'not-found' }> {
+    return this.conditionalWrite(
+      'accounts.setDelegateMark',
+      () => this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { address },
+          UpdateExpression: 'SET #mark = :mark',
+          ConditionExpression: 'attribute_exists(address)',
+          ExpressionAttributeNames: { '#mark': DELEGATE_MARK },
+          ExpressionAttributeValues: { ':mark': mark },
+        }),
+      ),
+      { kind: 'set' },
+      () => ({ kind: 'not-found' }),
+    );
   }
 
   /**
