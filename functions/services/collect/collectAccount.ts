@@ -92,7 +92,9 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
     failAfterErrors: settings.failAfterErrors,
   });
   const unchangedSummary = previous !== null && !intervalChanged && points.length === 0 && sameSummary(previous.summary, fetched.summary);
-  if (!unchangedSummary) {
+  // The latest snapshot carries the cursor: one that nothing changed is still rewritten before it could expire.
+  const expiresSoon = previous !== null && previous.expiresAt - now < settings.snapshotRetentionMs / 2;
+  if (!unchangedSummary || expiresSoon) {
     const previousValues = previous ? parseSummary(previous.summary) : null;
     const put = await repos.snapshots.put({
       address: account.address,
@@ -104,7 +106,7 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
       cursorMs: newCursor,
       newPoints: points.length,
       interval: account.interval,
-      expiresAt: now + settings.retentionMs,
+      expiresAt: now + settings.snapshotRetentionMs,
     });
     if (put.kind === 'exists') return { kind: 'already-collected', address: account.address };
   }
