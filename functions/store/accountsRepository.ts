@@ -18,7 +18,11 @@ import { isConditionalCheckFailed } from './storeError';
 import { DynamoRepository } from './dynamoRepository';
 import { slotCadence, slotMinute } from '../domain/schedule';
 import type { Interval } from '../domain/interval';
-import { slotEntrySchema, type SlotEntry } from './slotEntry';
+import { pendingEntrySchema, slotEntrySchema, type PendingEntry, type SlotEntry } from './slotEntry';
+import * as z from 'zod';
+
+/** What the keys-only `byNextReport` index holds of an account. */
+const reportKeySchema = z.object({ address: z.string().min(1) });
 
 /** The item attribute holding the delegate watch's mark (not part of the record). */
 const DELEGATE_MARK = 'delegateMark';
@@ -160,7 +164,8 @@ export class AccountsRepository extends DynamoRepository {
 
   /** Every tracked account, by address (queries each shard of `byNextReport`, page by page). */
   async list(): Promise<AccountRecord[]> {
-    const all = await this.queryShards('accounts.list', 'byNextReport', undefined, Number.POSITIVE_INFINITY);
+    const keys = await this.queryShards('accounts.list', 'byNextReport', undefined, Number.POSITIVE_INFINITY, reportKeySchema);
+    const all = await this.getMany(keys.map((k) => k.address));
     return all.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
   }
 
@@ -169,14 +174,19 @@ export class AccountsRepository extends DynamoRepository {
    * interval change), at most `limitPerShard` from each shard, earliest first. The index is
    * eventually consistent: claim each one with `claimPending`.
    */
-  async queryPending(now: number, limitPerShard: number): Promise<AccountRecord[]> {
-    const due = await this.queryShards('accounts.queryPending', 'byNextDue', now, limitPerShard);
-    return due.sort((a, b) => (a.nextDueAt ?? 0) - (b.nextDueAt ?? 0));
+  async queryPending(now: number, limitPerShard: number): Promise<PendingEntry[]> {
+    const due = await this.queryShards('accounts.queryPending', 'byNextDue', now, limitPerShard, pendingEntrySchema);
+    return due.sort((a, b) => a.nextDueAt - b.nextDueAt);
   }
 
-  /** Accounts whose next report is due (`nextReportAt <= now`), earliest first. */
+  /**
+   * Accounts whose next report is due (`nextReportAt <= now`), earliest first: the addresses from
+   * the keys-only `byNextReport` index, then the accounts read whole and consistently, so one whose
+   * report another run has just claimed is left out.
+   */
   async queryReportsDue(now: number): Promise<AccountRecord[]> {
-    const due = await this.queryShards('accounts.queryReportsDue', 'byNextReport', now, Number.POSITIVE_INFINITY);
+    const keys = await this.queryShards('accounts.queryReportsDue', 'byNextReport', now, Number.POSITIVE_INFINITY, reportKeySchema);
+    const due = (await this.getMany(keys.map((k) => k.address))).filter((a) => a.nextReportAt <= now);
     return due.sort((a, b) => a.nextReportAt - b.nextReportAt);
   }
 
@@ -232,7 +242,7 @@ export class AccountsRepository extends DynamoRepository {
    * two dispatchers that saw it only one queues it; also (re)writes the account's place in the
    * schedule index, which migrates records written before the index existed.
    */
-  async claimPending(account: AccountRecord, expectedNextDueAt: number): Promise<{ kind: 'claimed' } | { kind: 'lost' }> {
+  async claimPending(account: Pick<AccountRecord, 'address' | 'interval' | 'delegateWatch'>, expectedNextDueAt: number): Promise<{ kind: 'claimed' } | { kind: 'lost' }> {
     const slot = slotAttributes(account.address, account.interval, account.delegateWatch);
     return this.call('accounts.claimPending', async () => {
       try {
@@ -361,16 +371,17 @@ export class AccountsRepository extends DynamoRepository {
     return { created, updated: updated.sort(), consumedWriteUnits: written.consumedWriteUnits };
   }
 
-  private async queryShards(
+  private async queryShards<T>(
     operation: string,
     indexName: 'byNextDue' | 'byNextReport',
     upTo: number | undefined,
     limitPerShard: number,
-  ): Promise<AccountRecord[]> {
+    schema: z.ZodType<T>,
+  ): Promise<T[]> {
     const sortKey = indexName === 'byNextDue' ? 'nextDueAt' : 'nextReportAt';
     const perShard = await Promise.all(
       SHARDS.map(async (shard) => {
-        const found: AccountRecord[] = [];
+        const found: T[] = [];
         const pageSize = Number.isFinite(limitPerShard) ? Math.max(1, Math.min(limitPerShard, 1_000)) : undefined;
         const items = queryAll(
           this.client,
@@ -385,7 +396,7 @@ export class AccountsRepository extends DynamoRepository {
           operation,
           limitPerShard,
         );
-        for await (const item of items) found.push(parseItem(accountItemSchema, item, operation));
+        for await (const item of items) found.push(parseItem(schema, item, operation));
         return found;
       }),
     );

@@ -17,3 +17,9 @@ export const slotEntrySchema = z.object({
   delegateMark: z.string().max(200).nullable().default(null),
 });
 export type SlotEntry = z.infer<typeof slotEntrySchema>;
+
+/** An account with a one-off poll pending, as the `byNextDue` index projects it. */
+export const pendingEntrySchema = slotEntrySchema.pick({ address: true, interval: true, delegateWatch: true }).extend({
+  nextDueAt: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+});
+export type PendingEntry = z.infer<typeof pendingEntrySchema>;

@@ -91,7 +91,7 @@ export async function dispatchDue(deps: DispatchDeps, selection: DispatchSelecti
   const backfills: CollectJob[] = [];
   for (const account of taken) {
     const regular = byAddress.get(account.address);
-    const job: CollectJob = { address: account.address, dueAt: Math.max(account.nextDueAt ?? now, regular?.dueAt ?? 0) };
+    const job: CollectJob = { address: account.address, dueAt: Math.max(account.nextDueAt, regular?.dueAt ?? 0) };
     if (regular) byAddress.delete(account.address);
     backfills.push(job);
   }
@@ -103,7 +103,6 @@ export async function dispatchDue(deps: DispatchDeps, selection: DispatchSelecti
 
   const lost: string[] = [];
   await mapConcurrent(taken, CLAIM_CONCURRENCY, async (account) => {
-    if (account.nextDueAt === null) return;
     if ((await deps.accounts.claimPending(account, account.nextDueAt)).kind === 'lost') lost.push(account.address);
   });
   if (cursor === null || upTo > cursor) {
@@ -114,7 +113,7 @@ export async function dispatchDue(deps: DispatchDeps, selection: DispatchSelecti
   const grace = deps.overdueGraceMs ?? DEFAULT_OVERDUE_GRACE_MS;
   const overdueAddresses = new Set([
     ...jobs.filter((job) => now - job.dueAt > grace).map((job) => job.address),
-    ...pending.filter((a) => a.nextDueAt !== null && now - a.nextDueAt > grace).map((a) => a.address),
+    ...pending.filter((a) => now - a.nextDueAt > grace).map((a) => a.address),
   ]);
   const overdue = overdueAddresses.size;
   deps.counters?.count('OverdueAccounts', overdue);
@@ -160,8 +159,8 @@ export function regularJob(account: Pick<AccountRecord, 'address' | 'interval' |
 }
 
 /** The earliest pending accounts whose backfills fit in the budget's requests (at least one). */
-export function withinBudget(pending: readonly AccountRecord[], budget: BackfillBudget): AccountRecord[] {
-  const taken: AccountRecord[] = [];
+export function withinBudget<T extends Pick<AccountRecord, 'interval'>>(pending: readonly T[], budget: BackfillBudget): T[] {
+  const taken: T[] = [];
   let requests = 0;
   for (const account of pending) {
     const cost = backfillRequests(account.interval, budget);
