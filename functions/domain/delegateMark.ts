@@ -24,16 +24,17 @@ export function delegateDigest(current: readonly ObservedDelegate[]): string {
 
 /**
  * The first time a notice falls due for the delegates as stored after a full check: for each one
- * still listed with an expiry, each warn-day step not yet covered (`expiryMs - step days`) and,
- * unless its expiry notice went out, the expiry itself. `null` when none will.
+ * still listed with an expiry not yet passed, each warn-day step not yet covered
+ * (`expiryMs - step days`) and the expiry itself. `null` when none will.
  */
 export function nextNoticeAt(next: ReadonlyMap<string, SeenDelegate>, warnDays: readonly number[]): number | null {
   const steps = warnDays.filter((s) => s > 0);
   let earliest: number | null = null;
   for (const seen of next.values()) {
-    if (seen.removedAt !== null || seen.expiryMs === null) continue;
+    // After the expiry (noticed, or first seen expired) nothing more is announced for it.
+    if (seen.removedAt !== null || seen.expiryMs === null || seen.expiredNoticeSent) continue;
     const times = steps.filter((s) => !seen.warningsSent.includes(s)).map((s) => (seen.expiryMs as number) - s * DAY_MS);
-    if (!seen.expiredNoticeSent) times.push(seen.expiryMs);
+    times.push(seen.expiryMs);
     for (const t of times) if (earliest === null || t < earliest) earliest = t;
   }
   return earliest;
