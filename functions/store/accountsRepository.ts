@@ -82,6 +82,16 @@ export class AccountsRepository extends DynamoRepository {
     return out.Item ? parseItem(accountItemSchema, out.Item, 'accounts.get') : null;
   }
 
+  /** The account (read consistently) and the delegate watch's mark stored on it, or null. */
+  async getWithMark(address: string): Promise<{ account: AccountRecord; delegateMark: string | null } | null> {
+    const out = await this.call('accounts.getWithMark', () =>
+      this.client.send(new GetCommand({ TableName: this.table, Key: { address }, ConsistentRead: true })),
+    );
+    if (!out.Item) return null;
+    const mark = out.Item[DELEGATE_MARK];
+    return { account: parseItem(accountItemSchema, out.Item, 'accounts.getWithMark'), delegateMark: typeof mark === 'string' ? mark : null };
+  }
+
   /** The accounts of those addresses that are tracked (read consistently, 100 per `BatchGetItem`), in no particular order. */
   async getMany(addresses: readonly string[]): Promise<AccountRecord[]> {
     const keys = [...new Set(addresses)].map((address) => ({ address }));

@@ -33,8 +33,9 @@ export type { CollectDeps, CollectOutcome } from './collectDeps';
  */
 export async function collectAccount(deps: CollectDeps, job: CollectJob): Promise<CollectOutcome> {
   const { repos, settings } = deps;
-  const [account, previous] = await Promise.all([repos.accounts.get(job.address), repos.snapshots.latest(job.address)]);
-  if (!account) return { kind: 'not-tracked', address: job.address };
+  const [found, previous] = await Promise.all([repos.accounts.getWithMark(job.address), repos.snapshots.latest(job.address)]);
+  if (!found) return { kind: 'not-tracked', address: job.address };
+  const { account } = found;
   const scope = job.scope ?? 'all';
   if (scope === 'delegates') return checkDelegates(deps, account, previous === null);
   if (previous && previous.polledAt >= job.dueAt) return { kind: 'already-collected', address: account.address };
@@ -78,6 +79,8 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
   const events = [...drawdown.events, ...delegates.events];
   await sendAll(deps.events, events.map((body) => ({ id: body.eventId, body })));
   await Promise.all([drawdown.commit(), delegates.commit()]);
+  // The watch between curve polls starts from what this poll saw (no separate first full check).
+  if ('mark' in delegates && delegates.mark !== found.delegateMark) await repos.accounts.setDelegateMark(account.address, delegates.mark);
 
   // Counted only while the account has no data at all (the one case health reads it), so an
   // empty poll between points, e.g. a manual one, writes nothing.
