@@ -107,7 +107,9 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
       const watchedQueue: MessageQueue<CollectMessage> = {
         send: async (entries) => {
           const result = await collectQueue.send(entries);
-          queued += result.sent.length;
+          // A delegate-watch message reports one outcome per account it carries.
+          const sent = new Set(result.sent);
+          queued += entries.filter((e) => sent.has(e.id)).reduce((n, e) => n + ('kind' in e.body ? e.body.accounts.length : 1), 0);
           onQueued();
           return result;
         },
