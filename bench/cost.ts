@@ -27,8 +27,11 @@ import { PRICES_US_EAST_1 } from './prices-us-east-1';
 
 /** Write units per poll the collect branch's change aims at (from 6), for the what-if line. */
 const TARGET_WRITE_UNITS_PER_POLL = 3.1;
-/** 2026-01-05 00:00:30 UTC, as in bench:collect. */
-const START_MS = Date.UTC(2026, 0, 5, 0, 0, 30);
+/**
+ * 2030-01-07 00:00:30 UTC (a Monday, as bench:collect's start): after the machine's date, because
+ * DynamoDB Local deletes items whose TTL has passed in wall-clock time, and snapshots live 35 days.
+ */
+const START_MS = Date.UTC(2030, 0, 7, 0, 0, 30);
 /** The stage defaults (`chainRps` 20, `collectConcurrency` 4, `signerRps` 2): 4 collect instances at 4.5 requests/s each. */
 const BUDGET = chainRateBudget(20, 4, 2);
 const log = (line: string) => console.error(`[bench:cost] ${line}`);

@@ -6,7 +6,7 @@ import { accountSettingsSchema } from '../functions/domain/account';
 import { INTERVAL_MS, type Interval } from '../functions/domain/interval';
 import { newTrackedAccount } from '../functions/domain/trackedAccount';
 import { createCollectHandler } from '../functions/handlers/collect';
-import type { CollectJob } from '../functions/messages/collectJob';
+import type { CollectMessage } from '../functions/messages/collectJob';
 import type { NotifyEvent } from '../functions/messages/notifyMessage';
 import type { MessageQueue } from '../functions/queue/messageQueue';
 import { DEFAULT_COLLECT_SETTINGS } from '../functions/services/collect/collectSettings';
@@ -93,7 +93,7 @@ export async function runInterval(deps: CostScenarioDeps, interval: Interval, ac
       now: clock.now,
       onOutcome: (o) => void (o.kind === 'collected' && polls++),
     });
-    const collectQueue = new InProcessQueue<CollectJob>({
+    const collectQueue = new InProcessQueue<CollectMessage>({
       name: 'cost-collect',
       batchSize: 10,
       maxReceiveCount: 3,
@@ -107,7 +107,7 @@ export async function runInterval(deps: CostScenarioDeps, interval: Interval, ac
         }
       },
     });
-    const countedCollect: MessageQueue<CollectJob> = {
+    const countedCollect: MessageQueue<CollectMessage> = {
       send: async (entries) => {
         usage.sqsRequests += Math.ceil(entries.length / 10);
         return collectQueue.send(entries);

@@ -2,7 +2,7 @@ import type { ChainClient } from '../functions/chain/ports';
 import { createCollectHandler } from '../functions/handlers/collect';
 import { DEFAULT_COLLECT_SETTINGS, type CollectSettings } from '../functions/services/collect/collectSettings';
 import { type CollectOutcome } from '../functions/services/collect/collectAccount';
-import type { CollectJob } from '../functions/messages/collectJob';
+import type { CollectJob, CollectMessage } from '../functions/messages/collectJob';
 import { dispatchDue, type DispatchSelection } from '../functions/services/collect/dispatchDue';
 import type { NotifyEvent } from '../functions/messages/notifyMessage';
 import type { MessageQueue } from '../functions/queue/messageQueue';
@@ -71,7 +71,7 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
       onProgress?.(outcomes.length);
     },
   });
-  const collectQueue = new InProcessQueue<CollectJob>({
+  const collectQueue = new InProcessQueue<CollectMessage>({
     name: 'sentinel-collect',
     consumer: collectHandler,
     batchSize: deps.batchSize ?? 10,
@@ -104,10 +104,12 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
       let queued = 0;
       let onQueued: () => void = () => undefined;
       const firstSend = new Promise<void>((resolve) => (onQueued = resolve));
-      const watchedQueue: MessageQueue<CollectJob> = {
+      const watchedQueue: MessageQueue<CollectMessage> = {
         send: async (entries) => {
           const result = await collectQueue.send(entries);
-          queued += result.sent.length;
+          // A delegate-watch message reports one outcome per account it carries.
+          const sent = new Set(result.sent);
+          queued += entries.filter((e) => sent.has(e.id)).reduce((n, e) => n + ('kind' in e.body ? e.body.accounts.length : 1), 0);
           onQueued();
           return result;
         },

@@ -93,6 +93,8 @@ function row(outcome: CollectOutcome): string[] {
       return [outcome.address, '0', outcome.status, outcome.reason];
     case 'delegates-checked':
       return [outcome.address, '0', '', outcome.events > 0 ? `delegates checked, ${outcome.events} alert(s) sent` : 'delegates checked'];
+    case 'delegates-failed':
+      return [outcome.address, '0', '', `delegate watch failed: ${outcome.reason}`];
     case 'already-collected':
       return [outcome.address, '0', '', 'already collected for this time'];
     case 'not-tracked':

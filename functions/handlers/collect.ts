@@ -1,10 +1,11 @@
 import { settingsFor } from '../config/settings';
-import { collectJobSchema } from '../messages/collectJob';
+import { collectMessageSchema } from '../messages/collectJob';
 import { chainFrom, repositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { sqsHandler, type SqsHandlerDeps } from '../runtime/sqsHandler';
 import { collectAccount, type CollectDeps, type CollectOutcome } from '../services/collect/collectAccount';
 import { collectSettingsFrom } from '../services/collect/collectSettings';
+import { watchDelegateBatch } from '../services/collect/watchDelegateBatch';
 import { createObservability } from '../shared/observability';
 
 export interface CollectHandlerDeps extends CollectDeps, SqsHandlerDeps {
@@ -15,7 +16,8 @@ export interface CollectHandlerDeps extends CollectDeps, SqsHandlerDeps {
 }
 
 /**
- * The collect-queue consumer. Each record is one poll (`{address, dueAt}`); polls run
+ * The collect-queue consumer. Each record is one poll (`{address, dueAt}`) or one delegate-watch
+ * batch (`{kind: 'delegate-watch', accounts}`, see `watchDelegateBatch`); records run
  * concurrently and independently: a record whose storage write failed, or that the invocation's
  * deadline left unstarted, is reported in `batchItemFailures` and redelivered by SQS, while chain
  * failures (a request cut short by the deadline among them) are recorded on the account and
@@ -24,12 +26,16 @@ export interface CollectHandlerDeps extends CollectDeps, SqsHandlerDeps {
 export function createCollectHandler(deps: CollectHandlerDeps) {
   return sqsHandler(deps, {
     name: 'collect job',
-    schema: collectJobSchema,
+    schema: collectMessageSchema,
     concurrency: deps.recordConcurrency ?? 10,
-    about: (job) => ({ account: job.address }),
-    handle: async (job) => {
-      const outcome = await collectAccount(deps, job);
-      deps.onOutcome?.(outcome);
+    about: (message) => ('kind' in message ? { account: `${message.accounts.length} accounts (delegate watch)` } : { account: message.address }),
+    handle: async (message) => {
+      if ('kind' in message) {
+        const batch = await watchDelegateBatch(deps, message);
+        for (const outcome of batch.outcomes) deps.onOutcome?.(outcome);
+        return;
+      }
+      deps.onOutcome?.(await collectAccount(deps, message));
     },
     retry: { metric: 'CollectFailures', level: 'error', message: 'collect failed; the message will be redelivered' },
   });

@@ -13,3 +13,25 @@ export type CollectScope = z.infer<typeof collectScopeSchema>;
 /** A message on the collect queue: one poll of one account, identified by its scheduled time. */
 export const collectJobSchema = z.strictObject({ address: addressSchema, dueAt: timestampMsSchema, scope: collectScopeSchema.optional() });
 export type CollectJob = z.infer<typeof collectJobSchema>;
+
+/** Most accounts one delegate-watch job carries (the dispatcher's default batch is smaller). */
+export const MAX_WATCH_BATCH = 500;
+
+/** One account of a delegate-watch job: its address and the mark the schedule index held for it. */
+export const watchEntrySchema = z.strictObject({ address: addressSchema, mark: z.string().max(200).nullable() });
+export type WatchEntry = z.infer<typeof watchEntrySchema>;
+
+/**
+ * A message on the collect queue: the delegate watch of many accounts at once (one chain request
+ * each; an account whose delegates match its mark costs no storage request).
+ */
+export const delegateWatchJobSchema = z.strictObject({
+  kind: z.literal('delegate-watch'),
+  dueAt: timestampMsSchema,
+  accounts: z.array(watchEntrySchema).min(1).max(MAX_WATCH_BATCH),
+});
+export type DelegateWatchJob = z.infer<typeof delegateWatchJobSchema>;
+
+/** Anything on the collect queue: a poll of one account, or a delegate-watch batch. */
+export const collectMessageSchema = z.union([collectJobSchema, delegateWatchJobSchema]);
+export type CollectMessage = z.infer<typeof collectMessageSchema>;

@@ -18,6 +18,14 @@ import { isConditionalCheckFailed } from './storeError';
 import { DynamoRepository } from './dynamoRepository';
 import { slotCadence, slotMinute } from '../domain/schedule';
 import type { Interval } from '../domain/interval';
+import { pendingEntrySchema, slotEntrySchema, type PendingEntry, type SlotEntry } from './slotEntry';
+import * as z from 'zod';
+
+/** What the keys-only `byNextReport` index holds of an account. */
+const reportKeySchema = z.object({ address: z.string().min(1) });
+
+/** The item attribute holding the delegate watch's mark (not part of the record). */
+const DELEGATE_MARK = 'delegateMark';
 
 /** Key of the one item of the table that is not an account: the dispatcher's cursor. */
 const DISPATCH_CURSOR_KEY = '#dispatch';
@@ -74,6 +82,16 @@ export class AccountsRepository extends DynamoRepository {
     return out.Item ? parseItem(accountItemSchema, out.Item, 'accounts.get') : null;
   }
 
+  /** The account (read consistently) and the delegate watch's mark stored on it, or null. */
+  async getWithMark(address: string): Promise<{ account: AccountRecord; delegateMark: string | null } | null> {
+    const out = await this.call('accounts.getWithMark', () =>
+      this.client.send(new GetCommand({ TableName: this.table, Key: { address }, ConsistentRead: true })),
+    );
+    if (!out.Item) return null;
+    const mark = out.Item[DELEGATE_MARK];
+    return { account: parseItem(accountItemSchema, out.Item, 'accounts.getWithMark'), delegateMark: typeof mark === 'string' ? mark : null };
+  }
+
   /** The accounts of those addresses that are tracked (read consistently, 100 per `BatchGetItem`), in no particular order. */
   async getMany(addresses: readonly string[]): Promise<AccountRecord[]> {
     const keys = [...new Set(addresses)].map((address) => ({ address }));
@@ -101,7 +119,8 @@ export class AccountsRepository extends DynamoRepository {
       return account ? { kind: 'updated', account } : { kind: 'not-found' };
     }
     const sets = entries.filter(([name, value]) => !(name === 'nextDueAt' && value === null));
-    const removes = entries.filter(([name, value]) => name === 'nextDueAt' && value === null);
+    // Any settings change (warn days, watch) invalidates the delegate watch's mark: the next check is a full one.
+    const removes: [string, unknown][] = [...entries.filter(([name, value]) => name === 'nextDueAt' && value === null), [DELEGATE_MARK, null]];
     const clauses = [
       sets.length > 0 ? `SET ${sets.map(([name]) => `#${name} = :${name}`).join(', ')}` : '',
       removes.length > 0 ? `REMOVE ${removes.map(([name]) => `#${name}`).join(', ')}` : '',
@@ -113,7 +132,7 @@ export class AccountsRepository extends DynamoRepository {
             TableName: this.table,
             Key: { address },
             UpdateExpression: clauses.join(' '),
-            ExpressionAttributeNames: Object.fromEntries(entries.map(([name]) => [`#${name}`, name])),
+            ExpressionAttributeNames: Object.fromEntries([...entries, ...removes].map(([name]) => [`#${name}`, name])),
             ...(sets.length > 0 ? { ExpressionAttributeValues: Object.fromEntries(sets.map(([name, value]) => [`:${name}`, value])) } : {}),
             ConditionExpression: 'attribute_exists(address)',
             ReturnValues: 'ALL_NEW',
@@ -155,7 +174,8 @@ export class AccountsRepository extends DynamoRepository {
 
   /** Every tracked account, by address (queries each shard of `byNextReport`, page by page). */
   async list(): Promise<AccountRecord[]> {
-    const all = await this.queryShards('accounts.list', 'byNextReport', undefined, Number.POSITIVE_INFINITY);
+    const keys = await this.queryShards('accounts.list', 'byNextReport', undefined, Number.POSITIVE_INFINITY, reportKeySchema);
+    const all = await this.getMany(keys.map((k) => k.address));
     return all.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
   }
 
@@ -164,14 +184,19 @@ export class AccountsRepository extends DynamoRepository {
    * interval change), at most `limitPerShard` from each shard, earliest first. The index is
    * eventually consistent: claim each one with `claimPending`.
    */
-  async queryPending(now: number, limitPerShard: number): Promise<AccountRecord[]> {
-    const due = await this.queryShards('accounts.queryPending', 'byNextDue', now, limitPerShard);
-    return due.sort((a, b) => (a.nextDueAt ?? 0) - (b.nextDueAt ?? 0));
+  async queryPending(now: number, limitPerShard: number): Promise<PendingEntry[]> {
+    const due = await this.queryShards('accounts.queryPending', 'byNextDue', now, limitPerShard, pendingEntrySchema);
+    return due.sort((a, b) => a.nextDueAt - b.nextDueAt);
   }
 
-  /** Accounts whose next report is due (`nextReportAt <= now`), earliest first. */
+  /**
+   * Accounts whose next report is due (`nextReportAt <= now`), earliest first: the addresses from
+   * the keys-only `byNextReport` index, then the accounts read whole and consistently, so one whose
+   * report another run has just claimed is left out.
+   */
   async queryReportsDue(now: number): Promise<AccountRecord[]> {
-    const due = await this.queryShards('accounts.queryReportsDue', 'byNextReport', now, Number.POSITIVE_INFINITY);
+    const keys = await this.queryShards('accounts.queryReportsDue', 'byNextReport', now, Number.POSITIVE_INFINITY, reportKeySchema);
+    const due = (await this.getMany(keys.map((k) => k.address))).filter((a) => a.nextReportAt <= now);
     return due.sort((a, b) => a.nextReportAt - b.nextReportAt);
   }
 
@@ -179,10 +204,10 @@ export class AccountsRepository extends DynamoRepository {
    * The accounts in one partition of the schedule index (`slotCadence = cadence`) whose
    * `slotMinute` lies in one of `ranges` (inclusive), or all of them.
    */
-  async querySlots(cadence: Interval, ranges: 'all' | readonly (readonly [number, number])[]): Promise<AccountRecord[]> {
+  async querySlots(cadence: Interval, ranges: 'all' | readonly (readonly [number, number])[]): Promise<SlotEntry[]> {
     const operation = 'accounts.querySlots';
     const conditions: (readonly [number, number] | null)[] = ranges === 'all' ? [null] : [...ranges];
-    const found: AccountRecord[] = [];
+    const found: SlotEntry[] = [];
     for (const range of conditions) {
       const items = queryAll(
         this.client,
@@ -195,9 +220,31 @@ export class AccountsRepository extends DynamoRepository {
         },
         operation,
       );
-      for await (const item of items) found.push(parseItem(accountItemSchema, item, operation));
+      for await (const item of items) found.push(parseItem(slotEntrySchema, item, operation));
     }
     return found;
+  }
+
+  /**
+   * Stores the delegate watch's mark (`domain/delegateMark`) after a full check, unless the
+   * account is gone. Settings changes remove it, so the next check is a full one.
+   */
+  async setDelegateMark(address: string, mark: string): Promise<{ kind: 'set' } | { kind: 'not-found' }> {
+    return this.conditionalWrite(
+      'accounts.setDelegateMark',
+      () => this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { address },
+          UpdateExpression: 'SET #mark = :mark',
+          ConditionExpression: 'attribute_exists(address)',
+          ExpressionAttributeNames: { '#mark': DELEGATE_MARK },
+          ExpressionAttributeValues: { ':mark': mark },
+        }),
+      ),
+      { kind: 'set' },
+      () => ({ kind: 'not-found' }),
+    );
   }
 
   /**
@@ -205,7 +252,7 @@ export class AccountsRepository extends DynamoRepository {
    * two dispatchers that saw it only one queues it; also (re)writes the account's place in the
    * schedule index, which migrates records written before the index existed.
    */
-  async claimPending(account: AccountRecord, expectedNextDueAt: number): Promise<{ kind: 'claimed' } | { kind: 'lost' }> {
+  async claimPending(account: Pick<AccountRecord, 'address' | 'interval' | 'delegateWatch'>, expectedNextDueAt: number): Promise<{ kind: 'claimed' } | { kind: 'lost' }> {
     const slot = slotAttributes(account.address, account.interval, account.delegateWatch);
     return this.call('accounts.claimPending', async () => {
       try {
@@ -334,16 +381,17 @@ export class AccountsRepository extends DynamoRepository {
     return { created, updated: updated.sort(), consumedWriteUnits: written.consumedWriteUnits };
   }
 
-  private async queryShards(
+  private async queryShards<T>(
     operation: string,
     indexName: 'byNextDue' | 'byNextReport',
     upTo: number | undefined,
     limitPerShard: number,
-  ): Promise<AccountRecord[]> {
+    schema: z.ZodType<T>,
+  ): Promise<T[]> {
     const sortKey = indexName === 'byNextDue' ? 'nextDueAt' : 'nextReportAt';
     const perShard = await Promise.all(
       SHARDS.map(async (shard) => {
-        const found: AccountRecord[] = [];
+        const found: T[] = [];
         const pageSize = Number.isFinite(limitPerShard) ? Math.max(1, Math.min(limitPerShard, 1_000)) : undefined;
         const items = queryAll(
           this.client,
@@ -358,7 +406,7 @@ export class AccountsRepository extends DynamoRepository {
           operation,
           limitPerShard,
         );
-        for await (const item of items) found.push(parseItem(accountItemSchema, item, operation));
+        for await (const item of items) found.push(parseItem(schema, item, operation));
         return found;
       }),
     );

@@ -109,7 +109,10 @@ function globalIndex(index: GlobalIndexDefinition): GlobalSecondaryIndex {
   return {
     IndexName: index.indexName,
     KeySchema: keySchema(index.partitionKey, index.sortKey),
-    Projection: { ProjectionType: 'ALL' },
+    Projection:
+      index.projection.type === 'KEYS_ONLY'
+        ? { ProjectionType: 'KEYS_ONLY' }
+        : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection.attributes] },
   };
 }
 

@@ -141,7 +141,11 @@ export class RecipientsRepository extends DynamoRepository {
     );
   }
 
-  /** Recipients whose own schedule is due (`nextReportAt <= now`, index `byNextReport`), earliest first. */
+  /**
+   * Recipients whose own schedule is due (`nextReportAt <= now`, index `byNextReport`), earliest
+   * first. The index holds the settings and schedule, not the account set: `accounts` is empty
+   * here, and whoever sends re-reads the record with `get`.
+   */
   async queryDue(now: number): Promise<RecipientRecord[]> {
     const operation = 'recipients.queryDue';
     const perShard = await Promise.all(

@@ -9,10 +9,18 @@ export interface KeyDefinition {
   readonly type: KeyType;
 }
 
+/**
+ * What an index copies of each item besides the keys: nothing (`KEYS_ONLY`), or the named
+ * attributes its queries read (`INCLUDE`). Never `ALL`: every copied attribute is written to the
+ * index again whenever it changes, and read again by every query.
+ */
+export type IndexProjection = { readonly type: 'KEYS_ONLY' } | { readonly type: 'INCLUDE'; readonly attributes: readonly string[] };
+
 export interface GlobalIndexDefinition {
   readonly indexName: string;
   readonly partitionKey: KeyDefinition;
   readonly sortKey?: KeyDefinition;
+  readonly projection: IndexProjection;
 }
 
 export interface TableDefinition {
@@ -53,16 +61,22 @@ export const TABLES: Readonly<Record<TableId, TableDefinition>> = {
         indexName: 'bySlot',
         partitionKey: { name: 'slotCadence', type: 'S' },
         sortKey: { name: 'slotMinute', type: 'N' },
+        // What dispatch decides a minute's jobs from (`SlotEntry`), and the delegate watch's mark.
+        projection: { type: 'INCLUDE', attributes: ['interval', 'delegateWatch', 'nextDueAt', 'delegateMark'] },
       },
       {
         indexName: 'byNextDue',
         partitionKey: { name: 'shard', type: 'S' },
         sortKey: { name: 'nextDueAt', type: 'N' },
+        // What dispatch needs to queue and claim a pending poll (`PendingEntry`).
+        projection: { type: 'INCLUDE', attributes: ['interval', 'delegateWatch'] },
       },
       {
         indexName: 'byNextReport',
         partitionKey: { name: 'shard', type: 'S' },
         sortKey: { name: 'nextReportAt', type: 'N' },
+        // Addresses only: the few accounts found are then read whole (`BatchGetItem`, consistent).
+        projection: { type: 'KEYS_ONLY' },
       },
     ],
   },
@@ -124,6 +138,11 @@ export const TABLES: Readonly<Record<TableId, TableDefinition>> = {
         indexName: 'byNextReport',
         partitionKey: { name: 'shard', type: 'S' },
         sortKey: { name: 'nextReportAt', type: 'N' },
+        // The settings dispatch claims a recipient's day from; not its account set (the job re-reads the record).
+        projection: {
+          type: 'INCLUDE',
+          attributes: ['mode', 'timezone', 'reportAt', 'weekly', 'monthly', 'scheduleTimezone', 'scheduleReportAt', 'updatedAt'],
+        },
       },
     ],
   },

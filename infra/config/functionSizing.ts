@@ -14,8 +14,10 @@ export interface FunctionSizing {
  */
 export const FUNCTION_SIZING: Readonly<Record<HandlerName, FunctionSizing>> = {
   dispatch: { timeout: Duration.seconds(60), memorySize: 512 },
-  // A batch of up to 10 accounts at the instance's CHAIN_RPS, first polls backfilling in chunks.
-  collect: { timeout: Duration.seconds(120), memorySize: 512 },
+  // A batch of up to 10 accounts (or delegate-watch jobs of up to 100) at the instance's CHAIN_RPS,
+  // first polls backfilling in chunks. Its time is chain I/O and the token bucket, not CPU: 256 MB
+  // halves what that wait costs; a 7-day backfill at 1m (10,080 points, 11 requests) fits easily.
+  collect: { timeout: Duration.seconds(120), memorySize: 256 },
   // Rendering (Handlebars, inlined CSS, chart PNG) is CPU-bound: more memory buys CPU.
   notify: { timeout: Duration.seconds(60), memorySize: 1024 },
   'report-dispatch': { timeout: Duration.seconds(60), memorySize: 512 },

@@ -1,5 +1,5 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, Billing, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, Billing, ProjectionType, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import {
   TABLES,
@@ -46,6 +46,9 @@ export class SentinelTables extends Construct {
           indexName: index.indexName,
           partitionKey: attribute(index.partitionKey),
           ...(index.sortKey ? { sortKey: attribute(index.sortKey) } : {}),
+          ...(index.projection.type === 'KEYS_ONLY'
+            ? { projectionType: ProjectionType.KEYS_ONLY }
+            : { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection.attributes] }),
         })),
         encryption: TableEncryptionV2.awsManagedKey(),
         deletionProtection: true,

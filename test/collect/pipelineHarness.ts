@@ -12,8 +12,12 @@ import { startSimulator } from '../../local/sim';
 import { SimControlClient } from '../../local/sim/controlClient';
 import type { TestTables } from '../support/testTables';
 
-/** 2026-01-05 00:00 UTC: a Monday, far from DST changes. */
-export const SIM_START = Date.UTC(2026, 0, 5);
+/**
+ * 2030-01-07 00:00 UTC: a Monday, far from DST changes, and after the machine's date: DynamoDB
+ * Local deletes items whose TTL has passed in wall-clock time, so a simulated time in the past
+ * would lose snapshots (35 days of TTL) in the middle of a test.
+ */
+export const SIM_START = Date.UTC(2030, 0, 7);
 
 /**
  * The simulator (clock stopped: it moves only when a test advances it), the repositories over

@@ -53,6 +53,12 @@ describe('tables', () => {
     expect(resourcesOf('AWS::DynamoDB::GlobalTable')).toHaveLength(Object.keys(TABLES).length);
   });
 
+  it('no index projects whole items: each one KEYS_ONLY or INCLUDE of what its queries read', () => {
+    const indexes = resourcesOf('AWS::DynamoDB::GlobalTable').flatMap(([, r]) => (props(r)['GlobalSecondaryIndexes'] ?? []) as { IndexName: string; Projection: { ProjectionType: string } }[]);
+    expect(indexes.map((i) => i.IndexName).sort()).toEqual(['byNextDue', 'byNextReport', 'bySlot']);
+    for (const index of indexes) expect(['KEYS_ONLY', 'INCLUDE'], index.IndexName).toContain(index.Projection.ProjectionType);
+  });
+
   it.each(Object.values(TABLES))('$id: keys, indexes, TTL, on-demand, PITR, encryption, deletion protection, retained', (definition) => {
     const keySchema = [
       { AttributeName: definition.partitionKey.name, KeyType: 'HASH' },
@@ -74,7 +80,10 @@ describe('tables', () => {
                 { AttributeName: index.partitionKey.name, KeyType: 'HASH' },
                 ...(index.sortKey ? [{ AttributeName: index.sortKey.name, KeyType: 'RANGE' }] : []),
               ],
-              Projection: { ProjectionType: 'ALL' },
+              Projection:
+                index.projection.type === 'KEYS_ONLY'
+                  ? { ProjectionType: 'KEYS_ONLY' }
+                  : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection.attributes] },
             }))
           : Match.absent(),
         Replicas: [

@@ -87,6 +87,19 @@ describe('AccountsRepository: one account', () => {
     expect((await repo().get(account.address))?.delegateWatch).toBe('5m');
   });
 
+  it("keeps the delegate watch's mark out of the record, shows it in the schedule index, and drops it on a settings change", async () => {
+    const account = accountRecord({ address: testAddress(14), interval: '1h', delegateWatch: '5m', nextDueAt: null });
+    await repo().create(account);
+    const entry = async () => (await repo().querySlots('5m', 'all')).find((a) => a.address === account.address);
+    expect((await entry())?.delegateMark).toBeNull();
+    expect(await repo().setDelegateMark(account.address, 'v1:-:00112233445566778899aabbccddeeff')).toEqual({ kind: 'set' });
+    expect(await entry()).toEqual({ address: account.address, interval: '1h', delegateWatch: '5m', nextDueAt: null, delegateMark: 'v1:-:00112233445566778899aabbccddeeff' });
+    expect(await repo().get(account.address)).toEqual(account);
+    await repo().updateSettings(account.address, { expiryWarnDays: [2] });
+    expect((await entry())?.delegateMark).toBeNull();
+    expect(await repo().setDelegateMark(testAddress(998), 'v1:-:00112233445566778899aabbccddeeff')).toEqual({ kind: 'not-found' });
+  });
+
   it('moves the dispatcher cursor only from the value it holds', async () => {
     const cursor = await repo().dispatchCursor();
     expect(await repo().advanceDispatchCursor(cursor, 100)).toEqual({ kind: 'advanced' });
@@ -137,7 +150,12 @@ describe('AccountsRepository: one account', () => {
       new PutCommand({ TableName: tableName(tables.prefix, 'accounts'), Item: { ...older, ...legacy, shard: shardOf(account.address) } }),
     );
     expect(await repo().get(account.address)).toEqual(account);
-    expect((await repo().queryPending(T0, 100)).find((a) => a.address === account.address)).toEqual(account);
+    expect((await repo().queryPending(T0, 100)).find((a) => a.address === account.address)).toEqual({
+      address: account.address,
+      interval: account.interval,
+      delegateWatch: account.delegateWatch,
+      nextDueAt: account.nextDueAt,
+    });
     expect(await repo().claimPending(account, T0 - HOUR)).toEqual({ kind: 'claimed' });
     expect((await repo().querySlots('5m', 'all')).map((a) => a.address)).toContain(account.address);
     Object.assign(account, { nextDueAt: null });
@@ -197,6 +215,15 @@ describe('AccountsRepository: due-time queries across shards', () => {
   it('finds the accounts whose report is due', async () => {
     const found = await repo().queryReportsDue(T0);
     expect(found.map((a) => a.address).sort()).toEqual(accounts.filter((a) => a.nextReportAt <= T0).map((a) => a.address).sort());
+    // Whole records, read from the table (the index holds keys only).
+    for (const account of found) expect(account).toEqual(accounts.find((a) => a.address === account.address));
+  });
+
+  it('leaves out a due report another run has just claimed', async () => {
+    const [first] = await repo().queryReportsDue(T0);
+    expect(first).toBeDefined();
+    expect(await repo().setNextReportAt(first!.address, T0 + 24 * HOUR, first!.nextReportAt)).toEqual({ kind: 'set' });
+    expect((await repo().queryReportsDue(T0)).map((a) => a.address)).not.toContain(first!.address);
   });
 });
 

@@ -17,8 +17,15 @@ describe('createTables', () => {
       const { Table } = await client.send(new DescribeTableCommand({ TableName: name }));
       expect(Table?.BillingModeSummary?.BillingMode).toBe('PAY_PER_REQUEST');
       expect(Table?.KeySchema?.[0]).toEqual({ AttributeName: definition.partitionKey.name, KeyType: 'HASH' });
-      const indexes = (Table?.GlobalSecondaryIndexes ?? []).map((i) => [i.IndexName, i.Projection?.ProjectionType]);
-      expect(indexes.sort()).toEqual((definition.globalIndexes ?? []).map((i) => [i.indexName, 'ALL']).sort());
+      const indexes = (Table?.GlobalSecondaryIndexes ?? []).map((i) => [i.IndexName, i.Projection?.ProjectionType, [...(i.Projection?.NonKeyAttributes ?? [])].sort()]);
+      const expected = (definition.globalIndexes ?? []).map((i) => [
+        i.indexName,
+        i.projection.type,
+        i.projection.type === 'INCLUDE' ? [...i.projection.attributes].sort() : [],
+      ]);
+      expect(indexes.sort()).toEqual(expected.sort());
+      // No index copies whole items: each projects what its queries read.
+      expect(indexes.filter(([, type]) => type === 'ALL')).toEqual([]);
       const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName: name }));
       expect(ttl.TimeToLiveDescription?.AttributeName).toBe(definition.ttlAttribute);
     }

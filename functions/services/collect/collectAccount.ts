@@ -1,41 +1,21 @@
 import { ChainError } from '../../chain/errors';
-import type { ChainClient } from '../../chain/ports';
 import { summaryDelta } from '../../domain/summaryDelta';
 import { accountHealth } from '../../domain/staleness';
 import { parseSummary } from '../../chain/summaryView';
 import { SUMMARY_FIELDS } from '../../domain/summaryFields';
 import { type PortfolioSummary } from '../../domain/portfolioSummary';
 import type { AccountRecord } from '../../store/accountItem';
-import type { Repositories } from '../../store/repositories';
-import type { Counters, Log } from '../../shared/observability';
 import { evaluateDrawdown } from './evaluateDrawdown';
-import type { CollectSettings } from './collectSettings';
 import { fetchCurves } from './fetchCurves';
 import { newCurvePoints } from './newCurvePoints';
-import type { NotifyEvent } from '../../messages/notifyMessage';
-import type { MessageQueue } from '../../queue/messageQueue';
 import { sendAll } from '../../queue/sendAll';
 import { watchDelegates } from './watchDelegates';
+import { fullDelegateCheck } from './fullDelegateCheck';
+import type { CollectDeps, CollectOutcome } from './collectDeps';
 import { lookbackWindowMs } from '../../domain/lookbackWindow';
 import type { CollectJob } from '../../messages/collectJob';
 
-export interface CollectDeps {
-  readonly chain: ChainClient;
-  readonly repos: Pick<Repositories, 'accounts' | 'curves' | 'snapshots' | 'alerts' | 'delegates'>;
-  /** The notify queue. */
-  readonly events: MessageQueue<NotifyEvent>;
-  readonly log: Log;
-  readonly counters: Counters;
-  readonly settings: CollectSettings;
-  readonly now: () => number;
-}
-
-export type CollectOutcome =
-  | { kind: 'collected'; address: string; newPoints: number; status: AccountRecord['status']; events: number; chainRequests: number }
-  | { kind: 'delegates-checked'; address: string; events: number; chainRequests: number }
-  | { kind: 'already-collected'; address: string }
-  | { kind: 'not-tracked'; address: string }
-  | { kind: 'chain-failed'; address: string; status: AccountRecord['status']; reason: string };
+export type { CollectDeps, CollectOutcome } from './collectDeps';
 
 /**
  * Polls one account: new curve points since its cursor, the summary since tracking began, the
@@ -53,8 +33,9 @@ export type CollectOutcome =
  */
 export async function collectAccount(deps: CollectDeps, job: CollectJob): Promise<CollectOutcome> {
   const { repos, settings } = deps;
-  const [account, previous] = await Promise.all([repos.accounts.get(job.address), repos.snapshots.latest(job.address)]);
-  if (!account) return { kind: 'not-tracked', address: job.address };
+  const [found, previous] = await Promise.all([repos.accounts.getWithMark(job.address), repos.snapshots.latest(job.address)]);
+  if (!found) return { kind: 'not-tracked', address: job.address };
+  const { account } = found;
   const scope = job.scope ?? 'all';
   if (scope === 'delegates') return checkDelegates(deps, account, previous === null);
   if (previous && previous.polledAt >= job.dueAt) return { kind: 'already-collected', address: account.address };
@@ -98,6 +79,8 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
   const events = [...drawdown.events, ...delegates.events];
   await sendAll(deps.events, events.map((body) => ({ id: body.eventId, body })));
   await Promise.all([drawdown.commit(), delegates.commit()]);
+  // The watch between curve polls starts from what this poll saw (no separate first full check).
+  if ('mark' in delegates && delegates.mark !== found.delegateMark) await repos.accounts.setDelegateMark(account.address, delegates.mark);
 
   // Counted only while the account has no data at all (the one case health reads it), so an
   // empty poll between points, e.g. a manual one, writes nothing.
@@ -112,7 +95,9 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
     failAfterErrors: settings.failAfterErrors,
   });
   const unchangedSummary = previous !== null && !intervalChanged && points.length === 0 && sameSummary(previous.summary, fetched.summary);
-  if (!unchangedSummary) {
+  // The latest snapshot carries the cursor: one that nothing changed is still rewritten before it could expire.
+  const expiresSoon = previous !== null && previous.expiresAt - now < settings.snapshotRetentionMs / 2;
+  if (!unchangedSummary || expiresSoon) {
     const previousValues = previous ? parseSummary(previous.summary) : null;
     const put = await repos.snapshots.put({
       address: account.address,
@@ -124,7 +109,7 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
       cursorMs: newCursor,
       newPoints: points.length,
       interval: account.interval,
-      expiresAt: now + settings.retentionMs,
+      expiresAt: now + settings.snapshotRetentionMs,
     });
     if (put.kind === 'exists') return { kind: 'already-collected', address: account.address };
   }
@@ -148,12 +133,11 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
 const NO_DELEGATE_CHECK = { events: [], commit: async () => undefined };
 
 /**
- * The delegate watch alone (`scope: delegates`): one chain request, then the same comparison,
- * notices and state writes as a full poll; nothing is written when nothing changed. A chain
- * failure is counted and logged; the account's health is the curve polls' business.
+ * The delegate watch of one account (`scope: delegates`, jobs queued before watch batches
+ * existed): one chain request, then the full check (`fullDelegateCheck`). A chain failure is
+ * counted and logged; the account's health is the curve polls' business.
  */
 async function checkDelegates(deps: CollectDeps, account: AccountRecord, neverPolled: boolean): Promise<CollectOutcome> {
-  const now = deps.now();
   let current;
   try {
     current = await deps.chain.getDelegateTraders(account.address);
@@ -161,14 +145,10 @@ async function checkDelegates(deps: CollectDeps, account: AccountRecord, neverPo
     if (!(error instanceof ChainError)) throw error;
     deps.counters.count('DelegateWatchErrors');
     deps.log.warn('delegate watch failed', { account: account.address, error: error.name, reason: error.shortMessage });
-    return { kind: 'chain-failed', address: account.address, status: account.status, reason: error.shortMessage };
+    return { kind: 'delegates-failed', address: account.address, reason: error.shortMessage };
   }
-  const delegates = await watchDelegates(deps.repos, account, current, { now, firstObservation: neverPolled });
-  await sendAll(deps.events, delegates.events.map((body) => ({ id: body.eventId, body })));
-  await delegates.commit();
   deps.counters.count('DelegateChecks');
-  if (delegates.events.length > 0) deps.counters.count('AlertEvents', delegates.events.length);
-  return { kind: 'delegates-checked', address: account.address, events: delegates.events.length, chainRequests: 1 };
+  return fullDelegateCheck(deps, account, current, neverPolled);
 }
 
 async function recordChainFailure(

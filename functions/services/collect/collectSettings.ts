@@ -4,8 +4,13 @@ import type { DrawdownSettings } from './evaluateDrawdown';
 export interface CollectSettings extends DrawdownSettings {
   /** How much history the first poll of an account fetches. */
   readonly backfillMs: number;
-  /** How long curve points and snapshots are kept (TTL). */
+  /** How long curve points are kept (TTL): the product's history. */
   readonly retentionMs: number;
+  /**
+   * How long snapshots are kept (TTL). Only an account's latest snapshot is ever read (collect's
+   * cursor and redelivery check, `status`); older ones are a short record of what the chain said.
+   */
+  readonly snapshotRetentionMs: number;
   /** Most points asked for in one `GET /portfolio` (longer windows are fetched in chunks). */
   readonly maxPointsPerRequest: number;
   readonly failAfterErrors: number;
@@ -14,6 +19,7 @@ export interface CollectSettings extends DrawdownSettings {
 export const DEFAULT_COLLECT_SETTINGS: CollectSettings = {
   backfillMs: 7 * 86_400_000,
   retentionMs: 400 * 86_400_000,
+  snapshotRetentionMs: 35 * 86_400_000,
   maxPointsPerRequest: 1_000,
   lookbackMs: 90 * 86_400_000,
   hysteresisPct: 1,

@@ -4,11 +4,17 @@ import { sendAll } from '../../queue/sendAll';
 import type { AccountRecord } from '../../store/accountItem';
 import type { AccountsRepository } from '../../store/accountsRepository';
 import type { Log, Counters } from '../../shared/observability';
-import { mapConcurrent } from '../../store/concurrency';
-import type { CollectJob } from '../../messages/collectJob';
+import { chunk, mapConcurrent } from '../../store/concurrency';
+import type { CollectJob, CollectMessage, DelegateWatchJob, WatchEntry } from '../../messages/collectJob';
 import { backfillRequests, type BackfillBudget } from './backfillBudget';
 
 const CLAIM_CONCURRENCY = 16;
+
+/**
+ * Accounts per delegate-watch job by default: 100 chain requests take ~22 s at one collect
+ * instance's 4.5 requests/s (the stage defaults), well inside collect's 120 s timeout.
+ */
+export const DEFAULT_WATCH_BATCH = 100;
 
 /** A dispatcher that has not run for longer than this catches up only this far (one poll per account covers the gap). */
 export const MAX_CATCH_UP_MINUTES = 1_440;
@@ -18,7 +24,7 @@ export const DEFAULT_OVERDUE_GRACE_MS = 5 * 60_000;
 
 export interface DispatchDeps {
   readonly accounts: AccountsRepository;
-  readonly collectQueue: MessageQueue<CollectJob>;
+  readonly collectQueue: MessageQueue<CollectMessage>;
   readonly log: Log;
   readonly now: () => number;
   /** Most pending one-off polls read from each shard per run. */
@@ -32,13 +38,18 @@ export interface DispatchDeps {
   readonly backfillBudget?: BackfillBudget;
   /** How late a poll may be before it counts as overdue; default 5 minutes. */
   readonly overdueGraceMs?: number;
+  /** Most accounts per delegate-watch job; default `DEFAULT_WATCH_BATCH`. */
+  readonly watchBatchSize?: number;
 }
 
 /** Which accounts to dispatch: those due (the schedule), all of them, or one. */
 export type DispatchSelection = { kind: 'due' } | { kind: 'all' } | { kind: 'account'; address: string };
 
 export interface DispatchOutcome {
+  /** The polls queued (one job each). */
   readonly dispatched: CollectJob[];
+  /** Accounts whose delegate watch was queued, in delegate-watch jobs of up to `watchBatchSize`. */
+  readonly watched: WatchEntry[];
   /** Pending polls another dispatcher claimed meanwhile (their job may be queued twice; collect deduplicates). */
   readonly lost: string[];
   /** Accounts whose poll is overdue by more than the grace period (scheduled runs only). */
@@ -55,6 +66,9 @@ export interface DispatchOutcome {
  * conditional write. Jobs are queued before anything is written, so a crash never loses a poll;
  * a job queued twice is harmless because collect recognises a poll by `(address, dueAt)`.
  *
+ * Accounts due only for their delegate watch go into `delegate-watch` jobs of up to
+ * `watchBatchSize` accounts, each with the mark the index holds for it (see `watchDelegateBatch`).
+ *
  * `all` and `account` are extra polls now (`sentinel collect --all`): they write no schedule, so
  * the next regular poll stays where it was.
  */
@@ -64,29 +78,31 @@ export async function dispatchDue(deps: DispatchDeps, selection: DispatchSelecti
     const accounts = selection.kind === 'all' ? await deps.accounts.list() : [await deps.accounts.get(selection.address)].filter((a) => a !== null);
     const jobs = accounts.map((account): CollectJob => ({ address: account.address, dueAt: now }));
     await send(deps, jobs);
-    return { dispatched: jobs, lost: [], overdue: 0 };
+    return { dispatched: jobs, watched: [], lost: [], overdue: 0 };
   }
 
   const cursor = await deps.accounts.dispatchCursor();
   const upTo = slotMinuteAt(now);
   const after = cursor === null ? upTo - 1 : Math.max(cursor, upTo - MAX_CATCH_UP_MINUTES);
-  const [scheduled, pending] = await Promise.all([regularJobs(deps.accounts, after, upTo), deps.accounts.queryPending(now, deps.limitPerShard)]);
+  const [{ polls: scheduled, watch }, pending] = await Promise.all([regularJobs(deps.accounts, after, upTo), deps.accounts.queryPending(now, deps.limitPerShard)]);
   const taken = deps.backfillBudget ? withinBudget(pending, deps.backfillBudget) : pending;
 
   const byAddress = new Map<string, CollectJob>(scheduled.map((job) => [job.address, job]));
   const backfills: CollectJob[] = [];
   for (const account of taken) {
     const regular = byAddress.get(account.address);
-    const job: CollectJob = { address: account.address, dueAt: Math.max(account.nextDueAt ?? now, regular?.dueAt ?? 0) };
+    const job: CollectJob = { address: account.address, dueAt: Math.max(account.nextDueAt, regular?.dueAt ?? 0) };
     if (regular) byAddress.delete(account.address);
     backfills.push(job);
   }
   const jobs = [...byAddress.values(), ...backfills];
-  await send(deps, jobs);
+  const watchJobs = chunk(watch, Math.max(1, deps.watchBatchSize ?? DEFAULT_WATCH_BATCH)).map(
+    (accounts): DelegateWatchJob => ({ kind: 'delegate-watch', dueAt: slotTime(upTo), accounts }),
+  );
+  await send(deps, [...byAddress.values(), ...watchJobs, ...backfills]);
 
   const lost: string[] = [];
   await mapConcurrent(taken, CLAIM_CONCURRENCY, async (account) => {
-    if (account.nextDueAt === null) return;
     if ((await deps.accounts.claimPending(account, account.nextDueAt)).kind === 'lost') lost.push(account.address);
   });
   if (cursor === null || upTo > cursor) {
@@ -97,28 +113,37 @@ export async function dispatchDue(deps: DispatchDeps, selection: DispatchSelecti
   const grace = deps.overdueGraceMs ?? DEFAULT_OVERDUE_GRACE_MS;
   const overdueAddresses = new Set([
     ...jobs.filter((job) => now - job.dueAt > grace).map((job) => job.address),
-    ...pending.filter((a) => a.nextDueAt !== null && now - a.nextDueAt > grace).map((a) => a.address),
+    ...pending.filter((a) => now - a.nextDueAt > grace).map((a) => a.address),
   ]);
   const overdue = overdueAddresses.size;
   deps.counters?.count('OverdueAccounts', overdue);
-  if (jobs.length > 0) deps.log.info('dispatched', { accounts: jobs.length, backfills: backfills.length, waiting: pending.length - taken.length, lost: lost.length, overdue });
-  return { dispatched: jobs, lost, overdue };
+  if (jobs.length > 0 || watch.length > 0) {
+    deps.log.info('dispatched', { accounts: jobs.length, backfills: backfills.length, watched: watch.length, waiting: pending.length - taken.length, lost: lost.length, overdue });
+  }
+  return { dispatched: jobs, watched: watch, lost, overdue };
 }
 
-/** The regular polls with a slot in the epoch minutes `(after, upTo]`, one job per account (its latest slot). */
-async function regularJobs(accounts: AccountsRepository, after: number, upTo: number): Promise<CollectJob[]> {
+/**
+ * What the schedule index holds for the epoch minutes `(after, upTo]`: one poll per account due
+ * (its latest slot), and the accounts due only for their delegate watch, with their marks.
+ */
+async function regularJobs(accounts: AccountsRepository, after: number, upTo: number): Promise<{ polls: CollectJob[]; watch: WatchEntry[] }> {
   const perCadence = await Promise.all(
     CADENCES.map(async (cadence) => {
       const ranges = slotRanges(cadence, after, upTo);
       return ranges === 'all' || ranges.length > 0 ? accounts.querySlots(cadence, ranges) : [];
     }),
   );
-  return perCadence.flat().flatMap((account) => {
+  const polls: CollectJob[] = [];
+  const watch: WatchEntry[] = [];
+  for (const entry of perCadence.flat()) {
     // An account waiting for its first poll (or a re-fetch) is the pending path's, within its budget.
-    if (account.nextDueAt !== null) return [];
-    const job = regularJob(account, after, upTo);
-    return job ? [job] : [];
-  });
+    if (entry.nextDueAt !== null) continue;
+    const job = regularJob(entry, after, upTo);
+    if (job?.scope === 'delegates') watch.push({ address: job.address, mark: entry.delegateMark });
+    else if (job) polls.push(job);
+  }
+  return { polls, watch };
 }
 
 /**
@@ -134,8 +159,8 @@ export function regularJob(account: Pick<AccountRecord, 'address' | 'interval' |
 }
 
 /** The earliest pending accounts whose backfills fit in the budget's requests (at least one). */
-export function withinBudget(pending: readonly AccountRecord[], budget: BackfillBudget): AccountRecord[] {
-  const taken: AccountRecord[] = [];
+export function withinBudget<T extends Pick<AccountRecord, 'interval'>>(pending: readonly T[], budget: BackfillBudget): T[] {
+  const taken: T[] = [];
   let requests = 0;
   for (const account of pending) {
     const cost = backfillRequests(account.interval, budget);
@@ -146,9 +171,9 @@ export function withinBudget(pending: readonly AccountRecord[], budget: Backfill
   return taken;
 }
 
-async function send(deps: DispatchDeps, jobs: readonly CollectJob[]): Promise<void> {
+async function send(deps: DispatchDeps, jobs: readonly CollectMessage[]): Promise<void> {
   await sendAll(
     deps.collectQueue,
-    jobs.map((job) => ({ id: `${job.address}-${job.dueAt}`, body: job })),
+    jobs.map((job, i) => ({ id: 'kind' in job ? `watch-${job.dueAt}-${i}` : `${job.address}-${job.dueAt}`, body: job })),
   );
 }

@@ -1,5 +1,6 @@
 import type { Delegate } from '../../chain/schemas';
 import { checkDelegates, type SeenDelegate } from '../../domain/delegateAlerts';
+import { delegateDigest, formatDelegateMark, nextNoticeAt } from '../../domain/delegateMark';
 import type { AccountRecord } from '../../store/accountItem';
 import type { DelegateView, DelegateViewRepository } from '../../store/delegateViewRepository';
 import type { NotifyEvent } from '../../messages/notifyMessage';
@@ -19,14 +20,15 @@ const sameSeen = (a: SeenDelegate, b: SeenDelegate): boolean =>
  * Compares the delegates the chain lists with those remembered and turns what changed into
  * notify events (new delegate, expiry warning, expired). Removals are remembered as tombstones
  * and shown in the next report. Like `evaluateDrawdown`, the state write is deferred to
- * `commit()` and only changed views are written.
+ * `commit()` and only changed views are written. `mark` is what the delegate watch may store on
+ * the account once committed, to skip later checks that would find the same.
  */
 export async function watchDelegates(
   deps: { delegates: DelegateViewRepository },
   account: AccountRecord,
   current: readonly Delegate[],
   options: { now: number; firstObservation: boolean },
-): Promise<Omit<PendingAlerts, 'drawdownPct'>> {
+): Promise<Omit<PendingAlerts, 'drawdownPct'> & { mark: string }> {
   const views = await deps.delegates.listForAccount(account.address);
   const previous = new Map<string, SeenDelegate>(views.map((v) => [v.delegate, toSeen(v)]));
   const { events, next } = checkDelegates({
@@ -50,8 +52,10 @@ export async function watchDelegates(
       messages.push({ ...base, kind: 'expiry-warning', delegate: event.delegate, expiryMs: event.expiryMs, stepDays: event.stepDays });
     else if (event.kind === 'expired') messages.push({ ...base, kind: 'expired', delegate: event.delegate, expiryMs: event.expiryMs });
   }
+  const mark = formatDelegateMark({ digest: delegateDigest(current), recheckAt: nextNoticeAt(next, account.expiryWarnDays) });
   return {
     events: messages,
+    mark,
     commit: async () => {
       if (changed.length > 0) await deps.delegates.putMany(changed);
     },

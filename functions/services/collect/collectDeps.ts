@@ -1,0 +1,29 @@
+import type { ChainClient } from '../../chain/ports';
+import type { AccountRecord } from '../../store/accountItem';
+import type { Repositories } from '../../store/repositories';
+import type { Counters, Log } from '../../shared/observability';
+import type { CollectSettings } from './collectSettings';
+import type { NotifyEvent } from '../../messages/notifyMessage';
+import type { MessageQueue } from '../../queue/messageQueue';
+
+/** What collection needs: the chain, the stores, the notify queue, observability, settings and a clock. */
+export interface CollectDeps {
+  readonly chain: ChainClient;
+  readonly repos: Pick<Repositories, 'accounts' | 'curves' | 'snapshots' | 'alerts' | 'delegates'>;
+  /** The notify queue. */
+  readonly events: MessageQueue<NotifyEvent>;
+  readonly log: Log;
+  readonly counters: Counters;
+  readonly settings: CollectSettings;
+  readonly now: () => number;
+}
+
+/** What one poll or one account's delegate check came to. */
+export type CollectOutcome =
+  | { kind: 'collected'; address: string; newPoints: number; status: AccountRecord['status']; events: number; chainRequests: number }
+  | { kind: 'delegates-checked'; address: string; events: number; chainRequests: number }
+  | { kind: 'delegates-failed'; address: string; reason: string }
+  | { kind: 'already-collected'; address: string }
+  | { kind: 'not-tracked'; address: string }
+  | { kind: 'chain-failed'; address: string; status: AccountRecord['status']; reason: string };
+

@@ -1,0 +1,19 @@
+import type { Delegate } from '../../chain/schemas';
+import { sendAll } from '../../queue/sendAll';
+import type { AccountRecord } from '../../store/accountItem';
+import type { CollectDeps, CollectOutcome } from './collectDeps';
+import { watchDelegates } from './watchDelegates';
+
+/**
+ * The full check of one account's delegates against the stored views: notices queued (stable ids),
+ * changed views written, then the mark that lets the next checks skip all of this while nothing
+ * changes. A crash before the mark is written only repeats the check.
+ */
+export async function fullDelegateCheck(deps: CollectDeps, account: AccountRecord, current: readonly Delegate[], neverPolled: boolean): Promise<CollectOutcome> {
+  const delegates = await watchDelegates(deps.repos, account, current, { now: deps.now(), firstObservation: neverPolled });
+  await sendAll(deps.events, delegates.events.map((body) => ({ id: body.eventId, body })));
+  await delegates.commit();
+  await deps.repos.accounts.setDelegateMark(account.address, delegates.mark);
+  if (delegates.events.length > 0) deps.counters.count('AlertEvents', delegates.events.length);
+  return { kind: 'delegates-checked', address: account.address, events: delegates.events.length, chainRequests: 1 };
+}
