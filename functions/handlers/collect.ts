@@ -35,7 +35,8 @@ export function createCollectHandler(deps: CollectHandlerDeps) {
         for (const outcome of batch.outcomes) deps.onOutcome?.(outcome);
         return;
       }
-      deps.onOutcome?.(await collectAccount(deps, message));
+      const outcome = await collectAccount(deps, message);
+      deps.onOutcome?.(outcome);
     },
     retry: { metric: 'CollectFailures', level: 'error', message: 'collect failed; the message will be redelivered' },
   });
