@@ -1,0 +1,170 @@
+import type { ParsedMail } from 'mailparser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WEEKDAYS } from '../../functions/domain/recipientSettings';
+import { shortAddress } from '../../functions/mail/format';
+import type { AccountRecord } from '../../functions/store/accountItem';
+import { createRepositories } from '../../functions/store/repositories';
+import { cliRunner, type CliRun } from '../cli/cliHarness';
+import { header, mailTo, uniqueEmail } from '../delivery/mailHarness';
+import { accountRecord, testAddress } from '../store/accountFixture';
+import { testTables } from '../support/testTables';
+import { hourlyPoints } from './reportFixture';
+import { startReportChain, type ReportChain } from './reportChain';
+
+/**
+ * Issue 10 end to end: `sentinel recipients update` and `sentinel report` in-process (the CLI's
+ * own composition: the real `sendDigest` through `digestSenderFor`, real SES sender), against
+ * DynamoDB Local, the local SES and its store, and the chain simulator over HTTP.
+ */
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const SALT = 0xe2e;
+// Today (UTC) of the real clock, so stored deliveries are not swept by DynamoDB Local's TTL.
+const D0 = Math.floor(Date.now() / DAY) * DAY;
+const TODAY = new Date(D0).toISOString().slice(0, 10);
+const TOMORROW = new Date(D0 + DAY).toISOString().slice(0, 10);
+const TODAY_WEEKDAY = WEEKDAYS[(new Date(D0).getUTCDay() + 6) % 7]!;
+const HISTORY_START = D0 - 3 * DAY;
+
+const rising = { equity: (t: number) => 100_000 + (t - HISTORY_START) / HOUR, pnl: (t: number) => (t - HISTORY_START) / HOUR };
+/** Up 2,000 over a day, then down steadily: past its 2% and 4% alert levels by today. */
+const falling = {
+  pnl: (t: number) => (t - HISTORY_START < DAY ? ((t - HISTORY_START) / DAY) * 2_000 : 2_000 - ((t - HISTORY_START - DAY) / DAY) * 3_000),
+  equity: (t: number) => 100_000 + falling.pnl(t),
+};
+
+const eventIds = (mails: readonly ParsedMail[]) => mails.map((m) => header(m, 'X-Sentinel-Event-Id'));
+
+/** The digest's worst-first table (`<table class="dg">`) as HTML. */
+function digestTable(mail: ParsedMail): string {
+  const html = typeof mail.html === 'string' ? mail.html : '';
+  const start = html.indexOf('class="dg"');
+  expect(start, 'the digest has its table').toBeGreaterThan(-1);
+  return html.slice(start, html.indexOf('</table>', start));
+}
+
+/** Asserts the digest covers exactly `accounts`: each one's label and address in the table (worst first) and its own section. */
+function expectCovers(mail: ParsedMail, accounts: readonly AccountRecord[]): void {
+  expect(mail.subject).toMatch(new RegExp(`^Daily digest — ${accounts.length} accounts, `));
+  const table = digestTable(mail);
+  const rows = table.split('<tr valign="top">').slice(1);
+  expect(rows).toHaveLength(accounts.length);
+  for (const account of accounts) {
+    expect(table).toContain(account.label ?? '');
+    expect(table).toContain(shortAddress(account.address));
+    expect(mail.html).toContain(`${account.address}</span>`);
+  }
+  expect(table).not.toContain('Unavailable');
+}
+
+describe('issue 10 end to end: recipients update, sentinel report, the real digest', () => {
+  const tables = testTables();
+  const desk = uniqueEmail('e2e-desk');
+  const ops = uniqueEmail('e2e-ops');
+  const weekly = uniqueEmail('e2e-weekly');
+  const account = (n: number, label: string, emails: string[], extra: Partial<AccountRecord> = {}) =>
+    accountRecord({
+      address: testAddress(n, SALT),
+      label,
+      emails,
+      timezone: 'UTC',
+      reportAt: '08:00',
+      nextReportAt: D0 + 8 * HOUR,
+      createdAt: HISTORY_START,
+      ...extra,
+    });
+  const alpha = account(1, 'alpha-desk', [ops, desk]);
+  const bravo = account(2, 'bravo-falling', [desk, weekly], { drawdownThresholds: [2, 4, 50] });
+  const charlie = account(3, 'charlie-desk', [desk.toUpperCase()]);
+  const all = [alpha, bravo, charlie];
+  let now = D0 + 5 * HOUR;
+  let chain: ReportChain;
+  let cli: (...argv: string[]) => Promise<CliRun>;
+
+  /** `sentinel report [args]` at `at`; it must succeed. */
+  async function report(at: number, ...args: string[]): Promise<CliRun> {
+    now = at;
+    const run = await cli('report', ...args);
+    expect(run, `report ${args.join(' ')} at ${new Date(at).toISOString()}`).toMatchObject({ code: 0, stderr: '' });
+    return run;
+  }
+
+  beforeAll(async () => {
+    chain = await startReportChain(D0 + DAY + 12 * HOUR);
+    cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix, ROCKET_NODE_URL: chain.sim.nodeUrl, ROCKET_INDEXER_URL: chain.sim.indexerUrl }, () => now);
+    const repos = createRepositories(tables.client, tables.prefix);
+    for (const a of all) {
+      await repos.accounts.create(a);
+      const curve = a === bravo ? falling : rising;
+      await repos.curves.putPoints(a.address, a.interval, hourlyPoints(HISTORY_START, D0 + DAY + 9 * HOUR, curve.equity, curve.pnl), D0 + 400 * DAY);
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    await chain.close();
+  });
+
+  it('recipients update sets the digest and the weekly summary through the CLI', async () => {
+    now = D0 + 5 * HOUR;
+    const digest = await cli('recipients', 'update', desk, '--digest', 'on', '--report-at', '07:00', '--timezone', 'UTC');
+    expect(digest).toMatchObject({ code: 0, stderr: '' });
+    expect(digest.stdout).toContain(`next at ${new Date(D0 + 7 * HOUR).toISOString()}`);
+    const summary = await cli('recipients', 'update', weekly, '--weekly', TODAY_WEEKDAY);
+    expect(summary).toMatchObject({ code: 0, stderr: '' });
+    const shown = await cli('recipients', 'show', desk, '--json');
+    expect(JSON.parse(shown.stdout)).toMatchObject({ mode: 'digest', accounts: expect.arrayContaining([expect.objectContaining({ address: alpha.address })]) });
+    expect(JSON.parse(shown.stdout).accounts).toHaveLength(3);
+  });
+
+  it('sends the digest recipient one digest at its time covering its 3 accounts, worst first, and nothing more that day', async () => {
+    await report(D0 + 7 * HOUR + MINUTE);
+    const mails = await mailTo(desk);
+    expect(eventIds(mails)).toEqual([`digest:day:${TODAY}`]);
+    expectCovers(mails[0]!, all);
+    // bravo is past two of its alert levels: it leads the table.
+    expect(digestTable(mails[0]!).split('<tr valign="top">')[1]).toContain('bravo-falling');
+    expect(await mailTo(ops)).toHaveLength(0);
+
+    await report(D0 + 7 * HOUR + 2 * MINUTE);
+    await report(D0 + 8 * HOUR + MINUTE); // the accounts' own reports
+    await report(D0 + 8 * HOUR + 2 * MINUTE);
+    await report(D0 + 23 * HOUR);
+    expect(eventIds(await mailTo(desk))).toEqual([`digest:day:${TODAY}`]);
+  }, 120_000);
+
+  it("sends the per-account recipient its account's daily report as before, once", async () => {
+    const mails = await mailTo(ops);
+    expect(eventIds(mails)).toEqual([`report:${alpha.address}:${TODAY}`]);
+    expect(mails[0]!.subject ?? '').toContain('alpha-desk');
+    expect(mails[0]!.html).toContain(alpha.address);
+  });
+
+  it('sends the weekly summary on its weekday, with that day’s report', async () => {
+    expect(eventIds(await mailTo(weekly)).sort()).toEqual([`report-week:${bravo.address}:${TODAY}`, `report:${bravo.address}:${TODAY}`].sort());
+  });
+
+  it('report --force --account sends the digest recipient its digest of all its accounts and the per-account recipient its report', async () => {
+    const at = D0 + 23 * HOUR + 30 * MINUTE;
+    await report(at, '--force', '--account', alpha.address);
+    const desks = await mailTo(desk);
+    expect(eventIds(desks)).toEqual([`digest:day:${TODAY}`, `digest:day:forced:${at}`]);
+    expectCovers(desks[1]!, all);
+    expect(eventIds(await mailTo(ops))).toEqual([`report:${alpha.address}:${TODAY}`, expect.stringMatching(new RegExp(`^report:${alpha.address}:forced:`))]);
+    // Not a recipient of alpha: nothing forced for it.
+    expect(await mailTo(weekly)).toHaveLength(2);
+  }, 60_000);
+
+  it('the next day: one more digest, one more report each, and no weekly summary', async () => {
+    await report(D0 + DAY + 7 * HOUR + MINUTE);
+    await report(D0 + DAY + 8 * HOUR + MINUTE);
+    await report(D0 + DAY + 8 * HOUR + 2 * MINUTE);
+    const desks = await mailTo(desk);
+    expect(eventIds(desks)).toEqual([`digest:day:${TODAY}`, expect.stringMatching(/^digest:day:forced:/), `digest:day:${TOMORROW}`]);
+    expectCovers(desks[2]!, all);
+    expect(eventIds(await mailTo(ops))).toEqual([`report:${alpha.address}:${TODAY}`, expect.stringMatching(/:forced:/), `report:${alpha.address}:${TOMORROW}`]);
+    expect(eventIds(await mailTo(weekly)).filter((id) => id?.includes(TOMORROW))).toEqual([`report:${bravo.address}:${TOMORROW}`]);
+    expect(eventIds(await mailTo(weekly)).filter((id) => id?.startsWith('report-week'))).toHaveLength(1);
+  }, 120_000);
+});
