@@ -1,9 +1,19 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEEKDAYS } from '../../functions/domain/recipientSettings';
+import { nextReportAt } from '../../functions/domain/reportTime';
 import { shortAddress } from '../../functions/mail/format';
 import type { AccountRecord } from '../../functions/store/accountItem';
 import { createRepositories } from '../../functions/store/repositories';
+import { createDailyReportHandler, dailyReportDepsFromEnv } from '../../functions/handlers/daily-report';
+import { silentLog } from '../../functions/shared/observability';
+import { createLocalReportPipeline } from '../../local/reportPipeline';
+import { inject } from 'vitest';
+import { writePrecompiledTemplates } from '../../infra/bundling/precompileTemplates';
+import { defaultTemplateRoot } from '../../functions/mail/templateRoot';
 import { cliRunner, type CliRun } from '../cli/cliHarness';
 import { header, mailTo, uniqueEmail } from '../delivery/mailHarness';
 import { accountRecord, testAddress } from '../store/accountFixture';
@@ -12,9 +22,11 @@ import { hourlyPoints } from './reportFixture';
 import { startReportChain, type ReportChain } from './reportChain';
 
 /**
- * Issue 10 end to end: `sentinel recipients update` and `sentinel report` in-process (the CLI's
- * own composition: the real `sendDigest` through `digestSenderFor`, real SES sender), against
- * DynamoDB Local, the local SES and its store, and the chain simulator over HTTP.
+ * Issue 10 end to end: `sentinel recipients update`, then `sentinel report` in-process (the CLI's
+ * own composition) or the scheduled path (`report-dispatch`, the report queue, the `daily-report`
+ * handler built from its environment as in AWS), each with the real `sendDigest` wired by
+ * `digestSenderFor`, against DynamoDB Local, the local SES and its store, and the chain simulator
+ * over HTTP.
  */
 
 const MINUTE = 60_000;
@@ -167,4 +179,77 @@ describe('issue 10 end to end: recipients update, sentinel report, the real dige
     expect(eventIds(await mailTo(weekly)).filter((id) => id?.includes(TOMORROW))).toEqual([`report:${bravo.address}:${TOMORROW}`]);
     expect(eventIds(await mailTo(weekly)).filter((id) => id?.startsWith('report-week'))).toHaveLength(1);
   }, 120_000);
+});
+
+describe('issue 10 end to end, scheduled: report-dispatch, the report queue and the daily-report Lambda as built from its environment', () => {
+  const tables = testTables();
+  const desk = uniqueEmail('e2e-lambda-desk');
+  const ops = uniqueEmail('e2e-lambda-ops');
+  const accounts = [
+    accountRecord({ address: testAddress(11, SALT), label: 'lambda-one', emails: [desk, ops], timezone: 'UTC', reportAt: '08:00', nextReportAt: D0 + 8 * HOUR, createdAt: HISTORY_START }),
+    accountRecord({ address: testAddress(12, SALT), label: 'lambda-two', emails: [desk], timezone: 'UTC', reportAt: '09:00', nextReportAt: D0 + 9 * HOUR, createdAt: HISTORY_START }),
+    accountRecord({ address: testAddress(13, SALT), label: 'lambda-three', emails: [desk], timezone: 'Europe/Berlin', reportAt: '06:00', nextReportAt: nextReportAt(D0, '06:00', 'Europe/Berlin'), createdAt: HISTORY_START }),
+  ];
+  let now = D0 + 4 * HOUR;
+  let chain: ReportChain;
+  // The Lambda bundle's template root: the templates with their precompiled module.
+  const templates = mkdtempSync(join(tmpdir(), 'sentinel-e2e-templates-'));
+
+  beforeAll(async () => {
+    cpSync(defaultTemplateRoot(), templates, { recursive: true });
+    writePrecompiledTemplates(templates);
+    chain = await startReportChain(D0 + DAY + 12 * HOUR);
+    const repos = createRepositories(tables.client, tables.prefix);
+    for (const a of accounts) {
+      await repos.accounts.create(a);
+      await repos.curves.putPoints(a.address, a.interval, hourlyPoints(HISTORY_START, D0 + DAY, rising.equity, rising.pnl), D0 + 400 * DAY);
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    await chain.close();
+    rmSync(templates, { recursive: true, force: true });
+  });
+
+  it('sends the digest recipient one digest a day covering its 3 accounts and the per-account recipient its report, once each', async () => {
+    const env = {
+      DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+      SES_ENDPOINT: inject('sesEndpoint'),
+      SENTINEL_TABLE_PREFIX: tables.prefix,
+      PUBLIC_BASE_URL: 'http://127.0.0.1:9',
+      SENTINEL_LINK_SECRET: 'test-link-secret-0123456789abcdef0123456789',
+      MAIL_FROM: 'sentinel@example.com',
+      MAIL_RATE: '1000',
+      TEMPLATES_DIR: templates,
+      ROCKET_NODE_URL: chain.sim.nodeUrl,
+      ROCKET_INDEXER_URL: chain.sim.indexerUrl,
+    };
+    const cli = cliRunner(env, () => now);
+    expect(await cli('recipients', 'update', desk, '--digest', 'on', '--report-at', '07:00', '--timezone', 'UTC')).toMatchObject({ code: 0, stderr: '' });
+
+    const deps = await dailyReportDepsFromEnv(env);
+    const clock = () => now;
+    const worker = createDailyReportHandler({ ...deps, now: clock });
+    // report-dispatch reads the same tables (its own Lambda, its own repositories).
+    const dispatchRepos = createRepositories(tables.client, tables.prefix);
+    const pipeline = createLocalReportPipeline({ accounts: dispatchRepos.accounts, recipients: dispatchRepos.recipients, log: silentLog, now: clock, consumer: worker });
+    const tick = async (at: number) => {
+      now = at;
+      await pipeline.dispatch();
+      await pipeline.drain();
+    };
+    for (const hour of [4, 5, 7, 8, 9]) {
+      await tick(D0 + hour * HOUR + MINUTE);
+      await tick(D0 + hour * HOUR + 2 * MINUTE);
+    }
+    await tick(D0 + 23 * HOUR);
+    const desks = await mailTo(desk);
+    expect(eventIds(desks)).toEqual([`digest:day:${TODAY}`]);
+    expectCovers(desks[0]!, accounts);
+    expect(eventIds(await mailTo(ops))).toEqual([`report:${accounts[0]!.address}:${TODAY}`]);
+
+    await tick(D0 + DAY + 7 * HOUR + MINUTE);
+    await tick(D0 + DAY + 7 * HOUR + 2 * MINUTE);
+    expect(eventIds(await mailTo(desk))).toEqual([`digest:day:${TODAY}`, `digest:day:${TOMORROW}`]);
+  }, 180_000);
 });
