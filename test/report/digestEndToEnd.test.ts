@@ -179,6 +179,24 @@ describe('issue 10 end to end: recipients update, sentinel report, the real dige
     expect(eventIds(await mailTo(weekly)).filter((id) => id?.includes(TOMORROW))).toEqual([`report:${bravo.address}:${TOMORROW}`]);
     expect(eventIds(await mailTo(weekly)).filter((id) => id?.startsWith('report-week'))).toHaveLength(1);
   }, 120_000);
+
+  it('the digest follows the accounts as `accounts update` and `accounts add` change their recipients', async () => {
+    now = D0 + DAY + 10 * HOUR;
+    const delta = testAddress(4, SALT);
+    const repos = createRepositories(tables.client, tables.prefix);
+    await repos.curves.putPoints(delta, '1h', hourlyPoints(HISTORY_START, D0 + DAY + 9 * HOUR, rising.equity, rising.pnl), D0 + 400 * DAY);
+    expect(await cli('accounts', 'update', charlie.address, '--add-email', uniqueEmail('e2e-heir'), '--remove-email', desk.toUpperCase())).toMatchObject({ code: 0, stderr: '' });
+    const added = await cli('accounts', 'add', delta, '--email', desk, '--label', 'delta-desk', '--signer', 'env:OWNER_KEY');
+    expect(added).toMatchObject({ code: 0, stderr: '' });
+    const at = D0 + DAY + 10 * HOUR + MINUTE;
+    await report(at, '--force');
+    const desks = await mailTo(desk);
+    expect(eventIds(desks)[3]).toBe(`digest:day:forced:${at}`);
+    const deltaRecord = await repos.accounts.get(delta);
+    expect(deltaRecord?.label).toBe('delta-desk');
+    expectCovers(desks[3]!, [alpha, bravo, deltaRecord!]);
+    expect(digestTable(desks[3]!)).not.toContain('charlie-desk');
+  }, 60_000);
 });
 
 describe('issue 10 end to end, scheduled: report-dispatch, the report queue and the daily-report Lambda as built from its environment', () => {
