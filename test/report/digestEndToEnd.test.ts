@@ -76,6 +76,7 @@ describe('issue 10 end to end: recipients update, sentinel report, the real dige
   const desk = uniqueEmail('e2e-desk');
   const ops = uniqueEmail('e2e-ops');
   const weekly = uniqueEmail('e2e-weekly');
+  const weeklyDesk = uniqueEmail('e2e-weekly-desk');
   const account = (n: number, label: string, emails: string[], extra: Partial<AccountRecord> = {}) =>
     accountRecord({
       address: testAddress(n, SALT),
@@ -87,8 +88,8 @@ describe('issue 10 end to end: recipients update, sentinel report, the real dige
       createdAt: HISTORY_START,
       ...extra,
     });
-  const alpha = account(1, 'alpha-desk', [ops, desk]);
-  const bravo = account(2, 'bravo-falling', [desk, weekly], { drawdownThresholds: [2, 4, 50] });
+  const alpha = account(1, 'alpha-desk', [ops, desk, weeklyDesk]);
+  const bravo = account(2, 'bravo-falling', [desk, weekly, weeklyDesk], { drawdownThresholds: [2, 4, 50] });
   const charlie = account(3, 'charlie-desk', [desk.toUpperCase()]);
   const all = [alpha, bravo, charlie];
   let now = D0 + 5 * HOUR;
@@ -125,6 +126,8 @@ describe('issue 10 end to end: recipients update, sentinel report, the real dige
     expect(digest.stdout).toContain(`next at ${new Date(D0 + 7 * HOUR).toISOString()}`);
     const summary = await cli('recipients', 'update', weekly, '--weekly', TODAY_WEEKDAY);
     expect(summary).toMatchObject({ code: 0, stderr: '' });
+    const weeklyDigest = await cli('recipients', 'update', weeklyDesk, '--digest', 'on', '--weekly', TODAY_WEEKDAY);
+    expect(weeklyDigest).toMatchObject({ code: 0, stderr: '' });
     const shown = await cli('recipients', 'show', desk, '--json');
     expect(JSON.parse(shown.stdout)).toMatchObject({ mode: 'digest', accounts: expect.arrayContaining([expect.objectContaining({ address: alpha.address })]) });
     expect(JSON.parse(shown.stdout).accounts).toHaveLength(3);
@@ -155,6 +158,12 @@ describe('issue 10 end to end: recipients update, sentinel report, the real dige
 
   it('sends the weekly summary on its weekday, with that day’s report', async () => {
     expect(eventIds(await mailTo(weekly)).sort()).toEqual([`report-week:${bravo.address}:${TODAY}`, `report:${bravo.address}:${TODAY}`].sort());
+    // A digest recipient: the weekly digest of its accounts, with that day's digest.
+    const mails = await mailTo(weeklyDesk);
+    expect(eventIds(mails).sort()).toEqual([`digest:day:${TODAY}`, `digest:week:${TODAY}`]);
+    const week = mails.find((m) => header(m, 'X-Sentinel-Event-Id') === `digest:week:${TODAY}`)!;
+    expect(week.subject).toMatch(/^Weekly digest — 2 accounts, /);
+    for (const a of [alpha, bravo]) expect(digestTable(week)).toContain(a.label ?? '');
   });
 
   it('report --force --account sends the digest recipient its digest of all its accounts and the per-account recipient its report', async () => {
@@ -178,6 +187,7 @@ describe('issue 10 end to end: recipients update, sentinel report, the real dige
     expect(eventIds(await mailTo(ops))).toEqual([`report:${alpha.address}:${TODAY}`, expect.stringMatching(/:forced:/), `report:${alpha.address}:${TOMORROW}`]);
     expect(eventIds(await mailTo(weekly)).filter((id) => id?.includes(TOMORROW))).toEqual([`report:${bravo.address}:${TOMORROW}`]);
     expect(eventIds(await mailTo(weekly)).filter((id) => id?.startsWith('report-week'))).toHaveLength(1);
+    expect(eventIds(await mailTo(weeklyDesk)).filter((id) => !id?.includes(':forced:')).sort()).toEqual([`digest:day:${TODAY}`, `digest:day:${TOMORROW}`, `digest:week:${TODAY}`]);
   }, 120_000);
 
   it('the digest follows the accounts as `accounts update` and `accounts add` change their recipients', async () => {
@@ -191,6 +201,7 @@ describe('issue 10 end to end: recipients update, sentinel report, the real dige
     const at = D0 + DAY + 10 * HOUR + MINUTE;
     await report(at, '--force');
     const desks = await mailTo(desk);
+    expect(eventIds(desks)).toHaveLength(4);
     expect(eventIds(desks)[3]).toBe(`digest:day:forced:${at}`);
     const deltaRecord = await repos.accounts.get(delta);
     expect(deltaRecord?.label).toBe('delta-desk');
