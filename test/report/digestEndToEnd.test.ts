@@ -168,7 +168,11 @@ describe('issue 10 end to end: recipients update, sentinel report, the real dige
 
   it('report --force --account sends the digest recipient its digest of all its accounts and the per-account recipient its report', async () => {
     const at = D0 + 23 * HOUR + 30 * MINUTE;
-    await report(at, '--force', '--account', alpha.address);
+    const run = await report(at, '--force', '--account', alpha.address);
+    // One line per email: the account's report to its followers, one digest to each digest recipient.
+    expect(run.stdout).toMatch(new RegExp(`^alpha-desk +${alpha.address.toLowerCase()} +sent \\(extra\\) +1 +covers `, 'mi'));
+    for (const email of [desk, weeklyDesk]) expect(run.stdout).toMatch(new RegExp(`^ +digest +sent \\(extra\\) +1 +covers \\S+ +${email.replace(/[+.]/g, '\\$&')}$`, 'm'));
+    expect(run.stdout.trim().split('\n')).toHaveLength(5);
     const desks = await mailTo(desk);
     expect(eventIds(desks)).toEqual([`digest:day:${TODAY}`, `digest:day:forced:${at}`]);
     expectCovers(desks[1]!, all);
@@ -258,7 +262,7 @@ describe('issue 10 end to end, scheduled: report-dispatch, the report queue and 
 
     const deps = await dailyReportDepsFromEnv(env);
     const clock = () => now;
-    const worker = createDailyReportHandler({ ...deps, now: clock });
+    const worker = createDailyReportHandler({ ...deps, log: silentLog, now: clock });
     // report-dispatch reads the same tables (its own Lambda, its own repositories).
     const dispatchRepos = createRepositories(tables.client, tables.prefix);
     const pipeline = createLocalReportPipeline({ accounts: dispatchRepos.accounts, recipients: dispatchRepos.recipients, log: silentLog, now: clock, consumer: worker });
