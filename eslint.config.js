@@ -9,6 +9,12 @@ const ZOD_NAMESPACE_IMPORT = {
   message: "Use `import * as z from 'zod'` (tree-shakeable in the Lambda bundles).",
 };
 
+/** `f?.(await g())` never runs `g` when `f` is undefined: an optional call skips its arguments. */
+const WORK_IN_OPTIONAL_CALL = {
+  selector: 'CallExpression[optional=true] > AwaitExpression.arguments',
+  message: 'An optional call skips its arguments when the callee is undefined: await the work first, then pass its result.',
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'cdk.out/', '.sentinel/', 'test-artifacts/', 'coverage/', 'dist/'] },
   js.configs.recommended,
@@ -19,11 +25,12 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'off',
+      'no-restricted-syntax': ['error', WORK_IN_OPTIONAL_CALL],
     },
   },
   {
     files: ['functions/**/*.ts'],
-    rules: { 'no-restricted-syntax': ['error', ZOD_NAMESPACE_IMPORT] },
+    rules: { 'no-restricted-syntax': ['error', ZOD_NAMESPACE_IMPORT, WORK_IN_OPTIONAL_CALL] },
   },
   {
     files: ['functions/domain/**/*.ts'],
@@ -35,6 +42,7 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         ZOD_NAMESPACE_IMPORT,
+        WORK_IN_OPTIONAL_CALL,
         { selector: "MemberExpression[object.name='process'][property.name='env']", message: 'Domain logic takes its inputs as arguments.' },
         { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'Pass `now` in.' },
         { selector: "CallExpression[callee.name='fetch']", message: 'No I/O in domain logic.' },
