@@ -3,6 +3,7 @@ import type { ReportModel } from '../../domain/reportModel';
 import type { AccountStatus, ChartRef, DigestRowView, DigestSectionView, DigestView } from '../../mail/views';
 import type { RecipientLinks } from '../delivery/recipientLinks';
 import type { ReportPeriod } from '../../domain/recipientSettings';
+import { dayFiguresView, drawdownView } from './reportViews';
 
 /** What the digest shows of one account besides its row of the model. */
 export interface DigestAccountContext {
@@ -34,25 +35,8 @@ function sectionOf(row: DigestRow, model: ReportModel | null, ctx: DigestAccount
     account: row.account,
     unavailable: row.unavailable,
     status: ctx.status,
-    day: model?.day
-      ? {
-          equityStartUsd: model.day.equityStart,
-          equityEndUsd: model.day.equityEnd,
-          pnlUsd: model.day.pnl,
-          returnPct: model.day.returnPct,
-          netFlowsUsd: model.day.netFlows,
-          depositsUsd: model.day.deposits,
-          withdrawalsUsd: model.day.withdrawals,
-        }
-      : null,
-    drawdown: drawdown && {
-      currentPct: drawdown.currentPct,
-      currentUsd: drawdown.dollarDrawdown,
-      maxPct: drawdown.maxPct,
-      maxUsd: drawdown.maxDollarDrawdown,
-      peakEquityUsd: drawdown.peakEquity,
-      peakAtMs: drawdown.peakAt,
-    },
+    day: dayFiguresView(model?.day ?? null),
+    drawdown: drawdownView(drawdown),
     drawdownAsOfMs: drawdown?.asOf ?? null,
     delegates: (model?.delegates ?? []).map((d) => ({ name: d.name, address: d.address, kind: d.kind, expiryMs: d.expiryMs, revokeUrl: ctx.links.revokeUrl(d.address) })),
   };

@@ -1,5 +1,5 @@
 import type { ReportModel, WindowInfo } from '../../domain/reportModel';
-import type { AccountStatus, ChartRef, DailyReportView, MetricWindow } from '../../mail/views';
+import type { AccountStatus, ChartRef, DailyReportView, DayFigures, Drawdown, MetricWindow } from '../../mail/views';
 import type { RecipientLinks } from '../delivery/recipientLinks';
 
 /** What the report email shows besides the model. */
@@ -40,6 +40,35 @@ function windowView(w: WindowInfo): MetricWindow {
   };
 }
 
+/** The span's figures as the emails show them (the daily report and each digest section). */
+export function dayFiguresView(day: ReportModel['day']): DayFigures | null {
+  return (
+    day && {
+      equityStartUsd: day.equityStart,
+      equityEndUsd: day.equityEnd,
+      pnlUsd: day.pnl,
+      returnPct: day.returnPct,
+      netFlowsUsd: day.netFlows,
+      depositsUsd: day.deposits,
+      withdrawalsUsd: day.withdrawals,
+    }
+  );
+}
+
+/** The flow-adjusted drawdown as the emails show it. */
+export function drawdownView(drawdown: ReportModel['drawdown']): Drawdown | null {
+  return (
+    drawdown && {
+      currentPct: drawdown.currentPct,
+      currentUsd: drawdown.dollarDrawdown,
+      maxPct: drawdown.maxPct,
+      maxUsd: drawdown.maxDollarDrawdown,
+      peakEquityUsd: drawdown.peakEquity,
+      peakAtMs: drawdown.peakAt,
+    }
+  );
+}
+
 /** The daily report's email view for one recipient, from the domain's report model. */
 export function dailyReportView(model: ReportModel, ctx: ReportViewContext): DailyReportView {
   const { day, drawdown } = model;
@@ -50,23 +79,8 @@ export function dailyReportView(model: ReportModel, ctx: ReportViewContext): Dai
     links: { unsubscribeUrl: ctx.links.unsubscribeUrl, preferencesUrl: ctx.links.preferencesUrl, statusUrl: null },
     period: model.period,
     status: ctx.status,
-    day: day && {
-      equityStartUsd: day.equityStart,
-      equityEndUsd: day.equityEnd,
-      pnlUsd: day.pnl,
-      returnPct: day.returnPct,
-      netFlowsUsd: day.netFlows,
-      depositsUsd: day.deposits,
-      withdrawalsUsd: day.withdrawals,
-    },
-    drawdown: drawdown && {
-      currentPct: drawdown.currentPct,
-      currentUsd: drawdown.dollarDrawdown,
-      maxPct: drawdown.maxPct,
-      maxUsd: drawdown.maxDollarDrawdown,
-      peakEquityUsd: drawdown.peakEquity,
-      peakAtMs: drawdown.peakAt,
-    },
+    day: dayFiguresView(day),
+    drawdown: drawdownView(drawdown),
     drawdownAsOfMs: drawdown?.asOf ?? null,
     drawdownSinceMs: model.drawdownSince,
     windows: model.windows.map(windowView),
