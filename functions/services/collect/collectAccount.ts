@@ -11,6 +11,7 @@ import { newCurvePoints } from './newCurvePoints';
 import { sendAll } from '../../queue/sendAll';
 import { watchDelegates } from './watchDelegates';
 import { fullDelegateCheck } from './fullDelegateCheck';
+import { readDelegates } from './readDelegates';
 import type { CollectDeps, CollectOutcome } from './collectDeps';
 import { lookbackWindowMs } from '../../domain/lookbackWindow';
 import type { CollectJob } from '../../messages/collectJob';
@@ -138,17 +139,10 @@ const NO_DELEGATE_CHECK = { events: [], commit: async () => undefined };
  * counted and logged; the account's health is the curve polls' business.
  */
 async function checkDelegates(deps: CollectDeps, account: AccountRecord, neverPolled: boolean): Promise<CollectOutcome> {
-  let current;
-  try {
-    current = await deps.chain.getDelegateTraders(account.address);
-  } catch (error) {
-    if (!(error instanceof ChainError)) throw error;
-    deps.counters.count('DelegateWatchErrors');
-    deps.log.warn('delegate watch failed', { account: account.address, error: error.name, reason: error.shortMessage });
-    return { kind: 'delegates-failed', address: account.address, reason: error.shortMessage };
-  }
+  const read = await readDelegates(deps, account.address);
+  if (read.kind !== 'read') return read;
   deps.counters.count('DelegateChecks');
-  return fullDelegateCheck(deps, account, current, neverPolled);
+  return fullDelegateCheck(deps, account, read.delegates, neverPolled);
 }
 
 async function recordChainFailure(

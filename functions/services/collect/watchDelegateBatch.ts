@@ -1,11 +1,10 @@
-import { ChainError } from '../../chain/errors';
-import type { Delegate } from '../../chain/schemas';
 import { unchangedSinceMark } from '../../domain/delegateMark';
 import type { DelegateWatchJob, WatchEntry } from '../../messages/collectJob';
 import { currentDeadline } from '../../shared/deadline';
 import { mapConcurrent } from '../../store/concurrency';
 import type { CollectDeps, CollectOutcome } from './collectDeps';
 import { fullDelegateCheck } from './fullDelegateCheck';
+import { readDelegates } from './readDelegates';
 
 /** Chain requests of one watch job in flight at once (each still waits on the instance's token bucket). */
 export const WATCH_CONCURRENCY = 10;
@@ -55,15 +54,9 @@ export async function watchDelegateBatch(deps: CollectDeps, job: DelegateWatchJo
 }
 
 async function watchOne(deps: CollectDeps, entry: WatchEntry): Promise<CollectOutcome | 'unchanged'> {
-  let current: Delegate[];
-  try {
-    current = await deps.chain.getDelegateTraders(entry.address);
-  } catch (error) {
-    if (!(error instanceof ChainError)) throw error;
-    deps.counters.count('DelegateWatchErrors');
-    deps.log.warn('delegate watch failed', { account: entry.address, error: error.name, reason: error.shortMessage });
-    return { kind: 'delegates-failed', address: entry.address, reason: error.shortMessage };
-  }
+  const read = await readDelegates(deps, entry.address);
+  if (read.kind !== 'read') return read;
+  const current = read.delegates;
   if (unchangedSinceMark(entry.mark, current, deps.now())) return 'unchanged';
   const [account, previous] = await Promise.all([deps.repos.accounts.get(entry.address), deps.repos.snapshots.latest(entry.address)]);
   if (!account) return { kind: 'not-tracked', address: entry.address };
