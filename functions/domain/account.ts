@@ -4,7 +4,7 @@ import { INTERVALS, type Interval } from './interval';
 import { DEFAULT_WARN_DAYS } from './delegateAlerts';
 import { CLOCK_TIME } from './reportTime';
 import { signerRefSchema } from './signerRef';
-import { readTimeZoneName } from './timeZoneName';
+import { timeZoneNameSchema } from './timeZoneName';
 
 /** An account's settings, as validated from user input. */
 export interface AccountSettings {
@@ -137,16 +137,6 @@ const reportAt = z
   .transform((s) => (/^\d:\d\d$/.test(s) ? `0${s}` : s))
   .refine((s) => CLOCK_TIME.test(s), { error: (iss) => `${JSON.stringify(iss.input)} is not a time of day (HH:MM, 24-hour)` });
 
-const timezone = z
-  .string({ error: 'must be an IANA time zone name' })
-  .trim()
-  .transform((s, ctx) => {
-    const read = readTimeZoneName(s);
-    if (read.kind === 'zone') return read.name;
-    ctx.addIssue({ code: 'custom', message: read.reason });
-    return z.NEVER;
-  });
-
 const label = z
   .string({ error: 'must be text' })
   .trim()
@@ -192,7 +182,7 @@ const settingsObject = z.object({
   interval: interval.default(DEFAULT_SETTINGS.interval),
   drawdownThresholds: thresholds.default([...DEFAULT_SETTINGS.drawdownThresholds]),
   reportAt: reportAt.default(DEFAULT_SETTINGS.reportAt),
-  timezone: timezone.default(DEFAULT_SETTINGS.timezone),
+  timezone: timeZoneNameSchema.default(DEFAULT_SETTINGS.timezone),
   expiryWarnDays: warnDays.default([...DEFAULT_SETTINGS.expiryWarnDays]),
   signer: signerRefSchema.nullable().default(null),
   delegateWatch: delegateWatch.default(DEFAULT_SETTINGS.delegateWatch),
@@ -212,7 +202,7 @@ export const accountSettingsPatchSchema = z.preprocess(
     interval: interval.optional(),
     drawdownThresholds: thresholds.optional(),
     reportAt: reportAt.optional(),
-    timezone: timezone.optional(),
+    timezone: timeZoneNameSchema.optional(),
     expiryWarnDays: warnDays.optional(),
     signer: signerRefSchema.nullable().optional(),
     delegateWatch: delegateWatch.optional(),

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { CLOCK_TIME } from './reportTime';
-import { readTimeZoneName } from './timeZoneName';
+import { timeZoneNameSchema } from './timeZoneName';
 
 /** How a recipient gets its reports: one per account (the default) or one digest for all its accounts. */
 export const REPORT_MODES = ['per-account', 'digest'] as const;
@@ -41,15 +41,7 @@ export function defaultRecipientSettings(email: string): RecipientSettings {
 export const recipientSettingsSchema = z.strictObject({
   email: z.email().transform((email) => email.trim().toLowerCase()),
   mode: z.enum(REPORT_MODES),
-  timezone: z
-    .string()
-    .transform((value, ctx) => {
-      const read = readTimeZoneName(value);
-      if (read.kind === 'zone') return read.name;
-      ctx.addIssue({ code: 'custom', message: read.reason });
-      return z.NEVER;
-    })
-    .nullable(),
+  timezone: timeZoneNameSchema.nullable(),
   reportAt: z.string().regex(CLOCK_TIME, 'a time of day in 24-hour HH:MM form').nullable(),
   weekly: z.enum(WEEKDAYS).nullable(),
   monthly: z.number().int().min(1).max(28).nullable(),

@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import { canonicalTimeZone, isValidTimeZone } from './localTime';
 
 /** The regions of IANA `Area/Location` names; names under other prefixes (`US/Eastern`) are legacy links. */
@@ -43,3 +44,14 @@ function fixCase(name: string): string {
     .map((part) => part.replace(/(^|[_-])([a-z])/g, (_, sep: string, c: string) => `${sep}${c.toUpperCase()}`))
     .join('/');
 }
+
+/** A time zone as the user typed it, read with `readTimeZoneName`: the name to store, or an issue giving the reason. */
+export const timeZoneNameSchema = z
+  .string({ error: 'must be an IANA time zone name' })
+  .trim()
+  .transform((s, ctx) => {
+    const read = readTimeZoneName(s);
+    if (read.kind === 'zone') return read.name;
+    ctx.addIssue({ code: 'custom', message: read.reason });
+    return z.NEVER;
+  });
