@@ -14,7 +14,7 @@ import os from 'node:os';
 import { parseCollectBenchArgs, USAGE, type CollectBenchArgs } from './collectArgs';
 import { countedChain } from './collectChain';
 import { renderBreakdown, renderReport, sizeRow, type SizeRow } from './collectReport';
-import { measureSize, type BenchClock } from './collectScenario';
+import { benchClock, measureSize } from './collectScenario';
 import { startBenchServices, type BenchServices } from './collectServices';
 import { meterWrites } from './collectWriteMeter';
 
@@ -27,14 +27,7 @@ const RUNTIME_WARM_UP_ACCOUNTS = 300;
 const log = (line: string) => console.error(`[bench:collect] ${line}`);
 
 async function run(args: CollectBenchArgs, services: BenchServices): Promise<SizeRow[]> {
-  let now = START_MS;
-  const clock: BenchClock = {
-    now: () => now,
-    async advance(ms) {
-      await services.control.advanceClock(ms);
-      now += ms;
-    },
-  };
+  const clock = benchClock(services, START_MS);
   const chain = countedChain({ nodeUrl: services.sim.nodeUrl, indexerUrl: services.sim.indexerUrl }, args.rps);
   const meter = meterWrites(services.client);
   const deps = { services, chain, meter, clock, concurrency: args.concurrency, naiveSample: args.naiveSample, progress: log };

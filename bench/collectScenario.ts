@@ -25,6 +25,18 @@ export interface BenchClock {
   advance(ms: number): Promise<void>;
 }
 
+/** A `BenchClock` starting at `startMs` that moves the simulator's clock with its own. */
+export function benchClock(services: BenchServices, startMs: number): BenchClock {
+  let now = startMs;
+  return {
+    now: () => now,
+    async advance(ms) {
+      await services.control.advanceClock(ms);
+      now += ms;
+    },
+  };
+}
+
 export interface ScenarioDeps {
   readonly services: BenchServices;
   readonly chain: CountedChain;

@@ -18,7 +18,7 @@ import os from 'node:os';
 import { INTERVALS, type Interval } from '../functions/domain/interval';
 import { chainRateBudget } from '../infra/config/chainRateBudget';
 import { countedChain } from './collectChain';
-import type { BenchClock } from './collectScenario';
+import { benchClock } from './collectScenario';
 import { startBenchServices } from './collectServices';
 import { meterCapacity } from './costMeter';
 import { costTable, money, priceRun, total, withWriteUnitsPerPoll, type EmailMeasurement } from './costModel';
@@ -69,14 +69,7 @@ async function main(): Promise<void> {
   const services = await startBenchServices({ startMs: START_MS, latencyMs: args.latencyMs });
   const loadAtStart = os.loadavg()[0] ?? 0;
   try {
-    let now = START_MS;
-    const clock: BenchClock = {
-      now: () => now,
-      async advance(ms) {
-        await services.control.advanceClock(ms);
-        now += ms;
-      },
-    };
+    const clock = benchClock(services, START_MS);
     const chain = countedChain({ nodeUrl: services.sim.nodeUrl, indexerUrl: services.sim.indexerUrl }, BUDGET.collectRps * BUDGET.collectConcurrency);
     const meter = meterCapacity(services.client);
     const results: { interval: Interval; lines: ReturnType<typeof priceRun>; whatIf: ReturnType<typeof priceRun>; polls: number; windowMs: number }[] = [];
