@@ -56,7 +56,7 @@ function parseArgs(argv: readonly string[]): { accounts: number; intervals: Inte
 /** Mean time of one daily report, from `bench/report.ts` run on `reports` accounts, one at a time. */
 function measureEmail(reports: number): EmailMeasurement {
   log(`daily reports: bench/report.ts on ${reports} accounts`);
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'bench/report.ts', '--accounts', String(reports), '--concurrency', '1'], { encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'bench/report.ts', '--accounts', String(reports), '--concurrency', '1', '--digests', 'off'], { encoding: 'utf8' });
   const row = run.stdout.split('\n').find((l) => /^\|\s*1\s*\|/.test(l));
   const perSecond = Number(row?.split('|')[3]?.trim());
   if (run.status !== 0 || !(perSecond > 0)) throw new Error(`bench/report.ts failed: ${run.stderr.trim().split('\n').slice(-3).join(' ')}`);

@@ -69,16 +69,21 @@ function option(argv: readonly string[], name: string, fallback: string): string
   return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1]! : fallback;
 }
 
-function parseArgs(argv: readonly string[]): { accounts: number; concurrency: number[]; digestRecipients: number; digestConcurrency: number } {
+function parseArgs(argv: readonly string[]): { accounts: number; concurrency: number[]; digests: boolean; digestRecipients: number; digestConcurrency: number } {
   const accounts = Number(option(argv, '--accounts', '1000'));
+  const digestsOption = option(argv, '--digests', 'on');
+  if (digestsOption !== 'on' && digestsOption !== 'off') throw new Error('--digests must be on or off');
+  const digests = digestsOption === 'on';
   const concurrency = option(argv, '--concurrency', '1,4').split(',').map(Number);
   const digestRecipients = Number(option(argv, '--digest-recipients', '1000'));
   const digestConcurrency = Number(option(argv, '--digest-concurrency', '4'));
-  if (!Number.isInteger(accounts) || accounts < 50) throw new Error('--accounts must be an integer of at least 50 (the 50-account digest draws on them)');
+  if (!Number.isInteger(accounts) || accounts < (digests ? 50 : 1)) {
+    throw new Error(digests ? '--accounts must be an integer of at least 50 (the 50-account digest draws on them; --digests off to skip it)' : '--accounts must be a positive integer');
+  }
   if (concurrency.some((c) => !Number.isInteger(c) || c < 1)) throw new Error('--concurrency must list positive integers, e.g. 1,4');
   if (!Number.isInteger(digestRecipients) || digestRecipients < 0) throw new Error('--digest-recipients must be a whole number');
   if (!Number.isInteger(digestConcurrency) || digestConcurrency < 1) throw new Error('--digest-concurrency must be a positive integer');
-  return { accounts, concurrency, digestRecipients, digestConcurrency };
+  return { accounts, concurrency, digests, digestRecipients, digestConcurrency };
 }
 
 function address(i: number, kind: number): `0x${string}` {
@@ -340,7 +345,7 @@ async function runDigests(ses: SesLocal, data: readonly StoredAccountData[], rec
 }
 
 async function main(): Promise<void> {
-  const { accounts, concurrency, digestRecipients, digestConcurrency } = parseArgs(process.argv.slice(2));
+  const { accounts, concurrency, digests: withDigests, digestRecipients, digestConcurrency } = parseArgs(process.argv.slice(2));
   const data = Array.from({ length: accounts }, (_, i) => generateAccount(i));
   const points = data.reduce((sum, d) => sum + d.points.length, 0);
   const ses = await startSesLocal();
@@ -361,6 +366,7 @@ async function main(): Promise<void> {
     console.log(table(['stage (one report)', 'p50 ms', 'p95 ms'], await stages(ses, data, Math.min(100, accounts))));
     console.log();
     console.log(`per-account report: HTML ${reportHtml} KB (p50 / max), ${reportRequests.toFixed(1)} chain requests per report`);
+    if (!withDigests) return;
     const digests: string[][] = [await runDigests(ses, data, 1, 50, 1)];
     if (digestRecipients > 0) digests.push(await runDigests(ses, data, digestRecipients, 5, digestConcurrency));
     console.log(`load average ${loadavg()[0]?.toFixed(1)} after the digests`);
