@@ -49,6 +49,16 @@ export function planReport(
     };
   }
   if (!force) return { kind: 'not-due', nextAt: due.nextAt, reschedule: account.nextReportAt <= now };
+  return planExtraReport(account, now);
+}
+
+/**
+ * An extra report sent at `now`, covering the previous local day, under an id of its own; it never
+ * takes the place of a regular report and schedules nothing, so the account's `nextReportAt` is
+ * not consulted.
+ */
+export function planExtraReport(account: { address: string; reportAt: string; timezone: string }, now: number): ReportPlan & { kind: 'send' } {
+  const { address, reportAt, timezone } = account;
   const today = localDate(now, timezone);
   const coveredDate = addDays(today, -1);
   const todayAt = reportInstant(today, reportAt, timezone);

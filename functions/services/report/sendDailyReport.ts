@@ -13,7 +13,7 @@ import { mailChart, type MailChart } from '../delivery/mailChart';
 import { deliverToRecipient, tallyOutcomes, type MailDeliveryDeps, type RecipientOutcome } from '../delivery/mailDelivery';
 import type { ReportRecordsRepository } from '../../store/reportRecordsRepository';
 import { loadReportData, loadSummaryData, type ReportChain, type ReportDataRepos } from './reportData';
-import { planReport, planClaimedReport, type ReportPlan } from './reportPlan';
+import { planReport, planClaimedReport, planExtraReport, type ReportPlan } from './reportPlan';
 import { renderReport } from './renderReport';
 import { CHART_ALT, dailyReportView } from './reportViews';
 import type { PreferencesRepository } from '../../store/preferencesRepository';
@@ -38,8 +38,12 @@ export interface DailyReportDeps extends MailDeliveryDeps {
 
 export interface DailyReportOptions {
   readonly now: number;
-  /** Send now even if the report is not due (an extra report; the schedule is unchanged). */
-  readonly force?: boolean;
+  /**
+   * Send now even if the report is not due (an extra report; the schedule is unchanged). `'extra'`:
+   * always as an extra, even when the account's own report is due, and without reading or moving
+   * its schedule (a recipient's forced run on the recipient's own clock).
+   */
+  readonly force?: boolean | 'extra';
   /** The report of this local date, claimed by `report-dispatch` (which already moved `nextReportAt`). */
   readonly claimed?: { readonly reportDate: LocalDate };
   /** Send only to these of the account's addresses (recipients on the account's schedule); default all. */
@@ -85,7 +89,9 @@ export async function sendDailyReport(deps: DailyReportDeps, account: AccountRec
       ? summaryPlan(account, span, now, options)
       : options.claimed
         ? planClaimedReport(account, options.claimed.reportDate)
-        : planReport(account, now, options.force ?? false);
+        : options.force === 'extra'
+          ? planExtraReport(account, now)
+          : planReport(account, now, options.force ?? false);
   if (plan.kind === 'not-due') {
     if (plan.reschedule) await deps.repos.accounts.setNextReportAt(account.address, plan.nextAt, account.nextReportAt);
     return { kind: 'not-due', nextAt: plan.nextAt };
@@ -187,7 +193,7 @@ function summaryPlan(
 ): ReportPlan & { kind: 'send'; windows: PeriodWindows } {
   const reportDate = options.claimed?.reportDate ?? localDate(now, account.timezone);
   const windows = periodWindows(span, reportDate, account.timezone);
-  const forced = options.claimed === undefined && (options.force ?? false);
+  const forced = options.claimed === undefined && (options.force ?? false) !== false;
   return {
     kind: 'send',
     eventId: forced ? `report-${span}:${account.address}:forced:${now}` : `report-${span}:${account.address}:${reportDate}`,

@@ -7,8 +7,6 @@ import type { RecipientRecord } from '../../store/recipientsRepository';
 import type { RecipientReportDeps } from './recipientReportDeps';
 import { sendDailyReport, type ReportOutcome } from './sendDailyReport';
 
-const DAY_MS = 86_400_000;
-
 /** One email (or one account's copy) a recipient run sent or tried. */
 export interface RecipientSend {
   readonly period: ReportPeriod;
@@ -75,13 +73,13 @@ export async function sendRecipientReports(deps: RecipientReportDeps, record: Re
     }
     const selected = run.kind === 'forced' && run.accounts ? accounts.filter((a) => run.accounts?.includes(a.address)) : accounts;
     for (const account of selected) {
-      const own = onClock(account, clock, now);
+      const own = onClock(account, clock);
       await attempt(period, account.address, () =>
         sendDailyReport(deps, own, {
           now,
           recipients: [record.email],
           period,
-          ...(forced ? { force: true } : { claimed: { reportDate } }),
+          ...(forced ? { force: 'extra' as const } : { claimed: { reportDate } }),
         }),
       );
     }
@@ -89,13 +87,9 @@ export async function sendRecipientReports(deps: RecipientReportDeps, record: Re
   return { email: record.email, reportDate, sends };
 }
 
-/**
- * The account as the recipient's own schedule sees it: its zone and report time, and a stored
- * next report two days ahead, so a forced run is always an extra and never moves the account's
- * own schedule (a claimed run schedules nothing).
- */
-function onClock(account: AccountRecord, clock: RecipientClock, now: number): AccountRecord {
-  return { ...account, timezone: clock.timezone, reportAt: clock.reportAt, nextReportAt: now + 2 * DAY_MS };
+/** The account as the recipient's own schedule sees it: the recipient's zone and report time. */
+function onClock(account: AccountRecord, clock: RecipientClock): AccountRecord {
+  return { ...account, timezone: clock.timezone, reportAt: clock.reportAt };
 }
 
 /** Whether a run left something to try again later (a passing failure, another run holding a delivery, an unexpected error). */
