@@ -1,4 +1,5 @@
 import type { SQSEvent } from 'aws-lambda';
+import { sqsEvent } from '../support/sqsEvent';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createChainClient } from '../../functions/chain/chainClient';
 import { TokenBucket } from '../../functions/chain/tokenBucket';
@@ -54,19 +55,7 @@ describe('collect bounded by the Lambda remaining time (simulator faults)', () =
   }
 
   function eventFor(addresses: readonly string[]): SQSEvent {
-    return {
-      Records: addresses.map((address, i) => ({
-        messageId: `m${i + 1}`,
-        receiptHandle: `r${i + 1}`,
-        body: JSON.stringify({ address, dueAt: h.now() }),
-        attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'test', ApproximateFirstReceiveTimestamp: '0' },
-        messageAttributes: {},
-        md5OfBody: '',
-        eventSource: 'aws:sqs',
-        eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:collect',
-        awsRegion: 'us-east-1',
-      })),
-    };
+    return sqsEvent(addresses.map((address) => JSON.stringify({ address, dueAt: h.now() })), 'collect');
   }
 
   it('a hanging chain ends the batch with the unstarted records as batch item failures, not a timeout', async () => {
@@ -77,7 +66,7 @@ describe('collect bounded by the Lambda remaining time (simulator faults)', () =
     const response = await collectHandler()(eventFor(accounts.map((a) => a.address)), context);
 
     expect(context.getRemainingTimeInMillis()).toBeGreaterThan(0);
-    expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'm2' }, { itemIdentifier: 'm3' }]);
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'm1' }, { itemIdentifier: 'm2' }]);
     const first = await h.repos.accounts.get(accounts[0]!.address);
     expect(first?.consecutiveErrors).toBe(1);
     expect(first?.statusReason).toContain("invocation's deadline");

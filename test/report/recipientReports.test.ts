@@ -4,7 +4,6 @@ import { createDailyReportHandler } from '../../functions/handlers/daily-report'
 import { localDate } from '../../functions/domain/localTime';
 import { defaultRecipientSettings, type RecipientSettings } from '../../functions/domain/recipientSettings';
 import { nextReportAt } from '../../functions/domain/reportTime';
-import type { ReportJob } from '../../functions/messages/reportJob';
 import { mailGovernor } from '../../functions/services/delivery/mailGovernor';
 import { dueReports } from '../../functions/services/report/dueReports';
 import { saveRecipient } from '../../functions/services/report/saveRecipient';
@@ -19,6 +18,7 @@ import { MAIL_FROM, RETENTION_MS, sesSender, sharedRenderer, testLinks, uniqueEm
 import { accountRecord, testAddress } from '../store/accountFixture';
 import { documentClient, dynamoClient } from '../support/dynamo';
 import { sesStore } from '../support/sesStore';
+import { sqsEvent } from '../support/sqsEvent';
 import { recordingDigests } from './recordingDigests';
 import { startReportChain, type ReportChain } from './reportChain';
 
@@ -93,10 +93,6 @@ async function runWindow(w: World, from: number, until: number): Promise<void> {
   }
 }
 
-function sqsRecord(job: ReportJob) {
-  return { messageId: randomUUID(), receiptHandle: 'r', body: JSON.stringify(job), attributes: {} as never, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn:aws:sqs:us-east-1:0:report', awsRegion: 'us-east-1' };
-}
-
 describe('reports by recipient', () => {
   it('sends a digest recipient one digest a day covering every account, once despite raced dispatch and redelivery, and the per-account recipients their reports as before', async () => {
     // Sunday 2025-06-01, 04:00 UTC; the digest is due at 07:00 Berlin = 05:00 UTC.
@@ -118,7 +114,7 @@ describe('reports by recipient', () => {
     expect((await w.reports.dispatch()).queued.filter((job) => job.kind === 'recipient')).toEqual([]);
     await w.reports.drain();
     // SQS redelivers the job after it was handled.
-    expect(await w.worker({ Records: [sqsRecord(recipientJobs[0]!)] }, lambdaContext('daily-report'))).toEqual({ batchItemFailures: [] });
+    expect(await w.worker(sqsEvent([JSON.stringify(recipientJobs[0]!)], 'report'), lambdaContext('daily-report'))).toEqual({ batchItemFailures: [] });
 
     expect(w.digests.sent).toHaveLength(1);
     const digest = w.digests.sent[0]!;

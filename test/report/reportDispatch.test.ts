@@ -22,6 +22,7 @@ import { VirtualClock } from '../../local/virtualClock';
 import { MAIL_FROM, RETENTION_MS, sesSender, sharedRenderer, testLinks, uniqueEmail } from '../delivery/mailHarness';
 import { accountRecord, testAddress } from '../store/accountFixture';
 import { sesStore } from '../support/sesStore';
+import { sqsEvent } from '../support/sqsEvent';
 import { startReportChain, type ReportChain } from './reportChain';
 import { documentClient, dynamoClient } from '../support/dynamo';
 
@@ -155,8 +156,7 @@ describe('per-minute report dispatch through the local pipeline', () => {
 
     // SQS redelivers a job that was already handled.
     const job: ReportJob = { address: accounts[0]!.address, reportDate: '2025-06-02', dueAt };
-    const record = { messageId: 'redelivered', receiptHandle: 'r', body: JSON.stringify(job), attributes: {} as never, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn:aws:sqs:us-east-1:0:report', awsRegion: 'us-east-1' };
-    expect(await w.worker({ Records: [record] }, lambdaContext('daily-report'))).toEqual({ batchItemFailures: [] });
+    expect(await w.worker(sqsEvent([JSON.stringify(job)], 'report'), lambdaContext('daily-report'))).toEqual({ batchItemFailures: [] });
 
     for (const account of accounts) expect(await sesStore({ to: account.emails[0]! }), account.address).toHaveLength(1);
     expect(w.counters.totals.get('ReportsSent')).toBe(3);
