@@ -1,12 +1,12 @@
 /**
- * Collect's memory and CPU as deployed (`npx tsx bench/collectMemory.ts [-- --watch 100]`): builds the
+ * Collect's memory and CPU as deployed (`npx tsx bench/collectMemory.ts [--watch 100] [--raw]`): builds the
  * `collect` asset exactly as the CDK construct does, and runs it in a fresh `node` process against
  * DynamoDB Local and the chain simulator (no latency): a first poll of a 1m account backfilling the
  * default 7 days (10,080 points, the heaviest job collect runs), then a delegate-watch batch of
  * `--watch` accounts, then ten steady-state polls of 1h accounts. Prints, after each step, the
  * process's peak resident memory (what Lambda reports as "Max Memory Used") and the CPU time the
  * step took, so the function's memory size can be checked against both: at 128 MB a Lambda has about
- * 128/1769 of a vCPU, so a step's CPU time stretches ~14x there.
+ * 128/1769 of a vCPU, so a step's CPU time stretches ~14x there. `--raw` also prints the child's JSON.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
