@@ -1,6 +1,6 @@
 import { createChainClient } from '../functions/chain/chainClient';
 import type { ChainClient } from '../functions/chain/ports';
-import { TokenBucket } from '../functions/chain/tokenBucket';
+import { TokenBucket, type TokenBucketOptions } from '../functions/chain/tokenBucket';
 
 /** The chain client of the benchmark and the HTTP requests it sent since the last reset. */
 export interface CountedChain {
@@ -12,11 +12,14 @@ export interface CountedChain {
   reset(): void;
 }
 
+/** The bucket's burst (default: one second's worth, as deployed) and clock (default `performance.now`). */
+export type CountedChainOptions = Pick<TokenBucketOptions, 'burst' | 'now'>;
+
 /**
  * A chain client as the deployed `collect` builds it (one token bucket at `rps`, the default
  * timeouts and retries), over a `fetch` that counts every request it sends.
  */
-export function countedChain(urls: { nodeUrl: string; indexerUrl: string }, rps: number): CountedChain {
+export function countedChain(urls: { nodeUrl: string; indexerUrl: string }, rps: number, options: CountedChainOptions = {}): CountedChain {
   let byRoute = new Map<string, number>();
   const countingFetch: typeof fetch = (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
@@ -24,7 +27,7 @@ export function countedChain(urls: { nodeUrl: string; indexerUrl: string }, rps:
     byRoute.set(route, (byRoute.get(route) ?? 0) + 1);
     return fetch(input, init);
   };
-  const bucket = new TokenBucket({ ratePerSecond: rps });
+  const bucket = new TokenBucket({ ratePerSecond: rps, ...options });
   const chain = createChainClient({ ...urls, rps, timeoutMs: 10_000, maxRetries: 3, fetch: countingFetch, rateLimiter: bucket });
   return {
     chain,

@@ -16,13 +16,13 @@
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { INTERVALS, type Interval } from '../functions/domain/interval';
-import { chainRateBudget } from '../infra/config/chainRateBudget';
+import { loadStageConfig } from '../infra/config/stageConfig';
 import { countedChain } from './collectChain';
 import { benchClock } from './collectScenario';
 import { startBenchServices } from './collectServices';
 import { meterCapacity } from './costMeter';
 import { costTable, money, priceRun, total, withWriteUnitsPerPoll, type EmailMeasurement } from './costModel';
-import { runInterval, windowFor } from './costScenario';
+import { runInterval, windowFor, type IntervalRun } from './costScenario';
 import { PRICES_US_EAST_1 } from './prices-us-east-1';
 
 /** Write units per poll the collect branch's change aims at (from 6), for the what-if line. */
@@ -32,8 +32,10 @@ const TARGET_WRITE_UNITS_PER_POLL = 3.1;
  * DynamoDB Local deletes items whose TTL has passed in wall-clock time, and snapshots live 35 days.
  */
 const START_MS = Date.UTC(2030, 0, 7, 0, 0, 30);
-/** The stage defaults (`chainRps` 20, `collectConcurrency` 4, `signerRps` 2): 4 collect instances at 4.5 requests/s each. */
-const BUDGET = chainRateBudget(20, 4, 2);
+/** The stage defaults' chain budget (`collectConcurrency` overridable with `--collect-concurrency`). */
+function stageBudget(collectConcurrency: string | undefined) {
+  return loadStageConfig((key) => (key === 'stage' ? 'devnet' : key === 'collectConcurrency' ? collectConcurrency : undefined)).rate;
+}
 const log = (line: string) => console.error(`[bench:cost] ${line}`);
 
 function option(argv: readonly string[], name: string, fallback: string): string {
@@ -41,7 +43,7 @@ function option(argv: readonly string[], name: string, fallback: string): string
   return i >= 0 ? (argv[i + 1] ?? fallback) : fallback;
 }
 
-function parseArgs(argv: readonly string[]): { accounts: number; intervals: Interval[]; latencyMs: number; reports: number } {
+function parseArgs(argv: readonly string[]): { accounts: number; intervals: Interval[]; latencyMs: number; reports: number; collectConcurrency: string | undefined; burstSeconds: number } {
   const accounts = Number(option(argv, 'accounts', '100'));
   const latencyMs = Number(option(argv, 'latency', '50'));
   const reports = Number(option(argv, 'reports', '40'));
@@ -50,7 +52,10 @@ function parseArgs(argv: readonly string[]): { accounts: number; intervals: Inte
   if (!(latencyMs >= 0)) throw new Error('--latency must be >= 0');
   if (!Number.isInteger(reports) || reports < 5) throw new Error('--reports must be an integer >= 5');
   for (const i of intervals) if (!INTERVALS.includes(i)) throw new Error(`unknown interval ${i}`);
-  return { accounts, intervals, latencyMs, reports };
+  const burstSeconds = Number(option(argv, 'burst-seconds', '1'));
+  if (!(burstSeconds > 0)) throw new Error('--burst-seconds must be > 0');
+  const collectConcurrency = argv.includes('--collect-concurrency') ? option(argv, 'collect-concurrency', '') : undefined;
+  return { accounts, intervals, latencyMs, reports, collectConcurrency, burstSeconds };
 }
 
 /** Mean time of one daily report, from `bench/report.ts` run on `reports` accounts, one at a time. */
@@ -70,24 +75,35 @@ async function main(): Promise<void> {
   const loadAtStart = os.loadavg()[0] ?? 0;
   try {
     const clock = benchClock(services, START_MS);
-    const chain = countedChain({ nodeUrl: services.sim.nodeUrl, indexerUrl: services.sim.indexerUrl }, BUDGET.collectRps * BUDGET.collectConcurrency);
+    const BUDGET = stageBudget(args.collectConcurrency);
+    const urls = { nodeUrl: services.sim.nodeUrl, indexerUrl: services.sim.indexerUrl };
+    // Each collect instance its own bucket at its share, burst `--burst-seconds` of it (deployed: one second's worth).
+    const burst = Math.max(1, Math.ceil(BUDGET.collectRps * args.burstSeconds));
+    const collectTier = { count: BUDGET.collectConcurrency, chain: (now: () => number) => countedChain(urls, BUDGET.collectRps, { burst, now }) };
     const meter = meterCapacity(services.client);
-    const results: { interval: Interval; lines: ReturnType<typeof priceRun>; whatIf: ReturnType<typeof priceRun>; polls: number; windowMs: number }[] = [];
+    const results: { interval: Interval; lines: ReturnType<typeof priceRun>; whatIf: ReturnType<typeof priceRun>; polls: number; windowMs: number; collect: IntervalRun['collect']; collectMs: number }[] = [];
     for (const interval of args.intervals) {
-      const run = await runInterval({ services, chain, meter, clock, concurrency: BUDGET.collectConcurrency, progress: log }, interval, args.accounts, windowFor(interval));
-      results.push({ interval, lines: priceRun(run, email), whatIf: priceRun(withWriteUnitsPerPoll(run, TARGET_WRITE_UNITS_PER_POLL), email), polls: run.polls, windowMs: run.windowMs });
+      const run = await runInterval({ services, collectTier, meter, clock, progress: log }, interval, args.accounts, windowFor(interval));
+      const collectMs = run.usage.lambda.get('collect')?.billedMs ?? 0;
+      results.push({ interval, lines: priceRun(run, email), whatIf: priceRun(withWriteUnitsPerPoll(run, TARGET_WRITE_UNITS_PER_POLL), email), polls: run.polls, windowMs: run.windowMs, collect: run.collect, collectMs });
       await clock.advance(3_600_000);
     }
 
     console.log(`# bench:cost — ${new Date().toISOString()}`);
     console.log(
-      `${args.accounts} simulated accounts per interval, chain latency ${args.latencyMs} ms, collect at ${BUDGET.collectConcurrency} × ${BUDGET.collectRps} requests/s ` +
-        `(stage defaults); prices ${PRICES_US_EAST_1.region} of ${PRICES_US_EAST_1.date}, Lambda on Arm, no free tier; a daily report took ${email.meanReportMs.toFixed(0)} ms ` +
+      `${args.accounts} simulated accounts per interval, chain latency ${args.latencyMs} ms, collect at up to ${BUDGET.collectConcurrency} instances × ${BUDGET.collectRps} requests/s ` +
+        `(each its own bucket, burst ${burst}; stage defaults${args.collectConcurrency ? `, collectConcurrency ${args.collectConcurrency}` : ''}); prices ${PRICES_US_EAST_1.region} of ${PRICES_US_EAST_1.date}, Lambda on Arm, no free tier; a daily report took ${email.meanReportMs.toFixed(0)} ms ` +
         `(bench/report.ts, this machine); Node ${process.version}, load average ${loadAtStart.toFixed(1)} → ${(os.loadavg()[0] ?? 0).toFixed(1)}`,
     );
     for (const r of results) {
       console.log(`\n## ${r.interval}: $ per 1,000 accounts-month (measured: ${r.polls} polls in ${(r.windowMs / 60_000).toFixed(0)} simulated minutes)\n`);
       console.log(costTable(r.lines));
+      const c = r.collect;
+      console.log(
+        `\ncollect: ${c.chainRequests} chain requests, ${(r.collectMs / 1000).toFixed(1)} s billed (${(r.collectMs / Math.max(1, c.chainRequests)).toFixed(0)} ms per request), ` +
+          `at most ${c.peakInstances} instances at once; CPU ${c.cpuMs.toFixed(0)} ms (${(c.cpuMs / Math.max(1, c.chainRequests)).toFixed(2)} ms per request, ` +
+          `${((c.cpuMs / Math.max(1, r.collectMs)) * 100).toFixed(1)} % of a core over the billed time; an upper bound: the simulator runs in this process)`,
+      );
     }
     console.log(`\n| interval | $ without email | $ with email | $ without email at ${TARGET_WRITE_UNITS_PER_POLL} WRU/poll | polls a month | within the chain budget |\n|---|---|---|---|---|---|`);
     for (const r of results) {

@@ -39,14 +39,38 @@ export interface IntervalRun {
   /** Dispatch runs that found nobody due (a deployment pays them whatever its size). */
   readonly idleDispatchMs: number;
   readonly idleDispatches: number;
+  /** What the collect instances did in the measured window. */
+  readonly collect: CollectLoad;
+}
+
+/** The measured window's collect work, for the pacing figures. */
+export interface CollectLoad {
+  /** Chain requests the collect instances sent (retries included). */
+  readonly chainRequests: number;
+  /**
+   * CPU of this process while the collect queue drained, ms: collect's own work plus the in-process
+   * chain simulator answering it, so an upper bound of collect's CPU (DynamoDB Local is another process).
+   */
+  readonly cpuMs: number;
+  /** Most instances that ran a batch at the same time. */
+  readonly peakInstances: number;
+}
+
+/**
+ * The deployed collect tier: at most `count` instances (the event source's `maxConcurrency`), each
+ * with its own chain client and token bucket at its share of the budget (`CHAIN_RPS`).
+ */
+export interface CollectTier {
+  readonly count: number;
+  /** A new instance's chain client, its own bucket on the clock `now`. */
+  readonly chain: (now: () => number) => CountedChain;
 }
 
 export interface CostScenarioDeps {
   readonly services: BenchServices;
-  readonly chain: CountedChain;
+  readonly collectTier: CollectTier;
   readonly meter: CapacityMeter;
   readonly clock: BenchClock;
-  readonly concurrency: number;
   readonly progress: (line: string) => void;
 }
 
@@ -54,8 +78,9 @@ export interface CostScenarioDeps {
  * One interval: fresh tables, `accounts` accounts tracked at `interval`, a first cycle (their
  * first polls backfill; not measured), then `windowMs` of simulated time a minute at a time, as
  * the scheduler runs dispatch: dispatch (timed, as the `dispatch` Lambda), the collect queue
- * drained in batches of 10 by `concurrency` consumers (each batch timed, as one `collect`
- * invocation), the notify queue counted. DynamoDB capacity is metered on the client.
+ * drained in batches of 10 by up to `collectTier.count` instances, each batch on a free instance
+ * and waiting on that instance's own token bucket (timed, as one `collect` invocation), the notify
+ * queue counted. DynamoDB capacity is metered on the client.
  */
 export async function runInterval(deps: CostScenarioDeps, interval: Interval, accounts: number, windowMs: number): Promise<IntervalRun> {
   const { services, clock, meter } = deps;
@@ -81,29 +106,44 @@ export async function runInterval(deps: CostScenarioDeps, interval: Interval, ac
     };
     const counters = usage.counters();
     let polls = 0;
-    const collect = createCollectHandler({
-      chain: deps.chain.chain,
-      repos,
-      events: countedNotify,
-      log: usage.log('collect'),
-      counters,
-      flush: counters.flush,
-      // First polls backfill two hours, as in bench:collect (they are not measured; steady-state polls fetch since their cursor).
-      settings: { ...DEFAULT_COLLECT_SETTINGS, backfillMs: 2 * 3_600_000 },
-      now: clock.now,
-      onOutcome: (o) => void (o.kind === 'collected' && polls++),
+    // The buckets' clock: real time, plus the simulated minutes' idle time (each minute's work runs
+    // at once here, so without it a bucket would meet the next minute's batch not yet refilled).
+    let bucketOffsetMs = 0;
+    const bucketNow = () => performance.now() + bucketOffsetMs;
+    const instances = Array.from({ length: deps.collectTier.count }, () => {
+      const chain = deps.collectTier.chain(bucketNow);
+      const handler = createCollectHandler({
+        chain: chain.chain,
+        repos,
+        events: countedNotify,
+        log: usage.log('collect'),
+        counters,
+        flush: counters.flush,
+        // First polls backfill two hours, as in bench:collect (they are not measured; steady-state polls fetch since their cursor).
+        settings: { ...DEFAULT_COLLECT_SETTINGS, backfillMs: 2 * 3_600_000 },
+        now: clock.now,
+        onOutcome: (o) => void (o.kind === 'collected' && polls++),
+      });
+      return { chain, handler };
     });
+    const idle = [...instances];
+    let peakInstances = 0;
     const collectQueue = new InProcessQueue<CollectMessage>({
       name: 'cost-collect',
       batchSize: 10,
       maxReceiveCount: 3,
       consumer: async (event, context) => {
+        // The queue runs at most `count` batches at once, so an instance is always free; the last one used is warm.
+        const instance = idle.pop();
+        if (!instance) throw new Error('no idle collect instance');
+        peakInstances = Math.max(peakInstances, instances.length - idle.length);
         const started = performance.now();
         try {
-          return await collect(event, context);
+          return await instance.handler(event, context);
         } finally {
           usage.invocation('collect', performance.now() - started);
           usage.sqsRequests += 2; // the event source's receive and its delete of the batch
+          idle.push(instance);
         }
       },
     });
@@ -116,6 +156,7 @@ export async function runInterval(deps: CostScenarioDeps, interval: Interval, ac
     const dispatchLog = usage.log('dispatch');
     let idleDispatchMs = 0;
     let idleDispatches = 0;
+    let collectCpuMs = 0;
     const cycle = async (measured: boolean) => {
       const started = performance.now();
       const { dispatched } = await dispatchDue({ accounts: repos.accounts, collectQueue: countedCollect, log: dispatchLog, now: clock.now, limitPerShard: 1_000 });
@@ -127,23 +168,30 @@ export async function runInterval(deps: CostScenarioDeps, interval: Interval, ac
           idleDispatches++;
         }
       }
-      await collectQueue.drain({ concurrency: deps.concurrency });
+      const cpuBefore = process.cpuUsage();
+      await collectQueue.drain({ concurrency: deps.collectTier.count });
+      if (measured) collectCpuMs += cpuMs(process.cpuUsage(cpuBefore));
       await notifyQueue.drain();
     };
 
     deps.progress(`${interval}: ${accounts} accounts, first polls (not measured)`);
     await cycle(false);
+    bucketOffsetMs += MINUTE;
     usage.lambda.clear();
     usage.sqsRequests = 0;
     usage.notifyEvents = 0;
     usage.logBytes = 0;
     polls = 0;
+    peakInstances = 0;
+    collectCpuMs = 0;
+    for (const instance of instances) instance.chain.reset();
     meter.reset();
     const storedBefore = await tableBytes(services, prefix);
 
     const minutes = Math.round(windowMs / MINUTE);
     for (let m = 1; m <= minutes; m++) {
       await clock.advance(MINUTE);
+      bucketOffsetMs += MINUTE;
       await cycle(true);
       if (m % Math.max(1, Math.floor(minutes / 5)) === 0) deps.progress(`${interval}: ${m}/${minutes} simulated minutes, ${polls} polls`);
     }
@@ -159,11 +207,16 @@ export async function runInterval(deps: CostScenarioDeps, interval: Interval, ac
       storedBytesPerAccount: steadyState(storedBefore, storedAfter, windowMs, clock.now(), accounts),
       idleDispatchMs,
       idleDispatches,
+      collect: { chainRequests: instances.reduce((sum, i) => sum + i.chain.requests().total, 0), cpuMs: collectCpuMs, peakInstances },
     };
   } finally {
     await deleteTables(services.client, prefix);
     meter.reset();
   }
+}
+
+function cpuMs(usage: NodeJS.CpuUsage): number {
+  return (usage.user + usage.system) / 1000;
 }
 
 /** Per table: bytes of items without TTL, bytes of items with one, and their mean remaining life. */

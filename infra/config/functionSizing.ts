@@ -15,9 +15,11 @@ export interface FunctionSizing {
 export const FUNCTION_SIZING: Readonly<Record<HandlerName, FunctionSizing>> = {
   dispatch: { timeout: Duration.seconds(60), memorySize: 512 },
   // A batch of up to 10 accounts (or delegate-watch jobs of up to 100) at the instance's CHAIN_RPS,
-  // first polls backfilling in chunks. Its time is chain I/O and the token bucket, not CPU: 256 MB
-  // halves what that wait costs; a 7-day backfill at 1m (10,080 points, 11 requests) fits easily.
-  collect: { timeout: Duration.seconds(120), memorySize: 256 },
+  // first polls backfilling in chunks. Its time is the token bucket, not CPU, and Lambda bills the
+  // wait by memory: at 128 MB (~1/14 vCPU) a steady-state chain request's CPU (< 5 ms measured, ~70 ms
+  // there) still fits in the bucket's 118 ms between requests at 8.5 rps, and the heaviest job, a
+  // 7-day backfill at 1m, peaked at 78 MB resident (`bench/collectMemory.ts`).
+  collect: { timeout: Duration.seconds(120), memorySize: 128 },
   // Rendering (Handlebars, inlined CSS, chart PNG) is CPU-bound: more memory buys CPU.
   notify: { timeout: Duration.seconds(60), memorySize: 1024 },
   'report-dispatch': { timeout: Duration.seconds(60), memorySize: 512 },

@@ -1,7 +1,7 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import * as z from 'zod';
 import { CHAIN_REST_BASE, STAGE_NAMES, type StageName } from './chainEnvironments';
-import { chainRateBudget, type ChainRateBudget } from './chainRateBudget';
+import { chainRateBudget, DEFAULT_COLLECT_CONCURRENCY, MIN_EVENT_SOURCE_CONCURRENCY, type ChainRateBudget } from './chainRateBudget';
 
 /** Raised when a CDK context value is missing or malformed; the message names the context key. */
 export class StageConfigError extends Error {
@@ -87,7 +87,7 @@ const contextSchema = z.object({
     .regex(/^(\/[A-Za-z0-9._~-]+)*$/, 'a path like "/indexer" (or "" for none)')
     .default('/indexer'),
   chainRps: z.coerce.number().positive().max(10_000).default(20),
-  collectConcurrency: z.coerce.number().int().min(2).max(1000).default(4),
+  collectConcurrency: z.coerce.number().int().min(MIN_EVENT_SOURCE_CONCURRENCY).max(1000).default(DEFAULT_COLLECT_CONCURRENCY),
   signerRps: z.coerce.number().positive().default(2),
   signerConcurrency: z.coerce.number().int().min(1).max(100).default(2),
   account: z.string().regex(/^\d{12}$/, 'a 12-digit AWS account id').optional(),

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CHAIN_REST_BASE, STAGE_NAMES } from '../../infra/config/chainEnvironments';
-import { chainRateBudget, REQUESTS_PER_POLL, worstCaseRps } from '../../infra/config/chainRateBudget';
+import { chainRateBudget, DEFAULT_COLLECT_CONCURRENCY, MIN_EVENT_SOURCE_CONCURRENCY, REQUESTS_PER_POLL, worstCaseRps } from '../../infra/config/chainRateBudget';
 import { LINK_RATE_WINDOW_SECONDS, loadStageConfig, REQUIRED_CONTEXT, StageConfigError } from '../../infra/config/stageConfig';
 
 const load = (context: Record<string, unknown>) => loadStageConfig((key) => context[key]);
@@ -160,6 +160,18 @@ describe('chainRateBudget', () => {
     const budget = chainRateBudget(20, 4, 2);
     expect(budget.collectRps).toBe(4.5);
     expect(budget.pollsPerHour).toBe(Math.floor(((4 * 4.5) / REQUESTS_PER_POLL) * 3600));
+  });
+
+  it('stage defaults: collect on the fewest instances SQS allows, each a larger share, the same tier rate', () => {
+    expect(DEFAULT_COLLECT_CONCURRENCY).toBe(MIN_EVENT_SOURCE_CONCURRENCY);
+    const rate = load({ stage: 'devnet' }).rate;
+    expect(rate).toMatchObject({ totalRps: 20, collectConcurrency: 2, collectRps: 8.5, signerRps: 2, reportRps: 1 });
+    expect(worstCaseRps(rate)).toBe(20);
+    // The tier sustains what 4 x 4.25 did: fewer instances cost no throughput.
+    expect(rate.pollsPerHour).toBe(chainRateBudget(20, 4, 2, { reportRps: 1, signerConcurrency: 2 }).pollsPerHour);
+    // A paced instance is billed ~1/collectRps s per request: half of what 4 instances at 4.25 were.
+    expect(1 / rate.collectRps).toBeCloseTo(0.5 / chainRateBudget(20, 4, 2, { reportRps: 1 }).collectRps, 6);
+    expect(load({ stage: 'devnet', collectConcurrency: 4 }).rate.collectRps).toBe(4.25);
   });
 
   it('refuses a budget that leaves nothing for collect, or a concurrency SQS does not accept', () => {
