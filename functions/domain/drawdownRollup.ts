@@ -169,3 +169,10 @@ function straddlePeak(unit: RollupUnit, points: readonly SeriesPoint[]): number 
   }
   return peak;
 }
+
+/**
+ * How far apart the rollup's drawdown and the exact one may be, percent points: far above the
+ * float rounding between the two sums (below 1e-9 in the property test) and far below any
+ * threshold's meaning. A rollup figure this close to a level boundary is never acted on.
+ */
+export const ROLLUP_TOLERANCE_PCT = 1e-6;

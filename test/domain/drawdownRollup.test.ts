@@ -21,8 +21,10 @@ const stepArb = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: 'loss' as const }) },
 );
 
+type Step = typeof stepArb extends fc.Arbitrary<infer T> ? T : never;
+
 /** Points one interval apart (gaps skip some), equity and PnL moved by the steps. */
-function buildSeries(interval: Interval, start: number, steps: readonly fc.infer<typeof stepArb>[]): SeriesPoint[] {
+function buildSeries(interval: Interval, start: number, steps: readonly Step[]): SeriesPoint[] {
   const ms = INTERVAL_MS[interval];
   let equity = 10_000;
   let pnl = 0;
