@@ -158,6 +158,19 @@ describe('drawdown evaluation with the rollup (DynamoDB Local)', () => {
     expect(Math.abs(after.pending.drawdownPct! - exactPct())).toBeLessThan(1e-9);
   });
 
+  it('a poll that both closes a unit and fires (decided on the full window) stores the sealed rollup', async () => {
+    while (now < START + 2 * DAY - HOUR) await step(0.0001);
+    const deeper = await step(-0.15);
+    expect(deeper.pending.events).toEqual([expect.objectContaining({ kind: 'drawdown', notice: 'fired', level: 20 })]);
+    expect(deeper.curves.read).toBeGreaterThan(20);
+    expect((await repos().alerts.get(ADDRESS, DRAWDOWN_ROLLUP_RULE))?.state).toMatchObject({ last: { ts: START + 2 * DAY - HOUR } });
+    const next = await step(0.0001);
+    expect(next.pending.events).toEqual([]);
+    expect(next.curves.read).toBeLessThanOrEqual(1.5);
+    expect(next.alerts.write).toBe(0);
+    expect(Math.abs(next.pending.drawdownPct! - exactPct())).toBeLessThan(1e-9);
+  });
+
   it('a damaged rollup or one the store does not continue is ignored: the full window is read and the rollup rebuilt', async () => {
     const stored = (await repos().alerts.get(ADDRESS, DRAWDOWN_ROLLUP_RULE))!;
     await repos().alerts.compareAndSet(ADDRESS, DRAWDOWN_ROLLUP_RULE, stored.version, { ...stored.state, max: 'garbage' });

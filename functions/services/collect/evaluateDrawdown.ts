@@ -78,6 +78,7 @@ export async function evaluateDrawdown(
     if (state) await deps.alerts.compareAndSet(account.address, DRAWDOWN_ROLLUP_RULE, rollupItem?.version ?? null, state);
   };
 
+  /** The stored rollup, once the store was found to continue it. */
   let verified: DrawdownRollup | null = null;
   const usable =
     stored?.last &&
@@ -90,7 +91,7 @@ export async function evaluateDrawdown(
   if (usable) {
     const measured = await measureWithRollup(deps.curves, account.address, usable, from, now);
     if (measured.kind === 'measured') {
-      verified = measured.sealed;
+      verified = usable;
       const commitRollup = async () => {
         if (measured.changed) await saveRollup(measured.sealed);
       };
@@ -142,11 +143,12 @@ export async function evaluateDrawdown(
     events,
     drawdownPct: result.currentPct,
     commit: async () => {
-      await commitRollup();
-      if (!moved) return;
-      // A conflict means a concurrent evaluation wrote first; its notice id equals ours when it
-      // saw the same state, and delivery sends that id once.
-      await deps.alerts.compareAndSet(account.address, DRAWDOWN_RULE, levels.version, { levels: levels.next(evaluation) });
+      await Promise.all([
+        commitRollup(),
+        // A conflict means a concurrent evaluation wrote first; its notice id equals ours when it
+        // saw the same state, and delivery sends that id once.
+        moved ? deps.alerts.compareAndSet(account.address, DRAWDOWN_RULE, levels.version, { levels: levels.next(evaluation) }) : undefined,
+      ]);
     },
   };
 }
