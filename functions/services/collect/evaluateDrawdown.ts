@@ -1,14 +1,18 @@
 import * as z from 'zod';
 import { drawdown } from '../../domain/drawdown';
 import { alignCurves } from '../../domain/series';
-import { evaluateDrawdownAlerts, type LevelState } from '../../domain/alertMachine';
+import { evaluateDrawdownAlerts, type DrawdownEvaluation, type LevelState } from '../../domain/alertMachine';
 import { isDataFresh } from '../../domain/staleness';
 import type { AccountRecord } from '../../store/accountItem';
-import type { AlertStateRepository } from '../../store/alertStateRepository';
+import type { AlertState, AlertStateRepository } from '../../store/alertStateRepository';
 import { SNOOZE_RULE } from '../../store/alertStateRepository';
 import type { CurvesRepository } from '../../store/curvesRepository';
 import type { NotifyEvent } from '../../messages/notifyMessage';
 import { lookbackWindowMs } from '../../domain/lookbackWindow';
+import { ROLLUP_TOLERANCE_PCT, rollupOfSeries, type DrawdownRollup } from '../../domain/drawdownRollup';
+import type { SeriesPoint } from '../../domain/series';
+import { DRAWDOWN_ROLLUP_RULE, rollupFromState, rollupToState } from '../../store/drawdownRollupItem';
+import { measureWithRollup } from './measureWithRollup';
 
 /** The alert-state rule under which every drawdown level of an account is kept, in one item. */
 export const DRAWDOWN_RULE = 'drawdown';
@@ -28,6 +32,8 @@ export interface DrawdownSettings {
   readonly hysteresisPct: number;
   readonly repeatMs: number;
   readonly staleAfterIntervals: number;
+  /** How long curve points are kept: the rollup is used only when points outlive the window. */
+  readonly retentionMs?: number;
 }
 
 /** Events to send, and the state write to make once they are on the queue. */
@@ -43,60 +49,74 @@ export interface PendingAlerts {
  * `domain/drawdown`). The state write is returned rather than made, so the caller queues the
  * notice first: a crash in between re-sends the same notice id, which delivery deduplicates,
  * rather than losing it. The state item is only rewritten when a level moved or was notified.
+ *
+ * A steady poll reads little: the drawdown is measured from the account's stored rollup
+ * (`domain/drawdownRollup`) and the points after it. When that figure would move a level or
+ * send a notice (within `ROLLUP_TOLERANCE_PCT`), or there is no usable rollup, the full window
+ * is read and evaluated exactly as without a rollup, and the rollup is rebuilt from it; so every
+ * decision that changes something is made on the exact series.
+ *
+ * `writtenFromMs`: the oldest timestamp of the points this poll wrote (a rollup that ends at or
+ * after it may no longer match the store).
  */
 export async function evaluateDrawdown(
   deps: { curves: CurvesRepository; alerts: AlertStateRepository },
   account: AccountRecord,
   now: number,
   settings: DrawdownSettings,
+  writtenFromMs: number | null = null,
 ): Promise<PendingAlerts> {
-  const [stored, rules] = await Promise.all([
-    deps.curves.queryRange(account.address, account.interval, Math.max(0, now - lookbackWindowMs(account.interval, settings.lookbackMs)), now),
-    deps.alerts.listForAccount(account.address),
-  ]);
+  const windowMs = lookbackWindowMs(account.interval, settings.lookbackMs);
+  const from = Math.max(0, now - windowMs);
+  const rules = await deps.alerts.listForAccount(account.address);
+  const levels = levelContext(rules, account, now, settings);
+  const rollupItem = rules.find((r) => r.rule === DRAWDOWN_ROLLUP_RULE);
+  const stored = rollupItem ? rollupFromState(rollupItem.state) : null;
+  const saveRollup = async (rollup: DrawdownRollup) => {
+    const state = rollupToState(rollup);
+    // A conflict is a concurrent poll storing its own rollup of the same store.
+    if (state) await deps.alerts.compareAndSet(account.address, DRAWDOWN_ROLLUP_RULE, rollupItem?.version ?? null, state);
+  };
+
+  /** The stored rollup, once the store was found to continue it. */
+  let verified: DrawdownRollup | null = null;
+  const usable =
+    stored?.last &&
+    stored.interval === account.interval &&
+    stored.coveredFrom <= from &&
+    (writtenFromMs === null || writtenFromMs > stored.last.timestamp) &&
+    (settings.retentionMs === undefined || settings.retentionMs > windowMs)
+      ? { ...stored, last: stored.last }
+      : null;
+  if (usable) {
+    const measured = await measureWithRollup(deps.curves, account.address, usable, from, now);
+    if (measured.kind === 'measured') {
+      verified = usable;
+      const commitRollup = async () => {
+        if (measured.changed) await saveRollup(measured.sealed);
+      };
+      if (measured.currentPct === null || !measured.last) return { events: [], drawdownPct: null, commit: commitRollup };
+      const { currentPct, last } = measured;
+      if (levels.quietAround(currentPct, last)) return { events: [], drawdownPct: currentPct, commit: commitRollup };
+    }
+  }
+
+  const points = await deps.curves.queryRange(account.address, account.interval, from, now);
   const series = alignCurves(
-    stored.flatMap((p) => (p.equity === undefined ? [] : [{ timestamp: p.ts, value: p.equity }])),
-    stored.flatMap((p) => (p.pnl === undefined ? [] : [{ timestamp: p.ts, value: p.pnl }])),
+    points.flatMap((p) => (p.equity === undefined ? [] : [{ timestamp: p.ts, value: p.equity }])),
+    points.flatMap((p) => (p.pnl === undefined ? [] : [{ timestamp: p.ts, value: p.pnl }])),
   );
+  const rebuilt = rollupOfSeries(account.interval, from, series);
+  const commitRollup = async () => {
+    if (rebuilt.last && rebuilt.last.timestamp !== verified?.last?.timestamp) await saveRollup(rebuilt);
+  };
   const result = drawdown(series);
   const last = series[series.length - 1];
-  const nothing: PendingAlerts = { events: [], drawdownPct: result?.currentPct ?? null, commit: async () => undefined };
+  const nothing: PendingAlerts = { events: [], drawdownPct: result?.currentPct ?? null, commit: commitRollup };
   if (!result || !last || account.drawdownThresholds.length === 0) return nothing;
 
-  const stateItem = rules.find((r) => r.rule === DRAWDOWN_RULE);
-  const parsed = drawdownStateSchema.safeParse(stateItem?.state ?? { levels: {} });
-  const priorLevels = parsed.success ? parsed.data.levels : {};
-  const states = new Map<number, LevelState>(
-    Object.entries(priorLevels).map(([level, { baseline, ...s }]): [number, LevelState] => [Number(level), baseline ? { ...s, baseline } : s]),
-  );
-  const snooze = z.object({ until: z.number() }).safeParse(rules.find((r) => r.rule === SNOOZE_RULE)?.state);
-
-  const evaluation = evaluateDrawdownAlerts({
-    account: account.address,
-    drawdownPct: result.currentPct,
-    levels: account.drawdownThresholds,
-    states,
-    snoozedUntil: snooze.success ? snooze.data.until : null,
-    now,
-    dataFresh: isDataFresh(last.timestamp, now, account.interval, settings.staleAfterIntervals),
-    hysteresisPct: settings.hysteresisPct,
-    repeatMs: settings.repeatMs,
-    // First evaluation: what was already breached when tracking began is recorded, not announced.
-    ...(stateItem === undefined ? { breachedBeforeTracking: breachedAt(series, account.createdAt, account.drawdownThresholds) } : {}),
-  });
-
-  const nextLevels = Object.fromEntries(evaluation.decisions.map((d) => [String(d.level), d.nextState]));
-  const moved = evaluation.decisions.some((d) => {
-    const prior = states.get(d.level);
-    const next = d.nextState;
-    return (
-      !prior ||
-      prior.status !== next.status ||
-      prior.lastSentAt !== next.lastSentAt ||
-      prior.breachedAt !== next.breachedAt ||
-      Boolean(prior.baseline) !== Boolean(next.baseline)
-    );
-  });
+  const evaluation = levels.evaluate(result.currentPct, last, series);
+  const moved = levels.moved(evaluation);
   const notice = evaluation.notice;
   const events: NotifyEvent[] = notice
     ? [
@@ -123,16 +143,75 @@ export async function evaluateDrawdown(
     events,
     drawdownPct: result.currentPct,
     commit: async () => {
-      if (!moved) return;
-      // A conflict means a concurrent evaluation wrote first; its notice id equals ours when it
-      // saw the same state, and delivery sends that id once.
-      await deps.alerts.compareAndSet(account.address, DRAWDOWN_RULE, stateItem?.version ?? null, { levels: nextLevels });
+      await Promise.all([
+        commitRollup(),
+        // A conflict means a concurrent evaluation wrote first; its notice id equals ours when it
+        // saw the same state, and delivery sends that id once.
+        moved ? deps.alerts.compareAndSet(account.address, DRAWDOWN_RULE, levels.version, { levels: levels.next(evaluation) }) : undefined,
+      ]);
     },
   };
 }
 
+/**
+ * The account's stored level states and snooze, and the alert machine run on them for a given
+ * drawdown and newest point.
+ */
+function levelContext(rules: readonly AlertState[], account: AccountRecord, now: number, settings: DrawdownSettings) {
+  const stateItem = rules.find((r) => r.rule === DRAWDOWN_RULE);
+  const parsed = drawdownStateSchema.safeParse(stateItem?.state ?? { levels: {} });
+  const priorLevels = parsed.success ? parsed.data.levels : {};
+  const states = new Map<number, LevelState>(
+    Object.entries(priorLevels).map(([level, { baseline, ...s }]): [number, LevelState] => [Number(level), baseline ? { ...s, baseline } : s]),
+  );
+  const snooze = z.object({ until: z.number() }).safeParse(rules.find((r) => r.rule === SNOOZE_RULE)?.state);
+
+  const evaluate = (drawdownPct: number, last: SeriesPoint, series?: readonly SeriesPoint[]): DrawdownEvaluation =>
+    evaluateDrawdownAlerts({
+      account: account.address,
+      drawdownPct,
+      levels: account.drawdownThresholds,
+      states,
+      snoozedUntil: snooze.success ? snooze.data.until : null,
+      now,
+      dataFresh: isDataFresh(last.timestamp, now, account.interval, settings.staleAfterIntervals),
+      hysteresisPct: settings.hysteresisPct,
+      repeatMs: settings.repeatMs,
+      // First evaluation: what was already breached when tracking began is recorded, not announced.
+      ...(stateItem === undefined && series ? { breachedBeforeTracking: breachedAt(series, account.createdAt, account.drawdownThresholds) } : {}),
+    });
+  const moved = (evaluation: DrawdownEvaluation): boolean =>
+    evaluation.decisions.some((d) => {
+      const prior = states.get(d.level);
+      const next = d.nextState;
+      return (
+        !prior ||
+        prior.status !== next.status ||
+        prior.lastSentAt !== next.lastSentAt ||
+        prior.breachedAt !== next.breachedAt ||
+        Boolean(prior.baseline) !== Boolean(next.baseline)
+      );
+    });
+  return {
+    version: stateItem?.version ?? null,
+    evaluate,
+    moved,
+    next: (evaluation: DrawdownEvaluation) => Object.fromEntries(evaluation.decisions.map((d) => [String(d.level), d.nextState])),
+    /**
+     * Whether a drawdown anywhere within `ROLLUP_TOLERANCE_PCT` of `drawdownPct` would leave every
+     * level's stored state as it is and send nothing (the machine is monotone in the drawdown, so
+     * both ends and the middle decide it). Never true on a first evaluation (every level is new).
+     */
+    quietAround: (drawdownPct: number, last: SeriesPoint): boolean =>
+      [drawdownPct - ROLLUP_TOLERANCE_PCT, drawdownPct, drawdownPct + ROLLUP_TOLERANCE_PCT].every((value) => {
+        const evaluation = evaluate(value, last);
+        return evaluation.notice === null && !moved(evaluation);
+      }),
+  };
+}
+
 /** The levels the drawdown had reached at `at` (tracking start), measured on the points up to then. */
-function breachedAt(series: ReturnType<typeof alignCurves>, at: number, levels: readonly number[]): number[] {
+function breachedAt(series: readonly SeriesPoint[], at: number, levels: readonly number[]): number[] {
   const before = drawdown(series.filter((p) => p.timestamp <= at));
   return before ? levels.filter((level) => before.currentPct >= level) : [];
 }

@@ -7,6 +7,7 @@ import type { TrackedAccount } from '../../domain/account';
 import type { Repositories } from '../../store/repositories';
 import { lookbackWindowMs } from '../../domain/lookbackWindow';
 import { auditTrail } from '../../store/auditTrail';
+import { DRAWDOWN_ROLLUP_RULE } from '../../store/drawdownRollupItem';
 
 /** How many audit items `status` reads (newest first). */
 const AUDIT_ITEMS = 20;
@@ -87,7 +88,8 @@ export async function accountStatus(
     drawdown: dd ? { currentPct: dd.currentPct, maxPct: dd.maxPct, dollarDrawdown: dd.dollarDrawdown, peakAt: dd.peakAt } : null,
     summary: snapshot ? pick(snapshot.summary) : null,
     summaryDelta: snapshot?.delta ?? null,
-    alerts: alerts.map((a) => ({ rule: a.rule, state: a.state })),
+    // The drawdown rollup is collection's bookkeeping, not an alert state.
+    alerts: alerts.filter((a) => a.rule !== DRAWDOWN_ROLLUP_RULE).map((a) => ({ rule: a.rule, state: a.state })),
     delegates: delegates.map((d) => ({
       address: d.delegate,
       name: d.name,
