@@ -13,7 +13,7 @@ import { DEFAULT_COLLECT_SETTINGS } from '../functions/services/collect/collectS
 import { dispatchDue } from '../functions/services/collect/dispatchDue';
 import { createTables, deleteTables } from '../functions/store/createTables';
 import { createDocumentClient } from '../functions/store/documentClient';
-import { createRepositories } from '../functions/store/repositories';
+import { createRepositories, type Repositories } from '../functions/store/repositories';
 import { TABLES, tableName } from '../functions/store/tableDefinitions';
 import { InProcessQueue } from '../local/queue/inProcessQueue';
 import type { CountedChain } from './collectChain';
@@ -48,6 +48,8 @@ export interface CostScenarioDeps {
   readonly clock: BenchClock;
   readonly concurrency: number;
   readonly progress: (line: string) => void;
+  /** Runs after the accounts are imported, before the first cycle (e.g. seeding curve history). */
+  readonly beforeFirstCycle?: (repos: Repositories, addresses: readonly string[]) => Promise<void>;
 }
 
 /**
@@ -70,16 +72,17 @@ export async function runInterval(deps: CostScenarioDeps, interval: Interval, ac
       return newTrackedAccount(accountSettingsSchema.parse({ address, email: `cost-${i}@example.com`, interval }), clock.now());
     });
     await repos.accounts.importMany(tracked);
+    await deps.beforeFirstCycle?.(repos, tracked.map((a) => a.address));
 
     const notifyQueue = new InProcessQueue<NotifyEvent>({ name: 'cost-notify', consumer: async () => undefined, maxReceiveCount: 5 });
     const countedNotify: MessageQueue<NotifyEvent> = {
       send: async (entries) => {
-        usage.sqsRequests += Math.ceil(entries.length / 10);
+        usage.notifySqsRequests += Math.ceil(entries.length / 10);
         usage.notifyEvents += entries.length;
         return notifyQueue.send(entries);
       },
     };
-    const counters = usage.counters();
+    const counters = usage.counters('collect');
     let polls = 0;
     const collect = createCollectHandler({
       chain: deps.chain.chain,
@@ -118,7 +121,9 @@ export async function runInterval(deps: CostScenarioDeps, interval: Interval, ac
     let idleDispatches = 0;
     const cycle = async (measured: boolean) => {
       const started = performance.now();
-      const { dispatched } = await dispatchDue({ accounts: repos.accounts, collectQueue: countedCollect, log: dispatchLog, now: clock.now, limitPerShard: 1_000 });
+      const { dispatched } = await meter.during('dispatch', () =>
+        dispatchDue({ accounts: repos.accounts, collectQueue: countedCollect, log: dispatchLog, now: clock.now, limitPerShard: 1_000 }),
+      );
       const ms = performance.now() - started;
       if (measured) {
         usage.invocation('dispatch', ms);
@@ -133,10 +138,7 @@ export async function runInterval(deps: CostScenarioDeps, interval: Interval, ac
 
     deps.progress(`${interval}: ${accounts} accounts, first polls (not measured)`);
     await cycle(false);
-    usage.lambda.clear();
-    usage.sqsRequests = 0;
-    usage.notifyEvents = 0;
-    usage.logBytes = 0;
+    usage.reset();
     polls = 0;
     meter.reset();
     const storedBefore = await tableBytes(services, prefix);
