@@ -46,7 +46,8 @@ const BACKFILL_MS = 2 * 3_600_000;
 /** The number of accounts the figures are quoted for, and the deployment run's size. */
 const DEPLOYMENT_ACCOUNTS = 1_000;
 const DAY_MS = 86_400_000;
-const log = (line: string) => console.error(`[bench:cost] ${line}`);
+const STARTED = Date.now();
+const log = (line: string) => console.error(`[bench:cost ${((Date.now() - STARTED) / 1000).toFixed(0)} s] ${line}`);
 
 /** Mean time of one daily report, from `bench/report.ts` run on `reports` accounts, one at a time. */
 function measureEmail(reports: number): EmailMeasurement {
@@ -127,12 +128,10 @@ async function main(): Promise<void> {
     for (const r of results) {
       const perPoll = collectUnitsPerPoll(r.run);
       console.log(`\n## ${r.interval}: $ per 1,000 accounts-month (measured: ${r.run.polls} polls in ${(r.run.windowMs / 60_000).toFixed(0)} simulated minutes)\n`);
-      console.log(
-        r.seeded
-          ? `History: ${r.seeded.days.toFixed(1)} days (${(r.seeded.points / args.accounts).toFixed(0)} points) per account seeded in ${(r.seeded.wallMs / 1000).toFixed(1)} s; `
-          : 'History: none (--history-days 0); ',
-      );
-      console.log(`collect read ${perPoll.readUnits.toFixed(2)} RRU and wrote ${perPoll.writeUnits.toFixed(2)} WRU per poll (run with --history-days 0 for the figure without history).\n`);
+      const history = r.seeded
+        ? `${r.seeded.days.toFixed(1)} days of curve history per account (${(r.seeded.points / args.accounts).toFixed(0)} points, seeded in ${(r.seeded.wallMs / 1000).toFixed(1)} s)`
+        : 'no curve history (--history-days 0)';
+      console.log(`With ${history}, collect read ${perPoll.readUnits.toFixed(2)} RRU and wrote ${perPoll.writeUnits.toFixed(2)} WRU per poll.\n`);
       console.log(costTable(r.lines));
       console.log(`\nLog lines a month at 1,000 accounts (largest first):\n\n| function, level, message | lines | MB | $ |\n|---|---|---|---|`);
       const price = PRICES_US_EAST_1.cloudwatch.perGbLogsIngested + PRICES_US_EAST_1.cloudwatch.perGbLogsStoredMonth;

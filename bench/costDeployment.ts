@@ -57,6 +57,7 @@ export async function runDeployment(
   const prefix = `costdeploy${interval}-`;
   await createTables(services.client, prefix);
   try {
+    deps.progress(`deployment at ${accounts} accounts (${interval}): import, a first run, then dispatch alone for ${windowMs / MINUTE} minutes`);
     const repos = createRepositories(createDocumentClient(services.client), prefix, { now: clock.now });
     const tracked = Array.from({ length: accounts }, (_, i) => {
       const address = getAddress(`0x${createHash('sha256').update(`costdeploy:${interval}:${i}`).digest('hex').slice(0, 40)}`);
@@ -94,7 +95,6 @@ export async function runDeployment(
     const counters = usage.counters('dispatch');
     const dispatch = () => dispatchDue({ accounts: repos.accounts, collectQueue: countedCollect, log, counters, now: clock.now, limitPerShard: accounts });
 
-    deps.progress(`deployment at ${accounts} accounts (${interval}): first run, then dispatch alone for ${windowMs / MINUTE} minutes`);
     await dispatch();
     counters.flush();
     const mark = formatDelegateMark({ digest: delegateDigest([]), recheckAt: null });
@@ -104,6 +104,7 @@ export async function runDeployment(
     polls = watchJobs = watchedAccounts = collectBatches = 0;
     meter.reset();
 
+    deps.progress(`deployment at ${accounts} accounts (${interval}): measured minutes`);
     for (let m = 1; m <= Math.round(windowMs / MINUTE); m++) {
       await clock.advance(MINUTE);
       const started = performance.now();
