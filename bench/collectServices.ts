@@ -16,9 +16,10 @@ export interface BenchServices {
 /**
  * Starts DynamoDB Local in memory and the chain simulator, both on free ports: the simulator's
  * clock stopped at `startMs` (it moves only when advanced), every chain route answering after
- * `latencyMs`, addresses nobody created answered with generated histories.
+ * `latencyMs`, addresses nobody created answered with generated histories (`historyDays` long,
+ * the simulator's default 30 unless given).
  */
-export async function startBenchServices(options: { startMs: number; latencyMs: number }): Promise<BenchServices> {
+export async function startBenchServices(options: { startMs: number; latencyMs: number; historyDays?: number }): Promise<BenchServices> {
   const stops: (() => Promise<void>)[] = [];
   let stopped: Promise<void> | undefined;
   const stop = (): Promise<void> => {
@@ -32,7 +33,13 @@ export async function startBenchServices(options: { startMs: number; latencyMs: 
     stops.push(() => dynamo.stop());
     const client = createDynamoDbClient({ endpoint: dynamo.endpoint });
     stops.push(async () => client.destroy());
-    const sim = await startSimulator({ port: 0, seed: 11, clock: { startMs: options.startMs, speed: 0 }, unknownAccounts: 'generate' });
+    const sim = await startSimulator({
+      port: 0,
+      seed: 11,
+      clock: { startMs: options.startMs, speed: 0 },
+      unknownAccounts: 'generate',
+      ...(options.historyDays !== undefined ? { historyDays: options.historyDays } : {}),
+    });
     stops.push(() => sim.close());
     const control = new SimControlClient(sim.controlUrl);
     await control.setFaults({ global: { latencyMs: options.latencyMs } });

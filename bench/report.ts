@@ -54,6 +54,7 @@ import { startSesLocal, type SesLocal } from '../local/ses';
 import { Simulator } from '../local/sim';
 import { memoryReportRepos, type StoredAccountData } from './reportMemoryStore';
 import { prng } from './prng';
+import { parseReportArgs } from './reportArgs';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -63,28 +64,6 @@ const chainSim = new Simulator({ seed: 5, clock: { startMs: NOW, speed: 0 }, his
 const ZONES = ['Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'UTC', 'Australia/Sydney', 'America/Los_Angeles'];
 const MAIL_FROM = 'sentinel@example.com';
 const CLEAR_EVERY = 100;
-
-function option(argv: readonly string[], name: string, fallback: string): string {
-  const i = argv.indexOf(name);
-  return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1]! : fallback;
-}
-
-function parseArgs(argv: readonly string[]): { accounts: number; concurrency: number[]; digests: boolean; digestRecipients: number; digestConcurrency: number } {
-  const accounts = Number(option(argv, '--accounts', '1000'));
-  const digestsOption = option(argv, '--digests', 'on');
-  if (digestsOption !== 'on' && digestsOption !== 'off') throw new Error('--digests must be on or off');
-  const digests = digestsOption === 'on';
-  const concurrency = option(argv, '--concurrency', '1,4').split(',').map(Number);
-  const digestRecipients = Number(option(argv, '--digest-recipients', '1000'));
-  const digestConcurrency = Number(option(argv, '--digest-concurrency', '4'));
-  if (!Number.isInteger(accounts) || accounts < (digests ? 50 : 1)) {
-    throw new Error(digests ? '--accounts must be an integer of at least 50 (the 50-account digest draws on them; --digests off to skip it)' : '--accounts must be a positive integer');
-  }
-  if (concurrency.some((c) => !Number.isInteger(c) || c < 1)) throw new Error('--concurrency must list positive integers, e.g. 1,4');
-  if (!Number.isInteger(digestRecipients) || digestRecipients < 0) throw new Error('--digest-recipients must be a whole number');
-  if (!Number.isInteger(digestConcurrency) || digestConcurrency < 1) throw new Error('--digest-concurrency must be a positive integer');
-  return { accounts, concurrency, digests, digestRecipients, digestConcurrency };
-}
 
 function address(i: number, kind: number): `0x${string}` {
   return `0x${kind.toString(16).padStart(8, '0')}${i.toString(16).padStart(32, '0')}`;
@@ -345,7 +324,7 @@ async function runDigests(ses: SesLocal, data: readonly StoredAccountData[], rec
 }
 
 async function main(): Promise<void> {
-  const { accounts, concurrency, digests: withDigests, digestRecipients, digestConcurrency } = parseArgs(process.argv.slice(2));
+  const { accounts, concurrency, digests: withDigests, digestRecipients, digestConcurrency } = parseReportArgs(process.argv.slice(2));
   const data = Array.from({ length: accounts }, (_, i) => generateAccount(i));
   const points = data.reduce((sum, d) => sum + d.points.length, 0);
   const ses = await startSesLocal();

@@ -3,7 +3,7 @@ import { createChainClient } from '../../functions/chain/chainClient';
 import { TokenBucket } from '../../functions/chain/tokenBucket';
 import { DEFAULT_COLLECT_SETTINGS } from '../../functions/services/collect/collectSettings';
 import { notifyMessageSchema, type NotifyMessage } from '../../functions/messages/notifyMessage';
-import { memoryCounters, silentLog } from '../../functions/shared/observability';
+import { memoryCounters, silentLog, type Log } from '../../functions/shared/observability';
 import { createRepositories, type Repositories } from '../../functions/store/repositories';
 import { newTrackedAccount } from '../../functions/domain/trackedAccount';
 import { accountSettingsSchema } from '../../functions/domain/account';
@@ -27,7 +27,7 @@ export const SIM_START = Date.UTC(2030, 0, 7);
 /** A calm account: little drift and volatility, so only what a test does moves its drawdown. */
 export const CALM = { annualDrift: 0.05, annualVolatility: 0.02 };
 
-export async function startPipelineHarness(tables: TestTables, options: { seed?: number } = {}) {
+export async function startPipelineHarness(tables: TestTables, options: { seed?: number; log?: Log } = {}) {
   const sim = await startSimulator({ seed: options.seed ?? 7, clock: { startMs: SIM_START, speed: 0 }, historyDays: 30 });
   const control = new SimControlClient(sim.controlUrl);
   let now = SIM_START;
@@ -57,7 +57,7 @@ export async function startPipelineHarness(tables: TestTables, options: { seed?:
     queueClock,
     repos,
     chain,
-    log: silentLog,
+    log: options.log ?? silentLog,
     counters,
     now: clock,
     notifyConsumer: recordNotify,

@@ -120,7 +120,9 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
   deps.counters.count('SuccessfulPolls');
   deps.counters.count('NewPoints', points.length);
   if (events.length > 0) deps.counters.count('AlertEvents', events.length);
-  deps.log.info('collected', { account: account.address, newPoints: points.length, status: health.status, events: events.length });
+  // A routine poll is counted (metrics), not logged at INFO: one line per poll was most of the log bill.
+  const notable = events.length > 0 || health.status !== account.status;
+  deps.log[notable ? 'info' : 'debug']('collected', { account: account.address, newPoints: points.length, status: health.status, events: events.length });
   return {
     kind: 'collected',
     address: account.address,
