@@ -3,7 +3,7 @@ import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamod
 import { decimalStringSchema } from '../domain/curvePoint';
 import { type Interval } from '../domain/interval';
 import { backoff, type Backoff } from '../shared/backoff';
-import { mapConcurrent } from './concurrency';
+import { chunk, mapConcurrent } from './concurrency';
 import { BUCKET_SUFFIX, bucketStartOf, curveBucketSchema, packPoint, slotAttribute, type CurveBucket } from './curveBucket';
 import { parseItem } from './parseItem';
 import { queryAll } from './queryAll';
@@ -28,6 +28,11 @@ const pointSchema = z.object({
   equity: decimalStringSchema.optional(),
   pnl: decimalStringSchema.optional(),
 });
+/**
+ * Most slots one `UpdateItem` sets: a bucket holds `BUCKET_SLOTS` points on the interval grid, but
+ * off-grid points have no such bound, and an update expression is limited to 4 KB.
+ */
+const SLOTS_PER_UPDATE = 100;
 /** An item of the per-point layout written before buckets (`series` = `<address>#<interval>`). */
 const legacyItemSchema = pointSchema.extend({ expiresAt: z.number().optional() });
 
@@ -70,8 +75,9 @@ export class CurvesRepository extends DynamoRepository {
     const series = bucketSeriesKey(address, interval);
     const expiresAtSeconds = toTtlSeconds(expiresAt);
     const policy = backoff(this.options.batch);
-    const units = await mapConcurrent([...buckets], this.options.batch?.concurrency ?? 4, ([start, bucketPoints]) =>
-      this.writeBucket(policy, { series, start, interval, points: bucketPoints, expiresAtSeconds }),
+    const writes = [...buckets].flatMap(([start, bucketPoints]) => chunk(bucketPoints, SLOTS_PER_UPDATE).map((part) => ({ start, part })));
+    const units = await mapConcurrent(writes, this.options.batch?.concurrency ?? 4, ({ start, part }) =>
+      this.writeBucket(policy, { series, start, interval, points: part, expiresAtSeconds }),
     );
     return { items: merged.size, buckets: buckets.size, consumedWriteUnits: units.reduce((a, b) => a + b, 0) };
   }

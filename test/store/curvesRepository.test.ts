@@ -135,6 +135,10 @@ describe('CurvesRepository', () => {
     const daily = Array.from({ length: 40 }, (_, i) => ({ ts: A0 + i * DAY, equity: `${i}`, pnl: '0' }));
     await repo().putPoints(account, '1d', daily, FAR);
     expect(await repo().queryRange(account, '1d', A0 + 5 * DAY, A0 + 30 * DAY)).toEqual(daily.slice(5, 31));
+    // More off-grid points in one bucket than one update expression may set.
+    const crowded = Array.from({ length: 250 }, (_, i) => ({ ts: A0 + 1 + i * 1_000, equity: `${i}` }));
+    expect(await repo().putPoints(account, '4h', crowded, FAR)).toMatchObject({ items: 250, buckets: 1 });
+    expect(await repo().queryRange(account, '4h', 0, FAR)).toEqual(crowded);
   });
 
   it('keeps decimal strings exactly as written', async () => {
