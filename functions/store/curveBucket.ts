@@ -52,8 +52,7 @@ const optionalDecimal = z.union([z.literal(''), decimalStringSchema]);
 const packedSchema = z
   .string()
   .transform((value) => value.split('|'))
-  .pipe(z.tuple([optionalDecimal, optionalDecimal]))
-  .refine(([equity, pnl]) => equity !== '' || pnl !== '', { message: 'holds neither equity nor PnL' });
+  .pipe(z.tuple([optionalDecimal, optionalDecimal]));
 
 /**
  * Validates a bucket item of `interval` read from the table: an aligned start, a TTL, and slot
@@ -79,11 +78,11 @@ export function curveBucketSchema(interval: Interval) {
           continue;
         }
         const packed = packedSchema.safeParse(value);
-        if (!packed.success) {
-          ctx.issues.push({ code: 'custom', input: value, path: [name], message: packed.error.issues[0]?.message ?? 'not a packed point' });
+        const [equity, pnl] = packed.data ?? ['', ''];
+        if (equity === '' && pnl === '') {
+          ctx.issues.push({ code: 'custom', input: value, path: [name], message: packed.success ? 'holds neither equity nor PnL' : 'not "<equity>|<pnl>" of decimal strings' });
           continue;
         }
-        const [equity, pnl] = packed.data;
         points.push({ ts: item.ts + offset, ...(equity === '' ? {} : { equity }), ...(pnl === '' ? {} : { pnl }) });
       }
       return { start: item.ts, expiresAt: item.expiresAt, points: points.sort((a, b) => a.ts - b.ts) };

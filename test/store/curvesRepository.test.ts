@@ -246,10 +246,11 @@ describe('CurvesRepository', () => {
 
   it('refuses a malformed bucket with an error naming the attribute, never reading it half', async () => {
     const cases: [string, Record<string, unknown>, RegExp][] = [
-      ['value', { p3: 'abc|1' }, /invalid p3/],
+      ['value', { p3: 'abc|1' }, /invalid p3: not "<equity>\|<pnl>" of decimal strings/],
+      ['three parts', { p3: '1|2|3' }, /invalid p3: not "<equity>/],
       ['empty value', { p3: '|' }, /invalid p3: holds neither/],
       ['no separator', { p3: '12' }, /invalid p3/],
-      ['number', { p3: 12 }, /invalid p3/],
+      ['number', { p3: 12 }, /invalid p3: not "<equity>/],
       ['slot past the bucket', { [`p${BUCKET_SLOTS}`]: '1|1' }, /invalid p12: not a slot/],
       ['unknown attribute', { equity: '1' }, /invalid equity: not a slot/],
       ['off-grid name for a grid time', { [`m${HOUR}`]: '1|1' }, /not a slot/],
