@@ -1,24 +1,25 @@
 import * as z from 'zod';
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { decimalStringSchema } from '../domain/curvePoint';
 import { type Interval } from '../domain/interval';
-import { batchWriteAll } from './batchWrite';
+import { backoff, type Backoff } from '../shared/backoff';
+import { chunk, mapConcurrent } from './concurrency';
+import { BUCKET_SUFFIX, bucketStartOf, curveBucketSchema, packPoint, slotAttribute, type CurveBucket } from './curveBucket';
 import { parseItem } from './parseItem';
 import { queryAll } from './queryAll';
 import type { RepositoryOptions } from './repositoryOptions';
+import { StoreError } from './storeError';
+import type { StoredCurvePoint } from './storedCurvePoint';
 import { isLive, toTtlSeconds } from './ttl';
 import { DynamoRepository } from './dynamoRepository';
 
-/** One stored curve point: equity and/or PnL at `ts` (ms), as the chain wrote them. */
-export interface StoredCurvePoint {
-  readonly ts: number;
-  readonly equity?: string;
-  readonly pnl?: string;
-}
+export type { StoredCurvePoint } from './storedCurvePoint';
 
 export interface PutPointsResult {
-  /** Items written (points after merging duplicates of one timestamp). */
+  /** Points written (after merging duplicates of one timestamp). */
   readonly items: number;
+  /** Bucket items those points went to (one `UpdateItem` each). */
+  readonly buckets: number;
   readonly consumedWriteUnits: number;
 }
 
@@ -27,19 +28,32 @@ const pointSchema = z.object({
   equity: decimalStringSchema.optional(),
   pnl: decimalStringSchema.optional(),
 });
-const itemSchema = pointSchema.extend({ expiresAt: z.number().optional() });
+/**
+ * Most slots one `UpdateItem` sets: a bucket holds `BUCKET_SLOTS` points on the interval grid, but
+ * off-grid points have no such bound, and an update expression is limited to 4 KB.
+ */
+const SLOTS_PER_UPDATE = 100;
+/** An item of the per-point layout written before buckets (`series` = `<address>#<interval>`). */
+const legacyItemSchema = pointSchema.extend({ expiresAt: z.number().optional() });
 
-/** Curve points (table `curves`, key `series` = `${address}#${interval}` + `ts`), expiring by TTL. */
+/**
+ * Curve points in table `curves`, `BUCKET_SLOTS` consecutive interval slots per item
+ * (`series` = `<address>#<interval>#b`, `ts` = the bucket's start; see `curveBucket.ts`),
+ * expiring by TTL. Reads also merge the per-point items (`series` = `<address>#<interval>`)
+ * written before buckets, until their own TTL removes them; a bucket's point wins over a
+ * per-point item of the same timestamp.
+ */
 export class CurvesRepository extends DynamoRepository {
   constructor(client: DynamoDBDocumentClient, prefix: string, options: RepositoryOptions = {}) {
     super(client, prefix, 'curves', options);
   }
 
   /**
-   * Writes points with `BatchWriteItem` (chunks of 25, throttled items retried with backoff,
-   * then `UnprocessedItemsError`). The key is the point's timestamp, so writing a point again
-   * overwrites it: retries and redeliveries never duplicate. Points of one timestamp are merged.
-   * `expiresAt` is epoch ms (stored as epoch seconds for TTL).
+   * Writes points with one `UpdateItem` per bucket (`SET p<slot> = ..., expiresAt = ...`, up to
+   * `batch.concurrency` in flight, throttled calls retried with backoff). Writing a point again
+   * overwrites its slot: retries and redeliveries never duplicate. Points of one timestamp are
+   * merged; every point is validated before anything is written. `expiresAt` is epoch ms (stored
+   * as epoch seconds for TTL) and applies to the whole bucket from this write on.
    */
   async putPoints(
     address: string,
@@ -47,90 +61,181 @@ export class CurvesRepository extends DynamoRepository {
     points: readonly StoredCurvePoint[],
     expiresAt: number,
   ): Promise<PutPointsResult> {
-    const series = seriesKey(address, interval);
     const merged = new Map<number, StoredCurvePoint>();
     for (const point of points) {
       const valid = toPoint(parseItem(pointSchema, point, 'curves.putPoints'));
       const previous = merged.get(valid.ts);
       merged.set(valid.ts, previous ? toPoint({ ...previous, ...valid }) : valid);
     }
+    const buckets = new Map<number, StoredCurvePoint[]>();
+    for (const point of merged.values()) {
+      const start = bucketStartOf(point.ts, interval);
+      buckets.set(start, [...(buckets.get(start) ?? []), point]);
+    }
+    const series = bucketSeriesKey(address, interval);
     const expiresAtSeconds = toTtlSeconds(expiresAt);
-    const requests = [...merged.values()].map((point) => ({
-      PutRequest: { Item: { series, ...point, expiresAt: expiresAtSeconds } },
-    }));
-    const { items, consumedWriteUnits } = await batchWriteAll(this.client, this.table, requests, 'curves.putPoints', this.options.batch);
-    return { items, consumedWriteUnits };
+    const policy = backoff(this.options.batch);
+    const writes = [...buckets].flatMap(([start, bucketPoints]) => chunk(bucketPoints, SLOTS_PER_UPDATE).map((part) => ({ start, part })));
+    const units = await mapConcurrent(writes, this.options.batch?.concurrency ?? 4, ({ start, part }) =>
+      this.writeBucket(policy, { series, start, interval, points: part, expiresAtSeconds }),
+    );
+    return { items: merged.size, buckets: buckets.size, consumedWriteUnits: units.reduce((a, b) => a + b, 0) };
   }
 
   /** Live points with `fromMs <= ts <= toMs`, oldest first, across all pages. */
   async queryRange(address: string, interval: Interval, fromMs: number, toMs: number): Promise<StoredCurvePoint[]> {
-    const points: StoredCurvePoint[] = [];
+    if (fromMs > toMs) return [];
+    const operation = 'curves.queryRange';
+    const [legacy, buckets] = await Promise.all([
+      this.collect(this.legacyPoints(address, interval, operation, { fromMs, toMs })),
+      this.collect(this.bucketPoints(address, interval, operation, { fromMs, toMs })),
+    ]);
+    return mergePoints(legacy, buckets);
+  }
+
+  /** The newest live point, or null. */
+  async latest(address: string, interval: Interval): Promise<StoredCurvePoint | null> {
+    const operation = 'curves.latest';
+    const [legacy, bucket] = await Promise.all([
+      first(this.legacyPoints(address, interval, operation, { newestFirst: true })),
+      first(this.bucketPoints(address, interval, operation, { newestFirst: true })),
+    ]);
+    if (legacy === undefined) return bucket ?? null;
+    if (bucket === undefined) return legacy;
+    return legacy.ts > bucket.ts ? legacy : bucket;
+  }
+
+  /** How many live points are stored (a timestamp in both layouts once), and the timestamp of the newest (null when none). */
+  async countAndNewest(address: string, interval: Interval): Promise<{ count: number; newestTs: number | null }> {
+    const operation = 'curves.countAndNewest';
+    const timestamps = new Set<number>();
+    let newestTs: number | null = null;
+    const add = async (points: AsyncGenerator<StoredCurvePoint>) => {
+      for await (const point of points) {
+        timestamps.add(point.ts);
+        newestTs = Math.max(newestTs ?? point.ts, point.ts);
+      }
+    };
+    await Promise.all([
+      add(this.legacyPoints(address, interval, operation, { projection: 'ts, expiresAt' })),
+      add(this.bucketPoints(address, interval, operation, {})),
+    ]);
+    return { count: timestamps.size, newestTs };
+  }
+
+  private async writeBucket(
+    policy: Backoff,
+    bucket: { series: string; start: number; interval: Interval; points: readonly StoredCurvePoint[]; expiresAtSeconds: number },
+  ): Promise<number> {
+    const names: Record<string, string> = { '#expiresAt': 'expiresAt' };
+    const values: Record<string, unknown> = { ':expiresAt': bucket.expiresAtSeconds };
+    const sets = ['#expiresAt = :expiresAt'];
+    bucket.points.forEach((point, i) => {
+      names[`#s${i}`] = slotAttribute(point.ts, bucket.interval);
+      values[`:s${i}`] = packPoint(point);
+      sets.push(`#s${i} = :s${i}`);
+    });
+    const command = new UpdateCommand({
+      TableName: this.table,
+      Key: { series: bucket.series, ts: bucket.start },
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ReturnConsumedCapacity: 'TOTAL',
+    });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const out = await this.call('curves.putPoints', () => this.client.send(command));
+        return out.ConsumedCapacity?.CapacityUnits ?? 0;
+      } catch (error) {
+        if (!(error instanceof StoreError && error.retryable) || attempt >= policy.maxAttempts) throw error;
+        await policy.wait(attempt);
+      }
+    }
+  }
+
+  /** Live points of the per-point layout, oldest first unless `newestFirst`. */
+  private async *legacyPoints(address: string, interval: Interval, operation: string, range: ReadRange): AsyncGenerator<StoredCurvePoint> {
+    const bounded = range.fromMs !== undefined && range.toMs !== undefined;
+    const items = queryAll(
+      this.client,
+      {
+        TableName: this.table,
+        KeyConditionExpression: bounded ? 'series = :series AND ts BETWEEN :from AND :to' : 'series = :series',
+        ExpressionAttributeValues: { ':series': seriesKey(address, interval), ...(bounded ? { ':from': range.fromMs, ':to': range.toMs } : {}) },
+        ...(range.newestFirst ? { ScanIndexForward: false, Limit: 10 } : {}),
+        ...(range.projection ? { ProjectionExpression: range.projection } : {}),
+      },
+      operation,
+    );
+    const now = this.now();
+    for await (const item of items) {
+      const point = parseItem(legacyItemSchema, item, operation);
+      if (isLive(point.expiresAt, now)) yield toPoint(point);
+    }
+  }
+
+  /** Live points of the bucket layout within the range, oldest first unless `newestFirst`. */
+  private async *bucketPoints(address: string, interval: Interval, operation: string, range: ReadRange): AsyncGenerator<StoredCurvePoint> {
+    const fromMs = range.fromMs ?? 0;
+    const toMs = range.toMs ?? Number.MAX_SAFE_INTEGER;
     const items = queryAll(
       this.client,
       {
         TableName: this.table,
         KeyConditionExpression: 'series = :series AND ts BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':series': seriesKey(address, interval), ':from': fromMs, ':to': toMs },
+        ExpressionAttributeValues: { ':series': bucketSeriesKey(address, interval), ':from': bucketStartOf(fromMs, interval), ':to': toMs },
+        ...(range.newestFirst ? { ScanIndexForward: false, Limit: 4 } : {}),
       },
-      'curves.queryRange',
+      operation,
     );
+    const schema = curveBucketSchema(interval);
     const now = this.now();
     for await (const item of items) {
-      const point = parseItem(itemSchema, item, 'curves.queryRange');
-      if (isLive(point.expiresAt, now)) points.push(toPoint(point));
+      const bucket: CurveBucket = parseItem(schema, item, operation);
+      if (!isLive(bucket.expiresAt, now)) continue;
+      const inRange = bucket.points.filter((p) => p.ts >= fromMs && p.ts <= toMs);
+      yield* range.newestFirst ? inRange.reverse() : inRange;
     }
-    return points;
   }
 
-  /** The newest live point, or null. */
-  async latest(address: string, interval: Interval): Promise<StoredCurvePoint | null> {
-    const items = queryAll(
-      this.client,
-      {
-        TableName: this.table,
-        KeyConditionExpression: 'series = :series',
-        ExpressionAttributeValues: { ':series': seriesKey(address, interval) },
-        ScanIndexForward: false,
-        Limit: 10,
-      },
-      'curves.latest',
-    );
-    const now = this.now();
-    for await (const item of items) {
-      const point = parseItem(itemSchema, item, 'curves.latest');
-      if (isLive(point.expiresAt, now)) return toPoint(point);
-    }
-    return null;
-  }
-
-  /** How many live points are stored, and the timestamp of the newest (null when none). */
-  async countAndNewest(address: string, interval: Interval): Promise<{ count: number; newestTs: number | null }> {
-    let count = 0;
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.call('curves.countAndNewest', () =>
-        this.client.send(
-          new QueryCommand({
-            TableName: this.table,
-            KeyConditionExpression: 'series = :series',
-            FilterExpression: 'attribute_not_exists(expiresAt) OR expiresAt > :nowSeconds',
-            ExpressionAttributeValues: { ':series': seriesKey(address, interval), ':nowSeconds': this.now() / 1000 },
-            Select: 'COUNT',
-            ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-          }),
-        ),
-      );
-      count += page.Count ?? 0;
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    const newest = count > 0 ? await this.latest(address, interval) : null;
-    return { count, newestTs: newest?.ts ?? null };
+  private async collect(points: AsyncGenerator<StoredCurvePoint>): Promise<StoredCurvePoint[]> {
+    const all: StoredCurvePoint[] = [];
+    for await (const point of points) all.push(point);
+    return all;
   }
 }
 
-/** Partition key of one account's curve at one interval. */
+interface ReadRange {
+  readonly fromMs?: number;
+  readonly toMs?: number;
+  readonly newestFirst?: boolean;
+  /** Attributes to read of the per-point items (all when absent). */
+  readonly projection?: string;
+}
+
+/** Partition key of one account's curve at one interval (per-point items, written before buckets). */
 export function seriesKey(address: string, interval: Interval): string {
   return `${address}#${interval}`;
+}
+
+/** Partition key of one account's curve buckets at one interval. */
+export function bucketSeriesKey(address: string, interval: Interval): string {
+  return `${seriesKey(address, interval)}${BUCKET_SUFFIX}`;
+}
+
+async function first<T>(values: AsyncGenerator<T>): Promise<T | undefined> {
+  for await (const value of values) return value;
+  return undefined;
+}
+
+/** Both layouts' points as one series, oldest first; a bucket's point replaces a per-point item of the same timestamp. */
+function mergePoints(legacy: readonly StoredCurvePoint[], buckets: readonly StoredCurvePoint[]): StoredCurvePoint[] {
+  if (legacy.length === 0) return [...buckets];
+  const byTs = new Map<number, StoredCurvePoint>();
+  for (const point of legacy) byTs.set(point.ts, point);
+  for (const point of buckets) byTs.set(point.ts, point);
+  return [...byTs.values()].sort((a, b) => a.ts - b.ts);
 }
 
 function toPoint(item: { ts: number; equity?: string | undefined; pnl?: string | undefined }): StoredCurvePoint {

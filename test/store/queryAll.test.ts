@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { queryAll } from '../../functions/store/queryAll';
 import { SHARDS, shardOf } from '../../functions/store/shard';
-import { CurvesRepository } from '../../functions/store/curvesRepository';
+import { batchWriteAll } from '../../functions/store/batchWrite';
 import { tableName } from '../../functions/store/tableDefinitions';
 import { testTables } from '../support/testTables';
 import { testAddress } from './accountFixture';
@@ -11,9 +11,10 @@ describe('queryAll', () => {
 
   it('follows LastEvaluatedKey across pages, and stops at the limit', async () => {
     const points = Array.from({ length: 23 }, (_, i) => ({ ts: 3_000_000_000_000 + i, equity: `${i}` }));
-    await new CurvesRepository(tables.client, tables.prefix).putPoints('0xPages', '1m', points, 4_000_000_000_000);
+    const table = tableName(tables.prefix, 'curves');
+    await batchWriteAll(tables.client, table, points.map((p) => ({ PutRequest: { Item: { series: '0xPages#1m', ...p } } })), 'test');
     const input = {
-      TableName: tableName(tables.prefix, 'curves'),
+      TableName: table,
       KeyConditionExpression: 'series = :s',
       ExpressionAttributeValues: { ':s': '0xPages#1m' },
       Limit: 5,
