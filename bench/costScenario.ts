@@ -222,12 +222,24 @@ function cpuMs(usage: NodeJS.CpuUsage): number {
   return (usage.user + usage.system) / 1000;
 }
 
-/** Per table: bytes of items without TTL, bytes of items with one, and their mean remaining life. */
+/**
+ * Per table: bytes of items without TTL, bytes of items with one, how many records those hold (an
+ * item, or each point of a curve bucket) and their mean remaining life.
+ */
 interface TableBytes {
   readonly fixed: number;
   readonly expiring: number;
-  readonly expiringItems: number;
+  readonly expiringRecords: number;
   readonly meanExpiresAtMs: number;
+}
+
+/** A curve bucket's slot attribute (`p<slot>`, `m<offset ms>`; see `functions/store/curveBucket.ts`). */
+const CURVE_SLOT = /^[pm]\d+$/;
+
+/** Records an item holds: the points of a curve bucket, otherwise the item itself. */
+function recordsIn(table: string, item: Record<string, AttributeValue>): number {
+  if (table !== 'curves' || !item.series?.S?.endsWith('#b')) return 1;
+  return Object.keys(item).filter((name) => CURVE_SLOT.test(name)).length;
 }
 
 async function tableBytes(services: BenchServices, prefix: string): Promise<Map<string, TableBytes>> {
@@ -235,6 +247,7 @@ async function tableBytes(services: BenchServices, prefix: string): Promise<Map<
   for (const definition of Object.values(TABLES)) {
     let fixed = 0;
     let expiring = 0;
+    let expiringRecords = 0;
     let expiringItems = 0;
     let expiresSum = 0;
     // Parallel segments: a table with months of seeded history is scanned several times faster.
@@ -251,6 +264,7 @@ async function tableBytes(services: BenchServices, prefix: string): Promise<Map<
             if (ttl === undefined) fixed += bytes;
             else {
               expiring += bytes;
+              expiringRecords += recordsIn(definition.id, item);
               expiringItems++;
               expiresSum += Number(ttl) * 1000;
             }
@@ -259,24 +273,26 @@ async function tableBytes(services: BenchServices, prefix: string): Promise<Map<
         } while (start);
       }),
     );
-    out.set(definition.id, { fixed, expiring, expiringItems, meanExpiresAtMs: expiringItems ? expiresSum / expiringItems : 0 });
+    out.set(definition.id, { fixed, expiring, expiringRecords, meanExpiresAtMs: expiringItems ? expiresSum / expiringItems : 0 });
   }
   return out;
 }
 
 /**
- * Steady-state bytes per account: items without TTL as they are at the end; items with TTL that
- * grew in number over the window (a series) keep growing at that rate until they expire, so the
- * table holds (items per ms × their lifetime) of them at their mean size; TTL'd items that were
- * only rewritten count as they are.
+ * Steady-state bytes per account: items without TTL as they are at the end; records with TTL that
+ * grew in number over the window (a series: snapshots, curve points) keep growing at that rate
+ * until they expire, so the table holds (records per ms × their lifetime) of them at their mean
+ * size, a curve bucket's bytes shared by its points (the seeded history's buckets are mostly full,
+ * so that is the steady size per point, bucket overhead included); TTL'd items that were only
+ * rewritten count as they are.
  */
 function steadyState(before: Map<string, TableBytes>, after: Map<string, TableBytes>, windowMs: number, now: number, accounts: number): Map<string, number> {
   const out = new Map<string, number>();
   for (const [table, end] of after) {
-    const grownItems = end.expiringItems - (before.get(table)?.expiringItems ?? 0);
-    const lifetimeMs = end.expiringItems ? Math.max(0, end.meanExpiresAtMs - now) : 0;
-    const meanItemBytes = end.expiringItems ? end.expiring / end.expiringItems : 0;
-    const expiringSteady = grownItems > 0 ? (grownItems / windowMs) * lifetimeMs * meanItemBytes : end.expiring;
+    const grownRecords = end.expiringRecords - (before.get(table)?.expiringRecords ?? 0);
+    const lifetimeMs = end.expiringRecords ? Math.max(0, end.meanExpiresAtMs - now) : 0;
+    const meanRecordBytes = end.expiringRecords ? end.expiring / end.expiringRecords : 0;
+    const expiringSteady = grownRecords > 0 ? (grownRecords / windowMs) * lifetimeMs * meanRecordBytes : end.expiring;
     out.set(table, (end.fixed + expiringSteady) / accounts);
   }
   return out;
