@@ -4,6 +4,7 @@ import { getAddress } from 'viem';
 import { accountSettingsSchema } from '../functions/domain/account';
 import { delegateDigest, formatDelegateMark } from '../functions/domain/delegateMark';
 import type { Interval } from '../functions/domain/interval';
+import { PHASE_SPREAD_MINUTES } from '../functions/domain/schedule';
 import { newTrackedAccount } from '../functions/domain/trackedAccount';
 import type { CollectMessage } from '../functions/messages/collectJob';
 import type { MessageQueue } from '../functions/queue/messageQueue';
@@ -44,7 +45,7 @@ export interface DeploymentRun {
 /**
  * Dispatch at `accounts` accounts (no chain, no collect work): fresh tables, the accounts imported,
  * a first run that claims their first polls and a delegate mark on each (as their first poll would
- * write), then `windowMs` a minute at a time: dispatch timed and metered, its messages drained from
+ * write), the other minutes of the phase spread, then `windowMs` a minute at a time: dispatch timed and metered, its messages drained from
  * an in-process collect queue in batches of 10 by `concurrency` consumers that only count them.
  */
 export async function runDeployment(
@@ -100,6 +101,12 @@ export async function runDeployment(
     const mark = formatDelegateMark({ digest: delegateDigest([]), recheckAt: null });
     await mapConcurrent(tracked, 16, (account) => repos.accounts.setDelegateMark(account.address, mark));
     await collectQueue.drain({ concurrency: deps.concurrency });
+    // The rest of the phase spread: the slots of the first interval, still the accounts' start (as in costScenario).
+    for (let m = 1; m < PHASE_SPREAD_MINUTES; m++) {
+      await clock.advance(MINUTE);
+      await dispatch();
+      await collectQueue.drain({ concurrency: deps.concurrency });
+    }
     usage.reset();
     polls = watchJobs = watchedAccounts = collectBatches = 0;
     meter.reset();

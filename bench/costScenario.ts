@@ -4,6 +4,7 @@ import { ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { getAddress } from 'viem';
 import { accountSettingsSchema } from '../functions/domain/account';
 import { INTERVAL_MS, type Interval } from '../functions/domain/interval';
+import { PHASE_SPREAD_MINUTES } from '../functions/domain/schedule';
 import { newTrackedAccount } from '../functions/domain/trackedAccount';
 import { createCollectHandler } from '../functions/handlers/collect';
 import type { CollectMessage } from '../functions/messages/collectJob';
@@ -78,8 +79,9 @@ export interface CostScenarioDeps {
 }
 
 /**
- * One interval: fresh tables, `accounts` accounts tracked at `interval`, a first cycle (their
- * first polls backfill; not measured), then `windowMs` of simulated time a minute at a time, as
+ * One interval: fresh tables, `accounts` accounts tracked at `interval`, a first cycle of
+ * `PHASE_SPREAD_MINUTES` minutes in which every account makes its first poll (they backfill; not
+ * measured), then `windowMs` of simulated time a minute at a time, as
  * the scheduler runs dispatch: dispatch (timed, as the `dispatch` Lambda), the collect queue
  * drained in batches of 10 by up to `collectTier.count` instances, each batch on a free instance
  * and waiting on that instance's own token bucket (timed, as one `collect` invocation), the notify
@@ -181,8 +183,13 @@ export async function runInterval(deps: CostScenarioDeps, interval: Interval, ac
     };
 
     deps.progress(`${interval}: ${accounts} accounts, first polls (not measured)`);
-    await cycle(false);
-    bucketOffsetMs += MINUTE;
+    // Accounts are spread over the first minutes of each interval (their phase): every one makes its
+    // first poll before the measured window, which then holds regular polls only.
+    for (let m = 0; m < PHASE_SPREAD_MINUTES; m++) {
+      if (m > 0) await clock.advance(MINUTE);
+      await cycle(false);
+      bucketOffsetMs += MINUTE;
+    }
     usage.reset();
     polls = 0;
     peakInstances = 0;
