@@ -168,7 +168,7 @@ export function priceRun(run: IntervalRun, deployment: DeploymentRun, email: Ema
       deployment: unitsCost(dispatchWcu, dispatchRcu),
       note:
         `collect ${fmt(wcu)} WRU, ${fmt(rcu)} RRU: per poll ${(units.writeUnits / Math.max(1, run.polls)).toFixed(2)} WRU (${collectWritesByTable(run)}), ` +
-        `${(units.readUnits / Math.max(1, run.polls)).toFixed(2)} RRU; dispatch ${fmt(dispatchWcu)} WRU, ${fmt(dispatchRcu)} RRU ` +
+        `${(units.readUnits / Math.max(1, run.polls)).toFixed(2)} RRU (${collectReadsByTable(run)}); dispatch ${fmt(dispatchWcu)} WRU, ${fmt(dispatchRcu)} RRU ` +
         `(${(deployment.dispatchWriteUnits / Math.max(1, dispatch.invocations)).toFixed(2)} WRU, ${(deployment.dispatchReadUnits / Math.max(1, dispatch.invocations)).toFixed(2)} RRU a run)`,
     },
     {
@@ -215,6 +215,13 @@ export function priceRun(run: IntervalRun, deployment: DeploymentRun, email: Ema
     },
   ];
   return lines;
+}
+
+/** Collect's read units by table per poll: dispatch reads only `accounts` (its slot and pending queries), so its units come off that table. */
+function collectReadsByTable(run: IntervalRun): string {
+  const dispatch = run.capacity.labelled.get('dispatch') ?? NO_UNITS;
+  const units = new Map([...run.capacity.readUnits].map(([table, u]) => [table, table.endsWith('-accounts') ? u - dispatch.readUnits : u]));
+  return byTable(units, run.polls);
 }
 
 /** The largest tables of a per-account byte map, in KB per account. */
