@@ -36,7 +36,8 @@ interface Capacity {
 /**
  * Adds a middleware to `client` (so to every document client built on it) that forces
  * `ReturnConsumedCapacity: 'TOTAL'` (indexes included) on every read and write and sums the units
- * per table. A refused conditional write returns no figure: it counts the one unit DynamoDB bills
+ * per table (a read that found nothing counts the half unit, or one unit if strongly consistent,
+ * that DynamoDB bills for it; DynamoDB Local reports 0). A refused conditional write returns no figure: it counts the one unit DynamoDB bills
  * for it (on-demand bills a failed conditional write as a write of the item's size, at least 1).
  */
 export function meterCapacity(client: DynamoDBClient): CapacityMeter {
@@ -64,7 +65,12 @@ export function meterCapacity(client: DynamoDBClient): CapacityMeter {
         const result = await next({ ...args, input });
         const output = result.output as { ConsumedCapacity?: Capacity | Capacity[] };
         const capacities = Array.isArray(output.ConsumedCapacity) ? output.ConsumedCapacity : output.ConsumedCapacity ? [output.ConsumedCapacity] : [];
-        for (const c of capacities) add(target, c.TableName ?? '?', c.CapacityUnits ?? 0, label);
+        for (const c of capacities) {
+          // DynamoDB Local reports 0 for a read that found nothing; DynamoDB bills such a request one
+          // read unit (strongly consistent) or half of one, as for an item of up to 4 KB.
+          const floor = target === 'read' && name !== 'BatchGetItemCommand' ? (input['ConsistentRead'] === true ? 1 : 0.5) : 0;
+          add(target, c.TableName ?? '?', Math.max(floor, c.CapacityUnits ?? 0), label);
+        }
         return result;
       } catch (error) {
         if (error instanceof Error && error.name === 'ConditionalCheckFailedException') add(target, String(input['TableName'] ?? '?'), 1, label);

@@ -195,8 +195,9 @@ export async function runInterval(deps: CostScenarioDeps, interval: Interval, ac
     peakInstances = 0;
     collectCpuMs = 0;
     for (const instance of instances) instance.chain.reset();
-    meter.reset();
+    // The bench's own scan is not the service's: the meter starts after it.
     const storedBefore = await tableBytes(services, prefix);
+    meter.reset();
 
     const minutes = Math.round(windowMs / MINUTE);
     for (let m = 1; m <= minutes; m++) {
