@@ -4,7 +4,7 @@ import { parseReportArgs } from '../../bench/reportArgs';
 
 describe('bench:cost arguments', () => {
   it('has valid defaults', () => {
-    expect(parseCostArgs([])).toEqual({ accounts: 100, intervals: ['1m', '15m', '1h'], latencyMs: 50, reports: 40, historyDays: 90 });
+    expect(parseCostArgs([])).toEqual({ accounts: 100, intervals: ['1m', '15m', '1h'], latencyMs: 50, reports: 40, historyDays: 90, collectConcurrency: undefined, burstSeconds: 1 });
   });
 
   it('runs bench/report.ts with arguments its parser accepts, at the default and the smallest --reports', () => {
