@@ -8,12 +8,13 @@ import type { MailDeliveryDeps } from '../services/delivery/mailDelivery';
 import { createObservability, type Counters, type Log, type Observability } from '../shared/observability';
 import type { ActionLinks } from '../links/actionLinks';
 import type { Repositories } from '../store/repositories';
-import { actionLinksFrom, repositoriesFrom, sesClientFrom, sesSenderFrom } from './factories';
+import type { RepositoryClasses } from '../store/repositoriesOf';
+import { actionLinksFrom, sesClientFrom, sesSenderFrom, someRepositoriesFrom } from './factories';
 import { mailRateFrom } from './mailRate';
 
-/** What both mailer Lambdas are built from (see `mailerDepsFromEnv`). */
-export interface MailerDeps {
-  readonly repos: Repositories;
+/** What both mailer Lambdas are built from (see `mailerDepsFromEnv`), with the repositories named `K`. */
+export interface MailerDeps<K extends keyof Repositories> {
+  readonly repos: Pick<Repositories, K>;
   readonly sender: MailDeliveryDeps['sender'];
   readonly renderer: EmailRenderer;
   readonly links: ActionLinks;
@@ -30,16 +31,20 @@ export interface MailerDeps {
  * What the two mailer Lambdas (`notify`, `daily-report`) are built from in AWS: tables, SES paced
  * by the mail-rate governor (alerts for notify, reports for daily-report; the rate split across the
  * function's `MAIL_RATE_WORKERS` instances), the precompiled templates shipped next to the bundle,
- * action links and their own logger/metrics. The report's chain and digest sender are added by
+ * action links, their own logger/metrics, and the repositories of `repositories` only. The report's chain and digest sender are added by
  * `reportMailerDepsFromEnv`, so the notify bundle holds neither the chain client nor the report service.
  */
-export async function mailerDepsFromEnv(service: 'notify' | 'daily-report', env: Readonly<Record<string, string | undefined>>): Promise<MailerDeps> {
+export async function mailerDepsFromEnv<K extends keyof Repositories>(
+  service: 'notify' | 'daily-report',
+  env: Readonly<Record<string, string | undefined>>,
+  repositories: RepositoryClasses<K>,
+): Promise<MailerDeps<K>> {
   const settings = settingsFor(service, env);
   const { log, counters, flush, addContext } = createObservability(service);
   const ses = sesClientFrom(settings);
   const governor = mailGovernor({ rate: await mailRateFrom(settings, ses), workers: settings.MAIL_RATE_WORKERS, counters });
   return {
-    repos: repositoriesFrom(settings),
+    repos: someRepositoriesFrom(settings, repositories),
     sender: governor.sender(sesSenderFrom(settings, ses), service === 'notify' ? 'alert' : 'report'),
     renderer: rendererFor(await loadPrecompiledTemplates(settings.TEMPLATES_DIR ?? defaultTemplateRoot())),
     links: await actionLinksFrom(settings),
