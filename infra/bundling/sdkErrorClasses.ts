@@ -47,12 +47,18 @@ function parseClass(className: string, body: readonly string[]): SdkErrorClass |
   let i = 0;
   for (; i < body.length && body[i] !== '    constructor(opts) {'; i++) {
     const line = body[i] ?? '';
-    let m: RegExpExecArray | null;
-    if ((m = /^ {4}static shapeId = ("[^"\\]+");$/.exec(line))) shapeId = JSON.parse(m[1] ?? '') as string;
-    else if ((m = /^ {4}name = "(\w+)";$/.exec(line))) (name = m[1]), order.push('name');
-    else if ((m = /^ {4}\$fault = "(client|server)";$/.exec(line))) (fault = m[1] as 'client' | 'server'), order.push('$fault');
-    else if ((m = /^ {4}\$retryable = (\{[\w\s:,]*\});$/.exec(line))) (retryable = m[1]), order.push('$retryable');
-    else if ((m = /^ {4}(\w+);$/.exec(line))) fields.push(m[1] ?? ''), order.push(m[1] ?? '');
+    const shape = /^ {4}static shapeId = ("[^"\\]+");$/.exec(line);
+    if (shape) {
+      shapeId = JSON.parse(shape[1] ?? '') as string;
+      continue;
+    }
+    const [, key, value] = /^ {4}(\$?\w+)(?: = (.+))?;$/.exec(line) ?? [];
+    if (key === undefined) return undefined;
+    order.push(key);
+    if (key === 'name') name = /^"(\w+)"$/.exec(value ?? '')?.[1];
+    else if (key === '$fault') fault = /^"(client|server)"$/.exec(value ?? '')?.[1] as 'client' | 'server' | undefined;
+    else if (key === '$retryable' && value !== undefined && /^\{[\w\s:,]*\}$/.test(value)) retryable = value;
+    else if (value === undefined && !key.startsWith('$')) fields.push(key);
     else return undefined;
   }
   if (shapeId === undefined || name === undefined || fault === undefined) return undefined;
