@@ -39,6 +39,8 @@ export interface LambdaStub {
  *   `minLength`/`format`... getters; 17 KB), which no handler uses, by functions that throw;
  * - `mnemonist/lru-cache` (7 KB with its dependency), the DynamoDB client's endpoint cache, by a
  *   `Map`-based cache with the same methods;
+ * - the SDK's JavaScript SHA-256 (3 KB), its fallback for a Node.js without `node:crypto`, by a
+ *   class that throws;
  * - the AWS SDK clients' exception classes (`models/errors.js`, all registered by the client's
  *   schemas whichever operations a handler calls; 3-11 KB per client), by the same classes built by
  *   one function (`compactSdkErrors`);
@@ -79,6 +81,11 @@ export const LAMBDA_STUBS: readonly LambdaStub[] = [
     module: 'mnemonist/lru-cache.js',
     imports: /^mnemonist\/lru-cache$/,
     replacement: { file: 'infra/bundling/stubs/lruCache.ts' },
+  },
+  {
+    module: '@smithy/core/dist-es/submodules/checksum/sha256/Sha256Js.js',
+    imports: /^\.\/Sha256Js$/,
+    replacement: { throwing: true },
   },
   {
     module: /^@aws-sdk\/client-[a-z0-9-]+\/dist-es\/models\/errors\.js$/,
