@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ImportKind, Plugin } from 'esbuild';
+import { moduleExportsSubset } from './moduleExportsSubset';
 import { compactSdkErrors, packageVersionModule } from './sdkErrorClasses';
 
 /**
@@ -17,7 +18,7 @@ export interface LambdaStub {
   /**
    * The replacement: a module of this project (path from the project root), CommonJS source, or
    * `throwing`: a module with every export of the real one, each a function that throws when called, or
-   * `derived`: an ES module made from the real one's source (undefined when it cannot be: the real one stays).
+   * `derived`: a module made from the real one's source (undefined when it cannot be: the real one stays).
    */
   readonly replacement:
     | { readonly file: string }
@@ -25,6 +26,9 @@ export interface LambdaStub {
     | { readonly throwing: true }
     | { readonly derived: (source: string) => string | undefined };
 }
+
+/** What `nodemailer/lib/mime-node` and `mail-composer`, its only importers in the bundles, use of `nodemailer/lib/shared`. */
+export const NODEMAILER_SHARED_USED = ['callbackPromise', 'parseDataURI'] as const;
 
 /**
  * Modules replaced in every bundle, each by something smaller that behaves the same for the calls
@@ -39,6 +43,8 @@ export interface LambdaStub {
  *   `minLength`/`format`... getters; 17 KB), which no handler uses, by functions that throw;
  * - `mnemonist/lru-cache` (7 KB with its dependency), the DynamoDB client's endpoint cache, by a
  *   `Map`-based cache with the same methods;
+ * - nodemailer's `shared` module (7 KB: DNS cache, connection URLs, loggers, content resolution for
+ *   its transports) by the two functions of it that MIME composition uses (`NODEMAILER_SHARED_USED`);
  * - the SDK's JavaScript SHA-256 (3 KB), its fallback for a Node.js without `node:crypto`, by a
  *   class that throws;
  * - the AWS SDK clients' exception classes (`models/errors.js`, all registered by the client's
@@ -81,6 +87,11 @@ export const LAMBDA_STUBS: readonly LambdaStub[] = [
     module: 'mnemonist/lru-cache.js',
     imports: /^mnemonist\/lru-cache$/,
     replacement: { file: 'infra/bundling/stubs/lruCache.ts' },
+  },
+  {
+    module: 'nodemailer/lib/shared/index.js',
+    imports: /^\.\.\/shared$/,
+    replacement: { derived: (source) => moduleExportsSubset(source, NODEMAILER_SHARED_USED) },
   },
   {
     module: '@smithy/core/dist-es/submodules/checksum/sha256/Sha256Js.js',
