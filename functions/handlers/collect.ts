@@ -1,6 +1,11 @@
 import { settingsFor } from '../config/settings';
 import { collectMessageSchema } from '../messages/collectJob';
-import { chainFrom, repositoriesFrom, sqsQueueFrom } from '../runtime/factories';
+import { chainFrom, someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
+import { AccountsRepository } from '../store/accountsRepository';
+import { AlertStateRepository } from '../store/alertStateRepository';
+import { CurvesRepository } from '../store/curvesRepository';
+import { DelegateViewRepository } from '../store/delegateViewRepository';
+import { SnapshotsRepository } from '../store/snapshotsRepository';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { sqsHandler, type SqsHandlerDeps } from '../runtime/sqsHandler';
 import { collectAccount, type CollectDeps, type CollectOutcome } from '../services/collect/collectAccount';
@@ -48,7 +53,7 @@ export function collectDepsFromEnv(env: Readonly<Record<string, string | undefin
   const { log, counters, flush, addContext } = createObservability('collect');
   return {
     chain: chainFrom(settings, log),
-    repos: repositoriesFrom(settings),
+    repos: someRepositoriesFrom(settings, { accounts: AccountsRepository, curves: CurvesRepository, snapshots: SnapshotsRepository, alerts: AlertStateRepository, delegates: DelegateViewRepository }),
     events: sqsQueueFrom(settings, 'NOTIFY_QUEUE_URL'),
     log,
     counters,

@@ -1,6 +1,6 @@
 import { reportJobSchema } from '../messages/reportJob';
 import { lazyHandler } from '../runtime/lazyHandler';
-import { mailerDepsFromEnv } from '../runtime/mailerDepsFromEnv';
+import { reportMailerDepsFromEnv } from '../runtime/reportMailerDepsFromEnv';
 import { sqsHandler, type SqsHandlerDeps } from '../runtime/sqsHandler';
 import { sendReportJob, type ReportJobDeps } from '../services/report/sendReportJob';
 
@@ -37,7 +37,7 @@ export function createDailyReportHandler(deps: DailyReportHandlerDeps) {
 
 /** Builds the handler's dependencies from the environment (once per cold start), with the templates precompiled into the bundle. */
 export async function dailyReportDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<DailyReportHandlerDeps> {
-  return mailerDepsFromEnv('daily-report', env);
+  return reportMailerDepsFromEnv(env);
 }
 
 /** AWS entry point. */

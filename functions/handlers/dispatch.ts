@@ -1,7 +1,8 @@
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
 import { settingsFor } from '../config/settings';
-import { repositoriesFrom, sqsQueueFrom } from '../runtime/factories';
+import { someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
+import { AccountsRepository } from '../store/accountsRepository';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { dispatchDue, type DispatchDeps } from '../services/collect/dispatchDue';
 import { deadlineOf, withDeadline } from '../shared/deadline';
@@ -42,7 +43,7 @@ export const handler = lazyHandler(async () => {
   const settings = settingsFor('dispatch');
   const { log, counters, flush, addContext } = createObservability('dispatch');
   return createDispatchHandler({
-    accounts: repositoriesFrom(settings).accounts,
+    accounts: someRepositoriesFrom(settings, { accounts: AccountsRepository }).accounts,
     collectQueue: sqsQueueFrom(settings, 'COLLECT_QUEUE_URL'),
     log,
     addContext,

@@ -2,6 +2,12 @@ import { notifyMessageSchema } from '../messages/notifyMessage';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { mailerDepsFromEnv } from '../runtime/mailerDepsFromEnv';
 import { sqsHandler, type SqsHandlerDeps } from '../runtime/sqsHandler';
+import { AccountsRepository } from '../store/accountsRepository';
+import { CurvesRepository } from '../store/curvesRepository';
+import { DelegateViewRepository } from '../store/delegateViewRepository';
+import { DeliveryRepository } from '../store/deliveryRepository';
+import { PreferencesRepository } from '../store/preferencesRepository';
+import { SuppressionRepository } from '../store/suppressionRepository';
 import { deliverNotification, type DeliverNotificationDeps, type NotificationOutcome } from '../services/notify/deliverNotification';
 
 /** What the notify handler needs: the delivery service's ports, plus a metrics flush per invocation. */
@@ -40,7 +46,14 @@ export function createNotifyHandler(deps: NotifyDeps) {
 
 /** Builds the handler's dependencies from the environment (once per cold start), with the templates precompiled into the bundle. */
 export async function notifyDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<NotifyDeps> {
-  return mailerDepsFromEnv('notify', env);
+  return mailerDepsFromEnv('notify', env, {
+    accounts: AccountsRepository,
+    curves: CurvesRepository,
+    delegates: DelegateViewRepository,
+    deliveries: DeliveryRepository,
+    preferences: PreferencesRepository,
+    suppressions: SuppressionRepository,
+  });
 }
 
 /** AWS entry point. */

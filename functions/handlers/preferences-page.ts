@@ -1,6 +1,9 @@
 import { settingsFor } from '../config/settings';
 import { LINK_PATHS } from '../links/actionLinks';
-import { pageSecurityFrom, repositoriesFrom } from '../runtime/factories';
+import { pageSecurityFrom, someRepositoriesFrom } from '../runtime/factories';
+import { AlertStateRepository } from '../store/alertStateRepository';
+import { PreferencesRepository } from '../store/preferencesRepository';
+import { TokenRepository } from '../store/tokenRepository';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { preferencesPage, type PreferencesPageView, type PreferencesPageDeps } from '../web/preferencesPage';
 import { createObservability, type Observability } from '../shared/observability';
@@ -32,7 +35,7 @@ export function createPreferencesPageHandler(deps: PreferencesPageHandlerDeps) {
 export async function preferencesPageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<PreferencesPageHandlerDeps> {
   const settings = settingsFor('preferences-page', env);
   const { log, addContext } = createObservability('preferences-page');
-  const repos = repositoriesFrom(settings);
+  const repos = someRepositoriesFrom(settings, { preferences: PreferencesRepository, alerts: AlertStateRepository, tokens: TokenRepository });
   return {
     ...(await pageSecurityFrom(settings)),
     preferences: repos.preferences,

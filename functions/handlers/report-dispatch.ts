@@ -1,7 +1,9 @@
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
 import { loadSettings } from '../config/settings';
-import { repositoriesFrom, sqsQueueFrom } from '../runtime/factories';
+import { someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
+import { AccountsRepository } from '../store/accountsRepository';
+import { RecipientsRepository } from '../store/recipientsRepository';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { dispatchReports, type ReportDispatchDeps } from '../services/report/dispatchReports';
 import { createObservability } from '../shared/observability';
@@ -21,7 +23,7 @@ export function createReportDispatchHandler(deps: ReportDispatchDeps) {
 export const handler = lazyHandler(async () => {
   const settings = loadSettings(process.env);
   const { log } = createObservability('report-dispatch');
-  const repos = repositoriesFrom(settings);
+  const repos = someRepositoriesFrom(settings, { accounts: AccountsRepository, recipients: RecipientsRepository });
   return createReportDispatchHandler({
     accounts: repos.accounts,
     recipients: repos.recipients,

@@ -2,7 +2,11 @@ import { LambdaClient } from '@aws-sdk/client-lambda';
 import { settingsFor } from '../config/settings';
 import { LambdaRevocationSigner } from '../web/lambdaRevocationSigner';
 import { LINK_PATHS } from '../links/actionLinks';
-import { pageSecurityFrom, repositoriesFrom } from '../runtime/factories';
+import { pageSecurityFrom, someRepositoriesFrom } from '../runtime/factories';
+import { AccountsRepository } from '../store/accountsRepository';
+import { DelegateViewRepository } from '../store/delegateViewRepository';
+import { SuppressionRepository } from '../store/suppressionRepository';
+import { TokenRepository } from '../store/tokenRepository';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { revocationPage, type RevocationPageView, type RevocationPageDeps } from '../web/revocationPage';
 import { createObservability, type Observability } from '../shared/observability';
@@ -33,7 +37,7 @@ export function createRevokePageHandler(deps: RevokePageDeps) {
 export async function revokePageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<RevokePageDeps> {
   const settings = settingsFor('revoke-page', env);
   const { log, addContext } = createObservability('revoke-page');
-  const repos = repositoriesFrom(settings);
+  const repos = someRepositoriesFrom(settings, { accounts: AccountsRepository, delegates: DelegateViewRepository, tokens: TokenRepository, suppressions: SuppressionRepository });
   return {
     ...(await pageSecurityFrom(settings)),
     accounts: repos.accounts,

@@ -2,7 +2,8 @@ import type { Context, SNSEvent } from 'aws-lambda';
 import * as z from 'zod';
 import { settingsFor } from '../config/settings';
 import { parseRecord } from '../queue/parseRecord';
-import { repositoriesFrom } from '../runtime/factories';
+import { someRepositoriesFrom } from '../runtime/factories';
+import { SuppressionRepository } from '../store/suppressionRepository';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { SentinelError } from '../shared/sentinelError';
 import { describeError } from '../shared/describeError';
@@ -74,7 +75,7 @@ export function createSesEventsHandler(deps: SesEventsDeps) {
 export async function sesEventsDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<SesEventsDeps> {
   const settings = settingsFor('ses-events', env);
   const { log, counters, flush, addContext } = createObservability('ses-events');
-  return { repos: repositoriesFrom(settings), log, counters, flush, addContext };
+  return { repos: someRepositoriesFrom(settings, { suppressions: SuppressionRepository }), log, counters, flush, addContext };
 }
 
 /** AWS entry point. */

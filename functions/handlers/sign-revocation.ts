@@ -3,7 +3,11 @@ import type { Context } from 'aws-lambda';
 import { resolveKmsSigner } from '../chain/resolveKmsSigner';
 import { settingsFor } from '../config/settings';
 import { InvalidRevocationRequestError } from '../services/revocation/invalidRevocationRequestError';
-import { chainFrom, repositoriesFrom, sqsQueueFrom } from '../runtime/factories';
+import { chainFrom, someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
+import { AccountsRepository } from '../store/accountsRepository';
+import { AuditRepository } from '../store/auditRepository';
+import { LeaseRepository } from '../store/leaseRepository';
+import { TokenRepository } from '../store/tokenRepository';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { revocationRequestSchema, type RevocationOutcome } from '../domain/revocationOutcome';
 import { revokeDelegate, type RevokeDelegateDeps } from '../services/revocation/revokeDelegate';
@@ -40,7 +44,7 @@ export function createSignRevocationHandler(deps: SignRevocationDeps) {
 export async function signRevocationDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<SignRevocationDeps> {
   const settings = settingsFor('sign-revocation', env);
   const { log, counters, flush, addContext } = createObservability('sign-revocation');
-  const repos = repositoriesFrom(settings);
+  const repos = someRepositoriesFrom(settings, { accounts: AccountsRepository, leases: LeaseRepository, audit: AuditRepository, tokens: TokenRepository });
   const kms = new KMSClient({ region: settings.AWS_REGION });
   return {
     accounts: repos.accounts,

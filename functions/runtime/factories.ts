@@ -12,6 +12,7 @@ import type { MessageQueue } from '../queue/messageQueue';
 import { SqsQueue } from '../queue/sqsQueue';
 import { createDocumentClient, createDynamoDbClient } from '../store/documentClient';
 import { createRepositories, type Repositories } from '../store/repositories';
+import { repositoriesOf, type RepositoryClasses } from '../store/repositoriesOf';
 import type { Log } from '../shared/observability';
 import { CsrfTokens } from '../web/csrfToken';
 import { describeError } from '../shared/describeError';
@@ -32,6 +33,14 @@ export function dynamoDbClientFrom(settings: Settings): DynamoDBClient {
 /** Every repository, on DynamoDB (or `DYNAMODB_ENDPOINT`). */
 export function repositoriesFrom(settings: Settings): Repositories {
   return createRepositories(createDocumentClient(dynamoDbClientFrom(settings)), settings.SENTINEL_TABLE_PREFIX);
+}
+
+/**
+ * The repositories of `classes` only, on DynamoDB (or `DYNAMODB_ENDPOINT`): what a Lambda handler
+ * builds, so its bundle holds only the repositories it uses.
+ */
+export function someRepositoriesFrom<K extends keyof Repositories>(settings: Settings, classes: RepositoryClasses<K>): Pick<Repositories, K> {
+  return repositoriesOf(createDocumentClient(dynamoDbClientFrom(settings)), settings.SENTINEL_TABLE_PREFIX, classes);
 }
 
 /** The chain client; `ROCKET_NODE_URL` and `ROCKET_INDEXER_URL` are required. */

@@ -2,35 +2,49 @@ import { settingsFor } from '../config/settings';
 import { rendererFor } from '../mail/emailRenderer';
 import { loadPrecompiledTemplates } from '../mail/precompiledTemplates';
 import { defaultTemplateRoot } from '../mail/templateRoot';
+import type { EmailRenderer } from '../mail/emailRenderer';
 import { mailGovernor } from '../services/delivery/mailGovernor';
-import type { DueReportsDeps } from '../services/report/dueReports';
-import { createObservability, type Observability } from '../shared/observability';
-import type { ChainClient } from '../chain/ports';
-import { digestSenderFor } from './digestSenderFor';
-import { actionLinksFrom, chainFrom, repositoriesFrom, sesClientFrom, sesSenderFrom } from './factories';
+import type { MailDeliveryDeps } from '../services/delivery/mailDelivery';
+import { createObservability, type Counters, type Log, type Observability } from '../shared/observability';
+import type { ActionLinks } from '../links/actionLinks';
+import type { Repositories } from '../store/repositories';
+import type { RepositoryClasses } from '../store/repositoriesOf';
+import { actionLinksFrom, sesClientFrom, sesSenderFrom, someRepositoriesFrom } from './factories';
 import { mailRateFrom } from './mailRate';
+
+/** What both mailer Lambdas are built from (see `mailerDepsFromEnv`), with the repositories named `K`. */
+export interface MailerDeps<K extends keyof Repositories> {
+  readonly repos: Pick<Repositories, K>;
+  readonly sender: MailDeliveryDeps['sender'];
+  readonly renderer: EmailRenderer;
+  readonly links: ActionLinks;
+  readonly mailFrom: string;
+  readonly log: Log;
+  readonly counters: Counters;
+  readonly flush: () => void;
+  readonly addContext: Observability['addContext'];
+  readonly deadlineMarginMs: number;
+  readonly now: () => number;
+}
 
 /**
  * What the two mailer Lambdas (`notify`, `daily-report`) are built from in AWS: tables, SES paced
  * by the mail-rate governor (alerts for notify, reports for daily-report; the rate split across the
  * function's `MAIL_RATE_WORKERS` instances), the precompiled templates shipped next to the bundle,
- * action links, their own logger/metrics, and the chain's indexer for the report's windows
- * (created on first use, so `notify`, which never reads the chain, needs no chain settings).
+ * action links, their own logger/metrics, and the repositories of `repositories` only. The report's chain and digest sender are added by
+ * `reportMailerDepsFromEnv`, so the notify bundle holds neither the chain client nor the report service.
  */
-export async function mailerDepsFromEnv(
+export async function mailerDepsFromEnv<K extends keyof Repositories>(
   service: 'notify' | 'daily-report',
   env: Readonly<Record<string, string | undefined>>,
-): Promise<
-  DueReportsDeps & { readonly now: () => number; readonly flush: () => void; readonly addContext: Observability['addContext']; readonly deadlineMarginMs: number }
-> {
+  repositories: RepositoryClasses<K>,
+): Promise<MailerDeps<K>> {
   const settings = settingsFor(service, env);
   const { log, counters, flush, addContext } = createObservability(service);
-  let chain: ChainClient | undefined;
   const ses = sesClientFrom(settings);
   const governor = mailGovernor({ rate: await mailRateFrom(settings, ses), workers: settings.MAIL_RATE_WORKERS, counters });
-  const deps = {
-    chain: { getPortfolio: (query, options) => (chain ??= chainFrom(settings, log)).getPortfolio(query, options) } satisfies DueReportsDeps['chain'],
-    repos: repositoriesFrom(settings),
+  return {
+    repos: someRepositoriesFrom(settings, repositories),
     sender: governor.sender(sesSenderFrom(settings, ses), service === 'notify' ? 'alert' : 'report'),
     renderer: rendererFor(await loadPrecompiledTemplates(settings.TEMPLATES_DIR ?? defaultTemplateRoot())),
     links: await actionLinksFrom(settings),
@@ -42,5 +56,4 @@ export async function mailerDepsFromEnv(
     deadlineMarginMs: settings.DEADLINE_MARGIN_MS,
     now: Date.now,
   };
-  return { ...deps, digest: digestSenderFor(deps) };
 }

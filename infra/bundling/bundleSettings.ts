@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { BuildOptions } from 'esbuild';
 import { HANDLER_BUNDLE_NEEDS, PROJECT_ROOT, type HandlerName } from './handlerCatalog';
 import { lambdaStubsPlugin } from './lambdaStubs';
+import { projectModulesPlugin } from './projectModulesPlugin';
 import { nativeBinaryDir, npmPack, type PackageFetcher } from './nativeAddon';
 import { writePrecompiledTemplates } from './precompileTemplates';
 
@@ -128,7 +129,7 @@ export function esbuildOptions(entry: string, outdir: string, external: readonly
     banner: { js: BUNDLE_SETTINGS.banner },
     external: [...external],
     alias: aliases(root),
-    plugins: [lambdaStubsPlugin(root)],
+    plugins: [lambdaStubsPlugin(root), projectModulesPlugin(root)],
     logLevel: 'silent',
     metafile: true,
   };

@@ -1,24 +1,34 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ImportKind, Plugin } from 'esbuild';
+import { moduleExportsSubset } from './moduleExportsSubset';
+import { compactSdkErrors, packageVersionModule } from './sdkErrorClasses';
 
 /**
  * A module of a dependency that the Lambda bundles replace (esbuild's `alias` reaches only bare
  * package imports; these are relative or dynamic imports inside packages, hence a plugin).
  */
 export interface LambdaStub {
-  /** The replaced file, as its path ends below `node_modules/`. */
-  readonly module: string;
+  /** The replaced file, as its path ends below `node_modules/` (a pattern for the same file of several packages). */
+  readonly module: string | RegExp;
   /** The import specifiers that can reach it. */
   readonly imports: RegExp;
   /** Only imports of this kind are replaced (a static import elsewhere keeps the real module). */
   readonly kind?: ImportKind;
   /**
    * The replacement: a module of this project (path from the project root), CommonJS source, or
-   * `throwing`: a module with every export of the real one, each a function that throws when called.
+   * `throwing`: a module with every export of the real one, each a function that throws when called, or
+   * `derived`: a module made from the real one's source (undefined when it cannot be: the real one stays).
    */
-  readonly replacement: { readonly file: string } | { readonly commonJs: string } | { readonly throwing: true };
+  readonly replacement:
+    | { readonly file: string }
+    | { readonly commonJs: string }
+    | { readonly throwing: true }
+    | { readonly derived: (source: string) => string | undefined };
 }
+
+/** What `nodemailer/lib/mime-node` and `mail-composer`, its only importers in the bundles, use of `nodemailer/lib/shared`. */
+export const NODEMAILER_SHARED_USED = ['callbackPromise', 'parseDataURI'] as const;
 
 /**
  * Modules replaced in every bundle, each by something smaller that behaves the same for the calls
@@ -32,7 +42,15 @@ export interface LambdaStub {
  * - zod's JSON Schema generation (`toJSONSchema`, the `~standard` JSON Schema methods, the
  *   `minLength`/`format`... getters; 17 KB), which no handler uses, by functions that throw;
  * - `mnemonist/lru-cache` (7 KB with its dependency), the DynamoDB client's endpoint cache, by a
- *   `Map`-based cache with the same methods.
+ *   `Map`-based cache with the same methods;
+ * - nodemailer's `shared` module (7 KB: DNS cache, connection URLs, loggers, content resolution for
+ *   its transports) by the two functions of it that MIME composition uses (`NODEMAILER_SHARED_USED`);
+ * - the SDK's JavaScript SHA-256 (3 KB), its fallback for a Node.js without `node:crypto`, by a
+ *   class that throws;
+ * - the AWS SDK clients' exception classes (`models/errors.js`, all registered by the client's
+ *   schemas whichever operations a handler calls; 3-11 KB per client), by the same classes built by
+ *   one function (`compactSdkErrors`);
+ * - the clients' `package.json` (2.2-2.4 KB each), read for its version only, by that version.
  */
 export const LAMBDA_STUBS: readonly LambdaStub[] = [
   {
@@ -70,7 +88,35 @@ export const LAMBDA_STUBS: readonly LambdaStub[] = [
     imports: /^mnemonist\/lru-cache$/,
     replacement: { file: 'infra/bundling/stubs/lruCache.ts' },
   },
+  {
+    module: 'nodemailer/lib/shared/index.js',
+    imports: /^\.\.\/shared$/,
+    replacement: { derived: (source) => moduleExportsSubset(source, NODEMAILER_SHARED_USED) },
+  },
+  {
+    module: '@smithy/core/dist-es/submodules/checksum/sha256/Sha256Js.js',
+    imports: /^\.\/Sha256Js$/,
+    replacement: { throwing: true },
+  },
+  {
+    module: /^@aws-sdk\/client-[a-z0-9-]+\/dist-es\/models\/errors\.js$/,
+    imports: /^\.\.?\/models\/errors$/,
+    replacement: { derived: compactSdkErrors },
+  },
+  {
+    module: /^@aws-sdk\/client-[a-z0-9-]+\/package\.json$/,
+    imports: /^\.\.\/package\.json$/,
+    replacement: { derived: packageVersionModule },
+  },
 ];
+
+/** Whether `path` (a file path with `/` separators) is the module `stub` replaces. */
+export function isStubbedModule(stub: Pick<LambdaStub, 'module'>, path: string): boolean {
+  const at = path.lastIndexOf('/node_modules/');
+  if (at < 0) return false;
+  const below = path.slice(at + '/node_modules/'.length);
+  return typeof stub.module === 'string' ? below === stub.module : stub.module.test(below);
+}
 
 /** The names a plain ES module exports (`export const|function|class x`, `export { a as b }`). */
 export function exportedNames(source: string): string[] {
@@ -106,13 +152,19 @@ export function lambdaStubsPlugin(root: string, stubs: readonly LambdaStub[] = L
         const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: RESOLVING });
         if (resolved.errors.length > 0) return undefined;
         const path = resolved.path.replaceAll('\\', '/');
-        const stub = candidates.find((s) => path.endsWith(`/node_modules/${s.module}`));
-        if (stub === undefined) return { path: resolved.path, sideEffects: resolved.sideEffects };
-        if ('file' in stub.replacement) return { path: join(root, stub.replacement.file) };
-        const contents = 'commonJs' in stub.replacement ? stub.replacement.commonJs : throwingModule(stub.module, readFileSync(resolved.path, 'utf8'));
+        const stub = candidates.find((s) => isStubbedModule(s, path));
+        const unchanged = { path: resolved.path, sideEffects: resolved.sideEffects };
+        if (stub === undefined) return unchanged;
+        const { replacement } = stub;
+        if ('file' in replacement) return { path: join(root, replacement.file) };
+        let contents: string | undefined;
+        if ('commonJs' in replacement) contents = replacement.commonJs;
+        else if ('derived' in replacement) contents = replacement.derived(readFileSync(resolved.path, 'utf8'));
+        else contents = throwingModule(path.slice(path.lastIndexOf('/node_modules/') + '/node_modules/'.length), readFileSync(resolved.path, 'utf8'));
+        if (contents === undefined) return unchanged;
         return { path: resolved.path, namespace: NAMESPACE, pluginData: contents };
       });
-      build.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({ contents: String(args.pluginData), loader: 'js' }));
+      build.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({ contents: String(args.pluginData), loader: 'js', resolveDir: dirname(args.path) }));
     },
   };
 }

@@ -12,7 +12,7 @@ import { renderEmail } from '../../functions/mail/render';
 import { EMAIL_KINDS } from '../../functions/mail/views';
 import { BUNDLE_SETTINGS, bundleCopies, esbuildOptions, writeGeneratedFiles } from '../../infra/bundling/bundleSettings';
 import { HANDLER_BUNDLE_NEEDS, HANDLER_NAMES, PROJECT_ROOT, handlerEntry, type HandlerName } from '../../infra/bundling/handlerCatalog';
-import { LAMBDA_STUBS } from '../../infra/bundling/lambdaStubs';
+import { LAMBDA_STUBS, isStubbedModule } from '../../infra/bundling/lambdaStubs';
 import { TIME_ZONE, curves, views } from '../../local/mailSamples';
 import { mimeOf, withoutRandomBoundaries } from './fixtures/mimeOf';
 
@@ -33,22 +33,55 @@ const SDK_CLIENTS: Readonly<Record<HandlerName, readonly string[]>> = {
   'ses-events': ['client-dynamodb'],
 };
 
+/** The repositories each handler builds (`someRepositoriesFrom`); any other one in its bundle came through a shared module. */
+const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
+  dispatch: ['accounts'],
+  collect: ['accounts', 'alertState', 'curves', 'delegateView', 'snapshots'],
+  'report-dispatch': ['accounts', 'recipients'],
+  notify: ['accounts', 'curves', 'delegateView', 'delivery', 'preferences', 'suppression'],
+  'daily-report': ['accounts', 'curves', 'delegateView', 'delivery', 'preferences', 'recipients', 'reportRecords', 'suppression'],
+  'revoke-page': ['accounts', 'delegateView', 'suppression', 'token'],
+  'preferences-page': ['alertState', 'preferences', 'token'],
+  'sign-revocation': ['accounts', 'audit', 'lease', 'token'],
+  'ses-events': ['suppression'],
+};
+
+/** Project code a handler never runs: the report service and the chain client reached notify through the mailers' shared composition (2026-11-23, +28 KB). */
+const NEVER_IN: Partial<Record<HandlerName, readonly RegExp[]>> = {
+  notify: [/^functions\/services\/report\//, /^functions\/chain\/(chainClient|httpTransport)\.ts$/, /^functions\/runtime\/(digestSenderFor|reportMailerDepsFromEnv)\.ts$/],
+  dispatch: [/^functions\/services\/(notify|report|revocation)\//, /^functions\/mail\//, /^functions\/chain\/chainClient\.ts$/],
+  'report-dispatch': [/^functions\/services\/(notify|collect|revocation)\//, /^functions\/mail\//, /^functions\/chain\/chainClient\.ts$/],
+  'ses-events': [/^functions\/services\/(notify|report|collect|revocation)\//, /^functions\/mail\//, /^functions\/chain\//],
+};
+
 /** Packages no bundle may hold: the SDK's full credential chain and `source-map` (aliased away), juice's HTML stack (replaced by inlineCss), viem (only its types are used; the deployed signer is KMS-only), Powertools parameters (one GetSecretValue per cold start). */
 const NEVER = ['@aws-sdk/credential-provider-node', '@aws-sdk/nested-clients', 'source-map', 'juice', 'cheerio', 'undici', 'parse5', 'iconv-lite', 'viem', '@aws-lambda-powertools/parameters'];
 
+interface BundleContents {
+  readonly packages: Set<string>;
+  readonly inputs: string[];
+  /** The modules importing `module` (path below `node_modules/`), as paths below `node_modules/`. */
+  readonly importersOf: (module: string) => string[];
+}
+
 /** The files that put code into the bundle (tree-shaken ones contribute no bytes), and their packages. */
-function contentsOf(metafile: Metafile): { packages: Set<string>; inputs: string[] } {
+function contentsOf(metafile: Metafile): BundleContents {
   const inputs = Object.values(metafile.outputs).flatMap((output) => Object.entries(output.inputs).filter(([, { bytesInOutput }]) => bytesInOutput > 0).map(([path]) => path));
   const packages = new Set<string>();
   for (const input of inputs) {
     const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules\/)/.exec(input);
     if (match?.[1]) packages.add(match[1]);
   }
-  return { packages, inputs };
+  const belowNodeModules = (path: string) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
+  const importersOf = (module: string) =>
+    Object.entries(metafile.inputs)
+      .filter(([, { imports }]) => imports.some((i) => i.path.endsWith(`node_modules/${module}`)))
+      .map(([path]) => belowNodeModules(path));
+  return { packages, inputs, importersOf };
 }
 
 describe('what each Lambda bundle holds', () => {
-  const bundles = new Map<HandlerName, { packages: Set<string>; inputs: string[] }>();
+  const bundles = new Map<HandlerName, BundleContents>();
 
   beforeAll(async () => {
     for (const name of HANDLER_NAMES) {
@@ -63,6 +96,27 @@ describe('what each Lambda bundle holds', () => {
     expect(clients.sort()).toEqual(SDK_CLIENTS[name]);
   });
 
+  it.each(HANDLER_NAMES)('%s holds exactly the repositories it builds', (name) => {
+    const inputs = bundles.get(name)?.inputs ?? expect.fail(name);
+    const repositories = inputs.map((i) => /^functions\/store\/(\w+)Repository\.ts$/.exec(i)?.[1]).filter((r) => r !== undefined && r !== 'dynamo');
+    expect(repositories.sort()).toEqual(REPOSITORIES[name]);
+  });
+
+  it.each(HANDLER_NAMES)('%s holds no project code only other handlers run', (name) => {
+    const inputs = bundles.get(name)?.inputs ?? expect.fail(name);
+    for (const pattern of NEVER_IN[name] ?? []) expect(inputs.filter((i) => pattern.test(i)), String(pattern)).toEqual([]);
+  });
+
+  it('keeps the report service and the chain client in daily-report (what notify must not hold is real code)', () => {
+    const inputs = bundles.get('daily-report') ?? expect.fail('daily-report');
+    for (const pattern of NEVER_IN.notify ?? []) expect(inputs.inputs.some((i) => pattern.test(i)), String(pattern)).toBe(true);
+  });
+
+  it.each(['notify', 'daily-report'] as const)("%s: nodemailer's shared module is reached only by MIME composition (its stub keeps what that uses)", (name) => {
+    const importers = bundles.get(name)?.importersOf('nodemailer/lib/shared/index.js') ?? expect.fail(name);
+    expect(importers.sort()).toEqual(['nodemailer/lib/mail-composer/index.js', 'nodemailer/lib/mime-node/index.js']);
+  });
+
   it.each(HANDLER_NAMES)('%s has environment credentials instead of the default chain, and none of the replaced packages', (name) => {
     const bundle = bundles.get(name) ?? expect.fail(name);
     expect(bundle.inputs).toContain('functions/runtime/lambdaCredentials.ts');
@@ -71,7 +125,7 @@ describe('what each Lambda bundle holds', () => {
 
   it.each(HANDLER_NAMES)('%s holds none of the modules replaced by stubs (the SDK event streams only where a client imports them statically)', (name) => {
     const inputs = (bundles.get(name)?.inputs ?? expect.fail(name)).filter((i) => !i.startsWith('sentinel-lambda-stub:'));
-    for (const { module } of LAMBDA_STUBS) expect(inputs.filter((i) => i.endsWith(`node_modules/${module}`)), module).toEqual([]);
+    for (const stub of LAMBDA_STUBS) expect(inputs.filter((i) => isStubbedModule(stub, `/${i}`)), String(stub.module)).toEqual([]);
     const eventStreams = inputs.filter((i) => i.includes('node_modules/@smithy/core/dist-es/submodules/event-streams/'));
     if (name === 'revoke-page') expect(eventStreams.length, 'client-lambda imports event streams').toBeGreaterThan(0);
     else expect(eventStreams).toEqual([]);

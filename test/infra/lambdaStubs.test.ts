@@ -8,7 +8,8 @@ import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { BUNDLE_SETTINGS, esbuildOptions } from '../../infra/bundling/bundleSettings';
 import { PROJECT_ROOT } from '../../infra/bundling/handlerCatalog';
-import { exportedNames, throwingModule } from '../../infra/bundling/lambdaStubs';
+import { LAMBDA_STUBS, exportedNames, lambdaStubsPlugin, throwingModule } from '../../infra/bundling/lambdaStubs';
+import { compactSdkErrors, parseSdkErrors } from '../../infra/bundling/sdkErrorClasses';
 import LRUCache from '../../infra/bundling/stubs/lruCache';
 import { EXTENSIONS_BY_MIME_TYPE, MIME_TYPES_BY_EXTENSION, detectExtension, detectMimeType } from '../../infra/bundling/stubs/mailMimeTypes';
 
@@ -97,4 +98,56 @@ describe('throwing stand-ins (zod JSON Schema generation)', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe("the AWS SDK clients' exception classes and package.json", () => {
+  const clients = ['client-dynamodb', 'client-kms', 'client-lambda', 'client-secrets-manager', 'client-ses', 'client-sqs'];
+
+  it.each(clients)('%s: every class of models/errors.js is parsed, and exported by the compact module', (client) => {
+    const source = readFileSync(join(PROJECT_ROOT, 'node_modules', '@aws-sdk', client, 'dist-es', 'models', 'errors.js'), 'utf8');
+    const parsed = parseSdkErrors(source) ?? expect.fail(`${client}: not in the generated shape`);
+    expect(parsed.classes.map((c) => c.className)).toEqual([...source.matchAll(/^export class (\w+)/gm)].map((m) => m[1]));
+    const compact = compactSdkErrors(source) ?? expect.fail(client);
+    for (const { className } of parsed.classes) expect(compact).toContain(`export const ${className} = __sdkError(`);
+    expect(compact.length).toBeLessThan(source.length / 2);
+  });
+
+  it('leaves a module in any other shape alone (the bundle then keeps the real one)', () => {
+    const source = readFileSync(join(PROJECT_ROOT, 'node_modules', '@aws-sdk', 'client-ses', 'dist-es', 'models', 'errors.js'), 'utf8');
+    expect(compactSdkErrors(source.replace('        this.Name = opts.Name;', '        this.Name = opts.Name ?? "x";'))).toBeUndefined();
+    expect(compactSdkErrors(source.replace('    $fault = "client";', '    $fault = "client";\n    extra = 1;'))).toBeUndefined();
+  });
+
+  it('a bundle with the stubs makes the same exceptions and user agent as one without', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sentinel-stub-sdk-errors-'));
+    try {
+      const entry = join(PROJECT_ROOT, 'test', 'infra', 'fixtures', 'sdkErrorsInBundle.ts');
+      const stubbed = await build(esbuildOptions(entry, join(dir, 'stubbed'), []));
+      const derived = Object.keys(stubbed.metafile?.inputs ?? {}).filter((i) => i.startsWith('sentinel-lambda-stub:'));
+      expect(derived.filter((i) => i.endsWith('/models/errors.js'))).toHaveLength(clients.length);
+      expect(derived.filter((i) => i.endsWith('/package.json'))).toHaveLength(clients.length);
+      const withoutSdkStubs = LAMBDA_STUBS.filter((s) => !('derived' in s.replacement));
+      await build({ ...esbuildOptions(entry, join(dir, 'real'), []), plugins: [lambdaStubsPlugin(PROJECT_ROOT, withoutSdkStubs)] });
+      const print = (bundle: string) => {
+        const run = spawnSync(process.execPath, [join(dir, bundle, BUNDLE_SETTINGS.outFile)], { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '' } });
+        expect(run.status, run.stderr).toBe(0);
+        return JSON.parse(run.stdout) as Record<string, { errors: unknown[]; userAgent: string[][] }>;
+      };
+      const real = print('real');
+      expect(Object.keys(real)).toHaveLength(clients.length);
+      for (const client of Object.values(real)) {
+        expect(client.errors.length).toBeGreaterThan(5);
+        expect(client.userAgent[0]?.[1]).toMatch(/^\d+\.\d+\.\d+/);
+      }
+      // Minified, the real classes lose their names (no `keepNames`); the compact ones keep theirs.
+      type Printed = { exportName: string; className: string; constructorName: string };
+      const withoutClassNames = (printed: Record<string, { errors: unknown[]; userAgent: string[][] }>) =>
+        Object.fromEntries(Object.entries(printed).map(([client, { errors, userAgent }]) => [client, { userAgent, errors: errors.map((e) => ({ ...(e as Printed), className: undefined, constructorName: undefined })) }]));
+      const stubbedOut = print('stubbed');
+      expect(withoutClassNames(stubbedOut)).toEqual(withoutClassNames(real));
+      for (const { errors } of Object.values(stubbedOut)) for (const e of errors as Printed[]) expect([e.className, e.constructorName]).toEqual([e.exportName, e.exportName]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

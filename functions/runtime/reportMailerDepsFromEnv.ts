@@ -1,0 +1,42 @@
+import type { ChainClient } from '../chain/ports';
+import { settingsFor } from '../config/settings';
+import type { DueReportsDeps } from '../services/report/dueReports';
+import { AccountsRepository } from '../store/accountsRepository';
+import { CurvesRepository } from '../store/curvesRepository';
+import { DelegateViewRepository } from '../store/delegateViewRepository';
+import { DeliveryRepository } from '../store/deliveryRepository';
+import { PreferencesRepository } from '../store/preferencesRepository';
+import { RecipientsRepository } from '../store/recipientsRepository';
+import { ReportRecordsRepository } from '../store/reportRecordsRepository';
+import { SuppressionRepository } from '../store/suppressionRepository';
+import { digestSenderFor } from './digestSenderFor';
+import { chainFrom } from './factories';
+import { mailerDepsFromEnv, type MailerDeps } from './mailerDepsFromEnv';
+
+/** The repositories the report service uses. */
+const REPORT_REPOSITORIES = {
+  accounts: AccountsRepository,
+  curves: CurvesRepository,
+  delegates: DelegateViewRepository,
+  deliveries: DeliveryRepository,
+  preferences: PreferencesRepository,
+  recipients: RecipientsRepository,
+  reportRecords: ReportRecordsRepository,
+  suppressions: SuppressionRepository,
+} as const;
+
+/**
+ * The `daily-report` Lambda's dependencies: the mailer's (`mailerDepsFromEnv`), the chain's indexer
+ * for the report's windows (created on first use) and the digest sender. Kept apart from
+ * `mailerDepsFromEnv` so the notify bundle holds neither the chain client nor the report service.
+ */
+export async function reportMailerDepsFromEnv(env: Readonly<Record<string, string | undefined>>): Promise<MailerDeps<keyof typeof REPORT_REPOSITORIES> & DueReportsDeps> {
+  const settings = settingsFor('daily-report', env);
+  const mailer = await mailerDepsFromEnv('daily-report', env, REPORT_REPOSITORIES);
+  let chain: ChainClient | undefined;
+  const deps = {
+    ...mailer,
+    chain: { getPortfolio: (query, options) => (chain ??= chainFrom(settings, mailer.log)).getPortfolio(query, options) } satisfies DueReportsDeps['chain'],
+  };
+  return { ...deps, digest: digestSenderFor(deps) };
+}
