@@ -1,69 +1,28 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDailyReportHandler } from '../../functions/handlers/daily-report';
 import { localDate } from '../../functions/domain/localTime';
 import { defaultRecipientSettings, type RecipientSettings } from '../../functions/domain/recipientSettings';
 import { nextReportAt } from '../../functions/domain/reportTime';
-import { mailGovernor } from '../../functions/services/delivery/mailGovernor';
 import { dueReports } from '../../functions/services/report/dueReports';
 import { saveRecipient } from '../../functions/services/report/saveRecipient';
-import { memoryCounters, silentLog } from '../../functions/shared/observability';
 import type { AccountRecord } from '../../functions/store/accountItem';
-import { createTables, deleteTables } from '../../functions/store/createTables';
-import { createRepositories } from '../../functions/store/repositories';
 import { lambdaContext } from '../../local/lambdaContext';
-import { createLocalReportPipeline } from '../../local/reportPipeline';
-import { VirtualClock } from '../../local/virtualClock';
-import { MAIL_FROM, RETENTION_MS, sesSender, sharedRenderer, testLinks, uniqueEmail } from '../delivery/mailHarness';
+import { uniqueEmail } from '../delivery/mailHarness';
 import { accountRecord, testAddress } from '../store/accountFixture';
-import { documentClient, dynamoClient } from '../support/dynamo';
 import { sesStore } from '../support/sesStore';
 import { sqsEvent } from '../support/sqsEvent';
-import { recordingDigests } from './recordingDigests';
-import { startReportChain, type ReportChain } from './reportChain';
+import { reportWorlds, type ReportWorld } from './reportWorld';
 
 const SALT = 0xd16;
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 let nextAddress = 1;
-const prefixes: string[] = [];
-const chains: ReportChain[] = [];
+const worlds = reportWorlds();
+afterAll(worlds.close);
 
-afterAll(async () => {
-  await Promise.all(chains.map((c) => c.close()));
-  for (const prefix of prefixes) await deleteTables(dynamoClient(), prefix);
-});
+/** The local report pipeline on a simulated clock, with a digest sender that records its calls. */
+const world = (start: number) => worlds.world(start);
 
-/** The local report pipeline (dispatch, in-process queue, daily-report workers) on a simulated clock, with a digest sender that records its calls. */
-async function world(start: number) {
-  const prefix = `r${randomUUID().slice(0, 8)}-`;
-  prefixes.push(prefix);
-  await createTables(dynamoClient(), prefix);
-  const clock = new VirtualClock(start);
-  const counters = memoryCounters();
-  const repos = createRepositories(documentClient(), prefix, { now: clock.now, retentionMs: RETENTION_MS });
-  const governor = mailGovernor({ rate: 1_000, now: clock.now, sleep: clock.sleep, counters });
-  const chain = await startReportChain(start);
-  chains.push(chain);
-  const digests = recordingDigests();
-  const deps = {
-    repos,
-    chain: chain.chain,
-    renderer: sharedRenderer(),
-    links: testLinks(),
-    mailFrom: MAIL_FROM,
-    log: silentLog,
-    counters,
-    now: clock.now,
-    digest: digests.sender,
-    sender: governor.sender(sesSender(undefined, 3), 'report'),
-  };
-  const worker = createDailyReportHandler(deps);
-  const reports = createLocalReportPipeline({ accounts: repos.accounts, recipients: repos.recipients, log: silentLog, now: clock.now, consumer: worker, queueClock: clock });
-  return { clock, repos, reports, worker, digests, deps };
-}
-
-type World = Awaited<ReturnType<typeof world>>;
+type World = ReportWorld;
 
 async function track(w: World, emails: string[], reportAt: string, timezone: string): Promise<AccountRecord> {
   const account = accountRecord({

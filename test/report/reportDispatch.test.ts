@@ -1,71 +1,32 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { recordingDigests } from './recordingDigests';
-import { createDailyReportHandler } from '../../functions/handlers/daily-report';
-import { createNotifyHandler } from '../../functions/handlers/notify';
 import { localDate } from '../../functions/domain/localTime';
 import { nextReportAt } from '../../functions/domain/reportTime';
 import { EmailSendError } from '../../functions/mail/errors';
 import type { MailSender, RawEmail } from '../../functions/mail/sesSender';
-import type { NotifyEvent } from '../../functions/messages/notifyMessage';
 import type { ReportJob } from '../../functions/messages/reportJob';
-import { mailGovernor } from '../../functions/services/delivery/mailGovernor';
 import { dispatchReports } from '../../functions/services/report/dispatchReports';
-import { memoryCounters, silentLog } from '../../functions/shared/observability';
+import { silentLog } from '../../functions/shared/observability';
 import type { AccountRecord } from '../../functions/store/accountItem';
-import { createTables, deleteTables } from '../../functions/store/createTables';
-import { createRepositories } from '../../functions/store/repositories';
 import { lambdaContext } from '../../local/lambdaContext';
-import { InProcessQueue } from '../../local/queue/inProcessQueue';
-import { createLocalReportPipeline } from '../../local/reportPipeline';
-import { VirtualClock } from '../../local/virtualClock';
-import { MAIL_FROM, RETENTION_MS, sesSender, sharedRenderer, testLinks, uniqueEmail } from '../delivery/mailHarness';
+import { sesSender, uniqueEmail } from '../delivery/mailHarness';
 import { accountRecord, testAddress } from '../store/accountFixture';
 import { sesStore } from '../support/sesStore';
 import { sqsEvent } from '../support/sqsEvent';
-import { startReportChain, type ReportChain } from './reportChain';
-import { documentClient, dynamoClient } from '../support/dynamo';
+import { reportWorlds, type ReportWorld } from './reportWorld';
 
 const SALT = 0x9e9;
 const MINUTE = 60_000;
 let nextAddress = 1;
-const prefixes: string[] = [];
-const chains: ReportChain[] = [];
-
-afterAll(async () => {
-  await Promise.all(chains.map((c) => c.close()));
-  for (const prefix of prefixes) await deleteTables(dynamoClient(), prefix);
-});
+const worlds = reportWorlds();
+afterAll(worlds.close);
 
 /**
  * The local report pipeline (per-minute dispatch, in-process report queue, daily-report workers as
  * deployed) on a simulated clock, over tables of its own (each test's accounts are all that is due).
  */
-async function world(start: number, options: { rate?: number; sender?: MailSender } = {}) {
-  const prefix = `t${randomUUID().slice(0, 8)}-`;
-  prefixes.push(prefix);
-  await createTables(dynamoClient(), prefix);
-  const clock = new VirtualClock(start);
-  const counters = memoryCounters();
-  const repos = createRepositories(documentClient(), prefix, { now: clock.now, retentionMs: RETENTION_MS });
-  const governor = mailGovernor({ rate: options.rate ?? 1_000, now: clock.now, sleep: clock.sleep, counters });
-  // SDK retries on: a loaded machine's local SES can time out, which is not what these tests are about.
-  const ses = options.sender ?? sesSender(undefined, 3);
-  // The report asks the chain (the simulator, on the same simulated start) for its windows.
-  const chain = await startReportChain(start);
-  chains.push(chain);
-  const deps = { repos, chain: chain.chain, renderer: sharedRenderer(), links: testLinks(), mailFrom: MAIL_FROM, log: silentLog, counters, now: clock.now, digest: recordingDigests().sender };
-  const worker = createDailyReportHandler({ ...deps, sender: governor.sender(ses, 'report') });
-  const reports = createLocalReportPipeline({ accounts: repos.accounts, recipients: repos.recipients, log: silentLog, now: clock.now, consumer: worker, queueClock: clock, visibilityTimeoutMs: 30_000 });
-  const notifyQueue = new InProcessQueue<NotifyEvent>({
-    name: 'notify-test',
-    consumer: createNotifyHandler({ ...deps, sender: governor.sender(ses, 'alert') }),
-    clock,
-  });
-  return { clock, counters, repos, reports, worker, notifyQueue };
-}
+const world = (start: number, options: { rate?: number; sender?: MailSender } = {}) => worlds.world(start, { ...options, visibilityTimeoutMs: 30_000 });
 
-type World = Awaited<ReturnType<typeof world>>;
+type World = ReportWorld;
 
 /** Tracks an account as `accounts add` does at `now`: its first report at the next local report time. */
 async function track(w: World, reportAt: string, timezone: string): Promise<AccountRecord> {

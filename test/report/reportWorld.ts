@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import { createDailyReportHandler } from '../../functions/handlers/daily-report';
+import { createNotifyHandler } from '../../functions/handlers/notify';
+import type { MailSender } from '../../functions/mail/sesSender';
+import type { NotifyEvent } from '../../functions/messages/notifyMessage';
+import { mailGovernor } from '../../functions/services/delivery/mailGovernor';
+import { memoryCounters, silentLog } from '../../functions/shared/observability';
+import { createTables, deleteTables } from '../../functions/store/createTables';
+import { createRepositories } from '../../functions/store/repositories';
+import { InProcessQueue } from '../../local/queue/inProcessQueue';
+import { createLocalReportPipeline } from '../../local/reportPipeline';
+import { VirtualClock } from '../../local/virtualClock';
+import { MAIL_FROM, RETENTION_MS, sesSender, sharedRenderer, testLinks } from '../delivery/mailHarness';
+import { documentClient, dynamoClient } from '../support/dynamo';
+import { recordingDigests } from './recordingDigests';
+import { startReportChain, type ReportChain } from './reportChain';
+
+export interface ReportWorldOptions {
+  /** The mail governor's rate (emails/s); default 1,000. */
+  readonly rate?: number;
+  /** What sends the emails; default local SES with SDK retries. */
+  readonly sender?: MailSender;
+  /** The report queue's visibility timeout; default the local pipeline's. */
+  readonly visibilityTimeoutMs?: number;
+}
+
+/**
+ * Worlds of the local report pipeline (per-minute dispatch, in-process report queue, daily-report
+ * workers as deployed, a notify queue) on a simulated clock, each over tables of its own, with a
+ * digest sender that records its calls. `close` removes every world's tables and chain.
+ */
+export function reportWorlds() {
+  const prefixes: string[] = [];
+  const chains: ReportChain[] = [];
+
+  async function world(start: number, options: ReportWorldOptions = {}) {
+    const prefix = `w${randomUUID().slice(0, 8)}-`;
+    prefixes.push(prefix);
+    await createTables(dynamoClient(), prefix);
+    const clock = new VirtualClock(start);
+    const counters = memoryCounters();
+    const repos = createRepositories(documentClient(), prefix, { now: clock.now, retentionMs: RETENTION_MS });
+    const governor = mailGovernor({ rate: options.rate ?? 1_000, now: clock.now, sleep: clock.sleep, counters });
+    // SDK retries on: a loaded machine's local SES can time out, which is not what these tests are about.
+    const ses = options.sender ?? sesSender(undefined, 3);
+    // The report asks the chain (the simulator, on the same simulated start) for its windows.
+    const chain = await startReportChain(start);
+    chains.push(chain);
+    const digests = recordingDigests();
+    const deps = {
+      repos,
+      chain: chain.chain,
+      renderer: sharedRenderer(),
+      links: testLinks(),
+      mailFrom: MAIL_FROM,
+      log: silentLog,
+      counters,
+      now: clock.now,
+      digest: digests.sender,
+      sender: governor.sender(ses, 'report'),
+    };
+    const worker = createDailyReportHandler(deps);
+    const reports = createLocalReportPipeline({
+      accounts: repos.accounts,
+      recipients: repos.recipients,
+      log: silentLog,
+      now: clock.now,
+      consumer: worker,
+      queueClock: clock,
+      ...(options.visibilityTimeoutMs === undefined ? {} : { visibilityTimeoutMs: options.visibilityTimeoutMs }),
+    });
+    const notifyQueue = new InProcessQueue<NotifyEvent>({
+      name: 'notify-test',
+      consumer: createNotifyHandler({ ...deps, sender: governor.sender(ses, 'alert') }),
+      clock,
+    });
+    return { clock, counters, repos, reports, worker, notifyQueue, digests, deps };
+  }
+
+  async function close(): Promise<void> {
+    await Promise.all(chains.map((c) => c.close()));
+    for (const prefix of prefixes) await deleteTables(dynamoClient(), prefix);
+  }
+
+  return { world, close };
+}
+
+/** One world of `reportWorlds`. */
+export type ReportWorld = Awaited<ReturnType<ReturnType<typeof reportWorlds>['world']>>;
