@@ -1,14 +1,5 @@
-import * as z from 'zod';
 import { formatTime } from '../functions/mail/format';
-
-const levelSchema = z.object({
-  status: z.enum(['armed', 'breached']),
-  lastValue: z.number().nullable(),
-  lastSentAt: z.number().nullable(),
-  breachedAt: z.number().nullable(),
-});
-const drawdownSchema = z.object({ levels: z.record(z.string(), levelSchema) });
-const snoozeSchema = z.object({ until: z.number() });
+import { drawdownStateSchema, snoozeStateSchema } from '../functions/services/collect/drawdownState';
 
 /**
  * An alert rule's stored state in words, times in `timeZone`: one `[rule, state]` row per
@@ -17,11 +8,11 @@ const snoozeSchema = z.object({ until: z.number() });
  */
 export function describeAlertState(rule: string, state: Record<string, unknown>, now: number, timeZone: string): [string, string][] {
   const time = (ms: number) => formatTime(ms, timeZone);
-  const snooze = rule === 'snooze' ? snoozeSchema.safeParse(state) : null;
+  const snooze = rule === 'snooze' ? snoozeStateSchema.safeParse(state) : null;
   if (snooze?.success) {
     return [['snooze', snooze.data.until > now ? `drawdown alerts snoozed until ${time(snooze.data.until)}` : `not snoozed (the last snooze ended ${time(snooze.data.until)})`]];
   }
-  const drawdown = rule === 'drawdown' ? drawdownSchema.safeParse(state) : null;
+  const drawdown = rule === 'drawdown' ? drawdownStateSchema.safeParse(state) : null;
   if (drawdown?.success) {
     const levels = Object.entries(drawdown.data.levels).sort(([a], [b]) => Number(a) - Number(b));
     if (levels.length === 0) return [['drawdown', 'no level evaluated yet']];

@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { drawdown } from '../../domain/drawdown';
 import { alignCurves } from '../../domain/series';
 import { evaluateDrawdownAlerts, type DrawdownEvaluation, type LevelState } from '../../domain/alertMachine';
@@ -13,18 +12,10 @@ import { ROLLUP_TOLERANCE_PCT, rollupOfSeries, type DrawdownRollup } from '../..
 import type { SeriesPoint } from '../../domain/series';
 import { DRAWDOWN_ROLLUP_RULE, rollupFromState, rollupToState } from '../../store/drawdownRollupItem';
 import { measureWithRollup } from './measureWithRollup';
+import { drawdownStateSchema, snoozeStateSchema } from './drawdownState';
 
 /** The alert-state rule under which every drawdown level of an account is kept, in one item. */
 export const DRAWDOWN_RULE = 'drawdown';
-
-const levelStateSchema = z.object({
-  status: z.enum(['armed', 'breached']),
-  lastValue: z.number().nullable(),
-  lastSentAt: z.number().nullable(),
-  breachedAt: z.number().nullable(),
-  baseline: z.boolean().optional(),
-});
-const drawdownStateSchema = z.object({ levels: z.record(z.string(), levelStateSchema) });
 
 export interface DrawdownSettings {
   /** How far back the running peak is looked for. */
@@ -164,7 +155,7 @@ function levelContext(rules: readonly AlertState[], account: AccountRecord, now:
   const states = new Map<number, LevelState>(
     Object.entries(priorLevels).map(([level, { baseline, ...s }]): [number, LevelState] => [Number(level), baseline ? { ...s, baseline } : s]),
   );
-  const snooze = z.object({ until: z.number() }).safeParse(rules.find((r) => r.rule === SNOOZE_RULE)?.state);
+  const snooze = snoozeStateSchema.safeParse(rules.find((r) => r.rule === SNOOZE_RULE)?.state);
 
   const evaluate = (drawdownPct: number, last: SeriesPoint, series?: readonly SeriesPoint[]): DrawdownEvaluation =>
     evaluateDrawdownAlerts({

@@ -1,0 +1,16 @@
+import * as z from 'zod';
+
+/** The stored state of one drawdown level (see `domain/alertMachine`'s `LevelState`). */
+const levelStateSchema = z.object({
+  status: z.enum(['armed', 'breached']),
+  lastValue: z.number().nullable(),
+  lastSentAt: z.number().nullable(),
+  breachedAt: z.number().nullable(),
+  baseline: z.boolean().optional(),
+});
+
+/** The alert-state item of rule `drawdown`: every level of the account, keyed by the level in percent. */
+export const drawdownStateSchema = z.object({ levels: z.record(z.string(), levelStateSchema) });
+
+/** The alert-state item of rule `snooze`: drawdown alerts are muted until `until` (epoch ms). */
+export const snoozeStateSchema = z.object({ until: z.number() });
