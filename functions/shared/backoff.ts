@@ -50,3 +50,25 @@ export function backoff(options: BackoffOptions = {}): Backoff {
     wait: (retry) => sleep(fullJitterDelay(retry, jitter)),
   };
 }
+
+/**
+ * Runs `attempt` until it succeeds, waiting `policy.wait` between tries. An error `retryable`
+ * rejects is thrown at once, the last one after `policy.maxAttempts` tries; `onRetry` sees each
+ * error that is retried.
+ */
+export async function retryWithBackoff<T>(
+  policy: Backoff,
+  attempt: () => Promise<T>,
+  retryable: (error: unknown) => boolean,
+  onRetry?: (error: unknown) => void,
+): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!retryable(error) || n >= policy.maxAttempts) throw error;
+      onRetry?.(error);
+      await policy.wait(n);
+    }
+  }
+}

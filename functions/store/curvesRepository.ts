@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { decimalStringSchema } from '../domain/curvePoint';
 import { type Interval } from '../domain/interval';
-import { backoff, type Backoff } from '../shared/backoff';
+import { backoff, retryWithBackoff, type Backoff } from '../shared/backoff';
 import { chunk, mapConcurrent } from './concurrency';
 import { BUCKET_SUFFIX, bucketStartOf, curveBucketSchema, packPoint, slotAttribute, type CurveBucket } from './curveBucket';
 import { parseItem } from './parseItem';
@@ -143,15 +143,12 @@ export class CurvesRepository extends DynamoRepository {
       ExpressionAttributeValues: values,
       ReturnConsumedCapacity: 'TOTAL',
     });
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const out = await this.call('curves.putPoints', () => this.client.send(command));
-        return out.ConsumedCapacity?.CapacityUnits ?? 0;
-      } catch (error) {
-        if (!(error instanceof StoreError && error.retryable) || attempt >= policy.maxAttempts) throw error;
-        await policy.wait(attempt);
-      }
-    }
+    const out = await retryWithBackoff(
+      policy,
+      () => this.call('curves.putPoints', () => this.client.send(command)),
+      (error) => error instanceof StoreError && error.retryable,
+    );
+    return out.ConsumedCapacity?.CapacityUnits ?? 0;
   }
 
   /** Live points of the per-point layout, oldest first unless `newestFirst`. */

@@ -1,7 +1,7 @@
 import type { RateLimiter } from '../../chain/tokenBucket';
 import { EmailSendError } from '../../mail/errors';
 import type { MailSender, RawEmail } from '../../mail/sesSender';
-import type { Backoff } from '../../shared/backoff';
+import { retryWithBackoff, type Backoff } from '../../shared/backoff';
 import type { Counters } from '../../shared/observability';
 
 /** SES error codes for "you are sending too fast". */
@@ -28,15 +28,14 @@ export class GovernedSender implements MailSender {
   ) {}
 
   async send(email: RawEmail): Promise<{ messageId: string }> {
-    for (let attempt = 1; ; attempt++) {
-      await this.limiter.take();
-      try {
-        return await this.inner.send(email);
-      } catch (error) {
-        if (!isThrottled(error) || attempt >= this.backoff.maxAttempts) throw error;
-        this.counters?.count('MailThrottled');
-        await this.backoff.wait(attempt);
-      }
-    }
+    return retryWithBackoff(
+      this.backoff,
+      async () => {
+        await this.limiter.take();
+        return this.inner.send(email);
+      },
+      isThrottled,
+      () => this.counters?.count('MailThrottled'),
+    );
   }
 }
