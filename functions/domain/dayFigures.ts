@@ -1,8 +1,5 @@
 import type { SeriesPoint } from './series';
-import { chainedReturn, netFlow } from './stepReturn';
-
-/** Flows smaller than this (USD) are rounding noise between the two curves, not deposits or withdrawals. */
-export const FLOW_EPSILON_USD = 0.01;
+import { chainedReturn, FLOW_EPSILON_USD, netFlow } from './stepReturn';
 
 /** What happened to an account over one period. Amounts in USD, percentages in percent points. */
 export interface DayFigures {

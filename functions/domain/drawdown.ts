@@ -1,5 +1,5 @@
 import type { SeriesPoint } from './series';
-import { logGrowth, stepReturn } from './stepReturn';
+import { logGrowth, placedReturns } from './stepReturn';
 
 /** Drawdown of the flow-adjusted performance index over a series. Percentages are in [0, 100]. */
 export interface DrawdownResult {
@@ -24,6 +24,12 @@ export interface DrawdownResult {
   maxDollarDrawdown: number;
   /** Timestamp of the last point. */
   asOf: number;
+  /**
+   * The current drawdown with every marked step (a flow that could not be placed, see
+   * `placedReturns`) at its most favourable placement, percent. Equal to `currentPct` when no
+   * marked step counts; a level between the two is crossed on marked steps alone.
+   */
+  favourableCurrentPct: number;
 }
 
 /** One point of the drawdown curve. */
@@ -46,6 +52,8 @@ function walk(series: readonly SeriesPoint[], visit?: (p: SeriesPoint, gap: numb
   if (!first) return null;
   let log = 0;
   let peakLog = 0;
+  let favourableLog = 0;
+  let favourablePeak = 0;
   let peak = first;
   let maxGap = 0;
   let maxPeak = first;
@@ -53,7 +61,10 @@ function walk(series: readonly SeriesPoint[], visit?: (p: SeriesPoint, gap: numb
   visit?.(first, 0);
   for (let i = 1; i < series.length; i++) {
     const cur = series[i]!;
-    log += logGrowth(stepReturn(series[i - 1]!, cur));
+    const step = placedReturns(series[i - 1]!, cur);
+    log += logGrowth(step.r);
+    favourableLog += logGrowth(step.favourable);
+    favourablePeak = Math.max(favourablePeak, favourableLog);
     if (log >= peakLog) {
       peakLog = log;
       peak = cur;
@@ -79,12 +90,13 @@ function walk(series: readonly SeriesPoint[], visit?: (p: SeriesPoint, gap: numb
     maxTroughAt: maxTrough.timestamp,
     maxDollarDrawdown: Math.max(0, maxPeak.pnl - maxTrough.pnl),
     asOf: last.timestamp,
+    favourableCurrentPct: pct(favourablePeak - favourableLog),
   };
 }
 
 /**
  * Flow-adjusted drawdown: per-step returns `r_t = (pnl_t - pnl_{t-1}) / equity_{t-1}` (see
- * `stepReturn` for the capital used and the non-positive-equity rule) chained into an index, and
+ * `stepReturn` for where a step's flow is placed and the non-positive-equity rule) chained into an index, and
  * the index's drawdown from its running peak. Deposits and withdrawals move equity but not PnL,
  * so they neither create nor clear a drawdown. One pass; `series` must be sorted by time.
  * `null` for an empty series.

@@ -1,10 +1,13 @@
 import type { CurvePoint } from './curvePoint';
+import type { PlacedStep } from './placedStep';
 
 /** One instant of an account's history with both curves as numbers (USD). */
 export interface SeriesPoint {
   timestamp: number;
   equity: number;
   pnl: number;
+  /** The return of the step ending here, as collection placed its flow (see `stepReturn`); absent on most points. */
+  step?: PlacedStep;
 }
 
 function numericByTimestamp(points: readonly CurvePoint[]): Map<number, number> {

@@ -1,4 +1,10 @@
+import type { PlacedStep } from './placedStep';
 import type { SeriesPoint } from './series';
+
+export type { FlowPlacement, PlacedStep } from './placedStep';
+
+/** Flows smaller than this (USD) are rounding noise between the two curves, not deposits or withdrawals. */
+export const FLOW_EPSILON_USD = 0.01;
 
 /**
  * Cash that entered (+) or left (-) the account between two points: the equity change the PnL
@@ -9,21 +15,73 @@ export function netFlow(prev: SeriesPoint, cur: SeriesPoint): number {
   return cur.equity - prev.equity - (cur.pnl - prev.pnl);
 }
 
+/** The lowest and highest return a step can have, over the places its flow may have happened. */
+export interface StepReturnRange {
+  readonly low: number;
+  readonly high: number;
+}
+
+function ratio(pnlChange: number, capital: number): number | null {
+  const r = pnlChange / capital;
+  return capital > 0 && Number.isFinite(r) ? r : null;
+}
+
 /**
- * The trading return of one step, `r = (pnl_t - pnl_{t-1}) / capital`, where capital is
- * `equity_{t-1}` plus any deposit detected in the same step (a deposit is assumed to arrive at
- * the start of the step; a withdrawal at its end). Without a deposit this is exactly
- * `(pnl_t - pnl_{t-1}) / equity_{t-1}`; with one it keeps a deposit-and-loss step from looking
- * like a loss larger than the account.
- *
- * Returns 0 when capital is not positive (nothing was at risk: an empty account, or one in
- * deficit) or when any input is not finite, so the result is never NaN. The result may be
- * below -1 only when equity went negative (bad debt); callers treat that as a total loss.
+ * The step's return with its flow placed at the start (`capital = equity_{t-1} + flow`) and at
+ * the end (`capital = equity_{t-1}`) of the step, as a range. Without a flow (below
+ * `FLOW_EPSILON_USD`) both are `(pnl_t - pnl_{t-1}) / equity_{t-1}`. A placement with no positive
+ * capital is impossible; one that empties the account (a return of -100% or below) is dropped
+ * when the other does not and the account ends the step in credit (a deposit funding the loss,
+ * a withdrawal of everything). 0 when nothing was at risk or an input is not finite.
+ */
+export function stepReturnRange(prev: SeriesPoint, cur: SeriesPoint): StepReturnRange {
+  const pnlChange = cur.pnl - prev.pnl;
+  const flow = netFlow(prev, cur);
+  if (!(Math.abs(flow) >= FLOW_EPSILON_USD)) {
+    const r = ratio(pnlChange, prev.equity) ?? 0;
+    return { low: r, high: r };
+  }
+  const placements = [ratio(pnlChange, prev.equity + flow), ratio(pnlChange, prev.equity)].filter((r): r is number => r !== null);
+  const surviving = cur.equity >= 0 ? placements.filter((r) => r > -1) : [];
+  const candidates = surviving.length > 0 ? surviving : placements;
+  if (candidates.length === 0) return { low: 0, high: 0 };
+  return { low: Math.min(...candidates), high: Math.max(...candidates) };
+}
+
+/** The placed step `cur` carries for the step from `prev`, if any. */
+function placedFrom(prev: SeriesPoint, cur: SeriesPoint): PlacedStep | null {
+  return cur.step !== undefined && cur.step.fromTs === prev.timestamp && Number.isFinite(cur.step.r) ? cur.step : null;
+}
+
+/**
+ * The trading return of one step: the return collection placed (`cur.step`, for the step from
+ * `prev`), else the lower end of `stepReturnRange` (the flow placed at the start or the end of
+ * the step, whichever gives less). So a deposit in a losing step never dilutes the loss and a
+ * withdrawal never hides one; a step without a flow is `(pnl_t - pnl_{t-1}) / equity_{t-1}`.
+ * The result may be below -1 only when equity went negative (bad debt); callers treat that as a
+ * total loss.
  */
 export function stepReturn(prev: SeriesPoint, cur: SeriesPoint): number {
-  const capital = prev.equity + Math.max(0, netFlow(prev, cur));
-  const r = (cur.pnl - prev.pnl) / capital;
-  return capital > 0 && Number.isFinite(r) ? r : 0;
+  return placedFrom(prev, cur)?.r ?? stepReturnRange(prev, cur).low;
+}
+
+/**
+ * The step's return (`stepReturn`) and its return at the most favourable placement: the placed
+ * return of a refined step, else the upper end of `stepReturnRange`. The two differ only on a
+ * marked step: one whose flow could not be placed and whose placements differ (a flow with no
+ * PnL change in its step is never marked).
+ */
+export function placedReturns(prev: SeriesPoint, cur: SeriesPoint): { readonly r: number; readonly favourable: number } {
+  const placed = placedFrom(prev, cur);
+  if (placed?.placement === 'refined') return { r: placed.r, favourable: placed.r };
+  const range = stepReturnRange(prev, cur);
+  return { r: placed?.r ?? range.low, favourable: range.high };
+}
+
+/** Whether the step's return rests on a flow that could not be placed (see `placedReturns`). */
+export function isMarkedStep(prev: SeriesPoint, cur: SeriesPoint): boolean {
+  const { r, favourable } = placedReturns(prev, cur);
+  return favourable !== r;
 }
 
 /** `log(1 + r)`, with a total loss (`r <= -1`) as `-Infinity`. Summing these chains returns without overflow. */

@@ -41,9 +41,17 @@ export function slotAttribute(ts: number, interval: Interval): string {
   return offset % intervalMs === 0 ? `p${offset / intervalMs}` : `m${offset}`;
 }
 
-/** A point's stored value: `<equity>|<pnl>`, either side empty when absent. */
+const PLACEMENT_CODE = { refined: 'r', conservative: 'c' } as const;
+
+/**
+ * A point's stored value: `<equity>|<pnl>`, either side empty when absent; a point carrying a
+ * placed step adds `|<r or c>|<return>|<step length, ms>` (`refined` or `conservative`, the
+ * return as a decimal string, the step's start as its distance back from `ts`).
+ */
 export function packPoint(point: StoredCurvePoint): string {
-  return `${point.equity ?? ''}|${point.pnl ?? ''}`;
+  const base = `${point.equity ?? ''}|${point.pnl ?? ''}`;
+  const { step } = point;
+  return step ? `${base}|${PLACEMENT_CODE[step.placement]}|${String(step.r)}|${point.ts - step.fromTs}` : base;
 }
 
 const KEY_ATTRIBUTES = new Set(['series', 'ts', 'expiresAt']);
@@ -52,7 +60,12 @@ const optionalDecimal = z.union([z.literal(''), decimalStringSchema]);
 const packedSchema = z
   .string()
   .transform((value) => value.split('|'))
-  .pipe(z.tuple([optionalDecimal, optionalDecimal]));
+  .pipe(
+    z.union([
+      z.tuple([optionalDecimal, optionalDecimal]),
+      z.tuple([optionalDecimal, optionalDecimal, z.enum(['r', 'c']), decimalStringSchema, z.string().regex(/^[1-9]\d{0,11}$/)]),
+    ]),
+  );
 
 /**
  * Validates a bucket item of `interval` read from the table: an aligned start, a TTL, and slot
@@ -78,12 +91,20 @@ export function curveBucketSchema(interval: Interval) {
           continue;
         }
         const packed = packedSchema.safeParse(value);
-        const [equity, pnl] = packed.data ?? ['', ''];
+        const [equity, pnl, placement, r, stepMs] = packed.data ?? ['', ''];
         if (equity === '' && pnl === '') {
-          ctx.issues.push({ code: 'custom', input: value, path: [name], message: packed.success ? 'holds neither equity nor PnL' : 'not "<equity>|<pnl>" of decimal strings' });
+          ctx.issues.push({
+            code: 'custom',
+            input: value,
+            path: [name],
+            message: packed.success ? 'holds neither equity nor PnL' : 'not "<equity>|<pnl>[|<r or c>|<return>|<step ms>]" of decimal strings',
+          });
           continue;
         }
-        points.push({ ts: item.ts + offset, ...(equity === '' ? {} : { equity }), ...(pnl === '' ? {} : { pnl }) });
+        const ts = item.ts + offset;
+        const step =
+          placement === undefined ? {} : { step: { placement: placement === 'r' ? ('refined' as const) : ('conservative' as const), r: Number(r), fromTs: ts - Number(stepMs) } };
+        points.push({ ts, ...(equity === '' ? {} : { equity }), ...(pnl === '' ? {} : { pnl }), ...step });
       }
       return { start: item.ts, expiresAt: item.expiresAt, points: points.sort((a, b) => a.ts - b.ts) };
     });

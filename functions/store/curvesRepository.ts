@@ -27,6 +27,7 @@ const pointSchema = z.object({
   ts: z.number().int().min(0),
   equity: decimalStringSchema.optional(),
   pnl: decimalStringSchema.optional(),
+  step: z.object({ r: z.number().finite(), placement: z.enum(['refined', 'conservative']), fromTs: z.number().int().min(0) }).optional(),
 });
 /**
  * Most slots one `UpdateItem` sets: a bucket holds `BUCKET_SLOTS` points on the interval grid, but
@@ -34,7 +35,7 @@ const pointSchema = z.object({
  */
 const SLOTS_PER_UPDATE = 100;
 /** An item of the per-point layout written before buckets (`series` = `<address>#<interval>`). */
-const legacyItemSchema = pointSchema.extend({ expiresAt: z.number().optional() });
+const legacyItemSchema = pointSchema.omit({ step: true }).extend({ expiresAt: z.number().optional() });
 
 /**
  * Curve points in table `curves`, `BUCKET_SLOTS` consecutive interval slots per item
@@ -63,7 +64,7 @@ export class CurvesRepository extends DynamoRepository {
   ): Promise<PutPointsResult> {
     const merged = new Map<number, StoredCurvePoint>();
     for (const point of points) {
-      const valid = toPoint(parseItem(pointSchema, point, 'curves.putPoints'));
+      const valid = toPoint(parseItem(pointSchema.refine((p) => !p.step || p.step.fromTs < p.ts, { message: 'step starts at or after its point', path: ['step', 'fromTs'] }), point, 'curves.putPoints'));
       const previous = merged.get(valid.ts);
       merged.set(valid.ts, previous ? toPoint({ ...previous, ...valid }) : valid);
     }
@@ -235,10 +236,11 @@ function mergePoints(legacy: readonly StoredCurvePoint[], buckets: readonly Stor
   return [...byTs.values()].sort((a, b) => a.ts - b.ts);
 }
 
-function toPoint(item: { ts: number; equity?: string | undefined; pnl?: string | undefined }): StoredCurvePoint {
+function toPoint(item: { ts: number; equity?: string | undefined; pnl?: string | undefined; step?: StoredCurvePoint['step'] | undefined }): StoredCurvePoint {
   return {
     ts: item.ts,
     ...(item.equity === undefined ? {} : { equity: item.equity }),
     ...(item.pnl === undefined ? {} : { pnl: item.pnl }),
+    ...(item.step === undefined ? {} : { step: item.step }),
   };
 }

@@ -1,5 +1,4 @@
 import { drawdown } from '../../domain/drawdown';
-import { alignCurves } from '../../domain/series';
 import { evaluateDrawdownAlerts, type DrawdownEvaluation, type LevelState } from '../../domain/alertMachine';
 import { isDataFresh } from '../../domain/staleness';
 import type { AccountRecord } from '../../store/accountItem';
@@ -12,6 +11,7 @@ import { ROLLUP_TOLERANCE_PCT, rollupOfSeries, type DrawdownRollup } from '../..
 import type { SeriesPoint } from '../../domain/series';
 import { DRAWDOWN_ROLLUP_RULE, rollupFromState, rollupToState } from '../../store/drawdownRollupItem';
 import { measureWithRollup } from './measureWithRollup';
+import { storedSeries } from '../../store/storedSeries';
 import { drawdownStateSchema, snoozeStateSchema } from './drawdownState';
 
 /** The alert-state rule under which every drawdown level of an account is kept, in one item. */
@@ -93,10 +93,7 @@ export async function evaluateDrawdown(
   }
 
   const points = await deps.curves.queryRange(account.address, account.interval, from, now);
-  const series = alignCurves(
-    points.flatMap((p) => (p.equity === undefined ? [] : [{ timestamp: p.ts, value: p.equity }])),
-    points.flatMap((p) => (p.pnl === undefined ? [] : [{ timestamp: p.ts, value: p.pnl }])),
-  );
+  const series = storedSeries(points);
   const rebuilt = rollupOfSeries(account.interval, from, series);
   const commitRollup = async () => {
     if (rebuilt.last && rebuilt.last.timestamp !== verified?.last?.timestamp) await saveRollup(rebuilt);

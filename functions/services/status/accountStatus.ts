@@ -2,7 +2,7 @@ import { pollOverdue } from '../../domain/pollOverdue';
 import { SUMMARY_FIELDS, type SummaryField } from '../../domain/summaryFields';
 import { type PortfolioSummary } from '../../domain/portfolioSummary';
 import { drawdown } from '../../domain/drawdown';
-import { alignCurves } from '../../domain/series';
+import { storedSeries } from '../../store/storedSeries';
 import type { TrackedAccount } from '../../domain/account';
 import type { Repositories } from '../../store/repositories';
 import { lookbackWindowMs } from '../../domain/lookbackWindow';
@@ -67,10 +67,7 @@ export async function accountStatus(
     repos.curves.queryRange(account.address, account.interval, Math.max(0, now - lookbackWindowMs(account.interval, lookbackMs)), now),
     repos.audit.listForAccount(account.address, AUDIT_ITEMS),
   ]);
-  const series = alignCurves(
-    history.flatMap((p) => (p.equity === undefined ? [] : [{ timestamp: p.ts, value: p.equity }])),
-    history.flatMap((p) => (p.pnl === undefined ? [] : [{ timestamp: p.ts, value: p.pnl }])),
-  );
+  const series = storedSeries(history);
   const dd = drawdown(series);
   const overdue = account.status === 'ok' ? pollOverdue(account, now, snapshot ? snapshot.polledAt : null) : null;
   return {
