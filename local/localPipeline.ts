@@ -1,4 +1,5 @@
 import type { ChainClient } from '../functions/chain/ports';
+import { settingsSchema } from '../functions/config/settings';
 import { createCollectHandler } from '../functions/handlers/collect';
 import { DEFAULT_COLLECT_SETTINGS, type CollectSettings } from '../functions/services/collect/collectSettings';
 import { type CollectOutcome } from '../functions/services/collect/collectAccount';
@@ -9,6 +10,7 @@ import type { MessageQueue } from '../functions/queue/messageQueue';
 import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
 import type { BackfillBudget } from '../functions/services/collect/backfillBudget';
+import { refinementBudgetFrom, type RefinementBudget } from '../functions/services/collect/refinementBudget';
 import { InProcessQueue, type QueueClock, type SqsLambdaHandler } from './queue/inProcessQueue';
 
 export interface LocalPipelineDeps {
@@ -32,6 +34,8 @@ export interface LocalPipelineDeps {
   readonly collectConcurrency?: number;
   /** The backfill share of scheduled dispatches (`serve`, `npm start`); default none (a CLI cycle polls every pending account). */
   readonly backfillBudget?: BackfillBudget;
+  /** Chain requests for placing flows at `1m`; default the backfill share of the default `CHAIN_RPS`, on `now`. */
+  readonly refinementBudget?: RefinementBudget;
 }
 
 /** Result of one dispatch-and-collect cycle. */
@@ -66,6 +70,7 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
     flush: () => undefined,
     settings: deps.collectSettings ?? DEFAULT_COLLECT_SETTINGS,
     now: deps.now,
+    refinementBudget: deps.refinementBudget ?? refinementBudgetFrom({ CHAIN_RPS: settingsSchema.shape.CHAIN_RPS.parse(undefined) }, deps.now),
     onOutcome: (outcome) => {
       outcomes.push(outcome);
       onProgress?.(outcomes.length);

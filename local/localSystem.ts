@@ -17,6 +17,7 @@ import { InProcessRevocationSigner } from './inProcessRevocationSigner';
 import { chainFrom, linkSecretsFrom, pageSecurity, required, sesSenderFrom } from '../functions/runtime/factories';
 import { collectSettingsFrom } from '../functions/services/collect/collectSettings';
 import { backfillBudgetFrom } from '../functions/services/collect/backfillBudget';
+import { refinementBudgetFrom } from '../functions/services/collect/refinementBudget';
 import type { DueReportsDeps } from '../functions/services/report/dueReports';
 import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
@@ -123,6 +124,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     notifyConsumer: createNotifyHandler({ ...mail, sender: governor.sender(ses, 'alert') }),
     ...(options.clock ? { queueClock: options.clock } : {}),
     collectSettings: collectSettingsFrom(settings),
+    refinementBudget: refinementBudgetFrom(settings, now),
     ...(options.dispatchEveryMs === undefined ? {} : { backfillBudget: backfillBudgetFrom(settings, options.dispatchEveryMs) }),
     ...(options.visibilityTimeoutMs === undefined ? {} : { visibilityTimeoutMs: options.visibilityTimeoutMs }),
   });

@@ -11,6 +11,7 @@ import { progressReporter } from '../progressReporter';
 import { createNotifyHandler } from '../../functions/handlers/notify';
 import { collectSettingsFrom } from '../../functions/services/collect/collectSettings';
 import { createLocalPipeline } from '../../local/localPipeline';
+import { refinementBudgetFrom } from '../../functions/services/collect/refinementBudget';
 
 /** `sentinel collect`: one dispatch-and-collect cycle now, alerts included. */
 export function register(program: Command, context: CliContext): void {
@@ -73,6 +74,7 @@ async function collectPipeline(rt: CliRuntime) {
     now,
     notifyConsumer: createNotifyHandler(mail),
     collectSettings: collectSettingsFrom(rt.settings),
+    refinementBudget: refinementBudgetFrom(rt.settings, now),
     visibilityTimeoutMs: 1_000,
   });
 }

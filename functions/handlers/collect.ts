@@ -10,6 +10,7 @@ import { lazyHandler } from '../runtime/lazyHandler';
 import { sqsHandler, type SqsHandlerDeps } from '../runtime/sqsHandler';
 import { collectAccount, type CollectDeps, type CollectOutcome } from '../services/collect/collectAccount';
 import { collectSettingsFrom } from '../services/collect/collectSettings';
+import { refinementBudgetFrom } from '../services/collect/refinementBudget';
 import { watchDelegateBatch } from '../services/collect/watchDelegateBatch';
 import { createObservability } from '../shared/observability';
 
@@ -61,6 +62,7 @@ export function collectDepsFromEnv(env: Readonly<Record<string, string | undefin
     addContext,
     settings: collectSettingsFrom(settings),
     now: Date.now,
+    refinementBudget: refinementBudgetFrom(settings, Date.now),
     recordConcurrency: settings.COLLECT_RECORD_CONCURRENCY,
     deadlineMarginMs: settings.DEADLINE_MARGIN_MS,
   };

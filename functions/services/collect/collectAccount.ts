@@ -8,6 +8,7 @@ import type { AccountRecord } from '../../store/accountItem';
 import { evaluateDrawdown } from './evaluateDrawdown';
 import { fetchCurves } from './fetchCurves';
 import { newCurvePoints } from './newCurvePoints';
+import { placeFlows } from './placeFlows';
 import { sendAll } from '../../queue/sendAll';
 import { watchDelegates } from './watchDelegates';
 import { fullDelegateCheck } from './fullDelegateCheck';
@@ -67,7 +68,13 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
     return recordChainFailure(deps, account, cursorMs, now, error);
   }
 
-  const points = newCurvePoints(fetched.curves.equity, fetched.curves.pnl, cursorMs);
+  const placed = await placeFlows(
+    { chain: deps.chain, budget: deps.refinementBudget, maxPointsPerRequest: settings.maxPointsPerRequest },
+    { account: account.address, interval: account.interval },
+    fetched.curves,
+    newCurvePoints(fetched.curves.equity, fetched.curves.pnl, cursorMs),
+  );
+  const { points } = placed;
   if (points.length > 0) await repos.curves.putPoints(account.address, account.interval, points, now + settings.retentionMs);
   const newCursor = points[points.length - 1]?.ts ?? cursorMs;
 
@@ -119,6 +126,8 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
   deps.counters.count('Polls');
   deps.counters.count('SuccessfulPolls');
   deps.counters.count('NewPoints', points.length);
+  if (placed.refined > 0) deps.counters.count('FlowStepsRefined', placed.refined);
+  if (placed.marked > 0) deps.counters.count('FlowStepsMarked', placed.marked);
   if (events.length > 0) deps.counters.count('AlertEvents', events.length);
   // A routine poll is counted (metrics), not logged at INFO: one line per poll was most of the log bill.
   const notable = events.length > 0 || health.status !== account.status;
@@ -129,7 +138,7 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
     newPoints: points.length,
     status: health.status,
     events: events.length,
-    chainRequests: fetched.curves.requests + (fetched.delegates === null ? 1 : 2),
+    chainRequests: fetched.curves.requests + placed.requests + (fetched.delegates === null ? 1 : 2),
   };
 }
 

@@ -5,6 +5,7 @@ import type { Counters, Log } from '../../shared/observability';
 import type { CollectSettings } from './collectSettings';
 import type { NotifyEvent } from '../../messages/notifyMessage';
 import type { MessageQueue } from '../../queue/messageQueue';
+import type { RefinementBudget } from './refinementBudget';
 
 /** What collection needs: the chain, the stores, the notify queue, observability, settings and a clock. */
 export interface CollectDeps {
@@ -16,6 +17,8 @@ export interface CollectDeps {
   readonly counters: Counters;
   readonly settings: CollectSettings;
   readonly now: () => number;
+  /** Chain requests for placing flows at `1m` (`placeFlows`); absent, every flow step is placed conservatively. */
+  readonly refinementBudget?: RefinementBudget;
 }
 
 /** What one poll or one account's delegate check came to. */
