@@ -32,6 +32,17 @@ export interface PendingAlerts {
   readonly events: NotifyEvent[];
   /** The current drawdown, percent (null without data). */
   readonly drawdownPct: number | null;
+  /**
+   * The current drawdown with every marked step (a flow that could not be placed) at its
+   * favourable placement (`DrawdownResult.favourableCurrentPct`). Measured on the full window
+   * only: `null` when the poll stopped at the rollup (no level moved) or without data.
+   */
+  readonly favourableDrawdownPct: number | null;
+  /**
+   * The notice's level is reached only through marked steps (`favourableDrawdownPct` is below
+   * it): the email still goes out, but an automatic action waits for the next poll.
+   */
+  readonly crossingOnMarkedStepsOnly: boolean;
   commit(): Promise<void>;
 }
 
@@ -86,9 +97,10 @@ export async function evaluateDrawdown(
       const commitRollup = async () => {
         if (measured.changed) await saveRollup(measured.sealed);
       };
-      if (measured.currentPct === null || !measured.last) return { events: [], drawdownPct: null, commit: commitRollup };
+      const quiet = { events: [], favourableDrawdownPct: null, crossingOnMarkedStepsOnly: false, commit: commitRollup };
+      if (measured.currentPct === null || !measured.last) return { ...quiet, drawdownPct: null };
       const { currentPct, last } = measured;
-      if (levels.quietAround(currentPct, last)) return { events: [], drawdownPct: currentPct, commit: commitRollup };
+      if (levels.quietAround(currentPct, last)) return { ...quiet, drawdownPct: currentPct };
     }
   }
 
@@ -100,7 +112,8 @@ export async function evaluateDrawdown(
   };
   const result = drawdown(series);
   const last = series[series.length - 1];
-  const nothing: PendingAlerts = { events: [], drawdownPct: result?.currentPct ?? null, commit: commitRollup };
+  const favourableDrawdownPct = result?.favourableCurrentPct ?? null;
+  const nothing: PendingAlerts = { events: [], drawdownPct: result?.currentPct ?? null, favourableDrawdownPct, crossingOnMarkedStepsOnly: false, commit: commitRollup };
   if (!result || !last || account.drawdownThresholds.length === 0) return nothing;
 
   const evaluation = levels.evaluate(result.currentPct, last, series);
@@ -130,6 +143,8 @@ export async function evaluateDrawdown(
   return {
     events,
     drawdownPct: result.currentPct,
+    favourableDrawdownPct,
+    crossingOnMarkedStepsOnly: notice !== null && result.favourableCurrentPct < notice.level,
     commit: async () => {
       await Promise.all([
         commitRollup(),

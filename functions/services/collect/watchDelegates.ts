@@ -28,7 +28,7 @@ export async function watchDelegates(
   account: AccountRecord,
   current: readonly Delegate[],
   options: { now: number; firstObservation: boolean },
-): Promise<Omit<PendingAlerts, 'drawdownPct'> & { mark: string }> {
+): Promise<Pick<PendingAlerts, 'events' | 'commit'> & { mark: string }> {
   const views = await deps.delegates.listForAccount(account.address);
   const previous = new Map<string, SeenDelegate>(views.map((v) => [v.delegate, toSeen(v)]));
   const { events, next } = checkDelegates({
