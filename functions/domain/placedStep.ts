@@ -13,4 +13,9 @@ export interface PlacedStep {
   readonly placement: FlowPlacement;
   /** The step's start: `r` holds only for the step from the point at this time. */
   readonly fromTs: number;
+  /**
+   * A `conservative` step refined at `1m` whose flow fell within a minute: its return with that
+   * flow at its favourable placement. Absent otherwise (an unrefined step's range gives it).
+   */
+  readonly favourable?: number;
 }

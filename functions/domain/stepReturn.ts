@@ -75,7 +75,7 @@ export function placedReturns(prev: SeriesPoint, cur: SeriesPoint): { readonly r
   const placed = placedFrom(prev, cur);
   if (placed?.placement === 'refined') return { r: placed.r, favourable: placed.r };
   const range = stepReturnRange(prev, cur);
-  return { r: placed?.r ?? range.low, favourable: range.high };
+  return { r: placed?.r ?? range.low, favourable: placed?.favourable ?? range.high };
 }
 
 /** Whether the step's return rests on a flow that could not be placed (see `placedReturns`). */

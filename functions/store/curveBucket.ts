@@ -46,24 +46,29 @@ const PLACEMENT_CODE = { refined: 'r', conservative: 'c' } as const;
 /**
  * A point's stored value: `<equity>|<pnl>`, either side empty when absent; a point carrying a
  * placed step adds `|<r or c>|<return>|<step length, ms>` (`refined` or `conservative`, the
- * return as a decimal string, the step's start as its distance back from `ts`).
+ * return as a decimal string, the step's start as its distance back from `ts`) and, for a
+ * conservative step with a favourable return, `|<favourable return>`.
  */
 export function packPoint(point: StoredCurvePoint): string {
   const base = `${point.equity ?? ''}|${point.pnl ?? ''}`;
   const { step } = point;
-  return step ? `${base}|${PLACEMENT_CODE[step.placement]}|${String(step.r)}|${point.ts - step.fromTs}` : base;
+  if (!step) return base;
+  const placed = `${base}|${PLACEMENT_CODE[step.placement]}|${String(step.r)}|${point.ts - step.fromTs}`;
+  return step.favourable === undefined ? placed : `${placed}|${String(step.favourable)}`;
 }
 
 const KEY_ATTRIBUTES = new Set(['series', 'ts', 'expiresAt']);
 const SLOT_NAME = /^(?:p(0|[1-9]\d{0,2})|m([1-9]\d{0,11}))$/;
 const optionalDecimal = z.union([z.literal(''), decimalStringSchema]);
+const stepMsSchema = z.string().regex(/^[1-9]\d{0,11}$/);
 const packedSchema = z
   .string()
   .transform((value) => value.split('|'))
   .pipe(
     z.union([
       z.tuple([optionalDecimal, optionalDecimal]),
-      z.tuple([optionalDecimal, optionalDecimal, z.enum(['r', 'c']), decimalStringSchema, z.string().regex(/^[1-9]\d{0,11}$/)]),
+      z.tuple([optionalDecimal, optionalDecimal, z.enum(['r', 'c']), decimalStringSchema, stepMsSchema]),
+      z.tuple([optionalDecimal, optionalDecimal, z.literal('c'), decimalStringSchema, stepMsSchema, decimalStringSchema]),
     ]),
   );
 
@@ -91,19 +96,28 @@ export function curveBucketSchema(interval: Interval) {
           continue;
         }
         const packed = packedSchema.safeParse(value);
-        const [equity, pnl, placement, r, stepMs] = packed.data ?? ['', ''];
+        const [equity, pnl, placement, r, stepMs, favourable] = packed.data ?? ['', ''];
         if (equity === '' && pnl === '') {
           ctx.issues.push({
             code: 'custom',
             input: value,
             path: [name],
-            message: packed.success ? 'holds neither equity nor PnL' : 'not "<equity>|<pnl>[|<r or c>|<return>|<step ms>]" of decimal strings',
+            message: packed.success ? 'holds neither equity nor PnL' : 'not "<equity>|<pnl>[|<r or c>|<return>|<step ms>[|<favourable>]]" of decimal strings',
           });
           continue;
         }
         const ts = item.ts + offset;
         const step =
-          placement === undefined ? {} : { step: { placement: placement === 'r' ? ('refined' as const) : ('conservative' as const), r: Number(r), fromTs: ts - Number(stepMs) } };
+          placement === undefined
+            ? {}
+            : {
+                step: {
+                  placement: placement === 'r' ? ('refined' as const) : ('conservative' as const),
+                  r: Number(r),
+                  fromTs: ts - Number(stepMs),
+                  ...(favourable === undefined ? {} : { favourable: Number(favourable) }),
+                },
+              };
         points.push({ ts, ...(equity === '' ? {} : { equity }), ...(pnl === '' ? {} : { pnl }), ...step });
       }
       return { start: item.ts, expiresAt: item.expiresAt, points: points.sort((a, b) => a.ts - b.ts) };

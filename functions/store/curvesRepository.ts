@@ -27,7 +27,10 @@ const pointSchema = z.object({
   ts: z.number().int().min(0),
   equity: decimalStringSchema.optional(),
   pnl: decimalStringSchema.optional(),
-  step: z.object({ r: z.number().finite(), placement: z.enum(['refined', 'conservative']), fromTs: z.number().int().min(0) }).optional(),
+  step: z
+    .object({ r: z.number().finite(), placement: z.enum(['refined', 'conservative']), fromTs: z.number().int().min(0), favourable: z.number().finite().optional() })
+    .refine((s) => s.favourable === undefined || s.placement === 'conservative', { message: 'only a conservative step has a favourable return', path: ['favourable'] })
+    .optional(),
 });
 /**
  * Most slots one `UpdateItem` sets: a bucket holds `BUCKET_SLOTS` points on the interval grid, but
@@ -236,11 +239,16 @@ function mergePoints(legacy: readonly StoredCurvePoint[], buckets: readonly Stor
   return [...byTs.values()].sort((a, b) => a.ts - b.ts);
 }
 
-function toPoint(item: { ts: number; equity?: string | undefined; pnl?: string | undefined; step?: StoredCurvePoint['step'] | undefined }): StoredCurvePoint {
+type ParsedStep = { r: number; placement: 'refined' | 'conservative'; fromTs: number; favourable?: number | undefined };
+
+function toPoint(item: { ts: number; equity?: string | undefined; pnl?: string | undefined; step?: ParsedStep | undefined }): StoredCurvePoint {
+  const { step } = item;
   return {
     ts: item.ts,
     ...(item.equity === undefined ? {} : { equity: item.equity }),
     ...(item.pnl === undefined ? {} : { pnl: item.pnl }),
-    ...(item.step === undefined ? {} : { step: item.step }),
+    ...(step === undefined
+      ? {}
+      : { step: { r: step.r, placement: step.placement, fromTs: step.fromTs, ...(step.favourable === undefined ? {} : { favourable: step.favourable }) } }),
   };
 }
