@@ -102,7 +102,7 @@ export function curveBucketSchema(interval: Interval) {
             code: 'custom',
             input: value,
             path: [name],
-            message: packed.success ? 'holds neither equity nor PnL' : 'not "<equity>|<pnl>[|<r or c>|<return>|<step ms>[|<favourable>]]" of decimal strings',
+            message: packed.success ? 'holds neither equity nor PnL' : 'not "<equity>|<pnl>" of decimal strings, with or without a placed step "|<r or c>|<return>|<step ms>[|<favourable>]"',
           });
           continue;
         }
