@@ -71,7 +71,7 @@ async function collectPipeline(rt: CliRuntime) {
     log: rt.log,
     counters,
     now,
-    notifyConsumer: createNotifyHandler(mail),
+    notifyConsumer: createNotifyHandler({ ...mail, repos: rt.repos }),
     collectSettings: collectSettingsFrom(rt.settings),
     visibilityTimeoutMs: 1_000,
   });
