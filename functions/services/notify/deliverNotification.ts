@@ -75,6 +75,7 @@ export const EMAIL_KIND_OF: Readonly<Record<NotifyKind, NotificationEmail['kind'
   'expiry-warning': 'delegate-expiry',
   expired: 'delegate-expiry',
   'revocation-result': 'revocation-result',
+  'account-snoozed': 'snooze-notice',
 };
 
 interface SharedParts {
@@ -201,6 +202,8 @@ function render(renderer: EmailRenderer, email: NotificationEmail, timeZone: str
     case 'new-delegate':
       return renderer.render(email.kind, email.view, { timeZone });
     case 'revocation-result':
+      return renderer.render(email.kind, email.view, { timeZone });
+    case 'snooze-notice':
       return renderer.render(email.kind, email.view, { timeZone });
   }
 }
