@@ -1,16 +1,25 @@
 import { formatTime } from '../functions/mail/format';
 import { drawdownStateSchema, snoozeStateSchema } from '../functions/services/collect/drawdownState';
+import { activeSnoozes, recipientSnoozesStateSchema } from '../functions/domain/recipientSnoozes';
+import { RECIPIENT_SNOOZES_RULE, SNOOZE_RULE } from '../functions/store/alertStateRepository';
 
 /**
  * An alert rule's stored state in words, times in `timeZone`: one `[rule, state]` row per
- * drawdown level (`breached since ...`, `armed`), `snoozed until ...` for a snooze. A rule this
+ * drawdown level (`breached since ...`, `armed`), `snoozed for all recipients until ...` for the
+ * account-wide snooze, one `snoozed for <email> until ...` row per running recipient snooze. A rule this
  * CLI does not know is shown as its keys and values.
  */
 export function describeAlertState(rule: string, state: Record<string, unknown>, now: number, timeZone: string): [string, string][] {
   const time = (ms: number) => formatTime(ms, timeZone);
-  const snooze = rule === 'snooze' ? snoozeStateSchema.safeParse(state) : null;
+  const snooze = rule === SNOOZE_RULE ? snoozeStateSchema.safeParse(state) : null;
   if (snooze?.success) {
-    return [['snooze', snooze.data.until > now ? `drawdown alerts snoozed until ${time(snooze.data.until)}` : `not snoozed (the last snooze ended ${time(snooze.data.until)})`]];
+    return [['snooze', snooze.data.until > now ? `drawdown alerts snoozed for all recipients until ${time(snooze.data.until)}` : `no account-wide snooze (the last one ended ${time(snooze.data.until)})`]];
+  }
+  const perRecipient = rule === RECIPIENT_SNOOZES_RULE ? recipientSnoozesStateSchema.safeParse(state) : null;
+  if (perRecipient?.success) {
+    const running = Object.entries(activeSnoozes(perRecipient.data.recipients, now)).sort(([a], [b]) => a.localeCompare(b));
+    if (running.length === 0) return [['snooze', 'no recipient snoozed']];
+    return running.map(([email, until]) => ['snooze', `drawdown alerts snoozed for ${email} until ${time(until)}`]);
   }
   const drawdown = rule === 'drawdown' ? drawdownStateSchema.safeParse(state) : null;
   if (drawdown?.success) {

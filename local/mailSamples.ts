@@ -11,6 +11,7 @@ import type {
   MetricRow,
   NewDelegateView,
   RevocationResultView,
+  SnoozeNoticeView,
 } from '../functions/mail/views';
 
 /** Realistic views for the six emails: `sentinel test-email` sends them, the screenshots render them, tests derive variations from them. */
@@ -139,6 +140,13 @@ export const revocationResult: RevocationResultView = {
   txSignature: `0x${'ab'.repeat(65)}`,
 };
 
+export const snoozeNotice: SnoozeNoticeView = {
+  account: { address: ACCOUNT, label: 'bot-main' },
+  generatedAtMs: NOW,
+  links,
+  untilMs: NOW + 24 * 3_600_000,
+};
+
 const DESK = [
   { address: '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65', label: 'arb-desk' },
   { address: ACCOUNT, label: 'bot-main' },
@@ -228,6 +236,7 @@ export const views: { [K in EmailKind]: EmailViews[K] } = {
   'new-delegate': newDelegate,
   'revocation-result': revocationResult,
   digest,
+  'snooze-notice': snoozeNotice,
 };
 
 /**

@@ -72,7 +72,7 @@ async function collectPipeline(rt: CliRuntime) {
     log: rt.log,
     counters,
     now,
-    notifyConsumer: createNotifyHandler(mail),
+    notifyConsumer: createNotifyHandler({ ...mail, repos: rt.repos }),
     collectSettings: collectSettingsFrom(rt.settings),
     refinementBudget: refinementBudgetFrom(rt.settings, now),
     visibilityTimeoutMs: 1_000,

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cliRuntime';
 import { register as registerAccounts } from './accounts';
+import { register as registerAlerts } from './alerts';
 import { register as registerCollect } from './collect';
 import { register as registerInit } from './init';
 import { register as registerStatus } from './status';
@@ -19,6 +20,7 @@ export function registerCommands(program: Command, context: CliContext): void {
   registerAccounts(program, context);
   registerCollect(program, context);
   registerStatus(program, context);
+  registerAlerts(program, context);
   registerLink(program, context);
   registerReport(program, context);
   registerRecipients(program, context);

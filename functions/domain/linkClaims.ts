@@ -39,7 +39,12 @@ export const linkClaimsSchema = z.discriminatedUnion('purpose', [
    * existed carry none: they stop every category but `security`.
    */
   z.strictObject({ purpose: z.literal('unsubscribe'), ...base, email: z.email(), category: oneClickCategorySchema.optional() }),
-  z.strictObject({ purpose: z.literal('snooze'), ...base, snoozeHours: z.number().int().min(1).max(MAX_SNOOZE_HOURS) }),
+  /**
+   * Snoozes drawdown alerts of the account for `email` only (the recipient the link was sent to).
+   * Links sent before recipients were bound carry no `email`: they snooze nothing (the page says
+   * the link is from an older email).
+   */
+  z.strictObject({ purpose: z.literal('snooze'), ...base, snoozeHours: z.number().int().min(1).max(MAX_SNOOZE_HOURS), email: z.email().optional() }),
   /** Opens the email preferences of `email` (reusable, like unsubscribe links). */
   z.strictObject({ purpose: z.literal('preferences'), ...base, email: z.email() }),
 ]);

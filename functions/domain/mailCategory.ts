@@ -31,6 +31,7 @@ const CATEGORY_OF_KIND: Readonly<Record<string, MailCategory>> = {
   'monthly-report': 'reports',
   digest: 'reports',
   'drawdown-alert': 'drawdown',
+  'snooze-notice': 'drawdown',
   'delegate-expiry': 'expiry',
   'new-delegate': 'security',
   'revocation-result': 'security',

@@ -3,6 +3,7 @@ import { lazyHandler } from '../runtime/lazyHandler';
 import { mailerDepsFromEnv } from '../runtime/mailerDepsFromEnv';
 import { sqsHandler, type SqsHandlerDeps } from '../runtime/sqsHandler';
 import { AccountsRepository } from '../store/accountsRepository';
+import { AlertStateRepository } from '../store/alertStateRepository';
 import { CurvesRepository } from '../store/curvesRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
 import { DeliveryRepository } from '../store/deliveryRepository';
@@ -48,6 +49,7 @@ export function createNotifyHandler(deps: NotifyDeps) {
 export async function notifyDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<NotifyDeps> {
   return mailerDepsFromEnv('notify', env, {
     accounts: AccountsRepository,
+    alerts: AlertStateRepository,
     curves: CurvesRepository,
     delegates: DelegateViewRepository,
     deliveries: DeliveryRepository,

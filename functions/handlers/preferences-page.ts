@@ -1,6 +1,7 @@
 import { settingsFor } from '../config/settings';
 import { LINK_PATHS } from '../links/actionLinks';
 import { pageSecurityFrom, someRepositoriesFrom } from '../runtime/factories';
+import { AccountsRepository } from '../store/accountsRepository';
 import { AlertStateRepository } from '../store/alertStateRepository';
 import { PreferencesRepository } from '../store/preferencesRepository';
 import { TokenRepository } from '../store/tokenRepository';
@@ -31,15 +32,16 @@ export function createPreferencesPageHandler(deps: PreferencesPageHandlerDeps) {
   });
 }
 
-/** Deps from the Lambda environment: preferences, alerts and tokens (snooze# items) tables and the link secret. */
+/** Deps from the Lambda environment: preferences, alerts, accounts (read) and tokens (snooze# items) tables and the link secret. */
 export async function preferencesPageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<PreferencesPageHandlerDeps> {
   const settings = settingsFor('preferences-page', env);
   const { log, addContext } = createObservability('preferences-page');
-  const repos = someRepositoriesFrom(settings, { preferences: PreferencesRepository, alerts: AlertStateRepository, tokens: TokenRepository });
+  const repos = someRepositoriesFrom(settings, { preferences: PreferencesRepository, alerts: AlertStateRepository, accounts: AccountsRepository, tokens: TokenRepository });
   return {
     ...(await pageSecurityFrom(settings)),
     preferences: repos.preferences,
     alerts: repos.alerts,
+    accounts: repos.accounts,
     tokens: repos.tokens,
     now: Date.now,
     log,

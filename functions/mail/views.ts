@@ -316,6 +316,14 @@ export const revocationResultViewSchema = z.object({
 });
 export type RevocationResultView = z.input<typeof revocationResultViewSchema>;
 
+/** An operator snoozed the account's drawdown alerts for every recipient (`sentinel alerts snooze`). */
+export const snoozeNoticeViewSchema = z.object({
+  ...base,
+  /** When the snooze ends. */
+  untilMs: timestampMs,
+});
+export type SnoozeNoticeView = z.input<typeof snoozeNoticeViewSchema>;
+
 /** Schema of each email's view, by kind. */
 export const emailViewSchemas = {
   'daily-report': dailyReportViewSchema,
@@ -324,9 +332,10 @@ export const emailViewSchemas = {
   'new-delegate': newDelegateViewSchema,
   'revocation-result': revocationResultViewSchema,
   digest: digestViewSchema,
+  'snooze-notice': snoozeNoticeViewSchema,
 } as const;
 
-/** The six emails. */
+/** The seven emails. */
 export type EmailKind = keyof typeof emailViewSchemas;
 export const EMAIL_KINDS = Object.keys(emailViewSchemas) as EmailKind[];
 
@@ -338,4 +347,5 @@ export interface EmailViews {
   'new-delegate': NewDelegateView;
   'revocation-result': RevocationResultView;
   digest: DigestView;
+  'snooze-notice': SnoozeNoticeView;
 }

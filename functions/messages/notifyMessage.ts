@@ -58,6 +58,8 @@ export const notifyMessageSchema = z.discriminatedUnion('kind', [
     /** Signature of the submitted transaction (public data), to find it on the chain. */
     transactionSignature: z.string().max(200).nullable(),
   }),
+  /** An operator snoozed the account's drawdown alerts for every recipient until `until` (ms). */
+  z.object({ ...base, kind: z.literal('account-snoozed'), until: timestampMsSchema }),
 ]);
 export type NotifyMessage = z.infer<typeof notifyMessageSchema>;
 export type NotifyKind = NotifyMessage['kind'];

@@ -5,9 +5,22 @@ import { queryAll } from './queryAll';
 import { StoreError } from './storeError';
 import { DynamoRepository } from './dynamoRepository';
 import type { RepositoryOptions } from './repositoryOptions';
+import {
+  laterEnd,
+  recipientKey,
+  recipientSnoozesStateSchema,
+  withoutRecipientSnooze,
+  withRecipientSnooze,
+  type RecipientSnoozes,
+} from '../domain/recipientSnoozes';
 
-/** The rule name under which an account's snooze is stored (state `{ until: epoch ms }`). */
+/**
+ * The rule name under which an account-wide snooze is stored (state `{ until: epoch ms }`): an
+ * operator's act (`sentinel alerts snooze`), applied by the account's alert machine.
+ */
 export const SNOOZE_RULE = 'snooze';
+/** The rule name of an account's per-recipient snoozes (state `{ recipients: { email: until } }`), applied where alerts fan out. */
+export const RECIPIENT_SNOOZES_RULE = 'recipient-snoozes';
 
 /** Where one rule of one account stands, with the version its next write must name. */
 export interface AlertState {
@@ -93,15 +106,75 @@ export class AlertStateRepository extends DynamoRepository {
     return parsed.success ? parsed.data.until : null;
   }
 
-  /** Silences the account's alerts until `until` (epoch ms), whatever was stored before. */
-  async snooze(address: string, until: number): Promise<void> {
+  /**
+   * Silences the account's drawdown alerts for every recipient until `until` (epoch ms), or
+   * later when a longer snooze is already stored (the later end wins). Returns the end in force.
+   */
+  async snooze(address: string, until: number): Promise<number> {
+    let result = until;
+    await this.rewrite('alerts.snooze', address, SNOOZE_RULE, (state) => {
+      const current = snoozeSchema.safeParse(state);
+      result = laterEnd(current.success ? current.data.until : null, until);
+      return { until: result };
+    });
+    return result;
+  }
+
+  /** Ends the account-wide snooze at `now` (kept as "the last snooze ended"); false when none was running. */
+  async liftSnooze(address: string, now: number): Promise<boolean> {
+    const running = (await this.snoozedUntil(address) ?? 0) > now;
+    if (running) await this.rewrite('alerts.liftSnooze', address, SNOOZE_RULE, () => ({ until: now }));
+    return running;
+  }
+
+  /** The account's per-recipient snoozes as stored (ended ones may still be listed). One `GetItem`. */
+  async recipientSnoozes(address: string): Promise<RecipientSnoozes> {
+    const stored = await this.get(address, RECIPIENT_SNOOZES_RULE);
+    const parsed = recipientSnoozesStateSchema.safeParse(stored?.state);
+    return parsed.success ? parsed.data.recipients : {};
+  }
+
+  /**
+   * Snoozes the account's drawdown alerts for `email` only, until `until` or the later end
+   * already stored for it. Returns the end in force. `GetItem` and a conditional `PutItem`.
+   */
+  async snoozeRecipient(address: string, email: string, until: number, now: number): Promise<number> {
+    let next: RecipientSnoozes = {};
+    await this.rewrite('alerts.snoozeRecipient', address, RECIPIENT_SNOOZES_RULE, (state) => {
+      next = withRecipientSnooze(recipientsOf(state), email, until, now);
+      return { recipients: next };
+    });
+    return next[recipientKey(email)] ?? until;
+  }
+
+  /** Lifts `email`'s snooze (`null`: every recipient's); returns the recipients whose running snooze was lifted. */
+  async liftRecipientSnoozes(address: string, email: string | null, now: number): Promise<string[]> {
+    const before = await this.recipientSnoozes(address);
+    const lifted = Object.entries(before)
+      .filter(([key, until]) => until > now && (email === null || key === recipientKey(email)))
+      .map(([key]) => key);
+    if (lifted.length > 0) {
+      await this.rewrite('alerts.liftRecipientSnoozes', address, RECIPIENT_SNOOZES_RULE, (state) => ({
+        recipients: withoutRecipientSnooze(recipientsOf(state), email, now),
+      }));
+    }
+    return lifted;
+  }
+
+  /** Reads a rule and writes `change(state)` under optimistic concurrency, retrying a few conflicts. */
+  private async rewrite(operation: string, address: string, rule: string, change: (state: unknown) => Record<string, unknown>): Promise<void> {
     for (let attempt = 0; attempt < 5; attempt++) {
-      const current = await this.get(address, SNOOZE_RULE);
-      const outcome = await this.compareAndSet(address, SNOOZE_RULE, current?.version ?? null, { until });
+      const current = await this.get(address, rule);
+      const outcome = await this.compareAndSet(address, rule, current?.version ?? null, change(current?.state));
       if (outcome.kind === 'written') return;
     }
-    throw new StoreError('alerts.snooze', `snooze of ${address} kept conflicting with concurrent writes`);
+    throw new StoreError(operation, `${rule} of ${address} kept conflicting with concurrent writes`);
   }
+}
+
+function recipientsOf(state: unknown): RecipientSnoozes {
+  const parsed = recipientSnoozesStateSchema.safeParse(state);
+  return parsed.success ? parsed.data.recipients : {};
 }
 
 function toState(item: z.infer<typeof itemSchema>): AlertState {

@@ -1,7 +1,9 @@
 import { MAIL_CATEGORIES, ONE_CLICK_CATEGORIES, type MailCategory } from '../domain/mailCategory';
 import { LINK_PATHS, type ActionLinks } from '../links/actionLinks';
 import type { Log } from '../shared/observability';
+import type { AccountsRepository } from '../store/accountsRepository';
 import type { AlertStateRepository } from '../store/alertStateRepository';
+import { recipientKey } from '../domain/recipientSnoozes';
 import type { PreferencesRepository } from '../store/preferencesRepository';
 import type { TokenRepository } from '../store/tokenRepository';
 import type { CsrfTokens } from './csrfToken';
@@ -16,7 +18,10 @@ export interface PreferencesPageDeps {
   readonly publicBaseUrl: string;
   /** Per-address mail categories; this page never writes `suppressions` (stopping all mail). */
   readonly preferences: Pick<PreferencesRepository, 'optOuts' | 'optOut' | 'setOptOuts'>;
-  readonly alerts: Pick<AlertStateRepository, 'snooze'>;
+  /** A snooze is the clicking recipient's own: read and conditionally rewrite the account's `recipient-snoozes` item. */
+  readonly alerts: Pick<AlertStateRepository, 'snoozeRecipient'>;
+  /** The snoozed account's label, zone and recipients (one `GetItem`). */
+  readonly accounts: Pick<AccountsRepository, 'get'>;
   /** Snooze tokens only (the table's `snooze#` items): this page never touches a revoke token. */
   readonly tokens: SnoozeTokens;
   readonly now: () => number;
@@ -37,8 +42,12 @@ export type PreferencesPageView =
   | { kind: 'unsubscribe-confirm'; email: string; categories: readonly MailCategory[]; token: string; csrf: string; preferencesUrl: string }
   | { kind: 'unsubscribed'; email: string; categories: readonly MailCategory[]; oneClick: boolean; preferencesUrl: string }
   | { kind: 'preferences'; email: string; optOuts: readonly MailCategory[]; token: string; csrf: string; notice: PreferencesNotice }
-  | { kind: 'snooze-confirm'; account: string; hours: number; token: string; csrf: string }
-  | { kind: 'snoozed'; account: string; until: number }
+  | { kind: 'snooze-confirm'; account: SnoozedAccount; email: string; hours: number; token: string; csrf: string }
+  | { kind: 'snoozed'; account: SnoozedAccount; email: string; until: number }
+  /** A snooze link from before links named their recipient: it snoozes nothing. */
+  | { kind: 'snooze-outdated' }
+  /** The account is no longer tracked, or the link's address no longer gets its alerts. */
+  | { kind: 'snooze-not-recipient'; email: string }
   | { kind: 'link-expired'; expiredAt: number }
   | { kind: 'link-used'; consumedAt: number }
   | { kind: 'link-invalid'; reason: string }
@@ -46,6 +55,13 @@ export type PreferencesPageView =
   | { kind: 'bad-request'; reason: string }
   | { kind: 'not-found' }
   | { kind: 'method-not-allowed' };
+
+/** What a snooze page names: the account's label (or address) and the zone its times are shown in. */
+export interface SnoozedAccount {
+  readonly address: string;
+  readonly label: string | null;
+  readonly timeZone: string;
+}
 
 const HOUR_MS = 3_600_000;
 
@@ -56,7 +72,8 @@ const HOUR_MS = 3_600_000;
  * POSTs from mail providers (body `List-Unsubscribe=One-Click`, the signed token in the URL being
  * the only authority); unsubscribing is idempotent. `/preferences` shows and changes every
  * category; turning security notices off there needs an explicit confirmation. A snooze link
- * works once.
+ * works once and snoozes the account's drawdown alerts for the recipient it was sent to only; a
+ * link from before links named their recipient snoozes nothing (`snooze-outdated`).
  */
 export async function preferencesPage(deps: PreferencesPageDeps, request: WebRequest): Promise<PreferencesPageView> {
   const path = request.path.replace(/\/+$/, '');
@@ -141,12 +158,15 @@ async function savePreferences(deps: PreferencesPageDeps, request: WebRequest): 
   return { ...view, notice: 'saved' };
 }
 
-function showSnooze(deps: PreferencesPageDeps, request: WebRequest): PreferencesPageView {
+async function showSnooze(deps: PreferencesPageDeps, request: WebRequest): Promise<PreferencesPageView> {
   const token = request.query.get('token') ?? undefined;
   const link = deps.links.read('snooze', token, deps.now());
   if (link.kind !== 'valid') return linkProblem(link);
-  const { account, snoozeHours, tokenId } = link.claims;
-  return { kind: 'snooze-confirm', account, hours: snoozeHours, token: token ?? '', csrf: deps.csrf.issue('snooze', tokenId) };
+  const { snoozeHours, tokenId, email } = link.claims;
+  if (email === undefined) return { kind: 'snooze-outdated' };
+  const account = await snoozedAccount(deps, link.claims.account, email);
+  if (!account) return { kind: 'snooze-not-recipient', email };
+  return { kind: 'snooze-confirm', account, email, hours: snoozeHours, token: token ?? '', csrf: deps.csrf.issue('snooze', tokenId) };
 }
 
 async function snooze(deps: PreferencesPageDeps, request: WebRequest): Promise<PreferencesPageView> {
@@ -158,17 +178,28 @@ async function snooze(deps: PreferencesPageDeps, request: WebRequest): Promise<P
   if (link.kind !== 'valid') return linkProblem(link);
   const claims = link.claims;
   if (!deps.csrf.verify('snooze', claims.tokenId, fields.get('csrf'))) return { kind: 'forbidden', reason: 'the form is missing or altered' };
+  const email = claims.email;
+  if (email === undefined) return { kind: 'snooze-outdated' };
+  const account = await snoozedAccount(deps, claims.account, email);
+  if (!account) return { kind: 'snooze-not-recipient', email };
   const consumed = await deps.tokens.consume(claims.tokenId, { purpose: 'snooze', account: claims.account, expiresAt: claims.expiresAt });
   if (consumed.kind === 'already-used') return { kind: 'link-used', consumedAt: consumed.consumedAt };
-  const until = now + claims.snoozeHours * HOUR_MS;
+  let until: number;
   try {
-    await deps.alerts.snooze(claims.account, until);
+    until = await deps.alerts.snoozeRecipient(claims.account, email, now + claims.snoozeHours * HOUR_MS, now);
   } catch (error) {
     await deps.tokens.release(claims.tokenId, 'snooze');
     throw error;
   }
-  deps.log.info('snoozed', { account: claims.account, hours: claims.snoozeHours });
-  return { kind: 'snoozed', account: claims.account, until };
+  deps.log.info('recipient snoozed', { account: claims.account, hours: claims.snoozeHours });
+  return { kind: 'snoozed', account, email, until };
+}
+
+/** The account a snooze link names, when it is tracked and `email` is still one of its recipients. */
+async function snoozedAccount(deps: PreferencesPageDeps, address: string, email: string): Promise<SnoozedAccount | null> {
+  const account = await deps.accounts.get(address);
+  if (!account?.emails.some((e) => recipientKey(e) === recipientKey(email))) return null;
+  return { address: account.address, label: account.label, timeZone: account.timezone };
 }
 
 /** Why a form POST is refused before its link is looked at, or null when it may proceed. */

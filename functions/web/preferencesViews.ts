@@ -12,6 +12,8 @@ export const PREFERENCES_STATUS: Readonly<Record<PreferencesPageView['kind'], nu
   preferences: 200,
   'snooze-confirm': 200,
   snoozed: 200,
+  'snooze-outdated': 410,
+  'snooze-not-recipient': 410,
   'link-expired': 410,
   'link-used': 409,
   'link-invalid': 400,
@@ -64,11 +66,11 @@ function contentOf(view: PreferencesPageView, actions: PreferencesFormActions): 
       return preferencesContent(view, actions.preferences);
     case 'snooze-confirm':
       return {
-        title: 'Snooze drawdown alerts?',
+        title: 'Snooze drawdown alerts for you?',
         badge: 'Snooze',
         tone: 'neutral',
         body: html`
-<p>Drawdown alerts for account <code>${view.account}</code> will be silenced for <strong>${hoursText(view.hours)}</strong>. Daily reports keep coming.</p>
+<p>Drawdown alerts for <strong>${accountName(view.account)}</strong> will be snoozed for <strong>you (${view.email})</strong> for <strong>${hoursText(view.hours)}</strong>. Other recipients still get them. Daily reports keep coming.</p>
 <form method="post" action="${actions.snooze}">
 <input type="hidden" name="token" value="${view.token}">
 <input type="hidden" name="csrf" value="${view.csrf}">
@@ -78,10 +80,24 @@ function contentOf(view: PreferencesPageView, actions: PreferencesFormActions): 
       };
     case 'snoozed':
       return simple(
-        'Alerts snoozed',
+        'Alerts snoozed for you',
         'Snoozed',
         'success',
-        `Drawdown alerts for ${shortAddress(view.account)} are silenced until ${formatTime(view.until, 'UTC')}. Daily reports keep coming.`,
+        `Drawdown alerts for ${accountName(view.account)} are snoozed for YOU (${view.email}) until ${formatTime(view.until, view.account.timeZone)}; other recipients still get them. Daily reports keep coming.`,
+      );
+    case 'snooze-outdated':
+      return simple(
+        'This snooze link is from an older email',
+        'Outdated link',
+        'neutral',
+        'Links in older alerts do not say who they were sent to, so this one cannot snooze alerts for you alone, and it no longer snoozes them for everyone. Use the snooze link in a newer alert. Nothing was changed.',
+      );
+    case 'snooze-not-recipient':
+      return simple(
+        'Nothing to snooze',
+        'Not a recipient',
+        'neutral',
+        `${view.email} no longer gets drawdown alerts for this account (or the account is no longer tracked). Nothing was changed.`,
       );
     case 'link-expired':
       return simple('This link has expired', 'Expired', 'neutral', 'Use the link in a newer email. Nothing was changed.');
@@ -133,6 +149,10 @@ ${boxes}
 function categoryList(categories: readonly MailCategory[]): string {
   const names = categories.map((c) => MAIL_CATEGORY_LABELS[c].replace(/ \(.*\)$/, '').toLowerCase());
   return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1) ?? ''}`;
+}
+
+function accountName(account: { address: string; label: string | null }): string {
+  return account.label ? `${account.label} (${shortAddress(account.address)})` : shortAddress(account.address);
 }
 
 function hoursText(hours: number): string {

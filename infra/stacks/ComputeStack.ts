@@ -113,6 +113,8 @@ export class ComputeStack extends Stack {
     this.notify
       .bindTables(table, ['accounts', 'curves', 'snapshots', 'delegates', 'suppressions', 'preferences'], 'read')
       .bindTable(table('deliveries'), 'readWrite')
+      // Per-recipient snoozes of a drawdown alert's account: one item read, nothing written.
+      .bindTableActions(table('alerts'), ['dynamodb:GetItem'])
       .bindSecret(data.linkSecretName)
       .bindMail(messaging.mail)
       .bindMailRate(NOTIFY_CONCURRENCY)

@@ -166,8 +166,10 @@ export class WebStack extends Stack {
     this.preferencesPage
       // Opt-outs by category: read, add one (UpdateItem ADD), replace the set (UpdateItem, keeping the recipient record); never suppressions.
       .bindTableActions(table('preferences'), ['dynamodb:GetItem', 'dynamodb:UpdateItem'])
-      // A snooze reads the account's current snooze state before its conditional write.
-      .bindTable(table('alerts'), 'readWrite')
+      // A recipient's snooze reads the account's recipient-snoozes item, then writes it back conditionally.
+      .bindTableActions(table('alerts'), ['dynamodb:GetItem', 'dynamodb:PutItem'])
+      // The snoozed account's label, zone and recipients: one item read.
+      .bindTableActions(table('accounts'), ['dynamodb:GetItem'])
       // Consumes a snooze token (conditional put) and releases it on failure (delete); no reads, no
       // updates, and no revoke token: it can neither create nor alter one.
       .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem'], { leadingKeys: ['snooze#*'] })

@@ -81,7 +81,7 @@ describe('CLI messages', () => {
     expect(run.stdout).toContain('alert states (times in Europe/Berlin)');
     expect(run.stdout).toMatch(/drawdown 5%\s+breached since .*10:15.*CET.*, drawdown 6\.25% at the last check, last alert .*10:15/);
     expect(run.stdout).toMatch(/drawdown 10%\s+armed, drawdown 6\.25% at the last check, no alert sent yet/);
-    expect(run.stdout).toMatch(/snooze\s+drawdown alerts snoozed until /);
+    expect(run.stdout).toMatch(/snooze\s+drawdown alerts snoozed for all recipients until /);
     expect(run.stdout).not.toMatch(/\{"|\d{13}/);
   });
 });

@@ -114,6 +114,7 @@ describe('notify: unsubscribe by category', () => {
       publicBaseUrl: PUBLIC_BASE_URL,
       preferences: deps.repos.preferences,
       alerts: deps.repos.alerts,
+      accounts: deps.repos.accounts,
       tokens: deps.repos.tokens,
       now: clock.now,
       log: silentLog,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testTables } from '../support/testTables';
 import { LinkTokenCodec } from '../../functions/links/linkToken';
+import { CsrfTokens } from '../../functions/web/csrfToken';
 import { formOf, getPage, HOUR, LINK_SECRET, startRevocationWorld, submitForm, titleOf, type RevocationWorld } from '../revocation/support/revocationWorld';
 
 const tables = testTables();
@@ -189,34 +190,76 @@ describe('preferences', () => {
 });
 
 describe('snooze', () => {
-  it('GET shows the duration and changes nothing; POST snoozes once', async () => {
+  it("GET names the account and the recipient and changes nothing; POST snoozes that recipient only, once", async () => {
     const account = await world.trackAccount({ label: 'snooze', delegates: [], registerViews: false });
-    const link = world.links.build({ purpose: 'snooze', account: account.address, snoozeHours: 48 }, Date.now());
+    const [recipient] = account.emails;
+    const link = world.links.build({ purpose: 'snooze', account: account.address, snoozeHours: 48, email: recipient! }, Date.now());
     const page = await getPage(link);
     expect(page.status).toBe(200);
     expect(page.html).toContain('2 days');
-    expect(await world.repos.alerts.snoozedUntil(account.address)).toBeNull();
+    expect(page.html).toContain(recipient);
+    expect(page.html).toContain('Other recipients still get them');
+    expect(await world.repos.alerts.recipientSnoozes(account.address)).toEqual({});
 
     const form = formOf(page);
     const before = Date.now();
     const done = await submitForm(form.action, form.fields);
     expect(done.status).toBe(200);
-    expect(titleOf(done)).toBe('Alerts snoozed');
-    const until = await world.repos.alerts.snoozedUntil(account.address);
+    expect(titleOf(done)).toBe('Alerts snoozed for you');
+    expect(done.html).toContain(`snoozed for YOU (${recipient})`);
+    expect(done.html).toContain('other recipients still get them');
+    expect(done.html).toContain('snooze (0x');
+    const until = (await world.repos.alerts.recipientSnoozes(account.address))[recipient!.toLowerCase()];
     expect(until).toBeGreaterThanOrEqual(before + 48 * HOUR);
     expect(until).toBeLessThanOrEqual(Date.now() + 48 * HOUR);
+    // Nobody else is silenced: the account-wide snooze the alert machine applies stays unset.
+    expect(await world.repos.alerts.snoozedUntil(account.address)).toBeNull();
 
     const again = await submitForm(form.action, form.fields);
     expect(again.status).toBe(409);
-    expect(await world.repos.alerts.snoozedUntil(account.address)).toBe(until);
+    expect((await world.repos.alerts.recipientSnoozes(account.address))[recipient!.toLowerCase()]).toBe(until);
+  });
+
+  it('a shorter snooze never cuts a longer one short', async () => {
+    const account = await world.trackAccount({ label: 'snooze-later', delegates: [], registerViews: false });
+    const [recipient] = account.emails;
+    for (const hours of [7 * 24, 24]) {
+      const form = formOf(await getPage(world.links.build({ purpose: 'snooze', account: account.address, snoozeHours: hours, email: recipient! }, Date.now())));
+      expect((await submitForm(form.action, form.fields)).status).toBe(200);
+    }
+    expect((await world.repos.alerts.recipientSnoozes(account.address))[recipient!.toLowerCase()]).toBeGreaterThan(Date.now() + 6 * 24 * HOUR);
+  });
+
+  it('a link from before links named their recipient snoozes nothing and says so, on GET and POST', async () => {
+    const account = await world.trackAccount({ label: 'snooze-old', delegates: [], registerViews: false });
+    const old = world.links.build({ purpose: 'snooze', account: account.address, snoozeHours: 24 }, Date.now());
+    const page = await getPage(old);
+    expect(page.status).toBe(410);
+    expect(titleOf(page)).toBe('This snooze link is from an older email');
+    expect(page.html).toContain('Use the snooze link in a newer alert');
+    expect(page.html).not.toContain('<form');
+    // A POST crafted with the old token (and a valid form value) changes nothing either.
+    const tokenId = (new LinkTokenCodec(LINK_SECRET).verify('snooze', new URL(old).searchParams.get('token') ?? '') as { payload: { tokenId: string } }).payload.tokenId;
+    const posted = await submitForm(`${world.server.url}/snooze`, { token: new URL(old).searchParams.get('token') ?? '', csrf: new CsrfTokens(LINK_SECRET).issue('snooze', tokenId) });
+    expect(posted.status).toBe(410);
+    expect(await world.repos.alerts.snoozedUntil(account.address)).toBeNull();
+    expect(await world.repos.alerts.recipientSnoozes(account.address)).toEqual({});
+  });
+
+  it('refuses a link whose address no longer gets the account\'s alerts', async () => {
+    const account = await world.trackAccount({ label: 'snooze-gone', delegates: [], registerViews: false });
+    const page = await getPage(world.links.build({ purpose: 'snooze', account: account.address, snoozeHours: 24, email: 'someone-else@example.com' }, Date.now()));
+    expect(page.status).toBe(410);
+    expect(page.html).toContain('someone-else@example.com no longer gets drawdown alerts');
+    expect(await world.repos.alerts.recipientSnoozes(account.address)).toEqual({});
   });
 
   it('refuses a cross-origin POST without consuming the link', async () => {
     const account = await world.trackAccount({ label: 'snooze-csrf', delegates: [], registerViews: false });
-    const form = formOf(await getPage(world.links.build({ purpose: 'snooze', account: account.address, snoozeHours: 6 }, Date.now())));
+    const form = formOf(await getPage(world.links.build({ purpose: 'snooze', account: account.address, snoozeHours: 6, email: account.emails[0]! }, Date.now())));
     expect((await submitForm(form.action, form.fields, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' })).status).toBe(403);
     expect((await submitForm(form.action, { token: form.fields['token'] ?? '', csrf: 'x' })).status).toBe(403);
-    expect(await world.repos.alerts.snoozedUntil(account.address)).toBeNull();
+    expect(await world.repos.alerts.recipientSnoozes(account.address)).toEqual({});
     expect((await submitForm(form.action, form.fields)).status).toBe(200);
   });
 });

@@ -47,6 +47,7 @@ describe('the pages behind the REST API (payload 1.0 events, base URL with the s
       publicBaseUrl: BASE,
       preferences: repos.preferences,
       alerts: repos.alerts,
+      accounts: repos.accounts,
       tokens: repos.tokens,
       now: () => NOW,
       log: silentLog,

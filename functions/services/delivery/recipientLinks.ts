@@ -16,6 +16,7 @@ export interface RecipientLinks {
   readonly preferencesUrl: string;
   /** One-click revocation of `delegate`; `null` when the account has no signer. */
   revokeUrl(delegate: string): string | null;
+  /** Snoozes the account's drawdown alerts for `hours`, for this recipient only. */
   snoozeUrl(hours: number): string;
 }
 
@@ -40,6 +41,6 @@ export function recipientLinks(
     preferencesUrl,
     revokeUrl: (delegate) =>
       account.signer === null ? null : links.build({ purpose: 'revoke', account: account.address, delegate: checksumAddress(delegate) }, now),
-    snoozeUrl: (hours) => links.build({ purpose: 'snooze', account: account.address, snoozeHours: hours }, now),
+    snoozeUrl: (hours) => links.build({ purpose: 'snooze', account: account.address, snoozeHours: hours, email }, now),
   };
 }

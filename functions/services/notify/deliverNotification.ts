@@ -8,6 +8,8 @@ import type { AccountsRepository } from '../../store/accountsRepository';
 import type { CurvesRepository } from '../../store/curvesRepository';
 import type { DelegateViewRepository } from '../../store/delegateViewRepository';
 import type { SuppressionRepository } from '../../store/suppressionRepository';
+import type { AlertStateRepository } from '../../store/alertStateRepository';
+import { isRecipientSnoozed } from '../../domain/recipientSnoozes';
 import { DEFAULT_COLLECT_SETTINGS } from '../collect/collectSettings';
 import { mailChart, type MailChart } from '../delivery/mailChart';
 import { deliverToRecipient, tallyOutcomes, type MailDeliveryDeps, type RecipientOutcome } from '../delivery/mailDelivery';
@@ -47,6 +49,8 @@ export interface DeliverNotificationDeps extends MailDeliveryDeps {
     readonly delegates: Pick<DelegateViewRepository, 'listForAccount'>;
     readonly suppressions: Pick<SuppressionRepository, 'filter'>;
     readonly preferences: Pick<PreferencesRepository, 'filter'>;
+    /** Per-recipient snoozes of drawdown alerts (one `GetItem` per drawdown message). */
+    readonly alerts: Pick<AlertStateRepository, 'recipientSnoozes'>;
   };
   readonly renderer: EmailRenderer;
   readonly links: Pick<ActionLinks, 'build'>;
@@ -71,6 +75,7 @@ export const EMAIL_KIND_OF: Readonly<Record<NotifyKind, NotificationEmail['kind'
   'expiry-warning': 'delegate-expiry',
   expired: 'delegate-expiry',
   'revocation-result': 'revocation-result',
+  'account-snoozed': 'snooze-notice',
 };
 
 interface SharedParts {
@@ -84,6 +89,8 @@ interface SharedParts {
  * out), each their own copy with their own unsubscribe link, exactly once per
  * (event, recipient). Notices about a delegate carry a one-click revocation link when the
  * account has a signer; drawdown alerts carry snooze links and a chart of the last days.
+ * A drawdown alert skips the recipients who snoozed the account's alerts through their own link
+ * (the alert machine never sees those snoozes, so the others are mailed as usual).
  *
  * Throws `RetryLaterError` when some recipient hit a passing failure (or another worker holds
  * the delivery), after serving the others: the queue redelivers the message and only the
@@ -94,11 +101,13 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
   if (!account) return { kind: 'skipped', reason: 'the account is not tracked' };
   const kind = EMAIL_KIND_OF[message.kind];
   const category = categoryOfEmail(kind);
-  const recipients = await mailRecipients(deps.repos, account.emails, category);
-  if (recipients.length === 0) return { kind: 'skipped', reason: 'every recipient is suppressed' };
+  const reachable = await mailRecipients(deps.repos, account.emails, category);
+  if (reachable.length === 0) return { kind: 'skipped', reason: 'every recipient is suppressed' };
+  const now = deps.now();
+  const recipients = await awake(deps, message, reachable, now);
+  if (recipients.length === 0) return { kind: 'skipped', reason: 'every recipient snoozed these alerts' };
 
   const settings = { ...DEFAULT_NOTIFICATION_SETTINGS, ...deps.settings };
-  const now = deps.now();
   let shared: Promise<SharedParts> | undefined;
   const outcomes: RecipientOutcome[] = [];
   for (const recipient of recipients) {
@@ -144,6 +153,13 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
   return { kind: 'duplicate' };
 }
 
+/** The recipients of a message minus, for a drawdown alert, those whose own snooze runs at `now`. */
+async function awake(deps: DeliverNotificationDeps, message: NotifyMessage, recipients: readonly string[], now: number): Promise<string[]> {
+  if (message.kind !== 'drawdown') return [...recipients];
+  const snoozes = await deps.repos.alerts.recipientSnoozes(message.account);
+  return recipients.filter((email) => !isRecipientSnoozed(snoozes, email, now));
+}
+
 /** What every recipient's copy shares, loaded once and only when a copy is actually rendered. */
 async function sharedParts(
   deps: DeliverNotificationDeps,
@@ -186,6 +202,8 @@ function render(renderer: EmailRenderer, email: NotificationEmail, timeZone: str
     case 'new-delegate':
       return renderer.render(email.kind, email.view, { timeZone });
     case 'revocation-result':
+      return renderer.render(email.kind, email.view, { timeZone });
+    case 'snooze-notice':
       return renderer.render(email.kind, email.view, { timeZone });
   }
 }

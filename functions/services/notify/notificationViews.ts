@@ -6,6 +6,7 @@ import type {
   DrawdownAlertView,
   NewDelegateView,
   RevocationResultView,
+  SnoozeNoticeView,
 } from '../../mail/views';
 import type { NotifyMessage } from '../../messages/notifyMessage';
 
@@ -35,7 +36,8 @@ export type NotificationEmail =
   | { kind: 'drawdown-alert'; view: DrawdownAlertView }
   | { kind: 'delegate-expiry'; view: DelegateExpiryView }
   | { kind: 'new-delegate'; view: NewDelegateView }
-  | { kind: 'revocation-result'; view: RevocationResultView };
+  | { kind: 'revocation-result'; view: RevocationResultView }
+  | { kind: 'snooze-notice'; view: SnoozeNoticeView };
 
 const TX_SIGNATURE = /^0x[0-9a-fA-F]+$/;
 
@@ -114,5 +116,7 @@ export function notificationEmail(message: NotifyMessage, ctx: NotificationConte
           txSignature: message.transactionSignature !== null && TX_SIGNATURE.test(message.transactionSignature) ? message.transactionSignature : null,
         },
       };
+    case 'account-snoozed':
+      return { kind: 'snooze-notice', view: { ...base, untilMs: message.until } };
   }
 }

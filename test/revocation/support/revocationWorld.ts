@@ -164,6 +164,7 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
     publicBaseUrl: server.url,
     preferences: repos.preferences,
     alerts: repos.alerts,
+    accounts: repos.accounts,
     tokens: repos.tokens,
     now: Date.now,
     log: silentLog,
