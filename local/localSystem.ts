@@ -23,7 +23,7 @@ import type { Repositories } from '../functions/store/repositories';
 import type { HttpRoute } from './http/lambdaHttpAdapter';
 import { createLocalPipeline, type LocalPipeline } from './localPipeline';
 import type { QueueClock } from './queue/inProcessQueue';
-import { createLocalReportPipeline, type LocalReportPipeline } from './reportPipeline';
+import { createLocalReportPipeline, type LocalReportPipeline, type ReportQueueRetries } from './reportPipeline';
 import { digestSenderFor } from '../functions/runtime/digestSenderFor';
 
 export interface LocalSystemOptions {
@@ -36,8 +36,10 @@ export interface LocalSystemOptions {
   readonly signerEnv?: Readonly<Record<string, string | undefined>>;
   /** Used instead of building one from the settings (tests, the benchmark). */
   readonly chain?: ChainClient;
-  /** Visibility timeout of the local queues: short, so a failed message is retried soon. */
+  /** Visibility timeout of the local collect and notify queues: short, so a failed message is retried soon. */
   readonly visibilityTimeoutMs?: number;
+  /** Redelivery of the report queue; default as deployed (`REPORT_QUEUE`). Tests only. */
+  readonly reportRetries?: ReportQueueRetries;
   /** Used instead of SES from the settings (the benchmark's throttling wrapper); still governed. */
   readonly sender?: MailSender;
   /** Clock of the queues and the mail-rate governor (the benchmark's simulated clock); default real time. */
@@ -166,7 +168,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     now,
     consumer: createDailyReportHandler(mail),
     ...(options.clock ? { queueClock: options.clock } : {}),
-    ...(options.visibilityTimeoutMs === undefined ? {} : { visibilityTimeoutMs: options.visibilityTimeoutMs }),
+    ...(options.reportRetries === undefined ? {} : { retries: options.reportRetries }),
   });
   return {
     repos,

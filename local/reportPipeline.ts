@@ -1,10 +1,16 @@
 import type { ReportJob } from '../functions/messages/reportJob';
 import { dispatchReports, type ReportDispatchOutcome } from '../functions/services/report/dispatchReports';
-import { REPORT_BATCH_SIZE, REPORT_WORKER_CONCURRENCY } from '../functions/services/report/reportWorkers';
+import { REPORT_BATCH_SIZE, REPORT_QUEUE, REPORT_WORKER_CONCURRENCY } from '../functions/services/report/reportWorkers';
 import type { Log } from '../functions/shared/observability';
 import type { AccountsRepository } from '../functions/store/accountsRepository';
 import type { RecipientsRepository } from '../functions/store/recipientsRepository';
 import { InProcessQueue, type DrainResult, type QueueClock, type SqsLambdaHandler } from './queue/inProcessQueue';
+
+/** An explicit redelivery of the local report queue (tests). */
+export interface ReportQueueRetries {
+  readonly visibilityTimeoutMs: number;
+  readonly maxReceiveCount: number;
+}
 
 export interface LocalReportPipelineDeps {
   readonly accounts: Pick<AccountsRepository, 'queryReportsDue' | 'setNextReportAt'>;
@@ -14,8 +20,11 @@ export interface LocalReportPipelineDeps {
   /** The report-queue consumer: the deployed `daily-report` handler. */
   readonly consumer: SqsLambdaHandler;
   readonly queueClock?: QueueClock;
-  /** How long a failed job waits before redelivery; default 30 s. */
-  readonly visibilityTimeoutMs?: number;
+  /**
+   * Redelivery of a failed job: default the deployed report queue's (`REPORT_QUEUE`: 12 minutes,
+   * 5 receives). Only tests shorten it, by passing this.
+   */
+  readonly retries?: ReportQueueRetries;
   /** Concurrent workers (default: as deployed, `REPORT_WORKER_CONCURRENCY`). */
   readonly concurrency?: number;
 }
@@ -30,8 +39,8 @@ export function createLocalReportPipeline(deps: LocalReportPipelineDeps) {
     name: 'sentinel-report',
     consumer: deps.consumer,
     batchSize: REPORT_BATCH_SIZE,
-    visibilityTimeoutMs: deps.visibilityTimeoutMs ?? 30_000,
-    maxReceiveCount: 5,
+    visibilityTimeoutMs: deps.retries?.visibilityTimeoutMs ?? REPORT_QUEUE.visibilityTimeoutSeconds * 1_000,
+    maxReceiveCount: deps.retries?.maxReceiveCount ?? REPORT_QUEUE.maxReceiveCount,
     ...(deps.queueClock ? { clock: deps.queueClock } : {}),
   });
   const pollers = { concurrency: deps.concurrency ?? REPORT_WORKER_CONCURRENCY };

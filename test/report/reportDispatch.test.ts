@@ -24,7 +24,7 @@ afterAll(worlds.close);
  * The local report pipeline (per-minute dispatch, in-process report queue, daily-report workers as
  * deployed) on a simulated clock, over tables of its own (each test's accounts are all that is due).
  */
-const world = (start: number, options: { rate?: number; sender?: MailSender } = {}) => worlds.world(start, { ...options, visibilityTimeoutMs: 30_000 });
+const world = (start: number, options: { rate?: number; sender?: MailSender } = {}) => worlds.world(start, { ...options, retries: { visibilityTimeoutMs: 30_000, maxReceiveCount: 5 } });
 
 type World = ReportWorld;
 

@@ -8,7 +8,7 @@ import { memoryCounters, silentLog } from '../../functions/shared/observability'
 import { createTables, deleteTables } from '../../functions/store/createTables';
 import { createRepositories } from '../../functions/store/repositories';
 import { InProcessQueue } from '../../local/queue/inProcessQueue';
-import { createLocalReportPipeline } from '../../local/reportPipeline';
+import { createLocalReportPipeline, type ReportQueueRetries } from '../../local/reportPipeline';
 import { VirtualClock } from '../../local/virtualClock';
 import { MAIL_FROM, RETENTION_MS, sesSender, sharedRenderer, testLinks } from '../delivery/mailHarness';
 import { documentClient, dynamoClient } from '../support/dynamo';
@@ -20,8 +20,8 @@ export interface ReportWorldOptions {
   readonly rate?: number;
   /** What sends the emails; default local SES with SDK retries. */
   readonly sender?: MailSender;
-  /** The report queue's visibility timeout; default the local pipeline's. */
-  readonly visibilityTimeoutMs?: number;
+  /** The report queue's redelivery; default as deployed. */
+  readonly retries?: ReportQueueRetries;
 }
 
 /**
@@ -67,7 +67,7 @@ export function reportWorlds() {
       now: clock.now,
       consumer: worker,
       queueClock: clock,
-      ...(options.visibilityTimeoutMs === undefined ? {} : { visibilityTimeoutMs: options.visibilityTimeoutMs }),
+      ...(options.retries === undefined ? {} : { retries: options.retries }),
     });
     const notifyQueue = new InProcessQueue<NotifyEvent>({
       name: 'notify-test',
