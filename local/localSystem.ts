@@ -18,6 +18,8 @@ import { chainFrom, linkSecretsFrom, pageSecurity, required, sesSenderFrom } fro
 import { collectSettingsFrom } from '../functions/services/collect/collectSettings';
 import { backfillBudgetFrom } from '../functions/services/collect/backfillBudget';
 import type { DueReportsDeps } from '../functions/services/report/dueReports';
+import type { ReportJobDeps } from '../functions/services/report/sendReportJob';
+import { reconcileDepsFrom } from '../functions/runtime/reconcileDepsFrom';
 import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
 import type { HttpRoute } from './http/lambdaHttpAdapter';
@@ -59,7 +61,7 @@ export interface LocalSystem {
   /** The mail-rate governor shared by every sender of this process (`MAIL_RATE`, default 14/s). */
   readonly governor: MailGovernor;
   /** The ports of the report service, sending as reports (for `sentinel report` and the demo). */
-  readonly mail: DueReportsDeps;
+  readonly mail: DueReportsDeps & ReportJobDeps;
   /** The public link endpoint's routes (`/revoke`, `/unsubscribe`, `/snooze`, `/preferences`) for the local HTTP adapter. */
   readonly webRoutes: readonly HttpRoute[];
 }
@@ -87,7 +89,7 @@ export function localMailDeps(
   links: ActionLinks,
   chain: ChainClient,
   sender: MailSender,
-): DueReportsDeps & { now: () => number } {
+): DueReportsDeps & ReportJobDeps {
   const { settings } = options;
   const deps = {
     repos: options.repos,
@@ -164,6 +166,8 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
   const reports = createLocalReportPipeline({
     accounts: repos.accounts,
     recipients: repos.recipients,
+    ledger: repos.reportLedger,
+    reconcile: reconcileDepsFrom(settings, { repos, sender: () => governor.sender(ses, 'alert'), log, counters }),
     log,
     now,
     consumer: createDailyReportHandler(mail),

@@ -30,6 +30,7 @@ describe('the report queue, deployed and local', () => {
     const local = createLocalReportPipeline({
       accounts: { queryReportsDue: async () => [], setNextReportAt: async () => ({ kind: 'set' }) },
       recipients: { queryDue: async () => [], setNextReportAt: async () => ({ kind: 'set' }) },
+      ledger: { queued: async () => undefined },
       log: silentLog,
       now: Date.now,
       consumer: async () => undefined,

@@ -4,6 +4,8 @@ import { createNotifyHandler } from '../../functions/handlers/notify';
 import type { MailSender } from '../../functions/mail/sesSender';
 import type { NotifyEvent } from '../../functions/messages/notifyMessage';
 import { mailGovernor } from '../../functions/services/delivery/mailGovernor';
+import { operatorNotice } from '../../functions/services/report/operatorNotice';
+import { missedReportGraceMs } from '../../functions/services/report/reconcileReports';
 import { memoryCounters, silentLog } from '../../functions/shared/observability';
 import { createTables, deleteTables } from '../../functions/store/createTables';
 import { createRepositories } from '../../functions/store/repositories';
@@ -22,6 +24,10 @@ export interface ReportWorldOptions {
   readonly sender?: MailSender;
   /** The report queue's redelivery; default as deployed. */
   readonly retries?: ReportQueueRetries;
+  /** Who reconciliation emails about missed reports; default nobody (a log line). */
+  readonly operatorEmail?: string;
+  /** Reconciliation's grace after a report's due time; default as deployed. */
+  readonly graceMs?: number;
 }
 
 /**
@@ -63,6 +69,15 @@ export function reportWorlds() {
     const reports = createLocalReportPipeline({
       accounts: repos.accounts,
       recipients: repos.recipients,
+      ledger: repos.reportLedger,
+      reconcile: {
+        ledger: repos.reportLedger,
+        missed: repos.missedReports,
+        notice: operatorNotice({ operatorEmail: options.operatorEmail ?? null, sender: governor.sender(ses, 'alert'), mailFrom: MAIL_FROM, log: silentLog }),
+        counters,
+        log: silentLog,
+        graceMs: options.graceMs ?? missedReportGraceMs(undefined),
+      },
       log: silentLog,
       now: clock.now,
       consumer: worker,
