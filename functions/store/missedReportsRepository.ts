@@ -47,9 +47,12 @@ function toMissed(value: unknown, operation: string): MissedReport {
  * `deliveries` table, one item per UTC day of the due time and shard
  * (`report-missed:<YYYY-MM-DD>:<shard>`), each report an attribute (`missed:<job key>`); kept 90 days.
  */
-export class MissedReportsRepository extends DynamoRepository {
-  constructor(client: DynamoDBDocumentClient, prefix: string, options: RepositoryOptions = {}) {
+export class MissedReportsRepository extends DynamoRepository<RepositoryOptions & { readonly retentionMs?: number }> {
+  private readonly retentionMs: number;
+
+  constructor(client: DynamoDBDocumentClient, prefix: string, options: RepositoryOptions & { readonly retentionMs?: number } = {}) {
     super(client, prefix, 'deliveries', options);
+    this.retentionMs = options.retentionMs ?? RETENTION_MS;
   }
 
   /** Records a missed report once (a second call keeps the first record); returns the record as stored. */
@@ -62,7 +65,7 @@ export class MissedReportsRepository extends DynamoRepository {
           Key: { eventId: itemId(job) },
           UpdateExpression: 'SET expiresAt = :expiresAt, #m = if_not_exists(#m, :entry)',
           ExpressionAttributeNames: { '#m': entryName(job) },
-          ExpressionAttributeValues: { ':expiresAt': toTtlSeconds(missedAt + RETENTION_MS), ':entry': entry },
+          ExpressionAttributeValues: { ':expiresAt': toTtlSeconds(missedAt + this.retentionMs), ':entry': entry },
           ReturnValues: 'ALL_NEW',
         }),
       ),

@@ -10,7 +10,7 @@ import { SHARDS, shardOf } from './shard';
 import { toTtlSeconds } from './ttl';
 
 const MINUTE = 60_000;
-/** Ledger entries are kept a week: long enough for any reconciliation to have passed them. */
+/** Ledger entries are kept a week by default: long enough for any reconciliation to have passed them. */
 const RETENTION_MS = 7 * 86_400_000;
 /** Entries written per `UpdateItem` (an update expression is at most 4 KB). */
 const ENTRIES_PER_WRITE = 50;
@@ -48,9 +48,12 @@ const bucketOf = (job: ReportJob) => bucketId(minuteOf(job.dueAt), shardOf(repor
  * attribute of its own (`job:<job key>`), so a minute's jobs are a handful of `GetItem`s and a
  * job's status is one `UpdateItem`; kept a week.
  */
-export class ReportLedgerRepository extends DynamoRepository {
-  constructor(client: DynamoDBDocumentClient, prefix: string, options: RepositoryOptions = {}) {
+export class ReportLedgerRepository extends DynamoRepository<RepositoryOptions & { readonly retentionMs?: number }> {
+  private readonly retentionMs: number;
+
+  constructor(client: DynamoDBDocumentClient, prefix: string, options: RepositoryOptions & { readonly retentionMs?: number } = {}) {
     super(client, prefix, 'deliveries', options);
+    this.retentionMs = options.retentionMs ?? RETENTION_MS;
   }
 
   /** Records jobs as queued; a job already in the ledger (queued again) keeps its status. */
@@ -58,7 +61,7 @@ export class ReportLedgerRepository extends DynamoRepository {
     const byBucket = new Map<string, ReportJob[]>();
     for (const job of jobs) byBucket.set(bucketOf(job), [...(byBucket.get(bucketOf(job)) ?? []), job]);
     const writes = [...byBucket].flatMap(([id, list]) => chunk(list, ENTRIES_PER_WRITE).map((part) => ({ id, part })));
-    const expiresAt = toTtlSeconds(this.now() + RETENTION_MS);
+    const expiresAt = toTtlSeconds(this.now() + this.retentionMs);
     await mapConcurrent(writes, 8, async ({ id, part }) => {
       const names: Record<string, string> = {};
       const values: Record<string, unknown> = { ':expiresAt': expiresAt };

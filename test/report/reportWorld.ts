@@ -9,7 +9,7 @@ import { missedReportGraceMs } from '../../functions/services/report/reconcileRe
 import { memoryCounters, silentLog } from '../../functions/shared/observability';
 import { createTables, deleteTables } from '../../functions/store/createTables';
 import { createRepositories } from '../../functions/store/repositories';
-import { InProcessQueue } from '../../local/queue/inProcessQueue';
+import { InProcessQueue, type SqsLambdaHandler } from '../../local/queue/inProcessQueue';
 import { createLocalReportPipeline, type ReportQueueRetries } from '../../local/reportPipeline';
 import { VirtualClock } from '../../local/virtualClock';
 import { MAIL_FROM, RETENTION_MS, sesSender, sharedRenderer, testLinks } from '../delivery/mailHarness';
@@ -28,6 +28,8 @@ export interface ReportWorldOptions {
   readonly operatorEmail?: string;
   /** Reconciliation's grace after a report's due time; default as deployed. */
   readonly graceMs?: number;
+  /** Wraps the report worker the queue delivers to (e.g. to end a chain fault at a simulated time). */
+  readonly wrapWorker?: (worker: SqsLambdaHandler) => SqsLambdaHandler;
 }
 
 /**
@@ -80,7 +82,7 @@ export function reportWorlds() {
       },
       log: silentLog,
       now: clock.now,
-      consumer: worker,
+      consumer: options.wrapWorker ? options.wrapWorker(worker) : worker,
       queueClock: clock,
       ...(options.retries === undefined ? {} : { retries: options.retries }),
     });
@@ -89,7 +91,7 @@ export function reportWorlds() {
       consumer: createNotifyHandler({ ...deps, sender: governor.sender(ses, 'alert') }),
       clock,
     });
-    return { clock, counters, repos, reports, worker, notifyQueue, digests, deps };
+    return { prefix, chain, clock, counters, repos, reports, worker, notifyQueue, digests, deps };
   }
 
   async function close(): Promise<void> {
