@@ -46,9 +46,9 @@ async function run(endpoint: string, n: number): Promise<string[]> {
   );
   const queue = countingQueue();
   const started = performance.now();
-  const first = await dispatchRecipientReports({ recipients: repos.recipients, reportQueue: queue }, DUE + 5_000);
+  const first = await dispatchRecipientReports({ recipients: repos.recipients, reportQueue: queue, ledger: repos.reportLedger }, DUE + 5_000);
   const seconds = (performance.now() - started) / 1000;
-  const second = await dispatchRecipientReports({ recipients: repos.recipients, reportQueue: queue }, DUE + 20_000);
+  const second = await dispatchRecipientReports({ recipients: repos.recipients, reportQueue: queue, ledger: repos.reportLedger }, DUE + 20_000);
   await deleteTables(dynamo, prefix);
   dynamo.destroy();
   return [String(n), seconds.toFixed(2), (n / seconds).toFixed(0), String(first.queued.length), String(first.lost.length), String(second.queued.length)];

@@ -19,12 +19,14 @@ import { collectSettingsFrom } from '../functions/services/collect/collectSettin
 import { backfillBudgetFrom } from '../functions/services/collect/backfillBudget';
 import { refinementBudgetFrom } from '../functions/services/collect/refinementBudget';
 import type { DueReportsDeps } from '../functions/services/report/dueReports';
+import type { ReportJobDeps } from '../functions/services/report/sendReportJob';
+import { reconcileDepsFrom } from '../functions/runtime/reconcileDepsFrom';
 import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
 import type { HttpRoute } from './http/lambdaHttpAdapter';
 import { createLocalPipeline, type LocalPipeline } from './localPipeline';
 import type { QueueClock } from './queue/inProcessQueue';
-import { createLocalReportPipeline, type LocalReportPipeline } from './reportPipeline';
+import { createLocalReportPipeline, type LocalReportPipeline, type ReportQueueRetries } from './reportPipeline';
 import { digestSenderFor } from '../functions/runtime/digestSenderFor';
 
 export interface LocalSystemOptions {
@@ -37,8 +39,10 @@ export interface LocalSystemOptions {
   readonly signerEnv?: Readonly<Record<string, string | undefined>>;
   /** Used instead of building one from the settings (tests, the benchmark). */
   readonly chain?: ChainClient;
-  /** Visibility timeout of the local queues: short, so a failed message is retried soon. */
+  /** Visibility timeout of the local collect and notify queues: short, so a failed message is retried soon. */
   readonly visibilityTimeoutMs?: number;
+  /** Redelivery of the report queue; default as deployed (`REPORT_QUEUE`). Tests only. */
+  readonly reportRetries?: ReportQueueRetries;
   /** Used instead of SES from the settings (the benchmark's throttling wrapper); still governed. */
   readonly sender?: MailSender;
   /** Clock of the queues and the mail-rate governor (the benchmark's simulated clock); default real time. */
@@ -58,7 +62,7 @@ export interface LocalSystem {
   /** The mail-rate governor shared by every sender of this process (`MAIL_RATE`, default 14/s). */
   readonly governor: MailGovernor;
   /** The ports of the report service, sending as reports (for `sentinel report` and the demo). */
-  readonly mail: DueReportsDeps;
+  readonly mail: DueReportsDeps & ReportJobDeps;
   /** The public link endpoint's routes (`/revoke`, `/unsubscribe`, `/snooze`, `/preferences`) for the local HTTP adapter. */
   readonly webRoutes: readonly HttpRoute[];
 }
@@ -86,7 +90,7 @@ export function localMailDeps(
   links: ActionLinks,
   chain: ChainClient,
   sender: MailSender,
-): DueReportsDeps & { now: () => number } {
+): DueReportsDeps & ReportJobDeps {
   const { settings } = options;
   const deps = {
     repos: options.repos,
@@ -165,11 +169,13 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
   const reports = createLocalReportPipeline({
     accounts: repos.accounts,
     recipients: repos.recipients,
+    ledger: repos.reportLedger,
+    reconcile: reconcileDepsFrom(settings, { repos, sender: () => governor.sender(ses, 'alert'), log, counters }),
     log,
     now,
     consumer: createDailyReportHandler(mail),
     ...(options.clock ? { queueClock: options.clock } : {}),
-    ...(options.visibilityTimeoutMs === undefined ? {} : { visibilityTimeoutMs: options.visibilityTimeoutMs }),
+    ...(options.reportRetries === undefined ? {} : { retries: options.reportRetries }),
   });
   return {
     repos,

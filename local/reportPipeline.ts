@@ -1,45 +1,63 @@
 import type { ReportJob } from '../functions/messages/reportJob';
 import { dispatchReports, type ReportDispatchOutcome } from '../functions/services/report/dispatchReports';
-import { REPORT_BATCH_SIZE, REPORT_WORKER_CONCURRENCY } from '../functions/services/report/reportWorkers';
+import { REPORT_BATCH_SIZE, REPORT_QUEUE, REPORT_WORKER_CONCURRENCY } from '../functions/services/report/reportWorkers';
 import type { Log } from '../functions/shared/observability';
+import { reconcileReports, type ReconcileDeps, type ReconcileOutcome } from '../functions/services/report/reconcileReports';
 import type { AccountsRepository } from '../functions/store/accountsRepository';
 import type { RecipientsRepository } from '../functions/store/recipientsRepository';
+import type { ReportLedgerRepository } from '../functions/store/reportLedgerRepository';
 import { InProcessQueue, type DrainResult, type QueueClock, type SqsLambdaHandler } from './queue/inProcessQueue';
+
+/** An explicit redelivery of the local report queue (tests). */
+export interface ReportQueueRetries {
+  readonly visibilityTimeoutMs: number;
+  readonly maxReceiveCount: number;
+}
 
 export interface LocalReportPipelineDeps {
   readonly accounts: Pick<AccountsRepository, 'queryReportsDue' | 'setNextReportAt'>;
   readonly recipients: Pick<RecipientsRepository, 'queryDue' | 'setNextReportAt'>;
+  /** Where dispatch records each job it queues. */
+  readonly ledger: Pick<ReportLedgerRepository, 'queued'>;
+  /** Reconciliation's ports (`report-dispatch` runs it after each dispatch); without them, no reconciliation. */
+  readonly reconcile?: ReconcileDeps;
   readonly log: Log;
   readonly now: () => number;
   /** The report-queue consumer: the deployed `daily-report` handler. */
   readonly consumer: SqsLambdaHandler;
   readonly queueClock?: QueueClock;
-  /** How long a failed job waits before redelivery; default 30 s. */
-  readonly visibilityTimeoutMs?: number;
+  /**
+   * Redelivery of a failed job: default the deployed report queue's (`REPORT_QUEUE`: 12 minutes,
+   * 5 receives). Only tests shorten it, by passing this.
+   */
+  readonly retries?: ReportQueueRetries;
   /** Concurrent workers (default: as deployed, `REPORT_WORKER_CONCURRENCY`). */
   readonly concurrency?: number;
 }
 
 /**
  * The report pipeline as it runs in AWS, with an in-process queue in place of SQS:
- * per-minute dispatch → report queue → `daily-report` workers (as many and with the batch size
- * deployed). Only the queue and the trigger differ.
+ * per-minute dispatch (and reconciliation) → report queue → `daily-report` workers (as many, with
+ * the batch size and the redelivery deployed). Only the queue and the trigger differ.
  */
 export function createLocalReportPipeline(deps: LocalReportPipelineDeps) {
   const reportQueue = new InProcessQueue<ReportJob>({
     name: 'sentinel-report',
     consumer: deps.consumer,
     batchSize: REPORT_BATCH_SIZE,
-    visibilityTimeoutMs: deps.visibilityTimeoutMs ?? 30_000,
-    maxReceiveCount: 5,
+    visibilityTimeoutMs: deps.retries?.visibilityTimeoutMs ?? REPORT_QUEUE.visibilityTimeoutSeconds * 1_000,
+    maxReceiveCount: deps.retries?.maxReceiveCount ?? REPORT_QUEUE.maxReceiveCount,
     ...(deps.queueClock ? { clock: deps.queueClock } : {}),
   });
   const pollers = { concurrency: deps.concurrency ?? REPORT_WORKER_CONCURRENCY };
-  const dispatchDeps = { accounts: deps.accounts, recipients: deps.recipients, reportQueue, log: deps.log, now: deps.now };
+  const dispatchDeps = { accounts: deps.accounts, recipients: deps.recipients, reportQueue, ledger: deps.ledger, log: deps.log, now: deps.now };
+  const reconcile = deps.reconcile;
   return {
     reportQueue,
     /** One run of `report-dispatch`: queues (and claims) the reports due now. */
     dispatch: (): Promise<ReportDispatchOutcome> => dispatchReports(dispatchDeps),
+    /** What `report-dispatch` runs after each dispatch: claimed reports past their grace and not finished are recorded as missed, the operator told. */
+    reconcile: async (): Promise<ReconcileOutcome> => (reconcile ? reconcileReports(reconcile, deps.now()) : { missed: [], cursor: 'unchanged' }),
     /** Delivers until the queue is empty (tests, the benchmark). */
     drain: (): Promise<DrainResult> => reportQueue.drain(pollers),
     /** Background workers (`npm start`, `serve`). */

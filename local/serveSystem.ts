@@ -33,13 +33,15 @@ export interface Serving {
 /**
  * The link endpoint and the scheduler over the deployed handlers: `sentinel serve`, and the core
  * of `npm start`. Collection dispatch and report dispatch each run every 15 s locally (every minute
- * in AWS; accounts are only polled and reported when due, so this only shortens the wait); the
- * collect, notify and report queues are consumed in the background.
+ * in AWS; accounts are only polled and reported when due, so this only shortens the wait), report
+ * dispatch followed by reconciliation (missed reports); the collect, notify and report queues are
+ * consumed in the background.
  */
 export async function serveSystem(options: ServeOptions): Promise<Serving> {
   const speed = options.speed ?? 1;
   // The chain's rate limit is in wall time, so the backfill share of a run is sized by the wall-clock period.
   const dispatchEveryMs = Math.max(1_000, Math.round(15_000 / speed));
+  // Collect and notify retry soon; the report queue redelivers as deployed (`REPORT_QUEUE`), over minutes.
   const system = await createLocalSystem({ ...options, visibilityTimeoutMs: 2_000, dispatchEveryMs });
   const web = await startLambdaHttpServer({ routes: system.webRoutes, port: options.port });
   const activity = (line: string) => options.onActivity?.(`${new Date(options.now()).toISOString()}  ${line}`);
@@ -70,6 +72,8 @@ export async function serveSystem(options: ServeOptions): Promise<Serving> {
           run: async () => {
             const { queued } = await system.reports.dispatch();
             if (queued.length > 0) activity(`sending ${queued.length} daily report(s)`);
+            const { missed } = await system.reports.reconcile();
+            if (missed.length > 0) activity(`${missed.length} report(s) missed: see sentinel report, send with sentinel report --retry-missed`);
           },
         },
       ]);

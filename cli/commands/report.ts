@@ -3,16 +3,18 @@ import { addressSchema } from '../../functions/domain/address';
 import { sesSenderFrom } from '../../functions/runtime/factories';
 import { digestSenderFor } from '../../functions/runtime/digestSenderFor';
 import { dueReports, type DueReportsDeps, type ReportRunResult } from '../../functions/services/report/dueReports';
+import { missedToday, retryMissedReports, type MissedReportsDeps, type MissedRetryResult } from '../../functions/services/report/retryMissedReports';
+import { missedReportLine } from '../../functions/services/report/operatorNotice';
 import { memoryCounters } from '../../functions/shared/observability';
 import { localEmailRenderer, localMailGovernor } from '../../local/localSystem';
 import type { CliContext, CliRuntime } from '../cliRuntime';
 import { formatTable, plural, printJson, UsageError, addressMessage } from '../output';
 
 /** The report service's ports from the CLI runtime: its repositories, links and clock, the chain, SES from the settings paced at `MAIL_RATE`'s report share. */
-export async function reportDepsFrom(rt: CliRuntime): Promise<DueReportsDeps> {
+export async function reportDepsFrom(rt: CliRuntime): Promise<DueReportsDeps & MissedReportsDeps> {
   const counters = memoryCounters();
   const governor = localMailGovernor(rt.settings, counters);
-  const deps: Omit<DueReportsDeps, 'digest'> = {
+  const deps: Omit<DueReportsDeps & MissedReportsDeps, 'digest'> = {
     repos: rt.repos,
     // Created when a report is built: a run with nothing due needs no chain settings.
     chain: { getPortfolio: (query, options) => rt.chain().getPortfolio(query, options) },
@@ -22,21 +24,27 @@ export async function reportDepsFrom(rt: CliRuntime): Promise<DueReportsDeps> {
     mailFrom: rt.settings.MAIL_FROM,
     log: rt.log,
     counters,
+    now: rt.now,
   };
   return { ...deps, digest: digestSenderFor(deps) };
 }
 
 const UNDELIVERED = new Set(['failed', 'retry', 'error']);
 
-/** `sentinel report [--account <address>] [--force] [--json]`: sends the daily reports due now (or now regardless). */
+/**
+ * `sentinel report [--account <address>] [--force] [--json]`: sends the daily reports due now (or
+ * now regardless), and lists today's missed reports; `--retry-missed` sends those instead.
+ */
 export function register(program: Command, context: CliContext): void {
   program
     .command('report')
     .description('send the daily reports that are due now (accounts, and recipients with their own schedule); with --force, send now regardless to each recipient of the selected accounts what it gets on a normal day (extras, the schedules are unchanged)')
     .option('--account <address>', 'only this account')
     .option('--force', 'send even if the report is not due')
+    .option('--retry-missed', "send today's missed reports (claimed, not delivered within the grace): once each, under their regular delivery ids")
     .option('--json', 'print the outcomes as JSON')
-    .action(async (options: { account?: string; force?: boolean; json?: boolean }) => {
+    .action(async (options: { account?: string; force?: boolean; retryMissed?: boolean; json?: boolean }) => {
+      if (options.retryMissed && (options.force || options.account !== undefined)) throw new UsageError('--retry-missed sends the missed reports as they were due: it takes neither --force nor --account');
       let address: string | undefined;
       if (options.account !== undefined) {
         const parsed = addressSchema.safeParse(options.account);
@@ -46,12 +54,18 @@ export function register(program: Command, context: CliContext): void {
       const rt = await context.runtime();
       const deps = await reportDepsFrom(rt);
       const now = rt.now();
+      if (options.retryMissed) {
+        await retryMissed(context, deps, now, options.json ?? false);
+        return;
+      }
       const force = options.force ?? false;
       if (address !== undefined && !(await rt.repos.accounts.get(address))) throw new Error(`${address} is not tracked`);
       const results = await dueReports(deps, now, { force, ...(address === undefined ? {} : { accounts: [address] }) });
 
+      const missed = await missedToday(deps, now);
       if (options.json) printJson(context.io, results);
-      else if (results.length === 0) context.io.out('no report was due\n');
+      else if (results.length === 0 && missed.length === 0) context.io.out('no report was due\n');
+      else if (results.length === 0) context.io.out('no report is due now\n');
       else {
         const addresses = results.flatMap((r) => (r.address === null ? [] : [r.address]));
         const labels = new Map((await rt.repos.accounts.getMany(addresses)).map((a) => [a.address as string, a.label]));
@@ -63,6 +77,10 @@ export function register(program: Command, context: CliContext): void {
         );
       }
 
+      if (!options.json && missed.length > 0) {
+        context.io.out(missed.map((m) => `missed today: ${missedReportLine(m)}\n`).join('') + 'send them with: sentinel report --retry-missed\n');
+      }
+
       const undelivered = results.filter((r) => UNDELIVERED.has(r.outcome.kind));
       if (undelivered.length > 0) {
         const first = undelivered[0]?.outcome;
@@ -70,6 +88,23 @@ export function register(program: Command, context: CliContext): void {
         throw new Error(`${undelivered.length} of ${plural(results.length, 'report')} not delivered${reason}`);
       }
     });
+}
+
+/** `report --retry-missed`: sends today's missed reports, one row each; fails when one was not delivered. */
+async function retryMissed(context: CliContext, deps: MissedReportsDeps, now: number, json: boolean): Promise<void> {
+  const results = await retryMissedReports(deps, now);
+  if (json) printJson(context.io, results);
+  else if (results.length === 0) context.io.out('no missed report to send\n');
+  else context.io.out(formatTable(['REPORT', 'DAY', 'OUTCOME', 'NOTE'], results.map(retryRow)));
+  const undelivered = results.filter((r) => r.outcome.kind === 'error' || r.outcome.kind === 'failed');
+  const first = undelivered[0]?.outcome;
+  if (first) throw new Error(`${undelivered.length} of ${plural(results.length, 'missed report')} not delivered${'reason' in first ? `: ${first.reason}` : ''}`);
+}
+
+function retryRow({ missed, outcome }: MissedRetryResult): string[] {
+  const what = missed.job.kind === 'recipient' ? missed.job.email : missed.job.address;
+  if (outcome.kind === 'recipient') return [what, missed.job.reportDate, 'handled', outcome.result.sends.map((send) => `${send.period}: ${send.outcome.kind}`).join(', ')];
+  return [what, missed.job.reportDate, ...outcomeColumns(outcome).filter((_, i) => i !== 1)];
 }
 
 /** ACCOUNT, the outcome's columns, then TO: the recipients on the account's schedule, or the one recipient with its own. */

@@ -29,6 +29,13 @@ export const settingsSchema = z.object({
     .regex(/^[A-Za-z0-9_.-]{0,200}$/, 'letters, digits, "_", "-" and "." only')
     .default('sentinel-'),
   MAIL_FROM: z.email().default('sentinel@localhost.localdomain'),
+  /** Who is emailed the list of reports found missed (claimed, not delivered within the grace); unset: a log line instead. */
+  OPERATOR_EMAIL: z.email().optional(),
+  /**
+   * Minutes after its due time a claimed report may still be delivered before reconciliation records
+   * it as missed; default the report queue's retry window (its visibility timeout x receive count, 60).
+   */
+  REPORT_MISSED_GRACE_MINUTES: z.coerce.number().int().min(1).max(1_440).optional(),
   CHAIN_RPS: z.coerce.number().positive().max(10_000).default(20),
   CHAIN_TIMEOUT_MS: z.coerce.number().int().positive().max(300_000).default(10_000),
   /** Retries of a chain request after its first attempt. */

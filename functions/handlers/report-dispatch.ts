@@ -1,34 +1,61 @@
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
 import { loadSettings } from '../config/settings';
-import { someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
+import { sesSenderFrom, someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
+import { reconcileDepsFrom } from '../runtime/reconcileDepsFrom';
 import { AccountsRepository } from '../store/accountsRepository';
+import { MissedReportsRepository } from '../store/missedReportsRepository';
 import { RecipientsRepository } from '../store/recipientsRepository';
+import { ReportLedgerRepository } from '../store/reportLedgerRepository';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { dispatchReports, type ReportDispatchDeps } from '../services/report/dispatchReports';
-import { createObservability } from '../shared/observability';
+import { reconcileReports, type ReconcileDeps } from '../services/report/reconcileReports';
+import { createObservability, type Observability } from '../shared/observability';
 
 /** EventBridge Scheduler passes whatever input the schedule was given; ours sends none or `{}`. */
 const scheduledEventSchema = z.looseObject({}).nullish();
 
-/** Fired every minute: queues the daily report of each account, and the reports of each recipient with its own schedule, whose report time has come, and claims it. */
-export function createReportDispatchHandler(deps: ReportDispatchDeps) {
-  return async (event: unknown, _context?: Context): Promise<{ queued: number; rescheduled: number; lost: number }> => {
+/** What `report-dispatch` needs: the dispatch's ports, reconciliation's, and a metrics flush per invocation. */
+export interface ReportDispatchHandlerDeps extends ReportDispatchDeps {
+  readonly reconcile: ReconcileDeps;
+  readonly flush?: Observability['flush'];
+}
+
+/**
+ * Fired every minute: queues the daily report of each account, and the reports of each recipient
+ * with its own schedule, whose report time has come, and claims it; then reconciles: the claimed
+ * reports past their grace with no finished attempt are recorded as missed and the operator is told.
+ */
+export function createReportDispatchHandler(deps: ReportDispatchHandlerDeps) {
+  return async (event: unknown, _context?: Context): Promise<{ queued: number; rescheduled: number; lost: number; missed: number }> => {
     scheduledEventSchema.parse(event);
-    const outcome = await dispatchReports(deps);
-    return { queued: outcome.queued.length, rescheduled: outcome.rescheduled, lost: outcome.lost.length };
+    try {
+      const outcome = await dispatchReports(deps);
+      const reconciled = await reconcileReports(deps.reconcile, deps.now());
+      return { queued: outcome.queued.length, rescheduled: outcome.rescheduled, lost: outcome.lost.length, missed: reconciled.missed.length };
+    } finally {
+      deps.flush?.();
+    }
   };
 }
 
 export const handler = lazyHandler(async () => {
   const settings = loadSettings(process.env);
-  const { log } = createObservability('report-dispatch');
-  const repos = someRepositoriesFrom(settings, { accounts: AccountsRepository, recipients: RecipientsRepository });
+  const { log, counters, flush } = createObservability('report-dispatch');
+  const repos = someRepositoriesFrom(settings, {
+    accounts: AccountsRepository,
+    recipients: RecipientsRepository,
+    reportLedger: ReportLedgerRepository,
+    missedReports: MissedReportsRepository,
+  });
   return createReportDispatchHandler({
     accounts: repos.accounts,
     recipients: repos.recipients,
     reportQueue: sqsQueueFrom(settings, 'REPORT_QUEUE_URL'),
+    ledger: repos.reportLedger,
+    reconcile: reconcileDepsFrom(settings, { repos, sender: () => sesSenderFrom(settings), log, counters }),
     log,
+    flush,
     now: Date.now,
   });
 });

@@ -23,8 +23,11 @@ export const outgoingEmailSchema = z.object({
   subject: noLineBreaks('subject').pipe(z.string().min(1).max(998)),
   html: z.string().min(1),
   text: z.string().min(1),
-  /** Target of `List-Unsubscribe` (when one-click, RFC 8058: the endpoint must accept a POST). */
-  unsubscribeUrl: z.url({ protocol: /^https?$/ }),
+  /**
+   * Target of `List-Unsubscribe` (when one-click, RFC 8058: the endpoint must accept a POST).
+   * Omitted only for mail to the operator (no list to leave): then no `List-Unsubscribe` header.
+   */
+  unsubscribeUrl: z.url({ protocol: /^https?$/ }).optional(),
   /** Sends `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (default); `false` when the link opens a page instead. */
   oneClickUnsubscribe: z.boolean().default(true),
   /** Optional `mailto:` alternative for `List-Unsubscribe`. */
@@ -68,7 +71,7 @@ export async function buildMime(email: OutgoingEmail): Promise<Buffer> {
   for (const [, ref] of m.html.matchAll(/["']cid:([^"']+)["']/g)) {
     if (!attached.has(ref ?? '')) throw new EmailRenderError(`email html: references cid:${ref ?? ''} but no such inline image is attached`);
   }
-  const listUnsubscribe = [`<${m.unsubscribeUrl}>`, ...(m.unsubscribeMailto ? [`<mailto:${m.unsubscribeMailto}?subject=unsubscribe>`] : [])];
+  const listUnsubscribe = [...(m.unsubscribeUrl ? [`<${m.unsubscribeUrl}>`] : []), ...(m.unsubscribeMailto ? [`<mailto:${m.unsubscribeMailto}?subject=unsubscribe>`] : [])];
   const composer = new MailComposer({
     from: m.from,
     to: m.to,
@@ -78,8 +81,8 @@ export async function buildMime(email: OutgoingEmail): Promise<Buffer> {
     messageId: m.messageId ?? messageIdFor(m.eventId, m.to, m.from),
     date: m.date ?? new Date(),
     headers: {
-      'List-Unsubscribe': listUnsubscribe.join(', '),
-      ...(m.oneClickUnsubscribe ? { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {}),
+      ...(listUnsubscribe.length > 0 ? { 'List-Unsubscribe': listUnsubscribe.join(', ') } : {}),
+      ...(m.oneClickUnsubscribe && m.unsubscribeUrl ? { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {}),
       'X-Sentinel-Event-Id': m.eventId,
       'Auto-Submitted': 'auto-generated',
     },

@@ -31,3 +31,16 @@ export type RecipientReportJob = z.infer<typeof recipientReportJobSchema>;
 /** A message on the report queue: an account's report, or a recipient's own reports. */
 export const reportJobSchema = z.union([recipientReportJobSchema, accountReportJobSchema]);
 export type ReportJob = z.infer<typeof reportJobSchema>;
+
+/**
+ * The job's identity across redeliveries and re-dispatches: `account:<address>:<reportDate>` or
+ * `recipient:<email, lower-cased>:<reportDate>` (what the report ledger and the missed records key on).
+ */
+export function reportJobKey(job: ReportJob): string {
+  return job.kind === 'recipient' ? `recipient:${job.email.toLowerCase()}:${job.reportDate}` : `account:${job.address}:${job.reportDate}`;
+}
+
+/** Who a job is for: the account's address or the recipient's email. */
+export function reportJobTarget(job: ReportJob): string {
+  return job.kind === 'recipient' ? job.email : job.address;
+}

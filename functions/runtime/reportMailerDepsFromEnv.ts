@@ -7,6 +7,7 @@ import { DelegateViewRepository } from '../store/delegateViewRepository';
 import { DeliveryRepository } from '../store/deliveryRepository';
 import { PreferencesRepository } from '../store/preferencesRepository';
 import { RecipientsRepository } from '../store/recipientsRepository';
+import { ReportLedgerRepository } from '../store/reportLedgerRepository';
 import { ReportRecordsRepository } from '../store/reportRecordsRepository';
 import { SuppressionRepository } from '../store/suppressionRepository';
 import { digestSenderFor } from './digestSenderFor';
@@ -22,6 +23,7 @@ const REPORT_REPOSITORIES = {
   preferences: PreferencesRepository,
   recipients: RecipientsRepository,
   reportRecords: ReportRecordsRepository,
+  reportLedger: ReportLedgerRepository,
   suppressions: SuppressionRepository,
 } as const;
 

@@ -6,6 +6,8 @@ import { CurvesRepository } from './curvesRepository';
 import { DelegateViewRepository } from './delegateViewRepository';
 import { DeliveryRepository, type DeliveryRepositoryOptions } from './deliveryRepository';
 import { LeaseRepository } from './leaseRepository';
+import { MissedReportsRepository } from './missedReportsRepository';
+import { ReportLedgerRepository } from './reportLedgerRepository';
 import { ReportRecordsRepository } from './reportRecordsRepository';
 import { PreferencesRepository } from './preferencesRepository';
 import { RecipientsRepository } from './recipientsRepository';
@@ -25,6 +27,10 @@ export interface Repositories {
   readonly deliveries: DeliveryRepository;
   /** Window summaries of sent reports (items in `deliveries`). */
   readonly reportRecords: ReportRecordsRepository;
+  /** The report jobs dispatch claimed and whether each was finished (items in `deliveries`). */
+  readonly reportLedger: ReportLedgerRepository;
+  /** Reports recorded as missed by reconciliation (items in `deliveries`). */
+  readonly missedReports: MissedReportsRepository;
   readonly suppressions: SuppressionRepository;
   readonly preferences: PreferencesRepository;
   /** Recipient records (items in `preferences`). */
@@ -48,6 +54,8 @@ export function createRepositories(
     audit: new AuditRepository(client, prefix),
     deliveries: new DeliveryRepository(client, prefix, options),
     reportRecords: new ReportRecordsRepository(client, prefix, options),
+    reportLedger: new ReportLedgerRepository(client, prefix, options),
+    missedReports: new MissedReportsRepository(client, prefix, options),
     suppressions: new SuppressionRepository(client, prefix, options),
     preferences: new PreferencesRepository(client, prefix, options),
     recipients: new RecipientsRepository(client, prefix, options),

@@ -1,4 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
+import { REPORT_WORKER_TIMEOUT_SECONDS } from '../../functions/services/report/reportWorkers';
 import type { HandlerName } from '../bundling/handlerCatalog';
 
 /** Timeout and memory of one Lambda. */
@@ -25,7 +26,8 @@ export const FUNCTION_SIZING: Readonly<Record<HandlerName, FunctionSizing>> = {
   'report-dispatch': { timeout: Duration.seconds(60), memorySize: 512 },
   // The report worker: a batch of reports rendered in parallel (1 vCPU), sent at its share of the
   // mail rate, throttled sends backed off for up to ~30 s.
-  'daily-report': { timeout: Duration.seconds(120), memorySize: 1769 },
+  // Its timeout is shared with the local report pipeline: the report queue's retries derive from it.
+  'daily-report': { timeout: Duration.seconds(REPORT_WORKER_TIMEOUT_SECONDS), memorySize: 1769 },
   'revoke-page': { timeout: Duration.seconds(29), memorySize: 512 },
   'preferences-page': { timeout: Duration.seconds(10), memorySize: 512 },
   'sign-revocation': { timeout: Duration.seconds(25), memorySize: 512 },

@@ -1,18 +1,21 @@
 import { Duration } from 'aws-cdk-lib';
 import { Queue, QueueEncryption, RedrivePermission } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { VISIBILITY_FACTOR, workQueueSettings, type WorkQueueSettings } from '../../functions/queue/workQueueSettings';
 import { queueArn } from '../config/resourceNames';
 
-/** Visibility timeout / consumer timeout: AWS's guidance for SQS event sources. */
-export const VISIBILITY_FACTOR = 6;
+export { VISIBILITY_FACTOR };
 
 export interface WorkQueueProps {
   /** Physical name of the queue; the dead-letter queue gets `-dlq` appended. */
   readonly queueName: string;
-  /** Timeout of the function that consumes it; the visibility timeout is 6x this. */
-  readonly consumerTimeout: Duration;
-  /** Receives before a message moves to the dead-letter queue. */
-  readonly maxReceiveCount: number;
+  /** Its consumer's timeout, visibility timeout and receive count (`workQueueSettings`), shared with the local queues. */
+  readonly settings: WorkQueueSettings;
+}
+
+/** The settings of a queue consumed by a function with `timeout`. */
+export function settingsFor(timeout: Duration): WorkQueueSettings {
+  return workQueueSettings(timeout.toSeconds());
 }
 
 /**
@@ -34,8 +37,8 @@ export class WorkQueue extends Construct {
     super(scope, id);
     this.queueName = props.queueName;
     this.deadLetterQueueName = `${props.queueName}-dlq`;
-    this.consumerTimeout = props.consumerTimeout;
-    this.maxReceiveCount = props.maxReceiveCount;
+    this.consumerTimeout = Duration.seconds(props.settings.consumerTimeoutSeconds);
+    this.maxReceiveCount = props.settings.maxReceiveCount;
     this.deadLetterQueue = new Queue(this, 'DeadLetter', {
       queueName: this.deadLetterQueueName,
       encryption: QueueEncryption.SQS_MANAGED,
@@ -51,8 +54,8 @@ export class WorkQueue extends Construct {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       retentionPeriod: Duration.days(4),
-      visibilityTimeout: Duration.seconds(props.consumerTimeout.toSeconds() * VISIBILITY_FACTOR),
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: props.maxReceiveCount },
+      visibilityTimeout: Duration.seconds(props.settings.visibilityTimeoutSeconds),
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: props.settings.maxReceiveCount },
     });
   }
 }

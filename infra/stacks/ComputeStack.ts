@@ -130,6 +130,8 @@ export class ComputeStack extends Stack {
       .bindTable(table('accounts'), 'readWrite')
       // Recipients with a schedule of their own: queried on `byNextReport`, claimed with a conditional UpdateItem.
       .bindTableActions(table('preferences'), ['dynamodb:Query', 'dynamodb:UpdateItem'], { indexes: true })
+      // The report ledger (jobs claimed) and the missed records, for reconciliation: those items only.
+      .bindTableActions(table('deliveries'), ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:UpdateItem'], { leadingKeys: ['report-ledger:*', 'report-missed:*'] })
       .bindQueue(messaging.report, 'REPORT_QUEUE_URL');
     this.reportDispatchSchedule = new ScheduledInvoke(this, 'ReportDispatchSchedule', {
       scheduleName: `${config.prefix}report-dispatch`,

@@ -1,19 +1,14 @@
-import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { FUNCTION_SIZING } from '../config/functionSizing';
 import type { StageConfig } from '../config/stageConfig';
 import { EncryptedTopic } from '../constructs/EncryptedTopic';
 import { MailSender } from '../constructs/MailSender';
-import { WorkQueue } from '../constructs/WorkQueue';
+import { settingsFor, WorkQueue } from '../constructs/WorkQueue';
+import { MAX_RECEIVE_COUNT } from '../../functions/queue/workQueueSettings';
+import { REPORT_QUEUE } from '../../functions/services/report/reportWorkers';
 
-/** Receives before a message is parked in its dead-letter queue. */
-export const MAX_RECEIVE_COUNT = 5;
-
-/**
- * Timeout the `report` worker (one daily report per message; not deployed yet) is sized for: the
- * report queue's visibility timeout is 6x this, and `consumeQueue` refuses a longer-running consumer.
- */
-export const REPORT_WORKER_TIMEOUT = Duration.seconds(120);
+export { MAX_RECEIVE_COUNT };
 
 /**
  * Queues between the jobs, and the mail configuration (SES configuration set, bounce/complaint topic).
@@ -33,18 +28,16 @@ export class MessagingStack extends Stack {
     const { config } = props;
     this.collect = new WorkQueue(this, 'Collect', {
       queueName: `${config.prefix}collect`,
-      consumerTimeout: FUNCTION_SIZING.collect.timeout,
-      maxReceiveCount: MAX_RECEIVE_COUNT,
+      settings: settingsFor(FUNCTION_SIZING.collect.timeout),
     });
     this.notify = new WorkQueue(this, 'Notify', {
       queueName: `${config.prefix}notify`,
-      consumerTimeout: FUNCTION_SIZING.notify.timeout,
-      maxReceiveCount: MAX_RECEIVE_COUNT,
+      settings: settingsFor(FUNCTION_SIZING.notify.timeout),
     });
     this.report = new WorkQueue(this, 'Report', {
       queueName: `${config.prefix}report`,
-      consumerTimeout: REPORT_WORKER_TIMEOUT,
-      maxReceiveCount: MAX_RECEIVE_COUNT,
+      // The same settings the local report pipeline uses (`npm start`, `serve`).
+      settings: REPORT_QUEUE,
     });
     this.sesEvents = new EncryptedTopic(this, 'SesEvents', {
       topicName: `${config.prefix}ses-events`,

@@ -193,6 +193,13 @@ export class MonitoringStack extends Stack {
         missing: TreatMissingData.NOT_BREACHING,
       });
     }
+    this.alarm('ReportsMissed', {
+      description: 'Reconciliation (report-dispatch) found a report claimed and not delivered within its grace (ReportsMissed): see `sentinel report`, send it with `sentinel report --retry-missed` (docs/operations.md).',
+      metric: customMetric('ReportsMissed', 'report-dispatch', stage, 'Sum', five),
+      threshold: 1,
+      comparison: AT_LEAST,
+      missing: TreatMissingData.NOT_BREACHING,
+    });
     this.alarm('ReportLateness', {
       description: `A daily report went out more than ${REPORT_LATENESS_ALARM.toHumanString()} after its local due time (ReportLatenessSeconds).`,
       metric: customMetric('ReportLatenessSeconds', 'report', stage, 'Maximum', Duration.hours(1)),

@@ -142,6 +142,11 @@ export class InProcessQueue<T> implements MessageQueue<T> {
     return { sent: entries.map((e) => e.id), failed: [] };
   }
 
+  /** How it redelivers: the visibility timeout and the receives before dead-lettering. */
+  redelivery(): { visibilityTimeoutMs: number; maxReceiveCount: number } {
+    return { visibilityTimeoutMs: this.visibilityTimeoutMs, maxReceiveCount: this.maxReceiveCount };
+  }
+
   /** Messages waiting (visible now), in flight or delayed (hidden), and dead-lettered. */
   counts(): { visible: number; hidden: number; deadLettered: number } {
     const now = this.clock.now();

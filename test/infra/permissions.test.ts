@@ -154,6 +154,14 @@ describe('IAM statements', () => {
     expect(may('sign-revocation', 'PutItem', 'revoke#abc')).toBe(false);
   });
 
+  it('lets report-dispatch touch only the report ledger and missed-report items of deliveries (dynamodb:LeadingKeys), never a delivery record', () => {
+    const may = (action: string, key: string) => decide('report-dispatch', `dynamodb:${action}`, tableArn('deliveries'), { 'dynamodb:LeadingKeys': [key] }) === 'allow';
+    expect(may('UpdateItem', 'report-ledger:29180733:s3')).toBe(true);
+    expect(may('BatchGetItem', 'report-missed:2025-06-02:s0')).toBe(true);
+    for (const action of ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem']) expect(may(action, 'report:0xabc:2025-06-02#a@example.com'), action).toBe(false);
+    expect(may('PutItem', 'report-ledger:29180733:s3')).toBe(false);
+  });
+
   it('never allows a DynamoDB Scan (every read is a Query or GetItem)', () => {
     for (const name of HANDLER_NAMES) {
       for (const id of Object.keys(TABLES) as TableId[]) expect(decide(name, 'dynamodb:Scan', tableArn(id)), `${name} ${id}`).not.toBe('allow');
@@ -165,7 +173,7 @@ describe('IAM statements', () => {
       dispatch: { accounts: RW },
       collect: { accounts: RW, curves: RW, snapshots: RW, alerts: RW, delegates: RW },
       notify: { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, preferences: READ, deliveries: RW },
-      'report-dispatch': { accounts: RW, preferences: ['Query', 'UpdateItem'] },
+      'report-dispatch': { accounts: RW, preferences: ['Query', 'UpdateItem'], deliveries: ['BatchGetItem', 'GetItem', 'UpdateItem'] },
       'daily-report': { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, preferences: READ, deliveries: RW },
       'revoke-page': { accounts: READ, delegates: READ, suppressions: READ, tokens: ['PutItem', 'DeleteItem'] },
       'preferences-page': { preferences: ['GetItem', 'UpdateItem'], alerts: RW, tokens: ['PutItem', 'DeleteItem'] },

@@ -24,7 +24,7 @@ afterAll(worlds.close);
  * The local report pipeline (per-minute dispatch, in-process report queue, daily-report workers as
  * deployed) on a simulated clock, over tables of its own (each test's accounts are all that is due).
  */
-const world = (start: number, options: { rate?: number; sender?: MailSender } = {}) => worlds.world(start, { ...options, visibilityTimeoutMs: 30_000 });
+const world = (start: number, options: { rate?: number; sender?: MailSender } = {}) => worlds.world(start, { ...options, retries: { visibilityTimeoutMs: 30_000, maxReceiveCount: 5 } });
 
 type World = ReportWorld;
 
@@ -108,7 +108,7 @@ describe('per-minute report dispatch through the local pipeline', () => {
       queryReportsDue: (now: number) => w.repos.accounts.queryReportsDue(now),
       setNextReportAt: () => Promise.reject(new Error('dispatcher died')),
     };
-    await expect(dispatchReports({ accounts: crashing, recipients: w.repos.recipients, reportQueue: w.reports.reportQueue, log: silentLog, now: w.clock.now })).rejects.toThrow('dispatcher died');
+    await expect(dispatchReports({ accounts: crashing, recipients: w.repos.recipients, reportQueue: w.reports.reportQueue, ledger: w.repos.reportLedger, log: silentLog, now: w.clock.now })).rejects.toThrow('dispatcher died');
     // The next run queues them again and claims them; a re-run right after finds nothing due.
     expect((await w.reports.dispatch()).queued).toHaveLength(3);
     expect((await w.reports.dispatch()).queued).toHaveLength(0);

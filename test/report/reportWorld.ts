@@ -4,11 +4,13 @@ import { createNotifyHandler } from '../../functions/handlers/notify';
 import type { MailSender } from '../../functions/mail/sesSender';
 import type { NotifyEvent } from '../../functions/messages/notifyMessage';
 import { mailGovernor } from '../../functions/services/delivery/mailGovernor';
+import { operatorNotice } from '../../functions/services/report/operatorNotice';
+import { missedReportGraceMs } from '../../functions/services/report/reconcileReports';
 import { memoryCounters, silentLog } from '../../functions/shared/observability';
 import { createTables, deleteTables } from '../../functions/store/createTables';
 import { createRepositories } from '../../functions/store/repositories';
-import { InProcessQueue } from '../../local/queue/inProcessQueue';
-import { createLocalReportPipeline } from '../../local/reportPipeline';
+import { InProcessQueue, type SqsLambdaHandler } from '../../local/queue/inProcessQueue';
+import { createLocalReportPipeline, type ReportQueueRetries } from '../../local/reportPipeline';
 import { VirtualClock } from '../../local/virtualClock';
 import { MAIL_FROM, RETENTION_MS, sesSender, sharedRenderer, testLinks } from '../delivery/mailHarness';
 import { documentClient, dynamoClient } from '../support/dynamo';
@@ -20,8 +22,14 @@ export interface ReportWorldOptions {
   readonly rate?: number;
   /** What sends the emails; default local SES with SDK retries. */
   readonly sender?: MailSender;
-  /** The report queue's visibility timeout; default the local pipeline's. */
-  readonly visibilityTimeoutMs?: number;
+  /** The report queue's redelivery; default as deployed. */
+  readonly retries?: ReportQueueRetries;
+  /** Who reconciliation emails about missed reports; default nobody (a log line). */
+  readonly operatorEmail?: string;
+  /** Reconciliation's grace after a report's due time; default as deployed. */
+  readonly graceMs?: number;
+  /** Wraps the report worker the queue delivers to (e.g. to end a chain fault at a simulated time). */
+  readonly wrapWorker?: (worker: SqsLambdaHandler) => SqsLambdaHandler;
 }
 
 /**
@@ -63,18 +71,27 @@ export function reportWorlds() {
     const reports = createLocalReportPipeline({
       accounts: repos.accounts,
       recipients: repos.recipients,
+      ledger: repos.reportLedger,
+      reconcile: {
+        ledger: repos.reportLedger,
+        missed: repos.missedReports,
+        notice: operatorNotice({ operatorEmail: options.operatorEmail ?? null, sender: governor.sender(ses, 'alert'), mailFrom: MAIL_FROM, log: silentLog }),
+        counters,
+        log: silentLog,
+        graceMs: options.graceMs ?? missedReportGraceMs(undefined),
+      },
       log: silentLog,
       now: clock.now,
-      consumer: worker,
+      consumer: options.wrapWorker ? options.wrapWorker(worker) : worker,
       queueClock: clock,
-      ...(options.visibilityTimeoutMs === undefined ? {} : { visibilityTimeoutMs: options.visibilityTimeoutMs }),
+      ...(options.retries === undefined ? {} : { retries: options.retries }),
     });
     const notifyQueue = new InProcessQueue<NotifyEvent>({
       name: 'notify-test',
       consumer: createNotifyHandler({ ...deps, sender: governor.sender(ses, 'alert') }),
       clock,
     });
-    return { clock, counters, repos, reports, worker, notifyQueue, digests, deps };
+    return { prefix, chain, clock, counters, repos, reports, worker, notifyQueue, digests, deps };
   }
 
   async function close(): Promise<void> {

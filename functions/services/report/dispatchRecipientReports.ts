@@ -5,12 +5,14 @@ import type { MessageQueue } from '../../queue/messageQueue';
 import { sendAll } from '../../queue/sendAll';
 import { mapConcurrent } from '../../store/concurrency';
 import type { RecipientRecord, RecipientsRepository } from '../../store/recipientsRepository';
+import type { ReportLedgerRepository } from '../../store/reportLedgerRepository';
 
 const CLAIM_CONCURRENCY = 16;
 
 export interface RecipientDispatchDeps {
   readonly recipients: Pick<RecipientsRepository, 'queryDue' | 'setNextReportAt'>;
   readonly reportQueue: MessageQueue<RecipientReportJob>;
+  readonly ledger: Pick<ReportLedgerRepository, 'queued'>;
 }
 
 export interface RecipientDispatchOutcome {
@@ -55,6 +57,7 @@ export async function dispatchRecipientReports(deps: RecipientDispatchDeps, now:
     deps.reportQueue,
     queued.map((job) => ({ id: job.email, body: job })),
   );
+  await deps.ledger.queued(queued);
   const lost: string[] = [];
   let rescheduled = 0;
   await mapConcurrent(decided, CLAIM_CONCURRENCY, async ({ record, claim }) => {

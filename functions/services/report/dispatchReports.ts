@@ -6,6 +6,7 @@ import type { Log } from '../../shared/observability';
 import type { AccountsRepository } from '../../store/accountsRepository';
 import { chunk, mapConcurrent } from '../../store/concurrency';
 import type { RecipientsRepository } from '../../store/recipientsRepository';
+import type { ReportLedgerRepository } from '../../store/reportLedgerRepository';
 import { dispatchRecipientReports } from './dispatchRecipientReports';
 
 const CLAIM_CONCURRENCY = 16;
@@ -17,6 +18,8 @@ export interface ReportDispatchDeps {
   /** Recipients with a schedule of their own (second due query). */
   readonly recipients: Pick<RecipientsRepository, 'queryDue' | 'setNextReportAt'>;
   readonly reportQueue: MessageQueue<ReportJob>;
+  /** Where each queued job is recorded before its claim, for reconciliation (`reconcileReports`). */
+  readonly ledger: Pick<ReportLedgerRepository, 'queued'>;
   readonly log: Log;
   readonly now: () => number;
 }
@@ -33,7 +36,8 @@ export interface ReportDispatchOutcome {
 /**
  * The per-minute report dispatch: finds the accounts whose `nextReportAt` has passed (index
  * `byNextReport`, never a scan), queues one `ReportJob` per report that is due, earliest due first,
- * then claims each by moving `nextReportAt` to the next local day with a conditional write.
+ * records them in the report ledger, then claims each by moving `nextReportAt` to the next local
+ * day with a conditional write.
  * Then the same for recipients with a schedule of their own (`dispatchRecipientReports`).
  * Queue first, then claim, as collection does: a failure never loses a report, and a report queued
  * twice (a re-run, a lost claim) is sent once, because the worker delivers it under
@@ -54,6 +58,7 @@ export async function dispatchReports(deps: ReportDispatchDeps): Promise<ReportD
       deps.reportQueue,
       jobs.map((job) => ({ id: job.address, body: job })),
     );
+    await deps.ledger.queued(jobs);
     queued.push(...jobs);
     await mapConcurrent(step, CLAIM_CONCURRENCY, async ({ account, claim }) => {
       if (claim.kind === 'not-due') return;
@@ -62,7 +67,7 @@ export async function dispatchReports(deps: ReportDispatchDeps): Promise<ReportD
       else if (claim.kind === 'reschedule') rescheduled++;
     });
   }
-  const own = await dispatchRecipientReports({ recipients: deps.recipients, reportQueue: deps.reportQueue }, now);
+  const own = await dispatchRecipientReports({ recipients: deps.recipients, reportQueue: deps.reportQueue, ledger: deps.ledger }, now);
   queued.push(...own.queued);
   lost.push(...own.lost);
   rescheduled += own.rescheduled;

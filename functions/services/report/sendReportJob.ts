@@ -1,5 +1,7 @@
 import type { AccountReportJob, RecipientReportJob, ReportJob } from '../../messages/reportJob';
+import { describeError } from '../../shared/describeError';
 import type { AccountsRepository } from '../../store/accountsRepository';
+import type { ReportLedgerRepository } from '../../store/reportLedgerRepository';
 import { accountFollowers } from './accountFollowers';
 import type { RecipientReportDeps } from './recipientReportDeps';
 import { needsRetry, sendRecipientReports, type RecipientReportResult } from './sendRecipientReports';
@@ -9,7 +11,11 @@ import { sendDailyReport, type ReportOutcome } from './sendDailyReport';
 export const REPORT_LATENESS_METRIC = 'ReportLatenessSeconds';
 
 export interface ReportJobDeps extends RecipientReportDeps {
-  readonly repos: RecipientReportDeps['repos'] & { readonly accounts: Pick<AccountsRepository, 'get' | 'getMany' | 'setNextReportAt'> };
+  readonly repos: RecipientReportDeps['repos'] & {
+    readonly accounts: Pick<AccountsRepository, 'get' | 'getMany' | 'setNextReportAt'>;
+    /** Told when the job is finished, or why it is to be retried. */
+    readonly reportLedger: Pick<ReportLedgerRepository, 'finish' | 'noteFailure'>;
+  };
   readonly now: () => number;
 }
 
@@ -32,12 +38,21 @@ export class ReportJobRetryError extends Error {
  * (`sendRecipientReports`). Every email goes under a stable delivery id, so a redelivered or
  * twice-queued job sends nothing more. Throws `ReportJobRetryError` when the job must come back:
  * a passing failure, another attempt still holding a delivery, or a job that arrives early.
- * Counts `ReportLatenessSeconds` for what it sent.
+ * Counts `ReportLatenessSeconds` for what it sent. The report ledger is told when the job is done
+ * (what reconciliation checks), and the reason of each failed attempt (what a missed report shows).
  */
 export async function sendReportJob(deps: ReportJobDeps, job: ReportJob): Promise<ReportJobOutcome> {
   const now = deps.now();
   if (now < job.dueAt) throw new ReportJobRetryError(`the report is due in ${Math.ceil((job.dueAt - now) / 1000)} s`);
-  return job.kind === 'recipient' ? sendRecipientJob(deps, job, now) : sendAccountJob(deps, job, now);
+  let outcome: ReportJobOutcome;
+  try {
+    outcome = job.kind === 'recipient' ? await sendRecipientJob(deps, job, now) : await sendAccountJob(deps, job, now);
+  } catch (error) {
+    await deps.repos.reportLedger.noteFailure(job, describeError(error, { audience: 'log' }));
+    throw error;
+  }
+  await deps.repos.reportLedger.finish(job);
+  return outcome;
 }
 
 async function sendAccountJob(deps: ReportJobDeps, job: AccountReportJob, now: number): Promise<ReportOutcome> {

@@ -1,0 +1,31 @@
+import type { Settings } from '../config/settings';
+import type { MailSender } from '../mail/sesSender';
+import { operatorNotice } from '../services/report/operatorNotice';
+import { missedReportGraceMs, type ReconcileDeps } from '../services/report/reconcileReports';
+import type { Counters, Log } from '../shared/observability';
+import type { Repositories } from '../store/repositories';
+
+/**
+ * Reconciliation's ports from the settings: the ledger and the missed records, the grace
+ * (`REPORT_MISSED_GRACE_MINUTES`), and the operator notice to `OPERATOR_EMAIL` (the sender is made
+ * on the first email only, so a stage without an operator address needs no mail client).
+ */
+export function reconcileDepsFrom(
+  settings: Settings,
+  parts: { repos: Pick<Repositories, 'reportLedger' | 'missedReports'>; sender: () => MailSender; log: Log; counters: Counters },
+): ReconcileDeps {
+  let sender: MailSender | undefined;
+  return {
+    ledger: parts.repos.reportLedger,
+    missed: parts.repos.missedReports,
+    notice: operatorNotice({
+      operatorEmail: settings.OPERATOR_EMAIL ?? null,
+      sender: { send: (email) => (sender ??= parts.sender()).send(email) },
+      mailFrom: settings.MAIL_FROM,
+      log: parts.log,
+    }),
+    counters: parts.counters,
+    log: parts.log,
+    graceMs: missedReportGraceMs(settings.REPORT_MISSED_GRACE_MINUTES),
+  };
+}
