@@ -172,11 +172,11 @@ describe('IAM statements', () => {
     const expected: Record<HandlerName, Partial<Record<TableId, string[]>>> = {
       dispatch: { accounts: RW },
       collect: { accounts: RW, curves: RW, snapshots: RW, alerts: RW, delegates: RW },
-      notify: { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, preferences: READ, deliveries: RW },
+      notify: { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, preferences: READ, alerts: ['GetItem'], deliveries: RW },
       'report-dispatch': { accounts: RW, preferences: ['Query', 'UpdateItem'], deliveries: ['BatchGetItem', 'GetItem', 'UpdateItem'] },
       'daily-report': { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, preferences: READ, deliveries: RW },
       'revoke-page': { accounts: READ, delegates: READ, suppressions: READ, tokens: ['PutItem', 'DeleteItem'] },
-      'preferences-page': { preferences: ['GetItem', 'UpdateItem'], alerts: RW, tokens: ['PutItem', 'DeleteItem'] },
+      'preferences-page': { preferences: ['GetItem', 'UpdateItem'], alerts: ['GetItem', 'PutItem'], accounts: ['GetItem'], tokens: ['PutItem', 'DeleteItem'] },
       'sign-revocation': { accounts: READ, leases: WRITE, audit: ['PutItem'], tokens: ['GetItem', 'UpdateItem'] },
       'ses-events': { suppressions: WRITE },
     };
