@@ -11,6 +11,7 @@ import { applySettingsPatch, newTrackedAccount } from '../../functions/domain/tr
 import type { TrackedAccount } from '../../functions/domain/account';
 import { nextPollAt } from '../../functions/domain/schedule';
 import { pollOverdue } from '../../functions/domain/pollOverdue';
+import { withoutUrls } from '../../functions/shared/withoutUrls';
 import type { CliContext } from '../cliRuntime';
 import { syncRecipients } from '../recipientSync';
 import { mapConcurrent } from '../../functions/store/concurrency';
@@ -257,7 +258,8 @@ function isoOf(ms: number | undefined): string | null {
 /** The stored status, or `stale` while the account's pending poll is overdue by more than an interval. */
 function shown(account: TrackedAccount, now: number): { status: string; reason: string | null } {
   const overdue = account.status === 'ok' ? pollOverdue(account, now) : null;
-  return { status: overdue?.status ?? account.status, reason: overdue?.reason ?? account.statusReason };
+  const stored = account.statusReason === null ? null : withoutUrls(account.statusReason);
+  return { status: overdue?.status ?? account.status, reason: overdue?.reason ?? stored };
 }
 
 function shownStatus(account: TrackedAccount, now: number): string {
