@@ -1,5 +1,4 @@
-import type {
-  ChainError} from './errors';
+import type { ChainError } from './errors';
 import {
   ChainHttpError,
   ChainNetworkError,
