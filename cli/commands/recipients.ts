@@ -49,6 +49,16 @@ function recipientsOf(
   return [...byEmail.values()].sort((a, b) => a.email.toLowerCase().localeCompare(b.email.toLowerCase()));
 }
 
+/** `email` itself, with its own settings and suppression, and the accounts (of `accounts`) that mail it. */
+function recipientOf(email: string, accounts: readonly TrackedAccount[], suppression: Suppression | undefined, record: RecipientRecord | null): Recipient {
+  const key = email.trim().toLowerCase();
+  const found = recipientView(email, suppression, record);
+  for (const account of [...accounts].sort(byLabelThenAddress)) {
+    if (account.emails.some((e) => e.trim().toLowerCase() === key)) found.accounts.push({ address: account.address, label: account.label });
+  }
+  return found;
+}
+
 function recipientView(email: string, suppression: Suppression | undefined, record: RecipientRecord | null): Recipient {
   const settings = record ?? defaultRecipientSettings(email);
   return {
@@ -130,9 +140,7 @@ export function register(program: Command, context: CliContext): void {
       const suppression = (await rt.repos.suppressions.lookup([email])).get(email.toLowerCase());
       const record = await rt.repos.recipients.get(email);
       if (accounts.length === 0 && !suppression && !record) throw new Error(`${email} is not a recipient of any tracked account`);
-      const records = new Map(record ? [[record.email, record]] : []);
-      const found =
-        recipientsOf(accounts, new Map(suppression ? [[suppression.email, suppression]] : []), records)[0] ?? recipientView(email, suppression, record);
+      const found = recipientOf(email, accounts, suppression, record);
       if (options.json) return printJson(io, found);
       io.out(`${showLines(found, suppression).join('\n')}\n`);
     });
@@ -159,8 +167,7 @@ export function register(program: Command, context: CliContext): void {
       const accounts = (await rt.repos.accounts.list()).filter((a) => a.emails.some((e) => e.trim().toLowerCase() === settings.email));
       const saved = await saveRecipient(rt.repos.recipients, settings, accounts, previous, rt.now());
       const suppression = (await rt.repos.suppressions.lookup([email])).get(settings.email);
-      const found = recipientsOf(accounts, new Map(suppression ? [[suppression.email, suppression]] : []), new Map([[saved.email, saved]]))[0] ??
-        recipientView(settings.email, suppression, saved);
+      const found = recipientOf(settings.email, accounts, suppression, saved);
       if (json) return printJson(io, found);
       io.out(`updated ${settings.email}: ${delivery(found)}${found.schedule ? `; next at ${found.schedule.next}` : ''}\n`);
       if (accounts.length === 0) io.err(`note: no tracked account mails ${settings.email} yet; the settings apply once one does\n`);
