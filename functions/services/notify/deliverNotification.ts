@@ -16,7 +16,7 @@ import type { NotifyKind, NotifyMessage } from '../../messages/notifyMessage';
 import { categoryOfEmail } from '../../domain/mailCategory';
 import type { PreferencesRepository } from '../../store/preferencesRepository';
 import { recipientLinks } from '../delivery/recipientLinks';
-import { mailRecipients } from '../delivery/recipients';
+import { mailRecipients, noRecipientReason } from '../delivery/recipients';
 import { RetryLaterError } from '../delivery/retryLaterError';
 import { storedSeries } from '../../store/storedSeries';
 import { lookbackWindowMs } from '../../domain/lookbackWindow';
@@ -95,7 +95,7 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
   const kind = EMAIL_KIND_OF[message.kind];
   const category = categoryOfEmail(kind);
   const recipients = await mailRecipients(deps.repos, account.emails, category);
-  if (recipients.length === 0) return { kind: 'skipped', reason: 'every recipient is suppressed' };
+  if (recipients.length === 0) return { kind: 'skipped', reason: noRecipientReason(category) };
 
   const settings = { ...DEFAULT_NOTIFICATION_SETTINGS, ...deps.settings };
   const now = deps.now();
