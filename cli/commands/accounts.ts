@@ -16,7 +16,7 @@ import type { CliContext } from '../cliRuntime';
 import { syncRecipients } from '../recipientSync';
 import { mapConcurrent } from '../../functions/store/concurrency';
 import { EXPORT_FORMATS, formatExport, type ExportFormat } from '../accountExport';
-import { runImport } from '../accountImport';
+import { runImport, type ImportOptions } from '../accountImport';
 import { readAddressFile } from '../addressFile';
 import { changedFields } from '../importPlan';
 import { byLabelThenAddress, recipientsWithSuppression, suppressionNote, type RecipientView } from '../recipientView';
@@ -114,8 +114,9 @@ export function register(program: Command, context: CliContext): void {
     .command('import')
     .argument('<file>', 'CSV with a header row (address,email,label,interval,drawdown,report-at,timezone,expiry-warn-days,signer; lists separated by ";") or JSON lines with the same keys')
     .description('add or update many accounts at once: a column the file lacks leaves that setting as it is; bad rows are reported by line and the rest imported')
-    .option('--json', 'print {created, updated, unchanged, errors} as JSON')
-    .action((file: string, options: { json?: boolean }) => runImport(file, options, context));
+    .option('--ignore-columns <a[,b]>', 'leave out these columns (a spreadsheet\'s notes, owner, ...); columns close to no known name are left out anyway, with a warning')
+    .option('--json', 'print {created, updated, unchanged, errors, ignoredColumns, withoutSigner} as JSON')
+    .action((file: string, options: ImportOptions) => runImport(file, options, context));
 
   accounts
     .command('export')
