@@ -3,7 +3,10 @@ import { addressSchema } from '../../functions/domain/address';
 import {
   accountSettingsPatchSchema,
   accountSettingsSchema,
+  columnOf,
+  DEFAULT_SETTINGS,
   describeSettingsError,
+  SETTING_FIELDS,
   type AccountSettings,
   type AccountSettingsPatch,
 } from '../../functions/domain/account';
@@ -36,19 +39,21 @@ interface SettingOptions {
   delegateWatch?: string;
 }
 
-function withSettingOptions(command: Command, emailRequired: boolean): Command {
+function withSettingOptions(command: Command, adding: boolean): Command {
+  // `update` changes only what it is given: its help names no default, as if it reset one.
+  const byDefault = (text: string) => (adding ? ` (default ${text})` : '');
   // Checked in the action rather than with requiredOption, so that a misspelt option is reported
   // as unknown (with a suggestion) instead of as a missing --email.
   return command
-    .option('--email <a[,b]>', emailRequired ? 'recipients, comma-separated (required)' : 'recipients, comma-separated (replaces them)')
+    .option('--email <a[,b]>', adding ? 'recipients, comma-separated (required)' : 'recipients, comma-separated (replaces them)')
     .option('--label <label>', 'a name for the account (at most 64 characters; "" removes it on update)')
-    .option('--interval <interval>', 'poll and curve interval: 1m 5m 15m 30m 1h 4h 1d (default 1h)')
-    .option('--drawdown <levels>', 'drawdown alert levels in percent, e.g. 5,10,20 (default); "none" turns them off')
-    .option('--report-at <HH:MM>', 'local time of the daily report (default 08:00)')
-    .option('--timezone <zone>', 'IANA time zone of the report time, e.g. Europe/Berlin (default UTC)')
-    .option('--expiry-warn-days <days>', 'days before a delegate expires to warn, e.g. 14,7,3,1 (default)')
+    .option('--interval <interval>', `poll and curve interval: 1m 5m 15m 30m 1h 4h 1d${byDefault(DEFAULT_SETTINGS.interval)}`)
+    .option('--drawdown <levels>', `drawdown alert levels in percent, e.g. 5,10,20${byDefault(DEFAULT_SETTINGS.drawdownThresholds.join(','))}; "none" turns them off`)
+    .option('--report-at <HH:MM>', `local time of the daily report${byDefault(DEFAULT_SETTINGS.reportAt)}`)
+    .option('--timezone <zone>', `IANA time zone of the report time, e.g. Europe/Berlin${byDefault(DEFAULT_SETTINGS.timezone)}`)
+    .option('--expiry-warn-days <days>', `days before a delegate expires to warn, e.g. 14,7,3,1${byDefault(DEFAULT_SETTINGS.expiryWarnDays.join(','))}; "none" turns them off`)
     .option('--signer <ref>', 'where the owner key lives: kms:<key id or alias> or env:<VARIABLE>; enables one-click revocation')
-    .option('--delegate-watch <interval>', 'how often delegates are checked, apart from the curve polls: 1m 5m 15m 30m 1h 4h 1d (default 5m), or none (with each poll)');
+    .option('--delegate-watch <interval>', `how often delegates are checked, apart from the curve polls: 1m 5m 15m 30m 1h 4h 1d${byDefault(DEFAULT_SETTINGS.delegateWatch)}, or none (with each poll)`);
 }
 
 function parseAddress(value: string): string {
@@ -112,7 +117,7 @@ export function register(program: Command, context: CliContext): void {
 
   accounts
     .command('import')
-    .argument('<file>', 'CSV with a header row (address,email,label,interval,drawdown,report-at,timezone,expiry-warn-days,signer; lists separated by ";") or JSON lines with the same keys')
+    .argument('<file>', `CSV with a header row (${SETTING_FIELDS.map(columnOf).join(',')}; lists separated by ";") or JSON lines with the same keys`)
     .description('add or update many accounts at once: a column the file lacks leaves that setting as it is; bad rows are reported by line and the rest imported')
     .option('--ignore-columns <a[,b]>', 'leave out these columns (a spreadsheet\'s notes, owner, ...); columns close to no known name are left out anyway, with a warning')
     .option('--json', 'print {created, updated, unchanged, errors, ignoredColumns, withoutSigner} as JSON')
