@@ -1,9 +1,9 @@
 import { syncRecipients } from './recipientSync';
 import { mapConcurrent } from '../functions/store/concurrency';
 import type { CliContext } from './cliRuntime';
-import { addressRows, checkColumns, planImport } from './importPlan';
+import { addressRows, checkColumns, planImport, readIgnoreColumns, withoutColumns } from './importPlan';
 import { ImportFileError, parseImport, type ImportRowError } from './importRows';
-import { plural, printJson } from './output';
+import { plural, printJson, UsageError } from './output';
 import { readTextFile } from './readTextFile';
 
 /** The result of an import, as `--json` prints it. */
@@ -12,20 +12,34 @@ export interface ImportResult {
   updated: string[];
   unchanged: string[];
   errors: ImportRowError[];
+  /** Columns left out: named in `--ignore-columns`, or close to no known name. */
+  ignoredColumns: string[];
+  /** The imported accounts (new, updated or unchanged) that have no signer: no one-click revocation. */
+  withoutSigner: string[];
+}
+
+/** The options of `accounts import`. */
+export interface ImportOptions {
+  json?: boolean;
+  ignoreColumns?: string;
 }
 
 /**
- * `accounts import <file>`: a problem with the file as a whole (unreadable, empty, no header, an
- * unknown or repeated column) fails before anything is written; row errors are reported by line
- * and the valid rows imported. Exit 1 when any row was rejected.
+ * `accounts import <file>`: a problem with the file as a whole (unreadable, empty, no header, a
+ * misspelt or repeated column) fails before anything is written; columns in `--ignore-columns`
+ * and columns close to no known name are left out (the latter with a warning naming them); row
+ * errors are reported by line and the valid rows imported. Exit 1 when any row was rejected.
  */
-export async function runImport(file: string, options: { json?: boolean }, context: CliContext): Promise<void> {
+export async function runImport(file: string, options: ImportOptions, context: CliContext): Promise<void> {
   const { io } = context;
+  const ignore = options.ignoreColumns === undefined ? { kind: 'ok' as const, columns: [] } : readIgnoreColumns(options.ignoreColumns);
+  if (ignore.kind === 'invalid') throw new UsageError(`--ignore-columns: ${ignore.reason}`);
   const text = await readTextFile(file);
   let parsed;
+  let columns;
   try {
     parsed = parseImport(text);
-    checkColumns(parsed.columns, parsed.format);
+    columns = checkColumns(parsed.columns, parsed.format, ignore.columns);
   } catch (error) {
     if (error instanceof ImportFileError) throw new Error(`${file}:${error.line}: ${error.message}; nothing imported`, { cause: error });
     throw error;
@@ -33,7 +47,12 @@ export async function runImport(file: string, options: { json?: boolean }, conte
   const total = parsed.rows.length + parsed.errors.length;
   if (total === 0) throw new Error(`${file}: the file has a header row but no accounts; nothing imported`);
 
-  const addressed = addressRows(parsed.rows);
+  const left = [...columns.ignored, ...columns.unknown];
+  if (columns.unknown.length > 0) {
+    const names = columns.unknown.map((c) => JSON.stringify(c)).join(', ');
+    io.err(`warning: ${file}: ignored ${columns.unknown.length === 1 ? 'column' : 'columns'} ${names}: close to no known column (to say so and silence this: --ignore-columns ${columns.unknown.join(',')})\n`);
+  }
+  const addressed = addressRows(parsed.rows.map((row) => withoutColumns(row, left)));
   const rt = await context.runtime();
   const existing = new Map((await rt.repos.accounts.getMany(addressed.rows.map((r) => r.address))).map((a) => [a.address, a]));
   const plan = planImport(addressed.rows, existing, rt.now());
@@ -41,17 +60,27 @@ export async function runImport(file: string, options: { json?: boolean }, conte
 
   const outcome = await rt.repos.accounts.importMany(plan.creates);
   const updated: string[] = [...outcome.updated];
+  const signers = new Map<string, string | null>([...existing.values(), ...plan.creates].map((a) => [a.address, a.signer]));
   await mapConcurrent(plan.creates, 16, (account) => syncRecipients(rt, account.address, [], account.emails));
   await mapConcurrent(plan.updates, 16, async ({ address, line, patch }) => {
     const result = await rt.repos.accounts.updateSettings(address, patch);
     if (result.kind === 'updated') {
       updated.push(address);
+      signers.set(address, result.account.signer);
       await syncRecipients(rt, address, existing.get(address)?.emails ?? [], result.account.emails);
     } else errors.push({ line, message: `address: ${address} was removed while importing; import it again to add it` });
   });
   errors.sort((a, b) => a.line - b.line);
-  const result: ImportResult = { created: outcome.created, updated: updated.sort(), unchanged: [...plan.unchanged].sort(), errors };
-  const imported = result.created.length + result.updated.length + result.unchanged.length;
+  const importedAddresses = [...outcome.created, ...updated, ...plan.unchanged];
+  const result: ImportResult = {
+    created: outcome.created,
+    updated: updated.sort(),
+    unchanged: [...plan.unchanged].sort(),
+    errors,
+    ignoredColumns: left,
+    withoutSigner: importedAddresses.filter((address) => (signers.get(address) ?? null) === null).sort(),
+  };
+  const imported = importedAddresses.length;
 
   if (options.json) printJson(io, result);
   else {
@@ -60,6 +89,10 @@ export async function runImport(file: string, options: { json?: boolean }, conte
       io.out(
         `imported ${plural(imported, 'account')} (${result.created.length} new, ${result.updated.length} updated, ${result.unchanged.length} unchanged)\n`,
       );
+    }
+    const unsigned = result.withoutSigner.length;
+    if (unsigned > 0) {
+      io.err(`note: ${unsigned} of the ${plural(imported, 'imported account')} ${unsigned === 1 ? 'has' : 'have'} no signer, so ${unsigned === 1 ? 'its' : 'their'} alerts carry no one-click revocation link\n`);
     }
   }
   if (errors.length > 0) {

@@ -5,7 +5,7 @@ import { RECIPIENT_SNOOZES_RULE, SNOOZE_RULE } from '../functions/store/alertSta
 
 /**
  * An alert rule's stored state in words, times in `timeZone`: one `[rule, state]` row per
- * drawdown level (`breached since ...`, `armed`), `snoozed for all recipients until ...` for the
+ * drawdown level (`breached since ...`, `armed`, and the last alert), `snoozed for all recipients until ...` for the
  * account-wide snooze, one `snoozed for <email> until ...` row per running recipient snooze. A rule this
  * CLI does not know is shown as its keys and values.
  */
@@ -27,7 +27,8 @@ export function describeAlertState(rule: string, state: Record<string, unknown>,
     if (levels.length === 0) return [['drawdown', 'no level evaluated yet']];
     return levels.map(([level, s]) => {
       const parts = [s.status === 'breached' ? `breached${s.breachedAt === null ? '' : ` since ${time(s.breachedAt)}`}` : 'armed'];
-      if (s.lastValue !== null) parts.push(`drawdown ${s.lastValue.toFixed(2)}% at the last check`);
+      // No stored `lastValue`: it is written only when a level changes state, so it lags the
+      // current drawdown (`status` prints that on its own line).
       parts.push(s.lastSentAt === null ? 'no alert sent yet' : `last alert ${time(s.lastSentAt)}`);
       return [`drawdown ${level}%`, parts.join(', ')];
     });

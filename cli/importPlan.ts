@@ -29,22 +29,36 @@ export interface ImportPlan {
 }
 
 /**
- * Checks the file's columns: each must name a setting (`address`, `email`, `report-at`, ... or
- * the field names), once, and `address` must be among them. Throws `ImportFileError` otherwise.
+ * Checks the file's columns and says which to ignore. Each column must name a setting
+ * (`address`, `email`, `report-at`, ... or the field names), once, and `address` must be among
+ * them; a column named in `ignore` (compared case-insensitively; never `address`) is ignored;
+ * so is one close to no known name (a spreadsheet's `Notes`, `Owner`), which the caller warns
+ * about. A name close to a known one (`drawdwn`) is refused: dropping it would silently lose the
+ * setting it was meant to be. Throws `ImportFileError` for a column refused.
  */
-export function checkColumns(columns: readonly ImportColumn[], format: 'csv' | 'jsonl'): void {
+export function checkColumns(columns: readonly ImportColumn[], format: 'csv' | 'jsonl', ignore: readonly string[] = []): ColumnCheck {
   if (format === 'csv' && columns.some((c) => addressSchema.safeParse(c.name).success || c.name.includes('@'))) {
     throw new ImportFileError(columns[0]?.line ?? 1, 'no header row: the first line holds data; start the file with the column names (address,email,...)');
   }
+  const ignored = new Set(ignore.map(columnKey));
+  const check: ColumnCheck = { ignored: [], unknown: [] };
   const seen = new Map<string, ImportColumn>();
   columns.forEach((column, i) => {
     const where = format === 'csv' ? ` (column ${i + 1})` : '';
+    if (ignored.has(columnKey(column.name))) {
+      check.ignored.push(column.name);
+      return;
+    }
     const field = settingFieldOf(column.name);
     if (field === null) {
       const hint = closestColumn(column.name);
+      if (hint === null) {
+        check.unknown.push(column.name);
+        return;
+      }
       throw new ImportFileError(
         column.line,
-        `unknown column ${JSON.stringify(column.name)}${where}${hint ? `; did you mean "${hint}"?` : ''} (columns: ${SETTING_FIELDS.map(columnOf).join(',')})`,
+        `unknown column ${JSON.stringify(column.name)}${where}; did you mean "${hint}"? (columns: ${SETTING_FIELDS.map(columnOf).join(',')}; --ignore-columns ${JSON.stringify(column.name)} skips it)`,
       );
     }
     const before = seen.get(field);
@@ -52,6 +66,35 @@ export function checkColumns(columns: readonly ImportColumn[], format: 'csv' | '
     seen.set(field, column);
   });
   if (format === 'csv' && !seen.has('address')) throw new ImportFileError(columns[0]?.line ?? 1, 'the header row has no "address" column');
+  return check;
+}
+
+/** The columns an import leaves out: those named in `--ignore-columns`, and those close to no known name (warned about). */
+export interface ColumnCheck {
+  readonly ignored: string[];
+  readonly unknown: string[];
+}
+
+/**
+ * Reads `--ignore-columns` (`notes,owner`): column names, compared case-insensitively. Naming
+ * `address` is refused: every row needs it.
+ */
+export function readIgnoreColumns(value: string): { kind: 'ok'; columns: string[] } | { kind: 'invalid'; reason: string } {
+  const columns = value.split(',').map((c) => c.trim()).filter((c) => c !== '');
+  if (columns.length === 0) return { kind: 'invalid', reason: `"${value}" names no column` };
+  if (columns.some((c) => settingFieldOf(c) === 'address')) return { kind: 'invalid', reason: 'the address column cannot be ignored: every row needs it' };
+  return { kind: 'ok', columns };
+}
+
+/** `row` without the values of `columns` (names as the file writes them). */
+export function withoutColumns(row: ImportRow, columns: readonly string[]): ImportRow {
+  if (columns.length === 0) return row;
+  const dropped = new Set(columns);
+  return { line: row.line, values: Object.fromEntries(Object.entries(row.values).filter(([name]) => !dropped.has(name))) };
+}
+
+function columnKey(name: string): string {
+  return name.trim().toLowerCase();
 }
 
 /**

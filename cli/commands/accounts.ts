@@ -3,7 +3,10 @@ import { addressSchema } from '../../functions/domain/address';
 import {
   accountSettingsPatchSchema,
   accountSettingsSchema,
+  columnOf,
+  DEFAULT_SETTINGS,
   describeSettingsError,
+  SETTING_FIELDS,
   type AccountSettings,
   type AccountSettingsPatch,
 } from '../../functions/domain/account';
@@ -11,11 +14,12 @@ import { applySettingsPatch, newTrackedAccount } from '../../functions/domain/tr
 import type { TrackedAccount } from '../../functions/domain/account';
 import { nextPollAt } from '../../functions/domain/schedule';
 import { pollOverdue } from '../../functions/domain/pollOverdue';
+import { withoutUrls } from '../../functions/shared/withoutUrls';
 import type { CliContext } from '../cliRuntime';
 import { syncRecipients } from '../recipientSync';
 import { mapConcurrent } from '../../functions/store/concurrency';
 import { EXPORT_FORMATS, formatExport, type ExportFormat } from '../accountExport';
-import { runImport } from '../accountImport';
+import { runImport, type ImportOptions } from '../accountImport';
 import { readAddressFile } from '../addressFile';
 import { changedFields } from '../importPlan';
 import { byLabelThenAddress, recipientsWithSuppression, suppressionNote, type RecipientView } from '../recipientView';
@@ -35,19 +39,21 @@ interface SettingOptions {
   delegateWatch?: string;
 }
 
-function withSettingOptions(command: Command, emailRequired: boolean): Command {
+function withSettingOptions(command: Command, adding: boolean): Command {
+  // `update` changes only what it is given: its help names no default, as if it reset one.
+  const byDefault = (text: string) => (adding ? ` (default ${text})` : '');
   // Checked in the action rather than with requiredOption, so that a misspelt option is reported
   // as unknown (with a suggestion) instead of as a missing --email.
   return command
-    .option('--email <a[,b]>', emailRequired ? 'recipients, comma-separated (required)' : 'recipients, comma-separated (replaces them)')
+    .option('--email <a[,b]>', adding ? 'recipients, comma-separated (required)' : 'recipients, comma-separated (replaces them)')
     .option('--label <label>', 'a name for the account (at most 64 characters; "" removes it on update)')
-    .option('--interval <interval>', 'poll and curve interval: 1m 5m 15m 30m 1h 4h 1d (default 1h)')
-    .option('--drawdown <levels>', 'drawdown alert levels in percent, e.g. 5,10,20 (default); "none" turns them off')
-    .option('--report-at <HH:MM>', 'local time of the daily report (default 08:00)')
-    .option('--timezone <zone>', 'IANA time zone of the report time, e.g. Europe/Berlin (default UTC)')
-    .option('--expiry-warn-days <days>', 'days before a delegate expires to warn, e.g. 14,7,3,1 (default)')
+    .option('--interval <interval>', `poll and curve interval: 1m 5m 15m 30m 1h 4h 1d${byDefault(DEFAULT_SETTINGS.interval)}`)
+    .option('--drawdown <levels>', `drawdown alert levels in percent, e.g. 5,10,20${byDefault(DEFAULT_SETTINGS.drawdownThresholds.join(','))}; "none" turns them off`)
+    .option('--report-at <HH:MM>', `local time of the daily report${byDefault(DEFAULT_SETTINGS.reportAt)}`)
+    .option('--timezone <zone>', `IANA time zone of the report time, e.g. Europe/Berlin${byDefault(DEFAULT_SETTINGS.timezone)}`)
+    .option('--expiry-warn-days <days>', `days before a delegate expires to warn, e.g. 14,7,3,1${byDefault(DEFAULT_SETTINGS.expiryWarnDays.join(','))}; "none" turns them off`)
     .option('--signer <ref>', 'where the owner key lives: kms:<key id or alias> or env:<VARIABLE>; enables one-click revocation')
-    .option('--delegate-watch <interval>', 'how often delegates are checked, apart from the curve polls: 1m 5m 15m 30m 1h 4h 1d (default 5m), or none (with each poll)');
+    .option('--delegate-watch <interval>', `how often delegates are checked, apart from the curve polls: 1m 5m 15m 30m 1h 4h 1d${byDefault(DEFAULT_SETTINGS.delegateWatch)}, or none (with each poll)`);
 }
 
 function parseAddress(value: string): string {
@@ -111,10 +117,11 @@ export function register(program: Command, context: CliContext): void {
 
   accounts
     .command('import')
-    .argument('<file>', 'CSV with a header row (address,email,label,interval,drawdown,report-at,timezone,expiry-warn-days,signer; lists separated by ";") or JSON lines with the same keys')
+    .argument('<file>', `CSV with a header row (${SETTING_FIELDS.map(columnOf).join(',')}; lists separated by ";") or JSON lines with the same keys`)
     .description('add or update many accounts at once: a column the file lacks leaves that setting as it is; bad rows are reported by line and the rest imported')
-    .option('--json', 'print {created, updated, unchanged, errors} as JSON')
-    .action((file: string, options: { json?: boolean }) => runImport(file, options, context));
+    .option('--ignore-columns <a[,b]>', 'leave out these columns (a spreadsheet\'s notes, owner, ...); columns close to no known name are left out anyway, with a warning')
+    .option('--json', 'print {created, updated, unchanged, errors, ignoredColumns, withoutSigner} as JSON')
+    .action((file: string, options: ImportOptions) => runImport(file, options, context));
 
   accounts
     .command('export')
@@ -257,7 +264,8 @@ function isoOf(ms: number | undefined): string | null {
 /** The stored status, or `stale` while the account's pending poll is overdue by more than an interval. */
 function shown(account: TrackedAccount, now: number): { status: string; reason: string | null } {
   const overdue = account.status === 'ok' ? pollOverdue(account, now) : null;
-  return { status: overdue?.status ?? account.status, reason: overdue?.reason ?? account.statusReason };
+  const stored = account.statusReason === null ? null : withoutUrls(account.statusReason);
+  return { status: overdue?.status ?? account.status, reason: overdue?.reason ?? stored };
 }
 
 function shownStatus(account: TrackedAccount, now: number): string {

@@ -1,12 +1,14 @@
 import type { Command } from 'commander';
 import * as z from 'zod';
 import type { TrackedAccount } from '../../functions/domain/account';
+import { MAIL_CATEGORIES, type MailCategory } from '../../functions/domain/mailCategory';
 import { defaultRecipientSettings, recipientSettingsSchema, type ReportMode, type Weekday } from '../../functions/domain/recipientSettings';
 import { saveRecipient } from '../../functions/services/report/saveRecipient';
 import type { RecipientRecord } from '../../functions/store/recipientsRepository';
 import type { Suppression } from '../../functions/store/suppressionRepository';
 import type { CliContext } from '../cliRuntime';
 import { formatTable, plural, printJson, UsageError } from '../output';
+import { categoriesText, categoryChange, readCategoriesOption } from '../recipientCategories';
 import { readRecipientOptions, type RecipientUpdateOptions } from '../recipientOptions';
 import { byLabelThenAddress, suppressionNote } from '../recipientView';
 
@@ -22,6 +24,9 @@ interface Recipient {
   monthly: number | null;
   /** Its own schedule (digest, zone or time override, weekly or monthly summary): the clock it runs at and its next run. */
   schedule: { timezone: string; reportAt: string; next: string } | null;
+  /** The mail categories it gets, and those it opted out of (unsubscribe links, the preferences page, `--categories`). */
+  categories: MailCategory[];
+  optedOut: MailCategory[];
 }
 
 const emailSchema = z.email();
@@ -36,12 +41,13 @@ function recipientsOf(
   accounts: readonly TrackedAccount[],
   suppressions: ReadonlyMap<string, Suppression>,
   records: ReadonlyMap<string, RecipientRecord>,
+  optOuts: ReadonlyMap<string, readonly MailCategory[]>,
 ): Recipient[] {
   const byEmail = new Map<string, Recipient>();
   for (const account of [...accounts].sort(byLabelThenAddress)) {
     for (const email of account.emails) {
       const key = email.toLowerCase();
-      const entry = byEmail.get(key) ?? recipientView(email, suppressions.get(key), records.get(key) ?? null);
+      const entry = byEmail.get(key) ?? recipientView(email, suppressions.get(key), records.get(key) ?? null, optOuts.get(key) ?? []);
       entry.accounts.push({ address: account.address, label: account.label });
       byEmail.set(key, entry);
     }
@@ -49,7 +55,23 @@ function recipientsOf(
   return [...byEmail.values()].sort((a, b) => a.email.toLowerCase().localeCompare(b.email.toLowerCase()));
 }
 
-function recipientView(email: string, suppression: Suppression | undefined, record: RecipientRecord | null): Recipient {
+/** `email` itself, with its own settings and suppression, and the accounts (of `accounts`) that mail it. */
+function recipientOf(
+  email: string,
+  accounts: readonly TrackedAccount[],
+  suppression: Suppression | undefined,
+  record: RecipientRecord | null,
+  optedOut: readonly MailCategory[],
+): Recipient {
+  const key = email.trim().toLowerCase();
+  const found = recipientView(email, suppression, record, optedOut);
+  for (const account of [...accounts].sort(byLabelThenAddress)) {
+    if (account.emails.some((e) => e.trim().toLowerCase() === key)) found.accounts.push({ address: account.address, label: account.label });
+  }
+  return found;
+}
+
+function recipientView(email: string, suppression: Suppression | undefined, record: RecipientRecord | null, optedOut: readonly MailCategory[]): Recipient {
   const settings = record ?? defaultRecipientSettings(email);
   return {
     email,
@@ -64,6 +86,8 @@ function recipientView(email: string, suppression: Suppression | undefined, reco
       record?.clock && record.nextReportAt !== null
         ? { timezone: record.clock.timezone, reportAt: record.clock.reportAt, next: new Date(record.nextReportAt).toISOString() }
         : null,
+    categories: MAIL_CATEGORIES.filter((category) => !optedOut.includes(category)),
+    optedOut: [...optedOut],
   };
 }
 
@@ -100,22 +124,29 @@ export function register(program: Command, context: CliContext): void {
       const rt = await context.runtime();
       const accounts = await rt.repos.accounts.list();
       const emails = accounts.flatMap((a) => a.emails);
-      const all = recipientsOf(accounts, await rt.repos.suppressions.lookup(emails), await rt.repos.recipients.getMany(emails));
+      const [suppressions, records, optOuts] = await Promise.all([
+        rt.repos.suppressions.lookup(emails),
+        rt.repos.recipients.getMany(emails),
+        rt.repos.preferences.optOutsOf(emails),
+      ]);
+      const all = recipientsOf(accounts, suppressions, records, optOuts);
       if (options.json) return printJson(io, all);
       if (all.length === 0) return io.out('no recipients: no account is tracked yet\n');
       io.out(
         formatTable(
-          ['EMAIL', 'ACCOUNTS', 'DELIVERY', 'SUPPRESSED'],
+          ['EMAIL', 'ACCOUNTS', 'DELIVERY', 'CATEGORIES', 'SUPPRESSED'],
           all.map((r) => [
             r.email,
             r.accounts.map(accountName).join(', '),
             delivery(r),
+            categoriesText(r.optedOut),
             r.suppressed ? `${r.suppressed.reason} since ${r.suppressed.since.slice(0, 10)}` : '-',
           ]),
         ),
       );
       const stopped = all.filter((r) => r.suppressed).length;
-      io.out(`${plural(all.length, 'recipient')}, ${stopped} suppressed\n`);
+      const optedOut = all.filter((r) => !r.suppressed && r.optedOut.length > 0).length;
+      io.out(`${plural(all.length, 'recipient')}, ${stopped} suppressed, ${optedOut} more opted out of some categories\n`);
     });
 
   recipients
@@ -128,11 +159,9 @@ export function register(program: Command, context: CliContext): void {
       const rt = await context.runtime();
       const accounts = (await rt.repos.accounts.list()).filter((a) => a.emails.some((e) => e.toLowerCase() === email.toLowerCase()));
       const suppression = (await rt.repos.suppressions.lookup([email])).get(email.toLowerCase());
-      const record = await rt.repos.recipients.get(email);
-      if (accounts.length === 0 && !suppression && !record) throw new Error(`${email} is not a recipient of any tracked account`);
-      const records = new Map(record ? [[record.email, record]] : []);
-      const found =
-        recipientsOf(accounts, new Map(suppression ? [[suppression.email, suppression]] : []), records)[0] ?? recipientView(email, suppression, record);
+      const [record, optedOut] = await Promise.all([rt.repos.recipients.get(email), rt.repos.preferences.optOuts(email)]);
+      if (accounts.length === 0 && !suppression && !record && optedOut.length === 0) throw new Error(`${email} is not a recipient of any tracked account`);
+      const found = recipientOf(email, accounts, suppression, record, optedOut);
       if (options.json) return printJson(io, found);
       io.out(`${showLines(found, suppression).join('\n')}\n`);
     });
@@ -146,23 +175,34 @@ export function register(program: Command, context: CliContext): void {
     .option('--timezone <zone>', "its IANA time zone, overriding its accounts' (off: the accounts' own)")
     .option('--weekly <day>', 'the weekly summary on this day (mon..sun), or off')
     .option('--monthly <day>', 'the monthly summary on this day of the month (1-28), or off')
+    .option('--categories <list>', `the mail it gets: ${MAIL_CATEGORIES.join(',')} or a subset (or none); the others are opted out of`)
+    .option('--force', 'allow --categories to turn security notices off')
     .option('--json', 'print the recipient as JSON')
-    .action(async (emailArg: string, options: RecipientUpdateOptions & { json?: boolean }) => {
+    .action(async (emailArg: string, options: RecipientUpdateOptions & { categories?: string; force?: boolean; json?: boolean }) => {
       const email = parseEmail(emailArg);
-      const { json, ...given } = options;
+      const { json, categories, force, ...given } = options;
       const changes = readRecipientOptions(given);
-      if (Object.keys(changes).length === 0) throw new UsageError('nothing to update: give at least one of --digest, --report-at, --timezone, --weekly, --monthly');
+      const received = categories === undefined ? undefined : readCategoriesOption(categories);
+      if (Object.keys(changes).length === 0 && received === undefined) {
+        throw new UsageError('nothing to update: give at least one of --digest, --report-at, --timezone, --weekly, --monthly, --categories');
+      }
       const rt = await context.runtime();
-      const previous = await rt.repos.recipients.get(email);
+      const [previous, optOuts] = await Promise.all([rt.repos.recipients.get(email), rt.repos.preferences.optOuts(email)]);
+      const change = received === undefined ? null : categoryChange(optOuts, received, { force: force === true });
       const { email: key, mode, timezone, reportAt, weekly, monthly } = previous ?? defaultRecipientSettings(email);
       const settings = recipientSettingsSchema.parse({ email: key, mode, timezone, reportAt, weekly, monthly, ...changes });
       const accounts = (await rt.repos.accounts.list()).filter((a) => a.emails.some((e) => e.trim().toLowerCase() === settings.email));
-      const saved = await saveRecipient(rt.repos.recipients, settings, accounts, previous, rt.now());
+      const saved = Object.keys(changes).length === 0 ? previous : await saveRecipient(rt.repos.recipients, settings, accounts, previous, rt.now());
+      if (change) {
+        await rt.repos.preferences.setOptOuts(settings.email, change.optedOut);
+        // The mailbox's own notice of this (issue 22 item 1) is sent from here, on change.securityTurnedOff.
+        if (change.securityTurnedOff) io.err(`warning: ${settings.email} no longer gets security notices (new delegates, revocation results)\n`);
+      }
       const suppression = (await rt.repos.suppressions.lookup([email])).get(settings.email);
-      const found = recipientsOf(accounts, new Map(suppression ? [[suppression.email, suppression]] : []), new Map([[saved.email, saved]]))[0] ??
-        recipientView(settings.email, suppression, saved);
+      const found = recipientOf(settings.email, accounts, suppression, saved, change?.optedOut ?? optOuts);
       if (json) return printJson(io, found);
-      io.out(`updated ${settings.email}: ${delivery(found)}${found.schedule ? `; next at ${found.schedule.next}` : ''}\n`);
+      const categoriesPart = change || found.optedOut.length > 0 ? `; categories ${categoriesText(found.optedOut)}` : '';
+      io.out(`updated ${settings.email}: ${delivery(found)}${categoriesPart}${found.schedule ? `; next at ${found.schedule.next}` : ''}\n`);
       if (accounts.length === 0) io.err(`note: no tracked account mails ${settings.email} yet; the settings apply once one does\n`);
     });
 
@@ -174,8 +214,13 @@ export function register(program: Command, context: CliContext): void {
     .action(async (emailArg: string, options: { force?: boolean }) => {
       const email = parseEmail(emailArg);
       const rt = await context.runtime();
-      const suppression = (await rt.repos.suppressions.lookup([email])).get(email.toLowerCase());
-      if (!suppression) return io.out(`${email} is not suppressed; nothing to lift\n`);
+      const [suppressions, optedOut] = await Promise.all([rt.repos.suppressions.lookup([email]), rt.repos.preferences.optOuts(email)]);
+      const suppression = suppressions.get(email.toLowerCase());
+      const categoriesNote =
+        optedOut.length === 0
+          ? ''
+          : `; it has opted out of ${optedOut.join(', ')}, which unsuppress does not change (to get ${optedOut.length === 1 ? 'it' : 'them'} again: sentinel recipients update ${email} --categories ${MAIL_CATEGORIES.join(',')})`;
+      if (!suppression) return io.out(`${email} is not suppressed${categoriesNote || '; nothing to lift'}\n`);
       if (suppression.reason !== 'unsubscribe') {
         if (!options.force) {
           throw new Error(
@@ -185,7 +230,7 @@ export function register(program: Command, context: CliContext): void {
         io.err(`warning: lifting a ${suppression.reason} suppression of ${email}; if mail to it ${suppression.reason === 'bounce' ? 'bounces' : 'draws a complaint'} again it is suppressed again\n`);
       }
       await rt.repos.suppressions.unsuppress(email);
-      io.out(`${email} gets mail again (was suppressed: ${suppression.reason})\n`);
+      io.out(`${email} gets mail again (was suppressed: ${suppression.reason})${categoriesNote}\n`);
     });
 }
 
@@ -198,6 +243,7 @@ function showLines(r: Recipient, suppression: Suppression | undefined): string[]
     `weekly      ${r.weekly ?? 'off'}`,
     `monthly     ${r.monthly ?? 'off'}`,
     `schedule    ${r.schedule ? `own, at ${r.schedule.reportAt} ${r.schedule.timezone}; next ${r.schedule.next}` : "its accounts' report times"}`,
+    `categories  ${categoriesText(r.optedOut)}`,
     `suppressed  ${suppression ? `${suppressionNote(suppression).replace(/^suppressed: /, '')}${liftHint(suppression)}` : 'no'}`,
     `accounts    ${r.accounts.length === 0 ? '-' : r.accounts.map(accountName).join('\n            ')}`,
   ];

@@ -19,6 +19,8 @@ export interface TokenBucketOptions {
   ratePerSecond: number;
   /** Requests that may go at once after a quiet period; defaults to `ceil(ratePerSecond)`, at least 1. */
   burst?: number;
+  /** Tokens at the start; defaults to `burst` (full). */
+  initialTokens?: number;
   /** Monotonic clock in ms; defaults to `performance.now`. */
   now?: () => number;
   sleep?: Sleep;
@@ -47,7 +49,7 @@ export class TokenBucket implements RateLimiter {
     this.burst = burst;
     this.#now = options.now ?? (() => performance.now());
     this.#sleep = options.sleep ?? realSleep;
-    this.#tokens = burst;
+    this.#tokens = Math.min(burst, options.initialTokens ?? burst);
     this.#last = this.#now();
   }
 
@@ -81,13 +83,25 @@ export class TokenBucket implements RateLimiter {
 const shared = new Map<number, TokenBucket>();
 
 /**
+ * The burst of one instance's chain bucket at `ratePerSecond`: its whole-second allowance
+ * (`floor`, at least 1). Over every instance of a deployment the bursts then add up to no more
+ * than the rates do (`infra/config/chainRateBudget.ts`), so instances bursting together stay
+ * within the chain's allowance (a rounded-up burst of 9 at 8.5 rps, twice, provoked 429s).
+ */
+export function chainBurst(ratePerSecond: number): number {
+  return Math.max(1, Math.floor(ratePerSecond));
+}
+
+/**
  * The process-wide bucket for a given rate: every client created with the same `CHAIN_RPS` in this
- * process (one Lambda container, one CLI run) shares one budget of requests to the chain.
+ * process (one Lambda container, one CLI run) shares one budget of requests to the chain. It
+ * starts empty, not full: a fresh instance starting while the others are at full rate adds no
+ * burst of its own on top of theirs.
  */
 export function sharedRateLimiter(ratePerSecond: number): TokenBucket {
   let bucket = shared.get(ratePerSecond);
   if (!bucket) {
-    bucket = new TokenBucket({ ratePerSecond });
+    bucket = new TokenBucket({ ratePerSecond, burst: chainBurst(ratePerSecond), initialTokens: 0 });
     shared.set(ratePerSecond, bucket);
   }
   return bucket;

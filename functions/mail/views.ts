@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { addressSchema } from '../domain/address';
+import { withoutUrls } from '../shared/withoutUrls';
 
 /*
  * The plain data each email renders. Conventions for every view:
@@ -133,8 +134,8 @@ export type Drawdown = z.input<typeof drawdownSchema>;
 /** Health of the account's data collection. */
 export const accountStatusSchema = z.object({
   state: z.enum(['ok', 'stale', 'failing']),
-  /** Plain explanation for `stale`/`failing`; `null` when ok. */
-  reason: shortText(500).nullable(),
+  /** Plain explanation for `stale`/`failing`; `null` when ok. Any URL in it is dropped (`withoutUrls`). */
+  reason: shortText(500).transform(withoutUrls).nullable(),
   /** Time of the newest stored curve point. */
   lastPointAtMs: timestampMs.nullable(),
 });

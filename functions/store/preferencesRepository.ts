@@ -42,6 +42,19 @@ export class PreferencesRepository {
     return out.Item ? categoriesOf(parseItem(itemSchema, out.Item, 'preferences.optOuts')) : [];
   }
 
+  /** The opt-outs of each of `emails` that has any, by lower-cased email (one `BatchGetItem` per 100). */
+  async optOutsOf(emails: readonly string[]): Promise<Map<string, MailCategory[]>> {
+    const keys = [...new Set(emails.map(normalize))].map((email) => ({ email }));
+    if (keys.length === 0) return new Map();
+    const found = await batchGetAll(this.client, this.table, keys, 'preferences.optOutsOf', this.options.batch);
+    return new Map(
+      found
+        .map((item) => parseItem(itemSchema, item, 'preferences.optOutsOf'))
+        .map((item): [string, MailCategory[]] => [item.email, categoriesOf(item)])
+        .filter(([, categories]) => categories.length > 0),
+    );
+  }
+
   /** Adds `categories` to the opt-outs of `email` (one atomic update; idempotent). */
   async optOut(email: string, categories: readonly MailCategory[]): Promise<void> {
     const valid = parseItem(categoriesSchema.min(1), categories, 'preferences.optOut');

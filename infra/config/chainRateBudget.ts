@@ -1,3 +1,5 @@
+import { chainBurst } from '../../functions/chain/tokenBucket';
+
 /**
  * How a deployment's chain request budget is split between the Lambdas that call the chain.
  *
@@ -46,6 +48,14 @@ export interface ChainConsumer {
   readonly name: string;
   readonly instances: number;
   readonly rpsPerInstance: number;
+}
+
+/**
+ * The most requests all consumers' buckets can send at once, each instance bursting its
+ * `chainBurst` together: within `totalRps` whenever each instance's rate is at least 1.
+ */
+export function worstCaseBurst(budget: Pick<ChainRateBudget, 'consumers'>): number {
+  return budget.consumers.reduce((sum, c) => sum + c.instances * chainBurst(c.rpsPerInstance), 0);
 }
 
 /**

@@ -129,7 +129,8 @@ export const REQUIRED_CONTEXT: Readonly<Record<StageName, readonly string[]>> = 
 /**
  * Validates the CDK context of one synth into a `StageConfig`. `read(key)` is usually
  * `(k) => app.node.tryGetContext(k)`. An empty value counts as unset, except `indexerPath`
- * where `""` means "no prefix". Throws `StageConfigError` naming the first bad key.
+ * where `""` means "no prefix". Throws `StageConfigError` naming every missing required key, or else
+ * the first bad key.
  */
 export function loadStageConfig(read: (key: string) => unknown): StageConfig {
   const raw = Object.fromEntries(
@@ -137,8 +138,11 @@ export function loadStageConfig(read: (key: string) => unknown): StageConfig {
   );
   const stage = z.enum(STAGE_NAMES).safeParse(raw['stage']);
   if (stage.success) {
-    const missing = REQUIRED_CONTEXT[stage.data].find((key) => raw[key] === undefined);
-    if (missing) throw new StageConfigError(missing, `required for stage ${stage.data} (-c ${missing}=...)`);
+    // Every missing key at once: one synth tells the operator all that is left to set.
+    const missing = REQUIRED_CONTEXT[stage.data].filter((key) => raw[key] === undefined);
+    if (missing.length > 0) {
+      throw new StageConfigError(missing.join(', '), `required for stage ${stage.data} (${missing.map((key) => `-c ${key}=...`).join(' ')})`);
+    }
   }
   if ((raw['account'] === undefined) !== (raw['region'] === undefined)) {
     throw new StageConfigError(raw['account'] === undefined ? 'account' : 'region', 'account and region go together');

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { sharedRateLimiter, TokenBucket } from '../../functions/chain/tokenBucket';
+import fc from 'fast-check';
+import { chainBurst, sharedRateLimiter, TokenBucket } from '../../functions/chain/tokenBucket';
+import { chainRateBudget, worstCaseBurst } from '../../infra/config/chainRateBudget';
 
 /** A clock that only moves when told to; `sleep` records the wait and returns at once. */
 function fakeTime() {
@@ -68,5 +70,22 @@ describe('TokenBucket', () => {
 
   it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY])('refuses a rate of %s', (rate) => {
     expect(() => new TokenBucket({ ratePerSecond: rate })).toThrow(RangeError);
+  });
+
+  it('a chain bucket starts empty and bursts its whole-second allowance: instances bursting together stay within the total', async () => {
+    expect(chainBurst(8.5)).toBe(8);
+    expect(chainBurst(0.5)).toBe(1);
+    const time = fakeTime();
+    const bucket = new TokenBucket({ ratePerSecond: 8.5, burst: chainBurst(8.5), initialTokens: 0, now: time.now, sleep: time.sleep });
+    expect(bucket.waitTimeMs()).toBeGreaterThan(0);
+    // At the default budget (20 rps: collect 2 x 8.5, signer 2 x 1, reports 1), every bucket full at once sends at most 20.
+    const budget = chainRateBudget(20, 2, 2, { signerConcurrency: 2, reportRps: 1 });
+    expect(worstCaseBurst(budget)).toBeLessThanOrEqual(budget.totalRps);
+    fc.assert(
+      fc.property(fc.integer({ min: 10, max: 500 }), fc.integer({ min: 2, max: 4 }), (total, collect) => {
+        const b = chainRateBudget(total, collect, 2, { signerConcurrency: 2, reportRps: 1 });
+        return worstCaseBurst(b) <= b.totalRps;
+      }),
+    );
   });
 });

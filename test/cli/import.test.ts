@@ -131,6 +131,33 @@ describe('accounts import / export / time zones', () => {
     expect(run.stderr).toMatch(/sentinel: 1 of 1 row rejected; no account imported/);
   });
 
+  it('a spreadsheet export with Notes and Owner columns imports, leaving them out with a warning naming them; a misspelt setting column still fails', async () => {
+    const D = '0xD1d1d1D1d1d1D1d1D1D1D1d1d1D1D1D1d1D1d1d1';
+    const E = '0xE1E1E1e1E1E1e1e1E1E1E1e1e1e1E1E1E1E1e1e1';
+    const sheet = `Address,Email,Label,Signer,Notes,Owner\n${D},d@example.com,desk d,env:OWNER_KEY,"hedged, watch Fridays",anna\n${E},e@example.com,desk e,,,bob\n`;
+    const run = await cli('accounts', 'import', await file('sheet.csv', sheet), '--json');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/^warning: .*sheet\.csv: ignored columns "notes", "owner": close to no known column \(to say so and silence this: --ignore-columns notes,owner\)\n/);
+    expect(JSON.parse(run.stdout)).toMatchObject({ created: [D, E], errors: [], ignoredColumns: ['notes', 'owner'], withoutSigner: [E] });
+    expect(await show(D)).toMatchObject({ label: 'desk d', signer: 'env:OWNER_KEY' });
+
+    // Named explicitly: no warning. The text output counts the accounts without a signer, as add notes one.
+    const quiet = await cli('accounts', 'import', await file('sheet2.csv', sheet.replace('desk e', 'desk e2')), '--ignore-columns', 'Notes,owner');
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stdout).toBe('imported 2 accounts (0 new, 1 updated, 1 unchanged)\n');
+    expect(quiet.stderr).toBe('note: 1 of the 2 imported accounts has no signer, so its alerts carry no one-click revocation link\n');
+
+    const typo = await cli('accounts', 'import', await file('sheet3.csv', sheet.replace('Label', 'Lable')));
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toMatch(/sheet3\.csv:1: unknown column "lable" \(column 3\); did you mean "label"\?/);
+    expect((await show(E)).label).toBe('desk e2');
+    // Said explicitly, even a near name is left out.
+    expect((await cli('accounts', 'import', await file('sheet4.csv', sheet.replace('Label', 'Lable')), '--ignore-columns', 'lable,notes,owner')).code).toBe(0);
+    const refused = await cli('accounts', 'import', await file('sheet5.csv', sheet), '--ignore-columns', 'address');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--ignore-columns: the address column cannot be ignored/);
+  });
+
   for (const format of ['csv', 'jsonl'] as const) {
     it(`accounts export --format ${format} is read back by accounts import unchanged`, async () => {
       if (format === 'csv') {

@@ -104,4 +104,24 @@ describe('sentinel recipients update, show and list', () => {
     const weekly = await cli('recipients', 'update', 'desk@example.com', '--weekly', 'fri', '--json');
     expect(JSON.parse(weekly.stdout)).toMatchObject({ mode: 'per-account', weekly: 'fri', schedule: { timezone: 'UTC', reportAt: '08:00' } }); // beta's (the default zone)
   });
+
+  it('show and the confirmation of update describe the address asked about, not its alphabetically first co-recipient', async () => {
+    // alice sorts before ops on alpha's recipients.
+    expect((await cli('accounts', 'update', A, '--add-email', 'alice@example.com')).code).toBe(0);
+    const updated = await cli('recipients', 'update', 'ops@example.com', '--weekly', 'wed', '--json');
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(JSON.parse(updated.stdout)).toMatchObject({ email: 'ops@example.com', mode: 'per-account', weekly: 'wed', accounts: [{ address: A, label: 'alpha' }] });
+    const text = await cli('recipients', 'update', 'ops@example.com', '--monthly', '3');
+    expect(text.stdout).toMatch(/^updated ops@example\.com: per-account, weekly wed, monthly 3; next at /);
+    const shown = await show('ops@example.com');
+    expect(shown).toMatchObject({ email: 'ops@example.com', mode: 'per-account', timezone: null, reportAt: null, weekly: 'wed', monthly: 3 });
+    expect(shown.accounts).toEqual([{ address: A, label: 'alpha' }]);
+    const lines = (await cli('recipients', 'show', 'ops@example.com')).stdout;
+    expect(lines).toMatch(/^email\s+ops@example\.com$/m);
+    expect(lines).toMatch(/^delivery\s+per-account/m);
+    expect(lines).toMatch(/^weekly\s+wed$/m);
+    // The co-recipients' own settings are untouched and still their own.
+    expect(await show('alice@example.com')).toMatchObject({ email: 'alice@example.com', weekly: null, monthly: null });
+    expect(await show('desk@example.com')).toMatchObject({ email: 'desk@example.com', mode: 'per-account', weekly: 'fri', monthly: null });
+  });
 });

@@ -9,7 +9,7 @@ import { cliRunner } from './cliHarness';
 const A = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const B = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 /** The delivery settings of an address without a recipient record. */
-const PER_ACCOUNT = { mode: 'per-account', timezone: null, reportAt: null, weekly: null, monthly: null, schedule: null };
+const PER_ACCOUNT = { mode: 'per-account', timezone: null, reportAt: null, weekly: null, monthly: null, schedule: null, categories: ['reports', 'drawdown', 'expiry', 'security'], optedOut: [] };
 const address = (n: number) => `0x${n.toString(16).padStart(40, 'd')}`;
 
 describe('recipients, suppressions and recipient edits', () => {

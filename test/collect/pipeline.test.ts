@@ -99,6 +99,24 @@ describe('collection pipeline (DynamoDB Local + simulator over HTTP)', () => {
     expect((await h.repos.accounts.get(address))?.status).toBe('ok');
   });
 
+  it('a failing account keeps a public reason: what the chain answered, never the request URL', async () => {
+    const { address } = await h.track('http-500', {}, CALM);
+    await h.control.setFaults({ routes: { portfolio: { error500: 1 } } });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const cycle = await h.pipeline.runCycle({ kind: 'account', address });
+        expect(cycle.outcomes[0]).toMatchObject({ kind: 'chain-failed', reason: 'the chain answered HTTP 500 (server error)' });
+        await h.advance(MINUTE);
+      }
+    } finally {
+      await h.control.resetFaults();
+    }
+    const failing = await h.repos.accounts.get(address);
+    expect(failing?.status).toBe('failing');
+    expect(failing?.statusReason).toBe('3 consecutive collection errors; last: the chain answered HTTP 500 (server error)');
+    expect(failing?.statusReason).not.toMatch(/:\/\/|portfolio|\?|0x/i);
+  });
+
   it('500s, 429 with Retry-After, a truncated body and a hang are retried and the cycle completes', async () => {
     const { address } = await h.track('flaky', {}, CALM);
     await h.control.setFaults({

@@ -66,6 +66,13 @@ describe('loadStageConfig', () => {
     expect(load({ ...BETA, stage }).env).toEqual({ account: '111122223333', region: 'eu-west-1' });
   });
 
+  it('names every missing required key at once', () => {
+    expect(keyOfError({ stage: 'beta' })).toBe('account, region, mailFrom, alarmEmail');
+    expect(() => load({ stage: 'testnet', account: '111122223333', region: 'eu-west-1' })).toThrow(
+      'context "mailFrom, alarmEmail": required for stage testnet (-c mailFrom=... -c alarmEmail=...)',
+    );
+  });
+
   it('lets devnet stay environment-agnostic, or pin it with account and region together', () => {
     expect(load({ stage: 'devnet' }).env).toBeUndefined();
     expect(load({ stage: 'devnet', account: '111122223333', region: 'us-east-1' }).env).toEqual({ account: '111122223333', region: 'us-east-1' });

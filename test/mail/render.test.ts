@@ -171,6 +171,15 @@ describe('daily report', () => {
     expect(out.text).toContain('DATA IS STALE');
   });
 
+  it('never prints a URL from a status reason stored with the raw error text', () => {
+    const reason = '3 consecutive collection errors; last: GET http://127.0.0.1:45123/portfolio?account=0xabc&interval=1h failed with HTTP 500';
+    const out = renderEmail('daily-report', { ...dailyReport, status: { state: 'failing', reason, lastPointAtMs: null } }, tz);
+    for (const body of [visible(out.html), out.text]) {
+      expect(body).toContain('3 consecutive collection errors; last: a request failed with HTTP 500');
+      expect(body).not.toMatch(/127\.0\.0\.1|45123|portfolio\?|interval=1h/);
+    }
+  });
+
   it('reports deposits and withdrawals as such, and no flows as none', () => {
     const flows = (depositsUsd: number, withdrawalsUsd: number) => {
       const out = renderEmail('daily-report', { ...dailyReport, day: { ...day, depositsUsd, withdrawalsUsd, netFlowsUsd: depositsUsd - withdrawalsUsd } }, tz);

@@ -292,7 +292,7 @@ describe('daily report recipients and failures', () => {
     await deps().repos.suppressions.suppress(gone, 'complaint');
     await deps().repos.suppressions.suppress(none.emails[0]!, 'unsubscribe');
     expect(await sendDailyReport(deps(), some, { now: NOW })).toMatchObject({ kind: 'sent', recipients: 1, messages: 1 });
-    expect(await sendDailyReport(deps(), none, { now: NOW })).toEqual({ kind: 'skipped', reason: 'every recipient is suppressed' });
+    expect(await sendDailyReport(deps(), none, { now: NOW })).toEqual({ kind: 'skipped', reason: 'every recipient is suppressed or has opted out of reports' });
     expect(await mailTo(gone)).toEqual([]);
     expect(await mailTo(kept)).toHaveLength(1);
     expect((await deps().repos.accounts.get(none.address))?.nextReportAt).toBe(REPORT_AT + DAY);

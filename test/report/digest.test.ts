@@ -180,7 +180,7 @@ describe('the digest', () => {
   it('sends nothing to a recipient who opted out of reports', async () => {
     const away = uniqueEmail('away');
     await deps().repos.preferences.optOut(away, ['reports']);
-    expect(await sendDigest(deps(), input(away, accounts))).toEqual({ kind: 'skipped', reason: 'every recipient is suppressed' });
+    expect(await sendDigest(deps(), input(away, accounts))).toEqual({ kind: 'skipped', reason: 'every recipient is suppressed or has opted out of reports' });
     expect(await mailTo(away)).toEqual([]);
   });
 });

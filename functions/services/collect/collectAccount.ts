@@ -1,4 +1,5 @@
 import { ChainError } from '../../chain/errors';
+import { publicChainReason } from '../../chain/publicReason';
 import { summaryDelta } from '../../domain/summaryDelta';
 import { accountHealth } from '../../domain/staleness';
 import { parseSummary } from '../../chain/summaryView';
@@ -164,26 +165,27 @@ async function recordChainFailure(
   error: ChainError,
 ): Promise<CollectOutcome> {
   const consecutiveErrors = account.consecutiveErrors + 1;
+  const reason = publicChainReason(error);
   const health = accountHealth({
     latestPointAt: cursorMs,
     now,
     interval: account.interval,
     consecutiveEmptyPolls: account.consecutiveEmptyPolls,
     consecutiveErrors,
-    lastError: error.shortMessage,
+    lastError: reason,
     staleAfterIntervals: deps.settings.staleAfterIntervals,
     failAfterErrors: deps.settings.failAfterErrors,
   });
   await saveHealth(deps, account, {
     status: health.status,
-    statusReason: health.reason ?? error.shortMessage,
+    statusReason: health.reason ?? reason,
     consecutiveErrors,
     consecutiveEmptyPolls: account.consecutiveEmptyPolls,
   });
   deps.counters.count('Polls');
   deps.counters.count('PollErrors');
-  deps.log.warn('collection failed', { account: account.address, error: error.name, reason: error.shortMessage, consecutiveErrors });
-  return { kind: 'chain-failed', address: account.address, status: health.status, reason: error.shortMessage };
+  deps.log.warn('collection failed', { account: account.address, error: error.name, reason: error.shortMessage, details: error.details, consecutiveErrors });
+  return { kind: 'chain-failed', address: account.address, status: health.status, reason };
 }
 
 type Health = Pick<AccountRecord, 'status' | 'statusReason' | 'consecutiveErrors' | 'consecutiveEmptyPolls'>;

@@ -25,3 +25,11 @@ export async function mailRecipients(stores: RecipientStores, emails: readonly s
   const allowed = await stores.suppressions.filter(unique);
   return allowed.length === 0 ? [] : stores.preferences.filter(allowed, category);
 }
+
+/**
+ * Why `mailRecipients` left no one for `category`: the same words wherever a send is skipped
+ * for it (reports, notices, `sentinel report`), naming both ways mail stops.
+ */
+export function noRecipientReason(category: MailCategory): string {
+  return `every recipient is suppressed or has opted out of ${category}`;
+}

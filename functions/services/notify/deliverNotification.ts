@@ -18,7 +18,7 @@ import type { NotifyKind, NotifyMessage } from '../../messages/notifyMessage';
 import { categoryOfEmail } from '../../domain/mailCategory';
 import type { PreferencesRepository } from '../../store/preferencesRepository';
 import { recipientLinks } from '../delivery/recipientLinks';
-import { mailRecipients } from '../delivery/recipients';
+import { mailRecipients, noRecipientReason } from '../delivery/recipients';
 import { RetryLaterError } from '../delivery/retryLaterError';
 import { storedSeries } from '../../store/storedSeries';
 import { lookbackWindowMs } from '../../domain/lookbackWindow';
@@ -102,7 +102,7 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
   const kind = EMAIL_KIND_OF[message.kind];
   const category = categoryOfEmail(kind);
   const reachable = await mailRecipients(deps.repos, account.emails, category);
-  if (reachable.length === 0) return { kind: 'skipped', reason: 'every recipient is suppressed' };
+  if (reachable.length === 0) return { kind: 'skipped', reason: noRecipientReason(category) };
   const now = deps.now();
   const recipients = await awake(deps, message, reachable, now);
   if (recipients.length === 0) return { kind: 'skipped', reason: 'every recipient snoozed these alerts' };

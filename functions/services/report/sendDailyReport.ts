@@ -18,7 +18,7 @@ import { renderReport } from './renderReport';
 import { CHART_ALT, dailyReportView } from './reportViews';
 import type { PreferencesRepository } from '../../store/preferencesRepository';
 import { recipientLinks } from '../delivery/recipientLinks';
-import { mailRecipients } from '../delivery/recipients';
+import { mailRecipients, noRecipientReason } from '../delivery/recipients';
 
 export interface DailyReportDeps extends MailDeliveryDeps {
   /** A full `Repositories` fits. */
@@ -105,7 +105,7 @@ export async function sendDailyReport(deps: DailyReportDeps, account: AccountRec
   const recipients = await mailRecipients(deps.repos, addressed, 'reports');
   if (recipients.length === 0) {
     await advance();
-    return { kind: 'skipped', reason: addressed.length === 0 ? "no recipient follows the account's schedule" : 'every recipient is suppressed' };
+    return { kind: 'skipped', reason: addressed.length === 0 ? "no recipient follows the account's schedule" : noRecipientReason('reports') };
   }
 
   let shared: Promise<SharedParts> | undefined;

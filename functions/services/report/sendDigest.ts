@@ -13,7 +13,7 @@ import type { AccountRecord } from '../../store/accountItem';
 import { mapConcurrent } from '../../store/concurrency';
 import { deliverToRecipient, type RecipientOutcome } from '../delivery/mailDelivery';
 import { recipientLinks } from '../delivery/recipientLinks';
-import { mailRecipients } from '../delivery/recipients';
+import { mailRecipients, noRecipientReason } from '../delivery/recipients';
 import type { DigestInput } from './digestInput';
 import { digestView } from './digestView';
 import { loadReportData, loadSummaryData } from './reportData';
@@ -98,7 +98,7 @@ export async function sendDigest(deps: DailyReportDeps, input: DigestInput): Pro
   const { recipient, period, reportDate, timeZone, now } = input;
   if (input.accounts.length === 0) return { kind: 'skipped', reason: 'the recipient has no accounts' };
   const [email] = await mailRecipients(deps.repos, [recipient.email], 'reports');
-  if (email === undefined) return { kind: 'skipped', reason: 'every recipient is suppressed' };
+  if (email === undefined) return { kind: 'skipped', reason: noRecipientReason('reports') };
   const eventId = input.forced ? `digest:${period}:forced:${now}` : `digest:${period}:${reportDate}`;
 
   const compose = async () => {

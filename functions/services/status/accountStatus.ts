@@ -8,6 +8,7 @@ import type { Repositories } from '../../store/repositories';
 import { lookbackWindowMs } from '../../domain/lookbackWindow';
 import { auditTrail } from '../../store/auditTrail';
 import { DRAWDOWN_ROLLUP_RULE } from '../../store/drawdownRollupItem';
+import { withoutUrls } from '../../shared/withoutUrls';
 
 /** How many audit items `status` reads (newest first). */
 const AUDIT_ITEMS = 20;
@@ -76,7 +77,7 @@ export async function accountStatus(
       label: account.label,
       interval: account.interval,
       status: overdue?.status ?? account.status,
-      statusReason: overdue?.reason ?? account.statusReason,
+      statusReason: overdue?.reason ?? (account.statusReason === null ? null : withoutUrls(account.statusReason)),
       signer: account.signer,
     },
     latest: latest ? { at: latest.ts, equity: latest.equity ?? null, pnl: latest.pnl ?? null } : null,
