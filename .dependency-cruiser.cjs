@@ -6,7 +6,7 @@
  * Folders only import downwards; `functions/` never imports the local tools (`local/`, `cli/`).
  * @type {import('dependency-cruiser').IConfiguration}
  */
-const ADAPTERS = '^functions/(store|chain|mail|links|queue|config|shared|messages)/';
+const ADAPTERS = '^functions/(store|chain|mail|links|queue|channels|config|shared|messages)/';
 module.exports = {
   forbidden: [
     {
@@ -41,8 +41,8 @@ module.exports = {
       name: 'adapters-independent',
       severity: 'error',
       comment: 'An adapter does not import another adapter; what they share lives in shared/ or domain/.',
-      from: { path: '^functions/(store|chain|mail|links|queue)/' },
-      to: { path: '^functions/(store|chain|mail|links|queue)/', pathNot: '^functions/$1/' },
+      from: { path: '^functions/(store|chain|mail|links|queue|channels)/' },
+      to: { path: '^functions/(store|chain|mail|links|queue|channels)/', pathNot: '^functions/$1/' },
     },
     {
       name: 'messages-are-contracts',

@@ -17,6 +17,7 @@ import { pollOverdue } from '../../functions/domain/pollOverdue';
 import { withoutUrls } from '../../functions/shared/withoutUrls';
 import type { CliContext } from '../cliRuntime';
 import { syncRecipients } from '../recipientSync';
+import { applyChannelEdit, checkChannelEdit } from '../accountChannels';
 import { mapConcurrent } from '../../functions/store/concurrency';
 import { EXPORT_FORMATS, formatExport, type ExportFormat } from '../accountExport';
 import { runImport, type ImportOptions } from '../accountImport';
@@ -37,6 +38,8 @@ interface SettingOptions {
   expiryWarnDays?: string;
   signer?: string;
   delegateWatch?: string;
+  addChannel?: string;
+  removeChannel?: string;
 }
 
 function withSettingOptions(command: Command, adding: boolean): Command {
@@ -53,7 +56,9 @@ function withSettingOptions(command: Command, adding: boolean): Command {
     .option('--timezone <zone>', `IANA time zone of the report time, e.g. Europe/Berlin${byDefault(DEFAULT_SETTINGS.timezone)}`)
     .option('--expiry-warn-days <days>', `days before a delegate expires to warn, e.g. 14,7,3,1${byDefault(DEFAULT_SETTINGS.expiryWarnDays.join(','))}; "none" turns them off`)
     .option('--signer <ref>', 'where the owner key lives: kms:<key id or alias> or env:<VARIABLE>; enables one-click revocation')
-    .option('--delegate-watch <interval>', `how often delegates are checked, apart from the curve polls: 1m 5m 15m 30m 1h 4h 1d${byDefault(DEFAULT_SETTINGS.delegateWatch)}, or none (with each poll)`);
+    .option('--delegate-watch <interval>', `how often delegates are checked, apart from the curve polls: 1m 5m 15m 30m 1h 4h 1d${byDefault(DEFAULT_SETTINGS.delegateWatch)}, or none (with each poll)`)
+    .option('--add-channel <n[,n]>', 'send this account\'s notices to these channels too (see "channels list")')
+    .option('--remove-channel <n[,n]>', 'stop sending this account\'s notices to these channels');
 }
 
 function parseAddress(value: string): string {
@@ -78,11 +83,14 @@ export function register(program: Command, context: CliContext): void {
     true,
   ).action(async (address: string, options: SettingOptions) => {
     if (options.email === undefined) throw new UsageError("required option '--email <a[,b]>' not specified");
-    const settings = settingsFrom(parseAddress(address), options);
+    const { addChannel, removeChannel, ...settingOptions } = options;
+    const settings = settingsFrom(parseAddress(address), settingOptions);
     const rt = await context.runtime();
+    const channelEdit = await checkChannelEdit(rt, { ...(addChannel === undefined ? {} : { addChannel }), ...(removeChannel === undefined ? {} : { removeChannel }) });
     const outcome = await rt.repos.accounts.create(newTrackedAccount(settings, rt.now()));
     if (outcome.kind === 'exists') throw new Error(`${settings.address} is already tracked; use "accounts update" to change it`);
     await syncRecipients(rt, settings.address, [], settings.emails);
+    if (channelEdit) await applyChannelEdit(rt, settings.address, channelEdit);
     io.out(`tracking ${settings.address}${settings.label ? ` (${settings.label})` : ''}\n`);
     if (!settings.signer) io.err('note: no --signer given, so alerts carry no one-click revocation link\n');
   });
@@ -92,7 +100,7 @@ export function register(program: Command, context: CliContext): void {
     .option('--remove-email <a[,b]>', 'remove recipients, keeping the others')
     .action(async (address: string, options: SettingOptions) => {
       const checksummed = parseAddress(address);
-      const { addEmail, removeEmail, ...settingOptions } = options;
+      const { addEmail, removeEmail, addChannel, removeChannel, ...settingOptions } = options;
       if (options.email !== undefined && (addEmail !== undefined || removeEmail !== undefined)) {
         throw new UsageError('--email replaces the recipients; use it without --add-email and --remove-email');
       }
@@ -100,18 +108,26 @@ export function register(program: Command, context: CliContext): void {
       if (!patch.success) throw new UsageError(describeSettingsError(patch.error));
       const added = addEmail === undefined ? [] : parseEmails('--add-email', addEmail);
       const removed = removeEmail === undefined ? [] : parseEmails('--remove-email', removeEmail);
-      if (Object.values(patch.data).every((v) => v === undefined) && added.length === 0 && removed.length === 0) {
+      const channelOptions = { ...(addChannel === undefined ? {} : { addChannel }), ...(removeChannel === undefined ? {} : { removeChannel }) };
+      const settingsGiven = Object.values(patch.data).some((v) => v !== undefined) || added.length > 0 || removed.length > 0;
+      if (!settingsGiven && addChannel === undefined && removeChannel === undefined) {
         throw new UsageError('nothing to update: give at least one option');
       }
       const rt = await context.runtime();
+      const channelEdit = await checkChannelEdit(rt, channelOptions);
       const current = await rt.repos.accounts.get(checksummed);
       if (!current) throw new Error(`${checksummed} is not tracked`);
+      if (!settingsGiven && channelEdit) {
+        await applyChannelEdit(rt, checksummed, channelEdit);
+        return io.out(`updated ${checksummed}\n`);
+      }
       const given = Object.fromEntries(Object.entries(patch.data).filter(([, v]) => v !== undefined)) as AccountSettingsPatch;
       if (added.length > 0 || removed.length > 0) given.emails = editRecipients(checksummed, current.emails, added, removed);
       const next = applySettingsPatch(current, given, rt.now());
       const outcome = await rt.repos.accounts.updateSettings(checksummed, changedFields(current, next));
       if (outcome.kind === 'not-found') throw new Error(`${checksummed} is not tracked`);
       await syncRecipients(rt, checksummed, current.emails, outcome.account.emails);
+      if (channelEdit) await applyChannelEdit(rt, checksummed, channelEdit);
       io.out(`updated ${checksummed}\n`);
     });
 

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../cliRuntime';
 import { register as registerAccounts } from './accounts';
 import { register as registerAlerts } from './alerts';
+import { register as registerChannels } from './channels';
 import { register as registerCollect } from './collect';
 import { register as registerInit } from './init';
 import { register as registerStatus } from './status';
@@ -18,6 +19,7 @@ import { register as registerTestEmail } from './testEmail';
  */
 export function registerCommands(program: Command, context: CliContext): void {
   registerAccounts(program, context);
+  registerChannels(program, context);
   registerCollect(program, context);
   registerStatus(program, context);
   registerAlerts(program, context);

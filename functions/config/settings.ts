@@ -70,6 +70,10 @@ export const settingsSchema = z.object({
   REPORT_QUEUE_URL: url.optional(),
   SIGN_REVOCATION_FUNCTION_NAME: z.string().min(1).optional(),
   SES_CONFIGURATION_SET: z.string().min(1).optional(),
+  /** The Telegram Bot API base (tests and people point it at a local receiver). */
+  TELEGRAM_API_URL: url.default('https://api.telegram.org'),
+  /** The PagerDuty Events API v2 base (`/v2/enqueue` is appended). */
+  PAGERDUTY_EVENTS_URL: url.default('https://events.pagerduty.com'),
   /** Where the email templates are (the Lambda bundle copies them next to the handler). */
   TEMPLATES_DIR: z.string().min(1).optional(),
 });

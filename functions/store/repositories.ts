@@ -2,6 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AccountsRepository } from './accountsRepository';
 import { AlertStateRepository } from './alertStateRepository';
 import { AuditRepository } from './auditRepository';
+import { ChannelsRepository } from './channelsRepository';
 import { CurvesRepository } from './curvesRepository';
 import { DelegateViewRepository } from './delegateViewRepository';
 import { DeliveryRepository, type DeliveryRepositoryOptions } from './deliveryRepository';
@@ -36,6 +37,7 @@ export interface Repositories {
   /** Recipient records (items in `preferences`). */
   readonly recipients: RecipientsRepository;
   readonly leases: LeaseRepository;
+  readonly channels: ChannelsRepository;
 }
 
 /** Builds every repository over one document client and table prefix (once per cold start). */
@@ -60,5 +62,6 @@ export function createRepositories(
     preferences: new PreferencesRepository(client, prefix, options),
     recipients: new RecipientsRepository(client, prefix, options),
     leases: new LeaseRepository(client, prefix),
+    channels: new ChannelsRepository(client, prefix, options),
   };
 }

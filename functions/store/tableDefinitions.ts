@@ -46,7 +46,8 @@ export type TableId =
   | 'deliveries'
   | 'suppressions'
   | 'preferences'
-  | 'leases';
+  | 'leases'
+  | 'channels';
 
 /** Number of shards the due-time indexes are spread over (queried one by one, never scanned). */
 export const SCHEDULE_SHARDS = 8;
@@ -145,6 +146,12 @@ export const TABLES: Readonly<Record<TableId, TableDefinition>> = {
         },
       },
     ],
+  },
+  channels: {
+    id: 'channels',
+    purpose: 'Chat, pager and webhook channels: type, secret reference (never the secret), categories, accounts, state; one partition (a few items), read whole.',
+    partitionKey: { name: 'scope', type: 'S' },
+    sortKey: { name: 'name', type: 'S' },
   },
   leases: {
     id: 'leases',

@@ -14,7 +14,8 @@ import { DEFAULT_COLLECT_SETTINGS } from '../collect/collectSettings';
 import { mailChart, type MailChart } from '../delivery/mailChart';
 import { deliverToRecipient, tallyOutcomes, type MailDeliveryDeps, type RecipientOutcome } from '../delivery/mailDelivery';
 import { notificationEmail, type NotificationEmail } from './notificationViews';
-import type { NotifyKind, NotifyMessage } from '../../messages/notifyMessage';
+import { EMAIL_KIND_OF } from './emailKindOf';
+import type { NotifyMessage } from '../../messages/notifyMessage';
 import { categoryOfEmail } from '../../domain/mailCategory';
 import type { PreferencesRepository } from '../../store/preferencesRepository';
 import { recipientLinks } from '../delivery/recipientLinks';
@@ -68,15 +69,7 @@ export type NotificationOutcome =
   /** Refused for good (e.g. SES rejected it); not retried. */
   | { kind: 'failed'; reason: string };
 
-/** The email each notify message becomes. */
-export const EMAIL_KIND_OF: Readonly<Record<NotifyKind, NotificationEmail['kind']>> = {
-  drawdown: 'drawdown-alert',
-  'new-delegate': 'new-delegate',
-  'expiry-warning': 'delegate-expiry',
-  expired: 'delegate-expiry',
-  'revocation-result': 'revocation-result',
-  'account-snoozed': 'snooze-notice',
-};
+export { EMAIL_KIND_OF };
 
 interface SharedParts {
   chart: MailChart | null;

@@ -1,0 +1,49 @@
+import type { ActionsBlock, Button, KnownBlock } from '@slack/types';
+import type { Notice } from '../domain/notice';
+
+/** Slack's limits on what we send (Block Kit reference). */
+export const SLACK_LIMITS = { headerText: 150, sectionText: 3_000, fields: 10, fieldText: 2_000, buttonText: 75, url: 3_000, blocks: 50, text: 40_000 } as const;
+
+/** A Slack incoming-webhook message: Block Kit blocks and the plain `text` fallback (notifications, screen readers). */
+export interface SlackMessage {
+  text: string;
+  blocks: KnownBlock[];
+}
+
+const SEVERITY_MARK = { critical: ':rotating_light:', warning: ':warning:', info: ':information_source:' } as const;
+
+/**
+ * Escapes the three characters Slack's mrkdwn gives meaning to, so text others chose cannot
+ * become a mention (`<!channel>`) or a link (`<https://evil|Revoke>`).
+ */
+export function escapeSlack(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** The Slack message of a notice. */
+export function slackMessage(notice: Notice): SlackMessage {
+  const fields = notice.fields.slice(0, SLACK_LIMITS.fields).map((f) => ({
+    type: 'mrkdwn' as const,
+    text: cut(`*${escapeSlack(f.label)}*\n${escapeSlack(f.value)}`, SLACK_LIMITS.fieldText),
+  }));
+  const buttons: Button[] = notice.links
+    .filter((l) => l.url.length <= SLACK_LIMITS.url)
+    .map((l) => ({
+      type: 'button',
+      text: { type: 'plain_text', text: cut(l.label, SLACK_LIMITS.buttonText) },
+      url: l.url,
+      ...(l.action === 'revoke' ? { style: 'danger' as const } : {}),
+    }));
+  const blocks: KnownBlock[] = [
+    { type: 'header', text: { type: 'plain_text', text: cut(notice.title, SLACK_LIMITS.headerText) } },
+    { type: 'section', text: { type: 'mrkdwn', text: cut(`${SEVERITY_MARK[notice.severity]} ${escapeSlack(notice.summary)}`, SLACK_LIMITS.sectionText) } },
+  ];
+  if (fields.length > 0) blocks.push({ type: 'section', fields });
+  if (buttons.length > 0) blocks.push({ type: 'actions', elements: buttons } satisfies ActionsBlock);
+  const text = cut(`${escapeSlack(notice.title)}: ${escapeSlack(notice.summary)}`, SLACK_LIMITS.text);
+  return { text, blocks };
+}

@@ -1,0 +1,70 @@
+import type { InlineKeyboardMarkup } from '@grammyjs/types';
+import type { Notice } from '../domain/notice';
+
+/** Telegram's limits, counted after entity parsing (UTF-16 code units): a message and a photo caption. */
+export const TELEGRAM_LIMITS = { text: 4_096, caption: 1_024 } as const;
+
+/** The tags Telegram's HTML parse mode accepts (Bot API, "HTML style"); we use only `b`, `i` and `code`. */
+export const TELEGRAM_TAGS = ['b', 'strong', 'i', 'em', 'u', 'ins', 's', 'strike', 'del', 'span', 'tg-spoiler', 'a', 'code', 'pre', 'blockquote', 'tg-emoji'] as const;
+
+/** A Bot API call: the method and its JSON body (a `sendPhoto` carries the photo as a multipart part besides). */
+export type TelegramRequest =
+  | { method: 'sendMessage'; body: { chat_id: string; text: string; parse_mode: 'HTML'; reply_markup?: InlineKeyboardMarkup; link_preview_options: { is_disabled: true } } }
+  | { method: 'sendPhoto'; body: { chat_id: string; caption: string; parse_mode: 'HTML'; reply_markup?: InlineKeyboardMarkup } };
+
+/** Escapes the three characters Telegram's HTML mode requires escaped. */
+export function escapeTelegram(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** A line of the message: plain parts and bold parts, kept apart so truncation never splits a tag. */
+type Part = { text: string; bold: boolean };
+
+function html(lines: readonly Part[][]): string {
+  return lines.map((parts) => parts.map((p) => (p.bold ? `<b>${escapeTelegram(p.text)}</b>` : escapeTelegram(p.text))).join('')).join('\n');
+}
+
+function visible(lines: readonly Part[][]): number {
+  return lines.reduce((n, parts) => n + parts.reduce((m, p) => m + p.text.length, 0), 0) + Math.max(0, lines.length - 1);
+}
+
+/** Shortens the lines to `max` visible characters: fields dropped from the end first, then the last line cut. */
+function fit(lines: Part[][], max: number): Part[][] {
+  const out = lines.map((parts) => parts.map((p) => ({ ...p })));
+  while (visible(out) > max && out.length > 2) out.pop();
+  while (visible(out) > max) {
+    const last = out[out.length - 1];
+    const part = last?.[last.length - 1];
+    if (!last || !part) break;
+    const excess = visible(out) - max;
+    if (part.text.length > excess + 1) part.text = `${part.text.slice(0, part.text.length - excess - 1)}…`;
+    else last.pop();
+    if (last.length === 0) out.pop();
+  }
+  return out;
+}
+
+function keyboard(notice: Notice): InlineKeyboardMarkup | undefined {
+  if (notice.links.length === 0) return undefined;
+  return { inline_keyboard: [notice.links.map((l) => ({ text: l.label, url: l.url }))] };
+}
+
+/**
+ * The Bot API call of a notice for `chatId`: `sendPhoto` with the chart (caption within 1,024)
+ * when `withPhoto`, else `sendMessage` (within 4,096). HTML mode, every tag closed, text escaped;
+ * the links are inline-keyboard URL buttons (they open the same confirmation pages as in email).
+ */
+export function telegramMessage(notice: Notice, chatId: string, withPhoto = false): TelegramRequest {
+  const lines: Part[][] = [
+    [{ text: notice.title, bold: true }],
+    [{ text: notice.summary, bold: false }],
+    ...notice.fields.map((f) => [{ text: `${f.label}: `, bold: true }, { text: f.value, bold: false }]),
+  ];
+  const markup = keyboard(notice);
+  if (withPhoto) {
+    const caption = html(fit(lines, TELEGRAM_LIMITS.caption));
+    return { method: 'sendPhoto', body: { chat_id: chatId, caption, parse_mode: 'HTML', ...(markup ? { reply_markup: markup } : {}) } };
+  }
+  const text = html(fit(lines, TELEGRAM_LIMITS.text));
+  return { method: 'sendMessage', body: { chat_id: chatId, text, parse_mode: 'HTML', link_preview_options: { is_disabled: true }, ...(markup ? { reply_markup: markup } : {}) } };
+}

@@ -1,0 +1,45 @@
+import type { Notice } from '../domain/notice';
+
+/** The version of the webhook body; a change that is not additive makes a new one (docs/channels/webhook.schema.json). */
+export const WEBHOOK_VERSION = 1;
+
+/** The body of a webhook delivery (Standard Webhooks' `type`, `timestamp`, `data`), versioned. */
+export interface WebhookEvent {
+  type: Notice['type'];
+  version: typeof WEBHOOK_VERSION;
+  /** The event's stable id (the same on every delivery of the event). */
+  id: string;
+  timestamp: string;
+  data: {
+    account: { address: string; label: string | null };
+    category: Notice['category'];
+    severity: Notice['severity'];
+    title: string;
+    summary: string;
+    fields: { label: string; value: string }[];
+    links: { label: string; url: string; action: string }[];
+    incident: Notice['incident'];
+    details: Readonly<Record<string, unknown>>;
+  };
+}
+
+/** The webhook body of a notice. */
+export function webhookEvent(notice: Notice): WebhookEvent {
+  return {
+    type: notice.type,
+    version: WEBHOOK_VERSION,
+    id: notice.id,
+    timestamp: new Date(notice.at).toISOString(),
+    data: {
+      account: { ...notice.account },
+      category: notice.category,
+      severity: notice.severity,
+      title: notice.title,
+      summary: notice.summary,
+      fields: notice.fields.map((f) => ({ ...f })),
+      links: notice.links.map((l) => ({ ...l })),
+      incident: notice.incident,
+      details: notice.details,
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import type { MailCategory } from './mailCategory';
+
+/**
+ * Every kind of notice, as the webhook's `type` names it. One notice kind per event kind; a
+ * channel renders each the same way (title, severity, fields, links), never a hand-written copy.
+ */
+export const NOTICE_TYPES = [
+  'drawdown.fired',
+  'drawdown.repeated',
+  'delegate.new',
+  'delegate.expiring',
+  'delegate.expired',
+  'revocation.result',
+  'drawdown.snoozed',
+  'channel.test',
+] as const;
+export type NoticeType = (typeof NOTICE_TYPES)[number];
+
+/** How urgent a notice is; each channel maps it (PagerDuty severity, Discord colour, emoji). */
+export type NoticeSeverity = 'critical' | 'warning' | 'info';
+
+/** One labelled value. Plain text: each renderer escapes it for its medium. */
+export interface NoticeField {
+  readonly label: string;
+  readonly value: string;
+}
+
+/** What a link does when opened; every one is a page whose GET changes nothing (safe to preview). */
+export type NoticeLinkAction = 'revoke' | 'snooze' | 'preferences';
+
+/** A link the notice offers (a button in chat). The URL is a capability: never logged. */
+export interface NoticeLink {
+  readonly label: string;
+  readonly url: string;
+  readonly action: NoticeLinkAction;
+}
+
+/**
+ * An incident the notice opens or closes on a pager: `key` is stable over the incident's life
+ * (per account and level for a drawdown, per account and delegate for a new delegate).
+ */
+export interface NoticeIncident {
+  readonly key: string;
+  readonly action: 'trigger' | 'resolve';
+}
+
+/**
+ * One notice, as data: what every channel (and the email) renders. Text is plain and
+ * unescaped, including text others choose (a delegate's name): renderers escape it.
+ */
+export interface Notice {
+  /** The event's stable id (exactly-once delivery per channel builds on it). */
+  readonly id: string;
+  readonly type: NoticeType;
+  readonly category: MailCategory;
+  readonly severity: NoticeSeverity;
+  readonly title: string;
+  /** One or two sentences: what happened and what to do. */
+  readonly summary: string;
+  readonly fields: readonly NoticeField[];
+  readonly links: readonly NoticeLink[];
+  /** The account the notice is about, and its label. */
+  readonly account: { readonly address: string; readonly label: string | null };
+  /** When the event happened (ms). */
+  readonly at: number;
+  /** A chart of recent equity, where the notice has one (the bytes travel apart from the notice). */
+  readonly chart: { readonly alt: string } | null;
+  readonly incident: NoticeIncident | null;
+  /** Machine-readable details of the event, for the webhook body (JSON values only). */
+  readonly details: Readonly<Record<string, unknown>>;
+}
+

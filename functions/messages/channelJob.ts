@@ -1,0 +1,33 @@
+import * as z from 'zod';
+import { channelNameSchema } from '../domain/channel';
+import { MAIL_CATEGORIES } from '../domain/mailCategory';
+import { NOTICE_TYPES, type Notice } from '../domain/notice';
+
+/** A notice as it travels on the channel queue (see `Notice`). */
+export const noticeSchema = z.object({
+  id: z.string().min(1).max(512),
+  type: z.enum(NOTICE_TYPES),
+  category: z.enum(MAIL_CATEGORIES),
+  severity: z.enum(['critical', 'warning', 'info']),
+  title: z.string().min(1).max(500),
+  summary: z.string().max(2_000),
+  fields: z.array(z.object({ label: z.string().max(200), value: z.string().max(2_000) })).max(40),
+  links: z.array(z.object({ label: z.string().max(60), url: z.url({ protocol: /^https?$/ }), action: z.enum(['revoke', 'snooze', 'preferences']) })).max(10),
+  account: z.object({ address: z.string().min(1), label: z.string().nullable() }),
+  at: z.number().int().min(0),
+  chart: z.object({ alt: z.string().max(500) }).nullable(),
+  incident: z.object({ key: z.string().min(1).max(255), action: z.enum(['trigger', 'resolve']) }).nullable(),
+  details: z.record(z.string(), z.unknown()),
+}) satisfies z.ZodType<Notice, unknown>;
+
+/**
+ * A message on the channel queue: one notice for one channel. The delivery id
+ * (`<notice id>#channel:<name>`) is claimed before the send, so a redelivery sends nothing twice.
+ */
+export const channelJobSchema = z.object({
+  channel: channelNameSchema,
+  notice: noticeSchema,
+  /** How many times this job was re-queued after a throttled or failed attempt. */
+  attempt: z.number().int().min(0).default(0),
+});
+export type ChannelJob = z.infer<typeof channelJobSchema>;

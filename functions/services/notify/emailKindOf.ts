@@ -1,0 +1,12 @@
+import type { NotifyKind } from '../../messages/notifyMessage';
+import type { NotificationEmail } from './notificationViews';
+
+/** The email each notify message becomes. */
+export const EMAIL_KIND_OF: Readonly<Record<NotifyKind, NotificationEmail['kind']>> = {
+  drawdown: 'drawdown-alert',
+  'new-delegate': 'new-delegate',
+  'expiry-warning': 'delegate-expiry',
+  expired: 'delegate-expiry',
+  'revocation-result': 'revocation-result',
+  'account-snoozed': 'snooze-notice',
+};

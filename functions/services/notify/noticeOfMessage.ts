@@ -1,0 +1,134 @@
+import type { Notice, NoticeField, NoticeLink } from '../../domain/notice';
+import { formatMoney, formatPercent, formatTime } from '../../mail/format';
+import type { NotifyMessage } from '../../messages/notifyMessage';
+import { categoryOfEmail } from '../../domain/mailCategory';
+import { EMAIL_KIND_OF } from './emailKindOf';
+
+/** What a notice shows besides the message: the account, and links that are not anyone's own (chat is shared). */
+export interface NoticeContext {
+  readonly account: { address: string; label: string | null; timezone: string };
+  /** One-click revocation of a delegate; `null` when the account has no signer. */
+  readonly revokeUrl: (delegate: string) => string | null;
+  readonly snoozeUrl: (hours: number) => string;
+}
+
+const SNOOZE_HOURS = 24;
+
+function who(delegate: { address: string; name: string | null }): string {
+  return delegate.name ? `"${delegate.name}" (${delegate.address})` : delegate.address;
+}
+
+function revokeLinks(ctx: NoticeContext, delegate: string): NoticeLink[] {
+  const url = ctx.revokeUrl(delegate);
+  return url === null ? [] : [{ label: 'Revoke', url, action: 'revoke' }];
+}
+
+/**
+ * The notice a notify message becomes, once, for every channel. Text others chose (a delegate's
+ * name) stays as given: each renderer escapes it for its medium.
+ */
+export function noticeOfMessage(message: NotifyMessage, ctx: NoticeContext): Notice {
+  const zone = ctx.account.timezone;
+  const base = {
+    id: message.eventId,
+    category: categoryOfEmail(EMAIL_KIND_OF[message.kind]),
+    account: { address: ctx.account.address, label: ctx.account.label },
+    at: message.at,
+    chart: null,
+  };
+  const account: NoticeField = { label: 'Account', value: ctx.account.label ? `${ctx.account.label} (${ctx.account.address})` : ctx.account.address };
+  switch (message.kind) {
+    case 'drawdown':
+      return {
+        ...base,
+        type: message.notice === 'fired' ? 'drawdown.fired' : 'drawdown.repeated',
+        severity: message.level >= 20 ? 'critical' : 'warning',
+        title: `Drawdown ${formatPercent(message.drawdownPct)} reached the ${message.level}% level`,
+        summary: `Equity is ${formatMoney(message.dollarDrawdown)} below its peak of ${formatMoney(message.peakEquity)} (${formatTime(message.peakAt, zone)}).`,
+        fields: [
+          account,
+          { label: 'Drawdown', value: `${formatPercent(message.drawdownPct)} (${formatMoney(-message.dollarDrawdown)})` },
+          { label: 'Deepest', value: formatPercent(message.maxDrawdownPct) },
+          { label: 'Equity', value: formatMoney(message.equityNow) },
+          { label: 'Levels breached', value: message.levels.map((l) => `${l}%`).join(', ') },
+          { label: 'As of', value: formatTime(message.asOf, zone) },
+        ],
+        links: [{ label: 'Snooze 24 hours', url: ctx.snoozeUrl(SNOOZE_HOURS), action: 'snooze' }],
+        chart: { alt: 'Equity and PnL over the last days' },
+        incident: { key: `drawdown:${ctx.account.address.toLowerCase()}:${message.level}`, action: 'trigger' },
+        details: {
+          level: message.level,
+          levels: message.levels,
+          drawdownPct: message.drawdownPct,
+          maxDrawdownPct: message.maxDrawdownPct,
+          dollarDrawdown: message.dollarDrawdown,
+          peakAt: message.peakAt,
+          peakEquity: message.peakEquity,
+          equityNow: message.equityNow,
+          pnlNow: message.pnlNow,
+          asOf: message.asOf,
+        },
+      };
+    case 'new-delegate':
+      return {
+        ...base,
+        type: 'delegate.new',
+        severity: 'critical',
+        title: 'A new delegate can trade this account',
+        summary: `${who(message.delegate)} appeared. If you did not add it, revoke it now.`,
+        fields: [
+          account,
+          { label: 'Delegate', value: message.delegate.address },
+          { label: 'Name', value: message.delegate.name ?? '(none)' },
+          { label: 'Kind', value: message.delegate.isWebClient ? 'web session key' : 'API key' },
+          { label: 'Expires', value: message.delegate.expiryMs === null ? 'never' : formatTime(message.delegate.expiryMs, zone) },
+          { label: 'First seen', value: formatTime(message.firstSeenAt, zone) },
+        ],
+        links: revokeLinks(ctx, message.delegate.address),
+        incident: { key: `delegate:${ctx.account.address.toLowerCase()}:${message.delegate.address.toLowerCase()}`, action: 'trigger' },
+        details: { delegate: message.delegate, firstSeenAt: message.firstSeenAt },
+      };
+    case 'expiry-warning':
+    case 'expired': {
+      const expired = message.kind === 'expired';
+      return {
+        ...base,
+        type: expired ? 'delegate.expired' : 'delegate.expiring',
+        severity: expired ? 'warning' : 'info',
+        title: expired ? 'A delegate expired' : `A delegate expires in ${message.kind === 'expiry-warning' ? message.stepDays : 0} day(s)`,
+        summary: `${who(message.delegate)} ${expired ? 'expired' : 'expires'} ${formatTime(message.expiryMs, zone)}.`,
+        fields: [account, { label: 'Delegate', value: message.delegate.address }, { label: 'Expiry', value: formatTime(message.expiryMs, zone) }],
+        links: [],
+        incident: null,
+        details: { delegate: message.delegate, expiryMs: message.expiryMs, ...(message.kind === 'expiry-warning' ? { stepDays: message.stepDays } : {}) },
+      };
+    }
+    case 'revocation-result': {
+      const gone = message.outcome === 'revoked' || message.outcome === 'already-revoked';
+      return {
+        ...base,
+        type: 'revocation.result',
+        severity: gone ? 'info' : 'critical',
+        title: gone ? 'Delegate revoked' : `Revocation ${message.outcome}`,
+        summary: gone ? `${who(message.delegate)} can no longer trade this account.` : `${who(message.delegate)} may still trade this account: ${message.message ?? 'no detail'}.`,
+        fields: [account, { label: 'Delegate', value: message.delegate.address }, { label: 'Outcome', value: message.outcome }],
+        links: gone ? [] : revokeLinks(ctx, message.delegate.address),
+        // The new-delegate incident closes once the delegate is gone.
+        incident: gone ? { key: `delegate:${ctx.account.address.toLowerCase()}:${message.delegate.address.toLowerCase()}`, action: 'resolve' } : null,
+        details: { delegate: message.delegate, outcome: message.outcome, message: message.message, nonce: message.nonce, transactionSignature: message.transactionSignature },
+      };
+    }
+    case 'account-snoozed':
+      return {
+        ...base,
+        type: 'drawdown.snoozed',
+        severity: 'info',
+        title: 'Drawdown alerts snoozed for every recipient',
+        summary: `The operator snoozed this account's drawdown alerts until ${formatTime(message.until, zone)}; levels are still tracked.`,
+        fields: [account, { label: 'Until', value: formatTime(message.until, zone) }],
+        links: [],
+        incident: null,
+        details: { until: message.until },
+      };
+  }
+}

@@ -1,0 +1,118 @@
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { channelRecordSchema, type ChannelRecord, type ChannelState, type LastDelivery } from '../domain/channel';
+import { DynamoRepository } from './dynamoRepository';
+import { parseItem } from './parseItem';
+import { queryAll } from './queryAll';
+import type { RepositoryOptions } from './repositoryOptions';
+
+const SCOPE = 'channel';
+
+/**
+ * Channels (table `channels`, key `scope = channel`, `name`): their configuration, the accounts
+ * routed to them, their state and last delivery. Secrets are stored as references only (the
+ * schema refuses anything else).
+ */
+export class ChannelsRepository extends DynamoRepository {
+  constructor(client: DynamoDBDocumentClient, prefix: string, options: RepositoryOptions = {}) {
+    super(client, prefix, 'channels', options);
+  }
+
+  /** Stores a new channel; `exists` when the name is taken. */
+  create(record: ChannelRecord): Promise<{ kind: 'created' } | { kind: 'exists' }> {
+    const item = { scope: SCOPE, ...parseItem(channelRecordSchema, record, 'channels.create') };
+    return this.conditionalWrite(
+      'channels.create',
+      () => this.client.send(new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(#name)', ExpressionAttributeNames: { '#name': 'name' } })),
+      { kind: 'created' } as const,
+      () => ({ kind: 'exists' }) as const,
+    );
+  }
+
+  /**
+   * Replaces a channel read before, unless it changed since (`updatedAt` of `previous`):
+   * `conflict` then, and nothing is written.
+   */
+  replace(previous: ChannelRecord, next: ChannelRecord): Promise<{ kind: 'replaced' } | { kind: 'conflict' }> {
+    const item = { scope: SCOPE, ...parseItem(channelRecordSchema, next, 'channels.replace') };
+    return this.conditionalWrite(
+      'channels.replace',
+      () =>
+        this.client.send(
+          new PutCommand({
+            TableName: this.table,
+            Item: item,
+            ConditionExpression: 'updatedAt = :previous',
+            ExpressionAttributeValues: { ':previous': previous.updatedAt },
+          }),
+        ),
+      { kind: 'replaced' } as const,
+      () => ({ kind: 'conflict' }) as const,
+    );
+  }
+
+  async get(name: string): Promise<ChannelRecord | null> {
+    const out = await this.call('channels.get', () => this.client.send(new GetCommand({ TableName: this.table, Key: { scope: SCOPE, name }, ConsistentRead: true })));
+    return out.Item ? this.parse(out.Item, 'channels.get') : null;
+  }
+
+  /** Every channel, by name (one Query of the channels' partition). */
+  async list(): Promise<ChannelRecord[]> {
+    const out: ChannelRecord[] = [];
+    const items = queryAll(
+      this.client,
+      { TableName: this.table, KeyConditionExpression: '#scope = :scope', ExpressionAttributeNames: { '#scope': 'scope' }, ExpressionAttributeValues: { ':scope': SCOPE }, ConsistentRead: true },
+      'channels.list',
+    );
+    for await (const item of items) out.push(this.parse(item, 'channels.list'));
+    return out;
+  }
+
+  /** Removes a channel; `not-found` when there was none. */
+  remove(name: string): Promise<{ kind: 'removed' } | { kind: 'not-found' }> {
+    return this.conditionalWrite(
+      'channels.remove',
+      () => this.client.send(new DeleteCommand({ TableName: this.table, Key: { scope: SCOPE, name }, ConditionExpression: 'attribute_exists(#name)', ExpressionAttributeNames: { '#name': 'name' } })),
+      { kind: 'removed' } as const,
+      () => ({ kind: 'not-found' }) as const,
+    );
+  }
+
+  /** Sets the channel's state (broken with its reason, or ok again); nothing when the channel is gone. */
+  async setState(name: string, state: ChannelState): Promise<void> {
+    await this.updateExisting('channels.setState', name, 'SET #state = :state', { ':state': state });
+  }
+
+  /** Records the last delivery attempt. */
+  async recordDelivery(name: string, last: LastDelivery): Promise<void> {
+    await this.updateExisting('channels.recordDelivery', name, 'SET lastDelivery = :last', { ':last': last });
+  }
+
+  /** Replaces a Telegram chat id (the group became a supergroup: `migrate_to_chat_id`). */
+  async setChatId(name: string, chatId: string): Promise<void> {
+    await this.updateExisting('channels.setChatId', name, 'SET chatId = :chatId', { ':chatId': chatId });
+  }
+
+  private async updateExisting(operation: string, name: string, update: string, values: Record<string, unknown>): Promise<void> {
+    await this.conditionalWrite(
+      operation,
+      () =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: { scope: SCOPE, name },
+            UpdateExpression: update,
+            ConditionExpression: 'attribute_exists(#name)',
+            ExpressionAttributeNames: { '#name': 'name', ...(update.includes('#state') ? { '#state': 'state' } : {}) },
+            ExpressionAttributeValues: values,
+          }),
+        ),
+      undefined,
+      () => undefined,
+    );
+  }
+
+  private parse(item: Record<string, unknown>, operation: string): ChannelRecord {
+    const { scope: _scope, ...rest } = item;
+    return parseItem(channelRecordSchema, rest, operation);
+  }
+}

@@ -1,0 +1,187 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { checkDiscord, checkPagerDuty, checkSlack, checkTelegram } from './chatRules';
+
+/** A destination kind the receivers stand in for. */
+export type ReceiverKind = 'slack' | 'discord' | 'telegram' | 'pagerduty' | 'webhook';
+
+/** One request as received, and what was answered. */
+export interface Received {
+  readonly kind: ReceiverKind;
+  /** The destination: webhook path, chat id or routing key. */
+  readonly destination: string;
+  readonly method: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  readonly at: number;
+  readonly status: number;
+}
+
+/** An answer a test forces on the next request to a destination. */
+export interface ScriptedAnswer {
+  readonly status: number;
+  readonly body?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** Each API's published per-destination rate (what the receivers answer 429 past). */
+export const RECEIVER_RATES = {
+  slack: { count: 1, windowMs: 1_000 },
+  discord: { count: 5, windowMs: 2_000 },
+  telegram: { count: 1, windowMs: 1_000 },
+  pagerduty: { count: 120, windowMs: 60_000 },
+} as const;
+
+/** The running receivers: base URLs, what they received, and scripted answers. */
+export interface ChatReceivers {
+  readonly baseUrl: string;
+  readonly slackUrl: (path: string) => string;
+  readonly discordUrl: (id: string, token: string) => string;
+  readonly telegramApiUrl: string;
+  readonly pagerdutyEventsUrl: string;
+  readonly webhookUrl: (path: string) => string;
+  readonly received: Received[];
+  /** Answers the next requests to `destination` with these, in order (then the rules apply again). */
+  script(destination: string, answers: readonly ScriptedAnswer[]): void;
+  stop(): Promise<void>;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function parse(body: string): unknown {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Local stand-ins for Slack incoming webhooks, Discord webhooks, the Telegram Bot API, the
+ * PagerDuty Events API v2 and a webhook endpoint, on a free port: each checks the request
+ * against its API's published rules (shape, limits: `chatRules`) and rate (429 with the API's own
+ * way of saying how long to wait), and records what it received.
+ */
+export async function startChatReceivers(options: { now?: () => number; host?: string } = {}): Promise<ChatReceivers> {
+  const now = options.now ?? Date.now;
+  const received: Received[] = [];
+  const scripts = new Map<string, ScriptedAnswer[]>();
+  const windows = new Map<string, number[]>();
+
+  /** Whether one more request to `key` fits `rate`; else ms until it does. */
+  const admit = (key: string, rate: { count: number; windowMs: number }): { ok: true; remaining: number } | { ok: false; waitMs: number } => {
+    const t = now();
+    const recent = (windows.get(key) ?? []).filter((x) => x > t - rate.windowMs);
+    if (recent.length >= rate.count) return { ok: false, waitMs: (recent[0] ?? t) + rate.windowMs - t };
+    recent.push(t);
+    windows.set(key, recent);
+    return { ok: true, remaining: rate.count - recent.length };
+  };
+
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const body = await readBody(req);
+      const url = new URL(req.url ?? '/', 'http://receiver');
+      const path = url.pathname;
+      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : (v ?? '')]));
+      const answer = (kind: ReceiverKind, destination: string, status: number, payload: string, extra: Record<string, string> = {}) => {
+        received.push({ kind, destination, method: req.method ?? 'GET', headers, body, at: now(), status });
+        res.writeHead(status, { 'content-type': payload.startsWith('{') ? 'application/json' : 'text/plain', ...extra });
+        res.end(payload);
+      };
+      const route = routeOf(path, body);
+      if (route === null) return answer('webhook', path, 404, 'not found');
+      const scripted = scripts.get(route.destination)?.shift();
+      if (scripted) return answer(route.kind, route.destination, scripted.status, scripted.body ?? '', { ...scripted.headers });
+      switch (route.kind) {
+        case 'slack': {
+          const problem = checkSlack(parse(body));
+          if (problem) return answer('slack', route.destination, 400, problem);
+          const fit = admit(`slack:${route.destination}`, RECEIVER_RATES.slack);
+          if (!fit.ok) return answer('slack', route.destination, 429, 'rate_limited', { 'retry-after': String(Math.ceil(fit.waitMs / 1000)) });
+          return answer('slack', route.destination, 200, 'ok');
+        }
+        case 'discord': {
+          const problem = checkDiscord(parse(body));
+          if (problem) return answer('discord', route.destination, 400, JSON.stringify({ code: 50035, message: problem }));
+          const fit = admit(`discord:${route.destination}`, RECEIVER_RATES.discord);
+          const bucket = { 'x-ratelimit-limit': String(RECEIVER_RATES.discord.count), 'x-ratelimit-bucket': route.destination.slice(0, 16) };
+          if (!fit.ok) {
+            const after = fit.waitMs / 1000;
+            return answer('discord', route.destination, 429, JSON.stringify({ message: 'You are being rate limited.', retry_after: after, global: false }), {
+              ...bucket,
+              'x-ratelimit-remaining': '0',
+              'x-ratelimit-reset-after': after.toFixed(3),
+              'retry-after': String(Math.ceil(after)),
+            });
+          }
+          return answer('discord', route.destination, 200, JSON.stringify({ id: String(received.length + 1) }), {
+            ...bucket,
+            'x-ratelimit-remaining': String(fit.remaining),
+            'x-ratelimit-reset-after': (RECEIVER_RATES.discord.windowMs / 1000).toFixed(3),
+          });
+        }
+        case 'telegram': {
+          const problem = checkTelegram(route.method, parse(body));
+          if (problem) return answer('telegram', route.destination, 400, JSON.stringify({ ok: false, error_code: 400, description: problem }));
+          const fit = admit(`telegram:${route.destination}`, RECEIVER_RATES.telegram);
+          if (!fit.ok) {
+            const after = Math.ceil(fit.waitMs / 1000);
+            return answer('telegram', route.destination, 429, JSON.stringify({ ok: false, error_code: 429, description: `Too Many Requests: retry after ${after}`, parameters: { retry_after: after } }));
+          }
+          return answer('telegram', route.destination, 200, JSON.stringify({ ok: true, result: { message_id: received.length + 1 } }));
+        }
+        case 'pagerduty': {
+          const problem = checkPagerDuty(parse(body));
+          if (problem) return answer('pagerduty', route.destination, 400, JSON.stringify({ status: 'invalid event', message: 'Event object is invalid', errors: [problem] }));
+          const fit = admit(`pagerduty:${route.destination}`, RECEIVER_RATES.pagerduty);
+          if (!fit.ok) return answer('pagerduty', route.destination, 429, '');
+          const dedup = (parse(body) as { dedup_key?: string }).dedup_key ?? '';
+          return answer('pagerduty', route.destination, 202, JSON.stringify({ status: 'success', message: 'Event processed', dedup_key: dedup }));
+        }
+        case 'webhook':
+          return answer('webhook', route.destination, 200, '');
+      }
+    })().catch(() => {
+      res.writeHead(500);
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, options.host ?? '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    baseUrl: base,
+    slackUrl: (path) => `${base}/slack/services/${path}`,
+    discordUrl: (id, token) => `${base}/discord/api/webhooks/${id}/${token}`,
+    telegramApiUrl: `${base}/telegram`,
+    pagerdutyEventsUrl: `${base}/pagerduty`,
+    webhookUrl: (path) => `${base}/webhook/${path}`,
+    received,
+    script: (destination, answers) => scripts.set(destination, [...(scripts.get(destination) ?? []), ...answers]),
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Which receiver a path is for, and its destination key. */
+function routeOf(path: string, body: string): { kind: ReceiverKind; destination: string; method: string } | null {
+  let m = /^\/slack\/services\/(.+)$/.exec(path);
+  if (m?.[1]) return { kind: 'slack', destination: m[1], method: 'POST' };
+  m = /^\/discord\/api\/webhooks\/([^/]+\/[^/]+)$/.exec(path);
+  if (m?.[1]) return { kind: 'discord', destination: m[1], method: 'POST' };
+  m = /^\/telegram\/bot([^/]+)\/(sendMessage|sendPhoto)$/.exec(path);
+  if (m?.[2]) {
+    const chat = (parse(body) as { chat_id?: unknown } | undefined)?.chat_id;
+    return { kind: 'telegram', destination: `chat:${String(chat)}`, method: m[2] };
+  }
+  if (path === '/pagerduty/v2/enqueue') return { kind: 'pagerduty', destination: String((parse(body) as { routing_key?: unknown } | undefined)?.routing_key), method: 'POST' };
+  m = /^\/webhook\/(.+)$/.exec(path);
+  if (m?.[1]) return { kind: 'webhook', destination: m[1], method: 'POST' };
+  return null;
+}
