@@ -1,6 +1,5 @@
-import { LambdaClient } from '@aws-sdk/client-lambda';
 import { settingsFor } from '../config/settings';
-import { LambdaRevocationSigner } from '../web/lambdaRevocationSigner';
+import { LambdaRevocationSigner, signerLambdaClient } from '../web/lambdaRevocationSigner';
 import { LINK_PATHS } from '../links/actionLinks';
 import { pageSecurityFrom, someRepositoriesFrom } from '../runtime/factories';
 import { AccountsRepository } from '../store/accountsRepository';
@@ -14,7 +13,7 @@ import { renderRevocationView } from '../web/revocationViews';
 import { createPageHandler } from '../web/pageHandler';
 
 /** What `revoke-page` needs: the ports of the revocation page service. */
-export type RevokePageDeps = RevocationPageDeps & { readonly addContext?: Observability['addContext'] };
+export type RevokePageDeps = RevocationPageDeps & { readonly addContext?: Observability['addContext']; readonly flushMetrics?: () => void };
 
 /**
  * The public `/revoke` endpoint (HTTP API payload 2.0 events): the confirmation page on GET, the
@@ -27,6 +26,7 @@ export function createRevokePageHandler(deps: RevokePageDeps) {
     name: 'revocation page',
     log: deps.log,
     ...(deps.addContext === undefined ? {} : { addContext: deps.addContext }),
+    ...(deps.flushMetrics === undefined ? {} : { flushMetrics: deps.flushMetrics }),
     decide: (request) => revocationPage(deps, request),
     badRequest: (reason): RevocationPageView => ({ kind: 'bad-request', reason }),
     render: (view) => renderRevocationView(view, formAction),
@@ -36,7 +36,7 @@ export function createRevokePageHandler(deps: RevokePageDeps) {
 /** Deps from the Lambda environment: tables, the link secret, and the signing function by name. */
 export async function revokePageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<RevokePageDeps> {
   const settings = settingsFor('revoke-page', env);
-  const { log, addContext } = createObservability('revoke-page');
+  const { log, counters, flush, addContext } = createObservability('revoke-page');
   const repos = someRepositoriesFrom(settings, { accounts: AccountsRepository, delegates: DelegateViewRepository, tokens: TokenRepository, suppressions: SuppressionRepository });
   return {
     ...(await pageSecurityFrom(settings)),
@@ -44,9 +44,11 @@ export async function revokePageDepsFromEnv(env: Readonly<Record<string, string 
     delegates: repos.delegates,
     tokens: repos.tokens,
     suppressions: repos.suppressions,
-    signer: new LambdaRevocationSigner(new LambdaClient({ region: settings.AWS_REGION }), settings.SIGN_REVOCATION_FUNCTION_NAME),
+    signer: new LambdaRevocationSigner(signerLambdaClient(settings.AWS_REGION), settings.SIGN_REVOCATION_FUNCTION_NAME),
     now: Date.now,
     log,
+    counters,
+    flushMetrics: flush,
     addContext,
   };
 }
