@@ -16,7 +16,10 @@ export interface RevocationAuthorizationDeps {
 export const MAX_CONSUMED_TOKEN_AGE_MS = 60_000;
 
 /** Whether a signing may go ahead; a refusal's `reason` is for the audit trail (it holds no secret). */
-export type RevocationAuthorization = { kind: 'authorized' } | { kind: 'refused'; reason: string };
+export type RevocationAuthorization =
+  /** `batch`: the revoke-all link the token is a unit of (its result is mailed for the batch), else `null`. */
+  | { kind: 'authorized'; batch: string | null }
+  | { kind: 'refused'; reason: string };
 
 /**
  * Checks that `request` is what a revocation link the page has just consumed asked for: a live
@@ -34,7 +37,7 @@ export async function authorizeRevocation(deps: RevocationAuthorizationDeps, req
   const marked = await deps.tokens.markSigned(request.tokenId, token.consumedAt);
   if (marked.kind === 'already-signed') return { kind: 'refused', reason: 'the link was already used for a signing' };
   if (marked.kind === 'not-consumed') return { kind: 'refused', reason: 'the link was released or consumed again meanwhile' };
-  return { kind: 'authorized' };
+  return { kind: 'authorized', batch: token.batch };
 }
 
 function mismatchOf(token: ConsumedToken, request: RevocationRequest, now: number): string | null {
