@@ -4,7 +4,7 @@ import { timestampMsSchema } from './curvePoint';
 import { oneClickCategorySchema } from './mailCategory';
 
 /** What an action link does. */
-export const LINK_PURPOSES = ['revoke', 'unsubscribe', 'snooze', 'preferences'] as const;
+export const LINK_PURPOSES = ['revoke', 'revoke-all', 'unsubscribe', 'snooze', 'preferences'] as const;
 export type LinkPurpose = (typeof LINK_PURPOSES)[number];
 
 const HOUR_MS = 3_600_000;
@@ -12,6 +12,7 @@ const HOUR_MS = 3_600_000;
 /** How long a link works unless told otherwise: revocation and snooze links briefly, unsubscribe and preferences links (mail headers and footers) for a year. */
 export const DEFAULT_LINK_TTL_MS: Readonly<Record<LinkPurpose, number>> = {
   revoke: 72 * HOUR_MS,
+  'revoke-all': 72 * HOUR_MS,
   snooze: 72 * HOUR_MS,
   unsubscribe: 365 * 24 * HOUR_MS,
   preferences: 365 * 24 * HOUR_MS,
@@ -34,6 +35,11 @@ const base = {
  */
 export const linkClaimsSchema = z.discriminatedUnion('purpose', [
   z.strictObject({ purpose: z.literal('revoke'), ...base, delegate: addressSchema }),
+  /**
+   * Removes every delegate of the account that its confirmation page listed. Reusable until it
+   * expires: each delegate is a single-use unit of its own (see `revokeAllUnitId`).
+   */
+  z.strictObject({ purpose: z.literal('revoke-all'), ...base }),
   /**
    * Stops one category of mail to `email` (never `security`). Links sent before categories
    * existed carry none: they stop every category but `security`.

@@ -1,6 +1,5 @@
-import { LambdaClient } from '@aws-sdk/client-lambda';
 import { settingsFor } from '../config/settings';
-import { LambdaRevocationSigner } from '../web/lambdaRevocationSigner';
+import { LambdaRevocationSigner, signerLambdaClient } from '../web/lambdaRevocationSigner';
 import { LINK_PATHS } from '../links/actionLinks';
 import { pageSecurityFrom, someRepositoriesFrom } from '../runtime/factories';
 import { AccountsRepository } from '../store/accountsRepository';
@@ -12,9 +11,11 @@ import { revocationPage, type RevocationPageView, type RevocationPageDeps } from
 import { createObservability, type Observability } from '../shared/observability';
 import { renderRevocationView } from '../web/revocationViews';
 import { createPageHandler } from '../web/pageHandler';
+import { revokeAllPage, type RevokeAllPageDeps, type RevokeAllPageView } from '../web/revokeAllPage';
+import { renderRevokeAllView } from '../web/revokeAllViews';
 
 /** What `revoke-page` needs: the ports of the revocation page service. */
-export type RevokePageDeps = RevocationPageDeps & { readonly addContext?: Observability['addContext'] };
+export type RevokePageDeps = RevocationPageDeps & { readonly addContext?: Observability['addContext']; readonly flushMetrics?: () => void };
 
 /**
  * The public `/revoke` endpoint (HTTP API payload 2.0 events): the confirmation page on GET, the
@@ -27,16 +28,34 @@ export function createRevokePageHandler(deps: RevokePageDeps) {
     name: 'revocation page',
     log: deps.log,
     ...(deps.addContext === undefined ? {} : { addContext: deps.addContext }),
+    ...(deps.flushMetrics === undefined ? {} : { flushMetrics: deps.flushMetrics }),
     decide: (request) => revocationPage(deps, request),
     badRequest: (reason): RevocationPageView => ({ kind: 'bad-request', reason }),
     render: (view) => renderRevocationView(view, formAction),
   });
 }
 
+/**
+ * The `/revoke-all` endpoint: the list of delegates a revoke-all link removes on GET, one queued
+ * removal per delegate on POST, each delegate's result afterwards. Served locally (`serve`,
+ * tests); the AWS stage does not route it yet.
+ */
+export function createRevokeAllPageHandler(deps: RevokeAllPageDeps & { readonly addContext?: Observability['addContext'] }) {
+  const formAction = `${deps.publicBaseUrl.replace(/\/+$/, '')}${LINK_PATHS['revoke-all']}`;
+  return createPageHandler({
+    name: 'revoke-all page',
+    log: deps.log,
+    ...(deps.addContext === undefined ? {} : { addContext: deps.addContext }),
+    decide: (request) => revokeAllPage(deps, request),
+    badRequest: (reason): RevokeAllPageView => ({ kind: 'bad-request', reason }),
+    render: (view) => renderRevokeAllView(view, formAction),
+  });
+}
+
 /** Deps from the Lambda environment: tables, the link secret, and the signing function by name. */
 export async function revokePageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<RevokePageDeps> {
   const settings = settingsFor('revoke-page', env);
-  const { log, addContext } = createObservability('revoke-page');
+  const { log, counters, flush, addContext } = createObservability('revoke-page');
   const repos = someRepositoriesFrom(settings, { accounts: AccountsRepository, delegates: DelegateViewRepository, tokens: TokenRepository, suppressions: SuppressionRepository });
   return {
     ...(await pageSecurityFrom(settings)),
@@ -44,9 +63,11 @@ export async function revokePageDepsFromEnv(env: Readonly<Record<string, string 
     delegates: repos.delegates,
     tokens: repos.tokens,
     suppressions: repos.suppressions,
-    signer: new LambdaRevocationSigner(new LambdaClient({ region: settings.AWS_REGION }), settings.SIGN_REVOCATION_FUNCTION_NAME),
+    signer: new LambdaRevocationSigner(signerLambdaClient(settings.AWS_REGION), settings.SIGN_REVOCATION_FUNCTION_NAME),
     now: Date.now,
     log,
+    counters,
+    flushMetrics: flush,
     addContext,
   };
 }

@@ -12,6 +12,7 @@ import type { LinkTokenCodec } from './linkToken';
 /** The path of each action under `PUBLIC_BASE_URL`. */
 export const LINK_PATHS: Readonly<Record<LinkPurpose, string>> = {
   revoke: '/revoke',
+  'revoke-all': '/revoke-all',
   unsubscribe: '/unsubscribe',
   snooze: '/snooze',
   preferences: '/preferences',

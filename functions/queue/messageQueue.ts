@@ -6,6 +6,10 @@ export interface QueueEntry<T> {
   readonly body: T;
   /** Delay before the message becomes visible, 0–900 s. */
   readonly delaySeconds?: number;
+  /** FIFO queues: the message group (messages of one group are delivered one at a time, in order). */
+  readonly groupId?: string;
+  /** FIFO queues: messages with the same id within 5 minutes are delivered once. */
+  readonly deduplicationId?: string;
 }
 
 /** An entry the queue did not accept. */

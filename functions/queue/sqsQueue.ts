@@ -30,14 +30,20 @@ export class SqsQueue<T> implements MessageQueue<T> {
     validateEntries(entries);
     const sent: string[] = [];
     const failed: SendFailure[] = [];
-    const prepared: { id: string; body: string; delaySeconds?: number }[] = [];
+    const prepared: Prepared[] = [];
     for (const entry of entries) {
       const body = JSON.stringify(entry.body);
       if (Buffer.byteLength(body) > SQS_BATCH_BYTES) {
         failed.push({ id: entry.id, code: 'MessageTooLong', message: `body exceeds ${SQS_BATCH_BYTES} bytes`, senderFault: true });
         continue;
       }
-      prepared.push({ id: entry.id, body, ...(entry.delaySeconds === undefined ? {} : { delaySeconds: entry.delaySeconds }) });
+      prepared.push({
+        id: entry.id,
+        body,
+        ...(entry.delaySeconds === undefined ? {} : { delaySeconds: entry.delaySeconds }),
+        ...(entry.groupId === undefined ? {} : { groupId: entry.groupId }),
+        ...(entry.deduplicationId === undefined ? {} : { deduplicationId: entry.deduplicationId }),
+      });
     }
     for (const batch of chunks(prepared)) {
       const outcome = await this.sendBatch(batch);
@@ -47,7 +53,7 @@ export class SqsQueue<T> implements MessageQueue<T> {
     return { sent, failed };
   }
 
-  private async sendBatch(batch: readonly { id: string; body: string; delaySeconds?: number }[]): Promise<SendResult> {
+  private async sendBatch(batch: readonly Prepared[]): Promise<SendResult> {
     // SQS ids must be short and plain; ours are mapped to positions.
     let pending = batch.map((entry, index) => ({ ...entry, batchId: `m${index}` }));
     const sent: string[] = [];
@@ -76,7 +82,7 @@ export class SqsQueue<T> implements MessageQueue<T> {
     return { sent, failed };
   }
 
-  private async call(entries: readonly { batchId: string; body: string; delaySeconds?: number }[]) {
+  private async call(entries: readonly (Prepared & { batchId: string })[]) {
     try {
       return await this.client.send(
         new SendMessageBatchCommand({
@@ -85,6 +91,8 @@ export class SqsQueue<T> implements MessageQueue<T> {
             Id: e.batchId,
             MessageBody: e.body,
             ...(e.delaySeconds === undefined ? {} : { DelaySeconds: e.delaySeconds }),
+            ...(e.groupId === undefined ? {} : { MessageGroupId: e.groupId }),
+            ...(e.deduplicationId === undefined ? {} : { MessageDeduplicationId: e.deduplicationId }),
           })),
         }),
       );
@@ -111,4 +119,13 @@ function chunks<E extends { body: string }>(entries: readonly E[]): E[][] {
   }
   if (current.length > 0) result.push(current);
   return result;
+}
+
+/** An entry ready for `SendMessageBatch`. */
+interface Prepared {
+  id: string;
+  body: string;
+  delaySeconds?: number;
+  groupId?: string;
+  deduplicationId?: string;
 }

@@ -15,6 +15,7 @@ import { RecipientsRepository } from './recipientsRepository';
 import { SnapshotsRepository } from './snapshotsRepository';
 import { SuppressionRepository } from './suppressionRepository';
 import { TokenRepository } from './tokenRepository';
+import { RevokeAllRepository } from './revokeAllRepository';
 
 /** Every repository, sharing one client and table prefix. */
 export interface Repositories {
@@ -24,6 +25,8 @@ export interface Repositories {
   readonly alerts: AlertStateRepository;
   readonly delegates: DelegateViewRepository;
   readonly tokens: TokenRepository;
+  /** Revoke-all batches (in the tokens table). */
+  readonly revokeAll: RevokeAllRepository;
   readonly audit: AuditRepository;
   readonly deliveries: DeliveryRepository;
   /** Window summaries of sent reports (items in `deliveries`). */
@@ -53,6 +56,7 @@ export function createRepositories(
     alerts: new AlertStateRepository(client, prefix),
     delegates: new DelegateViewRepository(client, prefix, options),
     tokens: new TokenRepository(client, prefix, options),
+    revokeAll: new RevokeAllRepository(client, prefix, options),
     audit: new AuditRepository(client, prefix),
     deliveries: new DeliveryRepository(client, prefix, options),
     reportRecords: new ReportRecordsRepository(client, prefix, options),

@@ -27,6 +27,8 @@ export interface TokenUse {
   readonly delegate?: string;
   /** The token's own expiry, epoch ms; the record expires with it (TTL). */
   readonly expiresAt: number;
+  /** The revoke-all link (token id) this is one delegate's unit of; its result is mailed for the whole batch. */
+  readonly batch?: string;
 }
 
 /** A consumed token as stored. */
@@ -41,6 +43,8 @@ export interface ConsumedToken {
   readonly expiresAt: number;
   /** When the signing side used it (see {@link TokenRepository.markSigned}); `null` before. */
   readonly signedAt: number | null;
+  /** The revoke-all batch the token is a unit of; `null` for a one-delegate link. */
+  readonly batch: string | null;
 }
 
 const purposeSchema = z.enum(TOKEN_PURPOSES);
@@ -51,6 +55,7 @@ const useSchema = z
     account: z.string().min(1),
     delegate: z.string().min(1).optional(),
     expiresAt: z.number().int().min(0),
+    batch: z.string().min(1).optional(),
   })
   .refine((use) => use.purpose !== 'revoke' || use.delegate !== undefined, { message: 'a revoke token names its delegate', path: ['delegate'] });
 
@@ -64,6 +69,7 @@ const itemSchema = z.object({
   /** TTL, epoch seconds. */
   expiresAt: z.number().int().min(0),
   signedAt: z.number().int().min(0).optional(),
+  batch: z.string().min(1).optional(),
 });
 
 /**
@@ -88,6 +94,7 @@ export class TokenRepository extends DynamoRepository {
               purpose: valid.purpose,
               account: valid.account,
               ...(valid.delegate === undefined ? {} : { delegate: valid.delegate }),
+              ...(valid.batch === undefined ? {} : { batch: valid.batch }),
               consumedAt: this.now(),
               expiresAt: toTtlSeconds(valid.expiresAt),
             },
@@ -118,6 +125,7 @@ export class TokenRepository extends DynamoRepository {
       consumedAt: item.consumedAt,
       expiresAt: item.expiresAt * 1000,
       signedAt: item.signedAt ?? null,
+      batch: item.batch ?? null,
     };
   }
 

@@ -17,6 +17,8 @@ export function createPageHandler<V>(options: {
   readonly log: Log;
   /** Adds the invocation's Lambda context to the log lines (Powertools). */
   readonly addContext?: (context: Context) => void;
+  /** Flushes the invocation's metrics once the page is decided. */
+  readonly flushMetrics?: () => void;
   readonly decide: (request: WebRequest) => Promise<V>;
   readonly badRequest: (reason: string) => V;
   readonly render: (view: V) => RenderedPage;
@@ -32,6 +34,8 @@ export function createPageHandler<V>(options: {
     } catch (error) {
       options.log.error(`${options.name} failed`, { error: describeError(error, { audience: 'log' }) });
       return pageFailureResponse();
+    } finally {
+      options.flushMetrics?.();
     }
   };
 }

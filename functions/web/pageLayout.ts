@@ -12,6 +12,8 @@ export interface PageContent {
   readonly badge: string;
   readonly tone: PageTone;
   readonly body: SafeHtml;
+  /** Reload `url` after `seconds` (a page showing work in progress; no script needed). */
+  readonly refresh?: { readonly seconds: number; readonly url: string };
 }
 
 /** A complete HTML document around `content`: no script, no external resource, one inline stylesheet. */
@@ -22,7 +24,8 @@ export function renderPage(content: PageContent): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
-<title>${content.title} · Portfolio Sentinel</title>
+${content.refresh ? html`<meta http-equiv="refresh" content="${content.refresh.seconds}; url=${content.refresh.url}">
+` : ''}<title>${content.title} · Portfolio Sentinel</title>
 <style>${trustedHtml(PAGE_STYLES)}</style>
 </head>
 <body>

@@ -1,7 +1,7 @@
 import type { ActionLinks } from '../links/actionLinks';
-import { RevocationInvokeError } from './revocationInvokeError';
+import { RevocationInvokeError, signerNeverRan } from './revocationInvokeError';
 import type { RevocationSigner } from './revocationSigner';
-import type { Log } from '../shared/observability';
+import type { Counters, Log } from '../shared/observability';
 import type { AccountsRepository } from '../store/accountsRepository';
 import type { DelegateViewRepository } from '../store/delegateViewRepository';
 import type { SuppressionRepository } from '../store/suppressionRepository';
@@ -29,6 +29,8 @@ export interface RevocationPageDeps {
   readonly signer: RevocationSigner;
   readonly now: () => number;
   readonly log: Log;
+  /** `RevocationSignerThrottled` and `RevocationSignerUnavailable` (the latter raises an alarm). */
+  readonly counters?: Counters;
 }
 
 /** What the page knows about the account and delegate a link names. */
@@ -39,6 +41,13 @@ export interface RevocationSubject {
   /** When the link stops working. */
   readonly linkExpiresAt: number;
 }
+
+/**
+ * Why nothing was sent: the chain, the owner key, the account's lease, the audit trail, the
+ * signing function throttled (`throttled`: "busy, try again"), or the signing function missing or
+ * not invocable (`offline`: an operator's problem, alarmed).
+ */
+export type UnavailableCause = 'chain' | 'signer' | 'busy' | 'audit' | 'throttled' | 'offline';
 
 /** Every page the revocation endpoint can show (rendered by `functions/web/revocationViews.ts`). */
 export type RevocationPageView =
@@ -54,7 +63,7 @@ export type RevocationPageView =
   | { kind: 'already-revoked'; subject: RevocationSubject }
   | { kind: 'rejected'; subject: RevocationSubject; message: string }
   | { kind: 'unconfirmed'; subject: RevocationSubject; message: string; transactionSignature: string }
-  | { kind: 'unavailable'; cause: 'chain' | 'signer' | 'busy' | 'audit'; subject: RevocationSubject }
+  | { kind: 'unavailable'; cause: UnavailableCause; subject: RevocationSubject }
   | { kind: 'not-configured'; subject: RevocationSubject; reason: string }
   | { kind: 'not-tracked' }
   | { kind: 'not-authorized' }
@@ -122,11 +131,7 @@ async function confirm(deps: RevocationPageDeps, request: WebRequest): Promise<R
   try {
     outcome = await deps.signer.revoke({ account: claims.account, delegate: claims.delegate, tokenId: claims.tokenId });
   } catch (error) {
-    // Whether anything reached the chain is unknown: the link stays used (giving it back could
-    // sign a second transaction while the first one may still land).
-    const failure = error instanceof RevocationInvokeError ? error.failure : 'unexpected';
-    deps.log.error('revocation could not be completed', { account: claims.account, failure, error: describeError(error, { audience: 'log' }) });
-    return { kind: 'failed', subject };
+    return invokeFailed(deps, claims, subject, error);
   }
   if (linkReusableAfter(outcome)) await deps.tokens.release(claims.tokenId, 'revoke');
   deps.log.info('revocation requested', { account: claims.account, delegate: claims.delegate, outcome: outcome.kind });
@@ -158,6 +163,30 @@ async function confirm(deps: RevocationPageDeps, request: WebRequest): Promise<R
     case 'not-authorized':
       return { kind: 'not-authorized' };
   }
+}
+
+/**
+ * The signer could not be invoked. When Lambda refused before running it (throttled, missing,
+ * denied) nothing was signed: the link is given back. Otherwise whether anything reached the
+ * chain is unknown and the link stays used (giving it back could sign a second transaction while
+ * the first may still land).
+ */
+async function invokeFailed(deps: RevocationPageDeps, claims: { tokenId: string; account: string }, subject: RevocationSubject, error: unknown): Promise<RevocationPageView> {
+  const failure = error instanceof RevocationInvokeError ? error.failure : 'unexpected';
+  const logged = { account: claims.account, failure, error: describeError(error, { audience: 'log' }) };
+  if (failure === 'unexpected' || !signerNeverRan(failure)) {
+    deps.log.error('revocation could not be completed', logged);
+    return { kind: 'failed', subject };
+  }
+  await deps.tokens.release(claims.tokenId, 'revoke');
+  if (failure === 'throttled') {
+    deps.log.warn('signing function throttled; the link was given back', logged);
+    deps.counters?.count('RevocationSignerThrottled');
+    return { kind: 'unavailable', cause: 'throttled', subject };
+  }
+  deps.log.error('signing function cannot be invoked; the link was given back', logged);
+  deps.counters?.count('RevocationSignerUnavailable');
+  return { kind: 'unavailable', cause: 'offline', subject };
 }
 
 async function subjectOf(

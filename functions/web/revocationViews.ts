@@ -1,5 +1,5 @@
 import { accountName, formatCountdown, formatTime } from '../mail/format';
-import type { RevocationPageView, RevocationSubject } from './revocationPage';
+import type { RevocationPageView, RevocationSubject, UnavailableCause } from './revocationPage';
 import { html, type SafeHtml } from './html';
 import { renderPage, type PageContent } from './pageLayout';
 
@@ -115,7 +115,7 @@ ${details(view.subject, view.now)}
       };
     case 'unavailable':
       return {
-        title: view.cause === 'busy' ? 'Another revocation is in progress' : 'Please try again in a moment',
+        title: unavailableTitle(view.cause),
         badge: 'Not sent',
         tone: 'warning',
         body: html`
@@ -190,7 +190,16 @@ function capitalized(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function unavailableReason(cause: 'chain' | 'signer' | 'busy' | 'audit'): string {
+function unavailableTitle(cause: UnavailableCause): string {
+  if (cause === 'busy') return 'Another revocation is in progress';
+  if (cause === 'throttled') return 'Busy: try again in a moment';
+  if (cause === 'offline') return 'One-click revocation is unavailable';
+  return 'Please try again in a moment';
+}
+
+function unavailableReason(cause: UnavailableCause): string {
+  if (cause === 'throttled') return 'Portfolio Sentinel is busy with other revocations right now.';
+  if (cause === 'offline') return 'The part of Portfolio Sentinel that signs revocations cannot be reached; the operator has been alerted.';
   if (cause === 'chain') return 'The chain could not be reached.';
   if (cause === 'audit') return 'The revocation could not be recorded in the audit trail, and nothing is sent unrecorded.';
   if (cause === 'signer') return "The account's owner key could not sign right now.";

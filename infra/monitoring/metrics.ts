@@ -21,6 +21,10 @@ export const CUSTOM_METRICS = {
   Polls: 'collect',
   SuccessfulPolls: 'collect',
   PollErrors: 'collect',
+  /** revoke-page: the signing function could not be invoked at all (missing, or the invoke was denied). */
+  RevocationSignerUnavailable: 'revoke-page',
+  /** revoke-page: Lambda throttled the signing function past the page's retry window ("busy, try again"). */
+  RevocationSignerThrottled: 'revoke-page',
 } as const;
 export type CustomMetricName = keyof typeof CUSTOM_METRICS;
 

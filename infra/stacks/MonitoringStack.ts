@@ -184,6 +184,13 @@ export class MonitoringStack extends Stack {
       datapoints: 2,
       periods: 3,
     });
+    this.alarm('RevocationSignerUnavailable', {
+      description: 'revoke-page could not invoke sign-revocation at all (function missing or invoke denied): one-click revocation is down and every confirmation reads "unavailable" (docs/operations.md).',
+      metric: customMetric('RevocationSignerUnavailable', 'revoke-page', stage, 'Sum', Duration.minutes(1)),
+      threshold: 1,
+      comparison: AT_LEAST,
+      missing: TreatMissingData.NOT_BREACHING,
+    });
     for (const service of MALFORMED_MESSAGE_SERVICES) {
       this.alarm(`${pascal(service)}MalformedMessages`, {
         description: `${service} received a queue message it could not parse (MalformedMessages): a producer and consumer disagree.`,

@@ -17,6 +17,7 @@ const NOW = 1_720_000_000_000;
 const snooze24 = { purpose: 'snooze', account: ACCOUNT, snoozeHours: 24 } as const;
 const requests: Record<(typeof LINK_PURPOSES)[number], LinkRequest> = {
   revoke: { purpose: 'revoke', account: ACCOUNT, delegate: DELEGATE },
+  'revoke-all': { purpose: 'revoke-all', account: ACCOUNT },
   unsubscribe: { purpose: 'unsubscribe', account: ACCOUNT, email: 'ops@example.com' },
   snooze: snooze24,
   preferences: { purpose: 'preferences', account: ACCOUNT, email: 'ops@example.com' },

@@ -579,6 +579,21 @@ describe('alarms', () => {
     expect(alarmNamed('ReportLateness')).toMatchObject({ MetricName: 'ReportLatenessSeconds', Statistic: 'Maximum', Threshold: 3600 });
   });
 
+  it('alarms at the first confirmation that could not invoke the signer (missing or denied), not on throttling', () => {
+    const unavailable = alarmNamed('RevocationSignerUnavailable') as unknown as SimulatedAlarm & Record<string, unknown>;
+    expect(unavailable).toMatchObject({
+      Namespace: 'PortfolioSentinel',
+      MetricName: 'RevocationSignerUnavailable',
+      Dimensions: expect.arrayContaining([{ Name: 'service', Value: 'revoke-page' }, { Name: 'stage', Value: 'devnet' }]),
+      EvaluationPeriods: 1,
+      TreatMissingData: 'notBreaching',
+    });
+    const quiet: RawPoint[] = [];
+    expect(simulateAlarm(unavailable, quiet, 3_600)).not.toContain('ALARM');
+    expect(simulateAlarm(unavailable, [{ at: 600, value: 1 }], 3_600)).toContain('ALARM');
+    expect(alarms().some((a) => a['MetricName'] === 'RevocationSignerThrottled')).toBe(false);
+  });
+
   it('alarms on SES reputation (bounce >= 4 %, complaints >= 0.08 %) and on failed event notifications', () => {
     expect(alarmNamed('SesBounceRate')).toMatchObject({ Namespace: 'AWS/SES', MetricName: 'Reputation.BounceRate', Threshold: 0.04, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
     expect(alarmNamed('SesComplaintRate')).toMatchObject({ Namespace: 'AWS/SES', MetricName: 'Reputation.ComplaintRate', Threshold: 0.0008 });

@@ -5,6 +5,12 @@ import { LinkTokenCodec } from '../../functions/links/linkToken';
 import { silentLog } from '../../functions/shared/observability';
 import { CsrfTokens } from '../../functions/web/csrfToken';
 import { RevocationInvokeError } from '../../functions/web/revocationInvokeError';
+import { createSignRevocationHandler } from '../../functions/handlers/sign-revocation';
+import { memoryCounters } from '../../functions/shared/observability';
+import { LambdaRevocationSigner, type InvokeAnswer } from '../../functions/web/lambdaRevocationSigner';
+import type { RevocationSigner } from '../../functions/web/revocationSigner';
+import type { InvokeCommand } from '@aws-sdk/client-lambda';
+import { lambdaContext } from '../../local/lambdaContext';
 import { startLambdaHttpServer } from '../../local/http/lambdaHttpAdapter';
 import { testTables } from '../support/testTables';
 import { formOf, getPage, HOUR, LINK_SECRET, startRevocationWorld, submitForm, titleOf, type RevocationWorld } from './support/revocationWorld';
@@ -291,6 +297,135 @@ describe('revoke page over HTTP, against the simulator', () => {
       expect((await submitForm(form.action, form.fields)).status).toBe(409);
     } finally {
       await server.close();
+    }
+  });
+
+  /**
+   * A page whose signer is the Lambda adapter over a client that throws `failures` (by error name)
+   * in turn, then invokes the real signing handler as Lambda would. Only this adapter's error
+   * paths are simulated; the tables, the page and the signing side are real.
+   */
+  async function pageWithLambdaClient(failures: string[], retry = { forMs: 300, firstDelayMs: 50 }) {
+    const counters = memoryCounters();
+    const signing = createSignRevocationHandler(world.signDeps);
+    const invoked: string[] = [];
+    const client = {
+      async send(command: InvokeCommand): Promise<InvokeAnswer> {
+        const failure = failures.shift();
+        invoked.push(failure ?? 'ran');
+        if (failure) throw Object.assign(new Error(`${failure} from Lambda`), { name: failure });
+        const event = JSON.parse(new TextDecoder().decode(command.input.Payload as Uint8Array)) as unknown;
+        const answer = await signing(event, lambdaContext('sign-revocation'));
+        return { StatusCode: 200, Payload: new TextEncoder().encode(JSON.stringify(answer)) };
+      },
+    };
+    const signer = new LambdaRevocationSigner(client, 'sign-revocation', { ...retry, now: Date.now, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) });
+    const page = await pageWith(signer, counters);
+    return { ...page, counters, invoked };
+  }
+
+  async function pageWith(signer: RevocationSigner, counters = memoryCounters()) {
+    const handler: { page?: ReturnType<typeof createRevokePageHandler> } = {};
+    const server = await startLambdaHttpServer({ routes: [{ path: '/revoke', functionName: 'revoke-page', handler: (event, context) => handler.page!(event, context) }] });
+    const links = new ActionLinks(new LinkTokenCodec(LINK_SECRET), server.url);
+    handler.page = createRevokePageHandler({
+      links,
+      csrf: new CsrfTokens(LINK_SECRET),
+      publicBaseUrl: server.url,
+      accounts: world.repos.accounts,
+      delegates: world.repos.delegates,
+      tokens: world.repos.tokens,
+      signer,
+      now: Date.now,
+      log: silentLog,
+      counters,
+    });
+    return { server, links };
+  }
+
+  it('a throttled signer says "busy, try again" and gives the link back; the same link then revokes', async () => {
+    const account = await world.trackAccount({ label: 'throttled', delegates: ['bot'] });
+    const delegate = account.delegates[0]!;
+    // Throttled for longer than the retry window, then free.
+    const { server, links, counters, invoked } = await pageWithLambdaClient(Array(40).fill('TooManyRequestsException'));
+    try {
+      const form = formOf(await getPage(links.build({ purpose: 'revoke', account: account.address, delegate: delegate.address }, Date.now())));
+      const busy = await submitForm(form.action, form.fields);
+      expect(busy.status).toBe(503);
+      expect(titleOf(busy)).toBe('Busy: try again in a moment');
+      expect(busy.html).toContain('Your link still works');
+      expect(invoked.length).toBeGreaterThan(1);
+      expect(invoked.every((i) => i === 'TooManyRequestsException')).toBe(true);
+      expect(counters.totals.get('RevocationSignerThrottled')).toBe(1);
+      expect(await delegatesOf(account.address)).toContain(delegate.address);
+
+      invoked.length = 0;
+      const { server: free } = await pageWithLambdaClient([]);
+      try {
+        const again = await submitForm(`${free.url}/revoke`, form.fields, { origin: free.url, 'sec-fetch-site': 'same-origin' });
+        expect(titleOf(again)).toBe('API key revoked');
+      } finally {
+        await free.close();
+      }
+      expect(await delegatesOf(account.address)).not.toContain(delegate.address);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a throttled invoke that goes through within the retry window revokes at once', async () => {
+    const account = await world.trackAccount({ label: 'throttled-briefly', delegates: ['bot'] });
+    const delegate = account.delegates[0]!;
+    const { server, links, invoked } = await pageWithLambdaClient(['TooManyRequestsException', 'TooManyRequestsException'], { forMs: 3_000, firstDelayMs: 20 });
+    try {
+      const form = formOf(await getPage(links.build({ purpose: 'revoke', account: account.address, delegate: delegate.address }, Date.now())));
+      const done = await submitForm(form.action, form.fields);
+      expect(titleOf(done)).toBe('API key revoked');
+      expect(invoked).toEqual(['TooManyRequestsException', 'TooManyRequestsException', 'ran']);
+      expect(await delegatesOf(account.address)).not.toContain(delegate.address);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a missing or denied signer reads "unavailable", counts the alarm metric and gives the link back', async () => {
+    for (const failure of ['ResourceNotFoundException', 'AccessDeniedException']) {
+      const account = await world.trackAccount({ label: `offline-${failure}`, delegates: ['bot'] });
+      const delegate = account.delegates[0]!;
+      const { server, links, counters } = await pageWithLambdaClient([failure]);
+      try {
+        const form = formOf(await getPage(links.build({ purpose: 'revoke', account: account.address, delegate: delegate.address }, Date.now())));
+        const down = await submitForm(form.action, form.fields);
+        expect(down.status, failure).toBe(503);
+        expect(titleOf(down)).toBe('One-click revocation is unavailable');
+        expect(down.html).toContain('the operator has been alerted');
+        expect(down.html).toContain('Your link still works');
+        expect(counters.totals.get('RevocationSignerUnavailable')).toBe(1);
+        // The link was given back: the next confirmation (the signer reachable again) revokes.
+        const done = await submitForm(form.action, form.fields);
+        expect(titleOf(done)).toBe('API key revoked');
+      } finally {
+        await server.close();
+      }
+    }
+  });
+
+  it('a lost answer (network error or 5xx) keeps the link used: the result is unknown', async () => {
+    for (const failure of ['TimeoutError', 'ServiceException']) {
+      const account = await world.trackAccount({ label: `lost-${failure}`, delegates: ['bot'] });
+      const delegate = account.delegates[0]!;
+      const { server, links, counters, invoked } = await pageWithLambdaClient([failure]);
+      try {
+        const form = formOf(await getPage(links.build({ purpose: 'revoke', account: account.address, delegate: delegate.address }, Date.now())));
+        const failed = await submitForm(form.action, form.fields);
+        expect(failed.status).toBe(500);
+        expect(titleOf(failed)).toBe('Result unknown: check before trying again');
+        expect(invoked).toEqual([failure]);
+        expect(counters.totals.size).toBe(0);
+        expect((await submitForm(form.action, form.fields)).status).toBe(409);
+      } finally {
+        await server.close();
+      }
     }
   });
 });

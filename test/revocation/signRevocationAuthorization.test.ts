@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignRevocationHandler } from '../../functions/handlers/sign-revocation';
 import { lambdaContext } from '../../local/lambdaContext';
 import { revocationLeaseId } from '../../functions/services/revocation/revocationLease';
+import { MAX_CONSUMED_TOKEN_AGE_MS } from '../../functions/services/revocation/revocationAuthorization';
 import { testTables } from '../support/testTables';
 import { formOf, getPage, HOUR, startRevocationWorld, submitForm, titleOf, type RevocationWorld } from './support/revocationWorld';
 
@@ -131,5 +132,21 @@ describe('sign-revocation checks the consumed link token', () => {
     const again = await submitForm(form.action, form.fields);
     expect(again.status).toBe(409);
     expect(titleOf(again)).toBe('This link has already been used');
+  });
+
+  it('refuses a token consumed more than a minute before it runs (a burned link cannot be replayed)', async () => {
+    const account = await world.trackAccount({ label: 'stale-consumed', delegates: ['bot'] });
+    const delegate = account.delegates[0]!.address;
+    const request = await world.consumedRequest(account.address, delegate);
+    const later = createSignRevocationHandler({ ...world.signDeps, now: () => Date.now() + MAX_CONSUMED_TOKEN_AGE_MS + 1_000 });
+    expect(await later(request, lambdaContext('sign-revocation'))).toEqual({ kind: 'not-authorized', sent: false });
+    const [audit] = await world.repos.audit.listForAccount(account.address, 1);
+    expect(audit).toMatchObject({ outcome: 'not-authorized', message: expect.stringMatching(/^the link was consumed \d+ s ago, more than 60 s before this signing$/) });
+    expect(await chainState(account.address)).toEqual({ nonce: 0, delegates: [delegate] });
+
+    // Within the minute it signs.
+    const fresh = await world.consumedRequest(account.address, delegate);
+    const soon = createSignRevocationHandler({ ...world.signDeps, now: () => Date.now() + MAX_CONSUMED_TOKEN_AGE_MS - 5_000 });
+    expect(await soon(fresh, lambdaContext('sign-revocation'))).toMatchObject({ kind: 'revoked' });
   });
 });

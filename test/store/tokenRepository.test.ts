@@ -54,8 +54,12 @@ describe('TokenRepository', () => {
       consumedAt: T0 + 5,
       expiresAt: Math.ceil(use.expiresAt / 1000) * 1000,
       signedAt: null,
+      batch: null,
     });
     expect(await repo(use.expiresAt + 1_000).get('tok-6', 'revoke')).toBeNull();
+    // A revoke-all unit's token names its batch.
+    await repo(T0 + 5).consume('tok-6b', { ...use, batch: 'revoke-all-link-id' });
+    expect(await repo(T0 + 6).get('tok-6b', 'revoke')).toMatchObject({ batch: 'revoke-all-link-id' });
   });
 
   it('marks a consumed token signed once; a release and a new consume start afresh', async () => {

@@ -57,8 +57,10 @@ const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTU
  */
 export async function revokeDelegate(deps: RevokeDelegateDeps, request: RevocationRequest): Promise<RevocationOutcome> {
   const startedAt = deps.now();
-  const unsent = (outcome: RevocationOutcome, extra: Partial<Finished> = {}) => finish(deps, request, startedAt, { outcome, name: null, recorded: false, ...extra });
   const authorization = await authorizeRevocation(deps, request);
+  // A unit of a revoke-all batch is mailed once for the whole batch, by the batch's worker.
+  const mailed = authorization.kind === 'authorized' && authorization.batch === null;
+  const unsent = (outcome: RevocationOutcome, extra: Partial<Finished> = {}) => finish(deps, request, startedAt, { outcome, name: null, recorded: false, mailed, ...extra });
   if (authorization.kind === 'refused') {
     deps.log.warn('revocation request refused', { account: request.account, delegate: request.delegate, reason: authorization.reason });
     return unsent({ kind: 'not-authorized', sent: false }, { refusal: authorization.reason });
@@ -84,7 +86,7 @@ export async function revokeDelegate(deps: RevokeDelegateDeps, request: Revocati
   const owner = (deps.newLeaseOwner ?? randomUUID)();
   const leased = await withRevocationLease(deps, account.address, owner, timing, () => revokeUnderLease(deps, signer, request));
   if (leased.kind === 'busy') return unsent({ kind: 'busy', sent: false });
-  return finish(deps, request, startedAt, leased.value);
+  return finish(deps, request, startedAt, { ...leased.value, mailed });
 }
 
 interface LeasedResult {
@@ -273,7 +275,7 @@ async function finish(deps: RevokeDelegateDeps, request: RevocationRequest, at: 
       deps.counters?.count('RevocationAuditFailures');
     }
   }
-  const email = resultEmail(request, outcome, result.name, deps.now());
+  const email = result.mailed ? resultEmail(request, outcome, result.name, deps.now()) : null;
   if (email) {
     try {
       await sendAll(deps.notify, [{ id: email.eventId, body: email }]);
@@ -302,6 +304,8 @@ interface Finished {
   refusal?: string;
   /** Whether a transaction's outcome record already holds it. */
   recorded: boolean;
+  /** Whether this revocation's own result email is queued (not for a unit of a revoke-all batch). */
+  mailed: boolean;
 }
 
 /** The `revocation-result` notify event of a finished attempt; none when nothing happened worth an email. */

@@ -23,6 +23,11 @@ import { InProcessQueue, type SqsLambdaHandler } from '../../../local/queue/inPr
 import { SimControlClient } from '../../../local/sim/controlClient';
 import { startSimulator, type RunningSimulator } from '../../../local/sim/http/server';
 import type { TestTables } from '../../support/testTables';
+import { createRevokeAllPageHandler } from '../../../functions/handlers/revoke-page';
+import type { RevokeAllJob } from '../../../functions/messages/revokeAllJob';
+import { revokeAllWorker } from '../../../functions/runtime/revokeAllWorker';
+import { memoryCounters } from '../../../functions/shared/observability';
+import { signerCallOf } from '../../../functions/web/signerCallOf';
 
 export const LINK_SECRET = 'revocation-tests-link-secret-0123456789abcdef';
 export const HOUR = 3_600_000;
@@ -51,6 +56,10 @@ export interface RevocationWorld {
   /** Environment the signer resolves `env:` references in (never `process.env`). */
   readonly signerEnv: Record<string, string | undefined>;
   readonly notify: InProcessQueue<NotifyEvent>;
+  /** The revoke-all queue and its real consumer (one delegate at a time, through the in-process signer). */
+  readonly revokeAll: InProcessQueue<RevokeAllJob>;
+  /** A revoke-all link for `account`. */
+  revokeAllLink(account: `0x${string}`, now?: number): string;
   /** Notify messages delivered so far (after `notify.drain()`). */
   readonly notified: NotifyMessage[];
   /**
@@ -132,12 +141,24 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
     log: silentLog,
   };
   const signer = new InProcessRevocationSigner(createSignRevocationHandler(signDeps));
+  const revokeAll = new InProcessQueue<RevokeAllJob>({
+    name: 'revoke-all',
+    consumer: revokeAllWorker({
+      batches: repos.revokeAll,
+      tokens: repos.tokens,
+      sign: signerCallOf(signer),
+      now: Date.now,
+      log: silentLog,
+      counters: memoryCounters(),
+    }),
+  });
 
   // The handlers need the server's URL (their PUBLIC_BASE_URL), so they are set once it listens.
-  const pages: Partial<Record<'revoke' | 'preferences', (event: APIGatewayProxyEventV2, context: Context) => ReturnType<ReturnType<typeof createRevokePageHandler>>>> = {};
+  const pages: Partial<Record<'revoke' | 'revokeAll' | 'preferences', (event: APIGatewayProxyEventV2, context: Context) => ReturnType<ReturnType<typeof createRevokePageHandler>>>> = {};
   const server = await startLambdaHttpServer({
     routes: [
       { path: '/revoke', functionName: 'revoke-page', handler: (event, context) => pages.revoke!(event, context) },
+      { path: '/revoke-all', functionName: 'revoke-page', handler: (event, context) => pages.revokeAll!(event, context) },
       { path: '/unsubscribe', functionName: 'preferences-page', handler: (event, context) => pages.preferences!(event, context) },
       { path: '/snooze', functionName: 'preferences-page', handler: (event, context) => pages.preferences!(event, context) },
       { path: '/preferences', functionName: 'preferences-page', handler: (event, context) => pages.preferences!(event, context) },
@@ -155,6 +176,17 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
     tokens: repos.tokens,
     suppressions: repos.suppressions,
     signer,
+    now: Date.now,
+    log: silentLog,
+  });
+  pages.revokeAll = createRevokeAllPageHandler({
+    links,
+    csrf,
+    publicBaseUrl: server.url,
+    accounts: repos.accounts,
+    delegates: repos.delegates,
+    batches: repos.revokeAll,
+    queue: revokeAll,
     now: Date.now,
     log: silentLog,
   });
@@ -191,6 +223,8 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
     links,
     signerEnv,
     notify,
+    revokeAll,
+    revokeAllLink: (account, now = Date.now()) => links.build({ purpose: 'revoke-all', account }, now),
     notified,
     signDeps,
     async trackAccount({ label, delegates, signer: signerKind = 'env', registerViews = true }) {

@@ -1,0 +1,205 @@
+import * as z from 'zod';
+import { addressSchema } from '../domain/address';
+import { batchPending, unitSubmittable, type RevokeAllUnit } from '../domain/revokeAllUnit';
+import type { ActionLinks } from '../links/actionLinks';
+import { revokeAllJobSchema, type RevokeAllJob } from '../messages/revokeAllJob';
+import type { MessageQueue } from '../queue/messageQueue';
+import { sendAll } from '../queue/sendAll';
+import type { Log } from '../shared/observability';
+import type { AccountsRepository } from '../store/accountsRepository';
+import type { DelegateViewRepository } from '../store/delegateViewRepository';
+import type { RevokeAllRepository } from '../store/revokeAllRepository';
+import type { CsrfTokens } from './csrfToken';
+import { checkSameOrigin } from './sameOrigin';
+import type { WebRequest } from './webRequest';
+
+/** Most delegates one revoke-all form may carry. */
+export const MAX_REVOKE_ALL_KEYS = 50;
+
+/** The ports of the revoke-all page. It signs nothing: each delegate is queued for the signing side. */
+export interface RevokeAllPageDeps {
+  readonly links: Pick<ActionLinks, 'read' | 'urlFor'>;
+  readonly csrf: CsrfTokens;
+  readonly publicBaseUrl: string;
+  readonly accounts: Pick<AccountsRepository, 'get'>;
+  readonly delegates: Pick<DelegateViewRepository, 'listForAccount'>;
+  readonly batches: Pick<RevokeAllRepository, 'get' | 'submit'>;
+  /** The revoke-all queue (SQS FIFO grouped by account in AWS, in-process locally). */
+  readonly queue: MessageQueue<RevokeAllJob>;
+  readonly now: () => number;
+  readonly log: Log;
+}
+
+/** A delegate as the page lists it. */
+export interface RevokeAllKey {
+  readonly address: string;
+  readonly name: string | null;
+  readonly expiryMs: number | null;
+  readonly isWebClient: boolean;
+}
+
+/** The account a revoke-all link is for. */
+export interface RevokeAllAccount {
+  readonly address: string;
+  readonly label: string | null;
+  readonly timezone: string;
+}
+
+/** A delegate's line on the result page. */
+export interface RevokeAllRow {
+  readonly key: RevokeAllKey;
+  readonly unit: RevokeAllUnit | undefined;
+}
+
+/** Every page of `/revoke-all` (rendered by `revokeAllViews.ts`). */
+export type RevokeAllPageView =
+  | { kind: 'confirm'; account: RevokeAllAccount; keys: readonly RevokeAllKey[]; token: string; csrf: string; linkExpiresAt: number; now: number }
+  | {
+      kind: 'result';
+      account: RevokeAllAccount;
+      rows: readonly RevokeAllRow[];
+      /** Some delegates are still queued or running: the page reloads itself. */
+      pending: boolean;
+      /** The link's own URL (the page reloads it). */
+      selfUrl: string;
+      /** A form re-submitting the delegates that sent nothing and may be tried again; `null` when none. */
+      retry: { token: string; keys: string; csrf: string } | null;
+    }
+  | { kind: 'nothing-to-revoke'; account: RevokeAllAccount }
+  | { kind: 'not-configured'; account: RevokeAllAccount }
+  | { kind: 'not-tracked' }
+  | { kind: 'link-expired'; expiredAt: number }
+  | { kind: 'link-invalid'; reason: string }
+  | { kind: 'forbidden'; reason: string }
+  | { kind: 'bad-request'; reason: string }
+  | { kind: 'method-not-allowed' };
+
+const keysFieldSchema = z
+  .string()
+  .transform((text) => text.split(','))
+  .pipe(z.array(addressSchema).min(1).max(MAX_REVOKE_ALL_KEYS))
+  .refine((keys) => new Set(keys).size === keys.length, 'a delegate appears twice');
+
+/**
+ * The `/revoke-all` endpoint. `GET ?token=` lists every delegate the link would remove, with a
+ * form bound (anti-CSRF value) to exactly those keys, and changes nothing; once something was
+ * submitted it shows each delegate's result instead, reloading while work is pending, with a form
+ * re-submitting only the delegates that sent nothing. `POST` (same origin and CSRF rules as
+ * `/revoke`) marks each bound delegate queued, unless it is already queued, sent, gone or unknown,
+ * queues one job per newly marked delegate, in the order shown, and answers at once.
+ */
+export async function revokeAllPage(deps: RevokeAllPageDeps, request: WebRequest): Promise<RevokeAllPageView> {
+  if (request.method === 'GET' || request.method === 'HEAD') return show(deps, request.query.get('token') ?? undefined);
+  if (request.method === 'POST') return submit(deps, request);
+  return { kind: 'method-not-allowed' };
+}
+
+async function show(deps: RevokeAllPageDeps, token: string | undefined): Promise<RevokeAllPageView> {
+  const link = deps.links.read('revoke-all', token, deps.now());
+  if (link.kind === 'expired') return { kind: 'link-expired', expiredAt: link.expiredAt };
+  if (link.kind === 'invalid') return { kind: 'link-invalid', reason: link.reason };
+  const claims = link.claims;
+  const found = await accountOf(deps, claims.account);
+  if (!found) return { kind: 'not-tracked' };
+  if (!found.hasSigner) return { kind: 'not-configured', account: found.account };
+  const batch = await deps.batches.get(claims.tokenId);
+  const listed = batch ? [] : await listedKeys(deps, found.account.address);
+  if (batch) return resultView(deps, token ?? '', claims.tokenId, found.account, await knownKeys(deps, found.account.address), batch.units);
+  if (listed.length === 0) return { kind: 'nothing-to-revoke', account: found.account };
+  const keys = [...listed].sort((a, b) => (a.address < b.address ? -1 : 1)).slice(0, MAX_REVOKE_ALL_KEYS);
+  return { kind: 'confirm', account: found.account, keys, token: token ?? '', csrf: csrfFor(deps, claims.tokenId, keys.map((k) => k.address)), linkExpiresAt: claims.expiresAt, now: deps.now() };
+}
+
+async function submit(deps: RevokeAllPageDeps, request: WebRequest): Promise<RevokeAllPageView> {
+  const origin = checkSameOrigin({ origin: request.header('origin'), secFetchSite: request.header('sec-fetch-site') }, deps.publicBaseUrl);
+  if (origin.kind === 'cross-origin') return { kind: 'forbidden', reason: origin.reason };
+  if (request.form.kind !== 'form') return { kind: 'bad-request', reason: request.form.kind === 'unsupported' ? request.form.reason : 'the form is empty' };
+  const fields = request.form.fields;
+  const token = fields.get('token') ?? undefined;
+  const link = deps.links.read('revoke-all', token, deps.now());
+  if (link.kind === 'expired') return { kind: 'link-expired', expiredAt: link.expiredAt };
+  if (link.kind === 'invalid') return { kind: 'link-invalid', reason: link.reason };
+  const claims = link.claims;
+  const keysText = fields.get('keys') ?? '';
+  if (!deps.csrf.verify('revoke-all', bindingOf(claims.tokenId, keysText), fields.get('csrf'))) {
+    return { kind: 'forbidden', reason: 'the confirmation form is missing or altered' };
+  }
+  const keys = keysFieldSchema.safeParse(keysText);
+  if (!keys.success) return { kind: 'bad-request', reason: 'the form lists no valid delegates' };
+  const found = await accountOf(deps, claims.account);
+  if (!found) return { kind: 'not-tracked' };
+  if (!found.hasSigner) return { kind: 'not-configured', account: found.account };
+
+  const jobs: { id: string; body: RevokeAllJob; groupId: string; deduplicationId: string }[] = [];
+  for (const delegate of keys.data) {
+    const submitted = await deps.batches.submit(claims.tokenId, { account: found.account.address, expiresAt: claims.expiresAt }, delegate);
+    if (submitted.kind !== 'queued') continue;
+    jobs.push({
+      id: `${jobs.length}`,
+      groupId: found.account.address,
+      deduplicationId: `${claims.tokenId}:${delegate}:${submitted.attempt}`,
+      body: revokeAllJobSchema.parse({ kind: 'revoke-all-unit', account: found.account.address, delegate, tokenId: claims.tokenId, attempt: submitted.attempt, expiresAt: claims.expiresAt }),
+    });
+  }
+  // A unit marked queued whose job was not sent stays "queued" on the page; sendAll throws, the page shows the generic failure.
+  if (jobs.length > 0) await sendAll(deps.queue, jobs);
+  deps.log.info('revoke-all submitted', { account: found.account.address, bound: keys.data.length, queued: jobs.length });
+  const batch = await deps.batches.get(claims.tokenId);
+  return resultView(deps, token ?? '', claims.tokenId, found.account, await knownKeys(deps, found.account.address), batch?.units ?? {});
+}
+
+function resultView(
+  deps: RevokeAllPageDeps,
+  token: string,
+  tokenId: string,
+  account: RevokeAllAccount,
+  listed: readonly RevokeAllKey[],
+  units: Readonly<Record<string, RevokeAllUnit>>,
+): RevokeAllPageView {
+  const byAddress = new Map(listed.map((k) => [k.address, k]));
+  const rows = Object.keys(units)
+    .sort()
+    .map((address) => ({
+    key: byAddress.get(address) ?? { address, name: null, expiryMs: null, isWebClient: false },
+    unit: units[address],
+  }));
+  const retryable = rows.filter((r) => r.unit === undefined || unitSubmittable(r.unit)).map((r) => r.key.address);
+  return {
+    kind: 'result',
+    account,
+    rows,
+    pending: batchPending(units),
+    selfUrl: deps.links.urlFor('revoke-all', token),
+    retry: retryable.length === 0 ? null : { token, keys: retryable.join(','), csrf: csrfFor(deps, tokenId, retryable) },
+  };
+}
+
+/** What the anti-CSRF value binds: the link and the exact keys of the form, in order. */
+function bindingOf(tokenId: string, keys: string): string {
+  return `${tokenId}\n${keys}`;
+}
+
+function csrfFor(deps: RevokeAllPageDeps, tokenId: string, keys: readonly string[]): string {
+  return deps.csrf.issue('revoke-all', bindingOf(tokenId, keys.join(',')));
+}
+
+async function accountOf(deps: RevokeAllPageDeps, address: string): Promise<{ account: RevokeAllAccount; hasSigner: boolean } | null> {
+  const account = await deps.accounts.get(address);
+  if (!account) return null;
+  return { account: { address: account.address, label: account.label, timezone: account.timezone }, hasSigner: account.signer !== null };
+}
+
+/** The account's current delegates as collection last saw them, in address order. */
+async function listedKeys(deps: RevokeAllPageDeps, account: string): Promise<RevokeAllKey[]> {
+  const seen = await deps.delegates.listForAccount(account);
+  return seen.filter((d) => d.removedAt === null).map(keyOf);
+}
+
+/** Every delegate collection has seen, removed ones included (names for the result page). */
+async function knownKeys(deps: RevokeAllPageDeps, account: string): Promise<RevokeAllKey[]> {
+  return (await deps.delegates.listForAccount(account)).map(keyOf);
+}
+
+function keyOf(d: { delegate: string; name: string | null; expiryMs: number | null; isWebClient: boolean }): RevokeAllKey {
+  return { address: d.delegate, name: d.name, expiryMs: d.expiryMs, isWebClient: d.isWebClient };
+}

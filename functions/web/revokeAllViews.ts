@@ -1,0 +1,155 @@
+import type { RevocationOutcome } from '../domain/revocationOutcome';
+import type { RevokeAllUnit } from '../domain/revokeAllUnit';
+import { accountName, formatCountdown, formatTime } from '../mail/format';
+import { html, type SafeHtml } from './html';
+import { renderPage, type PageContent } from './pageLayout';
+import type { RevokeAllKey, RevokeAllPageView } from './revokeAllPage';
+import type { RenderedPage } from './revocationViews';
+
+/** HTTP status of each revoke-all page. */
+export const REVOKE_ALL_STATUS: Readonly<Record<RevokeAllPageView['kind'], number>> = {
+  confirm: 200,
+  result: 200,
+  'nothing-to-revoke': 200,
+  'not-configured': 409,
+  'not-tracked': 404,
+  'link-expired': 410,
+  'link-invalid': 400,
+  forbidden: 403,
+  'bad-request': 400,
+  'method-not-allowed': 405,
+};
+
+/** Seconds between reloads of a result page with work pending. */
+export const RESULT_REFRESH_SECONDS = 3;
+
+/** Renders a revoke-all page; `formAction` is the absolute URL its forms post to. */
+export function renderRevokeAllView(view: RevokeAllPageView, formAction: string): RenderedPage {
+  const headers: Record<string, string> = {};
+  if (view.kind === 'method-not-allowed') headers['allow'] = 'GET, HEAD, POST';
+  return { status: REVOKE_ALL_STATUS[view.kind], headers, html: renderPage(contentOf(view, formAction)) };
+}
+
+function contentOf(view: RevokeAllPageView, formAction: string): PageContent {
+  switch (view.kind) {
+    case 'confirm':
+      return {
+        title: `Revoke all ${view.keys.length} API ${view.keys.length === 1 ? 'key' : 'keys'}?`,
+        badge: 'Please confirm',
+        tone: 'danger',
+        body: html`
+<p>You are about to remove every delegate listed below from ${accountName(view.account)} (<code>${view.account.address}</code>). Each removal is signed with the account's owner key and sent to the chain, one after the other, when you press the button.</p>
+<table><thead><tr><th>Name</th><th>Key</th><th>Expires</th></tr></thead><tbody>
+${view.keys.map((k) => html`<tr><td>${keyName(k)}</td><td><code>${k.address}</code></td><td>${expiry(k, view.account.timezone, view.now)}</td></tr>\n`)}</tbody></table>
+<p><strong>Only these keys are removed.</strong> A key added after this page was opened is not included, even one added after the email was sent; open the link again to see the current list.</p>
+<ul>
+<li>Open orders, TWAPs and open positions stay as they are. Cancel or close them yourself if you need to.</li>
+<li>No funds move.</li>
+</ul>
+<form method="post" action="${formAction}">
+<input type="hidden" name="token" value="${view.token}">
+<input type="hidden" name="keys" value="${view.keys.map((k) => k.address).join(',')}">
+<input type="hidden" name="csrf" value="${view.csrf}">
+<button type="submit">Revoke all ${view.keys.length} API ${view.keys.length === 1 ? 'key' : 'keys'}</button>
+</form>
+<p class="note">Opening this page changed nothing. The link stops working ${formatTime(view.linkExpiresAt, view.account.timezone)}.</p>`,
+      };
+    case 'result': {
+      const failed = view.rows.filter((r) => r.unit?.state !== 'queued' && !succeeded(r.unit));
+      return {
+        title: view.pending ? 'Revoking API keys…' : failed.length === 0 ? 'All API keys revoked' : 'Some API keys were not revoked',
+        badge: view.pending ? 'In progress' : failed.length === 0 ? 'Done' : 'Partly done',
+        tone: view.pending ? 'warning' : failed.length === 0 ? 'success' : 'danger',
+        ...(view.pending ? { refresh: { seconds: RESULT_REFRESH_SECONDS, url: view.selfUrl } } : {}),
+        body: html`
+<p>${accountName(view.account)} (<code>${view.account.address}</code>)${view.pending ? html`: this page reloads every ${RESULT_REFRESH_SECONDS} seconds until every removal has finished.` : '.'}</p>
+<table><thead><tr><th>Name</th><th>Key</th><th>Result</th></tr></thead><tbody>
+${view.rows.map((r) => html`<tr><td>${keyName(r.key)}</td><td><code>${r.key.address}</code></td><td>${unitText(r.unit)}</td></tr>\n`)}</tbody></table>
+${
+  view.retry
+    ? html`<p>The keys marked “not sent” can be tried again: nothing was sent for them. Keys already removed are never sent twice.</p>
+<form method="post" action="${formAction}">
+<input type="hidden" name="token" value="${view.retry.token}">
+<input type="hidden" name="keys" value="${view.retry.keys}">
+<input type="hidden" name="csrf" value="${view.retry.csrf}">
+<button type="submit">Try the others again</button>
+</form>`
+    : ''
+}
+<p class="note">A result email goes to the account's recipients. Open orders and positions are unchanged.</p>`,
+      };
+    }
+    case 'nothing-to-revoke':
+      return simple('No API keys to revoke', 'Nothing to do', 'success', `Portfolio Sentinel lists no delegate for ${accountName(view.account)}. Nothing was changed.`);
+    case 'not-configured':
+      return simple(
+        'One-click revocation is not set up for this account',
+        'Not configured',
+        'warning',
+        `${accountName(view.account)} is tracked, but Portfolio Sentinel cannot sign for it: the account has no signer configured. Give it one with sentinel accounts update ${view.account.address} --signer kms:<key id>, or revoke the keys in the exchange's web client.`,
+      );
+    case 'not-tracked':
+      return simple('Account not tracked', 'Not tracked', 'warning', 'The account this link is for is no longer tracked by Portfolio Sentinel. Nothing was changed.');
+    case 'link-expired':
+      return simple('This link has expired', 'Expired', 'neutral', 'Revocation links work for a limited time. Nothing was changed. Use the link in a newer email.');
+    case 'link-invalid':
+      return simple('This link is not valid', 'Invalid link', 'danger', `The link could not be verified (${view.reason}). Make sure you opened the whole link from the email. Nothing was changed.`);
+    case 'forbidden':
+      return simple('Request refused', 'Refused', 'danger', 'The confirmation must be sent from the form on this site. Open the link from the email again and press the button there. Nothing was changed.');
+    case 'bad-request':
+      return simple('Request not understood', 'Bad request', 'danger', `The request could not be read (${view.reason}). Open the link from the email again. Nothing was changed.`);
+    case 'method-not-allowed':
+      return simple('Method not allowed', 'Error', 'danger', 'This page accepts only GET and POST.');
+  }
+}
+
+function succeeded(unit: RevokeAllUnit | undefined): boolean {
+  return unit?.state === 'done' && (unit.outcome.kind === 'revoked' || unit.outcome.kind === 'already-revoked');
+}
+
+/** One delegate's result, in words. */
+export function unitText(unit: RevokeAllUnit | undefined): string {
+  if (unit === undefined) return 'not sent';
+  if (unit.state === 'queued') return 'queued';
+  if (unit.state === 'unknown') return 'result unknown: check the delegates before trying again';
+  return outcomeText(unit.outcome);
+}
+
+function outcomeText(outcome: RevocationOutcome): string {
+  switch (outcome.kind) {
+    case 'revoked':
+      return `revoked (nonce ${outcome.nonce})`;
+    case 'already-revoked':
+      return 'already gone';
+    case 'rejected':
+      return `refused by the chain: ${outcome.message}`;
+    case 'unconfirmed':
+      return `sent, not yet confirmed: ${outcome.message}`;
+    case 'chain-unreachable':
+      return 'not sent: the chain could not be reached';
+    case 'signer-unavailable':
+      return "not sent: the owner key could not sign right now";
+    case 'busy':
+      return 'not sent: busy, try again';
+    case 'audit-unavailable':
+      return 'not sent: the audit trail could not be written';
+    case 'not-configured':
+      return 'not sent: the account has no usable signer';
+    case 'not-tracked':
+      return 'not sent: the account is not tracked';
+    case 'not-authorized':
+      return 'not sent: refused by the signing side';
+  }
+}
+
+function keyName(key: RevokeAllKey): string {
+  return `${key.name ?? 'Unnamed delegate'}${key.isWebClient ? ' (web session)' : ''}`;
+}
+
+function expiry(key: RevokeAllKey, zone: string, now: number): SafeHtml | string {
+  return key.expiryMs === null ? 'never' : html`${formatTime(key.expiryMs, zone)} (${formatCountdown(key.expiryMs, now)})`;
+}
+
+function simple(title: string, badge: string, tone: PageContent['tone'], text: string): PageContent {
+  return { title, badge, tone, body: html`<p>${text}</p>` };
+}
