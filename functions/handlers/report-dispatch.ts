@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
-import { loadSettings } from '../config/settings';
+import { settingsFor } from '../config/settings';
 import { someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { AccountsRepository } from '../store/accountsRepository';
 import { RecipientsRepository } from '../store/recipientsRepository';
@@ -21,7 +21,7 @@ export function createReportDispatchHandler(deps: ReportDispatchDeps) {
 }
 
 export const handler = lazyHandler(async () => {
-  const settings = loadSettings(process.env);
+  const settings = settingsFor('report-dispatch');
   const { log } = createObservability('report-dispatch');
   const repos = someRepositoriesFrom(settings, { accounts: AccountsRepository, recipients: RecipientsRepository });
   return createReportDispatchHandler({
