@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogLevel, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
 import { HANDLER_CATALOG, type HandlerName } from '../../functions/handlers/catalog';
 import { PROJECT_ROOT } from './handlerEntry';
@@ -142,11 +142,13 @@ export const ASSET_EXTRAS_SCRIPT = 'infra/bundling/assetExtrasMain.ts';
 
 /**
  * `NodejsFunction`'s bundling of a handler: the same esbuild settings as `esbuildOptions`, run by
- * the local esbuild (no Docker: the construct uses the installed esbuild when there is one), then
- * the copies and generated files of `ASSET_EXTRAS_SCRIPT` in the output directory.
+ * the local esbuild (no Docker: the construct uses the installed esbuild when there is one), then,
+ * for a handler that ships anything next to its bundle, `ASSET_EXTRAS_SCRIPT` in the output directory.
  */
 export function nodejsBundling(name: HandlerName, arch: BundleArch, root: string = PROJECT_ROOT): BundlingOptions {
   const nodeTsx = (args: readonly string[]): string => [process.execPath, '--import', 'tsx', ...args].map((arg) => JSON.stringify(arg)).join(' ');
+  const { templates, fonts, nativeModules } = HANDLER_CATALOG[name].bundle;
+  const hasExtras = templates || fonts || nativeModules.length > 0;
   return {
     target: BUNDLE_SETTINGS.target,
     format: OutputFormat.ESM,
@@ -155,13 +157,14 @@ export function nodejsBundling(name: HandlerName, arch: BundleArch, root: string
     sourcesContent: BUNDLE_SETTINGS.sourcesContent,
     mainFields: [...BUNDLE_SETTINGS.mainFields],
     banner: BUNDLE_SETTINGS.banner,
-    externalModules: [...HANDLER_CATALOG[name].bundle.nativeModules],
+    externalModules: [...nativeModules],
+    logLevel: LogLevel.ERROR,
     esbuildArgs: { '--alias': Object.entries(aliases(root)).map(([pkg, file]) => `${pkg}=${file}`), '--tree-shaking': 'true' },
     forceDockerBundling: false,
     commandHooks: {
       beforeBundling: () => [],
       beforeInstall: () => [],
-      afterBundling: (_inputDir, outputDir) => [`cd ${JSON.stringify(root)} && ${nodeTsx([ASSET_EXTRAS_SCRIPT, name, arch, outputDir])}`],
+      afterBundling: (_inputDir, outputDir) => (hasExtras ? [`cd ${JSON.stringify(root)} && ${nodeTsx([ASSET_EXTRAS_SCRIPT, name, arch, outputDir])}`] : []),
     },
   };
 }

@@ -685,6 +685,21 @@ describe('bundles', () => {
     return join(synth.assembly.directory, `asset.${code.S3Key.replace(/\.zip$/, '')}`);
   }
 
+  it('keeps each function\'s logical id as it was under the custom asset builder (NodejsFunction replaced lambda.Function in place)', () => {
+    const ids = Object.fromEntries(HANDLER_NAMES.map((name) => [name, logicalIdOfFunction(name)]));
+    expect(ids).toEqual({
+      dispatch: 'DispatchFunctionCD7C4A01',
+      collect: 'CollectFunction02542C7F',
+      'report-dispatch': 'ReportDispatchFunction381030AA',
+      notify: 'NotifyFunction3392CA4F',
+      'daily-report': 'DailyReportFunction993BAE39',
+      'revoke-page': 'RevokePageFunction3EC0E7C8',
+      'preferences-page': 'PreferencesPageFunction8BA449BF',
+      'sign-revocation': 'SignRevocationFunction39219737',
+      'ses-events': 'SesEventsFunctionEB9BAB8F',
+    });
+  });
+
   it('bundles each handler to one minified ESM file with a source map', () => {
     for (const name of HANDLER_NAMES) {
       const dir = assetDir(name);
