@@ -4,9 +4,12 @@
  *   handlers -> runtime -> web -> services -> messages, store, chain, mail, links, queue, config, shared -> domain
  *
  * Folders only import downwards; `functions/` never imports the local tools (`local/`, `cli/`).
+ * One exception: the handler catalog (`functions/handlers/catalog.ts`), data that imports nothing,
+ * is read by every layer (config's settings requirements among them).
  * @type {import('dependency-cruiser').IConfiguration}
  */
 const ADAPTERS = '^functions/(store|chain|mail|links|queue|channels|config|shared|messages)/';
+const HANDLER_CATALOG = '^functions/handlers/catalog\\.ts$';
 module.exports = {
   forbidden: [
     {
@@ -35,7 +38,7 @@ module.exports = {
       severity: 'error',
       comment: 'Adapters (store, chain, mail, links, queue), messages, config and shared never import services, web, runtime or handlers.',
       from: { path: ADAPTERS },
-      to: { path: '^functions/(services|web|runtime|handlers)/' },
+      to: { path: '^functions/(services|web|runtime|handlers)/', pathNot: HANDLER_CATALOG },
     },
     {
       name: 'adapters-independent',
@@ -56,7 +59,7 @@ module.exports = {
       severity: 'error',
       comment: 'shared/ and config/ import only each other and the domain.',
       from: { path: '^functions/(shared|config)/' },
-      to: { path: '^functions/', pathNot: '^functions/(shared|config|domain)/' },
+      to: { path: '^functions/', pathNot: ['^functions/(shared|config|domain)/', HANDLER_CATALOG] },
     },
     {
       name: 'services-below-web',
@@ -94,7 +97,14 @@ module.exports = {
       severity: 'error',
       comment: 'Only handlers (and local tools) import handlers.',
       from: { path: '^functions/', pathNot: '^functions/handlers/' },
-      to: { path: '^functions/handlers/' },
+      to: { path: '^functions/handlers/', pathNot: HANDLER_CATALOG },
+    },
+    {
+      name: 'handler-catalog-is-data',
+      severity: 'error',
+      comment: 'The handler catalog, read by every layer, imports nothing.',
+      from: { path: HANDLER_CATALOG },
+      to: {},
     },
   ],
   options: {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { HANDLER_CATALOG, type HandlerName, type HandlerSpec } from '../handlers/catalog';
 import { SentinelError } from '../shared/sentinelError';
 
 /** Raised when an environment variable is missing or malformed; the message names the variable. */
@@ -79,33 +80,9 @@ export const settingsSchema = z.object({
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
-/** Settings a function cannot work without when unset (the rest have defaults or are optional). */
-export type RequirableSetting =
-  | 'ROCKET_NODE_URL'
-  | 'ROCKET_INDEXER_URL'
-  | 'PUBLIC_BASE_URL'
-  | 'COLLECT_QUEUE_URL'
-  | 'NOTIFY_QUEUE_URL'
-  | 'SIGN_REVOCATION_FUNCTION_NAME';
-
-/** What each Lambda requires besides the defaults; `linkSecret` is `SENTINEL_LINK_SECRET` or `LINK_SECRET_ARN`. */
-export const HANDLER_REQUIREMENTS = {
-  dispatch: { settings: ['COLLECT_QUEUE_URL'], linkSecret: false },
-  collect: { settings: ['ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'NOTIFY_QUEUE_URL'], linkSecret: false },
-  notify: { settings: ['PUBLIC_BASE_URL'], linkSecret: true },
-  'daily-report': { settings: ['PUBLIC_BASE_URL', 'ROCKET_NODE_URL', 'ROCKET_INDEXER_URL'], linkSecret: true },
-  'ses-events': { settings: [], linkSecret: false },
-  'revoke-page': { settings: ['PUBLIC_BASE_URL', 'SIGN_REVOCATION_FUNCTION_NAME'], linkSecret: true },
-  'preferences-page': { settings: ['PUBLIC_BASE_URL'], linkSecret: true },
-  'sign-revocation': { settings: ['ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'NOTIFY_QUEUE_URL'], linkSecret: false },
-} as const satisfies Record<string, { settings: readonly RequirableSetting[]; linkSecret: boolean }>;
-
-/** A Lambda by name. */
-export type HandlerName = keyof typeof HANDLER_REQUIREMENTS;
-
-/** The settings of `handler`, with what it requires guaranteed set. */
+/** The settings of `handler`, with what it requires (`HANDLER_CATALOG`) guaranteed set. */
 export type HandlerSettings<H extends HandlerName> = Settings & {
-  readonly [K in (typeof HANDLER_REQUIREMENTS)[H]['settings'][number]]-?: NonNullable<Settings[K]>;
+  readonly [K in (typeof HANDLER_CATALOG)[H]['requires']['settings'][number]]-?: NonNullable<Settings[K]>;
 };
 
 /**
@@ -114,7 +91,7 @@ export type HandlerSettings<H extends HandlerName> = Settings & {
  */
 export function settingsFor<H extends HandlerName>(handler: H, env: Readonly<Record<string, string | undefined>> = process.env): HandlerSettings<H> {
   const settings = loadSettings(env);
-  const requirement: { settings: readonly RequirableSetting[]; linkSecret: boolean } = HANDLER_REQUIREMENTS[handler];
+  const requirement: HandlerSpec['requires'] = HANDLER_CATALOG[handler].requires;
   for (const variable of requirement.settings) {
     if (settings[variable] === undefined) throw new ConfigError(variable, `is required by ${handler} but not set`);
   }

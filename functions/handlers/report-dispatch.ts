@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
-import { loadSettings } from '../config/settings';
+import { settingsFor } from '../config/settings';
 import { sesSenderFrom, someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { reconcileDepsFrom } from '../runtime/reconcileDepsFrom';
 import { AccountsRepository } from '../store/accountsRepository';
@@ -40,7 +40,7 @@ export function createReportDispatchHandler(deps: ReportDispatchHandlerDeps) {
 }
 
 export const handler = lazyHandler(async () => {
-  const settings = loadSettings(process.env);
+  const settings = settingsFor('report-dispatch');
   const { log, counters, flush } = createObservability('report-dispatch');
   const repos = someRepositoriesFrom(settings, {
     accounts: AccountsRepository,

@@ -1,8 +1,9 @@
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { build, type Metafile } from 'esbuild';
+import { HANDLER_CATALOG, type HandlerName } from '../../functions/handlers/catalog';
 import { BUNDLE_SETTINGS, bundleCopies, esbuildOptions, writeGeneratedFiles, type BundleArch } from './bundleSettings';
-import { HANDLER_BUNDLE_NEEDS, PROJECT_ROOT, handlerEntry, type HandlerName } from './handlerCatalog';
+import { PROJECT_ROOT, handlerEntry } from './handlerEntry';
 
 /** What `buildHandlerAsset` wrote. */
 export interface HandlerAsset {
@@ -12,20 +13,27 @@ export interface HandlerAsset {
 }
 
 /**
- * Builds one handler's Lambda asset into `outDir` (emptied first): the esbuild bundle with the
- * shared settings and the stubs of `LAMBDA_STUBS`, then what `bundleCopies` lists (templates, fonts,
- * the native addon for `arch`) and the generated files. The CDK asset (through
- * `buildHandlerAssetMain.ts`), `bench/bundles.ts` and the bundle tests all build with this.
+ * What goes into a handler's asset besides the bundle: the copies of `bundleCopies` (templates,
+ * fonts, the native addon for `arch`) and the generated files. The CDK asset runs this after
+ * esbuild (`assetExtrasMain.ts`), and so does `buildHandlerAsset`.
  */
-export async function buildHandlerAsset(name: HandlerName, arch: BundleArch, outDir: string, root: string = PROJECT_ROOT): Promise<HandlerAsset> {
-  rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(outDir, { recursive: true });
-  const copies = bundleCopies(name, arch, root);
-  const result = await build(esbuildOptions(handlerEntry(name, root), outDir, HANDLER_BUNDLE_NEEDS[name].nativeModules, root));
-  for (const { from, to } of copies) {
+export function addAssetExtras(name: HandlerName, arch: BundleArch, outDir: string, root: string = PROJECT_ROOT): void {
+  for (const { from, to } of bundleCopies(name, arch, root)) {
     mkdirSync(dirname(join(outDir, to)), { recursive: true });
     cpSync(resolve(root, from), join(outDir, to), { recursive: true, dereference: true });
   }
   writeGeneratedFiles(name, outDir);
+}
+
+/**
+ * Builds one handler's Lambda asset into `outDir` (emptied first) as the CDK asset is built (the
+ * stack test checks they are equal): the esbuild bundle with the shared settings, then
+ * `addAssetExtras`. `bench/bundles.ts` and the bundle tests build with this.
+ */
+export async function buildHandlerAsset(name: HandlerName, arch: BundleArch, outDir: string, root: string = PROJECT_ROOT): Promise<HandlerAsset> {
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  const result = await build(esbuildOptions(handlerEntry(name, root), outDir, HANDLER_CATALOG[name].bundle.nativeModules, root));
+  addAssetExtras(name, arch, outDir, root);
   return { file: join(outDir, BUNDLE_SETTINGS.outFile), metafile: result.metafile ?? { inputs: {}, outputs: {} } };
 }

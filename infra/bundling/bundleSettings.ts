@@ -1,25 +1,26 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { LogLevel, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
-import { HANDLER_BUNDLE_NEEDS, PROJECT_ROOT, type HandlerName } from './handlerCatalog';
-import { lambdaStubsPlugin } from './lambdaStubs';
-import { projectModulesPlugin } from './projectModulesPlugin';
+import { HANDLER_CATALOG, type HandlerName } from '../../functions/handlers/catalog';
+import { PROJECT_ROOT } from './handlerEntry';
 import { nativeBinaryDir, npmPack, type PackageFetcher } from './nativeAddon';
 import { writePrecompiledTemplates } from './precompileTemplates';
 
 /**
- * How every handler is bundled. The CDK asset and `bench/bundles.ts` both build through
- * `buildHandlerAsset` (`esbuildOptions`), so the two cannot drift.
+ * How every handler is bundled: plain esbuild settings, the same for the CDK asset (aws-cdk-lib's
+ * `NodejsFunction`, `nodejsBundling`) and for the benchmark and tests (`esbuildOptions`); the
+ * stack test checks the two outputs are byte for byte equal.
  *
  * - ESM, minified, tree-shaken, for Node 22.
  * - Everything is bundled, the AWS SDK v3 included: the versions are the lockfile's (tested)
- *   ones rather than whatever the runtime ships, and tree-shaken ESM loads faster than the
- *   runtime's full CommonJS clients. Only native addons stay external (see `HandlerBundleNeeds`).
- * - The SDK's default credential chain is replaced by the environment credentials Lambda sets, and
- *   Handlebars goes without `source-map` (`LAMBDA_ALIASES`): the same behaviour, ~160 KB less.
- *   Modules reached by relative or dynamic imports inside packages are replaced by the esbuild
- *   plugin of `LAMBDA_STUBS` (nodemailer's MIME-type table, its URL fetcher, the SDK's event
- *   streams): ~95 KB less in the mailers, ~19 KB in the others.
+ *   ones rather than whatever the runtime ships. Only native addons stay external (see the
+ *   handler catalog's `bundle.nativeModules`).
+ * - A few packages are aliased to smaller modules (`LAMBDA_ALIASES`). Nothing inside a dependency
+ *   is rewritten.
+ * - The project's own modules are declared free of import-time side effects by
+ *   `functions/package.json` (`"sideEffects": false`), so a module whose exports a handler never
+ *   uses adds nothing to its bundle (the bundle tests check each holds only its repositories).
  * - CommonJS dependencies that `require()` Node built-ins need a real `require` in an ES module:
  *   the banner makes one with `createRequire`.
  * - Source maps without sources (small), used at runtime through `--enable-source-maps`.
@@ -43,11 +44,12 @@ export const BUNDLE_SETTINGS = {
  * - `@aws-sdk/credential-provider-node` (the default credential chain, with the STS and SSO
  *   clients of its other links) by a provider reading only the environment, where Lambda puts the
  *   function's credentials;
- * - `source-map`, which Handlebars only needs for source maps of compiled templates, by nothing.
+ * - `mnemonist/lru-cache`, the DynamoDB client's endpoint cache, by a `Map` with the same methods
+ *   (`lruCacheStandIn.ts`, checked call for call against mnemonist's).
  */
 export const LAMBDA_ALIASES: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': 'functions/runtime/lambdaCredentials.ts',
-  'source-map': 'infra/bundling/withoutSourceMap.ts',
+  'mnemonist/lru-cache': 'infra/bundling/lruCacheStandIn.ts',
 };
 
 function aliases(root: string): Record<string, string> {
@@ -86,7 +88,7 @@ function fontTarget(file: string): string {
  * build either architecture). Throws when a package is not installed, naming the command.
  */
 export function bundleCopies(name: HandlerName, arch: BundleArch, root: string = PROJECT_ROOT, fetch: PackageFetcher = npmPack): BundleCopy[] {
-  const needs = HANDLER_BUNDLE_NEEDS[name];
+  const needs = HANDLER_CATALOG[name].bundle;
   const copies: BundleCopy[] = needs.templates ? [{ from: 'templates', to: 'templates' }] : [];
   if (needs.fonts) {
     const dir = join('node_modules', CHART_FONTS.packageName);
@@ -108,10 +110,10 @@ export function bundleCopies(name: HandlerName, arch: BundleArch, root: string =
  * only the Handlebars runtime (`loadPrecompiledTemplates`).
  */
 export function writeGeneratedFiles(name: HandlerName, bundleDir: string): void {
-  if (HANDLER_BUNDLE_NEEDS[name].templates) writePrecompiledTemplates(join(bundleDir, 'templates'));
+  if (HANDLER_CATALOG[name].bundle.templates) writePrecompiledTemplates(join(bundleDir, 'templates'));
 }
 
-/** esbuild's options for a handler's bundle (see `buildHandlerAsset`, which every build goes through). */
+/** esbuild's options for a handler's bundle, as the benchmark and the tests build it (`buildHandlerAsset`). */
 export function esbuildOptions(entry: string, outdir: string, external: readonly string[], root: string = PROJECT_ROOT): BuildOptions {
   return {
     entryPoints: [entry],
@@ -129,8 +131,40 @@ export function esbuildOptions(entry: string, outdir: string, external: readonly
     banner: { js: BUNDLE_SETTINGS.banner },
     external: [...external],
     alias: aliases(root),
-    plugins: [lambdaStubsPlugin(root), projectModulesPlugin(root)],
+    absWorkingDir: root,
     logLevel: 'silent',
     metafile: true,
+  };
+}
+
+/** The script the asset's `afterBundling` hook runs (from the project root): `bundleCopies` and `writeGeneratedFiles`. */
+export const ASSET_EXTRAS_SCRIPT = 'infra/bundling/assetExtrasMain.ts';
+
+/**
+ * `NodejsFunction`'s bundling of a handler: the same esbuild settings as `esbuildOptions`, run by
+ * the local esbuild (no Docker: the construct uses the installed esbuild when there is one), then,
+ * for a handler that ships anything next to its bundle, `ASSET_EXTRAS_SCRIPT` in the output directory.
+ */
+export function nodejsBundling(name: HandlerName, arch: BundleArch, root: string = PROJECT_ROOT): BundlingOptions {
+  const nodeTsx = (args: readonly string[]): string => [process.execPath, '--import', 'tsx', ...args].map((arg) => JSON.stringify(arg)).join(' ');
+  const { templates, fonts, nativeModules } = HANDLER_CATALOG[name].bundle;
+  const hasExtras = templates || fonts || nativeModules.length > 0;
+  return {
+    target: BUNDLE_SETTINGS.target,
+    format: OutputFormat.ESM,
+    minify: BUNDLE_SETTINGS.minify,
+    sourceMap: BUNDLE_SETTINGS.sourcemap,
+    sourcesContent: BUNDLE_SETTINGS.sourcesContent,
+    mainFields: [...BUNDLE_SETTINGS.mainFields],
+    banner: BUNDLE_SETTINGS.banner,
+    externalModules: [...nativeModules],
+    logLevel: LogLevel.ERROR,
+    esbuildArgs: { '--alias': Object.entries(aliases(root)).map(([pkg, file]) => `${pkg}=${file}`), '--tree-shaking': 'true' },
+    forceDockerBundling: false,
+    commandHooks: {
+      beforeBundling: () => [],
+      beforeInstall: () => [],
+      afterBundling: (_inputDir, outputDir) => (hasExtras ? [`cd ${JSON.stringify(root)} && ${nodeTsx([ASSET_EXTRAS_SCRIPT, name, arch, outputDir])}`] : []),
+    },
   };
 }

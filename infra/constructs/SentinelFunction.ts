@@ -1,6 +1,8 @@
+import { join } from 'node:path';
 import { Stack, Token, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { ApplicationLogLevel, Architecture, Function as LambdaFunction, LoggingFormat, Runtime, SystemLogLevel, Tracing, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -8,9 +10,9 @@ import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { tableName, type TableId } from '../../functions/store/tableDefinitions';
 import { queueArn, queueUrl, tableArn } from '../config/resourceNames';
-import type { BundleArch } from '../bundling/bundleSettings';
-import { HANDLER_BUNDLE_NEEDS, type HandlerName } from '../bundling/handlerCatalog';
-import { handlerCode } from '../bundling/handlerCode';
+import { nodejsBundling, type BundleArch } from '../bundling/bundleSettings';
+import { PROJECT_ROOT, handlerEntry } from '../bundling/handlerEntry';
+import { HANDLER_CATALOG, type HandlerName } from '../../functions/handlers/catalog';
 import { FUNCTION_SIZING } from '../config/functionSizing';
 import type { StageConfig } from '../config/stageConfig';
 import type { MailSender } from './MailSender';
@@ -55,8 +57,8 @@ export interface SentinelFunctionProps {
 
 /**
  * A handler of `functions/handlers/` as a Lambda with the project's defaults: Node 22, ARM64 unless
- * told otherwise, timeout and memory from `FUNCTION_SIZING`, an ESM bundle built by
- * `buildHandlerAsset` (local esbuild, never Docker), its own log group with the stage's retention, the
+ * told otherwise, timeout and memory from the handler catalog (`FUNCTION_SIZING`), an ESM bundle built by
+ * `NodejsFunction` with the settings of `nodejsBundling` (the local esbuild, never Docker), its own log group with the stage's retention, the
  * Powertools environment, and a role that starts with nothing but writing to that log group.
  *
  * Permissions are added only through the `bind*` methods, each of which grants the narrowest
@@ -64,7 +66,7 @@ export interface SentinelFunctionProps {
  * so a handler can never be configured with a resource it may not use, or the reverse.
  */
 export class SentinelFunction extends Construct {
-  readonly fn: LambdaFunction;
+  readonly fn: NodejsFunction;
   readonly role: Role;
   readonly logGroup: LogGroup;
   readonly handlerName: HandlerName;
@@ -86,10 +88,13 @@ export class SentinelFunction extends Construct {
     });
     this.logGroup.grantWrite(this.role);
 
-    this.fn = new LambdaFunction(this, 'Function', {
+    this.fn = new NodejsFunction(this, 'Function', {
       functionName,
       description: props.description,
-      code: handlerCode(handler, arch),
+      entry: handlerEntry(handler),
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      bundling: nodejsBundling(handler, arch),
       handler: 'index.handler',
       runtime: Runtime.NODEJS_22_X,
       architecture,
@@ -123,7 +128,7 @@ export class SentinelFunction extends Construct {
     this.setEnv('POWERTOOLS_LOG_LEVEL', config.logLevel);
     this.setEnv('NODE_OPTIONS', '--enable-source-maps');
     this.setEnv(STAGE_ENV, config.stage);
-    if (HANDLER_BUNDLE_NEEDS[handler].templates) this.setEnv('TEMPLATES_DIR', LAMBDA_TEMPLATES_DIR);
+    if (HANDLER_CATALOG[handler].bundle.templates) this.setEnv('TEMPLATES_DIR', LAMBDA_TEMPLATES_DIR);
   }
 
   /** Grants `access` to one table (and its indexes) and sets `SENTINEL_TABLE_PREFIX`. */

@@ -7,7 +7,7 @@ import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderChartPng } from '../../functions/mail/chart';
 import { BUNDLE_SETTINGS, bundleCopies, esbuildOptions } from '../../infra/bundling/bundleSettings';
-import { PROJECT_ROOT } from '../../infra/bundling/handlerCatalog';
+import { PROJECT_ROOT } from '../../infra/bundling/handlerEntry';
 import { TIME_ZONE, curves } from '../../local/mailSamples';
 import { CHART_CASES } from './fixtures/chartCases';
 

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,27 +11,14 @@ import { renderChartPng } from '../../functions/mail/chart';
 import { renderEmail } from '../../functions/mail/render';
 import { EMAIL_KINDS } from '../../functions/mail/views';
 import { BUNDLE_SETTINGS, bundleCopies, esbuildOptions, writeGeneratedFiles } from '../../infra/bundling/bundleSettings';
-import { HANDLER_BUNDLE_NEEDS, HANDLER_NAMES, PROJECT_ROOT, handlerEntry, type HandlerName } from '../../infra/bundling/handlerCatalog';
-import { LAMBDA_STUBS, isStubbedModule } from '../../infra/bundling/lambdaStubs';
+import { HANDLER_CATALOG, HANDLER_NAMES, type HandlerName } from '../../functions/handlers/catalog';
+import { PROJECT_ROOT, handlerEntry } from '../../infra/bundling/handlerEntry';
 import { TIME_ZONE, curves, views } from '../../local/mailSamples';
 import { mimeOf, withoutRandomBoundaries } from './fixtures/mimeOf';
 
 const run = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), 'sentinel-bundle-contents-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-/** The AWS SDK clients each handler talks to; a bundle holding any other client pulled in code it does not use. */
-const SDK_CLIENTS: Readonly<Record<HandlerName, readonly string[]>> = {
-  dispatch: ['client-dynamodb', 'client-sqs'],
-  collect: ['client-dynamodb', 'client-sqs'],
-  'report-dispatch': ['client-dynamodb', 'client-sqs'],
-  notify: ['client-dynamodb', 'client-secrets-manager', 'client-ses'],
-  'daily-report': ['client-dynamodb', 'client-secrets-manager', 'client-ses'],
-  'revoke-page': ['client-dynamodb', 'client-lambda', 'client-secrets-manager'],
-  'preferences-page': ['client-dynamodb', 'client-secrets-manager'],
-  'sign-revocation': ['client-dynamodb', 'client-kms', 'client-sqs'],
-  'ses-events': ['client-dynamodb'],
-};
 
 /** The repositories each handler builds (`someRepositoriesFrom`); any other one in its bundle came through a shared module. */
 const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
@@ -54,14 +41,12 @@ const NEVER_IN: Partial<Record<HandlerName, readonly RegExp[]>> = {
   'ses-events': [/^functions\/services\/(notify|report|collect|revocation)\//, /^functions\/mail\//, /^functions\/chain\//],
 };
 
-/** Packages no bundle may hold: the SDK's full credential chain and `source-map` (aliased away), juice's HTML stack (replaced by inlineCss), viem (only its types are used; the deployed signer is KMS-only), Powertools parameters (one GetSecretValue per cold start). */
-const NEVER = ['@aws-sdk/credential-provider-node', '@aws-sdk/nested-clients', 'source-map', 'juice', 'cheerio', 'undici', 'parse5', 'iconv-lite', 'viem', '@aws-lambda-powertools/parameters'];
+/** Packages no bundle may hold: the SDK's full credential chain (aliased away), `source-map` (Handlebars' compiler only; the bundles have its runtime), mnemonist (aliased to its stand-in), juice's HTML stack (replaced by inlineCss), viem (only its types are used; the deployed signer is KMS-only), Powertools parameters (one GetSecretValue per cold start). */
+const NEVER = ['mnemonist', '@aws-sdk/credential-provider-node', '@aws-sdk/nested-clients', 'source-map', 'juice', 'cheerio', 'undici', 'parse5', 'iconv-lite', 'viem', '@aws-lambda-powertools/parameters'];
 
 interface BundleContents {
   readonly packages: Set<string>;
   readonly inputs: string[];
-  /** The modules importing `module` (path below `node_modules/`), as paths below `node_modules/`. */
-  readonly importersOf: (module: string) => string[];
 }
 
 /** The files that put code into the bundle (tree-shaken ones contribute no bytes), and their packages. */
@@ -72,12 +57,7 @@ function contentsOf(metafile: Metafile): BundleContents {
     const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules\/)/.exec(input);
     if (match?.[1]) packages.add(match[1]);
   }
-  const belowNodeModules = (path: string) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
-  const importersOf = (module: string) =>
-    Object.entries(metafile.inputs)
-      .filter(([, { imports }]) => imports.some((i) => i.path.endsWith(`node_modules/${module}`)))
-      .map(([path]) => belowNodeModules(path));
-  return { packages, inputs, importersOf };
+  return { packages, inputs };
 }
 
 describe('what each Lambda bundle holds', () => {
@@ -85,15 +65,15 @@ describe('what each Lambda bundle holds', () => {
 
   beforeAll(async () => {
     for (const name of HANDLER_NAMES) {
-      const result = await build(esbuildOptions(handlerEntry(name), join(work, name), HANDLER_BUNDLE_NEEDS[name].nativeModules));
+      const result = await build(esbuildOptions(handlerEntry(name), join(work, name), HANDLER_CATALOG[name].bundle.nativeModules));
       const metafile = result.metafile ?? expect.fail('no metafile');
       bundles.set(name, contentsOf(metafile));
     }
   }, 120_000);
 
-  it.each(HANDLER_NAMES)('%s holds exactly the SDK clients it uses', (name) => {
+  it.each(HANDLER_NAMES)('%s holds exactly the SDK clients the handler catalog lists', (name) => {
     const clients = [...(bundles.get(name)?.packages ?? [])].filter((p) => p.startsWith('@aws-sdk/client-')).map((p) => p.slice('@aws-sdk/'.length));
-    expect(clients.sort()).toEqual(SDK_CLIENTS[name]);
+    expect(clients.sort()).toEqual([...HANDLER_CATALOG[name].sdkClients]);
   });
 
   it.each(HANDLER_NAMES)('%s holds exactly the repositories it builds', (name) => {
@@ -112,29 +92,23 @@ describe('what each Lambda bundle holds', () => {
     for (const pattern of NEVER_IN.notify ?? []) expect(inputs.inputs.some((i) => pattern.test(i)), String(pattern)).toBe(true);
   });
 
-  it.each(['notify', 'daily-report'] as const)("%s: nodemailer's shared module is reached only by MIME composition (its stub keeps what that uses)", (name) => {
-    const importers = bundles.get(name)?.importersOf('nodemailer/lib/shared/index.js') ?? expect.fail(name);
-    expect(importers.sort()).toEqual(['nodemailer/lib/mail-composer/index.js', 'nodemailer/lib/mime-node/index.js']);
-  });
-
   it.each(HANDLER_NAMES)('%s has environment credentials instead of the default chain, and none of the replaced packages', (name) => {
     const bundle = bundles.get(name) ?? expect.fail(name);
     expect(bundle.inputs).toContain('functions/runtime/lambdaCredentials.ts');
     for (const pkg of NEVER) expect(bundle.packages.has(pkg), pkg).toBe(false);
   });
 
-  it.each(HANDLER_NAMES)('%s holds none of the modules replaced by stubs (the SDK event streams only where a client imports them statically)', (name) => {
-    const inputs = (bundles.get(name)?.inputs ?? expect.fail(name)).filter((i) => !i.startsWith('sentinel-lambda-stub:'));
-    for (const stub of LAMBDA_STUBS) expect(inputs.filter((i) => isStubbedModule(stub, `/${i}`)), String(stub.module)).toEqual([]);
-    const eventStreams = inputs.filter((i) => i.includes('node_modules/@smithy/core/dist-es/submodules/event-streams/'));
-    if (name === 'revoke-page') expect(eventStreams.length, 'client-lambda imports event streams').toBeGreaterThan(0);
-    else expect(eventStreams).toEqual([]);
+  it.each(HANDLER_NAMES)('%s has the LRU cache stand-in for the DynamoDB client, and every other module of a dependency as published (nothing rewritten)', (name) => {
+    const bundle = bundles.get(name) ?? expect.fail(name);
+    expect(bundle.inputs).toContain('infra/bundling/lruCacheStandIn.ts');
+    const notFromFiles = bundle.inputs.filter((i) => !existsSync(resolve(PROJECT_ROOT, i)));
+    expect(notFromFiles).toEqual([]);
+    expect(bundle.inputs.filter((i) => i.startsWith('infra/')).sort()).toEqual(['infra/bundling/lruCacheStandIn.ts']);
   });
 
-  it('replaces nodemailer\'s MIME-type table in the mailer bundles by the stub', () => {
+  it('keeps nodemailer\'s MailComposer in the mailer bundles', () => {
     for (const name of ['notify', 'daily-report'] as const) {
       const inputs = bundles.get(name)?.inputs ?? expect.fail(name);
-      expect(inputs, name).toContain('infra/bundling/stubs/mailMimeTypes.ts');
       expect(inputs.some((i) => i.includes('node_modules/nodemailer/lib/mail-composer/')), `${name} keeps MailComposer`).toBe(true);
     }
   });
@@ -190,7 +164,7 @@ describe('an SDK client in a bundle', () => {
 describe('the email renderer in a bundle', () => {
   it('renders every email (precompiled templates, as the mailer handlers build them), its MIME message and a chart exactly as from source', async () => {
     const out = join(work, 'render');
-    await build(esbuildOptions(join(PROJECT_ROOT, 'test', 'infra', 'fixtures', 'renderEmails.ts'), out, HANDLER_BUNDLE_NEEDS.notify.nativeModules));
+    await build(esbuildOptions(join(PROJECT_ROOT, 'test', 'infra', 'fixtures', 'renderEmails.ts'), out, HANDLER_CATALOG.notify.bundle.nativeModules));
     for (const { from, to } of bundleCopies('notify', process.arch === 'arm64' ? 'arm64' : 'x64')) cpSync(resolve(PROJECT_ROOT, from), join(out, to), { recursive: true });
     writeGeneratedFiles('notify', out);
     const env = { PATH: process.env['PATH'] ?? '', TEMPLATES_DIR: join(out, 'templates'), SENTINEL_TABLE_PREFIX: 'test-', PUBLIC_BASE_URL: 'https://links.example.com', SENTINEL_LINK_SECRET: 'x'.repeat(32), MAIL_RATE: '14', ROCKET_NODE_URL: 'http://127.0.0.1:9', ROCKET_INDEXER_URL: 'http://127.0.0.1:9/indexer' };

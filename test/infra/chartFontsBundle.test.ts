@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BUNDLE_SETTINGS, bundleCopies, esbuildOptions } from '../../infra/bundling/bundleSettings';
-import { PROJECT_ROOT } from '../../infra/bundling/handlerCatalog';
+import { PROJECT_ROOT } from '../../infra/bundling/handlerEntry';
 
 const work = mkdtempSync(join(tmpdir(), 'sentinel-fonts-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

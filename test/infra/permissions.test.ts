@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HANDLER_NAMES, type HandlerName } from '../../infra/bundling/handlerCatalog';
+import { HANDLER_NAMES, type HandlerName } from '../../functions/handlers/catalog';
 import { OWNER_KEY_ADMIN_ACTIONS } from '../../infra/constructs/OwnerKeys';
 import { TABLES, type TableId } from '../../functions/store/tableDefinitions';
 import {

@@ -5,7 +5,8 @@ import { build } from 'esbuild';
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_SETTINGS, esbuildOptions } from '../../infra/bundling/bundleSettings';
-import { HANDLER_BUNDLE_NEEDS, HANDLER_NAMES, handlerEntry } from '../../infra/bundling/handlerCatalog';
+import { HANDLER_CATALOG, HANDLER_NAMES } from '../../functions/handlers/catalog';
+import { handlerEntry } from '../../infra/bundling/handlerEntry';
 import { FUNCTION_SIZING } from '../../infra/config/functionSizing';
 import { VISIBILITY_FACTOR } from '../../infra/constructs/WorkQueue';
 import { MAX_RECEIVE_COUNT } from '../../infra/stacks/MessagingStack';
@@ -699,6 +700,21 @@ describe('bundles', () => {
     return join(synth.assembly.directory, `asset.${code.S3Key.replace(/\.zip$/, '')}`);
   }
 
+  it('keeps each function\'s logical id as it was under the custom asset builder (NodejsFunction replaced lambda.Function in place)', () => {
+    const ids = Object.fromEntries(HANDLER_NAMES.map((name) => [name, logicalIdOfFunction(name)]));
+    expect(ids).toEqual({
+      dispatch: 'DispatchFunctionCD7C4A01',
+      collect: 'CollectFunction02542C7F',
+      'report-dispatch': 'ReportDispatchFunction381030AA',
+      notify: 'NotifyFunction3392CA4F',
+      'daily-report': 'DailyReportFunction993BAE39',
+      'revoke-page': 'RevokePageFunction3EC0E7C8',
+      'preferences-page': 'PreferencesPageFunction8BA449BF',
+      'sign-revocation': 'SignRevocationFunction39219737',
+      'ses-events': 'SesEventsFunctionEB9BAB8F',
+    });
+  });
+
   it('bundles each handler to one minified ESM file with a source map', () => {
     for (const name of HANDLER_NAMES) {
       const dir = assetDir(name);
@@ -713,7 +729,7 @@ describe('bundles', () => {
     const templateFiles = readdirSync('templates', { recursive: true }).length;
     for (const name of HANDLER_NAMES) {
       const dir = assetDir(name);
-      const needs = HANDLER_BUNDLE_NEEDS[name];
+      const needs = HANDLER_CATALOG[name].bundle;
       expect(existsSync(join(dir, 'templates')), name).toBe(needs.templates);
       if (needs.templates) {
         // The templates, and the module precompiled from them when bundling (the bundle has only the Handlebars runtime).
@@ -743,7 +759,7 @@ describe('bundles', () => {
     const fonts = ['DejaVuSans-Bold.ttf', 'DejaVuSans.ttf', 'LICENSE-DejaVu'];
     for (const name of HANDLER_NAMES) {
       const dir = join(assetDir(name), 'fonts');
-      if (!HANDLER_BUNDLE_NEEDS[name].fonts) {
+      if (!HANDLER_CATALOG[name].bundle.fonts) {
         expect(existsSync(dir), name).toBe(false);
         continue;
       }
@@ -760,7 +776,7 @@ describe('bundles', () => {
     const out = mkdtempSync(join(tmpdir(), 'sentinel-parity-'));
     try {
       for (const name of HANDLER_NAMES) {
-        await build({ ...esbuildOptions(handlerEntry(name), join(out, name), HANDLER_BUNDLE_NEEDS[name].nativeModules), logLevel: 'silent' });
+        await build({ ...esbuildOptions(handlerEntry(name), join(out, name), HANDLER_CATALOG[name].bundle.nativeModules), logLevel: 'silent' });
         const bench = readFileSync(join(out, name, BUNDLE_SETTINGS.outFile), 'utf8');
         const cdk = readFileSync(join(assetDir(name), 'index.mjs'), 'utf8');
         expect(bench === cdk, `${name}: bench bundle differs from the CDK asset`).toBe(true);

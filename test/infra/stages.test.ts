@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../infra/bundling/handlerCatalog';
+import { PROJECT_ROOT } from '../../infra/bundling/handlerEntry';
 import { STAGE_NAMES } from '../../infra/config/chainEnvironments';
 import type { SentinelStacks } from '../../infra/sentinelApp';
 import { cleanUpSynth, deployedStageContext, synthStage } from './synthStage';

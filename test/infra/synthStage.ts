@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
-import { PROJECT_ROOT } from '../../infra/bundling/handlerCatalog';
+import { PROJECT_ROOT } from '../../infra/bundling/handlerEntry';
 import { buildSentinelApp, type SentinelStacks } from '../../infra/sentinelApp';
 
 export type StackPart = 'keys' | 'data' | 'messaging' | 'web' | 'compute' | 'monitoring';

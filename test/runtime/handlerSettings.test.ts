@@ -1,30 +1,74 @@
-import { describe, expect, it } from 'vitest';
-import { ConfigError, HANDLER_REQUIREMENTS, settingsFor } from '../../functions/config/settings';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, settingsFor } from '../../functions/config/settings';
+import { HANDLER_CATALOG, HANDLER_NAMES, type HandlerName } from '../../functions/handlers/catalog';
 import { handler as collectHandler } from '../../functions/handlers/collect';
 import { lambdaContext } from '../../local/lambdaContext';
+import { PROJECT_ROOT } from '../../infra/bundling/handlerEntry';
 
 const FULL = {
   ROCKET_NODE_URL: 'http://127.0.0.1:9/node',
   ROCKET_INDEXER_URL: 'http://127.0.0.1:9/indexer',
   NOTIFY_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/notify',
   COLLECT_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/collect',
+  REPORT_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/report',
   PUBLIC_BASE_URL: 'https://links.example.com',
   SIGN_REVOCATION_FUNCTION_NAME: 'sign-revocation',
   LINK_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:link',
 };
 
+/** The handlers actually present: every `functions/handlers/<name>.ts` but the catalog itself. */
+const HANDLER_FILES = readdirSync(join(PROJECT_ROOT, 'functions', 'handlers'))
+  .filter((file) => file.endsWith('.ts') && file !== 'catalog.ts')
+  .map((file) => file.slice(0, -'.ts'.length))
+  .sort();
+
+/** Every environment variable the cases below may unset, restored after each. */
+const TOUCHED = [...Object.keys(FULL), 'SENTINEL_LINK_SECRET'];
+const saved = Object.fromEntries(TOUCHED.map((name) => [name, process.env[name]]));
+afterEach(() => {
+  for (const name of TOUCHED) {
+    if (saved[name] === undefined) delete process.env[name];
+    else process.env[name] = saved[name];
+  }
+});
+
+/** The first event of a handler's Lambda, in an environment of `env` only (of the variables above): what it fails with. */
+async function firstEventFailure(name: string, env: Record<string, string>): Promise<unknown> {
+  for (const variable of TOUCHED) delete process.env[variable];
+  Object.assign(process.env, env);
+  const module = (await import(`../../functions/handlers/${name}.ts`)) as { handler: (event: unknown, context: unknown) => Promise<unknown> };
+  return module.handler({}, lambdaContext(name)).then(
+    () => expect.fail(`${name} started without ${Object.keys(FULL).filter((v) => !(v in env)).join(', ')}`),
+    (error: unknown) => error,
+  );
+}
+
+describe('the handler catalog', () => {
+  it('lists exactly the handler files of functions/handlers', () => {
+    expect([...HANDLER_NAMES].sort()).toEqual(HANDLER_FILES);
+  });
+});
+
 describe('settings per handler', () => {
-  it.each(Object.entries(HANDLER_REQUIREMENTS))('%s fails at load naming each variable it requires', (name, requirement) => {
-    expect(() => settingsFor(name as keyof typeof HANDLER_REQUIREMENTS, FULL)).not.toThrow();
+  it.each(HANDLER_FILES)('%s refuses its first event naming each variable it requires', async (name) => {
+    const requirement = HANDLER_CATALOG[name as HandlerName].requires;
+    expect(() => settingsFor(name as HandlerName, FULL)).not.toThrow();
     for (const variable of requirement.settings) {
       const env: Record<string, string> = { ...FULL };
       delete env[variable];
-      expect(() => settingsFor(name as keyof typeof HANDLER_REQUIREMENTS, env)).toThrow(new RegExp(`^${variable}: is required by ${name}`));
+      expect(() => settingsFor(name as HandlerName, env)).toThrow(new RegExp(`^${variable}: is required by ${name}`));
+      const failure = await firstEventFailure(name, env);
+      expect(failure, `${name} without ${variable}`).toBeInstanceOf(ConfigError);
+      expect((failure as Error).message).toMatch(new RegExp(`^${variable}: is required by ${name}`));
     }
     if (requirement.linkSecret) {
       const { LINK_SECRET_ARN: _unset, ...env } = FULL;
-      expect(() => settingsFor(name as keyof typeof HANDLER_REQUIREMENTS, env)).toThrow(/^LINK_SECRET_ARN: is required/);
-      expect(() => settingsFor(name as keyof typeof HANDLER_REQUIREMENTS, { ...env, SENTINEL_LINK_SECRET: 'x'.repeat(32) })).not.toThrow();
+      expect(() => settingsFor(name as HandlerName, env)).toThrow(/^LINK_SECRET_ARN: is required/);
+      expect(() => settingsFor(name as HandlerName, { ...env, SENTINEL_LINK_SECRET: 'x'.repeat(32) })).not.toThrow();
+      const failure = await firstEventFailure(name, env);
+      expect((failure as Error).message).toMatch(new RegExp(`^LINK_SECRET_ARN: is required by ${name}`));
     }
   });
 
@@ -35,14 +79,9 @@ describe('settings per handler', () => {
   });
 
   it('the collect Lambda refuses its first event when a required variable is missing, naming it', async () => {
-    const saved = process.env['ROCKET_NODE_URL'];
     delete process.env['ROCKET_NODE_URL'];
-    try {
-      const failure = await collectHandler({ Records: [] }, lambdaContext('collect')).catch((error: unknown) => error);
-      expect(failure).toBeInstanceOf(ConfigError);
-      expect((failure as ConfigError).variable).toBe('ROCKET_NODE_URL');
-    } finally {
-      if (saved !== undefined) process.env['ROCKET_NODE_URL'] = saved;
-    }
+    const failure = await collectHandler({ Records: [] }, lambdaContext('collect')).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ConfigError);
+    expect((failure as ConfigError).variable).toBe('ROCKET_NODE_URL');
   });
 });

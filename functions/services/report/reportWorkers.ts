@@ -1,3 +1,4 @@
+import { HANDLER_CATALOG } from '../../handlers/catalog';
 import { workQueueSettings, type WorkQueueSettings } from '../../queue/workQueueSettings';
 
 /**
@@ -11,7 +12,7 @@ export const REPORT_WORKER_CONCURRENCY = 4;
 export const REPORT_BATCH_SIZE = 10;
 
 /** The report worker's (`daily-report`) Lambda timeout, seconds. */
-export const REPORT_WORKER_TIMEOUT_SECONDS = 120;
+export const REPORT_WORKER_TIMEOUT_SECONDS = HANDLER_CATALOG['daily-report'].sizing.timeoutSeconds;
 
 /**
  * The report queue's redelivery, read by the CDK report queue and by the local report pipeline

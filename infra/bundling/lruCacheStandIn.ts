@@ -1,8 +1,14 @@
 /**
- * Stands in for `mnemonist/lru-cache` in the Lambda bundles (`LAMBDA_STUBS`): the DynamoDB
- * client's endpoint-discovery cache (`@aws-sdk/endpoint-cache`) keeps its entries in one and uses
- * `get`, `set`, `has`, `peek` and `clear`; a `Map` in insertion order does the same in a few
- * lines instead of ~7 KB (tested against mnemonist's).
+ * Stands in for `mnemonist/lru-cache` in the Lambda bundles (an alias of `LAMBDA_ALIASES`, no
+ * rewriting): the DynamoDB client's endpoint-discovery cache (`@aws-sdk/endpoint-cache`) keeps its
+ * entries in one and uses `get`, `set`, `has`, `peek` and `clear`; a `Map` in insertion order does
+ * the same.
+ *
+ * - Upstream: `node_modules/mnemonist/lru-cache.js` (with `utils/typed-arrays.js`, `utils/iterables.js`).
+ * - Saves 6.9 KB minified in every bundle holding the DynamoDB client (all nine).
+ * - Verified against mnemonist 0.38.3 (as imported by @aws-sdk/endpoint-cache 3.972.11), call for
+ *   call, by `test/infra/lruCacheStandIn.test.ts`; on a bump that test is the check, and deleting
+ *   the alias is the way out.
  */
 export default class LRUCache<K, V> {
   private readonly entries = new Map<K, V>();

@@ -1,0 +1,115 @@
+/**
+ * The one list of Lambda handlers, one file each at `functions/handlers/<name>.ts` exporting
+ * `handler`, with what each needs: the settings it cannot start without (`settingsFor`), its
+ * timeout and memory (the CDK stack), the AWS SDK clients its bundle holds (the bundle tests),
+ * and what ships next to its bundle (infra/bundling). Config, infra, bench and tests read this;
+ * `test/runtime/handlerSettings.test.ts` checks it against the files present. Data only: it
+ * imports nothing, so every layer may read it.
+ */
+
+/** Settings a function cannot work without when unset (the rest have defaults or are optional). */
+export type RequirableSetting =
+  | 'ROCKET_NODE_URL'
+  | 'ROCKET_INDEXER_URL'
+  | 'PUBLIC_BASE_URL'
+  | 'COLLECT_QUEUE_URL'
+  | 'NOTIFY_QUEUE_URL'
+  | 'REPORT_QUEUE_URL'
+  | 'SIGN_REVOCATION_FUNCTION_NAME';
+
+/** An AWS SDK v3 client package, without its `@aws-sdk/` scope. */
+export type SdkClient = 'client-dynamodb' | 'client-kms' | 'client-lambda' | 'client-secrets-manager' | 'client-ses' | 'client-sqs';
+
+/** What one handler needs. */
+export interface HandlerSpec {
+  /** What it requires besides the defaults; `linkSecret` is `SENTINEL_LINK_SECRET` or `LINK_SECRET_ARN`. */
+  readonly requires: { readonly settings: readonly RequirableSetting[]; readonly linkSecret: boolean };
+  /** Timeout (s) and memory (MB) of its Lambda. */
+  readonly sizing: { readonly timeoutSeconds: number; readonly memoryMb: number };
+  /** The SDK clients it talks to, sorted; its bundle holds exactly these. */
+  readonly sdkClients: readonly SdkClient[];
+  /**
+   * What ships next to its bundle: `templates/` (read from `TEMPLATES_DIR`), the chart fonts in
+   * `fonts/` (Lambda has no system fonts), and packages with a native addon (esbuild cannot bundle
+   * `.node` files: they stay external and are copied with the binary for the function's architecture).
+   */
+  readonly bundle: { readonly templates: boolean; readonly fonts: boolean; readonly nativeModules: readonly string[] };
+}
+
+const PLAIN = { templates: false, fonts: false, nativeModules: [] } as const;
+/** Email renderers: Handlebars templates, and the chart PNG drawn by `@resvg/resvg-js` with its fonts. */
+const MAIL = { templates: true, fonts: true, nativeModules: ['@resvg/resvg-js'] } as const;
+
+/** Every handler, by name. */
+export const HANDLER_CATALOG = {
+  dispatch: {
+    requires: { settings: ['COLLECT_QUEUE_URL'], linkSecret: false },
+    sizing: { timeoutSeconds: 60, memoryMb: 512 },
+    sdkClients: ['client-dynamodb', 'client-sqs'],
+    bundle: PLAIN,
+  },
+  collect: {
+    requires: { settings: ['ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'NOTIFY_QUEUE_URL'], linkSecret: false },
+    // A batch of up to 10 accounts (or delegate-watch jobs of up to 100) at the instance's CHAIN_RPS,
+    // first polls backfilling in chunks. Its time is the token bucket, not CPU, and Lambda bills the
+    // wait by memory: at 128 MB (~1/14 vCPU) a steady-state chain request's CPU (< 5 ms measured, ~70 ms
+    // there) still fits in the bucket's 118 ms between requests at 8.5 rps, and the heaviest job, a
+    // 7-day backfill at 1m, peaked at 78 MB resident (`bench/collectMemory.ts`).
+    sizing: { timeoutSeconds: 120, memoryMb: 128 },
+    sdkClients: ['client-dynamodb', 'client-sqs'],
+    bundle: PLAIN,
+  },
+  'report-dispatch': {
+    requires: { settings: ['REPORT_QUEUE_URL'], linkSecret: false },
+    sizing: { timeoutSeconds: 60, memoryMb: 512 },
+    // SES for the missed-report notice to OPERATOR_EMAIL (its client is made on the first such email only).
+    sdkClients: ['client-dynamodb', 'client-sqs', 'client-ses'],
+    bundle: PLAIN,
+  },
+  notify: {
+    requires: { settings: ['PUBLIC_BASE_URL'], linkSecret: true },
+    // Rendering (Handlebars, inlined CSS, chart PNG) is CPU-bound: more memory buys CPU.
+    sizing: { timeoutSeconds: 60, memoryMb: 1024 },
+    sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-ses'],
+    bundle: MAIL,
+  },
+  'daily-report': {
+    requires: { settings: ['PUBLIC_BASE_URL', 'ROCKET_NODE_URL', 'ROCKET_INDEXER_URL'], linkSecret: true },
+    // The report worker: a batch of reports rendered in parallel (1 vCPU), sent at its share of the
+    // mail rate, throttled sends backed off for up to ~30 s.
+    sizing: { timeoutSeconds: 120, memoryMb: 1769 },
+    sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-ses'],
+    bundle: MAIL,
+  },
+  'revoke-page': {
+    requires: { settings: ['PUBLIC_BASE_URL', 'SIGN_REVOCATION_FUNCTION_NAME'], linkSecret: true },
+    // Must answer within API Gateway's 30 s integration limit while it waits for `sign-revocation`.
+    sizing: { timeoutSeconds: 29, memoryMb: 512 },
+    sdkClients: ['client-dynamodb', 'client-lambda', 'client-secrets-manager'],
+    bundle: PLAIN,
+  },
+  'preferences-page': {
+    requires: { settings: ['PUBLIC_BASE_URL'], linkSecret: true },
+    sizing: { timeoutSeconds: 10, memoryMb: 512 },
+    sdkClients: ['client-dynamodb', 'client-secrets-manager'],
+    bundle: PLAIN,
+  },
+  'sign-revocation': {
+    requires: { settings: ['ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'NOTIFY_QUEUE_URL'], linkSecret: false },
+    sizing: { timeoutSeconds: 25, memoryMb: 512 },
+    sdkClients: ['client-dynamodb', 'client-kms', 'client-sqs'],
+    bundle: PLAIN,
+  },
+  'ses-events': {
+    requires: { settings: [], linkSecret: false },
+    sizing: { timeoutSeconds: 30, memoryMb: 256 },
+    sdkClients: ['client-dynamodb'],
+    bundle: PLAIN,
+  },
+} as const satisfies Record<string, HandlerSpec>;
+
+/** A Lambda handler by name (its file is `functions/handlers/<name>.ts`). */
+export type HandlerName = keyof typeof HANDLER_CATALOG;
+
+/** Every handler name, in the catalog's order. */
+export const HANDLER_NAMES = Object.keys(HANDLER_CATALOG) as readonly HandlerName[];
