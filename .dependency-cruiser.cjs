@@ -66,7 +66,7 @@ module.exports = {
       severity: 'error',
       comment: 'Use cases never import page controllers, the composition root or handlers.',
       from: { path: '^functions/services/' },
-      to: { path: '^functions/(web|runtime|handlers)/' },
+      to: { path: '^functions/(web|runtime|handlers)/', pathNot: HANDLER_CATALOG },
     },
     {
       name: 'delivery-is-shared-by-features',
