@@ -63,7 +63,7 @@ export const HANDLER_CATALOG = {
     requires: { settings: ['REPORT_QUEUE_URL'], linkSecret: false },
     sizing: { timeoutSeconds: 60, memoryMb: 512 },
     // SES for the missed-report notice to OPERATOR_EMAIL (its client is made on the first such email only).
-    sdkClients: ['client-dynamodb', 'client-sqs', 'client-ses'],
+    sdkClients: ['client-dynamodb', 'client-ses', 'client-sqs'],
     bundle: PLAIN,
   },
   notify: {

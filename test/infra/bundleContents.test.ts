@@ -24,11 +24,11 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
   dispatch: ['accounts'],
   collect: ['accounts', 'alertState', 'curves', 'delegateView', 'snapshots'],
-  'report-dispatch': ['accounts', 'recipients'],
-  notify: ['accounts', 'curves', 'delegateView', 'delivery', 'preferences', 'suppression'],
-  'daily-report': ['accounts', 'curves', 'delegateView', 'delivery', 'preferences', 'recipients', 'reportRecords', 'suppression'],
+  'report-dispatch': ['accounts', 'missedReports', 'recipients', 'reportLedger'],
+  notify: ['accounts', 'alertState', 'curves', 'delegateView', 'delivery', 'preferences', 'suppression'],
+  'daily-report': ['accounts', 'curves', 'delegateView', 'delivery', 'preferences', 'recipients', 'reportLedger', 'reportRecords', 'suppression'],
   'revoke-page': ['accounts', 'delegateView', 'suppression', 'token'],
-  'preferences-page': ['alertState', 'preferences', 'token'],
+  'preferences-page': ['accounts', 'alertState', 'preferences', 'token'],
   'sign-revocation': ['accounts', 'audit', 'lease', 'token'],
   'ses-events': ['suppression'],
 };
@@ -37,7 +37,8 @@ const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
 const NEVER_IN: Partial<Record<HandlerName, readonly RegExp[]>> = {
   notify: [/^functions\/services\/report\//, /^functions\/chain\/(chainClient|httpTransport)\.ts$/, /^functions\/runtime\/(digestSenderFor|reportMailerDepsFromEnv)\.ts$/],
   dispatch: [/^functions\/services\/(notify|report|revocation)\//, /^functions\/mail\//, /^functions\/chain\/chainClient\.ts$/],
-  'report-dispatch': [/^functions\/services\/(notify|collect|revocation)\//, /^functions\/mail\//, /^functions\/chain\/chainClient\.ts$/],
+  // report-dispatch sends the missed-report notice to OPERATOR_EMAIL: MIME and the SES sender, but no rendering.
+  'report-dispatch': [/^functions\/services\/(notify|collect|revocation)\//, /^functions\/mail\/(?!sesSender|mime|errors)/, /^functions\/chain\/chainClient\.ts$/],
   'ses-events': [/^functions\/services\/(notify|report|collect|revocation)\//, /^functions\/mail\//, /^functions\/chain\//],
 };
 
