@@ -4,7 +4,7 @@ import type { StoredCurvePoint } from '../functions/store/curvesRepository';
 import type { DelegateView } from '../functions/store/delegateViewRepository';
 import type { ReportRecord } from '../functions/store/reportRecordsRepository';
 import type { Snapshot } from '../functions/store/snapshotsRepository';
-import type { DueReportsDeps } from '../functions/services/report/dueReports';
+import type { DueReportsDeps } from '../functions/services/report/send/dueReports';
 
 /** One account's stored data. */
 export interface StoredAccountData {

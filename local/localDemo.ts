@@ -1,6 +1,6 @@
 import { accountSettingsSchema } from '../functions/domain/account';
 import { newTrackedAccount } from '../functions/domain/trackedAccount';
-import { dueReports } from '../functions/services/report/dueReports';
+import { dueReports } from '../functions/services/report/send/dueReports';
 import type { Repositories } from '../functions/store/repositories';
 import type { LocalSystem } from './localSystem';
 import { SimControlClient, setUpDemo, type DemoAccount } from './sim';

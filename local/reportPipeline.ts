@@ -1,8 +1,8 @@
 import type { ReportJob } from '../functions/messages/reportJob';
-import { dispatchReports, type ReportDispatchOutcome } from '../functions/services/report/dispatchReports';
-import { REPORT_BATCH_SIZE, REPORT_QUEUE, REPORT_WORKER_CONCURRENCY } from '../functions/services/report/reportWorkers';
+import { dispatchReports, type ReportDispatchOutcome } from '../functions/services/report/schedule/dispatchReports';
+import { REPORT_BATCH_SIZE, REPORT_QUEUE, REPORT_WORKER_CONCURRENCY } from '../functions/services/report/schedule/reportWorkers';
 import type { Log } from '../functions/shared/observability';
-import { reconcileReports, type ReconcileDeps, type ReconcileOutcome } from '../functions/services/report/reconcileReports';
+import { reconcileReports, type ReconcileDeps, type ReconcileOutcome } from '../functions/services/report/schedule/reconcileReports';
 import type { AccountsRepository } from '../functions/store/accountsRepository';
 import type { RecipientsRepository } from '../functions/store/recipientsRepository';
 import type { ReportLedgerRepository } from '../functions/store/reportLedgerRepository';

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import * as z from 'zod';
 import type { TrackedAccount } from '../../functions/domain/account';
 import { defaultRecipientSettings, recipientSettingsSchema, type ReportMode, type Weekday } from '../../functions/domain/recipientSettings';
-import { saveRecipient } from '../../functions/services/report/saveRecipient';
+import { saveRecipient } from '../../functions/services/report/schedule/saveRecipient';
 import type { RecipientRecord } from '../../functions/store/recipientsRepository';
 import type { Suppression } from '../../functions/store/suppressionRepository';
 import type { CliContext } from '../cliRuntime';

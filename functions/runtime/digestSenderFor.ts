@@ -1,6 +1,6 @@
-import type { DigestSender } from '../services/report/digestInput';
-import type { DueReportsDeps } from '../services/report/dueReports';
-import { sendDigest } from '../services/report/sendDigest';
+import type { DigestSender } from '../services/report/send/digestInput';
+import type { DueReportsDeps } from '../services/report/send/dueReports';
+import { sendDigest } from '../services/report/send/sendDigest';
 
 /**
  * The `DigestSender` every composition root (the report Lambdas, `sentinel`, `npm start`) wires

@@ -1,6 +1,6 @@
 import type { ChainClient } from '../chain/ports';
 import { settingsFor } from '../config/settings';
-import type { DueReportsDeps } from '../services/report/dueReports';
+import type { DueReportsDeps } from '../services/report/send/dueReports';
 import { AccountsRepository } from '../store/accountsRepository';
 import { CurvesRepository } from '../store/curvesRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';

@@ -4,7 +4,10 @@ import { fileURLToPath } from 'node:url';
 /** The repository root: the CDK bundling input and the base of every handler entry. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Every Lambda handler, one file each at `functions/handlers/<name>.ts` exporting `handler`. */
+/**
+ * Every Lambda handler, one file each at `functions/handlers/<name>.ts` exporting `handler` (except
+ * where `ENTRY_FILES` names another file). The name is also the deployed function's name.
+ */
 export const HANDLER_NAMES = [
   'dispatch',
   'collect',
@@ -49,7 +52,14 @@ export const HANDLER_BUNDLE_NEEDS: Readonly<Record<HandlerName, HandlerBundleNee
   'ses-events': PLAIN,
 };
 
+/**
+ * Handlers whose entry file is named for what it does while the deployed function keeps its name
+ * and CDK logical id (renaming those would replace the function and its queue event source; see
+ * docs/deploy.md).
+ */
+const ENTRY_FILES: Partial<Record<HandlerName, string>> = { 'daily-report': 'report-worker' };
+
 /** Absolute path of a handler's entry file. */
 export function handlerEntry(name: HandlerName, root: string = PROJECT_ROOT): string {
-  return join(root, 'functions', 'handlers', `${name}.ts`);
+  return join(root, 'functions', 'handlers', `${ENTRY_FILES[name] ?? name}.ts`);
 }

@@ -1,5 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
-import { REPORT_WORKER_TIMEOUT_SECONDS } from '../../functions/services/report/reportWorkers';
+import { REPORT_WORKER_TIMEOUT_SECONDS } from '../../functions/services/report/schedule/reportWorkers';
 import type { HandlerName } from '../bundling/handlerCatalog';
 
 /** Timeout and memory of one Lambda. */

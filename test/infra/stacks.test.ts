@@ -9,7 +9,7 @@ import { HANDLER_BUNDLE_NEEDS, HANDLER_NAMES, handlerEntry } from '../../infra/b
 import { FUNCTION_SIZING } from '../../infra/config/functionSizing';
 import { VISIBILITY_FACTOR } from '../../infra/constructs/WorkQueue';
 import { MAX_RECEIVE_COUNT } from '../../infra/stacks/MessagingStack';
-import { REPORT_BATCH_SIZE, REPORT_WORKER_CONCURRENCY } from '../../functions/services/report/reportWorkers';
+import { REPORT_BATCH_SIZE, REPORT_WORKER_CONCURRENCY } from '../../functions/services/report/schedule/reportWorkers';
 import { TABLES } from '../../functions/store/tableDefinitions';
 import { worstCaseRps } from '../../infra/config/chainRateBudget';
 import { STAGE_ENV } from '../../infra/constructs/SentinelFunction';

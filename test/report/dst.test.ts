@@ -2,7 +2,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { localDate, localDayBounds } from '../../functions/domain/localTime';
 import { nextReportAt } from '../../functions/domain/reportTime';
 import { recordingDigests } from './recordingDigests';
-import { dueReports } from '../../functions/services/report/dueReports';
+import { dueReports } from '../../functions/services/report/send/dueReports';
 import { accountRecord, testAddress } from '../store/accountFixture';
 import { testTables } from '../support/testTables';
 import { header, mailDeps, mailTo, testClock, uniqueEmail } from '../delivery/mailHarness';

@@ -1,11 +1,11 @@
-import { localDate, type LocalDate } from '../../domain/localTime';
-import { periodsDue, recipientClock, type RecipientClock } from '../../domain/recipientSchedule';
-import type { ReportPeriod } from '../../domain/recipientSettings';
-import { describeError } from '../../shared/describeError';
-import type { AccountRecord } from '../../store/accountItem';
-import type { RecipientRecord } from '../../store/recipientsRepository';
-import type { RecipientReportDeps } from './recipientReportDeps';
-import { sendDailyReport, type ReportOutcome } from './sendDailyReport';
+import { localDate, type LocalDate } from '../../../domain/localTime';
+import { periodsDue, recipientClock, type RecipientClock } from '../../../domain/recipientSchedule';
+import type { ReportPeriod } from '../../../domain/recipientSettings';
+import { describeError } from '../../../shared/describeError';
+import type { AccountRecord } from '../../../store/accountItem';
+import type { RecipientRecord } from '../../../store/recipientsRepository';
+import type { RecipientReportDeps } from './reportDeps';
+import { sendDailyReport, type ReportOutcome } from './sendAccountReport';
 
 /** One email (or one account's copy) a recipient run sent or tried. */
 export interface RecipientSend {

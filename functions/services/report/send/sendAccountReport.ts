@@ -1,24 +1,24 @@
-import { buildReportModel, type ReportModel } from '../../domain/reportModel';
-import { addDays, localDate, type LocalDate } from '../../domain/localTime';
-import { periodWindows, type PeriodWindows } from '../../domain/periodWindows';
-import type { ReportPeriod } from '../../domain/recipientSettings';
-import type { ActionLinks } from '../../links/actionLinks';
-import type { EmailRenderer } from '../../mail/render';
-import type { AccountStatus } from '../../mail/views';
-import type { Counters } from '../../shared/observability';
-import type { AccountRecord } from '../../store/accountItem';
-import type { AccountsRepository } from '../../store/accountsRepository';
-import type { SuppressionRepository } from '../../store/suppressionRepository';
-import { mailChart, type MailChart } from '../delivery/mailChart';
-import { deliverToRecipient, tallyOutcomes, type MailDeliveryDeps, type RecipientOutcome } from '../delivery/mailDelivery';
-import type { ReportRecordsRepository } from '../../store/reportRecordsRepository';
-import { loadReportData, loadSummaryData, type ReportChain, type ReportDataRepos } from './reportData';
-import { planReport, planClaimedReport, planExtraReport, type ReportPlan } from './reportPlan';
-import { renderReport } from './renderReport';
-import { CHART_ALT, dailyReportView } from './reportViews';
-import type { PreferencesRepository } from '../../store/preferencesRepository';
-import { recipientLinks } from '../delivery/recipientLinks';
-import { mailRecipients } from '../delivery/recipients';
+import { buildReportModel, type ReportModel } from '../../../domain/reportModel';
+import { addDays, localDate, type LocalDate } from '../../../domain/localTime';
+import { periodWindows, type PeriodWindows } from '../../../domain/periodWindows';
+import type { ReportPeriod } from '../../../domain/recipientSettings';
+import type { ActionLinks } from '../../../links/actionLinks';
+import type { EmailRenderer } from '../../../mail/render';
+import type { AccountStatus } from '../../../mail/views';
+import type { Counters } from '../../../shared/observability';
+import type { AccountRecord } from '../../../store/accountItem';
+import type { AccountsRepository } from '../../../store/accountsRepository';
+import type { SuppressionRepository } from '../../../store/suppressionRepository';
+import { mailChart, type MailChart } from '../../delivery/mailChart';
+import { deliverToRecipient, tallyOutcomes, type MailDeliveryDeps, type RecipientOutcome } from '../../delivery/mailDelivery';
+import type { ReportRecordsRepository } from '../../../store/reportRecordsRepository';
+import { loadReportData, loadSummaryData, type ReportChain, type ReportDataRepos } from '../compose/reportData';
+import { planReport, planClaimedReport, planExtraReport, type ReportPlan } from '../compose/reportPlan';
+import { renderReport } from '../compose/renderReport';
+import { CHART_ALT, dailyReportView } from '../compose/reportViews';
+import type { PreferencesRepository } from '../../../store/preferencesRepository';
+import { recipientLinks } from '../../delivery/recipientLinks';
+import { mailRecipients } from '../../delivery/recipients';
 
 export interface DailyReportDeps extends MailDeliveryDeps {
   /** A full `Repositories` fits. */

@@ -1,6 +1,6 @@
-import { describeError } from '../../shared/describeError';
-import type { MissedReport, MissedReportsRepository } from '../../store/missedReportsRepository';
-import { sendReportJob, type ReportJobDeps, type ReportJobOutcome } from './sendReportJob';
+import { describeError } from '../../../shared/describeError';
+import type { MissedReport, MissedReportsRepository } from '../../../store/missedReportsRepository';
+import { sendReportJob, type ReportJobDeps, type ReportJobOutcome } from '../send/sendReportJob';
 
 /** How far back "today's" missed reports go: the last 24 hours of due times. */
 export const MISSED_LOOKBACK_MS = 86_400_000;

@@ -1,11 +1,11 @@
-import type { AccountReportJob, RecipientReportJob, ReportJob } from '../../messages/reportJob';
-import { describeError } from '../../shared/describeError';
-import type { AccountsRepository } from '../../store/accountsRepository';
-import type { ReportLedgerRepository } from '../../store/reportLedgerRepository';
+import type { AccountReportJob, RecipientReportJob, ReportJob } from '../../../messages/reportJob';
+import { describeError } from '../../../shared/describeError';
+import type { AccountsRepository } from '../../../store/accountsRepository';
+import type { ReportLedgerRepository } from '../../../store/reportLedgerRepository';
 import { accountFollowers } from './accountFollowers';
-import type { RecipientReportDeps } from './recipientReportDeps';
+import type { RecipientReportDeps } from './reportDeps';
 import { needsRetry, sendRecipientReports, type RecipientReportResult } from './sendRecipientReports';
-import { sendDailyReport, type ReportOutcome } from './sendDailyReport';
+import { sendDailyReport, type ReportOutcome } from './sendAccountReport';
 
 /** Metric: seconds from a report's due minute to its sending, one value per report sent. */
 export const REPORT_LATENESS_METRIC = 'ReportLatenessSeconds';

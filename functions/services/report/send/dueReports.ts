@@ -1,15 +1,15 @@
-import type { ReportPeriod } from '../../domain/recipientSettings';
-import { followsAccountSchedule } from '../../domain/recipientSettings';
-import { describeError } from '../../shared/describeError';
-import type { AccountRecord } from '../../store/accountItem';
-import type { AccountsRepository } from '../../store/accountsRepository';
-import { mapConcurrent } from '../../store/concurrency';
-import type { RecipientsRepository } from '../../store/recipientsRepository';
+import type { ReportPeriod } from '../../../domain/recipientSettings';
+import { followsAccountSchedule } from '../../../domain/recipientSettings';
+import { describeError } from '../../../shared/describeError';
+import type { AccountRecord } from '../../../store/accountItem';
+import type { AccountsRepository } from '../../../store/accountsRepository';
+import { mapConcurrent } from '../../../store/concurrency';
+import type { RecipientsRepository } from '../../../store/recipientsRepository';
 import { accountFollowers } from './accountFollowers';
-import { claimRecipient } from './dispatchRecipientReports';
-import type { RecipientReportDeps } from './recipientReportDeps';
+import { claimRecipient } from '../schedule/dispatchRecipientReports';
+import type { RecipientReportDeps } from './reportDeps';
 import { sendRecipientReports, type RecipientRun } from './sendRecipientReports';
-import { sendDailyReport, type ReportOutcome } from './sendDailyReport';
+import { sendDailyReport, type ReportOutcome } from './sendAccountReport';
 
 export interface DueReportsDeps extends RecipientReportDeps {
   readonly repos: RecipientReportDeps['repos'] & {

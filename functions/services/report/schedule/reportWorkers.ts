@@ -1,4 +1,4 @@
-import { workQueueSettings, type WorkQueueSettings } from '../../queue/workQueueSettings';
+import { workQueueSettings, type WorkQueueSettings } from '../../../queue/workQueueSettings';
 
 /**
  * Instances of the report worker at once (the report queue event source's `maxConcurrency`, and
