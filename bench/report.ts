@@ -42,7 +42,9 @@ import { recipientLinks } from '../functions/services/delivery/recipientLinks';
 import { loadReportData } from '../functions/services/report/compose/reportData';
 import { planReport } from '../functions/services/report/compose/reportPlan';
 import { dailyReportView } from '../functions/services/report/compose/reportViews';
-import { sendDailyReport, type DailyReportDeps } from '../functions/services/report/send/sendAccountReport';
+import { digestSenderFor } from '../functions/runtime/digestSenderFor';
+import type { ReportDeps } from '../functions/services/report/send/reportDeps';
+import { sendAccountReport } from '../functions/services/report/send/sendAccountReport';
 import { sendDigest } from '../functions/services/report/send/sendDigest';
 import type { DigestInput } from '../functions/services/report/send/digestInput';
 import { REPORT_HTML_BUDGET_BYTES } from '../functions/services/report/compose/renderReport';
@@ -181,9 +183,9 @@ function meteredRenderer(inner: EmailRenderer): EmailRenderer {
   };
 }
 
-function depsFor(ses: SesLocal, data: readonly StoredAccountData[]): DailyReportDeps {
+function depsFor(ses: SesLocal, data: readonly StoredAccountData[]): ReportDeps {
   const client = new SESClient({ endpoint: ses.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' } });
-  return {
+  const deps = {
     repos: memoryReportRepos(data),
     // The chain simulator in process: the report's three windows cost no network time here.
     chain: {
@@ -198,7 +200,9 @@ function depsFor(ses: SesLocal, data: readonly StoredAccountData[]): DailyReport
     mailFrom: MAIL_FROM,
     log: silentLog,
     counters: memoryCounters(),
-  };
+    now: () => NOW,
+  } satisfies Omit<ReportDeps, 'digest'>;
+  return { ...deps, digest: digestSenderFor(deps) };
 }
 
 async function clearStore(ses: SesLocal): Promise<void> {
@@ -209,7 +213,7 @@ async function clearStore(ses: SesLocal): Promise<void> {
 async function run(ses: SesLocal, data: readonly StoredAccountData[], concurrency: number): Promise<string[]> {
   const deps = depsFor(ses, data);
   // Warm up (templates, fonts, JIT, the HTTP connection) on a forced report that is not measured.
-  await sendDailyReport(deps, data[0]!.account, { now: NOW - DAY, force: true });
+  await sendAccountReport(deps, data[0]!.account, { kind: 'extra', regularIfDue: true }, NOW - DAY);
   await clearStore(ses);
   global.gc?.();
   const before = process.memoryUsage();
@@ -219,7 +223,7 @@ async function run(ses: SesLocal, data: readonly StoredAccountData[], concurrenc
   const started = performance.now();
   await mapConcurrent(data, concurrency, async ({ account }) => {
     const t0 = performance.now();
-    const outcome = await sendDailyReport(deps, account, { now: NOW });
+    const outcome = await sendAccountReport(deps, account, { kind: 'scheduled' }, NOW);
     durations.push(performance.now() - t0);
     if (outcome.kind !== 'sent') throw new Error(`${account.address}: expected a sent report, got ${JSON.stringify(outcome)}`);
     if (++done % CLEAR_EVERY === 0) await clearStore(ses);

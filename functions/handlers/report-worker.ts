@@ -2,16 +2,17 @@ import { reportJobSchema } from '../messages/reportJob';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { reportMailerDepsFromEnv } from '../runtime/reportMailerDepsFromEnv';
 import { sqsHandler, type SqsHandlerDeps } from '../runtime/sqsHandler';
-import { sendReportJob, type ReportJobDeps } from '../services/report/send/sendReportJob';
+import type { ReportDeps } from '../services/report/send/reportDeps';
+import { sendReportJob } from '../services/report/send/sendReportJob';
 
 /** What the report worker needs: the report service's ports, the clock, and a metrics flush per invocation. */
-export interface ReportWorkerDeps extends ReportJobDeps, SqsHandlerDeps {
+export interface ReportWorkerDeps extends ReportDeps, SqsHandlerDeps {
   /** Records of a batch in progress at once (the mail-rate governor paces the sends); default 10. */
   readonly recordConcurrency?: number;
 }
 
 /**
- * The report queue's consumer (the `daily-report` function): each record is one `ReportJob`
+ * The report queue's consumer, deployed as the `daily-report` function: each record is one `ReportJob`
  * (an account's report, or a recipient's own reports) claimed by `report-dispatch`, sent with `sendReportJob`, records of a batch in parallel (the
  * mail-rate governor paces the sends). A record to be retried, or that the invocation's deadline
  * left unstarted, fails alone (partial batch response): SQS brings it back after the visibility

@@ -2,55 +2,34 @@ import { buildReportModel, type ReportModel } from '../../../domain/reportModel'
 import { addDays, localDate, type LocalDate } from '../../../domain/localTime';
 import { periodWindows, type PeriodWindows } from '../../../domain/periodWindows';
 import type { ReportPeriod } from '../../../domain/recipientSettings';
-import type { ActionLinks } from '../../../links/actionLinks';
-import type { EmailRenderer } from '../../../mail/render';
 import type { AccountStatus } from '../../../mail/views';
-import type { Counters } from '../../../shared/observability';
 import type { AccountRecord } from '../../../store/accountItem';
-import type { AccountsRepository } from '../../../store/accountsRepository';
-import type { SuppressionRepository } from '../../../store/suppressionRepository';
 import { mailChart, type MailChart } from '../../delivery/mailChart';
-import { deliverToRecipient, tallyOutcomes, type MailDeliveryDeps, type RecipientOutcome } from '../../delivery/mailDelivery';
-import type { ReportRecordsRepository } from '../../../store/reportRecordsRepository';
-import { loadReportData, loadSummaryData, type ReportChain, type ReportDataRepos } from '../compose/reportData';
+import { deliverToRecipient, tallyOutcomes, type RecipientOutcome } from '../../delivery/mailDelivery';
+import { loadReportData, loadSummaryData } from '../compose/reportData';
+import type { ReportDeps } from './reportDeps';
 import { planReport, planClaimedReport, planExtraReport, type ReportPlan } from '../compose/reportPlan';
 import { renderReport } from '../compose/renderReport';
 import { CHART_ALT, dailyReportView } from '../compose/reportViews';
-import type { PreferencesRepository } from '../../../store/preferencesRepository';
 import { recipientLinks } from '../../delivery/recipientLinks';
 import { mailRecipients } from '../../delivery/recipients';
 
-export interface DailyReportDeps extends MailDeliveryDeps {
-  /** A full `Repositories` fits. */
-  readonly repos: MailDeliveryDeps['repos'] &
-    ReportDataRepos & {
-      readonly accounts: Pick<AccountsRepository, 'setNextReportAt'>;
-      readonly suppressions: Pick<SuppressionRepository, 'filter'>;
-      readonly reportRecords: Pick<ReportRecordsRepository, 'latestBefore' | 'put'>;
-      readonly preferences: Pick<PreferencesRepository, 'filter'>;
-    };
-  /** The chain's indexer: each window's summary and curves (`GET /portfolio`). */
-  readonly chain: ReportChain;
-  readonly renderer: EmailRenderer;
-  readonly links: Pick<ActionLinks, 'build'>;
-  readonly counters: Counters;
-}
-
-export interface DailyReportOptions {
-  readonly now: number;
-  /**
-   * Send now even if the report is not due (an extra report; the schedule is unchanged). `'extra'`:
-   * always as an extra, even when the account's own report is due, and without reading or moving
-   * its schedule (a recipient's forced run on the recipient's own clock).
-   */
-  readonly force?: boolean | 'extra';
-  /** The report of this local date, claimed by `report-dispatch` (which already moved `nextReportAt`). */
-  readonly claimed?: { readonly reportDate: LocalDate };
-  /** Send only to these of the account's addresses (recipients on the account's schedule); default all. */
-  readonly recipients?: readonly string[];
-  /** The span reported on; default `day`. Weekly and monthly summaries: `week`, `month`. */
-  readonly period?: ReportPeriod;
-}
+/**
+ * Which report `sendAccountReport` sends:
+ * - `scheduled`: the account's daily report of `reportDate`, claimed by the dispatch (which already
+ *   moved `nextReportAt`); without `reportDate`, the one due at `now` by the account's schedule, if
+ *   any, and the schedule moves after it (`sentinel report --account`);
+ * - `extra`: a daily report now, covering the previous local day, under an id of its own, the
+ *   schedule unchanged; with `regularIfDue`, a report that is due is sent as the regular one
+ *   instead (`sentinel report --force`); without, the schedule is not even read (a recipient's
+ *   forced run on its own clock);
+ * - `summary`: the weekly or monthly summary sent on `reportDate` (default the account's local date
+ *   at `now`); whoever calls decides it is due; the schedule is left alone.
+ */
+export type ReportMode =
+  | { readonly kind: 'scheduled'; readonly reportDate?: LocalDate }
+  | { readonly kind: 'extra'; readonly regularIfDue: boolean }
+  | { readonly kind: 'summary'; readonly period: 'week' | 'month'; readonly reportDate?: LocalDate };
 
 export type ReportOutcome =
   | { kind: 'sent'; reportDate: LocalDate; coveredDate: LocalDate; forced: boolean; recipients: number; messages: number; failed: number }
@@ -70,28 +49,18 @@ interface SharedParts {
 }
 
 /**
- * Sends the daily report of one account if it is due at `now` (or regardless, with `force`).
+ * Sends one account's report, as `mode` says (see `ReportMode`), to `to` (those of the account's
+ * addresses: the recipients on the account's schedule; default all).
  * Exactly one report per account per local day: every recipient's copy is delivered once under
- * `report:<address>:<local date>#<recipient>`, and once all are served the account's
- * `nextReportAt` moves to the next local day with a conditional write (a concurrent run that
- * moved it first wins; its copies were the same deliveries). The report is built (three chain
- * requests, see `loadReportData`) only when some copy still has to be sent; its window summaries
- * are then stored for the next report's changes.
- *
- * With `period: 'week' | 'month'` it sends the weekly or monthly summary instead (see
- * `summaryPlan`): whoever calls decides it is due; the account's schedule is left alone.
+ * `report:<address>:<local date>#<recipient>` (`report-week:…`, `report-month:…` for summaries),
+ * and once all are served a report sent by the account's schedule moves its `nextReportAt` to the
+ * next local day with a conditional write (a concurrent run that moved it first wins; its copies
+ * were the same deliveries). The report is built (three chain requests, see `loadReportData`) only
+ * when some copy still has to be sent; its window summaries are then stored for the next report's changes.
  */
-export async function sendDailyReport(deps: DailyReportDeps, account: AccountRecord, options: DailyReportOptions): Promise<ReportOutcome> {
-  const { now } = options;
-  const span = options.period ?? 'day';
-  const plan: ReportPlan & { windows?: PeriodWindows } =
-    span !== 'day'
-      ? summaryPlan(account, span, now, options)
-      : options.claimed
-        ? planClaimedReport(account, options.claimed.reportDate)
-        : options.force === 'extra'
-          ? planExtraReport(account, now)
-          : planReport(account, now, options.force ?? false);
+export async function sendAccountReport(deps: ReportDeps, account: AccountRecord, mode: ReportMode, now: number, to?: readonly string[]): Promise<ReportOutcome> {
+  const span: ReportPeriod = mode.kind === 'summary' ? mode.period : 'day';
+  const plan = reportPlanFor(account, mode, now);
   if (plan.kind === 'not-due') {
     if (plan.reschedule) await deps.repos.accounts.setNextReportAt(account.address, plan.nextAt, account.nextReportAt);
     return { kind: 'not-due', nextAt: plan.nextAt };
@@ -100,7 +69,7 @@ export async function sendDailyReport(deps: DailyReportDeps, account: AccountRec
     if (plan.nextReportAt !== null) await deps.repos.accounts.setNextReportAt(account.address, plan.nextReportAt, account.nextReportAt);
   };
 
-  const only = options.recipients?.map((email) => email.trim().toLowerCase());
+  const only = to?.map((email) => email.trim().toLowerCase());
   const addressed = only ? account.emails.filter((email) => only.includes(email.trim().toLowerCase())) : account.emails;
   const recipients = await mailRecipients(deps.repos, addressed, 'reports');
   if (recipients.length === 0) {
@@ -180,26 +149,30 @@ export async function sendDailyReport(deps: DailyReportDeps, account: AccountRec
 /** The email kind recorded on each delivery (all in the `reports` category). */
 const REPORT_KINDS: Readonly<Record<ReportPeriod, string>> = { day: 'daily-report', week: 'weekly-report', month: 'monthly-report' };
 
+/** The plan of `mode` for `account` at `now`. */
+function reportPlanFor(account: AccountRecord, mode: ReportMode, now: number): ReportPlan & { windows?: PeriodWindows } {
+  switch (mode.kind) {
+    case 'scheduled':
+      return mode.reportDate === undefined ? planReport(account, now, false) : planClaimedReport(account, mode.reportDate);
+    case 'extra':
+      return mode.regularIfDue ? planReport(account, now, true) : planExtraReport(account, now);
+    case 'summary':
+      return summaryPlan(account, mode.period, mode.reportDate ?? localDate(now, account.timezone));
+  }
+}
+
 /**
- * The plan of a weekly or monthly summary sent on `claimed.reportDate` (default: the account's
- * local date at `now`), under `report-week:<address>:<date>` (`report-month:…`), or with the send
- * time when forced, so a forced extra never takes the regular one's place. Never moves the schedule.
+ * The plan of a weekly or monthly summary sent on `reportDate`, under
+ * `report-week:<address>:<date>` (`report-month:…`). Never moves the schedule.
  */
-function summaryPlan(
-  account: AccountRecord,
-  span: 'week' | 'month',
-  now: number,
-  options: DailyReportOptions,
-): ReportPlan & { kind: 'send'; windows: PeriodWindows } {
-  const reportDate = options.claimed?.reportDate ?? localDate(now, account.timezone);
+function summaryPlan(account: AccountRecord, span: 'week' | 'month', reportDate: LocalDate): ReportPlan & { kind: 'send'; windows: PeriodWindows } {
   const windows = periodWindows(span, reportDate, account.timezone);
-  const forced = options.claimed === undefined && (options.force ?? false) !== false;
   return {
     kind: 'send',
-    eventId: forced ? `report-${span}:${account.address}:forced:${now}` : `report-${span}:${account.address}:${reportDate}`,
+    eventId: `report-${span}:${account.address}:${reportDate}`,
     reportDate,
     period: { localDate: addDays(reportDate, -1), startMs: windows.current.fromMs, endMs: windows.current.toMs, previousReportAt: windows.current.fromMs },
-    forced,
+    forced: false,
     nextReportAt: null,
     windows,
   };
