@@ -8,6 +8,7 @@ import { mailChart, type MailChart } from '../../delivery/mailChart';
 import { deliverToRecipient, tallyOutcomes, type RecipientOutcome } from '../../delivery/mailDelivery';
 import { loadReportData, loadSummaryData } from '../compose/reportData';
 import type { ReportDeps } from './reportDeps';
+import type { ReportOutcome } from './reportOutcome';
 import { planReport, planClaimedReport, planExtraReport, type ReportPlan } from '../compose/reportPlan';
 import { renderReport } from '../compose/renderReport';
 import { CHART_ALT, dailyReportView } from '../compose/reportViews';
@@ -30,17 +31,6 @@ export type ReportMode =
   | { readonly kind: 'scheduled'; readonly reportDate?: LocalDate }
   | { readonly kind: 'extra'; readonly regularIfDue: boolean }
   | { readonly kind: 'summary'; readonly period: 'week' | 'month'; readonly reportDate?: LocalDate };
-
-export type ReportOutcome =
-  | { kind: 'sent'; reportDate: LocalDate; coveredDate: LocalDate; forced: boolean; recipients: number; messages: number; failed: number }
-  /** Every recipient already had this report (a rerun). */
-  | { kind: 'duplicate'; reportDate: LocalDate; recipients: number }
-  | { kind: 'not-due'; nextAt: number }
-  | { kind: 'skipped'; reason: string }
-  /** Refused for good (e.g. SES rejected it); the day is not retried. */
-  | { kind: 'failed'; reason: string; recipients: number }
-  /** A passing failure, or another run holds a delivery: the next run tries again. */
-  | { kind: 'retry'; reason: string; recipients: number };
 
 interface SharedParts {
   model: ReportModel;

@@ -19,7 +19,7 @@ import { digestView } from '../compose/digestView';
 import { loadReportData, loadSummaryData } from '../compose/reportData';
 import { renderDigest } from '../compose/renderDigest';
 import type { ReportDeps } from './reportDeps';
-import type { ReportOutcome } from './sendAccountReport';
+import type { ReportOutcome } from './reportOutcome';
 import { unavailableReason } from '../compose/unavailableReason';
 
 /** Accounts whose figures a digest reads at once (each read is sequential: 3 chain requests a day, 2 a week or month). */

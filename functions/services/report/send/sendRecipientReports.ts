@@ -5,7 +5,8 @@ import { describeError } from '../../../shared/describeError';
 import type { AccountRecord } from '../../../store/accountItem';
 import type { RecipientRecord } from '../../../store/recipientsRepository';
 import type { ReportDeps } from './reportDeps';
-import { sendAccountReport, type ReportMode, type ReportOutcome } from './sendAccountReport';
+import { sendAccountReport, type ReportMode } from './sendAccountReport';
+import type { ReportOutcome } from './reportOutcome';
 
 /** One email (or one account's copy) a recipient run sent or tried. */
 export interface RecipientSend {

@@ -3,7 +3,8 @@ import { describeError } from '../../../shared/describeError';
 import { accountFollowers } from './accountFollowers';
 import type { ReportDeps } from './reportDeps';
 import { needsRetry, sendRecipientReports, type RecipientReportResult } from './sendRecipientReports';
-import { sendAccountReport, type ReportOutcome } from './sendAccountReport';
+import { sendAccountReport } from './sendAccountReport';
+import type { ReportOutcome } from './reportOutcome';
 
 /** Metric: seconds from a report's due minute to its sending, one value per report sent. */
 export const REPORT_LATENESS_METRIC = 'ReportLatenessSeconds';

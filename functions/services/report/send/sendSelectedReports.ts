@@ -6,7 +6,8 @@ import { mapConcurrent } from '../../../store/concurrency';
 import { accountFollowers } from './accountFollowers';
 import type { ReportDeps } from './reportDeps';
 import { sendRecipientReports, type RecipientRun } from './sendRecipientReports';
-import { sendAccountReport, type ReportMode, type ReportOutcome } from './sendAccountReport';
+import { sendAccountReport, type ReportMode } from './sendAccountReport';
+import type { ReportOutcome } from './reportOutcome';
 
 /** Reports prepared at once. */
 const CONCURRENCY = 4;
