@@ -4,7 +4,7 @@
  * For each account: build the report from stored data, render the chart PNG, render the email
  * (Handlebars + CSS inlining), assemble the MIME message and send it with `SendRawEmail` to a local
  * `aws-ses-v2-local` that the benchmark starts on a free port (and stops). This is the real
- * `sendDailyReport`, delivery records and links included.
+ * `sendAccountReport`, delivery records and links included.
  *
  * Data: 1,000 accounts generated in memory from a fixed seed, each with 30 days of hourly equity
  * and PnL points (721), a deposit or withdrawal on some days, two summary snapshots and up to
