@@ -11,7 +11,7 @@ const GB = 1e9;
 
 /** What the email side costs per report, measured by `bench/report.ts` in the same run. */
 export interface EmailMeasurement {
-  /** Mean wall time of one `sendDailyReport` (chart, render, MIME, send), ms. */
+  /** Mean wall time of one `sendAccountReport` (chart, render, MIME, send), ms. */
   readonly meanReportMs: number;
 }
 

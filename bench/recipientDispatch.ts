@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { defaultRecipientSettings } from '../functions/domain/recipientSettings';
 import type { RecipientReportJob } from '../functions/messages/reportJob';
 import type { MessageQueue } from '../functions/queue/messageQueue';
-import { dispatchRecipientReports } from '../functions/services/report/dispatchRecipientReports';
+import { dispatchRecipientReports } from '../functions/services/report/schedule/dispatchRecipientReports';
 import { mapConcurrent } from '../functions/store/concurrency';
 import { createTables, deleteTables } from '../functions/store/createTables';
 import { createDocumentClient, createDynamoDbClient } from '../functions/store/documentClient';

@@ -4,7 +4,7 @@
  * For each account: build the report from stored data, render the chart PNG, render the email
  * (Handlebars + CSS inlining), assemble the MIME message and send it with `SendRawEmail` to a local
  * `aws-ses-v2-local` that the benchmark starts on a free port (and stops). This is the real
- * `sendDailyReport`, delivery records and links included.
+ * `sendAccountReport`, delivery records and links included.
  *
  * Data: 1,000 accounts generated in memory from a fixed seed, each with 30 days of hourly equity
  * and PnL points (721), a deposit or withdrawal on some days, two summary snapshots and up to
@@ -39,13 +39,15 @@ import { SesSender } from '../functions/mail/sesSender';
 import { mailChart } from '../functions/services/delivery/mailChart';
 import { fromHeader } from '../functions/services/delivery/mailDelivery';
 import { recipientLinks } from '../functions/services/delivery/recipientLinks';
-import { loadReportData } from '../functions/services/report/reportData';
-import { planReport } from '../functions/services/report/reportPlan';
-import { dailyReportView } from '../functions/services/report/reportViews';
-import { sendDailyReport, type DailyReportDeps } from '../functions/services/report/sendDailyReport';
-import { sendDigest } from '../functions/services/report/sendDigest';
-import type { DigestInput } from '../functions/services/report/digestInput';
-import { REPORT_HTML_BUDGET_BYTES } from '../functions/services/report/renderReport';
+import { loadReportData } from '../functions/services/report/compose/reportData';
+import { planReport } from '../functions/services/report/compose/reportPlan';
+import { dailyReportView } from '../functions/services/report/compose/reportViews';
+import { digestSenderFor } from '../functions/runtime/digestSenderFor';
+import type { ReportDeps } from '../functions/services/report/send/reportDeps';
+import { sendAccountReport } from '../functions/services/report/send/sendAccountReport';
+import { sendDigest } from '../functions/services/report/send/sendDigest';
+import type { DigestInput } from '../functions/services/report/send/digestInput';
+import { REPORT_HTML_BUDGET_BYTES } from '../functions/services/report/compose/renderReport';
 import type { EmailRenderer } from '../functions/mail/render';
 import { memoryCounters, silentLog } from '../functions/shared/observability';
 import type { AccountRecord } from '../functions/store/accountItem';
@@ -181,9 +183,9 @@ function meteredRenderer(inner: EmailRenderer): EmailRenderer {
   };
 }
 
-function depsFor(ses: SesLocal, data: readonly StoredAccountData[]): DailyReportDeps {
+function depsFor(ses: SesLocal, data: readonly StoredAccountData[]): ReportDeps {
   const client = new SESClient({ endpoint: ses.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' } });
-  return {
+  const deps = {
     repos: memoryReportRepos(data),
     // The chain simulator in process: the report's three windows cost no network time here.
     chain: {
@@ -198,7 +200,9 @@ function depsFor(ses: SesLocal, data: readonly StoredAccountData[]): DailyReport
     mailFrom: MAIL_FROM,
     log: silentLog,
     counters: memoryCounters(),
-  };
+    now: () => NOW,
+  } satisfies Omit<ReportDeps, 'digest'>;
+  return { ...deps, digest: digestSenderFor(deps) };
 }
 
 async function clearStore(ses: SesLocal): Promise<void> {
@@ -209,7 +213,7 @@ async function clearStore(ses: SesLocal): Promise<void> {
 async function run(ses: SesLocal, data: readonly StoredAccountData[], concurrency: number): Promise<string[]> {
   const deps = depsFor(ses, data);
   // Warm up (templates, fonts, JIT, the HTTP connection) on a forced report that is not measured.
-  await sendDailyReport(deps, data[0]!.account, { now: NOW - DAY, force: true });
+  await sendAccountReport(deps, data[0]!.account, { kind: 'extra', regularIfDue: true }, NOW - DAY);
   await clearStore(ses);
   global.gc?.();
   const before = process.memoryUsage();
@@ -219,7 +223,7 @@ async function run(ses: SesLocal, data: readonly StoredAccountData[], concurrenc
   const started = performance.now();
   await mapConcurrent(data, concurrency, async ({ account }) => {
     const t0 = performance.now();
-    const outcome = await sendDailyReport(deps, account, { now: NOW });
+    const outcome = await sendAccountReport(deps, account, { kind: 'scheduled' }, NOW);
     durations.push(performance.now() - t0);
     if (outcome.kind !== 'sent') throw new Error(`${account.address}: expected a sent report, got ${JSON.stringify(outcome)}`);
     if (++done % CLEAR_EVERY === 0) await clearStore(ses);

@@ -4,7 +4,7 @@ import type { StoredCurvePoint } from '../functions/store/curvesRepository';
 import type { DelegateView } from '../functions/store/delegateViewRepository';
 import type { ReportRecord } from '../functions/store/reportRecordsRepository';
 import type { Snapshot } from '../functions/store/snapshotsRepository';
-import type { DueReportsDeps } from '../functions/services/report/dueReports';
+import type { ReportDeps } from '../functions/services/report/send/reportDeps';
 
 /** One account's stored data. */
 export interface StoredAccountData {
@@ -21,7 +21,7 @@ export interface StoredAccountData {
  * "newest before", conditional schedule writes, exactly-once deliveries, report records), so the benchmark
  * measures building, rendering and sending rather than a local database's latency.
  */
-export function memoryReportRepos(data: readonly StoredAccountData[]): DueReportsDeps['repos'] {
+export function memoryReportRepos(data: readonly StoredAccountData[]): ReportDeps['repos'] {
   const byAddress = new Map<string, StoredAccountData>(data.map((d) => [d.account.address, { ...d, account: { ...d.account } }]));
   const deliveries = new Map<string, 'in-progress' | 'sent' | 'failed'>();
   const records = new Map<string, ReportRecord[]>();
@@ -33,12 +33,6 @@ export function memoryReportRepos(data: readonly StoredAccountData[]): DueReport
         return found ? { ...found.account } : null;
       },
       getMany: async (addresses) => addresses.flatMap((address) => (find(address) ? [{ ...find(address)!.account }] : [])),
-      list: async () => [...byAddress.values()].map((d) => ({ ...d.account })),
-      queryReportsDue: async (now) =>
-        [...byAddress.values()]
-          .filter((d) => d.account.nextReportAt <= now)
-          .map((d) => ({ ...d.account }))
-          .sort((a, b) => a.nextReportAt - b.nextReportAt),
       setNextReportAt: async (address, next, expected) => {
         const found = find(address);
         if (!found || (expected !== undefined && found.account.nextReportAt !== expected)) return { kind: 'lost' };
@@ -81,8 +75,11 @@ export function memoryReportRepos(data: readonly StoredAccountData[]): DueReport
     recipients: {
       get: async () => null,
       getMany: async () => new Map(),
-      queryDue: async () => [],
-      setNextReportAt: async () => ({ kind: 'lost' }),
+    },
+    // The benchmark sends reports, not jobs: nothing to record.
+    reportLedger: {
+      finish: async () => ({ kind: 'finished' as const }),
+      noteFailure: async () => undefined,
     },
   };
 }

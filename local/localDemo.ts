@@ -1,6 +1,6 @@
 import { accountSettingsSchema } from '../functions/domain/account';
 import { newTrackedAccount } from '../functions/domain/trackedAccount';
-import { dueReports } from '../functions/services/report/dueReports';
+import { sendSelectedReports } from '../functions/services/report/send/sendSelectedReports';
 import type { Repositories } from '../functions/store/repositories';
 import type { LocalSystem } from './localSystem';
 import { SimControlClient, setUpDemo, type DemoAccount } from './sim';
@@ -51,7 +51,7 @@ export async function setUpLocalDemo(options: {
       if (fresh.length === 0) return;
       const cycle = await system.pipeline.runCycle({ kind: 'all' });
       options.log(`demo: collected ${cycle.outcomes.length} accounts`);
-      const reports = await dueReports(system.mail, options.now(), { force: true });
+      const reports = await sendSelectedReports(system.mail, options.now(), { kind: 'extra', accounts: await system.repos.accounts.list(), only: false });
       options.log(`demo: sent ${reports.filter((r) => r.outcome.kind === 'sent').length} daily report(s) to ${DEMO_EMAIL}`);
       const steady = demo.find((a) => a.role === 'steady');
       if (steady) {

@@ -2,7 +2,7 @@ import { KMSClient } from '@aws-sdk/client-kms';
 import type { ChainClient } from '../functions/chain/ports';
 import { resolveSigner } from '../functions/chain/resolveSigner';
 import type { Settings } from '../functions/config/settings';
-import { createDailyReportHandler } from '../functions/handlers/daily-report';
+import { createReportWorker } from '../functions/handlers/report-worker';
 import { createNotifyHandler } from '../functions/handlers/notify';
 import { createPreferencesPageHandler } from '../functions/handlers/preferences-page';
 import { createRevokePageHandler } from '../functions/handlers/revoke-page';
@@ -18,8 +18,7 @@ import { chainFrom, linkSecretsFrom, pageSecurity, required, sesSenderFrom } fro
 import { collectSettingsFrom } from '../functions/services/collect/collectSettings';
 import { backfillBudgetFrom } from '../functions/services/collect/backfillBudget';
 import { refinementBudgetFrom } from '../functions/services/collect/refinementBudget';
-import type { DueReportsDeps } from '../functions/services/report/dueReports';
-import type { ReportJobDeps } from '../functions/services/report/sendReportJob';
+import type { ReportDeps } from '../functions/services/report/send/reportDeps';
 import { reconcileDepsFrom } from '../functions/runtime/reconcileDepsFrom';
 import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
@@ -62,7 +61,7 @@ export interface LocalSystem {
   /** The mail-rate governor shared by every sender of this process (`MAIL_RATE`, default 14/s). */
   readonly governor: MailGovernor;
   /** The ports of the report service, sending as reports (for `sentinel report` and the demo). */
-  readonly mail: DueReportsDeps & ReportJobDeps;
+  readonly mail: ReportDeps;
   /** The public link endpoint's routes (`/revoke`, `/unsubscribe`, `/snooze`, `/preferences`) for the local HTTP adapter. */
   readonly webRoutes: readonly HttpRoute[];
 }
@@ -90,7 +89,7 @@ export function localMailDeps(
   links: ActionLinks,
   chain: ChainClient,
   sender: MailSender,
-): DueReportsDeps & ReportJobDeps {
+): ReportDeps {
   const { settings } = options;
   const deps = {
     repos: options.repos,
@@ -173,7 +172,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     reconcile: reconcileDepsFrom(settings, { repos, sender: () => governor.sender(ses, 'alert'), log, counters }),
     log,
     now,
-    consumer: createDailyReportHandler(mail),
+    consumer: createReportWorker(mail),
     ...(options.clock ? { queueClock: options.clock } : {}),
     ...(options.reportRetries === undefined ? {} : { retries: options.reportRetries }),
   });

@@ -1,8 +1,14 @@
 import type { ReportJob } from '../functions/messages/reportJob';
-import { dispatchReports, type ReportDispatchOutcome } from '../functions/services/report/dispatchReports';
-import { REPORT_BATCH_SIZE, REPORT_QUEUE, REPORT_WORKER_CONCURRENCY } from '../functions/services/report/reportWorkers';
+import type { MessageQueue, QueueEntry } from '../functions/queue/messageQueue';
+import { dispatchReports, type ReportDispatchDeps, type ReportDispatchOutcome } from '../functions/services/report/schedule/dispatchReports';
+import type { ReportDeps } from '../functions/services/report/send/reportDeps';
+import { runReportJob } from '../functions/services/report/send/sendReportJob';
+import type { ReportRunResult } from '../functions/services/report/send/sendSelectedReports';
+import { describeError } from '../functions/shared/describeError';
+import { mapConcurrent } from '../functions/store/concurrency';
+import { REPORT_BATCH_SIZE, REPORT_QUEUE, REPORT_WORKER_CONCURRENCY } from '../functions/services/report/schedule/reportWorkers';
 import type { Log } from '../functions/shared/observability';
-import { reconcileReports, type ReconcileDeps, type ReconcileOutcome } from '../functions/services/report/reconcileReports';
+import { reconcileReports, type ReconcileDeps, type ReconcileOutcome } from '../functions/services/report/schedule/reconcileReports';
 import type { AccountsRepository } from '../functions/store/accountsRepository';
 import type { RecipientsRepository } from '../functions/store/recipientsRepository';
 import type { ReportLedgerRepository } from '../functions/store/reportLedgerRepository';
@@ -67,3 +73,38 @@ export function createLocalReportPipeline(deps: LocalReportPipelineDeps) {
 }
 
 export type LocalReportPipeline = ReturnType<typeof createLocalReportPipeline>;
+
+/**
+ * `sentinel report`: one run of `report-dispatch` (`dispatchReports`: the reports due now are
+ * queued, recorded in the report ledger and claimed) into a queue of this process, then that
+ * queue drained through the report worker's own `runReportJob`, as many at once as the deployed
+ * workers, each job's outcome kept for the table. A job left to retry is not delivered again in
+ * this process: like a worker's last failed attempt, reconciliation records it as missed
+ * (`report --retry-missed`). One failure is recorded in its result and never stops the others.
+ */
+export async function dispatchAndDrainReports(dispatch: Omit<ReportDispatchDeps, 'reportQueue'>, worker: ReportDeps): Promise<ReportRunResult[]> {
+  const queued: ReportJob[] = [];
+  const reportQueue: MessageQueue<ReportJob> = {
+    send: async (entries: readonly QueueEntry<ReportJob>[]) => {
+      queued.push(...entries.map((entry) => entry.body));
+      return { sent: entries.map((entry) => entry.id), failed: [] };
+    },
+  };
+  await dispatchReports({ ...dispatch, reportQueue });
+  const results = await mapConcurrent(queued, REPORT_WORKER_CONCURRENCY, (job) => runJob(worker, job));
+  return results.flat();
+}
+
+async function runJob(deps: ReportDeps, job: ReportJob): Promise<ReportRunResult[]> {
+  try {
+    const outcome = await runReportJob(deps, job);
+    if (outcome.kind === 'recipient') return outcome.result.sends.map((send) => ({ email: outcome.result.email, period: send.period, address: send.account, outcome: send.outcome }));
+    // A recipient job whose recipient has no record any more sends nothing and shows nothing.
+    return job.kind === 'recipient' ? [] : [{ address: job.address, outcome }];
+  } catch (error) {
+    const reason = describeError(error, { audience: 'log' });
+    deps.log.error(job.kind === 'recipient' ? 'recipient reports failed' : 'daily report failed', { ...(job.kind === 'recipient' ? {} : { account: job.address }), error: reason });
+    deps.counters.count('ReportErrors');
+    return [job.kind === 'recipient' ? { email: job.email, period: 'day', address: null, outcome: { kind: 'error', reason } } : { address: job.address, outcome: { kind: 'error', reason } }];
+  }
+}

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import type { TrackedAccount } from '../../functions/domain/account';
 import { MAIL_CATEGORIES, type MailCategory } from '../../functions/domain/mailCategory';
 import { defaultRecipientSettings, recipientSettingsSchema, type ReportMode, type Weekday } from '../../functions/domain/recipientSettings';
-import { saveRecipient } from '../../functions/services/report/saveRecipient';
+import { saveRecipient } from '../../functions/services/report/schedule/saveRecipient';
 import type { RecipientRecord } from '../../functions/store/recipientsRepository';
 import type { Suppression } from '../../functions/store/suppressionRepository';
 import type { CliContext } from '../cliRuntime';

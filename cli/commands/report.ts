@@ -2,20 +2,22 @@ import type { Command } from 'commander';
 import { addressSchema } from '../../functions/domain/address';
 import { sesSenderFrom } from '../../functions/runtime/factories';
 import { digestSenderFor } from '../../functions/runtime/digestSenderFor';
-import { dueReports, type DueReportsDeps, type ReportRunResult } from '../../functions/services/report/dueReports';
-import { missedToday, retryMissedReports, type MissedReportsDeps, type MissedRetryResult } from '../../functions/services/report/retryMissedReports';
-import { missedReportLine } from '../../functions/services/report/operatorNotice';
+import { sendSelectedReports, type ReportRunResult } from '../../functions/services/report/send/sendSelectedReports';
+import { missedToday, retryMissedReports, type MissedReportsDeps, type MissedRetryResult } from '../../functions/services/report/schedule/retryMissedReports';
+import { missedReportLine } from '../../functions/services/report/schedule/operatorNotice';
 import { memoryCounters } from '../../functions/shared/observability';
 import { localEmailRenderer, localMailGovernor } from '../../local/localSystem';
+import { dispatchAndDrainReports } from '../../local/reportPipeline';
 import type { CliContext, CliRuntime } from '../cliRuntime';
 import { formatTable, plural, printJson, UsageError, addressMessage } from '../output';
 
 /** The report service's ports from the CLI runtime: its repositories, links and clock, the chain, SES from the settings paced at `MAIL_RATE`'s report share. */
-export async function reportDepsFrom(rt: CliRuntime): Promise<DueReportsDeps & MissedReportsDeps> {
+export async function reportDepsFrom(rt: CliRuntime): Promise<MissedReportsDeps> {
   const counters = memoryCounters();
   const governor = localMailGovernor(rt.settings, counters);
-  const deps: Omit<DueReportsDeps & MissedReportsDeps, 'digest'> = {
+  const deps: Omit<MissedReportsDeps, 'digest'> = {
     repos: rt.repos,
+    missedReports: rt.repos.missedReports,
     // Created when a report is built: a run with nothing due needs no chain settings.
     chain: { getPortfolio: (query, options) => rt.chain().getPortfolio(query, options) },
     sender: governor.sender(sesSenderFrom(rt.settings), 'report'),
@@ -32,8 +34,8 @@ export async function reportDepsFrom(rt: CliRuntime): Promise<DueReportsDeps & M
 const UNDELIVERED = new Set(['failed', 'retry', 'error']);
 
 /**
- * `sentinel report [--account <address>] [--force] [--json]`: sends the daily reports due now (or
- * now regardless), and lists today's missed reports; `--retry-missed` sends those instead.
+ * `sentinel report [--account <address>] [--force] [--json]`: sends the daily reports due now
+ * (dispatched and sent as the scheduler does; or those of the selected accounts, or now regardless), and lists today's missed reports; `--retry-missed` sends those instead.
  */
 export function register(program: Command, context: CliContext): void {
   program
@@ -60,7 +62,7 @@ export function register(program: Command, context: CliContext): void {
       }
       const force = options.force ?? false;
       if (address !== undefined && !(await rt.repos.accounts.get(address))) throw new Error(`${address} is not tracked`);
-      const results = await dueReports(deps, now, { force, ...(address === undefined ? {} : { accounts: [address] }) });
+      const results = await reportsNow(rt, deps, now, force, address);
 
       const missed = await missedToday(deps, now);
       if (options.json) printJson(context.io, results);
@@ -88,6 +90,18 @@ export function register(program: Command, context: CliContext): void {
         throw new Error(`${undelivered.length} of ${plural(results.length, 'report')} not delivered${reason}`);
       }
     });
+}
+
+/**
+ * Without `--account` or `--force`: the scheduled path, once (`report-dispatch`'s dispatch, then
+ * the worker on each job queued). Otherwise the selected accounts' reports from here.
+ */
+async function reportsNow(rt: CliRuntime, deps: MissedReportsDeps, now: number, force: boolean, address: string | undefined): Promise<ReportRunResult[]> {
+  if (!force && address === undefined) {
+    return dispatchAndDrainReports({ accounts: rt.repos.accounts, recipients: rt.repos.recipients, ledger: rt.repos.reportLedger, log: rt.log, now: () => now }, deps);
+  }
+  const accounts = address === undefined ? await rt.repos.accounts.list() : await rt.repos.accounts.getMany([address]);
+  return sendSelectedReports(deps, now, force ? { kind: 'extra', accounts, only: address !== undefined } : { kind: 'due', accounts });
 }
 
 /** `report --retry-missed`: sends today's missed reports, one row each; fails when one was not delivered. */

@@ -1,6 +1,6 @@
 /**
- * The one list of Lambda handlers, one file each at `functions/handlers/<name>.ts` exporting
- * `handler`, with what each needs: the settings it cannot start without (`settingsFor`), its
+ * The one list of Lambda handlers, one file each at `functions/handlers/<name>.ts` (or its
+ * `entryFile`) exporting `handler`, with what each needs: the settings it cannot start without (`settingsFor`), its
  * timeout and memory (the CDK stack), the AWS SDK clients its bundle holds (the bundle tests),
  * and what ships next to its bundle (infra/bundling). Config, infra, bench and tests read this;
  * `test/runtime/handlerSettings.test.ts` checks it against the files present. Data only: it
@@ -22,6 +22,12 @@ export type SdkClient = 'client-dynamodb' | 'client-kms' | 'client-lambda' | 'cl
 
 /** What one handler needs. */
 export interface HandlerSpec {
+  /**
+   * Its entry file in `functions/handlers/` when it is not `<name>.ts`: named for what it does while
+   * the deployed function keeps its name and CDK logical id (renaming those would replace the function
+   * and its queue event source; see docs/deploy.md).
+   */
+  readonly entryFile?: string;
   /** What it requires besides the defaults; `linkSecret` is `SENTINEL_LINK_SECRET` or `LINK_SECRET_ARN`. */
   readonly requires: { readonly settings: readonly RequirableSetting[]; readonly linkSecret: boolean };
   /** Timeout (s) and memory (MB) of its Lambda. */
@@ -74,6 +80,7 @@ export const HANDLER_CATALOG = {
     bundle: MAIL,
   },
   'daily-report': {
+    entryFile: 'report-worker',
     requires: { settings: ['PUBLIC_BASE_URL', 'ROCKET_NODE_URL', 'ROCKET_INDEXER_URL'], linkSecret: true },
     // The report worker: a batch of reports rendered in parallel (1 vCPU), sent at its share of the
     // mail rate, throttled sends backed off for up to ~30 s.
@@ -108,8 +115,14 @@ export const HANDLER_CATALOG = {
   },
 } as const satisfies Record<string, HandlerSpec>;
 
-/** A Lambda handler by name (its file is `functions/handlers/<name>.ts`). */
+/** A Lambda handler by name (the deployed function's name). */
 export type HandlerName = keyof typeof HANDLER_CATALOG;
+
+/** A handler's entry file name in `functions/handlers/`, without `.ts`. */
+export function handlerFile(name: HandlerName): string {
+  const spec: HandlerSpec = HANDLER_CATALOG[name];
+  return spec.entryFile ?? name;
+}
 
 /** Every handler name, in the catalog's order. */
 export const HANDLER_NAMES = Object.keys(HANDLER_CATALOG) as readonly HandlerName[];

@@ -8,8 +8,8 @@ import { MissedReportsRepository } from '../store/missedReportsRepository';
 import { RecipientsRepository } from '../store/recipientsRepository';
 import { ReportLedgerRepository } from '../store/reportLedgerRepository';
 import { lazyHandler } from '../runtime/lazyHandler';
-import { dispatchReports, type ReportDispatchDeps } from '../services/report/dispatchReports';
-import { reconcileReports, type ReconcileDeps } from '../services/report/reconcileReports';
+import { dispatchReports, type ReportDispatchDeps } from '../services/report/schedule/dispatchReports';
+import { reconcileReports, type ReconcileDeps } from '../services/report/schedule/reconcileReports';
 import { createObservability, type Observability } from '../shared/observability';
 
 /** EventBridge Scheduler passes whatever input the schedule was given; ours sends none or `{}`. */

@@ -1,7 +1,7 @@
 import type { Settings } from '../config/settings';
 import type { MailSender } from '../mail/sesSender';
-import { operatorNotice } from '../services/report/operatorNotice';
-import { missedReportGraceMs, type ReconcileDeps } from '../services/report/reconcileReports';
+import { operatorNotice } from '../services/report/schedule/operatorNotice';
+import { missedReportGraceMs, type ReconcileDeps } from '../services/report/schedule/reconcileReports';
 import type { Counters, Log } from '../shared/observability';
 import type { Repositories } from '../store/repositories';
 

@@ -1,6 +1,6 @@
 import type { ChainClient } from '../chain/ports';
 import { settingsFor } from '../config/settings';
-import type { DueReportsDeps } from '../services/report/dueReports';
+import type { ReportDeps } from '../services/report/send/reportDeps';
 import { AccountsRepository } from '../store/accountsRepository';
 import { CurvesRepository } from '../store/curvesRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
@@ -32,13 +32,13 @@ const REPORT_REPOSITORIES = {
  * for the report's windows (created on first use) and the digest sender. Kept apart from
  * `mailerDepsFromEnv` so the notify bundle holds neither the chain client nor the report service.
  */
-export async function reportMailerDepsFromEnv(env: Readonly<Record<string, string | undefined>>): Promise<MailerDeps<keyof typeof REPORT_REPOSITORIES> & DueReportsDeps> {
+export async function reportMailerDepsFromEnv(env: Readonly<Record<string, string | undefined>>): Promise<MailerDeps<keyof typeof REPORT_REPOSITORIES> & ReportDeps> {
   const settings = settingsFor('daily-report', env);
   const mailer = await mailerDepsFromEnv('daily-report', env, REPORT_REPOSITORIES);
   let chain: ChainClient | undefined;
   const deps = {
     ...mailer,
-    chain: { getPortfolio: (query, options) => (chain ??= chainFrom(settings, mailer.log)).getPortfolio(query, options) } satisfies DueReportsDeps['chain'],
+    chain: { getPortfolio: (query, options) => (chain ??= chainFrom(settings, mailer.log)).getPortfolio(query, options) } satisfies ReportDeps['chain'],
   };
   return { ...deps, digest: digestSenderFor(deps) };
 }

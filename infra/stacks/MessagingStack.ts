@@ -6,7 +6,7 @@ import { EncryptedTopic } from '../constructs/EncryptedTopic';
 import { MailSender } from '../constructs/MailSender';
 import { settingsFor, WorkQueue } from '../constructs/WorkQueue';
 import { MAX_RECEIVE_COUNT } from '../../functions/queue/workQueueSettings';
-import { REPORT_QUEUE } from '../../functions/services/report/reportWorkers';
+import { REPORT_QUEUE } from '../../functions/services/report/schedule/reportWorkers';
 
 export { MAX_RECEIVE_COUNT };
 

@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { silentLog } from '../../functions/shared/observability';
-import { REPORT_QUEUE } from '../../functions/services/report/reportWorkers';
+import { REPORT_QUEUE } from '../../functions/services/report/schedule/reportWorkers';
 import { loadStageConfig } from '../../infra/config/stageConfig';
 import { FUNCTION_SIZING } from '../../infra/config/functionSizing';
 import { MessagingStack } from '../../infra/stacks/MessagingStack';

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDate, localDayBounds } from '../../functions/domain/localTime';
 import { formatDelta, formatMoney, formatValue } from '../../functions/mail/format';
 import { recordingDigests } from './recordingDigests';
-import { dueReports } from '../../functions/services/report/dueReports';
-import { sendDailyReport } from '../../functions/services/report/sendDailyReport';
+import { sendAccountReport } from '../../functions/services/report/send/sendAccountReport';
+import { reportsDueNow } from './reportsDueNow';
 import type { AccountRecord } from '../../functions/store/accountItem';
 import { accountRecord, testAddress } from '../store/accountFixture';
 import { inlineCidImages, screenshotHtml } from '../support/screenshot';
@@ -95,7 +95,7 @@ async function chainFigures(address: string, from: number, to: number) {
 
 describe('the daily report', () => {
   it('is sent to the accounts whose report is due, once each, and their next report moves to the next local day', async () => {
-    const results = await dueReports(deps(), NOW);
+    const results = await reportsDueNow(deps(), NOW);
     expect(results.map((r) => r.address).sort()).toEqual([withSigner.address, withoutSigner.address].sort());
     for (const { outcome } of results) {
       expect(outcome).toMatchObject({ kind: 'sent', reportDate: '2025-03-04', coveredDate: '2025-03-03', forced: false, recipients: 1, messages: 1 });
@@ -188,10 +188,10 @@ describe('the daily report', () => {
 
   it('is not sent again by a rerun, nor after a crash between sending and moving the schedule, and asks the chain nothing then', async () => {
     const asked = chain.requests.length;
-    expect(await dueReports(deps(), NOW + 30 * 60_000)).toEqual([]);
+    expect(await reportsDueNow(deps(), NOW + 30 * 60_000)).toEqual([]);
     // As if the run had died before its schedule write: the deliveries still say "sent".
     await deps().repos.accounts.setNextReportAt(withSigner.address, REPORT_AT);
-    const rerun = await dueReports(deps(), NOW + HOUR);
+    const rerun = await reportsDueNow(deps(), NOW + HOUR);
     expect(rerun).toEqual([{ address: withSigner.address, outcome: { kind: 'duplicate', reportDate: '2025-03-04', recipients: 1 } }]);
     expect(await mailTo(withSigner.emails[0]!)).toHaveLength(1);
     expect((await deps().repos.accounts.get(withSigner.address))?.nextReportAt).toBe(Date.parse('2025-03-05T07:00:00Z'));
@@ -201,10 +201,10 @@ describe('the daily report', () => {
   it('with force, sends an extra report now under its own id and leaves the schedule alone', async () => {
     const later = NOW + 2 * HOUR;
     const account = (await deps().repos.accounts.get(withoutSigner.address))!;
-    expect(await sendDailyReport(deps(), account, { now: later })).toEqual({ kind: 'not-due', nextAt: Date.parse('2025-03-05T07:00:00Z') });
-    const forced = await sendDailyReport(deps(), account, { now: later, force: true });
+    expect(await sendAccountReport(deps(), account, { kind: 'scheduled' }, later)).toEqual({ kind: 'not-due', nextAt: Date.parse('2025-03-05T07:00:00Z') });
+    const forced = await sendAccountReport(deps(), account, { kind: 'extra', regularIfDue: true }, later);
     expect(forced).toMatchObject({ kind: 'sent', forced: true, coveredDate: '2025-03-03', messages: 1 });
-    const again = await sendDailyReport(deps(), account, { now: later + 60_000, force: true });
+    const again = await sendAccountReport(deps(), account, { kind: 'extra', regularIfDue: true }, later + 60_000);
     expect(again).toMatchObject({ kind: 'sent', forced: true });
     const mails = await mailTo(account.emails[0]!);
     expect(mails.map((m) => header(m, 'X-Sentinel-Event-Id'))).toEqual([
@@ -220,7 +220,7 @@ describe('the daily report', () => {
     await chain.control.setClock({ nowMs: next });
     clock.set(next);
     try {
-      const outcome = await sendDailyReport(deps(), (await deps().repos.accounts.get(withSigner.address))!, { now: next });
+      const outcome = await sendAccountReport(deps(), (await deps().repos.accounts.get(withSigner.address))!, { kind: 'scheduled' }, next);
       expect(outcome).toMatchObject({ kind: 'sent', coveredDate: '2025-03-04' });
       const text = (await mailTo(withSigner.emails[0]!))[1]?.text ?? '';
       const weekFrom = (date: string) => localDayBounds(date, ZONE).startMs;
@@ -247,7 +247,7 @@ describe('win rates in every format the chain may send', () => {
     try {
       const sent = (await chainFigures(account.address, DAY_START, DAY_END)).summary.winRate;
       expect(sent).toBe(format === 'percent' ? (fraction * 100).toFixed(2) : `${(fraction * 100).toFixed(2)}%`);
-      expect(await sendDailyReport(deps(), account, { now: NOW, force: true })).toMatchObject({ kind: 'sent' });
+      expect(await sendAccountReport(deps(), account, { kind: 'extra', regularIfDue: true }, NOW)).toMatchObject({ kind: 'sent' });
       const text = (await onlyMail(account)).text ?? '';
       expect(text).toMatch(new RegExp(`- Win rate: Report day ${formatValue(fraction * 100, 'percent').replace('.', '\\.')} `));
     } finally {
@@ -259,7 +259,7 @@ describe('win rates in every format the chain may send', () => {
 describe('a 1d account', () => {
   it('gets the day from the chain and a chart of the last 30 days of daily points', async () => {
     const account = await seed(testAddress(30, SALT), { interval: '1d', timezone: 'UTC', reportAt: '07:00' });
-    expect(await sendDailyReport(deps(), account, { now: NOW, force: true })).toMatchObject({ kind: 'sent', coveredDate: '2025-03-03' });
+    expect(await sendAccountReport(deps(), account, { kind: 'extra', regularIfDue: true }, NOW)).toMatchObject({ kind: 'sent', coveredDate: '2025-03-03' });
     const mail = await onlyMail(account);
     const day = await chainFigures(account.address, Date.parse('2025-03-03T00:00:00Z'), Date.parse('2025-03-04T00:00:00Z'));
     expect(mail.text).toContain(`PnL for the day: ${formatMoney(Number(day.summary.pnl), { sign: 'always' })}`);
@@ -291,8 +291,8 @@ describe('daily report recipients and failures', () => {
     const none = await fresh(11, [uniqueEmail('alsogone')]);
     await deps().repos.suppressions.suppress(gone, 'complaint');
     await deps().repos.suppressions.suppress(none.emails[0]!, 'unsubscribe');
-    expect(await sendDailyReport(deps(), some, { now: NOW })).toMatchObject({ kind: 'sent', recipients: 1, messages: 1 });
-    expect(await sendDailyReport(deps(), none, { now: NOW })).toEqual({ kind: 'skipped', reason: 'every recipient is suppressed or has opted out of reports' });
+    expect(await sendAccountReport(deps(), some, { kind: 'scheduled' }, NOW)).toMatchObject({ kind: 'sent', recipients: 1, messages: 1 });
+    expect(await sendAccountReport(deps(), none, { kind: 'scheduled' }, NOW)).toEqual({ kind: 'skipped', reason: 'every recipient is suppressed or has opted out of reports' });
     expect(await mailTo(gone)).toEqual([]);
     expect(await mailTo(kept)).toHaveLength(1);
     expect((await deps().repos.accounts.get(none.address))?.nextReportAt).toBe(REPORT_AT + DAY);
@@ -302,9 +302,9 @@ describe('daily report recipients and failures', () => {
     const rejected = await fresh(12, [uniqueEmail('reject')]);
     const throttled = await fresh(13, [uniqueEmail('throttle')]);
     const viaFake = { ...deps(), sender: sesSender(fake.endpoint) };
-    expect(await sendDailyReport(viaFake, rejected, { now: NOW })).toMatchObject({ kind: 'failed', recipients: 1 });
+    expect(await sendAccountReport(viaFake, rejected, { kind: 'scheduled' }, NOW)).toMatchObject({ kind: 'failed', recipients: 1 });
     expect((await deps().repos.accounts.get(rejected.address))?.nextReportAt).toBe(REPORT_AT + DAY);
-    expect(await sendDailyReport(viaFake, throttled, { now: NOW })).toMatchObject({ kind: 'retry', recipients: 1 });
+    expect(await sendAccountReport(viaFake, throttled, { kind: 'scheduled' }, NOW)).toMatchObject({ kind: 'retry', recipients: 1 });
     expect((await deps().repos.accounts.get(throttled.address))?.nextReportAt).toBe(REPORT_AT);
   });
 
@@ -324,7 +324,7 @@ describe('daily report recipients and failures', () => {
         },
       },
     };
-    const results = await dueReports(flaky, NOW + HOUR);
+    const results = await reportsDueNow(flaky, NOW + HOUR);
     const byAddress = new Map(results.map((r) => [r.address, r.outcome]));
     expect(byAddress.get(ok.address)).toMatchObject({ kind: 'sent' });
     expect(byAddress.get(broken.address)).toEqual({ kind: 'error', reason: 'Error: store unavailable for <address>' });

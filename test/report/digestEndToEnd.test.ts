@@ -8,7 +8,7 @@ import { nextReportAt } from '../../functions/domain/reportTime';
 import { shortAddress } from '../../functions/mail/format';
 import type { AccountRecord } from '../../functions/store/accountItem';
 import { createRepositories } from '../../functions/store/repositories';
-import { createDailyReportHandler, dailyReportDepsFromEnv } from '../../functions/handlers/daily-report';
+import { createReportWorker, reportWorkerDepsFromEnv } from '../../functions/handlers/report-worker';
 import { silentLog } from '../../functions/shared/observability';
 import { createLocalReportPipeline } from '../../local/reportPipeline';
 import { writePrecompiledTemplates } from '../../infra/bundling/precompileTemplates';
@@ -259,9 +259,9 @@ describe('issue 10 end to end, scheduled: report-dispatch, the report queue and 
     const cli = cliRunner(env, () => now);
     expect(await cli('recipients', 'update', desk, '--digest', 'on', '--report-at', '07:00', '--timezone', 'UTC')).toMatchObject({ code: 0, stderr: '' });
 
-    const deps = await dailyReportDepsFromEnv(env);
+    const deps = await reportWorkerDepsFromEnv(env);
     const clock = () => now;
-    const worker = createDailyReportHandler({ ...deps, log: silentLog, now: clock });
+    const worker = createReportWorker({ ...deps, log: silentLog, now: clock });
     // report-dispatch reads the same tables (its own Lambda, its own repositories).
     const dispatchRepos = createRepositories(tables.client, tables.prefix);
     const pipeline = createLocalReportPipeline({ accounts: dispatchRepos.accounts, recipients: dispatchRepos.recipients, ledger: dispatchRepos.reportLedger, log: silentLog, now: clock, consumer: worker });

@@ -2,7 +2,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { localDate, localDayBounds } from '../../functions/domain/localTime';
 import { nextReportAt } from '../../functions/domain/reportTime';
 import { recordingDigests } from './recordingDigests';
-import { dueReports } from '../../functions/services/report/dueReports';
+import { reportsDueNow } from './reportsDueNow';
 import { accountRecord, testAddress } from '../store/accountFixture';
 import { testTables } from '../support/testTables';
 import { header, mailDeps, mailTo, testClock, uniqueEmail } from '../delivery/mailHarness';
@@ -36,7 +36,7 @@ describe('daily reports across DST changes, through the hourly job', () => {
     const sentDates: string[] = [];
     for (let t = start; t < start + DAYS * 24 * HOUR; t += HOUR) {
       clock.set(t);
-      const results = await dueReports(deps, t);
+      const results = await reportsDueNow(deps, t);
       for (const { outcome } of results) {
         expect(outcome.kind).toBe('sent');
         if (outcome.kind === 'sent') {
@@ -45,7 +45,7 @@ describe('daily reports across DST changes, through the hourly job', () => {
         }
       }
       // The job running again right away finds nothing due.
-      if (results.length > 0) expect(await dueReports(deps, t + 60_000)).toEqual([]);
+      if (results.length > 0) expect(await reportsDueNow(deps, t + 60_000)).toEqual([]);
     }
 
     expect(sentDates).toEqual(dates);

@@ -2,8 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { localDate } from '../../functions/domain/localTime';
 import { defaultRecipientSettings, type RecipientSettings } from '../../functions/domain/recipientSettings';
 import { nextReportAt } from '../../functions/domain/reportTime';
-import { dueReports } from '../../functions/services/report/dueReports';
-import { saveRecipient } from '../../functions/services/report/saveRecipient';
+import { sendSelectedReports } from '../../functions/services/report/send/sendSelectedReports';
+import { saveRecipient } from '../../functions/services/report/schedule/saveRecipient';
 import type { AccountRecord } from '../../functions/store/accountItem';
 import { lambdaContext } from '../../local/lambdaContext';
 import { uniqueEmail } from '../delivery/mailHarness';
@@ -162,7 +162,7 @@ describe('reports by recipient', () => {
     await setRecipient(w, desk, { mode: 'digest' }, [a, b]);
     await setRecipient(w, own, { timezone: 'Asia/Tokyo' }, [a, b]);
 
-    const results = await dueReports(w.deps, w.clock.now(), { force: true, accounts: [a.address] });
+    const results = await sendSelectedReports(w.deps, w.clock.now(), { kind: 'extra', accounts: await w.repos.accounts.getMany([a.address]), only: true });
     expect(results.every((r) => r.outcome.kind === 'sent')).toBe(true);
     // The follower: the account's report; the per-account recipient: the selected account's report only.
     expect(await sesStore({ to: follower })).toHaveLength(1);

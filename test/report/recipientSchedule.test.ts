@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hasOwnSchedule, periodsDue, recipientClock, weekdayOf } from '../../functions/domain/recipientSchedule';
 import { defaultRecipientSettings } from '../../functions/domain/recipientSettings';
-import { claimRecipient } from '../../functions/services/report/dispatchRecipientReports';
+import { claimRecipient } from '../../functions/services/report/schedule/dispatchRecipientReports';
 import type { RecipientRecord } from '../../functions/store/recipientsRepository';
 
 const base = defaultRecipientSettings('r@example.com');

@@ -1,4 +1,4 @@
-import type { DigestInput, DigestSender } from '../../functions/services/report/digestInput';
+import type { DigestInput, DigestSender } from '../../functions/services/report/send/digestInput';
 
 /**
  * A `DigestSender` double that records every call and answers like the real one would for a

@@ -4,7 +4,7 @@ import { nextReportAt } from '../../functions/domain/reportTime';
 import { EmailSendError } from '../../functions/mail/errors';
 import type { MailSender, RawEmail } from '../../functions/mail/sesSender';
 import type { ReportJob } from '../../functions/messages/reportJob';
-import { dispatchReports } from '../../functions/services/report/dispatchReports';
+import { dispatchReports } from '../../functions/services/report/schedule/dispatchReports';
 import { silentLog } from '../../functions/shared/observability';
 import type { AccountRecord } from '../../functions/store/accountItem';
 import { lambdaContext } from '../../local/lambdaContext';

@@ -4,11 +4,11 @@ import { reportWindows } from '../../functions/domain/reportWindows';
 import { SUMMARY_FIELDS, type SummaryField } from '../../functions/domain/summaryFields';
 import { localDayBounds } from '../../functions/domain/localTime';
 import { recipientLinks } from '../../functions/services/delivery/recipientLinks';
-import { REPORT_HTML_BUDGET_BYTES, renderReport } from '../../functions/services/report/renderReport';
-import { dailyReportView } from '../../functions/services/report/reportViews';
+import { REPORT_HTML_BUDGET_BYTES, renderReport } from '../../functions/services/report/compose/renderReport';
+import { dailyReportView } from '../../functions/services/report/compose/reportViews';
 import { accountRecord, testAddress } from '../store/accountFixture';
 import { sharedRenderer, testLinks } from '../delivery/mailHarness';
-import { renderDigest } from '../../functions/services/report/renderDigest';
+import { renderDigest } from '../../functions/services/report/compose/renderDigest';
 import type { DigestView } from '../../functions/mail/views';
 import { BOT_KEY, digest, revokeUrl } from '../../local/mailSamples';
 

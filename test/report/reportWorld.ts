@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createDailyReportHandler } from '../../functions/handlers/daily-report';
+import { createReportWorker } from '../../functions/handlers/report-worker';
 import { createNotifyHandler } from '../../functions/handlers/notify';
 import type { MailSender } from '../../functions/mail/sesSender';
 import type { NotifyEvent } from '../../functions/messages/notifyMessage';
 import { mailGovernor } from '../../functions/services/delivery/mailGovernor';
-import { operatorNotice } from '../../functions/services/report/operatorNotice';
-import { missedReportGraceMs } from '../../functions/services/report/reconcileReports';
+import { operatorNotice } from '../../functions/services/report/schedule/operatorNotice';
+import { missedReportGraceMs } from '../../functions/services/report/schedule/reconcileReports';
 import { memoryCounters, silentLog } from '../../functions/shared/observability';
 import { createTables, deleteTables } from '../../functions/store/createTables';
 import { createRepositories } from '../../functions/store/repositories';
@@ -67,7 +67,7 @@ export function reportWorlds() {
       digest: digests.sender,
       sender: governor.sender(ses, 'report'),
     };
-    const worker = createDailyReportHandler(deps);
+    const worker = createReportWorker(deps);
     const reports = createLocalReportPipeline({
       accounts: repos.accounts,
       recipients: repos.recipients,

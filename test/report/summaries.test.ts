@@ -2,14 +2,15 @@ import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDate, localDayBounds } from '../../functions/domain/localTime';
 import { formatDelta, formatMoney, formatValue } from '../../functions/mail/format';
-import { sendDailyReport } from '../../functions/services/report/sendDailyReport';
-import { sendDigest } from '../../functions/services/report/sendDigest';
+import { sendAccountReport } from '../../functions/services/report/send/sendAccountReport';
+import { sendDigest } from '../../functions/services/report/send/sendDigest';
 import type { AccountRecord } from '../../functions/store/accountItem';
 import { accountRecord, testAddress } from '../store/accountFixture';
 import { testTables } from '../support/testTables';
 import { RETENTION_MS, header, mailDeps, mailTo, testClock, uniqueEmail } from '../delivery/mailHarness';
 import { delegateView, hourlyPoints } from './reportFixture';
 import { startReportChain, type ReportChain } from './reportChain';
+import { recordingDigests } from './recordingDigests';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -23,7 +24,7 @@ const NEXT_REPORT_AT = Date.parse('2025-04-02T06:00:00Z');
 const tables = testTables();
 const clock = testClock(NOW);
 let chain: ReportChain;
-const deps = () => ({ ...mailDeps(tables, clock), chain: chain.chain });
+const deps = () => ({ ...mailDeps(tables, clock), chain: chain.chain, digest: recordingDigests().sender });
 const midnight = (date: string) => localDayBounds(date, ZONE).startMs;
 
 async function seed(n: number, label: string): Promise<AccountRecord> {
@@ -65,7 +66,7 @@ describe.each([
 
   it('asks the chain for its window and the previous one, each from a local midnight to a local midnight', async () => {
     const before = chain.requests.length;
-    const outcome = await sendDailyReport(deps(), account, { now: NOW, period });
+    const outcome = await sendAccountReport(deps(), account, { kind: 'summary', period }, NOW);
     expect(outcome).toEqual({ kind: 'sent', reportDate: REPORT_DATE, coveredDate: '2025-03-31', forced: false, recipients: 1, messages: 1, failed: 0 });
     const asked = chain.requests.slice(before);
     expect(asked.map((r) => [r.from, r.to])).toEqual([
@@ -97,7 +98,7 @@ describe.each([
   });
 
   it("is sent once per date, and leaves the account's daily schedule alone", async () => {
-    expect(await sendDailyReport(deps(), account, { now: NOW + HOUR, period })).toEqual({ kind: 'duplicate', reportDate: REPORT_DATE, recipients: 1 });
+    expect(await sendAccountReport(deps(), account, { kind: 'summary', period }, NOW + HOUR)).toEqual({ kind: 'duplicate', reportDate: REPORT_DATE, recipients: 1 });
     expect(await mailTo(account.emails[0]!)).toHaveLength(1);
     expect((await deps().repos.accounts.get(account.address))?.nextReportAt).toBe(NEXT_REPORT_AT);
   });

@@ -1,7 +1,7 @@
-import type { LocalDate } from '../../domain/localTime';
-import type { RecipientSettings, ReportPeriod } from '../../domain/recipientSettings';
-import type { AccountRecord } from '../../store/accountItem';
-import type { ReportOutcome } from './sendDailyReport';
+import type { LocalDate } from '../../../domain/localTime';
+import type { RecipientSettings, ReportPeriod } from '../../../domain/recipientSettings';
+import type { AccountRecord } from '../../../store/accountItem';
+import type { ReportOutcome } from './reportOutcome';
 
 /**
  * One digest to send: every account of one digest-mode recipient, in one email, for the

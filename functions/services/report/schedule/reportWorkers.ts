@@ -1,5 +1,5 @@
-import { HANDLER_CATALOG } from '../../handlers/catalog';
-import { workQueueSettings, type WorkQueueSettings } from '../../queue/workQueueSettings';
+import { HANDLER_CATALOG } from '../../../handlers/catalog';
+import { workQueueSettings, type WorkQueueSettings } from '../../../queue/workQueueSettings';
 
 /**
  * Instances of the report worker at once (the report queue event source's `maxConcurrency`, and

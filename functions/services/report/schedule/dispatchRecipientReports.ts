@@ -1,11 +1,11 @@
-import { claimReport } from '../../domain/reportClaim';
-import { periodsDue } from '../../domain/recipientSchedule';
-import type { RecipientReportJob } from '../../messages/reportJob';
-import type { MessageQueue } from '../../queue/messageQueue';
-import { sendAll } from '../../queue/sendAll';
-import { mapConcurrent } from '../../store/concurrency';
-import type { RecipientRecord, RecipientsRepository } from '../../store/recipientsRepository';
-import type { ReportLedgerRepository } from '../../store/reportLedgerRepository';
+import { claimReport } from '../../../domain/reportClaim';
+import { periodsDue } from '../../../domain/recipientSchedule';
+import type { RecipientReportJob } from '../../../messages/reportJob';
+import type { MessageQueue } from '../../../queue/messageQueue';
+import { sendAll } from '../../../queue/sendAll';
+import { mapConcurrent } from '../../../store/concurrency';
+import type { RecipientRecord, RecipientsRepository } from '../../../store/recipientsRepository';
+import type { ReportLedgerRepository } from '../../../store/reportLedgerRepository';
 
 const CLAIM_CONCURRENCY = 16;
 

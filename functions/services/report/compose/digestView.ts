@@ -1,8 +1,8 @@
-import type { DigestRow } from '../../domain/digestModel';
-import type { ReportModel } from '../../domain/reportModel';
-import type { AccountStatus, ChartRef, DigestRowView, DigestSectionView, DigestView } from '../../mail/views';
-import type { RecipientLinks } from '../delivery/recipientLinks';
-import type { ReportPeriod } from '../../domain/recipientSettings';
+import type { DigestRow } from '../../../domain/digestModel';
+import type { ReportModel } from '../../../domain/reportModel';
+import type { AccountStatus, ChartRef, DigestRowView, DigestSectionView, DigestView } from '../../../mail/views';
+import type { RecipientLinks } from '../../delivery/recipientLinks';
+import type { ReportPeriod } from '../../../domain/recipientSettings';
 import { dayFiguresView, drawdownView } from './reportViews';
 
 /** What the digest shows of one account besides its row of the model. */

@@ -1,18 +1,18 @@
-import type { ChainClient } from '../../chain/ports';
-import { summaryReadings } from '../../chain/summaryView';
-import { lookbackWindowMs } from '../../domain/lookbackWindow';
-import type { ReportModelInput, SummaryReadings, WindowInput } from '../../domain/reportModel';
-import { reportWindows, type ReportWindow } from '../../domain/reportWindows';
-import type { PeriodWindows } from '../../domain/periodWindows';
-import { addDays, localDate } from '../../domain/localTime';
-import { alignCurves } from '../../domain/series';
-import type { PortfolioSummary } from '../../domain/portfolioSummary';
-import type { AccountRecord } from '../../store/accountItem';
-import type { CurvesRepository } from '../../store/curvesRepository';
-import type { DelegateView, DelegateViewRepository } from '../../store/delegateViewRepository';
-import type { ReportRecord, ReportRecordsRepository, ReportWindowRecord } from '../../store/reportRecordsRepository';
-import { storedSeries } from '../../store/storedSeries';
-import { DEFAULT_COLLECT_SETTINGS } from '../collect/collectSettings';
+import type { ChainClient } from '../../../chain/ports';
+import { summaryReadings } from '../../../chain/summaryView';
+import { lookbackWindowMs } from '../../../domain/lookbackWindow';
+import type { ReportModelInput, SummaryReadings, WindowInput } from '../../../domain/reportModel';
+import { reportWindows, type ReportWindow } from '../../../domain/reportWindows';
+import type { PeriodWindows } from '../../../domain/periodWindows';
+import { addDays, localDate } from '../../../domain/localTime';
+import { alignCurves } from '../../../domain/series';
+import type { PortfolioSummary } from '../../../domain/portfolioSummary';
+import type { AccountRecord } from '../../../store/accountItem';
+import type { CurvesRepository } from '../../../store/curvesRepository';
+import type { DelegateView, DelegateViewRepository } from '../../../store/delegateViewRepository';
+import type { ReportRecord, ReportRecordsRepository, ReportWindowRecord } from '../../../store/reportRecordsRepository';
+import { storedSeries } from '../../../store/storedSeries';
+import { DEFAULT_COLLECT_SETTINGS } from '../../collect/collectSettings';
 
 /** The local day a report covers, and when the report before it was due. */
 export interface ReportPeriod {

@@ -1,6 +1,6 @@
-import { followsAccountSchedule } from '../../domain/recipientSettings';
-import type { AccountRecord } from '../../store/accountItem';
-import type { RecipientsRepository } from '../../store/recipientsRepository';
+import { followsAccountSchedule } from '../../../domain/recipientSettings';
+import type { AccountRecord } from '../../../store/accountItem';
+import type { RecipientsRepository } from '../../../store/recipientsRepository';
 
 /**
  * The addresses of `account` whose daily report is the account's own (no recipient record, or a

@@ -1,12 +1,12 @@
-import { claimReport } from '../../domain/reportClaim';
-import type { ReportJob } from '../../messages/reportJob';
-import type { MessageQueue } from '../../queue/messageQueue';
-import { sendAll } from '../../queue/sendAll';
-import type { Log } from '../../shared/observability';
-import type { AccountsRepository } from '../../store/accountsRepository';
-import { chunk, mapConcurrent } from '../../store/concurrency';
-import type { RecipientsRepository } from '../../store/recipientsRepository';
-import type { ReportLedgerRepository } from '../../store/reportLedgerRepository';
+import { claimReport } from '../../../domain/reportClaim';
+import type { ReportJob } from '../../../messages/reportJob';
+import type { MessageQueue } from '../../../queue/messageQueue';
+import { sendAll } from '../../../queue/sendAll';
+import type { Log } from '../../../shared/observability';
+import type { AccountsRepository } from '../../../store/accountsRepository';
+import { chunk, mapConcurrent } from '../../../store/concurrency';
+import type { RecipientsRepository } from '../../../store/recipientsRepository';
+import type { ReportLedgerRepository } from '../../../store/reportLedgerRepository';
 import { dispatchRecipientReports } from './dispatchRecipientReports';
 
 const CLAIM_CONCURRENCY = 16;

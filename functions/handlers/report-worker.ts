@@ -2,23 +2,24 @@ import { reportJobSchema } from '../messages/reportJob';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { reportMailerDepsFromEnv } from '../runtime/reportMailerDepsFromEnv';
 import { sqsHandler, type SqsHandlerDeps } from '../runtime/sqsHandler';
-import { sendReportJob, type ReportJobDeps } from '../services/report/sendReportJob';
+import type { ReportDeps } from '../services/report/send/reportDeps';
+import { sendReportJob } from '../services/report/send/sendReportJob';
 
 /** What the report worker needs: the report service's ports, the clock, and a metrics flush per invocation. */
-export interface DailyReportHandlerDeps extends ReportJobDeps, SqsHandlerDeps {
+export interface ReportWorkerDeps extends ReportDeps, SqsHandlerDeps {
   /** Records of a batch in progress at once (the mail-rate governor paces the sends); default 10. */
   readonly recordConcurrency?: number;
 }
 
 /**
- * The report queue's consumer (the `daily-report` function): each record is one `ReportJob`
+ * The report queue's consumer, deployed as the `daily-report` function: each record is one `ReportJob`
  * (an account's report, or a recipient's own reports) claimed by `report-dispatch`, sent with `sendReportJob`, records of a batch in parallel (the
  * mail-rate governor paces the sends). A record to be retried, or that the invocation's deadline
  * left unstarted, fails alone (partial batch response): SQS brings it back after the visibility
  * timeout and dead-letters it after the receive limit. A malformed record can never succeed: it
  * is logged (reason only) and dropped.
  */
-export function createDailyReportHandler(deps: DailyReportHandlerDeps) {
+export function createReportWorker(deps: ReportWorkerDeps) {
   return sqsHandler(deps, {
     name: 'report job',
     schema: reportJobSchema,
@@ -36,9 +37,9 @@ export function createDailyReportHandler(deps: DailyReportHandlerDeps) {
 }
 
 /** Builds the handler's dependencies from the environment (once per cold start), with the templates precompiled into the bundle. */
-export async function dailyReportDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<DailyReportHandlerDeps> {
+export async function reportWorkerDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<ReportWorkerDeps> {
   return reportMailerDepsFromEnv(env);
 }
 
 /** AWS entry point. */
-export const handler = lazyHandler(async () => createDailyReportHandler(await dailyReportDepsFromEnv()));
+export const handler = lazyHandler(async () => createReportWorker(await reportWorkerDepsFromEnv()));

@@ -1,25 +1,26 @@
-import { digestRows, type DigestEntry, type DigestRow } from '../../domain/digestModel';
-import { addDays, localDayBounds } from '../../domain/localTime';
-import { periodWindows } from '../../domain/periodWindows';
-import type { ReportPeriod } from '../../domain/recipientSettings';
-import { buildReportModel } from '../../domain/reportModel';
-import { reportInstant } from '../../domain/reportTime';
-import type { SeriesPoint } from '../../domain/series';
-import type { InlineImage } from '../../mail/mime';
-import type { AccountStatus, ChartRef } from '../../mail/views';
-import { renderSparklinePng } from '../../mail/sparkline';
-import { SentinelError } from '../../shared/sentinelError';
-import type { AccountRecord } from '../../store/accountItem';
-import { mapConcurrent } from '../../store/concurrency';
-import { deliverToRecipient, type RecipientOutcome } from '../delivery/mailDelivery';
-import { recipientLinks } from '../delivery/recipientLinks';
-import { mailRecipients, noRecipientReason } from '../delivery/recipients';
+import { digestRows, type DigestEntry, type DigestRow } from '../../../domain/digestModel';
+import { addDays, localDayBounds } from '../../../domain/localTime';
+import { periodWindows } from '../../../domain/periodWindows';
+import type { ReportPeriod } from '../../../domain/recipientSettings';
+import { buildReportModel } from '../../../domain/reportModel';
+import { reportInstant } from '../../../domain/reportTime';
+import type { SeriesPoint } from '../../../domain/series';
+import type { InlineImage } from '../../../mail/mime';
+import type { AccountStatus, ChartRef } from '../../../mail/views';
+import { renderSparklinePng } from '../../../mail/sparkline';
+import { SentinelError } from '../../../shared/sentinelError';
+import type { AccountRecord } from '../../../store/accountItem';
+import { mapConcurrent } from '../../../store/concurrency';
+import { deliverToRecipient, type RecipientOutcome } from '../../delivery/mailDelivery';
+import { recipientLinks } from '../../delivery/recipientLinks';
+import { mailRecipients, noRecipientReason } from '../../delivery/recipients';
 import type { DigestInput } from './digestInput';
-import { digestView } from './digestView';
-import { loadReportData, loadSummaryData } from './reportData';
-import { renderDigest } from './renderDigest';
-import type { DailyReportDeps, ReportOutcome } from './sendDailyReport';
-import { unavailableReason } from './unavailableReason';
+import { digestView } from '../compose/digestView';
+import { loadReportData, loadSummaryData } from '../compose/reportData';
+import { renderDigest } from '../compose/renderDigest';
+import type { ReportDeps } from './reportDeps';
+import type { ReportOutcome } from './reportOutcome';
+import { unavailableReason } from '../compose/unavailableReason';
 
 /** Accounts whose figures a digest reads at once (each read is sequential: 3 chain requests a day, 2 a week or month). */
 export const DIGEST_LOAD_CONCURRENCY = 4;
@@ -45,7 +46,7 @@ interface LoadedAccount {
 }
 
 /** One account's figures over the digest's span, in the recipient's zone; a failure becomes an unavailable entry. */
-async function loadAccount(deps: DailyReportDeps, account: AccountRecord, input: DigestInput): Promise<LoadedAccount> {
+async function loadAccount(deps: Omit<ReportDeps, 'digest'>, account: AccountRecord, input: DigestInput): Promise<LoadedAccount> {
   const { period, reportDate, timeZone: zone, now } = input;
   const zoned: AccountRecord = { ...account, timezone: zone };
   try {
@@ -94,7 +95,7 @@ function outcomeOf(outcome: RecipientOutcome, input: DigestInput): ReportOutcome
  * none can be, nothing is sent and the outcome is `retry`. Partially apply `deps` for a
  * `DigestSender`.
  */
-export async function sendDigest(deps: DailyReportDeps, input: DigestInput): Promise<ReportOutcome> {
+export async function sendDigest(deps: Omit<ReportDeps, 'digest'>, input: DigestInput): Promise<ReportOutcome> {
   const { recipient, period, reportDate, timeZone, now } = input;
   if (input.accounts.length === 0) return { kind: 'skipped', reason: 'the recipient has no accounts' };
   const [email] = await mailRecipients(deps.repos, [recipient.email], 'reports');

@@ -1,6 +1,6 @@
-import type { ReportModel, WindowInfo } from '../../domain/reportModel';
-import type { AccountStatus, ChartRef, DailyReportView, DayFigures, Drawdown, MetricWindow } from '../../mail/views';
-import type { RecipientLinks } from '../delivery/recipientLinks';
+import type { ReportModel, WindowInfo } from '../../../domain/reportModel';
+import type { AccountStatus, ChartRef, DailyReportView, DayFigures, Drawdown, MetricWindow } from '../../../mail/views';
+import type { RecipientLinks } from '../../delivery/recipientLinks';
 
 /** What the report email shows besides the model. */
 export interface ReportViewContext {

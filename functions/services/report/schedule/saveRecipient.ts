@@ -1,8 +1,8 @@
-import { hasOwnSchedule, recipientClock } from '../../domain/recipientSchedule';
-import type { RecipientSettings } from '../../domain/recipientSettings';
-import { nextReportAt } from '../../domain/reportTime';
-import type { AccountRecord } from '../../store/accountItem';
-import type { RecipientRecord, RecipientsRepository } from '../../store/recipientsRepository';
+import { hasOwnSchedule, recipientClock } from '../../../domain/recipientSchedule';
+import type { RecipientSettings } from '../../../domain/recipientSettings';
+import { nextReportAt } from '../../../domain/reportTime';
+import type { AccountRecord } from '../../../store/accountItem';
+import type { RecipientRecord, RecipientsRepository } from '../../../store/recipientsRepository';
 
 /**
  * Writes a recipient's settings with its accounts and schedule bookkeeping: a recipient with a

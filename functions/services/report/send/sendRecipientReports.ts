@@ -1,11 +1,12 @@
-import { localDate, type LocalDate } from '../../domain/localTime';
-import { periodsDue, recipientClock, type RecipientClock } from '../../domain/recipientSchedule';
-import type { ReportPeriod } from '../../domain/recipientSettings';
-import { describeError } from '../../shared/describeError';
-import type { AccountRecord } from '../../store/accountItem';
-import type { RecipientRecord } from '../../store/recipientsRepository';
-import type { RecipientReportDeps } from './recipientReportDeps';
-import { sendDailyReport, type ReportOutcome } from './sendDailyReport';
+import { localDate, type LocalDate } from '../../../domain/localTime';
+import { periodsDue, recipientClock, type RecipientClock } from '../../../domain/recipientSchedule';
+import type { ReportPeriod } from '../../../domain/recipientSettings';
+import { describeError } from '../../../shared/describeError';
+import type { AccountRecord } from '../../../store/accountItem';
+import type { RecipientRecord } from '../../../store/recipientsRepository';
+import type { ReportDeps } from './reportDeps';
+import { sendAccountReport, type ReportMode } from './sendAccountReport';
+import type { ReportOutcome } from './reportOutcome';
 
 /** One email (or one account's copy) a recipient run sent or tried. */
 export interface RecipientSend {
@@ -31,7 +32,7 @@ export type RecipientRun =
  * The accounts of a recipient, as stored now: those in its record that are still tracked and
  * still mail it, by address.
  */
-export async function recipientAccounts(deps: Pick<RecipientReportDeps, 'repos'>, record: RecipientRecord): Promise<AccountRecord[]> {
+export async function recipientAccounts(deps: { readonly repos: Pick<ReportDeps['repos'], 'accounts'> }, record: RecipientRecord): Promise<AccountRecord[]> {
   const found = await deps.repos.accounts.getMany(record.accounts);
   return found
     .filter((account) => account.emails.some((email) => email.trim().toLowerCase() === record.email))
@@ -42,11 +43,11 @@ export async function recipientAccounts(deps: Pick<RecipientReportDeps, 'repos'>
  * Sends a recipient's own reports: on a scheduled run, what `periodsDue` gives for `reportDate`
  * (its daily report unless it follows its accounts' schedules, its weekly and monthly summaries on
  * their days); forced, its daily report now. A digest recipient gets one `DigestSender` call per
- * period covering all its accounts; a per-account one gets `sendDailyReport` per account, to it
+ * period covering all its accounts; a per-account one gets `sendAccountReport` per account, to it
  * alone, at its own zone and time (delivered under `report:<address>:<date>#<email>`, so a rerun
  * sends nothing more). One send's failure is recorded and never stops the others.
  */
-export async function sendRecipientReports(deps: RecipientReportDeps, record: RecipientRecord, run: RecipientRun, now: number): Promise<RecipientReportResult> {
+export async function sendRecipientReports(deps: ReportDeps, record: RecipientRecord, run: RecipientRun, now: number): Promise<RecipientReportResult> {
   const accounts = await recipientAccounts(deps, record);
   const clock = record.clock ?? recipientClock(record, accounts);
   const reportDate = run.kind === 'scheduled' ? run.reportDate : localDate(now, clock.timezone);
@@ -74,17 +75,16 @@ export async function sendRecipientReports(deps: RecipientReportDeps, record: Re
     const selected = run.kind === 'forced' && run.accounts ? accounts.filter((a) => run.accounts?.includes(a.address)) : accounts;
     for (const account of selected) {
       const own = onClock(account, clock);
-      await attempt(period, account.address, () =>
-        sendDailyReport(deps, own, {
-          now,
-          recipients: [record.email],
-          period,
-          ...(forced ? { force: 'extra' as const } : { claimed: { reportDate } }),
-        }),
-      );
+      await attempt(period, account.address, () => sendAccountReport(deps, own, modeOf(period, reportDate, forced), now, [record.email]));
     }
   }
   return { email: record.email, reportDate, sends };
+}
+
+/** A per-account report of a recipient's run: its day's report (an extra when forced), or a summary. */
+function modeOf(period: ReportPeriod, reportDate: LocalDate, forced: boolean): ReportMode {
+  if (forced) return { kind: 'extra', regularIfDue: false };
+  return period === 'day' ? { kind: 'scheduled', reportDate } : { kind: 'summary', period, reportDate };
 }
 
 /** The account as the recipient's own schedule sees it: the recipient's zone and report time. */

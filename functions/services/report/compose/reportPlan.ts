@@ -1,5 +1,5 @@
-import { addDays, localDate, localDayBounds, type LocalDate } from '../../domain/localTime';
-import { dueReport, reportInstant } from '../../domain/reportTime';
+import { addDays, localDate, localDayBounds, type LocalDate } from '../../../domain/localTime';
+import { dueReport, reportInstant } from '../../../domain/reportTime';
 import type { ReportPeriod } from './reportData';
 
 /** Which report to send for an account at `now`, under which id, and what to schedule after it. */

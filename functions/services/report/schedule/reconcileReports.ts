@@ -1,7 +1,7 @@
-import { retryWindowMs } from '../../queue/workQueueSettings';
-import type { Counters, Log } from '../../shared/observability';
-import type { MissedReport, MissedReportsRepository } from '../../store/missedReportsRepository';
-import type { ReportLedgerRepository } from '../../store/reportLedgerRepository';
+import { retryWindowMs } from '../../../queue/workQueueSettings';
+import type { Counters, Log } from '../../../shared/observability';
+import type { MissedReport, MissedReportsRepository } from '../../../store/missedReportsRepository';
+import type { ReportLedgerRepository } from '../../../store/reportLedgerRepository';
 import type { OperatorNotice } from './operatorNotice';
 import { REPORT_QUEUE } from './reportWorkers';
 

@@ -1,12 +1,14 @@
-import { describeError } from '../../shared/describeError';
-import type { MissedReport, MissedReportsRepository } from '../../store/missedReportsRepository';
-import { sendReportJob, type ReportJobDeps, type ReportJobOutcome } from './sendReportJob';
+import { describeError } from '../../../shared/describeError';
+import type { MissedReport, MissedReportsRepository } from '../../../store/missedReportsRepository';
+import type { ReportDeps } from '../send/reportDeps';
+import { sendReportJob, type ReportJobOutcome } from '../send/sendReportJob';
 
 /** How far back "today's" missed reports go: the last 24 hours of due times. */
 export const MISSED_LOOKBACK_MS = 86_400_000;
 
-export interface MissedReportsDeps extends ReportJobDeps {
-  readonly repos: ReportJobDeps['repos'] & { readonly missedReports: Pick<MissedReportsRepository, 'dueBetween' | 'markRetried'> };
+/** The report service's ports, and the missed-report records. */
+export interface MissedReportsDeps extends ReportDeps {
+  readonly missedReports: Pick<MissedReportsRepository, 'dueBetween' | 'markRetried'>;
 }
 
 /** One missed report sent again: what the job did, or why it failed again. */
@@ -16,8 +18,8 @@ export interface MissedRetryResult {
 }
 
 /** The reports due in the last 24 hours recorded as missed and not sent again since. */
-export async function missedToday(deps: Pick<MissedReportsDeps, 'repos'>, now: number): Promise<MissedReport[]> {
-  const missed = await deps.repos.missedReports.dueBetween(now - MISSED_LOOKBACK_MS, now);
+export async function missedToday(deps: Pick<MissedReportsDeps, 'missedReports'>, now: number): Promise<MissedReport[]> {
+  const missed = await deps.missedReports.dueBetween(now - MISSED_LOOKBACK_MS, now);
   return missed.filter((m) => m.retriedAt === null);
 }
 
@@ -32,7 +34,7 @@ export async function retryMissedReports(deps: MissedReportsDeps, now: number): 
   for (const missed of await missedToday(deps, now)) {
     try {
       const outcome = await sendReportJob(deps, missed.job);
-      if (outcome.kind !== 'failed') await deps.repos.missedReports.markRetried(missed.job, deps.now());
+      if (outcome.kind !== 'failed') await deps.missedReports.markRetried(missed.job, deps.now());
       results.push({ missed, outcome });
     } catch (error) {
       const reason = describeError(error, { audience: 'log' });

@@ -1,8 +1,8 @@
-import { buildMime } from '../../mail/mime';
-import type { MailSender } from '../../mail/sesSender';
-import { reportJobTarget } from '../../messages/reportJob';
-import type { Log } from '../../shared/observability';
-import type { MissedReport } from '../../store/missedReportsRepository';
+import { buildMime } from '../../../mail/mime';
+import type { MailSender } from '../../../mail/sesSender';
+import { reportJobTarget } from '../../../messages/reportJob';
+import type { Log } from '../../../shared/observability';
+import type { MissedReport } from '../../../store/missedReportsRepository';
 
 /** Tells the operator about reports recorded as missed. */
 export interface OperatorNotice {

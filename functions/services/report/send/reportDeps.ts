@@ -1,0 +1,47 @@
+import type { ActionLinks } from '../../../links/actionLinks';
+import type { EmailRenderer } from '../../../mail/render';
+import type { MailSender } from '../../../mail/sesSender';
+import type { Counters, Log } from '../../../shared/observability';
+import type { AccountsRepository } from '../../../store/accountsRepository';
+import type { CurvesRepository } from '../../../store/curvesRepository';
+import type { DelegateViewRepository } from '../../../store/delegateViewRepository';
+import type { DeliveryRepository } from '../../../store/deliveryRepository';
+import type { PreferencesRepository } from '../../../store/preferencesRepository';
+import type { RecipientsRepository } from '../../../store/recipientsRepository';
+import type { ReportLedgerRepository } from '../../../store/reportLedgerRepository';
+import type { ReportRecordsRepository } from '../../../store/reportRecordsRepository';
+import type { SuppressionRepository } from '../../../store/suppressionRepository';
+import type { ReportChain } from '../compose/reportData';
+import type { DigestSender } from './digestInput';
+
+/** What sending reports needs, from the worker down to each email (a full `Repositories` fits `repos`). */
+export interface ReportDeps {
+  readonly repos: {
+    /** Re-read when a job runs (it may have been removed); the schedule moved after a report due by it. */
+    readonly accounts: Pick<AccountsRepository, 'get' | 'getMany' | 'setNextReportAt'>;
+    /** Whose report is the account's own (`accountFollowers`), and a recipient job's record. */
+    readonly recipients: Pick<RecipientsRepository, 'get' | 'getMany'>;
+    readonly curves: Pick<CurvesRepository, 'queryRange'>;
+    readonly delegates: Pick<DelegateViewRepository, 'listForAccount'>;
+    /** Each report's window summaries, for the next report's changes. */
+    readonly reportRecords: Pick<ReportRecordsRepository, 'latestBefore' | 'put'>;
+    /** One record per email copy: each is sent once. */
+    readonly deliveries: Pick<DeliveryRepository, 'begin' | 'complete' | 'fail'>;
+    readonly suppressions: Pick<SuppressionRepository, 'filter'>;
+    readonly preferences: Pick<PreferencesRepository, 'filter'>;
+    /** Told when a job is finished, or why it is to be retried (what reconciliation checks). */
+    readonly reportLedger: Pick<ReportLedgerRepository, 'finish' | 'noteFailure'>;
+  };
+  /** The chain's indexer: each window's summary and curves (`GET /portfolio`). */
+  readonly chain: ReportChain;
+  readonly renderer: EmailRenderer;
+  readonly links: Pick<ActionLinks, 'build'>;
+  readonly sender: MailSender;
+  /** The sender address (`MAIL_FROM`). */
+  readonly mailFrom: string;
+  /** Sends one digest (`sendDigest`). */
+  readonly digest: DigestSender;
+  readonly log: Log;
+  readonly counters: Counters;
+  readonly now: () => number;
+}

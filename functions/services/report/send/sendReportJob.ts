@@ -1,0 +1,86 @@
+import type { AccountReportJob, RecipientReportJob, ReportJob } from '../../../messages/reportJob';
+import { describeError } from '../../../shared/describeError';
+import { accountFollowers } from './accountFollowers';
+import type { ReportDeps } from './reportDeps';
+import { needsRetry, sendRecipientReports, type RecipientReportResult } from './sendRecipientReports';
+import { sendAccountReport } from './sendAccountReport';
+import type { ReportOutcome } from './reportOutcome';
+
+/** Metric: seconds from a report's due minute to its sending, one value per report sent. */
+export const REPORT_LATENESS_METRIC = 'ReportLatenessSeconds';
+
+/** What one job did: an account's report, or a recipient's own reports. */
+export type ReportJobOutcome = ReportOutcome | { kind: 'recipient'; result: RecipientReportResult };
+
+/** A report job that must be delivered again later (passing failure, or not due yet). */
+export class ReportJobRetryError extends Error {
+  override readonly name = 'ReportJobRetryError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/**
+ * The report worker's work: sends one claimed job and throws `ReportJobRetryError` when it must
+ * come back (see `runReportJob`), so a queue delivers it again.
+ */
+export async function sendReportJob(deps: ReportDeps, job: ReportJob): Promise<ReportJobOutcome> {
+  const outcome = await runReportJob(deps, job);
+  const retry = retryReason(outcome);
+  if (retry !== null) throw new ReportJobRetryError(retry);
+  return outcome;
+}
+
+/**
+ * Sends one claimed job, never before its due time (`ReportJobRetryError` when it arrives early).
+ * An account job re-reads the account (it may have been removed) and delivers the report of
+ * `job.reportDate` to the recipients that follow the account's schedule (`sendAccountReport`,
+ * mode `scheduled`). A recipient job re-reads the recipient and sends what its own schedule gives
+ * for that date (`sendRecipientReports`). Every email goes under a stable delivery id, so a
+ * redelivered or twice-queued job sends nothing more. The outcome says when the job must come
+ * back: a passing failure, or another attempt still holding a delivery (`retryReason`). Counts
+ * `ReportLatenessSeconds` for what it sent. The report ledger is told when the job is done (what
+ * reconciliation checks), and the reason of each failed attempt (what a missed report shows).
+ */
+export async function runReportJob(deps: ReportDeps, job: ReportJob): Promise<ReportJobOutcome> {
+  const now = deps.now();
+  if (now < job.dueAt) throw new ReportJobRetryError(`the report is due in ${Math.ceil((job.dueAt - now) / 1000)} s`);
+  let outcome: ReportJobOutcome;
+  try {
+    outcome = job.kind === 'recipient' ? await sendRecipientJob(deps, job, now) : await sendAccountJob(deps, job, now);
+  } catch (error) {
+    await deps.repos.reportLedger.noteFailure(job, describeError(error, { audience: 'log' }));
+    throw error;
+  }
+  const retry = retryReason(outcome);
+  if (retry !== null) {
+    await deps.repos.reportLedger.noteFailure(job, describeError(new ReportJobRetryError(retry), { audience: 'log' }));
+    return outcome;
+  }
+  if (sentSome(outcome)) deps.counters.seconds?.(REPORT_LATENESS_METRIC, Math.max(0, deps.now() - job.dueAt) / 1000);
+  await deps.repos.reportLedger.finish(job);
+  return outcome;
+}
+
+/** Why a job's outcome must be tried again later, or `null` when it is done. */
+export function retryReason(outcome: ReportJobOutcome): string | null {
+  if (outcome.kind === 'recipient') return needsRetry(outcome.result);
+  return outcome.kind === 'retry' ? outcome.reason : null;
+}
+
+function sentSome(outcome: ReportJobOutcome): boolean {
+  return outcome.kind === 'recipient' ? outcome.result.sends.some((send) => send.outcome.kind === 'sent') : outcome.kind === 'sent';
+}
+
+async function sendAccountJob(deps: ReportDeps, job: AccountReportJob, now: number): Promise<ReportOutcome> {
+  const account = await deps.repos.accounts.get(job.address);
+  if (!account) return { kind: 'skipped', reason: 'the account is no longer tracked' };
+  const recipients = await accountFollowers(deps.repos.recipients, account);
+  return sendAccountReport(deps, account, { kind: 'scheduled', reportDate: job.reportDate }, now, recipients);
+}
+
+async function sendRecipientJob(deps: ReportDeps, job: RecipientReportJob, now: number): Promise<ReportJobOutcome> {
+  const record = await deps.repos.recipients.get(job.email);
+  if (!record) return { kind: 'skipped', reason: 'the recipient has no record any more' };
+  return { kind: 'recipient', result: await sendRecipientReports(deps, record, { kind: 'scheduled', reportDate: job.reportDate }, now) };
+}

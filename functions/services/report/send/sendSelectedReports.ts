@@ -1,0 +1,97 @@
+import type { ReportPeriod } from '../../../domain/recipientSettings';
+import { followsAccountSchedule } from '../../../domain/recipientSettings';
+import { describeError } from '../../../shared/describeError';
+import type { AccountRecord } from '../../../store/accountItem';
+import { mapConcurrent } from '../../../store/concurrency';
+import { accountFollowers } from './accountFollowers';
+import type { ReportDeps } from './reportDeps';
+import { sendRecipientReports, type RecipientRun } from './sendRecipientReports';
+import { sendAccountReport, type ReportMode } from './sendAccountReport';
+import type { ReportOutcome } from './reportOutcome';
+
+/** Reports prepared at once. */
+const CONCURRENCY = 4;
+
+type RunOutcome = ReportOutcome | { kind: 'error'; reason: string };
+
+/** One account's report to the recipients that follow its schedule; `error` when something unexpected (e.g. a store failure) stopped it. */
+export interface AccountReportResult {
+  readonly address: string;
+  readonly outcome: RunOutcome;
+}
+
+/** One email of a recipient's own schedule: its digest (`address` null) or one account's report to it alone. */
+export interface RecipientSendResult {
+  readonly email: string;
+  readonly period: ReportPeriod;
+  readonly address: string | null;
+  readonly outcome: RunOutcome;
+}
+
+/** What `sentinel report` shows of each report it sent or tried. */
+export type ReportRunResult = AccountReportResult | RecipientSendResult;
+
+/** The accounts `sentinel report --account` or `--force` picked. */
+export type ReportSelection =
+  /** `--account` alone: each account's report if its schedule makes it due now (then the schedule moves). */
+  | { readonly kind: 'due'; readonly accounts: readonly AccountRecord[] }
+  /**
+   * `--force`: each account's report now (mode `extra`: the regular one if due), and to every
+   * other recipient of those accounts what it gets on a normal day; with `only`, a per-account
+   * recipient gets the reports of these accounts alone.
+   */
+  | { readonly kind: 'extra'; readonly accounts: readonly AccountRecord[]; readonly only: boolean };
+
+/**
+ * `sentinel report --account` / `--force` (and the demo), from this process, under the same
+ * delivery ids as the scheduled path, so a report is sent once whichever gets there first. Each
+ * account is re-read and its report sent to the recipients that follow its schedule; forced, each
+ * recipient with its own schedule or a digest then gets its day's report as an extra
+ * (`sendRecipientReports`, run `forced`). One failure is recorded in its result and never stops the others.
+ */
+export async function sendSelectedReports(deps: ReportDeps, now: number, selection: ReportSelection): Promise<ReportRunResult[]> {
+  const mode: ReportMode = selection.kind === 'extra' ? { kind: 'extra', regularIfDue: true } : { kind: 'scheduled' };
+  const accountResults = await mapConcurrent(selection.accounts, CONCURRENCY, ({ address }) =>
+    guarded(deps, { address }, async (): Promise<AccountReportResult> => {
+      // Act on the account as stored now.
+      const account = await deps.repos.accounts.get(address);
+      if (!account) return { address, outcome: { kind: 'skipped', reason: 'the account is no longer tracked' } };
+      const recipients = await accountFollowers(deps.repos.recipients, account);
+      return { address, outcome: await sendAccountReport(deps, account, mode, now, recipients) };
+    }),
+  );
+  const recipientResults = selection.kind === 'extra' ? await forcedRecipients(deps, selection.accounts, now, selection.only) : [];
+  return [...accountResults, ...recipientResults.flat()];
+}
+
+async function forcedRecipients(deps: ReportDeps, accounts: readonly AccountRecord[], now: number, only: boolean): Promise<RecipientSendResult[][]> {
+  const records = await deps.repos.recipients.getMany(accounts.flatMap((account) => account.emails));
+  const own = [...records.values()].filter((record) => !followsAccountSchedule(record));
+  const run: RecipientRun = only ? { kind: 'forced', accounts: accounts.map((a) => a.address) } : { kind: 'forced' };
+  return mapConcurrent(own, CONCURRENCY, async (record) => runRecipient(deps, record.email, run, now));
+}
+
+async function runRecipient(deps: ReportDeps, email: string, run: RecipientRun, now: number): Promise<RecipientSendResult[]> {
+  try {
+    const record = await deps.repos.recipients.get(email);
+    if (!record) return [];
+    const result = await sendRecipientReports(deps, record, run, now);
+    return result.sends.map((send) => ({ email, period: send.period, address: send.account, outcome: send.outcome }));
+  } catch (error) {
+    const reason = describeError(error, { audience: 'log' });
+    deps.log.error('recipient reports failed', { error: reason });
+    deps.counters.count('ReportErrors');
+    return [{ email, period: 'day', address: null, outcome: { kind: 'error', reason } }];
+  }
+}
+
+async function guarded(deps: ReportDeps, about: { address: string }, fn: () => Promise<AccountReportResult>): Promise<AccountReportResult> {
+  try {
+    return await fn();
+  } catch (error) {
+    const reason = describeError(error, { audience: 'log' });
+    deps.log.error('daily report failed', { account: about.address, error: reason });
+    deps.counters.count('ReportErrors');
+    return { address: about.address, outcome: { kind: 'error', reason } };
+  }
+}
