@@ -33,6 +33,8 @@ export interface ChannelJobDeps extends MailDeliveryDeps {
   readonly links: Pick<ActionLinks, 'build'>;
   readonly counters: Counters;
   readonly now: () => number;
+  /** The clock pacing and announced waits run on (wall time; the queue's clock locally); default `now`. */
+  readonly paceNow?: () => number;
 }
 
 export type ChannelJobOutcome =
@@ -75,7 +77,7 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
   }
   if (channel.state.kind === 'broken') return { kind: 'skipped', reason: 'the channel is broken' };
 
-  const paced = deps.pacer.take(channel.name, channel.type, deps.now(), notice.category === 'security');
+  const paced = deps.pacer.take(channel.name, channel.type, (deps.paceNow ?? deps.now)(), notice.category === 'security');
   if (paced.kind === 'wait') return requeue(deps, job, paced.ms, 'paced', false);
 
   const id = channelDeliveryId(notice.id, channel.name);
@@ -104,7 +106,7 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
       return { kind: 'not-applicable' };
     case 'throttled':
       await deps.repos.deliveries.fail(id, `throttled: ${outcome.retryAfterMs} ms`);
-      deps.pacer.block(channel.name, outcome.retryAfterMs, at);
+      deps.pacer.block(channel.name, outcome.retryAfterMs, (deps.paceNow ?? deps.now)());
       deps.counters.count('ChannelThrottled');
       return requeue(deps, job, outcome.retryAfterMs, `throttled (HTTP ${outcome.status})`, false);
     case 'migrated':
