@@ -49,7 +49,7 @@ export function createLocalChannelQueue(options: LocalChannelQueueOptions): InPr
     log: options.log,
     counters: options.counters,
     now: options.now,
-    paceNow: options.clock ? () => options.clock!.now() : Date.now,
+    wallNow: options.clock ? () => options.clock!.now() : Date.now,
   });
   return queue;
 }

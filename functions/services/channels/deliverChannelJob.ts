@@ -33,8 +33,11 @@ export interface ChannelJobDeps extends MailDeliveryDeps {
   readonly links: Pick<ActionLinks, 'build'>;
   readonly counters: Counters;
   readonly now: () => number;
-  /** The clock pacing and announced waits run on (wall time; the queue's clock locally); default `now`. */
-  readonly paceNow?: () => number;
+  /**
+   * Wall-clock time (the queue's clock locally): pacing, announced waits and the webhook
+   * timestamp, which receivers check against their own clock; default `now`.
+   */
+  readonly wallNow?: () => number;
 }
 
 export type ChannelJobOutcome =
@@ -77,7 +80,7 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
   }
   if (channel.state.kind === 'broken') return { kind: 'skipped', reason: 'the channel is broken' };
 
-  const paced = deps.pacer.take(channel.name, channel.type, (deps.paceNow ?? deps.now)(), notice.category === 'security');
+  const paced = deps.pacer.take(channel.name, channel.type, wall(deps), notice.category === 'security');
   if (paced.kind === 'wait') return requeue(deps, job, paced.ms, 'paced', false);
 
   const id = channelDeliveryId(notice.id, channel.name);
@@ -87,7 +90,7 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
 
   let outcome;
   try {
-    outcome = await sendToChannel(deps.channelSender, channel, notice, id, Math.floor(deps.now() / 1_000));
+    outcome = await sendToChannel(deps.channelSender, channel, notice, id, Math.floor(wall(deps) / 1_000));
   } catch (error) {
     const reason = describeError(error, { audience: 'log' });
     await deps.repos.deliveries.fail(id, reason);
@@ -106,7 +109,7 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
       return { kind: 'not-applicable' };
     case 'throttled':
       await deps.repos.deliveries.fail(id, `throttled: ${outcome.retryAfterMs} ms`);
-      deps.pacer.block(channel.name, outcome.retryAfterMs, (deps.paceNow ?? deps.now)());
+      deps.pacer.block(channel.name, outcome.retryAfterMs, wall(deps));
       deps.counters.count('ChannelThrottled');
       return requeue(deps, job, outcome.retryAfterMs, `throttled (HTTP ${outcome.status})`, false);
     case 'migrated':
@@ -125,6 +128,10 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
       await deps.repos.channels.recordDelivery(channel.name, { at, outcome: 'failed' });
       return requeue(deps, job, backoffMs(job.attempt), outcome.reason, true);
   }
+}
+
+function wall(deps: ChannelJobDeps): number {
+  return (deps.wallNow ?? deps.now)();
 }
 
 function backoffMs(attempt: number): number {
