@@ -149,16 +149,10 @@ describe('alerts where desks live: sentinel collect delivers to routed channels'
     expect(await told()).toHaveLength(1);
   });
 
-  it('a redelivered channel job sends nothing twice', async () => {
-    const url = receivers.webhookUrl(`again-${run}`);
-    expect((await cli('channels', 'add', 'again', '--type', 'webhook', '--secret', ref('HOOK'), '--url', url, '--categories', 'drawdown')).code).toBe(0);
-    const repos = createRepositories(tables.client, tables.prefix);
-    const previous = await repos.channels.get('again');
-    if (!previous) throw new Error('channel "again" was not stored');
-    expect(await repos.channels.replace(previous, { ...previous, accounts: [ACCOUNT as never], updatedAt: previous.updatedAt + 1 })).toEqual({ kind: 'replaced' });
-    const counters = memoryCounters();
-    const queue = createLocalChannelQueue({
-      repos,
+  /** A channel worker on its own in-process queue, over this file's tables and the receivers. */
+  function workerQueue(counters: ReturnType<typeof memoryCounters>) {
+    return createLocalChannelQueue({
+      repos: createRepositories(tables.client, tables.prefix),
       channelSender: { secrets: new ChannelSecrets(env, null), bases: { telegram: receivers.telegramApiUrl, pagerduty: receivers.pagerdutyEventsUrl }, policy: { loopback: true } },
       sender: { send: () => Promise.reject(new Error('no email expected')) },
       mailFrom: 'sentinel@example.com',
@@ -167,6 +161,34 @@ describe('alerts where desks live: sentinel collect delivers to routed channels'
       counters,
       now: Date.now,
     });
+  }
+
+  /** Adds a channel routed to the fixtures' account. */
+  async function routedToFixture(name: string, args: string[]): Promise<void> {
+    const added = await cli('channels', 'add', name, ...args);
+    expect(added.code, added.stderr).toBe(0);
+    const previous = await channels.get(name);
+    if (!previous) throw new Error(`channel "${name}" was not stored`);
+    expect(await channels.replace(previous, { ...previous, accounts: [ACCOUNT as never], updatedAt: previous.updatedAt + 1 })).toEqual({ kind: 'replaced' });
+  }
+
+  it('a 400 about our payload is counted and the channel stays ok, with nobody emailed', async () => {
+    const path = `T2/B2/payload-${run}`;
+    env[`E2E_SLACK2_${run}`] = receivers.slackUrl(path);
+    await routedToFixture('picky', ['--type', 'slack', '--secret', `env:E2E_SLACK2_${run}`]);
+    receivers.script(path, [{ status: 400, body: 'invalid_blocks' }]);
+    const counters = memoryCounters();
+    const queue = workerQueue(counters);
+    await queue.send([{ id: 'j', body: channelJobSchema.parse({ channel: 'picky', notice: noticeOf(drawdownEvent), attempt: 0 }) }]);
+    await queue.drain();
+    expect(counters.totals.get('ChannelPayloadRejected')).toBe(1);
+    expect((await channels.get('picky'))?.state).toEqual({ kind: 'ok' });
+    expect(receivers.received.filter((r) => r.destination === path)).toHaveLength(1);
+  });
+
+  it('a redelivered channel job sends nothing twice', async () => {
+    await routedToFixture('again', ['--type', 'webhook', '--secret', ref('HOOK'), '--url', receivers.webhookUrl(`again-${run}`), '--categories', 'drawdown']);
+    const queue = workerQueue(memoryCounters());
     const job = channelJobSchema.parse({ channel: 'again', notice: noticeOf(drawdownEvent), attempt: 0 });
     for (let i = 0; i < 3; i++) {
       await queue.send([{ id: `j${i}`, body: job }]);
