@@ -186,6 +186,16 @@ describe('alerts where desks live: sentinel collect delivers to routed channels'
     expect(receivers.received.filter((r) => r.destination === path)).toHaveLength(1);
   });
 
+  it('a secret this process lacks drops the job, counted, without marking the channel broken', async () => {
+    await routedToFixture('unset', ['--type', 'slack', '--secret', `env:E2E_UNSET_${run}`]);
+    const counters = memoryCounters();
+    const queue = workerQueue(counters);
+    await queue.send([{ id: 'j', body: channelJobSchema.parse({ channel: 'unset', notice: noticeOf(drawdownEvent), attempt: 0 }) }]);
+    await queue.drain();
+    expect(counters.totals.get('ChannelConfigErrors')).toBe(1);
+    expect((await channels.get('unset'))?.state).toEqual({ kind: 'ok' });
+  });
+
   it('a redelivered channel job sends nothing twice', async () => {
     await routedToFixture('again', ['--type', 'webhook', '--secret', ref('HOOK'), '--url', receivers.webhookUrl(`again-${run}`), '--categories', 'drawdown']);
     const queue = workerQueue(memoryCounters());

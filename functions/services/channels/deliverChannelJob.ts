@@ -52,7 +52,7 @@ export type ChannelJobOutcome =
   | { kind: 'refused'; reason: string; told: number }
   /** The destination refused our payload: our bug, counted; the channel stays ok. */
   | { kind: 'payload-rejected'; reason: string }
-  /** Passing failures on every attempt up to the limit: dropped. */
+  /** Passing failures on every attempt up to the limit, or a channel this process cannot use as configured: dropped. */
   | { kind: 'gave-up'; reason: string };
 
 /** Passing failures are retried this many times (backoff 30 s doubling, at most 15 min). */
@@ -94,7 +94,12 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
   } catch (error) {
     const reason = describeError(error, { audience: 'log' });
     await deps.repos.deliveries.fail(id, reason);
-    if (error instanceof ChannelConfigError && !error.retryable) return refuse(deps, job, channel, reason);
+    // This process cannot use the channel as configured (a secret unset here, a URL not allowed):
+    // the destination refused nothing, so the channel is not marked broken; `channels test` says why.
+    if (error instanceof ChannelConfigError && !error.retryable) {
+      deps.counters.count('ChannelConfigErrors');
+      return { kind: 'gave-up', reason };
+    }
     return requeue(deps, job, backoffMs(job.attempt), reason, true);
   }
   const at = deps.now();
