@@ -11,6 +11,7 @@ import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
 import type { BackfillBudget } from '../functions/services/collect/backfillBudget';
 import { refinementBudgetFrom, type RefinementBudget } from '../functions/services/collect/refinementBudget';
+import type { ChannelJob } from '../functions/messages/channelJob';
 import { InProcessQueue, type QueueClock, type SqsLambdaHandler } from './queue/inProcessQueue';
 
 export interface LocalPipelineDeps {
@@ -21,6 +22,8 @@ export interface LocalPipelineDeps {
   readonly now: () => number;
   /** The notify-queue consumer (the notify handler, or a test's recorder). */
   readonly notifyConsumer: SqsLambdaHandler;
+  /** The channel queue the notify consumer fans notices out to (consumed by the channel worker); drained after notify. */
+  readonly channelQueue?: InProcessQueue<ChannelJob>;
   readonly collectSettings?: CollectSettings;
   /** Records per collect batch (SQS batch size); default 10. */
   readonly batchSize?: number;
@@ -46,7 +49,8 @@ export interface CycleResult {
 
 /**
  * The collection pipeline wired as it runs in AWS, with in-process queues in place of SQS:
- * dispatch → collect queue → collect handler → notify queue → notify consumer. The handlers are
+ * dispatch → collect queue → collect handler → notify queue → notify consumer (→ channel queue →
+ * channel worker, when given). The handlers are
  * the deployed ones; only the queues and the trigger differ.
  */
 export function createLocalPipeline(deps: LocalPipelineDeps) {
@@ -99,7 +103,7 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
     collectQueue,
     notifyQueue,
     /**
-     * Dispatches and delivers both queues until they are empty (the CLI's `collect`); the collect
+     * Dispatches and delivers the queues (collect, notify, channels) until they are empty (the CLI's `collect`); the collect
      * consumers start on the jobs as soon as dispatch has queued them.
      * `progress` is told how many polls finished out of how many were dispatched.
      */
@@ -129,6 +133,7 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
         // Jobs queued after the consumers had emptied the queue.
         await collectQueue.drain(collectPollers);
         await notifyQueue.drain();
+        await deps.channelQueue?.drain();
         return { dispatched: dispatch.value.dispatched, outcomes };
       } finally {
         onProgress = undefined;
@@ -142,9 +147,10 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
     start(): void {
       collectQueue.start(collectPollers);
       notifyQueue.start();
+      deps.channelQueue?.start();
     },
     async stop(): Promise<void> {
-      await Promise.all([collectQueue.stop(), notifyQueue.stop()]);
+      await Promise.all([collectQueue.stop(), notifyQueue.stop(), deps.channelQueue?.stop()]);
     },
   };
 }

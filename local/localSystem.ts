@@ -27,6 +27,9 @@ import { createLocalPipeline, type LocalPipeline } from './localPipeline';
 import type { QueueClock } from './queue/inProcessQueue';
 import { createLocalReportPipeline, type LocalReportPipeline, type ReportQueueRetries } from './reportPipeline';
 import { digestSenderFor } from '../functions/runtime/digestSenderFor';
+import { channelSenderFrom } from '../functions/runtime/channelSenderFrom';
+import type { ChannelSenderDeps } from '../functions/channels/channelSender';
+import { createLocalChannelQueue } from './localChannelQueue';
 
 export interface LocalSystemOptions {
   readonly settings: Settings;
@@ -48,6 +51,8 @@ export interface LocalSystemOptions {
   readonly clock?: QueueClock;
   /** How often the scheduler dispatches (wall time): sizes the backfill share of each run. Without it, no backfill limit (the CLI). */
   readonly dispatchEveryMs?: number;
+  /** Used instead of the channel sender from the settings (tests: a fetch that counts). */
+  readonly channelSender?: ChannelSenderDeps;
 }
 
 /** Every deployed handler, wired to local adapters: what `npm start`, `serve` and the CLI run. */
@@ -118,13 +123,27 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
   const governor = localMailGovernor(settings, counters, options.clock);
   const ses = options.sender ?? sesSenderFrom(settings);
   const mail = localMailDeps(options, links, chain, governor.sender(ses, 'report'));
+  const alertSender = governor.sender(ses, 'alert');
+  const channelQueue = createLocalChannelQueue({
+    repos,
+    channelSender: options.channelSender ?? channelSenderFrom(settings, options.signerEnv ?? process.env),
+    sender: alertSender,
+    mailFrom: settings.MAIL_FROM,
+    links,
+    log,
+    counters,
+    now,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.visibilityTimeoutMs === undefined ? {} : { visibilityTimeoutMs: options.visibilityTimeoutMs }),
+  });
   const pipeline = createLocalPipeline({
     repos,
     chain,
     log,
     counters,
     now,
-    notifyConsumer: createNotifyHandler({ ...mail, repos, sender: governor.sender(ses, 'alert') }),
+    notifyConsumer: createNotifyHandler({ ...mail, repos, sender: alertSender, channelFanOut: { channels: repos.channels, channelQueue, links } }),
+    channelQueue,
     ...(options.clock ? { queueClock: options.clock } : {}),
     collectSettings: collectSettingsFrom(settings),
     refinementBudget: refinementBudgetFrom(settings, now),

@@ -12,6 +12,8 @@ import { createNotifyHandler } from '../../functions/handlers/notify';
 import { collectSettingsFrom } from '../../functions/services/collect/collectSettings';
 import { createLocalPipeline } from '../../local/localPipeline';
 import { refinementBudgetFrom } from '../../functions/services/collect/refinementBudget';
+import { channelSenderFrom } from '../../functions/runtime/channelSenderFrom';
+import { createLocalChannelQueue } from '../../local/localChannelQueue';
 
 /** `sentinel collect`: one dispatch-and-collect cycle now, alerts included. */
 export function register(program: Command, context: CliContext): void {
@@ -55,9 +57,9 @@ function summary(outcomes: readonly CollectOutcome[], seconds: number): string {
 }
 
 /**
- * Only what one cycle needs: the chain client, the tables, the in-process collect and notify
- * queues with the deployed handlers, and the mail path of the alerts it raises, paced by the
- * mail-rate governor's alert share (no pages, no signer).
+ * Only what one cycle needs: the chain client, the tables, the in-process collect, notify and
+ * channel queues with the deployed handlers, and the mail path of the alerts it raises, paced by
+ * the mail-rate governor's alert share (no pages, no signer). Alerts go to every routed channel too.
  */
 async function collectPipeline(rt: CliRuntime) {
   const counters = memoryCounters();
@@ -65,14 +67,27 @@ async function collectPipeline(rt: CliRuntime) {
   const chain = rt.chain();
   // Alerts go out at the alert share of MAIL_RATE, as in `npm start` and in AWS.
   const sender = localMailGovernor(rt.settings, counters).sender(sesSenderFrom(rt.settings), 'alert');
-  const mail = localMailDeps({ settings: rt.settings, repos: rt.repos, log: rt.log, counters, now }, await rt.links(), chain, sender);
+  const links = await rt.links();
+  const mail = localMailDeps({ settings: rt.settings, repos: rt.repos, log: rt.log, counters, now }, links, chain, sender);
+  const channelQueue = createLocalChannelQueue({
+    repos: rt.repos,
+    channelSender: channelSenderFrom(rt.settings),
+    sender,
+    mailFrom: rt.settings.MAIL_FROM,
+    links,
+    log: rt.log,
+    counters,
+    now,
+    visibilityTimeoutMs: 1_000,
+  });
   return createLocalPipeline({
     repos: rt.repos,
     chain,
     log: rt.log,
     counters,
     now,
-    notifyConsumer: createNotifyHandler({ ...mail, repos: rt.repos }),
+    notifyConsumer: createNotifyHandler({ ...mail, repos: rt.repos, channelFanOut: { channels: rt.repos.channels, channelQueue, links } }),
+    channelQueue,
     collectSettings: collectSettingsFrom(rt.settings),
     refinementBudget: refinementBudgetFrom(rt.settings, now),
     visibilityTimeoutMs: 1_000,

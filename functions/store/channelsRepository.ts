@@ -82,6 +82,29 @@ export class ChannelsRepository extends DynamoRepository {
     await this.updateExisting('channels.setState', name, 'SET #state = :state', { ':state': state });
   }
 
+  /**
+   * Marks the channel broken unless it already is: `marked` for the one caller that changed it
+   * (so the account's recipients are told once), `unchanged` when it was broken or is gone.
+   */
+  markBroken(name: string, reason: string, since: number): Promise<{ kind: 'marked' } | { kind: 'unchanged' }> {
+    return this.conditionalWrite(
+      'channels.markBroken',
+      () =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: { scope: SCOPE, name },
+            UpdateExpression: 'SET #state = :state',
+            ConditionExpression: 'attribute_exists(#name) AND #state.#kind <> :broken',
+            ExpressionAttributeNames: { '#name': 'name', '#state': 'state', '#kind': 'kind' },
+            ExpressionAttributeValues: { ':state': { kind: 'broken', reason, since }, ':broken': 'broken' },
+          }),
+        ),
+      { kind: 'marked' } as const,
+      () => ({ kind: 'unchanged' }) as const,
+    );
+  }
+
   /** Records the last delivery attempt. */
   async recordDelivery(name: string, last: LastDelivery): Promise<void> {
     await this.updateExisting('channels.recordDelivery', name, 'SET lastDelivery = :last', { ':last': last });

@@ -23,6 +23,7 @@ import { mailRecipients, noRecipientReason } from '../delivery/recipients';
 import { RetryLaterError } from '../delivery/retryLaterError';
 import { storedSeries } from '../../store/storedSeries';
 import { lookbackWindowMs } from '../../domain/lookbackWindow';
+import { fanOutNotice, type ChannelFanOutDeps } from './fanOutNotice';
 
 const DAY_MS = 86_400_000;
 
@@ -58,6 +59,8 @@ export interface DeliverNotificationDeps extends MailDeliveryDeps {
   readonly counters: Counters;
   readonly now: () => number;
   readonly settings?: Partial<NotificationSettings>;
+  /** The channel queue and the channels' routing; without it, email only. */
+  readonly channelFanOut?: ChannelFanOutDeps;
 }
 
 export type NotificationOutcome =
@@ -88,10 +91,18 @@ interface SharedParts {
  * Throws `RetryLaterError` when some recipient hit a passing failure (or another worker holds
  * the delivery), after serving the others: the queue redelivers the message and only the
  * remaining recipients are mailed. Store failures throw as they are, for the same reason.
+ *
+ * With `channelFanOut`, the notice first goes on the channel queue once per routed channel
+ * (`fanOutNotice`), so a slow or failing channel never holds up email; a redelivered message
+ * queues the jobs again and the channel worker sends nothing twice.
  */
 export async function deliverNotification(deps: DeliverNotificationDeps, message: NotifyMessage): Promise<NotificationOutcome> {
   const account = await deps.repos.accounts.get(message.account);
   if (!account) return { kind: 'skipped', reason: 'the account is not tracked' };
+  if (deps.channelFanOut) {
+    const jobs = await fanOutNotice(deps.channelFanOut, account, message, deps.now());
+    if (jobs > 0) deps.counters.count('ChannelJobsQueued', jobs);
+  }
   const kind = EMAIL_KIND_OF[message.kind];
   const category = categoryOfEmail(kind);
   const reachable = await mailRecipients(deps.repos, account.emails, category);

@@ -1,0 +1,39 @@
+import { checksumAddress } from '../../domain/address';
+import { channelDeliveryId, routedChannels } from '../../domain/channelRouting';
+import type { ActionLinks } from '../../links/actionLinks';
+import type { ChannelJob } from '../../messages/channelJob';
+import type { NotifyMessage } from '../../messages/notifyMessage';
+import type { MessageQueue } from '../../queue/messageQueue';
+import { sendAll } from '../../queue/sendAll';
+import type { AccountRecord } from '../../store/accountItem';
+import type { ChannelsRepository } from '../../store/channelsRepository';
+import { noticeOfMessage } from './noticeOfMessage';
+
+/** What fanning a notify message out to channels needs. */
+export interface ChannelFanOutDeps {
+  readonly channels: Pick<ChannelsRepository, 'list'>;
+  readonly channelQueue: MessageQueue<ChannelJob>;
+  readonly links: Pick<ActionLinks, 'build'>;
+}
+
+/**
+ * Puts one channel job per routed channel on the channel queue (the notice built once, its
+ * links shared: a snooze from a chat snoozes the account for everyone, as the snooze page says).
+ * Throws `QueueError` unless every job is queued; a redelivered message queues them again and
+ * the worker's delivery ids send nothing twice. Returns how many jobs were queued.
+ */
+export async function fanOutNotice(deps: ChannelFanOutDeps, account: AccountRecord, message: NotifyMessage, now: number): Promise<number> {
+  const channels = await deps.channels.list();
+  if (channels.length === 0) return 0;
+  const notice = noticeOfMessage(message, {
+    account: { address: account.address, label: account.label, timezone: account.timezone },
+    revokeUrl: (delegate) => (account.signer === null ? null : deps.links.build({ purpose: 'revoke', account: account.address, delegate: checksumAddress(delegate) }, now)),
+    snoozeUrl: (hours) => deps.links.build({ purpose: 'snooze', account: account.address, snoozeHours: hours }, now),
+  });
+  const routed = routedChannels(channels, account.address, notice.category);
+  await sendAll(
+    deps.channelQueue,
+    routed.map((channel) => ({ id: channelDeliveryId(notice.id, channel.name), body: { channel: channel.name, notice, attempt: 0 } })),
+  );
+  return routed.length;
+}

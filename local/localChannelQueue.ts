@@ -1,0 +1,55 @@
+import type { ChannelSenderDeps } from '../functions/channels/channelSender';
+import { DestinationPacer } from '../functions/domain/destinationPacer';
+import { createChannelWorkerHandler } from '../functions/handlers/channel-worker';
+import type { ActionLinks } from '../functions/links/actionLinks';
+import type { MailSender } from '../functions/mail/sesSender';
+import type { ChannelJob } from '../functions/messages/channelJob';
+import type { Counters, Log } from '../functions/shared/observability';
+import type { Repositories } from '../functions/store/repositories';
+import { InProcessQueue, type QueueClock, type SqsLambdaHandler } from './queue/inProcessQueue';
+
+export interface LocalChannelQueueOptions {
+  readonly repos: Repositories;
+  readonly channelSender: ChannelSenderDeps;
+  /** Sends the broken-channel emails (the alert class of the process's governor). */
+  readonly sender: MailSender;
+  readonly mailFrom: string;
+  readonly links: Pick<ActionLinks, 'build'>;
+  readonly log: Log;
+  readonly counters: Counters;
+  readonly now: () => number;
+  readonly clock?: QueueClock;
+  readonly visibilityTimeoutMs?: number;
+}
+
+/**
+ * The channel queue of one local process, consumed by the deployed channel-worker handler: a
+ * re-queued job (429, pacing) waits out its delay in the queue, as with SQS `DelaySeconds`. The
+ * pacer is the process's own (one worker instance).
+ */
+export function createLocalChannelQueue(options: LocalChannelQueueOptions): InProcessQueue<ChannelJob> {
+  const bound: { worker?: SqsLambdaHandler } = {};
+  const queue: InProcessQueue<ChannelJob> = new InProcessQueue<ChannelJob>({
+    name: 'sentinel-channel',
+    consumer: (event, context) => bound.worker!(event, context),
+    batchSize: 10,
+    visibilityTimeoutMs: options.visibilityTimeoutMs ?? 30_000,
+    maxReceiveCount: 5,
+    timeoutMs: 60_000,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  bound.worker = createChannelWorkerHandler({
+    repos: options.repos,
+    channelSender: options.channelSender,
+    channelQueue: queue,
+    pacer: new DestinationPacer(),
+    links: options.links,
+    sender: options.sender,
+    mailFrom: options.mailFrom,
+    log: options.log,
+    counters: options.counters,
+    now: options.now,
+    wallNow: options.clock ? () => options.clock!.now() : Date.now,
+  });
+  return queue;
+}
