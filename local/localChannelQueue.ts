@@ -1,6 +1,6 @@
 import type { ChannelSenderDeps } from '../functions/channels/channelSender';
 import { DestinationPacer } from '../functions/domain/destinationPacer';
-import { createChannelWorkerHandler } from '../functions/handlers/channel-worker';
+import { createChannelWorkerHandler } from '../functions/runtime/channelWorkerHandler';
 import type { ActionLinks } from '../functions/links/actionLinks';
 import type { MailSender } from '../functions/mail/sesSender';
 import type { ChannelJob } from '../functions/messages/channelJob';
@@ -23,7 +23,7 @@ export interface LocalChannelQueueOptions {
 }
 
 /**
- * The channel queue of one local process, consumed by the deployed channel-worker handler: a
+ * The channel queue of one local process, consumed by the channel worker (`createChannelWorkerHandler`): a
  * re-queued job (429, pacing) waits out its delay in the queue, as with SQS `DelaySeconds`. The
  * pacer is the process's own (one worker instance).
  */

@@ -1,5 +1,5 @@
 import { channelJobSchema } from '../messages/channelJob';
-import { sqsHandler, type SqsHandlerDeps } from '../runtime/sqsHandler';
+import { sqsHandler, type SqsHandlerDeps } from './sqsHandler';
 import { deliverChannelJob, type ChannelJobDeps, type ChannelJobOutcome } from '../services/channels/deliverChannelJob';
 
 /** What the channel worker needs: the channel delivery service's ports, plus a metrics flush per invocation. */
@@ -17,7 +17,8 @@ const OUTCOME_METRIC: Readonly<Record<ChannelJobOutcome['kind'], string>> = {
 };
 
 /**
- * The channel queue's consumer: each record is one notice for one channel, sent with
+ * The channel queue's consumer (run in process by `collect`, `serve` and `npm start`; its Lambda and
+ * queue in AWS are not deployed yet, see docs/channels.md): each record is one notice for one channel, sent with
  * `deliverChannelJob`. A job to be sent later is re-queued by the service with a delay (the record
  * itself succeeds); a store or queue failure lists the record in `batchItemFailures`.
  */
