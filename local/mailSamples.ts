@@ -110,6 +110,7 @@ export const drawdownAlert: DrawdownAlertView = {
     { label: 'Snooze 24 hours', url: `${BASE}/s/snooze-24h-token` },
     { label: 'Snooze 7 days', url: `${BASE}/s/snooze-7d-token` },
   ],
+  revokeAll: { url: `${BASE}/revoke-all?token=revoke-all-token`, count: 2 },
 };
 
 export const delegateExpiry: DelegateExpiryView = {
@@ -126,6 +127,7 @@ export const newDelegate: NewDelegateView = {
   links,
   delegate: { name: 'arb-bot', address: WEB_KEY, kind: 'api-key', expiryMs: NOW + 90 * DAY, revokeUrl: revokeUrl(WEB_KEY) },
   firstSeenAtMs: NOW - 2 * 60_000,
+  revokeAll: { url: `${BASE}/revoke-all?token=revoke-all-token`, count: 2 },
 };
 
 export const revocationResult: RevocationResultView = {

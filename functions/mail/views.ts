@@ -260,6 +260,14 @@ export const digestViewSchema = z.object({
 });
 export type DigestView = z.input<typeof digestViewSchema>;
 
+/**
+ * The "Revoke all N API keys" link of an alert: only when the account has a signer and at least
+ * one delegate; `count` is the delegates known when the email was sent (the page lists the
+ * current ones).
+ */
+export const revokeAllLinkSchema = z.object({ url: httpUrl, count: z.number().int().min(1) });
+export type RevokeAllLink = z.input<typeof revokeAllLinkSchema>;
+
 /** A labelled snooze link, e.g. `{ label: '24 hours', url }`. */
 export const snoozeLinkSchema = z.object({ label: shortText(40), url: httpUrl });
 export type SnoozeLink = z.input<typeof snoozeLinkSchema>;
@@ -280,6 +288,7 @@ export const drawdownAlertViewSchema = z.object({
   lastPointAtMs: timestampMs,
   chart: chartRefSchema.nullable(),
   snoozeLinks: z.array(snoozeLinkSchema),
+  revokeAll: revokeAllLinkSchema.nullable().default(null),
 });
 export type DrawdownAlertView = z.input<typeof drawdownAlertViewSchema>;
 
@@ -296,6 +305,7 @@ export const newDelegateViewSchema = z.object({
   ...base,
   delegate: delegateRowSchema,
   firstSeenAtMs: timestampMs,
+  revokeAll: revokeAllLinkSchema.nullable().default(null),
 });
 export type NewDelegateView = z.input<typeof newDelegateViewSchema>;
 

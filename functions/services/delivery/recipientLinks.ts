@@ -18,6 +18,8 @@ export interface RecipientLinks {
   revokeUrl(delegate: string): string | null;
   /** Snoozes the account's drawdown alerts for `hours`, for this recipient only. */
   snoozeUrl(hours: number): string;
+  /** Revokes every delegate its confirmation page lists; `null` when the account has no signer. */
+  revokeAllUrl(): string | null;
 }
 
 /**
@@ -42,5 +44,6 @@ export function recipientLinks(
     revokeUrl: (delegate) =>
       account.signer === null ? null : links.build({ purpose: 'revoke', account: account.address, delegate: checksumAddress(delegate) }, now),
     snoozeUrl: (hours) => links.build({ purpose: 'snooze', account: account.address, snoozeHours: hours, email }, now),
+    revokeAllUrl: () => (account.signer === null ? null : links.build({ purpose: 'revoke-all', account: account.address }, now)),
   };
 }

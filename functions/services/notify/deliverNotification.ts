@@ -75,6 +75,8 @@ interface SharedParts {
   chart: MailChart | null;
   maxDrawdownUsd: number | null;
   webClients: ReadonlySet<string>;
+  /** Current delegates (drawdown alerts and new-delegate notices only; 0 otherwise). */
+  delegateCount: number;
 }
 
 /**
@@ -123,6 +125,7 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
             maxDrawdownUsd: parts.maxDrawdownUsd,
             rearmMarginPct: settings.rearmMarginPct,
             isWebClient: (delegate) => parts.webClients.has(delegate.toLowerCase()),
+            delegateCount: parts.delegateCount,
           });
           return {
             rendered: render(deps.renderer, email, account.timezone),
@@ -177,13 +180,20 @@ async function sharedParts(
       timeZone: account.timezone,
       height: 260,
     });
-    return { chart, maxDrawdownUsd, webClients: new Set() };
+    return { chart, maxDrawdownUsd, webClients: new Set(), delegateCount: await currentDelegates(deps, account) };
   }
   if (message.kind === 'revocation-result') {
     const views = await deps.repos.delegates.listForAccount(account.address);
-    return { chart: null, maxDrawdownUsd: null, webClients: new Set(views.filter((v) => v.isWebClient).map((v) => v.delegate.toLowerCase())) };
+    return { chart: null, maxDrawdownUsd: null, webClients: new Set(views.filter((v) => v.isWebClient).map((v) => v.delegate.toLowerCase())), delegateCount: 0 };
   }
-  return { chart: null, maxDrawdownUsd: null, webClients: new Set() };
+  if (message.kind === 'new-delegate') return { chart: null, maxDrawdownUsd: null, webClients: new Set(), delegateCount: await currentDelegates(deps, account) };
+  return { chart: null, maxDrawdownUsd: null, webClients: new Set(), delegateCount: 0 };
+}
+
+/** How many delegates collection last saw on the account (the revoke-all link's N); none counted without a signer. */
+async function currentDelegates(deps: DeliverNotificationDeps, account: AccountRecord): Promise<number> {
+  if (account.signer === null) return 0;
+  return (await deps.repos.delegates.listForAccount(account.address)).filter((d) => d.removedAt === null).length;
 }
 
 function render(renderer: EmailRenderer, email: NotificationEmail, timeZone: string): RenderedEmail {

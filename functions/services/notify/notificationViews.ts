@@ -6,6 +6,7 @@ import type {
   DrawdownAlertView,
   NewDelegateView,
   RevocationResultView,
+  RevokeAllLink,
   SnoozeNoticeView,
 } from '../../mail/views';
 import type { NotifyMessage } from '../../messages/notifyMessage';
@@ -29,6 +30,8 @@ export interface NotificationContext {
   readonly rearmMarginPct: number;
   /** Whether the delegate is a web session key (the revocation result does not say). */
   readonly isWebClient: (delegate: string) => boolean;
+  /** The account's delegates known at send time (drawdown alerts and new-delegate notices; the revoke-all link's N). */
+  readonly delegateCount: number;
 }
 
 /** An alert email: its kind and view. */
@@ -52,6 +55,13 @@ function delegateRow(
     expiryMs: delegate.expiryMs,
     revokeUrl: links.revokeUrl(delegate.address),
   };
+}
+
+/** The "Revoke all N API keys" link: only with a signer and at least one delegate. */
+function revokeAllLink(ctx: NotificationContext): RevokeAllLink | null {
+  if (ctx.delegateCount < 1) return null;
+  const url = ctx.links.revokeAllUrl();
+  return url === null ? null : { url, count: ctx.delegateCount };
 }
 
 /** The email view for a notify message, for one recipient. */
@@ -84,11 +94,12 @@ export function notificationEmail(message: NotifyMessage, ctx: NotificationConte
           lastPointAtMs: message.asOf,
           chart: ctx.chart,
           snoozeLinks: SNOOZE_CHOICES.map((c) => ({ label: c.label, url: ctx.links.snoozeUrl(c.hours) })),
+          revokeAll: revokeAllLink(ctx),
         },
       };
     }
     case 'new-delegate':
-      return { kind: 'new-delegate', view: { ...base, delegate: delegateRow(message.delegate, ctx.links), firstSeenAtMs: message.firstSeenAt } };
+      return { kind: 'new-delegate', view: { ...base, delegate: delegateRow(message.delegate, ctx.links), firstSeenAtMs: message.firstSeenAt, revokeAll: revokeAllLink(ctx) } };
     case 'expiry-warning':
     case 'expired':
       return {
