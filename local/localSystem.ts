@@ -168,7 +168,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
   });
   const revokeAll = new InProcessQueue<RevokeAllJob>({
     name: 'sentinel-revoke-all',
-    consumer: revokeAllWorker({ batches: repos.revokeAll, tokens: repos.tokens, sign: signerCallOf(signer), now, log, counters }),
+    consumer: revokeAllWorker({ batches: repos.revokeAll, tokens: repos.tokens, sign: signerCallOf(signer), notify: pipeline.notifyQueue, now, log, counters }),
     // One delegate per delivery, as the FIFO queue's group hands them over; the signer's timeout bounds one.
     batchSize: 1,
     visibilityTimeoutMs: options.visibilityTimeoutMs ?? 60_000,

@@ -11,6 +11,7 @@ import type {
   MetricRow,
   NewDelegateView,
   RevocationResultView,
+  RevokeAllResultView,
   SnoozeNoticeView,
 } from '../functions/mail/views';
 
@@ -142,6 +143,19 @@ export const revocationResult: RevocationResultView = {
   txSignature: `0x${'ab'.repeat(65)}`,
 };
 
+export const revokeAllResult: RevokeAllResultView = {
+  account: { address: ACCOUNT, label: 'bot-main' },
+  generatedAtMs: NOW,
+  links,
+  rows: [
+    { name: 'market-maker-1', address: BOT_KEY, kind: 'api-key', outcome: 'revoked', text: 'revoked (nonce 41)', nonce: 41 },
+    { name: 'arb-bot', address: WEB_KEY, kind: 'api-key', outcome: 'revoked', text: 'revoked (nonce 42)', nonce: 42 },
+    { name: 'old-bot', address: OLD_KEY, kind: 'api-key', outcome: 'not-sent', text: 'not sent: the chain could not be reached', nonce: null },
+  ],
+  removed: 2,
+  settledAtMs: NOW - 20_000,
+};
+
 export const snoozeNotice: SnoozeNoticeView = {
   account: { address: ACCOUNT, label: 'bot-main' },
   generatedAtMs: NOW,
@@ -237,6 +251,7 @@ export const views: { [K in EmailKind]: EmailViews[K] } = {
   'delegate-expiry': delegateExpiry,
   'new-delegate': newDelegate,
   'revocation-result': revocationResult,
+  'revoke-all-result': revokeAllResult,
   digest,
   'snooze-notice': snoozeNotice,
 };

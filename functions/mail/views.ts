@@ -327,6 +327,29 @@ export const revocationResultViewSchema = z.object({
 });
 export type RevocationResultView = z.input<typeof revocationResultViewSchema>;
 
+/** How one delegate of a revoke-all batch ended. */
+export const REVOKE_ALL_ROW_OUTCOMES = ['revoked', 'already-revoked', 'rejected', 'unconfirmed', 'not-sent', 'unknown'] as const;
+
+/** A revoke-all batch settled: every delegate it submitted, once each, with its outcome. */
+export const revokeAllResultViewSchema = z.object({
+  ...base,
+  rows: z
+    .array(
+      delegateRowSchema.pick({ name: true, address: true, kind: true }).extend({
+        outcome: z.enum(REVOKE_ALL_ROW_OUTCOMES),
+        /** The outcome in words (chain messages included; escaped by the HTML template). */
+        text: shortText(2000),
+        nonce: z.number().int().min(0).nullable(),
+      }),
+    )
+    .min(1)
+    .max(50),
+  /** Delegates now gone (`revoked` or `already-revoked`). */
+  removed: z.number().int().min(0),
+  settledAtMs: timestampMs,
+});
+export type RevokeAllResultView = z.input<typeof revokeAllResultViewSchema>;
+
 /** An operator snoozed the account's drawdown alerts for every recipient (`sentinel alerts snooze`). */
 export const snoozeNoticeViewSchema = z.object({
   ...base,
@@ -342,11 +365,12 @@ export const emailViewSchemas = {
   'delegate-expiry': delegateExpiryViewSchema,
   'new-delegate': newDelegateViewSchema,
   'revocation-result': revocationResultViewSchema,
+  'revoke-all-result': revokeAllResultViewSchema,
   digest: digestViewSchema,
   'snooze-notice': snoozeNoticeViewSchema,
 } as const;
 
-/** The seven emails. */
+/** The eight emails. */
 export type EmailKind = keyof typeof emailViewSchemas;
 export const EMAIL_KINDS = Object.keys(emailViewSchemas) as EmailKind[];
 
@@ -357,6 +381,7 @@ export interface EmailViews {
   'delegate-expiry': DelegateExpiryView;
   'new-delegate': NewDelegateView;
   'revocation-result': RevocationResultView;
+  'revoke-all-result': RevokeAllResultView;
   digest: DigestView;
   'snooze-notice': SnoozeNoticeView;
 }

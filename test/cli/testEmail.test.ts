@@ -12,7 +12,7 @@ describe('sentinel test-email', () => {
     const run = await cli('test-email', to, '--json');
     expect(run.code, run.stderr).toBe(0);
     const outcomes = JSON.parse(run.stdout) as { kind: string; sent: boolean; sesMessageId: string }[];
-    expect(outcomes.map((o) => o.kind)).toEqual(['daily-report', 'drawdown-alert', 'delegate-expiry', 'new-delegate', 'revocation-result', 'digest', 'snooze-notice']);
+    expect(outcomes.map((o) => o.kind)).toEqual(['daily-report', 'drawdown-alert', 'delegate-expiry', 'new-delegate', 'revocation-result', 'revoke-all-result', 'digest', 'snooze-notice']);
     expect(outcomes.every((o) => o.sent)).toBe(true);
 
     const inbox = await sesStore({ to });

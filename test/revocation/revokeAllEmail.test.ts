@@ -2,6 +2,7 @@ import { SESClient } from '@aws-sdk/client-ses';
 import { verifyMessage } from 'ethers';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildRemoveDelegateManager } from '../../functions/chain/transactionBuilders';
+import { revokeAllUnitId } from '../../functions/domain/revokeAllUnit';
 import { createNotifyHandler } from '../../functions/handlers/notify';
 import { createEmailRenderer } from '../../functions/mail/render';
 import { SesSender } from '../../functions/mail/sesSender';
@@ -27,6 +28,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await world?.close();
 });
+
+function tokenIdOf(link: string): string {
+  const check = world.links.read('revoke-all', new URL(link).searchParams.get('token') ?? undefined, Date.now());
+  if (check.kind !== 'valid') throw new Error('bad link');
+  return check.claims.tokenId;
+}
 
 function drawdownEvent(account: string, at: number): NotifyEvent {
   return {
@@ -94,6 +101,56 @@ describe('the revoke-all link in alert emails', () => {
       expect(verifyMessage(bytes, intent.txSignature ?? '')).toBe(account.address);
     }
     expect(titleOf(await getPage(links.html[0]!))).toBe('All API keys revoked');
+
+    // One result email for the batch, each delegate's outcome listed once; no per-delegate result emails.
+    await world.notify.drain();
+    const result = await mailTo(recipient, /All 3 API keys revoked/);
+    for (const [i, address] of order.entries()) {
+      expect(result.body.text?.split(address).length).toBe(2);
+      expect(result.body.text).toContain(`${address}: revoked (nonce ${i + 1})`);
+    }
+    for (const d of account.delegates) expect(result.body.html).toContain(d.name);
+    expect((await sesStore({ to: recipient })).map((m) => m.subject).filter((s) => /revoked|revocation/i.test(s))).toEqual([result.subject]);
+  });
+
+  it('a partial failure: the result email says which key was not revoked; the retry that settles sends its own result, once', async () => {
+    const account = await world.trackAccount({ label: 'revoke-all-mail-partial', delegates: ['bot-a', 'bot-b'] });
+    const recipient = account.emails[0]!;
+    const order = account.delegates.map((d) => d.address).sort((x, y) => (x < y ? -1 : 1));
+    const link = world.revokeAllLink(account.address);
+    const tokenId = tokenIdOf(link);
+    const failing = revokeAllUnitId(tokenId, order[0]!);
+    world.beforeTokenCheck = async (unit) => {
+      if (unit === failing) await world.control.setFaults({ routes: { 'account-nonce': { error500: 1 } } });
+      else await world.control.resetFaults();
+    };
+    try {
+      const form = formOf(await getPage(link));
+      await submitForm(form.action, form.fields);
+      await world.revokeAll.drain();
+    } finally {
+      world.beforeTokenCheck = null;
+      await world.control.resetFaults();
+    }
+    await world.notify.drain();
+    const first = await mailTo(recipient, /1 of 2 API keys not revoked/);
+    expect(first.body.text).toContain(`${order[0]}: not sent: the chain could not be reached`);
+    expect(first.body.text).toContain(`${order[1]}: revoked (nonce 1)`);
+
+    const retry = formOf(await getPage(link));
+    expect(retry.fields['keys']).toBe(order[0]);
+    await submitForm(retry.action, retry.fields);
+    await world.revokeAll.drain();
+    await world.notify.drain();
+    const second = await mailTo(recipient, /All 2 API keys revoked/);
+    expect(second.body.text).toContain(`${order[0]}: revoked (nonce 2)`);
+
+    // A redelivered job of the settled batch names the same result: no third email.
+    await world.revokeAll.send([{ id: 'again', body: { kind: 'revoke-all-unit', account: account.address, delegate: order[0]!, tokenId, attempt: 2, expiresAt: Date.now() + 3_600_000 } }]);
+    await world.revokeAll.drain();
+    await world.notify.drain();
+    expect((await sesStore({ to: recipient })).filter((m) => /API keys (not )?revoked/.test(m.subject))).toHaveLength(2);
+    expect((await world.control.account(account.address)).nonce).toBe(2);
   });
 
   it('a new-delegate notice carries it too, counting the delegates known at send time', async () => {

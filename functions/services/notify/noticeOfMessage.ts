@@ -129,6 +129,21 @@ export function noticeOfMessage(message: NotifyMessage, ctx: NoticeContext): Not
         details: { delegate: message.delegate, outcome: message.outcome, message: message.message, nonce: message.nonce, transactionSignature: message.transactionSignature },
       };
     }
+    case 'revoke-all-result': {
+      const removed = message.units.filter((u) => u.outcome === 'revoked' || u.outcome === 'already-revoked').length;
+      const all = removed === message.units.length;
+      return {
+        ...base,
+        type: 'revocation.result',
+        severity: all ? 'info' : 'critical',
+        title: all ? `All ${message.units.length} API keys revoked` : `${message.units.length - removed} of ${message.units.length} API keys not revoked`,
+        summary: all ? 'Every key the revoke-all page listed can no longer trade this account.' : 'Some keys may still trade this account; the revoke-all page can try the ones that sent nothing again.',
+        fields: [account, ...message.units.slice(0, 8).map((u) => ({ label: u.address, value: u.text }))],
+        links: [],
+        incident: null,
+        details: { units: message.units },
+      };
+    }
     case 'account-snoozed':
       return {
         ...base,
