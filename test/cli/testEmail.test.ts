@@ -16,7 +16,7 @@ describe('sentinel test-email', () => {
     expect(outcomes.every((o) => o.sent)).toBe(true);
 
     const inbox = await sesStore({ to });
-    expect(inbox).toHaveLength(7);
+    expect(inbox).toHaveLength(8);
     for (const email of inbox) {
       expect(email.subject).toMatch(/^\[sample\] /);
       expect(email.body.html).toMatch(/bot-main/);
