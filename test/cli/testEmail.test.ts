@@ -27,7 +27,7 @@ describe('sentinel test-email', () => {
     expect(raw).toMatch(/Content-Type: image\/png/i);
     expect(raw).toMatch(/List-Unsubscribe:/i);
     // The digest's trend lines travel inline too.
-    const digest = (await sesRawMessage(outcomes[5]!.sesMessageId)).toString('utf8');
+    const digest = (await sesRawMessage(outcomes.find((o) => o.kind === 'digest')!.sesMessageId)).toString('utf8');
     expect(digest.match(/Content-ID: <trend-\d@sentinel>/gi)).toHaveLength(4);
   });
 
