@@ -68,7 +68,7 @@ export function createCliRuntime(settings: Settings, now: () => number = Date.no
     log: silentLog,
     now,
     chain: () => (chain ??= chainFrom(settings)),
-    links: () => (links ??= actionLinksFrom(settings)),
+    links: () => (links ??= actionLinksFrom(settings, true)),
   };
 }
 

@@ -5,7 +5,10 @@ import type { Settings } from '../functions/config/settings';
 import { createReportWorker } from '../functions/handlers/report-worker';
 import { createNotifyHandler } from '../functions/handlers/notify';
 import { createPreferencesPageHandler } from '../functions/handlers/preferences-page';
-import { createRevokePageHandler } from '../functions/handlers/revoke-page';
+import { createRevokeAllPageHandler, createRevokePageHandler } from '../functions/handlers/revoke-page';
+import type { RevokeAllJob } from '../functions/messages/revokeAllJob';
+import { revokeAllWorker } from '../functions/runtime/revokeAllWorker';
+import { signerCallOf } from '../functions/web/signerCallOf';
 import { createSignRevocationHandler } from '../functions/handlers/sign-revocation';
 import type { ActionLinks } from '../functions/links/actionLinks';
 import type { EmailRenderer } from '../functions/mail/emailRenderer';
@@ -24,7 +27,7 @@ import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
 import type { HttpRoute } from './http/lambdaHttpAdapter';
 import { createLocalPipeline, type LocalPipeline } from './localPipeline';
-import type { QueueClock } from './queue/inProcessQueue';
+import { InProcessQueue, type QueueClock } from './queue/inProcessQueue';
 import { createLocalReportPipeline, type LocalReportPipeline, type ReportQueueRetries } from './reportPipeline';
 import { digestSenderFor } from '../functions/runtime/digestSenderFor';
 import { channelSenderFrom } from '../functions/runtime/channelSenderFrom';
@@ -67,7 +70,12 @@ export interface LocalSystem {
   readonly governor: MailGovernor;
   /** The ports of the report service, sending as reports (for `sentinel report` and the demo). */
   readonly mail: ReportDeps;
-  /** The public link endpoint's routes (`/revoke`, `/unsubscribe`, `/snooze`, `/preferences`) for the local HTTP adapter. */
+  /**
+   * The revoke-all queue (in place of the SQS FIFO queue) and its worker: one delegate at a time,
+   * in order, through the same signing function as a click. `serve` consumes it in the background.
+   */
+  readonly revokeAll: InProcessQueue<RevokeAllJob>;
+  /** The public link endpoint's routes (`/revoke`, `/revoke-all`, `/unsubscribe`, `/snooze`, `/preferences`) for the local HTTP adapter. */
   readonly webRoutes: readonly HttpRoute[];
 }
 
@@ -165,13 +173,33 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     log,
     counters,
   });
+  const signer = new InProcessRevocationSigner(signRevocation);
   const revokePage = createRevokePageHandler({
     ...page,
     accounts: repos.accounts,
     delegates: repos.delegates,
     tokens: repos.tokens,
     suppressions: repos.suppressions,
-    signer: new InProcessRevocationSigner(signRevocation),
+    signer,
+    now,
+    log,
+  });
+  const revokeAll = new InProcessQueue<RevokeAllJob>({
+    name: 'sentinel-revoke-all',
+    consumer: revokeAllWorker({ batches: repos.revokeAll, tokens: repos.tokens, sign: signerCallOf(signer), notify: pipeline.notifyQueue, now, log, counters }),
+    // One delegate per delivery, as the FIFO queue's group hands them over; the signer's timeout bounds one.
+    batchSize: 1,
+    visibilityTimeoutMs: options.visibilityTimeoutMs ?? 60_000,
+    maxReceiveCount: 5,
+    timeoutMs: 60_000,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  const revokeAllPage = createRevokeAllPageHandler({
+    ...page,
+    accounts: repos.accounts,
+    delegates: repos.delegates,
+    batches: repos.revokeAll,
+    queue: revokeAll,
     now,
     log,
   });
@@ -203,8 +231,10 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     reports,
     governor,
     mail,
+    revokeAll,
     webRoutes: [
       { path: '/revoke', handler: revokePage, functionName: 'revoke-page' },
+      { path: '/revoke-all', handler: revokeAllPage, functionName: 'revoke-page' },
       { path: '/unsubscribe', handler: preferencesPage, functionName: 'preferences-page' },
       { path: '/snooze', handler: preferencesPage, functionName: 'preferences-page' },
       { path: '/preferences', handler: preferencesPage, functionName: 'preferences-page' },

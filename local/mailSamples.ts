@@ -11,6 +11,7 @@ import type {
   MetricRow,
   NewDelegateView,
   RevocationResultView,
+  RevokeAllResultView,
   SnoozeNoticeView,
 } from '../functions/mail/views';
 
@@ -110,6 +111,7 @@ export const drawdownAlert: DrawdownAlertView = {
     { label: 'Snooze 24 hours', url: `${BASE}/s/snooze-24h-token` },
     { label: 'Snooze 7 days', url: `${BASE}/s/snooze-7d-token` },
   ],
+  revokeAll: { url: `${BASE}/revoke-all?token=revoke-all-token`, count: 2 },
 };
 
 export const delegateExpiry: DelegateExpiryView = {
@@ -126,6 +128,7 @@ export const newDelegate: NewDelegateView = {
   links,
   delegate: { name: 'arb-bot', address: WEB_KEY, kind: 'api-key', expiryMs: NOW + 90 * DAY, revokeUrl: revokeUrl(WEB_KEY) },
   firstSeenAtMs: NOW - 2 * 60_000,
+  revokeAll: { url: `${BASE}/revoke-all?token=revoke-all-token`, count: 2 },
 };
 
 export const revocationResult: RevocationResultView = {
@@ -138,6 +141,19 @@ export const revocationResult: RevocationResultView = {
   chainMessage: null,
   nonce: 42,
   txSignature: `0x${'ab'.repeat(65)}`,
+};
+
+export const revokeAllResult: RevokeAllResultView = {
+  account: { address: ACCOUNT, label: 'bot-main' },
+  generatedAtMs: NOW,
+  links,
+  rows: [
+    { name: 'market-maker-1', address: BOT_KEY, kind: 'api-key', outcome: 'revoked', text: 'revoked (nonce 41)', nonce: 41 },
+    { name: 'arb-bot', address: WEB_KEY, kind: 'api-key', outcome: 'revoked', text: 'revoked (nonce 42)', nonce: 42 },
+    { name: 'old-bot', address: OLD_KEY, kind: 'api-key', outcome: 'not-sent', text: 'not sent: the chain could not be reached', nonce: null },
+  ],
+  removed: 2,
+  settledAtMs: NOW - 20_000,
 };
 
 export const snoozeNotice: SnoozeNoticeView = {
@@ -235,6 +251,7 @@ export const views: { [K in EmailKind]: EmailViews[K] } = {
   'delegate-expiry': delegateExpiry,
   'new-delegate': newDelegate,
   'revocation-result': revocationResult,
+  'revoke-all-result': revokeAllResult,
   digest,
   'snooze-notice': snoozeNotice,
 };

@@ -34,8 +34,8 @@ export interface Serving {
  * The link endpoint and the scheduler over the deployed handlers: `sentinel serve`, and the core
  * of `npm start`. Collection dispatch and report dispatch each run every 15 s locally (every minute
  * in AWS; accounts are only polled and reported when due, so this only shortens the wait), report
- * dispatch followed by reconciliation (missed reports); the collect, notify and report queues are
- * consumed in the background.
+ * dispatch followed by reconciliation (missed reports); the collect, notify, report and revoke-all
+ * queues are consumed in the background.
  */
 export async function serveSystem(options: ServeOptions): Promise<Serving> {
   const speed = options.speed ?? 1;
@@ -55,6 +55,7 @@ export async function serveSystem(options: ServeOptions): Promise<Serving> {
       await options.beforeSchedule?.(system);
       system.pipeline.start();
       system.reports.start();
+      system.revokeAll.start();
       scheduler = startScheduler([
         {
           name: 'dispatch',
@@ -80,7 +81,7 @@ export async function serveSystem(options: ServeOptions): Promise<Serving> {
     },
     async stop() {
       await scheduler?.stop();
-      if (started) await Promise.all([system.pipeline.stop(), system.reports.stop()]);
+      if (started) await Promise.all([system.pipeline.stop(), system.reports.stop(), system.revokeAll.stop()]);
       await web.close();
     },
   };

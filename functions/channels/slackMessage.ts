@@ -36,7 +36,7 @@ export function slackMessage(notice: Notice): SlackMessage {
       type: 'button',
       text: { type: 'plain_text', text: cut(l.label, SLACK_LIMITS.buttonText) },
       url: l.url,
-      ...(l.action === 'revoke' ? { style: 'danger' as const } : {}),
+      ...(l.action === 'revoke' || l.action === 'revoke-all' ? { style: 'danger' as const } : {}),
     }));
   const blocks: KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: cut(notice.title, SLACK_LIMITS.headerText) } },

@@ -35,6 +35,7 @@ const CATEGORY_OF_KIND: Readonly<Record<string, MailCategory>> = {
   'delegate-expiry': 'expiry',
   'new-delegate': 'security',
   'revocation-result': 'security',
+  'revoke-all-result': 'security',
 };
 
 /**

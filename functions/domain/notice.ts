@@ -26,7 +26,7 @@ export interface NoticeField {
 }
 
 /** What a link does when opened; every one is a page whose GET changes nothing (safe to preview). */
-export type NoticeLinkAction = 'revoke' | 'snooze' | 'preferences';
+export type NoticeLinkAction = 'revoke' | 'revoke-all' | 'snooze' | 'preferences';
 
 /** A link the notice offers (a button in chat). The URL is a capability: never logged. */
 export interface NoticeLink {

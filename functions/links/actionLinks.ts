@@ -34,6 +34,11 @@ export class ActionLinks {
     private readonly codec: LinkTokenCodec,
     private readonly baseUrl: string,
     private readonly newTokenId: () => string = () => randomBytes(18).toString('base64url'),
+    /**
+     * Whether the endpoint behind `baseUrl` serves `/revoke-all`: the local endpoint does; an AWS
+     * stage does not route it yet, so its emails and chat notices carry no revoke-all link.
+     */
+    readonly revokeAllServed: boolean = true,
   ) {}
 
   /** A link for `request`, valid for the purpose's default lifetime (or `ttlMs`). */

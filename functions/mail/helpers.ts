@@ -76,7 +76,7 @@ function betterOf(value: unknown): Better {
  * - `{{time ms "datetime|date|time|day"}}`, `{{countdown expiryMs}}`, `{{duration ms}}`,
  *   `(expiresWithin expiryMs days)`: whether an expiry falls within `days` of `@root.generatedAtMs`
  * - `{{shortAddress a}}`, `{{accountName account}}`, `{{delegateName d}}`, `{{delegateKind kind}}`,
- *   `{{truncate s 40}}`, `{{plural n "day" "days"}}`
+ *   `{{truncate s 40}}`, `{{plural n "day" "days"}}`, `{{revokeAllLabel n}}`
  * - `(eq a b)`, `(gt a b)`, `(isNumber x)`, `(choose cond a b)`, `(subtract a b)` (floored at 0),
  *   `(outcomeAccent outcome)`: the accent colour of a revocation result
  * - `{{spanNoun span}}` (`day`, `week`, `month`) and `{{spanTitle span}}` (`Daily report`, `Weekly
@@ -123,6 +123,7 @@ export function registerHelpers(hbs: HandlebarsInstance): void {
   helper('delegateKind', ([kind]) => (kind === 'web-session' ? 'web session' : 'API key'));
   helper('truncate', ([s, max]) => (typeof s === 'string' ? truncate(s, typeof max === 'number' ? max : 80) : ''));
   helper('plural', ([n, one, many]) => (n === 1 ? one : many));
+  helper('revokeAllLabel', ([n]) => `Revoke all ${String(num(n) ?? 0)} API ${num(n) === 1 ? 'key' : 'keys'}`);
   helper('eq', ([a, b]) => a === b);
   helper('choose', ([condition, yes, no]) => (condition ? yes : no));
   helper('isNumber', ([v]) => num(v) !== null);

@@ -260,6 +260,14 @@ export const digestViewSchema = z.object({
 });
 export type DigestView = z.input<typeof digestViewSchema>;
 
+/**
+ * The "Revoke all N API keys" link of an alert: only when the account has a signer and at least
+ * one delegate; `count` is the delegates known when the email was sent (the page lists the
+ * current ones).
+ */
+export const revokeAllLinkSchema = z.object({ url: httpUrl, count: z.number().int().min(1) });
+export type RevokeAllLink = z.input<typeof revokeAllLinkSchema>;
+
 /** A labelled snooze link, e.g. `{ label: '24 hours', url }`. */
 export const snoozeLinkSchema = z.object({ label: shortText(40), url: httpUrl });
 export type SnoozeLink = z.input<typeof snoozeLinkSchema>;
@@ -280,6 +288,7 @@ export const drawdownAlertViewSchema = z.object({
   lastPointAtMs: timestampMs,
   chart: chartRefSchema.nullable(),
   snoozeLinks: z.array(snoozeLinkSchema),
+  revokeAll: revokeAllLinkSchema.nullable().default(null),
 });
 export type DrawdownAlertView = z.input<typeof drawdownAlertViewSchema>;
 
@@ -296,6 +305,7 @@ export const newDelegateViewSchema = z.object({
   ...base,
   delegate: delegateRowSchema,
   firstSeenAtMs: timestampMs,
+  revokeAll: revokeAllLinkSchema.nullable().default(null),
 });
 export type NewDelegateView = z.input<typeof newDelegateViewSchema>;
 
@@ -317,6 +327,29 @@ export const revocationResultViewSchema = z.object({
 });
 export type RevocationResultView = z.input<typeof revocationResultViewSchema>;
 
+/** How one delegate of a revoke-all batch ended. */
+export const REVOKE_ALL_ROW_OUTCOMES = ['revoked', 'already-revoked', 'rejected', 'unconfirmed', 'not-sent', 'unknown'] as const;
+
+/** A revoke-all batch settled: every delegate it submitted, once each, with its outcome. */
+export const revokeAllResultViewSchema = z.object({
+  ...base,
+  rows: z
+    .array(
+      delegateRowSchema.pick({ name: true, address: true, kind: true }).extend({
+        outcome: z.enum(REVOKE_ALL_ROW_OUTCOMES),
+        /** The outcome in words (chain messages included; escaped by the HTML template). */
+        text: shortText(2000),
+        nonce: z.number().int().min(0).nullable(),
+      }),
+    )
+    .min(1)
+    .max(50),
+  /** Delegates now gone (`revoked` or `already-revoked`). */
+  removed: z.number().int().min(0),
+  settledAtMs: timestampMs,
+});
+export type RevokeAllResultView = z.input<typeof revokeAllResultViewSchema>;
+
 /** An operator snoozed the account's drawdown alerts for every recipient (`sentinel alerts snooze`). */
 export const snoozeNoticeViewSchema = z.object({
   ...base,
@@ -332,11 +365,12 @@ export const emailViewSchemas = {
   'delegate-expiry': delegateExpiryViewSchema,
   'new-delegate': newDelegateViewSchema,
   'revocation-result': revocationResultViewSchema,
+  'revoke-all-result': revokeAllResultViewSchema,
   digest: digestViewSchema,
   'snooze-notice': snoozeNoticeViewSchema,
 } as const;
 
-/** The seven emails. */
+/** The eight emails. */
 export type EmailKind = keyof typeof emailViewSchemas;
 export const EMAIL_KINDS = Object.keys(emailViewSchemas) as EmailKind[];
 
@@ -347,6 +381,7 @@ export interface EmailViews {
   'delegate-expiry': DelegateExpiryView;
   'new-delegate': NewDelegateView;
   'revocation-result': RevocationResultView;
+  'revoke-all-result': RevokeAllResultView;
   digest: DigestView;
   'snooze-notice': SnoozeNoticeView;
 }

@@ -58,6 +58,26 @@ export const notifyMessageSchema = z.discriminatedUnion('kind', [
     /** Signature of the submitted transaction (public data), to find it on the chain. */
     transactionSignature: z.string().max(200).nullable(),
   }),
+  /**
+   * A revoke-all batch settled (no delegate queued): each delegate's outcome, in address order.
+   * One per settlement: a retry from the page that settles again is another event.
+   */
+  z.object({
+    ...base,
+    kind: z.literal('revoke-all-result'),
+    units: z
+      .array(
+        z.object({
+          address: addressSchema,
+          outcome: z.enum(['revoked', 'already-revoked', 'rejected', 'unconfirmed', 'not-sent', 'unknown']),
+          /** The outcome in words, as the result page says it (chain messages included). */
+          text: z.string().max(2_000),
+          nonce: z.number().int().min(0).nullable(),
+        }),
+      )
+      .min(1)
+      .max(50),
+  }),
   /** An operator snoozed the account's drawdown alerts for every recipient until `until` (ms). */
   z.object({ ...base, kind: z.literal('account-snoozed'), until: timestampMsSchema }),
 ]);

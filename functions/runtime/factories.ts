@@ -124,10 +124,14 @@ async function secretVersion(
   return secret;
 }
 
-/** Makes and reads action links under `PUBLIC_BASE_URL`. */
-export async function actionLinksFrom(settings: Settings): Promise<ActionLinks> {
+/**
+ * Makes and reads action links under `PUBLIC_BASE_URL`. `revokeAllServed`: whether that endpoint
+ * routes `/revoke-all` (the local `serve` does; a deployed stage does not yet, so the Lambdas write
+ * no revoke-all links).
+ */
+export async function actionLinksFrom(settings: Settings, revokeAllServed = false): Promise<ActionLinks> {
   const { current, previous } = await linkSecretsFrom(settings);
-  return new ActionLinks(new LinkTokenCodec(current, previous), required(settings, 'PUBLIC_BASE_URL'));
+  return new ActionLinks(new LinkTokenCodec(current, previous), required(settings, 'PUBLIC_BASE_URL'), undefined, revokeAllServed);
 }
 
 /** What every public page needs: link reading, the CSRF values of its forms, and its own base URL. */

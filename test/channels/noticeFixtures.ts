@@ -12,6 +12,8 @@ const context = {
   account: { address: ACCOUNT, label: 'desk <one>', timezone: 'Europe/Berlin' },
   revokeUrl: (d: string) => `https://sentinel.example/revoke?token=tok-${d.slice(2, 8)}`,
   snoozeUrl: (h: number) => `https://sentinel.example/snooze?token=snooze-${h}`,
+  revokeAllUrl: () => 'https://sentinel.example/revoke-all?token=tok-all',
+  delegateCount: 3,
 };
 
 /** The notice of a notify event, built as the notify service builds it. */

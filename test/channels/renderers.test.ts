@@ -32,7 +32,11 @@ describe('Slack', () => {
     expect(mrkdwn).toContain('&lt;!channel&gt;');
     expect(mrkdwn).toContain('&amp;amp;');
     const buttons = message.blocks.find((b) => b.type === 'actions');
-    expect(buttons).toMatchObject({ elements: [{ type: 'button', text: { text: 'Revoke' }, url: expect.stringMatching(/^https:\/\/sentinel\.example\/revoke\?/) as unknown }] });
+    expect(buttons).toMatchObject({ elements: [
+        { type: 'button', text: { text: 'Revoke' }, url: expect.stringMatching(/^https:\/\/sentinel\.example\/revoke\?/) as unknown, style: 'danger' },
+        { type: 'button', text: { text: 'Revoke all 3 API keys' }, url: expect.stringMatching(/^https:\/\/sentinel\.example\/revoke-all\?/) as unknown, style: 'danger' },
+      ],
+    });
   });
 });
 
@@ -83,7 +87,10 @@ describe('Telegram', () => {
     const parsed = parseTelegramHtml(request.body.text);
     expect(parsed).toMatchObject({ ok: true });
     expect(parsed.ok && parsed.text).toContain(HOSTILE_NAME);
-    expect(request.body.reply_markup?.inline_keyboard[0]).toEqual([{ text: 'Revoke', url: expect.stringMatching(/\/revoke\?token=/) as unknown }]);
+    expect(request.body.reply_markup?.inline_keyboard[0]).toEqual([
+      { text: 'Revoke', url: expect.stringMatching(/\/revoke\?token=/) as unknown },
+      { text: 'Revoke all 3 API keys', url: expect.stringMatching(/\/revoke-all\?token=/) as unknown },
+    ]);
   });
 
   it('the checker refuses what Telegram refuses', () => {

@@ -12,11 +12,11 @@ describe('sentinel test-email', () => {
     const run = await cli('test-email', to, '--json');
     expect(run.code, run.stderr).toBe(0);
     const outcomes = JSON.parse(run.stdout) as { kind: string; sent: boolean; sesMessageId: string }[];
-    expect(outcomes.map((o) => o.kind)).toEqual(['daily-report', 'drawdown-alert', 'delegate-expiry', 'new-delegate', 'revocation-result', 'digest', 'snooze-notice']);
+    expect(outcomes.map((o) => o.kind)).toEqual(['daily-report', 'drawdown-alert', 'delegate-expiry', 'new-delegate', 'revocation-result', 'revoke-all-result', 'digest', 'snooze-notice']);
     expect(outcomes.every((o) => o.sent)).toBe(true);
 
     const inbox = await sesStore({ to });
-    expect(inbox).toHaveLength(7);
+    expect(inbox).toHaveLength(8);
     for (const email of inbox) {
       expect(email.subject).toMatch(/^\[sample\] /);
       expect(email.body.html).toMatch(/bot-main/);
@@ -27,7 +27,7 @@ describe('sentinel test-email', () => {
     expect(raw).toMatch(/Content-Type: image\/png/i);
     expect(raw).toMatch(/List-Unsubscribe:/i);
     // The digest's trend lines travel inline too.
-    const digest = (await sesRawMessage(outcomes[5]!.sesMessageId)).toString('utf8');
+    const digest = (await sesRawMessage(outcomes.find((o) => o.kind === 'digest')!.sesMessageId)).toString('utf8');
     expect(digest.match(/Content-ID: <trend-\d@sentinel>/gi)).toHaveLength(4);
   });
 

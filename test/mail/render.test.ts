@@ -20,6 +20,7 @@ import {
   links,
   newDelegate,
   revocationResult,
+  revokeAllResult,
   revokeUrl,
   views,
 } from '../../local/mailSamples';
@@ -391,5 +392,35 @@ describe('digest', () => {
     const out = renderEmail('digest', { ...digest, rows: digest.rows.slice(0, 3), moreRows: 2, sections: digest.sections.slice(0, 1), moreSections: 4 }, tz);
     expect(visible(out.html)).toContain('And 2 more accounts, listed in the plain-text part of this email.');
     expect(visible(out.html)).toContain('The sections of 4 more accounts, with their revoke links, are in the plain-text part of this email');
+  });
+});
+
+describe('revoke all', () => {
+  it('drawdown alerts and new-delegate notices show "Revoke all N API keys" only when given the link', () => {
+    for (const [kind, view] of [['drawdown-alert', drawdownAlert], ['new-delegate', newDelegate]] as const) {
+      const withLink = renderEmail(kind, view, tz);
+      expect(visible(withLink.html)).toContain('Revoke all 2 API keys');
+      expect(withLink.html).toContain('/revoke-all?token&#x3D;revoke-all-token');
+      expect(withLink.text).toContain('Revoke all 2 API keys');
+      expect(withLink.text).toContain('/revoke-all?token=revoke-all-token');
+      const without = renderEmail(kind, { ...view, revokeAll: null }, tz);
+      expect(without.text).not.toContain('Revoke all');
+      expect(without.html).not.toContain('/revoke-all');
+    }
+    expect(renderEmail('drawdown-alert', { ...drawdownAlert, revokeAll: { url: 'https://sentinel.example/revoke-all?token=t', count: 1 } }, tz).text).toContain('Revoke all 1 API key ');
+  });
+
+  it('the result lists each delegate once with its outcome, escapes chain text, and says how many were not revoked', () => {
+    const hostile = { ...revokeAllResult.rows[2]!, name: '<b>evil</b>', outcome: 'rejected' as const, text: 'refused by the chain: nonce <7>' };
+    const view = { ...revokeAllResult, rows: [revokeAllResult.rows[0]!, revokeAllResult.rows[1]!, hostile], removed: 2 };
+    const { subject, html, text } = renderEmail('revoke-all-result', view, tz);
+    expect(subject).toBe('✗ 1 of 3 API keys not revoked on bot-main (0xf39F…2266)');
+    for (const row of view.rows) expect(text.split(row.address)).toHaveLength(2);
+    expect(text).toContain(`${view.rows[0]!.address}: revoked (nonce 41)`);
+    expect(html).toContain('refused by the chain: nonce &lt;7&gt;');
+    expect(html).not.toContain('<b>evil</b>');
+    const all = renderEmail('revoke-all-result', { ...revokeAllResult, rows: revokeAllResult.rows.slice(0, 2), removed: 2 }, tz);
+    expect(all.subject).toBe('✓ All 2 API keys revoked on bot-main (0xf39F…2266)');
+    expect(visible(all.html)).toContain('Every key revoked');
   });
 });

@@ -18,6 +18,8 @@ export interface RecipientLinks {
   revokeUrl(delegate: string): string | null;
   /** Snoozes the account's drawdown alerts for `hours`, for this recipient only. */
   snoozeUrl(hours: number): string;
+  /** Revokes every delegate its confirmation page lists; `null` when the account has no signer or the endpoint has no such page. */
+  revokeAllUrl(): string | null;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface RecipientLinks {
  * email and nowhere else.
  */
 export function recipientLinks(
-  links: Pick<ActionLinks, 'build'>,
+  links: Pick<ActionLinks, 'build'> & { readonly revokeAllServed?: boolean },
   account: { address: Address; signer: string | null },
   email: string,
   now: number,
@@ -42,5 +44,6 @@ export function recipientLinks(
     revokeUrl: (delegate) =>
       account.signer === null ? null : links.build({ purpose: 'revoke', account: account.address, delegate: checksumAddress(delegate) }, now),
     snoozeUrl: (hours) => links.build({ purpose: 'snooze', account: account.address, snoozeHours: hours, email }, now),
+    revokeAllUrl: () => (account.signer === null || links.revokeAllServed === false ? null : links.build({ purpose: 'revoke-all', account: account.address }, now)),
   };
 }

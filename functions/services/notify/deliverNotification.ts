@@ -78,6 +78,10 @@ interface SharedParts {
   chart: MailChart | null;
   maxDrawdownUsd: number | null;
   webClients: ReadonlySet<string>;
+  /** Delegate names by lowercase address (revoke-all results only). */
+  names: ReadonlyMap<string, string | null>;
+  /** Current delegates (drawdown alerts and new-delegate notices only; 0 otherwise). */
+  delegateCount: number;
 }
 
 /**
@@ -100,7 +104,7 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
   const account = await deps.repos.accounts.get(message.account);
   if (!account) return { kind: 'skipped', reason: 'the account is not tracked' };
   if (deps.channelFanOut) {
-    const jobs = await fanOutNotice(deps.channelFanOut, account, message, deps.now());
+    const jobs = await fanOutNotice(deps.channelFanOut, account, message, deps.now(), () => currentDelegates(deps, account));
     if (jobs > 0) deps.counters.count('ChannelJobsQueued', jobs);
   }
   const kind = EMAIL_KIND_OF[message.kind];
@@ -134,6 +138,8 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
             maxDrawdownUsd: parts.maxDrawdownUsd,
             rearmMarginPct: settings.rearmMarginPct,
             isWebClient: (delegate) => parts.webClients.has(delegate.toLowerCase()),
+            delegateName: (delegate) => parts.names.get(delegate.toLowerCase()) ?? null,
+            delegateCount: parts.delegateCount,
           });
           return {
             rendered: render(deps.renderer, email, account.timezone),
@@ -188,13 +194,30 @@ async function sharedParts(
       timeZone: account.timezone,
       height: 260,
     });
-    return { chart, maxDrawdownUsd, webClients: new Set() };
+    return { chart, maxDrawdownUsd, webClients: new Set(), names: new Map(), delegateCount: await currentDelegates(deps, account) };
   }
   if (message.kind === 'revocation-result') {
     const views = await deps.repos.delegates.listForAccount(account.address);
-    return { chart: null, maxDrawdownUsd: null, webClients: new Set(views.filter((v) => v.isWebClient).map((v) => v.delegate.toLowerCase())) };
+    return { chart: null, maxDrawdownUsd: null, webClients: new Set(views.filter((v) => v.isWebClient).map((v) => v.delegate.toLowerCase())), names: new Map(), delegateCount: 0 };
   }
-  return { chart: null, maxDrawdownUsd: null, webClients: new Set() };
+  if (message.kind === 'revoke-all-result') {
+    const views = await deps.repos.delegates.listForAccount(account.address);
+    return {
+      chart: null,
+      maxDrawdownUsd: null,
+      webClients: new Set(views.filter((v) => v.isWebClient).map((v) => v.delegate.toLowerCase())),
+      names: new Map(views.map((v) => [v.delegate.toLowerCase(), v.name])),
+      delegateCount: 0,
+    };
+  }
+  if (message.kind === 'new-delegate') return { chart: null, maxDrawdownUsd: null, webClients: new Set(), names: new Map(), delegateCount: await currentDelegates(deps, account) };
+  return { chart: null, maxDrawdownUsd: null, webClients: new Set(), names: new Map(), delegateCount: 0 };
+}
+
+/** How many delegates collection last saw on the account (the revoke-all link's N); none counted without a signer. */
+async function currentDelegates(deps: DeliverNotificationDeps, account: AccountRecord): Promise<number> {
+  if (account.signer === null) return 0;
+  return (await deps.repos.delegates.listForAccount(account.address)).filter((d) => d.removedAt === null).length;
 }
 
 function render(renderer: EmailRenderer, email: NotificationEmail, timeZone: string): RenderedEmail {
@@ -206,6 +229,8 @@ function render(renderer: EmailRenderer, email: NotificationEmail, timeZone: str
     case 'new-delegate':
       return renderer.render(email.kind, email.view, { timeZone });
     case 'revocation-result':
+      return renderer.render(email.kind, email.view, { timeZone });
+    case 'revoke-all-result':
       return renderer.render(email.kind, email.view, { timeZone });
     case 'snooze-notice':
       return renderer.render(email.kind, email.view, { timeZone });

@@ -8,5 +8,6 @@ export const EMAIL_KIND_OF: Readonly<Record<NotifyKind, NotificationEmail['kind'
   'expiry-warning': 'delegate-expiry',
   expired: 'delegate-expiry',
   'revocation-result': 'revocation-result',
+  'revoke-all-result': 'revoke-all-result',
   'account-snoozed': 'snooze-notice',
 };

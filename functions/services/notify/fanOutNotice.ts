@@ -13,7 +13,7 @@ import { noticeOfMessage } from './noticeOfMessage';
 export interface ChannelFanOutDeps {
   readonly channels: Pick<ChannelsRepository, 'list'>;
   readonly channelQueue: MessageQueue<ChannelJob>;
-  readonly links: Pick<ActionLinks, 'build'>;
+  readonly links: Pick<ActionLinks, 'build'> & { readonly revokeAllServed?: boolean };
 }
 
 /**
@@ -22,13 +22,23 @@ export interface ChannelFanOutDeps {
  * Throws `QueueError` unless every job is queued; a redelivered message queues them again and
  * the worker's delivery ids send nothing twice. Returns how many jobs were queued.
  */
-export async function fanOutNotice(deps: ChannelFanOutDeps, account: AccountRecord, message: NotifyMessage, now: number): Promise<number> {
+export async function fanOutNotice(
+  deps: ChannelFanOutDeps,
+  account: AccountRecord,
+  message: NotifyMessage,
+  now: number,
+  /** The account's current delegates (the "Revoke all N API keys" link), read only when a channel is routed. */
+  delegateCount: () => Promise<number>,
+): Promise<number> {
   const channels = await deps.channels.list();
   if (channels.length === 0) return 0;
+  const revokeAll = message.kind === 'drawdown' || message.kind === 'new-delegate';
   const notice = noticeOfMessage(message, {
     account: { address: account.address, label: account.label, timezone: account.timezone },
     revokeUrl: (delegate) => (account.signer === null ? null : deps.links.build({ purpose: 'revoke', account: account.address, delegate: checksumAddress(delegate) }, now)),
     snoozeUrl: (hours) => deps.links.build({ purpose: 'snooze', account: account.address, snoozeHours: hours }, now),
+    revokeAllUrl: () => (account.signer === null || deps.links.revokeAllServed === false ? null : deps.links.build({ purpose: 'revoke-all', account: account.address }, now)),
+    delegateCount: revokeAll ? await delegateCount() : 0,
   });
   const routed = routedChannels(channels, account.address, notice.category);
   await sendAll(

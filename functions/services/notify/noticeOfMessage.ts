@@ -10,6 +10,10 @@ export interface NoticeContext {
   /** One-click revocation of a delegate; `null` when the account has no signer. */
   readonly revokeUrl: (delegate: string) => string | null;
   readonly snoozeUrl: (hours: number) => string;
+  /** Revokes every delegate its confirmation page lists; `null` when the account has no signer. */
+  readonly revokeAllUrl: () => string | null;
+  /** The account's delegates known when the notice is made (drawdown and new-delegate notices). */
+  readonly delegateCount: number;
 }
 
 const SNOOZE_HOURS = 24;
@@ -21,6 +25,13 @@ function who(delegate: { address: string; name: string | null }): string {
 function revokeLinks(ctx: NoticeContext, delegate: string): NoticeLink[] {
   const url = ctx.revokeUrl(delegate);
   return url === null ? [] : [{ label: 'Revoke', url, action: 'revoke' }];
+}
+
+/** The "Revoke all N API keys" link: only with a signer and at least one delegate (its GET changes nothing, so a chat preview is safe). */
+function revokeAllLinks(ctx: NoticeContext): NoticeLink[] {
+  const url = ctx.delegateCount > 0 ? ctx.revokeAllUrl() : null;
+  if (url === null) return [];
+  return [{ label: `Revoke all ${ctx.delegateCount} API key${ctx.delegateCount === 1 ? '' : 's'}`, url, action: 'revoke-all' }];
 }
 
 /**
@@ -53,7 +64,7 @@ export function noticeOfMessage(message: NotifyMessage, ctx: NoticeContext): Not
           { label: 'Levels breached', value: message.levels.map((l) => `${l}%`).join(', ') },
           { label: 'As of', value: formatTime(message.asOf, zone) },
         ],
-        links: [{ label: 'Snooze 24 hours', url: ctx.snoozeUrl(SNOOZE_HOURS), action: 'snooze' }],
+        links: [{ label: 'Snooze 24 hours', url: ctx.snoozeUrl(SNOOZE_HOURS), action: 'snooze' }, ...revokeAllLinks(ctx)],
         chart: { alt: 'Equity and PnL over the last days' },
         incident: { key: `drawdown:${ctx.account.address.toLowerCase()}:${message.level}`, action: 'trigger' },
         details: {
@@ -84,7 +95,7 @@ export function noticeOfMessage(message: NotifyMessage, ctx: NoticeContext): Not
           { label: 'Expires', value: message.delegate.expiryMs === null ? 'never' : formatTime(message.delegate.expiryMs, zone) },
           { label: 'First seen', value: formatTime(message.firstSeenAt, zone) },
         ],
-        links: revokeLinks(ctx, message.delegate.address),
+        links: [...revokeLinks(ctx, message.delegate.address), ...revokeAllLinks(ctx)],
         incident: { key: `delegate:${ctx.account.address.toLowerCase()}:${message.delegate.address.toLowerCase()}`, action: 'trigger' },
         details: { delegate: message.delegate, firstSeenAt: message.firstSeenAt },
       };
@@ -116,6 +127,21 @@ export function noticeOfMessage(message: NotifyMessage, ctx: NoticeContext): Not
         // The new-delegate incident closes once the delegate is gone.
         incident: gone ? { key: `delegate:${ctx.account.address.toLowerCase()}:${message.delegate.address.toLowerCase()}`, action: 'resolve' } : null,
         details: { delegate: message.delegate, outcome: message.outcome, message: message.message, nonce: message.nonce, transactionSignature: message.transactionSignature },
+      };
+    }
+    case 'revoke-all-result': {
+      const removed = message.units.filter((u) => u.outcome === 'revoked' || u.outcome === 'already-revoked').length;
+      const all = removed === message.units.length;
+      return {
+        ...base,
+        type: 'revocation.result',
+        severity: all ? 'info' : 'critical',
+        title: all ? `All ${message.units.length} API keys revoked` : `${message.units.length - removed} of ${message.units.length} API keys not revoked`,
+        summary: all ? 'Every key the revoke-all page listed can no longer trade this account.' : 'Some keys may still trade this account; the revoke-all page can try the ones that sent nothing again.',
+        fields: [account, ...message.units.slice(0, 8).map((u) => ({ label: u.address, value: u.text }))],
+        links: [],
+        incident: null,
+        details: { units: message.units },
       };
     }
     case 'account-snoozed':

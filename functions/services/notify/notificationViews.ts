@@ -6,6 +6,8 @@ import type {
   DrawdownAlertView,
   NewDelegateView,
   RevocationResultView,
+  RevokeAllLink,
+  RevokeAllResultView,
   SnoozeNoticeView,
 } from '../../mail/views';
 import type { NotifyMessage } from '../../messages/notifyMessage';
@@ -29,6 +31,10 @@ export interface NotificationContext {
   readonly rearmMarginPct: number;
   /** Whether the delegate is a web session key (the revocation result does not say). */
   readonly isWebClient: (delegate: string) => boolean;
+  /** The delegate's name as collection saw it (revoke-all results), `null` when unnamed or unknown. */
+  readonly delegateName: (delegate: string) => string | null;
+  /** The account's delegates known at send time (drawdown alerts and new-delegate notices; the revoke-all link's N). */
+  readonly delegateCount: number;
 }
 
 /** An alert email: its kind and view. */
@@ -37,6 +43,7 @@ export type NotificationEmail =
   | { kind: 'delegate-expiry'; view: DelegateExpiryView }
   | { kind: 'new-delegate'; view: NewDelegateView }
   | { kind: 'revocation-result'; view: RevocationResultView }
+  | { kind: 'revoke-all-result'; view: RevokeAllResultView }
   | { kind: 'snooze-notice'; view: SnoozeNoticeView };
 
 const TX_SIGNATURE = /^0x[0-9a-fA-F]+$/;
@@ -52,6 +59,13 @@ function delegateRow(
     expiryMs: delegate.expiryMs,
     revokeUrl: links.revokeUrl(delegate.address),
   };
+}
+
+/** The "Revoke all N API keys" link: only with a signer and at least one delegate. */
+function revokeAllLink(ctx: NotificationContext): RevokeAllLink | null {
+  if (ctx.delegateCount < 1) return null;
+  const url = ctx.links.revokeAllUrl();
+  return url === null ? null : { url, count: ctx.delegateCount };
 }
 
 /** The email view for a notify message, for one recipient. */
@@ -84,11 +98,12 @@ export function notificationEmail(message: NotifyMessage, ctx: NotificationConte
           lastPointAtMs: message.asOf,
           chart: ctx.chart,
           snoozeLinks: SNOOZE_CHOICES.map((c) => ({ label: c.label, url: ctx.links.snoozeUrl(c.hours) })),
+          revokeAll: revokeAllLink(ctx),
         },
       };
     }
     case 'new-delegate':
-      return { kind: 'new-delegate', view: { ...base, delegate: delegateRow(message.delegate, ctx.links), firstSeenAtMs: message.firstSeenAt } };
+      return { kind: 'new-delegate', view: { ...base, delegate: delegateRow(message.delegate, ctx.links), firstSeenAtMs: message.firstSeenAt, revokeAll: revokeAllLink(ctx) } };
     case 'expiry-warning':
     case 'expired':
       return {
@@ -114,6 +129,23 @@ export function notificationEmail(message: NotifyMessage, ctx: NotificationConte
           chainMessage: message.message === null ? null : message.message.slice(0, 1_000),
           nonce: message.nonce,
           txSignature: message.transactionSignature !== null && TX_SIGNATURE.test(message.transactionSignature) ? message.transactionSignature : null,
+        },
+      };
+    case 'revoke-all-result':
+      return {
+        kind: 'revoke-all-result',
+        view: {
+          ...base,
+          rows: message.units.map((u) => ({
+            name: ctx.delegateName(u.address),
+            address: u.address,
+            kind: ctx.isWebClient(u.address) ? 'web-session' : 'api-key',
+            outcome: u.outcome,
+            text: u.text.slice(0, 2_000),
+            nonce: u.nonce,
+          })),
+          removed: message.units.filter((u) => u.outcome === 'revoked' || u.outcome === 'already-revoked').length,
+          settledAtMs: message.at,
         },
       };
     case 'account-snoozed':

@@ -147,6 +147,7 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
       batches: repos.revokeAll,
       tokens: repos.tokens,
       sign: signerCallOf(signer),
+      notify,
       now: Date.now,
       log: silentLog,
       counters: memoryCounters(),
