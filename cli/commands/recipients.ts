@@ -10,7 +10,7 @@ import type { CliContext } from '../cliRuntime';
 import { formatTable, plural, printJson, UsageError } from '../output';
 import { categoriesText, categoryChange, readCategoriesOption } from '../recipientCategories';
 import { readRecipientOptions, type RecipientUpdateOptions } from '../recipientOptions';
-import { byLabelThenAddress, suppressionNote } from '../recipientView';
+import { accountsSummary, byLabelThenAddress, suppressionNote } from '../recipientView';
 
 /** One recipient: the address, the accounts that mail it, its suppression if mail to it is stopped, and its delivery settings. */
 interface Recipient {
@@ -137,7 +137,7 @@ export function register(program: Command, context: CliContext): void {
           ['EMAIL', 'ACCOUNTS', 'DELIVERY', 'CATEGORIES', 'SUPPRESSED'],
           all.map((r) => [
             r.email,
-            r.accounts.map(accountName).join(', '),
+            accountsSummary(r.accounts),
             delivery(r),
             categoriesText(r.optedOut),
             r.suppressed ? `${r.suppressed.reason} since ${r.suppressed.since.slice(0, 10)}` : '-',
