@@ -118,6 +118,8 @@ function account(i: number): AccountRecord {
     nextReportAt: nextReportAt(START, reportAt, timezone),
     consecutiveErrors: 0,
     consecutiveEmptyPolls: 0,
+    polled: true,
+    lastFailure: null,
   };
 }
 

@@ -102,6 +102,8 @@ function generateAccount(i: number): StoredAccountData {
     nextReportAt: reportInstant(localDate(NOW, timezone), reportAt, timezone),
     consecutiveErrors: 0,
     consecutiveEmptyPolls: 0,
+    polled: true,
+    lastFailure: null,
   };
   const startEquity = 10_000 + random() * 490_000;
   let pnl = 0;

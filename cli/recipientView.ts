@@ -27,3 +27,14 @@ export function byLabelThenAddress(a: TrackedAccount, b: TrackedAccount): number
   }
   return a.address < b.address ? -1 : a.address > b.address ? 1 : 0;
 }
+
+/** How many labels (or short addresses) the `recipients list` accounts column names before `+N more`. */
+export const LISTED_ACCOUNTS = 3;
+
+/** `12: Alpha, Beta, 0x12ab…cdef, +9 more`: a count and the first few accounts, for a table column of bounded width. */
+export function accountsSummary(accounts: readonly { address: string; label: string | null }[], shown = LISTED_ACCOUNTS): string {
+  if (accounts.length === 0) return '-';
+  const names = accounts.slice(0, shown).map((a) => a.label ?? `${a.address.slice(0, 6)}…${a.address.slice(-4)}`);
+  const more = accounts.length > shown ? `, +${accounts.length - shown} more` : '';
+  return `${accounts.length}: ${names.join(', ')}${more}`;
+}

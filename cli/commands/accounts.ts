@@ -13,7 +13,9 @@ import {
 import { applySettingsPatch, newTrackedAccount } from '../../functions/domain/trackedAccount';
 import type { TrackedAccount } from '../../functions/domain/account';
 import { nextPollAt } from '../../functions/domain/schedule';
-import { pollOverdue } from '../../functions/domain/pollOverdue';
+import { SHOWN_STATUSES, shownStatus, type ShownStatus } from '../../functions/domain/shownStatus';
+import { lastPollOf } from '../../functions/domain/lastPoll';
+import { lastPollJson, lastPollText } from '../lastPollText';
 import { withoutUrls } from '../../functions/shared/withoutUrls';
 import type { CliContext } from '../cliRuntime';
 import { syncRecipients } from '../recipientSync';
@@ -151,30 +153,40 @@ export function register(program: Command, context: CliContext): void {
 
   accounts
     .command('list')
-    .description('list tracked accounts')
-    .option('--json', 'print JSON')
-    .action(async (options: { json?: boolean }) => {
+    .description('list tracked accounts, with how many are ok, stale, failing and new')
+    .addOption(new Option('--status <status>', 'only the accounts with this status').choices(SHOWN_STATUSES))
+    .option('--json', 'print JSON (the counts by status go to stderr)')
+    .action(async (options: { json?: boolean; status?: ShownStatus }) => {
       const rt = await context.runtime();
-      const all = (await rt.repos.accounts.list()).sort(byLabelThenAddress);
       const now = rt.now();
+      const every = (await rt.repos.accounts.list()).sort(byLabelThenAddress).map((a) => ({ account: a, status: shown(a, now).status }));
+      const all = every.filter((e) => options.status === undefined || e.status === options.status).map((e) => e.account);
       const suppressed = await rt.repos.suppressions.lookup(all.flatMap((a) => a.emails));
       const views = all.map((a) => ({ account: a, recipients: recipientsWithSuppression(a.emails, suppressed) }));
-      if (options.json) return printJson(io, views.map((v) => publicView(v.account, v.recipients, now)));
-      if (all.length === 0) return io.out('no accounts tracked yet; add one with "sentinel accounts add <address> --email you@example.com"\n');
-      io.out(
-        formatTable(
-          ['LABEL', 'ADDRESS', 'INTERVAL', 'STATUS', 'RECIPIENTS', 'NEXT POLL'],
-          views.map(({ account: a, recipients }) => [
-            a.label ?? '',
-            a.address,
-            a.interval,
-            shown(a, now).status,
-            recipients.map((r) => (r.suppressed ? `${r.email} (suppressed: ${r.suppressed.reason})` : r.email)).join(', '),
-            new Date(nextPollAt(a, now)).toISOString(),
-          ]),
-        ),
-      );
-      io.out(`${plural(all.length, 'account')}\n`);
+      const counts = statusCounts(every.map((e) => e.status), all.length, options.status);
+      if (options.json) {
+        printJson(io, views.map((v) => publicView(v.account, v.recipients, now)));
+        if (every.length > 0) io.err(`${counts}\n`);
+        return;
+      }
+      if (every.length === 0) return io.out('no accounts tracked yet; add one with "sentinel accounts add <address> --email you@example.com"\n');
+      if (all.length > 0) {
+        io.out(
+          formatTable(
+            ['LABEL', 'ADDRESS', 'INTERVAL', 'STATUS', 'LAST POLL', 'RECIPIENTS', 'NEXT POLL'],
+            views.map(({ account: a, recipients }) => [
+              a.label ?? '',
+              a.address,
+              a.interval,
+              shown(a, now).status,
+              lastPollText(lastPollOf(a)),
+              recipients.map((r) => (r.suppressed ? `${r.email} (suppressed: ${r.suppressed.reason})` : r.email)).join(', '),
+              new Date(nextPollAt(a, now)).toISOString(),
+            ]),
+          ),
+        );
+      }
+      io.out(`${counts}\n`);
     });
 
   accounts
@@ -199,7 +211,8 @@ export function register(program: Command, context: CliContext): void {
         ['expiry warnings', account.expiryWarnDays.length ? `${account.expiryWarnDays.join(', ')} days before` : 'off'],
         ['signer', account.signer ?? 'none (no one-click revocation)'],
         ['delegate watch', account.delegateWatch ? `every ${account.delegateWatch}` : 'with each poll'],
-        ['status', shownStatus(account, now)],
+        ['status', statusText(account, now)],
+        ['last poll', lastPollText(lastPollOf(account))],
         ['tracked since', new Date(account.createdAt).toISOString()],
         ['next poll', new Date(nextPollAt(account, now)).toISOString()],
         ['next report', new Date(account.nextReportAt).toISOString()],
@@ -267,6 +280,7 @@ function publicView(a: TrackedAccount, recipients: readonly RecipientView[], now
     delegateWatch: a.delegateWatch,
     status: shown(a, now).status,
     statusReason: shown(a, now).reason,
+    lastPoll: lastPollJson(lastPollOf(a)),
     createdAt: new Date(a.createdAt).toISOString(),
     nextDueAt: new Date(nextPollAt(a, now)).toISOString(),
     nextReportAt: new Date(a.nextReportAt).toISOString(),
@@ -277,14 +291,19 @@ function isoOf(ms: number | undefined): string | null {
   return ms === undefined ? null : new Date(ms).toISOString();
 }
 
-/** The stored status, or `stale` while the account's pending poll is overdue by more than an interval. */
-function shown(account: TrackedAccount, now: number): { status: string; reason: string | null } {
-  const overdue = account.status === 'ok' ? pollOverdue(account, now) : null;
-  const stored = account.statusReason === null ? null : withoutUrls(account.statusReason);
-  return { status: overdue?.status ?? account.status, reason: overdue?.reason ?? stored };
+/** The status to show (see `shownStatus`): `stale` while a pending poll is overdue, `new` before the first poll. */
+function shown(account: TrackedAccount, now: number): { status: ShownStatus; reason: string | null } {
+  return shownStatus(account, now, withoutUrls);
 }
 
-function shownStatus(account: TrackedAccount, now: number): string {
+function statusText(account: TrackedAccount, now: number): string {
   const { status, reason } = shown(account, now);
   return reason ? `${status}: ${reason}` : status;
+}
+
+/** `40 accounts: 35 ok, 1 stale, 2 failing, 2 new`; with a filter, `2 of 40 accounts failing; all: ...`. */
+function statusCounts(statuses: readonly ShownStatus[], shownCount: number, filter: ShownStatus | undefined): string {
+  const byStatus = SHOWN_STATUSES.map((s) => `${statuses.filter((x) => x === s).length} ${s}`).join(', ');
+  if (filter === undefined) return `${plural(statuses.length, 'account')}: ${byStatus}`;
+  return `${shownCount} of ${plural(statuses.length, 'account')} ${filter}; all: ${byStatus}`;
 }

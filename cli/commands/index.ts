@@ -4,6 +4,7 @@ import { register as registerAccounts } from './accounts';
 import { register as registerAlerts } from './alerts';
 import { register as registerChannels } from './channels';
 import { register as registerCollect } from './collect';
+import { register as registerDeliveries } from './deliveries';
 import { register as registerInit } from './init';
 import { register as registerStatus } from './status';
 import { register as registerLink } from './link';
@@ -25,6 +26,7 @@ export function registerCommands(program: Command, context: CliContext): void {
   registerAlerts(program, context);
   registerLink(program, context);
   registerReport(program, context);
+  registerDeliveries(program, context);
   registerRecipients(program, context);
   registerServe(program, context);
   registerSim(program);

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import * as z from 'zod';
 import type { TrackedAccount } from '../../functions/domain/account';
 import { MAIL_CATEGORIES, type MailCategory } from '../../functions/domain/mailCategory';
@@ -10,7 +10,9 @@ import type { CliContext } from '../cliRuntime';
 import { formatTable, plural, printJson, UsageError } from '../output';
 import { categoriesText, categoryChange, readCategoriesOption } from '../recipientCategories';
 import { readRecipientOptions, type RecipientUpdateOptions } from '../recipientOptions';
-import { byLabelThenAddress, suppressionNote } from '../recipientView';
+import { formatRecipients, parseRecipients, RECIPIENT_FORMATS, type RecipientFormat } from '../recipientTransfer';
+import { readTextFile } from '../readTextFile';
+import { accountsSummary, byLabelThenAddress, suppressionNote } from '../recipientView';
 
 /** One recipient: the address, the accounts that mail it, its suppression if mail to it is stopped, and its delivery settings. */
 interface Recipient {
@@ -137,7 +139,7 @@ export function register(program: Command, context: CliContext): void {
           ['EMAIL', 'ACCOUNTS', 'DELIVERY', 'CATEGORIES', 'SUPPRESSED'],
           all.map((r) => [
             r.email,
-            r.accounts.map(accountName).join(', '),
+            accountsSummary(r.accounts),
             delivery(r),
             categoriesText(r.optedOut),
             r.suppressed ? `${r.suppressed.reason} since ${r.suppressed.since.slice(0, 10)}` : '-',
@@ -204,6 +206,66 @@ export function register(program: Command, context: CliContext): void {
       const categoriesPart = change || found.optedOut.length > 0 ? `; categories ${categoriesText(found.optedOut)}` : '';
       io.out(`updated ${settings.email}: ${delivery(found)}${categoriesPart}${found.schedule ? `; next at ${found.schedule.next}` : ''}\n`);
       if (accounts.length === 0) io.err(`note: no tracked account mails ${settings.email} yet; the settings apply once one does\n`);
+    });
+
+  recipients
+    .command('export')
+    .description("print every recipient's delivery settings and mail categories in the import format (recipients import reads it back unchanged)")
+    .addOption(new Option('--format <format>', 'csv or jsonl (JSON lines)').choices(RECIPIENT_FORMATS).default('csv'))
+    .action(async (options: { format: RecipientFormat }) => {
+      const rt = await context.runtime();
+      const accounts = await rt.repos.accounts.list();
+      const emails = [...new Set(accounts.flatMap((a) => a.emails.map((e) => e.trim().toLowerCase())))].sort();
+      const [records, optOuts] = await Promise.all([rt.repos.recipients.getMany(emails), rt.repos.preferences.optOutsOf(emails)]);
+      const setups = emails.map((email) => {
+        const { mode, timezone, reportAt, weekly, monthly } = records.get(email) ?? defaultRecipientSettings(email);
+        const optedOut = optOuts.get(email) ?? [];
+        return { settings: { email, mode, timezone, reportAt, weekly, monthly }, categories: MAIL_CATEGORIES.filter((c) => !optedOut.includes(c)) };
+      });
+      io.out(formatRecipients(setups, options.format));
+    });
+
+  recipients
+    .command('import')
+    .argument('<file>', 'CSV with a header row (email,digest,report_at,timezone,weekly,monthly,categories; categories separated by ";") or JSON lines with the same keys, as recipients export writes')
+    .description('set many recipients\' delivery settings and mail categories at once: a column the file lacks leaves that setting as it is; any bad row refuses the whole file, naming its line and column')
+    .option('--force', 'allow rows that turn security notices off')
+    .action(async (file: string, options: { force?: boolean }) => {
+      const rows = parseRecipients(file, await readTextFile(file));
+      const rt = await context.runtime();
+      const accounts = await rt.repos.accounts.list();
+      const emails = rows.map((r) => r.email);
+      const [records, optOuts] = await Promise.all([rt.repos.recipients.getMany(emails), rt.repos.preferences.optOutsOf(emails)]);
+      // Every row checked before anything is written.
+      const plans = rows.map((row) => {
+        const previous = records.get(row.email) ?? null;
+        const before = optOuts.get(row.email) ?? [];
+        const { mode, timezone, reportAt, weekly, monthly } = previous ?? defaultRecipientSettings(row.email);
+        const current = { email: row.email, mode, timezone, reportAt, weekly, monthly };
+        const settings = recipientSettingsSchema.parse({ ...current, ...row.changes });
+        let change = null;
+        try {
+          change = row.categories === null ? null : categoryChange(before, row.categories, { force: options.force === true });
+        } catch (error) {
+          throw new UsageError(`${file}:${row.line}: column "categories": ${error instanceof Error ? error.message.replace(/^--categories: /, '') : String(error)}`);
+        }
+        const settingsChanged = JSON.stringify(settings) !== JSON.stringify(recipientSettingsSchema.parse(current));
+        const categoriesChanged = change !== null && change.optedOut.join() !== before.join();
+        return { row, previous, settings, change, settingsChanged, categoriesChanged };
+      });
+      let changed = 0;
+      for (const plan of plans) {
+        if (plan.settingsChanged) {
+          const mine = accounts.filter((a) => a.emails.some((e) => e.trim().toLowerCase() === plan.settings.email));
+          await saveRecipient(rt.repos.recipients, plan.settings, mine, plan.previous, rt.now());
+        }
+        if (plan.categoriesChanged && plan.change) {
+          await rt.repos.preferences.setOptOuts(plan.settings.email, plan.change.optedOut);
+          if (plan.change.securityTurnedOff) io.err(`warning: ${plan.settings.email} no longer gets security notices (new delegates, revocation results)\n`);
+        }
+        if (plan.settingsChanged || plan.categoriesChanged) changed++;
+      }
+      io.out(`imported ${plural(plans.length, 'recipient')}: ${changed} changed, ${plans.length - changed} unchanged\n`);
     });
 
   recipients

@@ -4,6 +4,7 @@ import { SUMMARY_FIELDS } from '../../functions/domain/summaryFields';
 import { SUMMARY_METRICS, TRADING_DRAWDOWN_LABEL } from '../../functions/domain/summaryMetrics';
 import { summaryReadings, summaryView } from '../../functions/chain/summaryView';
 import { formatCountdown, formatDelta, formatValue } from '../../functions/mail/format';
+import { lastPollText } from '../lastPollText';
 import { accountStatus, type AccountStatusReport } from '../../functions/services/status/accountStatus';
 import { describeAlertState } from '../alertStateText';
 import type { CliContext } from '../cliRuntime';
@@ -37,7 +38,7 @@ function render(r: AccountStatusReport, now: number, timeZone: string): string {
     `status        ${a.status}${a.statusReason ? ` (${a.statusReason})` : ''}`,
     `equity        ${r.latest?.equity ?? '-'}   pnl ${r.latest?.pnl ?? '-'}   at ${iso(r.latest?.at ?? null)}`,
     `curve points  ${r.points.count} at ${a.interval}, newest ${iso(r.points.newestAt)}`,
-    `last poll     ${iso(r.lastSuccessfulPollAt)}`,
+    `last poll     ${lastPollText(r.lastPoll, r.lastSuccessfulPollAt)}${r.lastPoll.outcome === 'failed' ? `; last success ${iso(r.lastSuccessfulPollAt)}` : ''}`,
     `drawdown      ${r.drawdown ? `${TRADING_DRAWDOWN_LABEL}: ${r.drawdown.currentPct.toFixed(2)}% now (−$${r.drawdown.dollarDrawdown.toFixed(2)} since the peak at ${iso(r.drawdown.peakAt)}), ${r.drawdown.maxPct.toFixed(2)}% deepest` : '-'}`,
     `revocation    ${a.signer ? `one-click, signer ${a.signer}` : 'not configured (no signer)'}`,
     '',

@@ -5,6 +5,7 @@ import { DEFAULT_WARN_DAYS } from './delegateAlerts';
 import { CLOCK_TIME } from './reportTime';
 import { signerRefSchema } from './signerRef';
 import { timeZoneNameSchema } from './timeZoneName';
+import type { PollFailure } from './pollFailure';
 
 /** An account's settings, as validated from user input. */
 export interface AccountSettings {
@@ -48,6 +49,10 @@ export type TrackedAccount = AccountSettings & {
   nextReportAt: number;
   consecutiveErrors: number;
   consecutiveEmptyPolls: number;
+  /** Whether any poll ran yet (succeeded or failed); `false` until the first one: the account is `new`. */
+  polled: boolean;
+  /** The latest failed poll (kept after recovery); the last poll failed while `consecutiveErrors > 0`. */
+  lastFailure: PollFailure | null;
 };
 
 export const DEFAULT_SETTINGS = {

@@ -33,6 +33,9 @@ export const trackedAccountSchema = z.object({
   nextReportAt: ms,
   consecutiveErrors: count,
   consecutiveEmptyPolls: count,
+  /** Absent on records written before it existed: those were polled. */
+  polled: z.boolean().default(true),
+  lastFailure: z.object({ at: ms, reason: z.string(), since: ms }).nullable().default(null),
 }) satisfies z.ZodType<TrackedAccount>;
 
 /** A freshly tracked account: its first poll (the backfill) pending now, its first report at the next local report time. */
@@ -46,6 +49,8 @@ export function newTrackedAccount(settings: AccountSettings, now: number): Track
     nextReportAt: nextReportAt(now, settings.reportAt, settings.timezone),
     consecutiveErrors: 0,
     consecutiveEmptyPolls: 0,
+    polled: false,
+    lastFailure: null,
   };
 }
 

@@ -36,5 +36,7 @@ export type AccountPatch = z.infer<typeof accountPatchSchema>;
 /** The health fields of an account, which `recordHealth` sets and nothing else. */
 export const accountHealthSchema = accountItemSchema
   .pick({ status: true, statusReason: true, consecutiveErrors: true, consecutiveEmptyPolls: true })
+  // Optional here: a health write that does not name them leaves them alone.
+  .extend({ polled: z.boolean().optional(), lastFailure: accountItemSchema.shape.lastFailure.unwrap().optional() })
   .strict();
 export type AccountHealth = z.infer<typeof accountHealthSchema>;

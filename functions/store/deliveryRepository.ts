@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parseItem } from './parseItem';
 import type { RepositoryOptions } from './repositoryOptions';
 import { isConditionalCheckFailed, itemOfFailedCondition, StoreError } from './storeError';
@@ -124,6 +124,35 @@ export class DeliveryRepository extends DynamoRepository<DeliveryRepositoryOptio
     if (!out.Item) return null;
     const { expiresAt: _expiresAt, ...delivery } = parseItem(deliverySchema, out.Item, 'deliveries.get');
     return delivery;
+  }
+
+  /**
+   * Every delivery begun at or after `fromMs`, oldest first. The table has no index on time (its
+   * key is the event id), so this is a paginated Scan of the whole table with a filter: for the
+   * operator's CLI, not for a Lambda; it reads every item kept (90 days) once per call.
+   */
+  async begunSince(fromMs: number): Promise<Delivery[]> {
+    const found: Delivery[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const out = await this.call('deliveries.begunSince', () =>
+        this.client.send(
+          new ScanCommand({
+            TableName: this.table,
+            FilterExpression: 'startedAt >= :from AND attribute_exists(#status)',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':from': fromMs },
+            ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+          }),
+        ),
+      );
+      for (const item of out.Items ?? []) {
+        const { expiresAt: _expiresAt, ...delivery } = parseItem(deliverySchema, item, 'deliveries.begunSince');
+        found.push(delivery);
+      }
+      startKey = out.LastEvaluatedKey;
+    } while (startKey);
+    return found.sort((a, b) => a.startedAt - b.startedAt);
   }
 
   private async finish(operation: string, eventId: string, update: string, values: Record<string, unknown>): Promise<void> {

@@ -45,7 +45,7 @@ describe('CLI messages', () => {
     const list = await cli('accounts', 'list');
     const rows = list.stdout.trim().split('\n').slice(2, -1).map((l) => /^(\S*)\s+(0x[0-9a-fA-F]{40})/.exec(l)?.slice(1, 3));
     expect(rows).toEqual([['Alpha', A], ['beta', C], ['', B]]);
-    expect(list.stdout.trim().split('\n').at(-1)).toBe('3 accounts');
+    expect(list.stdout.trim().split('\n').at(-1)).toBe('3 accounts: 0 ok, 0 stale, 0 failing, 3 new');
     expect((JSON.parse((await cli('accounts', 'list', '--json')).stdout) as { address: string }[]).map((a) => a.address)).toEqual([A, C, B]);
   });
 

@@ -69,7 +69,7 @@ describe('collect bounded by the Lambda remaining time (simulator faults)', () =
     expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'm1' }, { itemIdentifier: 'm2' }]);
     const first = await h.repos.accounts.get(accounts[0]!.address);
     expect(first?.consecutiveErrors).toBe(1);
-    expect(first?.statusReason).toContain("invocation's deadline");
+    expect(first?.lastFailure?.reason).toContain("invocation's deadline");
     for (const account of accounts.slice(1)) expect((await h.repos.accounts.get(account.address))?.consecutiveErrors).toBe(0);
   }, 30_000);
 
@@ -84,6 +84,6 @@ describe('collect bounded by the Lambda remaining time (simulator faults)', () =
     expect(response.batchItemFailures).toEqual([]);
     const stored = await h.repos.accounts.get(account.address);
     expect(stored?.consecutiveErrors).toBe(1);
-    expect(stored?.statusReason).toContain('HTTP 429');
+    expect(stored?.lastFailure?.reason).toContain('HTTP 429');
   }, 30_000);
 });

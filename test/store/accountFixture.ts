@@ -25,6 +25,8 @@ export function accountRecord(overrides: Partial<AccountRecord> & { address: Add
     nextReportAt: 1_700_050_000_000,
     consecutiveErrors: 0,
     consecutiveEmptyPolls: 0,
+    polled: true,
+    lastFailure: null,
     ...overrides,
   };
 }

@@ -17,6 +17,7 @@ import { readDelegates } from './readDelegates';
 import type { CollectDeps, CollectOutcome } from './collectDeps';
 import { lookbackWindowMs } from '../../domain/lookbackWindow';
 import type { CollectJob } from '../../messages/collectJob';
+import { nextPollFailure } from '../../domain/lastPoll';
 
 export type { CollectDeps, CollectOutcome } from './collectDeps';
 
@@ -122,7 +123,7 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
     });
     if (put.kind === 'exists') return { kind: 'already-collected', address: account.address };
   }
-  await saveHealth(deps, account, { status: health.status, statusReason: health.reason, consecutiveErrors: 0, consecutiveEmptyPolls });
+  await saveHealth(deps, account, { status: health.status, statusReason: health.reason, consecutiveErrors: 0, consecutiveEmptyPolls, polled: true });
 
   deps.counters.count('Polls');
   deps.counters.count('SuccessfulPolls');
@@ -176,11 +177,15 @@ async function recordChainFailure(
     staleAfterIntervals: deps.settings.staleAfterIntervals,
     failAfterErrors: deps.settings.failAfterErrors,
   });
+  // Below the failing threshold the status stays as it is (a blip paints nothing red); the failed
+  // poll shows at once as the account's last poll (`lastFailure`), not as the status's reason.
   await saveHealth(deps, account, {
     status: health.status,
-    statusReason: health.reason ?? reason,
+    statusReason: health.reason,
     consecutiveErrors,
     consecutiveEmptyPolls: account.consecutiveEmptyPolls,
+    polled: true,
+    lastFailure: nextPollFailure(account, now, reason),
   });
   deps.counters.count('Polls');
   deps.counters.count('PollErrors');
@@ -188,7 +193,7 @@ async function recordChainFailure(
   return { kind: 'chain-failed', address: account.address, status: health.status, reason };
 }
 
-type Health = Pick<AccountRecord, 'status' | 'statusReason' | 'consecutiveErrors' | 'consecutiveEmptyPolls'>;
+type Health = Pick<AccountRecord, 'status' | 'statusReason' | 'consecutiveErrors' | 'consecutiveEmptyPolls' | 'polled'> & Partial<Pick<AccountRecord, 'lastFailure'>>;
 
 /** Writes the account's health only when it changed (a steady account costs no write here). */
 async function saveHealth(deps: CollectDeps, account: AccountRecord, health: Health): Promise<void> {
@@ -196,7 +201,9 @@ async function saveHealth(deps: CollectDeps, account: AccountRecord, health: Hea
     account.status === health.status &&
     account.statusReason === health.statusReason &&
     account.consecutiveErrors === health.consecutiveErrors &&
-    account.consecutiveEmptyPolls === health.consecutiveEmptyPolls;
+    account.consecutiveEmptyPolls === health.consecutiveEmptyPolls &&
+    account.polled === health.polled &&
+    health.lastFailure === undefined;
   if (!same) await deps.repos.accounts.recordHealth(account.address, health);
 }
 

@@ -1,4 +1,5 @@
-import { pollOverdue } from '../../domain/pollOverdue';
+import { shownStatus, type ShownStatus } from '../../domain/shownStatus';
+import { lastPollOf, type LastPoll } from '../../domain/lastPoll';
 import { SUMMARY_FIELDS, type SummaryField } from '../../domain/summaryFields';
 import { type PortfolioSummary } from '../../domain/portfolioSummary';
 import { drawdown } from '../../domain/drawdown';
@@ -26,7 +27,9 @@ export interface RevocationHistoryEntry {
 
 /** Everything `sentinel status` shows about one account, as plain data. */
 export interface AccountStatusReport {
-  readonly account: Pick<TrackedAccount, 'address' | 'label' | 'interval' | 'status' | 'statusReason' | 'signer'>;
+  readonly account: Pick<TrackedAccount, 'address' | 'label' | 'interval' | 'statusReason' | 'signer'> & { readonly status: ShownStatus };
+  /** The latest poll's outcome, from its first failure on (the status waits for the failing threshold). */
+  readonly lastPoll: LastPoll;
   readonly latest: { readonly at: number; readonly equity: string | null; readonly pnl: string | null } | null;
   readonly points: { readonly count: number; readonly newestAt: number | null };
   readonly lastSuccessfulPollAt: number | null;
@@ -70,16 +73,18 @@ export async function accountStatus(
   ]);
   const series = storedSeries(history);
   const dd = drawdown(series);
-  const overdue = account.status === 'ok' ? pollOverdue(account, now, snapshot ? snapshot.polledAt : null) : null;
+  const shown = shownStatus(account, now, withoutUrls, snapshot ? snapshot.polledAt : null);
+  const lastPoll = lastPollOf(account);
   return {
     account: {
       address: account.address,
       label: account.label,
       interval: account.interval,
-      status: overdue?.status ?? account.status,
-      statusReason: overdue?.reason ?? (account.statusReason === null ? null : withoutUrls(account.statusReason)),
+      status: shown.status,
+      statusReason: shown.reason,
       signer: account.signer,
     },
+    lastPoll: lastPoll.outcome === 'failed' ? { ...lastPoll, reason: withoutUrls(lastPoll.reason) } : lastPoll,
     latest: latest ? { at: latest.ts, equity: latest.equity ?? null, pnl: latest.pnl ?? null } : null,
     points: { count: points.count, newestAt: points.newestTs },
     lastSuccessfulPollAt: snapshot ? (snapshot.fetchedAt ?? snapshot.polledAt) : null,
