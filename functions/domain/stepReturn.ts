@@ -28,8 +28,10 @@ function ratio(pnlChange: number, capital: number): number | null {
 
 /**
  * The step's return with its flow placed at the start (`capital = equity_{t-1} + flow`) and at
- * the end (`capital = equity_{t-1}`) of the step, as a range. Without a flow (below
- * `FLOW_EPSILON_USD`) both are `(pnl_t - pnl_{t-1}) / equity_{t-1}`. A placement with no positive
+ * the end (`capital = equity_{t-1}`) of the step, as a range. Without a flow both are
+ * `(pnl_t - pnl_{t-1}) / equity_{t-1}`. Any flow counts, however small: the range closes
+ * continuously as the flow shrinks, so the return never jumps at a threshold and scaling every
+ * value leaves it unchanged (only marking, in `placedReturns`, ignores flows below `FLOW_EPSILON_USD`). A placement with no positive
  * capital is impossible; one that empties the account (a return of -100% or below) is dropped
  * when the other does not and the account ends the step in credit (a deposit funding the loss,
  * a withdrawal of everything). 0 when nothing was at risk or an input is not finite.
@@ -37,7 +39,7 @@ function ratio(pnlChange: number, capital: number): number | null {
 export function stepReturnRange(prev: SeriesPoint, cur: SeriesPoint): StepReturnRange {
   const pnlChange = cur.pnl - prev.pnl;
   const flow = netFlow(prev, cur);
-  if (!(Math.abs(flow) >= FLOW_EPSILON_USD)) {
+  if (flow === 0 || !Number.isFinite(flow)) {
     const r = ratio(pnlChange, prev.equity) ?? 0;
     return { low: r, high: r };
   }
@@ -75,7 +77,10 @@ export function placedReturns(prev: SeriesPoint, cur: SeriesPoint): { readonly r
   const placed = placedFrom(prev, cur);
   if (placed?.placement === 'refined') return { r: placed.r, favourable: placed.r };
   const range = stepReturnRange(prev, cur);
-  return { r: placed?.r ?? range.low, favourable: placed?.favourable ?? range.high };
+  // A flow below a cent is rounding noise between the two curves: its step takes the lower
+  // placement like any other, but is not marked (nothing to refine, nothing for an action to wait on).
+  const noise = placed === null && !(Math.abs(netFlow(prev, cur)) >= FLOW_EPSILON_USD);
+  return { r: placed?.r ?? range.low, favourable: placed?.favourable ?? (noise ? range.low : range.high) };
 }
 
 /** Whether the step's return rests on a flow that could not be placed (see `placedReturns`). */
