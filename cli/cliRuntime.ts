@@ -4,7 +4,10 @@ import type { ActionLinks } from '../functions/links/actionLinks';
 import { actionLinksFrom, chainFrom, repositoriesFrom } from '../functions/runtime/factories';
 import { silentLog, type Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
-import { localLinkSecret, readRunningServices } from '../local/stateDir';
+import { join } from 'node:path';
+import type { ProtectionSwitch } from '../functions/domain/protectionSwitch';
+import { protectionSwitchFrom } from '../functions/runtime/protectionSwitchFrom';
+import { localLinkSecret, readRunningServices, STATE_DIR } from '../local/stateDir';
 
 /** What CLI commands work with; built once per command run. */
 export interface CliRuntime {
@@ -16,6 +19,8 @@ export interface CliRuntime {
   chain(): ChainClient;
   /** Action links (throws `ConfigError` without `PUBLIC_BASE_URL`). */
   links(): Promise<ActionLinks>;
+  /** The stage-wide protection switch (the SSM parameter, or the state folder's file `serve` also reads). */
+  protection(): ProtectionSwitch;
 }
 
 /** Where a command writes: stdout for results, stderr for progress and warnings. */
@@ -58,8 +63,12 @@ export async function cliSettings(env: Readonly<Record<string, string | undefine
   return loadSettings(merged);
 }
 
-/** Builds the runtime from settings; `now` is injectable for tests. */
-export function createCliRuntime(settings: Settings, now: () => number = Date.now): CliRuntime {
+/** The local protection switch's file, shared by the CLI and `serve`. */
+export const LOCAL_PROTECTION_FILE = join(STATE_DIR, 'protection');
+
+/** Builds the runtime from settings; `now` and the local protection file are injectable for tests. */
+export function createCliRuntime(settings: Settings, now: () => number = Date.now, protectionFile: string = LOCAL_PROTECTION_FILE): CliRuntime {
+  let protection: ProtectionSwitch | undefined;
   let chain: ChainClient | undefined;
   let links: Promise<ActionLinks> | undefined;
   return {
@@ -69,6 +78,7 @@ export function createCliRuntime(settings: Settings, now: () => number = Date.no
     now,
     chain: () => (chain ??= chainFrom(settings)),
     links: () => (links ??= actionLinksFrom(settings, true)),
+    protection: () => (protection ??= protectionSwitchFrom(settings, protectionFile)),
   };
 }
 

@@ -8,6 +8,7 @@ import { register as registerDeliveries } from './deliveries';
 import { register as registerInit } from './init';
 import { register as registerStatus } from './status';
 import { register as registerLink } from './link';
+import { register as registerProtection } from './protection';
 import { register as registerRecipients } from './recipients';
 import { register as registerReport } from './report';
 import { register as registerServe } from './serve';
@@ -28,6 +29,7 @@ export function registerCommands(program: Command, context: CliContext): void {
   registerReport(program, context);
   registerDeliveries(program, context);
   registerRecipients(program, context);
+  registerProtection(program, context);
   registerServe(program, context);
   registerSim(program);
   registerInit(program, context);

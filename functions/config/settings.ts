@@ -71,6 +71,15 @@ export const settingsSchema = z.object({
   REPORT_QUEUE_URL: url.optional(),
   SIGN_REVOCATION_FUNCTION_NAME: z.string().min(1).optional(),
   SES_CONFIGURATION_SET: z.string().min(1).optional(),
+  /**
+   * The SSM parameter holding the stage-wide switch of automatic protective actions (`on` or
+   * `off`; missing or unreadable is off). Unset: locally a file in the state folder, elsewhere off.
+   */
+  PROTECTION_PARAMETER_NAME: z.string().regex(/^\/?[A-Za-z0-9_.\-/]{1,1000}$/, 'an SSM parameter name').optional(),
+  /** How old a protective decision may be when the signer acts on it (minutes). */
+  PROTECTION_DECISION_MAX_AGE_MINUTES: z.coerce.number().positive().max(60).default(5),
+  /** More accounts than this firing automatic protection within an hour opens the breaker: act on none, alert the operator. */
+  PROTECTION_BREAKER_ACCOUNTS: z.coerce.number().int().min(1).max(10_000).default(5),
   /** The Telegram Bot API base (tests and people point it at a local receiver). */
   TELEGRAM_API_URL: url.default('https://api.telegram.org'),
   /** The PagerDuty Events API v2 base (`/v2/enqueue` is appended). */

@@ -14,7 +14,7 @@ export interface CliRun {
  * Runs `sentinel` commands in-process against this file's tables, the run's DynamoDB Local and
  * local SES, and the given chain URLs, exactly as the binary would with that environment.
  */
-export function cliRunner(env: Record<string, string>, now: () => number = Date.now) {
+export function cliRunner(env: Record<string, string>, now: () => number = Date.now, protectionFile?: string) {
   const fullEnv = {
     DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
     SES_ENDPOINT: inject('sesEndpoint'),
@@ -27,7 +27,7 @@ export function cliRunner(env: Record<string, string>, now: () => number = Date.
     let stdout = '';
     let stderr = '';
     const context: CliContext = {
-      runtime: async () => createCliRuntime(loadSettings(fullEnv), now),
+      runtime: async () => createCliRuntime(loadSettings(fullEnv), now, ...(protectionFile === undefined ? [] : [protectionFile])),
       io: { out: (t) => void (stdout += t), err: (t) => void (stderr += t), interactive: false },
     };
     const code = await runCli(argv, context);
