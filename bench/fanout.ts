@@ -23,6 +23,7 @@
  * SES accepted, per recipient); the alert's latency; throttled sends retried.
  */
 import { loadavg } from 'node:os';
+import { KILL_SWITCH_OFF } from '../functions/domain/account';
 import { performance } from 'node:perf_hooks';
 import { loadSettings } from '../functions/config/settings';
 import type { ChainClient } from '../functions/chain/ports';
@@ -111,6 +112,8 @@ function account(i: number): AccountRecord {
     expiryWarnDays: [14, 7, 3, 1],
     signer: null,
     delegateWatch: null,
+    ...KILL_SWITCH_OFF,
+    keepDelegates: [],
     createdAt: START,
     status: 'ok',
     statusReason: null,

@@ -24,6 +24,7 @@
  * per digest.
  */
 import { availableParallelism, loadavg } from 'node:os';
+import { KILL_SWITCH_OFF } from '../functions/domain/account';
 import { performance } from 'node:perf_hooks';
 import { SESClient } from '@aws-sdk/client-ses';
 import { SUMMARY_PERCENT_FIELDS, SUMMARY_STRING_FIELDS } from '../functions/domain/summaryFields';
@@ -95,6 +96,8 @@ function generateAccount(i: number): StoredAccountData {
     expiryWarnDays: [14, 7, 3, 1],
     signer: i % 2 === 0 ? 'env:OWNER_KEY' : null,
     delegateWatch: '5m',
+    ...KILL_SWITCH_OFF,
+    keepDelegates: [],
     createdAt: NOW - 30 * DAY,
     status: 'ok',
     statusReason: null,

@@ -4,10 +4,9 @@ import type { ActionLinks } from '../functions/links/actionLinks';
 import { actionLinksFrom, chainFrom, repositoriesFrom } from '../functions/runtime/factories';
 import { silentLog, type Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
-import { join } from 'node:path';
 import type { ProtectionSwitch } from '../functions/domain/protectionSwitch';
 import { protectionSwitchFrom } from '../functions/runtime/protectionSwitchFrom';
-import { localLinkSecret, readRunningServices, STATE_DIR } from '../local/stateDir';
+import { LOCAL_PROTECTION_FILE, localLinkSecret, readRunningServices } from '../local/stateDir';
 
 /** What CLI commands work with; built once per command run. */
 export interface CliRuntime {
@@ -62,9 +61,6 @@ export async function cliSettings(env: Readonly<Record<string, string | undefine
   }
   return loadSettings(merged);
 }
-
-/** The local protection switch's file, shared by the CLI and `serve`. */
-export const LOCAL_PROTECTION_FILE = join(STATE_DIR, 'protection');
 
 /** Builds the runtime from settings; `now` and the local protection file are injectable for tests. */
 export function createCliRuntime(settings: Settings, now: () => number = Date.now, protectionFile: string = LOCAL_PROTECTION_FILE): CliRuntime {

@@ -33,6 +33,8 @@ import { digestSenderFor } from '../functions/runtime/digestSenderFor';
 import { channelSenderFrom } from '../functions/runtime/channelSenderFrom';
 import type { ChannelSenderDeps } from '../functions/channels/channelSender';
 import { createLocalChannelQueue } from './localChannelQueue';
+import { protectionSwitchFrom } from '../functions/runtime/protectionSwitchFrom';
+import { LOCAL_PROTECTION_FILE } from './stateDir';
 
 export interface LocalSystemOptions {
   readonly settings: Settings;
@@ -56,6 +58,8 @@ export interface LocalSystemOptions {
   readonly dispatchEveryMs?: number;
   /** Used instead of the channel sender from the settings (tests: a fetch that counts). */
   readonly channelSender?: ChannelSenderDeps;
+  /** The stage-wide protection switch's file, without `PROTECTION_PARAMETER_NAME` (default: in the state folder, where the CLI sees it too). */
+  readonly protectionFile?: string;
 }
 
 /** Every deployed handler, wired to local adapters: what `npm start`, `serve` and the CLI run. */
@@ -159,6 +163,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     ...(options.visibilityTimeoutMs === undefined ? {} : { visibilityTimeoutMs: options.visibilityTimeoutMs }),
   });
 
+  const protection = protectionSwitchFrom(settings, options.protectionFile ?? LOCAL_PROTECTION_FILE);
   let kms: KMSClient | undefined;
   const signRevocation = createSignRevocationHandler({
     accounts: repos.accounts,
@@ -172,6 +177,13 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     log,
     counters,
+    automatic: {
+      decisions: repos.decisions,
+      ledger: repos.protectionLedger,
+      protection,
+      maxAgeMs: settings.PROTECTION_DECISION_MAX_AGE_MINUTES * 60_000,
+      breakerAccounts: settings.PROTECTION_BREAKER_ACCOUNTS,
+    },
   });
   const signer = new InProcessRevocationSigner(signRevocation);
   const revokePage = createRevokePageHandler({

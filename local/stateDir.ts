@@ -74,3 +74,6 @@ export async function localLinkSecret(dir = STATE_DIR): Promise<string> {
   await writeFile(file, `${secret}\n`, { mode: 0o600 });
   return secret;
 }
+
+/** The local stage-wide protection switch (`sentinel protection on|off`), read by the CLI and `serve` alike. */
+export const LOCAL_PROTECTION_FILE = join(STATE_DIR, 'protection');

@@ -27,7 +27,22 @@ export interface AccountSettings {
   signer: string | null;
   /** How often delegates are checked, apart from the curve polls; `null` (`none`): with each curve poll. */
   delegateWatch: Interval | null;
+  /** Kill switch: the flow-adjusted drawdown (percent) at which every delegate is revoked automatically; `null`: off. */
+  killSwitch: number | null;
+  /** `wait`: the level must still hold at the next evaluation, at least one interval later; `now`: act on the first. */
+  killSwitchConfirm: KillSwitchConfirm;
+  /** Delegates the kill switch never revokes (checksummed). */
+  keepDelegates: Address[];
+  /** Whether the kill switch keeps (`keep`) or revokes web-session keys (`isWebClient`). */
+  killSwitchWebSessions: KillSwitchWebSessions;
+  /** Dry run: the notice of what it would revoke, and nothing revoked. */
+  killSwitchDryRun: boolean;
 }
+
+/** How a kill-switch crossing is confirmed. */
+export type KillSwitchConfirm = 'wait' | 'now';
+/** What the kill switch does with web-session keys. */
+export type KillSwitchWebSessions = 'keep' | 'revoke';
 
 /** Health of an account's data collection. */
 export type AccountStatus = 'ok' | 'stale' | 'failing';
@@ -62,7 +77,18 @@ export const DEFAULT_SETTINGS = {
   timezone: 'UTC',
   expiryWarnDays: [...DEFAULT_WARN_DAYS],
   delegateWatch: '5m',
+  killSwitchConfirm: 'wait',
+  killSwitchWebSessions: 'keep',
 } as const satisfies Partial<AccountSettings>;
+
+/** The kill-switch settings of an account that has none (the defaults). */
+export const KILL_SWITCH_OFF = {
+  killSwitch: null,
+  killSwitchConfirm: 'wait',
+  keepDelegates: [],
+  killSwitchWebSessions: 'keep',
+  killSwitchDryRun: false,
+} as const satisfies Pick<AccountSettings, 'killSwitch' | 'killSwitchConfirm' | 'keepDelegates' | 'killSwitchWebSessions' | 'killSwitchDryRun'>;
 
 const NONE = /^(none|off)$/i;
 const MAX_EMAILS = 50;
@@ -154,6 +180,31 @@ const address = z
   .trim()
   .pipe(addressSchema);
 
+const killSwitch = z.preprocess(
+  (v) => (typeof v === 'string' && NONE.test(v.trim()) ? null : v),
+  z
+    .union([z.number(), z.string()], { error: 'give a percent such as 30, or off' })
+    .transform((v, ctx) => {
+      const n = numberFrom(v);
+      if (n === null) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(v)} is not a percent (or off)` });
+      else if (!(n > 0 && n < 100)) ctx.addIssue({ code: 'custom', message: `${n} must be greater than 0 and less than 100 (percent), or off` });
+      return n ?? 0;
+    })
+    .nullable(),
+);
+
+const killSwitchConfirm = z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(['wait', 'now'], { error: 'must be wait or now' }));
+
+const keepDelegates = z.preprocess(splitList, z.array(address, { error: 'give delegate addresses separated by "," (or none)' }).max(100, 'at most 100 kept delegates').transform((list) => [...new Set(list)]));
+
+const killSwitchWebSessions = z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(['keep', 'revoke'], { error: 'must be keep or revoke' }));
+
+const onOff = z.preprocess((v) => {
+  if (typeof v !== 'string') return v;
+  const t = v.trim().toLowerCase();
+  return t === 'on' || t === 'true' ? true : t === 'off' || t === 'false' ? false : v;
+}, z.boolean({ error: 'must be on or off' }));
+
 /** Option and CSV column names (`email`, `report-at`, ...) mapped to field names; `''` and `null` mean "not given". */
 const ALIASES: Readonly<Record<string, string>> = { email: 'emails', drawdown: 'drawdownThresholds' };
 
@@ -191,6 +242,11 @@ const settingsObject = z.object({
   expiryWarnDays: warnDays.default([...DEFAULT_SETTINGS.expiryWarnDays]),
   signer: signerRefSchema.nullable().default(null),
   delegateWatch: delegateWatch.default(DEFAULT_SETTINGS.delegateWatch),
+  killSwitch: killSwitch.default(null),
+  killSwitchConfirm: killSwitchConfirm.default(DEFAULT_SETTINGS.killSwitchConfirm),
+  keepDelegates: keepDelegates.default([]),
+  killSwitchWebSessions: killSwitchWebSessions.default(DEFAULT_SETTINGS.killSwitchWebSessions),
+  killSwitchDryRun: onOff.default(false),
 });
 
 export const accountSettingsSchema = z.preprocess((v) => normalizeKeys(v), settingsObject) satisfies z.ZodType<AccountSettings>;
@@ -200,7 +256,7 @@ export type AccountSettingsPatch = Partial<Omit<AccountSettings, 'address'>>;
 
 /** Validates an `accounts update` patch with the same rules and messages as `accountSettingsSchema`, without defaults. */
 export const accountSettingsPatchSchema = z.preprocess(
-  (v) => normalizeKeys(v, ['label', 'signer']),
+  (v) => normalizeKeys(v, ['label', 'signer', 'killSwitch']),
   z.object({
     emails: emails.optional(),
     label: label.nullable().optional(),
@@ -211,6 +267,11 @@ export const accountSettingsPatchSchema = z.preprocess(
     expiryWarnDays: warnDays.optional(),
     signer: signerRefSchema.nullable().optional(),
     delegateWatch: delegateWatch.optional(),
+    killSwitch: killSwitch.optional(),
+    killSwitchConfirm: killSwitchConfirm.optional(),
+    keepDelegates: keepDelegates.optional(),
+    killSwitchWebSessions: killSwitchWebSessions.optional(),
+    killSwitchDryRun: onOff.optional(),
   }),
 ) satisfies z.ZodType<{ [K in keyof AccountSettingsPatch]?: AccountSettingsPatch[K] | undefined }>;
 
@@ -220,6 +281,7 @@ const OPTION_NAMES: Readonly<Record<string, string>> = {
   reportAt: 'report-at',
   expiryWarnDays: 'expiry-warn-days',
   delegateWatch: 'delegate-watch',
+  keepDelegates: 'keep-delegate',
 };
 
 /** The setting fields, in the order of the CLI options and import columns (`address` first). */

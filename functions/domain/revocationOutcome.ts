@@ -1,15 +1,35 @@
 import * as z from 'zod';
 import { addressSchema } from './address';
+import { decisionIdSchema } from './protectiveDecision';
 
-/** What the signing side is asked to do: exactly these three fields, nothing else. */
-export const revocationRequestSchema = z.strictObject({
+/** A person's click: exactly these three fields, nothing else. */
+export const linkRevocationRequestSchema = z.strictObject({
   account: addressSchema,
   delegate: addressSchema,
   /** Id of the link token that authorized the request (audit trail and notify event id). */
   tokenId: z.string().regex(/^[A-Za-z0-9_-]{16,128}$/, '16 to 128 base64url characters'),
 });
+/** A revocation a person asked for through a link. */
+export type LinkRevocationRequest = z.infer<typeof linkRevocationRequestSchema>;
+
+/** An automatic action: one delegate of a protective decision the signer re-checks (`domain/decisionCheck`). */
+export const decisionRevocationRequestSchema = z.strictObject({
+  account: addressSchema,
+  delegate: addressSchema,
+  decisionId: decisionIdSchema,
+});
+/** A revocation an automatic rule decided. */
+export type DecisionRevocationRequest = z.infer<typeof decisionRevocationRequestSchema>;
+
+/** What the signing side is asked to do: a link's `{account, delegate, tokenId}` or a decision's `{account, delegate, decisionId}`. */
+export const revocationRequestSchema = z.union([linkRevocationRequestSchema, decisionRevocationRequestSchema]);
 /** A parsed revocation request (addresses checksummed). */
 export type RevocationRequest = z.infer<typeof revocationRequestSchema>;
+
+/** Whether a request is an automatic action's. */
+export function isDecisionRequest(request: RevocationRequest): request is DecisionRevocationRequest {
+  return 'decisionId' in request;
+}
 
 const nonce = z.number().int().min(0);
 const signature = z.string().regex(/^0x[0-9a-fA-F]+$/);

@@ -26,6 +26,12 @@ export const trackedAccountSchema = z.object({
   signer: signerRefSchema.nullable(),
   /** Absent on records written before the delegate watch existed: the default. */
   delegateWatch: intervalSchema.nullable().default(DEFAULT_SETTINGS.delegateWatch),
+  /** The kill switch's settings; absent on records written before it existed: off. */
+  killSwitch: z.number().gt(0).lt(100).nullable().default(null),
+  killSwitchConfirm: z.enum(['wait', 'now']).default(DEFAULT_SETTINGS.killSwitchConfirm),
+  keepDelegates: z.array(addressSchema).default([]),
+  killSwitchWebSessions: z.enum(['keep', 'revoke']).default(DEFAULT_SETTINGS.killSwitchWebSessions),
+  killSwitchDryRun: z.boolean().default(false),
   createdAt: ms,
   status: z.enum(['ok', 'stale', 'failing']),
   statusReason: z.string().nullable(),

@@ -18,7 +18,7 @@ export type RequirableSetting =
   | 'SIGN_REVOCATION_FUNCTION_NAME';
 
 /** An AWS SDK v3 client package, without its `@aws-sdk/` scope. */
-export type SdkClient = 'client-dynamodb' | 'client-kms' | 'client-lambda' | 'client-secrets-manager' | 'client-ses' | 'client-sqs';
+export type SdkClient = 'client-dynamodb' | 'client-kms' | 'client-lambda' | 'client-secrets-manager' | 'client-ses' | 'client-sqs' | 'client-ssm';
 
 /** What one handler needs. */
 export interface HandlerSpec {
@@ -104,7 +104,8 @@ export const HANDLER_CATALOG = {
   'sign-revocation': {
     requires: { settings: ['ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'NOTIFY_QUEUE_URL'], linkSecret: false },
     sizing: { timeoutSeconds: 25, memoryMb: 512 },
-    sdkClients: ['client-dynamodb', 'client-kms', 'client-sqs'],
+    // SSM: the stage-wide protection switch, re-read (cached at most 30 s) before every automatic action.
+    sdkClients: ['client-dynamodb', 'client-kms', 'client-sqs', 'client-ssm'],
     bundle: PLAIN,
   },
   'ses-events': {

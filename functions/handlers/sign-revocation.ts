@@ -8,6 +8,9 @@ import { AccountsRepository } from '../store/accountsRepository';
 import { AuditRepository } from '../store/auditRepository';
 import { LeaseRepository } from '../store/leaseRepository';
 import { TokenRepository } from '../store/tokenRepository';
+import { DecisionRepository } from '../store/decisionRepository';
+import { ProtectionLedgerRepository } from '../store/protectionLedgerRepository';
+import { protectionSwitchFrom } from '../runtime/protectionSwitchFrom';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { revocationRequestSchema, type RevocationOutcome } from '../domain/revocationOutcome';
 import { revokeDelegate, type RevokeDelegateDeps } from '../services/revocation/revokeDelegate';
@@ -19,9 +22,10 @@ export type SignRevocationDeps = RevokeDelegateDeps & { readonly flushMetrics?: 
 
 /**
  * The private signing function, the only code that uses owner keys. Takes exactly
- * `{account, delegate, tokenId}` (anything else throws `InvalidRevocationRequestError`) and
- * returns the `RevocationOutcome`; a request that does not match a revocation link the page has
- * just consumed is `not-authorized`.
+ * `{account, delegate, tokenId}` (a person's click) or `{account, delegate, decisionId}` (an
+ * automatic action); anything else throws `InvalidRevocationRequestError`. Returns the
+ * `RevocationOutcome`; a request that does not match a revocation link the page has just
+ * consumed, or a decision that no longer holds at signing time, is `not-authorized`.
  */
 export function createSignRevocationHandler(deps: SignRevocationDeps) {
   return async (event: unknown, context?: Context): Promise<RevocationOutcome> => {
@@ -30,7 +34,7 @@ export function createSignRevocationHandler(deps: SignRevocationDeps) {
     if (!request.success) {
       const issue = request.error.issues[0];
       const where = issue?.path.length ? issue.path.join('.') : 'event';
-      throw new InvalidRevocationRequestError(`sign-revocation takes {account, delegate, tokenId}: ${where}: ${issue?.message ?? 'invalid'}`);
+      throw new InvalidRevocationRequestError(`sign-revocation takes {account, delegate, tokenId} or {account, delegate, decisionId}: ${where}: ${issue?.message ?? 'invalid'}`);
     }
     try {
       return await revokeDelegate(deps, request.data);
@@ -40,11 +44,18 @@ export function createSignRevocationHandler(deps: SignRevocationDeps) {
   };
 }
 
-/** Deps from the Lambda environment: DynamoDB (consumed link tokens among them), the chain, the notify queue, KMS for `kms:` signers. */
+/** Deps from the Lambda environment: DynamoDB (consumed link tokens, decisions, caps among them), the chain, the notify queue, KMS for `kms:` signers, the protection switch's SSM parameter. */
 export async function signRevocationDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<SignRevocationDeps> {
   const settings = settingsFor('sign-revocation', env);
   const { log, counters, flush, addContext } = createObservability('sign-revocation');
-  const repos = someRepositoriesFrom(settings, { accounts: AccountsRepository, leases: LeaseRepository, audit: AuditRepository, tokens: TokenRepository });
+  const repos = someRepositoriesFrom(settings, {
+    accounts: AccountsRepository,
+    leases: LeaseRepository,
+    audit: AuditRepository,
+    tokens: TokenRepository,
+    decisions: DecisionRepository,
+    protectionLedger: ProtectionLedgerRepository,
+  });
   const kms = new KMSClient({ region: settings.AWS_REGION });
   return {
     accounts: repos.accounts,
@@ -54,6 +65,13 @@ export async function signRevocationDepsFromEnv(env: Readonly<Record<string, str
     notify: sqsQueueFrom<NotifyEvent>(settings, 'NOTIFY_QUEUE_URL'),
     chain: chainFrom(settings, log),
     signerFor: (ref) => resolveKmsSigner(ref, kms),
+    automatic: {
+      decisions: repos.decisions,
+      ledger: repos.protectionLedger,
+      protection: protectionSwitchFrom(settings),
+      maxAgeMs: settings.PROTECTION_DECISION_MAX_AGE_MINUTES * 60_000,
+      breakerAccounts: settings.PROTECTION_BREAKER_ACCOUNTS,
+    },
     now: Date.now,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     log,

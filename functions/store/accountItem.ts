@@ -24,11 +24,24 @@ export const accountPatchSchema = accountItemSchema
     expiryWarnDays: true,
     signer: true,
     delegateWatch: true,
+    killSwitch: true,
+    killSwitchConfirm: true,
+    keepDelegates: true,
+    killSwitchWebSessions: true,
+    killSwitchDryRun: true,
     nextDueAt: true,
     nextReportAt: true,
   })
   // Without the read defaults: a patch that does not name them leaves them alone.
-  .extend({ delegateWatch: intervalSchema.nullable(), nextDueAt: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable() })
+  .extend({
+    delegateWatch: intervalSchema.nullable(),
+    nextDueAt: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable(),
+    killSwitch: accountItemSchema.shape.killSwitch.removeDefault(),
+    killSwitchConfirm: accountItemSchema.shape.killSwitchConfirm.removeDefault(),
+    keepDelegates: accountItemSchema.shape.keepDelegates.removeDefault(),
+    killSwitchWebSessions: accountItemSchema.shape.killSwitchWebSessions.removeDefault(),
+    killSwitchDryRun: accountItemSchema.shape.killSwitchDryRun.removeDefault(),
+  })
   .partial()
   .strict();
 export type AccountPatch = z.infer<typeof accountPatchSchema>;

@@ -32,6 +32,8 @@ const auditRecordSchema = z.object({
   txSignature: z.string().optional(),
   /** An outcome's intent time, epoch ms. */
   intentAt: z.number().int().min(0).optional(),
+  /** Why an automatic action was taken (the decision's reason, e.g. `kill-switch: drawdown 30.4% ≥ 30% at …`); absent for a click. */
+  reason: z.string().optional(),
   /** Plain words, the same the owner is shown (or the chain's own rejection message). */
   message: z.string().optional(),
   /** Internal details for operators (errors, request labels with URLs redacted); never shown on a page or in an email. */
@@ -53,6 +55,8 @@ export interface TransactionIntent {
   readonly nonce: number;
   readonly txHash: string;
   readonly txSignature: string;
+  /** Why an automatic action was taken; absent for a click. */
+  readonly reason?: string;
   /** When the intent was written, epoch ms. */
   readonly at: number;
 }

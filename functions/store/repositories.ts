@@ -16,6 +16,8 @@ import { SnapshotsRepository } from './snapshotsRepository';
 import { SuppressionRepository } from './suppressionRepository';
 import { TokenRepository } from './tokenRepository';
 import { RevokeAllRepository } from './revokeAllRepository';
+import { DecisionRepository } from './decisionRepository';
+import { ProtectionLedgerRepository } from './protectionLedgerRepository';
 
 /** Every repository, sharing one client and table prefix. */
 export interface Repositories {
@@ -27,6 +29,10 @@ export interface Repositories {
   readonly tokens: TokenRepository;
   /** Revoke-all batches (in the tokens table). */
   readonly revokeAll: RevokeAllRepository;
+  /** Protective decisions and their signing marks (in the tokens table). */
+  readonly decisions: DecisionRepository;
+  /** Counted automatic actions: the caps per account and the stage-wide breaker (in the alerts table). */
+  readonly protectionLedger: ProtectionLedgerRepository;
   readonly audit: AuditRepository;
   readonly deliveries: DeliveryRepository;
   /** Window summaries of sent reports (items in `deliveries`). */
@@ -57,6 +63,8 @@ export function createRepositories(
     delegates: new DelegateViewRepository(client, prefix, options),
     tokens: new TokenRepository(client, prefix, options),
     revokeAll: new RevokeAllRepository(client, prefix, options),
+    decisions: new DecisionRepository(client, prefix, options),
+    protectionLedger: new ProtectionLedgerRepository(client, prefix, options),
     audit: new AuditRepository(client, prefix),
     deliveries: new DeliveryRepository(client, prefix, options),
     reportRecords: new ReportRecordsRepository(client, prefix, options),

@@ -1,4 +1,5 @@
 import { getAddress, type Address } from 'viem';
+import { KILL_SWITCH_OFF } from '../../functions/domain/account';
 import type { AccountRecord } from '../../functions/store/accountItem';
 
 /** A distinct checksummed address for each `n` (and `salt`, to keep test files apart). */
@@ -18,6 +19,8 @@ export function accountRecord(overrides: Partial<AccountRecord> & { address: Add
     expiryWarnDays: [14, 7, 3, 1],
     signer: null,
     delegateWatch: '5m',
+    ...KILL_SWITCH_OFF,
+    keepDelegates: [],
     createdAt: 1_700_000_000_000,
     status: 'ok',
     statusReason: null,

@@ -1,6 +1,6 @@
 import { addressSchema } from '../../domain/address';
 import type { ConsumedToken, TokenRepository } from '../../store/tokenRepository';
-import type { RevocationRequest } from '../../domain/revocationOutcome';
+import type { LinkRevocationRequest as RevocationRequest } from '../../domain/revocationOutcome';
 
 /** The ports of {@link authorizeRevocation}. */
 export interface RevocationAuthorizationDeps {

@@ -15,7 +15,8 @@ import type { TokenRepository } from '../../store/tokenRepository';
 import type { NotifyEvent } from '../../messages/notifyMessage';
 import { authorizeRevocation } from './revocationAuthorization';
 import { DEFAULT_REVOCATION_LEASE, withRevocationLease, type RevocationLeaseTiming } from './revocationLease';
-import type { RevocationOutcome, RevocationRequest } from '../../domain/revocationOutcome';
+import { isDecisionRequest, linkReusableAfter, type RevocationOutcome, type RevocationRequest } from '../../domain/revocationOutcome';
+import { authorizeDecision, type DecisionCheckDeps } from './decisionAuthorization';
 import { describeError } from '../../shared/describeError';
 
 /** The ports of {@link revokeDelegate}. Only this service (in `sign-revocation`) ever signs with an owner key. */
@@ -36,6 +37,37 @@ export interface RevokeDelegateDeps {
   readonly lease?: RevocationLeaseTiming;
   /** Lease owner id of one call; default a random UUID. */
   readonly newLeaseOwner?: () => string;
+  /** What re-checks automatic actions' decisions; without it, every `{account, delegate, decisionId}` request is refused. */
+  readonly automatic?: DecisionCheckDeps;
+}
+
+/** How a request is named in the audit trail and the result email. */
+interface RequestRef {
+  /** The audit record's id: the link token id, or `<decision id>.<delegate>`. */
+  readonly id: string;
+  readonly actor: string;
+  /** The link token id, or the decision id. */
+  readonly tokenId: string;
+}
+
+function refOf(request: RevocationRequest): RequestRef {
+  if (isDecisionRequest(request)) return { id: `${request.decisionId}.${request.delegate}`, actor: `decision:${request.decisionId}`, tokenId: request.decisionId };
+  return { id: request.tokenId, actor: `link:${request.tokenId}`, tokenId: request.tokenId };
+}
+
+/** Whether a signing may go ahead, for a link or a decision; `reason`: an automatic action's, for the audit. */
+type Authorization = { kind: 'authorized'; mailed: boolean; reason: string | null } | { kind: 'refused'; refusal: string; reason: string | null };
+
+async function authorize(deps: RevokeDelegateDeps, request: RevocationRequest): Promise<Authorization> {
+  if (!isDecisionRequest(request)) {
+    const link = await authorizeRevocation(deps, request);
+    // A unit of a revoke-all batch is mailed once for the whole batch, by the batch's worker.
+    return link.kind === 'authorized' ? { kind: 'authorized', mailed: link.batch === null, reason: null } : { kind: 'refused', refusal: link.reason, reason: null };
+  }
+  if (!deps.automatic) return { kind: 'refused', refusal: 'automatic actions are not set up for this signer', reason: null };
+  const decided = await authorizeDecision({ ...deps.automatic, accounts: deps.accounts, now: deps.now }, request);
+  // An automatic action's notice goes out once for the decision, from the rule that took it.
+  return decided.kind === 'authorized' ? { kind: 'authorized', mailed: false, reason: decided.reason } : { kind: 'refused', refusal: decided.reason, reason: decided.decisionReason };
 }
 
 /** Connection failures that happen before a request reaches the node: nothing was submitted. */
@@ -57,13 +89,20 @@ const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTU
  */
 export async function revokeDelegate(deps: RevokeDelegateDeps, request: RevocationRequest): Promise<RevocationOutcome> {
   const startedAt = deps.now();
-  const authorization = await authorizeRevocation(deps, request);
-  // A unit of a revoke-all batch is mailed once for the whole batch, by the batch's worker.
-  const mailed = authorization.kind === 'authorized' && authorization.batch === null;
-  const unsent = (outcome: RevocationOutcome, extra: Partial<Finished> = {}) => finish(deps, request, startedAt, { outcome, name: null, recorded: false, mailed, ...extra });
+  const ref = refOf(request);
+  const authorization = await authorize(deps, request);
+  const mailed = authorization.kind === 'authorized' && authorization.mailed;
+  const reason = authorization.reason === null ? {} : { reason: authorization.reason };
+  const finishing = async (result: Finished): Promise<RevocationOutcome> => {
+    const outcome = await finish(deps, request, ref, startedAt, { ...reason, ...result });
+    // A decision's delegate whose signing sent nothing may be tried again by a redelivery.
+    if (authorization.kind === 'authorized' && isDecisionRequest(request) && linkReusableAfter(outcome)) await deps.automatic?.decisions.releaseSigning(request.decisionId, request.delegate);
+    return outcome;
+  };
+  const unsent = (outcome: RevocationOutcome, extra: Partial<Finished> = {}) => finishing({ outcome, name: null, recorded: false, mailed, ...extra });
   if (authorization.kind === 'refused') {
-    deps.log.warn('revocation request refused', { account: request.account, delegate: request.delegate, reason: authorization.reason });
-    return unsent({ kind: 'not-authorized', sent: false }, { refusal: authorization.reason });
+    deps.log.warn('revocation request refused', { account: request.account, delegate: request.delegate, reason: authorization.refusal });
+    return unsent({ kind: 'not-authorized', sent: false }, { refusal: authorization.refusal });
   }
   const account = await deps.accounts.get(request.account);
   if (!account) return unsent({ kind: 'not-tracked', sent: false });
@@ -84,9 +123,9 @@ export async function revokeDelegate(deps: RevokeDelegateDeps, request: Revocati
 
   const timing = deps.lease ?? DEFAULT_REVOCATION_LEASE;
   const owner = (deps.newLeaseOwner ?? randomUUID)();
-  const leased = await withRevocationLease(deps, account.address, owner, timing, () => revokeUnderLease(deps, signer, request));
+  const leased = await withRevocationLease(deps, account.address, owner, timing, () => revokeUnderLease(deps, signer, request, ref, authorization.reason));
   if (leased.kind === 'busy') return unsent({ kind: 'busy', sent: false });
-  return finish(deps, request, startedAt, { ...leased.value, mailed });
+  return finishing({ ...leased.value, mailed });
 }
 
 interface LeasedResult {
@@ -106,7 +145,7 @@ interface Submitted {
   retry?: true;
 }
 
-async function revokeUnderLease(deps: RevokeDelegateDeps, signer: Signer, request: RevocationRequest): Promise<LeasedResult> {
+async function revokeUnderLease(deps: RevokeDelegateDeps, signer: Signer, request: RevocationRequest, ref: RequestRef, reason: string | null): Promise<LeasedResult> {
   let listed: Delegate | undefined;
   let nonce: number;
   try {
@@ -131,9 +170,10 @@ async function revokeUnderLease(deps: RevokeDelegateDeps, signer: Signer, reques
     const intent: TransactionIntent = {
       address: request.account,
       delegate: request.delegate,
-      tokenId: request.tokenId,
-      actor: `link:${request.tokenId}`,
+      tokenId: ref.tokenId,
+      actor: ref.actor,
       action: 'revoke-delegate',
+      ...(reason === null ? {} : { reason }),
       nonce,
       txHash: transactionHash(tx),
       txSignature: tx.signature,
@@ -252,21 +292,22 @@ function describe(error: unknown): string {
  * Audits an attempt whose transactions did not already record it, queues the result email when
  * the attempt finished, and returns the outcome.
  */
-async function finish(deps: RevokeDelegateDeps, request: RevocationRequest, at: number, result: Finished): Promise<RevocationOutcome> {
+async function finish(deps: RevokeDelegateDeps, request: RevocationRequest, ref: RequestRef, at: number, result: Finished): Promise<RevocationOutcome> {
   const { outcome } = result;
   deps.counters?.count(`Revocation_${outcome.kind}`);
   const message = 'message' in outcome ? outcome.message : 'reason' in outcome ? outcome.reason : result.refusal;
   if (!result.recorded) {
     try {
       await deps.audit.append({
-        id: request.tokenId,
+        id: ref.id,
         address: request.account,
         at,
-        actor: `link:${request.tokenId}`,
+        actor: ref.actor,
         action: 'revoke-delegate',
         outcome: outcome.kind,
         delegate: request.delegate,
-        tokenId: request.tokenId,
+        tokenId: ref.tokenId,
+        ...(result.reason === undefined ? {} : { reason: result.reason }),
         ...(message === undefined ? {} : { message }),
         ...(result.detail === undefined ? {} : { detail: result.detail }),
       });
@@ -275,7 +316,7 @@ async function finish(deps: RevokeDelegateDeps, request: RevocationRequest, at: 
       deps.counters?.count('RevocationAuditFailures');
     }
   }
-  const email = result.mailed ? resultEmail(request, outcome, result.name, deps.now()) : null;
+  const email = result.mailed ? resultEmail(request, ref, outcome, result.name, deps.now()) : null;
   if (email) {
     try {
       await sendAll(deps.notify, [{ id: email.eventId, body: email }]);
@@ -304,15 +345,17 @@ interface Finished {
   refusal?: string;
   /** Whether a transaction's outcome record already holds it. */
   recorded: boolean;
-  /** Whether this revocation's own result email is queued (not for a unit of a revoke-all batch). */
+  /** Whether this revocation's own result email is queued (not for a unit of a revoke-all batch, nor an automatic action). */
   mailed: boolean;
+  /** An automatic action's reason, for the audit. */
+  reason?: string;
 }
 
 /** The `revocation-result` notify event of a finished attempt; none when nothing happened worth an email. */
-function resultEmail(request: RevocationRequest, outcome: RevocationOutcome, name: string | null, now: number): NotifyEvent | null {
+function resultEmail(request: RevocationRequest, ref: RequestRef, outcome: RevocationOutcome, name: string | null, now: number): NotifyEvent | null {
   const base = {
     kind: 'revocation-result' as const,
-    eventId: `revocation-result#${request.tokenId}`,
+    eventId: `revocation-result#${ref.id}`,
     account: request.account,
     at: now,
     delegate: { address: request.delegate, name },

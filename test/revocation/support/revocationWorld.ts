@@ -1,4 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileProtectionSwitch } from '../../../functions/store/fileProtectionSwitch';
 import type { APIGatewayProxyEventV2, Context, SQSEvent } from 'aws-lambda';
 import { createChainClient } from '../../../functions/chain/chainClient';
 import type { ChainClient } from '../../../functions/chain/ports';
@@ -12,7 +16,7 @@ import { ActionLinks } from '../../../functions/links/actionLinks';
 import { LinkTokenCodec } from '../../../functions/links/linkToken';
 import { InProcessRevocationSigner } from '../../../local/inProcessRevocationSigner';
 import { notifyMessageSchema, type NotifyEvent, type NotifyMessage } from '../../../functions/messages/notifyMessage';
-import type { RevocationRequest } from '../../../functions/domain/revocationOutcome';
+import type { LinkRevocationRequest } from '../../../functions/domain/revocationOutcome';
 import type { RevokeDelegateDeps } from '../../../functions/services/revocation/revokeDelegate';
 import { silentLog } from '../../../functions/shared/observability';
 import { createRepositories, type Repositories } from '../../../functions/store/repositories';
@@ -31,6 +35,8 @@ import { signerCallOf } from '../../../functions/web/signerCallOf';
 
 export const LINK_SECRET = 'revocation-tests-link-secret-0123456789abcdef';
 export const HOUR = 3_600_000;
+/** How old a protective decision the world's signer still signs for. */
+export const DECISION_MAX_AGE_MS = 5 * 60_000;
 
 /** A tracked simulator account with delegates, its owner key in the test's own env map. */
 export interface TrackedSimAccount {
@@ -72,6 +78,8 @@ export interface RevocationWorld {
    * another invocation use the token first.
    */
   beforeTokenCheck: ((tokenId: string) => Promise<void>) | null;
+  /** The stage-wide switch the signer reads (a file of this world; off until a test turns it on). */
+  readonly protection: FileProtectionSwitch;
   /** Deps of the signing handler, for service-level tests (override what a test needs). */
   readonly signDeps: RevokeDelegateDeps;
   trackAccount(options: { label: string; delegates: string[]; signer?: 'env' | 'none'; registerViews?: boolean }): Promise<TrackedSimAccount>;
@@ -81,7 +89,7 @@ export interface RevocationWorld {
    * hour; `stored` overrides what the token record says) and returns the request the page would
    * send: what service-level tests hand to the signing side.
    */
-  consumedRequest(account: `0x${string}`, delegate: `0x${string}`, stored?: Partial<TokenUse>): Promise<RevocationRequest>;
+  consumedRequest(account: `0x${string}`, delegate: `0x${string}`, stored?: Partial<TokenUse>): Promise<LinkRevocationRequest>;
   close(): Promise<void>;
 }
 
@@ -113,6 +121,7 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
     },
   };
   const signerEnv: Record<string, string | undefined> = {};
+  const protection = new FileProtectionSwitch(join(await mkdtemp(join(tmpdir(), 'protection-')), 'protection'));
   const notified: NotifyMessage[] = [];
   const consumer: { next?: SqsLambdaHandler } = {};
   const notify = new InProcessQueue<NotifyEvent>({
@@ -139,6 +148,13 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
     now: Date.now,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     log: silentLog,
+    automatic: {
+      decisions: repos.decisions,
+      ledger: repos.protectionLedger,
+      protection,
+      maxAgeMs: DECISION_MAX_AGE_MS,
+      breakerAccounts: 5,
+    },
   };
   const signer = new InProcessRevocationSigner(createSignRevocationHandler(signDeps));
   const revokeAll = new InProcessQueue<RevokeAllJob>({
@@ -223,6 +239,7 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
     server,
     links,
     signerEnv,
+    protection,
     notify,
     revokeAll,
     revokeAllLink: (account, now = Date.now()) => links.build({ purpose: 'revoke-all', account }, now),

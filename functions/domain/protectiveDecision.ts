@@ -1,0 +1,71 @@
+import * as z from 'zod';
+import { addressSchema, type Address } from './address';
+import type { ProtectiveRule } from './protectiveAction';
+
+const ms = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+/** A decision's id: 16 to 128 base64url characters, as a link token's (the signer's audit keys on it). */
+export const decisionIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,128}$/, '16 to 128 base64url characters');
+
+/**
+ * What a rule evaluator decided, written once and never changed: the signer signs an automatic
+ * revocation only for a delegate of a decision that still holds when it signs.
+ */
+export const protectiveDecisionSchema = z.object({
+  decisionId: decisionIdSchema,
+  account: addressSchema,
+  rule: z.enum(['kill-switch', 'unknown-delegate']),
+  /** For the audit and the notice, e.g. `kill-switch: drawdown 30.4% ≥ 30% at 2026-11-25T08:00Z`. */
+  reason: z.string().min(1).max(500),
+  /** The figures the decision rests on. */
+  evidence: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  /** The delegates to revoke (kept and announced keys already left out). */
+  delegates: z.array(addressSchema).max(1_000),
+  createdAt: ms,
+  /** A dry run's decision revokes nothing: the signer refuses it. */
+  dryRun: z.boolean(),
+}) satisfies z.ZodType<{ rule: ProtectiveRule }>;
+export type ProtectiveDecision = z.infer<typeof protectiveDecisionSchema>;
+
+/** How many automatic actions of a rule an account may have in a rolling day. */
+export const PROTECTION_CAPS: Readonly<Record<ProtectiveRule, number>> = {
+  /** One firing, whatever the number of keys it revokes. */
+  'kill-switch': 1,
+  /** Revocations, one per key. */
+  'unknown-delegate': 20,
+};
+/** The window of the caps. */
+export const CAP_WINDOW_MS = 24 * 3_600_000;
+/** The window of the breaker (more accounts than allowed firing within it: act on none). */
+export const BREAKER_WINDOW_MS = 3_600_000;
+
+/** One counted action: which decision, of which account, when. */
+export interface CountedAction {
+  readonly decisionId: string;
+  readonly account: Address;
+  readonly at: number;
+}
+
+/** The counted actions still inside `windowMs` before `now`. */
+export function withinWindow(entries: readonly CountedAction[], now: number, windowMs: number): CountedAction[] {
+  return entries.filter((e) => e.at > now - windowMs && e.at <= now);
+}
+
+/** The distinct accounts among `entries`. */
+export function accountsOf(entries: readonly CountedAction[]): Address[] {
+  return [...new Set(entries.map((e) => e.account))];
+}
+
+/**
+ * Whether the breaker is open at `now` for the counted firings: more than `maxAccounts`
+ * distinct accounts fired within the last hour, which points to a data fault rather than to
+ * many bad days at once.
+ */
+export function breakerOpen(firings: readonly CountedAction[], now: number, maxAccounts: number): boolean {
+  return accountsOf(withinWindow(firings, now, BREAKER_WINDOW_MS)).length > maxAccounts;
+}
+
+/** The number of actions a rule's cap counts for a decision: one per key for unknown keys, one per firing for the kill switch. */
+export function capUnits(rule: ProtectiveRule, delegates: number): number {
+  return rule === 'kill-switch' ? 1 : delegates;
+}

@@ -1,0 +1,45 @@
+import type { DecisionRevocationRequest } from '../../domain/revocationOutcome';
+import { decisionRefusal } from '../../domain/decisionCheck';
+import type { ProtectionSwitch } from '../../domain/protectionSwitch';
+import type { AccountsRepository } from '../../store/accountsRepository';
+import type { DecisionRepository } from '../../store/decisionRepository';
+import type { ProtectionLedgerRepository } from '../../store/protectionLedgerRepository';
+
+/** What the signer needs to re-check an automatic action; without it, every decision request is refused. */
+export interface DecisionCheckDeps {
+  readonly decisions: Pick<DecisionRepository, 'get' | 'markSigning' | 'releaseSigning'>;
+  readonly ledger: Pick<ProtectionLedgerRepository, 'capEntries' | 'firings'>;
+  readonly protection: Pick<ProtectionSwitch, 'read'>;
+  /** How old a decision may be when signed. */
+  readonly maxAgeMs: number;
+  /** The breaker opens when more accounts than this fire within an hour. */
+  readonly breakerAccounts: number;
+}
+
+/** Whether an automatic revocation may be signed; `reason` is the decision's, for the audit. */
+export type DecisionAuthorization = { kind: 'authorized'; reason: string } | { kind: 'refused'; reason: string; decisionReason: string | null };
+
+/**
+ * Re-checks at signing time the decision a `{account, delegate, decisionId}` request names
+ * (`decisionRefusal`), reading the decision, the switch, the account, its cap and the breaker
+ * afresh; then marks the delegate's signing, once, so a redelivered job never signs it twice.
+ */
+export async function authorizeDecision(
+  deps: DecisionCheckDeps & { readonly accounts: Pick<AccountsRepository, 'get'>; readonly now: () => number },
+  request: DecisionRevocationRequest,
+): Promise<DecisionAuthorization> {
+  const decision = await deps.decisions.get(request.decisionId);
+  const now = deps.now();
+  const [tracked, protection, capEntries, firings] = await Promise.all([
+    deps.accounts.get(request.account),
+    deps.protection.read(),
+    decision ? deps.ledger.capEntries(request.account, decision.rule, now) : Promise.resolve([]),
+    deps.ledger.firings(now),
+  ]);
+  const refusal = decisionRefusal({ ...request, decision, tracked, protection, capEntries, firings, now, maxAgeMs: deps.maxAgeMs, breakerAccounts: deps.breakerAccounts });
+  const decisionReason = decision?.reason ?? null;
+  if (refusal !== null) return { kind: 'refused', reason: refusal, decisionReason };
+  const marked = await deps.decisions.markSigning(request.decisionId, request.delegate);
+  if (marked.kind === 'already-marked') return { kind: 'refused', reason: 'this delegate of the decision was already signed for', decisionReason };
+  return { kind: 'authorized', reason: decision?.reason ?? '' };
+}
