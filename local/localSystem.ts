@@ -35,6 +35,11 @@ import type { ChannelSenderDeps } from '../functions/channels/channelSender';
 import { createLocalChannelQueue } from './localChannelQueue';
 import { protectionSwitchFrom } from '../functions/runtime/protectionSwitchFrom';
 import { LOCAL_PROTECTION_FILE } from './stateDir';
+import type { DecisionJob } from '../functions/messages/decisionJob';
+import { decisionWorker } from '../functions/runtime/decisionWorker';
+import { protectionService } from '../functions/services/protection/protect';
+import type { ProtectiveRevoker } from '../functions/domain/protectiveAction';
+import type { ProtectionSwitch } from '../functions/domain/protectionSwitch';
 
 export interface LocalSystemOptions {
   readonly settings: Settings;
@@ -79,6 +84,15 @@ export interface LocalSystem {
    * in order, through the same signing function as a click. `serve` consumes it in the background.
    */
   readonly revokeAll: InProcessQueue<RevokeAllJob>;
+  /**
+   * The protective-decision queue (in place of the SQS FIFO queue) and its worker: one delegate at
+   * a time, in order, through the same signing function; `serve` consumes it in the background.
+   */
+  readonly decisions: InProcessQueue<DecisionJob>;
+  /** The protection service the rule evaluators call (queues on `decisions`). */
+  readonly protect: ProtectiveRevoker;
+  /** The stage-wide protection switch this process reads. */
+  readonly protection: ProtectionSwitch;
   /** The public link endpoint's routes (`/revoke`, `/revoke-all`, `/unsubscribe`, `/snooze`, `/preferences`) for the local HTTP adapter. */
   readonly webRoutes: readonly HttpRoute[];
 }
@@ -206,6 +220,25 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     timeoutMs: 60_000,
     ...(options.clock ? { clock: options.clock } : {}),
   });
+  const decisions = new InProcessQueue<DecisionJob>({
+    name: 'sentinel-decisions',
+    consumer: decisionWorker({ sign: signerCallOf(signer), log, counters }),
+    batchSize: 1,
+    visibilityTimeoutMs: options.visibilityTimeoutMs ?? 60_000,
+    maxReceiveCount: 5,
+    timeoutMs: 60_000,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  const protect = protectionService({
+    protection,
+    accounts: repos.accounts,
+    decisions: repos.decisions,
+    ledger: repos.protectionLedger,
+    queue: decisions,
+    breakerAccounts: settings.PROTECTION_BREAKER_ACCOUNTS,
+    log,
+    counters,
+  });
   const revokeAllPage = createRevokeAllPageHandler({
     ...page,
     accounts: repos.accounts,
@@ -244,6 +277,9 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     governor,
     mail,
     revokeAll,
+    decisions,
+    protect,
+    protection,
     webRoutes: [
       { path: '/revoke', handler: revokePage, functionName: 'revoke-page' },
       { path: '/revoke-all', handler: revokeAllPage, functionName: 'revoke-page' },

@@ -56,6 +56,7 @@ export async function serveSystem(options: ServeOptions): Promise<Serving> {
       system.pipeline.start();
       system.reports.start();
       system.revokeAll.start();
+      system.decisions.start();
       scheduler = startScheduler([
         {
           name: 'dispatch',
@@ -81,7 +82,7 @@ export async function serveSystem(options: ServeOptions): Promise<Serving> {
     },
     async stop() {
       await scheduler?.stop();
-      if (started) await Promise.all([system.pipeline.stop(), system.reports.stop(), system.revokeAll.stop()]);
+      if (started) await Promise.all([system.pipeline.stop(), system.reports.stop(), system.revokeAll.stop(), system.decisions.stop()]);
       await web.close();
     },
   };

@@ -1,0 +1,29 @@
+import type { RevocationOutcome } from '../../domain/revocationOutcome';
+import type { DecisionJob } from '../../messages/decisionJob';
+import type { Counters, Log } from '../../shared/observability';
+import type { SignerCall } from './signerCall';
+
+/** What became of one delegate of a protective decision. */
+export type DecisionUnitResult = { kind: 'finished'; outcome: RevocationOutcome } | { kind: 'not-run' } | { kind: 'unknown'; message: string };
+
+/**
+ * Revokes one delegate of a protective decision through the signing function, exactly as a
+ * click does (account lease, a freshly read nonce, the intent audited before submit, checked
+ * against `delegate-traders` afterwards); the signer re-checks the decision and signs each
+ * delegate of it once, so a redelivery never submits twice. A signer that did not run is
+ * reported (`not-run`) for the queue to redeliver.
+ */
+export async function runDecisionUnit(deps: { readonly sign: SignerCall; readonly log: Log; readonly counters?: Counters }, job: DecisionJob): Promise<DecisionUnitResult> {
+  const call = await deps.sign({ account: job.account, delegate: job.delegate, decisionId: job.decisionId });
+  const about = { account: job.account, delegate: job.delegate, decisionId: job.decisionId };
+  if (call.kind === 'answered') {
+    deps.counters?.count(`DecisionUnit_${call.outcome.kind}`);
+    return { kind: 'finished', outcome: call.outcome };
+  }
+  if (call.kind === 'not-run') {
+    deps.log.warn('decision unit: signer not run', { ...about, reason: call.reason });
+    return { kind: 'not-run' };
+  }
+  deps.log.error('decision unit: signer call failed, result unknown', { ...about, message: call.message });
+  return { kind: 'unknown', message: call.message };
+}
