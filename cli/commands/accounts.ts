@@ -6,6 +6,7 @@ import {
   columnOf,
   DEFAULT_SETTINGS,
   describeSettingsError,
+  killSwitchText,
   SETTING_FIELDS,
   type AccountSettings,
   type AccountSettingsPatch,
@@ -17,7 +18,7 @@ import { SHOWN_STATUSES, shownStatus, type ShownStatus } from '../../functions/d
 import { lastPollOf } from '../../functions/domain/lastPoll';
 import { lastPollJson, lastPollText } from '../lastPollText';
 import { withoutUrls } from '../../functions/shared/withoutUrls';
-import type { CliContext } from '../cliRuntime';
+import type { CliContext, CliRuntime } from '../cliRuntime';
 import { syncRecipients } from '../recipientSync';
 import { applyChannelEdit, checkChannelEdit } from '../accountChannels';
 import { mapConcurrent } from '../../functions/store/concurrency';
@@ -40,6 +41,11 @@ interface SettingOptions {
   expiryWarnDays?: string;
   signer?: string;
   delegateWatch?: string;
+  killSwitch?: string;
+  killSwitchConfirm?: string;
+  keepDelegate?: string;
+  killSwitchWebSessions?: string;
+  killSwitchDryRun?: string;
   addChannel?: string;
   removeChannel?: string;
 }
@@ -59,6 +65,11 @@ function withSettingOptions(command: Command, adding: boolean): Command {
     .option('--expiry-warn-days <days>', `days before a delegate expires to warn, e.g. 14,7,3,1${byDefault(DEFAULT_SETTINGS.expiryWarnDays.join(','))}; "none" turns them off`)
     .option('--signer <ref>', 'where the owner key lives: kms:<key id or alias> or env:<VARIABLE>; enables one-click revocation')
     .option('--delegate-watch <interval>', `how often delegates are checked, apart from the curve polls: 1m 5m 15m 30m 1h 4h 1d${byDefault(DEFAULT_SETTINGS.delegateWatch)}, or none (with each poll)`)
+    .option('--kill-switch <pct>', 'revoke every delegate automatically when the flow-adjusted drawdown reaches this percent, or off (default off; needs "sentinel protection on")')
+    .option('--kill-switch-confirm <when>', 'wait: the level must still hold at the next evaluation, an interval later (default); now: act on the first')
+    .option('--keep-delegate <addr[,addr]>', 'delegates the kill switch never revokes ("none" clears the list)')
+    .option('--kill-switch-web-sessions <keep|revoke>', 'whether the kill switch revokes web-session keys (default keep)')
+    .option('--kill-switch-dry-run <on|off>', 'on: send the notice of what it would revoke, and revoke nothing')
     .option('--add-channel <n[,n]>', 'send this account\'s notices to these channels too (see "channels list")')
     .option('--remove-channel <n[,n]>', 'stop sending this account\'s notices to these channels');
 }
@@ -67,6 +78,14 @@ function parseAddress(value: string): string {
   const parsed = addressSchema.safeParse(value);
   if (!parsed.success) throw new UsageError(`address "${value}" ${addressMessage(parsed.error)}`);
   return parsed.data;
+}
+
+/** An armed kill switch only alerts while automatic actions are off stage-wide: say so. */
+async function warnIfProtectionOff(rt: CliRuntime, account: AccountSettings, io: CliContext['io']): Promise<void> {
+  if (account.killSwitch === null) return;
+  if ((await rt.protection().read()) === 'off') {
+    io.err('note: automatic actions are off stage-wide ("sentinel protection status"): the kill switch only alerts until someone runs "sentinel protection on"\n');
+  }
 }
 
 function settingsFrom(address: string, options: SettingOptions): AccountSettings {
@@ -95,6 +114,7 @@ export function register(program: Command, context: CliContext): void {
     if (channelEdit) await applyChannelEdit(rt, settings.address, channelEdit);
     io.out(`tracking ${settings.address}${settings.label ? ` (${settings.label})` : ''}\n`);
     if (!settings.signer) io.err('note: no --signer given, so alerts carry no one-click revocation link\n');
+    await warnIfProtectionOff(rt, settings, io);
   });
 
   withSettingOptions(accounts.command('update').argument('<address>').description('change the settings of a tracked account'), false)
@@ -131,6 +151,7 @@ export function register(program: Command, context: CliContext): void {
       await syncRecipients(rt, checksummed, current.emails, outcome.account.emails);
       if (channelEdit) await applyChannelEdit(rt, checksummed, channelEdit);
       io.out(`updated ${checksummed}\n`);
+      await warnIfProtectionOff(rt, outcome.account, io);
     });
 
   accounts
@@ -200,7 +221,8 @@ export function register(program: Command, context: CliContext): void {
       if (!account) throw new Error(`${parseAddress(address)} is not tracked`);
       const now = rt.now();
       const recipients = recipientsWithSuppression(account.emails, await rt.repos.suppressions.lookup(account.emails));
-      if (options.json) return printJson(io, publicView(account, recipients, now));
+      const protection = await rt.protection().read();
+      if (options.json) return printJson(io, { ...publicView(account, recipients, now), protection });
       const rows: [string, string][] = [
         ['address', account.address],
         ['label', account.label ?? '-'],
@@ -211,6 +233,8 @@ export function register(program: Command, context: CliContext): void {
         ['expiry warnings', account.expiryWarnDays.length ? `${account.expiryWarnDays.join(', ')} days before` : 'off'],
         ['signer', account.signer ?? 'none (no one-click revocation)'],
         ['delegate watch', account.delegateWatch ? `every ${account.delegateWatch}` : 'with each poll'],
+        ['kill switch', killSwitchText(account)],
+        ['protection', protection === 'on' ? 'on stage-wide' : 'OFF stage-wide (automatic actions only alert)'],
         ['status', statusText(account, now)],
         ['last poll', lastPollText(lastPollOf(account))],
         ['tracked since', new Date(account.createdAt).toISOString()],
@@ -278,6 +302,11 @@ function publicView(a: TrackedAccount, recipients: readonly RecipientView[], now
     expiryWarnDays: a.expiryWarnDays,
     signer: a.signer,
     delegateWatch: a.delegateWatch,
+    killSwitch: a.killSwitch,
+    killSwitchConfirm: a.killSwitchConfirm,
+    keepDelegates: a.keepDelegates,
+    killSwitchWebSessions: a.killSwitchWebSessions,
+    killSwitchDryRun: a.killSwitchDryRun,
     status: shown(a, now).status,
     statusReason: shown(a, now).reason,
     lastPoll: lastPollJson(lastPollOf(a)),

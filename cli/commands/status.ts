@@ -8,6 +8,8 @@ import { lastPollText } from '../lastPollText';
 import { accountStatus, type AccountStatusReport } from '../../functions/services/status/accountStatus';
 import { describeAlertState } from '../alertStateText';
 import type { CliContext } from '../cliRuntime';
+import { killSwitchText } from '../../functions/domain/account';
+import type { ProtectionState } from '../../functions/domain/protectionSwitch';
 import { addressMessage, formatTable, printJson, UsageError } from '../output';
 
 /** `sentinel status <address>`: what is known about an account, from stored data. */
@@ -23,15 +25,15 @@ export function register(program: Command, context: CliContext): void {
       const rt = await context.runtime();
       const report = await accountStatus(rt.repos, parsed.data, rt.now());
       if (!report) throw new Error(`${parsed.data} is not tracked`);
-      if (options.json) return printJson(context.io, report);
+      if (options.json) return printJson(context.io, { ...report, protection: await rt.protection().read() });
       const timeZone = (await rt.repos.accounts.get(parsed.data))?.timezone ?? 'UTC';
-      context.io.out(render(report, rt.now(), timeZone));
+      context.io.out(render(report, rt.now(), timeZone, await rt.protection().read()));
     });
 }
 
 const iso = (ms: number | null): string => (ms === null ? '-' : new Date(ms).toISOString());
 
-function render(r: AccountStatusReport, now: number, timeZone: string): string {
+function render(r: AccountStatusReport, now: number, timeZone: string, protection: ProtectionState): string {
   const a = r.account;
   const lines = [
     `${a.label ? `${a.label} ` : ''}${a.address}`,
@@ -41,6 +43,7 @@ function render(r: AccountStatusReport, now: number, timeZone: string): string {
     `last poll     ${lastPollText(r.lastPoll, r.lastSuccessfulPollAt)}${r.lastPoll.outcome === 'failed' ? `; last success ${iso(r.lastSuccessfulPollAt)}` : ''}`,
     `drawdown      ${r.drawdown ? `${TRADING_DRAWDOWN_LABEL}: ${r.drawdown.currentPct.toFixed(2)}% now (−$${r.drawdown.dollarDrawdown.toFixed(2)} since the peak at ${iso(r.drawdown.peakAt)}), ${r.drawdown.maxPct.toFixed(2)}% deepest` : '-'}`,
     `revocation    ${a.signer ? `one-click, signer ${a.signer}` : 'not configured (no signer)'}`,
+    `kill switch   ${killSwitchText(a)}${a.killSwitch !== null && protection === 'off' ? ' — automatic actions are OFF stage-wide: it only alerts' : ''}`,
     '',
   ];
   if (r.summary) {

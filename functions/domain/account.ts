@@ -206,7 +206,7 @@ const onOff = z.preprocess((v) => {
 }, z.boolean({ error: 'must be on or off' }));
 
 /** Option and CSV column names (`email`, `report-at`, ...) mapped to field names; `''` and `null` mean "not given". */
-const ALIASES: Readonly<Record<string, string>> = { email: 'emails', drawdown: 'drawdownThresholds' };
+const ALIASES: Readonly<Record<string, string>> = { email: 'emails', drawdown: 'drawdownThresholds', keepDelegate: 'keepDelegates' };
 
 function fieldKey(name: string): string {
   const camel = name.trim().replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
@@ -283,6 +283,23 @@ const OPTION_NAMES: Readonly<Record<string, string>> = {
   delegateWatch: 'delegate-watch',
   keepDelegates: 'keep-delegate',
 };
+
+/**
+ * The kill switch's settings in a few words, for `accounts show` and `status`: `off`, or the
+ * level with its confirmation, web sessions, kept keys and dry run.
+ */
+export function killSwitchText(a: Pick<AccountSettings, 'killSwitch' | 'killSwitchConfirm' | 'keepDelegates' | 'killSwitchWebSessions' | 'killSwitchDryRun'>): string {
+  if (a.killSwitch === null) return 'off';
+  return [
+    `${a.killSwitch}%`,
+    a.killSwitchConfirm === 'now' ? 'acts on the first evaluation' : 'confirmed at the next evaluation',
+    a.killSwitchWebSessions === 'keep' ? 'web sessions kept' : 'web sessions revoked',
+    a.keepDelegates.length === 0 ? null : `keeps ${a.keepDelegates.join(', ')}`,
+    a.killSwitchDryRun ? 'DRY RUN (revokes nothing)' : null,
+  ]
+    .filter((part) => part !== null)
+    .join('; ');
+}
 
 /** The setting fields, in the order of the CLI options and import columns (`address` first). */
 export const SETTING_FIELDS = Object.keys(settingsObject.shape) as (keyof AccountSettings)[];
