@@ -65,10 +65,10 @@ function withSettingOptions(command: Command, adding: boolean): Command {
     .option('--expiry-warn-days <days>', `days before a delegate expires to warn, e.g. 14,7,3,1${byDefault(DEFAULT_SETTINGS.expiryWarnDays.join(','))}; "none" turns them off`)
     .option('--signer <ref>', 'where the owner key lives: kms:<key id or alias> or env:<VARIABLE>; enables one-click revocation')
     .option('--delegate-watch <interval>', `how often delegates are checked, apart from the curve polls: 1m 5m 15m 30m 1h 4h 1d${byDefault(DEFAULT_SETTINGS.delegateWatch)}, or none (with each poll)`)
-    .option('--kill-switch <pct>', 'revoke every delegate automatically when the flow-adjusted drawdown reaches this percent, or off (default off; needs "sentinel protection on")')
-    .option('--kill-switch-confirm <when>', 'wait: the level must still hold at the next evaluation, an interval later (default); now: act on the first')
+    .option('--kill-switch <pct>', `revoke every delegate automatically when the flow-adjusted drawdown reaches this percent, or off${byDefault('off')}; needs "sentinel protection on"`)
+    .option('--kill-switch-confirm <when>', `wait: the level must still hold at the next evaluation, an interval later; now: act on the first${byDefault(DEFAULT_SETTINGS.killSwitchConfirm)}`)
     .option('--keep-delegate <addr[,addr]>', 'delegates the kill switch never revokes ("none" clears the list)')
-    .option('--kill-switch-web-sessions <keep|revoke>', 'whether the kill switch revokes web-session keys (default keep)')
+    .option('--kill-switch-web-sessions <keep|revoke>', `whether the kill switch revokes web-session keys${byDefault(DEFAULT_SETTINGS.killSwitchWebSessions)}`)
     .option('--kill-switch-dry-run <on|off>', 'on: send the notice of what it would revoke, and revoke nothing')
     .option('--add-channel <n[,n]>', 'send this account\'s notices to these channels too (see "channels list")')
     .option('--remove-channel <n[,n]>', 'stop sending this account\'s notices to these channels');

@@ -28,6 +28,11 @@ describe('accountSettingsSchema', () => {
       expiryWarnDays: [14, 7, 3, 1],
       signer: null,
       delegateWatch: '5m',
+      killSwitch: null,
+      killSwitchConfirm: 'wait',
+      keepDelegates: [],
+      killSwitchWebSessions: 'keep',
+      killSwitchDryRun: false,
     });
   });
 
