@@ -111,6 +111,7 @@ function account(i: number): AccountRecord {
     expiryWarnDays: [14, 7, 3, 1],
     signer: null,
     delegateWatch: null,
+    revokeUnknown: 'off',
     createdAt: START,
     status: 'ok',
     statusReason: null,

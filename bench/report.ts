@@ -95,6 +95,7 @@ function generateAccount(i: number): StoredAccountData {
     expiryWarnDays: [14, 7, 3, 1],
     signer: i % 2 === 0 ? 'env:OWNER_KEY' : null,
     delegateWatch: '5m',
+    revokeUnknown: 'off',
     createdAt: NOW - 30 * DAY,
     status: 'ok',
     statusReason: null,

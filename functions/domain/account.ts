@@ -6,6 +6,7 @@ import { CLOCK_TIME } from './reportTime';
 import { signerRefSchema } from './signerRef';
 import { timeZoneNameSchema } from './timeZoneName';
 import type { PollFailure } from './pollFailure';
+import { revokeUnknownModeSchema, type RevokeUnknownMode } from './revokeUnknownMode';
 
 /** An account's settings, as validated from user input. */
 export interface AccountSettings {
@@ -27,6 +28,8 @@ export interface AccountSettings {
   signer: string | null;
   /** How often delegates are checked, apart from the curve polls; `null` (`none`): with each curve poll. */
   delegateWatch: Interval | null;
+  /** What happens to a delegate nobody announced (see `revokeUnknownMode`); `off` by default. */
+  revokeUnknown: RevokeUnknownMode;
 }
 
 /** Health of an account's data collection. */
@@ -62,6 +65,7 @@ export const DEFAULT_SETTINGS = {
   timezone: 'UTC',
   expiryWarnDays: [...DEFAULT_WARN_DAYS],
   delegateWatch: '5m',
+  revokeUnknown: 'off',
 } as const satisfies Partial<AccountSettings>;
 
 const NONE = /^(none|off)$/i;
@@ -191,6 +195,7 @@ const settingsObject = z.object({
   expiryWarnDays: warnDays.default([...DEFAULT_SETTINGS.expiryWarnDays]),
   signer: signerRefSchema.nullable().default(null),
   delegateWatch: delegateWatch.default(DEFAULT_SETTINGS.delegateWatch),
+  revokeUnknown: revokeUnknownModeSchema.default(DEFAULT_SETTINGS.revokeUnknown),
 });
 
 export const accountSettingsSchema = z.preprocess((v) => normalizeKeys(v), settingsObject) satisfies z.ZodType<AccountSettings>;
@@ -211,6 +216,7 @@ export const accountSettingsPatchSchema = z.preprocess(
     expiryWarnDays: warnDays.optional(),
     signer: signerRefSchema.nullable().optional(),
     delegateWatch: delegateWatch.optional(),
+    revokeUnknown: revokeUnknownModeSchema.optional(),
   }),
 ) satisfies z.ZodType<{ [K in keyof AccountSettingsPatch]?: AccountSettingsPatch[K] | undefined }>;
 

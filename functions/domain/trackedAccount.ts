@@ -5,6 +5,7 @@ import { DEFAULT_SETTINGS, type AccountSettings, type AccountSettingsPatch, type
 import { isValidTimeZone } from './localTime';
 import { CLOCK_TIME, nextReportAt } from './reportTime';
 import { signerRefSchema } from './signerRef';
+import { REVOKE_UNKNOWN_MODES } from './revokeUnknownMode';
 
 const ms = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const count = z.number().int().min(0);
@@ -26,6 +27,8 @@ export const trackedAccountSchema = z.object({
   signer: signerRefSchema.nullable(),
   /** Absent on records written before the delegate watch existed: the default. */
   delegateWatch: intervalSchema.nullable().default(DEFAULT_SETTINGS.delegateWatch),
+  /** Absent on records written before unknown-key protection existed: off. */
+  revokeUnknown: z.enum(REVOKE_UNKNOWN_MODES).default(DEFAULT_SETTINGS.revokeUnknown),
   createdAt: ms,
   status: z.enum(['ok', 'stale', 'failing']),
   statusReason: z.string().nullable(),

@@ -24,6 +24,7 @@ export const accountPatchSchema = accountItemSchema
     expiryWarnDays: true,
     signer: true,
     delegateWatch: true,
+    revokeUnknown: true,
     nextDueAt: true,
     nextReportAt: true,
   })

@@ -18,6 +18,7 @@ export function accountRecord(overrides: Partial<AccountRecord> & { address: Add
     expiryWarnDays: [14, 7, 3, 1],
     signer: null,
     delegateWatch: '5m',
+    revokeUnknown: 'off',
     createdAt: 1_700_000_000_000,
     status: 'ok',
     statusReason: null,
