@@ -12,6 +12,7 @@ import {
 } from '../../functions/domain/account';
 import { applySettingsPatch, newTrackedAccount } from '../../functions/domain/trackedAccount';
 import type { TrackedAccount } from '../../functions/domain/account';
+import type { KnownDelegatesRepository } from '../../functions/store/knownDelegatesRepository';
 import { nextPollAt } from '../../functions/domain/schedule';
 import { SHOWN_STATUSES, shownStatus, type ShownStatus } from '../../functions/domain/shownStatus';
 import { lastPollOf } from '../../functions/domain/lastPoll';
@@ -27,6 +28,8 @@ import { readAddressFile } from '../addressFile';
 import { changedFields } from '../importPlan';
 import { byLabelThenAddress, recipientsWithSuppression, suppressionNote, type RecipientView } from '../recipientView';
 import { formatTable, plural, printJson, UsageError, addressMessage } from '../output';
+import { armedNote, armKnownKeys } from '../armKnownKeys';
+import { REVOKE_UNKNOWN_MODES } from '../../functions/domain/revokeUnknownMode';
 
 interface SettingOptions {
   email?: string;
@@ -40,6 +43,7 @@ interface SettingOptions {
   expiryWarnDays?: string;
   signer?: string;
   delegateWatch?: string;
+  revokeUnknown?: string;
   addChannel?: string;
   removeChannel?: string;
 }
@@ -59,6 +63,7 @@ function withSettingOptions(command: Command, adding: boolean): Command {
     .option('--expiry-warn-days <days>', `days before a delegate expires to warn, e.g. 14,7,3,1${byDefault(DEFAULT_SETTINGS.expiryWarnDays.join(','))}; "none" turns them off`)
     .option('--signer <ref>', 'where the owner key lives: kms:<key id or alias> or env:<VARIABLE>; enables one-click revocation')
     .option('--delegate-watch <interval>', `how often delegates are checked, apart from the curve polls: 1m 5m 15m 30m 1h 4h 1d${byDefault(DEFAULT_SETTINGS.delegateWatch)}, or none (with each poll)`)
+    .option('--revoke-unknown <mode>', `revoke a delegate no one announced as soon as it is seen: ${REVOKE_UNKNOWN_MODES.join(', ')}${byDefault(DEFAULT_SETTINGS.revokeUnknown)} (api-keys keeps web sessions but always raises them)`)
     .option('--add-channel <n[,n]>', 'send this account\'s notices to these channels too (see "channels list")')
     .option('--remove-channel <n[,n]>', 'stop sending this account\'s notices to these channels');
 }
@@ -94,6 +99,7 @@ export function register(program: Command, context: CliContext): void {
     await syncRecipients(rt, settings.address, [], settings.emails);
     if (channelEdit) await applyChannelEdit(rt, settings.address, channelEdit);
     io.out(`tracking ${settings.address}${settings.label ? ` (${settings.label})` : ''}\n`);
+    if (settings.revokeUnknown !== 'off') io.err(armedNote(settings.address, await armKnownKeys(rt, settings.address)));
     if (!settings.signer) io.err('note: no --signer given, so alerts carry no one-click revocation link\n');
   });
 
@@ -131,6 +137,7 @@ export function register(program: Command, context: CliContext): void {
       await syncRecipients(rt, checksummed, current.emails, outcome.account.emails);
       if (channelEdit) await applyChannelEdit(rt, checksummed, channelEdit);
       io.out(`updated ${checksummed}\n`);
+      if (current.revokeUnknown === 'off' && outcome.account.revokeUnknown !== 'off') io.err(armedNote(checksummed, await armKnownKeys(rt, checksummed)));
     });
 
   accounts
@@ -211,6 +218,7 @@ export function register(program: Command, context: CliContext): void {
         ['expiry warnings', account.expiryWarnDays.length ? `${account.expiryWarnDays.join(', ')} days before` : 'off'],
         ['signer', account.signer ?? 'none (no one-click revocation)'],
         ['delegate watch', account.delegateWatch ? `every ${account.delegateWatch}` : 'with each poll'],
+        ['revoke unknown', await revokeUnknownText(rt.repos.knownDelegates, account)],
         ['status', statusText(account, now)],
         ['last poll', lastPollText(lastPollOf(account))],
         ['tracked since', new Date(account.createdAt).toISOString()],
@@ -278,6 +286,7 @@ function publicView(a: TrackedAccount, recipients: readonly RecipientView[], now
     expiryWarnDays: a.expiryWarnDays,
     signer: a.signer,
     delegateWatch: a.delegateWatch,
+    revokeUnknown: a.revokeUnknown,
     status: shown(a, now).status,
     statusReason: shown(a, now).reason,
     lastPoll: lastPollJson(lastPollOf(a)),
@@ -285,6 +294,14 @@ function publicView(a: TrackedAccount, recipients: readonly RecipientView[], now
     nextDueAt: new Date(nextPollAt(a, now)).toISOString(),
     nextReportAt: new Date(a.nextReportAt).toISOString(),
   };
+}
+
+/** `off`, or the mode with how many keys are known and since when (or that they are still to take). */
+async function revokeUnknownText(repo: KnownDelegatesRepository, account: TrackedAccount): Promise<string> {
+  if (account.revokeUnknown === 'off') return 'off';
+  const state = await repo.read(account.address);
+  const keys = state.baselineAt === null ? 'known keys taken at the next delegate check' : `${plural(state.known.size, 'known key')} (since ${new Date(state.baselineAt).toISOString()})`;
+  return `${account.revokeUnknown}: ${keys}`;
 }
 
 function isoOf(ms: number | undefined): string | null {

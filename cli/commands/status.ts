@@ -41,6 +41,7 @@ function render(r: AccountStatusReport, now: number, timeZone: string): string {
     `last poll     ${lastPollText(r.lastPoll, r.lastSuccessfulPollAt)}${r.lastPoll.outcome === 'failed' ? `; last success ${iso(r.lastSuccessfulPollAt)}` : ''}`,
     `drawdown      ${r.drawdown ? `${TRADING_DRAWDOWN_LABEL}: ${r.drawdown.currentPct.toFixed(2)}% now (−$${r.drawdown.dollarDrawdown.toFixed(2)} since the peak at ${iso(r.drawdown.peakAt)}), ${r.drawdown.maxPct.toFixed(2)}% deepest` : '-'}`,
     `revocation    ${a.signer ? `one-click, signer ${a.signer}` : 'not configured (no signer)'}`,
+    `unknown keys  ${a.revokeUnknown === 'off' ? 'off (only noticed)' : `revoke-unknown ${a.revokeUnknown}: see "sentinel delegates list ${a.address}"`}`,
     '',
   ];
   if (r.summary) {

@@ -27,7 +27,7 @@ export interface RevocationHistoryEntry {
 
 /** Everything `sentinel status` shows about one account, as plain data. */
 export interface AccountStatusReport {
-  readonly account: Pick<TrackedAccount, 'address' | 'label' | 'interval' | 'statusReason' | 'signer'> & { readonly status: ShownStatus };
+  readonly account: Pick<TrackedAccount, 'address' | 'label' | 'interval' | 'statusReason' | 'signer' | 'revokeUnknown'> & { readonly status: ShownStatus };
   /** The latest poll's outcome, from its first failure on (the status waits for the failing threshold). */
   readonly lastPoll: LastPoll;
   readonly latest: { readonly at: number; readonly equity: string | null; readonly pnl: string | null } | null;
@@ -83,6 +83,7 @@ export async function accountStatus(
       status: shown.status,
       statusReason: shown.reason,
       signer: account.signer,
+      revokeUnknown: account.revokeUnknown,
     },
     lastPoll: lastPoll.outcome === 'failed' ? { ...lastPoll, reason: withoutUrls(lastPoll.reason) } : lastPoll,
     latest: latest ? { at: latest.ts, equity: latest.equity ?? null, pnl: latest.pnl ?? null } : null,

@@ -1,0 +1,45 @@
+import { ChainError } from '../../chain/errors';
+import type { ChainClient } from '../../chain/ports';
+import type { Address } from '../../domain/address';
+import type { DelegateViewRepository } from '../../store/delegateViewRepository';
+import type { KnownDelegatesRepository } from '../../store/knownDelegatesRepository';
+
+/** What taking the known keys came to. */
+export type TakeKnownOutcome =
+  | { readonly kind: 'taken'; readonly keys: number }
+  /** The chain could not be read now: the next delegate check takes them, and judges nothing on that check. */
+  | { readonly kind: 'pending'; readonly reason: string };
+
+/**
+ * Takes an account's known keys as unknown-key protection is armed (an account added or imported
+ * with `--revoke-unknown` on, or turned on): every delegate the chain lists now, together with
+ * every delegate earlier checks saw listed (so an empty or partial read cannot leave a key out).
+ * When the chain cannot be read (`chain` is `null` when none is configured), the baseline is
+ * cleared instead, and the next delegate check takes it before judging any key.
+ */
+export async function takeKnownDelegates(
+  deps: { chain: Pick<ChainClient, 'getDelegateTraders'> | null; delegates: Pick<DelegateViewRepository, 'listForAccount'>; knownDelegates: KnownDelegatesRepository },
+  address: string,
+  now: number,
+): Promise<TakeKnownOutcome> {
+  const listedBefore = (await deps.delegates.listForAccount(address)).filter((v) => v.removedAt === null).map((v) => v.delegate as Address);
+  const read = await readCurrent(deps.chain, address);
+  if (read.kind === 'failed') {
+    await deps.knownDelegates.clearBaseline(address);
+    return { kind: 'pending', reason: read.reason };
+  }
+  const current = read.delegates;
+  const known = [...new Map([...current, ...listedBefore].map((a) => [a.toLowerCase(), a])).values()];
+  await deps.knownDelegates.record(address, { known, source: 'baseline', baselineAt: now, at: now });
+  return { kind: 'taken', keys: known.length };
+}
+
+async function readCurrent(chain: Pick<ChainClient, 'getDelegateTraders'> | null, address: string): Promise<{ kind: 'read'; delegates: Address[] } | { kind: 'failed'; reason: string }> {
+  if (chain === null) return { kind: 'failed', reason: 'no chain configured' };
+  try {
+    return { kind: 'read', delegates: (await chain.getDelegateTraders(address)).map((d) => d.address) };
+  } catch (error) {
+    if (!(error instanceof ChainError)) throw error;
+    return { kind: 'failed', reason: error.shortMessage };
+  }
+}
