@@ -54,8 +54,10 @@ const NONE: JudgeResult = { verdicts: new Map(), learn: [], tookBaseline: false,
  * unknown, and which unknown ones to revoke. Rules:
  * - `off`: nothing is judged (the plain new-delegate notice goes out as before).
  * - Known keys are those present when the account was added, imported or armed. Until that
- *   baseline is taken (the arming read failed, or none was made), the first check takes it from
- *   this read together with every delegate earlier reads listed, and calls nothing unknown.
+ *   baseline is taken (the arming read failed or was empty), the first check listing any delegate
+ *   takes it from this read together with every delegate earlier reads listed, and calls nothing
+ *   unknown. An empty read never takes it: an account armed with no delegate at all gets its
+ *   baseline from the first key listed (noticed as a new delegate, as ever).
  * - Only delegates of this read can be unknown, and only if neither known nor announced: a
  *   failed read judges nothing, and an empty or partial one lists no stranger, so a chain
  *   hiccup or a restore never makes a key unknown (a known key that disappears stays known).
@@ -68,6 +70,8 @@ export function judgeNewDelegates(input: JudgeInput): JudgeResult {
   const { state, now } = input;
   if (state.baselineAt === null) {
     const learn = uniqueAddresses([...input.current.map((d) => d.address), ...input.listedBefore]);
+    // An empty read may be a hiccup: an empty baseline would make every key unknown once they are listed again.
+    if (learn.length === 0) return NONE;
     const verdicts = new Map<string, DelegateVerdict>(input.fresh.map((d) => [d.address, { kind: 'known' }]));
     return { verdicts, learn, tookBaseline: true, unknown: [], repeatWithinDay: false };
   }

@@ -14,8 +14,9 @@ export type TakeKnownOutcome =
  * Takes an account's known keys as unknown-key protection is armed (an account added or imported
  * with `--revoke-unknown` on, or turned on): every delegate the chain lists now, together with
  * every delegate earlier checks saw listed (so an empty or partial read cannot leave a key out).
- * When the chain cannot be read (`chain` is `null` when none is configured), the baseline is
- * cleared instead, and the next delegate check takes it before judging any key.
+ * When the chain cannot be read (`chain` is `null` when none is configured) or lists nothing
+ * known, the baseline is cleared instead, and the next delegate check listing a key takes it
+ * before judging any key.
  */
 export async function takeKnownDelegates(
   deps: { chain: Pick<ChainClient, 'getDelegateTraders'> | null; delegates: Pick<DelegateViewRepository, 'listForAccount'>; knownDelegates: KnownDelegatesRepository },
@@ -30,6 +31,11 @@ export async function takeKnownDelegates(
   }
   const current = read.delegates;
   const known = [...new Map([...current, ...listedBefore].map((a) => [a.toLowerCase(), a])).values()];
+  if (known.length === 0) {
+    // An empty read may be a hiccup: an empty baseline would make every key unknown once listed again.
+    await deps.knownDelegates.clearBaseline(address);
+    return { kind: 'pending', reason: 'no delegate listed' };
+  }
   await deps.knownDelegates.record(address, { known, source: 'baseline', baselineAt: now, at: now });
   return { kind: 'taken', keys: known.length };
 }
