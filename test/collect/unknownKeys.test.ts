@@ -27,7 +27,7 @@ describe('unknown keys revoked on sight (delegate watch)', () => {
   const tables = testTables();
   let h: Awaited<ReturnType<typeof startPipelineHarness>>;
   let requests: ProtectiveActionRequest[] = [];
-  let answer: (request: ProtectiveActionRequest) => ProtectiveActionOutcome = (r) => ({ kind: 'queued', decisionId: `d-${requests.length}`, delegates: r.delegates });
+  const answer: (request: ProtectiveActionRequest) => ProtectiveActionOutcome = (r) => ({ kind: 'queued', decisionId: `d-${requests.length}`, delegates: r.delegates });
   const revoke: ProtectiveRevoker = async (request) => {
     requests.push(request);
     return answer(request);
