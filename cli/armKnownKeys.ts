@@ -14,7 +14,7 @@ export async function armKnownKeys(rt: CliRuntime, address: string): Promise<Tak
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
   }
-  return takeKnownDelegates({ chain, delegates: rt.repos.delegates, knownDelegates: rt.repos.knownDelegates }, address, rt.now());
+  return takeKnownDelegates({ chain, accounts: rt.repos.accounts, delegates: rt.repos.delegates, knownDelegates: rt.repos.knownDelegates }, address, rt.now());
 }
 
 /** One line for stderr about what arming did. */

@@ -77,7 +77,7 @@ describe('unknown keys revoked on sight (delegate watch)', () => {
     const created = await h.control.createAccount({ label, profile: CALM } as never);
     const bot = await h.control.addDelegate(created.address, { name: 'desk bot' });
     await h.track(label, { interval: '1d', revokeUnknown: mode }, undefined, created);
-    const armed = await takeKnownDelegates({ chain: h.chain, delegates: h.repos.delegates, knownDelegates: h.repos.knownDelegates }, created.address, h.now());
+    const armed = await takeKnownDelegates({ chain: h.chain, accounts: h.repos.accounts, delegates: h.repos.delegates, knownDelegates: h.repos.knownDelegates }, created.address, h.now());
     expect(armed).toEqual({ kind: 'taken', keys: 1 });
     await h.pipeline.runCycle({ kind: 'due' }); // the first poll: the delegate views' baseline
     await watchFor(5);
@@ -169,5 +169,24 @@ describe('unknown keys revoked on sight (delegate watch)', () => {
     const reappeared = mine(address).filter((n) => n.at > h.now() - 6 * MINUTE);
     expect(reappeared.map((n) => n.delegate.address)).toEqual([extra.delegate.address]);
     expect(reappeared[0]?.protection).toBeUndefined();
+  }, 120_000);
+
+  it('arming without a chain read leaves the baseline to the next watch check, which takes it even though nothing changed', async () => {
+    const created = await h.control.createAccount({ label: 'late-baseline', profile: CALM } as never);
+    const { delegate: bot } = await h.control.addDelegate(created.address, { name: 'desk bot' });
+    await h.track('late-baseline', { interval: '1d', revokeUnknown: 'api-keys' }, undefined, created);
+    await h.pipeline.runCycle({ kind: 'due' });
+    await watchFor(5); // the watch's mark now matches the unchanged list
+    const armed = await takeKnownDelegates({ chain: null, accounts: h.repos.accounts, delegates: h.repos.delegates, knownDelegates: h.repos.knownDelegates }, created.address, h.now());
+    expect(armed).toEqual({ kind: 'pending', reason: 'no chain configured' });
+    expect((await h.repos.knownDelegates.read(created.address)).baselineAt).toBeNull();
+    requests = [];
+    await watchFor(5);
+    const state = await h.repos.knownDelegates.read(created.address);
+    expect(state.baselineAt).not.toBeNull();
+    expect([...state.known]).toEqual([bot.address.toLowerCase()]);
+    const intruder = await h.control.addDelegate(created.address, { name: 'not ours' });
+    await watchFor(5);
+    expect(requests.filter((r) => r.account === created.address).map((r) => r.delegates)).toEqual([[intruder.delegate.address]]);
   }, 120_000);
 });
