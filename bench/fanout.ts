@@ -114,6 +114,7 @@ function account(i: number): AccountRecord {
     delegateWatch: null,
     ...KILL_SWITCH_OFF,
     keepDelegates: [],
+    revokeUnknown: 'off',
     createdAt: START,
     status: 'ok',
     statusReason: null,

@@ -98,6 +98,7 @@ function generateAccount(i: number): StoredAccountData {
     delegateWatch: '5m',
     ...KILL_SWITCH_OFF,
     keepDelegates: [],
+    revokeUnknown: 'off',
     createdAt: NOW - 30 * DAY,
     status: 'ok',
     statusReason: null,

@@ -5,6 +5,7 @@ import { addressRows, checkColumns, planImport, readIgnoreColumns, withoutColumn
 import { ImportFileError, parseImport, type ImportRowError } from './importRows';
 import { plural, printJson, UsageError } from './output';
 import { readTextFile } from './readTextFile';
+import { armedNote, armKnownKeys } from './armKnownKeys';
 
 /** The result of an import, as `--json` prints it. */
 export interface ImportResult {
@@ -61,6 +62,9 @@ export async function runImport(file: string, options: ImportOptions, context: C
   const outcome = await rt.repos.accounts.importMany(plan.creates);
   const updated: string[] = [...outcome.updated];
   const signers = new Map<string, string | null>([...existing.values(), ...plan.creates].map((a) => [a.address, a.signer]));
+  // Accounts whose --revoke-unknown this import turns on: their known keys are taken once written.
+  const created = new Set(outcome.created);
+  const arming = plan.creates.filter((a) => created.has(a.address) && a.revokeUnknown !== 'off').map((a) => a.address);
   await mapConcurrent(plan.creates, 16, (account) => syncRecipients(rt, account.address, [], account.emails));
   await mapConcurrent(plan.updates, 16, async ({ address, line, patch }) => {
     const result = await rt.repos.accounts.updateSettings(address, patch);
@@ -68,8 +72,10 @@ export async function runImport(file: string, options: ImportOptions, context: C
       updated.push(address);
       signers.set(address, result.account.signer);
       await syncRecipients(rt, address, existing.get(address)?.emails ?? [], result.account.emails);
+      if (existing.get(address)?.revokeUnknown === 'off' && result.account.revokeUnknown !== 'off') arming.push(address);
     } else errors.push({ line, message: `address: ${address} was removed while importing; import it again to add it` });
   });
+  const armed = await mapConcurrent(arming, 8, async (address) => ({ address, outcome: await armKnownKeys(rt, address) }));
   errors.sort((a, b) => a.line - b.line);
   const importedAddresses = [...outcome.created, ...updated, ...plan.unchanged];
   const result: ImportResult = {
@@ -90,6 +96,7 @@ export async function runImport(file: string, options: ImportOptions, context: C
         `imported ${plural(imported, 'account')} (${result.created.length} new, ${result.updated.length} updated, ${result.unchanged.length} unchanged)\n`,
       );
     }
+    for (const { address, outcome: taken } of armed) if (taken.kind === 'pending') io.err(armedNote(address, taken));
     const unsigned = result.withoutSigner.length;
     if (unsigned > 0) {
       io.err(`note: ${unsigned} of the ${plural(imported, 'imported account')} ${unsigned === 1 ? 'has' : 'have'} no signer, so ${unsigned === 1 ? 'its' : 'their'} alerts carry no one-click revocation link\n`);

@@ -13,6 +13,7 @@ import {
 } from '../../functions/domain/account';
 import { applySettingsPatch, newTrackedAccount } from '../../functions/domain/trackedAccount';
 import type { TrackedAccount } from '../../functions/domain/account';
+import type { KnownDelegatesRepository } from '../../functions/store/knownDelegatesRepository';
 import { nextPollAt } from '../../functions/domain/schedule';
 import { SHOWN_STATUSES, shownStatus, type ShownStatus } from '../../functions/domain/shownStatus';
 import { lastPollOf } from '../../functions/domain/lastPoll';
@@ -28,6 +29,8 @@ import { readAddressFile } from '../addressFile';
 import { changedFields } from '../importPlan';
 import { byLabelThenAddress, recipientsWithSuppression, suppressionNote, type RecipientView } from '../recipientView';
 import { formatTable, plural, printJson, UsageError, addressMessage } from '../output';
+import { armedNote, armKnownKeys } from '../armKnownKeys';
+import { REVOKE_UNKNOWN_MODES } from '../../functions/domain/revokeUnknownMode';
 
 interface SettingOptions {
   email?: string;
@@ -46,6 +49,7 @@ interface SettingOptions {
   keepDelegate?: string;
   killSwitchWebSessions?: string;
   killSwitchDryRun?: string;
+  revokeUnknown?: string;
   addChannel?: string;
   removeChannel?: string;
 }
@@ -70,6 +74,7 @@ function withSettingOptions(command: Command, adding: boolean): Command {
     .option('--keep-delegate <addr[,addr]>', 'delegates the kill switch never revokes ("none" clears the list)')
     .option('--kill-switch-web-sessions <keep|revoke>', `whether the kill switch revokes web-session keys${byDefault(DEFAULT_SETTINGS.killSwitchWebSessions)}`)
     .option('--kill-switch-dry-run <on|off>', 'on: send the notice of what it would revoke, and revoke nothing')
+    .option('--revoke-unknown <mode>', `revoke a delegate no one announced as soon as it is seen: ${REVOKE_UNKNOWN_MODES.join(', ')}${byDefault(DEFAULT_SETTINGS.revokeUnknown)} (api-keys keeps web sessions but always raises them)`)
     .option('--add-channel <n[,n]>', 'send this account\'s notices to these channels too (see "channels list")')
     .option('--remove-channel <n[,n]>', 'stop sending this account\'s notices to these channels');
 }
@@ -113,6 +118,7 @@ export function register(program: Command, context: CliContext): void {
     await syncRecipients(rt, settings.address, [], settings.emails);
     if (channelEdit) await applyChannelEdit(rt, settings.address, channelEdit);
     io.out(`tracking ${settings.address}${settings.label ? ` (${settings.label})` : ''}\n`);
+    if (settings.revokeUnknown !== 'off') io.err(armedNote(settings.address, await armKnownKeys(rt, settings.address)));
     if (!settings.signer) io.err('note: no --signer given, so alerts carry no one-click revocation link\n');
     await warnIfProtectionOff(rt, settings, io);
   });
@@ -152,6 +158,7 @@ export function register(program: Command, context: CliContext): void {
       if (channelEdit) await applyChannelEdit(rt, checksummed, channelEdit);
       io.out(`updated ${checksummed}\n`);
       await warnIfProtectionOff(rt, outcome.account, io);
+      if (current.revokeUnknown === 'off' && outcome.account.revokeUnknown !== 'off') io.err(armedNote(checksummed, await armKnownKeys(rt, checksummed)));
     });
 
   accounts
@@ -235,6 +242,7 @@ export function register(program: Command, context: CliContext): void {
         ['delegate watch', account.delegateWatch ? `every ${account.delegateWatch}` : 'with each poll'],
         ['kill switch', killSwitchText(account)],
         ['protection', protection === 'on' ? 'on stage-wide' : 'OFF stage-wide (automatic actions only alert)'],
+        ['revoke unknown', await revokeUnknownText(rt.repos.knownDelegates, account)],
         ['status', statusText(account, now)],
         ['last poll', lastPollText(lastPollOf(account))],
         ['tracked since', new Date(account.createdAt).toISOString()],
@@ -307,6 +315,7 @@ function publicView(a: TrackedAccount, recipients: readonly RecipientView[], now
     keepDelegates: a.keepDelegates,
     killSwitchWebSessions: a.killSwitchWebSessions,
     killSwitchDryRun: a.killSwitchDryRun,
+    revokeUnknown: a.revokeUnknown,
     status: shown(a, now).status,
     statusReason: shown(a, now).reason,
     lastPoll: lastPollJson(lastPollOf(a)),
@@ -314,6 +323,14 @@ function publicView(a: TrackedAccount, recipients: readonly RecipientView[], now
     nextDueAt: new Date(nextPollAt(a, now)).toISOString(),
     nextReportAt: new Date(a.nextReportAt).toISOString(),
   };
+}
+
+/** `off`, or the mode with how many keys are known and since when (or that they are still to take). */
+async function revokeUnknownText(repo: KnownDelegatesRepository, account: TrackedAccount): Promise<string> {
+  if (account.revokeUnknown === 'off') return 'off';
+  const state = await repo.read(account.address);
+  const keys = state.baselineAt === null ? 'known keys taken at the next delegate check' : `${plural(state.known.size, 'known key')} (since ${new Date(state.baselineAt).toISOString()})`;
+  return `${account.revokeUnknown}: ${keys}`;
 }
 
 function isoOf(ms: number | undefined): string | null {

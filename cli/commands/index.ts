@@ -5,6 +5,7 @@ import { register as registerAlerts } from './alerts';
 import { register as registerChannels } from './channels';
 import { register as registerCollect } from './collect';
 import { register as registerDeliveries } from './deliveries';
+import { register as registerDelegates } from './delegates';
 import { register as registerInit } from './init';
 import { register as registerStatus } from './status';
 import { register as registerLink } from './link';
@@ -25,6 +26,7 @@ export function registerCommands(program: Command, context: CliContext): void {
   registerCollect(program, context);
   registerStatus(program, context);
   registerAlerts(program, context);
+  registerDelegates(program, context);
   registerLink(program, context);
   registerReport(program, context);
   registerDeliveries(program, context);

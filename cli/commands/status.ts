@@ -44,6 +44,7 @@ function render(r: AccountStatusReport, now: number, timeZone: string, protectio
     `drawdown      ${r.drawdown ? `${TRADING_DRAWDOWN_LABEL}: ${r.drawdown.currentPct.toFixed(2)}% now (−$${r.drawdown.dollarDrawdown.toFixed(2)} since the peak at ${iso(r.drawdown.peakAt)}), ${r.drawdown.maxPct.toFixed(2)}% deepest` : '-'}`,
     `revocation    ${a.signer ? `one-click, signer ${a.signer}` : 'not configured (no signer)'}`,
     `kill switch   ${killSwitchText(a)}${a.killSwitch !== null && protection === 'off' ? ' — automatic actions are OFF stage-wide: it only alerts' : ''}`,
+    `unknown keys  ${a.revokeUnknown === 'off' ? 'off (only noticed)' : `revoke-unknown ${a.revokeUnknown}: see "sentinel delegates list ${a.address}"`}`,
     '',
   ];
   if (r.summary) {

@@ -6,6 +6,7 @@ import { CLOCK_TIME } from './reportTime';
 import { signerRefSchema } from './signerRef';
 import { timeZoneNameSchema } from './timeZoneName';
 import type { PollFailure } from './pollFailure';
+import { revokeUnknownModeSchema, type RevokeUnknownMode } from './revokeUnknownMode';
 
 /** An account's settings, as validated from user input. */
 export interface AccountSettings {
@@ -37,6 +38,8 @@ export interface AccountSettings {
   killSwitchWebSessions: KillSwitchWebSessions;
   /** Dry run: the notice of what it would revoke, and nothing revoked. */
   killSwitchDryRun: boolean;
+  /** What happens to a delegate nobody announced (see `revokeUnknownMode`); `off` by default. */
+  revokeUnknown: RevokeUnknownMode;
 }
 
 /** How a kill-switch crossing is confirmed. */
@@ -79,6 +82,7 @@ export const DEFAULT_SETTINGS = {
   delegateWatch: '5m',
   killSwitchConfirm: 'wait',
   killSwitchWebSessions: 'keep',
+  revokeUnknown: 'off',
 } as const satisfies Partial<AccountSettings>;
 
 /** The kill-switch settings of an account that has none (the defaults). */
@@ -247,6 +251,7 @@ const settingsObject = z.object({
   keepDelegates: keepDelegates.default([]),
   killSwitchWebSessions: killSwitchWebSessions.default(DEFAULT_SETTINGS.killSwitchWebSessions),
   killSwitchDryRun: onOff.default(false),
+  revokeUnknown: revokeUnknownModeSchema.default(DEFAULT_SETTINGS.revokeUnknown),
 });
 
 export const accountSettingsSchema = z.preprocess((v) => normalizeKeys(v), settingsObject) satisfies z.ZodType<AccountSettings>;
@@ -272,6 +277,7 @@ export const accountSettingsPatchSchema = z.preprocess(
     keepDelegates: keepDelegates.optional(),
     killSwitchWebSessions: killSwitchWebSessions.optional(),
     killSwitchDryRun: onOff.optional(),
+    revokeUnknown: revokeUnknownModeSchema.optional(),
   }),
 ) satisfies z.ZodType<{ [K in keyof AccountSettingsPatch]?: AccountSettingsPatch[K] | undefined }>;
 

@@ -5,6 +5,7 @@ import { DEFAULT_SETTINGS, type AccountSettings, type AccountSettingsPatch, type
 import { isValidTimeZone } from './localTime';
 import { CLOCK_TIME, nextReportAt } from './reportTime';
 import { signerRefSchema } from './signerRef';
+import { REVOKE_UNKNOWN_MODES } from './revokeUnknownMode';
 
 const ms = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const count = z.number().int().min(0);
@@ -32,6 +33,8 @@ export const trackedAccountSchema = z.object({
   keepDelegates: z.array(addressSchema).default([]),
   killSwitchWebSessions: z.enum(['keep', 'revoke']).default(DEFAULT_SETTINGS.killSwitchWebSessions),
   killSwitchDryRun: z.boolean().default(false),
+  /** Absent on records written before unknown-key protection existed: off. */
+  revokeUnknown: z.enum(REVOKE_UNKNOWN_MODES).default(DEFAULT_SETTINGS.revokeUnknown),
   createdAt: ms,
   status: z.enum(['ok', 'stale', 'failing']),
   statusReason: z.string().nullable(),

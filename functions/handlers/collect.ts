@@ -5,6 +5,7 @@ import { AccountsRepository } from '../store/accountsRepository';
 import { AlertStateRepository } from '../store/alertStateRepository';
 import { CurvesRepository } from '../store/curvesRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
+import { KnownDelegatesRepository } from '../store/knownDelegatesRepository';
 import { SnapshotsRepository } from '../store/snapshotsRepository';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { sqsHandler, type SqsHandlerDeps } from '../runtime/sqsHandler';
@@ -54,7 +55,7 @@ export function collectDepsFromEnv(env: Readonly<Record<string, string | undefin
   const { log, counters, flush, addContext } = createObservability('collect');
   return {
     chain: chainFrom(settings, log),
-    repos: someRepositoriesFrom(settings, { accounts: AccountsRepository, curves: CurvesRepository, snapshots: SnapshotsRepository, alerts: AlertStateRepository, delegates: DelegateViewRepository }),
+    repos: someRepositoriesFrom(settings, { accounts: AccountsRepository, curves: CurvesRepository, snapshots: SnapshotsRepository, alerts: AlertStateRepository, delegates: DelegateViewRepository, knownDelegates: KnownDelegatesRepository }),
     events: sqsQueueFrom(settings, 'NOTIFY_QUEUE_URL'),
     log,
     counters,

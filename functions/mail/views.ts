@@ -300,12 +300,26 @@ export const delegateExpiryViewSchema = z.object({
 });
 export type DelegateExpiryView = z.input<typeof delegateExpiryViewSchema>;
 
+/** What unknown-key protection did about a new delegate, in words (`domain/unknownKeyNotice`). */
+export const delegateProtectionViewSchema = z.object({
+  title: shortText(300),
+  summary: shortText(2_000),
+  /** `expected` for an announced key, `unknown` otherwise. */
+  verdict: z.enum(['expected', 'unknown']),
+  /** Whether the key was revoked automatically (or is being): no revoke button then. */
+  revoked: z.boolean(),
+  lines: z.array(shortText(2_000)).max(10),
+});
+export type DelegateProtectionView = z.input<typeof delegateProtectionViewSchema>;
+
 /** A delegate appeared that was not there at the previous check: a security notice. */
 export const newDelegateViewSchema = z.object({
   ...base,
   delegate: delegateRowSchema,
   firstSeenAtMs: timestampMs,
   revokeAll: revokeAllLinkSchema.nullable().default(null),
+  /** Set when unknown-key protection judged the delegate (`--revoke-unknown`). */
+  protection: delegateProtectionViewSchema.nullable().default(null),
 });
 export type NewDelegateView = z.input<typeof newDelegateViewSchema>;
 

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { addressSchema } from '../domain/address';
 import { timestampMsSchema } from '../domain/curvePoint';
+import { delegateProtectionSchema } from '../domain/delegateProtection';
 
 const delegate = z.object({
   address: addressSchema,
@@ -38,7 +39,14 @@ export const notifyMessageSchema = z.discriminatedUnion('kind', [
     pnlNow: z.number(),
     asOf: timestampMsSchema,
   }),
-  z.object({ ...base, kind: z.literal('new-delegate'), delegate, firstSeenAt: timestampMsSchema }),
+  z.object({
+    ...base,
+    kind: z.literal('new-delegate'),
+    delegate,
+    firstSeenAt: timestampMsSchema,
+    /** How unknown-key protection treated it (announced, or unknown and what was done); absent when off or known. */
+    protection: delegateProtectionSchema.optional(),
+  }),
   z.object({
     ...base,
     kind: z.literal('expiry-warning'),

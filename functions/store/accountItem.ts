@@ -29,6 +29,7 @@ export const accountPatchSchema = accountItemSchema
     keepDelegates: true,
     killSwitchWebSessions: true,
     killSwitchDryRun: true,
+    revokeUnknown: true,
     nextDueAt: true,
     nextReportAt: true,
   })

@@ -37,7 +37,13 @@ export class DelegateViewRepository extends DynamoRepository {
     const views: DelegateView[] = [];
     const items = queryAll(
       this.client,
-      { TableName: this.table, KeyConditionExpression: 'address = :address', ExpressionAttributeValues: { ':address': address }, ConsistentRead: true },
+      {
+        TableName: this.table,
+        // Past the `#` items unknown-key protection keeps here (`knownDelegatesRepository`): '$' sorts right after '#'.
+        KeyConditionExpression: 'address = :address AND delegate >= :first',
+        ExpressionAttributeValues: { ':address': address, ':first': '$' },
+        ConsistentRead: true,
+      },
       'delegates.listForAccount',
     );
     for await (const item of items) views.push(parseItem(delegateViewSchema, item, 'delegates.listForAccount'));

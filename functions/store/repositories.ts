@@ -5,6 +5,7 @@ import { AuditRepository } from './auditRepository';
 import { ChannelsRepository } from './channelsRepository';
 import { CurvesRepository } from './curvesRepository';
 import { DelegateViewRepository } from './delegateViewRepository';
+import { KnownDelegatesRepository } from './knownDelegatesRepository';
 import { DeliveryRepository, type DeliveryRepositoryOptions } from './deliveryRepository';
 import { LeaseRepository } from './leaseRepository';
 import { MissedReportsRepository } from './missedReportsRepository';
@@ -26,6 +27,8 @@ export interface Repositories {
   readonly snapshots: SnapshotsRepository;
   readonly alerts: AlertStateRepository;
   readonly delegates: DelegateViewRepository;
+  /** Unknown-key protection: known keys, announcements, unknown keys seen (items in `delegates`). */
+  readonly knownDelegates: KnownDelegatesRepository;
   readonly tokens: TokenRepository;
   /** Revoke-all batches (in the tokens table). */
   readonly revokeAll: RevokeAllRepository;
@@ -61,6 +64,7 @@ export function createRepositories(
     snapshots: new SnapshotsRepository(client, prefix, options),
     alerts: new AlertStateRepository(client, prefix),
     delegates: new DelegateViewRepository(client, prefix, options),
+    knownDelegates: new KnownDelegatesRepository(client, prefix, options),
     tokens: new TokenRepository(client, prefix, options),
     revokeAll: new RevokeAllRepository(client, prefix, options),
     decisions: new DecisionRepository(client, prefix, options),

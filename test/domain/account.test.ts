@@ -33,7 +33,17 @@ describe('accountSettingsSchema', () => {
       keepDelegates: [],
       killSwitchWebSessions: 'keep',
       killSwitchDryRun: false,
+      revokeUnknown: 'off',
     });
+  });
+
+  it('takes --revoke-unknown api-keys, all or off in any case, and refuses anything else', () => {
+    const base = { address: ADDR, email: 'ops@example.com' };
+    expect(accountSettingsSchema.parse({ ...base, 'revoke-unknown': ' API-Keys ' }).revokeUnknown).toBe('api-keys');
+    expect(accountSettingsSchema.parse({ ...base, revokeUnknown: 'all' }).revokeUnknown).toBe('all');
+    const bad = accountSettingsSchema.safeParse({ ...base, revokeUnknown: 'some' });
+    expect(bad.success).toBe(false);
+    if (!bad.success) expect(describeSettingsError(bad.error)).toBe('revoke-unknown: must be one of off, api-keys, all');
   });
 
   it('takes a delegate watch interval, or none (with each poll), and refuses anything else', () => {

@@ -21,6 +21,7 @@ export function accountRecord(overrides: Partial<AccountRecord> & { address: Add
     delegateWatch: '5m',
     ...KILL_SWITCH_OFF,
     keepDelegates: [],
+    revokeUnknown: 'off',
     createdAt: 1_700_000_000_000,
     status: 'ok',
     statusReason: null,

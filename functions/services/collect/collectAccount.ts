@@ -84,7 +84,7 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
     evaluateDrawdown(repos, account, now, settings, points[0]?.ts ?? null),
     fetched.delegates === null
       ? NO_DELEGATE_CHECK
-      : watchDelegates(repos, account, fetched.delegates, { now, firstObservation: previous === null }),
+      : watchDelegates({ ...repos, revoke: deps.revoke }, account, fetched.delegates, { now, firstObservation: previous === null }),
   ]);
   const events = [...drawdown.events, ...delegates.events];
   await sendAll(deps.events, events.map((body) => ({ id: body.eventId, body })));

@@ -6,11 +6,12 @@ import type { CollectSettings } from './collectSettings';
 import type { NotifyEvent } from '../../messages/notifyMessage';
 import type { MessageQueue } from '../../queue/messageQueue';
 import type { RefinementBudget } from './refinementBudget';
+import type { ProtectiveRevoker } from '../../domain/protectiveAction';
 
 /** What collection needs: the chain, the stores, the notify queue, observability, settings and a clock. */
 export interface CollectDeps {
   readonly chain: ChainClient;
-  readonly repos: Pick<Repositories, 'accounts' | 'curves' | 'snapshots' | 'alerts' | 'delegates'>;
+  readonly repos: Pick<Repositories, 'accounts' | 'curves' | 'snapshots' | 'alerts' | 'delegates' | 'knownDelegates'>;
   /** The notify queue. */
   readonly events: MessageQueue<NotifyEvent>;
   readonly log: Log;
@@ -19,6 +20,11 @@ export interface CollectDeps {
   readonly now: () => number;
   /** Chain requests for placing flows at `1m` (`placeFlows`); absent, every flow step is placed conservatively. */
   readonly refinementBudget?: RefinementBudget;
+  /**
+   * The protection service, asked to revoke unknown delegates (`--revoke-unknown`); absent,
+   * nothing is revoked and the notice says protection is not set up.
+   */
+  readonly revoke?: ProtectiveRevoker;
 }
 
 /** What one poll or one account's delegate check came to. */

@@ -10,7 +10,7 @@ import { watchDelegates } from './watchDelegates';
  * changes. A crash before the mark is written only repeats the check.
  */
 export async function fullDelegateCheck(deps: CollectDeps, account: AccountRecord, current: readonly Delegate[], neverPolled: boolean): Promise<CollectOutcome> {
-  const delegates = await watchDelegates(deps.repos, account, current, { now: deps.now(), firstObservation: neverPolled });
+  const delegates = await watchDelegates({ ...deps.repos, revoke: deps.revoke }, account, current, { now: deps.now(), firstObservation: neverPolled });
   await sendAll(deps.events, delegates.events.map((body) => ({ id: body.eventId, body })));
   await delegates.commit();
   await deps.repos.accounts.setDelegateMark(account.address, delegates.mark);

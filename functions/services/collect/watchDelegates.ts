@@ -5,6 +5,7 @@ import type { AccountRecord } from '../../store/accountItem';
 import type { DelegateView, DelegateViewRepository } from '../../store/delegateViewRepository';
 import type { NotifyEvent } from '../../messages/notifyMessage';
 import type { PendingAlerts } from './evaluateDrawdown';
+import { guardNewDelegates, type GuardDeps } from './guardNewDelegates';
 
 const sameSeen = (a: SeenDelegate, b: SeenDelegate): boolean =>
   a.expiryMs === b.expiryMs &&
@@ -21,10 +22,12 @@ const sameSeen = (a: SeenDelegate, b: SeenDelegate): boolean =>
  * notify events (new delegate, expiry warning, expired). Removals are remembered as tombstones
  * and shown in the next report. Like `evaluateDrawdown`, the state write is deferred to
  * `commit()` and only changed views are written. `mark` is what the delegate watch may store on
- * the account once committed, to skip later checks that would find the same.
+ * the account once committed, to skip later checks that would find the same. With
+ * `--revoke-unknown` on, each new delegate is judged known, announced or unknown first
+ * (`guardNewDelegates`, which may ask the protection service to revoke it), and its notice says so.
  */
 export async function watchDelegates(
-  deps: { delegates: DelegateViewRepository },
+  deps: { delegates: DelegateViewRepository } & GuardDeps,
   account: AccountRecord,
   current: readonly Delegate[],
   options: { now: number; firstObservation: boolean },
@@ -39,6 +42,9 @@ export async function watchDelegates(
     now: options.now,
     firstObservation: options.firstObservation && views.length === 0,
   });
+  const fresh = events.flatMap((e) => (e.kind === 'new-delegate' ? [e.delegate] : []));
+  const listedBefore = views.filter((v) => v.removedAt === null).map((v) => v.delegate);
+  const guard = await guardNewDelegates(deps, account, { current, fresh, listedBefore, now: options.now });
   const changed: DelegateView[] = [];
   for (const [delegate, seen] of next) {
     const before = previous.get(delegate);
@@ -47,7 +53,10 @@ export async function watchDelegates(
   const messages: NotifyEvent[] = [];
   for (const event of events) {
     const base = { eventId: event.id, account: account.address, at: options.now };
-    if (event.kind === 'new-delegate') messages.push({ ...base, kind: 'new-delegate', delegate: event.delegate, firstSeenAt: event.firstSeenAt });
+    if (event.kind === 'new-delegate') {
+      const protection = guard.protections.get(event.delegate.address);
+      messages.push({ ...base, kind: 'new-delegate', delegate: event.delegate, firstSeenAt: event.firstSeenAt, ...(protection ? { protection } : {}) });
+    }
     else if (event.kind === 'expiry-warning')
       messages.push({ ...base, kind: 'expiry-warning', delegate: event.delegate, expiryMs: event.expiryMs, stepDays: event.stepDays });
     else if (event.kind === 'expired') messages.push({ ...base, kind: 'expired', delegate: event.delegate, expiryMs: event.expiryMs });
@@ -57,6 +66,7 @@ export async function watchDelegates(
     events: messages,
     mark,
     commit: async () => {
+      await guard.commit();
       if (changed.length > 0) await deps.delegates.putMany(changed);
     },
   };

@@ -3,6 +3,7 @@ import { formatMoney, formatPercent, formatTime } from '../../mail/format';
 import type { NotifyMessage } from '../../messages/notifyMessage';
 import { categoryOfEmail } from '../../domain/mailCategory';
 import { EMAIL_KIND_OF } from './emailKindOf';
+import { unknownKeyNoticeText } from '../../domain/unknownKeyNotice';
 
 /** What a notice shows besides the message: the account, and links that are not anyone's own (chat is shared). */
 export interface NoticeContext {
@@ -80,25 +81,46 @@ export function noticeOfMessage(message: NotifyMessage, ctx: NoticeContext): Not
           asOf: message.asOf,
         },
       };
-    case 'new-delegate':
+    case 'new-delegate': {
+      const fields: NoticeField[] = [
+        account,
+        { label: 'Delegate', value: message.delegate.address },
+        { label: 'Name', value: message.delegate.name ?? '(none)' },
+        { label: 'Kind', value: message.delegate.isWebClient ? 'web session key' : 'API key' },
+        { label: 'Expires', value: message.delegate.expiryMs === null ? 'never' : formatTime(message.delegate.expiryMs, zone) },
+        { label: 'First seen', value: formatTime(message.firstSeenAt, zone) },
+      ];
+      const incident = { key: `delegate:${ctx.account.address.toLowerCase()}:${message.delegate.address.toLowerCase()}`, action: 'trigger' as const };
+      const details = { delegate: message.delegate, firstSeenAt: message.firstSeenAt, ...(message.protection ? { protection: message.protection } : {}) };
+      if (message.protection) {
+        const text = unknownKeyNoticeText(message.protection, { who: who(message.delegate), account: ctx.account.address, delegate: message.delegate.address });
+        const expected = message.protection.verdict === 'announced';
+        return {
+          ...base,
+          type: 'delegate.new',
+          severity: text.severity,
+          title: text.title,
+          summary: [text.summary, ...text.lines].join(' '),
+          fields,
+          // A key being revoked needs no revoke link; an announced one keeps it, in case no one on the desk added it.
+          links: text.revoked ? [] : [...revokeLinks(ctx, message.delegate.address), ...revokeAllLinks(ctx)],
+          // An announced key pages no one; an unknown one always does, wherever a pager takes security notices.
+          incident: expected ? null : incident,
+          details,
+        };
+      }
       return {
         ...base,
         type: 'delegate.new',
         severity: 'critical',
         title: 'A new delegate can trade this account',
         summary: `${who(message.delegate)} appeared. If you did not add it, revoke it now.`,
-        fields: [
-          account,
-          { label: 'Delegate', value: message.delegate.address },
-          { label: 'Name', value: message.delegate.name ?? '(none)' },
-          { label: 'Kind', value: message.delegate.isWebClient ? 'web session key' : 'API key' },
-          { label: 'Expires', value: message.delegate.expiryMs === null ? 'never' : formatTime(message.delegate.expiryMs, zone) },
-          { label: 'First seen', value: formatTime(message.firstSeenAt, zone) },
-        ],
+        fields,
         links: [...revokeLinks(ctx, message.delegate.address), ...revokeAllLinks(ctx)],
-        incident: { key: `delegate:${ctx.account.address.toLowerCase()}:${message.delegate.address.toLowerCase()}`, action: 'trigger' },
-        details: { delegate: message.delegate, firstSeenAt: message.firstSeenAt },
+        incident,
+        details,
       };
+    }
     case 'expiry-warning':
     case 'expired': {
       const expired = message.kind === 'expired';

@@ -2,6 +2,7 @@ import type { RecipientLinks } from '../delivery/recipientLinks';
 import type {
   ChartRef,
   DelegateExpiryView,
+  DelegateProtectionView,
   DelegateRow,
   DrawdownAlertView,
   NewDelegateView,
@@ -11,6 +12,7 @@ import type {
   SnoozeNoticeView,
 } from '../../mail/views';
 import type { NotifyMessage } from '../../messages/notifyMessage';
+import { unknownKeyNoticeText } from '../../domain/unknownKeyNotice';
 
 /** The snooze choices a drawdown alert offers. */
 export const SNOOZE_CHOICES: readonly { label: string; hours: number }[] = [
@@ -103,7 +105,10 @@ export function notificationEmail(message: NotifyMessage, ctx: NotificationConte
       };
     }
     case 'new-delegate':
-      return { kind: 'new-delegate', view: { ...base, delegate: delegateRow(message.delegate, ctx.links), firstSeenAtMs: message.firstSeenAt, revokeAll: revokeAllLink(ctx) } };
+      return {
+        kind: 'new-delegate',
+        view: { ...base, delegate: delegateRow(message.delegate, ctx.links), firstSeenAtMs: message.firstSeenAt, revokeAll: revokeAllLink(ctx), protection: protectionView(message, ctx) },
+      };
     case 'expiry-warning':
     case 'expired':
       return {
@@ -151,4 +156,12 @@ export function notificationEmail(message: NotifyMessage, ctx: NotificationConte
     case 'account-snoozed':
       return { kind: 'snooze-notice', view: { ...base, untilMs: message.until } };
   }
+}
+
+function protectionView(message: Extract<NotifyMessage, { kind: 'new-delegate' }>, ctx: NotificationContext): DelegateProtectionView | null {
+  if (message.protection === undefined) return null;
+  const { delegate } = message;
+  const who = delegate.name ? `"${delegate.name}" (${delegate.address})` : delegate.address;
+  const text = unknownKeyNoticeText(message.protection, { who, account: ctx.account.address, delegate: delegate.address });
+  return { title: text.title, summary: text.summary, verdict: message.protection.verdict === 'announced' ? 'expected' : 'unknown', revoked: text.revoked, lines: [...text.lines] };
 }

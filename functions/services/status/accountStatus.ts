@@ -29,7 +29,7 @@ export interface RevocationHistoryEntry {
 export interface AccountStatusReport {
   readonly account: Pick<
     TrackedAccount,
-    'address' | 'label' | 'interval' | 'statusReason' | 'signer' | 'killSwitch' | 'killSwitchConfirm' | 'keepDelegates' | 'killSwitchWebSessions' | 'killSwitchDryRun'
+    'address' | 'label' | 'interval' | 'statusReason' | 'signer' | 'killSwitch' | 'killSwitchConfirm' | 'keepDelegates' | 'killSwitchWebSessions' | 'killSwitchDryRun' | 'revokeUnknown'
   > & { readonly status: ShownStatus };
   /** The latest poll's outcome, from its first failure on (the status waits for the failing threshold). */
   readonly lastPoll: LastPoll;
@@ -91,6 +91,7 @@ export async function accountStatus(
       keepDelegates: account.keepDelegates,
       killSwitchWebSessions: account.killSwitchWebSessions,
       killSwitchDryRun: account.killSwitchDryRun,
+      revokeUnknown: account.revokeUnknown,
     },
     lastPoll: lastPoll.outcome === 'failed' ? { ...lastPoll, reason: withoutUrls(lastPoll.reason) } : lastPoll,
     latest: latest ? { at: latest.ts, equity: latest.equity ?? null, pnl: latest.pnl ?? null } : null,
