@@ -12,6 +12,7 @@ import type { Repositories } from '../functions/store/repositories';
 import type { BackfillBudget } from '../functions/services/collect/backfillBudget';
 import { refinementBudgetFrom, type RefinementBudget } from '../functions/services/collect/refinementBudget';
 import type { ChannelJob } from '../functions/messages/channelJob';
+import type { ProtectiveRevoker } from '../functions/domain/protectiveAction';
 import { InProcessQueue, type QueueClock, type SqsLambdaHandler } from './queue/inProcessQueue';
 
 export interface LocalPipelineDeps {
@@ -39,6 +40,10 @@ export interface LocalPipelineDeps {
   readonly backfillBudget?: BackfillBudget;
   /** Chain requests for placing flows at `1m`; default the backfill share of the default `CHAIN_RPS`, on `now`. */
   readonly refinementBudget?: RefinementBudget;
+  /** The protection service collect asks to revoke (unknown keys, the kill switch); absent, nothing is revoked automatically. */
+  readonly revoke?: ProtectiveRevoker;
+  /** Delivers the protective-decision queue; a cycle drains it after collect, before notify. */
+  readonly drainDecisions?: () => Promise<void>;
 }
 
 /** Result of one dispatch-and-collect cycle. */
@@ -75,6 +80,7 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
     settings: deps.collectSettings ?? DEFAULT_COLLECT_SETTINGS,
     now: deps.now,
     refinementBudget: deps.refinementBudget ?? refinementBudgetFrom({ CHAIN_RPS: settingsSchema.shape.CHAIN_RPS.parse(undefined) }, deps.now),
+    ...(deps.revoke ? { revoke: deps.revoke } : {}),
     onOutcome: (outcome) => {
       outcomes.push(outcome);
       onProgress?.(outcomes.length);
@@ -132,6 +138,7 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
         if (drain.status === 'rejected') throw drain.reason;
         // Jobs queued after the consumers had emptied the queue.
         await collectQueue.drain(collectPollers);
+        await deps.drainDecisions?.();
         await notifyQueue.drain();
         await deps.channelQueue?.drain();
         return { dispatched: dispatch.value.dispatched, outcomes };

@@ -173,6 +173,11 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     ...(options.clock ? { queueClock: options.clock } : {}),
     collectSettings: collectSettingsFrom(settings),
     refinementBudget: refinementBudgetFrom(settings, now),
+    // Bound late: the service queues on the decision queue, whose signer reports on this pipeline's notify queue.
+    revoke: (request) => protect(request),
+    drainDecisions: async () => {
+      await decisions.drain();
+    },
     ...(options.dispatchEveryMs === undefined ? {} : { backfillBudget: backfillBudgetFrom(settings, options.dispatchEveryMs) }),
     ...(options.visibilityTimeoutMs === undefined ? {} : { visibilityTimeoutMs: options.visibilityTimeoutMs }),
   });
@@ -193,6 +198,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     counters,
     automatic: {
       decisions: repos.decisions,
+      knownDelegates: repos.knownDelegates,
       ledger: repos.protectionLedger,
       protection,
       maxAgeMs: settings.PROTECTION_DECISION_MAX_AGE_MINUTES * 60_000,
@@ -232,6 +238,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
   const protect = protectionService({
     protection,
     accounts: repos.accounts,
+    knownDelegates: repos.knownDelegates,
     decisions: repos.decisions,
     ledger: repos.protectionLedger,
     queue: decisions,

@@ -1,5 +1,6 @@
 import type { Address } from './address';
 import type { TrackedAccount } from './account';
+import type { DelegateAnnouncement } from './delegateAnnouncement';
 import type { ProtectionState } from './protectionSwitch';
 import { isKeptDelegate, protectionArming } from './protectionArming';
 import { breakerOpen, PROTECTION_CAPS, type CountedAction, type ProtectiveDecision } from './protectiveDecision';
@@ -11,6 +12,8 @@ export interface DecisionCheckInput {
   readonly decision: ProtectiveDecision | null;
   /** The account as stored now (`null`: no longer tracked). */
   readonly tracked: TrackedAccount | null;
+  /** The account's announcements (`sentinel delegates expect`), as stored now. */
+  readonly announcements: readonly DelegateAnnouncement[];
   readonly protection: ProtectionState;
   /** The account's counted actions of the decision's rule within the cap's day. */
   readonly capEntries: readonly CountedAction[];
@@ -41,7 +44,7 @@ export function decisionRefusal(input: DecisionCheckInput): string | null {
   if (tracked === null) return 'the account is no longer tracked';
   const arming = protectionArming(tracked, decision.rule);
   if (arming !== 'armed') return arming === 'dry-run' ? `the account's ${decision.rule} is in dry run` : `the account is no longer armed for ${decision.rule}`;
-  if (isKeptDelegate(tracked, input.delegate, now)) return 'the delegate is kept';
+  if (isKeptDelegate(tracked, input.announcements, input.delegate, now)) return 'the delegate is kept';
   const counted = input.capEntries.findIndex((e) => e.decisionId === decision.decisionId);
   if (counted < 0 || counted >= PROTECTION_CAPS[decision.rule]) return `the decision is not within the account's ${decision.rule} cap of the last 24 hours`;
   if (breakerOpen(input.firings, now, input.breakerAccounts)) return `the breaker is open: more than ${input.breakerAccounts} accounts fired within an hour`;

@@ -9,6 +9,7 @@ import { AuditRepository } from '../store/auditRepository';
 import { LeaseRepository } from '../store/leaseRepository';
 import { TokenRepository } from '../store/tokenRepository';
 import { DecisionRepository } from '../store/decisionRepository';
+import { KnownDelegatesRepository } from '../store/knownDelegatesRepository';
 import { ProtectionLedgerRepository } from '../store/protectionLedgerRepository';
 import { protectionSwitchFrom } from '../runtime/protectionSwitchFrom';
 import { lazyHandler } from '../runtime/lazyHandler';
@@ -55,6 +56,7 @@ export async function signRevocationDepsFromEnv(env: Readonly<Record<string, str
     tokens: TokenRepository,
     decisions: DecisionRepository,
     protectionLedger: ProtectionLedgerRepository,
+    knownDelegates: KnownDelegatesRepository,
   });
   const kms = new KMSClient({ region: settings.AWS_REGION });
   return {
@@ -67,6 +69,7 @@ export async function signRevocationDepsFromEnv(env: Readonly<Record<string, str
     signerFor: (ref) => resolveKmsSigner(ref, kms),
     automatic: {
       decisions: repos.decisions,
+      knownDelegates: repos.knownDelegates,
       ledger: repos.protectionLedger,
       protection: protectionSwitchFrom(settings),
       maxAgeMs: settings.PROTECTION_DECISION_MAX_AGE_MINUTES * 60_000,

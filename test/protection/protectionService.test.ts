@@ -27,6 +27,7 @@ beforeAll(async () => {
   protect = protectionService({
     protection: world.protection,
     accounts: world.repos.accounts,
+    knownDelegates: world.repos.knownDelegates,
     decisions: world.repos.decisions,
     ledger: world.repos.protectionLedger,
     queue,

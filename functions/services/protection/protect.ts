@@ -9,12 +9,15 @@ import { sendAll } from '../../queue/sendAll';
 import type { Counters, Log } from '../../shared/observability';
 import type { AccountsRepository } from '../../store/accountsRepository';
 import type { DecisionRepository } from '../../store/decisionRepository';
+import type { KnownDelegatesRepository } from '../../store/knownDelegatesRepository';
 import type { ProtectionLedgerRepository } from '../../store/protectionLedgerRepository';
 
 /** The ports of the protection service. */
 export interface ProtectDeps {
   readonly protection: Pick<ProtectionSwitch, 'read'>;
   readonly accounts: Pick<AccountsRepository, 'get'>;
+  /** Where announcements are kept: an announced delegate is left out. */
+  readonly knownDelegates: Pick<KnownDelegatesRepository, 'read'>;
   readonly decisions: Pick<DecisionRepository, 'put'>;
   readonly ledger: Pick<ProtectionLedgerRepository, 'countCapped' | 'countFiring'>;
   /** The per-account FIFO queue of decision units (SQS FIFO in AWS, in-process locally). */
@@ -47,7 +50,8 @@ async function protect(deps: ProtectDeps, request: ProtectiveActionRequest): Pro
   const account = await deps.accounts.get(request.account);
   const arming = account === null ? 'off' : protectionArming(account, request.rule);
   if (account === null || arming === 'off') return count(deps, { kind: 'not-armed' });
-  const delegates = [...new Set(request.delegates)].filter((d) => !isKeptDelegate(account, d, request.now));
+  const { announcements } = await deps.knownDelegates.read(request.account);
+  const delegates = [...new Set(request.delegates)].filter((d) => !isKeptDelegate(account, announcements, d, request.now));
   if (delegates.length === 0) return count(deps, { kind: 'nothing-to-revoke' });
 
   const decision: ProtectiveDecision = {

@@ -4,12 +4,15 @@ import type { ProtectionSwitch } from '../../domain/protectionSwitch';
 import type { AccountsRepository } from '../../store/accountsRepository';
 import type { DecisionRepository } from '../../store/decisionRepository';
 import type { ProtectionLedgerRepository } from '../../store/protectionLedgerRepository';
+import type { KnownDelegatesRepository } from '../../store/knownDelegatesRepository';
 
 /** What the signer needs to re-check an automatic action; without it, every decision request is refused. */
 export interface DecisionCheckDeps {
   readonly decisions: Pick<DecisionRepository, 'get' | 'markSigning' | 'releaseSigning'>;
   readonly ledger: Pick<ProtectionLedgerRepository, 'capEntries' | 'firings'>;
   readonly protection: Pick<ProtectionSwitch, 'read'>;
+  /** Where announcements are kept (`sentinel delegates expect`): an announced delegate is never revoked automatically. */
+  readonly knownDelegates: Pick<KnownDelegatesRepository, 'read'>;
   /** How old a decision may be when signed. */
   readonly maxAgeMs: number;
   /** The breaker opens when more accounts than this fire within an hour. */
@@ -21,7 +24,7 @@ export type DecisionAuthorization = { kind: 'authorized'; reason: string } | { k
 
 /**
  * Re-checks at signing time the decision a `{account, delegate, decisionId}` request names
- * (`decisionRefusal`), reading the decision, the switch, the account, its cap and the breaker
+ * (`decisionRefusal`), reading the decision, the switch, the account, its announcements, its cap and the breaker
  * afresh; then marks the delegate's signing, once, so a redelivered job never signs it twice.
  */
 export async function authorizeDecision(
@@ -30,13 +33,14 @@ export async function authorizeDecision(
 ): Promise<DecisionAuthorization> {
   const decision = await deps.decisions.get(request.decisionId);
   const now = deps.now();
-  const [tracked, protection, capEntries, firings] = await Promise.all([
+  const [tracked, known, protection, capEntries, firings] = await Promise.all([
     deps.accounts.get(request.account),
+    deps.knownDelegates.read(request.account),
     deps.protection.read(),
     decision ? deps.ledger.capEntries(request.account, decision.rule, now) : Promise.resolve([]),
     deps.ledger.firings(now),
   ]);
-  const refusal = decisionRefusal({ ...request, decision, tracked, protection, capEntries, firings, now, maxAgeMs: deps.maxAgeMs, breakerAccounts: deps.breakerAccounts });
+  const refusal = decisionRefusal({ ...request, decision, tracked, announcements: known.announcements, protection, capEntries, firings, now, maxAgeMs: deps.maxAgeMs, breakerAccounts: deps.breakerAccounts });
   const decisionReason = decision?.reason ?? null;
   if (refusal !== null) return { kind: 'refused', reason: refusal, decisionReason };
   const marked = await deps.decisions.markSigning(request.decisionId, request.delegate);

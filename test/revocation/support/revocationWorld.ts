@@ -150,6 +150,7 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
     log: silentLog,
     automatic: {
       decisions: repos.decisions,
+      knownDelegates: repos.knownDelegates,
       ledger: repos.protectionLedger,
       protection,
       maxAgeMs: DECISION_MAX_AGE_MS,
