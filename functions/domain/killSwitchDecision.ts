@@ -1,0 +1,86 @@
+import * as z from 'zod';
+import type { KillSwitchConfirm } from './account';
+
+/**
+ * The kill switch's state for one account, kept in the `alerts` table:
+ * - `idle`: armed, nothing crossed;
+ * - `baseline`: the level was already reached when tracking began; it fires only after a recovery;
+ * - `pending`: crossed at `since`, waiting for the next evaluation to confirm (`confirm wait`);
+ * - `fired`: fired at `at`; not again until a recovery past the hysteresis or `accounts rearm`.
+ */
+export const killSwitchStateSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('idle') }),
+  z.object({ status: z.literal('baseline') }),
+  z.object({ status: z.literal('pending'), since: z.number().int().min(0) }),
+  z.object({ status: z.literal('fired'), at: z.number().int().min(0) }),
+]);
+export type KillSwitchState = z.infer<typeof killSwitchStateSchema>;
+
+/** The state `accounts rearm` writes: armed again, as if nothing had crossed. */
+export const REARMED: KillSwitchState = { status: 'idle' };
+
+/** What one evaluation of the kill switch knows. */
+export interface KillSwitchInput {
+  /** The account's level (percent); `null`: the kill switch is off. */
+  readonly levelPct: number | null;
+  readonly confirm: KillSwitchConfirm;
+  /** The flow-adjusted drawdown now, percent (`null` without data). */
+  readonly drawdownPct: number | null;
+  /** The drawdown with every marked step at its favourable placement (`null` when not measured on the full window). */
+  readonly favourableDrawdownPct: number | null;
+  /** The newest point is recent enough (`domain/staleness`). */
+  readonly dataFresh: boolean;
+  /** This poll's data is complete: every curve read succeeded and no flow step is left unmeasured. */
+  readonly dataComplete: boolean;
+  /** The stored state; `null` on the first evaluation. */
+  readonly state: KillSwitchState | null;
+  /** On the first evaluation: whether the level was already reached when tracking began. */
+  readonly breachedBeforeTracking: boolean;
+  /** The account's poll interval: a `wait` confirmation needs an evaluation at least this much later. */
+  readonly intervalMs: number;
+  readonly hysteresisPct: number;
+  readonly now: number;
+}
+
+/**
+ * What the evaluation came to, and the state to store. Only `fire` acts (after the caller's
+ * re-read of peak and trough confirms it); every other kind says why it did not.
+ */
+export type KillSwitchVerdict =
+  | { readonly kind: 'off' }
+  | { readonly kind: 'fire'; readonly next: KillSwitchState }
+  | { readonly kind: 'awaiting-confirmation'; readonly since: number; readonly next: KillSwitchState }
+  | { readonly kind: 'held'; readonly why: 'stale-data' | 'incomplete-data' | 'marked-steps-only' | 'crossed-before-tracking' | 'already-fired'; readonly next: KillSwitchState }
+  | { readonly kind: 'below'; readonly next: KillSwitchState };
+
+/**
+ * Decides whether the kill switch fires now. Guards, in order: data must be fresh and complete
+ * (else nothing moves); a fired or pre-tracking crossing is re-armed only by a recovery below
+ * `level - hysteresis`; a drawdown under the level cancels a pending confirmation; a crossing
+ * reached only through marked steps never fires nor starts a confirmation; `confirm now` fires on
+ * the first crossing, `wait` on a crossing still holding at an evaluation at least one interval
+ * after the first.
+ */
+export function decideKillSwitch(input: KillSwitchInput): KillSwitchVerdict {
+  const { levelPct, drawdownPct, now } = input;
+  if (levelPct === null) return { kind: 'off' };
+  const state: KillSwitchState = input.state ?? (input.breachedBeforeTracking ? { status: 'baseline' } : { status: 'idle' });
+  if (!input.dataFresh || drawdownPct === null) return { kind: 'held', why: 'stale-data', next: state };
+  if (!input.dataComplete) return { kind: 'held', why: 'incomplete-data', next: state };
+
+  if (state.status === 'fired' || state.status === 'baseline') {
+    if (drawdownPct < levelPct - input.hysteresisPct) return { kind: 'below', next: { status: 'idle' } };
+    return { kind: 'held', why: state.status === 'fired' ? 'already-fired' : 'crossed-before-tracking', next: state };
+  }
+  if (drawdownPct < levelPct) return { kind: 'below', next: { status: 'idle' } };
+  // Not measured on the full window: no decision on a partial measure.
+  if (input.favourableDrawdownPct === null) return { kind: 'held', why: 'incomplete-data', next: state };
+  if (input.favourableDrawdownPct < levelPct) return { kind: 'held', why: 'marked-steps-only', next: state };
+
+  if (input.confirm === 'now') return { kind: 'fire', next: { status: 'fired', at: now } };
+  if (state.status === 'pending') {
+    if (now - state.since >= input.intervalMs) return { kind: 'fire', next: { status: 'fired', at: now } };
+    return { kind: 'awaiting-confirmation', since: state.since, next: state };
+  }
+  return { kind: 'awaiting-confirmation', since: now, next: { status: 'pending', since: now } };
+}
