@@ -9,7 +9,7 @@ import { newTrackedAccount } from '../functions/domain/trackedAccount';
 import type { CollectMessage } from '../functions/messages/collectJob';
 import type { MessageQueue } from '../functions/queue/messageQueue';
 import { dispatchDue } from '../functions/services/collect/dispatchDue';
-import { mapConcurrent } from '../functions/store/concurrency';
+import { mapConcurrent } from '../functions/shared/concurrency';
 import { createTables, deleteTables } from '../functions/store/createTables';
 import { createDocumentClient } from '../functions/store/documentClient';
 import { createRepositories } from '../functions/store/repositories';

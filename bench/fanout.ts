@@ -32,7 +32,7 @@ import { nextReportAt } from '../functions/domain/reportTime';
 import { EmailSendError } from '../functions/mail/errors';
 import type { MailSender, RawEmail } from '../functions/mail/sesSender';
 import { sesSenderFrom } from '../functions/runtime/factories';
-import { mailRateShares } from '../functions/services/delivery/mailRate';
+import { mailRateShares } from '../functions/mail/mailRate';
 import { REPORT_BATCH_SIZE, REPORT_WORKER_CONCURRENCY } from '../functions/services/report/schedule/reportWorkers';
 import { memoryCounters, silentLog } from '../functions/shared/observability';
 import type { AccountRecord } from '../functions/store/accountItem';

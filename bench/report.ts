@@ -51,7 +51,7 @@ import { REPORT_HTML_BUDGET_BYTES } from '../functions/services/report/compose/r
 import type { EmailRenderer } from '../functions/mail/render';
 import { memoryCounters, silentLog } from '../functions/shared/observability';
 import type { AccountRecord } from '../functions/store/accountItem';
-import { mapConcurrent } from '../functions/store/concurrency';
+import { mapConcurrent } from '../functions/shared/concurrency';
 import { startSesLocal, type SesLocal } from '../local/ses';
 import { Simulator } from '../local/sim';
 import { memoryReportRepos, type StoredAccountData } from './reportMemoryStore';

@@ -15,7 +15,7 @@ import type { EmailRenderer } from '../functions/mail/emailRenderer';
 import { createEmailRenderer } from '../functions/mail/render';
 import type { MailSender } from '../functions/mail/sesSender';
 import { mailGovernor, type MailGovernor } from '../functions/services/delivery/mailGovernor';
-import { LOCAL_MAIL_RATE } from '../functions/runtime/mailRate';
+import { LOCAL_MAIL_RATE } from '../functions/mail/mailRate';
 import { InProcessRevocationSigner } from './inProcessRevocationSigner';
 import { chainFrom, linkSecretsFrom, pageSecurity, required, sesSenderFrom } from '../functions/runtime/factories';
 import { collectSettingsFrom } from '../functions/services/collect/collectSettings';

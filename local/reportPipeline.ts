@@ -5,7 +5,7 @@ import type { ReportDeps } from '../functions/services/report/send/reportDeps';
 import { runReportJob } from '../functions/services/report/send/sendReportJob';
 import type { ReportRunResult } from '../functions/services/report/send/sendSelectedReports';
 import { describeError } from '../functions/shared/describeError';
-import { mapConcurrent } from '../functions/store/concurrency';
+import { mapConcurrent } from '../functions/shared/concurrency';
 import { REPORT_BATCH_SIZE, REPORT_QUEUE, REPORT_WORKER_CONCURRENCY } from '../functions/services/report/schedule/reportWorkers';
 import type { Log } from '../functions/shared/observability';
 import { reconcileReports, type ReconcileDeps, type ReconcileOutcome } from '../functions/services/report/schedule/reconcileReports';

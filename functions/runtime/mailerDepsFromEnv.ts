@@ -10,7 +10,7 @@ import type { ActionLinks } from '../links/actionLinks';
 import type { Repositories } from '../store/repositories';
 import type { RepositoryClasses } from '../store/repositoriesOf';
 import { actionLinksFrom, sesClientFrom, sesSenderFrom, someRepositoriesFrom } from './factories';
-import { mailRateFrom } from './mailRate';
+import { mailRateFrom } from '../mail/mailRate';
 
 /** What both mailer Lambdas are built from (see `mailerDepsFromEnv`), with the repositories named `K`. */
 export interface MailerDeps<K extends keyof Repositories> {

@@ -9,7 +9,7 @@ import {
 } from './accountItem';
 import { batchGetAll } from './batchGet';
 import { batchWriteAll, type WriteRequest } from './batchWrite';
-import { mapConcurrent } from './concurrency';
+import { mapConcurrent } from '../shared/concurrency';
 import { parseItem } from './parseItem';
 import { queryAll } from './queryAll';
 import type { RepositoryOptions } from './repositoryOptions';

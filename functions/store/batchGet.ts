@@ -1,6 +1,6 @@
 import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { backoff, type BackoffOptions } from '../shared/backoff';
-import { chunk, mapConcurrent } from './concurrency';
+import { chunk, mapConcurrent } from '../shared/concurrency';
 import { storeCall, UnprocessedItemsError } from './storeError';
 
 type Key = Record<string, string | number>;

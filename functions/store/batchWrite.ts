@@ -1,6 +1,6 @@
 import { BatchWriteCommand, type BatchWriteCommandInput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { backoff, type BackoffOptions } from '../shared/backoff';
-import { chunk, mapConcurrent } from './concurrency';
+import { chunk, mapConcurrent } from '../shared/concurrency';
 import { storeCall, UnprocessedItemsError } from './storeError';
 
 /** One put or delete of a `BatchWriteItem` request. */

@@ -3,7 +3,7 @@ import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamod
 import { decimalStringSchema } from '../domain/curvePoint';
 import { type Interval } from '../domain/interval';
 import { backoff, retryWithBackoff, type Backoff } from '../shared/backoff';
-import { chunk, mapConcurrent } from './concurrency';
+import { chunk, mapConcurrent } from '../shared/concurrency';
 import { BUCKET_SUFFIX, bucketStartOf, curveBucketSchema, packPoint, slotAttribute, type CurveBucket } from './curveBucket';
 import { parseItem } from './parseItem';
 import { queryAll } from './queryAll';

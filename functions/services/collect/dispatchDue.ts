@@ -4,7 +4,7 @@ import { sendAll } from '../../queue/sendAll';
 import type { AccountRecord } from '../../store/accountItem';
 import type { AccountsRepository } from '../../store/accountsRepository';
 import type { Log, Counters } from '../../shared/observability';
-import { chunk, mapConcurrent } from '../../store/concurrency';
+import { chunk, mapConcurrent } from '../../shared/concurrency';
 import type { CollectJob, CollectMessage, DelegateWatchJob, WatchEntry } from '../../messages/collectJob';
 import { backfillRequests, type BackfillBudget } from './backfillBudget';
 

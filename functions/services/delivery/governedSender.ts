@@ -1,4 +1,4 @@
-import type { RateLimiter } from '../../chain/tokenBucket';
+import type { RateLimiter } from '../../shared/rateLimiter';
 import { EmailSendError } from '../../mail/errors';
 import type { MailSender, RawEmail } from '../../mail/sesSender';
 import { retryWithBackoff, type Backoff } from '../../shared/backoff';

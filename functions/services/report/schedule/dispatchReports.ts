@@ -4,7 +4,7 @@ import type { MessageQueue } from '../../../queue/messageQueue';
 import { sendAll } from '../../../queue/sendAll';
 import type { Log } from '../../../shared/observability';
 import type { AccountsRepository } from '../../../store/accountsRepository';
-import { chunk, mapConcurrent } from '../../../store/concurrency';
+import { chunk, mapConcurrent } from '../../../shared/concurrency';
 import type { RecipientsRepository } from '../../../store/recipientsRepository';
 import type { ReportLedgerRepository } from '../../../store/reportLedgerRepository';
 import { dispatchRecipientReports } from './dispatchRecipientReports';

@@ -10,7 +10,7 @@ import type { AccountStatus, ChartRef } from '../../../mail/views';
 import { renderSparklinePng } from '../../../mail/sparkline';
 import { SentinelError } from '../../../shared/sentinelError';
 import type { AccountRecord } from '../../../store/accountItem';
-import { mapConcurrent } from '../../../store/concurrency';
+import { mapConcurrent } from '../../../shared/concurrency';
 import { deliverToRecipient, type RecipientOutcome } from '../../delivery/mailDelivery';
 import { recipientLinks } from '../../delivery/recipientLinks';
 import { mailRecipients, noRecipientReason } from '../../delivery/recipients';

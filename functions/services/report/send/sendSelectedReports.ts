@@ -2,7 +2,7 @@ import type { ReportPeriod } from '../../../domain/recipientSettings';
 import { followsAccountSchedule } from '../../../domain/recipientSettings';
 import { describeError } from '../../../shared/describeError';
 import type { AccountRecord } from '../../../store/accountItem';
-import { mapConcurrent } from '../../../store/concurrency';
+import { mapConcurrent } from '../../../shared/concurrency';
 import { accountFollowers } from './accountFollowers';
 import type { ReportDeps } from './reportDeps';
 import { sendRecipientReports, type RecipientRun } from './sendRecipientReports';

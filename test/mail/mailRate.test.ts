@@ -1,9 +1,8 @@
 import { GetSendQuotaCommand } from '@aws-sdk/client-ses';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadSettings } from '../../functions/config/settings';
-import { mailRateFrom } from '../../functions/runtime/mailRate';
+import { mailRateFrom, mailRateShares } from '../../functions/mail/mailRate';
 import { mailGovernor } from '../../functions/services/delivery/mailGovernor';
-import { mailRateShares } from '../../functions/services/delivery/mailRate';
 
 /** A stand-in for the SES client's `send`, recording the commands (GetSendQuota has no local endpoint). */
 function quotaClient(answer: () => Promise<unknown>) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { chainBurst, sharedRateLimiter, TokenBucket } from '../../functions/chain/tokenBucket';
+import { chainBurst, sharedRateLimiter, TokenBucket } from '../../functions/shared/rateLimiter';
 import { chainRateBudget, worstCaseBurst } from '../../infra/config/chainRateBudget';
 
 /** A clock that only moves when told to; `sleep` records the wait and returns at once. */
