@@ -14,7 +14,7 @@ import { parseItem } from './parseItem';
 import { queryAll } from './queryAll';
 import type { RepositoryOptions } from './repositoryOptions';
 import { SHARDS, shardOf } from './shard';
-import { isConditionalCheckFailed } from './storeError';
+import { isConditionalCheckFailed } from './errors';
 import { DynamoRepository } from './dynamoRepository';
 import { slotCadence, slotMinute } from '../domain/schedule';
 import type { Interval } from '../domain/interval';

@@ -8,7 +8,7 @@ import { BUCKET_SUFFIX, bucketStartOf, curveBucketSchema, packPoint, slotAttribu
 import { parseItem } from './parseItem';
 import { queryAll } from './queryAll';
 import type { RepositoryOptions } from './repositoryOptions';
-import { StoreError } from './storeError';
+import { StoreError } from './errors';
 import type { StoredCurvePoint } from './storedCurvePoint';
 import { isLive, toTtlSeconds } from './ttl';
 import { DynamoRepository } from './dynamoRepository';

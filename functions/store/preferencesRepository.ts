@@ -4,7 +4,7 @@ import { MAIL_CATEGORIES, mailCategorySchema, type MailCategory } from '../domai
 import { batchGetAll } from './batchGet';
 import { parseItem } from './parseItem';
 import type { RepositoryOptions } from './repositoryOptions';
-import { storeCall } from './storeError';
+import { storeCall } from './errors';
 import { tableName } from './tableDefinitions';
 
 const itemSchema = z.object({

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parseItem } from './parseItem';
 import type { RepositoryOptions } from './repositoryOptions';
-import { isConditionalCheckFailed, itemOfFailedCondition } from './storeError';
+import { isConditionalCheckFailed, itemOfFailedCondition } from './errors';
 import { isLive, toTtlSeconds } from './ttl';
 import { DynamoRepository } from './dynamoRepository';
 

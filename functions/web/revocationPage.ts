@@ -1,5 +1,5 @@
 import type { ActionLinks } from '../links/actionLinks';
-import { RevocationInvokeError, signerNeverRan } from './revocationInvokeError';
+import { RevocationInvokeError, signerNeverRan } from './errors';
 import type { RevocationSigner } from './revocationSigner';
 import type { Counters, Log } from '../shared/observability';
 import type { AccountsRepository } from '../store/accountsRepository';

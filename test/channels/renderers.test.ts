@@ -6,7 +6,7 @@ import { slackMessage } from '../../functions/channels/slackMessage';
 import { telegramMessage } from '../../functions/channels/telegramMessage';
 import { webhookEvent } from '../../functions/channels/webhookEvent';
 import { newWebhookSecret, signWebhook, webhookKey } from '../../functions/channels/webhookSignature';
-import { ChannelConfigError } from '../../functions/channels/channelErrors';
+import { ChannelConfigError } from '../../functions/channels/errors';
 import { checkDiscord, checkPagerDuty, checkSlack, checkTelegram } from '../../local/receivers/chatRules';
 import { parseTelegramHtml } from '../../local/receivers/telegramHtml';
 import { drawdownEvent, expiringEvent, HOSTILE_NAME, hugeNotice, newDelegateEvent, noticeOf, revokedEvent } from './noticeFixtures';

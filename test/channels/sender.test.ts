@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendToChannel, type ChannelSenderDeps } from '../../functions/channels/channelSender';
 import { ChannelSecrets } from '../../functions/channels/channelSecrets';
-import { ChannelConfigError } from '../../functions/channels/channelErrors';
+import { ChannelConfigError } from '../../functions/channels/errors';
 import { guardDestination } from '../../functions/channels/destinationGuard';
 import { newWebhookSecret } from '../../functions/channels/webhookSignature';
 import type { ChannelConfig } from '../../functions/domain/channel';

@@ -7,7 +7,7 @@ import { formatMoney } from '../../functions/mail/format';
 import type { DigestInput } from '../../functions/services/report/send/digestInput';
 import { sendDigest } from '../../functions/services/report/send/sendDigest';
 import type { AccountRecord } from '../../functions/store/accountItem';
-import { StoreError } from '../../functions/store/storeError';
+import { StoreError } from '../../functions/store/errors';
 import { accountRecord, testAddress } from '../store/accountFixture';
 import { inlineCidImages, screenshotHtml } from '../support/screenshot';
 import { testTables } from '../support/testTables';

@@ -4,7 +4,7 @@ import { ActionLinks } from '../../functions/links/actionLinks';
 import { LinkTokenCodec } from '../../functions/links/linkToken';
 import { silentLog } from '../../functions/shared/observability';
 import { CsrfTokens } from '../../functions/web/csrfToken';
-import { RevocationInvokeError } from '../../functions/web/revocationInvokeError';
+import { RevocationInvokeError } from '../../functions/web/errors';
 import { createSignRevocationHandler } from '../../functions/handlers/sign-revocation';
 import { memoryCounters } from '../../functions/shared/observability';
 import { LambdaRevocationSigner, type InvokeAnswer } from '../../functions/web/lambdaRevocationSigner';

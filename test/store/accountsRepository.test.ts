@@ -2,7 +2,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { AccountsRepository } from '../../functions/store/accountsRepository';
 import { shardOf } from '../../functions/store/shard';
-import { StoreError } from '../../functions/store/storeError';
+import { StoreError } from '../../functions/store/errors';
 import { tableName } from '../../functions/store/tableDefinitions';
 import { testTables } from '../support/testTables';
 import { slotMinute } from '../../functions/domain/schedule';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { StoreError } from '../../functions/store/storeError';
+import { StoreError } from '../../functions/store/errors';
 import { TokenRepository } from '../../functions/store/tokenRepository';
 import { tableName } from '../../functions/store/tableDefinitions';
 import { testTables } from '../support/testTables';

@@ -1,5 +1,5 @@
 import { sendToChannel, type ChannelSenderDeps } from '../../channels/channelSender';
-import { ChannelConfigError } from '../../channels/channelErrors';
+import { ChannelConfigError } from '../../channels/errors';
 import type { ChannelRecord } from '../../domain/channel';
 import { channelDeliveryId } from '../../domain/channelRouting';
 import type { DestinationPacer } from '../../domain/destinationPacer';
