@@ -213,7 +213,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     log,
   });
   const reports = createLocalReportPipeline({
-    accounts: repos.accounts,
+    schedule: repos.schedule,
     recipients: repos.recipients,
     ledger: repos.reportLedger,
     reconcile: reconcileDepsFrom(settings, { repos, sender: () => governor.sender(ses, 'alert'), log, counters }),

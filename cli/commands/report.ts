@@ -98,7 +98,7 @@ export function register(program: Command, context: CliContext): void {
  */
 async function reportsNow(rt: CliRuntime, deps: MissedReportsDeps, now: number, force: boolean, address: string | undefined): Promise<ReportRunResult[]> {
   if (!force && address === undefined) {
-    return dispatchAndDrainReports({ accounts: rt.repos.accounts, recipients: rt.repos.recipients, ledger: rt.repos.reportLedger, log: rt.log, now: () => now }, deps);
+    return dispatchAndDrainReports({ schedule: rt.repos.schedule, recipients: rt.repos.recipients, ledger: rt.repos.reportLedger, log: rt.log, now: () => now }, deps);
   }
   const accounts = address === undefined ? await rt.repos.accounts.list() : await rt.repos.accounts.getMany([address]);
   return sendSelectedReports(deps, now, force ? { kind: 'extra', accounts, only: address !== undefined } : { kind: 'due', accounts });

@@ -1,4 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { AccountScheduleRepository } from './accountScheduleRepository';
 import { AccountsRepository } from './accountsRepository';
 import { AlertStateRepository } from './alertStateRepository';
 import { AuditRepository } from './auditRepository';
@@ -20,6 +21,8 @@ import { RevokeAllRepository } from './revokeAllRepository';
 /** Every repository, sharing one client and table prefix. */
 export interface Repositories {
   readonly accounts: AccountsRepository;
+  /** Which accounts are due, and the report and dispatch schedule (items in `accounts`). */
+  readonly schedule: AccountScheduleRepository;
   readonly curves: CurvesRepository;
   readonly snapshots: SnapshotsRepository;
   readonly alerts: AlertStateRepository;
@@ -51,6 +54,7 @@ export function createRepositories(
 ): Repositories {
   return {
     accounts: new AccountsRepository(client, prefix, options),
+    schedule: new AccountScheduleRepository(client, prefix, options),
     curves: new CurvesRepository(client, prefix, options),
     snapshots: new SnapshotsRepository(client, prefix, options),
     alerts: new AlertStateRepository(client, prefix),

@@ -203,7 +203,7 @@ describe('the daily report', () => {
     const asked = chain.requests.length;
     expect(await reportsDueNow(deps(), NOW + 30 * 60_000)).toEqual([]);
     // As if the run had died before its schedule write: the deliveries still say "sent".
-    await deps().repos.accounts.setNextReportAt(withSigner.address, REPORT_AT);
+    await deps().repos.schedule.setNextReportAt(withSigner.address, REPORT_AT);
     const rerun = await reportsDueNow(deps(), NOW + HOUR);
     expect(rerun).toEqual([{ address: withSigner.address, outcome: { kind: 'duplicate', reportDate: '2025-03-04', recipients: 1 } }]);
     expect(await mailTo(withSigner.emails[0]!)).toHaveLength(1);

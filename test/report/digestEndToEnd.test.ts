@@ -264,7 +264,7 @@ describe('issue 10 end to end, scheduled: report-dispatch, the report queue and 
     const worker = createReportWorker({ ...deps, log: silentLog, now: clock });
     // report-dispatch reads the same tables (its own Lambda, its own repositories).
     const dispatchRepos = createRepositories(tables.client, tables.prefix);
-    const pipeline = createLocalReportPipeline({ accounts: dispatchRepos.accounts, recipients: dispatchRepos.recipients, ledger: dispatchRepos.reportLedger, log: silentLog, now: clock, consumer: worker });
+    const pipeline = createLocalReportPipeline({ schedule: dispatchRepos.schedule, recipients: dispatchRepos.recipients, ledger: dispatchRepos.reportLedger, log: silentLog, now: clock, consumer: worker });
     const tick = async (at: number) => {
       now = at;
       await pipeline.dispatch();

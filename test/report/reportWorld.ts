@@ -69,7 +69,7 @@ export function reportWorlds() {
     };
     const worker = createReportWorker(deps);
     const reports = createLocalReportPipeline({
-      accounts: repos.accounts,
+      schedule: repos.schedule,
       recipients: repos.recipients,
       ledger: repos.reportLedger,
       reconcile: {

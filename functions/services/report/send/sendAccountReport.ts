@@ -52,11 +52,11 @@ export async function sendAccountReport(deps: ReportDeps, account: AccountRecord
   const span: ReportPeriod = mode.kind === 'summary' ? mode.period : 'day';
   const plan = reportPlanFor(account, mode, now);
   if (plan.kind === 'not-due') {
-    if (plan.reschedule) await deps.repos.accounts.setNextReportAt(account.address, plan.nextAt, account.nextReportAt);
+    if (plan.reschedule) await deps.repos.schedule.setNextReportAt(account.address, plan.nextAt, account.nextReportAt);
     return { kind: 'not-due', nextAt: plan.nextAt };
   }
   const advance = async (): Promise<void> => {
-    if (plan.nextReportAt !== null) await deps.repos.accounts.setNextReportAt(account.address, plan.nextReportAt, account.nextReportAt);
+    if (plan.nextReportAt !== null) await deps.repos.schedule.setNextReportAt(account.address, plan.nextReportAt, account.nextReportAt);
   };
 
   const only = to?.map((email) => email.trim().toLowerCase());
