@@ -803,6 +803,10 @@ describe('bundles', () => {
       'preferences-page': 'PreferencesPageFunction8BA449BF',
       'sign-revocation': 'SignRevocationFunction39219737',
       'ses-events': 'SesEventsFunctionEB9BAB8F',
+      // Added with channels and revoke-all in AWS: pinned from their first deploy on.
+      'channel-worker': 'ChannelWorkerFunction33953758',
+      'revoke-all-page': 'RevokeAllPageFunction3826E017',
+      'revoke-all-worker': 'RevokeAllWorkerFunctionB67FB50D',
     });
   });
 
