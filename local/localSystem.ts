@@ -5,7 +5,9 @@ import type { Settings } from '../functions/config/settings';
 import { createReportWorker } from '../functions/handlers/report-worker';
 import { createNotifyHandler } from '../functions/handlers/notify';
 import { createPreferencesPageHandler } from '../functions/handlers/preferences-page';
-import { createRevokeAllPageHandler, createRevokePageHandler } from '../functions/handlers/revoke-page';
+import { createRevokePageHandler } from '../functions/handlers/revoke-page';
+import { createRevokeAllPageHandler } from '../functions/handlers/revoke-all-page';
+import { REVOCATION_BATCH_SIZE, REVOCATION_QUEUE } from '../functions/services/revocation/revocationQueueSettings';
 import type { RevokeAllJob } from '../functions/messages/revokeAllJob';
 import { revokeAllWorker } from '../functions/runtime/revokeAllWorker';
 import { signerCallOf } from '../functions/web/signerCallOf';
@@ -188,10 +190,10 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     name: 'sentinel-revoke-all',
     consumer: revokeAllWorker({ batches: repos.revokeAll, tokens: repos.tokens, sign: signerCallOf(signer), notify: pipeline.notifyQueue, now, log, counters }),
     // One delegate per delivery, as the FIFO queue's group hands them over; the signer's timeout bounds one.
-    batchSize: 1,
+    batchSize: REVOCATION_BATCH_SIZE,
     visibilityTimeoutMs: options.visibilityTimeoutMs ?? 60_000,
-    maxReceiveCount: 5,
-    timeoutMs: 60_000,
+    maxReceiveCount: REVOCATION_QUEUE.maxReceiveCount,
+    timeoutMs: REVOCATION_QUEUE.consumerTimeoutSeconds * 1_000,
     ...(options.clock ? { clock: options.clock } : {}),
   });
   const revokeAllPage = createRevokeAllPageHandler({
@@ -234,7 +236,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     revokeAll,
     webRoutes: [
       { path: '/revoke', handler: revokePage, functionName: 'revoke-page' },
-      { path: '/revoke-all', handler: revokeAllPage, functionName: 'revoke-page' },
+      { path: '/revoke-all', handler: revokeAllPage, functionName: 'revoke-all-page' },
       { path: '/unsubscribe', handler: preferencesPage, functionName: 'preferences-page' },
       { path: '/snooze', handler: preferencesPage, functionName: 'preferences-page' },
       { path: '/preferences', handler: preferencesPage, functionName: 'preferences-page' },

@@ -70,6 +70,14 @@ export const settingsSchema = z.object({
   NOTIFY_QUEUE_URL: url.optional(),
   REPORT_QUEUE_URL: url.optional(),
   SIGN_REVOCATION_FUNCTION_NAME: z.string().min(1).optional(),
+  /** In AWS: the channel queue (notify fans notices out to it; the channel worker re-queues delayed jobs on it). */
+  CHANNEL_QUEUE_URL: url.optional(),
+  /** In AWS: the revocations FIFO queue (grouped by account): revoke-all units, and automatic revocations. */
+  REVOCATION_QUEUE_URL: url.optional(),
+  /** In AWS: the SSM parameter holding the stage-wide protection switch (`on`/`off`), set by the CDK stack. */
+  PROTECTION_PARAMETER_NAME: z.string().regex(/^\/[A-Za-z0-9_./-]{1,1010}$/, 'an SSM parameter name starting with "/"').optional(),
+  /** Whether the link endpoint routes `/revoke-all`, so links to it may be written (`true` in a stage that deploys the route; default false). */
+  REVOKE_ALL_LINKS: z.enum(['true', 'false']).transform((v) => v === 'true').default(false),
   SES_CONFIGURATION_SET: z.string().min(1).optional(),
   /** The Telegram Bot API base (tests and people point it at a local receiver). */
   TELEGRAM_API_URL: url.default('https://api.telegram.org'),

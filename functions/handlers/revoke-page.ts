@@ -11,8 +11,6 @@ import { revocationPage, type RevocationPageView, type RevocationPageDeps } from
 import { createObservability, type Observability } from '../shared/observability';
 import { renderRevocationView } from '../web/revocationViews';
 import { createPageHandler } from '../web/pageHandler';
-import { revokeAllPage, type RevokeAllPageDeps, type RevokeAllPageView } from '../web/revokeAllPage';
-import { renderRevokeAllView } from '../web/revokeAllViews';
 
 /** What `revoke-page` needs: the ports of the revocation page service. */
 export type RevokePageDeps = RevocationPageDeps & { readonly addContext?: Observability['addContext']; readonly flushMetrics?: () => void };
@@ -32,23 +30,6 @@ export function createRevokePageHandler(deps: RevokePageDeps) {
     decide: (request) => revocationPage(deps, request),
     badRequest: (reason): RevocationPageView => ({ kind: 'bad-request', reason }),
     render: (view) => renderRevocationView(view, formAction),
-  });
-}
-
-/**
- * The `/revoke-all` endpoint: the list of delegates a revoke-all link removes on GET, one queued
- * removal per delegate on POST, each delegate's result afterwards. Served locally (`serve`,
- * tests); the AWS stage does not route it yet.
- */
-export function createRevokeAllPageHandler(deps: RevokeAllPageDeps & { readonly addContext?: Observability['addContext'] }) {
-  const formAction = `${deps.publicBaseUrl.replace(/\/+$/, '')}${LINK_PATHS['revoke-all']}`;
-  return createPageHandler({
-    name: 'revoke-all page',
-    log: deps.log,
-    ...(deps.addContext === undefined ? {} : { addContext: deps.addContext }),
-    decide: (request) => revokeAllPage(deps, request),
-    badRequest: (reason): RevokeAllPageView => ({ kind: 'bad-request', reason }),
-    render: (view) => renderRevokeAllView(view, formAction),
   });
 }
 

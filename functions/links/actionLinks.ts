@@ -35,8 +35,9 @@ export class ActionLinks {
     private readonly baseUrl: string,
     private readonly newTokenId: () => string = () => randomBytes(18).toString('base64url'),
     /**
-     * Whether the endpoint behind `baseUrl` serves `/revoke-all`: the local endpoint does; an AWS
-     * stage does not route it yet, so its emails and chat notices carry no revoke-all link.
+     * Whether the endpoint behind `baseUrl` serves `/revoke-all`: the local endpoint does; a
+     * Lambda says so with `REVOKE_ALL_LINKS` (set by the stage that routes it), else its emails and
+     * chat notices carry no revoke-all link.
      */
     readonly revokeAllServed: boolean = true,
   ) {}

@@ -17,8 +17,8 @@ const OUTCOME_METRIC: Readonly<Record<ChannelJobOutcome['kind'], string>> = {
 };
 
 /**
- * The channel queue's consumer (run in process by `collect`, `serve` and `npm start`; its Lambda and
- * queue in AWS are not deployed yet, see docs/channels.md): each record is one notice for one channel, sent with
+ * The channel queue's consumer (the `channel-worker` Lambda in AWS; run in process by `collect`,
+ * `serve` and `npm start`): each record is one notice for one channel, sent with
  * `deliverChannelJob`. A job to be sent later is re-queued by the service with a delay (the record
  * itself succeeds); a store or queue failure lists the record in `batchItemFailures`.
  */

@@ -6,7 +6,8 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
-import { publicBaseUrlParameter, topicArn } from '../config/resourceNames';
+import { channelSecretPrefix, publicBaseUrlParameter, topicArn } from '../config/resourceNames';
+import { CHANNEL_BATCH_SIZE, CHANNEL_WORKER_CONCURRENCY } from '../../functions/services/channels/channelQueueSettings';
 import { REPORT_BATCH_SIZE, REPORT_WORKER_CONCURRENCY } from '../../functions/services/report/schedule/reportWorkers';
 import type { StageConfig } from '../config/stageConfig';
 import { createFailureQueue } from '../constructs/FailureQueue';
@@ -45,13 +46,16 @@ export interface ComputeStackProps extends StackProps {
 }
 
 /**
- * The pipeline: `dispatch` (every minute) -> collect queue -> `collect` -> notify queue -> `notify`;
- * `report-dispatch` (every minute) -> report queue -> `daily-report`; `ses-events` (bounces and complaints).
+ * The pipeline: `dispatch` (every minute) -> collect queue -> `collect` -> notify queue -> `notify`
+ * (email, and one job per routed channel) -> channel queue -> `channel-worker`; `report-dispatch`
+ * (every minute) -> report queue -> `daily-report`; `ses-events` (bounces and complaints).
  */
 export class ComputeStack extends Stack {
   readonly dispatch: SentinelFunction;
   readonly collect: SentinelFunction;
   readonly notify: SentinelFunction;
+  /** The channel queue's worker: Slack, Discord, Telegram, PagerDuty and webhooks. */
+  readonly channelWorker: SentinelFunction;
   readonly reportDispatch: SentinelFunction;
   /** The report queue's worker. */
   readonly dailyReport: SentinelFunction;
@@ -102,6 +106,7 @@ export class ComputeStack extends Stack {
       .bindTables(table, ['accounts', 'curves', 'snapshots', 'alerts', 'delegates'], 'readWrite')
       .bindQueue(messaging.notify, 'NOTIFY_QUEUE_URL')
       .bindChain(config.chain, config.rate.collectRps)
+      .bindProtectionSwitch(data.protectionParameterName)
       .consumeQueue(messaging.collect, { maxConcurrency: config.rate.collectConcurrency, batchSize: COLLECT_BATCH_SIZE });
 
     this.notify = new SentinelFunction(this, 'Notify', {
@@ -115,11 +120,38 @@ export class ComputeStack extends Stack {
       .bindTable(table('deliveries'), 'readWrite')
       // Per-recipient snoozes of a drawdown alert's account: one item read, nothing written.
       .bindTableActions(table('alerts'), ['dynamodb:GetItem'])
+      // The channels and their routing: one Query of their partition per message; never written here.
+      .bindTableActions(table('channels'), ['dynamodb:Query'])
+      .bindQueue(messaging.channel, 'CHANNEL_QUEUE_URL')
       .bindSecret(data.linkSecretName)
       .bindMail(messaging.mail)
       .bindMailRate(NOTIFY_CONCURRENCY)
       .bindPublicBaseUrl(publicBaseUrl)
+      .bindRevokeAllLinks()
       .consumeQueue(messaging.notify, { maxConcurrency: NOTIFY_CONCURRENCY, batchSize: NOTIFY_BATCH_SIZE });
+
+    this.channelWorker = new SentinelFunction(this, 'ChannelWorker', {
+      handler: 'channel-worker',
+      config,
+      description: 'Sends each queued notice to its chat, pager or webhook channel once, paced per destination; marks a refusing channel broken.',
+    });
+    this.channelWorker
+      // Reads a channel; records its last delivery, a broken state or a migrated Telegram chat id (conditional updates).
+      .bindTableActions(table('channels'), ['dynamodb:GetItem', 'dynamodb:UpdateItem'])
+      // The delivery id of each (notice, channel), claimed and settled with conditional updates.
+      .bindTableActions(table('deliveries'), ['dynamodb:UpdateItem'])
+      // The broken-channel email: the account's recipients, minus suppressed and opted-out addresses.
+      .bindTableActions(table('accounts'), ['dynamodb:GetItem'])
+      .bindTableActions(table('suppressions'), ['dynamodb:BatchGetItem'])
+      .bindTableActions(table('preferences'), ['dynamodb:BatchGetItem'])
+      .bindSecretsUnder(channelSecretPrefix(config.stage))
+      // The broken-channel email's unsubscribe link.
+      .bindSecret(data.linkSecretName)
+      .bindPublicBaseUrl(publicBaseUrl)
+      .bindMail(messaging.mail)
+      // Throttled and paced jobs go back on the queue with a delay.
+      .bindQueue(messaging.channel, 'CHANNEL_QUEUE_URL')
+      .consumeQueue(messaging.channel, { maxConcurrency: CHANNEL_WORKER_CONCURRENCY, batchSize: CHANNEL_BATCH_SIZE });
 
     this.reportDispatch = new SentinelFunction(this, 'ReportDispatch', {
       handler: 'report-dispatch',
@@ -159,6 +191,7 @@ export class ComputeStack extends Stack {
       .bindMail(messaging.mail)
       .bindMailRate(REPORT_WORKER_CONCURRENCY)
       .bindPublicBaseUrl(publicBaseUrl)
+      .bindRevokeAllLinks()
       .consumeQueue(messaging.report, { maxConcurrency: REPORT_WORKER_CONCURRENCY, batchSize: REPORT_BATCH_SIZE });
 
     this.sesEvents = new SentinelFunction(this, 'SesEvents', {

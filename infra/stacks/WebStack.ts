@@ -16,6 +16,7 @@ import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { LINK_API_STAGE, apiIdParameter, linkApiName, publicBaseUrlParameter, signerRoleName } from '../config/resourceNames';
 import type { StageConfig } from '../config/stageConfig';
+import { REVOCATION_BATCH_SIZE } from '../../functions/services/revocation/revocationQueueSettings';
 import { LinkFirewall } from '../constructs/LinkFirewall';
 import { ownerKeyAlias } from '../constructs/OwnerKeys';
 import { SentinelFunction } from '../constructs/SentinelFunction';
@@ -36,9 +37,22 @@ export const LINK_ENDPOINT_THROTTLE = { rateLimit: 20, burstLimit: 40 };
  */
 export const REVOKE_POST_THROTTLE = { rateLimit: 2, burstLimit: 5 };
 
+/** The paths whose POST is throttled at {@link REVOKE_POST_THROTTLE}: each confirmed POST leads to signing. */
+export const REVOKE_POST_PATHS = ['revoke', 'revoke-all'] as const;
+
+/**
+ * Reserved concurrency of `revoke-all-worker`: one less than the signer's, so the queue can never
+ * hold every signer instance and a click on a one-delegate link still finds one; at least 1 (with
+ * `signerConcurrency` 1 the two share the one instance, and a click may read "busy, try again").
+ */
+export function revokeAllWorkerConcurrency(signerConcurrency: number): number {
+  return Math.max(1, signerConcurrency - 1);
+}
+
 /** The public paths, each answering GET and POST, and the page function behind it. */
 export const LINK_ROUTES = {
   revoke: 'revoke-page',
+  'revoke-all': 'revoke-all-page',
   unsubscribe: 'preferences-page',
   preferences: 'preferences-page',
   snooze: 'preferences-page',
@@ -52,9 +66,10 @@ export interface WebStackProps extends StackProps {
 
 /**
  * The link endpoint and the revocation path: a regional REST API with `GET|POST /revoke`
- * (revoke-page), `GET|POST /unsubscribe`, `/preferences` and `/snooze` (preferences-page), behind a
+ * (revoke-page), `GET|POST /revoke-all` (revoke-all-page, which queues on the revocations FIFO
+ * queue for `revoke-all-worker`), `GET|POST /unsubscribe`, `/preferences` and `/snooze` (preferences-page), behind a
  * WAF web ACL associated with its stage (per-client rate limits, the AWS IP reputation list), and
- * the private `sign-revocation` function, invocable by `revoke-page` only, allowed to sign with the
+ * the private `sign-revocation` function, invocable by `revoke-page` and `revoke-all-worker` only, allowed to sign with the
  * owner keys of the keys stack. The web ACL sits on the stage itself, so every way in (the custom
  * domain, or the execute-api endpoint when there is none) goes through it. It exports nothing: the
  * base URL and the API id go to SSM parameters (`/sentinel/<stage>/public-base-url`,
@@ -66,6 +81,10 @@ export class WebStack extends Stack {
   /** Base of every link in emails: the custom domain when configured, else the API's stage URL. */
   readonly publicBaseUrl: string;
   readonly revokePage: SentinelFunction;
+  /** `/revoke-all`: lists the delegates, queues one revocation each; cannot invoke the signer. */
+  readonly revokeAllPage: SentinelFunction;
+  /** The revocations queue's consumer: one delegate at a time per account, through the signer. */
+  readonly revokeAllWorker: SentinelFunction;
   readonly preferencesPage: SentinelFunction;
   readonly signRevocation: SentinelFunction;
 
@@ -87,9 +106,9 @@ export class WebStack extends Stack {
         stageName: LINK_API_STAGE,
         throttlingRateLimit: LINK_ENDPOINT_THROTTLE.rateLimit,
         throttlingBurstLimit: LINK_ENDPOINT_THROTTLE.burstLimit,
-        methodOptions: {
-          '/revoke/POST': { throttlingRateLimit: REVOKE_POST_THROTTLE.rateLimit, throttlingBurstLimit: REVOKE_POST_THROTTLE.burstLimit },
-        },
+        methodOptions: Object.fromEntries(
+          REVOKE_POST_PATHS.map((path) => [`/${path}/POST`, { throttlingRateLimit: REVOKE_POST_THROTTLE.rateLimit, throttlingBurstLimit: REVOKE_POST_THROTTLE.burstLimit }]),
+        ),
         tracingEnabled: config.tracing,
         accessLogDestination: new LogGroupLogDestination(accessLogs),
         // Resource path and method, never the request path or query string: link tokens must not reach the logs.
@@ -143,7 +162,8 @@ export class WebStack extends Stack {
       // Reads the consumed revoke token and marks it signed; never creates or deletes one, never touches another purpose's.
       .bindTableActions(table('tokens'), ['dynamodb:GetItem', 'dynamodb:UpdateItem'], { leadingKeys: ['revoke#*'] })
       .bindQueue(messaging.notify, 'NOTIFY_QUEUE_URL')
-      .bindChain(config.chain, config.rate.signerInstanceRps);
+      .bindChain(config.chain, config.rate.signerInstanceRps)
+      .bindProtectionSwitch(data.protectionParameterName);
 
     this.revokePage = new SentinelFunction(this, 'RevokePage', {
       handler: 'revoke-page',
@@ -157,6 +177,38 @@ export class WebStack extends Stack {
       .bindSecret(data.linkSecretName)
       .bindInvoke(this.signRevocation.fn, 'SIGN_REVOCATION_FUNCTION_NAME')
       .bindPublicBaseUrl(this.publicBaseUrl);
+
+    this.revokeAllPage = new SentinelFunction(this, 'RevokeAllPage', {
+      handler: 'revoke-all-page',
+      config,
+      description: 'Public: revoke-all confirmation page (GET), one queued revocation per delegate (POST), and the result page.',
+    });
+    this.revokeAllPage
+      .bindTableActions(table('accounts'), ['dynamodb:GetItem'])
+      .bindTableActions(table('delegates'), ['dynamodb:Query'])
+      // The batch of a revoke-all link: read, and each unit marked queued (conditional updates); never a revoke token.
+      .bindTableActions(table('tokens'), ['dynamodb:GetItem', 'dynamodb:UpdateItem'], { leadingKeys: ['revoke-all#*'] })
+      .bindSecret(data.linkSecretName)
+      .bindQueue(messaging.revocations, 'REVOCATION_QUEUE_URL')
+      .bindPublicBaseUrl(this.publicBaseUrl);
+
+    this.revokeAllWorker = new SentinelFunction(this, 'RevokeAllWorker', {
+      handler: 'revoke-all-worker',
+      config,
+      description: 'Revokes the delegates queued on the revocations FIFO queue one at a time per account, each through sign-revocation.',
+      reservedConcurrency: revokeAllWorkerConcurrency(config.rate.signerConcurrency),
+    });
+    this.revokeAllWorker
+      // The batch: read, and each unit's result recorded.
+      .bindTableActions(table('tokens'), ['dynamodb:GetItem', 'dynamodb:UpdateItem'], { leadingKeys: ['revoke-all#*'] })
+      // Each unit's own single-use revoke token: consumed (conditional put), read, released when nothing was sent.
+      .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:DeleteItem'], { leadingKeys: ['revoke#*'] })
+      .bindInvoke(this.signRevocation.fn, 'SIGN_REVOCATION_FUNCTION_NAME')
+      // The revoke-all result email.
+      .bindQueue(messaging.notify, 'NOTIFY_QUEUE_URL')
+      .bindProtectionSwitch(data.protectionParameterName)
+      // One message per invocation: a group's next delegate is delivered only after this one's answer.
+      .consumeQueue(messaging.revocations, { batchSize: REVOCATION_BATCH_SIZE });
 
     this.preferencesPage = new SentinelFunction(this, 'PreferencesPage', {
       handler: 'preferences-page',
@@ -178,6 +230,7 @@ export class WebStack extends Stack {
 
     const pages: Record<(typeof LINK_ROUTES)[keyof typeof LINK_ROUTES], IFunction> = {
       'revoke-page': this.revokePage.fn,
+      'revoke-all-page': this.revokeAllPage.fn,
       'preferences-page': this.preferencesPage.fn,
     };
     for (const [path, page] of Object.entries(LINK_ROUTES)) {

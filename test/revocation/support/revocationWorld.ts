@@ -23,7 +23,7 @@ import { InProcessQueue, type SqsLambdaHandler } from '../../../local/queue/inPr
 import { SimControlClient } from '../../../local/sim/controlClient';
 import { startSimulator, type RunningSimulator } from '../../../local/sim/http/server';
 import type { TestTables } from '../../support/testTables';
-import { createRevokeAllPageHandler } from '../../../functions/handlers/revoke-page';
+import { createRevokeAllPageHandler } from '../../../functions/handlers/revoke-all-page';
 import type { RevokeAllJob } from '../../../functions/messages/revokeAllJob';
 import { revokeAllWorker } from '../../../functions/runtime/revokeAllWorker';
 import { memoryCounters } from '../../../functions/shared/observability';
