@@ -1,4 +1,4 @@
-import { formatTime } from '../functions/mail/format';
+import { formatTime } from '../functions/mail/render/format';
 import { drawdownStateSchema, snoozeStateSchema } from '../functions/services/collect/drawdownState';
 import { activeSnoozes, recipientSnoozesStateSchema } from '../functions/domain/recipientSnoozes';
 import { RECIPIENT_SNOOZES_RULE, SNOOZE_RULE } from '../functions/store/alertStateRepository';

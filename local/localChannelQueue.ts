@@ -3,7 +3,7 @@ import { DestinationPacer } from '../functions/domain/destinationPacer';
 import { createChannelWorkerHandler } from '../functions/runtime/channelWorkerHandler';
 import { CHANNEL_BATCH_SIZE, CHANNEL_QUEUE } from '../functions/services/channels/channelQueueSettings';
 import type { ActionLinks } from '../functions/links/actionLinks';
-import type { MailSender } from '../functions/mail/sesSender';
+import type { MailSender } from '../functions/mail/send/sesSender';
 import type { ChannelJob } from '../functions/messages/channelJob';
 import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';

@@ -1,5 +1,5 @@
-import { renderSparklinePng } from '../functions/mail/sparkline';
-import type { InlineImage } from '../functions/mail/mime';
+import { renderSparklinePng } from '../functions/mail/chart/sparkline';
+import type { InlineImage } from '../functions/mail/send/mime';
 import type {
   DailyReportView,
   DigestRowView,
@@ -13,7 +13,7 @@ import type {
   RevocationResultView,
   RevokeAllResultView,
   SnoozeNoticeView,
-} from '../functions/mail/views';
+} from '../functions/mail/render/views';
 
 /** Realistic views for the six emails: `sentinel test-email` sends them, the screenshots render them, tests derive variations from them. */
 

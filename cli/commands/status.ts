@@ -3,7 +3,7 @@ import { addressSchema } from '../../functions/domain/address';
 import { SUMMARY_FIELDS } from '../../functions/domain/summaryFields';
 import { SUMMARY_METRICS, TRADING_DRAWDOWN_LABEL } from '../../functions/domain/summaryMetrics';
 import { summaryReadings, summaryView } from '../../functions/chain/summaryView';
-import { formatCountdown, formatDelta, formatValue } from '../../functions/mail/format';
+import { formatCountdown, formatDelta, formatValue } from '../../functions/mail/render/format';
 import { lastPollText } from '../lastPollText';
 import { accountStatus, type AccountStatusReport } from '../../functions/services/status/accountStatus';
 import { describeAlertState } from '../alertStateText';

@@ -7,7 +7,7 @@ import type { ChainClient } from '../chain/ports';
 import { ConfigError, type Settings } from '../config/settings';
 import { ActionLinks } from '../links/actionLinks';
 import { LinkTokenCodec } from '../links/linkToken';
-import { SesSender } from '../mail/sesSender';
+import { SesSender } from '../mail/send/sesSender';
 import type { MessageQueue } from '../queue/messageQueue';
 import { SqsQueue } from '../queue/sqsQueue';
 import { createDocumentClient, createDynamoDbClient } from '../store/documentClient';

@@ -1,8 +1,8 @@
 import { settingsFor } from '../config/settings';
-import { rendererFor } from '../mail/emailRenderer';
-import { loadPrecompiledTemplates } from '../mail/precompiledTemplates';
-import { defaultTemplateRoot } from '../mail/templateRoot';
-import type { EmailRenderer } from '../mail/emailRenderer';
+import { rendererFor } from '../mail/render/emailRenderer';
+import { loadPrecompiledTemplates } from '../mail/render/precompiledTemplates';
+import { defaultTemplateRoot } from '../mail/render/templateRoot';
+import type { EmailRenderer } from '../mail/render/emailRenderer';
 import { mailGovernor } from '../services/delivery/mailGovernor';
 import type { MailDeliveryDeps } from '../services/delivery/mailDelivery';
 import { createObservability, type Counters, type Log, type Observability } from '../shared/observability';
@@ -10,7 +10,7 @@ import type { ActionLinks } from '../links/actionLinks';
 import type { Repositories } from '../store/repositories';
 import type { RepositoryClasses } from '../store/repositoriesOf';
 import { actionLinksFrom, sesClientFrom, sesSenderFrom, someRepositoriesFrom } from './factories';
-import { mailRateFrom } from '../mail/mailRate';
+import { mailRateFrom } from '../mail/send/mailRate';
 
 /** What both mailer Lambdas are built from (see `mailerDepsFromEnv`), with the repositories named `K`. */
 export interface MailerDeps<K extends keyof Repositories> {

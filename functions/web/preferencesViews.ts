@@ -1,5 +1,5 @@
 import { MAIL_CATEGORIES, MAIL_CATEGORY_LABELS, type MailCategory } from '../domain/mailCategory';
-import { formatTime, shortAddress } from '../mail/format';
+import { formatTime, shortAddress } from '../mail/render/format';
 import type { PreferencesPageView } from './preferencesPage';
 import { html, type SafeHtml } from './html';
 import { renderPage, type PageContent } from './pageLayout';

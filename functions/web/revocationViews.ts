@@ -1,4 +1,4 @@
-import { accountName, formatCountdown, formatTime } from '../mail/format';
+import { accountName, formatCountdown, formatTime } from '../mail/render/format';
 import type { RevocationPageView, RevocationSubject, UnavailableCause } from './revocationPage';
 import { html, type SafeHtml } from './html';
 import { renderPage, type PageContent } from './pageLayout';

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderChartPng, renderChartSvg } from '../../functions/mail/chart';
-import { chartFontOptions } from '../../functions/mail/chartFonts';
-import { downsampleMinMax, type SeriesPoint } from '../../functions/mail/downsample';
-import { niceScale } from '../../functions/mail/niceScale';
-import { timeTicks } from '../../functions/mail/timeTicks';
-import { wallTime } from '../../functions/mail/zonedTime';
+import { renderChartPng, renderChartSvg } from '../../functions/mail/chart/chart';
+import { chartFontOptions } from '../../functions/mail/chart/chartFonts';
+import { downsampleMinMax, type SeriesPoint } from '../../functions/mail/chart/downsample';
+import { niceScale } from '../../functions/mail/chart/niceScale';
+import { timeTicks } from '../../functions/mail/chart/timeTicks';
+import { wallTime } from '../../functions/mail/render/zonedTime';
 import { curves } from '../../local/mailSamples';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

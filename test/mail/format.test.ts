@@ -13,7 +13,7 @@ import {
   isValidTimeZone,
   shortAddress,
   truncate,
-} from '../../functions/mail/format';
+} from '../../functions/mail/render/format';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -1,7 +1,7 @@
 import { GetSendQuotaCommand } from '@aws-sdk/client-ses';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadSettings } from '../../functions/config/settings';
-import { mailRateFrom, mailRateShares } from '../../functions/mail/mailRate';
+import { mailRateFrom, mailRateShares } from '../../functions/mail/send/mailRate';
 import { mailGovernor } from '../../functions/services/delivery/mailGovernor';
 
 /** A stand-in for the SES client's `send`, recording the commands (GetSendQuota has no local endpoint). */

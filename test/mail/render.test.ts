@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EmailRenderError } from '../../functions/mail/errors';
-import { MINUS, formatMoney, formatPercent, formatTime } from '../../functions/mail/format';
-import { createEmailRenderer, renderEmail } from '../../functions/mail/render';
-import { defaultTemplateRoot } from '../../functions/mail/templates';
-import { EMAIL_KINDS, type DailyReportView } from '../../functions/mail/views';
+import { MINUS, formatMoney, formatPercent, formatTime } from '../../functions/mail/render/format';
+import { createEmailRenderer, renderEmail } from '../../functions/mail/render/render';
+import { defaultTemplateRoot } from '../../functions/mail/render/templates';
+import { EMAIL_KINDS, type DailyReportView } from '../../functions/mail/render/views';
 import {
   ACCOUNT,
   BOT_KEY,

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDate, localDayBounds } from '../../functions/domain/localTime';
-import { formatDelta, formatMoney, formatValue } from '../../functions/mail/format';
+import { formatDelta, formatMoney, formatValue } from '../../functions/mail/render/format';
 import { recordingDigests } from './recordingDigests';
 import { sendAccountReport } from '../../functions/services/report/send/sendAccountReport';
 import { reportsDueNow } from './reportsDueNow';

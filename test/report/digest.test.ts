@@ -3,7 +3,7 @@ import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDate, localDayBounds } from '../../functions/domain/localTime';
 import type { RecipientSettings } from '../../functions/domain/recipientSettings';
-import { formatMoney } from '../../functions/mail/format';
+import { formatMoney } from '../../functions/mail/render/format';
 import type { DigestInput } from '../../functions/services/report/send/digestInput';
 import { sendDigest } from '../../functions/services/report/send/sendDigest';
 import type { AccountRecord } from '../../functions/store/accountItem';

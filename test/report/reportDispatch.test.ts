@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { localDate } from '../../functions/domain/localTime';
 import { nextReportAt } from '../../functions/domain/reportTime';
 import { EmailSendError } from '../../functions/mail/errors';
-import type { MailSender, RawEmail } from '../../functions/mail/sesSender';
+import type { MailSender, RawEmail } from '../../functions/mail/send/sesSender';
 import type { ReportJob } from '../../functions/messages/reportJob';
 import { dispatchReports } from '../../functions/services/report/schedule/dispatchReports';
 import { silentLog } from '../../functions/shared/observability';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createReportWorker } from '../../functions/handlers/report-worker';
 import { createNotifyHandler } from '../../functions/handlers/notify';
-import type { MailSender } from '../../functions/mail/sesSender';
+import type { MailSender } from '../../functions/mail/send/sesSender';
 import type { NotifyEvent } from '../../functions/messages/notifyMessage';
 import { mailGovernor } from '../../functions/services/delivery/mailGovernor';
 import { operatorNotice } from '../../functions/services/report/schedule/operatorNotice';

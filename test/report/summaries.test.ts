@@ -1,7 +1,7 @@
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDate, localDayBounds } from '../../functions/domain/localTime';
-import { formatDelta, formatMoney, formatValue } from '../../functions/mail/format';
+import { formatDelta, formatMoney, formatValue } from '../../functions/mail/render/format';
 import { sendAccountReport } from '../../functions/services/report/send/sendAccountReport';
 import { sendDigest } from '../../functions/services/report/send/sendDigest';
 import type { AccountRecord } from '../../functions/store/accountItem';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { EmailRenderError, EmailSendError } from '../../mail/errors';
-import { buildMime, type InlineImage } from '../../mail/mime';
-import type { RenderedEmail } from '../../mail/render';
-import type { MailSender } from '../../mail/sesSender';
+import { buildMime, type InlineImage } from '../../mail/send/mime';
+import type { RenderedEmail } from '../../mail/render/render';
+import type { MailSender } from '../../mail/send/sesSender';
 import type { Log } from '../../shared/observability';
 import type { DeliveryRepository } from '../../store/deliveryRepository';
 import { describeError } from '../../shared/describeError';

@@ -1,7 +1,7 @@
 import type { ActionLinks } from '../../links/actionLinks';
 import { drawdown } from '../../domain/drawdown';
 import { pointsBetween } from '../../domain/series';
-import type { EmailRenderer, RenderedEmail } from '../../mail/render';
+import type { EmailRenderer, RenderedEmail } from '../../mail/render/render';
 import type { Counters } from '../../shared/observability';
 import type { AccountRecord } from '../../store/accountItem';
 import type { AccountsRepository } from '../../store/accountsRepository';

@@ -1,5 +1,5 @@
 import type { Notice, NoticeField, NoticeLink } from '../../domain/notice';
-import { formatMoney, formatPercent, formatTime } from '../../mail/format';
+import { formatMoney, formatPercent, formatTime } from '../../mail/render/format';
 import type { NotifyMessage } from '../../messages/notifyMessage';
 import { categoryOfEmail } from '../../domain/mailCategory';
 import { EMAIL_KIND_OF } from './emailKindOf';

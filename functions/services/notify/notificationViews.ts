@@ -9,7 +9,7 @@ import type {
   RevokeAllLink,
   RevokeAllResultView,
   SnoozeNoticeView,
-} from '../../mail/views';
+} from '../../mail/render/views';
 import type { NotifyMessage } from '../../messages/notifyMessage';
 
 /** The snooze choices a drawdown alert offers. */

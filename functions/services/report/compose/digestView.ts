@@ -1,6 +1,6 @@
 import type { DigestRow } from '../../../domain/digestModel';
 import type { ReportModel } from '../../../domain/reportModel';
-import type { AccountStatus, ChartRef, DigestRowView, DigestSectionView, DigestView } from '../../../mail/views';
+import type { AccountStatus, ChartRef, DigestRowView, DigestSectionView, DigestView } from '../../../mail/render/views';
 import type { RecipientLinks } from '../../delivery/recipientLinks';
 import type { ReportPeriod } from '../../../domain/recipientSettings';
 import { dayFiguresView, drawdownView } from './reportViews';

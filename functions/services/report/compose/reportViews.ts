@@ -1,5 +1,5 @@
 import type { ReportModel, WindowInfo } from '../../../domain/reportModel';
-import type { AccountStatus, ChartRef, DailyReportView, DayFigures, Drawdown, MetricWindow } from '../../../mail/views';
+import type { AccountStatus, ChartRef, DailyReportView, DayFigures, Drawdown, MetricWindow } from '../../../mail/render/views';
 import type { RecipientLinks } from '../../delivery/recipientLinks';
 
 /** What the report email shows besides the model. */

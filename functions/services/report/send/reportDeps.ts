@@ -1,6 +1,6 @@
 import type { ActionLinks } from '../../../links/actionLinks';
-import type { EmailRenderer } from '../../../mail/render';
-import type { MailSender } from '../../../mail/sesSender';
+import type { EmailRenderer } from '../../../mail/render/render';
+import type { MailSender } from '../../../mail/send/sesSender';
 import type { Counters, Log } from '../../../shared/observability';
 import type { AccountScheduleRepository } from '../../../store/accountScheduleRepository';
 import type { AccountsRepository } from '../../../store/accountsRepository';

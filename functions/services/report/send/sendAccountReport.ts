@@ -2,7 +2,7 @@ import { buildReportModel, type ReportModel } from '../../../domain/reportModel'
 import { addDays, localDate, type LocalDate } from '../../../domain/localTime';
 import { periodWindows, type PeriodWindows } from '../../../domain/periodWindows';
 import type { ReportPeriod } from '../../../domain/recipientSettings';
-import type { AccountStatus } from '../../../mail/views';
+import type { AccountStatus } from '../../../mail/render/views';
 import type { AccountRecord } from '../../../store/accountItem';
 import { mailChart, type MailChart } from '../../delivery/mailChart';
 import { deliverToRecipient, tallyOutcomes, type RecipientOutcome } from '../../delivery/mailDelivery';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import * as z from 'zod';
-import { EmailRenderError } from './errors';
+import { EmailRenderError } from '../errors';
 
 const noLineBreaks = (what: string) => z.string().refine((s) => !/[\r\n]/.test(s), `${what} must be a single line`);
 const cid = z.string().regex(/^[A-Za-z0-9._-]{1,64}(@[A-Za-z0-9.-]{1,190})?$/, 'not a valid content id');

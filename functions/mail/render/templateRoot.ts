@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EmailRenderError } from './errors';
+import { EmailRenderError } from '../errors';
 
 /**
  * Where the templates live: `templates/` at the project root when running from source, or

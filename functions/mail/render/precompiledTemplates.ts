@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import Handlebars from 'handlebars/runtime';
-import { EmailRenderError } from './errors';
+import { EmailRenderError } from '../errors';
 import { registerHelpers } from './helpers';
 import { guardTemplate, type TemplateSet } from './templateSet';
 import { EMAIL_KINDS, type EmailKind } from './views';

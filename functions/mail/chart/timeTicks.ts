@@ -1,5 +1,5 @@
-import { dateTimeFormat } from './format';
-import { wallTime, wallTimeToEpoch, type WallTime } from './zonedTime';
+import { dateTimeFormat } from '../render/format';
+import { wallTime, wallTimeToEpoch, type WallTime } from '../render/zonedTime';
 
 /** A tick on a time axis: its instant and label, in the recipient's time zone. */
 export interface TimeTick {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { addressSchema } from '../domain/address';
-import { withoutUrls } from '../shared/withoutUrls';
+import { addressSchema } from '../../domain/address';
+import { withoutUrls } from '../../shared/withoutUrls';
 
 /*
  * The plain data each email renders. Conventions for every view:

@@ -1,5 +1,5 @@
 import type Handlebars from 'handlebars';
-import { EmailRenderError } from './errors';
+import { EmailRenderError } from '../errors';
 import type { EmailKind } from './views';
 
 /** The three compiled parts of one email. */

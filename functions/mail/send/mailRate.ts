@@ -1,5 +1,5 @@
 import { GetSendQuotaCommand, type SESClient } from '@aws-sdk/client-ses';
-import { ConfigError, type Settings } from '../config/settings';
+import { ConfigError, type Settings } from '../../config/settings';
 
 /** Who an email is for: alerts (notify) go ahead of reports (the report worker). */
 export type MailClass = 'alert' | 'report';

@@ -1,5 +1,5 @@
 import { SendRawEmailCommand, type SESClient } from '@aws-sdk/client-ses';
-import { EmailSendError } from './errors';
+import { EmailSendError } from '../errors';
 
 /** A finished MIME message and who receives it. */
 export interface RawEmail {

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import Handlebars from 'handlebars';
-import { EmailRenderError } from './errors';
+import { EmailRenderError } from '../errors';
 import { registerHelpers } from './helpers';
 import { guardTemplate, type TemplateSet } from './templateSet';
 import { EMAIL_KINDS, type EmailKind } from './views';

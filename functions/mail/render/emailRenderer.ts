@@ -1,6 +1,6 @@
 import type * as z from 'zod';
-import { inlineCss } from './css/inlineCss';
-import { EmailRenderError } from './errors';
+import { inlineCss } from '../css/inlineCss';
+import { EmailRenderError } from '../errors';
 import { isValidTimeZone } from './format';
 import type { TemplateSet } from './templateSet';
 import { emailViewSchemas, type EmailKind, type EmailViews } from './views';

@@ -1,5 +1,5 @@
 import { downsampleMinMax, type SeriesPoint } from './downsample';
-import { formatCompactMoney, formatTime } from './format';
+import { formatCompactMoney, formatTime } from '../render/format';
 import { chartFontOptions, type ChartFontOptions } from './chartFonts';
 import { niceScale, type NiceScale } from './niceScale';
 import { resvg } from './resvg';
