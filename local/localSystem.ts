@@ -18,6 +18,7 @@ import { mailGovernor, type MailGovernor } from '../functions/services/delivery/
 import { LOCAL_MAIL_RATE } from '../functions/runtime/mailRate';
 import { InProcessRevocationSigner } from './inProcessRevocationSigner';
 import { chainFrom, linkSecretsFrom, pageSecurity, required, sesSenderFrom } from '../functions/runtime/factories';
+import { mailboxNotices } from '../functions/services/preferences/mailboxNotice';
 import { collectSettingsFrom } from '../functions/services/collect/collectSettings';
 import { backfillBudgetFrom } from '../functions/services/collect/backfillBudget';
 import { refinementBudgetFrom } from '../functions/services/collect/refinementBudget';
@@ -209,6 +210,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     alerts: repos.alerts,
     accounts: repos.accounts,
     tokens: repos.tokens,
+    mailbox: mailboxNotices({ sender: alertSender, mailFrom: settings.MAIL_FROM, now }),
     now,
     log,
   });

@@ -7,7 +7,7 @@ import type { DelegateViewRepository } from '../store/delegateViewRepository';
 import type { SuppressionRepository } from '../store/suppressionRepository';
 import type { TokenRepository } from '../store/tokenRepository';
 import type { CsrfTokens } from './csrfToken';
-import { checkSameOrigin } from './sameOrigin';
+import { checkSameOrigin, originHeadersOf } from './sameOrigin';
 import type { WebRequest } from './webRequest';
 import { linkReusableAfter } from '../domain/revocationOutcome';
 import { describeError } from '../shared/describeError';
@@ -100,7 +100,7 @@ async function showConfirmation(deps: RevocationPageDeps, token: string | undefi
 }
 
 async function confirm(deps: RevocationPageDeps, request: WebRequest): Promise<RevocationPageView> {
-  const origin = checkSameOrigin({ origin: request.header('origin'), secFetchSite: request.header('sec-fetch-site') }, deps.publicBaseUrl);
+  const origin = checkSameOrigin(originHeadersOf(request), deps.publicBaseUrl);
   if (origin.kind === 'cross-origin') return { kind: 'forbidden', reason: origin.reason };
   if (request.form.kind !== 'form') {
     return { kind: 'bad-request', reason: request.form.kind === 'unsupported' ? request.form.reason : 'the form is empty' };

@@ -1,3 +1,5 @@
+import { mailboxNotices } from '../../../functions/services/preferences/mailboxNotice';
+import { sesSender } from '../../delivery/mailHarness';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, Context, SQSEvent } from 'aws-lambda';
 import { createChainClient } from '../../../functions/chain/chainClient';
@@ -199,6 +201,7 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
     alerts: repos.alerts,
     accounts: repos.accounts,
     tokens: repos.tokens,
+    mailbox: mailboxNotices({ sender: sesSender(), mailFrom: 'sentinel@example.com', now: Date.now }),
     now: Date.now,
     log: silentLog,
   });
