@@ -181,6 +181,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     delegates: repos.delegates,
     tokens: repos.tokens,
     suppressions: repos.suppressions,
+    preferences: repos.preferences,
     signer,
     now,
     log,

@@ -23,18 +23,23 @@ import type { DataStack } from './DataStack';
 import type { MessagingStack } from './MessagingStack';
 
 /**
- * Requests per second (and burst) the whole link endpoint accepts: people clicking links. A cap
- * for the functions and tables behind it; what one client may send is limited by the WAF
- * (`linkRateLimit`, per IP address), so one script cannot use this up for everyone.
+ * Requests per second (and burst) the whole link endpoint accepts. Shared by every client, so it
+ * is set high enough that the clients the WAF lets through (`linkRateLimit` each) cannot fill it
+ * before they number in the hundreds (the arithmetic is in docs/security.md); POSTs carrying no
+ * well-formed token never count (the WAF blocks them first). There is no per-method throttle on
+ * `POST /revoke` any more: a shared cap there was the cheapest target of a flood; the signer is
+ * guarded by its own reserved concurrency and by the page, which invokes it only for a verified,
+ * freshly consumed link.
  */
-export const LINK_ENDPOINT_THROTTLE = { rateLimit: 20, burstLimit: 40 };
+export const LINK_ENDPOINT_THROTTLE = { rateLimit: 200, burstLimit: 400 };
 
 /**
- * Confirmed revocations (`POST /revoke`) per second (and burst): each one holds a `sign-revocation`
- * instance (reserved concurrency `signerConcurrency`) for a few chain round trips, so a flood of
- * confirmations is turned away at the API (429) instead of reaching the signer and the chain.
+ * Reserved concurrency of `revoke-page`: a flood of page requests cannot take concurrency from
+ * collect and notify, and they cannot starve it either. A junk POST is answered from the token's
+ * format or signature alone, without a DynamoDB call or an invoke (milliseconds), so the stage's
+ * whole rate of junk holds only a few instances.
  */
-export const REVOKE_POST_THROTTLE = { rateLimit: 2, burstLimit: 5 };
+export const REVOKE_PAGE_CONCURRENCY = 20;
 
 /** The public paths, each answering GET and POST, and the page function behind it. */
 export const LINK_ROUTES = {
@@ -53,7 +58,8 @@ export interface WebStackProps extends StackProps {
 /**
  * The link endpoint and the revocation path: a regional REST API with `GET|POST /revoke`
  * (revoke-page), `GET|POST /unsubscribe`, `/preferences` and `/snooze` (preferences-page), behind a
- * WAF web ACL associated with its stage (per-client rate limits, the AWS IP reputation list), and
+ * WAF web ACL associated with its stage (per-client rate limits, stricter for anonymous addresses,
+ * the AWS IP reputation list, POSTs without a well-formed link token refused), and
  * the private `sign-revocation` function, invocable by `revoke-page` only, allowed to sign with the
  * owner keys of the keys stack. The web ACL sits on the stage itself, so every way in (the custom
  * domain, or the execute-api endpoint when there is none) goes through it. It exports nothing: the
@@ -87,9 +93,6 @@ export class WebStack extends Stack {
         stageName: LINK_API_STAGE,
         throttlingRateLimit: LINK_ENDPOINT_THROTTLE.rateLimit,
         throttlingBurstLimit: LINK_ENDPOINT_THROTTLE.burstLimit,
-        methodOptions: {
-          '/revoke/POST': { throttlingRateLimit: REVOKE_POST_THROTTLE.rateLimit, throttlingBurstLimit: REVOKE_POST_THROTTLE.burstLimit },
-        },
         tracingEnabled: config.tracing,
         accessLogDestination: new LogGroupLogDestination(accessLogs),
         // Resource path and method, never the request path or query string: link tokens must not reach the logs.
@@ -149,6 +152,7 @@ export class WebStack extends Stack {
       handler: 'revoke-page',
       config,
       description: 'Public: revocation confirmation page (GET) and confirmed revocation (POST).',
+      reservedConcurrency: REVOKE_PAGE_CONCURRENCY,
     });
     this.revokePage
       .bindTables(table, ['accounts', 'delegates', 'suppressions'], 'read')

@@ -178,6 +178,7 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
     delegates: repos.delegates,
     tokens: repos.tokens,
     suppressions: repos.suppressions,
+    preferences: repos.preferences,
     signer,
     now: Date.now,
     log: silentLog,
