@@ -156,6 +156,8 @@ export class WebStack extends Stack {
     });
     this.revokePage
       .bindTables(table, ['accounts', 'delegates', 'suppressions'], 'read')
+      // Whether any recipient still gets security notices (the result email): one BatchGetItem.
+      .bindTableActions(table('preferences'), ['dynamodb:BatchGetItem'])
       // Consumes a revoke token (conditional put) and releases it when nothing was sent (delete).
       .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem'], { leadingKeys: ['revoke#*'] })
       .bindSecret(data.linkSecretName)
@@ -168,8 +170,10 @@ export class WebStack extends Stack {
       description: 'Public: email preferences, unsubscribe by category (incl. RFC 8058 one-click POST) and snooze pages.',
     });
     this.preferencesPage
-      // Opt-outs by category: read, add one (UpdateItem ADD), replace the set (UpdateItem, keeping the recipient record); never suppressions.
-      .bindTableActions(table('preferences'), ['dynamodb:GetItem', 'dynamodb:UpdateItem'])
+      // Opt-outs by category and link epoch: read; add or replace the opt-outs, stamp a mailed link
+      // (UpdateItem of those attributes only: never the link epoch or a recipient's schedule); never suppressions.
+      .bindTableActions(table('preferences'), ['dynamodb:GetItem'])
+      .bindUpdateItem(table('preferences'), ['email', 'optOuts', 'updatedAt', 'linkMailedAt'])
       // A recipient's snooze reads the account's recipient-snoozes item, then writes it back conditionally.
       .bindTableActions(table('alerts'), ['dynamodb:GetItem', 'dynamodb:PutItem'])
       // The snoozed account's label, zone and recipients: one item read.
@@ -178,6 +182,8 @@ export class WebStack extends Stack {
       // updates, and no revoke token: it can neither create nor alter one.
       .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem'], { leadingKeys: ['snooze#*'] })
       .bindSecret(data.linkSecretName)
+      // The mailbox's own notices: the security-off confirmation and notice, a new preferences link.
+      .bindMail(messaging.mail)
       .bindPublicBaseUrl(this.publicBaseUrl);
 
     const pages: Record<(typeof LINK_ROUTES)[keyof typeof LINK_ROUTES], IFunction> = {

@@ -299,6 +299,8 @@ describe('event sources', () => {
 
   it('counts every sending event (incl. rejects, rendering failures, delivery delays) in CloudWatch, with reputation metrics on', () => {
     synth.templates.messaging.hasResourceProperties('AWS::SES::ConfigurationSet', { ReputationOptions: { ReputationMetricsEnabled: true } });
+    // Emails carry bearer links: delivered over TLS or not at all.
+    synth.templates.messaging.hasResourceProperties('AWS::SES::ConfigurationSet', { DeliveryOptions: { TlsPolicy: 'REQUIRE' } });
     synth.templates.messaging.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', {
       EventDestination: {
         Enabled: true,
