@@ -270,7 +270,9 @@ describe('IAM statements', () => {
     const identity = `arn:aws:ses:${TEST_REGION}:${TEST_ACCOUNT}:identity/sentinel.example.com`;
     const send = (r: RolePolicy, from: string): string =>
       evaluate(r.statements, { principal: r.principal, action: 'ses:SendRawEmail', resource: identity, context: { 'ses:FromAddress': from } });
-    expect(roles.filter((r) => send(r, TEST_CONTEXT.mailFrom) === 'allow').map((r) => r.owner).sort()).toEqual(['daily-report', 'notify']);
+    // preferences-page mails a mailbox its own notices (security-off confirmation and notice, a new preferences link).
+    expect(roles.filter((r) => send(r, TEST_CONTEXT.mailFrom) === 'allow').map((r) => r.owner).sort()).toEqual(['daily-report', 'notify', 'preferences-page']);
+    expect(send(roleOf('preferences-page'), 'someone-else@sentinel.example.com')).not.toBe('allow');
     expect(send(roleOf('notify'), 'someone-else@sentinel.example.com')).not.toBe('allow');
     const configSet = `arn:aws:ses:${TEST_REGION}:${TEST_ACCOUNT}:configuration-set/sentinel-devnet-mail`;
     expect(decide('notify', 'ses:SendRawEmail', configSet, { 'ses:FromAddress': TEST_CONTEXT.mailFrom })).toBe('allow');
