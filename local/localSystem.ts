@@ -20,6 +20,7 @@ import { mailGovernor, type MailGovernor } from '../functions/services/delivery/
 import { LOCAL_MAIL_RATE } from '../functions/mail/send/mailRate';
 import { InProcessRevocationSigner } from './inProcessRevocationSigner';
 import { chainFrom, linkSecretsFrom, pageSecurity, required, sesSenderFrom } from '../functions/runtime/factories';
+import { mailboxNotices } from '../functions/services/preferences/mailboxNotice';
 import { collectSettingsFrom } from '../functions/services/collect/collectSettings';
 import { backfillBudgetFrom } from '../functions/services/collect/backfillBudget';
 import { refinementBudgetFrom } from '../functions/services/collect/refinementBudget';
@@ -182,6 +183,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     delegates: repos.delegates,
     tokens: repos.tokens,
     suppressions: repos.suppressions,
+    preferences: repos.preferences,
     signer,
     now,
     log,
@@ -211,6 +213,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     alerts: repos.alerts,
     accounts: repos.accounts,
     tokens: repos.tokens,
+    mailbox: mailboxNotices({ sender: alertSender, mailFrom: settings.MAIL_FROM, now }),
     now,
     log,
   });

@@ -124,7 +124,8 @@ export const HANDLER_CATALOG = {
   'preferences-page': {
     requires: { settings: ['PUBLIC_BASE_URL'], linkSecret: true },
     sizing: { timeoutSeconds: 10, memoryMb: 512 },
-    sdkClients: ['client-dynamodb', 'client-secrets-manager'],
+    // SES: the mailbox's own notices (security-off confirmation and notice, a new preferences link).
+    sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-ses'],
     bundle: PLAIN,
   },
   'sign-revocation': {

@@ -4,6 +4,7 @@ import { LINK_PATHS } from '../links/actionLinks';
 import { pageSecurityFrom, someRepositoriesFrom } from '../runtime/factories';
 import { AccountsRepository } from '../store/accountsRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
+import { PreferencesRepository } from '../store/preferencesRepository';
 import { SuppressionRepository } from '../store/suppressionRepository';
 import { TokenRepository } from '../store/tokenRepository';
 import { lazyHandler } from '../runtime/lazyHandler';
@@ -37,13 +38,14 @@ export function createRevokePageHandler(deps: RevokePageDeps) {
 export async function revokePageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<RevokePageDeps> {
   const settings = settingsFor('revoke-page', env);
   const { log, counters, flush, addContext } = createObservability('revoke-page');
-  const repos = someRepositoriesFrom(settings, { accounts: AccountsRepository, delegates: DelegateViewRepository, tokens: TokenRepository, suppressions: SuppressionRepository });
+  const repos = someRepositoriesFrom(settings, { accounts: AccountsRepository, delegates: DelegateViewRepository, tokens: TokenRepository, suppressions: SuppressionRepository, preferences: PreferencesRepository });
   return {
     ...(await pageSecurityFrom(settings)),
     accounts: repos.accounts,
     delegates: repos.delegates,
     tokens: repos.tokens,
     suppressions: repos.suppressions,
+    preferences: repos.preferences,
     signer: new LambdaRevocationSigner(signerLambdaClient(settings.AWS_REGION), settings.SIGN_REVOCATION_FUNCTION_NAME),
     now: Date.now,
     log,

@@ -16,12 +16,14 @@ export const LINK_PATHS: Readonly<Record<LinkPurpose, string>> = {
   unsubscribe: '/unsubscribe',
   snooze: '/snooze',
   preferences: '/preferences',
+  // The confirmation opens the preferences page, which tells the two tokens apart by their keys.
+  'security-off': '/preferences',
 };
 
 /** Outcome of reading a link token. */
 export type LinkCheck<P extends LinkPurpose> =
   | { kind: 'valid'; claims: ClaimsFor<P> }
-  | { kind: 'expired'; expiredAt: number }
+  | { kind: 'expired'; expiredAt: number; claims: ClaimsFor<P> }
   | { kind: 'invalid'; reason: string };
 
 /**

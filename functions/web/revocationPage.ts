@@ -4,10 +4,11 @@ import type { RevocationSigner } from './revocationSigner';
 import type { Counters, Log } from '../shared/observability';
 import type { AccountsRepository } from '../store/accountsRepository';
 import type { DelegateViewRepository } from '../store/delegateViewRepository';
+import type { PreferencesRepository } from '../store/preferencesRepository';
 import type { SuppressionRepository } from '../store/suppressionRepository';
 import type { TokenRepository } from '../store/tokenRepository';
 import type { CsrfTokens } from './csrfToken';
-import { checkSameOrigin } from './sameOrigin';
+import { checkSameOrigin, originHeadersOf } from './sameOrigin';
 import type { WebRequest } from './webRequest';
 import { linkReusableAfter } from '../domain/revocationOutcome';
 import { describeError } from '../shared/describeError';
@@ -26,6 +27,8 @@ export interface RevocationPageDeps {
   readonly tokens: Pick<TokenRepository, 'consume' | 'release'>;
   /** Which recipients still get mail; without it the page assumes every recipient does. */
   readonly suppressions?: Pick<SuppressionRepository, 'filter'>;
+  /** Which of those still get security notices (the result email is one); without it, all of them. */
+  readonly preferences?: Pick<PreferencesRepository, 'filter'>;
   readonly signer: RevocationSigner;
   readonly now: () => number;
   readonly log: Log;
@@ -57,7 +60,7 @@ export type RevocationPageView =
       subject: RevocationSubject;
       nonce: number;
       transactionSignature: string;
-      /** `false` when every recipient is suppressed, so no confirmation email goes out; absent means it does. */
+      /** `false` when every recipient is suppressed or has turned security notices off, so no confirmation email goes out; absent means it does. */
       confirmationEmail?: boolean;
     }
   | { kind: 'already-revoked'; subject: RevocationSubject }
@@ -100,7 +103,7 @@ async function showConfirmation(deps: RevocationPageDeps, token: string | undefi
 }
 
 async function confirm(deps: RevocationPageDeps, request: WebRequest): Promise<RevocationPageView> {
-  const origin = checkSameOrigin({ origin: request.header('origin'), secFetchSite: request.header('sec-fetch-site') }, deps.publicBaseUrl);
+  const origin = checkSameOrigin(originHeadersOf(request), deps.publicBaseUrl);
   if (origin.kind === 'cross-origin') return { kind: 'forbidden', reason: origin.reason };
   if (request.form.kind !== 'form') {
     return { kind: 'bad-request', reason: request.form.kind === 'unsupported' ? request.form.reason : 'the form is empty' };
@@ -138,7 +141,9 @@ async function confirm(deps: RevocationPageDeps, request: WebRequest): Promise<R
 
   switch (outcome.kind) {
     case 'revoked': {
-      const mailed = deps.suppressions ? (await deps.suppressions.filter(emails)).length > 0 : true;
+      const reachable = deps.suppressions ? await deps.suppressions.filter(emails) : emails;
+      const told = deps.preferences && reachable.length > 0 ? await deps.preferences.filter(reachable, 'security') : reachable;
+      const mailed = told.length > 0;
       return { kind: 'revoked', subject, nonce: outcome.nonce, transactionSignature: outcome.transactionSignature, confirmationEmail: mailed };
     }
     case 'already-revoked':

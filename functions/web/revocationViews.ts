@@ -80,7 +80,7 @@ ${details(view.subject, view.now)}
 </dl>
 <p>Open orders and positions are unchanged. ${
           view.confirmationEmail === false
-            ? 'No confirmation email is sent: every recipient of this account has stopped receiving mail from Portfolio Sentinel.'
+            ? 'No confirmation email is sent: every recipient of this account has stopped receiving mail from Portfolio Sentinel or has turned security notices off.'
             : "A confirmation email is on its way to the account's recipients."
         }</p>`,
       };

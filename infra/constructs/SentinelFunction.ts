@@ -164,6 +164,30 @@ export class SentinelFunction extends Construct {
     return this;
   }
 
+  /**
+   * Grants `dynamodb:UpdateItem` on one table that may name only `attributes` (the key attributes
+   * included, and those its condition expressions read): `ForAllValues:StringEquals` on
+   * `dynamodb:Attributes`, with `Null: false` beside it (a `ForAllValues` test is true when the
+   * key is missing), and `dynamodb:ReturnValues` `NONE` when given. Removing `PutItem` alone would
+   * still let `UpdateItem` rewrite any attribute (an account's recipients or signer).
+   */
+  bindUpdateItem(table: SentinelTable, attributes: readonly string[]): this {
+    const arn = tableArn(this, tableName(table.prefix, table.definition.id));
+    this.role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:UpdateItem'],
+        resources: [arn],
+        conditions: {
+          'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...new Set(attributes)] },
+          Null: { 'dynamodb:Attributes': 'false' },
+          StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
+        },
+      }),
+    );
+    this.setEnv('SENTINEL_TABLE_PREFIX', table.prefix);
+    return this;
+  }
+
   /** `bindTable` for several tables of one access level. */
   bindTables(tables: (id: TableId) => SentinelTable, ids: readonly TableId[], access: TableAccess): this {
     for (const id of ids) this.bindTable(tables(id), access);

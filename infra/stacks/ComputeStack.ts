@@ -16,6 +16,9 @@ import { SentinelFunction } from '../constructs/SentinelFunction';
 import type { DataStack } from './DataStack';
 import type { MessagingStack } from './MessagingStack';
 
+/** The `accounts` table's key: every UpdateItem names it. */
+const ACCOUNT_KEY: string[] = ['address'];
+
 /** Messages per `collect` invocation: 10 accounts at ~2 requests each fit its timeout at its rate. */
 export const COLLECT_BATCH_SIZE = 10;
 /** Messages per `notify` invocation. */
@@ -84,7 +87,9 @@ export class ComputeStack extends Stack {
       description: 'Every minute: finds the accounts due for a poll (GSI byNextDue) and queues them for collect.',
     });
     this.dispatch
-      .bindTable(table('accounts'), 'readWrite')
+      .bindTable(table('accounts'), 'read')
+      // Claims a pending poll (nextDueAt, schedule slot) and advances the dispatch cursor item: nothing else of an account.
+      .bindUpdateItem(table('accounts'), ACCOUNT_KEY.concat(['nextDueAt', 'slotCadence', 'slotMinute', 'dispatchedThrough']))
       .bindQueue(messaging.collect, 'COLLECT_QUEUE_URL')
       .bindBackfillBudget(Math.floor(config.rate.collectConcurrency * config.rate.collectRps * 100) / 100);
     this.dispatch.fn.configureAsyncInvoke(ASYNC_INVOKE.dispatch);
@@ -103,7 +108,14 @@ export class ComputeStack extends Stack {
       description: 'Polls the chain for each queued account, stores curves and snapshots, evaluates alerts.',
     });
     this.collect
-      .bindTables(table, ['accounts', 'curves', 'snapshots', 'alerts', 'delegates'], 'readWrite')
+      .bindTables(table, ['accounts', 'curves', 'snapshots', 'alerts', 'delegates'], 'read')
+      // An account's health and delegate mark only: never its recipients, signer or settings.
+      .bindUpdateItem(table('accounts'), ACCOUNT_KEY.concat(['delegateMark', 'status', 'statusReason', 'consecutiveErrors', 'consecutiveEmptyPolls', 'polled', 'lastFailure']))
+      // Curve buckets are updated in place (BatchWriteItem kept for bulk curve writes); snapshots and alert states put; no deletes anywhere.
+      .bindTableActions(table('curves'), ['dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'])
+      .bindTableActions(table('snapshots'), ['dynamodb:PutItem'])
+      .bindTableActions(table('alerts'), ['dynamodb:PutItem'])
+      .bindTableActions(table('delegates'), ['dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'])
       .bindQueue(messaging.notify, 'NOTIFY_QUEUE_URL')
       .bindChain(config.chain, config.rate.collectRps)
       .bindProtectionSwitch(data.protectionParameterName)
@@ -159,9 +171,12 @@ export class ComputeStack extends Stack {
       description: 'Every minute: claims the reports whose local report time has come (accounts and recipients with their own schedule, GSI byNextReport) and queues one job each.',
     });
     this.reportDispatch
-      .bindTable(table('accounts'), 'readWrite')
-      // Recipients with a schedule of their own: queried on `byNextReport`, claimed with a conditional UpdateItem.
-      .bindTableActions(table('preferences'), ['dynamodb:Query', 'dynamodb:UpdateItem'], { indexes: true })
+      .bindTable(table('accounts'), 'read')
+      // Claims an account's report (nextReportAt) and nothing else of it.
+      .bindUpdateItem(table('accounts'), ACCOUNT_KEY.concat(['nextReportAt']))
+      // Recipients with a schedule of their own: queried on `byNextReport`, claimed with a conditional UpdateItem of nextReportAt only.
+      .bindTableActions(table('preferences'), ['dynamodb:Query'], { indexes: true })
+      .bindUpdateItem(table('preferences'), ['email', 'nextReportAt'])
       // The report ledger (jobs claimed) and the missed records, for reconciliation: those items only.
       .bindTableActions(table('deliveries'), ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:UpdateItem'], { leadingKeys: ['report-ledger:*', 'report-missed:*'] })
       .bindQueue(messaging.report, 'REPORT_QUEUE_URL');
@@ -199,7 +214,8 @@ export class ComputeStack extends Stack {
       config,
       description: 'Suppresses addresses that bounced or complained (SES configuration set events via SNS).',
     });
-    this.sesEvents.bindTable(table('suppressions'), 'write');
+    // Suppresses (PutItem); lifting a suppression is the operator's CLI act, so no DeleteItem.
+    this.sesEvents.bindTableActions(table('suppressions'), ['dynamodb:PutItem']);
     this.sesEvents.fn.addEventSource(new SnsEventSource(Topic.fromTopicArn(this, 'SesEventsTopic', topicArn(this, messaging.sesEvents.topicName))));
     // SNS invokes asynchronously: an event still failing after Lambda's retries is kept here (and
     // alarmed on) instead of being dropped, so no bounce or complaint is lost.

@@ -24,21 +24,23 @@ import type { DataStack } from './DataStack';
 import type { MessagingStack } from './MessagingStack';
 
 /**
- * Requests per second (and burst) the whole link endpoint accepts: people clicking links. A cap
- * for the functions and tables behind it; what one client may send is limited by the WAF
- * (`linkRateLimit`, per IP address), so one script cannot use this up for everyone.
+ * Requests per second (and burst) the whole link endpoint accepts. Shared by every client, so it
+ * is set high enough that the clients the WAF lets through (`linkRateLimit` each) cannot fill it
+ * before they number in the hundreds (the arithmetic is in docs/security.md); POSTs carrying no
+ * well-formed token never count (the WAF blocks them first). There is no per-method throttle on
+ * `POST /revoke` any more: a shared cap there was the cheapest target of a flood; the signer is
+ * guarded by its own reserved concurrency and by the page, which invokes it only for a verified,
+ * freshly consumed link.
  */
-export const LINK_ENDPOINT_THROTTLE = { rateLimit: 20, burstLimit: 40 };
+export const LINK_ENDPOINT_THROTTLE = { rateLimit: 200, burstLimit: 400 };
 
 /**
- * Confirmed revocations (`POST /revoke`) per second (and burst): each one holds a `sign-revocation`
- * instance (reserved concurrency `signerConcurrency`) for a few chain round trips, so a flood of
- * confirmations is turned away at the API (429) instead of reaching the signer and the chain.
+ * Reserved concurrency of `revoke-page`: a flood of page requests cannot take concurrency from
+ * collect and notify, and they cannot starve it either. A junk POST is answered from the token's
+ * format or signature alone, without a DynamoDB call or an invoke (milliseconds), so the stage's
+ * whole rate of junk holds only a few instances.
  */
-export const REVOKE_POST_THROTTLE = { rateLimit: 2, burstLimit: 5 };
-
-/** The paths whose POST is throttled at {@link REVOKE_POST_THROTTLE}: each confirmed POST leads to signing. */
-export const REVOKE_POST_PATHS = ['revoke', 'revoke-all'] as const;
+export const REVOKE_PAGE_CONCURRENCY = 20;
 
 /**
  * Reserved concurrency of `revoke-all-worker`: one less than the signer's, so the queue can never
@@ -68,7 +70,8 @@ export interface WebStackProps extends StackProps {
  * The link endpoint and the revocation path: a regional REST API with `GET|POST /revoke`
  * (revoke-page), `GET|POST /revoke-all` (revoke-all-page, which queues on the revocations FIFO
  * queue for `revoke-all-worker`), `GET|POST /unsubscribe`, `/preferences` and `/snooze` (preferences-page), behind a
- * WAF web ACL associated with its stage (per-client rate limits, the AWS IP reputation list), and
+ * WAF web ACL associated with its stage (per-client rate limits, stricter for anonymous addresses,
+ * the AWS IP reputation list, POSTs without a well-formed link token refused), and
  * the private `sign-revocation` function, invocable by `revoke-page` and `revoke-all-worker` only, allowed to sign with the
  * owner keys of the keys stack. The web ACL sits on the stage itself, so every way in (the custom
  * domain, or the execute-api endpoint when there is none) goes through it. It exports nothing: the
@@ -106,9 +109,6 @@ export class WebStack extends Stack {
         stageName: LINK_API_STAGE,
         throttlingRateLimit: LINK_ENDPOINT_THROTTLE.rateLimit,
         throttlingBurstLimit: LINK_ENDPOINT_THROTTLE.burstLimit,
-        methodOptions: Object.fromEntries(
-          REVOKE_POST_PATHS.map((path) => [`/${path}/POST`, { throttlingRateLimit: REVOKE_POST_THROTTLE.rateLimit, throttlingBurstLimit: REVOKE_POST_THROTTLE.burstLimit }]),
-        ),
         tracingEnabled: config.tracing,
         accessLogDestination: new LogGroupLogDestination(accessLogs),
         // Resource path and method, never the request path or query string: link tokens must not reach the logs.
@@ -169,9 +169,12 @@ export class WebStack extends Stack {
       handler: 'revoke-page',
       config,
       description: 'Public: revocation confirmation page (GET) and confirmed revocation (POST).',
+      reservedConcurrency: REVOKE_PAGE_CONCURRENCY,
     });
     this.revokePage
       .bindTables(table, ['accounts', 'delegates', 'suppressions'], 'read')
+      // Whether any recipient still gets security notices (the result email): one BatchGetItem.
+      .bindTableActions(table('preferences'), ['dynamodb:BatchGetItem'])
       // Consumes a revoke token (conditional put) and releases it when nothing was sent (delete).
       .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem'], { leadingKeys: ['revoke#*'] })
       .bindSecret(data.linkSecretName)
@@ -216,8 +219,10 @@ export class WebStack extends Stack {
       description: 'Public: email preferences, unsubscribe by category (incl. RFC 8058 one-click POST) and snooze pages.',
     });
     this.preferencesPage
-      // Opt-outs by category: read, add one (UpdateItem ADD), replace the set (UpdateItem, keeping the recipient record); never suppressions.
-      .bindTableActions(table('preferences'), ['dynamodb:GetItem', 'dynamodb:UpdateItem'])
+      // Opt-outs by category and link epoch: read; add or replace the opt-outs, stamp a mailed link
+      // (UpdateItem of those attributes only: never the link epoch or a recipient's schedule); never suppressions.
+      .bindTableActions(table('preferences'), ['dynamodb:GetItem'])
+      .bindUpdateItem(table('preferences'), ['email', 'optOuts', 'updatedAt', 'linkMailedAt'])
       // A recipient's snooze reads the account's recipient-snoozes item, then writes it back conditionally.
       .bindTableActions(table('alerts'), ['dynamodb:GetItem', 'dynamodb:PutItem'])
       // The snoozed account's label, zone and recipients: one item read.
@@ -226,6 +231,8 @@ export class WebStack extends Stack {
       // updates, and no revoke token: it can neither create nor alter one.
       .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem'], { leadingKeys: ['snooze#*'] })
       .bindSecret(data.linkSecretName)
+      // The mailbox's own notices: the security-off confirmation and notice, a new preferences link.
+      .bindMail(messaging.mail)
       .bindPublicBaseUrl(this.publicBaseUrl);
 
     const pages: Record<(typeof LINK_ROUTES)[keyof typeof LINK_ROUTES], IFunction> = {

@@ -189,18 +189,19 @@ describe('IAM statements', () => {
 
   it('gives each function exactly its item actions on each table (evaluated)', () => {
     const expected: Record<HandlerName, Partial<Record<TableId, string[]>>> = {
-      dispatch: { accounts: RW },
-      collect: { accounts: RW, curves: RW, snapshots: RW, alerts: RW, delegates: RW },
-      notify: { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, preferences: READ, alerts: ['GetItem'], deliveries: RW, channels: ['Query'] },
-      'report-dispatch': { accounts: RW, preferences: ['Query', 'UpdateItem'], deliveries: ['BatchGetItem', 'GetItem', 'UpdateItem'] },
+      // UpdateItem on accounts (and preferences below) is allowed only with its attributes named: see the next test.
+      dispatch: { accounts: READ },
+      collect: { accounts: READ, curves: [...READ, 'UpdateItem', 'BatchWriteItem'], snapshots: [...READ, 'PutItem'], alerts: [...READ, 'PutItem'], delegates: [...READ, 'UpdateItem', 'BatchWriteItem'] },
+      notify: { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, preferences: READ, alerts: ['GetItem'], deliveries: RW },
+      'report-dispatch': { accounts: READ, preferences: ['Query'], deliveries: ['BatchGetItem', 'GetItem', 'UpdateItem'] },
       'daily-report': { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, preferences: READ, deliveries: RW },
-      'revoke-page': { accounts: READ, delegates: READ, suppressions: READ, tokens: ['PutItem', 'DeleteItem'] },
+      'revoke-page': { accounts: READ, delegates: READ, suppressions: READ, preferences: ['BatchGetItem'], tokens: ['PutItem', 'DeleteItem'] },
       'revoke-all-page': { accounts: ['GetItem'], delegates: ['Query'], tokens: ['GetItem', 'UpdateItem'] },
       'revoke-all-worker': { tokens: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'] },
       'channel-worker': { channels: ['GetItem', 'UpdateItem'], deliveries: ['UpdateItem'], accounts: ['GetItem'], suppressions: ['BatchGetItem'], preferences: ['BatchGetItem'] },
-      'preferences-page': { preferences: ['GetItem', 'UpdateItem'], alerts: ['GetItem', 'PutItem'], accounts: ['GetItem'], tokens: ['PutItem', 'DeleteItem'] },
+      'preferences-page': { preferences: ['GetItem'], alerts: ['GetItem', 'PutItem'], accounts: ['GetItem'], tokens: ['PutItem', 'DeleteItem'] },
       'sign-revocation': { accounts: READ, leases: WRITE, audit: ['PutItem'], tokens: ['GetItem', 'UpdateItem'] },
-      'ses-events': { suppressions: WRITE },
+      'ses-events': { suppressions: ['PutItem'] },
     };
     for (const name of HANDLER_NAMES) {
       const actual = Object.fromEntries(
@@ -209,6 +210,38 @@ describe('IAM statements', () => {
       const wanted = Object.fromEntries(Object.entries(expected[name]).map(([id, actions]) => [id, [...(actions as string[])].sort()]));
       expect(actual, name).toEqual(wanted);
     }
+  });
+
+  it('allows UpdateItem on accounts and preferences only naming the attributes each function writes (dynamodb:Attributes, Null, ReturnValues)', () => {
+    const update = (owner: string, table: TableId, attributes: string[] | undefined, returnValues?: string) =>
+      decide(owner, 'dynamodb:UpdateItem', tableArn(table), {
+        ...(attributes === undefined ? {} : { 'dynamodb:Attributes': attributes }),
+        ...(returnValues === undefined ? {} : { 'dynamodb:ReturnValues': returnValues }),
+      });
+    const allowed: [string, TableId, string[]][] = [
+      ['dispatch', 'accounts', ['address', 'nextDueAt', 'slotCadence', 'slotMinute']],
+      ['dispatch', 'accounts', ['address', 'dispatchedThrough']],
+      ['collect', 'accounts', ['address', 'delegateMark']],
+      ['collect', 'accounts', ['address', 'status', 'statusReason', 'consecutiveErrors', 'consecutiveEmptyPolls', 'polled', 'lastFailure']],
+      ['report-dispatch', 'accounts', ['address', 'nextReportAt']],
+      ['report-dispatch', 'preferences', ['email', 'nextReportAt']],
+      ['preferences-page', 'preferences', ['email', 'optOuts', 'updatedAt']],
+      ['preferences-page', 'preferences', ['email', 'linkMailedAt', 'updatedAt']],
+    ];
+    for (const [owner, table, attributes] of allowed) {
+      expect(update(owner, table, attributes), `${owner} ${table} ${attributes.join()}`).toBe('allow');
+      expect(update(owner, table, attributes, 'NONE'), `${owner} ${table} NONE`).toBe('allow');
+      // Without the key the ForAllValues test would be vacuously true: the Null condition refuses it.
+      expect(update(owner, table, undefined), `${owner} ${table} no attributes`).toBe('implicit-deny');
+      expect(update(owner, table, attributes, 'ALL_NEW'), `${owner} ${table} ALL_NEW`).toBe('implicit-deny');
+    }
+    // What a compromised function would rewrite: an account's recipients or signer, a recipient's link epoch or schedule.
+    for (const owner of ['dispatch', 'collect', 'report-dispatch']) {
+      for (const attribute of ['emails', 'signer', 'drawdownThresholds']) expect(update(owner, 'accounts', ['address', attribute]), `${owner} ${attribute}`).toBe('implicit-deny');
+    }
+    for (const attribute of ['linksRevokedAt', 'nextReportAt', 'mode']) expect(update('preferences-page', 'preferences', ['email', attribute]), attribute).toBe('implicit-deny');
+    expect(update('report-dispatch', 'preferences', ['email', 'optOuts'])).toBe('implicit-deny');
+    for (const owner of ['notify', 'daily-report', 'revoke-page', 'sign-revocation', 'ses-events']) expect(update(owner, 'accounts', ['address', 'nextReportAt']), owner).toBe('implicit-deny');
   });
 
   it('lets only sign-revocation touch revoke-token marks: no other role can update a token, and it cannot create or delete one', () => {
@@ -294,8 +327,9 @@ describe('IAM statements', () => {
     const identity = `arn:aws:ses:${TEST_REGION}:${TEST_ACCOUNT}:identity/sentinel.example.com`;
     const send = (r: RolePolicy, from: string): string =>
       evaluate(r.statements, { principal: r.principal, action: 'ses:SendRawEmail', resource: identity, context: { 'ses:FromAddress': from } });
-    // The channel worker: the broken-channel email only.
-    expect(roles.filter((r) => send(r, TEST_CONTEXT.mailFrom) === 'allow').map((r) => r.owner).sort()).toEqual(['channel-worker', 'daily-report', 'notify']);
+    // The channel worker mails the broken-channel email; preferences-page mails a mailbox its own notices (security-off confirmation and notice, a new preferences link).
+    expect(roles.filter((r) => send(r, TEST_CONTEXT.mailFrom) === 'allow').map((r) => r.owner).sort()).toEqual(['channel-worker', 'daily-report', 'notify', 'preferences-page']);
+    expect(send(roleOf('preferences-page'), 'someone-else@sentinel.example.com')).not.toBe('allow');
     expect(send(roleOf('notify'), 'someone-else@sentinel.example.com')).not.toBe('allow');
     const configSet = `arn:aws:ses:${TEST_REGION}:${TEST_ACCOUNT}:configuration-set/sentinel-devnet-mail`;
     expect(decide('notify', 'ses:SendRawEmail', configSet, { 'ses:FromAddress': TEST_CONTEXT.mailFrom })).toBe('allow');

@@ -16,8 +16,9 @@ import { REVOCATION_MAX_RECEIVE_COUNT, REVOCATION_QUEUE } from '../../functions/
 import { TABLES } from '../../functions/store/tableDefinitions';
 import { worstCaseRps } from '../../infra/config/chainRateBudget';
 import { STAGE_ENV } from '../../infra/constructs/SentinelFunction';
-import { LINK_ENDPOINT_THROTTLE, LINK_ROUTES, REVOKE_POST_THROTTLE, revokeAllWorkerConcurrency } from '../../infra/stacks/WebStack';
-import { LINK_FIREWALL_RULES } from '../../infra/constructs/LinkFirewall';
+import { LINK_ENDPOINT_THROTTLE, LINK_ROUTES, REVOKE_PAGE_CONCURRENCY, revokeAllWorkerConcurrency } from '../../infra/stacks/WebStack';
+import { ANONYMOUS_POST_RATE_LIMIT, LINK_FIREWALL_RULES, WELL_FORMED_TOKEN } from '../../infra/constructs/LinkFirewall';
+import { junkClientsToBlockConfirm } from './floodArithmetic';
 import { LINK_API_STAGE } from '../../infra/config/resourceNames';
 import { LINK_RATE_WINDOW_SECONDS } from '../../infra/config/stageConfig';
 import { LINK_FLOOD_BLOCKED_ALARM } from '../../infra/stacks/MonitoringStack';
@@ -232,7 +233,7 @@ describe('functions', () => {
     expect(vars('revoke-page')).toEqual(['LINK_SECRET_ARN', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX', 'SIGN_REVOCATION_FUNCTION_NAME']);
     expect(vars('revoke-all-page')).toEqual(['LINK_SECRET_ARN', 'PUBLIC_BASE_URL', 'REVOCATION_QUEUE_URL', 'SENTINEL_TABLE_PREFIX']);
     expect(vars('revoke-all-worker')).toEqual(['NOTIFY_QUEUE_URL', 'PROTECTION_PARAMETER_NAME', 'SENTINEL_TABLE_PREFIX', 'SIGN_REVOCATION_FUNCTION_NAME']);
-    expect(vars('preferences-page')).toEqual(['LINK_SECRET_ARN', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX']);
+    expect(vars('preferences-page')).toEqual(['LINK_SECRET_ARN', 'MAIL_FROM', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX', 'SES_CONFIGURATION_SET']);
     expect(vars('sign-revocation')).toEqual(['CHAIN_RPS', 'NOTIFY_QUEUE_URL', 'PROTECTION_PARAMETER_NAME', 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL', 'SENTINEL_TABLE_PREFIX']);
     expect(vars('ses-events')).toEqual(['SENTINEL_TABLE_PREFIX']);
   });
@@ -354,6 +355,8 @@ describe('event sources', () => {
 
   it('counts every sending event (incl. rejects, rendering failures, delivery delays) in CloudWatch, with reputation metrics on', () => {
     synth.templates.messaging.hasResourceProperties('AWS::SES::ConfigurationSet', { ReputationOptions: { ReputationMetricsEnabled: true } });
+    // Emails carry bearer links: delivered over TLS or not at all.
+    synth.templates.messaging.hasResourceProperties('AWS::SES::ConfigurationSet', { DeliveryOptions: { TlsPolicy: 'REQUIRE' } });
     synth.templates.messaging.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', {
       EventDestination: {
         Enabled: true,
@@ -408,7 +411,7 @@ describe('link endpoint', () => {
     expect(methods().some(({ method }) => JSON.stringify(method).includes(signer))).toBe(false);
   });
 
-  it('throttles the stage, POST /revoke tighter, and access-logs it without the path or query string', () => {
+  it('throttles the stage only (no per-method cap on POST /revoke a flood could fill), and access-logs it without the path or query string', () => {
     const stages = resourcesOf('AWS::ApiGateway::Stage');
     expect(stages).toHaveLength(1);
     const stage = props(stages[0]?.[1] as Resource);
@@ -417,17 +420,33 @@ describe('link endpoint', () => {
     expect(settings).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ ResourcePath: '/*', HttpMethod: '*', ThrottlingRateLimit: LINK_ENDPOINT_THROTTLE.rateLimit, ThrottlingBurstLimit: LINK_ENDPOINT_THROTTLE.burstLimit }),
-        // Confirmed revocations have a tighter limit of their own (they hold a signer instance each).
-        expect.objectContaining({ ResourcePath: '/~1revoke', HttpMethod: 'POST', ThrottlingRateLimit: REVOKE_POST_THROTTLE.rateLimit, ThrottlingBurstLimit: REVOKE_POST_THROTTLE.burstLimit }),
-        // A confirmed revoke-all queues up to 50 signings: the same limit.
-        expect.objectContaining({ ResourcePath: '/~1revoke-all', HttpMethod: 'POST', ThrottlingRateLimit: REVOKE_POST_THROTTLE.rateLimit, ThrottlingBurstLimit: REVOKE_POST_THROTTLE.burstLimit }),
       ]),
     );
-    expect(REVOKE_POST_THROTTLE.rateLimit).toBeLessThan(LINK_ENDPOINT_THROTTLE.rateLimit);
+    expect(settings.filter((setting) => setting['ResourcePath'] !== '/*')).toEqual([]);
     // No execution logging: at INFO it would record query strings (link tokens).
     for (const setting of settings) expect(setting['LoggingLevel'] ?? 'OFF').toBe('OFF');
     const format = (stage['AccessLogSetting'] as { Format: string }).Format;
     expect(format).not.toMatch(/\$context\.(path|querystring|requestOverride)|\$input|\$method\.request/i);
+  });
+
+  it('reserves concurrency for revoke-page, and junk needs ten times the clients it did to block a valid confirmation', () => {
+    const revokePage = props(functionNamed('revoke-page'))['ReservedConcurrentExecutions'] as number;
+    expect(revokePage).toBe(REVOKE_PAGE_CONCURRENCY);
+    const stage = props(resourcesOf('AWS::ApiGateway::Stage')[0]?.[1] as Resource);
+    const settings = stage['MethodSettings'] as { ResourcePath: string; HttpMethod: string; ThrottlingRateLimit: number }[];
+    const after = junkClientsToBlockConfirm({ waf: synth.stacks.config.linkRateLimit, stageRps: settings.find((s) => s.ResourcePath === '/*')?.ThrottlingRateLimit ?? 0, revokePostRps: null });
+    // The limits before issue 22: stage 20/s, POST /revoke 2/s, every POST counted.
+    const before = junkClientsToBlockConfirm({ waf: { requests: 100, posts: 20 }, stageRps: 20, revokePostRps: 2 });
+    expect(before).toEqual({ clients: 30, by: 'revoke POST throttle' });
+    expect(after).toEqual({ clients: 600, by: 'stage throttle' });
+  });
+
+  it('a well-formed token passes the WAF\'s format rule in a form body and a link\'s query; junk does not', () => {
+    const format = new RegExp(WELL_FORMED_TOKEN);
+    const token = `v1.${Buffer.from('{"purpose":"revoke"}').toString('base64url')}.${'A'.repeat(42)}w`;
+    expect(format.test(new URLSearchParams({ token, csrf: 'x' }).toString())).toBe(true);
+    expect(format.test(`csrf=x&token=${encodeURIComponent(token)}`)).toBe(true);
+    for (const junk of ['', 'token=', 'token=junk', `token=v1.abc.${'A'.repeat(42)}`, `xtoken=${token}`, 'List-Unsubscribe=One-Click']) expect(format.test(junk), junk).toBe(false);
   });
 
   it('puts a regional WAF web ACL on the stage: IP reputation list, then per-client (IP) rate limits from the stage config, 429 above them', () => {
@@ -439,9 +458,33 @@ describe('link endpoint', () => {
     const rule = (name: string): Record<string, unknown> | undefined => rules.find((r) => r['Name'] === name);
     expect(rules.map((r) => [r['Priority'], r['Name']])).toEqual([
       [0, LINK_FIREWALL_RULES.ipReputation],
-      [1, LINK_FIREWALL_RULES.perClient],
-      [2, LINK_FIREWALL_RULES.perClientPosts],
+      [1, LINK_FIREWALL_RULES.anonymousIp],
+      [2, LINK_FIREWALL_RULES.malformedPost],
+      [3, LINK_FIREWALL_RULES.perClient],
+      [4, LINK_FIREWALL_RULES.perClientPosts],
+      [5, LINK_FIREWALL_RULES.anonymousPosts],
     ]);
+    // The anonymous-IP list only labels (Count); its labels scope a stricter POST rate.
+    expect(rule(LINK_FIREWALL_RULES.anonymousIp)).toMatchObject({
+      OverrideAction: { Count: {} },
+      Statement: { ManagedRuleGroupStatement: { VendorName: 'AWS', Name: 'AWSManagedRulesAnonymousIpList' } },
+    });
+    expect(rule(LINK_FIREWALL_RULES.anonymousPosts)).toMatchObject({
+      Statement: {
+        RateBasedStatement: {
+          Limit: ANONYMOUS_POST_RATE_LIMIT,
+          AggregateKeyType: 'IP',
+          ScopeDownStatement: { AndStatement: { Statements: [{ ByteMatchStatement: { SearchString: 'POST' } }, { LabelMatchStatement: { Scope: 'NAMESPACE', Key: 'awswaf:managed:aws:anonymous-ip-list:' } }] } },
+        },
+      },
+    });
+    // A POST with no well-formed token in its body or query is refused (400) before any rate rule counts it.
+    const malformed = JSON.stringify(rule(LINK_FIREWALL_RULES.malformedPost));
+    expect(rule(LINK_FIREWALL_RULES.malformedPost)).toMatchObject({ Action: { Block: { CustomResponse: { ResponseCode: 400 } } } });
+    expect(malformed).toContain('"NotStatement"');
+    expect(malformed.match(/"RegexString":"([^"]+)"/g)).toHaveLength(2);
+    expect(malformed).toContain('"Body":{"OversizeHandling":"CONTINUE"}');
+    expect(malformed).toContain('"QueryString":{}');
     expect(rule(LINK_FIREWALL_RULES.ipReputation)).toMatchObject({
       OverrideAction: { None: {} },
       Statement: { ManagedRuleGroupStatement: { VendorName: 'AWS', Name: 'AWSManagedRulesAmazonIpReputationList' } },

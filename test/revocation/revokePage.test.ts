@@ -99,6 +99,16 @@ describe('revoke page over HTTP, against the simulator', () => {
     expect(done.html).toContain('No confirmation email is sent');
   });
 
+  it('does not promise a confirmation email when every recipient turned security notices off', async () => {
+    const account = await world.trackAccount({ label: 'security-off', delegates: ['bot'] });
+    for (const email of account.emails) await world.repos.preferences.optOut(email, ['security']);
+    const form = formOf(await getPage(world.revokeLink(account.address, account.delegates[0]!.address)));
+    const done = await submitForm(form.action, form.fields);
+    expect(titleOf(done)).toBe('API key revoked');
+    expect(done.html).not.toContain('confirmation email is on its way');
+    expect(done.html).toContain('No confirmation email is sent');
+  });
+
   it('a plain GET (as a mail scanner does) revokes and consumes nothing', async () => {
     const account = await world.trackAccount({ label: 'scanner', delegates: ['bot'] });
     const delegate = account.delegates[0]!;
@@ -126,8 +136,10 @@ describe('revoke page over HTTP, against the simulator', () => {
     expect(noCsrf.status).toBe(403);
     const wrongCsrf = await submitForm(form.action, { ...form.fields, csrf: 'A'.repeat(43) });
     expect(wrongCsrf.status).toBe(403);
-    const asJson = await fetch(form.action, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(form.fields) });
+    const asJson = await fetch(form.action, { method: 'POST', headers: { 'content-type': 'application/json', origin: new URL(form.action).origin }, body: JSON.stringify(form.fields) });
     expect(asJson.status).toBe(400);
+    // A script sending none of Origin, Referer, Sec-Fetch-Site is refused whatever the form holds.
+    expect((await submitForm(form.action, form.fields, {})).status).toBe(403);
 
     expect(await delegatesOf(account.address)).toContain(delegate.address);
     const done = await submitForm(form.action, form.fields);

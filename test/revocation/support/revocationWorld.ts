@@ -1,3 +1,5 @@
+import { mailboxNotices } from '../../../functions/services/preferences/mailboxNotice';
+import { sesSender } from '../../delivery/mailHarness';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, Context, SQSEvent } from 'aws-lambda';
 import { createChainClient } from '../../../functions/chain/chainClient';
@@ -176,6 +178,7 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
     delegates: repos.delegates,
     tokens: repos.tokens,
     suppressions: repos.suppressions,
+    preferences: repos.preferences,
     signer,
     now: Date.now,
     log: silentLog,
@@ -199,6 +202,7 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
     alerts: repos.alerts,
     accounts: repos.accounts,
     tokens: repos.tokens,
+    mailbox: mailboxNotices({ sender: sesSender(), mailFrom: 'sentinel@example.com', now: Date.now }),
     now: Date.now,
     log: silentLog,
   });
