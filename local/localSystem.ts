@@ -219,7 +219,11 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     reconcile: reconcileDepsFrom(settings, { repos, sender: () => governor.sender(ses, 'alert'), log, counters }),
     log,
     now,
-    consumer: createReportWorker(mail),
+    // With the deployed redelivery, a failed job's backoff is set on the local queue as on SQS.
+    consumer: createReportWorker({
+      ...mail,
+      ...(options.reportRetries === undefined ? { visibility: { change: (message, seconds) => reports.reportQueue.change(message, seconds) } } : {}),
+    }),
     ...(options.clock ? { queueClock: options.clock } : {}),
     ...(options.reportRetries === undefined ? {} : { retries: options.reportRetries }),
   });

@@ -76,7 +76,8 @@ export const HANDLER_CATALOG = {
     requires: { settings: ['PUBLIC_BASE_URL'], linkSecret: true },
     // Rendering (Handlebars, inlined CSS, chart PNG) is CPU-bound: more memory buys CPU.
     sizing: { timeoutSeconds: 60, memoryMb: 1024 },
-    sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-ses'],
+    // SQS: a failed record's backoff (ChangeMessageVisibility).
+    sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-ses', 'client-sqs'],
     bundle: MAIL,
   },
   'daily-report': {
@@ -85,7 +86,7 @@ export const HANDLER_CATALOG = {
     // The report worker: a batch of reports rendered in parallel (1 vCPU), sent at its share of the
     // mail rate, throttled sends backed off for up to ~30 s.
     sizing: { timeoutSeconds: 120, memoryMb: 1769 },
-    sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-ses'],
+    sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-ses', 'client-sqs'],
     bundle: MAIL,
   },
   'revoke-page': {

@@ -2,6 +2,7 @@ import { notifyMessageSchema } from '../messages/notifyMessage';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { mailerDepsFromEnv } from '../runtime/mailerDepsFromEnv';
 import { sqsHandler, type SqsHandlerDeps } from '../runtime/sqsHandler';
+import { consumerQueue } from '../runtime/consumerQueue';
 import { AccountsRepository } from '../store/accountsRepository';
 import { AlertStateRepository } from '../store/alertStateRepository';
 import { CurvesRepository } from '../store/curvesRepository';
@@ -42,6 +43,7 @@ export function createNotifyHandler(deps: NotifyDeps) {
       else deps.log.info('notification handled', { ...about, outcome });
     },
     retry: { metric: 'NotificationRetries', level: 'warn', message: 'notification to be retried' },
+    queue: consumerQueue('notify'),
   });
 }
 

@@ -252,6 +252,16 @@ describe('IAM statements', () => {
     expect(senders('report')).toEqual(['report-dispatch']);
     expect(senders('collect-dlq')).toEqual([]);
   });
+
+  it("lets each consumer set a failed record's backoff on its own queue alone (sqs:ChangeMessageVisibility)", () => {
+    const queue = (name: string): string => `arn:aws:sqs:${TEST_REGION}:${TEST_ACCOUNT}:sentinel-devnet-${name}`;
+    const changers = (name: string): string[] =>
+      roles.filter((r) => evaluate(r.statements, { principal: r.principal, action: 'sqs:ChangeMessageVisibility', resource: queue(name) }) === 'allow').map((r) => r.owner).sort();
+    expect(changers('collect')).toEqual(['collect']);
+    expect(changers('notify')).toEqual(['notify']);
+    expect(changers('report')).toEqual(['daily-report']);
+    expect(changers('report-dlq')).toEqual([]);
+  });
 });
 
 describe('owner keys', () => {
