@@ -98,12 +98,12 @@ export function localEmailRenderer(settings: Settings): EmailRenderer {
 
 /** The ports of the mail services (notify, daily report) over the configured templates, sending through `sender` (a governed one). */
 export function localMailDeps(
-  options: Pick<LocalSystemOptions, 'settings' | 'repos' | 'log' | 'counters' | 'now'>,
+  options: Pick<LocalSystemOptions, 'settings' | 'repos' | 'log' | 'counters' | 'now'> & Partial<Pick<LocalSystemOptions, 'clock'>>,
   links: ActionLinks,
   chain: ChainClient,
   sender: MailSender,
 ): ReportDeps {
-  const { settings } = options;
+  const { settings, clock } = options;
   const deps = {
     repos: options.repos,
     chain,
@@ -114,6 +114,8 @@ export function localMailDeps(
     log: options.log,
     counters: options.counters,
     now: options.now,
+    storedDataGraceMs: settings.REPORT_STORED_DATA_GRACE_SECONDS * 1_000,
+    ...(clock ? { sleep: (ms: number) => clock.sleep(ms) } : {}),
   };
   return { ...deps, digest: digestSenderFor(deps) };
 }

@@ -69,11 +69,11 @@ async function sendAccountJob(deps: ReportDeps, job: AccountReportJob, now: numb
   const account = await deps.repos.accounts.get(job.address);
   if (!account) return { kind: 'skipped', reason: 'the account is no longer tracked' };
   const recipients = await accountFollowers(deps.repos.recipients, account);
-  return sendAccountReport(deps, account, { kind: 'scheduled', reportDate: job.reportDate }, now, recipients);
+  return sendAccountReport(deps, account, { kind: 'scheduled', reportDate: job.reportDate, dueAt: job.dueAt }, now, recipients);
 }
 
 async function sendRecipientJob(deps: ReportDeps, job: RecipientReportJob, now: number): Promise<ReportJobOutcome> {
   const record = await deps.repos.recipients.get(job.email);
   if (!record) return { kind: 'skipped', reason: 'the recipient has no record any more' };
-  return { kind: 'recipient', result: await sendRecipientReports(deps, record, { kind: 'scheduled', reportDate: job.reportDate }, now) };
+  return { kind: 'recipient', result: await sendRecipientReports(deps, record, { kind: 'scheduled', reportDate: job.reportDate, dueAt: job.dueAt }, now) };
 }
