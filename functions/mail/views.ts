@@ -308,6 +308,8 @@ export const drawdownAlertViewSchema = z.object({
   /** Hysteresis: the level re-arms after recovering below `thresholdPct - rearmMarginPct`. */
   rearmMarginPct: z.number().min(0).max(100),
   lastPointAtMs: timestampMs,
+  /** A crossing found in a filled gap (after an outage): when it happened, and how late this alert is when older than the stale limit. */
+  crossing: z.object({ atMs: timestampMs, lateBy: shortText(40).nullable() }).nullish(),
   chart: chartRefSchema.nullable(),
   snoozeLinks: z.array(snoozeLinkSchema),
   revokeAll: revokeAllLinkSchema.nullable().default(null),
