@@ -101,12 +101,12 @@ export function localEmailRenderer(settings: Settings): EmailRenderer {
 
 /** The ports of the mail services (notify, daily report) over the configured templates, sending through `sender` (a governed one). */
 export function localMailDeps(
-  options: Pick<LocalSystemOptions, 'settings' | 'repos' | 'log' | 'counters' | 'now'>,
+  options: Pick<LocalSystemOptions, 'settings' | 'repos' | 'log' | 'counters' | 'now'> & Partial<Pick<LocalSystemOptions, 'clock'>>,
   links: ActionLinks,
   chain: ChainClient,
   sender: MailSender,
 ): ReportDeps {
-  const { settings } = options;
+  const { settings, clock } = options;
   const deps = {
     repos: options.repos,
     chain,
@@ -117,6 +117,8 @@ export function localMailDeps(
     log: options.log,
     counters: options.counters,
     now: options.now,
+    storedDataGraceMs: settings.REPORT_STORED_DATA_GRACE_SECONDS * 1_000,
+    ...(clock ? { sleep: (ms: number) => clock.sleep(ms) } : {}),
   };
   return { ...deps, digest: digestSenderFor(deps) };
 }
@@ -224,7 +226,11 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     reconcile: reconcileDepsFrom(settings, { repos, sender: () => governor.sender(ses, 'alert'), log, counters }),
     log,
     now,
-    consumer: createReportWorker(mail),
+    // With the deployed redelivery, a failed job's backoff is set on the local queue as on SQS.
+    consumer: createReportWorker({
+      ...mail,
+      ...(options.reportRetries === undefined ? { visibility: { change: (message, seconds) => reports.reportQueue.change(message, seconds) } } : {}),
+    }),
     ...(options.clock ? { queueClock: options.clock } : {}),
     ...(options.reportRetries === undefined ? {} : { retries: options.reportRetries }),
   });

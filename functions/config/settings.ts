@@ -37,6 +37,8 @@ export const settingsSchema = z.object({
    * it as missed; default the report queue's retry window (its visibility timeout x receive count, 60).
    */
   REPORT_MISSED_GRACE_MINUTES: z.coerce.number().int().min(1).max(1_440).optional(),
+  /** Seconds after its due time a report whose chain reads still fail is built from stored data (0–600). */
+  REPORT_STORED_DATA_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(60),
   CHAIN_RPS: z.coerce.number().positive().max(10_000).default(20),
   CHAIN_TIMEOUT_MS: z.coerce.number().int().positive().max(300_000).default(10_000),
   /** Retries of a chain request after its first attempt. */

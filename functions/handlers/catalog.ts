@@ -78,7 +78,7 @@ export const HANDLER_CATALOG = {
     requires: { settings: ['PUBLIC_BASE_URL', 'CHANNEL_QUEUE_URL'], linkSecret: true },
     // Rendering (Handlebars, inlined CSS, chart PNG) is CPU-bound: more memory buys CPU.
     sizing: { timeoutSeconds: 60, memoryMb: 1024 },
-    // The channel fan-out puts one job per routed channel on the channel queue.
+    // The channel fan-out puts one job per routed channel on the channel queue; a failed record's backoff (ChangeMessageVisibility).
     sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-ses', 'client-sqs'],
     bundle: MAIL,
   },
@@ -88,7 +88,7 @@ export const HANDLER_CATALOG = {
     // The report worker: a batch of reports rendered in parallel (1 vCPU), sent at its share of the
     // mail rate, throttled sends backed off for up to ~30 s.
     sizing: { timeoutSeconds: 120, memoryMb: 1769 },
-    sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-ses'],
+    sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-ses', 'client-sqs'],
     bundle: MAIL,
   },
   'revoke-page': {

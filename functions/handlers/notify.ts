@@ -5,6 +5,7 @@ import { sqsQueueFrom } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { mailerDepsFromEnv } from '../runtime/mailerDepsFromEnv';
 import { sqsHandler, type SqsHandlerDeps } from '../runtime/sqsHandler';
+import { consumerQueue } from '../runtime/consumerQueue';
 import { AccountsRepository } from '../store/accountsRepository';
 import { AlertStateRepository } from '../store/alertStateRepository';
 import { ChannelsRepository } from '../store/channelsRepository';
@@ -46,6 +47,7 @@ export function createNotifyHandler(deps: NotifyDeps) {
       else deps.log.info('notification handled', { ...about, outcome });
     },
     retry: { metric: 'NotificationRetries', level: 'warn', message: 'notification to be retried' },
+    queue: consumerQueue('notify'),
   });
 }
 

@@ -37,6 +37,10 @@ export const notifyMessageSchema = z.discriminatedUnion('kind', [
     equityNow: z.number(),
     pnlNow: z.number(),
     asOf: timestampMsSchema,
+    /** When the series first reached `level`, for a crossing found in a filled gap (after an outage). */
+    crossedAt: timestampMsSchema.optional(),
+    /** How late the alert is (`at - crossedAt`), when the crossing is older than the stale limit. */
+    lateByMs: z.number().int().min(0).optional(),
   }),
   z.object({ ...base, kind: z.literal('new-delegate'), delegate, firstSeenAt: timestampMsSchema }),
   z.object({

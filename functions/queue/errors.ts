@@ -1,6 +1,6 @@
 import { SentinelError } from '../shared/sentinelError';
 
-/** Sending to a queue failed as a whole (not just some entries). */
+/** A queue call failed as a whole (a send, not just some of its entries; a visibility change). */
 export class QueueError extends SentinelError {
   override readonly name = 'QueueError';
   constructor(

@@ -10,6 +10,7 @@ import { LinkTokenCodec } from '../links/linkToken';
 import { SesSender } from '../mail/send/sesSender';
 import type { MessageQueue } from '../queue/messageQueue';
 import { SqsQueue } from '../queue/sqsQueue';
+import { SqsMessageVisibility } from '../queue/sqsMessageVisibility';
 import { createDocumentClient, createDynamoDbClient } from '../store/documentClient';
 import { createRepositories, type Repositories } from '../store/repositories';
 import { repositoriesOf, type RepositoryClasses } from '../store/repositoriesOf';
@@ -78,6 +79,11 @@ export function sqsQueueFrom<T>(
   variable: 'COLLECT_QUEUE_URL' | 'NOTIFY_QUEUE_URL' | 'REPORT_QUEUE_URL' | 'CHANNEL_QUEUE_URL' | 'REVOCATION_QUEUE_URL',
 ): MessageQueue<T> {
   return new SqsQueue<T>(new SQSClient({ region: settings.AWS_REGION }), required(settings, variable));
+}
+
+/** Sets a failed SQS record's backoff (`ChangeMessageVisibility`); the event source's grant covers it. */
+export function messageVisibilityFrom(settings: Settings): SqsMessageVisibility {
+  return new SqsMessageVisibility(new SQSClient({ region: settings.AWS_REGION }));
 }
 
 /** The link secret to sign with, and the ones it replaced (newest first) that still verify. */

@@ -9,7 +9,8 @@ import { createObservability, type Counters, type Log, type Observability } from
 import type { ActionLinks } from '../links/actionLinks';
 import type { Repositories } from '../store/repositories';
 import type { RepositoryClasses } from '../store/repositoriesOf';
-import { actionLinksFrom, sesClientFrom, sesSenderFrom, someRepositoriesFrom } from './factories';
+import type { MessageVisibility } from '../queue/messageVisibility';
+import { actionLinksFrom, messageVisibilityFrom, sesClientFrom, sesSenderFrom, someRepositoriesFrom } from './factories';
 import { mailRateFrom } from '../mail/send/mailRate';
 
 /** What both mailer Lambdas are built from (see `mailerDepsFromEnv`), with the repositories named `K`. */
@@ -24,6 +25,8 @@ export interface MailerDeps<K extends keyof Repositories> {
   readonly flush: () => void;
   readonly addContext: Observability['addContext'];
   readonly deadlineMarginMs: number;
+  /** A failed record's backoff on its queue. */
+  readonly visibility: MessageVisibility;
   readonly now: () => number;
 }
 
@@ -54,6 +57,7 @@ export async function mailerDepsFromEnv<K extends keyof Repositories>(
     flush,
     addContext,
     deadlineMarginMs: settings.DEADLINE_MARGIN_MS,
+    visibility: messageVisibilityFrom(settings),
     now: Date.now,
   };
 }

@@ -40,6 +40,7 @@ export async function reportMailerDepsFromEnv(env: Readonly<Record<string, strin
   let chain: ChainClient | undefined;
   const deps = {
     ...mailer,
+    storedDataGraceMs: settings.REPORT_STORED_DATA_GRACE_SECONDS * 1_000,
     chain: { getPortfolio: (query, options) => (chain ??= chainFrom(settings, mailer.log)).getPortfolio(query, options) } satisfies ReportDeps['chain'],
   };
   return { ...deps, digest: digestSenderFor(deps) };

@@ -346,6 +346,16 @@ describe('IAM statements', () => {
     expect(senders('revocations.fifo')).toEqual(['revoke-all-page']);
     for (const dlq of ['collect-dlq', 'channel-dlq', 'revocations-dlq.fifo']) expect(senders(dlq), dlq).toEqual([]);
   });
+
+  it("lets each consumer set a failed record's backoff on its own queue alone (sqs:ChangeMessageVisibility)", () => {
+    const queue = (name: string): string => `arn:aws:sqs:${TEST_REGION}:${TEST_ACCOUNT}:sentinel-devnet-${name}`;
+    const changers = (name: string): string[] =>
+      roles.filter((r) => evaluate(r.statements, { principal: r.principal, action: 'sqs:ChangeMessageVisibility', resource: queue(name) }) === 'allow').map((r) => r.owner).sort();
+    expect(changers('collect')).toEqual(['collect']);
+    expect(changers('notify')).toEqual(['notify']);
+    expect(changers('report')).toEqual(['daily-report']);
+    expect(changers('report-dlq')).toEqual([]);
+  });
 });
 
 describe('owner keys', () => {

@@ -138,6 +138,17 @@ export const accountStatusSchema = z.object({
   reason: shortText(500).transform(withoutUrls).nullable(),
   /** Time of the newest stored curve point. */
   lastPointAtMs: timestampMs.nullable(),
+  /** Set when the chain did not answer and the figures come from stored data (shown at the top). */
+  storedData: z
+    .object({
+      /** When the chain was given up. */
+      chainFailedAtMs: timestampMs,
+      /** The newest stored point the figures reach. */
+      asOfMs: timestampMs.nullable(),
+      /** What of the chain's own figures is older or missing, as a sentence part. */
+      metricsNote: shortText(300),
+    })
+    .nullish(),
 });
 export type AccountStatus = z.input<typeof accountStatusSchema>;
 
@@ -251,6 +262,17 @@ export const digestViewSchema = z.object({
   chainWindowLabel: shortText(40),
   /** What the trend images show, e.g. `Equity over the last 30 days`. */
   trendCaption: shortText(120),
+  /** Set when some accounts' figures come from stored data because the chain did not answer (said at the top). */
+  storedData: z
+    .object({
+      /** Accounts built from stored data. */
+      accounts: z.number().int().min(1),
+      chainFailedAtMs: timestampMs,
+      /** The oldest of those accounts' newest stored points. */
+      asOfMs: timestampMs.nullable(),
+      metricsNote: shortText(300),
+    })
+    .nullish(),
   rows: z.array(digestRowSchema),
   /** Rows left out of the HTML to stay under the clipping limit (the text part has them all). */
   moreRows: z.number().int().min(0),
@@ -286,6 +308,8 @@ export const drawdownAlertViewSchema = z.object({
   /** Hysteresis: the level re-arms after recovering below `thresholdPct - rearmMarginPct`. */
   rearmMarginPct: z.number().min(0).max(100),
   lastPointAtMs: timestampMs,
+  /** A crossing found in a filled gap (after an outage): when it happened, and how late this alert is when older than the stale limit. */
+  crossing: z.object({ atMs: timestampMs, lateBy: shortText(40).nullable() }).nullish(),
   chart: chartRefSchema.nullable(),
   snoozeLinks: z.array(snoozeLinkSchema),
   revokeAll: revokeAllLinkSchema.nullable().default(null),

@@ -1,4 +1,6 @@
-import { drawdown } from '../../domain/drawdown';
+import { drawdown, drawdownCurve } from '../../domain/drawdown';
+import { deepestSince, firstReached } from '../../domain/gapCrossing';
+import { INTERVAL_MS } from '../../domain/interval';
 import { evaluateDrawdownAlerts, type DrawdownEvaluation, type LevelState } from '../../domain/alertMachine';
 import { isDataFresh } from '../../domain/staleness';
 import type { AccountRecord } from '../../store/accountItem';
@@ -100,7 +102,9 @@ export async function evaluateDrawdown(
       const quiet = { events: [], favourableDrawdownPct: null, crossingOnMarkedStepsOnly: false, commit: commitRollup };
       if (measured.currentPct === null || !measured.last) return { ...quiet, drawdownPct: null };
       const { currentPct, last } = measured;
-      if (levels.quietAround(currentPct, last)) return { ...quiet, drawdownPct: currentPct };
+      // A poll that filled a gap (more than one new step) is evaluated on the exact series, point by point.
+      const filledGap = writtenFromMs !== null && last.timestamp - writtenFromMs > INTERVAL_MS[account.interval];
+      if (!filledGap && levels.quietAround(currentPct, last)) return { ...quiet, drawdownPct: currentPct };
     }
   }
 
@@ -116,9 +120,18 @@ export async function evaluateDrawdown(
   const nothing: PendingAlerts = { events: [], drawdownPct: result?.currentPct ?? null, favourableDrawdownPct, crossingOnMarkedStepsOnly: false, commit: commitRollup };
   if (!result || !last || account.drawdownThresholds.length === 0) return nothing;
 
-  const evaluation = levels.evaluate(result.currentPct, last, series);
+  // In order: a gap's deepest point first (a level crossed during an outage fires once, even if
+  // the drawdown has recovered since), then the newest point from the states that left.
+  const curve = writtenFromMs === null ? [] : drawdownCurve(series);
+  const deepest = writtenFromMs === null ? null : deepestSince(curve, writtenFromMs);
+  const during = deepest && deepest.timestamp < last.timestamp && deepest.drawdownPct > result.currentPct ? levels.evaluate(deepest.drawdownPct, last, series) : null;
+  const afterGap = during ? new Map(during.decisions.map((d): [number, LevelState] => [d.level, d.nextState])) : undefined;
+  const evaluation = levels.evaluate(result.currentPct, last, series, afterGap);
   const moved = levels.moved(evaluation);
-  const notice = evaluation.notice;
+  const notice = during?.notice ?? evaluation.notice;
+  const crossedAt = notice && writtenFromMs !== null ? firstReached(curve, writtenFromMs, notice.level) : null;
+  const staleLimitMs = settings.staleAfterIntervals * INTERVAL_MS[account.interval];
+  const late = crossedAt !== null && now - crossedAt > staleLimitMs ? { lateByMs: now - crossedAt } : {};
   const events: NotifyEvent[] = notice
     ? [
         {
@@ -137,6 +150,8 @@ export async function evaluateDrawdown(
           equityNow: last.equity,
           pnlNow: last.pnl,
           asOf: last.timestamp,
+          ...(crossedAt === null ? {} : { crossedAt }),
+          ...late,
         },
       ]
     : [];
@@ -169,12 +184,13 @@ function levelContext(rules: readonly AlertState[], account: AccountRecord, now:
   );
   const snooze = snoozeStateSchema.safeParse(rules.find((r) => r.rule === SNOOZE_RULE)?.state);
 
-  const evaluate = (drawdownPct: number, last: SeriesPoint, series?: readonly SeriesPoint[]): DrawdownEvaluation =>
+  /** The machine at `drawdownPct`, from the stored states or from `from` (an earlier evaluation's, in the same poll). */
+  const evaluate = (drawdownPct: number, last: SeriesPoint, series?: readonly SeriesPoint[], from?: ReadonlyMap<number, LevelState>): DrawdownEvaluation =>
     evaluateDrawdownAlerts({
       account: account.address,
       drawdownPct,
       levels: account.drawdownThresholds,
-      states,
+      states: from ?? states,
       snoozedUntil: snooze.success ? snooze.data.until : null,
       now,
       dataFresh: isDataFresh(last.timestamp, now, account.interval, settings.staleAfterIntervals),

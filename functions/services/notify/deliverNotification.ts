@@ -20,7 +20,7 @@ import { categoryOfEmail } from '../../domain/mailCategory';
 import type { PreferencesRepository } from '../../store/preferencesRepository';
 import { recipientLinks } from '../delivery/recipientLinks';
 import { mailRecipients, noRecipientReason } from '../delivery/recipients';
-import { RetryLaterError } from '../delivery/retryLaterError';
+import { RetryLaterError } from '../../shared/retryLaterError';
 import { storedSeries } from '../../store/storedSeries';
 import { lookbackWindowMs } from '../../domain/lookbackWindow';
 import { fanOutNotice, type ChannelFanOutDeps } from './fanOutNotice';

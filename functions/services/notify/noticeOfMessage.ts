@@ -1,5 +1,5 @@
 import type { Notice, NoticeField, NoticeLink } from '../../domain/notice';
-import { formatMoney, formatPercent, formatTime } from '../../mail/render/format';
+import { formatDuration, formatMoney, formatPercent, formatTime } from '../../mail/render/format';
 import type { NotifyMessage } from '../../messages/notifyMessage';
 import { categoryOfEmail } from '../../domain/mailCategory';
 import { EMAIL_KIND_OF } from './emailKindOf';
@@ -63,6 +63,9 @@ export function noticeOfMessage(message: NotifyMessage, ctx: NoticeContext): Not
           { label: 'Equity', value: formatMoney(message.equityNow) },
           { label: 'Levels breached', value: message.levels.map((l) => `${l}%`).join(', ') },
           { label: 'As of', value: formatTime(message.asOf, zone) },
+          ...(message.crossedAt === undefined
+            ? []
+            : [{ label: 'Crossed', value: `${formatTime(message.crossedAt, zone)}${message.lateByMs === undefined ? '' : ` (this alert is late by ${formatDuration(message.lateByMs)})`}` }]),
         ],
         links: [{ label: 'Snooze 24 hours', url: ctx.snoozeUrl(SNOOZE_HOURS), action: 'snooze' }, ...revokeAllLinks(ctx)],
         chart: { alt: 'Equity and PnL over the last days' },

@@ -11,6 +11,7 @@ import type {
   SnoozeNoticeView,
 } from '../../mail/render/views';
 import type { NotifyMessage } from '../../messages/notifyMessage';
+import { formatDuration } from '../../mail/render/format';
 
 /** The snooze choices a drawdown alert offers. */
 export const SNOOZE_CHOICES: readonly { label: string; hours: number }[] = [
@@ -96,6 +97,7 @@ export function notificationEmail(message: NotifyMessage, ctx: NotificationConte
           thresholdsPct: [...configured],
           rearmMarginPct: ctx.rearmMarginPct,
           lastPointAtMs: message.asOf,
+          crossing: message.crossedAt === undefined ? null : { atMs: message.crossedAt, lateBy: message.lateByMs === undefined ? null : formatDuration(message.lateByMs) },
           chart: ctx.chart,
           snoozeLinks: SNOOZE_CHOICES.map((c) => ({ label: c.label, url: ctx.links.snoozeUrl(c.hours) })),
           revokeAll: revokeAllLink(ctx),

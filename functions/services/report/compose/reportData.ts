@@ -27,8 +27,8 @@ export interface ReportPeriod {
 /** What a report is built from, and the record the next report compares with. */
 export interface ReportData {
   readonly input: ReportModelInput;
-  /** This report's window summaries as received, to store once the report is built. */
-  readonly record: ReportRecord;
+  /** This report's window summaries as received, to store once the report is built; `null` when built from stored data (nothing new to compare with). */
+  readonly record: ReportRecord | null;
 }
 
 export interface ReportDataRepos {
@@ -40,7 +40,8 @@ export interface ReportDataRepos {
 /** The chain port the report reads its windows from. */
 export type ReportChain = Pick<ChainClient, 'getPortfolio'>;
 
-function previousSummary(previous: ReportRecord | null, window: ReportWindow): PortfolioSummary | null {
+/** The summary of `window` in the report record `previous` (matched by window key). */
+export function previousSummary(previous: ReportRecord | null, window: ReportWindow): PortfolioSummary | null {
   return previous?.windows.find((w) => w.key === window.key)?.summary ?? null;
 }
 
@@ -53,9 +54,11 @@ async function fetchWindow<W extends ReportWindow>(chain: ReportChain, address: 
   return { window, summary: series.length === 0 ? null : response.summary, series };
 }
 
-const read = (summary: PortfolioSummary | null): SummaryReadings | null => (summary ? summaryReadings(summary) : null);
+/** A summary read by the unit rules. */
+export const read = (summary: PortfolioSummary | null): SummaryReadings | null => (summary ? summaryReadings(summary) : null);
 
-function delegatesOf(views: readonly DelegateView[], since: number, now: number): Pick<ReportModelInput, 'delegates' | 'removedDelegates'> {
+/** The delegates listed now, and those removed between `since` and `now`. */
+export function delegatesOf(views: readonly DelegateView[], since: number, now: number): Pick<ReportModelInput, 'delegates' | 'removedDelegates'> {
   return {
     delegates: views
       .filter((v) => v.removedAt === null)
@@ -64,7 +67,8 @@ function delegatesOf(views: readonly DelegateView[], since: number, now: number)
   };
 }
 
-function storedHistory(repos: Pick<ReportDataRepos, 'curves'>, account: AccountRecord, now: number) {
+/** The stored curve points of the drawdown lookback window up to `now`. */
+export function storedHistory(repos: Pick<ReportDataRepos, 'curves'>, account: AccountRecord, now: number) {
   return repos.curves.queryRange(account.address, account.interval, Math.max(0, now - lookbackWindowMs(account.interval, DEFAULT_COLLECT_SETTINGS.lookbackMs)), now);
 }
 

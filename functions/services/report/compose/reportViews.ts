@@ -69,6 +69,19 @@ export function drawdownView(drawdown: ReportModel['drawdown']): Drawdown | null
   );
 }
 
+/** The "built from stored data" notice of a report whose chain reads failed; `null` when the chain answered. */
+export function storedDataView(model: Pick<ReportModel, 'source' | 'span'>): AccountStatus['storedData'] {
+  const { source } = model;
+  if (source.kind === 'chain') return null;
+  const metricsNote =
+    model.span !== 'day'
+      ? `the chain's metrics for the ${model.span} are missing`
+      : source.metricsFrom === null
+        ? "the chain's 7- and 30-day metrics are missing (no earlier report)"
+        : `the chain's 7- and 30-day metrics are from the previous report (covering ${source.metricsFrom})`;
+  return { chainFailedAtMs: source.chainFailedAt, asOfMs: source.storedAsOf, metricsNote };
+}
+
 /** The daily report's email view for one recipient, from the domain's report model. */
 export function dailyReportView(model: ReportModel, ctx: ReportViewContext): DailyReportView {
   const { day, drawdown } = model;

@@ -46,4 +46,8 @@ export interface ReportDeps {
   readonly log: Log;
   readonly counters: Counters;
   readonly now: () => number;
+  /** How long after its due time a scheduled report whose chain reads fail is built from stored data; default 60 s. */
+  readonly storedDataGraceMs?: number;
+  /** Waits between chain tries during that grace; default real time. */
+  readonly sleep?: (ms: number) => Promise<void>;
 }
