@@ -152,8 +152,9 @@ export class WebStack extends Stack {
     });
     this.revokePage
       .bindTables(table, ['accounts', 'delegates', 'suppressions'], 'read')
-      // Consumes a revoke token (conditional put) and releases it when nothing was sent (delete).
-      .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem'], { leadingKeys: ['revoke#*'] })
+      // Consumes a revoke token (conditional put), releases it when nothing was sent (delete), and
+      // reads it (a used link's page says what happened, from the outcome the signer kept on it).
+      .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem'], { leadingKeys: ['revoke#*'] })
       .bindSecret(data.linkSecretName)
       .bindInvoke(this.signRevocation.fn, 'SIGN_REVOCATION_FUNCTION_NAME')
       .bindPublicBaseUrl(this.publicBaseUrl);

@@ -149,6 +149,8 @@ describe('IAM statements', () => {
     // revoke-page and sign-revocation: revoke tokens only.
     expect(may('revoke-page', 'PutItem', 'revoke#abc')).toBe(true);
     expect(may('revoke-page', 'PutItem', 'snooze#abc')).toBe(false);
+    expect(may('revoke-page', 'GetItem', 'revoke#abc')).toBe(true);
+    expect(may('revoke-page', 'GetItem', 'snooze#abc')).toBe(false);
     expect(may('sign-revocation', 'UpdateItem', 'revoke#abc')).toBe(true);
     expect(may('sign-revocation', 'GetItem', 'snooze#abc')).toBe(false);
     expect(may('sign-revocation', 'PutItem', 'revoke#abc')).toBe(false);
@@ -175,7 +177,7 @@ describe('IAM statements', () => {
       notify: { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, preferences: READ, alerts: ['GetItem'], deliveries: RW },
       'report-dispatch': { accounts: RW, preferences: ['Query', 'UpdateItem'], deliveries: ['BatchGetItem', 'GetItem', 'UpdateItem'] },
       'daily-report': { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, preferences: READ, deliveries: RW },
-      'revoke-page': { accounts: READ, delegates: READ, suppressions: READ, tokens: ['PutItem', 'DeleteItem'] },
+      'revoke-page': { accounts: READ, delegates: READ, suppressions: READ, tokens: ['PutItem', 'DeleteItem', 'GetItem'] },
       'preferences-page': { preferences: ['GetItem', 'UpdateItem'], alerts: ['GetItem', 'PutItem'], accounts: ['GetItem'], tokens: ['PutItem', 'DeleteItem'] },
       'sign-revocation': { accounts: READ, leases: WRITE, audit: ['PutItem'], tokens: ['GetItem', 'UpdateItem'] },
       'ses-events': { suppressions: WRITE },
