@@ -44,7 +44,7 @@ function render(r: AccountStatusReport, now: number, timeZone: string): string {
     '',
   ];
   if (r.summary) {
-    lines.push('summary (since tracking started)');
+    lines.push(`summary (the chain's figures from daily points, ${r.summarySampling} apart at each UTC midnight since tracking began: Sharpe, volatility and max drawdown mean little over a few of them)`);
     const readings = summaryReadings(r.summary);
     const received = summaryView(r.summary);
     const rows = SUMMARY_FIELDS.map((f) => {

@@ -6,7 +6,7 @@ import type { AccountsRepository } from '../store/accountsRepository';
 import type { DelegateViewRepository } from '../store/delegateViewRepository';
 import type { PreferencesRepository } from '../store/preferencesRepository';
 import type { SuppressionRepository } from '../store/suppressionRepository';
-import type { TokenRepository } from '../store/tokenRepository';
+import type { ConsumedToken, TokenRepository } from '../store/tokenRepository';
 import type { CsrfTokens } from './csrfToken';
 import { checkSameOrigin, originHeadersOf } from './sameOrigin';
 import type { WebRequest } from './webRequest';
@@ -24,7 +24,7 @@ export interface RevocationPageDeps {
   readonly publicBaseUrl: string;
   readonly accounts: Pick<AccountsRepository, 'get'>;
   readonly delegates: Pick<DelegateViewRepository, 'listForAccount'>;
-  readonly tokens: Pick<TokenRepository, 'consume' | 'release'>;
+  readonly tokens: Pick<TokenRepository, 'consume' | 'release' | 'get'>;
   /** Which recipients still get mail; without it the page assumes every recipient does. */
   readonly suppressions?: Pick<SuppressionRepository, 'filter'>;
   /** Which of those still get security notices (the result email is one); without it, all of them. */
@@ -71,7 +71,8 @@ export type RevocationPageView =
   | { kind: 'not-tracked' }
   | { kind: 'not-authorized' }
   | { kind: 'link-expired'; expiredAt: number }
-  | { kind: 'link-used'; consumedAt: number }
+  /** The link was used: when, for what, and how it ended (`outcome` null while it runs, or when its end was not kept). */
+  | { kind: 'link-used'; consumedAt: number; subject?: RevocationSubject; outcome?: ConsumedToken['outcome'] }
   | { kind: 'link-invalid'; reason: string }
   | { kind: 'forbidden'; reason: string }
   | { kind: 'bad-request'; reason: string }
@@ -96,8 +97,12 @@ async function showConfirmation(deps: RevocationPageDeps, token: string | undefi
   const link = deps.links.read('revoke', token, now);
   if (link.kind === 'expired') return { kind: 'link-expired', expiredAt: link.expiredAt };
   if (link.kind === 'invalid') return { kind: 'link-invalid', reason: link.reason };
-  const subject = await subjectOf(deps, link.claims);
-  if (!subject) return { kind: 'not-tracked' };
+  const found = await subjectOf(deps, link.claims);
+  if (!found) return { kind: 'not-tracked' };
+  const { emails: _emails, ...subject } = found;
+  // A used link says so at once, with what happened, from its token alone.
+  const used = await deps.tokens.get(link.claims.tokenId, 'revoke');
+  if (used) return { kind: 'link-used', consumedAt: used.consumedAt, subject, outcome: used.outcome };
   if (!subject.account.hasSigner) return { kind: 'not-configured', subject, reason: NO_SIGNER };
   return { kind: 'confirm', subject, token: token ?? '', csrf: deps.csrf.issue('revoke', link.claims.tokenId), now };
 }
@@ -128,7 +133,10 @@ async function confirm(deps: RevocationPageDeps, request: WebRequest): Promise<R
     delegate: claims.delegate,
     expiresAt: claims.expiresAt,
   });
-  if (consumed.kind === 'already-used') return { kind: 'link-used', consumedAt: consumed.consumedAt };
+  if (consumed.kind === 'already-used') {
+    const used = await deps.tokens.get(claims.tokenId, 'revoke');
+    return { kind: 'link-used', consumedAt: consumed.consumedAt, subject, outcome: used?.outcome ?? null };
+  }
 
   let outcome;
   try {

@@ -175,8 +175,9 @@ export class WebStack extends Stack {
       .bindTables(table, ['accounts', 'delegates', 'suppressions'], 'read')
       // Whether any recipient still gets security notices (the result email): one BatchGetItem.
       .bindTableActions(table('preferences'), ['dynamodb:BatchGetItem'])
-      // Consumes a revoke token (conditional put) and releases it when nothing was sent (delete).
-      .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem'], { leadingKeys: ['revoke#*'] })
+      // Consumes a revoke token (conditional put), releases it when nothing was sent (delete), and
+      // reads it (a used link's page says what happened, from the outcome the signer kept on it).
+      .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem'], { leadingKeys: ['revoke#*'] })
       .bindSecret(data.linkSecretName)
       .bindInvoke(this.signRevocation.fn, 'SIGN_REVOCATION_FUNCTION_NAME')
       .bindPublicBaseUrl(this.publicBaseUrl);

@@ -157,6 +157,8 @@ describe('IAM statements', () => {
     // revoke-page and sign-revocation: revoke tokens only.
     expect(may('revoke-page', 'PutItem', 'revoke#abc')).toBe(true);
     expect(may('revoke-page', 'PutItem', 'snooze#abc')).toBe(false);
+    expect(may('revoke-page', 'GetItem', 'revoke#abc')).toBe(true);
+    expect(may('revoke-page', 'GetItem', 'snooze#abc')).toBe(false);
     expect(may('sign-revocation', 'UpdateItem', 'revoke#abc')).toBe(true);
     expect(may('sign-revocation', 'GetItem', 'snooze#abc')).toBe(false);
     expect(may('sign-revocation', 'PutItem', 'revoke#abc')).toBe(false);
@@ -195,7 +197,7 @@ describe('IAM statements', () => {
       notify: { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, preferences: READ, alerts: ['GetItem'], deliveries: RW },
       'report-dispatch': { accounts: READ, preferences: ['Query'], deliveries: ['BatchGetItem', 'GetItem', 'UpdateItem'] },
       'daily-report': { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, preferences: READ, deliveries: RW },
-      'revoke-page': { accounts: READ, delegates: READ, suppressions: READ, preferences: ['BatchGetItem'], tokens: ['PutItem', 'DeleteItem'] },
+      'revoke-page': { accounts: READ, delegates: READ, suppressions: READ, preferences: ['BatchGetItem'], tokens: ['PutItem', 'DeleteItem', 'GetItem'] },
       'revoke-all-page': { accounts: ['GetItem'], delegates: ['Query'], tokens: ['GetItem', 'UpdateItem'] },
       'revoke-all-worker': { tokens: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'] },
       'channel-worker': { channels: ['GetItem', 'UpdateItem'], deliveries: ['UpdateItem'], accounts: ['GetItem'], suppressions: ['BatchGetItem'], preferences: ['BatchGetItem'] },

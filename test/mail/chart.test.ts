@@ -57,6 +57,20 @@ describe('chart SVG', () => {
     expect(svg).toContain('Europe/Berlin</text>');
   });
 
+  it('draws equity and PnL as two visibly separate panels, each framed and labelled, no grid line across the gap', () => {
+    const frames = [...svg.matchAll(/<rect class="panel-frame" x="[\d.]+" y="([\d.]+)" width="[\d.]+" height="([\d.]+)"/g)].map((m) => ({ top: Number(m[1]), bottom: Number(m[1]) + Number(m[2]) }));
+    expect(frames).toHaveLength(2);
+    const [equity, pnl] = frames as [{ top: number; bottom: number }, { top: number; bottom: number }];
+    expect(pnl.top - equity.bottom).toBeGreaterThanOrEqual(20);
+    expect(svg).toMatch(/class="panel-label"[^>]*>Equity \(USD\)<\/text>/);
+    expect(svg).toMatch(/class="panel-label"[^>]*>PnL \(USD\)<\/text>/);
+    for (const m of svg.matchAll(/<line x1="[\d.]+" y1="([\d.]+)" x2="[\d.]+" y2="([\d.]+)"/g)) {
+      const [y1, y2] = [Number(m[1]), Number(m[2])];
+      const within = (f: { top: number; bottom: number }) => y1 >= f.top && y2 <= f.bottom;
+      expect(within(equity) || within(pnl), `line ${y1}-${y2} crosses the gap`).toBe(true);
+    }
+  });
+
   it('labels the value axes in compact dollars and the time axis in local dates', () => {
     expect(svg).toMatch(/>\$\d+(\.\d+)?k<\/text>/);
     expect(svg).toMatch(/>\d{1,2} (Feb|Mar)<\/text>/);

@@ -145,14 +145,14 @@ describe('the daily report', () => {
     const [dayRate, weekRate, monthRate] = rates.map((r) => formatValue(r * 100, 'percent'));
     expect(text).toContain(`- Win rate: Report day ${dayRate!} · 7 days ${weekRate!} · 30 days ${monthRate!}\n`);
     expect(text).not.toContain(' —');
-    expect(text).toContain('Max drawdown reported by the chain: Report day ');
+    expect(text).toContain('Max drawdown reported by the chain (sampled): Report day ');
   });
 
   it('labels what is as of now, and names the two drawdowns apart', async () => {
     await reportsSent();
     const text = (await onlyMail(withSigner)).text ?? '';
     expect(text).toMatch(/Drawdown \(trading, flow-adjusted\) now: +\d+\.\d\d% .*, as of Tue, 4 Mar 2025, 07:00 CET/);
-    expect(text).toContain("the max drawdown reported by the chain (in the metrics below) is the chain's figure for each window");
+    expect(text).toContain("The max drawdown reported by the chain (sampled, in the metrics below) is the chain's figure for each window");
     expect(text).toContain('Chart: Equity and PnL over the report day');
   });
 
@@ -272,16 +272,16 @@ describe('win rates in every format the chain may send', () => {
 });
 
 describe('a 1d account', () => {
-  it('gets the day from the chain and a chart of the last 30 days of daily points', async () => {
+  it('gets the day from the chain and a chart of the last 30 days, every window asked at 1h', async () => {
     const account = await seed(testAddress(30, SALT), { interval: '1d', timezone: 'UTC', reportAt: '07:00' });
     expect(await sendAccountReport(deps(), account, { kind: 'extra', regularIfDue: true }, NOW)).toMatchObject({ kind: 'sent', coveredDate: '2025-03-03' });
     const mail = await onlyMail(account);
     const day = await chainFigures(account.address, Date.parse('2025-03-03T00:00:00Z'), Date.parse('2025-03-04T00:00:00Z'));
     expect(mail.text).toContain(`PnL for the day: ${formatMoney(Number(day.summary.pnl), { sign: 'always' })}`);
     expect(Number(day.summary.pnl)).not.toBe(0);
-    expect(mail.html).toContain('alt="Equity and PnL over the last 30 days, daily points"');
+    expect(mail.html).toContain('alt="Equity and PnL over the last 30 days"');
     const asked = chain.requests.filter((r) => r.account === account.address);
-    expect(asked.map((r) => r.interval)).toEqual(['1h', '4h', '1d']);
+    expect(asked.map((r) => r.interval)).toEqual(['1h', '1h', '1h']);
   });
 });
 

@@ -137,6 +137,6 @@ describe('the weekly digest', () => {
     expect(header(mail!, 'X-Sentinel-Event-Id')).toBe(`digest:week:${REPORT_DATE}`);
     const week = await chainSummary(accounts[0]!.address, midnight('2025-03-25'), midnight(REPORT_DATE));
     expect(mail?.text).toContain(`week PnL ${formatMoney(Number(week.pnl), { sign: 'always' })}`);
-    expect(mail?.text).toContain('max drawdown reported by the chain (week)');
+    expect(mail?.text).toContain('max drawdown reported by the chain (sampled, week)');
   });
 });

@@ -83,9 +83,21 @@ describe('revoke page over HTTP, against the simulator', () => {
       }),
     ]);
 
+    // The success page labels the signature-sized value for what it is.
+    expect(done.html).toContain('<dt>Transaction signature</dt>');
+    expect(done.html).toContain('not its hash');
+
     const replay = await submitForm(form.action, form.fields);
     expect(replay.status).toBe(409);
-    expect(titleOf(replay)).toBe('This link has already been used');
+    expect(titleOf(replay)).toBe('This link was used: the API key was revoked');
+
+    // A used link's GET says at once that it was used and what happened (kept on the token), not "Please confirm".
+    const again = await getPage(link);
+    expect(again.status).toBe(409);
+    expect(titleOf(again)).toBe('This link was used: the API key was revoked');
+    expect(again.html).not.toMatch(/<form/);
+    expect(again.html).toContain('Revoked: the chain accepted the transaction');
+    expect(again.html).toContain(audit[0]?.txSignature ?? 'missing');
   });
 
   it('does not promise a confirmation email when every recipient is suppressed', async () => {

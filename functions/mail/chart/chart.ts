@@ -6,6 +6,10 @@ import { resvg } from './resvg';
 import { timeTicks } from './timeTicks';
 
 /** A curve point as stored or received: epoch ms and a number or decimal string. */
+/** The names above the two panels: their own value axes, in USD. */
+const PANEL_LABELS = ['Equity (USD)', 'PnL (USD)'] as const;
+const PANEL_BORDER = '#cbd5e1';
+
 export interface ChartPointInput {
   timestamp: number;
   value: number | string;
@@ -93,9 +97,9 @@ export function renderChartSvg(input: ChartInput): string {
   const yLabels = [...(rawEquity.length ? equityScale.ticks : []), ...(rawPnl.length ? pnlScale.ticks : [])].map(formatCompactMoney);
   const left = 14 + Math.max(4, ...yLabels.map((l) => l.length)) * 6.6;
   const right = width - 14;
-  const top = 64;
+  const top = 72;
   const bottom = height - 30;
-  const gap = 30;
+  const gap = 34;
   const equityBottom = top + (bottom - top - gap) * 0.6;
   const plotWidth = Math.max(1, right - left);
   const x = (t: number): number => (t1 > t0 ? left + ((t - t0) / (t1 - t0)) * plotWidth : left + plotWidth / 2);
@@ -132,11 +136,19 @@ export function renderChartSvg(input: ChartInput): string {
     text(lx + 19, 21, name, `font-size="11" fill="#374151"`);
   }
 
-  // Vertical time grid and labels.
+  // Two separate panels, each framed and named above its frame, so the split value axis does not read as one scale.
+  panels.forEach(({ frame }, index) => {
+    parts.push(`<rect class="panel-frame" x="${r1(frame.left)}" y="${r1(frame.top)}" width="${r1(plotWidth)}" height="${r1(frame.bottom - frame.top)}" fill="none" stroke="${PANEL_BORDER}" stroke-width="1"/>`);
+    text(frame.left, frame.top - 6, PANEL_LABELS[index] ?? '', `class="panel-label" font-size="11" font-weight="bold" fill="#374151"`);
+  });
+
+  // Vertical time grid within each panel (not across the gap), and the time labels.
   const ticks = bounds ? timeTicks(t0, t1, timeZone, Math.max(2, Math.floor(plotWidth / 90))) : [];
   for (const tick of ticks) {
     const tx = x(tick.t);
-    parts.push(`<line x1="${r1(tx)}" y1="${top}" x2="${r1(tx)}" y2="${r1(bottom)}" stroke="${GRID}" stroke-width="1"/>`);
+    for (const { frame } of panels) {
+      parts.push(`<line x1="${r1(tx)}" y1="${r1(frame.top)}" x2="${r1(tx)}" y2="${r1(frame.bottom)}" stroke="${GRID}" stroke-width="1"/>`);
+    }
     const anchor = tx - left < 24 ? 'start' : right - tx < 24 ? 'end' : 'middle';
     text(tx, bottom + 18, tick.label, `font-size="11" fill="${AXIS_TEXT}" text-anchor="${anchor}"`);
   }

@@ -49,9 +49,13 @@ function signed(
   return sign === 'always' ? `+${text}` : text;
 }
 
-/** `1234.5` → `$1,234.50`; `-3` → `−$3.00`; with `sign: 'always'`, `+$1,234.50`. */
+/**
+ * `1234.5` → `$1,234.50`; `-3` → `−$3.00`; with `sign: 'always'`, `+$1,234.50`. Fewer `decimals`
+ * (whole dollars in a table) never hide an amount below a dollar: `-0.45` stays `−$0.45`, not `$0`.
+ */
 export function formatMoney(value: number, options: NumberFormatOptions = {}): string {
-  return signed(value, (abs, f) => `$${f.format(abs)}`, options);
+  const cents = options.decimals !== undefined && options.decimals < 2 && Math.abs(value) < 1 && Number(value.toFixed(2)) !== 0;
+  return signed(value, (abs, f) => `$${f.format(abs)}`, cents ? { ...options, decimals: 2 } : options);
 }
 
 /** A percentage given in percent points: `12.345` → `12.35%`. */
@@ -207,11 +211,11 @@ export function isValidTimeZone(timeZone: string): boolean {
 const ZONE_NAME_LOCALES = ['en-GB', 'en-US', 'en-AU', 'en-IN', 'en-NZ', 'en-CA'];
 
 /**
- * The short name of `timeZone` at `ms`: an abbreviation such as `CET`, `EDT` or `AEDT` where
- * English usage has one, otherwise the offset (`GMT+10:30`).
+ * The name of `timeZone` at `ms` as people know it: an abbreviation such as `CET`, `EDT`, `AEDT`
+ * or `GMT` where English usage has one, otherwise the IANA name (`Asia/Singapore`), never a bare
+ * offset such as `GMT+8`.
  */
 export function zoneAbbreviation(ms: number, timeZone: string): string {
-  let fallback = '';
   for (const locale of ZONE_NAME_LOCALES) {
     const cacheKey = `${timeZone}|zone|${locale}`;
     let format = timeFormats.get(cacheKey);
@@ -220,10 +224,9 @@ export function zoneAbbreviation(ms: number, timeZone: string): string {
       timeFormats.set(cacheKey, format);
     }
     const name = format.formatToParts(ms).find((p) => p.type === 'timeZoneName')?.value ?? '';
-    if (name && !/^(GMT|UTC)([+\-\u2212]|$)/.test(name)) return name;
-    fallback ||= name;
+    if (name && !/^(GMT|UTC)[+\-\u2212]/.test(name)) return name;
   }
-  return fallback;
+  return timeZone;
 }
 
 /**

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { addressSchema } from '../../domain/address';
+import { intervalSchema } from '../../domain/interval';
 import { withoutUrls } from '../../shared/withoutUrls';
 
 /*
@@ -198,6 +199,8 @@ export const dailyReportViewSchema = z.object({
   drawdownSinceMs: timestampMs.nullable(),
   /** The metric windows, the report day first. */
   windows: z.array(metricWindowSchema).max(3),
+  /** The one interval the chain was asked at for every window (its max drawdown, Sharpe and volatility depend on it); stated in the footnote. */
+  sampling: intervalSchema.nullable().default(null),
   metrics: z.array(metricRowSchema),
   chart: chartRefSchema.nullable(),
   /** What the chart shows, e.g. `the report day` or `the last 30 days (daily points)`. */
@@ -260,6 +263,8 @@ export const digestViewSchema = z.object({
   accountCount: z.number().int().min(0),
   /** What the chain's max drawdown column covers, e.g. `30 days`. */
   chainWindowLabel: shortText(40),
+  /** The interval the chain was asked at for that column (the same for every account); stated in the footnote. */
+  sampling: intervalSchema.nullable().default(null),
   /** What the trend images show, e.g. `Equity over the last 30 days`. */
   trendCaption: shortText(120),
   /** Set when some accounts' figures come from stored data because the chain did not answer (said at the top). */

@@ -24,7 +24,7 @@ export interface RevokeDelegateDeps {
   readonly leases: Pick<LeaseRepository, 'acquire' | 'release'>;
   readonly audit: Pick<AuditRepository, 'append' | 'appendIntent' | 'appendOutcome'>;
   /** Consumed link tokens: the request must match one the page has just consumed. */
-  readonly tokens: Pick<TokenRepository, 'get' | 'markSigned'>;
+  readonly tokens: Pick<TokenRepository, 'get' | 'markSigned' | 'recordOutcome'>;
   readonly notify: MessageQueue<NotifyEvent>;
   readonly chain: Pick<ChainClient, 'getAccountNonce' | 'getDelegateTraders' | 'submitTransaction'>;
   /** Builds the signer a stored reference names (`kms:` or `env:`); throws `SignerError`. */
@@ -59,8 +59,9 @@ export async function revokeDelegate(deps: RevokeDelegateDeps, request: Revocati
   const startedAt = deps.now();
   const authorization = await authorizeRevocation(deps, request);
   // A unit of a revoke-all batch is mailed once for the whole batch, by the batch's worker.
-  const mailed = authorization.kind === 'authorized' && authorization.batch === null;
-  const unsent = (outcome: RevocationOutcome, extra: Partial<Finished> = {}) => finish(deps, request, startedAt, { outcome, name: null, recorded: false, mailed, ...extra });
+  const authorized = authorization.kind === 'authorized';
+  const mailed = authorized && authorization.batch === null;
+  const unsent = (outcome: RevocationOutcome, extra: Partial<Finished> = {}) => finish(deps, request, startedAt, { outcome, name: null, recorded: false, mailed, authorized, ...extra });
   if (authorization.kind === 'refused') {
     deps.log.warn('revocation request refused', { account: request.account, delegate: request.delegate, reason: authorization.reason });
     return unsent({ kind: 'not-authorized', sent: false }, { refusal: authorization.reason });
@@ -86,7 +87,7 @@ export async function revokeDelegate(deps: RevokeDelegateDeps, request: Revocati
   const owner = (deps.newLeaseOwner ?? randomUUID)();
   const leased = await withRevocationLease(deps, account.address, owner, timing, () => revokeUnderLease(deps, signer, request));
   if (leased.kind === 'busy') return unsent({ kind: 'busy', sent: false });
-  return finish(deps, request, startedAt, { ...leased.value, mailed });
+  return finish(deps, request, startedAt, { ...leased.value, mailed, authorized });
 }
 
 interface LeasedResult {
@@ -275,6 +276,14 @@ async function finish(deps: RevokeDelegateDeps, request: RevocationRequest, at: 
       deps.counters?.count('RevocationAuditFailures');
     }
   }
+  // A final outcome (something was sent, or nothing needed to be) stays on the used link's token: its page says what happened.
+  if (result.authorized && (outcome.sent || outcome.kind === 'already-revoked')) {
+    try {
+      await deps.tokens.recordOutcome(request.tokenId, outcome);
+    } catch (error) {
+      deps.log.error('revocation outcome not kept on the link', { account: request.account, outcome: outcome.kind, error: describe(error) });
+    }
+  }
   const email = result.mailed ? resultEmail(request, outcome, result.name, deps.now()) : null;
   if (email) {
     try {
@@ -306,6 +315,8 @@ interface Finished {
   recorded: boolean;
   /** Whether this revocation's own result email is queued (not for a unit of a revoke-all batch). */
   mailed: boolean;
+  /** Whether a consumed link authorized it (its outcome is then kept on the link's token). */
+  authorized: boolean;
 }
 
 /** The `revocation-result` notify event of a finished attempt; none when nothing happened worth an email. */

@@ -134,6 +134,7 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
         return repos.tokens.get(tokenId, 'revoke');
       },
       markSigned: (tokenId, consumedAt) => repos.tokens.markSigned(tokenId, consumedAt),
+      recordOutcome: (tokenId, outcome) => repos.tokens.recordOutcome(tokenId, outcome),
     },
     notify,
     chain,

@@ -1,5 +1,6 @@
 import type { DigestRow } from '../../../domain/digestModel';
 import type { ReportModel } from '../../../domain/reportModel';
+import type { Interval } from '../../../domain/interval';
 import type { AccountStatus, ChartRef, DigestRowView, DigestSectionView, DigestView } from '../../../mail/render/views';
 import type { RecipientLinks } from '../../delivery/recipientLinks';
 import type { ReportPeriod } from '../../../domain/recipientSettings';
@@ -20,6 +21,8 @@ export interface DigestViewContext {
   readonly period: { readonly startMs: number; readonly endMs: number };
   readonly generatedAt: number;
   readonly footer: Pick<RecipientLinks, 'unsubscribeUrl' | 'preferencesUrl'>;
+  /** The interval the chain was asked at (`reportSampling`); `null` when no account could be read. */
+  readonly sampling: Interval | null;
 }
 
 const CHAIN_WINDOW: Readonly<Record<ReportPeriod, string>> = { day: '30 days', week: 'week', month: 'month' };
@@ -84,6 +87,7 @@ export function digestView(rows: readonly DigestRow[], contextOf: (row: DigestRo
     period: ctx.period,
     accountCount: rows.length,
     chainWindowLabel: CHAIN_WINDOW[ctx.span],
+    sampling: ctx.sampling,
     trendCaption: TREND[ctx.span],
     storedData: digestStoredData(rows, ctx.span),
     rows: rows.map((row) => rowOf(row, contextOf(row))),

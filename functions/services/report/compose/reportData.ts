@@ -40,9 +40,10 @@ export interface ReportDataRepos {
 /** The chain port the report reads its windows from. */
 export type ReportChain = Pick<ChainClient, 'getPortfolio'>;
 
-/** The summary of `window` in the report record `previous` (matched by window key). */
+/** The summary of `window` in the report record `previous` (matched by window key and sampling). */
 export function previousSummary(previous: ReportRecord | null, window: ReportWindow): PortfolioSummary | null {
-  return previous?.windows.find((w) => w.key === window.key)?.summary ?? null;
+  // A window asked at another sampling (a report from before the one-sampling rule) is not compared.
+  return previous?.windows.find((w) => w.key === window.key && w.interval === window.interval)?.summary ?? null;
 }
 
 type FetchedWindow<W extends ReportWindow = ReportWindow> = { window: W; summary: PortfolioSummary | null; series: WindowInput['series'] };
@@ -74,7 +75,7 @@ export function storedHistory(repos: Pick<ReportDataRepos, 'curves'>, account: A
 
 /**
  * Reads what one account's report shows. From the chain, one `GET /portfolio` per window
- * (`reportWindows`: the report day, the last 7 and 30 local days, each at its `summaryInterval`):
+ * (`reportWindows`: the report day, the last 7 and 30 local days, all at one `reportSampling`):
  * the window's summary, and its curves (the day's figures and the chart). A window the chain has
  * no point in has no summary. From the store: the previous report's window summaries, the curves
  * over the drawdown lookback up to `now` (the flow-adjusted drawdown as of now), the delegates

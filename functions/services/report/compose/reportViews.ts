@@ -16,7 +16,7 @@ const WINDOW_LABELS: Readonly<Record<WindowInfo['key'], string>> = { day: 'Repor
 export const CHART_ALT: Readonly<Record<WindowInfo['key'], string>> = {
   day: 'Equity and PnL over the report day',
   '7d': 'Equity and PnL over the last 7 days',
-  '30d': 'Equity and PnL over the last 30 days, daily points',
+  '30d': 'Equity and PnL over the last 30 days',
   week: 'Equity and PnL over the week',
   month: 'Equity and PnL over the month',
 };
@@ -24,7 +24,7 @@ export const CHART_ALT: Readonly<Record<WindowInfo['key'], string>> = {
 const CHART_CAPTIONS: Readonly<Record<WindowInfo['key'], string>> = {
   day: 'Equity and PnL over the report day, from the chain’s curves of that day.',
   '7d': 'Equity and PnL over the last 7 days.',
-  '30d': 'Equity and PnL over the last 30 days, daily points, ending with the report day.',
+  '30d': 'Equity and PnL over the last 30 days, ending with the report day.',
   week: 'Equity and PnL over the week, from the chain’s curves of those 7 days.',
   month: 'Equity and PnL over the month, from the chain’s curves of that month.',
 };
@@ -97,6 +97,7 @@ export function dailyReportView(model: ReportModel, ctx: ReportViewContext): Dai
     drawdownAsOfMs: drawdown?.asOf ?? null,
     drawdownSinceMs: model.drawdownSince,
     windows: model.windows.map(windowView),
+    sampling: model.windows[0]?.interval ?? null,
     metrics: model.metrics.map((m) => ({
       key: m.key,
       label: m.label,

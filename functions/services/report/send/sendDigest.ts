@@ -156,6 +156,7 @@ export async function sendDigest(deps: Omit<ReportDeps, 'digest'>, input: Digest
       period: rows.find((r) => r.model)?.model?.period ?? localDayBounds(addDays(reportDate, -1), timeZone),
       generatedAt: now,
       footer,
+      sampling: rows.find((r) => r.model)?.model?.windows[0]?.interval ?? null,
     });
     const { rendered, rowsShown } = renderDigest(deps.renderer, view, timeZone);
     return {

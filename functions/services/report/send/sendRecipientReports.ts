@@ -25,7 +25,7 @@ export interface RecipientReportResult {
 export type RecipientRun =
   /** The run of the recipient's own schedule for `reportDate` (claimed by the dispatch); `dueAt`: the queued job's (see `ReportMode`). */
   | { readonly kind: 'scheduled'; readonly reportDate: LocalDate; readonly dueAt?: number }
-  /** `sentinel report --force`: its daily report now, as an extra; per-account mode only for `accounts`. */
+  /** `sentinel report --force`: its daily report now, as an extra; with `accounts`, the reports of those accounts alone (a digest recipient too). */
   | { readonly kind: 'forced'; readonly accounts?: readonly string[] };
 
 /**
@@ -42,7 +42,8 @@ export async function recipientAccounts(deps: { readonly repos: Pick<ReportDeps[
 /**
  * Sends a recipient's own reports: on a scheduled run, what `periodsDue` gives for `reportDate`
  * (its daily report unless it follows its accounts' schedules, its weekly and monthly summaries on
- * their days); forced, its daily report now. A digest recipient gets one `DigestSender` call per
+ * their days); forced, its daily report now (limited to `accounts`: their per-account reports, whatever
+ * its mode). A digest recipient gets one `DigestSender` call per
  * period covering all its accounts; a per-account one gets `sendAccountReport` per account, to it
  * alone, at its own zone and time (delivered under `report:<address>:<date>#<email>`, so a rerun
  * sends nothing more). One send's failure is recorded and never stops the others.
@@ -65,8 +66,10 @@ export async function sendRecipientReports(deps: ReportDeps, record: RecipientRe
     }
   };
   const forced = run.kind === 'forced';
+  // `report --force --account A`: a digest recipient gets A's report, not its whole digest again.
+  const limited = run.kind === 'forced' && run.accounts !== undefined;
   for (const period of periods) {
-    if (record.mode === 'digest') {
+    if (record.mode === 'digest' && !limited) {
       await attempt(period, null, () =>
         deps.digest({ recipient: record, accounts, period, reportDate, timeZone: clock.timezone, now, forced, ...(run.kind === 'scheduled' && run.dueAt !== undefined ? { dueAt: run.dueAt } : {}) }),
       );
