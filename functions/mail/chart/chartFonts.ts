@@ -21,7 +21,7 @@ const PREFERRED = /^(DejaVuSans|DejaVuSans-Bold|LiberationSans-Regular|Liberatio
 // system fonts), the npm package it is copied from (running from source), then the system's.
 const SEARCH_DIRS = [
   fileURLToPath(new URL('./fonts/', import.meta.url)),
-  fileURLToPath(new URL('../../node_modules/dejavu-fonts-ttf/ttf/', import.meta.url)),
+  fileURLToPath(new URL('../../../node_modules/dejavu-fonts-ttf/ttf/', import.meta.url)),
   '/usr/share/fonts',
   '/usr/local/share/fonts',
   '/opt/fonts',
