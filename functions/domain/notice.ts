@@ -7,6 +7,7 @@ import type { MailCategory } from './mailCategory';
 export const NOTICE_TYPES = [
   'drawdown.fired',
   'drawdown.repeated',
+  'drawdown.recovered',
   'delegate.new',
   'delegate.expiring',
   'delegate.expired',

@@ -38,6 +38,18 @@ export const notifyMessageSchema = z.discriminatedUnion('kind', [
     pnlNow: z.number(),
     asOf: timestampMsSchema,
   }),
+  /**
+   * A drawdown level a notice had named recovered past the hysteresis: no email, but its pager
+   * incident resolves and chat channels are told.
+   */
+  z.object({
+    ...base,
+    kind: z.literal('drawdown-recovered'),
+    level: z.number().gt(0).lt(100),
+    drawdownPct: z.number().min(0).max(100),
+    equityNow: z.number(),
+    asOf: timestampMsSchema,
+  }),
   z.object({ ...base, kind: z.literal('new-delegate'), delegate, firstSeenAt: timestampMsSchema }),
   z.object({
     ...base,

@@ -10,7 +10,7 @@ import type {
   RevokeAllResultView,
   SnoozeNoticeView,
 } from '../../mail/views';
-import type { NotifyMessage } from '../../messages/notifyMessage';
+import type { EmailedMessage } from './emailKindOf';
 
 /** The snooze choices a drawdown alert offers. */
 export const SNOOZE_CHOICES: readonly { label: string; hours: number }[] = [
@@ -69,7 +69,7 @@ function revokeAllLink(ctx: NotificationContext): RevokeAllLink | null {
 }
 
 /** The email view for a notify message, for one recipient. */
-export function notificationEmail(message: NotifyMessage, ctx: NotificationContext): NotificationEmail {
+export function notificationEmail(message: EmailedMessage, ctx: NotificationContext): NotificationEmail {
   const base = {
     account: { address: ctx.account.address, label: ctx.account.label },
     generatedAtMs: ctx.now,
