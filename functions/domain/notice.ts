@@ -14,6 +14,7 @@ export const NOTICE_TYPES = [
   'revocation.result',
   'drawdown.snoozed',
   'channel.test',
+  'notices.combined',
 ] as const;
 export type NoticeType = (typeof NOTICE_TYPES)[number];
 

@@ -2,6 +2,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AccountsRepository } from './accountsRepository';
 import { AlertStateRepository } from './alertStateRepository';
 import { AuditRepository } from './auditRepository';
+import { ChannelBacklogRepository } from './channelBacklogRepository';
 import { ChannelsRepository } from './channelsRepository';
 import { CurvesRepository } from './curvesRepository';
 import { DelegateViewRepository } from './delegateViewRepository';
@@ -41,6 +42,8 @@ export interface Repositories {
   readonly recipients: RecipientsRepository;
   readonly leases: LeaseRepository;
   readonly channels: ChannelsRepository;
+  /** Notices waiting for a rate-limited chat, to be sent as one summary (items in `channels`). */
+  readonly channelBacklog: ChannelBacklogRepository;
 }
 
 /** Builds every repository over one document client and table prefix (once per cold start). */
@@ -67,5 +70,6 @@ export function createRepositories(
     recipients: new RecipientsRepository(client, prefix, options),
     leases: new LeaseRepository(client, prefix),
     channels: new ChannelsRepository(client, prefix, options),
+    channelBacklog: new ChannelBacklogRepository(client, prefix, options),
   };
 }

@@ -2,7 +2,8 @@ import type { Notice, NoticeField, NoticeLink } from '../../domain/notice';
 import { formatMoney, formatPercent, formatTime } from '../../mail/format';
 import type { NotifyMessage } from '../../messages/notifyMessage';
 import { categoryOfEmail } from '../../domain/mailCategory';
-import { EMAIL_KIND_OF, isEmailed } from './emailKindOf';
+import { EMAIL_KIND_OF } from './emailKindOf';
+import { isEmailed } from './emailedMessage';
 
 /** What a notice shows besides the message: the account, and links that are not anyone's own (chat is shared). */
 export interface NoticeContext {

@@ -10,7 +10,7 @@ import type {
   RevokeAllResultView,
   SnoozeNoticeView,
 } from '../../mail/views';
-import type { EmailedMessage } from './emailKindOf';
+import type { EmailedMessage } from './emailedMessage';
 
 /** The snooze choices a drawdown alert offers. */
 export const SNOOZE_CHOICES: readonly { label: string; hours: number }[] = [
