@@ -132,6 +132,12 @@ export async function startChatReceivers(options: { now?: () => number; host?: s
         res.writeHead(status, { 'content-type': payload.startsWith('{') ? 'application/json' : 'text/plain', ...extra });
         res.end(payload);
       };
+      if (req.method === 'GET' && path === '/received') {
+        // What the receivers were sent, newest first, for a person watching the demo.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(received.slice(-200).reverse().map((r) => ({ kind: r.kind, status: r.status, at: new Date(r.at).toISOString(), body: parse(r.body) ?? r.body })), null, 2));
+        return;
+      }
       const route = routeOf(path, body);
       if (route === null) return answer('webhook', path, 404, 'not found');
       const scripted = scripts.get(route.destination)?.shift();
