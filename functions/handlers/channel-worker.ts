@@ -7,6 +7,7 @@ import { actionLinksFrom, sesSenderFrom, someRepositoriesFrom, sqsQueueFrom } fr
 import { lazyHandler } from '../runtime/lazyHandler';
 import { createObservability } from '../shared/observability';
 import { AccountsRepository } from '../store/accountsRepository';
+import { ChannelBacklogRepository } from '../store/channelBacklogRepository';
 import { ChannelsRepository } from '../store/channelsRepository';
 import { DeliveryRepository } from '../store/deliveryRepository';
 import { PreferencesRepository } from '../store/preferencesRepository';
@@ -24,6 +25,7 @@ export async function channelWorkerDepsFromEnv(env: Readonly<Record<string, stri
   const { log, counters, flush, addContext } = createObservability('channel-worker');
   const repos = someRepositoriesFrom(settings, {
     channels: ChannelsRepository,
+    channelBacklog: ChannelBacklogRepository,
     accounts: AccountsRepository,
     suppressions: SuppressionRepository,
     preferences: PreferencesRepository,

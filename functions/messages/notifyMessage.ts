@@ -42,6 +42,18 @@ export const notifyMessageSchema = z.discriminatedUnion('kind', [
     /** How late the alert is (`at - crossedAt`), when the crossing is older than the stale limit. */
     lateByMs: z.number().int().min(0).optional(),
   }),
+  /**
+   * A drawdown level a notice had named recovered past the hysteresis: no email, but its pager
+   * incident resolves and chat channels are told.
+   */
+  z.object({
+    ...base,
+    kind: z.literal('drawdown-recovered'),
+    level: z.number().gt(0).lt(100),
+    drawdownPct: z.number().min(0).max(100),
+    equityNow: z.number(),
+    asOf: timestampMsSchema,
+  }),
   z.object({ ...base, kind: z.literal('new-delegate'), delegate, firstSeenAt: timestampMsSchema }),
   z.object({
     ...base,

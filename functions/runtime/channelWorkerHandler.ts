@@ -14,6 +14,8 @@ const OUTCOME_METRIC: Readonly<Record<ChannelJobOutcome['kind'], string>> = {
   refused: 'ChannelJobsRefused',
   'payload-rejected': 'ChannelJobsPayloadRejected',
   'gave-up': 'ChannelJobsAbandoned',
+  parked: 'ChannelJobsParked',
+  combined: 'ChannelBacklogsCombined',
 };
 
 /**
@@ -27,7 +29,7 @@ export function createChannelWorkerHandler(deps: ChannelWorkerDeps) {
     name: 'channel job',
     schema: channelJobSchema,
     concurrency: 1,
-    about: (job) => ({ channel: job.channel, noticeId: job.notice.id, category: job.notice.category, attempt: job.attempt }),
+    about: (job) => ('notice' in job ? { channel: job.channel, noticeId: job.notice.id, category: job.notice.category, attempt: job.attempt } : { channel: job.channel, backlog: true, attempt: job.attempt }),
     handle: async (job, about) => {
       const outcome = await deliverChannelJob(deps, job);
       deps.counters.count(OUTCOME_METRIC[outcome.kind]);

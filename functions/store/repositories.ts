@@ -3,6 +3,7 @@ import { AccountScheduleRepository } from './accountScheduleRepository';
 import { AccountsRepository } from './accountsRepository';
 import { AlertStateRepository } from './alertStateRepository';
 import { AuditRepository } from './auditRepository';
+import { ChannelBacklogRepository } from './channelBacklogRepository';
 import { ChannelsRepository } from './channelsRepository';
 import { CurvesRepository } from './curvesRepository';
 import { DelegateViewRepository } from './delegateViewRepository';
@@ -44,6 +45,8 @@ export interface Repositories {
   readonly recipients: RecipientsRepository;
   readonly leases: LeaseRepository;
   readonly channels: ChannelsRepository;
+  /** Notices waiting for a rate-limited chat, to be sent as one summary (items in `channels`). */
+  readonly channelBacklog: ChannelBacklogRepository;
 }
 
 /** Builds every repository over one document client and table prefix (once per cold start). */
@@ -71,5 +74,6 @@ export function createRepositories(
     recipients: new RecipientsRepository(client, prefix, options),
     leases: new LeaseRepository(client, prefix),
     channels: new ChannelsRepository(client, prefix, options),
+    channelBacklog: new ChannelBacklogRepository(client, prefix, options),
   };
 }

@@ -150,6 +150,8 @@ export class ComputeStack extends Stack {
     this.channelWorker
       // Reads a channel; records its last delivery, a broken state or a migrated Telegram chat id (conditional updates).
       .bindTableActions(table('channels'), ['dynamodb:GetItem', 'dynamodb:UpdateItem'])
+      // The backlog of a paced chat (notices parked for one summary, and its flush marker): its own partitions only.
+      .bindTableActions(table('channels'), ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:Query', 'dynamodb:BatchWriteItem'], { leadingKeys: ['backlog#*', 'backlog-flush'] })
       // The delivery id of each (notice, channel), claimed and settled with conditional updates.
       .bindTableActions(table('deliveries'), ['dynamodb:UpdateItem'])
       // The broken-channel email: the account's recipients, minus suppressed and opted-out addresses.

@@ -9,9 +9,9 @@ import { newWebhookSecret, signWebhook, webhookKey } from '../../functions/chann
 import { ChannelConfigError } from '../../functions/channels/errors';
 import { checkDiscord, checkPagerDuty, checkSlack, checkTelegram } from '../../local/receivers/chatRules';
 import { parseTelegramHtml } from '../../local/receivers/telegramHtml';
-import { drawdownEvent, expiringEvent, HOSTILE_NAME, hugeNotice, newDelegateEvent, noticeOf, revokedEvent } from './noticeFixtures';
+import { drawdownEvent, expiringEvent, HOSTILE_NAME, hugeNotice, newDelegateEvent, noticeOf, recoveredEvent, revokedEvent } from './noticeFixtures';
 
-const ALL = [drawdownEvent, newDelegateEvent, revokedEvent, expiringEvent];
+const ALL = [drawdownEvent, newDelegateEvent, revokedEvent, expiringEvent, recoveredEvent];
 
 describe('Slack', () => {
   it('sends Block Kit within its limits plus a text fallback', () => {

@@ -200,7 +200,7 @@ describe('IAM statements', () => {
       'revoke-page': { accounts: READ, delegates: READ, suppressions: READ, preferences: ['BatchGetItem'], tokens: ['PutItem', 'DeleteItem', 'GetItem'] },
       'revoke-all-page': { accounts: ['GetItem'], delegates: ['Query'], tokens: ['GetItem', 'UpdateItem'] },
       'revoke-all-worker': { tokens: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'] },
-      'channel-worker': { channels: ['GetItem', 'UpdateItem'], deliveries: ['UpdateItem'], accounts: ['GetItem'], suppressions: ['BatchGetItem'], preferences: ['BatchGetItem'] },
+      'channel-worker': { channels: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'Query', 'BatchWriteItem'], deliveries: ['UpdateItem'], accounts: ['GetItem'], suppressions: ['BatchGetItem'], preferences: ['BatchGetItem'] },
       'preferences-page': { preferences: ['GetItem'], alerts: ['GetItem', 'PutItem'], accounts: ['GetItem'], tokens: ['PutItem', 'DeleteItem'] },
       'sign-revocation': { accounts: READ, leases: WRITE, audit: ['PutItem'], tokens: ['GetItem', 'UpdateItem'] },
       'ses-events': { suppressions: ['PutItem'] },
@@ -211,6 +211,15 @@ describe('IAM statements', () => {
       );
       const wanted = Object.fromEntries(Object.entries(expected[name]).map(([id, actions]) => [id, [...(actions as string[])].sort()]));
       expect(actual, name).toEqual(wanted);
+    }
+  });
+
+  it("confines the channel worker's writes to the backlog partitions: it cannot create or delete a channel", () => {
+    const on = (action: string, key: string) => decide('channel-worker', `dynamodb:${action}`, tableArn('channels'), { 'dynamodb:LeadingKeys': [key] });
+    for (const action of ['PutItem', 'DeleteItem', 'Query']) {
+      expect(on(action, 'backlog#desk-slack'), action).toBe('allow');
+      expect(on(action, 'backlog-flush'), action).toBe('allow');
+      expect(on(action, 'channel'), action).not.toBe('allow');
     }
   });
 

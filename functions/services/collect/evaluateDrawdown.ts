@@ -132,7 +132,17 @@ export async function evaluateDrawdown(
   const crossedAt = notice && writtenFromMs !== null ? firstReached(curve, writtenFromMs, notice.level) : null;
   const staleLimitMs = settings.staleAfterIntervals * INTERVAL_MS[account.interval];
   const late = crossedAt !== null && now - crossedAt > staleLimitMs ? { lateByMs: now - crossedAt } : {};
-  const events: NotifyEvent[] = notice
+  const recoveries: NotifyEvent[] = evaluation.recoveries.map((r) => ({
+    kind: 'drawdown-recovered',
+    eventId: r.id,
+    account: account.address,
+    at: now,
+    level: r.level,
+    drawdownPct: Math.min(100, Math.max(0, r.drawdownPct)),
+    equityNow: last.equity,
+    asOf: last.timestamp,
+  }));
+  const alerts: NotifyEvent[] = notice
     ? [
         {
           kind: 'drawdown',
@@ -155,6 +165,7 @@ export async function evaluateDrawdown(
         },
       ]
     : [];
+  const events = [...alerts, ...recoveries];
   return {
     events,
     drawdownPct: result.currentPct,
@@ -180,7 +191,10 @@ function levelContext(rules: readonly AlertState[], account: AccountRecord, now:
   const parsed = drawdownStateSchema.safeParse(stateItem?.state ?? { levels: {} });
   const priorLevels = parsed.success ? parsed.data.levels : {};
   const states = new Map<number, LevelState>(
-    Object.entries(priorLevels).map(([level, { baseline, ...s }]): [number, LevelState] => [Number(level), baseline ? { ...s, baseline } : s]),
+    Object.entries(priorLevels).map(([level, { baseline, named, ...s }]): [number, LevelState] => [
+      Number(level),
+      { ...s, ...(baseline ? { baseline } : {}), ...(named ? { named } : {}) },
+    ]),
   );
   const snooze = snoozeStateSchema.safeParse(rules.find((r) => r.rule === SNOOZE_RULE)?.state);
 
@@ -208,7 +222,8 @@ function levelContext(rules: readonly AlertState[], account: AccountRecord, now:
         prior.status !== next.status ||
         prior.lastSentAt !== next.lastSentAt ||
         prior.breachedAt !== next.breachedAt ||
-        Boolean(prior.baseline) !== Boolean(next.baseline)
+        Boolean(prior.baseline) !== Boolean(next.baseline) ||
+        Boolean(prior.named) !== Boolean(next.named)
       );
     });
   return {

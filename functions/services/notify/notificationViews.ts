@@ -10,7 +10,7 @@ import type {
   RevokeAllResultView,
   SnoozeNoticeView,
 } from '../../mail/render/views';
-import type { NotifyMessage } from '../../messages/notifyMessage';
+import type { EmailedMessage } from './emailedMessage';
 import { formatDuration } from '../../mail/render/format';
 
 /** The snooze choices a drawdown alert offers. */
@@ -70,7 +70,7 @@ function revokeAllLink(ctx: NotificationContext): RevokeAllLink | null {
 }
 
 /** The email view for a notify message, for one recipient. */
-export function notificationEmail(message: NotifyMessage, ctx: NotificationContext): NotificationEmail {
+export function notificationEmail(message: EmailedMessage, ctx: NotificationContext): NotificationEmail {
   const base = {
     account: { address: ctx.account.address, label: ctx.account.label },
     generatedAtMs: ctx.now,
