@@ -194,7 +194,7 @@ describe('IAM statements', () => {
       // UpdateItem on accounts (and preferences below) is allowed only with its attributes named: see the next test.
       dispatch: { accounts: READ },
       collect: { accounts: READ, curves: [...READ, 'UpdateItem', 'BatchWriteItem'], snapshots: [...READ, 'PutItem'], alerts: [...READ, 'PutItem'], delegates: [...READ, 'UpdateItem', 'BatchWriteItem'] },
-      notify: { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, preferences: READ, alerts: ['GetItem'], deliveries: RW },
+      notify: { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, preferences: READ, alerts: ['GetItem'], deliveries: RW, channels: ['Query'] },
       'report-dispatch': { accounts: READ, preferences: ['Query'], deliveries: ['BatchGetItem', 'GetItem', 'UpdateItem'] },
       'daily-report': { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, preferences: READ, deliveries: RW },
       'revoke-page': { accounts: READ, delegates: READ, suppressions: READ, preferences: ['BatchGetItem'], tokens: ['PutItem', 'DeleteItem', 'GetItem'] },
