@@ -3,6 +3,9 @@
  *
  *   handlers -> runtime -> web -> services -> messages, store, chain, mail, links, queue, config, shared -> domain
  *
+ * Around them: `infra/` deploys `functions/`; `local/` and `cli/` run them; `bench/` measures all of
+ * these; `test/` may import anything, and nothing imports `test/`.
+ *
  * Folders only import downwards; `functions/` never imports the local tools (`local/`, `cli/`).
  * One exception: the handler catalog (`functions/handlers/catalog.ts`), data that imports nothing,
  * is read by every layer (config's settings requirements among them).
@@ -100,6 +103,27 @@ module.exports = {
       to: { path: '^functions/handlers/', pathNot: HANDLER_CATALOG },
     },
     {
+      name: 'infra-deploys-functions',
+      severity: 'error',
+      comment: 'The stacks read the functions (catalog, settings, queue settings); never the local tools, benchmarks or tests.',
+      from: { path: '^infra/' },
+      to: { path: '^(local|cli|bench|test)/' },
+    },
+    {
+      name: 'nothing-imports-tests',
+      severity: 'error',
+      comment: 'Test support is for tests only: no shipped code, tool or benchmark imports from test/.',
+      from: { path: '^(functions|local|cli|infra|bench|bin)/' },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'tools-not-benchmarks',
+      severity: 'error',
+      comment: 'The local tools and the CLI never import benchmark code; benchmarks build on them.',
+      from: { path: '^(local|cli)/' },
+      to: { path: '^bench/' },
+    },
+    {
       name: 'handler-catalog-is-data',
       severity: 'error',
       comment: 'The handler catalog, read by every layer, imports nothing.',
@@ -109,7 +133,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    includeOnly: { path: ['^functions/', '^local/', '^cli/', '^node_modules/'] },
+    includeOnly: { path: ['^functions/', '^local/', '^cli/', '^infra/', '^bench/', '^test/', '^node_modules/'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },

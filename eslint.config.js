@@ -29,6 +29,16 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware rules over the code that runs (shipped, CLI, local tools); tests and benches keep the fast lint.
+    files: ['functions/**/*.ts', 'cli/**/*.ts', 'local/**/*.ts', 'infra/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // A promise nobody awaits loses its error (and, in a Lambda, its work when the handler returns).
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
     files: ['functions/**/*.ts'],
     rules: { 'no-restricted-syntax': ['error', ZOD_NAMESPACE_IMPORT, WORK_IN_OPTIONAL_CALL] },
   },

@@ -13,6 +13,8 @@ import { defineConfig } from 'vitest/config';
  * there at once (no endpoint is provided), so the list can't drift silently.
  */
 const UNIT_TESTS: readonly string[] = [
+  'test/shared/sentinelError.test.ts',
+  'test/store/legacyCurveReader.test.ts',
   'test/bench/costArgs.test.ts',
   'test/chain/canonical.test.ts',
   'test/chain/chainClient.test.ts',
@@ -22,7 +24,7 @@ const UNIT_TESTS: readonly string[] = [
   'test/chain/resolveSigner.test.ts',
   'test/chain/retryAfter.test.ts',
   'test/chain/summaryView.test.ts',
-  'test/chain/tokenBucket.test.ts',
+  'test/shared/rateLimiter.test.ts',
   'test/chain/urls.test.ts',
   'test/chain/workedExample.test.ts',
   'test/channels/renderers.test.ts',
@@ -74,7 +76,7 @@ const UNIT_TESTS: readonly string[] = [
   'test/runtime/handlerSettings.test.ts',
   'test/runtime/lambdaCredentials.test.ts',
   'test/runtime/linkSecret.test.ts',
-  'test/runtime/mailRate.test.ts',
+  'test/mail/mailRate.test.ts',
   'test/runtime/pageSecurity.test.ts',
   'test/runtime/sqsHandler.test.ts',
   'test/shared/backoff.test.ts',

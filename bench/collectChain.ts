@@ -1,6 +1,6 @@
 import { createChainClient } from '../functions/chain/chainClient';
 import type { ChainClient } from '../functions/chain/ports';
-import { TokenBucket, type TokenBucketOptions } from '../functions/chain/tokenBucket';
+import { TokenBucket, type TokenBucketOptions } from '../functions/shared/rateLimiter';
 
 /** The chain client of the benchmark and the HTTP requests it sent since the last reset. */
 export interface CountedChain {

@@ -9,7 +9,7 @@ import { newTrackedAccount } from '../functions/domain/trackedAccount';
 import type { CollectMessage } from '../functions/messages/collectJob';
 import type { MessageQueue } from '../functions/queue/messageQueue';
 import { dispatchDue } from '../functions/services/collect/dispatchDue';
-import { mapConcurrent } from '../functions/store/concurrency';
+import { mapConcurrent } from '../functions/shared/concurrency';
 import { createTables, deleteTables } from '../functions/store/createTables';
 import { createDocumentClient } from '../functions/store/documentClient';
 import { createRepositories } from '../functions/store/repositories';
@@ -94,7 +94,7 @@ export async function runDeployment(
     };
     const log = usage.log('dispatch');
     const counters = usage.counters('dispatch');
-    const dispatch = () => dispatchDue({ accounts: repos.accounts, collectQueue: countedCollect, log, counters, now: clock.now, limitPerShard: accounts });
+    const dispatch = () => dispatchDue({ accounts: repos.accounts, schedule: repos.schedule, collectQueue: countedCollect, log, counters, now: clock.now, limitPerShard: accounts });
 
     await dispatch();
     counters.flush();

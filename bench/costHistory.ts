@@ -4,7 +4,7 @@ import type { Interval } from '../functions/domain/interval';
 import { fetchCurves } from '../functions/services/collect/fetchCurves';
 import { newCurvePoints } from '../functions/services/collect/newCurvePoints';
 import type { CurvesRepository } from '../functions/store/curvesRepository';
-import { mapConcurrent } from '../functions/store/concurrency';
+import { mapConcurrent } from '../functions/shared/concurrency';
 
 /** Accounts seeded at once (each one's points written by `putPoints` in its own concurrent batches). */
 const SEED_CONCURRENCY = 8;

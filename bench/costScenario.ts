@@ -166,7 +166,7 @@ export async function runInterval(deps: CostScenarioDeps, interval: Interval, ac
     const cycle = async (measured: boolean) => {
       const started = performance.now();
       const { dispatched } = await meter.during('dispatch', () =>
-        dispatchDue({ accounts: repos.accounts, collectQueue: countedCollect, log: dispatchLog, now: clock.now, limitPerShard: 1_000 }),
+        dispatchDue({ accounts: repos.accounts, schedule: repos.schedule, collectQueue: countedCollect, log: dispatchLog, now: clock.now, limitPerShard: 1_000 }),
       );
       const ms = performance.now() - started;
       if (measured) {

@@ -11,7 +11,7 @@ import { defaultRecipientSettings } from '../functions/domain/recipientSettings'
 import type { RecipientReportJob } from '../functions/messages/reportJob';
 import type { MessageQueue } from '../functions/queue/messageQueue';
 import { dispatchRecipientReports } from '../functions/services/report/schedule/dispatchRecipientReports';
-import { mapConcurrent } from '../functions/store/concurrency';
+import { mapConcurrent } from '../functions/shared/concurrency';
 import { createTables, deleteTables } from '../functions/store/createTables';
 import { createDocumentClient, createDynamoDbClient } from '../functions/store/documentClient';
 import { createRepositories } from '../functions/store/repositories';

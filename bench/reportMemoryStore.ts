@@ -33,6 +33,8 @@ export function memoryReportRepos(data: readonly StoredAccountData[]): ReportDep
         return found ? { ...found.account } : null;
       },
       getMany: async (addresses) => addresses.flatMap((address) => (find(address) ? [{ ...find(address)!.account }] : [])),
+    },
+    schedule: {
       setNextReportAt: async (address, next, expected) => {
         const found = find(address);
         if (!found || (expected !== undefined && found.account.nextReportAt !== expected)) return { kind: 'lost' };

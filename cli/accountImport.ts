@@ -1,5 +1,5 @@
 import { syncRecipients } from './recipientSync';
-import { mapConcurrent } from '../functions/store/concurrency';
+import { mapConcurrent } from '../functions/shared/concurrency';
 import type { CliContext } from './cliRuntime';
 import { addressRows, checkColumns, planImport, readIgnoreColumns, withoutColumns } from './importPlan';
 import { ImportFileError, parseImport, type ImportRowError } from './importRows';

@@ -1,4 +1,4 @@
-import { formatTime } from '../functions/mail/format';
+import { formatTime } from '../functions/mail/render/format';
 import { drawdownStateSchema, snoozeStateSchema } from '../functions/services/collect/drawdownState';
 import { activeSnoozes, recipientSnoozesStateSchema } from '../functions/domain/recipientSnoozes';
 import { RECIPIENT_SNOOZES_RULE, SNOOZE_RULE } from '../functions/store/alertStateRepository';
@@ -26,6 +26,10 @@ export function describeAlertState(rule: string, state: Record<string, unknown>,
     const levels = Object.entries(drawdown.data.levels).sort(([a], [b]) => Number(a) - Number(b));
     if (levels.length === 0) return [['drawdown', 'no level evaluated yet']];
     return levels.map(([level, s]) => {
+      // A breach recorded silently at the first evaluation: no alert will come for it (no storm).
+      if (s.status === 'breached' && s.baseline === true) {
+        return [`drawdown ${level}%`, `already breached when tracking began${s.breachedAt === null ? '' : ` (recorded ${time(s.breachedAt)})`}: no alert for this level until it recovers (digests list it among the open alerts)`];
+      }
       const parts = [s.status === 'breached' ? `breached${s.breachedAt === null ? '' : ` since ${time(s.breachedAt)}`}` : 'armed'];
       // No stored `lastValue`: it is written only when a level changes state, so it lags the
       // current drawdown (`status` prints that on its own line).

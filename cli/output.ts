@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { CliIo } from './cliRuntime';
 import { describeError } from '../functions/shared/describeError';
 import { SentinelError } from '../functions/shared/sentinelError';
-import { MissingTableError } from '../functions/store/storeError';
+import { MissingTableError } from '../functions/store/errors';
 
 /** A usage error detected after commander's own parsing (e.g. an invalid option value): exit status 2. */
 export class UsageError extends SentinelError {

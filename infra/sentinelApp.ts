@@ -9,8 +9,6 @@ import { MonitoringStack, type WatchedQueue } from './stacks/MonitoringStack';
 import { WebStack } from './stacks/WebStack';
 import type { WorkQueue } from './constructs/WorkQueue';
 
-/** The report queue's age alarm: 10,000 reports due in one minute drain in about 13 minutes at 14 emails/s. */
-
 /** The stacks of one stage, in deployment order. */
 export interface SentinelStacks {
   readonly config: StageConfig;
@@ -28,6 +26,10 @@ export const QUEUE_MAX_AGE = {
   collect: Duration.minutes(10),
   notify: Duration.minutes(15),
   report: Duration.minutes(20),
+  // A throttled or paced job is re-queued as a new message (delays up to 15 min), so an old one is stuck, not waiting.
+  channel: Duration.minutes(20),
+  // One delegate takes seconds; 50 keys of one account, one after the other, a few minutes.
+  revocations: Duration.minutes(15),
 } as const;
 
 /** How long a queued report may wait before the report queue's age alarm fires. */
@@ -70,11 +72,26 @@ export function buildSentinelApp(app: App, options: { env?: Environment } = {}):
   const monitoring = new MonitoringStack(app, name('monitoring'), {
     ...base,
     config,
-    functions: ['dispatch', 'collect', 'notify', 'report-dispatch', 'daily-report', 'ses-events', 'revoke-page', 'preferences-page', 'sign-revocation'],
+    functions: [
+      'dispatch',
+      'collect',
+      'notify',
+      'channel-worker',
+      'report-dispatch',
+      'daily-report',
+      'ses-events',
+      'revoke-page',
+      'revoke-all-page',
+      'revoke-all-worker',
+      'preferences-page',
+      'sign-revocation',
+    ],
     queues: [
       watched('Collect', messaging.collect, QUEUE_MAX_AGE.collect),
       watched('Notify', messaging.notify, QUEUE_MAX_AGE.notify),
       watched('Report', messaging.report, QUEUE_MAX_AGE.report),
+      watched('Channel', messaging.channel, QUEUE_MAX_AGE.channel),
+      watched('Revocations', messaging.revocations, QUEUE_MAX_AGE.revocations),
     ],
     failureQueues: [
       { id: 'SesEventsFailures', queueName: `${config.prefix}ses-events-failures` },

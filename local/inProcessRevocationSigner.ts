@@ -2,7 +2,7 @@ import type { Context } from 'aws-lambda';
 import { lambdaContext } from './lambdaContext';
 import type { RevocationOutcome, RevocationRequest } from '../functions/domain/revocationOutcome';
 import { parseRevocationOutcome } from '../functions/web/parseRevocationOutcome';
-import { RevocationInvokeError } from '../functions/web/revocationInvokeError';
+import { RevocationInvokeError } from '../functions/web/errors';
 import type { RevocationSigner } from '../functions/web/revocationSigner';
 
 /** The `sign-revocation` handler's shape: an event in, an outcome (JSON) out. */

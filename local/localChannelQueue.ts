@@ -1,8 +1,9 @@
 import type { ChannelSenderDeps } from '../functions/channels/channelSender';
 import { DestinationPacer } from '../functions/domain/destinationPacer';
 import { createChannelWorkerHandler } from '../functions/runtime/channelWorkerHandler';
+import { CHANNEL_BATCH_SIZE, CHANNEL_QUEUE } from '../functions/services/channels/channelQueueSettings';
 import type { ActionLinks } from '../functions/links/actionLinks';
-import type { MailSender } from '../functions/mail/sesSender';
+import type { MailSender } from '../functions/mail/send/sesSender';
 import type { ChannelJob } from '../functions/messages/channelJob';
 import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
@@ -32,10 +33,11 @@ export function createLocalChannelQueue(options: LocalChannelQueueOptions): InPr
   const queue: InProcessQueue<ChannelJob> = new InProcessQueue<ChannelJob>({
     name: 'sentinel-channel',
     consumer: (event, context) => bound.worker!(event, context),
-    batchSize: 10,
+    batchSize: CHANNEL_BATCH_SIZE,
+    // A failed job is retried sooner than in AWS (as collect and notify are locally); the receive limit and timeout are the deployed ones.
     visibilityTimeoutMs: options.visibilityTimeoutMs ?? 30_000,
-    maxReceiveCount: 5,
-    timeoutMs: 60_000,
+    maxReceiveCount: CHANNEL_QUEUE.maxReceiveCount,
+    timeoutMs: CHANNEL_QUEUE.consumerTimeoutSeconds * 1_000,
     ...(options.clock ? { clock: options.clock } : {}),
   });
   bound.worker = createChannelWorkerHandler({

@@ -2,7 +2,9 @@ import { accountSettingsSchema } from '../functions/domain/account';
 import { newTrackedAccount } from '../functions/domain/trackedAccount';
 import { sendSelectedReports } from '../functions/services/report/send/sendSelectedReports';
 import type { Repositories } from '../functions/store/repositories';
+import { setUpDemoChannels } from './demoChannels';
 import type { LocalSystem } from './localSystem';
+import type { ChatReceivers } from './receivers/chatReceivers';
 import { SimControlClient, setUpDemo, type DemoAccount } from './sim';
 import type { RunningSimulator } from './sim/http/server';
 
@@ -22,6 +24,8 @@ export async function setUpLocalDemo(options: {
   repos: Repositories;
   now: () => number;
   signerEnv: Record<string, string | undefined>;
+  /** The local chat receivers: one demo channel of each chat type (and a pager) is routed to the demo accounts. */
+  receivers?: ChatReceivers | null;
   log: (line: string) => void;
 }) {
   const control = new SimControlClient(options.sim.controlUrl);
@@ -41,6 +45,10 @@ export async function setUpLocalDemo(options: {
     });
     await options.repos.accounts.create(newTrackedAccount(settings, options.now()));
     fresh.push(account);
+  }
+  if (options.receivers) {
+    const channels = await setUpDemoChannels(options.repos, demo.map((a) => a.address), options.now());
+    if (channels.length > 0) options.log(`demo: channels ${channels.join(', ')} post to the local receivers (${options.receivers.baseUrl}/received)`);
   }
   if (fresh.length > 0) options.log(`demo: tracking ${fresh.map((a) => `${a.label} ${a.address}`).join(', ')}`);
 

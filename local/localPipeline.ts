@@ -98,6 +98,7 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
   const collectPollers = { concurrency: deps.collectConcurrency ?? 1 };
   const dispatchDeps = {
     accounts: deps.repos.accounts,
+    schedule: deps.repos.schedule,
     collectQueue,
     log: deps.log,
     counters: deps.counters,

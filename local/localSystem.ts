@@ -5,19 +5,22 @@ import type { Settings } from '../functions/config/settings';
 import { createReportWorker } from '../functions/handlers/report-worker';
 import { createNotifyHandler } from '../functions/handlers/notify';
 import { createPreferencesPageHandler } from '../functions/handlers/preferences-page';
-import { createRevokeAllPageHandler, createRevokePageHandler } from '../functions/handlers/revoke-page';
+import { createRevokePageHandler } from '../functions/handlers/revoke-page';
+import { createRevokeAllPageHandler } from '../functions/handlers/revoke-all-page';
+import { REVOCATION_BATCH_SIZE, REVOCATION_QUEUE } from '../functions/services/revocation/revocationQueueSettings';
 import type { RevokeAllJob } from '../functions/messages/revokeAllJob';
 import { revokeAllWorker } from '../functions/runtime/revokeAllWorker';
 import { signerCallOf } from '../functions/web/signerCallOf';
 import { createSignRevocationHandler } from '../functions/handlers/sign-revocation';
 import type { ActionLinks } from '../functions/links/actionLinks';
-import type { EmailRenderer } from '../functions/mail/emailRenderer';
-import { createEmailRenderer } from '../functions/mail/render';
-import type { MailSender } from '../functions/mail/sesSender';
+import type { EmailRenderer } from '../functions/mail/render/emailRenderer';
+import { createEmailRenderer } from '../functions/mail/render/render';
+import type { MailSender } from '../functions/mail/send/sesSender';
 import { mailGovernor, type MailGovernor } from '../functions/services/delivery/mailGovernor';
-import { LOCAL_MAIL_RATE } from '../functions/runtime/mailRate';
+import { LOCAL_MAIL_RATE } from '../functions/mail/send/mailRate';
 import { InProcessRevocationSigner } from './inProcessRevocationSigner';
 import { chainFrom, linkSecretsFrom, pageSecurity, required, sesSenderFrom } from '../functions/runtime/factories';
+import { mailboxNotices } from '../functions/services/preferences/mailboxNotice';
 import { collectSettingsFrom } from '../functions/services/collect/collectSettings';
 import { backfillBudgetFrom } from '../functions/services/collect/backfillBudget';
 import { refinementBudgetFrom } from '../functions/services/collect/refinementBudget';
@@ -116,12 +119,12 @@ export function localEmailRenderer(settings: Settings): EmailRenderer {
 
 /** The ports of the mail services (notify, daily report) over the configured templates, sending through `sender` (a governed one). */
 export function localMailDeps(
-  options: Pick<LocalSystemOptions, 'settings' | 'repos' | 'log' | 'counters' | 'now'>,
+  options: Pick<LocalSystemOptions, 'settings' | 'repos' | 'log' | 'counters' | 'now'> & Partial<Pick<LocalSystemOptions, 'clock'>>,
   links: ActionLinks,
   chain: ChainClient,
   sender: MailSender,
 ): ReportDeps {
-  const { settings } = options;
+  const { settings, clock } = options;
   const deps = {
     repos: options.repos,
     chain,
@@ -132,6 +135,8 @@ export function localMailDeps(
     log: options.log,
     counters: options.counters,
     now: options.now,
+    storedDataGraceMs: settings.REPORT_STORED_DATA_GRACE_SECONDS * 1_000,
+    ...(clock ? { sleep: (ms: number) => clock.sleep(ms) } : {}),
   };
   return { ...deps, digest: digestSenderFor(deps) };
 }
@@ -212,6 +217,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     delegates: repos.delegates,
     tokens: repos.tokens,
     suppressions: repos.suppressions,
+    preferences: repos.preferences,
     signer,
     now,
     log,
@@ -220,10 +226,10 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     name: 'sentinel-revoke-all',
     consumer: revokeAllWorker({ batches: repos.revokeAll, tokens: repos.tokens, sign: signerCallOf(signer), notify: pipeline.notifyQueue, now, log, counters }),
     // One delegate per delivery, as the FIFO queue's group hands them over; the signer's timeout bounds one.
-    batchSize: 1,
+    batchSize: REVOCATION_BATCH_SIZE,
     visibilityTimeoutMs: options.visibilityTimeoutMs ?? 60_000,
-    maxReceiveCount: 5,
-    timeoutMs: 60_000,
+    maxReceiveCount: REVOCATION_QUEUE.maxReceiveCount,
+    timeoutMs: REVOCATION_QUEUE.consumerTimeoutSeconds * 1_000,
     ...(options.clock ? { clock: options.clock } : {}),
   });
   const decisions = new InProcessQueue<DecisionJob>({
@@ -261,17 +267,22 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     alerts: repos.alerts,
     accounts: repos.accounts,
     tokens: repos.tokens,
+    mailbox: mailboxNotices({ sender: alertSender, mailFrom: settings.MAIL_FROM, now }),
     now,
     log,
   });
   const reports = createLocalReportPipeline({
-    accounts: repos.accounts,
+    schedule: repos.schedule,
     recipients: repos.recipients,
     ledger: repos.reportLedger,
     reconcile: reconcileDepsFrom(settings, { repos, sender: () => governor.sender(ses, 'alert'), log, counters }),
     log,
     now,
-    consumer: createReportWorker(mail),
+    // With the deployed redelivery, a failed job's backoff is set on the local queue as on SQS.
+    consumer: createReportWorker({
+      ...mail,
+      ...(options.reportRetries === undefined ? { visibility: { change: (message, seconds) => reports.reportQueue.change(message, seconds) } } : {}),
+    }),
     ...(options.clock ? { queueClock: options.clock } : {}),
     ...(options.reportRetries === undefined ? {} : { retries: options.reportRetries }),
   });
@@ -289,7 +300,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     protection,
     webRoutes: [
       { path: '/revoke', handler: revokePage, functionName: 'revoke-page' },
-      { path: '/revoke-all', handler: revokeAllPage, functionName: 'revoke-page' },
+      { path: '/revoke-all', handler: revokeAllPage, functionName: 'revoke-all-page' },
       { path: '/unsubscribe', handler: preferencesPage, functionName: 'preferences-page' },
       { path: '/snooze', handler: preferencesPage, functionName: 'preferences-page' },
       { path: '/preferences', handler: preferencesPage, functionName: 'preferences-page' },

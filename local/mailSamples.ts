@@ -1,5 +1,6 @@
-import { renderSparklinePng } from '../functions/mail/sparkline';
-import type { InlineImage } from '../functions/mail/mime';
+import { CHAIN_DRAWDOWN_LABEL, SUMMARY_METRICS } from '../functions/domain/summaryMetrics';
+import { renderSparklinePng } from '../functions/mail/chart/sparkline';
+import type { InlineImage } from '../functions/mail/send/mime';
 import type {
   DailyReportView,
   DigestRowView,
@@ -13,7 +14,7 @@ import type {
   RevocationResultView,
   RevokeAllResultView,
   SnoozeNoticeView,
-} from '../functions/mail/views';
+} from '../functions/mail/render/views';
 
 /** Realistic views for the six emails: `sentinel test-email` sends them, the screenshots render them, tests derive variations from them. */
 
@@ -73,10 +74,11 @@ export const dailyReport: DailyReportView = {
     { key: '7d', label: '7 days', fromMs: Date.parse('2025-02-24T23:00:00Z'), toMs: Date.parse('2025-03-03T23:00:00Z'), partialFromMs: null, compared: true },
     { key: '30d', label: '30 days', fromMs: Date.parse('2025-02-01T23:00:00Z'), toMs: Date.parse('2025-03-03T23:00:00Z'), partialFromMs: null, compared: false },
   ],
+  sampling: '1h',
   metrics: [
     metric('pnl', 'PnL', 'Profit and loss from trading over the window, net of deposits and withdrawals.', 'usd', 'higher', [1_484.44, 210.5], [6_120.8, -310.25], [10_734.56, null]),
     metric('returnPct', 'Return', 'Trading return over the window.', 'percent', 'higher', [1.42, 0.3], [5.88, -0.21], [10.3, null]),
-    metric('maxDrawdownPct', 'Max drawdown reported by the chain', 'Largest fall from a peak within the window, as the chain computes it.', 'percent', 'lower', [0.8, -0.1], [3.2, 0], [8.75, null]),
+    metric('maxDrawdownPct', CHAIN_DRAWDOWN_LABEL, SUMMARY_METRICS.maxDrawdownPct.description, 'percent', 'lower', [0.8, -0.1], [3.2, 0], [8.75, null]),
     metric('winRate', 'Win rate', 'Share of closed trades that made money.', 'percent', 'higher', [56.4, 1.2], [54.1, 0.4], [52.9, null]),
     metric('profitFactor', 'Profit factor', 'Gross profit divided by gross loss; above 1 means winners outweigh losers.', 'ratio', 'higher', [1.87, -0.04], [1.6, 0.02], [1.41, null]),
     metric('sharpeRatio', 'Sharpe ratio', 'Return per unit of volatility; higher is steadier.', 'ratio', 'higher', [2.31, 0.12], [1.9, 0.05], [1.7, null]),
@@ -182,6 +184,7 @@ export const digest: DigestView = {
   period: { startMs: Date.parse('2025-03-02T23:00:00Z'), endMs: Date.parse('2025-03-03T23:00:00Z') },
   accountCount: 5,
   chainWindowLabel: '30 days',
+  sampling: '1h',
   trendCaption: 'Trend: PnL over the last 30 days, from the chain’s curves.',
   rows: [
     { account: DESK[2], unavailable: 'the chain did not answer in time', status: 'ok', equityUsd: null, pnlUsd: null, returnPct: null, drawdownNowPct: null, chainMaxDrawdownPct: null, chainMaxDrawdownText: null, openAlerts: 0, expiringDelegates: 0, trend: null },

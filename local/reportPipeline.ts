@@ -5,11 +5,11 @@ import type { ReportDeps } from '../functions/services/report/send/reportDeps';
 import { runReportJob } from '../functions/services/report/send/sendReportJob';
 import type { ReportRunResult } from '../functions/services/report/send/sendSelectedReports';
 import { describeError } from '../functions/shared/describeError';
-import { mapConcurrent } from '../functions/store/concurrency';
+import { mapConcurrent } from '../functions/shared/concurrency';
 import { REPORT_BATCH_SIZE, REPORT_QUEUE, REPORT_WORKER_CONCURRENCY } from '../functions/services/report/schedule/reportWorkers';
 import type { Log } from '../functions/shared/observability';
 import { reconcileReports, type ReconcileDeps, type ReconcileOutcome } from '../functions/services/report/schedule/reconcileReports';
-import type { AccountsRepository } from '../functions/store/accountsRepository';
+import type { AccountScheduleRepository } from '../functions/store/accountScheduleRepository';
 import type { RecipientsRepository } from '../functions/store/recipientsRepository';
 import type { ReportLedgerRepository } from '../functions/store/reportLedgerRepository';
 import { InProcessQueue, type DrainResult, type QueueClock, type SqsLambdaHandler } from './queue/inProcessQueue';
@@ -21,7 +21,7 @@ export interface ReportQueueRetries {
 }
 
 export interface LocalReportPipelineDeps {
-  readonly accounts: Pick<AccountsRepository, 'queryReportsDue' | 'setNextReportAt'>;
+  readonly schedule: Pick<AccountScheduleRepository, 'queryReportsDue' | 'setNextReportAt'>;
   readonly recipients: Pick<RecipientsRepository, 'queryDue' | 'setNextReportAt'>;
   /** Where dispatch records each job it queues. */
   readonly ledger: Pick<ReportLedgerRepository, 'queued'>;
@@ -56,7 +56,7 @@ export function createLocalReportPipeline(deps: LocalReportPipelineDeps) {
     ...(deps.queueClock ? { clock: deps.queueClock } : {}),
   });
   const pollers = { concurrency: deps.concurrency ?? REPORT_WORKER_CONCURRENCY };
-  const dispatchDeps = { accounts: deps.accounts, recipients: deps.recipients, reportQueue, ledger: deps.ledger, log: deps.log, now: deps.now };
+  const dispatchDeps = { schedule: deps.schedule, recipients: deps.recipients, reportQueue, ledger: deps.ledger, log: deps.log, now: deps.now };
   const reconcile = deps.reconcile;
   return {
     reportQueue,

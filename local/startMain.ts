@@ -18,6 +18,8 @@ import type { LocalSystem } from './localSystem';
 import { serveSystem } from './serveSystem';
 import { localLinkSecret, removeRunningServices, STATE_DIR, writeRunningServices } from './stateDir';
 import { setUpLocalDemo } from './localDemo';
+import { demoChannelEnv } from './demoChannels';
+import { startChatReceivers, type ChatReceivers } from './receivers/chatReceivers';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { describeError } from '../functions/shared/describeError';
@@ -118,6 +120,14 @@ async function main(): Promise<void> {
     if (!env['SENTINEL_LINK_SECRET'] && !env['LINK_SECRET_ARN']) {
       env['SENTINEL_LINK_SECRET'] = args['in-memory'] ? randomBytes(32).toString('base64url') : await localLinkSecret();
     }
+    // The demo's chat channels post to local stand-ins for Slack, Discord, Telegram and PagerDuty.
+    let receivers: ChatReceivers | null = null;
+    if (sim && !args['no-demo']) {
+      receivers = await startChatReceivers();
+      const started = receivers;
+      stops.push(() => started.stop());
+      demoChannelEnv(env, receivers);
+    }
     const settings = loadSettings(env);
 
     const dynamoClient = createDynamoDbClient({ region: settings.AWS_REGION, ...(settings.DYNAMODB_ENDPOINT ? { endpoint: settings.DYNAMODB_ENDPOINT } : {}) });
@@ -126,7 +136,7 @@ async function main(): Promise<void> {
     const now = sim ? () => sim.simulator.clock.now() : Date.now;
     const { log, counters } = createObservability('local', { quiet: true });
 
-    const demo = sim && !args['no-demo'] ? await setUpLocalDemo({ sim, repos, now, signerEnv: env, log: (line) => process.stdout.write(`${line}\n`) }) : null;
+    const demo = sim && !args['no-demo'] ? await setUpLocalDemo({ sim, repos, now, signerEnv: env, receivers, log: (line) => process.stdout.write(`${line}\n`) }) : null;
     const serving = await serveSystem({
       settings,
       repos,
@@ -162,6 +172,7 @@ async function main(): Promise<void> {
       `inbox:      ${ses ? ses.inboxUrl : `(SES at ${settings.SES_ENDPOINT ?? 'AWS'})`}`,
       `links:      ${serving.url}  (action links in emails point to ${settings.PUBLIC_BASE_URL})`,
       sim ? `simulator:  ${sim.nodeUrl}  (indexer ${sim.indexerUrl}, control ${sim.controlUrl})` : `chain:      ${settings.ROCKET_NODE_URL} (indexer ${settings.ROCKET_INDEXER_URL})`,
+      receivers ? `chat:       ${receivers.baseUrl}/received  (what the demo channels demo-slack, -discord, -telegram, -pagerduty were sent)` : '',
       `dynamodb:   ${settings.DYNAMODB_ENDPOINT ?? 'AWS'}${dynamo ? (args['in-memory'] ? ' (in memory)' : ` (data in ${join(STATE_DIR, 'dynamodb')})`) : ''}`,
       `cli:        npx sentinel accounts list   (in another terminal; it finds these services)`,
       args.fast ? `clock:      simulated, ${FAST_SPEED}x real time` : '',

@@ -22,7 +22,7 @@ import { withoutUrls } from '../../functions/shared/withoutUrls';
 import type { CliContext, CliRuntime } from '../cliRuntime';
 import { syncRecipients } from '../recipientSync';
 import { applyChannelEdit, checkChannelEdit } from '../accountChannels';
-import { mapConcurrent } from '../../functions/store/concurrency';
+import { mapConcurrent } from '../../functions/shared/concurrency';
 import { EXPORT_FORMATS, formatExport, type ExportFormat } from '../accountExport';
 import { runImport, type ImportOptions } from '../accountImport';
 import { readAddressFile } from '../addressFile';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import * as z from 'zod';
 import { addressSchema, type Address } from '../../functions/domain/address';
-import { formatTime } from '../../functions/mail/format';
+import { formatTime } from '../../functions/mail/render/format';
 import { sesSenderFrom } from '../../functions/runtime/factories';
 import { deliverNotification, type DeliverNotificationDeps, type NotificationOutcome } from '../../functions/services/notify/deliverNotification';
 import { memoryCounters } from '../../functions/shared/observability';

@@ -4,7 +4,7 @@ import { ConfigError } from '../../functions/config/settings';
 import { addressSchema, type Address } from '../../functions/domain/address';
 import { DEFAULT_ANNOUNCEMENT_MS, openAnnouncements } from '../../functions/domain/delegateAnnouncement';
 import { delegateStanding, type DelegateStanding } from '../../functions/domain/delegateStanding';
-import { formatCountdown } from '../../functions/mail/format';
+import { formatCountdown } from '../../functions/mail/render/format';
 import type { CliContext, CliRuntime } from '../cliRuntime';
 import { addressMessage, formatTable, printJson, UsageError } from '../output';
 import { parseAnnounceDuration } from '../parseAnnounceDuration';

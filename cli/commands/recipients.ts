@@ -12,6 +12,7 @@ import { categoriesText, categoryChange, readCategoriesOption } from '../recipie
 import { readRecipientOptions, type RecipientUpdateOptions } from '../recipientOptions';
 import { formatRecipients, parseRecipients, RECIPIENT_FORMATS, type RecipientFormat } from '../recipientTransfer';
 import { readTextFile } from '../readTextFile';
+import { securityOffLine, tellSecurityOff } from '../securityOffNotice';
 import { accountsSummary, byLabelThenAddress, suppressionNote } from '../recipientView';
 
 /** One recipient: the address, the accounts that mail it, its suppression if mail to it is stopped, and its delivery settings. */
@@ -197,8 +198,7 @@ export function register(program: Command, context: CliContext): void {
       const saved = Object.keys(changes).length === 0 ? previous : await saveRecipient(rt.repos.recipients, settings, accounts, previous, rt.now());
       if (change) {
         await rt.repos.preferences.setOptOuts(settings.email, change.optedOut);
-        // The mailbox's own notice of this (issue 22 item 1) is sent from here, on change.securityTurnedOff.
-        if (change.securityTurnedOff) io.err(`warning: ${settings.email} no longer gets security notices (new delegates, revocation results)\n`);
+        if (change.securityTurnedOff) io.err(securityOffLine(settings.email, await tellSecurityOff(rt, settings.email, accounts[0]?.address ?? null)));
       }
       const suppression = (await rt.repos.suppressions.lookup([email])).get(settings.email);
       const found = recipientOf(settings.email, accounts, suppression, saved, change?.optedOut ?? optOuts);
@@ -261,11 +261,25 @@ export function register(program: Command, context: CliContext): void {
         }
         if (plan.categoriesChanged && plan.change) {
           await rt.repos.preferences.setOptOuts(plan.settings.email, plan.change.optedOut);
-          if (plan.change.securityTurnedOff) io.err(`warning: ${plan.settings.email} no longer gets security notices (new delegates, revocation results)\n`);
+          if (plan.change.securityTurnedOff) {
+            const on = accounts.find((a) => a.emails.some((e) => e.trim().toLowerCase() === plan.settings.email));
+            io.err(securityOffLine(plan.settings.email, await tellSecurityOff(rt, plan.settings.email, on?.address ?? null)));
+          }
         }
         if (plan.settingsChanged || plan.categoriesChanged) changed++;
       }
       io.out(`imported ${plural(plans.length, 'recipient')}: ${changed} changed, ${plans.length - changed} unchanged\n`);
+    });
+
+  recipients
+    .command('revoke-links')
+    .argument('<email>')
+    .description('void every preferences link of the address sent so far (its link epoch); its next emails carry new ones')
+    .action(async (emailArg: string) => {
+      const email = parseEmail(emailArg);
+      const rt = await context.runtime();
+      await rt.repos.preferences.revokeLinks(email, rt.now());
+      io.out(`revoked every preferences link of ${email.trim().toLowerCase()} issued until now; its page offers to email a new one\n`);
     });
 
   recipients

@@ -1,8 +1,11 @@
 import type { Command } from 'commander';
+import * as z from 'zod';
 import { addressSchema } from '../../functions/domain/address';
 import { sesSenderFrom } from '../../functions/runtime/factories';
 import { digestSenderFor } from '../../functions/runtime/digestSenderFor';
 import { sendSelectedReports, type ReportRunResult } from '../../functions/services/report/send/sendSelectedReports';
+import { sendToRecipient } from '../../functions/services/report/send/sendToRecipient';
+import type { AccountRecord } from '../../functions/store/accountItem';
 import { missedToday, retryMissedReports, type MissedReportsDeps, type MissedRetryResult } from '../../functions/services/report/schedule/retryMissedReports';
 import { missedReportLine } from '../../functions/services/report/schedule/operatorNotice';
 import { memoryCounters } from '../../functions/shared/observability';
@@ -34,8 +37,11 @@ export async function reportDepsFrom(rt: CliRuntime): Promise<MissedReportsDeps>
 const UNDELIVERED = new Set(['failed', 'retry', 'error']);
 
 /**
- * `sentinel report [--account <address>] [--force] [--json]`: sends the daily reports due now
- * (dispatched and sent as the scheduler does; or those of the selected accounts, or now regardless), and lists today's missed reports; `--retry-missed` sends those instead.
+ * `sentinel report [--account <address>] [--force [--recipient <email>]] [--json]`: sends the daily reports due now
+ * (dispatched and sent as the scheduler does; or those of the selected accounts, or now regardless;
+ * `--force --account A` sends A's report alone to each of its recipients, digest recipients too;
+ * `--recipient` limits the run to one recipient's usual delivery), and lists today's missed reports;
+ * `--retry-missed` sends those instead.
  */
 export function register(program: Command, context: CliContext): void {
   program
@@ -43,10 +49,20 @@ export function register(program: Command, context: CliContext): void {
     .description('send the daily reports that are due now (accounts, and recipients with their own schedule); with --force, send now regardless to each recipient of the selected accounts what it gets on a normal day (extras, the schedules are unchanged)')
     .option('--account <address>', 'only this account')
     .option('--force', 'send even if the report is not due')
+    .option('--recipient <email>', "with --force: send this one recipient its usual delivery now (its digest, or its accounts' reports), to it alone; with --account, that account's report alone")
     .option('--retry-missed', "send today's missed reports (claimed, not delivered within the grace): once each, under their regular delivery ids")
     .option('--json', 'print the outcomes as JSON')
-    .action(async (options: { account?: string; force?: boolean; retryMissed?: boolean; json?: boolean }) => {
-      if (options.retryMissed && (options.force || options.account !== undefined)) throw new UsageError('--retry-missed sends the missed reports as they were due: it takes neither --force nor --account');
+    .action(async (options: { account?: string; force?: boolean; recipient?: string; retryMissed?: boolean; json?: boolean }) => {
+      if (options.retryMissed && (options.force || options.account !== undefined || options.recipient !== undefined)) {
+        throw new UsageError('--retry-missed sends the missed reports as they were due: it takes neither --force, --account nor --recipient');
+      }
+      let recipient: string | undefined;
+      if (options.recipient !== undefined) {
+        if (!options.force) throw new UsageError('--recipient sends now, regardless of schedules: add --force');
+        const parsed = z.email().safeParse(options.recipient.trim());
+        if (!parsed.success) throw new UsageError(`--recipient "${options.recipient}" is not an email address`);
+        recipient = parsed.data.toLowerCase();
+      }
       let address: string | undefined;
       if (options.account !== undefined) {
         const parsed = addressSchema.safeParse(options.account);
@@ -62,7 +78,7 @@ export function register(program: Command, context: CliContext): void {
       }
       const force = options.force ?? false;
       if (address !== undefined && !(await rt.repos.accounts.get(address))) throw new Error(`${address} is not tracked`);
-      const results = await reportsNow(rt, deps, now, force, address);
+      const results = recipient === undefined ? await reportsNow(rt, deps, now, force, address) : await recipientNow(rt, deps, now, recipient, address);
 
       const missed = await missedToday(deps, now);
       if (options.json) printJson(context.io, results);
@@ -98,10 +114,18 @@ export function register(program: Command, context: CliContext): void {
  */
 async function reportsNow(rt: CliRuntime, deps: MissedReportsDeps, now: number, force: boolean, address: string | undefined): Promise<ReportRunResult[]> {
   if (!force && address === undefined) {
-    return dispatchAndDrainReports({ accounts: rt.repos.accounts, recipients: rt.repos.recipients, ledger: rt.repos.reportLedger, log: rt.log, now: () => now }, deps);
+    return dispatchAndDrainReports({ schedule: rt.repos.schedule, recipients: rt.repos.recipients, ledger: rt.repos.reportLedger, log: rt.log, now: () => now }, deps);
   }
   const accounts = address === undefined ? await rt.repos.accounts.list() : await rt.repos.accounts.getMany([address]);
   return sendSelectedReports(deps, now, force ? { kind: 'extra', accounts, only: address !== undefined } : { kind: 'due', accounts });
+}
+
+/** `report --force --recipient`: the tracked accounts that mail the recipient (or the one of `--account`), then its usual delivery to it alone. */
+async function recipientNow(rt: CliRuntime, deps: MissedReportsDeps, now: number, email: string, address: string | undefined): Promise<ReportRunResult[]> {
+  const mails = (account: AccountRecord): boolean => account.emails.some((e) => e.trim().toLowerCase() === email);
+  const accounts = (address === undefined ? await rt.repos.accounts.list() : await rt.repos.accounts.getMany([address])).filter(mails);
+  if (accounts.length === 0) throw new UsageError(address === undefined ? `${email} gets reports from no tracked account` : `${address} does not mail ${email}`);
+  return sendToRecipient(deps, email, accounts, address !== undefined, now);
 }
 
 /** `report --retry-missed`: sends today's missed reports, one row each; fails when one was not delivered. */

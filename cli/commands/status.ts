@@ -3,7 +3,7 @@ import { addressSchema } from '../../functions/domain/address';
 import { SUMMARY_FIELDS } from '../../functions/domain/summaryFields';
 import { SUMMARY_METRICS, TRADING_DRAWDOWN_LABEL } from '../../functions/domain/summaryMetrics';
 import { summaryReadings, summaryView } from '../../functions/chain/summaryView';
-import { formatCountdown, formatDelta, formatValue } from '../../functions/mail/format';
+import { formatCountdown, formatDelta, formatValue } from '../../functions/mail/render/format';
 import { lastPollText } from '../lastPollText';
 import { accountStatus, type AccountStatusReport } from '../../functions/services/status/accountStatus';
 import { describeAlertState } from '../alertStateText';
@@ -48,7 +48,7 @@ function render(r: AccountStatusReport, now: number, timeZone: string, protectio
     '',
   ];
   if (r.summary) {
-    lines.push('summary (since tracking started)');
+    lines.push(`summary (the chain's figures from daily points, ${r.summarySampling} apart at each UTC midnight since tracking began: Sharpe, volatility and max drawdown mean little over a few of them)`);
     const readings = summaryReadings(r.summary);
     const received = summaryView(r.summary);
     const rows = SUMMARY_FIELDS.map((f) => {

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import * as z from 'zod';
-import { renderChartPng } from '../../functions/mail/chart';
+import { renderChartPng } from '../../functions/mail/chart/chart';
 import { sesSenderFrom } from '../../functions/runtime/factories';
-import { buildMime, type InlineImage } from '../../functions/mail/mime';
+import { buildMime, type InlineImage } from '../../functions/mail/send/mime';
 import { EmailSendError } from '../../functions/mail/errors';
-import type { EmailKind } from '../../functions/mail/views';
+import type { EmailKind } from '../../functions/mail/render/views';
 import { fromHeader } from '../../functions/services/delivery/mailDelivery';
 import { curves, sampleImages, TIME_ZONE, views } from '../../local/mailSamples';
 import { localEmailRenderer } from '../../local/localSystem';

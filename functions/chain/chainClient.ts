@@ -10,7 +10,7 @@ import { accountNonceSchema, delegateTradersSchema, portfolioResponseSchema } fr
 import { addressSchema } from '../domain/address';
 import { intervalSchema } from '../domain/interval';
 import { timestampMsSchema } from '../domain/curvePoint';
-import { realSleep, sharedRateLimiter, type RateLimiter, type Sleep } from './tokenBucket';
+import { realSleep, sharedRateLimiter, type RateLimiter, type Sleep } from '../shared/rateLimiter';
 import { toTransactionResult } from './transactionResult';
 
 export interface ChainClientOptions {

@@ -4,7 +4,7 @@ import { ChainNetworkError, ChainTimeoutError } from './errors';
 import { networkErrorCode, requestNeverSent } from './networkFailure';
 import { redactUrl, redactEchoes } from './redactUrl';
 import { currentDeadline } from '../shared/deadline';
-import type { RateLimiter, Sleep } from './tokenBucket';
+import type { RateLimiter, Sleep } from '../shared/rateLimiter';
 
 /** The logging the chain layer does: one warning per retry. Powertools' `Logger` fits. */
 export interface ChainLogger {

@@ -1,6 +1,6 @@
 import { parseChannelSecretRef } from '../domain/channelSecretRef';
 import { describeError } from '../shared/describeError';
-import { ChannelConfigError } from './channelErrors';
+import { ChannelConfigError } from './errors';
 
 /** Reads a Secrets Manager secret by name or ARN (Powertools `getSecret` in AWS). */
 export type SecretReader = (id: string) => Promise<string | undefined>;

@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { SERVICE_HOSTS, type ChannelType, type UrlPolicy } from '../domain/channel';
 import { destinationUrlProblem } from '../domain/channel';
-import { ChannelConfigError } from './channelErrors';
+import { ChannelConfigError } from './errors';
 
 /** Resolves a host name to its addresses (DNS); injectable for tests. */
 export type Resolver = (host: string) => Promise<readonly string[]>;

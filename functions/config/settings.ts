@@ -37,6 +37,8 @@ export const settingsSchema = z.object({
    * it as missed; default the report queue's retry window (its visibility timeout x receive count, 60).
    */
   REPORT_MISSED_GRACE_MINUTES: z.coerce.number().int().min(1).max(1_440).optional(),
+  /** Seconds after its due time a report whose chain reads still fail is built from stored data (0–600). */
+  REPORT_STORED_DATA_GRACE_SECONDS: z.coerce.number().int().min(0).max(600).default(60),
   CHAIN_RPS: z.coerce.number().positive().max(10_000).default(20),
   CHAIN_TIMEOUT_MS: z.coerce.number().int().positive().max(300_000).default(10_000),
   /** Retries of a chain request after its first attempt. */
@@ -70,6 +72,12 @@ export const settingsSchema = z.object({
   NOTIFY_QUEUE_URL: url.optional(),
   REPORT_QUEUE_URL: url.optional(),
   SIGN_REVOCATION_FUNCTION_NAME: z.string().min(1).optional(),
+  /** In AWS: the channel queue (notify fans notices out to it; the channel worker re-queues delayed jobs on it). */
+  CHANNEL_QUEUE_URL: url.optional(),
+  /** In AWS: the revocations FIFO queue (grouped by account): revoke-all units, and automatic revocations. */
+  REVOCATION_QUEUE_URL: url.optional(),
+  /** Whether the link endpoint routes `/revoke-all`, so links to it may be written (`true` in a stage that deploys the route; default false). */
+  REVOKE_ALL_LINKS: z.enum(['true', 'false']).transform((v) => v === 'true').default(false),
   SES_CONFIGURATION_SET: z.string().min(1).optional(),
   /**
    * The SSM parameter holding the stage-wide switch of automatic protective actions (`on` or

@@ -12,6 +12,11 @@ export interface LevelState {
    * notice or reminder until it recovers (or another level's email names it).
    */
   baseline?: boolean;
+  /**
+   * A notice named this level as its deepest during the current breach, so its pager incident
+   * (`drawdown:<account>:<level>`) is open: its recovery resolves it.
+   */
+  named?: boolean;
 }
 
 /** The state of a level never evaluated. */
@@ -68,9 +73,19 @@ export interface DrawdownNotice {
   drawdownPct: number;
 }
 
+/** A level a notice had named recovered past the hysteresis: its incident closes. */
+export interface DrawdownRecovery {
+  /** Stable per breach: `drawdown:<account>:<level>:recovered:<breachedAt>`. */
+  id: string;
+  level: number;
+  drawdownPct: number;
+}
+
 export interface DrawdownEvaluation {
   decisions: LevelDecision[];
   notice: DrawdownNotice | null;
+  /** Levels named by a notice that recovered in this evaluation, ascending (sent even while snoozed: they close what was opened). */
+  recoveries: DrawdownRecovery[];
 }
 
 type Tag = 'crossed' | 'pending' | 'due' | 'held' | 'recovered' | 'quiet';
@@ -87,7 +102,7 @@ function advance(prior: LevelState, level: number, value: number, input: Drawdow
     return { tag: 'crossed', next: breach };
   }
   if (value < level - margin) {
-    const { baseline: _cleared, ...rest } = prior;
+    const { baseline: _cleared, named: _closed, ...rest } = prior;
     return { tag: 'recovered', next: { ...rest, status: 'armed', lastValue: value, breachedAt: null } };
   }
   const next = { ...prior, lastValue: value };
@@ -101,7 +116,8 @@ function advance(prior: LevelState, level: number, value: number, input: Drawdow
  * Evaluates the drawdown threshold levels of one account.
  *
  * - A level fires when the drawdown reaches it (`>=`), once; it re-arms only after the drawdown
- *   falls below `level - hysteresis`. `recovered` is informational: no email is sent for it.
+ *   falls below `level - hysteresis`. A recovery sends no email; a level a notice named (its
+ *   deepest) yields a `recoveries` entry, which closes its incident on the channels.
  * - Levels crossed together produce one email naming the deepest breached level; every
  *   breached level records the send, so their reminders stay in step.
  * - While any level stays breached, a reminder goes out at most every `repeatMs`.
@@ -118,7 +134,7 @@ export function evaluateDrawdownAlerts(input: DrawdownAlertInput): DrawdownEvalu
   const levels = [...new Set(input.levels)].sort((a, b) => a - b);
   const priorOf = (level: number) => input.states.get(level) ?? ARMED;
   if (!input.dataFresh) {
-    return { decisions: levels.map((level) => ({ kind: 'stale', level, nextState: priorOf(level) })), notice: null };
+    return { decisions: levels.map((level) => ({ kind: 'stale', level, nextState: priorOf(level) })), notice: null, recoveries: [] };
   }
 
   const steps = levels.map((level) => ({ level, prior: priorOf(level), ...advance(priorOf(level), level, value, input) }));
@@ -126,6 +142,11 @@ export function evaluateDrawdownAlerts(input: DrawdownAlertInput): DrawdownEvalu
   const wantsSend = firing.length > 0 || steps.some((s) => s.tag === 'due');
   const snoozed = input.snoozedUntil !== null && now < input.snoozedUntil;
   const breached = steps.filter((s) => s.next.status === 'breached');
+  const deepest = breached[breached.length - 1];
+  const sends = wantsSend && !snoozed && deepest !== undefined;
+  const recoveries = steps
+    .filter((s) => s.tag === 'recovered' && s.prior.named === true)
+    .map((s) => ({ id: `drawdown:${input.account}:${s.level}:recovered:${s.prior.breachedAt ?? 'never'}`, level: s.level, drawdownPct: value }));
 
   const decisions = steps.map(({ level, tag, next }): LevelDecision => {
     if (tag === 'recovered') return { kind: 'recovered', level, nextState: next };
@@ -133,14 +154,14 @@ export function evaluateDrawdownAlerts(input: DrawdownAlertInput): DrawdownEvalu
     if (snoozed) return { kind: tag === 'held' ? 'ok' : 'snoozed', level, nextState: next };
     const kind = tag === 'crossed' || tag === 'pending' ? 'fired' : 'repeated';
     const { baseline: _named, ...sent } = next;
-    return { kind, level, nextState: { ...sent, lastSentAt: now } };
+    return { kind, level, nextState: { ...sent, lastSentAt: now, ...(sends && level === deepest.level ? { named: true } : {}) } };
   });
 
-  const deepest = breached[breached.length - 1];
-  if (!wantsSend || snoozed || !deepest) return { decisions, notice: null };
+  if (!sends) return { decisions, notice: null, recoveries };
   const kind = firing.length > 0 ? 'fired' : 'repeated';
   return {
     decisions,
+    recoveries,
     notice: {
       id: `drawdown:${input.account}:${deepest.level}:${kind}:${deepest.prior.lastSentAt ?? 'never'}`,
       kind,

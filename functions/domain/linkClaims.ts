@@ -4,19 +4,28 @@ import { timestampMsSchema } from './curvePoint';
 import { oneClickCategorySchema } from './mailCategory';
 
 /** What an action link does. */
-export const LINK_PURPOSES = ['revoke', 'revoke-all', 'unsubscribe', 'snooze', 'preferences'] as const;
+export const LINK_PURPOSES = ['revoke', 'revoke-all', 'unsubscribe', 'snooze', 'preferences', 'security-off'] as const;
 export type LinkPurpose = (typeof LINK_PURPOSES)[number];
 
 const HOUR_MS = 3_600_000;
 
-/** How long a link works unless told otherwise: revocation and snooze links briefly, unsubscribe and preferences links (mail headers and footers) for a year. */
+/**
+ * How long a link works unless told otherwise: revocation and snooze links briefly; preferences
+ * links (every footer; they can turn every category off) a week, renewed by email from their page;
+ * a security-off confirmation (mailed to the mailbox) a day; unsubscribe links (one category, in
+ * `List-Unsubscribe`) a year.
+ */
 export const DEFAULT_LINK_TTL_MS: Readonly<Record<LinkPurpose, number>> = {
   revoke: 72 * HOUR_MS,
   'revoke-all': 72 * HOUR_MS,
   snooze: 72 * HOUR_MS,
   unsubscribe: 365 * 24 * HOUR_MS,
-  preferences: 365 * 24 * HOUR_MS,
+  preferences: 7 * 24 * HOUR_MS,
+  'security-off': 24 * HOUR_MS,
 };
+
+/** Purposes whose links carry `issuedAt`, so a recipient's link epoch (`linksRevokedAt`) can void them. */
+export const EPOCH_PURPOSES = ['preferences', 'security-off'] as const;
 
 /** Longest snooze a link may carry. */
 export const MAX_SNOOZE_HOURS = 30 * 24;
@@ -51,23 +60,31 @@ export const linkClaimsSchema = z.discriminatedUnion('purpose', [
    * the link is from an older email).
    */
   z.strictObject({ purpose: z.literal('snooze'), ...base, snoozeHours: z.number().int().min(1).max(MAX_SNOOZE_HOURS), email: z.email().optional() }),
-  /** Opens the email preferences of `email` (reusable, like unsubscribe links). */
-  z.strictObject({ purpose: z.literal('preferences'), ...base, email: z.email() }),
+  /**
+   * Opens the email preferences of `email` (reusable until it expires). `issuedAt` is compared
+   * with the recipient's link epoch on every read; links from before it carried none count as
+   * issued at 0 (void once any epoch is set).
+   */
+  z.strictObject({ purpose: z.literal('preferences'), ...base, email: z.email(), issuedAt: timestampMsSchema.optional() }),
+  /** Confirms, from the mailbox it was sent to, that `email` turns security notices off. */
+  z.strictObject({ purpose: z.literal('security-off'), ...base, email: z.email(), issuedAt: timestampMsSchema }),
 ]);
 export type LinkClaims = z.infer<typeof linkClaimsSchema>;
 export type ClaimsFor<P extends LinkPurpose> = Extract<LinkClaims, { purpose: P }>;
 
 /** The purpose-specific part of a link, before expiry and id are added. */
-export type LinkRequest = { [P in LinkPurpose]: Omit<ClaimsFor<P>, 'expiresAt' | 'tokenId'> }[LinkPurpose];
+export type LinkRequest = { [P in LinkPurpose]: Omit<ClaimsFor<P>, 'expiresAt' | 'tokenId' | 'issuedAt'> }[LinkPurpose];
 
-/** Claims for a new link; throws `ZodError` when the request is malformed. */
+/** Claims for a new link (`issuedAt` = `now` for the purposes a link epoch voids); throws `ZodError` when the request is malformed. */
 export function issueClaims(request: LinkRequest, tokenId: string, now: number, ttlMs: number = DEFAULT_LINK_TTL_MS[request.purpose]): LinkClaims {
-  return linkClaimsSchema.parse({ ...request, tokenId, expiresAt: now + ttlMs });
+  const issued = (EPOCH_PURPOSES as readonly LinkPurpose[]).includes(request.purpose) ? { issuedAt: now } : {};
+  return linkClaimsSchema.parse({ ...request, ...issued, tokenId, expiresAt: now + ttlMs });
 }
 
 export type ClaimsCheck<P extends LinkPurpose> =
   | { kind: 'valid'; claims: ClaimsFor<P> }
-  | { kind: 'expired'; expiredAt: number }
+  /** Authentic but past its expiry: `claims` say whose it was (a preferences page offers to mail a new link). */
+  | { kind: 'expired'; expiredAt: number; claims: ClaimsFor<P> }
   | { kind: 'wrong-purpose'; purpose: LinkPurpose };
 
 /**
@@ -76,6 +93,14 @@ export type ClaimsCheck<P extends LinkPurpose> =
  */
 export function checkClaims<P extends LinkPurpose>(claims: LinkClaims, expected: P, now: number): ClaimsCheck<P> {
   if (claims.purpose !== expected) return { kind: 'wrong-purpose', purpose: claims.purpose };
-  if (now >= claims.expiresAt) return { kind: 'expired', expiredAt: claims.expiresAt };
+  if (now >= claims.expiresAt) return { kind: 'expired', expiredAt: claims.expiresAt, claims: claims as ClaimsFor<P> };
   return { kind: 'valid', claims: claims as ClaimsFor<P> };
+}
+
+/**
+ * Whether a link's claims were voided by the recipient's link epoch (`linksRevokedAt`: links
+ * issued at or before it no longer work). Links without `issuedAt` count as issued at 0.
+ */
+export function revokedByEpoch(claims: { issuedAt?: number | undefined }, linksRevokedAt: number | null): boolean {
+  return linksRevokedAt !== null && (claims.issuedAt ?? 0) <= linksRevokedAt;
 }

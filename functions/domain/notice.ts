@@ -7,12 +7,14 @@ import type { MailCategory } from './mailCategory';
 export const NOTICE_TYPES = [
   'drawdown.fired',
   'drawdown.repeated',
+  'drawdown.recovered',
   'delegate.new',
   'delegate.expiring',
   'delegate.expired',
   'revocation.result',
   'drawdown.snoozed',
   'channel.test',
+  'notices.combined',
 ] as const;
 export type NoticeType = (typeof NOTICE_TYPES)[number];
 

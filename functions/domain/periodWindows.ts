@@ -1,5 +1,5 @@
 import { addDays, localDayBounds, type LocalDate } from './localTime';
-import { summaryInterval, type ReportWindow } from './reportWindows';
+import { reportSampling, type ReportWindow } from './reportWindows';
 
 /** The span of an opt-in summary: the last 7 local days, or the month up to the report day. */
 export type SummaryPeriod = 'week' | 'month';
@@ -21,10 +21,14 @@ export function addMonths(date: LocalDate, months: number): LocalDate {
 
 const dayCount = (from: LocalDate, to: LocalDate): number => Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000);
 
-function windowOf(key: SummaryPeriod, from: LocalDate, to: LocalDate, timeZone: string): ReportWindow {
-  const fromMs = localDayBounds(from, timeZone).startMs;
-  const toMs = localDayBounds(to, timeZone).startMs;
-  return { key, days: dayCount(from, to), fromMs, toMs, interval: summaryInterval(fromMs, toMs) };
+function windowOf(key: SummaryPeriod, from: LocalDate, to: LocalDate, timeZone: string): Omit<ReportWindow, 'interval'> {
+  return { key, days: dayCount(from, to), fromMs: localDayBounds(from, timeZone).startMs, toMs: localDayBounds(to, timeZone).startMs };
+}
+
+/** Both windows at one `reportSampling`, so the changes compare like with like. */
+function sampledAlike(current: Omit<ReportWindow, 'interval'>, previous: Omit<ReportWindow, 'interval'>): PeriodWindows {
+  const interval = reportSampling([current.fromMs, current.toMs, previous.fromMs, previous.toMs]);
+  return { current: { ...current, interval }, previous: { ...previous, interval } };
 }
 
 /**
@@ -37,13 +41,10 @@ function windowOf(key: SummaryPeriod, from: LocalDate, to: LocalDate, timeZone: 
  */
 export function periodWindows(period: SummaryPeriod, reportDate: LocalDate, timeZone: string): PeriodWindows {
   if (period === 'week') {
-    return {
-      current: windowOf('week', addDays(reportDate, -7), reportDate, timeZone),
-      previous: windowOf('week', addDays(reportDate, -14), addDays(reportDate, -7), timeZone),
-    };
+    return sampledAlike(windowOf('week', addDays(reportDate, -7), reportDate, timeZone), windowOf('week', addDays(reportDate, -14), addDays(reportDate, -7), timeZone));
   }
-  return {
-    current: windowOf('month', addMonths(reportDate, -1), reportDate, timeZone),
-    previous: windowOf('month', addMonths(reportDate, -2), addMonths(reportDate, -1), timeZone),
-  };
+  return sampledAlike(
+    windowOf('month', addMonths(reportDate, -1), reportDate, timeZone),
+    windowOf('month', addMonths(reportDate, -2), addMonths(reportDate, -1), timeZone),
+  );
 }

@@ -4,6 +4,7 @@ import type { ObservedDelegate } from './delegateAlerts';
 import { drawdown, type DrawdownResult } from './drawdown';
 import { expiryCountdown, type ExpiryCountdown } from './expiryCountdown';
 import type { Interval } from './interval';
+import { FROM_CHAIN, type ReportSource } from './reportSource';
 import type { ReportWindow, WindowKey } from './reportWindows';
 import type { SeriesPoint } from './series';
 import type { SummaryField } from './summaryFields';
@@ -38,6 +39,8 @@ export interface ReportModelInput {
   /** Delegates that disappeared since the previous report. */
   removedDelegates?: readonly { address: string; name: string | null; removedAt: number }[];
   now: number;
+  /** Where the windows come from; default the chain. */
+  source?: ReportSource;
 }
 
 /** One window's value of a metric and its change against the same window in the previous report. */
@@ -104,6 +107,8 @@ export interface ReportModel {
   /** Soonest expiry first; those without expiry last. */
   delegates: DelegateRow[];
   removedDelegates: { address: string; name: string | null; removedAt: number }[];
+  /** The chain, or stored data when the chain did not answer (the email says so at the top). */
+  source: ReportSource;
 }
 
 /** Metrics in reading order: results first, then trade statistics, risk, and activity. */
@@ -173,5 +178,6 @@ export function buildReportModel(input: ReportModelInput): ReportModel {
       : { window: 'day', fromMs: day.startMs, toMs: day.endMs, series: [] },
     delegates: delegateRows(input.delegates, now),
     removedDelegates: [...(input.removedDelegates ?? [])].sort((a, b) => a.removedAt - b.removedAt),
+    source: input.source ?? FROM_CHAIN,
   };
 }

@@ -1,4 +1,4 @@
-import { INTERVALS, INTERVAL_MS, type Interval } from './interval';
+import { INTERVAL_MS, type Interval } from './interval';
 import { addDays, localDayBounds, type LocalDate } from './localTime';
 
 /** The windows a report's metrics cover. */
@@ -17,38 +17,37 @@ export interface ReportWindow {
   fromMs: number;
   /** The local midnight after the report day (the window's end state: `to` is inclusive at the chain). */
   toMs: number;
-  /** The interval the chain is asked at (`summaryInterval`). */
+  /** The interval the chain is asked at (`reportSampling`, the same for every window of a report). */
   interval: Interval;
 }
 
 const WINDOW_DAYS: Readonly<Record<ReportWindowKey, number>> = { day: 1, '7d': 7, '30d': 30 };
 
-/** Fewest curve steps a window's summary is computed over, so rates like volatility have data to work with. */
-export const MIN_SUMMARY_STEPS = 20;
+/** The samplings a report asks the chain at, coarsest first: `1h` for whole-hour zones, `30m` (India), `15m` (Nepal). */
+export const REPORT_SAMPLINGS = ['1h', '30m', '15m'] as const satisfies readonly Interval[];
 
 /**
- * The coarsest interval of the chain whose grid (multiples of the interval since the epoch, UTC)
- * holds both ends of `[fromMs, toMs]` and gives at least `MIN_SUMMARY_STEPS` steps: the summary then
- * covers exactly the window, in as few points as possible. `1m` when nothing coarser fits.
+ * The one interval every window of a report is asked at: the coarsest of `REPORT_SAMPLINGS` whose
+ * grid (UTC, since the epoch) holds every boundary (the zone's midnights), so the chain's max
+ * drawdown, Sharpe and volatility of the day, 7 and 30 days are sampled alike and comparable.
+ * A zone whose midnights fall off the quarter-hour grid gets the coarsest finer interval that fits.
  */
-export function summaryInterval(fromMs: number, toMs: number): Interval {
-  for (const interval of [...INTERVALS].reverse()) {
-    const ms = INTERVAL_MS[interval];
-    if (fromMs % ms === 0 && toMs % ms === 0 && (toMs - fromMs) / ms >= MIN_SUMMARY_STEPS) return interval;
-  }
-  return '1m';
+export function reportSampling(boundaries: readonly number[]): Interval {
+  const fits = (interval: Interval): boolean => boundaries.every((ms) => ms % INTERVAL_MS[interval] === 0);
+  return REPORT_SAMPLINGS.find(fits) ?? (fits('5m') ? '5m' : '1m');
 }
 
 /**
  * The report's windows for the local day `date` in `timeZone`: the day itself, the last 7 and the
  * last 30 local days, each from a local midnight to the midnight ending `date` (23- and 25-hour
- * days included).
+ * days included), all asked at one `reportSampling`.
  */
 export function reportWindows(date: LocalDate, timeZone: string): (ReportWindow & { key: ReportWindowKey })[] {
   const { endMs } = localDayBounds(date, timeZone);
-  return REPORT_WINDOW_KEYS.map((key) => {
+  const spans = REPORT_WINDOW_KEYS.map((key) => {
     const days = WINDOW_DAYS[key];
-    const { startMs } = localDayBounds(addDays(date, 1 - days), timeZone);
-    return { key, days, fromMs: startMs, toMs: endMs, interval: summaryInterval(startMs, endMs) };
+    return { key, days, fromMs: localDayBounds(addDays(date, 1 - days), timeZone).startMs, toMs: endMs };
   });
+  const interval = reportSampling(spans.flatMap((w) => [w.fromMs, w.toMs]));
+  return spans.map((span) => ({ ...span, interval }));
 }

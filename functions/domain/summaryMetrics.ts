@@ -17,7 +17,7 @@ export interface MetricInfo {
 const m = (label: string, unit: MetricUnit, better: MetricDirection, description: string): MetricInfo => ({ label, description, unit, better });
 
 /** The name of the chain's drawdown figure, everywhere it is shown. */
-export const CHAIN_DRAWDOWN_LABEL = 'Max drawdown reported by the chain';
+export const CHAIN_DRAWDOWN_LABEL = 'Max drawdown reported by the chain (sampled)';
 /** The name of the service's own drawdown (flow-adjusted, from the stored curves), everywhere it is shown. */
 export const TRADING_DRAWDOWN_LABEL = 'Drawdown (trading, flow-adjusted)';
 /**
@@ -29,7 +29,7 @@ export const SUMMARY_METRICS: Readonly<Record<SummaryField, MetricInfo>> = {
   pnl: m('PnL', 'usd', 'higher', 'Profit and loss from trading over the window, net of deposits and withdrawals.'),
   returnPct: m('Return', 'percent', 'higher', 'Trading return over the window.'),
   avgDailyPnl: m('Average daily PnL', 'percent', 'higher', 'Average result of one day of trading.'),
-  maxDrawdownPct: m(CHAIN_DRAWDOWN_LABEL, 'percent', 'lower', 'Largest fall from a peak within the window, as the chain computes it.'),
+  maxDrawdownPct: m(CHAIN_DRAWDOWN_LABEL, 'percent', 'lower', 'Largest fall from a peak within the window, as the chain computes it from its points at the sampling the report states.'),
   winRate: m('Win rate', 'percent', 'higher', 'Share of closed trades that made money.'),
   wins: m('Winning trades', 'count', 'neutral', 'Number of closed trades that made money.'),
   losses: m('Losing trades', 'count', 'neutral', 'Number of closed trades that lost money.'),

@@ -15,7 +15,9 @@ export type RequirableSetting =
   | 'COLLECT_QUEUE_URL'
   | 'NOTIFY_QUEUE_URL'
   | 'REPORT_QUEUE_URL'
-  | 'SIGN_REVOCATION_FUNCTION_NAME';
+  | 'SIGN_REVOCATION_FUNCTION_NAME'
+  | 'CHANNEL_QUEUE_URL'
+  | 'REVOCATION_QUEUE_URL';
 
 /** An AWS SDK v3 client package, without its `@aws-sdk/` scope. */
 export type SdkClient = 'client-dynamodb' | 'client-kms' | 'client-lambda' | 'client-secrets-manager' | 'client-ses' | 'client-sqs' | 'client-ssm';
@@ -73,10 +75,11 @@ export const HANDLER_CATALOG = {
     bundle: PLAIN,
   },
   notify: {
-    requires: { settings: ['PUBLIC_BASE_URL'], linkSecret: true },
+    requires: { settings: ['PUBLIC_BASE_URL', 'CHANNEL_QUEUE_URL'], linkSecret: true },
     // Rendering (Handlebars, inlined CSS, chart PNG) is CPU-bound: more memory buys CPU.
     sizing: { timeoutSeconds: 60, memoryMb: 1024 },
-    sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-ses'],
+    // The channel fan-out puts one job per routed channel on the channel queue; a failed record's backoff (ChangeMessageVisibility).
+    sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-ses', 'client-sqs'],
     bundle: MAIL,
   },
   'daily-report': {
@@ -85,7 +88,7 @@ export const HANDLER_CATALOG = {
     // The report worker: a batch of reports rendered in parallel (1 vCPU), sent at its share of the
     // mail rate, throttled sends backed off for up to ~30 s.
     sizing: { timeoutSeconds: 120, memoryMb: 1769 },
-    sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-ses'],
+    sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-ses', 'client-sqs'],
     bundle: MAIL,
   },
   'revoke-page': {
@@ -95,10 +98,34 @@ export const HANDLER_CATALOG = {
     sdkClients: ['client-dynamodb', 'client-lambda', 'client-secrets-manager'],
     bundle: PLAIN,
   },
+  'revoke-all-page': {
+    requires: { settings: ['PUBLIC_BASE_URL', 'REVOCATION_QUEUE_URL'], linkSecret: true },
+    // GET lists the delegates; POST marks up to 50 units queued (one conditional write each) and
+    // queues them: no signing here, so no invoke of `sign-revocation`.
+    sizing: { timeoutSeconds: 29, memoryMb: 512 },
+    sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-sqs'],
+    bundle: PLAIN,
+  },
+  'revoke-all-worker': {
+    requires: { settings: ['SIGN_REVOCATION_FUNCTION_NAME', 'NOTIFY_QUEUE_URL'], linkSecret: false },
+    // One delegate per invocation (FIFO batch of 1): the signer's 25 s, its 3 s throttle retry, and the unit's writes.
+    sizing: { timeoutSeconds: 45, memoryMb: 256 },
+    sdkClients: ['client-dynamodb', 'client-lambda', 'client-sqs'],
+    bundle: PLAIN,
+  },
+  'channel-worker': {
+    requires: { settings: ['PUBLIC_BASE_URL', 'CHANNEL_QUEUE_URL'], linkSecret: true },
+    // A batch of up to 10 channel jobs, one at a time, each one HTTPS request (and, on a permanent
+    // refusal, one short plain email per recipient); its time is waiting on the destinations.
+    sizing: { timeoutSeconds: 60, memoryMb: 256 },
+    sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-ses', 'client-sqs'],
+    bundle: PLAIN,
+  },
   'preferences-page': {
     requires: { settings: ['PUBLIC_BASE_URL'], linkSecret: true },
     sizing: { timeoutSeconds: 10, memoryMb: 512 },
-    sdkClients: ['client-dynamodb', 'client-secrets-manager'],
+    // SES: the mailbox's own notices (security-off confirmation and notice, a new preferences link).
+    sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-ses'],
     bundle: PLAIN,
   },
   'sign-revocation': {

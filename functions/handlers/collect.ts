@@ -1,6 +1,7 @@
 import { settingsFor } from '../config/settings';
 import { collectMessageSchema } from '../messages/collectJob';
-import { chainFrom, someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
+import { chainFrom, messageVisibilityFrom, someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
+import { consumerQueue } from '../runtime/consumerQueue';
 import { AccountsRepository } from '../store/accountsRepository';
 import { AlertStateRepository } from '../store/alertStateRepository';
 import { CurvesRepository } from '../store/curvesRepository';
@@ -46,6 +47,7 @@ export function createCollectHandler(deps: CollectHandlerDeps) {
       deps.onOutcome?.(outcome);
     },
     retry: { metric: 'CollectFailures', level: 'error', message: 'collect failed; the message will be redelivered' },
+    queue: consumerQueue('collect'),
   });
 }
 
@@ -66,6 +68,7 @@ export function collectDepsFromEnv(env: Readonly<Record<string, string | undefin
     refinementBudget: refinementBudgetFrom(settings, Date.now),
     recordConcurrency: settings.COLLECT_RECORD_CONCURRENCY,
     deadlineMarginMs: settings.DEADLINE_MARGIN_MS,
+    visibility: messageVisibilityFrom(settings),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Context } from 'aws-lambda';
 import * as z from 'zod';
 import { settingsFor } from '../config/settings';
 import { someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
+import { AccountScheduleRepository } from '../store/accountScheduleRepository';
 import { AccountsRepository } from '../store/accountsRepository';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { dispatchDue, type DispatchDeps } from '../services/collect/dispatchDue';
@@ -43,7 +44,7 @@ export const handler = lazyHandler(async () => {
   const settings = settingsFor('dispatch');
   const { log, counters, flush, addContext } = createObservability('dispatch');
   return createDispatchHandler({
-    accounts: someRepositoriesFrom(settings, { accounts: AccountsRepository }).accounts,
+    ...someRepositoriesFrom(settings, { accounts: AccountsRepository, schedule: AccountScheduleRepository }),
     collectQueue: sqsQueueFrom(settings, 'COLLECT_QUEUE_URL'),
     log,
     addContext,

@@ -1,9 +1,14 @@
+import { settingsFor } from '../config/settings';
+import type { ChannelJob } from '../messages/channelJob';
 import { notifyMessageSchema } from '../messages/notifyMessage';
+import { sqsQueueFrom } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { mailerDepsFromEnv } from '../runtime/mailerDepsFromEnv';
 import { sqsHandler, type SqsHandlerDeps } from '../runtime/sqsHandler';
+import { consumerQueue } from '../runtime/consumerQueue';
 import { AccountsRepository } from '../store/accountsRepository';
 import { AlertStateRepository } from '../store/alertStateRepository';
+import { ChannelsRepository } from '../store/channelsRepository';
 import { CurvesRepository } from '../store/curvesRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
 import { DeliveryRepository } from '../store/deliveryRepository';
@@ -42,20 +47,28 @@ export function createNotifyHandler(deps: NotifyDeps) {
       else deps.log.info('notification handled', { ...about, outcome });
     },
     retry: { metric: 'NotificationRetries', level: 'warn', message: 'notification to be retried' },
+    queue: consumerQueue('notify'),
   });
 }
 
-/** Builds the handler's dependencies from the environment (once per cold start), with the templates precompiled into the bundle. */
+/**
+ * Builds the handler's dependencies from the environment (once per cold start), with the templates
+ * precompiled into the bundle, and the channel fan-out: one job per routed channel on the channel
+ * queue (`CHANNEL_QUEUE_URL`), before the emails.
+ */
 export async function notifyDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<NotifyDeps> {
-  return mailerDepsFromEnv('notify', env, {
+  const settings = settingsFor('notify', env);
+  const deps = await mailerDepsFromEnv('notify', env, {
     accounts: AccountsRepository,
     alerts: AlertStateRepository,
+    channels: ChannelsRepository,
     curves: CurvesRepository,
     delegates: DelegateViewRepository,
     deliveries: DeliveryRepository,
     preferences: PreferencesRepository,
     suppressions: SuppressionRepository,
   });
+  return { ...deps, channelFanOut: { channels: deps.repos.channels, channelQueue: sqsQueueFrom<ChannelJob>(settings, 'CHANNEL_QUEUE_URL'), links: deps.links } };
 }
 
 /** AWS entry point. */

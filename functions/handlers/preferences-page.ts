@@ -1,6 +1,7 @@
 import { settingsFor } from '../config/settings';
 import { LINK_PATHS } from '../links/actionLinks';
-import { pageSecurityFrom, someRepositoriesFrom } from '../runtime/factories';
+import { pageSecurityFrom, sesSenderFrom, someRepositoriesFrom } from '../runtime/factories';
+import { mailboxNotices } from '../services/preferences/mailboxNotice';
 import { AccountsRepository } from '../store/accountsRepository';
 import { AlertStateRepository } from '../store/alertStateRepository';
 import { PreferencesRepository } from '../store/preferencesRepository';
@@ -32,7 +33,7 @@ export function createPreferencesPageHandler(deps: PreferencesPageHandlerDeps) {
   });
 }
 
-/** Deps from the Lambda environment: preferences, alerts, accounts (read) and tokens (snooze# items) tables and the link secret. */
+/** Deps from the Lambda environment: preferences, alerts, accounts (read) and tokens (snooze# items) tables, the link secret and SES (the mailbox's own notices). */
 export async function preferencesPageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<PreferencesPageHandlerDeps> {
   const settings = settingsFor('preferences-page', env);
   const { log, addContext } = createObservability('preferences-page');
@@ -43,6 +44,7 @@ export async function preferencesPageDepsFromEnv(env: Readonly<Record<string, st
     alerts: repos.alerts,
     accounts: repos.accounts,
     tokens: repos.tokens,
+    mailbox: mailboxNotices({ sender: sesSenderFrom(settings), mailFrom: settings.MAIL_FROM, now: Date.now }),
     now: Date.now,
     log,
     addContext,

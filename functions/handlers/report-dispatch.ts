@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { settingsFor } from '../config/settings';
 import { sesSenderFrom, someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { reconcileDepsFrom } from '../runtime/reconcileDepsFrom';
-import { AccountsRepository } from '../store/accountsRepository';
+import { AccountScheduleRepository } from '../store/accountScheduleRepository';
 import { MissedReportsRepository } from '../store/missedReportsRepository';
 import { RecipientsRepository } from '../store/recipientsRepository';
 import { ReportLedgerRepository } from '../store/reportLedgerRepository';
@@ -43,13 +43,13 @@ export const handler = lazyHandler(async () => {
   const settings = settingsFor('report-dispatch');
   const { log, counters, flush } = createObservability('report-dispatch');
   const repos = someRepositoriesFrom(settings, {
-    accounts: AccountsRepository,
+    schedule: AccountScheduleRepository,
     recipients: RecipientsRepository,
     reportLedger: ReportLedgerRepository,
     missedReports: MissedReportsRepository,
   });
   return createReportDispatchHandler({
-    accounts: repos.accounts,
+    schedule: repos.schedule,
     recipients: repos.recipients,
     reportQueue: sqsQueueFrom(settings, 'REPORT_QUEUE_URL'),
     ledger: repos.reportLedger,

@@ -3,6 +3,7 @@ import { lazyHandler } from '../runtime/lazyHandler';
 import { reportMailerDepsFromEnv } from '../runtime/reportMailerDepsFromEnv';
 import { sqsHandler, type SqsHandlerDeps } from '../runtime/sqsHandler';
 import type { ReportDeps } from '../services/report/send/reportDeps';
+import { REPORT_QUEUE } from '../services/report/schedule/reportWorkers';
 import { sendReportJob } from '../services/report/send/sendReportJob';
 
 /** What the report worker needs: the report service's ports, the clock, and a metrics flush per invocation. */
@@ -33,6 +34,7 @@ export function createReportWorker(deps: ReportWorkerDeps) {
       } else deps.log.info('daily report handled', { ...about, outcome: outcome.kind });
     },
     retry: { metric: 'ReportRetries', level: 'warn', message: 'daily report to be retried' },
+    queue: REPORT_QUEUE,
   });
 }
 

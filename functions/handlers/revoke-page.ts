@@ -4,6 +4,7 @@ import { LINK_PATHS } from '../links/actionLinks';
 import { pageSecurityFrom, someRepositoriesFrom } from '../runtime/factories';
 import { AccountsRepository } from '../store/accountsRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
+import { PreferencesRepository } from '../store/preferencesRepository';
 import { SuppressionRepository } from '../store/suppressionRepository';
 import { TokenRepository } from '../store/tokenRepository';
 import { lazyHandler } from '../runtime/lazyHandler';
@@ -11,8 +12,6 @@ import { revocationPage, type RevocationPageView, type RevocationPageDeps } from
 import { createObservability, type Observability } from '../shared/observability';
 import { renderRevocationView } from '../web/revocationViews';
 import { createPageHandler } from '../web/pageHandler';
-import { revokeAllPage, type RevokeAllPageDeps, type RevokeAllPageView } from '../web/revokeAllPage';
-import { renderRevokeAllView } from '../web/revokeAllViews';
 
 /** What `revoke-page` needs: the ports of the revocation page service. */
 export type RevokePageDeps = RevocationPageDeps & { readonly addContext?: Observability['addContext']; readonly flushMetrics?: () => void };
@@ -35,34 +34,18 @@ export function createRevokePageHandler(deps: RevokePageDeps) {
   });
 }
 
-/**
- * The `/revoke-all` endpoint: the list of delegates a revoke-all link removes on GET, one queued
- * removal per delegate on POST, each delegate's result afterwards. Served locally (`serve`,
- * tests); the AWS stage does not route it yet.
- */
-export function createRevokeAllPageHandler(deps: RevokeAllPageDeps & { readonly addContext?: Observability['addContext'] }) {
-  const formAction = `${deps.publicBaseUrl.replace(/\/+$/, '')}${LINK_PATHS['revoke-all']}`;
-  return createPageHandler({
-    name: 'revoke-all page',
-    log: deps.log,
-    ...(deps.addContext === undefined ? {} : { addContext: deps.addContext }),
-    decide: (request) => revokeAllPage(deps, request),
-    badRequest: (reason): RevokeAllPageView => ({ kind: 'bad-request', reason }),
-    render: (view) => renderRevokeAllView(view, formAction),
-  });
-}
-
 /** Deps from the Lambda environment: tables, the link secret, and the signing function by name. */
 export async function revokePageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<RevokePageDeps> {
   const settings = settingsFor('revoke-page', env);
   const { log, counters, flush, addContext } = createObservability('revoke-page');
-  const repos = someRepositoriesFrom(settings, { accounts: AccountsRepository, delegates: DelegateViewRepository, tokens: TokenRepository, suppressions: SuppressionRepository });
+  const repos = someRepositoriesFrom(settings, { accounts: AccountsRepository, delegates: DelegateViewRepository, tokens: TokenRepository, suppressions: SuppressionRepository, preferences: PreferencesRepository });
   return {
     ...(await pageSecurityFrom(settings)),
     accounts: repos.accounts,
     delegates: repos.delegates,
     tokens: repos.tokens,
     suppressions: repos.suppressions,
+    preferences: repos.preferences,
     signer: new LambdaRevocationSigner(signerLambdaClient(settings.AWS_REGION), settings.SIGN_REVOCATION_FUNCTION_NAME),
     now: Date.now,
     log,

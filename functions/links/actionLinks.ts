@@ -16,12 +16,14 @@ export const LINK_PATHS: Readonly<Record<LinkPurpose, string>> = {
   unsubscribe: '/unsubscribe',
   snooze: '/snooze',
   preferences: '/preferences',
+  // The confirmation opens the preferences page, which tells the two tokens apart by their keys.
+  'security-off': '/preferences',
 };
 
 /** Outcome of reading a link token. */
 export type LinkCheck<P extends LinkPurpose> =
   | { kind: 'valid'; claims: ClaimsFor<P> }
-  | { kind: 'expired'; expiredAt: number }
+  | { kind: 'expired'; expiredAt: number; claims: ClaimsFor<P> }
   | { kind: 'invalid'; reason: string };
 
 /**
@@ -35,8 +37,9 @@ export class ActionLinks {
     private readonly baseUrl: string,
     private readonly newTokenId: () => string = () => randomBytes(18).toString('base64url'),
     /**
-     * Whether the endpoint behind `baseUrl` serves `/revoke-all`: the local endpoint does; an AWS
-     * stage does not route it yet, so its emails and chat notices carry no revoke-all link.
+     * Whether the endpoint behind `baseUrl` serves `/revoke-all`: the local endpoint does; a
+     * Lambda says so with `REVOKE_ALL_LINKS` (set by the stage that routes it), else its emails and
+     * chat notices carry no revoke-all link.
      */
     readonly revokeAllServed: boolean = true,
   ) {}

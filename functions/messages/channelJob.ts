@@ -20,14 +20,35 @@ export const noticeSchema = z.object({
   details: z.record(z.string(), z.unknown()),
 }) satisfies z.ZodType<Notice, unknown>;
 
-/**
- * A message on the channel queue: one notice for one channel. The delivery id
- * (`<notice id>#channel:<name>`) is claimed before the send, so a redelivery sends nothing twice.
- */
-export const channelJobSchema = z.object({
+const jobBase = {
   channel: channelNameSchema,
-  notice: noticeSchema,
   /** How many times this job was re-queued after a throttled or failed attempt. */
   attempt: z.number().int().min(0).default(0),
-});
-export type ChannelJob = z.infer<typeof channelJobSchema>;
+  /** The destination slot reserved for this job when it was re-queued to wait (ms): it goes then, held only by an announced wait. */
+  slotAt: z.number().int().min(0).optional(),
+};
+
+/**
+ * A message on the channel queue: one notice for one channel, or (`backlog: true`) the summary of
+ * the notices parked for a rate-limited channel. The delivery id (`<notice id>#channel:<name>`) is
+ * claimed before the send, so a redelivery sends nothing twice.
+ */
+export const channelJobSchema = z.union([
+  z.object({ ...jobBase, notice: noticeSchema }),
+  z.object({ ...jobBase, backlog: z.literal(true) }),
+]);
+/** A job carrying one notice. */
+export interface NoticeJob {
+  readonly channel: string;
+  readonly attempt: number;
+  readonly slotAt?: number | undefined;
+  readonly notice: Notice;
+}
+/** The summary job of a channel's backlog. */
+export interface BacklogJob {
+  readonly channel: string;
+  readonly attempt: number;
+  readonly slotAt?: number | undefined;
+  readonly backlog: true;
+}
+export type ChannelJob = NoticeJob | BacklogJob;

@@ -38,6 +38,22 @@ export const notifyMessageSchema = z.discriminatedUnion('kind', [
     equityNow: z.number(),
     pnlNow: z.number(),
     asOf: timestampMsSchema,
+    /** When the series first reached `level`, for a crossing found in a filled gap (after an outage). */
+    crossedAt: timestampMsSchema.optional(),
+    /** How late the alert is (`at - crossedAt`), when the crossing is older than the stale limit. */
+    lateByMs: z.number().int().min(0).optional(),
+  }),
+  /**
+   * A drawdown level a notice had named recovered past the hysteresis: no email, but its pager
+   * incident resolves and chat channels are told.
+   */
+  z.object({
+    ...base,
+    kind: z.literal('drawdown-recovered'),
+    level: z.number().gt(0).lt(100),
+    drawdownPct: z.number().min(0).max(100),
+    equityNow: z.number(),
+    asOf: timestampMsSchema,
   }),
   z.object({
     ...base,

@@ -1,5 +1,5 @@
 import type { MessageQueue, QueueEntry } from './messageQueue';
-import { QueueError } from './queueError';
+import { QueueError } from './errors';
 
 /**
  * Sends every entry or throws: for callers that must not go on (e.g. write "alert sent" state)

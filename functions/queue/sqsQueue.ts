@@ -1,7 +1,7 @@
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { backoff, type BackoffOptions } from '../shared/backoff';
 import { validateEntries, type MessageQueue, type QueueEntry, type SendFailure, type SendResult } from './messageQueue';
-import { QueueError } from './queueError';
+import { QueueError } from './errors';
 import { describeError } from '../shared/describeError';
 
 /** Most entries per `SendMessageBatch`. */

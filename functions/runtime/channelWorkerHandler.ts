@@ -14,11 +14,13 @@ const OUTCOME_METRIC: Readonly<Record<ChannelJobOutcome['kind'], string>> = {
   refused: 'ChannelJobsRefused',
   'payload-rejected': 'ChannelJobsPayloadRejected',
   'gave-up': 'ChannelJobsAbandoned',
+  parked: 'ChannelJobsParked',
+  combined: 'ChannelBacklogsCombined',
 };
 
 /**
- * The channel queue's consumer (run in process by `collect`, `serve` and `npm start`; its Lambda and
- * queue in AWS are not deployed yet, see docs/channels.md): each record is one notice for one channel, sent with
+ * The channel queue's consumer (the `channel-worker` Lambda in AWS; run in process by `collect`,
+ * `serve` and `npm start`): each record is one notice for one channel, sent with
  * `deliverChannelJob`. A job to be sent later is re-queued by the service with a delay (the record
  * itself succeeds); a store or queue failure lists the record in `batchItemFailures`.
  */
@@ -27,7 +29,7 @@ export function createChannelWorkerHandler(deps: ChannelWorkerDeps) {
     name: 'channel job',
     schema: channelJobSchema,
     concurrency: 1,
-    about: (job) => ({ channel: job.channel, noticeId: job.notice.id, category: job.notice.category, attempt: job.attempt }),
+    about: (job) => ('notice' in job ? { channel: job.channel, noticeId: job.notice.id, category: job.notice.category, attempt: job.attempt } : { channel: job.channel, backlog: true, attempt: job.attempt }),
     handle: async (job, about) => {
       const outcome = await deliverChannelJob(deps, job);
       deps.counters.count(OUTCOME_METRIC[outcome.kind]);

@@ -1,5 +1,5 @@
 import { decisionJobSchema } from '../messages/decisionJob';
-import { QueueError } from '../queue/queueError';
+import { QueueError } from '../queue/errors';
 import { runDecisionUnit } from '../services/revocation/runDecisionUnit';
 import type { SignerCall } from '../services/revocation/signerCall';
 import { sqsHandler, type SqsHandlerDeps } from './sqsHandler';

@@ -7,9 +7,10 @@ import type { ChainClient } from '../chain/ports';
 import { ConfigError, type Settings } from '../config/settings';
 import { ActionLinks } from '../links/actionLinks';
 import { LinkTokenCodec } from '../links/linkToken';
-import { SesSender } from '../mail/sesSender';
+import { SesSender } from '../mail/send/sesSender';
 import type { MessageQueue } from '../queue/messageQueue';
 import { SqsQueue } from '../queue/sqsQueue';
+import { SqsMessageVisibility } from '../queue/sqsMessageVisibility';
 import { createDocumentClient, createDynamoDbClient } from '../store/documentClient';
 import { createRepositories, type Repositories } from '../store/repositories';
 import { repositoriesOf, type RepositoryClasses } from '../store/repositoriesOf';
@@ -73,8 +74,16 @@ export function sesSenderFrom(settings: Settings, client: SESClient = sesClientF
 }
 
 /** An SQS queue by the URL in `variable`. */
-export function sqsQueueFrom<T>(settings: Settings, variable: 'COLLECT_QUEUE_URL' | 'NOTIFY_QUEUE_URL' | 'REPORT_QUEUE_URL'): MessageQueue<T> {
+export function sqsQueueFrom<T>(
+  settings: Settings,
+  variable: 'COLLECT_QUEUE_URL' | 'NOTIFY_QUEUE_URL' | 'REPORT_QUEUE_URL' | 'CHANNEL_QUEUE_URL' | 'REVOCATION_QUEUE_URL',
+): MessageQueue<T> {
   return new SqsQueue<T>(new SQSClient({ region: settings.AWS_REGION }), required(settings, variable));
+}
+
+/** Sets a failed SQS record's backoff (`ChangeMessageVisibility`); the event source's grant covers it. */
+export function messageVisibilityFrom(settings: Settings): SqsMessageVisibility {
+  return new SqsMessageVisibility(new SQSClient({ region: settings.AWS_REGION }));
 }
 
 /** The link secret to sign with, and the ones it replaced (newest first) that still verify. */
@@ -126,10 +135,10 @@ async function secretVersion(
 
 /**
  * Makes and reads action links under `PUBLIC_BASE_URL`. `revokeAllServed`: whether that endpoint
- * routes `/revoke-all` (the local `serve` does; a deployed stage does not yet, so the Lambdas write
- * no revoke-all links).
+ * routes `/revoke-all` (the local `serve` does; a deployed stage says so with `REVOKE_ALL_LINKS`,
+ * set by the CDK stack that routes it), so revoke-all links are written.
  */
-export async function actionLinksFrom(settings: Settings, revokeAllServed = false): Promise<ActionLinks> {
+export async function actionLinksFrom(settings: Settings, revokeAllServed = settings.REVOKE_ALL_LINKS): Promise<ActionLinks> {
   const { current, previous } = await linkSecretsFrom(settings);
   return new ActionLinks(new LinkTokenCodec(current, previous), required(settings, 'PUBLIC_BASE_URL'), undefined, revokeAllServed);
 }
@@ -155,7 +164,17 @@ export function pageSecurity({ current, previous }: LinkSecrets, publicBaseUrl: 
   };
 }
 
-type RequiredSetting = 'ROCKET_NODE_URL' | 'ROCKET_INDEXER_URL' | 'PUBLIC_BASE_URL' | 'LINK_SECRET_ARN' | 'COLLECT_QUEUE_URL' | 'NOTIFY_QUEUE_URL' | 'REPORT_QUEUE_URL' | 'SIGN_REVOCATION_FUNCTION_NAME';
+type RequiredSetting =
+  | 'ROCKET_NODE_URL'
+  | 'ROCKET_INDEXER_URL'
+  | 'PUBLIC_BASE_URL'
+  | 'LINK_SECRET_ARN'
+  | 'COLLECT_QUEUE_URL'
+  | 'NOTIFY_QUEUE_URL'
+  | 'REPORT_QUEUE_URL'
+  | 'CHANNEL_QUEUE_URL'
+  | 'REVOCATION_QUEUE_URL'
+  | 'SIGN_REVOCATION_FUNCTION_NAME';
 
 /** A setting a component cannot work without; `ConfigError` naming it when unset. */
 export function required(settings: Settings, variable: RequiredSetting): string {

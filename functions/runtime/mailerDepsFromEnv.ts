@@ -1,16 +1,17 @@
 import { settingsFor } from '../config/settings';
-import { rendererFor } from '../mail/emailRenderer';
-import { loadPrecompiledTemplates } from '../mail/precompiledTemplates';
-import { defaultTemplateRoot } from '../mail/templateRoot';
-import type { EmailRenderer } from '../mail/emailRenderer';
+import { rendererFor } from '../mail/render/emailRenderer';
+import { loadPrecompiledTemplates } from '../mail/render/precompiledTemplates';
+import { defaultTemplateRoot } from '../mail/render/templateRoot';
+import type { EmailRenderer } from '../mail/render/emailRenderer';
 import { mailGovernor } from '../services/delivery/mailGovernor';
 import type { MailDeliveryDeps } from '../services/delivery/mailDelivery';
 import { createObservability, type Counters, type Log, type Observability } from '../shared/observability';
 import type { ActionLinks } from '../links/actionLinks';
 import type { Repositories } from '../store/repositories';
 import type { RepositoryClasses } from '../store/repositoriesOf';
-import { actionLinksFrom, sesClientFrom, sesSenderFrom, someRepositoriesFrom } from './factories';
-import { mailRateFrom } from './mailRate';
+import type { MessageVisibility } from '../queue/messageVisibility';
+import { actionLinksFrom, messageVisibilityFrom, sesClientFrom, sesSenderFrom, someRepositoriesFrom } from './factories';
+import { mailRateFrom } from '../mail/send/mailRate';
 
 /** What both mailer Lambdas are built from (see `mailerDepsFromEnv`), with the repositories named `K`. */
 export interface MailerDeps<K extends keyof Repositories> {
@@ -24,6 +25,8 @@ export interface MailerDeps<K extends keyof Repositories> {
   readonly flush: () => void;
   readonly addContext: Observability['addContext'];
   readonly deadlineMarginMs: number;
+  /** A failed record's backoff on its queue. */
+  readonly visibility: MessageVisibility;
   readonly now: () => number;
 }
 
@@ -54,6 +57,7 @@ export async function mailerDepsFromEnv<K extends keyof Repositories>(
     flush,
     addContext,
     deadlineMarginMs: settings.DEADLINE_MARGIN_MS,
+    visibility: messageVisibilityFrom(settings),
     now: Date.now,
   };
 }

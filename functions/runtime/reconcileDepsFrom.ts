@@ -1,5 +1,5 @@
 import type { Settings } from '../config/settings';
-import type { MailSender } from '../mail/sesSender';
+import type { MailSender } from '../mail/send/sesSender';
 import { operatorNotice } from '../services/report/schedule/operatorNotice';
 import { missedReportGraceMs, type ReconcileDeps } from '../services/report/schedule/reconcileReports';
 import type { Counters, Log } from '../shared/observability';

@@ -1,6 +1,7 @@
 import type { ChainClient } from '../chain/ports';
 import { settingsFor } from '../config/settings';
 import type { ReportDeps } from '../services/report/send/reportDeps';
+import { AccountScheduleRepository } from '../store/accountScheduleRepository';
 import { AccountsRepository } from '../store/accountsRepository';
 import { CurvesRepository } from '../store/curvesRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
@@ -17,6 +18,7 @@ import { mailerDepsFromEnv, type MailerDeps } from './mailerDepsFromEnv';
 /** The repositories the report service uses. */
 const REPORT_REPOSITORIES = {
   accounts: AccountsRepository,
+  schedule: AccountScheduleRepository,
   curves: CurvesRepository,
   delegates: DelegateViewRepository,
   deliveries: DeliveryRepository,
@@ -38,6 +40,7 @@ export async function reportMailerDepsFromEnv(env: Readonly<Record<string, strin
   let chain: ChainClient | undefined;
   const deps = {
     ...mailer,
+    storedDataGraceMs: settings.REPORT_STORED_DATA_GRACE_SECONDS * 1_000,
     chain: { getPortfolio: (query, options) => (chain ??= chainFrom(settings, mailer.log)).getPortfolio(query, options) } satisfies ReportDeps['chain'],
   };
   return { ...deps, digest: digestSenderFor(deps) };

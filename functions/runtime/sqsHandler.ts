@@ -1,9 +1,16 @@
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type * as z from 'zod';
+import type { MessageVisibility } from '../queue/messageVisibility';
 import { parseRecord } from '../queue/parseRecord';
+import { MAX_VISIBILITY_SECONDS, retryDelaySeconds, type WorkQueueSettings } from '../queue/workQueueSettings';
 import { describeError } from '../shared/describeError';
 import type { Counters, Log, Observability } from '../shared/observability';
+import { RetryLaterError } from '../shared/retryLaterError';
+import { isPoisonFailure } from './isPoisonFailure';
 import { processSqsBatch } from './sqsBatch';
+
+/** Metric: messages dropped because they can never succeed (`isPoisonFailure`), not retried. */
+export const POISON_METRIC = 'PoisonMessages';
 
 /** What every SQS consumer is given besides its service's ports. */
 export interface SqsHandlerDeps {
@@ -14,6 +21,8 @@ export interface SqsHandlerDeps {
   readonly addContext?: Observability['addContext'];
   /** Time kept free before the Lambda's timeout; default 5 s. */
   readonly deadlineMarginMs?: number;
+  /** Sets a failed record's backoff delay (`ChangeMessageVisibility`); without it a failed record comes back after the queue's visibility timeout. */
+  readonly visibility?: MessageVisibility;
 }
 
 /** One SQS consumer: its message contract and what it does with one message. */
@@ -25,22 +34,45 @@ export interface SqsHandlerSpec<S extends z.ZodType> {
   readonly concurrency: number;
   /** Log fields that identify a message (never secrets); the record's `messageId` is added. */
   readonly about: (message: z.output<S>) => Record<string, unknown>;
-  /** Handles one message; a throw lists the record in `batchItemFailures` (SQS redelivers it). */
+  /**
+   * Handles one message. A throw that can never succeed (`isPoisonFailure`) drops the message,
+   * counted; any other lists the record in `batchItemFailures` (SQS redelivers it after its backoff).
+   */
   readonly handle: (message: z.output<S>, about: Record<string, unknown>) => Promise<void>;
-  /** Counted and logged (with the error) when `handle` throws. */
+  /** Counted and logged (with the error) when `handle` throws for a reason that may pass. */
   readonly retry: { readonly metric: string; readonly level: 'warn' | 'error'; readonly message: string };
+  /** The queue's settings: a failed record is hidden for `retryDelaySeconds` of its receive count (with `deps.visibility`). */
+  readonly queue?: WorkQueueSettings;
+  /**
+   * FIFO queues: once a record of a message group fails for a passing reason, the later records
+   * of that group in the batch are not handled and fail too, so the group keeps its order. Off by
+   * default; meant for `concurrency: 1`.
+   */
+  readonly holdGroupAfterFailure?: boolean;
 }
 
 /**
  * An SQS-driven Lambda handler: records of a batch worked through with `processSqsBatch` (partial
  * batch response; records the invocation's deadline left unstarted come back as failures), each
- * body read against `spec.schema`. A malformed body can never succeed: it is counted
- * (`MalformedMessages`), logged with the reason only (never the body) and dropped. Metrics are
- * flushed after every invocation.
+ * body read against `spec.schema`. A message that can never succeed is dropped and counted, not
+ * retried until the dead-letter queue: a malformed body (`MalformedMessages`, logged with the
+ * reason only, never the body) and a failure `isPoisonFailure` (`PoisonMessages`). Any other
+ * failure is retried with backoff: the record is hidden for its `RetryLaterError.retryAfterMs`,
+ * or `retryDelaySeconds(spec.queue, receiveCount)`. Metrics are flushed after every invocation.
  */
 export function sqsHandler<S extends z.ZodType>(deps: SqsHandlerDeps, spec: SqsHandlerSpec<S>) {
   const read = parseRecord(spec.schema);
-  const handleRecord = async (record: SQSRecord): Promise<void> => {
+  const hide = async (record: SQSRecord, error: unknown, about: Record<string, unknown>): Promise<void> => {
+    if (!deps.visibility) return;
+    const seconds = backoffSeconds(spec.queue, record, error);
+    if (seconds === undefined) return;
+    try {
+      await deps.visibility.change(record, seconds);
+    } catch (failure) {
+      deps.log.warn('backoff not set; the message comes back after the visibility timeout', { ...about, error: describeError(failure, { audience: 'log' }) });
+    }
+  };
+  const handleRecord = async (record: SQSRecord, heldGroups: Set<string>): Promise<void> => {
     const parsed = read(record.body);
     if (parsed.kind === 'malformed') {
       deps.counters.count('MalformedMessages');
@@ -48,18 +80,28 @@ export function sqsHandler<S extends z.ZodType>(deps: SqsHandlerDeps, spec: SqsH
       return;
     }
     const about = { messageId: record.messageId, ...spec.about(parsed.value) };
+    const group = spec.holdGroupAfterFailure ? record.attributes.MessageGroupId : undefined;
+    if (group !== undefined && heldGroups.has(group)) throw new RetryLaterError('an earlier message of its group failed');
     try {
       await spec.handle(parsed.value, about);
     } catch (error) {
+      if (isPoisonFailure(error)) {
+        deps.counters.count(POISON_METRIC);
+        deps.log.error(`${spec.name} can never succeed: dropped`, { ...about, error: describeError(error, { audience: 'log' }) });
+        return;
+      }
+      if (group !== undefined) heldGroups.add(group);
       deps.counters.count(spec.retry.metric);
       deps.log[spec.retry.level](spec.retry.message, { ...about, error: describeError(error, { audience: 'log' }) });
+      await hide(record, error, about);
       throw error;
     }
   };
   return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
     if (context) deps.addContext?.(context);
+    const heldGroups = new Set<string>();
     try {
-      return await processSqsBatch(event, context, handleRecord, {
+      return await processSqsBatch(event, context, (record) => handleRecord(record, heldGroups), {
         concurrency: spec.concurrency,
         deadlineMarginMs: deps.deadlineMarginMs ?? 5_000,
       });
@@ -67,4 +109,14 @@ export function sqsHandler<S extends z.ZodType>(deps: SqsHandlerDeps, spec: SqsH
       deps.flush?.();
     }
   };
+}
+
+/** The failed record's delay before its next receive: the error's own, else the queue's backoff; `undefined` leaves the visibility timeout. */
+function backoffSeconds(queue: WorkQueueSettings | undefined, record: SQSRecord, error: unknown): number | undefined {
+  if (error instanceof RetryLaterError && error.retryAfterMs !== undefined) {
+    return Math.min(MAX_VISIBILITY_SECONDS, Math.max(0, Math.ceil(error.retryAfterMs / 1_000)));
+  }
+  if (!queue) return undefined;
+  const receiveCount = Number(record.attributes.ApproximateReceiveCount);
+  return retryDelaySeconds(queue, Number.isFinite(receiveCount) && receiveCount >= 1 ? receiveCount : 1);
 }

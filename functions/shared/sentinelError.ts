@@ -25,4 +25,27 @@ export abstract class SentinelError extends Error {
     this.details = details;
     this.retryable = options.retryable ?? false;
   }
+
+  /**
+   * Follows `cause` from this error down: the first error in the chain (this one included) for
+   * which `predicate` holds, or `null`; without a predicate, the innermost cause. Cycles stop the walk.
+   */
+  walk(): unknown;
+  walk(predicate: (error: unknown) => boolean): unknown;
+  walk(predicate?: (error: unknown) => boolean): unknown {
+    return walkCauses(this, predicate);
+  }
+}
+
+/** `SentinelError.walk` for any thrown value (an SDK error may wrap ours, or ours an SDK error). */
+export function walkCauses(error: unknown, predicate?: (error: unknown) => boolean): unknown {
+  const seen = new Set<unknown>([error]);
+  let current: unknown = error;
+  for (;;) {
+    if (predicate?.(current)) return current;
+    const next = current instanceof Error ? current.cause : undefined;
+    if (next === undefined || seen.has(next)) return predicate ? null : current;
+    seen.add(next);
+    current = next;
+  }
 }

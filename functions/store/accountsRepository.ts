@@ -9,26 +9,17 @@ import {
 } from './accountItem';
 import { batchGetAll } from './batchGet';
 import { batchWriteAll, type WriteRequest } from './batchWrite';
-import { mapConcurrent } from './concurrency';
+import { mapConcurrent } from '../shared/concurrency';
 import { parseItem } from './parseItem';
-import { queryAll } from './queryAll';
 import type { RepositoryOptions } from './repositoryOptions';
-import { SHARDS, shardOf } from './shard';
-import { isConditionalCheckFailed } from './storeError';
+import { shardOf } from './shard';
+import { isConditionalCheckFailed } from './errors';
 import { DynamoRepository } from './dynamoRepository';
-import { slotCadence, slotMinute } from '../domain/schedule';
+import { queryAccountShards, reportKeySchema, slotAttributes } from './accountShards';
 import type { Interval } from '../domain/interval';
-import { pendingEntrySchema, slotEntrySchema, type PendingEntry, type SlotEntry } from './slotEntry';
-import * as z from 'zod';
-
-/** What the keys-only `byNextReport` index holds of an account. */
-const reportKeySchema = z.object({ address: z.string().min(1) });
 
 /** The item attribute holding the delegate watch's mark (not part of the record). */
 const DELEGATE_MARK = 'delegateMark';
-
-/** Key of the one item of the table that is not an account: the dispatcher's cursor. */
-const DISPATCH_CURSOR_KEY = '#dispatch';
 
 /** Outcome of `importMany`: addresses created, and existing ones whose settings were updated. */
 export interface ImportOutcome {
@@ -50,11 +41,11 @@ const SETTINGS_FIELDS = [
 ] as const satisfies readonly (keyof AccountRecord)[];
 
 /**
- * Tracked accounts (table `accounts`, key `address`). Each item also carries `shard`, the
- * partition key of the `byNextDue` (sparse: only accounts with a pending one-off poll) and
- * `byNextReport` indexes, and its place in the `bySlot` schedule index (`slotCadence`,
- * `slotMinute`, see `domain/schedule`), which changes only with the settings; so a regular
- * poll writes nothing here. One more item, `#dispatch`, holds the dispatcher's cursor.
+ * Tracked accounts (table `accounts`, key `address`): settings, health, import and removal. Each
+ * item also carries `shard`, the partition key of the `byNextDue` (sparse: only accounts with a
+ * pending one-off poll) and `byNextReport` indexes, and its place in the `bySlot` schedule index
+ * (`slotCadence`, `slotMinute`, see `domain/schedule`), which changes only with the settings; so a
+ * regular poll writes nothing here. Reading and claiming that schedule is `AccountScheduleRepository`'s.
  */
 export class AccountsRepository extends DynamoRepository {
   constructor(client: DynamoDBDocumentClient, prefix: string, options: RepositoryOptions = {}) {
@@ -174,55 +165,9 @@ export class AccountsRepository extends DynamoRepository {
 
   /** Every tracked account, by address (queries each shard of `byNextReport`, page by page). */
   async list(): Promise<AccountRecord[]> {
-    const keys = await this.queryShards('accounts.list', 'byNextReport', undefined, Number.POSITIVE_INFINITY, reportKeySchema);
+    const keys = await queryAccountShards(this.client, this.table, 'accounts.list', 'byNextReport', undefined, Number.POSITIVE_INFINITY, reportKeySchema);
     const all = await this.getMany(keys.map((k) => k.address));
     return all.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
-  }
-
-  /**
-   * Accounts with a one-off poll pending (`nextDueAt <= now`: first polls, re-fetches after an
-   * interval change), at most `limitPerShard` from each shard, earliest first. The index is
-   * eventually consistent: claim each one with `claimPending`.
-   */
-  async queryPending(now: number, limitPerShard: number): Promise<PendingEntry[]> {
-    const due = await this.queryShards('accounts.queryPending', 'byNextDue', now, limitPerShard, pendingEntrySchema);
-    return due.sort((a, b) => a.nextDueAt - b.nextDueAt);
-  }
-
-  /**
-   * Accounts whose next report is due (`nextReportAt <= now`), earliest first: the addresses from
-   * the keys-only `byNextReport` index, then the accounts read whole and consistently, so one whose
-   * report another run has just claimed is left out.
-   */
-  async queryReportsDue(now: number): Promise<AccountRecord[]> {
-    const keys = await this.queryShards('accounts.queryReportsDue', 'byNextReport', now, Number.POSITIVE_INFINITY, reportKeySchema);
-    const due = (await this.getMany(keys.map((k) => k.address))).filter((a) => a.nextReportAt <= now);
-    return due.sort((a, b) => a.nextReportAt - b.nextReportAt);
-  }
-
-  /**
-   * The accounts in one partition of the schedule index (`slotCadence = cadence`) whose
-   * `slotMinute` lies in one of `ranges` (inclusive), or all of them.
-   */
-  async querySlots(cadence: Interval, ranges: 'all' | readonly (readonly [number, number])[]): Promise<SlotEntry[]> {
-    const operation = 'accounts.querySlots';
-    const conditions: (readonly [number, number] | null)[] = ranges === 'all' ? [null] : [...ranges];
-    const found: SlotEntry[] = [];
-    for (const range of conditions) {
-      const items = queryAll(
-        this.client,
-        {
-          TableName: this.table,
-          IndexName: 'bySlot',
-          KeyConditionExpression: range ? '#cadence = :cadence AND #minute BETWEEN :from AND :to' : '#cadence = :cadence',
-          ExpressionAttributeNames: range ? { '#cadence': 'slotCadence', '#minute': 'slotMinute' } : { '#cadence': 'slotCadence' },
-          ExpressionAttributeValues: { ':cadence': cadence, ...(range ? { ':from': range[0], ':to': range[1] } : {}) },
-        },
-        operation,
-      );
-      for await (const item of items) found.push(parseItem(slotEntrySchema, item, operation));
-    }
-    return found;
   }
 
   /**
@@ -244,81 +189,6 @@ export class AccountsRepository extends DynamoRepository {
       ),
       { kind: 'set' },
       () => ({ kind: 'not-found' }),
-    );
-  }
-
-  /**
-   * Ends a pending one-off poll (removes `nextDueAt`) if it still holds the value read, so that of
-   * two dispatchers that saw it only one queues it; also (re)writes the account's place in the
-   * schedule index, which migrates records written before the index existed.
-   */
-  async claimPending(account: Pick<AccountRecord, 'address' | 'interval' | 'delegateWatch'>, expectedNextDueAt: number): Promise<{ kind: 'claimed' } | { kind: 'lost' }> {
-    const slot = slotAttributes(account.address, account.interval, account.delegateWatch);
-    return this.call('accounts.claimPending', async () => {
-      try {
-        await this.client.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: { address: account.address },
-            UpdateExpression: 'REMOVE #due SET #cadence = :cadence, #minute = :minute',
-            ConditionExpression: '#due = :expected',
-            ExpressionAttributeNames: { '#due': 'nextDueAt', '#cadence': 'slotCadence', '#minute': 'slotMinute' },
-            ExpressionAttributeValues: { ':expected': expectedNextDueAt, ':cadence': slot.slotCadence, ':minute': slot.slotMinute },
-          }),
-        );
-        return { kind: 'claimed' };
-      } catch (error) {
-        if (isConditionalCheckFailed(error)) return { kind: 'lost' };
-        throw error;
-      }
-    });
-  }
-
-  /** The last epoch minute whose slots the dispatcher has queued, or null before its first run. */
-  async dispatchCursor(): Promise<number | null> {
-    const out = await this.call('accounts.dispatchCursor', () =>
-      this.client.send(new GetCommand({ TableName: this.table, Key: { address: DISPATCH_CURSOR_KEY }, ConsistentRead: true })),
-    );
-    const value = out.Item?.['dispatchedThrough'];
-    return typeof value === 'number' && Number.isSafeInteger(value) ? value : null;
-  }
-
-  /**
-   * Moves the dispatcher's cursor from `expected` (null: none yet) to `minute`, only if it still
-   * holds `expected`; a dispatcher that lost the race queued duplicates that collect ignores.
-   */
-  async advanceDispatchCursor(expected: number | null, minute: number): Promise<{ kind: 'advanced' } | { kind: 'lost' }> {
-    return this.call('accounts.advanceDispatchCursor', async () => {
-      try {
-        await this.client.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: { address: DISPATCH_CURSOR_KEY },
-            UpdateExpression: 'SET #through = :minute',
-            ConditionExpression: expected === null ? 'attribute_not_exists(#through)' : '#through = :expected',
-            ExpressionAttributeNames: { '#through': 'dispatchedThrough' },
-            ExpressionAttributeValues: { ':minute': minute, ...(expected === null ? {} : { ':expected': expected }) },
-          }),
-        );
-        return { kind: 'advanced' };
-      } catch (error) {
-        if (isConditionalCheckFailed(error)) return { kind: 'lost' };
-        throw error;
-      }
-    });
-  }
-
-  /**
-   * Sets `nextReportAt`; with `expectedNextReportAt`, only if it still has that value (so a
-   * report run that raced another one does not send twice).
-   */
-  async setNextReportAt(
-    address: string,
-    nextReportAt: number,
-    expectedNextReportAt?: number,
-  ): Promise<{ kind: 'set' } | { kind: 'lost' }> {
-    return this.conditionalSet('accounts.setNextReportAt', address, 'nextReportAt', expectedNextReportAt, nextReportAt).then((won) =>
-      won ? { kind: 'set' } : { kind: 'lost' },
     );
   }
 
@@ -380,62 +250,6 @@ export class AccountsRepository extends DynamoRepository {
     }
     return { created, updated: updated.sort(), consumedWriteUnits: written.consumedWriteUnits };
   }
-
-  private async queryShards<T>(
-    operation: string,
-    indexName: 'byNextDue' | 'byNextReport',
-    upTo: number | undefined,
-    limitPerShard: number,
-    schema: z.ZodType<T>,
-  ): Promise<T[]> {
-    const sortKey = indexName === 'byNextDue' ? 'nextDueAt' : 'nextReportAt';
-    const perShard = await Promise.all(
-      SHARDS.map(async (shard) => {
-        const found: T[] = [];
-        const pageSize = Number.isFinite(limitPerShard) ? Math.max(1, Math.min(limitPerShard, 1_000)) : undefined;
-        const items = queryAll(
-          this.client,
-          {
-            TableName: this.table,
-            IndexName: indexName,
-            KeyConditionExpression: upTo === undefined ? '#shard = :shard' : `#shard = :shard AND #sortKey <= :upTo`,
-            ExpressionAttributeNames: upTo === undefined ? { '#shard': 'shard' } : { '#shard': 'shard', '#sortKey': sortKey },
-            ExpressionAttributeValues: { ':shard': shard, ...(upTo === undefined ? {} : { ':upTo': upTo }) },
-            ...(pageSize === undefined ? {} : { Limit: pageSize }),
-          },
-          operation,
-          limitPerShard,
-        );
-        for await (const item of items) found.push(parseItem(schema, item, operation));
-        return found;
-      }),
-    );
-    return perShard.flat();
-  }
-
-  private async conditionalSet(
-    operation: string,
-    address: string,
-    field: 'nextReportAt',
-    expected: number | undefined,
-    value: number,
-  ): Promise<boolean> {
-    return this.conditionalWrite(
-      operation,
-      () => this.client.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { address },
-          UpdateExpression: 'SET #field = :value',
-          ConditionExpression: expected === undefined ? 'attribute_exists(address)' : '#field = :expected',
-          ExpressionAttributeNames: { '#field': field },
-          ExpressionAttributeValues: { ':value': value, ...(expected === undefined ? {} : { ':expected': expected }) },
-        }),
-      ),
-      true,
-      () => false,
-    );
-  }
 }
 
 type AccountItem = Omit<AccountRecord, 'nextDueAt'> & { nextDueAt?: number; shard: string; slotCadence: Interval; slotMinute: number };
@@ -449,10 +263,5 @@ function toItem(account: AccountRecord, operation: string): AccountItem {
     shard: shardOf(valid.address),
     ...slotAttributes(valid.address, valid.interval, valid.delegateWatch),
   };
-}
-
-function slotAttributes(address: string, interval: Interval, delegateWatch: Interval | null): { slotCadence: Interval; slotMinute: number } {
-  const cadence = slotCadence(interval, delegateWatch);
-  return { slotCadence: cadence, slotMinute: slotMinute(address, cadence) };
 }
 

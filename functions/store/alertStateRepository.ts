@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parseItem } from './parseItem';
 import { queryAll } from './queryAll';
-import { StoreError } from './storeError';
+import { StoreError } from './errors';
 import { DynamoRepository } from './dynamoRepository';
 import type { RepositoryOptions } from './repositoryOptions';
 import {

@@ -1,7 +1,7 @@
 import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { backoff, type BackoffOptions } from '../shared/backoff';
-import { chunk, mapConcurrent } from './concurrency';
-import { storeCall, UnprocessedItemsError } from './storeError';
+import { chunk, mapConcurrent } from '../shared/concurrency';
+import { storeCall, UnprocessedItemsError } from './errors';
 
 type Key = Record<string, string | number>;
 

@@ -1,7 +1,7 @@
 import { BatchWriteCommand, type BatchWriteCommandInput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { backoff, type BackoffOptions } from '../shared/backoff';
-import { chunk, mapConcurrent } from './concurrency';
-import { storeCall, UnprocessedItemsError } from './storeError';
+import { chunk, mapConcurrent } from '../shared/concurrency';
+import { storeCall, UnprocessedItemsError } from './errors';
 
 /** One put or delete of a `BatchWriteItem` request. */
 export type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];

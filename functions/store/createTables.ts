@@ -12,7 +12,7 @@ import {
   type TableDescription,
 } from '@aws-sdk/client-dynamodb';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { storeCall, StoreError } from './storeError';
+import { storeCall, StoreError } from './errors';
 import { TABLES, tableName, type GlobalIndexDefinition, type KeyDefinition, type TableDefinition } from './tableDefinitions';
 
 /** What `createTables` did to each table. */

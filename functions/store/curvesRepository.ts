@@ -3,12 +3,12 @@ import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamod
 import { decimalStringSchema } from '../domain/curvePoint';
 import { type Interval } from '../domain/interval';
 import { backoff, retryWithBackoff, type Backoff } from '../shared/backoff';
-import { chunk, mapConcurrent } from './concurrency';
+import { chunk, mapConcurrent } from '../shared/concurrency';
 import { BUCKET_SUFFIX, bucketStartOf, curveBucketSchema, packPoint, slotAttribute, type CurveBucket } from './curveBucket';
 import { parseItem } from './parseItem';
 import { queryAll } from './queryAll';
 import type { RepositoryOptions } from './repositoryOptions';
-import { StoreError } from './storeError';
+import { StoreError } from './errors';
 import type { StoredCurvePoint } from './storedCurvePoint';
 import { isLive, toTtlSeconds } from './ttl';
 import { DynamoRepository } from './dynamoRepository';
@@ -37,6 +37,14 @@ const pointSchema = z.object({
  * off-grid points have no such bound, and an update expression is limited to 4 KB.
  */
 const SLOTS_PER_UPDATE = 100;
+/**
+ * When the reader of the per-point layout goes. The bucket layout shipped on 2026-11-23; the last
+ * per-point items were written no later than that deploy with a 400-day TTL (collect's
+ * `retentionMs`), so they expire by 2027-12-28, and DynamoDB deletes expired items within days.
+ * A test fails after this date, as a reminder to delete `legacyPoints` and `mergePoints`.
+ */
+export const LEGACY_CURVE_READER_REMOVE_AFTER = '2028-01-31';
+
 /** An item of the per-point layout written before buckets (`series` = `<address>#<interval>`). */
 const legacyItemSchema = pointSchema.omit({ step: true }).extend({ expiresAt: z.number().optional() });
 

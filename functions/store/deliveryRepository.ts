@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { GetCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parseItem } from './parseItem';
 import type { RepositoryOptions } from './repositoryOptions';
-import { isConditionalCheckFailed, itemOfFailedCondition, StoreError } from './storeError';
+import { isConditionalCheckFailed, itemOfFailedCondition, StoreError } from './errors';
 import { toTtlSeconds } from './ttl';
 import { DynamoRepository } from './dynamoRepository';
 

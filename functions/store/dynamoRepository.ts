@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { RepositoryOptions } from './repositoryOptions';
-import { isConditionalCheckFailed, storeCall } from './storeError';
+import { isConditionalCheckFailed, storeCall } from './errors';
 import { tableName, type TableId } from './tableDefinitions';
 
 /**

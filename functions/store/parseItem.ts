@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { StoreError } from './storeError';
+import { StoreError } from './errors';
 
 /**
  * Validates a value crossing the store boundary (an item read, or a record about to be written);

@@ -4,7 +4,7 @@ import { MAIL_CATEGORIES, mailCategorySchema, type MailCategory } from '../domai
 import { batchGetAll } from './batchGet';
 import { parseItem } from './parseItem';
 import type { RepositoryOptions } from './repositoryOptions';
-import { storeCall } from './storeError';
+import { storeCall } from './errors';
 import { tableName } from './tableDefinitions';
 
 const itemSchema = z.object({
@@ -12,7 +12,18 @@ const itemSchema = z.object({
   /** A string set; absent when the address gets every category. */
   optOuts: z.set(z.string()).optional(),
   updatedAt: z.number().int().min(0),
+  /** The recipient's link epoch: preferences links issued at or before it no longer work. */
+  linksRevokedAt: z.number().int().min(0).optional(),
+  /** When a new preferences link was last mailed from the page (spacing those mails out). */
+  linkMailedAt: z.number().int().min(0).optional(),
 });
+
+/** What the preferences page reads of an address: its opt-outs and its link epoch. */
+export interface RecipientPreferences {
+  readonly optOuts: MailCategory[];
+  /** Preferences links issued at or before this instant are void; `null` when never revoked. */
+  readonly linksRevokedAt: number | null;
+}
 
 const categoriesSchema = z.array(mailCategorySchema);
 
@@ -40,6 +51,53 @@ export class PreferencesRepository {
       this.client.send(new GetCommand({ TableName: this.table, Key: { email: normalize(email) }, ConsistentRead: true })),
     );
     return out.Item ? categoriesOf(parseItem(itemSchema, out.Item, 'preferences.optOuts')) : [];
+  }
+
+  /** The opt-outs and link epoch of `email` (strongly consistent; an address with no item has neither). */
+  async get(email: string): Promise<RecipientPreferences> {
+    const out = await storeCall('preferences.get', () =>
+      this.client.send(new GetCommand({ TableName: this.table, Key: { email: normalize(email) }, ConsistentRead: true })),
+    );
+    if (!out.Item) return { optOuts: [], linksRevokedAt: null };
+    const item = parseItem(itemSchema, out.Item, 'preferences.get');
+    return { optOuts: categoriesOf(item), linksRevokedAt: item.linksRevokedAt ?? null };
+  }
+
+  /** Voids every preferences link of `email` issued up to `now` (the CLI's `recipients revoke-links`). */
+  async revokeLinks(email: string, at: number): Promise<void> {
+    await storeCall('preferences.revokeLinks', () =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { email: normalize(email) },
+          UpdateExpression: 'SET linksRevokedAt = :at, updatedAt = :now',
+          ExpressionAttributeValues: { ':at': at, ':now': this.now() },
+        }),
+      ),
+    );
+  }
+
+  /**
+   * Records that a new preferences link is mailed to `email` now, unless one was within `gapMs`:
+   * `true` when this caller may send it (one conditional update), `false` when one went out recently.
+   */
+  async claimLinkMail(email: string, gapMs: number): Promise<boolean> {
+    const now = this.now();
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { email: normalize(email) },
+          UpdateExpression: 'SET linkMailedAt = :now, updatedAt = :now',
+          ConditionExpression: 'attribute_not_exists(linkMailedAt) OR linkMailedAt <= :cutoff',
+          ExpressionAttributeValues: { ':now': now, ':cutoff': now - gapMs },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
+      return storeCall('preferences.claimLinkMail', () => Promise.reject(error));
+    }
   }
 
   /** The opt-outs of each of `emails` that has any, by lower-cased email (one `BatchGetItem` per 100). */

@@ -5,7 +5,7 @@ import type { ProtectiveRule } from '../domain/protectiveAction';
 import { BREAKER_WINDOW_MS, CAP_WINDOW_MS, withinWindow, type CountedAction } from '../domain/protectiveDecision';
 import { AlertStateRepository } from './alertStateRepository';
 import type { RepositoryOptions } from './repositoryOptions';
-import { StoreError } from './storeError';
+import { StoreError } from './errors';
 
 /** The `alerts` item of an account's counted actions of one rule. */
 export const capRule = (rule: ProtectiveRule): string => `protection-cap#${rule}`;

@@ -1,5 +1,5 @@
 import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { storeCall } from './storeError';
+import { storeCall } from './errors';
 
 /**
  * Runs a `Query` page by page, yielding items until the result ends or `limit` items were yielded.

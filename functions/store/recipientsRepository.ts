@@ -5,7 +5,7 @@ import { recipientSettingsSchema, REPORT_MODES, WEEKDAYS, type RecipientSettings
 import { CLOCK_TIME } from '../domain/reportTime';
 import { batchGetAll } from './batchGet';
 import { DynamoRepository } from './dynamoRepository';
-import { mapConcurrent } from './concurrency';
+import { mapConcurrent } from '../shared/concurrency';
 import { parseItem } from './parseItem';
 import { queryAll } from './queryAll';
 import type { RepositoryOptions } from './repositoryOptions';

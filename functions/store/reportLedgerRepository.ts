@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { reportJobKey, reportJobSchema, type ReportJob } from '../messages/reportJob';
 import { batchGetAll } from './batchGet';
-import { chunk, mapConcurrent } from './concurrency';
+import { chunk, mapConcurrent } from '../shared/concurrency';
 import { DynamoRepository } from './dynamoRepository';
 import { parseItem } from './parseItem';
 import type { RepositoryOptions } from './repositoryOptions';

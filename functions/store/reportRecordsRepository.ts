@@ -7,7 +7,7 @@ import { REPORT_WINDOW_KEYS, type ReportWindowKey } from '../domain/reportWindow
 import { batchGetAll } from './batchGet';
 import { parseItem } from './parseItem';
 import type { RepositoryOptions } from './repositoryOptions';
-import { storeCall } from './storeError';
+import { storeCall } from './errors';
 import { tableName } from './tableDefinitions';
 import { isLive, toTtlSeconds } from './ttl';
 

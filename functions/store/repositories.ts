@@ -1,7 +1,9 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { AccountScheduleRepository } from './accountScheduleRepository';
 import { AccountsRepository } from './accountsRepository';
 import { AlertStateRepository } from './alertStateRepository';
 import { AuditRepository } from './auditRepository';
+import { ChannelBacklogRepository } from './channelBacklogRepository';
 import { ChannelsRepository } from './channelsRepository';
 import { CurvesRepository } from './curvesRepository';
 import { DelegateViewRepository } from './delegateViewRepository';
@@ -23,6 +25,8 @@ import { ProtectionLedgerRepository } from './protectionLedgerRepository';
 /** Every repository, sharing one client and table prefix. */
 export interface Repositories {
   readonly accounts: AccountsRepository;
+  /** Which accounts are due, and the report and dispatch schedule (items in `accounts`). */
+  readonly schedule: AccountScheduleRepository;
   readonly curves: CurvesRepository;
   readonly snapshots: SnapshotsRepository;
   readonly alerts: AlertStateRepository;
@@ -50,6 +54,8 @@ export interface Repositories {
   readonly recipients: RecipientsRepository;
   readonly leases: LeaseRepository;
   readonly channels: ChannelsRepository;
+  /** Notices waiting for a rate-limited chat, to be sent as one summary (items in `channels`). */
+  readonly channelBacklog: ChannelBacklogRepository;
 }
 
 /** Builds every repository over one document client and table prefix (once per cold start). */
@@ -60,6 +66,7 @@ export function createRepositories(
 ): Repositories {
   return {
     accounts: new AccountsRepository(client, prefix, options),
+    schedule: new AccountScheduleRepository(client, prefix, options),
     curves: new CurvesRepository(client, prefix, options),
     snapshots: new SnapshotsRepository(client, prefix, options),
     alerts: new AlertStateRepository(client, prefix),
@@ -79,5 +86,6 @@ export function createRepositories(
     recipients: new RecipientsRepository(client, prefix, options),
     leases: new LeaseRepository(client, prefix),
     channels: new ChannelsRepository(client, prefix, options),
+    channelBacklog: new ChannelBacklogRepository(client, prefix, options),
   };
 }

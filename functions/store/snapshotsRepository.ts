@@ -6,7 +6,7 @@ import { SUMMARY_FIELDS, type SummaryField } from '../domain/summaryFields';
 import { parseItem } from './parseItem';
 import { queryAll } from './queryAll';
 import type { RepositoryOptions } from './repositoryOptions';
-import { isConditionalCheckFailed } from './storeError';
+import { isConditionalCheckFailed } from './errors';
 import { isLive, toTtlSeconds } from './ttl';
 import { DynamoRepository } from './dynamoRepository';
 

@@ -1,7 +1,7 @@
 import { PutParameterCommand, type SSMClient } from '@aws-sdk/client-ssm';
 import { SSMProvider } from '@aws-lambda-powertools/parameters/ssm';
 import { protectionStateOf, type ProtectionState, type ProtectionSwitch } from '../domain/protectionSwitch';
-import { StoreError } from './storeError';
+import { StoreError } from './errors';
 
 /** How long a read value is reused (seconds): a change counts within a minute, without a redeploy. */
 export const PROTECTION_SWITCH_MAX_AGE_SECONDS = 30;

@@ -2,9 +2,10 @@ import * as z from 'zod';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parseItem } from './parseItem';
 import type { RepositoryOptions } from './repositoryOptions';
-import { isConditionalCheckFailed, itemOfFailedCondition } from './storeError';
+import { isConditionalCheckFailed, itemOfFailedCondition } from './errors';
 import { isLive, toTtlSeconds } from './ttl';
 import { DynamoRepository } from './dynamoRepository';
+import { revocationOutcomeSchema, type RevocationOutcome } from '../domain/revocationOutcome';
 
 /** The purposes of single-use links; each is a key prefix of its own (see {@link tokenKey}). */
 export const TOKEN_PURPOSES = ['revoke', 'snooze'] as const;
@@ -45,6 +46,8 @@ export interface ConsumedToken {
   readonly signedAt: number | null;
   /** The revoke-all batch the token is a unit of; `null` for a one-delegate link. */
   readonly batch: string | null;
+  /** How the revocation it authorized ended, and when (see {@link TokenRepository.recordOutcome}); `null` before, or for other purposes. */
+  readonly outcome: { readonly result: RevocationOutcome; readonly at: number } | null;
 }
 
 const purposeSchema = z.enum(TOKEN_PURPOSES);
@@ -70,6 +73,8 @@ const itemSchema = z.object({
   expiresAt: z.number().int().min(0),
   signedAt: z.number().int().min(0).optional(),
   batch: z.string().min(1).optional(),
+  outcome: revocationOutcomeSchema.optional(),
+  outcomeAt: z.number().int().min(0).optional(),
 });
 
 /**
@@ -126,6 +131,7 @@ export class TokenRepository extends DynamoRepository {
       expiresAt: item.expiresAt * 1000,
       signedAt: item.signedAt ?? null,
       batch: item.batch ?? null,
+      outcome: item.outcome === undefined || item.outcomeAt === undefined ? null : { result: item.outcome, at: item.outcomeAt },
     };
   }
 
@@ -153,6 +159,32 @@ export class TokenRepository extends DynamoRepository {
         const found = itemOfFailedCondition(error);
         const signedAt = found?.['signedAt'];
         if (found?.['consumedAt'] === consumedAt && typeof signedAt === 'number') return { kind: 'already-signed', signedAt };
+        return { kind: 'not-consumed' };
+      }
+    });
+  }
+
+  /**
+   * Keeps on a consumed revoke token how the revocation it authorized ended, so the link's page
+   * can say at once what happened (one `GetItem`, no audit read). Only on a token still consumed;
+   * a later outcome replaces an earlier one.
+   */
+  async recordOutcome(tokenId: string, outcome: RevocationOutcome): Promise<{ kind: 'recorded' } | { kind: 'not-consumed' }> {
+    const valid = parseItem(revocationOutcomeSchema, outcome, 'tokens.recordOutcome');
+    return this.call('tokens.recordOutcome', async () => {
+      try {
+        await this.client.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: { tokenId: tokenKey('revoke', tokenId) },
+            UpdateExpression: 'SET outcome = :outcome, outcomeAt = :now',
+            ConditionExpression: 'attribute_exists(tokenId)',
+            ExpressionAttributeValues: { ':outcome': valid, ':now': this.now() },
+          }),
+        );
+        return { kind: 'recorded' };
+      } catch (error) {
+        if (!isConditionalCheckFailed(error)) throw error;
         return { kind: 'not-consumed' };
       }
     });

@@ -2,7 +2,7 @@ import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import * as z from 'zod';
 import type { RevocationOutcome, RevocationRequest } from '../domain/revocationOutcome';
 import { parseRevocationOutcome } from './parseRevocationOutcome';
-import { RevocationInvokeError, type RevocationInvokeFailure } from './revocationInvokeError';
+import { RevocationInvokeError, type RevocationInvokeFailure } from './errors';
 import type { RevocationSigner } from './revocationSigner';
 
 /** What an invocation answers (a subset of `InvokeCommandOutput`). */

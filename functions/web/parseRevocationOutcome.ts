@@ -1,5 +1,5 @@
 import { revocationOutcomeSchema, type RevocationOutcome } from '../domain/revocationOutcome';
-import { RevocationInvokeError } from './revocationInvokeError';
+import { RevocationInvokeError } from './errors';
 
 /** Parses what the signing function returned; `RevocationInvokeError('bad-response')` naming the first bad field. */
 export function parseRevocationOutcome(value: unknown): RevocationOutcome {

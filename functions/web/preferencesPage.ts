@@ -1,4 +1,6 @@
+import { DEFAULT_LINK_TTL_MS, revokedByEpoch, type ClaimsFor } from '../domain/linkClaims';
 import { MAIL_CATEGORIES, ONE_CLICK_CATEGORIES, type MailCategory } from '../domain/mailCategory';
+import type { MailboxNotices } from '../services/preferences/mailboxNotice';
 import { LINK_PATHS, type ActionLinks } from '../links/actionLinks';
 import type { Log } from '../shared/observability';
 import type { AccountsRepository } from '../store/accountsRepository';
@@ -7,17 +9,19 @@ import { recipientKey } from '../domain/recipientSnoozes';
 import type { PreferencesRepository } from '../store/preferencesRepository';
 import type { TokenRepository } from '../store/tokenRepository';
 import type { CsrfTokens } from './csrfToken';
-import { checkSameOrigin } from './sameOrigin';
+import { checkSameOrigin, originHeadersOf } from './sameOrigin';
 import type { WebRequest } from './webRequest';
 
 /** The ports of the unsubscribe, preferences and snooze pages. */
 export interface PreferencesPageDeps {
   readonly links: Pick<ActionLinks, 'read' | 'build'>;
+  /** Mails the mailbox itself: the security-off confirmation, its notice, a new preferences link. */
+  readonly mailbox: MailboxNotices;
   readonly csrf: CsrfTokens;
   /** `PUBLIC_BASE_URL`: its origin is the only one a form POST may come from. */
   readonly publicBaseUrl: string;
   /** Per-address mail categories; this page never writes `suppressions` (stopping all mail). */
-  readonly preferences: Pick<PreferencesRepository, 'optOuts' | 'optOut' | 'setOptOuts'>;
+  readonly preferences: Pick<PreferencesRepository, 'get' | 'optOut' | 'setOptOuts' | 'claimLinkMail'>;
   /** A snooze is the clicking recipient's own: read and conditionally rewrite the account's `recipient-snoozes` item. */
   readonly alerts: Pick<AlertStateRepository, 'snoozeRecipient'>;
   /** The snoozed account's label, zone and recipients (one `GetItem`). */
@@ -34,14 +38,27 @@ export interface SnoozeTokens {
   release(tokenId: string, purpose: 'snooze'): Promise<void>;
 }
 
-/** Why the preferences form is shown again: saved, or turning security notices off needs the confirmation box. */
-export type PreferencesNotice = 'saved' | 'confirm-security' | null;
+/**
+ * Why the preferences form is shown again: saved; turning security notices off needs the
+ * confirmation box; or (box ticked) the rest was saved and the mailbox was sent a link that turns
+ * them off (`security-confirmation-sent`), or could not be (`security-confirmation-failed`).
+ */
+export type PreferencesNotice = 'saved' | 'confirm-security' | 'security-confirmation-sent' | 'security-confirmation-failed' | null;
+
+/** Least time between two new preferences links mailed to one address from the page. */
+export const LINK_MAIL_GAP_MS = 10 * 60_000;
 
 /** Every page of `/unsubscribe`, `/preferences` and `/snooze` (rendered by `functions/web/preferencesViews.ts`). */
 export type PreferencesPageView =
-  | { kind: 'unsubscribe-confirm'; email: string; categories: readonly MailCategory[]; token: string; csrf: string; preferencesUrl: string }
-  | { kind: 'unsubscribed'; email: string; categories: readonly MailCategory[]; oneClick: boolean; preferencesUrl: string }
+  | { kind: 'unsubscribe-confirm'; email: string; categories: readonly MailCategory[]; token: string; csrf: string }
+  | { kind: 'unsubscribed'; email: string; categories: readonly MailCategory[]; oneClick: boolean }
   | { kind: 'preferences'; email: string; optOuts: readonly MailCategory[]; token: string; csrf: string; notice: PreferencesNotice }
+  /** A preferences link past its week, or voided by the recipient's link epoch: offers to mail a new one. */
+  | { kind: 'link-renew'; reason: 'expired' | 'revoked'; token: string; csrf: string }
+  /** A new link was mailed, or one was mailed in the last minutes (`recent`) and nothing more went out. */
+  | { kind: 'link-mailed'; recent: boolean }
+  | { kind: 'security-off-confirm'; email: string; token: string; csrf: string }
+  | { kind: 'security-off-done'; email: string }
   | { kind: 'snooze-confirm'; account: SnoozedAccount; email: string; hours: number; token: string; csrf: string }
   | { kind: 'snoozed'; account: SnoozedAccount; email: string; until: number }
   /** A snooze link from before links named their recipient: it snoozes nothing. */
@@ -70,8 +87,11 @@ const HOUR_MS = 3_600_000;
  * a page's form must be same-origin and carry the form's anti-CSRF value. `/unsubscribe` stops
  * the one category its link names (never security notices) and also takes RFC 8058 one-click
  * POSTs from mail providers (body `List-Unsubscribe=One-Click`, the signed token in the URL being
- * the only authority); unsubscribing is idempotent. `/preferences` shows and changes every
- * category; turning security notices off there needs an explicit confirmation. A snooze link
+ * the only authority: the only POST accepted without `Origin`, `Referer` or `Sec-Fetch-Site`);
+ * unsubscribing is idempotent. `/preferences` shows and changes every category; turning security
+ * notices off there only mails the mailbox a confirmation link (a `security-off` token, also
+ * opened at `/preferences`), and the mailbox is told once they are off. Preferences links last a
+ * week and die with the recipient's link epoch; their page then offers to mail a new one. A snooze link
  * works once and snoozes the account's drawdown alerts for the recipient it was sent to only; a
  * link from before links named their recipient snoozes nothing (`snooze-outdated`).
  */
@@ -81,7 +101,7 @@ export async function preferencesPage(deps: PreferencesPageDeps, request: WebReq
   if (!isGet && request.method !== 'POST') return { kind: 'method-not-allowed' };
   if (path.endsWith(LINK_PATHS.unsubscribe)) return isGet ? showUnsubscribe(deps, request) : unsubscribe(deps, request);
   if (path.endsWith(LINK_PATHS.snooze)) return isGet ? showSnooze(deps, request) : snooze(deps, request);
-  if (path.endsWith(LINK_PATHS.preferences)) return isGet ? showPreferences(deps, request) : savePreferences(deps, request);
+  if (path.endsWith(LINK_PATHS.preferences)) return isGet ? showPreferences(deps, request) : postPreferences(deps, request);
   return { kind: 'not-found' };
 }
 
@@ -96,7 +116,6 @@ function showUnsubscribe(deps: PreferencesPageDeps, request: WebRequest): Prefer
     categories: stoppedBy(link.claims.category),
     token: token ?? '',
     csrf: deps.csrf.issue('unsubscribe', tokenId),
-    preferencesUrl: preferencesUrl(deps, link.claims),
   };
 }
 
@@ -105,8 +124,8 @@ function stoppedBy(category: MailCategory | undefined): MailCategory[] {
   return category === undefined ? [...ONE_CLICK_CATEGORIES] : [category];
 }
 
-function preferencesUrl(deps: PreferencesPageDeps, claims: { account: string; email: string }): string {
-  return deps.links.build({ purpose: 'preferences', account: claims.account as `0x${string}`, email: claims.email }, deps.now());
+function preferencesUrl(deps: PreferencesPageDeps, claims: { account: `0x${string}`; email: string }): string {
+  return deps.links.build({ purpose: 'preferences', account: claims.account, email: claims.email }, deps.now());
 }
 
 async function unsubscribe(deps: PreferencesPageDeps, request: WebRequest): Promise<PreferencesPageView> {
@@ -125,37 +144,110 @@ async function unsubscribe(deps: PreferencesPageDeps, request: WebRequest): Prom
   const categories = stoppedBy(link.claims.category);
   await deps.preferences.optOut(link.claims.email, categories);
   deps.log.info('unsubscribed', { account: link.claims.account, categories: categories.join(','), oneClick });
-  return { kind: 'unsubscribed', email: link.claims.email, categories, oneClick, preferencesUrl: preferencesUrl(deps, link.claims) };
+  return { kind: 'unsubscribed', email: link.claims.email, categories, oneClick };
+}
+
+type PreferencesRead =
+  | { kind: 'preferences'; claims: ClaimsFor<'preferences'>; optOuts: MailCategory[] }
+  | { kind: 'security-off'; claims: ClaimsFor<'security-off'>; optOuts: MailCategory[] }
+  | { kind: 'renew'; view: PreferencesPageView }
+  | { kind: 'problem'; view: PreferencesPageView };
+
+/**
+ * Reads a token given to `/preferences`: a preferences link, or a security-off confirmation (told
+ * apart by their keys), checked against the recipient's link epoch. An expired or voided
+ * preferences link becomes the page offering a new one.
+ */
+async function readPreferencesToken(deps: PreferencesPageDeps, token: string | undefined): Promise<PreferencesRead> {
+  const now = deps.now();
+  const prefs = deps.links.read('preferences', token, now);
+  if (prefs.kind === 'invalid') {
+    const off = deps.links.read('security-off', token, now);
+    if (off.kind === 'invalid') return { kind: 'problem', view: { kind: 'link-invalid', reason: prefs.reason } };
+    if (off.kind === 'expired') return { kind: 'problem', view: { kind: 'link-expired', expiredAt: off.expiredAt } };
+    const stored = await deps.preferences.get(off.claims.email);
+    if (revokedByEpoch(off.claims, stored.linksRevokedAt)) return { kind: 'problem', view: { kind: 'link-invalid', reason: 'the link was revoked' } };
+    return { kind: 'security-off', claims: off.claims, optOuts: stored.optOuts };
+  }
+  const renew = (reason: 'expired' | 'revoked', tokenId: string): PreferencesRead => ({
+    kind: 'renew',
+    view: { kind: 'link-renew', reason, token: token ?? '', csrf: deps.csrf.issue('new-link', tokenId) },
+  });
+  if (prefs.kind === 'expired') return renew('expired', prefs.claims.tokenId);
+  const stored = await deps.preferences.get(prefs.claims.email);
+  if (revokedByEpoch(prefs.claims, stored.linksRevokedAt)) return renew('revoked', prefs.claims.tokenId);
+  return { kind: 'preferences', claims: prefs.claims, optOuts: stored.optOuts };
 }
 
 async function showPreferences(deps: PreferencesPageDeps, request: WebRequest): Promise<PreferencesPageView> {
   const token = request.query.get('token') ?? undefined;
-  const link = deps.links.read('preferences', token, deps.now());
-  if (link.kind !== 'valid') return linkProblem(link);
-  const optOuts = await deps.preferences.optOuts(link.claims.email);
-  return { kind: 'preferences', email: link.claims.email, optOuts, token: token ?? '', csrf: deps.csrf.issue('preferences', link.claims.tokenId), notice: null };
+  const read = await readPreferencesToken(deps, token);
+  if (read.kind === 'renew' || read.kind === 'problem') return read.view;
+  if (read.kind === 'security-off') return { kind: 'security-off-confirm', email: read.claims.email, token: token ?? '', csrf: deps.csrf.issue('security-off', read.claims.tokenId) };
+  return { kind: 'preferences', email: read.claims.email, optOuts: read.optOuts, token: token ?? '', csrf: deps.csrf.issue('preferences', read.claims.tokenId), notice: null };
 }
 
-async function savePreferences(deps: PreferencesPageDeps, request: WebRequest): Promise<PreferencesPageView> {
+async function postPreferences(deps: PreferencesPageDeps, request: WebRequest): Promise<PreferencesPageView> {
   const refused = formProblem(deps, request);
   if (refused) return refused;
   const fields = request.form.kind === 'form' ? request.form.fields : new URLSearchParams();
   const token = fields.get('token') ?? undefined;
-  const link = deps.links.read('preferences', token, deps.now());
-  if (link.kind !== 'valid') return linkProblem(link);
-  const { email, tokenId } = link.claims;
+  if (fields.get('action') === 'new-link') return mailNewLink(deps, token, fields.get('csrf'));
+  const read = await readPreferencesToken(deps, token);
+  if (read.kind === 'problem') return read.view;
+  if (read.kind === 'renew') return read.view;
+  if (read.kind === 'security-off') return turnSecurityOff(deps, read.claims, read.optOuts, fields.get('csrf'));
+  const { email, tokenId } = read.claims;
   if (!deps.csrf.verify('preferences', tokenId, fields.get('csrf'))) return { kind: 'forbidden', reason: 'the form is missing or altered' };
   const receive = new Set(fields.getAll('receive'));
-  const optOuts = MAIL_CATEGORIES.filter((category) => !receive.has(category));
-  const view = { kind: 'preferences' as const, email, optOuts, token: token ?? '', csrf: deps.csrf.issue('preferences', tokenId) };
-  if (optOuts.includes('security') && fields.get('confirm-security-off') !== 'yes') {
-    const current = await deps.preferences.optOuts(email);
-    // Security notices stay on unless they were already off or the warning box is ticked.
-    if (!current.includes('security')) return { ...view, notice: 'confirm-security' };
+  const wanted = MAIL_CATEGORIES.filter((category) => !receive.has(category));
+  const view = { kind: 'preferences' as const, email, token: token ?? '', csrf: deps.csrf.issue('preferences', tokenId) };
+  const turningSecurityOff = wanted.includes('security') && !read.optOuts.includes('security');
+  if (!turningSecurityOff) {
+    await deps.preferences.setOptOuts(email, wanted);
+    deps.log.info('preferences saved', { account: read.claims.account, optOuts: wanted.join(',') });
+    return { ...view, optOuts: wanted, notice: 'saved' };
   }
-  await deps.preferences.setOptOuts(email, optOuts);
-  deps.log.info('preferences saved', { account: link.claims.account, optOuts: optOuts.join(',') });
-  return { ...view, notice: 'saved' };
+  // Security notices stay on unless the warning box is ticked, and even then only the mailbox can turn them off.
+  if (fields.get('confirm-security-off') !== 'yes') return { ...view, optOuts: read.optOuts, notice: 'confirm-security' };
+  const saved = wanted.filter((category) => category !== 'security');
+  await deps.preferences.setOptOuts(email, saved);
+  const now = deps.now();
+  const confirmUrl = deps.links.build({ purpose: 'security-off', account: read.claims.account, email }, now);
+  const sent = await deps.mailbox.send({ kind: 'security-off-request', email, confirmUrl, expiresAt: now + DEFAULT_LINK_TTL_MS['security-off'] });
+  deps.log.info('security notices off requested', { account: read.claims.account, optOuts: saved.join(','), mailed: sent.kind });
+  return { ...view, optOuts: saved, notice: sent.kind === 'sent' ? 'security-confirmation-sent' : 'security-confirmation-failed' };
+}
+
+/** The security-off confirmation's POST: turns security notices off (idempotent) and tells the mailbox once. */
+async function turnSecurityOff(
+  deps: PreferencesPageDeps,
+  claims: ClaimsFor<'security-off'>,
+  optOuts: readonly MailCategory[],
+  csrf: string | null,
+): Promise<PreferencesPageView> {
+  if (!deps.csrf.verify('security-off', claims.tokenId, csrf)) return { kind: 'forbidden', reason: 'the form is missing or altered' };
+  if (optOuts.includes('security')) return { kind: 'security-off-done', email: claims.email };
+  await deps.preferences.optOut(claims.email, ['security']);
+  const sent = await deps.mailbox.send({ kind: 'security-off', email: claims.email, preferencesUrl: preferencesUrl(deps, claims), by: 'page' });
+  deps.log.info('security notices turned off', { account: claims.account, told: sent.kind });
+  return { kind: 'security-off-done', email: claims.email };
+}
+
+/**
+ * Mails a new preferences link to the address an expired or voided (but authentic) preferences
+ * link names: the mailbox gets it, never the requester. At most one per `LINK_MAIL_GAP_MS`.
+ */
+async function mailNewLink(deps: PreferencesPageDeps, token: string | undefined, csrf: string | null): Promise<PreferencesPageView> {
+  const now = deps.now();
+  const link = deps.links.read('preferences', token, now);
+  if (link.kind === 'invalid') return { kind: 'link-invalid', reason: link.reason };
+  const claims = link.claims;
+  if (!deps.csrf.verify('new-link', claims.tokenId, csrf)) return { kind: 'forbidden', reason: 'the form is missing or altered' };
+  if (!(await deps.preferences.claimLinkMail(claims.email, LINK_MAIL_GAP_MS))) return { kind: 'link-mailed', recent: true };
+  const sent = await deps.mailbox.send({ kind: 'preferences-link', email: claims.email, preferencesUrl: preferencesUrl(deps, claims), expiresAt: now + DEFAULT_LINK_TTL_MS.preferences });
+  deps.log.info('preferences link mailed', { account: claims.account, mailed: sent.kind });
+  return { kind: 'link-mailed', recent: false };
 }
 
 async function showSnooze(deps: PreferencesPageDeps, request: WebRequest): Promise<PreferencesPageView> {
@@ -204,7 +296,7 @@ async function snoozedAccount(deps: PreferencesPageDeps, address: string, email:
 
 /** Why a form POST is refused before its link is looked at, or null when it may proceed. */
 function formProblem(deps: PreferencesPageDeps, request: WebRequest): PreferencesPageView | null {
-  const origin = checkSameOrigin({ origin: request.header('origin'), secFetchSite: request.header('sec-fetch-site') }, deps.publicBaseUrl);
+  const origin = checkSameOrigin(originHeadersOf(request), deps.publicBaseUrl);
   if (origin.kind === 'cross-origin') return { kind: 'forbidden', reason: origin.reason };
   if (request.form.kind === 'unsupported') return { kind: 'bad-request', reason: request.form.reason };
   if (request.form.kind === 'none') return { kind: 'bad-request', reason: 'the form is empty' };

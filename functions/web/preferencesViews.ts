@@ -1,5 +1,5 @@
 import { MAIL_CATEGORIES, MAIL_CATEGORY_LABELS, type MailCategory } from '../domain/mailCategory';
-import { formatTime, shortAddress } from '../mail/format';
+import { formatTime, shortAddress } from '../mail/render/format';
 import type { PreferencesPageView } from './preferencesPage';
 import { html, type SafeHtml } from './html';
 import { renderPage, type PageContent } from './pageLayout';
@@ -10,6 +10,10 @@ export const PREFERENCES_STATUS: Readonly<Record<PreferencesPageView['kind'], nu
   'unsubscribe-confirm': 200,
   unsubscribed: 200,
   preferences: 200,
+  'link-renew': 410,
+  'link-mailed': 200,
+  'security-off-confirm': 200,
+  'security-off-done': 200,
   'snooze-confirm': 200,
   snoozed: 200,
   'snooze-outdated': 410,
@@ -45,7 +49,7 @@ function contentOf(view: PreferencesPageView, actions: PreferencesFormActions): 
         tone: 'neutral',
         body: html`
 <p>Portfolio Sentinel will stop sending <strong>${categoryList(view.categories)}</strong> to <strong>${view.email}</strong>, for every account it tracks.</p>
-<p class="note">Security notices (new delegates, revocation results) keep coming; other emails you get are not affected. Other recipients of the same accounts keep theirs. To change every category, open your <a href="${view.preferencesUrl}">email preferences</a>.</p>
+<p class="note">Security notices (new delegates, revocation results) keep coming; other emails you get are not affected. Other recipients of the same accounts keep theirs. To change every category, use the "Email preferences" link at the foot of a recent email.</p>
 <form method="post" action="${actions.unsubscribe}">
 <input type="hidden" name="token" value="${view.token}">
 <input type="hidden" name="csrf" value="${view.csrf}">
@@ -60,10 +64,56 @@ function contentOf(view: PreferencesPageView, actions: PreferencesFormActions): 
         tone: 'success',
         body: html`
 <p>No more ${categoryList(view.categories)} will be sent to ${view.email}. Security notices (new delegates, revocation results) keep coming.</p>
-<p>To receive them again, or to change other categories, open your <a href="${view.preferencesUrl}">email preferences</a>.</p>`,
+<p>To receive them again, or to change other categories, use the "Email preferences" link at the foot of a recent email.</p>`,
       };
     case 'preferences':
       return preferencesContent(view, actions.preferences);
+    case 'link-renew':
+      return {
+        title: view.reason === 'expired' ? 'This preferences link has expired' : 'This preferences link was revoked',
+        badge: view.reason === 'expired' ? 'Expired' : 'Revoked',
+        tone: 'neutral',
+        body: html`
+<p>${view.reason === 'expired' ? 'Preferences links work for a week.' : 'Every older preferences link of this address was revoked.'} We can email a new link to the address this one was sent to (not to you here, unless this is your mailbox).</p>
+<form method="post" action="${actions.preferences}">
+<input type="hidden" name="token" value="${view.token}">
+<input type="hidden" name="csrf" value="${view.csrf}">
+<input type="hidden" name="action" value="new-link">
+<button type="submit" class="neutral">Email me a new link</button>
+</form>
+<p class="note">Opening this page changed nothing.</p>`,
+      };
+    case 'link-mailed':
+      return simple(
+        view.recent ? 'A link was sent a few minutes ago' : 'A new link is on its way',
+        'Sent',
+        'success',
+        view.recent
+          ? 'A new preferences link went to this address in the last minutes; check the mailbox (and its spam folder). Nothing more was sent.'
+          : 'A new preferences link was emailed to the address this link was sent to. It works for a week.',
+      );
+    case 'security-off-confirm':
+      return {
+        title: 'Turn security notices off?',
+        badge: 'Security notices',
+        tone: 'warning',
+        body: html`
+<p>Portfolio Sentinel will stop sending <strong>security notices</strong> (new delegates on your accounts, revocation results) to <strong>${view.email}</strong>.</p>
+<p class="note"><strong>Warning:</strong> these notices are how you learn that an API key was added with a stolen owner key. If you did not ask for this, close this page: nothing changes.</p>
+<form method="post" action="${actions.preferences}">
+<input type="hidden" name="token" value="${view.token}">
+<input type="hidden" name="csrf" value="${view.csrf}">
+<button type="submit" class="neutral">Turn security notices off</button>
+</form>
+<p class="note">Opening this page changed nothing.</p>`,
+      };
+    case 'security-off-done':
+      return simple(
+        'Security notices are off',
+        'Off',
+        'warning',
+        `${view.email} no longer gets security notices. A last email says so; turn them back on from the preferences link in it.`,
+      );
     case 'snooze-confirm':
       return {
         title: 'Snooze drawdown alerts for you?',
@@ -126,11 +176,15 @@ function preferencesContent(view: Extract<PreferencesPageView, { kind: 'preferen
       ? html`<p class="message">Saved.${securityOff ? ' Security notices are off.' : ''}</p>`
       : view.notice === 'confirm-security'
         ? html`<p class="message"><strong>Nothing was saved.</strong> To turn security notices off, tick the confirmation box below and save again.</p>`
-        : '';
+        : view.notice === 'security-confirmation-sent'
+          ? html`<p class="message">Saved, but <strong>security notices are still on</strong>: a confirmation link was emailed to ${view.email}. They stop only once it is opened there, within a day.</p>`
+          : view.notice === 'security-confirmation-failed'
+            ? html`<p class="message">Saved, but <strong>security notices are still on</strong>: the confirmation email could not be sent. Try again later.</p>`
+            : '';
   return {
     title: 'Email preferences',
     badge: 'Preferences',
-    tone: view.notice === 'confirm-security' ? 'warning' : 'neutral',
+    tone: view.notice === 'confirm-security' || view.notice === 'security-confirmation-failed' ? 'warning' : 'neutral',
     body: html`
 ${notice}
 <p>Emails Portfolio Sentinel sends to <strong>${view.email}</strong>, for every account it tracks. Ticked categories keep coming.</p>
@@ -138,8 +192,8 @@ ${notice}
 <input type="hidden" name="token" value="${view.token}">
 <input type="hidden" name="csrf" value="${view.csrf}">
 ${boxes}
-<p class="note"><strong>Warning:</strong> security notices tell you when a new delegate (an API key that can trade for you) appears on an account, and what became of a revocation. If an owner key or this mailbox is compromised, they are how you find out. Turning them off is only possible here.</p>
-<p><label><input type="checkbox" name="confirm-security-off" value="yes"> I understand: turn security notices off if unticked above</label></p>
+<p class="note"><strong>Warning:</strong> security notices tell you when a new delegate (an API key that can trade for you) appears on an account, and what became of a revocation. If an owner key or this mailbox is compromised, they are how you find out. Turning them off takes a confirmation link emailed to this address.</p>
+<p><label><input type="checkbox" name="confirm-security-off" value="yes"> I understand: email me a link that turns security notices off, if unticked above</label></p>
 <button type="submit" class="neutral">Save preferences</button>
 </form>
 <p class="note">Opening this page changed nothing. Bounced or complained-about addresses get no mail at all until an operator lifts that.</p>`,

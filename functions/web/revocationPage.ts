@@ -1,13 +1,14 @@
 import type { ActionLinks } from '../links/actionLinks';
-import { RevocationInvokeError, signerNeverRan } from './revocationInvokeError';
+import { RevocationInvokeError, signerNeverRan } from './errors';
 import type { RevocationSigner } from './revocationSigner';
 import type { Counters, Log } from '../shared/observability';
 import type { AccountsRepository } from '../store/accountsRepository';
 import type { DelegateViewRepository } from '../store/delegateViewRepository';
+import type { PreferencesRepository } from '../store/preferencesRepository';
 import type { SuppressionRepository } from '../store/suppressionRepository';
-import type { TokenRepository } from '../store/tokenRepository';
+import type { ConsumedToken, TokenRepository } from '../store/tokenRepository';
 import type { CsrfTokens } from './csrfToken';
-import { checkSameOrigin } from './sameOrigin';
+import { checkSameOrigin, originHeadersOf } from './sameOrigin';
 import type { WebRequest } from './webRequest';
 import { linkReusableAfter } from '../domain/revocationOutcome';
 import { describeError } from '../shared/describeError';
@@ -23,9 +24,11 @@ export interface RevocationPageDeps {
   readonly publicBaseUrl: string;
   readonly accounts: Pick<AccountsRepository, 'get'>;
   readonly delegates: Pick<DelegateViewRepository, 'listForAccount'>;
-  readonly tokens: Pick<TokenRepository, 'consume' | 'release'>;
+  readonly tokens: Pick<TokenRepository, 'consume' | 'release' | 'get'>;
   /** Which recipients still get mail; without it the page assumes every recipient does. */
   readonly suppressions?: Pick<SuppressionRepository, 'filter'>;
+  /** Which of those still get security notices (the result email is one); without it, all of them. */
+  readonly preferences?: Pick<PreferencesRepository, 'filter'>;
   readonly signer: RevocationSigner;
   readonly now: () => number;
   readonly log: Log;
@@ -57,7 +60,7 @@ export type RevocationPageView =
       subject: RevocationSubject;
       nonce: number;
       transactionSignature: string;
-      /** `false` when every recipient is suppressed, so no confirmation email goes out; absent means it does. */
+      /** `false` when every recipient is suppressed or has turned security notices off, so no confirmation email goes out; absent means it does. */
       confirmationEmail?: boolean;
     }
   | { kind: 'already-revoked'; subject: RevocationSubject }
@@ -68,7 +71,8 @@ export type RevocationPageView =
   | { kind: 'not-tracked' }
   | { kind: 'not-authorized' }
   | { kind: 'link-expired'; expiredAt: number }
-  | { kind: 'link-used'; consumedAt: number }
+  /** The link was used: when, for what, and how it ended (`outcome` null while it runs, or when its end was not kept). */
+  | { kind: 'link-used'; consumedAt: number; subject?: RevocationSubject; outcome?: ConsumedToken['outcome'] }
   | { kind: 'link-invalid'; reason: string }
   | { kind: 'forbidden'; reason: string }
   | { kind: 'bad-request'; reason: string }
@@ -93,14 +97,18 @@ async function showConfirmation(deps: RevocationPageDeps, token: string | undefi
   const link = deps.links.read('revoke', token, now);
   if (link.kind === 'expired') return { kind: 'link-expired', expiredAt: link.expiredAt };
   if (link.kind === 'invalid') return { kind: 'link-invalid', reason: link.reason };
-  const subject = await subjectOf(deps, link.claims);
-  if (!subject) return { kind: 'not-tracked' };
+  const found = await subjectOf(deps, link.claims);
+  if (!found) return { kind: 'not-tracked' };
+  const { emails: _emails, ...subject } = found;
+  // A used link says so at once, with what happened, from its token alone.
+  const used = await deps.tokens.get(link.claims.tokenId, 'revoke');
+  if (used) return { kind: 'link-used', consumedAt: used.consumedAt, subject, outcome: used.outcome };
   if (!subject.account.hasSigner) return { kind: 'not-configured', subject, reason: NO_SIGNER };
   return { kind: 'confirm', subject, token: token ?? '', csrf: deps.csrf.issue('revoke', link.claims.tokenId), now };
 }
 
 async function confirm(deps: RevocationPageDeps, request: WebRequest): Promise<RevocationPageView> {
-  const origin = checkSameOrigin({ origin: request.header('origin'), secFetchSite: request.header('sec-fetch-site') }, deps.publicBaseUrl);
+  const origin = checkSameOrigin(originHeadersOf(request), deps.publicBaseUrl);
   if (origin.kind === 'cross-origin') return { kind: 'forbidden', reason: origin.reason };
   if (request.form.kind !== 'form') {
     return { kind: 'bad-request', reason: request.form.kind === 'unsupported' ? request.form.reason : 'the form is empty' };
@@ -125,7 +133,10 @@ async function confirm(deps: RevocationPageDeps, request: WebRequest): Promise<R
     delegate: claims.delegate,
     expiresAt: claims.expiresAt,
   });
-  if (consumed.kind === 'already-used') return { kind: 'link-used', consumedAt: consumed.consumedAt };
+  if (consumed.kind === 'already-used') {
+    const used = await deps.tokens.get(claims.tokenId, 'revoke');
+    return { kind: 'link-used', consumedAt: consumed.consumedAt, subject, outcome: used?.outcome ?? null };
+  }
 
   let outcome;
   try {
@@ -138,7 +149,9 @@ async function confirm(deps: RevocationPageDeps, request: WebRequest): Promise<R
 
   switch (outcome.kind) {
     case 'revoked': {
-      const mailed = deps.suppressions ? (await deps.suppressions.filter(emails)).length > 0 : true;
+      const reachable = deps.suppressions ? await deps.suppressions.filter(emails) : emails;
+      const told = deps.preferences && reachable.length > 0 ? await deps.preferences.filter(reachable, 'security') : reachable;
+      const mailed = told.length > 0;
       return { kind: 'revoked', subject, nonce: outcome.nonce, transactionSignature: outcome.transactionSignature, confirmationEmail: mailed };
     }
     case 'already-revoked':

@@ -1,4 +1,4 @@
-import { accountName, formatCountdown, formatTime } from '../mail/format';
+import { accountName, formatCountdown, formatTime } from '../mail/render/format';
 import type { RevocationPageView, RevocationSubject, UnavailableCause } from './revocationPage';
 import { html, type SafeHtml } from './html';
 import { renderPage, type PageContent } from './pageLayout';
@@ -76,11 +76,11 @@ ${details(view.subject, view.now)}
 <dt>Delegate</dt><dd><code>${view.subject.delegate.address}</code></dd>
 <dt>Account</dt><dd><code>${view.subject.account.address}</code></dd>
 <dt>Nonce</dt><dd>${view.nonce}</dd>
-<dt>Transaction</dt><dd><code>${view.transactionSignature}</code></dd>
+<dt>Transaction signature</dt><dd><code>${view.transactionSignature}</code>${SIGNATURE_NOTE}</dd>
 </dl>
 <p>Open orders and positions are unchanged. ${
           view.confirmationEmail === false
-            ? 'No confirmation email is sent: every recipient of this account has stopped receiving mail from Portfolio Sentinel.'
+            ? 'No confirmation email is sent: every recipient of this account has stopped receiving mail from Portfolio Sentinel or has turned security notices off.'
             : "A confirmation email is on its way to the account's recipients."
         }</p>`,
       };
@@ -110,7 +110,7 @@ ${details(view.subject, view.now)}
         tone: 'warning',
         body: html`
 <p>The transaction removing ${delegateName(view.subject)} was sent to the chain, but its effect could not be confirmed: ${view.message}.</p>
-<dl><dt>Transaction</dt><dd><code>${view.transactionSignature}</code></dd></dl>
+<dl><dt>Transaction signature</dt><dd><code>${view.transactionSignature}</code>${SIGNATURE_NOTE}</dd></dl>
 <p>Check the account's delegates in a minute (for example with <code>sentinel status ${view.subject.account.address}</code>). If the delegate is still listed, create a new link and try again.</p>`,
       };
     case 'unavailable':
@@ -148,7 +148,7 @@ ${details(view.subject, view.now)}
         'Revocation links work for a limited time. Nothing was changed. Use the link in a newer email, or create one with sentinel link revoke <account> <delegate>.',
       );
     case 'link-used':
-      return simple('This link has already been used', 'Already used', 'neutral', 'Each revocation link works once, and this one was used before. Check the confirmation email, or the account\'s delegates, to see the result.');
+      return usedLink(view);
     case 'link-invalid':
       return simple('This link is not valid', 'Invalid link', 'danger', `The link could not be verified (${view.reason}). Make sure you opened the whole link from the email. Nothing was changed.`);
     case 'forbidden':
@@ -204,6 +204,34 @@ function unavailableReason(cause: UnavailableCause): string {
   if (cause === 'audit') return 'The revocation could not be recorded in the audit trail, and nothing is sent unrecorded.';
   if (cause === 'signer') return "The account's owner key could not sign right now.";
   return 'Another revocation for this account is still running.';
+}
+
+const SIGNATURE_NOTE = html`<br><small>The owner key&#39;s signature of the transaction, not its hash: <code>sentinel status</code> lists the transaction hash.</small>`;
+
+/** A used link: when it was used and, when its outcome was kept on the token, what happened. */
+function usedLink(view: Extract<RevocationPageView, { kind: 'link-used' }>): PageContent {
+  const zone = view.subject?.account.timezone ?? 'UTC';
+  const who = view.subject ? `${delegateName(view.subject)} of ${accountName(view.subject.account)}` : 'the delegate';
+  const used = `This link was used ${formatTime(view.consumedAt, zone)} to revoke ${who}. Each revocation link works once.`;
+  const result = view.outcome?.result;
+  if (!result) {
+    return simple('This link has already been used', 'Already used', 'neutral', `${used} Its result is not known here yet: check the confirmation email, or the account's delegates (sentinel status), in a minute.`);
+  }
+  const when = formatTime(view.outcome!.at, zone);
+  const details = 'transactionSignature' in result ? html`<dl><dt>Nonce</dt><dd>${result.nonce}</dd><dt>Transaction signature</dt><dd><code>${result.transactionSignature}</code>${SIGNATURE_NOTE}</dd></dl>` : html``;
+  const outcome = (title: string, badge: string, tone: PageContent['tone'], text: string): PageContent => ({ title, badge, tone, body: html`<p>${used}</p><p><strong>${text}</strong></p>${details}` });
+  switch (result.kind) {
+    case 'revoked':
+      return outcome('This link was used: the API key was revoked', 'Revoked', 'success', `Revoked: the chain accepted the transaction and no longer lists the delegate (${when}).`);
+    case 'already-revoked':
+      return outcome('This link was used: nothing needed revoking', 'Already gone', 'success', `The delegate was already gone, so nothing was sent to the chain (${when}).`);
+    case 'rejected':
+      return outcome('This link was used: the chain refused the revocation', 'Rejected', 'danger', `The chain refused the transaction (${when}): ${result.message}. Create a new link to try again.`);
+    case 'unconfirmed':
+      return outcome('This link was used: revocation sent, not confirmed', 'Unconfirmed', 'warning', `The transaction was sent (${when}) but its effect could not be confirmed: ${result.message}. Check the account's delegates.`);
+    default:
+      return outcome('This link has already been used', 'Already used', 'neutral', `Nothing was sent to the chain (${when}).`);
+  }
 }
 
 function simple(title: string, badge: string, tone: PageContent['tone'], text: string): PageContent {

@@ -10,7 +10,7 @@ import type { AccountsRepository } from '../store/accountsRepository';
 import type { DelegateViewRepository } from '../store/delegateViewRepository';
 import type { RevokeAllRepository } from '../store/revokeAllRepository';
 import type { CsrfTokens } from './csrfToken';
-import { checkSameOrigin } from './sameOrigin';
+import { checkSameOrigin, originHeadersOf } from './sameOrigin';
 import type { WebRequest } from './webRequest';
 
 /** Most delegates one revoke-all form may carry. */
@@ -111,7 +111,7 @@ async function show(deps: RevokeAllPageDeps, token: string | undefined): Promise
 }
 
 async function submit(deps: RevokeAllPageDeps, request: WebRequest): Promise<RevokeAllPageView> {
-  const origin = checkSameOrigin({ origin: request.header('origin'), secFetchSite: request.header('sec-fetch-site') }, deps.publicBaseUrl);
+  const origin = checkSameOrigin(originHeadersOf(request), deps.publicBaseUrl);
   if (origin.kind === 'cross-origin') return { kind: 'forbidden', reason: origin.reason };
   if (request.form.kind !== 'form') return { kind: 'bad-request', reason: request.form.kind === 'unsupported' ? request.form.reason : 'the form is empty' };
   const fields = request.form.fields;

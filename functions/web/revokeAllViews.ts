@@ -1,6 +1,6 @@
 import type { RevokeAllUnit } from '../domain/revokeAllUnit';
 import { unitText } from '../domain/revokeAllUnitText';
-import { accountName, formatCountdown, formatTime } from '../mail/format';
+import { accountName, formatCountdown, formatTime } from '../mail/render/format';
 import { html, type SafeHtml } from './html';
 import { renderPage, type PageContent } from './pageLayout';
 import type { RevokeAllKey, RevokeAllPageView } from './revokeAllPage';

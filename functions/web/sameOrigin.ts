@@ -5,6 +5,8 @@ export type OriginCheck = { kind: 'same-origin' } | { kind: 'cross-origin'; reas
 export interface OriginHeaders {
   readonly origin: string | undefined;
   readonly secFetchSite: string | undefined;
+  /** Only looked at when neither other header is sent (our pages send `no-referrer`, so browsers rarely send it). */
+  readonly referer?: string | undefined;
 }
 
 /**
@@ -13,8 +15,10 @@ export interface OriginHeaders {
  * - `Origin`, when sent, must equal the public origin. Browsers send `Origin: null` for a form
  *   POST from a page with `Referrer-Policy: no-referrer` (as ours are); that is accepted only
  *   with `Sec-Fetch-Site: same-origin`.
- * - A request with neither header (not a browser) passes; the form's anti-CSRF value and the
- *   signed link are still required.
+ * - A request with none of `Origin`, `Referer` and `Sec-Fetch-Site` (a script, not a browser) is
+ *   refused: every current browser sends `Origin` on a form POST. A `Referer`, when it is the only
+ *   header, must be of the public origin. (RFC 8058 one-click unsubscribes, which mail providers
+ *   send without any of them, are told apart by the page before this check.)
  */
 export function checkSameOrigin(headers: OriginHeaders, publicBaseUrl: string): OriginCheck {
   const expected = new URL(publicBaseUrl).origin;
@@ -23,7 +27,10 @@ export function checkSameOrigin(headers: OriginHeaders, publicBaseUrl: string): 
     return { kind: 'cross-origin', reason: `Sec-Fetch-Site is ${site}` };
   }
   const origin = headers.origin?.trim();
-  if (origin === undefined) return { kind: 'same-origin' };
+  if (origin === undefined) {
+    if (site !== undefined) return { kind: 'same-origin' };
+    return headers.referer === undefined ? { kind: 'cross-origin', reason: 'no Origin, Referer or Sec-Fetch-Site' } : refererCheck(headers.referer, expected);
+  }
   if (origin === 'null') {
     return site === 'same-origin' ? { kind: 'same-origin' } : { kind: 'cross-origin', reason: 'opaque Origin without Sec-Fetch-Site: same-origin' };
   }
@@ -34,4 +41,17 @@ export function checkSameOrigin(headers: OriginHeaders, publicBaseUrl: string): 
     return { kind: 'cross-origin', reason: 'malformed Origin' };
   }
   return given === expected && origin.replace(/\/$/, '') === given ? { kind: 'same-origin' } : { kind: 'cross-origin', reason: 'Origin is not this site' };
+}
+
+function refererCheck(referer: string, expected: string): OriginCheck {
+  try {
+    return new URL(referer.trim()).origin === expected ? { kind: 'same-origin' } : { kind: 'cross-origin', reason: 'Referer is not this site' };
+  } catch {
+    return { kind: 'cross-origin', reason: 'malformed Referer' };
+  }
+}
+
+/** The origin headers of a request (`request.header` lookups). */
+export function originHeadersOf(request: { header(name: string): string | undefined }): OriginHeaders {
+  return { origin: request.header('origin'), secFetchSite: request.header('sec-fetch-site'), referer: request.header('referer') };
 }

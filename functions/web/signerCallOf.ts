@@ -1,5 +1,5 @@
 import type { SignerCall } from '../services/revocation/signerCall';
-import { RevocationInvokeError, signerNeverRan } from './revocationInvokeError';
+import { RevocationInvokeError, signerNeverRan } from './errors';
 import type { RevocationSigner } from './revocationSigner';
 
 /** The {@link SignerCall} of a `RevocationSigner`: its invoke errors as values (only Lambda's refusals count as "not run"). */

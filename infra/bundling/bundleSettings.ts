@@ -70,7 +70,7 @@ export function nativeBinaryPackage(moduleName: string, arch: BundleArch): strin
   return `${moduleName}-linux-${arch}-gnu`;
 }
 
-/** The npm package of the chart fonts, the files `functions/mail/chartFonts.ts` looks for, and their licence. */
+/** The npm package of the chart fonts, the files `functions/mail/chart/chartFonts.ts` looks for, and their licence. */
 export const CHART_FONTS = {
   packageName: 'dejavu-fonts-ttf',
   files: ['ttf/DejaVuSans.ttf', 'ttf/DejaVuSans-Bold.ttf', 'LICENSE'],

@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Handlebars from 'handlebars';
-import { PRECOMPILED_TEMPLATES_FILE } from '../../functions/mail/precompiledTemplates';
-import { compileOptions, readTemplateSources, type TemplateSource } from '../../functions/mail/templates';
-import { EMAIL_KINDS } from '../../functions/mail/views';
+import { PRECOMPILED_TEMPLATES_FILE } from '../../functions/mail/render/precompiledTemplates';
+import { compileOptions, readTemplateSources, type TemplateSource } from '../../functions/mail/render/templates';
+import { EMAIL_KINDS } from '../../functions/mail/render/views';
 
 function spec(source: TemplateSource): string {
   return String(Handlebars.precompile(source.source, compileOptions(source)));

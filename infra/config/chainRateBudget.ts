@@ -1,4 +1,4 @@
-import { chainBurst } from '../../functions/chain/tokenBucket';
+import { chainBurst } from '../../functions/shared/rateLimiter';
 
 /**
  * How a deployment's chain request budget is split between the Lambdas that call the chain.

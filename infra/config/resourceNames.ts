@@ -65,3 +65,24 @@ export function linkWebAclName(prefix: string): string {
 export function linkSecretName(prefix: string): string {
   return `${prefix}link-secret`;
 }
+
+/**
+ * SSM parameter holding the stage-wide protection switch (`on` or `off`; created `off` by the data
+ * stack). Automatic revocations act only while it reads `on`; an unreadable value counts as off.
+ */
+export function protectionParameterName(stage: string): string {
+  return `/sentinel/${stage}/protection`;
+}
+
+/** ARN of an SSM parameter by its name (which starts with `/`). */
+export function parameterArn(scope: IConstruct, name: string): string {
+  return Stack.of(scope).formatArn({ service: 'ssm', resource: 'parameter', resourceName: name.replace(/^\//, '') });
+}
+
+/**
+ * Name prefix of the channels' Secrets Manager secrets (`secret:<name or ARN>` references): only
+ * the channel worker may read them, and only under this prefix, e.g. `sentinel/devnet/channels/desk`.
+ */
+export function channelSecretPrefix(stage: string): string {
+  return `sentinel/${stage}/channels/`;
+}

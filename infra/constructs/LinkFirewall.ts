@@ -7,9 +7,28 @@ import { LINK_RATE_WINDOW_SECONDS, type StageConfig } from '../config/stageConfi
 /** Names of the web ACL's rules; each is also its `Rule` metric dimension. */
 export const LINK_FIREWALL_RULES = {
   ipReputation: 'ip-reputation',
+  anonymousIp: 'anonymous-ip',
+  malformedPost: 'post-without-token',
   perClient: 'per-client-rate',
   perClientPosts: 'per-client-post-rate',
+  anonymousPosts: 'anonymous-post-rate',
 } as const;
+
+/**
+ * A link token as it appears in a form body or query string (`token=v1.<claims>.<43-char MAC>`;
+ * base64url and `.` are never percent-encoded). WAF cannot check the signature; the page does.
+ */
+export const WELL_FORMED_TOKEN = '(^|&)token=v1\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]{43}(&|$)';
+
+/**
+ * POSTs per {@link LINK_RATE_WINDOW_SECONDS} from one address the anonymous-IP list names (VPNs,
+ * Tor, hosting providers): stricter than `linkPostRateLimit`, yet enough for a person on a VPN
+ * to revoke (a confirmation is one POST); blocking such addresses outright would lock them out.
+ */
+export const ANONYMOUS_POST_RATE_LIMIT = 10;
+
+/** The label namespace the anonymous-IP managed rule group adds (its rules run in Count mode). */
+const ANONYMOUS_IP_LABELS = 'awswaf:managed:aws:anonymous-ip-list:';
 
 /** Seconds a client turned away is told to wait (`Retry-After`): the rate window. */
 const RETRY_AFTER_SECONDS = String(LINK_RATE_WINDOW_SECONDS);
@@ -24,10 +43,13 @@ export interface LinkFirewallProps {
 
 /**
  * A regional WAF web ACL on the link endpoint's stage: requests from addresses on the AWS IP
- * reputation list are blocked, and each client (source IP) may make `limits.requests` requests,
- * `limits.posts` of them POSTs, per {@link LINK_RATE_WINDOW_SECONDS}; above that it gets 429 with
+ * reputation list are blocked; a POST whose body and query carry no well-formed link token
+ * ({@link WELL_FORMED_TOKEN}) gets 400 before it counts against any throttle; each client (source
+ * IP) may make `limits.requests` requests, `limits.posts` of them POSTs, per
+ * {@link LINK_RATE_WINDOW_SECONDS}, and an address on the anonymous-IP list (that rule group runs
+ * in Count mode: it only labels) {@link ANONYMOUS_POST_RATE_LIMIT} POSTs; above that, 429 with
  * `Retry-After` until its rate falls back. Everything else is allowed and goes on to the stage's
- * own throttles. Metrics per rule in `AWS/WAFV2` (`WebACL`, `Region`, `Rule`). The query string
+ * own throttle. Metrics per rule in `AWS/WAFV2` (`WebACL`, `Region`, `Rule`). The query string
  * (the link token) is substituted in the sampled requests WAF keeps.
  */
 export class LinkFirewall extends Construct {
@@ -59,9 +81,12 @@ export class LinkFirewall extends Construct {
         ...(scopeDownStatement ? { scopeDownStatement } : {}),
       },
     });
+    const isPost: CfnWebACL.StatementProperty = {
+      byteMatchStatement: { fieldToMatch: { method: {} }, positionalConstraint: 'EXACTLY', searchString: 'POST', textTransformations: [{ priority: 0, type: 'NONE' }] },
+    };
     this.webAcl = new CfnWebACL(this, 'WebAcl', {
       name: this.webAclName,
-      description: 'Link endpoint: IP reputation list and per-client rate limits.',
+      description: 'Link endpoint: IP reputation list, POSTs without a well-formed token, per-client rate limits (stricter for anonymous addresses).',
       scope: 'REGIONAL',
       defaultAction: { allow: {} },
       visibilityConfig: visibility(this.webAclName),
@@ -71,6 +96,10 @@ export class LinkFirewall extends Construct {
         'too-many-requests': {
           contentType: 'TEXT_PLAIN',
           content: 'Too many requests from your network. Please wait a few minutes and open the link again.',
+        },
+        'no-token': {
+          contentType: 'TEXT_PLAIN',
+          content: 'This request carries no valid link. Open the link from the email again and press the button there.',
         },
       },
       rules: [
@@ -82,25 +111,60 @@ export class LinkFirewall extends Construct {
           visibilityConfig: visibility(LINK_FIREWALL_RULES.ipReputation),
         },
         {
-          name: LINK_FIREWALL_RULES.perClient,
+          // Count mode: labels anonymous addresses for the stricter rate rule, blocks nobody.
+          name: LINK_FIREWALL_RULES.anonymousIp,
           priority: 1,
+          overrideAction: { count: {} },
+          statement: { managedRuleGroupStatement: { vendorName: 'AWS', name: 'AWSManagedRulesAnonymousIpList' } },
+          visibilityConfig: visibility(LINK_FIREWALL_RULES.anonymousIp),
+        },
+        {
+          name: LINK_FIREWALL_RULES.malformedPost,
+          priority: 2,
+          action: { block: { customResponse: { responseCode: 400, customResponseBodyKey: 'no-token' } } },
+          statement: {
+            andStatement: {
+              statements: [
+                isPost,
+                {
+                  notStatement: {
+                    statement: {
+                      orStatement: {
+                        statements: [
+                          { regexMatchStatement: { fieldToMatch: { body: { oversizeHandling: 'CONTINUE' } }, regexString: WELL_FORMED_TOKEN, textTransformations: [{ priority: 0, type: 'NONE' }] } },
+                          { regexMatchStatement: { fieldToMatch: { queryString: {} }, regexString: WELL_FORMED_TOKEN, textTransformations: [{ priority: 0, type: 'NONE' }] } },
+                        ],
+                      },
+                    },
+                  },
+                },
+              ],
+            },
+          },
+          visibilityConfig: visibility(LINK_FIREWALL_RULES.malformedPost),
+        },
+        {
+          name: LINK_FIREWALL_RULES.perClient,
+          priority: 3,
           action: tooMany,
           statement: perClient(props.limits.requests),
           visibilityConfig: visibility(LINK_FIREWALL_RULES.perClient),
         },
         {
           name: LINK_FIREWALL_RULES.perClientPosts,
-          priority: 2,
+          priority: 4,
           action: tooMany,
-          statement: perClient(props.limits.posts, {
-            byteMatchStatement: {
-              fieldToMatch: { method: {} },
-              positionalConstraint: 'EXACTLY',
-              searchString: 'POST',
-              textTransformations: [{ priority: 0, type: 'NONE' }],
-            },
-          }),
+          statement: perClient(props.limits.posts, isPost),
           visibilityConfig: visibility(LINK_FIREWALL_RULES.perClientPosts),
+        },
+        {
+          name: LINK_FIREWALL_RULES.anonymousPosts,
+          priority: 5,
+          action: tooMany,
+          statement: perClient(Math.min(ANONYMOUS_POST_RATE_LIMIT, props.limits.posts), {
+            andStatement: { statements: [isPost, { labelMatchStatement: { scope: 'NAMESPACE', key: ANONYMOUS_IP_LABELS } }] },
+          }),
+          visibilityConfig: visibility(LINK_FIREWALL_RULES.anonymousPosts),
         },
       ],
     });

@@ -1,5 +1,5 @@
 import { Stack } from 'aws-cdk-lib';
-import { CloudWatchDimensionSource, ConfigurationSet, EmailSendingEvent, EventDestination, SuppressionReasons } from 'aws-cdk-lib/aws-ses';
+import { CloudWatchDimensionSource, ConfigurationSet, ConfigurationSetTlsPolicy, EmailSendingEvent, EventDestination, SuppressionReasons } from 'aws-cdk-lib/aws-ses';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 
@@ -59,6 +59,8 @@ export class MailSender extends Construct {
       suppressionReasons: SuppressionReasons.BOUNCES_AND_COMPLAINTS,
       // Bounce and complaint rates of this configuration set (the rates SES reviews accounts by).
       reputationMetrics: true,
+      // Emails carry bearer links: SES delivers only over TLS, never in clear to a receiving server.
+      tlsPolicy: ConfigurationSetTlsPolicy.REQUIRE,
     });
     configurationSet.addEventDestination('BouncesAndComplaints', {
       destination: EventDestination.snsTopic(props.eventsTopic),

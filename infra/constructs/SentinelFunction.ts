@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { Stack, Token, Validations } from 'aws-cdk-lib';
+import { ArnFormat, Stack, Token, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -9,7 +9,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { tableName, type TableId } from '../../functions/store/tableDefinitions';
-import { queueArn, queueUrl, tableArn } from '../config/resourceNames';
+import { parameterArn, queueArn, queueUrl, tableArn } from '../config/resourceNames';
 import { nodejsBundling, type BundleArch } from '../bundling/bundleSettings';
 import { PROJECT_ROOT, handlerEntry } from '../bundling/handlerEntry';
 import { HANDLER_CATALOG, type HandlerName } from '../../functions/handlers/catalog';
@@ -164,6 +164,30 @@ export class SentinelFunction extends Construct {
     return this;
   }
 
+  /**
+   * Grants `dynamodb:UpdateItem` on one table that may name only `attributes` (the key attributes
+   * included, and those its condition expressions read): `ForAllValues:StringEquals` on
+   * `dynamodb:Attributes`, with `Null: false` beside it (a `ForAllValues` test is true when the
+   * key is missing), and `dynamodb:ReturnValues` `NONE` when given. Removing `PutItem` alone would
+   * still let `UpdateItem` rewrite any attribute (an account's recipients or signer).
+   */
+  bindUpdateItem(table: SentinelTable, attributes: readonly string[]): this {
+    const arn = tableArn(this, tableName(table.prefix, table.definition.id));
+    this.role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:UpdateItem'],
+        resources: [arn],
+        conditions: {
+          'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...new Set(attributes)] },
+          Null: { 'dynamodb:Attributes': 'false' },
+          StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
+        },
+      }),
+    );
+    this.setEnv('SENTINEL_TABLE_PREFIX', table.prefix);
+    return this;
+  }
+
   /** `bindTable` for several tables of one access level. */
   bindTables(tables: (id: TableId) => SentinelTable, ids: readonly TableId[], access: TableAccess): this {
     for (const id of ids) this.bindTable(tables(id), access);
@@ -171,7 +195,7 @@ export class SentinelFunction extends Construct {
   }
 
   /** Grants `sqs:SendMessage` (single and batch) on one queue, by name, and sets its URL in `envName`. */
-  bindQueue(work: WorkQueue, envName: 'COLLECT_QUEUE_URL' | 'NOTIFY_QUEUE_URL' | 'REPORT_QUEUE_URL'): this {
+  bindQueue(work: WorkQueue, envName: 'COLLECT_QUEUE_URL' | 'NOTIFY_QUEUE_URL' | 'REPORT_QUEUE_URL' | 'CHANNEL_QUEUE_URL' | 'REVOCATION_QUEUE_URL'): this {
     this.allow(['sqs:SendMessage'], [queueArn(this, work.queueName)]);
     this.setEnv(envName, queueUrl(this, work.queueName));
     return this;
@@ -179,10 +203,11 @@ export class SentinelFunction extends Construct {
 
   /**
    * Makes the function the consumer of a work queue: an event source with partial batch failures
-   * reported and at most `maxConcurrency` concurrent instances. Refuses a queue whose visibility
-   * timeout was sized for a shorter consumer.
+   * reported and at most `maxConcurrency` concurrent instances (unset: bounded by the function's
+   * reserved concurrency, and for a FIFO queue by its message groups in flight). Refuses a queue
+   * whose visibility timeout was sized for a shorter consumer.
    */
-  consumeQueue(work: WorkQueue, options: { maxConcurrency: number; batchSize: number }): this {
+  consumeQueue(work: WorkQueue, options: { maxConcurrency?: number; batchSize: number }): this {
     const timeout = this.fn.timeout?.toSeconds() ?? 3;
     if (work.consumerTimeout.toSeconds() < timeout) {
       throw new Error(`${this.handlerName}: queue ${work.node.path} is sized for a ${work.consumerTimeout.toSeconds()} s consumer, the function times out after ${timeout} s`);
@@ -194,7 +219,7 @@ export class SentinelFunction extends Construct {
     this.fn.addEventSource(
       new SqsEventSource(queue, {
         batchSize: options.batchSize,
-        maxConcurrency: options.maxConcurrency,
+        ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
         reportBatchItemFailures: true,
       }),
     );
@@ -232,6 +257,40 @@ export class SentinelFunction extends Construct {
       });
     }
     if (keys.arns.length > 0) this.allow(actions, [...keys.arns]);
+    return this;
+  }
+
+  /**
+   * Grants `secretsmanager:GetSecretValue` (read only) on the secrets whose name starts with
+   * `prefix`, and nothing else of Secrets Manager: the channel secrets, named by the people who
+   * create them, so only the prefix is known at deploy time.
+   */
+  bindSecretsUnder(prefix: string): this {
+    const stack = Stack.of(this);
+    const resource = stack.formatArn({ service: 'secretsmanager', resource: 'secret', resourceName: `${prefix}*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
+    this.allow(['secretsmanager:GetSecretValue'], [resource]);
+    const shown = (value: string, pseudo: string): string => (Token.isUnresolved(value) ? `<AWS::${pseudo}>` : value);
+    Validations.of(this.role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:${shown(stack.region, 'Region')}:${shown(stack.account, 'AccountId')}:secret:${prefix}*]`,
+      reason:
+        'GetSecretValue only, on the secrets under the stage channel-secret prefix: channel secrets are created by people (sentinel channels add --secret secret:<name>), so their names, and the random suffix Secrets Manager appends, are unknown at deploy time.',
+    });
+    return this;
+  }
+
+  /**
+   * Grants `ssm:GetParameter` on exactly one parameter, the stage-wide protection switch, and sets
+   * its name in `PROTECTION_PARAMETER_NAME`: the function reads it, never writes it.
+   */
+  bindProtectionSwitch(parameterName: string): this {
+    this.allow(['ssm:GetParameter'], [parameterArn(this, parameterName)]);
+    this.setEnv('PROTECTION_PARAMETER_NAME', parameterName);
+    return this;
+  }
+
+  /** Sets `REVOKE_ALL_LINKS=true`: the stage's link endpoint routes `/revoke-all`, so the function writes links to it. */
+  bindRevokeAllLinks(): this {
+    this.setEnv('REVOKE_ALL_LINKS', 'true');
     return this;
   }
 

@@ -7,8 +7,13 @@ import { queueArn } from '../config/resourceNames';
 export { VISIBILITY_FACTOR };
 
 export interface WorkQueueProps {
-  /** Physical name of the queue; the dead-letter queue gets `-dlq` appended. */
+  /** Physical name of the queue; the dead-letter queue gets `-dlq` appended (both then `.fifo` when `fifo`). */
   readonly queueName: string;
+  /**
+   * A FIFO queue (and FIFO dead-letter queue): messages of one group are delivered one at a time, in
+   * order; producers give each message its group and deduplication id (no content-based deduplication).
+   */
+  readonly fifo?: boolean;
   /** Its consumer's timeout, visibility timeout and receive count (`workQueueSettings`), shared with the local queues. */
   readonly settings: WorkQueueSettings;
 }
@@ -35,8 +40,10 @@ export class WorkQueue extends Construct {
 
   constructor(scope: Construct, id: string, props: WorkQueueProps) {
     super(scope, id);
-    this.queueName = props.queueName;
-    this.deadLetterQueueName = `${props.queueName}-dlq`;
+    const suffix = props.fifo ? '.fifo' : '';
+    this.queueName = `${props.queueName}${suffix}`;
+    this.deadLetterQueueName = `${props.queueName}-dlq${suffix}`;
+    const fifo = props.fifo ? { fifo: true, contentBasedDeduplication: false } : {};
     this.consumerTimeout = Duration.seconds(props.settings.consumerTimeoutSeconds);
     this.maxReceiveCount = props.settings.maxReceiveCount;
     this.deadLetterQueue = new Queue(this, 'DeadLetter', {
@@ -46,11 +53,13 @@ export class WorkQueue extends Construct {
       retentionPeriod: Duration.days(14),
       redriveAllowPolicy: {
         redrivePermission: RedrivePermission.BY_QUEUE,
-        sourceQueues: [Queue.fromQueueArn(this, 'Source', queueArn(this, props.queueName))],
+        sourceQueues: [Queue.fromQueueArn(this, 'Source', queueArn(this, this.queueName))],
       },
+      ...fifo,
     });
     this.queue = new Queue(this, 'Queue', {
-      queueName: props.queueName,
+      queueName: this.queueName,
+      ...fifo,
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       retentionPeriod: Duration.days(4),

@@ -17,7 +17,8 @@ export interface StageDashboardProps {
 
 /**
  * One CloudWatch dashboard per stage: polls and overdue accounts, report lateness, queue ages,
- * emails, errors, chain requests, and the link endpoint's requests with what its WAF blocked.
+ * emails, errors, chain requests, channel deliveries and failures, and the link endpoint's requests
+ * with what its WAF blocked.
  */
 export function createStageDashboard(scope: Construct, id: string, props: StageDashboardProps): Dashboard {
   const { stage } = props;
@@ -50,6 +51,15 @@ export function createStageDashboard(scope: Construct, id: string, props: StageD
       [apiMetric('5XXError', props.api.name, props.api.stage), customMetric('NotificationFailures', 'notify', stage, 'Sum', five)],
     ),
     graph('Chain requests', CHAIN_REQUEST_SERVICES.map((s) => customMetric('ChainRequests', s, stage, 'Sum', Duration.minutes(1)))),
+  );
+  dashboard.addWidgets(
+    graph(
+      'Channels (channel-worker): deliveries, and what did not go through',
+      [customMetric('ChannelDeliveries', 'channel-worker', stage, 'Sum', five)],
+      ['ChannelThrottled', 'ChannelRequeued', 'ChannelRefused', 'ChannelPayloadRejected', 'ChannelDeliveriesAbandoned', 'ChannelConfigErrors'].map((m) =>
+        customMetric(m, 'channel-worker', stage, 'Sum', five),
+      ),
+    ),
   );
   const { webAclName, region, rules } = props.firewall;
   dashboard.addWidgets(

@@ -25,11 +25,15 @@ export const CUSTOM_METRICS = {
   RevocationSignerUnavailable: 'revoke-page',
   /** revoke-page: Lambda throttled the signing function past the page's retry window ("busy, try again"). */
   RevocationSignerThrottled: 'revoke-page',
+  /** channel-worker: a destination refused for good, and the channel was (or already was) marked broken. */
+  ChannelRefused: 'channel-worker',
+  /** channel-worker: a destination refused our payload (a 400 about it): our bug, the channel stays ok. */
+  ChannelPayloadRejected: 'channel-worker',
 } as const;
 export type CustomMetricName = keyof typeof CUSTOM_METRICS;
 
 /** Consumers of work queues; each emits `MalformedMessages` for a message it cannot parse. */
-export const MALFORMED_MESSAGE_SERVICES = ['collect', 'notify', 'report'] as const;
+export const MALFORMED_MESSAGE_SERVICES = ['collect', 'notify', 'report', 'channel-worker', 'revoke-all-worker'] as const;
 
 /** Functions that call the chain; each may emit `ChainRequests` (dashboard only). */
 export const CHAIN_REQUEST_SERVICES = ['collect', 'sign-revocation'] as const;

@@ -6,7 +6,8 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
-import { publicBaseUrlParameter, topicArn } from '../config/resourceNames';
+import { channelSecretPrefix, publicBaseUrlParameter, topicArn } from '../config/resourceNames';
+import { CHANNEL_BATCH_SIZE, CHANNEL_WORKER_CONCURRENCY } from '../../functions/services/channels/channelQueueSettings';
 import { REPORT_BATCH_SIZE, REPORT_WORKER_CONCURRENCY } from '../../functions/services/report/schedule/reportWorkers';
 import type { StageConfig } from '../config/stageConfig';
 import { createFailureQueue } from '../constructs/FailureQueue';
@@ -14,6 +15,9 @@ import { ScheduledInvoke } from '../constructs/ScheduledInvoke';
 import { SentinelFunction } from '../constructs/SentinelFunction';
 import type { DataStack } from './DataStack';
 import type { MessagingStack } from './MessagingStack';
+
+/** The `accounts` table's key: every UpdateItem names it. */
+const ACCOUNT_KEY: string[] = ['address'];
 
 /** Messages per `collect` invocation: 10 accounts at ~2 requests each fit its timeout at its rate. */
 export const COLLECT_BATCH_SIZE = 10;
@@ -45,13 +49,16 @@ export interface ComputeStackProps extends StackProps {
 }
 
 /**
- * The pipeline: `dispatch` (every minute) -> collect queue -> `collect` -> notify queue -> `notify`;
- * `report-dispatch` (every minute) -> report queue -> `daily-report`; `ses-events` (bounces and complaints).
+ * The pipeline: `dispatch` (every minute) -> collect queue -> `collect` -> notify queue -> `notify`
+ * (email, and one job per routed channel) -> channel queue -> `channel-worker`; `report-dispatch`
+ * (every minute) -> report queue -> `daily-report`; `ses-events` (bounces and complaints).
  */
 export class ComputeStack extends Stack {
   readonly dispatch: SentinelFunction;
   readonly collect: SentinelFunction;
   readonly notify: SentinelFunction;
+  /** The channel queue's worker: Slack, Discord, Telegram, PagerDuty and webhooks. */
+  readonly channelWorker: SentinelFunction;
   readonly reportDispatch: SentinelFunction;
   /** The report queue's worker. */
   readonly dailyReport: SentinelFunction;
@@ -80,7 +87,9 @@ export class ComputeStack extends Stack {
       description: 'Every minute: finds the accounts due for a poll (GSI byNextDue) and queues them for collect.',
     });
     this.dispatch
-      .bindTable(table('accounts'), 'readWrite')
+      .bindTable(table('accounts'), 'read')
+      // Claims a pending poll (nextDueAt, schedule slot) and advances the dispatch cursor item: nothing else of an account.
+      .bindUpdateItem(table('accounts'), ACCOUNT_KEY.concat(['nextDueAt', 'slotCadence', 'slotMinute', 'dispatchedThrough']))
       .bindQueue(messaging.collect, 'COLLECT_QUEUE_URL')
       .bindBackfillBudget(Math.floor(config.rate.collectConcurrency * config.rate.collectRps * 100) / 100);
     this.dispatch.fn.configureAsyncInvoke(ASYNC_INVOKE.dispatch);
@@ -99,9 +108,17 @@ export class ComputeStack extends Stack {
       description: 'Polls the chain for each queued account, stores curves and snapshots, evaluates alerts.',
     });
     this.collect
-      .bindTables(table, ['accounts', 'curves', 'snapshots', 'alerts', 'delegates'], 'readWrite')
+      .bindTables(table, ['accounts', 'curves', 'snapshots', 'alerts', 'delegates'], 'read')
+      // An account's health and delegate mark only: never its recipients, signer or settings.
+      .bindUpdateItem(table('accounts'), ACCOUNT_KEY.concat(['delegateMark', 'status', 'statusReason', 'consecutiveErrors', 'consecutiveEmptyPolls', 'polled', 'lastFailure']))
+      // Curve buckets are updated in place (BatchWriteItem kept for bulk curve writes); snapshots and alert states put; no deletes anywhere.
+      .bindTableActions(table('curves'), ['dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'])
+      .bindTableActions(table('snapshots'), ['dynamodb:PutItem'])
+      .bindTableActions(table('alerts'), ['dynamodb:PutItem'])
+      .bindTableActions(table('delegates'), ['dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'])
       .bindQueue(messaging.notify, 'NOTIFY_QUEUE_URL')
       .bindChain(config.chain, config.rate.collectRps)
+      .bindProtectionSwitch(data.protectionParameterName)
       .consumeQueue(messaging.collect, { maxConcurrency: config.rate.collectConcurrency, batchSize: COLLECT_BATCH_SIZE });
 
     this.notify = new SentinelFunction(this, 'Notify', {
@@ -115,11 +132,40 @@ export class ComputeStack extends Stack {
       .bindTable(table('deliveries'), 'readWrite')
       // Per-recipient snoozes of a drawdown alert's account: one item read, nothing written.
       .bindTableActions(table('alerts'), ['dynamodb:GetItem'])
+      // The channels and their routing: one Query of their partition per message; never written here.
+      .bindTableActions(table('channels'), ['dynamodb:Query'])
+      .bindQueue(messaging.channel, 'CHANNEL_QUEUE_URL')
       .bindSecret(data.linkSecretName)
       .bindMail(messaging.mail)
       .bindMailRate(NOTIFY_CONCURRENCY)
       .bindPublicBaseUrl(publicBaseUrl)
+      .bindRevokeAllLinks()
       .consumeQueue(messaging.notify, { maxConcurrency: NOTIFY_CONCURRENCY, batchSize: NOTIFY_BATCH_SIZE });
+
+    this.channelWorker = new SentinelFunction(this, 'ChannelWorker', {
+      handler: 'channel-worker',
+      config,
+      description: 'Sends each queued notice to its chat, pager or webhook channel once, paced per destination; marks a refusing channel broken.',
+    });
+    this.channelWorker
+      // Reads a channel; records its last delivery, a broken state or a migrated Telegram chat id (conditional updates).
+      .bindTableActions(table('channels'), ['dynamodb:GetItem', 'dynamodb:UpdateItem'])
+      // The backlog of a paced chat (notices parked for one summary, and its flush marker): its own partitions only.
+      .bindTableActions(table('channels'), ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:Query', 'dynamodb:BatchWriteItem'], { leadingKeys: ['backlog#*', 'backlog-flush'] })
+      // The delivery id of each (notice, channel), claimed and settled with conditional updates.
+      .bindTableActions(table('deliveries'), ['dynamodb:UpdateItem'])
+      // The broken-channel email: the account's recipients, minus suppressed and opted-out addresses.
+      .bindTableActions(table('accounts'), ['dynamodb:GetItem'])
+      .bindTableActions(table('suppressions'), ['dynamodb:BatchGetItem'])
+      .bindTableActions(table('preferences'), ['dynamodb:BatchGetItem'])
+      .bindSecretsUnder(channelSecretPrefix(config.stage))
+      // The broken-channel email's unsubscribe link.
+      .bindSecret(data.linkSecretName)
+      .bindPublicBaseUrl(publicBaseUrl)
+      .bindMail(messaging.mail)
+      // Throttled and paced jobs go back on the queue with a delay.
+      .bindQueue(messaging.channel, 'CHANNEL_QUEUE_URL')
+      .consumeQueue(messaging.channel, { maxConcurrency: CHANNEL_WORKER_CONCURRENCY, batchSize: CHANNEL_BATCH_SIZE });
 
     this.reportDispatch = new SentinelFunction(this, 'ReportDispatch', {
       handler: 'report-dispatch',
@@ -127,9 +173,12 @@ export class ComputeStack extends Stack {
       description: 'Every minute: claims the reports whose local report time has come (accounts and recipients with their own schedule, GSI byNextReport) and queues one job each.',
     });
     this.reportDispatch
-      .bindTable(table('accounts'), 'readWrite')
-      // Recipients with a schedule of their own: queried on `byNextReport`, claimed with a conditional UpdateItem.
-      .bindTableActions(table('preferences'), ['dynamodb:Query', 'dynamodb:UpdateItem'], { indexes: true })
+      .bindTable(table('accounts'), 'read')
+      // Claims an account's report (nextReportAt) and nothing else of it.
+      .bindUpdateItem(table('accounts'), ACCOUNT_KEY.concat(['nextReportAt']))
+      // Recipients with a schedule of their own: queried on `byNextReport`, claimed with a conditional UpdateItem of nextReportAt only.
+      .bindTableActions(table('preferences'), ['dynamodb:Query'], { indexes: true })
+      .bindUpdateItem(table('preferences'), ['email', 'nextReportAt'])
       // The report ledger (jobs claimed) and the missed records, for reconciliation: those items only.
       .bindTableActions(table('deliveries'), ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:UpdateItem'], { leadingKeys: ['report-ledger:*', 'report-missed:*'] })
       .bindQueue(messaging.report, 'REPORT_QUEUE_URL');
@@ -159,6 +208,7 @@ export class ComputeStack extends Stack {
       .bindMail(messaging.mail)
       .bindMailRate(REPORT_WORKER_CONCURRENCY)
       .bindPublicBaseUrl(publicBaseUrl)
+      .bindRevokeAllLinks()
       .consumeQueue(messaging.report, { maxConcurrency: REPORT_WORKER_CONCURRENCY, batchSize: REPORT_BATCH_SIZE });
 
     this.sesEvents = new SentinelFunction(this, 'SesEvents', {
@@ -166,7 +216,8 @@ export class ComputeStack extends Stack {
       config,
       description: 'Suppresses addresses that bounced or complained (SES configuration set events via SNS).',
     });
-    this.sesEvents.bindTable(table('suppressions'), 'write');
+    // Suppresses (PutItem); lifting a suppression is the operator's CLI act, so no DeleteItem.
+    this.sesEvents.bindTableActions(table('suppressions'), ['dynamodb:PutItem']);
     this.sesEvents.fn.addEventSource(new SnsEventSource(Topic.fromTopicArn(this, 'SesEventsTopic', topicArn(this, messaging.sesEvents.topicName))));
     // SNS invokes asynchronously: an event still failing after Lambda's retries is kept here (and
     // alarmed on) instead of being dropped, so no bounce or complaint is lost.

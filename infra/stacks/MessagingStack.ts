@@ -7,19 +7,29 @@ import { MailSender } from '../constructs/MailSender';
 import { settingsFor, WorkQueue } from '../constructs/WorkQueue';
 import { MAX_RECEIVE_COUNT } from '../../functions/queue/workQueueSettings';
 import { REPORT_QUEUE } from '../../functions/services/report/schedule/reportWorkers';
+import { CHANNEL_QUEUE } from '../../functions/services/channels/channelQueueSettings';
+import { REVOCATION_QUEUE } from '../../functions/services/revocation/revocationQueueSettings';
 
 export { MAX_RECEIVE_COUNT };
 
 /**
  * Queues between the jobs, and the mail configuration (SES configuration set, bounce/complaint topic).
- * The `report` queue (one message per daily report due, for the coming `report-dispatch` ->
- * `report` split of `daily-report`) exists already, with its dead-letter queue and alarms.
+ * Every queue has its dead-letter queue (alarmed by the monitoring stack): `collect`, `notify`,
+ * `report`, `channel`, and the FIFO `revocations.fifo`.
  */
 export class MessagingStack extends Stack {
   readonly collect: WorkQueue;
   readonly notify: WorkQueue;
   /** Daily reports claimed by `report-dispatch`, one message each, consumed by `daily-report`. */
   readonly report: WorkQueue;
+  /** One job per notice and routed channel, from `notify` (and delayed re-queues from the worker), consumed by `channel-worker`. */
+  readonly channel: WorkQueue;
+  /**
+   * Revocations, one delegate per message (FIFO, grouped by account, deduplicated by action,
+   * delegate and attempt): revoke-all units from `revoke-all-page`, consumed by `revoke-all-worker`;
+   * automatic revocations are meant to be queued here too.
+   */
+  readonly revocations: WorkQueue;
   readonly sesEvents: EncryptedTopic;
   readonly mail: MailSender;
 
@@ -38,6 +48,16 @@ export class MessagingStack extends Stack {
       queueName: `${config.prefix}report`,
       // The same settings the local report pipeline uses (`npm start`, `serve`).
       settings: REPORT_QUEUE,
+    });
+    this.channel = new WorkQueue(this, 'Channel', {
+      queueName: `${config.prefix}channel`,
+      // The same settings as the local channel queue (`npm start`, `serve`, `collect`).
+      settings: CHANNEL_QUEUE,
+    });
+    this.revocations = new WorkQueue(this, 'Revocations', {
+      queueName: `${config.prefix}revocations`,
+      fifo: true,
+      settings: REVOCATION_QUEUE,
     });
     this.sesEvents = new EncryptedTopic(this, 'SesEvents', {
       topicName: `${config.prefix}ses-events`,

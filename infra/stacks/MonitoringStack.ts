@@ -184,6 +184,20 @@ export class MonitoringStack extends Stack {
       datapoints: 2,
       periods: 3,
     });
+    this.alarm('ChannelBroken', {
+      description: 'A channel destination refused for good (ChannelRefused): the channel is marked broken and gets nothing until `sentinel channels test` succeeds (docs/operations.md).',
+      metric: customMetric('ChannelRefused', 'channel-worker', stage, 'Sum', five),
+      threshold: 1,
+      comparison: AT_LEAST,
+      missing: TreatMissingData.NOT_BREACHING,
+    });
+    this.alarm('ChannelPayloadRejected', {
+      description: 'A channel destination refused our payload (ChannelPayloadRejected): a rendering bug of ours; the channel stays ok but that notice was not delivered there.',
+      metric: customMetric('ChannelPayloadRejected', 'channel-worker', stage, 'Sum', five),
+      threshold: 1,
+      comparison: AT_LEAST,
+      missing: TreatMissingData.NOT_BREACHING,
+    });
     this.alarm('RevocationSignerUnavailable', {
       description: 'revoke-page could not invoke sign-revocation at all (function missing or invoke denied): one-click revocation is down and every confirmation reads "unavailable" (docs/operations.md).',
       metric: customMetric('RevocationSignerUnavailable', 'revoke-page', stage, 'Sum', Duration.minutes(1)),

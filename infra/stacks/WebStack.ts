@@ -16,6 +16,7 @@ import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { LINK_API_STAGE, apiIdParameter, linkApiName, publicBaseUrlParameter, signerRoleName } from '../config/resourceNames';
 import type { StageConfig } from '../config/stageConfig';
+import { REVOCATION_BATCH_SIZE } from '../../functions/services/revocation/revocationQueueSettings';
 import { LinkFirewall } from '../constructs/LinkFirewall';
 import { ownerKeyAlias } from '../constructs/OwnerKeys';
 import { SentinelFunction } from '../constructs/SentinelFunction';
@@ -23,22 +24,37 @@ import type { DataStack } from './DataStack';
 import type { MessagingStack } from './MessagingStack';
 
 /**
- * Requests per second (and burst) the whole link endpoint accepts: people clicking links. A cap
- * for the functions and tables behind it; what one client may send is limited by the WAF
- * (`linkRateLimit`, per IP address), so one script cannot use this up for everyone.
+ * Requests per second (and burst) the whole link endpoint accepts. Shared by every client, so it
+ * is set high enough that the clients the WAF lets through (`linkRateLimit` each) cannot fill it
+ * before they number in the hundreds (the arithmetic is in docs/security.md); POSTs carrying no
+ * well-formed token never count (the WAF blocks them first). There is no per-method throttle on
+ * `POST /revoke` any more: a shared cap there was the cheapest target of a flood; the signer is
+ * guarded by its own reserved concurrency and by the page, which invokes it only for a verified,
+ * freshly consumed link.
  */
-export const LINK_ENDPOINT_THROTTLE = { rateLimit: 20, burstLimit: 40 };
+export const LINK_ENDPOINT_THROTTLE = { rateLimit: 200, burstLimit: 400 };
 
 /**
- * Confirmed revocations (`POST /revoke`) per second (and burst): each one holds a `sign-revocation`
- * instance (reserved concurrency `signerConcurrency`) for a few chain round trips, so a flood of
- * confirmations is turned away at the API (429) instead of reaching the signer and the chain.
+ * Reserved concurrency of `revoke-page`: a flood of page requests cannot take concurrency from
+ * collect and notify, and they cannot starve it either. A junk POST is answered from the token's
+ * format or signature alone, without a DynamoDB call or an invoke (milliseconds), so the stage's
+ * whole rate of junk holds only a few instances.
  */
-export const REVOKE_POST_THROTTLE = { rateLimit: 2, burstLimit: 5 };
+export const REVOKE_PAGE_CONCURRENCY = 20;
+
+/**
+ * Reserved concurrency of `revoke-all-worker`: one less than the signer's, so the queue can never
+ * hold every signer instance and a click on a one-delegate link still finds one; at least 1 (with
+ * `signerConcurrency` 1 the two share the one instance, and a click may read "busy, try again").
+ */
+export function revokeAllWorkerConcurrency(signerConcurrency: number): number {
+  return Math.max(1, signerConcurrency - 1);
+}
 
 /** The public paths, each answering GET and POST, and the page function behind it. */
 export const LINK_ROUTES = {
   revoke: 'revoke-page',
+  'revoke-all': 'revoke-all-page',
   unsubscribe: 'preferences-page',
   preferences: 'preferences-page',
   snooze: 'preferences-page',
@@ -52,9 +68,11 @@ export interface WebStackProps extends StackProps {
 
 /**
  * The link endpoint and the revocation path: a regional REST API with `GET|POST /revoke`
- * (revoke-page), `GET|POST /unsubscribe`, `/preferences` and `/snooze` (preferences-page), behind a
- * WAF web ACL associated with its stage (per-client rate limits, the AWS IP reputation list), and
- * the private `sign-revocation` function, invocable by `revoke-page` only, allowed to sign with the
+ * (revoke-page), `GET|POST /revoke-all` (revoke-all-page, which queues on the revocations FIFO
+ * queue for `revoke-all-worker`), `GET|POST /unsubscribe`, `/preferences` and `/snooze` (preferences-page), behind a
+ * WAF web ACL associated with its stage (per-client rate limits, stricter for anonymous addresses,
+ * the AWS IP reputation list, POSTs without a well-formed link token refused), and
+ * the private `sign-revocation` function, invocable by `revoke-page` and `revoke-all-worker` only, allowed to sign with the
  * owner keys of the keys stack. The web ACL sits on the stage itself, so every way in (the custom
  * domain, or the execute-api endpoint when there is none) goes through it. It exports nothing: the
  * base URL and the API id go to SSM parameters (`/sentinel/<stage>/public-base-url`,
@@ -66,6 +84,10 @@ export class WebStack extends Stack {
   /** Base of every link in emails: the custom domain when configured, else the API's stage URL. */
   readonly publicBaseUrl: string;
   readonly revokePage: SentinelFunction;
+  /** `/revoke-all`: lists the delegates, queues one revocation each; cannot invoke the signer. */
+  readonly revokeAllPage: SentinelFunction;
+  /** The revocations queue's consumer: one delegate at a time per account, through the signer. */
+  readonly revokeAllWorker: SentinelFunction;
   readonly preferencesPage: SentinelFunction;
   readonly signRevocation: SentinelFunction;
 
@@ -87,9 +109,6 @@ export class WebStack extends Stack {
         stageName: LINK_API_STAGE,
         throttlingRateLimit: LINK_ENDPOINT_THROTTLE.rateLimit,
         throttlingBurstLimit: LINK_ENDPOINT_THROTTLE.burstLimit,
-        methodOptions: {
-          '/revoke/POST': { throttlingRateLimit: REVOKE_POST_THROTTLE.rateLimit, throttlingBurstLimit: REVOKE_POST_THROTTLE.burstLimit },
-        },
         tracingEnabled: config.tracing,
         accessLogDestination: new LogGroupLogDestination(accessLogs),
         // Resource path and method, never the request path or query string: link tokens must not reach the logs.
@@ -142,21 +161,65 @@ export class WebStack extends Stack {
       .bindTableActions(table('audit'), ['dynamodb:PutItem'])
       // Reads the consumed revoke token and marks it signed; never creates or deletes one, never touches another purpose's.
       .bindTableActions(table('tokens'), ['dynamodb:GetItem', 'dynamodb:UpdateItem'], { leadingKeys: ['revoke#*'] })
+      // Automatic actions: the decision it re-checks (read only) and its per-delegate signing mark
+      // (created once, deleted when nothing was sent), the caps and the breaker's counts, and the
+      // account's known and announced keys; it can write no decision, count or key.
+      .bindTableActions(table('tokens'), ['dynamodb:GetItem'], { leadingKeys: ['decision#*'] })
+      .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem'], { leadingKeys: ['decision-signing#*'] })
+      .bindTableActions(table('alerts'), ['dynamodb:GetItem'])
+      .bindTableActions(table('delegates'), ['dynamodb:Query'])
       .bindQueue(messaging.notify, 'NOTIFY_QUEUE_URL')
-      .bindChain(config.chain, config.rate.signerInstanceRps);
+      .bindChain(config.chain, config.rate.signerInstanceRps)
+      .bindProtectionSwitch(data.protectionParameterName);
 
     this.revokePage = new SentinelFunction(this, 'RevokePage', {
       handler: 'revoke-page',
       config,
       description: 'Public: revocation confirmation page (GET) and confirmed revocation (POST).',
+      reservedConcurrency: REVOKE_PAGE_CONCURRENCY,
     });
     this.revokePage
       .bindTables(table, ['accounts', 'delegates', 'suppressions'], 'read')
-      // Consumes a revoke token (conditional put) and releases it when nothing was sent (delete).
-      .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem'], { leadingKeys: ['revoke#*'] })
+      // Whether any recipient still gets security notices (the result email): one BatchGetItem.
+      .bindTableActions(table('preferences'), ['dynamodb:BatchGetItem'])
+      // Consumes a revoke token (conditional put), releases it when nothing was sent (delete), and
+      // reads it (a used link's page says what happened, from the outcome the signer kept on it).
+      .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem'], { leadingKeys: ['revoke#*'] })
       .bindSecret(data.linkSecretName)
       .bindInvoke(this.signRevocation.fn, 'SIGN_REVOCATION_FUNCTION_NAME')
       .bindPublicBaseUrl(this.publicBaseUrl);
+
+    this.revokeAllPage = new SentinelFunction(this, 'RevokeAllPage', {
+      handler: 'revoke-all-page',
+      config,
+      description: 'Public: revoke-all confirmation page (GET), one queued revocation per delegate (POST), and the result page.',
+    });
+    this.revokeAllPage
+      .bindTableActions(table('accounts'), ['dynamodb:GetItem'])
+      .bindTableActions(table('delegates'), ['dynamodb:Query'])
+      // The batch of a revoke-all link: read, and each unit marked queued (conditional updates); never a revoke token.
+      .bindTableActions(table('tokens'), ['dynamodb:GetItem', 'dynamodb:UpdateItem'], { leadingKeys: ['revoke-all#*'] })
+      .bindSecret(data.linkSecretName)
+      .bindQueue(messaging.revocations, 'REVOCATION_QUEUE_URL')
+      .bindPublicBaseUrl(this.publicBaseUrl);
+
+    this.revokeAllWorker = new SentinelFunction(this, 'RevokeAllWorker', {
+      handler: 'revoke-all-worker',
+      config,
+      description: 'Revokes the delegates queued on the revocations FIFO queue one at a time per account, each through sign-revocation.',
+      reservedConcurrency: revokeAllWorkerConcurrency(config.rate.signerConcurrency),
+    });
+    this.revokeAllWorker
+      // The batch: read, and each unit's result recorded.
+      .bindTableActions(table('tokens'), ['dynamodb:GetItem', 'dynamodb:UpdateItem'], { leadingKeys: ['revoke-all#*'] })
+      // Each unit's own single-use revoke token: consumed (conditional put), read, released when nothing was sent.
+      .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:DeleteItem'], { leadingKeys: ['revoke#*'] })
+      .bindInvoke(this.signRevocation.fn, 'SIGN_REVOCATION_FUNCTION_NAME')
+      // The revoke-all result email.
+      .bindQueue(messaging.notify, 'NOTIFY_QUEUE_URL')
+      .bindProtectionSwitch(data.protectionParameterName)
+      // One message per invocation: a group's next delegate is delivered only after this one's answer.
+      .consumeQueue(messaging.revocations, { batchSize: REVOCATION_BATCH_SIZE });
 
     this.preferencesPage = new SentinelFunction(this, 'PreferencesPage', {
       handler: 'preferences-page',
@@ -164,8 +227,10 @@ export class WebStack extends Stack {
       description: 'Public: email preferences, unsubscribe by category (incl. RFC 8058 one-click POST) and snooze pages.',
     });
     this.preferencesPage
-      // Opt-outs by category: read, add one (UpdateItem ADD), replace the set (UpdateItem, keeping the recipient record); never suppressions.
-      .bindTableActions(table('preferences'), ['dynamodb:GetItem', 'dynamodb:UpdateItem'])
+      // Opt-outs by category and link epoch: read; add or replace the opt-outs, stamp a mailed link
+      // (UpdateItem of those attributes only: never the link epoch or a recipient's schedule); never suppressions.
+      .bindTableActions(table('preferences'), ['dynamodb:GetItem'])
+      .bindUpdateItem(table('preferences'), ['email', 'optOuts', 'updatedAt', 'linkMailedAt'])
       // A recipient's snooze reads the account's recipient-snoozes item, then writes it back conditionally.
       .bindTableActions(table('alerts'), ['dynamodb:GetItem', 'dynamodb:PutItem'])
       // The snoozed account's label, zone and recipients: one item read.
@@ -174,10 +239,13 @@ export class WebStack extends Stack {
       // updates, and no revoke token: it can neither create nor alter one.
       .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem'], { leadingKeys: ['snooze#*'] })
       .bindSecret(data.linkSecretName)
+      // The mailbox's own notices: the security-off confirmation and notice, a new preferences link.
+      .bindMail(messaging.mail)
       .bindPublicBaseUrl(this.publicBaseUrl);
 
     const pages: Record<(typeof LINK_ROUTES)[keyof typeof LINK_ROUTES], IFunction> = {
       'revoke-page': this.revokePage.fn,
+      'revoke-all-page': this.revokeAllPage.fn,
       'preferences-page': this.preferencesPage.fn,
     };
     for (const [path, page] of Object.entries(LINK_ROUTES)) {

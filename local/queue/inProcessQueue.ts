@@ -3,6 +3,7 @@ import { setTimeout as sleepTimer } from 'node:timers/promises';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import * as z from 'zod';
 import { validateEntries, type MessageQueue, type QueueEntry, type SendResult } from '../../functions/queue/messageQueue';
+import type { MessageVisibility, ReceivedMessage } from '../../functions/queue/messageVisibility';
 import { lambdaContext } from '../lambdaContext';
 import { describeError } from '../../functions/shared/describeError';
 
@@ -97,9 +98,10 @@ const realClock: QueueClock = { now: Date.now, sleep: (ms) => sleepTimer(ms).the
  * hidden for the visibility timeout and is deleted only if its delivery succeeded (the handler
  * returned without listing it in `batchItemFailures`); a handler that throws, or returns an
  * invalid response, fails the whole batch; after `maxReceiveCount` deliveries a message goes to
- * the dead-letter queue.
+ * the dead-letter queue. As `ChangeMessageVisibility`, `change` re-hides one received message
+ * (named by its receipt handle) for the given seconds from now: the consumer's backoff.
  */
-export class InProcessQueue<T> implements MessageQueue<T> {
+export class InProcessQueue<T> implements MessageQueue<T>, MessageVisibility {
   private readonly messages = new Map<string, StoredMessage>();
   private readonly dead: DeadLetter[] = [];
   private readonly clock: QueueClock;
@@ -140,6 +142,18 @@ export class InProcessQueue<T> implements MessageQueue<T> {
       });
     }
     return { sent: entries.map((e) => e.id), failed: [] };
+  }
+
+  /**
+   * Hides a received message for `seconds` from now, as SQS `ChangeMessageVisibility` does; a
+   * receipt handle that is not the message's latest (or a message already deleted) changes nothing.
+   */
+  change(message: ReceivedMessage, seconds: number): Promise<void> {
+    if (!(Number.isInteger(seconds) && seconds >= 0 && seconds <= 43_200)) throw new RangeError(`visibility must be 0 to 43200 s, got ${seconds}`);
+    for (const stored of this.messages.values()) {
+      if (stored.receiptHandle === message.receiptHandle) stored.visibleAt = this.clock.now() + seconds * 1_000;
+    }
+    return Promise.resolve();
   }
 
   /** How it redelivers: the visibility timeout and the receives before dead-lettering. */

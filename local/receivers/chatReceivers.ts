@@ -32,6 +32,18 @@ export const RECEIVER_RATES = {
   pagerduty: { count: 120, windowMs: 60_000 },
 } as const;
 
+/**
+ * A PagerDuty incident as the receiver tracks it, per routing key and `dedup_key`: a trigger
+ * opens it (a repeat trigger updates it), a resolve closes it.
+ */
+export interface ReceivedIncident {
+  readonly routingKey: string;
+  readonly dedupKey: string;
+  status: 'triggered' | 'resolved';
+  triggers: number;
+  resolves: number;
+}
+
 /** The running receivers: base URLs, what they received, and scripted answers. */
 export interface ChatReceivers {
   readonly baseUrl: string;
@@ -41,6 +53,13 @@ export interface ChatReceivers {
   readonly pagerdutyEventsUrl: string;
   readonly webhookUrl: (path: string) => string;
   readonly received: Received[];
+  /** PagerDuty incidents by `<routing key>#<dedup_key>`. */
+  readonly incidents: ReadonlyMap<string, ReceivedIncident>;
+  /**
+   * Resolves whose `dedup_key` matched no triggered incident of their routing key: PagerDuty
+   * accepts them (202) and drops them, so the incident they meant to close stays open.
+   */
+  readonly unmatchedResolves: string[];
   /** Answers the next requests to `destination` with these, in order (then the rules apply again). */
   script(destination: string, answers: readonly ScriptedAnswer[]): void;
   stop(): Promise<void>;
@@ -74,6 +93,23 @@ export async function startChatReceivers(options: { now?: () => number; host?: s
   const received: Received[] = [];
   const scripts = new Map<string, ScriptedAnswer[]>();
   const windows = new Map<string, number[]>();
+  const incidents = new Map<string, ReceivedIncident>();
+  const unmatchedResolves: string[] = [];
+  const track = (routingKey: string, event: { event_action?: unknown; dedup_key?: unknown }): string => {
+    const dedupKey = typeof event.dedup_key === 'string' ? event.dedup_key : `generated-${incidents.size + 1}`;
+    const key = `${routingKey}#${dedupKey}`;
+    const open = incidents.get(key);
+    if (event.event_action === 'trigger') {
+      if (open && open.status === 'triggered') open.triggers++;
+      else incidents.set(key, { routingKey, dedupKey, status: 'triggered', triggers: (open?.triggers ?? 0) + 1, resolves: open?.resolves ?? 0 });
+    } else if (event.event_action === 'resolve') {
+      if (open?.status === 'triggered') {
+        open.status = 'resolved';
+        open.resolves++;
+      } else unmatchedResolves.push(dedupKey);
+    }
+    return dedupKey;
+  };
 
   /** Whether one more request to `key` fits `rate`; else ms until it does. */
   const admit = (key: string, rate: { count: number; windowMs: number }): { ok: true; remaining: number } | { ok: false; waitMs: number } => {
@@ -96,6 +132,12 @@ export async function startChatReceivers(options: { now?: () => number; host?: s
         res.writeHead(status, { 'content-type': payload.startsWith('{') ? 'application/json' : 'text/plain', ...extra });
         res.end(payload);
       };
+      if (req.method === 'GET' && path === '/received') {
+        // What the receivers were sent, newest first, for a person watching the demo.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(received.slice(-200).reverse().map((r) => ({ kind: r.kind, status: r.status, at: new Date(r.at).toISOString(), body: parse(r.body) ?? r.body })), null, 2));
+        return;
+      }
       const route = routeOf(path, body);
       if (route === null) return answer('webhook', path, 404, 'not found');
       const scripted = scripts.get(route.destination)?.shift();
@@ -143,7 +185,7 @@ export async function startChatReceivers(options: { now?: () => number; host?: s
           if (problem) return answer('pagerduty', route.destination, 400, JSON.stringify({ status: 'invalid event', message: 'Event object is invalid', errors: [problem] }));
           const fit = admit(`pagerduty:${route.destination}`, RECEIVER_RATES.pagerduty);
           if (!fit.ok) return answer('pagerduty', route.destination, 429, '');
-          const dedup = (parse(body) as { dedup_key?: string }).dedup_key ?? '';
+          const dedup = track(route.destination, parse(body) as { event_action?: unknown; dedup_key?: unknown });
           return answer('pagerduty', route.destination, 202, JSON.stringify({ status: 'success', message: 'Event processed', dedup_key: dedup }));
         }
         case 'webhook':
@@ -164,6 +206,8 @@ export async function startChatReceivers(options: { now?: () => number; host?: s
     pagerdutyEventsUrl: `${base}/pagerduty`,
     webhookUrl: (path) => `${base}/webhook/${path}`,
     received,
+    incidents,
+    unmatchedResolves,
     script: (destination, answers) => scripts.set(destination, [...(scripts.get(destination) ?? []), ...answers]),
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -16,7 +16,7 @@ import {
 import { createLocalSigner } from '../../functions/chain/localSigner';
 import type { PortfolioQuery, SignedTransaction } from '../../functions/chain/ports';
 import { signTransaction } from '../../functions/chain/signTransaction';
-import { realSleep, type RateLimiter } from '../../functions/chain/tokenBucket';
+import { realSleep, type RateLimiter } from '../../functions/shared/rateLimiter';
 import { buildRemoveDelegateManager } from '../../functions/chain/transactionBuilders';
 import { portfolioBody } from './support/portfolioFixture';
 import { reply, startScriptedServer, type ScriptedServer } from './support/scriptedServer';

@@ -39,6 +39,18 @@ export const drawdownEvent = {
   asOf: AT,
 } satisfies NotifyEvent;
 
+/** The 20% level of `drawdownEvent` recovered past the hysteresis. */
+export const recoveredEvent = {
+  kind: 'drawdown-recovered' as const,
+  eventId: `drawdown:${ACCOUNT}:20:recovered:${AT}`,
+  account: ACCOUNT,
+  at: AT + 3_600_000,
+  level: 20,
+  drawdownPct: 17.5,
+  equityNow: 8_250,
+  asOf: AT + 3_600_000,
+} satisfies NotifyEvent;
+
 export const newDelegateEvent = {
   kind: 'new-delegate' as const,
   eventId: `delegate:${ACCOUNT}:${DELEGATE}:1:new`,

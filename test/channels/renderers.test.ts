@@ -6,12 +6,12 @@ import { slackMessage } from '../../functions/channels/slackMessage';
 import { telegramMessage } from '../../functions/channels/telegramMessage';
 import { webhookEvent } from '../../functions/channels/webhookEvent';
 import { newWebhookSecret, signWebhook, webhookKey } from '../../functions/channels/webhookSignature';
-import { ChannelConfigError } from '../../functions/channels/channelErrors';
+import { ChannelConfigError } from '../../functions/channels/errors';
 import { checkDiscord, checkPagerDuty, checkSlack, checkTelegram } from '../../local/receivers/chatRules';
 import { parseTelegramHtml } from '../../local/receivers/telegramHtml';
-import { drawdownEvent, expiringEvent, HOSTILE_NAME, hugeNotice, newDelegateEvent, noticeOf, revokedEvent } from './noticeFixtures';
+import { drawdownEvent, expiringEvent, HOSTILE_NAME, hugeNotice, newDelegateEvent, noticeOf, recoveredEvent, revokedEvent } from './noticeFixtures';
 
-const ALL = [drawdownEvent, newDelegateEvent, revokedEvent, expiringEvent];
+const ALL = [drawdownEvent, newDelegateEvent, revokedEvent, expiringEvent, recoveredEvent];
 
 describe('Slack', () => {
   it('sends Block Kit within its limits plus a text fallback', () => {

@@ -2,12 +2,12 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendToChannel, type ChannelSenderDeps } from '../../functions/channels/channelSender';
 import { ChannelSecrets } from '../../functions/channels/channelSecrets';
-import { ChannelConfigError } from '../../functions/channels/channelErrors';
+import { ChannelConfigError } from '../../functions/channels/errors';
 import { guardDestination } from '../../functions/channels/destinationGuard';
 import { newWebhookSecret } from '../../functions/channels/webhookSignature';
 import type { ChannelConfig } from '../../functions/domain/channel';
 import { startChatReceivers, type ChatReceivers } from '../../local/receivers/chatReceivers';
-import { drawdownEvent, newDelegateEvent, noticeOf } from './noticeFixtures';
+import { drawdownEvent, newDelegateEvent, noticeOf, recoveredEvent } from './noticeFixtures';
 
 const KEY = 'R0123456789abcdef0123456789abcde';
 const TOKEN = '999:bot-secret-token';
@@ -91,6 +91,25 @@ describe('sending to channels (local receivers)', () => {
     expect(trigger?.event_action).toBe('trigger');
     expect(resolve).toEqual({ routing_key: KEY, event_action: 'resolve', dedup_key: trigger?.dedup_key });
     expect(await sendToChannel(deps, pd, { ...notice, incident: null }, 'z', 0)).toEqual({ kind: 'not-applicable' });
+  });
+
+  it('PagerDuty: a drawdown recovery resolves the incident its alert opened, and two levels are two incidents', async () => {
+    const key = 'P0123456789abcdef0123456789abcde';
+    env['PAGERDUTY_PAIR'] = key;
+    const pd = channel('pagerduty', { secret: 'env:PAGERDUTY_PAIR' });
+    const ten = { ...drawdownEvent, eventId: 'ten', level: 10, levels: [5, 10] };
+    for (const [event, id] of [[drawdownEvent, 'a'], [ten, 'b'], [recoveredEvent, 'c']] as const) {
+      expect(await sendToChannel(deps, pd, noticeOf(event), id, 0)).toMatchObject({ kind: 'delivered', status: 202 });
+    }
+    const incidents = [...receivers.incidents.values()].filter((i) => i.routingKey === key);
+    expect(incidents.map((i) => [i.dedupKey, i.status])).toEqual([
+      [`drawdown:${drawdownEvent.account.toLowerCase()}:20`, 'resolved'],
+      [`drawdown:${drawdownEvent.account.toLowerCase()}:10`, 'triggered'],
+    ]);
+    expect(receivers.unmatchedResolves).toEqual([]);
+    // A resolve whose key no trigger used is what the receiver flags (PagerDuty would drop it silently).
+    expect(await sendToChannel(deps, pd, noticeOf({ ...recoveredEvent, level: 5 }), 'd', 0)).toMatchObject({ kind: 'delivered' });
+    expect(receivers.unmatchedResolves).toEqual([`drawdown:${drawdownEvent.account.toLowerCase()}:5`]);
   });
 
   it('outside local runs: Slack only on hooks.slack.com, nothing resolving to a private address, no secret in the error', async () => {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { slackMessage } from '../../functions/channels/slackMessage';
 import type { DelegateProtection } from '../../functions/domain/delegateProtection';
-import { renderEmail } from '../../functions/mail/render';
+import { renderEmail } from '../../functions/mail/render/render';
 import { notifyMessageSchema, type NotifyMessage } from '../../functions/messages/notifyMessage';
 import { noticeOfMessage, type NoticeContext } from '../../functions/services/notify/noticeOfMessage';
+import { isEmailed } from '../../functions/services/notify/emailedMessage';
 import { notificationEmail, type NotificationContext } from '../../functions/services/notify/notificationViews';
 
 const ACCOUNT = '0x52908400098527886E0F7030069857D2E4169EE7';
@@ -50,6 +51,7 @@ const mailCtx: NotificationContext = {
 };
 
 function rendered(m: NotifyMessage) {
+  if (!isEmailed(m)) throw new Error('expected an emailed message');
   const email = notificationEmail(m, mailCtx);
   if (email.kind !== 'new-delegate') throw new Error('expected a new-delegate email');
   const mail = renderEmail('new-delegate', email.view, { timeZone: 'UTC' });

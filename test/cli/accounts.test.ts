@@ -124,9 +124,13 @@ describe('sentinel accounts / collect / status', () => {
     expect(Number(report.latest.equity)).toBeGreaterThan(0);
     const text = await cli('status', LOWER);
     expect(text.stdout).toMatch(/curve points\s+\d+ at 15m/);
+    // The summary says what it is: the chain's answer at 1d from the midnights, not "since tracking started".
+    expect(text.stdout).not.toContain('since tracking started');
+    expect(text.stdout).toContain("summary (the chain's figures from daily points, 1d apart at each UTC midnight since tracking began");
+    expect((report as unknown as { summarySampling: string }).summarySampling).toBe('1d');
     // One drawdown vocabulary, and units by rule: the simulator sends win rates as fractions.
     expect(text.stdout).toMatch(/drawdown\s+Drawdown \(trading, flow-adjusted\): \d+\.\d\d% now .*% deepest/);
-    expect(text.stdout).toMatch(/Max drawdown reported by the chain\s+\d+\.\d\d%/);
+    expect(text.stdout).toMatch(/Max drawdown reported by the chain \(sampled\)\s+\d+\.\d\d%/);
     expect(text.stdout).toMatch(/Win rate\s+([1-9]\d?|100)\.\d\d%/);
     expect((await cli('collect', '--all', '--account', LOWER)).code).toBe(2);
   });

@@ -3,6 +3,7 @@ import { PreferencesRepository } from '../../functions/store/preferencesReposito
 import { startSimulator } from '../../local/sim';
 import { testTables } from '../support/testTables';
 import { cliRunner } from './cliHarness';
+import { sesStore } from '../support/sesStore';
 
 const A = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
@@ -65,9 +66,15 @@ describe('sentinel recipients: mail categories', () => {
     expect(refused.stderr).toMatch(/--categories: leaving out security .* add --force/);
     expect(await preferences.optOuts('trader@example.com')).toEqual([]);
 
+    const offNotices = async () => (await sesStore({ to: 'trader@example.com' })).filter((m) => m.subject === 'Security notices are now off');
+    const noticesBefore = (await offNotices()).length;
     const forced = await cli('recipients', 'update', 'trader@example.com', '--categories', 'reports,drawdown', '--force', '--json');
     expect(forced.code).toBe(0);
-    expect(forced.stderr).toMatch(/^warning: trader@example\.com no longer gets security notices/);
+    expect(forced.stderr).toMatch(/^warning: trader@example\.com no longer gets security notices .*; trader@example\.com was told by email/);
+    // The mailbox itself is told, with a link back to its preferences.
+    const notices = await offNotices();
+    expect(notices).toHaveLength(noticesBefore + 1);
+    expect(notices.at(-1)?.body.text).toMatch(/as an operator set from the command line[\s\S]*\/preferences\?token=/);
     expect(JSON.parse(forced.stdout)).toMatchObject({ email: 'trader@example.com', categories: ['reports', 'drawdown'], optedOut: ['expiry', 'security'] });
     expect(await preferences.optOuts('trader@example.com')).toEqual(['expiry', 'security']);
 

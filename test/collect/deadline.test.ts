@@ -2,7 +2,7 @@ import type { SQSEvent } from 'aws-lambda';
 import { sqsEvent } from '../support/sqsEvent';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createChainClient } from '../../functions/chain/chainClient';
-import { TokenBucket } from '../../functions/chain/tokenBucket';
+import { TokenBucket } from '../../functions/shared/rateLimiter';
 import { createCollectHandler } from '../../functions/handlers/collect';
 import type { NotifyEvent } from '../../functions/messages/notifyMessage';
 import { DEFAULT_COLLECT_SETTINGS } from '../../functions/services/collect/collectSettings';

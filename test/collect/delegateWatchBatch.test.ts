@@ -76,6 +76,7 @@ describe('delegate watch batches', () => {
     const queued: CollectMessage[] = [];
     await dispatchDue({
       accounts: h.repos.accounts,
+      schedule: h.repos.schedule,
       collectQueue: { send: async (entries) => (queued.push(...entries.map((e) => e.body)), { sent: entries.map((e) => e.id), failed: [] }) },
       log: silentLog,
       now: h.now,

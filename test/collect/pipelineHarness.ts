@@ -1,6 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createChainClient } from '../../functions/chain/chainClient';
-import { TokenBucket } from '../../functions/chain/tokenBucket';
+import { TokenBucket } from '../../functions/shared/rateLimiter';
 import { DEFAULT_COLLECT_SETTINGS } from '../../functions/services/collect/collectSettings';
 import { notifyMessageSchema, type NotifyMessage } from '../../functions/messages/notifyMessage';
 import { memoryCounters, silentLog, type Log } from '../../functions/shared/observability';

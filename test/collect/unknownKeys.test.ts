@@ -62,6 +62,7 @@ describe('unknown keys revoked on sight (delegate watch)', () => {
       const queued: CollectMessage[] = [];
       await dispatchDue({
         accounts: h.repos.accounts,
+        schedule: h.repos.schedule,
         collectQueue: { send: async (entries) => (queued.push(...entries.map((e) => e.body)), { sent: entries.map((e) => e.id), failed: [] }) },
         log: silentLog,
         now: h.now,

@@ -36,6 +36,47 @@ function run(
 const kinds = (e: DrawdownEvaluation) => Object.fromEntries(e.decisions.map((d) => [d.level, d.kind]));
 
 describe('evaluateDrawdownAlerts', () => {
+  it('a recovery closes exactly the levels a notice named, each once per breach', () => {
+    const results = run([
+      { at: 0, dd: 12 }, // 5 and 10 crossed together: the notice names 10 only
+      { at: HOUR, dd: 8.5 }, // 10 recovers (below 9): its incident closes
+      { at: 2 * HOUR, dd: 8 },
+      { at: 30 * HOUR, dd: 7 }, // the reminder now names 5
+      { at: 31 * HOUR, dd: 3.5 }, // 5 recovers (below 4)
+    ]);
+    expect(results[0]?.notice).toMatchObject({ level: 10 });
+    expect(results[0]?.recoveries).toEqual([]);
+    expect(results[1]?.recoveries).toEqual([{ id: `drawdown:0xabc:10:recovered:0`, level: 10, drawdownPct: 8.5 }]);
+    expect(results[2]?.recoveries).toEqual([]);
+    expect(results[3]?.notice).toMatchObject({ kind: 'repeated', level: 5 });
+    expect(results[4]?.recoveries.map((r) => r.level)).toEqual([5]);
+  });
+
+  it('a level crossed together with a deeper one, or never notified, recovers without a recovery notice', () => {
+    const [, deep] = run([
+      { at: 0, dd: 12 },
+      { at: HOUR, dd: 2 }, // both recover; only 10 was named
+    ]);
+    expect(deep?.recoveries.map((r) => r.level)).toEqual([10]);
+    const snoozed = run([
+      { at: 0, dd: 6, snoozedUntil: 10 * HOUR },
+      { at: HOUR, dd: 2, snoozedUntil: 10 * HOUR },
+    ]);
+    expect(snoozed.flatMap((r) => r.recoveries)).toEqual([]);
+    const baseline = evaluateDrawdownAlerts({ account: '0xabc', levels: LEVELS, snoozedUntil: null, dataFresh: true, drawdownPct: 6, states: new Map(), now: 0, breachedBeforeTracking: [5] });
+    const after = evaluateDrawdownAlerts({ account: '0xabc', levels: LEVELS, snoozedUntil: null, dataFresh: true, drawdownPct: 1, states: new Map(baseline.decisions.map((d) => [d.level, d.nextState])), now: HOUR });
+    expect(after.recoveries).toEqual([]);
+  });
+
+  it('a recovery during a snooze still closes the incident the notice opened', () => {
+    const results = run([
+      { at: 0, dd: 6 },
+      { at: HOUR, dd: 3, snoozedUntil: 10 * HOUR },
+    ]);
+    expect(results[1]?.notice).toBeNull();
+    expect(results[1]?.recoveries.map((r) => r.level)).toEqual([5]);
+  });
+
   it('records levels breached before tracking silently, sends no reminder for them, and alerts on a later crossing', () => {
     const base = { account: '0xabc', levels: LEVELS, snoozedUntil: null, dataFresh: true } as const;
     const first = evaluateDrawdownAlerts({ ...base, drawdownPct: 12, states: new Map(), now: 0, breachedBeforeTracking: [5, 10] });
@@ -60,7 +101,7 @@ describe('evaluateDrawdownAlerts', () => {
     expect(below?.notice).toBeNull();
     expect(kinds(below!)).toEqual({ 5: 'ok', 10: 'ok', 20: 'ok' });
     expect(cross?.notice).toMatchObject({ kind: 'fired', level: 5, levels: [5], newlyFired: [5], drawdownPct: 6 });
-    expect(cross?.decisions[0]?.nextState).toEqual({ status: 'breached', lastValue: 6, lastSentAt: HOUR, breachedAt: HOUR });
+    expect(cross?.decisions[0]?.nextState).toEqual({ status: 'breached', lastValue: 6, lastSentAt: HOUR, breachedAt: HOUR, named: true });
     expect(again?.notice).toBeNull();
     expect(kinds(again!)[5]).toBe('ok');
   });

@@ -11,11 +11,28 @@ describe('DestinationPacer', () => {
     expect(pacer.take('desk', 'slack', 11_000)).toEqual({ kind: 'go' });
   });
 
-  it('lets a security notice ahead of the spacing, and the next drawdown notice waits behind it', () => {
+  it("lets a security notice ahead of every reserved slot, never closer than the API's spacing to the last send", () => {
     const pacer = new DestinationPacer();
     expect(pacer.take('desk', 'telegram', 0)).toEqual({ kind: 'go' });
-    expect(pacer.take('desk', 'telegram', 100, true)).toEqual({ kind: 'go' });
-    expect(pacer.take('desk', 'telegram', 1_000)).toEqual({ kind: 'wait', ms: 1_000 });
+    // Three drawdown notices wait in reserved slots at 1 s, 2 s and 3 s.
+    expect([1, 2, 3].map(() => pacer.reserve('desk', 'telegram', 100))).toEqual([900, 1_900, 2_900]);
+    // The chat allows 1/s: the security notice waits for the second, and the reserved slots hold back for it.
+    expect(pacer.take('desk', 'telegram', 100, true)).toEqual({ kind: 'wait', ms: 900 });
+    // It comes back after a whole second (queue delays), at 1.1 s; the others hold back one spacing past that.
+    expect(pacer.takeReserved('desk', 1_000)).toEqual({ kind: 'wait', ms: 1_100 });
+    expect(pacer.take('desk', 'telegram', 1_100, true)).toEqual({ kind: 'go' });
+    expect(pacer.take('desk', 'telegram', 1_500)).toMatchObject({ kind: 'wait' });
+    expect(pacer.takeReserved('desk', 2_100)).toEqual({ kind: 'go' });
+  });
+
+  it('reserves successive slots for waiting sends, so they do not all retry at once', () => {
+    const pacer = new DestinationPacer();
+    expect(pacer.take('desk', 'slack', 0)).toEqual({ kind: 'go' });
+    expect(pacer.reserve('desk', 'slack', 10)).toBe(990);
+    expect(pacer.reserve('desk', 'slack', 10)).toBe(1_990);
+    pacer.block('desk', 5_000, 20);
+    expect(pacer.reserve('desk', 'slack', 20), 'after the announced wait').toBe(5_000);
+    expect(pacer.takeReserved('desk', 1_000)).toEqual({ kind: 'wait', ms: 4_020 });
   });
 
   it('holds every send, security included, through an announced wait', () => {

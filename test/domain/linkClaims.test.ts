@@ -5,6 +5,7 @@ import {
   DEFAULT_LINK_TTL_MS,
   issueClaims,
   LINK_PURPOSES,
+  revokedByEpoch,
   linkClaimsSchema,
   type LinkRequest,
 } from '../../functions/domain/linkClaims';
@@ -21,12 +22,25 @@ const requests: Record<(typeof LINK_PURPOSES)[number], LinkRequest> = {
   unsubscribe: { purpose: 'unsubscribe', account: ACCOUNT, email: 'ops@example.com' },
   snooze: snooze24,
   preferences: { purpose: 'preferences', account: ACCOUNT, email: 'ops@example.com' },
+  'security-off': { purpose: 'security-off', account: ACCOUNT, email: 'ops@example.com' },
 };
 
 describe('unsubscribe categories', () => {
   it('carry one category that a one-click link may stop, never security', () => {
     expect(issueClaims({ purpose: 'unsubscribe', account: ACCOUNT, email: 'ops@example.com', category: 'drawdown' }, TOKEN, NOW)).toMatchObject({ category: 'drawdown' });
     expect(() => issueClaims({ purpose: 'unsubscribe', account: ACCOUNT, email: 'ops@example.com', category: 'security' as 'drawdown' }, TOKEN, NOW)).toThrow();
+  });
+});
+
+describe('preferences links', () => {
+  it('live a week, carry issuedAt, and are void once the recipient\'s link epoch reaches it', () => {
+    const claims = issueClaims(requests.preferences, TOKEN, NOW);
+    expect(claims).toMatchObject({ issuedAt: NOW, expiresAt: NOW + 7 * 24 * 3_600_000 });
+    expect(revokedByEpoch(claims as { issuedAt?: number }, null)).toBe(false);
+    expect(revokedByEpoch(claims as { issuedAt?: number }, NOW - 1)).toBe(false);
+    expect(revokedByEpoch(claims as { issuedAt?: number }, NOW)).toBe(true);
+    expect(revokedByEpoch({}, 1)).toBe(true);
+    expect(issueClaims(requests['security-off'], TOKEN, NOW).expiresAt).toBe(NOW + 24 * 3_600_000);
   });
 });
 
@@ -66,7 +80,7 @@ describe('checkClaims', () => {
   it('is expired from expiresAt on', () => {
     const claims = issueClaims(requests.snooze, TOKEN, NOW, 5_000);
     expect(checkClaims(claims, 'snooze', NOW + 4_999).kind).toBe('valid');
-    expect(checkClaims(claims, 'snooze', NOW + 5_000)).toEqual({ kind: 'expired', expiredAt: NOW + 5_000 });
+    expect(checkClaims(claims, 'snooze', NOW + 5_000)).toEqual({ kind: 'expired', expiredAt: NOW + 5_000, claims });
   });
 
   it('never accepts a link for another purpose, expired or not', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { INTERVAL_MS } from '../../functions/domain/interval';
 import { localDayBounds } from '../../functions/domain/localTime';
-import { MIN_SUMMARY_STEPS, reportWindows, summaryInterval } from '../../functions/domain/reportWindows';
+import { periodWindows } from '../../functions/domain/periodWindows';
+import { reportSampling, reportWindows } from '../../functions/domain/reportWindows';
 
 const HOUR = 3_600_000;
 
@@ -27,23 +28,32 @@ describe('reportWindows', () => {
     expect(new Date(week!.toMs).toISOString()).toBe('2026-10-25T23:00:00.000Z');
   });
 
-  it('asks at the coarsest interval whose grid holds both ends, with enough steps', () => {
-    const utc = reportWindows('2026-11-22', 'UTC');
-    expect(utc.map((w) => w.interval)).toEqual(['1h', '4h', '1d']);
-    expect(reportWindows('2026-11-22', 'Europe/Berlin').map((w) => w.interval)).toEqual(['1h', '1h', '1h']);
+  it('asks every window at one sampling: the coarsest of 1h, 30m and 15m on the zone midnights', () => {
+    // Before: UTC asked 1h, 4h and 1d, so the 30-day max drawdown could read below the 7-day one.
+    expect(reportWindows('2026-11-22', 'UTC').map((w) => w.interval)).toEqual(['1h', '1h', '1h']);
+    expect(reportWindows('2026-11-22', 'Asia/Singapore').map((w) => w.interval)).toEqual(['1h', '1h', '1h']);
     expect(reportWindows('2026-11-22', 'Asia/Kolkata').map((w) => w.interval)).toEqual(['30m', '30m', '30m']);
     expect(reportWindows('2026-11-22', 'Asia/Kathmandu').map((w) => w.interval)).toEqual(['15m', '15m', '15m']);
     for (const zone of ['UTC', 'Europe/Berlin', 'Asia/Kolkata', 'America/St_Johns', 'Australia/Eucla']) {
-      for (const w of reportWindows('2026-10-25', zone)) {
+      const windows = reportWindows('2026-10-25', zone);
+      expect(new Set(windows.map((w) => w.interval)).size).toBe(1);
+      for (const w of windows) {
         const ms = INTERVAL_MS[w.interval];
         expect(w.fromMs % ms).toBe(0);
         expect(w.toMs % ms).toBe(0);
-        expect((w.toMs - w.fromMs) / ms).toBeGreaterThanOrEqual(MIN_SUMMARY_STEPS);
       }
     }
   });
 
-  it('falls back to 1m when nothing coarser fits', () => {
-    expect(summaryInterval(60_000, 60_000 + 30 * 60_000)).toBe('1m');
+  it('asks a weekly or monthly summary and the span before it at the same sampling', () => {
+    const { current, previous } = periodWindows('month', '2026-11-01', 'UTC');
+    expect([current.interval, previous.interval]).toEqual(['1h', '1h']);
+    expect(periodWindows('week', '2026-11-22', 'Asia/Kolkata').current.interval).toBe('30m');
+  });
+
+  it('falls back to a finer interval for midnights off the quarter-hour grid', () => {
+    expect(reportSampling([0, 3_600_000])).toBe('1h');
+    expect(reportSampling([0, 5 * 60_000])).toBe('5m');
+    expect(reportSampling([0, 60_000])).toBe('1m');
   });
 });

@@ -40,6 +40,6 @@ describe('readSummaryValue: units by rule', () => {
 
   it("names the chain's drawdown apart from the service's", () => {
     expect(SUMMARY_METRICS.maxDrawdownPct.label).toBe(CHAIN_DRAWDOWN_LABEL);
-    expect(CHAIN_DRAWDOWN_LABEL).toBe('Max drawdown reported by the chain');
+    expect(CHAIN_DRAWDOWN_LABEL).toBe('Max drawdown reported by the chain (sampled)');
   });
 });

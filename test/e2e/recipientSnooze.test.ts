@@ -1,3 +1,5 @@
+import { mailboxNotices } from '../../functions/services/preferences/mailboxNotice';
+import { sesSender } from '../delivery/mailHarness';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPreferencesPageHandler } from '../../functions/handlers/preferences-page';
@@ -44,6 +46,7 @@ describe('a snooze from an alert link silences the one who clicked it', () => {
       alerts: repos.alerts,
       accounts: repos.accounts,
       tokens: repos.tokens,
+      mailbox: mailboxNotices({ sender: sesSender(), mailFrom: 'sentinel@example.com', now: Date.now }),
       now: clock,
       log: silentLog,
     });

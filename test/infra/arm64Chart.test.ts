@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import { renderChartPng } from '../../functions/mail/chart';
+import { renderChartPng } from '../../functions/mail/chart/chart';
 import { BUNDLE_SETTINGS, bundleCopies, esbuildOptions } from '../../infra/bundling/bundleSettings';
 import { PROJECT_ROOT } from '../../infra/bundling/handlerEntry';
 import { TIME_ZONE, curves } from '../../local/mailSamples';

@@ -7,9 +7,9 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderChartPng } from '../../functions/mail/chart';
-import { renderEmail } from '../../functions/mail/render';
-import { EMAIL_KINDS } from '../../functions/mail/views';
+import { renderChartPng } from '../../functions/mail/chart/chart';
+import { renderEmail } from '../../functions/mail/render/render';
+import { EMAIL_KINDS } from '../../functions/mail/render/views';
 import { BUNDLE_SETTINGS, bundleCopies, esbuildOptions, writeGeneratedFiles } from '../../infra/bundling/bundleSettings';
 import { HANDLER_CATALOG, HANDLER_NAMES, type HandlerName } from '../../functions/handlers/catalog';
 import { PROJECT_ROOT, handlerEntry } from '../../infra/bundling/handlerEntry';
@@ -25,9 +25,12 @@ const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
   dispatch: ['accounts'],
   collect: ['accounts', 'alertState', 'curves', 'delegateView', 'snapshots'],
   'report-dispatch': ['accounts', 'missedReports', 'recipients', 'reportLedger'],
-  notify: ['accounts', 'alertState', 'curves', 'delegateView', 'delivery', 'preferences', 'suppression'],
+  notify: ['accounts', 'alertState', 'channels', 'curves', 'delegateView', 'delivery', 'preferences', 'suppression'],
   'daily-report': ['accounts', 'curves', 'delegateView', 'delivery', 'preferences', 'recipients', 'reportLedger', 'reportRecords', 'suppression'],
   'revoke-page': ['accounts', 'delegateView', 'suppression', 'token'],
+  'revoke-all-page': ['accounts', 'delegateView', 'revokeAll'],
+  'revoke-all-worker': ['revokeAll', 'token'],
+  'channel-worker': ['accounts', 'channels', 'delivery', 'preferences', 'suppression'],
   'preferences-page': ['accounts', 'alertState', 'preferences', 'token'],
   'sign-revocation': ['accounts', 'audit', 'lease', 'token'],
   'ses-events': ['suppression'],
@@ -40,8 +43,18 @@ const NEVER_IN: Partial<Record<HandlerName, readonly RegExp[]>> = {
   // report-dispatch sends the missed-report notice to OPERATOR_EMAIL: MIME and the SES sender, but no rendering.
   'report-dispatch': [/^functions\/services\/(notify|collect|revocation)\//, /^functions\/mail\/(?!sesSender|mime|errors)/, /^functions\/chain\/chainClient\.ts$/],
   'ses-events': [/^functions\/services\/(notify|report|collect|revocation)\//, /^functions\/mail\//, /^functions\/chain\//],
+  // The revoke-all page queues; only the worker calls the signer, and neither renders email.
+  'revoke-all-page': [/^functions\/web\/lambdaRevocationSigner\.ts$/, /^functions\/services\/revocation\/runRevokeAllUnit\.ts$/, /^functions\/mail\/(?!views|format)/],
+  'revoke-all-worker': [/^functions\/web\/(revokeAllPage|pageHandler)\.ts$/, /^functions\/mail\//, /^functions\/chain\//],
+  // The channel worker sends plain broken-channel emails: no templates, no chart.
+  'channel-worker': [/^functions\/services\/(report|collect|revocation)\//, /^functions\/mail\/(chart|emailRenderer|precompiledTemplates)\.ts$/, /^functions\/chain\/chainClient\.ts$/],
 };
 
+/** Exceptions to `NEVER`, by handler. */
+const NEVER_EXCEPT: Partial<Record<HandlerName, readonly string[]>> = {
+  // Channel secrets (`secret:` references) are read with Powertools' getSecret, cached for the instance's life.
+  'channel-worker': ['@aws-lambda-powertools/parameters'],
+};
 /** Packages no bundle may hold: the SDK's full credential chain (aliased away), `source-map` (Handlebars' compiler only; the bundles have its runtime), mnemonist (aliased to its stand-in), juice's HTML stack (replaced by inlineCss), viem (only its types are used; the deployed signer is KMS-only), Powertools parameters (one GetSecretValue per cold start). */
 const NEVER = ['mnemonist', '@aws-sdk/credential-provider-node', '@aws-sdk/nested-clients', 'source-map', 'juice', 'cheerio', 'undici', 'parse5', 'iconv-lite', 'viem', '@aws-lambda-powertools/parameters'];
 
@@ -96,7 +109,7 @@ describe('what each Lambda bundle holds', () => {
   it.each(HANDLER_NAMES)('%s has environment credentials instead of the default chain, and none of the replaced packages', (name) => {
     const bundle = bundles.get(name) ?? expect.fail(name);
     expect(bundle.inputs).toContain('functions/runtime/lambdaCredentials.ts');
-    for (const pkg of NEVER) expect(bundle.packages.has(pkg), pkg).toBe(false);
+    for (const pkg of NEVER.filter((p) => !(NEVER_EXCEPT[name] ?? []).includes(p))) expect(bundle.packages.has(pkg), pkg).toBe(false);
   });
 
   it.each(HANDLER_NAMES)('%s has the LRU cache stand-in for the DynamoDB client, and every other module of a dependency as published (nothing rewritten)', (name) => {
@@ -168,7 +181,7 @@ describe('the email renderer in a bundle', () => {
     await build(esbuildOptions(join(PROJECT_ROOT, 'test', 'infra', 'fixtures', 'renderEmails.ts'), out, HANDLER_CATALOG.notify.bundle.nativeModules));
     for (const { from, to } of bundleCopies('notify', process.arch === 'arm64' ? 'arm64' : 'x64')) cpSync(resolve(PROJECT_ROOT, from), join(out, to), { recursive: true });
     writeGeneratedFiles('notify', out);
-    const env = { PATH: process.env['PATH'] ?? '', TEMPLATES_DIR: join(out, 'templates'), SENTINEL_TABLE_PREFIX: 'test-', PUBLIC_BASE_URL: 'https://links.example.com', SENTINEL_LINK_SECRET: 'x'.repeat(32), MAIL_RATE: '14', ROCKET_NODE_URL: 'http://127.0.0.1:9', ROCKET_INDEXER_URL: 'http://127.0.0.1:9/indexer' };
+    const env = { PATH: process.env['PATH'] ?? '', TEMPLATES_DIR: join(out, 'templates'), SENTINEL_TABLE_PREFIX: 'test-', PUBLIC_BASE_URL: 'https://links.example.com', CHANNEL_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/channel', SENTINEL_LINK_SECRET: 'x'.repeat(32), MAIL_RATE: '14', ROCKET_NODE_URL: 'http://127.0.0.1:9', ROCKET_INDEXER_URL: 'http://127.0.0.1:9/indexer' };
     const { stdout } = await run(process.execPath, [join(out, BUNDLE_SETTINGS.outFile)], { env, maxBuffer: 16 * 1024 * 1024 });
     const bundled = JSON.parse(stdout) as Record<string, Record<string, unknown>> & { chartPng: string; mime: Record<string, string> };
     for (const handler of ['notify', 'daily-report']) {

@@ -31,6 +31,9 @@ const roleArn = (name: string): string => `arn:aws:iam::${TEST_ACCOUNT}:role/${n
 /** A created owner key: KMS evaluates `kms:ResourceAliases` against the aliases it carries. */
 const CREATED_KEY = `arn:aws:kms:${TEST_REGION}:${TEST_ACCOUNT}:key/0f0e0d0c-0b0a-4909-8807-060504030201`;
 const CREATED_KEY_ALIASES = ['alias/sentinel/devnet/desk-a'];
+/** The channel secrets' grant: the stage prefix of their names. */
+const CHANNEL_SECRETS = `arn:aws:secretsmanager:${TEST_REGION}:${TEST_ACCOUNT}:secret:sentinel/devnet/channels/*`;
+const PROTECTION_PARAMETER = `arn:aws:ssm:${TEST_REGION}:${TEST_ACCOUNT}:parameter/sentinel/devnet/protection`;
 
 /** Every IAM role of the app with the statements of every policy attached to it. */
 function collectRoles(): RolePolicy[] {
@@ -103,11 +106,11 @@ function tableActions(owner: string, table: TableId): string[] {
   return ITEM_ACTIONS.filter((a) => decide(owner, `dynamodb:${a}`, tableArn(table)) === 'allow').sort();
 }
 
-// Bundling eight functions takes a while on a loaded 2-core machine.
+// Bundling every function of the catalog takes minutes on a loaded 2-core machine.
 beforeAll(() => {
   synth = synthStage(TEST_CONTEXT, { schemaValidation: false });
   roles = collectRoles();
-}, 300_000);
+}, 600_000);
 afterAll(cleanUpSynth);
 
 describe('IAM statements', () => {
@@ -121,6 +124,11 @@ describe('IAM statements', () => {
         // ses:GetSendQuota (the mail-rate governor's default) has no resource type: it can only be granted on "*".
         if (resource === '*') {
           expect({ mailer: ['daily-report', 'notify'].includes(owner), actions: asList(s.Action) }, owner).toEqual({ mailer: true, actions: ['ses:GetSendQuota'] });
+          continue;
+        }
+        if (resource === CHANNEL_SECRETS) {
+          // Channel secrets are named by people: only the stage prefix is known at deploy time.
+          expect({ owner, actions: asList(s.Action), condition: s.Condition }).toEqual({ owner: 'channel-worker', actions: ['secretsmanager:GetSecretValue'], condition: undefined });
           continue;
         }
         if (resource.endsWith('*') && !resource.endsWith('-??????')) {
@@ -149,9 +157,22 @@ describe('IAM statements', () => {
     // revoke-page and sign-revocation: revoke tokens only.
     expect(may('revoke-page', 'PutItem', 'revoke#abc')).toBe(true);
     expect(may('revoke-page', 'PutItem', 'snooze#abc')).toBe(false);
+    expect(may('revoke-page', 'GetItem', 'revoke#abc')).toBe(true);
+    expect(may('revoke-page', 'GetItem', 'snooze#abc')).toBe(false);
     expect(may('sign-revocation', 'UpdateItem', 'revoke#abc')).toBe(true);
     expect(may('sign-revocation', 'GetItem', 'snooze#abc')).toBe(false);
     expect(may('sign-revocation', 'PutItem', 'revoke#abc')).toBe(false);
+    // revoke-all-page: its batches only; it can neither create nor consume a revoke token.
+    expect(may('revoke-all-page', 'UpdateItem', 'revoke-all#abc')).toBe(true);
+    for (const action of ['PutItem', 'DeleteItem', 'UpdateItem', 'GetItem']) expect(may('revoke-all-page', action, 'revoke#abc'), action).toBe(false);
+    expect(may('revoke-all-page', 'GetItem', 'snooze#abc')).toBe(false);
+    // revoke-all-worker: its batches, and consuming, reading and releasing its units' revoke tokens, never marking one signed.
+    expect(may('revoke-all-worker', 'UpdateItem', 'revoke-all#abc')).toBe(true);
+    for (const action of ['PutItem', 'GetItem', 'DeleteItem']) expect(may('revoke-all-worker', action, 'revoke#abc'), action).toBe(true);
+    expect(may('revoke-all-worker', 'UpdateItem', 'revoke#abc')).toBe(false);
+    expect(may('revoke-all-worker', 'PutItem', 'snooze#abc')).toBe(false);
+    // revoke-page and sign-revocation cannot touch a revoke-all batch.
+    for (const owner of ['revoke-page', 'sign-revocation']) expect(may(owner, 'UpdateItem', 'revoke-all#abc'), owner).toBe(false);
   });
 
   it('lets report-dispatch touch only the report ledger and missed-report items of deliveries (dynamodb:LeadingKeys), never a delivery record', () => {
@@ -170,15 +191,19 @@ describe('IAM statements', () => {
 
   it('gives each function exactly its item actions on each table (evaluated)', () => {
     const expected: Record<HandlerName, Partial<Record<TableId, string[]>>> = {
-      dispatch: { accounts: RW },
-      collect: { accounts: RW, curves: RW, snapshots: RW, alerts: RW, delegates: RW },
-      notify: { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, preferences: READ, alerts: ['GetItem'], deliveries: RW },
-      'report-dispatch': { accounts: RW, preferences: ['Query', 'UpdateItem'], deliveries: ['BatchGetItem', 'GetItem', 'UpdateItem'] },
+      // UpdateItem on accounts (and preferences below) is allowed only with its attributes named: see the next test.
+      dispatch: { accounts: READ },
+      collect: { accounts: READ, curves: [...READ, 'UpdateItem', 'BatchWriteItem'], snapshots: [...READ, 'PutItem'], alerts: [...READ, 'PutItem'], delegates: [...READ, 'UpdateItem', 'BatchWriteItem'] },
+      notify: { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, preferences: READ, alerts: ['GetItem'], deliveries: RW, channels: ['Query'] },
+      'report-dispatch': { accounts: READ, preferences: ['Query'], deliveries: ['BatchGetItem', 'GetItem', 'UpdateItem'] },
       'daily-report': { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, preferences: READ, deliveries: RW },
-      'revoke-page': { accounts: READ, delegates: READ, suppressions: READ, tokens: ['PutItem', 'DeleteItem'] },
-      'preferences-page': { preferences: ['GetItem', 'UpdateItem'], alerts: ['GetItem', 'PutItem'], accounts: ['GetItem'], tokens: ['PutItem', 'DeleteItem'] },
-      'sign-revocation': { accounts: READ, leases: WRITE, audit: ['PutItem'], tokens: ['GetItem', 'UpdateItem'] },
-      'ses-events': { suppressions: WRITE },
+      'revoke-page': { accounts: READ, delegates: READ, suppressions: READ, preferences: ['BatchGetItem'], tokens: ['PutItem', 'DeleteItem', 'GetItem'] },
+      'revoke-all-page': { accounts: ['GetItem'], delegates: ['Query'], tokens: ['GetItem', 'UpdateItem'] },
+      'revoke-all-worker': { tokens: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'] },
+      'channel-worker': { channels: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'Query', 'BatchWriteItem'], deliveries: ['UpdateItem'], accounts: ['GetItem'], suppressions: ['BatchGetItem'], preferences: ['BatchGetItem'] },
+      'preferences-page': { preferences: ['GetItem'], alerts: ['GetItem', 'PutItem'], accounts: ['GetItem'], tokens: ['PutItem', 'DeleteItem'] },
+      'sign-revocation': { accounts: READ, leases: WRITE, audit: ['PutItem'], tokens: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'], alerts: ['GetItem'], delegates: ['Query'] },
+      'ses-events': { suppressions: ['PutItem'] },
     };
     for (const name of HANDLER_NAMES) {
       const actual = Object.fromEntries(
@@ -189,12 +214,61 @@ describe('IAM statements', () => {
     }
   });
 
-  it('lets only sign-revocation touch revoke-token marks: no other role can update a token, and it cannot create or delete one', () => {
-    for (const name of HANDLER_NAMES.filter((n) => n !== 'sign-revocation')) {
-      expect(decide(name, 'dynamodb:UpdateItem', tableArn('tokens')), name).not.toBe('allow');
+  it("confines the channel worker's writes to the backlog partitions: it cannot create or delete a channel", () => {
+    const on = (action: string, key: string) => decide('channel-worker', `dynamodb:${action}`, tableArn('channels'), { 'dynamodb:LeadingKeys': [key] });
+    for (const action of ['PutItem', 'DeleteItem', 'Query']) {
+      expect(on(action, 'backlog#desk-slack'), action).toBe('allow');
+      expect(on(action, 'backlog-flush'), action).toBe('allow');
+      expect(on(action, 'channel'), action).not.toBe('allow');
     }
+  });
+
+  it('allows UpdateItem on accounts and preferences only naming the attributes each function writes (dynamodb:Attributes, Null, ReturnValues)', () => {
+    const update = (owner: string, table: TableId, attributes: string[] | undefined, returnValues?: string) =>
+      decide(owner, 'dynamodb:UpdateItem', tableArn(table), {
+        ...(attributes === undefined ? {} : { 'dynamodb:Attributes': attributes }),
+        ...(returnValues === undefined ? {} : { 'dynamodb:ReturnValues': returnValues }),
+      });
+    const allowed: [string, TableId, string[]][] = [
+      ['dispatch', 'accounts', ['address', 'nextDueAt', 'slotCadence', 'slotMinute']],
+      ['dispatch', 'accounts', ['address', 'dispatchedThrough']],
+      ['collect', 'accounts', ['address', 'delegateMark']],
+      ['collect', 'accounts', ['address', 'status', 'statusReason', 'consecutiveErrors', 'consecutiveEmptyPolls', 'polled', 'lastFailure']],
+      ['report-dispatch', 'accounts', ['address', 'nextReportAt']],
+      ['report-dispatch', 'preferences', ['email', 'nextReportAt']],
+      ['preferences-page', 'preferences', ['email', 'optOuts', 'updatedAt']],
+      ['preferences-page', 'preferences', ['email', 'linkMailedAt', 'updatedAt']],
+    ];
+    for (const [owner, table, attributes] of allowed) {
+      expect(update(owner, table, attributes), `${owner} ${table} ${attributes.join()}`).toBe('allow');
+      expect(update(owner, table, attributes, 'NONE'), `${owner} ${table} NONE`).toBe('allow');
+      // Without the key the ForAllValues test would be vacuously true: the Null condition refuses it.
+      expect(update(owner, table, undefined), `${owner} ${table} no attributes`).toBe('implicit-deny');
+      expect(update(owner, table, attributes, 'ALL_NEW'), `${owner} ${table} ALL_NEW`).toBe('implicit-deny');
+    }
+    // What a compromised function would rewrite: an account's recipients or signer, a recipient's link epoch or schedule.
+    for (const owner of ['dispatch', 'collect', 'report-dispatch']) {
+      for (const attribute of ['emails', 'signer', 'drawdownThresholds']) expect(update(owner, 'accounts', ['address', attribute]), `${owner} ${attribute}`).toBe('implicit-deny');
+    }
+    for (const attribute of ['linksRevokedAt', 'nextReportAt', 'mode']) expect(update('preferences-page', 'preferences', ['email', attribute]), attribute).toBe('implicit-deny');
+    expect(update('report-dispatch', 'preferences', ['email', 'optOuts'])).toBe('implicit-deny');
+    for (const owner of ['notify', 'daily-report', 'revoke-page', 'sign-revocation', 'ses-events']) expect(update(owner, 'accounts', ['address', 'nextReportAt']), owner).toBe('implicit-deny');
+  });
+
+  it('lets only sign-revocation touch revoke-token marks: no other role can update a token, and it cannot create or delete one', () => {
+    const revokeToken = { 'dynamodb:LeadingKeys': ['revoke#abc'] };
+    for (const name of HANDLER_NAMES.filter((n) => n !== 'sign-revocation')) {
+      expect(decide(name, 'dynamodb:UpdateItem', tableArn('tokens'), revokeToken), name).not.toBe('allow');
+    }
+    // Unconditioned grants on tokens are none: every token grant is bound to its purpose's keys.
+    for (const name of HANDLER_NAMES) expect(decide(name, 'dynamodb:UpdateItem', tableArn('tokens'), { 'dynamodb:LeadingKeys': ['other#abc'] }), name).not.toBe('allow');
     for (const action of ['PutItem', 'DeleteItem', 'BatchWriteItem']) {
-      expect(decide('sign-revocation', `dynamodb:${action}`, tableArn('tokens')), action).not.toBe('allow');
+      expect(decide('sign-revocation', `dynamodb:${action}`, tableArn('tokens'), revokeToken), action).not.toBe('allow');
+      expect(decide('sign-revocation', `dynamodb:${action}`, tableArn('tokens'), { 'dynamodb:LeadingKeys': ['decision#abc'] }), action).not.toBe('allow');
+    }
+    // Its only writes on tokens: the per-delegate signing mark of an automatic decision.
+    for (const action of ['PutItem', 'DeleteItem']) {
+      expect(decide('sign-revocation', `dynamodb:${action}`, tableArn('tokens'), { 'dynamodb:LeadingKeys': ['decision-signing#abc#0x1'] }), action).toBe('allow');
     }
     expect(decide('preferences-page', 'dynamodb:GetItem', tableArn('tokens'))).not.toBe('allow');
   });
@@ -209,12 +283,44 @@ describe('IAM statements', () => {
     expect(putters.map((r) => r.owner)).toEqual(['sign-revocation']);
   });
 
-  it('lets only revoke-page invoke sign-revocation, and only that function', () => {
+  it('lets only revoke-page and the revoke-all worker invoke sign-revocation, and only that function (not the revoke-all page)', () => {
     const signer = `arn:test:${Object.entries(synth.json.web.Resources).find(([, r]) => r.Properties?.['FunctionName'] === 'sentinel-devnet-sign-revocation')?.[0]}`;
     const invokers = roles.filter((r) => evaluate(r.statements, { principal: r.principal, action: 'lambda:InvokeFunction', resource: signer }) === 'allow');
-    expect(invokers.map((r) => r.owner)).toEqual(['revoke-page']);
-    const invokeResources = roleOf('revoke-page').statements.filter((s) => asList(s.Action).includes('lambda:InvokeFunction')).flatMap((s) => asList(s.Resource));
-    expect(invokeResources).toEqual([signer]);
+    expect(invokers.map((r) => r.owner).sort()).toEqual(['revoke-all-worker', 'revoke-page']);
+    for (const owner of ['revoke-page', 'revoke-all-worker']) {
+      const invokeResources = roleOf(owner).statements.filter((s) => asList(s.Action).includes('lambda:InvokeFunction')).flatMap((s) => asList(s.Resource));
+      expect(invokeResources, owner).toEqual([signer]);
+    }
+  });
+
+  it('lets only the channel worker read channel secrets, read-only and only under the stage prefix', () => {
+    const secret = (name: string): string => `arn:aws:secretsmanager:${TEST_REGION}:${TEST_ACCOUNT}:secret:${name}-AbCdEf`;
+    const readers = roles.filter((r) => evaluate(r.statements, { principal: r.principal, action: 'secretsmanager:GetSecretValue', resource: secret('sentinel/devnet/channels/desk') }) === 'allow');
+    expect(readers.map((r) => r.owner)).toEqual(['channel-worker']);
+    // Not another stage's channel secret, not the project's other secrets, not an arbitrary one.
+    for (const name of ['sentinel/testnet/channels/desk', 'sentinel-devnet-other', 'prod/database', 'sentinel/devnet/channelsX']) {
+      expect(decide('channel-worker', 'secretsmanager:GetSecretValue', secret(name)), name).not.toBe('allow');
+    }
+    for (const action of ['secretsmanager:PutSecretValue', 'secretsmanager:DescribeSecret', 'secretsmanager:ListSecrets', 'secretsmanager:DeleteSecret', 'secretsmanager:UpdateSecret']) {
+      expect(decide('channel-worker', action, secret('sentinel/devnet/channels/desk')), action).not.toBe('allow');
+    }
+  });
+
+  it('lets sign-revocation, collect and the revoke-all worker read the protection switch, and nobody write it or read another parameter', () => {
+    const readers = roles.filter((r) => evaluate(r.statements, { principal: r.principal, action: 'ssm:GetParameter', resource: PROTECTION_PARAMETER }) === 'allow');
+    expect(readers.map((r) => r.owner).sort()).toEqual(['collect', 'revoke-all-worker', 'sign-revocation']);
+    for (const role of roles) {
+      for (const action of ['ssm:PutParameter', 'ssm:DeleteParameter', 'ssm:LabelParameterVersion']) {
+        expect(evaluate(role.statements, { principal: role.principal, action, resource: PROTECTION_PARAMETER }), `${role.owner} ${action}`).not.toBe('allow');
+      }
+      const other = `arn:aws:ssm:${TEST_REGION}:${TEST_ACCOUNT}:parameter/sentinel/devnet/public-base-url`;
+      for (const action of ['ssm:GetParameter', 'ssm:GetParameters', 'ssm:GetParametersByPath']) {
+        expect(evaluate(role.statements, { principal: role.principal, action, resource: other }), `${role.owner} ${action}`).not.toBe('allow');
+      }
+    }
+    const param = Object.values(synth.json.data.Resources).find((r) => r.Type === 'AWS::SSM::Parameter');
+    expect(param?.Properties).toMatchObject({ Name: '/sentinel/devnet/protection', Type: 'String', Value: 'off' });
+    expect(param?.DeletionPolicy).toBe('Retain');
   });
 
   it('lets each schedule role invoke exactly its one function (no version wildcard)', () => {
@@ -230,27 +336,41 @@ describe('IAM statements', () => {
   it('lets only the link minters and verifiers read the link secret', () => {
     const secret = `arn:aws:secretsmanager:${TEST_REGION}:${TEST_ACCOUNT}:secret:sentinel-devnet-link-secret-AbCdEf`;
     const readers = roles.filter((r) => evaluate(r.statements, { principal: r.principal, action: 'secretsmanager:GetSecretValue', resource: secret }) === 'allow');
-    expect(readers.map((r) => r.owner).sort()).toEqual(['daily-report', 'notify', 'preferences-page', 'revoke-page']);
+    expect(readers.map((r) => r.owner).sort()).toEqual(['channel-worker', 'daily-report', 'notify', 'preferences-page', 'revoke-all-page', 'revoke-page']);
   });
 
   it('lets only the mailers send, as the configured sender, through the identity and configuration set', () => {
     const identity = `arn:aws:ses:${TEST_REGION}:${TEST_ACCOUNT}:identity/sentinel.example.com`;
     const send = (r: RolePolicy, from: string): string =>
       evaluate(r.statements, { principal: r.principal, action: 'ses:SendRawEmail', resource: identity, context: { 'ses:FromAddress': from } });
-    expect(roles.filter((r) => send(r, TEST_CONTEXT.mailFrom) === 'allow').map((r) => r.owner).sort()).toEqual(['daily-report', 'notify']);
+    // The channel worker mails the broken-channel email; preferences-page mails a mailbox its own notices (security-off confirmation and notice, a new preferences link).
+    expect(roles.filter((r) => send(r, TEST_CONTEXT.mailFrom) === 'allow').map((r) => r.owner).sort()).toEqual(['channel-worker', 'daily-report', 'notify', 'preferences-page']);
+    expect(send(roleOf('preferences-page'), 'someone-else@sentinel.example.com')).not.toBe('allow');
     expect(send(roleOf('notify'), 'someone-else@sentinel.example.com')).not.toBe('allow');
     const configSet = `arn:aws:ses:${TEST_REGION}:${TEST_ACCOUNT}:configuration-set/sentinel-devnet-mail`;
     expect(decide('notify', 'ses:SendRawEmail', configSet, { 'ses:FromAddress': TEST_CONTEXT.mailFrom })).toBe('allow');
   });
 
-  it('lets producers send only to their queue: dispatch -> collect, collect and sign-revocation -> notify, report-dispatch -> report', () => {
+  it('lets producers send only to their queue: dispatch -> collect, collect, sign-revocation and the revoke-all worker -> notify, report-dispatch -> report, notify and the channel worker -> channel, revoke-all-page -> revocations', () => {
     const queue = (name: string): string => `arn:aws:sqs:${TEST_REGION}:${TEST_ACCOUNT}:sentinel-devnet-${name}`;
     const senders = (name: string): string[] =>
       roles.filter((r) => evaluate(r.statements, { principal: r.principal, action: 'sqs:SendMessage', resource: queue(name) }) === 'allow').map((r) => r.owner).sort();
     expect(senders('collect')).toEqual(['dispatch']);
-    expect(senders('notify')).toEqual(['collect', 'sign-revocation']);
+    expect(senders('notify')).toEqual(['collect', 'revoke-all-worker', 'sign-revocation']);
     expect(senders('report')).toEqual(['report-dispatch']);
-    expect(senders('collect-dlq')).toEqual([]);
+    expect(senders('channel')).toEqual(['channel-worker', 'notify']);
+    expect(senders('revocations.fifo')).toEqual(['revoke-all-page']);
+    for (const dlq of ['collect-dlq', 'channel-dlq', 'revocations-dlq.fifo']) expect(senders(dlq), dlq).toEqual([]);
+  });
+
+  it("lets each consumer set a failed record's backoff on its own queue alone (sqs:ChangeMessageVisibility)", () => {
+    const queue = (name: string): string => `arn:aws:sqs:${TEST_REGION}:${TEST_ACCOUNT}:sentinel-devnet-${name}`;
+    const changers = (name: string): string[] =>
+      roles.filter((r) => evaluate(r.statements, { principal: r.principal, action: 'sqs:ChangeMessageVisibility', resource: queue(name) }) === 'allow').map((r) => r.owner).sort();
+    expect(changers('collect')).toEqual(['collect']);
+    expect(changers('notify')).toEqual(['notify']);
+    expect(changers('report')).toEqual(['daily-report']);
+    expect(changers('report-dlq')).toEqual([]);
   });
 });
 

@@ -6,7 +6,7 @@
  * Covers what the templates use: `Action` and `Resource` with `*`/`?` wildcards (Resource `*`),
  * `Principal` `*`, `{AWS: <arn or *>}`, account roots, and the condition operators `StringEquals`,
  * `StringNotEquals`, `StringLike`, `StringNotLike`, `ArnEquals`, `ArnNotEquals`, `ArnLike`,
- * `ArnNotLike`, `Bool`, with `ForAnyValue:`/`ForAllValues:` prefixes and `IfExists`. An operator it
+ * `ArnNotLike`, `Bool`, `Null`, with `ForAnyValue:`/`ForAllValues:` prefixes and `IfExists`. An operator it
  * does not know makes it throw, so a test can never pass on a condition it ignored.
  */
 
@@ -60,6 +60,12 @@ function conditionHolds(operatorKey: string, key: string, expected: string | str
   if (!m) throw new Error(`unknown condition operator ${operatorKey}`);
   const [, setOp, op, ifExists] = m;
   const actualRaw = key === 'aws:PrincipalArn' ? request.principal : request.context?.[key];
+  if (op === 'Null') {
+    // `Null: true` holds when the key is absent from the request, `false` when it is present.
+    if (setOp || ifExists) throw new Error(`unsupported condition operator ${operatorKey}`);
+    const absent = actualRaw === undefined || (typeof actualRaw !== 'string' && actualRaw.length === 0);
+    return list(expected).map(String).every((w) => (w === 'true' ? absent : !absent));
+  }
   if (actualRaw === undefined) {
     if (ifExists) return true;
     if (setOp === 'ForAllValues:') return true;

@@ -28,7 +28,7 @@ describe('the report queue, deployed and local', () => {
 
   it('redelivers a failed report job after the same visibility timeout and dead-letters it after the same receives', () => {
     const local = createLocalReportPipeline({
-      accounts: { queryReportsDue: async () => [], setNextReportAt: async () => ({ kind: 'set' }) },
+      schedule: { queryReportsDue: async () => [], setNextReportAt: async () => ({ kind: 'set' }) },
       recipients: { queryDue: async () => [], setNextReportAt: async () => ({ kind: 'set' }) },
       ledger: { queued: async () => undefined },
       log: silentLog,

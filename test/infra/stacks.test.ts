@@ -11,11 +11,14 @@ import { FUNCTION_SIZING } from '../../infra/config/functionSizing';
 import { VISIBILITY_FACTOR } from '../../infra/constructs/WorkQueue';
 import { MAX_RECEIVE_COUNT } from '../../infra/stacks/MessagingStack';
 import { REPORT_BATCH_SIZE, REPORT_WORKER_CONCURRENCY } from '../../functions/services/report/schedule/reportWorkers';
+import { CHANNEL_BATCH_SIZE, CHANNEL_QUEUE, CHANNEL_WORKER_CONCURRENCY } from '../../functions/services/channels/channelQueueSettings';
+import { REVOCATION_MAX_RECEIVE_COUNT, REVOCATION_QUEUE } from '../../functions/services/revocation/revocationQueueSettings';
 import { TABLES } from '../../functions/store/tableDefinitions';
 import { worstCaseRps } from '../../infra/config/chainRateBudget';
 import { STAGE_ENV } from '../../infra/constructs/SentinelFunction';
-import { LINK_ENDPOINT_THROTTLE, LINK_ROUTES, REVOKE_POST_THROTTLE } from '../../infra/stacks/WebStack';
-import { LINK_FIREWALL_RULES } from '../../infra/constructs/LinkFirewall';
+import { LINK_ENDPOINT_THROTTLE, LINK_ROUTES, REVOKE_PAGE_CONCURRENCY, revokeAllWorkerConcurrency } from '../../infra/stacks/WebStack';
+import { ANONYMOUS_POST_RATE_LIMIT, LINK_FIREWALL_RULES, WELL_FORMED_TOKEN } from '../../infra/constructs/LinkFirewall';
+import { junkClientsToBlockConfirm } from './floodArithmetic';
 import { LINK_API_STAGE } from '../../infra/config/resourceNames';
 import { LINK_RATE_WINDOW_SECONDS } from '../../infra/config/stageConfig';
 import { LINK_FLOOD_BLOCKED_ALARM } from '../../infra/stacks/MonitoringStack';
@@ -24,11 +27,11 @@ import { TEST_ACCOUNT, TEST_REGION, resolveIntrinsics } from './policyEvaluator'
 import { STACK_PARTS, TEST_CONTEXT, cleanUpSynth, synthStage, type SynthResult, type TemplateJson } from './synthStage';
 
 let synth: SynthResult;
-// Bundling eight functions takes a while on a loaded 2-core machine.
+// Bundling every function of the catalog takes minutes on a loaded 2-core machine.
 beforeAll(() => {
   // Schema validation is slow to load and runs in stages.test.ts; everything else here is real.
   synth = synthStage(TEST_CONTEXT, { schemaValidation: false });
-}, 300_000);
+}, 600_000);
 afterAll(cleanUpSynth);
 
 type Resource = TemplateJson['Resources'][string];
@@ -102,14 +105,14 @@ describe('queues', () => {
   const queues = (): Resource[] => resourcesOf('AWS::SQS::Queue').map(([, r]) => r);
 
   it('encrypts every queue, dead-letter queue and failure queue (SSE-SQS)', () => {
-    // collect, notify, report and their DLQs; the ses-events and daily-report failure queues.
-    expect(queues().length).toBe(8);
+    // collect, notify, report, channel, revocations.fifo and their DLQs; the ses-events and daily-report failure queues.
+    expect(queues().length).toBe(12);
     for (const q of queues()) expect(props(q)['SqsManagedSseEnabled']).toBe(true);
   });
 
   it('denies every non-TLS request to every queue', () => {
     const policies = resourcesOf('AWS::SQS::QueuePolicy').map(([, r]) => props(r));
-    expect(policies).toHaveLength(8);
+    expect(policies).toHaveLength(12);
     for (const policy of policies) {
       expect(policy['PolicyDocument']).toMatchObject({
         Statement: expect.arrayContaining([
@@ -120,30 +123,56 @@ describe('queues', () => {
   });
 
   it.each([
-    ['collect', 'collect'],
-    ['notify', 'notify'],
-    ['report', 'daily-report'],
-  ] as const)('%s: dead-letter after %s receives, visibility >= 6x its consumer timeout', (queue, consumer) => {
+    ['collect', 'collect', MAX_RECEIVE_COUNT],
+    ['notify', 'notify', MAX_RECEIVE_COUNT],
+    ['report', 'daily-report', MAX_RECEIVE_COUNT],
+    ['channel', 'channel-worker', CHANNEL_QUEUE.maxReceiveCount],
+    ['revocations.fifo', 'revoke-all-worker', REVOCATION_MAX_RECEIVE_COUNT],
+  ] as const)('%s: dead-letter after its receive count, visibility >= 6x its consumer (%s) timeout', (queue, consumer, receives) => {
     const found = queues().find((q) => props(q)['QueueName'] === `sentinel-devnet-${queue}`);
     expect(found).toBeDefined();
     const p = props(found as Resource);
-    expect(p['RedrivePolicy']).toMatchObject({ maxReceiveCount: MAX_RECEIVE_COUNT });
+    expect(p['RedrivePolicy']).toMatchObject({ maxReceiveCount: receives });
     const consumerTimeout = props(functionNamed(consumer))['Timeout'] as number;
     expect(consumerTimeout).toBe(FUNCTION_SIZING[consumer].timeout.toSeconds());
     expect(p['VisibilityTimeout'] as number).toBeGreaterThanOrEqual(VISIBILITY_FACTOR * consumerTimeout);
   });
 
-  it.each(['collect', 'notify', 'report'])('%s: its dead-letter queue accepts dead letters from it alone (redrive-allow policy)', (queue) => {
-    const dlq = queues().find((q) => props(q)['QueueName'] === `sentinel-devnet-${queue}-dlq`);
+  it.each([
+    ['collect', ''],
+    ['notify', ''],
+    ['report', ''],
+    ['channel', ''],
+    ['revocations', '.fifo'],
+  ])('%s: its dead-letter queue accepts dead letters from it alone (redrive-allow policy)', (queue, suffix) => {
+    const dlq = queues().find((q) => props(q)['QueueName'] === `sentinel-devnet-${queue}-dlq${suffix}`);
     const policy = resolveIntrinsics(props(dlq as Resource)['RedriveAllowPolicy']);
-    expect(policy).toEqual({ redrivePermission: 'byQueue', sourceQueueArns: [`arn:aws:sqs:${TEST_REGION}:${TEST_ACCOUNT}:sentinel-devnet-${queue}`] });
-    const source = queues().find((q) => props(q)['QueueName'] === `sentinel-devnet-${queue}`);
+    expect(policy).toEqual({ redrivePermission: 'byQueue', sourceQueueArns: [`arn:aws:sqs:${TEST_REGION}:${TEST_ACCOUNT}:sentinel-devnet-${queue}${suffix}`] });
+    const source = queues().find((q) => props(q)['QueueName'] === `sentinel-devnet-${queue}${suffix}`);
     expect(JSON.stringify(props(source as Resource)['RedrivePolicy'])).toContain('DeadLetter');
+  });
+
+  it('makes the revocations queue FIFO with a FIFO dead-letter queue, deduplicated by the producer\'s id (no content-based deduplication)', () => {
+    for (const name of ['revocations.fifo', 'revocations-dlq.fifo']) {
+      const found = queues().find((q) => props(q)['QueueName'] === `sentinel-devnet-${name}`);
+      expect(props(found as Resource), name).toMatchObject({ FifoQueue: true, ContentBasedDeduplication: false });
+    }
+    for (const name of ['collect', 'notify', 'report', 'channel']) {
+      expect(props(queues().find((q) => props(q)['QueueName'] === `sentinel-devnet-${name}`) as Resource)['FifoQueue'], name).toBeUndefined();
+    }
+  });
+
+  it('sizes the channel and revocations queues from the settings the local queues read too', () => {
+    const find = (name: string): Record<string, unknown> => props(queues().find((q) => props(q)['QueueName'] === `sentinel-devnet-${name}`) as Resource);
+    expect(find('channel')['VisibilityTimeout']).toBe(CHANNEL_QUEUE.visibilityTimeoutSeconds);
+    expect(CHANNEL_QUEUE.consumerTimeoutSeconds).toBe(FUNCTION_SIZING['channel-worker'].timeout.toSeconds());
+    expect(find('revocations.fifo')['VisibilityTimeout']).toBe(REVOCATION_QUEUE.visibilityTimeoutSeconds);
+    expect(REVOCATION_QUEUE.consumerTimeoutSeconds).toBe(FUNCTION_SIZING['revoke-all-worker'].timeout.toSeconds());
   });
 });
 
 describe('functions', () => {
-  it('creates the nine handlers, each on Node 22', () => {
+  it('creates one function per handler of the catalog, each on Node 22', () => {
     const fns = resourcesOf('AWS::Lambda::Function').map(([, r]) => props(r));
     expect(fns.map((f) => f['FunctionName']).sort()).toEqual(HANDLER_NAMES.map((n) => `sentinel-devnet-${n}`).sort());
     for (const f of fns) {
@@ -196,13 +225,16 @@ describe('functions', () => {
         .sort();
     expect(vars('dispatch')).toEqual(['CHAIN_RPS', 'COLLECT_QUEUE_URL', 'SENTINEL_TABLE_PREFIX']);
     expect(vars('report-dispatch')).toEqual(['REPORT_QUEUE_URL', 'SENTINEL_TABLE_PREFIX']);
-    expect(vars('collect')).toEqual(['CHAIN_RPS', 'NOTIFY_QUEUE_URL', 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL', 'SENTINEL_TABLE_PREFIX']);
-    const mailer = ['LINK_SECRET_ARN', 'MAIL_FROM', 'MAIL_RATE_WORKERS', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX', 'SES_CONFIGURATION_SET', 'TEMPLATES_DIR'];
-    expect(vars('notify')).toEqual(mailer);
+    expect(vars('collect')).toEqual(['CHAIN_RPS', 'NOTIFY_QUEUE_URL', 'PROTECTION_PARAMETER_NAME', 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL', 'SENTINEL_TABLE_PREFIX']);
+    const mailer = ['LINK_SECRET_ARN', 'MAIL_FROM', 'MAIL_RATE_WORKERS', 'PUBLIC_BASE_URL', 'REVOKE_ALL_LINKS', 'SENTINEL_TABLE_PREFIX', 'SES_CONFIGURATION_SET', 'TEMPLATES_DIR'];
+    expect(vars('notify')).toEqual(['CHANNEL_QUEUE_URL', ...mailer]);
     expect(vars('daily-report')).toEqual(['CHAIN_RPS', ...mailer, 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL'].sort());
+    expect(vars('channel-worker')).toEqual(['CHANNEL_QUEUE_URL', 'LINK_SECRET_ARN', 'MAIL_FROM', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX', 'SES_CONFIGURATION_SET']);
     expect(vars('revoke-page')).toEqual(['LINK_SECRET_ARN', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX', 'SIGN_REVOCATION_FUNCTION_NAME']);
-    expect(vars('preferences-page')).toEqual(['LINK_SECRET_ARN', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX']);
-    expect(vars('sign-revocation')).toEqual(['CHAIN_RPS', 'NOTIFY_QUEUE_URL', 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL', 'SENTINEL_TABLE_PREFIX']);
+    expect(vars('revoke-all-page')).toEqual(['LINK_SECRET_ARN', 'PUBLIC_BASE_URL', 'REVOCATION_QUEUE_URL', 'SENTINEL_TABLE_PREFIX']);
+    expect(vars('revoke-all-worker')).toEqual(['NOTIFY_QUEUE_URL', 'PROTECTION_PARAMETER_NAME', 'SENTINEL_TABLE_PREFIX', 'SIGN_REVOCATION_FUNCTION_NAME']);
+    expect(vars('preferences-page')).toEqual(['LINK_SECRET_ARN', 'MAIL_FROM', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX', 'SES_CONFIGURATION_SET']);
+    expect(vars('sign-revocation')).toEqual(['CHAIN_RPS', 'NOTIFY_QUEUE_URL', 'PROTECTION_PARAMETER_NAME', 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL', 'SENTINEL_TABLE_PREFIX']);
     expect(vars('ses-events')).toEqual(['SENTINEL_TABLE_PREFIX']);
   });
 
@@ -215,6 +247,11 @@ describe('functions', () => {
     });
     expect(env('notify')).toMatchObject({ MAIL_FROM: TEST_CONTEXT.mailFrom, SES_CONFIGURATION_SET: 'sentinel-devnet-mail', TEMPLATES_DIR: '/var/task/templates' });
     expect(env('revoke-page')['SIGN_REVOCATION_FUNCTION_NAME']).toEqual({ Ref: logicalIdOfFunction('sign-revocation') });
+    expect(env('revoke-all-worker')['SIGN_REVOCATION_FUNCTION_NAME']).toEqual({ Ref: logicalIdOfFunction('sign-revocation') });
+    // The mailers write revoke-all links: the stage routes /revoke-all.
+    expect(env('notify')['REVOKE_ALL_LINKS']).toBe('true');
+    expect(env('daily-report')['REVOKE_ALL_LINKS']).toBe('true');
+    for (const name of ['collect', 'sign-revocation', 'revoke-all-worker']) expect(env(name)['PROTECTION_PARAMETER_NAME'], name).toBe('/sentinel/devnet/protection');
     // The secret by name (GetSecretValue takes a name): no export of its random ARN suffix.
     expect(env('notify')['LINK_SECRET_ARN']).toBe('sentinel-devnet-link-secret');
   });
@@ -253,9 +290,9 @@ describe('schedules', () => {
 });
 
 describe('event sources', () => {
-  it('consumes the collect, notify and report queues with partial batch failures and a concurrency cap', () => {
+  it('consumes the collect, notify, report and channel queues with partial batch failures and a concurrency cap', () => {
     const mappings = resourcesOf('AWS::Lambda::EventSourceMapping').map(([, r]) => props(r));
-    expect(mappings).toHaveLength(3);
+    expect(mappings).toHaveLength(5);
     const forFunction = (name: string): Record<string, unknown> | undefined =>
       mappings.find((m) => JSON.stringify(m['FunctionName']).includes(logicalIdOfFunction(name)));
     expect(forFunction('collect')).toMatchObject({
@@ -276,6 +313,26 @@ describe('event sources', () => {
     });
     // The report queue by its deterministic name (no cross-stack import).
     expect(JSON.stringify(forFunction('daily-report')?.['EventSourceArn'])).toContain('sentinel-devnet-report');
+    expect(forFunction('channel-worker')).toMatchObject({
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BatchSize: CHANNEL_BATCH_SIZE,
+      ScalingConfig: { MaximumConcurrency: CHANNEL_WORKER_CONCURRENCY },
+    });
+    expect(JSON.stringify(forFunction('channel-worker')?.['EventSourceArn'])).toContain('sentinel-devnet-channel"');
+  });
+
+  it('consumes the revocations FIFO queue one message per invocation, capped by a reserved concurrency below the signer\'s', () => {
+    const mapping = resourcesOf('AWS::Lambda::EventSourceMapping')
+      .map(([, r]) => props(r))
+      .find((m) => JSON.stringify(m['FunctionName']).includes(logicalIdOfFunction('revoke-all-worker')));
+    expect(mapping).toMatchObject({ FunctionResponseTypes: ['ReportBatchItemFailures'], BatchSize: 1 });
+    expect(JSON.stringify(mapping?.['EventSourceArn'])).toContain('sentinel-devnet-revocations.fifo');
+    const worker = props(functionNamed('revoke-all-worker'))['ReservedConcurrentExecutions'] as number;
+    const signer = props(functionNamed('sign-revocation'))['ReservedConcurrentExecutions'] as number;
+    expect(worker).toBeGreaterThanOrEqual(1);
+    expect(worker).toBeLessThan(signer);
+    expect(revokeAllWorkerConcurrency(1)).toBe(1);
+    expect(revokeAllWorkerConcurrency(5)).toBe(4);
   });
 
   it('tells each mailer how many of its instances share the mail rate: its event source concurrency', () => {
@@ -298,6 +355,8 @@ describe('event sources', () => {
 
   it('counts every sending event (incl. rejects, rendering failures, delivery delays) in CloudWatch, with reputation metrics on', () => {
     synth.templates.messaging.hasResourceProperties('AWS::SES::ConfigurationSet', { ReputationOptions: { ReputationMetricsEnabled: true } });
+    // Emails carry bearer links: delivered over TLS or not at all.
+    synth.templates.messaging.hasResourceProperties('AWS::SES::ConfigurationSet', { DeliveryOptions: { TlsPolicy: 'REQUIRE' } });
     synth.templates.messaging.hasResourceProperties('AWS::SES::ConfigurationSetEventDestination', {
       EventDestination: {
         Enabled: true,
@@ -317,8 +376,20 @@ describe('link endpoint', () => {
       return { key: `${String(props(r)['HttpMethod'])} /${String(pathPart)}`, method: props(r) };
     });
 
-  it('routes GET and POST of /revoke, /unsubscribe, /preferences and /snooze to the two page functions only (Lambda proxy)', () => {
-    expect(methods().map((m) => m.key).sort()).toEqual(['GET /preferences', 'GET /revoke', 'GET /snooze', 'GET /unsubscribe', 'POST /preferences', 'POST /revoke', 'POST /snooze', 'POST /unsubscribe']);
+  it('routes GET and POST of /revoke, /revoke-all, /unsubscribe, /preferences and /snooze to the three page functions only (Lambda proxy)', () => {
+    expect(methods().map((m) => m.key).sort()).toEqual([
+      'GET /preferences',
+      'GET /revoke',
+      'GET /revoke-all',
+      'GET /snooze',
+      'GET /unsubscribe',
+      'POST /preferences',
+      'POST /revoke',
+      'POST /revoke-all',
+      'POST /snooze',
+      'POST /unsubscribe',
+    ]);
+    expect(LINK_ROUTES['revoke-all']).toBe('revoke-all-page');
     for (const { key, method } of methods()) {
       const page = LINK_ROUTES[key.split(' /')[1] as keyof typeof LINK_ROUTES];
       expect(method['Integration'], key).toMatchObject({ Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' });
@@ -340,7 +411,7 @@ describe('link endpoint', () => {
     expect(methods().some(({ method }) => JSON.stringify(method).includes(signer))).toBe(false);
   });
 
-  it('throttles the stage, POST /revoke tighter, and access-logs it without the path or query string', () => {
+  it('throttles the stage only (no per-method cap on POST /revoke a flood could fill), and access-logs it without the path or query string', () => {
     const stages = resourcesOf('AWS::ApiGateway::Stage');
     expect(stages).toHaveLength(1);
     const stage = props(stages[0]?.[1] as Resource);
@@ -349,15 +420,33 @@ describe('link endpoint', () => {
     expect(settings).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ ResourcePath: '/*', HttpMethod: '*', ThrottlingRateLimit: LINK_ENDPOINT_THROTTLE.rateLimit, ThrottlingBurstLimit: LINK_ENDPOINT_THROTTLE.burstLimit }),
-        // Confirmed revocations have a tighter limit of their own (they hold a signer instance each).
-        expect.objectContaining({ ResourcePath: '/~1revoke', HttpMethod: 'POST', ThrottlingRateLimit: REVOKE_POST_THROTTLE.rateLimit, ThrottlingBurstLimit: REVOKE_POST_THROTTLE.burstLimit }),
       ]),
     );
-    expect(REVOKE_POST_THROTTLE.rateLimit).toBeLessThan(LINK_ENDPOINT_THROTTLE.rateLimit);
+    expect(settings.filter((setting) => setting['ResourcePath'] !== '/*')).toEqual([]);
     // No execution logging: at INFO it would record query strings (link tokens).
     for (const setting of settings) expect(setting['LoggingLevel'] ?? 'OFF').toBe('OFF');
     const format = (stage['AccessLogSetting'] as { Format: string }).Format;
     expect(format).not.toMatch(/\$context\.(path|querystring|requestOverride)|\$input|\$method\.request/i);
+  });
+
+  it('reserves concurrency for revoke-page, and junk needs ten times the clients it did to block a valid confirmation', () => {
+    const revokePage = props(functionNamed('revoke-page'))['ReservedConcurrentExecutions'] as number;
+    expect(revokePage).toBe(REVOKE_PAGE_CONCURRENCY);
+    const stage = props(resourcesOf('AWS::ApiGateway::Stage')[0]?.[1] as Resource);
+    const settings = stage['MethodSettings'] as { ResourcePath: string; HttpMethod: string; ThrottlingRateLimit: number }[];
+    const after = junkClientsToBlockConfirm({ waf: synth.stacks.config.linkRateLimit, stageRps: settings.find((s) => s.ResourcePath === '/*')?.ThrottlingRateLimit ?? 0, revokePostRps: null });
+    // The limits before issue 22: stage 20/s, POST /revoke 2/s, every POST counted.
+    const before = junkClientsToBlockConfirm({ waf: { requests: 100, posts: 20 }, stageRps: 20, revokePostRps: 2 });
+    expect(before).toEqual({ clients: 30, by: 'revoke POST throttle' });
+    expect(after).toEqual({ clients: 600, by: 'stage throttle' });
+  });
+
+  it('a well-formed token passes the WAF\'s format rule in a form body and a link\'s query; junk does not', () => {
+    const format = new RegExp(WELL_FORMED_TOKEN);
+    const token = `v1.${Buffer.from('{"purpose":"revoke"}').toString('base64url')}.${'A'.repeat(42)}w`;
+    expect(format.test(new URLSearchParams({ token, csrf: 'x' }).toString())).toBe(true);
+    expect(format.test(`csrf=x&token=${encodeURIComponent(token)}`)).toBe(true);
+    for (const junk of ['', 'token=', 'token=junk', `token=v1.abc.${'A'.repeat(42)}`, `xtoken=${token}`, 'List-Unsubscribe=One-Click']) expect(format.test(junk), junk).toBe(false);
   });
 
   it('puts a regional WAF web ACL on the stage: IP reputation list, then per-client (IP) rate limits from the stage config, 429 above them', () => {
@@ -369,9 +458,33 @@ describe('link endpoint', () => {
     const rule = (name: string): Record<string, unknown> | undefined => rules.find((r) => r['Name'] === name);
     expect(rules.map((r) => [r['Priority'], r['Name']])).toEqual([
       [0, LINK_FIREWALL_RULES.ipReputation],
-      [1, LINK_FIREWALL_RULES.perClient],
-      [2, LINK_FIREWALL_RULES.perClientPosts],
+      [1, LINK_FIREWALL_RULES.anonymousIp],
+      [2, LINK_FIREWALL_RULES.malformedPost],
+      [3, LINK_FIREWALL_RULES.perClient],
+      [4, LINK_FIREWALL_RULES.perClientPosts],
+      [5, LINK_FIREWALL_RULES.anonymousPosts],
     ]);
+    // The anonymous-IP list only labels (Count); its labels scope a stricter POST rate.
+    expect(rule(LINK_FIREWALL_RULES.anonymousIp)).toMatchObject({
+      OverrideAction: { Count: {} },
+      Statement: { ManagedRuleGroupStatement: { VendorName: 'AWS', Name: 'AWSManagedRulesAnonymousIpList' } },
+    });
+    expect(rule(LINK_FIREWALL_RULES.anonymousPosts)).toMatchObject({
+      Statement: {
+        RateBasedStatement: {
+          Limit: ANONYMOUS_POST_RATE_LIMIT,
+          AggregateKeyType: 'IP',
+          ScopeDownStatement: { AndStatement: { Statements: [{ ByteMatchStatement: { SearchString: 'POST' } }, { LabelMatchStatement: { Scope: 'NAMESPACE', Key: 'awswaf:managed:aws:anonymous-ip-list:' } }] } },
+        },
+      },
+    });
+    // A POST with no well-formed token in its body or query is refused (400) before any rate rule counts it.
+    const malformed = JSON.stringify(rule(LINK_FIREWALL_RULES.malformedPost));
+    expect(rule(LINK_FIREWALL_RULES.malformedPost)).toMatchObject({ Action: { Block: { CustomResponse: { ResponseCode: 400 } } } });
+    expect(malformed).toContain('"NotStatement"');
+    expect(malformed.match(/"RegexString":"([^"]+)"/g)).toHaveLength(2);
+    expect(malformed).toContain('"Body":{"OversizeHandling":"CONTINUE"}');
+    expect(malformed).toContain('"QueryString":{}');
     expect(rule(LINK_FIREWALL_RULES.ipReputation)).toMatchObject({
       OverrideAction: { None: {} },
       Statement: { ManagedRuleGroupStatement: { VendorName: 'AWS', Name: 'AWSManagedRulesAmazonIpReputationList' } },
@@ -418,7 +531,7 @@ describe('link endpoint', () => {
     const apiId = resourcesOf('AWS::ApiGateway::RestApi')[0]?.[0] as string;
     const stageId = resourcesOf('AWS::ApiGateway::Stage')[0]?.[0] as string;
     const grants = resourcesOf('AWS::Lambda::Permission').filter(([, r]) => props(r)['Principal'] === 'apigateway.amazonaws.com');
-    expect(grants).toHaveLength(8);
+    expect(grants).toHaveLength(10);
     for (const [id, grant] of grants) {
       const source = JSON.stringify(props(grant)['SourceArn']);
       expect(source, id).toContain(`{"Ref":"${apiId}"}`);
@@ -470,20 +583,22 @@ describe('alarms', () => {
   it('alarms on any message in each dead-letter queue and in each asynchronous-invocation failure queue', () => {
     const waiting = alarms().filter((a) => a['MetricName'] === 'ApproximateNumberOfMessagesVisible');
     const queues = waiting.map((a) => (a['Dimensions'] as { Value: string }[])[0]?.Value).sort();
-    expect(queues).toEqual(['collect-dlq', 'notify-dlq', 'report-dispatch-failures', 'report-dlq', 'ses-events-failures'].map((q) => `sentinel-devnet-${q}`));
+    expect(queues).toEqual(
+      ['channel-dlq', 'collect-dlq', 'notify-dlq', 'report-dispatch-failures', 'report-dlq', 'revocations-dlq.fifo', 'ses-events-failures'].map((q) => `sentinel-devnet-${q}`),
+    );
     for (const a of waiting) expect(a).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1 });
   });
 
   it('alarms on the age of the oldest message of every work queue, 2 of 3 five-minute periods', () => {
     const ages = alarms().filter((a) => a['MetricName'] === 'ApproximateAgeOfOldestMessage');
-    expect(ages.map((a) => (a['Dimensions'] as { Value: string }[])[0]?.Value).sort()).toEqual(['collect', 'notify', 'report'].map((q) => `sentinel-devnet-${q}`));
+    expect(ages.map((a) => (a['Dimensions'] as { Value: string }[])[0]?.Value).sort()).toEqual(['channel', 'collect', 'notify', 'report', 'revocations.fifo'].map((q) => `sentinel-devnet-${q}`));
     // Every work queue: every queue a function consumes (its event source), found in the template, not listed by hand.
     const consumed = resourcesOf('AWS::Lambda::EventSourceMapping').map(([, r]) => {
       const arn = JSON.stringify(props(r)['EventSourceArn']);
       const queue = resourcesOf('AWS::SQS::Queue').find(([id, q]) => arn.includes(`"${id}"`) || arn.includes(`:${String(props(q)['QueueName'])}"`));
       return String(props(queue?.[1] as Resource)['QueueName']);
     });
-    expect(consumed).toHaveLength(3);
+    expect(consumed).toHaveLength(5);
     expect(ages.map((a) => (a['Dimensions'] as { Value: string }[])[0]?.Value).sort()).toEqual(consumed.sort());
     for (const a of ages) expect(a).toMatchObject({ Period: 300, EvaluationPeriods: 3, DatapointsToAlarm: 2, Statistic: 'Maximum', TreatMissingData: 'notBreaching' });
   });
@@ -595,6 +710,25 @@ describe('alarms', () => {
     expect(alarms().some((a) => a['MetricName'] === 'RevocationSignerThrottled')).toBe(false);
   });
 
+  it('alarms at the first channel marked broken and the first payload a destination refused (channel-worker metrics)', () => {
+    for (const [id, metric] of [
+      ['ChannelBroken', 'ChannelRefused'],
+      ['ChannelPayloadRejected', 'ChannelPayloadRejected'],
+    ] as const) {
+      expect(alarmNamed(id), id).toMatchObject({
+        Namespace: 'PortfolioSentinel',
+        MetricName: metric,
+        Dimensions: expect.arrayContaining([{ Name: 'service', Value: 'channel-worker' }]),
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        EvaluationPeriods: 1,
+      });
+    }
+    for (const service of ['channel-worker', 'revoke-all-worker']) {
+      expect(alarmNamed(`${service.replace(/(^|-)([a-z])/g, (_, _d: string, c: string) => c.toUpperCase())}MalformedMessages`), service).toMatchObject({ MetricName: 'MalformedMessages' });
+    }
+  });
+
   it('alarms on SES reputation (bounce >= 4 %, complaints >= 0.08 %) and on failed event notifications', () => {
     expect(alarmNamed('SesBounceRate')).toMatchObject({ Namespace: 'AWS/SES', MetricName: 'Reputation.BounceRate', Threshold: 0.04, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
     expect(alarmNamed('SesComplaintRate')).toMatchObject({ Namespace: 'AWS/SES', MetricName: 'Reputation.ComplaintRate', Threshold: 0.0008 });
@@ -640,7 +774,7 @@ describe('alarms', () => {
     expect(dashboards).toHaveLength(1);
     expect(dashboards[0]?.['DashboardName']).toBe('sentinel-devnet-overview');
     const body = JSON.stringify(dashboards[0]?.['DashboardBody']);
-    for (const needle of ['SuccessfulPolls', 'OverdueAccounts', 'ReportLatenessSeconds', 'ApproximateAgeOfOldestMessage', 'Delivery', 'Errors', 'ChainRequests', 'AWS/WAFV2', 'BlockedRequests', LINK_FIREWALL_RULES.perClient, '5XXError']) {
+    for (const needle of ['SuccessfulPolls', 'OverdueAccounts', 'ReportLatenessSeconds', 'ApproximateAgeOfOldestMessage', 'Delivery', 'Errors', 'ChainRequests', 'AWS/WAFV2', 'BlockedRequests', LINK_FIREWALL_RULES.perClient, '5XXError', 'ChannelDeliveries', 'ChannelRefused']) {
       expect(body, needle).toContain(needle);
     }
   });
@@ -712,6 +846,10 @@ describe('bundles', () => {
       'preferences-page': 'PreferencesPageFunction8BA449BF',
       'sign-revocation': 'SignRevocationFunction39219737',
       'ses-events': 'SesEventsFunctionEB9BAB8F',
+      // Added with channels and revoke-all in AWS: pinned from their first deploy on.
+      'channel-worker': 'ChannelWorkerFunction33953758',
+      'revoke-all-page': 'RevokeAllPageFunction3826E017',
+      'revoke-all-worker': 'RevokeAllWorkerFunctionB67FB50D',
     });
   });
 

@@ -72,7 +72,8 @@ describe('every stage synthesizes offline with real bundles, cdk-nag clean', () 
       .filter((r) => r.Type === 'AWS::IAM::Policy')
       .map((r) => JSON.stringify(r.Properties))
       .filter((p) => p.includes('ses:SendRawEmail'));
-    expect(sendGrants).toHaveLength(2);
+    // notify, daily-report, and channel-worker (the broken-channel email).
+    expect(sendGrants).toHaveLength(3);
     for (const grant of sendGrants) expect(grant).toContain(':identity/tester@example.org');
     expect(synth.validationReport.pluginReports).toEqual([]);
     synth.templates.web.hasResourceProperties('AWS::ApiGateway::DomainName', {
@@ -127,7 +128,7 @@ describe('the cdk CLI', () => {
           cwd: PROJECT_ROOT,
           env: { ...process.env, ...NO_NETWORK },
           encoding: 'utf8',
-          timeout: 290_000,
+          timeout: 560_000,
         });
         expect(run.status, run.stderr).toBe(0);
         for (const part of ['keys', 'data', 'messaging', 'web', 'compute', 'monitoring']) {
@@ -139,7 +140,7 @@ describe('the cdk CLI', () => {
         rmSync(outdir, { recursive: true, force: true });
       }
     },
-    300_000, // a full CLI synth with bundling: minutes on the shared, loaded 2-core machine
+    600_000, // a full CLI synth bundling twelve functions: minutes on the shared, loaded 2-core machine
   );
 
   it.each([

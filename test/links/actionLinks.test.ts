@@ -38,7 +38,12 @@ describe('ActionLinks', () => {
   it('expires revoke links after 72 hours (default), exactly at expiresAt', () => {
     const token = tokenOf(links.build({ purpose: 'revoke', account: ACCOUNT, delegate: DELEGATE }, T0));
     expect(links.read('revoke', token, T0 + 72 * HOUR - 1).kind).toBe('valid');
-    expect(links.read('revoke', token, T0 + 72 * HOUR)).toEqual({ kind: 'expired', expiredAt: T0 + 72 * HOUR });
+    // An expired link still names what it was for (its signature checked), so a page can offer a new one.
+    expect(links.read('revoke', token, T0 + 72 * HOUR)).toEqual({
+      kind: 'expired',
+      expiredAt: T0 + 72 * HOUR,
+      claims: expect.objectContaining({ purpose: 'revoke', account: ACCOUNT, delegate: DELEGATE, expiresAt: T0 + 72 * HOUR }),
+    });
     const short = tokenOf(links.build({ purpose: 'revoke', account: ACCOUNT, delegate: DELEGATE }, T0, HOUR));
     expect(links.read('revoke', short, T0 + HOUR).kind).toBe('expired');
   });

@@ -77,6 +77,21 @@ describe('npm start', () => {
     expect(seen.some((s) => /trading-bot.*expires/.test(s))).toBe(true);
     expect(seen.some((s) => /demo-withdrawal/.test(s) && /Drawdown/.test(s))).toBe(false);
 
+    // The demo channels: the drawdown alert lands in the local Slack, Discord, Telegram and PagerDuty receivers too.
+    const chat = /^chat:\s+(\S+)/m.exec(output)?.[1] ?? '';
+    expect(chat).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/received$/);
+    type Got = { kind: string; status: number; body: unknown };
+    const kinds = await waitFor(
+      'the drawdown alert in every demo channel',
+      async () => {
+        const got = ((await (await fetch(chat)).json()) as Got[]).filter((r) => r.status < 300 && /Drawdown/.test(JSON.stringify(r.body)));
+        const found = new Set(got.map((r) => r.kind));
+        return ['slack', 'discord', 'telegram', 'pagerduty'].every((k) => found.has(k)) ? found : undefined;
+      },
+      60_000,
+    );
+    expect([...kinds].sort()).toEqual(['discord', 'pagerduty', 'slack', 'telegram']);
+
     const tree = await descendants(child.pid ?? 0);
     expect(tree).toEqual(expect.arrayContaining(services.childPids));
     const signalledAt = Date.now();

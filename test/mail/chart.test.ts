@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderChartPng, renderChartSvg } from '../../functions/mail/chart';
-import { chartFontOptions } from '../../functions/mail/chartFonts';
-import { downsampleMinMax, type SeriesPoint } from '../../functions/mail/downsample';
-import { niceScale } from '../../functions/mail/niceScale';
-import { timeTicks } from '../../functions/mail/timeTicks';
-import { wallTime } from '../../functions/mail/zonedTime';
+import { renderChartPng, renderChartSvg } from '../../functions/mail/chart/chart';
+import { chartFontOptions } from '../../functions/mail/chart/chartFonts';
+import { downsampleMinMax, type SeriesPoint } from '../../functions/mail/chart/downsample';
+import { niceScale } from '../../functions/mail/chart/niceScale';
+import { timeTicks } from '../../functions/mail/chart/timeTicks';
+import { wallTime } from '../../functions/mail/render/zonedTime';
 import { curves } from '../../local/mailSamples';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -55,6 +55,20 @@ describe('chart SVG', () => {
     expect(svg).toContain('>PnL</text>');
     expect(svg).toContain('>Equity and PnL</text>');
     expect(svg).toContain('Europe/Berlin</text>');
+  });
+
+  it('draws equity and PnL as two visibly separate panels, each framed and labelled, no grid line across the gap', () => {
+    const frames = [...svg.matchAll(/<rect class="panel-frame" x="[\d.]+" y="([\d.]+)" width="[\d.]+" height="([\d.]+)"/g)].map((m) => ({ top: Number(m[1]), bottom: Number(m[1]) + Number(m[2]) }));
+    expect(frames).toHaveLength(2);
+    const [equity, pnl] = frames as [{ top: number; bottom: number }, { top: number; bottom: number }];
+    expect(pnl.top - equity.bottom).toBeGreaterThanOrEqual(20);
+    expect(svg).toMatch(/class="panel-label"[^>]*>Equity \(USD\)<\/text>/);
+    expect(svg).toMatch(/class="panel-label"[^>]*>PnL \(USD\)<\/text>/);
+    for (const m of svg.matchAll(/<line x1="[\d.]+" y1="([\d.]+)" x2="[\d.]+" y2="([\d.]+)"/g)) {
+      const [y1, y2] = [Number(m[1]), Number(m[2])];
+      const within = (f: { top: number; bottom: number }) => y1 >= f.top && y2 <= f.bottom;
+      expect(within(equity) || within(pnl), `line ${y1}-${y2} crosses the gap`).toBe(true);
+    }
   });
 
   it('labels the value axes in compact dollars and the time axis in local dates', () => {

@@ -13,7 +13,7 @@ import {
   isValidTimeZone,
   shortAddress,
   truncate,
-} from '../../functions/mail/format';
+} from '../../functions/mail/render/format';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -26,6 +26,13 @@ describe('money', () => {
 
   it('puts a typographic minus before the dollar sign', () => {
     expect(formatMoney(-1234.5)).toBe(`${MINUS}$1,234.50`);
+  });
+
+  it('shows cents below a dollar where whole dollars are asked for (a −$0.45 day is not a red "$0")', () => {
+    expect(formatMoney(-0.45, { decimals: 0, sign: 'always' })).toBe(`${MINUS}$0.45`);
+    expect(formatMoney(0.3, { decimals: 0, sign: 'always' })).toBe('+$0.30');
+    expect(formatMoney(-12.45, { decimals: 0 })).toBe(`${MINUS}$12`);
+    expect(formatMoney(0.001, { decimals: 0 })).toBe('$0');
   });
 
   it('shows a plus only when asked, and never on zero', () => {
@@ -102,6 +109,15 @@ describe('times in the recipient time zone', () => {
     expect(formatTime(instant, 'Asia/Tokyo', 'date')).toBe('4 Mar 2025');
     expect(formatTime(Date.parse('2025-03-03T23:30:00Z'), 'Asia/Tokyo', 'day')).toBe('Tue, 4 Mar 2025');
     expect(formatTime(Date.parse('2025-03-03T23:30:00Z'), 'UTC', 'day')).toBe('Mon, 3 Mar 2025');
+  });
+
+  it('names a zone as people know it: its abbreviation, or its IANA name, never a bare offset', () => {
+    const instant = Date.parse('2025-03-04T07:00:00Z');
+    expect(formatTime(instant, 'Asia/Singapore', 'time')).toBe('15:00 Asia/Singapore');
+    expect(formatTime(instant, 'Asia/Singapore')).not.toMatch(/GMT|UTC/);
+    expect(formatTime(instant, 'Europe/London', 'time')).toBe('07:00 GMT');
+    expect(formatTime(instant, 'UTC', 'time')).toBe('07:00 UTC');
+    expect(formatTime(instant, 'Asia/Kolkata', 'time')).toBe('12:30 IST');
   });
 
   it('follows daylight-saving changes', () => {

@@ -3,8 +3,8 @@ import juice from 'juice';
 import { describe, expect, it } from 'vitest';
 import { inlineCss } from '../../functions/mail/css/inlineCss';
 import { EmailRenderError } from '../../functions/mail/errors';
-import { defaultTemplateRoot, loadTemplates } from '../../functions/mail/templates';
-import type { EmailKind, EmailViews } from '../../functions/mail/views';
+import { defaultTemplateRoot, loadTemplates } from '../../functions/mail/render/templates';
+import type { EmailKind, EmailViews } from '../../functions/mail/render/views';
 import { TIME_ZONE, dailyReport, delegateExpiry, drawdownAlert, newDelegate, revocationResult } from '../../local/mailSamples';
 
 /** juice (what the renderer used before) with the renderer's former options: the reference the inliner must match. */

@@ -1,9 +1,9 @@
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { renderChartPng } from '../../functions/mail/chart';
+import { renderChartPng } from '../../functions/mail/chart/chart';
 import { EmailRenderError } from '../../functions/mail/errors';
-import { buildMime, messageIdFor, type OutgoingEmail } from '../../functions/mail/mime';
-import { renderEmail } from '../../functions/mail/render';
+import { buildMime, messageIdFor, type OutgoingEmail } from '../../functions/mail/send/mime';
+import { renderEmail } from '../../functions/mail/render/render';
 import { TIME_ZONE, curves, dailyReport, drawdownAlert, links } from '../../local/mailSamples';
 
 const CID = dailyReport.chart?.cid ?? '';

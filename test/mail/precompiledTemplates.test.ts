@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writePrecompiledTemplates } from '../../infra/bundling/precompileTemplates';
-import { rendererFor } from '../../functions/mail/emailRenderer';
+import { rendererFor } from '../../functions/mail/render/emailRenderer';
 import { EmailRenderError } from '../../functions/mail/errors';
-import { loadPrecompiledTemplates } from '../../functions/mail/precompiledTemplates';
-import { createEmailRenderer } from '../../functions/mail/render';
-import { defaultTemplateRoot } from '../../functions/mail/templates';
-import { EMAIL_KINDS, type DailyReportView } from '../../functions/mail/views';
+import { loadPrecompiledTemplates } from '../../functions/mail/render/precompiledTemplates';
+import { createEmailRenderer } from '../../functions/mail/render/render';
+import { defaultTemplateRoot } from '../../functions/mail/render/templates';
+import { EMAIL_KINDS, type DailyReportView } from '../../functions/mail/render/views';
 import { TIME_ZONE, dailyReport, views } from '../../local/mailSamples';
 
 const roots: string[] = [];

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EmailRenderError } from '../../functions/mail/errors';
-import { MINUS, formatMoney, formatPercent, formatTime } from '../../functions/mail/format';
-import { createEmailRenderer, renderEmail } from '../../functions/mail/render';
-import { defaultTemplateRoot } from '../../functions/mail/templates';
-import { EMAIL_KINDS, type DailyReportView } from '../../functions/mail/views';
+import { MINUS, formatMoney, formatPercent, formatTime } from '../../functions/mail/render/format';
+import { createEmailRenderer, renderEmail } from '../../functions/mail/render/render';
+import { defaultTemplateRoot } from '../../functions/mail/render/templates';
+import { EMAIL_KINDS, type DailyReportView } from '../../functions/mail/render/views';
 import {
   ACCOUNT,
   BOT_KEY,
@@ -128,6 +128,19 @@ describe('daily report', () => {
     }
     expect(shown).not.toMatch(/Max drawdown \(chain\)/);
     expect(text).toContain(`as of ${formatTime(dailyReport.drawdownAsOfMs!, TIME_ZONE)}`);
+  });
+
+  it('labels the chain figure as sampled, the service figure as the one alerts use, and states the sampling', () => {
+    for (const body of [shown, text]) {
+      expect(body).toContain('Max drawdown reported by the chain (sampled)');
+      expect(body).toContain('the one drawdown alerts use');
+      expect(body).toMatch(/the chain was asked for every window at 1h \(one point every 1h/);
+    }
+    const kolkata = renderEmail('daily-report', { ...dailyReport, sampling: '30m' }, { timeZone: 'Asia/Kolkata' });
+    expect(kolkata.text).toContain("asked for every window at 30m (one point every 30m, on the grid of Asia/Kolkata's midnights)");
+    const digestOut = renderEmail('digest', digest, tz);
+    expect(digestOut.text).toContain('max drawdown reported by the chain (sampled, 30 days)');
+    expect(digestOut.text).toContain('asked at 1h (one point every 1h');
   });
 
   it('embeds the chart by CID', () => {
@@ -365,7 +378,7 @@ describe('digest', () => {
     const order = [...text.matchAll(/^\d+\. (.+)$/gm)].map((m) => m[1]);
     expect(order).toEqual(['hedge-book (0x9965…A4dc)', 'arb-desk (0x15d3…6A65)', 'bot-main (0xf39F…2266)', 'mm-eu (0x976E…0aa9) [stale data]', '0x14dC…9955']);
     expect(text).toContain('   Unavailable: the chain did not answer in time\n');
-    expect(text).toContain('Drawdown (trading, flow-adjusted) now 11.80% · max drawdown reported by the chain (30 days) 12.60%');
+    expect(text).toContain('Drawdown (trading, flow-adjusted) now 11.80% · max drawdown reported by the chain (sampled, 30 days) 12.60%');
     expect(visible(html)).toContain('Drawdown (trading, flow-adjusted) is Portfolio Sentinel’s own figure');
     for (const row of digest.rows) if (row.trend) expect(html).toContain(`src="cid:${row.trend.cid}"`);
   });

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderChartPng } from '../../functions/mail/chart';
-import { renderEmail } from '../../functions/mail/render';
-import { EMAIL_KINDS } from '../../functions/mail/views';
+import { renderChartPng } from '../../functions/mail/chart/chart';
+import { renderEmail } from '../../functions/mail/render/render';
+import { EMAIL_KINDS } from '../../functions/mail/render/views';
 import { inlineCidImages, openScreenshotter, type Screenshotter } from '../support/screenshot';
 import { TIME_ZONE, curves, dailyReport, sampleImages, views } from '../../local/mailSamples';
 

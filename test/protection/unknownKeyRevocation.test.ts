@@ -104,6 +104,7 @@ describe('unknown keys revoked on chain (watch → protection service → queue 
       const queued: CollectMessage[] = [];
       await dispatchDue({
         accounts: h.repos.accounts,
+        schedule: h.repos.schedule,
         collectQueue: { send: async (entries) => (queued.push(...entries.map((e) => e.body)), { sent: entries.map((e) => e.id), failed: [] }) },
         log: silentLog,
         now: h.now,

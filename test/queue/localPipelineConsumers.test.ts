@@ -16,7 +16,7 @@ describe('local pipeline: collect-queue consumers (DynamoDB Local + simulator)',
 
   it('collect consumers start on queued jobs while dispatch is still claiming the accounts, as with SQS', async () => {
     const tracked = await Promise.all(['overlap-a', 'overlap-b'].map((label) => h.track(label, {}, CALM)));
-    const accounts = h.repos.accounts;
+    const accounts = h.repos.schedule;
     const realClaim = accounts.claimPending.bind(accounts);
     let firstPollDone: () => void = () => undefined;
     const polled = new Promise<void>((resolve) => (firstPollDone = resolve));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SendMessageBatchCommand, type SendMessageBatchCommandOutput, type SQSClient } from '@aws-sdk/client-sqs';
-import { QueueError } from '../../functions/queue/queueError';
+import { QueueError } from '../../functions/queue/errors';
 import { SqsQueue } from '../../functions/queue/sqsQueue';
 
 type Reply = (command: SendMessageBatchCommand) => Partial<SendMessageBatchCommandOutput>;

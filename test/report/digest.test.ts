@@ -3,11 +3,11 @@ import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDate, localDayBounds } from '../../functions/domain/localTime';
 import type { RecipientSettings } from '../../functions/domain/recipientSettings';
-import { formatMoney } from '../../functions/mail/format';
+import { formatMoney } from '../../functions/mail/render/format';
 import type { DigestInput } from '../../functions/services/report/send/digestInput';
 import { sendDigest } from '../../functions/services/report/send/sendDigest';
 import type { AccountRecord } from '../../functions/store/accountItem';
-import { StoreError } from '../../functions/store/storeError';
+import { StoreError } from '../../functions/store/errors';
 import { accountRecord, testAddress } from '../store/accountFixture';
 import { inlineCidImages, screenshotHtml } from '../support/screenshot';
 import { testTables } from '../support/testTables';
@@ -107,7 +107,7 @@ describe('the digest', () => {
     // The falling account is past two of its alert levels: it leads; the other two follow by return.
     expect(tableOrder(text)[0]).toBe('falling-desk (0x0000…0002)');
     expect(tableOrder(text).sort()).toEqual(accounts.map((a) => `${a.label} (0x0000…000${a.address.slice(-1)})`).sort());
-    expect(text).toMatch(/1\. falling-desk.*\n.*\n.*\n.*Drawdown \(trading, flow-adjusted\) now 5\.\d\d% · max drawdown reported by the chain \(30 days\) \d+\.\d\d%\n {3}Open alerts 2 · delegates expiring within 7 days 1/);
+    expect(text).toMatch(/1\. falling-desk.*\n.*\n.*\n.*Drawdown \(trading, flow-adjusted\) now 5\.\d\d% · max drawdown reported by the chain \(sampled, 30 days\) \d+\.\d\d%\n {3}Open alerts 2 · delegates expiring within 7 days 1/);
     for (const account of accounts) expect(text).toContain(`== ${account.label} (0x0000…000${account.address.slice(-1)})\n${account.address}`);
 
     const asked = chain.requests.slice(before);

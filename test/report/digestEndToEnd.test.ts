@@ -5,14 +5,14 @@ import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { WEEKDAYS } from '../../functions/domain/recipientSettings';
 import { nextReportAt } from '../../functions/domain/reportTime';
-import { shortAddress } from '../../functions/mail/format';
+import { shortAddress } from '../../functions/mail/render/format';
 import type { AccountRecord } from '../../functions/store/accountItem';
 import { createRepositories } from '../../functions/store/repositories';
 import { createReportWorker, reportWorkerDepsFromEnv } from '../../functions/handlers/report-worker';
 import { silentLog } from '../../functions/shared/observability';
 import { createLocalReportPipeline } from '../../local/reportPipeline';
 import { writePrecompiledTemplates } from '../../infra/bundling/precompileTemplates';
-import { defaultTemplateRoot } from '../../functions/mail/templateRoot';
+import { defaultTemplateRoot } from '../../functions/mail/render/templateRoot';
 import { cliRunner, type CliRun } from '../cli/cliHarness';
 import { header, mailTo, uniqueEmail } from '../delivery/mailHarness';
 import { accountRecord, testAddress } from '../store/accountFixture';
@@ -165,16 +165,19 @@ describe('issue 10 end to end: recipients update, sentinel report, the real dige
     for (const a of [alpha, bravo]) expect(digestTable(week)).toContain(a.label ?? '');
   });
 
-  it('report --force --account sends the digest recipient its digest of all its accounts and the per-account recipient its report', async () => {
+  it("report --force --account sends that account's report alone: to its followers, and to each digest recipient instead of its whole digest", async () => {
     const at = D0 + 23 * HOUR + 30 * MINUTE;
     const run = await report(at, '--force', '--account', alpha.address);
-    // One line per email: the account's report to its followers, one digest to each digest recipient.
+    // One line per email: the account's report to its followers, then alpha's report to each digest recipient.
     expect(run.stdout).toMatch(new RegExp(`^alpha-desk +${alpha.address.toLowerCase()} +sent \\(extra\\) +1 +covers `, 'mi'));
-    for (const email of [desk, weeklyDesk]) expect(run.stdout).toMatch(new RegExp(`^ +digest +sent \\(extra\\) +1 +covers \\S+ +${email.replace(/[+.]/g, '\\$&')}$`, 'm'));
-    expect(run.stdout.trim().split('\n')).toHaveLength(5);
+    for (const email of [desk, weeklyDesk]) expect(run.stdout).toMatch(new RegExp(`^alpha-desk +${alpha.address.toLowerCase()} +sent \\(extra\\) +1 +covers \\S+ +${email.replace(/[+.]/g, '\\$&')}$`, 'mi'));
+    expect(run.stdout).not.toMatch(/^ +digest /m);
+    expect(run.stdout.trim().split('\n'), run.stdout).toHaveLength(5); // heading, rule, three rows
     const desks = await mailTo(desk);
-    expect(eventIds(desks)).toEqual([`digest:day:${TODAY}`, `digest:day:forced:${at}`]);
-    expectCovers(desks[1]!, all);
+    expect(eventIds(desks)).toEqual([`digest:day:${TODAY}`, `report:${alpha.address}:forced:${at}`]);
+    expect(desks[1]!.subject ?? '').toContain('alpha-desk');
+    expect(desks[1]!.subject ?? '').not.toMatch(/digest/i);
+    expect(desks[1]!.html).not.toContain('bravo-falling');
     expect(eventIds(await mailTo(ops))).toEqual([`report:${alpha.address}:${TODAY}`, expect.stringMatching(new RegExp(`^report:${alpha.address}:forced:`))]);
     // Not a recipient of alpha: nothing forced for it.
     expect(await mailTo(weekly)).toHaveLength(2);
@@ -185,7 +188,7 @@ describe('issue 10 end to end: recipients update, sentinel report, the real dige
     await report(D0 + DAY + 8 * HOUR + MINUTE);
     await report(D0 + DAY + 8 * HOUR + 2 * MINUTE);
     const desks = await mailTo(desk);
-    expect(eventIds(desks)).toEqual([`digest:day:${TODAY}`, expect.stringMatching(/^digest:day:forced:/), `digest:day:${TOMORROW}`]);
+    expect(eventIds(desks)).toEqual([`digest:day:${TODAY}`, expect.stringMatching(new RegExp(`^report:${alpha.address}:forced:`)), `digest:day:${TOMORROW}`]);
     expectCovers(desks[2]!, all);
     expect(eventIds(await mailTo(ops))).toEqual([`report:${alpha.address}:${TODAY}`, expect.stringMatching(/:forced:/), `report:${alpha.address}:${TOMORROW}`]);
     expect(eventIds(await mailTo(weekly)).filter((id) => id?.includes(TOMORROW))).toEqual([`report:${bravo.address}:${TOMORROW}`]);
@@ -211,6 +214,35 @@ describe('issue 10 end to end: recipients update, sentinel report, the real dige
     expectCovers(desks[3]!, [alpha, bravo, deltaRecord!]);
     expect(digestTable(desks[3]!)).not.toContain('charlie-desk');
   }, 60_000);
+
+  it('report --force --recipient sends that one recipient its usual delivery, to it alone', async () => {
+    const repos = createRepositories(tables.client, tables.prefix);
+    const before = { desk: (await mailTo(desk)).length, ops: (await mailTo(ops)).length, weeklyDesk: (await mailTo(weeklyDesk)).length };
+    const at = D0 + DAY + 11 * HOUR;
+    const run = await report(at, '--force', '--recipient', desk.toUpperCase());
+    expect(run.stdout.trim().split('\n'), run.stdout).toHaveLength(3); // heading, rule, the digest
+    const desks = await mailTo(desk);
+    expect(eventIds(desks.slice(before.desk))).toEqual([`digest:day:forced:${at}`]);
+    expectCovers(desks.at(-1)!, [alpha, bravo, (await repos.accounts.get(testAddress(4, SALT)))!]);
+    expect((await mailTo(ops)).length).toBe(before.ops);
+    expect((await mailTo(weeklyDesk)).length).toBe(before.weeklyDesk);
+
+    // A recipient on its accounts' schedule: each of its accounts' reports, to it alone.
+    const later = at + MINUTE;
+    await report(later, '--force', '--recipient', ops);
+    expect(eventIds((await mailTo(ops)).slice(before.ops))).toEqual([`report:${alpha.address}:forced:${later}`]);
+    expect((await mailTo(desk)).length).toBe(before.desk + 1);
+    expect((await mailTo(weeklyDesk)).length).toBe(before.weeklyDesk);
+
+    // With --account: that account's report alone, even to a digest recipient.
+    const third = later + MINUTE;
+    await report(third, '--force', '--recipient', desk, '--account', bravo.address);
+    expect(eventIds((await mailTo(desk)).slice(before.desk + 1))).toEqual([`report:${bravo.address}:forced:${third}`]);
+
+    expect(await cli('report', '--recipient', desk)).toMatchObject({ code: 2, stderr: expect.stringContaining('add --force') });
+    expect(await cli('report', '--force', '--recipient', 'nobody@example.com')).toMatchObject({ code: 2, stderr: expect.stringContaining('gets reports from no tracked account') });
+    expect(await cli('report', '--force', '--recipient', ops, '--account', bravo.address)).toMatchObject({ code: 2, stderr: expect.stringContaining('does not mail') });
+  }, 120_000);
 });
 
 describe('issue 10 end to end, scheduled: report-dispatch, the report queue and the daily-report Lambda as built from its environment', () => {
@@ -264,7 +296,7 @@ describe('issue 10 end to end, scheduled: report-dispatch, the report queue and 
     const worker = createReportWorker({ ...deps, log: silentLog, now: clock });
     // report-dispatch reads the same tables (its own Lambda, its own repositories).
     const dispatchRepos = createRepositories(tables.client, tables.prefix);
-    const pipeline = createLocalReportPipeline({ accounts: dispatchRepos.accounts, recipients: dispatchRepos.recipients, ledger: dispatchRepos.reportLedger, log: silentLog, now: clock, consumer: worker });
+    const pipeline = createLocalReportPipeline({ schedule: dispatchRepos.schedule, recipients: dispatchRepos.recipients, ledger: dispatchRepos.reportLedger, log: silentLog, now: clock, consumer: worker });
     const tick = async (at: number) => {
       now = at;
       await pipeline.dispatch();

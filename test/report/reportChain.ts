@@ -1,6 +1,6 @@
 import { createChainClient } from '../../functions/chain/chainClient';
 import type { ChainClient } from '../../functions/chain/ports';
-import { TokenBucket } from '../../functions/chain/tokenBucket';
+import { TokenBucket } from '../../functions/shared/rateLimiter';
 import { INTERVALS, type Interval } from '../../functions/domain/interval';
 import { SimControlClient, startSimulator, type RunningSimulator } from '../../local/sim';
 

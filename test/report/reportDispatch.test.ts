@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { localDate } from '../../functions/domain/localTime';
 import { nextReportAt } from '../../functions/domain/reportTime';
 import { EmailSendError } from '../../functions/mail/errors';
-import type { MailSender, RawEmail } from '../../functions/mail/sesSender';
+import type { MailSender, RawEmail } from '../../functions/mail/send/sesSender';
 import type { ReportJob } from '../../functions/messages/reportJob';
 import { dispatchReports } from '../../functions/services/report/schedule/dispatchReports';
 import { silentLog } from '../../functions/shared/observability';
@@ -105,10 +105,10 @@ describe('per-minute report dispatch through the local pipeline', () => {
 
     // A dispatcher that dies after queueing, before it claims anything: the reports stay due.
     const crashing = {
-      queryReportsDue: (now: number) => w.repos.accounts.queryReportsDue(now),
+      queryReportsDue: (now: number) => w.repos.schedule.queryReportsDue(now),
       setNextReportAt: () => Promise.reject(new Error('dispatcher died')),
     };
-    await expect(dispatchReports({ accounts: crashing, recipients: w.repos.recipients, reportQueue: w.reports.reportQueue, ledger: w.repos.reportLedger, log: silentLog, now: w.clock.now })).rejects.toThrow('dispatcher died');
+    await expect(dispatchReports({ schedule: crashing, recipients: w.repos.recipients, reportQueue: w.reports.reportQueue, ledger: w.repos.reportLedger, log: silentLog, now: w.clock.now })).rejects.toThrow('dispatcher died');
     // The next run queues them again and claims them; a re-run right after finds nothing due.
     expect((await w.reports.dispatch()).queued).toHaveLength(3);
     expect((await w.reports.dispatch()).queued).toHaveLength(0);

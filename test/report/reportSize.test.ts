@@ -9,7 +9,7 @@ import { dailyReportView } from '../../functions/services/report/compose/reportV
 import { accountRecord, testAddress } from '../store/accountFixture';
 import { sharedRenderer, testLinks } from '../delivery/mailHarness';
 import { renderDigest } from '../../functions/services/report/compose/renderDigest';
-import type { DigestView } from '../../functions/mail/views';
+import type { DigestView } from '../../functions/mail/render/views';
 import { BOT_KEY, digest, revokeUrl } from '../../local/mailSamples';
 
 /** Gmail clips an HTML part past about 102 KB, hiding the rest of the message (the footer with the unsubscribe link). */

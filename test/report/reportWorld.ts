@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createReportWorker } from '../../functions/handlers/report-worker';
 import { createNotifyHandler } from '../../functions/handlers/notify';
-import type { MailSender } from '../../functions/mail/sesSender';
+import type { MailSender } from '../../functions/mail/send/sesSender';
 import type { NotifyEvent } from '../../functions/messages/notifyMessage';
 import { mailGovernor } from '../../functions/services/delivery/mailGovernor';
 import { operatorNotice } from '../../functions/services/report/schedule/operatorNotice';
@@ -15,6 +15,7 @@ import { VirtualClock } from '../../local/virtualClock';
 import { MAIL_FROM, RETENTION_MS, sesSender, sharedRenderer, testLinks } from '../delivery/mailHarness';
 import { documentClient, dynamoClient } from '../support/dynamo';
 import { recordingDigests } from './recordingDigests';
+import { digestSenderFor } from '../../functions/runtime/digestSenderFor';
 import { startReportChain, type ReportChain } from './reportChain';
 
 export interface ReportWorldOptions {
@@ -30,6 +31,12 @@ export interface ReportWorldOptions {
   readonly graceMs?: number;
   /** Wraps the report worker the queue delivers to (e.g. to end a chain fault at a simulated time). */
   readonly wrapWorker?: (worker: SqsLambdaHandler) => SqsLambdaHandler;
+  /** After its due time, a report whose chain reads fail is built from stored data; default as deployed (60 s). */
+  readonly storedDataGraceMs?: number;
+  /** Told after each wait of the chain grace (on the simulated clock), e.g. to end a chain fault. */
+  readonly onGraceWait?: () => Promise<void>;
+  /** Digests sent for real (`sendDigest`) instead of recorded. */
+  readonly realDigests?: boolean;
 }
 
 /**
@@ -55,7 +62,7 @@ export function reportWorlds() {
     const chain = await startReportChain(start);
     chains.push(chain);
     const digests = recordingDigests();
-    const deps = {
+    const base = {
       repos,
       chain: chain.chain,
       renderer: sharedRenderer(),
@@ -64,12 +71,17 @@ export function reportWorlds() {
       log: silentLog,
       counters,
       now: clock.now,
-      digest: digests.sender,
       sender: governor.sender(ses, 'report'),
+      sleep: async (ms: number) => {
+        await clock.sleep(ms);
+        await options.onGraceWait?.();
+      },
+      ...(options.storedDataGraceMs === undefined ? {} : { storedDataGraceMs: options.storedDataGraceMs }),
     };
+    const deps = { ...base, digest: options.realDigests ? digestSenderFor(base) : digests.sender };
     const worker = createReportWorker(deps);
     const reports = createLocalReportPipeline({
-      accounts: repos.accounts,
+      schedule: repos.schedule,
       recipients: repos.recipients,
       ledger: repos.reportLedger,
       reconcile: {

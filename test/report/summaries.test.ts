@@ -1,7 +1,7 @@
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDate, localDayBounds } from '../../functions/domain/localTime';
-import { formatDelta, formatMoney, formatValue } from '../../functions/mail/format';
+import { formatDelta, formatMoney, formatValue } from '../../functions/mail/render/format';
 import { sendAccountReport } from '../../functions/services/report/send/sendAccountReport';
 import { sendDigest } from '../../functions/services/report/send/sendDigest';
 import type { AccountRecord } from '../../functions/store/accountItem';
@@ -137,6 +137,6 @@ describe('the weekly digest', () => {
     expect(header(mail!, 'X-Sentinel-Event-Id')).toBe(`digest:week:${REPORT_DATE}`);
     const week = await chainSummary(accounts[0]!.address, midnight('2025-03-25'), midnight(REPORT_DATE));
     expect(mail?.text).toContain(`week PnL ${formatMoney(Number(week.pnl), { sign: 'always' })}`);
-    expect(mail?.text).toContain('max drawdown reported by the chain (week)');
+    expect(mail?.text).toContain('max drawdown reported by the chain (sampled, week)');
   });
 });

@@ -2,7 +2,7 @@ import type { InvokeCommand } from '@aws-sdk/client-lambda';
 import { describe, expect, it } from 'vitest';
 import { InProcessRevocationSigner } from '../../local/inProcessRevocationSigner';
 import { LambdaRevocationSigner, signerLambdaClient, type LambdaClientLike, type ThrottleRetry } from '../../functions/web/lambdaRevocationSigner';
-import { RevocationInvokeError, signerNeverRan } from '../../functions/web/revocationInvokeError';
+import { RevocationInvokeError, signerNeverRan } from '../../functions/web/errors';
 
 const request = {
   account: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',

@@ -4,7 +4,7 @@ import { ActionLinks } from '../../functions/links/actionLinks';
 import { LinkTokenCodec } from '../../functions/links/linkToken';
 import { silentLog } from '../../functions/shared/observability';
 import { CsrfTokens } from '../../functions/web/csrfToken';
-import { RevocationInvokeError } from '../../functions/web/revocationInvokeError';
+import { RevocationInvokeError } from '../../functions/web/errors';
 import { createSignRevocationHandler } from '../../functions/handlers/sign-revocation';
 import { memoryCounters } from '../../functions/shared/observability';
 import { LambdaRevocationSigner, type InvokeAnswer } from '../../functions/web/lambdaRevocationSigner';
@@ -83,9 +83,21 @@ describe('revoke page over HTTP, against the simulator', () => {
       }),
     ]);
 
+    // The success page labels the signature-sized value for what it is.
+    expect(done.html).toContain('<dt>Transaction signature</dt>');
+    expect(done.html).toContain('not its hash');
+
     const replay = await submitForm(form.action, form.fields);
     expect(replay.status).toBe(409);
-    expect(titleOf(replay)).toBe('This link has already been used');
+    expect(titleOf(replay)).toBe('This link was used: the API key was revoked');
+
+    // A used link's GET says at once that it was used and what happened (kept on the token), not "Please confirm".
+    const again = await getPage(link);
+    expect(again.status).toBe(409);
+    expect(titleOf(again)).toBe('This link was used: the API key was revoked');
+    expect(again.html).not.toMatch(/<form/);
+    expect(again.html).toContain('Revoked: the chain accepted the transaction');
+    expect(again.html).toContain(audit[0]?.txSignature ?? 'missing');
   });
 
   it('does not promise a confirmation email when every recipient is suppressed', async () => {
@@ -93,6 +105,16 @@ describe('revoke page over HTTP, against the simulator', () => {
     for (const email of account.emails) await world.repos.suppressions.suppress(email, 'unsubscribe');
     const page = await getPage(world.revokeLink(account.address, account.delegates[0]!.address));
     const form = formOf(page);
+    const done = await submitForm(form.action, form.fields);
+    expect(titleOf(done)).toBe('API key revoked');
+    expect(done.html).not.toContain('confirmation email is on its way');
+    expect(done.html).toContain('No confirmation email is sent');
+  });
+
+  it('does not promise a confirmation email when every recipient turned security notices off', async () => {
+    const account = await world.trackAccount({ label: 'security-off', delegates: ['bot'] });
+    for (const email of account.emails) await world.repos.preferences.optOut(email, ['security']);
+    const form = formOf(await getPage(world.revokeLink(account.address, account.delegates[0]!.address)));
     const done = await submitForm(form.action, form.fields);
     expect(titleOf(done)).toBe('API key revoked');
     expect(done.html).not.toContain('confirmation email is on its way');
@@ -126,8 +148,10 @@ describe('revoke page over HTTP, against the simulator', () => {
     expect(noCsrf.status).toBe(403);
     const wrongCsrf = await submitForm(form.action, { ...form.fields, csrf: 'A'.repeat(43) });
     expect(wrongCsrf.status).toBe(403);
-    const asJson = await fetch(form.action, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(form.fields) });
+    const asJson = await fetch(form.action, { method: 'POST', headers: { 'content-type': 'application/json', origin: new URL(form.action).origin }, body: JSON.stringify(form.fields) });
     expect(asJson.status).toBe(400);
+    // A script sending none of Origin, Referer, Sec-Fetch-Site is refused whatever the form holds.
+    expect((await submitForm(form.action, form.fields, {})).status).toBe(403);
 
     expect(await delegatesOf(account.address)).toContain(delegate.address);
     const done = await submitForm(form.action, form.fields);

@@ -4,7 +4,7 @@ import { ConfigError } from '../../functions/config/settings';
 import { EmailSendError } from '../../functions/mail/errors';
 import { describeError, isRetryable, redact } from '../../functions/shared/describeError';
 import { SentinelError } from '../../functions/shared/sentinelError';
-import { StoreError, storeCall } from '../../functions/store/storeError';
+import { StoreError, storeCall } from '../../functions/store/errors';
 
 const KEY = `0x${'ab'.repeat(32)}`;
 

@@ -1,8 +1,9 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { AccountScheduleRepository } from '../../functions/store/accountScheduleRepository';
 import { AccountsRepository } from '../../functions/store/accountsRepository';
 import { shardOf } from '../../functions/store/shard';
-import { StoreError } from '../../functions/store/storeError';
+import { StoreError } from '../../functions/store/errors';
 import { tableName } from '../../functions/store/tableDefinitions';
 import { testTables } from '../support/testTables';
 import { slotMinute } from '../../functions/domain/schedule';
@@ -15,6 +16,7 @@ const HOUR = 3_600_000;
 describe('AccountsRepository: one account', () => {
   const tables = testTables();
   const repo = () => new AccountsRepository(tables.client, tables.prefix);
+  const schedule = () => new AccountScheduleRepository(tables.client, tables.prefix);
 
   it('creates once, then reports that it exists, and reads back what was written', async () => {
     const account = accountRecord({ address: testAddress(1), label: 'main', signer: 'env:OWNER_KEY' });
@@ -61,12 +63,12 @@ describe('AccountsRepository: one account', () => {
   it('claims a pending poll exactly once, even when claims race, and the account leaves the pending index', async () => {
     const account = accountRecord({ address: testAddress(6), nextDueAt: T0 });
     await repo().create(account);
-    const claims = await Promise.all(Array.from({ length: 5 }, () => repo().claimPending(account, T0)));
+    const claims = await Promise.all(Array.from({ length: 5 }, () => schedule().claimPending(account, T0)));
     expect(claims.filter((c) => c.kind === 'claimed')).toHaveLength(1);
     expect(claims.filter((c) => c.kind === 'lost')).toHaveLength(4);
     expect((await repo().get(account.address))?.nextDueAt).toBeNull();
-    expect((await repo().queryPending(T0 + HOUR, 100)).map((a) => a.address)).not.toContain(account.address);
-    expect(await repo().claimPending(accountRecord({ address: testAddress(997) }), T0)).toEqual({ kind: 'lost' });
+    expect((await schedule().queryPending(T0 + HOUR, 100)).map((a) => a.address)).not.toContain(account.address);
+    expect(await schedule().claimPending(accountRecord({ address: testAddress(997) }), T0)).toEqual({ kind: 'lost' });
   });
 
   it('finds an account in the schedule index by its cadence and minute, and moves it when the interval or watch changes', async () => {
@@ -74,7 +76,7 @@ describe('AccountsRepository: one account', () => {
     await repo().create(account);
     const minute = slotMinute(account.address, '1h');
     const inSlot = async (cadence: Interval, ranges: 'all' | [number, number][]) =>
-      (await repo().querySlots(cadence, ranges)).some((a) => a.address === account.address);
+      (await schedule().querySlots(cadence, ranges)).some((a) => a.address === account.address);
     expect(await inSlot('1h', [[minute, minute]])).toBe(true);
     expect(await inSlot('1h', 'all')).toBe(true);
     expect(await inSlot('1h', [[minute + 1, 59]])).toBe(false);
@@ -90,7 +92,7 @@ describe('AccountsRepository: one account', () => {
   it("keeps the delegate watch's mark out of the record, shows it in the schedule index, and drops it on a settings change", async () => {
     const account = accountRecord({ address: testAddress(14), interval: '1h', delegateWatch: '5m', nextDueAt: null });
     await repo().create(account);
-    const entry = async () => (await repo().querySlots('5m', 'all')).find((a) => a.address === account.address);
+    const entry = async () => (await schedule().querySlots('5m', 'all')).find((a) => a.address === account.address);
     expect((await entry())?.delegateMark).toBeNull();
     expect(await repo().setDelegateMark(account.address, 'v1:-:00112233445566778899aabbccddeeff')).toEqual({ kind: 'set' });
     expect(await entry()).toEqual({ address: account.address, interval: '1h', delegateWatch: '5m', nextDueAt: null, delegateMark: 'v1:-:00112233445566778899aabbccddeeff' });
@@ -101,12 +103,12 @@ describe('AccountsRepository: one account', () => {
   });
 
   it('moves the dispatcher cursor only from the value it holds', async () => {
-    const cursor = await repo().dispatchCursor();
-    expect(await repo().advanceDispatchCursor(cursor, 100)).toEqual({ kind: 'advanced' });
-    expect(await repo().advanceDispatchCursor(cursor, 101)).toEqual({ kind: 'lost' });
-    const races = await Promise.all([repo().advanceDispatchCursor(100, 102), repo().advanceDispatchCursor(100, 103)]);
+    const cursor = await schedule().dispatchCursor();
+    expect(await schedule().advanceDispatchCursor(cursor, 100)).toEqual({ kind: 'advanced' });
+    expect(await schedule().advanceDispatchCursor(cursor, 101)).toEqual({ kind: 'lost' });
+    const races = await Promise.all([schedule().advanceDispatchCursor(100, 102), schedule().advanceDispatchCursor(100, 103)]);
     expect(races.filter((r) => r.kind === 'advanced')).toHaveLength(1);
-    expect([102, 103]).toContain(await repo().dispatchCursor());
+    expect([102, 103]).toContain(await schedule().dispatchCursor());
     expect((await repo().list()).map((a) => a.address)).not.toContain('#dispatch');
   });
 
@@ -150,14 +152,14 @@ describe('AccountsRepository: one account', () => {
       new PutCommand({ TableName: tableName(tables.prefix, 'accounts'), Item: { ...older, ...legacy, shard: shardOf(account.address) } }),
     );
     expect(await repo().get(account.address)).toEqual(account);
-    expect((await repo().queryPending(T0, 100)).find((a) => a.address === account.address)).toEqual({
+    expect((await schedule().queryPending(T0, 100)).find((a) => a.address === account.address)).toEqual({
       address: account.address,
       interval: account.interval,
       delegateWatch: account.delegateWatch,
       nextDueAt: account.nextDueAt,
     });
-    expect(await repo().claimPending(account, T0 - HOUR)).toEqual({ kind: 'claimed' });
-    expect((await repo().querySlots('5m', 'all')).map((a) => a.address)).toContain(account.address);
+    expect(await schedule().claimPending(account, T0 - HOUR)).toEqual({ kind: 'claimed' });
+    expect((await schedule().querySlots('5m', 'all')).map((a) => a.address)).toContain(account.address);
     Object.assign(account, { nextDueAt: null });
     expect(await repo().updateSettings(account.address, { label: 'legacy' })).toEqual({ kind: 'updated', account: { ...account, label: 'legacy' } });
     const health = { status: 'ok' as const, statusReason: null, consecutiveErrors: 0, consecutiveEmptyPolls: 0 };
@@ -168,9 +170,9 @@ describe('AccountsRepository: one account', () => {
   it('sets the next report time, conditionally when asked', async () => {
     const account = accountRecord({ address: testAddress(8), nextReportAt: T0 });
     await repo().create(account);
-    expect(await repo().setNextReportAt(account.address, T0 + 24 * HOUR, T0)).toEqual({ kind: 'set' });
-    expect(await repo().setNextReportAt(account.address, T0 + 48 * HOUR, T0)).toEqual({ kind: 'lost' });
-    expect(await repo().setNextReportAt(account.address, T0 + 48 * HOUR)).toEqual({ kind: 'set' });
+    expect(await schedule().setNextReportAt(account.address, T0 + 24 * HOUR, T0)).toEqual({ kind: 'set' });
+    expect(await schedule().setNextReportAt(account.address, T0 + 48 * HOUR, T0)).toEqual({ kind: 'lost' });
+    expect(await schedule().setNextReportAt(account.address, T0 + 48 * HOUR)).toEqual({ kind: 'set' });
     expect((await repo().get(account.address))?.nextReportAt).toBe(T0 + 48 * HOUR);
   });
 });
@@ -178,6 +180,7 @@ describe('AccountsRepository: one account', () => {
 describe('AccountsRepository: due-time queries across shards', () => {
   const tables = testTables();
   const repo = () => new AccountsRepository(tables.client, tables.prefix);
+  const schedule = () => new AccountScheduleRepository(tables.client, tables.prefix);
   const accounts = Array.from({ length: 40 }, (_, i) =>
     accountRecord({
       address: testAddress(i, 1),
@@ -197,13 +200,13 @@ describe('AccountsRepository: due-time queries across shards', () => {
 
   it('finds exactly the due accounts, earliest first, from several shards', async () => {
     expect(new Set(due.map((a) => shardOf(a.address))).size).toBeGreaterThan(2);
-    const found = await repo().queryPending(T0, 100);
+    const found = await schedule().queryPending(T0, 100);
     expect(found.map((a) => a.address).sort()).toEqual(due.map((a) => a.address).sort());
     expect(found.map((a) => a.nextDueAt ?? 0)).toEqual([...found.map((a) => a.nextDueAt ?? 0)].sort((a, b) => a - b));
   });
 
   it('caps each shard at limitPerShard, taking the earliest of each', async () => {
-    const found = await repo().queryPending(T0, 1);
+    const found = await schedule().queryPending(T0, 1);
     const byShard = new Map<string, number[]>();
     for (const a of due) byShard.set(shardOf(a.address), [...(byShard.get(shardOf(a.address)) ?? []), a.nextDueAt ?? 0]);
     expect(found).toHaveLength(byShard.size);
@@ -213,17 +216,17 @@ describe('AccountsRepository: due-time queries across shards', () => {
   });
 
   it('finds the accounts whose report is due', async () => {
-    const found = await repo().queryReportsDue(T0);
+    const found = await schedule().queryReportsDue(T0);
     expect(found.map((a) => a.address).sort()).toEqual(accounts.filter((a) => a.nextReportAt <= T0).map((a) => a.address).sort());
     // Whole records, read from the table (the index holds keys only).
     for (const account of found) expect(account).toEqual(accounts.find((a) => a.address === account.address));
   });
 
   it('leaves out a due report another run has just claimed', async () => {
-    const [first] = await repo().queryReportsDue(T0);
+    const [first] = await schedule().queryReportsDue(T0);
     expect(first).toBeDefined();
-    expect(await repo().setNextReportAt(first!.address, T0 + 24 * HOUR, first!.nextReportAt)).toEqual({ kind: 'set' });
-    expect((await repo().queryReportsDue(T0)).map((a) => a.address)).not.toContain(first!.address);
+    expect(await schedule().setNextReportAt(first!.address, T0 + 24 * HOUR, first!.nextReportAt)).toEqual({ kind: 'set' });
+    expect((await schedule().queryReportsDue(T0)).map((a) => a.address)).not.toContain(first!.address);
   });
 });
 

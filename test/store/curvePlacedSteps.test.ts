@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { drawdown } from '../../functions/domain/drawdown';
 import { bucketSeriesKey, CurvesRepository } from '../../functions/store/curvesRepository';
-import { StoreError } from '../../functions/store/storeError';
+import { StoreError } from '../../functions/store/errors';
 import { storedSeries } from '../../functions/store/storedSeries';
 import { tableName } from '../../functions/store/tableDefinitions';
 import { testTables } from '../support/testTables';

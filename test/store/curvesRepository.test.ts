@@ -4,7 +4,7 @@ import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchWriteAll } from '../../functions/store/batchWrite';
 import { BUCKET_SLOTS } from '../../functions/store/curveBucket';
 import { bucketSeriesKey, CurvesRepository, seriesKey, type StoredCurvePoint } from '../../functions/store/curvesRepository';
-import { StoreError } from '../../functions/store/storeError';
+import { StoreError } from '../../functions/store/errors';
 import { tableName } from '../../functions/store/tableDefinitions';
 import { testTables } from '../support/testTables';
 import { testAddress } from './accountFixture';

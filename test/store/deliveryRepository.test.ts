@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DeliveryRepository } from '../../functions/store/deliveryRepository';
-import { StoreError } from '../../functions/store/storeError';
+import { StoreError } from '../../functions/store/errors';
 import { testTables } from '../support/testTables';
 
 const T0 = 3_000_000_000_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PreferencesRepository } from '../../functions/store/preferencesRepository';
-import { StoreError } from '../../functions/store/storeError';
+import { StoreError } from '../../functions/store/errors';
 import { testTables } from '../support/testTables';
 
 describe('PreferencesRepository', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultRecipientSettings } from '../../functions/domain/recipientSettings';
 import { PreferencesRepository } from '../../functions/store/preferencesRepository';
 import { RecipientsRepository } from '../../functions/store/recipientsRepository';
-import { StoreError } from '../../functions/store/storeError';
+import { StoreError } from '../../functions/store/errors';
 import { testTables } from '../support/testTables';
 
 const A = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SUMMARY_FIELDS, SUMMARY_STRING_FIELDS } from '../../functions/domain/summaryFields';
 import { type PortfolioSummary } from '../../functions/domain/portfolioSummary';
 import { SnapshotsRepository, type Snapshot } from '../../functions/store/snapshotsRepository';
-import { StoreError } from '../../functions/store/storeError';
+import { StoreError } from '../../functions/store/errors';
 import { testTables } from '../support/testTables';
 import { testAddress } from './accountFixture';
 

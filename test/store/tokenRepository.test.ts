@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { StoreError } from '../../functions/store/storeError';
+import { StoreError } from '../../functions/store/errors';
 import { TokenRepository } from '../../functions/store/tokenRepository';
 import { tableName } from '../../functions/store/tableDefinitions';
 import { testTables } from '../support/testTables';
@@ -55,11 +55,21 @@ describe('TokenRepository', () => {
       expiresAt: Math.ceil(use.expiresAt / 1000) * 1000,
       signedAt: null,
       batch: null,
+      outcome: null,
     });
     expect(await repo(use.expiresAt + 1_000).get('tok-6', 'revoke')).toBeNull();
     // A revoke-all unit's token names its batch.
     await repo(T0 + 5).consume('tok-6b', { ...use, batch: 'revoke-all-link-id' });
     expect(await repo(T0 + 6).get('tok-6b', 'revoke')).toMatchObject({ batch: 'revoke-all-link-id' });
+  });
+
+  it('keeps the outcome of the revocation a consumed token authorized, for its page; not on a token never consumed', async () => {
+    const revoked = { kind: 'revoked', sent: true, nonce: 4, transactionSignature: '0xabcdef' } as const;
+    expect(await repo(T0 + 1).recordOutcome('tok-9', revoked)).toEqual({ kind: 'not-consumed' });
+    expect(await repo().get('tok-9', 'revoke')).toBeNull();
+    await repo(T0 + 1).consume('tok-9', use);
+    expect(await repo(T0 + 2).recordOutcome('tok-9', revoked)).toEqual({ kind: 'recorded' });
+    expect((await repo().get('tok-9', 'revoke'))?.outcome).toEqual({ result: revoked, at: T0 + 2 });
   });
 
   it('marks a consumed token signed once; a release and a new consume start afresh', async () => {

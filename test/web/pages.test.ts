@@ -88,7 +88,7 @@ describe('revocation pages', () => {
 describe('preferences pages', () => {
   it('escape the address and token', () => {
     const page = renderPreferencesView(
-      { kind: 'unsubscribe-confirm', email: `${HOSTILE}@example.com`, categories: ['drawdown'], token: '"><script>', csrf: 'x', preferencesUrl: 'https://l.example/preferences?token=x' },
+      { kind: 'unsubscribe-confirm', email: `${HOSTILE}@example.com`, categories: ['drawdown'], token: '"><script>', csrf: 'x' },
       { unsubscribe: 'https://l.example/unsubscribe', snooze: 'https://l.example/snooze', preferences: 'https://l.example/preferences' },
     ).html;
     expect(page).not.toContain('<script>');

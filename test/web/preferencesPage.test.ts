@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testTables } from '../support/testTables';
+import { sesStore } from '../support/sesStore';
 import { LinkTokenCodec } from '../../functions/links/linkToken';
 import { CsrfTokens } from '../../functions/web/csrfToken';
 import { formOf, getPage, HOUR, LINK_SECRET, startRevocationWorld, submitForm, titleOf, type RevocationWorld } from '../revocation/support/revocationWorld';
@@ -52,7 +53,8 @@ describe('unsubscribe', () => {
     expect(page.headers.get('content-security-policy')).toMatch(/form-action 'self'/);
     expect(page.html).toContain(address);
     expect(page.html).toContain('drawdown alerts');
-    expect(page.html).toContain('/preferences?token=');
+    // An unsubscribe page mints no preferences link: a leaked unsubscribe URL stops one category, nothing more.
+    expect(page.html).not.toContain('/preferences?token=');
     expect(await world.repos.preferences.optOuts(address)).toEqual([]);
 
     const form = formOf(page);
@@ -60,6 +62,7 @@ describe('unsubscribe', () => {
     const done = await submitForm(form.action, form.fields);
     expect(done.status).toBe(200);
     expect(titleOf(done)).toBe('You are unsubscribed');
+    expect(done.html).not.toContain('/preferences?token=');
     expect(await world.repos.preferences.optOuts(address)).toEqual(['drawdown']);
     expect(await world.repos.suppressions.isSuppressed(address)).toBe(false);
     // Idempotent: the same link again is still a success.
@@ -158,7 +161,7 @@ describe('preferences', () => {
     expect(await world.repos.preferences.optOuts(address)).toEqual([]);
   });
 
-  it('turns security notices off only with the warning box ticked', async () => {
+  it('turns security notices off only from the mailbox: the ticked box mails a confirmation link, and the mailbox is told once they stop', async () => {
     const address = email();
     const page = await getPage(preferencesLink(address));
     expect(page.html).toMatch(/Warning:<\/strong> security notices tell you when a new delegate/);
@@ -169,8 +172,75 @@ describe('preferences', () => {
     expect(unconfirmed.html).toContain('Nothing was saved');
     expect(await world.repos.preferences.optOuts(address)).toEqual([]);
 
-    await postPreferences(form.fields, ['reports'], { 'confirm-security-off': 'yes' });
+    // Box ticked: the other categories are saved, security notices stay on, the mailbox gets a link.
+    const requested = await postPreferences(form.fields, ['reports'], { 'confirm-security-off': 'yes' });
+    expect(requested.status).toBe(200);
+    expect(requested.html).toContain('security notices are still on');
+    expect(await world.repos.preferences.optOuts(address)).toEqual(['drawdown', 'expiry']);
+    const [request] = await sesStore({ to: address });
+    expect(request?.subject).toBe('Confirm: turn off security notices?');
+    const confirmUrl = /(http:\/\/\S+\/preferences\?token=\S+)/.exec(request?.body.text ?? '')?.[1] ?? '';
+
+    // The link from the mailbox: GET asks, POST turns them off and sends the last security notice.
+    const confirm = await getPage(confirmUrl);
+    expect(titleOf(confirm)).toBe('Turn security notices off?');
+    expect(await world.repos.preferences.optOuts(address)).toEqual(['drawdown', 'expiry']);
+    const confirmForm = formOf(confirm);
+    expect((await submitForm(confirmForm.action, confirmForm.fields, { origin: 'https://evil.example' })).status).toBe(403);
+    const done = await submitForm(confirmForm.action, confirmForm.fields);
+    expect(titleOf(done)).toBe('Security notices are off');
     expect(await world.repos.preferences.optOuts(address)).toEqual(['drawdown', 'expiry', 'security']);
+    expect((await submitForm(confirmForm.action, confirmForm.fields)).status).toBe(200);
+    const mails = await sesStore({ to: address });
+    expect(mails.map((m) => m.subject)).toEqual(['Confirm: turn off security notices?', 'Security notices are now off']);
+    expect(mails[1]?.body.text).toContain('/preferences?token=');
+  });
+
+  it('refuses a state-changing POST without Origin, Referer or Sec-Fetch-Site (a script), whatever the form carries', async () => {
+    const address = email();
+    const form = preferencesForm((await getPage(preferencesLink(address))).html);
+    const scripted = await postPreferences(form.fields, ['reports'], { 'confirm-security-off': 'yes' }, { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(scripted.status).toBe(403);
+    const unsubscribeForm = formOf(await getPage(unsubscribeLink(address)));
+    expect((await submitForm(unsubscribeForm.action, unsubscribeForm.fields, {})).status).toBe(403);
+    expect(await world.repos.preferences.optOuts(address)).toEqual([]);
+    expect(await sesStore({ to: address })).toEqual([]);
+    // A same-origin Referer alone (no Origin, no fetch metadata) is a browser: accepted.
+    expect((await postPreferences(form.fields, ['reports', 'drawdown', 'expiry', 'security'], {}, { 'content-type': 'application/x-www-form-urlencoded', referer: `${world.server.url}/preferences` })).status).toBe(200);
+  });
+
+  it('a link past its week offers to email a new one, to the address it names only, at most once per ten minutes', async () => {
+    const address = email();
+    const expired = await getPage(preferencesLink(address, Date.now() - 8 * 24 * HOUR));
+    expect(expired.status).toBe(410);
+    expect(titleOf(expired)).toBe('This preferences link has expired');
+    const form = formOf(expired);
+    expect(form.fields['action']).toBe('new-link');
+    expect((await submitForm(form.action, form.fields, {})).status).toBe(403);
+
+    const mailed = await submitForm(form.action, form.fields);
+    expect(titleOf(mailed)).toBe('A new link is on its way');
+    const [mail] = await sesStore({ to: address });
+    expect(mail?.subject).toBe('Your email preferences link');
+    const fresh = /(http:\/\/\S+\/preferences\?token=\S+)/.exec(mail?.body.text ?? '')?.[1] ?? '';
+    expect(titleOf(await getPage(fresh))).toBe('Email preferences');
+
+    expect(titleOf(await submitForm(form.action, form.fields))).toBe('A link was sent a few minutes ago');
+    expect(await sesStore({ to: address })).toHaveLength(1);
+  });
+
+  it('the recipient\'s link epoch voids every preferences link issued before it; newer ones work', async () => {
+    const address = email();
+    const old = preferencesLink(address);
+    const oldForm = preferencesForm((await getPage(old)).html);
+    await world.repos.preferences.revokeLinks(address, Date.now());
+    const revoked = await getPage(old);
+    expect(revoked.status).toBe(410);
+    expect(titleOf(revoked)).toBe('This preferences link was revoked');
+    expect((await postPreferences(oldForm.fields, ['security'])).status).toBe(410);
+    expect(await world.repos.preferences.optOuts(address)).toEqual([]);
+    const newer = await getPage(preferencesLink(address, Date.now() + 1));
+    expect(titleOf(newer)).toBe('Email preferences');
   });
 
   it('refuses a cross-origin POST, a missing form value, and an unsubscribe token', async () => {

@@ -1,3 +1,5 @@
+import { mailboxNotices } from '../../functions/services/preferences/mailboxNotice';
+import { sesSender } from '../delivery/mailHarness';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { createPreferencesPageHandler } from '../../functions/handlers/preferences-page';
@@ -49,6 +51,7 @@ describe('the pages behind the REST API (payload 1.0 events, base URL with the s
       alerts: repos.alerts,
       accounts: repos.accounts,
       tokens: repos.tokens,
+      mailbox: mailboxNotices({ sender: sesSender(), mailFrom: 'sentinel@example.com', now: Date.now }),
       now: () => NOW,
       log: silentLog,
     });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkSameOrigin } from '../../functions/web/sameOrigin';
 
 const BASE = 'https://links.example.com/prefix';
-const check = (origin: string | undefined, secFetchSite: string | undefined) => checkSameOrigin({ origin, secFetchSite }, BASE).kind;
+const check = (origin: string | undefined, secFetchSite: string | undefined, referer?: string) => checkSameOrigin({ origin, secFetchSite, referer }, BASE).kind;
 
 describe('checkSameOrigin', () => {
   it('accepts a form POST from the public origin', () => {
@@ -12,8 +12,14 @@ describe('checkSameOrigin', () => {
     expect(check(undefined, 'none')).toBe('same-origin');
   });
 
-  it('accepts a non-browser client that sends neither header', () => {
-    expect(check(undefined, undefined)).toBe('same-origin');
+  it('refuses a client that sends no Origin, Referer or Sec-Fetch-Site (a script, not a browser)', () => {
+    expect(check(undefined, undefined)).toBe('cross-origin');
+  });
+
+  it('with only a Referer, accepts it from the public origin only', () => {
+    expect(check(undefined, undefined, 'https://links.example.com/prefix/preferences?x=1')).toBe('same-origin');
+    expect(check(undefined, undefined, 'https://evil.example/')).toBe('cross-origin');
+    expect(check(undefined, undefined, 'nonsense')).toBe('cross-origin');
   });
 
   it('refuses another origin, scheme or port', () => {

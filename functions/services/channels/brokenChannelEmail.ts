@@ -1,4 +1,4 @@
-import type { RenderedEmail } from '../../mail/render';
+import type { RenderedEmail } from '../../mail/render/render';
 
 const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const escape = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);

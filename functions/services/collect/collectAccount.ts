@@ -18,6 +18,7 @@ import type { CollectDeps, CollectOutcome } from './collectDeps';
 import { lookbackWindowMs } from '../../domain/lookbackWindow';
 import type { CollectJob } from '../../messages/collectJob';
 import { nextPollFailure } from '../../domain/lastPoll';
+import { SUMMARY_SAMPLING } from './collectSettings';
 
 export type { CollectDeps, CollectOutcome } from './collectDeps';
 
@@ -61,7 +62,7 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
         { account: account.address, from: fetchFrom, to: now, interval: account.interval },
         settings.maxPointsPerRequest,
       ),
-      deps.chain.getPortfolio({ account: account.address, from: trackingStart, to: now, interval: '1d' }),
+      deps.chain.getPortfolio({ account: account.address, from: trackingStart, to: now, interval: SUMMARY_SAMPLING }),
       scope === 'all' ? deps.chain.getDelegateTraders(account.address) : null,
     ]);
     fetched = { curves, summary: summaryPage.summary, values: parseSummary(summaryPage.summary), delegates };

@@ -1,3 +1,4 @@
+import type { Interval } from '../../domain/interval';
 import type { Settings } from '../../config/settings';
 import type { DrawdownSettings } from './evaluateDrawdown';
 
@@ -32,3 +33,6 @@ export const DEFAULT_COLLECT_SETTINGS: CollectSettings = {
 export function collectSettingsFrom(settings: Settings): CollectSettings {
   return { ...DEFAULT_COLLECT_SETTINGS, backfillMs: settings.BACKFILL_DAYS * 86_400_000 };
 }
+
+/** The interval the poll's summary is asked at: one point at each UTC midnight since tracking began (what `status` shows, and says). */
+export const SUMMARY_SAMPLING = '1d' as const satisfies Interval;

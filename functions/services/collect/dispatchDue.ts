@@ -2,9 +2,10 @@ import { CADENCES, latestSlot, phaseOf, slotMinuteAt, slotRanges, slotTime } fro
 import type { MessageQueue } from '../../queue/messageQueue';
 import { sendAll } from '../../queue/sendAll';
 import type { AccountRecord } from '../../store/accountItem';
+import type { AccountScheduleRepository } from '../../store/accountScheduleRepository';
 import type { AccountsRepository } from '../../store/accountsRepository';
 import type { Log, Counters } from '../../shared/observability';
-import { chunk, mapConcurrent } from '../../store/concurrency';
+import { chunk, mapConcurrent } from '../../shared/concurrency';
 import type { CollectJob, CollectMessage, DelegateWatchJob, WatchEntry } from '../../messages/collectJob';
 import { backfillRequests, type BackfillBudget } from './backfillBudget';
 
@@ -23,7 +24,8 @@ export const MAX_CATCH_UP_MINUTES = 1_440;
 export const DEFAULT_OVERDUE_GRACE_MS = 5 * 60_000;
 
 export interface DispatchDeps {
-  readonly accounts: AccountsRepository;
+  readonly accounts: Pick<AccountsRepository, 'list' | 'get'>;
+  readonly schedule: AccountScheduleRepository;
   readonly collectQueue: MessageQueue<CollectMessage>;
   readonly log: Log;
   readonly now: () => number;
@@ -81,10 +83,10 @@ export async function dispatchDue(deps: DispatchDeps, selection: DispatchSelecti
     return { dispatched: jobs, watched: [], lost: [], overdue: 0 };
   }
 
-  const cursor = await deps.accounts.dispatchCursor();
+  const cursor = await deps.schedule.dispatchCursor();
   const upTo = slotMinuteAt(now);
   const after = cursor === null ? upTo - 1 : Math.max(cursor, upTo - MAX_CATCH_UP_MINUTES);
-  const [{ polls: scheduled, watch }, pending] = await Promise.all([regularJobs(deps.accounts, after, upTo), deps.accounts.queryPending(now, deps.limitPerShard)]);
+  const [{ polls: scheduled, watch }, pending] = await Promise.all([regularJobs(deps.schedule, after, upTo), deps.schedule.queryPending(now, deps.limitPerShard)]);
   const taken = deps.backfillBudget ? withinBudget(pending, deps.backfillBudget) : pending;
 
   const byAddress = new Map<string, CollectJob>(scheduled.map((job) => [job.address, job]));
@@ -103,10 +105,10 @@ export async function dispatchDue(deps: DispatchDeps, selection: DispatchSelecti
 
   const lost: string[] = [];
   await mapConcurrent(taken, CLAIM_CONCURRENCY, async (account) => {
-    if ((await deps.accounts.claimPending(account, account.nextDueAt)).kind === 'lost') lost.push(account.address);
+    if ((await deps.schedule.claimPending(account, account.nextDueAt)).kind === 'lost') lost.push(account.address);
   });
   if (cursor === null || upTo > cursor) {
-    const moved = await deps.accounts.advanceDispatchCursor(cursor, upTo);
+    const moved = await deps.schedule.advanceDispatchCursor(cursor, upTo);
     if (moved.kind === 'lost') deps.log.info('another dispatcher moved the cursor first', { minute: upTo });
   }
 
@@ -127,11 +129,11 @@ export async function dispatchDue(deps: DispatchDeps, selection: DispatchSelecti
  * What the schedule index holds for the epoch minutes `(after, upTo]`: one poll per account due
  * (its latest slot), and the accounts due only for their delegate watch, with their marks.
  */
-async function regularJobs(accounts: AccountsRepository, after: number, upTo: number): Promise<{ polls: CollectJob[]; watch: WatchEntry[] }> {
+async function regularJobs(schedule: AccountScheduleRepository, after: number, upTo: number): Promise<{ polls: CollectJob[]; watch: WatchEntry[] }> {
   const perCadence = await Promise.all(
     CADENCES.map(async (cadence) => {
       const ranges = slotRanges(cadence, after, upTo);
-      return ranges === 'all' || ranges.length > 0 ? accounts.querySlots(cadence, ranges) : [];
+      return ranges === 'all' || ranges.length > 0 ? schedule.querySlots(cadence, ranges) : [];
     }),
   );
   const polls: CollectJob[] = [];

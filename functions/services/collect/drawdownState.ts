@@ -7,6 +7,7 @@ const levelStateSchema = z.object({
   lastSentAt: z.number().nullable(),
   breachedAt: z.number().nullable(),
   baseline: z.boolean().optional(),
+  named: z.boolean().optional(),
 });
 
 /** The alert-state item of rule `drawdown`: every level of the account, keyed by the level in percent. */

@@ -1,4 +1,6 @@
-import { drawdown } from '../../domain/drawdown';
+import { drawdown, drawdownCurve } from '../../domain/drawdown';
+import { deepestSince, firstReached } from '../../domain/gapCrossing';
+import { INTERVAL_MS } from '../../domain/interval';
 import { evaluateDrawdownAlerts, type DrawdownEvaluation, type LevelState } from '../../domain/alertMachine';
 import { isDataFresh } from '../../domain/staleness';
 import type { AccountRecord } from '../../store/accountItem';
@@ -100,7 +102,9 @@ export async function evaluateDrawdown(
       const quiet = { events: [], favourableDrawdownPct: null, crossingOnMarkedStepsOnly: false, commit: commitRollup };
       if (measured.currentPct === null || !measured.last) return { ...quiet, drawdownPct: null };
       const { currentPct, last } = measured;
-      if (levels.quietAround(currentPct, last)) return { ...quiet, drawdownPct: currentPct };
+      // A poll that filled a gap (more than one new step) is evaluated on the exact series, point by point.
+      const filledGap = writtenFromMs !== null && last.timestamp - writtenFromMs > INTERVAL_MS[account.interval];
+      if (!filledGap && levels.quietAround(currentPct, last)) return { ...quiet, drawdownPct: currentPct };
     }
   }
 
@@ -116,10 +120,29 @@ export async function evaluateDrawdown(
   const nothing: PendingAlerts = { events: [], drawdownPct: result?.currentPct ?? null, favourableDrawdownPct, crossingOnMarkedStepsOnly: false, commit: commitRollup };
   if (!result || !last || account.drawdownThresholds.length === 0) return nothing;
 
-  const evaluation = levels.evaluate(result.currentPct, last, series);
+  // In order: a gap's deepest point first (a level crossed during an outage fires once, even if
+  // the drawdown has recovered since), then the newest point from the states that left.
+  const curve = writtenFromMs === null ? [] : drawdownCurve(series);
+  const deepest = writtenFromMs === null ? null : deepestSince(curve, writtenFromMs);
+  const during = deepest && deepest.timestamp < last.timestamp && deepest.drawdownPct > result.currentPct ? levels.evaluate(deepest.drawdownPct, last, series) : null;
+  const afterGap = during ? new Map(during.decisions.map((d): [number, LevelState] => [d.level, d.nextState])) : undefined;
+  const evaluation = levels.evaluate(result.currentPct, last, series, afterGap);
   const moved = levels.moved(evaluation);
-  const notice = evaluation.notice;
-  const events: NotifyEvent[] = notice
+  const notice = during?.notice ?? evaluation.notice;
+  const crossedAt = notice && writtenFromMs !== null ? firstReached(curve, writtenFromMs, notice.level) : null;
+  const staleLimitMs = settings.staleAfterIntervals * INTERVAL_MS[account.interval];
+  const late = crossedAt !== null && now - crossedAt > staleLimitMs ? { lateByMs: now - crossedAt } : {};
+  const recoveries: NotifyEvent[] = evaluation.recoveries.map((r) => ({
+    kind: 'drawdown-recovered',
+    eventId: r.id,
+    account: account.address,
+    at: now,
+    level: r.level,
+    drawdownPct: Math.min(100, Math.max(0, r.drawdownPct)),
+    equityNow: last.equity,
+    asOf: last.timestamp,
+  }));
+  const alerts: NotifyEvent[] = notice
     ? [
         {
           kind: 'drawdown',
@@ -137,9 +160,12 @@ export async function evaluateDrawdown(
           equityNow: last.equity,
           pnlNow: last.pnl,
           asOf: last.timestamp,
+          ...(crossedAt === null ? {} : { crossedAt }),
+          ...late,
         },
       ]
     : [];
+  const events = [...alerts, ...recoveries];
   return {
     events,
     drawdownPct: result.currentPct,
@@ -165,16 +191,20 @@ function levelContext(rules: readonly AlertState[], account: AccountRecord, now:
   const parsed = drawdownStateSchema.safeParse(stateItem?.state ?? { levels: {} });
   const priorLevels = parsed.success ? parsed.data.levels : {};
   const states = new Map<number, LevelState>(
-    Object.entries(priorLevels).map(([level, { baseline, ...s }]): [number, LevelState] => [Number(level), baseline ? { ...s, baseline } : s]),
+    Object.entries(priorLevels).map(([level, { baseline, named, ...s }]): [number, LevelState] => [
+      Number(level),
+      { ...s, ...(baseline ? { baseline } : {}), ...(named ? { named } : {}) },
+    ]),
   );
   const snooze = snoozeStateSchema.safeParse(rules.find((r) => r.rule === SNOOZE_RULE)?.state);
 
-  const evaluate = (drawdownPct: number, last: SeriesPoint, series?: readonly SeriesPoint[]): DrawdownEvaluation =>
+  /** The machine at `drawdownPct`, from the stored states or from `from` (an earlier evaluation's, in the same poll). */
+  const evaluate = (drawdownPct: number, last: SeriesPoint, series?: readonly SeriesPoint[], from?: ReadonlyMap<number, LevelState>): DrawdownEvaluation =>
     evaluateDrawdownAlerts({
       account: account.address,
       drawdownPct,
       levels: account.drawdownThresholds,
-      states,
+      states: from ?? states,
       snoozedUntil: snooze.success ? snooze.data.until : null,
       now,
       dataFresh: isDataFresh(last.timestamp, now, account.interval, settings.staleAfterIntervals),
@@ -192,7 +222,8 @@ function levelContext(rules: readonly AlertState[], account: AccountRecord, now:
         prior.status !== next.status ||
         prior.lastSentAt !== next.lastSentAt ||
         prior.breachedAt !== next.breachedAt ||
-        Boolean(prior.baseline) !== Boolean(next.baseline)
+        Boolean(prior.baseline) !== Boolean(next.baseline) ||
+        Boolean(prior.named) !== Boolean(next.named)
       );
     });
   return {

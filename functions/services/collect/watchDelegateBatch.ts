@@ -1,7 +1,7 @@
 import { unchangedSinceMark } from '../../domain/delegateMark';
 import type { DelegateWatchJob, WatchEntry } from '../../messages/collectJob';
 import { currentDeadline } from '../../shared/deadline';
-import { mapConcurrent } from '../../store/concurrency';
+import { mapConcurrent } from '../../shared/concurrency';
 import type { CollectDeps, CollectOutcome } from './collectDeps';
 import { fullDelegateCheck } from './fullDelegateCheck';
 import { readDelegates } from './readDelegates';

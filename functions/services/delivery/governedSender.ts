@@ -1,6 +1,6 @@
-import type { RateLimiter } from '../../chain/tokenBucket';
+import type { RateLimiter } from '../../shared/rateLimiter';
 import { EmailSendError } from '../../mail/errors';
-import type { MailSender, RawEmail } from '../../mail/sesSender';
+import type { MailSender, RawEmail } from '../../mail/send/sesSender';
 import { retryWithBackoff, type Backoff } from '../../shared/backoff';
 import type { Counters } from '../../shared/observability';
 

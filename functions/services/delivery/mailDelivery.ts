@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { EmailRenderError, EmailSendError } from '../../mail/errors';
-import { buildMime, type InlineImage } from '../../mail/mime';
-import type { RenderedEmail } from '../../mail/render';
-import type { MailSender } from '../../mail/sesSender';
+import { buildMime, type InlineImage } from '../../mail/send/mime';
+import type { RenderedEmail } from '../../mail/render/render';
+import type { MailSender } from '../../mail/send/sesSender';
 import type { Log } from '../../shared/observability';
 import type { DeliveryRepository } from '../../store/deliveryRepository';
 import { describeError } from '../../shared/describeError';
@@ -19,9 +19,9 @@ export interface MailDeliveryDeps {
 /** The finished content of one recipient's email. */
 export interface ComposedEmail {
   readonly rendered: RenderedEmail;
-  /** This recipient's unsubscribe link for this email's category (`List-Unsubscribe`). */
+  /** This recipient's unsubscribe link for this email's category (`List-Unsubscribe` when one-click; the footer always). */
   readonly unsubscribeUrl: string;
-  /** Whether that link takes an RFC 8058 one-click POST (default true; false for security notices). */
+  /** Whether that link takes an RFC 8058 one-click POST (default true; false for security notices, which then carry no `List-Unsubscribe`). */
   readonly oneClickUnsubscribe?: boolean;
   readonly inlineImages?: readonly InlineImage[];
 }
@@ -88,7 +88,8 @@ export async function deliverToRecipient(deps: MailDeliveryDeps, email: Recipien
       from: fromHeader(deps.mailFrom),
       to: [email.recipient],
       ...composed.rendered,
-      unsubscribeUrl: composed.unsubscribeUrl,
+      // A link that is not one-click (a security notice's preferences page) stays in the footer, out of List-Unsubscribe.
+      ...(composed.oneClickUnsubscribe === false ? {} : { unsubscribeUrl: composed.unsubscribeUrl }),
       oneClickUnsubscribe: composed.oneClickUnsubscribe ?? true,
       eventId: headerEventId(email.eventId),
       inlineImages: [...(composed.inlineImages ?? [])],

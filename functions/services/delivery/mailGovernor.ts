@@ -1,9 +1,9 @@
-import { TokenBucket, type Sleep } from '../../chain/tokenBucket';
-import type { MailSender } from '../../mail/sesSender';
+import { TokenBucket, type Sleep } from '../../shared/rateLimiter';
+import type { MailSender } from '../../mail/send/sesSender';
 import { backoff } from '../../shared/backoff';
 import type { Counters } from '../../shared/observability';
 import { GovernedSender } from './governedSender';
-import { mailRateShares, type MailClass } from './mailRate';
+import { mailRateShares, type MailClass } from '../../mail/send/mailRate';
 
 export interface MailGovernorOptions {
   /** Emails per second for the whole account (`MAIL_RATE`, or SES `MaxSendRate`). */

@@ -7,7 +7,8 @@ import type { ActionLinks } from '../../links/actionLinks';
 export interface RecipientLinks {
   /**
    * The footer's unsubscribe link and the `List-Unsubscribe` target: stops this email's category
-   * only. For a security notice it is the preferences page (no one-click link stops those).
+   * only. For a security notice it is the footer's preferences page, and the email carries no
+   * `List-Unsubscribe` (no header link leads to turning those off).
    */
   readonly unsubscribeUrl: string;
   /** Whether `unsubscribeUrl` takes an RFC 8058 one-click POST (`List-Unsubscribe-Post`). */

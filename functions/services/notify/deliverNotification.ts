@@ -1,7 +1,7 @@
 import type { ActionLinks } from '../../links/actionLinks';
 import { drawdown } from '../../domain/drawdown';
 import { pointsBetween } from '../../domain/series';
-import type { EmailRenderer, RenderedEmail } from '../../mail/render';
+import type { EmailRenderer, RenderedEmail } from '../../mail/render/render';
 import type { Counters } from '../../shared/observability';
 import type { AccountRecord } from '../../store/accountItem';
 import type { AccountsRepository } from '../../store/accountsRepository';
@@ -15,12 +15,13 @@ import { mailChart, type MailChart } from '../delivery/mailChart';
 import { deliverToRecipient, tallyOutcomes, type MailDeliveryDeps, type RecipientOutcome } from '../delivery/mailDelivery';
 import { notificationEmail, type NotificationEmail } from './notificationViews';
 import { EMAIL_KIND_OF } from './emailKindOf';
+import { isEmailed, type EmailedMessage } from './emailedMessage';
 import type { NotifyMessage } from '../../messages/notifyMessage';
 import { categoryOfEmail } from '../../domain/mailCategory';
 import type { PreferencesRepository } from '../../store/preferencesRepository';
 import { recipientLinks } from '../delivery/recipientLinks';
 import { mailRecipients, noRecipientReason } from '../delivery/recipients';
-import { RetryLaterError } from '../delivery/retryLaterError';
+import { RetryLaterError } from '../../shared/retryLaterError';
 import { storedSeries } from '../../store/storedSeries';
 import { lookbackWindowMs } from '../../domain/lookbackWindow';
 import { fanOutNotice, type ChannelFanOutDeps } from './fanOutNotice';
@@ -107,6 +108,7 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
     const jobs = await fanOutNotice(deps.channelFanOut, account, message, deps.now(), () => currentDelegates(deps, account));
     if (jobs > 0) deps.counters.count('ChannelJobsQueued', jobs);
   }
+  if (!isEmailed(message)) return { kind: 'skipped', reason: 'sent to channels only' };
   const kind = EMAIL_KIND_OF[message.kind];
   const category = categoryOfEmail(kind);
   const reachable = await mailRecipients(deps.repos, account.emails, category);
@@ -164,7 +166,7 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
 }
 
 /** The recipients of a message minus, for a drawdown alert, those whose own snooze runs at `now`. */
-async function awake(deps: DeliverNotificationDeps, message: NotifyMessage, recipients: readonly string[], now: number): Promise<string[]> {
+async function awake(deps: DeliverNotificationDeps, message: EmailedMessage, recipients: readonly string[], now: number): Promise<string[]> {
   if (message.kind !== 'drawdown') return [...recipients];
   const snoozes = await deps.repos.alerts.recipientSnoozes(message.account);
   return recipients.filter((email) => !isRecipientSnoozed(snoozes, email, now));
@@ -174,7 +176,7 @@ async function awake(deps: DeliverNotificationDeps, message: NotifyMessage, reci
 async function sharedParts(
   deps: DeliverNotificationDeps,
   account: AccountRecord,
-  message: NotifyMessage,
+  message: EmailedMessage,
   settings: NotificationSettings,
 ): Promise<SharedParts> {
   if (message.kind === 'drawdown') {

@@ -1,8 +1,9 @@
 import type { NotifyKind } from '../../messages/notifyMessage';
+import type { ChannelOnlyKind } from './emailedMessage';
 import type { NotificationEmail } from './notificationViews';
 
-/** The email each notify message becomes. */
-export const EMAIL_KIND_OF: Readonly<Record<NotifyKind, NotificationEmail['kind']>> = {
+/** The email each notify message becomes (channel-only kinds send none). */
+export const EMAIL_KIND_OF: Readonly<Record<Exclude<NotifyKind, ChannelOnlyKind>, NotificationEmail['kind']>> = {
   drawdown: 'drawdown-alert',
   'new-delegate': 'new-delegate',
   'expiry-warning': 'delegate-expiry',

@@ -1,9 +1,10 @@
 import type { Notice, NoticeField, NoticeLink } from '../../domain/notice';
-import { formatMoney, formatPercent, formatTime } from '../../mail/format';
+import { formatDuration, formatMoney, formatPercent, formatTime } from '../../mail/render/format';
 import type { NotifyMessage } from '../../messages/notifyMessage';
 import { categoryOfEmail } from '../../domain/mailCategory';
 import { EMAIL_KIND_OF } from './emailKindOf';
 import { unknownKeyNoticeText } from '../../domain/unknownKeyNotice';
+import { isEmailed } from './emailedMessage';
 
 /** What a notice shows besides the message: the account, and links that are not anyone's own (chat is shared). */
 export interface NoticeContext {
@@ -18,6 +19,11 @@ export interface NoticeContext {
 }
 
 const SNOOZE_HOURS = 24;
+
+/** The pager incident of one drawdown level of one account: the trigger and its resolve share it. */
+export function drawdownIncidentKey(account: string, level: number): string {
+  return `drawdown:${account.toLowerCase()}:${level}`;
+}
 
 function who(delegate: { address: string; name: string | null }): string {
   return delegate.name ? `"${delegate.name}" (${delegate.address})` : delegate.address;
@@ -43,7 +49,7 @@ export function noticeOfMessage(message: NotifyMessage, ctx: NoticeContext): Not
   const zone = ctx.account.timezone;
   const base = {
     id: message.eventId,
-    category: categoryOfEmail(EMAIL_KIND_OF[message.kind]),
+    category: isEmailed(message) ? categoryOfEmail(EMAIL_KIND_OF[message.kind]) : ('drawdown' as const),
     account: { address: ctx.account.address, label: ctx.account.label },
     at: message.at,
     chart: null,
@@ -64,10 +70,13 @@ export function noticeOfMessage(message: NotifyMessage, ctx: NoticeContext): Not
           { label: 'Equity', value: formatMoney(message.equityNow) },
           { label: 'Levels breached', value: message.levels.map((l) => `${l}%`).join(', ') },
           { label: 'As of', value: formatTime(message.asOf, zone) },
+          ...(message.crossedAt === undefined
+            ? []
+            : [{ label: 'Crossed', value: `${formatTime(message.crossedAt, zone)}${message.lateByMs === undefined ? '' : ` (this alert is late by ${formatDuration(message.lateByMs)})`}` }]),
         ],
         links: [{ label: 'Snooze 24 hours', url: ctx.snoozeUrl(SNOOZE_HOURS), action: 'snooze' }, ...revokeAllLinks(ctx)],
         chart: { alt: 'Equity and PnL over the last days' },
-        incident: { key: `drawdown:${ctx.account.address.toLowerCase()}:${message.level}`, action: 'trigger' },
+        incident: { key: drawdownIncidentKey(ctx.account.address, message.level), action: 'trigger' },
         details: {
           level: message.level,
           levels: message.levels,
@@ -80,6 +89,19 @@ export function noticeOfMessage(message: NotifyMessage, ctx: NoticeContext): Not
           pnlNow: message.pnlNow,
           asOf: message.asOf,
         },
+      };
+    case 'drawdown-recovered':
+      return {
+        ...base,
+        type: 'drawdown.recovered',
+        severity: 'info',
+        title: `Drawdown back below the ${message.level}% level`,
+        summary: `Drawdown is ${formatPercent(message.drawdownPct)}, past the re-arm margin: the ${message.level}% alert is closed and fires again if it is reached.`,
+        fields: [account, { label: 'Drawdown', value: formatPercent(message.drawdownPct) }, { label: 'Equity', value: formatMoney(message.equityNow) }, { label: 'As of', value: formatTime(message.asOf, zone) }],
+        links: [],
+        // Closes the incident the notice naming this level opened.
+        incident: { key: drawdownIncidentKey(ctx.account.address, message.level), action: 'resolve' },
+        details: { level: message.level, drawdownPct: message.drawdownPct, equityNow: message.equityNow, asOf: message.asOf },
       };
     case 'new-delegate': {
       const fields: NoticeField[] = [

@@ -10,8 +10,9 @@ import type {
   RevokeAllLink,
   RevokeAllResultView,
   SnoozeNoticeView,
-} from '../../mail/views';
-import type { NotifyMessage } from '../../messages/notifyMessage';
+} from '../../mail/render/views';
+import type { EmailedMessage } from './emailedMessage';
+import { formatDuration } from '../../mail/render/format';
 import { unknownKeyNoticeText } from '../../domain/unknownKeyNotice';
 
 /** The snooze choices a drawdown alert offers. */
@@ -71,7 +72,7 @@ function revokeAllLink(ctx: NotificationContext): RevokeAllLink | null {
 }
 
 /** The email view for a notify message, for one recipient. */
-export function notificationEmail(message: NotifyMessage, ctx: NotificationContext): NotificationEmail {
+export function notificationEmail(message: EmailedMessage, ctx: NotificationContext): NotificationEmail {
   const base = {
     account: { address: ctx.account.address, label: ctx.account.label },
     generatedAtMs: ctx.now,
@@ -98,6 +99,7 @@ export function notificationEmail(message: NotifyMessage, ctx: NotificationConte
           thresholdsPct: [...configured],
           rearmMarginPct: ctx.rearmMarginPct,
           lastPointAtMs: message.asOf,
+          crossing: message.crossedAt === undefined ? null : { atMs: message.crossedAt, lateBy: message.lateByMs === undefined ? null : formatDuration(message.lateByMs) },
           chart: ctx.chart,
           snoozeLinks: SNOOZE_CHOICES.map((c) => ({ label: c.label, url: ctx.links.snoozeUrl(c.hours) })),
           revokeAll: revokeAllLink(ctx),
@@ -158,7 +160,7 @@ export function notificationEmail(message: NotifyMessage, ctx: NotificationConte
   }
 }
 
-function protectionView(message: Extract<NotifyMessage, { kind: 'new-delegate' }>, ctx: NotificationContext): DelegateProtectionView | null {
+function protectionView(message: Extract<EmailedMessage, { kind: 'new-delegate' }>, ctx: NotificationContext): DelegateProtectionView | null {
   if (message.protection === undefined) return null;
   const { delegate } = message;
   const who = delegate.name ? `"${delegate.name}" (${delegate.address})` : delegate.address;

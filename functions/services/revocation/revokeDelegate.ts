@@ -25,7 +25,7 @@ export interface RevokeDelegateDeps {
   readonly leases: Pick<LeaseRepository, 'acquire' | 'release'>;
   readonly audit: Pick<AuditRepository, 'append' | 'appendIntent' | 'appendOutcome'>;
   /** Consumed link tokens: the request must match one the page has just consumed. */
-  readonly tokens: Pick<TokenRepository, 'get' | 'markSigned'>;
+  readonly tokens: Pick<TokenRepository, 'get' | 'markSigned' | 'recordOutcome'>;
   readonly notify: MessageQueue<NotifyEvent>;
   readonly chain: Pick<ChainClient, 'getAccountNonce' | 'getDelegateTraders' | 'submitTransaction'>;
   /** Builds the signer a stored reference names (`kms:` or `env:`); throws `SignerError`. */
@@ -92,6 +92,8 @@ export async function revokeDelegate(deps: RevokeDelegateDeps, request: Revocati
   const ref = refOf(request);
   const authorization = await authorize(deps, request);
   const mailed = authorization.kind === 'authorized' && authorization.mailed;
+  // A consumed link (not a decision): its final outcome is kept on the link's token.
+  const authorized = authorization.kind === 'authorized' && !isDecisionRequest(request);
   const reason = authorization.reason === null ? {} : { reason: authorization.reason };
   const finishing = async (result: Finished): Promise<RevocationOutcome> => {
     const outcome = await finish(deps, request, ref, startedAt, { ...reason, ...result });
@@ -99,7 +101,7 @@ export async function revokeDelegate(deps: RevokeDelegateDeps, request: Revocati
     if (authorization.kind === 'authorized' && isDecisionRequest(request) && linkReusableAfter(outcome)) await deps.automatic?.decisions.releaseSigning(request.decisionId, request.delegate);
     return outcome;
   };
-  const unsent = (outcome: RevocationOutcome, extra: Partial<Finished> = {}) => finishing({ outcome, name: null, recorded: false, mailed, ...extra });
+  const unsent = (outcome: RevocationOutcome, extra: Partial<Finished> = {}) => finishing({ outcome, name: null, recorded: false, mailed, authorized, ...extra });
   if (authorization.kind === 'refused') {
     deps.log.warn('revocation request refused', { account: request.account, delegate: request.delegate, reason: authorization.refusal });
     return unsent({ kind: 'not-authorized', sent: false }, { refusal: authorization.refusal });
@@ -125,7 +127,7 @@ export async function revokeDelegate(deps: RevokeDelegateDeps, request: Revocati
   const owner = (deps.newLeaseOwner ?? randomUUID)();
   const leased = await withRevocationLease(deps, account.address, owner, timing, () => revokeUnderLease(deps, signer, request, ref, authorization.reason));
   if (leased.kind === 'busy') return unsent({ kind: 'busy', sent: false });
-  return finishing({ ...leased.value, mailed });
+  return finishing({ ...leased.value, mailed, authorized });
 }
 
 interface LeasedResult {
@@ -316,6 +318,14 @@ async function finish(deps: RevokeDelegateDeps, request: RevocationRequest, ref:
       deps.counters?.count('RevocationAuditFailures');
     }
   }
+  // A final outcome (something was sent, or nothing needed to be) stays on the used link's token: its page says what happened.
+  if (result.authorized && (outcome.sent || outcome.kind === 'already-revoked')) {
+    try {
+      await deps.tokens.recordOutcome(ref.tokenId, outcome);
+    } catch (error) {
+      deps.log.error('revocation outcome not kept on the link', { account: request.account, outcome: outcome.kind, error: describe(error) });
+    }
+  }
   const email = result.mailed ? resultEmail(request, ref, outcome, result.name, deps.now()) : null;
   if (email) {
     try {
@@ -349,6 +359,8 @@ interface Finished {
   mailed: boolean;
   /** An automatic action's reason, for the audit. */
   reason?: string;
+  /** Whether a consumed link authorized it (its outcome is then kept on the link's token). */
+  authorized: boolean;
 }
 
 /** The `revocation-result` notify event of a finished attempt; none when nothing happened worth an email. */

@@ -10,6 +10,7 @@ import { lookbackWindowMs } from '../../domain/lookbackWindow';
 import { auditTrail } from '../../store/auditTrail';
 import { DRAWDOWN_ROLLUP_RULE } from '../../store/drawdownRollupItem';
 import { withoutUrls } from '../../shared/withoutUrls';
+import { SUMMARY_SAMPLING } from '../collect/collectSettings';
 
 /** How many audit items `status` reads (newest first). */
 const AUDIT_ITEMS = 20;
@@ -38,6 +39,8 @@ export interface AccountStatusReport {
   readonly lastSuccessfulPollAt: number | null;
   readonly drawdown: { readonly currentPct: number; readonly maxPct: number; readonly dollarDrawdown: number; readonly peakAt: number } | null;
   readonly summary: PortfolioSummary | null;
+  /** What the summary is: the chain's figures over points one `1d` apart, at each UTC midnight since tracking began. */
+  readonly summarySampling: typeof SUMMARY_SAMPLING;
   readonly summaryDelta: Readonly<Record<SummaryField, number>> | null;
   readonly alerts: readonly { readonly rule: string; readonly state: Record<string, unknown> }[];
   readonly delegates: readonly {
@@ -99,6 +102,7 @@ export async function accountStatus(
     lastSuccessfulPollAt: snapshot ? (snapshot.fetchedAt ?? snapshot.polledAt) : null,
     drawdown: dd ? { currentPct: dd.currentPct, maxPct: dd.maxPct, dollarDrawdown: dd.dollarDrawdown, peakAt: dd.peakAt } : null,
     summary: snapshot ? pick(snapshot.summary) : null,
+    summarySampling: SUMMARY_SAMPLING,
     summaryDelta: snapshot?.delta ?? null,
     // The drawdown rollup is collection's bookkeeping, not an alert state.
     alerts: alerts.filter((a) => a.rule !== DRAWDOWN_ROLLUP_RULE).map((a) => ({ rule: a.rule, state: a.state })),

@@ -1,3 +1,5 @@
+import { mailboxNotices } from '../../../functions/services/preferences/mailboxNotice';
+import { sesSender } from '../../delivery/mailHarness';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -27,7 +29,7 @@ import { InProcessQueue, type SqsLambdaHandler } from '../../../local/queue/inPr
 import { SimControlClient } from '../../../local/sim/controlClient';
 import { startSimulator, type RunningSimulator } from '../../../local/sim/http/server';
 import type { TestTables } from '../../support/testTables';
-import { createRevokeAllPageHandler } from '../../../functions/handlers/revoke-page';
+import { createRevokeAllPageHandler } from '../../../functions/handlers/revoke-all-page';
 import type { RevokeAllJob } from '../../../functions/messages/revokeAllJob';
 import { revokeAllWorker } from '../../../functions/runtime/revokeAllWorker';
 import { memoryCounters } from '../../../functions/shared/observability';
@@ -141,6 +143,7 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
         return repos.tokens.get(tokenId, 'revoke');
       },
       markSigned: (tokenId, consumedAt) => repos.tokens.markSigned(tokenId, consumedAt),
+      recordOutcome: (tokenId, outcome) => repos.tokens.recordOutcome(tokenId, outcome),
     },
     notify,
     chain,
@@ -193,6 +196,7 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
     delegates: repos.delegates,
     tokens: repos.tokens,
     suppressions: repos.suppressions,
+    preferences: repos.preferences,
     signer,
     now: Date.now,
     log: silentLog,
@@ -216,6 +220,7 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
     alerts: repos.alerts,
     accounts: repos.accounts,
     tokens: repos.tokens,
+    mailbox: mailboxNotices({ sender: sesSender(), mailFrom: 'sentinel@example.com', now: Date.now }),
     now: Date.now,
     log: silentLog,
   });

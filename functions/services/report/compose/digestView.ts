@@ -1,9 +1,10 @@
 import type { DigestRow } from '../../../domain/digestModel';
 import type { ReportModel } from '../../../domain/reportModel';
-import type { AccountStatus, ChartRef, DigestRowView, DigestSectionView, DigestView } from '../../../mail/views';
+import type { Interval } from '../../../domain/interval';
+import type { AccountStatus, ChartRef, DigestRowView, DigestSectionView, DigestView } from '../../../mail/render/views';
 import type { RecipientLinks } from '../../delivery/recipientLinks';
 import type { ReportPeriod } from '../../../domain/recipientSettings';
-import { dayFiguresView, drawdownView } from './reportViews';
+import { dayFiguresView, drawdownView, storedDataView } from './reportViews';
 
 /** What the digest shows of one account besides its row of the model. */
 export interface DigestAccountContext {
@@ -20,6 +21,8 @@ export interface DigestViewContext {
   readonly period: { readonly startMs: number; readonly endMs: number };
   readonly generatedAt: number;
   readonly footer: Pick<RecipientLinks, 'unsubscribeUrl' | 'preferencesUrl'>;
+  /** The interval the chain was asked at (`reportSampling`); `null` when no account could be read. */
+  readonly sampling: Interval | null;
 }
 
 const CHAIN_WINDOW: Readonly<Record<ReportPeriod, string>> = { day: '30 days', week: 'week', month: 'month' };
@@ -59,6 +62,21 @@ function rowOf(row: DigestRow, ctx: DigestAccountContext): DigestRowView {
   };
 }
 
+/** The digest's top notice when some accounts were built from stored data; `null` when the chain answered for all. */
+function digestStoredData(rows: readonly DigestRow[], span: ReportModel['span']): DigestView['storedData'] {
+  const stored = rows.flatMap((row) => (row.model?.source.kind === 'stored' ? [row.model.source] : []));
+  const first = stored[0];
+  const notice = first && storedDataView({ source: first, span });
+  if (!notice) return null;
+  const asOf = stored.map((source) => source.storedAsOf);
+  return {
+    accounts: stored.length,
+    chainFailedAtMs: Math.min(...stored.map((source) => source.chainFailedAt)),
+    asOfMs: asOf.includes(null) ? null : Math.min(...asOf.map((t) => t ?? 0)),
+    metricsNote: notice.metricsNote,
+  };
+}
+
 /** The digest's email view: the rows in the model's order (worst first), and a section for each. */
 export function digestView(rows: readonly DigestRow[], contextOf: (row: DigestRow) => DigestAccountContext, ctx: DigestViewContext): DigestView {
   return {
@@ -69,7 +87,9 @@ export function digestView(rows: readonly DigestRow[], contextOf: (row: DigestRo
     period: ctx.period,
     accountCount: rows.length,
     chainWindowLabel: CHAIN_WINDOW[ctx.span],
+    sampling: ctx.sampling,
     trendCaption: TREND[ctx.span],
+    storedData: digestStoredData(rows, ctx.span),
     rows: rows.map((row) => rowOf(row, contextOf(row))),
     moreRows: 0,
     sections: rows.map((row) => sectionOf(row, row.model, contextOf(row))),

@@ -27,8 +27,8 @@ export interface ReportPeriod {
 /** What a report is built from, and the record the next report compares with. */
 export interface ReportData {
   readonly input: ReportModelInput;
-  /** This report's window summaries as received, to store once the report is built. */
-  readonly record: ReportRecord;
+  /** This report's window summaries as received, to store once the report is built; `null` when built from stored data (nothing new to compare with). */
+  readonly record: ReportRecord | null;
 }
 
 export interface ReportDataRepos {
@@ -40,8 +40,10 @@ export interface ReportDataRepos {
 /** The chain port the report reads its windows from. */
 export type ReportChain = Pick<ChainClient, 'getPortfolio'>;
 
-function previousSummary(previous: ReportRecord | null, window: ReportWindow): PortfolioSummary | null {
-  return previous?.windows.find((w) => w.key === window.key)?.summary ?? null;
+/** The summary of `window` in the report record `previous` (matched by window key and sampling). */
+export function previousSummary(previous: ReportRecord | null, window: ReportWindow): PortfolioSummary | null {
+  // A window asked at another sampling (a report from before the one-sampling rule) is not compared.
+  return previous?.windows.find((w) => w.key === window.key && w.interval === window.interval)?.summary ?? null;
 }
 
 type FetchedWindow<W extends ReportWindow = ReportWindow> = { window: W; summary: PortfolioSummary | null; series: WindowInput['series'] };
@@ -53,9 +55,11 @@ async function fetchWindow<W extends ReportWindow>(chain: ReportChain, address: 
   return { window, summary: series.length === 0 ? null : response.summary, series };
 }
 
-const read = (summary: PortfolioSummary | null): SummaryReadings | null => (summary ? summaryReadings(summary) : null);
+/** A summary read by the unit rules. */
+export const read = (summary: PortfolioSummary | null): SummaryReadings | null => (summary ? summaryReadings(summary) : null);
 
-function delegatesOf(views: readonly DelegateView[], since: number, now: number): Pick<ReportModelInput, 'delegates' | 'removedDelegates'> {
+/** The delegates listed now, and those removed between `since` and `now`. */
+export function delegatesOf(views: readonly DelegateView[], since: number, now: number): Pick<ReportModelInput, 'delegates' | 'removedDelegates'> {
   return {
     delegates: views
       .filter((v) => v.removedAt === null)
@@ -64,13 +68,14 @@ function delegatesOf(views: readonly DelegateView[], since: number, now: number)
   };
 }
 
-function storedHistory(repos: Pick<ReportDataRepos, 'curves'>, account: AccountRecord, now: number) {
+/** The stored curve points of the drawdown lookback window up to `now`. */
+export function storedHistory(repos: Pick<ReportDataRepos, 'curves'>, account: AccountRecord, now: number) {
   return repos.curves.queryRange(account.address, account.interval, Math.max(0, now - lookbackWindowMs(account.interval, DEFAULT_COLLECT_SETTINGS.lookbackMs)), now);
 }
 
 /**
  * Reads what one account's report shows. From the chain, one `GET /portfolio` per window
- * (`reportWindows`: the report day, the last 7 and 30 local days, each at its `summaryInterval`):
+ * (`reportWindows`: the report day, the last 7 and 30 local days, all at one `reportSampling`):
  * the window's summary, and its curves (the day's figures and the chart). A window the chain has
  * no point in has no summary. From the store: the previous report's window summaries, the curves
  * over the drawdown lookback up to `now` (the flow-adjusted drawdown as of now), the delegates

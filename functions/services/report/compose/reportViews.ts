@@ -1,5 +1,5 @@
 import type { ReportModel, WindowInfo } from '../../../domain/reportModel';
-import type { AccountStatus, ChartRef, DailyReportView, DayFigures, Drawdown, MetricWindow } from '../../../mail/views';
+import type { AccountStatus, ChartRef, DailyReportView, DayFigures, Drawdown, MetricWindow } from '../../../mail/render/views';
 import type { RecipientLinks } from '../../delivery/recipientLinks';
 
 /** What the report email shows besides the model. */
@@ -16,7 +16,7 @@ const WINDOW_LABELS: Readonly<Record<WindowInfo['key'], string>> = { day: 'Repor
 export const CHART_ALT: Readonly<Record<WindowInfo['key'], string>> = {
   day: 'Equity and PnL over the report day',
   '7d': 'Equity and PnL over the last 7 days',
-  '30d': 'Equity and PnL over the last 30 days, daily points',
+  '30d': 'Equity and PnL over the last 30 days',
   week: 'Equity and PnL over the week',
   month: 'Equity and PnL over the month',
 };
@@ -24,7 +24,7 @@ export const CHART_ALT: Readonly<Record<WindowInfo['key'], string>> = {
 const CHART_CAPTIONS: Readonly<Record<WindowInfo['key'], string>> = {
   day: 'Equity and PnL over the report day, from the chain’s curves of that day.',
   '7d': 'Equity and PnL over the last 7 days.',
-  '30d': 'Equity and PnL over the last 30 days, daily points, ending with the report day.',
+  '30d': 'Equity and PnL over the last 30 days, ending with the report day.',
   week: 'Equity and PnL over the week, from the chain’s curves of those 7 days.',
   month: 'Equity and PnL over the month, from the chain’s curves of that month.',
 };
@@ -69,6 +69,19 @@ export function drawdownView(drawdown: ReportModel['drawdown']): Drawdown | null
   );
 }
 
+/** The "built from stored data" notice of a report whose chain reads failed; `null` when the chain answered. */
+export function storedDataView(model: Pick<ReportModel, 'source' | 'span'>): AccountStatus['storedData'] {
+  const { source } = model;
+  if (source.kind === 'chain') return null;
+  const metricsNote =
+    model.span !== 'day'
+      ? `the chain's metrics for the ${model.span} are missing`
+      : source.metricsFrom === null
+        ? "the chain's 7- and 30-day metrics are missing (no earlier report)"
+        : `the chain's 7- and 30-day metrics are from the previous report (covering ${source.metricsFrom})`;
+  return { chainFailedAtMs: source.chainFailedAt, asOfMs: source.storedAsOf, metricsNote };
+}
+
 /** The daily report's email view for one recipient, from the domain's report model. */
 export function dailyReportView(model: ReportModel, ctx: ReportViewContext): DailyReportView {
   const { day, drawdown } = model;
@@ -84,6 +97,7 @@ export function dailyReportView(model: ReportModel, ctx: ReportViewContext): Dai
     drawdownAsOfMs: drawdown?.asOf ?? null,
     drawdownSinceMs: model.drawdownSince,
     windows: model.windows.map(windowView),
+    sampling: model.windows[0]?.interval ?? null,
     metrics: model.metrics.map((m) => ({
       key: m.key,
       label: m.label,

@@ -1,5 +1,5 @@
 import { ChainHttpError, ChainNetworkError, ChainResponseShapeError, ChainTimeoutError } from '../../../chain/errors';
-import { StoreError } from '../../../store/storeError';
+import { StoreError } from '../../../store/errors';
 
 /**
  * Why an account's figures could not be read, in plain words for an email: what failed, never a

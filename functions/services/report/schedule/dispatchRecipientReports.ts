@@ -3,7 +3,7 @@ import { periodsDue } from '../../../domain/recipientSchedule';
 import type { RecipientReportJob } from '../../../messages/reportJob';
 import type { MessageQueue } from '../../../queue/messageQueue';
 import { sendAll } from '../../../queue/sendAll';
-import { mapConcurrent } from '../../../store/concurrency';
+import { mapConcurrent } from '../../../shared/concurrency';
 import type { RecipientRecord, RecipientsRepository } from '../../../store/recipientsRepository';
 import type { ReportLedgerRepository } from '../../../store/reportLedgerRepository';
 

@@ -3,8 +3,8 @@ import type { ReportJob } from '../../../messages/reportJob';
 import type { MessageQueue } from '../../../queue/messageQueue';
 import { sendAll } from '../../../queue/sendAll';
 import type { Log } from '../../../shared/observability';
-import type { AccountsRepository } from '../../../store/accountsRepository';
-import { chunk, mapConcurrent } from '../../../store/concurrency';
+import type { AccountScheduleRepository } from '../../../store/accountScheduleRepository';
+import { chunk, mapConcurrent } from '../../../shared/concurrency';
 import type { RecipientsRepository } from '../../../store/recipientsRepository';
 import type { ReportLedgerRepository } from '../../../store/reportLedgerRepository';
 import { dispatchRecipientReports } from './dispatchRecipientReports';
@@ -14,7 +14,7 @@ const CLAIM_CONCURRENCY = 16;
 const STEP = 500;
 
 export interface ReportDispatchDeps {
-  readonly accounts: Pick<AccountsRepository, 'queryReportsDue' | 'setNextReportAt'>;
+  readonly schedule: Pick<AccountScheduleRepository, 'queryReportsDue' | 'setNextReportAt'>;
   /** Recipients with a schedule of their own (second due query). */
   readonly recipients: Pick<RecipientsRepository, 'queryDue' | 'setNextReportAt'>;
   readonly reportQueue: MessageQueue<ReportJob>;
@@ -45,7 +45,7 @@ export interface ReportDispatchOutcome {
  */
 export async function dispatchReports(deps: ReportDispatchDeps): Promise<ReportDispatchOutcome> {
   const now = deps.now();
-  const candidates = await deps.accounts.queryReportsDue(now);
+  const candidates = await deps.schedule.queryReportsDue(now);
   const queued: ReportJob[] = [];
   const lost: string[] = [];
   let rescheduled = 0;
@@ -62,7 +62,7 @@ export async function dispatchReports(deps: ReportDispatchDeps): Promise<ReportD
     queued.push(...jobs);
     await mapConcurrent(step, CLAIM_CONCURRENCY, async ({ account, claim }) => {
       if (claim.kind === 'not-due') return;
-      const moved = await deps.accounts.setNextReportAt(account.address, claim.nextReportAt, account.nextReportAt);
+      const moved = await deps.schedule.setNextReportAt(account.address, claim.nextReportAt, account.nextReportAt);
       if (moved.kind === 'lost') lost.push(account.address);
       else if (claim.kind === 'reschedule') rescheduled++;
     });

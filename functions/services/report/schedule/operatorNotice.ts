@@ -1,5 +1,5 @@
-import { buildMime } from '../../../mail/mime';
-import type { MailSender } from '../../../mail/sesSender';
+import { buildMime } from '../../../mail/send/mime';
+import type { MailSender } from '../../../mail/send/sesSender';
 import { reportJobTarget } from '../../../messages/reportJob';
 import type { Log } from '../../../shared/observability';
 import type { MissedReport } from '../../../store/missedReportsRepository';

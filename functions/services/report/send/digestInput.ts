@@ -19,6 +19,8 @@ export interface DigestInput {
   readonly now: number;
   /** An extra digest sent by `sentinel report --force`. */
   readonly forced: boolean;
+  /** When the queued job was due: an account whose chain reads still fail after the grace is shown from stored data. Without it (forced), it is shown unavailable. */
+  readonly dueAt?: number;
 }
 
 /** Sends one digest (the port the recipient schedule calls; `sendDigest` implements it). */

@@ -1,7 +1,8 @@
 import type { ActionLinks } from '../../../links/actionLinks';
-import type { EmailRenderer } from '../../../mail/render';
-import type { MailSender } from '../../../mail/sesSender';
+import type { EmailRenderer } from '../../../mail/render/render';
+import type { MailSender } from '../../../mail/send/sesSender';
 import type { Counters, Log } from '../../../shared/observability';
+import type { AccountScheduleRepository } from '../../../store/accountScheduleRepository';
 import type { AccountsRepository } from '../../../store/accountsRepository';
 import type { CurvesRepository } from '../../../store/curvesRepository';
 import type { DelegateViewRepository } from '../../../store/delegateViewRepository';
@@ -18,7 +19,8 @@ import type { DigestSender } from './digestInput';
 export interface ReportDeps {
   readonly repos: {
     /** Re-read when a job runs (it may have been removed); the schedule moved after a report due by it. */
-    readonly accounts: Pick<AccountsRepository, 'get' | 'getMany' | 'setNextReportAt'>;
+    readonly accounts: Pick<AccountsRepository, 'get' | 'getMany'>;
+    readonly schedule: Pick<AccountScheduleRepository, 'setNextReportAt'>;
     /** Whose report is the account's own (`accountFollowers`), and a recipient job's record. */
     readonly recipients: Pick<RecipientsRepository, 'get' | 'getMany'>;
     readonly curves: Pick<CurvesRepository, 'queryRange'>;
@@ -44,4 +46,8 @@ export interface ReportDeps {
   readonly log: Log;
   readonly counters: Counters;
   readonly now: () => number;
+  /** How long after its due time a scheduled report whose chain reads fail is built from stored data; default 60 s. */
+  readonly storedDataGraceMs?: number;
+  /** Waits between chain tries during that grace; default real time. */
+  readonly sleep?: (ms: number) => Promise<void>;
 }

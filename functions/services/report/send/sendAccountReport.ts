@@ -2,16 +2,19 @@ import { buildReportModel, type ReportModel } from '../../../domain/reportModel'
 import { addDays, localDate, type LocalDate } from '../../../domain/localTime';
 import { periodWindows, type PeriodWindows } from '../../../domain/periodWindows';
 import type { ReportPeriod } from '../../../domain/recipientSettings';
-import type { AccountStatus } from '../../../mail/views';
+import type { AccountStatus } from '../../../mail/render/views';
 import type { AccountRecord } from '../../../store/accountItem';
 import { mailChart, type MailChart } from '../../delivery/mailChart';
 import { deliverToRecipient, tallyOutcomes, type RecipientOutcome } from '../../delivery/mailDelivery';
 import { loadReportData, loadSummaryData } from '../compose/reportData';
+import { withChainGrace } from '../compose/chainGrace';
+import { loadStoredReportData, loadStoredSummaryData } from '../compose/storedReportData';
+import { chainGraceOf } from './chainGraceOf';
 import type { ReportDeps } from './reportDeps';
 import type { ReportOutcome } from './reportOutcome';
 import { planReport, planClaimedReport, planExtraReport, type ReportPlan } from '../compose/reportPlan';
 import { renderReport } from '../compose/renderReport';
-import { CHART_ALT, dailyReportView } from '../compose/reportViews';
+import { CHART_ALT, dailyReportView, storedDataView } from '../compose/reportViews';
 import { recipientLinks } from '../../delivery/recipientLinks';
 import { mailRecipients, noRecipientReason } from '../../delivery/recipients';
 
@@ -26,11 +29,14 @@ import { mailRecipients, noRecipientReason } from '../../delivery/recipients';
  *   forced run on its own clock);
  * - `summary`: the weekly or monthly summary sent on `reportDate` (default the account's local date
  *   at `now`); whoever calls decides it is due; the schedule is left alone.
+ *
+ * With `dueAt` (a queued job's), a report whose chain reads still fail `storedDataGraceMs` after it
+ * is built from stored data and says so (`withChainGrace`); without, it waits for the chain.
  */
 export type ReportMode =
-  | { readonly kind: 'scheduled'; readonly reportDate?: LocalDate }
+  | { readonly kind: 'scheduled'; readonly reportDate?: LocalDate; readonly dueAt?: number }
   | { readonly kind: 'extra'; readonly regularIfDue: boolean }
-  | { readonly kind: 'summary'; readonly period: 'week' | 'month'; readonly reportDate?: LocalDate };
+  | { readonly kind: 'summary'; readonly period: 'week' | 'month'; readonly reportDate?: LocalDate; readonly dueAt?: number };
 
 interface SharedParts {
   model: ReportModel;
@@ -47,16 +53,19 @@ interface SharedParts {
  * next local day with a conditional write (a concurrent run that moved it first wins; its copies
  * were the same deliveries). The report is built (three chain requests, see `loadReportData`) only
  * when some copy still has to be sent; its window summaries are then stored for the next report's changes.
+ * When the chain does not answer within the grace of a job, the report is built from stored data
+ * (`loadStoredReportData`), labelled at the top, sent under the same delivery id, counted
+ * `ReportsFromStoredData`, and stores no record.
  */
 export async function sendAccountReport(deps: ReportDeps, account: AccountRecord, mode: ReportMode, now: number, to?: readonly string[]): Promise<ReportOutcome> {
   const span: ReportPeriod = mode.kind === 'summary' ? mode.period : 'day';
   const plan = reportPlanFor(account, mode, now);
   if (plan.kind === 'not-due') {
-    if (plan.reschedule) await deps.repos.accounts.setNextReportAt(account.address, plan.nextAt, account.nextReportAt);
+    if (plan.reschedule) await deps.repos.schedule.setNextReportAt(account.address, plan.nextAt, account.nextReportAt);
     return { kind: 'not-due', nextAt: plan.nextAt };
   }
   const advance = async (): Promise<void> => {
-    if (plan.nextReportAt !== null) await deps.repos.accounts.setNextReportAt(account.address, plan.nextReportAt, account.nextReportAt);
+    if (plan.nextReportAt !== null) await deps.repos.schedule.setNextReportAt(account.address, plan.nextReportAt, account.nextReportAt);
   };
 
   const only = to?.map((email) => email.trim().toLowerCase());
@@ -68,24 +77,39 @@ export async function sendAccountReport(deps: ReportDeps, account: AccountRecord
   }
 
   let shared: Promise<SharedParts> | undefined;
+  const grace = chainGraceOf(deps, mode.kind === 'extra' ? undefined : mode.dueAt);
   const build = async (): Promise<SharedParts> => {
     let model: ReportModel;
     let lastPointAtMs: number | null;
-    if (plan.windows) {
-      const input = await loadSummaryData(deps.repos, deps.chain, account, plan.windows, now);
+    const { windows } = plan;
+    if (windows) {
+      const input = await withChainGrace(
+        grace,
+        () => loadSummaryData(deps.repos, deps.chain, account, windows, now),
+        (failedAt) => loadStoredSummaryData(deps.repos, account, windows, now, failedAt),
+      );
       model = buildReportModel(input);
       lastPointAtMs = input.history.at(-1)?.timestamp ?? null;
     } else {
-      const data = await loadReportData(deps.repos, deps.chain, account, plan.period, now);
-      await deps.repos.reportRecords.put(data.record);
+      const data = await withChainGrace(
+        grace,
+        () => loadReportData(deps.repos, deps.chain, account, plan.period, now),
+        (failedAt) => loadStoredReportData(deps.repos, account, plan.period, now, failedAt),
+      );
+      if (data.record) await deps.repos.reportRecords.put(data.record);
       model = buildReportModel(data.input);
       lastPointAtMs = data.input.history.at(-1)?.timestamp ?? null;
+    }
+    if (model.source.kind === 'stored') {
+      deps.counters.count('ReportsFromStoredData');
+      deps.log.warn('report built from stored data: the chain did not answer', { account: account.address, reportDate: plan.reportDate });
     }
     const chart = mailChart(model.chart.series, { cid: 'report-chart@sentinel', alt: CHART_ALT[model.chart.window], timeZone: account.timezone });
     const status: AccountStatus = {
       state: account.status,
       reason: account.statusReason === null ? null : account.statusReason.slice(0, 500),
       lastPointAtMs,
+      storedData: storedDataView(model),
     };
     return { model, chart, status };
   };

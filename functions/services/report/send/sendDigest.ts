@@ -5,18 +5,22 @@ import type { ReportPeriod } from '../../../domain/recipientSettings';
 import { buildReportModel } from '../../../domain/reportModel';
 import { reportInstant } from '../../../domain/reportTime';
 import type { SeriesPoint } from '../../../domain/series';
-import type { InlineImage } from '../../../mail/mime';
-import type { AccountStatus, ChartRef } from '../../../mail/views';
-import { renderSparklinePng } from '../../../mail/sparkline';
+import type { InlineImage } from '../../../mail/send/mime';
+import type { AccountStatus, ChartRef } from '../../../mail/render/views';
+import { renderSparklinePng } from '../../../mail/chart/sparkline';
 import { SentinelError } from '../../../shared/sentinelError';
 import type { AccountRecord } from '../../../store/accountItem';
-import { mapConcurrent } from '../../../store/concurrency';
+import { mapConcurrent } from '../../../shared/concurrency';
 import { deliverToRecipient, type RecipientOutcome } from '../../delivery/mailDelivery';
 import { recipientLinks } from '../../delivery/recipientLinks';
 import { mailRecipients, noRecipientReason } from '../../delivery/recipients';
 import type { DigestInput } from './digestInput';
 import { digestView } from '../compose/digestView';
 import { loadReportData, loadSummaryData } from '../compose/reportData';
+import { withChainGrace } from '../compose/chainGrace';
+import { loadStoredReportData, loadStoredSummaryData } from '../compose/storedReportData';
+import { RetryLaterError } from '../../../shared/retryLaterError';
+import { chainGraceOf } from './chainGraceOf';
 import { renderDigest } from '../compose/renderDigest';
 import type { ReportDeps } from './reportDeps';
 import type { ReportOutcome } from './reportOutcome';
@@ -49,20 +53,32 @@ interface LoadedAccount {
 async function loadAccount(deps: Omit<ReportDeps, 'digest'>, account: AccountRecord, input: DigestInput): Promise<LoadedAccount> {
   const { period, reportDate, timeZone: zone, now } = input;
   const zoned: AccountRecord = { ...account, timezone: zone };
+  const grace = chainGraceOf(deps, input.forced ? undefined : input.dueAt);
   try {
     if (period === 'day') {
       const covered = addDays(reportDate, -1);
       const reportAt = input.recipient.reportAt ?? account.reportAt;
-      const data = await loadReportData(deps.repos, deps.chain, zoned, { localDate: covered, ...localDayBounds(covered, zone), previousReportAt: reportInstant(covered, reportAt, zone) }, now);
+      const day = { localDate: covered, ...localDayBounds(covered, zone), previousReportAt: reportInstant(covered, reportAt, zone) };
+      const data = await withChainGrace(
+        grace,
+        () => loadReportData(deps.repos, deps.chain, zoned, day, now),
+        (failedAt) => loadStoredReportData(deps.repos, zoned, day, now, failedAt),
+      );
       return {
         account,
         entry: { kind: 'ok', model: buildReportModel(data.input), drawdownThresholds: account.drawdownThresholds },
         trend: data.input.windows.at(-1)?.series ?? [],
       };
     }
-    const data = await loadSummaryData(deps.repos, deps.chain, zoned, periodWindows(period, reportDate, zone), now);
+    const windows = periodWindows(period, reportDate, zone);
+    const data = await withChainGrace(
+      grace,
+      () => loadSummaryData(deps.repos, deps.chain, zoned, windows, now),
+      (failedAt) => loadStoredSummaryData(deps.repos, zoned, windows, now, failedAt),
+    );
     return { account, entry: { kind: 'ok', model: buildReportModel(data), drawdownThresholds: account.drawdownThresholds }, trend: data.windows[0]?.series ?? [] };
   } catch (error) {
+    if (error instanceof RetryLaterError) throw error;
     deps.log.warn('digest: an account could not be read', { account: account.address, error: unavailableReason(error) });
     return { account, entry: { kind: 'unavailable', account: { address: account.address, label: account.label }, reason: unavailableReason(error) }, trend: [] };
   }
@@ -91,7 +107,9 @@ function outcomeOf(outcome: RecipientOutcome, input: DigestInput): ReportOutcome
  * reports. Each account is read as its own report reads it (`loadReportData`: 3 chain requests;
  * a weekly or monthly digest `loadSummaryData`: 2), in the recipient's zone, at most
  * `DIGEST_LOAD_CONCURRENCY` accounts at a time, only once the delivery is claimed (a rerun asks
- * the chain nothing). An account that cannot be read is shown as unavailable with the reason; if
+ * the chain nothing). For a queued digest (`input.dueAt`), an account whose chain reads still fail
+ * after the grace is shown from stored data, the digest saying so at the top (`withChainGrace`).
+ * An account that cannot be read is shown as unavailable with the reason; if
  * none can be, nothing is sent and the outcome is `retry`. Partially apply `deps` for a
  * `DigestSender`.
  */
@@ -102,11 +120,13 @@ export async function sendDigest(deps: Omit<ReportDeps, 'digest'>, input: Digest
   if (email === undefined) return { kind: 'skipped', reason: noRecipientReason('reports') };
   const eventId = input.forced ? `digest:${period}:forced:${now}` : `digest:${period}:${reportDate}`;
 
+  let storedAccounts = 0;
   const compose = async () => {
     const loaded = await mapConcurrent(input.accounts, DIGEST_LOAD_CONCURRENCY, (account) => loadAccount(deps, account, input));
     const failures = loaded.flatMap((l) => (l.entry.kind === 'unavailable' ? [l.entry.reason] : []));
     if (failures.length === loaded.length) throw new DigestUnavailableError(failures);
 
+    storedAccounts = loaded.filter((l) => l.entry.kind === 'ok' && l.entry.model.source.kind === 'stored').length;
     const rows = digestRows(loaded.map((l) => l.entry), now);
     const byAddress = new Map<string, LoadedAccount>(loaded.map((l) => [l.account.address, l]));
     const images = new Map<string, InlineImage>();
@@ -136,6 +156,7 @@ export async function sendDigest(deps: Omit<ReportDeps, 'digest'>, input: Digest
       period: rows.find((r) => r.model)?.model?.period ?? localDayBounds(addDays(reportDate, -1), timeZone),
       generatedAt: now,
       footer,
+      sampling: rows.find((r) => r.model)?.model?.windows[0]?.interval ?? null,
     });
     const { rendered, rowsShown } = renderDigest(deps.renderer, view, timeZone);
     return {
@@ -155,6 +176,7 @@ export async function sendDigest(deps: Omit<ReportDeps, 'digest'>, input: Digest
   }
   if (outcome.kind === 'sent') {
     deps.counters.count('DigestsSent');
+    if (storedAccounts > 0) deps.counters.count('DigestsFromStoredData');
     deps.counters.count('ReportEmailsSent');
   }
   return outcomeOf(outcome, input);

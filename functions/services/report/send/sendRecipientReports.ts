@@ -23,9 +23,9 @@ export interface RecipientReportResult {
 }
 
 export type RecipientRun =
-  /** The run of the recipient's own schedule for `reportDate` (claimed by the dispatch). */
-  | { readonly kind: 'scheduled'; readonly reportDate: LocalDate }
-  /** `sentinel report --force`: its daily report now, as an extra; per-account mode only for `accounts`. */
+  /** The run of the recipient's own schedule for `reportDate` (claimed by the dispatch); `dueAt`: the queued job's (see `ReportMode`). */
+  | { readonly kind: 'scheduled'; readonly reportDate: LocalDate; readonly dueAt?: number }
+  /** `sentinel report --force`: its daily report now, as an extra; with `accounts`, the reports of those accounts alone (a digest recipient too). */
   | { readonly kind: 'forced'; readonly accounts?: readonly string[] };
 
 /**
@@ -42,7 +42,8 @@ export async function recipientAccounts(deps: { readonly repos: Pick<ReportDeps[
 /**
  * Sends a recipient's own reports: on a scheduled run, what `periodsDue` gives for `reportDate`
  * (its daily report unless it follows its accounts' schedules, its weekly and monthly summaries on
- * their days); forced, its daily report now. A digest recipient gets one `DigestSender` call per
+ * their days); forced, its daily report now (limited to `accounts`: their per-account reports, whatever
+ * its mode). A digest recipient gets one `DigestSender` call per
  * period covering all its accounts; a per-account one gets `sendAccountReport` per account, to it
  * alone, at its own zone and time (delivered under `report:<address>:<date>#<email>`, so a rerun
  * sends nothing more). One send's failure is recorded and never stops the others.
@@ -65,26 +66,29 @@ export async function sendRecipientReports(deps: ReportDeps, record: RecipientRe
     }
   };
   const forced = run.kind === 'forced';
+  // `report --force --account A`: a digest recipient gets A's report, not its whole digest again.
+  const limited = run.kind === 'forced' && run.accounts !== undefined;
   for (const period of periods) {
-    if (record.mode === 'digest') {
+    if (record.mode === 'digest' && !limited) {
       await attempt(period, null, () =>
-        deps.digest({ recipient: record, accounts, period, reportDate, timeZone: clock.timezone, now, forced }),
+        deps.digest({ recipient: record, accounts, period, reportDate, timeZone: clock.timezone, now, forced, ...(run.kind === 'scheduled' && run.dueAt !== undefined ? { dueAt: run.dueAt } : {}) }),
       );
       continue;
     }
     const selected = run.kind === 'forced' && run.accounts ? accounts.filter((a) => run.accounts?.includes(a.address)) : accounts;
     for (const account of selected) {
       const own = onClock(account, clock);
-      await attempt(period, account.address, () => sendAccountReport(deps, own, modeOf(period, reportDate, forced), now, [record.email]));
+      await attempt(period, account.address, () => sendAccountReport(deps, own, modeOf(period, run), now, [record.email]));
     }
   }
   return { email: record.email, reportDate, sends };
 }
 
 /** A per-account report of a recipient's run: its day's report (an extra when forced), or a summary. */
-function modeOf(period: ReportPeriod, reportDate: LocalDate, forced: boolean): ReportMode {
-  if (forced) return { kind: 'extra', regularIfDue: false };
-  return period === 'day' ? { kind: 'scheduled', reportDate } : { kind: 'summary', period, reportDate };
+function modeOf(period: ReportPeriod, run: RecipientRun): ReportMode {
+  if (run.kind === 'forced') return { kind: 'extra', regularIfDue: false };
+  const due = run.dueAt === undefined ? {} : { dueAt: run.dueAt };
+  return period === 'day' ? { kind: 'scheduled', reportDate: run.reportDate, ...due } : { kind: 'summary', period, reportDate: run.reportDate, ...due };
 }
 
 /** The account as the recipient's own schedule sees it: the recipient's zone and report time. */

@@ -1,5 +1,6 @@
 import type { AccountReportJob, RecipientReportJob, ReportJob } from '../../../messages/reportJob';
 import { describeError } from '../../../shared/describeError';
+import { RetryLaterError } from '../../../shared/retryLaterError';
 import { accountFollowers } from './accountFollowers';
 import type { ReportDeps } from './reportDeps';
 import { needsRetry, sendRecipientReports, type RecipientReportResult } from './sendRecipientReports';
@@ -12,27 +13,19 @@ export const REPORT_LATENESS_METRIC = 'ReportLatenessSeconds';
 /** What one job did: an account's report, or a recipient's own reports. */
 export type ReportJobOutcome = ReportOutcome | { kind: 'recipient'; result: RecipientReportResult };
 
-/** A report job that must be delivered again later (passing failure, or not due yet). */
-export class ReportJobRetryError extends Error {
-  override readonly name = 'ReportJobRetryError';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
-}
-
 /**
- * The report worker's work: sends one claimed job and throws `ReportJobRetryError` when it must
+ * The report worker's work: sends one claimed job and throws `RetryLaterError` when it must
  * come back (see `runReportJob`), so a queue delivers it again.
  */
 export async function sendReportJob(deps: ReportDeps, job: ReportJob): Promise<ReportJobOutcome> {
   const outcome = await runReportJob(deps, job);
   const retry = retryReason(outcome);
-  if (retry !== null) throw new ReportJobRetryError(retry);
+  if (retry !== null) throw new RetryLaterError(retry);
   return outcome;
 }
 
 /**
- * Sends one claimed job, never before its due time (`ReportJobRetryError` when it arrives early).
+ * Sends one claimed job, never before its due time (`RetryLaterError` after the time left when it arrives early).
  * An account job re-reads the account (it may have been removed) and delivers the report of
  * `job.reportDate` to the recipients that follow the account's schedule (`sendAccountReport`,
  * mode `scheduled`). A recipient job re-reads the recipient and sends what its own schedule gives
@@ -44,7 +37,7 @@ export async function sendReportJob(deps: ReportDeps, job: ReportJob): Promise<R
  */
 export async function runReportJob(deps: ReportDeps, job: ReportJob): Promise<ReportJobOutcome> {
   const now = deps.now();
-  if (now < job.dueAt) throw new ReportJobRetryError(`the report is due in ${Math.ceil((job.dueAt - now) / 1000)} s`);
+  if (now < job.dueAt) throw new RetryLaterError(`the report is due in ${Math.ceil((job.dueAt - now) / 1000)} s`, { retryAfterMs: job.dueAt - now });
   let outcome: ReportJobOutcome;
   try {
     outcome = job.kind === 'recipient' ? await sendRecipientJob(deps, job, now) : await sendAccountJob(deps, job, now);
@@ -54,7 +47,7 @@ export async function runReportJob(deps: ReportDeps, job: ReportJob): Promise<Re
   }
   const retry = retryReason(outcome);
   if (retry !== null) {
-    await deps.repos.reportLedger.noteFailure(job, describeError(new ReportJobRetryError(retry), { audience: 'log' }));
+    await deps.repos.reportLedger.noteFailure(job, describeError(new RetryLaterError(retry), { audience: 'log' }));
     return outcome;
   }
   if (sentSome(outcome)) deps.counters.seconds?.(REPORT_LATENESS_METRIC, Math.max(0, deps.now() - job.dueAt) / 1000);
@@ -76,11 +69,11 @@ async function sendAccountJob(deps: ReportDeps, job: AccountReportJob, now: numb
   const account = await deps.repos.accounts.get(job.address);
   if (!account) return { kind: 'skipped', reason: 'the account is no longer tracked' };
   const recipients = await accountFollowers(deps.repos.recipients, account);
-  return sendAccountReport(deps, account, { kind: 'scheduled', reportDate: job.reportDate }, now, recipients);
+  return sendAccountReport(deps, account, { kind: 'scheduled', reportDate: job.reportDate, dueAt: job.dueAt }, now, recipients);
 }
 
 async function sendRecipientJob(deps: ReportDeps, job: RecipientReportJob, now: number): Promise<ReportJobOutcome> {
   const record = await deps.repos.recipients.get(job.email);
   if (!record) return { kind: 'skipped', reason: 'the recipient has no record any more' };
-  return { kind: 'recipient', result: await sendRecipientReports(deps, record, { kind: 'scheduled', reportDate: job.reportDate }, now) };
+  return { kind: 'recipient', result: await sendRecipientReports(deps, record, { kind: 'scheduled', reportDate: job.reportDate, dueAt: job.dueAt }, now) };
 }

@@ -1,11 +1,10 @@
-import type { ReportPeriod } from '../../../domain/recipientSettings';
 import { followsAccountSchedule } from '../../../domain/recipientSettings';
-import { describeError } from '../../../shared/describeError';
 import type { AccountRecord } from '../../../store/accountItem';
-import { mapConcurrent } from '../../../store/concurrency';
+import { mapConcurrent } from '../../../shared/concurrency';
 import { accountFollowers } from './accountFollowers';
 import type { ReportDeps } from './reportDeps';
-import { sendRecipientReports, type RecipientRun } from './sendRecipientReports';
+import type { RecipientRun } from './sendRecipientReports';
+import { reportFailure, runRecipient, type RecipientSendResult } from './runRecipient';
 import { sendAccountReport, type ReportMode } from './sendAccountReport';
 import type { ReportOutcome } from './reportOutcome';
 
@@ -20,16 +19,9 @@ export interface AccountReportResult {
   readonly outcome: RunOutcome;
 }
 
-/** One email of a recipient's own schedule: its digest (`address` null) or one account's report to it alone. */
-export interface RecipientSendResult {
-  readonly email: string;
-  readonly period: ReportPeriod;
-  readonly address: string | null;
-  readonly outcome: RunOutcome;
-}
-
 /** What `sentinel report` shows of each report it sent or tried. */
 export type ReportRunResult = AccountReportResult | RecipientSendResult;
+export type { RecipientSendResult } from './runRecipient';
 
 /** The accounts `sentinel report --account` or `--force` picked. */
 export type ReportSelection =
@@ -37,8 +29,8 @@ export type ReportSelection =
   | { readonly kind: 'due'; readonly accounts: readonly AccountRecord[] }
   /**
    * `--force`: each account's report now (mode `extra`: the regular one if due), and to every
-   * other recipient of those accounts what it gets on a normal day; with `only`, a per-account
-   * recipient gets the reports of these accounts alone.
+   * other recipient of those accounts what it gets on a normal day; with `only` (`--account`),
+   * each of them gets the reports of these accounts alone (a digest recipient too).
    */
   | { readonly kind: 'extra'; readonly accounts: readonly AccountRecord[]; readonly only: boolean };
 
@@ -71,27 +63,10 @@ async function forcedRecipients(deps: ReportDeps, accounts: readonly AccountReco
   return mapConcurrent(own, CONCURRENCY, async (record) => runRecipient(deps, record.email, run, now));
 }
 
-async function runRecipient(deps: ReportDeps, email: string, run: RecipientRun, now: number): Promise<RecipientSendResult[]> {
-  try {
-    const record = await deps.repos.recipients.get(email);
-    if (!record) return [];
-    const result = await sendRecipientReports(deps, record, run, now);
-    return result.sends.map((send) => ({ email, period: send.period, address: send.account, outcome: send.outcome }));
-  } catch (error) {
-    const reason = describeError(error, { audience: 'log' });
-    deps.log.error('recipient reports failed', { error: reason });
-    deps.counters.count('ReportErrors');
-    return [{ email, period: 'day', address: null, outcome: { kind: 'error', reason } }];
-  }
-}
-
 async function guarded(deps: ReportDeps, about: { address: string }, fn: () => Promise<AccountReportResult>): Promise<AccountReportResult> {
   try {
     return await fn();
   } catch (error) {
-    const reason = describeError(error, { audience: 'log' });
-    deps.log.error('daily report failed', { account: about.address, error: reason });
-    deps.counters.count('ReportErrors');
-    return { address: about.address, outcome: { kind: 'error', reason } };
+    return { address: about.address, outcome: { kind: 'error', reason: reportFailure(deps, 'daily report failed', error, { account: about.address }) } };
   }
 }

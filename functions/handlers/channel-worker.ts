@@ -1,0 +1,52 @@
+import { settingsFor } from '../config/settings';
+import { DestinationPacer } from '../domain/destinationPacer';
+import type { ChannelJob } from '../messages/channelJob';
+import { channelSenderFrom } from '../runtime/channelSenderFrom';
+import { createChannelWorkerHandler, type ChannelWorkerDeps } from '../runtime/channelWorkerHandler';
+import { actionLinksFrom, sesSenderFrom, someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
+import { lazyHandler } from '../runtime/lazyHandler';
+import { createObservability } from '../shared/observability';
+import { AccountsRepository } from '../store/accountsRepository';
+import { ChannelBacklogRepository } from '../store/channelBacklogRepository';
+import { ChannelsRepository } from '../store/channelsRepository';
+import { DeliveryRepository } from '../store/deliveryRepository';
+import { PreferencesRepository } from '../store/preferencesRepository';
+import { SuppressionRepository } from '../store/suppressionRepository';
+
+/**
+ * Deps from the Lambda environment (once per cold start): the channels and the tables the
+ * broken-channel email reads, the channel senders (secrets from Secrets Manager, cached for the
+ * instance's life), the channel queue delayed jobs go back to, this instance's destination pacer,
+ * and SES for the broken-channel email (a few short emails, once per broken channel: sent without
+ * the mail-rate governor).
+ */
+export async function channelWorkerDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<ChannelWorkerDeps> {
+  const settings = settingsFor('channel-worker', env);
+  const { log, counters, flush, addContext } = createObservability('channel-worker');
+  const repos = someRepositoriesFrom(settings, {
+    channels: ChannelsRepository,
+    channelBacklog: ChannelBacklogRepository,
+    accounts: AccountsRepository,
+    suppressions: SuppressionRepository,
+    preferences: PreferencesRepository,
+    deliveries: DeliveryRepository,
+  });
+  return {
+    repos,
+    channelSender: channelSenderFrom(settings, env),
+    channelQueue: sqsQueueFrom<ChannelJob>(settings, 'CHANNEL_QUEUE_URL'),
+    pacer: new DestinationPacer(),
+    links: await actionLinksFrom(settings),
+    sender: sesSenderFrom(settings),
+    mailFrom: settings.MAIL_FROM,
+    log,
+    counters,
+    flush,
+    addContext,
+    deadlineMarginMs: settings.DEADLINE_MARGIN_MS,
+    now: Date.now,
+  };
+}
+
+/** AWS entry point: the channel queue's consumer (`createChannelWorkerHandler`). */
+export const handler = lazyHandler(async () => createChannelWorkerHandler(await channelWorkerDepsFromEnv()));

@@ -1,0 +1,53 @@
+import { settingsFor } from '../config/settings';
+import { LINK_PATHS } from '../links/actionLinks';
+import type { RevokeAllJob } from '../messages/revokeAllJob';
+import { lazyHandler } from '../runtime/lazyHandler';
+import { pageSecurityFrom, someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
+import { createObservability, type Observability } from '../shared/observability';
+import { AccountsRepository } from '../store/accountsRepository';
+import { DelegateViewRepository } from '../store/delegateViewRepository';
+import { RevokeAllRepository } from '../store/revokeAllRepository';
+import { createPageHandler } from '../web/pageHandler';
+import { revokeAllPage, type RevokeAllPageDeps, type RevokeAllPageView } from '../web/revokeAllPage';
+import { renderRevokeAllView } from '../web/revokeAllViews';
+
+/** What `revoke-all-page` needs: the ports of the revoke-all page service. */
+export type RevokeAllPageHandlerDeps = RevokeAllPageDeps & { readonly addContext?: Observability['addContext']; readonly flushMetrics?: () => void };
+
+/**
+ * The `/revoke-all` endpoint: the list of delegates a revoke-all link removes on GET, one queued
+ * removal per delegate on POST (the revocations queue), each delegate's result afterwards. It signs
+ * nothing and cannot invoke the signer: the revoke-all worker does, one delegate at a time.
+ */
+export function createRevokeAllPageHandler(deps: RevokeAllPageHandlerDeps) {
+  const formAction = `${deps.publicBaseUrl.replace(/\/+$/, '')}${LINK_PATHS['revoke-all']}`;
+  return createPageHandler({
+    name: 'revoke-all page',
+    log: deps.log,
+    ...(deps.addContext === undefined ? {} : { addContext: deps.addContext }),
+    ...(deps.flushMetrics === undefined ? {} : { flushMetrics: deps.flushMetrics }),
+    decide: (request) => revokeAllPage(deps, request),
+    badRequest: (reason): RevokeAllPageView => ({ kind: 'bad-request', reason }),
+    render: (view) => renderRevokeAllView(view, formAction),
+  });
+}
+
+/** Deps from the Lambda environment: tables, the link secret, and the revocations queue. */
+export async function revokeAllPageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<RevokeAllPageHandlerDeps> {
+  const settings = settingsFor('revoke-all-page', env);
+  const { log, flush, addContext } = createObservability('revoke-all-page');
+  const repos = someRepositoriesFrom(settings, { accounts: AccountsRepository, delegates: DelegateViewRepository, revokeAll: RevokeAllRepository });
+  return {
+    ...(await pageSecurityFrom(settings)),
+    accounts: repos.accounts,
+    delegates: repos.delegates,
+    batches: repos.revokeAll,
+    queue: sqsQueueFrom<RevokeAllJob>(settings, 'REVOCATION_QUEUE_URL'),
+    now: Date.now,
+    log,
+    flushMetrics: flush,
+    addContext,
+  };
+}
+
+export const handler = lazyHandler(async () => createRevokeAllPageHandler(await revokeAllPageDepsFromEnv()));

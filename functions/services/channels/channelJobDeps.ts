@@ -1,0 +1,62 @@
+import type { ChannelSenderDeps } from '../../channels/channelSender';
+import type { DestinationPacer } from '../../domain/destinationPacer';
+import type { ActionLinks } from '../../links/actionLinks';
+import type { ChannelJob } from '../../messages/channelJob';
+import type { MessageQueue } from '../../queue/messageQueue';
+import type { Counters } from '../../shared/observability';
+import type { AccountsRepository } from '../../store/accountsRepository';
+import type { ChannelBacklogRepository } from '../../store/channelBacklogRepository';
+import type { ChannelsRepository } from '../../store/channelsRepository';
+import type { PreferencesRepository } from '../../store/preferencesRepository';
+import type { SuppressionRepository } from '../../store/suppressionRepository';
+import type { MailDeliveryDeps } from '../delivery/mailDelivery';
+
+/** What the channel worker needs. */
+export interface ChannelJobDeps extends MailDeliveryDeps {
+  readonly repos: MailDeliveryDeps['repos'] & {
+    readonly channels: Pick<ChannelsRepository, 'get' | 'markBroken' | 'recordDelivery' | 'setChatId'>;
+    readonly channelBacklog: Pick<ChannelBacklogRepository, 'park' | 'take' | 'remove' | 'mark'>;
+    readonly accounts: Pick<AccountsRepository, 'get'>;
+    readonly suppressions: Pick<SuppressionRepository, 'filter'>;
+    readonly preferences: Pick<PreferencesRepository, 'filter'>;
+  };
+  readonly channelSender: ChannelSenderDeps;
+  /** Where a throttled, paced or failed job goes back to, with a delay. */
+  readonly channelQueue: MessageQueue<ChannelJob>;
+  readonly pacer: DestinationPacer;
+  readonly links: Pick<ActionLinks, 'build'>;
+  readonly counters: Counters;
+  readonly now: () => number;
+  /**
+   * Wall-clock time (the queue's clock locally): pacing, announced waits and the webhook
+   * timestamp, which receivers check against their own clock; default `now`.
+   */
+  readonly wallNow?: () => number;
+}
+
+export type ChannelJobOutcome =
+  | { kind: 'delivered' }
+  /** Delivered before (a redelivered job), or the type sends nothing for this notice. */
+  | { kind: 'duplicate' }
+  | { kind: 'not-applicable' }
+  /** Put back on the queue to be sent after `delaySeconds`. */
+  | { kind: 'requeued'; delaySeconds: number; reason: string }
+  | { kind: 'skipped'; reason: string }
+  /** Refused for good: the channel is broken (`told` recipients were emailed about it now). */
+  | { kind: 'refused'; reason: string; told: number }
+  /** The destination refused our payload: our bug, counted; the channel stays ok. */
+  | { kind: 'payload-rejected'; reason: string }
+  /** Passing failures on every attempt up to the limit, or a channel this process cannot use as configured: dropped. */
+  | { kind: 'gave-up'; reason: string }
+  /** Parked in the destination's backlog, to go in its next summary. */
+  | { kind: 'parked' }
+  /** A backlog's summary went out, carrying `notices` notices. */
+  | { kind: 'combined'; notices: number };
+
+/** Passing failures are retried this many times (backoff 30 s doubling, at most 15 min). */
+export const MAX_CHANNEL_ATTEMPTS = 8;
+/** Re-queues of any reason (throttling, pacing) after which a job is dropped. */
+export const MAX_CHANNEL_REQUEUES = 50;
+/** How long a job waits when another attempt holds its delivery id. */
+export const IN_PROGRESS_RETRY_S = 30;
+

@@ -1,0 +1,70 @@
+import type { ChannelRecord } from '../../domain/channel';
+import type { ChannelJob } from '../../messages/channelJob';
+import { MAX_DELAY_SECONDS } from '../../queue/messageQueue';
+import { sendAll } from '../../queue/sendAll';
+import { deliverToRecipient } from '../delivery/mailDelivery';
+import { recipientLinks } from '../delivery/recipientLinks';
+import { mailRecipients } from '../delivery/recipients';
+import { brokenChannelEmail } from './brokenChannelEmail';
+import { MAX_CHANNEL_ATTEMPTS, MAX_CHANNEL_REQUEUES, type ChannelJobDeps, type ChannelJobOutcome } from './channelJobDeps';
+
+/** The wall clock of pacing and announced waits. */
+export function wall(deps: ChannelJobDeps): number {
+  return (deps.wallNow ?? deps.now)();
+}
+
+/** The wait before retrying a passing failure: 30 s doubling, at most 15 min. */
+export function backoffMs(attempt: number): number {
+  return Math.min(MAX_DELAY_SECONDS * 1_000, 30_000 * 2 ** attempt);
+}
+
+/** Puts the job back on the queue after `waitMs` (rounded up), or gives up past the attempt limits. */
+export async function requeue(deps: ChannelJobDeps, job: ChannelJob, waitMs: number, reason: string, failure: boolean): Promise<ChannelJobOutcome> {
+  // A security notice waiting for its turn is never dropped: only failures count against it.
+  const security = 'notice' in job && job.notice.category === 'security';
+  if ((job.attempt + 1 >= MAX_CHANNEL_REQUEUES && !security) || (failure && job.attempt + 1 >= MAX_CHANNEL_ATTEMPTS)) {
+    deps.counters.count('ChannelDeliveriesAbandoned');
+    return { kind: 'gave-up', reason };
+  }
+  // Rounded up: the job is never received before the announced wait has passed.
+  const delaySeconds = Math.min(MAX_DELAY_SECONDS, Math.ceil(waitMs / 1_000));
+  await sendAll(deps.channelQueue, [{ id: 'requeue', body: { ...job, attempt: job.attempt + 1 }, delaySeconds }]);
+  deps.counters.count('ChannelRequeued');
+  return { kind: 'requeued', delaySeconds, reason };
+}
+
+/** Marks the channel broken; the one worker that changed its state emails the notice's account's recipients. */
+export async function refuse(deps: ChannelJobDeps, accountAddress: string, channel: ChannelRecord, reason: string): Promise<ChannelJobOutcome> {
+  const since = deps.now();
+  await deps.repos.channels.recordDelivery(channel.name, { at: since, outcome: 'refused' });
+  const marked = await deps.repos.channels.markBroken(channel.name, reason, since);
+  deps.counters.count('ChannelRefused');
+  if (marked.kind === 'unchanged') return { kind: 'refused', reason, told: 0 };
+  return { kind: 'refused', reason, told: await tellRecipients(deps, accountAddress, channel, reason, since) };
+}
+
+async function tellRecipients(deps: ChannelJobDeps, accountAddress: string, channel: ChannelRecord, reason: string, since: number): Promise<number> {
+  const account = await deps.repos.accounts.get(accountAddress);
+  if (!account) return 0;
+  const recipients = await mailRecipients(deps.repos, account.emails, 'security');
+  let told = 0;
+  for (const recipient of recipients) {
+    const outcome = await deliverToRecipient(deps, {
+      eventId: `channel-broken:${channel.name}:${since}`,
+      kind: 'channel-broken',
+      account: account.address,
+      recipient,
+      sentAt: since,
+      compose: () => {
+        const links = recipientLinks(deps.links, account, recipient, since, 'security');
+        return { rendered: brokenChannelEmail(channel, reason, account), unsubscribeUrl: links.unsubscribeUrl, oneClickUnsubscribe: links.oneClickUnsubscribe };
+      },
+    });
+    if (outcome.kind === 'sent') told++;
+    else if (outcome.kind === 'failed' || outcome.kind === 'retryable') {
+      deps.counters.count('ChannelBrokenNoticeFailures');
+      deps.log.warn('could not tell a recipient about a broken channel', { channel: channel.name, reason: outcome.reason });
+    }
+  }
+  return told;
+}

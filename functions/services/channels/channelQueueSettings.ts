@@ -1,0 +1,20 @@
+import { HANDLER_CATALOG } from '../../handlers/catalog';
+import { workQueueSettings, type WorkQueueSettings } from '../../queue/workQueueSettings';
+
+/** Channel jobs per channel-worker invocation (worked one after the other). */
+export const CHANNEL_BATCH_SIZE = 10;
+
+/**
+ * Channel-worker instances at once (the channel queue event source's `maxConcurrency`, the fewest
+ * SQS allows): the destination pacer lives in one instance, so fewer instances keep closer to each
+ * destination's rate; a 429 beyond it re-queues the job with the announced wait.
+ */
+export const CHANNEL_WORKER_CONCURRENCY = 2;
+
+/**
+ * The channel queue's redelivery, read by the CDK channel queue and by the local in-process
+ * channel queue (`npm start`, `serve`, `collect`): a job whose store or queue write failed comes
+ * back after six times the worker's timeout, five times, then waits in the dead-letter queue.
+ * Throttled and paced jobs are not redelivered but re-queued with a delay by the worker itself.
+ */
+export const CHANNEL_QUEUE: WorkQueueSettings = workQueueSettings(HANDLER_CATALOG['channel-worker'].sizing.timeoutSeconds);

@@ -1,0 +1,37 @@
+import { followsAccountSchedule } from '../../../domain/recipientSettings';
+import type { AccountRecord } from '../../../store/accountItem';
+import { mapConcurrent } from '../../../shared/concurrency';
+import type { ReportDeps } from './reportDeps';
+import { sendAccountReport } from './sendAccountReport';
+import { reportFailure, runRecipient, type RecipientSendResult } from './runRecipient';
+
+/** Reports prepared at once. */
+const CONCURRENCY = 4;
+
+/**
+ * `sentinel report --force --recipient <email>`: that recipient's usual delivery now, as an extra,
+ * to it alone. A recipient with a schedule of its own or a digest gets what its forced run sends
+ * (its digest of all its accounts, or its per-account reports on its clock); one that follows its
+ * accounts' schedules gets each account's report. `accounts` are the tracked accounts mailing
+ * `email` that were selected (all of them, or the one of `--account`); `limited` says `--account`
+ * chose them, so a digest recipient gets that account's report instead of its whole digest.
+ */
+export async function sendToRecipient(
+  deps: ReportDeps,
+  email: string,
+  accounts: readonly AccountRecord[],
+  limited: boolean,
+  now: number,
+): Promise<RecipientSendResult[]> {
+  const record = await deps.repos.recipients.get(email);
+  if (record && !followsAccountSchedule(record)) {
+    return runRecipient(deps, record.email, limited ? { kind: 'forced', accounts: accounts.map((a) => a.address) } : { kind: 'forced' }, now);
+  }
+  return mapConcurrent(accounts, CONCURRENCY, async (account): Promise<RecipientSendResult> => {
+    try {
+      return { email, period: 'day', address: account.address, outcome: await sendAccountReport(deps, account, { kind: 'extra', regularIfDue: false }, now, [email]) };
+    } catch (error) {
+      return { email, period: 'day', address: account.address, outcome: { kind: 'error', reason: reportFailure(deps, 'daily report failed', error, { account: account.address }) } };
+    }
+  });
+}
