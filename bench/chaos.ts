@@ -251,6 +251,8 @@ async function main(): Promise<void> {
     console.log(report(base, chaos));
     const prefixes = new Map<string, number>();
     for (const a of chaos.accepted) prefixes.set(a.eventId.split(':')[0] ?? '', (prefixes.get(a.eventId.split(':')[0] ?? '') ?? 0) + 1);
+    const lost = [...base.points].flatMap(([address, stamps]) => stamps.filter((ts) => !(chaos.points.get(address) ?? []).includes(ts)));
+    if (lost.length > 0) console.log(`curve points lost: ${lost.length}, stamped ${new Date(Math.min(...lost)).toISOString()} to ${new Date(Math.max(...lost)).toISOString()}`);
     console.log(`emails of the chaos run by kind: ${[...prefixes].map(([k, n]) => `${k} ${n}`).join(', ')}; load ${loadavg()[0]!.toFixed(1)} at the end`);
   } finally {
     await ses.stop();
