@@ -199,6 +199,7 @@ function sendsOf(accepted: readonly AcceptedEmail[], reports: boolean): Accepted
   return accepted.filter((a) => isReport(a.eventId) === reports).map((a) => ({ key: `${a.eventId}#${[...a.destinations].sort().join(',')}`, at: a.at }));
 }
 
+const iso = (ms: number | undefined): string => (ms === undefined ? '-' : new Date(ms).toISOString().slice(5, 16));
 const seconds = (ms: number): string => (Number.isFinite(ms) ? (ms / 1000).toFixed(0) : '-');
 
 function table(rows: readonly (readonly [string, string, string])[]): string {
@@ -253,6 +254,10 @@ async function main(): Promise<void> {
     for (const a of chaos.accepted) prefixes.set(a.eventId.split(':')[0] ?? '', (prefixes.get(a.eventId.split(':')[0] ?? '') ?? 0) + 1);
     const lost = [...base.points].flatMap(([address, stamps]) => stamps.filter((ts) => !(chaos.points.get(address) ?? []).includes(ts)));
     if (lost.length > 0) console.log(`curve points lost: ${lost.length}, stamped ${new Date(Math.min(...lost)).toISOString()} to ${new Date(Math.max(...lost)).toISOString()}`);
+    for (const [address, stamps] of base.points) {
+      const got = chaos.points.get(address) ?? [];
+      if (got.length < stamps.length) console.log(`  ${address}: ${stamps.length} points fault-free, ${got.length} in the chaos run (fault-free ${iso(stamps[0])} to ${iso(stamps.at(-1))}, chaos ${iso(got[0])} to ${iso(got.at(-1))})`);
+    }
     console.log(`emails of the chaos run by kind: ${[...prefixes].map(([k, n]) => `${k} ${n}`).join(', ')}; load ${loadavg()[0]!.toFixed(1)} at the end`);
   } finally {
     await ses.stop();
