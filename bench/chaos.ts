@@ -1,0 +1,268 @@
+/**
+ * Chaos run (`npm run bench:chaos [-- --accounts 500 --seed 1]`).
+ *
+ * One simulated day (2025-01-15, UTC) of the local pipeline `npm start` runs (`createLocalSystem`):
+ * DynamoDB Local and local SES (started here on free ports), the chain simulator over HTTP (one per
+ * run, same seed, generated history for every account), collect and report dispatch once a
+ * simulated minute around report time (every five minutes otherwise, `tickAfter`), the in-process queues with the deployed report-worker concurrency and
+ * redelivery, the deployed collect, notify and daily-report handlers. The clock is simulated
+ * (`local/virtualClock.ts`): it moves when something waits (grace, backoff, queue delays, the mail
+ * governor) and by a minute per scheduler tick, so DynamoDB Local and SES take no simulated time.
+ *
+ * The same day runs twice with the same seed: fault-free, then with the faults of
+ * `CHAOS_SCHEDULE` (`bench/chaosFaults.ts`). The table compares the second with the first: curve
+ * points stored, emails SES accepted per event id and recipient (reports and alerts), DLQ depth.
+ */
+import { createHash } from 'node:crypto';
+import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { getAddress } from 'viem';
+import { createChainClient } from '../functions/chain/chainClient';
+import { TokenBucket } from '../functions/chain/tokenBucket';
+import { loadSettings } from '../functions/config/settings';
+import { accountSettingsSchema } from '../functions/domain/account';
+import { newTrackedAccount } from '../functions/domain/trackedAccount';
+import { sesSenderFrom } from '../functions/runtime/factories';
+import { memoryCounters, silentLog } from '../functions/shared/observability';
+import { createTables, deleteTables } from '../functions/store/createTables';
+import { createDocumentClient, createDynamoDbClient } from '../functions/store/documentClient';
+import { createRepositories } from '../functions/store/repositories';
+import { FUNCTION_SIZING } from '../infra/config/functionSizing';
+import { VISIBILITY_FACTOR } from '../infra/constructs/WorkQueue';
+import { startDynamoDbLocal } from '../local/dynamodb';
+import { createLocalSystem } from '../local/localSystem';
+import { startSesLocal, type SesLocal } from '../local/ses';
+import { SimControlClient, startSimulator } from '../local/sim';
+import { VirtualClock } from '../local/virtualClock';
+import { parseChaosArgs, type ChaosArgs } from './chaosArgs';
+import { CHAOS_SCHEDULE, chaosChain, chaosSender, throttleDynamoWrites, within, type AcceptedEmail } from './chaosFaults';
+import { percentile, tallyPoints, tallySends, type AcceptedSend } from './chaosTally';
+import { prng } from './prng';
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+const START = Date.parse('2025-01-15T00:00:00Z');
+const END = START + DAY;
+/** The report queue's visibility timeout as deployed (6 x the worker's timeout). */
+const VISIBILITY_MS = FUNCTION_SIZING['daily-report'].timeout.toMilliseconds() * VISIBILITY_FACTOR;
+const CLEAR_SES_EVERY = 500;
+/**
+ * The scheduler's step: a minute (as deployed) from 07:00 to 10:00 around the reports and the
+ * outage; five minutes otherwise, to keep the run short (every account here polls at 15 min or 1 h,
+ * on quarter hours, so the five-minute ticks land on its due times; both runs tick alike).
+ */
+function tickAfter(tick: number): number {
+  const minute = (tick - START) / MINUTE;
+  return minute >= 420 && minute < 600 ? MINUTE : 5 * MINUTE;
+}
+const REPORT_TIMES = ['07:45', '08:00', '08:00', '08:15'] as const;
+
+interface RunResult {
+  readonly accepted: readonly AcceptedEmail[];
+  readonly points: ReadonlyMap<string, readonly number[]>;
+  readonly deadLettered: { readonly collect: number; readonly notify: number; readonly report: number };
+  readonly fromStoredData: number;
+  readonly sesThrottled: number;
+  readonly dynamoThrottled: number;
+  readonly realSeconds: number;
+}
+
+function accounts(args: ChaosArgs) {
+  const random = prng(args.seed);
+  return Array.from({ length: args.accounts }, (_, i) => {
+    const address = getAddress(`0x${createHash('sha256').update(`chaos:${args.seed}:${i}`).digest('hex').slice(0, 40)}`);
+    const settings = accountSettingsSchema.parse({
+      address,
+      email: `owner${i}@example.com`,
+      interval: random() < 1 / 3 ? '15m' : '1h',
+      reportAt: REPORT_TIMES[Math.floor(random() * REPORT_TIMES.length)],
+      timezone: 'UTC',
+    });
+    return newTrackedAccount(settings, START);
+  });
+}
+
+async function run(args: ChaosArgs, chaos: boolean, services: { dynamo: string; ses: SesLocal }): Promise<RunResult> {
+  const began = performance.now();
+  const prefix = `chaos${chaos ? 'f' : 'n'}-${Date.now() % 100_000}-`;
+  const dynamo = createDynamoDbClient({ endpoint: services.dynamo });
+  await createTables(dynamo, prefix);
+  const clock = new VirtualClock(START);
+  const random = prng(args.seed * 7 + 3);
+  const at = (window: { fromMs: number; toMs: number }) => (now: number) => chaos && within(window, START, now);
+  const dynamoThrottled = throttleDynamoWrites(dynamo, at(CHAOS_SCHEDULE.dynamoThrottle), clock, random);
+  // The simulated clock is in the past: a long retention keeps DynamoDB Local's TTL sweeper off the records.
+  const repos = createRepositories(createDocumentClient(dynamo), prefix, { now: clock.now, retentionMs: 30 * 365 * DAY });
+  const tracked = accounts(args);
+  await repos.accounts.importMany(tracked);
+
+  const sim = await startSimulator({ port: 0, seed: args.seed, clock: { startMs: START, speed: 0 }, unknownAccounts: 'generate', historyDays: 45 });
+  const control = new SimControlClient(sim.controlUrl);
+  let simNow = START;
+  let chainDown = false;
+  let syncing = Promise.resolve();
+  // Serialized: the simulator's clock only moves forward, and the outage is switched on the simulated clock.
+  const syncSimulator = (nowMs: number): Promise<void> =>
+    (syncing = syncing.then(async () => {
+      if (nowMs > simNow) {
+        await control.setClock({ nowMs });
+        simNow = nowMs;
+      }
+      const down = at(CHAOS_SCHEDULE.chainDown)(nowMs);
+      if (down !== chainDown) {
+        chainDown = down;
+        await (down ? control.setFaults({ global: { error500: 1 } }) : control.resetFaults());
+      }
+    }));
+  const http = createChainClient({
+    nodeUrl: sim.nodeUrl,
+    indexerUrl: sim.indexerUrl,
+    rps: 1_000,
+    timeoutMs: 10_000,
+    maxRetries: 2,
+    retryBaseDelayMs: 5,
+    rateLimiter: new TokenBucket({ ratePerSecond: 1_000 }),
+  });
+  const chain = chaosChain(http, clock, syncSimulator, at(CHAOS_SCHEDULE.chainSlow), random);
+
+  const settings = loadSettings({
+    DYNAMODB_ENDPOINT: services.dynamo,
+    SES_ENDPOINT: services.ses.endpoint,
+    PUBLIC_BASE_URL: 'https://links.example.com',
+    SENTINEL_LINK_SECRET: 'chaos-bench-link-secret-0123456789abcdef',
+    SENTINEL_TABLE_PREFIX: prefix,
+  });
+  const ses = sesSenderFrom(settings);
+  let sends = 0;
+  const clearing = {
+    send: async (email: Parameters<typeof ses.send>[0]) => {
+      const result = await ses.send(email);
+      if (++sends % CLEAR_SES_EVERY === 0) await fetch(`${services.ses.endpoint}/clear-store`, { method: 'POST' });
+      return result;
+    },
+  };
+  const mail = chaosSender(clearing, clock, {
+    throttled: at(CHAOS_SCHEDULE.sesThrottle),
+    hangAt: chaos ? START + CHAOS_SCHEDULE.hangAt : null,
+    hangMs: VISIBILITY_MS + MINUTE,
+    random,
+  });
+  const counters = memoryCounters();
+  const debug = process.env['CHAOS_DEBUG'] ? (m: string, e?: Record<string, unknown>) => console.error(new Date(clock.now()).toISOString(), m, JSON.stringify(e)) : () => undefined;
+  const log = { ...silentLog, warn: debug, error: debug };
+  const system = await createLocalSystem({ settings, repos, log, counters, now: clock.now, chain, sender: mail.sender, clock, dispatchEveryMs: MINUTE });
+
+  let draining: Promise<unknown> | undefined;
+  try {
+    // The scheduler: collect and report dispatch once a simulated minute. While reports drain, the
+    // clock moves as the workers wait; when they are idle, it jumps to the next minute.
+    for (let tick = START; tick < END; tick += tickAfter(tick)) {
+      if (clock.now() < tick) clock.set(tick);
+      await syncSimulator(clock.now());
+      await system.pipeline.runCycle();
+      await system.reports.dispatch();
+      await system.reports.reconcile();
+      const { visible, hidden } = system.reports.reportQueue.counts();
+      if (visible + hidden > 0) draining ??= system.reports.drain().finally(() => (draining = undefined));
+      if (draining) await Promise.race([clock.until(tick + tickAfter(tick)), draining]);
+      if (args.accounts >= 200 && (tick - START) % (120 * MINUTE) === 0) process.stderr.write(`  ${chaos ? 'chaos' : 'fault-free'} ${new Date(tick).toISOString().slice(11, 16)}\n`);
+    }
+    await draining;
+    await system.reports.drain();
+    await system.reports.reconcile();
+    const points = new Map<string, number[]>();
+    for (const account of tracked) points.set(account.address, (await repos.curves.queryRange(account.address, account.interval, START - 3 * DAY, END + DAY)).map((p) => p.ts));
+    return {
+      accepted: mail.accepted,
+      points,
+      deadLettered: {
+        collect: system.pipeline.collectQueue.counts().deadLettered,
+        notify: system.pipeline.notifyQueue.counts().deadLettered,
+        report: system.reports.reportQueue.counts().deadLettered,
+      },
+      fromStoredData: (counters.totals.get('ReportsFromStoredData') ?? 0) + (counters.totals.get('DigestsFromStoredData') ?? 0),
+      sesThrottled: mail.throttledSends(),
+      dynamoThrottled: dynamoThrottled(),
+      realSeconds: (performance.now() - began) / 1000,
+    };
+  } finally {
+    await system.pipeline.stop();
+    await sim.close();
+    await deleteTables(dynamo, prefix).catch(() => undefined);
+    dynamo.destroy();
+  }
+}
+
+const isReport = (eventId: string): boolean => /^(report|digest|weekly|monthly)/.test(eventId);
+
+function sendsOf(accepted: readonly AcceptedEmail[], reports: boolean): AcceptedSend[] {
+  return accepted.filter((a) => isReport(a.eventId) === reports).map((a) => ({ key: `${a.eventId}#${[...a.destinations].sort().join(',')}`, at: a.at }));
+}
+
+const iso = (ms: number | undefined): string => (ms === undefined ? '-' : new Date(ms).toISOString().slice(5, 16));
+const seconds = (ms: number): string => (Number.isFinite(ms) ? (ms / 1000).toFixed(0) : '-');
+
+function table(rows: readonly (readonly [string, string, string])[]): string {
+  const header = ['measure', 'fault-free', 'chaos'] as const;
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: readonly string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+function report(base: RunResult, chaos: RunResult): string {
+  const points = tallyPoints(base.points, chaos.points);
+  const reports = tallySends(sendsOf(base.accepted, true), sendsOf(chaos.accepted, true));
+  const alerts = tallySends(sendsOf(base.accepted, false), sendsOf(chaos.accepted, false));
+  const late = (t: { lateMs: readonly number[] }) => `${seconds(percentile(t.lateMs, 50))} / ${seconds(percentile(t.lateMs, 99))} / ${seconds(t.lateMs.at(-1) ?? Number.NaN)}`;
+  const dlq = (r: RunResult) => `${r.deadLettered.collect + r.deadLettered.notify + r.deadLettered.report} (collect ${r.deadLettered.collect}, notify ${r.deadLettered.notify}, report ${r.deadLettered.report})`;
+  const self = (t: { expected: number; duplicated: number }) => `${t.expected} sent, ${t.duplicated} dup`;
+  const baseReports = tallySends(sendsOf(base.accepted, true), sendsOf(base.accepted, true));
+  const baseAlerts = tallySends(sendsOf(base.accepted, false), sendsOf(base.accepted, false));
+  return table([
+    ['curve points stored', String(points.expected), String(points.expected - points.lost)],
+    ['curve points lost / duplicated', '-', `${points.lost} / ${points.duplicated}`],
+    ['reports (event id x recipient)', self(baseReports), `${reports.expected - reports.missing + reports.extra} sent`],
+    ['reports missing / duplicated / extra', '-', `${reports.missing} / ${reports.duplicated} / ${reports.extra}`],
+    ['reports late vs fault-free p50 / p99 / max (s)', '-', late(reports)],
+    ['reports built from stored data', String(base.fromStoredData), String(chaos.fromStoredData)],
+    ['alerts (event id x recipient)', self(baseAlerts), `${alerts.expected - alerts.missing + alerts.extra} sent`],
+    ['alerts missing / duplicated / extra', '-', `${alerts.missing} / ${alerts.duplicated} / ${alerts.extra}`],
+    ['alerts late vs fault-free p50 / p99 / max (s)', '-', late(alerts)],
+    ['DLQ depth at the end', dlq(base), dlq(chaos)],
+    ['SES sends throttled / DynamoDB writes throttled', `${base.sesThrottled} / ${base.dynamoThrottled}`, `${chaos.sesThrottled} / ${chaos.dynamoThrottled}`],
+    ['real time', `${base.realSeconds.toFixed(0)} s`, `${chaos.realSeconds.toFixed(0)} s`],
+  ]);
+}
+
+async function main(): Promise<void> {
+  const args = parseChaosArgs(process.argv.slice(2));
+  const hhmm = (ms: number) => new Date(START + ms).toISOString().slice(11, 16);
+  const s = CHAOS_SCHEDULE;
+  console.log(
+    `chaos run: ${args.accounts} accounts (1h and 15m, reports 07:45-08:15 UTC), seed ${args.seed}, one simulated day; load ${loadavg()[0]!.toFixed(1)}\n` +
+      `faults: chain down ${hhmm(s.chainDown.fromMs)}-${hhmm(s.chainDown.toMs)}, SES 50% throttled ${hhmm(s.sesThrottle.fromMs)}-${hhmm(s.sesThrottle.toMs)}, ` +
+      `one report worker hung ${(VISIBILITY_MS + MINUTE) / MINUTE} min from ${hhmm(s.hangAt)}, chain slow (p50 2 s) ${hhmm(s.chainSlow.fromMs)}-${hhmm(s.chainSlow.toMs)}, ` +
+      `DynamoDB 20% of writes throttled ${hhmm(s.dynamoThrottle.fromMs)}-${hhmm(s.dynamoThrottle.toMs)}`,
+  );
+  const dynamo = await startDynamoDbLocal({ inMemory: true });
+  const ses = await startSesLocal();
+  try {
+    const base = await run(args, false, { dynamo: dynamo.endpoint, ses });
+    const chaos = await run(args, true, { dynamo: dynamo.endpoint, ses });
+    console.log(report(base, chaos));
+    const prefixes = new Map<string, number>();
+    for (const a of chaos.accepted) prefixes.set(a.eventId.split(':')[0] ?? '', (prefixes.get(a.eventId.split(':')[0] ?? '') ?? 0) + 1);
+    const lost = [...base.points].flatMap(([address, stamps]) => stamps.filter((ts) => !(chaos.points.get(address) ?? []).includes(ts)));
+    if (lost.length > 0) console.log(`curve points lost: ${lost.length}, stamped ${new Date(Math.min(...lost)).toISOString()} to ${new Date(Math.max(...lost)).toISOString()}`);
+    for (const [address, stamps] of base.points) {
+      const got = chaos.points.get(address) ?? [];
+      if (got.length < stamps.length) console.log(`  ${address}: ${stamps.length} points fault-free, ${got.length} in the chaos run (fault-free ${iso(stamps[0])} to ${iso(stamps.at(-1))}, chaos ${iso(got[0])} to ${iso(got.at(-1))})`);
+    }
+    console.log(`emails of the chaos run by kind: ${[...prefixes].map(([k, n]) => `${k} ${n}`).join(', ')}; load ${loadavg()[0]!.toFixed(1)} at the end`);
+  } finally {
+    await ses.stop();
+    await dynamo.stop();
+  }
+}
+
+await main();

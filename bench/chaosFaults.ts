@@ -1,0 +1,134 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { ChainClient } from '../functions/chain/ports';
+import { EmailSendError } from '../functions/mail/errors';
+import type { MailSender, RawEmail } from '../functions/mail/sesSender';
+import type { QueueClock } from '../local/queue/inProcessQueue';
+
+const MINUTE = 60_000;
+
+/** A fault and the simulated window it is on in, ms from midnight of the simulated day. */
+export interface FaultWindow {
+  readonly fromMs: number;
+  readonly toMs: number;
+}
+
+/** When each fault is on (the chaos run); the fault-free run has none. */
+export interface ChaosSchedule {
+  /** Every chain route answers 500. */
+  readonly chainDown: FaultWindow;
+  /** Every chain call takes a log-normal time, p50 2 s (simulated). */
+  readonly chainSlow: FaultWindow;
+  /** Half of the SES sends answer `Throttling`. */
+  readonly sesThrottle: FaultWindow;
+  /** A fifth of DynamoDB writes answer `ProvisionedThroughputExceededException`. */
+  readonly dynamoThrottle: FaultWindow;
+  /** The first report send from here on hangs past the worker's deadline and the queue's visibility timeout, then completes. */
+  readonly hangAt: number;
+}
+
+/** The day's faults: the chain down 07:30-08:30 (across the 08:00 reports), SES throttled 08:00-08:30, the chain slow 12:00-13:00, DynamoDB throttled 16:00-16:15, one report worker hanging at 08:00. */
+export const CHAOS_SCHEDULE: ChaosSchedule = {
+  chainDown: { fromMs: 450 * MINUTE, toMs: 510 * MINUTE },
+  chainSlow: { fromMs: 720 * MINUTE, toMs: 780 * MINUTE },
+  sesThrottle: { fromMs: 480 * MINUTE, toMs: 510 * MINUTE },
+  dynamoThrottle: { fromMs: 960 * MINUTE, toMs: 975 * MINUTE },
+  hangAt: 480 * MINUTE,
+};
+
+/** Whether `at` (simulated epoch ms) falls in `window` of the day starting at `dayStart`. */
+export function within(window: FaultWindow, dayStart: number, at: number): boolean {
+  return at >= dayStart + window.fromMs && at < dayStart + window.toMs;
+}
+
+/** A standard normal draw (Box-Muller) from a uniform source. */
+function normal(random: () => number): number {
+  return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+}
+
+/**
+ * The chain client as seen from the service: before each call the simulator's clock is brought to
+ * the service's simulated time; while `slow(now)`, the call first waits a log-normal time of
+ * median 2 s (sigma 0.5) on the simulated clock. The simulator's own latency is wall time, which
+ * would stretch the run without moving the simulated clock, hence this wrapper.
+ */
+export function chaosChain(inner: ChainClient, clock: QueueClock, syncSimulator: (nowMs: number) => Promise<void>, slow: (now: number) => boolean, random: () => number): ChainClient {
+  return new Proxy(inner, {
+    get(target, name, receiver) {
+      const value: unknown = Reflect.get(target, name, receiver);
+      if (typeof value !== 'function') return value;
+      return async (...args: unknown[]) => {
+        if (slow(clock.now())) await clock.sleep(Math.round(2_000 * Math.exp(0.5 * normal(random))));
+        await syncSimulator(clock.now());
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}
+
+/** One email SES accepted, with the event id it carries (`X-Sentinel-Event-Id`). */
+export interface AcceptedEmail {
+  readonly eventId: string;
+  readonly destinations: readonly string[];
+  readonly at: number;
+}
+
+function eventIdOf(email: RawEmail): string {
+  const head = Buffer.from(email.raw.subarray(0, 8_192)).toString('utf8');
+  // A long header value is folded onto the next lines.
+  return /^X-Sentinel-Event-Id:((?:[^\r\n]|\r?\n[ \t])+)/im.exec(head)?.[1]?.replace(/\s+/g, '') ?? 'unknown';
+}
+
+/**
+ * SES as the chaos run sees it: while `throttled(now)`, half the sends answer `Throttling`
+ * (retryable) before reaching SES; the first report send at or after `hangAt` sleeps `hangMs` on
+ * the simulated clock before going on (a worker stuck mid-send past its deadline, whose late send
+ * still lands). Every accepted email is recorded with its event id and the simulated time.
+ */
+export function chaosSender(inner: MailSender, clock: QueueClock, options: { throttled: (now: number) => boolean; hangAt: number | null; hangMs: number; random: () => number }) {
+  const accepted: AcceptedEmail[] = [];
+  let hung = options.hangAt === null;
+  let throttledSends = 0;
+  const sender: MailSender = {
+    async send(email) {
+      const eventId = eventIdOf(email);
+      if (options.throttled(clock.now()) && options.random() < 0.5) {
+        throttledSends++;
+        throw new EmailSendError('Throttling', true, 'Maximum sending rate exceeded.');
+      }
+      if (!hung && options.hangAt !== null && clock.now() >= options.hangAt && eventId.startsWith('report:')) {
+        hung = true;
+        await clock.sleep(options.hangMs);
+      }
+      const result = await inner.send(email);
+      accepted.push({ eventId, destinations: email.destinations, at: clock.now() });
+      return result;
+    },
+  };
+  return { sender, accepted, throttledSends: () => throttledSends };
+}
+
+const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand', 'TransactWriteItemsCommand']);
+
+/**
+ * Throttles a share of the DynamoDB writes while `throttled(now)`: the request answers
+ * `ProvisionedThroughputExceededException` without reaching DynamoDB Local. Added inside the SDK's
+ * retry step, so the SDK retries it as it would DynamoDB's own answer. Returns how many were throttled.
+ */
+export function throttleDynamoWrites(client: DynamoDBClient, throttled: (now: number) => boolean, clock: QueueClock, random: () => number, share = 0.2): () => number {
+  let count = 0;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (WRITES.has(context.commandName ?? '') && throttled(clock.now()) && random() < share) {
+        count++;
+        throw Object.assign(new Error('Rate of requests exceeds the allowed throughput (chaos bench).'), {
+          name: 'ProvisionedThroughputExceededException',
+          $fault: 'client',
+          $metadata: { httpStatusCode: 400 },
+        });
+      }
+      return next(args);
+    },
+    { step: 'deserialize', name: 'chaosThrottle' },
+  );
+  return () => count;
+}
