@@ -18,7 +18,7 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { getAddress } from 'viem';
 import { createChainClient } from '../functions/chain/chainClient';
-import { TokenBucket } from '../functions/chain/tokenBucket';
+import { TokenBucket } from '../functions/shared/rateLimiter';
 import { loadSettings } from '../functions/config/settings';
 import { accountSettingsSchema } from '../functions/domain/account';
 import { newTrackedAccount } from '../functions/domain/trackedAccount';

@@ -1,7 +1,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { ChainClient } from '../functions/chain/ports';
 import { EmailSendError } from '../functions/mail/errors';
-import type { MailSender, RawEmail } from '../functions/mail/sesSender';
+import type { MailSender, RawEmail } from '../functions/mail/send/sesSender';
 import type { QueueClock } from '../local/queue/inProcessQueue';
 
 const MINUTE = 60_000;
