@@ -86,7 +86,8 @@ export class LinkFirewall extends Construct {
     };
     this.webAcl = new CfnWebACL(this, 'WebAcl', {
       name: this.webAclName,
-      description: 'Link endpoint: IP reputation list, POSTs without a well-formed token, per-client rate limits (stricter for anonymous addresses).',
+      // WAF descriptions allow letters, digits, spaces and =:#@/-,. only (no parentheses).
+      description: 'Link endpoint: IP reputation list, POSTs without a well-formed token, per-client rate limits, stricter for anonymous addresses.',
       scope: 'REGIONAL',
       defaultAction: { allow: {} },
       visibilityConfig: visibility(this.webAclName),

@@ -57,7 +57,9 @@ describe('a level crossed during a chain outage, found when the gap is filled (D
     const filled = await poll(gap[0]!.timestamp);
 
     expect(filled.drawdownPct).toBeLessThan(5);
-    expect(filled.events).toHaveLength(1);
+    // The crossing, then its recovery: the level has recovered since, which closes what the notice opened (a PagerDuty resolve).
+    expect(filled.events.map((e) => e.kind)).toEqual(['drawdown', 'drawdown-recovered']);
+    expect(filled.events[1]).toMatchObject({ kind: 'drawdown-recovered', level: 10 });
     const event = filled.events[0]!;
     if (event.kind !== 'drawdown') throw new Error('expected a drawdown notice');
     // 12.5% at the third hour of the gap: the 10% level, crossed then (the 5% level at the first hour).

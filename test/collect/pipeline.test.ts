@@ -285,6 +285,7 @@ describe('schedule under redelivery, concurrency and downtime', () => {
     const queued: CollectJob[] = [];
     const deps = {
       accounts: h.repos.accounts,
+      schedule: h.repos.schedule,
       collectQueue: { send: async (entries: { id: string; body: CollectJob }[]) => (queued.push(...entries.map((e) => e.body)), { sent: entries.map((e) => e.id), failed: [] }) },
       log: silentLog,
       counters,

@@ -22,15 +22,15 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** The repositories each handler builds (`someRepositoriesFrom`); any other one in its bundle came through a shared module. */
 const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
-  dispatch: ['accounts'],
+  dispatch: ['accountSchedule', 'accounts'],
   collect: ['accounts', 'alertState', 'curves', 'delegateView', 'snapshots'],
-  'report-dispatch': ['accounts', 'missedReports', 'recipients', 'reportLedger'],
+  'report-dispatch': ['accountSchedule', 'missedReports', 'recipients', 'reportLedger'],
   notify: ['accounts', 'alertState', 'channels', 'curves', 'delegateView', 'delivery', 'preferences', 'suppression'],
-  'daily-report': ['accounts', 'curves', 'delegateView', 'delivery', 'preferences', 'recipients', 'reportLedger', 'reportRecords', 'suppression'],
-  'revoke-page': ['accounts', 'delegateView', 'suppression', 'token'],
+  'daily-report': ['accountSchedule', 'accounts', 'curves', 'delegateView', 'delivery', 'preferences', 'recipients', 'reportLedger', 'reportRecords', 'suppression'],
+  'revoke-page': ['accounts', 'delegateView', 'preferences', 'suppression', 'token'],
   'revoke-all-page': ['accounts', 'delegateView', 'revokeAll'],
   'revoke-all-worker': ['revokeAll', 'token'],
-  'channel-worker': ['accounts', 'channels', 'delivery', 'preferences', 'suppression'],
+  'channel-worker': ['accounts', 'channelBacklog', 'channels', 'delivery', 'preferences', 'suppression'],
   'preferences-page': ['accounts', 'alertState', 'preferences', 'token'],
   'sign-revocation': ['accounts', 'audit', 'lease', 'token'],
   'ses-events': ['suppression'],
@@ -41,13 +41,13 @@ const NEVER_IN: Partial<Record<HandlerName, readonly RegExp[]>> = {
   notify: [/^functions\/services\/report\//, /^functions\/chain\/(chainClient|httpTransport)\.ts$/, /^functions\/runtime\/(digestSenderFor|reportMailerDepsFromEnv)\.ts$/],
   dispatch: [/^functions\/services\/(notify|report|revocation)\//, /^functions\/mail\//, /^functions\/chain\/chainClient\.ts$/],
   // report-dispatch sends the missed-report notice to OPERATOR_EMAIL: MIME and the SES sender, but no rendering.
-  'report-dispatch': [/^functions\/services\/(notify|collect|revocation)\//, /^functions\/mail\/(?!sesSender|mime|errors)/, /^functions\/chain\/chainClient\.ts$/],
+  'report-dispatch': [/^functions\/services\/(notify|collect|revocation)\//, /^functions\/mail\/(?!send\/(sesSender|mime)\.ts|errors\.ts)/, /^functions\/chain\/chainClient\.ts$/],
   'ses-events': [/^functions\/services\/(notify|report|collect|revocation)\//, /^functions\/mail\//, /^functions\/chain\//],
   // The revoke-all page queues; only the worker calls the signer, and neither renders email.
-  'revoke-all-page': [/^functions\/web\/lambdaRevocationSigner\.ts$/, /^functions\/services\/revocation\/runRevokeAllUnit\.ts$/, /^functions\/mail\/(?!views|format)/],
+  'revoke-all-page': [/^functions\/web\/lambdaRevocationSigner\.ts$/, /^functions\/services\/revocation\/runRevokeAllUnit\.ts$/, /^functions\/mail\/(?!render\/(views|format)\.ts)/],
   'revoke-all-worker': [/^functions\/web\/(revokeAllPage|pageHandler)\.ts$/, /^functions\/mail\//, /^functions\/chain\//],
   // The channel worker sends plain broken-channel emails: no templates, no chart.
-  'channel-worker': [/^functions\/services\/(report|collect|revocation)\//, /^functions\/mail\/(chart|emailRenderer|precompiledTemplates)\.ts$/, /^functions\/chain\/chainClient\.ts$/],
+  'channel-worker': [/^functions\/services\/(report|collect|revocation)\//, /^functions\/mail\/(chart\/chart|render\/emailRenderer|render\/precompiledTemplates)\.ts$/, /^functions\/chain\/chainClient\.ts$/],
 };
 
 /** Exceptions to `NEVER`, by handler. */
@@ -123,7 +123,7 @@ describe('what each Lambda bundle holds', () => {
   it('keeps nodemailer\'s MailComposer in the mailer bundles', () => {
     for (const name of ['notify', 'daily-report'] as const) {
       const inputs = bundles.get(name)?.inputs ?? expect.fail(name);
-      expect(inputs.some((i) => i.includes('node_modules/nodemailer/lib/mail-composer/')), `${name} keeps MailComposer`).toBe(true);
+      expect(inputs.some((i) => /node_modules\/nodemailer\/(lib|dist\/(cjs|esm))\/mail-composer\//.test(i)), `${name} keeps MailComposer`).toBe(true);
     }
   });
 

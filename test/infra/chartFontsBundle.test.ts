@@ -13,7 +13,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe('chart fonts in a Lambda bundle', () => {
   it('are found in fonts/ next to the bundle, where the mailer bundles ship them', async () => {
     const entry = join(work, 'entry.ts');
-    const chartFonts = join(PROJECT_ROOT, 'functions', 'mail', 'chartFonts.ts');
+    const chartFonts = join(PROJECT_ROOT, 'functions', 'mail', 'chart', 'chartFonts.ts');
     writeFileSync(entry, `import { chartFontOptions } from ${JSON.stringify(chartFonts)};\nconsole.log(JSON.stringify(chartFontOptions()));\n`);
     const out = join(work, 'bundle');
     await build(esbuildOptions(entry, out, []));

@@ -131,7 +131,8 @@ describe('sign-revocation checks the consumed link token', () => {
     expect(await chainState(account.address)).toEqual({ nonce: 1, delegates: [] });
     const again = await submitForm(form.action, form.fields);
     expect(again.status).toBe(409);
-    expect(titleOf(again)).toBe('This link has already been used');
+    // The replay's outcome is kept on the token: the used link says what it did.
+    expect(titleOf(again)).toBe('This link was used: the API key was revoked');
   });
 
   it('refuses a token consumed more than a minute before it runs (a burned link cannot be replayed)', async () => {
