@@ -4,7 +4,7 @@ import type { ChatReceivers } from './receivers/chatReceivers';
 
 /** The demo's bot token and routing key: made up, valid only at the local receivers. */
 const DEMO_TELEGRAM_TOKEN = '100000:demo-bot-token';
-const DEMO_PAGERDUTY_KEY = 'Rdemo0000000000000000000000000000';
+const DEMO_PAGERDUTY_KEY = 'Rdemo000000000000000000000000000';
 /** The demo Telegram group (a supergroup id). */
 export const DEMO_CHAT_ID = '-1001000000001';
 

@@ -23,7 +23,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 /** The repositories each handler builds (`someRepositoriesFrom`); any other one in its bundle came through a shared module. */
 const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
   dispatch: ['accountSchedule', 'accounts'],
-  collect: ['accounts', 'alertState', 'curves', 'delegateView', 'snapshots'],
+  collect: ['accounts', 'alertState', 'curves', 'delegateView', 'knownDelegates', 'snapshots'],
   'report-dispatch': ['accountSchedule', 'missedReports', 'recipients', 'reportLedger'],
   notify: ['accounts', 'alertState', 'channels', 'curves', 'delegateView', 'delivery', 'preferences', 'suppression'],
   'daily-report': ['accountSchedule', 'accounts', 'curves', 'delegateView', 'delivery', 'preferences', 'recipients', 'reportLedger', 'reportRecords', 'suppression'],
@@ -32,7 +32,7 @@ const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
   'revoke-all-worker': ['revokeAll', 'token'],
   'channel-worker': ['accounts', 'channelBacklog', 'channels', 'delivery', 'preferences', 'suppression'],
   'preferences-page': ['accounts', 'alertState', 'preferences', 'token'],
-  'sign-revocation': ['accounts', 'audit', 'lease', 'token'],
+  'sign-revocation': ['accounts', 'alertState', 'audit', 'decision', 'knownDelegates', 'lease', 'protectionLedger', 'token'],
   'ses-events': ['suppression'],
 };
 
@@ -54,6 +54,8 @@ const NEVER_IN: Partial<Record<HandlerName, readonly RegExp[]>> = {
 const NEVER_EXCEPT: Partial<Record<HandlerName, readonly string[]>> = {
   // Channel secrets (`secret:` references) are read with Powertools' getSecret, cached for the instance's life.
   'channel-worker': ['@aws-lambda-powertools/parameters'],
+  // The stage-wide protection switch (an SSM parameter), read at signing time with a short cache.
+  'sign-revocation': ['@aws-lambda-powertools/parameters'],
 };
 /** Packages no bundle may hold: the SDK's full credential chain (aliased away), `source-map` (Handlebars' compiler only; the bundles have its runtime), mnemonist (aliased to its stand-in), juice's HTML stack (replaced by inlineCss), viem (only its types are used; the deployed signer is KMS-only), Powertools parameters (one GetSecretValue per cold start). */
 const NEVER = ['mnemonist', '@aws-sdk/credential-provider-node', '@aws-sdk/nested-clients', 'source-map', 'juice', 'cheerio', 'undici', 'parse5', 'iconv-lite', 'viem', '@aws-lambda-powertools/parameters'];
