@@ -36,7 +36,7 @@ import { sesSenderFrom } from '../functions/runtime/factories';
 import { mailRateShares } from '../functions/mail/send/mailRate';
 import { REPORT_BATCH_SIZE, REPORT_WORKER_CONCURRENCY } from '../functions/services/report/schedule/reportWorkers';
 import { memoryCounters, silentLog } from '../functions/shared/observability';
-import type { AccountRecord } from '../functions/store/accountItem';
+import type { TrackedAccount } from '../functions/domain/account';
 import { createTables, deleteTables } from '../functions/store/createTables';
 import { createDocumentClient, createDynamoDbClient } from '../functions/store/documentClient';
 import { createRepositories } from '../functions/store/repositories';
@@ -99,7 +99,7 @@ function maxInWindow(times: readonly number[], windowMs: number): number {
   return best;
 }
 
-function account(i: number): AccountRecord {
+function account(i: number): TrackedAccount {
   const [timezone, reportAt] = i % 5 === 4 ? ZONES[Math.floor(i / 5) % ZONES.length]! : ['UTC', '08:00'];
   return {
     address: `0x${'fa000000'}${i.toString(16).padStart(32, '0')}`,
@@ -157,7 +157,7 @@ async function run(args: Args, throttle: number, endpoints: { dynamo: string; se
   const repos = createRepositories(createDocumentClient(dynamo), prefix, { now: clock.now, retentionMs: 30 * 365 * 86_400_000 });
   const accounts = Array.from({ length: args.accounts }, (_, i) => account(i));
   // The alert's account: not due today, its own recipient.
-  const owner: AccountRecord = { ...account(args.accounts), emails: ['alert-owner@example.com'], reportAt: '20:00', timezone: 'UTC', nextReportAt: nextReportAt(START, '20:00', 'UTC') };
+  const owner: TrackedAccount = { ...account(args.accounts), emails: ['alert-owner@example.com'], reportAt: '20:00', timezone: 'UTC', nextReportAt: nextReportAt(START, '20:00', 'UTC') };
   await repos.accounts.importMany([...accounts, owner]);
 
   const settings = loadSettings({

@@ -51,7 +51,7 @@ import type { DigestInput } from '../functions/services/report/send/digestInput'
 import { REPORT_HTML_BUDGET_BYTES } from '../functions/services/report/compose/renderReport';
 import type { EmailRenderer } from '../functions/mail/render/render';
 import { memoryCounters, silentLog } from '../functions/shared/observability';
-import type { AccountRecord } from '../functions/store/accountItem';
+import type { TrackedAccount } from '../functions/domain/account';
 import { mapConcurrent } from '../functions/shared/concurrency';
 import { startSesLocal, type SesLocal } from '../local/ses';
 import { Simulator } from '../local/sim';
@@ -85,7 +85,7 @@ function generateAccount(i: number): StoredAccountData {
   const random = prng(1_000 + i);
   const timezone = ZONES[i % ZONES.length]!;
   const reportAt = '04:00';
-  const account: AccountRecord = {
+  const account: TrackedAccount = {
     address: address(i, 0xbe7c),
     emails: [`owner${i}@example.com`],
     label: i % 3 === 0 ? null : `desk-${i}`,

@@ -1,5 +1,5 @@
 import type { BeginOutcome, DeliveryIntent } from '../functions/store/deliveryRepository';
-import type { AccountRecord } from '../functions/store/accountItem';
+import type { TrackedAccount } from '../functions/domain/account';
 import type { StoredCurvePoint } from '../functions/store/curvesRepository';
 import type { DelegateView } from '../functions/store/delegateViewRepository';
 import type { ReportRecord } from '../functions/store/reportRecordsRepository';
@@ -8,7 +8,7 @@ import type { ReportDeps } from '../functions/services/report/send/reportDeps';
 
 /** One account's stored data. */
 export interface StoredAccountData {
-  readonly account: AccountRecord;
+  readonly account: TrackedAccount;
   /** Oldest first. */
   readonly points: StoredCurvePoint[];
   /** Oldest first. */

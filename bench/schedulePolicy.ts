@@ -15,7 +15,7 @@ import type { CollectJob } from '../functions/messages/collectJob';
 import { BACKFILL_SHARE, backfillRequests } from '../functions/services/collect/backfillBudget';
 import { regularJob, withinBudget } from '../functions/services/collect/dispatchDue';
 import { DEFAULT_COLLECT_SETTINGS } from '../functions/services/collect/collectSettings';
-import type { AccountRecord } from '../functions/store/accountItem';
+import type { TrackedAccount } from '../functions/domain/account';
 
 const MINUTE = 60_000;
 const address = (label: string, i: number) => `0x${createHash('sha256').update(`${label}:${i}`).digest('hex').slice(0, 40)}` as `0x${string}`;
@@ -48,7 +48,7 @@ function onboarding(policy: 'before' | 'after', imported = 5_000, minuteAccounts
   const settings = DEFAULT_COLLECT_SETTINGS;
   const budget = { requestsPerRun: Math.floor(rps * 60 * BACKFILL_SHARE), backfillMs: settings.backfillMs, maxPointsPerRequest: settings.maxPointsPerRequest };
   const existing = Array.from({ length: minuteAccounts }, (_, i) => ({ address: address('existing', i), interval: '1m' as const, delegateWatch: '5m' as const }));
-  let pending = Array.from({ length: imported }, (_, i) => ({ address: address('import', i), interval: '1h', nextDueAt: 0 }) as unknown as AccountRecord);
+  let pending = Array.from({ length: imported }, (_, i) => ({ address: address('import', i), interval: '1h', nextDueAt: 0 }) as unknown as TrackedAccount);
   let busyUntil = 0; // the FIFO's server: when the last queued request is done
   const delays: number[] = [];
   let backfilledAfter = NaN;

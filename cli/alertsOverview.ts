@@ -1,4 +1,4 @@
-import type { AccountRecord } from '../functions/store/accountItem';
+import type { TrackedAccount } from '../functions/domain/account';
 import type { AlertState } from '../functions/store/alertStateRepository';
 import { RECIPIENT_SNOOZES_RULE, SNOOZE_RULE } from '../functions/store/alertStateRepository';
 import { activeSnoozes, recipientSnoozesStateSchema } from '../functions/domain/recipientSnoozes';
@@ -25,7 +25,7 @@ export interface BreachRow {
 
 /** The running snoozes and open breaches of one account, from its stored alert states, at `now`. */
 export function alertsOverview(
-  account: Pick<AccountRecord, 'address' | 'label'>,
+  account: Pick<TrackedAccount, 'address' | 'label'>,
   rules: readonly Pick<AlertState, 'rule' | 'state'>[],
   now: number,
 ): { snoozes: SnoozeRow[]; breaches: BreachRow[] } {

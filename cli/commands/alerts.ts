@@ -5,7 +5,7 @@ import { formatTime } from '../../functions/mail/render/format';
 import { sesSenderFrom } from '../../functions/runtime/factories';
 import { deliverNotification, type DeliverNotificationDeps, type NotificationOutcome } from '../../functions/services/notify/deliverNotification';
 import { memoryCounters } from '../../functions/shared/observability';
-import type { AccountRecord } from '../../functions/store/accountItem';
+import type { TrackedAccount } from '../../functions/domain/account';
 import { localEmailRenderer, localMailGovernor } from '../../local/localSystem';
 import { alertsOverview, type BreachRow, type SnoozeRow } from '../alertsOverview';
 import type { CliContext, CliRuntime } from '../cliRuntime';
@@ -102,13 +102,13 @@ function parseEmail(value: string): string {
   return parsed.data;
 }
 
-async function tracked(rt: CliRuntime, address: Address): Promise<AccountRecord> {
+async function tracked(rt: CliRuntime, address: Address): Promise<TrackedAccount> {
   const account = await rt.repos.accounts.get(address);
   if (!account) throw new Error(`${address} is not tracked`);
   return account;
 }
 
-const name = (account: AccountRecord): string => (account.label ? `${account.label} (${account.address})` : account.address);
+const name = (account: TrackedAccount): string => (account.label ? `${account.label} (${account.address})` : account.address);
 
 /** The notify path of one email to each recipient, paced by the alert share of `MAIL_RATE` as in `collect`. */
 async function mailDeps(rt: CliRuntime): Promise<DeliverNotificationDeps> {

@@ -5,7 +5,7 @@ import { sesSenderFrom } from '../../functions/runtime/factories';
 import { digestSenderFor } from '../../functions/runtime/digestSenderFor';
 import { sendSelectedReports, type ReportRunResult } from '../../functions/services/report/send/sendSelectedReports';
 import { sendToRecipient } from '../../functions/services/report/send/sendToRecipient';
-import type { AccountRecord } from '../../functions/store/accountItem';
+import type { TrackedAccount } from '../../functions/domain/account';
 import { missedToday, retryMissedReports, type MissedReportsDeps, type MissedRetryResult } from '../../functions/services/report/schedule/retryMissedReports';
 import { missedReportLine } from '../../functions/services/report/schedule/operatorNotice';
 import { memoryCounters } from '../../functions/shared/observability';
@@ -122,7 +122,7 @@ async function reportsNow(rt: CliRuntime, deps: MissedReportsDeps, now: number, 
 
 /** `report --force --recipient`: the tracked accounts that mail the recipient (or the one of `--account`), then its usual delivery to it alone. */
 async function recipientNow(rt: CliRuntime, deps: MissedReportsDeps, now: number, email: string, address: string | undefined): Promise<ReportRunResult[]> {
-  const mails = (account: AccountRecord): boolean => account.emails.some((e) => e.trim().toLowerCase() === email);
+  const mails = (account: TrackedAccount): boolean => account.emails.some((e) => e.trim().toLowerCase() === email);
   const accounts = (address === undefined ? await rt.repos.accounts.list() : await rt.repos.accounts.getMany([address])).filter(mails);
   if (accounts.length === 0) throw new UsageError(address === undefined ? `${email} gets reports from no tracked account` : `${address} does not mail ${email}`);
   return sendToRecipient(deps, email, accounts, address !== undefined, now);

@@ -1,6 +1,5 @@
 import * as z from 'zod';
 import { intervalSchema } from '../domain/interval';
-import type { TrackedAccount } from '../domain/account';
 import { trackedAccountSchema } from '../domain/trackedAccount';
 
 /**
@@ -8,9 +7,6 @@ import { trackedAccountSchema } from '../domain/trackedAccount';
  * with the domain's own schema on every write and read, so no half-valid record is ever written.
  */
 export const accountItemSchema = trackedAccountSchema;
-
-/** A tracked account record (the domain's `TrackedAccount`). */
-export type AccountRecord = TrackedAccount;
 
 /** Settings `updateSettings` may change, plus the two schedule times. */
 export const accountPatchSchema = accountItemSchema

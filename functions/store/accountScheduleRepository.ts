@@ -1,6 +1,7 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Interval } from '../domain/interval';
-import { accountItemSchema, type AccountRecord } from './accountItem';
+import { accountItemSchema } from './accountItem';
+import type { TrackedAccount } from '../domain/account';
 import { queryAccountShards, reportKeySchema, slotAttributes } from './accountShards';
 import { batchGetAll } from './batchGet';
 import { DynamoRepository } from './dynamoRepository';
@@ -40,7 +41,7 @@ export class AccountScheduleRepository extends DynamoRepository {
    * the keys-only `byNextReport` index, then the accounts read whole and consistently, so one whose
    * report another run has just claimed is left out.
    */
-  async queryReportsDue(now: number): Promise<AccountRecord[]> {
+  async queryReportsDue(now: number): Promise<TrackedAccount[]> {
     const keys = await queryAccountShards(this.client, this.table, 'accounts.queryReportsDue', 'byNextReport', now, Number.POSITIVE_INFINITY, reportKeySchema);
     const due = (await this.readAccounts(keys.map((k) => k.address), 'accounts.queryReportsDue')).filter((a) => a.nextReportAt <= now);
     return due.sort((a, b) => a.nextReportAt - b.nextReportAt);
@@ -78,7 +79,7 @@ export class AccountScheduleRepository extends DynamoRepository {
    * two dispatchers that saw it only one queues it; also (re)writes the account's place in the
    * schedule index, which migrates records written before the index existed.
    */
-  async claimPending(account: Pick<AccountRecord, 'address' | 'interval' | 'delegateWatch'>, expectedNextDueAt: number): Promise<{ kind: 'claimed' } | { kind: 'lost' }> {
+  async claimPending(account: Pick<TrackedAccount, 'address' | 'interval' | 'delegateWatch'>, expectedNextDueAt: number): Promise<{ kind: 'claimed' } | { kind: 'lost' }> {
     const slot = slotAttributes(account.address, account.interval, account.delegateWatch);
     return this.call('accounts.claimPending', async () => {
       try {
@@ -152,7 +153,7 @@ export class AccountScheduleRepository extends DynamoRepository {
   }
 
   /** Accounts of those addresses, read consistently (100 per `BatchGetItem`). */
-  private async readAccounts(addresses: readonly string[], operation: string): Promise<AccountRecord[]> {
+  private async readAccounts(addresses: readonly string[], operation: string): Promise<TrackedAccount[]> {
     const keys = [...new Set(addresses)].map((address) => ({ address }));
     const items = await batchGetAll(this.client, this.table, keys, operation, this.options.batch);
     return items.map((item) => parseItem(accountItemSchema, item, operation));

@@ -1,12 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import {
-  accountHealthSchema,
-  accountItemSchema,
-  accountPatchSchema,
-  type AccountHealth,
-  type AccountPatch,
-  type AccountRecord,
-} from './accountItem';
+import { accountHealthSchema, accountItemSchema, accountPatchSchema, type AccountHealth, type AccountPatch } from './accountItem';
+import type { TrackedAccount } from '../domain/account';
 import { batchGetAll } from './batchGet';
 import { batchWriteAll, type WriteRequest } from './batchWrite';
 import { mapConcurrent } from '../shared/concurrency';
@@ -38,7 +32,7 @@ const SETTINGS_FIELDS = [
   'expiryWarnDays',
   'signer',
   'delegateWatch',
-] as const satisfies readonly (keyof AccountRecord)[];
+] as const satisfies readonly (keyof TrackedAccount)[];
 
 /**
  * Tracked accounts (table `accounts`, key `address`): settings, health, import and removal. Each
@@ -53,7 +47,7 @@ export class AccountsRepository extends DynamoRepository {
   }
 
   /** Adds an account unless one with this address exists. */
-  async create(account: AccountRecord): Promise<{ kind: 'created' } | { kind: 'exists' }> {
+  async create(account: TrackedAccount): Promise<{ kind: 'created' } | { kind: 'exists' }> {
     const item = toItem(account, 'accounts.create');
     return this.conditionalWrite(
       'accounts.create',
@@ -66,7 +60,7 @@ export class AccountsRepository extends DynamoRepository {
   }
 
   /** The account, read consistently, or null. */
-  async get(address: string): Promise<AccountRecord | null> {
+  async get(address: string): Promise<TrackedAccount | null> {
     const out = await this.call('accounts.get', () =>
       this.client.send(new GetCommand({ TableName: this.table, Key: { address }, ConsistentRead: true })),
     );
@@ -74,7 +68,7 @@ export class AccountsRepository extends DynamoRepository {
   }
 
   /** The account (read consistently) and the delegate watch's mark stored on it, or null. */
-  async getWithMark(address: string): Promise<{ account: AccountRecord; delegateMark: string | null } | null> {
+  async getWithMark(address: string): Promise<{ account: TrackedAccount; delegateMark: string | null } | null> {
     const out = await this.call('accounts.getWithMark', () =>
       this.client.send(new GetCommand({ TableName: this.table, Key: { address }, ConsistentRead: true })),
     );
@@ -84,7 +78,7 @@ export class AccountsRepository extends DynamoRepository {
   }
 
   /** The accounts of those addresses that are tracked (read consistently, 100 per `BatchGetItem`), in no particular order. */
-  async getMany(addresses: readonly string[]): Promise<AccountRecord[]> {
+  async getMany(addresses: readonly string[]): Promise<TrackedAccount[]> {
     const keys = [...new Set(addresses)].map((address) => ({ address }));
     const items = await batchGetAll(this.client, this.table, keys, 'accounts.getMany', this.options.batch);
     return items.map((item) => parseItem(accountItemSchema, item, 'accounts.getMany'));
@@ -95,7 +89,7 @@ export class AccountsRepository extends DynamoRepository {
    * returns the account as now stored. A new interval or delegate watch moves the account in the
    * schedule index.
    */
-  async updateSettings(address: string, patch: AccountPatch): Promise<{ kind: 'updated'; account: AccountRecord } | { kind: 'not-found' }> {
+  async updateSettings(address: string, patch: AccountPatch): Promise<{ kind: 'updated'; account: TrackedAccount } | { kind: 'not-found' }> {
     const valid = parseItem(accountPatchSchema, patch, 'accounts.updateSettings');
     const entries: [string, unknown][] = Object.entries(valid).filter(([, value]) => value !== undefined);
     if (valid.interval !== undefined || valid.delegateWatch !== undefined) {
@@ -164,7 +158,7 @@ export class AccountsRepository extends DynamoRepository {
   }
 
   /** Every tracked account, by address (queries each shard of `byNextReport`, page by page). */
-  async list(): Promise<AccountRecord[]> {
+  async list(): Promise<TrackedAccount[]> {
     const keys = await queryAccountShards(this.client, this.table, 'accounts.list', 'byNextReport', undefined, Number.POSITIVE_INFINITY, reportKeySchema);
     const all = await this.getMany(keys.map((k) => k.address));
     return all.sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
@@ -218,8 +212,8 @@ export class AccountsRepository extends DynamoRepository {
    * settings are updated, so their schedule and collection health are kept.
    * Later duplicates of an address win.
    */
-  async importMany(accounts: readonly AccountRecord[]): Promise<ImportOutcome> {
-    const byAddress = new Map<string, AccountRecord>();
+  async importMany(accounts: readonly TrackedAccount[]): Promise<ImportOutcome> {
+    const byAddress = new Map<string, TrackedAccount>();
     for (const account of accounts) byAddress.set(account.address, account);
     const items = [...byAddress.values()].map((account) => toItem(account, 'accounts.importMany'));
     const existing = await batchGetAll(
@@ -235,9 +229,9 @@ export class AccountsRepository extends DynamoRepository {
     const written = await batchWriteAll(this.client, this.table, requests, 'accounts.importMany', this.options.batch);
 
     const updated: string[] = [];
-    const recreated: AccountRecord[] = [];
+    const recreated: TrackedAccount[] = [];
     await mapConcurrent([...existingAddresses], 16, async (address) => {
-      const account = byAddress.get(address) as AccountRecord;
+      const account = byAddress.get(address) as TrackedAccount;
       const settings = Object.fromEntries(SETTINGS_FIELDS.map((field) => [field, account[field]])) as AccountPatch;
       const outcome = await this.updateSettings(address, settings);
       if (outcome.kind === 'updated') updated.push(address);
@@ -252,10 +246,10 @@ export class AccountsRepository extends DynamoRepository {
   }
 }
 
-type AccountItem = Omit<AccountRecord, 'nextDueAt'> & { nextDueAt?: number; shard: string; slotCadence: Interval; slotMinute: number };
+type AccountItem = Omit<TrackedAccount, 'nextDueAt'> & { nextDueAt?: number; shard: string; slotCadence: Interval; slotMinute: number };
 
 /** The stored item: the record plus its index keys; no `nextDueAt` unless a one-off poll is pending (a sparse index). */
-function toItem(account: AccountRecord, operation: string): AccountItem {
+function toItem(account: TrackedAccount, operation: string): AccountItem {
   const { nextDueAt, ...valid } = parseItem(accountItemSchema, account, operation);
   return {
     ...valid,

@@ -7,7 +7,7 @@ import { createPreferencesPageHandler } from '../../functions/handlers/preferenc
 import { silentLog } from '../../functions/shared/observability';
 import { CsrfTokens } from '../../functions/web/csrfToken';
 import type { NotifyEvent } from '../../functions/messages/notifyMessage';
-import type { AccountRecord } from '../../functions/store/accountItem';
+import type { TrackedAccount } from '../../functions/domain/account';
 import { InProcessQueue } from '../../local/queue/inProcessQueue';
 import { lambdaContext } from '../../local/lambdaContext';
 import { accountRecord, testAddress } from '../store/accountFixture';
@@ -26,7 +26,7 @@ const tables = testTables();
 const clock = testClock(NOW);
 
 let nextAccount = 1;
-async function trackedAccount(overrides: Partial<AccountRecord> = {}): Promise<AccountRecord> {
+async function trackedAccount(overrides: Partial<TrackedAccount> = {}): Promise<TrackedAccount> {
   const account = accountRecord({ address: testAddress(nextAccount++, SALT), emails: [uniqueEmail('owner')], timezone: 'Europe/Berlin', ...overrides });
   await mailDeps(tables, clock).repos.accounts.create(account);
   return account;

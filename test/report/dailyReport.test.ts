@@ -6,7 +6,7 @@ import { formatDelta, formatMoney, formatValue } from '../../functions/mail/rend
 import { recordingDigests } from './recordingDigests';
 import { sendAccountReport } from '../../functions/services/report/send/sendAccountReport';
 import { reportsDueNow } from './reportsDueNow';
-import type { AccountRecord } from '../../functions/store/accountItem';
+import type { TrackedAccount } from '../../functions/domain/account';
 import { accountRecord, testAddress } from '../store/accountFixture';
 import { inlineCidImages, screenshotHtml } from '../support/screenshot';
 import { testTables } from '../support/testTables';
@@ -39,10 +39,10 @@ const ACTIVE = testAddress(100, SALT);
 const REMOVED_TODAY = testAddress(101, SALT);
 const REMOVED_BEFORE = testAddress(102, SALT);
 
-let withSigner: AccountRecord;
-let withoutSigner: AccountRecord;
+let withSigner: TrackedAccount;
+let withoutSigner: TrackedAccount;
 
-async function seed(address: AccountRecord['address'], overrides: Partial<AccountRecord>): Promise<AccountRecord> {
+async function seed(address: TrackedAccount['address'], overrides: Partial<TrackedAccount>): Promise<TrackedAccount> {
   const { repos } = deps();
   const account = accountRecord({
     address,
@@ -71,7 +71,7 @@ beforeAll(async () => {
   await chain.control.withdraw(created.address, { amount: '50000' });
   await chain.control.setClock({ nowMs: NOW });
   // Tracking started an hour ago (as after `npm start`): the chain still has the whole history.
-  withSigner = await seed(created.address as AccountRecord['address'], { signer: 'env:OWNER_KEY', label: 'bot-main' });
+  withSigner = await seed(created.address as TrackedAccount['address'], { signer: 'env:OWNER_KEY', label: 'bot-main' });
   withoutSigner = await seed(testAddress(2, SALT), { signer: null });
 });
 
@@ -79,7 +79,7 @@ afterAll(async () => {
   await chain.close();
 });
 
-async function onlyMail(account: AccountRecord): Promise<ParsedMail> {
+async function onlyMail(account: TrackedAccount): Promise<ParsedMail> {
   const mails = await mailTo(account.emails[0]!);
   expect(mails).toHaveLength(1);
   return mails[0]!;
@@ -294,7 +294,7 @@ describe('daily report recipients and failures', () => {
     await fake.stop();
   });
 
-  const fresh = async (n: number, emails: string[]): Promise<AccountRecord> => {
+  const fresh = async (n: number, emails: string[]): Promise<TrackedAccount> => {
     const account = accountRecord({ address: testAddress(n, SALT), emails, timezone: 'UTC', reportAt: '07:00', nextReportAt: REPORT_AT });
     await deps().repos.accounts.create(account);
     return account;

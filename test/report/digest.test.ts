@@ -6,7 +6,7 @@ import type { RecipientSettings } from '../../functions/domain/recipientSettings
 import { formatMoney } from '../../functions/mail/render/format';
 import type { DigestInput } from '../../functions/services/report/send/digestInput';
 import { sendDigest } from '../../functions/services/report/send/sendDigest';
-import type { AccountRecord } from '../../functions/store/accountItem';
+import type { TrackedAccount } from '../../functions/domain/account';
 import { StoreError } from '../../functions/store/errors';
 import { accountRecord, testAddress } from '../store/accountFixture';
 import { inlineCidImages, screenshotHtml } from '../support/screenshot';
@@ -39,7 +39,7 @@ const falling = {
   equity: (t: number) => 100_000 + falling.pnl(t),
 };
 
-async function seed(n: number, overrides: Partial<AccountRecord>, curve = rising, delegates = 1): Promise<AccountRecord> {
+async function seed(n: number, overrides: Partial<TrackedAccount>, curve = rising, delegates = 1): Promise<TrackedAccount> {
   const { repos } = deps();
   const account = accountRecord({ address: testAddress(n, SALT), timezone: 'Europe/Berlin', createdAt: NOW - DAY, ...overrides });
   await repos.accounts.create(account);
@@ -50,7 +50,7 @@ async function seed(n: number, overrides: Partial<AccountRecord>, curve = rising
   return account;
 }
 
-function input(email: string, accounts: readonly AccountRecord[], overrides: Partial<DigestInput> = {}): DigestInput {
+function input(email: string, accounts: readonly TrackedAccount[], overrides: Partial<DigestInput> = {}): DigestInput {
   const recipient: RecipientSettings = { email, mode: 'digest', timezone: ZONE, reportAt: '08:00', weekly: null, monthly: null };
   return { recipient, accounts, period: 'day', reportDate: REPORT_DATE, timeZone: ZONE, now: NOW, forced: false, ...overrides };
 }
@@ -79,7 +79,7 @@ afterAll(async () => {
 
 describe('the digest', () => {
   const email = uniqueEmail('desk');
-  let accounts: AccountRecord[];
+  let accounts: TrackedAccount[];
 
   beforeAll(async () => {
     accounts = [
@@ -229,7 +229,7 @@ describe('a digest with an account that cannot be read', () => {
 });
 
 describe('a digest of 50 accounts', () => {
-  let accounts: AccountRecord[];
+  let accounts: TrackedAccount[];
   beforeAll(async () => {
     accounts = await Promise.all(
       Array.from({ length: 50 }, (_, i) => seed(100 + i, { label: `desk-${String(i).padStart(2, '0')}-with-a-longer-label`, signer: 'env:OWNER_KEY' }, i % 5 === 0 ? falling : rising, 3)),

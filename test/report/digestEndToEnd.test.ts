@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { WEEKDAYS } from '../../functions/domain/recipientSettings';
 import { nextReportAt } from '../../functions/domain/reportTime';
 import { shortAddress } from '../../functions/mail/render/format';
-import type { AccountRecord } from '../../functions/store/accountItem';
+import type { TrackedAccount } from '../../functions/domain/account';
 import { createRepositories } from '../../functions/store/repositories';
 import { createReportWorker, reportWorkerDepsFromEnv } from '../../functions/handlers/report-worker';
 import { silentLog } from '../../functions/shared/observability';
@@ -57,7 +57,7 @@ function digestTable(mail: ParsedMail): string {
 }
 
 /** Asserts the digest covers exactly `accounts`: each one's label and address in the table (worst first) and its own section. */
-function expectCovers(mail: ParsedMail, accounts: readonly AccountRecord[]): void {
+function expectCovers(mail: ParsedMail, accounts: readonly TrackedAccount[]): void {
   expect(mail.subject).toMatch(new RegExp(`^Daily digest — ${accounts.length} accounts, `));
   const table = digestTable(mail);
   const rows = table.split('<tr valign="top">').slice(1);
@@ -76,7 +76,7 @@ describe('issue 10 end to end: recipients update, sentinel report, the real dige
   const ops = uniqueEmail('e2e-ops');
   const weekly = uniqueEmail('e2e-weekly');
   const weeklyDesk = uniqueEmail('e2e-weekly-desk');
-  const account = (n: number, label: string, emails: string[], extra: Partial<AccountRecord> = {}) =>
+  const account = (n: number, label: string, emails: string[], extra: Partial<TrackedAccount> = {}) =>
     accountRecord({
       address: testAddress(n, SALT),
       label,

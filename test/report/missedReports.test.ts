@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { localDate } from '../../functions/domain/localTime';
 import { nextReportAt } from '../../functions/domain/reportTime';
-import type { AccountRecord } from '../../functions/store/accountItem';
+import type { TrackedAccount } from '../../functions/domain/account';
 import type { SqsLambdaHandler } from '../../local/queue/inProcessQueue';
 import { EmailSendError } from '../../functions/mail/errors';
 import type { MailSender } from '../../functions/mail/send/sesSender';
@@ -18,7 +18,7 @@ const worlds = reportWorlds();
 afterAll(worlds.close);
 
 /** Tracks an account reported at 08:00 Berlin (06:00 UTC in June) to one fresh recipient. */
-async function track(w: ReportWorld): Promise<AccountRecord> {
+async function track(w: ReportWorld): Promise<TrackedAccount> {
   const account = accountRecord({
     address: testAddress(nextAddress++, SALT),
     emails: [uniqueEmail('missed')],
@@ -32,7 +32,7 @@ async function track(w: ReportWorld): Promise<AccountRecord> {
 }
 
 /** The account's regular report delivery of the day due at `dueAt`, or null. */
-async function regularDelivery(w: ReportWorld, account: AccountRecord, dueAt: number) {
+async function regularDelivery(w: ReportWorld, account: TrackedAccount, dueAt: number) {
   return w.repos.deliveries.get(`report:${account.address}:${localDate(dueAt, account.timezone)}#${account.emails[0]!.toLowerCase()}`);
 }
 

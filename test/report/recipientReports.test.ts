@@ -4,7 +4,7 @@ import { defaultRecipientSettings, type RecipientSettings } from '../../function
 import { nextReportAt } from '../../functions/domain/reportTime';
 import { sendSelectedReports } from '../../functions/services/report/send/sendSelectedReports';
 import { saveRecipient } from '../../functions/services/report/schedule/saveRecipient';
-import type { AccountRecord } from '../../functions/store/accountItem';
+import type { TrackedAccount } from '../../functions/domain/account';
 import { lambdaContext } from '../../local/lambdaContext';
 import { uniqueEmail } from '../delivery/mailHarness';
 import { accountRecord, testAddress } from '../store/accountFixture';
@@ -24,7 +24,7 @@ const world = (start: number) => worlds.world(start);
 
 type World = ReportWorld;
 
-async function track(w: World, emails: string[], reportAt: string, timezone: string): Promise<AccountRecord> {
+async function track(w: World, emails: string[], reportAt: string, timezone: string): Promise<TrackedAccount> {
   const account = accountRecord({
     address: testAddress(nextAddress++, SALT),
     emails,
@@ -38,7 +38,7 @@ async function track(w: World, emails: string[], reportAt: string, timezone: str
 }
 
 /** Sets a recipient's settings as `sentinel recipients update` does. */
-async function setRecipient(w: World, email: string, changes: Partial<Omit<RecipientSettings, 'email'>>, accounts: AccountRecord[]): Promise<void> {
+async function setRecipient(w: World, email: string, changes: Partial<Omit<RecipientSettings, 'email'>>, accounts: TrackedAccount[]): Promise<void> {
   const previous = await w.repos.recipients.get(email);
   await saveRecipient(w.repos.recipients, { ...(previous ?? defaultRecipientSettings(email)), ...changes }, accounts, previous, w.clock.now());
 }

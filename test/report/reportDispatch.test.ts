@@ -6,7 +6,7 @@ import type { MailSender, RawEmail } from '../../functions/mail/send/sesSender';
 import type { ReportJob } from '../../functions/messages/reportJob';
 import { dispatchReports } from '../../functions/services/report/schedule/dispatchReports';
 import { silentLog } from '../../functions/shared/observability';
-import type { AccountRecord } from '../../functions/store/accountItem';
+import type { TrackedAccount } from '../../functions/domain/account';
 import { lambdaContext } from '../../local/lambdaContext';
 import { sesSender, uniqueEmail } from '../delivery/mailHarness';
 import { accountRecord, testAddress } from '../store/accountFixture';
@@ -29,7 +29,7 @@ const world = (start: number, options: { rate?: number; sender?: MailSender } = 
 type World = ReportWorld;
 
 /** Tracks an account as `accounts add` does at `now`: its first report at the next local report time. */
-async function track(w: World, reportAt: string, timezone: string): Promise<AccountRecord> {
+async function track(w: World, reportAt: string, timezone: string): Promise<TrackedAccount> {
   const account = accountRecord({
     address: testAddress(nextAddress++, SALT),
     emails: [uniqueEmail('fanout')],
@@ -48,7 +48,7 @@ function wallClock(t: number, timeZone: string): string {
 }
 
 /** When the account's report of its local date at `dueAt` was sent (delivery record), or undefined. */
-async function sentAt(w: World, account: AccountRecord, dueAt: number): Promise<number | undefined> {
+async function sentAt(w: World, account: TrackedAccount, dueAt: number): Promise<number | undefined> {
   const delivery = await w.repos.deliveries.get(`report:${account.address}:${localDate(dueAt, account.timezone)}#${account.emails[0]!.toLowerCase()}`);
   return delivery?.status === 'sent' ? delivery.sentAt : undefined;
 }
@@ -70,7 +70,7 @@ describe('per-minute report dispatch through the local pipeline', () => {
     const base = Date.parse('2025-03-30T00:50:00Z');
     const w = await world(base);
     const zones = ['Asia/Kolkata', 'Asia/Kathmandu', 'Australia/Eucla', 'Pacific/Chatham', 'America/St_Johns', 'Europe/Berlin', 'Europe/London', 'America/New_York'];
-    const due: { account: AccountRecord; dueAt: number }[] = [];
+    const due: { account: TrackedAccount; dueAt: number }[] = [];
     for (const [i, zone] of zones.entries()) {
       const dueAt = base + (i + 1) * MINUTE; // "the next minute", and the ones after
       due.push({ account: await track(w, wallClock(dueAt, zone), zone), dueAt });
@@ -143,7 +143,7 @@ describe('per-minute report dispatch through the local pipeline', () => {
       },
     };
     const w = await world(start, { sender: throttling, rate: 14 });
-    const accounts: AccountRecord[] = [];
+    const accounts: TrackedAccount[] = [];
     for (let i = 0; i < 12; i++) accounts.push(await track(w, '08:00', 'UTC'));
     stubborn = accounts[5]!.emails[0]!;
 
@@ -159,7 +159,7 @@ describe('per-minute report dispatch through the local pipeline', () => {
   it('sends an alert raised while reports drain within seconds, and keeps the reports at their share of the mail rate', async () => {
     const start = Date.parse('2025-06-04T07:59:50Z');
     const w = await world(start, { rate: 14 });
-    const accounts: AccountRecord[] = [];
+    const accounts: TrackedAccount[] = [];
     for (let i = 0; i < 130; i++) accounts.push(await track(w, '08:00', 'UTC'));
     const dueAt = Date.parse('2025-06-04T08:00:00Z');
     w.clock.set(dueAt);

@@ -4,7 +4,7 @@ import { defaultRecipientSettings } from '../../functions/domain/recipientSettin
 import { nextReportAt } from '../../functions/domain/reportTime';
 import { reportWindows } from '../../functions/domain/reportWindows';
 import { saveRecipient } from '../../functions/services/report/schedule/saveRecipient';
-import type { AccountRecord } from '../../functions/store/accountItem';
+import type { TrackedAccount } from '../../functions/domain/account';
 import { RETENTION_MS, uniqueEmail } from '../delivery/mailHarness';
 import { accountRecord, testAddress } from '../store/accountFixture';
 import { sesStore } from '../support/sesStore';
@@ -25,7 +25,7 @@ const START = DUE - 60_000;
 const LAST_POINT = DUE - HOUR;
 
 /** An account with two days of stored curves up to `LAST_POINT`, and yesterday's report record. */
-async function track(w: ReportWorld, emails: string[]): Promise<AccountRecord> {
+async function track(w: ReportWorld, emails: string[]): Promise<TrackedAccount> {
   const account = accountRecord({
     address: testAddress(nextAddress++, SALT),
     emails,

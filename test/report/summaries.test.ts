@@ -4,7 +4,7 @@ import { localDate, localDayBounds } from '../../functions/domain/localTime';
 import { formatDelta, formatMoney, formatValue } from '../../functions/mail/render/format';
 import { sendAccountReport } from '../../functions/services/report/send/sendAccountReport';
 import { sendDigest } from '../../functions/services/report/send/sendDigest';
-import type { AccountRecord } from '../../functions/store/accountItem';
+import type { TrackedAccount } from '../../functions/domain/account';
 import { accountRecord, testAddress } from '../store/accountFixture';
 import { testTables } from '../support/testTables';
 import { RETENTION_MS, header, mailDeps, mailTo, testClock, uniqueEmail } from '../delivery/mailHarness';
@@ -27,7 +27,7 @@ let chain: ReportChain;
 const deps = () => ({ ...mailDeps(tables, clock), chain: chain.chain, digest: recordingDigests().sender });
 const midnight = (date: string) => localDayBounds(date, ZONE).startMs;
 
-async function seed(n: number, label: string): Promise<AccountRecord> {
+async function seed(n: number, label: string): Promise<TrackedAccount> {
   const { repos } = deps();
   const account = accountRecord({ address: testAddress(n, SALT), label, emails: [uniqueEmail(label)], timezone: ZONE, nextReportAt: NEXT_REPORT_AT, signer: 'env:OWNER_KEY' });
   await repos.accounts.create(account);
@@ -36,7 +36,7 @@ async function seed(n: number, label: string): Promise<AccountRecord> {
   return account;
 }
 
-async function onlyMail(account: AccountRecord): Promise<ParsedMail> {
+async function onlyMail(account: TrackedAccount): Promise<ParsedMail> {
   const mails = await mailTo(account.emails[0]!);
   expect(mails).toHaveLength(1);
   return mails[0]!;
@@ -59,7 +59,7 @@ describe.each([
   { period: 'week' as const, n: 1, title: 'Weekly summary', noun: 'week', column: 'The week', from: '2025-03-25', previousFrom: '2025-03-18', previousTo: '2025-03-25' },
   { period: 'month' as const, n: 2, title: 'Monthly summary', noun: 'month', column: 'The month', from: '2025-03-01', previousFrom: '2025-02-01', previousTo: '2025-03-01' },
 ])('the $period summary', ({ period, n, title, noun, column, from, previousFrom, previousTo }) => {
-  let account: AccountRecord;
+  let account: TrackedAccount;
   beforeAll(async () => {
     account = await seed(n, `${period}-desk`);
   });

@@ -1,6 +1,6 @@
 import { getAddress, type Address } from 'viem';
 import { KILL_SWITCH_OFF } from '../../functions/domain/account';
-import type { AccountRecord } from '../../functions/store/accountItem';
+import type { TrackedAccount } from '../../functions/domain/account';
 
 /** A distinct checksummed address for each `n` (and `salt`, to keep test files apart). */
 export function testAddress(n: number, salt = 0): Address {
@@ -8,7 +8,7 @@ export function testAddress(n: number, salt = 0): Address {
 }
 
 /** A valid tracked account; override any field. */
-export function accountRecord(overrides: Partial<AccountRecord> & { address: Address }): AccountRecord {
+export function accountRecord(overrides: Partial<TrackedAccount> & { address: Address }): TrackedAccount {
   return {
     emails: ['owner@example.com'],
     label: null,

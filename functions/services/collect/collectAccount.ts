@@ -5,7 +5,7 @@ import { accountHealth } from '../../domain/staleness';
 import { parseSummary } from '../../chain/summaryView';
 import { SUMMARY_FIELDS } from '../../domain/summaryFields';
 import { type PortfolioSummary } from '../../domain/portfolioSummary';
-import type { AccountRecord } from '../../store/accountItem';
+import type { TrackedAccount } from '../../domain/account';
 import { evaluateDrawdown } from './evaluateDrawdown';
 import { fetchCurves } from './fetchCurves';
 import { newCurvePoints } from './newCurvePoints';
@@ -152,7 +152,7 @@ const NO_DELEGATE_CHECK = { events: [], commit: async () => undefined };
  * existed): one chain request, then the full check (`fullDelegateCheck`). A chain failure is
  * counted and logged; the account's health is the curve polls' business.
  */
-async function checkDelegates(deps: CollectDeps, account: AccountRecord, neverPolled: boolean): Promise<CollectOutcome> {
+async function checkDelegates(deps: CollectDeps, account: TrackedAccount, neverPolled: boolean): Promise<CollectOutcome> {
   const read = await readDelegates(deps, account.address);
   if (read.kind !== 'read') return read;
   deps.counters.count('DelegateChecks');
@@ -161,7 +161,7 @@ async function checkDelegates(deps: CollectDeps, account: AccountRecord, neverPo
 
 async function recordChainFailure(
   deps: CollectDeps,
-  account: AccountRecord,
+  account: TrackedAccount,
   cursorMs: number | null,
   now: number,
   error: ChainError,
@@ -194,10 +194,10 @@ async function recordChainFailure(
   return { kind: 'chain-failed', address: account.address, status: health.status, reason };
 }
 
-type Health = Pick<AccountRecord, 'status' | 'statusReason' | 'consecutiveErrors' | 'consecutiveEmptyPolls' | 'polled'> & Partial<Pick<AccountRecord, 'lastFailure'>>;
+type Health = Pick<TrackedAccount, 'status' | 'statusReason' | 'consecutiveErrors' | 'consecutiveEmptyPolls' | 'polled'> & Partial<Pick<TrackedAccount, 'lastFailure'>>;
 
 /** Writes the account's health only when it changed (a steady account costs no write here). */
-async function saveHealth(deps: CollectDeps, account: AccountRecord, health: Health): Promise<void> {
+async function saveHealth(deps: CollectDeps, account: TrackedAccount, health: Health): Promise<void> {
   const same =
     account.status === health.status &&
     account.statusReason === health.statusReason &&

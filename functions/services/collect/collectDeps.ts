@@ -1,5 +1,5 @@
 import type { ChainClient } from '../../chain/ports';
-import type { AccountRecord } from '../../store/accountItem';
+import type { TrackedAccount } from '../../domain/account';
 import type { Repositories } from '../../store/repositories';
 import type { Counters, Log } from '../../shared/observability';
 import type { CollectSettings } from './collectSettings';
@@ -29,10 +29,10 @@ export interface CollectDeps {
 
 /** What one poll or one account's delegate check came to. */
 export type CollectOutcome =
-  | { kind: 'collected'; address: string; newPoints: number; status: AccountRecord['status']; events: number; chainRequests: number }
+  | { kind: 'collected'; address: string; newPoints: number; status: TrackedAccount['status']; events: number; chainRequests: number }
   | { kind: 'delegates-checked'; address: string; events: number; chainRequests: number }
   | { kind: 'delegates-failed'; address: string; reason: string }
   | { kind: 'already-collected'; address: string }
   | { kind: 'not-tracked'; address: string }
-  | { kind: 'chain-failed'; address: string; status: AccountRecord['status']; reason: string };
+  | { kind: 'chain-failed'; address: string; status: TrackedAccount['status']; reason: string };
 

@@ -1,7 +1,7 @@
 import { CADENCES, latestSlot, phaseOf, slotMinuteAt, slotRanges, slotTime } from '../../domain/schedule';
 import type { MessageQueue } from '../../queue/messageQueue';
 import { sendAll } from '../../queue/sendAll';
-import type { AccountRecord } from '../../store/accountItem';
+import type { TrackedAccount } from '../../domain/account';
 import type { AccountScheduleRepository } from '../../store/accountScheduleRepository';
 import type { AccountsRepository } from '../../store/accountsRepository';
 import type { Log, Counters } from '../../shared/observability';
@@ -152,7 +152,7 @@ async function regularJobs(schedule: AccountScheduleRepository, after: number, u
  * What is due for one account in `(after, upTo]`: a curve poll (which checks the delegates too, so
  * a watch slower than the interval never delays detection), a delegate check alone, or nothing.
  */
-export function regularJob(account: Pick<AccountRecord, 'address' | 'interval' | 'delegateWatch'>, after: number, upTo: number): CollectJob | null {
+export function regularJob(account: Pick<TrackedAccount, 'address' | 'interval' | 'delegateWatch'>, after: number, upTo: number): CollectJob | null {
   const phase = phaseOf(account.address);
   const curves = latestSlot(phase, account.interval, after, upTo);
   if (curves !== null) return { address: account.address, dueAt: slotTime(curves) };
@@ -161,7 +161,7 @@ export function regularJob(account: Pick<AccountRecord, 'address' | 'interval' |
 }
 
 /** The earliest pending accounts whose backfills fit in the budget's requests (at least one). */
-export function withinBudget<T extends Pick<AccountRecord, 'interval'>>(pending: readonly T[], budget: BackfillBudget): T[] {
+export function withinBudget<T extends Pick<TrackedAccount, 'interval'>>(pending: readonly T[], budget: BackfillBudget): T[] {
   const taken: T[] = [];
   let requests = 0;
   for (const account of pending) {

@@ -3,7 +3,7 @@ import { deepestSince, firstReached } from '../../domain/gapCrossing';
 import { INTERVAL_MS } from '../../domain/interval';
 import { evaluateDrawdownAlerts, type DrawdownEvaluation, type LevelState } from '../../domain/alertMachine';
 import { isDataFresh } from '../../domain/staleness';
-import type { AccountRecord } from '../../store/accountItem';
+import type { TrackedAccount } from '../../domain/account';
 import type { AlertState, AlertStateRepository } from '../../store/alertStateRepository';
 import { SNOOZE_RULE } from '../../store/alertStateRepository';
 import type { CurvesRepository } from '../../store/curvesRepository';
@@ -65,7 +65,7 @@ export interface PendingAlerts {
  */
 export async function evaluateDrawdown(
   deps: { curves: CurvesRepository; alerts: AlertStateRepository },
-  account: AccountRecord,
+  account: TrackedAccount,
   now: number,
   settings: DrawdownSettings,
   writtenFromMs: number | null = null,
@@ -186,7 +186,7 @@ export async function evaluateDrawdown(
  * The account's stored level states and snooze, and the alert machine run on them for a given
  * drawdown and newest point.
  */
-function levelContext(rules: readonly AlertState[], account: AccountRecord, now: number, settings: DrawdownSettings) {
+function levelContext(rules: readonly AlertState[], account: TrackedAccount, now: number, settings: DrawdownSettings) {
   const stateItem = rules.find((r) => r.rule === DRAWDOWN_RULE);
   const parsed = drawdownStateSchema.safeParse(stateItem?.state ?? { levels: {} });
   const priorLevels = parsed.success ? parsed.data.levels : {};

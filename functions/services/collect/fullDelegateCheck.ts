@@ -1,6 +1,6 @@
 import type { Delegate } from '../../chain/schemas';
 import { sendAll } from '../../queue/sendAll';
-import type { AccountRecord } from '../../store/accountItem';
+import type { TrackedAccount } from '../../domain/account';
 import type { CollectDeps, CollectOutcome } from './collectDeps';
 import { watchDelegates } from './watchDelegates';
 
@@ -9,7 +9,7 @@ import { watchDelegates } from './watchDelegates';
  * changed views written, then the mark that lets the next checks skip all of this while nothing
  * changes. A crash before the mark is written only repeats the check.
  */
-export async function fullDelegateCheck(deps: CollectDeps, account: AccountRecord, current: readonly Delegate[], neverPolled: boolean): Promise<CollectOutcome> {
+export async function fullDelegateCheck(deps: CollectDeps, account: TrackedAccount, current: readonly Delegate[], neverPolled: boolean): Promise<CollectOutcome> {
   const delegates = await watchDelegates({ ...deps.repos, revoke: deps.revoke }, account, current, { now: deps.now(), firstObservation: neverPolled });
   await sendAll(deps.events, delegates.events.map((body) => ({ id: body.eventId, body })));
   await delegates.commit();

@@ -3,7 +3,7 @@ import type { ObservedDelegate } from '../../domain/delegateAlerts';
 import type { DelegateProtection, UnknownKeyAction } from '../../domain/delegateProtection';
 import { judgeNewDelegates } from '../../domain/judgeNewDelegates';
 import type { ProtectiveRevoker } from '../../domain/protectiveAction';
-import type { AccountRecord } from '../../store/accountItem';
+import type { TrackedAccount } from '../../domain/account';
 import type { KnownDelegatesRepository } from '../../store/knownDelegatesRepository';
 
 /** The reason unknown-key revocations carry into the decision record and the audit. */
@@ -36,7 +36,7 @@ const NOTHING: GuardResult = { protections: new Map(), commit: async () => undef
  */
 export async function guardNewDelegates(
   deps: GuardDeps,
-  account: Pick<AccountRecord, 'address' | 'revokeUnknown'>,
+  account: Pick<TrackedAccount, 'address' | 'revokeUnknown'>,
   read: { current: readonly ObservedDelegate[]; fresh: readonly ObservedDelegate[]; listedBefore: readonly string[]; now: number },
 ): Promise<GuardResult> {
   const mode = account.revokeUnknown;

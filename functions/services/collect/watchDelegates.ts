@@ -1,7 +1,7 @@
 import type { Delegate } from '../../chain/schemas';
 import { checkDelegates, type SeenDelegate } from '../../domain/delegateAlerts';
 import { delegateDigest, formatDelegateMark, nextNoticeAt } from '../../domain/delegateMark';
-import type { AccountRecord } from '../../store/accountItem';
+import type { TrackedAccount } from '../../domain/account';
 import type { DelegateView, DelegateViewRepository } from '../../store/delegateViewRepository';
 import type { NotifyEvent } from '../../messages/notifyMessage';
 import type { PendingAlerts } from './evaluateDrawdown';
@@ -28,7 +28,7 @@ const sameSeen = (a: SeenDelegate, b: SeenDelegate): boolean =>
  */
 export async function watchDelegates(
   deps: { delegates: DelegateViewRepository } & GuardDeps,
-  account: AccountRecord,
+  account: TrackedAccount,
   current: readonly Delegate[],
   options: { now: number; firstObservation: boolean },
 ): Promise<Pick<PendingAlerts, 'events' | 'commit'> & { mark: string }> {

@@ -3,7 +3,7 @@ import { drawdown } from '../../domain/drawdown';
 import { pointsBetween } from '../../domain/series';
 import type { EmailRenderer, RenderedEmail } from '../../mail/render/render';
 import type { Counters } from '../../shared/observability';
-import type { AccountRecord } from '../../store/accountItem';
+import type { TrackedAccount } from '../../domain/account';
 import type { AccountsRepository } from '../../store/accountsRepository';
 import type { CurvesRepository } from '../../store/curvesRepository';
 import type { DelegateViewRepository } from '../../store/delegateViewRepository';
@@ -175,7 +175,7 @@ async function awake(deps: DeliverNotificationDeps, message: EmailedMessage, rec
 /** What every recipient's copy shares, loaded once and only when a copy is actually rendered. */
 async function sharedParts(
   deps: DeliverNotificationDeps,
-  account: AccountRecord,
+  account: TrackedAccount,
   message: EmailedMessage,
   settings: NotificationSettings,
 ): Promise<SharedParts> {
@@ -217,7 +217,7 @@ async function sharedParts(
 }
 
 /** How many delegates collection last saw on the account (the revoke-all link's N); none counted without a signer. */
-async function currentDelegates(deps: DeliverNotificationDeps, account: AccountRecord): Promise<number> {
+async function currentDelegates(deps: DeliverNotificationDeps, account: TrackedAccount): Promise<number> {
   if (account.signer === null) return 0;
   return (await deps.repos.delegates.listForAccount(account.address)).filter((d) => d.removedAt === null).length;
 }

@@ -5,7 +5,7 @@ import type { ChannelJob } from '../../messages/channelJob';
 import type { NotifyMessage } from '../../messages/notifyMessage';
 import type { MessageQueue } from '../../queue/messageQueue';
 import { sendAll } from '../../queue/sendAll';
-import type { AccountRecord } from '../../store/accountItem';
+import type { TrackedAccount } from '../../domain/account';
 import type { ChannelsRepository } from '../../store/channelsRepository';
 import { noticeOfMessage } from './noticeOfMessage';
 
@@ -24,7 +24,7 @@ export interface ChannelFanOutDeps {
  */
 export async function fanOutNotice(
   deps: ChannelFanOutDeps,
-  account: AccountRecord,
+  account: TrackedAccount,
   message: NotifyMessage,
   now: number,
   /** The account's current delegates (the "Revoke all N API keys" link), read only when a channel is routed. */

@@ -7,7 +7,7 @@ import type { PeriodWindows } from '../../../domain/periodWindows';
 import { addDays, localDate } from '../../../domain/localTime';
 import { alignCurves } from '../../../domain/series';
 import type { PortfolioSummary } from '../../../domain/portfolioSummary';
-import type { AccountRecord } from '../../../store/accountItem';
+import type { TrackedAccount } from '../../../domain/account';
 import type { CurvesRepository } from '../../../store/curvesRepository';
 import type { DelegateView, DelegateViewRepository } from '../../../store/delegateViewRepository';
 import type { ReportRecord, ReportRecordsRepository, ReportWindowRecord } from '../../../store/reportRecordsRepository';
@@ -69,7 +69,7 @@ export function delegatesOf(views: readonly DelegateView[], since: number, now: 
 }
 
 /** The stored curve points of the drawdown lookback window up to `now`. */
-export function storedHistory(repos: Pick<ReportDataRepos, 'curves'>, account: AccountRecord, now: number) {
+export function storedHistory(repos: Pick<ReportDataRepos, 'curves'>, account: TrackedAccount, now: number) {
   return repos.curves.queryRange(account.address, account.interval, Math.max(0, now - lookbackWindowMs(account.interval, DEFAULT_COLLECT_SETTINGS.lookbackMs)), now);
 }
 
@@ -84,7 +84,7 @@ export function storedHistory(repos: Pick<ReportDataRepos, 'curves'>, account: A
 export async function loadReportData(
   repos: ReportDataRepos,
   chain: ReportChain,
-  account: AccountRecord,
+  account: TrackedAccount,
   period: ReportPeriod,
   now: number,
 ): Promise<ReportData> {
@@ -135,7 +135,7 @@ export async function loadReportData(
 export async function loadSummaryData(
   repos: Pick<ReportDataRepos, 'curves' | 'delegates'>,
   chain: ReportChain,
-  account: AccountRecord,
+  account: TrackedAccount,
   windows: PeriodWindows,
   now: number,
 ): Promise<ReportModelInput> {

@@ -3,7 +3,7 @@ import { reportWindows } from '../../../domain/reportWindows';
 import type { PeriodWindows } from '../../../domain/periodWindows';
 import { addDays, localDate } from '../../../domain/localTime';
 import type { SeriesPoint } from '../../../domain/series';
-import type { AccountRecord } from '../../../store/accountItem';
+import type { TrackedAccount } from '../../../domain/account';
 import { storedSeries } from '../../../store/storedSeries';
 import { delegatesOf, previousSummary, read, storedHistory, type ReportData, type ReportDataRepos, type ReportPeriod } from './reportData';
 
@@ -16,7 +16,7 @@ const within = (series: readonly SeriesPoint[], fromMs: number, toMs: number): S
  * report), the day's own metrics missing; no changes. Nothing is stored for the next report to
  * compare with (`record: null`).
  */
-export async function loadStoredReportData(repos: ReportDataRepos, account: AccountRecord, period: ReportPeriod, now: number, chainFailedAt: number): Promise<ReportData> {
+export async function loadStoredReportData(repos: ReportDataRepos, account: TrackedAccount, period: ReportPeriod, now: number, chainFailedAt: number): Promise<ReportData> {
   const windows = reportWindows(period.localDate, account.timezone);
   const [points, views, previous] = await Promise.all([
     storedHistory(repos, account, now),
@@ -50,7 +50,7 @@ export async function loadStoredReportData(repos: ReportDataRepos, account: Acco
  */
 export async function loadStoredSummaryData(
   repos: Pick<ReportDataRepos, 'curves' | 'delegates'>,
-  account: AccountRecord,
+  account: TrackedAccount,
   windows: PeriodWindows,
   now: number,
   chainFailedAt: number,

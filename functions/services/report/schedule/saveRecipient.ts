@@ -1,7 +1,7 @@
 import { hasOwnSchedule, recipientClock } from '../../../domain/recipientSchedule';
 import type { RecipientSettings } from '../../../domain/recipientSettings';
 import { nextReportAt } from '../../../domain/reportTime';
-import type { AccountRecord } from '../../../store/accountItem';
+import type { TrackedAccount } from '../../../domain/account';
 import type { RecipientRecord, RecipientsRepository } from '../../../store/recipientsRepository';
 
 /**
@@ -13,7 +13,7 @@ import type { RecipientRecord, RecipientsRepository } from '../../../store/recip
 export async function saveRecipient(
   recipients: Pick<RecipientsRepository, 'save'>,
   settings: RecipientSettings,
-  accounts: readonly Pick<AccountRecord, 'address' | 'timezone' | 'reportAt'>[],
+  accounts: readonly Pick<TrackedAccount, 'address' | 'timezone' | 'reportAt'>[],
   previous: RecipientRecord | null,
   now: number,
 ): Promise<RecipientRecord> {

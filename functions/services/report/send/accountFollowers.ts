@@ -1,5 +1,5 @@
 import { followsAccountSchedule } from '../../../domain/recipientSettings';
-import type { AccountRecord } from '../../../store/accountItem';
+import type { TrackedAccount } from '../../../domain/account';
 import type { RecipientsRepository } from '../../../store/recipientsRepository';
 
 /**
@@ -7,7 +7,7 @@ import type { RecipientsRepository } from '../../../store/recipientsRepository';
  * per-account one without a zone or time override), in the account's order. The others get theirs
  * from their own schedule.
  */
-export async function accountFollowers(recipients: Pick<RecipientsRepository, 'getMany'>, account: Pick<AccountRecord, 'emails'>): Promise<string[]> {
+export async function accountFollowers(recipients: Pick<RecipientsRepository, 'getMany'>, account: Pick<TrackedAccount, 'emails'>): Promise<string[]> {
   const records = await recipients.getMany(account.emails);
   return account.emails.filter((email) => {
     const record = records.get(email.trim().toLowerCase());

@@ -1,6 +1,6 @@
 import type { LocalDate } from '../../../domain/localTime';
 import type { RecipientSettings, ReportPeriod } from '../../../domain/recipientSettings';
-import type { AccountRecord } from '../../../store/accountItem';
+import type { TrackedAccount } from '../../../domain/account';
 import type { ReportOutcome } from './reportOutcome';
 
 /**
@@ -11,7 +11,7 @@ import type { ReportOutcome } from './reportOutcome';
 export interface DigestInput {
   readonly recipient: RecipientSettings;
   /** The recipient's accounts, as stored now (removed accounts already dropped). */
-  readonly accounts: readonly AccountRecord[];
+  readonly accounts: readonly TrackedAccount[];
   readonly period: ReportPeriod;
   readonly reportDate: LocalDate;
   /** The recipient's zone for windows and times: its own, else the first account's. */

@@ -3,7 +3,7 @@ import { addDays, localDate, type LocalDate } from '../../../domain/localTime';
 import { periodWindows, type PeriodWindows } from '../../../domain/periodWindows';
 import type { ReportPeriod } from '../../../domain/recipientSettings';
 import type { AccountStatus } from '../../../mail/render/views';
-import type { AccountRecord } from '../../../store/accountItem';
+import type { TrackedAccount } from '../../../domain/account';
 import { mailChart, type MailChart } from '../../delivery/mailChart';
 import { deliverToRecipient, tallyOutcomes, type RecipientOutcome } from '../../delivery/mailDelivery';
 import { loadReportData, loadSummaryData } from '../compose/reportData';
@@ -57,7 +57,7 @@ interface SharedParts {
  * (`loadStoredReportData`), labelled at the top, sent under the same delivery id, counted
  * `ReportsFromStoredData`, and stores no record.
  */
-export async function sendAccountReport(deps: ReportDeps, account: AccountRecord, mode: ReportMode, now: number, to?: readonly string[]): Promise<ReportOutcome> {
+export async function sendAccountReport(deps: ReportDeps, account: TrackedAccount, mode: ReportMode, now: number, to?: readonly string[]): Promise<ReportOutcome> {
   const span: ReportPeriod = mode.kind === 'summary' ? mode.period : 'day';
   const plan = reportPlanFor(account, mode, now);
   if (plan.kind === 'not-due') {
@@ -164,7 +164,7 @@ export async function sendAccountReport(deps: ReportDeps, account: AccountRecord
 const REPORT_KINDS: Readonly<Record<ReportPeriod, string>> = { day: 'daily-report', week: 'weekly-report', month: 'monthly-report' };
 
 /** The plan of `mode` for `account` at `now`. */
-function reportPlanFor(account: AccountRecord, mode: ReportMode, now: number): ReportPlan & { windows?: PeriodWindows } {
+function reportPlanFor(account: TrackedAccount, mode: ReportMode, now: number): ReportPlan & { windows?: PeriodWindows } {
   switch (mode.kind) {
     case 'scheduled':
       return mode.reportDate === undefined ? planReport(account, now, false) : planClaimedReport(account, mode.reportDate);
@@ -179,7 +179,7 @@ function reportPlanFor(account: AccountRecord, mode: ReportMode, now: number): R
  * The plan of a weekly or monthly summary sent on `reportDate`, under
  * `report-week:<address>:<date>` (`report-month:…`). Never moves the schedule.
  */
-function summaryPlan(account: AccountRecord, span: 'week' | 'month', reportDate: LocalDate): ReportPlan & { kind: 'send'; windows: PeriodWindows } {
+function summaryPlan(account: TrackedAccount, span: 'week' | 'month', reportDate: LocalDate): ReportPlan & { kind: 'send'; windows: PeriodWindows } {
   const windows = periodWindows(span, reportDate, account.timezone);
   return {
     kind: 'send',

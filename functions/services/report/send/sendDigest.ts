@@ -9,7 +9,7 @@ import type { InlineImage } from '../../../mail/send/mime';
 import type { AccountStatus, ChartRef } from '../../../mail/render/views';
 import { renderSparklinePng } from '../../../mail/chart/sparkline';
 import { SentinelError } from '../../../shared/sentinelError';
-import type { AccountRecord } from '../../../store/accountItem';
+import type { TrackedAccount } from '../../../domain/account';
 import { mapConcurrent } from '../../../shared/concurrency';
 import { deliverToRecipient, type RecipientOutcome } from '../../delivery/mailDelivery';
 import { recipientLinks } from '../../delivery/recipientLinks';
@@ -43,16 +43,16 @@ class DigestUnavailableError extends SentinelError {
 }
 
 interface LoadedAccount {
-  readonly account: AccountRecord;
+  readonly account: TrackedAccount;
   readonly entry: DigestEntry;
   /** The widest window's PnL curve, for the trend image. */
   readonly trend: readonly SeriesPoint[];
 }
 
 /** One account's figures over the digest's span, in the recipient's zone; a failure becomes an unavailable entry. */
-async function loadAccount(deps: Omit<ReportDeps, 'digest'>, account: AccountRecord, input: DigestInput): Promise<LoadedAccount> {
+async function loadAccount(deps: Omit<ReportDeps, 'digest'>, account: TrackedAccount, input: DigestInput): Promise<LoadedAccount> {
   const { period, reportDate, timeZone: zone, now } = input;
-  const zoned: AccountRecord = { ...account, timezone: zone };
+  const zoned: TrackedAccount = { ...account, timezone: zone };
   const grace = chainGraceOf(deps, input.forced ? undefined : input.dueAt);
   try {
     if (period === 'day') {

@@ -2,7 +2,7 @@ import { localDate, type LocalDate } from '../../../domain/localTime';
 import { periodsDue, recipientClock, type RecipientClock } from '../../../domain/recipientSchedule';
 import type { ReportPeriod } from '../../../domain/recipientSettings';
 import { describeError } from '../../../shared/describeError';
-import type { AccountRecord } from '../../../store/accountItem';
+import type { TrackedAccount } from '../../../domain/account';
 import type { RecipientRecord } from '../../../store/recipientsRepository';
 import type { ReportDeps } from './reportDeps';
 import { sendAccountReport, type ReportMode } from './sendAccountReport';
@@ -32,7 +32,7 @@ export type RecipientRun =
  * The accounts of a recipient, as stored now: those in its record that are still tracked and
  * still mail it, by address.
  */
-export async function recipientAccounts(deps: { readonly repos: Pick<ReportDeps['repos'], 'accounts'> }, record: RecipientRecord): Promise<AccountRecord[]> {
+export async function recipientAccounts(deps: { readonly repos: Pick<ReportDeps['repos'], 'accounts'> }, record: RecipientRecord): Promise<TrackedAccount[]> {
   const found = await deps.repos.accounts.getMany(record.accounts);
   return found
     .filter((account) => account.emails.some((email) => email.trim().toLowerCase() === record.email))
@@ -92,7 +92,7 @@ function modeOf(period: ReportPeriod, run: RecipientRun): ReportMode {
 }
 
 /** The account as the recipient's own schedule sees it: the recipient's zone and report time. */
-function onClock(account: AccountRecord, clock: RecipientClock): AccountRecord {
+function onClock(account: TrackedAccount, clock: RecipientClock): TrackedAccount {
   return { ...account, timezone: clock.timezone, reportAt: clock.reportAt };
 }
 

@@ -1,5 +1,5 @@
 import { followsAccountSchedule } from '../../../domain/recipientSettings';
-import type { AccountRecord } from '../../../store/accountItem';
+import type { TrackedAccount } from '../../../domain/account';
 import { mapConcurrent } from '../../../shared/concurrency';
 import { accountFollowers } from './accountFollowers';
 import type { ReportDeps } from './reportDeps';
@@ -26,13 +26,13 @@ export type { RecipientSendResult } from './runRecipient';
 /** The accounts `sentinel report --account` or `--force` picked. */
 export type ReportSelection =
   /** `--account` alone: each account's report if its schedule makes it due now (then the schedule moves). */
-  | { readonly kind: 'due'; readonly accounts: readonly AccountRecord[] }
+  | { readonly kind: 'due'; readonly accounts: readonly TrackedAccount[] }
   /**
    * `--force`: each account's report now (mode `extra`: the regular one if due), and to every
    * other recipient of those accounts what it gets on a normal day; with `only` (`--account`),
    * each of them gets the reports of these accounts alone (a digest recipient too).
    */
-  | { readonly kind: 'extra'; readonly accounts: readonly AccountRecord[]; readonly only: boolean };
+  | { readonly kind: 'extra'; readonly accounts: readonly TrackedAccount[]; readonly only: boolean };
 
 /**
  * `sentinel report --account` / `--force` (and the demo), from this process, under the same
@@ -56,7 +56,7 @@ export async function sendSelectedReports(deps: ReportDeps, now: number, selecti
   return [...accountResults, ...recipientResults.flat()];
 }
 
-async function forcedRecipients(deps: ReportDeps, accounts: readonly AccountRecord[], now: number, only: boolean): Promise<RecipientSendResult[][]> {
+async function forcedRecipients(deps: ReportDeps, accounts: readonly TrackedAccount[], now: number, only: boolean): Promise<RecipientSendResult[][]> {
   const records = await deps.repos.recipients.getMany(accounts.flatMap((account) => account.emails));
   const own = [...records.values()].filter((record) => !followsAccountSchedule(record));
   const run: RecipientRun = only ? { kind: 'forced', accounts: accounts.map((a) => a.address) } : { kind: 'forced' };

@@ -1,5 +1,5 @@
 import { followsAccountSchedule } from '../../../domain/recipientSettings';
-import type { AccountRecord } from '../../../store/accountItem';
+import type { TrackedAccount } from '../../../domain/account';
 import { mapConcurrent } from '../../../shared/concurrency';
 import type { ReportDeps } from './reportDeps';
 import { sendAccountReport } from './sendAccountReport';
@@ -19,7 +19,7 @@ const CONCURRENCY = 4;
 export async function sendToRecipient(
   deps: ReportDeps,
   email: string,
-  accounts: readonly AccountRecord[],
+  accounts: readonly TrackedAccount[],
   limited: boolean,
   now: number,
 ): Promise<RecipientSendResult[]> {
