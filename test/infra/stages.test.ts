@@ -1,3 +1,4 @@
+import { ANONYMOUS_POST_RATE_LIMIT } from '../../infra/constructs/LinkFirewall';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -98,8 +99,12 @@ describe('every stage synthesizes offline with real bundles, cdk-nag clean', () 
     const acl = web.find(([, r]) => r.Type === 'AWS::WAFv2::WebACL')?.[1].Properties as { Rules: { Name: string; Statement: { RateBasedStatement?: { Limit: number } } }[] };
     expect(acl.Rules.map((r) => [r.Name, r.Statement.RateBasedStatement?.Limit])).toEqual([
       ['ip-reputation', undefined],
+      ['anonymous-ip', undefined],
+      ['post-without-token', undefined],
       ['per-client-rate', 500],
       ['per-client-post-rate', 50],
+      // Anonymous addresses (the managed group's labels, counted only) get the stricter POST rate.
+      ['anonymous-post-rate', ANONYMOUS_POST_RATE_LIMIT],
     ]);
     // Setting the domain or the limits (documented routine changes) leaves no export behind to delete or import.
     for (const part of ['keys', 'data', 'messaging', 'web', 'compute', 'monitoring'] as const) {
