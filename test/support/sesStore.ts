@@ -23,7 +23,7 @@ const storeSchema = z.looseObject({ emails: z.array(storedEmailSchema) });
  * recipient (use a recipient unique to your test: files run in parallel and share the store).
  */
 export async function sesStore(filter: { to?: string } = {}): Promise<StoredEmail[]> {
-  const res = await fetch(`${inject('sesEndpoint')}/store`);
+  const res = await getOnce(`${inject('sesEndpoint')}/store`);
   if (!res.ok) throw new Error(`GET /store answered ${res.status}`);
   const { emails } = storeSchema.parse(await res.json());
   const to = filter.to?.toLowerCase();
@@ -33,7 +33,7 @@ export async function sesStore(filter: { to?: string } = {}): Promise<StoredEmai
 
 /** The raw MIME of a message sent with `SendRawEmail`, headers included, by its SES message id. */
 export async function sesRawMessage(messageId: string): Promise<Buffer> {
-  const res = await fetch(`${inject('sesEndpoint')}/raw/${encodeURIComponent(messageId)}`);
+  const res = await getOnce(`${inject('sesEndpoint')}/raw/${encodeURIComponent(messageId)}`);
   if (!res.ok) throw new Error(`GET /raw/${messageId} answered ${res.status}`);
   return Buffer.from(await res.arrayBuffer());
 }
@@ -42,4 +42,19 @@ export async function sesRawMessage(messageId: string): Promise<Buffer> {
 export async function clearSesStore(): Promise<void> {
   const res = await fetch(`${inject('sesEndpoint')}/clear-store`, { method: 'POST' });
   if (!res.ok) throw new Error(`POST /clear-store answered ${res.status}`);
+}
+
+/**
+ * A GET, tried again once when the kept-alive socket it went out on was closed by the server at
+ * that moment (`UND_ERR_SOCKET`, "other side closed"): a race of keep-alive timeouts under load,
+ * not an answer. A GET of the store changes nothing, so trying it again is safe.
+ */
+async function getOnce(url: string): Promise<Response> {
+  try {
+    return await fetch(url);
+  } catch (error) {
+    const code = (error as { cause?: { code?: unknown } }).cause?.code;
+    if (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET') throw error;
+    return fetch(url);
+  }
 }
