@@ -2,7 +2,7 @@ import { MAIL_CATEGORIES, MAIL_CATEGORY_LABELS, type MailCategory } from '../dom
 import { formatTime, shortAddress } from '../mail/render/format';
 import type { PreferencesPageView } from './preferencesPage';
 import { html, type SafeHtml } from './html';
-import { renderPage, type PageContent } from './pageLayout';
+import { invalidLinkPage, renderPage, simplePage, type PageContent } from './pageLayout';
 import type { RenderedPage } from './revocationViews';
 
 /** HTTP status of each unsubscribe/snooze page. */
@@ -84,7 +84,7 @@ function contentOf(view: PreferencesPageView, actions: PreferencesFormActions): 
 <p class="note">Opening this page changed nothing.</p>`,
       };
     case 'link-mailed':
-      return simple(
+      return simplePage(
         view.recent ? 'A link was sent a few minutes ago' : 'A new link is on its way',
         'Sent',
         'success',
@@ -108,7 +108,7 @@ function contentOf(view: PreferencesPageView, actions: PreferencesFormActions): 
 <p class="note">Opening this page changed nothing.</p>`,
       };
     case 'security-off-done':
-      return simple(
+      return simplePage(
         'Security notices are off',
         'Off',
         'warning',
@@ -129,40 +129,40 @@ function contentOf(view: PreferencesPageView, actions: PreferencesFormActions): 
 <p class="note">Opening this page changed nothing. The link works once.</p>`,
       };
     case 'snoozed':
-      return simple(
+      return simplePage(
         'Alerts snoozed for you',
         'Snoozed',
         'success',
         `Drawdown alerts for ${accountName(view.account)} are snoozed for YOU (${view.email}) until ${formatTime(view.until, view.account.timeZone)}; other recipients still get them. Daily reports keep coming.`,
       );
     case 'snooze-outdated':
-      return simple(
+      return simplePage(
         'This snooze link is from an older email',
         'Outdated link',
         'neutral',
         'Links in older alerts do not say who they were sent to, so this one cannot snooze alerts for you alone, and it no longer snoozes them for everyone. Use the snooze link in a newer alert. Nothing was changed.',
       );
     case 'snooze-not-recipient':
-      return simple(
+      return simplePage(
         'Nothing to snooze',
         'Not a recipient',
         'neutral',
         `${view.email} no longer gets drawdown alerts for this account (or the account is no longer tracked). Nothing was changed.`,
       );
     case 'link-expired':
-      return simple('This link has expired', 'Expired', 'neutral', 'Use the link in a newer email. Nothing was changed.');
+      return simplePage('This link has expired', 'Expired', 'neutral', 'Use the link in a newer email. Nothing was changed.');
     case 'link-used':
-      return simple('This link has already been used', 'Already used', 'neutral', 'Each snooze link works once, and this one was used before. Nothing was changed.');
+      return simplePage('This link has already been used', 'Already used', 'neutral', 'Each snooze link works once, and this one was used before. Nothing was changed.');
     case 'link-invalid':
-      return simple('This link is not valid', 'Invalid link', 'danger', `The link could not be verified (${view.reason}). Make sure you opened the whole link from the email. Nothing was changed.`);
+      return invalidLinkPage(view.reason);
     case 'forbidden':
-      return simple('Request refused', 'Refused', 'danger', 'The form must be sent from this site. Open the link from the email again and press the button there. Nothing was changed.');
+      return simplePage('Request refused', 'Refused', 'danger', 'The form must be sent from this site. Open the link from the email again and press the button there. Nothing was changed.');
     case 'bad-request':
-      return simple('Request not understood', 'Bad request', 'danger', `The request could not be read (${view.reason}). Nothing was changed.`);
+      return simplePage('Request not understood', 'Bad request', 'danger', `The request could not be read (${view.reason}). Nothing was changed.`);
     case 'not-found':
-      return simple('Page not found', 'Not found', 'neutral', 'There is no page at this address.');
+      return simplePage('Page not found', 'Not found', 'neutral', 'There is no page at this address.');
     case 'method-not-allowed':
-      return simple('Method not allowed', 'Error', 'danger', 'This page accepts only GET and POST.');
+      return simplePage('Method not allowed', 'Error', 'danger', 'This page accepts only GET and POST.');
   }
 }
 
@@ -212,8 +212,4 @@ function accountName(account: { address: string; label: string | null }): string
 function hoursText(hours: number): string {
   if (hours % 24 === 0) return hours === 24 ? '1 day' : `${hours / 24} days`;
   return hours === 1 ? '1 hour' : `${hours} hours`;
-}
-
-function simple(title: string, badge: string, tone: PageContent['tone'], text: string): PageContent {
-  return { title, badge, tone, body: html`<p>${text}</p>` };
 }

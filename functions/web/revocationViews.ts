@@ -1,7 +1,7 @@
 import { accountName, formatCountdown, formatTime } from '../mail/render/format';
 import type { RevocationPageView, RevocationSubject, UnavailableCause } from './revocationPage';
 import { html, type SafeHtml } from './html';
-import { renderPage, type PageContent } from './pageLayout';
+import { invalidLinkPage, renderPage, simplePage, type PageContent } from './pageLayout';
 
 /** A rendered page: HTTP status, extra headers, HTML. */
 export interface RenderedPage {
@@ -132,16 +132,16 @@ ${details(view.subject, view.now)}
 <p>To enable one-click revocation, give the account a signer (its owner key in AWS KMS, or locally an environment variable): <code>sentinel accounts update ${view.subject.account.address} --signer kms:&lt;key id&gt;</code>. This link keeps working until it expires. Meanwhile you can revoke the key in the exchange's web client.</p>`,
       };
     case 'not-tracked':
-      return simple('Account not tracked', 'Not tracked', 'warning', 'The account this link is for is no longer tracked by Portfolio Sentinel, so it cannot revoke its delegates. Nothing was changed.');
+      return simplePage('Account not tracked', 'Not tracked', 'warning', 'The account this link is for is no longer tracked by Portfolio Sentinel, so it cannot revoke its delegates. Nothing was changed.');
     case 'not-authorized':
-      return simple(
+      return simplePage(
         'Revocation refused',
         'Refused',
         'danger',
         'This revocation was not requested through a valid link, so the signing side refused it. Nothing was sent to the chain. Use the link in a newer email, or create one with sentinel link revoke <account> <delegate>.',
       );
     case 'link-expired':
-      return simple(
+      return simplePage(
         'This link has expired',
         'Expired',
         'neutral',
@@ -150,11 +150,11 @@ ${details(view.subject, view.now)}
     case 'link-used':
       return usedLink(view);
     case 'link-invalid':
-      return simple('This link is not valid', 'Invalid link', 'danger', `The link could not be verified (${view.reason}). Make sure you opened the whole link from the email. Nothing was changed.`);
+      return invalidLinkPage(view.reason);
     case 'forbidden':
-      return simple('Request refused', 'Refused', 'danger', 'The confirmation must be sent from the form on this site. Open the link from the email again and press the button there. Nothing was changed.');
+      return simplePage('Request refused', 'Refused', 'danger', 'The confirmation must be sent from the form on this site. Open the link from the email again and press the button there. Nothing was changed.');
     case 'bad-request':
-      return simple('Request not understood', 'Bad request', 'danger', `The request could not be read (${view.reason}). Open the link from the email again. Nothing was changed.`);
+      return simplePage('Request not understood', 'Bad request', 'danger', `The request could not be read (${view.reason}). Open the link from the email again. Nothing was changed.`);
     case 'failed':
       return {
         title: 'Result unknown: check before trying again',
@@ -166,7 +166,7 @@ ${details(view.subject, view.now)}
 <p>What to do: in a few minutes, check whether the delegate is still listed${view.subject ? html` (<code>sentinel status ${view.subject.account.address}</code>, or the exchange's web client)` : ''}. If it finished, a result email is on its way. If the delegate is still listed, revoke it in the exchange's web client, or create a new link${view.subject ? html` with <code>sentinel link revoke ${view.subject.account.address} ${view.subject.delegate.address}</code>` : ''}.</p>`,
       };
     case 'method-not-allowed':
-      return simple('Method not allowed', 'Error', 'danger', 'This page accepts only GET and POST.');
+      return simplePage('Method not allowed', 'Error', 'danger', 'This page accepts only GET and POST.');
   }
 }
 
@@ -215,7 +215,7 @@ function usedLink(view: Extract<RevocationPageView, { kind: 'link-used' }>): Pag
   const used = `This link was used ${formatTime(view.consumedAt, zone)} to revoke ${who}. Each revocation link works once.`;
   const result = view.outcome?.result;
   if (!result) {
-    return simple('This link has already been used', 'Already used', 'neutral', `${used} Its result is not known here yet: check the confirmation email, or the account's delegates (sentinel status), in a minute.`);
+    return simplePage('This link has already been used', 'Already used', 'neutral', `${used} Its result is not known here yet: check the confirmation email, or the account's delegates (sentinel status), in a minute.`);
   }
   const when = formatTime(view.outcome!.at, zone);
   const details = 'transactionSignature' in result ? html`<dl><dt>Nonce</dt><dd>${result.nonce}</dd><dt>Transaction signature</dt><dd><code>${result.transactionSignature}</code>${SIGNATURE_NOTE}</dd></dl>` : html``;
@@ -232,8 +232,4 @@ function usedLink(view: Extract<RevocationPageView, { kind: 'link-used' }>): Pag
     default:
       return outcome('This link has already been used', 'Already used', 'neutral', `Nothing was sent to the chain (${when}).`);
   }
-}
-
-function simple(title: string, badge: string, tone: PageContent['tone'], text: string): PageContent {
-  return { title, badge, tone, body: html`<p>${text}</p>` };
 }

@@ -2,7 +2,7 @@ import type { RevokeAllUnit } from '../domain/revokeAllUnit';
 import { unitText } from '../domain/revokeAllUnitText';
 import { accountName, formatCountdown, formatTime } from '../mail/render/format';
 import { html, type SafeHtml } from './html';
-import { renderPage, type PageContent } from './pageLayout';
+import { invalidLinkPage, renderPage, simplePage, type PageContent } from './pageLayout';
 import type { RevokeAllKey, RevokeAllPageView } from './revokeAllPage';
 import type { RenderedPage } from './revocationViews';
 
@@ -80,26 +80,26 @@ ${
       };
     }
     case 'nothing-to-revoke':
-      return simple('No API keys to revoke', 'Nothing to do', 'success', `Portfolio Sentinel lists no delegate for ${accountName(view.account)}. Nothing was changed.`);
+      return simplePage('No API keys to revoke', 'Nothing to do', 'success', `Portfolio Sentinel lists no delegate for ${accountName(view.account)}. Nothing was changed.`);
     case 'not-configured':
-      return simple(
+      return simplePage(
         'One-click revocation is not set up for this account',
         'Not configured',
         'warning',
         `${accountName(view.account)} is tracked, but Portfolio Sentinel cannot sign for it: the account has no signer configured. Give it one with sentinel accounts update ${view.account.address} --signer kms:<key id>, or revoke the keys in the exchange's web client.`,
       );
     case 'not-tracked':
-      return simple('Account not tracked', 'Not tracked', 'warning', 'The account this link is for is no longer tracked by Portfolio Sentinel. Nothing was changed.');
+      return simplePage('Account not tracked', 'Not tracked', 'warning', 'The account this link is for is no longer tracked by Portfolio Sentinel. Nothing was changed.');
     case 'link-expired':
-      return simple('This link has expired', 'Expired', 'neutral', 'Revocation links work for a limited time. Nothing was changed. Use the link in a newer email.');
+      return simplePage('This link has expired', 'Expired', 'neutral', 'Revocation links work for a limited time. Nothing was changed. Use the link in a newer email.');
     case 'link-invalid':
-      return simple('This link is not valid', 'Invalid link', 'danger', `The link could not be verified (${view.reason}). Make sure you opened the whole link from the email. Nothing was changed.`);
+      return invalidLinkPage(view.reason);
     case 'forbidden':
-      return simple('Request refused', 'Refused', 'danger', 'The confirmation must be sent from the form on this site. Open the link from the email again and press the button there. Nothing was changed.');
+      return simplePage('Request refused', 'Refused', 'danger', 'The confirmation must be sent from the form on this site. Open the link from the email again and press the button there. Nothing was changed.');
     case 'bad-request':
-      return simple('Request not understood', 'Bad request', 'danger', `The request could not be read (${view.reason}). Open the link from the email again. Nothing was changed.`);
+      return simplePage('Request not understood', 'Bad request', 'danger', `The request could not be read (${view.reason}). Open the link from the email again. Nothing was changed.`);
     case 'method-not-allowed':
-      return simple('Method not allowed', 'Error', 'danger', 'This page accepts only GET and POST.');
+      return simplePage('Method not allowed', 'Error', 'danger', 'This page accepts only GET and POST.');
   }
 }
 
@@ -113,8 +113,4 @@ function keyName(key: RevokeAllKey): string {
 
 function expiry(key: RevokeAllKey, zone: string, now: number): SafeHtml | string {
   return key.expiryMs === null ? 'never' : html`${formatTime(key.expiryMs, zone)} (${formatCountdown(key.expiryMs, now)})`;
-}
-
-function simple(title: string, badge: string, tone: PageContent['tone'], text: string): PageContent {
-  return { title, badge, tone, body: html`<p>${text}</p>` };
 }
