@@ -1,5 +1,6 @@
 import { inject } from 'vitest';
 import * as z from 'zod';
+import { networkErrorCode } from '../../functions/chain/networkFailure';
 
 const addressList = z.array(z.string());
 
@@ -53,7 +54,7 @@ async function getOnce(url: string): Promise<Response> {
   try {
     return await fetch(url);
   } catch (error) {
-    const code = (error as { cause?: { code?: unknown } }).cause?.code;
+    const code = networkErrorCode(error);
     if (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET') throw error;
     return fetch(url);
   }
