@@ -13,6 +13,14 @@ import { defineConfig } from 'vitest/config';
  * there at once (no endpoint is provided), so the list can't drift silently.
  */
 const UNIT_TESTS: readonly string[] = [
+  'test/runtime/revokeAllLinksSetting.test.ts',
+  'test/channels/unknownKeyNotice.test.ts',
+  'test/domain/protectionArming.test.ts',
+  'test/domain/destinationPacer.test.ts',
+  'test/domain/killSwitchDecision.test.ts',
+  'test/domain/judgeNewDelegates.test.ts',
+  'test/bench/chaosTally.test.ts',
+  'test/domain/combinedNotice.test.ts',
   'test/shared/sentinelError.test.ts',
   'test/store/legacyCurveReader.test.ts',
   'test/bench/costArgs.test.ts',
