@@ -89,6 +89,13 @@ module.exports = {
       },
     },
     {
+      name: 'report-flows-down',
+      severity: 'error',
+      comment: 'Inside the report feature the flow runs one way: schedule/ hands jobs to send/, send/ builds with compose/; compose/ imports neither, send/ never imports schedule/.',
+      from: { path: '^functions/services/report/(compose|send)/' },
+      to: { path: '^functions/services/report/(schedule|send)/', pathNot: '^functions/services/report/$1/' },
+    },
+    {
       name: 'web-below-runtime',
       severity: 'error',
       comment: 'Page controllers never import the composition root or handlers.',

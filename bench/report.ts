@@ -41,7 +41,7 @@ import { mailChart } from '../functions/services/delivery/mailChart';
 import { fromHeader } from '../functions/services/delivery/mailDelivery';
 import { recipientLinks } from '../functions/services/delivery/recipientLinks';
 import { loadReportData } from '../functions/services/report/compose/reportData';
-import { planReport } from '../functions/services/report/compose/reportPlan';
+import { planReport } from '../functions/domain/reportPlan';
 import { dailyReportView } from '../functions/services/report/compose/reportViews';
 import { digestSenderFor } from '../functions/runtime/digestSenderFor';
 import type { ReportDeps } from '../functions/services/report/send/reportDeps';

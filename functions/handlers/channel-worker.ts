@@ -1,11 +1,10 @@
-import { settingsFor } from '../config/settings';
 import { DestinationPacer } from '../domain/destinationPacer';
 import type { ChannelJob } from '../messages/channelJob';
 import { channelSenderFrom } from '../runtime/channelSenderFrom';
 import { createChannelWorkerHandler, type ChannelWorkerDeps } from '../runtime/channelWorkerHandler';
 import { actionLinksFrom, sesSenderFrom, someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
+import { handlerBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
-import { createObservability } from '../shared/observability';
 import { AccountsRepository } from '../store/accountsRepository';
 import { ChannelBacklogRepository } from '../store/channelBacklogRepository';
 import { ChannelsRepository } from '../store/channelsRepository';
@@ -21,8 +20,7 @@ import { SuppressionRepository } from '../store/suppressionRepository';
  * the mail-rate governor).
  */
 export async function channelWorkerDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<ChannelWorkerDeps> {
-  const settings = settingsFor('channel-worker', env);
-  const { log, counters, flush, addContext } = createObservability('channel-worker');
+  const { settings, ...basics } = handlerBasics('channel-worker', env);
   const repos = someRepositoriesFrom(settings, {
     channels: ChannelsRepository,
     channelBacklog: ChannelBacklogRepository,
@@ -32,6 +30,7 @@ export async function channelWorkerDepsFromEnv(env: Readonly<Record<string, stri
     deliveries: DeliveryRepository,
   });
   return {
+    ...basics,
     repos,
     channelSender: channelSenderFrom(settings, env),
     channelQueue: sqsQueueFrom<ChannelJob>(settings, 'CHANNEL_QUEUE_URL'),
@@ -39,12 +38,6 @@ export async function channelWorkerDepsFromEnv(env: Readonly<Record<string, stri
     links: await actionLinksFrom(settings),
     sender: sesSenderFrom(settings),
     mailFrom: settings.MAIL_FROM,
-    log,
-    counters,
-    flush,
-    addContext,
-    deadlineMarginMs: settings.DEADLINE_MARGIN_MS,
-    now: Date.now,
   };
 }
 

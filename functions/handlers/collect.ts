@@ -1,4 +1,3 @@
-import { settingsFor } from '../config/settings';
 import { collectMessageSchema } from '../messages/collectJob';
 import { chainFrom, messageVisibilityFrom, someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { consumerQueue } from '../runtime/consumerQueue';
@@ -8,13 +7,13 @@ import { CurvesRepository } from '../store/curvesRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
 import { KnownDelegatesRepository } from '../store/knownDelegatesRepository';
 import { SnapshotsRepository } from '../store/snapshotsRepository';
+import { handlerBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { sqsHandler, type SqsHandlerDeps } from '../runtime/sqsHandler';
 import { collectAccount, type CollectDeps, type CollectOutcome } from '../services/collect/collectAccount';
 import { collectSettingsFrom } from '../services/collect/collectSettings';
 import { refinementBudgetFrom } from '../services/collect/refinementBudget';
 import { watchDelegateBatch } from '../services/collect/watchDelegateBatch';
-import { createObservability } from '../shared/observability';
 
 export interface CollectHandlerDeps extends CollectDeps, SqsHandlerDeps {
   /** Told about every record's outcome (the CLI prints a table from these). */
@@ -53,21 +52,15 @@ export function createCollectHandler(deps: CollectHandlerDeps) {
 
 /** Builds the handler's dependencies from the environment (once per cold start). */
 export function collectDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): CollectHandlerDeps {
-  const settings = settingsFor('collect', env);
-  const { log, counters, flush, addContext } = createObservability('collect');
+  const { settings, ...basics } = handlerBasics('collect', env);
   return {
-    chain: chainFrom(settings, log),
+    ...basics,
+    chain: chainFrom(settings, basics.log),
     repos: someRepositoriesFrom(settings, { accounts: AccountsRepository, curves: CurvesRepository, snapshots: SnapshotsRepository, alerts: AlertStateRepository, delegates: DelegateViewRepository, knownDelegates: KnownDelegatesRepository }),
     events: sqsQueueFrom(settings, 'NOTIFY_QUEUE_URL'),
-    log,
-    counters,
-    flush,
-    addContext,
     settings: collectSettingsFrom(settings),
-    now: Date.now,
-    refinementBudget: refinementBudgetFrom(settings, Date.now),
+    refinementBudget: refinementBudgetFrom(settings, basics.now),
     recordConcurrency: settings.COLLECT_RECORD_CONCURRENCY,
-    deadlineMarginMs: settings.DEADLINE_MARGIN_MS,
     visibility: messageVisibilityFrom(settings),
   };
 }

@@ -1,14 +1,14 @@
-import { settingsFor } from '../config/settings';
 import { LINK_PATHS } from '../links/actionLinks';
-import { pageSecurityFrom, sesSenderFrom, someRepositoriesFrom } from '../runtime/factories';
+import { sesSenderFrom, someRepositoriesFrom } from '../runtime/factories';
 import { mailboxNotices } from '../services/preferences/mailboxNotice';
 import { AccountsRepository } from '../store/accountsRepository';
 import { AlertStateRepository } from '../store/alertStateRepository';
 import { PreferencesRepository } from '../store/preferencesRepository';
 import { TokenRepository } from '../store/tokenRepository';
+import { pageBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { preferencesPage, type PreferencesPageView, type PreferencesPageDeps } from '../web/preferencesPage';
-import { createObservability, type Observability } from '../shared/observability';
+import type { Observability } from '../shared/observability';
 import { renderPreferencesView } from '../web/preferencesViews';
 import { createPageHandler } from '../web/pageHandler';
 
@@ -23,10 +23,8 @@ export type PreferencesPageHandlerDeps = PreferencesPageDeps & { readonly addCon
 export function createPreferencesPageHandler(deps: PreferencesPageHandlerDeps) {
   const base = deps.publicBaseUrl.replace(/\/+$/, '');
   const actions = { unsubscribe: `${base}${LINK_PATHS.unsubscribe}`, snooze: `${base}${LINK_PATHS.snooze}`, preferences: `${base}${LINK_PATHS.preferences}` };
-  return createPageHandler({
+  return createPageHandler(deps, {
     name: 'preferences page',
-    log: deps.log,
-    ...(deps.addContext === undefined ? {} : { addContext: deps.addContext }),
     decide: (request) => preferencesPage(deps, request),
     badRequest: (reason): PreferencesPageView => ({ kind: 'bad-request', reason }),
     render: (view) => renderPreferencesView(view, actions),
@@ -35,19 +33,15 @@ export function createPreferencesPageHandler(deps: PreferencesPageHandlerDeps) {
 
 /** Deps from the Lambda environment: preferences, alerts, accounts (read) and tokens (snooze# items) tables, the link secret and SES (the mailbox's own notices). */
 export async function preferencesPageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<PreferencesPageHandlerDeps> {
-  const settings = settingsFor('preferences-page', env);
-  const { log, addContext } = createObservability('preferences-page');
+  const { settings, page } = await pageBasics('preferences-page', env);
   const repos = someRepositoriesFrom(settings, { preferences: PreferencesRepository, alerts: AlertStateRepository, accounts: AccountsRepository, tokens: TokenRepository });
   return {
-    ...(await pageSecurityFrom(settings)),
+    ...page,
     preferences: repos.preferences,
     alerts: repos.alerts,
     accounts: repos.accounts,
     tokens: repos.tokens,
-    mailbox: mailboxNotices({ sender: sesSenderFrom(settings), mailFrom: settings.MAIL_FROM, now: Date.now }),
-    now: Date.now,
-    log,
-    addContext,
+    mailbox: mailboxNotices({ sender: sesSenderFrom(settings), mailFrom: settings.MAIL_FROM, now: page.now }),
   };
 }
 

@@ -1,9 +1,9 @@
-import { settingsFor } from '../config/settings';
 import { LINK_PATHS } from '../links/actionLinks';
 import type { RevokeAllJob } from '../messages/revokeAllJob';
+import { pageBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
-import { pageSecurityFrom, someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
-import { createObservability, type Observability } from '../shared/observability';
+import { someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
+import type { Observability } from '../shared/observability';
 import { AccountsRepository } from '../store/accountsRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
 import { RevokeAllRepository } from '../store/revokeAllRepository';
@@ -21,11 +21,8 @@ export type RevokeAllPageHandlerDeps = RevokeAllPageDeps & { readonly addContext
  */
 export function createRevokeAllPageHandler(deps: RevokeAllPageHandlerDeps) {
   const formAction = `${deps.publicBaseUrl.replace(/\/+$/, '')}${LINK_PATHS['revoke-all']}`;
-  return createPageHandler({
+  return createPageHandler(deps, {
     name: 'revoke-all page',
-    log: deps.log,
-    ...(deps.addContext === undefined ? {} : { addContext: deps.addContext }),
-    ...(deps.flushMetrics === undefined ? {} : { flushMetrics: deps.flushMetrics }),
     decide: (request) => revokeAllPage(deps, request),
     badRequest: (reason): RevokeAllPageView => ({ kind: 'bad-request', reason }),
     render: (view) => renderRevokeAllView(view, formAction),
@@ -34,19 +31,15 @@ export function createRevokeAllPageHandler(deps: RevokeAllPageHandlerDeps) {
 
 /** Deps from the Lambda environment: tables, the link secret, and the revocations queue. */
 export async function revokeAllPageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<RevokeAllPageHandlerDeps> {
-  const settings = settingsFor('revoke-all-page', env);
-  const { log, flush, addContext } = createObservability('revoke-all-page');
+  const { settings, flush, page } = await pageBasics('revoke-all-page', env);
   const repos = someRepositoriesFrom(settings, { accounts: AccountsRepository, delegates: DelegateViewRepository, revokeAll: RevokeAllRepository });
   return {
-    ...(await pageSecurityFrom(settings)),
+    ...page,
     accounts: repos.accounts,
     delegates: repos.delegates,
     batches: repos.revokeAll,
     queue: sqsQueueFrom<RevokeAllJob>(settings, 'REVOCATION_QUEUE_URL'),
-    now: Date.now,
-    log,
     flushMetrics: flush,
-    addContext,
   };
 }
 

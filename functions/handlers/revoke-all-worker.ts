@@ -1,9 +1,8 @@
-import { settingsFor } from '../config/settings';
 import type { NotifyEvent } from '../messages/notifyMessage';
 import { someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
+import { handlerBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { revokeAllWorker, type RevokeAllWorkerDeps } from '../runtime/revokeAllWorker';
-import { createObservability } from '../shared/observability';
 import { RevokeAllRepository } from '../store/revokeAllRepository';
 import { TokenRepository } from '../store/tokenRepository';
 import { LambdaRevocationSigner, signerLambdaClient } from '../web/lambdaRevocationSigner';
@@ -15,20 +14,14 @@ import { signerCallOf } from '../web/signerCallOf';
  * result email.
  */
 export function revokeAllWorkerDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): RevokeAllWorkerDeps {
-  const settings = settingsFor('revoke-all-worker', env);
-  const { log, counters, flush, addContext } = createObservability('revoke-all-worker');
+  const { settings, ...basics } = handlerBasics('revoke-all-worker', env);
   const repos = someRepositoriesFrom(settings, { revokeAll: RevokeAllRepository, tokens: TokenRepository });
   return {
+    ...basics,
     batches: repos.revokeAll,
     tokens: repos.tokens,
     sign: signerCallOf(new LambdaRevocationSigner(signerLambdaClient(settings.AWS_REGION), settings.SIGN_REVOCATION_FUNCTION_NAME)),
     notify: sqsQueueFrom<NotifyEvent>(settings, 'NOTIFY_QUEUE_URL'),
-    now: Date.now,
-    log,
-    counters,
-    flush,
-    addContext,
-    deadlineMarginMs: settings.DEADLINE_MARGIN_MS,
   };
 }
 

@@ -1,15 +1,15 @@
-import { settingsFor } from '../config/settings';
 import { LambdaRevocationSigner, signerLambdaClient } from '../web/lambdaRevocationSigner';
 import { LINK_PATHS } from '../links/actionLinks';
-import { pageSecurityFrom, someRepositoriesFrom } from '../runtime/factories';
+import { someRepositoriesFrom } from '../runtime/factories';
 import { AccountsRepository } from '../store/accountsRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
 import { PreferencesRepository } from '../store/preferencesRepository';
 import { SuppressionRepository } from '../store/suppressionRepository';
 import { TokenRepository } from '../store/tokenRepository';
+import { pageBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { revocationPage, type RevocationPageView, type RevocationPageDeps } from '../web/revocationPage';
-import { createObservability, type Observability } from '../shared/observability';
+import type { Observability } from '../shared/observability';
 import { renderRevocationView } from '../web/revocationViews';
 import { createPageHandler } from '../web/pageHandler';
 
@@ -23,11 +23,8 @@ export type RevokePageDeps = RevocationPageDeps & { readonly addContext?: Observ
  */
 export function createRevokePageHandler(deps: RevokePageDeps) {
   const formAction = `${deps.publicBaseUrl.replace(/\/+$/, '')}${LINK_PATHS.revoke}`;
-  return createPageHandler({
+  return createPageHandler(deps, {
     name: 'revocation page',
-    log: deps.log,
-    ...(deps.addContext === undefined ? {} : { addContext: deps.addContext }),
-    ...(deps.flushMetrics === undefined ? {} : { flushMetrics: deps.flushMetrics }),
     decide: (request) => revocationPage(deps, request),
     badRequest: (reason): RevocationPageView => ({ kind: 'bad-request', reason }),
     render: (view) => renderRevocationView(view, formAction),
@@ -36,22 +33,18 @@ export function createRevokePageHandler(deps: RevokePageDeps) {
 
 /** Deps from the Lambda environment: tables, the link secret, and the signing function by name. */
 export async function revokePageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<RevokePageDeps> {
-  const settings = settingsFor('revoke-page', env);
-  const { log, counters, flush, addContext } = createObservability('revoke-page');
+  const { settings, counters, flush, page } = await pageBasics('revoke-page', env);
   const repos = someRepositoriesFrom(settings, { accounts: AccountsRepository, delegates: DelegateViewRepository, tokens: TokenRepository, suppressions: SuppressionRepository, preferences: PreferencesRepository });
   return {
-    ...(await pageSecurityFrom(settings)),
+    ...page,
     accounts: repos.accounts,
     delegates: repos.delegates,
     tokens: repos.tokens,
     suppressions: repos.suppressions,
     preferences: repos.preferences,
     signer: new LambdaRevocationSigner(signerLambdaClient(settings.AWS_REGION), settings.SIGN_REVOCATION_FUNCTION_NAME),
-    now: Date.now,
-    log,
     counters,
     flushMetrics: flush,
-    addContext,
   };
 }
 

@@ -1,11 +1,11 @@
-import { settingsFor } from '../config/settings';
 import { rendererFor } from '../mail/render/emailRenderer';
 import { loadPrecompiledTemplates } from '../mail/render/precompiledTemplates';
 import { defaultTemplateRoot } from '../mail/render/templateRoot';
 import type { EmailRenderer } from '../mail/render/emailRenderer';
 import { mailGovernor } from '../services/delivery/mailGovernor';
 import type { MailDeliveryDeps } from '../services/delivery/mailDelivery';
-import { createObservability, type Counters, type Log, type Observability } from '../shared/observability';
+import type { Counters, Log, Observability } from '../shared/observability';
+import { handlerBasics } from './handlerBasics';
 import type { ActionLinks } from '../links/actionLinks';
 import type { Repositories } from '../store/repositories';
 import type { RepositoryClasses } from '../store/repositoriesOf';
@@ -42,22 +42,16 @@ export async function mailerDepsFromEnv<K extends keyof Repositories>(
   env: Readonly<Record<string, string | undefined>>,
   repositories: RepositoryClasses<K>,
 ): Promise<MailerDeps<K>> {
-  const settings = settingsFor(service, env);
-  const { log, counters, flush, addContext } = createObservability(service);
+  const { settings, ...basics } = handlerBasics(service, env);
   const ses = sesClientFrom(settings);
-  const governor = mailGovernor({ rate: await mailRateFrom(settings, ses), workers: settings.MAIL_RATE_WORKERS, counters });
+  const governor = mailGovernor({ rate: await mailRateFrom(settings, ses), workers: settings.MAIL_RATE_WORKERS, counters: basics.counters });
   return {
+    ...basics,
     repos: someRepositoriesFrom(settings, repositories),
     sender: governor.sender(sesSenderFrom(settings, ses), service === 'notify' ? 'alert' : 'report'),
     renderer: rendererFor(await loadPrecompiledTemplates(settings.TEMPLATES_DIR ?? defaultTemplateRoot())),
     links: await actionLinksFrom(settings),
     mailFrom: settings.MAIL_FROM,
-    log,
-    counters,
-    flush,
-    addContext,
-    deadlineMarginMs: settings.DEADLINE_MARGIN_MS,
     visibility: messageVisibilityFrom(settings),
-    now: Date.now,
   };
 }

@@ -117,26 +117,19 @@ export class AccountScheduleRepository extends DynamoRepository {
    * holds `expected`; a dispatcher that lost the race queued duplicates that collect ignores.
    */
   async advanceDispatchCursor(expected: number | null, minute: number): Promise<{ kind: 'advanced' } | { kind: 'lost' }> {
-    return this.call('accounts.advanceDispatchCursor', async () => {
-      try {
-        await this.client.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: { address: DISPATCH_CURSOR_KEY },
-            UpdateExpression: 'SET #through = :minute',
-            ConditionExpression: expected === null ? 'attribute_not_exists(#through)' : '#through = :expected',
-            ExpressionAttributeNames: { '#through': 'dispatchedThrough' },
-            ExpressionAttributeValues: { ':minute': minute, ...(expected === null ? {} : { ':expected': expected }) },
-          }),
-        );
-        return { kind: 'advanced' };
-      } catch (error) {
-        if (isConditionalCheckFailed(error)) return { kind: 'lost' };
-        throw error;
-      }
-    });
+    return this.conditionalUpdate(
+      'accounts.advanceDispatchCursor',
+      {
+        Key: { address: DISPATCH_CURSOR_KEY },
+        UpdateExpression: 'SET #through = :minute',
+        ConditionExpression: expected === null ? 'attribute_not_exists(#through)' : '#through = :expected',
+        ExpressionAttributeNames: { '#through': 'dispatchedThrough' },
+        ExpressionAttributeValues: { ':minute': minute, ...(expected === null ? {} : { ':expected': expected }) },
+      },
+      { kind: 'advanced' } as const,
+      () => ({ kind: 'lost' }) as const,
+    );
   }
-
 
   /**
    * Sets `nextReportAt`; with `expectedNextReportAt`, only if it still has that value (so a

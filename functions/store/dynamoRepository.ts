@@ -1,4 +1,4 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { RepositoryOptions } from './repositoryOptions';
 import { isConditionalCheckFailed, storeCall } from './errors';
 import { tableName, type TableId } from './tableDefinitions';
@@ -41,5 +41,10 @@ export abstract class DynamoRepository<O extends RepositoryOptions = RepositoryO
         throw error;
       }
     });
+  }
+
+  /** One conditional `UpdateCommand` on this table (`conditionalWrite`): `applied` when it was written, `refused(error)` when its condition failed. */
+  protected conditionalUpdate<const A, const B>(operation: string, update: Omit<UpdateCommandInput, 'TableName'>, applied: A, refused: (error: unknown) => B): Promise<A | B> {
+    return this.conditionalWrite(operation, () => this.client.send(new UpdateCommand({ TableName: this.table, ...update })), applied, refused);
   }
 }

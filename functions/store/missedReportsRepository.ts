@@ -98,19 +98,15 @@ export class MissedReportsRepository extends DynamoRepository<RepositoryOptions 
   }
 
   private async stamp(operation: string, job: ReportJob, field: 'notifiedAt' | 'retriedAt', at: number): Promise<void> {
-    await this.conditionalWrite(
+    await this.conditionalUpdate(
       operation,
-      () =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: { eventId: itemId(job) },
-            UpdateExpression: 'SET #m.#field = :at',
-            ConditionExpression: 'attribute_exists(#m)',
-            ExpressionAttributeNames: { '#m': entryName(job), '#field': field },
-            ExpressionAttributeValues: { ':at': at },
-          }),
-        ),
+      {
+        Key: { eventId: itemId(job) },
+        UpdateExpression: 'SET #m.#field = :at',
+        ConditionExpression: 'attribute_exists(#m)',
+        ExpressionAttributeNames: { '#m': entryName(job), '#field': field },
+        ExpressionAttributeValues: { ':at': at },
+      },
       undefined,
       () => undefined,
     );

@@ -96,19 +96,15 @@ export class ReportLedgerRepository extends DynamoRepository<RepositoryOptions &
 
   /** Notes why a queued job is to be retried (shown when it is found missed). */
   async noteFailure(job: ReportJob, reason: string): Promise<void> {
-    await this.conditionalWrite(
+    await this.conditionalUpdate(
       'reportLedger.noteFailure',
-      () =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: { eventId: bucketOf(job) },
-            UpdateExpression: 'SET #j.reason = :reason',
-            ConditionExpression: '#j.#status = :queued',
-            ExpressionAttributeNames: { '#j': entryName(job), '#status': 'status' },
-            ExpressionAttributeValues: { ':reason': reason.slice(0, 500), ':queued': 'queued' },
-          }),
-        ),
+      {
+        Key: { eventId: bucketOf(job) },
+        UpdateExpression: 'SET #j.reason = :reason',
+        ConditionExpression: '#j.#status = :queued',
+        ExpressionAttributeNames: { '#j': entryName(job), '#status': 'status' },
+        ExpressionAttributeValues: { ':reason': reason.slice(0, 500), ':queued': 'queued' },
+      },
       undefined,
       () => undefined,
     );
@@ -147,38 +143,30 @@ export class ReportLedgerRepository extends DynamoRepository<RepositoryOptions &
 
   /** Moves the cursor from `expected` to `toMs` (its whole minute); `lost` when another run moved it first. */
   advanceCursor(expected: number | null, toMs: number): Promise<{ kind: 'advanced' } | { kind: 'lost' }> {
-    return this.conditionalWrite(
+    return this.conditionalUpdate(
       'reportLedger.advanceCursor',
-      () =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: { eventId: CURSOR_ID },
-            UpdateExpression: 'SET #minute = :minute',
-            ConditionExpression: expected === null ? 'attribute_not_exists(eventId)' : '#minute = :expected',
-            ExpressionAttributeNames: { '#minute': 'minute' },
-            ExpressionAttributeValues: { ':minute': minuteOf(toMs), ...(expected === null ? {} : { ':expected': minuteOf(expected) }) },
-          }),
-        ),
+      {
+        Key: { eventId: CURSOR_ID },
+        UpdateExpression: 'SET #minute = :minute',
+        ConditionExpression: expected === null ? 'attribute_not_exists(eventId)' : '#minute = :expected',
+        ExpressionAttributeNames: { '#minute': 'minute' },
+        ExpressionAttributeValues: { ':minute': minuteOf(toMs), ...(expected === null ? {} : { ':expected': minuteOf(expected) }) },
+      },
       { kind: 'advanced' } as const,
       () => ({ kind: 'lost' }) as const,
     );
   }
 
   private setStatus(operation: string, job: ReportJob, status: LedgerStatus, condition: string) {
-    return this.conditionalWrite(
+    return this.conditionalUpdate(
       operation,
-      () =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: { eventId: bucketOf(job) },
-            UpdateExpression: 'SET #j.#status = :status',
-            ConditionExpression: condition,
-            ExpressionAttributeNames: { '#j': entryName(job), '#status': 'status' },
-            ExpressionAttributeValues: { ':status': status, ...(condition.includes(':queued') ? { ':queued': 'queued' } : {}) },
-          }),
-        ),
+      {
+        Key: { eventId: bucketOf(job) },
+        UpdateExpression: 'SET #j.#status = :status',
+        ConditionExpression: condition,
+        ExpressionAttributeNames: { '#j': entryName(job), '#status': 'status' },
+        ExpressionAttributeValues: { ':status': status, ...(condition.includes(':queued') ? { ':queued': 'queued' } : {}) },
+      },
       { kind: 'finished' } as const,
       () => ({ kind: 'absent' }) as const,
     );

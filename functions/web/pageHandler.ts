@@ -10,21 +10,26 @@ import { describeError } from '../shared/describeError';
  * The shape every public page handler shares (API Gateway payload 2.0 or REST API payload 1.0 events): parse the request,
  * let the page service decide what to show (`bad-request` for a request that could not be read),
  * render it with the security headers, drop the body for HEAD. An unexpected failure is logged
- * (message only: never the token or the URL) and answered with a plain 500 page.
+ * (message only: never the token or the URL) and answered with a plain 500 page. `deps` are the
+ * handler's own: its log, and the Lambda context and metrics flush when it has them.
  */
-export function createPageHandler<V>(options: {
-  readonly name: string;
-  readonly log: Log;
-  /** Adds the invocation's Lambda context to the log lines (Powertools). */
-  readonly addContext?: (context: Context) => void;
-  /** Flushes the invocation's metrics once the page is decided. */
-  readonly flushMetrics?: () => void;
-  readonly decide: (request: WebRequest) => Promise<V>;
-  readonly badRequest: (reason: string) => V;
-  readonly render: (view: V) => RenderedPage;
-}) {
+export function createPageHandler<V>(
+  deps: {
+    readonly log: Log;
+    /** Adds the invocation's Lambda context to the log lines (Powertools). */
+    readonly addContext?: (context: Context) => void;
+    /** Flushes the invocation's metrics once the page is decided. */
+    readonly flushMetrics?: () => void;
+  },
+  options: {
+    readonly name: string;
+    readonly decide: (request: WebRequest) => Promise<V>;
+    readonly badRequest: (reason: string) => V;
+    readonly render: (view: V) => RenderedPage;
+  },
+) {
   return async (event: APIGatewayProxyEventV2 | APIGatewayProxyEvent, context?: Context): Promise<APIGatewayProxyStructuredResultV2> => {
-    if (context) options.addContext?.(context);
+    if (context) deps.addContext?.(context);
     const parsed = toWebRequest(event);
     try {
       const view = parsed.kind === 'request' ? await options.decide(parsed.request) : options.badRequest(parsed.reason);
@@ -32,10 +37,10 @@ export function createPageHandler<V>(options: {
       const response = htmlResponse(page.status, page.html, page.headers);
       return parsed.kind === 'request' && parsed.request.method === 'HEAD' ? { ...response, body: '' } : response;
     } catch (error) {
-      options.log.error(`${options.name} failed`, { error: describeError(error, { audience: 'log' }) });
+      deps.log.error(`${options.name} failed`, { error: describeError(error, { audience: 'log' }) });
       return pageFailureResponse();
     } finally {
-      options.flushMetrics?.();
+      deps.flushMetrics?.();
     }
   };
 }

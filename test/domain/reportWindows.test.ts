@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { INTERVAL_MS } from '../../functions/domain/interval';
 import { localDayBounds } from '../../functions/domain/localTime';
-import { periodWindows } from '../../functions/domain/periodWindows';
-import { reportSampling, reportWindows } from '../../functions/domain/reportWindows';
+import { periodWindows, reportSampling, reportWindows } from '../../functions/domain/reportWindows';
 
 const HOUR = 3_600_000;
 

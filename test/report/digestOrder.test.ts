@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { compareDigestRows, digestRows, type DigestEntry } from '../../functions/domain/digestModel';
-import { addMonths, periodWindows } from '../../functions/domain/periodWindows';
+import { addMonths, periodWindows, reportWindows } from '../../functions/domain/reportWindows';
 import { localDayBounds } from '../../functions/domain/localTime';
 import { buildReportModel } from '../../functions/domain/reportModel';
-import { reportWindows } from '../../functions/domain/reportWindows';
 
 const HOUR = 3_600_000;
 const NOW = Date.parse('2026-11-23T08:00:00Z');

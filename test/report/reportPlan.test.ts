@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { localDate, wallClockToInstant } from '../../functions/domain/localTime';
 import { nextReportAt } from '../../functions/domain/reportTime';
-import { planReport } from '../../functions/services/report/compose/reportPlan';
+import { planReport } from '../../functions/domain/reportPlan';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

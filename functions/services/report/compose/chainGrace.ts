@@ -1,3 +1,4 @@
+import { setTimeout as sleepTimer } from 'node:timers/promises';
 import { ChainError } from '../../../chain/errors';
 import { currentDeadline } from '../../../shared/deadline';
 import { RetryLaterError } from '../../../shared/retryLaterError';
@@ -14,6 +15,18 @@ export interface ChainGrace {
   readonly fallbackFrom: number | null;
   readonly now: () => number;
   readonly sleep: (ms: number) => Promise<void>;
+}
+
+/** The chain grace of a report due at `dueAt` (a queued job's); without `dueAt` (forced, CLI) the report never falls back to stored data. */
+export function chainGraceOf(
+  deps: { readonly now: () => number; readonly sleep?: (ms: number) => Promise<void>; readonly storedDataGraceMs?: number },
+  dueAt: number | undefined,
+): ChainGrace {
+  return {
+    fallbackFrom: dueAt === undefined ? null : dueAt + (deps.storedDataGraceMs ?? DEFAULT_STORED_DATA_GRACE_MS),
+    now: deps.now,
+    sleep: deps.sleep ?? ((ms) => sleepTimer(ms).then(() => undefined)),
+  };
 }
 
 /**

@@ -2,10 +2,10 @@ import type { ChainClient } from '../../../chain/ports';
 import { summaryReadings } from '../../../chain/summaryView';
 import { lookbackWindowMs } from '../../../domain/lookbackWindow';
 import type { ReportModelInput, SummaryReadings, WindowInput } from '../../../domain/reportModel';
-import { reportWindows, type ReportWindow } from '../../../domain/reportWindows';
-import type { PeriodWindows } from '../../../domain/periodWindows';
+import { reportWindows, type PeriodWindows, type ReportWindow } from '../../../domain/reportWindows';
 import { addDays, localDate } from '../../../domain/localTime';
-import { alignCurves } from '../../../domain/series';
+import type { CoveredDay } from '../../../domain/reportPlan';
+import { alignCurves, type SeriesPoint } from '../../../domain/series';
 import type { PortfolioSummary } from '../../../domain/portfolioSummary';
 import type { TrackedAccount } from '../../../domain/account';
 import type { CurvesRepository } from '../../../store/curvesRepository';
@@ -13,16 +13,7 @@ import type { DelegateView, DelegateViewRepository } from '../../../store/delega
 import type { ReportRecord, ReportRecordsRepository, ReportWindowRecord } from '../../../store/reportRecordsRepository';
 import { storedSeries } from '../../../store/storedSeries';
 import { DEFAULT_COLLECT_SETTINGS } from '../../collect/collectSettings';
-
-/** The local day a report covers, and when the report before it was due. */
-export interface ReportPeriod {
-  /** The covered local date, `YYYY-MM-DD`. */
-  readonly localDate: string;
-  readonly startMs: number;
-  readonly endMs: number;
-  /** The previous report's instant: removed delegates are counted from it. */
-  readonly previousReportAt: number;
-}
+import { withChainGrace, type ChainGrace } from './chainGrace';
 
 /** What a report is built from, and the record the next report compares with. */
 export interface ReportData {
@@ -40,8 +31,38 @@ export interface ReportDataRepos {
 /** The chain port the report reads its windows from. */
 export type ReportChain = Pick<ChainClient, 'getPortfolio'>;
 
+/** What a report covers: a daily report's day (its three windows), or a weekly or monthly summary's windows. */
+export type ReportSpan = { readonly kind: 'day'; readonly day: CoveredDay } | { readonly kind: 'summary'; readonly windows: PeriodWindows };
+
+/**
+ * Reads what `account`'s report of `span` shows: from the chain (`loadReportData`, `loadSummaryData`),
+ * within `grace` (`withChainGrace`): once the chain is given up, from the store alone
+ * (`loadStoredReportData`, `loadStoredSummaryData`). A summary stores no record.
+ */
+export async function readReportData(
+  deps: { readonly repos: ReportDataRepos; readonly chain: ReportChain },
+  grace: ChainGrace,
+  account: TrackedAccount,
+  span: ReportSpan,
+  now: number,
+): Promise<ReportData> {
+  if (span.kind === 'day') {
+    return withChainGrace(
+      grace,
+      () => loadReportData(deps.repos, deps.chain, account, span.day, now),
+      (failedAt) => loadStoredReportData(deps.repos, account, span.day, now, failedAt),
+    );
+  }
+  const input = await withChainGrace(
+    grace,
+    () => loadSummaryData(deps.repos, deps.chain, account, span.windows, now),
+    (failedAt) => loadStoredSummaryData(deps.repos, account, span.windows, now, failedAt),
+  );
+  return { input, record: null };
+}
+
 /** The summary of `window` in the report record `previous` (matched by window key and sampling). */
-export function previousSummary(previous: ReportRecord | null, window: ReportWindow): PortfolioSummary | null {
+function previousSummary(previous: ReportRecord | null, window: ReportWindow): PortfolioSummary | null {
   // A window asked at another sampling (a report from before the one-sampling rule) is not compared.
   return previous?.windows.find((w) => w.key === window.key && w.interval === window.interval)?.summary ?? null;
 }
@@ -56,10 +77,10 @@ async function fetchWindow<W extends ReportWindow>(chain: ReportChain, address: 
 }
 
 /** A summary read by the unit rules. */
-export const read = (summary: PortfolioSummary | null): SummaryReadings | null => (summary ? summaryReadings(summary) : null);
+const read = (summary: PortfolioSummary | null): SummaryReadings | null => (summary ? summaryReadings(summary) : null);
 
 /** The delegates listed now, and those removed between `since` and `now`. */
-export function delegatesOf(views: readonly DelegateView[], since: number, now: number): Pick<ReportModelInput, 'delegates' | 'removedDelegates'> {
+function delegatesOf(views: readonly DelegateView[], since: number, now: number): Pick<ReportModelInput, 'delegates' | 'removedDelegates'> {
   return {
     delegates: views
       .filter((v) => v.removedAt === null)
@@ -69,7 +90,7 @@ export function delegatesOf(views: readonly DelegateView[], since: number, now: 
 }
 
 /** The stored curve points of the drawdown lookback window up to `now`. */
-export function storedHistory(repos: Pick<ReportDataRepos, 'curves'>, account: TrackedAccount, now: number) {
+function storedHistory(repos: Pick<ReportDataRepos, 'curves'>, account: TrackedAccount, now: number) {
   return repos.curves.queryRange(account.address, account.interval, Math.max(0, now - lookbackWindowMs(account.interval, DEFAULT_COLLECT_SETTINGS.lookbackMs)), now);
 }
 
@@ -85,7 +106,7 @@ export async function loadReportData(
   repos: ReportDataRepos,
   chain: ReportChain,
   account: TrackedAccount,
-  period: ReportPeriod,
+  period: CoveredDay,
   now: number,
 ): Promise<ReportData> {
   const windows = reportWindows(period.localDate, account.timezone);
@@ -132,7 +153,7 @@ export async function loadReportData(
  * from the store the same as the daily report, delegates removed during the window. Nothing is
  * stored: the daily report's records stay the daily windows'.
  */
-export async function loadSummaryData(
+async function loadSummaryData(
   repos: Pick<ReportDataRepos, 'curves' | 'delegates'>,
   chain: ReportChain,
   account: TrackedAccount,
@@ -153,5 +174,67 @@ export async function loadSummaryData(
     history: storedSeries(points),
     ...delegatesOf(views, window.fromMs, now),
     now,
+  };
+}
+
+const within = (series: readonly SeriesPoint[], fromMs: number, toMs: number): SeriesPoint[] => series.filter((p) => p.timestamp >= fromMs && p.timestamp <= toMs);
+
+/**
+ * What an account's daily report shows when the chain did not answer (`chainFailedAt`), from the
+ * store alone: each window's curves from the stored points (the day's figures and the chart), the
+ * chain's 7- and 30-day metrics from the latest report record before the covered day (yesterday's
+ * report), the day's own metrics missing; no changes. Nothing is stored for the next report to
+ * compare with (`record: null`).
+ */
+async function loadStoredReportData(repos: ReportDataRepos, account: TrackedAccount, period: CoveredDay, now: number, chainFailedAt: number): Promise<ReportData> {
+  const windows = reportWindows(period.localDate, account.timezone);
+  const [points, views, previous] = await Promise.all([
+    storedHistory(repos, account, now),
+    repos.delegates.listForAccount(account.address),
+    repos.reportRecords.latestBefore(account.address, account.timezone, period.localDate),
+  ]);
+  const history = storedSeries(points);
+  return {
+    record: null,
+    input: {
+      settings: { address: account.address, label: account.label, timezone: account.timezone, interval: account.interval },
+      day: { localDate: period.localDate, startMs: period.startMs, endMs: period.endMs },
+      windows: windows.map((window) => ({
+        window,
+        summary: window.key === 'day' ? null : read(previousSummary(previous, window)),
+        series: within(history, window.fromMs, window.toMs),
+        previous: null,
+      })),
+      history,
+      ...delegatesOf(views, period.previousReportAt, now),
+      now,
+      source: { kind: 'stored', chainFailedAt, storedAsOf: history.at(-1)?.timestamp ?? null, metricsFrom: previous?.coveredDate ?? null },
+    },
+  };
+}
+
+/**
+ * What a weekly or monthly summary shows when the chain did not answer: the span's curves from the
+ * stored points (its figures and chart), the chain's metrics missing (no record holds a week's or
+ * a month's), no changes.
+ */
+async function loadStoredSummaryData(
+  repos: Pick<ReportDataRepos, 'curves' | 'delegates'>,
+  account: TrackedAccount,
+  windows: PeriodWindows,
+  now: number,
+  chainFailedAt: number,
+): Promise<ReportModelInput> {
+  const [points, views] = await Promise.all([storedHistory(repos, account, now), repos.delegates.listForAccount(account.address)]);
+  const history = storedSeries(points);
+  const { current: window } = windows;
+  return {
+    settings: { address: account.address, label: account.label, timezone: account.timezone, interval: account.interval },
+    day: { localDate: addDays(localDate(window.toMs, account.timezone), -1), startMs: window.fromMs, endMs: window.toMs },
+    windows: [{ window, summary: null, series: within(history, window.fromMs, window.toMs), previous: null }],
+    history,
+    ...delegatesOf(views, window.fromMs, now),
+    now,
+    source: { kind: 'stored', chainFailedAt, storedAsOf: history.at(-1)?.timestamp ?? null, metricsFrom: null },
   };
 }

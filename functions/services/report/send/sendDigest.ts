@@ -1,6 +1,6 @@
 import { digestRows, type DigestEntry, type DigestRow } from '../../../domain/digestModel';
 import { addDays, localDayBounds } from '../../../domain/localTime';
-import { periodWindows } from '../../../domain/periodWindows';
+import { periodWindows } from '../../../domain/reportWindows';
 import type { ReportPeriod } from '../../../domain/recipientSettings';
 import { buildReportModel } from '../../../domain/reportModel';
 import { reportInstant } from '../../../domain/reportTime';
@@ -16,11 +16,9 @@ import { recipientLinks } from '../../delivery/recipientLinks';
 import { mailRecipients, noRecipientReason } from '../../delivery/recipients';
 import type { DigestInput } from './digestInput';
 import { digestView } from '../compose/digestView';
-import { loadReportData, loadSummaryData } from '../compose/reportData';
-import { withChainGrace } from '../compose/chainGrace';
-import { loadStoredReportData, loadStoredSummaryData } from '../compose/storedReportData';
+import { readReportData, type ReportSpan } from '../compose/reportData';
+import { chainGraceOf } from '../compose/chainGrace';
 import { RetryLaterError } from '../../../shared/retryLaterError';
-import { chainGraceOf } from './chainGraceOf';
 import { renderDigest } from '../compose/renderDigest';
 import type { ReportDeps } from './reportDeps';
 import type { ReportOutcome } from './reportOutcome';
@@ -51,37 +49,30 @@ interface LoadedAccount {
 
 /** One account's figures over the digest's span, in the recipient's zone; a failure becomes an unavailable entry. */
 async function loadAccount(deps: Omit<ReportDeps, 'digest'>, account: TrackedAccount, input: DigestInput): Promise<LoadedAccount> {
-  const { period, reportDate, timeZone: zone, now } = input;
+  const { timeZone: zone, now } = input;
   const zoned: TrackedAccount = { ...account, timezone: zone };
   const grace = chainGraceOf(deps, input.forced ? undefined : input.dueAt);
   try {
-    if (period === 'day') {
-      const covered = addDays(reportDate, -1);
-      const reportAt = input.recipient.reportAt ?? account.reportAt;
-      const day = { localDate: covered, ...localDayBounds(covered, zone), previousReportAt: reportInstant(covered, reportAt, zone) };
-      const data = await withChainGrace(
-        grace,
-        () => loadReportData(deps.repos, deps.chain, zoned, day, now),
-        (failedAt) => loadStoredReportData(deps.repos, zoned, day, now, failedAt),
-      );
-      return {
-        account,
-        entry: { kind: 'ok', model: buildReportModel(data.input), drawdownThresholds: account.drawdownThresholds },
-        trend: data.input.windows.at(-1)?.series ?? [],
-      };
-    }
-    const windows = periodWindows(period, reportDate, zone);
-    const data = await withChainGrace(
-      grace,
-      () => loadSummaryData(deps.repos, deps.chain, zoned, windows, now),
-      (failedAt) => loadStoredSummaryData(deps.repos, zoned, windows, now, failedAt),
-    );
-    return { account, entry: { kind: 'ok', model: buildReportModel(data), drawdownThresholds: account.drawdownThresholds }, trend: data.windows[0]?.series ?? [] };
+    const data = await readReportData(deps, grace, zoned, digestSpan(input, account), now);
+    return {
+      account,
+      entry: { kind: 'ok', model: buildReportModel(data.input), drawdownThresholds: account.drawdownThresholds },
+      trend: data.input.windows.at(-1)?.series ?? [],
+    };
   } catch (error) {
     if (error instanceof RetryLaterError) throw error;
     deps.log.warn('digest: an account could not be read', { account: account.address, error: unavailableReason(error) });
     return { account, entry: { kind: 'unavailable', account: { address: account.address, label: account.label }, reason: unavailableReason(error) }, trend: [] };
   }
+}
+
+/** What a digest shows of an account: the day before `reportDate` at the recipient's report time, or the summary's windows. */
+function digestSpan(input: DigestInput, account: TrackedAccount): ReportSpan {
+  const { period, reportDate, timeZone: zone } = input;
+  if (period !== 'day') return { kind: 'summary', windows: periodWindows(period, reportDate, zone) };
+  const covered = addDays(reportDate, -1);
+  const reportAt = input.recipient.reportAt ?? account.reportAt;
+  return { kind: 'day', day: { localDate: covered, ...localDayBounds(covered, zone), previousReportAt: reportInstant(covered, reportAt, zone) } };
 }
 
 function outcomeOf(outcome: RecipientOutcome, input: DigestInput): ReportOutcome {

@@ -3,9 +3,10 @@ import { periodsDue, recipientClock, type RecipientClock } from '../../../domain
 import type { ReportPeriod } from '../../../domain/recipientSettings';
 import { describeError } from '../../../shared/describeError';
 import type { TrackedAccount } from '../../../domain/account';
+import type { ReportMode } from '../../../domain/reportPlan';
 import type { RecipientRecord } from '../../../store/recipientsRepository';
 import type { ReportDeps } from './reportDeps';
-import { sendAccountReport, type ReportMode } from './sendAccountReport';
+import { sendAccountReport } from './sendAccountReport';
 import type { ReportOutcome } from './reportOutcome';
 
 /** One email (or one account's copy) a recipient run sent or tried. */

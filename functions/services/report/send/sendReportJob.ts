@@ -1,10 +1,9 @@
 import type { AccountReportJob, RecipientReportJob, ReportJob } from '../../../messages/reportJob';
 import { describeError } from '../../../shared/describeError';
 import { RetryLaterError } from '../../../shared/retryLaterError';
-import { accountFollowers } from './accountFollowers';
 import type { ReportDeps } from './reportDeps';
 import { needsRetry, sendRecipientReports, type RecipientReportResult } from './sendRecipientReports';
-import { sendAccountReport } from './sendAccountReport';
+import { sendFollowersReport } from './sendAccountReport';
 import type { ReportOutcome } from './reportOutcome';
 
 /** Metric: seconds from a report's due minute to its sending, one value per report sent. */
@@ -65,11 +64,8 @@ function sentSome(outcome: ReportJobOutcome): boolean {
   return outcome.kind === 'recipient' ? outcome.result.sends.some((send) => send.outcome.kind === 'sent') : outcome.kind === 'sent';
 }
 
-async function sendAccountJob(deps: ReportDeps, job: AccountReportJob, now: number): Promise<ReportOutcome> {
-  const account = await deps.repos.accounts.get(job.address);
-  if (!account) return { kind: 'skipped', reason: 'the account is no longer tracked' };
-  const recipients = await accountFollowers(deps.repos.recipients, account);
-  return sendAccountReport(deps, account, { kind: 'scheduled', reportDate: job.reportDate, dueAt: job.dueAt }, now, recipients);
+function sendAccountJob(deps: ReportDeps, job: AccountReportJob, now: number): Promise<ReportOutcome> {
+  return sendFollowersReport(deps, job.address, { kind: 'scheduled', reportDate: job.reportDate, dueAt: job.dueAt }, now);
 }
 
 async function sendRecipientJob(deps: ReportDeps, job: RecipientReportJob, now: number): Promise<ReportJobOutcome> {

@@ -1,11 +1,11 @@
 import { followsAccountSchedule } from '../../../domain/recipientSettings';
 import type { TrackedAccount } from '../../../domain/account';
+import type { ReportMode } from '../../../domain/reportPlan';
 import { mapConcurrent } from '../../../shared/concurrency';
-import { accountFollowers } from './accountFollowers';
 import type { ReportDeps } from './reportDeps';
 import type { RecipientRun } from './sendRecipientReports';
 import { reportFailure, runRecipient, type RecipientSendResult } from './runRecipient';
-import { sendAccountReport, type ReportMode } from './sendAccountReport';
+import { sendFollowersReport } from './sendAccountReport';
 import type { ReportOutcome } from './reportOutcome';
 
 /** Reports prepared at once. */
@@ -44,13 +44,7 @@ export type ReportSelection =
 export async function sendSelectedReports(deps: ReportDeps, now: number, selection: ReportSelection): Promise<ReportRunResult[]> {
   const mode: ReportMode = selection.kind === 'extra' ? { kind: 'extra', regularIfDue: true } : { kind: 'scheduled' };
   const accountResults = await mapConcurrent(selection.accounts, CONCURRENCY, ({ address }) =>
-    guarded(deps, { address }, async (): Promise<AccountReportResult> => {
-      // Act on the account as stored now.
-      const account = await deps.repos.accounts.get(address);
-      if (!account) return { address, outcome: { kind: 'skipped', reason: 'the account is no longer tracked' } };
-      const recipients = await accountFollowers(deps.repos.recipients, account);
-      return { address, outcome: await sendAccountReport(deps, account, mode, now, recipients) };
-    }),
+    guarded(deps, { address }, async (): Promise<AccountReportResult> => ({ address, outcome: await sendFollowersReport(deps, address, mode, now) })),
   );
   const recipientResults = selection.kind === 'extra' ? await forcedRecipients(deps, selection.accounts, now, selection.only) : [];
   return [...accountResults, ...recipientResults.flat()];

@@ -1,6 +1,37 @@
-import { addDays, localDate, localDayBounds, type LocalDate } from '../../../domain/localTime';
-import { dueReport, reportInstant } from '../../../domain/reportTime';
-import type { ReportPeriod } from './reportData';
+import type { TrackedAccount } from './account';
+import { addDays, localDate, localDayBounds, type LocalDate } from './localTime';
+import { periodWindows, type PeriodWindows } from './reportWindows';
+import { dueReport, reportInstant } from './reportTime';
+
+/** The local day a report covers, and when the report before it was due. */
+export interface CoveredDay {
+  /** The covered local date, `YYYY-MM-DD`. */
+  readonly localDate: string;
+  readonly startMs: number;
+  readonly endMs: number;
+  /** The previous report's instant: removed delegates are counted from it. */
+  readonly previousReportAt: number;
+}
+
+/**
+ * Which report an account's report run sends:
+ * - `scheduled`: the account's daily report of `reportDate`, claimed by the dispatch (which already
+ *   moved `nextReportAt`); without `reportDate`, the one due at `now` by the account's schedule, if
+ *   any, and the schedule moves after it (`sentinel report --account`);
+ * - `extra`: a daily report now, covering the previous local day, under an id of its own, the
+ *   schedule unchanged; with `regularIfDue`, a report that is due is sent as the regular one
+ *   instead (`sentinel report --force`); without, the schedule is not even read (a recipient's
+ *   forced run on its own clock);
+ * - `summary`: the weekly or monthly summary sent on `reportDate` (default the account's local date
+ *   at `now`); whoever calls decides it is due; the schedule is left alone.
+ *
+ * With `dueAt` (a queued job's), a report whose chain reads still fail after the stored-data grace
+ * is built from stored data and says so; without, it waits for the chain.
+ */
+export type ReportMode =
+  | { readonly kind: 'scheduled'; readonly reportDate?: LocalDate; readonly dueAt?: number }
+  | { readonly kind: 'extra'; readonly regularIfDue: boolean }
+  | { readonly kind: 'summary'; readonly period: 'week' | 'month'; readonly reportDate?: LocalDate; readonly dueAt?: number };
 
 /** Which report to send for an account at `now`, under which id, and what to schedule after it. */
 export type ReportPlan =
@@ -10,7 +41,7 @@ export type ReportPlan =
       eventId: string;
       /** The local date the report is sent on. */
       reportDate: LocalDate;
-      period: ReportPeriod;
+      period: CoveredDay;
       forced: boolean;
       /** The next report's instant to store once this one is out; `null` for a forced extra. */
       nextReportAt: number | null;
@@ -95,5 +126,34 @@ export function planClaimedReport(account: { address: string; reportAt: string; 
     },
     forced: false,
     nextReportAt: null,
+  };
+}
+
+/** The plan of `mode` for `account` at `now`; a summary's carries its windows. */
+export function planFor(account: TrackedAccount, mode: ReportMode, now: number): ReportPlan & { windows?: PeriodWindows } {
+  switch (mode.kind) {
+    case 'scheduled':
+      return mode.reportDate === undefined ? planReport(account, now, false) : planClaimedReport(account, mode.reportDate);
+    case 'extra':
+      return mode.regularIfDue ? planReport(account, now, true) : planExtraReport(account, now);
+    case 'summary':
+      return summaryPlan(account, mode.period, mode.reportDate ?? localDate(now, account.timezone));
+  }
+}
+
+/**
+ * The plan of a weekly or monthly summary sent on `reportDate`, under
+ * `report-week:<address>:<date>` (`report-month:…`). Never moves the schedule.
+ */
+function summaryPlan(account: TrackedAccount, span: 'week' | 'month', reportDate: LocalDate): ReportPlan & { kind: 'send'; windows: PeriodWindows } {
+  const windows = periodWindows(span, reportDate, account.timezone);
+  return {
+    kind: 'send',
+    eventId: `report-${span}:${account.address}:${reportDate}`,
+    reportDate,
+    period: { localDate: addDays(reportDate, -1), startMs: windows.current.fromMs, endMs: windows.current.toMs, previousReportAt: windows.current.fromMs },
+    forced: false,
+    nextReportAt: null,
+    windows,
   };
 }
