@@ -56,7 +56,7 @@ describe('an import of accounts already in drawdown', () => {
 
   it('each recipient gets one notice listing its breached accounts worst first; nothing for the others; a second collect sends nothing; the digest shows them open', async () => {
     const [risk, traderA, traderC, traderBD] = ['risk', 'trader-a', 'trader-c', 'trader-bd'].map(who) as [string, string, string, string];
-    const accounts = await Promise.all(['deep', 'mid', 'calm', 'small'].map(async (label) => ({ label, ...(await control.createAccount({ label, profile: CALM } as never)) })));
+    const accounts = await Promise.all(['deep', 'mid', 'calm', 'small'].map(async (label) => ({ ...(await control.createAccount({ label, profile: CALM } as never)), label })));
     const [deep, mid, calm, small] = accounts as [(typeof accounts)[0], (typeof accounts)[0], (typeof accounts)[0], (typeof accounts)[0]];
     // Before the import: deep loses 14%, mid 8%, small 6%; calm stays calm.
     await control.drawdown(deep.address, { pct: 14 });
