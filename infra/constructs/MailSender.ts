@@ -1,6 +1,4 @@
-import { Stack, Validations } from 'aws-cdk-lib';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
+import { Stack } from 'aws-cdk-lib';
 import { CloudWatchDimensionSource, ConfigurationSet, ConfigurationSetTlsPolicy, EmailSendingEvent, EventDestination, SuppressionReasons } from 'aws-cdk-lib/aws-ses';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
@@ -33,9 +31,6 @@ export const SES_METRIC_EVENTS = [
   EmailSendingEvent.BOUNCE,
   EmailSendingEvent.COMPLAINT,
 ];
-
-/** The construct id aws-cdk-lib gives the singleton function behind every `AwsCustomResource` of a stack. */
-const AWS_CUSTOM_RESOURCE_PROVIDER_ID = 'AWS679f53fac002430cb0da5b7982bd2287';
 
 /** The dimension the configuration set's event metrics carry. */
 export const SES_METRIC_DIMENSION = 'stage';
@@ -83,38 +78,5 @@ export class MailSender extends Construct {
     this.configurationSetName = props.configurationSetName;
     this.configurationSetArn = stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: props.configurationSetName });
     this.identityArns = [identityArn(props.identity), ...props.sandboxRecipients.map(identityArn)];
-
-    // Every send from the identity goes through the configuration set (its TLS policy, its
-    // suppression and events) even when a caller names none: no IAM condition key names a
-    // configuration set, so the identity's default is what enforces it. The identity is verified
-    // out of band (so no EmailIdentity construct, which would create it): its default is set here.
-    const identity = { EmailIdentity: props.identity };
-    const defaultSet = new AwsCustomResource(this, 'DefaultConfigurationSet', {
-      onUpdate: {
-        service: 'SESV2',
-        action: 'PutEmailIdentityConfigurationSetAttributes',
-        parameters: { ...identity, ConfigurationSetName: props.configurationSetName },
-        physicalResourceId: PhysicalResourceId.of(`${props.identity}/${props.configurationSetName}`),
-      },
-      // Removing the stage leaves the identity without a default rather than naming a deleted set.
-      onDelete: { service: 'SESV2', action: 'PutEmailIdentityConfigurationSetAttributes', parameters: identity },
-      policy: AwsCustomResourcePolicy.fromStatements([
-        new PolicyStatement({ actions: ['ses:PutEmailIdentityConfigurationSetAttributes'], resources: [identityArn(props.identity), this.configurationSetArn] }),
-      ]),
-      installLatestAwsSdk: false,
-    });
-    defaultSet.node.addDependency(configurationSet);
-    // The provider is a stack-wide singleton function (aws-cdk-lib's fixed id): acknowledged there only.
-    const provider = stack.node.tryFindChild(AWS_CUSTOM_RESOURCE_PROVIDER_ID) ?? stack;
-    Validations.of(provider).acknowledge(
-      {
-        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-        reason: 'The custom resource provider that sets the identity\'s default configuration set (aws-cdk-lib AwsCustomResource) writes its logs with the basic execution policy; its SES grant is one action on this identity and configuration set.',
-      },
-      {
-        id: 'AwsSolutions-L1',
-        reason: 'The AwsCustomResource provider runtime is chosen by aws-cdk-lib and moves with its releases; it runs once per deploy.',
-      },
-    );
   }
 }

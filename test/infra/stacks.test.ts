@@ -353,25 +353,6 @@ describe('event sources', () => {
     expect(resolveIntrinsics(props(subscription?.[1] as Resource)['TopicArn'])).toBe(`arn:aws:sns:${TEST_REGION}:${TEST_ACCOUNT}:sentinel-devnet-ses-events`);
   });
 
-  it("makes the configuration set the sending identity's default, so a send naming none still requires TLS", () => {
-    const custom = resourcesOf('Custom::AWS');
-    const calls = custom.map(([, r]) => resolveIntrinsics(props(r)['Update'] ?? props(r)['Create'])).filter((c): c is string => typeof c === 'string' && c.includes('PutEmailIdentityConfigurationSetAttributes'));
-    expect(calls).toHaveLength(1);
-    const call = JSON.parse(calls[0] ?? '{}') as { service: string; action: string; parameters: Record<string, string> };
-    expect(call.service).toBe('SESV2');
-    expect(call.parameters['ConfigurationSetName']).toBe('sentinel-devnet-mail');
-    expect(call.parameters['EmailIdentity']).toBeTruthy();
-    // The provider may call that one action, on that identity and configuration set only.
-    const statements = resourcesOf('AWS::IAM::Policy').flatMap(([, r]) => (props(r)['PolicyDocument'] as { Statement: { Action: string | string[]; Resource: unknown }[] }).Statement);
-    const ses = statements.filter((st) => [st.Action].flat().includes('ses:PutEmailIdentityConfigurationSetAttributes'));
-    expect(ses.map((st) => st.Action)).toEqual(['ses:PutEmailIdentityConfigurationSetAttributes']);
-    const resources = [ses[0]?.Resource].flat().map((r) => resolveIntrinsics(r));
-    expect(resources).toEqual([
-      `arn:aws:ses:${TEST_REGION}:${TEST_ACCOUNT}:identity/${call.parameters['EmailIdentity']}`,
-      `arn:aws:ses:${TEST_REGION}:${TEST_ACCOUNT}:configuration-set/sentinel-devnet-mail`,
-    ]);
-  });
-
   it('counts every sending event (incl. rejects, rendering failures, delivery delays) in CloudWatch, with reputation metrics on', () => {
     synth.templates.messaging.hasResourceProperties('AWS::SES::ConfigurationSet', { ReputationOptions: { ReputationMetricsEnabled: true } });
     // Emails carry bearer links: delivered over TLS or not at all.
