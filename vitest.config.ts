@@ -21,6 +21,7 @@ const UNIT_TESTS: readonly string[] = [
   'test/domain/judgeNewDelegates.test.ts',
   'test/bench/chaosTally.test.ts',
   'test/domain/combinedNotice.test.ts',
+  'test/domain/onboardingBreaches.test.ts',
   'test/shared/sentinelError.test.ts',
   'test/store/legacyCurveReader.test.ts',
   'test/bench/costArgs.test.ts',

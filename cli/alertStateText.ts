@@ -1,5 +1,5 @@
 import { formatTime } from '../functions/mail/render/format';
-import { drawdownStateSchema, snoozeStateSchema } from '../functions/services/collect/drawdownState';
+import { drawdownStateSchema, snoozeStateSchema } from '../functions/domain/drawdownState';
 import { activeSnoozes, recipientSnoozesStateSchema } from '../functions/domain/recipientSnoozes';
 import { RECIPIENT_SNOOZES_RULE, SNOOZE_RULE } from '../functions/store/alertStateRepository';
 

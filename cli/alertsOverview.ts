@@ -3,7 +3,7 @@ import type { AlertState } from '../functions/store/alertStateRepository';
 import { RECIPIENT_SNOOZES_RULE, SNOOZE_RULE } from '../functions/store/alertStateRepository';
 import { activeSnoozes, recipientSnoozesStateSchema } from '../functions/domain/recipientSnoozes';
 import { DRAWDOWN_RULE } from '../functions/services/collect/evaluateDrawdown';
-import { drawdownStateSchema, snoozeStateSchema } from '../functions/services/collect/drawdownState';
+import { drawdownStateSchema, snoozeStateSchema } from '../functions/domain/drawdownState';
 
 /** A running snooze of an account's drawdown alerts: of every recipient (`all`), or of one recipient. */
 export interface SnoozeRow {

@@ -5,7 +5,7 @@ import { DEFAULT_COLLECT_SETTINGS, type CollectSettings } from '../functions/ser
 import { type CollectOutcome } from '../functions/services/collect/collectAccount';
 import type { CollectJob, CollectMessage } from '../functions/messages/collectJob';
 import { dispatchDue, type DispatchSelection } from '../functions/services/collect/dispatchDue';
-import type { NotifyEvent } from '../functions/messages/notifyMessage';
+import type { NotifyQueueEvent } from '../functions/messages/notifyMessage';
 import type { MessageQueue } from '../functions/queue/messageQueue';
 import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
@@ -60,7 +60,7 @@ export interface CycleResult {
  */
 export function createLocalPipeline(deps: LocalPipelineDeps) {
   const queueOptions = deps.queueClock ? { clock: deps.queueClock } : {};
-  const notifyQueue = new InProcessQueue<NotifyEvent>({
+  const notifyQueue = new InProcessQueue<NotifyQueueEvent>({
     name: 'sentinel-notify',
     consumer: deps.notifyConsumer,
     visibilityTimeoutMs: deps.visibilityTimeoutMs ?? 30_000,

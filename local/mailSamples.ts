@@ -14,6 +14,7 @@ import type {
   RevocationResultView,
   RevokeAllResultView,
   SnoozeNoticeView,
+  OnboardingBreachesView,
 } from '../functions/mail/render/views';
 
 /** Realistic views for the six emails: `sentinel test-email` sends them, the screenshots render them, tests derive variations from them. */
@@ -248,6 +249,19 @@ export function sampleImages(kind: EmailKind): InlineImage[] {
   });
 }
 
+/** Three accounts of one import already past a level when tracking began, worst first. */
+export const onboardingBreaches: OnboardingBreachesView = {
+  generatedAtMs: NOW,
+  links,
+  recipient: 'risk@example.com',
+  trackedSinceMs: NOW - 10 * 60_000,
+  rows: [
+    { account: DESK[0], drawdownPct: 14.2, levelPct: 10, levelsPct: [5, 10] },
+    { account: DESK[3], drawdownPct: 7.81, levelPct: 5, levelsPct: [5] },
+    { account: DESK[1], drawdownPct: 5.4, levelPct: 5, levelsPct: [5] },
+  ],
+};
+
 export const views: { [K in EmailKind]: EmailViews[K] } = {
   'daily-report': dailyReport,
   'drawdown-alert': drawdownAlert,
@@ -257,6 +271,7 @@ export const views: { [K in EmailKind]: EmailViews[K] } = {
   'revoke-all-result': revokeAllResult,
   digest,
   'snooze-notice': snoozeNotice,
+  'onboarding-breaches': onboardingBreaches,
 };
 
 /**

@@ -32,6 +32,7 @@ const CATEGORY_OF_KIND: Readonly<Record<string, MailCategory>> = {
   digest: 'reports',
   'drawdown-alert': 'drawdown',
   'snooze-notice': 'drawdown',
+  'onboarding-breaches': 'drawdown',
   'delegate-expiry': 'expiry',
   'new-delegate': 'security',
   'revocation-result': 'security',

@@ -8,6 +8,7 @@ export const NOTICE_TYPES = [
   'drawdown.fired',
   'drawdown.repeated',
   'drawdown.recovered',
+  'drawdown.onboarding',
   'delegate.new',
   'delegate.expiring',
   'delegate.expired',

@@ -1,6 +1,6 @@
 import { settingsFor } from '../config/settings';
 import type { ChannelJob } from '../messages/channelJob';
-import { notifyMessageSchema } from '../messages/notifyMessage';
+import { notifyQueueMessageSchema } from '../messages/notifyMessage';
 import { sqsQueueFrom } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { mailerDepsFromEnv } from '../runtime/mailerDepsFromEnv';
@@ -14,10 +14,11 @@ import { DelegateViewRepository } from '../store/delegateViewRepository';
 import { DeliveryRepository } from '../store/deliveryRepository';
 import { PreferencesRepository } from '../store/preferencesRepository';
 import { SuppressionRepository } from '../store/suppressionRepository';
-import { deliverNotification, type DeliverNotificationDeps, type NotificationOutcome } from '../services/notify/deliverNotification';
+import { deliverNotification, type NotificationOutcome } from '../services/notify/deliverNotification';
+import { deliverOnboardingNotice, type OnboardingNoticeDeps } from '../services/notify/deliverOnboardingNotice';
 
 /** What the notify handler needs: the delivery service's ports, plus a metrics flush per invocation. */
-export interface NotifyDeps extends DeliverNotificationDeps, SqsHandlerDeps {}
+export interface NotifyDeps extends OnboardingNoticeDeps, SqsHandlerDeps {}
 
 const OUTCOME_METRIC: Readonly<Record<NotificationOutcome['kind'], string>> = {
   sent: 'NotificationsSent',
@@ -28,7 +29,7 @@ const OUTCOME_METRIC: Readonly<Record<NotificationOutcome['kind'], string>> = {
 
 /**
  * The notify queue's consumer: each record is one notify message, sent with
- * `deliverNotification`, one after the other. A record that failed for a passing reason, or that
+ * `deliverNotification` (an onboarding check with `deliverOnboardingNotice`), one after the other. A record that failed for a passing reason, or that
  * the invocation's deadline left unstarted, is listed in `batchItemFailures` (SQS redelivers it
  * after the visibility timeout, and dead-letters it after the queue's receive limit); the others
  * of the batch are unaffected. A malformed record can never succeed: it is logged (reason only,
@@ -37,11 +38,11 @@ const OUTCOME_METRIC: Readonly<Record<NotificationOutcome['kind'], string>> = {
 export function createNotifyHandler(deps: NotifyDeps) {
   return sqsHandler(deps, {
     name: 'notify message',
-    schema: notifyMessageSchema,
+    schema: notifyQueueMessageSchema,
     concurrency: 1,
     about: (message) => ({ eventId: message.eventId, kind: message.kind, account: message.account }),
     handle: async (message, about) => {
-      const outcome = await deliverNotification(deps, message);
+      const outcome = message.kind === 'onboarding-check' ? await deliverOnboardingNotice(deps, message) : await deliverNotification(deps, message);
       deps.counters.count(OUTCOME_METRIC[outcome.kind]);
       if (outcome.kind === 'failed') deps.log.error('notification refused for good', { ...about, reason: outcome.reason });
       else deps.log.info('notification handled', { ...about, outcome });

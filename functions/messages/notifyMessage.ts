@@ -109,3 +109,19 @@ export type NotifyMessage = z.infer<typeof notifyMessageSchema>;
 export type NotifyKind = NotifyMessage['kind'];
 /** What producers build (addresses in any case); the consumer parses it into `NotifyMessage`. */
 export type NotifyEvent = z.input<typeof notifyMessageSchema>;
+
+/**
+ * `account` had its first poll (collected or failed). It belongs to the onboarding batch of the
+ * accounts created at `batch` (one `accounts add` or `accounts import` run): once every account of
+ * the batch had its first poll, each recipient and channel gets one notice listing the batch's
+ * accounts already past a drawdown level when tracking began (`services/notify/deliverOnboardingNotice`).
+ * About a batch rather than one account, it is not a `NotifyMessage`.
+ */
+export const onboardingCheckSchema = z.object({ ...base, kind: z.literal('onboarding-check'), batch: timestampMsSchema });
+export type OnboardingCheck = z.infer<typeof onboardingCheckSchema>;
+
+/** Everything the notify queue carries: the notify messages about one account, and the onboarding checks. */
+export const notifyQueueMessageSchema = z.discriminatedUnion('kind', [...notifyMessageSchema.options, onboardingCheckSchema]);
+export type NotifyQueueMessage = z.infer<typeof notifyQueueMessageSchema>;
+/** What producers put on the notify queue. */
+export type NotifyQueueEvent = z.input<typeof notifyQueueMessageSchema>;

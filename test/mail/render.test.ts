@@ -41,7 +41,8 @@ function visible(html: string): string {
 }
 
 /** Emails about one account (the digest is about several: see its own tests below). */
-const ACCOUNT_KINDS = EMAIL_KINDS.filter((kind) => kind !== 'digest');
+/** The emails about one account (the digest and the onboarding notice cover several). */
+const ACCOUNT_KINDS = EMAIL_KINDS.filter((kind) => kind !== 'digest' && kind !== 'onboarding-breaches');
 
 describe('every email', () => {
   it.each(ACCOUNT_KINDS)('%s renders a subject, an HTML body with inlined CSS and a text body with the unsubscribe link', (kind) => {
@@ -66,6 +67,27 @@ describe('every email', () => {
     expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
     expect(text).toContain(XSS);
     expect(subject).toContain(XSS);
+  });
+});
+
+describe('onboarding notice', () => {
+  it('lists each account worst first with its drawdown and level, escapes labels in HTML, and links the drawdown unsubscribe', () => {
+    const view = views['onboarding-breaches'];
+    const rows = [{ ...view.rows[0]!, account: { address: ACCOUNT, label: XSS } }, ...view.rows.slice(1)];
+    const { subject, html, text } = renderEmail('onboarding-breaches', { ...view, rows }, tz);
+    expect(subject).toMatch(/^3 accounts were already past a drawdown level when tracking began/);
+    expect(subject).not.toMatch(/[\r\n]/);
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+    expect(html).toContain(`href="${links.unsubscribeUrl}"`);
+    expect(text).toContain(`Unsubscribe from drawdown alerts: ${links.unsubscribeUrl}`);
+    const listed = [...text.matchAll(/^\s+\d+\. (.+): (\d+\.\d\d)% drawdown, past the (\d+)% level$/gm)].map((m) => [m[2], m[3]]);
+    expect(listed).toEqual([
+      ['14.20', '10'],
+      ['7.81', '5'],
+      ['5.40', '5'],
+    ]);
+    expect(text).toContain(XSS);
   });
 });
 

@@ -401,6 +401,31 @@ export const snoozeNoticeViewSchema = z.object({
 });
 export type SnoozeNoticeView = z.input<typeof snoozeNoticeViewSchema>;
 
+/** One account of an onboarding batch already past a drawdown level when tracking began. */
+export const onboardingBreachRowSchema = z.object({
+  account: accountRefSchema,
+  /** Its drawdown at the last evaluation, percent points. */
+  drawdownPct: z.number().min(0).max(100),
+  /** The deepest level it was past, and every such level, percent points. */
+  levelPct: z.number().positive().max(100),
+  levelsPct: z.array(z.number().positive().max(100)).min(1),
+});
+export type OnboardingBreachRow = z.input<typeof onboardingBreachRowSchema>;
+
+/**
+ * One notice per recipient and onboarding batch: the batch's accounts this recipient gets drawdown
+ * alerts for that were already past a level when tracking began, worst first.
+ */
+export const onboardingBreachesViewSchema = z.object({
+  generatedAtMs: timestampMs,
+  links: commonLinksSchema,
+  recipient: shortText(254),
+  /** When the batch was added (its accounts' tracking start). */
+  trackedSinceMs: timestampMs,
+  rows: z.array(onboardingBreachRowSchema).min(1),
+});
+export type OnboardingBreachesView = z.input<typeof onboardingBreachesViewSchema>;
+
 /** Schema of each email's view, by kind. */
 export const emailViewSchemas = {
   'daily-report': dailyReportViewSchema,
@@ -411,9 +436,10 @@ export const emailViewSchemas = {
   'revoke-all-result': revokeAllResultViewSchema,
   digest: digestViewSchema,
   'snooze-notice': snoozeNoticeViewSchema,
+  'onboarding-breaches': onboardingBreachesViewSchema,
 } as const;
 
-/** The eight emails. */
+/** The nine emails. */
 export type EmailKind = keyof typeof emailViewSchemas;
 export const EMAIL_KINDS = Object.keys(emailViewSchemas) as EmailKind[];
 
@@ -427,4 +453,5 @@ export interface EmailViews {
   'revoke-all-result': RevokeAllResultView;
   digest: DigestView;
   'snooze-notice': SnoozeNoticeView;
+  'onboarding-breaches': OnboardingBreachesView;
 }

@@ -19,6 +19,7 @@ import { lookbackWindowMs } from '../../domain/lookbackWindow';
 import type { CollectJob } from '../../messages/collectJob';
 import { nextPollFailure } from '../../domain/lastPoll';
 import { SUMMARY_SAMPLING } from './collectSettings';
+import { queueOnboardingCheck } from './queueOnboardingCheck';
 
 export type { CollectDeps, CollectOutcome } from './collectDeps';
 
@@ -125,6 +126,7 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
     if (put.kind === 'exists') return { kind: 'already-collected', address: account.address };
   }
   await saveHealth(deps, account, { status: health.status, statusReason: health.reason, consecutiveErrors: 0, consecutiveEmptyPolls, polled: true });
+  await queueOnboardingCheck(deps, account, now);
 
   deps.counters.count('Polls');
   deps.counters.count('SuccessfulPolls');
@@ -188,6 +190,7 @@ async function recordChainFailure(
     polled: true,
     lastFailure: nextPollFailure(account, now, reason),
   });
+  await queueOnboardingCheck(deps, account, now);
   deps.counters.count('Polls');
   deps.counters.count('PollErrors');
   deps.log.warn('collection failed', { account: account.address, error: error.name, reason: error.shortMessage, details: error.details, consecutiveErrors });

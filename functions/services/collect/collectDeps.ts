@@ -3,7 +3,7 @@ import type { TrackedAccount } from '../../domain/account';
 import type { Repositories } from '../../store/repositories';
 import type { Counters, Log } from '../../shared/observability';
 import type { CollectSettings } from './collectSettings';
-import type { NotifyEvent } from '../../messages/notifyMessage';
+import type { NotifyQueueEvent } from '../../messages/notifyMessage';
 import type { MessageQueue } from '../../queue/messageQueue';
 import type { RefinementBudget } from './refinementBudget';
 import type { ProtectiveRevoker } from '../../domain/protectiveAction';
@@ -13,7 +13,7 @@ export interface CollectDeps {
   readonly chain: ChainClient;
   readonly repos: Pick<Repositories, 'accounts' | 'curves' | 'snapshots' | 'alerts' | 'delegates' | 'knownDelegates'>;
   /** The notify queue. */
-  readonly events: MessageQueue<NotifyEvent>;
+  readonly events: MessageQueue<NotifyQueueEvent>;
   readonly log: Log;
   readonly counters: Counters;
   readonly settings: CollectSettings;

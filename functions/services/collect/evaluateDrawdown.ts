@@ -14,10 +14,9 @@ import type { SeriesPoint } from '../../domain/series';
 import { DRAWDOWN_ROLLUP_RULE, rollupFromState, rollupToState } from '../../store/drawdownRollupItem';
 import { measureWithRollup } from './measureWithRollup';
 import { storedSeries } from '../../store/storedSeries';
-import { drawdownStateSchema, snoozeStateSchema } from './drawdownState';
+import { DRAWDOWN_RULE, drawdownStateSchema, snoozeStateSchema } from '../../domain/drawdownState';
 
-/** The alert-state rule under which every drawdown level of an account is kept, in one item. */
-export const DRAWDOWN_RULE = 'drawdown';
+export { DRAWDOWN_RULE };
 
 export interface DrawdownSettings {
   /** How far back the running peak is looked for. */

@@ -1,5 +1,8 @@
 import * as z from 'zod';
 
+/** The alert-state rule under which every drawdown level of an account is kept, in one item. */
+export const DRAWDOWN_RULE = 'drawdown';
+
 /** The stored state of one drawdown level (see `domain/alertMachine`'s `LevelState`). */
 const levelStateSchema = z.object({
   status: z.enum(['armed', 'breached']),

@@ -1,0 +1,140 @@
+import { channelDeliveryId, routedChannels } from '../../domain/channelRouting';
+import type { TrackedAccount } from '../../domain/account';
+import {
+  baselineBreach,
+  batchSettled,
+  breachesByAudience,
+  onboardingBatchId,
+  onboardingNotice,
+  type BatchMember,
+  type OnboardingBreach,
+} from '../../domain/onboardingBreaches';
+import type { LevelState } from '../../domain/alertMachine';
+import type { OnboardingCheck } from '../../messages/notifyMessage';
+import { sendAll } from '../../queue/sendAll';
+import type { AccountsRepository } from '../../store/accountsRepository';
+import type { AlertStateRepository } from '../../store/alertStateRepository';
+import { RetryLaterError } from '../../shared/retryLaterError';
+import { DRAWDOWN_RULE, drawdownStateSchema } from '../../domain/drawdownState';
+import { deliverToRecipient, tallyOutcomes, type RecipientOutcome } from '../delivery/mailDelivery';
+import { mailRecipients, noRecipientReason } from '../delivery/recipients';
+import { recipientLinks } from '../delivery/recipientLinks';
+import type { DeliverNotificationDeps, NotificationOutcome } from './deliverNotification';
+
+/** What the onboarding notice needs besides a notification's ports: the batch's accounts and their drawdown states. */
+export interface OnboardingNoticeDeps extends DeliverNotificationDeps {
+  readonly repos: DeliverNotificationDeps['repos'] & {
+    readonly accounts: Pick<AccountsRepository, 'list'>;
+    readonly alerts: Pick<AlertStateRepository, 'get'>;
+  };
+}
+
+/** The email kind the notice is recorded under. */
+export const ONBOARDING_EMAIL_KIND = 'onboarding-breaches';
+
+/**
+ * Tells of the accounts of an onboarding batch (created by one `accounts add` or `import` run,
+ * so sharing `createdAt`) that were already past a drawdown level when tracking began: the
+ * alert machine records those levels silently (no storm, no daily reminder each), and this is
+ * the one notice about them.
+ *
+ * Waits for the whole batch: until every account of it had its first poll, the check is
+ * `skipped` (each first poll queues a check, so the last one to end finds the batch settled).
+ * Then each recipient of a breached account's drawdown alerts gets ONE email listing its
+ * breached accounts of the batch, worst first, under `onboarding:<createdAt>#<email>`; each
+ * channel routed to breached accounts in the drawdown category gets one notice listing those,
+ * under `onboarding:<createdAt>#channel:<name>`. Every later check of a settled batch (a
+ * redelivery, another account's check) finds those deliveries made and sends nothing more.
+ */
+export async function deliverOnboardingNotice(deps: OnboardingNoticeDeps, check: OnboardingCheck): Promise<NotificationOutcome> {
+  const batch = (await deps.repos.accounts.list()).filter((a) => a.createdAt === check.batch);
+  if (batch.length === 0) return { kind: 'skipped', reason: 'no account of the batch is tracked any more' };
+  const members = await Promise.all(batch.map((account) => memberOf(deps, account)));
+  if (!batchSettled(members)) return { kind: 'skipped', reason: 'the batch is still being polled for the first time' };
+  const breaches = members.map(baselineBreach).filter((b): b is OnboardingBreach => b !== null);
+  if (breaches.length === 0) return { kind: 'skipped', reason: 'no account of the batch was past a drawdown level' };
+
+  const id = onboardingBatchId(check.batch);
+  const accounts = new Map(batch.map((a) => [a.address.toLowerCase(), a]));
+  const accountOf = (address: string) => accounts.get(address.toLowerCase());
+  if (deps.channelFanOut) {
+    const channels = await deps.channelFanOut.channels.list();
+    const byChannel = breachesByAudience(breaches, (address) => routedChannels(channels, address, 'drawdown').map((c) => c.name));
+    await sendAll(
+      deps.channelFanOut.channelQueue,
+      [...byChannel].map(([channel, listed]) => {
+        const notice = onboardingNotice(id, listed, check.batch);
+        return { id: channelDeliveryId(notice.id, channel), body: { channel, notice, attempt: 0 } };
+      }),
+    );
+    if (byChannel.size > 0) deps.counters.count('ChannelJobsQueued', byChannel.size);
+  }
+
+  // Each recipient once, in the spelling of its first account; keyed case-insensitively.
+  const spelling = new Map<string, string>();
+  const reachable = new Map<string, string[]>();
+  for (const breach of breaches) {
+    const account = accountOf(breach.address);
+    const emails = account ? await mailRecipients(deps.repos, account.emails, 'drawdown') : [];
+    for (const email of emails) if (!spelling.has(email.toLowerCase())) spelling.set(email.toLowerCase(), email);
+    reachable.set(breach.address.toLowerCase(), emails.map((e) => e.toLowerCase()));
+  }
+  const byRecipient = breachesByAudience(breaches, (address) => reachable.get(address.toLowerCase()) ?? []);
+  if (byRecipient.size === 0) return { kind: 'skipped', reason: noRecipientReason('drawdown') };
+
+  const now = deps.now();
+  const outcomes: RecipientOutcome[] = [];
+  for (const [key, listed] of byRecipient) {
+    const recipient = spelling.get(key) ?? key;
+    const worst = listed[0] && accountOf(listed[0].address);
+    if (!worst) continue;
+    outcomes.push(
+      await deliverToRecipient(deps, {
+        eventId: id,
+        kind: ONBOARDING_EMAIL_KIND,
+        account: worst.address,
+        recipient,
+        sentAt: now,
+        compose: () => {
+          const links = recipientLinks(deps.links, worst, recipient, now, 'drawdown');
+          const rendered = deps.renderer.render(
+            ONBOARDING_EMAIL_KIND,
+            {
+              generatedAtMs: now,
+              links: { unsubscribeUrl: links.unsubscribeUrl, preferencesUrl: links.preferencesUrl, statusUrl: null },
+              recipient,
+              trackedSinceMs: check.batch,
+              rows: listed.map((b) => ({ account: { address: b.address, label: b.label }, drawdownPct: Math.min(100, b.drawdownPct), levelPct: b.level, levelsPct: [...b.levels] })),
+            },
+            { timeZone: worst.timezone },
+          );
+          return { rendered, unsubscribeUrl: links.unsubscribeUrl, oneClickUnsubscribe: links.oneClickUnsubscribe };
+        },
+      }),
+    );
+  }
+
+  const tally = tallyOutcomes(outcomes);
+  if (tally.sent > 0) deps.counters.count('NotificationEmailsSent', tally.sent);
+  if (tally.failed.length > 0) deps.counters.count('NotificationEmailsFailed', tally.failed.length);
+  if (tally.retry.length > 0) throw new RetryLaterError(`${tally.retry.length} of ${outcomes.length} recipient(s) to retry: ${[...new Set(tally.retry)].join('; ')}`);
+  if (tally.sent > 0) return { kind: 'sent', messages: tally.sent, failed: tally.failed.length };
+  if (tally.failed.length > 0) return { kind: 'failed', reason: [...new Set(tally.failed)].join('; ') };
+  return { kind: 'duplicate' };
+}
+
+/** An account of the batch: settled once its first poll ended; its level states read only then. */
+async function memberOf(deps: OnboardingNoticeDeps, account: TrackedAccount): Promise<BatchMember> {
+  const base = { address: account.address, label: account.label, settled: account.polled };
+  if (!account.polled || account.drawdownThresholds.length === 0) return { ...base, levels: null };
+  const item = await deps.repos.alerts.get(account.address, DRAWDOWN_RULE);
+  const parsed = drawdownStateSchema.safeParse(item?.state);
+  if (!parsed.success) return { ...base, levels: null };
+  const levels = Object.fromEntries(
+    Object.entries(parsed.data.levels).map(([level, { baseline, named, ...s }]): [string, LevelState] => [
+      level,
+      { ...s, ...(baseline ? { baseline } : {}), ...(named ? { named } : {}) },
+    ]),
+  );
+  return { ...base, levels };
+}
