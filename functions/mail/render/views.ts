@@ -401,6 +401,26 @@ export const snoozeNoticeViewSchema = z.object({
 });
 export type SnoozeNoticeView = z.input<typeof snoozeNoticeViewSchema>;
 
+/** The kill switch fired: what was revoked, or would have been, or why nothing was (`domain/killSwitchNotice`). */
+export const killSwitchViewSchema = z.object({
+  ...base,
+  title: shortText(300),
+  summary: shortText(1000),
+  lines: z.array(shortText(1000)).max(10),
+  /** Keys are being revoked (no revoke-all link then); `dryRun`: nothing was. */
+  revoking: z.boolean(),
+  dryRun: z.boolean(),
+  /** The keys revoked, or that would have been. */
+  delegates: z.array(shortText(100)).max(100),
+  levelPct: z.number(),
+  drawdownPct: z.number(),
+  rereadPct: z.number(),
+  peakAtMs: timestampMs,
+  asOfMs: timestampMs,
+  revokeAll: revokeAllLinkSchema.nullable().default(null),
+});
+export type KillSwitchView = z.input<typeof killSwitchViewSchema>;
+
 /** Schema of each email's view, by kind. */
 export const emailViewSchemas = {
   'daily-report': dailyReportViewSchema,
@@ -411,9 +431,10 @@ export const emailViewSchemas = {
   'revoke-all-result': revokeAllResultViewSchema,
   digest: digestViewSchema,
   'snooze-notice': snoozeNoticeViewSchema,
+  'kill-switch': killSwitchViewSchema,
 } as const;
 
-/** The eight emails. */
+/** The nine emails. */
 export type EmailKind = keyof typeof emailViewSchemas;
 export const EMAIL_KINDS = Object.keys(emailViewSchemas) as EmailKind[];
 
@@ -427,4 +448,5 @@ export interface EmailViews {
   'revoke-all-result': RevokeAllResultView;
   digest: DigestView;
   'snooze-notice': SnoozeNoticeView;
+  'kill-switch': KillSwitchView;
 }

@@ -212,7 +212,7 @@ async function sharedParts(
       delegateCount: 0,
     };
   }
-  if (message.kind === 'new-delegate') return { chart: null, maxDrawdownUsd: null, webClients: new Set(), names: new Map(), delegateCount: await currentDelegates(deps, account) };
+  if (message.kind === 'new-delegate' || message.kind === 'kill-switch') return { chart: null, maxDrawdownUsd: null, webClients: new Set(), names: new Map(), delegateCount: await currentDelegates(deps, account) };
   return { chart: null, maxDrawdownUsd: null, webClients: new Set(), names: new Map(), delegateCount: 0 };
 }
 
@@ -235,6 +235,8 @@ function render(renderer: EmailRenderer, email: NotificationEmail, timeZone: str
     case 'revoke-all-result':
       return renderer.render(email.kind, email.view, { timeZone });
     case 'snooze-notice':
+      return renderer.render(email.kind, email.view, { timeZone });
+    case 'kill-switch':
       return renderer.render(email.kind, email.view, { timeZone });
   }
 }
