@@ -62,6 +62,11 @@ export interface DeliverNotificationDeps extends MailDeliveryDeps {
   readonly settings?: Partial<NotificationSettings>;
   /** The channel queue and the channels' routing; without it, email only. */
   readonly channelFanOut?: ChannelFanOutDeps;
+  /**
+   * `OPERATOR_EMAIL`: also sent a kill-switch notice whose breaker opened (many accounts firing
+   * at once points to a data fault, the operator's business). Absent: the account's recipients only.
+   */
+  readonly operatorEmail?: string | null;
 }
 
 export type NotificationOutcome =
@@ -111,7 +116,7 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
   if (!isEmailed(message)) return { kind: 'skipped', reason: 'sent to channels only' };
   const kind = EMAIL_KIND_OF[message.kind];
   const category = categoryOfEmail(kind);
-  const reachable = await mailRecipients(deps.repos, account.emails, category);
+  const reachable = await mailRecipients(deps.repos, withOperator(account.emails, message, deps.operatorEmail ?? null), category);
   if (reachable.length === 0) return { kind: 'skipped', reason: noRecipientReason(category) };
   const now = deps.now();
   const recipients = await awake(deps, message, reachable, now);
@@ -163,6 +168,13 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
   if (tally.sent > 0) return { kind: 'sent', messages: tally.sent, failed: tally.failed.length };
   if (tally.failed.length > 0) return { kind: 'failed', reason: [...new Set(tally.failed)].join('; ') };
   return { kind: 'duplicate' };
+}
+
+/** The account's recipients, and the operator for a kill-switch notice whose breaker opened. */
+function withOperator(emails: readonly string[], message: NotifyMessage, operator: string | null): string[] {
+  const breaker = message.kind === 'kill-switch' && message.firing.action.kind === 'requested' && message.firing.action.outcome.kind === 'breaker-open';
+  if (!breaker || operator === null || emails.some((e) => e.toLowerCase() === operator.toLowerCase())) return [...emails];
+  return [...emails, operator];
 }
 
 /** The recipients of a message minus, for a drawdown alert, those whose own snooze runs at `now`. */
