@@ -5,7 +5,7 @@ import type { TrackedAccount } from '../../domain/account';
 import type { Address } from '../../domain/address';
 import { drawdown } from '../../domain/drawdown';
 import { INTERVAL_MS } from '../../domain/interval';
-import { decideKillSwitch, killSwitchStateSchema, type KillSwitchState, type KillSwitchVerdict } from '../../domain/killSwitchDecision';
+import { decideKillSwitch, type KillSwitchState, type KillSwitchVerdict } from '../../domain/killSwitchDecision';
 import type { KillSwitchAction, KillSwitchFiring } from '../../domain/killSwitchNotice';
 import { rereadDrawdown, rereadWindows, type RereadVerdict } from '../../domain/killSwitchReread';
 import type { ProtectiveRevoker } from '../../domain/protectiveAction';
@@ -16,9 +16,7 @@ import type { Counters, Log } from '../../shared/observability';
 import type { AlertStateRepository } from '../../store/alertStateRepository';
 import type { PendingAlerts } from './evaluateDrawdown';
 import type { RefinementBudget } from './refinementBudget';
-
-/** The alert-state rule under which the kill switch's state of an account is kept. */
-export const KILL_SWITCH_RULE = 'kill-switch';
+import { KILL_SWITCH_RULE, readKillSwitchState } from '../../store/killSwitchStateItem';
 
 /** What the kill switch needs besides the drawdown just measured. */
 export interface KillSwitchDeps {
@@ -67,9 +65,7 @@ const OFF: KillSwitchResult = { events: [], outcome: 'off', commit: async () => 
 export async function evaluateKillSwitch(deps: KillSwitchDeps, account: TrackedAccount, poll: KillSwitchPoll): Promise<KillSwitchResult> {
   const levelPct = account.killSwitch;
   if (levelPct === null) return OFF;
-  const stored = await deps.alerts.get(account.address, KILL_SWITCH_RULE);
-  const parsed = stored ? killSwitchStateSchema.safeParse(stored.state) : null;
-  const state: KillSwitchState | null = parsed?.success ? parsed.data : null;
+  const { state, version } = await readKillSwitchState(deps.alerts, account.address);
   const { drawdown: measured, now } = poll;
   const verdict = decideKillSwitch({
     levelPct,
@@ -88,7 +84,7 @@ export async function evaluateKillSwitch(deps: KillSwitchDeps, account: TrackedA
   const save = async (next: KillSwitchState) => {
     if (state !== null && sameState(state, next)) return;
     // A conflict is a concurrent poll of the same account (or `accounts rearm`): its write stands.
-    await deps.alerts.compareAndSet(account.address, KILL_SWITCH_RULE, stored?.version ?? null, next);
+    await deps.alerts.compareAndSet(account.address, KILL_SWITCH_RULE, version, next);
   };
   if (verdict.kind === 'off') return OFF;
   if (verdict.kind !== 'fire') {
