@@ -14,6 +14,8 @@ import { defineConfig } from 'vitest/config';
  */
 const UNIT_TESTS: readonly string[] = [
   'test/shared/sentinelError.test.ts',
+  'test/domain/killSwitchReread.test.ts',
+  'test/domain/killSwitchNotice.test.ts',
   'test/store/legacyCurveReader.test.ts',
   'test/bench/costArgs.test.ts',
   'test/chain/canonical.test.ts',
