@@ -16,6 +16,7 @@ const UNIT_TESTS: readonly string[] = [
   'test/shared/sentinelError.test.ts',
   'test/domain/killSwitchReread.test.ts',
   'test/domain/killSwitchNotice.test.ts',
+  'test/channels/killSwitchNotice.test.ts',
   'test/store/legacyCurveReader.test.ts',
   'test/bench/costArgs.test.ts',
   'test/chain/canonical.test.ts',
