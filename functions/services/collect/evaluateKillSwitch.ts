@@ -88,7 +88,8 @@ export async function evaluateKillSwitch(deps: KillSwitchDeps, account: TrackedA
   };
   if (verdict.kind === 'off') return OFF;
   if (verdict.kind !== 'fire') {
-    if (verdict.kind === 'held' || verdict.kind === 'awaiting-confirmation') deps.log.info('kill switch: not acting', { account: account.address, verdict: verdict.kind, ...(verdict.kind === 'held' ? { why: verdict.why } : {}) });
+    // Debug: a held crossing (stale data, from before tracking, fired) repeats at every poll.
+    if (verdict.kind === 'held' || verdict.kind === 'awaiting-confirmation') deps.log[verdict.kind === 'held' ? 'debug' : 'info']('kill switch: not acting', { account: account.address, verdict: verdict.kind, ...(verdict.kind === 'held' ? { why: verdict.why } : {}) });
     return { events: [], outcome: verdict.kind, commit: () => save(verdict.next) };
   }
 
