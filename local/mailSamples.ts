@@ -1,4 +1,5 @@
 import { CHAIN_DRAWDOWN_LABEL, SUMMARY_METRICS } from '../functions/domain/summaryMetrics';
+import { killSwitchNoticeText } from '../functions/domain/killSwitchNotice';
 import { renderSparklinePng } from '../functions/mail/chart/sparkline';
 import type { InlineImage } from '../functions/mail/send/mime';
 import type {
@@ -15,6 +16,7 @@ import type {
   RevokeAllResultView,
   SnoozeNoticeView,
   OnboardingBreachesView,
+  KillSwitchView,
 } from '../functions/mail/render/views';
 
 /** Realistic views for the six emails: `sentinel test-email` sends them, the screenshots render them, tests derive variations from them. */
@@ -166,6 +168,36 @@ export const snoozeNotice: SnoozeNoticeView = {
   untilMs: NOW + 24 * 3_600_000,
 };
 
+export const killSwitch: KillSwitchView = {
+  account: { address: ACCOUNT, label: 'bot-main' },
+  generatedAtMs: NOW,
+  links,
+  ...(() => {
+    const text = killSwitchNoticeText(
+      {
+        levelPct: 30,
+        drawdownPct: 31.2,
+        rereadPct: 30.4,
+        peakAt: NOW - 2 * DAY,
+        asOf: NOW - 5 * 60_000,
+        reason: `kill-switch: drawdown 30.4% ≥ 30% at ${new Date(NOW - 5 * 60_000).toISOString()}`,
+        requested: [OLD_KEY],
+        keptWebSessions: [WEB_KEY],
+        action: { kind: 'requested', outcome: { kind: 'queued', decisionId: 'sample-decision', delegates: [OLD_KEY] } },
+      },
+      { account: ACCOUNT, percent: (p) => `${p.toFixed(1)}%` },
+    );
+    return { title: text.title, summary: text.summary, lines: [...text.lines], revoking: text.revoking, delegates: [...text.delegates] };
+  })(),
+  dryRun: false,
+  levelPct: 30,
+  drawdownPct: 31.2,
+  rereadPct: 30.4,
+  peakAtMs: NOW - 2 * DAY,
+  asOfMs: NOW - 5 * 60_000,
+  revokeAll: null,
+};
+
 const DESK = [
   { address: '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65', label: 'arb-desk' },
   { address: ACCOUNT, label: 'bot-main' },
@@ -272,6 +304,7 @@ export const views: { [K in EmailKind]: EmailViews[K] } = {
   digest,
   'snooze-notice': snoozeNotice,
   'onboarding-breaches': onboardingBreaches,
+  'kill-switch': killSwitch,
 };
 
 /**

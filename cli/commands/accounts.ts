@@ -31,6 +31,10 @@ import { byLabelThenAddress, recipientsWithSuppression, suppressionNote, type Re
 import { formatTable, plural, printJson, UsageError, addressMessage } from '../output';
 import { armedNote, armKnownKeys } from '../armKnownKeys';
 import { REVOKE_UNKNOWN_MODES } from '../../functions/domain/revokeUnknownMode';
+import { killSwitchStateText } from '../../functions/domain/killSwitchStateText';
+import { readKillSwitchState } from '../../functions/store/killSwitchStateItem';
+import { rearmKillSwitch } from '../../functions/services/protection/rearmKillSwitch';
+import { operator } from '../operator';
 
 interface SettingOptions {
   email?: string;
@@ -229,7 +233,8 @@ export function register(program: Command, context: CliContext): void {
       const now = rt.now();
       const recipients = recipientsWithSuppression(account.emails, await rt.repos.suppressions.lookup(account.emails));
       const protection = await rt.protection().read();
-      if (options.json) return printJson(io, { ...publicView(account, recipients, now), protection });
+      const killSwitchState = account.killSwitch === null ? null : (await readKillSwitchState(rt.repos.alerts, account.address)).state;
+      if (options.json) return printJson(io, { ...publicView(account, recipients, now), protection, killSwitchState });
       const rows: [string, string][] = [
         ['address', account.address],
         ['label', account.label ?? '-'],
@@ -242,6 +247,7 @@ export function register(program: Command, context: CliContext): void {
         ['delegate watch', account.delegateWatch ? `every ${account.delegateWatch}` : 'with each poll'],
         ['kill switch', killSwitchText(account)],
         ['protection', protection === 'on' ? 'on stage-wide' : 'OFF stage-wide (automatic actions only alert)'],
+        ...(account.killSwitch === null ? [] : [['kill switch now', killSwitchStateText(killSwitchState, account.address)] as [string, string]]),
         ['revoke unknown', await revokeUnknownText(rt.repos.knownDelegates, account)],
         ['status', statusText(account, now)],
         ['last poll', lastPollText(lastPollOf(account))],
@@ -250,6 +256,19 @@ export function register(program: Command, context: CliContext): void {
         ['next report', new Date(account.nextReportAt).toISOString()],
       ];
       io.out(rows.map(([k, v]) => `${k.padEnd(16)} ${v}`).join('\n') + '\n');
+    });
+
+  accounts
+    .command('rearm')
+    .argument('<address>')
+    .description('arm the kill switch again after it fired, before the drawdown recovers (audited)')
+    .action(async (address: string) => {
+      const rt = await context.runtime();
+      const account = await rt.repos.accounts.get(parseAddress(address));
+      if (!account) throw new Error(`${parseAddress(address)} is not tracked`);
+      const outcome = await rearmKillSwitch({ alerts: rt.repos.alerts, audit: rt.repos.audit, now: () => rt.now() }, { address: account.address, by: operator() });
+      if (outcome.kind === 'conflict') throw new Error('a poll changed the kill switch state meanwhile; run rearm again');
+      io.out(`kill switch of ${account.address} re-armed (was ${outcome.from?.status ?? 'never evaluated'}; audited)${account.killSwitch === null ? '; note: its kill switch is off (--kill-switch <pct> turns it on)' : ''}\n`);
     });
 
   accounts

@@ -1,16 +1,7 @@
-import { hostname, userInfo } from 'node:os';
 import type { Command } from 'commander';
 import { setProtection } from '../../functions/services/protection/setProtection';
 import type { CliContext } from '../cliRuntime';
-
-/** Who runs the CLI, for the audit trail. */
-function operator(): string {
-  try {
-    return `cli:${userInfo().username}@${hostname()}`;
-  } catch {
-    return 'cli';
-  }
-}
+import { operator } from '../operator';
 
 /** `sentinel protection on|off|status`: the stage-wide switch of automatic protective actions. */
 export function register(program: Command, context: CliContext): void {

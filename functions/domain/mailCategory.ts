@@ -5,7 +5,7 @@ import * as z from 'zod';
  * - `reports`: daily reports (and any weekly, monthly or digest summaries);
  * - `drawdown`: drawdown alerts;
  * - `expiry`: delegate expiry notices;
- * - `security`: new-delegate notices and revocation results. These reveal a compromised key, so
+ * - `security`: new-delegate notices, revocation results and kill-switch firings. These reveal a compromised key, so
  *   no one-click unsubscribe link turns them off: only the preferences page, after a warning.
  */
 export const MAIL_CATEGORIES = ['reports', 'drawdown', 'expiry', 'security'] as const;
@@ -22,7 +22,7 @@ export const MAIL_CATEGORY_LABELS: Readonly<Record<MailCategory, string>> = {
   reports: 'Reports (daily, weekly, monthly, digest)',
   drawdown: 'Drawdown alerts',
   expiry: 'Delegate expiry notices',
-  security: 'Security notices (new delegates, revocation results)',
+  security: 'Security notices (new delegates, revocation results, the kill switch)',
 };
 
 const CATEGORY_OF_KIND: Readonly<Record<string, MailCategory>> = {
@@ -37,6 +37,7 @@ const CATEGORY_OF_KIND: Readonly<Record<string, MailCategory>> = {
   'new-delegate': 'security',
   'revocation-result': 'security',
   'revoke-all-result': 'security',
+  'kill-switch': 'security',
 };
 
 /**

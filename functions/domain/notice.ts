@@ -14,6 +14,7 @@ export const NOTICE_TYPES = [
   'delegate.expired',
   'revocation.result',
   'drawdown.snoozed',
+  'protection.kill-switch',
   'channel.test',
   'notices.combined',
 ] as const;

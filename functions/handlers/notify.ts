@@ -69,7 +69,11 @@ export async function notifyDepsFromEnv(env: Readonly<Record<string, string | un
     preferences: PreferencesRepository,
     suppressions: SuppressionRepository,
   });
-  return { ...deps, channelFanOut: { channels: deps.repos.channels, channelQueue: sqsQueueFrom<ChannelJob>(settings, 'CHANNEL_QUEUE_URL'), links: deps.links } };
+  return {
+    ...deps,
+    channelFanOut: { channels: deps.repos.channels, channelQueue: sqsQueueFrom<ChannelJob>(settings, 'CHANNEL_QUEUE_URL'), links: deps.links },
+    operatorEmail: settings.OPERATOR_EMAIL ?? null,
+  };
 }
 
 /** AWS entry point. */

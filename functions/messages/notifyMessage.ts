@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { addressSchema } from '../domain/address';
 import { timestampMsSchema } from '../domain/curvePoint';
 import { delegateProtectionSchema } from '../domain/delegateProtection';
+import { killSwitchFiringSchema } from '../domain/killSwitchNotice';
 
 const delegate = z.object({
   address: addressSchema,
@@ -102,6 +103,8 @@ export const notifyMessageSchema = z.discriminatedUnion('kind', [
       .min(1)
       .max(50),
   }),
+  /** The kill switch fired (confirmed by the `1m` re-read): what was revoked, or would have been, or why not. A security notice. */
+  z.object({ ...base, kind: z.literal('kill-switch'), firing: killSwitchFiringSchema }),
   /** An operator snoozed the account's drawdown alerts for every recipient until `until` (ms). */
   z.object({ ...base, kind: z.literal('account-snoozed'), until: timestampMsSchema }),
 ]);

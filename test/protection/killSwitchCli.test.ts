@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testTables } from '../support/testTables';
 import { cliRunner } from '../cli/cliHarness';
+import { createRepositories } from '../../functions/store/repositories';
 
 const ACCOUNT = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 const KEPT = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
@@ -36,6 +37,27 @@ describe('kill-switch settings in the CLI', () => {
     await writeFile(file, exported);
     expect((await cli('accounts', 'import', file)).code).toBe(0);
     expect(JSON.parse((await cli('accounts', 'show', ACCOUNT, '--json')).stdout)).toMatchObject({ killSwitch: 30, killSwitchConfirm: 'now', keepDelegates: [KEPT], killSwitchWebSessions: 'revoke', killSwitchDryRun: false });
+  });
+
+  it('accounts show and status print the kill switch state; accounts rearm re-arms a fired one, audited', async () => {
+    const address = '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc';
+    const cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix }, Date.now, join(await mkdtemp(join(tmpdir(), 'killswitch-')), 'protection'));
+    expect((await cli('accounts', 'add', address, '--email', 'desk@example.com', '--kill-switch', '25')).code).toBe(0);
+    expect((await cli('accounts', 'show', address)).stdout).toMatch(/kill switch now\s+armed \(not evaluated yet\)/);
+    const repos = createRepositories(tables.client, tables.prefix);
+    const firedAt = Date.UTC(2030, 0, 7, 12);
+    await repos.alerts.compareAndSet(address, 'kill-switch', null, { status: 'fired', at: firedAt });
+    expect((await cli('accounts', 'show', address)).stdout).toContain(`FIRED at ${new Date(firedAt).toISOString()}`);
+    expect(JSON.parse((await cli('accounts', 'show', address, '--json')).stdout)).toMatchObject({ killSwitchState: { status: 'fired', at: firedAt } });
+    expect((await cli('status', address)).stdout).toContain(`sentinel accounts rearm ${address}`);
+
+    const rearm = await cli('accounts', 'rearm', address);
+    expect(rearm).toMatchObject({ code: 0, stderr: '' });
+    expect(rearm.stdout).toContain('re-armed (was fired; audited)');
+    expect((await cli('accounts', 'show', address)).stdout).toMatch(/kill switch now\s+armed\n/);
+    const audit = await repos.audit.listForAccount(address, 10);
+    expect(audit.find((r) => r.action === 'kill-switch-rearm')).toMatchObject({ outcome: 'rearmed', message: 'kill switch re-armed (was fired)' });
+    expect((await cli('accounts', 'rearm', '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65')).code).toBe(1);
   });
 
   it('refuses a bad level or mode with a message naming the option, writing nothing', async () => {

@@ -426,6 +426,26 @@ export const onboardingBreachesViewSchema = z.object({
 });
 export type OnboardingBreachesView = z.input<typeof onboardingBreachesViewSchema>;
 
+/** The kill switch fired: what was revoked, or would have been, or why nothing was (`domain/killSwitchNotice`). */
+export const killSwitchViewSchema = z.object({
+  ...base,
+  title: shortText(300),
+  summary: shortText(1000),
+  lines: z.array(shortText(1000)).max(10),
+  /** Keys are being revoked (no revoke-all link then); `dryRun`: nothing was. */
+  revoking: z.boolean(),
+  dryRun: z.boolean(),
+  /** The keys revoked, or that would have been. */
+  delegates: z.array(shortText(100)).max(100),
+  levelPct: z.number(),
+  drawdownPct: z.number(),
+  rereadPct: z.number(),
+  peakAtMs: timestampMs,
+  asOfMs: timestampMs,
+  revokeAll: revokeAllLinkSchema.nullable().default(null),
+});
+export type KillSwitchView = z.input<typeof killSwitchViewSchema>;
+
 /** Schema of each email's view, by kind. */
 export const emailViewSchemas = {
   'daily-report': dailyReportViewSchema,
@@ -437,9 +457,10 @@ export const emailViewSchemas = {
   digest: digestViewSchema,
   'snooze-notice': snoozeNoticeViewSchema,
   'onboarding-breaches': onboardingBreachesViewSchema,
+  'kill-switch': killSwitchViewSchema,
 } as const;
 
-/** The nine emails. */
+/** Every email, by kind. */
 export type EmailKind = keyof typeof emailViewSchemas;
 export const EMAIL_KINDS = Object.keys(emailViewSchemas) as EmailKind[];
 
@@ -454,4 +475,5 @@ export interface EmailViews {
   digest: DigestView;
   'snooze-notice': SnoozeNoticeView;
   'onboarding-breaches': OnboardingBreachesView;
+  'kill-switch': KillSwitchView;
 }

@@ -12,6 +12,7 @@ import { newCurvePoints } from './newCurvePoints';
 import { placeFlows } from './placeFlows';
 import { sendAll } from '../../queue/sendAll';
 import { watchDelegates } from './watchDelegates';
+import { evaluateKillSwitch } from './evaluateKillSwitch';
 import { fullDelegateCheck } from './fullDelegateCheck';
 import { readDelegates } from './readDelegates';
 import type { CollectDeps, CollectOutcome } from './collectDeps';
@@ -88,9 +89,14 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
       ? NO_DELEGATE_CHECK
       : watchDelegates({ ...repos, revoke: deps.revoke }, account, fetched.delegates, { now, firstObservation: previous === null }),
   ]);
-  const events = [...drawdown.events, ...delegates.events];
+  const killSwitch = await evaluateKillSwitch(
+    { chain: deps.chain, alerts: repos.alerts, revoke: deps.revoke, budget: deps.refinementBudget, log: deps.log, counters: deps.counters },
+    account,
+    { now, drawdown, delegates: fetched.delegates, hysteresisPct: settings.hysteresisPct, staleAfterIntervals: settings.staleAfterIntervals },
+  );
+  const events = [...drawdown.events, ...delegates.events, ...killSwitch.events];
   await sendAll(deps.events, events.map((body) => ({ id: body.eventId, body })));
-  await Promise.all([drawdown.commit(), delegates.commit()]);
+  await Promise.all([drawdown.commit(), delegates.commit(), killSwitch.commit()]);
   // The watch between curve polls starts from what this poll saw (no separate first full check).
   if ('mark' in delegates && delegates.mark !== found.delegateMark) await repos.accounts.setDelegateMark(account.address, delegates.mark);
 

@@ -44,6 +44,14 @@ export interface PendingAlerts {
    * it): the email still goes out, but an automatic action waits for the next poll.
    */
   readonly crossingOnMarkedStepsOnly: boolean;
+  /** The newest stored point's time (null without data). */
+  readonly asOf: number | null;
+  /**
+   * The exact window the drawdown was measured on, with its peak; `null` when the poll stopped at
+   * the rollup. Never `null` while an armed kill switch is within reach of its level (see
+   * `nearKillSwitch`): the kill switch decides and re-reads on the exact series only.
+   */
+  readonly measured: { readonly series: readonly SeriesPoint[]; readonly peakAt: number } | null;
   commit(): Promise<void>;
 }
 
@@ -98,12 +106,12 @@ export async function evaluateDrawdown(
       const commitRollup = async () => {
         if (measured.changed) await saveRollup(measured.sealed);
       };
-      const quiet = { events: [], favourableDrawdownPct: null, crossingOnMarkedStepsOnly: false, commit: commitRollup };
-      if (measured.currentPct === null || !measured.last) return { ...quiet, drawdownPct: null };
+      const quiet = { events: [], favourableDrawdownPct: null, crossingOnMarkedStepsOnly: false, measured: null, commit: commitRollup };
+      if (measured.currentPct === null || !measured.last) return { ...quiet, drawdownPct: null, asOf: null };
       const { currentPct, last } = measured;
       // A poll that filled a gap (more than one new step) is evaluated on the exact series, point by point.
       const filledGap = writtenFromMs !== null && last.timestamp - writtenFromMs > INTERVAL_MS[account.interval];
-      if (!filledGap && levels.quietAround(currentPct, last)) return { ...quiet, drawdownPct: currentPct };
+      if (!filledGap && !nearKillSwitch(account, currentPct, settings) && levels.quietAround(currentPct, last)) return { ...quiet, drawdownPct: currentPct, asOf: last.timestamp };
     }
   }
 
@@ -116,7 +124,16 @@ export async function evaluateDrawdown(
   const result = drawdown(series);
   const last = series[series.length - 1];
   const favourableDrawdownPct = result?.favourableCurrentPct ?? null;
-  const nothing: PendingAlerts = { events: [], drawdownPct: result?.currentPct ?? null, favourableDrawdownPct, crossingOnMarkedStepsOnly: false, commit: commitRollup };
+  const exact = result ? { series, peakAt: result.peakAt } : null;
+  const nothing: PendingAlerts = {
+    events: [],
+    drawdownPct: result?.currentPct ?? null,
+    favourableDrawdownPct,
+    crossingOnMarkedStepsOnly: false,
+    asOf: last?.timestamp ?? null,
+    measured: exact,
+    commit: commitRollup,
+  };
   if (!result || !last || account.drawdownThresholds.length === 0) return nothing;
 
   // In order: a gap's deepest point first (a level crossed during an outage fires once, even if
@@ -170,6 +187,8 @@ export async function evaluateDrawdown(
     drawdownPct: result.currentPct,
     favourableDrawdownPct,
     crossingOnMarkedStepsOnly: notice !== null && result.favourableCurrentPct < notice.level,
+    asOf: last.timestamp,
+    measured: exact,
     commit: async () => {
       await Promise.all([
         commitRollup(),
@@ -241,6 +260,14 @@ function levelContext(rules: readonly AlertState[], account: TrackedAccount, now
         return evaluation.notice === null && !moved(evaluation);
       }),
   };
+}
+
+/**
+ * Whether an armed kill switch is within reach of its level or of its re-arm margin (the rollup's
+ * tolerance included): then the poll measures on the exact series, which the kill switch needs.
+ */
+function nearKillSwitch(account: Pick<TrackedAccount, 'killSwitch'>, drawdownPct: number, settings: Pick<DrawdownSettings, 'hysteresisPct'>): boolean {
+  return account.killSwitch !== null && drawdownPct + ROLLUP_TOLERANCE_PCT >= account.killSwitch - settings.hysteresisPct;
 }
 
 /** The levels the drawdown had reached at `at` (tracking start), measured on the points up to then. */

@@ -62,6 +62,11 @@ export interface DeliverNotificationDeps extends MailDeliveryDeps {
   readonly settings?: Partial<NotificationSettings>;
   /** The channel queue and the channels' routing; without it, email only. */
   readonly channelFanOut?: ChannelFanOutDeps;
+  /**
+   * `OPERATOR_EMAIL`: also sent a kill-switch notice whose breaker opened (many accounts firing
+   * at once points to a data fault, the operator's business). Absent: the account's recipients only.
+   */
+  readonly operatorEmail?: string | null;
 }
 
 export type NotificationOutcome =
@@ -111,7 +116,7 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
   if (!isEmailed(message)) return { kind: 'skipped', reason: 'sent to channels only' };
   const kind = EMAIL_KIND_OF[message.kind];
   const category = categoryOfEmail(kind);
-  const reachable = await mailRecipients(deps.repos, account.emails, category);
+  const reachable = await mailRecipients(deps.repos, withOperator(account.emails, message, deps.operatorEmail ?? null), category);
   if (reachable.length === 0) return { kind: 'skipped', reason: noRecipientReason(category) };
   const now = deps.now();
   const recipients = await awake(deps, message, reachable, now);
@@ -165,6 +170,13 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
   return { kind: 'duplicate' };
 }
 
+/** The account's recipients, and the operator for a kill-switch notice whose breaker opened. */
+function withOperator(emails: readonly string[], message: NotifyMessage, operator: string | null): string[] {
+  const breaker = message.kind === 'kill-switch' && message.firing.action.kind === 'requested' && message.firing.action.outcome.kind === 'breaker-open';
+  if (!breaker || operator === null || emails.some((e) => e.toLowerCase() === operator.toLowerCase())) return [...emails];
+  return [...emails, operator];
+}
+
 /** The recipients of a message minus, for a drawdown alert, those whose own snooze runs at `now`. */
 async function awake(deps: DeliverNotificationDeps, message: EmailedMessage, recipients: readonly string[], now: number): Promise<string[]> {
   if (message.kind !== 'drawdown') return [...recipients];
@@ -212,7 +224,7 @@ async function sharedParts(
       delegateCount: 0,
     };
   }
-  if (message.kind === 'new-delegate') return { chart: null, maxDrawdownUsd: null, webClients: new Set(), names: new Map(), delegateCount: await currentDelegates(deps, account) };
+  if (message.kind === 'new-delegate' || message.kind === 'kill-switch') return { chart: null, maxDrawdownUsd: null, webClients: new Set(), names: new Map(), delegateCount: await currentDelegates(deps, account) };
   return { chart: null, maxDrawdownUsd: null, webClients: new Set(), names: new Map(), delegateCount: 0 };
 }
 
@@ -235,6 +247,8 @@ function render(renderer: EmailRenderer, email: NotificationEmail, timeZone: str
     case 'revoke-all-result':
       return renderer.render(email.kind, email.view, { timeZone });
     case 'snooze-notice':
+      return renderer.render(email.kind, email.view, { timeZone });
+    case 'kill-switch':
       return renderer.render(email.kind, email.view, { timeZone });
   }
 }

@@ -11,4 +11,5 @@ export const EMAIL_KIND_OF: Readonly<Record<Exclude<NotifyKind, ChannelOnlyKind>
   'revocation-result': 'revocation-result',
   'revoke-all-result': 'revoke-all-result',
   'account-snoozed': 'snooze-notice',
+  'kill-switch': 'kill-switch',
 };

@@ -4,6 +4,7 @@ import type { NotifyMessage } from '../../messages/notifyMessage';
 import { categoryOfEmail } from '../../domain/mailCategory';
 import { EMAIL_KIND_OF } from './emailKindOf';
 import { unknownKeyNoticeText } from '../../domain/unknownKeyNotice';
+import { killSwitchNoticeText } from '../../domain/killSwitchNotice';
 import { isEmailed } from './emailedMessage';
 
 /** What a notice shows besides the message: the account, and links that are not anyone's own (chat is shared). */
@@ -186,6 +187,29 @@ export function noticeOfMessage(message: NotifyMessage, ctx: NoticeContext): Not
         links: [],
         incident: null,
         details: { units: message.units },
+      };
+    }
+    case 'kill-switch': {
+      const { firing } = message;
+      const text = killSwitchNoticeText(firing, { account: ctx.account.address, percent: (p) => formatPercent(p) });
+      return {
+        ...base,
+        type: 'protection.kill-switch',
+        severity: text.severity,
+        title: text.title,
+        summary: [text.summary, ...text.lines].join(' '),
+        fields: [
+          account,
+          { label: 'Drawdown', value: `${formatPercent(firing.drawdownPct)} (1-minute re-read: ${formatPercent(firing.rereadPct)})` },
+          { label: 'Kill level', value: `${firing.levelPct}%` },
+          { label: 'Peak', value: formatTime(firing.peakAt, zone) },
+          { label: 'As of', value: formatTime(firing.asOf, zone) },
+          { label: text.revoking ? 'Revoking' : 'Keys', value: text.delegates.length === 0 ? '(none)' : text.delegates.join(', ') },
+        ],
+        links: text.revoking ? [] : revokeAllLinks(ctx),
+        // Every firing pages, whatever was done: someone must look at the positions.
+        incident: { key: `kill-switch:${ctx.account.address.toLowerCase()}`, action: 'trigger' },
+        details: { firing },
       };
     }
     case 'account-snoozed':

@@ -5,6 +5,7 @@ import type {
   DelegateProtectionView,
   DelegateRow,
   DrawdownAlertView,
+  KillSwitchView,
   NewDelegateView,
   RevocationResultView,
   RevokeAllLink,
@@ -14,6 +15,8 @@ import type {
 import type { EmailedMessage } from './emailedMessage';
 import { formatDuration } from '../../mail/render/format';
 import { unknownKeyNoticeText } from '../../domain/unknownKeyNotice';
+import { killSwitchNoticeText } from '../../domain/killSwitchNotice';
+import { formatPercent } from '../../mail/render/format';
 
 /** The snooze choices a drawdown alert offers. */
 export const SNOOZE_CHOICES: readonly { label: string; hours: number }[] = [
@@ -47,7 +50,8 @@ export type NotificationEmail =
   | { kind: 'new-delegate'; view: NewDelegateView }
   | { kind: 'revocation-result'; view: RevocationResultView }
   | { kind: 'revoke-all-result'; view: RevokeAllResultView }
-  | { kind: 'snooze-notice'; view: SnoozeNoticeView };
+  | { kind: 'snooze-notice'; view: SnoozeNoticeView }
+  | { kind: 'kill-switch'; view: KillSwitchView };
 
 const TX_SIGNATURE = /^0x[0-9a-fA-F]+$/;
 
@@ -157,6 +161,28 @@ export function notificationEmail(message: EmailedMessage, ctx: NotificationCont
       };
     case 'account-snoozed':
       return { kind: 'snooze-notice', view: { ...base, untilMs: message.until } };
+    case 'kill-switch': {
+      const { firing } = message;
+      const text = killSwitchNoticeText(firing, { account: ctx.account.address, percent: (p) => formatPercent(p) });
+      return {
+        kind: 'kill-switch',
+        view: {
+          ...base,
+          title: text.title,
+          summary: text.summary,
+          lines: [...text.lines],
+          revoking: text.revoking,
+          dryRun: firing.action.kind === 'requested' && firing.action.outcome.kind === 'dry-run',
+          delegates: [...text.delegates],
+          levelPct: firing.levelPct,
+          drawdownPct: firing.drawdownPct,
+          rereadPct: firing.rereadPct,
+          peakAtMs: firing.peakAt,
+          asOfMs: firing.asOf,
+          revokeAll: text.revoking ? null : revokeAllLink(ctx),
+        },
+      };
+    }
   }
 }
 

@@ -1,0 +1,103 @@
+import * as z from 'zod';
+import { addressSchema } from './address';
+import { protectiveOutcomeSchema } from './delegateProtection';
+import type { NoticeSeverity } from './notice';
+
+/** What was done when the kill switch fired: the protection service's answer, or nothing to ask. */
+export const killSwitchActionSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('requested'), outcome: protectiveOutcomeSchema }),
+  /** No protection service on this deployment: nothing could be revoked. */
+  z.object({ kind: z.literal('not-set-up') }),
+]);
+export type KillSwitchAction = z.infer<typeof killSwitchActionSchema>;
+
+/** The kill-switch firing a notify message carries: the figures it rests on and what was done. */
+export const killSwitchFiringSchema = z.object({
+  levelPct: z.number().gt(0).lt(100),
+  /** The drawdown at the account's interval, and as the `1m` re-read of peak and trough measured it. */
+  drawdownPct: z.number().min(0).max(100),
+  rereadPct: z.number().min(0).max(100),
+  peakAt: z.number().int().min(0),
+  asOf: z.number().int().min(0),
+  /** The reason the decision and the audit carry (`kill-switch: drawdown 30.4% ≥ 30% at ...`). */
+  reason: z.string().min(1).max(300),
+  /** The delegates asked to be revoked (kept keys and kept web sessions already left out). */
+  requested: z.array(addressSchema).max(100),
+  /** Web-session keys left alone (`--kill-switch-web-sessions keep`). */
+  keptWebSessions: z.array(addressSchema).max(100),
+  action: killSwitchActionSchema,
+});
+export type KillSwitchFiring = z.infer<typeof killSwitchFiringSchema>;
+
+/** The words of a kill-switch notice, shared by the email and every channel. */
+export interface KillSwitchNoticeText {
+  readonly title: string;
+  readonly summary: string;
+  readonly severity: NoticeSeverity;
+  /** Whether the keys are being revoked (no revoke links then). */
+  readonly revoking: boolean;
+  /** The paragraphs after the summary: what was done and why, what stays, what to do. */
+  readonly lines: readonly string[];
+  /** The delegates the notice lists: revoked, or that would have been. */
+  readonly delegates: readonly string[];
+}
+
+const STAYS = 'Revoking keys cancels nothing: resting orders, TWAPs and open positions stay. Cancel the orders and TWAPs and close or hedge the positions from the owner account, or the loss can go on.';
+
+/**
+ * The title, severity and paragraphs of a kill-switch notice: revoked (queued), would have
+ * revoked (dry run), or not revoked and why (protection off stage-wide, not armed, cap, breaker,
+ * not set up). Every one says what revocation leaves behind and how to re-arm.
+ */
+export function killSwitchNoticeText(firing: KillSwitchFiring, ctx: { account: string; percent: (pct: number) => string }): KillSwitchNoticeText {
+  const level = `${ctx.percent(firing.rereadPct)} ≥ ${firing.levelPct}%`;
+  const summary = `The flow-adjusted drawdown reached the kill switch's level (${level}), confirmed by a 1-minute re-read of the peak and the trough.`;
+  const rearm = `The kill switch does not fire again until the drawdown recovers past the re-arm margin, or "sentinel accounts rearm ${ctx.account}".`;
+  const notRevoked = 'Kill switch fired, keys NOT revoked';
+  const yourself = 'Revoke the keys yourself (the revoke-all link) if the bot must stop.';
+  const base = (title: string, line: string, delegates: readonly string[], revoking = false, severity: NoticeSeverity = 'critical') => ({
+    title,
+    summary,
+    severity,
+    revoking,
+    delegates,
+    lines: [line, STAYS, rearm],
+  });
+  if (firing.action.kind === 'not-set-up') return base(notRevoked, `Nothing was revoked: automatic protection is not set up on this deployment. ${yourself}`, firing.requested);
+  const outcome = firing.action.outcome;
+  switch (outcome.kind) {
+    case 'queued':
+      return base(
+        `Kill switch fired: ${outcome.delegates.length} key${outcome.delegates.length === 1 ? '' : 's'} being revoked`,
+        `Every delegate but the kept ones is being revoked, one at a time, signed like a click on a revoke link; revocation results follow.${kept(firing)}`,
+        outcome.delegates,
+        true,
+      );
+    case 'dry-run':
+      return base(
+        `Kill switch would have fired (dry run): ${outcome.delegates.length} key${outcome.delegates.length === 1 ? '' : 's'}`,
+        `Dry run: these keys would have been revoked, and nothing was ("--kill-switch-dry-run off" arms it).${kept(firing)}`,
+        outcome.delegates,
+        false,
+        'warning',
+      );
+    case 'protection-off':
+      return base(notRevoked, `Nothing was revoked: automatic protection is off for this deployment ("sentinel protection on" turns it on). ${yourself}`, firing.requested);
+    case 'not-armed':
+      return base(notRevoked, `Nothing was revoked: the protection service does not hold this account as armed. ${yourself}`, firing.requested);
+    case 'capped':
+      return base(notRevoked, `Nothing was revoked: the cap (${outcome.cap}) is reached; past it, the kill switch alerts only. ${yourself}`, firing.requested);
+    case 'breaker-open':
+      return base(
+        notRevoked,
+        `Nothing was revoked: ${outcome.firedAccounts} accounts fired within the hour, which points to a data fault, so automatic protection acts on none and the operator is told. ${yourself}`,
+        firing.requested,
+      );
+    case 'nothing-to-revoke':
+      return base('Kill switch fired: no key to revoke', `Nothing was revoked: every delegate is kept, announced or already gone.${kept(firing)}`, [], false, 'warning');
+  }
+}
+
+function kept(firing: KillSwitchFiring): string {
+  return firing.keptWebSessions.length === 0 ? '' : ` Web sessions kept: ${firing.keptWebSessions.join(', ')}.`;
+}
