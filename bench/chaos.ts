@@ -35,6 +35,7 @@ import { startSesLocal, type SesLocal } from '../local/ses';
 import { SimControlClient, startSimulator } from '../local/sim';
 import { VirtualClock } from '../local/virtualClock';
 import { parseChaosArgs, type ChaosArgs } from './chaosArgs';
+import { disableTtl } from './chaosTables';
 import { CHAOS_SCHEDULE, chaosChain, chaosSender, throttleDynamoWrites, within, type AcceptedEmail } from './chaosFaults';
 import { percentile, tallyPoints, tallySends, type AcceptedSend } from './chaosTally';
 import { prng } from './prng';
@@ -87,12 +88,12 @@ async function run(args: ChaosArgs, chaos: boolean, services: { dynamo: string; 
   const prefix = `chaos${chaos ? 'f' : 'n'}-${Date.now() % 100_000}-`;
   const dynamo = createDynamoDbClient({ endpoint: services.dynamo });
   await createTables(dynamo, prefix);
+  await disableTtl(dynamo, prefix);
   const clock = new VirtualClock(START);
   const random = prng(args.seed * 7 + 3);
   const at = (window: { fromMs: number; toMs: number }) => (now: number) => chaos && within(window, START, now);
   const dynamoThrottled = throttleDynamoWrites(dynamo, at(CHAOS_SCHEDULE.dynamoThrottle), clock, random);
-  // The simulated clock is in the past: a long retention keeps DynamoDB Local's TTL sweeper off the records.
-  const repos = createRepositories(createDocumentClient(dynamo), prefix, { now: clock.now, retentionMs: 30 * 365 * DAY });
+  const repos = createRepositories(createDocumentClient(dynamo), prefix, { now: clock.now });
   const tracked = accounts(args);
   await repos.accounts.importMany(tracked);
 
@@ -159,7 +160,8 @@ async function run(args: ChaosArgs, chaos: boolean, services: { dynamo: string; 
     for (let tick = START; tick < END; tick += tickAfter(tick)) {
       if (clock.now() < tick) clock.set(tick);
       await syncSimulator(clock.now());
-      await system.pipeline.runCycle();
+      const cycle = await system.pipeline.runCycle();
+      for (const o of cycle.outcomes) if (o.kind !== 'delegates-checked') debug(`collect ${o.kind}`, { account: o.address, ...('newPoints' in o ? { newPoints: o.newPoints } : {}) });
       await system.reports.dispatch();
       await system.reports.reconcile();
       const { visible, hidden } = system.reports.reportQueue.counts();
