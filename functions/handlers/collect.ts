@@ -55,6 +55,8 @@ export function createCollectHandler(deps: CollectHandlerDeps) {
 export function collectDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): CollectHandlerDeps {
   const settings = settingsFor('collect', env);
   const { log, counters, flush, addContext } = createObservability('collect');
+  // One backfill share per process, for flow refinements and the long gaps after an outage alike.
+  const backfillShare = refinementBudgetFrom(settings, Date.now);
   return {
     chain: chainFrom(settings, log),
     repos: someRepositoriesFrom(settings, { accounts: AccountsRepository, curves: CurvesRepository, snapshots: SnapshotsRepository, alerts: AlertStateRepository, delegates: DelegateViewRepository, knownDelegates: KnownDelegatesRepository }),
@@ -65,7 +67,8 @@ export function collectDepsFromEnv(env: Readonly<Record<string, string | undefin
     addContext,
     settings: collectSettingsFrom(settings),
     now: Date.now,
-    refinementBudget: refinementBudgetFrom(settings, Date.now),
+    refinementBudget: backfillShare,
+    gapBudget: backfillShare,
     recordConcurrency: settings.COLLECT_RECORD_CONCURRENCY,
     deadlineMarginMs: settings.DEADLINE_MARGIN_MS,
     visibility: messageVisibilityFrom(settings),
