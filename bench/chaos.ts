@@ -309,7 +309,8 @@ async function main(): Promise<void> {
       `one report worker hung ${(VISIBILITY_MS + MINUTE) / MINUTE} min from ${hhmm(s.hangAt)}, chain slow (p50 2 s) ${hhmm(s.chainSlow.fromMs)}-${hhmm(s.chainSlow.toMs)}, ` +
       `DynamoDB 20% of writes throttled ${hhmm(s.dynamoThrottle.fromMs)}-${hhmm(s.dynamoThrottle.toMs)}`,
   );
-  const dynamo = await startDynamoDbLocal({ inMemory: true });
+  // A loaded machine can take minutes to start the JVM.
+  const dynamo = await startDynamoDbLocal({ inMemory: true, startTimeoutMs: 300_000 });
   const ses = await startSesLocal();
   try {
     const base = await run(args, false, { dynamo: dynamo.endpoint, ses }, queues);
