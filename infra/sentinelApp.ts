@@ -5,7 +5,7 @@ import { ComputeStack } from './stacks/ComputeStack';
 import { DataStack } from './stacks/DataStack';
 import { KeysStack } from './stacks/KeysStack';
 import { MessagingStack } from './stacks/MessagingStack';
-import { MonitoringStack, type WatchedQueue } from './stacks/MonitoringStack';
+import { MonitoringStack, type MonitoringStackProps, type WatchedQueue } from './stacks/MonitoringStack';
 import { WebStack } from './stacks/WebStack';
 import type { WorkQueue } from './constructs/WorkQueue';
 
@@ -63,15 +63,41 @@ export function buildSentinelApp(app: App, options: { env?: Environment } = {}):
     messaging,
     description: description('schedules, collection and mail pipeline'),
   });
+  const monitoring = new MonitoringStack(app, name('monitoring'), {
+    ...base,
+    config,
+    ...monitoredResources(config, messaging),
+    description: description('alarms and dashboard'),
+  });
+  web.addStackDependency(keys, 'the signer role is named in the owner keys policies');
+  web.addStackDependency(data);
+  web.addStackDependency(messaging);
+  compute.addStackDependency(data);
+  compute.addStackDependency(messaging);
+  compute.addStackDependency(web, 'reads PUBLIC_BASE_URL from the SSM parameter web writes');
+  monitoring.addStackDependency(compute);
+  monitoring.addStackDependency(web, 'alarms on the link API and its web ACL by name');
+
+  Tags.of(app).add('project', 'portfolio-sentinel');
+  Tags.of(app).add('stage', config.stage);
+  Tags.of(app).add('owner', config.owner);
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  return { config, keys, data, messaging, web, compute, monitoring };
+}
+
+/**
+ * What the monitoring stack watches: the functions, the work queues (with their backlog limits),
+ * the failure destinations and the SES events topic, by physical name. Shared with
+ * `bench/chaosAlarms.ts`, which evaluates the same alarms on the chaos run's metrics.
+ */
+export function monitoredResources(config: StageConfig, messaging: MessagingStack): Pick<MonitoringStackProps, 'functions' | 'queues' | 'failureQueues' | 'sesEventsTopicName'> {
   const watched = (id: string, work: WorkQueue, maxAge: Duration): WatchedQueue => ({
     id,
     queueName: work.queueName,
     deadLetterQueueName: work.deadLetterQueueName,
     maxAge,
   });
-  const monitoring = new MonitoringStack(app, name('monitoring'), {
-    ...base,
-    config,
+  return {
     functions: [
       'dispatch',
       'collect',
@@ -98,20 +124,5 @@ export function buildSentinelApp(app: App, options: { env?: Environment } = {}):
       { id: 'ReportDispatchFailures', queueName: `${config.prefix}report-dispatch-failures` },
     ],
     sesEventsTopicName: messaging.sesEvents.topicName,
-    description: description('alarms and dashboard'),
-  });
-  web.addStackDependency(keys, 'the signer role is named in the owner keys policies');
-  web.addStackDependency(data);
-  web.addStackDependency(messaging);
-  compute.addStackDependency(data);
-  compute.addStackDependency(messaging);
-  compute.addStackDependency(web, 'reads PUBLIC_BASE_URL from the SSM parameter web writes');
-  monitoring.addStackDependency(compute);
-  monitoring.addStackDependency(web, 'alarms on the link API and its web ACL by name');
-
-  Tags.of(app).add('project', 'portfolio-sentinel');
-  Tags.of(app).add('stage', config.stage);
-  Tags.of(app).add('owner', config.owner);
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-  return { config, keys, data, messaging, web, compute, monitoring };
+  };
 }

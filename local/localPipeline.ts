@@ -38,7 +38,7 @@ export interface LocalPipelineDeps {
   readonly collectConcurrency?: number;
   /** The backfill share of scheduled dispatches (`serve`, `npm start`); default none (a CLI cycle polls every pending account). */
   readonly backfillBudget?: BackfillBudget;
-  /** Chain requests for placing flows at `1m`; default the backfill share of the default `CHAIN_RPS`, on `now`. */
+  /** Chain requests for placing flows at `1m` and for a poll's gap beyond its first chunk; default the backfill share of the default `CHAIN_RPS`, on `now`. */
   readonly refinementBudget?: RefinementBudget;
   /** The protection service collect asks to revoke (unknown keys, the kill switch); absent, nothing is revoked automatically. */
   readonly revoke?: ProtectiveRevoker;
@@ -69,6 +69,8 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
     ...queueOptions,
   });
   let outcomes: CollectOutcome[] = [];
+  // One backfill share for flow refinements and long gaps, as in the deployed collect.
+  const backfillShare = deps.refinementBudget ?? refinementBudgetFrom({ CHAIN_RPS: settingsSchema.shape.CHAIN_RPS.parse(undefined) }, deps.now);
   let onProgress: ((done: number) => void) | undefined;
   const collectHandler = createCollectHandler({
     chain: deps.chain,
@@ -79,7 +81,8 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
     flush: () => undefined,
     settings: deps.collectSettings ?? DEFAULT_COLLECT_SETTINGS,
     now: deps.now,
-    refinementBudget: deps.refinementBudget ?? refinementBudgetFrom({ CHAIN_RPS: settingsSchema.shape.CHAIN_RPS.parse(undefined) }, deps.now),
+    refinementBudget: backfillShare,
+    gapBudget: backfillShare,
     ...(deps.revoke ? { revoke: deps.revoke } : {}),
     onOutcome: (outcome) => {
       outcomes.push(outcome);

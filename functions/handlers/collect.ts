@@ -53,13 +53,16 @@ export function createCollectHandler(deps: CollectHandlerDeps) {
 /** Builds the handler's dependencies from the environment (once per cold start). */
 export function collectDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): CollectHandlerDeps {
   const { settings, ...basics } = handlerBasics('collect', env);
+  // One backfill share per process, for flow refinements and the long gaps after an outage alike.
+  const backfillShare = refinementBudgetFrom(settings, basics.now);
   return {
     ...basics,
     chain: chainFrom(settings, basics.log),
     repos: someRepositoriesFrom(settings, { accounts: AccountsRepository, curves: CurvesRepository, snapshots: SnapshotsRepository, alerts: AlertStateRepository, delegates: DelegateViewRepository, knownDelegates: KnownDelegatesRepository }),
     events: sqsQueueFrom(settings, 'NOTIFY_QUEUE_URL'),
     settings: collectSettingsFrom(settings),
-    refinementBudget: refinementBudgetFrom(settings, basics.now),
+    refinementBudget: backfillShare,
+    gapBudget: backfillShare,
     recordConcurrency: settings.COLLECT_RECORD_CONCURRENCY,
     visibility: messageVisibilityFrom(settings),
   };

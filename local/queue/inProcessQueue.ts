@@ -169,6 +169,13 @@ export class InProcessQueue<T> implements MessageQueue<T>, MessageVisibility {
     return { visible, hidden: this.messages.size - visible, deadLettered: this.dead.length };
   }
 
+  /** Age of the oldest message still in the queue (SQS `ApproximateAgeOfOldestMessage`), ms; 0 when empty. */
+  oldestAgeMs(): number {
+    let oldest = Number.POSITIVE_INFINITY;
+    for (const message of this.messages.values()) oldest = Math.min(oldest, message.sentAt);
+    return Number.isFinite(oldest) ? this.clock.now() - oldest : 0;
+  }
+
   /** The dead-letter queue's contents, oldest first. */
   deadLetters(): readonly DeadLetter[] {
     return [...this.dead];

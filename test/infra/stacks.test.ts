@@ -22,7 +22,7 @@ import { junkClientsToBlockConfirm } from './floodArithmetic';
 import { LINK_API_STAGE } from '../../infra/config/resourceNames';
 import { LINK_RATE_WINDOW_SECONDS } from '../../infra/config/stageConfig';
 import { LINK_FLOOD_BLOCKED_ALARM } from '../../infra/stacks/MonitoringStack';
-import { series, simulateAlarm, type RawPoint, type SimulatedAlarm } from './alarmSimulator';
+import { series, simulateAlarm, type RawPoint, type SimulatedAlarm } from '../../infra/monitoring/alarmSimulator';
 import { TEST_ACCOUNT, TEST_REGION, resolveIntrinsics } from './policyEvaluator';
 import { STACK_PARTS, TEST_CONTEXT, cleanUpSynth, synthStage, type SynthResult, type TemplateJson } from './synthStage';
 

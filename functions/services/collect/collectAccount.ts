@@ -63,6 +63,7 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
         deps.chain,
         { account: account.address, from: fetchFrom, to: now, interval: account.interval },
         settings.maxPointsPerRequest,
+        deps.gapBudget,
       ),
       deps.chain.getPortfolio({ account: account.address, from: trackingStart, to: now, interval: SUMMARY_SAMPLING }),
       scope === 'all' ? deps.chain.getDelegateTraders(account.address) : null,
@@ -132,6 +133,11 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
     if (put.kind === 'exists') return { kind: 'already-collected', address: account.address };
   }
   await saveHealth(deps, account, { status: health.status, statusReason: health.reason, consecutiveErrors: 0, consecutiveEmptyPolls, polled: true });
+  // The rest of the gap is a one-off poll: the dispatcher queues it within its backfill share, after the due polls.
+  if (!fetched.curves.complete) {
+    await repos.accounts.updateSettings(account.address, { nextDueAt: Math.max(now, job.dueAt + 1) });
+    deps.counters.count('GapPollsContinued');
+  }
   await queueOnboardingCheck(deps, account, now);
 
   deps.counters.count('Polls');
@@ -150,6 +156,7 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
     status: health.status,
     events: events.length,
     chainRequests: fetched.curves.requests + placed.requests + (fetched.delegates === null ? 1 : 2),
+    ...(fetched.curves.complete ? {} : { gapLeft: true as const }),
   };
 }
 

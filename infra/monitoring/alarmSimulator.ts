@@ -1,5 +1,5 @@
 /**
- * A simplified CloudWatch alarm evaluator for the alarm tests: aggregates raw datapoints into the
+ * A simplified CloudWatch alarm evaluator (the alarm tests, `bench:chaos`): aggregates raw datapoints into the
  * alarm's periods with its statistic, treats missing periods as the alarm says, and applies
  * "M out of N" at the end of every period. Enough to show whether an alarm configuration fires on
  * a given metric stream (e.g. a healthy system whose hourly accounts all fall due together).
