@@ -68,7 +68,7 @@ export async function notifyDepsFromEnv(env: Readonly<Record<string, string | un
     preferences: PreferencesRepository,
     suppressions: SuppressionRepository,
   });
-  return { ...deps, channelFanOut: { channels: deps.repos.channels, channelQueue: sqsQueueFrom<ChannelJob>(settings, 'CHANNEL_QUEUE_URL'), links: deps.links } };
+  return { ...deps, channelFanOut: { channels: deps.repos.channels, alerts: deps.repos.alerts, channelQueue: sqsQueueFrom<ChannelJob>(settings, 'CHANNEL_QUEUE_URL'), links: deps.links } };
 }
 
 /** AWS entry point. */
