@@ -74,7 +74,7 @@ describe('Telegram', () => {
   });
 
   it('a chart goes as sendPhoto with a caption within 1,024', () => {
-    const request = telegramMessage(hugeNotice(), '-100123', true);
+    const request = telegramMessage(hugeNotice(), '-100123', 'photo');
     expect(request.method).toBe('sendPhoto');
     expect(checkTelegram(request.method, request.body)).toBeNull();
     const parsed = request.method === 'sendPhoto' ? parseTelegramHtml(request.body.caption) : null;

@@ -3,7 +3,11 @@ import { channelTakes } from '../../domain/channelControls';
 import { channelDeliveryId, routedChannels } from '../../domain/channelRouting';
 import { categoryOfEmail } from '../../domain/mailCategory';
 import type { ActionLinks } from '../../links/actionLinks';
-import type { ChannelJob } from '../../messages/channelJob';
+import { MAX_CHART_BASE64, type ChannelJob } from '../../messages/channelJob';
+import type { ChannelType } from '../../domain/channel';
+
+/** The channel types that show a notice's chart: a Telegram photo, a Discord attachment (Slack webhooks cannot upload files). */
+const CHART_TYPES: readonly ChannelType[] = ['telegram', 'discord'];
 import type { NotifyMessage } from '../../messages/notifyMessage';
 import type { MessageQueue } from '../../queue/messageQueue';
 import { sendAll } from '../../queue/sendAll';
@@ -38,6 +42,8 @@ export async function fanOutNotice(
   now: number,
   /** The account's current delegates (the "Revoke all N API keys" link), read only when a channel is routed. */
   delegateCount: () => Promise<number>,
+  /** The notice's chart (the email's PNG), rendered only when a routed chat can show it. */
+  chartPng: () => Promise<Uint8Array | null> = () => Promise.resolve(null),
 ): Promise<number> {
   const channels = await deps.channels.list();
   if (channels.length === 0) return 0;
@@ -52,15 +58,22 @@ export async function fanOutNotice(
     revokeAllUrl: () => (account.signer === null || deps.links.revokeAllServed === false ? null : deps.links.build({ purpose: 'revoke-all', account: account.address }, now)),
     delegateCount: revokeAll ? await delegateCount() : 0,
   };
-  const jobs = routedAll.flatMap((channel) => {
+  let chart: Promise<string | null> | undefined;
+  const chartOf = (): Promise<string | null> =>
+    (chart ??= chartPng().then((png) => {
+      const encoded = png === null ? null : Buffer.from(png).toString('base64');
+      return encoded !== null && encoded.length <= MAX_CHART_BASE64 ? encoded : null;
+    }));
+  const jobs = await Promise.all(routedAll.map(async (channel) => {
     const notice = noticeOfMessage(message, {
       ...shared,
       snoozeUrl: (hours) => deps.links.build({ purpose: 'channel-snooze', account: account.address, channel: channel.name, snoozeHours: hours }, now),
       preferencesUrl: () => deps.links.build({ purpose: 'channel-preferences', account: account.address, channel: channel.name }, now),
     });
     if (!channelTakes(controls, channel.name, notice, now)) return [];
-    return [{ id: channelDeliveryId(notice.id, channel.name), body: { channel: channel.name, notice, attempt: 0 } }];
-  });
-  await sendAll(deps.channelQueue, jobs);
-  return jobs.length;
+    const png = notice.chart !== null && CHART_TYPES.includes(channel.type) ? await chartOf() : null;
+    return [{ id: channelDeliveryId(notice.id, channel.name), body: { channel: channel.name, notice, attempt: 0, ...(png === null ? {} : { chartPng: png }) } }];
+  }));
+  await sendAll(deps.channelQueue, jobs.flat());
+  return jobs.flat().length;
 }
