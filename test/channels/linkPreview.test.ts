@@ -54,7 +54,7 @@ afterAll(async () => {
 
 /**
  * Slack, Discord and Telegram fetch the links of a message to preview them. Every link a chat
- * message carries (Revoke, Revoke all, Snooze buttons) is opened by those unfurlers with GET and
+ * message carries (Revoke, Revoke all, Snooze, Preferences buttons) is opened by those unfurlers with GET and
  * HEAD against the real local link endpoint (`sentinel serve`): nothing on the chain, in the
  * alert state or in the audit trail changes, and each page still offers its confirmation.
  */
