@@ -35,6 +35,7 @@ describe('Slack', () => {
     expect(buttons).toMatchObject({ elements: [
         { type: 'button', text: { text: 'Revoke' }, url: expect.stringMatching(/^https:\/\/sentinel\.example\/revoke\?/) as unknown, style: 'danger' },
         { type: 'button', text: { text: 'Revoke all 3 API keys' }, url: expect.stringMatching(/^https:\/\/sentinel\.example\/revoke-all\?/) as unknown, style: 'danger' },
+        { type: 'button', text: { text: 'Preferences' }, url: expect.stringMatching(/^https:\/\/sentinel\.example\/preferences\?/) as unknown },
       ],
     });
   });
@@ -90,6 +91,7 @@ describe('Telegram', () => {
     expect(request.body.reply_markup?.inline_keyboard[0]).toEqual([
       { text: 'Revoke', url: expect.stringMatching(/\/revoke\?token=/) as unknown },
       { text: 'Revoke all 3 API keys', url: expect.stringMatching(/\/revoke-all\?token=/) as unknown },
+      { text: 'Preferences', url: expect.stringMatching(/\/preferences\?token=/) as unknown },
     ]);
   });
 
