@@ -173,7 +173,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     log,
     counters,
     now,
-    notifyConsumer: createNotifyHandler({ ...mail, repos, sender: alertSender, channelFanOut: { channels: repos.channels, channelQueue, links }, operatorEmail: settings.OPERATOR_EMAIL ?? null }),
+    notifyConsumer: createNotifyHandler({ ...mail, repos, sender: alertSender, channelFanOut: { channels: repos.channels, alerts: repos.alerts, channelQueue, links }, operatorEmail: settings.OPERATOR_EMAIL ?? null }),
     channelQueue,
     ...(options.clock ? { queueClock: options.clock } : {}),
     collectSettings: collectSettingsFrom(settings),

@@ -86,7 +86,7 @@ async function collectPipeline(rt: CliRuntime) {
     log: rt.log,
     counters,
     now,
-    notifyConsumer: createNotifyHandler({ ...mail, repos: rt.repos, channelFanOut: { channels: rt.repos.channels, channelQueue, links } }),
+    notifyConsumer: createNotifyHandler({ ...mail, repos: rt.repos, channelFanOut: { channels: rt.repos.channels, alerts: rt.repos.alerts, channelQueue, links } }),
     channelQueue,
     collectSettings: collectSettingsFrom(rt.settings),
     refinementBudget: refinementBudgetFrom(rt.settings, now),

@@ -2,7 +2,7 @@ import type { ChannelConfig, UrlPolicy } from '../domain/channel';
 import type { Notice } from '../domain/notice';
 import { describeError } from '../shared/describeError';
 import { classifyAnswer, type ChannelAnswer } from './channelAnswer';
-import { channelRequest, type ApiBases } from './channelRequest';
+import { channelRequest, type ApiBases, type RequestExtras } from './channelRequest';
 import type { ChannelSecrets } from './channelSecrets';
 import { guardDestination, type Resolver } from './destinationGuard';
 
@@ -26,9 +26,16 @@ export type SendOutcome = ChannelAnswer | { kind: 'not-applicable' };
  * destination answers or for the network (`failed`); a `ChannelConfigError` when the channel
  * cannot be used as configured. Nothing it returns or throws holds the secret or the URL's path.
  */
-export async function sendToChannel(deps: ChannelSenderDeps, channel: Pick<ChannelConfig, 'type' | 'url' | 'chatId' | 'secret'>, notice: Notice, deliveryId: string, nowSec: number): Promise<SendOutcome> {
+export async function sendToChannel(
+  deps: ChannelSenderDeps,
+  channel: Pick<ChannelConfig, 'type' | 'url' | 'chatId' | 'secret'>,
+  notice: Notice,
+  deliveryId: string,
+  nowSec: number,
+  extras?: RequestExtras,
+): Promise<SendOutcome> {
   const secret = await deps.secrets.resolve(channel.secret);
-  const request = channelRequest(channel, secret, notice, deps.bases, deliveryId, nowSec);
+  const request = channelRequest(channel, secret, notice, deps.bases, deliveryId, nowSec, extras);
   if (request === null) return { kind: 'not-applicable' };
   await guardDestination(channel.type, request.url, deps.policy, deps.resolve);
   const send = deps.fetch ?? fetch;

@@ -49,22 +49,36 @@ function keyboard(notice: Notice): InlineKeyboardMarkup | undefined {
   return { inline_keyboard: [notice.links.map((l) => ({ text: l.label, url: l.url }))] };
 }
 
-/**
- * The Bot API call of a notice for `chatId`: `sendPhoto` with the chart (caption within 1,024)
- * when `withPhoto`, else `sendMessage` (within 4,096). HTML mode, every tag closed, text escaped;
- * the links are inline-keyboard URL buttons (they open the same confirmation pages as in email).
- */
-export function telegramMessage(notice: Notice, chatId: string, withPhoto = false): TelegramRequest {
-  const lines: Part[][] = [
+function lines(notice: Notice): Part[][] {
+  return [
     [{ text: notice.title, bold: true }],
     [{ text: notice.summary, bold: false }],
     ...notice.fields.map((f) => [{ text: `${f.label}: `, bold: true }, { text: f.value, bold: false }]),
   ];
-  const markup = keyboard(notice);
-  if (withPhoto) {
-    const caption = html(fit(lines, TELEGRAM_LIMITS.caption));
+}
+
+/** Whether the whole notice fits a photo caption (1,024 characters after entity parsing). */
+export function captionFits(notice: Notice): boolean {
+  return visible(lines(notice)) <= TELEGRAM_LIMITS.caption;
+}
+
+/**
+ * The Bot API call of a notice for `chatId`. `part`:
+ * - `text` (default): `sendMessage` within 4,096, link previews off;
+ * - `photo`: `sendPhoto` (its photo goes as a multipart file beside this body) with the whole
+ *   notice as its caption when it fits 1,024, else (`captionFits` false) the title and summary
+ *   only, the full text following as a `sendMessage` of its own;
+ * - `follow-up`: that `sendMessage`, without buttons (they are on the photo).
+ * HTML mode, every tag closed, text escaped; the links are inline-keyboard URL buttons (they open
+ * the same confirmation pages as in email).
+ */
+export function telegramMessage(notice: Notice, chatId: string, part: 'text' | 'photo' | 'follow-up' = 'text'): TelegramRequest {
+  const all = lines(notice);
+  const markup = part === 'follow-up' ? undefined : keyboard(notice);
+  if (part === 'photo') {
+    const caption = html(fit(captionFits(notice) ? all : all.slice(0, 2), TELEGRAM_LIMITS.caption));
     return { method: 'sendPhoto', body: { chat_id: chatId, caption, parse_mode: 'HTML', ...(markup ? { reply_markup: markup } : {}) } };
   }
-  const text = html(fit(lines, TELEGRAM_LIMITS.text));
+  const text = html(fit(all, TELEGRAM_LIMITS.text));
   return { method: 'sendMessage', body: { chat_id: chatId, text, parse_mode: 'HTML', link_preview_options: { is_disabled: true }, ...(markup ? { reply_markup: markup } : {}) } };
 }

@@ -1,10 +1,11 @@
 import * as z from 'zod';
 import { addressSchema } from './address';
+import { channelNameSchema } from './channel';
 import { timestampMsSchema } from './curvePoint';
 import { oneClickCategorySchema } from './mailCategory';
 
 /** What an action link does. */
-export const LINK_PURPOSES = ['revoke', 'revoke-all', 'unsubscribe', 'snooze', 'preferences', 'security-off'] as const;
+export const LINK_PURPOSES = ['revoke', 'revoke-all', 'unsubscribe', 'snooze', 'preferences', 'security-off', 'channel-snooze', 'channel-preferences'] as const;
 export type LinkPurpose = (typeof LINK_PURPOSES)[number];
 
 const HOUR_MS = 3_600_000;
@@ -22,6 +23,8 @@ export const DEFAULT_LINK_TTL_MS: Readonly<Record<LinkPurpose, number>> = {
   unsubscribe: 365 * 24 * HOUR_MS,
   preferences: 7 * 24 * HOUR_MS,
   'security-off': 24 * HOUR_MS,
+  'channel-snooze': 72 * HOUR_MS,
+  'channel-preferences': 7 * 24 * HOUR_MS,
 };
 
 /** Purposes whose links carry `issuedAt`, so a recipient's link epoch (`linksRevokedAt`) can void them. */
@@ -68,6 +71,10 @@ export const linkClaimsSchema = z.discriminatedUnion('purpose', [
   z.strictObject({ purpose: z.literal('preferences'), ...base, email: z.email(), issuedAt: timestampMsSchema.optional() }),
   /** Confirms, from the mailbox it was sent to, that `email` turns security notices off. */
   z.strictObject({ purpose: z.literal('security-off'), ...base, email: z.email(), issuedAt: timestampMsSchema }),
+  /** Snoozes the drawdown alerts of the account in `channel` only (a chat's Snooze button); works once. */
+  z.strictObject({ purpose: z.literal('channel-snooze'), ...base, channel: channelNameSchema, snoozeHours: z.number().int().min(1).max(MAX_SNOOZE_HOURS) }),
+  /** Opens the categories `channel` takes for the account (a chat's Preferences button); reusable for a week, never turns security off. */
+  z.strictObject({ purpose: z.literal('channel-preferences'), ...base, channel: channelNameSchema }),
 ]);
 export type LinkClaims = z.infer<typeof linkClaimsSchema>;
 export type ClaimsFor<P extends LinkPurpose> = Extract<LinkClaims, { purpose: P }>;

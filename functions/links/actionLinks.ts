@@ -18,6 +18,9 @@ export const LINK_PATHS: Readonly<Record<LinkPurpose, string>> = {
   preferences: '/preferences',
   // The confirmation opens the preferences page, which tells the two tokens apart by their keys.
   'security-off': '/preferences',
+  // A chat's buttons open the same pages, which tell a channel's token from a recipient's by its keys.
+  'channel-snooze': '/snooze',
+  'channel-preferences': '/preferences',
 };
 
 /** Outcome of reading a link token. */

@@ -20,6 +20,13 @@ export const noticeSchema = z.object({
   details: z.record(z.string(), z.unknown()),
 }) satisfies z.ZodType<Notice, unknown>;
 
+/**
+ * The largest chart a job carries, base64 (about 150 KB of PNG; the alert chart is a few tens):
+ * well inside SQS's 256 KB message limit beside the notice. A larger chart is left out and the
+ * notice goes as text.
+ */
+export const MAX_CHART_BASE64 = 200_000;
+
 const jobBase = {
   channel: channelNameSchema,
   /** How many times this job was re-queued after a throttled or failed attempt. */
@@ -34,7 +41,14 @@ const jobBase = {
  * claimed before the send, so a redelivery sends nothing twice.
  */
 export const channelJobSchema = z.union([
-  z.object({ ...jobBase, notice: noticeSchema }),
+  z.object({
+    ...jobBase,
+    notice: noticeSchema,
+    /** The notice's chart as a base64 PNG (Telegram and Discord jobs of a notice with a chart), sent as a photo or attachment. */
+    chartPng: z.base64().max(MAX_CHART_BASE64).optional(),
+    /** The full text that follows a Telegram photo whose caption could not hold it (its own delivery id). */
+    part: z.literal('follow-up').optional(),
+  }),
   z.object({ ...jobBase, backlog: z.literal(true) }),
 ]);
 /** A job carrying one notice. */
@@ -43,6 +57,8 @@ export interface NoticeJob {
   readonly attempt: number;
   readonly slotAt?: number | undefined;
   readonly notice: Notice;
+  readonly chartPng?: string | undefined;
+  readonly part?: 'follow-up' | undefined;
 }
 /** The summary job of a channel's backlog. */
 export interface BacklogJob {

@@ -13,6 +13,8 @@ import {
   withRecipientSnooze,
   type RecipientSnoozes,
 } from '../domain/recipientSnoozes';
+import { channelControlsStateSchema, NO_CHANNEL_CONTROLS, withChannelMutes, withChannelSnooze, type ChannelControls } from '../domain/channelControls';
+import type { OneClickCategory } from '../domain/mailCategory';
 
 /**
  * The rule name under which an account-wide snooze is stored (state `{ until: epoch ms }`): an
@@ -21,6 +23,9 @@ import {
 export const SNOOZE_RULE = 'snooze';
 /** The rule name of an account's per-recipient snoozes (state `{ recipients: { email: until } }`), applied where alerts fan out. */
 export const RECIPIENT_SNOOZES_RULE = 'recipient-snoozes';
+
+/** The rule name of an account's per-channel controls (snoozes and muted categories set from a chat's buttons), applied where notices fan out to channels. */
+export const CHANNEL_CONTROLS_RULE = 'channel-controls';
 
 /** Where one rule of one account stands, with the version its next write must name. */
 export interface AlertState {
@@ -161,6 +166,29 @@ export class AlertStateRepository extends DynamoRepository {
     return lifted;
   }
 
+  /** The account's per-channel controls (ended snoozes may still be listed). One `GetItem`. */
+  async channelControls(address: string): Promise<ChannelControls> {
+    return controlsOf((await this.get(address, CHANNEL_CONTROLS_RULE))?.state);
+  }
+
+  /** Snoozes the account's drawdown alerts in `channel` only, until `until` or the later end already stored. Returns the end in force. */
+  async snoozeChannel(address: string, channel: string, until: number, now: number): Promise<number> {
+    let next: ChannelControls = NO_CHANNEL_CONTROLS;
+    await this.rewrite('alerts.snoozeChannel', address, CHANNEL_CONTROLS_RULE, (state) => {
+      next = withChannelSnooze(controlsOf(state), channel, until, now);
+      return { snoozes: next.snoozes, mutes: next.mutes };
+    });
+    return next.snoozes[channel] ?? until;
+  }
+
+  /** Replaces the categories muted in `channel` for the account (never security). */
+  async setChannelMutes(address: string, channel: string, muted: readonly OneClickCategory[]): Promise<void> {
+    await this.rewrite('alerts.setChannelMutes', address, CHANNEL_CONTROLS_RULE, (state) => {
+      const next = withChannelMutes(controlsOf(state), channel, muted);
+      return { snoozes: next.snoozes, mutes: next.mutes };
+    });
+  }
+
   /** Reads a rule and writes `change(state)` under optimistic concurrency, retrying a few conflicts. */
   private async rewrite(operation: string, address: string, rule: string, change: (state: unknown) => Record<string, unknown>): Promise<void> {
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -170,6 +198,11 @@ export class AlertStateRepository extends DynamoRepository {
     }
     throw new StoreError(operation, `${rule} of ${address} kept conflicting with concurrent writes`);
   }
+}
+
+function controlsOf(state: unknown): ChannelControls {
+  const parsed = channelControlsStateSchema.safeParse(state);
+  return parsed.success ? parsed.data : NO_CHANNEL_CONTROLS;
 }
 
 function recipientsOf(state: unknown): RecipientSnoozes {

@@ -9,7 +9,8 @@ import { recipientKey } from '../domain/recipientSnoozes';
 import type { PreferencesRepository } from '../store/preferencesRepository';
 import type { TokenRepository } from '../store/tokenRepository';
 import type { CsrfTokens } from './csrfToken';
-import { checkSameOrigin, originHeadersOf } from './sameOrigin';
+import { channelPreferencesPage, channelSnoozePage, type ChannelControlsPageDeps, type ChannelPageView } from './channelControlsPage';
+import { formProblem as checkForm, linkProblem } from './pageChecks';
 import type { WebRequest } from './webRequest';
 
 /** The ports of the unsubscribe, preferences and snooze pages. */
@@ -23,7 +24,7 @@ export interface PreferencesPageDeps {
   /** Per-address mail categories; this page never writes `suppressions` (stopping all mail). */
   readonly preferences: Pick<PreferencesRepository, 'get' | 'optOut' | 'setOptOuts' | 'claimLinkMail'>;
   /** A snooze is the clicking recipient's own: read and conditionally rewrite the account's `recipient-snoozes` item. */
-  readonly alerts: Pick<AlertStateRepository, 'snoozeRecipient'>;
+  readonly alerts: Pick<AlertStateRepository, 'snoozeRecipient'> & ChannelControlsPageDeps['alerts'];
   /** The snoozed account's label, zone and recipients (one `GetItem`). */
   readonly accounts: Pick<AccountsRepository, 'get'>;
   /** Snooze tokens only (the table's `snooze#` items): this page never touches a revoke token. */
@@ -71,7 +72,9 @@ export type PreferencesPageView =
   | { kind: 'forbidden'; reason: string }
   | { kind: 'bad-request'; reason: string }
   | { kind: 'not-found' }
-  | { kind: 'method-not-allowed' };
+  | { kind: 'method-not-allowed' }
+  /** A chat's Snooze and Preferences pages (`channelControlsPage.ts`). */
+  | ChannelPageView;
 
 /** What a snooze page names: the account's label (or address) and the zone its times are shown in. */
 export interface SnoozedAccount {
@@ -93,15 +96,17 @@ const HOUR_MS = 3_600_000;
  * opened at `/preferences`), and the mailbox is told once they are off. Preferences links last a
  * week and die with the recipient's link epoch; their page then offers to mail a new one. A snooze link
  * works once and snoozes the account's drawdown alerts for the recipient it was sent to only; a
- * link from before links named their recipient snoozes nothing (`snooze-outdated`).
+ * link from before links named their recipient snoozes nothing (`snooze-outdated`). A chat's
+ * Snooze and Preferences links (signed for `channel-snooze` and `channel-preferences`) open the
+ * same paths and act on their channel only (`channelControlsPage.ts`).
  */
 export async function preferencesPage(deps: PreferencesPageDeps, request: WebRequest): Promise<PreferencesPageView> {
   const path = request.path.replace(/\/+$/, '');
   const isGet = request.method === 'GET' || request.method === 'HEAD';
   if (!isGet && request.method !== 'POST') return { kind: 'method-not-allowed' };
   if (path.endsWith(LINK_PATHS.unsubscribe)) return isGet ? showUnsubscribe(deps, request) : unsubscribe(deps, request);
-  if (path.endsWith(LINK_PATHS.snooze)) return isGet ? showSnooze(deps, request) : snooze(deps, request);
-  if (path.endsWith(LINK_PATHS.preferences)) return isGet ? showPreferences(deps, request) : postPreferences(deps, request);
+  if (path.endsWith(LINK_PATHS.snooze)) return (await channelSnoozePage(deps, request, isGet)) ?? (isGet ? showSnooze(deps, request) : snooze(deps, request));
+  if (path.endsWith(LINK_PATHS.preferences)) return (await channelPreferencesPage(deps, request, isGet)) ?? (isGet ? showPreferences(deps, request) : postPreferences(deps, request));
   return { kind: 'not-found' };
 }
 
@@ -294,15 +299,6 @@ async function snoozedAccount(deps: PreferencesPageDeps, address: string, email:
   return { address: account.address, label: account.label, timeZone: account.timezone };
 }
 
-/** Why a form POST is refused before its link is looked at, or null when it may proceed. */
 function formProblem(deps: PreferencesPageDeps, request: WebRequest): PreferencesPageView | null {
-  const origin = checkSameOrigin(originHeadersOf(request), deps.publicBaseUrl);
-  if (origin.kind === 'cross-origin') return { kind: 'forbidden', reason: origin.reason };
-  if (request.form.kind === 'unsupported') return { kind: 'bad-request', reason: request.form.reason };
-  if (request.form.kind === 'none') return { kind: 'bad-request', reason: 'the form is empty' };
-  return null;
-}
-
-function linkProblem(link: { kind: 'expired'; expiredAt: number } | { kind: 'invalid'; reason: string }): PreferencesPageView {
-  return link.kind === 'expired' ? { kind: 'link-expired', expiredAt: link.expiredAt } : { kind: 'link-invalid', reason: link.reason };
+  return checkForm(request, deps.publicBaseUrl);
 }

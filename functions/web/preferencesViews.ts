@@ -4,6 +4,7 @@ import type { PreferencesPageView } from './preferencesPage';
 import { html, type SafeHtml } from './html';
 import { invalidLinkPage, renderPage, simplePage, type PageContent } from './pageLayout';
 import type { RenderedPage } from './revocationViews';
+import { CHANNEL_PAGE_STATUS, channelPageContent } from './channelControlsViews';
 
 /** HTTP status of each unsubscribe/snooze page. */
 export const PREFERENCES_STATUS: Readonly<Record<PreferencesPageView['kind'], number>> = {
@@ -25,6 +26,7 @@ export const PREFERENCES_STATUS: Readonly<Record<PreferencesPageView['kind'], nu
   'bad-request': 400,
   'not-found': 404,
   'method-not-allowed': 405,
+  ...CHANNEL_PAGE_STATUS,
 };
 
 /** The absolute URLs the pages' forms post to. */
@@ -163,6 +165,11 @@ function contentOf(view: PreferencesPageView, actions: PreferencesFormActions): 
       return simplePage('Page not found', 'Not found', 'neutral', 'There is no page at this address.');
     case 'method-not-allowed':
       return simplePage('Method not allowed', 'Error', 'danger', 'This page accepts only GET and POST.');
+    case 'channel-snooze-confirm':
+    case 'channel-snoozed':
+    case 'channel-preferences':
+    case 'channel-account-gone':
+      return channelPageContent(view, actions);
   }
 }
 

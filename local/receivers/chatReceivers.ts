@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkDiscord, checkPagerDuty, checkSlack, checkTelegram } from './chatRules';
+import { describeMultipart, discordMultipart, readMultipart, telegramMultipart } from './multipartRules';
 
 /** A destination kind the receivers stand in for. */
 export type ReceiverKind = 'slack' | 'discord' | 'telegram' | 'pagerduty' | 'webhook';
@@ -65,11 +66,11 @@ export interface ChatReceivers {
   stop(): Promise<void>;
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
@@ -85,7 +86,7 @@ function parse(body: string): unknown {
 /**
  * Local stand-ins for Slack incoming webhooks, Discord webhooks, the Telegram Bot API, the
  * PagerDuty Events API v2 and a webhook endpoint, on a free port: each checks the request
- * against its API's published rules (shape, limits: `chatRules`) and rate (429 with the API's own
+ * against its API's published rules (shape, limits: `chatRules`; uploads: `multipartRules`) and rate (429 with the API's own
  * way of saying how long to wait), and records what it received.
  */
 export async function startChatReceivers(options: { now?: () => number; host?: string } = {}): Promise<ChatReceivers> {
@@ -123,7 +124,10 @@ export async function startChatReceivers(options: { now?: () => number; host?: s
 
   const server: Server = createServer((req, res) => {
     void (async () => {
-      const body = await readBody(req);
+      const raw = await readBody(req);
+      // A multipart upload (Telegram sendPhoto, a Discord attachment) is recorded as its fields and each file's name, type and size.
+      const form = await readMultipart(raw, req.headers['content-type'] ?? '');
+      const body = form ? JSON.stringify(describeMultipart(form)) : raw.toString('utf8');
       const url = new URL(req.url ?? '/', 'http://receiver');
       const path = url.pathname;
       const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : (v ?? '')]));
@@ -151,7 +155,9 @@ export async function startChatReceivers(options: { now?: () => number; host?: s
           return answer('slack', route.destination, 200, 'ok');
         }
         case 'discord': {
-          const problem = checkDiscord(parse(body));
+          const upload = form ? discordMultipart(form) : null;
+          if (upload?.problem) return answer('discord', route.destination, upload.status, JSON.stringify({ code: upload.status === 413 ? 40005 : 50035, message: upload.problem }));
+          const problem = checkDiscord(upload ? upload.body : parse(body));
           if (problem) return answer('discord', route.destination, 400, JSON.stringify({ code: 50035, message: problem }));
           const fit = admit(`discord:${route.destination}`, RECEIVER_RATES.discord);
           const bucket = { 'x-ratelimit-limit': String(RECEIVER_RATES.discord.count), 'x-ratelimit-bucket': route.destination.slice(0, 16) };
@@ -171,7 +177,9 @@ export async function startChatReceivers(options: { now?: () => number; host?: s
           });
         }
         case 'telegram': {
-          const problem = checkTelegram(route.method, parse(body));
+          const upload = form ? telegramMultipart(route.method, form) : null;
+          const noPhoto = !form && route.method === 'sendPhoto' && typeof (parse(body) as { photo?: unknown } | undefined)?.photo !== 'string';
+          const problem = noPhoto ? 'Bad Request: there is no photo in the request' : (upload?.problem ?? checkTelegram(route.method, upload ? upload.body : parse(body)));
           if (problem) return answer('telegram', route.destination, 400, JSON.stringify({ ok: false, error_code: 400, description: problem }));
           const fit = admit(`telegram:${route.destination}`, RECEIVER_RATES.telegram);
           if (!fit.ok) {

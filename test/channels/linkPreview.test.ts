@@ -54,7 +54,7 @@ afterAll(async () => {
 
 /**
  * Slack, Discord and Telegram fetch the links of a message to preview them. Every link a chat
- * message carries (Revoke, Revoke all, Snooze buttons) is opened by those unfurlers with GET and
+ * message carries (Revoke, Revoke all, Snooze, Preferences buttons) is opened by those unfurlers with GET and
  * HEAD against the real local link endpoint (`sentinel serve`): nothing on the chain, in the
  * alert state or in the audit trail changes, and each page still offers its confirmation.
  */
@@ -79,7 +79,8 @@ describe('links in chat messages are safe to preview', () => {
     const ctx = {
       account: { address: settings.address, label: 'unfurl', timezone: 'UTC' },
       revokeUrl: (d: string) => links.build({ purpose: 'revoke', account: settings.address, delegate: checksumAddress(d) }, now),
-      snoozeUrl: (hours: number) => links.build({ purpose: 'snooze', account: settings.address, snoozeHours: hours }, now),
+      snoozeUrl: (hours: number) => links.build({ purpose: 'channel-snooze', account: settings.address, channel: 'desk', snoozeHours: hours }, now),
+      preferencesUrl: () => links.build({ purpose: 'channel-preferences', account: settings.address, channel: 'desk' }, now),
       revokeAllUrl: () => links.build({ purpose: 'revoke-all', account: settings.address }, now),
       delegateCount: 1,
     };
@@ -96,7 +97,7 @@ describe('links in chat messages are safe to preview', () => {
     });
     const urls = [...new Set(rendered.flatMap((r) => [...JSON.stringify(r).matchAll(/https?:\/\/[^\s"\\)\]<>]+/g)].map((m) => m[0])))];
     const actions = urls.map((u) => new URL(u).pathname).sort();
-    expect(new Set(actions), 'the chat messages carry revoke, revoke-all and snooze links').toEqual(new Set(['/revoke', '/revoke-all', '/snooze']));
+    expect(new Set(actions), 'the chat messages carry revoke, revoke-all, snooze and preferences links').toEqual(new Set(['/revoke', '/revoke-all', '/snooze', '/preferences']));
 
     const state = async () => ({
       chain: await control.account(owner.address).then((v) => ({ nonce: v.nonce, delegates: v.delegates.map((d) => d.address) })),
@@ -110,13 +111,13 @@ describe('links in chat messages are safe to preview', () => {
         const head = await fetch(url, { method: 'HEAD', headers: { 'user-agent': agent }, redirect: 'manual' });
         expect(head.status, `HEAD ${new URL(url).pathname}`).toBeLessThan(500);
         const page = await getPage(url, { 'user-agent': agent });
-        // The chat's snooze link carries no recipient: its page answers 410 and snoozes nothing (see docs/channels.md).
-        expect(page.status, `GET ${new URL(url).pathname}`).toBe(new URL(url).pathname === '/snooze' ? 410 : 200);
+        expect(page.status, `GET ${new URL(url).pathname}`).toBe(200);
       }
     }
     // Give a queued revocation (there must be none) the time the revoke-all worker would take.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await state()).toEqual(before);
-    for (const url of urls.filter((u) => new URL(u).pathname !== '/snooze')) expect(formOf(await getPage(url)).action, `${new URL(url).pathname} still asks to confirm`).toMatch(/^http/);
+    expect(await repos.alerts.channelControls(settings.address), 'no chat control changed').toEqual({ snoozes: {}, mutes: {} });
+    for (const url of urls) expect(formOf(await getPage(url)).action, `${new URL(url).pathname} still asks to confirm`).toMatch(/^http/);
   }, 120_000);
 });

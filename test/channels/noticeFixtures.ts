@@ -12,6 +12,7 @@ const context = {
   account: { address: ACCOUNT, label: 'desk <one>', timezone: 'Europe/Berlin' },
   revokeUrl: (d: string) => `https://sentinel.example/revoke?token=tok-${d.slice(2, 8)}`,
   snoozeUrl: (h: number) => `https://sentinel.example/snooze?token=snooze-${h}`,
+  preferencesUrl: () => 'https://sentinel.example/preferences?token=prefs',
   revokeAllUrl: () => 'https://sentinel.example/revoke-all?token=tok-all',
   delegateCount: 3,
 };

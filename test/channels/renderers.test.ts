@@ -35,6 +35,7 @@ describe('Slack', () => {
     expect(buttons).toMatchObject({ elements: [
         { type: 'button', text: { text: 'Revoke' }, url: expect.stringMatching(/^https:\/\/sentinel\.example\/revoke\?/) as unknown, style: 'danger' },
         { type: 'button', text: { text: 'Revoke all 3 API keys' }, url: expect.stringMatching(/^https:\/\/sentinel\.example\/revoke-all\?/) as unknown, style: 'danger' },
+        { type: 'button', text: { text: 'Preferences' }, url: expect.stringMatching(/^https:\/\/sentinel\.example\/preferences\?/) as unknown },
       ],
     });
   });
@@ -74,7 +75,7 @@ describe('Telegram', () => {
   });
 
   it('a chart goes as sendPhoto with a caption within 1,024', () => {
-    const request = telegramMessage(hugeNotice(), '-100123', true);
+    const request = telegramMessage(hugeNotice(), '-100123', 'photo');
     expect(request.method).toBe('sendPhoto');
     expect(checkTelegram(request.method, request.body)).toBeNull();
     const parsed = request.method === 'sendPhoto' ? parseTelegramHtml(request.body.caption) : null;
@@ -90,6 +91,7 @@ describe('Telegram', () => {
     expect(request.body.reply_markup?.inline_keyboard[0]).toEqual([
       { text: 'Revoke', url: expect.stringMatching(/\/revoke\?token=/) as unknown },
       { text: 'Revoke all 3 API keys', url: expect.stringMatching(/\/revoke-all\?token=/) as unknown },
+      { text: 'Preferences', url: expect.stringMatching(/\/preferences\?token=/) as unknown },
     ]);
   });
 

@@ -27,6 +27,7 @@ const noticeCtx: NoticeContext = {
   account: { address: ACCOUNT, label: 'desk', timezone: 'UTC' },
   revokeUrl: () => 'https://sentinel.example/r/abc',
   snoozeUrl: () => 'https://sentinel.example/s/abc',
+  preferencesUrl: () => 'https://sentinel.example/p/abc',
   revokeAllUrl: () => null,
   delegateCount: 2,
 };

@@ -68,7 +68,7 @@ describe('a level crossed during a chain outage, found when the gap is filled (D
     expect(event.lateByMs).toBe(now - gap[2]!.timestamp);
     expect(event.lateByMs).toBeGreaterThan(3 * HOUR);
     const account = (await repos().accounts.get(settings.address))!;
-    const notice = noticeOfMessage(notifyMessageSchema.parse(event), { account, revokeUrl: () => null, snoozeUrl: () => 'https://example.invalid/snooze', revokeAllUrl: () => null, delegateCount: 0 });
+    const notice = noticeOfMessage(notifyMessageSchema.parse(event), { account, revokeUrl: () => null, snoozeUrl: () => 'https://example.invalid/snooze', preferencesUrl: () => 'https://example.invalid/preferences', revokeAllUrl: () => null, delegateCount: 0 });
     expect(notice.fields.find((f) => f.label === 'Crossed')?.value).toMatch(/\(this alert is late by 3 h 1 min\)$/);
 
     // The next poll (nothing new) sends nothing more: the level recovered in the state.

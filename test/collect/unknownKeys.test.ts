@@ -142,6 +142,7 @@ describe('unknown keys revoked on sight (delegate watch)', () => {
       account: { address, label: null, timezone: 'UTC' },
       revokeUrl: () => 'https://example.test/revoke',
       snoozeUrl: () => 'https://example.test/snooze',
+      preferencesUrl: () => 'https://example.test/preferences',
       revokeAllUrl: () => null,
       delegateCount: 2,
     });

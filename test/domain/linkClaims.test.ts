@@ -23,6 +23,8 @@ const requests: Record<(typeof LINK_PURPOSES)[number], LinkRequest> = {
   snooze: snooze24,
   preferences: { purpose: 'preferences', account: ACCOUNT, email: 'ops@example.com' },
   'security-off': { purpose: 'security-off', account: ACCOUNT, email: 'ops@example.com' },
+  'channel-snooze': { purpose: 'channel-snooze', account: ACCOUNT, channel: 'desk', snoozeHours: 24 },
+  'channel-preferences': { purpose: 'channel-preferences', account: ACCOUNT, channel: 'desk' },
 };
 
 describe('unsubscribe categories', () => {

@@ -1,4 +1,5 @@
 import { sendToChannel } from '../../channels/channelSender';
+import { captionFits } from '../../channels/telegramMessage';
 import { ChannelConfigError } from '../../channels/errors';
 import type { ChannelRecord } from '../../domain/channel';
 import { channelDeliveryId } from '../../domain/channelRouting';
@@ -13,6 +14,9 @@ import { deliverBacklog } from './deliverBacklog';
 
 export { MAX_CHANNEL_ATTEMPTS, MAX_CHANNEL_REQUEUES, type ChannelJobDeps, type ChannelJobOutcome } from './channelJobDeps';
 
+/** The delivery id suffix of a photo's follow-up text. */
+export const FOLLOW_UP_SUFFIX = '#text';
+
 /**
  * Delivers one channel job: drops it when the channel is gone, no longer routed to the account
  * or category, or broken; waits (re-queues with a delay for a reserved slot, never sleeps) when
@@ -22,6 +26,11 @@ export { MAX_CHANNEL_ATTEMPTS, MAX_CHANNEL_REQUEUES, type ChannelJobDeps, type C
  * a 400 about our payload is counted (`ChannelPayloadRejected`) and the channel stays ok; a
  * passing failure is re-queued with backoff. Store and queue failures throw (the queue
  * redelivers the job).
+ *
+ * **Chart.** A job carrying the notice's chart (`chartPng`) goes to Telegram as `sendPhoto` (the
+ * buttons on the photo) and to Discord as an attached image. When the notice does not fit a photo
+ * caption (1,024), the photo carries the title and summary, and a follow-up job (delivery id
+ * `…#text`, a second later, paced like any message) sends the full text.
  *
  * **Backlog.** A chat notice that would wait more than `COMBINE_AFTER_MS` is parked in the
  * channel's backlog instead, and the backlog goes as one summary (`deliverBacklog`). Security
@@ -43,14 +52,16 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
   const paced = job.slotAt !== undefined && now >= job.slotAt ? deps.pacer.takeReserved(channel.name, now) : deps.pacer.take(channel.name, channel.type, now, urgent);
   if (paced.kind === 'wait') return wait(deps, job, channel, paced.ms, 'paced');
 
-  const id = channelDeliveryId(notice.id, channel.name);
+  const followUp = job.part === 'follow-up';
+  const id = `${channelDeliveryId(notice.id, channel.name)}${followUp ? FOLLOW_UP_SUFFIX : ''}`;
+  const chart = job.chartPng === undefined || followUp ? null : Buffer.from(job.chartPng, 'base64');
   const begun = await deps.repos.deliveries.begin(id, { kind: `channel-${channel.type}`, account: notice.account.address, recipients: [`channel:${channel.name}`] });
   if (begun.kind === 'already-sent') return { kind: 'duplicate' };
   if (begun.kind === 'in-progress') return requeue(deps, job, IN_PROGRESS_RETRY_S * 1_000, 'another attempt holds the delivery', false);
 
   let outcome;
   try {
-    outcome = await sendToChannel(deps.channelSender, channel, notice, id, Math.floor(wall(deps) / 1_000));
+    outcome = await sendToChannel(deps.channelSender, channel, notice, id, Math.floor(wall(deps) / 1_000), { chart, part: followUp ? 'follow-up' : 'whole' });
   } catch (error) {
     const reason = describeError(error, { audience: 'log' });
     await deps.repos.deliveries.fail(id, reason);
@@ -65,6 +76,10 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
   const at = deps.now();
   switch (outcome.kind) {
     case 'delivered':
+      if (channel.type === 'telegram' && chart !== null && !captionFits(notice)) {
+        // The photo's caption held the title and summary only: the full text follows as a message of its own.
+        await sendAll(deps.channelQueue, [{ id: 'follow-up', body: { channel: channel.name, notice, attempt: 0, part: 'follow-up' }, delaySeconds: 1 }]);
+      }
       await deps.repos.deliveries.complete(id, `channel:${outcome.status}`);
       await deps.repos.channels.recordDelivery(channel.name, { at, outcome: 'delivered' });
       deps.counters.count('ChannelDeliveries');
@@ -101,7 +116,8 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
  * `COMBINE_AFTER_MS` away on a chat, where it is parked for the channel's next summary.
  */
 async function wait(deps: ChannelJobDeps, job: NoticeJob, channel: ChannelRecord, ms: number, reason: string): Promise<ChannelJobOutcome> {
-  if (job.notice.category === 'security') return requeue(deps, { ...job, slotAt: undefined }, ms, reason, false);
+  // A photo's follow-up text is never parked either: the summary would skip it (its notice was delivered).
+  if (job.notice.category === 'security' || job.part === 'follow-up') return requeue(deps, { ...job, slotAt: undefined }, ms, reason, false);
   const now = wall(deps);
   const slotMs = deps.pacer.reserve(channel.name, channel.type, now);
   if (slotMs <= COMBINE_AFTER_MS || !COMBINED_TYPES.includes(channel.type)) {

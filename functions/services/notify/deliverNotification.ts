@@ -109,8 +109,13 @@ interface SharedParts {
 export async function deliverNotification(deps: DeliverNotificationDeps, message: NotifyMessage): Promise<NotificationOutcome> {
   const account = await deps.repos.accounts.get(message.account);
   if (!account) return { kind: 'skipped', reason: 'the account is not tracked' };
+  const settings = { ...DEFAULT_NOTIFICATION_SETTINGS, ...deps.settings };
+  // Loaded once, at most: for the chats' photo and every recipient's copy.
+  let shared: Promise<SharedParts> | undefined;
+  const parts = (emailed: EmailedMessage): Promise<SharedParts> => (shared ??= sharedParts(deps, account, emailed, settings));
   if (deps.channelFanOut) {
-    const jobs = await fanOutNotice(deps.channelFanOut, account, message, deps.now(), () => currentDelegates(deps, account));
+    const chartPng = async () => (message.kind === 'drawdown' ? ((await parts(message)).chart?.image.content ?? null) : null);
+    const jobs = await fanOutNotice(deps.channelFanOut, account, message, deps.now(), () => currentDelegates(deps, account), chartPng);
     if (jobs > 0) deps.counters.count('ChannelJobsQueued', jobs);
   }
   if (!isEmailed(message)) return { kind: 'skipped', reason: 'sent to channels only' };
@@ -122,8 +127,6 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
   const recipients = await awake(deps, message, reachable, now);
   if (recipients.length === 0) return { kind: 'skipped', reason: 'every recipient snoozed these alerts' };
 
-  const settings = { ...DEFAULT_NOTIFICATION_SETTINGS, ...deps.settings };
-  let shared: Promise<SharedParts> | undefined;
   const outcomes: RecipientOutcome[] = [];
   for (const recipient of recipients) {
     outcomes.push(
@@ -134,25 +137,24 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
         recipient,
         sentAt: now,
         compose: async () => {
-          shared ??= sharedParts(deps, account, message, settings);
-          const parts = await shared;
+          const shared = await parts(message);
           const links = recipientLinks(deps.links, account, recipient, now, category);
           const email = notificationEmail(message, {
             account,
             now,
             links,
-            chart: parts.chart?.ref ?? null,
-            maxDrawdownUsd: parts.maxDrawdownUsd,
+            chart: shared.chart?.ref ?? null,
+            maxDrawdownUsd: shared.maxDrawdownUsd,
             rearmMarginPct: settings.rearmMarginPct,
-            isWebClient: (delegate) => parts.webClients.has(delegate.toLowerCase()),
-            delegateName: (delegate) => parts.names.get(delegate.toLowerCase()) ?? null,
-            delegateCount: parts.delegateCount,
+            isWebClient: (delegate) => shared.webClients.has(delegate.toLowerCase()),
+            delegateName: (delegate) => shared.names.get(delegate.toLowerCase()) ?? null,
+            delegateCount: shared.delegateCount,
           });
           return {
             rendered: render(deps.renderer, email, account.timezone),
             unsubscribeUrl: links.unsubscribeUrl,
             oneClickUnsubscribe: links.oneClickUnsubscribe,
-            inlineImages: parts.chart ? [parts.chart.image] : [],
+            inlineImages: shared.chart ? [shared.chart.image] : [],
           };
         },
       }),

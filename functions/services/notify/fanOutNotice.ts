@@ -1,26 +1,39 @@
 import { checksumAddress } from '../../domain/address';
+import { channelTakes } from '../../domain/channelControls';
 import { channelDeliveryId, routedChannels } from '../../domain/channelRouting';
+import { categoryOfEmail } from '../../domain/mailCategory';
 import type { ActionLinks } from '../../links/actionLinks';
-import type { ChannelJob } from '../../messages/channelJob';
+import { MAX_CHART_BASE64, type ChannelJob } from '../../messages/channelJob';
+import type { ChannelType } from '../../domain/channel';
+
+/** The channel types that show a notice's chart: a Telegram photo, a Discord attachment (Slack webhooks cannot upload files). */
+const CHART_TYPES: readonly ChannelType[] = ['telegram', 'discord'];
 import type { NotifyMessage } from '../../messages/notifyMessage';
 import type { MessageQueue } from '../../queue/messageQueue';
 import { sendAll } from '../../queue/sendAll';
 import type { TrackedAccount } from '../../domain/account';
+import type { AlertStateRepository } from '../../store/alertStateRepository';
 import type { ChannelsRepository } from '../../store/channelsRepository';
-import { noticeOfMessage } from './noticeOfMessage';
+import { EMAIL_KIND_OF } from './emailKindOf';
+import { isEmailed } from './emailedMessage';
+import { noticeOfMessage, type NoticeContext } from './noticeOfMessage';
 
 /** What fanning a notify message out to channels needs. */
 export interface ChannelFanOutDeps {
   readonly channels: Pick<ChannelsRepository, 'list'>;
+  /** The account's channel controls (snoozes and mutes from a chat's buttons): one `GetItem` when a channel is routed. */
+  readonly alerts: Pick<AlertStateRepository, 'channelControls'>;
   readonly channelQueue: MessageQueue<ChannelJob>;
   readonly links: Pick<ActionLinks, 'build'> & { readonly revokeAllServed?: boolean };
 }
 
 /**
- * Puts one channel job per routed channel on the channel queue (the notice built once, its
- * links shared: a snooze from a chat snoozes the account for everyone, as the snooze page says).
- * Throws `QueueError` unless every job is queued; a redelivered message queues them again and
- * the worker's delivery ids send nothing twice. Returns how many jobs were queued.
+ * Puts one channel job per routed channel on the channel queue, each notice carrying that
+ * channel's own Snooze and Preferences links. A channel whose people muted the notice's category
+ * for the account, or snoozed its drawdown alerts, gets no job (the alert machine, the email
+ * recipients and the other channels are untouched). Throws `QueueError` unless every job is
+ * queued; a redelivered message queues them again and the worker's delivery ids send nothing
+ * twice. Returns how many jobs were queued.
  */
 export async function fanOutNotice(
   deps: ChannelFanOutDeps,
@@ -29,21 +42,38 @@ export async function fanOutNotice(
   now: number,
   /** The account's current delegates (the "Revoke all N API keys" link), read only when a channel is routed. */
   delegateCount: () => Promise<number>,
+  /** The notice's chart (the email's PNG), rendered only when a routed chat can show it. */
+  chartPng: () => Promise<Uint8Array | null> = () => Promise.resolve(null),
 ): Promise<number> {
   const channels = await deps.channels.list();
   if (channels.length === 0) return 0;
+  const category = isEmailed(message) ? categoryOfEmail(EMAIL_KIND_OF[message.kind]) : 'drawdown';
+  const routedAll = routedChannels(channels, account.address, category);
+  if (routedAll.length === 0) return 0;
+  const controls = await deps.alerts.channelControls(account.address);
   const revokeAll = message.kind === 'drawdown' || message.kind === 'new-delegate';
-  const notice = noticeOfMessage(message, {
+  const shared: Omit<NoticeContext, 'snoozeUrl' | 'preferencesUrl'> = {
     account: { address: account.address, label: account.label, timezone: account.timezone },
     revokeUrl: (delegate) => (account.signer === null ? null : deps.links.build({ purpose: 'revoke', account: account.address, delegate: checksumAddress(delegate) }, now)),
-    snoozeUrl: (hours) => deps.links.build({ purpose: 'snooze', account: account.address, snoozeHours: hours }, now),
     revokeAllUrl: () => (account.signer === null || deps.links.revokeAllServed === false ? null : deps.links.build({ purpose: 'revoke-all', account: account.address }, now)),
     delegateCount: revokeAll ? await delegateCount() : 0,
-  });
-  const routed = routedChannels(channels, account.address, notice.category);
-  await sendAll(
-    deps.channelQueue,
-    routed.map((channel) => ({ id: channelDeliveryId(notice.id, channel.name), body: { channel: channel.name, notice, attempt: 0 } })),
-  );
-  return routed.length;
+  };
+  let chart: Promise<string | null> | undefined;
+  const chartOf = (): Promise<string | null> =>
+    (chart ??= chartPng().then((png) => {
+      const encoded = png === null ? null : Buffer.from(png).toString('base64');
+      return encoded !== null && encoded.length <= MAX_CHART_BASE64 ? encoded : null;
+    }));
+  const jobs = await Promise.all(routedAll.map(async (channel) => {
+    const notice = noticeOfMessage(message, {
+      ...shared,
+      snoozeUrl: (hours) => deps.links.build({ purpose: 'channel-snooze', account: account.address, channel: channel.name, snoozeHours: hours }, now),
+      preferencesUrl: () => deps.links.build({ purpose: 'channel-preferences', account: account.address, channel: channel.name }, now),
+    });
+    if (!channelTakes(controls, channel.name, notice, now)) return [];
+    const png = notice.chart !== null && CHART_TYPES.includes(channel.type) ? await chartOf() : null;
+    return [{ id: channelDeliveryId(notice.id, channel.name), body: { channel: channel.name, notice, attempt: 0, ...(png === null ? {} : { chartPng: png }) } }];
+  }));
+  await sendAll(deps.channelQueue, jobs.flat());
+  return jobs.flat().length;
 }

@@ -12,7 +12,10 @@ export interface NoticeContext {
   readonly account: { address: string; label: string | null; timezone: string };
   /** One-click revocation of a delegate; `null` when the account has no signer. */
   readonly revokeUrl: (delegate: string) => string | null;
+  /** Snoozes the drawdown alerts of the account in the channel the notice goes to. */
   readonly snoozeUrl: (hours: number) => string;
+  /** The channel's preferences for the account (every notice carries it). */
+  readonly preferencesUrl: () => string;
   /** Revokes every delegate its confirmation page lists; `null` when the account has no signer. */
   readonly revokeAllUrl: () => string | null;
   /** The account's delegates known when the notice is made (drawdown and new-delegate notices). */
@@ -43,10 +46,16 @@ function revokeAllLinks(ctx: NoticeContext): NoticeLink[] {
 }
 
 /**
- * The notice a notify message becomes, once, for every channel. Text others chose (a delegate's
- * name) stays as given: each renderer escapes it for its medium.
+ * The notice a notify message becomes for one channel (its Snooze and Preferences links are the
+ * channel's). Text others chose (a delegate's name) stays as given: each renderer escapes it for
+ * its medium. Every notice ends with the channel's Preferences link.
  */
 export function noticeOfMessage(message: NotifyMessage, ctx: NoticeContext): Notice {
+  const notice = noticeBody(message, ctx);
+  return { ...notice, links: [...notice.links, { label: 'Preferences', url: ctx.preferencesUrl(), action: 'preferences' }] };
+}
+
+function noticeBody(message: NotifyMessage, ctx: NoticeContext): Notice {
   const zone = ctx.account.timezone;
   const base = {
     id: message.eventId,

@@ -1,0 +1,76 @@
+import { MAIL_CATEGORY_LABELS, ONE_CLICK_CATEGORIES } from '../domain/mailCategory';
+import { formatTime, shortAddress } from '../mail/render/format';
+import type { ChannelAccount, ChannelPageView } from './channelControlsPage';
+import { html } from './html';
+import { simplePage, type PageContent } from './pageLayout';
+
+/** The views only a chat's buttons lead to. */
+export type ChannelOnlyView = Extract<ChannelPageView, { kind: `channel-${string}` }>;
+
+/** HTTP status of each chat-only page. */
+export const CHANNEL_PAGE_STATUS: Readonly<Record<ChannelOnlyView['kind'], number>> = {
+  'channel-snooze-confirm': 200,
+  'channel-snoozed': 200,
+  'channel-preferences': 200,
+  'channel-account-gone': 410,
+};
+
+/** The content of a chat-only page; forms post to `actions`. */
+export function channelPageContent(view: ChannelOnlyView, actions: { snooze: string; preferences: string }): PageContent {
+  switch (view.kind) {
+    case 'channel-snooze-confirm':
+      return {
+        title: 'Snooze drawdown alerts in this chat?',
+        badge: 'Snooze',
+        tone: 'neutral',
+        body: html`
+<p>Drawdown alerts for <strong>${accountName(view.account)}</strong> will stop coming to the channel <strong>${view.channel}</strong> for <strong>${hoursText(view.hours)}</strong>. Email recipients and other channels still get them; drawdown levels keep being tracked, and a recovery is still posted.</p>
+<form method="post" action="${actions.snooze}">
+<input type="hidden" name="token" value="${view.token}">
+<input type="hidden" name="csrf" value="${view.csrf}">
+<button type="submit" class="neutral">Snooze this channel for ${hoursText(view.hours)}</button>
+</form>
+<p class="note">Opening this page changed nothing. The link works once.</p>`,
+      };
+    case 'channel-snoozed':
+      return simplePage(
+        'Alerts snoozed in this channel',
+        'Snoozed',
+        'success',
+        `Drawdown alerts for ${accountName(view.account)} are snoozed in the channel ${view.channel} until ${formatTime(view.until, view.account.timeZone)}. Email recipients and other channels still get them.`,
+      );
+    case 'channel-preferences': {
+      const boxes = ONE_CLICK_CATEGORIES.map(
+        (category) => html`<p><label><input type="checkbox" name="receive" value="${category}"${view.muted.includes(category) ? '' : html` checked`}> ${MAIL_CATEGORY_LABELS[category]}</label></p>`,
+      );
+      return {
+        title: 'Channel preferences',
+        badge: 'Preferences',
+        tone: 'neutral',
+        body: html`
+${view.saved ? html`<p class="message">Saved.</p>` : ''}
+<p>What the channel <strong>${view.channel}</strong> gets about <strong>${accountName(view.account)}</strong>. Ticked categories keep coming, if the channel takes them at all. Email recipients and other channels are not affected.</p>
+<form method="post" action="${actions.preferences}">
+<input type="hidden" name="token" value="${view.token}">
+<input type="hidden" name="csrf" value="${view.csrf}">
+${boxes}
+<p><label><input type="checkbox" checked disabled> ${MAIL_CATEGORY_LABELS.security}</label></p>
+<p class="note">Security notices cannot be turned off from a chat link: anyone in the chat can open it. An operator turns them off for the whole channel with <code>sentinel channels update ${view.channel} --categories …</code>.</p>
+<button type="submit" class="neutral">Save</button>
+</form>
+<p class="note">Opening this page changed nothing. This link works for a week.</p>`,
+      };
+    }
+    case 'channel-account-gone':
+      return simplePage('Nothing to change', 'Not tracked', 'neutral', 'The account this link is about is no longer tracked. Nothing was changed.');
+  }
+}
+
+function accountName(account: ChannelAccount): string {
+  return account.label ? `${account.label} (${shortAddress(account.address)})` : shortAddress(account.address);
+}
+
+function hoursText(hours: number): string {
+  if (hours % 24 === 0) return hours === 24 ? '1 day' : `${hours / 24} days`;
+  return hours === 1 ? '1 hour' : `${hours} hours`;
+}
