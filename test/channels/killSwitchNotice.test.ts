@@ -38,6 +38,7 @@ const noticeCtx: NoticeContext = {
   account: { address: ACCOUNT, label: 'desk', timezone: 'UTC' },
   revokeUrl: () => 'https://sentinel.example/r/abc',
   snoozeUrl: () => 'https://sentinel.example/s/abc',
+  preferencesUrl: () => 'https://sentinel.example/p/abc',
   revokeAllUrl: () => 'https://sentinel.example/ra/abc',
   delegateCount: 2,
 };
@@ -51,6 +52,7 @@ const mailCtx: NotificationContext = {
     preferencesUrl: 'https://sentinel.example/prefs',
     revokeUrl: () => 'https://sentinel.example/r/abc',
     snoozeUrl: () => 'https://sentinel.example/s/abc',
+  preferencesUrl: () => 'https://sentinel.example/p/abc',
     revokeAllUrl: () => 'https://sentinel.example/ra/abc',
   },
   chart: null,

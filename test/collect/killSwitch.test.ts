@@ -171,7 +171,7 @@ describe('kill switch on drawdown (collect → protection service → queue → 
     expect(killNotices(address)).toHaveLength(1);
     expect(notice!.firing.action).toMatchObject({ kind: 'requested', outcome: { kind: 'queued', delegates: [bot] } });
     expect(notice!.firing.keptWebSessions).toEqual([web]);
-    const shown = noticeOfMessage(notice!, { account: { address, label: null, timezone: 'UTC' }, revokeUrl: () => null, snoozeUrl: () => 'https://example.test/s', revokeAllUrl: () => null, delegateCount: 2 });
+    const shown = noticeOfMessage(notice!, { account: { address, label: null, timezone: 'UTC' }, revokeUrl: () => null, snoozeUrl: () => 'https://example.test/s', preferencesUrl: () => 'https://example.test/p', revokeAllUrl: () => null, delegateCount: 2 });
     expect(shown.category).toBe('security');
     expect(shown.summary).toContain('resting orders, TWAPs and open positions stay');
     expect(await stateOf(address)).toMatchObject({ status: 'fired' });
@@ -221,7 +221,7 @@ describe('kill switch on drawdown (collect → protection service → queue → 
     expect(new Set(await listed(address))).toEqual(new Set([bot, kept, web]));
     const [notice] = killNotices(address);
     expect(notice?.firing.action).toMatchObject({ kind: 'requested', outcome: { kind: 'dry-run', delegates: expect.arrayContaining([bot, web]) } });
-    const shown = noticeOfMessage(notice!, { account: { address, label: null, timezone: 'UTC' }, revokeUrl: () => null, snoozeUrl: () => 'https://example.test/s', revokeAllUrl: () => null, delegateCount: 3 });
+    const shown = noticeOfMessage(notice!, { account: { address, label: null, timezone: 'UTC' }, revokeUrl: () => null, snoozeUrl: () => 'https://example.test/s', preferencesUrl: () => 'https://example.test/p', revokeAllUrl: () => null, delegateCount: 3 });
     expect(shown.title).toContain('would have fired (dry run)');
     expect(shown.fields.find((f) => f.label === 'Keys')?.value).toContain(bot);
   }, 180_000);
