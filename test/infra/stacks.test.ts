@@ -860,6 +860,7 @@ describe('bundles', () => {
     expect(ids).toEqual({
       dispatch: 'DispatchFunctionCD7C4A01',
       collect: 'CollectFunction02542C7F',
+      'decision-worker': 'DecisionWorkerFunctionF30F01C7',
       'report-dispatch': 'ReportDispatchFunction381030AA',
       notify: 'NotifyFunction3392CA4F',
       'daily-report': 'DailyReportFunction993BAE39',
