@@ -13,6 +13,7 @@ import { defineConfig } from 'vitest/config';
  * there at once (no endpoint is provided), so the list can't drift silently.
  */
 const UNIT_TESTS: readonly string[] = [
+  'test/protection/runDecisionUnit.test.ts',
   'test/shared/sentinelError.test.ts',
   'test/store/legacyCurveReader.test.ts',
   'test/bench/costArgs.test.ts',
