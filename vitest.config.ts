@@ -22,6 +22,7 @@ const UNIT_TESTS: readonly string[] = [
   'test/bench/chaosTally.test.ts',
   'test/domain/combinedNotice.test.ts',
   'test/domain/onboardingBreaches.test.ts',
+  'test/protection/runDecisionUnit.test.ts',
   'test/shared/sentinelError.test.ts',
   'test/domain/killSwitchReread.test.ts',
   'test/domain/killSwitchNotice.test.ts',

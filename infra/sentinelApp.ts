@@ -30,6 +30,8 @@ export const QUEUE_MAX_AGE = {
   channel: Duration.minutes(20),
   // One delegate takes seconds; 50 keys of one account, one after the other, a few minutes.
   revocations: Duration.minutes(15),
+  // A decision older than PROTECTION_DECISION_MAX_AGE_MINUTES (5 by default) is refused by the signer: older units are stuck.
+  decisions: Duration.minutes(10),
 } as const;
 
 /** How long a queued report may wait before the report queue's age alarm fires. */
@@ -109,6 +111,7 @@ export function monitoredResources(config: StageConfig, messaging: MessagingStac
       'revoke-page',
       'revoke-all-page',
       'revoke-all-worker',
+      'decision-worker',
       'preferences-page',
       'sign-revocation',
     ],
@@ -118,6 +121,7 @@ export function monitoredResources(config: StageConfig, messaging: MessagingStac
       watched('Report', messaging.report, QUEUE_MAX_AGE.report),
       watched('Channel', messaging.channel, QUEUE_MAX_AGE.channel),
       watched('Revocations', messaging.revocations, QUEUE_MAX_AGE.revocations),
+      watched('Decisions', messaging.decisions, QUEUE_MAX_AGE.decisions),
     ],
     failureQueues: [
       { id: 'SesEventsFailures', queueName: `${config.prefix}ses-events-failures` },

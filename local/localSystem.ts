@@ -1,6 +1,4 @@
-import { KMSClient } from '@aws-sdk/client-kms';
 import type { ChainClient } from '../functions/chain/ports';
-import { resolveSigner } from '../functions/chain/resolveSigner';
 import type { Settings } from '../functions/config/settings';
 import { createReportWorker } from '../functions/handlers/report-worker';
 import { createNotifyHandler } from '../functions/handlers/notify';
@@ -11,14 +9,12 @@ import { REVOCATION_BATCH_SIZE, REVOCATION_QUEUE } from '../functions/services/r
 import type { RevokeAllJob } from '../functions/messages/revokeAllJob';
 import { revokeAllWorker } from '../functions/runtime/revokeAllWorker';
 import { signerCallOf } from '../functions/web/signerCallOf';
-import { createSignRevocationHandler } from '../functions/handlers/sign-revocation';
 import type { ActionLinks } from '../functions/links/actionLinks';
 import type { EmailRenderer } from '../functions/mail/render/emailRenderer';
 import { createEmailRenderer } from '../functions/mail/render/render';
 import type { MailSender } from '../functions/mail/send/sesSender';
 import { mailGovernor, type MailGovernor } from '../functions/services/delivery/mailGovernor';
 import { LOCAL_MAIL_RATE } from '../functions/mail/send/mailRate';
-import { InProcessRevocationSigner } from './inProcessRevocationSigner';
 import { chainFrom, linkSecretsFrom, pageSecurity, required, sesSenderFrom } from '../functions/runtime/factories';
 import { mailboxNotices } from '../functions/services/preferences/mailboxNotice';
 import { collectSettingsFrom } from '../functions/services/collect/collectSettings';
@@ -39,9 +35,8 @@ import { createLocalChannelQueue } from './localChannelQueue';
 import { protectionSwitchFrom } from '../functions/runtime/protectionSwitchFrom';
 import { LOCAL_PROTECTION_FILE } from './stateDir';
 import type { DecisionJob } from '../functions/messages/decisionJob';
-import { decisionWorker } from '../functions/runtime/decisionWorker';
-import { protectionService } from '../functions/services/protection/protect';
 import type { ProtectiveRevoker } from '../functions/domain/protectiveAction';
+import { createLocalProtection } from './localProtection';
 import type { ProtectionSwitch } from '../functions/domain/protectionSwitch';
 
 export interface LocalSystemOptions {
@@ -188,29 +183,19 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
   });
 
   const protection = protectionSwitchFrom(settings, options.protectionFile ?? LOCAL_PROTECTION_FILE);
-  let kms: KMSClient | undefined;
-  const signRevocation = createSignRevocationHandler({
-    accounts: repos.accounts,
-    leases: repos.leases,
-    audit: repos.audit,
-    tokens: repos.tokens,
-    notify: pipeline.notifyQueue,
+  const { signer, decisions, protect } = createLocalProtection({
+    settings,
+    repos,
     chain,
-    signerFor: (ref) => resolveSigner(ref, { env: options.signerEnv ?? process.env, kms: (kms ??= new KMSClient({ region: settings.AWS_REGION })) }),
-    now,
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     log,
     counters,
-    automatic: {
-      decisions: repos.decisions,
-      knownDelegates: repos.knownDelegates,
-      ledger: repos.protectionLedger,
-      protection,
-      maxAgeMs: settings.PROTECTION_DECISION_MAX_AGE_MINUTES * 60_000,
-      breakerAccounts: settings.PROTECTION_BREAKER_ACCOUNTS,
-    },
+    now,
+    notify: pipeline.notifyQueue,
+    protection,
+    ...(options.signerEnv === undefined ? {} : { signerEnv: options.signerEnv }),
+    ...(options.visibilityTimeoutMs === undefined ? {} : { visibilityTimeoutMs: options.visibilityTimeoutMs }),
+    ...(options.clock ? { clock: options.clock } : {}),
   });
-  const signer = new InProcessRevocationSigner(signRevocation);
   const revokePage = createRevokePageHandler({
     ...page,
     accounts: repos.accounts,
@@ -231,26 +216,6 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     maxReceiveCount: REVOCATION_QUEUE.maxReceiveCount,
     timeoutMs: REVOCATION_QUEUE.consumerTimeoutSeconds * 1_000,
     ...(options.clock ? { clock: options.clock } : {}),
-  });
-  const decisions = new InProcessQueue<DecisionJob>({
-    name: 'sentinel-decisions',
-    consumer: decisionWorker({ sign: signerCallOf(signer), log, counters }),
-    batchSize: 1,
-    visibilityTimeoutMs: options.visibilityTimeoutMs ?? 60_000,
-    maxReceiveCount: 5,
-    timeoutMs: 60_000,
-    ...(options.clock ? { clock: options.clock } : {}),
-  });
-  const protect = protectionService({
-    protection,
-    accounts: repos.accounts,
-    knownDelegates: repos.knownDelegates,
-    decisions: repos.decisions,
-    ledger: repos.protectionLedger,
-    queue: decisions,
-    breakerAccounts: settings.PROTECTION_BREAKER_ACCOUNTS,
-    log,
-    counters,
   });
   const revokeAllPage = createRevokeAllPageHandler({
     ...page,

@@ -14,6 +14,7 @@ import { createLocalPipeline } from '../../local/localPipeline';
 import { refinementBudgetFrom } from '../../functions/services/collect/refinementBudget';
 import { channelSenderFrom } from '../../functions/runtime/channelSenderFrom';
 import { createLocalChannelQueue } from '../../local/localChannelQueue';
+import { createLocalProtection } from '../../local/localProtection';
 
 /** `sentinel collect`: one dispatch-and-collect cycle now, alerts included. */
 export function register(program: Command, context: CliContext): void {
@@ -59,7 +60,10 @@ function summary(outcomes: readonly CollectOutcome[], seconds: number): string {
 /**
  * Only what one cycle needs: the chain client, the tables, the in-process collect, notify and
  * channel queues with the deployed handlers, and the mail path of the alerts it raises, paced by
- * the mail-rate governor's alert share (no pages, no signer). Alerts go to every routed channel too.
+ * the mail-rate governor's alert share (no pages). Alerts go to every routed channel too. The
+ * protection service and the signing handler run as in `serve`: a rule's automatic revocations
+ * (`--revoke-unknown`, the kill switch) are queued on the decision queue, which the cycle drains
+ * after collect, each delegate signed under the stage-wide switch the CLI reads (`protection`).
  */
 async function collectPipeline(rt: CliRuntime) {
   const counters = memoryCounters();
@@ -80,7 +84,7 @@ async function collectPipeline(rt: CliRuntime) {
     now,
     visibilityTimeoutMs: 1_000,
   });
-  return createLocalPipeline({
+  const pipeline = createLocalPipeline({
     repos: rt.repos,
     chain,
     log: rt.log,
@@ -91,7 +95,24 @@ async function collectPipeline(rt: CliRuntime) {
     collectSettings: collectSettingsFrom(rt.settings),
     refinementBudget: refinementBudgetFrom(rt.settings, now),
     visibilityTimeoutMs: 1_000,
+    // Bound late: the signer reports on this pipeline's notify queue.
+    revoke: (request) => protection.protect(request),
+    drainDecisions: async () => {
+      await protection.decisions.drain();
+    },
   });
+  const protection = createLocalProtection({
+    settings: rt.settings,
+    repos: rt.repos,
+    chain,
+    log: rt.log,
+    counters,
+    now,
+    notify: pipeline.notifyQueue,
+    protection: rt.protection(),
+    visibilityTimeoutMs: 1_000,
+  });
+  return pipeline;
 }
 
 function selectionOf(options: { account?: string; all?: boolean }): DispatchSelection {

@@ -76,6 +76,8 @@ export const settingsSchema = z.object({
   CHANNEL_QUEUE_URL: url.optional(),
   /** In AWS: the revocations FIFO queue (grouped by account): revoke-all units, and automatic revocations. */
   REVOCATION_QUEUE_URL: url.optional(),
+  /** In AWS: the protective-decision FIFO queue (grouped by account): collect's automatic revocations, one delegate each. */
+  DECISION_QUEUE_URL: url.optional(),
   /** Whether the link endpoint routes `/revoke-all`, so links to it may be written (`true` in a stage that deploys the route; default false). */
   REVOKE_ALL_LINKS: z.enum(['true', 'false']).transform((v) => v === 'true').default(false),
   SES_CONFIGURATION_SET: z.string().min(1).optional(),

@@ -17,7 +17,8 @@ export type RequirableSetting =
   | 'REPORT_QUEUE_URL'
   | 'SIGN_REVOCATION_FUNCTION_NAME'
   | 'CHANNEL_QUEUE_URL'
-  | 'REVOCATION_QUEUE_URL';
+  | 'REVOCATION_QUEUE_URL'
+  | 'DECISION_QUEUE_URL';
 
 /** An AWS SDK v3 client package, without its `@aws-sdk/` scope. */
 export type SdkClient = 'client-dynamodb' | 'client-kms' | 'client-lambda' | 'client-secrets-manager' | 'client-ses' | 'client-sqs' | 'client-ssm';
@@ -57,14 +58,16 @@ export const HANDLER_CATALOG = {
     bundle: PLAIN,
   },
   collect: {
-    requires: { settings: ['ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'NOTIFY_QUEUE_URL'], linkSecret: false },
+    // DECISION_QUEUE_URL: where the protection service queues automatic revocations (unknown keys, the kill switch).
+    requires: { settings: ['ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'NOTIFY_QUEUE_URL', 'DECISION_QUEUE_URL'], linkSecret: false },
     // A batch of up to 10 accounts (or delegate-watch jobs of up to 100) at the instance's CHAIN_RPS,
     // first polls backfilling in chunks. Its time is the token bucket, not CPU, and Lambda bills the
     // wait by memory: at 128 MB (~1/14 vCPU) a steady-state chain request's CPU (< 5 ms measured, ~70 ms
     // there) still fits in the bucket's 118 ms between requests at 8.5 rps, and the heaviest job, a
     // 7-day backfill at 1m, peaked at 78 MB resident (`bench/collectMemory.ts`).
     sizing: { timeoutSeconds: 120, memoryMb: 128 },
-    sdkClients: ['client-dynamodb', 'client-sqs'],
+    // SSM: the stage-wide protection switch, read by the protection service before it decides.
+    sdkClients: ['client-dynamodb', 'client-sqs', 'client-ssm'],
     bundle: PLAIN,
   },
   'report-dispatch': {
@@ -111,6 +114,14 @@ export const HANDLER_CATALOG = {
     // One delegate per invocation (FIFO batch of 1): the signer's 25 s, its 3 s throttle retry, and the unit's writes.
     sizing: { timeoutSeconds: 45, memoryMb: 256 },
     sdkClients: ['client-dynamodb', 'client-lambda', 'client-sqs'],
+    bundle: PLAIN,
+  },
+  'decision-worker': {
+    requires: { settings: ['SIGN_REVOCATION_FUNCTION_NAME'], linkSecret: false },
+    // One delegate of a protective decision per invocation (FIFO batch of 1): the signer's 25 s and its 3 s throttle retry.
+    // It reads and writes no table: the signer re-checks the decision and audits; SQS only for a retried unit's backoff.
+    sizing: { timeoutSeconds: 45, memoryMb: 256 },
+    sdkClients: ['client-lambda', 'client-sqs'],
     bundle: PLAIN,
   },
   'channel-worker': {

@@ -1,3 +1,4 @@
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { collectMessageSchema } from '../messages/collectJob';
 import { chainFrom, messageVisibilityFrom, someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { consumerQueue } from '../runtime/consumerQueue';
@@ -6,6 +7,9 @@ import { AlertStateRepository } from '../store/alertStateRepository';
 import { CurvesRepository } from '../store/curvesRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
 import { KnownDelegatesRepository } from '../store/knownDelegatesRepository';
+import { DecisionRepository } from '../store/decisionRepository';
+import { ProtectionLedgerRepository } from '../store/protectionLedgerRepository';
+import { protectionServiceFrom } from '../runtime/protectionServiceFrom';
 import { SnapshotsRepository } from '../store/snapshotsRepository';
 import { handlerBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
@@ -50,16 +54,32 @@ export function createCollectHandler(deps: CollectHandlerDeps) {
   });
 }
 
-/** Builds the handler's dependencies from the environment (once per cold start). */
+/**
+ * Builds the handler's dependencies from the environment (once per cold start): among them the
+ * protection service collect's rules ask to revoke (`revoke`), queueing on the protective-decision
+ * FIFO queue; the signer re-checks each decision.
+ */
 export function collectDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): CollectHandlerDeps {
   const { settings, ...basics } = handlerBasics('collect', env);
   // One backfill share per process, for flow refinements and the long gaps after an outage alike.
   const backfillShare = refinementBudgetFrom(settings, basics.now);
+  const repos = someRepositoriesFrom(settings, {
+    accounts: AccountsRepository,
+    curves: CurvesRepository,
+    snapshots: SnapshotsRepository,
+    alerts: AlertStateRepository,
+    delegates: DelegateViewRepository,
+    knownDelegates: KnownDelegatesRepository,
+    decisions: DecisionRepository,
+    protectionLedger: ProtectionLedgerRepository,
+  });
+  const sqs = new SQSClient({ region: settings.AWS_REGION });
   return {
     ...basics,
     chain: chainFrom(settings, basics.log),
-    repos: someRepositoriesFrom(settings, { accounts: AccountsRepository, curves: CurvesRepository, snapshots: SnapshotsRepository, alerts: AlertStateRepository, delegates: DelegateViewRepository, knownDelegates: KnownDelegatesRepository }),
-    events: sqsQueueFrom(settings, 'NOTIFY_QUEUE_URL'),
+    repos,
+    events: sqsQueueFrom(settings, 'NOTIFY_QUEUE_URL', sqs),
+    revoke: protectionServiceFrom(settings, { accounts: repos.accounts, knownDelegates: repos.knownDelegates, decisions: repos.decisions, ledger: repos.protectionLedger, sqs, log: basics.log, counters: basics.counters }),
     settings: collectSettingsFrom(settings),
     refinementBudget: backfillShare,
     gapBudget: backfillShare,

@@ -76,9 +76,10 @@ export function sesSenderFrom(settings: Settings, client: SESClient = sesClientF
 /** An SQS queue by the URL in `variable`. */
 export function sqsQueueFrom<T>(
   settings: Settings,
-  variable: 'COLLECT_QUEUE_URL' | 'NOTIFY_QUEUE_URL' | 'REPORT_QUEUE_URL' | 'CHANNEL_QUEUE_URL' | 'REVOCATION_QUEUE_URL',
+  variable: 'COLLECT_QUEUE_URL' | 'NOTIFY_QUEUE_URL' | 'REPORT_QUEUE_URL' | 'CHANNEL_QUEUE_URL' | 'REVOCATION_QUEUE_URL' | 'DECISION_QUEUE_URL',
+  client: SQSClient = new SQSClient({ region: settings.AWS_REGION }),
 ): MessageQueue<T> {
-  return new SqsQueue<T>(new SQSClient({ region: settings.AWS_REGION }), required(settings, variable));
+  return new SqsQueue<T>(client, required(settings, variable));
 }
 
 /** Sets a failed SQS record's backoff (`ChangeMessageVisibility`); the event source's grant covers it. */
@@ -174,6 +175,7 @@ type RequiredSetting =
   | 'REPORT_QUEUE_URL'
   | 'CHANNEL_QUEUE_URL'
   | 'REVOCATION_QUEUE_URL'
+  | 'DECISION_QUEUE_URL'
   | 'SIGN_REVOCATION_FUNCTION_NAME';
 
 /** A setting a component cannot work without; `ConfigError` naming it when unset. */

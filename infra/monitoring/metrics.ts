@@ -33,7 +33,7 @@ export const CUSTOM_METRICS = {
 export type CustomMetricName = keyof typeof CUSTOM_METRICS;
 
 /** Consumers of work queues; each emits `MalformedMessages` for a message it cannot parse. */
-export const MALFORMED_MESSAGE_SERVICES = ['collect', 'notify', 'report', 'channel-worker', 'revoke-all-worker'] as const;
+export const MALFORMED_MESSAGE_SERVICES = ['collect', 'notify', 'report', 'channel-worker', 'revoke-all-worker', 'decision-worker'] as const;
 
 /** Functions that call the chain; each may emit `ChainRequests` (dashboard only). */
 export const CHAIN_REQUEST_SERVICES = ['collect', 'sign-revocation'] as const;

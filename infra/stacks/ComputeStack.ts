@@ -117,6 +117,11 @@ export class ComputeStack extends Stack {
       .bindTableActions(table('alerts'), ['dynamodb:PutItem'])
       .bindTableActions(table('delegates'), ['dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'])
       .bindQueue(messaging.notify, 'NOTIFY_QUEUE_URL')
+      // The protection service: writes each decision once (conditional put on `decision#<id>`, never
+      // read back, updated or deleted; no signing mark, no link token) and queues one unit per
+      // delegate. Its caps and breaker counts are items of `alerts`, which it already puts.
+      .bindTableActions(table('tokens'), ['dynamodb:PutItem'], { leadingKeys: ['decision#*'] })
+      .bindQueue(messaging.decisions, 'DECISION_QUEUE_URL')
       .bindChain(config.chain, config.rate.collectRps)
       .bindProtectionSwitch(data.protectionParameterName)
       .consumeQueue(messaging.collect, { maxConcurrency: config.rate.collectConcurrency, batchSize: COLLECT_BATCH_SIZE });

@@ -9,13 +9,14 @@ import { MAX_RECEIVE_COUNT } from '../../functions/queue/workQueueSettings';
 import { REPORT_QUEUE } from '../../functions/services/report/schedule/reportWorkers';
 import { CHANNEL_QUEUE } from '../../functions/services/channels/channelQueueSettings';
 import { REVOCATION_QUEUE } from '../../functions/services/revocation/revocationQueueSettings';
+import { DECISION_QUEUE } from '../../functions/services/protection/decisionQueueSettings';
 
 export { MAX_RECEIVE_COUNT };
 
 /**
  * Queues between the jobs, and the mail configuration (SES configuration set, bounce/complaint topic).
  * Every queue has its dead-letter queue (alarmed by the monitoring stack): `collect`, `notify`,
- * `report`, `channel`, and the FIFO `revocations.fifo`.
+ * `report`, `channel`, and the FIFO `revocations.fifo` and `decisions.fifo`.
  */
 export class MessagingStack extends Stack {
   readonly collect: WorkQueue;
@@ -26,10 +27,15 @@ export class MessagingStack extends Stack {
   readonly channel: WorkQueue;
   /**
    * Revocations, one delegate per message (FIFO, grouped by account, deduplicated by action,
-   * delegate and attempt): revoke-all units from `revoke-all-page`, consumed by `revoke-all-worker`;
-   * automatic revocations are meant to be queued here too.
+   * delegate and attempt): revoke-all units from `revoke-all-page`, consumed by `revoke-all-worker`.
    */
   readonly revocations: WorkQueue;
+  /**
+   * Automatic revocations, one delegate of a protective decision per message (FIFO, grouped by
+   * account, deduplicated by decision and delegate): queued by collect's protection service,
+   * consumed by `decision-worker`, which invokes the signer.
+   */
+  readonly decisions: WorkQueue;
   readonly sesEvents: EncryptedTopic;
   readonly mail: MailSender;
 
@@ -58,6 +64,12 @@ export class MessagingStack extends Stack {
       queueName: `${config.prefix}revocations`,
       fifo: true,
       settings: REVOCATION_QUEUE,
+    });
+    this.decisions = new WorkQueue(this, 'Decisions', {
+      queueName: `${config.prefix}decisions`,
+      fifo: true,
+      // The same settings as the local decision queue (`npm start`, `serve`, `collect`).
+      settings: DECISION_QUEUE,
     });
     this.sesEvents = new EncryptedTopic(this, 'SesEvents', {
       topicName: `${config.prefix}ses-events`,

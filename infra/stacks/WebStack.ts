@@ -17,6 +17,7 @@ import type { Construct } from 'constructs';
 import { LINK_API_STAGE, apiIdParameter, linkApiName, publicBaseUrlParameter, signerRoleName } from '../config/resourceNames';
 import type { StageConfig } from '../config/stageConfig';
 import { REVOCATION_BATCH_SIZE } from '../../functions/services/revocation/revocationQueueSettings';
+import { DECISION_BATCH_SIZE } from '../../functions/services/protection/decisionQueueSettings';
 import { LinkFirewall } from '../constructs/LinkFirewall';
 import { ownerKeyAlias } from '../constructs/OwnerKeys';
 import { SentinelFunction } from '../constructs/SentinelFunction';
@@ -43,12 +44,23 @@ export const LINK_ENDPOINT_THROTTLE = { rateLimit: 200, burstLimit: 400 };
 export const REVOKE_PAGE_CONCURRENCY = 20;
 
 /**
- * Reserved concurrency of `revoke-all-worker`: one less than the signer's, so the queue can never
- * hold every signer instance and a click on a one-delegate link still finds one; at least 1 (with
- * `signerConcurrency` 1 the two share the one instance, and a click may read "busy, try again").
+ * Reserved concurrency of `decision-worker`, the consumer of automatic revocations: one instance,
+ * so automatic work holds at most one signer instance however many accounts fire (one delegate
+ * signs in seconds; the breaker caps firings at a few accounts an hour), and a click on a
+ * one-delegate link finds another whenever the signer has two or more (`signerConcurrency`).
+ */
+export const DECISION_WORKER_CONCURRENCY = 1;
+
+/**
+ * Reserved concurrency of `revoke-all-worker`: the signer's less one for clicks and less the
+ * decision worker's, so the two queues together hold at most `signerConcurrency - 1` signer
+ * instances and a click on a one-delegate link still finds one (from `signerConcurrency` 3 on);
+ * at least 1. With `signerConcurrency` 2 (the default) both queues working at the same moment
+ * take both instances for the seconds a unit signs, and a click may read "busy, try again";
+ * with 1, everything shares the one instance (docs/security.md, "Authority and its bounds").
  */
 export function revokeAllWorkerConcurrency(signerConcurrency: number): number {
-  return Math.max(1, signerConcurrency - 1);
+  return Math.max(1, signerConcurrency - 1 - DECISION_WORKER_CONCURRENCY);
 }
 
 /** The public paths, each answering GET and POST, and the page function behind it. */
@@ -72,7 +84,7 @@ export interface WebStackProps extends StackProps {
  * queue for `revoke-all-worker`), `GET|POST /unsubscribe`, `/preferences` and `/snooze` (preferences-page), behind a
  * WAF web ACL associated with its stage (per-client rate limits, stricter for anonymous addresses,
  * the AWS IP reputation list, POSTs without a well-formed link token refused), and
- * the private `sign-revocation` function, invocable by `revoke-page` and `revoke-all-worker` only, allowed to sign with the
+ * the private `sign-revocation` function, invocable by `revoke-page`, `revoke-all-worker` and `decision-worker` only, allowed to sign with the
  * owner keys of the keys stack. The web ACL sits on the stage itself, so every way in (the custom
  * domain, or the execute-api endpoint when there is none) goes through it. It exports nothing: the
  * base URL and the API id go to SSM parameters (`/sentinel/<stage>/public-base-url`,
@@ -88,6 +100,8 @@ export class WebStack extends Stack {
   readonly revokeAllPage: SentinelFunction;
   /** The revocations queue's consumer: one delegate at a time per account, through the signer. */
   readonly revokeAllWorker: SentinelFunction;
+  /** The protective-decision queue's consumer: automatic revocations, one delegate at a time, through the signer. */
+  readonly decisionWorker: SentinelFunction;
   readonly preferencesPage: SentinelFunction;
   readonly signRevocation: SentinelFunction;
 
@@ -220,6 +234,18 @@ export class WebStack extends Stack {
       .bindProtectionSwitch(data.protectionParameterName)
       // One message per invocation: a group's next delegate is delivered only after this one's answer.
       .consumeQueue(messaging.revocations, { batchSize: REVOCATION_BATCH_SIZE });
+
+    this.decisionWorker = new SentinelFunction(this, 'DecisionWorker', {
+      handler: 'decision-worker',
+      config,
+      description: 'Revokes the delegates of protective decisions queued on the decisions FIFO queue, one at a time, each through sign-revocation (which re-checks the decision).',
+      reservedConcurrency: DECISION_WORKER_CONCURRENCY,
+    });
+    this.decisionWorker
+      // Its only grant besides its queue: invoking the signer, which holds every check and every write.
+      .bindInvoke(this.signRevocation.fn, 'SIGN_REVOCATION_FUNCTION_NAME')
+      // One message per invocation: an account's next delegate is delivered only after this one's answer.
+      .consumeQueue(messaging.decisions, { batchSize: DECISION_BATCH_SIZE });
 
     this.preferencesPage = new SentinelFunction(this, 'PreferencesPage', {
       handler: 'preferences-page',

@@ -128,3 +128,28 @@ describe('unknown-key notices, as email and in Slack', () => {
     expect(notice.category).toBe('security');
   });
 });
+
+describe('a new web session is always announced as a security notice that pages', () => {
+  const web = (protection: DelegateProtection | undefined): NotifyMessage =>
+    notifyMessageSchema.parse({
+      eventId: `delegate:${ACCOUNT}:${KEY}:1:new`,
+      account: ACCOUNT,
+      at: AT,
+      kind: 'new-delegate',
+      delegate: { address: KEY, expiryMs: null, name: 'browser', isWebClient: true },
+      firstSeenAt: AT,
+      ...(protection === undefined ? {} : { protection }),
+    });
+  const cases: [string, DelegateProtection | undefined][] = [
+    ['--revoke-unknown off (no protection on the message)', undefined],
+    ['api-keys: kept', { verdict: 'unknown', mode: 'api-keys', webSession: true, repeatWithinDay: false, action: { kind: 'kept-web-session' } }],
+    ['all: revoked', { verdict: 'unknown', mode: 'all', webSession: true, repeatWithinDay: false, action: { kind: 'requested', outcome: { kind: 'queued', decisionId: 'd-0123456789abcdef', delegates: [KEY] } } }],
+    ['all, protection off stage-wide', { verdict: 'unknown', mode: 'all', webSession: true, repeatWithinDay: false, action: { kind: 'requested', outcome: { kind: 'protection-off' } } }],
+  ];
+  it.each(cases)('%s', (_, protection) => {
+    const notice = noticeOfMessage(web(protection), noticeCtx);
+    expect(notice.category).toBe('security');
+    expect(notice.severity).toBe('critical');
+    expect(notice.incident).toEqual({ key: `delegate:${ACCOUNT.toLowerCase()}:${KEY.toLowerCase()}`, action: 'trigger' });
+  });
+});

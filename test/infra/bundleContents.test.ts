@@ -23,13 +23,14 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 /** The repositories each handler builds (`someRepositoriesFrom`); any other one in its bundle came through a shared module. */
 const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
   dispatch: ['accountSchedule', 'accounts'],
-  collect: ['accounts', 'alertState', 'curves', 'delegateView', 'knownDelegates', 'snapshots'],
+  collect: ['accounts', 'alertState', 'curves', 'decision', 'delegateView', 'knownDelegates', 'protectionLedger', 'snapshots'],
   'report-dispatch': ['accountSchedule', 'missedReports', 'recipients', 'reportLedger'],
   notify: ['accounts', 'alertState', 'channels', 'curves', 'delegateView', 'delivery', 'preferences', 'suppression'],
   'daily-report': ['accountSchedule', 'accounts', 'curves', 'delegateView', 'delivery', 'preferences', 'recipients', 'reportLedger', 'reportRecords', 'suppression'],
   'revoke-page': ['accounts', 'delegateView', 'preferences', 'suppression', 'token'],
   'revoke-all-page': ['accounts', 'delegateView', 'revokeAll'],
   'revoke-all-worker': ['revokeAll', 'token'],
+  'decision-worker': [],
   'channel-worker': ['accounts', 'channelBacklog', 'channels', 'delivery', 'preferences', 'suppression'],
   'preferences-page': ['accounts', 'alertState', 'preferences', 'token'],
   'sign-revocation': ['accounts', 'alertState', 'audit', 'decision', 'knownDelegates', 'lease', 'protectionLedger', 'token'],

@@ -171,6 +171,12 @@ describe('IAM statements', () => {
     for (const action of ['PutItem', 'GetItem', 'DeleteItem']) expect(may('revoke-all-worker', action, 'revoke#abc'), action).toBe(true);
     expect(may('revoke-all-worker', 'UpdateItem', 'revoke#abc')).toBe(false);
     expect(may('revoke-all-worker', 'PutItem', 'snooze#abc')).toBe(false);
+    // collect: writes a protective decision once; cannot read it back, nor mark its signing, nor touch a link token.
+    expect(may('collect', 'PutItem', 'decision#abc')).toBe(true);
+    for (const action of ['GetItem', 'UpdateItem', 'DeleteItem']) expect(may('collect', action, 'decision#abc'), action).toBe(false);
+    for (const key of ['decision-signing#abc#0x1', 'revoke#abc', 'revoke-all#abc', 'snooze#abc']) expect(may('collect', 'PutItem', key), key).toBe(false);
+    // Only collect writes decisions; the signer reads them.
+    for (const name of HANDLER_NAMES.filter((n) => n !== 'collect')) expect(may(name, 'PutItem', 'decision#abc'), name).toBe(false);
     // revoke-page and sign-revocation cannot touch a revoke-all batch.
     for (const owner of ['revoke-page', 'sign-revocation']) expect(may(owner, 'UpdateItem', 'revoke-all#abc'), owner).toBe(false);
   });
@@ -193,13 +199,16 @@ describe('IAM statements', () => {
     const expected: Record<HandlerName, Partial<Record<TableId, string[]>>> = {
       // UpdateItem on accounts (and preferences below) is allowed only with its attributes named: see the next test.
       dispatch: { accounts: READ },
-      collect: { accounts: READ, curves: [...READ, 'UpdateItem', 'BatchWriteItem'], snapshots: [...READ, 'PutItem'], alerts: [...READ, 'PutItem'], delegates: [...READ, 'UpdateItem', 'BatchWriteItem'] },
+      // tokens: PutItem on decision items alone (dynamodb:LeadingKeys, see the token-purpose test).
+      collect: { accounts: READ, curves: [...READ, 'UpdateItem', 'BatchWriteItem'], snapshots: [...READ, 'PutItem'], alerts: [...READ, 'PutItem'], delegates: [...READ, 'UpdateItem', 'BatchWriteItem'], tokens: ['PutItem'] },
       notify: { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, preferences: READ, alerts: ['GetItem'], deliveries: RW, channels: ['Query'] },
       'report-dispatch': { accounts: READ, preferences: ['Query'], deliveries: ['BatchGetItem', 'GetItem', 'UpdateItem'] },
       'daily-report': { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, preferences: READ, deliveries: RW },
       'revoke-page': { accounts: READ, delegates: READ, suppressions: READ, preferences: ['BatchGetItem'], tokens: ['PutItem', 'DeleteItem', 'GetItem'] },
       'revoke-all-page': { accounts: ['GetItem'], delegates: ['Query'], tokens: ['GetItem', 'UpdateItem'] },
       'revoke-all-worker': { tokens: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'] },
+      // No table at all: the signer reads and re-checks the decision, and audits.
+      'decision-worker': {},
       'channel-worker': { channels: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'Query', 'BatchWriteItem'], deliveries: ['UpdateItem'], accounts: ['GetItem'], suppressions: ['BatchGetItem'], preferences: ['BatchGetItem'] },
       'preferences-page': { preferences: ['GetItem'], alerts: ['GetItem', 'PutItem'], accounts: ['GetItem'], tokens: ['PutItem', 'DeleteItem'] },
       'sign-revocation': { accounts: READ, leases: WRITE, audit: ['PutItem'], tokens: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'], alerts: ['GetItem'], delegates: ['Query'] },
@@ -283,11 +292,11 @@ describe('IAM statements', () => {
     expect(putters.map((r) => r.owner)).toEqual(['sign-revocation']);
   });
 
-  it('lets only revoke-page and the revoke-all worker invoke sign-revocation, and only that function (not the revoke-all page)', () => {
+  it('lets only revoke-page, the revoke-all worker and the decision worker invoke sign-revocation, and only that function (not the revoke-all page, not collect)', () => {
     const signer = `arn:test:${Object.entries(synth.json.web.Resources).find(([, r]) => r.Properties?.['FunctionName'] === 'sentinel-devnet-sign-revocation')?.[0]}`;
     const invokers = roles.filter((r) => evaluate(r.statements, { principal: r.principal, action: 'lambda:InvokeFunction', resource: signer }) === 'allow');
-    expect(invokers.map((r) => r.owner).sort()).toEqual(['revoke-all-worker', 'revoke-page']);
-    for (const owner of ['revoke-page', 'revoke-all-worker']) {
+    expect(invokers.map((r) => r.owner).sort()).toEqual(['decision-worker', 'revoke-all-worker', 'revoke-page']);
+    for (const owner of ['revoke-page', 'revoke-all-worker', 'decision-worker']) {
       const invokeResources = roleOf(owner).statements.filter((s) => asList(s.Action).includes('lambda:InvokeFunction')).flatMap((s) => asList(s.Resource));
       expect(invokeResources, owner).toEqual([signer]);
     }
@@ -360,7 +369,8 @@ describe('IAM statements', () => {
     expect(senders('report')).toEqual(['report-dispatch']);
     expect(senders('channel')).toEqual(['channel-worker', 'notify']);
     expect(senders('revocations.fifo')).toEqual(['revoke-all-page']);
-    for (const dlq of ['collect-dlq', 'channel-dlq', 'revocations-dlq.fifo']) expect(senders(dlq), dlq).toEqual([]);
+    expect(senders('decisions.fifo')).toEqual(['collect']);
+    for (const dlq of ['collect-dlq', 'channel-dlq', 'revocations-dlq.fifo', 'decisions-dlq.fifo']) expect(senders(dlq), dlq).toEqual([]);
   });
 
   it("lets each consumer set a failed record's backoff on its own queue alone (sqs:ChangeMessageVisibility)", () => {
@@ -371,6 +381,14 @@ describe('IAM statements', () => {
     expect(changers('notify')).toEqual(['notify']);
     expect(changers('report')).toEqual(['daily-report']);
     expect(changers('report-dlq')).toEqual([]);
+    expect(changers('decisions.fifo')).toEqual(['decision-worker']);
+  });
+
+  it('gives the decision worker nothing but invoking the signer and consuming its own queue', () => {
+    const actions = [...new Set(roleOf('decision-worker').statements.filter((s) => s.Effect === 'Allow').flatMap((s) => asList(s.Action)))].sort();
+    const own = actions.filter((a) => !a.startsWith('logs:') && !a.startsWith('xray:') && !a.startsWith('cloudwatch:'));
+    expect(own).toEqual(['lambda:InvokeFunction', 'sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage']);
+    for (const action of ['kms:Sign', 'ssm:GetParameter', 'sqs:SendMessage']) expect(decide('decision-worker', action, '*'), action).not.toBe('allow');
   });
 });
 

@@ -16,7 +16,8 @@ import { REVOCATION_MAX_RECEIVE_COUNT, REVOCATION_QUEUE } from '../../functions/
 import { TABLES } from '../../functions/store/tableDefinitions';
 import { worstCaseRps } from '../../infra/config/chainRateBudget';
 import { STAGE_ENV } from '../../infra/constructs/SentinelFunction';
-import { LINK_ENDPOINT_THROTTLE, LINK_ROUTES, REVOKE_PAGE_CONCURRENCY, revokeAllWorkerConcurrency } from '../../infra/stacks/WebStack';
+import { DECISION_WORKER_CONCURRENCY, LINK_ENDPOINT_THROTTLE, LINK_ROUTES, REVOKE_PAGE_CONCURRENCY, revokeAllWorkerConcurrency } from '../../infra/stacks/WebStack';
+import { DECISION_BATCH_SIZE, DECISION_MAX_RECEIVE_COUNT, DECISION_QUEUE } from '../../functions/services/protection/decisionQueueSettings';
 import { ANONYMOUS_POST_RATE_LIMIT, LINK_FIREWALL_RULES, WELL_FORMED_TOKEN } from '../../infra/constructs/LinkFirewall';
 import { junkClientsToBlockConfirm } from './floodArithmetic';
 import { LINK_API_STAGE } from '../../infra/config/resourceNames';
@@ -105,14 +106,14 @@ describe('queues', () => {
   const queues = (): Resource[] => resourcesOf('AWS::SQS::Queue').map(([, r]) => r);
 
   it('encrypts every queue, dead-letter queue and failure queue (SSE-SQS)', () => {
-    // collect, notify, report, channel, revocations.fifo and their DLQs; the ses-events and daily-report failure queues.
-    expect(queues().length).toBe(12);
+    // collect, notify, report, channel, revocations.fifo, decisions.fifo and their DLQs; the ses-events and daily-report failure queues.
+    expect(queues().length).toBe(14);
     for (const q of queues()) expect(props(q)['SqsManagedSseEnabled']).toBe(true);
   });
 
   it('denies every non-TLS request to every queue', () => {
     const policies = resourcesOf('AWS::SQS::QueuePolicy').map(([, r]) => props(r));
-    expect(policies).toHaveLength(12);
+    expect(policies).toHaveLength(14);
     for (const policy of policies) {
       expect(policy['PolicyDocument']).toMatchObject({
         Statement: expect.arrayContaining([
@@ -128,6 +129,7 @@ describe('queues', () => {
     ['report', 'daily-report', MAX_RECEIVE_COUNT],
     ['channel', 'channel-worker', CHANNEL_QUEUE.maxReceiveCount],
     ['revocations.fifo', 'revoke-all-worker', REVOCATION_MAX_RECEIVE_COUNT],
+    ['decisions.fifo', 'decision-worker', DECISION_MAX_RECEIVE_COUNT],
   ] as const)('%s: dead-letter after its receive count, visibility >= 6x its consumer (%s) timeout', (queue, consumer, receives) => {
     const found = queues().find((q) => props(q)['QueueName'] === `sentinel-devnet-${queue}`);
     expect(found).toBeDefined();
@@ -144,6 +146,7 @@ describe('queues', () => {
     ['report', ''],
     ['channel', ''],
     ['revocations', '.fifo'],
+    ['decisions', '.fifo'],
   ])('%s: its dead-letter queue accepts dead letters from it alone (redrive-allow policy)', (queue, suffix) => {
     const dlq = queues().find((q) => props(q)['QueueName'] === `sentinel-devnet-${queue}-dlq${suffix}`);
     const policy = resolveIntrinsics(props(dlq as Resource)['RedriveAllowPolicy']);
@@ -152,8 +155,8 @@ describe('queues', () => {
     expect(JSON.stringify(props(source as Resource)['RedrivePolicy'])).toContain('DeadLetter');
   });
 
-  it('makes the revocations queue FIFO with a FIFO dead-letter queue, deduplicated by the producer\'s id (no content-based deduplication)', () => {
-    for (const name of ['revocations.fifo', 'revocations-dlq.fifo']) {
+  it('makes the revocations and decisions queues FIFO with FIFO dead-letter queues, deduplicated by the producer\'s id (no content-based deduplication)', () => {
+    for (const name of ['revocations.fifo', 'revocations-dlq.fifo', 'decisions.fifo', 'decisions-dlq.fifo']) {
       const found = queues().find((q) => props(q)['QueueName'] === `sentinel-devnet-${name}`);
       expect(props(found as Resource), name).toMatchObject({ FifoQueue: true, ContentBasedDeduplication: false });
     }
@@ -168,6 +171,8 @@ describe('queues', () => {
     expect(CHANNEL_QUEUE.consumerTimeoutSeconds).toBe(FUNCTION_SIZING['channel-worker'].timeout.toSeconds());
     expect(find('revocations.fifo')['VisibilityTimeout']).toBe(REVOCATION_QUEUE.visibilityTimeoutSeconds);
     expect(REVOCATION_QUEUE.consumerTimeoutSeconds).toBe(FUNCTION_SIZING['revoke-all-worker'].timeout.toSeconds());
+    expect(find('decisions.fifo')['VisibilityTimeout']).toBe(DECISION_QUEUE.visibilityTimeoutSeconds);
+    expect(DECISION_QUEUE.consumerTimeoutSeconds).toBe(FUNCTION_SIZING['decision-worker'].timeout.toSeconds());
   });
 });
 
@@ -225,7 +230,7 @@ describe('functions', () => {
         .sort();
     expect(vars('dispatch')).toEqual(['CHAIN_RPS', 'COLLECT_QUEUE_URL', 'SENTINEL_TABLE_PREFIX']);
     expect(vars('report-dispatch')).toEqual(['REPORT_QUEUE_URL', 'SENTINEL_TABLE_PREFIX']);
-    expect(vars('collect')).toEqual(['CHAIN_RPS', 'NOTIFY_QUEUE_URL', 'PROTECTION_PARAMETER_NAME', 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL', 'SENTINEL_TABLE_PREFIX']);
+    expect(vars('collect')).toEqual(['CHAIN_RPS', 'DECISION_QUEUE_URL', 'NOTIFY_QUEUE_URL', 'PROTECTION_PARAMETER_NAME', 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL', 'SENTINEL_TABLE_PREFIX']);
     const mailer = ['LINK_SECRET_ARN', 'MAIL_FROM', 'MAIL_RATE_WORKERS', 'PUBLIC_BASE_URL', 'REVOKE_ALL_LINKS', 'SENTINEL_TABLE_PREFIX', 'SES_CONFIGURATION_SET', 'TEMPLATES_DIR'];
     expect(vars('notify')).toEqual(['CHANNEL_QUEUE_URL', ...mailer]);
     expect(vars('daily-report')).toEqual(['CHAIN_RPS', ...mailer, 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL'].sort());
@@ -233,6 +238,7 @@ describe('functions', () => {
     expect(vars('revoke-page')).toEqual(['LINK_SECRET_ARN', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX', 'SIGN_REVOCATION_FUNCTION_NAME']);
     expect(vars('revoke-all-page')).toEqual(['LINK_SECRET_ARN', 'PUBLIC_BASE_URL', 'REVOCATION_QUEUE_URL', 'SENTINEL_TABLE_PREFIX']);
     expect(vars('revoke-all-worker')).toEqual(['NOTIFY_QUEUE_URL', 'PROTECTION_PARAMETER_NAME', 'SENTINEL_TABLE_PREFIX', 'SIGN_REVOCATION_FUNCTION_NAME']);
+    expect(vars('decision-worker')).toEqual(['SIGN_REVOCATION_FUNCTION_NAME']);
     expect(vars('preferences-page')).toEqual(['LINK_SECRET_ARN', 'MAIL_FROM', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX', 'SES_CONFIGURATION_SET']);
     expect(vars('sign-revocation')).toEqual(['CHAIN_RPS', 'NOTIFY_QUEUE_URL', 'PROTECTION_PARAMETER_NAME', 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL', 'SENTINEL_TABLE_PREFIX']);
     expect(vars('ses-events')).toEqual(['SENTINEL_TABLE_PREFIX']);
@@ -292,7 +298,7 @@ describe('schedules', () => {
 describe('event sources', () => {
   it('consumes the collect, notify, report and channel queues with partial batch failures and a concurrency cap', () => {
     const mappings = resourcesOf('AWS::Lambda::EventSourceMapping').map(([, r]) => props(r));
-    expect(mappings).toHaveLength(5);
+    expect(mappings).toHaveLength(6);
     const forFunction = (name: string): Record<string, unknown> | undefined =>
       mappings.find((m) => JSON.stringify(m['FunctionName']).includes(logicalIdOfFunction(name)));
     expect(forFunction('collect')).toMatchObject({
@@ -332,7 +338,22 @@ describe('event sources', () => {
     expect(worker).toBeGreaterThanOrEqual(1);
     expect(worker).toBeLessThan(signer);
     expect(revokeAllWorkerConcurrency(1)).toBe(1);
-    expect(revokeAllWorkerConcurrency(5)).toBe(4);
+    expect(revokeAllWorkerConcurrency(5)).toBe(3);
+  });
+
+  it('consumes the decisions FIFO queue one message per invocation with one instance, so automatic work never holds every signer instance', () => {
+    const mapping = resourcesOf('AWS::Lambda::EventSourceMapping')
+      .map(([, r]) => props(r))
+      .find((m) => JSON.stringify(m['FunctionName']).includes(logicalIdOfFunction('decision-worker')));
+    expect(mapping).toMatchObject({ FunctionResponseTypes: ['ReportBatchItemFailures'], BatchSize: DECISION_BATCH_SIZE });
+    expect(DECISION_BATCH_SIZE).toBe(1);
+    expect(JSON.stringify(mapping?.['EventSourceArn'])).toContain('sentinel-devnet-decisions.fifo');
+    const decisions = props(functionNamed('decision-worker'))['ReservedConcurrentExecutions'] as number;
+    const signer = props(functionNamed('sign-revocation'))['ReservedConcurrentExecutions'] as number;
+    expect(decisions).toBe(DECISION_WORKER_CONCURRENCY);
+    expect(decisions).toBeLessThan(signer);
+    // From 3 signer instances on, both queue workers together leave one for a click on a one-delegate link.
+    for (const instances of [3, 4, 10]) expect(revokeAllWorkerConcurrency(instances) + DECISION_WORKER_CONCURRENCY, String(instances)).toBe(instances - 1);
   });
 
   it('tells each mailer how many of its instances share the mail rate: its event source concurrency', () => {
@@ -584,21 +605,21 @@ describe('alarms', () => {
     const waiting = alarms().filter((a) => a['MetricName'] === 'ApproximateNumberOfMessagesVisible');
     const queues = waiting.map((a) => (a['Dimensions'] as { Value: string }[])[0]?.Value).sort();
     expect(queues).toEqual(
-      ['channel-dlq', 'collect-dlq', 'notify-dlq', 'report-dispatch-failures', 'report-dlq', 'revocations-dlq.fifo', 'ses-events-failures'].map((q) => `sentinel-devnet-${q}`),
+      ['channel-dlq', 'collect-dlq', 'decisions-dlq.fifo', 'notify-dlq', 'report-dispatch-failures', 'report-dlq', 'revocations-dlq.fifo', 'ses-events-failures'].map((q) => `sentinel-devnet-${q}`),
     );
     for (const a of waiting) expect(a).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', EvaluationPeriods: 1 });
   });
 
   it('alarms on the age of the oldest message of every work queue, 2 of 3 five-minute periods', () => {
     const ages = alarms().filter((a) => a['MetricName'] === 'ApproximateAgeOfOldestMessage');
-    expect(ages.map((a) => (a['Dimensions'] as { Value: string }[])[0]?.Value).sort()).toEqual(['channel', 'collect', 'notify', 'report', 'revocations.fifo'].map((q) => `sentinel-devnet-${q}`));
+    expect(ages.map((a) => (a['Dimensions'] as { Value: string }[])[0]?.Value).sort()).toEqual(['channel', 'collect', 'decisions.fifo', 'notify', 'report', 'revocations.fifo'].map((q) => `sentinel-devnet-${q}`));
     // Every work queue: every queue a function consumes (its event source), found in the template, not listed by hand.
     const consumed = resourcesOf('AWS::Lambda::EventSourceMapping').map(([, r]) => {
       const arn = JSON.stringify(props(r)['EventSourceArn']);
       const queue = resourcesOf('AWS::SQS::Queue').find(([id, q]) => arn.includes(`"${id}"`) || arn.includes(`:${String(props(q)['QueueName'])}"`));
       return String(props(queue?.[1] as Resource)['QueueName']);
     });
-    expect(consumed).toHaveLength(5);
+    expect(consumed).toHaveLength(6);
     expect(ages.map((a) => (a['Dimensions'] as { Value: string }[])[0]?.Value).sort()).toEqual(consumed.sort());
     for (const a of ages) expect(a).toMatchObject({ Period: 300, EvaluationPeriods: 3, DatapointsToAlarm: 2, Statistic: 'Maximum', TreatMissingData: 'notBreaching' });
   });
@@ -839,6 +860,7 @@ describe('bundles', () => {
     expect(ids).toEqual({
       dispatch: 'DispatchFunctionCD7C4A01',
       collect: 'CollectFunction02542C7F',
+      'decision-worker': 'DecisionWorkerFunctionF30F01C7',
       'report-dispatch': 'ReportDispatchFunction381030AA',
       notify: 'NotifyFunction3392CA4F',
       'daily-report': 'DailyReportFunction993BAE39',

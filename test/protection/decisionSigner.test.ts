@@ -52,6 +52,66 @@ async function listed(account: string): Promise<string[]> {
   return (await world.control.account(account)).delegates.map((d) => d.address);
 }
 
+// Before the refusals below: their breaker case leaves the stage's breaker open for an hour.
+describe('the signer and web sessions: it re-reads the delegate and revokes a web session only where the rule allows it', () => {
+  /** An account with a web session the chain lists (`isWebClient`), a decision of `rule` naming it, counted, the switch on. */
+  async function webDecision(rule: ProtectiveDecision['rule'], settings: Parameters<RevocationWorld['repos']['accounts']['updateSettings']>[1]) {
+    const account = await world.trackAccount({ label: `web-${randomUUID().slice(0, 6)}`, delegates: [] });
+    const { delegate } = await world.control.addDelegate(account.address, { name: 'browser', isWebClient: true });
+    const web = delegate.address as `0x${string}`;
+    await world.repos.accounts.updateSettings(account.address, settings);
+    const decision: ProtectiveDecision = {
+      decisionId: `web-${randomUUID()}`,
+      account: account.address,
+      rule,
+      reason: rule === 'kill-switch' ? REASON : 'unknown delegate',
+      evidence: { delegate: web },
+      delegates: [web],
+      createdAt: Date.now(),
+      dryRun: false,
+    };
+    await world.repos.decisions.put(decision);
+    const action = { decisionId: decision.decisionId, account: account.address, at: decision.createdAt };
+    expect(await world.repos.protectionLedger.countCapped(rule, action, 1, rule === 'kill-switch' ? 1 : 20)).toEqual({ kind: 'counted' });
+    await world.protection.write('on');
+    return { account, web, decision };
+  }
+
+  const refused: { name: string; rule: ProtectiveDecision['rule']; settings: Parameters<typeof webDecision>[1]; reason: RegExp }[] = [
+    { name: 'an unknown-key decision under api-keys', rule: 'unknown-delegate', settings: { revokeUnknown: 'api-keys' }, reason: /web session and the account's unknown-key mode is api-keys/ },
+    { name: 'a kill-switch decision that keeps web sessions', rule: 'kill-switch', settings: { killSwitch: 30, killSwitchWebSessions: 'keep' }, reason: /web session and the kill switch keeps web sessions/ },
+  ];
+  for (const { name, rule, settings, reason } of refused) {
+    it(`refuses ${name}, audits why, and sends nothing`, async () => {
+      const { account, web, decision } = await webDecision(rule, settings);
+      expect(await sign(account, web, decision.decisionId)).toEqual({ kind: 'not-authorized', sent: false });
+      expect(await listed(account.address)).toContain(web);
+      expect((await world.control.account(account.address)).nonce).toBe(0);
+      const [audit] = await world.repos.audit.listForAccount(account.address, 1);
+      expect(audit).toMatchObject({ outcome: 'not-authorized', actor: `decision:${decision.decisionId}`, delegate: web, message: expect.stringMatching(reason), reason: decision.reason });
+    });
+  }
+
+  it('a decision written under "all" is refused once the account went back to api-keys before signing', async () => {
+    const { account, web, decision } = await webDecision('unknown-delegate', { revokeUnknown: 'all' });
+    await world.repos.accounts.updateSettings(account.address, { revokeUnknown: 'api-keys' });
+    expect(await sign(account, web, decision.decisionId)).toEqual({ kind: 'not-authorized', sent: false });
+    expect(await listed(account.address)).toContain(web);
+  });
+
+  const allowed: { name: string; rule: ProtectiveDecision['rule']; settings: Parameters<typeof webDecision>[1] }[] = [
+    { name: 'an unknown-key decision under all', rule: 'unknown-delegate', settings: { revokeUnknown: 'all' } },
+    { name: 'a kill-switch decision with web sessions set to revoke', rule: 'kill-switch', settings: { killSwitch: 30, killSwitchWebSessions: 'revoke' } },
+  ];
+  for (const { name, rule, settings } of allowed) {
+    it(`revokes a web session for ${name}`, async () => {
+      const { account, web, decision } = await webDecision(rule, settings);
+      expect(await sign(account, web, decision.decisionId)).toMatchObject({ kind: 'revoked', sent: true });
+      expect(await listed(account.address)).not.toContain(web);
+    });
+  }
+});
+
 describe('the signer and automatic actions: it signs only for a decision that still holds', () => {
   it('signs a decision that holds, once per delegate, audits the reason, and the signature verifies with ethers', async () => {
     const { account, decision } = await decided();

@@ -15,6 +15,7 @@ const FULL = {
   REPORT_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/report',
   CHANNEL_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/channel',
   REVOCATION_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/revocations.fifo',
+  DECISION_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/decisions.fifo',
   PUBLIC_BASE_URL: 'https://links.example.com',
   SIGN_REVOCATION_FUNCTION_NAME: 'sign-revocation',
   LINK_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:link',

@@ -5,6 +5,7 @@ import type { AccountsRepository } from '../../store/accountsRepository';
 import type { DecisionRepository } from '../../store/decisionRepository';
 import type { ProtectionLedgerRepository } from '../../store/protectionLedgerRepository';
 import type { KnownDelegatesRepository } from '../../store/knownDelegatesRepository';
+import { webSessionRefusal } from '../../domain/webSessionRevocation';
 
 /** What the signer needs to re-check an automatic action; without it, every decision request is refused. */
 export interface DecisionCheckDeps {
@@ -19,8 +20,12 @@ export interface DecisionCheckDeps {
   readonly breakerAccounts: number;
 }
 
-/** Whether an automatic revocation may be signed; `reason` is the decision's, for the audit. */
-export type DecisionAuthorization = { kind: 'authorized'; reason: string } | { kind: 'refused'; reason: string; decisionReason: string | null };
+/**
+ * Whether an automatic revocation may be signed; `reason` is the decision's, for the audit.
+ * `webSession` is the refusal that applies if the delegate turns out to be a web session when the
+ * signer reads it from the chain (`null`: the account's settings allow revoking one).
+ */
+export type DecisionAuthorization = { kind: 'authorized'; reason: string; webSession: string | null } | { kind: 'refused'; reason: string; decisionReason: string | null };
 
 /**
  * Re-checks at signing time the decision a `{account, delegate, decisionId}` request names
@@ -45,5 +50,6 @@ export async function authorizeDecision(
   if (refusal !== null) return { kind: 'refused', reason: refusal, decisionReason };
   const marked = await deps.decisions.markSigning(request.decisionId, request.delegate);
   if (marked.kind === 'already-marked') return { kind: 'refused', reason: 'this delegate of the decision was already signed for', decisionReason };
-  return { kind: 'authorized', reason: decision?.reason ?? '' };
+  // decisionRefusal returned null: the decision and the account exist.
+  return { kind: 'authorized', reason: decision?.reason ?? '', webSession: decision && tracked ? webSessionRefusal(decision.rule, tracked) : 'the decision or the account is gone' };
 }

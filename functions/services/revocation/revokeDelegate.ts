@@ -55,19 +55,24 @@ function refOf(request: RevocationRequest): RequestRef {
   return { id: request.tokenId, actor: `link:${request.tokenId}`, tokenId: request.tokenId };
 }
 
-/** Whether a signing may go ahead, for a link or a decision; `reason`: an automatic action's, for the audit. */
-type Authorization = { kind: 'authorized'; mailed: boolean; reason: string | null } | { kind: 'refused'; refusal: string; reason: string | null };
+/**
+ * Whether a signing may go ahead, for a link or a decision; `reason`: an automatic action's, for
+ * the audit; `webSession`: why a web session may not be revoked by it (`null`: it may, as a click always may).
+ */
+type Authorization = { kind: 'authorized'; mailed: boolean; reason: string | null; webSession: string | null } | { kind: 'refused'; refusal: string; reason: string | null };
 
 async function authorize(deps: RevokeDelegateDeps, request: RevocationRequest): Promise<Authorization> {
   if (!isDecisionRequest(request)) {
     const link = await authorizeRevocation(deps, request);
     // A unit of a revoke-all batch is mailed once for the whole batch, by the batch's worker.
-    return link.kind === 'authorized' ? { kind: 'authorized', mailed: link.batch === null, reason: null } : { kind: 'refused', refusal: link.reason, reason: null };
+    return link.kind === 'authorized' ? { kind: 'authorized', mailed: link.batch === null, reason: null, webSession: null } : { kind: 'refused', refusal: link.reason, reason: null };
   }
   if (!deps.automatic) return { kind: 'refused', refusal: 'automatic actions are not set up for this signer', reason: null };
   const decided = await authorizeDecision({ ...deps.automatic, accounts: deps.accounts, now: deps.now }, request);
   // An automatic action's notice goes out once for the decision, from the rule that took it.
-  return decided.kind === 'authorized' ? { kind: 'authorized', mailed: false, reason: decided.reason } : { kind: 'refused', refusal: decided.reason, reason: decided.decisionReason };
+  return decided.kind === 'authorized'
+    ? { kind: 'authorized', mailed: false, reason: decided.reason, webSession: decided.webSession }
+    : { kind: 'refused', refusal: decided.reason, reason: decided.decisionReason };
 }
 
 /** Connection failures that happen before a request reaches the node: nothing was submitted. */
@@ -78,7 +83,8 @@ const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTU
  * first checks that the request is what a revocation link the page has just consumed asked for,
  * and marks that token used for this signing (otherwise `not-authorized`, audited, nothing read
  * from the chain or KMS); re-checks that the account is tracked and has a signer whose address is the account's; under
- * the account's revocation lease, reads the delegates (gone already: `already-revoked`) and the
+ * the account's revocation lease, reads the delegates (gone already: `already-revoked`; a web
+ * session an automatic decision may not revoke, see `webSessionRefusal`: `not-authorized`) and the
  * nonce, signs `RemoveDelegateManager` with nonce + 1, records the intent in the audit trail
  * (nothing is submitted unless that write succeeds: `audit-unavailable`), submits it (a
  * stale-nonce rejection is retried once with a fresh nonce: a second transaction, a second
@@ -125,7 +131,7 @@ export async function revokeDelegate(deps: RevokeDelegateDeps, request: Revocati
 
   const timing = deps.lease ?? DEFAULT_REVOCATION_LEASE;
   const owner = (deps.newLeaseOwner ?? randomUUID)();
-  const leased = await withRevocationLease(deps, account.address, owner, timing, () => revokeUnderLease(deps, signer, request, ref, authorization.reason));
+  const leased = await withRevocationLease(deps, account.address, owner, timing, () => revokeUnderLease(deps, signer, request, ref, authorization));
   if (leased.kind === 'busy') return unsent({ kind: 'busy', sent: false });
   return finishing({ ...leased.value, mailed, authorized });
 }
@@ -138,6 +144,8 @@ interface LeasedResult {
   detail?: string;
   /** Whether the outcome is already in the audit trail (as a transaction's outcome record). */
   recorded: boolean;
+  /** Why the signing was refused under the lease (a web session the decision may not revoke), for the audit. */
+  refusal?: string;
 }
 
 /** What is recorded of a transaction's end; `retry` is a stale nonce about to be retried. */
@@ -147,12 +155,23 @@ interface Submitted {
   retry?: true;
 }
 
-async function revokeUnderLease(deps: RevokeDelegateDeps, signer: Signer, request: RevocationRequest, ref: RequestRef, reason: string | null): Promise<LeasedResult> {
+async function revokeUnderLease(
+  deps: RevokeDelegateDeps,
+  signer: Signer,
+  request: RevocationRequest,
+  ref: RequestRef,
+  { reason, webSession }: Pick<Extract<Authorization, { kind: 'authorized' }>, 'reason' | 'webSession'>,
+): Promise<LeasedResult> {
   let listed: Delegate | undefined;
   let nonce: number;
   try {
     listed = (await deps.chain.getDelegateTraders(request.account)).find((d) => d.address === request.delegate);
     if (!listed) return { outcome: { kind: 'already-revoked', sent: false }, name: null, recorded: false };
+    // The flag as the chain lists it now: whoever signed the DelegateManager chose it.
+    if (listed.isWebClient && webSession !== null) {
+      deps.log.warn('revocation request refused: web session', { account: request.account, delegate: request.delegate, reason: webSession });
+      return { outcome: { kind: 'not-authorized', sent: false }, name: listed.name, recorded: false, refusal: webSession };
+    }
     nonce = (await deps.chain.getAccountNonce(request.account)).nonce + 1;
   } catch (error) {
     return { ...unreachable(error), name: null, recorded: false };

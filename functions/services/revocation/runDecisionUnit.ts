@@ -3,8 +3,16 @@ import type { DecisionJob } from '../../messages/decisionJob';
 import type { Counters, Log } from '../../shared/observability';
 import type { SignerCall } from './signerCall';
 
-/** What became of one delegate of a protective decision. */
-export type DecisionUnitResult = { kind: 'finished'; outcome: RevocationOutcome } | { kind: 'not-run' } | { kind: 'unknown'; message: string };
+/**
+ * What became of one delegate of a protective decision: `finished` is final; `not-run` (the
+ * signer did not run) and `try-again` (it ran, sent nothing, and the cause passes: the account's
+ * lease held by another revocation, the chain or the owner key unreachable, the audit unwritable)
+ * are for the queue to redeliver, while the decision is young enough for the signer to accept it.
+ */
+export type DecisionUnitResult = { kind: 'finished'; outcome: RevocationOutcome } | { kind: 'not-run' } | { kind: 'try-again'; outcome: RevocationOutcome } | { kind: 'unknown'; message: string };
+
+/** Outcomes after which the signer released the delegate's signing and a later attempt may succeed. */
+const PASSING: ReadonlySet<RevocationOutcome['kind']> = new Set(['busy', 'chain-unreachable', 'signer-unavailable', 'audit-unavailable']);
 
 /**
  * Revokes one delegate of a protective decision through the signing function, exactly as a
@@ -18,6 +26,7 @@ export async function runDecisionUnit(deps: { readonly sign: SignerCall; readonl
   const about = { account: job.account, delegate: job.delegate, decisionId: job.decisionId };
   if (call.kind === 'answered') {
     deps.counters?.count(`DecisionUnit_${call.outcome.kind}`);
+    if (PASSING.has(call.outcome.kind)) return { kind: 'try-again', outcome: call.outcome };
     return { kind: 'finished', outcome: call.outcome };
   }
   if (call.kind === 'not-run') {

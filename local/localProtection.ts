@@ -1,0 +1,99 @@
+import { KMSClient } from '@aws-sdk/client-kms';
+import type { ChainClient } from '../functions/chain/ports';
+import { resolveSigner } from '../functions/chain/resolveSigner';
+import type { Settings } from '../functions/config/settings';
+import type { ProtectiveRevoker } from '../functions/domain/protectiveAction';
+import type { ProtectionSwitch } from '../functions/domain/protectionSwitch';
+import { createSignRevocationHandler } from '../functions/handlers/sign-revocation';
+import type { DecisionJob } from '../functions/messages/decisionJob';
+import type { NotifyEvent } from '../functions/messages/notifyMessage';
+import type { MessageQueue } from '../functions/queue/messageQueue';
+import { decisionWorker } from '../functions/runtime/decisionWorker';
+import { DECISION_BATCH_SIZE, DECISION_QUEUE } from '../functions/services/protection/decisionQueueSettings';
+import { protectionService } from '../functions/services/protection/protect';
+import type { Counters, Log } from '../functions/shared/observability';
+import type { Repositories } from '../functions/store/repositories';
+import { signerCallOf } from '../functions/web/signerCallOf';
+import { InProcessRevocationSigner } from './inProcessRevocationSigner';
+import { InProcessQueue, type QueueClock } from './queue/inProcessQueue';
+
+export interface LocalProtectionOptions {
+  readonly settings: Settings;
+  readonly repos: Repositories;
+  readonly chain: ChainClient;
+  readonly log: Log;
+  readonly counters: Counters;
+  readonly now: () => number;
+  /** Where the signer queues a click's result email (the local notify queue). */
+  readonly notify: MessageQueue<NotifyEvent>;
+  /** The stage-wide switch the service and the signer read. */
+  readonly protection: ProtectionSwitch;
+  /** Where `env:` signer references are looked up (default: the process environment). */
+  readonly signerEnv?: Readonly<Record<string, string | undefined>>;
+  /** How long a failed decision unit waits before redelivery; default as deployed. */
+  readonly visibilityTimeoutMs?: number;
+  readonly clock?: QueueClock;
+}
+
+/** The signing function and the protective-decision path, wired in-process. */
+export interface LocalProtection {
+  /** The `sign-revocation` handler behind an in-process invoke, as the pages and workers call it. */
+  readonly signer: InProcessRevocationSigner;
+  /** The protective-decision queue (in place of the SQS FIFO queue) with its worker: one delegate at a time. */
+  readonly decisions: InProcessQueue<DecisionJob>;
+  /** The protection service the rule evaluators call (queues on `decisions`). */
+  readonly protect: ProtectiveRevoker;
+}
+
+/**
+ * The deployed signing handler (owner keys from `env:` references or KMS), the decision queue and
+ * its worker, and the protection service, as `npm start`, `serve` and the CLI's `collect` run
+ * them: an automatic revocation goes through the same signer, lease, nonce and audit as a click.
+ */
+export function createLocalProtection(options: LocalProtectionOptions): LocalProtection {
+  const { settings, repos, log, counters, now, protection } = options;
+  let kms: KMSClient | undefined;
+  const signRevocation = createSignRevocationHandler({
+    accounts: repos.accounts,
+    leases: repos.leases,
+    audit: repos.audit,
+    tokens: repos.tokens,
+    notify: options.notify,
+    chain: options.chain,
+    signerFor: (ref) => resolveSigner(ref, { env: options.signerEnv ?? process.env, kms: (kms ??= new KMSClient({ region: settings.AWS_REGION })) }),
+    now,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    log,
+    counters,
+    automatic: {
+      decisions: repos.decisions,
+      knownDelegates: repos.knownDelegates,
+      ledger: repos.protectionLedger,
+      protection,
+      maxAgeMs: settings.PROTECTION_DECISION_MAX_AGE_MINUTES * 60_000,
+      breakerAccounts: settings.PROTECTION_BREAKER_ACCOUNTS,
+    },
+  });
+  const signer = new InProcessRevocationSigner(signRevocation);
+  const decisions = new InProcessQueue<DecisionJob>({
+    name: 'sentinel-decisions',
+    consumer: decisionWorker({ sign: signerCallOf(signer), log, counters }),
+    batchSize: DECISION_BATCH_SIZE,
+    visibilityTimeoutMs: options.visibilityTimeoutMs ?? DECISION_QUEUE.visibilityTimeoutSeconds * 1_000,
+    maxReceiveCount: DECISION_QUEUE.maxReceiveCount,
+    timeoutMs: DECISION_QUEUE.consumerTimeoutSeconds * 1_000,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  const protect = protectionService({
+    protection,
+    accounts: repos.accounts,
+    knownDelegates: repos.knownDelegates,
+    decisions: repos.decisions,
+    ledger: repos.protectionLedger,
+    queue: decisions,
+    breakerAccounts: settings.PROTECTION_BREAKER_ACCOUNTS,
+    log,
+    counters,
+  });
+  return { signer, decisions, protect };
+}
