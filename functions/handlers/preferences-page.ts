@@ -1,6 +1,9 @@
 import { settingsFor } from '../config/settings';
+import { HANDLER_CATALOG } from './catalog';
 import { LINK_PATHS } from '../links/actionLinks';
-import { pageSecurityFrom, sesSenderFrom, someRepositoriesFrom } from '../runtime/factories';
+import { sesSenderFrom, someRepositoriesFrom } from '../runtime/factories';
+import { linkMinterFrom, pageSecurityFrom } from '../runtime/linkKeysFrom';
+import { PageLinks } from '../links/pageLinks';
 import { mailboxNotices } from '../services/preferences/mailboxNotice';
 import { AccountsRepository } from '../store/accountsRepository';
 import { AlertStateRepository } from '../store/alertStateRepository';
@@ -33,13 +36,16 @@ export function createPreferencesPageHandler(deps: PreferencesPageHandlerDeps) {
   });
 }
 
-/** Deps from the Lambda environment: preferences, alerts, accounts (read) and tokens (snooze# items) tables, the link secret and SES (the mailbox's own notices). */
+/** Deps from the Lambda environment: preferences, alerts, accounts (read) and tokens (snooze# items) tables, the public keys of the links it reads, the private keys of the two it mails (preferences, security-off), the anti-CSRF secret and SES (the mailbox's own notices). */
 export async function preferencesPageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<PreferencesPageHandlerDeps> {
   const settings = settingsFor('preferences-page', env);
+  const { links } = HANDLER_CATALOG['preferences-page'].requires;
+  const page = await pageSecurityFrom(settings, links.verifies);
   const { log, addContext } = createObservability('preferences-page');
   const repos = someRepositoriesFrom(settings, { preferences: PreferencesRepository, alerts: AlertStateRepository, accounts: AccountsRepository, tokens: TokenRepository });
   return {
-    ...(await pageSecurityFrom(settings)),
+    ...page,
+    links: new PageLinks(page.links, await linkMinterFrom(settings, links.mints)),
     preferences: repos.preferences,
     alerts: repos.alerts,
     accounts: repos.accounts,

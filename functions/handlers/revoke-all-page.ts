@@ -1,8 +1,10 @@
 import { settingsFor } from '../config/settings';
+import { HANDLER_CATALOG } from './catalog';
 import { LINK_PATHS } from '../links/actionLinks';
 import type { RevokeAllJob } from '../messages/revokeAllJob';
 import { lazyHandler } from '../runtime/lazyHandler';
-import { pageSecurityFrom, someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
+import { someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
+import { pageSecurityFrom } from '../runtime/linkKeysFrom';
 import { createObservability, type Observability } from '../shared/observability';
 import { AccountsRepository } from '../store/accountsRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
@@ -32,13 +34,13 @@ export function createRevokeAllPageHandler(deps: RevokeAllPageHandlerDeps) {
   });
 }
 
-/** Deps from the Lambda environment: tables, the link secret, and the revocations queue. */
+/** Deps from the Lambda environment: tables, the public revoke-all keys and the anti-CSRF secret, and the revocations queue. */
 export async function revokeAllPageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<RevokeAllPageHandlerDeps> {
   const settings = settingsFor('revoke-all-page', env);
   const { log, flush, addContext } = createObservability('revoke-all-page');
   const repos = someRepositoriesFrom(settings, { accounts: AccountsRepository, delegates: DelegateViewRepository, revokeAll: RevokeAllRepository });
   return {
-    ...(await pageSecurityFrom(settings)),
+    ...(await pageSecurityFrom(settings, HANDLER_CATALOG['revoke-all-page'].requires.links.verifies)),
     accounts: repos.accounts,
     delegates: repos.delegates,
     batches: repos.revokeAll,

@@ -1,7 +1,9 @@
 import { settingsFor } from '../config/settings';
+import { HANDLER_CATALOG } from './catalog';
 import { LambdaRevocationSigner, signerLambdaClient } from '../web/lambdaRevocationSigner';
 import { LINK_PATHS } from '../links/actionLinks';
-import { pageSecurityFrom, someRepositoriesFrom } from '../runtime/factories';
+import { someRepositoriesFrom } from '../runtime/factories';
+import { pageSecurityFrom } from '../runtime/linkKeysFrom';
 import { AccountsRepository } from '../store/accountsRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
 import { PreferencesRepository } from '../store/preferencesRepository';
@@ -34,13 +36,13 @@ export function createRevokePageHandler(deps: RevokePageDeps) {
   });
 }
 
-/** Deps from the Lambda environment: tables, the link secret, and the signing function by name. */
+/** Deps from the Lambda environment: tables, the public revoke keys and the anti-CSRF secret, and the signing function by name. */
 export async function revokePageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<RevokePageDeps> {
   const settings = settingsFor('revoke-page', env);
   const { log, counters, flush, addContext } = createObservability('revoke-page');
   const repos = someRepositoriesFrom(settings, { accounts: AccountsRepository, delegates: DelegateViewRepository, tokens: TokenRepository, suppressions: SuppressionRepository, preferences: PreferencesRepository });
   return {
-    ...(await pageSecurityFrom(settings)),
+    ...(await pageSecurityFrom(settings, HANDLER_CATALOG['revoke-page'].requires.links.verifies)),
     accounts: repos.accounts,
     delegates: repos.delegates,
     tokens: repos.tokens,

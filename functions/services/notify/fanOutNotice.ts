@@ -1,6 +1,6 @@
 import { checksumAddress } from '../../domain/address';
 import { channelDeliveryId, routedChannels } from '../../domain/channelRouting';
-import type { ActionLinks } from '../../links/actionLinks';
+import type { LinkMinter } from '../../links/linkMinter';
 import type { ChannelJob } from '../../messages/channelJob';
 import type { NotifyMessage } from '../../messages/notifyMessage';
 import type { MessageQueue } from '../../queue/messageQueue';
@@ -13,7 +13,7 @@ import { noticeOfMessage } from './noticeOfMessage';
 export interface ChannelFanOutDeps {
   readonly channels: Pick<ChannelsRepository, 'list'>;
   readonly channelQueue: MessageQueue<ChannelJob>;
-  readonly links: Pick<ActionLinks, 'build'> & { readonly revokeAllServed?: boolean };
+  readonly links: Pick<LinkMinter, 'build'> & { readonly revokeAllServed?: boolean };
 }
 
 /**
