@@ -2,7 +2,7 @@ import type { ChainClient } from '../functions/chain/ports';
 import { loadSettings, type Settings } from '../functions/config/settings';
 import type { Links } from '../functions/links/linkMinter';
 import { chainFrom, repositoriesFrom } from '../functions/runtime/factories';
-import { linkMinterFrom } from '../functions/runtime/linkKeysFrom';
+import { linkMinterFrom } from '../functions/runtime/linkMinterFrom';
 import { HANDLER_CATALOG } from '../functions/handlers/catalog';
 import { silentLog, type Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';

@@ -21,7 +21,7 @@ import { mailGovernor, type MailGovernor } from '../functions/services/delivery/
 import { LOCAL_MAIL_RATE } from '../functions/mail/send/mailRate';
 import { InProcessRevocationSigner } from './inProcessRevocationSigner';
 import { chainFrom, sesSenderFrom } from '../functions/runtime/factories';
-import { localPageSecurity } from '../functions/runtime/linkKeysFrom';
+import { localPageSecurity } from '../functions/runtime/pageSecurityFrom';
 import { mailboxNotices } from '../functions/services/preferences/mailboxNotice';
 import { collectSettingsFrom } from '../functions/services/collect/collectSettings';
 import { backfillBudgetFrom } from '../functions/services/collect/backfillBudget';

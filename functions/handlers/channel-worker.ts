@@ -5,7 +5,7 @@ import { channelSenderFrom } from '../runtime/channelSenderFrom';
 import { createChannelWorkerHandler, type ChannelWorkerDeps } from '../runtime/channelWorkerHandler';
 import { sesSenderFrom, someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
-import { linkMinterFrom } from '../runtime/linkKeysFrom';
+import { linkMinterFrom } from '../runtime/linkMinterFrom';
 import { HANDLER_CATALOG } from './catalog';
 import { createObservability } from '../shared/observability';
 import { AccountsRepository } from '../store/accountsRepository';

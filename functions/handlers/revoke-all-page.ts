@@ -4,7 +4,7 @@ import { LINK_PATHS } from '../links/actionLinks';
 import type { RevokeAllJob } from '../messages/revokeAllJob';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
-import { pageSecurityFrom } from '../runtime/linkKeysFrom';
+import { pageSecurityFrom } from '../runtime/pageSecurityFrom';
 import { createObservability, type Observability } from '../shared/observability';
 import { AccountsRepository } from '../store/accountsRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';

@@ -3,7 +3,7 @@ import { HANDLER_CATALOG } from './catalog';
 import { LambdaRevocationSigner, signerLambdaClient } from '../web/lambdaRevocationSigner';
 import { LINK_PATHS } from '../links/actionLinks';
 import { someRepositoriesFrom } from '../runtime/factories';
-import { pageSecurityFrom } from '../runtime/linkKeysFrom';
+import { pageSecurityFrom } from '../runtime/pageSecurityFrom';
 import { AccountsRepository } from '../store/accountsRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
 import { PreferencesRepository } from '../store/preferencesRepository';

@@ -12,7 +12,7 @@ import type { RepositoryClasses } from '../store/repositoriesOf';
 import type { MessageVisibility } from '../queue/messageVisibility';
 import { messageVisibilityFrom, sesClientFrom, sesSenderFrom, someRepositoriesFrom } from './factories';
 import { mailRateFrom } from '../mail/send/mailRate';
-import { linkMinterFrom } from './linkKeysFrom';
+import { linkMinterFrom } from './linkMinterFrom';
 import { HANDLER_CATALOG } from '../handlers/catalog';
 
 /** What both mailer Lambdas are built from (see `mailerDepsFromEnv`), with the repositories named `K`. */

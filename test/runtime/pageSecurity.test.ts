@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadSettings } from '../../functions/config/settings';
-import { localPageSecurity } from '../../functions/runtime/linkKeysFrom';
+import { localPageSecurity } from '../../functions/runtime/pageSecurityFrom';
 
 const BASE = 'https://sentinel.example.com';
 const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadSettings } from '../../functions/config/settings';
 import type { Address } from '../../functions/domain/address';
-import { linkMinterFrom } from '../../functions/runtime/linkKeysFrom';
+import { linkMinterFrom } from '../../functions/runtime/linkMinterFrom';
 import { HANDLER_CATALOG } from '../../functions/handlers/catalog';
 import { recipientLinks } from '../../functions/services/delivery/recipientLinks';
 

@@ -1,71 +1,24 @@
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { ConfigError, type Settings } from '../config/settings';
 import type { LinkPurpose } from '../domain/linkClaims';
 import { ActionLinks } from '../links/actionLinks';
-import { deriveLinkKeyPair, linkPublicKeysSchema, MIN_LINK_KEY_SECRET_LENGTH, publicKeysOf } from '../links/linkKeyPair';
-import { LinkMinter } from '../links/linkMinter';
+import { linkPublicKeysSchema, publicKeysOf } from '../links/linkKeyPair';
 import { LinkReader } from '../links/linkReader';
 import { LinkTokenCodec } from '../links/linkToken';
-import { LinkTokenSigner } from '../links/linkTokenSigner';
 import { LinkTokenVerifier } from '../links/linkTokenVerifier';
 import { describeError } from '../shared/describeError';
 import { CsrfTokens } from '../web/csrfToken';
 import { required } from './factories';
+import { localLinkSecrets, secretVersion, type RotatedSecret, type Secrets } from './secretVersion';
 
 /*
- * The link keys of one function, from validated settings, read once per cold start (see "Rotating
- * the link keys" in docs/operations.md). Locally `SENTINEL_LINK_SECRET` stands for every key; in
- * AWS a minting function reads the private key secrets of its purposes only, and a page reads the
- * published public keys and its own anti-CSRF secret: nothing that mints another purpose.
+ * What a page reads links and checks its forms with, read once per cold start: the published public
+ * keys of the purposes it reads (nothing that mints) and its own anti-CSRF secret. Locally
+ * `SENTINEL_LINK_SECRET` stands for both.
  */
 
-/** A secret and the ones it replaced (newest first) that still verify. */
-export interface RotatedSecret {
-  readonly current: string;
-  readonly previous: readonly string[];
-}
-
-type Secrets = Pick<SecretsManagerClient, 'send'>;
 type Parameters = Pick<SSMClient, 'send'>;
-
-/** The local secret (`SENTINEL_LINK_SECRET`, `SENTINEL_LINK_SECRET_PREVIOUS`), or `undefined` in AWS. */
-export function localLinkSecrets(settings: Settings): RotatedSecret | undefined {
-  if (settings.SENTINEL_LINK_SECRET !== undefined) {
-    return { current: settings.SENTINEL_LINK_SECRET, previous: settings.SENTINEL_LINK_SECRET_PREVIOUS ?? [] };
-  }
-  if (settings.SENTINEL_LINK_SECRET_PREVIOUS !== undefined) {
-    throw new ConfigError('SENTINEL_LINK_SECRET_PREVIOUS', 'applies only with SENTINEL_LINK_SECRET (in AWS a key is rotated through its secret\'s versions)');
-  }
-  return undefined;
-}
-
-/**
- * Makes links of `purposes` under `PUBLIC_BASE_URL`, signed with the `AWSCURRENT` version of each
- * purpose's secret `<LINK_KEY_SECRET_PREFIX><purpose>` (locally the keys derived from
- * `SENTINEL_LINK_SECRET`). `revokeAllServed`: whether that endpoint routes `/revoke-all`.
- */
-export async function linkMinterFrom<P extends LinkPurpose>(
-  settings: Settings,
-  purposes: readonly P[],
-  options: { revokeAllServed?: boolean; secrets?: Secrets } = {},
-): Promise<LinkMinter<P>> {
-  const base = required(settings, 'PUBLIC_BASE_URL');
-  const revokeAllServed = options.revokeAllServed ?? settings.REVOKE_ALL_LINKS;
-  const local = localLinkSecrets(settings);
-  if (local !== undefined) return new LinkMinter<P>(new LinkTokenCodec(local.current, local.previous), base, undefined, revokeAllServed);
-  const prefix = settings.LINK_KEY_SECRET_PREFIX;
-  if (prefix === undefined) throw new ConfigError('LINK_KEY_SECRET_PREFIX', 'is required here but not set');
-  const client = options.secrets ?? new SecretsManagerClient({ region: settings.AWS_REGION });
-  const keys = await Promise.all(
-    purposes.map(async (purpose) => {
-      const secret = await secretVersion(client, `${prefix}${purpose}`, 'AWSCURRENT', 'LINK_KEY_SECRET_PREFIX');
-      if (secret === undefined) throw new ConfigError('LINK_KEY_SECRET_PREFIX', `the ${purpose} key secret has no AWSCURRENT version`);
-      return deriveLinkKeyPair(purpose, secret).signing;
-    }),
-  );
-  return new LinkMinter<P>(new LinkTokenSigner<P>(keys), base, undefined, revokeAllServed);
-}
 
 /**
  * Reads links of `purposes` with the public keys published in `LINK_PUBLIC_KEYS_PARAMETER` (every
@@ -144,18 +97,3 @@ export function localPageSecurity(settings: Settings): PageSecurity & { readonly
   };
 }
 
-/** One staged version of a secret; `undefined` when the stage does not exist (yet) and may be missing. */
-async function secretVersion(client: Secrets, name: string, stage: 'AWSCURRENT' | 'AWSPREVIOUS', variable: string): Promise<string | undefined> {
-  let secret: unknown;
-  try {
-    ({ SecretString: secret } = await client.send(new GetSecretValueCommand({ SecretId: name, VersionStage: stage })));
-  } catch (error) {
-    if (stage === 'AWSPREVIOUS' && error instanceof Error && error.name === 'ResourceNotFoundException') return undefined;
-    const reason = describeError(error, { audience: 'log' });
-    throw new ConfigError(variable, `could not read the ${stage} version of the secret (${reason})`, { cause: error });
-  }
-  if (typeof secret !== 'string' || secret.length < MIN_LINK_KEY_SECRET_LENGTH) {
-    throw new ConfigError(variable, `the ${stage} version of the secret is missing or shorter than 32 characters`);
-  }
-  return secret;
-}
