@@ -71,6 +71,8 @@ const UNIT_TESTS: readonly string[] = [
   'test/domain/trackedAccount.test.ts',
   'test/links/actionLinks.test.ts',
   'test/links/linkToken.test.ts',
+  'test/links/linkKeys.test.ts',
+  'test/links/publishKeys.test.ts',
   'test/mail/chart.test.ts',
   'test/mail/format.test.ts',
   'test/mail/inlineCss.test.ts',

@@ -1,7 +1,9 @@
 import type { ChainClient } from '../functions/chain/ports';
 import { loadSettings, type Settings } from '../functions/config/settings';
-import type { ActionLinks } from '../functions/links/actionLinks';
-import { actionLinksFrom, chainFrom, repositoriesFrom } from '../functions/runtime/factories';
+import type { Links } from '../functions/links/linkMinter';
+import { chainFrom, repositoriesFrom } from '../functions/runtime/factories';
+import { linkMinterFrom } from '../functions/runtime/linkMinterFrom';
+import { HANDLER_CATALOG } from '../functions/handlers/catalog';
 import { silentLog, type Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
 import type { ProtectionSwitch } from '../functions/domain/protectionSwitch';
@@ -16,11 +18,18 @@ export interface CliRuntime {
   now(): number;
   /** The chain client (throws `ConfigError` when the chain URLs are not configured). */
   chain(): ChainClient;
-  /** Action links (throws `ConfigError` without `PUBLIC_BASE_URL`). */
-  links(): Promise<ActionLinks>;
+  /**
+   * The links the CLI mints: those of the mails `collect`, `report` and `alerts` send, `link revoke`
+   * and the security-off notice. In AWS it reads those private key secrets (`LINK_KEY_SECRET_PREFIX`),
+   * never security-off's; throws `ConfigError` without `PUBLIC_BASE_URL`.
+   */
+  links(): Promise<Links>;
   /** The stage-wide protection switch (the SSM parameter, or the state folder's file `serve` also reads). */
   protection(): ProtectionSwitch;
 }
+
+/** The purposes the CLI mints: the mailers' own. */
+const CLI_LINK_PURPOSES = [...new Set([...HANDLER_CATALOG.notify.requires.links.mints, ...HANDLER_CATALOG['daily-report'].requires.links.mints])];
 
 /** Where a command writes: stdout for results, stderr for progress and warnings. */
 export interface CliIo {
@@ -55,7 +64,7 @@ export async function cliSettings(env: Readonly<Record<string, string | undefine
   const merged: Record<string, string | undefined> = { ...env };
   if (running) {
     for (const key of FROM_RUNNING) if (!merged[key]) merged[key] = running[key];
-    if (!merged['SENTINEL_LINK_SECRET'] && !merged['LINK_SECRET_ARN']) {
+    if (!merged['SENTINEL_LINK_SECRET'] && !merged['LINK_KEY_SECRET_PREFIX']) {
       merged['SENTINEL_LINK_SECRET'] = running.SENTINEL_LINK_SECRET ?? (await localLinkSecret());
     }
   }
@@ -66,14 +75,14 @@ export async function cliSettings(env: Readonly<Record<string, string | undefine
 export function createCliRuntime(settings: Settings, now: () => number = Date.now, protectionFile: string = LOCAL_PROTECTION_FILE): CliRuntime {
   let protection: ProtectionSwitch | undefined;
   let chain: ChainClient | undefined;
-  let links: Promise<ActionLinks> | undefined;
+  let links: Promise<Links> | undefined;
   return {
     settings,
     repos: repositoriesFrom(settings),
     log: silentLog,
     now,
     chain: () => (chain ??= chainFrom(settings)),
-    links: () => (links ??= actionLinksFrom(settings, true)),
+    links: () => (links ??= linkMinterFrom(settings, CLI_LINK_PURPOSES, { revokeAllServed: true })),
     protection: () => (protection ??= protectionSwitchFrom(settings, protectionFile)),
   };
 }

@@ -2,7 +2,7 @@ import type { ChannelSenderDeps } from '../functions/channels/channelSender';
 import { DestinationPacer } from '../functions/domain/destinationPacer';
 import { createChannelWorkerHandler } from '../functions/runtime/channelWorkerHandler';
 import { CHANNEL_BATCH_SIZE, CHANNEL_QUEUE } from '../functions/services/channels/channelQueueSettings';
-import type { ActionLinks } from '../functions/links/actionLinks';
+import type { LinkMinter } from '../functions/links/linkMinter';
 import type { MailSender } from '../functions/mail/send/sesSender';
 import type { ChannelJob } from '../functions/messages/channelJob';
 import type { Counters, Log } from '../functions/shared/observability';
@@ -15,7 +15,7 @@ export interface LocalChannelQueueOptions {
   /** Sends the broken-channel emails (the alert class of the process's governor). */
   readonly sender: MailSender;
   readonly mailFrom: string;
-  readonly links: Pick<ActionLinks, 'build'>;
+  readonly links: Pick<LinkMinter, 'build'>;
   readonly log: Log;
   readonly counters: Counters;
   readonly now: () => number;

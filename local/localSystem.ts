@@ -10,12 +10,14 @@ import type { RevokeAllJob } from '../functions/messages/revokeAllJob';
 import { revokeAllWorker } from '../functions/runtime/revokeAllWorker';
 import { signerCallOf } from '../functions/web/signerCallOf';
 import type { ActionLinks } from '../functions/links/actionLinks';
+import type { Links } from '../functions/links/linkMinter';
 import type { EmailRenderer } from '../functions/mail/render/emailRenderer';
 import { createEmailRenderer } from '../functions/mail/render/render';
 import type { MailSender } from '../functions/mail/send/sesSender';
 import { mailGovernor, type MailGovernor } from '../functions/services/delivery/mailGovernor';
 import { LOCAL_MAIL_RATE } from '../functions/mail/send/mailRate';
-import { chainFrom, linkSecretsFrom, pageSecurity, required, sesSenderFrom } from '../functions/runtime/factories';
+import { chainFrom, sesSenderFrom } from '../functions/runtime/factories';
+import { localPageSecurity } from '../functions/runtime/pageSecurityFrom';
 import { mailboxNotices } from '../functions/services/preferences/mailboxNotice';
 import { collectSettingsFrom } from '../functions/services/collect/collectSettings';
 import { backfillBudgetFrom } from '../functions/services/collect/backfillBudget';
@@ -115,7 +117,7 @@ export function localEmailRenderer(settings: Settings): EmailRenderer {
 /** The ports of the mail services (notify, daily report) over the configured templates, sending through `sender` (a governed one). */
 export function localMailDeps(
   options: Pick<LocalSystemOptions, 'settings' | 'repos' | 'log' | 'counters' | 'now'> & Partial<Pick<LocalSystemOptions, 'clock'>>,
-  links: ActionLinks,
+  links: Links,
   chain: ChainClient,
   sender: MailSender,
 ): ReportDeps {
@@ -144,7 +146,7 @@ export function localMailDeps(
 export async function createLocalSystem(options: LocalSystemOptions): Promise<LocalSystem> {
   const { settings, repos, log, counters, now } = options;
   const chain = options.chain ?? chainFrom(settings, log);
-  const page = pageSecurity(await linkSecretsFrom(settings), required(settings, 'PUBLIC_BASE_URL'));
+  const page = localPageSecurity(settings);
   const { links } = page;
   const governor = localMailGovernor(settings, counters, options.clock);
   const ses = options.sender ?? sesSenderFrom(settings);

@@ -4,6 +4,7 @@ import { DEFAULT_LINK_TTL_MS } from '../../functions/domain/linkClaims';
 import { ConfigError } from '../../functions/config/settings';
 import type { CliContext, CliRuntime } from '../cliRuntime';
 import { printJson, UsageError, addressMessage } from '../output';
+import { awsKeySecretReader, publicKeysToPublish, writePublishedKeys } from '../linkKeysPublisher';
 
 function parseAddress(what: string, value: string): Address {
   const parsed = addressSchema.safeParse(value);
@@ -30,6 +31,9 @@ async function isDelegate(rt: CliRuntime, account: Address, delegate: Address): 
 }
 
 /**
+ * `sentinel link publish-keys [--retire-previous] [--json]`: publishes the public link keys of a
+ * stage (see "Rotating the link keys" in docs/operations.md).
+ *
  * `sentinel link revoke <account> <delegate> [--json]`: prints a one-click revocation link (the
  * same kind every delegate email carries). The account must be tracked and the delegate one of
  * its delegates; a warning on stderr says
@@ -61,5 +65,22 @@ export function register(program: Command, context: CliContext): void {
       const expiresAt = new Date(now + DEFAULT_LINK_TTL_MS.revoke).toISOString();
       if (options.json) printJson(context.io, { link: url, account, delegate, expiresAt });
       else context.io.out(`${url}\n`);
+    });
+
+  link
+    .command('publish-keys')
+    .option('--retire-previous', "publish no key of a secret's AWSPREVIOUS version: links it signed are refused once the pages restart")
+    .option('--json', 'print the published public keys as one JSON document')
+    .description("publish the pages' public link keys (AWS): per purpose those of AWSPENDING, AWSCURRENT and AWSPREVIOUS")
+    .action(async (options: { retirePrevious?: boolean; json?: boolean }) => {
+      const rt = await context.runtime();
+      if (rt.settings.SENTINEL_LINK_SECRET !== undefined) {
+        context.io.err('locally every link key is derived from SENTINEL_LINK_SECRET (.sentinel/link-secret): nothing to publish\n');
+        return;
+      }
+      const record = await publicKeysToPublish(awsKeySecretReader(rt.settings), options.retirePrevious === true);
+      await writePublishedKeys(rt.settings, record);
+      if (options.json) printJson(context.io, record);
+      else for (const [purpose, keys] of Object.entries(record)) context.io.out(`${purpose}: ${(keys ?? []).map((k) => k.kid).join(', ')}\n`);
     });
 }

@@ -50,7 +50,11 @@ export const settingsSchema = z.object({
   /** Time a Lambda keeps free before its timeout: no record starts and no chain retry waits within it. */
   DEADLINE_MARGIN_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   AWS_REGION: z.string().min(1).default('us-east-1'),
-  /** Secret for link tokens, locally; in AWS the secret comes from Secrets Manager (`LINK_SECRET_ARN`). */
+  /**
+   * Locally: the one secret every purpose's link key pair and the pages' anti-CSRF key are derived
+   * from (the local runtime plays every function in one process). In AWS the keys are separate
+   * (`LINK_KEY_SECRET_PREFIX`, `LINK_PUBLIC_KEYS_PARAMETER`, `CSRF_SECRET_ARN`).
+   */
   SENTINEL_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Secrets `SENTINEL_LINK_SECRET` replaced, comma-separated: links they signed still verify. */
   SENTINEL_LINK_SECRET_PREVIOUS: z
@@ -58,7 +62,12 @@ export const settingsSchema = z.object({
     .transform((list) => list.split(',').map((s) => s.trim()).filter((s) => s !== ''))
     .pipe(z.array(z.string().min(32, 'each secret must be at least 32 characters')))
     .optional(),
-  LINK_SECRET_ARN: z.string().min(1).optional(),
+  /** In AWS: the name prefix of the per-purpose private link key secrets (`<prefix><purpose>`, Secrets Manager). */
+  LINK_KEY_SECRET_PREFIX: z.string().regex(/^[A-Za-z0-9/_+=.@-]{1,400}$/, 'a Secrets Manager name prefix').optional(),
+  /** In AWS: the SSM parameter holding the published public link keys (`sentinel link-keys publish`). */
+  LINK_PUBLIC_KEYS_PARAMETER: z.string().regex(/^\/?[A-Za-z0-9_.\-/]{1,1000}$/, 'an SSM parameter name').optional(),
+  /** In AWS: the pages' anti-CSRF secret (Secrets Manager name; `AWSCURRENT` issues, `AWSPREVIOUS` still verifies). */
+  CSRF_SECRET_ARN: z.string().min(1).optional(),
   /**
    * Emails per second for the whole SES account (alerts and reports together). Unset in AWS: the
    * account's `MaxSendRate` (SES `GetSendQuota`, read once per cold start); locally 14.
@@ -114,8 +123,14 @@ export function settingsFor<H extends HandlerName>(handler: H, env: Readonly<Rec
   for (const variable of requirement.settings) {
     if (settings[variable] === undefined) throw new ConfigError(variable, `is required by ${handler} but not set`);
   }
-  if (requirement.linkSecret && settings.SENTINEL_LINK_SECRET === undefined && settings.LINK_SECRET_ARN === undefined) {
-    throw new ConfigError('LINK_SECRET_ARN', `is required by ${handler} (or SENTINEL_LINK_SECRET locally) but not set`);
+  const local = settings.SENTINEL_LINK_SECRET !== undefined;
+  if (requirement.links.mints.length > 0 && !local && settings.LINK_KEY_SECRET_PREFIX === undefined) {
+    throw new ConfigError('LINK_KEY_SECRET_PREFIX', `is required by ${handler} (or SENTINEL_LINK_SECRET locally) but not set`);
+  }
+  if (requirement.links.verifies.length > 0 && !local) {
+    for (const variable of ['LINK_PUBLIC_KEYS_PARAMETER', 'CSRF_SECRET_ARN'] as const) {
+      if (settings[variable] === undefined) throw new ConfigError(variable, `is required by ${handler} (or SENTINEL_LINK_SECRET locally) but not set`);
+    }
   }
   return settings as HandlerSettings<H>;
 }

@@ -20,6 +20,9 @@ export type RequirableSetting =
   | 'REVOCATION_QUEUE_URL'
   | 'DECISION_QUEUE_URL';
 
+/** A link purpose (`LINK_PURPOSES` of functions/domain/linkClaims.ts; the settings test checks they match). */
+export type LinkPurposeName = 'revoke' | 'revoke-all' | 'unsubscribe' | 'snooze' | 'preferences' | 'security-off' | 'channel-snooze' | 'channel-preferences';
+
 /** An AWS SDK v3 client package, without its `@aws-sdk/` scope. */
 export type SdkClient = 'client-dynamodb' | 'client-kms' | 'client-lambda' | 'client-secrets-manager' | 'client-ses' | 'client-sqs' | 'client-ssm';
 
@@ -31,8 +34,16 @@ export interface HandlerSpec {
    * and its queue event source; see docs/deploy.md).
    */
   readonly entryFile?: string;
-  /** What it requires besides the defaults; `linkSecret` is `SENTINEL_LINK_SECRET` or `LINK_SECRET_ARN`. */
-  readonly requires: { readonly settings: readonly RequirableSetting[]; readonly linkSecret: boolean };
+  /**
+   * What it requires besides the defaults, and its link keys: the purposes whose private keys it
+   * holds (`mints`: their secrets under `LINK_KEY_SECRET_PREFIX`) and the purposes it reads links of
+   * with public keys only (`verifies`: `LINK_PUBLIC_KEYS_PARAMETER`, with the pages' own
+   * `CSRF_SECRET_ARN`). Locally `SENTINEL_LINK_SECRET` stands for all of them.
+   */
+  readonly requires: {
+    readonly settings: readonly RequirableSetting[];
+    readonly links: { readonly mints: readonly LinkPurposeName[]; readonly verifies: readonly LinkPurposeName[] };
+  };
   /** Timeout (s) and memory (MB) of its Lambda. */
   readonly sizing: { readonly timeoutSeconds: number; readonly memoryMb: number };
   /** The SDK clients it talks to, sorted; its bundle holds exactly these. */
@@ -52,14 +63,14 @@ const MAIL = { templates: true, fonts: true, nativeModules: ['@resvg/resvg-js'] 
 /** Every handler, by name. */
 export const HANDLER_CATALOG = {
   dispatch: {
-    requires: { settings: ['COLLECT_QUEUE_URL'], linkSecret: false },
+    requires: { settings: ['COLLECT_QUEUE_URL'], links: { mints: [], verifies: [] } },
     sizing: { timeoutSeconds: 60, memoryMb: 512 },
     sdkClients: ['client-dynamodb', 'client-sqs'],
     bundle: PLAIN,
   },
   collect: {
     // DECISION_QUEUE_URL: where the protection service queues automatic revocations (unknown keys, the kill switch).
-    requires: { settings: ['ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'NOTIFY_QUEUE_URL', 'DECISION_QUEUE_URL'], linkSecret: false },
+    requires: { settings: ['ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'NOTIFY_QUEUE_URL', 'DECISION_QUEUE_URL'], links: { mints: [], verifies: [] } },
     // A batch of up to 10 accounts (or delegate-watch jobs of up to 100) at the instance's CHAIN_RPS,
     // first polls backfilling in chunks. Its time is the token bucket, not CPU, and Lambda bills the
     // wait by memory: at 128 MB (~1/14 vCPU) a steady-state chain request's CPU (< 5 ms measured, ~70 ms
@@ -71,14 +82,14 @@ export const HANDLER_CATALOG = {
     bundle: PLAIN,
   },
   'report-dispatch': {
-    requires: { settings: ['REPORT_QUEUE_URL'], linkSecret: false },
+    requires: { settings: ['REPORT_QUEUE_URL'], links: { mints: [], verifies: [] } },
     sizing: { timeoutSeconds: 60, memoryMb: 512 },
     // SES for the missed-report notice to OPERATOR_EMAIL (its client is made on the first such email only).
     sdkClients: ['client-dynamodb', 'client-ses', 'client-sqs'],
     bundle: PLAIN,
   },
   notify: {
-    requires: { settings: ['PUBLIC_BASE_URL', 'CHANNEL_QUEUE_URL'], linkSecret: true },
+    requires: { settings: ['PUBLIC_BASE_URL', 'CHANNEL_QUEUE_URL'], links: { mints: ['revoke', 'revoke-all', 'snooze', 'unsubscribe', 'preferences', 'channel-snooze', 'channel-preferences'], verifies: [] } },
     // Rendering (Handlebars, inlined CSS, chart PNG) is CPU-bound: more memory buys CPU.
     sizing: { timeoutSeconds: 60, memoryMb: 1024 },
     // The channel fan-out puts one job per routed channel on the channel queue; a failed record's backoff (ChangeMessageVisibility).
@@ -87,7 +98,7 @@ export const HANDLER_CATALOG = {
   },
   'daily-report': {
     entryFile: 'report-worker',
-    requires: { settings: ['PUBLIC_BASE_URL', 'ROCKET_NODE_URL', 'ROCKET_INDEXER_URL'], linkSecret: true },
+    requires: { settings: ['PUBLIC_BASE_URL', 'ROCKET_NODE_URL', 'ROCKET_INDEXER_URL'], links: { mints: ['revoke', 'unsubscribe', 'preferences'], verifies: [] } },
     // The report worker: a batch of reports rendered in parallel (1 vCPU), sent at its share of the
     // mail rate, throttled sends backed off for up to ~30 s.
     sizing: { timeoutSeconds: 120, memoryMb: 1769 },
@@ -95,29 +106,29 @@ export const HANDLER_CATALOG = {
     bundle: MAIL,
   },
   'revoke-page': {
-    requires: { settings: ['PUBLIC_BASE_URL', 'SIGN_REVOCATION_FUNCTION_NAME'], linkSecret: true },
+    requires: { settings: ['PUBLIC_BASE_URL', 'SIGN_REVOCATION_FUNCTION_NAME'], links: { mints: [], verifies: ['revoke'] } },
     // Must answer within API Gateway's 30 s integration limit while it waits for `sign-revocation`.
     sizing: { timeoutSeconds: 29, memoryMb: 512 },
-    sdkClients: ['client-dynamodb', 'client-lambda', 'client-secrets-manager'],
+    sdkClients: ['client-dynamodb', 'client-lambda', 'client-secrets-manager', 'client-ssm'],
     bundle: PLAIN,
   },
   'revoke-all-page': {
-    requires: { settings: ['PUBLIC_BASE_URL', 'REVOCATION_QUEUE_URL'], linkSecret: true },
+    requires: { settings: ['PUBLIC_BASE_URL', 'REVOCATION_QUEUE_URL'], links: { mints: [], verifies: ['revoke-all'] } },
     // GET lists the delegates; POST marks up to 50 units queued (one conditional write each) and
     // queues them: no signing here, so no invoke of `sign-revocation`.
     sizing: { timeoutSeconds: 29, memoryMb: 512 },
-    sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-sqs'],
+    sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-sqs', 'client-ssm'],
     bundle: PLAIN,
   },
   'revoke-all-worker': {
-    requires: { settings: ['SIGN_REVOCATION_FUNCTION_NAME', 'NOTIFY_QUEUE_URL'], linkSecret: false },
+    requires: { settings: ['SIGN_REVOCATION_FUNCTION_NAME', 'NOTIFY_QUEUE_URL'], links: { mints: [], verifies: [] } },
     // One delegate per invocation (FIFO batch of 1): the signer's 25 s, its 3 s throttle retry, and the unit's writes.
     sizing: { timeoutSeconds: 45, memoryMb: 256 },
     sdkClients: ['client-dynamodb', 'client-lambda', 'client-sqs'],
     bundle: PLAIN,
   },
   'decision-worker': {
-    requires: { settings: ['SIGN_REVOCATION_FUNCTION_NAME'], linkSecret: false },
+    requires: { settings: ['SIGN_REVOCATION_FUNCTION_NAME'], links: { mints: [], verifies: [] } },
     // One delegate of a protective decision per invocation (FIFO batch of 1): the signer's 25 s and its 3 s throttle retry.
     // It reads and writes no table: the signer re-checks the decision and audits; SQS only for a retried unit's backoff.
     sizing: { timeoutSeconds: 45, memoryMb: 256 },
@@ -125,7 +136,7 @@ export const HANDLER_CATALOG = {
     bundle: PLAIN,
   },
   'channel-worker': {
-    requires: { settings: ['PUBLIC_BASE_URL', 'CHANNEL_QUEUE_URL'], linkSecret: true },
+    requires: { settings: ['PUBLIC_BASE_URL', 'CHANNEL_QUEUE_URL'], links: { mints: ['preferences'], verifies: [] } },
     // A batch of up to 10 channel jobs, one at a time, each one HTTPS request (and, on a permanent
     // refusal, one short plain email per recipient); its time is waiting on the destinations.
     sizing: { timeoutSeconds: 60, memoryMb: 256 },
@@ -133,21 +144,22 @@ export const HANDLER_CATALOG = {
     bundle: PLAIN,
   },
   'preferences-page': {
-    requires: { settings: ['PUBLIC_BASE_URL'], linkSecret: true },
+    requires: { settings: ['PUBLIC_BASE_URL'], links: { mints: ['preferences', 'security-off'], verifies: ['unsubscribe', 'snooze', 'preferences', 'security-off', 'channel-snooze', 'channel-preferences'] } },
     sizing: { timeoutSeconds: 10, memoryMb: 512 },
     // SES: the mailbox's own notices (security-off confirmation and notice, a new preferences link).
-    sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-ses'],
+    // SSM: the published public link keys (the pages hold no private key but their own purposes').
+    sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-ses', 'client-ssm'],
     bundle: PLAIN,
   },
   'sign-revocation': {
-    requires: { settings: ['ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'NOTIFY_QUEUE_URL'], linkSecret: false },
+    requires: { settings: ['ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'NOTIFY_QUEUE_URL'], links: { mints: [], verifies: [] } },
     sizing: { timeoutSeconds: 25, memoryMb: 512 },
     // SSM: the stage-wide protection switch, re-read (cached at most 30 s) before every automatic action.
     sdkClients: ['client-dynamodb', 'client-kms', 'client-sqs', 'client-ssm'],
     bundle: PLAIN,
   },
   'ses-events': {
-    requires: { settings: [], linkSecret: false },
+    requires: { settings: [], links: { mints: [], verifies: [] } },
     sizing: { timeoutSeconds: 30, memoryMb: 256 },
     sdkClients: ['client-dynamodb'],
     bundle: PLAIN,

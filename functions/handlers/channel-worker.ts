@@ -2,9 +2,11 @@ import { DestinationPacer } from '../domain/destinationPacer';
 import type { ChannelJob } from '../messages/channelJob';
 import { channelSenderFrom } from '../runtime/channelSenderFrom';
 import { createChannelWorkerHandler, type ChannelWorkerDeps } from '../runtime/channelWorkerHandler';
-import { actionLinksFrom, sesSenderFrom, someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
+import { sesSenderFrom, someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { handlerBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
+import { linkMinterFrom } from '../runtime/linkMinterFrom';
+import { HANDLER_CATALOG } from './catalog';
 import { AccountsRepository } from '../store/accountsRepository';
 import { ChannelBacklogRepository } from '../store/channelBacklogRepository';
 import { ChannelsRepository } from '../store/channelsRepository';
@@ -35,7 +37,7 @@ export async function channelWorkerDepsFromEnv(env: Readonly<Record<string, stri
     channelSender: channelSenderFrom(settings, env),
     channelQueue: sqsQueueFrom<ChannelJob>(settings, 'CHANNEL_QUEUE_URL'),
     pacer: new DestinationPacer(),
-    links: await actionLinksFrom(settings),
+    links: await linkMinterFrom(settings, HANDLER_CATALOG['channel-worker'].requires.links.mints),
     sender: sesSenderFrom(settings),
     mailFrom: settings.MAIL_FROM,
   };

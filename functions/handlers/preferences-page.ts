@@ -1,5 +1,8 @@
 import { LINK_PATHS } from '../links/actionLinks';
 import { sesSenderFrom, someRepositoriesFrom } from '../runtime/factories';
+import { linkMinterFrom } from '../runtime/linkMinterFrom';
+import { PageLinks } from '../links/pageLinks';
+import { HANDLER_CATALOG } from './catalog';
 import { mailboxNotices } from '../services/preferences/mailboxNotice';
 import { AccountsRepository } from '../store/accountsRepository';
 import { AlertStateRepository } from '../store/alertStateRepository';
@@ -31,12 +34,13 @@ export function createPreferencesPageHandler(deps: PreferencesPageHandlerDeps) {
   });
 }
 
-/** Deps from the Lambda environment: preferences, alerts, accounts (read) and tokens (snooze# items) tables, the link secret and SES (the mailbox's own notices). */
+/** Deps from the Lambda environment: preferences, alerts, accounts (read) and tokens (snooze# items) tables, the public keys of the links it reads, the private keys of the two it mails (preferences, security-off), the anti-CSRF secret and SES (the mailbox's own notices). */
 export async function preferencesPageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<PreferencesPageHandlerDeps> {
   const { settings, page } = await pageBasics('preferences-page', env);
   const repos = someRepositoriesFrom(settings, { preferences: PreferencesRepository, alerts: AlertStateRepository, accounts: AccountsRepository, tokens: TokenRepository });
   return {
     ...page,
+    links: new PageLinks(page.links, await linkMinterFrom(settings, HANDLER_CATALOG['preferences-page'].requires.links.mints)),
     preferences: repos.preferences,
     alerts: repos.alerts,
     accounts: repos.accounts,

@@ -29,7 +29,7 @@ export function createRevokeAllPageHandler(deps: RevokeAllPageHandlerDeps) {
   });
 }
 
-/** Deps from the Lambda environment: tables, the link secret, and the revocations queue. */
+/** Deps from the Lambda environment: tables, the public revoke-all keys and the anti-CSRF secret, and the revocations queue. */
 export async function revokeAllPageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<RevokeAllPageHandlerDeps> {
   const { settings, flush, page } = await pageBasics('revoke-all-page', env);
   const repos = someRepositoriesFrom(settings, { accounts: AccountsRepository, delegates: DelegateViewRepository, revokeAll: RevokeAllRepository });

@@ -1,7 +1,7 @@
 import { settingsFor, type HandlerSettings } from '../config/settings';
-import type { HandlerName } from '../handlers/catalog';
+import { HANDLER_CATALOG, type HandlerName } from '../handlers/catalog';
 import { createObservability, type Counters, type Log, type Observability } from '../shared/observability';
-import { pageSecurityFrom } from './factories';
+import { pageSecurityFrom } from './pageSecurityFrom';
 
 /** What every handler's dependencies start from, built once per cold start (see `handlerBasics`). */
 export interface HandlerBasics {
@@ -31,10 +31,10 @@ export function handlerBasics<H extends HandlerName>(
 
 /**
  * A page handler's basics: its settings, and the part of its dependencies every page shares (the
- * page security from `pageSecurityFrom`: links, CSRF keys and the public base URL; its logger;
+ * page security from `pageSecurityFrom`: the public keys of the links it reads, the anti-CSRF secret and the public base URL; its logger;
  * the clock), with its metrics apart for the pages that count.
  */
 export async function pageBasics<H extends HandlerName>(handler: H, env: Readonly<Record<string, string | undefined>>) {
   const { settings, log, counters, flush, addContext, now } = handlerBasics(handler, env);
-  return { settings, counters, flush, page: { ...(await pageSecurityFrom(settings)), log, addContext, now } };
+  return { settings, counters, flush, page: { ...(await pageSecurityFrom(settings, HANDLER_CATALOG[handler].requires.links.verifies)), log, addContext, now } };
 }

@@ -6,19 +6,22 @@ import { mailGovernor } from '../services/delivery/mailGovernor';
 import type { MailDeliveryDeps } from '../services/delivery/mailDelivery';
 import type { Counters, Log, Observability } from '../shared/observability';
 import { handlerBasics } from './handlerBasics';
-import type { ActionLinks } from '../links/actionLinks';
+import type { Links } from '../links/linkMinter';
 import type { Repositories } from '../store/repositories';
 import type { RepositoryClasses } from '../store/repositoriesOf';
 import type { MessageVisibility } from '../queue/messageVisibility';
-import { actionLinksFrom, messageVisibilityFrom, sesClientFrom, sesSenderFrom, someRepositoriesFrom } from './factories';
+import { messageVisibilityFrom, sesClientFrom, sesSenderFrom, someRepositoriesFrom } from './factories';
 import { mailRateFrom } from '../mail/send/mailRate';
+import { linkMinterFrom } from './linkMinterFrom';
+import { HANDLER_CATALOG } from '../handlers/catalog';
 
 /** What both mailer Lambdas are built from (see `mailerDepsFromEnv`), with the repositories named `K`. */
 export interface MailerDeps<K extends keyof Repositories> {
   readonly repos: Pick<Repositories, K>;
   readonly sender: MailDeliveryDeps['sender'];
   readonly renderer: EmailRenderer;
-  readonly links: ActionLinks;
+  /** Links of the purposes the function mints (`HANDLER_CATALOG`): it holds those private keys only. */
+  readonly links: Links;
   readonly mailFrom: string;
   readonly log: Log;
   readonly counters: Counters;
@@ -50,7 +53,7 @@ export async function mailerDepsFromEnv<K extends keyof Repositories>(
     repos: someRepositoriesFrom(settings, repositories),
     sender: governor.sender(sesSenderFrom(settings, ses), service === 'notify' ? 'alert' : 'report'),
     renderer: rendererFor(await loadPrecompiledTemplates(settings.TEMPLATES_DIR ?? defaultTemplateRoot())),
-    links: await actionLinksFrom(settings),
+    links: await linkMinterFrom(settings, HANDLER_CATALOG[service].requires.links.mints),
     mailFrom: settings.MAIL_FROM,
     visibility: messageVisibilityFrom(settings),
   };

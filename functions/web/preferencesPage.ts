@@ -1,7 +1,9 @@
 import { DEFAULT_LINK_TTL_MS, revokedByEpoch, type ClaimsFor } from '../domain/linkClaims';
 import { MAIL_CATEGORIES, ONE_CLICK_CATEGORIES, type MailCategory } from '../domain/mailCategory';
 import type { MailboxNotices } from '../services/preferences/mailboxNotice';
-import { LINK_PATHS, type ActionLinks } from '../links/actionLinks';
+import { LINK_PATHS } from '../links/actionLinks';
+import type { LinkMinter } from '../links/linkMinter';
+import type { LinkReader } from '../links/linkReader';
 import type { Log } from '../shared/observability';
 import type { AccountsRepository } from '../store/accountsRepository';
 import type { AlertStateRepository } from '../store/alertStateRepository';
@@ -15,7 +17,11 @@ import type { WebRequest } from './webRequest';
 
 /** The ports of the unsubscribe, preferences and snooze pages. */
 export interface PreferencesPageDeps {
-  readonly links: Pick<ActionLinks, 'read' | 'build'>;
+  /**
+   * Reads links with public keys; mints only the two it mails the mailbox itself (a new preferences
+   * link, a security-off confirmation): never a revoke, snooze or unsubscribe link.
+   */
+  readonly links: Pick<LinkReader, 'read'> & Pick<LinkMinter<'preferences' | 'security-off'>, 'build'>;
   /** Mails the mailbox itself: the security-off confirmation, its notice, a new preferences link. */
   readonly mailbox: MailboxNotices;
   readonly csrf: CsrfTokens;

@@ -1,4 +1,4 @@
-import type { ActionLinks } from '../links/actionLinks';
+import type { LinkReader } from '../links/linkReader';
 import { RevocationInvokeError, signerNeverRan } from './errors';
 import type { RevocationSigner } from './revocationSigner';
 import type { Counters, Log } from '../shared/observability';
@@ -18,7 +18,8 @@ const SIGNER_UNUSABLE = "the account's signer could not be used (the audit trail
 
 /** The ports of the revocation page. It never touches a key: signing happens behind `signer`. */
 export interface RevocationPageDeps {
-  readonly links: Pick<ActionLinks, 'read'>;
+  /** Reads revoke links with public keys only: the page cannot make one. */
+  readonly links: Pick<LinkReader, 'read'>;
   readonly csrf: CsrfTokens;
   /** `PUBLIC_BASE_URL`: its origin is the only one a confirming POST may come from. */
   readonly publicBaseUrl: string;

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { addressSchema } from '../domain/address';
 import { batchPending, unitSubmittable, type RevokeAllUnit } from '../domain/revokeAllUnit';
-import type { ActionLinks } from '../links/actionLinks';
+import type { LinkReader } from '../links/linkReader';
 import { revokeAllJobSchema, type RevokeAllJob } from '../messages/revokeAllJob';
 import type { MessageQueue } from '../queue/messageQueue';
 import { sendAll } from '../queue/sendAll';
@@ -18,7 +18,8 @@ export const MAX_REVOKE_ALL_KEYS = 50;
 
 /** The ports of the revoke-all page. It signs nothing: each delegate is queued for the signing side. */
 export interface RevokeAllPageDeps {
-  readonly links: Pick<ActionLinks, 'read' | 'urlFor'>;
+  /** Reads revoke-all links with public keys only: the page cannot make one. */
+  readonly links: Pick<LinkReader, 'read' | 'urlFor'>;
   readonly csrf: CsrfTokens;
   readonly publicBaseUrl: string;
   readonly accounts: Pick<AccountsRepository, 'get'>;

@@ -61,9 +61,19 @@ export function linkWebAclName(prefix: string): string {
   return `${prefix}links`;
 }
 
-/** Name of the link-token secret. */
-export function linkSecretName(prefix: string): string {
-  return `${prefix}link-secret`;
+/** Name prefix of the per-purpose private link key secrets (`<prefix><purpose>`). */
+export function linkKeySecretPrefix(prefix: string): string {
+  return `${prefix}link-key-`;
+}
+
+/** Name of the pages' anti-CSRF secret. */
+export function csrfSecretName(prefix: string): string {
+  return `${prefix}csrf-secret`;
+}
+
+/** SSM parameter holding the published public link keys (written by `sentinel link-keys publish`). */
+export function linkPublicKeysParameterName(stage: string): string {
+  return `/sentinel/${stage}/link-public-keys`;
 }
 
 /**

@@ -15,10 +15,11 @@ export const LINK_FIREWALL_RULES = {
 } as const;
 
 /**
- * A link token as it appears in a form body or query string (`token=v1.<claims>.<43-char MAC>`;
- * base64url and `.` are never percent-encoded). WAF cannot check the signature; the page does.
+ * A link token as it appears in a form body or query string (`token=v2.<8-char kid>.<claims>.<86-char
+ * Ed25519 signature>`; base64url and `.` are never percent-encoded). WAF cannot check the signature;
+ * the page does. A `v1` (HMAC) token from before the per-purpose keys is not well formed here.
  */
-export const WELL_FORMED_TOKEN = '(^|&)token=v1\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]{43}(&|$)';
+export const WELL_FORMED_TOKEN = '(^|&)token=v2\\.[A-Za-z0-9_-]{8}\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]{86}(&|$)';
 
 /**
  * POSTs per {@link LINK_RATE_WINDOW_SECONDS} from one address the anonymous-IP list names (VPNs,

@@ -227,12 +227,22 @@ export class SentinelFunction extends Construct {
   }
 
   /**
-   * Grants reading the link-token secret (its name, any version suffix) and sets `LINK_SECRET_ARN`
-   * to the secret's name, which `GetSecretValue` accepts as well: no export of the random ARN.
+   * The link keys of what the handler catalog says it mints and verifies, and nothing else: reading
+   * the private key secret of each purpose it mints (`LINK_KEY_SECRET_PREFIX`); for a page (it
+   * verifies), `ssm:GetParameter` on the published public keys (`LINK_PUBLIC_KEYS_PARAMETER`) and
+   * reading the anti-CSRF secret (`CSRF_SECRET_ARN`). Secrets are named, never exported ARNs.
    */
-  bindSecret(secretName: string): this {
-    Secret.fromSecretNameV2(this, 'LinkSecretRef', secretName).grantRead(this.role);
-    this.setEnv('LINK_SECRET_ARN', secretName);
+  bindLinkKeys(keys: { readonly secretPrefix: string; readonly csrfSecretName: string; readonly publicKeysParameter: string }): this {
+    const { mints, verifies } = HANDLER_CATALOG[this.handlerName].requires.links;
+    if (mints.length + verifies.length === 0) throw new Error(`${this.handlerName} neither mints nor verifies links`);
+    for (const purpose of mints) Secret.fromSecretNameV2(this, `LinkKeyRef-${purpose}`, `${keys.secretPrefix}${purpose}`).grantRead(this.role);
+    if (mints.length > 0) this.setEnv('LINK_KEY_SECRET_PREFIX', keys.secretPrefix);
+    if (verifies.length > 0) {
+      this.allow(['ssm:GetParameter'], [parameterArn(this, keys.publicKeysParameter)]);
+      this.setEnv('LINK_PUBLIC_KEYS_PARAMETER', keys.publicKeysParameter);
+      Secret.fromSecretNameV2(this, 'CsrfSecretRef', keys.csrfSecretName).grantRead(this.role);
+      this.setEnv('CSRF_SECRET_ARN', keys.csrfSecretName);
+    }
     return this;
   }
 

@@ -140,7 +140,7 @@ export class ComputeStack extends Stack {
       // The channels and their routing: one Query of their partition per message; never written here.
       .bindTableActions(table('channels'), ['dynamodb:Query'])
       .bindQueue(messaging.channel, 'CHANNEL_QUEUE_URL')
-      .bindSecret(data.linkSecretName)
+      .bindLinkKeys(data.linkKeys)
       .bindMail(messaging.mail)
       .bindMailRate(NOTIFY_CONCURRENCY)
       .bindPublicBaseUrl(publicBaseUrl)
@@ -165,7 +165,7 @@ export class ComputeStack extends Stack {
       .bindTableActions(table('preferences'), ['dynamodb:BatchGetItem'])
       .bindSecretsUnder(channelSecretPrefix(config.stage))
       // The broken-channel email's unsubscribe link.
-      .bindSecret(data.linkSecretName)
+      .bindLinkKeys(data.linkKeys)
       .bindPublicBaseUrl(publicBaseUrl)
       .bindMail(messaging.mail)
       // Throttled and paced jobs go back on the queue with a delay.
@@ -209,7 +209,7 @@ export class ComputeStack extends Stack {
       .bindTables(table, ['curves', 'snapshots', 'delegates', 'suppressions', 'preferences'], 'read')
       .bindTable(table('deliveries'), 'readWrite')
       .bindChain(config.chain, config.rate.reportInstanceRps)
-      .bindSecret(data.linkSecretName)
+      .bindLinkKeys(data.linkKeys)
       .bindMail(messaging.mail)
       .bindMailRate(REPORT_WORKER_CONCURRENCY)
       .bindPublicBaseUrl(publicBaseUrl)

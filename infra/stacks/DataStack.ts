@@ -2,22 +2,33 @@ import { RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib'
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { ParameterTier, StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
-import { linkSecretName, protectionParameterName } from '../config/resourceNames';
+import { LINK_PURPOSES } from '../../functions/domain/linkClaims';
+import { csrfSecretName, linkKeySecretPrefix, linkPublicKeysParameterName, protectionParameterName } from '../config/resourceNames';
 import type { StageConfig } from '../config/stageConfig';
 import { SentinelTables } from '../constructs/SentinelTables';
 
 /**
- * The stateful part: every DynamoDB table, the link-token secret and the protection switch (an SSM
+ * The stateful part: every DynamoDB table, the link key secrets and the protection switch (an SSM
  * parameter), all retained when removed or
  * when the stack is deleted (a new secret would invalidate every link already sent). Other stacks
  * refer to them by name, never through an export.
  */
+/** Where the link keys live (names, never ARNs: other stacks import nothing). */
+export interface LinkKeyNames {
+  /** `<prefix><purpose>` names each purpose's private key secret. */
+  readonly secretPrefix: string;
+  readonly csrfSecretName: string;
+  readonly publicKeysParameter: string;
+}
+
 export class DataStack extends Stack {
   readonly tables: SentinelTables;
-  /** HMAC key of action-link tokens; `SecretString` is the raw key (64 alphanumerics). */
-  readonly linkSecret: Secret;
-  /** Its name (`sentinel-<stage>-link-secret`), what the functions are given. */
-  readonly linkSecretName: string;
+  /**
+   * The link keys, by name: per purpose a secret (`sentinel-<stage>-link-key-<purpose>`, 64
+   * alphanumerics) its Ed25519 key pair is derived from; the pages' anti-CSRF secret; and the SSM
+   * parameter the public keys are published in (by `sentinel link-keys publish`, not by this stack).
+   */
+  readonly linkKeys: LinkKeyNames;
   /** The stage-wide protection switch (`/sentinel/<stage>/protection`), created `off`. */
   readonly protectionSwitch: StringParameter;
   readonly protectionParameterName: string;
@@ -26,17 +37,33 @@ export class DataStack extends Stack {
     super(scope, id, props);
     const { config } = props;
     this.tables = new SentinelTables(this, 'Tables', { prefix: config.prefix });
-    this.linkSecretName = linkSecretName(config.prefix);
-    this.linkSecret = new Secret(this, 'LinkSecret', {
-      secretName: this.linkSecretName,
+    this.linkKeys = {
+      secretPrefix: linkKeySecretPrefix(config.prefix),
+      csrfSecretName: csrfSecretName(config.prefix),
+      publicKeysParameter: linkPublicKeysParameterName(config.stage),
+    };
+    for (const purpose of LINK_PURPOSES) {
+      const key = new Secret(this, `LinkKey-${purpose}`, {
+        secretName: `${this.linkKeys.secretPrefix}${purpose}`,
+        removalPolicy: RemovalPolicy.RETAIN,
+        description: `The ${purpose} links' Ed25519 private key is derived from this value. Readable only by the functions that mint ${purpose} links; the pages get the public key.`,
+        generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
+      });
+      Validations.of(key).acknowledge({
+        id: 'AwsSolutions-SMG4',
+        reason:
+          'Rotated by hand (docs/operations.md, "Rotating the link keys"): a new version is staged, its public key published next to the old one before anything signs with it, and the old key id retired later; a timed rotation function could not publish the public key first.',
+      });
+    }
+    const csrf = new Secret(this, 'CsrfSecret', {
+      secretName: this.linkKeys.csrfSecretName,
       removalPolicy: RemovalPolicy.RETAIN,
-      description: 'Signs and verifies action links (revoke, unsubscribe, snooze). Readable only by the functions that mint or verify links.',
+      description: "The pages' anti-CSRF key (each page issues and checks its own forms' values). Readable only by the pages.",
       generateSecretString: { passwordLength: 64, excludePunctuation: true, includeSpace: false },
     });
-    Validations.of(this.linkSecret).acknowledge({
+    Validations.of(csrf).acknowledge({
       id: 'AwsSolutions-SMG4',
-      reason:
-        'Rotated by hand with put-secret-value (docs/operations.md): links signed before a rotation stay valid until the next one, since AWSPREVIOUS is accepted too; a timed rotation would only add a rotation function that invalidates unsubscribe links (valid a year) sooner than users expect.',
+      reason: 'Rotated by hand with put-secret-value (docs/operations.md): AWSPREVIOUS is accepted too, so a form opened just before a rotation still submits; a form value only lives as long as its page.',
     });
     // Set by people (`aws ssm put-parameter ... --overwrite`, docs/deploy.md); a redeploy leaves the
     // value alone as long as this resource's own properties do not change. Retained: deleting the

@@ -199,7 +199,7 @@ export class WebStack extends Stack {
       // Consumes a revoke token (conditional put), releases it when nothing was sent (delete), and
       // reads it (a used link's page says what happened, from the outcome the signer kept on it).
       .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem'], { leadingKeys: ['revoke#*'] })
-      .bindSecret(data.linkSecretName)
+      .bindLinkKeys(data.linkKeys)
       .bindInvoke(this.signRevocation.fn, 'SIGN_REVOCATION_FUNCTION_NAME')
       .bindPublicBaseUrl(this.publicBaseUrl);
 
@@ -213,7 +213,7 @@ export class WebStack extends Stack {
       .bindTableActions(table('delegates'), ['dynamodb:Query'])
       // The batch of a revoke-all link: read, and each unit marked queued (conditional updates); never a revoke token.
       .bindTableActions(table('tokens'), ['dynamodb:GetItem', 'dynamodb:UpdateItem'], { leadingKeys: ['revoke-all#*'] })
-      .bindSecret(data.linkSecretName)
+      .bindLinkKeys(data.linkKeys)
       .bindQueue(messaging.revocations, 'REVOCATION_QUEUE_URL')
       .bindPublicBaseUrl(this.publicBaseUrl);
 
@@ -264,7 +264,7 @@ export class WebStack extends Stack {
       // Consumes a snooze token (conditional put) and releases it on failure (delete); no reads, no
       // updates, and no revoke token: it can neither create nor alter one.
       .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem'], { leadingKeys: ['snooze#*'] })
-      .bindSecret(data.linkSecretName)
+      .bindLinkKeys(data.linkKeys)
       // The mailbox's own notices: the security-off confirmation and notice, a new preferences link.
       .bindMail(messaging.mail)
       .bindPublicBaseUrl(this.publicBaseUrl);

@@ -52,7 +52,6 @@ const mailCtx: NotificationContext = {
     preferencesUrl: 'https://sentinel.example/prefs',
     revokeUrl: () => 'https://sentinel.example/r/abc',
     snoozeUrl: () => 'https://sentinel.example/s/abc',
-  preferencesUrl: () => 'https://sentinel.example/p/abc',
     revokeAllUrl: () => 'https://sentinel.example/ra/abc',
   },
   chart: null,

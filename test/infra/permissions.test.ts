@@ -342,10 +342,39 @@ describe('IAM statements', () => {
     }
   });
 
-  it('lets only the link minters and verifiers read the link secret', () => {
-    const secret = `arn:aws:secretsmanager:${TEST_REGION}:${TEST_ACCOUNT}:secret:sentinel-devnet-link-secret-AbCdEf`;
-    const readers = roles.filter((r) => evaluate(r.statements, { principal: r.principal, action: 'secretsmanager:GetSecretValue', resource: secret }) === 'allow');
-    expect(readers.map((r) => r.owner).sort()).toEqual(['channel-worker', 'daily-report', 'notify', 'preferences-page', 'revoke-all-page', 'revoke-page']);
+  describe('link keys: each private key only where its links are minted, public keys and the anti-CSRF secret for the pages', () => {
+    const secretArn = (name: string): string => `arn:aws:secretsmanager:${TEST_REGION}:${TEST_ACCOUNT}:secret:${name}-AbCdEf`;
+    const readersOf = (name: string): string[] =>
+      roles.filter((r) => evaluate(r.statements, { principal: r.principal, action: 'secretsmanager:GetSecretValue', resource: secretArn(name) }) === 'allow').map((r) => r.owner).sort();
+    const MINTERS: Record<string, string[]> = {
+      revoke: ['daily-report', 'notify'],
+      'revoke-all': ['notify'],
+      snooze: ['notify'],
+      unsubscribe: ['daily-report', 'notify'],
+      preferences: ['channel-worker', 'daily-report', 'notify', 'preferences-page'],
+      'security-off': ['preferences-page'],
+    };
+
+    it.each(Object.entries(MINTERS))('only %s minters read its private key secret', (purpose, minters) => {
+      expect(readersOf(`sentinel-devnet-link-key-${purpose}`)).toEqual(minters);
+    });
+
+    it('no page can read the revoke, revoke-all, snooze or unsubscribe private key', () => {
+      for (const page of ['revoke-page', 'revoke-all-page', 'preferences-page']) {
+        for (const purpose of ['revoke', 'revoke-all', 'snooze', 'unsubscribe']) {
+          expect(decide(page, 'secretsmanager:GetSecretValue', secretArn(`sentinel-devnet-link-key-${purpose}`)), `${page} reading ${purpose}`).not.toBe('allow');
+        }
+      }
+    });
+
+    it('the pages alone read the anti-CSRF secret and the published public keys; no role reads the old shared link secret', () => {
+      expect(readersOf('sentinel-devnet-csrf-secret')).toEqual(['preferences-page', 'revoke-all-page', 'revoke-page']);
+      const parameter = `arn:aws:ssm:${TEST_REGION}:${TEST_ACCOUNT}:parameter/sentinel/devnet/link-public-keys`;
+      const paramReaders = roles.filter((r) => evaluate(r.statements, { principal: r.principal, action: 'ssm:GetParameter', resource: parameter }) === 'allow').map((r) => r.owner).sort();
+      expect(paramReaders).toEqual(['preferences-page', 'revoke-all-page', 'revoke-page']);
+      expect(roles.filter((r) => evaluate(r.statements, { principal: r.principal, action: 'ssm:PutParameter', resource: parameter }) === 'allow')).toEqual([]);
+      expect(readersOf('sentinel-devnet-link-secret')).toEqual([]);
+    });
   });
 
   it('lets only the mailers send, as the configured sender, through the identity and configuration set', () => {

@@ -6,6 +6,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_SETTINGS, esbuildOptions } from '../../infra/bundling/bundleSettings';
 import { HANDLER_CATALOG, HANDLER_NAMES } from '../../functions/handlers/catalog';
+import { LINK_PURPOSES } from '../../functions/domain/linkClaims';
 import { handlerEntry } from '../../infra/bundling/handlerEntry';
 import { FUNCTION_SIZING } from '../../infra/config/functionSizing';
 import { VISIBILITY_FACTOR } from '../../infra/constructs/WorkQueue';
@@ -231,15 +232,15 @@ describe('functions', () => {
     expect(vars('dispatch')).toEqual(['CHAIN_RPS', 'COLLECT_QUEUE_URL', 'SENTINEL_TABLE_PREFIX']);
     expect(vars('report-dispatch')).toEqual(['REPORT_QUEUE_URL', 'SENTINEL_TABLE_PREFIX']);
     expect(vars('collect')).toEqual(['CHAIN_RPS', 'DECISION_QUEUE_URL', 'NOTIFY_QUEUE_URL', 'PROTECTION_PARAMETER_NAME', 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL', 'SENTINEL_TABLE_PREFIX']);
-    const mailer = ['LINK_SECRET_ARN', 'MAIL_FROM', 'MAIL_RATE_WORKERS', 'PUBLIC_BASE_URL', 'REVOKE_ALL_LINKS', 'SENTINEL_TABLE_PREFIX', 'SES_CONFIGURATION_SET', 'TEMPLATES_DIR'];
+    const mailer = ['LINK_KEY_SECRET_PREFIX', 'MAIL_FROM', 'MAIL_RATE_WORKERS', 'PUBLIC_BASE_URL', 'REVOKE_ALL_LINKS', 'SENTINEL_TABLE_PREFIX', 'SES_CONFIGURATION_SET', 'TEMPLATES_DIR'];
     expect(vars('notify')).toEqual(['CHANNEL_QUEUE_URL', ...mailer]);
     expect(vars('daily-report')).toEqual(['CHAIN_RPS', ...mailer, 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL'].sort());
-    expect(vars('channel-worker')).toEqual(['CHANNEL_QUEUE_URL', 'LINK_SECRET_ARN', 'MAIL_FROM', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX', 'SES_CONFIGURATION_SET']);
-    expect(vars('revoke-page')).toEqual(['LINK_SECRET_ARN', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX', 'SIGN_REVOCATION_FUNCTION_NAME']);
-    expect(vars('revoke-all-page')).toEqual(['LINK_SECRET_ARN', 'PUBLIC_BASE_URL', 'REVOCATION_QUEUE_URL', 'SENTINEL_TABLE_PREFIX']);
+    expect(vars('channel-worker')).toEqual(['CHANNEL_QUEUE_URL', 'LINK_KEY_SECRET_PREFIX', 'MAIL_FROM', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX', 'SES_CONFIGURATION_SET']);
+    expect(vars('revoke-page')).toEqual(['CSRF_SECRET_ARN', 'LINK_PUBLIC_KEYS_PARAMETER', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX', 'SIGN_REVOCATION_FUNCTION_NAME']);
+    expect(vars('revoke-all-page')).toEqual(['CSRF_SECRET_ARN', 'LINK_PUBLIC_KEYS_PARAMETER', 'PUBLIC_BASE_URL', 'REVOCATION_QUEUE_URL', 'SENTINEL_TABLE_PREFIX']);
     expect(vars('revoke-all-worker')).toEqual(['NOTIFY_QUEUE_URL', 'PROTECTION_PARAMETER_NAME', 'SENTINEL_TABLE_PREFIX', 'SIGN_REVOCATION_FUNCTION_NAME']);
     expect(vars('decision-worker')).toEqual(['SIGN_REVOCATION_FUNCTION_NAME']);
-    expect(vars('preferences-page')).toEqual(['LINK_SECRET_ARN', 'MAIL_FROM', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX', 'SES_CONFIGURATION_SET']);
+    expect(vars('preferences-page')).toEqual(['CSRF_SECRET_ARN', 'LINK_KEY_SECRET_PREFIX', 'LINK_PUBLIC_KEYS_PARAMETER', 'MAIL_FROM', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX', 'SES_CONFIGURATION_SET']);
     expect(vars('sign-revocation')).toEqual(['CHAIN_RPS', 'NOTIFY_QUEUE_URL', 'PROTECTION_PARAMETER_NAME', 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL', 'SENTINEL_TABLE_PREFIX']);
     expect(vars('ses-events')).toEqual(['SENTINEL_TABLE_PREFIX']);
   });
@@ -258,8 +259,9 @@ describe('functions', () => {
     expect(env('notify')['REVOKE_ALL_LINKS']).toBe('true');
     expect(env('daily-report')['REVOKE_ALL_LINKS']).toBe('true');
     for (const name of ['collect', 'sign-revocation', 'revoke-all-worker']) expect(env(name)['PROTECTION_PARAMETER_NAME'], name).toBe('/sentinel/devnet/protection');
-    // The secret by name (GetSecretValue takes a name): no export of its random ARN suffix.
-    expect(env('notify')['LINK_SECRET_ARN']).toBe('sentinel-devnet-link-secret');
+    // The secrets by name (GetSecretValue takes a name): no export of their random ARN suffix.
+    expect(env('notify')['LINK_KEY_SECRET_PREFIX']).toBe('sentinel-devnet-link-key-');
+    expect(env('revoke-page')).toMatchObject({ CSRF_SECRET_ARN: 'sentinel-devnet-csrf-secret', LINK_PUBLIC_KEYS_PARAMETER: '/sentinel/devnet/link-public-keys' });
   });
 
   it('splits the chain budget: every chain caller capped, instances x CHAIN_RPS summed <= chainRps', () => {
@@ -464,10 +466,13 @@ describe('link endpoint', () => {
 
   it('a well-formed token passes the WAF\'s format rule in a form body and a link\'s query; junk does not', () => {
     const format = new RegExp(WELL_FORMED_TOKEN);
-    const token = `v1.${Buffer.from('{"purpose":"revoke"}').toString('base64url')}.${'A'.repeat(42)}w`;
+    const token = `v2.AbCd-_12.${Buffer.from('{"purpose":"revoke"}').toString('base64url')}.${'A'.repeat(85)}w`;
     expect(format.test(new URLSearchParams({ token, csrf: 'x' }).toString())).toBe(true);
     expect(format.test(`csrf=x&token=${encodeURIComponent(token)}`)).toBe(true);
-    for (const junk of ['', 'token=', 'token=junk', `token=v1.abc.${'A'.repeat(42)}`, `xtoken=${token}`, 'List-Unsubscribe=One-Click']) expect(format.test(junk), junk).toBe(false);
+    const v1 = `v1.${Buffer.from('{"purpose":"revoke"}').toString('base64url')}.${'A'.repeat(42)}w`;
+    for (const junk of ['', 'token=', 'token=junk', `token=v2.abc.${'A'.repeat(86)}`, `token=v2.AbCd-_12.abc.${'A'.repeat(43)}`, `token=${v1}`, `xtoken=${token}`, 'List-Unsubscribe=One-Click']) {
+      expect(format.test(junk), junk).toBe(false);
+    }
   });
 
   it('puts a regional WAF web ACL on the stage: IP reputation list, then per-client (IP) rate limits from the stage config, 429 above them', () => {
@@ -844,8 +849,13 @@ describe('stack boundaries', () => {
     }
   });
 
-  it('retains the link secret', () => {
-    synth.templates.data.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain', Properties: { Name: 'sentinel-devnet-link-secret' } });
+  it('retains the link key secrets (one per purpose) and the anti-CSRF secret, and no longer has one link secret for all', () => {
+    for (const name of [...LINK_PURPOSES.map((p) => `sentinel-devnet-link-key-${p}`), 'sentinel-devnet-csrf-secret']) {
+      synth.templates.data.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain', Properties: { Name: name } });
+    }
+    const names = Object.values(synth.json.data.Resources).filter((r) => r.Type === 'AWS::SecretsManager::Secret').map((r) => (r.Properties as { Name: string }).Name);
+    expect(names).toHaveLength(LINK_PURPOSES.length + 1);
+    expect(names).not.toContain('sentinel-devnet-link-secret');
   });
 });
 

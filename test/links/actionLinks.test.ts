@@ -21,7 +21,7 @@ function tokenOf(url: string): string {
 describe('ActionLinks', () => {
   it('builds PUBLIC_BASE_URL + path + token, and reads the claims back (checksummed)', () => {
     const url = links.build({ purpose: 'revoke', account: ACCOUNT.toLowerCase() as `0x${string}`, delegate: DELEGATE.toLowerCase() as `0x${string}` }, T0);
-    expect(url.startsWith('https://sentinel.example.com/links/revoke?token=v1.')).toBe(true);
+    expect(url.startsWith('https://sentinel.example.com/links/revoke?token=v2.')).toBe(true);
     const read = links.read('revoke', tokenOf(url), T0);
     expect(read).toEqual({
       kind: 'valid',

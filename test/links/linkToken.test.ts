@@ -18,7 +18,7 @@ describe('LinkTokenCodec', () => {
 
   it('verifies what it signed, for the same purpose, and returns the payload', () => {
     const token = codec.sign('revoke', claims);
-    expect(token).toMatch(/^v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
+    expect(token).toMatch(/^v2\.[A-Za-z0-9_-]{8}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{86}$/);
     expect(codec.verify('revoke', token)).toEqual({ kind: 'valid', payload: claims });
   });
 
@@ -50,28 +50,34 @@ describe('LinkTokenCodec', () => {
   it('refuses a signature with a non-canonical last character (same bytes, other text)', () => {
     const token = codec.sign('revoke', claims);
     const last = token.at(-1) ?? '';
-    // The last of 43 characters carries 2 unused bits: its neighbours in the alphabet can decode to the same bytes.
-    const twins = [...ALPHABET].filter((c) => c !== last && (ALPHABET.indexOf(c) & ~3) === (ALPHABET.indexOf(last) & ~3));
+    // The last of 86 characters carries 4 unused bits: its neighbours in the alphabet can decode to the same bytes.
+    const twins = [...ALPHABET].filter((c) => c !== last && (ALPHABET.indexOf(c) & ~15) === (ALPHABET.indexOf(last) & ~15));
     expect(twins.length).toBeGreaterThan(0);
     for (const twin of twins) {
       const forged = `${token.slice(0, -1)}${twin}`;
-      expect(Buffer.from(forged.split('.')[2] ?? '', 'base64url')).toEqual(Buffer.from(token.split('.')[2] ?? '', 'base64url'));
+      expect(Buffer.from(forged.split('.')[3] ?? '', 'base64url')).toEqual(Buffer.from(token.split('.')[3] ?? '', 'base64url'));
       expect(codec.verify('revoke', forged)).toEqual({ kind: 'invalid', reason: 'bad-signature' });
     }
   });
 
   it('refuses another version, and a payload swapped in from another token', () => {
     const token = codec.sign('revoke', claims);
-    const [, body, mac] = token.split('.');
-    expect(codec.verify('revoke', `v2.${body}.${mac}`)).toEqual({ kind: 'invalid', reason: 'wrong-version' });
-    expect(codec.verify('revoke', `V1.${body}.${mac}`)).toEqual({ kind: 'invalid', reason: 'wrong-version' });
-    const [, otherBody] = codec.sign('revoke', { ...claims, n: 43 }).split('.');
-    expect(codec.verify('revoke', `v1.${otherBody}.${mac}`)).toEqual({ kind: 'invalid', reason: 'bad-signature' });
+    const [, kid, body, signature] = token.split('.');
+    expect(codec.verify('revoke', `v3.${kid}.${body}.${signature}`)).toEqual({ kind: 'invalid', reason: 'wrong-version' });
+    expect(codec.verify('revoke', `V2.${kid}.${body}.${signature}`)).toEqual({ kind: 'invalid', reason: 'wrong-version' });
+    const [, , otherBody] = codec.sign('revoke', { ...claims, n: 43 }).split('.');
+    expect(codec.verify('revoke', `v2.${kid}.${otherBody}.${signature}`)).toEqual({ kind: 'invalid', reason: 'bad-signature' });
+  });
+
+  it('refuses an HMAC token of the version before as superseded, whatever its MAC', () => {
+    const [, , body] = codec.sign('revoke', claims).split('.');
+    expect(codec.verify('revoke', `v1.${body}.${'A'.repeat(43)}`)).toEqual({ kind: 'invalid', reason: 'superseded' });
   });
 
   it('calls malformed tokens malformed without throwing', () => {
     const token = codec.sign('revoke', claims);
-    for (const bad of ['', '.', '..', 'v1..', 'v1.abc', `${token}.x`, `v1.${'A'.repeat(3000)}.${'B'.repeat(43)}`, 'v1.a+b.c', `v1.body.${'A'.repeat(42)}`, 'v1.ü.x']) {
+    const [, kid] = token.split('.');
+    for (const bad of ['', '.', '...', 'v2...', 'v2.abc', `${token}.x`, `v2.${kid}.${'A'.repeat(3000)}.${'B'.repeat(86)}`, `v2.${kid}.a+b.c`, `v2.${kid}.body.${'A'.repeat(85)}`, `v2.short.body.${'A'.repeat(86)}`, 'v2.ü.x.y']) {
       const result = codec.verify('revoke', bad);
       expect(result.kind, JSON.stringify(bad.slice(0, 30))).toBe('invalid');
     }

@@ -70,7 +70,7 @@ describe('sentinel link revoke', () => {
     expect(await runCli(['link', 'revoke', ACCOUNT, DELEGATE, '--json'], ctx)).toBe(0);
     const doc = JSON.parse(ctx.stdout.join('')) as Record<string, string>;
     expect(doc).toMatchObject({ account: ACCOUNT, delegate: DELEGATE, expiresAt: new Date(NOW + 72 * 3_600_000).toISOString() });
-    expect(doc['link']).toMatch(/^https:\/\/links\.example\.com\/revoke\?token=v1\./);
+    expect(doc['link']).toMatch(/^https:\/\/links\.example\.com\/revoke\?token=v2\./);
   });
 
   it('warns on stderr when the account has no signer, and still prints the link', async () => {

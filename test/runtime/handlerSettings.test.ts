@@ -5,6 +5,7 @@ import { ConfigError, settingsFor } from '../../functions/config/settings';
 import { HANDLER_CATALOG, HANDLER_NAMES, handlerFile, type HandlerName } from '../../functions/handlers/catalog';
 import { handler as collectHandler } from '../../functions/handlers/collect';
 import { lambdaContext } from '../../local/lambdaContext';
+import { LINK_PURPOSES } from '../../functions/domain/linkClaims';
 import { PROJECT_ROOT } from '../../infra/bundling/handlerEntry';
 
 const FULL = {
@@ -18,7 +19,9 @@ const FULL = {
   DECISION_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/decisions.fifo',
   PUBLIC_BASE_URL: 'https://links.example.com',
   SIGN_REVOCATION_FUNCTION_NAME: 'sign-revocation',
-  LINK_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:link',
+  LINK_KEY_SECRET_PREFIX: 'sentinel-test-link-key-',
+  LINK_PUBLIC_KEYS_PARAMETER: '/sentinel/test/link-public-keys',
+  CSRF_SECRET_ARN: 'sentinel-test-csrf-secret',
 };
 
 /** The handlers actually present: every `functions/handlers/<name>.ts` but the catalog itself. */
@@ -52,6 +55,14 @@ describe('the handler catalog', () => {
   it('lists exactly the handler files of functions/handlers', () => {
     expect(HANDLER_NAMES.map(handlerFile).sort()).toEqual(HANDLER_FILES);
   });
+
+  it('names only link purposes that exist, and no function without the settings its link keys need', () => {
+    for (const name of HANDLER_NAMES) {
+      const { links, settings } = HANDLER_CATALOG[name].requires;
+      for (const purpose of [...links.mints, ...links.verifies]) expect(LINK_PURPOSES, `${name}: ${purpose}`).toContain(purpose);
+      if (links.mints.length + links.verifies.length > 0) expect(settings, name).toContain('PUBLIC_BASE_URL');
+    }
+  });
 });
 
 describe('settings per handler', () => {
@@ -66,12 +77,17 @@ describe('settings per handler', () => {
       expect(failure, `${name} without ${variable}`).toBeInstanceOf(ConfigError);
       expect((failure as Error).message).toMatch(new RegExp(`^${variable}: is required by ${name}`));
     }
-    if (requirement.linkSecret) {
-      const { LINK_SECRET_ARN: _unset, ...env } = FULL;
-      expect(() => settingsFor(name as HandlerName, env)).toThrow(/^LINK_SECRET_ARN: is required/);
+    const linkVariables = [
+      ...(requirement.links.mints.length > 0 ? ['LINK_KEY_SECRET_PREFIX'] : []),
+      ...(requirement.links.verifies.length > 0 ? ['LINK_PUBLIC_KEYS_PARAMETER', 'CSRF_SECRET_ARN'] : []),
+    ];
+    for (const variable of linkVariables) {
+      const env: Record<string, string> = { ...FULL };
+      delete env[variable];
+      expect(() => settingsFor(name as HandlerName, env)).toThrow(new RegExp(`^${variable}: is required`));
       expect(() => settingsFor(name as HandlerName, { ...env, SENTINEL_LINK_SECRET: 'x'.repeat(32) })).not.toThrow();
       const failure = await firstEventFailure(name, env);
-      expect((failure as Error).message).toMatch(new RegExp(`^LINK_SECRET_ARN: is required by ${name}`));
+      expect((failure as Error).message).toMatch(new RegExp(`^${variable}: is required by ${name}`));
     }
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadSettings } from '../../functions/config/settings';
-import { linkSecretsFrom, pageSecurity } from '../../functions/runtime/factories';
+import { localPageSecurity } from '../../functions/runtime/pageSecurityFrom';
 
 const BASE = 'https://sentinel.example.com';
 const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -12,9 +12,9 @@ const tokenOf = (url: string): string => new URL(url).searchParams.get('token') 
 
 describe('pageSecurity after a local rotation (SENTINEL_LINK_SECRET_PREVIOUS)', () => {
   it('reads links and accepts form values minted before the rotation', async () => {
-    const before = pageSecurity(await linkSecretsFrom(loadSettings({ SENTINEL_LINK_SECRET: OLD })), BASE);
-    const after = pageSecurity(await linkSecretsFrom(loadSettings({ SENTINEL_LINK_SECRET: NEW, SENTINEL_LINK_SECRET_PREVIOUS: OLD })), BASE);
-    const withoutPrevious = pageSecurity(await linkSecretsFrom(loadSettings({ SENTINEL_LINK_SECRET: NEW })), BASE);
+    const before = localPageSecurity(loadSettings({ SENTINEL_LINK_SECRET: OLD, PUBLIC_BASE_URL: BASE }));
+    const after = localPageSecurity(loadSettings({ SENTINEL_LINK_SECRET: NEW, SENTINEL_LINK_SECRET_PREVIOUS: OLD, PUBLIC_BASE_URL: BASE }));
+    const withoutPrevious = localPageSecurity(loadSettings({ SENTINEL_LINK_SECRET: NEW, PUBLIC_BASE_URL: BASE }));
 
     const token = tokenOf(before.links.build({ purpose: 'snooze', account: ACCOUNT, snoozeHours: 24 }, T0));
     const read = after.links.read('snooze', token, T0);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadSettings } from '../../functions/config/settings';
 import type { Address } from '../../functions/domain/address';
-import { actionLinksFrom } from '../../functions/runtime/factories';
+import { linkMinterFrom } from '../../functions/runtime/linkMinterFrom';
+import { HANDLER_CATALOG } from '../../functions/handlers/catalog';
 import { recipientLinks } from '../../functions/services/delivery/recipientLinks';
 
 const ENV = { SENTINEL_LINK_SECRET: 'link-secret-that-is-long-enough-0123456789', PUBLIC_BASE_URL: 'https://links.example.com' };
@@ -10,7 +11,7 @@ const T0 = Date.UTC(2025, 2, 14, 12);
 
 /** The revoke-all link a Lambda's email would carry, built the way the mailers build their links. */
 async function revokeAllUrlWith(env: Record<string, string>): Promise<string | null> {
-  const links = await actionLinksFrom(loadSettings({ ...ENV, ...env }));
+  const links = await linkMinterFrom(loadSettings({ ...ENV, ...env }), HANDLER_CATALOG.notify.requires.links.mints);
   return recipientLinks(links, ACCOUNT, 'desk@example.com', T0, 'security').revokeAllUrl();
 }
 

@@ -1,6 +1,6 @@
 import type { ChannelSenderDeps } from '../../channels/channelSender';
 import type { DestinationPacer } from '../../domain/destinationPacer';
-import type { ActionLinks } from '../../links/actionLinks';
+import type { LinkMinter } from '../../links/linkMinter';
 import type { ChannelJob } from '../../messages/channelJob';
 import type { MessageQueue } from '../../queue/messageQueue';
 import type { Counters } from '../../shared/observability';
@@ -24,7 +24,7 @@ export interface ChannelJobDeps extends MailDeliveryDeps {
   /** Where a throttled, paced or failed job goes back to, with a delay. */
   readonly channelQueue: MessageQueue<ChannelJob>;
   readonly pacer: DestinationPacer;
-  readonly links: Pick<ActionLinks, 'build'>;
+  readonly links: Pick<LinkMinter, 'build'>;
   readonly counters: Counters;
   readonly now: () => number;
   /**

@@ -1,7 +1,7 @@
 import type { Address } from 'viem';
 import { checksumAddress } from '../../domain/address';
 import type { MailCategory } from '../../domain/mailCategory';
-import type { ActionLinks } from '../../links/actionLinks';
+import type { LinkMinter } from '../../links/linkMinter';
 
 /** Links of one recipient's copy (each recipient has their own tokens). */
 export interface RecipientLinks {
@@ -30,7 +30,7 @@ export interface RecipientLinks {
  * email and nowhere else.
  */
 export function recipientLinks(
-  links: Pick<ActionLinks, 'build'> & { readonly revokeAllServed?: boolean },
+  links: Pick<LinkMinter, 'build'> & { readonly revokeAllServed?: boolean },
   account: { address: Address; signer: string | null },
   email: string,
   now: number,

@@ -1,4 +1,4 @@
-import type { ActionLinks } from '../../links/actionLinks';
+import type { LinkMinter } from '../../links/linkMinter';
 import { drawdown } from '../../domain/drawdown';
 import { pointsBetween } from '../../domain/series';
 import type { EmailRenderer, RenderedEmail } from '../../mail/render/render';
@@ -56,7 +56,7 @@ export interface DeliverNotificationDeps extends MailDeliveryDeps {
     readonly alerts: Pick<AlertStateRepository, 'recipientSnoozes'>;
   };
   readonly renderer: EmailRenderer;
-  readonly links: Pick<ActionLinks, 'build'>;
+  readonly links: Pick<LinkMinter, 'build'>;
   readonly counters: Counters;
   readonly now: () => number;
   readonly settings?: Partial<NotificationSettings>;

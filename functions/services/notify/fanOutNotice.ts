@@ -2,7 +2,7 @@ import { checksumAddress } from '../../domain/address';
 import { channelTakes } from '../../domain/channelControls';
 import { channelDeliveryId, routedChannels } from '../../domain/channelRouting';
 import { categoryOfEmail } from '../../domain/mailCategory';
-import type { ActionLinks } from '../../links/actionLinks';
+import type { LinkMinter } from '../../links/linkMinter';
 import { MAX_CHART_BASE64, type ChannelJob } from '../../messages/channelJob';
 import type { ChannelType } from '../../domain/channel';
 
@@ -24,7 +24,7 @@ export interface ChannelFanOutDeps {
   /** The account's channel controls (snoozes and mutes from a chat's buttons): one `GetItem` when a channel is routed. */
   readonly alerts: Pick<AlertStateRepository, 'channelControls'>;
   readonly channelQueue: MessageQueue<ChannelJob>;
-  readonly links: Pick<ActionLinks, 'build'> & { readonly revokeAllServed?: boolean };
+  readonly links: Pick<LinkMinter, 'build'> & { readonly revokeAllServed?: boolean };
 }
 
 /**

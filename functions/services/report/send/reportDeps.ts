@@ -1,4 +1,4 @@
-import type { ActionLinks } from '../../../links/actionLinks';
+import type { LinkMinter } from '../../../links/linkMinter';
 import type { EmailRenderer } from '../../../mail/render/render';
 import type { MailSender } from '../../../mail/send/sesSender';
 import type { Counters, Log } from '../../../shared/observability';
@@ -37,7 +37,7 @@ export interface ReportDeps {
   /** The chain's indexer: each window's summary and curves (`GET /portfolio`). */
   readonly chain: ReportChain;
   readonly renderer: EmailRenderer;
-  readonly links: Pick<ActionLinks, 'build'>;
+  readonly links: Pick<LinkMinter, 'build'>;
   readonly sender: MailSender;
   /** The sender address (`MAIL_FROM`). */
   readonly mailFrom: string;
