@@ -1,5 +1,6 @@
 import { sendToChannel } from '../../channels/channelSender';
 import { routesTo } from '../../domain/channel';
+import { destinationOf } from '../../domain/channelDestination';
 import { channelDeliveryId } from '../../domain/channelRouting';
 import { combinedNotice, type BacklogEntry } from '../../domain/combinedNotice';
 import type { BacklogJob } from '../../messages/channelJob';
@@ -23,9 +24,6 @@ export async function deliverBacklog(deps: ChannelJobDeps, job: BacklogJob): Pro
     await backlog.remove(job.channel, (await backlog.take(job.channel)).map((e) => e.id));
     return { kind: 'skipped', reason: channel ? 'the channel is broken' : 'the channel was removed' };
   }
-  const paced = deps.pacer.takeReserved(channel.name, wall(deps));
-  if (paced.kind === 'wait') return requeue(deps, job, paced.ms, 'throttled', false);
-
   const entries = await backlog.take(channel.name);
   const routed = entries.filter((e) => routesTo(channel, e.account.address, e.category));
   const claimed: BacklogEntry[] = [];
@@ -54,6 +52,9 @@ export async function deliverBacklog(deps: ChannelJobDeps, job: BacklogJob): Pro
     if (!(await backlog.mark(channel.name))) return { kind: 'skipped', reason: 'another summary is pending' };
     return requeue(deps, { ...job, slotAt: wall(deps) + waitMs }, waitMs, reason, failure);
   };
+  // The slot is taken last, right before the send (as for a single notice).
+  const paced = await deps.pacer.takeReserved(destinationOf(channel), wall(deps), channel.type);
+  if (paced.kind === 'wait') return again(paced.ms, 'paced', false);
   let outcome;
   try {
     outcome = await sendToChannel(deps.channelSender, channel, notice, notice.id, Math.floor(wall(deps) / 1_000));
@@ -71,7 +72,7 @@ export async function deliverBacklog(deps: ChannelJobDeps, job: BacklogJob): Pro
       await later();
       return { kind: 'combined', notices: claimed.length };
     case 'throttled':
-      deps.pacer.block(channel.name, outcome.retryAfterMs, wall(deps));
+      await deps.pacer.block(destinationOf(channel), outcome.retryAfterMs, wall(deps));
       deps.counters.count('ChannelThrottled');
       return again(outcome.retryAfterMs, `throttled (HTTP ${outcome.status})`, false);
     case 'migrated':

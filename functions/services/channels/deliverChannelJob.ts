@@ -1,6 +1,7 @@
 import { sendToChannel } from '../../channels/channelSender';
 import { ChannelConfigError } from '../../channels/errors';
 import type { ChannelRecord } from '../../domain/channel';
+import { destinationOf } from '../../domain/channelDestination';
 import { channelDeliveryId } from '../../domain/channelRouting';
 import { backlogEntryOf } from '../../domain/combinedNotice';
 import { COMBINE_AFTER_MS, COMBINED_TYPES } from '../../domain/destinationPacer';
@@ -15,9 +16,9 @@ export { MAX_CHANNEL_ATTEMPTS, MAX_CHANNEL_REQUEUES, type ChannelJobDeps, type C
 
 /**
  * Delivers one channel job: drops it when the channel is gone, no longer routed to the account
- * or category, or broken; waits (re-queues with a delay for a reserved slot, never sleeps) when
- * the destination's pacing slot is taken; claims the delivery id (`<notice id>#channel:<name>`)
- * with a conditional write, then renders and sends. A 429 re-queues it after the announced
+ * or category, or broken; claims the delivery id (`<notice id>#channel:<name>`) with a
+ * conditional write; waits (releases the claim and re-queues with a delay for a reserved slot,
+ * never sleeps) when the destination's pacing slot is taken; then renders and sends. A 429 re-queues it after the announced
  * wait; a permanent refusal marks the channel broken and emails the account's recipients once;
  * a 400 about our payload is counted (`ChannelPayloadRejected`) and the channel stays ok; a
  * passing failure is re-queued with backoff. Store and queue failures throw (the queue
@@ -38,15 +39,20 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
   }
   if (channel.state.kind === 'broken') return { kind: 'skipped', reason: 'the channel is broken' };
 
-  const urgent = notice.category === 'security';
-  const now = wall(deps);
-  const paced = job.slotAt !== undefined && now >= job.slotAt ? deps.pacer.takeReserved(channel.name, now) : deps.pacer.take(channel.name, channel.type, now, urgent);
-  if (paced.kind === 'wait') return wait(deps, job, channel, paced.ms, 'paced');
-
   const id = channelDeliveryId(notice.id, channel.name);
   const begun = await deps.repos.deliveries.begin(id, { kind: `channel-${channel.type}`, account: notice.account.address, recipients: [`channel:${channel.name}`] });
   if (begun.kind === 'already-sent') return { kind: 'duplicate' };
   if (begun.kind === 'in-progress') return requeue(deps, job, IN_PROGRESS_RETRY_S * 1_000, 'another attempt holds the delivery', false);
+
+  // The slot is taken last, right before the send: what reaches the destination keeps the spacing the slots keep.
+  const urgent = notice.category === 'security';
+  const now = wall(deps);
+  const destination = destinationOf(channel);
+  const paced = job.slotAt !== undefined && now >= job.slotAt ? await deps.pacer.takeReserved(destination, now, channel.type) : await deps.pacer.take(destination, channel.type, now, urgent);
+  if (paced.kind === 'wait') {
+    await deps.repos.deliveries.fail(id, 'paced');
+    return wait(deps, job, channel, paced.ms, 'paced');
+  }
 
   let outcome;
   try {
@@ -74,7 +80,7 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
       return { kind: 'not-applicable' };
     case 'throttled':
       await deps.repos.deliveries.fail(id, `throttled: ${outcome.retryAfterMs} ms`);
-      deps.pacer.block(channel.name, outcome.retryAfterMs, wall(deps));
+      await deps.pacer.block(destination, outcome.retryAfterMs, wall(deps));
       deps.counters.count('ChannelThrottled');
       return wait(deps, job, channel, outcome.retryAfterMs, `throttled (HTTP ${outcome.status})`);
     case 'migrated':
@@ -103,7 +109,7 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
 async function wait(deps: ChannelJobDeps, job: NoticeJob, channel: ChannelRecord, ms: number, reason: string): Promise<ChannelJobOutcome> {
   if (job.notice.category === 'security') return requeue(deps, { ...job, slotAt: undefined }, ms, reason, false);
   const now = wall(deps);
-  const slotMs = deps.pacer.reserve(channel.name, channel.type, now);
+  const slotMs = await deps.pacer.reserve(destinationOf(channel), channel.type, now);
   if (slotMs <= COMBINE_AFTER_MS || !COMBINED_TYPES.includes(channel.type)) {
     return requeue(deps, { ...job, slotAt: now + slotMs }, slotMs, reason, false);
   }
