@@ -4,6 +4,7 @@ import type { ChannelRecord } from '../../functions/domain/channel';
 import { ActionLinks } from '../../functions/links/actionLinks';
 import { LinkTokenCodec } from '../../functions/links/linkToken';
 import { channelJobSchema } from '../../functions/messages/channelJob';
+import { channelTypeMetric } from '../../functions/services/channels/channelTypeMetric';
 import { SharedDestinationPacer } from '../../functions/services/channels/sharedDestinationPacer';
 import { memoryCounters, silentLog } from '../../functions/shared/observability';
 import { PaceRepository } from '../../functions/store/paceRepository';
@@ -30,6 +31,7 @@ describe('destination pacing shared by worker instances', () => {
   });
   afterAll(() => receivers?.stop());
 
+  const counters = memoryCounters();
   function instance() {
     return createLocalChannelQueue({
       repos: repos(),
@@ -38,7 +40,7 @@ describe('destination pacing shared by worker instances', () => {
       mailFrom: 'sentinel@example.com',
       links: new ActionLinks(new LinkTokenCodec('shared-pacing-test-link-secret-0123456789'), 'http://127.0.0.1:9'),
       log: silentLog,
-      counters: memoryCounters(),
+      counters,
       now: Date.now,
       pacer: new SharedDestinationPacer(new PaceRepository(tables.client, tables.prefix)),
     });
@@ -73,6 +75,7 @@ describe('destination pacing shared by worker instances', () => {
     // What the receiver enforces, stated on its own record: one message per window.
     for (let i = 1; i < delivered.length; i++) expect(delivered[i]!.at - delivered[i - 1]!.at).toBeGreaterThanOrEqual(RECEIVER_RATES.slack.windowMs);
     for (const notice of notices) expect((await repos().deliveries.get(`${notice.id}#channel:desk`))?.status, notice.id).toBe('sent');
+    expect(counters.totals.get(channelTypeMetric('Deliveries', 'slack')), 'counted per channel type (the dashboard)').toBe(notices.length);
   }, 60_000);
 
   it('one slot, two instances: exactly one grant; a reservation goes after it; an announced wait holds both', async () => {

@@ -7,6 +7,7 @@ import type { BacklogJob } from '../../messages/channelJob';
 import { describeError } from '../../shared/describeError';
 import { IN_PROGRESS_RETRY_S, type ChannelJobDeps, type ChannelJobOutcome } from './channelJobDeps';
 import { backoffMs, refuse, requeue, wall } from './channelJobSteps';
+import { channelTypeMetric } from './channelTypeMetric';
 
 /**
  * Sends a channel's backlog as one summary message (`combinedNotice`): takes what waits (ending
@@ -59,6 +60,7 @@ export async function deliverBacklog(deps: ChannelJobDeps, job: BacklogJob): Pro
   try {
     outcome = await sendToChannel(deps.channelSender, channel, notice, notice.id, Math.floor(wall(deps) / 1_000));
   } catch (error) {
+    deps.counters.count(channelTypeMetric('Failures', channel.type));
     return again(backoffMs(job.attempt), describeError(error, { audience: 'log' }), true);
   }
   switch (outcome.kind) {
@@ -68,6 +70,7 @@ export async function deliverBacklog(deps: ChannelJobDeps, job: BacklogJob): Pro
       await backlog.remove(channel.name, claimed.map((e) => e.id));
       await deps.repos.channels.recordDelivery(channel.name, { at: deps.now(), outcome: 'delivered' });
       deps.counters.count('ChannelDeliveries');
+      deps.counters.count(channelTypeMetric('Deliveries', channel.type));
       deps.counters.count('ChannelNoticesCombined', claimed.length);
       await later();
       return { kind: 'combined', notices: claimed.length };
@@ -79,13 +82,16 @@ export async function deliverBacklog(deps: ChannelJobDeps, job: BacklogJob): Pro
       await deps.repos.channels.setChatId(channel.name, outcome.chatId);
       return again(0, 'telegram chat migrated', false);
     case 'failed':
+      deps.counters.count(channelTypeMetric('Failures', channel.type));
       return again(backoffMs(job.attempt), outcome.reason, true);
     case 'payload-rejected':
+      deps.counters.count(channelTypeMetric('Failures', channel.type));
       await failAll(outcome.reason);
       await backlog.remove(channel.name, claimed.map((e) => e.id));
       deps.counters.count('ChannelPayloadRejected');
       return { kind: 'payload-rejected', reason: outcome.reason };
     case 'refused':
+      deps.counters.count(channelTypeMetric('Failures', channel.type));
       await failAll(outcome.reason);
       await backlog.remove(channel.name, claimed.map((e) => e.id));
       return refuse(deps, notice.account.address, channel, outcome.reason);

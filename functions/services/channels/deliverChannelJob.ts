@@ -10,6 +10,7 @@ import { sendAll } from '../../queue/sendAll';
 import { describeError } from '../../shared/describeError';
 import { IN_PROGRESS_RETRY_S, type ChannelJobDeps, type ChannelJobOutcome } from './channelJobDeps';
 import { backoffMs, refuse, requeue, wall } from './channelJobSteps';
+import { channelTypeMetric } from './channelTypeMetric';
 import { deliverBacklog } from './deliverBacklog';
 
 export { MAX_CHANNEL_ATTEMPTS, MAX_CHANNEL_REQUEUES, type ChannelJobDeps, type ChannelJobOutcome } from './channelJobDeps';
@@ -59,6 +60,7 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
     outcome = await sendToChannel(deps.channelSender, channel, notice, id, Math.floor(wall(deps) / 1_000));
   } catch (error) {
     const reason = describeError(error, { audience: 'log' });
+    deps.counters.count(channelTypeMetric('Failures', channel.type));
     await deps.repos.deliveries.fail(id, reason);
     // This process cannot use the channel as configured (a secret unset here, a URL not allowed):
     // the destination refused nothing, so the channel is not marked broken; `channels test` says why.
@@ -74,6 +76,7 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
       await deps.repos.deliveries.complete(id, `channel:${outcome.status}`);
       await deps.repos.channels.recordDelivery(channel.name, { at, outcome: 'delivered' });
       deps.counters.count('ChannelDeliveries');
+      deps.counters.count(channelTypeMetric('Deliveries', channel.type));
       return { kind: 'delivered' };
     case 'not-applicable':
       await deps.repos.deliveries.complete(id, 'channel:not-applicable');
@@ -88,13 +91,16 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
       await deps.repos.channels.setChatId(channel.name, outcome.chatId);
       return requeue(deps, job, 0, 'telegram chat migrated', false);
     case 'payload-rejected':
+      deps.counters.count(channelTypeMetric('Failures', channel.type));
       await deps.repos.deliveries.fail(id, outcome.reason);
       deps.counters.count('ChannelPayloadRejected');
       return { kind: 'payload-rejected', reason: outcome.reason };
     case 'refused':
+      deps.counters.count(channelTypeMetric('Failures', channel.type));
       await deps.repos.deliveries.fail(id, outcome.reason);
       return refuse(deps, notice.account.address, channel, outcome.reason);
     case 'failed':
+      deps.counters.count(channelTypeMetric('Failures', channel.type));
       await deps.repos.deliveries.fail(id, outcome.reason);
       await deps.repos.channels.recordDelivery(channel.name, { at, outcome: 'failed' });
       return requeue(deps, job, backoffMs(job.attempt), outcome.reason, true);
