@@ -1,5 +1,13 @@
-import type { Received } from './chatReceivers';
 import { parseTelegramHtml } from './telegramHtml';
+
+/** One request a receiver recorded (what the view reads of `Received`). */
+interface Received {
+  readonly kind: 'slack' | 'discord' | 'telegram' | 'pagerduty' | 'webhook';
+  readonly destination: string;
+  readonly body: string;
+  readonly at: number;
+  readonly status: number;
+}
 
 const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
