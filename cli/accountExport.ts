@@ -1,4 +1,6 @@
 import { columnOf, SETTING_FIELDS, type AccountSettings } from '../functions/domain/account';
+import type { ChannelRecord } from '../functions/domain/channel';
+import { CHANNELS_COLUMN } from './importChannels';
 
 /** Formats of `accounts export`; `accounts import` reads both back. */
 export const EXPORT_FORMATS = ['csv', 'jsonl'] as const;
@@ -7,17 +9,17 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 /**
  * The accounts' settings in the import format: a CSV header row with the column names and one
  * row per account (lists joined by `;`, an empty list as `none`), or one JSON object per line
- * with the same keys. Importing the output changes nothing.
+ * with the same keys; last, the `channels` column: the names of the channels routed to the
+ * account. Importing the output changes nothing.
  */
-export function formatExport(accounts: readonly AccountSettings[], format: ExportFormat): string {
+export function formatExport(accounts: readonly AccountSettings[], format: ExportFormat, channels: readonly Pick<ChannelRecord, 'name' | 'accounts'>[] = []): string {
   const columns = SETTING_FIELDS.map((field) => ({ field, name: columnOf(field) }));
-  if (format === 'jsonl') {
-    return accounts
-      .map((a) => JSON.stringify(Object.fromEntries(columns.map(({ field, name }) => [name, a[field] ?? null]))) + '\n')
-      .join('');
-  }
-  const lines = [columns.map((c) => c.name).join(',')];
-  for (const account of accounts) lines.push(columns.map(({ field }) => csvCell(account[field] ?? null)).join(','));
+  const routed = (address: string) =>
+    channels.filter((c) => c.accounts.some((a) => a.toLowerCase() === address.toLowerCase())).map((c) => c.name).sort();
+  const cells = (a: AccountSettings): [string, unknown][] => [...columns.map(({ field, name }) => [name, a[field] ?? null] as [string, unknown]), [CHANNELS_COLUMN, routed(a.address)]];
+  if (format === 'jsonl') return accounts.map((a) => JSON.stringify(Object.fromEntries(cells(a))) + '\n').join('');
+  const lines = [[...columns.map((c) => c.name), CHANNELS_COLUMN].join(',')];
+  for (const account of accounts) lines.push(cells(account).map(([, value]) => csvCell(value)).join(','));
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,3 +1,4 @@
+import type { Address } from '../functions/domain/address';
 import { syncRecipients } from './recipientSync';
 import { mapConcurrent } from '../functions/shared/concurrency';
 import type { CliContext } from './cliRuntime';
@@ -6,6 +7,7 @@ import { ImportFileError, parseImport, type ImportRowError } from './importRows'
 import { plural, printJson, UsageError } from './output';
 import { readTextFile } from './readTextFile';
 import { armedNote, armKnownKeys } from './armKnownKeys';
+import { accountsWithNewChannels, applyChannelAssignments, channelChanges, readChannelCells } from './importChannels';
 
 /** The result of an import, as `--json` prints it. */
 export interface ImportResult {
@@ -55,9 +57,16 @@ export async function runImport(file: string, options: ImportOptions, context: C
   }
   const addressed = addressRows(parsed.rows.map((row) => withoutColumns(row, left)));
   const rt = await context.runtime();
-  const existing = new Map((await rt.repos.accounts.getMany(addressed.rows.map((r) => r.address))).map((a) => [a.address, a]));
-  const plan = planImport(addressed.rows, existing, rt.now());
+  // The channels column, checked whole before any write: an unknown channel stops the import.
+  const channels = columns.channels ? await rt.repos.channels.list() : [];
+  const assigned = columns.channels ? readChannelCells(addressed.rows, columns.channels, new Map(channels.map((c) => [c.name, c])), file) : new Map<Address, string[]>();
+  const settingRows = columns.channels ? addressed.rows.map((r) => ({ ...r, row: withoutColumns(r.row, [columns.channels!.name]) })) : addressed.rows;
+  const existing = new Map((await rt.repos.accounts.getMany(settingRows.map((r) => r.address))).map((a) => [a.address, a]));
+  const plan = planImport(settingRows, existing, rt.now());
   const errors = [...parsed.errors, ...addressed.errors, ...plan.errors];
+  const rejectedLines = new Set(plan.errors.map((e) => e.line));
+  const assignments = new Map([...assigned].filter(([address]) => !rejectedLines.has(settingRows.find((r) => r.address === address)?.row.line ?? -1)));
+  channelChanges(channels, assignments);
 
   const outcome = await rt.repos.accounts.importMany(plan.creates);
   const updated: string[] = [...outcome.updated];
@@ -76,12 +85,17 @@ export async function runImport(file: string, options: ImportOptions, context: C
     } else errors.push({ line, message: `address: ${address} was removed while importing; import it again to add it` });
   });
   const armed = await mapConcurrent(arming, 8, async (address) => ({ address, outcome: await armKnownKeys(rt, address) }));
+  const written = new Set<string>([...outcome.created, ...updated, ...plan.unchanged]);
+  const routed = new Map([...assignments].filter(([address]) => written.has(address)));
+  // An account whose row changes only its channels counts as updated.
+  const rerouted = new Set(accountsWithNewChannels(channels, routed).filter((a) => plan.unchanged.includes(a)));
+  await applyChannelAssignments(rt, routed);
   errors.sort((a, b) => a.line - b.line);
   const importedAddresses = [...outcome.created, ...updated, ...plan.unchanged];
   const result: ImportResult = {
     created: outcome.created,
-    updated: updated.sort(),
-    unchanged: [...plan.unchanged].sort(),
+    updated: [...updated, ...rerouted].sort(),
+    unchanged: plan.unchanged.filter((a) => !rerouted.has(a)).sort(),
     errors,
     ignoredColumns: left,
     withoutSigner: importedAddresses.filter((address) => (signers.get(address) ?? null) === null).sort(),

@@ -11,6 +11,7 @@ import {
 } from '../functions/domain/account';
 import { applySettingsPatch, newTrackedAccount } from '../functions/domain/trackedAccount';
 import type { AccountPatch } from '../functions/store/accountItem';
+import { CHANNELS_COLUMN, type ChannelsColumn } from './importChannels';
 import { ImportFileError, type ImportColumn, type ImportRow, type ImportRowError } from './importRows';
 
 /** A row whose address was read: the checksummed address and the row. */
@@ -30,7 +31,7 @@ export interface ImportPlan {
 
 /**
  * Checks the file's columns and says which to ignore. Each column must name a setting
- * (`address`, `email`, `report-at`, ... or the field names), once, and `address` must be among
+ * (`address`, `email`, `report-at`, ... or the field names) or be `channels`, once, and `address` must be among
  * them; a column named in `ignore` (compared case-insensitively; never `address`) is ignored;
  * so is one close to no known name (a spreadsheet's `Notes`, `Owner`), which the caller warns
  * about. A name close to a known one (`drawdwn`) is refused: dropping it would silently lose the
@@ -41,12 +42,17 @@ export function checkColumns(columns: readonly ImportColumn[], format: 'csv' | '
     throw new ImportFileError(columns[0]?.line ?? 1, 'no header row: the first line holds data; start the file with the column names (address,email,...)');
   }
   const ignored = new Set(ignore.map(columnKey));
-  const check: ColumnCheck = { ignored: [], unknown: [] };
+  const check: ColumnCheck = { ignored: [], unknown: [], channels: null };
   const seen = new Map<string, ImportColumn>();
   columns.forEach((column, i) => {
     const where = format === 'csv' ? ` (column ${i + 1})` : '';
     if (ignored.has(columnKey(column.name))) {
       check.ignored.push(column.name);
+      return;
+    }
+    if (columnKey(column.name) === CHANNELS_COLUMN) {
+      if (check.channels && format === 'csv') throw new ImportFileError(column.line, `column ${JSON.stringify(column.name)}${where} names ${CHANNELS_COLUMN} a second time`);
+      check.channels = { name: column.name, position: format === 'csv' ? i + 1 : null };
       return;
     }
     const field = settingFieldOf(column.name);
@@ -58,7 +64,7 @@ export function checkColumns(columns: readonly ImportColumn[], format: 'csv' | '
       }
       throw new ImportFileError(
         column.line,
-        `unknown column ${JSON.stringify(column.name)}${where}; did you mean "${hint}"? (columns: ${SETTING_FIELDS.map(columnOf).join(',')}; --ignore-columns ${JSON.stringify(column.name)} skips it)`,
+        `unknown column ${JSON.stringify(column.name)}${where}; did you mean "${hint}"? (columns: ${knownColumns().join(',')}; --ignore-columns ${JSON.stringify(column.name)} skips it)`,
       );
     }
     const before = seen.get(field);
@@ -73,6 +79,8 @@ export function checkColumns(columns: readonly ImportColumn[], format: 'csv' | '
 export interface ColumnCheck {
   readonly ignored: string[];
   readonly unknown: string[];
+  /** The `channels` column, when the file has one. */
+  channels: ChannelsColumn | null;
 }
 
 /**
@@ -179,11 +187,15 @@ function oneLine(text: string): string {
 function closestColumn(name: string): string | null {
   const target = name.trim().toLowerCase();
   let best: { column: string; distance: number } | null = null;
-  for (const column of SETTING_FIELDS.map(columnOf)) {
+  for (const column of knownColumns()) {
     const distance = editDistance(target, column);
     if (distance <= Math.max(2, Math.floor(column.length / 3)) && (!best || distance < best.distance)) best = { column, distance };
   }
   return best?.column ?? null;
+}
+
+function knownColumns(): string[] {
+  return [...SETTING_FIELDS.map(columnOf), CHANNELS_COLUMN];
 }
 
 function editDistance(a: string, b: string): number {

@@ -5,6 +5,7 @@ import { CHANNEL_BATCH_SIZE, CHANNEL_QUEUE } from '../functions/services/channel
 import type { LinkMinter } from '../functions/links/linkMinter';
 import type { MailSender } from '../functions/mail/send/sesSender';
 import type { ChannelJob } from '../functions/messages/channelJob';
+import type { DestinationSlots } from '../functions/services/channels/destinationSlots';
 import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
 import { InProcessQueue, type QueueClock, type SqsLambdaHandler } from './queue/inProcessQueue';
@@ -21,12 +22,14 @@ export interface LocalChannelQueueOptions {
   readonly now: () => number;
   readonly clock?: QueueClock;
   readonly visibilityTimeoutMs?: number;
+  /** The worker's send slots; default the process's own `DestinationPacer` (one instance). */
+  readonly pacer?: DestinationSlots;
 }
 
 /**
  * The channel queue of one local process, consumed by the channel worker (`createChannelWorkerHandler`): a
  * re-queued job (429, pacing) waits out its delay in the queue, as with SQS `DelaySeconds`. The
- * pacer is the process's own (one worker instance).
+ * pacer is the process's own (one worker instance) unless one is given.
  */
 export function createLocalChannelQueue(options: LocalChannelQueueOptions): InProcessQueue<ChannelJob> {
   const bound: { worker?: SqsLambdaHandler } = {};
@@ -44,7 +47,7 @@ export function createLocalChannelQueue(options: LocalChannelQueueOptions): InPr
     repos: options.repos,
     channelSender: options.channelSender,
     channelQueue: queue,
-    pacer: new DestinationPacer(),
+    pacer: options.pacer ?? new DestinationPacer(),
     links: options.links,
     sender: options.sender,
     mailFrom: options.mailFrom,

@@ -172,7 +172,7 @@ async function main(): Promise<void> {
       `inbox:      ${ses ? ses.inboxUrl : `(SES at ${settings.SES_ENDPOINT ?? 'AWS'})`}`,
       `links:      ${serving.url}  (action links in emails point to ${settings.PUBLIC_BASE_URL})`,
       sim ? `simulator:  ${sim.nodeUrl}  (indexer ${sim.indexerUrl}, control ${sim.controlUrl})` : `chain:      ${settings.ROCKET_NODE_URL} (indexer ${settings.ROCKET_INDEXER_URL})`,
-      receivers ? `chat:       ${receivers.baseUrl}/received  (what the demo channels demo-slack, -discord, -telegram, -pagerduty were sent)` : '',
+      receivers ? `channels:   ${receivers.baseUrl}/channels  (what the demo channels demo-slack, -discord, -telegram, -pagerduty were sent, as the chat shows it)` : '',
       `dynamodb:   ${settings.DYNAMODB_ENDPOINT ?? 'AWS'}${dynamo ? (args['in-memory'] ? ' (in memory)' : ` (data in ${join(STATE_DIR, 'dynamodb')})`) : ''}`,
       `cli:        npx sentinel accounts list   (in another terminal; it finds these services)`,
       args.fast ? `clock:      simulated, ${FAST_SPEED}x real time` : '',

@@ -180,7 +180,7 @@ export function register(program: Command, context: CliContext): void {
     .action(async (options: { format: ExportFormat }) => {
       const rt = await context.runtime();
       const all = (await rt.repos.accounts.list()).sort(byLabelThenAddress);
-      io.out(formatExport(all, options.format));
+      io.out(formatExport(all, options.format, await rt.repos.channels.list()));
     });
 
   accounts

@@ -1,4 +1,3 @@
-import { DestinationPacer } from '../domain/destinationPacer';
 import type { ChannelJob } from '../messages/channelJob';
 import { channelSenderFrom } from '../runtime/channelSenderFrom';
 import { createChannelWorkerHandler, type ChannelWorkerDeps } from '../runtime/channelWorkerHandler';
@@ -13,11 +12,14 @@ import { ChannelsRepository } from '../store/channelsRepository';
 import { DeliveryRepository } from '../store/deliveryRepository';
 import { PreferencesRepository } from '../store/preferencesRepository';
 import { SuppressionRepository } from '../store/suppressionRepository';
+import { PaceRepository } from '../store/paceRepository';
+import { SharedDestinationPacer } from '../services/channels/sharedDestinationPacer';
 
 /**
  * Deps from the Lambda environment (once per cold start): the channels and the tables the
  * broken-channel email reads, the channel senders (secrets from Secrets Manager, cached for the
- * instance's life), the channel queue delayed jobs go back to, this instance's destination pacer,
+ * instance's life), the channel queue delayed jobs go back to, the destination pacing shared by
+ * every instance (items in `channels`, behind this instance's own pacer),
  * and SES for the broken-channel email (a few short emails, once per broken channel: sent without
  * the mail-rate governor).
  */
@@ -30,13 +32,14 @@ export async function channelWorkerDepsFromEnv(env: Readonly<Record<string, stri
     suppressions: SuppressionRepository,
     preferences: PreferencesRepository,
     deliveries: DeliveryRepository,
+    pace: PaceRepository,
   });
   return {
     ...basics,
     repos,
     channelSender: channelSenderFrom(settings, env),
     channelQueue: sqsQueueFrom<ChannelJob>(settings, 'CHANNEL_QUEUE_URL'),
-    pacer: new DestinationPacer(),
+    pacer: new SharedDestinationPacer(repos.pace),
     links: await linkMinterFrom(settings, HANDLER_CATALOG['channel-worker'].requires.links.mints),
     sender: sesSenderFrom(settings),
     mailFrom: settings.MAIL_FROM,

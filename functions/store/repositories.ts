@@ -5,6 +5,7 @@ import { AlertStateRepository } from './alertStateRepository';
 import { AuditRepository } from './auditRepository';
 import { ChannelBacklogRepository } from './channelBacklogRepository';
 import { ChannelsRepository } from './channelsRepository';
+import { PaceRepository } from './paceRepository';
 import { CurvesRepository } from './curvesRepository';
 import { DelegateViewRepository } from './delegateViewRepository';
 import { KnownDelegatesRepository } from './knownDelegatesRepository';
@@ -56,6 +57,8 @@ export interface Repositories {
   readonly channels: ChannelsRepository;
   /** Notices waiting for a rate-limited chat, to be sent as one summary (items in `channels`). */
   readonly channelBacklog: ChannelBacklogRepository;
+  /** Send slots per destination shared by every channel-worker instance (items in `channels`). */
+  readonly pace: PaceRepository;
 }
 
 /** Builds every repository over one document client and table prefix (once per cold start). */
@@ -87,5 +90,6 @@ export function createRepositories(
     leases: new LeaseRepository(client, prefix),
     channels: new ChannelsRepository(client, prefix, options),
     channelBacklog: new ChannelBacklogRepository(client, prefix, options),
+    pace: new PaceRepository(client, prefix, options),
   };
 }

@@ -1,6 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { Dashboard, GraphWidget, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Construct } from 'constructs';
+import { channelTypeMetrics } from '../../functions/services/channels/channelTypeMetric';
 import { CHAIN_REQUEST_SERVICES, apiMetric, customMetric, lambdaMetric, queueMetric, sesEventMetric, sesReputationMetric, wafMetric } from './metrics';
 
 /** What the dashboard shows: names only, like the alarms. */
@@ -59,6 +60,11 @@ export function createStageDashboard(scope: Construct, id: string, props: StageD
       ['ChannelThrottled', 'ChannelRequeued', 'ChannelRefused', 'ChannelPayloadRejected', 'ChannelDeliveriesAbandoned', 'ChannelConfigErrors'].map((m) =>
         customMetric(m, 'channel-worker', stage, 'Sum', five),
       ),
+    ),
+    graph(
+      'Channels by type: deliveries (left), failures (right: refused, payload rejected, passing failures)',
+      channelTypeMetrics('Deliveries').map(({ type, metric }) => customMetric(metric, 'channel-worker', stage, 'Sum', five).with({ label: `${type} delivered` })),
+      channelTypeMetrics('Failures').map(({ type, metric }) => customMetric(metric, 'channel-worker', stage, 'Sum', five).with({ label: `${type} failed` })),
     ),
   );
   const { webAclName, region, rules } = props.firewall;

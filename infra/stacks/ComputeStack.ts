@@ -153,8 +153,9 @@ export class ComputeStack extends Stack {
       description: 'Sends each queued notice to its chat, pager or webhook channel once, paced per destination; marks a refusing channel broken.',
     });
     this.channelWorker
-      // Reads a channel; records its last delivery, a broken state or a migrated Telegram chat id (conditional updates).
-      .bindTableActions(table('channels'), ['dynamodb:GetItem', 'dynamodb:UpdateItem'])
+      // Reads a channel; records its last delivery, a broken state or a migrated Telegram chat id (conditional updates);
+      // takes, reserves and holds a destination's send slots shared by every instance (`pace#<hash>`, conditional updates).
+      .bindTableActions(table('channels'), ['dynamodb:GetItem', 'dynamodb:UpdateItem'], { leadingKeys: ['channel', 'pace#*'] })
       // The backlog of a paced chat (notices parked for one summary, and its flush marker): its own partitions only.
       .bindTableActions(table('channels'), ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:Query', 'dynamodb:BatchWriteItem'], { leadingKeys: ['backlog#*', 'backlog-flush'] })
       // The delivery id of each (notice, channel), claimed and settled with conditional updates.

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { channelsView } from './channelsView';
 import { checkDiscord, checkPagerDuty, checkSlack, checkTelegram } from './chatRules';
 import { describeMultipart, discordMultipart, readMultipart, telegramMultipart } from './multipartRules';
 
@@ -140,6 +141,11 @@ export async function startChatReceivers(options: { now?: () => number; host?: s
         // What the receivers were sent, newest first, for a person watching the demo.
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify(received.slice(-200).reverse().map((r) => ({ kind: r.kind, status: r.status, at: new Date(r.at).toISOString(), body: parse(r.body) ?? r.body })), null, 2));
+        return;
+      }
+      if (req.method === 'GET' && path === '/channels') {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'", 'x-content-type-options': 'nosniff' });
+        res.end(channelsView(received));
         return;
       }
       const route = routeOf(path, body);

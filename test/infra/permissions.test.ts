@@ -232,6 +232,15 @@ describe('IAM statements', () => {
     }
   });
 
+  it("lets the channel worker update only channels and the shared pacing items (pace#<hash>): not a backlog entry, not another partition", () => {
+    const on = (action: string, key: string) => decide('channel-worker', `dynamodb:${action}`, tableArn('channels'), { 'dynamodb:LeadingKeys': [key] });
+    expect(on('UpdateItem', 'pace#q0Xk3Zx1')).toBe('allow');
+    expect(on('UpdateItem', 'channel')).toBe('allow');
+    expect(on('GetItem', 'channel')).toBe('allow');
+    for (const key of ['backlog#desk-slack', 'backlog-flush', 'other#x', 'pace']) expect(on('UpdateItem', key), key).not.toBe('allow');
+    for (const other of HANDLER_NAMES.filter((n) => n !== 'channel-worker')) expect(decide(other, 'dynamodb:UpdateItem', tableArn('channels'), { 'dynamodb:LeadingKeys': ['pace#q0Xk3Zx1'] }), other).not.toBe('allow');
+  });
+
   it('allows UpdateItem on accounts and preferences only naming the attributes each function writes (dynamodb:Attributes, Null, ReturnValues)', () => {
     const update = (owner: string, table: TableId, attributes: string[] | undefined, returnValues?: string) =>
       decide(owner, 'dynamodb:UpdateItem', tableArn(table), {

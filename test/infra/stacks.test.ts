@@ -15,6 +15,8 @@ import { REPORT_BATCH_SIZE, REPORT_WORKER_CONCURRENCY } from '../../functions/se
 import { CHANNEL_BATCH_SIZE, CHANNEL_QUEUE, CHANNEL_WORKER_CONCURRENCY } from '../../functions/services/channels/channelQueueSettings';
 import { REVOCATION_MAX_RECEIVE_COUNT, REVOCATION_QUEUE } from '../../functions/services/revocation/revocationQueueSettings';
 import { TABLES } from '../../functions/store/tableDefinitions';
+import { CHANNEL_TYPES } from '../../functions/domain/channel';
+import { channelTypeMetric } from '../../functions/services/channels/channelTypeMetric';
 import { worstCaseRps } from '../../infra/config/chainRateBudget';
 import { STAGE_ENV } from '../../infra/constructs/SentinelFunction';
 import { DECISION_WORKER_CONCURRENCY, LINK_ENDPOINT_THROTTLE, LINK_ROUTES, REVOKE_PAGE_CONCURRENCY, revokeAllWorkerConcurrency } from '../../infra/stacks/WebStack';
@@ -802,6 +804,16 @@ describe('alarms', () => {
     const body = JSON.stringify(dashboards[0]?.['DashboardBody']);
     for (const needle of ['SuccessfulPolls', 'OverdueAccounts', 'ReportLatenessSeconds', 'ApproximateAgeOfOldestMessage', 'Delivery', 'Errors', 'ChainRequests', 'AWS/WAFV2', 'BlockedRequests', LINK_FIREWALL_RULES.perClient, '5XXError', 'ChannelDeliveries', 'ChannelRefused']) {
       expect(body, needle).toContain(needle);
+    }
+  });
+
+  it('shows channel deliveries and failures per channel type on the dashboard (the metrics the channel worker counts)', () => {
+    const dashboards = resourcesOf('AWS::CloudWatch::Dashboard').map(([, r]) => props(r));
+    const body = JSON.stringify(dashboards[0]?.['DashboardBody']).replace(/\\"/g, '"');
+    const widget = body.slice(body.indexOf('Channels by type'));
+    expect(widget.length, 'a channels-by-type widget').toBeGreaterThan(0);
+    for (const type of CHANNEL_TYPES) {
+      for (const measure of ['Deliveries', 'Failures'] as const) expect(widget, `${type} ${measure}`).toContain(`"${channelTypeMetric(measure, type)}","service","channel-worker"`);
     }
   });
 

@@ -1,5 +1,4 @@
 import type { ChannelSenderDeps } from '../../channels/channelSender';
-import type { DestinationPacer } from '../../domain/destinationPacer';
 import type { LinkMinter } from '../../links/linkMinter';
 import type { ChannelJob } from '../../messages/channelJob';
 import type { MessageQueue } from '../../queue/messageQueue';
@@ -10,6 +9,7 @@ import type { ChannelsRepository } from '../../store/channelsRepository';
 import type { PreferencesRepository } from '../../store/preferencesRepository';
 import type { SuppressionRepository } from '../../store/suppressionRepository';
 import type { MailDeliveryDeps } from '../delivery/mailDelivery';
+import type { DestinationSlots } from './destinationSlots';
 
 /** What the channel worker needs. */
 export interface ChannelJobDeps extends MailDeliveryDeps {
@@ -23,7 +23,8 @@ export interface ChannelJobDeps extends MailDeliveryDeps {
   readonly channelSender: ChannelSenderDeps;
   /** Where a throttled, paced or failed job goes back to, with a delay. */
   readonly channelQueue: MessageQueue<ChannelJob>;
-  readonly pacer: DestinationPacer;
+  /** Send slots per destination: the process's own, or shared by every instance (`SharedDestinationPacer`). */
+  readonly pacer: DestinationSlots;
   readonly links: Pick<LinkMinter, 'build'>;
   readonly counters: Counters;
   readonly now: () => number;

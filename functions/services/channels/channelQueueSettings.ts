@@ -6,8 +6,8 @@ export const CHANNEL_BATCH_SIZE = 10;
 
 /**
  * Channel-worker instances at once (the channel queue event source's `maxConcurrency`, the fewest
- * SQS allows): the destination pacer lives in one instance, so fewer instances keep closer to each
- * destination's rate; a 429 beyond it re-queues the job with the announced wait.
+ * SQS allows): the instances share each destination's send slots (`SharedDestinationPacer`); a 429
+ * beyond them re-queues the job with the announced wait.
  */
 export const CHANNEL_WORKER_CONCURRENCY = 2;
 

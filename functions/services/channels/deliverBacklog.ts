@@ -1,11 +1,13 @@
 import { sendToChannel } from '../../channels/channelSender';
 import { routesTo } from '../../domain/channel';
+import { destinationOf } from '../../domain/channelDestination';
 import { channelDeliveryId } from '../../domain/channelRouting';
 import { combinedNotice, type BacklogEntry } from '../../domain/combinedNotice';
 import type { BacklogJob } from '../../messages/channelJob';
 import { describeError } from '../../shared/describeError';
 import { IN_PROGRESS_RETRY_S, type ChannelJobDeps, type ChannelJobOutcome } from './channelJobDeps';
 import { backoffMs, refuse, requeue, wall } from './channelJobSteps';
+import { channelTypeMetric } from './channelTypeMetric';
 
 /**
  * Sends a channel's backlog as one summary message (`combinedNotice`): takes what waits (ending
@@ -23,9 +25,6 @@ export async function deliverBacklog(deps: ChannelJobDeps, job: BacklogJob): Pro
     await backlog.remove(job.channel, (await backlog.take(job.channel)).map((e) => e.id));
     return { kind: 'skipped', reason: channel ? 'the channel is broken' : 'the channel was removed' };
   }
-  const paced = deps.pacer.takeReserved(channel.name, wall(deps));
-  if (paced.kind === 'wait') return requeue(deps, job, paced.ms, 'throttled', false);
-
   const entries = await backlog.take(channel.name);
   const routed = entries.filter((e) => routesTo(channel, e.account.address, e.category));
   const claimed: BacklogEntry[] = [];
@@ -54,10 +53,14 @@ export async function deliverBacklog(deps: ChannelJobDeps, job: BacklogJob): Pro
     if (!(await backlog.mark(channel.name))) return { kind: 'skipped', reason: 'another summary is pending' };
     return requeue(deps, { ...job, slotAt: wall(deps) + waitMs }, waitMs, reason, failure);
   };
+  // The slot is taken last, right before the send (as for a single notice).
+  const paced = await deps.pacer.takeReserved(destinationOf(channel), wall(deps), channel.type);
+  if (paced.kind === 'wait') return again(paced.ms, 'paced', false);
   let outcome;
   try {
     outcome = await sendToChannel(deps.channelSender, channel, notice, notice.id, Math.floor(wall(deps) / 1_000));
   } catch (error) {
+    deps.counters.count(channelTypeMetric('Failures', channel.type));
     return again(backoffMs(job.attempt), describeError(error, { audience: 'log' }), true);
   }
   switch (outcome.kind) {
@@ -67,24 +70,28 @@ export async function deliverBacklog(deps: ChannelJobDeps, job: BacklogJob): Pro
       await backlog.remove(channel.name, claimed.map((e) => e.id));
       await deps.repos.channels.recordDelivery(channel.name, { at: deps.now(), outcome: 'delivered' });
       deps.counters.count('ChannelDeliveries');
+      deps.counters.count(channelTypeMetric('Deliveries', channel.type));
       deps.counters.count('ChannelNoticesCombined', claimed.length);
       await later();
       return { kind: 'combined', notices: claimed.length };
     case 'throttled':
-      deps.pacer.block(channel.name, outcome.retryAfterMs, wall(deps));
+      await deps.pacer.block(destinationOf(channel), outcome.retryAfterMs, wall(deps));
       deps.counters.count('ChannelThrottled');
       return again(outcome.retryAfterMs, `throttled (HTTP ${outcome.status})`, false);
     case 'migrated':
       await deps.repos.channels.setChatId(channel.name, outcome.chatId);
       return again(0, 'telegram chat migrated', false);
     case 'failed':
+      deps.counters.count(channelTypeMetric('Failures', channel.type));
       return again(backoffMs(job.attempt), outcome.reason, true);
     case 'payload-rejected':
+      deps.counters.count(channelTypeMetric('Failures', channel.type));
       await failAll(outcome.reason);
       await backlog.remove(channel.name, claimed.map((e) => e.id));
       deps.counters.count('ChannelPayloadRejected');
       return { kind: 'payload-rejected', reason: outcome.reason };
     case 'refused':
+      deps.counters.count(channelTypeMetric('Failures', channel.type));
       await failAll(outcome.reason);
       await backlog.remove(channel.name, claimed.map((e) => e.id));
       return refuse(deps, notice.account.address, channel, outcome.reason);

@@ -2,6 +2,7 @@ import { sendToChannel } from '../../channels/channelSender';
 import { captionFits } from '../../channels/telegramMessage';
 import { ChannelConfigError } from '../../channels/errors';
 import type { ChannelRecord } from '../../domain/channel';
+import { destinationOf } from '../../domain/channelDestination';
 import { channelDeliveryId } from '../../domain/channelRouting';
 import { backlogEntryOf } from '../../domain/combinedNotice';
 import { COMBINE_AFTER_MS, COMBINED_TYPES } from '../../domain/destinationPacer';
@@ -10,6 +11,7 @@ import { sendAll } from '../../queue/sendAll';
 import { describeError } from '../../shared/describeError';
 import { IN_PROGRESS_RETRY_S, type ChannelJobDeps, type ChannelJobOutcome } from './channelJobDeps';
 import { backoffMs, refuse, requeue, wall } from './channelJobSteps';
+import { channelTypeMetric } from './channelTypeMetric';
 import { deliverBacklog } from './deliverBacklog';
 
 export { MAX_CHANNEL_ATTEMPTS, MAX_CHANNEL_REQUEUES, type ChannelJobDeps, type ChannelJobOutcome } from './channelJobDeps';
@@ -19,9 +21,9 @@ export const FOLLOW_UP_SUFFIX = '#text';
 
 /**
  * Delivers one channel job: drops it when the channel is gone, no longer routed to the account
- * or category, or broken; waits (re-queues with a delay for a reserved slot, never sleeps) when
- * the destination's pacing slot is taken; claims the delivery id (`<notice id>#channel:<name>`)
- * with a conditional write, then renders and sends. A 429 re-queues it after the announced
+ * or category, or broken; claims the delivery id (`<notice id>#channel:<name>`) with a
+ * conditional write; waits (releases the claim and re-queues with a delay for a reserved slot,
+ * never sleeps) when the destination's pacing slot is taken; then renders and sends. A 429 re-queues it after the announced
  * wait; a permanent refusal marks the channel broken and emails the account's recipients once;
  * a 400 about our payload is counted (`ChannelPayloadRejected`) and the channel stays ok; a
  * passing failure is re-queued with backoff. Store and queue failures throw (the queue
@@ -47,11 +49,6 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
   }
   if (channel.state.kind === 'broken') return { kind: 'skipped', reason: 'the channel is broken' };
 
-  const urgent = notice.category === 'security';
-  const now = wall(deps);
-  const paced = job.slotAt !== undefined && now >= job.slotAt ? deps.pacer.takeReserved(channel.name, now) : deps.pacer.take(channel.name, channel.type, now, urgent);
-  if (paced.kind === 'wait') return wait(deps, job, channel, paced.ms, 'paced');
-
   const followUp = job.part === 'follow-up';
   const id = `${channelDeliveryId(notice.id, channel.name)}${followUp ? FOLLOW_UP_SUFFIX : ''}`;
   const chart = job.chartPng === undefined || followUp ? null : Buffer.from(job.chartPng, 'base64');
@@ -59,11 +56,22 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
   if (begun.kind === 'already-sent') return { kind: 'duplicate' };
   if (begun.kind === 'in-progress') return requeue(deps, job, IN_PROGRESS_RETRY_S * 1_000, 'another attempt holds the delivery', false);
 
+  // The slot is taken last, right before the send: what reaches the destination keeps the spacing the slots keep.
+  const urgent = notice.category === 'security';
+  const now = wall(deps);
+  const destination = destinationOf(channel);
+  const paced = job.slotAt !== undefined && now >= job.slotAt ? await deps.pacer.takeReserved(destination, now, channel.type) : await deps.pacer.take(destination, channel.type, now, urgent);
+  if (paced.kind === 'wait') {
+    await deps.repos.deliveries.fail(id, 'paced');
+    return wait(deps, job, channel, paced.ms, 'paced');
+  }
+
   let outcome;
   try {
     outcome = await sendToChannel(deps.channelSender, channel, notice, id, Math.floor(wall(deps) / 1_000), { chart, part: followUp ? 'follow-up' : 'whole' });
   } catch (error) {
     const reason = describeError(error, { audience: 'log' });
+    deps.counters.count(channelTypeMetric('Failures', channel.type));
     await deps.repos.deliveries.fail(id, reason);
     // This process cannot use the channel as configured (a secret unset here, a URL not allowed):
     // the destination refused nothing, so the channel is not marked broken; `channels test` says why.
@@ -83,13 +91,14 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
       await deps.repos.deliveries.complete(id, `channel:${outcome.status}`);
       await deps.repos.channels.recordDelivery(channel.name, { at, outcome: 'delivered' });
       deps.counters.count('ChannelDeliveries');
+      deps.counters.count(channelTypeMetric('Deliveries', channel.type));
       return { kind: 'delivered' };
     case 'not-applicable':
       await deps.repos.deliveries.complete(id, 'channel:not-applicable');
       return { kind: 'not-applicable' };
     case 'throttled':
       await deps.repos.deliveries.fail(id, `throttled: ${outcome.retryAfterMs} ms`);
-      deps.pacer.block(channel.name, outcome.retryAfterMs, wall(deps));
+      await deps.pacer.block(destination, outcome.retryAfterMs, wall(deps));
       deps.counters.count('ChannelThrottled');
       return wait(deps, job, channel, outcome.retryAfterMs, `throttled (HTTP ${outcome.status})`);
     case 'migrated':
@@ -97,13 +106,16 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
       await deps.repos.channels.setChatId(channel.name, outcome.chatId);
       return requeue(deps, job, 0, 'telegram chat migrated', false);
     case 'payload-rejected':
+      deps.counters.count(channelTypeMetric('Failures', channel.type));
       await deps.repos.deliveries.fail(id, outcome.reason);
       deps.counters.count('ChannelPayloadRejected');
       return { kind: 'payload-rejected', reason: outcome.reason };
     case 'refused':
+      deps.counters.count(channelTypeMetric('Failures', channel.type));
       await deps.repos.deliveries.fail(id, outcome.reason);
       return refuse(deps, notice.account.address, channel, outcome.reason);
     case 'failed':
+      deps.counters.count(channelTypeMetric('Failures', channel.type));
       await deps.repos.deliveries.fail(id, outcome.reason);
       await deps.repos.channels.recordDelivery(channel.name, { at, outcome: 'failed' });
       return requeue(deps, job, backoffMs(job.attempt), outcome.reason, true);
@@ -119,7 +131,7 @@ async function wait(deps: ChannelJobDeps, job: NoticeJob, channel: ChannelRecord
   // A photo's follow-up text is never parked either: the summary would skip it (its notice was delivered).
   if (job.notice.category === 'security' || job.part === 'follow-up') return requeue(deps, { ...job, slotAt: undefined }, ms, reason, false);
   const now = wall(deps);
-  const slotMs = deps.pacer.reserve(channel.name, channel.type, now);
+  const slotMs = await deps.pacer.reserve(destinationOf(channel), channel.type, now);
   if (slotMs <= COMBINE_AFTER_MS || !COMBINED_TYPES.includes(channel.type)) {
     return requeue(deps, { ...job, slotAt: now + slotMs }, slotMs, reason, false);
   }

@@ -1,0 +1,51 @@
+import type { ChannelType } from '../../domain/channel';
+import { DESTINATION_SPACING_MS, DestinationPacer, type PaceDecision } from '../../domain/destinationPacer';
+import type { PaceRepository } from '../../store/paceRepository';
+import type { DestinationSlots } from './destinationSlots';
+
+/**
+ * Added to a destination's spacing between instances: sends granted by two instances reach the
+ * destination after unequal delays (a store write, a connection), which must not bring two within
+ * the API's window.
+ */
+export const SHARED_PACE_MARGIN_MS = 100;
+
+/**
+ * Send slots shared by every channel-worker instance: the instance's own `DestinationPacer`
+ * first (a send it already knows must wait costs no request), then a conditional update of the
+ * destination's pacing item (`PaceRepository`), which no two instances win for one slot. A
+ * destination without spacing (webhooks) is never written.
+ */
+export class SharedDestinationPacer implements DestinationSlots {
+  constructor(
+    private readonly store: Pick<PaceRepository, 'grant' | 'reserve' | 'block'>,
+    private readonly local = new DestinationPacer(),
+  ) {}
+
+  async take(destination: string, type: ChannelType, now: number, urgent = false): Promise<PaceDecision> {
+    const first = this.local.take(destination, type, now, urgent);
+    if (first.kind === 'wait' || DESTINATION_SPACING_MS[type] === 0) return first;
+    // An urgent send goes ahead of the slots others reserved, held only by the spacing and an announced wait.
+    return this.store.grant(destination, now, spacingOf(type), urgent);
+  }
+
+  async reserve(destination: string, type: ChannelType, now: number): Promise<number> {
+    if (DESTINATION_SPACING_MS[type] === 0) return this.local.reserve(destination, type, now);
+    return this.store.reserve(destination, now, spacingOf(type));
+  }
+
+  async takeReserved(destination: string, now: number, type: ChannelType): Promise<PaceDecision> {
+    const first = this.local.takeReserved(destination, now);
+    if (first.kind === 'wait' || DESTINATION_SPACING_MS[type] === 0) return first;
+    return this.store.grant(destination, now, spacingOf(type), true);
+  }
+
+  async block(destination: string, ms: number, now: number): Promise<void> {
+    this.local.block(destination, ms, now);
+    await this.store.block(destination, now + ms);
+  }
+}
+
+function spacingOf(type: ChannelType): number {
+  return DESTINATION_SPACING_MS[type] + SHARED_PACE_MARGIN_MS;
+}

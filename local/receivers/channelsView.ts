@@ -1,0 +1,128 @@
+import { parseTelegramHtml } from './telegramHtml';
+
+/** One request a receiver recorded (what the view reads of `Received`). */
+interface Received {
+  readonly kind: 'slack' | 'discord' | 'telegram' | 'pagerduty' | 'webhook';
+  readonly destination: string;
+  readonly body: string;
+  readonly at: number;
+  readonly status: number;
+}
+
+const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text as HTML text or attribute value: every markup character escaped. */
+function esc(value: unknown): string {
+  return String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+/** A Slack text object's text as Slack shows it (`&amp;`, `&lt;`, `&gt;` are its escapes). */
+const text = (v: unknown): string => (isObject(v) ? String(v['text'] ?? '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&') : '');
+
+/** A link shown as a button: only http(s) targets get an href. */
+function button(label: unknown, url: unknown): string {
+  const href = typeof url === 'string' && /^https?:\/\//i.test(url) ? ` href="${esc(url)}" rel="noreferrer noopener"` : '';
+  return `<a class="button"${href}>${esc(label)}</a>`;
+}
+
+function slack(body: Record<string, unknown>): string {
+  const blocks = list(body['blocks']).filter(isObject);
+  if (blocks.length === 0) return `<p>${esc(body['text'])}</p>`;
+  return blocks
+    .map((b) => {
+      switch (b['type']) {
+        case 'header':
+          return `<h3>${esc(text(b['text']))}</h3>`;
+        case 'section':
+          return `${b['text'] ? `<p>${esc(text(b['text']))}</p>` : ''}${list(b['fields']).length ? `<dl>${list(b['fields']).map((f) => `<dd>${esc(text(f))}</dd>`).join('')}</dl>` : ''}`;
+        case 'context':
+          return `<p class="small">${list(b['elements']).map((e) => esc(text(e))).join(' · ')}</p>`;
+        case 'actions':
+          return `<p>${list(b['elements']).filter(isObject).map((e) => button(text(e['text']), e['url'])).join(' ')}</p>`;
+        case 'divider':
+          return '<hr>';
+        default:
+          return '';
+      }
+    })
+    .join('');
+}
+
+function discord(body: Record<string, unknown>): string {
+  const embeds = list(body['embeds']).filter(isObject);
+  const content = body['content'] ? `<p>${esc(body['content'])}</p>` : '';
+  return (
+    content +
+    embeds
+      .map((e) => {
+        const color = typeof e['color'] === 'number' ? `#${e['color'].toString(16).padStart(6, '0')}` : '#5865f2';
+        const fields = list(e['fields']).filter(isObject).map((f) => `<dt>${esc(f['name'])}</dt><dd>${esc(f['value'])}</dd>`).join('');
+        const title = e['url'] ? button(e['title'], e['url']) : esc(e['title']);
+        return `<div class="embed" style="border-left-color:${esc(color)}"><h3>${title}</h3><p>${esc(e['description'])}</p>${fields ? `<dl>${fields}</dl>` : ''}${isObject(e['footer']) ? `<p class="small">${esc(e['footer']['text'])}</p>` : ''}</div>`;
+      })
+      .join('')
+  );
+}
+
+function telegram(body: Record<string, unknown>): string {
+  const raw = String(body['text'] ?? body['caption'] ?? '');
+  // What Telegram would show: the visible text of its HTML subset (markup never reaches this page).
+  const parsed = body['parse_mode'] === 'HTML' ? parseTelegramHtml(raw) : { ok: true as const, text: raw };
+  const shown = parsed.ok ? parsed.text : `(Telegram would refuse this: ${parsed.reason})`;
+  const keyboard = isObject(body['reply_markup']) ? list(body['reply_markup']['inline_keyboard']) : [];
+  const buttons = keyboard.map((row) => `<p>${list(row).filter(isObject).map((b) => button(b['text'], b['url'])).join(' ')}</p>`).join('');
+  return `<p class="pre">${esc(shown)}</p>${buttons}`;
+}
+
+function pagerduty(body: Record<string, unknown>): string {
+  const payload = isObject(body['payload']) ? body['payload'] : {};
+  return `<p><b>${esc(body['event_action'])}</b> ${payload['severity'] ? `(${esc(payload['severity'])})` : ''} dedup_key <code>${esc(body['dedup_key'])}</code></p>${payload['summary'] ? `<p>${esc(payload['summary'])}</p>` : ''}`;
+}
+
+function message(r: Received): string {
+  let body: unknown;
+  try {
+    body = JSON.parse(r.body) as unknown;
+  } catch {
+    body = r.body;
+  }
+  if (!isObject(body) || r.kind === 'webhook') return `<pre>${esc(isObject(body) ? JSON.stringify(body, null, 2) : r.body)}</pre>`;
+  switch (r.kind) {
+    case 'slack':
+      return slack(body);
+    case 'discord':
+      return discord(body);
+    case 'telegram':
+      return telegram(body);
+    case 'pagerduty':
+      return pagerduty(body);
+  }
+}
+
+/**
+ * The inbox's "channels" view: what each destination was sent, newest first, drawn roughly as
+ * the chat shows it (Slack blocks, a Discord embed, Telegram's visible text and buttons, a
+ * PagerDuty event, a webhook's JSON). Every value from a message is escaped: a hostile delegate
+ * name shows as text. A static page (no script).
+ */
+export function channelsView(received: readonly Received[]): string {
+  const items = [...received]
+    .reverse()
+    .slice(0, 200)
+    .map(
+      (r) =>
+        `<article class="${esc(r.kind)}"><header><span class="kind">${esc(r.kind)}</span> ${esc(r.destination.length > 24 ? `${r.destination.slice(0, 24)}…` : r.destination)} · HTTP ${esc(r.status)} · ${esc(new Date(r.at).toISOString())}</header>${message(r)}</article>`,
+    )
+    .join('\n');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Channels: what the local receivers were sent</title><style>
+body{font:14px system-ui,sans-serif;margin:2em;max-width:760px;color:#1d1c1d}article{border:1px solid #ddd;border-radius:6px;padding:.6em 1em;margin:.8em 0}
+header{font-size:12px;color:#616061}.kind{font-weight:bold;text-transform:uppercase}.slack{border-left:4px solid #4a154b}.telegram{border-left:4px solid #229ed9}
+.pagerduty{border-left:4px solid #06ac38}.webhook{border-left:4px solid #888}.embed{border-left:4px solid;background:#f2f3f5;padding:.4em .8em}
+.button{display:inline-block;border:1px solid #bbb;border-radius:4px;padding:.2em .6em;margin:.2em 0;text-decoration:none}.small{font-size:12px;color:#616061}
+.pre{white-space:pre-wrap}pre{white-space:pre-wrap;font-size:12px}dl{display:grid;grid-template-columns:1fr 1fr;gap:.2em 1em}dd{margin:0}
+</style></head><body><h1>Channels</h1><p class="small">What the demo channels were sent (newest first; JSON at <a href="/received">/received</a>). Emails are in the inbox.</p>
+${items || '<p>Nothing sent yet.</p>'}
+</body></html>`;
+}
