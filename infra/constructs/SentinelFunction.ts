@@ -319,6 +319,12 @@ export class SentinelFunction extends Construct {
     return this;
   }
 
+  /** Sets `OPERATOR_EMAIL` (the stage's `alarmEmail`), where the function emails the operator; none set, it logs instead. */
+  bindOperatorEmail(address: string | undefined): this {
+    if (address !== undefined) this.setEnv('OPERATOR_EMAIL', address);
+    return this;
+  }
+
   /**
    * Grants `ses:SendRawEmail` from the configured sender only, through the configuration set only,
    * and sets `MAIL_FROM` and `SES_CONFIGURATION_SET`.

@@ -142,6 +142,8 @@ export class ComputeStack extends Stack {
       .bindQueue(messaging.channel, 'CHANNEL_QUEUE_URL')
       .bindLinkKeys(data.linkKeys)
       .bindMail(messaging.mail)
+      // A kill-switch notice whose breaker opened also goes to the operator.
+      .bindOperatorEmail(config.alarmEmail)
       .bindMailRate(NOTIFY_CONCURRENCY)
       .bindPublicBaseUrl(publicBaseUrl)
       .bindRevokeAllLinks()

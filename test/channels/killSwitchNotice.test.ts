@@ -89,7 +89,8 @@ describe('kill-switch notices, as email and in Slack', () => {
     expect(mail.text).toContain('Keys being revoked');
     expect(mail.text).toContain(`Web sessions kept: ${WEB}`);
     expect(mail.html).not.toContain('https://sentinel.example/ra/abc');
-    expect(notice.links).toEqual([]);
+    // No revoke-all link while keys are being revoked; the chat's Preferences button only.
+    expect(notice.links.map((l) => l.action)).toEqual(['preferences']);
   });
 
   it('a dry run says what it would have revoked; not revoked offers the revoke-all link and says why', () => {
@@ -100,7 +101,7 @@ describe('kill-switch notices, as email and in Slack', () => {
     expect(capped.mail.subject).toContain('keys NOT revoked');
     expect(capped.mail.text).toContain('1 kill-switch firing per 24 hours');
     expect(capped.mail.text).toContain('https://sentinel.example/ra/abc');
-    expect(capped.notice.links.map((l) => l.action)).toEqual(['revoke-all']);
+    expect(capped.notice.links.map((l) => l.action)).toEqual(['revoke-all', 'preferences']);
     expect(rendered(message({ kind: 'not-set-up' })).mail.text).toContain('not set up');
   });
 });

@@ -74,7 +74,9 @@ describe('unknown-key notices, as email and in Slack', () => {
       expect(body).not.toContain('move the funds');
     }
     expect(mail.html).not.toContain('https://sentinel.example/r/abc');
-    expect(slack.blocks.some((b) => b.type === 'actions')).toBe(false);
+    // The chat keeps its Preferences button only: no Revoke button.
+    expect(slackText).not.toContain('https://sentinel.example/r/abc');
+    expect(slackText).not.toMatch(/"text":"Revoke/);
     // Text others chose is escaped in each medium.
     expect(mail.html).toContain('ghost &lt;b&gt;');
     expect(slackText).toContain('ghost &lt;b&gt;');

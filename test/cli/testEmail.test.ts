@@ -12,11 +12,11 @@ describe('sentinel test-email', () => {
     const run = await cli('test-email', to, '--json');
     expect(run.code, run.stderr).toBe(0);
     const outcomes = JSON.parse(run.stdout) as { kind: string; sent: boolean; sesMessageId: string }[];
-    expect(outcomes.map((o) => o.kind)).toEqual(['daily-report', 'drawdown-alert', 'delegate-expiry', 'new-delegate', 'revocation-result', 'revoke-all-result', 'digest', 'snooze-notice', 'kill-switch']);
+    expect(outcomes.map((o) => o.kind)).toEqual(['daily-report', 'drawdown-alert', 'delegate-expiry', 'new-delegate', 'revocation-result', 'revoke-all-result', 'digest', 'snooze-notice', 'onboarding-breaches', 'kill-switch']);
     expect(outcomes.every((o) => o.sent)).toBe(true);
 
     const inbox = await sesStore({ to });
-    expect(inbox).toHaveLength(9);
+    expect(inbox).toHaveLength(10);
     for (const email of inbox) {
       expect(email.subject).toMatch(/^\[sample\] /);
       expect(email.body.html).toMatch(/bot-main/);

@@ -31,7 +31,7 @@ const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
   'revoke-all-page': ['accounts', 'delegateView', 'revokeAll'],
   'revoke-all-worker': ['revokeAll', 'token'],
   'decision-worker': [],
-  'channel-worker': ['accounts', 'channelBacklog', 'channels', 'delivery', 'preferences', 'suppression'],
+  'channel-worker': ['accounts', 'channelBacklog', 'channels', 'delivery', 'pace', 'preferences', 'suppression'],
   'preferences-page': ['accounts', 'alertState', 'preferences', 'token'],
   'sign-revocation': ['accounts', 'alertState', 'audit', 'decision', 'knownDelegates', 'lease', 'protectionLedger', 'token'],
   'ses-events': ['suppression'],
@@ -57,6 +57,8 @@ const NEVER_EXCEPT: Partial<Record<HandlerName, readonly string[]>> = {
   'channel-worker': ['@aws-lambda-powertools/parameters'],
   // The stage-wide protection switch (an SSM parameter), read at signing time with a short cache.
   'sign-revocation': ['@aws-lambda-powertools/parameters'],
+  // The same switch, read by the protection service before it queues an automatic revocation.
+  collect: ['@aws-lambda-powertools/parameters'],
 };
 /** Packages no bundle may hold: the SDK's full credential chain (aliased away), `source-map` (Handlebars' compiler only; the bundles have its runtime), mnemonist (aliased to its stand-in), juice's HTML stack (replaced by inlineCss), viem (only its types are used; the deployed signer is KMS-only), Powertools parameters (one GetSecretValue per cold start). */
 const NEVER = ['mnemonist', '@aws-sdk/credential-provider-node', '@aws-sdk/nested-clients', 'source-map', 'juice', 'cheerio', 'undici', 'parse5', 'iconv-lite', 'viem', '@aws-lambda-powertools/parameters'];
@@ -115,12 +117,12 @@ describe('what each Lambda bundle holds', () => {
     for (const pkg of NEVER.filter((p) => !(NEVER_EXCEPT[name] ?? []).includes(p))) expect(bundle.packages.has(pkg), pkg).toBe(false);
   });
 
-  it.each(HANDLER_NAMES)('%s has the LRU cache stand-in for the DynamoDB client, and every other module of a dependency as published (nothing rewritten)', (name) => {
+  it.each(HANDLER_NAMES)('%s has the LRU cache stand-in for the DynamoDB client (if it has one), and every other module of a dependency as published (nothing rewritten)', (name) => {
     const bundle = bundles.get(name) ?? expect.fail(name);
-    expect(bundle.inputs).toContain('infra/bundling/lruCacheStandIn.ts');
+    const standIns = (HANDLER_CATALOG[name].sdkClients as readonly string[]).includes('client-dynamodb') ? ['infra/bundling/lruCacheStandIn.ts'] : [];
     const notFromFiles = bundle.inputs.filter((i) => !existsSync(resolve(PROJECT_ROOT, i)));
     expect(notFromFiles).toEqual([]);
-    expect(bundle.inputs.filter((i) => i.startsWith('infra/')).sort()).toEqual(['infra/bundling/lruCacheStandIn.ts']);
+    expect(bundle.inputs.filter((i) => i.startsWith('infra/')).sort()).toEqual(standIns);
   });
 
   it('keeps nodemailer\'s MailComposer in the mailer bundles', () => {

@@ -235,7 +235,7 @@ describe('functions', () => {
     expect(vars('report-dispatch')).toEqual(['REPORT_QUEUE_URL', 'SENTINEL_TABLE_PREFIX']);
     expect(vars('collect')).toEqual(['CHAIN_RPS', 'DECISION_QUEUE_URL', 'NOTIFY_QUEUE_URL', 'PROTECTION_PARAMETER_NAME', 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL', 'SENTINEL_TABLE_PREFIX']);
     const mailer = ['LINK_KEY_SECRET_PREFIX', 'MAIL_FROM', 'MAIL_RATE_WORKERS', 'PUBLIC_BASE_URL', 'REVOKE_ALL_LINKS', 'SENTINEL_TABLE_PREFIX', 'SES_CONFIGURATION_SET', 'TEMPLATES_DIR'];
-    expect(vars('notify')).toEqual(['CHANNEL_QUEUE_URL', ...mailer]);
+    expect(vars('notify')).toEqual(['CHANNEL_QUEUE_URL', ...mailer, 'OPERATOR_EMAIL'].sort());
     expect(vars('daily-report')).toEqual(['CHAIN_RPS', ...mailer, 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL'].sort());
     expect(vars('channel-worker')).toEqual(['CHANNEL_QUEUE_URL', 'LINK_KEY_SECRET_PREFIX', 'MAIL_FROM', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX', 'SES_CONFIGURATION_SET']);
     expect(vars('revoke-page')).toEqual(['CSRF_SECRET_ARN', 'LINK_PUBLIC_KEYS_PARAMETER', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX', 'SIGN_REVOCATION_FUNCTION_NAME']);
@@ -254,7 +254,7 @@ describe('functions', () => {
       ROCKET_INDEXER_URL: 'https://devnet.rocket-cluster-1.com/indexer',
       SENTINEL_TABLE_PREFIX: 'sentinel-devnet-',
     });
-    expect(env('notify')).toMatchObject({ MAIL_FROM: TEST_CONTEXT.mailFrom, SES_CONFIGURATION_SET: 'sentinel-devnet-mail', TEMPLATES_DIR: '/var/task/templates' });
+    expect(env('notify')).toMatchObject({ OPERATOR_EMAIL: TEST_CONTEXT.alarmEmail, MAIL_FROM: TEST_CONTEXT.mailFrom, SES_CONFIGURATION_SET: 'sentinel-devnet-mail', TEMPLATES_DIR: '/var/task/templates' });
     expect(env('revoke-page')['SIGN_REVOCATION_FUNCTION_NAME']).toEqual({ Ref: logicalIdOfFunction('sign-revocation') });
     expect(env('revoke-all-worker')['SIGN_REVOCATION_FUNCTION_NAME']).toEqual({ Ref: logicalIdOfFunction('sign-revocation') });
     // The mailers write revoke-all links: the stage routes /revoke-all.

@@ -78,8 +78,9 @@ describe('npm start', () => {
     expect(seen.some((s) => /demo-withdrawal/.test(s) && /Drawdown/.test(s))).toBe(false);
 
     // The demo channels: the drawdown alert lands in the local Slack, Discord, Telegram and PagerDuty receivers too.
-    const chat = /^chat:\s+(\S+)/m.exec(output)?.[1] ?? '';
-    expect(chat).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/received$/);
+    const channelsView = /^channels:\s+(\S+)/m.exec(output)?.[1] ?? '';
+    expect(channelsView).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/channels$/);
+    const chat = channelsView.replace(/\/channels$/, '/received');
     type Got = { kind: string; status: number; body: unknown };
     const kinds = await waitFor(
       'the drawdown alert in every demo channel',
