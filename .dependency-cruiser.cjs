@@ -91,7 +91,8 @@ module.exports = {
     {
       name: 'report-flows-down',
       severity: 'error',
-      comment: 'Inside the report feature the flow runs one way: schedule/ hands jobs to send/, send/ builds with compose/; compose/ imports neither, send/ never imports schedule/.',
+      comment:
+        'Inside the report feature the flow runs one way: schedule/ hands jobs to send/, send/ builds with compose/; compose/ imports neither, send/ never imports schedule/.',
       from: { path: '^functions/services/report/(compose|send)/' },
       to: { path: '^functions/services/report/(schedule|send)/', pathNot: '^functions/services/report/$1/' },
     },

@@ -45,10 +45,7 @@ export default tseslint.config(
   {
     files: ['functions/domain/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: ['@aws-sdk/*', 'node:*', '../*'] },
-      ],
+      'no-restricted-imports': ['error', { patterns: ['@aws-sdk/*', 'node:*', '../*'] }],
       'no-restricted-syntax': [
         'error',
         ZOD_NAMESPACE_IMPORT,

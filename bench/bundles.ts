@@ -61,7 +61,14 @@ function firstRequests(): Partial<Record<HandlerName, object>> {
   const now = Date.now();
   const get = (url: string): object => {
     const { pathname, search } = new URL(url);
-    return { version: '2.0', rawPath: pathname, rawQueryString: search.slice(1), headers: { host: 'links.example.com' }, requestContext: { http: { method: 'GET' } }, isBase64Encoded: false };
+    return {
+      version: '2.0',
+      rawPath: pathname,
+      rawQueryString: search.slice(1),
+      headers: { host: 'links.example.com' },
+      requestContext: { http: { method: 'GET' } },
+      isBase64Encoded: false,
+    };
   };
   return {
     'revoke-page': get(links.build({ purpose: 'revoke', account: ACCOUNT, delegate: '0x2222222222222222222222222222222222222222' }, now)),
@@ -74,7 +81,12 @@ async function emptyDynamoDb(): Promise<{ endpoint: string; close: () => Promise
   const server = createServer((req, res) => {
     req.resume().on('end', () => {
       const target = String(req.headers['x-amz-target'] ?? '');
-      const body = target.endsWith('.Query') || target.endsWith('.Scan') ? { Items: [], Count: 0, ScannedCount: 0 } : target.endsWith('.BatchGetItem') ? { Responses: {} } : {};
+      const body =
+        target.endsWith('.Query') || target.endsWith('.Scan')
+          ? { Items: [], Count: 0, ScannedCount: 0 }
+          : target.endsWith('.BatchGetItem')
+            ? { Responses: {} }
+            : {};
       res.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' }).end(JSON.stringify(body));
     });
   });
@@ -171,7 +183,18 @@ async function coldStart(bundle: Bundle, dynamoDbEndpoint: string): Promise<Samp
 }
 
 function table(rows: Measured[], empty: Measured): string {
-  const header = ['function', 'size (min)', 'import ms', 'cold start ms', 'x empty', `< ${RATIO_TARGET}x`, 'CPU ms', 'first response p50 / p99 ms', `p99 < ${FIRST_RESPONSE_TARGET_MS} ms`, 'largest input'];
+  const header = [
+    'function',
+    'size (min)',
+    'import ms',
+    'cold start ms',
+    'x empty',
+    `< ${RATIO_TARGET}x`,
+    'CPU ms',
+    'first response p50 / p99 ms',
+    `p99 < ${FIRST_RESPONSE_TARGET_MS} ms`,
+    'largest input',
+  ];
   const lines = rows.map((r) => {
     const ratio = r.coldMs / empty.coldMs;
     const page = r.request !== undefined;
@@ -214,7 +237,13 @@ async function main(): Promise<void> {
       try {
         const asset = await buildHandlerAsset(name, arch, join(work, name));
         const request = requests[name];
-        bundles.push({ name, file: asset.file, bytes: statSync(asset.file).size, largestInput: largestInput(asset.metafile), ...(request === undefined ? {} : { request }) });
+        bundles.push({
+          name,
+          file: asset.file,
+          bytes: statSync(asset.file).size,
+          largestInput: largestInput(asset.metafile),
+          ...(request === undefined ? {} : { request }),
+        });
       } catch (err) {
         skipped.push(`${name}: ${(err as Error).message.split('\n')[0]}`);
       }
@@ -248,9 +277,13 @@ async function main(): Promise<void> {
     const empty = measured.find((m) => m.name === EMPTY);
     if (!empty) throw new Error('the empty handler could not be measured');
 
-    console.log(`Bundles: esbuild ${BUNDLE_SETTINGS.format.toUpperCase()} ${BUNDLE_SETTINGS.target}, minified, tree-shaken; node ${process.version} ${process.arch}; ${runs} cold starts each (medians; first response: nearest-rank p50 / p99).\n`);
+    console.log(
+      `Bundles: esbuild ${BUNDLE_SETTINGS.format.toUpperCase()} ${BUNDLE_SETTINGS.target}, minified, tree-shaken; node ${process.version} ${process.arch}; ${runs} cold starts each (medians; first response: nearest-rank p50 / p99).\n`,
+    );
     console.log(table(measured, empty));
-    console.log(`\nload average (1 min) ${os.loadavg()[0]?.toFixed(1)} at the end; "CPU ms" is the process's user + system time, less disturbed by load than the wall clock.`);
+    console.log(
+      `\nload average (1 min) ${os.loadavg()[0]?.toFixed(1)} at the end; "CPU ms" is the process's user + system time, less disturbed by load than the wall clock.`,
+    );
     for (const line of [...new Set(skipped)]) console.log(`\nnot measured: ${line}`);
   } finally {
     await dynamoDb.close();

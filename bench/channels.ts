@@ -147,6 +147,10 @@ for (const combine of [true, false]) {
   }
 }
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-process.stdout.write(`channel delivery: ${accounts} accounts raise an alert in one poll; one Slack webhook, one Telegram group, one webhook, one PagerDuty key (simulated clock)\n\n`);
+process.stdout.write(
+  `channel delivery: ${accounts} accounts raise an alert in one poll; one Slack webhook, one Telegram group, one webhook, one PagerDuty key (simulated clock)\n\n`,
+);
 for (const row of rows) process.stdout.write(`${row.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ')}\n`);
-process.stdout.write(`\ncombine threshold: a notice that would wait more than ${COMBINE_AFTER_MS / 1_000} s for its slot is parked and sent in the destination's next summary (chats only).\n`);
+process.stdout.write(
+  `\ncombine threshold: a notice that would wait more than ${COMBINE_AFTER_MS / 1_000} s for its slot is parked and sent in the destination's next summary (chats only).\n`,
+);

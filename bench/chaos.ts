@@ -108,7 +108,13 @@ async function run(args: ChaosArgs, chaos: boolean, services: { dynamo: string; 
   await repos.accounts.importMany(tracked);
   for (const desk of new Set(tracked.map((_, i) => deskOf(i)))) {
     const settings = recipientSettingsSchema.parse({ ...defaultRecipientSettings(desk), mode: 'digest', reportAt: '08:00', timezone: 'UTC' });
-    await saveRecipient(repos.recipients, settings, tracked.filter((_, i) => deskOf(i) === desk), null, START);
+    await saveRecipient(
+      repos.recipients,
+      settings,
+      tracked.filter((_, i) => deskOf(i) === desk),
+      null,
+      START,
+    );
   }
 
   const sim = await startSimulator({ port: 0, seed: args.seed, clock: { startMs: START, speed: 0 }, unknownAccounts: 'generate', historyDays: 45 });
@@ -164,9 +170,21 @@ async function run(args: ChaosArgs, chaos: boolean, services: { dynamo: string; 
   });
   const counters = memoryCounters();
   const metrics = metricLog();
-  const debug = process.env['CHAOS_DEBUG'] ? (m: string, e?: Record<string, unknown>) => console.error(new Date(clock.now()).toISOString(), m, JSON.stringify(e)) : () => undefined;
+  const debug = process.env['CHAOS_DEBUG']
+    ? (m: string, e?: Record<string, unknown>) => console.error(new Date(clock.now()).toISOString(), m, JSON.stringify(e))
+    : () => undefined;
   const log = { ...silentLog, warn: debug, error: debug };
-  const system = await createLocalSystem({ settings, repos, log, counters: recordingCounters(counters, metrics, clock.now), now: clock.now, chain, sender: mail.sender, clock, dispatchEveryMs: MINUTE });
+  const system = await createLocalSystem({
+    settings,
+    repos,
+    log,
+    counters: recordingCounters(counters, metrics, clock.now),
+    now: clock.now,
+    chain,
+    sender: mail.sender,
+    clock,
+    dispatchEveryMs: MINUTE,
+  });
 
   let draining: Promise<unknown> | undefined;
   try {
@@ -176,23 +194,33 @@ async function run(args: ChaosArgs, chaos: boolean, services: { dynamo: string; 
       if (clock.now() < tick) clock.set(tick);
       await syncSimulator(clock.now());
       const cycle = await system.pipeline.runCycle();
-      for (const o of cycle.outcomes) if (o.kind !== 'delegates-checked') debug(`collect ${o.kind}`, { account: o.address, ...('newPoints' in o ? { newPoints: o.newPoints } : {}) });
+      for (const o of cycle.outcomes)
+        if (o.kind !== 'delegates-checked') debug(`collect ${o.kind}`, { account: o.address, ...('newPoints' in o ? { newPoints: o.newPoints } : {}) });
       await system.reports.dispatch();
       await system.reports.reconcile();
       const { visible, hidden } = system.reports.reportQueue.counts();
       if (visible + hidden > 0) draining ??= system.reports.drain().finally(() => (draining = undefined));
       if (draining) await Promise.race([clock.until(tick + tickAfter(tick)), draining]);
-      for (const [id, queue] of [['Collect', system.pipeline.collectQueue], ['Notify', system.pipeline.notifyQueue], ['Report', system.reports.reportQueue]] as const) {
+      for (const [id, queue] of [
+        ['Collect', system.pipeline.collectQueue],
+        ['Notify', system.pipeline.notifyQueue],
+        ['Report', system.reports.reportQueue],
+      ] as const) {
         const names = watched.get(id);
         if (names) sampleQueue(metrics, names, clock.now(), { oldestAgeMs: queue.oldestAgeMs(), deadLettered: queue.counts().deadLettered });
       }
-      if (args.accounts >= 200 && (tick - START) % (120 * MINUTE) === 0) process.stderr.write(`  ${chaos ? 'chaos' : 'fault-free'} ${new Date(tick).toISOString().slice(11, 16)}\n`);
+      if (args.accounts >= 200 && (tick - START) % (120 * MINUTE) === 0)
+        process.stderr.write(`  ${chaos ? 'chaos' : 'fault-free'} ${new Date(tick).toISOString().slice(11, 16)}\n`);
     }
     await draining;
     await system.reports.drain();
     await system.reports.reconcile();
     const points = new Map<string, number[]>();
-    for (const account of tracked) points.set(account.address, (await repos.curves.queryRange(account.address, account.interval, START - 3 * DAY, END + DAY)).map((p) => p.ts));
+    for (const account of tracked)
+      points.set(
+        account.address,
+        (await repos.curves.queryRange(account.address, account.interval, START - 3 * DAY, END + DAY)).map((p) => p.ts),
+      );
     return {
       accepted: mail.accepted,
       points,
@@ -245,7 +273,8 @@ function sendRows(base: RunResult, chaos: RunResult, kind: SendKind, plural: str
 
 function report(base: RunResult, chaos: RunResult): string {
   const points = tallyPoints(base.points, chaos.points);
-  const dlq = (r: RunResult) => `${r.deadLettered.collect + r.deadLettered.notify + r.deadLettered.report} (collect ${r.deadLettered.collect}, notify ${r.deadLettered.notify}, report ${r.deadLettered.report})`;
+  const dlq = (r: RunResult) =>
+    `${r.deadLettered.collect + r.deadLettered.notify + r.deadLettered.report} (collect ${r.deadLettered.collect}, notify ${r.deadLettered.notify}, report ${r.deadLettered.report})`;
   return table(
     ['measure', 'fault-free', 'chaos'],
     [
@@ -320,10 +349,14 @@ async function main(): Promise<void> {
     const prefixes = new Map<string, number>();
     for (const a of chaos.accepted) prefixes.set(a.eventId.split(':')[0] ?? '', (prefixes.get(a.eventId.split(':')[0] ?? '') ?? 0) + 1);
     const lost = [...base.points].flatMap(([address, stamps]) => stamps.filter((ts) => !(chaos.points.get(address) ?? []).includes(ts)));
-    if (lost.length > 0) console.log(`curve points lost: ${lost.length}, stamped ${new Date(Math.min(...lost)).toISOString()} to ${new Date(Math.max(...lost)).toISOString()}`);
+    if (lost.length > 0)
+      console.log(`curve points lost: ${lost.length}, stamped ${new Date(Math.min(...lost)).toISOString()} to ${new Date(Math.max(...lost)).toISOString()}`);
     for (const [address, stamps] of base.points) {
       const got = chaos.points.get(address) ?? [];
-      if (got.length < stamps.length) console.log(`  ${address}: ${stamps.length} points fault-free, ${got.length} in the chaos run (fault-free ${iso(stamps[0])} to ${iso(stamps.at(-1))}, chaos ${iso(got[0])} to ${iso(got.at(-1))})`);
+      if (got.length < stamps.length)
+        console.log(
+          `  ${address}: ${stamps.length} points fault-free, ${got.length} in the chaos run (fault-free ${iso(stamps[0])} to ${iso(stamps.at(-1))}, chaos ${iso(got[0])} to ${iso(got.at(-1))})`,
+        );
     }
     console.log(`emails of the chaos run by kind: ${[...prefixes].map(([k, n]) => `${k} ${n}`).join(', ')}; load ${loadavg()[0]!.toFixed(1)} at the end`);
   } finally {

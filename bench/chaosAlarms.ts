@@ -22,7 +22,9 @@ export function stackAlarms(): { alarms: StackAlarm[]; queues: ReadonlyMap<strin
   const messaging = new MessagingStack(app, `${config.prefix}messaging`, { config });
   const resources = monitoredResources(config, messaging);
   const monitoring = new MonitoringStack(app, `${config.prefix}monitoring`, { config, ...resources });
-  const template = app.synth().getStackByName(monitoring.stackName).template as { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> };
+  const template = app.synth().getStackByName(monitoring.stackName).template as {
+    Resources: Record<string, { Type: string; Properties: Record<string, unknown> }>;
+  };
   const alarms = Object.values(template.Resources)
     .filter((r) => r.Type === 'AWS::CloudWatch::Alarm')
     .map((r) => ({ ...r.Properties, AlarmName: String(r.Properties['AlarmName']).replace(`${monitoring.stackName}-`, '') }) as unknown as StackAlarm);
@@ -62,7 +64,12 @@ export function recordingCounters(inner: Counters, log: MetricLog, now: () => nu
 }
 
 /** Records one sample of a queue's SQS metrics: the age of its oldest message, and its DLQ's depth. */
-export function sampleQueue(log: MetricLog, names: { queueName: string; deadLetterQueueName: string }, at: number, sample: { oldestAgeMs: number; deadLettered: number }): void {
+export function sampleQueue(
+  log: MetricLog,
+  names: { queueName: string; deadLetterQueueName: string },
+  at: number,
+  sample: { oldestAgeMs: number; deadLettered: number },
+): void {
   push(log.sqs, `${names.queueName}#ApproximateAgeOfOldestMessage`, at, Math.round(sample.oldestAgeMs / 1000));
   push(log.sqs, `${names.deadLetterQueueName}#ApproximateNumberOfMessagesVisible`, at, sample.deadLettered);
 }

@@ -14,7 +14,8 @@ export function parseChaosArgs(argv: readonly string[]): ChaosArgs {
   for (let i = 0; i < argv.length; i += 2) {
     const name = argv[i];
     const value = argv[i + 1];
-    if ((name !== '--accounts' && name !== '--seed') || value === undefined) throw new Error(`usage: bench:chaos [--accounts N] [--seed S] (got ${argv.join(' ')})`);
+    if ((name !== '--accounts' && name !== '--seed') || value === undefined)
+      throw new Error(`usage: bench:chaos [--accounts N] [--seed S] (got ${argv.join(' ')})`);
     raw[name.slice(2)] = value;
   }
   return argsSchema.parse(raw);

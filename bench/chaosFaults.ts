@@ -51,7 +51,13 @@ function normal(random: () => number): number {
  * median 2 s (sigma 0.5) on the simulated clock. The simulator's own latency is wall time, which
  * would stretch the run without moving the simulated clock, hence this wrapper.
  */
-export function chaosChain(inner: ChainClient, clock: QueueClock, syncSimulator: (nowMs: number) => Promise<void>, slow: (now: number) => boolean, random: () => number): ChainClient {
+export function chaosChain(
+  inner: ChainClient,
+  clock: QueueClock,
+  syncSimulator: (nowMs: number) => Promise<void>,
+  slow: (now: number) => boolean,
+  random: () => number,
+): ChainClient {
   return new Proxy(inner, {
     get(target, name, receiver) {
       const value: unknown = Reflect.get(target, name, receiver);
@@ -84,7 +90,11 @@ function eventIdOf(email: RawEmail): string {
  * the simulated clock before going on (a worker stuck mid-send past its deadline, whose late send
  * still lands). Every accepted email is recorded with its event id and the simulated time.
  */
-export function chaosSender(inner: MailSender, clock: QueueClock, options: { throttled: (now: number) => boolean; hangAt: number | null; hangMs: number; random: () => number }) {
+export function chaosSender(
+  inner: MailSender,
+  clock: QueueClock,
+  options: { throttled: (now: number) => boolean; hangAt: number | null; hangMs: number; random: () => number },
+) {
   const accepted: AcceptedEmail[] = [];
   let hung = options.hangAt === null;
   let throttledSends = 0;
@@ -114,7 +124,13 @@ const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemComman
  * `ProvisionedThroughputExceededException` without reaching DynamoDB Local. Added inside the SDK's
  * retry step, so the SDK retries it as it would DynamoDB's own answer. Returns how many were throttled.
  */
-export function throttleDynamoWrites(client: DynamoDBClient, throttled: (now: number) => boolean, clock: QueueClock, random: () => number, share = 0.2): () => number {
+export function throttleDynamoWrites(
+  client: DynamoDBClient,
+  throttled: (now: number) => boolean,
+  clock: QueueClock,
+  random: () => number,
+  share = 0.2,
+): () => number {
   let count = 0;
   client.middlewareStack.add(
     (next, context) => async (args) => {

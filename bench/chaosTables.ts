@@ -14,7 +14,10 @@ export async function disableTtl(client: DynamoDBClient, prefix: string): Promis
       .filter((definition) => definition.ttlAttribute !== undefined)
       .map((definition) =>
         client.send(
-          new UpdateTimeToLiveCommand({ TableName: tableName(prefix, definition.id), TimeToLiveSpecification: { AttributeName: definition.ttlAttribute!, Enabled: false } }),
+          new UpdateTimeToLiveCommand({
+            TableName: tableName(prefix, definition.id),
+            TimeToLiveSpecification: { AttributeName: definition.ttlAttribute!, Enabled: false },
+          }),
         ),
       ),
   );

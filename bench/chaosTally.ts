@@ -49,7 +49,10 @@ export function tallySends(baseline: readonly AcceptedSend[], chaos: readonly Ac
 }
 
 /** Curve points of the chaos run against the fault-free run: per account, the stored timestamps. */
-export function tallyPoints(baseline: ReadonlyMap<string, readonly number[]>, chaos: ReadonlyMap<string, readonly number[]>): { expected: number; lost: number; duplicated: number } {
+export function tallyPoints(
+  baseline: ReadonlyMap<string, readonly number[]>,
+  chaos: ReadonlyMap<string, readonly number[]>,
+): { expected: number; lost: number; duplicated: number } {
   let expected = 0;
   let lost = 0;
   let duplicated = 0;

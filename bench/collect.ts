@@ -41,7 +41,9 @@ async function run(args: CollectBenchArgs, services: BenchServices): Promise<Siz
   for (const size of args.sizes) {
     const measured = await measureSize(deps, size);
     const row = sizeRow(measured, args.rps, chain.bucket.burst);
-    log(`${size} accounts: ${row.accountsPerSecond.toFixed(1)} accounts/s, ${row.requestsPerSecond.toFixed(1)} requests/s, naive ${row.naiveAccountsPerSecond.toFixed(2)} accounts/s`);
+    log(
+      `${size} accounts: ${row.accountsPerSecond.toFixed(1)} accounts/s, ${row.requestsPerSecond.toFixed(1)} requests/s, naive ${row.naiveAccountsPerSecond.toFixed(2)} accounts/s`,
+    );
     rows.push(row);
     // Clock of the next size: an hour on, so its accounts start from a fresh due time.
     await clock.advance(3_600_000);

@@ -18,7 +18,11 @@ export interface CollectBenchArgs {
 export const USAGE = 'usage: npm run bench:collect [-- --sizes 100,1000,5000] [--rps 200] [--concurrency 8] [--naive-sample 10] [--latency 50]';
 
 const positiveInt = (name: string, max: number) =>
-  z.coerce.number<string>({ error: `--${name} must be a number` }).int(`--${name} must be an integer`).min(1, `--${name} must be at least 1`).max(max, `--${name} must be at most ${max}`);
+  z.coerce
+    .number<string>({ error: `--${name} must be a number` })
+    .int(`--${name} must be an integer`)
+    .min(1, `--${name} must be at least 1`)
+    .max(max, `--${name} must be at most ${max}`);
 
 const argsSchema = z.object({
   sizes: z

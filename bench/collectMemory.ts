@@ -74,7 +74,10 @@ async function main(): Promise<void> {
     await repos.accounts.importMany([backfill, ...watched, ...polled]);
     const steps = [
       { name: 'first poll, 1m, 7-day backfill', bodies: [{ address: backfill.address, dueAt: START_MS }] },
-      { name: `delegate watch of ${watchSize} accounts`, bodies: [{ kind: 'delegate-watch', dueAt: START_MS, accounts: watched.map((a) => ({ address: a.address, mark: null })) }] },
+      {
+        name: `delegate watch of ${watchSize} accounts`,
+        bodies: [{ kind: 'delegate-watch', dueAt: START_MS, accounts: watched.map((a) => ({ address: a.address, mark: null })) }],
+      },
       { name: '10 polls, 1h (first: 7 days)', bodies: polled.map((a) => ({ address: a.address, dueAt: START_MS })) },
     ];
     const childFile = join(dir, 'child.mjs');
@@ -103,10 +106,14 @@ async function main(): Promise<void> {
     if (process.argv.includes('--raw')) console.error(line);
     const rows = JSON.parse(line) as { name: string; cpuMs: number; maxRssMb: number; heapMb: number; failures?: number }[];
     console.log(`# collect memory and CPU — ${new Date().toISOString()}`);
-    console.log(`Node ${process.version}, ${os.cpus().length} cores, load average ${(os.loadavg()[0] ?? 0).toFixed(1)}; CPU ms at 128 MB ≈ CPU ms × ${(LAMBDA_FULL_VCPU_MB / 128).toFixed(1)}\n`);
+    console.log(
+      `Node ${process.version}, ${os.cpus().length} cores, load average ${(os.loadavg()[0] ?? 0).toFixed(1)}; CPU ms at 128 MB ≈ CPU ms × ${(LAMBDA_FULL_VCPU_MB / 128).toFixed(1)}\n`,
+    );
     console.log('| step | CPU ms | at 128 MB (×13.8) | peak RSS MB | heap MB | records failed |\n|---|---|---|---|---|---|');
     for (const r of rows) {
-      console.log(`| ${r.name} | ${r.cpuMs.toFixed(0)} | ${((r.cpuMs * LAMBDA_FULL_VCPU_MB) / 128).toFixed(0)} | ${r.maxRssMb.toFixed(1)} | ${r.heapMb.toFixed(1)} | ${r.failures ?? ''} |`);
+      console.log(
+        `| ${r.name} | ${r.cpuMs.toFixed(0)} | ${((r.cpuMs * LAMBDA_FULL_VCPU_MB) / 128).toFixed(0)} | ${r.maxRssMb.toFixed(1)} | ${r.heapMb.toFixed(1)} | ${r.failures ?? ''} |`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -88,7 +88,19 @@ export function renderReport(rows: readonly SizeRow[], rps: number): string {
     ]),
   );
   const writes = table(
-    ['accounts', 'new points', 'write requests', 'WCU', 'writes/new point', 'WCU/new point', 'writes/poll', 'WCU/poll', 'budget/poll (1.1 × points + 2)', 'writes ≤ budget', 'WCU ≤ budget'],
+    [
+      'accounts',
+      'new points',
+      'write requests',
+      'WCU',
+      'writes/new point',
+      'WCU/new point',
+      'writes/poll',
+      'WCU/poll',
+      'budget/poll (1.1 × points + 2)',
+      'writes ≤ budget',
+      'WCU ≤ budget',
+    ],
     rows.map((r) => [
       int(r.m.accounts),
       int(r.m.newPoints),
@@ -104,7 +116,19 @@ export function renderReport(rows: readonly SizeRow[], rps: number): string {
     ]),
   );
   const naive = table(
-    ['accounts', 'naive sample', 'naive wall time', 'naive accounts/s', 'naive points written', 'naive requests', 'naive write requests', 'naive WCU', 'pipeline accounts/s', 'ratio', 'target ≥ 20×'],
+    [
+      'accounts',
+      'naive sample',
+      'naive wall time',
+      'naive accounts/s',
+      'naive points written',
+      'naive requests',
+      'naive write requests',
+      'naive WCU',
+      'pipeline accounts/s',
+      'ratio',
+      'target ≥ 20×',
+    ],
     rows.map((r) => [
       int(r.m.accounts),
       int(r.m.naive.accounts),
@@ -125,7 +149,16 @@ export function renderReport(rows: readonly SizeRow[], rps: number): string {
       const polls = Math.max(1, r.m.manual.polls);
       const budget = WRITES_PER_POINT * (r.m.manual.newPoints / polls) + WRITES_PER_POLL;
       const perPoll = r.m.manual.writes.total.units / polls;
-      return [int(r.m.accounts), int(r.m.manual.polls), int(r.m.manual.newPoints), int(r.m.manual.writes.total.writes), fixed(r.m.manual.writes.total.units, 1), fixed(perPoll, 2), fixed(budget, 2), verdict(perPoll <= budget)];
+      return [
+        int(r.m.accounts),
+        int(r.m.manual.polls),
+        int(r.m.manual.newPoints),
+        int(r.m.manual.writes.total.writes),
+        fixed(r.m.manual.writes.total.units, 1),
+        fixed(perPoll, 2),
+        fixed(budget, 2),
+        verdict(perPoll <= budget),
+      ];
     }),
   );
   return [
@@ -141,10 +174,14 @@ export function renderBreakdown(rows: readonly SizeRow[]): string {
   const lines: string[] = [];
   for (const r of rows) {
     const routes = [...r.m.requestsByRoute].map(([route, count]) => `${route} ${int(count)}`).join(', ');
-    const cpu = `CPU during the cycle: this process ${fixed(r.m.cpu.selfMs / r.m.wallMs * 100, 0)} %, DynamoDB Local ${r.m.cpu.otherMs === null ? 'n/a' : `${fixed(r.m.cpu.otherMs / r.m.wallMs * 100, 0)} %`} of one core`;
-    lines.push(`${int(r.m.accounts)} accounts: first poll done after ${fixed(r.m.firstPollMs / 1000, 2)} s (due query + one poll); requests by route: ${routes}; notify events: ${r.m.notifyEvents}; ${cpu}`);
+    const cpu = `CPU during the cycle: this process ${fixed((r.m.cpu.selfMs / r.m.wallMs) * 100, 0)} %, DynamoDB Local ${r.m.cpu.otherMs === null ? 'n/a' : `${fixed((r.m.cpu.otherMs / r.m.wallMs) * 100, 0)} %`} of one core`;
+    lines.push(
+      `${int(r.m.accounts)} accounts: first poll done after ${fixed(r.m.firstPollMs / 1000, 2)} s (due query + one poll); requests by route: ${routes}; notify events: ${r.m.notifyEvents}; ${cpu}`,
+    );
     for (const [kind, tally] of [...r.m.writes.byKind].sort()) {
-      lines.push(`  ${kind}: ${int(tally.writes)} writes in ${int(tally.calls)} calls, ${fixed(tally.units, 1)} WCU (${fixed(tally.units / Math.max(1, tally.writes), 2)} per write)${tally.refused ? `, ${tally.refused} refused` : ''}`);
+      lines.push(
+        `  ${kind}: ${int(tally.writes)} writes in ${int(tally.calls)} calls, ${fixed(tally.units, 1)} WCU (${fixed(tally.units / Math.max(1, tally.writes), 2)} per write)${tally.refused ? `, ${tally.refused} refused` : ''}`,
+      );
     }
     const others = Object.entries(r.m.otherOutcomes);
     if (others.length > 0) lines.push(`  WARNING: polls not collected: ${others.map(([kind, n]) => `${kind} ${n}`).join(', ')}`);

@@ -106,7 +106,12 @@ async function main(): Promise<void> {
             if (!window) return;
             log(`${interval}: seeding ${((window.toMs - window.fromMs) / DAY_MS).toFixed(1)} days of curve history per account`);
             const history = await seedCurveHistory(
-              { chain: seeder, curves: repos.curves, expiresAt: clock.now() + DEFAULT_COLLECT_SETTINGS.retentionMs, maxPointsPerRequest: DEFAULT_COLLECT_SETTINGS.maxPointsPerRequest },
+              {
+                chain: seeder,
+                curves: repos.curves,
+                expiresAt: clock.now() + DEFAULT_COLLECT_SETTINGS.retentionMs,
+                maxPointsPerRequest: DEFAULT_COLLECT_SETTINGS.maxPointsPerRequest,
+              },
               addresses,
               interval,
               window,
@@ -120,7 +125,12 @@ async function main(): Promise<void> {
         windowFor(interval),
       );
       await clock.advance(3_600_000);
-      const deployment = await runDeployment({ services, meter, clock, concurrency: BUDGET.collectConcurrency, progress: log }, interval, DEPLOYMENT_ACCOUNTS, windowFor(interval));
+      const deployment = await runDeployment(
+        { services, meter, clock, concurrency: BUDGET.collectConcurrency, progress: log },
+        interval,
+        DEPLOYMENT_ACCOUNTS,
+        windowFor(interval),
+      );
       results.push({ interval, run, deployment, seeded: seeded as (SeededHistory & { days: number }) | null, lines: priceRun(run, deployment, email) });
       await clock.advance(3_600_000);
     }
@@ -134,7 +144,9 @@ async function main(): Promise<void> {
     );
     for (const r of results) {
       const perPoll = collectUnitsPerPoll(r.run);
-      console.log(`\n## ${r.interval}: $ per 1,000 accounts-month (measured: ${r.run.polls} polls in ${(r.run.windowMs / 60_000).toFixed(0)} simulated minutes)\n`);
+      console.log(
+        `\n## ${r.interval}: $ per 1,000 accounts-month (measured: ${r.run.polls} polls in ${(r.run.windowMs / 60_000).toFixed(0)} simulated minutes)\n`,
+      );
       const history = r.seeded
         ? `${r.seeded.days.toFixed(1)} days of curve history per account (${(r.seeded.points / args.accounts).toFixed(0)} points, seeded in ${(r.seeded.wallMs / 1000).toFixed(1)} s)`
         : 'no curve history (--history-days 0)';
@@ -143,14 +155,17 @@ async function main(): Promise<void> {
       console.log(`\n${collectLine(r.run)}`);
       console.log(`\nLog lines a month at 1,000 accounts (largest first):\n\n| function, level, message | lines | MB | $ |\n|---|---|---|---|`);
       const price = PRICES_US_EAST_1.cloudwatch.perGbLogsIngested + PRICES_US_EAST_1.cloudwatch.perGbLogsStoredMonth;
-      for (const row of logRows(r.run, r.deployment)) console.log(`| ${row.key} | ${fmtCount(row.lines)} | ${(row.bytes / 1e6).toFixed(1)} | ${money((row.bytes / 1e9) * price)} |`);
+      for (const row of logRows(r.run, r.deployment))
+        console.log(`| ${row.key} | ${fmtCount(row.lines)} | ${(row.bytes / 1e6).toFixed(1)} | ${money((row.bytes / 1e9) * price)} |`);
     }
-    console.log(`\n| interval | $ without email | $ with email | $ of it per deployment | polls a month | within the chain budget |\n|---|---|---|---|---|---|`);
+    console.log(
+      `\n| interval | $ without email | $ with email | $ of it per deployment | polls a month | within the chain budget |\n|---|---|---|---|---|---|`,
+    );
     for (const r of results) {
       const pollsPerHour = (r.run.polls / r.run.windowMs) * 3_600_000 * (DEPLOYMENT_ACCOUNTS / args.accounts);
       console.log(
         `| ${r.interval} | ${money(total(r.lines, 'without'))} | ${money(total(r.lines, 'withEmail'))} | ${money(total(r.lines, 'deployment'))} | ` +
-          `${(pollsPerHour * 720 / 1e6).toFixed(2)} M | ${pollsPerHour <= BUDGET.pollsPerHour ? 'yes' : `no: ${Math.round(pollsPerHour)} polls/h > ${BUDGET.pollsPerHour}`} |`,
+          `${((pollsPerHour * 720) / 1e6).toFixed(2)} M | ${pollsPerHour <= BUDGET.pollsPerHour ? 'yes' : `no: ${Math.round(pollsPerHour)} polls/h > ${BUDGET.pollsPerHour}`} |`,
       );
     }
     const hourly = results.find((r) => r.interval === '1h');

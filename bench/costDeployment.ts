@@ -94,7 +94,8 @@ export async function runDeployment(
     };
     const log = usage.log('dispatch');
     const counters = usage.counters('dispatch');
-    const dispatch = () => dispatchDue({ accounts: repos.accounts, schedule: repos.schedule, collectQueue: countedCollect, log, counters, now: clock.now, limitPerShard: accounts });
+    const dispatch = () =>
+      dispatchDue({ accounts: repos.accounts, schedule: repos.schedule, collectQueue: countedCollect, log, counters, now: clock.now, limitPerShard: accounts });
 
     await dispatch();
     counters.flush();

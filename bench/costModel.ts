@@ -226,11 +226,18 @@ function collectReadsByTable(run: IntervalRun): string {
 
 /** The largest tables of a per-account byte map, in KB per account. */
 function largest(bytes: ReadonlyMap<string, number>): string {
-  return [...bytes].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([table, b]) => `${table} ${(b / 1024).toFixed(0)} KB/account`).join(', ');
+  return [...bytes]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([table, b]) => `${table} ${(b / 1024).toFixed(0)} KB/account`)
+    .join(', ');
 }
 
 function byTable(units: ReadonlyMap<string, number>, polls: number): string {
-  return [...units].sort((a, b) => b[1] - a[1]).map(([table, u]) => `${table.replace(/^cost[^-]*-/, '')} ${(u / Math.max(1, polls)).toFixed(2)}`).join(', ');
+  return [...units]
+    .sort((a, b) => b[1] - a[1])
+    .map(([table, u]) => `${table.replace(/^cost[^-]*-/, '')} ${(u / Math.max(1, polls)).toFixed(2)}`)
+    .join(', ');
 }
 
 function sum(map: ReadonlyMap<string, number>): number {

@@ -100,7 +100,10 @@ export async function runInterval(deps: CostScenarioDeps, interval: Interval, ac
       return newTrackedAccount(accountSettingsSchema.parse({ address, email: `cost-${i}@example.com`, interval }), clock.now());
     });
     await repos.accounts.importMany(tracked);
-    await deps.beforeFirstCycle?.(repos, tracked.map((a) => a.address));
+    await deps.beforeFirstCycle?.(
+      repos,
+      tracked.map((a) => a.address),
+    );
 
     const notifyQueue = new InProcessQueue<NotifyEvent>({ name: 'cost-notify', consumer: async () => undefined, maxReceiveCount: 5 });
     const countedNotify: MessageQueue<NotifyEvent> = {
@@ -166,7 +169,14 @@ export async function runInterval(deps: CostScenarioDeps, interval: Interval, ac
     const cycle = async (measured: boolean) => {
       const started = performance.now();
       const { dispatched } = await meter.during('dispatch', () =>
-        dispatchDue({ accounts: repos.accounts, schedule: repos.schedule, collectQueue: countedCollect, log: dispatchLog, now: clock.now, limitPerShard: 1_000 }),
+        dispatchDue({
+          accounts: repos.accounts,
+          schedule: repos.schedule,
+          collectQueue: countedCollect,
+          log: dispatchLog,
+          now: clock.now,
+          limitPerShard: 1_000,
+        }),
       );
       const ms = performance.now() - started;
       if (measured) {

@@ -90,7 +90,8 @@ try {
       const bucketUnits: number[] = [];
       for (const point of appended) bucketUnits.push((await repo.putPoints(after, interval, [point], EXPIRES_AT)).consumedWriteUnits);
       let bucketBytes = 0;
-      for (let b = 0; b < 3; b++) bucketBytes += await storedBytes(bucketSeriesKey(after, interval), bucketStartOf(START, interval) + b * BUCKET_SLOTS * INTERVAL_MS[interval]);
+      for (let b = 0; b < 3; b++)
+        bucketBytes += await storedBytes(bucketSeriesKey(after, interval), bucketStartOf(START, interval) + b * BUCKET_SLOTS * INTERVAL_MS[interval]);
       const bytesAfter = (bucketBytes / 3) * (pointsPerAccount / BUCKET_SLOTS);
       const perMonth = (bytes: number) => ((bytes * ACCOUNTS) / 1e9) * (PRICES_US_EAST_1.dynamodb.perGbMonth + PRICES_US_EAST_1.dynamodb.pitrPerGbMonth);
       const appendsPerMonth = (30 * DAY) / INTERVAL_MS[interval];
@@ -151,7 +152,17 @@ try {
 
   print(
     `Curve storage per account at steady state (${RETENTION_DAYS} days), ${BUCKET_SLOTS} slots per bucket`,
-    ['interval', 'values', 'points', 'bytes before', 'bytes after', 'smaller', 'WRU/append before (mean / max)', 'WRU/append after (mean / max)', 'full bucket item'],
+    [
+      'interval',
+      'values',
+      'points',
+      'bytes before',
+      'bytes after',
+      'smaller',
+      'WRU/append before (mean / max)',
+      'WRU/append after (mean / max)',
+      'full bucket item',
+    ],
     storageRows,
   );
   print('Reading 90 days at 1h (RRU, eventually consistent)', ['values', 'before', 'after'], readRows);
@@ -220,7 +231,11 @@ function money(n: number | undefined): string {
 
 function print(title: string, header: string[], rows: string[][]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   console.log(`\n${title}\n`);
   console.log(line(header));
   console.log(line(widths.map((w) => '-'.repeat(w))));

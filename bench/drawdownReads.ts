@@ -52,7 +52,12 @@ try {
   for (const [n, interval] of INTERVALS.entries()) {
     const ms = INTERVAL_MS[interval];
     const windowMs = lookbackWindowMs(interval, DEFAULT_COLLECT_SETTINGS.lookbackMs);
-    const settings = accountSettingsSchema.parse({ address: `0x${(n + 1).toString(16).padStart(40, '0')}`, email: 'bench@example.com', interval, drawdown: '5,10,20' });
+    const settings = accountSettingsSchema.parse({
+      address: `0x${(n + 1).toString(16).padStart(40, '0')}`,
+      email: 'bench@example.com',
+      interval,
+      drawdown: '5,10,20',
+    });
     const address = settings.address;
     now = START;
     await repos.accounts.create(newTrackedAccount(settings, now));
@@ -112,12 +117,7 @@ try {
 
   console.log(`# bench/drawdownReads — ${new Date().toISOString()} (DynamoDB Local, in memory)`);
   console.log('Capacity units per steady poll for the drawdown evaluation; $ per 1,000 accounts-month for those units.\n');
-  console.log(
-    formatTable(
-      ['INTERVAL', 'WINDOW POINTS', 'CURVES RRU BEFORE', 'CURVES RRU NOW', 'ALERTS RRU NOW', 'ALERTS WRU NOW', '$ BEFORE', '$ NOW'],
-      rows,
-    ),
-  );
+  console.log(formatTable(['INTERVAL', 'WINDOW POINTS', 'CURVES RRU BEFORE', 'CURVES RRU NOW', 'ALERTS RRU NOW', 'ALERTS WRU NOW', '$ BEFORE', '$ NOW'], rows));
   console.log(`\n${notes.join('\n')}`);
   console.log('ALERTS RRU is the alert-state query every poll made before too (1 unit); ALERTS WRU is the rollup rewrite once per unit.');
 } finally {

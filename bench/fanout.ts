@@ -144,7 +144,7 @@ interface RunResult {
 
 /** When the alert is raised: a third of the way into the drain (dispatch phase + N / report share). */
 function alertAt(args: Args): number {
-  return DUE + DISPATCH_PHASE_MS + Math.round((args.accounts / mailRateShares(args.rate).report) * 1000 / 3);
+  return DUE + DISPATCH_PHASE_MS + Math.round(((args.accounts / mailRateShares(args.rate).report) * 1000) / 3);
 }
 
 async function run(args: Args, throttle: number, endpoints: { dynamo: string; ses: SesLocal }): Promise<RunResult> {
@@ -157,7 +157,13 @@ async function run(args: Args, throttle: number, endpoints: { dynamo: string; se
   const repos = createRepositories(createDocumentClient(dynamo), prefix, { now: clock.now, retentionMs: 30 * 365 * 86_400_000 });
   const accounts = Array.from({ length: args.accounts }, (_, i) => account(i));
   // The alert's account: not due today, its own recipient.
-  const owner: TrackedAccount = { ...account(args.accounts), emails: ['alert-owner@example.com'], reportAt: '20:00', timezone: 'UTC', nextReportAt: nextReportAt(START, '20:00', 'UTC') };
+  const owner: TrackedAccount = {
+    ...account(args.accounts),
+    emails: ['alert-owner@example.com'],
+    reportAt: '20:00',
+    timezone: 'UTC',
+    nextReportAt: nextReportAt(START, '20:00', 'UTC'),
+  };
   await repos.accounts.importMany([...accounts, owner]);
 
   const settings = loadSettings({
@@ -203,9 +209,21 @@ async function run(args: Args, throttle: number, endpoints: { dynamo: string; se
         ? () => Promise.resolve({ equity: [], pnl: [], summary: zeroSummary } satisfies PortfolioResponse)
         : () => Promise.reject(new Error('the fan-out benchmark makes no other chain calls')),
   });
-  const debug = process.env['FANOUT_DEBUG'] ? (m: string, e?: Record<string, unknown>) => console.error(clock.now() - DUE, m, JSON.stringify(e)) : () => undefined;
+  const debug = process.env['FANOUT_DEBUG']
+    ? (m: string, e?: Record<string, unknown>) => console.error(clock.now() - DUE, m, JSON.stringify(e))
+    : () => undefined;
   const log = { ...silentLog, warn: debug, error: debug };
-  const system = await createLocalSystem({ settings, repos, log, counters, now: clock.now, chain: unusedChain, sender: wrapped, clock, visibilityTimeoutMs: VISIBILITY_MS });
+  const system = await createLocalSystem({
+    settings,
+    repos,
+    log,
+    counters,
+    now: clock.now,
+    chain: unusedChain,
+    sender: wrapped,
+    clock,
+    visibilityTimeoutMs: VISIBILITY_MS,
+  });
 
   const began = performance.now();
   let next = DUE + DISPATCH_PHASE_MS;
@@ -315,7 +333,22 @@ async function main(): Promise<void> {
     for (const throttle of args.throttle) rows.push(row(args, await run(args, throttle, { dynamo: dynamo.endpoint, ses })));
     console.log(
       table(
-        ['throttled', 'late p50 s', 'p95 s', 'p99 s', 'max s', 'metric p99 s', 'report emails/s', 'max SES calls in 1 s', 'duplicates', 'missed', 'alert latency', 'throttled sends retried', 'DLQ', 'real time'],
+        [
+          'throttled',
+          'late p50 s',
+          'p95 s',
+          'p99 s',
+          'max s',
+          'metric p99 s',
+          'report emails/s',
+          'max SES calls in 1 s',
+          'duplicates',
+          'missed',
+          'alert latency',
+          'throttled sends retried',
+          'DLQ',
+          'real time',
+        ],
         rows,
       ),
     );

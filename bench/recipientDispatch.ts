@@ -37,12 +37,15 @@ async function run(endpoint: string, n: number): Promise<string[]> {
   await createTables(dynamo, prefix);
   const repos = createRepositories(createDocumentClient(dynamo), prefix);
   const accounts = Array.from({ length: 5 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}`);
-  await mapConcurrent(Array.from({ length: n }, (_, i) => i), 32, (i) =>
-    repos.recipients.save({
-      settings: { ...defaultRecipientSettings(`desk${i}@example.com`), mode: 'digest', reportAt: '07:00', timezone: 'UTC' },
-      accounts,
-      schedule: { nextReportAt: DUE, clock: { timezone: 'UTC', reportAt: '07:00' } },
-    }),
+  await mapConcurrent(
+    Array.from({ length: n }, (_, i) => i),
+    32,
+    (i) =>
+      repos.recipients.save({
+        settings: { ...defaultRecipientSettings(`desk${i}@example.com`), mode: 'digest', reportAt: '07:00', timezone: 'UTC' },
+        accounts,
+        schedule: { nextReportAt: DUE, clock: { timezone: 'UTC', reportAt: '07:00' } },
+      }),
   );
   const queue = countingQueue();
   const started = performance.now();
@@ -55,7 +58,10 @@ async function run(endpoint: string, n: number): Promise<string[]> {
 }
 
 async function main(): Promise<void> {
-  const sizes = process.argv.slice(2).map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  const sizes = process.argv
+    .slice(2)
+    .map(Number)
+    .filter((n) => Number.isInteger(n) && n > 0);
   const dynamo = await startDynamoDbLocal({ inMemory: true });
   try {
     const rows = [['recipients due', 'dispatch s', 'recipients/s', 'jobs queued', 'lost claims', 'queued by a 2nd run']];

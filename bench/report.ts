@@ -253,7 +253,7 @@ async function run(ses: SesLocal, data: readonly StoredAccountData[], concurrenc
 /** Median time of each step of one report, over `n` accounts, run one after another. */
 async function stages(ses: SesLocal, data: readonly StoredAccountData[], n: number): Promise<string[][]> {
   const deps = depsFor(ses, data);
-  const times: Record<string, number[]> = { 'load + model': [], 'chart PNG': [], 'render email': [], 'MIME': [], 'SES send': [] };
+  const times: Record<string, number[]> = { 'load + model': [], 'chart PNG': [], 'render email': [], MIME: [], 'SES send': [] };
   const timed = async <T>(stage: string, fn: () => Promise<T> | T): Promise<T> => {
     const t0 = performance.now();
     const value = await fn();
@@ -270,12 +270,23 @@ async function stages(ses: SesLocal, data: readonly StoredAccountData[], n: numb
     const chart = await timed('chart PNG', () => mailChart(model.chart.series, { cid: 'report-chart@sentinel', alt: 'chart', timeZone: account.timezone }));
     const links = recipientLinks(deps.links, account, account.emails[0]!, NOW, 'reports');
     const rendered = await timed('render email', () =>
-      deps.renderer.render('daily-report', dailyReportView(model, { status: { state: 'ok', reason: null, lastPointAtMs: null }, chart: chart?.ref ?? null, links }), {
-        timeZone: account.timezone,
-      }),
+      deps.renderer.render(
+        'daily-report',
+        dailyReportView(model, { status: { state: 'ok', reason: null, lastPointAtMs: null }, chart: chart?.ref ?? null, links }),
+        {
+          timeZone: account.timezone,
+        },
+      ),
     );
     const raw = await timed('MIME', () =>
-      buildMime({ from: fromHeader(MAIL_FROM), to: account.emails, ...rendered, unsubscribeUrl: links.unsubscribeUrl, eventId: plan.eventId, inlineImages: chart ? [chart.image] : [] }),
+      buildMime({
+        from: fromHeader(MAIL_FROM),
+        to: account.emails,
+        ...rendered,
+        unsubscribeUrl: links.unsubscribeUrl,
+        eventId: plan.eventId,
+        inlineImages: chart ? [chart.image] : [],
+      }),
     );
     await timed('SES send', () => deps.sender.send({ raw, destinations: account.emails, source: MAIL_FROM }));
   }
@@ -290,7 +301,10 @@ const kb = (bytes: number): string => (bytes / 1024).toFixed(1);
 
 /** HTML sizes (KB) p50 / max of the emails whose key starts with `prefix`, then forgets them. */
 function htmlSizes(prefix: string): string {
-  const sizes = [...meter.htmlBytes].filter(([key]) => key.startsWith(prefix)).map(([, size]) => size).sort((a, b) => a - b);
+  const sizes = [...meter.htmlBytes]
+    .filter(([key]) => key.startsWith(prefix))
+    .map(([, size]) => size)
+    .sort((a, b) => a - b);
   for (const key of [...meter.htmlBytes.keys()]) if (key.startsWith(prefix)) meter.htmlBytes.delete(key);
   return sizes.length === 0 ? '—' : `${kb(quantile(sizes, 0.5))} / ${kb(sizes.at(-1) ?? 0)}`;
 }

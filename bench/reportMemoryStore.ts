@@ -47,7 +47,10 @@ export function memoryReportRepos(data: readonly StoredAccountData[]): ReportDep
     },
     reportRecords: {
       latestBefore: async (address, timeZone, coveredDate) =>
-        [...(records.get(address) ?? [])].filter((r) => r.timeZone === timeZone && r.coveredDate < coveredDate).sort((a, b) => (a.coveredDate < b.coveredDate ? -1 : 1)).at(-1) ?? null,
+        [...(records.get(address) ?? [])]
+          .filter((r) => r.timeZone === timeZone && r.coveredDate < coveredDate)
+          .sort((a, b) => (a.coveredDate < b.coveredDate ? -1 : 1))
+          .at(-1) ?? null,
       put: async (record) => {
         const list = (records.get(record.address) ?? []).filter((r) => r.timeZone !== record.timeZone || r.coveredDate !== record.coveredDate);
         records.set(record.address, [...list, record]);

@@ -25,7 +25,7 @@ const fmt = (ms: number) => (ms < MINUTE ? `${(ms / 1_000).toFixed(1)} s` : `${(
 
 function delegateWatch(watch: Interval | null, accounts = 1_000, hours = 24): { p50: number; p99: number; max: number; requestsPerAccountHour: number } {
   let seed = 1;
-  const random = () => ((seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647);
+  const random = () => (seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647;
   const latencies: number[] = [];
   let requests = 0;
   for (let i = 0; i < accounts; i++) {
@@ -41,13 +41,27 @@ function delegateWatch(watch: Interval | null, accounts = 1_000, hours = 24): { 
     if (detected !== null) latencies.push(detected);
   }
   latencies.sort((a, b) => a - b);
-  return { p50: pct(latencies, 0.5), p99: pct(latencies, 0.99), max: latencies[latencies.length - 1] ?? NaN, requestsPerAccountHour: requests / accounts / hours };
+  return {
+    p50: pct(latencies, 0.5),
+    p99: pct(latencies, 0.99),
+    max: latencies[latencies.length - 1] ?? NaN,
+    requestsPerAccountHour: requests / accounts / hours,
+  };
 }
 
-function onboarding(policy: 'before' | 'after', imported = 5_000, minuteAccounts = 10, rps = 20): { maxDelay: number; p99Delay: number; backfilledAfter: number } {
+function onboarding(
+  policy: 'before' | 'after',
+  imported = 5_000,
+  minuteAccounts = 10,
+  rps = 20,
+): { maxDelay: number; p99Delay: number; backfilledAfter: number } {
   const settings = DEFAULT_COLLECT_SETTINGS;
   const budget = { requestsPerRun: Math.floor(rps * 60 * BACKFILL_SHARE), backfillMs: settings.backfillMs, maxPointsPerRequest: settings.maxPointsPerRequest };
-  const existing = Array.from({ length: minuteAccounts }, (_, i) => ({ address: address('existing', i), interval: '1m' as const, delegateWatch: '5m' as const }));
+  const existing = Array.from({ length: minuteAccounts }, (_, i) => ({
+    address: address('existing', i),
+    interval: '1m' as const,
+    delegateWatch: '5m' as const,
+  }));
   let pending = Array.from({ length: imported }, (_, i) => ({ address: address('import', i), interval: '1h', nextDueAt: 0 }) as unknown as TrackedAccount);
   let busyUntil = 0; // the FIFO's server: when the last queued request is done
   const delays: number[] = [];
@@ -73,12 +87,15 @@ console.log('# bench:schedule-policy\n');
 console.log('### Delegate watch (1,000 accounts at 1h, a delegate added at a random moment, dispatch every minute)\n');
 console.log('| | detection p50 | detection p99 | worst | chain requests per account-hour |\n| --- | --- | --- | --- | --- |');
 console.log(`| before: with each curve poll | ${fmt(before.p50)} | ${fmt(before.p99)} | ${fmt(before.max)} | ${before.requestsPerAccountHour.toFixed(2)} |`);
-console.log(`| after: \`--delegate-watch 5m\` (default) | ${fmt(after.p50)} | ${fmt(after.p99)} | ${fmt(after.max)} | ${after.requestsPerAccountHour.toFixed(2)} |`);
+console.log(
+  `| after: \`--delegate-watch 5m\` (default) | ${fmt(after.p50)} | ${fmt(after.p99)} | ${fmt(after.max)} | ${after.requestsPerAccountHour.toFixed(2)} |`,
+);
 console.log('\n(plus the time collect takes to run the job after dispatch: a few seconds when the queue is not backed up)\n');
 console.log('### Onboarding (5,000 accounts at 1h imported at once, 10 existing 1m accounts, CHAIN_RPS 20)\n');
 console.log('| | worst delay of a 1m poll | p99 delay | all imports backfilled after |\n| --- | --- | --- | --- |');
 for (const policy of ['before', 'after'] as const) {
   const r = onboarding(policy);
-  const label = policy === 'before' ? 'before: every first poll queued at once' : `after: backfills within ${BACKFILL_SHARE * 100} % of the chain budget per run`;
+  const label =
+    policy === 'before' ? 'before: every first poll queued at once' : `after: backfills within ${BACKFILL_SHARE * 100} % of the chain budget per run`;
   console.log(`| ${label} | ${fmt(r.maxDelay)} | ${fmt(r.p99Delay)} | ${fmt(r.backfilledAfter)} |`);
 }

@@ -38,7 +38,11 @@ export async function applyChannelEdit(rt: CliRuntime, address: string, edit: Ch
       if (!current) return;
       const accounts = next(current.accounts);
       if (accounts.length > MAX_CHANNEL_ACCOUNTS) throw new Error(`channel ${name} already has ${MAX_CHANNEL_ACCOUNTS} accounts`);
-      const outcome = await rt.repos.channels.replace(current, { ...current, accounts: accounts as ChannelRecord['accounts'], updatedAt: Math.max(rt.now(), current.updatedAt + 1) });
+      const outcome = await rt.repos.channels.replace(current, {
+        ...current,
+        accounts: accounts as ChannelRecord['accounts'],
+        updatedAt: Math.max(rt.now(), current.updatedAt + 1),
+      });
       if (outcome.kind === 'replaced') return;
     }
     throw new Error(`channel ${name} kept changing; run the command again`);

@@ -12,14 +12,29 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
  * with the same keys; last, the `channels` column: the names of the channels routed to the
  * account. Importing the output changes nothing.
  */
-export function formatExport(accounts: readonly AccountSettings[], format: ExportFormat, channels: readonly Pick<ChannelRecord, 'name' | 'accounts'>[] = []): string {
+export function formatExport(
+  accounts: readonly AccountSettings[],
+  format: ExportFormat,
+  channels: readonly Pick<ChannelRecord, 'name' | 'accounts'>[] = [],
+): string {
   const columns = SETTING_FIELDS.map((field) => ({ field, name: columnOf(field) }));
   const routed = (address: string) =>
-    channels.filter((c) => c.accounts.some((a) => a.toLowerCase() === address.toLowerCase())).map((c) => c.name).sort();
-  const cells = (a: AccountSettings): [string, unknown][] => [...columns.map(({ field, name }) => [name, a[field] ?? null] as [string, unknown]), [CHANNELS_COLUMN, routed(a.address)]];
+    channels
+      .filter((c) => c.accounts.some((a) => a.toLowerCase() === address.toLowerCase()))
+      .map((c) => c.name)
+      .sort();
+  const cells = (a: AccountSettings): [string, unknown][] => [
+    ...columns.map(({ field, name }) => [name, a[field] ?? null] as [string, unknown]),
+    [CHANNELS_COLUMN, routed(a.address)],
+  ];
   if (format === 'jsonl') return accounts.map((a) => JSON.stringify(Object.fromEntries(cells(a))) + '\n').join('');
   const lines = [[...columns.map((c) => c.name), CHANNELS_COLUMN].join(',')];
-  for (const account of accounts) lines.push(cells(account).map(([, value]) => csvCell(value)).join(','));
+  for (const account of accounts)
+    lines.push(
+      cells(account)
+        .map(([, value]) => csvCell(value))
+        .join(','),
+    );
   return `${lines.join('\n')}\n`;
 }
 

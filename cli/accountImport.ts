@@ -53,13 +53,17 @@ export async function runImport(file: string, options: ImportOptions, context: C
   const left = [...columns.ignored, ...columns.unknown];
   if (columns.unknown.length > 0) {
     const names = columns.unknown.map((c) => JSON.stringify(c)).join(', ');
-    io.err(`warning: ${file}: ignored ${columns.unknown.length === 1 ? 'column' : 'columns'} ${names}: close to no known column (to say so and silence this: --ignore-columns ${columns.unknown.join(',')})\n`);
+    io.err(
+      `warning: ${file}: ignored ${columns.unknown.length === 1 ? 'column' : 'columns'} ${names}: close to no known column (to say so and silence this: --ignore-columns ${columns.unknown.join(',')})\n`,
+    );
   }
   const addressed = addressRows(parsed.rows.map((row) => withoutColumns(row, left)));
   const rt = await context.runtime();
   // The channels column, checked whole before any write: an unknown channel stops the import.
   const channels = columns.channels ? await rt.repos.channels.list() : [];
-  const assigned = columns.channels ? readChannelCells(addressed.rows, columns.channels, new Map(channels.map((c) => [c.name, c])), file) : new Map<Address, string[]>();
+  const assigned = columns.channels
+    ? readChannelCells(addressed.rows, columns.channels, new Map(channels.map((c) => [c.name, c])), file)
+    : new Map<Address, string[]>();
   const settingRows = columns.channels ? addressed.rows.map((r) => ({ ...r, row: withoutColumns(r.row, [columns.channels!.name]) })) : addressed.rows;
   const existing = new Map((await rt.repos.accounts.getMany(settingRows.map((r) => r.address))).map((a) => [a.address, a]));
   const plan = planImport(settingRows, existing, rt.now());
@@ -113,11 +117,17 @@ export async function runImport(file: string, options: ImportOptions, context: C
     for (const { address, outcome: taken } of armed) if (taken.kind === 'pending') io.err(armedNote(address, taken));
     const unsigned = result.withoutSigner.length;
     if (unsigned > 0) {
-      io.err(`note: ${unsigned} of the ${plural(imported, 'imported account')} ${unsigned === 1 ? 'has' : 'have'} no signer, so ${unsigned === 1 ? 'its' : 'their'} alerts carry no one-click revocation link\n`);
+      io.err(
+        `note: ${unsigned} of the ${plural(imported, 'imported account')} ${unsigned === 1 ? 'has' : 'have'} no signer, so ${unsigned === 1 ? 'its' : 'their'} alerts carry no one-click revocation link\n`,
+      );
     }
   }
   if (errors.length > 0) {
     const rejected = `${errors.length} of ${plural(total, 'row')} rejected`;
-    throw new Error(imported > 0 ? `${rejected} (see above); the other ${plural(imported, 'row')} ${imported === 1 ? 'was' : 'were'} imported` : `${rejected}; no account imported`);
+    throw new Error(
+      imported > 0
+        ? `${rejected} (see above); the other ${plural(imported, 'row')} ${imported === 1 ? 'was' : 'were'} imported`
+        : `${rejected}; no account imported`,
+    );
   }
 }

@@ -13,7 +13,14 @@ export function describeAlertState(rule: string, state: Record<string, unknown>,
   const time = (ms: number) => formatTime(ms, timeZone);
   const snooze = rule === SNOOZE_RULE ? snoozeStateSchema.safeParse(state) : null;
   if (snooze?.success) {
-    return [['snooze', snooze.data.until > now ? `drawdown alerts snoozed for all recipients until ${time(snooze.data.until)}` : `no account-wide snooze (the last one ended ${time(snooze.data.until)})`]];
+    return [
+      [
+        'snooze',
+        snooze.data.until > now
+          ? `drawdown alerts snoozed for all recipients until ${time(snooze.data.until)}`
+          : `no account-wide snooze (the last one ended ${time(snooze.data.until)})`,
+      ],
+    ];
   }
   const perRecipient = rule === RECIPIENT_SNOOZES_RULE ? recipientSnoozesStateSchema.safeParse(state) : null;
   if (perRecipient?.success) {
@@ -28,7 +35,10 @@ export function describeAlertState(rule: string, state: Record<string, unknown>,
     return levels.map(([level, s]) => {
       // A breach recorded silently at the first evaluation: no alert will come for it (no storm).
       if (s.status === 'breached' && s.baseline === true) {
-        return [`drawdown ${level}%`, `already breached when tracking began${s.breachedAt === null ? '' : ` (recorded ${time(s.breachedAt)})`}: no alert for this level until it recovers (digests list it among the open alerts)`];
+        return [
+          `drawdown ${level}%`,
+          `already breached when tracking began${s.breachedAt === null ? '' : ` (recorded ${time(s.breachedAt)})`}: no alert for this level until it recovers (digests list it among the open alerts)`,
+        ];
       }
       const parts = [s.status === 'breached' ? `breached${s.breachedAt === null ? '' : ` since ${time(s.breachedAt)}`}` : 'armed'];
       // No stored `lastValue`: it is written only when a level changes state, so it lags the

@@ -43,20 +43,27 @@ export function channelConfigFrom(name: string, options: ChannelOptions, current
   if (type === undefined) throw new UsageError("required option '--type <type>' not specified");
   if (options.secret !== undefined && !channelSecretRefSchema.safeParse(options.secret).success) {
     // Worded so that the redaction of "secret: value" in messages leaves it readable.
-    throw new UsageError('--secret must be a reference: env:VARIABLE_NAME locally, or in AWS a Secrets Manager name or ARN prefixed with secret and a colon (never the secret itself)');
+    throw new UsageError(
+      '--secret must be a reference: env:VARIABLE_NAME locally, or in AWS a Secrets Manager name or ARN prefixed with secret and a colon (never the secret itself)',
+    );
   }
   const secret = options.secret === undefined ? current?.secret : channelSecretRefSchema.parse(options.secret);
   if (secret === undefined) throw new UsageError("required option '--secret <ref>' not specified");
-  const categories = options.categories === undefined ? (current?.categories ?? [...DEFAULT_CHANNEL_CATEGORIES]) : option('--categories', channelCategoriesSchema, options.categories);
+  const categories =
+    options.categories === undefined
+      ? (current?.categories ?? [...DEFAULT_CHANNEL_CATEGORIES])
+      : option('--categories', channelCategoriesSchema, options.categories);
   const typeChanged = current !== null && current.type !== type;
   let url = options.url ?? (typeChanged ? null : (current?.url ?? null));
   let chatId = options.chatId ?? (typeChanged ? null : (current?.chatId ?? null));
   if (type === 'webhook') {
-    if (url === null) throw new UsageError("--url: required for a webhook channel (an https URL)");
+    if (url === null) throw new UsageError('--url: required for a webhook channel (an https URL)');
     const problem = destinationUrlProblem(url, policy);
     if (problem !== null) throw new UsageError(`--url: ${problem}`);
   } else if (options.url !== undefined) {
-    throw new UsageError(`--url: applies to webhook channels only (a ${type} channel's ${type === 'slack' || type === 'discord' ? 'webhook URL is its secret: keep it behind --secret' : 'API base is a setting'})`);
+    throw new UsageError(
+      `--url: applies to webhook channels only (a ${type} channel's ${type === 'slack' || type === 'discord' ? 'webhook URL is its secret: keep it behind --secret' : 'API base is a setting'})`,
+    );
   } else url = null;
   if (type === 'telegram') {
     if (chatId === null) throw new UsageError('--chat-id: required for a telegram channel');
@@ -69,7 +76,10 @@ export function channelConfigFrom(name: string, options: ChannelOptions, current
 
 /** The names in a `--add-channel`/`--remove-channel` value (comma-separated), each checked. */
 export function channelNames(optionName: string, value: string): string[] {
-  const names = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (names.length === 0) throw new UsageError(`${optionName}: give one or more channel names`);
   return [...new Set(names.map((n) => option(optionName, channelNameSchema, n)))];
 }

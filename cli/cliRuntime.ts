@@ -45,14 +45,7 @@ export interface CliContext {
   readonly io: CliIo;
 }
 
-const FROM_RUNNING = [
-  'DYNAMODB_ENDPOINT',
-  'SES_ENDPOINT',
-  'ROCKET_NODE_URL',
-  'ROCKET_INDEXER_URL',
-  'PUBLIC_BASE_URL',
-  'SENTINEL_TABLE_PREFIX',
-] as const;
+const FROM_RUNNING = ['DYNAMODB_ENDPOINT', 'SES_ENDPOINT', 'ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX'] as const;
 
 /**
  * Settings for the CLI: the environment first; settings it leaves unset come from a running

@@ -22,7 +22,12 @@ export type ChannelAssignments = ReadonlyMap<Address, readonly string[]>;
  * column (exit 2): the import then writes nothing, since a routing silently dropped would lose
  * alerts nobody notices missing.
  */
-export function readChannelCells(rows: readonly { readonly address: Address; readonly row: ImportRow }[], column: ChannelsColumn, known: ReadonlyMap<string, ChannelRecord>, file: string): Map<Address, string[]> {
+export function readChannelCells(
+  rows: readonly { readonly address: Address; readonly row: ImportRow }[],
+  column: ChannelsColumn,
+  known: ReadonlyMap<string, ChannelRecord>,
+  file: string,
+): Map<Address, string[]> {
   const out = new Map<Address, string[]>();
   const where = (line: number) => `${file}:${line}: column ${column.position === null ? '' : `${column.position} `}"${column.name}"`;
   for (const { address, row } of rows) {
@@ -32,11 +37,18 @@ export function readChannelCells(rows: readonly { readonly address: Address; rea
       out.set(address, []);
       continue;
     }
-    const names = cell.split(';').map((n) => n.trim()).filter((n) => n !== '');
+    const names = cell
+      .split(';')
+      .map((n) => n.trim())
+      .filter((n) => n !== '');
     for (const name of names) {
       const parsed = channelNameSchema.safeParse(name);
-      if (!parsed.success) throw new UsageError(`${where(row.line)}: ${JSON.stringify(name)} is not a channel name (${parsed.error.issues[0]?.message ?? 'invalid'}); nothing imported`);
-      if (!known.has(parsed.data)) throw new UsageError(`${where(row.line)}: unknown channel ${JSON.stringify(parsed.data)} (see "sentinel channels list"); nothing imported`);
+      if (!parsed.success)
+        throw new UsageError(
+          `${where(row.line)}: ${JSON.stringify(name)} is not a channel name (${parsed.error.issues[0]?.message ?? 'invalid'}); nothing imported`,
+        );
+      if (!known.has(parsed.data))
+        throw new UsageError(`${where(row.line)}: unknown channel ${JSON.stringify(parsed.data)} (see "sentinel channels list"); nothing imported`);
     }
     out.set(address, [...new Set(names)]);
   }
@@ -52,7 +64,8 @@ export function channelChanges(channels: readonly ChannelRecord[], assignments: 
   const changes: { name: string; accounts: Address[] }[] = [];
   for (const channel of channels) {
     const next = nextAccounts(channel.accounts, channel.name, assignments);
-    if (next.length > MAX_CHANNEL_ACCOUNTS) throw new UsageError(`channel ${channel.name} would have ${next.length} accounts, more than ${MAX_CHANNEL_ACCOUNTS}; nothing imported`);
+    if (next.length > MAX_CHANNEL_ACCOUNTS)
+      throw new UsageError(`channel ${channel.name} would have ${next.length} accounts, more than ${MAX_CHANNEL_ACCOUNTS}; nothing imported`);
     if (next.length !== channel.accounts.length || next.some((a, i) => a !== channel.accounts[i])) changes.push({ name: channel.name, accounts: next });
   }
   return changes;
@@ -64,7 +77,9 @@ function nextAccounts(current: readonly Address[], channel: string, assignments:
     const key = assigned(a);
     return key === undefined || (assignments.get(key) ?? []).includes(channel);
   });
-  const added = [...assignments].filter(([address, names]) => names.includes(channel) && !kept.some((a) => a.toLowerCase() === address.toLowerCase())).map(([address]) => address);
+  const added = [...assignments]
+    .filter(([address, names]) => names.includes(channel) && !kept.some((a) => a.toLowerCase() === address.toLowerCase()))
+    .map(([address]) => address);
   return [...kept, ...added];
 }
 

@@ -51,7 +51,8 @@ export function checkColumns(columns: readonly ImportColumn[], format: 'csv' | '
       return;
     }
     if (columnKey(column.name) === CHANNELS_COLUMN) {
-      if (check.channels && format === 'csv') throw new ImportFileError(column.line, `column ${JSON.stringify(column.name)}${where} names ${CHANNELS_COLUMN} a second time`);
+      if (check.channels && format === 'csv')
+        throw new ImportFileError(column.line, `column ${JSON.stringify(column.name)}${where} names ${CHANNELS_COLUMN} a second time`);
       check.channels = { name: column.name, position: format === 'csv' ? i + 1 : null };
       return;
     }
@@ -68,7 +69,8 @@ export function checkColumns(columns: readonly ImportColumn[], format: 'csv' | '
       );
     }
     const before = seen.get(field);
-    if (before && format === 'csv') throw new ImportFileError(column.line, `column ${JSON.stringify(column.name)}${where} names ${columnOf(field)} a second time`);
+    if (before && format === 'csv')
+      throw new ImportFileError(column.line, `column ${JSON.stringify(column.name)}${where} names ${columnOf(field)} a second time`);
     seen.set(field, column);
   });
   if (format === 'csv' && !seen.has('address')) throw new ImportFileError(columns[0]?.line ?? 1, 'the header row has no "address" column');
@@ -88,7 +90,10 @@ export interface ColumnCheck {
  * `address` is refused: every row needs it.
  */
 export function readIgnoreColumns(value: string): { kind: 'ok'; columns: string[] } | { kind: 'invalid'; reason: string } {
-  const columns = value.split(',').map((c) => c.trim()).filter((c) => c !== '');
+  const columns = value
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c !== '');
   if (columns.length === 0) return { kind: 'invalid', reason: `"${value}" names no column` };
   if (columns.some((c) => settingFieldOf(c) === 'address')) return { kind: 'invalid', reason: 'the address column cannot be ignored: every row needs it' };
   return { kind: 'ok', columns };

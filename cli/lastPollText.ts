@@ -15,7 +15,13 @@ export function lastPollText(poll: LastPoll, lastSuccessAt: number | null = null
 }
 
 /** The last poll as `--json` shows it in `accounts list/show`: times as ISO strings, `null` where none applies. */
-export function lastPollJson(poll: LastPoll): { outcome: LastPoll['outcome']; at: string | null; reason: string | null; since: string | null; consecutiveFailures: number } {
+export function lastPollJson(poll: LastPoll): {
+  outcome: LastPoll['outcome'];
+  at: string | null;
+  reason: string | null;
+  since: string | null;
+  consecutiveFailures: number;
+} {
   if (poll.outcome !== 'failed') return { outcome: poll.outcome, at: null, reason: null, since: null, consecutiveFailures: 0 };
   return { outcome: 'failed', at: iso(poll.at), reason: withoutUrls(poll.reason), since: iso(poll.since), consecutiveFailures: poll.consecutive };
 }

@@ -35,20 +35,29 @@ export async function publicKeysToPublish(read: KeySecretReader, retirePrevious:
 /** Reads the stage's key secrets (`LINK_KEY_SECRET_PREFIX`) with the operator's credentials. */
 export function awsKeySecretReader(settings: Settings, client = new SecretsManagerClient({ region: settings.AWS_REGION })): KeySecretReader {
   const prefix = settings.LINK_KEY_SECRET_PREFIX;
-  if (prefix === undefined) throw new ConfigError('LINK_KEY_SECRET_PREFIX', 'is required to publish the link keys (the name prefix of the key secrets, `sentinel-<stage>-link-key-`)');
+  if (prefix === undefined)
+    throw new ConfigError('LINK_KEY_SECRET_PREFIX', 'is required to publish the link keys (the name prefix of the key secrets, `sentinel-<stage>-link-key-`)');
   return async (purpose, stage) => {
     try {
       const { SecretString: value } = await client.send(new GetSecretValueCommand({ SecretId: `${prefix}${purpose}`, VersionStage: stage }));
       return value;
     } catch (error) {
       if (stage !== 'AWSCURRENT' && error instanceof Error && error.name === 'ResourceNotFoundException') return undefined;
-      throw new ConfigError('LINK_KEY_SECRET_PREFIX', `could not read the ${stage} version of the ${purpose} key secret (${describeError(error, { audience: 'log' })})`, { cause: error });
+      throw new ConfigError(
+        'LINK_KEY_SECRET_PREFIX',
+        `could not read the ${stage} version of the ${purpose} key secret (${describeError(error, { audience: 'log' })})`,
+        { cause: error },
+      );
     }
   };
 }
 
 /** Writes the published public keys to `LINK_PUBLIC_KEYS_PARAMETER` (overwriting it). */
-export async function writePublishedKeys(settings: Settings, record: PublishedLinkKeys, client = new SSMClient({ region: settings.AWS_REGION })): Promise<void> {
+export async function writePublishedKeys(
+  settings: Settings,
+  record: PublishedLinkKeys,
+  client = new SSMClient({ region: settings.AWS_REGION }),
+): Promise<void> {
   const name = settings.LINK_PUBLIC_KEYS_PARAMETER;
   if (name === undefined) throw new ConfigError('LINK_PUBLIC_KEYS_PARAMETER', 'is required to publish the link keys (`/sentinel/<stage>/link-public-keys`)');
   await client.send(new PutParameterCommand({ Name: name, Value: JSON.stringify(record), Type: 'String', Overwrite: true }));

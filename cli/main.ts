@@ -21,7 +21,13 @@ function outputOf(context: CliContext) {
   return {
     writeOut: (s: string) => context.io.out(s),
     writeErr: (s: string) => context.io.err(s),
-    outputError: (s: string, write: (s: string) => void) => write(`${s.trim().replace(/^error: /, 'sentinel: ').replace(/\s*\n\s*/g, ' ')}\n`),
+    outputError: (s: string, write: (s: string) => void) =>
+      write(
+        `${s
+          .trim()
+          .replace(/^error: /, 'sentinel: ')
+          .replace(/\s*\n\s*/g, ' ')}\n`,
+      ),
   };
 }
 

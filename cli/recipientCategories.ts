@@ -19,7 +19,9 @@ export function readCategoriesOption(value: string): MailCategory[] {
   if (trimmed === NONE) return [];
   const parsed = categoryListSchema.safeParse(trimmed.split(',').map((c) => c.trim()));
   if (!parsed.success) {
-    throw new UsageError(`--categories: "${value}" must list the categories the recipient gets, separated by commas (${MAIL_CATEGORIES.join(',')}), or ${NONE}`);
+    throw new UsageError(
+      `--categories: "${value}" must list the categories the recipient gets, separated by commas (${MAIL_CATEGORIES.join(',')}), or ${NONE}`,
+    );
   }
   return MAIL_CATEGORIES.filter((category) => parsed.data.includes(category));
 }

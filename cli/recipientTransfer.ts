@@ -67,7 +67,8 @@ export function parseRecipients(file: string, text: string): RecipientImportRow[
   const seen = new Set<string>();
   for (const { line, record } of records) {
     const unknown = Object.keys(record).filter((k) => !(COLUMNS as readonly string[]).includes(k));
-    if (unknown.length > 0) errors.push(`${file}:${line}: unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((c) => `"${c}"`).join(', ')} (known: ${COLUMNS.join(', ')})`);
+    if (unknown.length > 0)
+      errors.push(`${file}:${line}: unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((c) => `"${c}"`).join(', ')} (known: ${COLUMNS.join(', ')})`);
     try {
       rows.push(readRow(line, record, seen));
     } catch (error) {
@@ -89,7 +90,9 @@ class RowError extends Error {
 }
 
 function readRow(line: number, record: Record<string, unknown>, seen: Set<string>): RecipientImportRow {
-  const email = String(record['email'] ?? '').trim().toLowerCase();
+  const email = String(record['email'] ?? '')
+    .trim()
+    .toLowerCase();
   if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new RowError('email', `"${String(record['email'] ?? '')}" is not an email address`);
   if (seen.has(email)) throw new RowError('email', `${email} is named twice`);
   seen.add(email);
@@ -110,7 +113,10 @@ function readRow(line: number, record: Record<string, unknown>, seen: Set<string
     try {
       categories = readCategoriesOption(String(rawCategories).replace(/;/g, ','));
     } catch {
-      throw new RowError('categories', `"${String(rawCategories)}" must list the categories the recipient gets, separated by ";" (${MAIL_CATEGORIES.join(';')}), or none`);
+      throw new RowError(
+        'categories',
+        `"${String(rawCategories)}" must list the categories the recipient gets, separated by ";" (${MAIL_CATEGORIES.join(';')}), or none`,
+      );
     }
   }
   return { line, email, changes: readRecipientOptions(options), categories };
@@ -118,11 +124,18 @@ function readRow(line: number, record: Record<string, unknown>, seen: Set<string
 
 function csvRows(file: string, text: string): { line: number; record: Record<string, unknown> }[] {
   try {
-    const parsed = parse(text, { columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()), skip_empty_lines: true, info: true, trim: true }) as { record: Record<string, unknown>; info: { lines: number } }[];
+    const parsed = parse(text, {
+      columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
+      skip_empty_lines: true,
+      info: true,
+      trim: true,
+    }) as { record: Record<string, unknown>; info: { lines: number } }[];
     return parsed.map(({ record, info }) => ({ line: info.lines, record }));
   } catch (error) {
     const at = error as { lines?: number; column?: number | string; message?: string };
-    throw new UsageError(`${file}:${at.lines ?? '?'}${at.column === undefined ? '' : `: column ${String(at.column)}`}: not valid CSV (${at.message ?? 'unreadable'})`);
+    throw new UsageError(
+      `${file}:${at.lines ?? '?'}${at.column === undefined ? '' : `: column ${String(at.column)}`}: not valid CSV (${at.message ?? 'unreadable'})`,
+    );
   }
 }
 

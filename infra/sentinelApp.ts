@@ -92,7 +92,10 @@ export function buildSentinelApp(app: App, options: { env?: Environment } = {}):
  * the failure destinations and the SES events topic, by physical name. Shared with
  * `bench/chaosAlarms.ts`, which evaluates the same alarms on the chaos run's metrics.
  */
-export function monitoredResources(config: StageConfig, messaging: MessagingStack): Pick<MonitoringStackProps, 'functions' | 'queues' | 'failureQueues' | 'sesEventsTopicName'> {
+export function monitoredResources(
+  config: StageConfig,
+  messaging: MessagingStack,
+): Pick<MonitoringStackProps, 'functions' | 'queues' | 'failureQueues' | 'sesEventsTopicName'> {
   const watched = (id: string, work: WorkQueue, maxAge: Duration): WatchedQueue => ({
     id,
     queueName: work.queueName,

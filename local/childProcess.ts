@@ -38,11 +38,7 @@ let exitHookInstalled = false;
  * and every live child is SIGKILLed when this process exits normally or on an uncaught error.
  * The returned pid is the command's own (setpriv execs it). Rejects if it cannot be spawned.
  */
-export async function spawnManaged(
-  command: string,
-  args: readonly string[],
-  options: SpawnManagedOptions = {},
-): Promise<ManagedProcess> {
+export async function spawnManaged(command: string, args: readonly string[], options: SpawnManagedOptions = {}): Promise<ManagedProcess> {
   installExitHook();
   const setpriv = process.platform === 'linux' ? findOnPath('setpriv') : undefined;
   const [file, argv] = setpriv ? [setpriv, ['--pdeathsig', 'TERM', '--', command, ...args]] : [command, [...args]];

@@ -39,7 +39,8 @@ export async function setUpDemoChannels(repos: Pick<Repositories, 'channels'>, a
     const existing = await repos.channels.get(spec.name);
     if (existing) {
       const missing = accounts.filter((a) => !existing.accounts.some((b) => b.toLowerCase() === a.toLowerCase()));
-      if (missing.length > 0) await repos.channels.replace(existing, { ...existing, accounts: [...existing.accounts, ...(missing as ChannelRecord['accounts'])], updatedAt: now });
+      if (missing.length > 0)
+        await repos.channels.replace(existing, { ...existing, accounts: [...existing.accounts, ...(missing as ChannelRecord['accounts'])], updatedAt: now });
       continue;
     }
     const record: ChannelRecord = {

@@ -47,7 +47,11 @@ export async function setUpLocalDemo(options: {
     fresh.push(account);
   }
   if (options.receivers) {
-    const channels = await setUpDemoChannels(options.repos, demo.map((a) => a.address), options.now());
+    const channels = await setUpDemoChannels(
+      options.repos,
+      demo.map((a) => a.address),
+      options.now(),
+    );
     if (channels.length > 0) options.log(`demo: channels ${channels.join(', ')} post to the local receivers (${options.receivers.baseUrl}/received)`);
   }
   if (fresh.length > 0) options.log(`demo: tracking ${fresh.map((a) => `${a.label} ${a.address}`).join(', ')}`);

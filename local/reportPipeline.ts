@@ -98,13 +98,21 @@ export async function dispatchAndDrainReports(dispatch: Omit<ReportDispatchDeps,
 async function runJob(deps: ReportDeps, job: ReportJob): Promise<ReportRunResult[]> {
   try {
     const outcome = await runReportJob(deps, job);
-    if (outcome.kind === 'recipient') return outcome.result.sends.map((send) => ({ email: outcome.result.email, period: send.period, address: send.account, outcome: send.outcome }));
+    if (outcome.kind === 'recipient')
+      return outcome.result.sends.map((send) => ({ email: outcome.result.email, period: send.period, address: send.account, outcome: send.outcome }));
     // A recipient job whose recipient has no record any more sends nothing and shows nothing.
     return job.kind === 'recipient' ? [] : [{ address: job.address, outcome }];
   } catch (error) {
     const reason = describeError(error, { audience: 'log' });
-    deps.log.error(job.kind === 'recipient' ? 'recipient reports failed' : 'daily report failed', { ...(job.kind === 'recipient' ? {} : { account: job.address }), error: reason });
+    deps.log.error(job.kind === 'recipient' ? 'recipient reports failed' : 'daily report failed', {
+      ...(job.kind === 'recipient' ? {} : { account: job.address }),
+      error: reason,
+    });
     deps.counters.count('ReportErrors');
-    return [job.kind === 'recipient' ? { email: job.email, period: 'day', address: null, outcome: { kind: 'error', reason } } : { address: job.address, outcome: { kind: 'error', reason } }];
+    return [
+      job.kind === 'recipient'
+        ? { email: job.email, period: 'day', address: null, outcome: { kind: 'error', reason } }
+        : { address: job.address, outcome: { kind: 'error', reason } },
+    ];
   }
 }

@@ -50,7 +50,15 @@ export async function startSesLocal(options: SesLocalOptions = {}): Promise<SesL
   try {
     child = await spawnManaged(
       process.execPath,
-      ['--import', pathToFileURL(fileURLToPath(new URL('./sesStoreCap.mjs', import.meta.url))).href, join(dist, 'cli.js'), '--host', '127.0.0.1', '--port', String(innerPort)],
+      [
+        '--import',
+        pathToFileURL(fileURLToPath(new URL('./sesStoreCap.mjs', import.meta.url))).href,
+        join(dist, 'cli.js'),
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(innerPort),
+      ],
       {
         env: {
           ...process.env,

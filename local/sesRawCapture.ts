@@ -17,11 +17,7 @@ const MAX_BODY_BYTES = 40 * 1024 * 1024;
  * such as the store listing, are streamed through. Extra routes: `GET /raw/<messageId>`
  * (`message/rfc822`); `POST /clear-store` also forgets the raw messages.
  */
-export function startRawCaptureProxy(
-  upstream: URL,
-  port: number,
-  options: { host?: string; maxMessages?: number } = {},
-): Promise<RawCaptureProxy> {
+export function startRawCaptureProxy(upstream: URL, port: number, options: { host?: string; maxMessages?: number } = {}): Promise<RawCaptureProxy> {
   const host = options.host ?? '127.0.0.1';
   const maxMessages = options.maxMessages ?? Number.POSITIVE_INFINITY;
   const raw = new Map<string, Buffer>();

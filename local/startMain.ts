@@ -95,9 +95,7 @@ async function main(): Promise<void> {
 
   try {
     const [dynamo, ses, sim, webPort] = await Promise.all([
-      base.DYNAMODB_ENDPOINT
-        ? null
-        : startDynamoDbLocal(args['in-memory'] ? { inMemory: true } : { dataDir: join(STATE_DIR, 'dynamodb') }),
+      base.DYNAMODB_ENDPOINT ? null : startDynamoDbLocal(args['in-memory'] ? { inMemory: true } : { dataDir: join(STATE_DIR, 'dynamodb') }),
       base.SES_ENDPOINT ? null : startSesLocal(),
       useSimulator ? startSimulator({ seed: 1, clock: { speed } }) : null,
       base.SENTINEL_PORT === undefined ? freePort() : Promise.resolve(base.SENTINEL_PORT),
@@ -136,7 +134,8 @@ async function main(): Promise<void> {
     const now = sim ? () => sim.simulator.clock.now() : Date.now;
     const { log, counters } = createObservability('local', { quiet: true });
 
-    const demo = sim && !args['no-demo'] ? await setUpLocalDemo({ sim, repos, now, signerEnv: env, receivers, log: (line) => process.stdout.write(`${line}\n`) }) : null;
+    const demo =
+      sim && !args['no-demo'] ? await setUpLocalDemo({ sim, repos, now, signerEnv: env, receivers, log: (line) => process.stdout.write(`${line}\n`) }) : null;
     const serving = await serveSystem({
       settings,
       repos,
@@ -171,8 +170,12 @@ async function main(): Promise<void> {
     const lines = [
       `inbox:      ${ses ? ses.inboxUrl : `(SES at ${settings.SES_ENDPOINT ?? 'AWS'})`}`,
       `links:      ${serving.url}  (action links in emails point to ${settings.PUBLIC_BASE_URL})`,
-      sim ? `simulator:  ${sim.nodeUrl}  (indexer ${sim.indexerUrl}, control ${sim.controlUrl})` : `chain:      ${settings.ROCKET_NODE_URL} (indexer ${settings.ROCKET_INDEXER_URL})`,
-      receivers ? `channels:   ${receivers.baseUrl}/channels  (what the demo channels demo-slack, -discord, -telegram, -pagerduty were sent, as the chat shows it)` : '',
+      sim
+        ? `simulator:  ${sim.nodeUrl}  (indexer ${sim.indexerUrl}, control ${sim.controlUrl})`
+        : `chain:      ${settings.ROCKET_NODE_URL} (indexer ${settings.ROCKET_INDEXER_URL})`,
+      receivers
+        ? `channels:   ${receivers.baseUrl}/channels  (what the demo channels demo-slack, -discord, -telegram, -pagerduty were sent, as the chat shows it)`
+        : '',
       `dynamodb:   ${settings.DYNAMODB_ENDPOINT ?? 'AWS'}${dynamo ? (args['in-memory'] ? ' (in memory)' : ` (data in ${join(STATE_DIR, 'dynamodb')})`) : ''}`,
       `cli:        npx sentinel accounts list   (in another terminal; it finds these services)`,
       args.fast ? `clock:      simulated, ${FAST_SPEED}x real time` : '',

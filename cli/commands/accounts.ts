@@ -67,20 +67,38 @@ function withSettingOptions(command: Command, adding: boolean): Command {
     .option('--email <a[,b]>', adding ? 'recipients, comma-separated (required)' : 'recipients, comma-separated (replaces them)')
     .option('--label <label>', 'a name for the account (at most 64 characters; "" removes it on update)')
     .option('--interval <interval>', `poll and curve interval: 1m 5m 15m 30m 1h 4h 1d${byDefault(DEFAULT_SETTINGS.interval)}`)
-    .option('--drawdown <levels>', `drawdown alert levels in percent, e.g. 5,10,20${byDefault(DEFAULT_SETTINGS.drawdownThresholds.join(','))}; "none" turns them off`)
+    .option(
+      '--drawdown <levels>',
+      `drawdown alert levels in percent, e.g. 5,10,20${byDefault(DEFAULT_SETTINGS.drawdownThresholds.join(','))}; "none" turns them off`,
+    )
     .option('--report-at <HH:MM>', `local time of the daily report${byDefault(DEFAULT_SETTINGS.reportAt)}`)
     .option('--timezone <zone>', `IANA time zone of the report time, e.g. Europe/Berlin${byDefault(DEFAULT_SETTINGS.timezone)}`)
-    .option('--expiry-warn-days <days>', `days before a delegate expires to warn, e.g. 14,7,3,1${byDefault(DEFAULT_SETTINGS.expiryWarnDays.join(','))}; "none" turns them off`)
+    .option(
+      '--expiry-warn-days <days>',
+      `days before a delegate expires to warn, e.g. 14,7,3,1${byDefault(DEFAULT_SETTINGS.expiryWarnDays.join(','))}; "none" turns them off`,
+    )
     .option('--signer <ref>', 'where the owner key lives: kms:<key id or alias> or env:<VARIABLE>; enables one-click revocation')
-    .option('--delegate-watch <interval>', `how often delegates are checked, apart from the curve polls: 1m 5m 15m 30m 1h 4h 1d${byDefault(DEFAULT_SETTINGS.delegateWatch)}, or none (with each poll)`)
-    .option('--kill-switch <pct>', `revoke every delegate automatically when the flow-adjusted drawdown reaches this percent, or off${byDefault('off')}; needs "sentinel protection on"`)
-    .option('--kill-switch-confirm <when>', `wait: the level must still hold at the next evaluation, an interval later; now: act on the first${byDefault(DEFAULT_SETTINGS.killSwitchConfirm)}`)
+    .option(
+      '--delegate-watch <interval>',
+      `how often delegates are checked, apart from the curve polls: 1m 5m 15m 30m 1h 4h 1d${byDefault(DEFAULT_SETTINGS.delegateWatch)}, or none (with each poll)`,
+    )
+    .option(
+      '--kill-switch <pct>',
+      `revoke every delegate automatically when the flow-adjusted drawdown reaches this percent, or off${byDefault('off')}; needs "sentinel protection on"`,
+    )
+    .option(
+      '--kill-switch-confirm <when>',
+      `wait: the level must still hold at the next evaluation, an interval later; now: act on the first${byDefault(DEFAULT_SETTINGS.killSwitchConfirm)}`,
+    )
     .option('--keep-delegate <addr[,addr]>', 'delegates the kill switch never revokes ("none" clears the list)')
     .option('--kill-switch-web-sessions <keep|revoke>', `whether the kill switch revokes web-session keys${byDefault(DEFAULT_SETTINGS.killSwitchWebSessions)}`)
     .option('--kill-switch-dry-run <on|off>', 'on: send the notice of what it would revoke, and revoke nothing')
-    .option('--revoke-unknown <mode>', `revoke a delegate no one announced as soon as it is seen: ${REVOKE_UNKNOWN_MODES.join(', ')}${byDefault(DEFAULT_SETTINGS.revokeUnknown)} (api-keys keeps web sessions but always raises them)`)
+    .option(
+      '--revoke-unknown <mode>',
+      `revoke a delegate no one announced as soon as it is seen: ${REVOKE_UNKNOWN_MODES.join(', ')}${byDefault(DEFAULT_SETTINGS.revokeUnknown)} (api-keys keeps web sessions but always raises them)`,
+    )
     .option('--add-channel <n[,n]>', 'send this account\'s notices to these channels too (see "channels list")')
-    .option('--remove-channel <n[,n]>', 'stop sending this account\'s notices to these channels');
+    .option('--remove-channel <n[,n]>', "stop sending this account's notices to these channels");
 }
 
 function parseAddress(value: string): string {
@@ -93,7 +111,9 @@ function parseAddress(value: string): string {
 async function warnIfProtectionOff(rt: CliRuntime, account: AccountSettings, io: CliContext['io']): Promise<void> {
   if (account.killSwitch === null) return;
   if ((await rt.protection().read()) === 'off') {
-    io.err('note: automatic actions are off stage-wide ("sentinel protection status"): the kill switch only alerts until someone runs "sentinel protection on"\n');
+    io.err(
+      'note: automatic actions are off stage-wide ("sentinel protection status"): the kill switch only alerts until someone runs "sentinel protection on"\n',
+    );
   }
 }
 
@@ -116,7 +136,10 @@ export function register(program: Command, context: CliContext): void {
     const { addChannel, removeChannel, ...settingOptions } = options;
     const settings = settingsFrom(parseAddress(address), settingOptions);
     const rt = await context.runtime();
-    const channelEdit = await checkChannelEdit(rt, { ...(addChannel === undefined ? {} : { addChannel }), ...(removeChannel === undefined ? {} : { removeChannel }) });
+    const channelEdit = await checkChannelEdit(rt, {
+      ...(addChannel === undefined ? {} : { addChannel }),
+      ...(removeChannel === undefined ? {} : { removeChannel }),
+    });
     const outcome = await rt.repos.accounts.create(newTrackedAccount(settings, rt.now()));
     if (outcome.kind === 'exists') throw new Error(`${settings.address} is already tracked; use "accounts update" to change it`);
     await syncRecipients(rt, settings.address, [], settings.emails);
@@ -168,8 +191,13 @@ export function register(program: Command, context: CliContext): void {
   accounts
     .command('import')
     .argument('<file>', `CSV with a header row (${SETTING_FIELDS.map(columnOf).join(',')}; lists separated by ";") or JSON lines with the same keys`)
-    .description('add or update many accounts at once: a column the file lacks leaves that setting as it is; bad rows are reported by line and the rest imported')
-    .option('--ignore-columns <a[,b]>', 'leave out these columns (a spreadsheet\'s notes, owner, ...); columns close to no known name are left out anyway, with a warning')
+    .description(
+      'add or update many accounts at once: a column the file lacks leaves that setting as it is; bad rows are reported by line and the rest imported',
+    )
+    .option(
+      '--ignore-columns <a[,b]>',
+      "leave out these columns (a spreadsheet's notes, owner, ...); columns close to no known name are left out anyway, with a warning",
+    )
     .option('--json', 'print {created, updated, unchanged, errors, ignoredColumns, withoutSigner} as JSON')
     .action((file: string, options: ImportOptions) => runImport(file, options, context));
 
@@ -195,9 +223,16 @@ export function register(program: Command, context: CliContext): void {
       const all = every.filter((e) => options.status === undefined || e.status === options.status).map((e) => e.account);
       const suppressed = await rt.repos.suppressions.lookup(all.flatMap((a) => a.emails));
       const views = all.map((a) => ({ account: a, recipients: recipientsWithSuppression(a.emails, suppressed) }));
-      const counts = statusCounts(every.map((e) => e.status), all.length, options.status);
+      const counts = statusCounts(
+        every.map((e) => e.status),
+        all.length,
+        options.status,
+      );
       if (options.json) {
-        printJson(io, views.map((v) => publicView(v.account, v.recipients, now)));
+        printJson(
+          io,
+          views.map((v) => publicView(v.account, v.recipients, now)),
+        );
         if (every.length > 0) io.err(`${counts}\n`);
         return;
       }
@@ -266,9 +301,14 @@ export function register(program: Command, context: CliContext): void {
       const rt = await context.runtime();
       const account = await rt.repos.accounts.get(parseAddress(address));
       if (!account) throw new Error(`${parseAddress(address)} is not tracked`);
-      const outcome = await rearmKillSwitch({ alerts: rt.repos.alerts, audit: rt.repos.audit, now: () => rt.now() }, { address: account.address, by: operator() });
+      const outcome = await rearmKillSwitch(
+        { alerts: rt.repos.alerts, audit: rt.repos.audit, now: () => rt.now() },
+        { address: account.address, by: operator() },
+      );
       if (outcome.kind === 'conflict') throw new Error('a poll changed the kill switch state meanwhile; run rearm again');
-      io.out(`kill switch of ${account.address} re-armed (was ${outcome.from?.status ?? 'never evaluated'}; audited)${account.killSwitch === null ? '; note: its kill switch is off (--kill-switch <pct> turns it on)' : ''}\n`);
+      io.out(
+        `kill switch of ${account.address} re-armed (was ${outcome.from?.status ?? 'never evaluated'}; audited)${account.killSwitch === null ? '; note: its kill switch is off (--kill-switch <pct> turns it on)' : ''}\n`,
+      );
     });
 
   accounts
@@ -282,11 +322,18 @@ export function register(program: Command, context: CliContext): void {
       if (addresses.length === 0) throw new UsageError('give the addresses to remove, or --file');
       const rt = await context.runtime();
       const before = await rt.repos.accounts.getMany(addresses);
-      const outcome = addresses.length === 1
-        ? await rt.repos.accounts.remove(addresses[0] as string).then((r) => (r.kind === 'removed' ? { removed: addresses, notFound: [] } : { removed: [], notFound: addresses }))
-        : await rt.repos.accounts.removeMany(addresses);
+      const outcome =
+        addresses.length === 1
+          ? await rt.repos.accounts
+              .remove(addresses[0] as string)
+              .then((r) => (r.kind === 'removed' ? { removed: addresses, notFound: [] } : { removed: [], notFound: addresses }))
+          : await rt.repos.accounts.removeMany(addresses);
       const removed = new Set(outcome.removed);
-      await mapConcurrent(before.filter((a) => removed.has(a.address)), 8, (a) => syncRecipients(rt, a.address, a.emails, []));
+      await mapConcurrent(
+        before.filter((a) => removed.has(a.address)),
+        8,
+        (a) => syncRecipients(rt, a.address, a.emails, []),
+      );
       if (outcome.removed.length === 1) io.out(`stopped tracking ${outcome.removed[0]}\n`);
       else if (outcome.removed.length > 1) io.out(`stopped tracking ${plural(outcome.removed.length, 'account')}\n`);
       if (outcome.notFound.length === 1) throw new Error(`${outcome.notFound[0]} is not tracked`);
@@ -348,7 +395,10 @@ function publicView(a: TrackedAccount, recipients: readonly RecipientView[], now
 async function revokeUnknownText(repo: KnownDelegatesRepository, account: TrackedAccount): Promise<string> {
   if (account.revokeUnknown === 'off') return 'off';
   const state = await repo.read(account.address);
-  const keys = state.baselineAt === null ? 'known keys taken at the next delegate check' : `${plural(state.known.size, 'known key')} (since ${new Date(state.baselineAt).toISOString()})`;
+  const keys =
+    state.baselineAt === null
+      ? 'known keys taken at the next delegate check'
+      : `${plural(state.known.size, 'known key')} (since ${new Date(state.baselineAt).toISOString()})`;
   return `${account.revokeUnknown}: ${keys}`;
 }
 

@@ -37,8 +37,28 @@ export function register(program: Command, context: CliContext): void {
       if (options.json) {
         return printJson(context.io, { snoozes: snoozes.map(({ row }) => snoozeJson(row)), breaches: breaches.map(({ row }) => breachJson(row)) });
       }
-      context.io.out(snoozes.length === 0 ? 'no snooze running\n' : `snoozes\n${formatTable(['LABEL', 'ACCOUNT', 'WHO', 'UNTIL'], snoozes.map(({ row, zone }) => [row.label ?? '', row.account, row.who === 'all' ? 'all recipients' : row.who, formatTime(row.until, zone)]))}`);
-      context.io.out(breaches.length === 0 ? 'no open breach\n' : `open breaches\n${formatTable(['LABEL', 'ACCOUNT', 'LEVEL', 'SINCE', 'DRAWDOWN'], breaches.map(({ row, zone }) => [row.label ?? '', row.account, `${row.level}%`, row.since === null ? '-' : formatTime(row.since, zone), row.drawdownPct === null ? '-' : `${row.drawdownPct.toFixed(2)}%`]))}`);
+      context.io.out(
+        snoozes.length === 0
+          ? 'no snooze running\n'
+          : `snoozes\n${formatTable(
+              ['LABEL', 'ACCOUNT', 'WHO', 'UNTIL'],
+              snoozes.map(({ row, zone }) => [row.label ?? '', row.account, row.who === 'all' ? 'all recipients' : row.who, formatTime(row.until, zone)]),
+            )}`,
+      );
+      context.io.out(
+        breaches.length === 0
+          ? 'no open breach\n'
+          : `open breaches\n${formatTable(
+              ['LABEL', 'ACCOUNT', 'LEVEL', 'SINCE', 'DRAWDOWN'],
+              breaches.map(({ row, zone }) => [
+                row.label ?? '',
+                row.account,
+                `${row.level}%`,
+                row.since === null ? '-' : formatTime(row.since, zone),
+                row.drawdownPct === null ? '-' : `${row.drawdownPct.toFixed(2)}%`,
+              ]),
+            )}`,
+      );
     });
 
   alerts
@@ -56,9 +76,16 @@ export function register(program: Command, context: CliContext): void {
       const mail = await mailDeps(rt);
       const now = rt.now();
       const until = await rt.repos.alerts.snooze(address, now + durationMs);
-      const outcome = await deliverNotification(mail, { kind: 'account-snoozed', eventId: `account-snoozed:${address}:${until}`, account: address, at: now, until });
+      const outcome = await deliverNotification(mail, {
+        kind: 'account-snoozed',
+        eventId: `account-snoozed:${address}:${until}`,
+        account: address,
+        at: now,
+        until,
+      });
       const told = toldText(outcome);
-      if (options.json) printJson(context.io, { account: address, who: 'all', until: new Date(until).toISOString(), kept: until > now + durationMs, notice: outcome });
+      if (options.json)
+        printJson(context.io, { account: address, who: 'all', until: new Date(until).toISOString(), kept: until > now + durationMs, notice: outcome });
       else {
         const kept = until > now + durationMs ? ' (a longer snooze was already running: the later end wins)' : '';
         context.io.out(`snoozed drawdown alerts of ${name(account)} for all recipients until ${formatTime(until, account.timezone)}${kept}; ${told}\n`);

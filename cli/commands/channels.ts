@@ -9,7 +9,10 @@ import { formatTable, plural, printJson } from '../output';
 function withChannelOptions(command: Command): Command {
   return command
     .option('--type <type>', CHANNEL_TYPES.join('|'))
-    .option('--secret <ref>', 'env:<VAR> or secret:<Secrets Manager name or ARN>: the Slack/Discord webhook URL, Telegram bot token, PagerDuty routing key or webhook signing secret')
+    .option(
+      '--secret <ref>',
+      'env:<VAR> or secret:<Secrets Manager name or ARN>: the Slack/Discord webhook URL, Telegram bot token, PagerDuty routing key or webhook signing secret',
+    )
     .option('--url <https-url>', 'where a webhook channel posts (https)')
     .option('--chat-id <id>', 'the Telegram chat id')
     .option('--categories <list>', 'drawdown,security,expiry,reports (default drawdown,security,expiry)');
@@ -41,15 +44,19 @@ export function register(program: Command, context: CliContext): void {
   const channels = program.command('channels').description('manage alert channels (Slack, Discord, Telegram, PagerDuty, signed webhooks)');
   const { io } = context;
 
-  withChannelOptions(channels.command('add').argument('<name>', 'a name for the channel').description('add a channel')).action(async (name: string, options: ChannelOptions) => {
-    const valid = parseChannelName(name);
-    const rt = await context.runtime();
-    const config = channelConfigFrom(valid, options, null, urlPolicy(rt));
-    const now = rt.now();
-    const outcome = await rt.repos.channels.create({ ...config, state: { kind: 'ok' }, lastDelivery: null, createdAt: now, updatedAt: now });
-    if (outcome.kind === 'exists') throw new Error(`channel ${valid} exists; use "channels update" to change it`);
-    io.out(`added channel ${valid} (${config.type}: ${config.categories.join(', ')}); route accounts to it with "accounts update <address> --add-channel ${valid}"\n`);
-  });
+  withChannelOptions(channels.command('add').argument('<name>', 'a name for the channel').description('add a channel')).action(
+    async (name: string, options: ChannelOptions) => {
+      const valid = parseChannelName(name);
+      const rt = await context.runtime();
+      const config = channelConfigFrom(valid, options, null, urlPolicy(rt));
+      const now = rt.now();
+      const outcome = await rt.repos.channels.create({ ...config, state: { kind: 'ok' }, lastDelivery: null, createdAt: now, updatedAt: now });
+      if (outcome.kind === 'exists') throw new Error(`channel ${valid} exists; use "channels update" to change it`);
+      io.out(
+        `added channel ${valid} (${config.type}: ${config.categories.join(', ')}); route accounts to it with "accounts update <address> --add-channel ${valid}"\n`,
+      );
+    },
+  );
 
   withChannelOptions(channels.command('update').argument('<name>').description('change a channel')).action(async (name: string, options: ChannelOptions) => {
     const valid = parseChannelName(name);
@@ -112,7 +119,16 @@ export function register(program: Command, context: CliContext): void {
         channel,
       );
       const o = result.outcome;
-      const answer = o.kind === 'delivered' ? `delivered (HTTP ${o.status})` : o.kind === 'not-applicable' ? 'nothing to send' : o.kind === 'throttled' ? `throttled (HTTP 429, retry after ${o.retryAfterMs} ms)` : o.kind === 'migrated' ? 'chat migrated' : `${o.kind}: ${o.reason}`;
+      const answer =
+        o.kind === 'delivered'
+          ? `delivered (HTTP ${o.status})`
+          : o.kind === 'not-applicable'
+            ? 'nothing to send'
+            : o.kind === 'throttled'
+              ? `throttled (HTTP 429, retry after ${o.retryAfterMs} ms)`
+              : o.kind === 'migrated'
+                ? 'chat migrated'
+                : `${o.kind}: ${o.reason}`;
       if (!result.ok) throw new Error(`channel ${valid}: ${answer}${o.kind === 'refused' ? ' (marked broken)' : ''}`);
       io.out(`channel ${valid}: ${answer}\n`);
     });

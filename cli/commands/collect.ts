@@ -40,7 +40,12 @@ export function register(program: Command, context: CliContext): void {
       if (options.json) return printJson(context.io, outcomes);
       if (outcomes.length === 0) return context.io.out('no account was due\n');
       const labels = new Map((await rt.repos.accounts.getMany(outcomes.map((o) => o.address))).map((a) => [a.address as string, a.label]));
-      context.io.out(formatTable(['LABEL', 'ACCOUNT', 'NEW POINTS', 'STATUS', 'NOTE'], outcomes.map((o) => [labels.get(o.address) ?? '', ...row(o)])));
+      context.io.out(
+        formatTable(
+          ['LABEL', 'ACCOUNT', 'NEW POINTS', 'STATUS', 'NOTE'],
+          outcomes.map((o) => [labels.get(o.address) ?? '', ...row(o)]),
+        ),
+      );
     });
 }
 
@@ -90,7 +95,11 @@ async function collectPipeline(rt: CliRuntime) {
     log: rt.log,
     counters,
     now,
-    notifyConsumer: createNotifyHandler({ ...mail, repos: rt.repos, channelFanOut: { channels: rt.repos.channels, alerts: rt.repos.alerts, channelQueue, links } }),
+    notifyConsumer: createNotifyHandler({
+      ...mail,
+      repos: rt.repos,
+      channelFanOut: { channels: rt.repos.channels, alerts: rt.repos.alerts, channelQueue, links },
+    }),
     channelQueue,
     collectSettings: collectSettingsFrom(rt.settings),
     refinementBudget: refinementBudgetFrom(rt.settings, now),

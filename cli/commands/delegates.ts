@@ -36,7 +36,10 @@ async function currentDelegates(rt: CliRuntime, address: Address): Promise<{ del
     if (!(error instanceof ChainError) && !(error instanceof ConfigError)) throw error;
     const views = (await rt.repos.delegates.listForAccount(address)).filter((v) => v.removedAt === null);
     const reason = error instanceof ChainError ? error.shortMessage : error.message;
-    return { delegates: views.map((v) => ({ address: v.delegate, name: v.name, expiryMs: v.expiryMs, isWebClient: v.isWebClient })), source: { stored: reason } };
+    return {
+      delegates: views.map((v) => ({ address: v.delegate, name: v.name, expiryMs: v.expiryMs, isWebClient: v.isWebClient })),
+      source: { stored: reason },
+    };
   }
 }
 
@@ -91,19 +94,32 @@ export function register(program: Command, context: CliContext): void {
         });
       }
       if (source !== 'chain') io.err(`warning: the chain could not be read (${source.stored}); showing the delegates the last check saw\n`);
-      io.out(`revoke-unknown: ${account.revokeUnknown}${state.baselineAt === null && account.revokeUnknown !== 'off' ? ' (known keys taken at the next delegate check)' : ''}\n`);
+      io.out(
+        `revoke-unknown: ${account.revokeUnknown}${state.baselineAt === null && account.revokeUnknown !== 'off' ? ' (known keys taken at the next delegate check)' : ''}\n`,
+      );
       io.out(`delegates (${rows.length})\n`);
       if (rows.length > 0) {
         io.out(
           formatTable(
             ['NAME', 'ADDRESS', 'KIND', 'EXPIRES', 'STANDING'],
-            rows.map((r) => [r.name ?? '-', r.address, r.isWebClient ? 'web session' : 'api key', formatCountdown(r.expiryMs, now), standingText(r.standing, now)]),
+            rows.map((r) => [
+              r.name ?? '-',
+              r.address,
+              r.isWebClient ? 'web session' : 'api key',
+              formatCountdown(r.expiryMs, now),
+              standingText(r.standing, now),
+            ]),
           ),
         );
       }
       io.out(`open announcements (${open.length})\n`);
       if (open.length > 0) {
-        io.out(formatTable(['DELEGATE', 'UNTIL', 'LISTED'], open.map((a) => [a.delegate, new Date(a.expiresAt).toISOString(), a.listed ? 'yes' : 'not yet'])));
+        io.out(
+          formatTable(
+            ['DELEGATE', 'UNTIL', 'LISTED'],
+            open.map((a) => [a.delegate, new Date(a.expiresAt).toISOString(), a.listed ? 'yes' : 'not yet']),
+          ),
+        );
       }
     });
 }

@@ -11,15 +11,15 @@ export function register(program: Command, context: CliContext): void {
   for (const state of ['on', 'off'] as const) {
     protection
       .command(state)
-      .description(state === 'on' ? 'allow automatic actions on accounts armed for them (takes effect within a minute)' : 'stop every automatic action at once (clicked links still work)')
+      .description(
+        state === 'on'
+          ? 'allow automatic actions on accounts armed for them (takes effect within a minute)'
+          : 'stop every automatic action at once (clicked links still work)',
+      )
       .action(async () => {
         const rt = await context.runtime();
         const change = await setProtection({ protection: rt.protection(), audit: rt.repos.audit, now: () => rt.now() }, { state, by: operator() });
-        context.io.out(
-          change.kind === 'changed'
-            ? `protection ${change.from} → ${change.to} (audited)\n`
-            : `protection is already ${change.state}\n`,
-        );
+        context.io.out(change.kind === 'changed' ? `protection ${change.from} → ${change.to} (audited)\n` : `protection is already ${change.state}\n`);
       });
   }
   protection
@@ -29,6 +29,8 @@ export function register(program: Command, context: CliContext): void {
       const rt = await context.runtime();
       const switchOf = rt.protection();
       const state = await switchOf.read();
-      context.io.out(`protection ${state} (${switchOf.location})\n${state === 'off' ? 'automatic actions are off stage-wide: armed accounts only alert\n' : ''}`);
+      context.io.out(
+        `protection ${state} (${switchOf.location})\n${state === 'off' ? 'automatic actions are off stage-wide: armed accounts only alert\n' : ''}`,
+      );
     });
 }

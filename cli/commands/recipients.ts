@@ -172,7 +172,9 @@ export function register(program: Command, context: CliContext): void {
   recipients
     .command('update')
     .argument('<email>')
-    .description("how a recipient gets its reports: one digest for all its accounts, its own time and zone (overriding its accounts'), weekly and monthly summaries")
+    .description(
+      "how a recipient gets its reports: one digest for all its accounts, its own time and zone (overriding its accounts'), weekly and monthly summaries",
+    )
     .option('--digest <on|off>', 'on: one email covering all its accounts; off: one report per account (default)')
     .option('--report-at <HH:MM>', "its local report time, overriding its accounts' (off: the accounts' own)")
     .option('--timezone <zone>', "its IANA time zone, overriding its accounts' (off: the accounts' own)")
@@ -227,8 +229,13 @@ export function register(program: Command, context: CliContext): void {
 
   recipients
     .command('import')
-    .argument('<file>', 'CSV with a header row (email,digest,report_at,timezone,weekly,monthly,categories; categories separated by ";") or JSON lines with the same keys, as recipients export writes')
-    .description('set many recipients\' delivery settings and mail categories at once: a column the file lacks leaves that setting as it is; any bad row refuses the whole file, naming its line and column')
+    .argument(
+      '<file>',
+      'CSV with a header row (email,digest,report_at,timezone,weekly,monthly,categories; categories separated by ";") or JSON lines with the same keys, as recipients export writes',
+    )
+    .description(
+      "set many recipients' delivery settings and mail categories at once: a column the file lacks leaves that setting as it is; any bad row refuses the whole file, naming its line and column",
+    )
     .option('--force', 'allow rows that turn security notices off')
     .action(async (file: string, options: { force?: boolean }) => {
       const rows = parseRecipients(file, await readTextFile(file));
@@ -247,7 +254,9 @@ export function register(program: Command, context: CliContext): void {
         try {
           change = row.categories === null ? null : categoryChange(before, row.categories, { force: options.force === true });
         } catch (error) {
-          throw new UsageError(`${file}:${row.line}: column "categories": ${error instanceof Error ? error.message.replace(/^--categories: /, '') : String(error)}`);
+          throw new UsageError(
+            `${file}:${row.line}: column "categories": ${error instanceof Error ? error.message.replace(/^--categories: /, '') : String(error)}`,
+          );
         }
         const settingsChanged = JSON.stringify(settings) !== JSON.stringify(recipientSettingsSchema.parse(current));
         const categoriesChanged = change !== null && change.optedOut.join() !== before.join();
@@ -303,7 +312,9 @@ export function register(program: Command, context: CliContext): void {
             `${email} is suppressed because of a ${suppression.reason}; mailing it again can hurt the sender's reputation. Lift it with --force only if the address is known to work and wants the mail`,
           );
         }
-        io.err(`warning: lifting a ${suppression.reason} suppression of ${email}; if mail to it ${suppression.reason === 'bounce' ? 'bounces' : 'draws a complaint'} again it is suppressed again\n`);
+        io.err(
+          `warning: lifting a ${suppression.reason} suppression of ${email}; if mail to it ${suppression.reason === 'bounce' ? 'bounces' : 'draws a complaint'} again it is suppressed again\n`,
+        );
       }
       await rt.repos.suppressions.unsuppress(email);
       io.out(`${email} gets mail again (was suppressed: ${suppression.reason})${categoriesNote}\n`);

@@ -46,10 +46,15 @@ const UNDELIVERED = new Set(['failed', 'retry', 'error']);
 export function register(program: Command, context: CliContext): void {
   program
     .command('report')
-    .description('send the daily reports that are due now (accounts, and recipients with their own schedule); with --force, send now regardless to each recipient of the selected accounts what it gets on a normal day (extras, the schedules are unchanged)')
+    .description(
+      'send the daily reports that are due now (accounts, and recipients with their own schedule); with --force, send now regardless to each recipient of the selected accounts what it gets on a normal day (extras, the schedules are unchanged)',
+    )
     .option('--account <address>', 'only this account')
     .option('--force', 'send even if the report is not due')
-    .option('--recipient <email>', "with --force: send this one recipient its usual delivery now (its digest, or its accounts' reports), to it alone; with --account, that account's report alone")
+    .option(
+      '--recipient <email>',
+      "with --force: send this one recipient its usual delivery now (its digest, or its accounts' reports), to it alone; with --account, that account's report alone",
+    )
     .option('--retry-missed', "send today's missed reports (claimed, not delivered within the grace): once each, under their regular delivery ids")
     .option('--json', 'print the outcomes as JSON')
     .action(async (options: { account?: string; force?: boolean; recipient?: string; retryMissed?: boolean; json?: boolean }) => {
@@ -114,7 +119,10 @@ export function register(program: Command, context: CliContext): void {
  */
 async function reportsNow(rt: CliRuntime, deps: MissedReportsDeps, now: number, force: boolean, address: string | undefined): Promise<ReportRunResult[]> {
   if (!force && address === undefined) {
-    return dispatchAndDrainReports({ schedule: rt.repos.schedule, recipients: rt.repos.recipients, ledger: rt.repos.reportLedger, log: rt.log, now: () => now }, deps);
+    return dispatchAndDrainReports(
+      { schedule: rt.repos.schedule, recipients: rt.repos.recipients, ledger: rt.repos.reportLedger, log: rt.log, now: () => now },
+      deps,
+    );
   }
   const accounts = address === undefined ? await rt.repos.accounts.list() : await rt.repos.accounts.getMany([address]);
   return sendSelectedReports(deps, now, force ? { kind: 'extra', accounts, only: address !== undefined } : { kind: 'due', accounts });
@@ -124,7 +132,8 @@ async function reportsNow(rt: CliRuntime, deps: MissedReportsDeps, now: number, 
 async function recipientNow(rt: CliRuntime, deps: MissedReportsDeps, now: number, email: string, address: string | undefined): Promise<ReportRunResult[]> {
   const mails = (account: TrackedAccount): boolean => account.emails.some((e) => e.trim().toLowerCase() === email);
   const accounts = (address === undefined ? await rt.repos.accounts.list() : await rt.repos.accounts.getMany([address])).filter(mails);
-  if (accounts.length === 0) throw new UsageError(address === undefined ? `${email} gets reports from no tracked account` : `${address} does not mail ${email}`);
+  if (accounts.length === 0)
+    throw new UsageError(address === undefined ? `${email} gets reports from no tracked account` : `${address} does not mail ${email}`);
   return sendToRecipient(deps, email, accounts, address !== undefined, now);
 }
 
@@ -136,12 +145,14 @@ async function retryMissed(context: CliContext, deps: MissedReportsDeps, now: nu
   else context.io.out(formatTable(['REPORT', 'DAY', 'OUTCOME', 'NOTE'], results.map(retryRow)));
   const undelivered = results.filter((r) => r.outcome.kind === 'error' || r.outcome.kind === 'failed');
   const first = undelivered[0]?.outcome;
-  if (first) throw new Error(`${undelivered.length} of ${plural(results.length, 'missed report')} not delivered${'reason' in first ? `: ${first.reason}` : ''}`);
+  if (first)
+    throw new Error(`${undelivered.length} of ${plural(results.length, 'missed report')} not delivered${'reason' in first ? `: ${first.reason}` : ''}`);
 }
 
 function retryRow({ missed, outcome }: MissedRetryResult): string[] {
   const what = missed.job.kind === 'recipient' ? missed.job.email : missed.job.address;
-  if (outcome.kind === 'recipient') return [what, missed.job.reportDate, 'handled', outcome.result.sends.map((send) => `${send.period}: ${send.outcome.kind}`).join(', ')];
+  if (outcome.kind === 'recipient')
+    return [what, missed.job.reportDate, 'handled', outcome.result.sends.map((send) => `${send.period}: ${send.outcome.kind}`).join(', ')];
   return [what, missed.job.reportDate, ...outcomeColumns(outcome).filter((_, i) => i !== 1)];
 }
 
@@ -155,7 +166,11 @@ function row(result: ReportRunResult): string[] {
 function outcomeColumns(outcome: ReportRunResult['outcome']): string[] {
   switch (outcome.kind) {
     case 'sent':
-      return [outcome.forced ? 'sent (extra)' : 'sent', String(outcome.messages), `covers ${outcome.coveredDate}${outcome.failed > 0 ? `; ${outcome.failed} refused` : ''}`];
+      return [
+        outcome.forced ? 'sent (extra)' : 'sent',
+        String(outcome.messages),
+        `covers ${outcome.coveredDate}${outcome.failed > 0 ? `; ${outcome.failed} refused` : ''}`,
+      ];
     case 'duplicate':
       return ['already sent', '0', `report of ${outcome.reportDate}`];
     case 'not-due':

@@ -53,7 +53,9 @@ function render(r: AccountStatusReport, now: number, timeZone: string, protectio
     '',
   ];
   if (r.summary) {
-    lines.push(`summary (the chain's figures from daily points, ${r.summarySampling} apart at each UTC midnight since tracking began: Sharpe, volatility and max drawdown mean little over a few of them)`);
+    lines.push(
+      `summary (the chain's figures from daily points, ${r.summarySampling} apart at each UTC midnight since tracking began: Sharpe, volatility and max drawdown mean little over a few of them)`,
+    );
     const readings = summaryReadings(r.summary);
     const received = summaryView(r.summary);
     const rows = SUMMARY_FIELDS.map((f) => {
@@ -72,16 +74,31 @@ function render(r: AccountStatusReport, now: number, timeZone: string, protectio
   }
   if (r.alerts.length > 0) {
     lines.push(`alert states (times in ${timeZone})`);
-    lines.push(formatTable(['RULE', 'STATE'], r.alerts.flatMap((s) => describeAlertState(s.rule, s.state, now, timeZone))));
+    lines.push(
+      formatTable(
+        ['RULE', 'STATE'],
+        r.alerts.flatMap((s) => describeAlertState(s.rule, s.state, now, timeZone)),
+      ),
+    );
   }
   const active = r.delegates.filter((d) => d.removedAt === null);
   lines.push(`delegates (${active.length})`);
   if (active.length > 0) {
-    lines.push(formatTable(['NAME', 'ADDRESS', 'KIND', 'EXPIRES'], active.map((d) => [d.name ?? '-', d.address, d.kind, formatCountdown(d.expiryMs, now)])));
+    lines.push(
+      formatTable(
+        ['NAME', 'ADDRESS', 'KIND', 'EXPIRES'],
+        active.map((d) => [d.name ?? '-', d.address, d.kind, formatCountdown(d.expiryMs, now)]),
+      ),
+    );
   }
   if (r.revocations.length > 0) {
     lines.push('revocations (audit trail, newest first)');
-    lines.push(formatTable(['AT', 'DELEGATE', 'OUTCOME', 'NONCE', 'TX HASH'], r.revocations.map((e) => [iso(e.at), e.delegate ?? '-', e.outcome, e.nonce === null ? '-' : String(e.nonce), e.txHash ?? '-'])));
+    lines.push(
+      formatTable(
+        ['AT', 'DELEGATE', 'OUTCOME', 'NONCE', 'TX HASH'],
+        r.revocations.map((e) => [iso(e.at), e.delegate ?? '-', e.outcome, e.nonce === null ? '-' : String(e.nonce), e.txHash ?? '-']),
+      ),
+    );
   }
   return `${lines.join('\n')}\n`;
 }

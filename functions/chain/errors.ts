@@ -111,13 +111,7 @@ export class ChainRequestError extends ChainError {
 
 /** Why a signer could not be built or could not sign. */
 export type SignerErrorCode =
-  | 'bad-reference'
-  | 'missing-key'
-  | 'invalid-key'
-  | 'kms-unavailable'
-  | 'kms-bad-response'
-  | 'kms-signature-mismatch'
-  | 'bad-signature';
+  'bad-reference' | 'missing-key' | 'invalid-key' | 'kms-unavailable' | 'kms-bad-response' | 'kms-signature-mismatch' | 'bad-signature';
 
 /** A signer could not be resolved or produced no valid signature. Never contains key material. */
 export class SignerError extends ChainError {

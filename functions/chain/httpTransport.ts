@@ -136,10 +136,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       const result = await once(request, timeoutMs);
       const canRetry = attempt <= options.maxRetries;
       const retry =
-        canRetry &&
-        (result.kind === 'response'
-          ? retryableStatus(result.status, result.retryAfter, request.retry)
-          : retryableFailure(result, request.retry));
+        canRetry && (result.kind === 'response' ? retryableStatus(result.status, result.retryAfter, request.retry) : retryableFailure(result, request.retry));
       if (retry) {
         const asked = result.kind === 'response' ? parseRetryAfter(result.retryAfter, options.now(), options.maxRetryAfterMs) : undefined;
         const waitMs = asked ?? fullJitterDelay(attempt - 1, options);
@@ -162,7 +159,13 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     switch (result.kind) {
       case 'response':
         // An error body may echo the request path or query, and with it a key: it ends up in error messages.
-        return { status: result.status, contentType: result.contentType, text: result.status >= 400 ? redactEchoes(result.text, url) : result.text, attempts, request: label };
+        return {
+          status: result.status,
+          contentType: result.contentType,
+          text: result.status >= 400 ? redactEchoes(result.text, url) : result.text,
+          attempts,
+          request: label,
+        };
       case 'timeout':
         throw new ChainTimeoutError({ request: label, timeoutMs, attempts, cause: result.cause, deadline: timeoutMs < options.timeoutMs });
       case 'network':

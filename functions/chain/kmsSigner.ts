@@ -83,7 +83,10 @@ export async function createKmsSigner(options: { kms: KmsClientLike; keyId: stri
   try {
     address = addressFromSpki(info.PublicKey);
   } catch (cause) {
-    throw new SignerError('kms-bad-response', `KMS key ${keyId} has no usable secp256k1 public key`, { details: cause instanceof Error ? cause.message : 'unreadable', cause });
+    throw new SignerError('kms-bad-response', `KMS key ${keyId} has no usable secp256k1 public key`, {
+      details: cause instanceof Error ? cause.message : 'unreadable',
+      cause,
+    });
   }
   return {
     address,

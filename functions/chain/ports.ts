@@ -26,9 +26,7 @@ export interface SignedTransaction {
 }
 
 /** An accepted transaction: the instruction-specific result, e.g. `{ RemoveDelegateManager: { delegator, manager } }`. */
-export type TransactionResult =
-  | { kind: 'tagged'; tag: string; value: unknown }
-  | { kind: 'string'; value: string };
+export type TransactionResult = { kind: 'tagged'; tag: string; value: unknown } | { kind: 'string'; value: string };
 
 /** Everything the service reads from or sends to the chain. Rejections throw `ChainRejectedError`. */
 export interface ChainClient {

@@ -1,11 +1,5 @@
 import type { ChainError } from './errors';
-import {
-  ChainHttpError,
-  ChainNetworkError,
-  ChainRejectedError,
-  ChainResponseShapeError,
-  ChainTimeoutError,
-} from './errors';
+import { ChainHttpError, ChainNetworkError, ChainRejectedError, ChainResponseShapeError, ChainTimeoutError } from './errors';
 
 /**
  * Why a chain call failed, in plain words anyone may read (an account's stored status, the

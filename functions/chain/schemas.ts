@@ -20,9 +20,20 @@ export type AccountNonce = { nonce: number; deferredNonce: number };
 
 const delegateRecordSchema = z.looseObject({
   address: addressSchema,
-  expiryMs: timestampMsSchema.nullable().optional().transform((v) => v ?? null),
-  name: z.string().nullable().optional().transform((v) => v ?? null),
-  isWebClient: z.boolean().nullable().optional().transform((v) => v ?? false),
+  expiryMs: timestampMsSchema
+    .nullable()
+    .optional()
+    .transform((v) => v ?? null),
+  name: z
+    .string()
+    .nullable()
+    .optional()
+    .transform((v) => v ?? null),
+  isWebClient: z
+    .boolean()
+    .nullable()
+    .optional()
+    .transform((v) => v ?? false),
 });
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -39,10 +50,7 @@ export const delegateSchema = z.preprocess(
 export type Delegate = { address: Address; expiryMs: number | null; name: string | null; isWebClient: boolean };
 
 /** Response of `GET /delegate-traders`: `{"delegates": [...]}` as documented, or a bare array of records. */
-export const delegateTradersSchema = z.preprocess(
-  (v) => (Array.isArray(v) ? { delegates: v } : v),
-  z.looseObject({ delegates: z.array(delegateSchema) }),
-);
+export const delegateTradersSchema = z.preprocess((v) => (Array.isArray(v) ? { delegates: v } : v), z.looseObject({ delegates: z.array(delegateSchema) }));
 
 /**
  * Response of `POST /transaction`: an externally tagged enum (`{"RemoveDelegateManager": {...}}`),
@@ -54,4 +62,3 @@ export const transactionResponseSchema = z.union([
     message: 'expected an object with exactly one key',
   }),
 ]);
-

@@ -40,7 +40,11 @@ export class ChannelSecrets {
     try {
       value = await this.read(parsed.id);
     } catch (error) {
-      throw new ChannelConfigError(`could not read the channel secret ${ref}`, { details: describeError(error, { audience: 'log' }), cause: error, retryable: true });
+      throw new ChannelConfigError(`could not read the channel secret ${ref}`, {
+        details: describeError(error, { audience: 'log' }),
+        cause: error,
+        retryable: true,
+      });
     }
     if (value === undefined || value.trim() === '') throw new ChannelConfigError(`the channel secret ${ref} is empty`);
     return value.trim();

@@ -41,13 +41,20 @@ export async function sendToChannel(
   const send = deps.fetch ?? fetch;
   let response: Response;
   try {
-    response = await send(request.url, { method: 'POST', headers: request.headers, body: request.body, redirect: 'manual', signal: AbortSignal.timeout(deps.timeoutMs ?? 10_000) });
+    response = await send(request.url, {
+      method: 'POST',
+      headers: request.headers,
+      body: request.body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(deps.timeoutMs ?? 10_000),
+    });
   } catch (error) {
     const reason = describeError(error, { audience: 'log' }).split(secret).join('[secret]');
     return { kind: 'failed', status: null, reason: `no answer: ${reason}` };
   }
   const text = await response.text().catch(() => '');
-  if (response.status >= 300 && response.status < 400) return { kind: 'failed', status: response.status, reason: `HTTP ${response.status}: redirects are not followed` };
+  if (response.status >= 300 && response.status < 400)
+    return { kind: 'failed', status: response.status, reason: `HTTP ${response.status}: redirects are not followed` };
   const answer = classifyAnswer(channel.type, response.status, response.headers, text.split(secret).join('[secret]'));
   return answer;
 }

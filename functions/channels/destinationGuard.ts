@@ -12,7 +12,16 @@ export const dnsResolver: Resolver = async (host) => (await lookup(host, { all: 
 function isPublicAddress(ip: string): boolean {
   if (isIP(ip) === 4) {
     const [a = 0, b = 0] = ip.split('.').map(Number);
-    return !(a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127) || a >= 224);
+    return !(
+      a === 0 ||
+      a === 10 ||
+      a === 127 ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 100 && b >= 64 && b <= 127) ||
+      a >= 224
+    );
   }
   const v6 = ip.toLowerCase();
   if (v6.startsWith('::ffff:')) return isPublicAddress(v6.slice(7));
@@ -33,5 +42,6 @@ export async function guardDestination(type: ChannelType, url: string, policy: U
   const hosts = SERVICE_HOSTS[type];
   if (hosts !== undefined && !hosts.includes(host)) throw new ChannelConfigError(`a ${type} webhook URL must be on ${hosts.join(' or ')}`);
   const addresses = isIP(host) ? [host] : await resolve(host);
-  if (addresses.length === 0 || !addresses.every(isPublicAddress)) throw new ChannelConfigError(`the ${type} destination ${host} does not resolve to a public address`);
+  if (addresses.length === 0 || !addresses.every(isPublicAddress))
+    throw new ChannelConfigError(`the ${type} destination ${host} does not resolve to a public address`);
 }

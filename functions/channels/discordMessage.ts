@@ -2,7 +2,16 @@ import type { APIEmbed, RESTPostAPIWebhookWithTokenJSONBody } from 'discord-api-
 import type { Notice } from '../domain/notice';
 
 /** Discord's embed limits (developer docs, "Embed Limits"). */
-export const DISCORD_LIMITS = { title: 256, description: 4_096, fields: 25, fieldName: 256, fieldValue: 1_024, footer: 2_048, total: 6_000, embeds: 10 } as const;
+export const DISCORD_LIMITS = {
+  title: 256,
+  description: 4_096,
+  fields: 25,
+  fieldName: 256,
+  fieldValue: 1_024,
+  footer: 2_048,
+  total: 6_000,
+  embeds: 10,
+} as const;
 
 const COLOUR = { critical: 0xd32f2f, warning: 0xf9a825, info: 0x1976d2 } as const;
 
@@ -39,7 +48,11 @@ export function discordMessage(notice: Notice): RESTPostAPIWebhookWithTokenJSONB
     fields: [],
   };
   for (const f of notice.fields.slice(0, DISCORD_LIMITS.fields)) {
-    const field = { name: cut(escapeDiscord(f.label), DISCORD_LIMITS.fieldName), value: cut(escapeDiscord(f.value) || '-', DISCORD_LIMITS.fieldValue), inline: true };
+    const field = {
+      name: cut(escapeDiscord(f.label), DISCORD_LIMITS.fieldName),
+      value: cut(escapeDiscord(f.value) || '-', DISCORD_LIMITS.fieldValue),
+      inline: true,
+    };
     if (embedLength({ ...embed, fields: [...(embed.fields ?? []), field] }) > DISCORD_LIMITS.total) break;
     embed.fields?.push(field);
   }

@@ -2,7 +2,16 @@ import type { ActionsBlock, Button, KnownBlock } from '@slack/types';
 import type { Notice } from '../domain/notice';
 
 /** Slack's limits on what we send (Block Kit reference). */
-export const SLACK_LIMITS = { headerText: 150, sectionText: 3_000, fields: 10, fieldText: 2_000, buttonText: 75, url: 3_000, blocks: 50, text: 40_000 } as const;
+export const SLACK_LIMITS = {
+  headerText: 150,
+  sectionText: 3_000,
+  fields: 10,
+  fieldText: 2_000,
+  buttonText: 75,
+  url: 3_000,
+  blocks: 50,
+  text: 40_000,
+} as const;
 
 /** A Slack incoming-webhook message: Block Kit blocks and the plain `text` fallback (notifications, screen readers). */
 export interface SlackMessage {

@@ -5,11 +5,31 @@ import type { Notice } from '../domain/notice';
 export const TELEGRAM_LIMITS = { text: 4_096, caption: 1_024 } as const;
 
 /** The tags Telegram's HTML parse mode accepts (Bot API, "HTML style"); we use only `b`, `i` and `code`. */
-export const TELEGRAM_TAGS = ['b', 'strong', 'i', 'em', 'u', 'ins', 's', 'strike', 'del', 'span', 'tg-spoiler', 'a', 'code', 'pre', 'blockquote', 'tg-emoji'] as const;
+export const TELEGRAM_TAGS = [
+  'b',
+  'strong',
+  'i',
+  'em',
+  'u',
+  'ins',
+  's',
+  'strike',
+  'del',
+  'span',
+  'tg-spoiler',
+  'a',
+  'code',
+  'pre',
+  'blockquote',
+  'tg-emoji',
+] as const;
 
 /** A Bot API call: the method and its JSON body (a `sendPhoto` carries the photo as a multipart part besides). */
 export type TelegramRequest =
-  | { method: 'sendMessage'; body: { chat_id: string; text: string; parse_mode: 'HTML'; reply_markup?: InlineKeyboardMarkup; link_preview_options: { is_disabled: true } } }
+  | {
+      method: 'sendMessage';
+      body: { chat_id: string; text: string; parse_mode: 'HTML'; reply_markup?: InlineKeyboardMarkup; link_preview_options: { is_disabled: true } };
+    }
   | { method: 'sendPhoto'; body: { chat_id: string; caption: string; parse_mode: 'HTML'; reply_markup?: InlineKeyboardMarkup } };
 
 /** Escapes the three characters Telegram's HTML mode requires escaped. */
@@ -53,7 +73,10 @@ function lines(notice: Notice): Part[][] {
   return [
     [{ text: notice.title, bold: true }],
     [{ text: notice.summary, bold: false }],
-    ...notice.fields.map((f) => [{ text: `${f.label}: `, bold: true }, { text: f.value, bold: false }]),
+    ...notice.fields.map((f) => [
+      { text: `${f.label}: `, bold: true },
+      { text: f.value, bold: false },
+    ]),
   ];
 }
 
@@ -80,5 +103,8 @@ export function telegramMessage(notice: Notice, chatId: string, part: 'text' | '
     return { method: 'sendPhoto', body: { chat_id: chatId, caption, parse_mode: 'HTML', ...(markup ? { reply_markup: markup } : {}) } };
   }
   const text = html(fit(all, TELEGRAM_LIMITS.text));
-  return { method: 'sendMessage', body: { chat_id: chatId, text, parse_mode: 'HTML', link_preview_options: { is_disabled: true }, ...(markup ? { reply_markup: markup } : {}) } };
+  return {
+    method: 'sendMessage',
+    body: { chat_id: chatId, text, parse_mode: 'HTML', link_preview_options: { is_disabled: true }, ...(markup ? { reply_markup: markup } : {}) },
+  };
 }

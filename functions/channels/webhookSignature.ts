@@ -15,7 +15,8 @@ export interface WebhookHeaders {
 export function webhookKey(secret: string): Buffer {
   const match = /^whsec_([A-Za-z0-9+/=]+)$/.exec(secret.trim());
   const key = match?.[1] === undefined ? Buffer.alloc(0) : Buffer.from(match[1], 'base64');
-  if (key.length < MIN_SECRET_BYTES) throw new ChannelConfigError(`the signing secret must be whsec_ followed by at least ${MIN_SECRET_BYTES} random bytes in base64`);
+  if (key.length < MIN_SECRET_BYTES)
+    throw new ChannelConfigError(`the signing secret must be whsec_ followed by at least ${MIN_SECRET_BYTES} random bytes in base64`);
   return key;
 }
 

@@ -59,13 +59,24 @@ export const settingsSchema = z.object({
   /** Secrets `SENTINEL_LINK_SECRET` replaced, comma-separated: links they signed still verify. */
   SENTINEL_LINK_SECRET_PREVIOUS: z
     .string()
-    .transform((list) => list.split(',').map((s) => s.trim()).filter((s) => s !== ''))
+    .transform((list) =>
+      list
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    )
     .pipe(z.array(z.string().min(32, 'each secret must be at least 32 characters')))
     .optional(),
   /** In AWS: the name prefix of the per-purpose private link key secrets (`<prefix><purpose>`, Secrets Manager). */
-  LINK_KEY_SECRET_PREFIX: z.string().regex(/^[A-Za-z0-9/_+=.@-]{1,400}$/, 'a Secrets Manager name prefix').optional(),
+  LINK_KEY_SECRET_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9/_+=.@-]{1,400}$/, 'a Secrets Manager name prefix')
+    .optional(),
   /** In AWS: the SSM parameter holding the published public link keys (`sentinel link-keys publish`). */
-  LINK_PUBLIC_KEYS_PARAMETER: z.string().regex(/^\/?[A-Za-z0-9_.\-/]{1,1000}$/, 'an SSM parameter name').optional(),
+  LINK_PUBLIC_KEYS_PARAMETER: z
+    .string()
+    .regex(/^\/?[A-Za-z0-9_.\-/]{1,1000}$/, 'an SSM parameter name')
+    .optional(),
   /** In AWS: the pages' anti-CSRF secret (Secrets Manager name; `AWSCURRENT` issues, `AWSPREVIOUS` still verifies). */
   CSRF_SECRET_ARN: z.string().min(1).optional(),
   /**
@@ -88,13 +99,19 @@ export const settingsSchema = z.object({
   /** In AWS: the protective-decision FIFO queue (grouped by account): collect's automatic revocations, one delegate each. */
   DECISION_QUEUE_URL: url.optional(),
   /** Whether the link endpoint routes `/revoke-all`, so links to it may be written (`true` in a stage that deploys the route; default false). */
-  REVOKE_ALL_LINKS: z.enum(['true', 'false']).transform((v) => v === 'true').default(false),
+  REVOKE_ALL_LINKS: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .default(false),
   SES_CONFIGURATION_SET: z.string().min(1).optional(),
   /**
    * The SSM parameter holding the stage-wide switch of automatic protective actions (`on` or
    * `off`; missing or unreadable is off). Unset: locally a file in the state folder, elsewhere off.
    */
-  PROTECTION_PARAMETER_NAME: z.string().regex(/^\/?[A-Za-z0-9_.\-/]{1,1000}$/, 'an SSM parameter name').optional(),
+  PROTECTION_PARAMETER_NAME: z
+    .string()
+    .regex(/^\/?[A-Za-z0-9_.\-/]{1,1000}$/, 'an SSM parameter name')
+    .optional(),
   /** How old a protective decision may be when the signer acts on it (minutes). */
   PROTECTION_DECISION_MAX_AGE_MINUTES: z.coerce.number().positive().max(60).default(5),
   /** More accounts than this firing automatic protection within an hour opens the breaker: act on none, alert the operator. */

@@ -101,7 +101,10 @@ const MAX_EMAILS = 50;
 function splitList(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   if (NONE.test(value.trim())) return [];
-  return value.split(/[,;]/).map((s) => s.trim()).filter((s) => s !== '');
+  return value
+    .split(/[,;]/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 function numberFrom(v: number | string): number | null {
@@ -199,15 +202,27 @@ const killSwitch = z.preprocess(
 
 const killSwitchConfirm = z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(['wait', 'now'], { error: 'must be wait or now' }));
 
-const keepDelegates = z.preprocess(splitList, z.array(address, { error: 'give delegate addresses separated by "," (or none)' }).max(100, 'at most 100 kept delegates').transform((list) => [...new Set(list)]));
+const keepDelegates = z.preprocess(
+  splitList,
+  z
+    .array(address, { error: 'give delegate addresses separated by "," (or none)' })
+    .max(100, 'at most 100 kept delegates')
+    .transform((list) => [...new Set(list)]),
+);
 
-const killSwitchWebSessions = z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(['keep', 'revoke'], { error: 'must be keep or revoke' }));
+const killSwitchWebSessions = z.preprocess(
+  (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),
+  z.enum(['keep', 'revoke'], { error: 'must be keep or revoke' }),
+);
 
-const onOff = z.preprocess((v) => {
-  if (typeof v !== 'string') return v;
-  const t = v.trim().toLowerCase();
-  return t === 'on' || t === 'true' ? true : t === 'off' || t === 'false' ? false : v;
-}, z.boolean({ error: 'must be on or off' }));
+const onOff = z.preprocess(
+  (v) => {
+    if (typeof v !== 'string') return v;
+    const t = v.trim().toLowerCase();
+    return t === 'on' || t === 'true' ? true : t === 'off' || t === 'false' ? false : v;
+  },
+  z.boolean({ error: 'must be on or off' }),
+);
 
 /** Option and CSV column names (`email`, `report-at`, ...) mapped to field names; `''` and `null` mean "not given". */
 const ALIASES: Readonly<Record<string, string>> = { email: 'emails', drawdown: 'drawdownThresholds', keepDelegate: 'keepDelegates' };
@@ -294,7 +309,9 @@ const OPTION_NAMES: Readonly<Record<string, string>> = {
  * The kill switch's settings in a few words, for `accounts show` and `status`: `off`, or the
  * level with its confirmation, web sessions, kept keys and dry run.
  */
-export function killSwitchText(a: Pick<AccountSettings, 'killSwitch' | 'killSwitchConfirm' | 'keepDelegates' | 'killSwitchWebSessions' | 'killSwitchDryRun'>): string {
+export function killSwitchText(
+  a: Pick<AccountSettings, 'killSwitch' | 'killSwitchConfirm' | 'keepDelegates' | 'killSwitchWebSessions' | 'killSwitchDryRun'>,
+): string {
   if (a.killSwitch === null) return 'off';
   return [
     `${a.killSwitch}%`,

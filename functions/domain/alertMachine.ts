@@ -90,8 +90,7 @@ export interface DrawdownEvaluation {
 
 type Tag = 'crossed' | 'pending' | 'due' | 'held' | 'recovered' | 'quiet';
 
-const notifiedInBreach = (s: LevelState): boolean =>
-  s.lastSentAt !== null && s.breachedAt !== null && s.lastSentAt >= s.breachedAt;
+const notifiedInBreach = (s: LevelState): boolean => s.lastSentAt !== null && s.breachedAt !== null && s.lastSentAt >= s.breachedAt;
 
 function advance(prior: LevelState, level: number, value: number, input: DrawdownAlertInput): { tag: Tag; next: LevelState } {
   const margin = Math.min(input.hysteresisPct ?? DEFAULT_HYSTERESIS_PCT, level / 2);

@@ -53,7 +53,13 @@ export const channelNameSchema = z
 export const channelTypeSchema = z.enum(CHANNEL_TYPES, { error: `must be one of ${CHANNEL_TYPES.join(', ')}` });
 
 export const channelCategoriesSchema = z.preprocess(
-  (v) => (typeof v === 'string' ? v.split(/[,;]/).map((s) => s.trim()).filter((s) => s !== '') : v),
+  (v) =>
+    typeof v === 'string'
+      ? v
+          .split(/[,;]/)
+          .map((s) => s.trim())
+          .filter((s) => s !== '')
+      : v,
   z
     .array(z.enum(MAIL_CATEGORIES, { error: (iss) => `${JSON.stringify(iss.input)} is not a category (${MAIL_CATEGORIES.join(', ')})` }))
     .min(1, 'give at least one category')
@@ -107,10 +113,7 @@ export const channelRecordSchema = z.object({
   chatId: z.string().nullable(),
   categories: z.array(z.enum(MAIL_CATEGORIES)).min(1),
   accounts: z.array(addressSchema).max(MAX_CHANNEL_ACCOUNTS),
-  state: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('ok') }),
-    z.object({ kind: z.literal('broken'), reason: z.string(), since: z.number() }),
-  ]),
+  state: z.discriminatedUnion('kind', [z.object({ kind: z.literal('ok') }), z.object({ kind: z.literal('broken'), reason: z.string(), since: z.number() })]),
   lastDelivery: z.object({ at: z.number(), outcome: z.enum(['delivered', 'refused', 'failed']) }).nullable(),
   createdAt: z.number(),
   updatedAt: z.number(),

@@ -19,7 +19,15 @@ const RANK: Readonly<Record<NoticeSeverity, number>> = { critical: 2, warning: 1
 
 /** The backlog entry of a notice. */
 export function backlogEntryOf(notice: Notice): BacklogEntry {
-  return { id: notice.id, type: notice.type, category: notice.category, severity: notice.severity, title: notice.title, account: notice.account, at: notice.at };
+  return {
+    id: notice.id,
+    type: notice.type,
+    category: notice.category,
+    severity: notice.severity,
+    title: notice.title,
+    account: notice.account,
+    at: notice.at,
+  };
 }
 
 /**
@@ -50,7 +58,9 @@ export function combinedNotice(channel: string, entries: readonly BacklogEntry[]
       (more > 0 ? ` The first ${listed.length} are listed; ${more} more are not.` : ''),
     fields: listed.map((e) => ({ label: e.account.label ? `${e.account.label} (${e.account.address})` : e.account.address, value: e.title })),
     links: [],
-    account: sorted.every((e) => e.account.address.toLowerCase() === first.account.address.toLowerCase()) ? first.account : { address: first.account.address, label: `${accounts} accounts` },
+    account: sorted.every((e) => e.account.address.toLowerCase() === first.account.address.toLowerCase())
+      ? first.account
+      : { address: first.account.address, label: `${accounts} accounts` },
     at: now,
     chart: null,
     incident: null,

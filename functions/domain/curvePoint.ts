@@ -4,9 +4,7 @@ import * as z from 'zod';
 export const timestampMsSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 /** A decimal number written as a string: `-12.5`, `0`, `1e-3` are accepted; `abc`, `` and `NaN` are not. */
-export const decimalStringSchema = z
-  .string()
-  .regex(/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/, { message: 'not a decimal number string' });
+export const decimalStringSchema = z.string().regex(/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/, { message: 'not a decimal number string' });
 
 export const curvePointSchema = z.object({ timestamp: timestampMsSchema, value: decimalStringSchema });
 export type CurvePoint = z.infer<typeof curvePointSchema>;

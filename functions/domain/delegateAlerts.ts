@@ -96,14 +96,23 @@ export function checkDelegates(input: DelegateCheckInput): DelegateCheckResult {
     if (d.expiryMs !== null) {
       const remainingMs = d.expiryMs - now;
       if (remainingMs <= 0) {
-        if (!seen.expiredNoticeSent && !isNew) events.push({ kind: 'expired', id: `${idBase}:expired:${d.expiryMs}`, account, delegate: d, expiryMs: d.expiryMs });
+        if (!seen.expiredNoticeSent && !isNew)
+          events.push({ kind: 'expired', id: `${idBase}:expired:${d.expiryMs}`, account, delegate: d, expiryMs: d.expiryMs });
         seen.expiredNoticeSent = true;
       } else {
         const reached = steps.filter((s) => remainingMs <= s * DAY_MS);
         const smallest = reached[reached.length - 1];
         const announce = smallest !== undefined && !seen.warningsSent.includes(smallest) && !(isNew && !input.firstObservation);
         if (announce) {
-          events.push({ kind: 'expiry-warning', id: `${idBase}:expiry:${d.expiryMs}:${smallest}d`, account, delegate: d, expiryMs: d.expiryMs, stepDays: smallest, remainingMs });
+          events.push({
+            kind: 'expiry-warning',
+            id: `${idBase}:expiry:${d.expiryMs}:${smallest}d`,
+            account,
+            delegate: d,
+            expiryMs: d.expiryMs,
+            stepDays: smallest,
+            remainingMs,
+          });
         }
         seen.warningsSent = [...new Set([...seen.warningsSent, ...reached])].sort((a, b) => b - a);
       }

@@ -119,7 +119,13 @@ export function advanceRollup(rollup: DrawdownRollup, points: readonly SeriesPoi
   const openStart = Math.floor(newest.timestamp / rollup.unitMs) * rollup.unitMs;
   const closing = points.filter((p) => p.timestamp < openStart);
   const sealed = closing.length > 0 ? dropBefore(foldPoints(rollup, closing), from) : rollup;
-  return { sealed, current: foldPoints(sealed, points.filter((p) => p.timestamp >= openStart)) };
+  return {
+    sealed,
+    current: foldPoints(
+      sealed,
+      points.filter((p) => p.timestamp >= openStart),
+    ),
+  };
 }
 
 /**
@@ -131,7 +137,10 @@ export function rollupOfSeries(interval: Interval, from: number, series: readonl
   const unitMs = ROLLUP_UNIT_MS[interval];
   if (!newest) return emptyRollup(interval, from);
   const openStart = Math.floor(newest.timestamp / unitMs) * unitMs;
-  return foldPoints(emptyRollup(interval, from), series.filter((p) => p.timestamp >= from && p.timestamp < openStart));
+  return foldPoints(
+    emptyRollup(interval, from),
+    series.filter((p) => p.timestamp >= from && p.timestamp < openStart),
+  );
 }
 
 /**

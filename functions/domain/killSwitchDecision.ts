@@ -50,7 +50,11 @@ export type KillSwitchVerdict =
   | { readonly kind: 'off' }
   | { readonly kind: 'fire'; readonly next: KillSwitchState }
   | { readonly kind: 'awaiting-confirmation'; readonly since: number; readonly next: KillSwitchState }
-  | { readonly kind: 'held'; readonly why: 'stale-data' | 'incomplete-data' | 'marked-steps-only' | 'crossed-before-tracking' | 'already-fired'; readonly next: KillSwitchState }
+  | {
+      readonly kind: 'held';
+      readonly why: 'stale-data' | 'incomplete-data' | 'marked-steps-only' | 'crossed-before-tracking' | 'already-fired';
+      readonly next: KillSwitchState;
+    }
   | { readonly kind: 'below'; readonly next: KillSwitchState };
 
 /**

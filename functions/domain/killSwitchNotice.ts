@@ -42,7 +42,8 @@ export interface KillSwitchNoticeText {
   readonly delegates: readonly string[];
 }
 
-const STAYS = 'Revoking keys cancels nothing: resting orders, TWAPs and open positions stay. Cancel the orders and TWAPs and close or hedge the positions from the owner account, or the loss can go on.';
+const STAYS =
+  'Revoking keys cancels nothing: resting orders, TWAPs and open positions stay. Cancel the orders and TWAPs and close or hedge the positions from the owner account, or the loss can go on.';
 
 /**
  * The title, severity and paragraphs of a kill-switch notice: revoked (queued), would have
@@ -63,7 +64,8 @@ export function killSwitchNoticeText(firing: KillSwitchFiring, ctx: { account: s
     delegates,
     lines: [line, STAYS, rearm],
   });
-  if (firing.action.kind === 'not-set-up') return base(notRevoked, `Nothing was revoked: automatic protection is not set up on this deployment. ${yourself}`, firing.requested);
+  if (firing.action.kind === 'not-set-up')
+    return base(notRevoked, `Nothing was revoked: automatic protection is not set up on this deployment. ${yourself}`, firing.requested);
   const outcome = firing.action.outcome;
   switch (outcome.kind) {
     case 'queued':
@@ -82,7 +84,11 @@ export function killSwitchNoticeText(firing: KillSwitchFiring, ctx: { account: s
         'warning',
       );
     case 'protection-off':
-      return base(notRevoked, `Nothing was revoked: automatic protection is off for this deployment ("sentinel protection on" turns it on). ${yourself}`, firing.requested);
+      return base(
+        notRevoked,
+        `Nothing was revoked: automatic protection is off for this deployment ("sentinel protection on" turns it on). ${yourself}`,
+        firing.requested,
+      );
     case 'not-armed':
       return base(notRevoked, `Nothing was revoked: the protection service does not hold this account as armed. ${yourself}`, firing.requested);
     case 'capped':
@@ -94,7 +100,13 @@ export function killSwitchNoticeText(firing: KillSwitchFiring, ctx: { account: s
         firing.requested,
       );
     case 'nothing-to-revoke':
-      return base('Kill switch fired: no key to revoke', `Nothing was revoked: every delegate is kept, announced or already gone.${kept(firing)}`, [], false, 'warning');
+      return base(
+        'Kill switch fired: no key to revoke',
+        `Nothing was revoked: every delegate is kept, announced or already gone.${kept(firing)}`,
+        [],
+        false,
+        'warning',
+      );
   }
 }
 

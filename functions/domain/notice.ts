@@ -73,4 +73,3 @@ export interface Notice {
   /** Machine-readable details of the event, for the webhook body (JSON values only). */
   readonly details: Readonly<Record<string, unknown>>;
 }
-

@@ -105,6 +105,9 @@ export function onboardingNotice(id: string, breaches: readonly OnboardingBreach
     at: trackedSince,
     chart: null,
     incident: null,
-    details: { trackedSince, accounts: sorted.map((b) => ({ address: b.address, label: b.label, drawdownPct: b.drawdownPct, level: b.level, levels: b.levels })) },
+    details: {
+      trackedSince,
+      accounts: sorted.map((b) => ({ address: b.address, label: b.label, drawdownPct: b.drawdownPct, level: b.level, levels: b.levels })),
+    },
   };
 }

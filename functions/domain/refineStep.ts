@@ -16,7 +16,11 @@ export function refineStep(prev: SeriesPoint, cur: SeriesPoint, minutes: readonl
   const first = inside[0];
   const last = inside[inside.length - 1];
   if (!first || !last || first.timestamp !== prev.timestamp || last.timestamp !== cur.timestamp || !same(first, prev) || !same(last, cur)) return null;
-  const path = [prev, ...inside.slice(1, -1).map(({ timestamp, equity, pnl }) => ({ timestamp, equity, pnl })), { timestamp: cur.timestamp, equity: cur.equity, pnl: cur.pnl }];
+  const path = [
+    prev,
+    ...inside.slice(1, -1).map(({ timestamp, equity, pnl }) => ({ timestamp, equity, pnl })),
+    { timestamp: cur.timestamp, equity: cur.equity, pnl: cur.pnl },
+  ];
   let log = 0;
   let favourableLog = 0;
   for (let i = 1; i < path.length; i++) {

@@ -56,11 +56,7 @@ export type ReportPlan =
  * an extra covering the previous local day under an id of its own (the schedule is unchanged);
  * a due report is sent as the regular one.
  */
-export function planReport(
-  account: { address: string; reportAt: string; timezone: string; nextReportAt: number },
-  now: number,
-  force: boolean,
-): ReportPlan {
+export function planReport(account: { address: string; reportAt: string; timezone: string; nextReportAt: number }, now: number, force: boolean): ReportPlan {
   const { address, reportAt, timezone } = account;
   const lastReportDate = addDays(localDate(account.nextReportAt, timezone), -1);
   const due = dueReport(now, reportAt, timezone, lastReportDate);

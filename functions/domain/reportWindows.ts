@@ -92,7 +92,10 @@ function sampledAlike(current: Omit<ReportWindow, 'interval'>, previous: Omit<Re
  */
 export function periodWindows(period: SummaryPeriod, reportDate: LocalDate, timeZone: string): PeriodWindows {
   if (period === 'week') {
-    return sampledAlike(windowOf('week', addDays(reportDate, -7), reportDate, timeZone), windowOf('week', addDays(reportDate, -14), addDays(reportDate, -7), timeZone));
+    return sampledAlike(
+      windowOf('week', addDays(reportDate, -7), reportDate, timeZone),
+      windowOf('week', addDays(reportDate, -14), addDays(reportDate, -7), timeZone),
+    );
   }
   return sampledAlike(
     windowOf('month', addMonths(reportDate, -1), reportDate, timeZone),

@@ -33,7 +33,12 @@ export function revokeAllSettlement(tokenId: string, units: Readonly<Record<stri
   const rows: RevokeAllResultRow[] = [];
   for (const [address, unit] of entries) {
     if (unit.state === 'queued') return null;
-    rows.push({ address, outcome: rowOutcome(unit), text: unitText(unit), nonce: unit.state === 'done' && 'nonce' in unit.outcome ? unit.outcome.nonce : null });
+    rows.push({
+      address,
+      outcome: rowOutcome(unit),
+      text: unitText(unit),
+      nonce: unit.state === 'done' && 'nonce' in unit.outcome ? unit.outcome.nonce : null,
+    });
   }
   const signature = entries.map(([address, unit]) => `${address.toLowerCase()}:${unit.attempt}:${unit.state}`).join('\n');
   return { key: bytesToHex(sha256(utf8ToBytes(`revoke-all-result\n${tokenId}\n${signature}`))).slice(0, 32), rows };

@@ -22,7 +22,7 @@ function outcomeText(outcome: RevocationOutcome): string {
     case 'chain-unreachable':
       return 'not sent: the chain could not be reached';
     case 'signer-unavailable':
-      return "not sent: the owner key could not sign right now";
+      return 'not sent: the owner key could not sign right now';
     case 'busy':
       return 'not sent: busy, try again';
     case 'audit-unavailable':

@@ -88,7 +88,12 @@ export function slotRanges(cadence: Interval, after: number, upTo: number): 'all
   if (upTo - after >= step) return 'all';
   const from = (((after + 1) % step) + step) % step;
   const to = ((upTo % step) + step) % step;
-  return from <= to ? [[from, to]] : [[from, step - 1], [0, to]];
+  return from <= to
+    ? [[from, to]]
+    : [
+        [from, step - 1],
+        [0, to],
+      ];
 }
 
 /** Every cadence, finest first. */

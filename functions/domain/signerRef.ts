@@ -23,6 +23,5 @@ export const signerRefSchema = z
   .string()
   .trim()
   .refine((s) => parseSignerRef(s) !== null, {
-    error: (iss) =>
-      `${JSON.stringify(iss.input)} is not a signer reference: use kms:<key id, key ARN or alias/name> or env:<VARIABLE_NAME>`,
+    error: (iss) => `${JSON.stringify(iss.input)} is not a signer reference: use kms:<key id, key ARN or alias/name> or env:<VARIABLE_NAME>`,
   });

@@ -21,12 +21,7 @@ export const SUMMARY_STRING_FIELDS = [
 export type SummaryStringField = (typeof SUMMARY_STRING_FIELDS)[number];
 
 /** Fields that the chain may format with a trailing `%`. */
-export const SUMMARY_PERCENT_FIELDS: ReadonlySet<SummaryStringField> = new Set([
-  'avgDailyPnl',
-  'maxDrawdownPct',
-  'pnlVolatilityPct',
-  'returnPct',
-]);
+export const SUMMARY_PERCENT_FIELDS: ReadonlySet<SummaryStringField> = new Set(['avgDailyPnl', 'maxDrawdownPct', 'pnlVolatilityPct', 'returnPct']);
 
 /** All summary fields, strings plus `totalTrades`. */
 export const SUMMARY_FIELDS = [...SUMMARY_STRING_FIELDS, 'totalTrades'] as const;

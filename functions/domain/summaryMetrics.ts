@@ -29,7 +29,12 @@ export const SUMMARY_METRICS: Readonly<Record<SummaryField, MetricInfo>> = {
   pnl: m('PnL', 'usd', 'higher', 'Profit and loss from trading over the window, net of deposits and withdrawals.'),
   returnPct: m('Return', 'percent', 'higher', 'Trading return over the window.'),
   avgDailyPnl: m('Average daily PnL', 'percent', 'higher', 'Average result of one day of trading.'),
-  maxDrawdownPct: m(CHAIN_DRAWDOWN_LABEL, 'percent', 'lower', 'Largest fall from a peak within the window, as the chain computes it from its points at the sampling the report states.'),
+  maxDrawdownPct: m(
+    CHAIN_DRAWDOWN_LABEL,
+    'percent',
+    'lower',
+    'Largest fall from a peak within the window, as the chain computes it from its points at the sampling the report states.',
+  ),
   winRate: m('Win rate', 'percent', 'higher', 'Share of closed trades that made money.'),
   wins: m('Winning trades', 'count', 'neutral', 'Number of closed trades that made money.'),
   losses: m('Losing trades', 'count', 'neutral', 'Number of closed trades that lost money.'),

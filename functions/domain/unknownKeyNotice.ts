@@ -29,15 +29,27 @@ function actionText(action: UnknownKeyAction, kind: string): { title: string; li
   const outcome = action.outcome;
   switch (outcome.kind) {
     case 'queued':
-      return { title: `Unknown ${kind} revoked automatically`, line: 'It was revoked automatically: its removal is queued and signed like a click on a revoke link; a revocation result follows.', revoked: true };
+      return {
+        title: `Unknown ${kind} revoked automatically`,
+        line: 'It was revoked automatically: its removal is queued and signed like a click on a revoke link; a revocation result follows.',
+        revoked: true,
+      };
     case 'dry-run':
       return { title: `Unknown ${kind} would be revoked (dry run)`, line: `Dry run: it would have been revoked, and nothing was. ${yourself}`, revoked: false };
     case 'protection-off':
-      return { title: notRevoked, line: `It was not revoked: automatic protection is off for this deployment ("sentinel protection on" turns it on). ${yourself}`, revoked: false };
+      return {
+        title: notRevoked,
+        line: `It was not revoked: automatic protection is off for this deployment ("sentinel protection on" turns it on). ${yourself}`,
+        revoked: false,
+      };
     case 'not-armed':
       return { title: notRevoked, line: `It was not revoked: the protection service does not hold this account as armed. ${yourself}`, revoked: false };
     case 'capped':
-      return { title: notRevoked, line: `It was not revoked: the cap (${outcome.cap}) is reached; past it, protection alerts only. ${yourself}`, revoked: false };
+      return {
+        title: notRevoked,
+        line: `It was not revoked: the cap (${outcome.cap}) is reached; past it, protection alerts only. ${yourself}`,
+        revoked: false,
+      };
     case 'breaker-open':
       return {
         title: notRevoked,
@@ -45,7 +57,11 @@ function actionText(action: UnknownKeyAction, kind: string): { title: string; li
         revoked: false,
       };
     case 'nothing-to-revoke':
-      return { title: notRevoked, line: 'Nothing was revoked: by the time protection checked, the key was gone, kept or already being revoked.', revoked: false };
+      return {
+        title: notRevoked,
+        line: 'Nothing was revoked: by the time protection checked, the key was gone, kept or already being revoked.',
+        revoked: false,
+      };
   }
 }
 

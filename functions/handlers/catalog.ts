@@ -3,7 +3,7 @@
  * `entryFile`) exporting `handler`, with what each needs: the settings it cannot start without (`settingsFor`), its
  * timeout and memory (the CDK stack), the AWS SDK clients its bundle holds (the bundle tests),
  * and what ships next to its bundle (infra/bundling). Config, infra, bench and tests read this;
- * `test/runtime/handlerSettings.test.ts` checks it against the files present. Data only: it
+ * `test/unit/runtime/handlerSettings.test.ts` checks it against the files present. Data only: it
  * imports nothing, so every layer may read it.
  */
 
@@ -89,7 +89,10 @@ export const HANDLER_CATALOG = {
     bundle: PLAIN,
   },
   notify: {
-    requires: { settings: ['PUBLIC_BASE_URL', 'CHANNEL_QUEUE_URL'], links: { mints: ['revoke', 'revoke-all', 'snooze', 'unsubscribe', 'preferences', 'channel-snooze', 'channel-preferences'], verifies: [] } },
+    requires: {
+      settings: ['PUBLIC_BASE_URL', 'CHANNEL_QUEUE_URL'],
+      links: { mints: ['revoke', 'revoke-all', 'snooze', 'unsubscribe', 'preferences', 'channel-snooze', 'channel-preferences'], verifies: [] },
+    },
     // Rendering (Handlebars, inlined CSS, chart PNG) is CPU-bound: more memory buys CPU.
     sizing: { timeoutSeconds: 60, memoryMb: 1024 },
     // The channel fan-out puts one job per routed channel on the channel queue; a failed record's backoff (ChangeMessageVisibility).
@@ -98,7 +101,10 @@ export const HANDLER_CATALOG = {
   },
   'daily-report': {
     entryFile: 'report-worker',
-    requires: { settings: ['PUBLIC_BASE_URL', 'ROCKET_NODE_URL', 'ROCKET_INDEXER_URL'], links: { mints: ['revoke', 'unsubscribe', 'preferences'], verifies: [] } },
+    requires: {
+      settings: ['PUBLIC_BASE_URL', 'ROCKET_NODE_URL', 'ROCKET_INDEXER_URL'],
+      links: { mints: ['revoke', 'unsubscribe', 'preferences'], verifies: [] },
+    },
     // The report worker: a batch of reports rendered in parallel (1 vCPU), sent at its share of the
     // mail rate, throttled sends backed off for up to ~30 s.
     sizing: { timeoutSeconds: 120, memoryMb: 1769 },
@@ -144,7 +150,13 @@ export const HANDLER_CATALOG = {
     bundle: PLAIN,
   },
   'preferences-page': {
-    requires: { settings: ['PUBLIC_BASE_URL'], links: { mints: ['preferences', 'security-off'], verifies: ['unsubscribe', 'snooze', 'preferences', 'security-off', 'channel-snooze', 'channel-preferences'] } },
+    requires: {
+      settings: ['PUBLIC_BASE_URL'],
+      links: {
+        mints: ['preferences', 'security-off'],
+        verifies: ['unsubscribe', 'snooze', 'preferences', 'security-off', 'channel-snooze', 'channel-preferences'],
+      },
+    },
     sizing: { timeoutSeconds: 10, memoryMb: 512 },
     // SES: the mailbox's own notices (security-off confirmation and notice, a new preferences link).
     // SSM: the published public link keys (the pages hold no private key but their own purposes').

@@ -71,7 +71,12 @@ export async function notifyDepsFromEnv(env: Readonly<Record<string, string | un
   });
   return {
     ...deps,
-    channelFanOut: { channels: deps.repos.channels, alerts: deps.repos.alerts, channelQueue: sqsQueueFrom<ChannelJob>(settings, 'CHANNEL_QUEUE_URL'), links: deps.links },
+    channelFanOut: {
+      channels: deps.repos.channels,
+      alerts: deps.repos.alerts,
+      channelQueue: sqsQueueFrom<ChannelJob>(settings, 'CHANNEL_QUEUE_URL'),
+      links: deps.links,
+    },
     operatorEmail: settings.OPERATOR_EMAIL ?? null,
   };
 }

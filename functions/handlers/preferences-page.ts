@@ -37,7 +37,12 @@ export function createPreferencesPageHandler(deps: PreferencesPageHandlerDeps) {
 /** Deps from the Lambda environment: preferences, alerts, accounts (read) and tokens (snooze# items) tables, the public keys of the links it reads, the private keys of the two it mails (preferences, security-off), the anti-CSRF secret and SES (the mailbox's own notices). */
 export async function preferencesPageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<PreferencesPageHandlerDeps> {
   const { settings, page } = await pageBasics('preferences-page', env);
-  const repos = someRepositoriesFrom(settings, { preferences: PreferencesRepository, alerts: AlertStateRepository, accounts: AccountsRepository, tokens: TokenRepository });
+  const repos = someRepositoriesFrom(settings, {
+    preferences: PreferencesRepository,
+    alerts: AlertStateRepository,
+    accounts: AccountsRepository,
+    tokens: TokenRepository,
+  });
   return {
     ...page,
     links: new PageLinks(page.links, await linkMinterFrom(settings, HANDLER_CATALOG['preferences-page'].requires.links.mints)),

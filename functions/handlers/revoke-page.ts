@@ -34,7 +34,13 @@ export function createRevokePageHandler(deps: RevokePageDeps) {
 /** Deps from the Lambda environment: tables, the public revoke keys and the anti-CSRF secret, and the signing function by name. */
 export async function revokePageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<RevokePageDeps> {
   const { settings, counters, flush, page } = await pageBasics('revoke-page', env);
-  const repos = someRepositoriesFrom(settings, { accounts: AccountsRepository, delegates: DelegateViewRepository, tokens: TokenRepository, suppressions: SuppressionRepository, preferences: PreferencesRepository });
+  const repos = someRepositoriesFrom(settings, {
+    accounts: AccountsRepository,
+    delegates: DelegateViewRepository,
+    tokens: TokenRepository,
+    suppressions: SuppressionRepository,
+    preferences: PreferencesRepository,
+  });
   return {
     ...page,
     accounts: repos.accounts,

@@ -35,7 +35,9 @@ export function createSignRevocationHandler(deps: SignRevocationDeps) {
     if (!request.success) {
       const issue = request.error.issues[0];
       const where = issue?.path.length ? issue.path.join('.') : 'event';
-      throw new InvalidRevocationRequestError(`sign-revocation takes {account, delegate, tokenId} or {account, delegate, decisionId}: ${where}: ${issue?.message ?? 'invalid'}`);
+      throw new InvalidRevocationRequestError(
+        `sign-revocation takes {account, delegate, tokenId} or {account, delegate, decisionId}: ${where}: ${issue?.message ?? 'invalid'}`,
+      );
     }
     try {
       return await revokeDelegate(deps, request.data);

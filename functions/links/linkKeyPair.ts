@@ -45,7 +45,11 @@ export function rawPublicKey(publicKey: KeyObject): string {
 
 /** A key id: the first 48 bits of the SHA-256 of the raw public key, base64url (8 characters). */
 export function kidOf(publicKey: KeyObject): string {
-  return createHash('sha256').update(Buffer.from(rawPublicKey(publicKey), 'base64url')).digest().subarray(0, 6).toString('base64url');
+  return createHash('sha256')
+    .update(Buffer.from(rawPublicKey(publicKey), 'base64url'))
+    .digest()
+    .subarray(0, 6)
+    .toString('base64url');
 }
 
 const publishedKeySchema = z.strictObject({
@@ -57,15 +61,13 @@ const publishedKeySchema = z.strictObject({
  * The published public keys (the SSM parameter `LINK_PUBLIC_KEYS_PARAMETER`): per purpose, every key
  * a link may still be signed with, newest first. Each `kid` must be the id of its key.
  */
-export const linkPublicKeysSchema = z
-  .partialRecord(z.enum(LINK_PURPOSES), z.array(publishedKeySchema).max(5))
-  .superRefine((record, ctx) => {
-    for (const [purpose, keys] of Object.entries(record)) {
-      for (const { kid, key } of keys ?? []) {
-        if (kidOf(publicKeyFromRaw(key)) !== kid) ctx.addIssue({ code: 'custom', message: `${purpose}: kid ${kid} is not the id of its key` });
-      }
+export const linkPublicKeysSchema = z.partialRecord(z.enum(LINK_PURPOSES), z.array(publishedKeySchema).max(5)).superRefine((record, ctx) => {
+  for (const [purpose, keys] of Object.entries(record)) {
+    for (const { kid, key } of keys ?? []) {
+      if (kidOf(publicKeyFromRaw(key)) !== kid) ctx.addIssue({ code: 'custom', message: `${purpose}: kid ${kid} is not the id of its key` });
     }
-  });
+  }
+});
 export type PublishedLinkKeys = z.infer<typeof linkPublicKeysSchema>;
 
 /** The public keys of `purposes` in a published record. */

@@ -4,9 +4,7 @@ import type { LinkTokenVerifier } from './linkTokenVerifier';
 
 /** Outcome of reading a link token. */
 export type LinkCheck<P extends LinkPurpose> =
-  | { kind: 'valid'; claims: ClaimsFor<P> }
-  | { kind: 'expired'; expiredAt: number; claims: ClaimsFor<P> }
-  | { kind: 'invalid'; reason: string };
+  { kind: 'valid'; claims: ClaimsFor<P> } | { kind: 'expired'; expiredAt: number; claims: ClaimsFor<P> } | { kind: 'invalid'; reason: string };
 
 /** What a page tells the holder of a link signed before the per-purpose keys (an HMAC `v1` token). */
 export const SUPERSEDED_LINK_REASON = 'the link is from an email sent before links were re-keyed; use the link in a newer email';

@@ -8,9 +8,7 @@ export const SUPERSEDED_VERSION = 'v1';
 export const MAX_TOKEN_LENGTH = 2_048;
 
 /** Outcome of checking a token's signature; claims are still to be validated by the caller. */
-export type TokenCheck =
-  | { kind: 'valid'; payload: unknown }
-  | { kind: 'invalid'; reason: 'malformed' | 'bad-signature' | 'wrong-version' | 'superseded' };
+export type TokenCheck = { kind: 'valid'; payload: unknown } | { kind: 'invalid'; reason: 'malformed' | 'bad-signature' | 'wrong-version' | 'superseded' };
 
 /**
  * The bytes a token's signature covers: the purpose (so a key could never serve two purposes

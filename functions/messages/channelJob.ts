@@ -12,7 +12,9 @@ export const noticeSchema = z.object({
   title: z.string().min(1).max(500),
   summary: z.string().max(2_000),
   fields: z.array(z.object({ label: z.string().max(200), value: z.string().max(2_000) })).max(40),
-  links: z.array(z.object({ label: z.string().max(60), url: z.url({ protocol: /^https?$/ }), action: z.enum(['revoke', 'revoke-all', 'snooze', 'preferences']) })).max(10),
+  links: z
+    .array(z.object({ label: z.string().max(60), url: z.url({ protocol: /^https?$/ }), action: z.enum(['revoke', 'revoke-all', 'snooze', 'preferences']) }))
+    .max(10),
   account: z.object({ address: z.string().min(1), label: z.string().nullable() }),
   at: z.number().int().min(0),
   chart: z.object({ alt: z.string().max(500) }).nullable(),

@@ -10,10 +10,12 @@ import type { Settings } from '../config/settings';
  */
 export function channelSenderFrom(settings: Settings, env: Readonly<Record<string, string | undefined>> = process.env): ChannelSenderDeps {
   const local = settings.DYNAMODB_ENDPOINT !== undefined;
-  const read = local ? null : async (id: string) => {
-    const value = await getSecret(id, { maxAge: Number.MAX_SAFE_INTEGER });
-    return typeof value === 'string' ? value : undefined;
-  };
+  const read = local
+    ? null
+    : async (id: string) => {
+        const value = await getSecret(id, { maxAge: Number.MAX_SAFE_INTEGER });
+        return typeof value === 'string' ? value : undefined;
+      };
   return {
     secrets: new ChannelSecrets(env, read),
     bases: { telegram: settings.TELEGRAM_API_URL, pagerduty: settings.PAGERDUTY_EVENTS_URL },

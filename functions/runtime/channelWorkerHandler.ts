@@ -29,11 +29,15 @@ export function createChannelWorkerHandler(deps: ChannelWorkerDeps) {
     name: 'channel job',
     schema: channelJobSchema,
     concurrency: 1,
-    about: (job) => ('notice' in job ? { channel: job.channel, noticeId: job.notice.id, category: job.notice.category, attempt: job.attempt } : { channel: job.channel, backlog: true, attempt: job.attempt }),
+    about: (job) =>
+      'notice' in job
+        ? { channel: job.channel, noticeId: job.notice.id, category: job.notice.category, attempt: job.attempt }
+        : { channel: job.channel, backlog: true, attempt: job.attempt },
     handle: async (job, about) => {
       const outcome = await deliverChannelJob(deps, job);
       deps.counters.count(OUTCOME_METRIC[outcome.kind]);
-      if (outcome.kind === 'refused' || outcome.kind === 'payload-rejected' || outcome.kind === 'gave-up') deps.log.warn('channel job not delivered', { ...about, outcome });
+      if (outcome.kind === 'refused' || outcome.kind === 'payload-rejected' || outcome.kind === 'gave-up')
+        deps.log.warn('channel job not delivered', { ...about, outcome });
       else deps.log.info('channel job handled', { ...about, outcome: outcome.kind });
     },
     retry: { metric: 'ChannelJobRetries', level: 'warn', message: 'channel job to be retried' },

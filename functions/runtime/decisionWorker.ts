@@ -19,7 +19,11 @@ export function decisionWorker(deps: SqsHandlerDeps & { readonly sign: SignerCal
     about: (job) => ({ account: job.account, delegate: job.delegate, decisionId: job.decisionId }),
     handle: async (job, about) => {
       const result = await runDecisionUnit(deps, job);
-      deps.log.info('decision unit handled', { ...about, result: result.kind, ...(result.kind === 'finished' || result.kind === 'try-again' ? { outcome: result.outcome.kind } : {}) });
+      deps.log.info('decision unit handled', {
+        ...about,
+        result: result.kind,
+        ...(result.kind === 'finished' || result.kind === 'try-again' ? { outcome: result.outcome.kind } : {}),
+      });
       if (result.kind === 'not-run') throw new QueueError('consume', 'the signing function did not run; the message will be redelivered');
       if (result.kind === 'try-again') throw new QueueError('consume', `the signer answered ${result.outcome.kind}; the message will be redelivered`);
     },

@@ -57,9 +57,7 @@ export function chainFrom(settings: Settings, log?: Log): ChainClient {
 export function sesClientFrom(settings: Settings): SESClient {
   return new SESClient({
     region: settings.AWS_REGION,
-    ...(settings.SES_ENDPOINT === undefined
-      ? {}
-      : { endpoint: settings.SES_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+    ...(settings.SES_ENDPOINT === undefined ? {} : { endpoint: settings.SES_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
   });
 }
 

@@ -34,4 +34,3 @@ export async function linkMinterFrom<P extends LinkPurpose>(
   );
   return new LinkMinter<P>(new LinkTokenSigner<P>(keys), base, undefined, revokeAllServed);
 }
-

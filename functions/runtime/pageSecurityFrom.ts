@@ -36,7 +36,11 @@ export async function linkReaderFrom(settings: Settings, purposes: readonly Link
   try {
     value = (await client.send(new GetParameterCommand({ Name: name }))).Parameter?.Value;
   } catch (error) {
-    throw new ConfigError('LINK_PUBLIC_KEYS_PARAMETER', `could not be read (${describeError(error, { audience: 'log' })}); run \`sentinel link-keys publish\``, { cause: error });
+    throw new ConfigError(
+      'LINK_PUBLIC_KEYS_PARAMETER',
+      `could not be read (${describeError(error, { audience: 'log' })}); run \`sentinel link-keys publish\``,
+      { cause: error },
+    );
   }
   let parsed: unknown;
   try {
@@ -45,9 +49,13 @@ export async function linkReaderFrom(settings: Settings, purposes: readonly Link
     throw new ConfigError('LINK_PUBLIC_KEYS_PARAMETER', 'is not JSON', { cause: error });
   }
   const record = linkPublicKeysSchema.safeParse(parsed);
-  if (!record.success) throw new ConfigError('LINK_PUBLIC_KEYS_PARAMETER', `is not a list of public keys (${record.error.issues[0]?.message ?? 'invalid'})`, { cause: record.error });
+  if (!record.success)
+    throw new ConfigError('LINK_PUBLIC_KEYS_PARAMETER', `is not a list of public keys (${record.error.issues[0]?.message ?? 'invalid'})`, {
+      cause: record.error,
+    });
   const unpublished = purposes.filter((purpose) => (record.data[purpose] ?? []).length === 0);
-  if (unpublished.length > 0) throw new ConfigError('LINK_PUBLIC_KEYS_PARAMETER', `holds no public key of ${unpublished.join(', ')}; run \`sentinel link-keys publish\``);
+  if (unpublished.length > 0)
+    throw new ConfigError('LINK_PUBLIC_KEYS_PARAMETER', `holds no public key of ${unpublished.join(', ')}; run \`sentinel link-keys publish\``);
   return new LinkReader(new LinkTokenVerifier(publicKeysOf(record.data, purposes)), base);
 }
 
@@ -96,4 +104,3 @@ export function localPageSecurity(settings: Settings): PageSecurity & { readonly
     publicBaseUrl: required(settings, 'PUBLIC_BASE_URL'),
   };
 }
-

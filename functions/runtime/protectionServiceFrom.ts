@@ -16,7 +16,10 @@ export type ProtectionStores = Pick<ProtectDeps, 'accounts' | 'knownDelegates' |
  * DynamoDB, and one message per delegate on the protective-decision FIFO queue
  * (`DECISION_QUEUE_URL`) through the given SQS client.
  */
-export function protectionServiceFrom(settings: Settings, deps: ProtectionStores & { readonly sqs: SQSClient; readonly log: Log; readonly counters?: Counters }): ProtectiveRevoker {
+export function protectionServiceFrom(
+  settings: Settings,
+  deps: ProtectionStores & { readonly sqs: SQSClient; readonly log: Log; readonly counters?: Counters },
+): ProtectiveRevoker {
   return protectionService({
     protection: protectionSwitchFrom(settings),
     accounts: deps.accounts,

@@ -34,7 +34,9 @@ const REPORT_REPOSITORIES = {
  * for the report's windows (created on first use) and the digest sender. Kept apart from
  * `mailerDepsFromEnv` so the notify bundle holds neither the chain client nor the report service.
  */
-export async function reportMailerDepsFromEnv(env: Readonly<Record<string, string | undefined>>): Promise<MailerDeps<keyof typeof REPORT_REPOSITORIES> & ReportDeps> {
+export async function reportMailerDepsFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<MailerDeps<keyof typeof REPORT_REPOSITORIES> & ReportDeps> {
   const settings = settingsFor('daily-report', env);
   const mailer = await mailerDepsFromEnv('daily-report', env, REPORT_REPOSITORIES);
   let chain: ChainClient | undefined;

@@ -18,7 +18,7 @@ export function localLinkSecrets(settings: Settings): RotatedSecret | undefined 
     return { current: settings.SENTINEL_LINK_SECRET, previous: settings.SENTINEL_LINK_SECRET_PREVIOUS ?? [] };
   }
   if (settings.SENTINEL_LINK_SECRET_PREVIOUS !== undefined) {
-    throw new ConfigError('SENTINEL_LINK_SECRET_PREVIOUS', 'applies only with SENTINEL_LINK_SECRET (in AWS a key is rotated through its secret\'s versions)');
+    throw new ConfigError('SENTINEL_LINK_SECRET_PREVIOUS', "applies only with SENTINEL_LINK_SECRET (in AWS a key is rotated through its secret's versions)");
   }
   return undefined;
 }

@@ -35,7 +35,6 @@ export class AccountScheduleRepository extends DynamoRepository {
     return due.sort((a, b) => a.nextDueAt - b.nextDueAt);
   }
 
-
   /**
    * Accounts whose next report is due (`nextReportAt <= now`), earliest first: the addresses from
    * the keys-only `byNextReport` index, then the accounts read whole and consistently, so one whose
@@ -43,10 +42,14 @@ export class AccountScheduleRepository extends DynamoRepository {
    */
   async queryReportsDue(now: number): Promise<TrackedAccount[]> {
     const keys = await queryAccountShards(this.client, this.table, 'accounts.queryReportsDue', 'byNextReport', now, Number.POSITIVE_INFINITY, reportKeySchema);
-    const due = (await this.readAccounts(keys.map((k) => k.address), 'accounts.queryReportsDue')).filter((a) => a.nextReportAt <= now);
+    const due = (
+      await this.readAccounts(
+        keys.map((k) => k.address),
+        'accounts.queryReportsDue',
+      )
+    ).filter((a) => a.nextReportAt <= now);
     return due.sort((a, b) => a.nextReportAt - b.nextReportAt);
   }
-
 
   /**
    * The accounts in one partition of the schedule index (`slotCadence = cadence`) whose
@@ -73,13 +76,15 @@ export class AccountScheduleRepository extends DynamoRepository {
     return found;
   }
 
-
   /**
    * Ends a pending one-off poll (removes `nextDueAt`) if it still holds the value read, so that of
    * two dispatchers that saw it only one queues it; also (re)writes the account's place in the
    * schedule index, which migrates records written before the index existed.
    */
-  async claimPending(account: Pick<TrackedAccount, 'address' | 'interval' | 'delegateWatch'>, expectedNextDueAt: number): Promise<{ kind: 'claimed' } | { kind: 'lost' }> {
+  async claimPending(
+    account: Pick<TrackedAccount, 'address' | 'interval' | 'delegateWatch'>,
+    expectedNextDueAt: number,
+  ): Promise<{ kind: 'claimed' } | { kind: 'lost' }> {
     const slot = slotAttributes(account.address, account.interval, account.delegateWatch);
     return this.call('accounts.claimPending', async () => {
       try {
@@ -101,7 +106,6 @@ export class AccountScheduleRepository extends DynamoRepository {
     });
   }
 
-
   /** The last epoch minute whose slots the dispatcher has queued, or null before its first run. */
   async dispatchCursor(): Promise<number | null> {
     const out = await this.call('accounts.dispatchCursor', () =>
@@ -110,7 +114,6 @@ export class AccountScheduleRepository extends DynamoRepository {
     const value = out.Item?.['dispatchedThrough'];
     return typeof value === 'number' && Number.isSafeInteger(value) ? value : null;
   }
-
 
   /**
    * Moves the dispatcher's cursor from `expected` (null: none yet) to `minute`, only if it still
@@ -135,11 +138,7 @@ export class AccountScheduleRepository extends DynamoRepository {
    * Sets `nextReportAt`; with `expectedNextReportAt`, only if it still has that value (so a
    * report run that raced another one does not send twice).
    */
-  async setNextReportAt(
-    address: string,
-    nextReportAt: number,
-    expectedNextReportAt?: number,
-  ): Promise<{ kind: 'set' } | { kind: 'lost' }> {
+  async setNextReportAt(address: string, nextReportAt: number, expectedNextReportAt?: number): Promise<{ kind: 'set' } | { kind: 'lost' }> {
     return this.conditionalSet('accounts.setNextReportAt', address, 'nextReportAt', expectedNextReportAt, nextReportAt).then((won) =>
       won ? { kind: 'set' } : { kind: 'lost' },
     );
@@ -152,25 +151,20 @@ export class AccountScheduleRepository extends DynamoRepository {
     return items.map((item) => parseItem(accountItemSchema, item, operation));
   }
 
-  private async conditionalSet(
-    operation: string,
-    address: string,
-    field: 'nextReportAt',
-    expected: number | undefined,
-    value: number,
-  ): Promise<boolean> {
+  private async conditionalSet(operation: string, address: string, field: 'nextReportAt', expected: number | undefined, value: number): Promise<boolean> {
     return this.conditionalWrite(
       operation,
-      () => this.client.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { address },
-          UpdateExpression: 'SET #field = :value',
-          ConditionExpression: expected === undefined ? 'attribute_exists(address)' : '#field = :expected',
-          ExpressionAttributeNames: { '#field': field },
-          ExpressionAttributeValues: { ':value': value, ...(expected === undefined ? {} : { ':expected': expected }) },
-        }),
-      ),
+      () =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: { address },
+            UpdateExpression: 'SET #field = :value',
+            ConditionExpression: expected === undefined ? 'attribute_exists(address)' : '#field = :expected',
+            ExpressionAttributeNames: { '#field': field },
+            ExpressionAttributeValues: { ':value': value, ...(expected === undefined ? {} : { ':expected': expected }) },
+          }),
+        ),
       true,
       () => false,
     );

@@ -51,9 +51,7 @@ export class AccountsRepository extends DynamoRepository {
     const item = toItem(account, 'accounts.create');
     return this.conditionalWrite(
       'accounts.create',
-      () => this.client.send(
-        new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(address)' }),
-      ),
+      () => this.client.send(new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(address)' })),
       { kind: 'created' },
       () => ({ kind: 'exists' }),
     );
@@ -61,9 +59,7 @@ export class AccountsRepository extends DynamoRepository {
 
   /** The account, read consistently, or null. */
   async get(address: string): Promise<TrackedAccount | null> {
-    const out = await this.call('accounts.get', () =>
-      this.client.send(new GetCommand({ TableName: this.table, Key: { address }, ConsistentRead: true })),
-    );
+    const out = await this.call('accounts.get', () => this.client.send(new GetCommand({ TableName: this.table, Key: { address }, ConsistentRead: true })));
     return out.Item ? parseItem(accountItemSchema, out.Item, 'accounts.get') : null;
   }
 
@@ -135,9 +131,7 @@ export class AccountsRepository extends DynamoRepository {
   async remove(address: string): Promise<{ kind: 'removed' } | { kind: 'not-found' }> {
     return this.conditionalWrite(
       'accounts.remove',
-      () => this.client.send(
-        new DeleteCommand({ TableName: this.table, Key: { address }, ConditionExpression: 'attribute_exists(address)' }),
-      ),
+      () => this.client.send(new DeleteCommand({ TableName: this.table, Key: { address }, ConditionExpression: 'attribute_exists(address)' })),
       { kind: 'removed' },
       () => ({ kind: 'not-found' }),
     );
@@ -171,16 +165,17 @@ export class AccountsRepository extends DynamoRepository {
   async setDelegateMark(address: string, mark: string): Promise<{ kind: 'set' } | { kind: 'not-found' }> {
     return this.conditionalWrite(
       'accounts.setDelegateMark',
-      () => this.client.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { address },
-          UpdateExpression: 'SET #mark = :mark',
-          ConditionExpression: 'attribute_exists(address)',
-          ExpressionAttributeNames: { '#mark': DELEGATE_MARK },
-          ExpressionAttributeValues: { ':mark': mark },
-        }),
-      ),
+      () =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: { address },
+            UpdateExpression: 'SET #mark = :mark',
+            ConditionExpression: 'attribute_exists(address)',
+            ExpressionAttributeNames: { '#mark': DELEGATE_MARK },
+            ExpressionAttributeValues: { ':mark': mark },
+          }),
+        ),
       { kind: 'set' },
       () => ({ kind: 'not-found' }),
     );
@@ -191,16 +186,17 @@ export class AccountsRepository extends DynamoRepository {
     const fields = Object.entries(parseItem(accountHealthSchema, health, 'accounts.recordHealth'));
     return this.conditionalWrite(
       'accounts.recordHealth',
-      () => this.client.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { address },
-          UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
-          ConditionExpression: 'attribute_exists(address)',
-          ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
-          ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
-        }),
-      ),
+      () =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: { address },
+            UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+            ConditionExpression: 'attribute_exists(address)',
+            ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
+            ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
+          }),
+        ),
       { kind: 'recorded' },
       () => ({ kind: 'not-found' }),
     );
@@ -258,4 +254,3 @@ function toItem(account: TrackedAccount, operation: string): AccountItem {
     ...slotAttributes(valid.address, valid.interval, valid.delegateWatch),
   };
 }
-

@@ -53,9 +53,7 @@ export class AlertStateRepository extends DynamoRepository {
 
   /** One rule's state, or null if it was never written. */
   async get(address: string, rule: string): Promise<AlertState | null> {
-    const out = await this.call('alerts.get', () =>
-      this.client.send(new GetCommand({ TableName: this.table, Key: { address, rule }, ConsistentRead: true })),
-    );
+    const out = await this.call('alerts.get', () => this.client.send(new GetCommand({ TableName: this.table, Key: { address, rule }, ConsistentRead: true })));
     return out.Item ? toState(parseItem(itemSchema, out.Item, 'alerts.get')) : null;
   }
 
@@ -85,19 +83,20 @@ export class AlertStateRepository extends DynamoRepository {
     const item = parseItem(itemSchema, { address, rule, state: newState, version }, 'alerts.compareAndSet');
     return this.conditionalWrite(
       'alerts.compareAndSet',
-      () => this.client.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: item,
-          ...(expectedVersion === null
-            ? { ConditionExpression: 'attribute_not_exists(address)' }
-            : {
-                ConditionExpression: '#version = :expected',
-                ExpressionAttributeNames: { '#version': 'version' },
-                ExpressionAttributeValues: { ':expected': expectedVersion },
-              }),
-        }),
-      ),
+      () =>
+        this.client.send(
+          new PutCommand({
+            TableName: this.table,
+            Item: item,
+            ...(expectedVersion === null
+              ? { ConditionExpression: 'attribute_not_exists(address)' }
+              : {
+                  ConditionExpression: '#version = :expected',
+                  ExpressionAttributeNames: { '#version': 'version' },
+                  ExpressionAttributeValues: { ':expected': expectedVersion },
+                }),
+          }),
+        ),
       { kind: 'written', version },
       () => ({ kind: 'conflict' }),
     );
@@ -127,7 +126,7 @@ export class AlertStateRepository extends DynamoRepository {
 
   /** Ends the account-wide snooze at `now` (kept as "the last snooze ended"); false when none was running. */
   async liftSnooze(address: string, now: number): Promise<boolean> {
-    const running = (await this.snoozedUntil(address) ?? 0) > now;
+    const running = ((await this.snoozedUntil(address)) ?? 0) > now;
     if (running) await this.rewrite('alerts.liftSnooze', address, SNOOZE_RULE, () => ({ until: now }));
     return running;
   }

@@ -99,11 +99,7 @@ export class AuditRepository extends DynamoRepository {
   /** Records what became of the transaction of `intent`, as a second item next to it; `exists` if already recorded. */
   async appendOutcome(intent: TransactionIntent, outcome: TransactionOutcome): Promise<{ kind: 'appended' } | { kind: 'exists' }> {
     const { at: _intentAt, ...shared } = intent;
-    const valid = parseItem(
-      auditRecordSchema,
-      { ...shared, kind: 'outcome', id: intent.txHash, intentAt: intent.at, ...outcome },
-      'audit.appendOutcome',
-    );
+    const valid = parseItem(auditRecordSchema, { ...shared, kind: 'outcome', id: intent.txHash, intentAt: intent.at, ...outcome }, 'audit.appendOutcome');
     return this.put('audit.appendOutcome', intentKey(intent).replace(/#intent$/, '#outcome'), valid);
   }
 
@@ -132,7 +128,10 @@ export class AuditRepository extends DynamoRepository {
     const item = { ...rest, at: sortKey, atMs: at };
     return this.conditionalWrite(
       operation,
-      () => this.client.send(new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(#at)', ExpressionAttributeNames: { '#at': 'at' } })),
+      () =>
+        this.client.send(
+          new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(#at)', ExpressionAttributeNames: { '#at': 'at' } }),
+        ),
       { kind: 'appended' },
       () => ({ kind: 'exists' }),
     );

@@ -68,7 +68,13 @@ export class ChannelBacklogRepository extends DynamoRepository {
     const out: BacklogEntry[] = [];
     const items = queryAll(
       this.client,
-      { TableName: this.table, KeyConditionExpression: '#scope = :scope', ExpressionAttributeNames: { '#scope': 'scope' }, ExpressionAttributeValues: { ':scope': backlogScope(channel) }, ConsistentRead: true },
+      {
+        TableName: this.table,
+        KeyConditionExpression: '#scope = :scope',
+        ExpressionAttributeNames: { '#scope': 'scope' },
+        ExpressionAttributeValues: { ':scope': backlogScope(channel) },
+        ConsistentRead: true,
+      },
       'backlog.entries',
     );
     for await (const item of items) out.push(parseItem(entrySchema, item, 'backlog.entries'));
@@ -78,7 +84,12 @@ export class ChannelBacklogRepository extends DynamoRepository {
   /** Removes the entries a summary carried (or dropped). */
   async remove(channel: string, ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
-    await batchWriteAll(this.client, this.table, [...new Set(ids)].map((id) => ({ DeleteRequest: { Key: { scope: backlogScope(channel), name: id } } })), 'backlog.remove');
+    await batchWriteAll(
+      this.client,
+      this.table,
+      [...new Set(ids)].map((id) => ({ DeleteRequest: { Key: { scope: backlogScope(channel), name: id } } })),
+      'backlog.remove',
+    );
   }
 
   /** Puts the flush marker back (a summary that could not go yet); `true` when it was absent, so the caller queues the summary again. */
@@ -87,7 +98,12 @@ export class ChannelBacklogRepository extends DynamoRepository {
       'backlog.mark',
       () =>
         this.client.send(
-          new PutCommand({ TableName: this.table, Item: { scope: FLUSH_SCOPE, name: channel, since: this.now() }, ConditionExpression: 'attribute_not_exists(#name)', ExpressionAttributeNames: { '#name': 'name' } }),
+          new PutCommand({
+            TableName: this.table,
+            Item: { scope: FLUSH_SCOPE, name: channel, since: this.now() },
+            ConditionExpression: 'attribute_not_exists(#name)',
+            ExpressionAttributeNames: { '#name': 'name' },
+          }),
         ),
       true as const,
       () => false as const,

@@ -22,7 +22,15 @@ export class ChannelsRepository extends DynamoRepository {
     const item = { scope: SCOPE, ...parseItem(channelRecordSchema, record, 'channels.create') };
     return this.conditionalWrite(
       'channels.create',
-      () => this.client.send(new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(#name)', ExpressionAttributeNames: { '#name': 'name' } })),
+      () =>
+        this.client.send(
+          new PutCommand({
+            TableName: this.table,
+            Item: item,
+            ConditionExpression: 'attribute_not_exists(#name)',
+            ExpressionAttributeNames: { '#name': 'name' },
+          }),
+        ),
       { kind: 'created' } as const,
       () => ({ kind: 'exists' }) as const,
     );
@@ -51,7 +59,9 @@ export class ChannelsRepository extends DynamoRepository {
   }
 
   async get(name: string): Promise<ChannelRecord | null> {
-    const out = await this.call('channels.get', () => this.client.send(new GetCommand({ TableName: this.table, Key: { scope: SCOPE, name }, ConsistentRead: true })));
+    const out = await this.call('channels.get', () =>
+      this.client.send(new GetCommand({ TableName: this.table, Key: { scope: SCOPE, name }, ConsistentRead: true })),
+    );
     return out.Item ? this.parse(out.Item, 'channels.get') : null;
   }
 
@@ -60,7 +70,13 @@ export class ChannelsRepository extends DynamoRepository {
     const out: ChannelRecord[] = [];
     const items = queryAll(
       this.client,
-      { TableName: this.table, KeyConditionExpression: '#scope = :scope', ExpressionAttributeNames: { '#scope': 'scope' }, ExpressionAttributeValues: { ':scope': SCOPE }, ConsistentRead: true },
+      {
+        TableName: this.table,
+        KeyConditionExpression: '#scope = :scope',
+        ExpressionAttributeNames: { '#scope': 'scope' },
+        ExpressionAttributeValues: { ':scope': SCOPE },
+        ConsistentRead: true,
+      },
       'channels.list',
     );
     for await (const item of items) out.push(this.parse(item, 'channels.list'));
@@ -71,7 +87,15 @@ export class ChannelsRepository extends DynamoRepository {
   remove(name: string): Promise<{ kind: 'removed' } | { kind: 'not-found' }> {
     return this.conditionalWrite(
       'channels.remove',
-      () => this.client.send(new DeleteCommand({ TableName: this.table, Key: { scope: SCOPE, name }, ConditionExpression: 'attribute_exists(#name)', ExpressionAttributeNames: { '#name': 'name' } })),
+      () =>
+        this.client.send(
+          new DeleteCommand({
+            TableName: this.table,
+            Key: { scope: SCOPE, name },
+            ConditionExpression: 'attribute_exists(#name)',
+            ExpressionAttributeNames: { '#name': 'name' },
+          }),
+        ),
       { kind: 'removed' } as const,
       () => ({ kind: 'not-found' }) as const,
     );

@@ -99,10 +99,7 @@ function attributeDefinitions(definition: TableDefinition): AttributeDefinition[
 }
 
 function keySchema(partitionKey: KeyDefinition, sortKey: KeyDefinition | undefined): KeySchemaElement[] {
-  return [
-    { AttributeName: partitionKey.name, KeyType: 'HASH' },
-    ...(sortKey ? [{ AttributeName: sortKey.name, KeyType: 'RANGE' as const }] : []),
-  ];
+  return [{ AttributeName: partitionKey.name, KeyType: 'HASH' }, ...(sortKey ? [{ AttributeName: sortKey.name, KeyType: 'RANGE' as const }] : [])];
 }
 
 function globalIndex(index: GlobalIndexDefinition): GlobalSecondaryIndex {
@@ -123,9 +120,7 @@ async function enableTtl(client: DynamoDBClient, name: string, attribute: string
   if ((status === 'ENABLED' || status === 'ENABLING') && current.TimeToLiveDescription?.AttributeName === attribute) {
     return false;
   }
-  await client.send(
-    new UpdateTimeToLiveCommand({ TableName: name, TimeToLiveSpecification: { AttributeName: attribute, Enabled: true } }),
-  );
+  await client.send(new UpdateTimeToLiveCommand({ TableName: name, TimeToLiveSpecification: { AttributeName: attribute, Enabled: true } }));
   return true;
 }
 

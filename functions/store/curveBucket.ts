@@ -102,7 +102,9 @@ export function curveBucketSchema(interval: Interval) {
             code: 'custom',
             input: value,
             path: [name],
-            message: packed.success ? 'holds neither equity nor PnL' : 'not "<equity>|<pnl>" of decimal strings, with or without a placed step "|<r or c>|<return>|<step ms>[|<favourable>]"',
+            message: packed.success
+              ? 'holds neither equity nor PnL'
+              : 'not "<equity>|<pnl>" of decimal strings, with or without a placed step "|<r or c>|<return>|<step ms>[|<favourable>]"',
           });
           continue;
         }

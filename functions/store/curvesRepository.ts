@@ -28,8 +28,16 @@ const pointSchema = z.object({
   equity: decimalStringSchema.optional(),
   pnl: decimalStringSchema.optional(),
   step: z
-    .object({ r: z.number().finite(), placement: z.enum(['refined', 'conservative']), fromTs: z.number().int().min(0), favourable: z.number().finite().optional() })
-    .refine((s) => s.favourable === undefined || s.placement === 'conservative', { message: 'only a conservative step has a favourable return', path: ['favourable'] })
+    .object({
+      r: z.number().finite(),
+      placement: z.enum(['refined', 'conservative']),
+      fromTs: z.number().int().min(0),
+      favourable: z.number().finite().optional(),
+    })
+    .refine((s) => s.favourable === undefined || s.placement === 'conservative', {
+      message: 'only a conservative step has a favourable return',
+      path: ['favourable'],
+    })
     .optional(),
 });
 /**
@@ -67,15 +75,16 @@ export class CurvesRepository extends DynamoRepository {
    * merged; every point is validated before anything is written. `expiresAt` is epoch ms (stored
    * as epoch seconds for TTL) and applies to the whole bucket from this write on.
    */
-  async putPoints(
-    address: string,
-    interval: Interval,
-    points: readonly StoredCurvePoint[],
-    expiresAt: number,
-  ): Promise<PutPointsResult> {
+  async putPoints(address: string, interval: Interval, points: readonly StoredCurvePoint[], expiresAt: number): Promise<PutPointsResult> {
     const merged = new Map<number, StoredCurvePoint>();
     for (const point of points) {
-      const valid = toPoint(parseItem(pointSchema.refine((p) => !p.step || p.step.fromTs < p.ts, { message: 'step starts at or after its point', path: ['step', 'fromTs'] }), point, 'curves.putPoints'));
+      const valid = toPoint(
+        parseItem(
+          pointSchema.refine((p) => !p.step || p.step.fromTs < p.ts, { message: 'step starts at or after its point', path: ['step', 'fromTs'] }),
+          point,
+          'curves.putPoints',
+        ),
+      );
       const previous = merged.get(valid.ts);
       merged.set(valid.ts, previous ? toPoint({ ...previous, ...valid }) : valid);
     }

@@ -62,7 +62,9 @@ export class DecisionRepository extends DynamoRepository {
 
   /** Removes the mark of a signing that sent nothing, so the delegate may be tried again. */
   async releaseSigning(decisionId: string, delegate: string): Promise<void> {
-    await this.call('decisions.releaseSigning', () => this.client.send(new DeleteCommand({ TableName: this.table, Key: { tokenId: signingKey(decisionId, delegate) } })));
+    await this.call('decisions.releaseSigning', () =>
+      this.client.send(new DeleteCommand({ TableName: this.table, Key: { tokenId: signingKey(decisionId, delegate) } })),
+    );
   }
 }
 

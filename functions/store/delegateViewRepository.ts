@@ -65,15 +65,16 @@ export class DelegateViewRepository extends DynamoRepository {
   async markRemoved(address: string, delegate: string, removedAt: number): Promise<{ kind: 'marked' } | { kind: 'not-found' }> {
     return this.conditionalWrite(
       'delegates.markRemoved',
-      () => this.client.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { address, delegate },
-          UpdateExpression: 'SET removedAt = :removedAt',
-          ConditionExpression: 'attribute_exists(delegate)',
-          ExpressionAttributeValues: { ':removedAt': removedAt },
-        }),
-      ),
+      () =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: { address, delegate },
+            UpdateExpression: 'SET removedAt = :removedAt',
+            ConditionExpression: 'attribute_exists(delegate)',
+            ExpressionAttributeValues: { ':removedAt': removedAt },
+          }),
+        ),
       { kind: 'marked' },
       () => ({ kind: 'not-found' }),
     );

@@ -118,9 +118,7 @@ export class DeliveryRepository extends DynamoRepository<DeliveryRepositoryOptio
 
   /** The delivery record, or null. */
   async get(eventId: string): Promise<Delivery | null> {
-    const out = await this.call('deliveries.get', () =>
-      this.client.send(new GetCommand({ TableName: this.table, Key: { eventId }, ConsistentRead: true })),
-    );
+    const out = await this.call('deliveries.get', () => this.client.send(new GetCommand({ TableName: this.table, Key: { eventId }, ConsistentRead: true })));
     if (!out.Item) return null;
     const { expiresAt: _expiresAt, ...delivery } = parseItem(deliverySchema, out.Item, 'deliveries.get');
     return delivery;
@@ -175,4 +173,3 @@ export class DeliveryRepository extends DynamoRepository<DeliveryRepositoryOptio
     });
   }
 }
-

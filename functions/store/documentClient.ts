@@ -14,9 +14,7 @@ export interface DynamoClientOptions {
 export function createDynamoDbClient(options: DynamoClientOptions = {}): DynamoDBClient {
   return new DynamoDBClient({
     region: options.region ?? 'us-east-1',
-    ...(options.endpoint === undefined
-      ? {}
-      : { endpoint: options.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+    ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
   });
 }
 

@@ -44,7 +44,12 @@ export abstract class DynamoRepository<O extends RepositoryOptions = RepositoryO
   }
 
   /** One conditional `UpdateCommand` on this table (`conditionalWrite`): `applied` when it was written, `refused(error)` when its condition failed. */
-  protected conditionalUpdate<const A, const B>(operation: string, update: Omit<UpdateCommandInput, 'TableName'>, applied: A, refused: (error: unknown) => B): Promise<A | B> {
+  protected conditionalUpdate<const A, const B>(
+    operation: string,
+    update: Omit<UpdateCommandInput, 'TableName'>,
+    applied: A,
+    refused: (error: unknown) => B,
+  ): Promise<A | B> {
     return this.conditionalWrite(operation, () => this.client.send(new UpdateCommand({ TableName: this.table, ...update })), applied, refused);
   }
 }

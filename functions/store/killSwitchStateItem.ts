@@ -5,7 +5,10 @@ import type { AlertStateRepository } from './alertStateRepository';
 export const KILL_SWITCH_RULE = 'kill-switch';
 
 /** The account's stored kill-switch state and its version; `null` state when never evaluated (or unreadable). */
-export async function readKillSwitchState(alerts: Pick<AlertStateRepository, 'get'>, address: string): Promise<{ state: KillSwitchState | null; version: number | null }> {
+export async function readKillSwitchState(
+  alerts: Pick<AlertStateRepository, 'get'>,
+  address: string,
+): Promise<{ state: KillSwitchState | null; version: number | null }> {
   const stored = await alerts.get(address, KILL_SWITCH_RULE);
   const parsed = stored ? killSwitchStateSchema.safeParse(stored.state) : null;
   return { state: parsed?.success ? parsed.data : null, version: stored?.version ?? null };

@@ -67,7 +67,9 @@ export class KnownDelegatesRepository extends DynamoRepository {
       baselineAt: items.find((i) => i.kind === 'baseline')?.at ?? null,
       known: new Set(knownKeys.map((k) => k.delegate.toLowerCase())),
       knownKeys,
-      announcements: items.flatMap((i): DelegateAnnouncement[] => (i.kind === 'expect' ? [{ delegate: i.key, announcedAt: i.at, expiresAt: i.expiresAt }] : [])),
+      announcements: items.flatMap((i): DelegateAnnouncement[] =>
+        i.kind === 'expect' ? [{ delegate: i.key, announcedAt: i.at, expiresAt: i.expiresAt }] : [],
+      ),
       unknownSeen: items.flatMap((i) => (i.kind === 'unknown' ? [{ delegate: i.key, at: i.at }] : [])),
     };
   }
@@ -81,7 +83,14 @@ export class KnownDelegatesRepository extends DynamoRepository {
     change: { known?: readonly Address[]; source?: KnownSource; baselineAt?: number; unknown?: readonly Address[]; at: number },
   ): Promise<void> {
     const items: Item[] = [
-      ...(change.known ?? []).map((key): Item => ({ address, delegate: KNOWN + key.toLowerCase(), kind: 'known', key, at: change.at, source: change.source ?? 'baseline' })),
+      ...(change.known ?? []).map((key): Item => ({
+        address,
+        delegate: KNOWN + key.toLowerCase(),
+        kind: 'known',
+        key,
+        at: change.at,
+        source: change.source ?? 'baseline',
+      })),
       ...(change.unknown ?? []).map((key): Item => ({ address, delegate: UNKNOWN + key.toLowerCase(), kind: 'unknown', key, at: change.at })),
     ];
     await this.write(items, 'knownDelegates.record');
@@ -92,18 +101,33 @@ export class KnownDelegatesRepository extends DynamoRepository {
   /** Opens (or extends, or shortens) the announcement of `delegate` until `expiresAt`. */
   async announce(address: string, announcement: DelegateAnnouncement): Promise<void> {
     const key = announcement.delegate;
-    await this.write([{ address, delegate: EXPECT + key.toLowerCase(), kind: 'expect', key, at: announcement.announcedAt, expiresAt: announcement.expiresAt }], 'knownDelegates.announce');
+    await this.write(
+      [{ address, delegate: EXPECT + key.toLowerCase(), kind: 'expect', key, at: announcement.announcedAt, expiresAt: announcement.expiresAt }],
+      'knownDelegates.announce',
+    );
   }
 
   /** Forgets the baseline (the known keys stay): the next delegate check takes it again before judging anything. */
   async clearBaseline(address: string): Promise<void> {
-    await batchWriteAll(this.client, this.table, [{ DeleteRequest: { Key: { address, delegate: BASELINE } } }], 'knownDelegates.clearBaseline', this.options.batch);
+    await batchWriteAll(
+      this.client,
+      this.table,
+      [{ DeleteRequest: { Key: { address, delegate: BASELINE } } }],
+      'knownDelegates.clearBaseline',
+      this.options.batch,
+    );
   }
 
   private async write(items: readonly Item[], operation: string): Promise<void> {
     const valid = items.map((i) => parseItem(itemSchema, i, operation));
     const byKey = new Map(valid.map((i) => [i.delegate, i]));
     if (byKey.size === 0) return;
-    await batchWriteAll(this.client, this.table, [...byKey.values()].map((Item) => ({ PutRequest: { Item } })), operation, this.options.batch);
+    await batchWriteAll(
+      this.client,
+      this.table,
+      [...byKey.values()].map((Item) => ({ PutRequest: { Item } })),
+      operation,
+      this.options.batch,
+    );
   }
 }

@@ -19,15 +19,16 @@ export class LeaseRepository extends DynamoRepository {
   async acquire(lockId: string, owner: string, ttlMs: number, now: number): Promise<{ kind: 'acquired' } | { kind: 'busy' }> {
     return this.conditionalWrite(
       'leases.acquire',
-      () => this.client.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: { lockId, owner, acquiredAt: now, leaseUntil: now + ttlMs, expiresAt: toTtlSeconds(now + ttlMs) },
-          ConditionExpression: 'attribute_not_exists(lockId) OR leaseUntil <= :now OR #owner = :owner',
-          ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: { ':now': now, ':owner': owner },
-        }),
-      ),
+      () =>
+        this.client.send(
+          new PutCommand({
+            TableName: this.table,
+            Item: { lockId, owner, acquiredAt: now, leaseUntil: now + ttlMs, expiresAt: toTtlSeconds(now + ttlMs) },
+            ConditionExpression: 'attribute_not_exists(lockId) OR leaseUntil <= :now OR #owner = :owner',
+            ExpressionAttributeNames: { '#owner': 'owner' },
+            ExpressionAttributeValues: { ':now': now, ':owner': owner },
+          }),
+        ),
       { kind: 'acquired' },
       () => ({ kind: 'busy' }),
     );
@@ -37,15 +38,16 @@ export class LeaseRepository extends DynamoRepository {
   async release(lockId: string, owner: string): Promise<{ kind: 'released' } | { kind: 'not-owner' }> {
     return this.conditionalWrite(
       'leases.release',
-      () => this.client.send(
-        new DeleteCommand({
-          TableName: this.table,
-          Key: { lockId },
-          ConditionExpression: '#owner = :owner',
-          ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: { ':owner': owner },
-        }),
-      ),
+      () =>
+        this.client.send(
+          new DeleteCommand({
+            TableName: this.table,
+            Key: { lockId },
+            ConditionExpression: '#owner = :owner',
+            ExpressionAttributeNames: { '#owner': 'owner' },
+            ExpressionAttributeValues: { ':owner': owner },
+          }),
+        ),
       { kind: 'released' },
       () => ({ kind: 'not-owner' }),
     );

@@ -139,7 +139,13 @@ export class PaceRepository extends DynamoRepository {
       'pace.block',
       () =>
         this.client.send(
-          new UpdateCommand({ TableName: this.table, Key: this.key(destination), UpdateExpression: 'SET blockedUntil = :until', ConditionExpression: notLonger, ExpressionAttributeValues: { ':until': until } }),
+          new UpdateCommand({
+            TableName: this.table,
+            Key: this.key(destination),
+            UpdateExpression: 'SET blockedUntil = :until',
+            ConditionExpression: notLonger,
+            ExpressionAttributeValues: { ':until': until },
+          }),
         ),
       undefined,
       () => undefined,

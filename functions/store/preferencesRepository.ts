@@ -149,7 +149,10 @@ export class PreferencesRepository {
     if (keys.length === 0) return [];
     const found = await batchGetAll(this.client, this.table, keys, 'preferences.filter', this.options.batch);
     const out = new Set(
-      found.map((item) => parseItem(itemSchema, item, 'preferences.filter')).filter((item) => item.optOuts?.has(category)).map((item) => item.email),
+      found
+        .map((item) => parseItem(itemSchema, item, 'preferences.filter'))
+        .filter((item) => item.optOuts?.has(category))
+        .map((item) => item.email),
     );
     return emails.filter((email) => !out.has(normalize(email)));
   }

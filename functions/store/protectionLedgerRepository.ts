@@ -36,7 +36,12 @@ export class ProtectionLedgerRepository {
    * Counts `units` actions of `decisionId` against the account's cap of `rule` (`limit` per
    * rolling day) if they fit; `capped` (nothing counted) when they do not.
    */
-  async countCapped(rule: ProtectiveRule, action: CountedAction, units: number, limit: number): Promise<{ kind: 'counted' } | { kind: 'capped'; used: number }> {
+  async countCapped(
+    rule: ProtectiveRule,
+    action: CountedAction,
+    units: number,
+    limit: number,
+  ): Promise<{ kind: 'counted' } | { kind: 'capped'; used: number }> {
     let used = 0;
     const counted = await this.count(action.account, capRule(rule), CAP_WINDOW_MS, action.at, (live) => {
       used = live.length;
@@ -69,7 +74,13 @@ export class ProtectionLedgerRepository {
   }
 
   /** Writes what `decide` makes of the live entries (`null`: nothing, refused), by compare-and-set; returns what was written. */
-  private async count(address: string, rule: string, windowMs: number, now: number, decide: (live: CountedAction[]) => CountedAction[] | null): Promise<CountedAction[] | null> {
+  private async count(
+    address: string,
+    rule: string,
+    windowMs: number,
+    now: number,
+    decide: (live: CountedAction[]) => CountedAction[] | null,
+  ): Promise<CountedAction[] | null> {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       const state = await this.alerts.get(address, rule);
       const live = withinWindow(state ? parse(state.state) : [], now, windowMs);

@@ -101,7 +101,9 @@ export class RecipientsRepository extends DynamoRepository {
         new UpdateCommand({
           TableName: this.table,
           Key: { email: settings.email },
-          UpdateExpression: `SET ${Object.keys(sets).map((name) => `#${name} = :${name}`).join(', ')}${removes.length > 0 ? ` REMOVE ${removes.map((name) => `#${name}`).join(', ')}` : ''}`,
+          UpdateExpression: `SET ${Object.keys(sets)
+            .map((name) => `#${name} = :${name}`)
+            .join(', ')}${removes.length > 0 ? ` REMOVE ${removes.map((name) => `#${name}`).join(', ')}` : ''}`,
           ExpressionAttributeNames: Object.fromEntries(names.map((name) => [`#${name}`, name])),
           ExpressionAttributeValues: Object.fromEntries(Object.entries(sets).map(([name, value]) => [`:${name}`, value])),
           ReturnValues: 'ALL_NEW',
@@ -195,7 +197,10 @@ export class RecipientsRepository extends DynamoRepository {
 
 function toRecord(item: unknown, operation: string): RecipientRecord {
   const valid = parseItem(itemSchema, item, operation);
-  const clock = valid.scheduleTimezone !== undefined && valid.scheduleReportAt !== undefined ? { timezone: valid.scheduleTimezone, reportAt: valid.scheduleReportAt } : null;
+  const clock =
+    valid.scheduleTimezone !== undefined && valid.scheduleReportAt !== undefined
+      ? { timezone: valid.scheduleTimezone, reportAt: valid.scheduleReportAt }
+      : null;
   return {
     email: valid.email,
     mode: valid.mode,

@@ -137,7 +137,9 @@ export class ReportLedgerRepository extends DynamoRepository<RepositoryOptions &
 
   /** The instant reconciliation has looked up to (epoch ms of a whole minute), or null before its first run. */
   async cursor(): Promise<number | null> {
-    const out = await this.call('reportLedger.cursor', () => this.client.send(new GetCommand({ TableName: this.table, Key: { eventId: CURSOR_ID }, ConsistentRead: true })));
+    const out = await this.call('reportLedger.cursor', () =>
+      this.client.send(new GetCommand({ TableName: this.table, Key: { eventId: CURSOR_ID }, ConsistentRead: true })),
+    );
     return out.Item ? parseItem(cursorSchema, out.Item, 'reportLedger.cursor').minute * MINUTE : null;
   }
 

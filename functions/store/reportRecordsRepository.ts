@@ -86,7 +86,12 @@ export class ReportRecordsRepository {
   async put(record: ReportRecord): Promise<void> {
     const item = parseItem(
       itemSchema,
-      { ...record, eventId: eventId(record.address, record.timeZone, record.coveredDate), kind: 'report-windows', expiresAt: toTtlSeconds(record.savedAt + this.retentionMs) },
+      {
+        ...record,
+        eventId: eventId(record.address, record.timeZone, record.coveredDate),
+        kind: 'report-windows',
+        expiresAt: toTtlSeconds(record.savedAt + this.retentionMs),
+      },
       'reportRecords.put',
     );
     await storeCall('reportRecords.put', () => this.client.send(new PutCommand({ TableName: this.table, Item: item })));

@@ -62,11 +62,7 @@ export interface Repositories {
 }
 
 /** Builds every repository over one document client and table prefix (once per cold start). */
-export function createRepositories(
-  client: DynamoDBDocumentClient,
-  prefix: string,
-  options: DeliveryRepositoryOptions = {},
-): Repositories {
+export function createRepositories(client: DynamoDBDocumentClient, prefix: string, options: DeliveryRepositoryOptions = {}): Repositories {
   return {
     accounts: new AccountsRepository(client, prefix, options),
     schedule: new AccountScheduleRepository(client, prefix, options),

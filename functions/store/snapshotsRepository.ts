@@ -30,9 +30,7 @@ export interface Snapshot {
   readonly expiresAt: number;
 }
 
-const deltaSchema = z.object(
-  Object.fromEntries(SUMMARY_FIELDS.map((field) => [field, z.number()])) as Record<SummaryField, z.ZodNumber>,
-);
+const deltaSchema = z.object(Object.fromEntries(SUMMARY_FIELDS.map((field) => [field, z.number()])) as Record<SummaryField, z.ZodNumber>);
 const snapshotSchema = z.object({
   address: z.string().min(1),
   polledAt: z.number().int().min(0),

@@ -30,17 +30,13 @@ export class SuppressionRepository extends DynamoRepository {
   async suppress(email: string, reason: SuppressionReason): Promise<void> {
     const valid = parseItem(reasonSchema, reason, 'suppressions.suppress');
     await this.call('suppressions.suppress', () =>
-      this.client.send(
-        new PutCommand({ TableName: this.table, Item: { email: normalize(email), reason: valid, suppressedAt: this.now() } }),
-      ),
+      this.client.send(new PutCommand({ TableName: this.table, Item: { email: normalize(email), reason: valid, suppressedAt: this.now() } })),
     );
   }
 
   /** Allows mail to `email` again. */
   async unsuppress(email: string): Promise<void> {
-    await this.call('suppressions.unsuppress', () =>
-      this.client.send(new DeleteCommand({ TableName: this.table, Key: { email: normalize(email) } })),
-    );
+    await this.call('suppressions.unsuppress', () => this.client.send(new DeleteCommand({ TableName: this.table, Key: { email: normalize(email) } })));
   }
 
   async isSuppressed(email: string): Promise<boolean> {

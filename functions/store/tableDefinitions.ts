@@ -36,18 +36,7 @@ export interface TableDefinition {
 }
 
 export type TableId =
-  | 'accounts'
-  | 'curves'
-  | 'snapshots'
-  | 'alerts'
-  | 'delegates'
-  | 'tokens'
-  | 'audit'
-  | 'deliveries'
-  | 'suppressions'
-  | 'preferences'
-  | 'leases'
-  | 'channels';
+  'accounts' | 'curves' | 'snapshots' | 'alerts' | 'delegates' | 'tokens' | 'audit' | 'deliveries' | 'suppressions' | 'preferences' | 'leases' | 'channels';
 
 /** Number of shards the due-time indexes are spread over (queried one by one, never scanned). */
 export const SCHEDULE_SHARDS = 8;
@@ -132,7 +121,8 @@ export const TABLES: Readonly<Record<TableId, TableDefinition>> = {
   },
   preferences: {
     id: 'preferences',
-    purpose: 'Per address: mail categories opted out of, and the recipient record (digest or per-account, own zone/time, weekly/monthly summaries, its accounts, its own next report).',
+    purpose:
+      'Per address: mail categories opted out of, and the recipient record (digest or per-account, own zone/time, weekly/monthly summaries, its accounts, its own next report).',
     partitionKey: { name: 'email', type: 'S' },
     globalIndexes: [
       {
@@ -149,7 +139,8 @@ export const TABLES: Readonly<Record<TableId, TableDefinition>> = {
   },
   channels: {
     id: 'channels',
-    purpose: 'Chat, pager and webhook channels: type, secret reference (never the secret), categories, accounts, state; one partition (a few items), read whole.',
+    purpose:
+      'Chat, pager and webhook channels: type, secret reference (never the secret), categories, accounts, state; one partition (a few items), read whole.',
     partitionKey: { name: 'scope', type: 'S' },
     sortKey: { name: 'name', type: 'S' },
   },

@@ -70,7 +70,15 @@ export async function channelSnoozePage(deps: ChannelControlsPageDeps, request: 
   const { claims } = link;
   const account = await trackedAccount(deps, claims.account);
   if (!account) return { kind: 'channel-account-gone' };
-  if (isGet) return { kind: 'channel-snooze-confirm', account, channel: claims.channel, hours: claims.snoozeHours, token: token ?? '', csrf: deps.csrf.issue('channel-snooze', claims.tokenId) };
+  if (isGet)
+    return {
+      kind: 'channel-snooze-confirm',
+      account,
+      channel: claims.channel,
+      hours: claims.snoozeHours,
+      token: token ?? '',
+      csrf: deps.csrf.issue('channel-snooze', claims.tokenId),
+    };
   if (!deps.csrf.verify('channel-snooze', claims.tokenId, fields?.get('csrf'))) return { kind: 'forbidden', reason: 'the form is missing or altered' };
   const consumed = await deps.tokens.consume(claims.tokenId, { purpose: 'snooze', account: claims.account, expiresAt: claims.expiresAt });
   if (consumed.kind === 'already-used') return { kind: 'link-used', consumedAt: consumed.consumedAt };
@@ -104,7 +112,13 @@ export async function channelPreferencesPage(deps: ChannelControlsPageDeps, requ
   const { claims } = link;
   const account = await trackedAccount(deps, claims.account);
   if (!account) return { kind: 'channel-account-gone' };
-  const view = { kind: 'channel-preferences' as const, account, channel: claims.channel, token: token ?? '', csrf: deps.csrf.issue('channel-preferences', claims.tokenId) };
+  const view = {
+    kind: 'channel-preferences' as const,
+    account,
+    channel: claims.channel,
+    token: token ?? '',
+    csrf: deps.csrf.issue('channel-preferences', claims.tokenId),
+  };
   if (isGet) {
     const controls = await deps.alerts.channelControls(claims.account);
     return { ...view, muted: controls.mutes[claims.channel] ?? [], saved: false };

@@ -41,7 +41,8 @@ export function channelPageContent(view: ChannelOnlyView, actions: { snooze: str
       );
     case 'channel-preferences': {
       const boxes = ONE_CLICK_CATEGORIES.map(
-        (category) => html`<p><label><input type="checkbox" name="receive" value="${category}"${view.muted.includes(category) ? '' : html` checked`}> ${MAIL_CATEGORY_LABELS[category]}</label></p>`,
+        (category) =>
+          html`<p><label><input type="checkbox" name="receive" value="${category}"${view.muted.includes(category) ? '' : html` checked`}> ${MAIL_CATEGORY_LABELS[category]}</label></p>`,
       );
       return {
         title: 'Channel preferences',

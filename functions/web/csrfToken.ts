@@ -14,9 +14,7 @@ export class CsrfTokens {
   constructor(secret: string, previous: readonly string[] = []) {
     if (secret.length < 32) throw new Error('CSRF secret must be at least 32 characters');
     if (previous.some((s) => s.length < 32)) throw new Error('previous CSRF secrets must be at least 32 characters');
-    this.#keys = [secret, ...previous.filter((s) => s !== secret)].map((s) =>
-      Buffer.from(hkdfSync('sha256', s, 'portfolio-sentinel', 'csrf:form', 32)),
-    );
+    this.#keys = [secret, ...previous.filter((s) => s !== secret)].map((s) => Buffer.from(hkdfSync('sha256', s, 'portfolio-sentinel', 'csrf:form', 32)));
   }
 
   /** The value for the form acting on `tokenId` for `action` (e.g. `revoke`), under the current secret. */

@@ -2,10 +2,7 @@
 export const MAX_FORM_BYTES = 16 * 1024;
 
 /** Outcome of reading a form body. */
-export type FormBody =
-  | { kind: 'form'; fields: URLSearchParams }
-  | { kind: 'none' }
-  | { kind: 'unsupported'; reason: string };
+export type FormBody = { kind: 'form'; fields: URLSearchParams } | { kind: 'none' } | { kind: 'unsupported'; reason: string };
 
 /**
  * Reads a form body, base64-encoded or not (as API Gateway delivers it):

@@ -84,7 +84,9 @@ export class LambdaRevocationSigner implements RevocationSigner {
           delay = Math.min(delay * 2, 1_000);
           continue;
         }
-        throw new RevocationInvokeError(failure, `invoking ${this.functionName} failed (${name}${attempt > 1 ? `, after ${attempt} attempts` : ''})`, { cause });
+        throw new RevocationInvokeError(failure, `invoking ${this.functionName} failed (${name}${attempt > 1 ? `, after ${attempt} attempts` : ''})`, {
+          cause,
+        });
       }
     }
     const text = out.Payload ? new TextDecoder().decode(out.Payload) : '';

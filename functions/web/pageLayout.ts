@@ -23,7 +23,12 @@ export function simplePage(title: string, badge: string, tone: PageTone, text: s
 
 /** The page of a link whose signature or format does not verify: the same on every link page. */
 export function invalidLinkPage(reason: string): PageContent {
-  return simplePage('This link is not valid', 'Invalid link', 'danger', `The link could not be verified (${reason}). Make sure you opened the whole link from the email. Nothing was changed.`);
+  return simplePage(
+    'This link is not valid',
+    'Invalid link',
+    'danger',
+    `The link could not be verified (${reason}). Make sure you opened the whole link from the email. Nothing was changed.`,
+  );
 }
 
 /** A complete HTML document around `content`: no script, no external resource, one inline stylesheet. */
@@ -34,8 +39,12 @@ export function renderPage(content: PageContent): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
-${content.refresh ? html`<meta http-equiv="refresh" content="${content.refresh.seconds}; url=${content.refresh.url}">
-` : ''}<title>${content.title} · Portfolio Sentinel</title>
+${
+  content.refresh
+    ? html`<meta http-equiv="refresh" content="${content.refresh.seconds}; url=${content.refresh.url}">
+`
+    : ''
+}<title>${content.title} · Portfolio Sentinel</title>
 <style>${trustedHtml(PAGE_STYLES)}</style>
 </head>
 <body>

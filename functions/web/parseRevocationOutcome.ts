@@ -7,5 +7,7 @@ export function parseRevocationOutcome(value: unknown): RevocationOutcome {
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const where = issue?.path.length ? issue.path.join('.') : 'response';
-  throw new RevocationInvokeError('bad-response', `sign-revocation answered an invalid outcome (${where}: ${issue?.message ?? 'invalid'})`, { cause: parsed.error });
+  throw new RevocationInvokeError('bad-response', `sign-revocation answered an invalid outcome (${where}: ${issue?.message ?? 'invalid'})`, {
+    cause: parsed.error,
+  });
 }

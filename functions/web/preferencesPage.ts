@@ -112,7 +112,8 @@ export async function preferencesPage(deps: PreferencesPageDeps, request: WebReq
   if (!isGet && request.method !== 'POST') return { kind: 'method-not-allowed' };
   if (path.endsWith(LINK_PATHS.unsubscribe)) return isGet ? showUnsubscribe(deps, request) : unsubscribe(deps, request);
   if (path.endsWith(LINK_PATHS.snooze)) return (await channelSnoozePage(deps, request, isGet)) ?? (isGet ? showSnooze(deps, request) : snooze(deps, request));
-  if (path.endsWith(LINK_PATHS.preferences)) return (await channelPreferencesPage(deps, request, isGet)) ?? (isGet ? showPreferences(deps, request) : postPreferences(deps, request));
+  if (path.endsWith(LINK_PATHS.preferences))
+    return (await channelPreferencesPage(deps, request, isGet)) ?? (isGet ? showPreferences(deps, request) : postPreferences(deps, request));
   return { kind: 'not-found' };
 }
 
@@ -194,8 +195,16 @@ async function showPreferences(deps: PreferencesPageDeps, request: WebRequest): 
   const token = request.query.get('token') ?? undefined;
   const read = await readPreferencesToken(deps, token);
   if (read.kind === 'renew' || read.kind === 'problem') return read.view;
-  if (read.kind === 'security-off') return { kind: 'security-off-confirm', email: read.claims.email, token: token ?? '', csrf: deps.csrf.issue('security-off', read.claims.tokenId) };
-  return { kind: 'preferences', email: read.claims.email, optOuts: read.optOuts, token: token ?? '', csrf: deps.csrf.issue('preferences', read.claims.tokenId), notice: null };
+  if (read.kind === 'security-off')
+    return { kind: 'security-off-confirm', email: read.claims.email, token: token ?? '', csrf: deps.csrf.issue('security-off', read.claims.tokenId) };
+  return {
+    kind: 'preferences',
+    email: read.claims.email,
+    optOuts: read.optOuts,
+    token: token ?? '',
+    csrf: deps.csrf.issue('preferences', read.claims.tokenId),
+    notice: null,
+  };
 }
 
 async function postPreferences(deps: PreferencesPageDeps, request: WebRequest): Promise<PreferencesPageView> {
@@ -256,7 +265,12 @@ async function mailNewLink(deps: PreferencesPageDeps, token: string | undefined,
   const claims = link.claims;
   if (!deps.csrf.verify('new-link', claims.tokenId, csrf)) return { kind: 'forbidden', reason: 'the form is missing or altered' };
   if (!(await deps.preferences.claimLinkMail(claims.email, LINK_MAIL_GAP_MS))) return { kind: 'link-mailed', recent: true };
-  const sent = await deps.mailbox.send({ kind: 'preferences-link', email: claims.email, preferencesUrl: preferencesUrl(deps, claims), expiresAt: now + DEFAULT_LINK_TTL_MS.preferences });
+  const sent = await deps.mailbox.send({
+    kind: 'preferences-link',
+    email: claims.email,
+    preferencesUrl: preferencesUrl(deps, claims),
+    expiresAt: now + DEFAULT_LINK_TTL_MS.preferences,
+  });
   deps.log.info('preferences link mailed', { account: claims.account, mailed: sent.kind });
   return { kind: 'link-mailed', recent: false };
 }

@@ -154,11 +154,21 @@ function contentOf(view: PreferencesPageView, actions: PreferencesFormActions): 
     case 'link-expired':
       return simplePage('This link has expired', 'Expired', 'neutral', 'Use the link in a newer email. Nothing was changed.');
     case 'link-used':
-      return simplePage('This link has already been used', 'Already used', 'neutral', 'Each snooze link works once, and this one was used before. Nothing was changed.');
+      return simplePage(
+        'This link has already been used',
+        'Already used',
+        'neutral',
+        'Each snooze link works once, and this one was used before. Nothing was changed.',
+      );
     case 'link-invalid':
       return invalidLinkPage(view.reason);
     case 'forbidden':
-      return simplePage('Request refused', 'Refused', 'danger', 'The form must be sent from this site. Open the link from the email again and press the button there. Nothing was changed.');
+      return simplePage(
+        'Request refused',
+        'Refused',
+        'danger',
+        'The form must be sent from this site. Open the link from the email again and press the button there. Nothing was changed.',
+      );
     case 'bad-request':
       return simplePage('Request not understood', 'Bad request', 'danger', `The request could not be read (${view.reason}). Nothing was changed.`);
     case 'not-found':
@@ -176,7 +186,8 @@ function contentOf(view: PreferencesPageView, actions: PreferencesFormActions): 
 function preferencesContent(view: Extract<PreferencesPageView, { kind: 'preferences' }>, action: string): PageContent {
   const securityOff = view.optOuts.includes('security');
   const boxes = MAIL_CATEGORIES.map(
-    (category) => html`<p><label><input type="checkbox" name="receive" value="${category}"${view.optOuts.includes(category) ? '' : html` checked`}> ${MAIL_CATEGORY_LABELS[category]}</label></p>`,
+    (category) =>
+      html`<p><label><input type="checkbox" name="receive" value="${category}"${view.optOuts.includes(category) ? '' : html` checked`}> ${MAIL_CATEGORY_LABELS[category]}</label></p>`,
   );
   const notice: SafeHtml | string =
     view.notice === 'saved'

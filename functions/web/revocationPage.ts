@@ -185,7 +185,12 @@ async function confirm(deps: RevocationPageDeps, request: WebRequest): Promise<R
  * chain is unknown and the link stays used (giving it back could sign a second transaction while
  * the first may still land).
  */
-async function invokeFailed(deps: RevocationPageDeps, claims: { tokenId: string; account: string }, subject: RevocationSubject, error: unknown): Promise<RevocationPageView> {
+async function invokeFailed(
+  deps: RevocationPageDeps,
+  claims: { tokenId: string; account: string },
+  subject: RevocationSubject,
+  error: unknown,
+): Promise<RevocationPageView> {
   const failure = error instanceof RevocationInvokeError ? error.failure : 'unexpected';
   const logged = { account: claims.account, failure, error: describeError(error, { audience: 'log' }) };
   if (failure === 'unexpected' || !signerNeverRan(failure)) {

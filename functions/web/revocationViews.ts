@@ -132,7 +132,12 @@ ${details(view.subject, view.now)}
 <p>To enable one-click revocation, give the account a signer (its owner key in AWS KMS, or locally an environment variable): <code>sentinel accounts update ${view.subject.account.address} --signer kms:&lt;key id&gt;</code>. This link keeps working until it expires. Meanwhile you can revoke the key in the exchange's web client.</p>`,
       };
     case 'not-tracked':
-      return simplePage('Account not tracked', 'Not tracked', 'warning', 'The account this link is for is no longer tracked by Portfolio Sentinel, so it cannot revoke its delegates. Nothing was changed.');
+      return simplePage(
+        'Account not tracked',
+        'Not tracked',
+        'warning',
+        'The account this link is for is no longer tracked by Portfolio Sentinel, so it cannot revoke its delegates. Nothing was changed.',
+      );
     case 'not-authorized':
       return simplePage(
         'Revocation refused',
@@ -152,9 +157,19 @@ ${details(view.subject, view.now)}
     case 'link-invalid':
       return invalidLinkPage(view.reason);
     case 'forbidden':
-      return simplePage('Request refused', 'Refused', 'danger', 'The confirmation must be sent from the form on this site. Open the link from the email again and press the button there. Nothing was changed.');
+      return simplePage(
+        'Request refused',
+        'Refused',
+        'danger',
+        'The confirmation must be sent from the form on this site. Open the link from the email again and press the button there. Nothing was changed.',
+      );
     case 'bad-request':
-      return simplePage('Request not understood', 'Bad request', 'danger', `The request could not be read (${view.reason}). Open the link from the email again. Nothing was changed.`);
+      return simplePage(
+        'Request not understood',
+        'Bad request',
+        'danger',
+        `The request could not be read (${view.reason}). Open the link from the email again. Nothing was changed.`,
+      );
     case 'failed':
       return {
         title: 'Result unknown: check before trying again',
@@ -215,20 +230,53 @@ function usedLink(view: Extract<RevocationPageView, { kind: 'link-used' }>): Pag
   const used = `This link was used ${formatTime(view.consumedAt, zone)} to revoke ${who}. Each revocation link works once.`;
   const result = view.outcome?.result;
   if (!result) {
-    return simplePage('This link has already been used', 'Already used', 'neutral', `${used} Its result is not known here yet: check the confirmation email, or the account's delegates (sentinel status), in a minute.`);
+    return simplePage(
+      'This link has already been used',
+      'Already used',
+      'neutral',
+      `${used} Its result is not known here yet: check the confirmation email, or the account's delegates (sentinel status), in a minute.`,
+    );
   }
   const when = formatTime(view.outcome!.at, zone);
-  const details = 'transactionSignature' in result ? html`<dl><dt>Nonce</dt><dd>${result.nonce}</dd><dt>Transaction signature</dt><dd><code>${result.transactionSignature}</code>${SIGNATURE_NOTE}</dd></dl>` : html``;
-  const outcome = (title: string, badge: string, tone: PageContent['tone'], text: string): PageContent => ({ title, badge, tone, body: html`<p>${used}</p><p><strong>${text}</strong></p>${details}` });
+  const details =
+    'transactionSignature' in result
+      ? html`<dl><dt>Nonce</dt><dd>${result.nonce}</dd><dt>Transaction signature</dt><dd><code>${result.transactionSignature}</code>${SIGNATURE_NOTE}</dd></dl>`
+      : html``;
+  const outcome = (title: string, badge: string, tone: PageContent['tone'], text: string): PageContent => ({
+    title,
+    badge,
+    tone,
+    body: html`<p>${used}</p><p><strong>${text}</strong></p>${details}`,
+  });
   switch (result.kind) {
     case 'revoked':
-      return outcome('This link was used: the API key was revoked', 'Revoked', 'success', `Revoked: the chain accepted the transaction and no longer lists the delegate (${when}).`);
+      return outcome(
+        'This link was used: the API key was revoked',
+        'Revoked',
+        'success',
+        `Revoked: the chain accepted the transaction and no longer lists the delegate (${when}).`,
+      );
     case 'already-revoked':
-      return outcome('This link was used: nothing needed revoking', 'Already gone', 'success', `The delegate was already gone, so nothing was sent to the chain (${when}).`);
+      return outcome(
+        'This link was used: nothing needed revoking',
+        'Already gone',
+        'success',
+        `The delegate was already gone, so nothing was sent to the chain (${when}).`,
+      );
     case 'rejected':
-      return outcome('This link was used: the chain refused the revocation', 'Rejected', 'danger', `The chain refused the transaction (${when}): ${result.message}. Create a new link to try again.`);
+      return outcome(
+        'This link was used: the chain refused the revocation',
+        'Rejected',
+        'danger',
+        `The chain refused the transaction (${when}): ${result.message}. Create a new link to try again.`,
+      );
     case 'unconfirmed':
-      return outcome('This link was used: revocation sent, not confirmed', 'Unconfirmed', 'warning', `The transaction was sent (${when}) but its effect could not be confirmed: ${result.message}. Check the account's delegates.`);
+      return outcome(
+        'This link was used: revocation sent, not confirmed',
+        'Unconfirmed',
+        'warning',
+        `The transaction was sent (${when}) but its effect could not be confirmed: ${result.message}. Check the account's delegates.`,
+      );
     default:
       return outcome('This link has already been used', 'Already used', 'neutral', `Nothing was sent to the chain (${when}).`);
   }

@@ -108,7 +108,19 @@ async function show(deps: RevokeAllPageDeps, token: string | undefined): Promise
   if (batch) return resultView(deps, token ?? '', claims.tokenId, found.account, await knownKeys(deps, found.account.address), batch.units);
   if (listed.length === 0) return { kind: 'nothing-to-revoke', account: found.account };
   const keys = [...listed].sort((a, b) => (a.address < b.address ? -1 : 1)).slice(0, MAX_REVOKE_ALL_KEYS);
-  return { kind: 'confirm', account: found.account, keys, token: token ?? '', csrf: csrfFor(deps, claims.tokenId, keys.map((k) => k.address)), linkExpiresAt: claims.expiresAt, now: deps.now() };
+  return {
+    kind: 'confirm',
+    account: found.account,
+    keys,
+    token: token ?? '',
+    csrf: csrfFor(
+      deps,
+      claims.tokenId,
+      keys.map((k) => k.address),
+    ),
+    linkExpiresAt: claims.expiresAt,
+    now: deps.now(),
+  };
 }
 
 async function submit(deps: RevokeAllPageDeps, request: WebRequest): Promise<RevokeAllPageView> {
@@ -139,7 +151,14 @@ async function submit(deps: RevokeAllPageDeps, request: WebRequest): Promise<Rev
       id: `${jobs.length}`,
       groupId: found.account.address,
       deduplicationId: `${claims.tokenId}:${delegate}:${submitted.attempt}`,
-      body: revokeAllJobSchema.parse({ kind: 'revoke-all-unit', account: found.account.address, delegate, tokenId: claims.tokenId, attempt: submitted.attempt, expiresAt: claims.expiresAt }),
+      body: revokeAllJobSchema.parse({
+        kind: 'revoke-all-unit',
+        account: found.account.address,
+        delegate,
+        tokenId: claims.tokenId,
+        attempt: submitted.attempt,
+        expiresAt: claims.expiresAt,
+      }),
     });
   }
   // A unit marked queued whose job was not sent stays "queued" on the page; sendAll throws, the page shows the generic failure.
@@ -161,9 +180,9 @@ function resultView(
   const rows = Object.keys(units)
     .sort()
     .map((address) => ({
-    key: byAddress.get(address) ?? { address, name: null, expiryMs: null, isWebClient: false },
-    unit: units[address],
-  }));
+      key: byAddress.get(address) ?? { address, name: null, expiryMs: null, isWebClient: false },
+      unit: units[address],
+    }));
   const retryable = rows.filter((r) => r.unit === undefined || unitSubmittable(r.unit)).map((r) => r.key.address);
   return {
     kind: 'result',

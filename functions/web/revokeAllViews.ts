@@ -80,7 +80,12 @@ ${
       };
     }
     case 'nothing-to-revoke':
-      return simplePage('No API keys to revoke', 'Nothing to do', 'success', `Portfolio Sentinel lists no delegate for ${accountName(view.account)}. Nothing was changed.`);
+      return simplePage(
+        'No API keys to revoke',
+        'Nothing to do',
+        'success',
+        `Portfolio Sentinel lists no delegate for ${accountName(view.account)}. Nothing was changed.`,
+      );
     case 'not-configured':
       return simplePage(
         'One-click revocation is not set up for this account',
@@ -89,15 +94,35 @@ ${
         `${accountName(view.account)} is tracked, but Portfolio Sentinel cannot sign for it: the account has no signer configured. Give it one with sentinel accounts update ${view.account.address} --signer kms:<key id>, or revoke the keys in the exchange's web client.`,
       );
     case 'not-tracked':
-      return simplePage('Account not tracked', 'Not tracked', 'warning', 'The account this link is for is no longer tracked by Portfolio Sentinel. Nothing was changed.');
+      return simplePage(
+        'Account not tracked',
+        'Not tracked',
+        'warning',
+        'The account this link is for is no longer tracked by Portfolio Sentinel. Nothing was changed.',
+      );
     case 'link-expired':
-      return simplePage('This link has expired', 'Expired', 'neutral', 'Revocation links work for a limited time. Nothing was changed. Use the link in a newer email.');
+      return simplePage(
+        'This link has expired',
+        'Expired',
+        'neutral',
+        'Revocation links work for a limited time. Nothing was changed. Use the link in a newer email.',
+      );
     case 'link-invalid':
       return invalidLinkPage(view.reason);
     case 'forbidden':
-      return simplePage('Request refused', 'Refused', 'danger', 'The confirmation must be sent from the form on this site. Open the link from the email again and press the button there. Nothing was changed.');
+      return simplePage(
+        'Request refused',
+        'Refused',
+        'danger',
+        'The confirmation must be sent from the form on this site. Open the link from the email again and press the button there. Nothing was changed.',
+      );
     case 'bad-request':
-      return simplePage('Request not understood', 'Bad request', 'danger', `The request could not be read (${view.reason}). Open the link from the email again. Nothing was changed.`);
+      return simplePage(
+        'Request not understood',
+        'Bad request',
+        'danger',
+        `The request could not be read (${view.reason}). Open the link from the email again. Nothing was changed.`,
+      );
     case 'method-not-allowed':
       return simplePage('Method not allowed', 'Error', 'danger', 'This page accepts only GET and POST.');
   }

@@ -7,7 +7,7 @@
  * - Upstream: `node_modules/mnemonist/lru-cache.js` (with `utils/typed-arrays.js`, `utils/iterables.js`).
  * - Saves 6.9 KB minified in every bundle holding the DynamoDB client (all nine).
  * - Verified against mnemonist 0.38.3 (as imported by @aws-sdk/endpoint-cache 3.972.11), call for
- *   call, by `test/infra/lruCacheStandIn.test.ts`; on a bump that test is the check, and deleting
+ *   call, by `test/infra/bundling/lruCacheStandIn.test.ts`; on a bump that test is the check, and deleting
  *   the alias is the way out.
  */
 export default class LRUCache<K, V> {

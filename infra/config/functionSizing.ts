@@ -12,5 +12,8 @@ export interface FunctionSizing {
  * visibility timeouts are derived from the consumers' timeouts here.
  */
 export const FUNCTION_SIZING: Readonly<Record<HandlerName, FunctionSizing>> = Object.fromEntries(
-  HANDLER_NAMES.map((name) => [name, { timeout: Duration.seconds(HANDLER_CATALOG[name].sizing.timeoutSeconds), memorySize: HANDLER_CATALOG[name].sizing.memoryMb }]),
+  HANDLER_NAMES.map((name) => [
+    name,
+    { timeout: Duration.seconds(HANDLER_CATALOG[name].sizing.timeoutSeconds), memorySize: HANDLER_CATALOG[name].sizing.memoryMb },
+  ]),
 ) as Record<HandlerName, FunctionSizing>;

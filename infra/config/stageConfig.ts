@@ -56,18 +56,21 @@ export interface StageConfig {
 }
 
 /** A list from context: a JSON array (cdk.json, `-c k='["a"]'`) or comma-separated text (`-c k=a,b`). */
-const list = z.preprocess((value) => {
-  if (typeof value !== 'string') return value;
-  const text = value.trim();
-  if (text.startsWith('[')) {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      return value; // reported below as "expected array"
+const list = z.preprocess(
+  (value) => {
+    if (typeof value !== 'string') return value;
+    const text = value.trim();
+    if (text.startsWith('[')) {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        return value; // reported below as "expected array"
+      }
     }
-  }
-  return text === '' ? [] : text.split(',').map((s) => s.trim());
-}, z.array(z.string().min(1)));
+    return text === '' ? [] : text.split(',').map((s) => s.trim());
+  },
+  z.array(z.string().min(1)),
+);
 
 /** The window WAF counts each client's requests over (its rate-based rules' evaluation window). */
 export const LINK_RATE_WINDOW_SECONDS = 300;
@@ -78,7 +81,9 @@ const wafLimit = z.coerce.number().int().min(10).max(2_000_000_000);
 const retentionValues = new Set<number>(Object.values(RetentionDays).filter((v): v is number => typeof v === 'number'));
 
 const keyName = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'owner key names are lowercase letters, digits and "-"');
-const keyArn = z.string().regex(/^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[0-9a-f-]{36}$/, 'expected a KMS key ARN (arn:aws:kms:<region>:<account>:key/<id>)');
+const keyArn = z
+  .string()
+  .regex(/^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[0-9a-f-]{36}$/, 'expected a KMS key ARN (arn:aws:kms:<region>:<account>:key/<id>)');
 
 const contextSchema = z.object({
   stage: z.enum(STAGE_NAMES),
@@ -90,20 +95,32 @@ const contextSchema = z.object({
   collectConcurrency: z.coerce.number().int().min(MIN_EVENT_SOURCE_CONCURRENCY).max(1000).default(DEFAULT_COLLECT_CONCURRENCY),
   signerRps: z.coerce.number().positive().default(2),
   signerConcurrency: z.coerce.number().int().min(1).max(100).default(2),
-  account: z.string().regex(/^\d{12}$/, 'a 12-digit AWS account id').optional(),
-  region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'an AWS region like eu-west-1').optional(),
+  account: z
+    .string()
+    .regex(/^\d{12}$/, 'a 12-digit AWS account id')
+    .optional(),
+  region: z
+    .string()
+    .regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'an AWS region like eu-west-1')
+    .optional(),
   reportRps: z.coerce.number().positive().default(1),
   mailFrom: z.email().default('sentinel@example.com'),
   sesIdentity: z.string().min(3).optional(),
   sandboxRecipients: list.default([]),
-  domainName: z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, 'a DNS name').optional(),
+  domainName: z
+    .string()
+    .regex(/^[a-z0-9.-]+\.[a-z]{2,}$/, 'a DNS name')
+    .optional(),
   certificateArn: z.string().startsWith('arn:').optional(),
   ownerKeys: list.pipe(z.array(keyName)).default([]),
   ownerKeyArns: list.pipe(z.array(keyArn)).default([]),
   alarmEmail: z.email().optional(),
   linkRateLimit: wafLimit.default(100),
   linkPostRateLimit: wafLimit.default(20),
-  owner: z.string().regex(/^[\w .:/=+@-]{1,256}$/, 'a tag value').default('portfolio-sentinel-operators'),
+  owner: z
+    .string()
+    .regex(/^[\w .:/=+@-]{1,256}$/, 'a tag value')
+    .default('portfolio-sentinel-operators'),
   tracing: z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean()).default(false),
   logRetentionDays: z.coerce
     .number()
@@ -133,9 +150,7 @@ export const REQUIRED_CONTEXT: Readonly<Record<StageName, readonly string[]>> = 
  * the first bad key.
  */
 export function loadStageConfig(read: (key: string) => unknown): StageConfig {
-  const raw = Object.fromEntries(
-    STAGE_CONTEXT_KEYS.map((k) => [k, read(k)]).filter(([k, v]) => v !== undefined && (v !== '' || k === 'indexerPath')),
-  );
+  const raw = Object.fromEntries(STAGE_CONTEXT_KEYS.map((k) => [k, read(k)]).filter(([k, v]) => v !== undefined && (v !== '' || k === 'indexerPath')));
   const stage = z.enum(STAGE_NAMES).safeParse(raw['stage']);
   if (stage.success) {
     // Every missing key at once: one synth tells the operator all that is left to set.
@@ -180,9 +195,7 @@ export function loadStageConfig(read: (key: string) => unknown): StageConfig {
     chain: { nodeUrl: base, indexerUrl: `${base}${parsed.indexerPath}` },
     rate,
     mail: { from: parsed.mailFrom, identity: parsed.sesIdentity ?? mailDomain, sandboxRecipients: parsed.sandboxRecipients },
-    ...(parsed.domainName && parsed.certificateArn
-      ? { domain: { name: parsed.domainName, certificateArn: parsed.certificateArn } }
-      : {}),
+    ...(parsed.domainName && parsed.certificateArn ? { domain: { name: parsed.domainName, certificateArn: parsed.certificateArn } } : {}),
     ownerKeys: parsed.ownerKeys,
     ownerKeyArns: parsed.ownerKeyArns,
     ...(parsed.alarmEmail ? { alarmEmail: parsed.alarmEmail } : {}),

@@ -83,7 +83,12 @@ export class LinkFirewall extends Construct {
       },
     });
     const isPost: CfnWebACL.StatementProperty = {
-      byteMatchStatement: { fieldToMatch: { method: {} }, positionalConstraint: 'EXACTLY', searchString: 'POST', textTransformations: [{ priority: 0, type: 'NONE' }] },
+      byteMatchStatement: {
+        fieldToMatch: { method: {} },
+        positionalConstraint: 'EXACTLY',
+        searchString: 'POST',
+        textTransformations: [{ priority: 0, type: 'NONE' }],
+      },
     };
     this.webAcl = new CfnWebACL(this, 'WebAcl', {
       name: this.webAclName,
@@ -133,8 +138,20 @@ export class LinkFirewall extends Construct {
                     statement: {
                       orStatement: {
                         statements: [
-                          { regexMatchStatement: { fieldToMatch: { body: { oversizeHandling: 'CONTINUE' } }, regexString: WELL_FORMED_TOKEN, textTransformations: [{ priority: 0, type: 'NONE' }] } },
-                          { regexMatchStatement: { fieldToMatch: { queryString: {} }, regexString: WELL_FORMED_TOKEN, textTransformations: [{ priority: 0, type: 'NONE' }] } },
+                          {
+                            regexMatchStatement: {
+                              fieldToMatch: { body: { oversizeHandling: 'CONTINUE' } },
+                              regexString: WELL_FORMED_TOKEN,
+                              textTransformations: [{ priority: 0, type: 'NONE' }],
+                            },
+                          },
+                          {
+                            regexMatchStatement: {
+                              fieldToMatch: { queryString: {} },
+                              regexString: WELL_FORMED_TOKEN,
+                              textTransformations: [{ priority: 0, type: 'NONE' }],
+                            },
+                          },
                         ],
                       },
                     },

@@ -1,5 +1,12 @@
 import { Stack } from 'aws-cdk-lib';
-import { CloudWatchDimensionSource, ConfigurationSet, ConfigurationSetTlsPolicy, EmailSendingEvent, EventDestination, SuppressionReasons } from 'aws-cdk-lib/aws-ses';
+import {
+  CloudWatchDimensionSource,
+  ConfigurationSet,
+  ConfigurationSetTlsPolicy,
+  EmailSendingEvent,
+  EventDestination,
+  SuppressionReasons,
+} from 'aws-cdk-lib/aws-ses';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 
@@ -72,8 +79,7 @@ export class MailSender extends Construct {
       ]),
       events: SES_METRIC_EVENTS,
     });
-    const identityArn = (identity: string): string =>
-      stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity });
+    const identityArn = (identity: string): string => stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity });
     this.from = props.from;
     this.configurationSetName = props.configurationSetName;
     this.configurationSetArn = stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: props.configurationSetName });

@@ -114,7 +114,8 @@ export class SentinelFunction extends Construct {
     if (config.tracing) {
       Validations.of(this.role).acknowledge({
         id: 'AwsSolutions-IAM5[Resource::*]',
-        reason: 'Active X-Ray tracing (on by the stage switch `tracing`) needs xray:PutTraceSegments/PutTelemetryRecords, which support no resource-level permissions.',
+        reason:
+          'Active X-Ray tracing (on by the stage switch `tracing`) needs xray:PutTraceSegments/PutTelemetryRecords, which support no resource-level permissions.',
       });
     }
     Validations.of(this.fn).acknowledge({
@@ -133,10 +134,7 @@ export class SentinelFunction extends Construct {
 
   /** Grants `access` to one table (and its indexes) and sets `SENTINEL_TABLE_PREFIX`. */
   bindTable(table: SentinelTable, access: TableAccess): this {
-    const actions = new Set<TableAction>([
-      ...(access === 'write' ? [] : TABLE_ACTIONS.read),
-      ...(access === 'read' ? [] : TABLE_ACTIONS.write),
-    ]);
+    const actions = new Set<TableAction>([...(access === 'write' ? [] : TABLE_ACTIONS.read), ...(access === 'read' ? [] : TABLE_ACTIONS.write)]);
     return this.bindTableActions(table, [...actions], { indexes: access !== 'write' });
   }
 
@@ -195,7 +193,10 @@ export class SentinelFunction extends Construct {
   }
 
   /** Grants `sqs:SendMessage` (single and batch) on one queue, by name, and sets its URL in `envName`. */
-  bindQueue(work: WorkQueue, envName: 'COLLECT_QUEUE_URL' | 'NOTIFY_QUEUE_URL' | 'REPORT_QUEUE_URL' | 'CHANNEL_QUEUE_URL' | 'REVOCATION_QUEUE_URL' | 'DECISION_QUEUE_URL'): this {
+  bindQueue(
+    work: WorkQueue,
+    envName: 'COLLECT_QUEUE_URL' | 'NOTIFY_QUEUE_URL' | 'REPORT_QUEUE_URL' | 'CHANNEL_QUEUE_URL' | 'REVOCATION_QUEUE_URL' | 'DECISION_QUEUE_URL',
+  ): this {
     this.allow(['sqs:SendMessage'], [queueArn(this, work.queueName)]);
     this.setEnv(envName, queueUrl(this, work.queueName));
     return this;
@@ -210,7 +211,9 @@ export class SentinelFunction extends Construct {
   consumeQueue(work: WorkQueue, options: { maxConcurrency?: number; batchSize: number }): this {
     const timeout = this.fn.timeout?.toSeconds() ?? 3;
     if (work.consumerTimeout.toSeconds() < timeout) {
-      throw new Error(`${this.handlerName}: queue ${work.node.path} is sized for a ${work.consumerTimeout.toSeconds()} s consumer, the function times out after ${timeout} s`);
+      throw new Error(
+        `${this.handlerName}: queue ${work.node.path} is sized for a ${work.consumerTimeout.toSeconds()} s consumer, the function times out after ${timeout} s`,
+      );
     }
     const queue = Queue.fromQueueAttributes(this, `${work.node.id}QueueRef`, {
       queueArn: queueArn(this, work.queueName),

@@ -1,13 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, Billing, ProjectionType, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import {
-  TABLES,
-  tableName,
-  type KeyDefinition,
-  type TableDefinition,
-  type TableId,
-} from '../../functions/store/tableDefinitions';
+import { TABLES, tableName, type KeyDefinition, type TableDefinition, type TableId } from '../../functions/store/tableDefinitions';
 
 /** A deployed table with the shared definition it was built from and the prefix of its name. */
 export interface SentinelTable {

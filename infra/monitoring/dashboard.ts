@@ -24,8 +24,7 @@ export interface StageDashboardProps {
 export function createStageDashboard(scope: Construct, id: string, props: StageDashboardProps): Dashboard {
   const { stage } = props;
   const five = Duration.minutes(5);
-  const graph = (title: string, left: IMetric[], right: IMetric[] = []): GraphWidget =>
-    new GraphWidget({ title, left, right, width: 12, height: 6 });
+  const graph = (title: string, left: IMetric[], right: IMetric[] = []): GraphWidget => new GraphWidget({ title, left, right, width: 12, height: 6 });
   const dashboard = new Dashboard(scope, id, { dashboardName: props.dashboardName });
   dashboard.addWidgets(
     graph(
@@ -33,12 +32,17 @@ export function createStageDashboard(scope: Construct, id: string, props: StageD
       ['Polls', 'SuccessfulPolls', 'PollErrors'].map((m) => customMetric(m, 'collect', stage, 'Sum', five)),
       [customMetric('OverdueAccounts', 'dispatch', stage, 'Maximum', Duration.minutes(1))],
     ),
-    graph('Report lateness (s) and reports sent', [customMetric('ReportLatenessSeconds', 'report', stage, 'Maximum', Duration.hours(1))], [
-      customMetric('ReportsSent', 'report', stage, 'Sum', Duration.hours(1)),
-    ]),
+    graph(
+      'Report lateness (s) and reports sent',
+      [customMetric('ReportLatenessSeconds', 'report', stage, 'Maximum', Duration.hours(1))],
+      [customMetric('ReportsSent', 'report', stage, 'Sum', Duration.hours(1))],
+    ),
   );
   dashboard.addWidgets(
-    graph('Age of the oldest message (s)', props.workQueueNames.map((q) => queueMetric('ApproximateAgeOfOldestMessage', q, five))),
+    graph(
+      'Age of the oldest message (s)',
+      props.workQueueNames.map((q) => queueMetric('ApproximateAgeOfOldestMessage', q, five)),
+    ),
     graph(
       'Emails (SES events)',
       ['Send', 'Delivery', 'Bounce', 'Complaint', 'Reject', 'DeliveryDelay', 'RenderingFailure'].map((m) => sesEventMetric(m, stage)),
@@ -51,7 +55,10 @@ export function createStageDashboard(scope: Construct, id: string, props: StageD
       props.functionNames.map((f) => lambdaMetric('Errors', f)),
       [apiMetric('5XXError', props.api.name, props.api.stage), customMetric('NotificationFailures', 'notify', stage, 'Sum', five)],
     ),
-    graph('Chain requests', CHAIN_REQUEST_SERVICES.map((s) => customMetric('ChainRequests', s, stage, 'Sum', Duration.minutes(1)))),
+    graph(
+      'Chain requests',
+      CHAIN_REQUEST_SERVICES.map((s) => customMetric('ChainRequests', s, stage, 'Sum', Duration.minutes(1))),
+    ),
   );
   dashboard.addWidgets(
     graph(
@@ -63,7 +70,9 @@ export function createStageDashboard(scope: Construct, id: string, props: StageD
     ),
     graph(
       'Channels by type: deliveries (left), failures (right: refused, payload rejected, passing failures)',
-      channelTypeMetrics('Deliveries').map(({ type, metric }) => customMetric(metric, 'channel-worker', stage, 'Sum', five).with({ label: `${type} delivered` })),
+      channelTypeMetrics('Deliveries').map(({ type, metric }) =>
+        customMetric(metric, 'channel-worker', stage, 'Sum', five).with({ label: `${type} delivered` }),
+      ),
       channelTypeMetrics('Failures').map(({ type, metric }) => customMetric(metric, 'channel-worker', stage, 'Sum', five).with({ label: `${type} failed` })),
     ),
   );

@@ -77,9 +77,7 @@ export class ComputeStack extends Stack {
     const renderArchitecture = config.renderArchitecture === 'arm64' ? Architecture.ARM_64 : Architecture.X86_64;
     // A custom domain is a literal; otherwise the API endpoint, read at deploy time from the web
     // stack's SSM parameter: no export that a later domain change would have to delete.
-    const publicBaseUrl = config.domain
-      ? `https://${config.domain.name}`
-      : StringParameter.valueForStringParameter(this, publicBaseUrlParameter(config.stage));
+    const publicBaseUrl = config.domain ? `https://${config.domain.name}` : StringParameter.valueForStringParameter(this, publicBaseUrlParameter(config.stage));
 
     this.dispatch = new SentinelFunction(this, 'Dispatch', {
       handler: 'dispatch',
@@ -110,7 +108,10 @@ export class ComputeStack extends Stack {
     this.collect
       .bindTables(table, ['accounts', 'curves', 'snapshots', 'alerts', 'delegates'], 'read')
       // An account's health and delegate mark only: never its recipients, signer or settings.
-      .bindUpdateItem(table('accounts'), ACCOUNT_KEY.concat(['delegateMark', 'status', 'statusReason', 'consecutiveErrors', 'consecutiveEmptyPolls', 'polled', 'lastFailure']))
+      .bindUpdateItem(
+        table('accounts'),
+        ACCOUNT_KEY.concat(['delegateMark', 'status', 'statusReason', 'consecutiveErrors', 'consecutiveEmptyPolls', 'polled', 'lastFailure']),
+      )
       // Curve buckets are updated in place (BatchWriteItem kept for bulk curve writes); snapshots and alert states put; no deletes anywhere.
       .bindTableActions(table('curves'), ['dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'])
       .bindTableActions(table('snapshots'), ['dynamodb:PutItem'])
@@ -159,7 +160,9 @@ export class ComputeStack extends Stack {
       // takes, reserves and holds a destination's send slots shared by every instance (`pace#<hash>`, conditional updates).
       .bindTableActions(table('channels'), ['dynamodb:GetItem', 'dynamodb:UpdateItem'], { leadingKeys: ['channel', 'pace#*'] })
       // The backlog of a paced chat (notices parked for one summary, and its flush marker): its own partitions only.
-      .bindTableActions(table('channels'), ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:Query', 'dynamodb:BatchWriteItem'], { leadingKeys: ['backlog#*', 'backlog-flush'] })
+      .bindTableActions(table('channels'), ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:Query', 'dynamodb:BatchWriteItem'], {
+        leadingKeys: ['backlog#*', 'backlog-flush'],
+      })
       // The delivery id of each (notice, channel), claimed and settled with conditional updates.
       .bindTableActions(table('deliveries'), ['dynamodb:UpdateItem'])
       // The broken-channel email: the account's recipients, minus suppressed and opted-out addresses.
@@ -178,7 +181,8 @@ export class ComputeStack extends Stack {
     this.reportDispatch = new SentinelFunction(this, 'ReportDispatch', {
       handler: 'report-dispatch',
       config,
-      description: 'Every minute: claims the reports whose local report time has come (accounts and recipients with their own schedule, GSI byNextReport) and queues one job each.',
+      description:
+        'Every minute: claims the reports whose local report time has come (accounts and recipients with their own schedule, GSI byNextReport) and queues one job each.',
     });
     this.reportDispatch
       .bindTable(table('accounts'), 'read')
@@ -188,7 +192,9 @@ export class ComputeStack extends Stack {
       .bindTableActions(table('preferences'), ['dynamodb:Query'], { indexes: true })
       .bindUpdateItem(table('preferences'), ['email', 'nextReportAt'])
       // The report ledger (jobs claimed) and the missed records, for reconciliation: those items only.
-      .bindTableActions(table('deliveries'), ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:UpdateItem'], { leadingKeys: ['report-ledger:*', 'report-missed:*'] })
+      .bindTableActions(table('deliveries'), ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:UpdateItem'], {
+        leadingKeys: ['report-ledger:*', 'report-missed:*'],
+      })
       .bindQueue(messaging.report, 'REPORT_QUEUE_URL');
     this.reportDispatchSchedule = new ScheduledInvoke(this, 'ReportDispatchSchedule', {
       scheduleName: `${config.prefix}report-dispatch`,

@@ -63,7 +63,8 @@ export class DataStack extends Stack {
     });
     Validations.of(csrf).acknowledge({
       id: 'AwsSolutions-SMG4',
-      reason: 'Rotated by hand with put-secret-value (docs/operations.md): AWSPREVIOUS is accepted too, so a form opened just before a rotation still submits; a form value only lives as long as its page.',
+      reason:
+        'Rotated by hand with put-secret-value (docs/operations.md): AWSPREVIOUS is accepted too, so a form opened just before a rotation still submits; a form value only lives as long as its page.',
     });
     // Set by people (`aws ssm put-parameter ... --overwrite`, docs/deploy.md); a redeploy leaves the
     // value alone as long as this resource's own properties do not change. Retained: deleting the

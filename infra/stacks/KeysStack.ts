@@ -30,7 +30,10 @@ export class KeysStack extends Stack {
       description: 'The only role allowed to sign with owner keys (name it in the key policy of an existing key)',
     });
     config.ownerKeys.forEach((name) => {
-      new CfnOutput(this, `OwnerKeyAlias-${name}`, { value: ownerKeyAlias(config.stage, name), description: `Signer reference: kms:${ownerKeyAlias(config.stage, name)}` });
+      new CfnOutput(this, `OwnerKeyAlias-${name}`, {
+        value: ownerKeyAlias(config.stage, name),
+        description: `Signer reference: kms:${ownerKeyAlias(config.stage, name)}`,
+      });
     });
   }
 }

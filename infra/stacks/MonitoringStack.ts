@@ -185,21 +185,24 @@ export class MonitoringStack extends Stack {
       periods: 3,
     });
     this.alarm('ChannelBroken', {
-      description: 'A channel destination refused for good (ChannelRefused): the channel is marked broken and gets nothing until `sentinel channels test` succeeds (docs/operations.md).',
+      description:
+        'A channel destination refused for good (ChannelRefused): the channel is marked broken and gets nothing until `sentinel channels test` succeeds (docs/operations.md).',
       metric: customMetric('ChannelRefused', 'channel-worker', stage, 'Sum', five),
       threshold: 1,
       comparison: AT_LEAST,
       missing: TreatMissingData.NOT_BREACHING,
     });
     this.alarm('ChannelPayloadRejected', {
-      description: 'A channel destination refused our payload (ChannelPayloadRejected): a rendering bug of ours; the channel stays ok but that notice was not delivered there.',
+      description:
+        'A channel destination refused our payload (ChannelPayloadRejected): a rendering bug of ours; the channel stays ok but that notice was not delivered there.',
       metric: customMetric('ChannelPayloadRejected', 'channel-worker', stage, 'Sum', five),
       threshold: 1,
       comparison: AT_LEAST,
       missing: TreatMissingData.NOT_BREACHING,
     });
     this.alarm('RevocationSignerUnavailable', {
-      description: 'revoke-page could not invoke sign-revocation at all (function missing or invoke denied): one-click revocation is down and every confirmation reads "unavailable" (docs/operations.md).',
+      description:
+        'revoke-page could not invoke sign-revocation at all (function missing or invoke denied): one-click revocation is down and every confirmation reads "unavailable" (docs/operations.md).',
       metric: customMetric('RevocationSignerUnavailable', 'revoke-page', stage, 'Sum', Duration.minutes(1)),
       threshold: 1,
       comparison: AT_LEAST,
@@ -215,7 +218,8 @@ export class MonitoringStack extends Stack {
       });
     }
     this.alarm('ReportsMissed', {
-      description: 'Reconciliation (report-dispatch) found a report claimed and not delivered within its grace (ReportsMissed): see `sentinel report`, send it with `sentinel report --retry-missed` (docs/operations.md).',
+      description:
+        'Reconciliation (report-dispatch) found a report claimed and not delivered within its grace (ReportsMissed): see `sentinel report`, send it with `sentinel report --retry-missed` (docs/operations.md).',
       metric: customMetric('ReportsMissed', 'report-dispatch', stage, 'Sum', five),
       threshold: 1,
       comparison: AT_LEAST,

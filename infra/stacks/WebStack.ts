@@ -238,7 +238,8 @@ export class WebStack extends Stack {
     this.decisionWorker = new SentinelFunction(this, 'DecisionWorker', {
       handler: 'decision-worker',
       config,
-      description: 'Revokes the delegates of protective decisions queued on the decisions FIFO queue, one at a time, each through sign-revocation (which re-checks the decision).',
+      description:
+        'Revokes the delegates of protective decisions queued on the decisions FIFO queue, one at a time, each through sign-revocation (which re-checks the decision).',
       reservedConcurrency: DECISION_WORKER_CONCURRENCY,
     });
     this.decisionWorker

@@ -27,11 +27,7 @@ const MAX_BODY_BYTES = 64 * 1024;
  * does in AWS: each request becomes an `APIGatewayProxyEventV2`, the structured result becomes
  * the response. The same handler code runs locally and deployed.
  */
-export async function startLambdaHttpServer(options: {
-  routes: readonly HttpRoute[];
-  port?: number;
-  host?: string;
-}): Promise<LambdaHttpServer> {
+export async function startLambdaHttpServer(options: { routes: readonly HttpRoute[]; port?: number; host?: string }): Promise<LambdaHttpServer> {
   const host = options.host ?? '127.0.0.1';
   const server: Server = createServer((req, res) => {
     handle(req, res, options.routes).catch((err: unknown) => {

@@ -336,7 +336,15 @@ function pollerCount(options: PollerOptions): number {
 
 function logDeadLetter(queue: string): (message: DeadLetter) => void {
   return (message) =>
-    console.error(JSON.stringify({ level: 'WARN', message: 'message moved to the dead-letter queue', queue, messageId: message.messageId, receiveCount: message.receiveCount }));
+    console.error(
+      JSON.stringify({
+        level: 'WARN',
+        message: 'message moved to the dead-letter queue',
+        queue,
+        messageId: message.messageId,
+        receiveCount: message.receiveCount,
+      }),
+    );
 }
 
 function logConsumerError(queue: string): (error: unknown) => void {

@@ -19,7 +19,13 @@ function esc(value: unknown): string {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 /** A Slack text object's text as Slack shows it (`&amp;`, `&lt;`, `&gt;` are its escapes). */
-const text = (v: unknown): string => (isObject(v) ? String(v['text'] ?? '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&') : '');
+const text = (v: unknown): string =>
+  isObject(v)
+    ? String(v['text'] ?? '')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&amp;/g, '&')
+    : '';
 
 /** A link shown as a button: only http(s) targets get an href. */
 function button(label: unknown, url: unknown): string {
@@ -36,11 +42,22 @@ function slack(body: Record<string, unknown>): string {
         case 'header':
           return `<h3>${esc(text(b['text']))}</h3>`;
         case 'section':
-          return `${b['text'] ? `<p>${esc(text(b['text']))}</p>` : ''}${list(b['fields']).length ? `<dl>${list(b['fields']).map((f) => `<dd>${esc(text(f))}</dd>`).join('')}</dl>` : ''}`;
+          return `${b['text'] ? `<p>${esc(text(b['text']))}</p>` : ''}${
+            list(b['fields']).length
+              ? `<dl>${list(b['fields'])
+                  .map((f) => `<dd>${esc(text(f))}</dd>`)
+                  .join('')}</dl>`
+              : ''
+          }`;
         case 'context':
-          return `<p class="small">${list(b['elements']).map((e) => esc(text(e))).join(' · ')}</p>`;
+          return `<p class="small">${list(b['elements'])
+            .map((e) => esc(text(e)))
+            .join(' · ')}</p>`;
         case 'actions':
-          return `<p>${list(b['elements']).filter(isObject).map((e) => button(text(e['text']), e['url'])).join(' ')}</p>`;
+          return `<p>${list(b['elements'])
+            .filter(isObject)
+            .map((e) => button(text(e['text']), e['url']))
+            .join(' ')}</p>`;
         case 'divider':
           return '<hr>';
         default:
@@ -58,7 +75,10 @@ function discord(body: Record<string, unknown>): string {
     embeds
       .map((e) => {
         const color = typeof e['color'] === 'number' ? `#${e['color'].toString(16).padStart(6, '0')}` : '#5865f2';
-        const fields = list(e['fields']).filter(isObject).map((f) => `<dt>${esc(f['name'])}</dt><dd>${esc(f['value'])}</dd>`).join('');
+        const fields = list(e['fields'])
+          .filter(isObject)
+          .map((f) => `<dt>${esc(f['name'])}</dt><dd>${esc(f['value'])}</dd>`)
+          .join('');
         const title = e['url'] ? button(e['title'], e['url']) : esc(e['title']);
         return `<div class="embed" style="border-left-color:${esc(color)}"><h3>${title}</h3><p>${esc(e['description'])}</p>${fields ? `<dl>${fields}</dl>` : ''}${isObject(e['footer']) ? `<p class="small">${esc(e['footer']['text'])}</p>` : ''}</div>`;
       })
@@ -72,7 +92,15 @@ function telegram(body: Record<string, unknown>): string {
   const parsed = body['parse_mode'] === 'HTML' ? parseTelegramHtml(raw) : { ok: true as const, text: raw };
   const shown = parsed.ok ? parsed.text : `(Telegram would refuse this: ${parsed.reason})`;
   const keyboard = isObject(body['reply_markup']) ? list(body['reply_markup']['inline_keyboard']) : [];
-  const buttons = keyboard.map((row) => `<p>${list(row).filter(isObject).map((b) => button(b['text'], b['url'])).join(' ')}</p>`).join('');
+  const buttons = keyboard
+    .map(
+      (row) =>
+        `<p>${list(row)
+          .filter(isObject)
+          .map((b) => button(b['text'], b['url']))
+          .join(' ')}</p>`,
+    )
+    .join('');
   return `<p class="pre">${esc(shown)}</p>${buttons}`;
 }
 

@@ -140,11 +140,24 @@ export async function startChatReceivers(options: { now?: () => number; host?: s
       if (req.method === 'GET' && path === '/received') {
         // What the receivers were sent, newest first, for a person watching the demo.
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(received.slice(-200).reverse().map((r) => ({ kind: r.kind, status: r.status, at: new Date(r.at).toISOString(), body: parse(r.body) ?? r.body })), null, 2));
+        res.end(
+          JSON.stringify(
+            received
+              .slice(-200)
+              .reverse()
+              .map((r) => ({ kind: r.kind, status: r.status, at: new Date(r.at).toISOString(), body: parse(r.body) ?? r.body })),
+            null,
+            2,
+          ),
+        );
         return;
       }
       if (req.method === 'GET' && path === '/channels') {
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'", 'x-content-type-options': 'nosniff' });
+        res.writeHead(200, {
+          'content-type': 'text/html; charset=utf-8',
+          'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+          'x-content-type-options': 'nosniff',
+        });
         res.end(channelsView(received));
         return;
       }
@@ -162,7 +175,13 @@ export async function startChatReceivers(options: { now?: () => number; host?: s
         }
         case 'discord': {
           const upload = form ? discordMultipart(form) : null;
-          if (upload?.problem) return answer('discord', route.destination, upload.status, JSON.stringify({ code: upload.status === 413 ? 40005 : 50035, message: upload.problem }));
+          if (upload?.problem)
+            return answer(
+              'discord',
+              route.destination,
+              upload.status,
+              JSON.stringify({ code: upload.status === 413 ? 40005 : 50035, message: upload.problem }),
+            );
           const problem = checkDiscord(upload ? upload.body : parse(body));
           if (problem) return answer('discord', route.destination, 400, JSON.stringify({ code: 50035, message: problem }));
           const fit = admit(`discord:${route.destination}`, RECEIVER_RATES.discord);
@@ -185,18 +204,31 @@ export async function startChatReceivers(options: { now?: () => number; host?: s
         case 'telegram': {
           const upload = form ? telegramMultipart(route.method, form) : null;
           const noPhoto = !form && route.method === 'sendPhoto' && typeof (parse(body) as { photo?: unknown } | undefined)?.photo !== 'string';
-          const problem = noPhoto ? 'Bad Request: there is no photo in the request' : (upload?.problem ?? checkTelegram(route.method, upload ? upload.body : parse(body)));
+          const problem = noPhoto
+            ? 'Bad Request: there is no photo in the request'
+            : (upload?.problem ?? checkTelegram(route.method, upload ? upload.body : parse(body)));
           if (problem) return answer('telegram', route.destination, 400, JSON.stringify({ ok: false, error_code: 400, description: problem }));
           const fit = admit(`telegram:${route.destination}`, RECEIVER_RATES.telegram);
           if (!fit.ok) {
             const after = Math.ceil(fit.waitMs / 1000);
-            return answer('telegram', route.destination, 429, JSON.stringify({ ok: false, error_code: 429, description: `Too Many Requests: retry after ${after}`, parameters: { retry_after: after } }));
+            return answer(
+              'telegram',
+              route.destination,
+              429,
+              JSON.stringify({ ok: false, error_code: 429, description: `Too Many Requests: retry after ${after}`, parameters: { retry_after: after } }),
+            );
           }
           return answer('telegram', route.destination, 200, JSON.stringify({ ok: true, result: { message_id: received.length + 1 } }));
         }
         case 'pagerduty': {
           const problem = checkPagerDuty(parse(body));
-          if (problem) return answer('pagerduty', route.destination, 400, JSON.stringify({ status: 'invalid event', message: 'Event object is invalid', errors: [problem] }));
+          if (problem)
+            return answer(
+              'pagerduty',
+              route.destination,
+              400,
+              JSON.stringify({ status: 'invalid event', message: 'Event object is invalid', errors: [problem] }),
+            );
           const fit = admit(`pagerduty:${route.destination}`, RECEIVER_RATES.pagerduty);
           if (!fit.ok) return answer('pagerduty', route.destination, 429, '');
           const dedup = track(route.destination, parse(body) as { event_action?: unknown; dedup_key?: unknown });
@@ -238,7 +270,8 @@ function routeOf(path: string, body: string): { kind: ReceiverKind; destination:
     const chat = (parse(body) as { chat_id?: unknown } | undefined)?.chat_id;
     return { kind: 'telegram', destination: `chat:${String(chat)}`, method: m[2] };
   }
-  if (path === '/pagerduty/v2/enqueue') return { kind: 'pagerduty', destination: String((parse(body) as { routing_key?: unknown } | undefined)?.routing_key), method: 'POST' };
+  if (path === '/pagerduty/v2/enqueue')
+    return { kind: 'pagerduty', destination: String((parse(body) as { routing_key?: unknown } | undefined)?.routing_key), method: 'POST' };
   m = /^\/webhook\/(.+)$/.exec(path);
   if (m?.[1]) return { kind: 'webhook', destination: m[1], method: 'POST' };
   return null;

@@ -20,11 +20,13 @@ export function checkSlack(body: unknown): RuleCheck {
     const t = block['type'];
     const textObj = block['text'];
     if (t === 'header') {
-      if (!isObject(textObj) || textObj['type'] !== 'plain_text' || (str(textObj['text']) ?? '').length > 150) return 'invalid_blocks: header must be plain_text of at most 150';
+      if (!isObject(textObj) || textObj['type'] !== 'plain_text' || (str(textObj['text']) ?? '').length > 150)
+        return 'invalid_blocks: header must be plain_text of at most 150';
     } else if (t === 'section') {
       const fields = block['fields'];
       if (textObj === undefined && fields === undefined) return 'invalid_blocks: section needs text or fields';
-      if (isObject(textObj) && ((str(textObj['text']) ?? '').length > 3_000 || (str(textObj['text']) ?? '').length === 0)) return 'invalid_blocks: section text 1..3000';
+      if (isObject(textObj) && ((str(textObj['text']) ?? '').length > 3_000 || (str(textObj['text']) ?? '').length === 0))
+        return 'invalid_blocks: section text 1..3000';
       if (fields !== undefined && (!Array.isArray(fields) || fields.length > 10 || fields.some((f) => !isObject(f) || (str(f['text']) ?? '').length > 2_000))) {
         return 'invalid_blocks: at most 10 fields of at most 2000';
       }

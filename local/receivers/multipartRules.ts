@@ -77,7 +77,12 @@ export function checkPhoto(bytes: Uint8Array): RuleCheck {
   const size = pngSize(bytes);
   if (!size) return 'Bad Request: IMAGE_PROCESS_FAILED';
   const { width, height } = size;
-  if (width === 0 || height === 0 || width + height > TELEGRAM_PHOTO_LIMITS.sides || Math.max(width, height) / Math.min(width, height) > TELEGRAM_PHOTO_LIMITS.ratio) {
+  if (
+    width === 0 ||
+    height === 0 ||
+    width + height > TELEGRAM_PHOTO_LIMITS.sides ||
+    Math.max(width, height) / Math.min(width, height) > TELEGRAM_PHOTO_LIMITS.ratio
+  ) {
     return 'Bad Request: PHOTO_INVALID_DIMENSIONS';
   }
   return null;

@@ -13,7 +13,7 @@ export type ParsedHtml = { ok: true; text: string } | { ok: false; reason: strin
 export function parseTelegramHtml(html: string): ParsedHtml {
   const open: string[] = [];
   let text = '';
-  for (let i = 0; i < html.length; ) {
+  for (let i = 0; i < html.length;) {
     const c = html[i] as string;
     if (c === '<') {
       const end = html.indexOf('>', i);
@@ -30,7 +30,9 @@ export function parseTelegramHtml(html: string): ParsedHtml {
       const end = html.indexOf(';', i);
       const entity = end < 0 ? '' : html.slice(i + 1, end);
       const named = ENTITIES[entity];
-      const numeric = /^#(\d+|x[0-9a-f]+)$/i.test(entity) ? String.fromCodePoint(Number(entity.startsWith('#x') || entity.startsWith('#X') ? `0x${entity.slice(2)}` : entity.slice(1))) : undefined;
+      const numeric = /^#(\d+|x[0-9a-f]+)$/i.test(entity)
+        ? String.fromCodePoint(Number(entity.startsWith('#x') || entity.startsWith('#X') ? `0x${entity.slice(2)}` : entity.slice(1)))
+        : undefined;
       const value = named ?? numeric;
       if (value === undefined) return { ok: false, reason: `can't parse entities: unescaped "&" at byte offset ${i}` };
       text += value;

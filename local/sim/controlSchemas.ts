@@ -11,7 +11,13 @@ import { WIN_RATE_FORMATS } from './portfolio/winRateFormat';
 const hexAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'expected a 0x-prefixed 20-byte hex address');
 const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'expected 0x followed by 32 bytes of hex');
 const amount = z
-  .union([z.number(), z.string().regex(/^\d+(\.\d+)?$/, 'expected a decimal string').transform(Number)])
+  .union([
+    z.number(),
+    z
+      .string()
+      .regex(/^\d+(\.\d+)?$/, 'expected a decimal string')
+      .transform(Number),
+  ])
   .pipe(z.number().positive().max(1e15));
 const ms = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
@@ -94,7 +100,12 @@ export const drawdownRequest = z
     /** Trading loss in percent of equity, 0 < pct < 100. */
     pct: z.number().gt(0).lt(100),
     /** Spread the loss evenly over this long (whole minutes); absent: at once. */
-    overMs: z.number().int().min(60_000).max(366 * 86_400_000).optional(),
+    overMs: z
+      .number()
+      .int()
+      .min(60_000)
+      .max(366 * 86_400_000)
+      .optional(),
     atMs: ms.optional(),
   })
   .strict();
@@ -113,10 +124,16 @@ export type EventApplied = z.infer<typeof eventResponse>;
 export const setNonceRequest = z.object({ nonce: ms, deferredNonce: ms.optional() }).strict();
 export type SetNonceRequest = z.input<typeof setNonceRequest>;
 
-export const advanceClockRequest = z.object({ ms: z.number().int().min(0).max(10 * 366 * 86_400_000) }).strict();
-export const setClockRequest = z
-  .object({ nowMs: ms.optional(), speed: z.number().min(0).max(1_000_000).optional() })
+export const advanceClockRequest = z
+  .object({
+    ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(10 * 366 * 86_400_000),
+  })
   .strict();
+export const setClockRequest = z.object({ nowMs: ms.optional(), speed: z.number().min(0).max(1_000_000).optional() }).strict();
 export type SetClockRequest = z.input<typeof setClockRequest>;
 export const clockResponse = z.object({ nowMs: z.number(), speed: z.number() });
 export type ClockView = z.infer<typeof clockResponse>;

@@ -1,15 +1,7 @@
 import type * as z from 'zod';
 import type { PortfolioResponse } from '../../functions/chain/schemas';
 import { SimClock, type ClockOptions } from './clock';
-import type {
-  AccountView,
-  AddedDelegate,
-  CreatedAccount,
-  EventApplied,
-  SimState,
-  addDelegateRequest,
-  createAccountRequest,
-} from './controlSchemas';
+import type { AccountView, AddedDelegate, CreatedAccount, EventApplied, SimState, addDelegateRequest, createAccountRequest } from './controlSchemas';
 import { FaultInjector } from './faults/faultInjector';
 import { deriveKey, keyFromPrivate } from './keys';
 import type { DayBlock } from './model/generateDay';

@@ -109,8 +109,10 @@ export function renderChartSvg(input: ChartInput): string {
     { frame: { left, right, top, bottom: equityBottom }, scale: equityScale, series: downsampleMinMax(rawEquity, buckets) },
     { frame: { left, right, top: equityBottom + gap, bottom }, scale: pnlScale, series: downsampleMinMax(rawPnl, buckets) },
   ];
-  const yOf = (p: Panel) => (v: number): number =>
-    p.frame.bottom - ((v - p.scale.min) / (p.scale.max - p.scale.min)) * (p.frame.bottom - p.frame.top);
+  const yOf =
+    (p: Panel) =>
+    (v: number): number =>
+      p.frame.bottom - ((v - p.scale.min) / (p.scale.max - p.scale.min)) * (p.frame.bottom - p.frame.top);
 
   const parts: string[] = [];
   const text = (tx: number, ty: number, body: string, attrs: string): void => {
@@ -119,9 +121,7 @@ export function renderChartSvg(input: ChartInput): string {
 
   // Title, subtitle and legend.
   const title = input.title ?? 'Equity and PnL';
-  const subtitle =
-    input.subtitle ??
-    (bounds ? `${dateRange(t0, t1, timeZone)} · ${timeZone}` : `No data yet · ${timeZone}`);
+  const subtitle = input.subtitle ?? (bounds ? `${dateRange(t0, t1, timeZone)} · ${timeZone}` : `No data yet · ${timeZone}`);
   text(2, 24, title, `font-size="15" font-weight="bold" fill="#111827"`);
   text(2, 43, subtitle, `font-size="11" fill="${AXIS_TEXT}"`);
   const legend = [
@@ -138,7 +138,9 @@ export function renderChartSvg(input: ChartInput): string {
 
   // Two separate panels, each framed and named above its frame, so the split value axis does not read as one scale.
   panels.forEach(({ frame }, index) => {
-    parts.push(`<rect class="panel-frame" x="${r1(frame.left)}" y="${r1(frame.top)}" width="${r1(plotWidth)}" height="${r1(frame.bottom - frame.top)}" fill="none" stroke="${PANEL_BORDER}" stroke-width="1"/>`);
+    parts.push(
+      `<rect class="panel-frame" x="${r1(frame.left)}" y="${r1(frame.top)}" width="${r1(plotWidth)}" height="${r1(frame.bottom - frame.top)}" fill="none" stroke="${PANEL_BORDER}" stroke-width="1"/>`,
+    );
     text(frame.left, frame.top - 6, PANEL_LABELS[index] ?? '', `class="panel-label" font-size="11" font-weight="bold" fill="#374151"`);
   });
 
@@ -162,7 +164,12 @@ export function renderChartSvg(input: ChartInput): string {
     const name = index === 0 ? 'Equity' : 'PnL';
     if (series.length === 0) {
       parts.push(`<rect x="${r1(frame.left)}" y="${r1(frame.top)}" width="${r1(plotWidth)}" height="${r1(frame.bottom - frame.top)}" rx="6" fill="#f8fafc"/>`);
-      text((frame.left + frame.right) / 2, (frame.top + frame.bottom) / 2 + 4, `No ${index === 0 ? 'equity' : 'PnL'} data yet`, `font-size="12" fill="#9ca3af" text-anchor="middle"`);
+      text(
+        (frame.left + frame.right) / 2,
+        (frame.top + frame.bottom) / 2 + 4,
+        `No ${index === 0 ? 'equity' : 'PnL'} data yet`,
+        `font-size="12" fill="#9ca3af" text-anchor="middle"`,
+      );
       return;
     }
     const y = yOf(panel);
@@ -194,7 +201,9 @@ export function renderChartSvg(input: ChartInput): string {
       parts.push(`<path d="${area}" fill="${GOOD_FILL}" fill-opacity="0.18" clip-path="url(#above)"/>`);
       parts.push(`<path d="${area}" fill="${BAD_FILL}" fill-opacity="0.18" clip-path="url(#below)"/>`);
     }
-    parts.push(`<path class="series-${name.toLowerCase()}" d="${line}" fill="none" stroke="${colour}" stroke-width="2" stroke-linejoin="round" stroke-linecap="round"/>`);
+    parts.push(
+      `<path class="series-${name.toLowerCase()}" d="${line}" fill="none" stroke="${colour}" stroke-width="2" stroke-linejoin="round" stroke-linecap="round"/>`,
+    );
     parts.push(`<circle cx="${r1(x(last.t))}" cy="${r1(y(last.v))}" r="3.5" fill="#ffffff" stroke="${colour}" stroke-width="2"/>`);
   });
 

@@ -50,7 +50,5 @@ function findFonts(): string[] {
 export function chartFontOptions(options: ChartFontOptions = {}): ResvgFontOptions {
   const files = options.fontFiles ?? (found ??= findFonts());
   const family = files.some((f) => f.includes('Liberation')) && !files.some((f) => f.includes('DejaVu')) ? 'Liberation Sans' : 'DejaVu Sans';
-  return files.length
-    ? { loadSystemFonts: false, fontFiles: files, defaultFontFamily: family }
-    : { loadSystemFonts: true, defaultFontFamily: family };
+  return files.length ? { loadSystemFonts: false, fontFiles: files, defaultFontFamily: family } : { loadSystemFonts: true, defaultFontFamily: family };
 }

@@ -23,11 +23,15 @@ export function renderSparklineSvg(input: SparklineInput): string {
   const width = input.width ?? 96;
   const height = input.height ?? 28;
   const sorted = [...input.points].filter((p) => Number.isFinite(p.timestamp) && Number.isFinite(p.value)).sort((a, b) => a.timestamp - b.timestamp);
-  const series = downsampleMinMax(sorted.map((p) => ({ t: p.timestamp, v: p.value })), Math.max(1, width));
+  const series = downsampleMinMax(
+    sorted.map((p) => ({ t: p.timestamp, v: p.value })),
+    Math.max(1, width),
+  );
   const head = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`;
   const first = series[0];
   const last = series.at(-1);
-  if (!first || !last || series.length < 2) return `${head}<line x1="${PAD}" y1="${height / 2}" x2="${width - PAD}" y2="${height / 2}" stroke="${BASELINE}" stroke-width="1" stroke-dasharray="2 2"/></svg>`;
+  if (!first || !last || series.length < 2)
+    return `${head}<line x1="${PAD}" y1="${height / 2}" x2="${width - PAD}" y2="${height / 2}" stroke="${BASELINE}" stroke-width="1" stroke-dasharray="2 2"/></svg>`;
   let lo = Infinity;
   let hi = -Infinity;
   for (const p of series) {

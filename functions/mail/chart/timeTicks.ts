@@ -79,10 +79,15 @@ function label(t: number, unit: Unit, timeZone: string): string {
  */
 export function timeTicks(fromMs: number, toMs: number, timeZone: string, maxTicks = 6): TimeTick[] {
   if (!(toMs > fromMs)) {
-    return [{ t: fromMs, label: dateTimeFormat(timeZone, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }, 'tick-point').format(fromMs) }];
+    return [
+      {
+        t: fromMs,
+        label: dateTimeFormat(timeZone, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }, 'tick-point').format(fromMs),
+      },
+    ];
   }
   const span = toMs - fromMs;
-  const step = STEPS.find((s) => (s.n * UNIT_MS[s.unit]) >= span / Math.max(1, maxTicks)) ?? (STEPS[STEPS.length - 1] as { unit: Unit; n: number });
+  const step = STEPS.find((s) => s.n * UNIT_MS[s.unit] >= span / Math.max(1, maxTicks)) ?? (STEPS[STEPS.length - 1] as { unit: Unit; n: number });
   const ticks: TimeTick[] = [];
   let wall = floorWall(wallTime(fromMs, timeZone), step.unit, step.n);
   let yearStep = step.n;

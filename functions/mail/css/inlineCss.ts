@@ -105,11 +105,13 @@ function cascade(style: string | undefined, rules: readonly RankedRule[]): Map<s
   };
   if (style) {
     const origin = {};
-    for (const declaration of parseDeclarations(style)) offer({ declaration, origin, rank: [(declaration.important ? 2 : 0) + 1, 0, 0, 0, 0, declaration.order] });
+    for (const declaration of parseDeclarations(style))
+      offer({ declaration, origin, rank: [(declaration.important ? 2 : 0) + 1, 0, 0, 0, 0, declaration.order] });
   }
   for (const { rule, sheet } of rules) {
     const [ids, classes, types] = rule.selector.specificity;
-    for (const declaration of rule.declarations) offer({ declaration, origin: rule, rank: [declaration.important ? 2 : 0, ids, classes, types, sheet, declaration.order] });
+    for (const declaration of rule.declarations)
+      offer({ declaration, origin: rule, rank: [declaration.important ? 2 : 0, ids, classes, types, sheet, declaration.order] });
   }
   return winners;
 }
@@ -147,7 +149,12 @@ function startTag(name: string, attributes: readonly HtmlAttribute[], selfClosin
 }
 
 /** The start tag with the element's styles inlined, or `undefined` when no rule applies. */
-function styledStartTag(rules: RuleSet, path: readonly ElementInfo[], token: Pick<OpenToken, 'name' | 'attributes'>, foreignSelfClosing: boolean): string | undefined {
+function styledStartTag(
+  rules: RuleSet,
+  path: readonly ElementInfo[],
+  token: Pick<OpenToken, 'name' | 'attributes'>,
+  foreignSelfClosing: boolean,
+): string | undefined {
   if (NON_VISUAL_ELEMENTS.has(token.name)) return undefined;
   const matched = matchingRules(rules, path);
   if (matched.length === 0) return undefined;

@@ -86,8 +86,7 @@ export function formatValue(value: number | null, unit: Unit, options: NumberFor
 /** `12_345` → `$12.3k`, `-1_500_000` → `−$1.5M`: short amounts for chart axes. */
 export function formatCompactMoney(value: number): string {
   const abs = Math.abs(value);
-  const [scaled, suffix] =
-    abs >= 1e9 ? [abs / 1e9, 'B'] : abs >= 1e6 ? [abs / 1e6, 'M'] : abs >= 1e3 ? [abs / 1e3, 'k'] : [abs, ''];
+  const [scaled, suffix] = abs >= 1e9 ? [abs / 1e9, 'B'] : abs >= 1e6 ? [abs / 1e6, 'M'] : abs >= 1e3 ? [abs / 1e3, 'k'] : [abs, ''];
   const digits = suffix === '' || scaled < 10 ? 2 : scaled < 100 ? 1 : 0;
   const shown = Number(scaled.toFixed(digits));
   const body = `$${shown.toString()}${suffix}`;
@@ -108,18 +107,12 @@ export interface FormattedDelta {
  * gives `▲ 1.20 pp` / `▼ $3.00`; `style: 'sign'` gives `+1.20 pp` / `−$3.00`. `null` (nothing
  * to compare with) gives `new`; an unchanged value gives `no change`.
  */
-export function formatDelta(
-  delta: number | null,
-  unit: Unit,
-  better: Better = 'higher',
-  style: 'arrow' | 'sign' = 'arrow',
-): FormattedDelta {
+export function formatDelta(delta: number | null, unit: Unit, better: Better = 'higher', style: 'arrow' | 'sign' = 'arrow'): FormattedDelta {
   if (delta === null || !Number.isFinite(delta)) return { text: 'new', tone: 'neutral' };
   const decimals = unit === 'count' ? 0 : 2;
   const rounded = Number(delta.toFixed(decimals));
   if (rounded === 0) return { text: 'no change', tone: 'neutral' };
-  const magnitude =
-    unit === 'percent' ? `${formatNumber(Math.abs(rounded), { decimals })} pp` : formatValue(Math.abs(rounded), unit);
+  const magnitude = unit === 'percent' ? `${formatNumber(Math.abs(rounded), { decimals })} pp` : formatValue(Math.abs(rounded), unit);
   const up = rounded > 0;
   const text = style === 'arrow' ? `${up ? '▲' : '▼'} ${magnitude}` : `${up ? '+' : MINUS}${magnitude}`;
   const tone: Tone = better === 'neutral' ? 'neutral' : up === (better === 'higher') ? 'good' : 'bad';

@@ -52,7 +52,14 @@ export function readTemplateSources(root: string): TemplateSources {
     ['layouts', 'layouts/'],
   ] as const) {
     const dir = join(root, sub);
-    for (const file of listHbs(dir)) partials[prefix + relative(dir, file).split(sep).join('/').replace(/\.hbs$/, '')] = read(root, file);
+    for (const file of listHbs(dir))
+      partials[
+        prefix +
+          relative(dir, file)
+            .split(sep)
+            .join('/')
+            .replace(/\.hbs$/, '')
+      ] = read(root, file);
   }
   const emails = Object.fromEntries(
     EMAIL_KINDS.map((kind) => {

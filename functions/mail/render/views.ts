@@ -366,7 +366,10 @@ export const revocationResultViewSchema = z.object({
   chainMessage: shortText(1000).nullable(),
   nonce: z.number().int().min(0).nullable(),
   /** Signature of the submitted transaction, for the audit trail. */
-  txSignature: z.string().regex(/^0x[0-9a-fA-F]+$/).nullable(),
+  txSignature: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]+$/)
+    .nullable(),
 });
 export type RevocationResultView = z.input<typeof revocationResultViewSchema>;
 

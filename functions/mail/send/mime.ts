@@ -36,7 +36,10 @@ export const outgoingEmailSchema = z.object({
   eventId: z.string().regex(/^[A-Za-z0-9._:#/+=-]{1,200}$/, 'letters, digits and ._:#/+=- only, at most 200'),
   inlineImages: z.array(inlineImageSchema).default([]),
   /** Defaults to one derived from `eventId` and the recipients, so a resend carries the same id. */
-  messageId: z.string().regex(/^<[^<>\s@]+@[^<>\s@]+>$/, 'must look like <id@domain>').optional(),
+  messageId: z
+    .string()
+    .regex(/^<[^<>\s@]+@[^<>\s@]+>$/, 'must look like <id@domain>')
+    .optional(),
   /** The `Date` header; defaults to the wall clock (callers with a clock pass theirs). */
   date: z.date().optional(),
 });
@@ -49,7 +52,10 @@ function domainOf(from: string): string {
 
 /** The deterministic Message-ID for an event sent to a set of recipients. */
 export function messageIdFor(eventId: string, to: readonly string[], from: string): string {
-  const digest = createHash('sha256').update(`${eventId}\n${[...to].sort().join(',')}`).digest('hex').slice(0, 32);
+  const digest = createHash('sha256')
+    .update(`${eventId}\n${[...to].sort().join(',')}`)
+    .digest('hex')
+    .slice(0, 32);
   return `<${digest}.sentinel@${domainOf(from)}>`;
 }
 
@@ -71,7 +77,10 @@ export async function buildMime(email: OutgoingEmail): Promise<Buffer> {
   for (const [, ref] of m.html.matchAll(/["']cid:([^"']+)["']/g)) {
     if (!attached.has(ref ?? '')) throw new EmailRenderError(`email html: references cid:${ref ?? ''} but no such inline image is attached`);
   }
-  const listUnsubscribe = [...(m.unsubscribeUrl ? [`<${m.unsubscribeUrl}>`] : []), ...(m.unsubscribeMailto ? [`<mailto:${m.unsubscribeMailto}?subject=unsubscribe>`] : [])];
+  const listUnsubscribe = [
+    ...(m.unsubscribeUrl ? [`<${m.unsubscribeUrl}>`] : []),
+    ...(m.unsubscribeMailto ? [`<mailto:${m.unsubscribeMailto}?subject=unsubscribe>`] : []),
+  ];
   const composer = new MailComposer({
     from: m.from,
     to: m.to,

@@ -41,7 +41,10 @@ interface SdkErrorShape {
 }
 
 function redact(message: string): string {
-  return message.replace(/[^\s<>"',;:()]+@[^\s<>"',;:()]+/g, '<address>').replace(/https?:\/\/\S+/g, '<link>').slice(0, 500);
+  return message
+    .replace(/[^\s<>"',;:()]+@[^\s<>"',;:()]+/g, '<address>')
+    .replace(/https?:\/\/\S+/g, '<link>')
+    .slice(0, 500);
 }
 
 /**
@@ -54,10 +57,7 @@ export function classifySendError(err: unknown): EmailSendError {
   const name = typeof e.name === 'string' && e.name !== 'Error' ? e.name : typeof e.code === 'string' ? e.code : 'UnknownError';
   const status = typeof e.$metadata?.httpStatusCode === 'number' ? e.$metadata.httpStatusCode : undefined;
   const networkCode = typeof e.code === 'string' && NETWORK_CODES.has(e.code);
-  const retryable =
-    RETRYABLE_CODES.has(name) ||
-    Boolean(e.$retryable) ||
-    (status !== undefined ? status === 429 || status >= 500 : networkCode);
+  const retryable = RETRYABLE_CODES.has(name) || Boolean(e.$retryable) || (status !== undefined ? status === 429 || status >= 500 : networkCode);
   const detail = typeof e.message === 'string' && e.message ? redact(e.message) : null;
   return new EmailSendError(name, retryable, detail, { cause: err });
 }

@@ -60,4 +60,3 @@ export const MAX_CHANNEL_ATTEMPTS = 8;
 export const MAX_CHANNEL_REQUEUES = 50;
 /** How long a job waits when another attempt holds its delivery id. */
 export const IN_PROGRESS_RETRY_S = 30;
-

@@ -22,7 +22,10 @@ export async function deliverBacklog(deps: ChannelJobDeps, job: BacklogJob): Pro
   const backlog = deps.repos.channelBacklog;
   const channel = await deps.repos.channels.get(job.channel);
   if (!channel || channel.state.kind === 'broken') {
-    await backlog.remove(job.channel, (await backlog.take(job.channel)).map((e) => e.id));
+    await backlog.remove(
+      job.channel,
+      (await backlog.take(job.channel)).map((e) => e.id),
+    );
     return { kind: 'skipped', reason: channel ? 'the channel is broken' : 'the channel was removed' };
   }
   const entries = await backlog.take(channel.name);
@@ -31,13 +34,21 @@ export async function deliverBacklog(deps: ChannelJobDeps, job: BacklogJob): Pro
   /** Claimed by another attempt (a summary that stopped midway): kept parked for a later summary. */
   const held: BacklogEntry[] = [];
   for (const entry of routed) {
-    const begun = await deps.repos.deliveries.begin(channelDeliveryId(entry.id, channel.name), { kind: `channel-${channel.type}`, account: entry.account.address, recipients: [`channel:${channel.name}`] });
+    const begun = await deps.repos.deliveries.begin(channelDeliveryId(entry.id, channel.name), {
+      kind: `channel-${channel.type}`,
+      account: entry.account.address,
+      recipients: [`channel:${channel.name}`],
+    });
     if (begun.kind === 'new') claimed.push(entry);
     else if (begun.kind === 'in-progress') held.push(entry);
   }
-  await backlog.remove(channel.name, entries.filter((e) => !claimed.includes(e) && !held.includes(e)).map((e) => e.id));
+  await backlog.remove(
+    channel.name,
+    entries.filter((e) => !claimed.includes(e) && !held.includes(e)).map((e) => e.id),
+  );
   const later = async (): Promise<void> => {
-    if (held.length > 0 && (await backlog.mark(channel.name))) await requeue(deps, { ...job, slotAt: undefined }, IN_PROGRESS_RETRY_S * 1_000, 'another attempt holds some notices', false);
+    if (held.length > 0 && (await backlog.mark(channel.name)))
+      await requeue(deps, { ...job, slotAt: undefined }, IN_PROGRESS_RETRY_S * 1_000, 'another attempt holds some notices', false);
   };
   if (claimed.length === 0) {
     await later();
@@ -67,7 +78,10 @@ export async function deliverBacklog(deps: ChannelJobDeps, job: BacklogJob): Pro
     case 'delivered':
     case 'not-applicable':
       await Promise.all(ids.map((id) => deps.repos.deliveries.complete(id, `channel:combined:${outcome.kind === 'delivered' ? outcome.status : 'n/a'}`)));
-      await backlog.remove(channel.name, claimed.map((e) => e.id));
+      await backlog.remove(
+        channel.name,
+        claimed.map((e) => e.id),
+      );
       await deps.repos.channels.recordDelivery(channel.name, { at: deps.now(), outcome: 'delivered' });
       deps.counters.count('ChannelDeliveries');
       deps.counters.count(channelTypeMetric('Deliveries', channel.type));
@@ -87,13 +101,19 @@ export async function deliverBacklog(deps: ChannelJobDeps, job: BacklogJob): Pro
     case 'payload-rejected':
       deps.counters.count(channelTypeMetric('Failures', channel.type));
       await failAll(outcome.reason);
-      await backlog.remove(channel.name, claimed.map((e) => e.id));
+      await backlog.remove(
+        channel.name,
+        claimed.map((e) => e.id),
+      );
       deps.counters.count('ChannelPayloadRejected');
       return { kind: 'payload-rejected', reason: outcome.reason };
     case 'refused':
       deps.counters.count(channelTypeMetric('Failures', channel.type));
       await failAll(outcome.reason);
-      await backlog.remove(channel.name, claimed.map((e) => e.id));
+      await backlog.remove(
+        channel.name,
+        claimed.map((e) => e.id),
+      );
       return refuse(deps, notice.account.address, channel, outcome.reason);
   }
 }

@@ -52,7 +52,11 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
   const followUp = job.part === 'follow-up';
   const id = `${channelDeliveryId(notice.id, channel.name)}${followUp ? FOLLOW_UP_SUFFIX : ''}`;
   const chart = job.chartPng === undefined || followUp ? null : Buffer.from(job.chartPng, 'base64');
-  const begun = await deps.repos.deliveries.begin(id, { kind: `channel-${channel.type}`, account: notice.account.address, recipients: [`channel:${channel.name}`] });
+  const begun = await deps.repos.deliveries.begin(id, {
+    kind: `channel-${channel.type}`,
+    account: notice.account.address,
+    recipients: [`channel:${channel.name}`],
+  });
   if (begun.kind === 'already-sent') return { kind: 'duplicate' };
   if (begun.kind === 'in-progress') return requeue(deps, job, IN_PROGRESS_RETRY_S * 1_000, 'another attempt holds the delivery', false);
 
@@ -60,7 +64,10 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
   const urgent = notice.category === 'security';
   const now = wall(deps);
   const destination = destinationOf(channel);
-  const paced = job.slotAt !== undefined && now >= job.slotAt ? await deps.pacer.takeReserved(destination, now, channel.type) : await deps.pacer.take(destination, channel.type, now, urgent);
+  const paced =
+    job.slotAt !== undefined && now >= job.slotAt
+      ? await deps.pacer.takeReserved(destination, now, channel.type)
+      : await deps.pacer.take(destination, channel.type, now, urgent);
   if (paced.kind === 'wait') {
     await deps.repos.deliveries.fail(id, 'paced');
     return wait(deps, job, channel, paced.ms, 'paced');
@@ -139,7 +146,13 @@ async function wait(deps: ChannelJobDeps, job: NoticeJob, channel: ChannelRecord
   deps.counters.count('ChannelNoticesParked');
   if (parked.flush) {
     // The summary takes the slot just reserved: what parks until then goes with it.
-    await sendAll(deps.channelQueue, [{ id: 'backlog', body: { channel: channel.name, backlog: true, attempt: 0, slotAt: now + slotMs }, delaySeconds: Math.min(900, Math.ceil(slotMs / 1_000)) }]);
+    await sendAll(deps.channelQueue, [
+      {
+        id: 'backlog',
+        body: { channel: channel.name, backlog: true, attempt: 0, slotAt: now + slotMs },
+        delaySeconds: Math.min(900, Math.ceil(slotMs / 1_000)),
+      },
+    ]);
   }
   return { kind: 'parked' };
 }

@@ -43,7 +43,14 @@ export async function testChannel(deps: TestChannelDeps, channel: ChannelRecord)
     }
     const at = deps.now();
     if (outcome.kind === 'delivered') {
-      if (channel.type === 'pagerduty') await sendToChannel(deps.sender, target, { ...notice, incident: { key: `sentinel-test:${channel.name}`, action: 'resolve' } }, 'resolve', Math.floor(at / 1000));
+      if (channel.type === 'pagerduty')
+        await sendToChannel(
+          deps.sender,
+          target,
+          { ...notice, incident: { key: `sentinel-test:${channel.name}`, action: 'resolve' } },
+          'resolve',
+          Math.floor(at / 1000),
+        );
       await deps.channels.setState(channel.name, { kind: 'ok' });
       await deps.channels.recordDelivery(channel.name, { at, outcome: 'delivered' });
       return { outcome, ok: true };

@@ -55,16 +55,12 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
   const intervalChanged = previous !== null && previous.interval !== undefined && previous.interval !== account.interval;
   const cursorMs = intervalChanged ? null : (previous?.cursorMs ?? null);
   const fetchFrom =
-    cursorMs ?? (intervalChanged ? Math.max(trackingStart, now - lookbackWindowMs(account.interval, settings.lookbackMs)) : Math.max(0, now - settings.backfillMs));
+    cursorMs ??
+    (intervalChanged ? Math.max(trackingStart, now - lookbackWindowMs(account.interval, settings.lookbackMs)) : Math.max(0, now - settings.backfillMs));
   let fetched;
   try {
     const [curves, summaryPage, delegates] = await Promise.all([
-      fetchCurves(
-        deps.chain,
-        { account: account.address, from: fetchFrom, to: now, interval: account.interval },
-        settings.maxPointsPerRequest,
-        deps.gapBudget,
-      ),
+      fetchCurves(deps.chain, { account: account.address, from: fetchFrom, to: now, interval: account.interval }, settings.maxPointsPerRequest, deps.gapBudget),
       deps.chain.getPortfolio({ account: account.address, from: trackingStart, to: now, interval: SUMMARY_SAMPLING }),
       scope === 'all' ? deps.chain.getDelegateTraders(account.address) : null,
     ]);
@@ -96,7 +92,10 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
     { now, drawdown, delegates: fetched.delegates, hysteresisPct: settings.hysteresisPct, staleAfterIntervals: settings.staleAfterIntervals },
   );
   const events = [...drawdown.events, ...delegates.events, ...killSwitch.events];
-  await sendAll(deps.events, events.map((body) => ({ id: body.eventId, body })));
+  await sendAll(
+    deps.events,
+    events.map((body) => ({ id: body.eventId, body })),
+  );
   await Promise.all([drawdown.commit(), delegates.commit(), killSwitch.commit()]);
   // The watch between curve polls starts from what this poll saw (no separate first full check).
   if ('mark' in delegates && delegates.mark !== found.delegateMark) await repos.accounts.setDelegateMark(account.address, delegates.mark);
@@ -210,7 +209,8 @@ async function recordChainFailure(
   return { kind: 'chain-failed', address: account.address, status: health.status, reason };
 }
 
-type Health = Pick<TrackedAccount, 'status' | 'statusReason' | 'consecutiveErrors' | 'consecutiveEmptyPolls' | 'polled'> & Partial<Pick<TrackedAccount, 'lastFailure'>>;
+type Health = Pick<TrackedAccount, 'status' | 'statusReason' | 'consecutiveErrors' | 'consecutiveEmptyPolls' | 'polled'> &
+  Partial<Pick<TrackedAccount, 'lastFailure'>>;
 
 /** Writes the account's health only when it changed (a steady account costs no write here). */
 async function saveHealth(deps: CollectDeps, account: TrackedAccount, health: Health): Promise<void> {

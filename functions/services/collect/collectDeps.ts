@@ -43,4 +43,3 @@ export type CollectOutcome =
   | { kind: 'already-collected'; address: string }
   | { kind: 'not-tracked'; address: string }
   | { kind: 'chain-failed'; address: string; status: TrackedAccount['status']; reason: string };
-

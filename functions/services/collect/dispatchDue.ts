@@ -86,7 +86,10 @@ export async function dispatchDue(deps: DispatchDeps, selection: DispatchSelecti
   const cursor = await deps.schedule.dispatchCursor();
   const upTo = slotMinuteAt(now);
   const after = cursor === null ? upTo - 1 : Math.max(cursor, upTo - MAX_CATCH_UP_MINUTES);
-  const [{ polls: scheduled, watch }, pending] = await Promise.all([regularJobs(deps.schedule, after, upTo), deps.schedule.queryPending(now, deps.limitPerShard)]);
+  const [{ polls: scheduled, watch }, pending] = await Promise.all([
+    regularJobs(deps.schedule, after, upTo),
+    deps.schedule.queryPending(now, deps.limitPerShard),
+  ]);
   const taken = deps.backfillBudget ? withinBudget(pending, deps.backfillBudget) : pending;
 
   const byAddress = new Map<string, CollectJob>(scheduled.map((job) => [job.address, job]));
@@ -98,9 +101,11 @@ export async function dispatchDue(deps: DispatchDeps, selection: DispatchSelecti
     backfills.push(job);
   }
   const jobs = [...byAddress.values(), ...backfills];
-  const watchJobs = chunk(watch, Math.max(1, deps.watchBatchSize ?? DEFAULT_WATCH_BATCH)).map(
-    (accounts): DelegateWatchJob => ({ kind: 'delegate-watch', dueAt: slotTime(upTo), accounts }),
-  );
+  const watchJobs = chunk(watch, Math.max(1, deps.watchBatchSize ?? DEFAULT_WATCH_BATCH)).map((accounts): DelegateWatchJob => ({
+    kind: 'delegate-watch',
+    dueAt: slotTime(upTo),
+    accounts,
+  }));
   await send(deps, [...byAddress.values(), ...watchJobs, ...backfills]);
 
   const lost: string[] = [];
@@ -120,7 +125,14 @@ export async function dispatchDue(deps: DispatchDeps, selection: DispatchSelecti
   const overdue = overdueAddresses.size;
   deps.counters?.count('OverdueAccounts', overdue);
   if (jobs.length > 0 || watch.length > 0) {
-    deps.log.info('dispatched', { accounts: jobs.length, backfills: backfills.length, watched: watch.length, waiting: pending.length - taken.length, lost: lost.length, overdue });
+    deps.log.info('dispatched', {
+      accounts: jobs.length,
+      backfills: backfills.length,
+      watched: watch.length,
+      waiting: pending.length - taken.length,
+      lost: lost.length,
+      overdue,
+    });
   }
   return { dispatched: jobs, watched: watch, lost, overdue };
 }

@@ -111,7 +111,8 @@ export async function evaluateDrawdown(
       const { currentPct, last } = measured;
       // A poll that filled a gap (more than one new step) is evaluated on the exact series, point by point.
       const filledGap = writtenFromMs !== null && last.timestamp - writtenFromMs > INTERVAL_MS[account.interval];
-      if (!filledGap && !nearKillSwitch(account, currentPct, settings) && levels.quietAround(currentPct, last)) return { ...quiet, drawdownPct: currentPct, asOf: last.timestamp };
+      if (!filledGap && !nearKillSwitch(account, currentPct, settings) && levels.quietAround(currentPct, last))
+        return { ...quiet, drawdownPct: currentPct, asOf: last.timestamp };
     }
   }
 
@@ -140,7 +141,8 @@ export async function evaluateDrawdown(
   // the drawdown has recovered since), then the newest point from the states that left.
   const curve = writtenFromMs === null ? [] : drawdownCurve(series);
   const deepest = writtenFromMs === null ? null : deepestSince(curve, writtenFromMs);
-  const during = deepest && deepest.timestamp < last.timestamp && deepest.drawdownPct > result.currentPct ? levels.evaluate(deepest.drawdownPct, last, series) : null;
+  const during =
+    deepest && deepest.timestamp < last.timestamp && deepest.drawdownPct > result.currentPct ? levels.evaluate(deepest.drawdownPct, last, series) : null;
   const afterGap = during ? new Map(during.decisions.map((d): [number, LevelState] => [d.level, d.nextState])) : undefined;
   const evaluation = levels.evaluate(result.currentPct, last, series, afterGap);
   const moved = levels.moved(evaluation);

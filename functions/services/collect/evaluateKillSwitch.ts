@@ -89,7 +89,12 @@ export async function evaluateKillSwitch(deps: KillSwitchDeps, account: TrackedA
   if (verdict.kind === 'off') return OFF;
   if (verdict.kind !== 'fire') {
     // Debug: a held crossing (stale data, from before tracking, fired) repeats at every poll.
-    if (verdict.kind === 'held' || verdict.kind === 'awaiting-confirmation') deps.log[verdict.kind === 'held' ? 'debug' : 'info']('kill switch: not acting', { account: account.address, verdict: verdict.kind, ...(verdict.kind === 'held' ? { why: verdict.why } : {}) });
+    if (verdict.kind === 'held' || verdict.kind === 'awaiting-confirmation')
+      deps.log[verdict.kind === 'held' ? 'debug' : 'info']('kill switch: not acting', {
+        account: account.address,
+        verdict: verdict.kind,
+        ...(verdict.kind === 'held' ? { why: verdict.why } : {}),
+      });
     return { events: [], outcome: verdict.kind, commit: () => save(verdict.next) };
   }
 
@@ -100,7 +105,12 @@ export async function evaluateKillSwitch(deps: KillSwitchDeps, account: TrackedA
   if (reread.kind !== 'confirmed') {
     const outcome = reread.kind === 'refuted' ? 'refuted' : 'reread-unavailable';
     deps.counters.count(reread.kind === 'refuted' ? 'KillSwitchRefuted' : 'KillSwitchRereadUnavailable');
-    deps.log.warn('kill switch: the 1m re-read does not confirm the level; nothing revoked', { account: account.address, outcome, drawdownPct, ...(reread.kind === 'refuted' ? { rereadPct: reread.drawdownPct } : {}) });
+    deps.log.warn('kill switch: the 1m re-read does not confirm the level; nothing revoked', {
+      account: account.address,
+      outcome,
+      drawdownPct,
+      ...(reread.kind === 'refuted' ? { rereadPct: reread.drawdownPct } : {}),
+    });
     return { events: [], outcome, commit: async () => undefined };
   }
 
@@ -127,7 +137,10 @@ export async function evaluateKillSwitch(deps: KillSwitchDeps, account: TrackedA
     delegatesRead: delegates.length,
   };
   const action: KillSwitchAction = deps.revoke
-    ? { kind: 'requested', outcome: await deps.revoke({ account: account.address, rule: 'kill-switch', reason, delegates: requested as Address[], evidence, now }) }
+    ? {
+        kind: 'requested',
+        outcome: await deps.revoke({ account: account.address, rule: 'kill-switch', reason, delegates: requested as Address[], evidence, now }),
+      }
     : { kind: 'not-set-up' };
   deps.log.warn('kill switch fired', { account: account.address, reason, action: action.kind === 'requested' ? action.outcome.kind : action.kind });
   deps.counters.count('KillSwitchFired');
@@ -143,7 +156,13 @@ export async function evaluateKillSwitch(deps: KillSwitchDeps, account: TrackedA
     action,
   };
   // One notice per firing: the id is the newest point's, which a re-run of the same poll sees again.
-  const event: NotifyEvent = { kind: 'kill-switch', eventId: `kill-switch:${account.address.toLowerCase()}:${measured.asOf}`, account: account.address, at: now, firing };
+  const event: NotifyEvent = {
+    kind: 'kill-switch',
+    eventId: `kill-switch:${account.address.toLowerCase()}:${measured.asOf}`,
+    account: account.address,
+    at: now,
+    firing,
+  };
   return { events: [event], outcome: 'fire', commit: () => save(verdict.next) };
 }
 

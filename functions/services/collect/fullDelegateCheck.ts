@@ -9,9 +9,17 @@ import { watchDelegates } from './watchDelegates';
  * changed views written, then the mark that lets the next checks skip all of this while nothing
  * changes. A crash before the mark is written only repeats the check.
  */
-export async function fullDelegateCheck(deps: CollectDeps, account: TrackedAccount, current: readonly Delegate[], neverPolled: boolean): Promise<CollectOutcome> {
+export async function fullDelegateCheck(
+  deps: CollectDeps,
+  account: TrackedAccount,
+  current: readonly Delegate[],
+  neverPolled: boolean,
+): Promise<CollectOutcome> {
   const delegates = await watchDelegates({ ...deps.repos, revoke: deps.revoke }, account, current, { now: deps.now(), firstObservation: neverPolled });
-  await sendAll(deps.events, delegates.events.map((body) => ({ id: body.eventId, body })));
+  await sendAll(
+    deps.events,
+    delegates.events.map((body) => ({ id: body.eventId, body })),
+  );
   await delegates.commit();
   await deps.repos.accounts.setDelegateMark(account.address, delegates.mark);
   if (delegates.events.length > 0) deps.counters.count('AlertEvents', delegates.events.length);

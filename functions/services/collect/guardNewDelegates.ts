@@ -78,7 +78,14 @@ async function actOn(deps: GuardDeps, account: Address, delegate: ObservedDelega
     rule: 'unknown-delegate',
     reason: UNKNOWN_DELEGATE_REASON,
     delegates: [delegate.address as Address],
-    evidence: { delegate: delegate.address, firstSeenAt: now, readAt: now, isWebClient: delegate.isWebClient, mode, ...(delegate.name === null ? {} : { name: delegate.name }) },
+    evidence: {
+      delegate: delegate.address,
+      firstSeenAt: now,
+      readAt: now,
+      isWebClient: delegate.isWebClient,
+      mode,
+      ...(delegate.name === null ? {} : { name: delegate.name }),
+    },
     now,
   });
   return { kind: 'requested', outcome };

@@ -10,7 +10,11 @@ import type { CollectDeps } from './collectDeps';
  * (`services/notify/deliverOnboardingNotice`). Queued after the poll's writes, so that check
  * sees them. Later polls queue nothing.
  */
-export async function queueOnboardingCheck(deps: Pick<CollectDeps, 'events'>, account: Pick<TrackedAccount, 'address' | 'createdAt' | 'polled'>, now: number): Promise<void> {
+export async function queueOnboardingCheck(
+  deps: Pick<CollectDeps, 'events'>,
+  account: Pick<TrackedAccount, 'address' | 'createdAt' | 'polled'>,
+  now: number,
+): Promise<void> {
   if (account.polled) return;
   const eventId = `${onboardingBatchId(account.createdAt)}:polled:${account.address.toLowerCase()}`;
   await sendAll(deps.events, [{ id: eventId, body: { kind: 'onboarding-check', eventId, account: account.address, at: now, batch: account.createdAt } }]);

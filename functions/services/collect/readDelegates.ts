@@ -7,7 +7,10 @@ import type { CollectDeps, CollectOutcome } from './collectDeps';
  * is counted (`DelegateWatchErrors`), logged and returned as `delegates-failed`: the account's
  * health is the curve polls' business. Anything else throws.
  */
-export async function readDelegates(deps: Pick<CollectDeps, 'chain' | 'counters' | 'log'>, address: string): Promise<{ kind: 'read'; delegates: Delegate[] } | CollectOutcome> {
+export async function readDelegates(
+  deps: Pick<CollectDeps, 'chain' | 'counters' | 'log'>,
+  address: string,
+): Promise<{ kind: 'read'; delegates: Delegate[] } | CollectOutcome> {
   try {
     return { kind: 'read', delegates: await deps.chain.getDelegateTraders(address) };
   } catch (error) {

@@ -56,8 +56,7 @@ export async function watchDelegates(
     if (event.kind === 'new-delegate') {
       const protection = guard.protections.get(event.delegate.address);
       messages.push({ ...base, kind: 'new-delegate', delegate: event.delegate, firstSeenAt: event.firstSeenAt, ...(protection ? { protection } : {}) });
-    }
-    else if (event.kind === 'expiry-warning')
+    } else if (event.kind === 'expiry-warning')
       messages.push({ ...base, kind: 'expiry-warning', delegate: event.delegate, expiryMs: event.expiryMs, stepDays: event.stepDays });
     else if (event.kind === 'expired') messages.push({ ...base, kind: 'expired', delegate: event.delegate, expiryMs: event.expiryMs });
   }

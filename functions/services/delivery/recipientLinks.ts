@@ -45,6 +45,7 @@ export function recipientLinks(
     revokeUrl: (delegate) =>
       account.signer === null ? null : links.build({ purpose: 'revoke', account: account.address, delegate: checksumAddress(delegate) }, now),
     snoozeUrl: (hours) => links.build({ purpose: 'snooze', account: account.address, snoozeHours: hours, email }, now),
-    revokeAllUrl: () => (account.signer === null || links.revokeAllServed === false ? null : links.build({ purpose: 'revoke-all', account: account.address }, now)),
+    revokeAllUrl: () =>
+      account.signer === null || links.revokeAllServed === false ? null : links.build({ purpose: 'revoke-all', account: account.address }, now),
   };
 }

@@ -42,7 +42,14 @@ export async function recordSesFeedback(deps: SesFeedbackDeps, event: SesNotific
   } else {
     return { kind: 'ignored', reason: `event type ${String(type).slice(0, 40)}` };
   }
-  const addresses = [...new Set(raw.map(addressOf).filter((a): a is string => a !== null).map((a) => a.toLowerCase()))];
+  const addresses = [
+    ...new Set(
+      raw
+        .map(addressOf)
+        .filter((a): a is string => a !== null)
+        .map((a) => a.toLowerCase()),
+    ),
+  ];
   const invalid = raw.filter((r) => addressOf(r) === null).length;
   if (invalid > 0) deps.log.warn('SES event names recipients that are not addresses', { reason, invalid });
   for (const address of addresses) await deps.repos.suppressions.suppress(address, reason);

@@ -22,7 +22,10 @@ export const sesNotificationSchema = z
     mail: z.looseObject({ messageId: z.string().optional() }).optional(),
   })
   .refine((e) => e.eventType !== undefined || e.notificationType !== undefined, 'neither eventType nor notificationType is set')
-  .refine((e) => (e.eventType ?? e.notificationType) !== 'Bounce' || e.bounce !== undefined, { message: 'a Bounce without its bounce object', path: ['bounce'] })
+  .refine((e) => (e.eventType ?? e.notificationType) !== 'Bounce' || e.bounce !== undefined, {
+    message: 'a Bounce without its bounce object',
+    path: ['bounce'],
+  })
   .refine((e) => (e.eventType ?? e.notificationType) !== 'Complaint' || e.complaint !== undefined, {
     message: 'a Complaint without its complaint object',
     path: ['complaint'],

@@ -57,7 +57,10 @@ async function pending(
   return { kind: 'pending', reason };
 }
 
-async function readCurrent(chain: Pick<ChainClient, 'getDelegateTraders'> | null, address: string): Promise<{ kind: 'read'; delegates: Address[] } | { kind: 'failed'; reason: string }> {
+async function readCurrent(
+  chain: Pick<ChainClient, 'getDelegateTraders'> | null,
+  address: string,
+): Promise<{ kind: 'read'; delegates: Address[] } | { kind: 'failed'; reason: string }> {
   if (chain === null) return { kind: 'failed', reason: 'no chain configured' };
   try {
     return { kind: 'read', delegates: (await chain.getDelegateTraders(address)).map((d) => d.address) };

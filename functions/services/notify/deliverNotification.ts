@@ -194,7 +194,12 @@ async function sharedParts(
   settings: NotificationSettings,
 ): Promise<SharedParts> {
   if (message.kind === 'drawdown') {
-    const stored = await deps.repos.curves.queryRange(account.address, account.interval, Math.max(0, message.asOf - lookbackWindowMs(account.interval, settings.lookbackMs)), message.asOf);
+    const stored = await deps.repos.curves.queryRange(
+      account.address,
+      account.interval,
+      Math.max(0, message.asOf - lookbackWindowMs(account.interval, settings.lookbackMs)),
+      message.asOf,
+    );
     const series = storedSeries(stored);
     const result = drawdown(series);
     // The deepest drawdown's dollar loss, over the range the alert was evaluated on.
@@ -214,7 +219,13 @@ async function sharedParts(
   }
   if (message.kind === 'revocation-result') {
     const views = await deps.repos.delegates.listForAccount(account.address);
-    return { chart: null, maxDrawdownUsd: null, webClients: new Set(views.filter((v) => v.isWebClient).map((v) => v.delegate.toLowerCase())), names: new Map(), delegateCount: 0 };
+    return {
+      chart: null,
+      maxDrawdownUsd: null,
+      webClients: new Set(views.filter((v) => v.isWebClient).map((v) => v.delegate.toLowerCase())),
+      names: new Map(),
+      delegateCount: 0,
+    };
   }
   if (message.kind === 'revoke-all-result') {
     const views = await deps.repos.delegates.listForAccount(account.address);
@@ -226,7 +237,8 @@ async function sharedParts(
       delegateCount: 0,
     };
   }
-  if (message.kind === 'new-delegate' || message.kind === 'kill-switch') return { chart: null, maxDrawdownUsd: null, webClients: new Set(), names: new Map(), delegateCount: await currentDelegates(deps, account) };
+  if (message.kind === 'new-delegate' || message.kind === 'kill-switch')
+    return { chart: null, maxDrawdownUsd: null, webClients: new Set(), names: new Map(), delegateCount: await currentDelegates(deps, account) };
   return { chart: null, maxDrawdownUsd: null, webClients: new Set(), names: new Map(), delegateCount: 0 };
 }
 

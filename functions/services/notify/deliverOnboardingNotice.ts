@@ -77,7 +77,10 @@ export async function deliverOnboardingNotice(deps: OnboardingNoticeDeps, check:
     const account = accountOf(breach.address);
     const emails = account ? await mailRecipients(deps.repos, account.emails, 'drawdown') : [];
     for (const email of emails) if (!spelling.has(email.toLowerCase())) spelling.set(email.toLowerCase(), email);
-    reachable.set(breach.address.toLowerCase(), emails.map((e) => e.toLowerCase()));
+    reachable.set(
+      breach.address.toLowerCase(),
+      emails.map((e) => e.toLowerCase()),
+    );
   }
   const byRecipient = breachesByAudience(breaches, (address) => reachable.get(address.toLowerCase()) ?? []);
   if (byRecipient.size === 0) return { kind: 'skipped', reason: noRecipientReason('drawdown') };
@@ -104,7 +107,12 @@ export async function deliverOnboardingNotice(deps: OnboardingNoticeDeps, check:
               links: { unsubscribeUrl: links.unsubscribeUrl, preferencesUrl: links.preferencesUrl, statusUrl: null },
               recipient,
               trackedSinceMs: check.batch,
-              rows: listed.map((b) => ({ account: { address: b.address, label: b.label }, drawdownPct: Math.min(100, b.drawdownPct), levelPct: b.level, levelsPct: [...b.levels] })),
+              rows: listed.map((b) => ({
+                account: { address: b.address, label: b.label },
+                drawdownPct: Math.min(100, b.drawdownPct),
+                levelPct: b.level,
+                levelsPct: [...b.levels],
+              })),
             },
             { timeZone: worst.timezone },
           );
@@ -117,7 +125,8 @@ export async function deliverOnboardingNotice(deps: OnboardingNoticeDeps, check:
   const tally = tallyOutcomes(outcomes);
   if (tally.sent > 0) deps.counters.count('NotificationEmailsSent', tally.sent);
   if (tally.failed.length > 0) deps.counters.count('NotificationEmailsFailed', tally.failed.length);
-  if (tally.retry.length > 0) throw new RetryLaterError(`${tally.retry.length} of ${outcomes.length} recipient(s) to retry: ${[...new Set(tally.retry)].join('; ')}`);
+  if (tally.retry.length > 0)
+    throw new RetryLaterError(`${tally.retry.length} of ${outcomes.length} recipient(s) to retry: ${[...new Set(tally.retry)].join('; ')}`);
   if (tally.sent > 0) return { kind: 'sent', messages: tally.sent, failed: tally.failed.length };
   if (tally.failed.length > 0) return { kind: 'failed', reason: [...new Set(tally.failed)].join('; ') };
   return { kind: 'duplicate' };

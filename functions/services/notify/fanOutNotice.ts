@@ -54,8 +54,10 @@ export async function fanOutNotice(
   const revokeAll = message.kind === 'drawdown' || message.kind === 'new-delegate';
   const shared: Omit<NoticeContext, 'snoozeUrl' | 'preferencesUrl'> = {
     account: { address: account.address, label: account.label, timezone: account.timezone },
-    revokeUrl: (delegate) => (account.signer === null ? null : deps.links.build({ purpose: 'revoke', account: account.address, delegate: checksumAddress(delegate) }, now)),
-    revokeAllUrl: () => (account.signer === null || deps.links.revokeAllServed === false ? null : deps.links.build({ purpose: 'revoke-all', account: account.address }, now)),
+    revokeUrl: (delegate) =>
+      account.signer === null ? null : deps.links.build({ purpose: 'revoke', account: account.address, delegate: checksumAddress(delegate) }, now),
+    revokeAllUrl: () =>
+      account.signer === null || deps.links.revokeAllServed === false ? null : deps.links.build({ purpose: 'revoke-all', account: account.address }, now),
     delegateCount: revokeAll ? await delegateCount() : 0,
   };
   let chart: Promise<string | null> | undefined;
@@ -64,16 +66,20 @@ export async function fanOutNotice(
       const encoded = png === null ? null : Buffer.from(png).toString('base64');
       return encoded !== null && encoded.length <= MAX_CHART_BASE64 ? encoded : null;
     }));
-  const jobs = await Promise.all(routedAll.map(async (channel) => {
-    const notice = noticeOfMessage(message, {
-      ...shared,
-      snoozeUrl: (hours) => deps.links.build({ purpose: 'channel-snooze', account: account.address, channel: channel.name, snoozeHours: hours }, now),
-      preferencesUrl: () => deps.links.build({ purpose: 'channel-preferences', account: account.address, channel: channel.name }, now),
-    });
-    if (!channelTakes(controls, channel.name, notice, now)) return [];
-    const png = notice.chart !== null && CHART_TYPES.includes(channel.type) ? await chartOf() : null;
-    return [{ id: channelDeliveryId(notice.id, channel.name), body: { channel: channel.name, notice, attempt: 0, ...(png === null ? {} : { chartPng: png }) } }];
-  }));
+  const jobs = await Promise.all(
+    routedAll.map(async (channel) => {
+      const notice = noticeOfMessage(message, {
+        ...shared,
+        snoozeUrl: (hours) => deps.links.build({ purpose: 'channel-snooze', account: account.address, channel: channel.name, snoozeHours: hours }, now),
+        preferencesUrl: () => deps.links.build({ purpose: 'channel-preferences', account: account.address, channel: channel.name }, now),
+      });
+      if (!channelTakes(controls, channel.name, notice, now)) return [];
+      const png = notice.chart !== null && CHART_TYPES.includes(channel.type) ? await chartOf() : null;
+      return [
+        { id: channelDeliveryId(notice.id, channel.name), body: { channel: channel.name, notice, attempt: 0, ...(png === null ? {} : { chartPng: png }) } },
+      ];
+    }),
+  );
   await sendAll(deps.channelQueue, jobs.flat());
   return jobs.flat().length;
 }

@@ -82,7 +82,12 @@ function noticeBody(message: NotifyMessage, ctx: NoticeContext): Notice {
           { label: 'As of', value: formatTime(message.asOf, zone) },
           ...(message.crossedAt === undefined
             ? []
-            : [{ label: 'Crossed', value: `${formatTime(message.crossedAt, zone)}${message.lateByMs === undefined ? '' : ` (this alert is late by ${formatDuration(message.lateByMs)})`}` }]),
+            : [
+                {
+                  label: 'Crossed',
+                  value: `${formatTime(message.crossedAt, zone)}${message.lateByMs === undefined ? '' : ` (this alert is late by ${formatDuration(message.lateByMs)})`}`,
+                },
+              ]),
         ],
         links: [{ label: 'Snooze 24 hours', url: ctx.snoozeUrl(SNOOZE_HOURS), action: 'snooze' }, ...revokeAllLinks(ctx)],
         chart: { alt: 'Equity and PnL over the last days' },
@@ -107,7 +112,12 @@ function noticeBody(message: NotifyMessage, ctx: NoticeContext): Notice {
         severity: 'info',
         title: `Drawdown back below the ${message.level}% level`,
         summary: `Drawdown is ${formatPercent(message.drawdownPct)}, past the re-arm margin: the ${message.level}% alert is closed and fires again if it is reached.`,
-        fields: [account, { label: 'Drawdown', value: formatPercent(message.drawdownPct) }, { label: 'Equity', value: formatMoney(message.equityNow) }, { label: 'As of', value: formatTime(message.asOf, zone) }],
+        fields: [
+          account,
+          { label: 'Drawdown', value: formatPercent(message.drawdownPct) },
+          { label: 'Equity', value: formatMoney(message.equityNow) },
+          { label: 'As of', value: formatTime(message.asOf, zone) },
+        ],
         links: [],
         // Closes the incident the notice naming this level opened.
         incident: { key: drawdownIncidentKey(ctx.account.address, message.level), action: 'resolve' },
@@ -175,12 +185,20 @@ function noticeBody(message: NotifyMessage, ctx: NoticeContext): Notice {
         type: 'revocation.result',
         severity: gone ? 'info' : 'critical',
         title: gone ? 'Delegate revoked' : `Revocation ${message.outcome}`,
-        summary: gone ? `${who(message.delegate)} can no longer trade this account.` : `${who(message.delegate)} may still trade this account: ${message.message ?? 'no detail'}.`,
+        summary: gone
+          ? `${who(message.delegate)} can no longer trade this account.`
+          : `${who(message.delegate)} may still trade this account: ${message.message ?? 'no detail'}.`,
         fields: [account, { label: 'Delegate', value: message.delegate.address }, { label: 'Outcome', value: message.outcome }],
         links: gone ? [] : revokeLinks(ctx, message.delegate.address),
         // The new-delegate incident closes once the delegate is gone.
         incident: gone ? { key: `delegate:${ctx.account.address.toLowerCase()}:${message.delegate.address.toLowerCase()}`, action: 'resolve' } : null,
-        details: { delegate: message.delegate, outcome: message.outcome, message: message.message, nonce: message.nonce, transactionSignature: message.transactionSignature },
+        details: {
+          delegate: message.delegate,
+          outcome: message.outcome,
+          message: message.message,
+          nonce: message.nonce,
+          transactionSignature: message.transactionSignature,
+        },
       };
     }
     case 'revoke-all-result': {
@@ -191,7 +209,9 @@ function noticeBody(message: NotifyMessage, ctx: NoticeContext): Notice {
         type: 'revocation.result',
         severity: all ? 'info' : 'critical',
         title: all ? `All ${message.units.length} API keys revoked` : `${message.units.length - removed} of ${message.units.length} API keys not revoked`,
-        summary: all ? 'Every key the revoke-all page listed can no longer trade this account.' : 'Some keys may still trade this account; the revoke-all page can try the ones that sent nothing again.',
+        summary: all
+          ? 'Every key the revoke-all page listed can no longer trade this account.'
+          : 'Some keys may still trade this account; the revoke-all page can try the ones that sent nothing again.',
         fields: [account, ...message.units.slice(0, 8).map((u) => ({ label: u.address, value: u.text }))],
         links: [],
         incident: null,

@@ -55,10 +55,7 @@ export type NotificationEmail =
 
 const TX_SIGNATURE = /^0x[0-9a-fA-F]+$/;
 
-function delegateRow(
-  delegate: { address: string; name: string | null; expiryMs: number | null; isWebClient: boolean },
-  links: RecipientLinks,
-): DelegateRow {
+function delegateRow(delegate: { address: string; name: string | null; expiryMs: number | null; isWebClient: boolean }, links: RecipientLinks): DelegateRow {
   return {
     name: delegate.name,
     address: delegate.address,
@@ -103,7 +100,10 @@ export function notificationEmail(message: EmailedMessage, ctx: NotificationCont
           thresholdsPct: [...configured],
           rearmMarginPct: ctx.rearmMarginPct,
           lastPointAtMs: message.asOf,
-          crossing: message.crossedAt === undefined ? null : { atMs: message.crossedAt, lateBy: message.lateByMs === undefined ? null : formatDuration(message.lateByMs) },
+          crossing:
+            message.crossedAt === undefined
+              ? null
+              : { atMs: message.crossedAt, lateBy: message.lateByMs === undefined ? null : formatDuration(message.lateByMs) },
           chart: ctx.chart,
           snoozeLinks: SNOOZE_CHOICES.map((c) => ({ label: c.label, url: ctx.links.snoozeUrl(c.hours) })),
           revokeAll: revokeAllLink(ctx),
@@ -113,7 +113,13 @@ export function notificationEmail(message: EmailedMessage, ctx: NotificationCont
     case 'new-delegate':
       return {
         kind: 'new-delegate',
-        view: { ...base, delegate: delegateRow(message.delegate, ctx.links), firstSeenAtMs: message.firstSeenAt, revokeAll: revokeAllLink(ctx), protection: protectionView(message, ctx) },
+        view: {
+          ...base,
+          delegate: delegateRow(message.delegate, ctx.links),
+          firstSeenAtMs: message.firstSeenAt,
+          revokeAll: revokeAllLink(ctx),
+          protection: protectionView(message, ctx),
+        },
       };
     case 'expiry-warning':
     case 'expired':
@@ -191,5 +197,11 @@ function protectionView(message: Extract<EmailedMessage, { kind: 'new-delegate' 
   const { delegate } = message;
   const who = delegate.name ? `"${delegate.name}" (${delegate.address})` : delegate.address;
   const text = unknownKeyNoticeText(message.protection, { who, account: ctx.account.address, delegate: delegate.address });
-  return { title: text.title, summary: text.summary, verdict: message.protection.verdict === 'announced' ? 'expected' : 'unknown', revoked: text.revoked, lines: [...text.lines] };
+  return {
+    title: text.title,
+    summary: text.summary,
+    verdict: message.protection.verdict === 'announced' ? 'expected' : 'unknown',
+    revoked: text.revoked,
+    lines: [...text.lines],
+  };
 }

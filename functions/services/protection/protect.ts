@@ -80,7 +80,10 @@ async function protect(deps: ProtectDeps, request: ProtectiveActionRequest): Pro
   const capped = await deps.ledger.countCapped(request.rule, action, capUnits(request.rule, delegates.length), limit);
   if (capped.kind === 'capped') {
     deps.log.warn('protection: cap reached, alerting only', { ...about, used: capped.used, limit });
-    return count(deps, { kind: 'capped', cap: request.rule === 'kill-switch' ? `${limit} kill-switch firing per 24 hours` : `${limit} unknown-key revocations per 24 hours` });
+    return count(deps, {
+      kind: 'capped',
+      cap: request.rule === 'kill-switch' ? `${limit} kill-switch firing per 24 hours` : `${limit} unknown-key revocations per 24 hours`,
+    });
   }
   await deps.decisions.put(decision);
   await sendAll(

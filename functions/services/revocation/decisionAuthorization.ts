@@ -25,7 +25,8 @@ export interface DecisionCheckDeps {
  * `webSession` is the refusal that applies if the delegate turns out to be a web session when the
  * signer reads it from the chain (`null`: the account's settings allow revoking one).
  */
-export type DecisionAuthorization = { kind: 'authorized'; reason: string; webSession: string | null } | { kind: 'refused'; reason: string; decisionReason: string | null };
+export type DecisionAuthorization =
+  { kind: 'authorized'; reason: string; webSession: string | null } | { kind: 'refused'; reason: string; decisionReason: string | null };
 
 /**
  * Re-checks at signing time the decision a `{account, delegate, decisionId}` request names
@@ -45,11 +46,26 @@ export async function authorizeDecision(
     decision ? deps.ledger.capEntries(request.account, decision.rule, now) : Promise.resolve([]),
     deps.ledger.firings(now),
   ]);
-  const refusal = decisionRefusal({ ...request, decision, tracked, announcements: known.announcements, protection, capEntries, firings, now, maxAgeMs: deps.maxAgeMs, breakerAccounts: deps.breakerAccounts });
+  const refusal = decisionRefusal({
+    ...request,
+    decision,
+    tracked,
+    announcements: known.announcements,
+    protection,
+    capEntries,
+    firings,
+    now,
+    maxAgeMs: deps.maxAgeMs,
+    breakerAccounts: deps.breakerAccounts,
+  });
   const decisionReason = decision?.reason ?? null;
   if (refusal !== null) return { kind: 'refused', reason: refusal, decisionReason };
   const marked = await deps.decisions.markSigning(request.decisionId, request.delegate);
   if (marked.kind === 'already-marked') return { kind: 'refused', reason: 'this delegate of the decision was already signed for', decisionReason };
   // decisionRefusal returned null: the decision and the account exist.
-  return { kind: 'authorized', reason: decision?.reason ?? '', webSession: decision && tracked ? webSessionRefusal(decision.rule, tracked) : 'the decision or the account is gone' };
+  return {
+    kind: 'authorized',
+    reason: decision?.reason ?? '',
+    webSession: decision && tracked ? webSessionRefusal(decision.rule, tracked) : 'the decision or the account is gone',
+  };
 }

@@ -18,8 +18,7 @@ export const MAX_CONSUMED_TOKEN_AGE_MS = 60_000;
 /** Whether a signing may go ahead; a refusal's `reason` is for the audit trail (it holds no secret). */
 export type RevocationAuthorization =
   /** `batch`: the revoke-all link the token is a unit of (its result is mailed for the batch), else `null`. */
-  | { kind: 'authorized'; batch: string | null }
-  | { kind: 'refused'; reason: string };
+  { kind: 'authorized'; batch: string | null } | { kind: 'refused'; reason: string };
 
 /**
  * Checks that `request` is what a revocation link the page has just consumed asked for: a live
@@ -45,7 +44,8 @@ function mismatchOf(token: ConsumedToken, request: RevocationRequest, now: numbe
   if (checksummed(token.account) !== request.account) return 'the link was for another account';
   if (token.delegate === null || checksummed(token.delegate) !== request.delegate) return 'the link was for another delegate';
   if (token.expiresAt <= now) return 'the link has expired';
-  if (now - token.consumedAt > MAX_CONSUMED_TOKEN_AGE_MS) return `the link was consumed ${Math.round((now - token.consumedAt) / 1000)} s ago, more than ${MAX_CONSUMED_TOKEN_AGE_MS / 1000} s before this signing`;
+  if (now - token.consumedAt > MAX_CONSUMED_TOKEN_AGE_MS)
+    return `the link was consumed ${Math.round((now - token.consumedAt) / 1000)} s ago, more than ${MAX_CONSUMED_TOKEN_AGE_MS / 1000} s before this signing`;
   if (token.signedAt !== null) return 'the link was already used for a signing';
   return null;
 }

@@ -51,7 +51,8 @@ interface RequestRef {
 }
 
 function refOf(request: RevocationRequest): RequestRef {
-  if (isDecisionRequest(request)) return { id: `${request.decisionId}.${request.delegate}`, actor: `decision:${request.decisionId}`, tokenId: request.decisionId };
+  if (isDecisionRequest(request))
+    return { id: `${request.decisionId}.${request.delegate}`, actor: `decision:${request.decisionId}`, tokenId: request.decisionId };
   return { id: request.tokenId, actor: `link:${request.tokenId}`, tokenId: request.tokenId };
 }
 
@@ -59,13 +60,16 @@ function refOf(request: RevocationRequest): RequestRef {
  * Whether a signing may go ahead, for a link or a decision; `reason`: an automatic action's, for
  * the audit; `webSession`: why a web session may not be revoked by it (`null`: it may, as a click always may).
  */
-type Authorization = { kind: 'authorized'; mailed: boolean; reason: string | null; webSession: string | null } | { kind: 'refused'; refusal: string; reason: string | null };
+type Authorization =
+  { kind: 'authorized'; mailed: boolean; reason: string | null; webSession: string | null } | { kind: 'refused'; refusal: string; reason: string | null };
 
 async function authorize(deps: RevokeDelegateDeps, request: RevocationRequest): Promise<Authorization> {
   if (!isDecisionRequest(request)) {
     const link = await authorizeRevocation(deps, request);
     // A unit of a revoke-all batch is mailed once for the whole batch, by the batch's worker.
-    return link.kind === 'authorized' ? { kind: 'authorized', mailed: link.batch === null, reason: null, webSession: null } : { kind: 'refused', refusal: link.reason, reason: null };
+    return link.kind === 'authorized'
+      ? { kind: 'authorized', mailed: link.batch === null, reason: null, webSession: null }
+      : { kind: 'refused', refusal: link.reason, reason: null };
   }
   if (!deps.automatic) return { kind: 'refused', refusal: 'automatic actions are not set up for this signer', reason: null };
   const decided = await authorizeDecision({ ...deps.automatic, accounts: deps.accounts, now: deps.now }, request);
@@ -104,10 +108,12 @@ export async function revokeDelegate(deps: RevokeDelegateDeps, request: Revocati
   const finishing = async (result: Finished): Promise<RevocationOutcome> => {
     const outcome = await finish(deps, request, ref, startedAt, { ...reason, ...result });
     // A decision's delegate whose signing sent nothing may be tried again by a redelivery.
-    if (authorization.kind === 'authorized' && isDecisionRequest(request) && linkReusableAfter(outcome)) await deps.automatic?.decisions.releaseSigning(request.decisionId, request.delegate);
+    if (authorization.kind === 'authorized' && isDecisionRequest(request) && linkReusableAfter(outcome))
+      await deps.automatic?.decisions.releaseSigning(request.decisionId, request.delegate);
     return outcome;
   };
-  const unsent = (outcome: RevocationOutcome, extra: Partial<Finished> = {}) => finishing({ outcome, name: null, recorded: false, mailed, authorized, ...extra });
+  const unsent = (outcome: RevocationOutcome, extra: Partial<Finished> = {}) =>
+    finishing({ outcome, name: null, recorded: false, mailed, authorized, ...extra });
   if (authorization.kind === 'refused') {
     deps.log.warn('revocation request refused', { account: request.account, delegate: request.delegate, reason: authorization.refusal });
     return unsent({ kind: 'not-authorized', sent: false }, { refusal: authorization.refusal });

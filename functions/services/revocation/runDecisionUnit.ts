@@ -9,7 +9,11 @@ import type { SignerCall } from './signerCall';
  * lease held by another revocation, the chain or the owner key unreachable, the audit unwritable)
  * are for the queue to redeliver, while the decision is young enough for the signer to accept it.
  */
-export type DecisionUnitResult = { kind: 'finished'; outcome: RevocationOutcome } | { kind: 'not-run' } | { kind: 'try-again'; outcome: RevocationOutcome } | { kind: 'unknown'; message: string };
+export type DecisionUnitResult =
+  | { kind: 'finished'; outcome: RevocationOutcome }
+  | { kind: 'not-run' }
+  | { kind: 'try-again'; outcome: RevocationOutcome }
+  | { kind: 'unknown'; message: string };
 
 /** Outcomes after which the signer released the delegate's signing and a later attempt may succeed. */
 const PASSING: ReadonlySet<RevocationOutcome['kind']> = new Set(['busy', 'chain-unreachable', 'signer-unavailable', 'audit-unavailable']);
@@ -21,7 +25,10 @@ const PASSING: ReadonlySet<RevocationOutcome['kind']> = new Set(['busy', 'chain-
  * delegate of it once, so a redelivery never submits twice. A signer that did not run is
  * reported (`not-run`) for the queue to redeliver.
  */
-export async function runDecisionUnit(deps: { readonly sign: SignerCall; readonly log: Log; readonly counters?: Counters }, job: DecisionJob): Promise<DecisionUnitResult> {
+export async function runDecisionUnit(
+  deps: { readonly sign: SignerCall; readonly log: Log; readonly counters?: Counters },
+  job: DecisionJob,
+): Promise<DecisionUnitResult> {
   const call = await deps.sign({ account: job.account, delegate: job.delegate, decisionId: job.decisionId });
   const about = { account: job.account, delegate: job.delegate, decisionId: job.decisionId };
   if (call.kind === 'answered') {

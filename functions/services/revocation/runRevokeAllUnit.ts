@@ -43,7 +43,8 @@ export async function runRevokeAllUnit(deps: RevokeAllUnitDeps, job: RevokeAllJo
   let consumed = await deps.tokens.consume(unitId, use);
   if (consumed.kind === 'already-used') {
     const held = await deps.tokens.get(unitId, 'revoke');
-    if (held?.signedAt != null) return record(deps, job, { state: 'unknown', attempt: job.attempt, at: deps.now(), message: 'an earlier delivery was signing it when it stopped' });
+    if (held?.signedAt != null)
+      return record(deps, job, { state: 'unknown', attempt: job.attempt, at: deps.now(), message: 'an earlier delivery was signing it when it stopped' });
     // A consumed token the signer would still accept belongs to a delivery in progress; an older one it refuses, so it is safe to take over.
     if (held !== null && deps.now() - held.consumedAt <= MAX_CONSUMED_TOKEN_AGE_MS) return { kind: 'in-flight' };
     await deps.tokens.release(unitId, 'revoke');

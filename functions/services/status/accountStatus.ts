@@ -30,7 +30,17 @@ export interface RevocationHistoryEntry {
 export interface AccountStatusReport {
   readonly account: Pick<
     TrackedAccount,
-    'address' | 'label' | 'interval' | 'statusReason' | 'signer' | 'killSwitch' | 'killSwitchConfirm' | 'keepDelegates' | 'killSwitchWebSessions' | 'killSwitchDryRun' | 'revokeUnknown'
+    | 'address'
+    | 'label'
+    | 'interval'
+    | 'statusReason'
+    | 'signer'
+    | 'killSwitch'
+    | 'killSwitchConfirm'
+    | 'keepDelegates'
+    | 'killSwitchWebSessions'
+    | 'killSwitchDryRun'
+    | 'revokeUnknown'
   > & { readonly status: ShownStatus };
   /** The latest poll's outcome, from its first failure on (the status waits for the failing threshold). */
   readonly lastPoll: LastPoll;

@@ -8,7 +8,11 @@ const address = z
   .transform((s) => getAddress(s.toLowerCase()));
 const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'expected a non-negative decimal string');
 const u64 = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-const optional = <T extends z.ZodType>(schema: T) => schema.nullable().optional().transform((v) => v ?? null);
+const optional = <T extends z.ZodType>(schema: T) =>
+  schema
+    .nullable()
+    .optional()
+    .transform((v) => v ?? null);
 
 /**
  * Payload layouts of the instructions the simulator executes. The key order of each object is

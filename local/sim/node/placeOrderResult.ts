@@ -18,7 +18,7 @@ export function placeOrderResult(account: string, order: InstructionPayload<'Pla
             eventData: {
               fill: {
                 abs_position_size_change: quantity,
-                fee_amount: Math.round((quantity * price * FEE_RATE_PPM) / 1_000_000 * PRICE_SCALE),
+                fee_amount: Math.round(((quantity * price * FEE_RATE_PPM) / 1_000_000) * PRICE_SCALE),
                 fee_rate: FEE_RATE_PPM,
                 is_adl: false,
                 is_filled: true,

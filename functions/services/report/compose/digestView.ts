@@ -41,7 +41,13 @@ function sectionOf(row: DigestRow, model: ReportModel | null, ctx: DigestAccount
     day: dayFiguresView(model?.day ?? null),
     drawdown: drawdownView(drawdown),
     drawdownAsOfMs: drawdown?.asOf ?? null,
-    delegates: (model?.delegates ?? []).map((d) => ({ name: d.name, address: d.address, kind: d.kind, expiryMs: d.expiryMs, revokeUrl: ctx.links.revokeUrl(d.address) })),
+    delegates: (model?.delegates ?? []).map((d) => ({
+      name: d.name,
+      address: d.address,
+      kind: d.kind,
+      expiryMs: d.expiryMs,
+      revokeUrl: ctx.links.revokeUrl(d.address),
+    })),
   };
 }
 

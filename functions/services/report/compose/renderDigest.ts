@@ -24,7 +24,12 @@ function largestFitting(max: number, fits: (n: number) => boolean): number {
  * plain-text part always has every account, with every revoke link. Returns how many rows the
  * HTML shows (their trend images are the ones to attach).
  */
-export function renderDigest(renderer: EmailRenderer, view: DigestView, timeZone: string, budget = REPORT_HTML_BUDGET_BYTES): { rendered: RenderedEmail; rowsShown: number } {
+export function renderDigest(
+  renderer: EmailRenderer,
+  view: DigestView,
+  timeZone: string,
+  budget = REPORT_HTML_BUDGET_BYTES,
+): { rendered: RenderedEmail; rowsShown: number } {
   const full = renderer.render('digest', view, { timeZone });
   if (htmlBytes(full) <= budget) return { rendered: full, rowsShown: view.rows.length };
   const cache = new Map<string, RenderedEmail>();
@@ -34,7 +39,13 @@ export function renderDigest(renderer: EmailRenderer, view: DigestView, timeZone
     if (!out) {
       out = renderer.render(
         'digest',
-        { ...view, rows: view.rows.slice(0, rows), moreRows: view.rows.length - rows, sections: view.sections.slice(0, sections), moreSections: view.sections.length - sections },
+        {
+          ...view,
+          rows: view.rows.slice(0, rows),
+          moreRows: view.rows.length - rows,
+          sections: view.sections.slice(0, sections),
+          moreSections: view.sections.length - sections,
+        },
         { timeZone },
       );
       cache.set(key, out);

@@ -82,16 +82,21 @@ const read = (summary: PortfolioSummary | null): SummaryReadings | null => (summ
 /** The delegates listed now, and those removed between `since` and `now`. */
 function delegatesOf(views: readonly DelegateView[], since: number, now: number): Pick<ReportModelInput, 'delegates' | 'removedDelegates'> {
   return {
-    delegates: views
-      .filter((v) => v.removedAt === null)
-      .map((v) => ({ address: v.delegate, expiryMs: v.expiryMs, name: v.name, isWebClient: v.isWebClient })),
-    removedDelegates: views.flatMap((v) => (v.removedAt !== null && v.removedAt > since && v.removedAt <= now ? [{ address: v.delegate, name: v.name, removedAt: v.removedAt }] : [])),
+    delegates: views.filter((v) => v.removedAt === null).map((v) => ({ address: v.delegate, expiryMs: v.expiryMs, name: v.name, isWebClient: v.isWebClient })),
+    removedDelegates: views.flatMap((v) =>
+      v.removedAt !== null && v.removedAt > since && v.removedAt <= now ? [{ address: v.delegate, name: v.name, removedAt: v.removedAt }] : [],
+    ),
   };
 }
 
 /** The stored curve points of the drawdown lookback window up to `now`. */
 function storedHistory(repos: Pick<ReportDataRepos, 'curves'>, account: TrackedAccount, now: number) {
-  return repos.curves.queryRange(account.address, account.interval, Math.max(0, now - lookbackWindowMs(account.interval, DEFAULT_COLLECT_SETTINGS.lookbackMs)), now);
+  return repos.curves.queryRange(
+    account.address,
+    account.interval,
+    Math.max(0, now - lookbackWindowMs(account.interval, DEFAULT_COLLECT_SETTINGS.lookbackMs)),
+    now,
+  );
 }
 
 /**
@@ -126,7 +131,13 @@ export async function loadReportData(
     coveredDate: period.localDate,
     timeZone: account.timezone,
     savedAt: now,
-    windows: fetched.map(({ window, summary }): ReportWindowRecord => ({ key: window.key, fromMs: window.fromMs, toMs: window.toMs, interval: window.interval, summary })),
+    windows: fetched.map(({ window, summary }): ReportWindowRecord => ({
+      key: window.key,
+      fromMs: window.fromMs,
+      toMs: window.toMs,
+      interval: window.interval,
+      summary,
+    })),
   };
   return {
     record,
@@ -177,7 +188,8 @@ async function loadSummaryData(
   };
 }
 
-const within = (series: readonly SeriesPoint[], fromMs: number, toMs: number): SeriesPoint[] => series.filter((p) => p.timestamp >= fromMs && p.timestamp <= toMs);
+const within = (series: readonly SeriesPoint[], fromMs: number, toMs: number): SeriesPoint[] =>
+  series.filter((p) => p.timestamp >= fromMs && p.timestamp <= toMs);
 
 /**
  * What an account's daily report shows when the chain did not answer (`chainFailedAt`), from the
@@ -186,7 +198,13 @@ const within = (series: readonly SeriesPoint[], fromMs: number, toMs: number): S
  * report), the day's own metrics missing; no changes. Nothing is stored for the next report to
  * compare with (`record: null`).
  */
-async function loadStoredReportData(repos: ReportDataRepos, account: TrackedAccount, period: CoveredDay, now: number, chainFailedAt: number): Promise<ReportData> {
+async function loadStoredReportData(
+  repos: ReportDataRepos,
+  account: TrackedAccount,
+  period: CoveredDay,
+  now: number,
+  chainFailedAt: number,
+): Promise<ReportData> {
   const windows = reportWindows(period.localDate, account.timezone);
   const [points, views, previous] = await Promise.all([
     storedHistory(repos, account, now),

@@ -10,7 +10,13 @@ export interface ReportViewContext {
   readonly links: RecipientLinks;
 }
 
-const WINDOW_LABELS: Readonly<Record<WindowInfo['key'], string>> = { day: 'Report day', '7d': '7 days', '30d': '30 days', week: 'The week', month: 'The month' };
+const WINDOW_LABELS: Readonly<Record<WindowInfo['key'], string>> = {
+  day: 'Report day',
+  '7d': '7 days',
+  '30d': '30 days',
+  week: 'The week',
+  month: 'The month',
+};
 
 /** What the chart shows, by the window it draws. */
 export const CHART_ALT: Readonly<Record<WindowInfo['key'], string>> = {

@@ -26,9 +26,7 @@ export interface RecipientDispatchOutcome {
 
 /** A due recipient's claim: its job (none on a day with nothing of its own), and where its schedule moves. */
 export type RecipientClaim =
-  | { kind: 'claim'; job: RecipientReportJob | null; nextReportAt: number }
-  | { kind: 'reschedule'; nextReportAt: number }
-  | { kind: 'not-due' };
+  { kind: 'claim'; job: RecipientReportJob | null; nextReportAt: number } | { kind: 'reschedule'; nextReportAt: number } | { kind: 'not-due' };
 
 /**
  * Decides the claim of a recipient with its own schedule at `now`, by the rules accounts follow

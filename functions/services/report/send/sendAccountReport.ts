@@ -49,7 +49,13 @@ export async function sendFollowersReport(deps: ReportDeps, address: string, mod
  * (`readReportData`), labelled at the top, sent under the same delivery id, counted
  * `ReportsFromStoredData`, and stores no record.
  */
-export async function sendAccountReport(deps: ReportDeps, account: TrackedAccount, mode: ReportMode, now: number, to?: readonly string[]): Promise<ReportOutcome> {
+export async function sendAccountReport(
+  deps: ReportDeps,
+  account: TrackedAccount,
+  mode: ReportMode,
+  now: number,
+  to?: readonly string[],
+): Promise<ReportOutcome> {
   const span: ReportPeriod = mode.kind === 'summary' ? mode.period : 'day';
   const plan = planFor(account, mode, now);
   if (plan.kind === 'not-due') {

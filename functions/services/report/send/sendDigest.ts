@@ -62,7 +62,11 @@ async function loadAccount(deps: Omit<ReportDeps, 'digest'>, account: TrackedAcc
   } catch (error) {
     if (error instanceof RetryLaterError) throw error;
     deps.log.warn('digest: an account could not be read', { account: account.address, error: unavailableReason(error) });
-    return { account, entry: { kind: 'unavailable', account: { address: account.address, label: account.label }, reason: unavailableReason(error) }, trend: [] };
+    return {
+      account,
+      entry: { kind: 'unavailable', account: { address: account.address, label: account.label }, reason: unavailableReason(error) },
+      trend: [],
+    };
   }
 }
 
@@ -118,7 +122,10 @@ export async function sendDigest(deps: Omit<ReportDeps, 'digest'>, input: Digest
     if (failures.length === loaded.length) throw new DigestUnavailableError(failures);
 
     storedAccounts = loaded.filter((l) => l.entry.kind === 'ok' && l.entry.model.source.kind === 'stored').length;
-    const rows = digestRows(loaded.map((l) => l.entry), now);
+    const rows = digestRows(
+      loaded.map((l) => l.entry),
+      now,
+    );
     const byAddress = new Map<string, LoadedAccount>(loaded.map((l) => [l.account.address, l]));
     const images = new Map<string, InlineImage>();
     const contexts = new Map(
@@ -160,7 +167,14 @@ export async function sendDigest(deps: Omit<ReportDeps, 'digest'>, input: Digest
 
   let outcome: RecipientOutcome;
   try {
-    outcome = await deliverToRecipient(deps, { eventId, kind: DIGEST_KINDS[period], account: `digest of ${input.accounts.length} accounts`, recipient: email, sentAt: now, compose });
+    outcome = await deliverToRecipient(deps, {
+      eventId,
+      kind: DIGEST_KINDS[period],
+      account: `digest of ${input.accounts.length} accounts`,
+      recipient: email,
+      sentAt: now,
+      compose,
+    });
   } catch (error) {
     if (error instanceof DigestUnavailableError) return { kind: 'retry', reason: error.message, recipients: 1 };
     throw error;

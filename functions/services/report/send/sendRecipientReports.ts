@@ -72,7 +72,16 @@ export async function sendRecipientReports(deps: ReportDeps, record: RecipientRe
   for (const period of periods) {
     if (record.mode === 'digest' && !limited) {
       await attempt(period, null, () =>
-        deps.digest({ recipient: record, accounts, period, reportDate, timeZone: clock.timezone, now, forced, ...(run.kind === 'scheduled' && run.dueAt !== undefined ? { dueAt: run.dueAt } : {}) }),
+        deps.digest({
+          recipient: record,
+          accounts,
+          period,
+          reportDate,
+          timeZone: clock.timezone,
+          now,
+          forced,
+          ...(run.kind === 'scheduled' && run.dueAt !== undefined ? { dueAt: run.dueAt } : {}),
+        }),
       );
       continue;
     }

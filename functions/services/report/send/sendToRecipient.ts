@@ -29,9 +29,19 @@ export async function sendToRecipient(
   }
   return mapConcurrent(accounts, CONCURRENCY, async (account): Promise<RecipientSendResult> => {
     try {
-      return { email, period: 'day', address: account.address, outcome: await sendAccountReport(deps, account, { kind: 'extra', regularIfDue: false }, now, [email]) };
+      return {
+        email,
+        period: 'day',
+        address: account.address,
+        outcome: await sendAccountReport(deps, account, { kind: 'extra', regularIfDue: false }, now, [email]),
+      };
     } catch (error) {
-      return { email, period: 'day', address: account.address, outcome: { kind: 'error', reason: reportFailure(deps, 'daily report failed', error, { account: account.address }) } };
+      return {
+        email,
+        period: 'day',
+        address: account.address,
+        outcome: { kind: 'error', reason: reportFailure(deps, 'daily report failed', error, { account: account.address }) },
+      };
     }
   });
 }

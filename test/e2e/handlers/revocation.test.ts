@@ -1,0 +1,121 @@
+import { mkdir } from 'node:fs/promises';
+import { SESClient } from '@aws-sdk/client-ses';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createNotifyHandler } from '../../../functions/handlers/notify';
+import { createEmailRenderer } from '../../../functions/mail/render/render';
+import { SesSender } from '../../../functions/mail/send/sesSender';
+import { memoryCounters, silentLog } from '../../../functions/shared/observability';
+import { startRevocationWorld, type RevocationWorld } from '../../support/revocation/revocationWorld';
+import { CHROMIUM_PATH } from '../../support/screenshot';
+import { sesStore, type StoredEmail } from '../../support/sesStore';
+import { testTables } from '../../support/testTables';
+
+const ARTIFACTS = 'test-artifacts/revocation';
+const tables = testTables();
+let world: RevocationWorld;
+let browser: Browser;
+
+beforeAll(async () => {
+  const sender = new SesSender(
+    new SESClient({ endpoint: inject('sesEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+  );
+  const renderer = createEmailRenderer();
+  world = await startRevocationWorld(tables, {
+    // The real notify consumer: renders with the templates and sends through the local SES endpoint.
+    notifyConsumer: ({ repos, links }) =>
+      createNotifyHandler({ repos, sender, renderer, links, mailFrom: 'sentinel@example.com', log: silentLog, counters: memoryCounters(), now: Date.now }),
+  });
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  await mkdir(ARTIFACTS, { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await world?.close();
+});
+
+async function mailTo(recipient: string, subject: RegExp): Promise<StoredEmail> {
+  const found = (await sesStore({ to: recipient })).filter((m) => subject.test(m.subject));
+  expect(found, `mail to ${recipient} matching ${subject}`).toHaveLength(1);
+  return found[0]!;
+}
+
+/** Decodes the character references Handlebars writes into attribute values (`&#x3D;`, `&amp;`). */
+function decodeEntities(text: string): string {
+  return text
+    .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
+    .replace(/&#(\d+);/g, (_, dec: string) => String.fromCodePoint(Number(dec)))
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
+describe('one-click revocation in a browser', () => {
+  it('from the new-delegate email to the revoked delegate and the confirmation email', async () => {
+    const account = await world.trackAccount({ label: 'Main trading', delegates: ['mystery-bot'] });
+    const delegate = account.delegates[0]!;
+    const recipient = account.emails[0]!;
+
+    // Collection noticed a delegate nobody expected: the notify path sends the security notice.
+    const listed = (await world.chain.getDelegateTraders(account.address)).find((d) => d.address === delegate.address)!;
+    await world.notify.send([
+      {
+        id: 'new-delegate',
+        body: {
+          kind: 'new-delegate',
+          eventId: `new-delegate#${account.address}#${delegate.address}`,
+          account: account.address,
+          at: Date.now(),
+          delegate: listed,
+          firstSeenAt: Date.now(),
+        },
+      },
+    ]);
+    await world.notify.drain();
+    const notice = await mailTo(recipient, /^New API key “mystery-bot”/);
+    const hrefs = [...(notice.body.html ?? '').matchAll(/href="([^"]+)"/g)].map((m) => decodeEntities(m[1]!));
+    const link = hrefs.find((h) => h.startsWith(`${world.server.url}/revoke?token=`));
+    expect(link, 'revoke link in the email').toBeDefined();
+
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 760, height: 900 } });
+    const page = await context.newPage();
+    const cspViolations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
+    const posted: Record<string, string>[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST') posted.push(request.headers());
+    });
+
+    const confirmation = await page.goto(link!);
+    expect(confirmation?.status()).toBe(200);
+    expect(await page.locator('h1').textContent()).toBe('Revoke this API key?');
+    expect(await page.locator('dl').textContent()).toContain('mystery-bot');
+    await page.screenshot({ path: `${ARTIFACTS}/confirm.png`, fullPage: true });
+    expect((await world.control.account(account.address)).delegates.map((d) => d.address)).toContain(delegate.address);
+
+    const [result] = await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Revoke this API key' }).click()]);
+    expect(result?.status()).toBe(200);
+    expect(await page.locator('h1').textContent()).toBe('API key revoked');
+    await page.screenshot({ path: `${ARTIFACTS}/revoked.png`, fullPage: true });
+    expect(posted).toHaveLength(1);
+    expect(posted[0]?.['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(cspViolations).toEqual([]);
+
+    expect((await world.control.account(account.address)).delegates).toEqual([]);
+
+    await world.notify.drain();
+    const confirmationMail = await mailTo(recipient, /revoked/i);
+    expect(confirmationMail.body.text).toContain(delegate.address);
+
+    // The same link again, as a second click from the email would be: it says at once what happened, with nothing to press.
+    const again = await page.goto(link!);
+    expect(again?.status()).toBe(409);
+    expect(await page.locator('h1').textContent()).toBe('This link was used: the API key was revoked');
+    expect(await page.getByRole('button', { name: 'Revoke this API key' }).count()).toBe(0);
+    await context.close();
+  });
+});

@@ -1,0 +1,606 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HANDLER_NAMES, type HandlerName } from '../../../functions/handlers/catalog';
+import { OWNER_KEY_ADMIN_ACTIONS } from '../../../infra/constructs/OwnerKeys';
+import { TABLES, type TableId } from '../../../functions/store/tableDefinitions';
+import {
+  TEST_ACCOUNT,
+  TEST_REGION,
+  evaluate,
+  kmsAllows,
+  resolveIntrinsics,
+  type PolicyRequest,
+  type PolicyStatementJson,
+} from '../../support/infra/policyEvaluator';
+import { STACK_PARTS, TEST_CONTEXT, cleanUpSynth, synthStage, type SynthResult } from '../../support/infra/synthStage';
+
+/** The identity policy statements of one role, intrinsics resolved. */
+interface RolePolicy {
+  /** The function whose execution role it is, or the role's logical id. */
+  readonly owner: string;
+  /** `aws:PrincipalArn` of the role: its fixed name when it has one, else a stand-in. */
+  readonly principal: string;
+  readonly statements: PolicyStatementJson[];
+}
+
+let synth: SynthResult;
+let roles: RolePolicy[];
+
+const asList = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+const tableArn = (id: TableId): string => `arn:aws:dynamodb:${TEST_REGION}:${TEST_ACCOUNT}:table/sentinel-devnet-${id}`;
+const roleArn = (name: string): string => `arn:aws:iam::${TEST_ACCOUNT}:role/${name}`;
+/** A created owner key: KMS evaluates `kms:ResourceAliases` against the aliases it carries. */
+const CREATED_KEY = `arn:aws:kms:${TEST_REGION}:${TEST_ACCOUNT}:key/0f0e0d0c-0b0a-4909-8807-060504030201`;
+const CREATED_KEY_ALIASES = ['alias/sentinel/devnet/desk-a'];
+/** The channel secrets' grant: the stage prefix of their names. */
+const CHANNEL_SECRETS = `arn:aws:secretsmanager:${TEST_REGION}:${TEST_ACCOUNT}:secret:sentinel/devnet/channels/*`;
+const PROTECTION_PARAMETER = `arn:aws:ssm:${TEST_REGION}:${TEST_ACCOUNT}:parameter/sentinel/devnet/protection`;
+
+/** Every IAM role of the app with the statements of every policy attached to it. */
+function collectRoles(): RolePolicy[] {
+  const out = new Map<string, RolePolicy>();
+  for (const part of STACK_PARTS) {
+    const resources = synth.json[part].Resources;
+    const functionOfRole = new Map<string, string>();
+    for (const r of Object.values(resources)) {
+      if (r.Type !== 'AWS::Lambda::Function') continue;
+      const roleId = (r.Properties?.['Role'] as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+      functionOfRole.set(roleId, String(r.Properties?.['FunctionName']).replace('sentinel-devnet-', ''));
+    }
+    const role = (id: string): RolePolicy => {
+      let found = out.get(`${part}/${id}`);
+      if (!found) {
+        const props = resources[id]?.Properties ?? {};
+        const owner = functionOfRole.get(id) ?? id;
+        const principal = typeof props['RoleName'] === 'string' ? roleArn(props['RoleName']) : roleArn(`stand-in-${owner}`);
+        found = { owner, principal, statements: [] };
+        out.set(`${part}/${id}`, found);
+      }
+      return found;
+    };
+    for (const [id, r] of Object.entries(resources)) {
+      if (r.Type === 'AWS::IAM::Role') {
+        expect(r.Properties?.['ManagedPolicyArns'], `${id} has managed policies`).toBeUndefined();
+        role(id);
+        for (const p of (r.Properties?.['Policies'] ?? []) as { PolicyDocument: { Statement: unknown[] } }[]) {
+          role(id).statements.push(...(resolveIntrinsics(p.PolicyDocument.Statement) as PolicyStatementJson[]));
+        }
+      }
+      if (r.Type === 'AWS::IAM::Policy' || r.Type === 'AWS::IAM::ManagedPolicy') {
+        const statements = resolveIntrinsics((r.Properties?.['PolicyDocument'] as { Statement: unknown[] }).Statement) as PolicyStatementJson[];
+        for (const ref of (r.Properties?.['Roles'] ?? []) as { Ref: string }[]) role(ref.Ref).statements.push(...statements);
+      }
+    }
+  }
+  return [...out.values()];
+}
+
+function roleOf(owner: string): RolePolicy {
+  const found = roles.find((r) => r.owner === owner);
+  if (!found) throw new Error(`no role of ${owner}`);
+  return found;
+}
+
+/** What the role's identity policy decides for `action` on `resource`. */
+function decide(owner: string, action: string, resource: string, context?: PolicyRequest['context']): string {
+  const role = roleOf(owner);
+  return evaluate(role.statements, { principal: role.principal, action, resource, ...(context ? { context } : {}) });
+}
+
+const ITEM_ACTIONS = ['GetItem', 'BatchGetItem', 'Query', 'Scan', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'] as const;
+const READ = ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem'];
+const WRITE = ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'];
+const RW = [...new Set([...READ, ...WRITE])];
+
+/** The item actions the role may perform on the table, evaluated, sorted. */
+function tableActions(owner: string, table: TableId): string[] {
+  return ITEM_ACTIONS.filter((a) => decide(owner, `dynamodb:${a}`, tableArn(table)) === 'allow').sort();
+}
+
+// Bundling every function of the catalog takes minutes on a loaded 2-core machine.
+beforeAll(() => {
+  synth = synthStage(TEST_CONTEXT, { schemaValidation: false });
+  roles = collectRoles();
+}, 600_000);
+afterAll(cleanUpSynth);
+
+describe('IAM statements', () => {
+  it('grants no wildcard action, and a wildcard resource only as the alias-conditioned owner-key grant', () => {
+    const allows = roles.flatMap((r) => r.statements.filter((s) => s.Effect === 'Allow').map((s) => ({ owner: r.owner, s })));
+    expect(allows.length).toBeGreaterThan(20);
+    for (const { owner, s } of allows) {
+      for (const action of asList(s.Action)) expect(action, `${owner}: ${action}`).not.toContain('*');
+      expect(s.NotAction, owner).toBeUndefined();
+      for (const resource of asList(s.Resource)) {
+        // ses:GetSendQuota (the mail-rate governor's default) has no resource type: it can only be granted on "*".
+        if (resource === '*') {
+          expect({ mailer: ['daily-report', 'notify'].includes(owner), actions: asList(s.Action) }, owner).toEqual({
+            mailer: true,
+            actions: ['ses:GetSendQuota'],
+          });
+          continue;
+        }
+        if (resource === CHANNEL_SECRETS) {
+          // Channel secrets are named by people: only the stage prefix is known at deploy time.
+          expect({ owner, actions: asList(s.Action), condition: s.Condition }).toEqual({
+            owner: 'channel-worker',
+            actions: ['secretsmanager:GetSecretValue'],
+            condition: undefined,
+          });
+          continue;
+        }
+        if (resource.endsWith('*') && !resource.endsWith('-??????')) {
+          expect({ owner, resource, condition: s.Condition }).toEqual({
+            owner: 'sign-revocation',
+            resource: `arn:aws:kms:${TEST_REGION}:${TEST_ACCOUNT}:key/*`,
+            condition: { 'ForAnyValue:StringEquals': { 'kms:ResourceAliases': CREATED_KEY_ALIASES } },
+          });
+        }
+      }
+    }
+  });
+
+  it('lets only the two mailers read the sending quota, for their mail-rate governor', () => {
+    const readers = roles
+      .filter((r) => evaluate(r.statements, { principal: r.principal, action: 'ses:GetSendQuota', resource: '*' }) === 'allow')
+      .map((r) => r.owner);
+    expect(readers.sort()).toEqual(['daily-report', 'notify']);
+  });
+
+  it('keeps each token purpose to its own functions (dynamodb:LeadingKeys): no page can create, read or alter a token of another purpose', () => {
+    const tokens = tableArn('tokens');
+    const on = (key: string) => ({ 'dynamodb:LeadingKeys': [key] });
+    const may = (owner: string, action: string, key: string) => decide(owner, `dynamodb:${action}`, tokens, on(key)) === 'allow';
+    // preferences-page: snooze tokens only.
+    expect(may('preferences-page', 'PutItem', 'snooze#abc')).toBe(true);
+    for (const action of ['PutItem', 'DeleteItem', 'UpdateItem', 'GetItem']) expect(may('preferences-page', action, 'revoke#abc'), action).toBe(false);
+    // revoke-page and sign-revocation: revoke tokens only.
+    expect(may('revoke-page', 'PutItem', 'revoke#abc')).toBe(true);
+    expect(may('revoke-page', 'PutItem', 'snooze#abc')).toBe(false);
+    expect(may('revoke-page', 'GetItem', 'revoke#abc')).toBe(true);
+    expect(may('revoke-page', 'GetItem', 'snooze#abc')).toBe(false);
+    expect(may('sign-revocation', 'UpdateItem', 'revoke#abc')).toBe(true);
+    expect(may('sign-revocation', 'GetItem', 'snooze#abc')).toBe(false);
+    expect(may('sign-revocation', 'PutItem', 'revoke#abc')).toBe(false);
+    // revoke-all-page: its batches only; it can neither create nor consume a revoke token.
+    expect(may('revoke-all-page', 'UpdateItem', 'revoke-all#abc')).toBe(true);
+    for (const action of ['PutItem', 'DeleteItem', 'UpdateItem', 'GetItem']) expect(may('revoke-all-page', action, 'revoke#abc'), action).toBe(false);
+    expect(may('revoke-all-page', 'GetItem', 'snooze#abc')).toBe(false);
+    // revoke-all-worker: its batches, and consuming, reading and releasing its units' revoke tokens, never marking one signed.
+    expect(may('revoke-all-worker', 'UpdateItem', 'revoke-all#abc')).toBe(true);
+    for (const action of ['PutItem', 'GetItem', 'DeleteItem']) expect(may('revoke-all-worker', action, 'revoke#abc'), action).toBe(true);
+    expect(may('revoke-all-worker', 'UpdateItem', 'revoke#abc')).toBe(false);
+    expect(may('revoke-all-worker', 'PutItem', 'snooze#abc')).toBe(false);
+    // collect: writes a protective decision once; cannot read it back, nor mark its signing, nor touch a link token.
+    expect(may('collect', 'PutItem', 'decision#abc')).toBe(true);
+    for (const action of ['GetItem', 'UpdateItem', 'DeleteItem']) expect(may('collect', action, 'decision#abc'), action).toBe(false);
+    for (const key of ['decision-signing#abc#0x1', 'revoke#abc', 'revoke-all#abc', 'snooze#abc']) expect(may('collect', 'PutItem', key), key).toBe(false);
+    // Only collect writes decisions; the signer reads them.
+    for (const name of HANDLER_NAMES.filter((n) => n !== 'collect')) expect(may(name, 'PutItem', 'decision#abc'), name).toBe(false);
+    // revoke-page and sign-revocation cannot touch a revoke-all batch.
+    for (const owner of ['revoke-page', 'sign-revocation']) expect(may(owner, 'UpdateItem', 'revoke-all#abc'), owner).toBe(false);
+  });
+
+  it('lets report-dispatch touch only the report ledger and missed-report items of deliveries (dynamodb:LeadingKeys), never a delivery record', () => {
+    const may = (action: string, key: string) =>
+      decide('report-dispatch', `dynamodb:${action}`, tableArn('deliveries'), { 'dynamodb:LeadingKeys': [key] }) === 'allow';
+    expect(may('UpdateItem', 'report-ledger:29180733:s3')).toBe(true);
+    expect(may('BatchGetItem', 'report-missed:2025-06-02:s0')).toBe(true);
+    for (const action of ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem']) expect(may(action, 'report:0xabc:2025-06-02#a@example.com'), action).toBe(false);
+    expect(may('PutItem', 'report-ledger:29180733:s3')).toBe(false);
+  });
+
+  it('never allows a DynamoDB Scan (every read is a Query or GetItem)', () => {
+    for (const name of HANDLER_NAMES) {
+      for (const id of Object.keys(TABLES) as TableId[]) expect(decide(name, 'dynamodb:Scan', tableArn(id)), `${name} ${id}`).not.toBe('allow');
+    }
+  });
+
+  it('gives each function exactly its item actions on each table (evaluated)', () => {
+    const expected: Record<HandlerName, Partial<Record<TableId, string[]>>> = {
+      // UpdateItem on accounts (and preferences below) is allowed only with its attributes named: see the next test.
+      dispatch: { accounts: READ },
+      // tokens: PutItem on decision items alone (dynamodb:LeadingKeys, see the token-purpose test).
+      collect: {
+        accounts: READ,
+        curves: [...READ, 'UpdateItem', 'BatchWriteItem'],
+        snapshots: [...READ, 'PutItem'],
+        alerts: [...READ, 'PutItem'],
+        delegates: [...READ, 'UpdateItem', 'BatchWriteItem'],
+        tokens: ['PutItem'],
+      },
+      notify: {
+        accounts: READ,
+        curves: READ,
+        snapshots: READ,
+        delegates: READ,
+        suppressions: READ,
+        preferences: READ,
+        alerts: ['GetItem'],
+        deliveries: RW,
+        channels: ['Query'],
+      },
+      'report-dispatch': { accounts: READ, preferences: ['Query'], deliveries: ['BatchGetItem', 'GetItem', 'UpdateItem'] },
+      'daily-report': { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, preferences: READ, deliveries: RW },
+      'revoke-page': { accounts: READ, delegates: READ, suppressions: READ, preferences: ['BatchGetItem'], tokens: ['PutItem', 'DeleteItem', 'GetItem'] },
+      'revoke-all-page': { accounts: ['GetItem'], delegates: ['Query'], tokens: ['GetItem', 'UpdateItem'] },
+      'revoke-all-worker': { tokens: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'] },
+      // No table at all: the signer reads and re-checks the decision, and audits.
+      'decision-worker': {},
+      'channel-worker': {
+        channels: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'Query', 'BatchWriteItem'],
+        deliveries: ['UpdateItem'],
+        accounts: ['GetItem'],
+        suppressions: ['BatchGetItem'],
+        preferences: ['BatchGetItem'],
+      },
+      'preferences-page': { preferences: ['GetItem'], alerts: ['GetItem', 'PutItem'], accounts: ['GetItem'], tokens: ['PutItem', 'DeleteItem'] },
+      'sign-revocation': {
+        accounts: READ,
+        leases: WRITE,
+        audit: ['PutItem'],
+        tokens: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
+        alerts: ['GetItem'],
+        delegates: ['Query'],
+      },
+      'ses-events': { suppressions: ['PutItem'] },
+    };
+    for (const name of HANDLER_NAMES) {
+      const actual = Object.fromEntries(
+        (Object.keys(TABLES) as TableId[]).map((id) => [id, tableActions(name, id)] as const).filter(([, actions]) => actions.length > 0),
+      );
+      const wanted = Object.fromEntries(Object.entries(expected[name]).map(([id, actions]) => [id, [...(actions as string[])].sort()]));
+      expect(actual, name).toEqual(wanted);
+    }
+  });
+
+  it("confines the channel worker's writes to the backlog partitions: it cannot create or delete a channel", () => {
+    const on = (action: string, key: string) => decide('channel-worker', `dynamodb:${action}`, tableArn('channels'), { 'dynamodb:LeadingKeys': [key] });
+    for (const action of ['PutItem', 'DeleteItem', 'Query']) {
+      expect(on(action, 'backlog#desk-slack'), action).toBe('allow');
+      expect(on(action, 'backlog-flush'), action).toBe('allow');
+      expect(on(action, 'channel'), action).not.toBe('allow');
+    }
+  });
+
+  it('lets the channel worker update only channels and the shared pacing items (pace#<hash>): not a backlog entry, not another partition', () => {
+    const on = (action: string, key: string) => decide('channel-worker', `dynamodb:${action}`, tableArn('channels'), { 'dynamodb:LeadingKeys': [key] });
+    expect(on('UpdateItem', 'pace#q0Xk3Zx1')).toBe('allow');
+    expect(on('UpdateItem', 'channel')).toBe('allow');
+    expect(on('GetItem', 'channel')).toBe('allow');
+    for (const key of ['backlog#desk-slack', 'backlog-flush', 'other#x', 'pace']) expect(on('UpdateItem', key), key).not.toBe('allow');
+    for (const other of HANDLER_NAMES.filter((n) => n !== 'channel-worker'))
+      expect(decide(other, 'dynamodb:UpdateItem', tableArn('channels'), { 'dynamodb:LeadingKeys': ['pace#q0Xk3Zx1'] }), other).not.toBe('allow');
+  });
+
+  it('allows UpdateItem on accounts and preferences only naming the attributes each function writes (dynamodb:Attributes, Null, ReturnValues)', () => {
+    const update = (owner: string, table: TableId, attributes: string[] | undefined, returnValues?: string) =>
+      decide(owner, 'dynamodb:UpdateItem', tableArn(table), {
+        ...(attributes === undefined ? {} : { 'dynamodb:Attributes': attributes }),
+        ...(returnValues === undefined ? {} : { 'dynamodb:ReturnValues': returnValues }),
+      });
+    const allowed: [string, TableId, string[]][] = [
+      ['dispatch', 'accounts', ['address', 'nextDueAt', 'slotCadence', 'slotMinute']],
+      ['dispatch', 'accounts', ['address', 'dispatchedThrough']],
+      ['collect', 'accounts', ['address', 'delegateMark']],
+      ['collect', 'accounts', ['address', 'status', 'statusReason', 'consecutiveErrors', 'consecutiveEmptyPolls', 'polled', 'lastFailure']],
+      ['report-dispatch', 'accounts', ['address', 'nextReportAt']],
+      ['report-dispatch', 'preferences', ['email', 'nextReportAt']],
+      ['preferences-page', 'preferences', ['email', 'optOuts', 'updatedAt']],
+      ['preferences-page', 'preferences', ['email', 'linkMailedAt', 'updatedAt']],
+    ];
+    for (const [owner, table, attributes] of allowed) {
+      expect(update(owner, table, attributes), `${owner} ${table} ${attributes.join()}`).toBe('allow');
+      expect(update(owner, table, attributes, 'NONE'), `${owner} ${table} NONE`).toBe('allow');
+      // Without the key the ForAllValues test would be vacuously true: the Null condition refuses it.
+      expect(update(owner, table, undefined), `${owner} ${table} no attributes`).toBe('implicit-deny');
+      expect(update(owner, table, attributes, 'ALL_NEW'), `${owner} ${table} ALL_NEW`).toBe('implicit-deny');
+    }
+    // What a compromised function would rewrite: an account's recipients or signer, a recipient's link epoch or schedule.
+    for (const owner of ['dispatch', 'collect', 'report-dispatch']) {
+      for (const attribute of ['emails', 'signer', 'drawdownThresholds'])
+        expect(update(owner, 'accounts', ['address', attribute]), `${owner} ${attribute}`).toBe('implicit-deny');
+    }
+    for (const attribute of ['linksRevokedAt', 'nextReportAt', 'mode'])
+      expect(update('preferences-page', 'preferences', ['email', attribute]), attribute).toBe('implicit-deny');
+    expect(update('report-dispatch', 'preferences', ['email', 'optOuts'])).toBe('implicit-deny');
+    for (const owner of ['notify', 'daily-report', 'revoke-page', 'sign-revocation', 'ses-events'])
+      expect(update(owner, 'accounts', ['address', 'nextReportAt']), owner).toBe('implicit-deny');
+  });
+
+  it('lets only sign-revocation touch revoke-token marks: no other role can update a token, and it cannot create or delete one', () => {
+    const revokeToken = { 'dynamodb:LeadingKeys': ['revoke#abc'] };
+    for (const name of HANDLER_NAMES.filter((n) => n !== 'sign-revocation')) {
+      expect(decide(name, 'dynamodb:UpdateItem', tableArn('tokens'), revokeToken), name).not.toBe('allow');
+    }
+    // Unconditioned grants on tokens are none: every token grant is bound to its purpose's keys.
+    for (const name of HANDLER_NAMES)
+      expect(decide(name, 'dynamodb:UpdateItem', tableArn('tokens'), { 'dynamodb:LeadingKeys': ['other#abc'] }), name).not.toBe('allow');
+    for (const action of ['PutItem', 'DeleteItem', 'BatchWriteItem']) {
+      expect(decide('sign-revocation', `dynamodb:${action}`, tableArn('tokens'), revokeToken), action).not.toBe('allow');
+      expect(decide('sign-revocation', `dynamodb:${action}`, tableArn('tokens'), { 'dynamodb:LeadingKeys': ['decision#abc'] }), action).not.toBe('allow');
+    }
+    // Its only writes on tokens: the per-delegate signing mark of an automatic decision.
+    for (const action of ['PutItem', 'DeleteItem']) {
+      expect(decide('sign-revocation', `dynamodb:${action}`, tableArn('tokens'), { 'dynamodb:LeadingKeys': ['decision-signing#abc#0x1'] }), action).toBe(
+        'allow',
+      );
+    }
+    expect(decide('preferences-page', 'dynamodb:GetItem', tableArn('tokens'))).not.toBe('allow');
+  });
+
+  it('keeps audit records append-only: nobody may update or delete one, only sign-revocation may put', () => {
+    for (const role of roles) {
+      for (const action of ['UpdateItem', 'DeleteItem', 'BatchWriteItem']) {
+        expect(
+          evaluate(role.statements, { principal: role.principal, action: `dynamodb:${action}`, resource: tableArn('audit') }),
+          `${role.owner} ${action}`,
+        ).not.toBe('allow');
+      }
+    }
+    const putters = roles.filter(
+      (r) => evaluate(r.statements, { principal: r.principal, action: 'dynamodb:PutItem', resource: tableArn('audit') }) === 'allow',
+    );
+    expect(putters.map((r) => r.owner)).toEqual(['sign-revocation']);
+  });
+
+  it('lets only revoke-page, the revoke-all worker and the decision worker invoke sign-revocation, and only that function (not the revoke-all page, not collect)', () => {
+    const signer = `arn:test:${Object.entries(synth.json.web.Resources).find(([, r]) => r.Properties?.['FunctionName'] === 'sentinel-devnet-sign-revocation')?.[0]}`;
+    const invokers = roles.filter((r) => evaluate(r.statements, { principal: r.principal, action: 'lambda:InvokeFunction', resource: signer }) === 'allow');
+    expect(invokers.map((r) => r.owner).sort()).toEqual(['decision-worker', 'revoke-all-worker', 'revoke-page']);
+    for (const owner of ['revoke-page', 'revoke-all-worker', 'decision-worker']) {
+      const invokeResources = roleOf(owner)
+        .statements.filter((s) => asList(s.Action).includes('lambda:InvokeFunction'))
+        .flatMap((s) => asList(s.Resource));
+      expect(invokeResources, owner).toEqual([signer]);
+    }
+  });
+
+  it('lets only the channel worker read channel secrets, read-only and only under the stage prefix', () => {
+    const secret = (name: string): string => `arn:aws:secretsmanager:${TEST_REGION}:${TEST_ACCOUNT}:secret:${name}-AbCdEf`;
+    const readers = roles.filter(
+      (r) =>
+        evaluate(r.statements, { principal: r.principal, action: 'secretsmanager:GetSecretValue', resource: secret('sentinel/devnet/channels/desk') }) ===
+        'allow',
+    );
+    expect(readers.map((r) => r.owner)).toEqual(['channel-worker']);
+    // Not another stage's channel secret, not the project's other secrets, not an arbitrary one.
+    for (const name of ['sentinel/testnet/channels/desk', 'sentinel-devnet-other', 'prod/database', 'sentinel/devnet/channelsX']) {
+      expect(decide('channel-worker', 'secretsmanager:GetSecretValue', secret(name)), name).not.toBe('allow');
+    }
+    for (const action of [
+      'secretsmanager:PutSecretValue',
+      'secretsmanager:DescribeSecret',
+      'secretsmanager:ListSecrets',
+      'secretsmanager:DeleteSecret',
+      'secretsmanager:UpdateSecret',
+    ]) {
+      expect(decide('channel-worker', action, secret('sentinel/devnet/channels/desk')), action).not.toBe('allow');
+    }
+  });
+
+  it('lets sign-revocation, collect and the revoke-all worker read the protection switch, and nobody write it or read another parameter', () => {
+    const readers = roles.filter(
+      (r) => evaluate(r.statements, { principal: r.principal, action: 'ssm:GetParameter', resource: PROTECTION_PARAMETER }) === 'allow',
+    );
+    expect(readers.map((r) => r.owner).sort()).toEqual(['collect', 'revoke-all-worker', 'sign-revocation']);
+    for (const role of roles) {
+      for (const action of ['ssm:PutParameter', 'ssm:DeleteParameter', 'ssm:LabelParameterVersion']) {
+        expect(evaluate(role.statements, { principal: role.principal, action, resource: PROTECTION_PARAMETER }), `${role.owner} ${action}`).not.toBe('allow');
+      }
+      const other = `arn:aws:ssm:${TEST_REGION}:${TEST_ACCOUNT}:parameter/sentinel/devnet/public-base-url`;
+      for (const action of ['ssm:GetParameter', 'ssm:GetParameters', 'ssm:GetParametersByPath']) {
+        expect(evaluate(role.statements, { principal: role.principal, action, resource: other }), `${role.owner} ${action}`).not.toBe('allow');
+      }
+    }
+    const param = Object.values(synth.json.data.Resources).find((r) => r.Type === 'AWS::SSM::Parameter');
+    expect(param?.Properties).toMatchObject({ Name: '/sentinel/devnet/protection', Type: 'String', Value: 'off' });
+    expect(param?.DeletionPolicy).toBe('Retain');
+  });
+
+  it('lets each schedule role invoke exactly its one function (no version wildcard)', () => {
+    const scheduleRoles = roles.filter((r) => r.owner.includes('Schedule'));
+    expect(scheduleRoles).toHaveLength(2);
+    for (const r of scheduleRoles) {
+      const resources = r.statements.filter((s) => asList(s.Action).includes('lambda:InvokeFunction')).flatMap((s) => asList(s.Resource));
+      expect(resources).toHaveLength(1);
+      expect(resources[0]).not.toContain(':*');
+    }
+  });
+
+  describe('link keys: each private key only where its links are minted, public keys and the anti-CSRF secret for the pages', () => {
+    const secretArn = (name: string): string => `arn:aws:secretsmanager:${TEST_REGION}:${TEST_ACCOUNT}:secret:${name}-AbCdEf`;
+    const readersOf = (name: string): string[] =>
+      roles
+        .filter((r) => evaluate(r.statements, { principal: r.principal, action: 'secretsmanager:GetSecretValue', resource: secretArn(name) }) === 'allow')
+        .map((r) => r.owner)
+        .sort();
+    const MINTERS: Record<string, string[]> = {
+      revoke: ['daily-report', 'notify'],
+      'revoke-all': ['notify'],
+      snooze: ['notify'],
+      unsubscribe: ['daily-report', 'notify'],
+      preferences: ['channel-worker', 'daily-report', 'notify', 'preferences-page'],
+      'security-off': ['preferences-page'],
+    };
+
+    it.each(Object.entries(MINTERS))('only %s minters read its private key secret', (purpose, minters) => {
+      expect(readersOf(`sentinel-devnet-link-key-${purpose}`)).toEqual(minters);
+    });
+
+    it('no page can read the revoke, revoke-all, snooze or unsubscribe private key', () => {
+      for (const page of ['revoke-page', 'revoke-all-page', 'preferences-page']) {
+        for (const purpose of ['revoke', 'revoke-all', 'snooze', 'unsubscribe']) {
+          expect(decide(page, 'secretsmanager:GetSecretValue', secretArn(`sentinel-devnet-link-key-${purpose}`)), `${page} reading ${purpose}`).not.toBe(
+            'allow',
+          );
+        }
+      }
+    });
+
+    it('the pages alone read the anti-CSRF secret and the published public keys; no role reads the old shared link secret', () => {
+      expect(readersOf('sentinel-devnet-csrf-secret')).toEqual(['preferences-page', 'revoke-all-page', 'revoke-page']);
+      const parameter = `arn:aws:ssm:${TEST_REGION}:${TEST_ACCOUNT}:parameter/sentinel/devnet/link-public-keys`;
+      const paramReaders = roles
+        .filter((r) => evaluate(r.statements, { principal: r.principal, action: 'ssm:GetParameter', resource: parameter }) === 'allow')
+        .map((r) => r.owner)
+        .sort();
+      expect(paramReaders).toEqual(['preferences-page', 'revoke-all-page', 'revoke-page']);
+      expect(roles.filter((r) => evaluate(r.statements, { principal: r.principal, action: 'ssm:PutParameter', resource: parameter }) === 'allow')).toEqual([]);
+      expect(readersOf('sentinel-devnet-link-secret')).toEqual([]);
+    });
+  });
+
+  it('lets only the mailers send, as the configured sender, through the identity and configuration set', () => {
+    const identity = `arn:aws:ses:${TEST_REGION}:${TEST_ACCOUNT}:identity/sentinel.example.com`;
+    const send = (r: RolePolicy, from: string): string =>
+      evaluate(r.statements, { principal: r.principal, action: 'ses:SendRawEmail', resource: identity, context: { 'ses:FromAddress': from } });
+    // The channel worker mails the broken-channel email; preferences-page mails a mailbox its own notices (security-off confirmation and notice, a new preferences link).
+    expect(
+      roles
+        .filter((r) => send(r, TEST_CONTEXT.mailFrom) === 'allow')
+        .map((r) => r.owner)
+        .sort(),
+    ).toEqual(['channel-worker', 'daily-report', 'notify', 'preferences-page']);
+    expect(send(roleOf('preferences-page'), 'someone-else@sentinel.example.com')).not.toBe('allow');
+    expect(send(roleOf('notify'), 'someone-else@sentinel.example.com')).not.toBe('allow');
+    const configSet = `arn:aws:ses:${TEST_REGION}:${TEST_ACCOUNT}:configuration-set/sentinel-devnet-mail`;
+    expect(decide('notify', 'ses:SendRawEmail', configSet, { 'ses:FromAddress': TEST_CONTEXT.mailFrom })).toBe('allow');
+  });
+
+  it('lets producers send only to their queue: dispatch -> collect, collect, sign-revocation and the revoke-all worker -> notify, report-dispatch -> report, notify and the channel worker -> channel, revoke-all-page -> revocations', () => {
+    const queue = (name: string): string => `arn:aws:sqs:${TEST_REGION}:${TEST_ACCOUNT}:sentinel-devnet-${name}`;
+    const senders = (name: string): string[] =>
+      roles
+        .filter((r) => evaluate(r.statements, { principal: r.principal, action: 'sqs:SendMessage', resource: queue(name) }) === 'allow')
+        .map((r) => r.owner)
+        .sort();
+    expect(senders('collect')).toEqual(['dispatch']);
+    expect(senders('notify')).toEqual(['collect', 'revoke-all-worker', 'sign-revocation']);
+    expect(senders('report')).toEqual(['report-dispatch']);
+    expect(senders('channel')).toEqual(['channel-worker', 'notify']);
+    expect(senders('revocations.fifo')).toEqual(['revoke-all-page']);
+    expect(senders('decisions.fifo')).toEqual(['collect']);
+    for (const dlq of ['collect-dlq', 'channel-dlq', 'revocations-dlq.fifo', 'decisions-dlq.fifo']) expect(senders(dlq), dlq).toEqual([]);
+  });
+
+  it("lets each consumer set a failed record's backoff on its own queue alone (sqs:ChangeMessageVisibility)", () => {
+    const queue = (name: string): string => `arn:aws:sqs:${TEST_REGION}:${TEST_ACCOUNT}:sentinel-devnet-${name}`;
+    const changers = (name: string): string[] =>
+      roles
+        .filter((r) => evaluate(r.statements, { principal: r.principal, action: 'sqs:ChangeMessageVisibility', resource: queue(name) }) === 'allow')
+        .map((r) => r.owner)
+        .sort();
+    expect(changers('collect')).toEqual(['collect']);
+    expect(changers('notify')).toEqual(['notify']);
+    expect(changers('report')).toEqual(['daily-report']);
+    expect(changers('report-dlq')).toEqual([]);
+    expect(changers('decisions.fifo')).toEqual(['decision-worker']);
+  });
+
+  it('gives the decision worker nothing but invoking the signer and consuming its own queue', () => {
+    const actions = [
+      ...new Set(
+        roleOf('decision-worker')
+          .statements.filter((s) => s.Effect === 'Allow')
+          .flatMap((s) => asList(s.Action)),
+      ),
+    ].sort();
+    const own = actions.filter((a) => !a.startsWith('logs:') && !a.startsWith('xray:') && !a.startsWith('cloudwatch:'));
+    expect(own).toEqual([
+      'lambda:InvokeFunction',
+      'sqs:ChangeMessageVisibility',
+      'sqs:DeleteMessage',
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+      'sqs:ReceiveMessage',
+    ]);
+    for (const action of ['kms:Sign', 'ssm:GetParameter', 'sqs:SendMessage']) expect(decide('decision-worker', action, '*'), action).not.toBe('allow');
+  });
+});
+
+describe('owner keys', () => {
+  const keyResource = (): { Properties: Record<string, unknown>; DeletionPolicy?: string } => {
+    const found = Object.values(synth.json.keys.Resources).find((r) => r.Type === 'AWS::KMS::Key');
+    if (!found) throw new Error('no owner key');
+    return found as { Properties: Record<string, unknown>; DeletionPolicy?: string };
+  };
+  const keyPolicy = (): PolicyStatementJson[] => (resolveIntrinsics(keyResource().Properties['KeyPolicy']) as { Statement: PolicyStatementJson[] }).Statement;
+  /** An administrator whose IAM policy allows every KMS action on every key. */
+  const admin = { principal: roleArn('Administrator'), statements: [{ Effect: 'Allow', Action: 'kms:*', Resource: '*' }] as PolicyStatementJson[] };
+  const onKey = (principal: string, action: string): PolicyRequest => ({
+    principal,
+    action,
+    resource: CREATED_KEY,
+    context: { 'kms:ResourceAliases': CREATED_KEY_ALIASES },
+  });
+
+  it('creates retained secp256k1 signing keys with retained stage aliases, in their own termination-protected stack', () => {
+    expect(keyResource().Properties).toMatchObject({ KeySpec: 'ECC_SECG_P256K1', KeyUsage: 'SIGN_VERIFY' });
+    expect(keyResource().DeletionPolicy).toBe('Retain');
+    synth.templates.keys.hasResource('AWS::KMS::Alias', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: { AliasName: 'alias/sentinel/devnet/desk-a' },
+    });
+    expect(synth.stacks.keys.terminationProtection).toBe(true);
+    expect(synth.assembly.getStackByName('sentinel-devnet-keys').terminationProtection).toBe(true);
+    for (const part of STACK_PARTS.filter((p) => p !== 'keys')) {
+      expect(
+        Object.values(synth.json[part].Resources).filter((r) => r.Type === 'AWS::KMS::Key' && r.Properties?.['KeySpec'] === 'ECC_SECG_P256K1'),
+        part,
+      ).toEqual([]);
+    }
+  });
+
+  it('names the admin actions one by one, without CreateGrant or any cryptographic operation', () => {
+    for (const action of OWNER_KEY_ADMIN_ACTIONS) expect(action).not.toContain('*');
+    expect(OWNER_KEY_ADMIN_ACTIONS).not.toContain('kms:CreateGrant');
+    for (const op of ['kms:Sign', 'kms:Verify', 'kms:Encrypt', 'kms:Decrypt', 'kms:GenerateDataKey']) expect(OWNER_KEY_ADMIN_ACTIONS).not.toContain(op);
+  });
+
+  it('lets the signer role sign and read the public key, through the key policy and its own IAM policy', () => {
+    const signer = roleOf('sign-revocation');
+    expect(signer.principal).toBe(roleArn('sentinel-devnet-sign-revocation'));
+    for (const action of ['kms:Sign', 'kms:GetPublicKey'])
+      expect(kmsAllows(keyPolicy(), signer.statements, onKey(signer.principal, action)), action).toBe(true);
+    // Its IAM grant reaches only keys carrying a configured alias, and the existing key by ARN.
+    expect(decide('sign-revocation', 'kms:Sign', CREATED_KEY, { 'kms:ResourceAliases': ['alias/other'] })).not.toBe('allow');
+    expect(decide('sign-revocation', 'kms:Sign', TEST_CONTEXT.ownerKeyArns[0])).toBe('allow');
+    expect(kmsAllows(keyPolicy(), signer.statements, onKey(signer.principal, 'kms:CreateGrant'))).toBe(false);
+  });
+
+  it('denies signing and granting to every other principal, even one IAM allows kms:* on every key', () => {
+    expect(kmsAllows(keyPolicy(), admin.statements, onKey(admin.principal, 'kms:Sign'))).toBe(false);
+    expect(kmsAllows(keyPolicy(), admin.statements, onKey(admin.principal, 'kms:CreateGrant'))).toBe(false);
+    expect(evaluate(keyPolicy(), onKey(admin.principal, 'kms:Sign'))).toBe('deny');
+    expect(evaluate(keyPolicy(), onKey(roleArn('sentinel-devnet-sign-revocation'), 'kms:CreateGrant'))).toBe('deny');
+    for (const role of roles.filter((r) => r.owner !== 'sign-revocation')) {
+      expect(kmsAllows(keyPolicy(), role.statements, onKey(role.principal, 'kms:Sign')), role.owner).toBe(false);
+    }
+    // A role of the same name in another account is not the signer.
+    expect(evaluate(keyPolicy(), onKey('arn:aws:iam::444455556666:role/sentinel-devnet-sign-revocation', 'kms:Sign'))).toBe('deny');
+  });
+
+  it('stays manageable by the account (CloudFormation updates, no lockout) and readable for address derivation', () => {
+    for (const action of [
+      'kms:PutKeyPolicy',
+      'kms:DescribeKey',
+      'kms:GetKeyPolicy',
+      'kms:TagResource',
+      'kms:UpdateKeyDescription',
+      'kms:ScheduleKeyDeletion',
+      'kms:GetPublicKey',
+    ]) {
+      expect(kmsAllows(keyPolicy(), admin.statements, onKey(admin.principal, action)), action).toBe(true);
+    }
+    // ... but only as far as the principal's own IAM policy allows.
+    expect(kmsAllows(keyPolicy(), [], onKey(admin.principal, 'kms:PutKeyPolicy'))).toBe(false);
+  });
+
+  it('grants no other KMS use to any function (queues and tables use AWS-managed keys)', () => {
+    for (const name of HANDLER_NAMES.filter((n) => n !== 'sign-revocation')) {
+      const kms = roleOf(name).statements.filter((s) => asList(s.Action).some((a) => a.startsWith('kms:')));
+      expect(kms, name).toEqual([]);
+    }
+  });
+});

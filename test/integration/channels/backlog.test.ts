@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChannelSecrets } from '../../../functions/channels/channelSecrets';
+import type { ChannelRecord, ChannelType } from '../../../functions/domain/channel';
+import { COMBINE_AFTER_MS } from '../../../functions/domain/destinationPacer';
+import { ActionLinks } from '../../../functions/links/actionLinks';
+import { LinkTokenCodec } from '../../../functions/links/linkToken';
+import { channelJobSchema } from '../../../functions/messages/channelJob';
+import { memoryCounters, silentLog } from '../../../functions/shared/observability';
+import { createRepositories } from '../../../functions/store/repositories';
+import { createLocalChannelQueue } from '../../../local/localChannelQueue';
+import { startChatReceivers, type ChatReceivers } from '../../../local/receivers/chatReceivers';
+import { VirtualClock } from '../../../local/virtualClock';
+import { testTables } from '../../support/testTables';
+import { ACCOUNT, drawdownEvent, newDelegateEvent, noticeOf } from '../../support/channels/noticeFixtures';
+
+const START = Date.UTC(2030, 4, 1, 9);
+const TOKEN = '4242:backlog-bot';
+
+/**
+ * A backlog for a rate-limited chat is combined: DynamoDB Local, the channel worker on an
+ * in-process queue and the local receivers enforcing each API's rate, on a simulated clock (the
+ * queue's delays and the receivers' windows run on it, so a minute of backlog takes no minute).
+ */
+describe('combining a rate-limited backlog (local receivers)', () => {
+  const tables = testTables();
+  let receivers: ChatReceivers;
+  let clock: VirtualClock;
+  const env: Record<string, string> = { TG: TOKEN };
+  const repos = () => createRepositories(tables.client, tables.prefix, { now: () => clock.now() });
+
+  beforeAll(async () => {
+    clock = new VirtualClock(START);
+    receivers = await startChatReceivers({ now: () => clock.now() });
+    env['SLACK'] = receivers.slackUrl('T9/B9/backlog');
+  });
+  afterAll(() => receivers?.stop());
+
+  async function channel(name: string, type: ChannelType, extra: Partial<ChannelRecord> = {}): Promise<void> {
+    const record: ChannelRecord = {
+      name,
+      type,
+      secret: `env:${type === 'telegram' ? 'TG' : 'SLACK'}`,
+      url: null,
+      chatId: null,
+      categories: ['drawdown', 'security', 'expiry'],
+      accounts: [ACCOUNT as never],
+      state: { kind: 'ok' },
+      lastDelivery: null,
+      createdAt: START,
+      updatedAt: START,
+      ...extra,
+    };
+    expect(await repos().channels.create(record)).toEqual({ kind: 'created' });
+  }
+
+  function worker(counters: ReturnType<typeof memoryCounters>) {
+    return createLocalChannelQueue({
+      repos: repos(),
+      channelSender: {
+        secrets: new ChannelSecrets(env, null),
+        bases: { telegram: receivers.telegramApiUrl, pagerduty: receivers.pagerdutyEventsUrl },
+        policy: { loopback: true },
+      },
+      sender: { send: () => Promise.reject(new Error('no email expected')) },
+      mailFrom: 'sentinel@example.com',
+      links: new ActionLinks(new LinkTokenCodec('backlog-test-link-secret-0123456789abcdef'), 'http://127.0.0.1:9'),
+      log: silentLog,
+      counters,
+      now: () => clock.now(),
+      clock,
+    });
+  }
+
+  const drawdowns = (n: number) =>
+    Array.from({ length: n }, (_, i) => noticeOf({ ...drawdownEvent, eventId: `drawdown:${ACCOUNT}:20:fired:${i}`, at: drawdownEvent.at + i }));
+  const intruders = (n: number) => Array.from({ length: n }, (_, i) => noticeOf({ ...newDelegateEvent, eventId: `delegate:${ACCOUNT}:intruder-${i}:new` }));
+
+  it('100 notices to one Telegram chat: each reaches it once, alone or in a summary; security notices always alone', async () => {
+    await channel('tg', 'telegram', { chatId: '-100900' });
+    const counters = memoryCounters();
+    const queue = worker(counters);
+    const notices = [...drawdowns(97), ...intruders(3)];
+    await queue.send(notices.map((notice, i) => ({ id: `n${i}`, body: channelJobSchema.parse({ channel: 'tg', notice, attempt: 0 }) })));
+    await queue.drain();
+
+    const delivered = receivers.received
+      .filter((r) => r.destination === 'chat:-100900' && r.status === 200)
+      .map((r) => (JSON.parse(r.body) as { text: string }).text);
+    const summaries = delivered.filter((t) => /^<b>\d+ alerts? on/.test(t));
+    const alone = delivered.length - summaries.length;
+    const combined = summaries.reduce((n, t) => n + Number(/^<b>(\d+) alert/.exec(t)?.[1]), 0);
+    expect(summaries.length).toBeGreaterThan(0);
+    expect(
+      receivers.received.filter((r) => r.destination === 'chat:-100900' && r.status === 429),
+      'paced below the rate: no 429',
+    ).toEqual([]);
+    expect(alone + combined, 'nothing lost, nothing twice').toBe(notices.length);
+    expect(counters.totals.get('ChannelNoticesCombined')).toBe(combined);
+    // About a minute of the chat's limit (1/s) goes one by one; the rest waits in summaries.
+    expect(alone).toBeLessThan(COMBINE_AFTER_MS / 1_000 + 10);
+    expect(delivered.filter((t) => t.startsWith('<b>A new delegate'))).toHaveLength(3);
+    expect(summaries.join('\n')).not.toContain('A new delegate');
+    for (const notice of notices) {
+      expect((await repos().deliveries.get(`${notice.id}#channel:tg`))?.status, notice.id).toBe('sent');
+    }
+    expect(await repos().channelBacklog.entries('tg'), 'the backlog is empty').toEqual([]);
+    expect(queue.counts().deadLettered).toBe(0);
+  }, 240_000);
+
+  it('a Slack webhook announcing a long Retry-After: what waits is combined, not sent late one by one', async () => {
+    await channel('desk', 'slack');
+    const counters = memoryCounters();
+    const queue = worker(counters);
+    const wait = Math.ceil((2 * COMBINE_AFTER_MS) / 1_000);
+    receivers.script('T9/B9/backlog', [{ status: 429, headers: { 'retry-after': String(wait) } }]);
+    const notices = drawdowns(5);
+    const startedAt = clock.now();
+    await queue.send(
+      notices.map((notice, i) => ({
+        id: `s${i}`,
+        body: channelJobSchema.parse({ channel: 'desk', notice: { ...notice, id: `slack-${notice.id}` }, attempt: 0 }),
+      })),
+    );
+    await queue.drain();
+    const got = receivers.received.filter((r) => r.destination === 'T9/B9/backlog');
+    expect(got.map((r) => r.status)).toEqual([429, 200]);
+    expect(got[1]!.at - startedAt, 'not before the announced wait').toBeGreaterThanOrEqual(wait * 1_000);
+    expect((JSON.parse(got[1]!.body) as { text: string }).text).toMatch(/^5 alerts on 1 account/);
+  });
+});

@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChannelRecord } from '../../../functions/domain/channel';
+import type { ChannelJob, NoticeJob } from '../../../functions/messages/channelJob';
+import { notifyMessageSchema } from '../../../functions/messages/notifyMessage';
+import type { MessageQueue } from '../../../functions/queue/messageQueue';
+import { fanOutNotice } from '../../../functions/services/notify/fanOutNotice';
+import {
+  formOf,
+  getPage,
+  startRevocationWorld,
+  submitForm,
+  titleOf,
+  type RevocationWorld,
+  type TrackedSimAccount,
+} from '../../support/revocation/revocationWorld';
+import { testTables } from '../../support/testTables';
+
+const tables = testTables();
+let world: RevocationWorld;
+let account: TrackedSimAccount;
+
+beforeAll(async () => {
+  world = await startRevocationWorld(tables);
+  account = await world.trackAccount({ label: 'chat-controls', delegates: [] });
+  const now = Date.now();
+  for (const name of ['desk', 'ops']) {
+    const record: ChannelRecord = {
+      name,
+      type: 'telegram',
+      secret: 'env:TG',
+      url: null,
+      chatId: `-100${name.length}`,
+      categories: ['drawdown', 'security', 'expiry'],
+      accounts: [account.address],
+      state: { kind: 'ok' },
+      lastDelivery: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await world.repos.channels.create(record);
+  }
+}, 120_000);
+afterAll(async () => {
+  await world?.close();
+});
+
+/** Fans a drawdown alert out to the channels; returns the jobs queued. */
+async function fanOut(eventId: string): Promise<NoticeJob[]> {
+  const jobs: NoticeJob[] = [];
+  const queue: MessageQueue<ChannelJob> = {
+    send: (entries) => {
+      for (const e of entries) if ('notice' in e.body) jobs.push(e.body);
+      return Promise.resolve({ sent: entries.map((e) => e.id), failed: [] });
+    },
+  };
+  const now = Date.now();
+  const message = notifyMessageSchema.parse({
+    kind: 'drawdown',
+    eventId,
+    account: account.address,
+    at: now,
+    notice: 'fired',
+    level: 10,
+    levels: [5, 10],
+    drawdownPct: 11,
+    maxDrawdownPct: 11,
+    dollarDrawdown: 100,
+    peakAt: now - 3_600_000,
+    peakEquity: 1_000,
+    equityNow: 890,
+    pnlNow: -110,
+    asOf: now,
+  });
+  const tracked = await world.repos.accounts.get(account.address);
+  if (!tracked) throw new Error('account not tracked');
+  await fanOutNotice({ channels: world.repos.channels, alerts: world.repos.alerts, channelQueue: queue, links: world.links }, tracked, message, now, () =>
+    Promise.resolve(0),
+  );
+  return jobs;
+}
+
+const linkOf = (job: NoticeJob | undefined, action: 'snooze' | 'preferences'): string => {
+  const url = job?.notice.links.find((l) => l.action === action)?.url;
+  if (!url) throw new Error(`no ${action} link`);
+  return url;
+};
+
+describe("a chat's Snooze and Preferences buttons", () => {
+  it('snooze: GET changes nothing; the POST snoozes that channel only, once; a tampered link is refused', async () => {
+    const jobs = await fanOut(`dd-snooze-${Date.now()}`);
+    expect(jobs.map((j) => j.channel).sort()).toEqual(['desk', 'ops']);
+    const desk = jobs.find((j) => j.channel === 'desk');
+    expect(desk?.notice.links.map((l) => l.label)).toEqual(['Snooze 24 hours', 'Preferences']);
+    const url = linkOf(desk, 'snooze');
+
+    const page = await getPage(url);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('desk');
+    expect(page.html).toContain('Email recipients and other channels still get them');
+    expect(await world.repos.alerts.channelControls(account.address)).toEqual({ snoozes: {}, mutes: {} });
+
+    const tampered = new URL(url);
+    tampered.searchParams.set('token', `${tampered.searchParams.get('token') ?? ''}x`);
+    expect((await getPage(tampered.toString())).status).toBe(400);
+
+    const form = formOf(page);
+    const done = await submitForm(form.action, form.fields);
+    expect(done.status).toBe(200);
+    expect(titleOf(done)).toBe('Alerts snoozed in this channel');
+    const replay = await submitForm(form.action, form.fields);
+    expect(replay.status, 'the link works once').toBe(409);
+
+    const after = await fanOut(`dd-snooze-after-${Date.now()}`);
+    expect(
+      after.map((j) => j.channel),
+      'the other channel still gets it',
+    ).toEqual(['ops']);
+    expect((await world.repos.accounts.get(account.address))?.emails.length, 'email recipients are untouched').toBeGreaterThan(0);
+    expect(await world.repos.alerts.recipientSnoozes(account.address)).toEqual({});
+    // The alert machine's levels are not touched by a channel snooze.
+    expect((await world.repos.alerts.listForAccount(account.address)).map((s) => s.rule)).toEqual(['channel-controls']);
+  });
+
+  it('preferences: GET changes nothing; the POST mutes a category in that channel only; security cannot be muted; a cross-site POST is refused', async () => {
+    const [job] = (await fanOut(`dd-prefs-${Date.now()}`)).filter((j) => j.channel === 'ops');
+    const page = await getPage(linkOf(job, 'preferences'));
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('Security notices cannot be turned off from a chat link');
+    const before = await world.repos.alerts.channelControls(account.address);
+    const form = formOf(page);
+
+    const crossSite = await fetch(form.action, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      body: new URLSearchParams({ ...form.fields, receive: 'expiry' }).toString(),
+    });
+    expect(crossSite.status).toBe(403);
+    expect(await world.repos.alerts.channelControls(account.address)).toEqual(before);
+
+    // Only "expiry" ticked: drawdown and reports muted in ops; "security" cannot be sent as muted.
+    const saved = await submitForm(form.action, { ...form.fields, receive: 'expiry' });
+    expect(saved.status).toBe(200);
+    expect(saved.html).toContain('Saved.');
+    expect((await world.repos.alerts.channelControls(account.address)).mutes).toEqual({ ops: ['reports', 'drawdown'] });
+    expect(await fanOut(`dd-prefs-after-${Date.now()}`), 'desk is snoozed, ops muted drawdown').toEqual([]);
+  });
+});

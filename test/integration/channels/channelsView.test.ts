@@ -1,0 +1,82 @@
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChannelSecrets } from '../../../functions/channels/channelSecrets';
+import { sendToChannel, type ChannelSenderDeps } from '../../../functions/channels/channelSender';
+import type { ChannelConfig } from '../../../functions/domain/channel';
+import { newWebhookSecret } from '../../../functions/channels/webhookSignature';
+import { startChatReceivers, type ChatReceivers } from '../../../local/receivers/chatReceivers';
+import { CHROMIUM_PATH } from '../../support/screenshot';
+import { drawdownEvent, newDelegateEvent, noticeOf } from '../../support/channels/noticeFixtures';
+
+/** The local inbox's channels view (`/channels` of the receivers), read in headless Chromium. */
+describe('the channels view', () => {
+  let receivers: ChatReceivers;
+  let browser: Browser;
+  beforeAll(async () => {
+    receivers = await startChatReceivers();
+    browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await receivers?.stop();
+  });
+
+  it('shows each channel type what it was sent, the alert and its buttons; a hostile delegate name is text, never markup', async () => {
+    const env = {
+      SLACK: receivers.slackUrl('T1/B1/view'),
+      DISCORD: receivers.discordUrl('8', 'view'),
+      TELEGRAM: '777:view-bot',
+      PAGERDUTY: 'R0123456789abcdef0123456789abcdf',
+      WEBHOOK: newWebhookSecret(),
+    };
+    const deps: ChannelSenderDeps = {
+      secrets: new ChannelSecrets(env, null),
+      bases: { telegram: receivers.telegramApiUrl, pagerduty: receivers.pagerdutyEventsUrl },
+      policy: { loopback: true },
+    };
+    const channels: Pick<ChannelConfig, 'type' | 'secret' | 'url' | 'chatId'>[] = [
+      { type: 'slack', secret: 'env:SLACK', url: null, chatId: null },
+      { type: 'discord', secret: 'env:DISCORD', url: null, chatId: null },
+      { type: 'telegram', secret: 'env:TELEGRAM', url: null, chatId: '-100777' },
+      { type: 'pagerduty', secret: 'env:PAGERDUTY', url: null, chatId: null },
+      { type: 'webhook', secret: 'env:WEBHOOK', url: receivers.webhookUrl('view'), chatId: null },
+    ];
+    const drawdown = noticeOf(drawdownEvent);
+    const intruder = noticeOf(newDelegateEvent);
+    for (const [i, channel] of channels.entries()) {
+      expect(await sendToChannel(deps, channel, drawdown, `msg_d${i}`, Math.floor(Date.now() / 1000)), channel.type).toMatchObject({ kind: 'delivered' });
+    }
+    // Past each chat's 1/s: the intruder notice goes a second later.
+    await new Promise((r) => setTimeout(r, 1_100));
+    for (const [i, channel] of channels.entries()) {
+      expect(await sendToChannel(deps, channel, intruder, `msg_i${i}`, Math.floor(Date.now() / 1000)), channel.type).toMatchObject({ kind: 'delivered' });
+    }
+
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      const answer = await page.goto(`${receivers.baseUrl}/channels`);
+      expect(answer?.status()).toBe(200);
+      expect(answer?.headers()['content-security-policy']).toContain("default-src 'none'");
+      for (const kind of ['slack', 'discord', 'telegram', 'pagerduty', 'webhook']) expect(await page.locator(`article.${kind}`).count(), kind).toBe(2);
+      const shown = await page.locator('body').innerText();
+      expect(shown).toContain(drawdown.title);
+      expect(shown).toContain(intruder.title);
+      // The hostile name is on the page as the characters it is made of...
+      expect(shown).toContain('<script>');
+      expect(shown).toContain('<!channel>');
+      // ...and none of it became markup: no script, no bold text, no link to the intruder's site.
+      expect(await page.locator('script').count()).toBe(0);
+      expect(await page.locator('article b').evaluateAll((bs) => bs.filter((b) => (b.textContent ?? '').includes('&')).length)).toBe(0);
+      expect(await page.locator('a[href*="evil.example"]').count()).toBe(0);
+      // The chat buttons are there (Slack's and Telegram's Revoke), pointing at the revocation page.
+      expect(await page.locator('article.slack a.button', { hasText: /revoke/i }).count()).toBeGreaterThan(0);
+      expect(await page.locator('article.telegram a.button[href^="https://sentinel.example/revoke"]').count()).toBeGreaterThan(0);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SimControlClient, startSimulator } from '../../../../local/sim';
+import { testTables } from '../../../support/testTables';
+import { cliRunner } from '../../../support/cli/cliHarness';
+
+const SOON = '0x00000000000000000000000000000000000A11cE';
+
+describe('sentinel --revoke-unknown and delegates expect/list, with the chain configured', () => {
+  const tables = testTables();
+  let sim: Awaited<ReturnType<typeof startSimulator>>;
+  let cli: ReturnType<typeof cliRunner>;
+  beforeAll(async () => {
+    sim = await startSimulator({ seed: 11 });
+    cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix, ROCKET_NODE_URL: sim.nodeUrl, ROCKET_INDEXER_URL: sim.indexerUrl });
+  });
+  afterAll(async () => {
+    await sim?.close();
+  });
+
+  it('arming takes the keys listed as known; expect announces; list shows known, announced and unknown keys', async () => {
+    const control = new SimControlClient(sim.controlUrl);
+    const owner = await control.createAccount({});
+    const { delegate: bot } = await control.addDelegate(owner.address, { name: 'bot' });
+    expect((await cli('accounts', 'add', owner.address, '--email', 'owner@example.com')).code).toBe(0);
+    expect((await cli('accounts', 'show', owner.address)).stdout).toMatch(/revoke unknown\s+off/);
+
+    const armed = await cli('accounts', 'update', owner.address, '--revoke-unknown', 'api-keys');
+    expect(armed.code, armed.stderr).toBe(0);
+    expect(armed.stderr).toContain(`revoke-unknown: ${owner.address} has 1 known key`);
+    expect((await cli('accounts', 'show', owner.address)).stdout).toMatch(/revoke unknown\s+api-keys: 1 known key \(since /);
+    expect((await cli('status', owner.address)).stdout).toContain('revoke-unknown api-keys');
+
+    const expected = await cli('delegates', 'expect', owner.address, SOON.toLowerCase(), '--for', '2h');
+    expect(expected.code, expected.stderr).toBe(0);
+    expect(expected.stdout).toMatch(new RegExp(`^expecting ${SOON} on ${owner.address} until `));
+    const { delegate: stranger } = await control.addDelegate(owner.address, { name: 'stranger', isWebClient: true });
+
+    const listed = await cli('delegates', 'list', owner.address, '--json');
+    expect(listed.code, listed.stderr).toBe(0);
+    const body = JSON.parse(listed.stdout) as {
+      revokeUnknown: string;
+      source: string;
+      delegates: { address: string; standing: string; isWebClient: boolean }[];
+      announcements: { delegate: string; listed: boolean }[];
+    };
+    expect(body.revokeUnknown).toBe('api-keys');
+    expect(body.source).toBe('chain');
+    expect(body.delegates.map((d) => [d.address, d.standing, d.isWebClient]).sort()).toEqual(
+      [
+        [bot.address, 'known', false],
+        [stranger.address, 'unknown', true],
+      ].sort(),
+    );
+    expect(body.announcements).toEqual([{ delegate: SOON, expiresAt: expect.any(String), listed: false }]);
+    const text = await cli('delegates', 'list', owner.address);
+    expect(text.stdout).toMatch(/open announcements \(1\)/);
+    expect(text.stdout).toMatch(/stranger\s+\S+\s+web session\s+no expiry\s+unknown/);
+  });
+
+  it('refuses a bad mode and a bad --for, naming them', async () => {
+    const owner = await new SimControlClient(sim.controlUrl).createAccount({});
+    expect((await cli('accounts', 'add', owner.address, '--email', 'owner@example.com', '--revoke-unknown', 'some')).stderr).toContain(
+      'revoke-unknown: must be one of off, api-keys, all',
+    );
+    expect((await cli('accounts', 'add', owner.address, '--email', 'owner@example.com')).code).toBe(0);
+    const bad = await cli('delegates', 'expect', owner.address, SOON, '--for', '9d');
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('--for 9d must be between 1m and 7d');
+  });
+});

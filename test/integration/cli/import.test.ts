@@ -1,0 +1,230 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testTables } from '../../support/testTables';
+import { cliRunner } from '../../support/cli/cliHarness';
+
+const A = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const B = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+const C = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
+const NOW = Date.parse('2026-11-23T10:00:00Z');
+
+interface Shown {
+  address: string;
+  label: string | null;
+  emails: string[];
+  interval: string;
+  drawdownThresholds: number[];
+  reportAt: string;
+  timezone: string;
+  expiryWarnDays: number[];
+  signer: string | null;
+  nextReportAt: string;
+}
+
+describe('accounts import / export / time zones', () => {
+  const tables = testTables();
+  let cli: ReturnType<typeof cliRunner>;
+  let dir: string;
+  const file = async (name: string, text: string) => {
+    const path = join(dir, name);
+    await writeFile(path, text);
+    return path;
+  };
+  const show = async (address: string) => JSON.parse((await cli('accounts', 'show', address, '--json')).stdout) as Shown;
+  beforeAll(async () => {
+    cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix }, () => NOW);
+    dir = await mkdtemp(join(tmpdir(), 'sentinel-import-'));
+  });
+
+  it('an import changes only the settings its columns name, and reschedules the next report', async () => {
+    const add = await cli(
+      'accounts',
+      'add',
+      A,
+      '--email',
+      'a@example.com',
+      '--label',
+      'desk',
+      '--interval',
+      '5m',
+      '--drawdown',
+      '3,6',
+      '--report-at',
+      '18:00',
+      '--timezone',
+      'Asia/Kolkata',
+      '--expiry-warn-days',
+      '2',
+      '--signer',
+      'env:OWNER_KEY',
+    );
+    expect(add.code).toBe(0);
+    expect((await show(A)).nextReportAt).toBe('2026-11-23T12:30:00.000Z');
+
+    const run = await cli('accounts', 'import', await file('emails.csv', `address,email\n${A},new@example.com\n`), '--json');
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ created: [], updated: [A], errors: [] });
+    expect(await show(A)).toMatchObject({
+      emails: ['new@example.com'],
+      label: 'desk',
+      interval: '5m',
+      drawdownThresholds: [3, 6],
+      reportAt: '18:00',
+      timezone: 'Asia/Kolkata',
+      expiryWarnDays: [2],
+      signer: 'env:OWNER_KEY',
+      nextReportAt: '2026-11-23T12:30:00.000Z',
+    });
+
+    const zone = await cli('accounts', 'import', await file('zone.csv', `address,report-at,timezone\n${A},08:00,UTC\n`));
+    expect(zone.code, zone.stderr).toBe(0);
+    expect(await show(A)).toMatchObject({ reportAt: '08:00', timezone: 'UTC', nextReportAt: '2026-11-24T08:00:00.000Z', label: 'desk' });
+  });
+
+  it('accounts update reschedules the next report after a zone or time change', async () => {
+    expect((await cli('accounts', 'update', A, '--timezone', 'Asia/Kathmandu', '--report-at', '20:00')).code).toBe(0);
+    expect(await show(A)).toMatchObject({ timezone: 'Asia/Kathmandu', reportAt: '20:00', nextReportAt: '2026-11-23T14:15:00.000Z' });
+  });
+
+  it('keeps the IANA zone name as typed and refuses abbreviations with a hint', async () => {
+    expect((await cli('accounts', 'update', A, '--timezone', 'asia/kolkata')).code).toBe(0);
+    expect((await show(A)).timezone).toBe('Asia/Kolkata');
+    const est = await cli('accounts', 'update', A, '--timezone', 'EST');
+    expect(est.code).toBe(2);
+    expect(est.stderr).toMatch(/^sentinel: timezone: .*use an IANA zone such as America\/New_York/);
+    expect((await show(A)).timezone).toBe('Asia/Kolkata');
+    const imported = await cli('accounts', 'import', await file('est.csv', `address,email,timezone\n${B},b@example.com,EST\n`));
+    expect(imported.code).toBe(1);
+    expect(imported.stderr).toMatch(/est\.csv:2: timezone: .*America\/New_York/);
+  });
+
+  it('fails the whole import for a file-level problem, naming file, line and column, writing nothing', async () => {
+    const cases: [string, string, RegExp][] = [
+      ['typo.csv', `address,email,drawdwn\n${B},b@example.com,5\n`, /typo\.csv:1: unknown column "drawdwn" \(column 3\); did you mean "drawdown"\?/],
+      [
+        'underscore.csv',
+        `address,email,report_at\n${B},b@example.com,09:00\n`,
+        /underscore\.csv:1: unknown column "report_at" \(column 3\); did you mean "report-at"\?/,
+      ],
+      ['noheader.csv', `${B},b@example.com\n${C},c@example.com\n`, /noheader\.csv:1: no header row/],
+      ['empty.csv', '', /empty\.csv:1: the file is empty/],
+      ['blank.csv', '\n\n', /blank\.csv:1: the file is empty/],
+      ['headeronly.csv', 'address,email\n', /headeronly\.csv: the file has a header row but no accounts/],
+      [
+        'typo.jsonl',
+        `{"address":"${B}","email":"b@example.com"}\n{"address":"${C}","email":"c@example.com","report_at":"09:00"}\n`,
+        /typo\.jsonl:2: unknown column "report_at"/,
+      ],
+    ];
+    for (const [name, text, message] of cases) {
+      const run = await cli('accounts', 'import', await file(name, text));
+      expect(run.code, name).toBe(1);
+      expect(run.stdout, name).toBe('');
+      expect(run.stderr, name).toMatch(message);
+      expect(run.stderr.trim().split('\n'), name).toHaveLength(1);
+    }
+    expect((await cli('accounts', 'show', B)).code).toBe(1);
+    expect((await cli('accounts', 'show', C)).code).toBe(1);
+  });
+
+  it('an unterminated quote is an error of its line only; the lines after it are imported', async () => {
+    const rows = ['address,email,label'];
+    const addresses = Array.from({ length: 10 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, 'c')}`);
+    addresses.forEach((address, i) => rows.push(i === 5 ? `${address},q@example.com,"open label` : `${address},r${i}@example.com,row ${i}`));
+    const run = await cli('accounts', 'import', await file('quote.csv', rows.join('\n') + '\n'), '--json');
+    expect(run.code).toBe(1);
+    const result = JSON.parse(run.stdout) as { created: string[]; errors: { line: number; message: string }[] };
+    expect(result.errors).toEqual([{ line: 7, message: expect.stringMatching(/unterminated quote in column 3/) as unknown }]);
+    expect(result.created).toHaveLength(9);
+    expect((await cli('accounts', 'show', addresses[9] as string)).code).toBe(0);
+  });
+
+  it('rejects every row of an address that appears twice, naming the lines', async () => {
+    const run = await cli(
+      'accounts',
+      'import',
+      await file('dup.csv', `address,email\n${B},one@example.com\n${C},c@example.com\n${B.toLowerCase()},two@example.com\n`),
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`dup.csv:2: address: ${B} appears on lines 2, 4`);
+    expect(run.stderr).toContain('dup.csv:4:');
+    expect(run.stdout).toBe('imported 1 account (1 new, 0 updated, 0 unchanged)\n');
+    expect(run.stderr).toMatch(/sentinel: 2 of 3 rows rejected \(see above\); the other 1 row was imported/);
+    expect((await cli('accounts', 'show', B)).code).toBe(1);
+  });
+
+  it('does not claim an import when every row was rejected', async () => {
+    const run = await cli('accounts', 'import', await file('bad.csv', `address,email,interval\n${B},b@example.com,9h\n`));
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/bad\.csv:2: interval: /);
+    expect(run.stderr).toMatch(/sentinel: 1 of 1 row rejected; no account imported/);
+  });
+
+  it('a spreadsheet export with Notes and Owner columns imports, leaving them out with a warning naming them; a misspelt setting column still fails', async () => {
+    const D = '0xD1d1d1D1d1d1D1d1D1D1D1d1d1D1D1D1d1D1d1d1';
+    const E = '0xE1E1E1e1E1E1e1e1E1E1E1e1e1e1E1E1E1E1e1e1';
+    const sheet = `Address,Email,Label,Signer,Notes,Owner\n${D},d@example.com,desk d,env:OWNER_KEY,"hedged, watch Fridays",anna\n${E},e@example.com,desk e,,,bob\n`;
+    const run = await cli('accounts', 'import', await file('sheet.csv', sheet), '--json');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(
+      /^warning: .*sheet\.csv: ignored columns "notes", "owner": close to no known column \(to say so and silence this: --ignore-columns notes,owner\)\n/,
+    );
+    expect(JSON.parse(run.stdout)).toMatchObject({ created: [D, E], errors: [], ignoredColumns: ['notes', 'owner'], withoutSigner: [E] });
+    expect(await show(D)).toMatchObject({ label: 'desk d', signer: 'env:OWNER_KEY' });
+
+    // Named explicitly: no warning. The text output counts the accounts without a signer, as add notes one.
+    const quiet = await cli('accounts', 'import', await file('sheet2.csv', sheet.replace('desk e', 'desk e2')), '--ignore-columns', 'Notes,owner');
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stdout).toBe('imported 2 accounts (0 new, 1 updated, 1 unchanged)\n');
+    expect(quiet.stderr).toBe('note: 1 of the 2 imported accounts has no signer, so its alerts carry no one-click revocation link\n');
+
+    const typo = await cli('accounts', 'import', await file('sheet3.csv', sheet.replace('Label', 'Lable')));
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toMatch(/sheet3\.csv:1: unknown column "lable" \(column 3\); did you mean "label"\?/);
+    expect((await show(E)).label).toBe('desk e2');
+    // Said explicitly, even a near name is left out.
+    expect((await cli('accounts', 'import', await file('sheet4.csv', sheet.replace('Label', 'Lable')), '--ignore-columns', 'lable,notes,owner')).code).toBe(0);
+    const refused = await cli('accounts', 'import', await file('sheet5.csv', sheet), '--ignore-columns', 'address');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--ignore-columns: the address column cannot be ignored/);
+  });
+
+  for (const format of ['csv', 'jsonl'] as const) {
+    it(`accounts export --format ${format} is read back by accounts import unchanged`, async () => {
+      if (format === 'csv') {
+        const add = await cli(
+          'accounts',
+          'add',
+          B,
+          '--email',
+          'x@example.com,y@example.com',
+          '--label',
+          'quote "and", comma',
+          '--drawdown',
+          'none',
+          '--expiry-warn-days',
+          'none',
+        );
+        expect(add.code).toBe(0);
+      }
+      const before = JSON.parse((await cli('accounts', 'list', '--json')).stdout) as Shown[];
+      const exported = await cli('accounts', 'export', '--format', format);
+      expect(exported.code).toBe(0);
+      const run = await cli('accounts', 'import', await file(`export.${format}`, exported.stdout), '--json');
+      expect(run.code, run.stderr).toBe(0);
+      const result = JSON.parse(run.stdout) as { created: string[]; updated: string[]; unchanged: string[] };
+      expect(result.created).toEqual([]);
+      expect(result.updated).toEqual([]);
+      expect(result.unchanged).toHaveLength(before.length);
+      expect(JSON.parse((await cli('accounts', 'list', '--json')).stdout)).toEqual(before);
+      // The export imports into an empty table as the same accounts.
+      expect((await cli('accounts', 'remove', B)).code).toBe(0);
+      const again = JSON.parse((await cli('accounts', 'import', await file(`export2.${format}`, exported.stdout), '--json')).stdout) as { created: string[] };
+      expect(again.created).toEqual([B]);
+      expect(JSON.parse((await cli('accounts', 'list', '--json')).stdout)).toEqual(before);
+    });
+  }
+});

@@ -1,0 +1,87 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { testTables } from '../../support/testTables';
+import { cliRunner } from '../../support/cli/cliHarness';
+
+const A = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const B = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+
+describe('recipients export / import: settings, schedules and opt-outs round-trip', () => {
+  const tables = testTables();
+  let cli: ReturnType<typeof cliRunner>;
+  let dir: string;
+  beforeAll(async () => {
+    cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix });
+    dir = await mkdtemp(join(tmpdir(), 'sentinel-recipients-'));
+    expect((await cli('accounts', 'add', A, '--email', 'desk@example.com,trader@example.com')).code).toBe(0);
+    expect((await cli('accounts', 'add', B, '--email', 'desk@example.com,risk@example.com')).code).toBe(0);
+    expect(
+      (
+        await cli(
+          'recipients',
+          'update',
+          'desk@example.com',
+          '--digest',
+          'on',
+          '--report-at',
+          '07:30',
+          '--timezone',
+          'Asia/Singapore',
+          '--weekly',
+          'mon',
+          '--monthly',
+          '1',
+        )
+      ).code,
+    ).toBe(0);
+    expect((await cli('recipients', 'update', 'risk@example.com', '--categories', 'drawdown,expiry,security')).code).toBe(0);
+  });
+
+  const listed = async () => JSON.parse((await cli('recipients', 'list', '--json')).stdout) as unknown[];
+
+  for (const format of ['csv', 'jsonl'] as const) {
+    it(`a ${format} export imported back restores what was changed since, and a second import changes nothing`, async () => {
+      const before = await listed();
+      const exported = await cli('recipients', 'export', '--format', format);
+      expect(exported.code, exported.stderr).toBe(0);
+      if (format === 'csv') {
+        expect(exported.stdout.split('\n')[0]).toBe('email,digest,report_at,timezone,weekly,monthly,categories');
+        expect(exported.stdout).toContain('desk@example.com,on,07:30,Asia/Singapore,mon,1,reports;drawdown;expiry;security');
+        expect(exported.stdout).toContain('risk@example.com,off,off,off,off,off,drawdown;expiry;security');
+      }
+      const file = join(dir, `recipients.${format}`);
+      await writeFile(file, exported.stdout);
+
+      expect(
+        (await cli('recipients', 'update', 'desk@example.com', '--digest', 'off', '--timezone', 'off', '--weekly', 'off', '--categories', 'drawdown,security'))
+          .code,
+      ).toBe(0);
+      expect((await cli('recipients', 'update', 'risk@example.com', '--categories', 'reports,drawdown,expiry,security')).code).toBe(0);
+      expect(await listed()).not.toEqual(before);
+
+      const imported = await cli('recipients', 'import', file);
+      expect(imported.code, imported.stderr).toBe(0);
+      expect(imported.stdout).toContain('imported 3 recipients: 2 changed, 1 unchanged');
+      expect(await listed()).toEqual(before);
+      expect((await cli('recipients', 'import', file)).stdout).toContain('3 recipients: 0 changed, 3 unchanged');
+    });
+  }
+
+  it('a bad value refuses the whole file, naming the file, line and column; nothing is written', async () => {
+    const before = await listed();
+    const file = join(dir, 'bad.csv');
+    await writeFile(file, 'email,digest,weekly\ntrader@example.com,on,mon\ndesk@example.com,off,funday\n');
+    const run = await cli('recipients', 'import', file);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${file}:3: column "weekly": "funday" must be a day of the week`);
+    expect(await listed()).toEqual(before);
+
+    await writeFile(file, 'email,categories\nrisk@example.com,reports\n');
+    const security = await cli('recipients', 'import', file);
+    expect(security.code).toBe(2);
+    expect(security.stderr).toContain(`${file}:2: column "categories"`);
+    expect(await listed()).toEqual(before);
+  });
+});

@@ -1,0 +1,327 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChainClient } from '../../../../functions/chain/ports';
+import { resolveSigner } from '../../../../functions/chain/resolveSigner';
+import type { ProtectiveActionRequest, ProtectiveRevoker } from '../../../../functions/domain/protectiveAction';
+import { createSignRevocationHandler } from '../../../../functions/handlers/sign-revocation';
+import type { DecisionJob } from '../../../../functions/messages/decisionJob';
+import { notifyQueueMessageSchema, type NotifyMessage } from '../../../../functions/messages/notifyMessage';
+import { decisionWorker } from '../../../../functions/runtime/decisionWorker';
+import { collectAccount, type CollectDeps } from '../../../../functions/services/collect/collectAccount';
+import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
+import { RefinementBudget } from '../../../../functions/services/collect/refinementBudget';
+import { drawdown } from '../../../../functions/domain/drawdown';
+import { storedSeries } from '../../../../functions/store/storedSeries';
+import { noticeOfMessage } from '../../../../functions/services/notify/noticeOfMessage';
+import { protectionService } from '../../../../functions/services/protection/protect';
+import { rearmKillSwitch } from '../../../../functions/services/protection/rearmKillSwitch';
+import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
+import { FileProtectionSwitch } from '../../../../functions/store/fileProtectionSwitch';
+import { readKillSwitchState } from '../../../../functions/store/killSwitchStateItem';
+import { signerCallOf } from '../../../../functions/web/signerCallOf';
+import { InProcessRevocationSigner } from '../../../../local/inProcessRevocationSigner';
+import { InProcessQueue } from '../../../../local/queue/inProcessQueue';
+import { testTables } from '../../../support/testTables';
+import { CALM, startPipelineHarness } from '../../../support/collect/pipelineHarness';
+
+/** The notify messages among what collect queued (an onboarding batch's check is not one). */
+function alertOf(body: unknown): NotifyMessage[] {
+  const message = notifyQueueMessageSchema.parse(body);
+  return message.kind === 'onboarding-check' ? [] : [message];
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+type KillSwitchMessage = Extract<NotifyMessage, { kind: 'kill-switch' }>;
+
+/**
+ * The kill switch end to end: collect (against the chain simulator over HTTP, DynamoDB Local)
+ * decides, re-reads peak and trough at `1m`, and asks the real protection service, which queues
+ * decision units; the real signing handler re-checks each decision and submits
+ * `RemoveDelegateManager` with the owner's key to the simulator, which checks the signature with
+ * its own implementation. The clocks are virtual and move together.
+ */
+describe('kill switch on drawdown (collect → protection service → queue → signer → chain)', () => {
+  const tables = testTables();
+  let h: Awaited<ReturnType<typeof startPipelineHarness>>;
+  let protection: FileProtectionSwitch;
+  let decisions: InProcessQueue<DecisionJob>;
+  let revoke: ProtectiveRevoker;
+  const requests: ProtectiveActionRequest[] = [];
+  const signerEnv: Record<string, string | undefined> = {};
+  const notified: NotifyMessage[] = [];
+  let keys = 0;
+
+  beforeAll(async () => {
+    h = await startPipelineHarness(tables);
+    protection = new FileProtectionSwitch(join(await mkdtemp(join(tmpdir(), 'protection-')), 'protection'));
+    await protection.write('on');
+    const notify = {
+      send: async (entries: readonly { id: string; body: unknown }[]) => (
+        notified.push(...entries.flatMap((e) => alertOf(e.body))),
+        { sent: entries.map((e) => e.id), failed: [] }
+      ),
+    };
+    const sign = createSignRevocationHandler({
+      accounts: h.repos.accounts,
+      leases: h.repos.leases,
+      audit: h.repos.audit,
+      tokens: h.repos.tokens,
+      notify,
+      chain: h.chain,
+      signerFor: (ref) => resolveSigner(ref, { env: signerEnv }),
+      now: h.now,
+      sleep: async () => undefined,
+      log: silentLog,
+      automatic: {
+        decisions: h.repos.decisions,
+        knownDelegates: h.repos.knownDelegates,
+        ledger: h.repos.protectionLedger,
+        protection,
+        maxAgeMs: 5 * MINUTE,
+        breakerAccounts: 5,
+      },
+    });
+    decisions = new InProcessQueue<DecisionJob>({
+      name: 'decisions',
+      consumer: decisionWorker({ sign: signerCallOf(new InProcessRevocationSigner(sign)), log: silentLog, counters: memoryCounters() }),
+      batchSize: 1,
+    });
+    const protect = protectionService({
+      protection,
+      accounts: h.repos.accounts,
+      knownDelegates: h.repos.knownDelegates,
+      decisions: h.repos.decisions,
+      ledger: h.repos.protectionLedger,
+      queue: decisions,
+      breakerAccounts: 5,
+      log: silentLog,
+    });
+    revoke = async (request) => {
+      requests.push(request);
+      return protect(request);
+    };
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  function deps(options: { chain?: ChainClient; skewMs?: number } = {}): CollectDeps {
+    return {
+      chain: options.chain ?? h.chain,
+      repos: h.repos,
+      events: { send: async (entries) => (notified.push(...entries.flatMap((e) => alertOf(e.body))), { sent: entries.map((e) => e.id), failed: [] }) },
+      log: silentLog,
+      counters: memoryCounters(),
+      settings: DEFAULT_COLLECT_SETTINGS,
+      now: () => h.now() + (options.skewMs ?? 0),
+      refinementBudget: new RefinementBudget(100, h.now),
+      revoke,
+    };
+  }
+
+  /** One poll of the account now (as its due job), then the decision queue delivered. */
+  async function poll(address: string, options: { chain?: ChainClient; skewMs?: number } = {}): Promise<void> {
+    const outcome = await collectAccount(deps(options), { address: address as `0x${string}`, dueAt: h.now() + (options.skewMs ?? 0) });
+    expect(outcome.kind).toBe('collected');
+    await decisions.drain();
+  }
+
+  /**
+   * A tracked `1h` account with a signer and three keys: a bot, a kept bot (`--keep-delegate`) and
+   * a web session; armed at 30% with `settings`, past its first poll.
+   */
+  async function armedAccount(label: string, settings: Record<string, unknown> = {}, options: { shockBeforeTracking?: number } = {}) {
+    const created = (await h.control.createAccount({ label, profile: CALM } as never)) as { address: string; privateKey: string };
+    const variable = `KILL_SWITCH_OWNER_${++keys}`;
+    signerEnv[variable] = created.privateKey;
+    const bot = await h.control.addDelegate(created.address, { name: 'desk bot', expiresInMs: 30 * DAY });
+    const kept = await h.control.addDelegate(created.address, { name: 'hedger', expiresInMs: 30 * DAY });
+    const web = await h.control.addDelegate(created.address, { name: 'browser', isWebClient: true, expiresInMs: 30 * DAY });
+    if (options.shockBeforeTracking !== undefined) {
+      await h.control.drawdown(created.address, { pct: options.shockBeforeTracking });
+      await h.advance(2 * HOUR);
+    }
+    await h.track(label, { interval: '1h', killSwitch: 30, keepDelegate: kept.delegate.address, signer: `env:${variable}`, ...settings }, undefined, created);
+    await poll(created.address);
+    return { address: created.address, bot: bot.delegate.address, kept: kept.delegate.address, web: web.delegate.address };
+  }
+
+  /** A loss of `pct` % at the half hour, then the clock to 5 minutes past the next hour. */
+  async function lose(address: string, pct: number): Promise<void> {
+    await h.advance(30 * MINUTE);
+    await h.control.drawdown(address, { pct });
+    await h.advance(35 * MINUTE);
+  }
+
+  const listed = async (address: string) => (await h.control.account(address)).delegates.map((d) => d.address);
+  const killNotices = (address: string) => notified.filter((n): n is KillSwitchMessage => n.kind === 'kill-switch' && n.account === address);
+  const asked = (address: string) => requests.filter((r) => r.account === address);
+  const stateOf = async (address: string) => (await readKillSwitchState(h.repos.alerts, address)).state;
+
+  it('a real loss past the level, confirmed an interval later, revokes every delegate but the kept ones, once, with one notice; rearm allows a second firing', async () => {
+    const { address, bot, kept, web } = await armedAccount('lossy');
+    await lose(address, 35);
+    await poll(address);
+    expect(await stateOf(address)).toMatchObject({ status: 'pending' });
+    expect(asked(address)).toEqual([]);
+    expect(await listed(address)).toHaveLength(3);
+
+    await h.advance(HOUR);
+    await poll(address);
+    expect(asked(address)).toHaveLength(1);
+    const [request] = asked(address);
+    expect(request).toMatchObject({ rule: 'kill-switch', delegates: expect.arrayContaining([bot, kept]) });
+    expect(request!.delegates).not.toContain(web);
+    expect(request!.reason).toMatch(/^kill-switch: drawdown 3\d\.\d% ≥ 30% at \d{4}-\d\d-\d\dT/);
+    expect(Number(request!.evidence['rereadPct'])).toBeGreaterThanOrEqual(30);
+    expect(request!.evidence['rereadPeakSamples']).toBeGreaterThan(1);
+    // Revoked on chain (the simulator checked the owner's signature); the kept key and the web session stay.
+    expect(new Set(await listed(address))).toEqual(new Set([kept, web]));
+    const audit = await h.repos.audit.listForAccount(address, 20);
+    expect(audit.some((r) => r.kind === 'intent' && r.delegate === bot && r.reason === request!.reason)).toBe(true);
+
+    const [notice] = killNotices(address);
+    expect(killNotices(address)).toHaveLength(1);
+    expect(notice!.firing.action).toMatchObject({ kind: 'requested', outcome: { kind: 'queued', delegates: [bot] } });
+    expect(notice!.firing.keptWebSessions).toEqual([web]);
+    const shown = noticeOfMessage(notice!, {
+      account: { address, label: null, timezone: 'UTC' },
+      revokeUrl: () => null,
+      snoozeUrl: () => 'https://example.test/s',
+      preferencesUrl: () => 'https://example.test/p',
+      revokeAllUrl: () => null,
+      delegateCount: 2,
+    });
+    expect(shown.category).toBe('security');
+    expect(shown.summary).toContain('resting orders, TWAPs and open positions stay');
+    expect(await stateOf(address)).toMatchObject({ status: 'fired' });
+
+    // Still past the level at the next polls: not again.
+    for (let i = 0; i < 2; i++) {
+      await h.advance(HOUR);
+      await poll(address);
+    }
+    expect(asked(address)).toHaveLength(1);
+    expect(killNotices(address)).toHaveLength(1);
+
+    // A day later (past the cap's rolling day), a new bot key; rearmed, the next crossing evaluation fires again.
+    await h.advance(DAY);
+    const second = await h.control.addDelegate(address, { name: 'new bot', expiresInMs: 30 * DAY });
+    await poll(address);
+    expect(asked(address)).toHaveLength(1);
+    const rearmed = await rearmKillSwitch({ alerts: h.repos.alerts, audit: h.repos.audit, now: h.now }, { address, by: 'test' });
+    expect(rearmed).toEqual({ kind: 'rearmed', from: expect.objectContaining({ status: 'fired' }) });
+    expect((await h.repos.audit.listForAccount(address, 50)).some((r) => r.action === 'kill-switch-rearm')).toBe(true);
+    await h.advance(HOUR);
+    await poll(address);
+    expect(await stateOf(address)).toMatchObject({ status: 'pending' });
+    await h.advance(HOUR);
+    await poll(address);
+    expect(asked(address)).toHaveLength(2);
+    expect(new Set(await listed(address))).toEqual(new Set([kept, web]));
+    expect(killNotices(address).map((n) => n.firing.action)).toEqual([
+      expect.objectContaining({ outcome: expect.objectContaining({ kind: 'queued', delegates: [bot] }) }),
+      expect.objectContaining({ outcome: expect.objectContaining({ kind: 'queued', delegates: [second.delegate.address] }) }),
+    ]);
+  }, 300_000);
+
+  it('--kill-switch-confirm now acts on the first evaluation past the level (after the re-read)', async () => {
+    const { address, bot, kept, web } = await armedAccount('hasty', { killSwitchConfirm: 'now' });
+    await lose(address, 40);
+    await poll(address);
+    expect(asked(address)).toHaveLength(1);
+    expect(new Set(await listed(address))).toEqual(new Set([kept, web]));
+    expect(killNotices(address)[0]?.firing.action).toMatchObject({ outcome: { kind: 'queued', delegates: [bot] } });
+  }, 180_000);
+
+  it('a dry run revokes nothing and says what it would have revoked', async () => {
+    const { address, bot, kept, web } = await armedAccount('rehearsal', { killSwitchConfirm: 'now', killSwitchDryRun: 'on', killSwitchWebSessions: 'revoke' });
+    await lose(address, 40);
+    await poll(address);
+    expect(new Set(await listed(address))).toEqual(new Set([bot, kept, web]));
+    const [notice] = killNotices(address);
+    expect(notice?.firing.action).toMatchObject({ kind: 'requested', outcome: { kind: 'dry-run', delegates: expect.arrayContaining([bot, web]) } });
+    const shown = noticeOfMessage(notice!, {
+      account: { address, label: null, timezone: 'UTC' },
+      revokeUrl: () => null,
+      snoozeUrl: () => 'https://example.test/s',
+      preferencesUrl: () => 'https://example.test/p',
+      revokeAllUrl: () => null,
+      delegateCount: 3,
+    });
+    expect(shown.title).toContain('would have fired (dry run)');
+    expect(shown.fields.find((f) => f.label === 'Keys')?.value).toContain(bot);
+  }, 180_000);
+
+  it('a withdrawal never fires it', async () => {
+    const { address } = await armedAccount('withdrawn', { killSwitchConfirm: 'now' });
+    const equity = (await h.control.account(address)).equity;
+    await h.advance(30 * MINUTE);
+    await h.control.withdraw(address, { amount: Math.round(equity * 0.6) });
+    await h.advance(35 * MINUTE);
+    for (let i = 0; i < 3; i++) {
+      await poll(address);
+      await h.advance(HOUR);
+    }
+    expect(asked(address)).toEqual([]);
+    expect(killNotices(address)).toEqual([]);
+    expect(await listed(address)).toHaveLength(3);
+  }, 180_000);
+
+  it('stale data never fires it', async () => {
+    const { address } = await armedAccount('stale', { killSwitchConfirm: 'now' });
+    await lose(address, 40);
+    // The service's clock runs 5 hours ahead of the chain's newest point: the data is stale.
+    for (let i = 0; i < 2; i++) {
+      await poll(address, { skewMs: 5 * HOUR + i * HOUR });
+    }
+    expect(asked(address)).toEqual([]);
+    expect(killNotices(address)).toEqual([]);
+    expect(await stateOf(address)).toMatchObject({ status: 'idle' });
+  }, 180_000);
+
+  it('a crossing from before tracking never fires it', async () => {
+    const { address } = await armedAccount('underwater', { killSwitchConfirm: 'now' }, { shockBeforeTracking: 40 });
+    expect(await stateOf(address)).toMatchObject({ status: 'baseline' });
+    for (let i = 0; i < 2; i++) {
+      await h.advance(HOUR);
+      await poll(address);
+    }
+    expect(asked(address)).toEqual([]);
+    expect(killNotices(address)).toEqual([]);
+  }, 180_000);
+
+  it('a one-sample spike that set the peak is refuted by the 1m re-read: nothing revoked', async () => {
+    const { address } = await armedAccount('spiky', { killSwitchConfirm: 'now' });
+    await h.advance(HOUR);
+    const spikeAt = Math.floor(h.now() / HOUR) * HOUR;
+    // The hourly sample at `spikeAt` shows a trading gain of 80% of equity (equity and PnL) that its minutes do not.
+    const spiking: ChainClient = {
+      ...h.chain,
+      getPortfolio: async (query, options) => {
+        const page = await h.chain.getPortfolio(query, options);
+        if (query.interval !== '1h') return page;
+        const gainAt = new Map(page.equity.map((p) => [p.timestamp, 0.8 * Number(p.value)]));
+        const spiked = (points: typeof page.pnl) =>
+          points.map((p) => (p.timestamp === spikeAt ? { ...p, value: String(Number(p.value) + (gainAt.get(p.timestamp) ?? 0)) } : p));
+        return { ...page, equity: spiked(page.equity), pnl: spiked(page.pnl) };
+      },
+    };
+    await poll(address, { chain: spiking });
+    await h.advance(HOUR);
+    await poll(address, { chain: spiking });
+    expect(asked(address)).toEqual([]);
+    expect(killNotices(address)).toEqual([]);
+    expect(await listed(address)).toHaveLength(3);
+    // The interval data alone said fire: the stored drawdown is past the level, and the switch did not fire.
+    const stored = drawdown(storedSeries(await h.repos.curves.queryRange(address, '1h', h.now() - 2 * DAY, h.now())));
+    expect(stored?.peakAt).toBe(spikeAt);
+    expect(stored?.currentPct).toBeGreaterThan(30);
+    expect(await stateOf(address)).not.toMatchObject({ status: 'fired' });
+  }, 180_000);
+});

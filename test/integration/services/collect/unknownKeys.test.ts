@@ -1,0 +1,221 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChainTimeoutError } from '../../../../functions/chain/errors';
+import { checksumAddress } from '../../../../functions/domain/address';
+import type { ChainClient } from '../../../../functions/chain/ports';
+import type { ProtectiveActionOutcome, ProtectiveActionRequest, ProtectiveRevoker } from '../../../../functions/domain/protectiveAction';
+import type { DelegateWatchJob, CollectMessage } from '../../../../functions/messages/collectJob';
+import { notifyMessageSchema, type NotifyEvent, type NotifyMessage } from '../../../../functions/messages/notifyMessage';
+import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
+import { dispatchDue } from '../../../../functions/services/collect/dispatchDue';
+import { watchDelegateBatch } from '../../../../functions/services/collect/watchDelegateBatch';
+import { takeKnownDelegates } from '../../../../functions/services/knownKeys/takeKnownDelegates';
+import { noticeOfMessage } from '../../../../functions/services/notify/noticeOfMessage';
+import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
+import { testTables } from '../../../support/testTables';
+import { CALM, startPipelineHarness } from '../../../support/collect/pipelineHarness';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/**
+ * Unknown-key protection in the delegate watch, against the chain simulator over HTTP and
+ * DynamoDB Local. The protection service is another component: here a small recording port
+ * stands in for it (it answers `queued` unless told otherwise), so these tests see exactly what
+ * the watch asks of it, and what the notices say.
+ */
+describe('unknown keys revoked on sight (delegate watch)', () => {
+  const tables = testTables();
+  let h: Awaited<ReturnType<typeof startPipelineHarness>>;
+  let requests: ProtectiveActionRequest[] = [];
+  const answer: (request: ProtectiveActionRequest) => ProtectiveActionOutcome = (r) => ({
+    kind: 'queued',
+    decisionId: `d-${requests.length}`,
+    delegates: r.delegates,
+  });
+  const revoke: ProtectiveRevoker = async (request) => {
+    requests.push(request);
+    return answer(request);
+  };
+  const notified: NotifyMessage[] = [];
+
+  beforeAll(async () => {
+    h = await startPipelineHarness(tables);
+    await h.advance(10 * MINUTE); // past the daily accounts' curve slots: only their watch is due
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  function deps(chain: ChainClient = h.chain) {
+    return {
+      chain,
+      repos: h.repos,
+      events: {
+        send: async (entries: readonly { id: string; body: NotifyEvent }[]) => (
+          notified.push(...entries.map((e) => notifyMessageSchema.parse(e.body))),
+          { sent: entries.map((e) => e.id), failed: [] }
+        ),
+      },
+      log: silentLog,
+      counters: memoryCounters(),
+      settings: DEFAULT_COLLECT_SETTINGS,
+      now: h.now,
+      revoke,
+    };
+  }
+
+  /** `minutes` dispatch runs a minute apart, each watch job run at once (the watch cadence is 5 minutes). */
+  async function watchFor(minutes: number, chain?: ChainClient): Promise<void> {
+    for (let m = 0; m < minutes; m++) {
+      await h.advance(MINUTE);
+      const queued: CollectMessage[] = [];
+      await dispatchDue({
+        accounts: h.repos.accounts,
+        schedule: h.repos.schedule,
+        collectQueue: { send: async (entries) => (queued.push(...entries.map((e) => e.body)), { sent: entries.map((e) => e.id), failed: [] }) },
+        log: silentLog,
+        now: h.now,
+        limitPerShard: 1_000,
+        watchBatchSize: 100,
+      });
+      for (const job of queued.filter((q): q is DelegateWatchJob => 'kind' in q)) await watchDelegateBatch(deps(chain), job);
+    }
+  }
+
+  /** A tracked account with one bot key, armed with `mode` as `accounts add --revoke-unknown` does, past its first poll and watch. */
+  async function armedAccount(label: string, mode: 'api-keys' | 'all') {
+    const created = await h.control.createAccount({ label, profile: CALM } as never);
+    const bot = await h.control.addDelegate(created.address, { name: 'desk bot' });
+    await h.track(label, { interval: '1d', revokeUnknown: mode }, undefined, created);
+    const armed = await takeKnownDelegates(
+      { chain: h.chain, accounts: h.repos.accounts, delegates: h.repos.delegates, knownDelegates: h.repos.knownDelegates },
+      created.address,
+      h.now(),
+    );
+    expect(armed).toEqual({ kind: 'taken', keys: 1 });
+    await h.pipeline.runCycle({ kind: 'due' }); // the first poll: the delegate views' baseline
+    await watchFor(5);
+    requests = [];
+    return { address: created.address, bot: bot.delegate.address };
+  }
+
+  const mine = (address: string) =>
+    notified.filter((n): n is Extract<NotifyMessage, { kind: 'new-delegate' }> => n.kind === 'new-delegate' && n.account === address);
+
+  it('an unknown API key is handed to the protection port within the watch cadence, exactly that delegate, and the notice says it was revoked', async () => {
+    const { address, bot } = await armedAccount('stranger', 'api-keys');
+    const intruder = await h.control.addDelegate(address, { name: 'not ours' });
+    const addedAt = h.now();
+    await watchFor(5);
+    expect(requests).toHaveLength(1);
+    const [request] = requests;
+    expect(request).toMatchObject({ account: address, rule: 'unknown-delegate', reason: 'unknown delegate', delegates: [intruder.delegate.address] });
+    expect(request!.delegates).not.toContain(bot);
+    expect(request!.evidence).toMatchObject({ delegate: intruder.delegate.address, isWebClient: false, mode: 'api-keys' });
+    expect(request!.now - addedAt).toBeLessThanOrEqual(5 * MINUTE);
+    expect(request!.evidence['firstSeenAt']).toBe(request!.now);
+    expect(request!.evidence['readAt']).toBe(request!.now);
+
+    const [notice] = mine(address);
+    expect(notice?.protection).toEqual({
+      verdict: 'unknown',
+      mode: 'api-keys',
+      webSession: false,
+      repeatWithinDay: false,
+      action: { kind: 'requested', outcome: { kind: 'queued', decisionId: 'd-1', delegates: [intruder.delegate.address] } },
+    });
+
+    // Still listed at the next checks (the stand-in queues nothing): not asked again.
+    await watchFor(10);
+    expect(requests).toHaveLength(1);
+
+    // A second unknown key within the day: the notice says to move funds.
+    const second = await h.control.addDelegate(address, { name: 'another' });
+    await watchFor(5);
+    expect(requests.map((r) => r.delegates)).toEqual([[intruder.delegate.address], [second.delegate.address]]);
+    const repeat = mine(address).find((n) => n.delegate.address === second.delegate.address);
+    expect(repeat?.protection).toMatchObject({ verdict: 'unknown', repeatWithinDay: true });
+  }, 120_000);
+
+  it('an announced delegate is kept (no request), noticed as expected, and known from then on', async () => {
+    const { address } = await armedAccount('announced', 'all');
+    const key = '0x00000000000000000000000000000000000a11ce';
+    await h.repos.knownDelegates.announce(address, { delegate: checksumAddress(key), announcedAt: h.now(), expiresAt: h.now() + HOUR });
+    const expected = await h.control.addDelegate(address, { address: key, name: 'new bot' });
+    await watchFor(5);
+    expect(requests).toEqual([]);
+    const [notice] = mine(address);
+    expect(notice?.protection).toEqual({ verdict: 'announced', expiresAt: expect.any(Number) });
+    const state = await h.repos.knownDelegates.read(address);
+    expect(state.known.has(expected.delegate.address.toLowerCase())).toBe(true);
+  }, 120_000);
+
+  it('a new web session under api-keys is not revoked, but raised as a security notice that pages', async () => {
+    const { address } = await armedAccount('websession', 'api-keys');
+    const web = await h.control.addDelegate(address, { name: 'browser', isWebClient: true });
+    await watchFor(5);
+    expect(requests).toEqual([]);
+    const [message] = mine(address);
+    expect(message?.delegate.address).toBe(web.delegate.address);
+    expect(message?.protection).toMatchObject({ verdict: 'unknown', webSession: true, action: { kind: 'kept-web-session' } });
+    const notice = noticeOfMessage(message!, {
+      account: { address, label: null, timezone: 'UTC' },
+      revokeUrl: () => 'https://example.test/revoke',
+      snoozeUrl: () => 'https://example.test/snooze',
+      preferencesUrl: () => 'https://example.test/preferences',
+      revokeAllUrl: () => null,
+      delegateCount: 2,
+    });
+    expect(notice.category).toBe('security');
+    expect(notice.severity).toBe('critical');
+    expect(notice.incident).toEqual({ key: `delegate:${address.toLowerCase()}:${web.delegate.address.toLowerCase()}`, action: 'trigger' });
+    expect(notice.links.map((l) => l.action)).toContain('revoke');
+  }, 120_000);
+
+  it('a failed or empty delegate read asks for nothing; the known keys listed again stay known', async () => {
+    const { address, bot } = await armedAccount('hiccup', 'all');
+    const extra = await h.control.addDelegate(address, { name: 'second bot' });
+    await h.repos.knownDelegates.record(address, { known: [checksumAddress(extra.delegate.address)], source: 'announced', at: h.now() });
+    await watchFor(5);
+    requests = [];
+    const failing: ChainClient = {
+      ...h.chain,
+      getDelegateTraders: async () => Promise.reject(new ChainTimeoutError({ request: 'GET /delegate-traders', timeoutMs: 1, attempts: 1 })),
+    };
+    await watchFor(5, failing);
+    expect(requests.filter((r) => r.account === address)).toEqual([]);
+    const empty: ChainClient = { ...h.chain, getDelegateTraders: async () => [] };
+    await watchFor(5, empty);
+    expect(requests.filter((r) => r.account === address)).toEqual([]);
+    const partial: ChainClient = { ...h.chain, getDelegateTraders: async (a) => (await h.chain.getDelegateTraders(a)).filter((d) => d.address === bot) };
+    await watchFor(5, partial);
+    await watchFor(5); // the whole list again: both keys reappear as "new" to the views, and are known
+    expect(requests.filter((r) => r.account === address)).toEqual([]);
+    const reappeared = mine(address).filter((n) => n.at > h.now() - 6 * MINUTE);
+    expect(reappeared.map((n) => n.delegate.address)).toEqual([extra.delegate.address]);
+    expect(reappeared[0]?.protection).toBeUndefined();
+  }, 120_000);
+
+  it('arming without a chain read leaves the baseline to the next watch check, which takes it even though nothing changed', async () => {
+    const created = await h.control.createAccount({ label: 'late-baseline', profile: CALM } as never);
+    const { delegate: bot } = await h.control.addDelegate(created.address, { name: 'desk bot' });
+    await h.track('late-baseline', { interval: '1d', revokeUnknown: 'api-keys' }, undefined, created);
+    await h.pipeline.runCycle({ kind: 'due' });
+    await watchFor(5); // the watch's mark now matches the unchanged list
+    const armed = await takeKnownDelegates(
+      { chain: null, accounts: h.repos.accounts, delegates: h.repos.delegates, knownDelegates: h.repos.knownDelegates },
+      created.address,
+      h.now(),
+    );
+    expect(armed).toEqual({ kind: 'pending', reason: 'no chain configured' });
+    expect((await h.repos.knownDelegates.read(created.address)).baselineAt).toBeNull();
+    requests = [];
+    await watchFor(5);
+    const state = await h.repos.knownDelegates.read(created.address);
+    expect(state.baselineAt).not.toBeNull();
+    expect([...state.known]).toEqual([bot.address.toLowerCase()]);
+    const intruder = await h.control.addDelegate(created.address, { name: 'not ours' });
+    await watchFor(5);
+    expect(requests.filter((r) => r.account === created.address).map((r) => r.delegates)).toEqual([[intruder.delegate.address]]);
+  }, 120_000);
+});

@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import { verifyMessage } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRemoveDelegateManager } from '../../../../functions/chain/transactionBuilders';
+import type { ProtectiveDecision } from '../../../../functions/domain/protectiveDecision';
+import { createSignRevocationHandler } from '../../../../functions/handlers/sign-revocation';
+import { lambdaContext } from '../../../../local/lambdaContext';
+import { testTables } from '../../../support/testTables';
+import { DECISION_MAX_AGE_MS, startRevocationWorld, type RevocationWorld, type TrackedSimAccount } from '../../../support/revocation/revocationWorld';
+
+const tables = testTables();
+let world: RevocationWorld;
+
+beforeAll(async () => {
+  world = await startRevocationWorld(tables);
+});
+afterAll(async () => {
+  await world?.close();
+});
+
+const REASON = 'kill-switch: drawdown 31.2% ≥ 30% at 2026-11-25T08:00:00.000Z';
+
+/** An armed account, its decision written and counted as the protection service does; the switch on. */
+async function decided(
+  options: { dryRun?: boolean; count?: boolean; createdAt?: number } = {},
+): Promise<{ account: TrackedSimAccount; decision: ProtectiveDecision }> {
+  const account = await world.trackAccount({ label: `decided-${randomUUID().slice(0, 6)}`, delegates: ['bot-a', 'bot-b'] });
+  await world.repos.accounts.updateSettings(account.address, { killSwitch: 30 });
+  const decision: ProtectiveDecision = {
+    decisionId: `ks-${randomUUID()}`,
+    account: account.address,
+    rule: 'kill-switch',
+    reason: REASON,
+    evidence: { drawdownPct: 31.2, levelPct: 30 },
+    delegates: account.delegates.map((d) => d.address),
+    createdAt: options.createdAt ?? Date.now(),
+    dryRun: options.dryRun ?? false,
+  };
+  expect(await world.repos.decisions.put(decision)).toEqual({ kind: 'written' });
+  expect(await world.repos.decisions.put({ ...decision, reason: 'rewritten' })).toEqual({ kind: 'exists' });
+  if (options.count !== false) {
+    const action = { decisionId: decision.decisionId, account: account.address, at: decision.createdAt };
+    expect(await world.repos.protectionLedger.countCapped('kill-switch', action, 1, 1)).toEqual({ kind: 'counted' });
+  }
+  await world.protection.write('on');
+  return { account, decision };
+}
+
+async function sign(account: TrackedSimAccount, delegate: `0x${string}`, decisionId: string) {
+  return createSignRevocationHandler(world.signDeps)({ account: account.address, delegate, decisionId }, lambdaContext('sign-revocation'));
+}
+
+async function listed(account: string): Promise<string[]> {
+  return (await world.control.account(account)).delegates.map((d) => d.address);
+}
+
+// Before the refusals below: their breaker case leaves the stage's breaker open for an hour.
+describe('the signer and web sessions: it re-reads the delegate and revokes a web session only where the rule allows it', () => {
+  /** An account with a web session the chain lists (`isWebClient`), a decision of `rule` naming it, counted, the switch on. */
+  async function webDecision(rule: ProtectiveDecision['rule'], settings: Parameters<RevocationWorld['repos']['accounts']['updateSettings']>[1]) {
+    const account = await world.trackAccount({ label: `web-${randomUUID().slice(0, 6)}`, delegates: [] });
+    const { delegate } = await world.control.addDelegate(account.address, { name: 'browser', isWebClient: true });
+    const web = delegate.address as `0x${string}`;
+    await world.repos.accounts.updateSettings(account.address, settings);
+    const decision: ProtectiveDecision = {
+      decisionId: `web-${randomUUID()}`,
+      account: account.address,
+      rule,
+      reason: rule === 'kill-switch' ? REASON : 'unknown delegate',
+      evidence: { delegate: web },
+      delegates: [web],
+      createdAt: Date.now(),
+      dryRun: false,
+    };
+    await world.repos.decisions.put(decision);
+    const action = { decisionId: decision.decisionId, account: account.address, at: decision.createdAt };
+    expect(await world.repos.protectionLedger.countCapped(rule, action, 1, rule === 'kill-switch' ? 1 : 20)).toEqual({ kind: 'counted' });
+    await world.protection.write('on');
+    return { account, web, decision };
+  }
+
+  const refused: { name: string; rule: ProtectiveDecision['rule']; settings: Parameters<typeof webDecision>[1]; reason: RegExp }[] = [
+    {
+      name: 'an unknown-key decision under api-keys',
+      rule: 'unknown-delegate',
+      settings: { revokeUnknown: 'api-keys' },
+      reason: /web session and the account's unknown-key mode is api-keys/,
+    },
+    {
+      name: 'a kill-switch decision that keeps web sessions',
+      rule: 'kill-switch',
+      settings: { killSwitch: 30, killSwitchWebSessions: 'keep' },
+      reason: /web session and the kill switch keeps web sessions/,
+    },
+  ];
+  for (const { name, rule, settings, reason } of refused) {
+    it(`refuses ${name}, audits why, and sends nothing`, async () => {
+      const { account, web, decision } = await webDecision(rule, settings);
+      expect(await sign(account, web, decision.decisionId)).toEqual({ kind: 'not-authorized', sent: false });
+      expect(await listed(account.address)).toContain(web);
+      expect((await world.control.account(account.address)).nonce).toBe(0);
+      const [audit] = await world.repos.audit.listForAccount(account.address, 1);
+      expect(audit).toMatchObject({
+        outcome: 'not-authorized',
+        actor: `decision:${decision.decisionId}`,
+        delegate: web,
+        message: expect.stringMatching(reason),
+        reason: decision.reason,
+      });
+    });
+  }
+
+  it('a decision written under "all" is refused once the account went back to api-keys before signing', async () => {
+    const { account, web, decision } = await webDecision('unknown-delegate', { revokeUnknown: 'all' });
+    await world.repos.accounts.updateSettings(account.address, { revokeUnknown: 'api-keys' });
+    expect(await sign(account, web, decision.decisionId)).toEqual({ kind: 'not-authorized', sent: false });
+    expect(await listed(account.address)).toContain(web);
+  });
+
+  const allowed: { name: string; rule: ProtectiveDecision['rule']; settings: Parameters<typeof webDecision>[1] }[] = [
+    { name: 'an unknown-key decision under all', rule: 'unknown-delegate', settings: { revokeUnknown: 'all' } },
+    { name: 'a kill-switch decision with web sessions set to revoke', rule: 'kill-switch', settings: { killSwitch: 30, killSwitchWebSessions: 'revoke' } },
+  ];
+  for (const { name, rule, settings } of allowed) {
+    it(`revokes a web session for ${name}`, async () => {
+      const { account, web, decision } = await webDecision(rule, settings);
+      expect(await sign(account, web, decision.decisionId)).toMatchObject({ kind: 'revoked', sent: true });
+      expect(await listed(account.address)).not.toContain(web);
+    });
+  }
+});
+
+describe('the signer and automatic actions: it signs only for a decision that still holds', () => {
+  it('signs a decision that holds, once per delegate, audits the reason, and the signature verifies with ethers', async () => {
+    const { account, decision } = await decided();
+    const [a, b] = account.delegates;
+    expect(await sign(account, a!.address, decision.decisionId)).toMatchObject({ kind: 'revoked', sent: true });
+    expect(await sign(account, a!.address, decision.decisionId)).toEqual({ kind: 'not-authorized', sent: false });
+    expect(await listed(account.address)).toEqual([b!.address]);
+    const intent = (await world.repos.audit.listForAccount(account.address, 10)).find((r) => r.kind === 'intent');
+    expect(intent).toMatchObject({ reason: REASON, actor: `decision:${decision.decisionId}`, delegate: a!.address });
+    const data = buildRemoveDelegateManager({ sender: account.address, manager: a!.address, nonce: intent?.nonce ?? -1 });
+    const bytes = Buffer.from(JSON.stringify({ sender: data.sender, instruction: data.instruction, nonce: data.nonce }), 'utf8');
+    expect(verifyMessage(bytes, intent?.txSignature ?? '')).toBe(account.address);
+  });
+
+  const refusals: {
+    name: string;
+    reason: RegExp;
+    arrange: (account: TrackedSimAccount, decision: ProtectiveDecision) => Promise<void>;
+    options?: Parameters<typeof decided>[0];
+  }[] = [
+    { name: 'the switch turned off', reason: /off stage-wide/, arrange: () => world.protection.write('off') },
+    {
+      name: 'the account disarmed',
+      reason: /no longer armed/,
+      arrange: async (account) => void (await world.repos.accounts.updateSettings(account.address, { killSwitch: null })),
+    },
+    {
+      name: 'the account put in dry run',
+      reason: /dry run/,
+      arrange: async (account) => void (await world.repos.accounts.updateSettings(account.address, { killSwitchDryRun: true })),
+    },
+    {
+      name: 'the key kept since',
+      reason: /kept/,
+      arrange: async (account) => void (await world.repos.accounts.updateSettings(account.address, { keepDelegates: [account.delegates[0]!.address] })),
+    },
+    {
+      name: 'a decision too old',
+      reason: /old, more than/,
+      arrange: () => Promise.resolve(),
+      options: { createdAt: Date.now() - DECISION_MAX_AGE_MS - 60_000 },
+    },
+    { name: 'a dry-run decision', reason: /is a dry run/, arrange: () => Promise.resolve(), options: { dryRun: true } },
+    { name: 'a decision not counted under the cap', reason: /cap/, arrange: () => Promise.resolve(), options: { count: false } },
+    {
+      name: 'the breaker open',
+      reason: /breaker is open/,
+      arrange: async () => {
+        for (let i = 0; i < 6; i++)
+          await world.repos.protectionLedger.countFiring({ decisionId: `other-${i}`, account: `0x${String(i + 1).padStart(40, '0')}`, at: Date.now() });
+      },
+    },
+  ];
+  for (const { name, reason, arrange, options } of refusals) {
+    it(`refuses ${name}, audits why, and sends nothing`, async () => {
+      const { account, decision } = await decided(options);
+      await arrange(account, decision);
+      const delegate = account.delegates[0]!.address;
+      expect(await sign(account, delegate, decision.decisionId)).toEqual({ kind: 'not-authorized', sent: false });
+      expect(await listed(account.address)).toContain(delegate);
+      expect((await world.control.account(account.address)).nonce).toBe(0);
+      const [audit] = await world.repos.audit.listForAccount(account.address, 1);
+      expect(audit).toMatchObject({
+        outcome: 'not-authorized',
+        actor: `decision:${decision.decisionId}`,
+        message: expect.stringMatching(reason),
+        reason: REASON,
+      });
+    });
+  }
+});

@@ -1,0 +1,115 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { testTables } from '../../../support/testTables';
+import { cliRunner } from '../../../support/cli/cliHarness';
+import { createRepositories } from '../../../../functions/store/repositories';
+
+const ACCOUNT = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+const KEPT = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
+
+describe('kill-switch settings in the CLI', () => {
+  const tables = testTables();
+
+  it('adds, shows, warns while protection is off, and carries the columns through export and import', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'killswitch-'));
+    const cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix }, Date.now, join(dir, 'protection'));
+    const add = await cli(
+      'accounts',
+      'add',
+      ACCOUNT,
+      '--email',
+      'desk@example.com',
+      '--kill-switch',
+      '30',
+      '--keep-delegate',
+      KEPT.toLowerCase(),
+      '--kill-switch-dry-run',
+      'on',
+    );
+    expect(add.code).toBe(0);
+    expect(add.stderr).toContain('automatic actions are off stage-wide');
+    const shown = JSON.parse((await cli('accounts', 'show', ACCOUNT, '--json')).stdout) as Record<string, unknown>;
+    expect(shown).toMatchObject({
+      killSwitch: 30,
+      killSwitchConfirm: 'wait',
+      keepDelegates: [KEPT],
+      killSwitchWebSessions: 'keep',
+      killSwitchDryRun: true,
+      protection: 'off',
+    });
+    const text = (await cli('accounts', 'show', ACCOUNT)).stdout;
+    expect(text).toMatch(/kill switch\s+30%; confirmed at the next evaluation; web sessions kept; keeps 0x90F79bf6EB2c4f870365E785982E1f101E93b906; DRY RUN/);
+    expect(text).toMatch(/protection\s+OFF stage-wide/);
+
+    expect((await cli('protection', 'on')).code).toBe(0);
+    const update = await cli(
+      'accounts',
+      'update',
+      ACCOUNT,
+      '--kill-switch-confirm',
+      'now',
+      '--kill-switch-web-sessions',
+      'revoke',
+      '--kill-switch-dry-run',
+      'off',
+    );
+    expect(update).toMatchObject({ code: 0, stderr: '' });
+    expect((await cli('accounts', 'show', ACCOUNT)).stdout).toMatch(
+      /kill switch\s+30%; acts on the first evaluation; web sessions revoked; keeps 0x90F7.*\n.*protection\s+on stage-wide/,
+    );
+
+    const exported = (await cli('accounts', 'export')).stdout;
+    expect(exported.split('\n')[0]).toContain('kill-switch,kill-switch-confirm,keep-delegate,kill-switch-web-sessions,kill-switch-dry-run');
+    expect((await cli('accounts', 'update', ACCOUNT, '--kill-switch', 'off', '--keep-delegate', 'none')).code).toBe(0);
+    expect(JSON.parse((await cli('accounts', 'show', ACCOUNT, '--json')).stdout)).toMatchObject({ killSwitch: null, keepDelegates: [] });
+    const file = join(dir, 'accounts.csv');
+    await writeFile(file, exported);
+    expect((await cli('accounts', 'import', file)).code).toBe(0);
+    expect(JSON.parse((await cli('accounts', 'show', ACCOUNT, '--json')).stdout)).toMatchObject({
+      killSwitch: 30,
+      killSwitchConfirm: 'now',
+      keepDelegates: [KEPT],
+      killSwitchWebSessions: 'revoke',
+      killSwitchDryRun: false,
+    });
+  });
+
+  it('accounts show and status print the kill switch state; accounts rearm re-arms a fired one, audited', async () => {
+    const address = '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc';
+    const cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix }, Date.now, join(await mkdtemp(join(tmpdir(), 'killswitch-')), 'protection'));
+    expect((await cli('accounts', 'add', address, '--email', 'desk@example.com', '--kill-switch', '25')).code).toBe(0);
+    expect((await cli('accounts', 'show', address)).stdout).toMatch(/kill switch now\s+armed \(not evaluated yet\)/);
+    const repos = createRepositories(tables.client, tables.prefix);
+    const firedAt = Date.UTC(2030, 0, 7, 12);
+    await repos.alerts.compareAndSet(address, 'kill-switch', null, { status: 'fired', at: firedAt });
+    expect((await cli('accounts', 'show', address)).stdout).toContain(`FIRED at ${new Date(firedAt).toISOString()}`);
+    expect(JSON.parse((await cli('accounts', 'show', address, '--json')).stdout)).toMatchObject({ killSwitchState: { status: 'fired', at: firedAt } });
+    expect((await cli('status', address)).stdout).toContain(`sentinel accounts rearm ${address}`);
+
+    const rearm = await cli('accounts', 'rearm', address);
+    expect(rearm).toMatchObject({ code: 0, stderr: '' });
+    expect(rearm.stdout).toContain('re-armed (was fired; audited)');
+    expect((await cli('accounts', 'show', address)).stdout).toMatch(/kill switch now\s+armed\n/);
+    const audit = await repos.audit.listForAccount(address, 10);
+    expect(audit.find((r) => r.action === 'kill-switch-rearm')).toMatchObject({ outcome: 'rearmed', message: 'kill switch re-armed (was fired)' });
+    expect((await cli('accounts', 'rearm', '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65')).code).toBe(1);
+  });
+
+  it('refuses a bad level or mode with a message naming the option, writing nothing', async () => {
+    const cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix }, Date.now, join(await mkdtemp(join(tmpdir(), 'killswitch-')), 'protection'));
+    for (const [option, value] of [
+      ['--kill-switch', '130'],
+      ['--kill-switch-confirm', 'later'],
+      ['--kill-switch-web-sessions', 'maybe'],
+      ['--kill-switch-dry-run', 'perhaps'],
+      ['--keep-delegate', '0x12'],
+    ] as const) {
+      const run = await cli('accounts', 'add', '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65', '--email', 'x@example.com', option, value);
+      expect(run.code, option).toBe(2);
+      expect(run.stderr).toContain(option.slice(2));
+    }
+    expect((await cli('accounts', 'show', '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65')).code).toBe(1);
+  });
+});

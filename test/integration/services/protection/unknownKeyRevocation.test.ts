@@ -1,0 +1,181 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveSigner } from '../../../../functions/chain/resolveSigner';
+import { checksumAddress } from '../../../../functions/domain/address';
+import { createSignRevocationHandler } from '../../../../functions/handlers/sign-revocation';
+import type { DecisionJob } from '../../../../functions/messages/decisionJob';
+import type { CollectMessage, DelegateWatchJob } from '../../../../functions/messages/collectJob';
+import { notifyMessageSchema, type NotifyMessage } from '../../../../functions/messages/notifyMessage';
+import { decisionWorker } from '../../../../functions/runtime/decisionWorker';
+import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
+import { dispatchDue } from '../../../../functions/services/collect/dispatchDue';
+import { watchDelegateBatch } from '../../../../functions/services/collect/watchDelegateBatch';
+import { takeKnownDelegates } from '../../../../functions/services/knownKeys/takeKnownDelegates';
+import { protectionService } from '../../../../functions/services/protection/protect';
+import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
+import { FileProtectionSwitch } from '../../../../functions/store/fileProtectionSwitch';
+import { signerCallOf } from '../../../../functions/web/signerCallOf';
+import { InProcessRevocationSigner } from '../../../../local/inProcessRevocationSigner';
+import { InProcessQueue } from '../../../../local/queue/inProcessQueue';
+import { CALM, startPipelineHarness } from '../../../support/collect/pipelineHarness';
+import { testTables } from '../../../support/testTables';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/**
+ * Unknown-key revocation end to end: the delegate watch asks the real protection service, which
+ * queues decision units; the real signing handler re-checks each decision and submits
+ * `RemoveDelegateManager` to the chain simulator with the owner's key. DynamoDB Local, the
+ * simulator over HTTP; the clocks are virtual and move together.
+ */
+describe('unknown keys revoked on chain (watch → protection service → queue → signer)', () => {
+  const tables = testTables();
+  let h: Awaited<ReturnType<typeof startPipelineHarness>>;
+  let protection: FileProtectionSwitch;
+  let decisions: InProcessQueue<DecisionJob>;
+  let protect: ReturnType<typeof protectionService>;
+  const signerEnv: Record<string, string | undefined> = {};
+  const notified: NotifyMessage[] = [];
+  let keys = 0;
+
+  beforeAll(async () => {
+    h = await startPipelineHarness(tables);
+    await h.advance(10 * MINUTE);
+    protection = new FileProtectionSwitch(join(await mkdtemp(join(tmpdir(), 'protection-')), 'protection'));
+    const notify = {
+      send: async (entries: readonly { id: string; body: unknown }[]) => (
+        notified.push(...entries.map((e) => notifyMessageSchema.parse(e.body))),
+        { sent: entries.map((e) => e.id), failed: [] }
+      ),
+    };
+    const sign = createSignRevocationHandler({
+      accounts: h.repos.accounts,
+      leases: h.repos.leases,
+      audit: h.repos.audit,
+      tokens: h.repos.tokens,
+      notify,
+      chain: h.chain,
+      signerFor: (ref) => resolveSigner(ref, { env: signerEnv }),
+      now: h.now,
+      sleep: async () => undefined,
+      log: silentLog,
+      automatic: {
+        decisions: h.repos.decisions,
+        knownDelegates: h.repos.knownDelegates,
+        ledger: h.repos.protectionLedger,
+        protection,
+        maxAgeMs: 5 * MINUTE,
+        breakerAccounts: 5,
+      },
+    });
+    decisions = new InProcessQueue<DecisionJob>({
+      name: 'decisions',
+      consumer: decisionWorker({ sign: signerCallOf(new InProcessRevocationSigner(sign)), log: silentLog, counters: memoryCounters() }),
+      batchSize: 1,
+    });
+    protect = protectionService({
+      protection,
+      accounts: h.repos.accounts,
+      knownDelegates: h.repos.knownDelegates,
+      decisions: h.repos.decisions,
+      ledger: h.repos.protectionLedger,
+      queue: decisions,
+      breakerAccounts: 5,
+      log: silentLog,
+    });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const deps = () => ({
+    chain: h.chain,
+    repos: h.repos,
+    events: {
+      send: async (entries: readonly { id: string; body: unknown }[]) => (
+        notified.push(...entries.map((e) => notifyMessageSchema.parse(e.body))),
+        { sent: entries.map((e) => e.id), failed: [] }
+      ),
+    },
+    log: silentLog,
+    counters: memoryCounters(),
+    settings: DEFAULT_COLLECT_SETTINGS,
+    now: h.now,
+    revoke: protect,
+  });
+
+  /** `minutes` dispatch runs a minute apart; each watch job runs at once, then the decision queue is delivered. */
+  async function watchFor(minutes: number): Promise<void> {
+    for (let m = 0; m < minutes; m++) {
+      await h.advance(MINUTE);
+      const queued: CollectMessage[] = [];
+      await dispatchDue({
+        accounts: h.repos.accounts,
+        schedule: h.repos.schedule,
+        collectQueue: { send: async (entries) => (queued.push(...entries.map((e) => e.body)), { sent: entries.map((e) => e.id), failed: [] }) },
+        log: silentLog,
+        now: h.now,
+        limitPerShard: 1_000,
+        watchBatchSize: 100,
+      });
+      for (const job of queued.filter((q): q is DelegateWatchJob => 'kind' in q)) await watchDelegateBatch(deps(), job);
+      await decisions.drain();
+    }
+  }
+
+  /** An account with one bot key and its owner key available to the signer, armed `--revoke-unknown api-keys`, past its first poll and watch. */
+  async function armedAccount(label: string) {
+    const created = (await h.control.createAccount({ label, profile: CALM } as never)) as { address: string; privateKey: string };
+    const variable = `UNKNOWN_KEYS_OWNER_${++keys}`;
+    signerEnv[variable] = created.privateKey;
+    const bot = await h.control.addDelegate(created.address, { name: 'desk bot', expiresInMs: 48 * HOUR });
+    await h.track(label, { interval: '1d', revokeUnknown: 'api-keys', signer: `env:${variable}` }, undefined, created);
+    await takeKnownDelegates(
+      { chain: h.chain, accounts: h.repos.accounts, delegates: h.repos.delegates, knownDelegates: h.repos.knownDelegates },
+      created.address,
+      h.now(),
+    );
+    await h.pipeline.runCycle({ kind: 'due' });
+    await watchFor(5);
+    return { address: created.address, bot: bot.delegate.address };
+  }
+
+  const listed = async (address: string) => (await h.control.account(address)).delegates.map((d) => d.address);
+  const noticeOf = (address: string, delegate: string) =>
+    notified.find(
+      (n): n is Extract<NotifyMessage, { kind: 'new-delegate' }> => n.kind === 'new-delegate' && n.account === address && n.delegate.address === delegate,
+    );
+
+  it('with protection on, an unknown API key is revoked on chain within the watch cadence; the known key stays; an announced key is kept', async () => {
+    await protection.write('on');
+    const { address, bot } = await armedAccount('intruded');
+    const intruder = await h.control.addDelegate(address, { name: 'not ours', expiresInMs: 48 * HOUR });
+    await watchFor(5);
+    expect(await listed(address)).toEqual([bot]);
+    const audit = await h.repos.audit.listForAccount(address, 20);
+    expect(audit.some((r) => r.kind === 'intent' && r.delegate === intruder.delegate.address)).toBe(true);
+    expect(noticeOf(address, intruder.delegate.address)?.protection).toMatchObject({
+      verdict: 'unknown',
+      action: { kind: 'requested', outcome: { kind: 'queued' } },
+    });
+
+    const key = '0x00000000000000000000000000000000000b0b01';
+    await h.repos.knownDelegates.announce(address, { delegate: checksumAddress(key), announcedAt: h.now(), expiresAt: h.now() + HOUR });
+    const expected = await h.control.addDelegate(address, { address: key, name: 'new bot', expiresInMs: 48 * HOUR });
+    await watchFor(5);
+    expect(await listed(address)).toEqual(expect.arrayContaining([bot, expected.delegate.address]));
+    expect(await listed(address)).toHaveLength(2);
+  }, 180_000);
+
+  it('with protection off stage-wide nothing is revoked, and the notice says so', async () => {
+    await protection.write('off');
+    const { address, bot } = await armedAccount('switched-off');
+    const intruder = await h.control.addDelegate(address, { name: 'not ours', expiresInMs: 48 * HOUR });
+    await watchFor(5);
+    expect(await listed(address)).toEqual([bot, intruder.delegate.address]);
+    expect(noticeOf(address, intruder.delegate.address)?.protection).toMatchObject({ action: { kind: 'requested', outcome: { kind: 'protection-off' } } });
+  }, 180_000);
+});

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { createRepositories } from '../../../../functions/store/repositories';
+import { accountRecord, testAddress } from '../../../support/store/accountFixture';
+import { cliRunner } from '../../../support/cli/cliHarness';
+import { testTables } from '../../../support/testTables';
+import { header, mailTo, uniqueEmail } from '../../../support/delivery/mailHarness';
+import { startReportChain, type ReportChain } from '../../../support/report/reportChain';
+
+const HOUR = 3_600_000;
+// Near the real time, so stored deliveries are not swept by DynamoDB Local's TTL.
+const NOW = Math.floor(Date.now() / HOUR) * HOUR + 30 * 60_000;
+const TODAY = new Date(NOW).toISOString().slice(0, 10);
+const MIDNIGHT = Date.parse(`${TODAY}T00:00:00Z`);
+
+const resultsSchema = z.array(z.object({ address: z.string(), outcome: z.looseObject({ kind: z.string() }) }));
+
+describe('sentinel report', () => {
+  const tables = testTables();
+  const due = accountRecord({ address: testAddress(1, 0xc11), emails: [uniqueEmail('due')], timezone: 'UTC', reportAt: '00:00', nextReportAt: MIDNIGHT });
+  const later = accountRecord({
+    address: testAddress(2, 0xc11),
+    emails: [uniqueEmail('later')],
+    timezone: 'UTC',
+    reportAt: '00:00',
+    nextReportAt: MIDNIGHT + 24 * HOUR,
+  });
+  let cli: ReturnType<typeof cliRunner>;
+  let chain: ReportChain;
+
+  beforeAll(async () => {
+    chain = await startReportChain(NOW);
+    cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix, ROCKET_NODE_URL: chain.sim.nodeUrl, ROCKET_INDEXER_URL: chain.sim.indexerUrl }, () => NOW);
+    const repos = createRepositories(tables.client, tables.prefix);
+    await repos.accounts.create(due);
+    await repos.accounts.create(later);
+  });
+
+  afterAll(async () => {
+    await chain.close();
+  });
+
+  it('sends the reports that are due and prints them as JSON', async () => {
+    const run = await cli('report', '--json');
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const results = resultsSchema.parse(JSON.parse(run.stdout));
+    expect(results).toEqual([{ address: due.address, outcome: expect.objectContaining({ kind: 'sent', reportDate: TODAY, messages: 1 }) }]);
+    const mails = await mailTo(due.emails[0]!);
+    expect(mails.map((m) => header(m, 'X-Sentinel-Event-Id'))).toEqual([`report:${due.address}:${TODAY}`]);
+  });
+
+  it('finds nothing due on a second run', async () => {
+    expect(await cli('report')).toMatchObject({ code: 0, stdout: 'no report was due\n', stderr: '' });
+    expect(await mailTo(due.emails[0]!)).toHaveLength(1);
+  });
+
+  it('with --account and --force sends an extra report now, and says when it was not due without --force', async () => {
+    const notDue = await cli('report', '--account', later.address.toLowerCase());
+    expect(notDue.code).toBe(0);
+    expect(notDue.stdout).toMatch(new RegExp(`${later.address}\\s+not due\\s+0\\s+next at ${new Date(later.nextReportAt).toISOString()}`));
+    const forced = await cli('report', '--account', later.address, '--force');
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toMatch(/^LABEL\s+ACCOUNT\s+OUTCOME\s+RECIPIENTS\s+NOTE/);
+    expect(forced.stdout).toMatch(new RegExp(`${later.address}\\s+sent \\(extra\\)\\s+1\\s+covers `));
+    expect(await mailTo(later.emails[0]!)).toHaveLength(1);
+  });
+
+  it('refuses a bad address with status 2 and an untracked account with status 1', async () => {
+    expect(await cli('report', '--account', 'nope')).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'sentinel: --account "nope" is not a 20-byte hex address\n',
+    });
+    const untracked = testAddress(3, 0xc11);
+    expect(await cli('report', '--account', untracked)).toMatchObject({ code: 1, stdout: '', stderr: `sentinel: ${untracked} is not tracked\n` });
+  });
+});

@@ -1,0 +1,189 @@
+import { verifyMessage } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRemoveDelegateManager } from '../../../../functions/chain/transactionBuilders';
+import { revokeAllUnitId } from '../../../../functions/domain/revokeAllUnit';
+import { testTables } from '../../../support/testTables';
+import { formOf, getPage, startRevocationWorld, submitForm, titleOf, type Page, type RevocationWorld } from '../../../support/revocation/revocationWorld';
+
+const tables = testTables();
+let world: RevocationWorld;
+
+beforeAll(async () => {
+  world = await startRevocationWorld(tables);
+});
+afterAll(async () => {
+  await world?.close();
+});
+
+async function chainState(account: string) {
+  const view = await world.control.account(account);
+  return { nonce: view.nonce, delegates: view.delegates.map((d) => d.address) };
+}
+
+async function intentsOf(account: string) {
+  return (await world.repos.audit.listForAccount(account, 100)).filter((a) => a.kind === 'intent').reverse();
+}
+
+/** Each intent's signature, checked by ethers (not our code) against the account's address over the transaction it names. */
+function expectSignedByOwner(account: string, intent: { delegate?: string | undefined; nonce?: number | undefined; txSignature?: string | undefined }): void {
+  const data = buildRemoveDelegateManager({ sender: account as `0x${string}`, manager: intent.delegate as `0x${string}`, nonce: intent.nonce ?? -1 });
+  const bytes = Buffer.from(JSON.stringify({ sender: data.sender, instruction: data.instruction, nonce: data.nonce }), 'utf8');
+  expect(verifyMessage(bytes, intent.txSignature ?? '')).toBe(account);
+}
+
+function rowsOf(page: Page): string[] {
+  return [...page.html.matchAll(/<tr><td>([^<]*)<\/td><td><code>(0x[0-9a-fA-F]{40})<\/code><\/td><td>([^<]*)<\/td><\/tr>/g)].map(
+    (m) => `${m[1]} ${m[2]} ${m[3]}`,
+  );
+}
+
+describe('revoke all, one click, against the simulator', () => {
+  it('GET lists every delegate and changes nothing; POST revokes each once, in nonce order, audited and signed by the owner', async () => {
+    const account = sorted(await world.trackAccount({ label: 'revoke-all', delegates: ['bot-a', 'bot-b', 'bot-c'] }));
+    const link = world.revokeAllLink(account.address);
+
+    const page = await getPage(link);
+    expect(page.status).toBe(200);
+    expect(titleOf(page)).toBe('Revoke all 3 API keys?');
+    for (const d of account.delegates) {
+      expect(page.html).toContain(d.name);
+      expect(page.html).toContain(d.address);
+    }
+    expect(page.html).toContain('A key added after this page was opened is not included');
+    expect((await chainState(account.address)).nonce).toBe(0);
+    expect((await chainState(account.address)).delegates.sort()).toEqual(account.delegates.map((d) => d.address).sort());
+    expect(await world.repos.revokeAll.get([...(await batchTokens(link))][0]!)).toBeNull();
+
+    const form = formOf(page);
+    expect(form.action).toBe(`${world.server.url}/revoke-all`);
+    expect(form.fields['keys']?.split(',')).toEqual(account.delegates.map((d) => d.address));
+    const queued = await submitForm(form.action, form.fields);
+    expect(queued.status).toBe(200);
+    expect(titleOf(queued)).toBe('Revoking API keys…');
+    expect(queued.html).toMatch(/<meta http-equiv="refresh" content="3; url=http:\/\/127\.0\.0\.1:\d+\/revoke-all\?token=/);
+    expect(rowsOf(queued).every((r) => r.endsWith(' queued'))).toBe(true);
+
+    await world.revokeAll.drain();
+    expect(await chainState(account.address)).toEqual({ nonce: 3, delegates: [] });
+    const intents = await intentsOf(account.address);
+    expect(intents.map((i) => [i.delegate, i.nonce])).toEqual(account.delegates.map((d, i) => [d.address, i + 1]));
+    for (const intent of intents) expectSignedByOwner(account.address, intent);
+
+    const done = await getPage(link);
+    expect(titleOf(done)).toBe('All API keys revoked');
+    expect(done.html).not.toContain('http-equiv="refresh"');
+    expect(rowsOf(done)).toEqual(account.delegates.map((d, i) => `${d.name} ${d.address} revoked (nonce ${i + 1})`));
+    expect(done.html).not.toContain('<form');
+  });
+
+  it('double submit and queue redelivery revoke each delegate once', async () => {
+    const account = sorted(await world.trackAccount({ label: 'revoke-all-twice', delegates: ['bot-a', 'bot-b'] }));
+    const link = world.revokeAllLink(account.address);
+    const form = formOf(await getPage(link));
+    const pages = await Promise.all([submitForm(form.action, form.fields), submitForm(form.action, form.fields)]);
+    expect(pages.map((p) => p.status)).toEqual([200, 200]);
+    await world.revokeAll.drain();
+
+    // Every job again, as a redelivery would hand them over.
+    const batchToken = [...(await batchTokens(link))][0]!;
+    await world.revokeAll.send(
+      account.delegates.map((d, i) => ({
+        id: `${i}`,
+        body: { kind: 'revoke-all-unit', account: account.address, delegate: d.address, tokenId: batchToken, attempt: 1, expiresAt: Date.now() + 3_600_000 },
+      })),
+    );
+    await world.revokeAll.drain();
+    // Each delegate was signed for once, under its own unit token derived from the link. Two POSTs
+    // racing may each queue one delegate, so the signing order between them is not fixed.
+    const intents = await intentsOf(account.address);
+    expect(intents.map((i) => i.tokenId)).toEqual(intents.map((i) => revokeAllUnitId(batchToken, i.delegate ?? expect.fail('an intent names no delegate'))));
+    expect(intents.map((i) => i.delegate).sort()).toEqual(account.delegates.map((d) => d.address).sort());
+
+    expect(await chainState(account.address)).toEqual({ nonce: 2, delegates: [] });
+    const again = await submitForm(form.action, form.fields);
+    expect(titleOf(again)).toBe('All API keys revoked');
+    await world.revokeAll.drain();
+    expect((await chainState(account.address)).nonce).toBe(2);
+  });
+
+  it('shows a partial failure per delegate; a retry submits only the one that sent nothing', async () => {
+    const account = sorted(await world.trackAccount({ label: 'revoke-all-partial', delegates: ['bot-a', 'bot-b', 'bot-c'] }));
+    const [a, b, c] = account.delegates;
+    const link = world.revokeAllLink(account.address);
+    const batchToken = [...(await batchTokens(link))][0]!;
+    const failing = revokeAllUnitId(batchToken, b!.address);
+    world.beforeTokenCheck = async (tokenId) => {
+      if (tokenId === failing) await world.control.setFaults({ routes: { 'account-nonce': { error500: 1 } } });
+      else await world.control.resetFaults();
+    };
+    try {
+      await submitForm(...(Object.values(formOf(await getPage(link))) as [string, Record<string, string>]));
+      await world.revokeAll.drain();
+    } finally {
+      world.beforeTokenCheck = null;
+      await world.control.resetFaults();
+    }
+    expect(await chainState(account.address)).toEqual({ nonce: 2, delegates: [b!.address] });
+    const partial = await getPage(link);
+    expect(titleOf(partial)).toBe('Some API keys were not revoked');
+    expect(rowsOf(partial)).toEqual([
+      `${a!.name} ${a!.address} revoked (nonce 1)`,
+      `${b!.name} ${b!.address} not sent: the chain could not be reached`,
+      `${c!.name} ${c!.address} revoked (nonce 2)`,
+    ]);
+    const retry = formOf(partial);
+    expect(retry.fields['keys']).toBe(b!.address);
+
+    const retried = await submitForm(retry.action, retry.fields);
+    expect(rowsOf(retried)).toContain(`${b!.name} ${b!.address} queued`);
+    await world.revokeAll.drain();
+    expect(await chainState(account.address)).toEqual({ nonce: 3, delegates: [] });
+    expect((await intentsOf(account.address)).map((i) => i.delegate)).toEqual([a!.address, c!.address, b!.address]);
+    expect(rowsOf(await getPage(link))).toContain(`${b!.name} ${b!.address} revoked (nonce 3)`);
+  });
+
+  it('binds the keys the page showed: an altered key list or a cross-origin POST queues nothing', async () => {
+    const account = await world.trackAccount({ label: 'revoke-all-bound', delegates: ['bot-a', 'bot-b'] });
+    const link = world.revokeAllLink(account.address);
+    const form = formOf(await getPage(link));
+    // A key added after the page was shown is not in its form.
+    const later = await world.control.addDelegate(account.address, { name: 'late-bot', expiresInMs: 3_600_000 });
+    const widened = await submitForm(form.action, { ...form.fields, keys: `${form.fields['keys']},${later.delegate.address}` });
+    expect(widened.status).toBe(403);
+    const narrowed = await submitForm(form.action, { ...form.fields, keys: account.delegates[0]!.address });
+    expect(narrowed.status).toBe(403);
+    const evil = await submitForm(form.action, form.fields, { origin: 'https://evil.example' });
+    expect(evil.status).toBe(403);
+    await world.revokeAll.drain();
+    expect((await chainState(account.address)).nonce).toBe(0);
+
+    await submitForm(form.action, form.fields);
+    await world.revokeAll.drain();
+    expect(await chainState(account.address)).toEqual({ nonce: 2, delegates: [later.delegate.address] });
+  });
+
+  it('the signer still signs only for a consumed unit token: a unit id nobody consumed is refused', async () => {
+    const account = await world.trackAccount({ label: 'revoke-all-signer', delegates: ['bot'] });
+    const { createSignRevocationHandler } = await import('../../../../functions/handlers/sign-revocation');
+    const { lambdaContext } = await import('../../../../local/lambdaContext');
+    const unit = revokeAllUnitId('some-revoke-all-token-id', account.delegates[0]!.address);
+    const outcome = await createSignRevocationHandler(world.signDeps)(
+      { account: account.address, delegate: account.delegates[0]!.address, tokenId: unit },
+      lambdaContext('sign-revocation'),
+    );
+    expect(outcome).toEqual({ kind: 'not-authorized', sent: false });
+    expect((await chainState(account.address)).nonce).toBe(0);
+  });
+});
+
+/** The account with its delegates in the order the page lists them (by address). */
+function sorted<A extends { delegates: { address: string }[] }>(account: A): A {
+  return { ...account, delegates: [...account.delegates].sort((x, y) => (x.address < y.address ? -1 : 1)) };
+}
+
+/** The token id a revoke-all link carries (read back through the link codec the world uses). */
+async function batchTokens(link: string): Promise<Set<string>> {
+  const check = world.links.read('revoke-all', new URL(link).searchParams.get('token') ?? undefined, Date.now());
+  if (check.kind !== 'valid') throw new Error('bad link');
+  return new Set([check.claims.tokenId]);
+}

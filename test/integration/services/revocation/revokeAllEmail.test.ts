@@ -1,0 +1,197 @@
+import { SESClient } from '@aws-sdk/client-ses';
+import { verifyMessage } from 'ethers';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { buildRemoveDelegateManager } from '../../../../functions/chain/transactionBuilders';
+import { revokeAllUnitId } from '../../../../functions/domain/revokeAllUnit';
+import { createNotifyHandler } from '../../../../functions/handlers/notify';
+import { createEmailRenderer } from '../../../../functions/mail/render/render';
+import { SesSender } from '../../../../functions/mail/send/sesSender';
+import type { NotifyEvent } from '../../../../functions/messages/notifyMessage';
+import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
+import { sesStore, type StoredEmail } from '../../../support/sesStore';
+import { testTables } from '../../../support/testTables';
+import { formOf, getPage, startRevocationWorld, submitForm, titleOf, type RevocationWorld } from '../../../support/revocation/revocationWorld';
+
+const tables = testTables();
+let world: RevocationWorld;
+
+beforeAll(async () => {
+  const sender = new SesSender(
+    new SESClient({ endpoint: inject('sesEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+  );
+  const renderer = createEmailRenderer();
+  world = await startRevocationWorld(tables, {
+    notifyConsumer: ({ repos, links }) =>
+      createNotifyHandler({ repos, sender, renderer, links, mailFrom: 'sentinel@example.com', log: silentLog, counters: memoryCounters(), now: Date.now }),
+  });
+});
+afterAll(async () => {
+  await world?.close();
+});
+
+function tokenIdOf(link: string): string {
+  const check = world.links.read('revoke-all', new URL(link).searchParams.get('token') ?? undefined, Date.now());
+  if (check.kind !== 'valid') throw new Error('bad link');
+  return check.claims.tokenId;
+}
+
+function drawdownEvent(account: string, at: number): NotifyEvent {
+  return {
+    kind: 'drawdown',
+    eventId: `drawdown:${account}:20:fired:${at}`,
+    account,
+    at,
+    notice: 'fired',
+    level: 20,
+    levels: [10, 20],
+    drawdownPct: 21.5,
+    maxDrawdownPct: 21.5,
+    dollarDrawdown: 2_150,
+    peakAt: at - 3_600_000,
+    peakEquity: 10_000,
+    equityNow: 7_850,
+    pnlNow: -2_150,
+    asOf: at,
+  };
+}
+
+async function mailTo(recipient: string, subject: RegExp): Promise<StoredEmail> {
+  const found = (await sesStore({ to: recipient })).filter((m) => subject.test(m.subject));
+  expect(found, `mail to ${recipient} matching ${subject}`).toHaveLength(1);
+  return found[0]!;
+}
+
+/** The revoke-all links of an email: from its HTML buttons (entities decoded) and from its text part. */
+function revokeAllLinks(mail: StoredEmail): { html: string[]; text: string[] } {
+  const prefix = `${world.server.url}/revoke-all?token=`;
+  const html = [...(mail.body.html ?? '').matchAll(/href="([^"]+)"/g)]
+    .map((m) => m[1]!.replace(/&#x3D;/g, '=').replace(/&amp;/g, '&'))
+    .filter((h) => h.startsWith(prefix));
+  const text = [...(mail.body.text ?? '').matchAll(/(http:\/\/\S+\/revoke-all\?token=\S+)/g)].map((m) => m[1]!);
+  return { html, text };
+}
+
+describe('the revoke-all link in alert emails', () => {
+  it('a drawdown alert carries "Revoke all N API keys"; following it revokes every delegate in nonce order, signed by the owner', async () => {
+    const account = await world.trackAccount({ label: 'revoke-all-mail', delegates: ['bot-a', 'bot-b', 'bot-c'] });
+    const recipient = account.emails[0]!;
+    await world.notify.send([{ id: 'dd', body: drawdownEvent(account.address, Date.now()) }]);
+    await world.notify.drain();
+
+    const mail = await mailTo(recipient, /Drawdown 20% reached/);
+    expect(mail.body.html).toContain('Revoke all 3 API keys');
+    expect(mail.body.text).toContain('Revoke all 3 API keys');
+    const links = revokeAllLinks(mail);
+    expect(links.html).toHaveLength(1);
+    expect(links.text).toEqual(links.html);
+
+    const page = await getPage(links.html[0]!);
+    expect(titleOf(page)).toBe('Revoke all 3 API keys?');
+    expect((await world.control.account(account.address)).nonce).toBe(0);
+    const form = formOf(page);
+    await submitForm(form.action, form.fields);
+    await world.revokeAll.drain();
+
+    const view = await world.control.account(account.address);
+    expect({ nonce: view.nonce, delegates: view.delegates }).toEqual({ nonce: 3, delegates: [] });
+    const intents = (await world.repos.audit.listForAccount(account.address, 100)).filter((a) => a.kind === 'intent').reverse();
+    const order = [...account.delegates].map((d) => d.address).sort((x, y) => (x < y ? -1 : 1));
+    expect(intents.map((i) => [i.delegate, i.nonce])).toEqual(order.map((d, i) => [d, i + 1]));
+    for (const intent of intents) {
+      const data = buildRemoveDelegateManager({ sender: account.address, manager: intent.delegate as `0x${string}`, nonce: intent.nonce ?? -1 });
+      const bytes = Buffer.from(JSON.stringify({ sender: data.sender, instruction: data.instruction, nonce: data.nonce }), 'utf8');
+      expect(verifyMessage(bytes, intent.txSignature ?? '')).toBe(account.address);
+    }
+    expect(titleOf(await getPage(links.html[0]!))).toBe('All API keys revoked');
+
+    // One result email for the batch, each delegate's outcome listed once; no per-delegate result emails.
+    await world.notify.drain();
+    const result = await mailTo(recipient, /All 3 API keys revoked/);
+    for (const [i, address] of order.entries()) {
+      expect(result.body.text?.split(address).length).toBe(2);
+      expect(result.body.text).toContain(`${address}: revoked (nonce ${i + 1})`);
+    }
+    for (const d of account.delegates) expect(result.body.html).toContain(d.name);
+    expect((await sesStore({ to: recipient })).map((m) => m.subject).filter((s) => /revoked|revocation/i.test(s))).toEqual([result.subject]);
+  });
+
+  it('a partial failure: the result email says which key was not revoked; the retry that settles sends its own result, once', async () => {
+    const account = await world.trackAccount({ label: 'revoke-all-mail-partial', delegates: ['bot-a', 'bot-b'] });
+    const recipient = account.emails[0]!;
+    const order = account.delegates.map((d) => d.address).sort((x, y) => (x < y ? -1 : 1));
+    const link = world.revokeAllLink(account.address);
+    const tokenId = tokenIdOf(link);
+    const failing = revokeAllUnitId(tokenId, order[0]!);
+    world.beforeTokenCheck = async (unit) => {
+      if (unit === failing) await world.control.setFaults({ routes: { 'account-nonce': { error500: 1 } } });
+      else await world.control.resetFaults();
+    };
+    try {
+      const form = formOf(await getPage(link));
+      await submitForm(form.action, form.fields);
+      await world.revokeAll.drain();
+    } finally {
+      world.beforeTokenCheck = null;
+      await world.control.resetFaults();
+    }
+    await world.notify.drain();
+    const first = await mailTo(recipient, /1 of 2 API keys not revoked/);
+    expect(first.body.text).toContain(`${order[0]}: not sent: the chain could not be reached`);
+    expect(first.body.text).toContain(`${order[1]}: revoked (nonce 1)`);
+
+    const retry = formOf(await getPage(link));
+    expect(retry.fields['keys']).toBe(order[0]);
+    await submitForm(retry.action, retry.fields);
+    await world.revokeAll.drain();
+    await world.notify.drain();
+    const second = await mailTo(recipient, /All 2 API keys revoked/);
+    expect(second.body.text).toContain(`${order[0]}: revoked (nonce 2)`);
+
+    // A redelivered job of the settled batch names the same result: no third email.
+    await world.revokeAll.send([
+      { id: 'again', body: { kind: 'revoke-all-unit', account: account.address, delegate: order[0]!, tokenId, attempt: 2, expiresAt: Date.now() + 3_600_000 } },
+    ]);
+    await world.revokeAll.drain();
+    await world.notify.drain();
+    expect((await sesStore({ to: recipient })).filter((m) => /API keys (not )?revoked/.test(m.subject))).toHaveLength(2);
+    expect((await world.control.account(account.address)).nonce).toBe(2);
+  });
+
+  it('a new-delegate notice carries it too, counting the delegates known at send time', async () => {
+    const account = await world.trackAccount({ label: 'revoke-all-new', delegates: ['bot-a', 'intruder'] });
+    const intruder = account.delegates[1]!;
+    const listed = (await world.chain.getDelegateTraders(account.address)).find((d) => d.address === intruder.address)!;
+    await world.notify.send([
+      {
+        id: 'nd',
+        body: {
+          kind: 'new-delegate',
+          eventId: `new-delegate#${account.address}#${intruder.address}`,
+          account: account.address,
+          at: Date.now(),
+          delegate: listed,
+          firstSeenAt: Date.now(),
+        },
+      },
+    ]);
+    await world.notify.drain();
+    const mail = await mailTo(account.emails[0]!, /^New API key/);
+    expect(mail.body.html).toContain('Revoke all 2 API keys');
+    expect(revokeAllLinks(mail).html).toHaveLength(1);
+  });
+
+  it('no revoke-all link without a signer, nor when the account has no delegate', async () => {
+    const unsigned = await world.trackAccount({ label: 'revoke-all-nosigner', delegates: ['bot-a'], signer: 'none' });
+    const empty = await world.trackAccount({ label: 'revoke-all-empty', delegates: [] });
+    await world.notify.send([
+      { id: 'a', body: drawdownEvent(unsigned.address, Date.now()) },
+      { id: 'b', body: drawdownEvent(empty.address, Date.now()) },
+    ]);
+    await world.notify.drain();
+    for (const account of [unsigned, empty]) {
+      const mail = await mailTo(account.emails[0]!, /Drawdown 20% reached/);
+      expect(mail.body.text).not.toContain('Revoke all');
+      expect(revokeAllLinks(mail)).toEqual({ html: [], text: [] });
+    }
+  });
+});

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { DeliveryRepository } from '../../../functions/store/deliveryRepository';
+import { StoreError } from '../../../functions/store/errors';
+import { testTables } from '../../support/testTables';
+
+const T0 = 3_000_000_000_000;
+const LEASE = 60_000;
+
+describe('DeliveryRepository', () => {
+  const tables = testTables();
+  const repo = (now = T0) => new DeliveryRepository(tables.client, tables.prefix, { now: () => now, leaseMs: LEASE });
+  const intent = { kind: 'drawdown-alert', account: '0xA', recipients: ['a@example.com'] };
+
+  it('sends an event once: after completion it is already sent, with its SES id', async () => {
+    expect(await repo().begin('evt-1', intent)).toEqual({ kind: 'new' });
+    expect(await repo().begin('evt-1', intent)).toEqual({ kind: 'in-progress' });
+    await repo(T0 + 5).complete('evt-1', 'ses-123');
+    expect(await repo().begin('evt-1', intent)).toEqual({ kind: 'already-sent', sesMessageId: 'ses-123' });
+    expect(await repo().get('evt-1')).toMatchObject({ status: 'sent', sesMessageId: 'ses-123', sentAt: T0 + 5, attempts: 1, recipients: ['a@example.com'] });
+  });
+
+  it('lets a failed attempt be retried', async () => {
+    await repo().begin('evt-2', intent);
+    await repo().fail('evt-2', 'SES throttled');
+    expect(await repo().get('evt-2')).toMatchObject({ status: 'failed', failureReason: 'SES throttled' });
+    expect(await repo(T0 + 1).begin('evt-2', intent)).toEqual({ kind: 'new' });
+    expect(await repo().get('evt-2')).toMatchObject({ status: 'in-progress', attempts: 2 });
+  });
+
+  it('lets an abandoned in-progress attempt be taken over after the lease, not before', async () => {
+    await repo().begin('evt-3', intent);
+    expect(await repo(T0 + LEASE - 1).begin('evt-3', intent)).toEqual({ kind: 'in-progress' });
+    expect(await repo(T0 + LEASE + 1).begin('evt-3', intent)).toEqual({ kind: 'new' });
+    expect(await repo(T0 + LEASE + 2).begin('evt-3', intent)).toEqual({ kind: 'in-progress' });
+  });
+
+  it('lets exactly one of concurrent senders begin', async () => {
+    const outcomes = await Promise.all([1, 2, 3, 4].map(() => repo().begin('evt-4', intent)));
+    expect(outcomes.filter((o) => o.kind === 'new')).toHaveLength(1);
+  });
+
+  it('refuses to complete an event never begun', async () => {
+    await expect(repo().complete('evt-unknown', 'ses-1')).rejects.toThrow(StoreError);
+    expect(await repo().get('evt-unknown')).toBeNull();
+  });
+});

@@ -1,0 +1,95 @@
+import type { Notice } from '../../../functions/domain/notice';
+import { notifyMessageSchema, type NotifyEvent } from '../../../functions/messages/notifyMessage';
+import { noticeOfMessage } from '../../../functions/services/notify/noticeOfMessage';
+
+export const ACCOUNT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+export const DELEGATE = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+/** A delegate name an intruder would choose. */
+export const HOSTILE_NAME = '<!channel> <https://evil.example|Revoke> @everyone <b>&amp; <script>';
+const AT = Date.UTC(2025, 5, 1, 12);
+
+const context = {
+  account: { address: ACCOUNT, label: 'desk <one>', timezone: 'Europe/Berlin' },
+  revokeUrl: (d: string) => `https://sentinel.example/revoke?token=tok-${d.slice(2, 8)}`,
+  snoozeUrl: (h: number) => `https://sentinel.example/snooze?token=snooze-${h}`,
+  preferencesUrl: () => 'https://sentinel.example/preferences?token=prefs',
+  revokeAllUrl: () => 'https://sentinel.example/revoke-all?token=tok-all',
+  delegateCount: 3,
+};
+
+/** The notice of a notify event, built as the notify service builds it. */
+export function noticeOf(event: NotifyEvent): Notice {
+  return noticeOfMessage(notifyMessageSchema.parse(event), context);
+}
+
+export const drawdownEvent = {
+  kind: 'drawdown' as const,
+  eventId: `drawdown:${ACCOUNT}:20:fired:never`,
+  account: ACCOUNT,
+  at: AT,
+  notice: 'fired' as 'fired' | 'repeated',
+  level: 20,
+  levels: [5, 10, 20],
+  drawdownPct: 21.5,
+  maxDrawdownPct: 23,
+  dollarDrawdown: 2150,
+  peakAt: AT - 86_400_000,
+  peakEquity: 10_000,
+  equityNow: 7_850,
+  pnlNow: -2_150,
+  asOf: AT,
+} satisfies NotifyEvent;
+
+/** The 20% level of `drawdownEvent` recovered past the hysteresis. */
+export const recoveredEvent = {
+  kind: 'drawdown-recovered' as const,
+  eventId: `drawdown:${ACCOUNT}:20:recovered:${AT}`,
+  account: ACCOUNT,
+  at: AT + 3_600_000,
+  level: 20,
+  drawdownPct: 17.5,
+  equityNow: 8_250,
+  asOf: AT + 3_600_000,
+} satisfies NotifyEvent;
+
+export const newDelegateEvent = {
+  kind: 'new-delegate' as const,
+  eventId: `delegate:${ACCOUNT}:${DELEGATE}:1:new`,
+  account: ACCOUNT,
+  at: AT,
+  delegate: { address: DELEGATE, expiryMs: AT + 30 * 86_400_000, name: HOSTILE_NAME, isWebClient: false },
+  firstSeenAt: AT,
+} satisfies NotifyEvent;
+
+export const revokedEvent: NotifyEvent = {
+  kind: 'revocation-result',
+  eventId: 'revocation-result#tok1',
+  account: ACCOUNT,
+  at: AT + 60_000,
+  delegate: { address: DELEGATE, name: HOSTILE_NAME },
+  outcome: 'revoked',
+  message: null,
+  nonce: 4,
+  transactionSignature: '0xabc',
+};
+
+export const expiringEvent: NotifyEvent = {
+  kind: 'expiry-warning',
+  eventId: `delegate:${ACCOUNT}:${DELEGATE}:1:expiry:${AT}:7d`,
+  account: ACCOUNT,
+  at: AT,
+  delegate: { address: DELEGATE, expiryMs: AT + 7 * 86_400_000, name: 'bot', isWebClient: false },
+  expiryMs: AT + 7 * 86_400_000,
+  stepDays: 7,
+};
+
+/** A notice far past every destination's limits. */
+export function hugeNotice(): Notice {
+  const base = noticeOf(newDelegateEvent);
+  return {
+    ...base,
+    title: `T${'<&>'.repeat(400)}`,
+    summary: `S ${'x<y&z '.repeat(3_000)}`,
+    fields: Array.from({ length: 40 }, (_, i) => ({ label: `Field <${i}> ${'L'.repeat(190)}`, value: `${'v&'.repeat(900)}` })),
+  };
+}

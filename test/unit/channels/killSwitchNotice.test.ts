@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { slackMessage } from '../../../functions/channels/slackMessage';
+import type { KillSwitchAction } from '../../../functions/domain/killSwitchNotice';
+import { categoryOfEmail } from '../../../functions/domain/mailCategory';
+import { renderEmail } from '../../../functions/mail/render/render';
+import { notifyMessageSchema, type NotifyMessage } from '../../../functions/messages/notifyMessage';
+import { EMAIL_KIND_OF } from '../../../functions/services/notify/emailKindOf';
+import { isEmailed } from '../../../functions/services/notify/emailedMessage';
+import { noticeOfMessage, type NoticeContext } from '../../../functions/services/notify/noticeOfMessage';
+import { notificationEmail, type NotificationContext } from '../../../functions/services/notify/notificationViews';
+
+const ACCOUNT = '0x52908400098527886E0F7030069857D2E4169EE7';
+const BOT = '0x0000000000000000000000000000000000000011';
+const WEB = '0x0000000000000000000000000000000000000022';
+const AT = Date.UTC(2030, 0, 7, 9);
+
+function message(action: KillSwitchAction): NotifyMessage {
+  return notifyMessageSchema.parse({
+    eventId: `kill-switch:${ACCOUNT.toLowerCase()}:${AT}`,
+    account: ACCOUNT,
+    at: AT,
+    kind: 'kill-switch',
+    firing: {
+      levelPct: 30,
+      drawdownPct: 31.2,
+      rereadPct: 30.4,
+      peakAt: AT - 86_400_000,
+      asOf: AT,
+      reason: 'kill-switch: drawdown 30.4% ≥ 30% at 2030-01-07T09:00:00.000Z',
+      requested: [BOT],
+      keptWebSessions: [WEB],
+      action,
+    },
+  });
+}
+
+const noticeCtx: NoticeContext = {
+  account: { address: ACCOUNT, label: 'desk', timezone: 'UTC' },
+  revokeUrl: () => 'https://sentinel.example/r/abc',
+  snoozeUrl: () => 'https://sentinel.example/s/abc',
+  preferencesUrl: () => 'https://sentinel.example/p/abc',
+  revokeAllUrl: () => 'https://sentinel.example/ra/abc',
+  delegateCount: 2,
+};
+
+const mailCtx: NotificationContext = {
+  account: { address: ACCOUNT, label: 'desk', drawdownThresholds: [5] },
+  now: AT,
+  links: {
+    unsubscribeUrl: 'https://sentinel.example/prefs',
+    oneClickUnsubscribe: false,
+    preferencesUrl: 'https://sentinel.example/prefs',
+    revokeUrl: () => 'https://sentinel.example/r/abc',
+    snoozeUrl: () => 'https://sentinel.example/s/abc',
+    revokeAllUrl: () => 'https://sentinel.example/ra/abc',
+  },
+  chart: null,
+  maxDrawdownUsd: null,
+  rearmMarginPct: 1,
+  isWebClient: () => false,
+  delegateName: () => null,
+  delegateCount: 2,
+};
+
+function rendered(m: NotifyMessage) {
+  if (!isEmailed(m)) throw new Error('expected an emailed message');
+  const email = notificationEmail(m, mailCtx);
+  if (email.kind !== 'kill-switch') throw new Error('expected a kill-switch email');
+  const mail = renderEmail('kill-switch', email.view, { timeZone: 'UTC' });
+  const notice = noticeOfMessage(m, noticeCtx);
+  return { mail, notice, slackText: JSON.stringify(slackMessage(notice).blocks) };
+}
+
+describe('kill-switch notices, as email and in Slack', () => {
+  it('a security notice (no one-click unsubscribe) that pages, in every outcome', () => {
+    expect(categoryOfEmail(EMAIL_KIND_OF['kill-switch'])).toBe('security');
+    const { notice } = rendered(message({ kind: 'requested', outcome: { kind: 'protection-off' } }));
+    expect(notice).toMatchObject({ type: 'protection.kill-switch', category: 'security', incident: { action: 'trigger' } });
+  });
+
+  it('revoked: lists the keys being revoked, what stays and how to re-arm; no revoke-all link', () => {
+    const { mail, notice, slackText } = rendered(message({ kind: 'requested', outcome: { kind: 'queued', decisionId: 'd', delegates: [BOT] } }));
+    expect(mail.subject).toContain('Kill switch fired: 1 key being revoked');
+    for (const body of [mail.text, mail.html, slackText]) {
+      expect(body).toContain(BOT);
+      expect(body).toMatch(/resting orders, TWAPs and open positions stay/);
+      expect(body).toContain(`sentinel accounts rearm ${ACCOUNT}`);
+    }
+    expect(mail.text).toContain('Keys being revoked');
+    expect(mail.text).toContain(`Web sessions kept: ${WEB}`);
+    expect(mail.html).not.toContain('https://sentinel.example/ra/abc');
+    // No revoke-all link while keys are being revoked; the chat's Preferences button only.
+    expect(notice.links.map((l) => l.action)).toEqual(['preferences']);
+  });
+
+  it('a dry run says what it would have revoked; not revoked offers the revoke-all link and says why', () => {
+    const dry = rendered(message({ kind: 'requested', outcome: { kind: 'dry-run', decisionId: 'd', delegates: [BOT] } }));
+    expect(dry.mail.subject).toContain('would have fired (dry run)');
+    expect(dry.mail.text).toContain('Keys it would have revoked');
+    const capped = rendered(message({ kind: 'requested', outcome: { kind: 'capped', cap: '1 kill-switch firing per 24 hours' } }));
+    expect(capped.mail.subject).toContain('keys NOT revoked');
+    expect(capped.mail.text).toContain('1 kill-switch firing per 24 hours');
+    expect(capped.mail.text).toContain('https://sentinel.example/ra/abc');
+    expect(capped.notice.links.map((l) => l.action)).toEqual(['revoke-all', 'preferences']);
+    expect(rendered(message({ kind: 'not-set-up' })).mail.text).toContain('not set up');
+  });
+});

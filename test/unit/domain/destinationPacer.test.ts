@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { DESTINATION_SPACING_MS, DestinationPacer } from '../../../functions/domain/destinationPacer';
+import { routedChannels } from '../../../functions/domain/channelRouting';
+
+describe('DestinationPacer', () => {
+  it('spaces sends to one destination by its API limit, each destination on its own', () => {
+    const pacer = new DestinationPacer();
+    expect(pacer.take('desk', 'slack', 10_000)).toEqual({ kind: 'go' });
+    expect(pacer.take('desk', 'slack', 10_400)).toEqual({ kind: 'wait', ms: DESTINATION_SPACING_MS.slack - 400 });
+    expect(pacer.take('other', 'slack', 10_400)).toEqual({ kind: 'go' });
+    expect(pacer.take('desk', 'slack', 11_000)).toEqual({ kind: 'go' });
+  });
+
+  it("lets a security notice ahead of every reserved slot, never closer than the API's spacing to the last send", () => {
+    const pacer = new DestinationPacer();
+    expect(pacer.take('desk', 'telegram', 0)).toEqual({ kind: 'go' });
+    // Three drawdown notices wait in reserved slots at 1 s, 2 s and 3 s.
+    expect([1, 2, 3].map(() => pacer.reserve('desk', 'telegram', 100))).toEqual([900, 1_900, 2_900]);
+    // The chat allows 1/s: the security notice waits for the second, and the reserved slots hold back for it.
+    expect(pacer.take('desk', 'telegram', 100, true)).toEqual({ kind: 'wait', ms: 900 });
+    // It comes back after a whole second (queue delays), at 1.1 s; the others hold back one spacing past that.
+    expect(pacer.takeReserved('desk', 1_000)).toEqual({ kind: 'wait', ms: 1_100 });
+    expect(pacer.take('desk', 'telegram', 1_100, true)).toEqual({ kind: 'go' });
+    expect(pacer.take('desk', 'telegram', 1_500)).toMatchObject({ kind: 'wait' });
+    expect(pacer.takeReserved('desk', 2_100)).toEqual({ kind: 'go' });
+  });
+
+  it('reserves successive slots for waiting sends, so they do not all retry at once', () => {
+    const pacer = new DestinationPacer();
+    expect(pacer.take('desk', 'slack', 0)).toEqual({ kind: 'go' });
+    expect(pacer.reserve('desk', 'slack', 10)).toBe(990);
+    expect(pacer.reserve('desk', 'slack', 10)).toBe(1_990);
+    pacer.block('desk', 5_000, 20);
+    expect(pacer.reserve('desk', 'slack', 20), 'after the announced wait').toBe(5_000);
+    expect(pacer.takeReserved('desk', 1_000)).toEqual({ kind: 'wait', ms: 4_020 });
+  });
+
+  it('holds every send, security included, through an announced wait', () => {
+    const pacer = new DestinationPacer();
+    pacer.block('desk', 30_000, 0);
+    expect(pacer.take('desk', 'pagerduty', 29_999, true)).toEqual({ kind: 'wait', ms: 1 });
+    expect(pacer.take('desk', 'pagerduty', 30_000, true)).toEqual({ kind: 'go' });
+  });
+});
+
+describe('routedChannels', () => {
+  it('keeps the channels routed to the account (any case) whose categories include the notice', () => {
+    const A = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+    const channels = [
+      { name: 'all', accounts: [A], categories: ['drawdown', 'security'] },
+      { name: 'security-only', accounts: [A], categories: ['security'] },
+      { name: 'other-account', accounts: ['0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'], categories: ['drawdown'] },
+    ] as const;
+    expect(
+      routedChannels(
+        channels.map((c) => ({ ...c, accounts: [...c.accounts], categories: [...c.categories] })),
+        A.toLowerCase(),
+        'drawdown',
+      ).map((c) => c.name),
+    ).toEqual(['all']);
+  });
+});

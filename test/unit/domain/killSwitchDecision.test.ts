@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { decideKillSwitch, killSwitchStateSchema, REARMED, type KillSwitchInput } from '../../../functions/domain/killSwitchDecision';
+
+const HOUR = 3_600_000;
+const T0 = Date.UTC(2030, 0, 7);
+const at = (over: Partial<KillSwitchInput>): KillSwitchInput => ({
+  levelPct: 30,
+  confirm: 'wait',
+  drawdownPct: 31,
+  favourableDrawdownPct: 31,
+  dataFresh: true,
+  dataComplete: true,
+  state: { status: 'idle' },
+  breachedBeforeTracking: false,
+  intervalMs: HOUR,
+  hysteresisPct: 2,
+  now: T0,
+  ...over,
+});
+
+describe('decideKillSwitch', () => {
+  it('is off without a level', () => {
+    expect(decideKillSwitch(at({ levelPct: null }))).toEqual({ kind: 'off' });
+  });
+
+  it('confirm now fires on the first crossing; wait fires only when the level still holds an interval later', () => {
+    expect(decideKillSwitch(at({ confirm: 'now' }))).toEqual({ kind: 'fire', next: { status: 'fired', at: T0 } });
+    const first = decideKillSwitch(at({}));
+    expect(first).toEqual({ kind: 'awaiting-confirmation', since: T0, next: { status: 'pending', since: T0 } });
+    const early = decideKillSwitch(at({ state: first.kind === 'awaiting-confirmation' ? first.next : null, now: T0 + HOUR - 1 }));
+    expect(early.kind).toBe('awaiting-confirmation');
+    expect(decideKillSwitch(at({ state: { status: 'pending', since: T0 }, now: T0 + HOUR }))).toEqual({
+      kind: 'fire',
+      next: { status: 'fired', at: T0 + HOUR },
+    });
+  });
+
+  it('a recovery under the level cancels a pending confirmation', () => {
+    expect(decideKillSwitch(at({ state: { status: 'pending', since: T0 }, drawdownPct: 29.9, now: T0 + HOUR }))).toEqual({
+      kind: 'below',
+      next: { status: 'idle' },
+    });
+  });
+
+  it('never decides on stale, incomplete or unmeasured data, and keeps the state as it was', () => {
+    const pending = { status: 'pending' as const, since: T0 };
+    expect(decideKillSwitch(at({ dataFresh: false, state: pending, now: T0 + HOUR }))).toEqual({ kind: 'held', why: 'stale-data', next: pending });
+    expect(decideKillSwitch(at({ drawdownPct: null, confirm: 'now' }))).toMatchObject({ kind: 'held', why: 'stale-data' });
+    expect(decideKillSwitch(at({ dataComplete: false, confirm: 'now' }))).toMatchObject({ kind: 'held', why: 'incomplete-data' });
+    expect(decideKillSwitch(at({ favourableDrawdownPct: null, confirm: 'now' }))).toMatchObject({ kind: 'held', why: 'incomplete-data' });
+  });
+
+  it('never fires nor starts a confirmation on a crossing reached only through marked steps', () => {
+    expect(decideKillSwitch(at({ favourableDrawdownPct: 29, confirm: 'now' }))).toEqual({ kind: 'held', why: 'marked-steps-only', next: { status: 'idle' } });
+    expect(decideKillSwitch(at({ favourableDrawdownPct: 29, state: { status: 'pending', since: T0 }, now: T0 + HOUR }))).toMatchObject({
+      kind: 'held',
+      why: 'marked-steps-only',
+    });
+  });
+
+  it('a level already reached when tracking began fires only after a recovery past the hysteresis', () => {
+    const first = decideKillSwitch(at({ state: null, breachedBeforeTracking: true, confirm: 'now' }));
+    expect(first).toEqual({ kind: 'held', why: 'crossed-before-tracking', next: { status: 'baseline' } });
+    expect(decideKillSwitch(at({ state: { status: 'baseline' }, drawdownPct: 29, confirm: 'now' }))).toMatchObject({
+      kind: 'held',
+      why: 'crossed-before-tracking',
+    });
+    const recovered = decideKillSwitch(at({ state: { status: 'baseline' }, drawdownPct: 27.9, confirm: 'now' }));
+    expect(recovered).toEqual({ kind: 'below', next: { status: 'idle' } });
+    expect(decideKillSwitch(at({ state: recovered.kind === 'below' ? recovered.next : null, confirm: 'now' })).kind).toBe('fire');
+    expect(decideKillSwitch(at({ state: null, breachedBeforeTracking: false, confirm: 'now' })).kind).toBe('fire');
+  });
+
+  it('fires once: held until a recovery past the hysteresis or a rearm', () => {
+    const fired = { status: 'fired' as const, at: T0 };
+    expect(decideKillSwitch(at({ state: fired, confirm: 'now', now: T0 + 5 * HOUR }))).toEqual({ kind: 'held', why: 'already-fired', next: fired });
+    expect(decideKillSwitch(at({ state: fired, drawdownPct: 28.5, confirm: 'now' }))).toMatchObject({ kind: 'held', why: 'already-fired' });
+    expect(decideKillSwitch(at({ state: fired, drawdownPct: 27.5 }))).toEqual({ kind: 'below', next: { status: 'idle' } });
+    expect(decideKillSwitch(at({ state: REARMED, confirm: 'now' })).kind).toBe('fire');
+  });
+
+  it('the stored state is parsed strictly', () => {
+    expect(killSwitchStateSchema.safeParse({ status: 'pending' }).success).toBe(false);
+    expect(killSwitchStateSchema.safeParse({ status: 'fired', at: T0 }).success).toBe(true);
+  });
+});

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { toWebRequest, type WebRequest } from '../../../functions/web/webRequest';
+
+function requestOf(event: unknown): WebRequest {
+  const parsed = toWebRequest(event);
+  if (parsed.kind !== 'request') throw new Error(parsed.reason);
+  return parsed.request;
+}
+
+const TOKEN = 'v1.eyJhIjoiYiJ9.sig-_+/=';
+
+describe('toWebRequest', () => {
+  it('reads an HTTP API / function URL event (payload 2.0)', () => {
+    const request = requestOf({
+      version: '2.0',
+      rawPath: '/revoke',
+      rawQueryString: `t=${encodeURIComponent(TOKEN)}&x=1&x=2`,
+      headers: { 'Sec-Fetch-Site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'csrf=abc',
+      isBase64Encoded: false,
+      requestContext: { http: { method: 'post' } },
+    });
+    expect(request.method).toBe('POST');
+    expect(request.path).toBe('/revoke');
+    expect(request.query.get('t')).toBe(TOKEN);
+    expect(request.query.getAll('x')).toEqual(['1', '2']);
+    expect(request.header('sec-fetch-site')).toBe('same-origin');
+    expect(request.form).toEqual({ kind: 'form', fields: new URLSearchParams('csrf=abc') });
+  });
+
+  it('reads a REST API proxy event (payload 1.0): decoded query re-encoded, null fields, base64 body', () => {
+    const request = requestOf({
+      resource: '/unsubscribe',
+      path: '/mapped/unsubscribe', // behind a custom domain's base path
+      httpMethod: 'POST',
+      headers: { Origin: 'https://links.example.com', 'Content-Type': 'application/x-www-form-urlencoded' },
+      multiValueHeaders: {},
+      queryStringParameters: { t: TOKEN, x: '2' },
+      multiValueQueryStringParameters: { t: [TOKEN], x: ['1', '2'] },
+      pathParameters: null,
+      body: Buffer.from('List-Unsubscribe=One-Click').toString('base64'),
+      isBase64Encoded: true,
+      requestContext: { httpMethod: 'POST', stage: 'links', path: '/links/unsubscribe' },
+    });
+    expect(request.method).toBe('POST');
+    // The path without the stage or a base path: the pages route by it.
+    expect(request.path).toBe('/unsubscribe');
+    expect(request.query.get('t')).toBe(TOKEN);
+    expect(request.query.getAll('x')).toEqual(['1', '2']);
+    expect(request.header('origin')).toBe('https://links.example.com');
+    expect(request.form).toEqual({ kind: 'form', fields: new URLSearchParams('List-Unsubscribe=One-Click') });
+  });
+
+  it('reads a REST API GET without query, headers or body (all null)', () => {
+    const request = requestOf({
+      path: '/snooze',
+      httpMethod: 'GET',
+      headers: null,
+      queryStringParameters: null,
+      multiValueQueryStringParameters: null,
+      body: null,
+      isBase64Encoded: false,
+      requestContext: {},
+    });
+    expect([request.method, request.path, request.query.toString(), request.header('origin'), request.form]).toEqual([
+      'GET',
+      '/snooze',
+      '',
+      undefined,
+      { kind: 'none' },
+    ]);
+  });
+
+  it('answers malformed for anything else, without throwing', () => {
+    for (const event of [undefined, null, 'GET /revoke', {}, { path: '/revoke' }, { rawPath: '/revoke', requestContext: {} }]) {
+      expect(toWebRequest(event).kind).toBe('malformed');
+    }
+  });
+});
