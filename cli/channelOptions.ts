@@ -10,6 +10,7 @@ import {
   type UrlPolicy,
 } from '../functions/domain/channel';
 import { channelSecretRefSchema } from '../functions/domain/channelSecretRef';
+import { secretScopeProblem, type ChannelSecretScope } from './channelSecretScope';
 import { UsageError } from './output';
 
 /** The options of `channels add` and `channels update`, as commander gives them. */
@@ -33,12 +34,18 @@ export function parseChannelName(name: string): string {
   return option('<name>', channelNameSchema, name);
 }
 
+/** Where a channel may point: its URL policy, and the Secrets Manager names the channel worker may read. */
+export interface ChannelPolicy {
+  readonly urls: UrlPolicy;
+  readonly secrets: ChannelSecretScope;
+}
+
 /**
  * The configuration `options` describe, applied over `current` (an update) or alone (an add):
  * every option checked, then the combination (a webhook needs `--url`, Telegram `--chat-id`,
  * and the others take neither). A `UsageError` names the offending option; nothing is written.
  */
-export function channelConfigFrom(name: string, options: ChannelOptions, current: ChannelConfig | null, policy: UrlPolicy): ChannelConfig {
+export function channelConfigFrom(name: string, options: ChannelOptions, current: ChannelConfig | null, policy: ChannelPolicy): ChannelConfig {
   const type = options.type === undefined ? current?.type : option('--type', channelTypeSchema, options.type);
   if (type === undefined) throw new UsageError("required option '--type <type>' not specified");
   if (options.secret !== undefined && !channelSecretRefSchema.safeParse(options.secret).success) {
@@ -48,6 +55,8 @@ export function channelConfigFrom(name: string, options: ChannelOptions, current
     );
   }
   const secret = options.secret === undefined ? current?.secret : channelSecretRefSchema.parse(options.secret);
+  const outOfScope = options.secret === undefined || secret === undefined ? null : secretScopeProblem(secret, policy.secrets);
+  if (outOfScope !== null) throw new UsageError(outOfScope);
   if (secret === undefined) throw new UsageError("required option '--secret <ref>' not specified");
   const categories =
     options.categories === undefined
@@ -58,7 +67,7 @@ export function channelConfigFrom(name: string, options: ChannelOptions, current
   let chatId = options.chatId ?? (typeChanged ? null : (current?.chatId ?? null));
   if (type === 'webhook') {
     if (url === null) throw new UsageError('--url: required for a webhook channel (an https URL)');
-    const problem = destinationUrlProblem(url, policy);
+    const problem = destinationUrlProblem(url, policy.urls);
     if (problem !== null) throw new UsageError(`--url: ${problem}`);
   } else if (options.url !== undefined) {
     throw new UsageError(

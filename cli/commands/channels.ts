@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { CHANNEL_TYPES, type ChannelRecord } from '../../functions/domain/channel';
 import { channelSenderFrom } from '../../functions/runtime/channelSenderFrom';
 import { testChannel } from '../../functions/services/channels/testChannel';
-import { channelConfigFrom, parseChannelName, shownUrl, type ChannelOptions } from '../channelOptions';
+import { channelConfigFrom, parseChannelName, shownUrl, type ChannelOptions, type ChannelPolicy } from '../channelOptions';
+import { channelSecretScope } from '../channelSecretScope';
 import type { CliContext, CliRuntime } from '../cliRuntime';
 import { formatTable, plural, printJson } from '../output';
 
@@ -18,9 +19,9 @@ function withChannelOptions(command: Command): Command {
     .option('--categories <list>', 'drawdown,security,expiry,reports (default drawdown,security,expiry)');
 }
 
-/** Loopback destinations are accepted when running locally (local receivers). */
-function urlPolicy(rt: CliRuntime) {
-  return { loopback: rt.settings.DYNAMODB_ENDPOINT !== undefined };
+/** Loopback destinations are accepted when running locally (local receivers); Secrets Manager names only under the stage's prefix. */
+function channelPolicy(rt: CliRuntime): ChannelPolicy {
+  return { urls: { loopback: rt.settings.DYNAMODB_ENDPOINT !== undefined }, secrets: channelSecretScope(rt.settings) };
 }
 
 /** A channel as `channels list` shows it: never the secret's value nor a URL's path. */
@@ -48,7 +49,7 @@ export function register(program: Command, context: CliContext): void {
     async (name: string, options: ChannelOptions) => {
       const valid = parseChannelName(name);
       const rt = await context.runtime();
-      const config = channelConfigFrom(valid, options, null, urlPolicy(rt));
+      const config = channelConfigFrom(valid, options, null, channelPolicy(rt));
       const now = rt.now();
       const outcome = await rt.repos.channels.create({ ...config, state: { kind: 'ok' }, lastDelivery: null, createdAt: now, updatedAt: now });
       if (outcome.kind === 'exists') throw new Error(`channel ${valid} exists; use "channels update" to change it`);
@@ -63,7 +64,7 @@ export function register(program: Command, context: CliContext): void {
     const rt = await context.runtime();
     const current = await rt.repos.channels.get(valid);
     if (!current) throw new Error(`no channel ${valid}`);
-    const config = channelConfigFrom(valid, options, current, urlPolicy(rt));
+    const config = channelConfigFrom(valid, options, current, channelPolicy(rt));
     const outcome = await rt.repos.channels.replace(current, { ...current, ...config, updatedAt: Math.max(rt.now(), current.updatedAt + 1) });
     if (outcome.kind === 'conflict') throw new Error(`channel ${valid} changed meanwhile; run the command again`);
     io.out(`updated channel ${valid}\n`);

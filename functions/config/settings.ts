@@ -29,6 +29,14 @@ export const settingsSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_.-]{0,200}$/, 'letters, digits, "_", "-" and "." only')
     .default('sentinel-'),
+  /**
+   * The stage (`devnet`, ...): set by the stack on every function; the CLI reads it, or else the
+   * stage in a `sentinel-<stage>-` table prefix, to check channel secret names.
+   */
+  SENTINEL_STAGE: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lowercase letters, digits and "-"')
+    .optional(),
   MAIL_FROM: z.email().default('sentinel@localhost.localdomain'),
   /** Who is emailed the list of reports found missed (claimed, not delivered within the grace); unset: a log line instead. */
   OPERATOR_EMAIL: z.email().optional(),

@@ -18,6 +18,26 @@ export function parseChannelSecretRef(ref: string): ChannelSecretRef | null {
 }
 
 /**
+ * Name prefix of a stage's channel secrets in Secrets Manager, e.g. `sentinel/devnet/channels/`:
+ * the channel worker's grant covers these names only.
+ */
+export function channelSecretPrefix(stage: string): string {
+  return `sentinel/${stage}/channels/`;
+}
+
+/** A Secrets Manager secret's name: the resource part of an ARN (with its random suffix), or the name as given. */
+export function secretNameOf(id: string): string {
+  const at = id.startsWith('arn:') ? id.indexOf(':secret:') : -1;
+  return at < 0 ? id : id.slice(at + ':secret:'.length);
+}
+
+/** Whether a Secrets Manager secret (name or ARN) is named under `prefix`, with a name of its own after it. */
+export function isSecretUnder(id: string, prefix: string): boolean {
+  const name = secretNameOf(id);
+  return name.startsWith(prefix) && name.length > prefix.length;
+}
+
+/**
  * A channel secret reference as text, validated and trimmed. The message never repeats the
  * input: someone may have pasted the secret itself.
  */

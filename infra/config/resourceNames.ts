@@ -1,5 +1,6 @@
 import { ArnFormat, Stack } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
+import { channelSecretPrefix as domainChannelSecretPrefix } from '../../functions/domain/channelSecretRef';
 
 /**
  * Deterministic physical names and ARNs, so stacks refer to each other's resources by name instead
@@ -94,5 +95,5 @@ export function parameterArn(scope: IConstruct, name: string): string {
  * the channel worker may read them, and only under this prefix, e.g. `sentinel/devnet/channels/desk`.
  */
 export function channelSecretPrefix(stage: string): string {
-  return `sentinel/${stage}/channels/`;
+  return domainChannelSecretPrefix(stage);
 }

@@ -125,4 +125,37 @@ describe('sentinel channels', () => {
     expect((await cli('channels', 'remove', 'pager')).code).toBe(1);
     expect(await channels.get('pager')).toBeNull();
   });
+
+  it('refuses a Secrets Manager reference the channel worker could not read, exit 2 naming --secret, writing nothing', async () => {
+    const devnet = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix, SENTINEL_STAGE: 'devnet' });
+    const before = await channels.list();
+    const refused: [string, RegExp][] = [
+      ['secret:desk-slack', /--secret must name a Secrets Manager secret under sentinel\/devnet\/channels\//],
+      ['secret:sentinel/beta/channels/desk', /under sentinel\/devnet\/channels\//],
+      ['secret:sentinel/devnet/channels/', /under sentinel\/devnet\/channels\//],
+      ['secret:arn:aws:secretsmanager:eu-west-1:111122223333:secret:sentinel/testnet/channels/desk-AbCdEf', /under sentinel\/devnet\/channels\//],
+      ['secret:arn:aws:secretsmanager:eu-west-1:111122223333:secret:other/sentinel/devnet/channels/desk-AbCdEf', /under sentinel\/devnet\/channels\//],
+    ];
+    for (const [ref, message] of refused) {
+      const add = await devnet('channels', 'add', 'sm-desk', '--type', 'slack', '--secret', ref);
+      expect(add.code, ref).toBe(2);
+      expect(add.stderr, ref).toMatch(message);
+      const update = await devnet('channels', 'update', 'slack-desk', '--secret', ref);
+      expect(update.code, ref).toBe(2);
+      expect(update.stderr, ref).toMatch(/--secret must name/);
+    }
+    expect(await channels.list()).toEqual(before);
+
+    // Running locally (DynamoDB Local, no stage), nothing reads Secrets Manager: refused too.
+    const local = await cli('channels', 'add', 'sm-desk', '--type', 'slack', '--secret', 'secret:sentinel/devnet/channels/desk');
+    expect(local.code).toBe(2);
+    expect(local.stderr).toMatch(/--secret names a Secrets Manager secret, which is not read when running locally/);
+    expect(await channels.list()).toEqual(before);
+
+    const arn = 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:sentinel/devnet/channels/desk-AbCdEf';
+    expect(await devnet('channels', 'add', 'sm-desk', '--type', 'slack', '--secret', 'secret:sentinel/devnet/channels/desk-slack')).toMatchObject({ code: 0 });
+    expect(await devnet('channels', 'update', 'sm-desk', '--secret', `secret:${arn}`)).toMatchObject({ code: 0 });
+    expect(await channels.get('sm-desk')).toMatchObject({ secret: `secret:${arn}` });
+    expect((await devnet('channels', 'remove', 'sm-desk')).code).toBe(0);
+  });
 });
