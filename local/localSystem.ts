@@ -239,6 +239,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     preferences: repos.preferences,
     alerts: repos.alerts,
     accounts: repos.accounts,
+    channels: repos.channels,
     tokens: repos.tokens,
     mailbox: mailboxNotices({ sender: alertSender, mailFrom: settings.MAIL_FROM, now }),
     now,

@@ -73,12 +73,23 @@ export function register(program: Command, context: CliContext): void {
   channels
     .command('remove')
     .argument('<name>')
-    .description('remove a channel (its accounts keep their emails)')
+    .description("remove a channel (its accounts keep their emails; its messages' Snooze and Preferences links stop working)")
     .action(async (name: string) => {
       const valid = parseChannelName(name);
       const rt = await context.runtime();
       if ((await rt.repos.channels.remove(valid)).kind === 'not-found') throw new Error(`no channel ${valid}`);
       io.out(`removed channel ${valid}\n`);
+    });
+
+  channels
+    .command('revoke-links')
+    .argument('<name>')
+    .description("void the Snooze and Preferences links of the channel's messages posted so far (its link epoch); later messages carry new ones")
+    .action(async (name: string) => {
+      const valid = parseChannelName(name);
+      const rt = await context.runtime();
+      if ((await rt.repos.channels.revokeLinks(valid, rt.now())).kind === 'not-found') throw new Error(`no channel ${valid}`);
+      io.out(`revoked the Snooze and Preferences links of channel ${valid} issued until now; their pages now read as expired\n`);
     });
 
   channels

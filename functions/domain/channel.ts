@@ -40,6 +40,8 @@ export type ChannelRecord = ChannelConfig & {
   lastDelivery: LastDelivery | null;
   createdAt: number;
   updatedAt: number;
+  /** The channel's link epoch: its chat buttons' links issued at or before it no longer work (`channels revoke-links`). */
+  linksRevokedAt?: number | undefined;
 };
 
 /** At most this many accounts per channel (the channel is one item). */
@@ -117,6 +119,7 @@ export const channelRecordSchema = z.object({
   lastDelivery: z.object({ at: z.number(), outcome: z.enum(['delivered', 'refused', 'failed']) }).nullable(),
   createdAt: z.number(),
   updatedAt: z.number(),
+  linksRevokedAt: z.number().int().min(0).optional(),
 }) satisfies z.ZodType<ChannelRecord, unknown>;
 
 /** Whether `channel` gets notices of `category` about `account`. */

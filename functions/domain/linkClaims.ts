@@ -27,8 +27,11 @@ export const DEFAULT_LINK_TTL_MS: Readonly<Record<LinkPurpose, number>> = {
   'channel-preferences': 7 * 24 * HOUR_MS,
 };
 
-/** Purposes whose links carry `issuedAt`, so a recipient's link epoch (`linksRevokedAt`) can void them. */
-export const EPOCH_PURPOSES = ['preferences', 'security-off'] as const;
+/**
+ * Purposes whose links carry `issuedAt`, so a link epoch (`linksRevokedAt`) can void them: the
+ * recipient's for preferences and security-off links, the channel's for a chat's buttons.
+ */
+export const EPOCH_PURPOSES = ['preferences', 'security-off', 'channel-snooze', 'channel-preferences'] as const;
 
 /** Longest snooze a link may carry. */
 export const MAX_SNOOZE_HOURS = 30 * 24;
@@ -71,10 +74,22 @@ export const linkClaimsSchema = z.discriminatedUnion('purpose', [
   z.strictObject({ purpose: z.literal('preferences'), ...base, email: z.email(), issuedAt: timestampMsSchema.optional() }),
   /** Confirms, from the mailbox it was sent to, that `email` turns security notices off. */
   z.strictObject({ purpose: z.literal('security-off'), ...base, email: z.email(), issuedAt: timestampMsSchema }),
-  /** Snoozes the drawdown alerts of the account in `channel` only (a chat's Snooze button); works once. */
-  z.strictObject({ purpose: z.literal('channel-snooze'), ...base, channel: channelNameSchema, snoozeHours: z.number().int().min(1).max(MAX_SNOOZE_HOURS) }),
-  /** Opens the categories `channel` takes for the account (a chat's Preferences button); reusable for a week, never turns security off. */
-  z.strictObject({ purpose: z.literal('channel-preferences'), ...base, channel: channelNameSchema }),
+  /**
+   * Snoozes the drawdown alerts of the account in `channel` only (a chat's Snooze button); works
+   * once. `issuedAt` is checked against the channel's link epoch (absent on links from before it).
+   */
+  z.strictObject({
+    purpose: z.literal('channel-snooze'),
+    ...base,
+    channel: channelNameSchema,
+    snoozeHours: z.number().int().min(1).max(MAX_SNOOZE_HOURS),
+    issuedAt: timestampMsSchema.optional(),
+  }),
+  /**
+   * Opens the categories `channel` takes for the account (a chat's Preferences button); reusable
+   * for a week, never turns security off. `issuedAt` as for `channel-snooze`.
+   */
+  z.strictObject({ purpose: z.literal('channel-preferences'), ...base, channel: channelNameSchema, issuedAt: timestampMsSchema.optional() }),
 ]);
 export type LinkClaims = z.infer<typeof linkClaimsSchema>;
 export type ClaimsFor<P extends LinkPurpose> = Extract<LinkClaims, { purpose: P }>;

@@ -6,6 +6,7 @@ import { HANDLER_CATALOG } from './catalog';
 import { mailboxNotices } from '../services/preferences/mailboxNotice';
 import { AccountsRepository } from '../store/accountsRepository';
 import { AlertStateRepository } from '../store/alertStateRepository';
+import { ChannelsRepository } from '../store/channelsRepository';
 import { PreferencesRepository } from '../store/preferencesRepository';
 import { TokenRepository } from '../store/tokenRepository';
 import { pageBasics } from '../runtime/handlerBasics';
@@ -34,13 +35,14 @@ export function createPreferencesPageHandler(deps: PreferencesPageHandlerDeps) {
   });
 }
 
-/** Deps from the Lambda environment: preferences, alerts, accounts (read) and tokens (snooze# items) tables, the public keys of the links it reads, the private keys of the two it mails (preferences, security-off), the anti-CSRF secret and SES (the mailbox's own notices). */
+/** Deps from the Lambda environment: preferences, alerts, accounts and channels (read) and tokens (snooze# items) tables, the public keys of the links it reads, the private keys of the two it mails (preferences, security-off), the anti-CSRF secret and SES (the mailbox's own notices). */
 export async function preferencesPageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<PreferencesPageHandlerDeps> {
   const { settings, page } = await pageBasics('preferences-page', env);
   const repos = someRepositoriesFrom(settings, {
     preferences: PreferencesRepository,
     alerts: AlertStateRepository,
     accounts: AccountsRepository,
+    channels: ChannelsRepository,
     tokens: TokenRepository,
   });
   return {
@@ -49,6 +51,7 @@ export async function preferencesPageDepsFromEnv(env: Readonly<Record<string, st
     preferences: repos.preferences,
     alerts: repos.alerts,
     accounts: repos.accounts,
+    channels: repos.channels,
     tokens: repos.tokens,
     mailbox: mailboxNotices({ sender: sesSenderFrom(settings), mailFrom: settings.MAIL_FROM, now: page.now }),
   };

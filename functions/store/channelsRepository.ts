@@ -101,6 +101,29 @@ export class ChannelsRepository extends DynamoRepository {
     );
   }
 
+  /**
+   * Sets the channel's link epoch to `at`: the links of its chat buttons issued until then no
+   * longer work. `updatedAt` moves on, so a concurrent `replace` read before conflicts.
+   */
+  revokeLinks(name: string, at: number): Promise<{ kind: 'revoked' } | { kind: 'not-found' }> {
+    return this.conditionalWrite(
+      'channels.revokeLinks',
+      () =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: { scope: SCOPE, name },
+            UpdateExpression: 'SET linksRevokedAt = :at, updatedAt = if_not_exists(updatedAt, :zero) + :one',
+            ConditionExpression: 'attribute_exists(#name)',
+            ExpressionAttributeNames: { '#name': 'name' },
+            ExpressionAttributeValues: { ':at': at, ':zero': 0, ':one': 1 },
+          }),
+        ),
+      { kind: 'revoked' } as const,
+      () => ({ kind: 'not-found' }) as const,
+    );
+  }
+
   /** Sets the channel's state (broken with its reason, or ok again); nothing when the channel is gone. */
   async setState(name: string, state: ChannelState): Promise<void> {
     await this.updateExisting('channels.setState', name, 'SET #state = :state', { ':state': state });

@@ -1,8 +1,10 @@
+import { voidedChannelLink, type VoidedChannelLink } from '../domain/channelLinkEpoch';
 import { ONE_CLICK_CATEGORIES, type OneClickCategory } from '../domain/mailCategory';
 import type { ActionLinks } from '../links/actionLinks';
 import type { Log } from '../shared/observability';
 import type { AccountsRepository } from '../store/accountsRepository';
 import type { AlertStateRepository } from '../store/alertStateRepository';
+import type { ChannelsRepository } from '../store/channelsRepository';
 import type { TokenRepository } from '../store/tokenRepository';
 import type { CsrfTokens } from './csrfToken';
 import { formProblem, linkProblem, type LinkProblem, type RefusedRequest } from './pageChecks';
@@ -16,6 +18,8 @@ export interface ChannelControlsPageDeps {
   /** The account's `channel-controls` item: read, and rewritten conditionally. */
   readonly alerts: Pick<AlertStateRepository, 'channelControls' | 'snoozeChannel' | 'setChannelMutes'>;
   readonly accounts: Pick<AccountsRepository, 'get'>;
+  /** The link's channel (one item read): its creation and link epoch void older links. */
+  readonly channels: Pick<ChannelsRepository, 'get'>;
   /** Snooze tokens (`snooze#` items): a chat's snooze link works once, like a recipient's. */
   readonly tokens: {
     consume(tokenId: string, use: { purpose: 'snooze'; account: string; expiresAt: number }): ReturnType<TokenRepository['consume']>;
@@ -39,6 +43,8 @@ export type ChannelPageView =
   | { kind: 'channel-preferences'; account: ChannelAccount; channel: string; muted: readonly OneClickCategory[]; token: string; csrf: string; saved: boolean }
   /** The account the link names is no longer tracked: nothing to change. */
   | { kind: 'channel-account-gone' }
+  /** Not past its expiry, but voided by its channel: removed (or made anew), or its links revoked. */
+  | { kind: 'channel-link-void'; channel: string; reason: VoidedChannelLink }
   | { kind: 'link-used'; consumedAt: number }
   | LinkProblem
   | RefusedRequest;
@@ -68,6 +74,8 @@ export async function channelSnoozePage(deps: ChannelControlsPageDeps, request: 
   }
   if (link.kind === 'expired') return linkProblem(link);
   const { claims } = link;
+  const voided = await voidedBy(deps, claims);
+  if (voided) return voided;
   const account = await trackedAccount(deps, claims.account);
   if (!account) return { kind: 'channel-account-gone' };
   if (isGet)
@@ -110,6 +118,8 @@ export async function channelPreferencesPage(deps: ChannelControlsPageDeps, requ
   }
   if (link.kind === 'expired') return linkProblem(link);
   const { claims } = link;
+  const voided = await voidedBy(deps, claims);
+  if (voided) return voided;
   const account = await trackedAccount(deps, claims.account);
   if (!account) return { kind: 'channel-account-gone' };
   const view = {
@@ -129,6 +139,12 @@ export async function channelPreferencesPage(deps: ChannelControlsPageDeps, requ
   await deps.alerts.setChannelMutes(claims.account, claims.channel, muted);
   deps.log.info('channel preferences saved', { account: claims.account, channel: claims.channel, muted: muted.join(',') });
   return { ...view, muted, saved: true };
+}
+
+/** The void-link page when the link's channel voided it (checked on GET and POST alike), else `null`. */
+async function voidedBy(deps: ChannelControlsPageDeps, claims: { channel: string; issuedAt?: number | undefined }): Promise<ChannelPageView | null> {
+  const reason = voidedChannelLink(claims, await deps.channels.get(claims.channel));
+  return reason === null ? null : { kind: 'channel-link-void', channel: claims.channel, reason };
 }
 
 async function trackedAccount(deps: ChannelControlsPageDeps, address: string): Promise<ChannelAccount | null> {

@@ -13,6 +13,7 @@ export const CHANNEL_PAGE_STATUS: Readonly<Record<ChannelOnlyView['kind'], numbe
   'channel-snoozed': 200,
   'channel-preferences': 200,
   'channel-account-gone': 410,
+  'channel-link-void': 410,
 };
 
 /** The content of a chat-only page; forms post to `actions`. */
@@ -64,6 +65,15 @@ ${boxes}
     }
     case 'channel-account-gone':
       return simplePage('Nothing to change', 'Not tracked', 'neutral', 'The account this link is about is no longer tracked. Nothing was changed.');
+    case 'channel-link-void':
+      return simplePage(
+        'This link has expired',
+        'Expired',
+        'neutral',
+        view.reason === 'links-revoked'
+          ? `The links of the channel ${view.channel} were withdrawn after this message was posted. Use the buttons of a newer message in the chat. Nothing was changed.`
+          : `The channel ${view.channel} this link was posted to has been removed or replaced since. Nothing was changed.`,
+      );
   }
 }
 

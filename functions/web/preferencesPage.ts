@@ -33,6 +33,8 @@ export interface PreferencesPageDeps {
   readonly alerts: Pick<AlertStateRepository, 'snoozeRecipient'> & ChannelControlsPageDeps['alerts'];
   /** The snoozed account's label, zone and recipients (one `GetItem`). */
   readonly accounts: Pick<AccountsRepository, 'get'>;
+  /** A chat link's channel (one `GetItem`): its link epoch. */
+  readonly channels: ChannelControlsPageDeps['channels'];
   /** Snooze tokens only (the table's `snooze#` items): this page never touches a revoke token. */
   readonly tokens: SnoozeTokens;
   readonly now: () => number;

@@ -179,6 +179,7 @@ function contentOf(view: PreferencesPageView, actions: PreferencesFormActions): 
     case 'channel-snoozed':
     case 'channel-preferences':
     case 'channel-account-gone':
+    case 'channel-link-void':
       return channelPageContent(view, actions);
   }
 }

@@ -262,6 +262,8 @@ export class WebStack extends Stack {
       .bindTableActions(table('alerts'), ['dynamodb:GetItem', 'dynamodb:PutItem'])
       // The snoozed account's label, zone and recipients: one item read.
       .bindTableActions(table('accounts'), ['dynamodb:GetItem'])
+      // A chat link's channel: one item read of the channels' partition (its creation and link epoch void older links).
+      .bindTableActions(table('channels'), ['dynamodb:GetItem'], { leadingKeys: ['channel'] })
       // Consumes a snooze token (conditional put) and releases it on failure (delete); no reads, no
       // updates, and no revoke token: it can neither create nor alter one.
       .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem'], { leadingKeys: ['snooze#*'] })

@@ -47,6 +47,7 @@ describe('a snooze from an alert link silences the one who clicked it', () => {
       preferences: repos.preferences,
       alerts: repos.alerts,
       accounts: repos.accounts,
+      channels: repos.channels,
       tokens: repos.tokens,
       mailbox: mailboxNotices({ sender: sesSender(), mailFrom: 'sentinel@example.com', now: Date.now }),
       now: clock,

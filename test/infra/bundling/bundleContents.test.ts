@@ -43,7 +43,7 @@ const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
   'revoke-all-worker': ['revokeAll', 'token'],
   'decision-worker': [],
   'channel-worker': ['accounts', 'channelBacklog', 'channels', 'delivery', 'pace', 'preferences', 'suppression'],
-  'preferences-page': ['accounts', 'alertState', 'preferences', 'token'],
+  'preferences-page': ['accounts', 'alertState', 'channels', 'preferences', 'token'],
   'sign-revocation': ['accounts', 'alertState', 'audit', 'decision', 'knownDelegates', 'lease', 'protectionLedger', 'token'],
   'ses-events': ['suppression'],
 };

@@ -233,7 +233,13 @@ describe('IAM statements', () => {
         suppressions: ['BatchGetItem'],
         preferences: ['BatchGetItem'],
       },
-      'preferences-page': { preferences: ['GetItem'], alerts: ['GetItem', 'PutItem'], accounts: ['GetItem'], tokens: ['PutItem', 'DeleteItem'] },
+      'preferences-page': {
+        preferences: ['GetItem'],
+        alerts: ['GetItem', 'PutItem'],
+        accounts: ['GetItem'],
+        channels: ['GetItem'],
+        tokens: ['PutItem', 'DeleteItem'],
+      },
       'sign-revocation': {
         accounts: READ,
         leases: WRITE,
@@ -260,6 +266,13 @@ describe('IAM statements', () => {
       expect(on(action, 'backlog-flush'), action).toBe('allow');
       expect(on(action, 'channel'), action).not.toBe('allow');
     }
+  });
+
+  it('lets the preferences page read a channel (its link epoch) and nothing else of the channels table', () => {
+    const on = (action: string, key: string) => decide('preferences-page', `dynamodb:${action}`, tableArn('channels'), { 'dynamodb:LeadingKeys': [key] });
+    expect(on('GetItem', 'channel')).toBe('allow');
+    for (const key of ['pace#q0Xk3Zx1', 'backlog#desk-slack']) expect(on('GetItem', key), key).not.toBe('allow');
+    for (const action of ['UpdateItem', 'PutItem', 'DeleteItem', 'Query']) expect(on(action, 'channel'), action).not.toBe('allow');
   });
 
   it('lets the channel worker update only channels and the shared pacing items (pace#<hash>): not a backlog entry, not another partition', () => {

@@ -14,6 +14,7 @@ import {
   type TrackedSimAccount,
 } from '../../support/revocation/revocationWorld';
 import { testTables } from '../../support/testTables';
+import { cliRunner } from '../../support/cli/cliHarness';
 
 const tables = testTables();
 let world: RevocationWorld;
@@ -143,5 +144,58 @@ describe("a chat's Snooze and Preferences buttons", () => {
     expect(saved.html).toContain('Saved.');
     expect((await world.repos.alerts.channelControls(account.address)).mutes).toEqual({ ops: ['reports', 'drawdown'] });
     expect(await fanOut(`dd-prefs-after-${Date.now()}`), 'desk is snoozed, ops muted drawdown').toEqual([]);
+  });
+
+  it("the channel's link epoch: revoke-links and remove void its messages' links, which read as expired on GET and POST; later links work", async () => {
+    const cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix });
+    const channelNamed = (name: string): ChannelRecord => {
+      const now = Date.now();
+      return {
+        name,
+        type: 'telegram',
+        secret: 'env:TG',
+        url: null,
+        chatId: '-1009',
+        categories: ['drawdown', 'security', 'expiry'],
+        accounts: [account.address],
+        state: { kind: 'ok' },
+        lastDelivery: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+    };
+    await world.repos.channels.create(channelNamed('late'));
+    const [job] = await fanOut(`dd-epoch-${Date.now()}`);
+    expect(job?.channel, 'desk is snoozed and ops muted drawdown').toBe('late');
+    const preferences = linkOf(job, 'preferences');
+    const snooze = linkOf(job, 'snooze');
+    const form = formOf(await getPage(preferences));
+    const before = await world.repos.alerts.channelControls(account.address);
+
+    expect(await cli('channels', 'revoke-links', 'late')).toMatchObject({ code: 0, stderr: '' });
+    for (const url of [preferences, snooze]) {
+      const page = await getPage(url);
+      expect(page.status, url).toBe(410);
+      expect(titleOf(page)).toBe('This link has expired');
+      expect(page.html).toContain('The links of the channel late were withdrawn');
+    }
+    const posted = await submitForm(form.action, { ...form.fields, receive: 'expiry' });
+    expect(posted.status, 'a form opened before the revocation is void too').toBe(410);
+    expect(await world.repos.alerts.channelControls(account.address)).toEqual(before);
+
+    const [fresh] = await fanOut(`dd-epoch-fresh-${Date.now()}`);
+    const freshPreferences = linkOf(fresh, 'preferences');
+    expect((await getPage(freshPreferences)).status, 'links issued after the epoch work').toBe(200);
+    expect((await getPage(linkOf(fresh, 'snooze'))).status).toBe(200);
+
+    expect((await cli('channels', 'remove', 'late')).code).toBe(0);
+    const removed = await getPage(freshPreferences);
+    expect(removed.status).toBe(410);
+    expect(removed.html).toContain('The channel late this link was posted to has been removed or replaced since');
+    await world.repos.channels.create(channelNamed('late'));
+    expect((await getPage(freshPreferences)).status, 'a new channel of the same name does not revive the old links').toBe(410);
+    expect(await world.repos.alerts.channelControls(account.address)).toEqual(before);
+
+    expect((await cli('channels', 'revoke-links', 'nope')).code).toBe(1);
   });
 });

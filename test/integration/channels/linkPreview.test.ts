@@ -97,6 +97,20 @@ describe('links in chat messages are safe to preview', () => {
       levels: { '10': { status: 'breached', lastValue: 11, lastSentAt: now, breachedAt: now, named: true } },
     });
     serving.system.revokeAll.start();
+    // The channel the chat links name: its link epoch is read on every open.
+    await repos.channels.create({
+      name: 'desk',
+      type: 'slack',
+      secret: 'env:UNFURL_SLACK_URL',
+      url: null,
+      chatId: null,
+      categories: ['drawdown', 'security', 'expiry'],
+      accounts: [settings.address],
+      state: { kind: 'ok' },
+      lastDelivery: null,
+      createdAt: now,
+      updatedAt: now,
+    });
 
     const ctx = {
       account: { address: settings.address, label: 'unfurl', timezone: 'UTC' },

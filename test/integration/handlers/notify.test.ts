@@ -128,6 +128,7 @@ describe('notify: unsubscribe by category', () => {
       preferences: deps.repos.preferences,
       alerts: deps.repos.alerts,
       accounts: deps.repos.accounts,
+      channels: deps.repos.channels,
       tokens: deps.repos.tokens,
       mailbox: mailboxNotices({ sender: sesSender(), mailFrom: 'sentinel@example.com', now: Date.now }),
       now: clock.now,

@@ -50,6 +50,7 @@ describe('the pages behind the REST API (payload 1.0 events, base URL with the s
       preferences: repos.preferences,
       alerts: repos.alerts,
       accounts: repos.accounts,
+      channels: repos.channels,
       tokens: repos.tokens,
       mailbox: mailboxNotices({ sender: sesSender(), mailFrom: 'sentinel@example.com', now: Date.now }),
       now: () => NOW,

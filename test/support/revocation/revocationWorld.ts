@@ -221,6 +221,7 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
     preferences: repos.preferences,
     alerts: repos.alerts,
     accounts: repos.accounts,
+    channels: repos.channels,
     tokens: repos.tokens,
     mailbox: mailboxNotices({ sender: sesSender(), mailFrom: 'sentinel@example.com', now: Date.now }),
     now: Date.now,
