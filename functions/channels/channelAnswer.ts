@@ -43,7 +43,7 @@ function reasonOf(status: number, body: string): string {
 }
 
 /**
- * Classifies a destination's answer by its API's published rules (docs/channels.md lists the
+ * Classifies a destination's answer by its API's published rules (docs/channels/<type>.md lists the
  * source of each): Slack 403/404/410, Discord 401/404, Telegram 401/403 and 400 "chat not found",
  * a PagerDuty refusal of the routing key and a webhook's 410 are permanent; a 400 about the
  * payload is ours to fix; 429 carries the wait each API announces.
