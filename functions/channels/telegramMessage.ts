@@ -112,7 +112,9 @@ export function telegramMessage(notice: Notice, chatId: string, part: 'text' | '
   const all = lines(notice);
   const markup = part === 'follow-up' ? undefined : keyboard(notice);
   if (part === 'photo') {
-    const caption = html(captionFits(notice) ? fit(all, TELEGRAM_LIMITS.caption, notice) : fit(all.slice(0, 2), TELEGRAM_LIMITS.caption, { ...notice, table: undefined }));
+    const caption = html(
+      captionFits(notice) ? fit(all, TELEGRAM_LIMITS.caption, notice) : fit(all.slice(0, 2), TELEGRAM_LIMITS.caption, { ...notice, table: undefined }),
+    );
     return { method: 'sendPhoto', body: { chat_id: chatId, caption, parse_mode: 'HTML', ...(markup ? { reply_markup: markup } : {}) } };
   }
   const text = html(fit(all, TELEGRAM_LIMITS.text, notice));

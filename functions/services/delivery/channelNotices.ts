@@ -77,7 +77,12 @@ export async function queueChannelNotices(
     queue,
     jobs.map(({ channel, notice, chartPng }) => ({
       id: channelDeliveryId(notice.id, channel.name),
-      body: { channel: channel.name, notice, attempt: 0, ...(chartPng !== null && notice.chart !== null && CHART_TYPES.includes(channel.type) ? { chartPng } : {}) },
+      body: {
+        channel: channel.name,
+        notice,
+        attempt: 0,
+        ...(chartPng !== null && notice.chart !== null && CHART_TYPES.includes(channel.type) ? { chartPng } : {}),
+      },
     })),
   );
   return jobs.length;

@@ -57,8 +57,7 @@ export async function fanOutNotice(
     delegateCount: revokeAll ? await delegateCount() : 0,
   };
   let chart: Promise<string | null> | undefined;
-  const chartOf = (): Promise<string | null> =>
-    (chart ??= chartPng().then(encodeChart));
+  const chartOf = (): Promise<string | null> => (chart ??= chartPng().then(encodeChart));
   const jobs = await Promise.all(
     routedAll.map(async (channel) => {
       const notice = noticeOfMessage(message, {

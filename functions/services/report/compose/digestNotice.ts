@@ -25,7 +25,15 @@ function cellsOf(row: DigestRow): string[] {
   if (row.unavailable !== null) return [name, 'unavailable', '—', '—', '—', '—', '—'];
   const money = (v: number | null, sign = false) => (v === null ? '—' : formatMoney(v, { decimals: 0, ...(sign ? { sign: 'always' as const } : {}) }));
   const pct = (v: number | null, sign = false) => (v === null ? '—' : formatPercent(v, { ...(sign ? { sign: 'always' as const } : {}) }));
-  return [name, money(row.equity), money(row.pnl, true), pct(row.returnPct, true), pct(row.drawdownNowPct), String(row.openAlerts), String(row.expiringDelegates)];
+  return [
+    name,
+    money(row.equity),
+    money(row.pnl, true),
+    pct(row.returnPct, true),
+    pct(row.drawdownNowPct),
+    String(row.openAlerts),
+    String(row.expiringDelegates),
+  ];
 }
 
 /**

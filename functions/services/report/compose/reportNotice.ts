@@ -20,7 +20,11 @@ const DAY_MS = 86_400_000;
 
 const TITLES: Readonly<Record<ReportModel['span'], string>> = { day: 'Daily report', week: 'Weekly summary', month: 'Monthly summary' };
 /** The notice type of each report span. */
-export const REPORT_NOTICE_TYPES: Readonly<Record<ReportModel['span'], Notice['type']>> = { day: 'report.daily', week: 'report.summary', month: 'report.summary' };
+export const REPORT_NOTICE_TYPES: Readonly<Record<ReportModel['span'], Notice['type']>> = {
+  day: 'report.daily',
+  week: 'report.summary',
+  month: 'report.summary',
+};
 const SINCE: Readonly<Record<ReportModel['span'], string>> = { day: 'over the day', week: 'over the week', month: 'over the month' };
 
 /** The "built from stored data" label of a report the chain did not answer for; `null` when it did. */
@@ -55,7 +59,9 @@ export function reportNotice(model: ReportModel, ctx: ReportNoticeContext): Noti
   const fields: NoticeField[] = [
     {
       label: 'Equity',
-      value: day ? `${formatMoney(day.equityEnd)} (${formatMoney(day.equityEnd - day.equityStart, { sign: 'always' })} ${SINCE[model.span]})` : 'no data for the span',
+      value: day
+        ? `${formatMoney(day.equityEnd)} (${formatMoney(day.equityEnd - day.equityStart, { sign: 'always' })} ${SINCE[model.span]})`
+        : 'no data for the span',
     },
     { label: 'PnL', value: day ? `${formatMoney(day.pnl, { sign: 'always' })} (${formatPercent(day.returnPct, { sign: 'always' })})` : '—' },
     ...(day && day.netFlows !== 0 ? [{ label: 'Net deposits', value: formatMoney(day.netFlows, { sign: 'always' }) }] : []),

@@ -71,7 +71,14 @@ export async function digestToChannels(deps: Omit<ReportDeps, 'digest'>, input: 
     const jobs = taking.map(({ channel, accounts }) => {
       const wanted = new Set(accounts.map((a) => a.toLowerCase()));
       const ctx = { id, span: input.period, reportDate: input.reportDate, timeZone: input.timeZone, generatedAt: input.now };
-      return { channel, chartPng: null, notice: digestNotice(rows.filter((r) => wanted.has(r.account.address.toLowerCase())), ctx) };
+      return {
+        channel,
+        chartPng: null,
+        notice: digestNotice(
+          rows.filter((r) => wanted.has(r.account.address.toLowerCase())),
+          ctx,
+        ),
+      };
     });
     return queueChannelNotices(ports.channelQueue, jobs);
   });

@@ -190,7 +190,13 @@ describe('reports to chat (local receivers)', () => {
     await w.reports.drain();
     await w.channelQueue?.drain();
     // The report built again and its jobs queued again (a job retried after a passing email failure): the channel delivery ids are claimed, nothing is posted twice.
-    const requeued = await reportToChannels(w.deps, account, `report:${account.address}:${job.reportDate}`, Promise.resolve({ model: reportModelOf('chat desk', { address: account.address }), chart: null }), w.clock.now());
+    const requeued = await reportToChannels(
+      w.deps,
+      account,
+      `report:${account.address}:${job.reportDate}`,
+      Promise.resolve({ model: reportModelOf('chat desk', { address: account.address }), chart: null }),
+      w.clock.now(),
+    );
     expect(requeued).toBe(4);
     await w.channelQueue?.drain();
     expect(receivers.received.slice(since).filter((r) => r.status < 300)).toHaveLength(4);
@@ -270,7 +276,10 @@ describe('reports to chat (local receivers)', () => {
       policy: { loopback: true },
     };
     const chat = `-100${Date.now() % 1_000_000}4`;
-    const outcome = await sendToChannel(deps, { type: 'telegram', secret: 'env:TG', url: null, chatId: chat }, notice, 'long-1', 0, { chart: null, part: 'whole' });
+    const outcome = await sendToChannel(deps, { type: 'telegram', secret: 'env:TG', url: null, chatId: chat }, notice, 'long-1', 0, {
+      chart: null,
+      part: 'whole',
+    });
     expect(outcome).toMatchObject({ kind: 'delivered' });
     const [post] = receivers.received.filter((r) => r.destination.includes(chat));
     const text = telegramText(post!);

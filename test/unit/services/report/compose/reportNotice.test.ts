@@ -16,7 +16,14 @@ const value = (notice: ReturnType<typeof reportNotice>, label: string) => notice
 describe("a daily report's chat message", () => {
   it("carries the day's figures: equity and its change over the day, PnL, the drawdown now, the changes since the last report, the delegates expiring", () => {
     const notice = reportNotice(reportModelOf('Desk <one>', { dropPct: 12, dayPnl: -500, expiries: [2, 5, 30] }), ctx);
-    expect(notice).toMatchObject({ id: ctx.id, type: 'report.daily', category: 'reports', severity: 'info', incident: null, chart: { alt: expect.any(String) as unknown } });
+    expect(notice).toMatchObject({
+      id: ctx.id,
+      type: 'report.daily',
+      category: 'reports',
+      severity: 'info',
+      incident: null,
+      chart: { alt: expect.any(String) as unknown },
+    });
     expect(notice.title).toContain('Daily report: Desk <one>');
     expect(notice.title).toContain('2026-11-22');
     expect(value(notice, 'Equity')).toBe('$99,500.00 (−$500.00 over the day)');
@@ -31,7 +38,10 @@ describe("a daily report's chat message", () => {
 
   it('says at the top of its summary when it was built from stored data, and raises its severity', () => {
     const failedAt = REPORT_NOW - 60_000;
-    const notice = reportNotice(reportModelOf('Desk', { source: { kind: 'stored', chainFailedAt: failedAt, storedAsOf: REPORT_NOW - 3_600_000, metricsFrom: null } }), ctx);
+    const notice = reportNotice(
+      reportModelOf('Desk', { source: { kind: 'stored', chainFailedAt: failedAt, storedAsOf: REPORT_NOW - 3_600_000, metricsFrom: null } }),
+      ctx,
+    );
     expect(notice.summary.startsWith('Built from stored data: the chain did not answer')).toBe(true);
     expect(notice.severity).toBe('warning');
     expect(value(notice, 'Source')).toBe('stored data (the chain did not answer)');
@@ -62,6 +72,10 @@ describe("a daily report's chat message", () => {
 
   it('names a weekly summary as such', () => {
     const model = { ...reportModelOf('Desk'), span: 'week' as const };
-    expect(reportNotice(model, { ...ctx, chart: false })).toMatchObject({ type: 'report.summary', chart: null, title: expect.stringContaining('Weekly summary') as unknown });
+    expect(reportNotice(model, { ...ctx, chart: false })).toMatchObject({
+      type: 'report.summary',
+      chart: null,
+      title: expect.stringContaining('Weekly summary') as unknown,
+    });
   });
 });
