@@ -120,9 +120,12 @@ export function localMailDeps(
   links: Links,
   chain: ChainClient,
   sender: MailSender,
+  /** Where reports go to chat (the in-process channel queue); without it, email only. */
+  channels?: ReportDeps['channels'],
 ): ReportDeps {
   const { settings, clock } = options;
   const deps = {
+    ...(channels ? { channels } : {}),
     repos: options.repos,
     chain,
     sender,
@@ -150,7 +153,6 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
   const { links } = page;
   const governor = localMailGovernor(settings, counters, options.clock);
   const ses = options.sender ?? sesSenderFrom(settings);
-  const mail = localMailDeps(options, links, chain, governor.sender(ses, 'report'));
   const alertSender = governor.sender(ses, 'alert');
   const channelQueue = createLocalChannelQueue({
     repos,
@@ -164,6 +166,8 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.visibilityTimeoutMs === undefined ? {} : { visibilityTimeoutMs: options.visibilityTimeoutMs }),
   });
+  // Reports go to chat through the same in-process channel queue and worker as alerts.
+  const mail = localMailDeps(options, links, chain, governor.sender(ses, 'report'), { channels: repos.channels, alerts: repos.alerts, channelQueue, links });
   const pipeline = createLocalPipeline({
     repos,
     chain,

@@ -1,5 +1,6 @@
 import type { APIEmbed, RESTPostAPIWebhookWithTokenJSONBody } from 'discord-api-types/v10';
 import type { Notice } from '../domain/notice';
+import { noticeTableText } from '../domain/noticeTableText';
 
 /** Discord's embed limits (developer docs, "Embed Limits"). */
 export const DISCORD_LIMITS = {
@@ -38,7 +39,11 @@ export function embedLength(embed: APIEmbed): number {
 /** The Discord webhook message of a notice: one embed within every limit, mentions off. */
 export function discordMessage(notice: Notice): RESTPostAPIWebhookWithTokenJSONBody {
   const links = notice.links.map((l) => `[${escapeDiscord(l.label)}](<${l.url}>)`).join(' · ');
-  const description = cut([escapeDiscord(notice.summary), links].filter((s) => s !== '').join('\n\n'), DISCORD_LIMITS.description);
+  const text = [escapeDiscord(notice.summary), links].filter((s) => s !== '').join('\n\n');
+  // A table goes in a code block after the text, in what is left of the description (and of the 6,000 total, fields aside).
+  const room = Math.min(DISCORD_LIMITS.description, DISCORD_LIMITS.total - 2 * DISCORD_LIMITS.title) - text.length - 10;
+  const table = notice.table && room > 0 ? noticeTableText(notice.table, { max: room }).text : '';
+  const description = cut([text, table === '' ? '' : `\`\`\`\n${table}\n\`\`\``].filter((s) => s !== '').join('\n\n'), DISCORD_LIMITS.description);
   const embed: APIEmbed = {
     title: cut(notice.title, DISCORD_LIMITS.title),
     description,

@@ -26,10 +26,10 @@ const SEVERITY: Readonly<Record<NoticeSeverity, 'critical' | 'warning' | 'info'>
 
 /**
  * The PagerDuty event of a notice, or `null` for a notice that opens or closes no incident
- * (expiry notices, a failed revocation's result): a pager is for what needs someone now.
+ * (expiry notices, a failed revocation's result) and for every report: a pager is for what needs someone now.
  */
 export function pagerdutyEvent(notice: Notice): PagerDutyEvent | null {
-  if (notice.incident === null) return null;
+  if (notice.incident === null || notice.category === 'reports') return null;
   const dedup_key = notice.incident.key.slice(0, PAGERDUTY_LIMITS.dedupKey);
   if (notice.incident.action === 'resolve') return { event_action: 'resolve', dedup_key };
   const summary = `${notice.title}: ${notice.summary}`;

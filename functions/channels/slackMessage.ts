@@ -1,5 +1,6 @@
 import type { ActionsBlock, Button, KnownBlock } from '@slack/types';
 import type { Notice } from '../domain/notice';
+import { noticeTableText } from '../domain/noticeTableText';
 
 /** Slack's limits on what we send (Block Kit reference). */
 export const SLACK_LIMITS = {
@@ -52,6 +53,11 @@ export function slackMessage(notice: Notice): SlackMessage {
     { type: 'section', text: { type: 'mrkdwn', text: cut(`${SEVERITY_MARK[notice.severity]} ${escapeSlack(notice.summary)}`, SLACK_LIMITS.sectionText) } },
   ];
   if (fields.length > 0) blocks.push({ type: 'section', fields });
+  if (notice.table) {
+    // A code block keeps the columns aligned; its text is escaped like any other (a label is someone's choice).
+    const table = noticeTableText(notice.table, { max: SLACK_LIMITS.sectionText - 8, escape: escapeSlack });
+    if (table.text !== '') blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `\`\`\`\n${table.text}\n\`\`\`` } });
+  }
   if (buttons.length > 0) blocks.push({ type: 'actions', elements: buttons } satisfies ActionsBlock);
   const text = cut(`${escapeSlack(notice.title)}: ${escapeSlack(notice.summary)}`, SLACK_LIMITS.text);
   return { text, blocks };

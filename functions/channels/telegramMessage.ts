@@ -1,10 +1,11 @@
 import type { InlineKeyboardMarkup } from '@grammyjs/types';
 import type { Notice } from '../domain/notice';
+import { noticeTableText } from '../domain/noticeTableText';
 
 /** Telegram's limits, counted after entity parsing (UTF-16 code units): a message and a photo caption. */
 export const TELEGRAM_LIMITS = { text: 4_096, caption: 1_024 } as const;
 
-/** The tags Telegram's HTML parse mode accepts (Bot API, "HTML style"); we use only `b`, `i` and `code`. */
+/** The tags Telegram's HTML parse mode accepts (Bot API, "HTML style"); we use only `b` and `pre`. */
 export const TELEGRAM_TAGS = [
   'b',
   'strong',
@@ -37,27 +38,38 @@ export function escapeTelegram(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** A line of the message: plain parts and bold parts, kept apart so truncation never splits a tag. */
-type Part = { text: string; bold: boolean };
+/** A line of the message: plain, bold and preformatted parts, kept apart so truncation never splits a tag. */
+type Part = { text: string; bold: boolean; pre?: true };
 
 function html(lines: readonly Part[][]): string {
-  return lines.map((parts) => parts.map((p) => (p.bold ? `<b>${escapeTelegram(p.text)}</b>` : escapeTelegram(p.text))).join('')).join('\n');
+  const tagged = (p: Part) => (p.pre ? `<pre>${escapeTelegram(p.text)}</pre>` : p.bold ? `<b>${escapeTelegram(p.text)}</b>` : escapeTelegram(p.text));
+  return lines.map((parts) => parts.map(tagged).join('')).join('\n');
 }
 
 function visible(lines: readonly Part[][]): number {
   return lines.reduce((n, parts) => n + parts.reduce((m, p) => m + p.text.length, 0), 0) + Math.max(0, lines.length - 1);
 }
 
-/** Shortens the lines to `max` visible characters: fields dropped from the end first, then the last line cut. */
-function fit(lines: Part[][], max: number): Part[][] {
+/**
+ * Shortens the lines to `max` visible characters: fields dropped from the end first, then the last
+ * line cut. A notice's table comes last, as a `<pre>` block given what room is left: as many rows as
+ * fit, and a line saying how many more the email has (`noticeTableText`).
+ */
+function fit(lines: Part[][], max: number, notice: Notice): Part[][] {
   const out = lines.map((parts) => parts.map((p) => ({ ...p })));
+  if (notice.table) {
+    const room = max - visible(out) - 1;
+    const table = room > 0 ? noticeTableText(notice.table, { max: room }).text : '';
+    if (table !== '') out.push([{ text: table, bold: false, pre: true }]);
+  }
   while (visible(out) > max && out.length > 2) out.pop();
   while (visible(out) > max) {
     const last = out[out.length - 1];
     const part = last?.[last.length - 1];
     if (!last || !part) break;
     const excess = visible(out) - max;
-    if (part.text.length > excess + 1) part.text = `${part.text.slice(0, part.text.length - excess - 1)}…`;
+    if (part.pre) last.pop();
+    else if (part.text.length > excess + 1) part.text = `${part.text.slice(0, part.text.length - excess - 1)}…`;
     else last.pop();
     if (last.length === 0) out.pop();
   }
@@ -80,9 +92,10 @@ function lines(notice: Notice): Part[][] {
   ];
 }
 
-/** Whether the whole notice fits a photo caption (1,024 characters after entity parsing). */
+/** Whether the whole notice (its whole table too) fits a photo caption (1,024 characters after entity parsing). */
 export function captionFits(notice: Notice): boolean {
-  return visible(lines(notice)) <= TELEGRAM_LIMITS.caption;
+  const table = notice.table ? noticeTableText(notice.table, { max: Number.MAX_SAFE_INTEGER }).text : '';
+  return visible(lines(notice)) + (table === '' ? 0 : table.length + 1) <= TELEGRAM_LIMITS.caption;
 }
 
 /**
@@ -99,10 +112,12 @@ export function telegramMessage(notice: Notice, chatId: string, part: 'text' | '
   const all = lines(notice);
   const markup = part === 'follow-up' ? undefined : keyboard(notice);
   if (part === 'photo') {
-    const caption = html(fit(captionFits(notice) ? all : all.slice(0, 2), TELEGRAM_LIMITS.caption));
+    const caption = html(
+      captionFits(notice) ? fit(all, TELEGRAM_LIMITS.caption, notice) : fit(all.slice(0, 2), TELEGRAM_LIMITS.caption, { ...notice, table: undefined }),
+    );
     return { method: 'sendPhoto', body: { chat_id: chatId, caption, parse_mode: 'HTML', ...(markup ? { reply_markup: markup } : {}) } };
   }
-  const text = html(fit(all, TELEGRAM_LIMITS.text));
+  const text = html(fit(all, TELEGRAM_LIMITS.text, notice));
   return {
     method: 'sendMessage',
     body: { chat_id: chatId, text, parse_mode: 'HTML', link_preview_options: { is_disabled: true }, ...(markup ? { reply_markup: markup } : {}) },

@@ -1,4 +1,4 @@
-import type { Notice } from '../domain/notice';
+import type { Notice, NoticeTable } from '../domain/notice';
 
 /** The version of the webhook body; a change that is not additive makes a new one (docs/channels/webhook.schema.json). */
 export const WEBHOOK_VERSION = 1;
@@ -20,6 +20,8 @@ export interface WebhookEvent {
     links: { label: string; url: string; action: string }[];
     incident: Notice['incident'];
     details: Readonly<Record<string, unknown>>;
+    /** A digest's accounts, every row the notice carries (`omitted`: rows left out of a very large digest). */
+    table?: NoticeTable;
   };
 }
 
@@ -40,6 +42,7 @@ export function webhookEvent(notice: Notice): WebhookEvent {
       links: notice.links.map((l) => ({ ...l })),
       incident: notice.incident,
       details: notice.details,
+      ...(notice.table ? { table: notice.table } : {}),
     },
   };
 }

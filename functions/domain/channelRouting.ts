@@ -1,3 +1,4 @@
+import type { ChannelType } from './channel';
 import type { ChannelRecord } from './channel';
 import type { MailCategory } from './mailCategory';
 
@@ -14,4 +15,9 @@ export function routedChannels<C extends Pick<ChannelRecord, 'accounts' | 'categ
 /** The delivery-record key of one notice to one channel (also the webhook's `webhook-id`). */
 export function channelDeliveryId(noticeId: string, channel: string): string {
   return `${noticeId}#channel:${channel}`;
+}
+
+/** Whether a channel of `type` takes notices of `category` at all: a pager never gets reports (nothing there needs someone now). */
+export function typeTakes(type: ChannelType, category: MailCategory): boolean {
+  return !(type === 'pagerduty' && category === 'reports');
 }

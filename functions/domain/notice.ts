@@ -17,6 +17,9 @@ export const NOTICE_TYPES = [
   'protection.kill-switch',
   'channel.test',
   'notices.combined',
+  'report.daily',
+  'report.summary',
+  'report.digest',
 ] as const;
 export type NoticeType = (typeof NOTICE_TYPES)[number];
 
@@ -48,6 +51,20 @@ export interface NoticeIncident {
   readonly action: 'trigger' | 'resolve';
 }
 
+/** The most rows a notice's table carries (a digest's accounts: about 40 KB on the channel queue); the rest are counted in `omitted`. */
+export const NOTICE_TABLE_MAX_ROWS = 400;
+
+/**
+ * A table the notice carries (a digest's accounts): plain-text cells, one row per line. Chats show
+ * it monospaced within their limits (`noticeTableText`); a webhook gets the rows as data.
+ */
+export interface NoticeTable {
+  readonly columns: readonly string[];
+  readonly rows: readonly (readonly string[])[];
+  /** Rows left out of `rows` before it travelled (a very large digest); chats say so in their note. */
+  readonly omitted: number;
+}
+
 /**
  * One notice, as data: what every channel (and the email) renders. Text is plain and
  * unescaped, including text others choose (a delegate's name): renderers escape it.
@@ -72,4 +89,6 @@ export interface Notice {
   readonly incident: NoticeIncident | null;
   /** Machine-readable details of the event, for the webhook body (JSON values only). */
   readonly details: Readonly<Record<string, unknown>>;
+  /** A table shown after the fields (a digest's accounts); absent on alerts. */
+  readonly table?: NoticeTable | undefined;
 }

@@ -102,8 +102,9 @@ export const HANDLER_CATALOG = {
   'daily-report': {
     entryFile: 'report-worker',
     requires: {
-      settings: ['PUBLIC_BASE_URL', 'ROCKET_NODE_URL', 'ROCKET_INDEXER_URL'],
-      links: { mints: ['revoke', 'unsubscribe', 'preferences'], verifies: [] },
+      // CHANNEL_QUEUE_URL: reports to chat, one job per channel taking the account's reports (with its channel-preferences link).
+      settings: ['PUBLIC_BASE_URL', 'ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'CHANNEL_QUEUE_URL'],
+      links: { mints: ['revoke', 'unsubscribe', 'preferences', 'channel-preferences'], verifies: [] },
     },
     // The report worker: a batch of reports rendered in parallel (1 vCPU), sent at its share of the
     // mail rate, throttled sends backed off for up to ~30 s.

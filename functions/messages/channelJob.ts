@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { channelNameSchema } from '../domain/channel';
 import { MAIL_CATEGORIES } from '../domain/mailCategory';
-import { NOTICE_TYPES, type Notice } from '../domain/notice';
+import { NOTICE_TABLE_MAX_ROWS, NOTICE_TYPES, type Notice } from '../domain/notice';
 
 /** A notice as it travels on the channel queue (see `Notice`). */
 export const noticeSchema = z.object({
@@ -20,6 +20,13 @@ export const noticeSchema = z.object({
   chart: z.object({ alt: z.string().max(500) }).nullable(),
   incident: z.object({ key: z.string().min(1).max(255), action: z.enum(['trigger', 'resolve']) }).nullable(),
   details: z.record(z.string(), z.unknown()),
+  table: z
+    .object({
+      columns: z.array(z.string().max(60)).min(1).max(12),
+      rows: z.array(z.array(z.string().max(200)).max(12)).max(NOTICE_TABLE_MAX_ROWS),
+      omitted: z.number().int().min(0),
+    })
+    .optional(),
 }) satisfies z.ZodType<Notice, unknown>;
 
 /**

@@ -3,6 +3,9 @@ import { settingsFor } from '../config/settings';
 import type { ReportDeps } from '../services/report/send/reportDeps';
 import { AccountScheduleRepository } from '../store/accountScheduleRepository';
 import { AccountsRepository } from '../store/accountsRepository';
+import { AlertStateRepository } from '../store/alertStateRepository';
+import { ChannelsRepository } from '../store/channelsRepository';
+import type { ChannelJob } from '../messages/channelJob';
 import { CurvesRepository } from '../store/curvesRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
 import { DeliveryRepository } from '../store/deliveryRepository';
@@ -12,12 +15,14 @@ import { ReportLedgerRepository } from '../store/reportLedgerRepository';
 import { ReportRecordsRepository } from '../store/reportRecordsRepository';
 import { SuppressionRepository } from '../store/suppressionRepository';
 import { digestSenderFor } from './digestSenderFor';
-import { chainFrom } from './factories';
+import { chainFrom, sqsQueueFrom } from './factories';
 import { mailerDepsFromEnv, type MailerDeps } from './mailerDepsFromEnv';
 
 /** The repositories the report service uses. */
 const REPORT_REPOSITORIES = {
   accounts: AccountsRepository,
+  alerts: AlertStateRepository,
+  channels: ChannelsRepository,
   schedule: AccountScheduleRepository,
   curves: CurvesRepository,
   delegates: DelegateViewRepository,
@@ -31,7 +36,8 @@ const REPORT_REPOSITORIES = {
 
 /**
  * The `daily-report` Lambda's dependencies: the mailer's (`mailerDepsFromEnv`), the chain's indexer
- * for the report's windows (created on first use) and the digest sender. Kept apart from
+ * for the report's windows (created on first use), the channel queue for reports to chat
+ * (`CHANNEL_QUEUE_URL`) and the digest sender. Kept apart from
  * `mailerDepsFromEnv` so the notify bundle holds neither the chain client nor the report service.
  */
 export async function reportMailerDepsFromEnv(
@@ -43,6 +49,12 @@ export async function reportMailerDepsFromEnv(
   const deps = {
     ...mailer,
     storedDataGraceMs: settings.REPORT_STORED_DATA_GRACE_SECONDS * 1_000,
+    channels: {
+      channels: mailer.repos.channels,
+      alerts: mailer.repos.alerts,
+      channelQueue: sqsQueueFrom<ChannelJob>(settings, 'CHANNEL_QUEUE_URL'),
+      links: mailer.links,
+    },
     chain: { getPortfolio: (query, options) => (chain ??= chainFrom(settings, mailer.log)).getPortfolio(query, options) } satisfies ReportDeps['chain'],
   };
   return { ...deps, digest: digestSenderFor(deps) };

@@ -217,6 +217,11 @@ export class ComputeStack extends Stack {
       .bindTable(table('accounts'), 'read')
       .bindTables(table, ['curves', 'snapshots', 'delegates', 'suppressions', 'preferences'], 'read')
       .bindTable(table('deliveries'), 'readWrite')
+      // Reports to chat: the channels (one Query of their partition per report built), each account's
+      // channel controls (a chat's mutes: one item read), and the channel queue.
+      .bindTableActions(table('alerts'), ['dynamodb:GetItem'])
+      .bindTableActions(table('channels'), ['dynamodb:Query'])
+      .bindQueue(messaging.channel, 'CHANNEL_QUEUE_URL')
       .bindChain(config.chain, config.rate.reportInstanceRps)
       .bindLinkKeys(data.linkKeys)
       .bindMail(messaging.mail)

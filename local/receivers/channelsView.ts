@@ -33,6 +33,14 @@ function button(label: unknown, url: unknown): string {
   return `<a class="button"${href}>${esc(label)}</a>`;
 }
 
+/** Text with Markdown code blocks (a report's table): the blocks as `<pre>`, the rest as paragraphs, all escaped. */
+function withCode(raw: string): string {
+  return raw
+    .split('```')
+    .map((part, i) => (i % 2 === 1 ? `<pre>${esc(part.replace(/^\n/, ''))}</pre>` : part.trim() === '' ? '' : `<p>${esc(part)}</p>`))
+    .join('');
+}
+
 function slack(body: Record<string, unknown>): string {
   const blocks = list(body['blocks']).filter(isObject);
   if (blocks.length === 0) return `<p>${esc(body['text'])}</p>`;
@@ -42,7 +50,7 @@ function slack(body: Record<string, unknown>): string {
         case 'header':
           return `<h3>${esc(text(b['text']))}</h3>`;
         case 'section':
-          return `${b['text'] ? `<p>${esc(text(b['text']))}</p>` : ''}${
+          return `${b['text'] ? withCode(text(b['text'])) : ''}${
             list(b['fields']).length
               ? `<dl>${list(b['fields'])
                   .map((f) => `<dd>${esc(text(f))}</dd>`)
@@ -80,7 +88,7 @@ function discord(body: Record<string, unknown>): string {
           .map((f) => `<dt>${esc(f['name'])}</dt><dd>${esc(f['value'])}</dd>`)
           .join('');
         const title = e['url'] ? button(e['title'], e['url']) : esc(e['title']);
-        return `<div class="embed" style="border-left-color:${esc(color)}"><h3>${title}</h3><p>${esc(e['description'])}</p>${fields ? `<dl>${fields}</dl>` : ''}${isObject(e['footer']) ? `<p class="small">${esc(e['footer']['text'])}</p>` : ''}</div>`;
+        return `<div class="embed" style="border-left-color:${esc(color)}"><h3>${title}</h3>${withCode(String(e['description'] ?? ''))}${fields ? `<dl>${fields}</dl>` : ''}${isObject(e['footer']) ? `<p class="small">${esc(e['footer']['text'])}</p>` : ''}</div>`;
       })
       .join('')
   );

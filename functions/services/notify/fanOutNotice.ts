@@ -1,16 +1,12 @@
 import { checksumAddress } from '../../domain/address';
 import { channelTakes } from '../../domain/channelControls';
-import { channelDeliveryId, routedChannels } from '../../domain/channelRouting';
+import { routedChannels, typeTakes } from '../../domain/channelRouting';
 import { categoryOfEmail } from '../../domain/mailCategory';
 import type { LinkMinter } from '../../links/linkMinter';
-import { MAX_CHART_BASE64, type ChannelJob } from '../../messages/channelJob';
-import type { ChannelType } from '../../domain/channel';
-
-/** The channel types that show a notice's chart: a Telegram photo, a Discord attachment (Slack webhooks cannot upload files). */
-const CHART_TYPES: readonly ChannelType[] = ['telegram', 'discord'];
+import type { ChannelJob } from '../../messages/channelJob';
+import { CHART_TYPES, encodeChart, queueChannelNotices } from '../delivery/channelNotices';
 import type { NotifyMessage } from '../../messages/notifyMessage';
 import type { MessageQueue } from '../../queue/messageQueue';
-import { sendAll } from '../../queue/sendAll';
 import type { TrackedAccount } from '../../domain/account';
 import type { AlertStateRepository } from '../../store/alertStateRepository';
 import type { ChannelsRepository } from '../../store/channelsRepository';
@@ -48,7 +44,7 @@ export async function fanOutNotice(
   const channels = await deps.channels.list();
   if (channels.length === 0) return 0;
   const category = isEmailed(message) ? categoryOfEmail(EMAIL_KIND_OF[message.kind]) : 'drawdown';
-  const routedAll = routedChannels(channels, account.address, category);
+  const routedAll = routedChannels(channels, account.address, category).filter((c) => typeTakes(c.type, category));
   if (routedAll.length === 0) return 0;
   const controls = await deps.alerts.channelControls(account.address);
   const revokeAll = message.kind === 'drawdown' || message.kind === 'new-delegate';
@@ -61,11 +57,7 @@ export async function fanOutNotice(
     delegateCount: revokeAll ? await delegateCount() : 0,
   };
   let chart: Promise<string | null> | undefined;
-  const chartOf = (): Promise<string | null> =>
-    (chart ??= chartPng().then((png) => {
-      const encoded = png === null ? null : Buffer.from(png).toString('base64');
-      return encoded !== null && encoded.length <= MAX_CHART_BASE64 ? encoded : null;
-    }));
+  const chartOf = (): Promise<string | null> => (chart ??= chartPng().then(encodeChart));
   const jobs = await Promise.all(
     routedAll.map(async (channel) => {
       const notice = noticeOfMessage(message, {
@@ -74,12 +66,9 @@ export async function fanOutNotice(
         preferencesUrl: () => deps.links.build({ purpose: 'channel-preferences', account: account.address, channel: channel.name }, now),
       });
       if (!channelTakes(controls, channel.name, notice, now)) return [];
-      const png = notice.chart !== null && CHART_TYPES.includes(channel.type) ? await chartOf() : null;
-      return [
-        { id: channelDeliveryId(notice.id, channel.name), body: { channel: channel.name, notice, attempt: 0, ...(png === null ? {} : { chartPng: png }) } },
-      ];
+      const chartPng = notice.chart !== null && CHART_TYPES.includes(channel.type) ? await chartOf() : null;
+      return [{ channel, notice, chartPng }];
     }),
   );
-  await sendAll(deps.channelQueue, jobs.flat());
-  return jobs.flat().length;
+  return queueChannelNotices(deps.channelQueue, jobs.flat());
 }

@@ -261,7 +261,7 @@ describe('functions', () => {
       'TEMPLATES_DIR',
     ];
     expect(vars('notify')).toEqual(['CHANNEL_QUEUE_URL', ...mailer, 'OPERATOR_EMAIL'].sort());
-    expect(vars('daily-report')).toEqual(['CHAIN_RPS', ...mailer, 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL'].sort());
+    expect(vars('daily-report')).toEqual(['CHAIN_RPS', 'CHANNEL_QUEUE_URL', ...mailer, 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL'].sort());
     expect(vars('channel-worker')).toEqual([
       'CHANNEL_QUEUE_URL',
       'LINK_KEY_SECRET_PREFIX',

@@ -220,7 +220,18 @@ describe('IAM statements', () => {
         channels: ['Query'],
       },
       'report-dispatch': { accounts: READ, preferences: ['Query'], deliveries: ['BatchGetItem', 'GetItem', 'UpdateItem'] },
-      'daily-report': { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, preferences: READ, deliveries: RW },
+      'daily-report': {
+        accounts: READ,
+        curves: READ,
+        snapshots: READ,
+        delegates: READ,
+        suppressions: READ,
+        preferences: READ,
+        deliveries: RW,
+        // Reports to chat: a chat's mutes of the account, and the channels.
+        alerts: ['GetItem'],
+        channels: ['Query'],
+      },
       'revoke-page': { accounts: READ, delegates: READ, suppressions: READ, preferences: ['BatchGetItem'], tokens: ['PutItem', 'DeleteItem', 'GetItem'] },
       'revoke-all-page': { accounts: ['GetItem'], delegates: ['Query'], tokens: ['GetItem', 'UpdateItem'] },
       'revoke-all-worker': { tokens: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'] },
@@ -480,7 +491,7 @@ describe('IAM statements', () => {
     expect(decide('notify', 'ses:SendRawEmail', configSet, { 'ses:FromAddress': TEST_CONTEXT.mailFrom })).toBe('allow');
   });
 
-  it('lets producers send only to their queue: dispatch -> collect, collect, sign-revocation and the revoke-all worker -> notify, report-dispatch -> report, notify and the channel worker -> channel, revoke-all-page -> revocations', () => {
+  it('lets producers send only to their queue: dispatch -> collect, collect, sign-revocation and the revoke-all worker -> notify, report-dispatch -> report, notify, the report worker and the channel worker -> channel, revoke-all-page -> revocations', () => {
     const queue = (name: string): string => `arn:aws:sqs:${TEST_REGION}:${TEST_ACCOUNT}:sentinel-devnet-${name}`;
     const senders = (name: string): string[] =>
       roles
@@ -490,7 +501,7 @@ describe('IAM statements', () => {
     expect(senders('collect')).toEqual(['dispatch']);
     expect(senders('notify')).toEqual(['collect', 'revoke-all-worker', 'sign-revocation']);
     expect(senders('report')).toEqual(['report-dispatch']);
-    expect(senders('channel')).toEqual(['channel-worker', 'notify']);
+    expect(senders('channel')).toEqual(['channel-worker', 'daily-report', 'notify']);
     expect(senders('revocations.fifo')).toEqual(['revoke-all-page']);
     expect(senders('decisions.fifo')).toEqual(['collect']);
     for (const dlq of ['collect-dlq', 'channel-dlq', 'revocations-dlq.fifo', 'decisions-dlq.fifo']) expect(senders(dlq), dlq).toEqual([]);

@@ -7,6 +7,8 @@ import { newWebhookSecret } from '../../../functions/channels/webhookSignature';
 import { startChatReceivers, type ChatReceivers } from '../../../local/receivers/chatReceivers';
 import { CHROMIUM_PATH } from '../../support/screenshot';
 import { drawdownEvent, newDelegateEvent, noticeOf } from '../../support/channels/noticeFixtures';
+import { digestNotice } from '../../../functions/services/report/compose/digestNotice';
+import { digestRowsOf, REPORT_NOW } from '../../support/report/chatReportFixtures';
 
 /** The local inbox's channels view (`/channels` of the receivers), read in headless Chromium. */
 describe('the channels view', () => {
@@ -75,6 +77,37 @@ describe('the channels view', () => {
       // The chat buttons are there (Slack's and Telegram's Revoke), pointing at the revocation page.
       expect(await page.locator('article.slack a.button', { hasText: /revoke/i }).count()).toBeGreaterThan(0);
       expect(await page.locator('article.telegram a.button[href^="https://sentinel.example/revoke"]').count()).toBeGreaterThan(0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("shows a digest posted to chat as its table, monospaced, the accounts' labels as text", async () => {
+    const deps: ChannelSenderDeps = {
+      secrets: new ChannelSecrets({ SLACK: receivers.slackUrl('T1/B1/digest'), DISCORD: receivers.discordUrl('9', 'digest') }, null),
+      bases: { telegram: receivers.telegramApiUrl, pagerduty: receivers.pagerdutyEventsUrl },
+      policy: { loopback: true },
+    };
+    const notice = digestNotice(
+      digestRowsOf(3, (i) => `<b>desk ${i}</b>`),
+      { id: 'digest:day:view', span: 'day', reportDate: '2026-11-23', timeZone: 'UTC', generatedAt: REPORT_NOW },
+    );
+    for (const [i, secret] of ['env:SLACK', 'env:DISCORD'].entries()) {
+      const channel = { type: i === 0 ? ('slack' as const) : ('discord' as const), secret, url: null, chatId: null };
+      expect(await sendToChannel(deps, channel, notice, `msg_t${i}`, Math.floor(Date.now() / 1000))).toMatchObject({ kind: 'delivered' });
+    }
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${receivers.baseUrl}/channels`);
+      for (const kind of ['slack', 'discord']) {
+        const table = page.locator(`article.${kind} pre`, { hasText: 'DD now' });
+        expect(await table.count(), kind).toBe(1);
+        const lines = (await table.innerText()).split('\n');
+        expect(lines[0]).toMatch(/^Account +Equity +PnL +Return +DD now +Alerts +Expiring$/);
+        expect(lines.filter((l) => l.startsWith('<b>desk '))).toHaveLength(3);
+      }
+      expect(await page.locator('article b', { hasText: 'desk' }).count()).toBe(0);
     } finally {
       await context.close();
     }

@@ -17,6 +17,9 @@ import { documentClient, dynamoClient } from '../dynamo';
 import { recordingDigests } from './recordingDigests';
 import { digestSenderFor } from '../../../functions/runtime/digestSenderFor';
 import { startReportChain, type ReportChain } from './reportChain';
+import type { ChannelSenderDeps } from '../../../functions/channels/channelSender';
+import type { ChannelJob } from '../../../functions/messages/channelJob';
+import { createLocalChannelQueue } from '../../../local/localChannelQueue';
 
 export interface ReportWorldOptions {
   /** The mail governor's rate (emails/s); default 1,000. */
@@ -37,6 +40,8 @@ export interface ReportWorldOptions {
   readonly onGraceWait?: () => Promise<void>;
   /** Digests sent for real (`sendDigest`) instead of recorded. */
   readonly realDigests?: boolean;
+  /** Reports to chat: a channel queue of this world (`channelQueue`) whose worker sends through these (local receivers). */
+  readonly chat?: ChannelSenderDeps;
 }
 
 /**
@@ -62,11 +67,26 @@ export function reportWorlds() {
     const chain = await startReportChain(start);
     chains.push(chain);
     const digests = recordingDigests();
+    const links = testLinks();
+    const channelQueue: InProcessQueue<ChannelJob> | null = options.chat
+      ? createLocalChannelQueue({
+          repos,
+          channelSender: options.chat,
+          sender: governor.sender(ses, 'alert'),
+          mailFrom: MAIL_FROM,
+          links,
+          log: silentLog,
+          counters,
+          now: clock.now,
+          clock,
+        })
+      : null;
     const base = {
+      ...(channelQueue ? { channels: { channels: repos.channels, alerts: repos.alerts, channelQueue, links } } : {}),
       repos,
       chain: chain.chain,
       renderer: sharedRenderer(),
-      links: testLinks(),
+      links,
       mailFrom: MAIL_FROM,
       log: silentLog,
       counters,
@@ -103,7 +123,7 @@ export function reportWorlds() {
       consumer: createNotifyHandler({ ...deps, sender: governor.sender(ses, 'alert') }),
       clock,
     });
-    return { prefix, chain, clock, counters, repos, reports, worker, notifyQueue, digests, deps };
+    return { prefix, chain, clock, counters, repos, reports, worker, notifyQueue, digests, deps, channelQueue };
   }
 
   async function close(): Promise<void> {

@@ -12,6 +12,7 @@ import type { RecipientsRepository } from '../../../store/recipientsRepository';
 import type { ReportLedgerRepository } from '../../../store/reportLedgerRepository';
 import type { ReportRecordsRepository } from '../../../store/reportRecordsRepository';
 import type { SuppressionRepository } from '../../../store/suppressionRepository';
+import type { ChannelNoticePorts } from '../../delivery/channelNotices';
 import type { ReportChain } from '../compose/reportData';
 import type { DigestSender } from './digestInput';
 
@@ -41,6 +42,8 @@ export interface ReportDeps {
   readonly sender: MailSender;
   /** The sender address (`MAIL_FROM`). */
   readonly mailFrom: string;
+  /** Where reports go to chat (channels with the `reports` category); without it, email only. */
+  readonly channels?: ChannelNoticePorts;
   /** Sends one digest (`sendDigest`). */
   readonly digest: DigestSender;
   readonly log: Log;

@@ -13,6 +13,7 @@ import { renderReport } from '../compose/renderReport';
 import { CHART_ALT, dailyReportView, storedDataView } from '../compose/reportViews';
 import { recipientLinks } from '../../delivery/recipientLinks';
 import { mailRecipients, noRecipientReason } from '../../delivery/recipients';
+import { reportToChannels } from './reportToChannels';
 
 interface SharedParts {
   model: ReportModel;
@@ -48,6 +49,8 @@ export async function sendFollowersReport(deps: ReportDeps, address: string, mod
  * When the chain does not answer within the grace of a job, the report is built from stored data
  * (`readReportData`), labelled at the top, sent under the same delivery id, counted
  * `ReportsFromStoredData`, and stores no record.
+ * A report built here then goes to the account's channels that take reports (`reportToChannels`,
+ * after the emails, one message per channel, never failing the report).
  */
 export async function sendAccountReport(
   deps: ReportDeps,
@@ -121,6 +124,8 @@ export async function sendAccountReport(
       }),
     );
   }
+
+  if (shared) await reportToChannels(deps, account, plan.eventId, shared, now);
 
   const tally = tallyOutcomes(outcomes);
   const count = recipients.length;

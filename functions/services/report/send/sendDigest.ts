@@ -23,6 +23,7 @@ import { renderDigest } from '../compose/renderDigest';
 import type { ReportDeps } from './reportDeps';
 import type { ReportOutcome } from './reportOutcome';
 import { unavailableReason } from '../compose/unavailableReason';
+import { digestToChannels } from './reportToChannels';
 
 /** Accounts whose figures a digest reads at once (each read is sequential: 3 chain requests a day, 2 a week or month). */
 export const DIGEST_LOAD_CONCURRENCY = 4;
@@ -106,7 +107,8 @@ function outcomeOf(outcome: RecipientOutcome, input: DigestInput): ReportOutcome
  * after the grace is shown from stored data, the digest saying so at the top (`withChainGrace`).
  * An account that cannot be read is shown as unavailable with the reason; if
  * none can be, nothing is sent and the outcome is `retry`. Partially apply `deps` for a
- * `DigestSender`.
+ * `DigestSender`. A digest built here then goes to the channels that take its accounts' reports
+ * (`digestToChannels`: one message per channel, the table as text, after the email).
  */
 export async function sendDigest(deps: Omit<ReportDeps, 'digest'>, input: DigestInput): Promise<ReportOutcome> {
   const { recipient, period, reportDate, timeZone, now } = input;
@@ -116,6 +118,7 @@ export async function sendDigest(deps: Omit<ReportDeps, 'digest'>, input: Digest
   const eventId = input.forced ? `digest:${period}:forced:${now}` : `digest:${period}:${reportDate}`;
 
   let storedAccounts = 0;
+  let built: readonly DigestRow[] = [];
   const compose = async () => {
     const loaded = await mapConcurrent(input.accounts, DIGEST_LOAD_CONCURRENCY, (account) => loadAccount(deps, account, input));
     const failures = loaded.flatMap((l) => (l.entry.kind === 'unavailable' ? [l.entry.reason] : []));
@@ -126,6 +129,7 @@ export async function sendDigest(deps: Omit<ReportDeps, 'digest'>, input: Digest
       loaded.map((l) => l.entry),
       now,
     );
+    built = rows;
     const byAddress = new Map<string, LoadedAccount>(loaded.map((l) => [l.account.address, l]));
     const images = new Map<string, InlineImage>();
     const contexts = new Map(
@@ -179,6 +183,7 @@ export async function sendDigest(deps: Omit<ReportDeps, 'digest'>, input: Digest
     if (error instanceof DigestUnavailableError) return { kind: 'retry', reason: error.message, recipients: 1 };
     throw error;
   }
+  await digestToChannels(deps, input, eventId, built);
   if (outcome.kind === 'sent') {
     deps.counters.count('DigestsSent');
     if (storedAccounts > 0) deps.counters.count('DigestsFromStoredData');

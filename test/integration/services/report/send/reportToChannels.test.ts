@@ -1,0 +1,291 @@
+import { readFileSync } from 'node:fs';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import * as z from 'zod';
+import { ChannelSecrets } from '../../../../../functions/channels/channelSecrets';
+import { newWebhookSecret } from '../../../../../functions/channels/webhookSignature';
+import type { ChannelRecord } from '../../../../../functions/domain/channel';
+import type { MailCategory } from '../../../../../functions/domain/mailCategory';
+import { localDate } from '../../../../../functions/domain/localTime';
+import { defaultRecipientSettings } from '../../../../../functions/domain/recipientSettings';
+import { nextReportAt } from '../../../../../functions/domain/reportTime';
+import type { TrackedAccount } from '../../../../../functions/domain/account';
+import { saveRecipient } from '../../../../../functions/services/report/schedule/saveRecipient';
+import { reportToChannels } from '../../../../../functions/services/report/send/reportToChannels';
+import { digestRowsOf, REPORT_NOW, reportModelOf } from '../../../../support/report/chatReportFixtures';
+import { digestNotice } from '../../../../../functions/services/report/compose/digestNotice';
+import { omittedNote } from '../../../../../functions/domain/noticeTableText';
+import { sendToChannel } from '../../../../../functions/channels/channelSender';
+import { startChatReceivers, type ChatReceivers, type Received } from '../../../../../local/receivers/chatReceivers';
+import { parseTelegramHtml } from '../../../../../local/receivers/telegramHtml';
+import { RETENTION_MS, uniqueEmail } from '../../../../support/delivery/mailHarness';
+import { hourlyPoints } from '../../../../support/report/reportFixture';
+import { reportWorlds, type ReportWorld } from '../../../../support/report/reportWorld';
+import { sesStore } from '../../../../support/sesStore';
+import { accountRecord, testAddress } from '../../../../support/store/accountFixture';
+
+const SALT = 0x7c4;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** 2025-06-02 08:00 Berlin: the reports of 2025-06-01 are due. */
+const DUE = Date.parse('2025-06-02T06:00:00Z');
+const START = DUE - 60_000;
+const TOKEN = '777:report-bot-token';
+const ROUTING_KEY = 'r'.repeat(32);
+const SECRET = newWebhookSecret();
+const schema = z.fromJSONSchema(JSON.parse(readFileSync('docs/channels/webhook.schema.json', 'utf8')) as Parameters<typeof z.fromJSONSchema>[0]);
+
+let clockNow = () => START;
+let receivers: ChatReceivers;
+let nextAddress = 1;
+const worlds = reportWorlds();
+beforeAll(async () => {
+  receivers = await startChatReceivers({ now: () => clockNow() });
+});
+afterAll(async () => {
+  await worlds.close();
+  await receivers.stop();
+});
+
+async function chatWorld(options: { storedData?: boolean } = {}): Promise<ReportWorld> {
+  const w = await worlds.world(START, {
+    realDigests: true,
+    chat: {
+      secrets: new ChannelSecrets(
+        { TG: TOKEN, SLACK: receivers.slackUrl('T1/B1/reports'), DISCORD: receivers.discordUrl('42', 'reports'), HOOK: SECRET, PD: ROUTING_KEY },
+        null,
+      ),
+      bases: { telegram: receivers.telegramApiUrl, pagerduty: receivers.pagerdutyEventsUrl },
+      policy: { loopback: true },
+    },
+    ...(options.storedData ? { storedDataGraceMs: 60_000 } : {}),
+  });
+  clockNow = w.clock.now;
+  return w;
+}
+
+/** An account with two days of stored curves up to the due time. */
+async function track(w: ReportWorld, emails: string[], label: string): Promise<TrackedAccount> {
+  const account = accountRecord({
+    address: testAddress(nextAddress++, SALT),
+    label,
+    emails,
+    reportAt: '08:00',
+    timezone: 'Europe/Berlin',
+    nextReportAt: nextReportAt(w.clock.now(), '08:00', 'Europe/Berlin'),
+    createdAt: DUE - 3 * DAY,
+  });
+  await w.repos.accounts.create(account);
+  const from = DUE - 2 * DAY;
+  await w.repos.curves.putPoints(
+    account.address,
+    account.interval,
+    hourlyPoints(
+      from,
+      DUE - HOUR,
+      (t) => 100_000 + (t - from) / HOUR,
+      (t) => (t - from) / HOUR,
+    ),
+    DUE + RETENTION_MS,
+  );
+  return account;
+}
+
+/** A channel of `type` on `accounts`, its destination unique to this test (`tag`). */
+async function channel(w: ReportWorld, name: string, type: ChannelRecord['type'], accounts: TrackedAccount[], categories: MailCategory[], tag: string) {
+  const record: ChannelRecord = {
+    name,
+    type,
+    secret: { telegram: 'env:TG', slack: 'env:SLACK', discord: 'env:DISCORD', webhook: 'env:HOOK', pagerduty: 'env:PD' }[type],
+    url: type === 'webhook' ? receivers.webhookUrl(`reports-${tag}`) : null,
+    chatId: type === 'telegram' ? `-100${tag}` : null,
+    categories,
+    accounts: accounts.map((a) => a.address),
+    state: { kind: 'ok' },
+    lastDelivery: null,
+    createdAt: START,
+    updatedAt: START,
+  };
+  await w.repos.channels.create(record);
+}
+
+/** What a destination received, from `since` on. */
+function receivedBy(kind: Received['kind'], destination: string, since: number): Received[] {
+  return receivers.received.slice(since).filter((r) => r.kind === kind && r.destination.includes(destination) && r.status < 300);
+}
+
+/** The visible text of a Telegram message or photo caption. */
+function telegramText(r: Received): string {
+  const body = JSON.parse(r.body) as { text?: string; caption?: string };
+  const parsed = parseTelegramHtml(body.text ?? body.caption ?? '');
+  if (!parsed.ok) throw new Error(parsed.reason);
+  return parsed.text;
+}
+
+async function runReports(w: ReportWorld, at: number): Promise<void> {
+  w.clock.set(at);
+  await w.reports.dispatch();
+  expect(await w.reports.drain()).toMatchObject({ deadLettered: 0 });
+  await w.channelQueue?.drain();
+}
+
+describe('reports to chat (local receivers)', () => {
+  it('posts the daily report once to each reports channel (chart where the type shows one), nothing elsewhere; a redelivered or re-queued report posts nothing more', async () => {
+    const w = await chatWorld();
+    const tag = `${Date.now() % 1_000_000}1`;
+    const reader = uniqueEmail('chat-report');
+    const account = await track(w, [reader], 'chat desk');
+    await channel(w, 'tg', 'telegram', [account], ['drawdown', 'reports'], tag);
+    await channel(w, 'slack', 'slack', [account], ['reports'], tag);
+    await channel(w, 'discord', 'discord', [account], ['reports'], tag);
+    await channel(w, 'hook', 'webhook', [account], ['reports'], tag);
+    await channel(w, 'alerts-only', 'telegram', [account], ['drawdown', 'security', 'expiry'], `${tag}9`);
+    await channel(w, 'pager', 'pagerduty', [account], ['security', 'reports'], tag);
+    await channel(w, 'muted', 'telegram', [account], ['reports'], `${tag}8`);
+    await w.repos.alerts.setChannelMutes(account.address, 'muted', ['reports']);
+    const since = receivers.received.length;
+
+    await runReports(w, DUE + 5_000);
+
+    expect(await sesStore({ to: reader }), 'the email goes as today').toHaveLength(1);
+    const photos = receivedBy('telegram', `-100${tag}`, since);
+    expect(photos).toHaveLength(1);
+    expect(JSON.parse(photos[0]!.body)).toMatchObject({ photo: { type: 'image/png' } });
+    const caption = telegramText(photos[0]!);
+    expect(caption).toContain('Daily report: chat desk');
+    expect(caption).toContain('Equity: $');
+    expect(caption).toContain('Delegates expiring within 7 days: 0');
+    expect(caption).not.toContain('stored data');
+
+    const slack = receivedBy('slack', 'T1/B1/reports', since);
+    expect(slack).toHaveLength(1);
+    expect(slack[0]!.body).toContain('Drawdown now');
+    const discord = receivedBy('discord', '42', since);
+    expect(discord).toHaveLength(1);
+    expect(discord[0]!.headers['content-type'], 'the chart goes as an attachment').toMatch(/^multipart\/form-data/);
+
+    const hooks = receivedBy('webhook', `reports-${tag}`, since);
+    expect(hooks).toHaveLength(1);
+    const hook = hooks[0]!;
+    const body = JSON.parse(hook.body) as unknown;
+    expect(schema.safeParse(body).success, 'the body validates against docs/channels/webhook.schema.json').toBe(true);
+    expect(body).toMatchObject({ type: 'report.daily', id: `report:${account.address}:${localDate(DUE, 'Europe/Berlin')}`, data: { category: 'reports' } });
+    expect(hook.headers['webhook-id']).toBe(`report:${account.address}:${localDate(DUE, 'Europe/Berlin')}#channel:hook`);
+    // Verified as the receiver would, at the time it received it (the library checks the timestamp against its clock).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Number(hook.headers['webhook-timestamp']) * 1_000);
+      expect(new Webhook(SECRET).verify(hook.body, hook.headers)).toMatchObject({ type: 'report.daily' });
+    } finally {
+      vi.useRealTimers();
+    }
+
+    expect(receivedBy('telegram', `-100${tag}9`, since), 'a channel without reports gets nothing').toEqual([]);
+    expect(receivedBy('telegram', `-100${tag}8`, since), "a channel whose chat muted the account's reports gets nothing").toEqual([]);
+    expect(receivedBy('pagerduty', ROUTING_KEY, since), 'a pager never gets a report').toEqual([]);
+
+    // The report job delivered again: its emails are sent, nothing is rebuilt, nothing posted.
+    const job = { kind: 'account' as const, address: account.address, reportDate: localDate(DUE, 'Europe/Berlin'), dueAt: DUE };
+    await w.reports.reportQueue.send([{ id: 'again', body: job }]);
+    await w.reports.drain();
+    await w.channelQueue?.drain();
+    // The report built again and its jobs queued again (a job retried after a passing email failure): the channel delivery ids are claimed, nothing is posted twice.
+    const requeued = await reportToChannels(
+      w.deps,
+      account,
+      `report:${account.address}:${job.reportDate}`,
+      Promise.resolve({ model: reportModelOf('chat desk', { address: account.address }), chart: null }),
+      w.clock.now(),
+    );
+    expect(requeued).toBe(4);
+    await w.channelQueue?.drain();
+    expect(receivers.received.slice(since).filter((r) => r.status < 300)).toHaveLength(4);
+    expect(await sesStore({ to: reader })).toHaveLength(1);
+  }, 120_000);
+
+  it('labels a report built from stored data (the chain down) in chat', async () => {
+    const w = await chatWorld({ storedData: true });
+    const tag = `${Date.now() % 1_000_000}2`;
+    const reader = uniqueEmail('chat-stored');
+    const account = await track(w, [reader], 'stored desk');
+    await channel(w, 'tg', 'telegram', [account], ['reports'], tag);
+    await channel(w, 'hook', 'webhook', [account], ['reports'], tag);
+    await w.chain.control.setFaults({ routes: { portfolio: { error500: 1 } } });
+    const since = receivers.received.length;
+
+    await runReports(w, DUE + 5_000);
+
+    const [email] = await sesStore({ to: reader });
+    expect(email?.subject).toMatch(/^\[from stored data\] /);
+    const posts = receivedBy('telegram', `-100${tag}`, since);
+    expect(posts).toHaveLength(1);
+    expect(telegramText(posts[0]!)).toContain('Built from stored data: the chain did not answer');
+    const hooks = receivedBy('webhook', `reports-${tag}`, since);
+    expect(hooks).toHaveLength(1);
+    const body = JSON.parse(hooks[0]!.body) as unknown;
+    expect(schema.safeParse(body).success).toBe(true);
+    expect(body).toMatchObject({ type: 'report.daily', data: { severity: 'warning', details: { source: 'stored' } } });
+  }, 120_000);
+
+  it("posts a digest once per channel as a text table, each channel seeing only its own accounts' rows", async () => {
+    const w = await chatWorld();
+    const tag = `${Date.now() % 1_000_000}3`;
+    const desk = uniqueEmail('chat-digest');
+    const first = await track(w, [desk], 'alpha desk');
+    const second = await track(w, [desk], 'beta desk');
+    await saveRecipient(
+      w.repos.recipients,
+      { ...defaultRecipientSettings(desk), mode: 'digest', reportAt: '08:00', timezone: 'Europe/Berlin' },
+      [first, second],
+      await w.repos.recipients.get(desk),
+      w.clock.now(),
+    );
+    await channel(w, 'tg', 'telegram', [first, second], ['reports'], tag);
+    await channel(w, 'hook', 'webhook', [second], ['reports'], tag);
+    const since = receivers.received.length;
+
+    await runReports(w, DUE + 5_000);
+
+    expect(await sesStore({ to: desk })).toHaveLength(1);
+    const posts = receivedBy('telegram', `-100${tag}`, since);
+    expect(posts, 'one message for the channel, not one per account').toHaveLength(1);
+    const text = telegramText(posts[0]!);
+    expect(text).toContain('Daily digest: 2 accounts, 2025-06-02');
+    expect(text).toMatch(/Account +Equity +PnL +Return +DD now +Alerts +Expiring/);
+    expect(text).toContain('alpha desk');
+    expect(text).toContain('beta desk');
+    expect(JSON.parse(posts[0]!.body)).toMatchObject({ text: expect.stringContaining('<pre>') as unknown });
+    const hooks = receivedBy('webhook', `reports-${tag}`, since);
+    expect(hooks).toHaveLength(1);
+    const body = JSON.parse(hooks[0]!.body) as { data: { table: { rows: string[][] } } };
+    expect(schema.safeParse(body).success).toBe(true);
+    expect(body).toMatchObject({ type: 'report.digest' });
+    expect(body.data.table.rows.map((r) => r[0])).toEqual(['beta desk']);
+    expect(hooks[0]!.body).not.toContain(desk);
+
+    await runReports(w, DUE + 10 * 60_000);
+    expect(receivers.received.slice(since).filter((r) => r.status < 300)).toHaveLength(2);
+  }, 120_000);
+
+  it("a long digest keeps Telegram's 4,096 characters: as many rows as fit, and a note of how many more the email has", async () => {
+    const rows = digestRowsOf(250, (i) => `desk <${i}> & co`);
+    const notice = digestNotice(rows, { id: 'digest:day:long', span: 'day', reportDate: '2026-11-23', timeZone: 'UTC', generatedAt: REPORT_NOW });
+    const deps = {
+      secrets: new ChannelSecrets({ TG: TOKEN }, null),
+      bases: { telegram: receivers.telegramApiUrl, pagerduty: receivers.pagerdutyEventsUrl },
+      policy: { loopback: true },
+    };
+    const chat = `-100${Date.now() % 1_000_000}4`;
+    const outcome = await sendToChannel(deps, { type: 'telegram', secret: 'env:TG', url: null, chatId: chat }, notice, 'long-1', 0, {
+      chart: null,
+      part: 'whole',
+    });
+    expect(outcome).toMatchObject({ kind: 'delivered' });
+    const [post] = receivers.received.filter((r) => r.destination.includes(chat));
+    const text = telegramText(post!);
+    expect(text.length).toBeLessThanOrEqual(4_096);
+    const shown = text.split('\n').filter((l) => l.startsWith('desk <')).length;
+    expect(shown).toBeGreaterThan(20);
+    expect(text.split('\n').at(-1)).toBe(omittedNote(250 - shown));
+  });
+});
