@@ -45,7 +45,8 @@ async function track(deps: ReturnType<typeof mailDeps>, emails: string[], label:
   return account.address;
 }
 
-describe('ses-events tells the operator when a permanent bounce suppresses a security recipient', () => {
+// Each case runs the handler several times against DynamoDB Local and the local SES: slow on a loaded machine.
+describe('ses-events tells the operator when a permanent bounce suppresses a security recipient', { timeout: 120_000 }, () => {
   it('emails the operator once (even when SNS delivers the bounce twice): the address, its accounts, the bounce, no link', async () => {
     const operator = uniqueEmail('operator');
     const [secure, optedOut, stranger] = [uniqueEmail('secure'), uniqueEmail('opted-out'), uniqueEmail('stranger')];
