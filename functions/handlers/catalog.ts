@@ -174,7 +174,8 @@ export const HANDLER_CATALOG = {
   'ses-events': {
     requires: { settings: [], links: { mints: [], verifies: [] } },
     sizing: { timeoutSeconds: 30, memoryMb: 256 },
-    sdkClients: ['client-dynamodb'],
+    // SES: the operator's notice when a permanent bounce suppresses a security recipient (client made on the first one only).
+    sdkClients: ['client-dynamodb', 'client-ses'],
     bundle: PLAIN,
   },
 } as const satisfies Record<string, HandlerSpec>;

@@ -2,7 +2,11 @@ import type { Context, SNSEvent } from 'aws-lambda';
 import * as z from 'zod';
 import { settingsFor } from '../config/settings';
 import { parseRecord } from '../queue/parseRecord';
-import { someRepositoriesFrom } from '../runtime/factories';
+import { sesSenderFrom, someRepositoriesFrom } from '../runtime/factories';
+import type { MailSender } from '../mail/send/sesSender';
+import { AccountsRepository } from '../store/accountsRepository';
+import { DeliveryRepository } from '../store/deliveryRepository';
+import { PreferencesRepository } from '../store/preferencesRepository';
 import { SuppressionRepository } from '../store/suppressionRepository';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { SentinelError } from '../shared/sentinelError';
@@ -34,7 +38,8 @@ const readNotification = parseRecord(sesNotificationSchema);
 
 /**
  * Consumes SES configuration-set events delivered through SNS: permanent bounces and complaints
- * suppress the addresses involved (`recordSesFeedback`); everything else is ignored. A malformed
+ * suppress the addresses involved, and the operator is told once of a bounced address that still
+ * got security notices (`recordSesFeedback`); everything else is ignored. A malformed
  * message is logged (reason only, never its content: it holds addresses) and skipped.
  */
 export function createSesEventsHandler(deps: SesEventsDeps) {
@@ -71,11 +76,30 @@ export function createSesEventsHandler(deps: SesEventsDeps) {
   };
 }
 
-/** Builds the handler's dependencies from the environment (once per cold start). */
+/**
+ * Builds the handler's dependencies from the environment (once per cold start). The SES client is
+ * made on the first operator notice only: most events send nothing.
+ */
 export async function sesEventsDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<SesEventsDeps> {
   const settings = settingsFor('ses-events', env);
   const { log, counters, flush, addContext } = createObservability('ses-events');
-  return { repos: someRepositoriesFrom(settings, { suppressions: SuppressionRepository }), log, counters, flush, addContext };
+  let ses: MailSender | undefined;
+  return {
+    repos: someRepositoriesFrom(settings, {
+      suppressions: SuppressionRepository,
+      accounts: AccountsRepository,
+      preferences: PreferencesRepository,
+      deliveries: DeliveryRepository,
+    }),
+    sender: { send: (email) => (ses ??= sesSenderFrom(settings)).send(email) },
+    mailFrom: settings.MAIL_FROM,
+    operatorEmail: settings.OPERATOR_EMAIL ?? null,
+    now: Date.now,
+    log,
+    counters,
+    flush,
+    addContext,
+  };
 }
 
 /** AWS entry point. */

@@ -1,4 +1,7 @@
 import { Stack } from 'aws-cdk-lib';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import {
   CloudWatchDimensionSource,
   ConfigurationSet,
@@ -22,7 +25,20 @@ export interface MailSenderProps {
   readonly eventsTopic: ITopic;
   /** Value of the `stage` dimension of the configuration set's CloudWatch event metrics. */
   readonly stage: string;
+  /** Name of the deploy-time function that makes the configuration set the identity's default ({@link IDENTITY_DEFAULT_FUNCTION}, with the stage prefix). */
+  readonly identityDefaultFunctionName: string;
+  /** Retention of that function's log group (the stage's). */
+  readonly logRetention: RetentionDays;
+  /** The stage's operator address (`alarmEmail`): `OPERATOR_EMAIL` of every function that sends mail. */
+  readonly operatorEmail?: string;
 }
+
+/**
+ * The one Lambda function of the app that is not a handler of the catalog: aws-cdk-lib's
+ * `AwsCustomResource` provider, run by CloudFormation at deploy time only, that calls SESv2
+ * `PutEmailIdentityConfigurationSetAttributes` (name without the stage prefix).
+ */
+export const IDENTITY_DEFAULT_FUNCTION = 'ses-identity-default';
 
 /**
  * Sending events counted as CloudWatch metrics (namespace `AWS/SES`, dimension `stage`), for the
@@ -55,6 +71,8 @@ export class MailSender extends Construct {
   readonly configurationSetArn: string;
   /** Identity ARNs `ses:SendRawEmail` is scoped to: the sender's first, then sandbox recipients'. */
   readonly identityArns: readonly string[];
+  /** `OPERATOR_EMAIL` of the mailers (the stage's `alarmEmail`), when set. */
+  readonly operatorEmail: string | undefined;
 
   constructor(scope: Construct, id: string, props: MailSenderProps) {
     super(scope, id);
@@ -84,5 +102,46 @@ export class MailSender extends Construct {
     this.configurationSetName = props.configurationSetName;
     this.configurationSetArn = stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: props.configurationSetName });
     this.identityArns = [identityArn(props.identity), ...props.sandboxRecipients.map(identityArn)];
+    this.operatorEmail = props.operatorEmail;
+    this.makeDefaultOf(props, identityArn(props.identity)).node.addDependency(configurationSet);
+  }
+
+  /**
+   * Makes the configuration set the identity's default, so a send naming no configuration set still
+   * goes through it (TLS required, suppression, events): no SES IAM condition key names a
+   * configuration set, so IAM cannot force it. The identity is verified out of band (see
+   * docs/deploy.md), so no `EmailIdentity` construct: a custom resource sets its default on create
+   * and update (keyed by the identity, so renaming the set is an update) and clears it on delete.
+   * Its provider has its own role (an inline grant of that one action on this identity and set,
+   * and writing to its own log group), never the AWS-managed basic execution policy.
+   */
+  private makeDefaultOf(props: MailSenderProps, identityArn: string): AwsCustomResource {
+    const role = new Role(this, 'IdentityDefaultRole', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Sets ${props.configurationSetName} as the default configuration set of the SES identity (deploy time only)`,
+    });
+    const logGroup = new LogGroup(this, 'IdentityDefaultLogs', { retention: props.logRetention });
+    logGroup.grantWrite(role);
+    const identity = { EmailIdentity: props.identity };
+    const setDefault = {
+      service: 'SESV2',
+      action: 'PutEmailIdentityConfigurationSetAttributes',
+      parameters: { ...identity, ConfigurationSetName: props.configurationSetName },
+      physicalResourceId: PhysicalResourceId.of(props.identity),
+    };
+    const resource = new AwsCustomResource(this, 'IdentityDefault', {
+      onCreate: setDefault,
+      onUpdate: setDefault,
+      // Without ConfigurationSetName the call clears the default: it never names a deleted set.
+      onDelete: { service: 'SESV2', action: 'PutEmailIdentityConfigurationSetAttributes', parameters: identity },
+      policy: AwsCustomResourcePolicy.fromStatements([
+        new PolicyStatement({ actions: ['ses:PutEmailIdentityConfigurationSetAttributes'], resources: [identityArn, this.configurationSetArn] }),
+      ]),
+      role,
+      logGroup,
+      functionName: props.identityDefaultFunctionName,
+      installLatestAwsSdk: false,
+    });
+    return resource;
   }
 }

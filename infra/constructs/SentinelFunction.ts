@@ -322,15 +322,11 @@ export class SentinelFunction extends Construct {
     return this;
   }
 
-  /** Sets `OPERATOR_EMAIL` (the stage's `alarmEmail`), where the function emails the operator; none set, it logs instead. */
-  bindOperatorEmail(address: string | undefined): this {
-    if (address !== undefined) this.setEnv('OPERATOR_EMAIL', address);
-    return this;
-  }
-
   /**
    * Grants `ses:SendRawEmail` from the configured sender only, through the configuration set only,
-   * and sets `MAIL_FROM` and `SES_CONFIGURATION_SET`.
+   * and sets `MAIL_FROM`, `SES_CONFIGURATION_SET` and, when the stage has an `alarmEmail`,
+   * `OPERATOR_EMAIL`: every function that sends mail can tell the operator (a breaker that opened,
+   * reports missed, a security recipient suppressed by a bounce); without it, it logs instead.
    */
   bindMail(sender: MailSender): this {
     this.role.addToPrincipalPolicy(
@@ -342,6 +338,7 @@ export class SentinelFunction extends Construct {
     );
     this.setEnv('MAIL_FROM', sender.from);
     this.setEnv('SES_CONFIGURATION_SET', sender.configurationSetName);
+    if (sender.operatorEmail !== undefined) this.setEnv('OPERATOR_EMAIL', sender.operatorEmail);
     return this;
   }
 

@@ -8,6 +8,7 @@ import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { channelSecretPrefix, publicBaseUrlParameter, topicArn } from '../config/resourceNames';
 import { CHANNEL_BATCH_SIZE, CHANNEL_WORKER_CONCURRENCY } from '../../functions/services/channels/channelQueueSettings';
+import { SECURITY_BOUNCE_DELIVERY_PREFIX } from '../../functions/services/feedback/securityBounceEventId';
 import { REPORT_BATCH_SIZE, REPORT_WORKER_CONCURRENCY } from '../../functions/services/report/schedule/reportWorkers';
 import type { StageConfig } from '../config/stageConfig';
 import { createFailureQueue } from '../constructs/FailureQueue';
@@ -142,9 +143,8 @@ export class ComputeStack extends Stack {
       .bindTableActions(table('channels'), ['dynamodb:Query'])
       .bindQueue(messaging.channel, 'CHANNEL_QUEUE_URL')
       .bindLinkKeys(data.linkKeys)
+      // A kill-switch notice whose breaker opened also goes to the operator (OPERATOR_EMAIL).
       .bindMail(messaging.mail)
-      // A kill-switch notice whose breaker opened also goes to the operator.
-      .bindOperatorEmail(config.alarmEmail)
       .bindMailRate(NOTIFY_CONCURRENCY)
       .bindPublicBaseUrl(publicBaseUrl)
       .bindRevokeAllLinks()
@@ -195,7 +195,9 @@ export class ComputeStack extends Stack {
       .bindTableActions(table('deliveries'), ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:UpdateItem'], {
         leadingKeys: ['report-ledger:*', 'report-missed:*'],
       })
-      .bindQueue(messaging.report, 'REPORT_QUEUE_URL');
+      .bindQueue(messaging.report, 'REPORT_QUEUE_URL')
+      // The missed-report notice to the operator (OPERATOR_EMAIL).
+      .bindMail(messaging.mail);
     this.reportDispatchSchedule = new ScheduledInvoke(this, 'ReportDispatchSchedule', {
       scheduleName: `${config.prefix}report-dispatch`,
       description: 'Fires report-dispatch every minute',
@@ -235,8 +237,16 @@ export class ComputeStack extends Stack {
       config,
       description: 'Suppresses addresses that bounced or complained (SES configuration set events via SNS).',
     });
-    // Suppresses (PutItem); lifting a suppression is the operator's CLI act, so no DeleteItem.
-    this.sesEvents.bindTableActions(table('suppressions'), ['dynamodb:PutItem']);
+    this.sesEvents
+      // Suppresses (PutItem); lifting a suppression is the operator's CLI act, so no DeleteItem.
+      .bindTableActions(table('suppressions'), ['dynamodb:PutItem'])
+      // A permanent bounce of a security recipient: which accounts it gets security notices for
+      // (every account through byNextReport's shards, then BatchGetItem; its opt-outs), read only...
+      .bindTableActions(table('accounts'), ['dynamodb:Query', 'dynamodb:BatchGetItem'], { indexes: true })
+      .bindTableActions(table('preferences'), ['dynamodb:BatchGetItem'])
+      // ...and the operator told once per bounce and address: its own delivery records only.
+      .bindTableActions(table('deliveries'), ['dynamodb:UpdateItem'], { leadingKeys: [`${SECURITY_BOUNCE_DELIVERY_PREFIX}*`] })
+      .bindMail(messaging.mail);
     this.sesEvents.fn.addEventSource(new SnsEventSource(Topic.fromTopicArn(this, 'SesEventsTopic', topicArn(this, messaging.sesEvents.topicName))));
     // SNS invokes asynchronously: an event still failing after Lambda's retries is kept here (and
     // alarmed on) instead of being dropped, so no bounce or complaint is lost.

@@ -3,7 +3,7 @@ import type { Construct } from 'constructs';
 import { FUNCTION_SIZING } from '../config/functionSizing';
 import type { StageConfig } from '../config/stageConfig';
 import { EncryptedTopic } from '../constructs/EncryptedTopic';
-import { MailSender } from '../constructs/MailSender';
+import { IDENTITY_DEFAULT_FUNCTION, MailSender } from '../constructs/MailSender';
 import { settingsFor, WorkQueue } from '../constructs/WorkQueue';
 import { MAX_RECEIVE_COUNT } from '../../functions/queue/workQueueSettings';
 import { REPORT_QUEUE } from '../../functions/services/report/schedule/reportWorkers';
@@ -82,6 +82,9 @@ export class MessagingStack extends Stack {
       sandboxRecipients: config.mail.sandboxRecipients,
       eventsTopic: this.sesEvents.topic,
       stage: config.stage,
+      identityDefaultFunctionName: `${config.prefix}${IDENTITY_DEFAULT_FUNCTION}`,
+      logRetention: config.logRetention,
+      ...(config.alarmEmail ? { operatorEmail: config.alarmEmail } : {}),
     });
   }
 }

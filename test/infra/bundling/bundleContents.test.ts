@@ -45,7 +45,8 @@ const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
   'channel-worker': ['accounts', 'channelBacklog', 'channels', 'delivery', 'pace', 'preferences', 'suppression'],
   'preferences-page': ['accounts', 'alertState', 'channels', 'preferences', 'token'],
   'sign-revocation': ['accounts', 'alertState', 'audit', 'decision', 'knownDelegates', 'lease', 'protectionLedger', 'token'],
-  'ses-events': ['suppression'],
+  // accounts and preferences: who a bounced address gets security notices for; delivery: the operator told once.
+  'ses-events': ['accounts', 'delivery', 'preferences', 'suppression'],
 };
 
 /** Project code a handler never runs: the report service and the chain client reached notify through the mailers' shared composition (2026-11-23, +28 KB). */
@@ -62,7 +63,12 @@ const NEVER_IN: Partial<Record<HandlerName, readonly RegExp[]>> = {
     /^functions\/mail\/(?!send\/(sesSender|mime)\.ts|errors\.ts)/,
     /^functions\/chain\/chainClient\.ts$/,
   ],
-  'ses-events': [/^functions\/services\/(notify|report|collect|revocation)\//, /^functions\/mail\//, /^functions\/chain\//],
+  // The operator notice about a bounced security recipient: MIME and the SES sender, but no rendering.
+  'ses-events': [
+    /^functions\/services\/(notify|report|collect|revocation)\//,
+    /^functions\/mail\/(?!send\/(sesSender|mime)\.ts|errors\.ts)/,
+    /^functions\/chain\//,
+  ],
   // The revoke-all page queues; only the worker calls the signer, and neither renders email.
   'revoke-all-page': [
     /^functions\/web\/lambdaRevocationSigner\.ts$/,

@@ -11,6 +11,7 @@ import { handlerEntry } from '../../../infra/bundling/handlerEntry';
 import { FUNCTION_SIZING } from '../../../infra/config/functionSizing';
 import { VISIBILITY_FACTOR } from '../../../infra/constructs/WorkQueue';
 import { MAX_RECEIVE_COUNT } from '../../../infra/stacks/MessagingStack';
+import { IDENTITY_DEFAULT_FUNCTION } from '../../../infra/constructs/MailSender';
 import { REPORT_BATCH_SIZE, REPORT_WORKER_CONCURRENCY } from '../../../functions/services/report/schedule/reportWorkers';
 import { CHANNEL_BATCH_SIZE, CHANNEL_QUEUE, CHANNEL_WORKER_CONCURRENCY } from '../../../functions/services/channels/channelQueueSettings';
 import { REVOCATION_MAX_RECEIVE_COUNT, REVOCATION_QUEUE } from '../../../functions/services/revocation/revocationQueueSettings';
@@ -188,8 +189,14 @@ describe('queues', () => {
 });
 
 describe('functions', () => {
-  it('creates one function per handler of the catalog, each on Node 22', () => {
-    const fns = resourcesOf('AWS::Lambda::Function').map(([, r]) => props(r));
+  it('creates one function per handler of the catalog, each on Node 22, and only the named deploy-time provider besides', () => {
+    const all = resourcesOf('AWS::Lambda::Function').map(([, r]) => props(r));
+    // The one exemption, by name: aws-cdk-lib's AwsCustomResource provider that makes the configuration
+    // set the SES identity's default. CloudFormation runs it at deploy time only; its runtime is
+    // aws-cdk-lib's choice; its role is tested in permissions.test.ts.
+    const provider = all.filter((f) => f['FunctionName'] === `sentinel-devnet-${IDENTITY_DEFAULT_FUNCTION}`);
+    expect(provider).toHaveLength(1);
+    const fns = all.filter((f) => !provider.includes(f));
     expect(fns.map((f) => f['FunctionName']).sort()).toEqual(HANDLER_NAMES.map((n) => `sentinel-devnet-${n}`).sort());
     for (const f of fns) {
       expect(f['Runtime']).toBe('nodejs22.x');
@@ -240,7 +247,9 @@ describe('functions', () => {
         .filter((k) => !k.startsWith('POWERTOOLS_') && k !== 'NODE_OPTIONS' && k !== STAGE_ENV)
         .sort();
     expect(vars('dispatch')).toEqual(['CHAIN_RPS', 'COLLECT_QUEUE_URL', 'SENTINEL_TABLE_PREFIX']);
-    expect(vars('report-dispatch')).toEqual(['REPORT_QUEUE_URL', 'SENTINEL_TABLE_PREFIX']);
+    // Every function that sends mail may tell the operator: bindMail sets OPERATOR_EMAIL beside MAIL_FROM.
+    const mail = ['MAIL_FROM', 'OPERATOR_EMAIL', 'SES_CONFIGURATION_SET'];
+    expect(vars('report-dispatch')).toEqual([...mail, 'REPORT_QUEUE_URL', 'SENTINEL_TABLE_PREFIX'].sort());
     expect(vars('collect')).toEqual([
       'CHAIN_RPS',
       'DECISION_QUEUE_URL',
@@ -254,18 +263,20 @@ describe('functions', () => {
       'LINK_KEY_SECRET_PREFIX',
       'MAIL_FROM',
       'MAIL_RATE_WORKERS',
+      'OPERATOR_EMAIL',
       'PUBLIC_BASE_URL',
       'REVOKE_ALL_LINKS',
       'SENTINEL_TABLE_PREFIX',
       'SES_CONFIGURATION_SET',
       'TEMPLATES_DIR',
     ];
-    expect(vars('notify')).toEqual(['CHANNEL_QUEUE_URL', ...mailer, 'OPERATOR_EMAIL'].sort());
+    expect(vars('notify')).toEqual(['CHANNEL_QUEUE_URL', ...mailer].sort());
     expect(vars('daily-report')).toEqual(['CHAIN_RPS', 'CHANNEL_QUEUE_URL', ...mailer, 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL'].sort());
     expect(vars('channel-worker')).toEqual([
       'CHANNEL_QUEUE_URL',
       'LINK_KEY_SECRET_PREFIX',
       'MAIL_FROM',
+      'OPERATOR_EMAIL',
       'PUBLIC_BASE_URL',
       'SENTINEL_TABLE_PREFIX',
       'SES_CONFIGURATION_SET',
@@ -291,6 +302,7 @@ describe('functions', () => {
       'LINK_KEY_SECRET_PREFIX',
       'LINK_PUBLIC_KEYS_PARAMETER',
       'MAIL_FROM',
+      'OPERATOR_EMAIL',
       'PUBLIC_BASE_URL',
       'SENTINEL_TABLE_PREFIX',
       'SES_CONFIGURATION_SET',
@@ -303,7 +315,7 @@ describe('functions', () => {
       'ROCKET_NODE_URL',
       'SENTINEL_TABLE_PREFIX',
     ]);
-    expect(vars('ses-events')).toEqual(['SENTINEL_TABLE_PREFIX']);
+    expect(vars('ses-events')).toEqual([...mail, 'SENTINEL_TABLE_PREFIX'].sort());
   });
 
   it('points at the stage chain, table prefix, sender and the signer by name', () => {
@@ -313,6 +325,8 @@ describe('functions', () => {
       ROCKET_INDEXER_URL: 'https://devnet.rocket-cluster-1.com/indexer',
       SENTINEL_TABLE_PREFIX: 'sentinel-devnet-',
     });
+    for (const name of ['notify', 'daily-report', 'channel-worker', 'preferences-page', 'report-dispatch', 'ses-events'])
+      expect(env(name)['OPERATOR_EMAIL'], name).toBe(TEST_CONTEXT.alarmEmail);
     expect(env('notify')).toMatchObject({
       OPERATOR_EMAIL: TEST_CONTEXT.alarmEmail,
       MAIL_FROM: TEST_CONTEXT.mailFrom,
@@ -451,6 +465,33 @@ describe('event sources', () => {
     const subscription = resourcesOf('AWS::SNS::Subscription').find(([, r]) => props(r)['Protocol'] === 'lambda');
     expect(props(subscription?.[1] as Resource)['Endpoint']).toEqual({ 'Fn::GetAtt': [logicalIdOfFunction('ses-events'), 'Arn'] });
     expect(resolveIntrinsics(props(subscription?.[1] as Resource)['TopicArn'])).toBe(`arn:aws:sns:${TEST_REGION}:${TEST_ACCOUNT}:sentinel-devnet-ses-events`);
+  });
+
+  it("makes the configuration set the sending identity's default, so a send naming none still requires TLS", () => {
+    const calls = resourcesOf('Custom::AWS').map(([, r]) => props(r));
+    expect(calls).toHaveLength(1);
+    const call = (key: 'Create' | 'Update' | 'Delete') =>
+      JSON.parse(String(calls[0]?.[key])) as { service: string; action: string; parameters: Record<string, string>; physicalResourceId?: { id: string } };
+    for (const key of ['Create', 'Update'] as const) {
+      expect(call(key), key).toMatchObject({
+        service: 'SESV2',
+        action: 'PutEmailIdentityConfigurationSetAttributes',
+        parameters: { EmailIdentity: 'sentinel.example.com', ConfigurationSetName: 'sentinel-devnet-mail' },
+        // Keyed by the identity: renaming the set is an update, never a delete that clears the new default.
+        physicalResourceId: { id: 'sentinel.example.com' },
+      });
+    }
+    // Deleting the stage clears the default rather than leaving it naming a deleted set.
+    expect(call('Delete')).toEqual({
+      service: 'SESV2',
+      action: 'PutEmailIdentityConfigurationSetAttributes',
+      parameters: { EmailIdentity: 'sentinel.example.com' },
+    });
+    expect(calls[0]?.['InstallLatestAwsSdk']).toBe(false);
+    // Set after the configuration set exists.
+    const resource = resourcesOf('Custom::AWS')[0]?.[1] as Resource & { DependsOn?: string[] };
+    const set = resourcesOf('AWS::SES::ConfigurationSet')[0]?.[0];
+    expect(resource.DependsOn).toContain(set);
   });
 
   it('counts every sending event (incl. rejects, rendering failures, delivery delays) in CloudWatch, with reputation metrics on', () => {

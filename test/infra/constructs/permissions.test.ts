@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HANDLER_NAMES, type HandlerName } from '../../../functions/handlers/catalog';
 import { OWNER_KEY_ADMIN_ACTIONS } from '../../../infra/constructs/OwnerKeys';
+import { IDENTITY_DEFAULT_FUNCTION } from '../../../infra/constructs/MailSender';
 import { TABLES, type TableId } from '../../../functions/store/tableDefinitions';
 import {
   TEST_ACCOUNT,
@@ -259,7 +260,9 @@ describe('IAM statements', () => {
         alerts: ['GetItem'],
         delegates: ['Query'],
       },
-      'ses-events': { suppressions: ['PutItem'] },
+      // Reads which accounts a bounced address gets security notices for (byNextReport's shards, BatchGetItem; its
+      // opt-outs); UpdateItem on its own delivery records only (security-bounce:*, see the next test).
+      'ses-events': { suppressions: ['PutItem'], accounts: ['Query', 'BatchGetItem'], preferences: ['BatchGetItem'], deliveries: ['UpdateItem'] },
     };
     for (const name of HANDLER_NAMES) {
       const actual = Object.fromEntries(
@@ -268,6 +271,19 @@ describe('IAM statements', () => {
       const wanted = Object.fromEntries(Object.entries(expected[name]).map(([id, actions]) => [id, [...(actions as string[])].sort()]));
       expect(actual, name).toEqual(wanted);
     }
+  });
+
+  it('lets ses-events touch only its operator-notice delivery records, and neither write accounts nor preferences nor lift a suppression', () => {
+    const may = (action: string, key: string) =>
+      decide('ses-events', `dynamodb:${action}`, tableArn('deliveries'), { 'dynamodb:LeadingKeys': [key] }) === 'allow';
+    expect(may('UpdateItem', 'security-bounce:0100018e-fb#ops@example.com#alarm@example.com')).toBe(true);
+    for (const key of ['report:0xabc:2025-06-02#a@example.com', 'drawdown:0xabc:1#a@example.com', 'report-ledger:29180733:s3'])
+      expect(may('UpdateItem', key), key).toBe(false);
+    for (const action of ['GetItem', 'PutItem', 'DeleteItem']) expect(may(action, 'security-bounce:x#a@example.com'), action).toBe(false);
+    for (const table of ['accounts', 'preferences'] as const)
+      for (const action of ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'])
+        expect(decide('ses-events', `dynamodb:${action}`, tableArn(table)), `${table} ${action}`).not.toBe('allow');
+    expect(decide('ses-events', 'dynamodb:DeleteItem', tableArn('suppressions'))).not.toBe('allow');
   });
 
   it("confines the channel worker's writes to the backlog partitions: it cannot create or delete a channel", () => {
@@ -478,17 +494,41 @@ describe('IAM statements', () => {
     const identity = `arn:aws:ses:${TEST_REGION}:${TEST_ACCOUNT}:identity/sentinel.example.com`;
     const send = (r: RolePolicy, from: string): string =>
       evaluate(r.statements, { principal: r.principal, action: 'ses:SendRawEmail', resource: identity, context: { 'ses:FromAddress': from } });
-    // The channel worker mails the broken-channel email; preferences-page mails a mailbox its own notices (security-off confirmation and notice, a new preferences link).
+    // The channel worker mails the broken-channel email; preferences-page mails a mailbox its own notices (security-off confirmation and notice, a new preferences link);
+    // report-dispatch and ses-events mail the operator only (missed reports; a security recipient suppressed by a bounce).
     expect(
       roles
         .filter((r) => send(r, TEST_CONTEXT.mailFrom) === 'allow')
         .map((r) => r.owner)
         .sort(),
-    ).toEqual(['channel-worker', 'daily-report', 'notify', 'preferences-page']);
+    ).toEqual(['channel-worker', 'daily-report', 'notify', 'preferences-page', 'report-dispatch', 'ses-events']);
     expect(send(roleOf('preferences-page'), 'someone-else@sentinel.example.com')).not.toBe('allow');
     expect(send(roleOf('notify'), 'someone-else@sentinel.example.com')).not.toBe('allow');
     const configSet = `arn:aws:ses:${TEST_REGION}:${TEST_ACCOUNT}:configuration-set/sentinel-devnet-mail`;
     expect(decide('notify', 'ses:SendRawEmail', configSet, { 'ses:FromAddress': TEST_CONTEXT.mailFrom })).toBe('allow');
+  });
+
+  it("lets only the deploy-time provider set the identity's default configuration set, on that identity and set, with nothing else but its own logs", () => {
+    const identity = `arn:aws:ses:${TEST_REGION}:${TEST_ACCOUNT}:identity/sentinel.example.com`;
+    const configSet = `arn:aws:ses:${TEST_REGION}:${TEST_ACCOUNT}:configuration-set/sentinel-devnet-mail`;
+    const setters = (resource: string) =>
+      roles
+        .filter((r) => evaluate(r.statements, { principal: r.principal, action: 'ses:PutEmailIdentityConfigurationSetAttributes', resource }) === 'allow')
+        .map((r) => r.owner);
+    expect(setters(identity)).toEqual([IDENTITY_DEFAULT_FUNCTION]);
+    expect(setters(configSet)).toEqual([IDENTITY_DEFAULT_FUNCTION]);
+    expect(setters(`arn:aws:ses:${TEST_REGION}:${TEST_ACCOUNT}:identity/other.example.com`)).toEqual([]);
+    const provider = roleOf(IDENTITY_DEFAULT_FUNCTION);
+    // Its grants, all of them: that one SES action, and writing to its own log group (no managed policy: see collectRoles).
+    expect(provider.statements.flatMap((st) => asList(st.Action)).sort()).toEqual([
+      'logs:CreateLogStream',
+      'logs:PutLogEvents',
+      'ses:PutEmailIdentityConfigurationSetAttributes',
+    ]);
+    const decideProvider = (action: string, resource: string) => evaluate(provider.statements, { principal: provider.principal, action, resource });
+    expect(decideProvider('ses:SendRawEmail', identity)).not.toBe('allow');
+    expect(decideProvider('ses:PutConfigurationSetDeliveryOptions', configSet)).not.toBe('allow');
+    expect(decideProvider('dynamodb:GetItem', tableArn('accounts'))).not.toBe('allow');
   });
 
   it('lets producers send only to their queue: dispatch -> collect, collect, sign-revocation and the revoke-all worker -> notify, report-dispatch -> report, notify, the report worker and the channel worker -> channel, revoke-all-page -> revocations', () => {

@@ -12,6 +12,8 @@ export interface FakeSes {
   readonly accepted: string[];
   /** Every request, accepted or not, by recipient. */
   readonly attempts: Map<string, number>;
+  /** The `ConfigurationSetName` of every request in order (null when it names none). */
+  readonly configurationSets: (string | null)[];
   stop(): Promise<void>;
 }
 
@@ -19,6 +21,7 @@ export interface FakeSes {
 export async function startFakeSes(decide: (recipient: string) => FakeSesReply): Promise<FakeSes> {
   const accepted: string[] = [];
   const attempts = new Map<string, number>();
+  const configurationSets: (string | null)[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -26,6 +29,7 @@ export async function startFakeSes(decide: (recipient: string) => FakeSesReply):
       const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
       const recipient = form.get('Destinations.member.1') ?? '';
       attempts.set(recipient, (attempts.get(recipient) ?? 0) + 1);
+      configurationSets.push(form.get('ConfigurationSetName'));
       const reply = decide(recipient);
       if (reply === 'ok') {
         accepted.push(recipient);
@@ -46,6 +50,7 @@ export async function startFakeSes(decide: (recipient: string) => FakeSesReply):
     endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     accepted,
     attempts,
+    configurationSets,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

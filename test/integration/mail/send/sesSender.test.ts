@@ -10,6 +10,9 @@ import { EmailSendError } from '../../../../functions/mail/errors';
 import { buildMime } from '../../../../functions/mail/send/mime';
 import { renderEmail } from '../../../../functions/mail/render/render';
 import { SesSender } from '../../../../functions/mail/send/sesSender';
+import { loadSettings } from '../../../../functions/config/settings';
+import { sesSenderFrom } from '../../../../functions/runtime/factories';
+import { startFakeSes } from '../../../support/delivery/fakeSes';
 import { freePort } from '../../../../local/freePort';
 import { startSesLocal } from '../../../../local/ses';
 import { storedEmailSchema } from '../../../support/sesStore';
@@ -154,6 +157,23 @@ describe('classifying SES failures', () => {
     const error = await send();
     expect(error.message).not.toContain('@');
     expect(error.detail).toBe('Email address is not verified: <address>, see <link>');
+  });
+
+  it("names the stage's configuration set on every send, as the functions build their sender, and the local SES accepts it", async () => {
+    const settings = (ses: string) => loadSettings({ SES_ENDPOINT: ses, SES_CONFIGURATION_SET: 'sentinel-devnet-mail' });
+    const raw = (to: string) => Buffer.from(`From: sentinel@example.com\r\nTo: ${to}\r\nSubject: set\r\n\r\nbody\r\n`);
+    const fake = await startFakeSes(() => 'ok');
+    try {
+      await sesSenderFrom(settings(fake.endpoint)).send({ raw: raw('a@example.com'), destinations: ['a@example.com'] });
+      await sesSenderFrom(loadSettings({ SES_ENDPOINT: fake.endpoint })).send({ raw: raw('b@example.com'), destinations: ['b@example.com'] });
+    } finally {
+      await fake.stop();
+    }
+    // Without SES_CONFIGURATION_SET (local runs) the request names none: the identity's default applies in AWS.
+    expect(fake.configurationSets).toEqual(['sentinel-devnet-mail', null]);
+    const recipient = `set+${randomUUID()}@example.com`;
+    const { messageId } = await sesSenderFrom(settings(endpoint)).send({ raw: raw(recipient), destinations: [recipient] });
+    expect((await storedById(messageId))?.destination.to).toEqual([recipient]);
   });
 
   it('treats an unreachable endpoint as retryable', async () => {

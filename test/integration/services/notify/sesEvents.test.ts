@@ -1,4 +1,3 @@
-import type { SNSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { createNotifyHandler } from '../../../../functions/handlers/notify';
 import { createSesEventsHandler, SesEventsError } from '../../../../functions/handlers/ses-events';
@@ -6,13 +5,12 @@ import { lambdaContext } from '../../../../local/lambdaContext';
 import { accountRecord, testAddress } from '../../../support/store/accountFixture';
 import { testTables } from '../../../support/testTables';
 import { mailDeps, mailTo, testClock, uniqueEmail } from '../../../support/delivery/mailHarness';
+import { SES_TEST_MAIL as mail, snsEvent } from '../../../support/feedback/sesNotifications';
 
 const NOW = Date.parse('2025-03-04T07:00:00Z');
 const context = lambdaContext('ses-events-test');
 const tables = testTables();
 const clock = testClock(NOW);
-
-const mail = { timestamp: '2025-03-04T07:00:00.000Z', messageId: '0100018e-test', source: 'sentinel@example.com', destination: ['x@example.com'] };
 
 function bounce(bounceType: string, recipients: string[]): unknown {
   return {
@@ -33,29 +31,6 @@ function complaint(recipients: string[]): unknown {
     eventType: 'Complaint',
     complaint: { complainedRecipients: recipients.map((emailAddress) => ({ emailAddress })), timestamp: mail.timestamp, feedbackId: 'f-2' },
     mail,
-  };
-}
-
-function snsEvent(messages: (unknown | string)[]): SNSEvent {
-  return {
-    Records: messages.map((m, i) => ({
-      EventSource: 'aws:sns',
-      EventVersion: '1.0',
-      EventSubscriptionArn: 'arn:aws:sns:us-east-1:000000000000:ses-events:sub',
-      Sns: {
-        SignatureVersion: '1',
-        Timestamp: mail.timestamp,
-        Signature: 'sig',
-        SigningCertUrl: 'https://sns.example/cert.pem',
-        MessageId: `sns-${i}`,
-        Message: typeof m === 'string' ? m : JSON.stringify(m),
-        MessageAttributes: {},
-        Type: 'Notification',
-        UnsubscribeUrl: 'https://sns.example/unsubscribe',
-        TopicArn: 'arn:aws:sns:us-east-1:000000000000:ses-events',
-        Subject: '',
-      },
-    })),
   };
 }
 
@@ -133,6 +108,7 @@ describe('ses-events', () => {
     const flaky = {
       ...deps,
       repos: {
+        ...deps.repos,
         suppressions: {
           suppress: async (email: string, reason: 'bounce' | 'complaint' | 'unsubscribe') => {
             calls++;

@@ -1,0 +1,107 @@
+import { plainDiagnostic, securityBounceNotice } from '../../domain/securityBounceNotice';
+import type { Counters } from '../../shared/observability';
+import { deliverToRecipient, type MailDeliveryDeps } from '../delivery/mailDelivery';
+import { SecurityBounceNoticeError } from './errors';
+import { securityAccountsOf, type SecurityRecipientStores } from './securityAccountsOf';
+import { securityBounceEventId } from './securityBounceEventId';
+
+/** One recipient of a permanent bounce, as SES reported it. */
+export interface BouncedRecipient {
+  /** Lower-cased. */
+  readonly address: string;
+  /** The receiving server's reply (`diagnosticCode`), raw. */
+  readonly diagnosticCode: string | null;
+  readonly status: string | null;
+}
+
+/** A permanent bounce that suppressed its recipients. */
+export interface PermanentBounce {
+  /** SES's `feedbackId`, else the bounced message's id: with the address it keys the notice. */
+  readonly bounceId: string | null;
+  readonly bounceType: string;
+  readonly bounceSubType: string | null;
+  readonly bouncedAt: string | null;
+  readonly recipients: readonly BouncedRecipient[];
+}
+
+/** What telling the operator about a bounce needs. */
+export interface SecurityBounceDeps extends MailDeliveryDeps {
+  readonly repos: MailDeliveryDeps['repos'] & SecurityRecipientStores;
+  /** `OPERATOR_EMAIL`; null or absent: a warning log line instead (no address in it). */
+  readonly operatorEmail?: string | null;
+  readonly counters: Counters;
+  readonly now: () => number;
+}
+
+/** How many bounced security recipients the operator was told of now, had been told of before, or could not be emailed. */
+export interface SecurityBounceOutcome {
+  readonly securityRecipients: number;
+  readonly told: number;
+  readonly alreadyTold: number;
+  readonly notEmailed: number;
+}
+
+/**
+ * Tells the operator, once per bounce and address, when a permanent bounce suppressed an address
+ * that still gets security notices for some account (a recipient that had not opted out of them):
+ * security notices must never stop silently. The email (`securityBounceNotice`) names the address,
+ * those accounts, the bounce's type, subtype, status and plain diagnostic, and what to do. Each is
+ * an exactly-once delivery (`security-bounce:<bounce>#<address>`), so a redelivered notification
+ * sends nothing more. Throttling, an outage, or another attempt still holding the delivery throw a
+ * retryable {@link SecurityBounceNoticeError}; a permanently refused send is logged and counted.
+ */
+export async function tellOperatorOfSecurityBounce(deps: SecurityBounceDeps, bounce: PermanentBounce): Promise<SecurityBounceOutcome> {
+  const byAddress = await securityAccountsOf(
+    deps.repos,
+    bounce.recipients.map((r) => r.address),
+  );
+  const outcome = { securityRecipients: byAddress.size, told: 0, alreadyTold: 0, notEmailed: 0 };
+  if (byAddress.size === 0) return outcome;
+  deps.counters.count('SecurityRecipientsSuppressed', byAddress.size);
+  const operator = deps.operatorEmail ?? null;
+  if (operator === null) {
+    deps.log.warn('security recipients suppressed by a permanent bounce (no OPERATOR_EMAIL: nobody emailed)', {
+      recipients: byAddress.size,
+      bounceType: bounce.bounceType,
+      bounceSubType: bounce.bounceSubType,
+    });
+    return { ...outcome, notEmailed: byAddress.size };
+  }
+  for (const recipient of bounce.recipients) {
+    const accounts = byAddress.get(recipient.address);
+    if (!accounts) continue;
+    const result = await deliverToRecipient(deps, {
+      eventId: securityBounceEventId(bounce.bounceId, recipient.address),
+      kind: 'security-bounce',
+      account: accounts[0]?.address ?? 'none',
+      recipient: operator,
+      sentAt: deps.now(),
+      compose: () => ({
+        rendered: securityBounceNotice({
+          recipient: recipient.address,
+          accounts,
+          bounceType: bounce.bounceType,
+          bounceSubType: bounce.bounceSubType,
+          diagnostic: plainDiagnostic(recipient.diagnosticCode),
+          status: recipient.status,
+          bouncedAt: bounce.bouncedAt,
+        }),
+        unsubscribeUrl: '',
+        // The operator's own notice: no unsubscribe link of any kind.
+        oneClickUnsubscribe: false,
+      }),
+    });
+    if (result.kind === 'sent') outcome.told++;
+    else if (result.kind === 'duplicate') outcome.alreadyTold++;
+    else if (result.kind === 'failed') {
+      outcome.notEmailed++;
+      deps.counters.count('SecurityBounceNoticeFailed');
+      deps.log.error('could not email the operator about a bounced security recipient', { reason: result.reason });
+    } else {
+      throw new SecurityBounceNoticeError('operator notice about a bounced security recipient not sent yet', {
+        details: result.kind === 'retryable' ? result.reason : 'another attempt holds it',
+      });
+    }
+  }
+  return outcome;
+}
