@@ -20,7 +20,10 @@ export interface StackAlarm extends SimulatedAlarm {
 }
 
 /** The alarms of the devnet monitoring stack (synthesized alone, with the messaging stack that names the queues), and the work queues by id. */
-export function stackAlarms(): { alarms: StackAlarm[]; queues: ReadonlyMap<string, { queueName: string; deadLetterQueueName: string }> } {
+/** The deployed work queues (names, by the monitoring stack's id) a run samples for the SQS alarms. */
+export type WatchedQueues = ReadonlyMap<string, { readonly queueName: string; readonly deadLetterQueueName: string }>;
+
+export function stackAlarms(): { alarms: StackAlarm[]; queues: WatchedQueues } {
   const context = { stage: 'devnet', ownerKeys: ['desk-a'], alarmEmail: 'ops@example.com', mailFrom: 'alerts@sentinel.example.com' };
   const app = new App({ context });
   const config = loadStageConfig((key) => app.node.tryGetContext(key));
