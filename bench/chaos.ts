@@ -12,235 +12,30 @@
  * The same day runs twice with the same seed: fault-free, then with the faults of
  * `CHAOS_SCHEDULE` (`bench/chaosFaults.ts`). The table compares the second with the first: curve
  * points stored, emails SES accepted per event id and recipient (reports and alerts), DLQ depth.
+ * The two days run at once, each in its own process (`bench/chaosWorker.ts`), on one DynamoDB
+ * Local and one local SES started here.
  */
-import { createHash } from 'node:crypto';
+
+import { fork } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { performance } from 'node:perf_hooks';
-import { getAddress } from 'viem';
-import { createChainClient } from '../functions/chain/chainClient';
-import { TokenBucket } from '../functions/shared/rateLimiter';
-import { loadSettings } from '../functions/config/settings';
-import { accountSettingsSchema } from '../functions/domain/account';
-import { newTrackedAccount } from '../functions/domain/trackedAccount';
-import { defaultRecipientSettings, recipientSettingsSchema } from '../functions/domain/recipientSettings';
-import { saveRecipient } from '../functions/services/report/schedule/saveRecipient';
-import { sesSenderFrom } from '../functions/runtime/factories';
-import { memoryCounters, silentLog } from '../functions/shared/observability';
-import { createTables, deleteTables } from '../functions/store/createTables';
-import { createDocumentClient, createDynamoDbClient } from '../functions/store/documentClient';
-import { createRepositories } from '../functions/store/repositories';
-import { FUNCTION_SIZING } from '../infra/config/functionSizing';
-import { VISIBILITY_FACTOR } from '../infra/constructs/WorkQueue';
 import { startDynamoDbLocal } from '../local/dynamodb';
-import { createLocalSystem } from '../local/localSystem';
-import { startSesLocal, type SesLocal } from '../local/ses';
-import { SimControlClient, startSimulator } from '../local/sim';
-import { VirtualClock } from '../local/virtualClock';
+import { startSesLocal } from '../local/ses';
 import { parseChaosArgs, type ChaosArgs } from './chaosArgs';
-import { alarmSpans, evaluateAlarms, metricLog, recordingCounters, sampleQueue, stackAlarms, type AlarmRun, type MetricLog } from './chaosAlarms';
-import { disableTtl } from './chaosTables';
-import { CHAOS_SCHEDULE, chaosChain, chaosSender, throttleDynamoWrites, within, type AcceptedEmail } from './chaosFaults';
+import { alarmSpans, evaluateAlarms, stackAlarms, type AlarmRun, type WatchedQueues } from './chaosAlarms';
+import { DAY, MINUTE, START, VISIBILITY_MS, type RunResult } from './chaosDay';
+import { CHAOS_SCHEDULE, type AcceptedEmail } from './chaosFaults';
 import { percentile, tallyPoints, tallySends, type AcceptedSend } from './chaosTally';
-import { prng } from './prng';
 
-const MINUTE = 60_000;
-const DAY = 24 * 60 * MINUTE;
-const START = Date.parse('2025-01-15T00:00:00Z');
-const END = START + DAY;
-/** The report queue's visibility timeout as deployed (6 x the worker's timeout). */
-const VISIBILITY_MS = FUNCTION_SIZING['daily-report'].timeout.toMilliseconds() * VISIBILITY_FACTOR;
-const CLEAR_SES_EVERY = 500;
-/**
- * The scheduler's step: a minute (as deployed) from 07:00 to 10:00 around the reports and the
- * outage; five minutes otherwise, to keep the run short (every account here polls at 15 min or 1 h,
- * on quarter hours, so the five-minute ticks land on its due times; both runs tick alike).
- */
-function tickAfter(tick: number): number {
-  const minute = (tick - START) / MINUTE;
-  return minute >= 420 && minute < 600 ? MINUTE : 5 * MINUTE;
-}
-const REPORT_TIMES = ['07:45', '08:00', '08:00', '08:15'] as const;
-/** Accounts per desk: each desk address is also a recipient of its accounts, and gets one digest of them at 08:00 UTC. */
-const DESK_SIZE = 10;
-const deskOf = (i: number): string => `desk${Math.floor(i / DESK_SIZE)}@example.com`;
-
-interface RunResult {
-  readonly accepted: readonly AcceptedEmail[];
-  readonly points: ReadonlyMap<string, readonly number[]>;
-  readonly deadLettered: { readonly collect: number; readonly notify: number; readonly report: number };
-  readonly fromStoredData: number;
-  readonly sesThrottled: number;
-  readonly dynamoThrottled: number;
-  readonly realSeconds: number;
-  readonly metrics: MetricLog;
-}
-
-/** The deployed work queues (names, by the monitoring stack's id) the run samples for the SQS alarms. */
-type WatchedQueues = ReturnType<typeof stackAlarms>['queues'];
-
-function accounts(args: ChaosArgs) {
-  const random = prng(args.seed);
-  return Array.from({ length: args.accounts }, (_, i) => {
-    const address = getAddress(`0x${createHash('sha256').update(`chaos:${args.seed}:${i}`).digest('hex').slice(0, 40)}`);
-    const settings = accountSettingsSchema.parse({
-      address,
-      email: [`owner${i}@example.com`, deskOf(i)],
-      interval: random() < 1 / 3 ? '15m' : '1h',
-      reportAt: REPORT_TIMES[Math.floor(random() * REPORT_TIMES.length)],
-      timezone: 'UTC',
-    });
-    return newTrackedAccount(settings, START);
+/** Runs one day in a child process (`bench/chaosWorker.ts`, same Node flags), so both days use the machine's cores at once. */
+function runInChild(args: ChaosArgs, chaos: boolean, services: { dynamo: string; ses: string }, watched: WatchedQueues): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(new URL('./chaosWorker.ts', import.meta.url), [], { serialization: 'advanced', stdio: 'inherit' });
+    let result: RunResult | undefined;
+    child.once('message', (message) => (result = message as RunResult));
+    child.once('error', reject);
+    child.once('exit', (code) => (result ? resolve(result) : reject(new Error(`the ${chaos ? 'chaos' : 'fault-free'} day exited with ${code} and no result`))));
+    child.send({ args, chaos, services, watched: [...watched] });
   });
-}
-
-async function run(args: ChaosArgs, chaos: boolean, services: { dynamo: string; ses: SesLocal }, watched: WatchedQueues): Promise<RunResult> {
-  const began = performance.now();
-  const prefix = `chaos${chaos ? 'f' : 'n'}-${Date.now() % 100_000}-`;
-  const dynamo = createDynamoDbClient({ endpoint: services.dynamo });
-  await createTables(dynamo, prefix);
-  await disableTtl(dynamo, prefix);
-  const clock = new VirtualClock(START);
-  const random = prng(args.seed * 7 + 3);
-  const at = (window: { fromMs: number; toMs: number }) => (now: number) => chaos && within(window, START, now);
-  const dynamoThrottled = throttleDynamoWrites(dynamo, at(CHAOS_SCHEDULE.dynamoThrottle), clock, random);
-  const repos = createRepositories(createDocumentClient(dynamo), prefix, { now: clock.now });
-  const tracked = accounts(args);
-  await repos.accounts.importMany(tracked);
-  for (const desk of new Set(tracked.map((_, i) => deskOf(i)))) {
-    const settings = recipientSettingsSchema.parse({ ...defaultRecipientSettings(desk), mode: 'digest', reportAt: '08:00', timezone: 'UTC' });
-    await saveRecipient(
-      repos.recipients,
-      settings,
-      tracked.filter((_, i) => deskOf(i) === desk),
-      null,
-      START,
-    );
-  }
-
-  const sim = await startSimulator({ port: 0, seed: args.seed, clock: { startMs: START, speed: 0 }, unknownAccounts: 'generate', historyDays: 45 });
-  const control = new SimControlClient(sim.controlUrl);
-  let simNow = START;
-  let chainDown = false;
-  let syncing = Promise.resolve();
-  // Serialized: the simulator's clock only moves forward, and the outage is switched on the simulated clock.
-  const syncSimulator = (nowMs: number): Promise<void> =>
-    (syncing = syncing.then(async () => {
-      if (nowMs > simNow) {
-        await control.setClock({ nowMs });
-        simNow = nowMs;
-      }
-      const down = at(CHAOS_SCHEDULE.chainDown)(nowMs);
-      if (down !== chainDown) {
-        chainDown = down;
-        await (down ? control.setFaults({ global: { error500: 1 } }) : control.resetFaults());
-      }
-    }));
-  const http = createChainClient({
-    nodeUrl: sim.nodeUrl,
-    indexerUrl: sim.indexerUrl,
-    rps: 1_000,
-    timeoutMs: 10_000,
-    maxRetries: 2,
-    retryBaseDelayMs: 5,
-    rateLimiter: new TokenBucket({ ratePerSecond: 1_000 }),
-  });
-  const chain = chaosChain(http, clock, syncSimulator, at(CHAOS_SCHEDULE.chainSlow), random);
-
-  const settings = loadSettings({
-    DYNAMODB_ENDPOINT: services.dynamo,
-    SES_ENDPOINT: services.ses.endpoint,
-    PUBLIC_BASE_URL: 'https://links.example.com',
-    SENTINEL_LINK_SECRET: 'chaos-bench-link-secret-0123456789abcdef',
-    SENTINEL_TABLE_PREFIX: prefix,
-  });
-  const ses = sesSenderFrom(settings);
-  let sends = 0;
-  const clearing = {
-    send: async (email: Parameters<typeof ses.send>[0]) => {
-      const result = await ses.send(email);
-      if (++sends % CLEAR_SES_EVERY === 0) await fetch(`${services.ses.endpoint}/clear-store`, { method: 'POST' });
-      return result;
-    },
-  };
-  const mail = chaosSender(clearing, clock, {
-    throttled: at(CHAOS_SCHEDULE.sesThrottle),
-    hangAt: chaos ? START + CHAOS_SCHEDULE.hangAt : null,
-    hangMs: VISIBILITY_MS + MINUTE,
-    random,
-  });
-  const counters = memoryCounters();
-  const metrics = metricLog();
-  const debug = process.env['CHAOS_DEBUG']
-    ? (m: string, e?: Record<string, unknown>) => console.error(new Date(clock.now()).toISOString(), m, JSON.stringify(e))
-    : () => undefined;
-  const log = { ...silentLog, warn: debug, error: debug };
-  const system = await createLocalSystem({
-    settings,
-    repos,
-    log,
-    counters: recordingCounters(counters, metrics, clock.now),
-    now: clock.now,
-    chain,
-    sender: mail.sender,
-    clock,
-    dispatchEveryMs: MINUTE,
-  });
-
-  let draining: Promise<unknown> | undefined;
-  try {
-    // The scheduler: collect and report dispatch once a simulated minute. While reports drain, the
-    // clock moves as the workers wait; when they are idle, it jumps to the next minute.
-    for (let tick = START; tick < END; tick += tickAfter(tick)) {
-      if (clock.now() < tick) clock.set(tick);
-      await syncSimulator(clock.now());
-      const cycle = await system.pipeline.runCycle();
-      for (const o of cycle.outcomes)
-        if (o.kind !== 'delegates-checked') debug(`collect ${o.kind}`, { account: o.address, ...('newPoints' in o ? { newPoints: o.newPoints } : {}) });
-      await system.reports.dispatch();
-      await system.reports.reconcile();
-      const { visible, hidden } = system.reports.reportQueue.counts();
-      if (visible + hidden > 0) draining ??= system.reports.drain().finally(() => (draining = undefined));
-      if (draining) await Promise.race([clock.until(tick + tickAfter(tick)), draining]);
-      for (const [id, queue] of [
-        ['Collect', system.pipeline.collectQueue],
-        ['Notify', system.pipeline.notifyQueue],
-        ['Report', system.reports.reportQueue],
-      ] as const) {
-        const names = watched.get(id);
-        if (names) sampleQueue(metrics, names, clock.now(), { oldestAgeMs: queue.oldestAgeMs(), deadLettered: queue.counts().deadLettered });
-      }
-      if (args.accounts >= 200 && (tick - START) % (120 * MINUTE) === 0)
-        process.stderr.write(`  ${chaos ? 'chaos' : 'fault-free'} ${new Date(tick).toISOString().slice(11, 16)}\n`);
-    }
-    await draining;
-    await system.reports.drain();
-    await system.reports.reconcile();
-    const points = new Map<string, number[]>();
-    for (const account of tracked)
-      points.set(
-        account.address,
-        (await repos.curves.queryRange(account.address, account.interval, START - 3 * DAY, END + DAY)).map((p) => p.ts),
-      );
-    return {
-      accepted: mail.accepted,
-      points,
-      deadLettered: {
-        collect: system.pipeline.collectQueue.counts().deadLettered,
-        notify: system.pipeline.notifyQueue.counts().deadLettered,
-        report: system.reports.reportQueue.counts().deadLettered,
-      },
-      fromStoredData: (counters.totals.get('ReportsFromStoredData') ?? 0) + (counters.totals.get('DigestsFromStoredData') ?? 0),
-      sesThrottled: mail.throttledSends(),
-      dynamoThrottled: dynamoThrottled(),
-      realSeconds: (performance.now() - began) / 1000,
-      metrics,
-    };
-  } finally {
-    await system.pipeline.stop();
-    await sim.close();
-    await deleteTables(dynamo, prefix).catch(() => undefined);
-    dynamo.destroy();
-  }
 }
 
 type SendKind = 'report' | 'digest' | 'alert';
@@ -286,7 +81,7 @@ function report(base: RunResult, chaos: RunResult): string {
       ...sendRows(base, chaos, 'alert', 'alerts'),
       ['DLQ depth at the end', dlq(base), dlq(chaos)],
       ['SES sends throttled / DynamoDB writes throttled', `${base.sesThrottled} / ${base.dynamoThrottled}`, `${chaos.sesThrottled} / ${chaos.dynamoThrottled}`],
-      ['real time', `${base.realSeconds.toFixed(0)} s`, `${chaos.realSeconds.toFixed(0)} s`],
+      ['real time / DynamoDB calls', `${base.realSeconds.toFixed(0)} s / ${base.dynamoCalls}`, `${chaos.realSeconds.toFixed(0)} s / ${chaos.dynamoCalls}`],
     ],
   );
 }
@@ -342,8 +137,8 @@ async function main(): Promise<void> {
   const dynamo = await startDynamoDbLocal({ inMemory: true, startTimeoutMs: 300_000 });
   const ses = await startSesLocal();
   try {
-    const base = await run(args, false, { dynamo: dynamo.endpoint, ses }, queues);
-    const chaos = await run(args, true, { dynamo: dynamo.endpoint, ses }, queues);
+    const services = { dynamo: dynamo.endpoint, ses: ses.endpoint };
+    const [base, chaos] = await Promise.all([runInChild(args, false, services, queues), runInChild(args, true, services, queues)]);
     console.log(report(base, chaos));
     console.log(alarmTable(evaluateAlarms(alarms, base.metrics, START, DAY), evaluateAlarms(alarms, chaos.metrics, START, DAY)));
     const prefixes = new Map<string, number>();

@@ -3,6 +3,10 @@ import type { ChainClient } from '../functions/chain/ports';
 import { EmailSendError } from '../functions/mail/errors';
 import type { MailSender, RawEmail } from '../functions/mail/send/sesSender';
 import type { QueueClock } from '../local/queue/inProcessQueue';
+import type { VirtualClock } from '../local/virtualClock';
+
+/** The simulated clock, with `hold` for the calls that take no simulated time (see `VirtualClock`). */
+export type HoldingClock = QueueClock & Pick<VirtualClock, 'hold'>;
 
 const MINUTE = 60_000;
 
@@ -49,11 +53,12 @@ function normal(random: () => number): number {
  * The chain client as seen from the service: before each call the simulator's clock is brought to
  * the service's simulated time; while `slow(now)`, the call first waits a log-normal time of
  * median 2 s (sigma 0.5) on the simulated clock. The simulator's own latency is wall time, which
- * would stretch the run without moving the simulated clock, hence this wrapper.
+ * would stretch the run without moving the simulated clock, hence this wrapper. The call itself is
+ * held (`clock.hold`): no sleeper moves the clock while it is in flight.
  */
 export function chaosChain(
   inner: ChainClient,
-  clock: QueueClock,
+  clock: HoldingClock,
   syncSimulator: (nowMs: number) => Promise<void>,
   slow: (now: number) => boolean,
   random: () => number,
@@ -64,8 +69,10 @@ export function chaosChain(
       if (typeof value !== 'function') return value;
       return async (...args: unknown[]) => {
         if (slow(clock.now())) await clock.sleep(Math.round(2_000 * Math.exp(0.5 * normal(random))));
-        await syncSimulator(clock.now());
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
+        return clock.hold(async () => {
+          await syncSimulator(clock.now());
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        });
       };
     },
   });
@@ -88,11 +95,12 @@ function eventIdOf(email: RawEmail): string {
  * SES as the chaos run sees it: while `throttled(now)`, half the sends answer `Throttling`
  * (retryable) before reaching SES; the first report send at or after `hangAt` sleeps `hangMs` on
  * the simulated clock before going on (a worker stuck mid-send past its deadline, whose late send
- * still lands). Every accepted email is recorded with its event id and the simulated time.
+ * still lands). Every accepted email is recorded with its event id and the simulated time. The send
+ * to SES is held (`clock.hold`); the hang is not (it is simulated time).
  */
 export function chaosSender(
   inner: MailSender,
-  clock: QueueClock,
+  clock: HoldingClock,
   options: { throttled: (now: number) => boolean; hangAt: number | null; hangMs: number; random: () => number },
 ) {
   const accepted: AcceptedEmail[] = [];
@@ -109,7 +117,7 @@ export function chaosSender(
         hung = true;
         await clock.sleep(options.hangMs);
       }
-      const result = await inner.send(email);
+      const result = await clock.hold(() => inner.send(email));
       accepted.push({ eventId, destinations: email.destinations, at: clock.now() });
       return result;
     },
@@ -118,6 +126,19 @@ export function chaosSender(
 }
 
 const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand', 'TransactWriteItemsCommand']);
+
+/** Holds the simulated clock (`clock.hold`) while each DynamoDB call of `client` is in flight, SDK retries included; returns how many calls were made. */
+export function holdDynamoCalls(client: DynamoDBClient, clock: HoldingClock): () => number {
+  let calls = 0;
+  client.middlewareStack.add(
+    (next) => (args) => {
+      calls++;
+      return clock.hold(() => next(args));
+    },
+    { step: 'initialize', name: 'chaosHoldClock' },
+  );
+  return () => calls;
+}
 
 /**
  * Throttles a share of the DynamoDB writes while `throttled(now)`: the request answers

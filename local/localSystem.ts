@@ -51,6 +51,8 @@ export interface LocalSystemOptions {
   readonly signerEnv?: Readonly<Record<string, string | undefined>>;
   /** Used instead of building one from the settings (tests, the benchmark). */
   readonly chain?: ChainClient;
+  /** Concurrent consumers of the collect queue (the deployed event source's `maxConcurrency`); default 1. */
+  readonly collectConcurrency?: number;
   /** Visibility timeout of the local collect and notify queues: short, so a failed message is retried soon. */
   readonly visibilityTimeoutMs?: number;
   /** Redelivery of the report queue; default as deployed (`REPORT_QUEUE`). Tests only. */
@@ -192,6 +194,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     },
     ...(options.dispatchEveryMs === undefined ? {} : { backfillBudget: backfillBudgetFrom(settings, options.dispatchEveryMs) }),
     ...(options.visibilityTimeoutMs === undefined ? {} : { visibilityTimeoutMs: options.visibilityTimeoutMs }),
+    ...(options.collectConcurrency === undefined ? {} : { collectConcurrency: options.collectConcurrency }),
   });
 
   const protection = protectionSwitchFrom(settings, options.protectionFile ?? LOCAL_PROTECTION_FILE);

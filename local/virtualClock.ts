@@ -12,13 +12,16 @@ interface Timer {
  * rendering) takes no simulated time, so what the clock measures is the design's pacing (the mail
  * rate, queue delays, backoff), not how fast this machine renders. `until` waits passively: it
  * wakes when the clock gets there, but never moves it (a driver waiting for "08:05" must not skip
- * the time the workers have not spent yet); `set` moves it by hand.
+ * the time the workers have not spent yet); `set` moves it by hand. Work run through `hold` (a
+ * DynamoDB, SES or chain call) keeps the clock still until it settles: a sleeper never jumps the
+ * clock under a call still in flight, which would date that call's result by the sleeper's wake-up.
  */
 export class VirtualClock implements QueueClock {
   private t: number;
   private active: Timer[] = [];
   private passive: Timer[] = [];
   private pending = false;
+  private busy = 0;
 
   constructor(startMs: number) {
     this.t = startMs;
@@ -41,6 +44,20 @@ export class VirtualClock implements QueueClock {
     });
   }
 
+  /**
+   * Runs `work` (an I/O call) as taking no simulated time: while any held work is in flight the
+   * clock does not move to the next sleeper's deadline; it may once all of it has settled.
+   */
+  async hold<T>(work: () => Promise<T>): Promise<T> {
+    this.busy++;
+    try {
+      return await work();
+    } finally {
+      this.busy--;
+      if (this.busy === 0 && this.active.length > 0) this.kick();
+    }
+  }
+
   /** Jumps to `ms` (never back), waking every sleeper due by then. */
   set(ms: number): void {
     if (!Number.isInteger(ms)) throw new RangeError(`the clock moves in whole milliseconds, got ${ms}`);
@@ -54,7 +71,7 @@ export class VirtualClock implements QueueClock {
     this.pending = true;
     setTimeout(() => {
       this.pending = false;
-      if (this.active.length === 0) return;
+      if (this.active.length === 0 || this.busy > 0) return;
       this.t = Math.max(this.t, Math.min(...this.active.map((timer) => timer.deadline)));
       this.wake();
       if (this.active.length > 0) this.kick();

@@ -2,7 +2,17 @@ import { Duration } from 'aws-cdk-lib';
 import { Dashboard, GraphWidget, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Construct } from 'constructs';
 import { channelTypeMetrics } from '../../functions/services/channels/channelTypeMetric';
-import { CHAIN_REQUEST_SERVICES, apiMetric, customMetric, lambdaMetric, queueMetric, sesEventMetric, sesReputationMetric, wafMetric } from './metrics';
+import {
+  CHAIN_REQUEST_SERVICES,
+  apiMetric,
+  customMetric,
+  lambdaMetric,
+  pollFailurePercent,
+  queueMetric,
+  sesEventMetric,
+  sesReputationMetric,
+  wafMetric,
+} from './metrics';
 
 /** What the dashboard shows: names only, like the alarms. */
 export interface StageDashboardProps {
@@ -56,8 +66,9 @@ export function createStageDashboard(scope: Construct, id: string, props: StageD
       [apiMetric('5XXError', props.api.name, props.api.stage), customMetric('NotificationFailures', 'notify', stage, 'Sum', five)],
     ),
     graph(
-      'Chain requests',
+      'Chain requests, and polls failed on the chain (%, right: the ChainPollFailures alarm)',
       CHAIN_REQUEST_SERVICES.map((s) => customMetric('ChainRequests', s, stage, 'Sum', Duration.minutes(1))),
+      [pollFailurePercent(stage, five)],
     ),
   );
   dashboard.addWidgets(

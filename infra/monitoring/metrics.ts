@@ -1,5 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
-import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
+import { MathExpression, Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import { METRICS_NAMESPACE } from '../constructs/SentinelFunction';
 
 /**
@@ -41,6 +41,19 @@ export const CHAIN_REQUEST_SERVICES = ['collect', 'sign-revocation'] as const;
 /** A custom metric (Powertools EMF): dimensions `service` and `stage` (from `SENTINEL_STAGE`). */
 export function customMetric(metricName: string, service: string, stage: string, statistic: string, period: Duration): Metric {
   return new Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service, stage }, statistic, period });
+}
+
+/**
+ * The percentage of collect's polls that failed on the chain per period: `PollErrors` (counted only
+ * when a poll fails, so filled with 0) over `Polls`. A period without polls has no value.
+ */
+export function pollFailurePercent(stage: string, period: Duration): MathExpression {
+  return new MathExpression({
+    expression: '100 * FILL(errors, 0) / polls',
+    usingMetrics: { errors: customMetric('PollErrors', 'collect', stage, 'Sum', period), polls: customMetric('Polls', 'collect', stage, 'Sum', period) },
+    label: 'Polls failed on the chain (%)',
+    period,
+  });
 }
 
 /** A metric of one Lambda function, by name. */

@@ -14,6 +14,7 @@ import {
   apiMetric,
   customMetric,
   lambdaMetric,
+  pollFailurePercent,
   queueMetric,
   sesReputationMetric,
   topicFailuresMetric,
@@ -57,6 +58,13 @@ export const SES_COMPLAINT_RATE_ALARM = 0.0008;
  * sustained, is a script.
  */
 export const LINK_FLOOD_BLOCKED_ALARM = { requests: 100, posts: 20 } as const;
+
+/**
+ * The chain-outage alarm: the share of polls that failed on the chain (`PollErrors` / `Polls`, per
+ * five-minute period), at or above this percentage in 2 of 3 periods. An hour-long outage fires it
+ * within ten minutes; one bad period (a blip, a single account the chain refuses) does not.
+ */
+export const CHAIN_POLL_FAILURE_ALARM = { percent: 50, datapoints: 2, periods: 3 } as const;
 
 /** The report-lateness alarm: a report sent more than this after its local due time means a missed run. */
 export const REPORT_LATENESS_ALARM = Duration.hours(1);
@@ -151,6 +159,16 @@ export class MonitoringStack extends Stack {
       missing: TreatMissingData.BREACHING,
       datapoints: 2,
       periods: 3,
+    });
+    this.alarm('ChainPollFailures', {
+      description: `At least ${CHAIN_POLL_FAILURE_ALARM.percent} % of polls failed on the chain (PollErrors / Polls) in ${CHAIN_POLL_FAILURE_ALARM.datapoints} of the last ${CHAIN_POLL_FAILURE_ALARM.periods} five-minute periods: the chain (node or indexer) is down or refusing us. Reports still go out from stored data; the gap is fetched when it returns (docs/operations.md).`,
+      metric: pollFailurePercent(stage, five),
+      threshold: CHAIN_POLL_FAILURE_ALARM.percent,
+      comparison: AT_LEAST,
+      // A period without polls says nothing about the chain: the state stays as it was.
+      missing: TreatMissingData.IGNORE,
+      datapoints: CHAIN_POLL_FAILURE_ALARM.datapoints,
+      periods: CHAIN_POLL_FAILURE_ALARM.periods,
     });
     this.alarm('ApiServerErrors', {
       description: 'The link endpoint answered 5xx in 2 of the last 3 five-minute periods.',

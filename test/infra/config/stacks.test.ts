@@ -32,8 +32,8 @@ import { ANONYMOUS_POST_RATE_LIMIT, LINK_FIREWALL_RULES, WELL_FORMED_TOKEN } fro
 import { junkClientsToBlockConfirm } from '../../support/infra/floodArithmetic';
 import { LINK_API_STAGE } from '../../../infra/config/resourceNames';
 import { LINK_RATE_WINDOW_SECONDS } from '../../../infra/config/stageConfig';
-import { LINK_FLOOD_BLOCKED_ALARM } from '../../../infra/stacks/MonitoringStack';
-import { series, simulateAlarm, type RawPoint, type SimulatedAlarm } from '../../../infra/monitoring/alarmSimulator';
+import { CHAIN_POLL_FAILURE_ALARM, LINK_FLOOD_BLOCKED_ALARM } from '../../../infra/stacks/MonitoringStack';
+import { series, simulateAlarm, type AlarmMetric, type RawPoint, type SimulatedAlarm } from '../../../infra/monitoring/alarmSimulator';
 import { TEST_ACCOUNT, TEST_REGION, resolveIntrinsics } from '../../support/infra/policyEvaluator';
 import { STACK_PARTS, TEST_CONTEXT, cleanUpSynth, synthStage, type SynthResult, type TemplateJson } from '../../support/infra/synthStage';
 
@@ -873,9 +873,68 @@ describe('alarms', () => {
     expect(simulateAlarm(old, healthy('SuccessfulPolls'), TWO_DAYS).filter((s) => s === 'ALARM').length).toBeGreaterThan(40);
   });
 
+  it('chain outage: polls failed on the chain (PollErrors / Polls) >= 50 % in 2 of 3 five-minute periods, periods without polls ignored', () => {
+    const alarm = alarmNamed('ChainPollFailures');
+    const queries = alarm['Metrics'] as { Id: string; Expression?: string; MetricStat?: { Metric: AlarmMetric; Period: number; Stat: string } }[];
+    const read = Object.fromEntries(queries.filter((q) => q.MetricStat).map((q) => [q.Id, q.MetricStat]));
+    for (const [id, metricName] of [
+      ['errors', 'PollErrors'],
+      ['polls', 'Polls'],
+    ] as const) {
+      expect(read[id], id).toMatchObject({
+        Metric: {
+          Namespace: 'PortfolioSentinel',
+          MetricName: metricName,
+          Dimensions: expect.arrayContaining([
+            { Name: 'service', Value: 'collect' },
+            { Name: 'stage', Value: 'devnet' },
+          ]),
+        },
+        Period: 300,
+        Stat: 'Sum',
+      });
+    }
+    expect(queries.find((q) => q.Expression)?.Expression).toBe('100 * FILL(errors, 0) / polls');
+    expect(alarm).toMatchObject({
+      Threshold: CHAIN_POLL_FAILURE_ALARM.percent,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 2,
+      TreatMissingData: 'ignore',
+    });
+
+    const simulated = alarm as unknown as SimulatedAlarm;
+    const DAY = 24 * HOUR;
+    // 500 accounts, polls spread over every minute (about 14 a minute); the chain fails from `from` to `to` (s).
+    const outage =
+      (from: number, to: number, failedPerMinute = 14) =>
+      (metric: AlarmMetric): RawPoint[] =>
+        metric.MetricName === 'Polls' ? series(14, 60, DAY) : series((at) => (at >= from && at < to ? failedPerMinute : undefined), 60, DAY);
+    const states = simulateAlarm(simulated, outage(7.5 * HOUR, 8.5 * HOUR), DAY);
+    const periodEnd = (i: number) => (i + 1) * 300;
+    const fired = states.findIndex((s) => s === 'ALARM');
+    const cleared = states.findIndex((s, i) => i > fired && s === 'OK');
+    // Fires within 15 minutes of the outage's start, clears within 15 minutes of its end, and is not in ALARM otherwise.
+    expect(periodEnd(fired) - 7.5 * HOUR).toBeGreaterThan(0);
+    expect(periodEnd(fired) - 7.5 * HOUR).toBeLessThanOrEqual(15 * 60);
+    expect(periodEnd(cleared) - 8.5 * HOUR).toBeGreaterThan(0);
+    expect(periodEnd(cleared) - 8.5 * HOUR).toBeLessThanOrEqual(15 * 60);
+    expect(states.slice(cleared).filter((s) => s === 'ALARM')).toEqual([]);
+    // Five minutes of failures, or a few accounts the chain refuses all day, is not an outage.
+    expect(simulateAlarm(simulated, outage(7.5 * HOUR, 7.5 * HOUR + 300), DAY)).not.toContain('ALARM');
+    expect(simulateAlarm(simulated, outage(0, DAY, 2), DAY)).not.toContain('ALARM');
+    // Polls every ten minutes (a small stage): a period without polls is left out, so the outage still fires, then clears.
+    const sparse = (metric: AlarmMetric): RawPoint[] =>
+      series((at) => (at % 600 === 0 ? (metric.MetricName === 'Polls' || (at >= 2 * HOUR && at < 3 * HOUR) ? 3 : undefined) : undefined), 60, DAY);
+    const small = simulateAlarm(simulated, sparse, DAY);
+    expect(small.indexOf('ALARM') * 300).toBeGreaterThanOrEqual(2 * HOUR);
+    expect(small.indexOf('ALARM') * 300).toBeLessThanOrEqual(2 * HOUR + 20 * 60);
+    expect(small.at(-1)).toBe('OK');
+  });
+
   it('fires no alarm on a healthy system (every alarm simulated over two days of hourly accounts)', () => {
     for (const alarm of alarms()) {
-      const states = simulateAlarm(alarm as unknown as SimulatedAlarm, healthy(String(alarm['MetricName'])), TWO_DAYS);
+      const states = simulateAlarm(alarm as unknown as SimulatedAlarm, (metric) => healthy(metric.MetricName), TWO_DAYS);
       expect(states, String(alarm['AlarmName'])).not.toContain('ALARM');
     }
   });
