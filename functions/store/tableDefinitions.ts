@@ -44,7 +44,7 @@ export const SCHEDULE_SHARDS = 8;
 export const TABLES: Readonly<Record<TableId, TableDefinition>> = {
   accounts: {
     id: 'accounts',
-    purpose: 'Tracked accounts: settings, schedule slot, pending one-off polls, next report time, collection health.',
+    purpose: 'Tracked accounts: settings, schedule slot, pending one-off polls, next report time, collection health, onboarding batch.',
     partitionKey: { name: 'address', type: 'S' },
     globalIndexes: [
       {
@@ -67,6 +67,13 @@ export const TABLES: Readonly<Record<TableId, TableDefinition>> = {
         sortKey: { name: 'nextReportAt', type: 'N' },
         // Addresses only: the few accounts found are then read whole (`BatchGetItem`, consistent).
         projection: { type: 'KEYS_ONLY' },
+      },
+      {
+        indexName: 'byBatch',
+        partitionKey: { name: 'createdAt', type: 'N' },
+        sortKey: { name: 'address', type: 'S' },
+        // An onboarding batch's members (one `add` or `import` run shares `createdAt`) and whether each had its first poll.
+        projection: { type: 'INCLUDE', attributes: ['polled'] },
       },
     ],
   },
