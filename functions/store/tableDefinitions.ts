@@ -21,6 +21,8 @@ export interface GlobalIndexDefinition {
   readonly partitionKey: KeyDefinition;
   readonly sortKey?: KeyDefinition;
   readonly projection: IndexProjection;
+  /** Read by one function alone: a grant of the table leaves it out, and that function's role names it. */
+  readonly restricted?: true;
 }
 
 export interface TableDefinition {
@@ -74,6 +76,8 @@ export const TABLES: Readonly<Record<TableId, TableDefinition>> = {
         sortKey: { name: 'address', type: 'S' },
         // An onboarding batch's members (one `add` or `import` run shares `createdAt`) and whether each had its first poll.
         projection: { type: 'INCLUDE', attributes: ['polled'] },
+        // Queried by notify's onboarding check alone.
+        restricted: true,
       },
     ],
   },
