@@ -14,6 +14,7 @@
  *
  *   npx tsx bench/onboardingCheck.ts [--accounts 1000,10000]
  */
+import { getAddress } from 'viem';
 import type { TrackedAccount } from '../functions/domain/account';
 import { KILL_SWITCH_OFF } from '../functions/domain/account';
 import type { LevelState } from '../functions/domain/alertMachine';
@@ -42,13 +43,13 @@ if (SIZES.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('--account
 /** After the machine's date, so DynamoDB Local's TTL sweep leaves the progress and delivery items alone. */
 const START = Date.UTC(2030, 0, 7);
 
-const address = (batch: number, n: number) => `0x${batch.toString(16).padStart(8, '0')}${n.toString(16).padStart(32, '0')}`;
+const address = (batch: number, n: number) => getAddress(`0x${batch.toString(16).padStart(8, '0')}${n.toString(16).padStart(32, '0')}`);
 const breached: LevelState = { status: 'breached', lastValue: 12, lastSentAt: null, breachedAt: START, baseline: true };
 const armed: LevelState = { status: 'armed', lastValue: 1, lastSentAt: null, breachedAt: null };
 
 function account(batch: number, n: number): TrackedAccount {
   return {
-    address: address(batch, n) as TrackedAccount['address'],
+    address: address(batch, n),
     emails: ['desk@example.com'],
     label: `acct-${n}`,
     interval: '1h',
