@@ -12,6 +12,7 @@ import {
 import type { LevelState } from '../../domain/alertMachine';
 import type { OnboardingCheck } from '../../messages/notifyMessage';
 import { sendAll } from '../../queue/sendAll';
+import { mapConcurrent } from '../../shared/concurrency';
 import type { AccountsRepository } from '../../store/accountsRepository';
 import type { OnboardingBatchRepository } from '../../store/onboardingBatchRepository';
 import type { OnboardingProgressRepository } from '../../store/onboardingProgressRepository';
@@ -37,6 +38,9 @@ export interface OnboardingNoticeDeps extends DeliverNotificationDeps {
       readonly alerts: Pick<AlertStateRepository, 'get'>;
     };
 }
+
+/** Drawdown states of the batch read at once by the claimant. */
+const MEMBER_READS_IN_FLIGHT = 16;
 
 /** The email kind the notice is recorded under. */
 export const ONBOARDING_EMAIL_KIND = 'onboarding-breaches';
@@ -66,7 +70,8 @@ export async function deliverOnboardingNotice(deps: OnboardingNoticeDeps, check:
     .filter((a) => a.createdAt === check.batch)
     .sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
   if (batch.length === 0) return { kind: 'skipped', reason: 'no account of the batch is tracked any more' };
-  const members = await Promise.all(batch.map((account) => memberOf(deps, account)));
+  // A batch may hold thousands of accounts: their drawdown states are read a few at a time.
+  const members = await mapConcurrent(batch, MEMBER_READS_IN_FLIGHT, (account) => memberOf(deps, account));
   if (!batchSettled(members)) {
     await deps.repos.onboardingProgress.release(check.batch, check.eventId);
     return { kind: 'skipped', reason: 'the batch is still being polled for the first time' };
