@@ -9,6 +9,8 @@ import { consumerQueue } from '../runtime/consumerQueue';
 import { AccountsRepository } from '../store/accountsRepository';
 import { AlertStateRepository } from '../store/alertStateRepository';
 import { ChannelsRepository } from '../store/channelsRepository';
+import { OnboardingBatchRepository } from '../store/onboardingBatchRepository';
+import { OnboardingProgressRepository } from '../store/onboardingProgressRepository';
 import { CurvesRepository } from '../store/curvesRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
 import { DeliveryRepository } from '../store/deliveryRepository';
@@ -66,6 +68,8 @@ export async function notifyDepsFromEnv(env: Readonly<Record<string, string | un
     curves: CurvesRepository,
     delegates: DelegateViewRepository,
     deliveries: DeliveryRepository,
+    onboardingBatches: OnboardingBatchRepository,
+    onboardingProgress: OnboardingProgressRepository,
     preferences: PreferencesRepository,
     suppressions: SuppressionRepository,
   });

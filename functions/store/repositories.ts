@@ -11,6 +11,8 @@ import { DelegateViewRepository } from './delegateViewRepository';
 import { KnownDelegatesRepository } from './knownDelegatesRepository';
 import { DeliveryRepository, type DeliveryRepositoryOptions } from './deliveryRepository';
 import { LeaseRepository } from './leaseRepository';
+import { OnboardingBatchRepository } from './onboardingBatchRepository';
+import { OnboardingProgressRepository } from './onboardingProgressRepository';
 import { MissedReportsRepository } from './missedReportsRepository';
 import { ReportLedgerRepository } from './reportLedgerRepository';
 import { ReportRecordsRepository } from './reportRecordsRepository';
@@ -28,6 +30,8 @@ export interface Repositories {
   readonly accounts: AccountsRepository;
   /** Which accounts are due, and the report and dispatch schedule (items in `accounts`). */
   readonly schedule: AccountScheduleRepository;
+  /** Onboarding batches' members, by `createdAt` (the `byBatch` index of `accounts`). */
+  readonly onboardingBatches: OnboardingBatchRepository;
   readonly curves: CurvesRepository;
   readonly snapshots: SnapshotsRepository;
   readonly alerts: AlertStateRepository;
@@ -49,6 +53,8 @@ export interface Repositories {
   readonly reportLedger: ReportLedgerRepository;
   /** Reports recorded as missed by reconciliation (items in `deliveries`). */
   readonly missedReports: MissedReportsRepository;
+  /** How far each onboarding batch's checks got, and which one announces it (items in `deliveries`). */
+  readonly onboardingProgress: OnboardingProgressRepository;
   readonly suppressions: SuppressionRepository;
   readonly preferences: PreferencesRepository;
   /** Recipient records (items in `preferences`). */
@@ -66,6 +72,7 @@ export function createRepositories(client: DynamoDBDocumentClient, prefix: strin
   return {
     accounts: new AccountsRepository(client, prefix, options),
     schedule: new AccountScheduleRepository(client, prefix, options),
+    onboardingBatches: new OnboardingBatchRepository(client, prefix, options),
     curves: new CurvesRepository(client, prefix, options),
     snapshots: new SnapshotsRepository(client, prefix, options),
     alerts: new AlertStateRepository(client, prefix),
@@ -80,6 +87,7 @@ export function createRepositories(client: DynamoDBDocumentClient, prefix: strin
     reportRecords: new ReportRecordsRepository(client, prefix, options),
     reportLedger: new ReportLedgerRepository(client, prefix, options),
     missedReports: new MissedReportsRepository(client, prefix, options),
+    onboardingProgress: new OnboardingProgressRepository(client, prefix, options),
     suppressions: new SuppressionRepository(client, prefix, options),
     preferences: new PreferencesRepository(client, prefix, options),
     recipients: new RecipientsRepository(client, prefix, options),

@@ -21,6 +21,8 @@ export interface GlobalIndexDefinition {
   readonly partitionKey: KeyDefinition;
   readonly sortKey?: KeyDefinition;
   readonly projection: IndexProjection;
+  /** Read by one function alone: a grant of the table leaves it out, and that function's role names it. */
+  readonly restricted?: true;
 }
 
 export interface TableDefinition {
@@ -44,7 +46,7 @@ export const SCHEDULE_SHARDS = 8;
 export const TABLES: Readonly<Record<TableId, TableDefinition>> = {
   accounts: {
     id: 'accounts',
-    purpose: 'Tracked accounts: settings, schedule slot, pending one-off polls, next report time, collection health.',
+    purpose: 'Tracked accounts: settings, schedule slot, pending one-off polls, next report time, collection health, onboarding batch.',
     partitionKey: { name: 'address', type: 'S' },
     globalIndexes: [
       {
@@ -67,6 +69,15 @@ export const TABLES: Readonly<Record<TableId, TableDefinition>> = {
         sortKey: { name: 'nextReportAt', type: 'N' },
         // Addresses only: the few accounts found are then read whole (`BatchGetItem`, consistent).
         projection: { type: 'KEYS_ONLY' },
+      },
+      {
+        indexName: 'byBatch',
+        partitionKey: { name: 'createdAt', type: 'N' },
+        sortKey: { name: 'address', type: 'S' },
+        // An onboarding batch's members (one `add` or `import` run shares `createdAt`) and whether each had its first poll.
+        projection: { type: 'INCLUDE', attributes: ['polled'] },
+        // Queried by notify's onboarding check alone.
+        restricted: true,
       },
     ],
   },

@@ -140,13 +140,15 @@ export class SentinelFunction extends Construct {
 
   /**
    * Grants exactly `actions` on one table (by its deterministic ARN, so no cross-stack export),
-   * on its indexes too when `indexes`, and sets `SENTINEL_TABLE_PREFIX`. With `leadingKeys`, only
+   * on its indexes too when `indexes` (not the restricted ones: `bindIndexQuery`), and sets `SENTINEL_TABLE_PREFIX`. With `leadingKeys`, only
    * on items whose partition key matches one of those patterns (`dynamodb:LeadingKeys`, e.g.
    * `revoke#*` for the revoke tokens of the `tokens` table).
    */
   bindTableActions(table: SentinelTable, actions: readonly TableAction[], options: { indexes?: boolean; leadingKeys?: readonly string[] } = {}): this {
     const arn = tableArn(this, tableName(table.prefix, table.definition.id));
-    const indexArns = options.indexes ? (table.definition.globalIndexes ?? []).map((index) => `${arn}/index/${index.indexName}`) : [];
+    const indexArns = options.indexes
+      ? (table.definition.globalIndexes ?? []).filter((index) => !index.restricted).map((index) => `${arn}/index/${index.indexName}`)
+      : [];
     if (options.leadingKeys) {
       this.role.addToPrincipalPolicy(
         new PolicyStatement({
@@ -182,6 +184,15 @@ export class SentinelFunction extends Construct {
         },
       }),
     );
+    this.setEnv('SENTINEL_TABLE_PREFIX', table.prefix);
+    return this;
+  }
+
+  /** Grants `dynamodb:Query` on one restricted index of a table (one a table grant leaves out), and sets `SENTINEL_TABLE_PREFIX`. */
+  bindIndexQuery(table: SentinelTable, indexName: string): this {
+    const index = (table.definition.globalIndexes ?? []).find((i) => i.indexName === indexName);
+    if (!index) throw new Error(`table ${table.definition.id} has no index ${indexName}`);
+    this.allow(['dynamodb:Query'], [`${tableArn(this, tableName(table.prefix, table.definition.id))}/index/${indexName}`]);
     this.setEnv('SENTINEL_TABLE_PREFIX', table.prefix);
     return this;
   }

@@ -136,6 +136,8 @@ export class ComputeStack extends Stack {
     });
     this.notify
       .bindTables(table, ['accounts', 'curves', 'snapshots', 'delegates', 'suppressions', 'preferences'], 'read')
+      // The onboarding check finds its batch's members by key.
+      .bindIndexQuery(table('accounts'), 'byBatch')
       .bindTable(table('deliveries'), 'readWrite')
       // Per-recipient snoozes of a drawdown alert's account: one item read, nothing written.
       .bindTableActions(table('alerts'), ['dynamodb:GetItem'])

@@ -12,7 +12,10 @@ import {
 import type { LevelState } from '../../domain/alertMachine';
 import type { OnboardingCheck } from '../../messages/notifyMessage';
 import { sendAll } from '../../queue/sendAll';
+import { mapConcurrent } from '../../shared/concurrency';
 import type { AccountsRepository } from '../../store/accountsRepository';
+import type { OnboardingBatchRepository } from '../../store/onboardingBatchRepository';
+import type { OnboardingProgressRepository } from '../../store/onboardingProgressRepository';
 import type { AlertStateRepository } from '../../store/alertStateRepository';
 import { RetryLaterError } from '../../shared/retryLaterError';
 import { DRAWDOWN_RULE, drawdownStateSchema } from '../../domain/drawdownState';
@@ -20,14 +23,24 @@ import { deliverToRecipient, tallyOutcomes, type RecipientOutcome } from '../del
 import { mailRecipients, noRecipientReason } from '../delivery/recipients';
 import { recipientLinks } from '../delivery/recipientLinks';
 import type { DeliverNotificationDeps, NotificationOutcome } from './deliverNotification';
+import { claimSettledBatch, type BatchClaimRepos } from './claimSettledBatch';
 
-/** What the onboarding notice needs besides a notification's ports: the batch's accounts and their drawdown states. */
+/**
+ * What the onboarding notice needs besides a notification's ports: the batch's members (by key),
+ * its checks' progress, its accounts and their drawdown states.
+ */
 export interface OnboardingNoticeDeps extends DeliverNotificationDeps {
-  readonly repos: DeliverNotificationDeps['repos'] & {
-    readonly accounts: Pick<AccountsRepository, 'list'>;
-    readonly alerts: Pick<AlertStateRepository, 'get'>;
-  };
+  readonly repos: DeliverNotificationDeps['repos'] &
+    BatchClaimRepos & {
+      readonly onboardingBatches: Pick<OnboardingBatchRepository, 'addresses'>;
+      readonly onboardingProgress: Pick<OnboardingProgressRepository, 'release'>;
+      readonly accounts: Pick<AccountsRepository, 'getMany'>;
+      readonly alerts: Pick<AlertStateRepository, 'get'>;
+    };
 }
+
+/** Drawdown states of the batch read at once by the claimant. */
+const MEMBER_READS_IN_FLIGHT = 16;
 
 /** The email kind the notice is recorded under. */
 export const ONBOARDING_EMAIL_KIND = 'onboarding-breaches';
@@ -40,17 +53,29 @@ export const ONBOARDING_EMAIL_KIND = 'onboarding-breaches';
  *
  * Waits for the whole batch: until every account of it had its first poll, the check is
  * `skipped` (each first poll queues a check, so the last one to end finds the batch settled).
- * Then each recipient of a breached account's drawdown alerts gets ONE email listing its
- * breached accounts of the batch, worst first, under `onboarding:<createdAt>#<email>`; each
- * channel routed to breached accounts in the drawdown category gets one notice listing those,
- * under `onboarding:<createdAt>#channel:<name>`. Every later check of a settled batch (a
- * redelivery, another account's check) finds those deliveries made and sends nothing more.
+ * The checks find the batch's members by key and share their progress (`claimSettledBatch`):
+ * one check claims the settled batch and reads its accounts; the others are `skipped`, so an
+ * `N`-account import costs about `N` reads in all, not `N` reads per check. The claimant (and its
+ * redeliveries) then sends each recipient of a breached account's drawdown alerts ONE email
+ * listing its breached accounts of the batch, worst first, under `onboarding:<createdAt>#<email>`;
+ * each channel routed to breached accounts in the drawdown category gets one notice listing those,
+ * under `onboarding:<createdAt>#channel:<name>`. A redelivered claimant finds the deliveries
+ * already made and sends nothing more.
  */
 export async function deliverOnboardingNotice(deps: OnboardingNoticeDeps, check: OnboardingCheck): Promise<NotificationOutcome> {
-  const batch = (await deps.repos.accounts.list()).filter((a) => a.createdAt === check.batch);
+  const claim = await claimSettledBatch(deps.repos, check);
+  if (claim.kind === 'waiting') return { kind: 'skipped', reason: 'the batch is still being polled for the first time' };
+  if (claim.kind === 'taken') return { kind: 'skipped', reason: 'another check of the batch announces it' };
+  const batch = (await deps.repos.accounts.getMany(await deps.repos.onboardingBatches.addresses(check.batch)))
+    .filter((a) => a.createdAt === check.batch)
+    .sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
   if (batch.length === 0) return { kind: 'skipped', reason: 'no account of the batch is tracked any more' };
-  const members = await Promise.all(batch.map((account) => memberOf(deps, account)));
-  if (!batchSettled(members)) return { kind: 'skipped', reason: 'the batch is still being polled for the first time' };
+  // A batch may hold thousands of accounts: their drawdown states are read a few at a time.
+  const members = await mapConcurrent(batch, MEMBER_READS_IN_FLIGHT, (account) => memberOf(deps, account));
+  if (!batchSettled(members)) {
+    await deps.repos.onboardingProgress.release(check.batch, check.eventId);
+    return { kind: 'skipped', reason: 'the batch is still being polled for the first time' };
+  }
   const breaches = members.map(baselineBreach).filter((b): b is OnboardingBreach => b !== null);
   if (breaches.length === 0) return { kind: 'skipped', reason: 'no account of the batch was past a drawdown level' };
 

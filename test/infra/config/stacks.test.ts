@@ -72,7 +72,7 @@ describe('tables', () => {
     const indexes = resourcesOf('AWS::DynamoDB::GlobalTable').flatMap(
       ([, r]) => (props(r)['GlobalSecondaryIndexes'] ?? []) as { IndexName: string; Projection: { ProjectionType: string } }[],
     );
-    expect(indexes.map((i) => i.IndexName).sort()).toEqual(['byNextDue', 'byNextReport', 'byNextReport', 'bySlot']); // accounts' three, preferences' recipients index
+    expect(indexes.map((i) => i.IndexName).sort()).toEqual(['byBatch', 'byNextDue', 'byNextReport', 'byNextReport', 'bySlot']); // accounts' four, preferences' recipients index
     for (const index of indexes) expect(['KEYS_ONLY', 'INCLUDE'], index.IndexName).toContain(index.Projection.ProjectionType);
   });
 

@@ -190,6 +190,17 @@ describe('IAM statements', () => {
     expect(may('PutItem', 'report-ledger:29180733:s3')).toBe(false);
   });
 
+  it("lets only notify query the onboarding batches' index (accounts/index/byBatch), and nothing write through it", () => {
+    const byBatch = `${tableArn('accounts')}/index/byBatch`;
+    for (const name of HANDLER_NAMES) {
+      expect(decide(name, 'dynamodb:Query', byBatch), name).toBe(name === 'notify' ? 'allow' : 'implicit-deny');
+      for (const action of ['GetItem', 'Scan', 'PutItem', 'UpdateItem'])
+        expect(decide(name, `dynamodb:${action}`, byBatch), `${name} ${action}`).not.toBe('allow');
+    }
+    // The other indexes keep their table grant: report-dispatch still queries byNextReport.
+    expect(decide('report-dispatch', 'dynamodb:Query', `${tableArn('accounts')}/index/byNextReport`)).toBe('allow');
+  });
+
   it('never allows a DynamoDB Scan (every read is a Query or GetItem)', () => {
     for (const name of HANDLER_NAMES) {
       for (const id of Object.keys(TABLES) as TableId[]) expect(decide(name, 'dynamodb:Scan', tableArn(id)), `${name} ${id}`).not.toBe('allow');

@@ -88,7 +88,7 @@ describe('createTables', () => {
       expect(outcomes[tableName(prefix, 'curves')]).toBe('updated');
       expect(outcomes[tableName(prefix, 'snapshots')]).toBe('created');
       const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName(prefix, 'accounts') }));
-      expect((Table?.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName).sort()).toEqual(['byNextDue', 'byNextReport', 'bySlot']);
+      expect((Table?.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName).sort()).toEqual(['byBatch', 'byNextDue', 'byNextReport', 'bySlot']);
       const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName: tableName(prefix, 'curves') }));
       expect(ttl.TimeToLiveDescription?.AttributeName).toBe('expiresAt');
     } finally {
