@@ -1,4 +1,5 @@
 import { ONE_CLICK_CATEGORIES, type OneClickCategory } from '../domain/mailCategory';
+import type { ClaimsFor } from '../domain/linkClaims';
 import type { ActionLinks } from '../links/actionLinks';
 import type { Log } from '../shared/observability';
 import type { AccountsRepository } from '../store/accountsRepository';
@@ -57,26 +58,17 @@ function tokenOf(fields: URLSearchParams | null, request: WebRequest): string | 
  * link (the recipient's snooze page handles it).
  */
 export async function channelSnoozePage(deps: ChannelControlsPageDeps, request: WebRequest, isGet: boolean): Promise<ChannelPageView | null> {
-  const fields = request.form.kind === 'form' ? request.form.fields : null;
-  const token = tokenOf(isGet ? null : fields, request);
   const now = deps.now();
-  const link = deps.links.read('channel-snooze', token, now);
-  if (link.kind === 'invalid') return null;
-  if (!isGet) {
-    const refused = formProblem(request, deps.publicBaseUrl);
-    if (refused) return refused;
-  }
-  if (link.kind === 'expired') return linkProblem(link);
-  const { claims } = link;
-  const account = await trackedAccount(deps, claims.account);
-  if (!account) return { kind: 'channel-account-gone' };
+  const opened = await openChannelLink(deps, request, isGet, 'channel-snooze', now);
+  if (opened === null || opened.kind !== 'open') return opened;
+  const { claims, account, token, fields } = opened;
   if (isGet)
     return {
       kind: 'channel-snooze-confirm',
       account,
       channel: claims.channel,
       hours: claims.snoozeHours,
-      token: token ?? '',
+      token,
       csrf: deps.csrf.issue('channel-snooze', claims.tokenId),
     };
   if (!deps.csrf.verify('channel-snooze', claims.tokenId, fields?.get('csrf'))) return { kind: 'forbidden', reason: 'the form is missing or altered' };
@@ -100,23 +92,14 @@ export async function channelSnoozePage(deps: ChannelControlsPageDeps, request: 
  * chat link (only `sentinel channels update --categories`). `null` when the token is not a chat's.
  */
 export async function channelPreferencesPage(deps: ChannelControlsPageDeps, request: WebRequest, isGet: boolean): Promise<ChannelPageView | null> {
-  const fields = request.form.kind === 'form' ? request.form.fields : null;
-  const token = tokenOf(isGet ? null : fields, request);
-  const link = deps.links.read('channel-preferences', token, deps.now());
-  if (link.kind === 'invalid') return null;
-  if (!isGet) {
-    const refused = formProblem(request, deps.publicBaseUrl);
-    if (refused) return refused;
-  }
-  if (link.kind === 'expired') return linkProblem(link);
-  const { claims } = link;
-  const account = await trackedAccount(deps, claims.account);
-  if (!account) return { kind: 'channel-account-gone' };
+  const opened = await openChannelLink(deps, request, isGet, 'channel-preferences', deps.now());
+  if (opened === null || opened.kind !== 'open') return opened;
+  const { claims, account, token, fields } = opened;
   const view = {
     kind: 'channel-preferences' as const,
     account,
     channel: claims.channel,
-    token: token ?? '',
+    token,
     csrf: deps.csrf.issue('channel-preferences', claims.tokenId),
   };
   if (isGet) {
@@ -129,6 +112,44 @@ export async function channelPreferencesPage(deps: ChannelControlsPageDeps, requ
   await deps.alerts.setChannelMutes(claims.account, claims.channel, muted);
   deps.log.info('channel preferences saved', { account: claims.account, channel: claims.channel, muted: muted.join(',') });
   return { ...view, muted, saved: true };
+}
+
+/** A chat's link that opens its page: what it claims, the account it names, its token and the posted fields. */
+interface OpenedLink<P extends ChannelLinkPurpose> {
+  readonly kind: 'open';
+  readonly claims: ClaimsFor<P>;
+  readonly account: ChannelAccount;
+  readonly token: string;
+  readonly fields: URLSearchParams | null;
+}
+
+type ChannelLinkPurpose = 'channel-snooze' | 'channel-preferences';
+
+/**
+ * What both chat pages check first: the link (`null` when the token is not a chat's), a POST's
+ * origin, the link's expiry, and the account it names. Returns the link opened, or the page to
+ * answer at once.
+ */
+async function openChannelLink<P extends ChannelLinkPurpose>(
+  deps: ChannelControlsPageDeps,
+  request: WebRequest,
+  isGet: boolean,
+  purpose: P,
+  now: number,
+): Promise<OpenedLink<P> | ChannelPageView | null> {
+  const fields = request.form.kind === 'form' ? request.form.fields : null;
+  const token = tokenOf(isGet ? null : fields, request);
+  const link = deps.links.read(purpose, token, now);
+  if (link.kind === 'invalid') return null;
+  if (!isGet) {
+    const refused = formProblem(request, deps.publicBaseUrl);
+    if (refused) return refused;
+  }
+  if (link.kind === 'expired') return linkProblem(link);
+  const named: ClaimsFor<ChannelLinkPurpose> = link.claims;
+  const account = await trackedAccount(deps, named.account);
+  if (!account) return { kind: 'channel-account-gone' };
+  return { kind: 'open', claims: link.claims, account, token: token ?? '', fields };
 }
 
 async function trackedAccount(deps: ChannelControlsPageDeps, address: string): Promise<ChannelAccount | null> {
