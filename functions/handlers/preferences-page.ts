@@ -1,4 +1,4 @@
-import { LINK_PATHS } from '../links/actionLinks';
+import { actionUrl } from '../links/linkPaths';
 import { sesSenderFrom, someRepositoriesFrom } from '../runtime/factories';
 import { linkMinterFrom } from '../runtime/linkMinterFrom';
 import { PageLinks } from '../links/pageLinks';
@@ -11,7 +11,7 @@ import { PreferencesRepository } from '../store/preferencesRepository';
 import { TokenRepository } from '../store/tokenRepository';
 import { pageBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
-import { preferencesPage, type PreferencesPageView, type PreferencesPageDeps } from '../web/preferencesPage';
+import { preferencesPage, type PreferencesPageDeps } from '../web/preferencesPage';
 import type { Observability } from '../shared/observability';
 import { renderPreferencesView } from '../web/preferencesViews';
 import { createPageHandler } from '../web/pageHandler';
@@ -25,12 +25,14 @@ export type PreferencesPageHandlerDeps = PreferencesPageDeps & { readonly addCon
  * token or the URL.
  */
 export function createPreferencesPageHandler(deps: PreferencesPageHandlerDeps) {
-  const base = deps.publicBaseUrl.replace(/\/+$/, '');
-  const actions = { unsubscribe: `${base}${LINK_PATHS.unsubscribe}`, snooze: `${base}${LINK_PATHS.snooze}`, preferences: `${base}${LINK_PATHS.preferences}` };
+  const actions = {
+    unsubscribe: actionUrl(deps.publicBaseUrl, 'unsubscribe'),
+    snooze: actionUrl(deps.publicBaseUrl, 'snooze'),
+    preferences: actionUrl(deps.publicBaseUrl, 'preferences'),
+  };
   return createPageHandler(deps, {
     name: 'preferences page',
     decide: (request) => preferencesPage(deps, request),
-    badRequest: (reason): PreferencesPageView => ({ kind: 'bad-request', reason }),
     render: (view) => renderPreferencesView(view, actions),
   });
 }

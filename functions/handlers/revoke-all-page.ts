@@ -1,4 +1,4 @@
-import { LINK_PATHS } from '../links/actionLinks';
+import { actionUrl } from '../links/linkPaths';
 import type { RevokeAllJob } from '../messages/revokeAllJob';
 import { pageBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
@@ -8,7 +8,7 @@ import { AccountsRepository } from '../store/accountsRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
 import { RevokeAllRepository } from '../store/revokeAllRepository';
 import { createPageHandler } from '../web/pageHandler';
-import { revokeAllPage, type RevokeAllPageDeps, type RevokeAllPageView } from '../web/revokeAllPage';
+import { revokeAllPage, type RevokeAllPageDeps } from '../web/revokeAllPage';
 import { renderRevokeAllView } from '../web/revokeAllViews';
 
 /** What `revoke-all-page` needs: the ports of the revoke-all page service. */
@@ -20,11 +20,10 @@ export type RevokeAllPageHandlerDeps = RevokeAllPageDeps & { readonly addContext
  * nothing and cannot invoke the signer: the revoke-all worker does, one delegate at a time.
  */
 export function createRevokeAllPageHandler(deps: RevokeAllPageHandlerDeps) {
-  const formAction = `${deps.publicBaseUrl.replace(/\/+$/, '')}${LINK_PATHS['revoke-all']}`;
+  const formAction = actionUrl(deps.publicBaseUrl, 'revoke-all');
   return createPageHandler(deps, {
     name: 'revoke-all page',
     decide: (request) => revokeAllPage(deps, request),
-    badRequest: (reason): RevokeAllPageView => ({ kind: 'bad-request', reason }),
     render: (view) => renderRevokeAllView(view, formAction),
   });
 }

@@ -1,5 +1,5 @@
 import { LambdaRevocationSigner, signerLambdaClient } from '../web/lambdaRevocationSigner';
-import { LINK_PATHS } from '../links/actionLinks';
+import { actionUrl } from '../links/linkPaths';
 import { someRepositoriesFrom } from '../runtime/factories';
 import { AccountsRepository } from '../store/accountsRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
@@ -8,7 +8,7 @@ import { SuppressionRepository } from '../store/suppressionRepository';
 import { TokenRepository } from '../store/tokenRepository';
 import { pageBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
-import { revocationPage, type RevocationPageView, type RevocationPageDeps } from '../web/revocationPage';
+import { revocationPage, type RevocationPageDeps } from '../web/revocationPage';
 import type { Observability } from '../shared/observability';
 import { renderRevocationView } from '../web/revocationViews';
 import { createPageHandler } from '../web/pageHandler';
@@ -22,11 +22,10 @@ export type RevokePageDeps = RevocationPageDeps & { readonly addContext?: Observ
  * the token or the URL.
  */
 export function createRevokePageHandler(deps: RevokePageDeps) {
-  const formAction = `${deps.publicBaseUrl.replace(/\/+$/, '')}${LINK_PATHS.revoke}`;
+  const formAction = actionUrl(deps.publicBaseUrl, 'revoke');
   return createPageHandler(deps, {
     name: 'revocation page',
     decide: (request) => revocationPage(deps, request),
-    badRequest: (reason): RevocationPageView => ({ kind: 'bad-request', reason }),
     render: (view) => renderRevocationView(view, formAction),
   });
 }

@@ -14,7 +14,12 @@ export const LINK_PATHS: Readonly<Record<LinkPurpose, string>> = {
   'channel-preferences': '/preferences',
 };
 
+/** The absolute URL of a purpose's page under `baseUrl` (what its forms post to). */
+export function actionUrl(baseUrl: string, purpose: LinkPurpose): string {
+  return `${baseUrl.replace(/\/+$/, '')}${LINK_PATHS[purpose]}`;
+}
+
 /** The link of an already signed token under `baseUrl`. */
 export function linkUrl(baseUrl: string, purpose: LinkPurpose, token: string): string {
-  return `${baseUrl.replace(/\/+$/, '')}${LINK_PATHS[purpose]}?token=${encodeURIComponent(token)}`;
+  return `${actionUrl(baseUrl, purpose)}?token=${encodeURIComponent(token)}`;
 }

@@ -120,18 +120,7 @@ export class AccountScheduleRepository extends DynamoRepository {
    * holds `expected`; a dispatcher that lost the race queued duplicates that collect ignores.
    */
   async advanceDispatchCursor(expected: number | null, minute: number): Promise<{ kind: 'advanced' } | { kind: 'lost' }> {
-    return this.conditionalUpdate(
-      'accounts.advanceDispatchCursor',
-      {
-        Key: { address: DISPATCH_CURSOR_KEY },
-        UpdateExpression: 'SET #through = :minute',
-        ConditionExpression: expected === null ? 'attribute_not_exists(#through)' : '#through = :expected',
-        ExpressionAttributeNames: { '#through': 'dispatchedThrough' },
-        ExpressionAttributeValues: { ':minute': minute, ...(expected === null ? {} : { ':expected': expected }) },
-      },
-      { kind: 'advanced' } as const,
-      () => ({ kind: 'lost' }) as const,
-    );
+    return this.advanceCursorAt('accounts.advanceDispatchCursor', { address: DISPATCH_CURSOR_KEY }, 'dispatchedThrough', expected, minute);
   }
 
   /**
@@ -152,19 +141,15 @@ export class AccountScheduleRepository extends DynamoRepository {
   }
 
   private async conditionalSet(operation: string, address: string, field: 'nextReportAt', expected: number | undefined, value: number): Promise<boolean> {
-    return this.conditionalWrite(
+    return this.conditionalUpdate(
       operation,
-      () =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: { address },
-            UpdateExpression: 'SET #field = :value',
-            ConditionExpression: expected === undefined ? 'attribute_exists(address)' : '#field = :expected',
-            ExpressionAttributeNames: { '#field': field },
-            ExpressionAttributeValues: { ':value': value, ...(expected === undefined ? {} : { ':expected': expected }) },
-          }),
-        ),
+      {
+        Key: { address },
+        UpdateExpression: 'SET #field = :value',
+        ConditionExpression: expected === undefined ? 'attribute_exists(address)' : '#field = :expected',
+        ExpressionAttributeNames: { '#field': field },
+        ExpressionAttributeValues: { ':value': value, ...(expected === undefined ? {} : { ':expected': expected }) },
+      },
       true,
       () => false,
     );

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { accountHealthSchema, accountItemSchema, accountPatchSchema, type AccountHealth, type AccountPatch } from './accountItem';
 import type { TrackedAccount } from '../domain/account';
 import { batchGetAll } from './batchGet';
@@ -49,12 +49,9 @@ export class AccountsRepository extends DynamoRepository {
   /** Adds an account unless one with this address exists. */
   async create(account: TrackedAccount): Promise<{ kind: 'created' } | { kind: 'exists' }> {
     const item = toItem(account, 'accounts.create');
-    return this.conditionalWrite(
-      'accounts.create',
-      () => this.client.send(new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(address)' })),
-      { kind: 'created' },
-      () => ({ kind: 'exists' }),
-    );
+    return this.conditionalPut('accounts.create', { Item: item, ConditionExpression: 'attribute_not_exists(address)' }, { kind: 'created' }, () => ({
+      kind: 'exists',
+    }));
   }
 
   /** The account, read consistently, or null. */
@@ -129,12 +126,9 @@ export class AccountsRepository extends DynamoRepository {
 
   /** Stops tracking an account (its stored history expires by TTL). */
   async remove(address: string): Promise<{ kind: 'removed' } | { kind: 'not-found' }> {
-    return this.conditionalWrite(
-      'accounts.remove',
-      () => this.client.send(new DeleteCommand({ TableName: this.table, Key: { address }, ConditionExpression: 'attribute_exists(address)' })),
-      { kind: 'removed' },
-      () => ({ kind: 'not-found' }),
-    );
+    return this.conditionalDelete('accounts.remove', { Key: { address }, ConditionExpression: 'attribute_exists(address)' }, { kind: 'removed' }, () => ({
+      kind: 'not-found',
+    }));
   }
 
   /**
@@ -163,19 +157,15 @@ export class AccountsRepository extends DynamoRepository {
    * account is gone. Settings changes remove it, so the next check is a full one.
    */
   async setDelegateMark(address: string, mark: string): Promise<{ kind: 'set' } | { kind: 'not-found' }> {
-    return this.conditionalWrite(
+    return this.conditionalUpdate(
       'accounts.setDelegateMark',
-      () =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: { address },
-            UpdateExpression: 'SET #mark = :mark',
-            ConditionExpression: 'attribute_exists(address)',
-            ExpressionAttributeNames: { '#mark': DELEGATE_MARK },
-            ExpressionAttributeValues: { ':mark': mark },
-          }),
-        ),
+      {
+        Key: { address },
+        UpdateExpression: 'SET #mark = :mark',
+        ConditionExpression: 'attribute_exists(address)',
+        ExpressionAttributeNames: { '#mark': DELEGATE_MARK },
+        ExpressionAttributeValues: { ':mark': mark },
+      },
       { kind: 'set' },
       () => ({ kind: 'not-found' }),
     );
@@ -184,19 +174,15 @@ export class AccountsRepository extends DynamoRepository {
   /** Sets the account's health (status, reason, error and empty-poll counts) and nothing else. */
   async recordHealth(address: string, health: AccountHealth): Promise<{ kind: 'recorded' } | { kind: 'not-found' }> {
     const fields = Object.entries(parseItem(accountHealthSchema, health, 'accounts.recordHealth'));
-    return this.conditionalWrite(
+    return this.conditionalUpdate(
       'accounts.recordHealth',
-      () =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: { address },
-            UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
-            ConditionExpression: 'attribute_exists(address)',
-            ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
-            ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
-          }),
-        ),
+      {
+        Key: { address },
+        UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+        ConditionExpression: 'attribute_exists(address)',
+        ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
+        ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
+      },
       { kind: 'recorded' },
       () => ({ kind: 'not-found' }),
     );

@@ -1,7 +1,6 @@
 import * as z from 'zod';
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parseItem } from './parseItem';
-import { queryAll } from './queryAll';
 import { StoreError } from './errors';
 import { DynamoRepository } from './dynamoRepository';
 import type { RepositoryOptions } from './repositoryOptions';
@@ -59,14 +58,11 @@ export class AlertStateRepository extends DynamoRepository {
 
   /** Every rule's state for an account (the snooze included), by rule name. */
   async listForAccount(address: string): Promise<AlertState[]> {
-    const states: AlertState[] = [];
-    const items = queryAll(
-      this.client,
-      { TableName: this.table, KeyConditionExpression: 'address = :address', ExpressionAttributeValues: { ':address': address }, ConsistentRead: true },
+    return this.queryItems(
       'alerts.listForAccount',
+      { KeyConditionExpression: 'address = :address', ExpressionAttributeValues: { ':address': address }, ConsistentRead: true },
+      (item) => toState(parseItem(itemSchema, item, 'alerts.listForAccount')),
     );
-    for await (const item of items) states.push(toState(parseItem(itemSchema, item, 'alerts.listForAccount')));
-    return states;
   }
 
   /**
@@ -81,22 +77,18 @@ export class AlertStateRepository extends DynamoRepository {
   ): Promise<{ kind: 'written'; version: number } | { kind: 'conflict' }> {
     const version = (expectedVersion ?? 0) + 1;
     const item = parseItem(itemSchema, { address, rule, state: newState, version }, 'alerts.compareAndSet');
-    return this.conditionalWrite(
+    return this.conditionalPut(
       'alerts.compareAndSet',
-      () =>
-        this.client.send(
-          new PutCommand({
-            TableName: this.table,
-            Item: item,
-            ...(expectedVersion === null
-              ? { ConditionExpression: 'attribute_not_exists(address)' }
-              : {
-                  ConditionExpression: '#version = :expected',
-                  ExpressionAttributeNames: { '#version': 'version' },
-                  ExpressionAttributeValues: { ':expected': expectedVersion },
-                }),
-          }),
-        ),
+      {
+        Item: item,
+        ...(expectedVersion === null
+          ? { ConditionExpression: 'attribute_not_exists(address)' }
+          : {
+              ConditionExpression: '#version = :expected',
+              ExpressionAttributeNames: { '#version': 'version' },
+              ExpressionAttributeValues: { ':expected': expectedVersion },
+            }),
+      },
       { kind: 'written', version },
       () => ({ kind: 'conflict' }),
     );

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parseItem } from './parseItem';
 import { DynamoRepository } from './dynamoRepository';
 import type { RepositoryOptions } from './repositoryOptions';
@@ -126,12 +126,9 @@ export class AuditRepository extends DynamoRepository {
     // The table's sort key is named `at`; the record's own `at` (ms) is kept as `atMs`.
     const { at, ...rest } = record;
     const item = { ...rest, at: sortKey, atMs: at };
-    return this.conditionalWrite(
+    return this.conditionalPut(
       operation,
-      () =>
-        this.client.send(
-          new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(#at)', ExpressionAttributeNames: { '#at': 'at' } }),
-        ),
+      { Item: item, ConditionExpression: 'attribute_not_exists(#at)', ExpressionAttributeNames: { '#at': 'at' } },
       { kind: 'appended' },
       () => ({ kind: 'exists' }),
     );

@@ -6,7 +6,7 @@ import { NOTICE_TYPES } from '../domain/notice';
 import { batchWriteAll } from './batchWrite';
 import { DynamoRepository } from './dynamoRepository';
 import { parseItem } from './parseItem';
-import { queryAll } from './queryAll';
+import { scopeQuery } from './scopeQuery';
 import type { RepositoryOptions } from './repositoryOptions';
 
 const entrySchema = z.object({
@@ -41,20 +41,7 @@ export class ChannelBacklogRepository extends DynamoRepository {
   async park(channel: string, entry: BacklogEntry): Promise<{ flush: boolean }> {
     const item = { scope: backlogScope(channel), name: entry.id, ...parseItem(entrySchema, entry, 'backlog.park') };
     await this.call('backlog.park', () => this.client.send(new PutCommand({ TableName: this.table, Item: item })));
-    return this.conditionalWrite(
-      'backlog.mark',
-      () =>
-        this.client.send(
-          new PutCommand({
-            TableName: this.table,
-            Item: { scope: FLUSH_SCOPE, name: channel, since: this.now() },
-            ConditionExpression: 'attribute_not_exists(#name)',
-            ExpressionAttributeNames: { '#name': 'name' },
-          }),
-        ),
-      { flush: true } as const,
-      () => ({ flush: false }) as const,
-    );
+    return { flush: await this.mark(channel) };
   }
 
   /** Ends the pending summary (a notice parked from now on queues the next) and reads what waits, oldest first. */
@@ -65,20 +52,8 @@ export class ChannelBacklogRepository extends DynamoRepository {
 
   /** What waits for the channel, oldest first. */
   async entries(channel: string): Promise<BacklogEntry[]> {
-    const out: BacklogEntry[] = [];
-    const items = queryAll(
-      this.client,
-      {
-        TableName: this.table,
-        KeyConditionExpression: '#scope = :scope',
-        ExpressionAttributeNames: { '#scope': 'scope' },
-        ExpressionAttributeValues: { ':scope': backlogScope(channel) },
-        ConsistentRead: true,
-      },
-      'backlog.entries',
-    );
-    for await (const item of items) out.push(parseItem(entrySchema, item, 'backlog.entries'));
-    return out.sort((a, b) => a.at - b.at || a.id.localeCompare(b.id));
+    const entries = await this.queryItems('backlog.entries', scopeQuery(backlogScope(channel)), (item) => parseItem(entrySchema, item, 'backlog.entries'));
+    return entries.sort((a, b) => a.at - b.at || a.id.localeCompare(b.id));
   }
 
   /** Removes the entries a summary carried (or dropped). */
@@ -94,17 +69,13 @@ export class ChannelBacklogRepository extends DynamoRepository {
 
   /** Puts the flush marker back (a summary that could not go yet); `true` when it was absent, so the caller queues the summary again. */
   async mark(channel: string): Promise<boolean> {
-    return this.conditionalWrite(
+    return this.conditionalPut(
       'backlog.mark',
-      () =>
-        this.client.send(
-          new PutCommand({
-            TableName: this.table,
-            Item: { scope: FLUSH_SCOPE, name: channel, since: this.now() },
-            ConditionExpression: 'attribute_not_exists(#name)',
-            ExpressionAttributeNames: { '#name': 'name' },
-          }),
-        ),
+      {
+        Item: { scope: FLUSH_SCOPE, name: channel, since: this.now() },
+        ConditionExpression: 'attribute_not_exists(#name)',
+        ExpressionAttributeNames: { '#name': 'name' },
+      },
       true as const,
       () => false as const,
     );

@@ -1,8 +1,8 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { channelRecordSchema, type ChannelRecord, type ChannelState, type LastDelivery } from '../domain/channel';
 import { DynamoRepository } from './dynamoRepository';
 import { parseItem } from './parseItem';
-import { queryAll } from './queryAll';
+import { scopeQuery } from './scopeQuery';
 import type { RepositoryOptions } from './repositoryOptions';
 
 const SCOPE = 'channel';
@@ -20,17 +20,9 @@ export class ChannelsRepository extends DynamoRepository {
   /** Stores a new channel; `exists` when the name is taken. */
   create(record: ChannelRecord): Promise<{ kind: 'created' } | { kind: 'exists' }> {
     const item = { scope: SCOPE, ...parseItem(channelRecordSchema, record, 'channels.create') };
-    return this.conditionalWrite(
+    return this.conditionalPut(
       'channels.create',
-      () =>
-        this.client.send(
-          new PutCommand({
-            TableName: this.table,
-            Item: item,
-            ConditionExpression: 'attribute_not_exists(#name)',
-            ExpressionAttributeNames: { '#name': 'name' },
-          }),
-        ),
+      { Item: item, ConditionExpression: 'attribute_not_exists(#name)', ExpressionAttributeNames: { '#name': 'name' } },
       { kind: 'created' } as const,
       () => ({ kind: 'exists' }) as const,
     );
@@ -42,17 +34,9 @@ export class ChannelsRepository extends DynamoRepository {
    */
   replace(previous: ChannelRecord, next: ChannelRecord): Promise<{ kind: 'replaced' } | { kind: 'conflict' }> {
     const item = { scope: SCOPE, ...parseItem(channelRecordSchema, next, 'channels.replace') };
-    return this.conditionalWrite(
+    return this.conditionalPut(
       'channels.replace',
-      () =>
-        this.client.send(
-          new PutCommand({
-            TableName: this.table,
-            Item: item,
-            ConditionExpression: 'updatedAt = :previous',
-            ExpressionAttributeValues: { ':previous': previous.updatedAt },
-          }),
-        ),
+      { Item: item, ConditionExpression: 'updatedAt = :previous', ExpressionAttributeValues: { ':previous': previous.updatedAt } },
       { kind: 'replaced' } as const,
       () => ({ kind: 'conflict' }) as const,
     );
@@ -67,35 +51,14 @@ export class ChannelsRepository extends DynamoRepository {
 
   /** Every channel, by name (one Query of the channels' partition). */
   async list(): Promise<ChannelRecord[]> {
-    const out: ChannelRecord[] = [];
-    const items = queryAll(
-      this.client,
-      {
-        TableName: this.table,
-        KeyConditionExpression: '#scope = :scope',
-        ExpressionAttributeNames: { '#scope': 'scope' },
-        ExpressionAttributeValues: { ':scope': SCOPE },
-        ConsistentRead: true,
-      },
-      'channels.list',
-    );
-    for await (const item of items) out.push(this.parse(item, 'channels.list'));
-    return out;
+    return this.queryItems('channels.list', scopeQuery(SCOPE), (item) => this.parse(item, 'channels.list'));
   }
 
   /** Removes a channel; `not-found` when there was none. */
   remove(name: string): Promise<{ kind: 'removed' } | { kind: 'not-found' }> {
-    return this.conditionalWrite(
+    return this.conditionalDelete(
       'channels.remove',
-      () =>
-        this.client.send(
-          new DeleteCommand({
-            TableName: this.table,
-            Key: { scope: SCOPE, name },
-            ConditionExpression: 'attribute_exists(#name)',
-            ExpressionAttributeNames: { '#name': 'name' },
-          }),
-        ),
+      { Key: { scope: SCOPE, name }, ConditionExpression: 'attribute_exists(#name)', ExpressionAttributeNames: { '#name': 'name' } },
       { kind: 'removed' } as const,
       () => ({ kind: 'not-found' }) as const,
     );
@@ -106,19 +69,15 @@ export class ChannelsRepository extends DynamoRepository {
    * longer work. `updatedAt` moves on, so a concurrent `replace` read before conflicts.
    */
   revokeLinks(name: string, at: number): Promise<{ kind: 'revoked' } | { kind: 'not-found' }> {
-    return this.conditionalWrite(
+    return this.conditionalUpdate(
       'channels.revokeLinks',
-      () =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: { scope: SCOPE, name },
-            UpdateExpression: 'SET linksRevokedAt = :at, updatedAt = if_not_exists(updatedAt, :zero) + :one',
-            ConditionExpression: 'attribute_exists(#name)',
-            ExpressionAttributeNames: { '#name': 'name' },
-            ExpressionAttributeValues: { ':at': at, ':zero': 0, ':one': 1 },
-          }),
-        ),
+      {
+        Key: { scope: SCOPE, name },
+        UpdateExpression: 'SET linksRevokedAt = :at, updatedAt = if_not_exists(updatedAt, :zero) + :one',
+        ConditionExpression: 'attribute_exists(#name)',
+        ExpressionAttributeNames: { '#name': 'name' },
+        ExpressionAttributeValues: { ':at': at, ':zero': 0, ':one': 1 },
+      },
       { kind: 'revoked' } as const,
       () => ({ kind: 'not-found' }) as const,
     );
@@ -134,19 +93,15 @@ export class ChannelsRepository extends DynamoRepository {
    * (so the account's recipients are told once), `unchanged` when it was broken or is gone.
    */
   markBroken(name: string, reason: string, since: number): Promise<{ kind: 'marked' } | { kind: 'unchanged' }> {
-    return this.conditionalWrite(
+    return this.conditionalUpdate(
       'channels.markBroken',
-      () =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: { scope: SCOPE, name },
-            UpdateExpression: 'SET #state = :state',
-            ConditionExpression: 'attribute_exists(#name) AND #state.#kind <> :broken',
-            ExpressionAttributeNames: { '#name': 'name', '#state': 'state', '#kind': 'kind' },
-            ExpressionAttributeValues: { ':state': { kind: 'broken', reason, since }, ':broken': 'broken' },
-          }),
-        ),
+      {
+        Key: { scope: SCOPE, name },
+        UpdateExpression: 'SET #state = :state',
+        ConditionExpression: 'attribute_exists(#name) AND #state.#kind <> :broken',
+        ExpressionAttributeNames: { '#name': 'name', '#state': 'state', '#kind': 'kind' },
+        ExpressionAttributeValues: { ':state': { kind: 'broken', reason, since }, ':broken': 'broken' },
+      },
       { kind: 'marked' } as const,
       () => ({ kind: 'unchanged' }) as const,
     );
@@ -163,19 +118,15 @@ export class ChannelsRepository extends DynamoRepository {
   }
 
   private async updateExisting(operation: string, name: string, update: string, values: Record<string, unknown>): Promise<void> {
-    await this.conditionalWrite(
+    await this.conditionalUpdate(
       operation,
-      () =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: { scope: SCOPE, name },
-            UpdateExpression: update,
-            ConditionExpression: 'attribute_exists(#name)',
-            ExpressionAttributeNames: { '#name': 'name', ...(update.includes('#state') ? { '#state': 'state' } : {}) },
-            ExpressionAttributeValues: values,
-          }),
-        ),
+      {
+        Key: { scope: SCOPE, name },
+        UpdateExpression: update,
+        ConditionExpression: 'attribute_exists(#name)',
+        ExpressionAttributeNames: { '#name': 'name', ...(update.includes('#state') ? { '#state': 'state' } : {}) },
+        ExpressionAttributeValues: values,
+      },
       undefined,
       () => undefined,
     );

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { protectiveDecisionSchema, type ProtectiveDecision } from '../domain/protectiveDecision';
 import { parseItem } from './parseItem';
 import type { RepositoryOptions } from './repositoryOptions';
@@ -30,12 +30,9 @@ export class DecisionRepository extends DynamoRepository {
   async put(decision: ProtectiveDecision): Promise<{ kind: 'written' } | { kind: 'exists' }> {
     const valid = parseItem(protectiveDecisionSchema, decision, 'decisions.put');
     const item = { ...valid, tokenId: DECISION_KEY_PREFIX + valid.decisionId, expiresAt: toTtlSeconds(valid.createdAt + DECISION_RETENTION_MS) };
-    return this.conditionalWrite(
-      'decisions.put',
-      () => this.client.send(new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(tokenId)' })),
-      { kind: 'written' },
-      () => ({ kind: 'exists' }),
-    );
+    return this.conditionalPut('decisions.put', { Item: item, ConditionExpression: 'attribute_not_exists(tokenId)' }, { kind: 'written' }, () => ({
+      kind: 'exists',
+    }));
   }
 
   /** The decision (strongly consistent), or `null`. */
@@ -52,12 +49,9 @@ export class DecisionRepository extends DynamoRepository {
   async markSigning(decisionId: string, delegate: string): Promise<{ kind: 'marked' } | { kind: 'already-marked' }> {
     const now = this.now();
     const item = { tokenId: signingKey(decisionId, delegate), at: now, expiresAt: toTtlSeconds(now + DECISION_RETENTION_MS) };
-    return this.conditionalWrite(
-      'decisions.markSigning',
-      () => this.client.send(new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(tokenId)' })),
-      { kind: 'marked' },
-      () => ({ kind: 'already-marked' }),
-    );
+    return this.conditionalPut('decisions.markSigning', { Item: item, ConditionExpression: 'attribute_not_exists(tokenId)' }, { kind: 'marked' }, () => ({
+      kind: 'already-marked',
+    }));
   }
 
   /** Removes the mark of a signing that sent nothing, so the delegate may be tried again. */

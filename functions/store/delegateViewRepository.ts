@@ -1,8 +1,7 @@
 import * as z from 'zod';
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchWriteAll } from './batchWrite';
 import { parseItem } from './parseItem';
-import { queryAll } from './queryAll';
 import type { RepositoryOptions } from './repositoryOptions';
 import { DynamoRepository } from './dynamoRepository';
 
@@ -34,20 +33,16 @@ export class DelegateViewRepository extends DynamoRepository {
 
   /** Every delegate view of an account, removed ones included, by delegate address. */
   async listForAccount(address: string): Promise<DelegateView[]> {
-    const views: DelegateView[] = [];
-    const items = queryAll(
-      this.client,
+    return this.queryItems(
+      'delegates.listForAccount',
       {
-        TableName: this.table,
         // Past the `#` items unknown-key protection keeps here (`knownDelegatesRepository`): '$' sorts right after '#'.
         KeyConditionExpression: 'address = :address AND delegate >= :first',
         ExpressionAttributeValues: { ':address': address, ':first': '$' },
         ConsistentRead: true,
       },
-      'delegates.listForAccount',
+      (item) => parseItem(delegateViewSchema, item, 'delegates.listForAccount'),
     );
-    for await (const item of items) views.push(parseItem(delegateViewSchema, item, 'delegates.listForAccount'));
-    return views;
   }
 
   /** Writes whole views (batched; the latest of duplicates of one key wins). */
@@ -63,18 +58,14 @@ export class DelegateViewRepository extends DynamoRepository {
 
   /** Marks a delegate as gone since `removedAt`, keeping its record. */
   async markRemoved(address: string, delegate: string, removedAt: number): Promise<{ kind: 'marked' } | { kind: 'not-found' }> {
-    return this.conditionalWrite(
+    return this.conditionalUpdate(
       'delegates.markRemoved',
-      () =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: { address, delegate },
-            UpdateExpression: 'SET removedAt = :removedAt',
-            ConditionExpression: 'attribute_exists(delegate)',
-            ExpressionAttributeValues: { ':removedAt': removedAt },
-          }),
-        ),
+      {
+        Key: { address, delegate },
+        UpdateExpression: 'SET removedAt = :removedAt',
+        ConditionExpression: 'attribute_exists(delegate)',
+        ExpressionAttributeValues: { ':removedAt': removedAt },
+      },
       { kind: 'marked' },
       () => ({ kind: 'not-found' }),
     );

@@ -1,7 +1,23 @@
-import { UpdateCommand, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  PutCommand,
+  UpdateCommand,
+  type DeleteCommandInput,
+  type DynamoDBDocumentClient,
+  type PutCommandInput,
+  type QueryCommandInput,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { queryAll } from './queryAll';
 import type { RepositoryOptions } from './repositoryOptions';
 import { isConditionalCheckFailed, storeCall } from './errors';
 import { tableName, type TableId } from './tableDefinitions';
+
+/** A command's input on this repository's table: everything but its name. */
+type TableInput<I> = Omit<I, 'TableName'>;
+
+/** What a conditional write answers when its condition failed, from the error. */
+type Refusal<B> = (error: unknown) => B;
 
 /**
  * What every repository shares: its document client, its table's full name, the clock, its
@@ -31,7 +47,7 @@ export abstract class DynamoRepository<O extends RepositoryOptions = RepositoryO
    * Runs one conditional write (`call`): `applied` when it was written, `refused(error)` when its
    * condition failed (the error holds the stored item when the request asked for `ALL_OLD`).
    */
-  protected conditionalWrite<const A, const B>(operation: string, write: () => Promise<unknown>, applied: A, refused: (error: unknown) => B): Promise<A | B> {
+  protected conditionalWrite<const A, const B>(operation: string, write: () => Promise<unknown>, applied: A, refused: Refusal<B>): Promise<A | B> {
     return this.call(operation, async () => {
       try {
         await write();
@@ -44,12 +60,49 @@ export abstract class DynamoRepository<O extends RepositoryOptions = RepositoryO
   }
 
   /** One conditional `UpdateCommand` on this table (`conditionalWrite`): `applied` when it was written, `refused(error)` when its condition failed. */
-  protected conditionalUpdate<const A, const B>(
-    operation: string,
-    update: Omit<UpdateCommandInput, 'TableName'>,
-    applied: A,
-    refused: (error: unknown) => B,
-  ): Promise<A | B> {
+  protected conditionalUpdate<const A, const B>(operation: string, update: TableInput<UpdateCommandInput>, applied: A, refused: Refusal<B>): Promise<A | B> {
     return this.conditionalWrite(operation, () => this.client.send(new UpdateCommand({ TableName: this.table, ...update })), applied, refused);
+  }
+
+  /** One conditional `PutCommand` on this table (`conditionalWrite`). */
+  protected conditionalPut<const A, const B>(operation: string, put: TableInput<PutCommandInput>, applied: A, refused: Refusal<B>): Promise<A | B> {
+    return this.conditionalWrite(operation, () => this.client.send(new PutCommand({ TableName: this.table, ...put })), applied, refused);
+  }
+
+  /** One conditional `DeleteCommand` on this table (`conditionalWrite`). */
+  protected conditionalDelete<const A, const B>(operation: string, remove: TableInput<DeleteCommandInput>, applied: A, refused: Refusal<B>): Promise<A | B> {
+    return this.conditionalWrite(operation, () => this.client.send(new DeleteCommand({ TableName: this.table, ...remove })), applied, refused);
+  }
+
+  /** Every item a `Query` on this table finds (page by page), each read with `read`. */
+  protected async queryItems<T>(operation: string, query: TableInput<QueryCommandInput>, read: (item: Record<string, unknown>) => T): Promise<T[]> {
+    const out: T[] = [];
+    for await (const item of queryAll(this.client, { TableName: this.table, ...query }, operation)) out.push(read(item));
+    return out;
+  }
+
+  /**
+   * Moves a cursor (the number `attribute` of the item at `key`) from `expected` (null: none yet)
+   * to `next`, only if it still holds `expected`: `lost` when another run moved it first.
+   */
+  protected advanceCursorAt(
+    operation: string,
+    key: Record<string, string>,
+    attribute: string,
+    expected: number | null,
+    next: number,
+  ): Promise<{ kind: 'advanced' } | { kind: 'lost' }> {
+    return this.conditionalUpdate(
+      operation,
+      {
+        Key: key,
+        UpdateExpression: 'SET #cursor = :next',
+        ConditionExpression: expected === null ? 'attribute_not_exists(#cursor)' : '#cursor = :expected',
+        ExpressionAttributeNames: { '#cursor': attribute },
+        ExpressionAttributeValues: { ':next': next, ...(expected === null ? {} : { ':expected': expected }) },
+      },
+      { kind: 'advanced' } as const,
+      () => ({ kind: 'lost' }) as const,
+    );
   }
 }

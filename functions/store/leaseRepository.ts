@@ -1,4 +1,4 @@
-import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { toTtlSeconds } from './ttl';
 import { DynamoRepository } from './dynamoRepository';
 import type { RepositoryOptions } from './repositoryOptions';
@@ -17,18 +17,14 @@ export class LeaseRepository extends DynamoRepository {
    * (which renews it).
    */
   async acquire(lockId: string, owner: string, ttlMs: number, now: number): Promise<{ kind: 'acquired' } | { kind: 'busy' }> {
-    return this.conditionalWrite(
+    return this.conditionalPut(
       'leases.acquire',
-      () =>
-        this.client.send(
-          new PutCommand({
-            TableName: this.table,
-            Item: { lockId, owner, acquiredAt: now, leaseUntil: now + ttlMs, expiresAt: toTtlSeconds(now + ttlMs) },
-            ConditionExpression: 'attribute_not_exists(lockId) OR leaseUntil <= :now OR #owner = :owner',
-            ExpressionAttributeNames: { '#owner': 'owner' },
-            ExpressionAttributeValues: { ':now': now, ':owner': owner },
-          }),
-        ),
+      {
+        Item: { lockId, owner, acquiredAt: now, leaseUntil: now + ttlMs, expiresAt: toTtlSeconds(now + ttlMs) },
+        ConditionExpression: 'attribute_not_exists(lockId) OR leaseUntil <= :now OR #owner = :owner',
+        ExpressionAttributeNames: { '#owner': 'owner' },
+        ExpressionAttributeValues: { ':now': now, ':owner': owner },
+      },
       { kind: 'acquired' },
       () => ({ kind: 'busy' }),
     );
@@ -36,18 +32,14 @@ export class LeaseRepository extends DynamoRepository {
 
   /** Gives the lease back if `owner` still holds it. */
   async release(lockId: string, owner: string): Promise<{ kind: 'released' } | { kind: 'not-owner' }> {
-    return this.conditionalWrite(
+    return this.conditionalDelete(
       'leases.release',
-      () =>
-        this.client.send(
-          new DeleteCommand({
-            TableName: this.table,
-            Key: { lockId },
-            ConditionExpression: '#owner = :owner',
-            ExpressionAttributeNames: { '#owner': 'owner' },
-            ExpressionAttributeValues: { ':owner': owner },
-          }),
-        ),
+      {
+        Key: { lockId },
+        ConditionExpression: '#owner = :owner',
+        ExpressionAttributeNames: { '#owner': 'owner' },
+        ExpressionAttributeValues: { ':owner': owner },
+      },
       { kind: 'released' },
       () => ({ kind: 'not-owner' }),
     );

@@ -47,19 +47,15 @@ export class PaceRepository extends DynamoRepository {
   grant(destination: string, now: number, spacingMs: number, reserved: boolean): Promise<SlotGrant> {
     const conditions = ['(attribute_not_exists(lastGrantAt) OR lastGrantAt <= :since)', '(attribute_not_exists(blockedUntil) OR blockedUntil <= :now)'];
     if (!reserved) conditions.push('(attribute_not_exists(nextAt) OR nextAt <= :now)');
-    return this.conditionalWrite(
+    return this.conditionalUpdate(
       'pace.grant',
-      () =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: this.key(destination),
-            UpdateExpression: reserved ? 'SET lastGrantAt = :now' : 'SET lastGrantAt = :now, nextAt = :next',
-            ConditionExpression: conditions.join(' AND '),
-            ExpressionAttributeValues: { ':now': now, ':since': now - spacingMs, ...(reserved ? {} : { ':next': now + spacingMs }) },
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-        ),
+      {
+        Key: this.key(destination),
+        UpdateExpression: reserved ? 'SET lastGrantAt = :now' : 'SET lastGrantAt = :now, nextAt = :next',
+        ConditionExpression: conditions.join(' AND '),
+        ExpressionAttributeValues: { ':now': now, ':since': now - spacingMs, ...(reserved ? {} : { ':next': now + spacingMs }) },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
       { kind: 'go' } as const,
       (error) => {
         const item = this.parse(itemOfFailedCondition(error));
@@ -76,18 +72,14 @@ export class PaceRepository extends DynamoRepository {
    */
   async reserve(destination: string, now: number, spacingMs: number): Promise<number> {
     for (let i = 0; i < RESERVE_TRIES; i++) {
-      const free = await this.conditionalWrite(
+      const free = await this.conditionalUpdate(
         'pace.reserve',
-        () =>
-          this.client.send(
-            new UpdateCommand({
-              TableName: this.table,
-              Key: this.key(destination),
-              UpdateExpression: 'SET nextAt = :next',
-              ConditionExpression: 'attribute_not_exists(nextAt) OR nextAt <= :now',
-              ExpressionAttributeValues: { ':now': now, ':next': now + spacingMs },
-            }),
-          ),
+        {
+          Key: this.key(destination),
+          UpdateExpression: 'SET nextAt = :next',
+          ConditionExpression: 'attribute_not_exists(nextAt) OR nextAt <= :now',
+          ExpressionAttributeValues: { ':now': now, ':next': now + spacingMs },
+        },
         true as const,
         () => false as const,
       );
@@ -119,34 +111,26 @@ export class PaceRepository extends DynamoRepository {
   /** Holds every instance's sends to the destination until `until` (an announced 429 wait); later slots stay later. */
   async block(destination: string, until: number): Promise<void> {
     const notLonger = '(attribute_not_exists(blockedUntil) OR blockedUntil < :until)';
-    const moved = await this.conditionalWrite(
+    const moved = await this.conditionalUpdate(
       'pace.block',
-      () =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: this.key(destination),
-            UpdateExpression: 'SET blockedUntil = :until, nextAt = :until',
-            ConditionExpression: `(attribute_not_exists(nextAt) OR nextAt < :until) AND ${notLonger}`,
-            ExpressionAttributeValues: { ':until': until },
-          }),
-        ),
+      {
+        Key: this.key(destination),
+        UpdateExpression: 'SET blockedUntil = :until, nextAt = :until',
+        ConditionExpression: `(attribute_not_exists(nextAt) OR nextAt < :until) AND ${notLonger}`,
+        ExpressionAttributeValues: { ':until': until },
+      },
       true as const,
       () => false as const,
     );
     if (moved) return;
-    await this.conditionalWrite(
+    await this.conditionalUpdate(
       'pace.block',
-      () =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: this.key(destination),
-            UpdateExpression: 'SET blockedUntil = :until',
-            ConditionExpression: notLonger,
-            ExpressionAttributeValues: { ':until': until },
-          }),
-        ),
+      {
+        Key: this.key(destination),
+        UpdateExpression: 'SET blockedUntil = :until',
+        ConditionExpression: notLonger,
+        ExpressionAttributeValues: { ':until': until },
+      },
       undefined,
       () => undefined,
     );

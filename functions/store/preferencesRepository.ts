@@ -4,8 +4,7 @@ import { MAIL_CATEGORIES, mailCategorySchema, type MailCategory } from '../domai
 import { batchGetAll } from './batchGet';
 import { parseItem } from './parseItem';
 import type { RepositoryOptions } from './repositoryOptions';
-import { storeCall } from './errors';
-import { tableName } from './tableDefinitions';
+import { DynamoRepository } from './dynamoRepository';
 
 const itemSchema = z.object({
   email: z.string().min(1),
@@ -32,22 +31,14 @@ const categoriesSchema = z.array(mailCategorySchema);
  * `optOuts` a string set of categories). An address with no item gets everything. Separate from
  * `suppressions`, which stops all mail (bounces, complaints; unsubscribes before categories).
  */
-export class PreferencesRepository {
-  private readonly table: string;
-  private readonly now: () => number;
-
-  constructor(
-    private readonly client: DynamoDBDocumentClient,
-    prefix: string,
-    private readonly options: RepositoryOptions = {},
-  ) {
-    this.table = tableName(prefix, 'preferences');
-    this.now = options.now ?? Date.now;
+export class PreferencesRepository extends DynamoRepository {
+  constructor(client: DynamoDBDocumentClient, prefix: string, options: RepositoryOptions = {}) {
+    super(client, prefix, 'preferences', options);
   }
 
   /** The categories `email` opted out of, in the order of `MAIL_CATEGORIES` (strongly consistent). */
   async optOuts(email: string): Promise<MailCategory[]> {
-    const out = await storeCall('preferences.optOuts', () =>
+    const out = await this.call('preferences.optOuts', () =>
       this.client.send(new GetCommand({ TableName: this.table, Key: { email: normalize(email) }, ConsistentRead: true })),
     );
     return out.Item ? categoriesOf(parseItem(itemSchema, out.Item, 'preferences.optOuts')) : [];
@@ -55,7 +46,7 @@ export class PreferencesRepository {
 
   /** The opt-outs and link epoch of `email` (strongly consistent; an address with no item has neither). */
   async get(email: string): Promise<RecipientPreferences> {
-    const out = await storeCall('preferences.get', () =>
+    const out = await this.call('preferences.get', () =>
       this.client.send(new GetCommand({ TableName: this.table, Key: { email: normalize(email) }, ConsistentRead: true })),
     );
     if (!out.Item) return { optOuts: [], linksRevokedAt: null };
@@ -65,16 +56,7 @@ export class PreferencesRepository {
 
   /** Voids every preferences link of `email` issued up to `now` (the CLI's `recipients revoke-links`). */
   async revokeLinks(email: string, at: number): Promise<void> {
-    await storeCall('preferences.revokeLinks', () =>
-      this.client.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { email: normalize(email) },
-          UpdateExpression: 'SET linksRevokedAt = :at, updatedAt = :now',
-          ExpressionAttributeValues: { ':at': at, ':now': this.now() },
-        }),
-      ),
-    );
+    await this.update('preferences.revokeLinks', email, 'SET linksRevokedAt = :at, updatedAt = :now', { ':at': at, ':now': this.now() });
   }
 
   /**
@@ -83,21 +65,17 @@ export class PreferencesRepository {
    */
   async claimLinkMail(email: string, gapMs: number): Promise<boolean> {
     const now = this.now();
-    try {
-      await this.client.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { email: normalize(email) },
-          UpdateExpression: 'SET linkMailedAt = :now, updatedAt = :now',
-          ConditionExpression: 'attribute_not_exists(linkMailedAt) OR linkMailedAt <= :cutoff',
-          ExpressionAttributeValues: { ':now': now, ':cutoff': now - gapMs },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
-      return storeCall('preferences.claimLinkMail', () => Promise.reject(error));
-    }
+    return this.conditionalUpdate(
+      'preferences.claimLinkMail',
+      {
+        Key: { email: normalize(email) },
+        UpdateExpression: 'SET linkMailedAt = :now, updatedAt = :now',
+        ConditionExpression: 'attribute_not_exists(linkMailedAt) OR linkMailedAt <= :cutoff',
+        ExpressionAttributeValues: { ':now': now, ':cutoff': now - gapMs },
+      },
+      true as const,
+      () => false as const,
+    );
   }
 
   /** The opt-outs of each of `emails` that has any, by lower-cased email (one `BatchGetItem` per 100). */
@@ -116,30 +94,17 @@ export class PreferencesRepository {
   /** Adds `categories` to the opt-outs of `email` (one atomic update; idempotent). */
   async optOut(email: string, categories: readonly MailCategory[]): Promise<void> {
     const valid = parseItem(categoriesSchema.min(1), categories, 'preferences.optOut');
-    await storeCall('preferences.optOut', () =>
-      this.client.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { email: normalize(email) },
-          UpdateExpression: 'ADD optOuts :categories SET updatedAt = :now',
-          ExpressionAttributeValues: { ':categories': new Set(valid), ':now': this.now() },
-        }),
-      ),
-    );
+    await this.update('preferences.optOut', email, 'ADD optOuts :categories SET updatedAt = :now', { ':categories': new Set(valid), ':now': this.now() });
   }
 
   /** Replaces the opt-outs of `email` with exactly `categories` (the preferences page's form); the address's recipient record is kept. */
   async setOptOuts(email: string, categories: readonly MailCategory[]): Promise<void> {
     const valid = parseItem(categoriesSchema, categories, 'preferences.setOptOuts');
-    await storeCall('preferences.setOptOuts', () =>
-      this.client.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { email: normalize(email) },
-          UpdateExpression: valid.length > 0 ? 'SET optOuts = :categories, updatedAt = :now' : 'SET updatedAt = :now REMOVE optOuts',
-          ExpressionAttributeValues: { ':now': this.now(), ...(valid.length > 0 ? { ':categories': new Set(valid) } : {}) },
-        }),
-      ),
+    await this.update(
+      'preferences.setOptOuts',
+      email,
+      valid.length > 0 ? 'SET optOuts = :categories, updatedAt = :now' : 'SET updatedAt = :now REMOVE optOuts',
+      { ':now': this.now(), ...(valid.length > 0 ? { ':categories': new Set(valid) } : {}) },
     );
   }
 
@@ -155,6 +120,15 @@ export class PreferencesRepository {
         .map((item) => item.email),
     );
     return emails.filter((email) => !out.has(normalize(email)));
+  }
+
+  /** One unconditional update of the item of `email` (created when absent). */
+  private async update(operation: string, email: string, expression: string, values: Record<string, unknown>): Promise<void> {
+    await this.call(operation, () =>
+      this.client.send(
+        new UpdateCommand({ TableName: this.table, Key: { email: normalize(email) }, UpdateExpression: expression, ExpressionAttributeValues: values }),
+      ),
+    );
   }
 }
 

@@ -124,19 +124,15 @@ export class RecipientsRepository extends DynamoRepository {
       ...[...new Set(dropped.map(normalize))].map((email) => ({ email, action: 'DELETE' as const })),
     ];
     await mapConcurrent(changes, 8, ({ email, action }) =>
-      this.conditionalWrite(
+      this.conditionalUpdate(
         'recipients.syncAccount',
-        () =>
-          this.client.send(
-            new UpdateCommand({
-              TableName: this.table,
-              Key: { email },
-              UpdateExpression: `${action} #accounts :address`,
-              ConditionExpression: 'attribute_exists(#mode)',
-              ExpressionAttributeNames: { '#accounts': 'accounts', '#mode': 'mode' },
-              ExpressionAttributeValues: { ':address': new Set([address]) },
-            }),
-          ),
+        {
+          Key: { email },
+          UpdateExpression: `${action} #accounts :address`,
+          ConditionExpression: 'attribute_exists(#mode)',
+          ExpressionAttributeNames: { '#accounts': 'accounts', '#mode': 'mode' },
+          ExpressionAttributeValues: { ':address': new Set([address]) },
+        },
         true,
         () => false,
       ),
@@ -176,19 +172,15 @@ export class RecipientsRepository extends DynamoRepository {
    * `expected` (the claim: of two dispatchers only one queues the recipient's reports).
    */
   async setNextReportAt(email: string, next: number, expected: number): Promise<{ kind: 'set' } | { kind: 'lost' }> {
-    return this.conditionalWrite(
+    return this.conditionalUpdate(
       'recipients.setNextReportAt',
-      () =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: { email: normalize(email) },
-            UpdateExpression: 'SET #next = :next',
-            ConditionExpression: '#next = :expected',
-            ExpressionAttributeNames: { '#next': 'nextReportAt' },
-            ExpressionAttributeValues: { ':next': next, ':expected': expected },
-          }),
-        ),
+      {
+        Key: { email: normalize(email) },
+        UpdateExpression: 'SET #next = :next',
+        ConditionExpression: '#next = :expected',
+        ExpressionAttributeNames: { '#next': 'nextReportAt' },
+        ExpressionAttributeValues: { ':next': next, ':expected': expected },
+      },
       { kind: 'set' },
       () => ({ kind: 'lost' }),
     );

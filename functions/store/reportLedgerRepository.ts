@@ -145,18 +145,7 @@ export class ReportLedgerRepository extends DynamoRepository<RepositoryOptions &
 
   /** Moves the cursor from `expected` to `toMs` (its whole minute); `lost` when another run moved it first. */
   advanceCursor(expected: number | null, toMs: number): Promise<{ kind: 'advanced' } | { kind: 'lost' }> {
-    return this.conditionalUpdate(
-      'reportLedger.advanceCursor',
-      {
-        Key: { eventId: CURSOR_ID },
-        UpdateExpression: 'SET #minute = :minute',
-        ConditionExpression: expected === null ? 'attribute_not_exists(eventId)' : '#minute = :expected',
-        ExpressionAttributeNames: { '#minute': 'minute' },
-        ExpressionAttributeValues: { ':minute': minuteOf(toMs), ...(expected === null ? {} : { ':expected': minuteOf(expected) }) },
-      },
-      { kind: 'advanced' } as const,
-      () => ({ kind: 'lost' }) as const,
-    );
+    return this.advanceCursorAt('reportLedger.advanceCursor', { eventId: CURSOR_ID }, 'minute', expected === null ? null : minuteOf(expected), minuteOf(toMs));
   }
 
   private setStatus(operation: string, job: ReportJob, status: LedgerStatus, condition: string) {

@@ -71,19 +71,15 @@ export class RevokeAllRepository extends DynamoRepository {
     if (!unitSubmittable(current)) return { kind: 'not-submittable', unit: current };
     const attempt = (current?.attempt ?? 0) + 1;
     const unit: RevokeAllUnit = { state: 'queued', attempt, at: this.now() };
-    const written = await this.conditionalWrite(
+    const written = await this.conditionalUpdate(
       'revokeAll.submit',
-      () =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: key,
-            UpdateExpression: 'SET units.#d = :unit',
-            ConditionExpression: current === undefined ? 'attribute_not_exists(units.#d)' : 'units.#d.attempt = :previous AND units.#d.#state = :done',
-            ExpressionAttributeNames: { '#d': delegate, ...(current === undefined ? {} : { '#state': 'state' }) },
-            ExpressionAttributeValues: { ':unit': unit, ...(current === undefined ? {} : { ':previous': current.attempt, ':done': 'done' }) },
-          }),
-        ),
+      {
+        Key: key,
+        UpdateExpression: 'SET units.#d = :unit',
+        ConditionExpression: current === undefined ? 'attribute_not_exists(units.#d)' : 'units.#d.attempt = :previous AND units.#d.#state = :done',
+        ExpressionAttributeNames: { '#d': delegate, ...(current === undefined ? {} : { '#state': 'state' }) },
+        ExpressionAttributeValues: { ':unit': unit, ...(current === undefined ? {} : { ':previous': current.attempt, ':done': 'done' }) },
+      },
       'queued' as const,
       () => 'taken' as const,
     );
@@ -93,19 +89,15 @@ export class RevokeAllRepository extends DynamoRepository {
 
   /** Records how attempt `attempt` of `delegate` ended; `stale` if that attempt is no longer the queued one. */
   async finish(tokenId: string, delegate: string, unit: Exclude<RevokeAllUnit, { state: 'queued' }>): Promise<{ kind: 'recorded' } | { kind: 'stale' }> {
-    const written = await this.conditionalWrite(
+    const written = await this.conditionalUpdate(
       'revokeAll.finish',
-      () =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: { tokenId: REVOKE_ALL_KEY_PREFIX + tokenId },
-            UpdateExpression: 'SET units.#d = :unit',
-            ConditionExpression: 'units.#d.attempt = :attempt AND units.#d.#state = :queued',
-            ExpressionAttributeNames: { '#d': delegate, '#state': 'state' },
-            ExpressionAttributeValues: { ':unit': parseItem(revokeAllUnitSchema, unit, 'revokeAll.finish'), ':attempt': unit.attempt, ':queued': 'queued' },
-          }),
-        ),
+      {
+        Key: { tokenId: REVOKE_ALL_KEY_PREFIX + tokenId },
+        UpdateExpression: 'SET units.#d = :unit',
+        ConditionExpression: 'units.#d.attempt = :attempt AND units.#d.#state = :queued',
+        ExpressionAttributeNames: { '#d': delegate, '#state': 'state' },
+        ExpressionAttributeValues: { ':unit': parseItem(revokeAllUnitSchema, unit, 'revokeAll.finish'), ':attempt': unit.attempt, ':queued': 'queued' },
+      },
       'recorded' as const,
       () => 'stale' as const,
     );

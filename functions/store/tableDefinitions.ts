@@ -43,37 +43,49 @@ export type TableId =
 /** Number of shards the due-time indexes are spread over (queried one by one, never scanned). */
 export const SCHEDULE_SHARDS = 8;
 
-export const TABLES: Readonly<Record<TableId, TableDefinition>> = {
+/** A string key attribute. */
+function stringKey(name: string): KeyDefinition {
+  return { name, type: 'S' };
+}
+
+/** A number key attribute. */
+function numberKey(name: string): KeyDefinition {
+  return { name, type: 'N' };
+}
+
+/** Every definition with its `id`: the key it is listed under. */
+function withIds(specs: Readonly<Record<TableId, Omit<TableDefinition, 'id'>>>): Readonly<Record<TableId, TableDefinition>> {
+  const ids = Object.keys(specs) as TableId[];
+  return Object.fromEntries(ids.map((id) => [id, { id, ...specs[id] }])) as Record<TableId, TableDefinition>;
+}
+
+const TTL = 'expiresAt';
+
+export const TABLES: Readonly<Record<TableId, TableDefinition>> = withIds({
   accounts: {
-    id: 'accounts',
     purpose: 'Tracked accounts: settings, schedule slot, pending one-off polls, next report time, collection health, onboarding batch.',
-    partitionKey: { name: 'address', type: 'S' },
+    partitionKey: stringKey('address'),
     globalIndexes: [
       {
         indexName: 'bySlot',
-        partitionKey: { name: 'slotCadence', type: 'S' },
-        sortKey: { name: 'slotMinute', type: 'N' },
+        partitionKey: stringKey('slotCadence'),
+        sortKey: numberKey('slotMinute'),
         // What dispatch decides a minute's jobs from (`SlotEntry`), and the delegate watch's mark.
         projection: { type: 'INCLUDE', attributes: ['interval', 'delegateWatch', 'nextDueAt', 'delegateMark'] },
       },
       {
         indexName: 'byNextDue',
-        partitionKey: { name: 'shard', type: 'S' },
-        sortKey: { name: 'nextDueAt', type: 'N' },
+        partitionKey: stringKey('shard'),
+        sortKey: numberKey('nextDueAt'),
         // What dispatch needs to queue and claim a pending poll (`PendingEntry`).
         projection: { type: 'INCLUDE', attributes: ['interval', 'delegateWatch'] },
       },
-      {
-        indexName: 'byNextReport',
-        partitionKey: { name: 'shard', type: 'S' },
-        sortKey: { name: 'nextReportAt', type: 'N' },
-        // Addresses only: the few accounts found are then read whole (`BatchGetItem`, consistent).
-        projection: { type: 'KEYS_ONLY' },
-      },
+      // Addresses only: the few accounts found are then read whole (`BatchGetItem`, consistent).
+      { indexName: 'byNextReport', partitionKey: stringKey('shard'), sortKey: numberKey('nextReportAt'), projection: { type: 'KEYS_ONLY' } },
       {
         indexName: 'byBatch',
-        partitionKey: { name: 'createdAt', type: 'N' },
-        sortKey: { name: 'address', type: 'S' },
+        partitionKey: numberKey('createdAt'),
+        sortKey: stringKey('address'),
         // An onboarding batch's members (one `add` or `import` run shares `createdAt`) and whether each had its first poll.
         projection: { type: 'INCLUDE', attributes: ['polled'] },
         // Queried by notify's onboarding check alone.
@@ -82,64 +94,40 @@ export const TABLES: Readonly<Record<TableId, TableDefinition>> = {
     ],
   },
   curves: {
-    id: 'curves',
     purpose: 'Equity and PnL curve points as received, per account and interval.',
-    partitionKey: { name: 'series', type: 'S' },
-    sortKey: { name: 'ts', type: 'N' },
-    ttlAttribute: 'expiresAt',
+    partitionKey: stringKey('series'),
+    sortKey: numberKey('ts'),
+    ttlAttribute: TTL,
   },
   snapshots: {
-    id: 'snapshots',
     purpose: 'Summary snapshots as received, each with its delta to the previous one.',
-    partitionKey: { name: 'address', type: 'S' },
-    sortKey: { name: 'polledAt', type: 'N' },
-    ttlAttribute: 'expiresAt',
+    partitionKey: stringKey('address'),
+    sortKey: numberKey('polledAt'),
+    ttlAttribute: TTL,
   },
-  alerts: {
-    id: 'alerts',
-    purpose: 'Alert state machine position per account and rule; snooze.',
-    partitionKey: { name: 'address', type: 'S' },
-    sortKey: { name: 'rule', type: 'S' },
-  },
+  alerts: { purpose: 'Alert state machine position per account and rule; snooze.', partitionKey: stringKey('address'), sortKey: stringKey('rule') },
   delegates: {
-    id: 'delegates',
     purpose: 'Delegates last seen per account: expiry, name, first seen, warnings sent.',
-    partitionKey: { name: 'address', type: 'S' },
-    sortKey: { name: 'delegate', type: 'S' },
+    partitionKey: stringKey('address'),
+    sortKey: stringKey('delegate'),
   },
-  tokens: {
-    id: 'tokens',
-    purpose: 'Consumed action-link tokens (single use), expiring with the token.',
-    partitionKey: { name: 'tokenId', type: 'S' },
-    ttlAttribute: 'expiresAt',
-  },
-  audit: {
-    id: 'audit',
-    purpose: 'Every revocation attempt and its outcome.',
-    partitionKey: { name: 'address', type: 'S' },
-    sortKey: { name: 'at', type: 'S' },
-  },
+  tokens: { purpose: 'Consumed action-link tokens (single use), expiring with the token.', partitionKey: stringKey('tokenId'), ttlAttribute: TTL },
+  audit: { purpose: 'Every revocation attempt and its outcome.', partitionKey: stringKey('address'), sortKey: stringKey('at') },
   deliveries: {
-    id: 'deliveries',
     purpose: 'One record per alert event or report sent: exactly-once delivery, SES message id.',
-    partitionKey: { name: 'eventId', type: 'S' },
-    ttlAttribute: 'expiresAt',
+    partitionKey: stringKey('eventId'),
+    ttlAttribute: TTL,
   },
-  suppressions: {
-    id: 'suppressions',
-    purpose: 'Addresses that bounced, complained or unsubscribed.',
-    partitionKey: { name: 'email', type: 'S' },
-  },
+  suppressions: { purpose: 'Addresses that bounced, complained or unsubscribed.', partitionKey: stringKey('email') },
   preferences: {
-    id: 'preferences',
     purpose:
       'Per address: mail categories opted out of, and the recipient record (digest or per-account, own zone/time, weekly/monthly summaries, its accounts, its own next report).',
-    partitionKey: { name: 'email', type: 'S' },
+    partitionKey: stringKey('email'),
     globalIndexes: [
       {
         indexName: 'byNextReport',
-        partitionKey: { name: 'shard', type: 'S' },
-        sortKey: { name: 'nextReportAt', type: 'N' },
+        partitionKey: stringKey('shard'),
+        sortKey: numberKey('nextReportAt'),
         // The settings dispatch claims a recipient's day from; not its account set (the job re-reads the record).
         projection: {
           type: 'INCLUDE',
@@ -149,19 +137,13 @@ export const TABLES: Readonly<Record<TableId, TableDefinition>> = {
     ],
   },
   channels: {
-    id: 'channels',
     purpose:
       'Chat, pager and webhook channels: type, secret reference (never the secret), categories, accounts, state; one partition (a few items), read whole.',
-    partitionKey: { name: 'scope', type: 'S' },
-    sortKey: { name: 'name', type: 'S' },
+    partitionKey: stringKey('scope'),
+    sortKey: stringKey('name'),
   },
-  leases: {
-    id: 'leases',
-    purpose: 'Short leases that serialize work per account (e.g. nonces of revocations).',
-    partitionKey: { name: 'lockId', type: 'S' },
-    ttlAttribute: 'expiresAt',
-  },
-};
+  leases: { purpose: 'Short leases that serialize work per account (e.g. nonces of revocations).', partitionKey: stringKey('lockId'), ttlAttribute: TTL },
+});
 
 /** Physical table name for a logical id under a prefix. */
 export function tableName(prefix: string, id: TableId): string {

@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parseItem } from './parseItem';
 import type { RepositoryOptions } from './repositoryOptions';
-import { isConditionalCheckFailed, itemOfFailedCondition } from './errors';
+import { itemOfFailedCondition } from './errors';
 import { isLive, toTtlSeconds } from './ttl';
 import { DynamoRepository } from './dynamoRepository';
 import { revocationOutcomeSchema, type RevocationOutcome } from '../domain/revocationOutcome';
@@ -89,30 +89,24 @@ export class TokenRepository extends DynamoRepository {
   /** Marks the token used, unless it already was (then says when). */
   async consume(tokenId: string, use: TokenUse): Promise<{ kind: 'consumed' } | { kind: 'already-used'; consumedAt: number }> {
     const valid = parseItem(useSchema, use, 'tokens.consume');
-    return this.call('tokens.consume', async () => {
-      try {
-        await this.client.send(
-          new PutCommand({
-            TableName: this.table,
-            Item: {
-              tokenId: tokenKey(valid.purpose, tokenId),
-              purpose: valid.purpose,
-              account: valid.account,
-              ...(valid.delegate === undefined ? {} : { delegate: valid.delegate }),
-              ...(valid.batch === undefined ? {} : { batch: valid.batch }),
-              consumedAt: this.now(),
-              expiresAt: toTtlSeconds(valid.expiresAt),
-            },
-            ConditionExpression: 'attribute_not_exists(tokenId)',
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-        );
-        return { kind: 'consumed' };
-      } catch (error) {
-        if (!isConditionalCheckFailed(error)) throw error;
-        return { kind: 'already-used', consumedAt: Number(itemOfFailedCondition(error)?.['consumedAt'] ?? 0) };
-      }
-    });
+    return this.conditionalPut(
+      'tokens.consume',
+      {
+        Item: {
+          tokenId: tokenKey(valid.purpose, tokenId),
+          purpose: valid.purpose,
+          account: valid.account,
+          ...(valid.delegate === undefined ? {} : { delegate: valid.delegate }),
+          ...(valid.batch === undefined ? {} : { batch: valid.batch }),
+          consumedAt: this.now(),
+          expiresAt: toTtlSeconds(valid.expiresAt),
+        },
+        ConditionExpression: 'attribute_not_exists(tokenId)',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+      { kind: 'consumed' } as const,
+      (error) => ({ kind: 'already-used', consumedAt: Number(itemOfFailedCondition(error)?.['consumedAt'] ?? 0) }) as const,
+    );
   }
 
   /** The token consumed for `purpose` (strongly consistent read); `null` if it was never consumed for it, was released, or has expired. */
@@ -141,27 +135,23 @@ export class TokenRepository extends DynamoRepository {
    * nothing and says so. Releasing the token deletes the mark with the record.
    */
   async markSigned(tokenId: string, consumedAt: number): Promise<{ kind: 'marked' } | { kind: 'already-signed'; signedAt: number } | { kind: 'not-consumed' }> {
-    return this.call('tokens.markSigned', async () => {
-      try {
-        await this.client.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: { tokenId: tokenKey('revoke', tokenId) },
-            UpdateExpression: 'SET signedAt = :now',
-            ConditionExpression: 'attribute_exists(tokenId) AND consumedAt = :consumedAt AND attribute_not_exists(signedAt)',
-            ExpressionAttributeValues: { ':now': this.now(), ':consumedAt': consumedAt },
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-        );
-        return { kind: 'marked' };
-      } catch (error) {
-        if (!isConditionalCheckFailed(error)) throw error;
+    return this.conditionalUpdate(
+      'tokens.markSigned',
+      {
+        Key: { tokenId: tokenKey('revoke', tokenId) },
+        UpdateExpression: 'SET signedAt = :now',
+        ConditionExpression: 'attribute_exists(tokenId) AND consumedAt = :consumedAt AND attribute_not_exists(signedAt)',
+        ExpressionAttributeValues: { ':now': this.now(), ':consumedAt': consumedAt },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+      { kind: 'marked' } as const,
+      (error) => {
         const found = itemOfFailedCondition(error);
         const signedAt = found?.['signedAt'];
-        if (found?.['consumedAt'] === consumedAt && typeof signedAt === 'number') return { kind: 'already-signed', signedAt };
-        return { kind: 'not-consumed' };
-      }
-    });
+        if (found?.['consumedAt'] === consumedAt && typeof signedAt === 'number') return { kind: 'already-signed', signedAt } as const;
+        return { kind: 'not-consumed' } as const;
+      },
+    );
   }
 
   /**
@@ -171,23 +161,17 @@ export class TokenRepository extends DynamoRepository {
    */
   async recordOutcome(tokenId: string, outcome: RevocationOutcome): Promise<{ kind: 'recorded' } | { kind: 'not-consumed' }> {
     const valid = parseItem(revocationOutcomeSchema, outcome, 'tokens.recordOutcome');
-    return this.call('tokens.recordOutcome', async () => {
-      try {
-        await this.client.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: { tokenId: tokenKey('revoke', tokenId) },
-            UpdateExpression: 'SET outcome = :outcome, outcomeAt = :now',
-            ConditionExpression: 'attribute_exists(tokenId)',
-            ExpressionAttributeValues: { ':outcome': valid, ':now': this.now() },
-          }),
-        );
-        return { kind: 'recorded' };
-      } catch (error) {
-        if (!isConditionalCheckFailed(error)) throw error;
-        return { kind: 'not-consumed' };
-      }
-    });
+    return this.conditionalUpdate(
+      'tokens.recordOutcome',
+      {
+        Key: { tokenId: tokenKey('revoke', tokenId) },
+        UpdateExpression: 'SET outcome = :outcome, outcomeAt = :now',
+        ConditionExpression: 'attribute_exists(tokenId)',
+        ExpressionAttributeValues: { ':outcome': valid, ':now': this.now() },
+      },
+      { kind: 'recorded' } as const,
+      () => ({ kind: 'not-consumed' }) as const,
+    );
   }
 
   /** Makes a token consumed for `purpose` usable again (e.g. nothing was sent to the chain); the next consume starts afresh. */

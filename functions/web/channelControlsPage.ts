@@ -1,5 +1,6 @@
 import { voidedChannelLink, type VoidedChannelLink } from '../domain/channelLinkEpoch';
 import { ONE_CLICK_CATEGORIES, type OneClickCategory } from '../domain/mailCategory';
+import type { ClaimsFor } from '../domain/linkClaims';
 import type { ActionLinks } from '../links/actionLinks';
 import type { Log } from '../shared/observability';
 import type { AccountsRepository } from '../store/accountsRepository';
@@ -63,28 +64,17 @@ function tokenOf(fields: URLSearchParams | null, request: WebRequest): string | 
  * link (the recipient's snooze page handles it).
  */
 export async function channelSnoozePage(deps: ChannelControlsPageDeps, request: WebRequest, isGet: boolean): Promise<ChannelPageView | null> {
-  const fields = request.form.kind === 'form' ? request.form.fields : null;
-  const token = tokenOf(isGet ? null : fields, request);
   const now = deps.now();
-  const link = deps.links.read('channel-snooze', token, now);
-  if (link.kind === 'invalid') return null;
-  if (!isGet) {
-    const refused = formProblem(request, deps.publicBaseUrl);
-    if (refused) return refused;
-  }
-  if (link.kind === 'expired') return linkProblem(link);
-  const { claims } = link;
-  const voided = await voidedBy(deps, claims);
-  if (voided) return voided;
-  const account = await trackedAccount(deps, claims.account);
-  if (!account) return { kind: 'channel-account-gone' };
+  const opened = await openChannelLink(deps, request, isGet, 'channel-snooze', now);
+  if (opened === null || opened.kind !== 'open') return opened;
+  const { claims, account, token, fields } = opened;
   if (isGet)
     return {
       kind: 'channel-snooze-confirm',
       account,
       channel: claims.channel,
       hours: claims.snoozeHours,
-      token: token ?? '',
+      token,
       csrf: deps.csrf.issue('channel-snooze', claims.tokenId),
     };
   if (!deps.csrf.verify('channel-snooze', claims.tokenId, fields?.get('csrf'))) return { kind: 'forbidden', reason: 'the form is missing or altered' };
@@ -108,25 +98,14 @@ export async function channelSnoozePage(deps: ChannelControlsPageDeps, request: 
  * chat link (only `sentinel channels update --categories`). `null` when the token is not a chat's.
  */
 export async function channelPreferencesPage(deps: ChannelControlsPageDeps, request: WebRequest, isGet: boolean): Promise<ChannelPageView | null> {
-  const fields = request.form.kind === 'form' ? request.form.fields : null;
-  const token = tokenOf(isGet ? null : fields, request);
-  const link = deps.links.read('channel-preferences', token, deps.now());
-  if (link.kind === 'invalid') return null;
-  if (!isGet) {
-    const refused = formProblem(request, deps.publicBaseUrl);
-    if (refused) return refused;
-  }
-  if (link.kind === 'expired') return linkProblem(link);
-  const { claims } = link;
-  const voided = await voidedBy(deps, claims);
-  if (voided) return voided;
-  const account = await trackedAccount(deps, claims.account);
-  if (!account) return { kind: 'channel-account-gone' };
+  const opened = await openChannelLink(deps, request, isGet, 'channel-preferences', deps.now());
+  if (opened === null || opened.kind !== 'open') return opened;
+  const { claims, account, token, fields } = opened;
   const view = {
     kind: 'channel-preferences' as const,
     account,
     channel: claims.channel,
-    token: token ?? '',
+    token,
     csrf: deps.csrf.issue('channel-preferences', claims.tokenId),
   };
   if (isGet) {
@@ -145,6 +124,46 @@ export async function channelPreferencesPage(deps: ChannelControlsPageDeps, requ
 async function voidedBy(deps: ChannelControlsPageDeps, claims: { channel: string; issuedAt?: number | undefined }): Promise<ChannelPageView | null> {
   const reason = voidedChannelLink(claims, await deps.channels.get(claims.channel));
   return reason === null ? null : { kind: 'channel-link-void', channel: claims.channel, reason };
+}
+
+/** A chat's link that opens its page: what it claims, the account it names, its token and the posted fields. */
+interface OpenedLink<P extends ChannelLinkPurpose> {
+  readonly kind: 'open';
+  readonly claims: ClaimsFor<P>;
+  readonly account: ChannelAccount;
+  readonly token: string;
+  readonly fields: URLSearchParams | null;
+}
+
+type ChannelLinkPurpose = 'channel-snooze' | 'channel-preferences';
+
+/**
+ * What both chat pages check first: the link (`null` when the token is not a chat's), a POST's
+ * origin, the link's expiry, and the account it names. Returns the link opened, or the page to
+ * answer at once.
+ */
+async function openChannelLink<P extends ChannelLinkPurpose>(
+  deps: ChannelControlsPageDeps,
+  request: WebRequest,
+  isGet: boolean,
+  purpose: P,
+  now: number,
+): Promise<OpenedLink<P> | ChannelPageView | null> {
+  const fields = request.form.kind === 'form' ? request.form.fields : null;
+  const token = tokenOf(isGet ? null : fields, request);
+  const link = deps.links.read(purpose, token, now);
+  if (link.kind === 'invalid') return null;
+  if (!isGet) {
+    const refused = formProblem(request, deps.publicBaseUrl);
+    if (refused) return refused;
+  }
+  if (link.kind === 'expired') return linkProblem(link);
+  const named: ClaimsFor<ChannelLinkPurpose> = link.claims;
+  const voided = await voidedBy(deps, named);
+  if (voided) return voided;
+  const account = await trackedAccount(deps, named.account);
+  if (!account) return { kind: 'channel-account-gone' };
+  return { kind: 'open', claims: link.claims, account, token: token ?? '', fields };
 }
 
 async function trackedAccount(deps: ChannelControlsPageDeps, address: string): Promise<ChannelAccount | null> {

@@ -1,8 +1,10 @@
 import { MAIL_CATEGORY_LABELS, ONE_CLICK_CATEGORIES } from '../domain/mailCategory';
-import { formatTime, shortAddress } from '../mail/render/format';
-import type { ChannelAccount, ChannelPageView } from './channelControlsPage';
+import { formatTime } from '../mail/render/format';
+import type { ChannelPageView } from './channelControlsPage';
+import { confirmForm } from './confirmForm';
 import { html } from './html';
 import { simplePage, type PageContent } from './pageLayout';
+import { accountName, hoursText } from './pageText';
 
 /** The views only a chat's buttons lead to. */
 export type ChannelOnlyView = Extract<ChannelPageView, { kind: `channel-${string}` }>;
@@ -26,11 +28,7 @@ export function channelPageContent(view: ChannelOnlyView, actions: { snooze: str
         tone: 'neutral',
         body: html`
 <p>Drawdown alerts for <strong>${accountName(view.account)}</strong> will stop coming to the channel <strong>${view.channel}</strong> for <strong>${hoursText(view.hours)}</strong>. Email recipients and other channels still get them; drawdown levels keep being tracked, and a recovery is still posted.</p>
-<form method="post" action="${actions.snooze}">
-<input type="hidden" name="token" value="${view.token}">
-<input type="hidden" name="csrf" value="${view.csrf}">
-<button type="submit" class="neutral">Snooze this channel for ${hoursText(view.hours)}</button>
-</form>
+${confirmForm({ action: actions.snooze, token: view.token, csrf: view.csrf, button: `Snooze this channel for ${hoursText(view.hours)}`, buttonClass: 'neutral' })}
 <p class="note">Opening this page changed nothing. The link works once.</p>`,
       };
     case 'channel-snoozed':
@@ -52,14 +50,16 @@ export function channelPageContent(view: ChannelOnlyView, actions: { snooze: str
         body: html`
 ${view.saved ? html`<p class="message">Saved.</p>` : ''}
 <p>What the channel <strong>${view.channel}</strong> gets about <strong>${accountName(view.account)}</strong>. Ticked categories keep coming, if the channel takes them at all. Email recipients and other channels are not affected.</p>
-<form method="post" action="${actions.preferences}">
-<input type="hidden" name="token" value="${view.token}">
-<input type="hidden" name="csrf" value="${view.csrf}">
-${boxes}
+${confirmForm({
+  action: actions.preferences,
+  token: view.token,
+  csrf: view.csrf,
+  fields: html`${boxes}
 <p><label><input type="checkbox" checked disabled> ${MAIL_CATEGORY_LABELS.security}</label></p>
-<p class="note">Security notices cannot be turned off from a chat link: anyone in the chat can open it. An operator turns them off for the whole channel with <code>sentinel channels update ${view.channel} --categories …</code>.</p>
-<button type="submit" class="neutral">Save</button>
-</form>
+<p class="note">Security notices cannot be turned off from a chat link: anyone in the chat can open it. An operator turns them off for the whole channel with <code>sentinel channels update ${view.channel} --categories …</code>.</p>`,
+  button: 'Save',
+  buttonClass: 'neutral',
+})}
 <p class="note">Opening this page changed nothing. This link works for a week.</p>`,
       };
     }
@@ -75,13 +75,4 @@ ${boxes}
           : `The channel ${view.channel} this link was posted to has been removed or replaced since. Nothing was changed.`,
       );
   }
-}
-
-function accountName(account: ChannelAccount): string {
-  return account.label ? `${account.label} (${shortAddress(account.address)})` : shortAddress(account.address);
-}
-
-function hoursText(hours: number): string {
-  if (hours % 24 === 0) return hours === 24 ? '1 day' : `${hours / 24} days`;
-  return hours === 1 ? '1 hour' : `${hours} hours`;
 }

@@ -2,9 +2,15 @@ import type { APIGatewayProxyEvent, APIGatewayProxyEventV2, APIGatewayProxyStruc
 import type { Log } from '../shared/observability';
 import { htmlResponse } from './htmlResponse';
 import { pageFailureResponse } from './pageFailure';
-import type { RenderedPage } from './revocationViews';
+import type { RenderedPage } from './renderedPage';
 import { toWebRequest, type WebRequest } from './webRequest';
 import { describeError } from '../shared/describeError';
+
+/** The view of a request that could not be read. */
+export interface BadRequestView {
+  readonly kind: 'bad-request';
+  readonly reason: string;
+}
 
 /**
  * The shape every public page handler shares (API Gateway payload 2.0 or REST API payload 1.0 events): parse the request,
@@ -13,7 +19,7 @@ import { describeError } from '../shared/describeError';
  * (message only: never the token or the URL) and answered with a plain 500 page. `deps` are the
  * handler's own: its log, and the Lambda context and metrics flush when it has them.
  */
-export function createPageHandler<V>(
+export function createPageHandler<V extends { readonly kind: string }>(
   deps: {
     readonly log: Log;
     /** Adds the invocation's Lambda context to the log lines (Powertools). */
@@ -24,15 +30,15 @@ export function createPageHandler<V>(
   options: {
     readonly name: string;
     readonly decide: (request: WebRequest) => Promise<V>;
-    readonly badRequest: (reason: string) => V;
-    readonly render: (view: V) => RenderedPage;
+    /** Renders a view, or the `bad-request` page of a request that could not be read (every page has one). */
+    readonly render: (view: V | BadRequestView) => RenderedPage;
   },
 ) {
   return async (event: APIGatewayProxyEventV2 | APIGatewayProxyEvent, context?: Context): Promise<APIGatewayProxyStructuredResultV2> => {
     if (context) deps.addContext?.(context);
     const parsed = toWebRequest(event);
     try {
-      const view = parsed.kind === 'request' ? await options.decide(parsed.request) : options.badRequest(parsed.reason);
+      const view = parsed.kind === 'request' ? await options.decide(parsed.request) : ({ kind: 'bad-request', reason: parsed.reason } as const);
       const page = options.render(view);
       const response = htmlResponse(page.status, page.html, page.headers);
       return parsed.kind === 'request' && parsed.request.method === 'HEAD' ? { ...response, body: '' } : response;

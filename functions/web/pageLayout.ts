@@ -21,16 +21,6 @@ export function simplePage(title: string, badge: string, tone: PageTone, text: s
   return { title, badge, tone, body: html`<p>${text}</p>` };
 }
 
-/** The page of a link whose signature or format does not verify: the same on every link page. */
-export function invalidLinkPage(reason: string): PageContent {
-  return simplePage(
-    'This link is not valid',
-    'Invalid link',
-    'danger',
-    `The link could not be verified (${reason}). Make sure you opened the whole link from the email. Nothing was changed.`,
-  );
-}
-
 /** A complete HTML document around `content`: no script, no external resource, one inline stylesheet. */
 export function renderPage(content: PageContent): string {
   const page = html`<!doctype html>

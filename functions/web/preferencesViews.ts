@@ -1,9 +1,12 @@
 import { MAIL_CATEGORIES, MAIL_CATEGORY_LABELS, type MailCategory } from '../domain/mailCategory';
-import { formatTime, shortAddress } from '../mail/render/format';
+import { formatTime } from '../mail/render/format';
 import type { PreferencesPageView } from './preferencesPage';
 import { html, type SafeHtml } from './html';
-import { invalidLinkPage, renderPage, simplePage, type PageContent } from './pageLayout';
-import type { RenderedPage } from './revocationViews';
+import { isRequestProblem, requestProblemPage, type ProblemWording } from './commonPages';
+import { confirmForm } from './confirmForm';
+import { simplePage, type PageContent } from './pageLayout';
+import { accountName, hoursText } from './pageText';
+import { renderView, type RenderedPage } from './renderedPage';
 import { CHANNEL_PAGE_STATUS, channelPageContent } from './channelControlsViews';
 
 /** HTTP status of each unsubscribe/snooze page. */
@@ -38,11 +41,13 @@ export interface PreferencesFormActions {
 
 /** Renders an unsubscribe or snooze page view. */
 export function renderPreferencesView(view: PreferencesPageView, actions: PreferencesFormActions): RenderedPage {
-  const headers: Record<string, string> = view.kind === 'method-not-allowed' ? { allow: 'GET, HEAD, POST' } : {};
-  return { status: PREFERENCES_STATUS[view.kind], headers, html: renderPage(contentOf(view, actions)) };
+  return renderView(view.kind, PREFERENCES_STATUS, contentOf(view, actions));
 }
 
+const WORDING: ProblemWording = { forbidden: 'The form must be sent from this site.', reopen: false };
+
 function contentOf(view: PreferencesPageView, actions: PreferencesFormActions): PageContent {
+  if (isRequestProblem(view)) return requestProblemPage(view, WORDING);
   switch (view.kind) {
     case 'unsubscribe-confirm':
       return {
@@ -52,11 +57,7 @@ function contentOf(view: PreferencesPageView, actions: PreferencesFormActions): 
         body: html`
 <p>Portfolio Sentinel will stop sending <strong>${categoryList(view.categories)}</strong> to <strong>${view.email}</strong>, for every account it tracks.</p>
 <p class="note">Security notices (new delegates, revocation results) keep coming; other emails you get are not affected. Other recipients of the same accounts keep theirs. To change every category, use the "Email preferences" link at the foot of a recent email.</p>
-<form method="post" action="${actions.unsubscribe}">
-<input type="hidden" name="token" value="${view.token}">
-<input type="hidden" name="csrf" value="${view.csrf}">
-<button type="submit" class="neutral">Unsubscribe</button>
-</form>
+${confirmForm({ action: actions.unsubscribe, token: view.token, csrf: view.csrf, button: 'Unsubscribe', buttonClass: 'neutral' })}
 <p class="note">Opening this page changed nothing.</p>`,
       };
     case 'unsubscribed':
@@ -77,12 +78,14 @@ function contentOf(view: PreferencesPageView, actions: PreferencesFormActions): 
         tone: 'neutral',
         body: html`
 <p>${view.reason === 'expired' ? 'Preferences links work for a week.' : 'Every older preferences link of this address was revoked.'} We can email a new link to the address this one was sent to (not to you here, unless this is your mailbox).</p>
-<form method="post" action="${actions.preferences}">
-<input type="hidden" name="token" value="${view.token}">
-<input type="hidden" name="csrf" value="${view.csrf}">
-<input type="hidden" name="action" value="new-link">
-<button type="submit" class="neutral">Email me a new link</button>
-</form>
+${confirmForm({
+  action: actions.preferences,
+  token: view.token,
+  csrf: view.csrf,
+  fields: html`<input type="hidden" name="action" value="new-link">`,
+  button: 'Email me a new link',
+  buttonClass: 'neutral',
+})}
 <p class="note">Opening this page changed nothing.</p>`,
       };
     case 'link-mailed':
@@ -102,11 +105,7 @@ function contentOf(view: PreferencesPageView, actions: PreferencesFormActions): 
         body: html`
 <p>Portfolio Sentinel will stop sending <strong>security notices</strong> (new delegates on your accounts, revocation results) to <strong>${view.email}</strong>.</p>
 <p class="note"><strong>Warning:</strong> these notices are how you learn that an API key was added with a stolen owner key. If you did not ask for this, close this page: nothing changes.</p>
-<form method="post" action="${actions.preferences}">
-<input type="hidden" name="token" value="${view.token}">
-<input type="hidden" name="csrf" value="${view.csrf}">
-<button type="submit" class="neutral">Turn security notices off</button>
-</form>
+${confirmForm({ action: actions.preferences, token: view.token, csrf: view.csrf, button: 'Turn security notices off', buttonClass: 'neutral' })}
 <p class="note">Opening this page changed nothing.</p>`,
       };
     case 'security-off-done':
@@ -123,11 +122,7 @@ function contentOf(view: PreferencesPageView, actions: PreferencesFormActions): 
         tone: 'neutral',
         body: html`
 <p>Drawdown alerts for <strong>${accountName(view.account)}</strong> will be snoozed for <strong>you (${view.email})</strong> for <strong>${hoursText(view.hours)}</strong>. Other recipients still get them. Daily reports keep coming.</p>
-<form method="post" action="${actions.snooze}">
-<input type="hidden" name="token" value="${view.token}">
-<input type="hidden" name="csrf" value="${view.csrf}">
-<button type="submit" class="neutral">Snooze for ${hoursText(view.hours)}</button>
-</form>
+${confirmForm({ action: actions.snooze, token: view.token, csrf: view.csrf, button: `Snooze for ${hoursText(view.hours)}`, buttonClass: 'neutral' })}
 <p class="note">Opening this page changed nothing. The link works once.</p>`,
       };
     case 'snoozed':
@@ -160,21 +155,8 @@ function contentOf(view: PreferencesPageView, actions: PreferencesFormActions): 
         'neutral',
         'Each snooze link works once, and this one was used before. Nothing was changed.',
       );
-    case 'link-invalid':
-      return invalidLinkPage(view.reason);
-    case 'forbidden':
-      return simplePage(
-        'Request refused',
-        'Refused',
-        'danger',
-        'The form must be sent from this site. Open the link from the email again and press the button there. Nothing was changed.',
-      );
-    case 'bad-request':
-      return simplePage('Request not understood', 'Bad request', 'danger', `The request could not be read (${view.reason}). Nothing was changed.`);
     case 'not-found':
       return simplePage('Page not found', 'Not found', 'neutral', 'There is no page at this address.');
-    case 'method-not-allowed':
-      return simplePage('Method not allowed', 'Error', 'danger', 'This page accepts only GET and POST.');
     case 'channel-snooze-confirm':
     case 'channel-snoozed':
     case 'channel-preferences':
@@ -207,14 +189,16 @@ function preferencesContent(view: Extract<PreferencesPageView, { kind: 'preferen
     body: html`
 ${notice}
 <p>Emails Portfolio Sentinel sends to <strong>${view.email}</strong>, for every account it tracks. Ticked categories keep coming.</p>
-<form method="post" action="${action}">
-<input type="hidden" name="token" value="${view.token}">
-<input type="hidden" name="csrf" value="${view.csrf}">
-${boxes}
+${confirmForm({
+  action,
+  token: view.token,
+  csrf: view.csrf,
+  fields: html`${boxes}
 <p class="note"><strong>Warning:</strong> security notices tell you when a new delegate (an API key that can trade for you) appears on an account, and what became of a revocation. If an owner key or this mailbox is compromised, they are how you find out. Turning them off takes a confirmation link emailed to this address.</p>
-<p><label><input type="checkbox" name="confirm-security-off" value="yes"> I understand: email me a link that turns security notices off, if unticked above</label></p>
-<button type="submit" class="neutral">Save preferences</button>
-</form>
+<p><label><input type="checkbox" name="confirm-security-off" value="yes"> I understand: email me a link that turns security notices off, if unticked above</label></p>`,
+  button: 'Save preferences',
+  buttonClass: 'neutral',
+})}
 <p class="note">Opening this page changed nothing. Bounced or complained-about addresses get no mail at all until an operator lifts that.</p>`,
   };
 }
@@ -222,13 +206,4 @@ ${boxes}
 function categoryList(categories: readonly MailCategory[]): string {
   const names = categories.map((c) => MAIL_CATEGORY_LABELS[c].replace(/ \(.*\)$/, '').toLowerCase());
   return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1) ?? ''}`;
-}
-
-function accountName(account: { address: string; label: string | null }): string {
-  return account.label ? `${account.label} (${shortAddress(account.address)})` : shortAddress(account.address);
-}
-
-function hoursText(hours: number): string {
-  if (hours % 24 === 0) return hours === 24 ? '1 day' : `${hours / 24} days`;
-  return hours === 1 ? '1 hour' : `${hours} hours`;
 }

@@ -1,14 +1,10 @@
 import { accountName, formatCountdown, formatTime } from '../mail/render/format';
 import type { RevocationPageView, RevocationSubject, UnavailableCause } from './revocationPage';
 import { html, type SafeHtml } from './html';
-import { invalidLinkPage, renderPage, simplePage, type PageContent } from './pageLayout';
-
-/** A rendered page: HTTP status, extra headers, HTML. */
-export interface RenderedPage {
-  readonly status: number;
-  readonly headers: Record<string, string>;
-  readonly html: string;
-}
+import { isRequestProblem, requestProblemPage, type ProblemWording } from './commonPages';
+import { confirmForm } from './confirmForm';
+import { simplePage, type PageContent } from './pageLayout';
+import { renderView, type RenderedPage } from './renderedPage';
 
 /** HTTP status of each revocation page. */
 export const REVOCATION_STATUS: Readonly<Record<RevocationPageView['kind'], number>> = {
@@ -32,13 +28,13 @@ export const REVOCATION_STATUS: Readonly<Record<RevocationPageView['kind'], numb
 
 /** Renders a revocation page view; `formAction` is the absolute URL the confirmation form posts to. */
 export function renderRevocationView(view: RevocationPageView, formAction: string): RenderedPage {
-  const headers: Record<string, string> = {};
-  if (view.kind === 'unavailable') headers['retry-after'] = '30';
-  if (view.kind === 'method-not-allowed') headers['allow'] = 'GET, HEAD, POST';
-  return { status: REVOCATION_STATUS[view.kind], headers, html: renderPage(contentOf(view, formAction)) };
+  return renderView(view.kind, REVOCATION_STATUS, contentOf(view, formAction), view.kind === 'unavailable' ? { 'retry-after': '30' } : {});
 }
 
+const WORDING: ProblemWording = { forbidden: 'The confirmation must be sent from the form on this site.', reopen: true };
+
 function contentOf(view: RevocationPageView, formAction: string): PageContent {
+  if (isRequestProblem(view)) return requestProblemPage(view, WORDING);
   switch (view.kind) {
     case 'confirm':
       return {
@@ -58,11 +54,7 @@ ${details(view.subject, view.now)}
 <li>Open orders and open positions stay as they are. Cancel or close them yourself if you need to.</li>
 <li>No funds move, and your other delegates are not touched.</li>
 </ul>
-<form method="post" action="${formAction}">
-<input type="hidden" name="token" value="${view.token}">
-<input type="hidden" name="csrf" value="${view.csrf}">
-<button type="submit">Revoke this API key</button>
-</form>
+${confirmForm({ action: formAction, token: view.token, csrf: view.csrf, button: 'Revoke this API key' })}
 <p class="note">Opening this page changed nothing. The link works once and stops working ${formatTime(view.subject.linkExpiresAt, view.subject.account.timezone)}.</p>`,
       };
     case 'revoked':
@@ -154,22 +146,6 @@ ${details(view.subject, view.now)}
       );
     case 'link-used':
       return usedLink(view);
-    case 'link-invalid':
-      return invalidLinkPage(view.reason);
-    case 'forbidden':
-      return simplePage(
-        'Request refused',
-        'Refused',
-        'danger',
-        'The confirmation must be sent from the form on this site. Open the link from the email again and press the button there. Nothing was changed.',
-      );
-    case 'bad-request':
-      return simplePage(
-        'Request not understood',
-        'Bad request',
-        'danger',
-        `The request could not be read (${view.reason}). Open the link from the email again. Nothing was changed.`,
-      );
     case 'failed':
       return {
         title: 'Result unknown: check before trying again',
@@ -180,8 +156,6 @@ ${details(view.subject, view.now)}
 <p><strong>This link has been used and will not work again</strong>, because a second attempt could send a second transaction while the first may still go through.</p>
 <p>What to do: in a few minutes, check whether the delegate is still listed${view.subject ? html` (<code>sentinel status ${view.subject.account.address}</code>, or the exchange's web client)` : ''}. If it finished, a result email is on its way. If the delegate is still listed, revoke it in the exchange's web client, or create a new link${view.subject ? html` with <code>sentinel link revoke ${view.subject.account.address} ${view.subject.delegate.address}</code>` : ''}.</p>`,
       };
-    case 'method-not-allowed':
-      return simplePage('Method not allowed', 'Error', 'danger', 'This page accepts only GET and POST.');
   }
 }
 

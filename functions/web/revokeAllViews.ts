@@ -2,9 +2,11 @@ import type { RevokeAllUnit } from '../domain/revokeAllUnit';
 import { unitText } from '../domain/revokeAllUnitText';
 import { accountName, formatCountdown, formatTime } from '../mail/render/format';
 import { html, type SafeHtml } from './html';
-import { invalidLinkPage, renderPage, simplePage, type PageContent } from './pageLayout';
+import { isRequestProblem, requestProblemPage, type ProblemWording } from './commonPages';
+import { confirmForm } from './confirmForm';
+import { simplePage, type PageContent } from './pageLayout';
+import { renderView, type RenderedPage } from './renderedPage';
 import type { RevokeAllKey, RevokeAllPageView } from './revokeAllPage';
-import type { RenderedPage } from './revocationViews';
 
 /** HTTP status of each revoke-all page. */
 export const REVOKE_ALL_STATUS: Readonly<Record<RevokeAllPageView['kind'], number>> = {
@@ -25,12 +27,13 @@ export const RESULT_REFRESH_SECONDS = 3;
 
 /** Renders a revoke-all page; `formAction` is the absolute URL its forms post to. */
 export function renderRevokeAllView(view: RevokeAllPageView, formAction: string): RenderedPage {
-  const headers: Record<string, string> = {};
-  if (view.kind === 'method-not-allowed') headers['allow'] = 'GET, HEAD, POST';
-  return { status: REVOKE_ALL_STATUS[view.kind], headers, html: renderPage(contentOf(view, formAction)) };
+  return renderView(view.kind, REVOKE_ALL_STATUS, contentOf(view, formAction));
 }
 
+const WORDING: ProblemWording = { forbidden: 'The confirmation must be sent from the form on this site.', reopen: true };
+
 function contentOf(view: RevokeAllPageView, formAction: string): PageContent {
+  if (isRequestProblem(view)) return requestProblemPage(view, WORDING);
   switch (view.kind) {
     case 'confirm':
       return {
@@ -46,12 +49,13 @@ ${view.keys.map((k) => html`<tr><td>${keyName(k)}</td><td><code>${k.address}</co
 <li>Open orders, TWAPs and open positions stay as they are. Cancel or close them yourself if you need to.</li>
 <li>No funds move.</li>
 </ul>
-<form method="post" action="${formAction}">
-<input type="hidden" name="token" value="${view.token}">
-<input type="hidden" name="keys" value="${view.keys.map((k) => k.address).join(',')}">
-<input type="hidden" name="csrf" value="${view.csrf}">
-<button type="submit">Revoke all ${view.keys.length} API ${view.keys.length === 1 ? 'key' : 'keys'}</button>
-</form>
+${confirmForm({
+  action: formAction,
+  token: view.token,
+  csrf: view.csrf,
+  fields: keysField(view.keys.map((k) => k.address).join(',')),
+  button: `Revoke all ${view.keys.length} API ${view.keys.length === 1 ? 'key' : 'keys'}`,
+})}
 <p class="note">Opening this page changed nothing. The link stops working ${formatTime(view.linkExpiresAt, view.account.timezone)}.</p>`,
       };
     case 'result': {
@@ -68,12 +72,7 @@ ${view.rows.map((r) => html`<tr><td>${keyName(r.key)}</td><td><code>${r.key.addr
 ${
   view.retry
     ? html`<p>The keys marked “not sent” can be tried again: nothing was sent for them. Keys already removed are never sent twice.</p>
-<form method="post" action="${formAction}">
-<input type="hidden" name="token" value="${view.retry.token}">
-<input type="hidden" name="keys" value="${view.retry.keys}">
-<input type="hidden" name="csrf" value="${view.retry.csrf}">
-<button type="submit">Try the others again</button>
-</form>`
+${confirmForm({ action: formAction, token: view.retry.token, csrf: view.retry.csrf, fields: keysField(view.retry.keys), button: 'Try the others again' })}`
     : ''
 }
 <p class="note">A result email goes to the account's recipients. Open orders and positions are unchanged.</p>`,
@@ -107,24 +106,6 @@ ${
         'neutral',
         'Revocation links work for a limited time. Nothing was changed. Use the link in a newer email.',
       );
-    case 'link-invalid':
-      return invalidLinkPage(view.reason);
-    case 'forbidden':
-      return simplePage(
-        'Request refused',
-        'Refused',
-        'danger',
-        'The confirmation must be sent from the form on this site. Open the link from the email again and press the button there. Nothing was changed.',
-      );
-    case 'bad-request':
-      return simplePage(
-        'Request not understood',
-        'Bad request',
-        'danger',
-        `The request could not be read (${view.reason}). Open the link from the email again. Nothing was changed.`,
-      );
-    case 'method-not-allowed':
-      return simplePage('Method not allowed', 'Error', 'danger', 'This page accepts only GET and POST.');
   }
 }
 
@@ -138,4 +119,9 @@ function keyName(key: RevokeAllKey): string {
 
 function expiry(key: RevokeAllKey, zone: string, now: number): SafeHtml | string {
   return key.expiryMs === null ? 'never' : html`${formatTime(key.expiryMs, zone)} (${formatCountdown(key.expiryMs, now)})`;
+}
+
+/** The hidden field of the delegates a form removes (comma-separated addresses). */
+function keysField(keys: string): SafeHtml {
+  return html`<input type="hidden" name="keys" value="${keys}">`;
 }

@@ -15,6 +15,7 @@ import type { NotifyEvent } from '../../messages/notifyMessage';
 import type { Counters, Log } from '../../shared/observability';
 import type { AlertStateRepository } from '../../store/alertStateRepository';
 import type { PendingAlerts } from './evaluateDrawdown';
+import { tryReadDelegates } from './readDelegates';
 import type { RefinementBudget } from './refinementBudget';
 import { KILL_SWITCH_RULE, readKillSwitchState } from '../../store/killSwitchStateItem';
 
@@ -114,8 +115,9 @@ export async function evaluateKillSwitch(deps: KillSwitchDeps, account: TrackedA
     return { events: [], outcome, commit: async () => undefined };
   }
 
-  const delegates = poll.delegates ?? (await readDelegates(deps.chain, account.address));
-  if (delegates === null) return { events: [], outcome: 'reread-unavailable', commit: async () => undefined };
+  const read = poll.delegates ? { kind: 'read' as const, delegates: poll.delegates } : await tryReadDelegates(deps.chain, account.address);
+  if (read.kind === 'chain-failed') return { events: [], outcome: 'reread-unavailable', commit: async () => undefined };
+  const { delegates } = read;
   const keepWeb = account.killSwitchWebSessions === 'keep';
   const requested = delegates.filter((d) => !(keepWeb && d.isWebClient)).map((d) => d.address);
   const keptWebSessions = delegates.filter((d) => keepWeb && d.isWebClient).map((d) => d.address);
@@ -186,15 +188,6 @@ async function rereadPeakAndTrough(
     return rereadDrawdown(exact.series, exact.peakAt, { peak: peak ?? [], trough: trough ?? [] }, levelPct);
   } catch (error) {
     if (error instanceof ChainError) return { kind: 'unreadable' };
-    throw error;
-  }
-}
-
-async function readDelegates(chain: ChainClient, account: string): Promise<readonly Delegate[] | null> {
-  try {
-    return await chain.getDelegateTraders(account);
-  } catch (error) {
-    if (error instanceof ChainError) return null;
     throw error;
   }
 }

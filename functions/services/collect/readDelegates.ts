@@ -1,22 +1,36 @@
+import type { ChainClient } from '../../chain/ports';
 import { ChainError } from '../../chain/errors';
 import type { Delegate } from '../../chain/schemas';
 import type { CollectDeps, CollectOutcome } from './collectDeps';
 
 /**
- * One delegate-watch read of an account's delegates (`GET /delegate-traders`). A chain failure
- * is counted (`DelegateWatchErrors`), logged and returned as `delegates-failed`: the account's
+ * An account's delegates (`GET /delegate-traders`), or the `ChainError` that kept them from being
+ * read (the caller decides what a failed read means). Anything else throws.
+ */
+export async function tryReadDelegates(
+  chain: Pick<ChainClient, 'getDelegateTraders'>,
+  address: string,
+): Promise<{ kind: 'read'; delegates: Delegate[] } | { kind: 'chain-failed'; error: ChainError }> {
+  try {
+    return { kind: 'read', delegates: await chain.getDelegateTraders(address) };
+  } catch (error) {
+    if (error instanceof ChainError) return { kind: 'chain-failed', error };
+    throw error;
+  }
+}
+
+/**
+ * One delegate-watch read of an account's delegates (`tryReadDelegates`). A chain failure is
+ * counted (`DelegateWatchErrors`), logged and returned as `delegates-failed`: the account's
  * health is the curve polls' business. Anything else throws.
  */
 export async function readDelegates(
   deps: Pick<CollectDeps, 'chain' | 'counters' | 'log'>,
   address: string,
 ): Promise<{ kind: 'read'; delegates: Delegate[] } | CollectOutcome> {
-  try {
-    return { kind: 'read', delegates: await deps.chain.getDelegateTraders(address) };
-  } catch (error) {
-    if (!(error instanceof ChainError)) throw error;
-    deps.counters.count('DelegateWatchErrors');
-    deps.log.warn('delegate watch failed', { account: address, error: error.name, reason: error.shortMessage });
-    return { kind: 'delegates-failed', address, reason: error.shortMessage };
-  }
+  const read = await tryReadDelegates(deps.chain, address);
+  if (read.kind === 'read') return read;
+  deps.counters.count('DelegateWatchErrors');
+  deps.log.warn('delegate watch failed', { account: address, error: read.error.name, reason: read.error.shortMessage });
+  return { kind: 'delegates-failed', address, reason: read.error.shortMessage };
 }

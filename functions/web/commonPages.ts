@@ -1,0 +1,49 @@
+import type { RefusedRequest } from './pageChecks';
+import { simplePage, type PageContent } from './pageLayout';
+
+/** The views every link page answers alike: a link that does not verify, a refused or unreadable request, a wrong method. */
+export type RequestProblemView = { kind: 'link-invalid'; reason: string } | RefusedRequest | { kind: 'method-not-allowed' };
+
+/** How a page words its request problems. */
+export interface ProblemWording {
+  /** The first sentence of the `forbidden` page, e.g. "The form must be sent from this site." */
+  readonly forbidden: string;
+  /** Whether the `bad-request` page tells to open the link from the email again. */
+  readonly reopen: boolean;
+}
+
+const PROBLEM_KINDS: ReadonlySet<string> = new Set<RequestProblemView['kind']>(['link-invalid', 'forbidden', 'bad-request', 'method-not-allowed']);
+
+/** Whether a page's view is one of the request problems every page answers alike. */
+export function isRequestProblem<V extends { readonly kind: string }>(view: V): view is Extract<V, RequestProblemView> {
+  return PROBLEM_KINDS.has(view.kind);
+}
+
+/** The page of a request problem, worded for its page. */
+export function requestProblemPage(view: RequestProblemView, wording: ProblemWording): PageContent {
+  switch (view.kind) {
+    case 'link-invalid':
+      return simplePage(
+        'This link is not valid',
+        'Invalid link',
+        'danger',
+        `The link could not be verified (${view.reason}). Make sure you opened the whole link from the email. Nothing was changed.`,
+      );
+    case 'forbidden':
+      return simplePage(
+        'Request refused',
+        'Refused',
+        'danger',
+        `${wording.forbidden} Open the link from the email again and press the button there. Nothing was changed.`,
+      );
+    case 'bad-request':
+      return simplePage(
+        'Request not understood',
+        'Bad request',
+        'danger',
+        `The request could not be read (${view.reason}).${wording.reopen ? ' Open the link from the email again.' : ''} Nothing was changed.`,
+      );
+    case 'method-not-allowed':
+      return simplePage('Method not allowed', 'Error', 'danger', 'This page accepts only GET and POST.');
+  }
+}
