@@ -2,7 +2,7 @@ import { sendToChannel } from '../../channels/channelSender';
 import { captionFits } from '../../channels/telegramMessage';
 import { ChannelConfigError } from '../../channels/errors';
 import type { ChannelRecord } from '../../domain/channel';
-import { destinationOf } from '../../domain/channelDestination';
+import { destinationOf, paceKindOf } from '../../domain/channelDestination';
 import { channelDeliveryId } from '../../domain/channelRouting';
 import { backlogEntryOf } from '../../domain/combinedNotice';
 import { COMBINE_AFTER_MS, COMBINED_TYPES } from '../../domain/destinationPacer';
@@ -66,8 +66,8 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
   const destination = destinationOf(channel);
   const paced =
     job.slotAt !== undefined && now >= job.slotAt
-      ? await deps.pacer.takeReserved(destination, now, channel.type)
-      : await deps.pacer.take(destination, channel.type, now, urgent);
+      ? await deps.pacer.takeReserved(destination, now, paceKindOf(channel))
+      : await deps.pacer.take(destination, paceKindOf(channel), now, urgent);
   if (paced.kind === 'wait') {
     await deps.repos.deliveries.fail(id, 'paced');
     return wait(deps, job, channel, paced.ms, 'paced');
@@ -138,7 +138,7 @@ async function wait(deps: ChannelJobDeps, job: NoticeJob, channel: ChannelRecord
   // A photo's follow-up text is never parked either: the summary would skip it (its notice was delivered).
   if (job.notice.category === 'security' || job.part === 'follow-up') return requeue(deps, { ...job, slotAt: undefined }, ms, reason, false);
   const now = wall(deps);
-  const slotMs = await deps.pacer.reserve(destinationOf(channel), channel.type, now);
+  const slotMs = await deps.pacer.reserve(destinationOf(channel), paceKindOf(channel), now);
   if (slotMs <= COMBINE_AFTER_MS || !COMBINED_TYPES.includes(channel.type)) {
     return requeue(deps, { ...job, slotAt: now + slotMs }, slotMs, reason, false);
   }
