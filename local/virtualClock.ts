@@ -12,13 +12,16 @@ interface Timer {
  * rendering) takes no simulated time, so what the clock measures is the design's pacing (the mail
  * rate, queue delays, backoff), not how fast this machine renders. `until` waits passively: it
  * wakes when the clock gets there, but never moves it (a driver waiting for "08:05" must not skip
- * the time the workers have not spent yet); `set` moves it by hand.
+ * the time the workers have not spent yet); `set` moves it by hand. `hold` keeps it from jumping
+ * while some work runs (a request to DynamoDB Local, the local SES, a receiver), so that work takes
+ * no simulated time even while others sleep.
  */
 export class VirtualClock implements QueueClock {
   private t: number;
   private active: Timer[] = [];
   private passive: Timer[] = [];
   private pending = false;
+  private held = 0;
 
   constructor(startMs: number) {
     this.t = startMs;
@@ -32,6 +35,20 @@ export class VirtualClock implements QueueClock {
       this.active.push({ deadline: this.t + Math.ceil(Math.max(0, ms)), resolve });
       this.kick();
     });
+
+  /**
+   * Runs `work` with the clock held: it does not jump until every held work has settled. `work`
+   * must not wait on this clock (it would never wake).
+   */
+  async hold<T>(work: () => Promise<T>): Promise<T> {
+    this.held++;
+    try {
+      return await work();
+    } finally {
+      this.held--;
+      if (this.held === 0 && this.active.length > 0) this.kick();
+    }
+  }
 
   /** Resolves once the clock has reached `ms`, without moving it. */
   until(ms: number): Promise<void> {
@@ -54,7 +71,7 @@ export class VirtualClock implements QueueClock {
     this.pending = true;
     setTimeout(() => {
       this.pending = false;
-      if (this.active.length === 0) return;
+      if (this.active.length === 0 || this.held > 0) return;
       this.t = Math.max(this.t, Math.min(...this.active.map((timer) => timer.deadline)));
       this.wake();
       if (this.active.length > 0) this.kick();
