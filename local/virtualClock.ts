@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { QueueClock } from './queue/inProcessQueue';
 
 interface Timer {
@@ -13,8 +14,9 @@ interface Timer {
  * rate, queue delays, backoff), not how fast this machine renders. `until` waits passively: it
  * wakes when the clock gets there, but never moves it (a driver waiting for "08:05" must not skip
  * the time the workers have not spent yet); `set` moves it by hand. `hold` keeps it from jumping
- * while some work runs (a request to DynamoDB Local, the local SES, a receiver), so that work takes
- * no simulated time even while others sleep.
+ * while some work runs (a queue consumer, a request to DynamoDB Local or a receiver), so that work
+ * takes no simulated time even while others sleep; the in-process queues hold it around each
+ * consumer call.
  */
 export class VirtualClock implements QueueClock {
   private t: number;
@@ -22,6 +24,7 @@ export class VirtualClock implements QueueClock {
   private passive: Timer[] = [];
   private pending = false;
   private held = 0;
+  private readonly holding = new AsyncLocalStorage<{ sleeping: number; done: boolean }>();
 
   constructor(startMs: number) {
     this.t = startMs;
@@ -31,21 +34,31 @@ export class VirtualClock implements QueueClock {
 
   readonly sleep = (ms: number): Promise<void> =>
     new Promise<void>((resolve) => {
+      // A held work that sleeps lets the clock move until it wakes.
+      const held = this.holding.getStore();
+      if (held && held.sleeping++ === 0 && !held.done) this.held--;
+      const wakeUp = () => {
+        if (held && --held.sleeping === 0 && !held.done) this.held++;
+        resolve();
+      };
       // Whole milliseconds, as Date.now(): stored times are integers.
-      this.active.push({ deadline: this.t + Math.ceil(Math.max(0, ms)), resolve });
+      this.active.push({ deadline: this.t + Math.ceil(Math.max(0, ms)), resolve: wakeUp });
       this.kick();
     });
 
   /**
-   * Runs `work` with the clock held: it does not jump until every held work has settled. `work`
-   * must not wait on this clock (it would never wake).
+   * Runs `work` with the clock held: it does not jump while any held work runs, except while
+   * that work sleeps on this clock (`sleep`). `work` must not wait for the clock otherwise
+   * (`until`: it would never get there).
    */
   async hold<T>(work: () => Promise<T>): Promise<T> {
+    const held = { sleeping: 0, done: false };
     this.held++;
     try {
-      return await work();
+      return await this.holding.run(held, work);
     } finally {
-      this.held--;
+      held.done = true;
+      if (held.sleeping === 0) this.held--;
       if (this.held === 0 && this.active.length > 0) this.kick();
     }
   }

@@ -21,4 +21,19 @@ describe('VirtualClock', () => {
     await sleeper;
     expect(woke).toEqual([5_000]);
   });
+
+  it('lets held work sleep: the clock moves while it sleeps, and stays while it works again', async () => {
+    const clock = new VirtualClock(0);
+    // Another worker, due after the held work wakes: the clock must not go there while the held work works.
+    const other = clock.sleep(1_500);
+    const seen = await clock.hold(async () => {
+      await clock.sleep(1_000);
+      const woke = clock.now();
+      await realDelay(20);
+      return [woke, clock.now()];
+    });
+    expect(seen).toEqual([1_000, 1_000]);
+    await other;
+    expect(clock.now()).toBe(1_500);
+  });
 });
