@@ -156,9 +156,8 @@ function holdDuring(client: DynamoDBClient, clock: VirtualClock): void {
   client.middlewareStack.add((next) => (args) => clock.hold(() => next(args)), { step: 'initialize', name: 'benchHoldClock' });
 }
 
-/** A queue the run keeps delivering until its upstream is done and it is empty. */
+/** A queue the run watches until every one is empty. */
 interface Drainable {
-  drain(options: { concurrency: number }): Promise<unknown>;
   counts(): { visible: number; hidden: number; deadLettered: number };
 }
 
@@ -281,25 +280,27 @@ async function run(args: ChannelsArgs, withChannels: boolean, services: { dynamo
   clock.set(POLL);
   const dispatched = await system.pipeline.dispatch({ kind: 'all' });
   if (dispatched.length !== args.accounts) throw new Error(`dispatched ${dispatched.length} of ${args.accounts} accounts`);
-  let collecting = true;
-  let notifying = true;
-  const keepDraining = async (queue: Drainable, concurrency: number, upstream: () => boolean) => {
-    for (;;) {
-      await queue.drain({ concurrency });
-      const { visible, hidden } = queue.counts();
-      if (visible + hidden > 0) continue;
-      if (!upstream()) return;
-      // Waits in real time, so an idle poller never moves the simulated clock.
-      await realDelay(5);
-    }
-  };
+  const progress = setInterval(() => {
+    const mail = accepted.length;
+    const sent = receivers.received.filter((r) => r.status < 300).length;
+    process.stderr.write(`  ${withChannels ? 'with' : 'without'} channels: ${s(clock.now() - POLL)} simulated, ${mail} emails, ${sent} channel messages\n`);
+  }, 30_000);
+  // Background pollers per queue at the deployed concurrency, as the event sources poll SQS: a
+  // job queued while others wait out their delays is taken at once. Idle pollers wait 100 ms on
+  // the simulated clock; a consumer at work holds it.
   const { channelQueue } = system.pipeline;
-  await Promise.all([
-    collectQueue.drain({ concurrency: DEFAULT_COLLECT_CONCURRENCY }).finally(() => (collecting = false)),
-    keepDraining(notifyQueue, NOTIFY_CONCURRENCY, () => collecting).finally(() => (notifying = false)),
-    channelQueue ? keepDraining(channelQueue, CHANNEL_WORKER_CONCURRENCY, () => notifying) : Promise.resolve(),
-  ]);
-
+  collectQueue.start({ concurrency: DEFAULT_COLLECT_CONCURRENCY });
+  notifyQueue.start({ concurrency: NOTIFY_CONCURRENCY });
+  channelQueue?.start({ concurrency: CHANNEL_WORKER_CONCURRENCY });
+  const queues: Drainable[] = [collectQueue, notifyQueue, ...(channelQueue ? [channelQueue] : [])];
+  const busy = () => queues.some((q) => q.counts().visible + q.counts().hidden > 0);
+  // Checked in real time, so the check never moves the simulated clock; twice in a row, so a job handed between queues is not missed.
+  for (let quiet = 0; quiet < 2;) {
+    await realDelay(50);
+    quiet = busy() ? 0 : quiet + 1;
+  }
+  await Promise.all([collectQueue.stop(), notifyQueue.stop(), channelQueue?.stop()]);
+  clearInterval(progress);
   const channels = new Map<BenchType, ChannelTally>();
   if (withChannels) {
     const requestsOf = (kind: BenchType): AnsweredRequest[] =>
@@ -425,7 +426,8 @@ async function main(): Promise<void> {
       `collect x${DEFAULT_COLLECT_CONCURRENCY}, notify x${NOTIFY_CONCURRENCY}, channel worker x${CHANNEL_WORKER_CONCURRENCY} sharing pace items; ` +
       `Telegram group spacing ${DESTINATION_SPACING_MS['telegram-group']} ms; load ${loadavg()[0]!.toFixed(1)}`,
   );
-  const dynamo = await startDynamoDbLocal({ inMemory: true });
+  // Under load on a shared machine, DynamoDB Local may take more than the default minute to start.
+  const dynamo = await startDynamoDbLocal({ inMemory: true, startTimeoutMs: 300_000 });
   const ses = await startSesLocal();
   try {
     const on = await run(args, true, { dynamo: dynamo.endpoint, ses });

@@ -130,21 +130,32 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
 }
 
 /**
- * A notice that cannot go now: a security notice waits out the announced wait alone; another
+ * A notice that cannot go now: a security notice waits out the announced wait alone; on a chat
+ * whose summary is pending, it is parked to go in it (taking no slot of its own); another
  * reserves the destination's next slot and waits for it, unless that is more than
- * `COMBINE_AFTER_MS` away on a chat, where it is parked for the channel's next summary.
+ * `COMBINE_AFTER_MS` away on a chat, where it is parked for the channel's next summary. Only the
+ * summary holds a slot: parked notices reserving slots they never use would push every later
+ * send, and the next summary, further out with each notice parked.
  */
 async function wait(deps: ChannelJobDeps, job: NoticeJob, channel: ChannelRecord, ms: number, reason: string): Promise<ChannelJobOutcome> {
   // A photo's follow-up text is never parked either: the summary would skip it (its notice was delivered).
   if (job.notice.category === 'security' || job.part === 'follow-up') return requeue(deps, { ...job, slotAt: undefined }, ms, reason, false);
   const now = wall(deps);
+  const combined = COMBINED_TYPES.includes(channel.type);
+  if (combined && (await deps.repos.channelBacklog.pending(channel.name))) return park(deps, job, channel, now, null);
   const slotMs = await deps.pacer.reserve(destinationOf(channel), paceKindOf(channel), now);
-  if (slotMs <= COMBINE_AFTER_MS || !COMBINED_TYPES.includes(channel.type)) {
+  if (slotMs <= COMBINE_AFTER_MS || !combined) {
     return requeue(deps, { ...job, slotAt: now + slotMs }, slotMs, reason, false);
   }
+  return park(deps, job, channel, now, slotMs);
+}
+
+/** Parks the notice; the one that finds no summary pending queues it, at `slotMs` (reserved now when not given). */
+async function park(deps: ChannelJobDeps, job: NoticeJob, channel: ChannelRecord, now: number, reserved: number | null): Promise<ChannelJobOutcome> {
   const parked = await deps.repos.channelBacklog.park(channel.name, backlogEntryOf(job.notice));
   deps.counters.count('ChannelNoticesParked');
   if (parked.flush) {
+    const slotMs = reserved ?? (await deps.pacer.reserve(destinationOf(channel), paceKindOf(channel), now));
     // The summary takes the slot just reserved: what parks until then goes with it.
     await sendAll(deps.channelQueue, [
       {

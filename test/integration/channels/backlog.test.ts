@@ -107,6 +107,21 @@ describe('combining a rate-limited backlog (local receivers)', () => {
     expect(queue.counts().deadLettered).toBe(0);
   }, 240_000);
 
+  it('parked notices take no slot: a notice after the summary goes alone, not behind the slots they would have used', async () => {
+    await channel('tg-late', 'telegram', { chatId: '-100901' });
+    const queue = worker(memoryCounters());
+    const notices = drawdowns(60).map((n) => ({ ...n, id: `late-${n.id}` }));
+    await queue.send(notices.map((notice, i) => ({ id: `l${i}`, body: channelJobSchema.parse({ channel: 'tg-late', notice, attempt: 0 }) })));
+    await queue.drain();
+    const late = { ...drawdowns(1)[0]!, id: 'late-after-summary' };
+    const sentAt = clock.now();
+    await queue.send([{ id: 'late', body: channelJobSchema.parse({ channel: 'tg-late', notice: late, attempt: 0 }) }]);
+    await queue.drain();
+    const delivered = await repos().deliveries.get('late-after-summary#channel:tg-late');
+    expect(delivered?.status).toBe('sent');
+    expect(delivered!.sentAt! - sentAt, 'within a minute of the group limit, not after the parked notices').toBeLessThanOrEqual(COMBINE_AFTER_MS);
+  }, 240_000);
+
   it('a Slack webhook announcing a long Retry-After: what waits is combined, not sent late one by one', async () => {
     await channel('desk', 'slack');
     const counters = memoryCounters();
