@@ -1,156 +1,451 @@
 /**
- * Channel delivery benchmark (`npm run bench:channels [-- --accounts 1000]`).
+ * Channel delivery benchmark (`npm run bench:channels [-- --accounts 1000 --seed 1 --mail-rate 14]`).
  *
- * N accounts each raise an alert in the same poll; each account routes to three channels: one
- * Slack webhook, one Telegram group and a signed webhook (the issue's scenario), plus a PagerDuty
- * routing key for comparison. A discrete-event simulation on a simulated clock runs the channel
- * worker's own pacing and backlog rules (`DestinationPacer`, `COMBINE_AFTER_MS`, queue delays in
- * whole seconds as SQS `DelaySeconds`) against each API's rate as the local receivers enforce it
- * (`RECEIVER_RATES`: a send past the rate is a 429 with the announced wait). Sending and storing
- * take no simulated time: the figures are what the design does, not how fast this machine is.
+ * N accounts each raise a drawdown alert in the same poll. Each account routes to three channels:
+ * its own Slack webhook, ONE Telegram group that every account shares (the combining case) and one
+ * signed webhook endpoint. The run is the local pipeline `npm start` runs (`createLocalSystem`):
+ * DynamoDB Local and the local SES on free ports, the chain simulator over HTTP (each account's
+ * loss injected before the poll), dispatch of every account, the deployed collect, notify and
+ * channel-worker handlers on in-process queues at the deployed concurrency (collect
+ * `DEFAULT_COLLECT_CONCURRENCY`, notify `NOTIFY_CONCURRENCY`, channel worker
+ * `CHANNEL_WORKER_CONCURRENCY` instances, each with its own `SharedDestinationPacer` over the
+ * `pace#<hash>` items in DynamoDB Local), the mail-rate governor, and the local receivers answering
+ * 429 past each API's rate (Slack 1/s per webhook, Telegram 1/s per chat and 20/min per group; the
+ * webhook endpoint sets no limit). The same poll runs a second time without channels, to compare
+ * the emails.
  *
- * Prints per destination: deliveries (messages sent) and notices carried, messages per second
- * against the API's limit, 429s, notices combined, lost and duplicated notices, latency from the
- * poll to delivery p50/p99, and when the last notice arrived; once with combining, once without.
+ * The clock is simulated (`local/virtualClock.ts`), held still while a request to DynamoDB Local,
+ * SES, the simulator or a receiver is in flight: it moves only when every worker waits (the mail
+ * governor, queue delays, backoff). So latencies are what the design gives (pacing, rate limits,
+ * the queues), not how fast this machine is; the real time of each run is printed apart.
  */
-import { parseArgs } from 'node:util';
-import { COMBINE_AFTER_MS, COMBINED_TYPES, DestinationPacer } from '../functions/domain/destinationPacer';
-import type { ChannelType } from '../functions/domain/channel';
-import { RECEIVER_RATES } from '../local/receivers/chatReceivers';
+import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as realDelay } from 'node:timers/promises';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { createChainClient } from '../functions/chain/chainClient';
+import { ChannelSecrets } from '../functions/channels/channelSecrets';
+import { loadSettings } from '../functions/config/settings';
+import { KILL_SWITCH_OFF, type TrackedAccount } from '../functions/domain/account';
+import type { ChannelRecord, ChannelType } from '../functions/domain/channel';
+import { DESTINATION_SPACING_MS } from '../functions/domain/destinationPacer';
+import { mailRateShares } from '../functions/mail/send/mailRate';
+import type { MailSender } from '../functions/mail/send/sesSender';
+import type { NotifyQueueEvent } from '../functions/messages/notifyMessage';
+import type { QueueEntry } from '../functions/queue/messageQueue';
+import { sesSenderFrom } from '../functions/runtime/factories';
+import { CHANNEL_WORKER_CONCURRENCY } from '../functions/services/channels/channelQueueSettings';
+import { SharedDestinationPacer } from '../functions/services/channels/sharedDestinationPacer';
+import { memoryCounters, silentLog, type Counters } from '../functions/shared/observability';
+import { TokenBucket } from '../functions/shared/rateLimiter';
+import { createTables, deleteTables } from '../functions/store/createTables';
+import { createDocumentClient, createDynamoDbClient } from '../functions/store/documentClient';
+import { PaceRepository } from '../functions/store/paceRepository';
+import { createRepositories } from '../functions/store/repositories';
+import { DEFAULT_COLLECT_CONCURRENCY } from '../infra/config/chainRateBudget';
+import { NOTIFY_CONCURRENCY } from '../infra/stacks/ComputeStack';
+import { startDynamoDbLocal } from '../local/dynamodb';
+import { createLocalSystem } from '../local/localSystem';
+import { RECEIVER_RATES, startChatReceivers, type ChatReceivers, type Received } from '../local/receivers/chatReceivers';
+import { startSesLocal, type SesLocal } from '../local/ses';
+import { SimControlClient, startSimulator } from '../local/sim';
+import { VirtualClock } from '../local/virtualClock';
+import { parseChannelsArgs, type ChannelsArgs } from './channelsArgs';
+import { disableTtl } from './chaosTables';
+import {
+  percentile,
+  tallyChannel,
+  tallyEmails,
+  type AcceptedEmail,
+  type AnsweredRequest,
+  type ChannelTally,
+  type EmailTally,
+  type RateLimit,
+} from './channelsTally';
+import { prng } from './prng';
 
-type Job = { kind: 'notice'; id: number; dest: Dest; slotAt?: number } | { kind: 'backlog'; dest: Dest; slotAt: number };
-interface Dest {
-  readonly name: string;
-  readonly type: ChannelType;
-  readonly parked: number[];
-  flushPending: boolean;
-  readonly window: number[];
-  messages: number;
-  throttled: number;
-  combined: number;
-  readonly deliveredAt: Map<number, number>;
-  duplicates: number;
+/** 2030-01-07 09:00 UTC: after the machine's date, so DynamoDB Local's TTL sweeper never touches the run. */
+const START = Date.UTC(2030, 0, 7, 9);
+const LOSS_AT = START + 60_000;
+/** The poll: the first hourly point after the loss is in. */
+const POLL = START + 3_600_000 + 60_000;
+const TELEGRAM_CHAT = '-1001000';
+const TELEGRAM_TOKEN = '4242:bench-bot';
+const WEBHOOK_PATH = 'desk/events';
+const CLEAR_SES_EVERY = 500;
+const TYPES = ['slack', 'telegram', 'webhook'] as const;
+type BenchType = (typeof TYPES)[number];
+
+const LIMITS: Readonly<Record<BenchType, readonly RateLimit[]>> = {
+  slack: [RECEIVER_RATES.slack],
+  telegram: [RECEIVER_RATES.telegram, RECEIVER_RATES.telegramGroup],
+  webhook: [],
+};
+
+function account(i: number): TrackedAccount {
+  return {
+    address: `0xc4${i.toString(16).padStart(38, '0')}`,
+    emails: [`owner${i}@example.com`],
+    label: null,
+    interval: '1h',
+    drawdownThresholds: [5, 10, 20],
+    reportAt: '20:00',
+    timezone: 'UTC',
+    expiryWarnDays: [14, 7, 3, 1],
+    signer: null,
+    delegateWatch: null,
+    ...KILL_SWITCH_OFF,
+    revokeUnknown: 'off',
+    createdAt: START - 86_400_000,
+    status: 'ok',
+    statusReason: null,
+    nextDueAt: POLL + 86_400_000,
+    nextReportAt: POLL + 86_400_000,
+    consecutiveErrors: 0,
+    consecutiveEmptyPolls: 0,
+    // Tracked before: this poll is a regular one (no onboarding notice).
+    polled: true,
+    lastFailure: null,
+  };
 }
 
-const { values } = parseArgs({ options: { accounts: { type: 'string', default: '1000' } } });
-const accounts = Number(values.accounts);
-if (!Number.isInteger(accounts) || accounts < 1) throw new Error('--accounts must be a positive integer');
-
-function run(combine: boolean): Dest[] {
-  const pacer = new DestinationPacer();
-  const dests: Dest[] = (['slack', 'telegram', 'webhook', 'pagerduty'] as const).map((type) => ({
-    name: type,
+function channel(name: string, type: ChannelType, accounts: readonly string[], extra: Partial<ChannelRecord>): ChannelRecord {
+  return {
+    name,
     type,
-    parked: [],
-    flushPending: false,
-    window: [],
-    messages: 0,
-    throttled: 0,
-    combined: 0,
-    deliveredAt: new Map(),
-    duplicates: 0,
-  }));
-  // A min-ordered agenda of (time, job); equal times keep insertion order.
-  const agenda: { at: number; seq: number; job: Job }[] = [];
-  let seq = 0;
-  const schedule = (at: number, job: Job) => agenda.push({ at, seq: seq++, job });
-  for (const dest of dests) for (let id = 0; id < accounts; id++) schedule(0, { kind: 'notice', id, dest });
-  const delay = (ms: number) => Math.ceil(ms / 1_000) * 1_000;
-
-  /** The receiver's rate: ok, or the wait a 429 announces. */
-  const admit = (dest: Dest, now: number): number => {
-    if (dest.type === 'webhook') return 0;
-    const rate = RECEIVER_RATES[dest.type];
-    while (dest.window.length > 0 && (dest.window[0] ?? 0) <= now - rate.windowMs) dest.window.shift();
-    if (dest.window.length >= rate.count) return (dest.window[0] ?? now) + rate.windowMs - now;
-    dest.window.push(now);
-    return 0;
+    secret: `env:${name.toUpperCase().replace(/-/g, '_')}`,
+    url: null,
+    chatId: null,
+    categories: ['drawdown', 'security', 'expiry'],
+    accounts: accounts as ChannelRecord['accounts'],
+    state: { kind: 'ok' },
+    lastDelivery: null,
+    createdAt: START,
+    updatedAt: START,
+    ...extra,
   };
-  const deliver = (dest: Dest, ids: readonly number[], now: number) => {
-    dest.messages++;
-    for (const id of ids) {
-      if (dest.deliveredAt.has(id)) dest.duplicates++;
-      else dest.deliveredAt.set(id, now);
-    }
-  };
-
-  while (agenda.length > 0) {
-    agenda.sort((a, b) => a.at - b.at || a.seq - b.seq);
-    const { at: now, job } = agenda.shift()!;
-    const dest = job.dest;
-    if (job.kind === 'backlog') {
-      const paced = pacer.takeReserved(dest.name, now);
-      if (paced.kind === 'wait') {
-        schedule(now + delay(paced.ms), job);
-        continue;
-      }
-      const wait = admit(dest, now);
-      if (wait > 0) {
-        dest.throttled++;
-        pacer.block(dest.name, wait, now);
-        schedule(now + delay(wait), { ...job, slotAt: now + wait });
-        continue;
-      }
-      const ids = dest.parked.splice(0);
-      dest.flushPending = false;
-      dest.combined += ids.length;
-      deliver(dest, ids, now);
-      continue;
-    }
-    const paced = job.slotAt !== undefined && now >= job.slotAt ? pacer.takeReserved(dest.name, now) : pacer.take(dest.name, dest.type, now);
-    let waitMs = paced.kind === 'wait' ? paced.ms : admit(dest, now);
-    if (paced.kind === 'go' && waitMs > 0) {
-      dest.throttled++;
-      pacer.block(dest.name, waitMs, now);
-    }
-    if (waitMs === 0) {
-      deliver(dest, [job.id], now);
-      continue;
-    }
-    waitMs = pacer.reserve(dest.name, dest.type, now);
-    if (combine && waitMs > COMBINE_AFTER_MS && COMBINED_TYPES.includes(dest.type)) {
-      dest.parked.push(job.id);
-      if (!dest.flushPending) {
-        dest.flushPending = true;
-        schedule(now + delay(waitMs), { kind: 'backlog', dest, slotAt: now + waitMs });
-      }
-      continue;
-    }
-    schedule(now + delay(waitMs), { ...job, slotAt: now + waitMs });
-  }
-  return dests;
 }
 
-const pct = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-const seconds = (ms: number) => `${(ms / 1_000).toFixed(1)} s`;
-const LIMIT: Readonly<Record<ChannelType, string>> = { slack: '1/s', telegram: '1/s', discord: '2.5/s', pagerduty: '2/s', webhook: 'none' };
+/** How many notices a delivered request carried: a summary its count, a notice 1. */
+function carriedBy(r: Received): number {
+  const body = parseJson(r.body);
+  const text = typeof body?.['text'] === 'string' ? body['text'] : typeof body?.['caption'] === 'string' ? body['caption'] : '';
+  const summary = /^(?:<b>)?(\d+) alerts? on \d+ accounts?/.exec(text);
+  return summary ? Number(summary[1]) : 1;
+}
 
-const rows: string[][] = [['combining', 'destination', 'messages', 'notices', 'msg/s (limit)', '429s', 'combined', 'lost', 'dup', 'p50', 'p99', 'all arrived']];
-for (const combine of [true, false]) {
-  for (const dest of run(combine)) {
-    const latencies = [...dest.deliveredAt.values()].sort((a, b) => a - b);
-    const last = latencies[latencies.length - 1] ?? 0;
-    rows.push([
-      combine ? 'on' : 'off',
-      dest.type,
-      String(dest.messages),
-      String(dest.deliveredAt.size),
-      `${last > 0 ? (dest.messages / (last / 1_000)).toFixed(2) : 'all at t=0'} (${LIMIT[dest.type]})`,
-      String(dest.throttled),
-      String(dest.combined),
-      String(accounts - dest.deliveredAt.size),
-      String(dest.duplicates),
-      seconds(pct(latencies, 50)),
-      seconds(pct(latencies, 99)),
-      seconds(last),
-    ]);
+function parseJson(body: string): Record<string, unknown> | null {
+  try {
+    const value = JSON.parse(body) as unknown;
+    if (typeof value !== 'object' || value === null) return null;
+    const fields = (value as { fields?: unknown }).fields;
+    // A multipart upload is recorded as its fields.
+    return (typeof fields === 'object' && fields !== null ? fields : value) as Record<string, unknown>;
+  } catch {
+    return null;
   }
 }
-const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-process.stdout.write(
-  `channel delivery: ${accounts} accounts raise an alert in one poll; one Slack webhook, one Telegram group, one webhook, one PagerDuty key (simulated clock)\n\n`,
-);
-for (const row of rows) process.stdout.write(`${row.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ')}\n`);
-process.stdout.write(
-  `\ncombine threshold: a notice that would wait more than ${COMBINE_AFTER_MS / 1_000} s for its slot is parked and sent in the destination's next summary (chats only).\n`,
-);
+
+function eventIdOf(raw: Uint8Array): string {
+  const head = Buffer.from(raw.subarray(0, 8_192)).toString('utf8');
+  return /^X-Sentinel-Event-Id:((?:[^\r\n]|\r?\n[ \t])+)/im.exec(head)?.[1]?.replace(/\s+/g, '') ?? 'unknown';
+}
+
+/** Keeps the clock still while every request of this client is in flight. */
+function holdDuring(client: DynamoDBClient, clock: VirtualClock): void {
+  client.middlewareStack.add((next) => (args) => clock.hold(() => next(args)), { step: 'initialize', name: 'benchHoldClock' });
+}
+
+/** A queue the run keeps delivering until its upstream is done and it is empty. */
+interface Drainable {
+  drain(options: { concurrency: number }): Promise<unknown>;
+  counts(): { visible: number; hidden: number; deadLettered: number };
+}
+
+interface RunResult {
+  readonly withChannels: boolean;
+  readonly notices: number;
+  readonly channels: ReadonlyMap<BenchType, ChannelTally>;
+  readonly emails: EmailTally;
+  readonly combinedCounter: number;
+  /** When notify put the last channel job on the queue, ms after the poll. */
+  readonly lastFanOutMs: number;
+  readonly deadLettered: number;
+  readonly realSeconds: number;
+}
+
+async function run(args: ChannelsArgs, withChannels: boolean, services: { dynamo: string; ses: SesLocal }): Promise<RunResult> {
+  const began = performance.now();
+  const prefix = `chan${withChannels ? 'on' : 'off'}-${Date.now() % 100_000}-`;
+  const clock = new VirtualClock(START);
+  const dynamo = createDynamoDbClient({ endpoint: services.dynamo });
+  await createTables(dynamo, prefix);
+  await disableTtl(dynamo, prefix);
+  holdDuring(dynamo, clock);
+  const repos = createRepositories(createDocumentClient(dynamo), prefix, { now: clock.now });
+  const accounts = Array.from({ length: args.accounts }, (_, i) => account(i));
+  await repos.accounts.importMany(accounts);
+
+  const receivers: ChatReceivers = await startChatReceivers({ now: clock.now });
+  const env: Record<string, string> = {
+    DESK_TELEGRAM: TELEGRAM_TOKEN,
+    DESK_WEBHOOK: `whsec_${Buffer.alloc(32, args.seed).toString('base64')}`,
+  };
+  if (withChannels) {
+    const addresses = accounts.map((a) => a.address);
+    await repos.channels.create(channel('desk-telegram', 'telegram', addresses, { chatId: TELEGRAM_CHAT }));
+    await repos.channels.create(channel('desk-webhook', 'webhook', addresses, { url: receivers.webhookUrl(WEBHOOK_PATH) }));
+    for (const [i, a] of accounts.entries()) {
+      const record = channel(`slack-${i}`, 'slack', [a.address], {});
+      env[record.secret.slice('env:'.length)] = receivers.slackUrl(`T1/B${i}/bench`);
+      await repos.channels.create(record);
+    }
+  }
+
+  const sim = await startSimulator({ port: 0, seed: args.seed, clock: { startMs: START, speed: 0 }, unknownAccounts: 'generate', historyDays: 3 });
+  const control = new SimControlClient(sim.controlUrl);
+  const random = prng(args.seed);
+  for (const a of accounts) await control.drawdown(a.address, { pct: 22 + Math.floor(random() * 18), atMs: LOSS_AT });
+  await control.setClock({ nowMs: POLL });
+  const heldFetch: typeof fetch = (input, init) => clock.hold(() => fetch(input, init));
+  const chain = createChainClient({
+    nodeUrl: sim.nodeUrl,
+    indexerUrl: sim.indexerUrl,
+    rps: 1_000,
+    timeoutMs: 10_000,
+    maxRetries: 2,
+    retryBaseDelayMs: 5,
+    fetch: heldFetch,
+    rateLimiter: new TokenBucket({ ratePerSecond: 1_000 }),
+  });
+
+  const settings = loadSettings({
+    DYNAMODB_ENDPOINT: services.dynamo,
+    SES_ENDPOINT: services.ses.endpoint,
+    PUBLIC_BASE_URL: 'https://links.example.com',
+    SENTINEL_LINK_SECRET: 'channels-bench-link-secret-0123456789abcdef',
+    SENTINEL_TABLE_PREFIX: prefix,
+    MAIL_RATE: String(args.mailRate),
+  });
+  const ses = sesSenderFrom(settings);
+  const accepted: AcceptedEmail[] = [];
+  let sends = 0;
+  const sender: MailSender = {
+    send: (email) =>
+      clock.hold(async () => {
+        const at = clock.now();
+        const result = await ses.send(email);
+        accepted.push({ eventId: eventIdOf(email.raw), recipient: email.destinations[0] ?? '', at });
+        if (++sends % CLEAR_SES_EVERY === 0) await fetch(`${services.ses.endpoint}/clear-store`, { method: 'POST' });
+        return result;
+      }),
+  };
+  const memory = memoryCounters();
+  const fanOuts: number[] = [];
+  const counters: Counters = {
+    ...memory,
+    count: (name, n) => {
+      if (name === 'ChannelJobsQueued') fanOuts.push(clock.now());
+      memory.count(name, n);
+    },
+  };
+  const system = await createLocalSystem({
+    settings,
+    repos,
+    log: silentLog,
+    counters,
+    now: clock.now,
+    chain,
+    sender,
+    clock,
+    channelSender: {
+      secrets: new ChannelSecrets(env, null),
+      bases: { telegram: receivers.telegramApiUrl, pagerduty: receivers.pagerdutyEventsUrl },
+      policy: { loopback: true },
+      fetch: heldFetch,
+    },
+    channelPacers: Array.from(
+      { length: CHANNEL_WORKER_CONCURRENCY },
+      () => new SharedDestinationPacer(new PaceRepository(createDocumentClient(dynamo), prefix)),
+    ),
+  });
+  const notices: string[] = [];
+  const { notifyQueue, collectQueue } = system.pipeline;
+  const queueNotify = notifyQueue.send.bind(notifyQueue);
+  notifyQueue.send = (entries: readonly QueueEntry<NotifyQueueEvent>[]) => {
+    for (const e of entries) if ('kind' in e.body && e.body.kind === 'drawdown') notices.push(e.body.eventId);
+    return queueNotify(entries);
+  };
+
+  // The poll: every account dispatched at once; collect, notify and the channel workers run side by side, as the Lambdas do.
+  clock.set(POLL);
+  const dispatched = await system.pipeline.dispatch({ kind: 'all' });
+  if (dispatched.length !== args.accounts) throw new Error(`dispatched ${dispatched.length} of ${args.accounts} accounts`);
+  const progress = setInterval(() => {
+    const mail = accepted.length;
+    const sent = receivers.received.filter((r) => r.status < 300).length;
+    process.stderr.write(`  ${withChannels ? 'with' : 'without'} channels: ${s(clock.now() - POLL)} simulated, ${mail} emails, ${sent} channel messages\n`);
+  }, 30_000);
+  // Each queue is drained at the deployed concurrency, side by side. Known limit: `drain()` sleeps
+  // until the next delayed job and does not see jobs queued meanwhile, so a chat's delayed jobs can
+  // hold back others on the channel queue (see docs/benchmarks.md).
+  const { channelQueue } = system.pipeline;
+  let collecting = true;
+  let notifying = true;
+  const keepDraining = async (queue: Drainable, concurrency: number, upstream: () => boolean) => {
+    for (;;) {
+      await queue.drain({ concurrency });
+      const { visible, hidden } = queue.counts();
+      if (visible + hidden > 0) continue;
+      if (!upstream()) return;
+      // Waits in real time, so an idle poller never moves the simulated clock.
+      await realDelay(5);
+    }
+  };
+  await Promise.all([
+    collectQueue.drain({ concurrency: DEFAULT_COLLECT_CONCURRENCY }).finally(() => (collecting = false)),
+    keepDraining(notifyQueue, NOTIFY_CONCURRENCY, () => collecting).finally(() => (notifying = false)),
+    channelQueue ? keepDraining(channelQueue, CHANNEL_WORKER_CONCURRENCY, () => notifying) : Promise.resolve(),
+  ]);
+  clearInterval(progress);
+  const channels = new Map<BenchType, ChannelTally>();
+  if (withChannels) {
+    const requestsOf = (kind: BenchType): AnsweredRequest[] =>
+      receivers.received.filter((r) => r.kind === kind).map((r) => ({ destination: r.destination, at: r.at, status: r.status, carried: carriedBy(r) }));
+    const owner = new Map(accounts.map((a, i) => [a.address.toLowerCase(), i]));
+    const eventAccount = (eventId: string) => owner.get(eventId.split(':')[1]?.toLowerCase() ?? '') ?? -1;
+    for (const type of TYPES) {
+      const deliveries = [];
+      for (const notice of notices) {
+        const name = type === 'slack' ? `slack-${eventAccount(notice)}` : `desk-${type}`;
+        const record = await repos.deliveries.get(`${notice}#channel:${name}`);
+        deliveries.push({ notice, sentAt: record?.status === 'sent' ? (record.sentAt ?? null) : null });
+      }
+      channels.set(type, tallyChannel(deliveries, requestsOf(type), POLL, LIMITS[type]));
+    }
+  }
+  const result: RunResult = {
+    withChannels,
+    notices: notices.length,
+    channels,
+    emails: tallyEmails(
+      accepted.filter((a) => a.eventId.startsWith('drawdown:')),
+      POLL,
+    ),
+    combinedCounter: memory.totals.get('ChannelNoticesCombined') ?? 0,
+    lastFanOutMs: fanOuts.length > 0 ? Math.max(...fanOuts) - POLL : Number.NaN,
+    deadLettered: collectQueue.counts().deadLettered + notifyQueue.counts().deadLettered + (channelQueue?.counts().deadLettered ?? 0),
+    realSeconds: (performance.now() - began) / 1000,
+  };
+  await sim.close();
+  await receivers.stop();
+  await deleteTables(dynamo, prefix).catch(() => undefined);
+  dynamo.destroy();
+  return result;
+}
+
+const s = (ms: number): string => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s` : '-');
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: readonly string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+const LIMIT_TEXT: Readonly<Record<BenchType, string>> = {
+  slack: '1/s per webhook',
+  telegram: '1/s per chat, 20/min per group',
+  webhook: 'none set by the receiver',
+};
+
+function report(args: ChannelsArgs, on: RunResult, off: RunResult): string {
+  const destinations: Readonly<Record<BenchType, string>> = {
+    slack: `${args.accounts} webhooks (one per account)`,
+    telegram: '1 group',
+    webhook: '1 endpoint',
+  };
+  const rows = TYPES.map((type) => [type, on.channels.get(type)!] as const);
+  const latency = table(
+    ['channel', 'destinations', 'notices', 'p50 poll → delivery', 'p99', 'all delivered after (goal < 120 s)'],
+    rows.map(([type, t]) => [
+      type,
+      destinations[type],
+      String(t.expected),
+      s(percentile(t.latencyMs, 50)),
+      s(percentile(t.latencyMs, 99)),
+      s(t.latencyMs.at(-1) ?? Number.NaN),
+    ]),
+  );
+  const rate = table(
+    ['channel', 'limit', 'messages delivered', 'peak msg/s at one destination', 'most in one limit window', '429s received'],
+    rows.map(([type, t]) => [
+      type,
+      LIMIT_TEXT[type],
+      String(t.messages),
+      t.peakRatePerDestination.toFixed(2),
+      t.mostInWindow.length === 0 ? '-' : t.mostInWindow.map(([limit, most]) => `${most} in ${limit.windowMs / 1000} s (limit ${limit.count})`).join(', '),
+      String(t.throttled),
+    ]),
+  );
+  const counts = table(
+    ['channel', 'delivered', 'lost', 'duplicated', 'combined into summaries', 'summaries'],
+    rows.map(([type, t]) => [
+      type,
+      `${t.delivered} of ${t.expected}`,
+      String(t.lost),
+      String(t.duplicated),
+      String(t.combined),
+      String(t.messages - (t.delivered - t.combined)),
+    ]),
+  );
+  const email = (r: RunResult) => [
+    r.withChannels ? 'with channels' : 'without channels',
+    `${r.emails.sent} of ${r.notices}`,
+    String(r.emails.duplicated),
+    s(percentile(r.emails.latencyMs, 50)),
+    s(percentile(r.emails.latencyMs, 99)),
+    s(r.emails.latencyMs.at(-1) ?? Number.NaN),
+    String(r.deadLettered),
+    `${r.realSeconds.toFixed(0)} s`,
+  ];
+  const emails = table(['run', 'drawdown emails', 'duplicated', 'p50 poll → SES', 'p99', 'last', 'DLQ', 'real time'], [email(on), email(off)]);
+  return [
+    'Latency from the poll to delivery (simulated clock):',
+    latency,
+    '',
+    "Deliveries against each destination's limit:",
+    rate,
+    '',
+    'Lost, duplicated and combined notices:',
+    counts,
+    `ChannelNoticesCombined counter: ${on.combinedCounter}; the last channel job was queued by notify ${s(on.lastFanOutMs)} after the poll.`,
+    '',
+    'Drawdown emails (local SES), the same poll with and without channels:',
+    emails,
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const args = parseChannelsArgs(process.argv.slice(2));
+  const shares = mailRateShares(args.mailRate);
+  console.log(
+    `channels: ${args.accounts} accounts each raise a drawdown alert in one poll; seed ${args.seed}; MAIL_RATE ${args.mailRate}/s (alerts ${shares.alert.toFixed(2)}/s); ` +
+      `collect x${DEFAULT_COLLECT_CONCURRENCY}, notify x${NOTIFY_CONCURRENCY}, channel worker x${CHANNEL_WORKER_CONCURRENCY} sharing pace items; ` +
+      `Telegram group spacing ${DESTINATION_SPACING_MS['telegram-group']} ms; load ${loadavg()[0]!.toFixed(1)}`,
+  );
+  // Under load on a shared machine, DynamoDB Local may take more than the default minute to start.
+  const dynamo = await startDynamoDbLocal({ inMemory: true, startTimeoutMs: 300_000 });
+  const ses = await startSesLocal();
+  try {
+    const on = await run(args, true, { dynamo: dynamo.endpoint, ses });
+    process.stderr.write(`  with channels: ${on.realSeconds.toFixed(0)} s\n`);
+    const off = await run(args, false, { dynamo: dynamo.endpoint, ses });
+    console.log(report(args, on, off));
+    console.log(`load ${loadavg()[0]!.toFixed(1)} at the end`);
+  } finally {
+    await ses.stop();
+    await dynamo.stop();
+  }
+}
+
+await main();

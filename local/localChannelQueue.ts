@@ -24,18 +24,32 @@ export interface LocalChannelQueueOptions {
   readonly visibilityTimeoutMs?: number;
   /** The worker's send slots; default the process's own `DestinationPacer` (one instance). */
   readonly pacer?: DestinationSlots;
+  /**
+   * One worker instance per entry, each with these send slots (e.g. a `SharedDestinationPacer`
+   * each, as deployed instances): a batch goes to an instance with none in flight. Overrides `pacer`.
+   */
+  readonly instancePacers?: readonly DestinationSlots[];
 }
 
 /**
  * The channel queue of one local process, consumed by the channel worker (`createChannelWorkerHandler`): a
  * re-queued job (429, pacing) waits out its delay in the queue, as with SQS `DelaySeconds`. The
- * pacer is the process's own (one worker instance) unless one is given.
+ * pacer is the process's own (one worker instance) unless one is given, or one per instance.
  */
 export function createLocalChannelQueue(options: LocalChannelQueueOptions): InProcessQueue<ChannelJob> {
-  const bound: { worker?: SqsLambdaHandler } = {};
+  const workers: SqsLambdaHandler[] = [];
+  const idle: SqsLambdaHandler[] = [];
   const queue: InProcessQueue<ChannelJob> = new InProcessQueue<ChannelJob>({
     name: 'sentinel-channel',
-    consumer: (event, context) => bound.worker!(event, context),
+    consumer: async (event, context) => {
+      const worker = idle.shift();
+      if (!worker) return workers[0]!(event, context);
+      try {
+        return await worker(event, context);
+      } finally {
+        idle.push(worker);
+      }
+    },
     batchSize: CHANNEL_BATCH_SIZE,
     // A failed job is retried sooner than in AWS (as collect and notify are locally); the receive limit and timeout are the deployed ones.
     visibilityTimeoutMs: options.visibilityTimeoutMs ?? 30_000,
@@ -43,18 +57,23 @@ export function createLocalChannelQueue(options: LocalChannelQueueOptions): InPr
     timeoutMs: CHANNEL_QUEUE.consumerTimeoutSeconds * 1_000,
     ...(options.clock ? { clock: options.clock } : {}),
   });
-  bound.worker = createChannelWorkerHandler({
-    repos: options.repos,
-    channelSender: options.channelSender,
-    channelQueue: queue,
-    pacer: options.pacer ?? new DestinationPacer(),
-    links: options.links,
-    sender: options.sender,
-    mailFrom: options.mailFrom,
-    log: options.log,
-    counters: options.counters,
-    now: options.now,
-    wallNow: options.clock ? () => options.clock!.now() : Date.now,
-  });
+  for (const pacer of options.instancePacers ?? [options.pacer ?? new DestinationPacer()]) {
+    workers.push(
+      createChannelWorkerHandler({
+        repos: options.repos,
+        channelSender: options.channelSender,
+        channelQueue: queue,
+        pacer,
+        links: options.links,
+        sender: options.sender,
+        mailFrom: options.mailFrom,
+        log: options.log,
+        counters: options.counters,
+        now: options.now,
+        wallNow: options.clock ? () => options.clock!.now() : Date.now,
+      }),
+    );
+  }
+  idle.push(...workers);
   return queue;
 }

@@ -112,6 +112,8 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
   return {
     collectQueue,
     notifyQueue,
+    /** The channel queue notify fans out to, when given. */
+    channelQueue: deps.channelQueue,
     /**
      * Dispatches and delivers the queues (collect, notify, channels) until they are empty (the CLI's `collect`); the collect
      * consumers start on the jobs as soon as dispatch has queued them.

@@ -34,6 +34,7 @@ import { digestSenderFor } from '../functions/runtime/digestSenderFor';
 import { channelSenderFrom } from '../functions/runtime/channelSenderFrom';
 import type { ChannelSenderDeps } from '../functions/channels/channelSender';
 import { createLocalChannelQueue } from './localChannelQueue';
+import type { DestinationSlots } from '../functions/services/channels/destinationSlots';
 import { protectionSwitchFrom } from '../functions/runtime/protectionSwitchFrom';
 import { LOCAL_PROTECTION_FILE } from './stateDir';
 import type { DecisionJob } from '../functions/messages/decisionJob';
@@ -65,6 +66,8 @@ export interface LocalSystemOptions {
   readonly dispatchEveryMs?: number;
   /** Used instead of the channel sender from the settings (tests: a fetch that counts). */
   readonly channelSender?: ChannelSenderDeps;
+  /** One channel-worker instance per entry, with these send slots (the benchmark: a shared pacer each); default one, with the process's own pacer. */
+  readonly channelPacers?: readonly DestinationSlots[];
   /** The stage-wide protection switch's file, without `PROTECTION_PARAMETER_NAME` (default: in the state folder, where the CLI sees it too). */
   readonly protectionFile?: string;
 }
@@ -167,6 +170,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     now,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.visibilityTimeoutMs === undefined ? {} : { visibilityTimeoutMs: options.visibilityTimeoutMs }),
+    ...(options.channelPacers ? { instancePacers: options.channelPacers } : {}),
   });
   // Reports go to chat through the same in-process channel queue and worker as alerts.
   const mail = localMailDeps(options, links, chain, governor.sender(ses, 'report'), { channels: repos.channels, alerts: repos.alerts, channelQueue, links });

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { QueueClock } from './queue/inProcessQueue';
 
 interface Timer {
@@ -12,16 +13,18 @@ interface Timer {
  * rendering) takes no simulated time, so what the clock measures is the design's pacing (the mail
  * rate, queue delays, backoff), not how fast this machine renders. `until` waits passively: it
  * wakes when the clock gets there, but never moves it (a driver waiting for "08:05" must not skip
- * the time the workers have not spent yet); `set` moves it by hand. Work run through `hold` (a
- * DynamoDB, SES or chain call) keeps the clock still until it settles: a sleeper never jumps the
- * clock under a call still in flight, which would date that call's result by the sleeper's wake-up.
+ * the time the workers have not spent yet); `set` moves it by hand. `hold` keeps it from jumping
+ * while some work runs (a queue consumer, a request to DynamoDB Local or a receiver), so that work
+ * takes no simulated time even while others sleep; the in-process queues hold it around each
+ * consumer call.
  */
 export class VirtualClock implements QueueClock {
   private t: number;
   private active: Timer[] = [];
   private passive: Timer[] = [];
   private pending = false;
-  private busy = 0;
+  private held = 0;
+  private readonly holding = new AsyncLocalStorage<{ sleeping: number; done: boolean }>();
 
   constructor(startMs: number) {
     this.t = startMs;
@@ -31,10 +34,34 @@ export class VirtualClock implements QueueClock {
 
   readonly sleep = (ms: number): Promise<void> =>
     new Promise<void>((resolve) => {
+      // A held work that sleeps lets the clock move until it wakes.
+      const held = this.holding.getStore();
+      if (held && held.sleeping++ === 0 && !held.done) this.held--;
+      const wakeUp = () => {
+        if (held && --held.sleeping === 0 && !held.done) this.held++;
+        resolve();
+      };
       // Whole milliseconds, as Date.now(): stored times are integers.
-      this.active.push({ deadline: this.t + Math.ceil(Math.max(0, ms)), resolve });
+      this.active.push({ deadline: this.t + Math.ceil(Math.max(0, ms)), resolve: wakeUp });
       this.kick();
     });
+
+  /**
+   * Runs `work` with the clock held: it does not jump while any held work runs, except while
+   * that work sleeps on this clock (`sleep`). `work` must not wait for the clock otherwise
+   * (`until`: it would never get there).
+   */
+  async hold<T>(work: () => Promise<T>): Promise<T> {
+    const held = { sleeping: 0, done: false };
+    this.held++;
+    try {
+      return await this.holding.run(held, work);
+    } finally {
+      held.done = true;
+      if (held.sleeping === 0) this.held--;
+      if (this.held === 0 && this.active.length > 0) this.kick();
+    }
+  }
 
   /** Resolves once the clock has reached `ms`, without moving it. */
   until(ms: number): Promise<void> {
@@ -42,20 +69,6 @@ export class VirtualClock implements QueueClock {
       this.passive.push({ deadline: ms, resolve });
       this.wake();
     });
-  }
-
-  /**
-   * Runs `work` (an I/O call) as taking no simulated time: while any held work is in flight the
-   * clock does not move to the next sleeper's deadline; it may once all of it has settled.
-   */
-  async hold<T>(work: () => Promise<T>): Promise<T> {
-    this.busy++;
-    try {
-      return await work();
-    } finally {
-      this.busy--;
-      if (this.busy === 0 && this.active.length > 0) this.kick();
-    }
   }
 
   /** Jumps to `ms` (never back), waking every sleeper due by then. */
@@ -71,7 +84,7 @@ export class VirtualClock implements QueueClock {
     this.pending = true;
     setTimeout(() => {
       this.pending = false;
-      if (this.active.length === 0 || this.busy > 0) return;
+      if (this.active.length === 0 || this.held > 0) return;
       this.t = Math.max(this.t, Math.min(...this.active.map((timer) => timer.deadline)));
       this.wake();
       if (this.active.length > 0) this.kick();

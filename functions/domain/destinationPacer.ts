@@ -1,13 +1,21 @@
 import type { ChannelType } from './channel';
 
 /**
- * The least spacing between two sends to one destination, below what each API refuses: Slack
- * 1/s per webhook, Telegram 1/s per chat, PagerDuty 120/min per routing key, Discord 5 per 2 s per
- * webhook (its `X-RateLimit-*` headers announce the rest, through the 429 wait). Webhooks: none.
+ * How a destination is paced: its channel type, except a Telegram group (or channel), which has
+ * a limit of its own (`paceKindOf`).
  */
-export const DESTINATION_SPACING_MS: Readonly<Record<ChannelType, number>> = {
+export type PaceKind = ChannelType | 'telegram-group';
+
+/**
+ * The least spacing between two sends to one destination, below what each API refuses: Slack
+ * 1/s per webhook, Telegram 1/s per chat and 20/min per group, PagerDuty 120/min per routing key,
+ * Discord 5 per 2 s per webhook (its `X-RateLimit-*` headers announce the rest, through the 429
+ * wait). Webhooks: none.
+ */
+export const DESTINATION_SPACING_MS: Readonly<Record<PaceKind, number>> = {
   slack: 1_000,
   telegram: 1_000,
+  'telegram-group': 3_000,
   pagerduty: 500,
   discord: 400,
   webhook: 0,
@@ -44,7 +52,7 @@ export class DestinationPacer {
    * announced wait and the spacing since the last send, never by the slots other notices
    * reserved: while it waits, they hold back, so it goes ahead of them and they follow after.
    */
-  take(destination: string, type: ChannelType, now: number, urgent = false): PaceDecision {
+  take(destination: string, type: PaceKind, now: number, urgent = false): PaceDecision {
     const spacing = DESTINATION_SPACING_MS[type];
     const blocked = this.blockedUntil.get(destination) ?? 0;
     if (urgent) {
@@ -75,7 +83,7 @@ export class DestinationPacer {
    * until it (after any announced wait). The send then goes with `takeReserved` at that time, so
    * waiting sends are spread over their slots instead of all retrying at once.
    */
-  reserve(destination: string, type: ChannelType, now: number): number {
+  reserve(destination: string, type: PaceKind, now: number): number {
     const at = Math.max(now, this.nextAt.get(destination) ?? 0, this.blockedUntil.get(destination) ?? 0, this.urgentUntil.get(destination) ?? 0);
     this.nextAt.set(destination, at + DESTINATION_SPACING_MS[type]);
     return at - now;

@@ -1,4 +1,4 @@
-import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import type { BacklogEntry } from '../domain/combinedNotice';
 import { MAIL_CATEGORIES } from '../domain/mailCategory';
@@ -42,6 +42,14 @@ export class ChannelBacklogRepository extends DynamoRepository {
     const item = { scope: backlogScope(channel), name: entry.id, ...parseItem(entrySchema, entry, 'backlog.park') };
     await this.call('backlog.park', () => this.client.send(new PutCommand({ TableName: this.table, Item: item })));
     return { flush: await this.mark(channel) };
+  }
+
+  /** Whether a summary is pending for the channel: a notice parked now goes in it. */
+  async pending(channel: string): Promise<boolean> {
+    const out = await this.call('backlog.pending', () =>
+      this.client.send(new GetCommand({ TableName: this.table, Key: { scope: FLUSH_SCOPE, name: channel }, ConsistentRead: true })),
+    );
+    return out.Item !== undefined;
   }
 
   /** Ends the pending summary (a notice parked from now on queues the next) and reads what waits, oldest first. */

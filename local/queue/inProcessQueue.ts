@@ -14,6 +14,8 @@ export type SqsLambdaHandler = (event: SQSEvent, context: Context) => Promise<SQ
 export interface QueueClock {
   now(): number;
   sleep(ms: number): Promise<void>;
+  /** Runs a consumer call; a simulated clock stays still while it works (not while it sleeps). */
+  hold?<T>(work: () => Promise<T>): Promise<T>;
 }
 
 /** A message moved to the dead-letter queue. */
@@ -292,7 +294,8 @@ export class InProcessQueue<T> implements MessageQueue<T>, MessageVisibility {
     const all = new Set(records.map((r) => r.messageId));
     let response: unknown;
     try {
-      response = await this.options.consumer({ Records: records }, lambdaContext(`${this.options.name}-consumer`, this.options.timeoutMs));
+      const call = () => this.options.consumer({ Records: records }, lambdaContext(`${this.options.name}-consumer`, this.options.timeoutMs));
+      response = await (this.clock.hold ? this.clock.hold(call) : call());
     } catch (error) {
       (this.options.onConsumerError ?? logConsumerError(this.options.name))(error);
       return all;

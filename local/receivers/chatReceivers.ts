@@ -31,6 +31,8 @@ export const RECEIVER_RATES = {
   slack: { count: 1, windowMs: 1_000 },
   discord: { count: 5, windowMs: 2_000 },
   telegram: { count: 1, windowMs: 1_000 },
+  /** Besides 1/s per chat: a group (or channel: a chat id that is not a positive number) takes 20 messages a minute. */
+  telegramGroup: { count: 20, windowMs: 60_000 },
   pagerduty: { count: 120, windowMs: 60_000 },
 } as const;
 
@@ -113,11 +115,12 @@ export async function startChatReceivers(options: { now?: () => number; host?: s
     return dedupKey;
   };
 
-  /** Whether one more request to `key` fits `rate`; else ms until it does. */
-  const admit = (key: string, rate: { count: number; windowMs: number }): { ok: true; remaining: number } | { ok: false; waitMs: number } => {
+  /** Whether one more request to `key` fits `rate` (counted unless `record` is false); else ms until it does. */
+  const admit = (key: string, rate: { count: number; windowMs: number }, record = true): { ok: true; remaining: number } | { ok: false; waitMs: number } => {
     const t = now();
     const recent = (windows.get(key) ?? []).filter((x) => x > t - rate.windowMs);
     if (recent.length >= rate.count) return { ok: false, waitMs: (recent[0] ?? t) + rate.windowMs - t };
+    if (!record) return { ok: true, remaining: rate.count - recent.length };
     recent.push(t);
     windows.set(key, recent);
     return { ok: true, remaining: rate.count - recent.length };
@@ -208,7 +211,10 @@ export async function startChatReceivers(options: { now?: () => number; host?: s
             ? 'Bad Request: there is no photo in the request'
             : (upload?.problem ?? checkTelegram(route.method, upload ? upload.body : parse(body)));
           if (problem) return answer('telegram', route.destination, 400, JSON.stringify({ ok: false, error_code: 400, description: problem }));
-          const fit = admit(`telegram:${route.destination}`, RECEIVER_RATES.telegram);
+          const group = !/^chat:\d+$/.test(route.destination);
+          const groupFit = group ? admit(`telegram-group:${route.destination}`, RECEIVER_RATES.telegramGroup, false) : ({ ok: true, remaining: 0 } as const);
+          const fit = groupFit.ok ? admit(`telegram:${route.destination}`, RECEIVER_RATES.telegram) : groupFit;
+          if (fit.ok && group) admit(`telegram-group:${route.destination}`, RECEIVER_RATES.telegramGroup);
           if (!fit.ok) {
             const after = Math.ceil(fit.waitMs / 1000);
             return answer(

@@ -15,7 +15,7 @@ import type { DestinationSlots } from './destinationSlots';
 export interface ChannelJobDeps extends MailDeliveryDeps {
   readonly repos: MailDeliveryDeps['repos'] & {
     readonly channels: Pick<ChannelsRepository, 'get' | 'markBroken' | 'recordDelivery' | 'setChatId'>;
-    readonly channelBacklog: Pick<ChannelBacklogRepository, 'park' | 'take' | 'remove' | 'mark'>;
+    readonly channelBacklog: Pick<ChannelBacklogRepository, 'park' | 'pending' | 'take' | 'remove' | 'mark'>;
     readonly accounts: Pick<AccountsRepository, 'get'>;
     readonly suppressions: Pick<SuppressionRepository, 'filter'>;
     readonly preferences: Pick<PreferencesRepository, 'filter'>;

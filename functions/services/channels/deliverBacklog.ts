@@ -1,6 +1,6 @@
 import { sendToChannel } from '../../channels/channelSender';
 import { routesTo } from '../../domain/channel';
-import { destinationOf } from '../../domain/channelDestination';
+import { destinationOf, paceKindOf } from '../../domain/channelDestination';
 import { channelDeliveryId } from '../../domain/channelRouting';
 import { combinedNotice, type BacklogEntry } from '../../domain/combinedNotice';
 import type { BacklogJob } from '../../messages/channelJob';
@@ -65,7 +65,7 @@ export async function deliverBacklog(deps: ChannelJobDeps, job: BacklogJob): Pro
     return requeue(deps, { ...job, slotAt: wall(deps) + waitMs }, waitMs, reason, failure);
   };
   // The slot is taken last, right before the send (as for a single notice).
-  const paced = await deps.pacer.takeReserved(destinationOf(channel), wall(deps), channel.type);
+  const paced = await deps.pacer.takeReserved(destinationOf(channel), wall(deps), paceKindOf(channel));
   if (paced.kind === 'wait') return again(paced.ms, 'paced', false);
   let outcome;
   try {

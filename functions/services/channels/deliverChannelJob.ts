@@ -2,7 +2,7 @@ import { sendToChannel } from '../../channels/channelSender';
 import { captionFits } from '../../channels/telegramMessage';
 import { ChannelConfigError } from '../../channels/errors';
 import type { ChannelRecord } from '../../domain/channel';
-import { destinationOf } from '../../domain/channelDestination';
+import { destinationOf, paceKindOf } from '../../domain/channelDestination';
 import { channelDeliveryId } from '../../domain/channelRouting';
 import { backlogEntryOf } from '../../domain/combinedNotice';
 import { COMBINE_AFTER_MS, COMBINED_TYPES } from '../../domain/destinationPacer';
@@ -66,8 +66,8 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
   const destination = destinationOf(channel);
   const paced =
     job.slotAt !== undefined && now >= job.slotAt
-      ? await deps.pacer.takeReserved(destination, now, channel.type)
-      : await deps.pacer.take(destination, channel.type, now, urgent);
+      ? await deps.pacer.takeReserved(destination, now, paceKindOf(channel))
+      : await deps.pacer.take(destination, paceKindOf(channel), now, urgent);
   if (paced.kind === 'wait') {
     await deps.repos.deliveries.fail(id, 'paced');
     return wait(deps, job, channel, paced.ms, 'paced');
@@ -130,21 +130,32 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
 }
 
 /**
- * A notice that cannot go now: a security notice waits out the announced wait alone; another
+ * A notice that cannot go now: a security notice waits out the announced wait alone; on a chat
+ * whose summary is pending, it is parked to go in it (taking no slot of its own); another
  * reserves the destination's next slot and waits for it, unless that is more than
- * `COMBINE_AFTER_MS` away on a chat, where it is parked for the channel's next summary.
+ * `COMBINE_AFTER_MS` away on a chat, where it is parked for the channel's next summary. Only the
+ * summary holds a slot: parked notices reserving slots they never use would push every later
+ * send, and the next summary, further out with each notice parked.
  */
 async function wait(deps: ChannelJobDeps, job: NoticeJob, channel: ChannelRecord, ms: number, reason: string): Promise<ChannelJobOutcome> {
   // A photo's follow-up text is never parked either: the summary would skip it (its notice was delivered).
   if (job.notice.category === 'security' || job.part === 'follow-up') return requeue(deps, { ...job, slotAt: undefined }, ms, reason, false);
   const now = wall(deps);
-  const slotMs = await deps.pacer.reserve(destinationOf(channel), channel.type, now);
-  if (slotMs <= COMBINE_AFTER_MS || !COMBINED_TYPES.includes(channel.type)) {
+  const combined = COMBINED_TYPES.includes(channel.type);
+  if (combined && (await deps.repos.channelBacklog.pending(channel.name))) return park(deps, job, channel, now, null);
+  const slotMs = await deps.pacer.reserve(destinationOf(channel), paceKindOf(channel), now);
+  if (slotMs <= COMBINE_AFTER_MS || !combined) {
     return requeue(deps, { ...job, slotAt: now + slotMs }, slotMs, reason, false);
   }
+  return park(deps, job, channel, now, slotMs);
+}
+
+/** Parks the notice; the one that finds no summary pending queues it, at `slotMs` (reserved now when not given). */
+async function park(deps: ChannelJobDeps, job: NoticeJob, channel: ChannelRecord, now: number, reserved: number | null): Promise<ChannelJobOutcome> {
   const parked = await deps.repos.channelBacklog.park(channel.name, backlogEntryOf(job.notice));
   deps.counters.count('ChannelNoticesParked');
   if (parked.flush) {
+    const slotMs = reserved ?? (await deps.pacer.reserve(destinationOf(channel), paceKindOf(channel), now));
     // The summary takes the slot just reserved: what parks until then goes with it.
     await sendAll(deps.channelQueue, [
       {

@@ -1,5 +1,4 @@
-import type { ChannelType } from '../../domain/channel';
-import { DESTINATION_SPACING_MS, DestinationPacer, type PaceDecision } from '../../domain/destinationPacer';
+import { DESTINATION_SPACING_MS, DestinationPacer, type PaceDecision, type PaceKind } from '../../domain/destinationPacer';
 import type { PaceRepository } from '../../store/paceRepository';
 import type { DestinationSlots } from './destinationSlots';
 
@@ -22,19 +21,19 @@ export class SharedDestinationPacer implements DestinationSlots {
     private readonly local = new DestinationPacer(),
   ) {}
 
-  async take(destination: string, type: ChannelType, now: number, urgent = false): Promise<PaceDecision> {
+  async take(destination: string, type: PaceKind, now: number, urgent = false): Promise<PaceDecision> {
     const first = this.local.take(destination, type, now, urgent);
     if (first.kind === 'wait' || DESTINATION_SPACING_MS[type] === 0) return first;
     // An urgent send goes ahead of the slots others reserved, held only by the spacing and an announced wait.
     return this.store.grant(destination, now, spacingOf(type), urgent);
   }
 
-  async reserve(destination: string, type: ChannelType, now: number): Promise<number> {
+  async reserve(destination: string, type: PaceKind, now: number): Promise<number> {
     if (DESTINATION_SPACING_MS[type] === 0) return this.local.reserve(destination, type, now);
     return this.store.reserve(destination, now, spacingOf(type));
   }
 
-  async takeReserved(destination: string, now: number, type: ChannelType): Promise<PaceDecision> {
+  async takeReserved(destination: string, now: number, type: PaceKind): Promise<PaceDecision> {
     const first = this.local.takeReserved(destination, now);
     if (first.kind === 'wait' || DESTINATION_SPACING_MS[type] === 0) return first;
     return this.store.grant(destination, now, spacingOf(type), true);
@@ -46,6 +45,6 @@ export class SharedDestinationPacer implements DestinationSlots {
   }
 }
 
-function spacingOf(type: ChannelType): number {
+function spacingOf(type: PaceKind): number {
   return DESTINATION_SPACING_MS[type] + SHARED_PACE_MARGIN_MS;
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChannelSecrets } from '../../../functions/channels/channelSecrets';
 import type { ChannelRecord, ChannelType } from '../../../functions/domain/channel';
-import { COMBINE_AFTER_MS } from '../../../functions/domain/destinationPacer';
+import { COMBINE_AFTER_MS, DESTINATION_SPACING_MS } from '../../../functions/domain/destinationPacer';
 import { ActionLinks } from '../../../functions/links/actionLinks';
 import { LinkTokenCodec } from '../../../functions/links/linkToken';
 import { channelJobSchema } from '../../../functions/messages/channelJob';
@@ -75,7 +75,7 @@ describe('combining a rate-limited backlog (local receivers)', () => {
     Array.from({ length: n }, (_, i) => noticeOf({ ...drawdownEvent, eventId: `drawdown:${ACCOUNT}:20:fired:${i}`, at: drawdownEvent.at + i }));
   const intruders = (n: number) => Array.from({ length: n }, (_, i) => noticeOf({ ...newDelegateEvent, eventId: `delegate:${ACCOUNT}:intruder-${i}:new` }));
 
-  it('100 notices to one Telegram chat: each reaches it once, alone or in a summary; security notices always alone', async () => {
+  it('100 notices to one Telegram group: each reaches it once, alone or in a summary, paced below 20/min (no 429); security notices always alone', async () => {
     await channel('tg', 'telegram', { chatId: '-100900' });
     const counters = memoryCounters();
     const queue = worker(counters);
@@ -96,8 +96,8 @@ describe('combining a rate-limited backlog (local receivers)', () => {
     ).toEqual([]);
     expect(alone + combined, 'nothing lost, nothing twice').toBe(notices.length);
     expect(counters.totals.get('ChannelNoticesCombined')).toBe(combined);
-    // About a minute of the chat's limit (1/s) goes one by one; the rest waits in summaries.
-    expect(alone).toBeLessThan(COMBINE_AFTER_MS / 1_000 + 10);
+    // About a minute of the group's limit (20/min, below its chat's 1/s) goes one by one; the rest waits in summaries.
+    expect(alone).toBeLessThanOrEqual((COMBINE_AFTER_MS / DESTINATION_SPACING_MS['telegram-group']) * 1.1 + 3 + 2);
     expect(delivered.filter((t) => t.startsWith('<b>A new delegate'))).toHaveLength(3);
     expect(summaries.join('\n')).not.toContain('A new delegate');
     for (const notice of notices) {
@@ -105,6 +105,21 @@ describe('combining a rate-limited backlog (local receivers)', () => {
     }
     expect(await repos().channelBacklog.entries('tg'), 'the backlog is empty').toEqual([]);
     expect(queue.counts().deadLettered).toBe(0);
+  }, 240_000);
+
+  it('parked notices take no slot: a notice after the summary goes alone, not behind the slots they would have used', async () => {
+    await channel('tg-late', 'telegram', { chatId: '-100901' });
+    const queue = worker(memoryCounters());
+    const notices = drawdowns(60).map((n) => ({ ...n, id: `late-${n.id}` }));
+    await queue.send(notices.map((notice, i) => ({ id: `l${i}`, body: channelJobSchema.parse({ channel: 'tg-late', notice, attempt: 0 }) })));
+    await queue.drain();
+    const late = { ...drawdowns(1)[0]!, id: 'late-after-summary' };
+    const sentAt = clock.now();
+    await queue.send([{ id: 'late', body: channelJobSchema.parse({ channel: 'tg-late', notice: late, attempt: 0 }) }]);
+    await queue.drain();
+    const delivered = await repos().deliveries.get('late-after-summary#channel:tg-late');
+    expect(delivered?.status).toBe('sent');
+    expect(delivered!.sentAt! - sentAt, 'within a minute of the group limit, not after the parked notices').toBeLessThanOrEqual(COMBINE_AFTER_MS);
   }, 240_000);
 
   it('a Slack webhook announcing a long Retry-After: what waits is combined, not sent late one by one', async () => {

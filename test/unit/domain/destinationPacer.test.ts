@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DESTINATION_SPACING_MS, DestinationPacer } from '../../../functions/domain/destinationPacer';
 import { routedChannels } from '../../../functions/domain/channelRouting';
+import { paceKindOf } from '../../../functions/domain/channelDestination';
 
 describe('DestinationPacer', () => {
   it('spaces sends to one destination by its API limit, each destination on its own', () => {
@@ -9,6 +10,22 @@ describe('DestinationPacer', () => {
     expect(pacer.take('desk', 'slack', 10_400)).toEqual({ kind: 'wait', ms: DESTINATION_SPACING_MS.slack - 400 });
     expect(pacer.take('other', 'slack', 10_400)).toEqual({ kind: 'go' });
     expect(pacer.take('desk', 'slack', 11_000)).toEqual({ kind: 'go' });
+  });
+
+  it('holds a Telegram group to 20 messages a minute, a private chat to 1/s', () => {
+    expect(paceKindOf({ type: 'telegram', chatId: '-100900' })).toBe('telegram-group');
+    expect(paceKindOf({ type: 'telegram', chatId: '-4242' })).toBe('telegram-group');
+    expect(paceKindOf({ type: 'telegram', chatId: '@desk_alerts' })).toBe('telegram-group');
+    expect(paceKindOf({ type: 'telegram', chatId: '4242' })).toBe('telegram');
+    expect(paceKindOf({ type: 'slack', chatId: null })).toBe('slack');
+    const pacer = new DestinationPacer();
+    const grants = Array.from({ length: 120 }, (_, s) => pacer.take('group', 'telegram-group', s * 1_000)).filter((d) => d.kind === 'go');
+    // Two minutes, asked every second: at most 20 in any minute.
+    expect(grants).toHaveLength(40);
+    expect([pacer.reserve('group', 'telegram-group', 120_000), pacer.reserve('group', 'telegram-group', 120_000)]).toEqual([
+      0,
+      DESTINATION_SPACING_MS['telegram-group'],
+    ]);
   });
 
   it("lets a security notice ahead of every reserved slot, never closer than the API's spacing to the last send", () => {
