@@ -1,4 +1,5 @@
 import type { ChannelType } from '../domain/channel';
+import { safeAnswerText } from './answerText';
 
 /**
  * What a destination's answer means for the delivery:
@@ -35,11 +36,11 @@ function seconds(value: unknown): number | null {
   return Number.isFinite(n) && n >= 0 ? Math.ceil(n * 1000) : null;
 }
 
-/** A short, secret-free reason from an answer's body (the first 200 characters of its text). */
+/** A short, secret-free reason from an answer's body (`safeAnswerText`: capped, nothing URL- or token-like). */
 function reasonOf(status: number, body: string): string {
   const parsed = json(body);
-  const text = isObject(parsed) ? String(parsed['description'] ?? parsed['message'] ?? parsed['error'] ?? JSON.stringify(parsed)) : body;
-  return `HTTP ${status}${text.trim() ? `: ${text.trim().replace(/\s+/g, ' ').slice(0, 200)}` : ''}`;
+  const text = safeAnswerText(isObject(parsed) ? String(parsed['description'] ?? parsed['message'] ?? parsed['error'] ?? JSON.stringify(parsed)) : body);
+  return `HTTP ${status}${text ? `: ${text}` : ''}`;
 }
 
 /**

@@ -42,6 +42,11 @@ const jobBase = {
   attempt: z.number().int().min(0).default(0),
   /** The destination slot reserved for this job when it was re-queued to wait (ms): it goes then, held only by an announced wait. */
   slotAt: z.number().int().min(0).optional(),
+  /** Held back until then (epoch ms): a wait longer than the queue's longest delay (15 min) is reached by coming back early and going back on the queue. */
+  notBefore: z.number().int().min(0).optional(),
+  /** A webhook's failed attempts so far, and when the first failed (epoch ms): its retry schedule (`WEBHOOK_RETRY_DELAYS_MS`). */
+  failures: z.number().int().min(0).optional(),
+  failingSince: z.number().int().min(0).optional(),
 };
 
 /**
@@ -65,6 +70,9 @@ export interface NoticeJob {
   readonly channel: string;
   readonly attempt: number;
   readonly slotAt?: number | undefined;
+  readonly notBefore?: number | undefined;
+  readonly failures?: number | undefined;
+  readonly failingSince?: number | undefined;
   readonly notice: Notice;
   readonly chartPng?: string | undefined;
   readonly part?: 'follow-up' | undefined;
@@ -74,6 +82,9 @@ export interface BacklogJob {
   readonly channel: string;
   readonly attempt: number;
   readonly slotAt?: number | undefined;
+  readonly notBefore?: number | undefined;
+  readonly failures?: number | undefined;
+  readonly failingSince?: number | undefined;
   readonly backlog: true;
 }
 export type ChannelJob = NoticeJob | BacklogJob;

@@ -54,7 +54,7 @@ export type ChannelJobOutcome =
   /** A backlog's summary went out, carrying `notices` notices. */
   | { kind: 'combined'; notices: number };
 
-/** Passing failures are retried this many times (backoff 30 s doubling, at most 15 min). */
+/** Passing failures of a non-webhook channel are tried this many times (backoff 30 s doubling, at most 15 min); webhooks follow `WEBHOOK_RETRY_DELAYS_MS`. */
 export const MAX_CHANNEL_ATTEMPTS = 8;
 /** Re-queues of any reason (throttling, pacing) after which a job is dropped. */
 export const MAX_CHANNEL_REQUEUES = 50;

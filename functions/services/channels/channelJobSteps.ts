@@ -1,4 +1,5 @@
 import type { ChannelRecord } from '../../domain/channel';
+import { queuedWait } from '../../domain/notBefore';
 import type { ChannelJob } from '../../messages/channelJob';
 import { MAX_DELAY_SECONDS } from '../../queue/messageQueue';
 import { sendAll } from '../../queue/sendAll';
@@ -18,7 +19,10 @@ export function backoffMs(attempt: number): number {
   return Math.min(MAX_DELAY_SECONDS * 1_000, 30_000 * 2 ** attempt);
 }
 
-/** Puts the job back on the queue after `waitMs` (rounded up), or gives up past the attempt limits. */
+/**
+ * Puts the job back on the queue after `waitMs` (rounded up; past the queue's 15 min, held with
+ * `notBefore`), or gives up past the attempt limits.
+ */
 export async function requeue(deps: ChannelJobDeps, job: ChannelJob, waitMs: number, reason: string, failure: boolean): Promise<ChannelJobOutcome> {
   // A security notice waiting for its turn is never dropped: only failures count against it.
   const security = 'notice' in job && job.notice.category === 'security';
@@ -27,8 +31,8 @@ export async function requeue(deps: ChannelJobDeps, job: ChannelJob, waitMs: num
     return { kind: 'gave-up', reason };
   }
   // Rounded up: the job is never received before the announced wait has passed.
-  const delaySeconds = Math.min(MAX_DELAY_SECONDS, Math.ceil(waitMs / 1_000));
-  await sendAll(deps.channelQueue, [{ id: 'requeue', body: { ...job, attempt: job.attempt + 1 }, delaySeconds }]);
+  const { delaySeconds, notBefore } = queuedWait(waitMs, wall(deps), MAX_DELAY_SECONDS);
+  await sendAll(deps.channelQueue, [{ id: 'requeue', body: { ...job, attempt: job.attempt + 1, notBefore }, delaySeconds }]);
   deps.counters.count('ChannelRequeued');
   return { kind: 'requeued', delaySeconds, reason };
 }

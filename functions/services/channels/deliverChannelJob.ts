@@ -9,8 +9,11 @@ import { COMBINE_AFTER_MS, COMBINED_TYPES } from '../../domain/destinationPacer'
 import type { ChannelJob, NoticeJob } from '../../messages/channelJob';
 import { sendAll } from '../../queue/sendAll';
 import { describeError } from '../../shared/describeError';
+import { heldUntil } from '../../domain/notBefore';
+import { MAX_DELAY_SECONDS } from '../../queue/messageQueue';
 import { IN_PROGRESS_RETRY_S, type ChannelJobDeps, type ChannelJobOutcome } from './channelJobDeps';
 import { backoffMs, refuse, requeue, wall } from './channelJobSteps';
+import { retryFailure } from './retryFailure';
 import { channelTypeMetric } from './channelTypeMetric';
 import { deliverBacklog } from './deliverBacklog';
 
@@ -26,7 +29,8 @@ export const FOLLOW_UP_SUFFIX = '#text';
  * never sleeps) when the destination's pacing slot is taken; then renders and sends. A 429 re-queues it after the announced
  * wait; a permanent refusal marks the channel broken and emails the account's recipients once;
  * a 400 about our payload is counted (`ChannelPayloadRejected`) and the channel stays ok; a
- * passing failure is re-queued with backoff. Store and queue failures throw (the queue
+ * passing failure is re-queued with backoff (`retryFailure`: a webhook's schedule runs over hours,
+ * then marks it broken). Store and queue failures throw (the queue
  * redelivers the job).
  *
  * **Chart.** A job carrying the notice's chart (`chartPng`) goes to Telegram as `sendPhoto` (the
@@ -34,11 +38,21 @@ export const FOLLOW_UP_SUFFIX = '#text';
  * caption (1,024), the photo carries the title and summary, and a follow-up job (delivery id
  * `…#text`, a second later, paced like any message) sends the full text.
  *
+ * **Long waits.** A job received before its `notBefore` (a wait longer than the queue's 15 min:
+ * a webhook's retry hours later) goes back on the queue for the rest, at most 15 min, without an
+ * attempt counted or the destination called.
+ *
  * **Backlog.** A chat notice that would wait more than `COMBINE_AFTER_MS` is parked in the
  * channel's backlog instead, and the backlog goes as one summary (`deliverBacklog`). Security
  * notices are never parked: they go ahead of the spacing, held only by an announced wait.
  */
 export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): Promise<ChannelJobOutcome> {
+  const held = heldUntil(job.notBefore, wall(deps), MAX_DELAY_SECONDS);
+  if (held.kind === 'hold') {
+    await sendAll(deps.channelQueue, [{ id: 'held', body: job, delaySeconds: held.delaySeconds }]);
+    deps.counters.count('ChannelJobsHeldBack');
+    return { kind: 'requeued', delaySeconds: held.delaySeconds, reason: 'held until its retry time' };
+  }
   if (!('notice' in job)) return deliverBacklog(deps, job);
   const { notice } = job;
   const channel = await deps.repos.channels.get(job.channel);
@@ -125,7 +139,7 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
       deps.counters.count(channelTypeMetric('Failures', channel.type));
       await deps.repos.deliveries.fail(id, outcome.reason);
       await deps.repos.channels.recordDelivery(channel.name, { at, outcome: 'failed' });
-      return requeue(deps, job, backoffMs(job.attempt), outcome.reason, true);
+      return retryFailure(deps, job, channel, outcome.reason);
   }
 }
 
