@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import * as z from 'zod';
 import type { TrackedAccount } from '../../functions/domain/account';
 import { MAIL_CATEGORIES, type MailCategory } from '../../functions/domain/mailCategory';
-import { defaultRecipientSettings, recipientSettingsSchema, type ReportMode, type Weekday } from '../../functions/domain/recipientSettings';
+import { defaultRecipientSettings, recipientSettingsSchema, type RecipientReportMode, type Weekday } from '../../functions/domain/recipientSettings';
 import { saveRecipient } from '../../functions/services/report/schedule/saveRecipient';
 import type { RecipientRecord } from '../../functions/store/recipientsRepository';
 import type { Suppression } from '../../functions/store/suppressionRepository';
@@ -20,7 +20,7 @@ interface Recipient {
   email: string;
   accounts: { address: string; label: string | null }[];
   suppressed: { reason: Suppression['reason']; since: string } | null;
-  mode: ReportMode;
+  mode: RecipientReportMode;
   timezone: string | null;
   reportAt: string | null;
   weekly: Weekday | null;

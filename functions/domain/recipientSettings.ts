@@ -3,8 +3,8 @@ import { CLOCK_TIME } from './reportTime';
 import { timeZoneNameSchema } from './timeZoneName';
 
 /** How a recipient gets its reports: one per account (the default) or one digest for all its accounts. */
-export const REPORT_MODES = ['per-account', 'digest'] as const;
-export type ReportMode = (typeof REPORT_MODES)[number];
+export const RECIPIENT_REPORT_MODES = ['per-account', 'digest'] as const;
+export type RecipientReportMode = (typeof RECIPIENT_REPORT_MODES)[number];
 
 /** The span a report covers: the daily report, or the opt-in weekly and monthly summaries. */
 export const REPORT_PERIODS = ['day', 'week', 'month'] as const;
@@ -21,7 +21,7 @@ export type Weekday = (typeof WEEKDAYS)[number];
  */
 export interface RecipientSettings {
   readonly email: string;
-  readonly mode: ReportMode;
+  readonly mode: RecipientReportMode;
   /** IANA zone overriding the accounts' zones for this recipient's reports. */
   readonly timezone: string | null;
   /** Local `HH:MM` overriding the accounts' report time. */
@@ -40,7 +40,7 @@ export function defaultRecipientSettings(email: string): RecipientSettings {
 /** Validates a recipient record's settings (time zone kept as typed, abbreviations refused). */
 export const recipientSettingsSchema = z.strictObject({
   email: z.email().transform((email) => email.trim().toLowerCase()),
-  mode: z.enum(REPORT_MODES),
+  mode: z.enum(RECIPIENT_REPORT_MODES),
   timezone: timeZoneNameSchema.nullable(),
   reportAt: z.string().regex(CLOCK_TIME, 'a time of day in 24-hour HH:MM form').nullable(),
   weekly: z.enum(WEEKDAYS).nullable(),

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { RecipientClock } from '../domain/recipientSchedule';
-import { recipientSettingsSchema, REPORT_MODES, WEEKDAYS, type RecipientSettings } from '../domain/recipientSettings';
+import { recipientSettingsSchema, RECIPIENT_REPORT_MODES, WEEKDAYS, type RecipientSettings } from '../domain/recipientSettings';
 import { CLOCK_TIME } from '../domain/reportTime';
 import { batchGetAll } from './batchGet';
 import { DynamoRepository } from './dynamoRepository';
@@ -31,7 +31,7 @@ export interface RecipientWrite {
 
 const itemSchema = z.object({
   email: z.string().min(1),
-  mode: z.enum(REPORT_MODES),
+  mode: z.enum(RECIPIENT_REPORT_MODES),
   timezone: z.string().nullable(),
   reportAt: z.string().regex(CLOCK_TIME).nullable(),
   weekly: z.enum(WEEKDAYS).nullable(),
