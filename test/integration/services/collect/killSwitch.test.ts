@@ -7,7 +7,7 @@ import { resolveSigner } from '../../../../functions/chain/resolveSigner';
 import type { ProtectiveActionRequest, ProtectiveRevoker } from '../../../../functions/domain/protectiveAction';
 import { createSignRevocationHandler } from '../../../../functions/handlers/sign-revocation';
 import type { DecisionJob } from '../../../../functions/messages/decisionJob';
-import { notifyQueueMessageSchema, type NotifyMessage } from '../../../../functions/messages/notifyMessage';
+import type { NotifyMessage } from '../../../../functions/messages/notifyMessage';
 import { decisionWorker } from '../../../../functions/runtime/decisionWorker';
 import { collectAccount, type CollectDeps } from '../../../../functions/services/collect/collectAccount';
 import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
@@ -25,12 +25,7 @@ import { InProcessRevocationSigner } from '../../../../local/inProcessRevocation
 import { InProcessQueue } from '../../../../local/queue/inProcessQueue';
 import { testTables } from '../../../support/testTables';
 import { CALM, startPipelineHarness } from '../../../support/collect/pipelineHarness';
-
-/** The notify messages among what collect queued (an onboarding batch's check is not one). */
-function alertOf(body: unknown): NotifyMessage[] {
-  const message = notifyQueueMessageSchema.parse(body);
-  return message.kind === 'onboarding-check' ? [] : [message];
-}
+import { queuedNotices } from '../../../support/collect/queuedNotices';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -62,7 +57,7 @@ describe('kill switch on drawdown (collect → protection service → queue → 
     await protection.write('on');
     const notify = {
       send: async (entries: readonly { id: string; body: unknown }[]) => (
-        notified.push(...entries.flatMap((e) => alertOf(e.body))),
+        notified.push(...entries.flatMap((e) => queuedNotices(e.body))),
         { sent: entries.map((e) => e.id), failed: [] }
       ),
     };
@@ -114,7 +109,7 @@ describe('kill switch on drawdown (collect → protection service → queue → 
     return {
       chain: options.chain ?? h.chain,
       repos: h.repos,
-      events: { send: async (entries) => (notified.push(...entries.flatMap((e) => alertOf(e.body))), { sent: entries.map((e) => e.id), failed: [] }) },
+      events: { send: async (entries) => (notified.push(...entries.flatMap((e) => queuedNotices(e.body))), { sent: entries.map((e) => e.id), failed: [] }) },
       log: silentLog,
       counters: memoryCounters(),
       settings: DEFAULT_COLLECT_SETTINGS,

@@ -4,7 +4,7 @@ import { checksumAddress } from '../../../../functions/domain/address';
 import type { ChainClient } from '../../../../functions/chain/ports';
 import type { ProtectiveActionOutcome, ProtectiveActionRequest, ProtectiveRevoker } from '../../../../functions/domain/protectiveAction';
 import type { DelegateWatchJob, CollectMessage } from '../../../../functions/messages/collectJob';
-import { notifyMessageSchema, type NotifyEvent, type NotifyMessage } from '../../../../functions/messages/notifyMessage';
+import type { NotifyEvent, NotifyMessage } from '../../../../functions/messages/notifyMessage';
 import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
 import { dispatchDue } from '../../../../functions/services/collect/dispatchDue';
 import { watchDelegateBatch } from '../../../../functions/services/collect/watchDelegateBatch';
@@ -13,6 +13,7 @@ import { noticeOfMessage } from '../../../../functions/services/notify/noticeOfM
 import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
 import { testTables } from '../../../support/testTables';
 import { CALM, startPipelineHarness } from '../../../support/collect/pipelineHarness';
+import { queuedNotices } from '../../../support/collect/queuedNotices';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -52,7 +53,7 @@ describe('unknown keys revoked on sight (delegate watch)', () => {
       repos: h.repos,
       events: {
         send: async (entries: readonly { id: string; body: NotifyEvent }[]) => (
-          notified.push(...entries.map((e) => notifyMessageSchema.parse(e.body))),
+          notified.push(...entries.flatMap((e) => queuedNotices(e.body))),
           { sent: entries.map((e) => e.id), failed: [] }
         ),
       },

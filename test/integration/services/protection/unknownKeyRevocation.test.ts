@@ -7,7 +7,7 @@ import { checksumAddress } from '../../../../functions/domain/address';
 import { createSignRevocationHandler } from '../../../../functions/handlers/sign-revocation';
 import type { DecisionJob } from '../../../../functions/messages/decisionJob';
 import type { CollectMessage, DelegateWatchJob } from '../../../../functions/messages/collectJob';
-import { notifyMessageSchema, type NotifyMessage } from '../../../../functions/messages/notifyMessage';
+import type { NotifyMessage } from '../../../../functions/messages/notifyMessage';
 import { decisionWorker } from '../../../../functions/runtime/decisionWorker';
 import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
 import { dispatchDue } from '../../../../functions/services/collect/dispatchDue';
@@ -21,6 +21,7 @@ import { InProcessRevocationSigner } from '../../../../local/inProcessRevocation
 import { InProcessQueue } from '../../../../local/queue/inProcessQueue';
 import { CALM, startPipelineHarness } from '../../../support/collect/pipelineHarness';
 import { testTables } from '../../../support/testTables';
+import { queuedNotices } from '../../../support/collect/queuedNotices';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -47,7 +48,7 @@ describe('unknown keys revoked on chain (watch → protection service → queue 
     protection = new FileProtectionSwitch(join(await mkdtemp(join(tmpdir(), 'protection-')), 'protection'));
     const notify = {
       send: async (entries: readonly { id: string; body: unknown }[]) => (
-        notified.push(...entries.map((e) => notifyMessageSchema.parse(e.body))),
+        notified.push(...entries.flatMap((e) => queuedNotices(e.body))),
         { sent: entries.map((e) => e.id), failed: [] }
       ),
     };
@@ -96,7 +97,7 @@ describe('unknown keys revoked on chain (watch → protection service → queue 
     repos: h.repos,
     events: {
       send: async (entries: readonly { id: string; body: unknown }[]) => (
-        notified.push(...entries.map((e) => notifyMessageSchema.parse(e.body))),
+        notified.push(...entries.flatMap((e) => queuedNotices(e.body))),
         { sent: entries.map((e) => e.id), failed: [] }
       ),
     },

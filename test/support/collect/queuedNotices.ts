@@ -1,0 +1,10 @@
+import { notifyQueueMessageSchema, type NotifyMessage } from '../../../functions/messages/notifyMessage';
+
+/**
+ * The notify messages among what collect queued on the notify queue: every body is parsed as the
+ * queue carries it, and an onboarding batch's check (not a notice) is left out.
+ */
+export function queuedNotices(body: unknown): NotifyMessage[] {
+  const message = notifyQueueMessageSchema.parse(body);
+  return message.kind === 'onboarding-check' ? [] : [message];
+}
