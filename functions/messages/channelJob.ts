@@ -65,26 +65,23 @@ export const channelJobSchema = z.union([
   }),
   z.object({ ...jobBase, backlog: z.literal(true) }),
 ]);
-/** A job carrying one notice. */
-export interface NoticeJob {
+/** What every channel job carries: its channel and its place in the retries. */
+interface JobBase {
   readonly channel: string;
   readonly attempt: number;
   readonly slotAt?: number | undefined;
   readonly notBefore?: number | undefined;
   readonly failures?: number | undefined;
   readonly failingSince?: number | undefined;
+}
+/** A job carrying one notice. */
+export interface NoticeJob extends JobBase {
   readonly notice: Notice;
   readonly chartPng?: string | undefined;
   readonly part?: 'follow-up' | undefined;
 }
 /** The summary job of a channel's backlog. */
-export interface BacklogJob {
-  readonly channel: string;
-  readonly attempt: number;
-  readonly slotAt?: number | undefined;
-  readonly notBefore?: number | undefined;
-  readonly failures?: number | undefined;
-  readonly failingSince?: number | undefined;
+export interface BacklogJob extends JobBase {
   readonly backlog: true;
 }
 export type ChannelJob = NoticeJob | BacklogJob;

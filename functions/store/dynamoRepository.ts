@@ -64,6 +64,11 @@ export abstract class DynamoRepository<O extends RepositoryOptions = RepositoryO
     return this.conditionalWrite(operation, () => this.client.send(new UpdateCommand({ TableName: this.table, ...update })), applied, refused);
   }
 
+  /** A conditional `UpdateCommand` whose failed condition means there is nothing left to do (a later state won, or the item is gone). */
+  protected async updateIfStill(operation: string, update: TableInput<UpdateCommandInput>): Promise<void> {
+    await this.conditionalUpdate(operation, update, undefined, () => undefined);
+  }
+
   /** One conditional `PutCommand` on this table (`conditionalWrite`). */
   protected conditionalPut<const A, const B>(operation: string, put: TableInput<PutCommandInput>, applied: A, refused: Refusal<B>): Promise<A | B> {
     return this.conditionalWrite(operation, () => this.client.send(new PutCommand({ TableName: this.table, ...put })), applied, refused);

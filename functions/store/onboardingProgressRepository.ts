@@ -54,36 +54,38 @@ export class OnboardingProgressRepository extends DynamoRepository<RepositoryOpt
 
   /** Records that every member up to `through` had its first poll; never moves back (a concurrent check that got further wins). */
   async advance(batch: number, through: string): Promise<void> {
-    await this.conditionalUpdate(
-      'onboardingProgress.advance',
-      {
-        Key: { eventId: progressId(batch) },
-        UpdateExpression: 'SET #kind = :kind, #batch = :batch, #through = :through, #expiresAt = :expiresAt',
-        ConditionExpression: 'attribute_not_exists(#through) OR #through < :through',
-        ExpressionAttributeNames: { '#kind': 'kind', '#batch': 'batch', '#through': 'through', '#expiresAt': 'expiresAt' },
-        ExpressionAttributeValues: { ':kind': KIND, ':batch': batch, ':through': through, ':expiresAt': this.expiresAt() },
-      },
-      undefined,
-      () => undefined,
-    );
+    await this.stamp('onboardingProgress.advance', batch, 'through', through, '<', undefined, () => undefined);
   }
 
   /**
    * Claims the settled batch for the check `eventId`: `claimed` when no other check holds it (the
    * same check redelivered keeps it), else `taken`.
    */
-  async claim(batch: number, eventId: string): Promise<'claimed' | 'taken'> {
+  claim(batch: number, eventId: string): Promise<'claimed' | 'taken'> {
+    return this.stamp('onboardingProgress.claim', batch, 'claimedBy', eventId, '=', 'claimed', () => 'taken');
+  }
+
+  /** Sets `field` to `value` on the batch's item when it is unset or compares to `value` as `op` says. */
+  private stamp<const A, const B>(
+    operation: string,
+    batch: number,
+    field: 'through' | 'claimedBy',
+    value: string,
+    op: '<' | '=',
+    applied: A,
+    refused: () => B,
+  ): Promise<A | B> {
     return this.conditionalUpdate(
-      'onboardingProgress.claim',
+      operation,
       {
         Key: { eventId: progressId(batch) },
-        UpdateExpression: 'SET #kind = :kind, #batch = :batch, #claimedBy = :claimant, #expiresAt = :expiresAt',
-        ConditionExpression: 'attribute_not_exists(#claimedBy) OR #claimedBy = :claimant',
-        ExpressionAttributeNames: { '#kind': 'kind', '#batch': 'batch', '#claimedBy': 'claimedBy', '#expiresAt': 'expiresAt' },
-        ExpressionAttributeValues: { ':kind': KIND, ':batch': batch, ':claimant': eventId, ':expiresAt': this.expiresAt() },
+        UpdateExpression: 'SET #kind = :kind, #batch = :batch, #field = :value, #expiresAt = :expiresAt',
+        ConditionExpression: `attribute_not_exists(#field) OR #field ${op} :value`,
+        ExpressionAttributeNames: { '#kind': 'kind', '#batch': 'batch', '#field': field, '#expiresAt': 'expiresAt' },
+        ExpressionAttributeValues: { ':kind': KIND, ':batch': batch, ':value': value, ':expiresAt': this.expiresAt() },
       },
-      'claimed',
-      () => 'taken',
+      applied,
+      refused,
     );
   }
 
@@ -93,18 +95,13 @@ export class OnboardingProgressRepository extends DynamoRepository<RepositoryOpt
    * check walks the batch anew.
    */
   async release(batch: number, eventId: string): Promise<void> {
-    await this.conditionalUpdate(
-      'onboardingProgress.release',
-      {
-        Key: { eventId: progressId(batch) },
-        UpdateExpression: 'REMOVE #claimedBy, #through',
-        ConditionExpression: '#claimedBy = :claimant',
-        ExpressionAttributeNames: { '#claimedBy': 'claimedBy', '#through': 'through' },
-        ExpressionAttributeValues: { ':claimant': eventId },
-      },
-      undefined,
-      () => undefined,
-    );
+    await this.updateIfStill('onboardingProgress.release', {
+      Key: { eventId: progressId(batch) },
+      UpdateExpression: 'REMOVE #claimedBy, #through',
+      ConditionExpression: '#claimedBy = :claimant',
+      ExpressionAttributeNames: { '#claimedBy': 'claimedBy', '#through': 'through' },
+      ExpressionAttributeValues: { ':claimant': eventId },
+    });
   }
 
   private expiresAt(): number {

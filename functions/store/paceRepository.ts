@@ -123,17 +123,12 @@ export class PaceRepository extends DynamoRepository {
       () => false as const,
     );
     if (moved) return;
-    await this.conditionalUpdate(
-      'pace.block',
-      {
-        Key: this.key(destination),
-        UpdateExpression: 'SET blockedUntil = :until',
-        ConditionExpression: notLonger,
-        ExpressionAttributeValues: { ':until': until },
-      },
-      undefined,
-      () => undefined,
-    );
+    await this.updateIfStill('pace.block', {
+      Key: this.key(destination),
+      UpdateExpression: 'SET blockedUntil = :until',
+      ConditionExpression: notLonger,
+      ExpressionAttributeValues: { ':until': until },
+    });
   }
 
   private key(destination: string): { scope: string; name: string } {

@@ -96,18 +96,13 @@ export class ReportLedgerRepository extends DynamoRepository<RepositoryOptions &
 
   /** Notes why a queued job is to be retried (shown when it is found missed). */
   async noteFailure(job: ReportJob, reason: string): Promise<void> {
-    await this.conditionalUpdate(
-      'reportLedger.noteFailure',
-      {
-        Key: { eventId: bucketOf(job) },
-        UpdateExpression: 'SET #j.reason = :reason',
-        ConditionExpression: '#j.#status = :queued',
-        ExpressionAttributeNames: { '#j': entryName(job), '#status': 'status' },
-        ExpressionAttributeValues: { ':reason': reason.slice(0, 500), ':queued': 'queued' },
-      },
-      undefined,
-      () => undefined,
-    );
+    await this.updateIfStill('reportLedger.noteFailure', {
+      Key: { eventId: bucketOf(job) },
+      UpdateExpression: 'SET #j.reason = :reason',
+      ConditionExpression: '#j.#status = :queued',
+      ExpressionAttributeNames: { '#j': entryName(job), '#status': 'status' },
+      ExpressionAttributeValues: { ':reason': reason.slice(0, 500), ':queued': 'queued' },
+    });
   }
 
   /** The jobs due after `fromMs` up to `toMs` (whole minutes) that are still queued. */

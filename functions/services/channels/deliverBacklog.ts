@@ -58,6 +58,15 @@ export async function deliverBacklog(deps: ChannelJobDeps, job: BacklogJob): Pro
   const notice = combinedNotice(channel.name, claimed, deps.now());
   const ids = claimed.map((e) => channelDeliveryId(e.id, channel.name));
   const failAll = (reason: string) => Promise.all(ids.map((id) => deps.repos.deliveries.fail(id, reason)));
+  /** A failure that ends these notices: counted, their deliveries failed, and they leave the backlog. */
+  const dropClaimed = async (reason: string): Promise<void> => {
+    deps.counters.count(channelTypeMetric('Failures', channel.type));
+    await failAll(reason);
+    await backlog.remove(
+      channel.name,
+      claimed.map((e) => e.id),
+    );
+  };
   const again = async (waitMs: number, reason: string, failure: boolean): Promise<ChannelJobOutcome> => {
     await failAll(reason);
     // Still parked: the summary goes later, with whatever parks meanwhile.
@@ -99,21 +108,11 @@ export async function deliverBacklog(deps: ChannelJobDeps, job: BacklogJob): Pro
       deps.counters.count(channelTypeMetric('Failures', channel.type));
       return again(backoffMs(job.attempt), outcome.reason, true);
     case 'payload-rejected':
-      deps.counters.count(channelTypeMetric('Failures', channel.type));
-      await failAll(outcome.reason);
-      await backlog.remove(
-        channel.name,
-        claimed.map((e) => e.id),
-      );
+      await dropClaimed(outcome.reason);
       deps.counters.count('ChannelPayloadRejected');
       return { kind: 'payload-rejected', reason: outcome.reason };
     case 'refused':
-      deps.counters.count(channelTypeMetric('Failures', channel.type));
-      await failAll(outcome.reason);
-      await backlog.remove(
-        channel.name,
-        claimed.map((e) => e.id),
-      );
+      await dropClaimed(outcome.reason);
       return refuse(deps, notice.account.address, channel, outcome.reason);
   }
 }
