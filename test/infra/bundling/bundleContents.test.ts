@@ -25,10 +25,12 @@ const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
   dispatch: ['accountSchedule', 'accounts'],
   collect: ['accounts', 'alertState', 'curves', 'decision', 'delegateView', 'knownDelegates', 'protectionLedger', 'snapshots'],
   'report-dispatch': ['accountSchedule', 'missedReports', 'recipients', 'reportLedger'],
-  notify: ['accounts', 'alertState', 'channels', 'curves', 'delegateView', 'delivery', 'preferences', 'suppression'],
+  notify: ['accounts', 'alertState', 'channels', 'curves', 'delegateView', 'delivery', 'onboardingBatch', 'onboardingProgress', 'preferences', 'suppression'],
   'daily-report': [
     'accountSchedule',
     'accounts',
+    'alertState',
+    'channels',
     'curves',
     'delegateView',
     'delivery',

@@ -2,7 +2,8 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createChainClient } from '../../../functions/chain/chainClient';
 import { TokenBucket } from '../../../functions/shared/rateLimiter';
 import { DEFAULT_COLLECT_SETTINGS } from '../../../functions/services/collect/collectSettings';
-import { notifyMessageSchema, type NotifyMessage } from '../../../functions/messages/notifyMessage';
+import type { NotifyMessage } from '../../../functions/messages/notifyMessage';
+import { queuedNotices } from './queuedNotices';
 import { memoryCounters, silentLog, type Log } from '../../../functions/shared/observability';
 import { createRepositories, type Repositories } from '../../../functions/store/repositories';
 import { newTrackedAccount } from '../../../functions/domain/trackedAccount';
@@ -47,7 +48,7 @@ export async function startPipelineHarness(tables: TestTables, options: { seed?:
   const notified: NotifyMessage[] = [];
   const counters = memoryCounters();
   const recordNotify = async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    for (const record of event.Records) notified.push(notifyMessageSchema.parse(JSON.parse(record.body)));
+    for (const record of event.Records) notified.push(...queuedNotices(JSON.parse(record.body)));
     return { batchItemFailures: [] };
   };
   // Queue time is virtual: waiting out a visibility timeout after a failed delivery is instant.

@@ -327,6 +327,8 @@ describe('issue 10 end to end, scheduled: report-dispatch, the report queue and 
       TEMPLATES_DIR: templates,
       ROCKET_NODE_URL: chain.sim.nodeUrl,
       ROCKET_INDEXER_URL: chain.sim.indexerUrl,
+      // No channel exists here, so nothing is sent to it; loopback, so nothing could leave the machine.
+      CHANNEL_QUEUE_URL: 'http://127.0.0.1:9/000000000000/sentinel-channel',
     };
     const cli = cliRunner(env, () => now);
     expect(await cli('recipients', 'update', desk, '--digest', 'on', '--report-at', '07:00', '--timezone', 'UTC')).toMatchObject({ code: 0, stderr: '' });
