@@ -217,23 +217,14 @@ async function sharedParts(
     });
     return { chart, maxDrawdownUsd, webClients: new Set(), names: new Map(), delegateCount: await currentDelegates(deps, account) };
   }
-  if (message.kind === 'revocation-result') {
+  if (message.kind === 'revocation-result' || message.kind === 'revoke-all-result') {
     const views = await deps.repos.delegates.listForAccount(account.address);
     return {
       chart: null,
       maxDrawdownUsd: null,
       webClients: new Set(views.filter((v) => v.isWebClient).map((v) => v.delegate.toLowerCase())),
-      names: new Map(),
-      delegateCount: 0,
-    };
-  }
-  if (message.kind === 'revoke-all-result') {
-    const views = await deps.repos.delegates.listForAccount(account.address);
-    return {
-      chart: null,
-      maxDrawdownUsd: null,
-      webClients: new Set(views.filter((v) => v.isWebClient).map((v) => v.delegate.toLowerCase())),
-      names: new Map(views.map((v) => [v.delegate.toLowerCase(), v.name])),
+      // A revoke-all result names each key.
+      names: message.kind === 'revoke-all-result' ? new Map(views.map((v) => [v.delegate.toLowerCase(), v.name])) : new Map(),
       delegateCount: 0,
     };
   }
