@@ -113,6 +113,30 @@ function numberFrom(v: number | string): number | null {
   return m ? Number(m[1]) : null;
 }
 
+/**
+ * A number given as a number or as text (`12`, `12.5%`). `problem` words what is wrong with it,
+ * if anything (`n` is `null` when it is not a number at all).
+ */
+function numberInput(problem: (n: number | null, v: number | string) => string | undefined, params?: { error: string }) {
+  return z.union([z.number(), z.string()], params).transform((v, ctx) => {
+    const n = numberFrom(v);
+    const message = problem(n, v);
+    if (message !== undefined) ctx.addIssue({ code: 'custom', message });
+    return n ?? 0;
+  });
+}
+
+/** A list of up to 10 numbers (`item`), each once, sorted by `order`. */
+function numberList(item: ReturnType<typeof numberInput>, words: { error: string; tooMany: string }, order: (a: number, b: number) => number) {
+  return z.preprocess(
+    splitList,
+    z
+      .array(item, { error: words.error })
+      .max(10, words.tooMany)
+      .transform((list) => [...new Set(list)].sort(order)),
+  );
+}
+
 const email = z
   .string()
   .trim()
@@ -131,36 +155,18 @@ const emails = z.preprocess(
     .refine((list) => list.length <= MAX_EMAILS, `at most ${MAX_EMAILS} recipients`),
 );
 
-const threshold = z.union([z.number(), z.string()]).transform((v, ctx) => {
-  const n = numberFrom(v);
-  if (n === null) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(v)} is not a number` });
-  else if (!(n > 0 && n < 100)) ctx.addIssue({ code: 'custom', message: `${n} must be greater than 0 and less than 100 (percent)` });
-  return n ?? 0;
+const threshold = numberInput((n, v) => {
+  if (n === null) return `${JSON.stringify(v)} is not a number`;
+  return n > 0 && n < 100 ? undefined : `${n} must be greater than 0 and less than 100 (percent)`;
 });
 
-const thresholds = z.preprocess(
-  splitList,
-  z
-    .array(threshold, { error: 'give percent levels such as 5,10,20 (or none)' })
-    .max(10, 'at most 10 levels')
-    .transform((list) => [...new Set(list)].sort((a, b) => a - b)),
+const thresholds = numberList(threshold, { error: 'give percent levels such as 5,10,20 (or none)', tooMany: 'at most 10 levels' }, (a, b) => a - b);
+
+const warnDay = numberInput((n, v) =>
+  n === null || !Number.isInteger(n) || n < 1 || n > 365 ? `${JSON.stringify(v)} is not a whole number of days from 1 to 365` : undefined,
 );
 
-const warnDay = z.union([z.number(), z.string()]).transform((v, ctx) => {
-  const n = numberFrom(v);
-  if (n === null || !Number.isInteger(n) || n < 1 || n > 365) {
-    ctx.addIssue({ code: 'custom', message: `${JSON.stringify(v)} is not a whole number of days from 1 to 365` });
-  }
-  return n ?? 0;
-});
-
-const warnDays = z.preprocess(
-  splitList,
-  z
-    .array(warnDay, { error: 'give days such as 14,7,3,1 (or none)' })
-    .max(10, 'at most 10 warning days')
-    .transform((list) => [...new Set(list)].sort((a, b) => b - a)),
-);
+const warnDays = numberList(warnDay, { error: 'give days such as 14,7,3,1 (or none)', tooMany: 'at most 10 warning days' }, (a, b) => b - a);
 
 const interval = z.enum(INTERVALS, { error: `must be one of ${INTERVALS.join(', ')}` });
 
@@ -189,15 +195,13 @@ const address = z
 
 const killSwitch = z.preprocess(
   (v) => (typeof v === 'string' && NONE.test(v.trim()) ? null : v),
-  z
-    .union([z.number(), z.string()], { error: 'give a percent such as 30, or off' })
-    .transform((v, ctx) => {
-      const n = numberFrom(v);
-      if (n === null) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(v)} is not a percent (or off)` });
-      else if (!(n > 0 && n < 100)) ctx.addIssue({ code: 'custom', message: `${n} must be greater than 0 and less than 100 (percent), or off` });
-      return n ?? 0;
-    })
-    .nullable(),
+  numberInput(
+    (n, v) => {
+      if (n === null) return `${JSON.stringify(v)} is not a percent (or off)`;
+      return n > 0 && n < 100 ? undefined : `${n} must be greater than 0 and less than 100 (percent), or off`;
+    },
+    { error: 'give a percent such as 30, or off' },
+  ).nullable(),
 );
 
 const killSwitchConfirm = z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(['wait', 'now'], { error: 'must be wait or now' }));

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { addressSchema } from './address';
 import { protectiveOutcomeSchema } from './delegateProtection';
 import type { NoticeSeverity } from './notice';
+import type { NoticeText } from './noticeText';
 
 /** What was done when the kill switch fired: the protection service's answer, or nothing to ask. */
 export const killSwitchActionSchema = z.discriminatedUnion('kind', [
@@ -29,15 +30,10 @@ export const killSwitchFiringSchema = z.object({
 });
 export type KillSwitchFiring = z.infer<typeof killSwitchFiringSchema>;
 
-/** The words of a kill-switch notice, shared by the email and every channel. */
-export interface KillSwitchNoticeText {
-  readonly title: string;
-  readonly summary: string;
-  readonly severity: NoticeSeverity;
+/** The words of a kill-switch notice, shared by the email and every channel; its lines say what was done and why, what stays, what to do. */
+export interface KillSwitchNoticeText extends NoticeText {
   /** Whether the keys are being revoked (no revoke links then). */
   readonly revoking: boolean;
-  /** The paragraphs after the summary: what was done and why, what stays, what to do. */
-  readonly lines: readonly string[];
   /** The delegates the notice lists: revoked, or that would have been. */
   readonly delegates: readonly string[];
 }

@@ -1,15 +1,13 @@
 import type { DelegateProtection, UnknownKeyAction } from './delegateProtection';
-import type { NoticeSeverity } from './notice';
+import type { NoticeText } from './noticeText';
 
-/** The words of a protected new-delegate notice, shared by the email and every channel. */
-export interface UnknownKeyNoticeText {
-  readonly title: string;
-  readonly summary: string;
-  readonly severity: NoticeSeverity;
+/**
+ * The words of a protected new-delegate notice, shared by the email and every channel; its lines
+ * say what was done and why, how to add the key again, what stays, what to do.
+ */
+export interface UnknownKeyNoticeText extends NoticeText {
   /** Whether the key was revoked, or is being: the notice offers no revoke link then. */
   readonly revoked: boolean;
-  /** The paragraphs after the summary: what was done and why, how to add the key again, what stays, what to do. */
-  readonly lines: readonly string[];
 }
 
 /** What became of the key, in a sentence, and whether it is gone (or going). */

@@ -13,17 +13,15 @@ import { protectionServiceFrom } from '../runtime/protectionServiceFrom';
 import { SnapshotsRepository } from '../store/snapshotsRepository';
 import { handlerBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
-import { sqsHandler, type SqsHandlerDeps } from '../runtime/sqsHandler';
+import { parallelSqsHandler, type ParallelSqsHandlerDeps } from '../runtime/parallelSqsHandler';
 import { collectAccount, type CollectDeps, type CollectOutcome } from '../services/collect/collectAccount';
 import { collectSettingsFrom } from '../services/collect/collectSettings';
 import { refinementBudgetFrom } from '../services/collect/refinementBudget';
 import { watchDelegateBatch } from '../services/collect/watchDelegateBatch';
 
-export interface CollectHandlerDeps extends CollectDeps, SqsHandlerDeps {
+export interface CollectHandlerDeps extends CollectDeps, ParallelSqsHandlerDeps {
   /** Told about every record's outcome (the CLI prints a table from these). */
   readonly onOutcome?: (outcome: CollectOutcome) => void;
-  /** Records polled at once; default 10. */
-  readonly recordConcurrency?: number;
 }
 
 /**
@@ -35,10 +33,9 @@ export interface CollectHandlerDeps extends CollectDeps, SqsHandlerDeps {
  * acknowledged. A malformed body can never succeed, so it is logged and dropped.
  */
 export function createCollectHandler(deps: CollectHandlerDeps) {
-  return sqsHandler(deps, {
+  return parallelSqsHandler(deps, {
     name: 'collect job',
     schema: collectMessageSchema,
-    concurrency: deps.recordConcurrency ?? 10,
     about: (message) => ('kind' in message ? { account: `${message.accounts.length} accounts (delegate watch)` } : { account: message.address }),
     handle: async (message) => {
       if ('kind' in message) {

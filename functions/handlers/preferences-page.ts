@@ -12,12 +12,11 @@ import { TokenRepository } from '../store/tokenRepository';
 import { pageBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { preferencesPage, type PreferencesPageDeps } from '../web/preferencesPage';
-import type { Observability } from '../shared/observability';
 import { renderPreferencesView } from '../web/preferencesViews';
-import { createPageHandler } from '../web/pageHandler';
+import { createPageHandler, type PageHandlerDeps } from '../web/pageHandler';
 
 /** What `preferences-page` needs: the ports of the unsubscribe/snooze service. */
-export type PreferencesPageHandlerDeps = PreferencesPageDeps & { readonly addContext?: Observability['addContext'] };
+export type PreferencesPageHandlerDeps = PreferencesPageDeps & PageHandlerDeps;
 
 /**
  * The public `/unsubscribe` (incl. RFC 8058 one-click POST), `/preferences` and `/snooze` endpoints (HTTP API

@@ -1,16 +1,13 @@
 import { reportJobSchema } from '../messages/reportJob';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { reportMailerDepsFromEnv } from '../runtime/reportMailerDepsFromEnv';
-import { sqsHandler, type SqsHandlerDeps } from '../runtime/sqsHandler';
+import { parallelSqsHandler, type ParallelSqsHandlerDeps } from '../runtime/parallelSqsHandler';
 import type { ReportDeps } from '../services/report/send/reportDeps';
 import { REPORT_QUEUE } from '../services/report/schedule/reportWorkers';
 import { sendReportJob } from '../services/report/send/sendReportJob';
 
 /** What the report worker needs: the report service's ports, the clock, and a metrics flush per invocation. */
-export interface ReportWorkerDeps extends ReportDeps, SqsHandlerDeps {
-  /** Records of a batch in progress at once (the mail-rate governor paces the sends); default 10. */
-  readonly recordConcurrency?: number;
-}
+export type ReportWorkerDeps = ReportDeps & ParallelSqsHandlerDeps;
 
 /**
  * The report queue's consumer, deployed as the `daily-report` function: each record is one `ReportJob`
@@ -21,10 +18,9 @@ export interface ReportWorkerDeps extends ReportDeps, SqsHandlerDeps {
  * is logged (reason only) and dropped.
  */
 export function createReportWorker(deps: ReportWorkerDeps) {
-  return sqsHandler(deps, {
+  return parallelSqsHandler(deps, {
     name: 'report job',
     schema: reportJobSchema,
-    concurrency: deps.recordConcurrency ?? 10,
     about: (job) => ({ ...(job.kind === 'recipient' ? { recipientJob: true } : { account: job.address }), reportDate: job.reportDate }),
     handle: async (job, about) => {
       const outcome = await sendReportJob(deps, job);

@@ -1,18 +1,16 @@
-import { actionUrl } from '../links/linkPaths';
 import type { RevokeAllJob } from '../messages/revokeAllJob';
 import { pageBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
-import type { Observability } from '../shared/observability';
 import { AccountsRepository } from '../store/accountsRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
 import { RevokeAllRepository } from '../store/revokeAllRepository';
-import { createPageHandler } from '../web/pageHandler';
+import { createFormPageHandler, type PageHandlerDeps } from '../web/pageHandler';
 import { revokeAllPage, type RevokeAllPageDeps } from '../web/revokeAllPage';
 import { renderRevokeAllView } from '../web/revokeAllViews';
 
 /** What `revoke-all-page` needs: the ports of the revoke-all page service. */
-export type RevokeAllPageHandlerDeps = RevokeAllPageDeps & { readonly addContext?: Observability['addContext']; readonly flushMetrics?: () => void };
+export type RevokeAllPageHandlerDeps = RevokeAllPageDeps & PageHandlerDeps;
 
 /**
  * The `/revoke-all` endpoint: the list of delegates a revoke-all link removes on GET, one queued
@@ -20,12 +18,7 @@ export type RevokeAllPageHandlerDeps = RevokeAllPageDeps & { readonly addContext
  * nothing and cannot invoke the signer: the revoke-all worker does, one delegate at a time.
  */
 export function createRevokeAllPageHandler(deps: RevokeAllPageHandlerDeps) {
-  const formAction = actionUrl(deps.publicBaseUrl, 'revoke-all');
-  return createPageHandler(deps, {
-    name: 'revoke-all page',
-    decide: (request) => revokeAllPage(deps, request),
-    render: (view) => renderRevokeAllView(view, formAction),
-  });
+  return createFormPageHandler(deps, { name: 'revoke-all page', path: 'revoke-all', decide: revokeAllPage, render: renderRevokeAllView });
 }
 
 /** Deps from the Lambda environment: tables, the public revoke-all keys and the anti-CSRF secret, and the revocations queue. */

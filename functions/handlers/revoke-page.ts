@@ -1,5 +1,4 @@
 import { LambdaRevocationSigner, signerLambdaClient } from '../web/lambdaRevocationSigner';
-import { actionUrl } from '../links/linkPaths';
 import { someRepositoriesFrom } from '../runtime/factories';
 import { AccountsRepository } from '../store/accountsRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
@@ -9,12 +8,11 @@ import { TokenRepository } from '../store/tokenRepository';
 import { pageBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { revocationPage, type RevocationPageDeps } from '../web/revocationPage';
-import type { Observability } from '../shared/observability';
 import { renderRevocationView } from '../web/revocationViews';
-import { createPageHandler } from '../web/pageHandler';
+import { createFormPageHandler, type PageHandlerDeps } from '../web/pageHandler';
 
 /** What `revoke-page` needs: the ports of the revocation page service. */
-export type RevokePageDeps = RevocationPageDeps & { readonly addContext?: Observability['addContext']; readonly flushMetrics?: () => void };
+export type RevokePageDeps = RevocationPageDeps & PageHandlerDeps;
 
 /**
  * The public `/revoke` endpoint (HTTP API payload 2.0 events): the confirmation page on GET, the
@@ -22,12 +20,7 @@ export type RevokePageDeps = RevocationPageDeps & { readonly addContext?: Observ
  * the token or the URL.
  */
 export function createRevokePageHandler(deps: RevokePageDeps) {
-  const formAction = actionUrl(deps.publicBaseUrl, 'revoke');
-  return createPageHandler(deps, {
-    name: 'revocation page',
-    decide: (request) => revocationPage(deps, request),
-    render: (view) => renderRevocationView(view, formAction),
-  });
+  return createFormPageHandler(deps, { name: 'revocation page', path: 'revoke', decide: revocationPage, render: renderRevocationView });
 }
 
 /** Deps from the Lambda environment: tables, the public revoke keys and the anti-CSRF secret, and the signing function by name. */

@@ -4,6 +4,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { createChainClient } from '../chain/chainClient';
 import type { ChainClient } from '../chain/ports';
 import { ConfigError, type Settings } from '../config/settings';
+import type { RequirableSetting } from '../handlers/catalog';
 import { SesSender } from '../mail/send/sesSender';
 import type { MessageQueue } from '../queue/messageQueue';
 import { SqsQueue } from '../queue/sqsQueue';
@@ -69,7 +70,7 @@ export function sesSenderFrom(settings: Settings, client: SESClient = sesClientF
 /** An SQS queue by the URL in `variable`. */
 export function sqsQueueFrom<T>(
   settings: Settings,
-  variable: 'COLLECT_QUEUE_URL' | 'NOTIFY_QUEUE_URL' | 'REPORT_QUEUE_URL' | 'CHANNEL_QUEUE_URL' | 'REVOCATION_QUEUE_URL' | 'DECISION_QUEUE_URL',
+  variable: Extract<RequirableSetting, `${string}_QUEUE_URL`>,
   client: SQSClient = new SQSClient({ region: settings.AWS_REGION }),
 ): MessageQueue<T> {
   return new SqsQueue<T>(client, required(settings, variable));
@@ -80,20 +81,8 @@ export function messageVisibilityFrom(settings: Settings): SqsMessageVisibility 
   return new SqsMessageVisibility(new SQSClient({ region: settings.AWS_REGION }));
 }
 
-type RequiredSetting =
-  | 'ROCKET_NODE_URL'
-  | 'ROCKET_INDEXER_URL'
-  | 'PUBLIC_BASE_URL'
-  | 'COLLECT_QUEUE_URL'
-  | 'NOTIFY_QUEUE_URL'
-  | 'REPORT_QUEUE_URL'
-  | 'CHANNEL_QUEUE_URL'
-  | 'REVOCATION_QUEUE_URL'
-  | 'DECISION_QUEUE_URL'
-  | 'SIGN_REVOCATION_FUNCTION_NAME';
-
 /** A setting a component cannot work without; `ConfigError` naming it when unset. */
-export function required(settings: Settings, variable: RequiredSetting): string {
+export function required(settings: Settings, variable: RequirableSetting): string {
   const value = settings[variable];
   if (value === undefined) throw new ConfigError(variable, 'is required here but not set');
   return value;

@@ -12,6 +12,9 @@ export interface ProblemWording {
   readonly reopen: boolean;
 }
 
+/** The wording of a page whose one form confirms what its link does (`/revoke`, `/revoke-all`). */
+export const CONFIRMATION_WORDING: ProblemWording = { forbidden: 'The confirmation must be sent from the form on this site.', reopen: true };
+
 const PROBLEM_KINDS: ReadonlySet<string> = new Set<RequestProblemView['kind']>(['link-invalid', 'forbidden', 'bad-request', 'method-not-allowed']);
 
 /** Whether a page's view is one of the request problems every page answers alike. */

@@ -5,11 +5,22 @@ import { pageFailureResponse } from './pageFailure';
 import type { RenderedPage } from './renderedPage';
 import { toWebRequest, type WebRequest } from './webRequest';
 import { describeError } from '../shared/describeError';
+import type { LinkPurpose } from '../domain/linkClaims';
+import { actionUrl } from '../links/linkPaths';
 
 /** The view of a request that could not be read. */
 export interface BadRequestView {
   readonly kind: 'bad-request';
   readonly reason: string;
+}
+
+/** What a page handler is given besides its page service's ports. */
+export interface PageHandlerDeps {
+  readonly log: Log;
+  /** Adds the invocation's Lambda context to the log lines (Powertools). */
+  readonly addContext?: (context: Context) => void;
+  /** Flushes the invocation's metrics once the page is decided. */
+  readonly flushMetrics?: () => void;
 }
 
 /**
@@ -20,13 +31,7 @@ export interface BadRequestView {
  * handler's own: its log, and the Lambda context and metrics flush when it has them.
  */
 export function createPageHandler<V extends { readonly kind: string }>(
-  deps: {
-    readonly log: Log;
-    /** Adds the invocation's Lambda context to the log lines (Powertools). */
-    readonly addContext?: (context: Context) => void;
-    /** Flushes the invocation's metrics once the page is decided. */
-    readonly flushMetrics?: () => void;
-  },
+  deps: PageHandlerDeps,
   options: {
     readonly name: string;
     readonly decide: (request: WebRequest) => Promise<V>;
@@ -49,4 +54,22 @@ export function createPageHandler<V extends { readonly kind: string }>(
       deps.flushMetrics?.();
     }
   };
+}
+
+/**
+ * A page with one form, posting back to its own link's path (`/revoke`, `/revoke-all`): a
+ * `createPageHandler` whose service is given the handler's deps, and whose views are rendered with
+ * the form's action URL under the public base URL.
+ */
+export function createFormPageHandler<D extends PageHandlerDeps & { readonly publicBaseUrl: string }, V extends { readonly kind: string }>(
+  deps: D,
+  page: {
+    readonly name: string;
+    readonly path: LinkPurpose;
+    readonly decide: (deps: D, request: WebRequest) => Promise<V>;
+    readonly render: (view: V | BadRequestView, formAction: string) => RenderedPage;
+  },
+) {
+  const formAction = actionUrl(deps.publicBaseUrl, page.path);
+  return createPageHandler(deps, { name: page.name, decide: (request) => page.decide(deps, request), render: (view) => page.render(view, formAction) });
 }

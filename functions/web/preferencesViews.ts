@@ -2,11 +2,11 @@ import { MAIL_CATEGORIES, MAIL_CATEGORY_LABELS, type MailCategory } from '../dom
 import { formatTime } from '../mail/render/format';
 import type { PreferencesPageView } from './preferencesPage';
 import { html, type SafeHtml } from './html';
-import { isRequestProblem, requestProblemPage, type ProblemWording } from './commonPages';
+import type { ProblemWording } from './commonPages';
 import { confirmForm } from './confirmForm';
 import { simplePage, type PageContent } from './pageLayout';
 import { accountName, hoursText } from './pageText';
-import { renderView, type RenderedPage } from './renderedPage';
+import { linkPageRenderer, type OwnView } from './linkPageRenderer';
 import { CHANNEL_PAGE_STATUS, channelPageContent } from './channelControlsViews';
 
 /** HTTP status of each unsubscribe/snooze page. */
@@ -39,15 +39,12 @@ export interface PreferencesFormActions {
   readonly preferences: string;
 }
 
-/** Renders an unsubscribe or snooze page view. */
-export function renderPreferencesView(view: PreferencesPageView, actions: PreferencesFormActions): RenderedPage {
-  return renderView(view.kind, PREFERENCES_STATUS, contentOf(view, actions));
-}
-
 const WORDING: ProblemWording = { forbidden: 'The form must be sent from this site.', reopen: false };
 
-function contentOf(view: PreferencesPageView, actions: PreferencesFormActions): PageContent {
-  if (isRequestProblem(view)) return requestProblemPage(view, WORDING);
+/** Renders an unsubscribe or snooze page view. */
+export const renderPreferencesView = linkPageRenderer<PreferencesPageView, PreferencesFormActions>(PREFERENCES_STATUS, WORDING, contentOf);
+
+function contentOf(view: OwnView<PreferencesPageView>, actions: PreferencesFormActions): PageContent {
   switch (view.kind) {
     case 'unsubscribe-confirm':
       return {

@@ -1,10 +1,10 @@
 import { accountName, formatCountdown, formatTime } from '../mail/render/format';
 import type { RevocationPageView, RevocationSubject, UnavailableCause } from './revocationPage';
 import { html, type SafeHtml } from './html';
-import { isRequestProblem, requestProblemPage, type ProblemWording } from './commonPages';
+import { CONFIRMATION_WORDING } from './commonPages';
 import { confirmForm } from './confirmForm';
 import { simplePage, type PageContent } from './pageLayout';
-import { renderView, type RenderedPage } from './renderedPage';
+import { linkPageRenderer, type OwnView } from './linkPageRenderer';
 
 /** HTTP status of each revocation page. */
 export const REVOCATION_STATUS: Readonly<Record<RevocationPageView['kind'], number>> = {
@@ -27,14 +27,11 @@ export const REVOCATION_STATUS: Readonly<Record<RevocationPageView['kind'], numb
 };
 
 /** Renders a revocation page view; `formAction` is the absolute URL the confirmation form posts to. */
-export function renderRevocationView(view: RevocationPageView, formAction: string): RenderedPage {
-  return renderView(view.kind, REVOCATION_STATUS, contentOf(view, formAction), view.kind === 'unavailable' ? { 'retry-after': '30' } : {});
-}
+export const renderRevocationView = linkPageRenderer<RevocationPageView, string>(REVOCATION_STATUS, CONFIRMATION_WORDING, contentOf, (view) =>
+  view.kind === 'unavailable' ? { 'retry-after': '30' } : {},
+);
 
-const WORDING: ProblemWording = { forbidden: 'The confirmation must be sent from the form on this site.', reopen: true };
-
-function contentOf(view: RevocationPageView, formAction: string): PageContent {
-  if (isRequestProblem(view)) return requestProblemPage(view, WORDING);
+function contentOf(view: OwnView<RevocationPageView>, formAction: string): PageContent {
   switch (view.kind) {
     case 'confirm':
       return {

@@ -2,10 +2,10 @@ import type { RevokeAllUnit } from '../domain/revokeAllUnit';
 import { unitText } from '../domain/revokeAllUnitText';
 import { accountName, formatCountdown, formatTime } from '../mail/render/format';
 import { html, type SafeHtml } from './html';
-import { isRequestProblem, requestProblemPage, type ProblemWording } from './commonPages';
+import { CONFIRMATION_WORDING } from './commonPages';
 import { confirmForm } from './confirmForm';
 import { simplePage, type PageContent } from './pageLayout';
-import { renderView, type RenderedPage } from './renderedPage';
+import { linkPageRenderer, type OwnView } from './linkPageRenderer';
 import type { RevokeAllKey, RevokeAllPageView } from './revokeAllPage';
 
 /** HTTP status of each revoke-all page. */
@@ -26,14 +26,9 @@ export const REVOKE_ALL_STATUS: Readonly<Record<RevokeAllPageView['kind'], numbe
 export const RESULT_REFRESH_SECONDS = 3;
 
 /** Renders a revoke-all page; `formAction` is the absolute URL its forms post to. */
-export function renderRevokeAllView(view: RevokeAllPageView, formAction: string): RenderedPage {
-  return renderView(view.kind, REVOKE_ALL_STATUS, contentOf(view, formAction));
-}
+export const renderRevokeAllView = linkPageRenderer<RevokeAllPageView, string>(REVOKE_ALL_STATUS, CONFIRMATION_WORDING, contentOf);
 
-const WORDING: ProblemWording = { forbidden: 'The confirmation must be sent from the form on this site.', reopen: true };
-
-function contentOf(view: RevokeAllPageView, formAction: string): PageContent {
-  if (isRequestProblem(view)) return requestProblemPage(view, WORDING);
+function contentOf(view: OwnView<RevokeAllPageView>, formAction: string): PageContent {
   switch (view.kind) {
     case 'confirm':
       return {

@@ -159,6 +159,14 @@ const base = {
   links: commonLinksSchema,
 };
 
+/** What an email to one recipient about several accounts starts with (the digest, the onboarding notice). */
+const recipientBase = {
+  generatedAtMs: timestampMs,
+  links: commonLinksSchema,
+  /** Who the email is for. */
+  recipient: shortText(254),
+};
+
 /** What happened during the reported day. */
 export const dayFiguresSchema = z.object({
   equityStartUsd: amount,
@@ -252,10 +260,8 @@ export type DigestSectionView = z.input<typeof digestSectionSchema>;
 
 /** One email for a recipient of several accounts: a table worst first, then a section per account. */
 export const digestViewSchema = z.object({
-  generatedAtMs: timestampMs,
-  links: commonLinksSchema,
-  /** Who the digest is for (named in the header and footer). */
-  recipient: shortText(254),
+  /** `recipient`: named in the header and footer. */
+  ...recipientBase,
   span: reportSpanSchema,
   /** The covered span (the report day, or the summary's window). */
   period: z.object({ startMs: timestampMs, endMs: timestampMs }),
@@ -420,9 +426,7 @@ export type OnboardingBreachRow = z.input<typeof onboardingBreachRowSchema>;
  * alerts for that were already past a level when tracking began, worst first.
  */
 export const onboardingBreachesViewSchema = z.object({
-  generatedAtMs: timestampMs,
-  links: commonLinksSchema,
-  recipient: shortText(254),
+  ...recipientBase,
   /** When the batch was added (its accounts' tracking start). */
   trackedSinceMs: timestampMs,
   rows: z.array(onboardingBreachRowSchema).min(1),

@@ -13,7 +13,7 @@ import { isRecipientSnoozed } from '../../domain/recipientSnoozes';
 import { DEFAULT_COLLECT_SETTINGS } from '../collect/collectSettings';
 import { mailChart, type MailChart } from '../delivery/mailChart';
 import { deliverToRecipient, tallyOutcomes, type MailDeliveryDeps, type RecipientOutcome } from '../delivery/mailDelivery';
-import { notificationEmail, type NotificationEmail } from './notificationViews';
+import { notificationEmail, type NotificationEmail, type NotificationEmailKind } from './notificationViews';
 import { EMAIL_KIND_OF } from './emailKindOf';
 import { isEmailed, type EmailedMessage } from './emailedMessage';
 import type { NotifyMessage } from '../../messages/notifyMessage';
@@ -217,23 +217,14 @@ async function sharedParts(
     });
     return { chart, maxDrawdownUsd, webClients: new Set(), names: new Map(), delegateCount: await currentDelegates(deps, account) };
   }
-  if (message.kind === 'revocation-result') {
+  if (message.kind === 'revocation-result' || message.kind === 'revoke-all-result') {
     const views = await deps.repos.delegates.listForAccount(account.address);
     return {
       chart: null,
       maxDrawdownUsd: null,
       webClients: new Set(views.filter((v) => v.isWebClient).map((v) => v.delegate.toLowerCase())),
-      names: new Map(),
-      delegateCount: 0,
-    };
-  }
-  if (message.kind === 'revoke-all-result') {
-    const views = await deps.repos.delegates.listForAccount(account.address);
-    return {
-      chart: null,
-      maxDrawdownUsd: null,
-      webClients: new Set(views.filter((v) => v.isWebClient).map((v) => v.delegate.toLowerCase())),
-      names: new Map(views.map((v) => [v.delegate.toLowerCase(), v.name])),
+      // A revoke-all result names each key.
+      names: message.kind === 'revoke-all-result' ? new Map(views.map((v) => [v.delegate.toLowerCase(), v.name])) : new Map(),
       delegateCount: 0,
     };
   }
@@ -248,21 +239,6 @@ async function currentDelegates(deps: DeliverNotificationDeps, account: TrackedA
   return (await deps.repos.delegates.listForAccount(account.address)).filter((d) => d.removedAt === null).length;
 }
 
-function render(renderer: EmailRenderer, email: NotificationEmail, timeZone: string): RenderedEmail {
-  switch (email.kind) {
-    case 'drawdown-alert':
-      return renderer.render(email.kind, email.view, { timeZone });
-    case 'delegate-expiry':
-      return renderer.render(email.kind, email.view, { timeZone });
-    case 'new-delegate':
-      return renderer.render(email.kind, email.view, { timeZone });
-    case 'revocation-result':
-      return renderer.render(email.kind, email.view, { timeZone });
-    case 'revoke-all-result':
-      return renderer.render(email.kind, email.view, { timeZone });
-    case 'snooze-notice':
-      return renderer.render(email.kind, email.view, { timeZone });
-    case 'kill-switch':
-      return renderer.render(email.kind, email.view, { timeZone });
-  }
+function render<K extends NotificationEmailKind>(renderer: EmailRenderer, email: NotificationEmail<K>, timeZone: string): RenderedEmail {
+  return renderer.render(email.kind, email.view, { timeZone });
 }

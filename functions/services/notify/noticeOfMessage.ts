@@ -5,6 +5,7 @@ import { categoryOfEmail } from '../../domain/mailCategory';
 import { EMAIL_KIND_OF } from './emailKindOf';
 import { unknownKeyNoticeText } from '../../domain/unknownKeyNotice';
 import { killSwitchNoticeText } from '../../domain/killSwitchNotice';
+import { noticeWords } from '../../domain/noticeText';
 import { isEmailed } from './emailedMessage';
 
 /** What a notice shows besides the message: the account, and links that are not anyone's own (chat is shared). */
@@ -140,9 +141,7 @@ function noticeBody(message: NotifyMessage, ctx: NoticeContext): Notice {
         return {
           ...base,
           type: 'delegate.new',
-          severity: text.severity,
-          title: text.title,
-          summary: [text.summary, ...text.lines].join(' '),
+          ...noticeWords(text),
           fields,
           // A key being revoked needs no revoke link; an announced one keeps it, in case no one on the desk added it.
           links: text.revoked ? [] : [...revokeLinks(ctx, message.delegate.address), ...revokeAllLinks(ctx)],
@@ -224,9 +223,7 @@ function noticeBody(message: NotifyMessage, ctx: NoticeContext): Notice {
       return {
         ...base,
         type: 'protection.kill-switch',
-        severity: text.severity,
-        title: text.title,
-        summary: [text.summary, ...text.lines].join(' '),
+        ...noticeWords(text),
         fields: [
           account,
           { label: 'Drawdown', value: `${formatPercent(firing.drawdownPct)} (1-minute re-read: ${formatPercent(firing.rereadPct)})` },

@@ -1,17 +1,5 @@
 import type { RecipientLinks } from '../delivery/recipientLinks';
-import type {
-  ChartRef,
-  DelegateExpiryView,
-  DelegateProtectionView,
-  DelegateRow,
-  DrawdownAlertView,
-  KillSwitchView,
-  NewDelegateView,
-  RevocationResultView,
-  RevokeAllLink,
-  RevokeAllResultView,
-  SnoozeNoticeView,
-} from '../../mail/render/views';
+import type { ChartRef, DelegateProtectionView, DelegateRow, EmailKind, EmailViews, RevokeAllLink } from '../../mail/render/views';
 import type { EmailedMessage } from './emailedMessage';
 import { formatDuration } from '../../mail/render/format';
 import { unknownKeyNoticeText } from '../../domain/unknownKeyNotice';
@@ -43,15 +31,14 @@ export interface NotificationContext {
   readonly delegateCount: number;
 }
 
-/** An alert email: its kind and view. */
-export type NotificationEmail =
-  | { kind: 'drawdown-alert'; view: DrawdownAlertView }
-  | { kind: 'delegate-expiry'; view: DelegateExpiryView }
-  | { kind: 'new-delegate'; view: NewDelegateView }
-  | { kind: 'revocation-result'; view: RevocationResultView }
-  | { kind: 'revoke-all-result'; view: RevokeAllResultView }
-  | { kind: 'snooze-notice'; view: SnoozeNoticeView }
-  | { kind: 'kill-switch'; view: KillSwitchView };
+/** The kinds of alert email. */
+export type NotificationEmailKind = Extract<
+  EmailKind,
+  'drawdown-alert' | 'delegate-expiry' | 'new-delegate' | 'revocation-result' | 'revoke-all-result' | 'snooze-notice' | 'kill-switch'
+>;
+
+/** An alert email: its kind and view (of the kinds `K`, by default any). */
+export type NotificationEmail<K extends NotificationEmailKind = NotificationEmailKind> = { [P in K]: { kind: P; view: EmailViews[P] } }[K];
 
 const TX_SIGNATURE = /^0x[0-9a-fA-F]+$/;
 
