@@ -181,7 +181,7 @@ export async function runDay(args: ChaosArgs, chaos: boolean, services: { dynamo
   let draining: Promise<unknown> | undefined;
   try {
     // The scheduler: collect and report dispatch once a simulated minute. While reports drain, the
-    // clock moves as the workers wait; when they are idle, it jumps to the next minute.
+    // clock moves as the workers wait, never past the next tick; when they are idle, it jumps to it.
     for (let tick = START; tick < END; tick += tickAfter(tick)) {
       if (clock.now() < tick) clock.set(tick);
       await clock.hold(() => syncSimulator(clock.now()));
@@ -192,7 +192,12 @@ export async function runDay(args: ChaosArgs, chaos: boolean, services: { dynamo
       await system.reports.reconcile();
       const { visible, hidden } = system.reports.reportQueue.counts();
       if (visible + hidden > 0) draining ??= system.reports.drain().finally(() => (draining = undefined));
-      if (draining) await Promise.race([clock.until(tick + tickAfter(tick)), draining]);
+      if (draining) {
+        // An active wait: the clock stops at the next tick even while a hung worker sleeps for longer.
+        const nextTick = new AbortController();
+        await Promise.race([clock.sleepUnless(tick + tickAfter(tick) - clock.now(), nextTick.signal), draining]);
+        nextTick.abort();
+      }
       for (const [id, queue] of [
         ['Collect', system.pipeline.collectQueue],
         ['Notify', system.pipeline.notifyQueue],
