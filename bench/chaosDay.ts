@@ -29,7 +29,7 @@ import { VirtualClock } from '../local/virtualClock';
 import type { ChaosArgs } from './chaosArgs';
 import { metricLog, recordingCounters, sampleQueue, type MetricLog, type WatchedQueues } from './chaosAlarms';
 import { disableTtl } from './chaosTables';
-import { CHAOS_SCHEDULE, chaosChain, chaosSender, holdDynamoCalls, throttleDynamoWrites, within, type AcceptedEmail } from './chaosFaults';
+import { CHAOS_SCHEDULE, chaosChain, chaosSender, hangAfterClaim, holdDynamoCalls, throttleDynamoWrites, within, type AcceptedEmail } from './chaosFaults';
 import { prng } from './prng';
 
 export const MINUTE = 60_000;
@@ -153,12 +153,7 @@ export async function runDay(args: ChaosArgs, chaos: boolean, services: { dynamo
       return result;
     },
   };
-  const mail = chaosSender(clearing, clock, {
-    throttled: at(CHAOS_SCHEDULE.sesThrottle),
-    hangAt: chaos ? START + CHAOS_SCHEDULE.hangAt : null,
-    hangMs: VISIBILITY_MS + MINUTE,
-    random,
-  });
+  const mail = chaosSender(clearing, clock, { throttled: at(CHAOS_SCHEDULE.sesThrottle), random });
   const counters = memoryCounters();
   const metrics = metricLog();
   const debug = process.env['CHAOS_DEBUG']
@@ -167,7 +162,9 @@ export async function runDay(args: ChaosArgs, chaos: boolean, services: { dynamo
   const log = { ...silentLog, warn: debug, error: debug };
   const system = await createLocalSystem({
     settings,
-    repos,
+    repos: chaos
+      ? { ...repos, deliveries: hangAfterClaim(repos.deliveries, clock, { hangAt: START + CHAOS_SCHEDULE.hangAt, hangMs: VISIBILITY_MS + MINUTE }) }
+      : repos,
     log,
     counters: recordingCounters(counters, metrics, clock.now),
     now: clock.now,
@@ -181,7 +178,7 @@ export async function runDay(args: ChaosArgs, chaos: boolean, services: { dynamo
   let draining: Promise<unknown> | undefined;
   try {
     // The scheduler: collect and report dispatch once a simulated minute. While reports drain, the
-    // clock moves as the workers wait; when they are idle, it jumps to the next minute.
+    // clock moves as the workers wait, never past the next tick; when they are idle, it jumps to it.
     for (let tick = START; tick < END; tick += tickAfter(tick)) {
       if (clock.now() < tick) clock.set(tick);
       await clock.hold(() => syncSimulator(clock.now()));
@@ -192,7 +189,12 @@ export async function runDay(args: ChaosArgs, chaos: boolean, services: { dynamo
       await system.reports.reconcile();
       const { visible, hidden } = system.reports.reportQueue.counts();
       if (visible + hidden > 0) draining ??= system.reports.drain().finally(() => (draining = undefined));
-      if (draining) await Promise.race([clock.until(tick + tickAfter(tick)), draining]);
+      if (draining) {
+        // An active wait: the clock stops at the next tick even while a hung worker sleeps for longer.
+        const nextTick = new AbortController();
+        await Promise.race([clock.sleepUnless(tick + tickAfter(tick) - clock.now(), nextTick.signal), draining]);
+        nextTick.abort();
+      }
       for (const [id, queue] of [
         ['Collect', system.pipeline.collectQueue],
         ['Notify', system.pipeline.notifyQueue],
