@@ -15,6 +15,7 @@ import {
 } from '../../support/revocation/revocationWorld';
 import { testTables } from '../../support/testTables';
 import { cliRunner } from '../../support/cli/cliHarness';
+import { channelRecordOf } from '../../support/channels/channelRecordFixture';
 
 const tables = testTables();
 let world: RevocationWorld;
@@ -25,19 +26,7 @@ beforeAll(async () => {
   account = await world.trackAccount({ label: 'chat-controls', delegates: [] });
   const now = Date.now();
   for (const name of ['desk', 'ops']) {
-    const record: ChannelRecord = {
-      name,
-      type: 'telegram',
-      secret: 'env:TG',
-      url: null,
-      chatId: `-100${name.length}`,
-      categories: ['drawdown', 'security', 'expiry'],
-      accounts: [account.address],
-      state: { kind: 'ok' },
-      lastDelivery: null,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const record = channelRecordOf({ name, type: 'telegram', secret: 'env:TG', chatId: `-100${name.length}`, accounts: [account.address] }, now);
     await world.repos.channels.create(record);
   }
 }, 120_000);
