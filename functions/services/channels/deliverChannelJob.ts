@@ -44,7 +44,8 @@ export const FOLLOW_UP_SUFFIX = '#text';
  *
  * **Backlog.** A chat notice that would wait more than `COMBINE_AFTER_MS` is parked in the
  * channel's backlog instead, and the backlog goes as one summary (`deliverBacklog`). Security
- * notices are never parked: they go ahead of the spacing, held only by an announced wait.
+ * notices are never parked: they go ahead of the spacing, held only by an announced wait. Reports
+ * are never parked either: each waits for its own slot and goes whole.
  */
 export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): Promise<ChannelJobOutcome> {
   const held = heldUntil(job.notBefore, wall(deps), MAX_DELAY_SECONDS);
@@ -147,7 +148,8 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
  * A notice that cannot go now: a security notice waits out the announced wait alone; on a chat
  * whose summary is pending, it is parked to go in it (taking no slot of its own); another
  * reserves the destination's next slot and waits for it, unless that is more than
- * `COMBINE_AFTER_MS` away on a chat, where it is parked for the channel's next summary. Only the
+ * `COMBINE_AFTER_MS` away on a chat, where it is parked for the channel's next summary. A report
+ * is never parked: it reserves its slot however far, and goes whole (its table, its chart). Only the
  * summary holds a slot: parked notices reserving slots they never use would push every later
  * send, and the next summary, further out with each notice parked.
  */
@@ -155,7 +157,8 @@ async function wait(deps: ChannelJobDeps, job: NoticeJob, channel: ChannelRecord
   // A photo's follow-up text is never parked either: the summary would skip it (its notice was delivered).
   if (job.notice.category === 'security' || job.part === 'follow-up') return requeue(deps, { ...job, slotAt: undefined }, ms, reason, false);
   const now = wall(deps);
-  const combined = COMBINED_TYPES.includes(channel.type);
+  // A report is never folded into a summary: it is read for its figures and its table, so it waits for a slot of its own.
+  const combined = COMBINED_TYPES.includes(channel.type) && job.notice.category !== 'reports';
   if (combined && (await deps.repos.channelBacklog.pending(channel.name))) return park(deps, job, channel, now, null);
   const slotMs = await deps.pacer.reserve(destinationOf(channel), paceKindOf(channel), now);
   if (slotMs <= COMBINE_AFTER_MS || !combined) {

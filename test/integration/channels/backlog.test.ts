@@ -3,6 +3,9 @@ import type { ChannelRecord, ChannelType } from '../../../functions/domain/chann
 import { COMBINE_AFTER_MS, DESTINATION_SPACING_MS } from '../../../functions/domain/destinationPacer';
 import { memoryCounters } from '../../../functions/shared/observability';
 import { channelWorld } from '../../support/channels/channelWorld';
+import { digestRowsOf, REPORT_NOW } from '../../support/report/chatReportFixtures';
+import { digestNotice } from '../../../functions/services/report/compose/digestNotice';
+import type { Address } from '../../../functions/domain/address';
 import { ACCOUNT, drawdownEvent, newDelegateEvent, noticeOf } from '../../support/channels/noticeFixtures';
 
 const START = Date.UTC(2030, 4, 1, 9);
@@ -73,6 +76,47 @@ describe('combining a rate-limited backlog (local receivers)', () => {
     const delivered = await repos().deliveries.get('late-after-summary#channel:tg-late');
     expect(delivered?.status).toBe('sent');
     expect(delivered!.sentAt! - sentAt, 'within a minute of the group limit, not after the parked notices').toBeLessThanOrEqual(COMBINE_AFTER_MS);
+  }, 240_000);
+
+  it('a digest waiting behind a flood of alerts goes whole, with its table, not folded into their summary', async () => {
+    const rows = digestRowsOf(3);
+    const digest = digestNotice(rows, {
+      id: 'digest:day:2026-11-22:0123456789abcdef',
+      span: 'day',
+      reportDate: '2026-11-22',
+      timeZone: 'UTC',
+      generatedAt: REPORT_NOW,
+    });
+    await channel('tg-desk', 'telegram', {
+      chatId: '-100902',
+      categories: ['drawdown', 'security', 'expiry', 'reports'],
+      accounts: [ACCOUNT as Address, digest.account.address as Address],
+    });
+    const counters = memoryCounters();
+    const queue = worker(counters);
+    // A minute and more of the group's limit is queued ahead of the digest: a summary is pending when it comes.
+    const alerts = drawdowns(40).map((n) => ({ ...n, id: `desk-${n.id}` }));
+    await queue.send(alerts.map((notice, i) => ({ id: `d${i}`, body: world.job('tg-desk', notice) })));
+    await queue.send([{ id: 'digest', body: world.job('tg-desk', digest) }]);
+    await queue.drain();
+
+    const delivered = world
+      .to('chat:-100902')
+      .filter((r) => r.status === 200)
+      .map((r) => (JSON.parse(r.body) as { text: string }).text);
+    const summaries = delivered.filter((t) => /^<b>\d+ \w+ on \d+ account/.test(t));
+    expect(summaries.length, 'the alerts were combined').toBeGreaterThan(0);
+    expect(
+      summaries.every((t) => /^<b>\d+ alerts? on/.test(t)),
+      'a summary of alerts only',
+    ).toBe(true);
+    const digests = delivered.filter((t) => t.includes(digest.title));
+    expect(digests, 'the digest went once, as itself').toHaveLength(1);
+    for (const row of rows) expect(digests[0], 'its table, every row').toContain(row.account.label);
+    expect((await repos().deliveries.get(`${digest.id}#channel:tg-desk`))?.status).toBe('sent');
+    const combined = summaries.reduce((n, t) => n + Number(/^<b>(\d+) alert/.exec(t)?.[1]), 0);
+    expect(delivered.length - summaries.length - 1 + combined, 'every alert once').toBe(alerts.length);
+    expect(await repos().channelBacklog.entries('tg-desk')).toEqual([]);
   }, 240_000);
 
   it('a Slack webhook announcing a long Retry-After: what waits is combined, not sent late one by one', async () => {
