@@ -12,7 +12,7 @@ import { describeError } from '../../shared/describeError';
 import { heldUntil } from '../../domain/notBefore';
 import { MAX_DELAY_SECONDS } from '../../queue/messageQueue';
 import { IN_PROGRESS_RETRY_S, type ChannelJobDeps, type ChannelJobOutcome } from './channelJobDeps';
-import { backoffMs, refuse, requeue, wall } from './channelJobSteps';
+import { refuse, requeue, wall } from './channelJobSteps';
 import { retryFailure } from './retryFailure';
 import { channelTypeMetric } from './channelTypeMetric';
 import { deliverBacklog } from './deliverBacklog';
@@ -29,9 +29,10 @@ export const FOLLOW_UP_SUFFIX = '#text';
  * never sleeps) when the destination's pacing slot is taken; then renders and sends. A 429 re-queues it after the announced
  * wait; a permanent refusal marks the channel broken and emails the account's recipients once;
  * a 400 about our payload is counted (`ChannelPayloadRejected`) and the channel stays ok; a
- * passing failure is re-queued with backoff (`retryFailure`: a webhook's schedule runs over hours,
- * then marks it broken). Store and queue failures throw (the queue
- * redelivers the job).
+ * passing failure, whether the destination answered or not (5xx, any other 4xx, a timeout, TLS, a
+ * host that does not resolve, the secret store not answering), is re-queued with backoff
+ * (`retryFailure`: a webhook's schedule runs over hours, then marks it broken). Store and queue
+ * failures throw (the queue redelivers the job).
  *
  * **Chart.** A job carrying the notice's chart (`chartPng`) goes to Telegram as `sendPhoto` (the
  * buttons on the photo) and to Discord as an attached image. When the notice does not fit a photo
@@ -101,7 +102,9 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
       deps.counters.count('ChannelConfigErrors');
       return { kind: 'gave-up', reason };
     }
-    return requeue(deps, job, backoffMs(job.attempt), reason, true);
+    // A failure that may pass (a host not resolving, the secret store not answering): retried as the
+    // destination failing is, so a webhook's schedule ends by marking it broken.
+    return retryFailure(deps, job, channel, reason);
   }
   const at = deps.now();
   switch (outcome.kind) {

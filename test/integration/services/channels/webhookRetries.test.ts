@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ChannelSecrets } from '../../../../functions/channels/channelSecrets';
+import type { ChannelSenderDeps } from '../../../../functions/channels/channelSender';
 import { newWebhookSecret } from '../../../../functions/channels/webhookSignature';
 import type { ChannelRecord, ChannelType } from '../../../../functions/domain/channel';
 import { WEBHOOK_RETRY_DELAYS_MS } from '../../../../functions/domain/webhookRetrySchedule';
@@ -79,6 +81,99 @@ describe('webhook retries over hours (local receivers, simulated clock)', () => 
     expect(to(path)).toHaveLength(requests.length);
     expect((await sesStore({ to: OWNER })).filter((m) => m.subject.includes('"down" stopped accepting alerts'))).toHaveLength(1);
   }, 120_000);
+
+  /** How a webhook fails on every attempt; `attempts` counts the attempts where the test can see them. */
+  const failures: [
+    string,
+    (name: string) => Promise<{ url: string; secret?: string; channelSender?: ChannelSenderDeps; attempts: () => number; last: RegExp }>,
+  ][] = [
+    [
+      'its host does not resolve',
+      () => {
+        let lookups = 0;
+        const resolve = () => {
+          lookups++;
+          return Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND hook-${run}.invalid`), { code: 'ENOTFOUND' }));
+        };
+        return Promise.resolve({
+          url: `https://hook-${run}.invalid/deliveries`,
+          channelSender: { ...world.senderDeps(), resolve },
+          attempts: () => lookups,
+          last: /does not resolve/,
+        });
+      },
+    ],
+    [
+      'its TLS handshake fails',
+      (name) => {
+        // The local receiver speaks plain HTTP: an https URL to it fails in the TLS handshake.
+        let calls = 0;
+        const counted: typeof fetch = (input, init) => {
+          calls++;
+          return fetch(input, init);
+        };
+        return Promise.resolve({
+          url: world.receivers.webhookUrl(`${name}-${run}`).replace(/^http:/, 'https:'),
+          channelSender: { ...world.senderDeps(), fetch: counted },
+          attempts: () => calls,
+          last: /^no answer/,
+        });
+      },
+    ],
+    [
+      'it answers 403 (a 4xx other than 410 and 429)',
+      (name) => {
+        const path = `${name}-${run}`;
+        world.receivers.script(
+          path,
+          Array.from({ length: 20 }, () => ({ status: 403, body: 'Forbidden' })),
+        );
+        return Promise.resolve({ url: world.receivers.webhookUrl(path), attempts: () => to(path).length, last: /HTTP 403: Forbidden/ });
+      },
+    ],
+    [
+      'the secret store does not answer',
+      () => {
+        let reads = 0;
+        const read = () => {
+          reads++;
+          return Promise.reject(new Error('connect ETIMEDOUT secretsmanager'));
+        };
+        return Promise.resolve({
+          url: world.receivers.webhookUrl(`store-${run}`),
+          secret: `secret:sentinel/test/channels/hook-${run}`,
+          channelSender: { ...world.senderDeps(), secrets: new ChannelSecrets(world.env, read) },
+          attempts: () => reads,
+          last: /could not read the channel secret/,
+        });
+      },
+    ],
+  ];
+  it.each(failures)(
+    'a webhook failing throughout because %s follows the schedule, then is marked broken, its recipients told once',
+    async (_, failing) => {
+      const name = `failing-${failures.findIndex(([what]) => what === _)}`;
+      const setup = await failing(name);
+      await world.channel({ name, type: 'webhook', secret: setup.secret ?? 'env:HOOK', url: setup.url });
+      const counters = memoryCounters();
+      const queue = world.worker({ counters, sender, ...(setup.channelSender ? { channelSender: setup.channelSender } : {}) });
+      await queue.send([{ id: 'j', body: job(name, `drawdown:${ACCOUNT}:20:fired:${name}`) }]);
+      await queue.drain();
+
+      expect(setup.attempts(), 'every attempt of the schedule').toBe(WEBHOOK_RETRY_DELAYS_MS.length + 1);
+      const state = (await repos().channels.get(name))?.state;
+      expect(state).toMatchObject({ kind: 'broken' });
+      const reason = state?.kind === 'broken' ? state.reason : '';
+      expect(reason).toMatch(/^failing for 27 h over 8 attempts; last: /);
+      expect(reason.replace(/^failing for 27 h over 8 attempts; last: /, '')).toMatch(setup.last);
+      expect(counters.totals.get('WebhookRetriesExhausted')).toBe(1);
+      expect(counters.totals.get('ChannelDeliveriesAbandoned'), 'not given up before the schedule is spent').toBeUndefined();
+      expect(queue.counts().deadLettered).toBe(0);
+      const told = (await sesStore({ to: OWNER })).filter((m) => m.subject.includes(`"${name}" stopped accepting alerts`));
+      expect(told).toHaveLength(1);
+    },
+    120_000,
+  );
 
   it('a webhook answering 503 then 200 gets the notice once, with the same webhook-id, after the first wait', async () => {
     const path = `flaky-${run}`;
