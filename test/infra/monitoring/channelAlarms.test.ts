@@ -31,10 +31,10 @@ function heldBack(raisedAt: readonly number[], down: (at: number) => boolean): R
 
 describe('channel alarms (monitoring stack synthesized, simulated with the alarm simulator)', () => {
   const alarms = stackAlarms().alarms;
-  const named = (id: string): SimulatedAlarm & Record<string, unknown> => {
+  const named = (id: string): SimulatedAlarm => {
     const found = alarms.find((a) => a.AlarmName === id);
     if (!found) throw new Error(`no alarm ${id}`);
-    return found as SimulatedAlarm & Record<string, unknown>;
+    return found;
   };
 
   it('WebhookRetriesExhausted: at the first webhook marked broken at the end of its schedule, and not otherwise', () => {
