@@ -137,22 +137,8 @@ describe("a chat's Snooze and Preferences buttons", () => {
 
   it("the channel's link epoch: revoke-links and remove void its messages' links, which read as expired on GET and POST; later links work", async () => {
     const cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix });
-    const channelNamed = (name: string): ChannelRecord => {
-      const now = Date.now();
-      return {
-        name,
-        type: 'telegram',
-        secret: 'env:TG',
-        url: null,
-        chatId: '-1009',
-        categories: ['drawdown', 'security', 'expiry'],
-        accounts: [account.address],
-        state: { kind: 'ok' },
-        lastDelivery: null,
-        createdAt: now,
-        updatedAt: now,
-      };
-    };
+    const channelNamed = (name: string): ChannelRecord =>
+      channelRecordOf({ name, type: 'telegram', secret: 'env:TG', chatId: '-1009', accounts: [account.address] }, Date.now());
     await world.repos.channels.create(channelNamed('late'));
     const [job] = await fanOut(`dd-epoch-${Date.now()}`);
     expect(job?.channel, 'desk is snoozed and ops muted drawdown').toBe('late');
