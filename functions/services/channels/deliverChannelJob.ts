@@ -102,8 +102,9 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
       deps.counters.count('ChannelConfigErrors');
       return { kind: 'gave-up', reason };
     }
-    // A failure that may pass (a host not resolving, the secret store not answering): retried as the
-    // destination failing is, so a webhook's schedule ends by marking it broken.
+    // A failure that may pass (a host not resolving, the secret store not answering): recorded and retried
+    // as the destination failing is, so a webhook's schedule ends by marking it broken.
+    await deps.repos.channels.recordDelivery(channel.name, { at: deps.now(), outcome: 'failed' });
     return retryFailure(deps, job, channel, reason);
   }
   const at = deps.now();

@@ -85,21 +85,27 @@ describe('webhook retries over hours (local receivers, simulated clock)', () => 
   /** How a webhook fails on every attempt; `attempts` counts the attempts where the test can see them. */
   const failures: [
     string,
-    (name: string) => Promise<{ url: string; secret?: string; channelSender?: ChannelSenderDeps; attempts: () => number; last: RegExp }>,
+    (
+      name: string,
+    ) => Promise<{ url: string; secret?: string; channelSender?: ChannelSenderDeps; attempts: () => number; last: RegExp; afterwards?: () => void }>,
   ][] = [
     [
       'its host does not resolve',
-      () => {
+      (name) => {
         let lookups = 0;
-        const resolve = () => {
+        let shownAtSecond: string | undefined;
+        const resolve = async () => {
           lookups++;
-          return Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND hook-${run}.invalid`), { code: 'ENOTFOUND' }));
+          if (lookups === 2) shownAtSecond = (await repos().channels.get(name))?.lastDelivery?.outcome;
+          throw Object.assign(new Error(`getaddrinfo ENOTFOUND hook-${run}.invalid`), { code: 'ENOTFOUND' });
         };
         return Promise.resolve({
           url: `https://hook-${run}.invalid/deliveries`,
           channelSender: { ...world.senderDeps(), resolve },
           attempts: () => lookups,
           last: /does not resolve/,
+          // By the second attempt, the first failure showed in `channels list`.
+          afterwards: () => expect(shownAtSecond).toBe('failed'),
         });
       },
     ],
@@ -161,6 +167,7 @@ describe('webhook retries over hours (local receivers, simulated clock)', () => 
       await queue.drain();
 
       expect(setup.attempts(), 'every attempt of the schedule').toBe(WEBHOOK_RETRY_DELAYS_MS.length + 1);
+      setup.afterwards?.();
       const state = (await repos().channels.get(name))?.state;
       expect(state).toMatchObject({ kind: 'broken' });
       const reason = state?.kind === 'broken' ? state.reason : '';
