@@ -12,8 +12,7 @@ import { createNotifyHandler } from '../../functions/handlers/notify';
 import { collectSettingsFrom } from '../../functions/services/collect/collectSettings';
 import { createLocalPipeline } from '../../local/localPipeline';
 import { refinementBudgetFrom } from '../../functions/services/collect/refinementBudget';
-import { channelSenderFrom } from '../../functions/runtime/channelSenderFrom';
-import { createLocalChannelQueue } from '../../local/localChannelQueue';
+import { cliChannelQueue } from '../cliChannelQueue';
 import { createLocalProtection } from '../../local/localProtection';
 
 /** `sentinel collect`: one dispatch-and-collect cycle now, alerts included. */
@@ -78,17 +77,7 @@ async function collectPipeline(rt: CliRuntime) {
   const sender = localMailGovernor(rt.settings, counters).sender(sesSenderFrom(rt.settings), 'alert');
   const links = await rt.links();
   const mail = localMailDeps({ settings: rt.settings, repos: rt.repos, log: rt.log, counters, now }, links, chain, sender);
-  const channelQueue = createLocalChannelQueue({
-    repos: rt.repos,
-    channelSender: channelSenderFrom(rt.settings),
-    sender,
-    mailFrom: rt.settings.MAIL_FROM,
-    links,
-    log: rt.log,
-    counters,
-    now,
-    visibilityTimeoutMs: 1_000,
-  });
+  const channelQueue = cliChannelQueue(rt, sender, links, counters);
   const pipeline = createLocalPipeline({
     repos: rt.repos,
     chain,

@@ -11,27 +11,37 @@ import { missedReportLine } from '../../functions/services/report/schedule/opera
 import { memoryCounters } from '../../functions/shared/observability';
 import { localEmailRenderer, localMailGovernor } from '../../local/localSystem';
 import { dispatchAndDrainReports } from '../../local/reportPipeline';
+import type { ChannelJob } from '../../functions/messages/channelJob';
+import type { InProcessQueue } from '../../local/queue/inProcessQueue';
+import { cliChannelQueue } from '../cliChannelQueue';
 import type { CliContext, CliRuntime } from '../cliRuntime';
 import { formatTable, plural, printJson, UsageError, addressMessage } from '../output';
 
-/** The report service's ports from the CLI runtime: its repositories, links and clock, the chain, SES from the settings paced at `MAIL_RATE`'s report share. */
-export async function reportDepsFrom(rt: CliRuntime): Promise<MissedReportsDeps> {
+/**
+ * The report service's ports from the CLI runtime: its repositories, links and clock, the chain, SES
+ * from the settings paced at `MAIL_RATE`'s report share, and the channel queue reports to chat go
+ * on (`channelQueue`: consumed in this process, drained by the command before it exits).
+ */
+export async function reportDepsFrom(rt: CliRuntime): Promise<{ deps: MissedReportsDeps; channelQueue: InProcessQueue<ChannelJob> }> {
   const counters = memoryCounters();
   const governor = localMailGovernor(rt.settings, counters);
+  const links = await rt.links();
+  const channelQueue = cliChannelQueue(rt, governor.sender(sesSenderFrom(rt.settings), 'alert'), links, counters);
   const deps: Omit<MissedReportsDeps, 'digest'> = {
     repos: rt.repos,
+    channels: { channels: rt.repos.channels, alerts: rt.repos.alerts, channelQueue, links },
     missedReports: rt.repos.missedReports,
     // Created when a report is built: a run with nothing due needs no chain settings.
     chain: { getPortfolio: (query, options) => rt.chain().getPortfolio(query, options) },
     sender: governor.sender(sesSenderFrom(rt.settings), 'report'),
     renderer: localEmailRenderer(rt.settings),
-    links: await rt.links(),
+    links,
     mailFrom: rt.settings.MAIL_FROM,
     log: rt.log,
     counters,
     now: rt.now,
   };
-  return { ...deps, digest: digestSenderFor(deps) };
+  return { deps: { ...deps, digest: digestSenderFor(deps) }, channelQueue };
 }
 
 const UNDELIVERED = new Set(['failed', 'retry', 'error']);
@@ -75,15 +85,17 @@ export function register(program: Command, context: CliContext): void {
         address = parsed.data;
       }
       const rt = await context.runtime();
-      const deps = await reportDepsFrom(rt);
+      const { deps, channelQueue } = await reportDepsFrom(rt);
       const now = rt.now();
       if (options.retryMissed) {
-        await retryMissed(context, deps, now, options.json ?? false);
+        await retryMissed(context, deps, now, options.json ?? false, () => channelQueue.drain());
         return;
       }
       const force = options.force ?? false;
       if (address !== undefined && !(await rt.repos.accounts.get(address))) throw new Error(`${address} is not tracked`);
       const results = recipient === undefined ? await reportsNow(rt, deps, now, force, address) : await recipientNow(rt, deps, now, recipient, address);
+      // The reports' chat messages, queued after their emails, go before the command ends (as the worker sends them in AWS).
+      await channelQueue.drain();
 
       const missed = await missedToday(deps, now);
       if (options.json) printJson(context.io, results);
@@ -137,9 +149,10 @@ async function recipientNow(rt: CliRuntime, deps: MissedReportsDeps, now: number
   return sendToRecipient(deps, email, accounts, address !== undefined, now);
 }
 
-/** `report --retry-missed`: sends today's missed reports, one row each; fails when one was not delivered. */
-async function retryMissed(context: CliContext, deps: MissedReportsDeps, now: number, json: boolean): Promise<void> {
+/** `report --retry-missed`: sends today's missed reports (and their chat messages), one row each; fails when one was not delivered. */
+async function retryMissed(context: CliContext, deps: MissedReportsDeps, now: number, json: boolean, drainChannels: () => Promise<unknown>): Promise<void> {
   const results = await retryMissedReports(deps, now);
+  await drainChannels();
   if (json) printJson(context.io, results);
   else if (results.length === 0) context.io.out('no missed report to send\n');
   else context.io.out(formatTable(['REPORT', 'DAY', 'OUTCOME', 'NOTE'], results.map(retryRow)));

@@ -2,6 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { SERVICE_HOSTS, type ChannelType, type UrlPolicy } from '../domain/channel';
 import { destinationUrlProblem } from '../domain/channel';
+import { describeError } from '../shared/describeError';
 import { ChannelConfigError } from './errors';
 
 /** Resolves a host name to its addresses (DNS); injectable for tests. */
@@ -31,8 +32,8 @@ function isPublicAddress(ip: string): boolean {
 /**
  * Checks where a request may go before it is sent: locally (`policy.loopback`) loopback too;
  * in AWS Slack and Discord URLs only on their services' hosts, and any URL only when its host
- * resolves to public addresses (the Lambda runtime API listens on loopback). The message never
- * shows the URL's path.
+ * resolves to public addresses (the Lambda runtime API listens on loopback). A host that does not
+ * resolve is a retryable `ChannelConfigError`. The message never shows the URL's path.
  */
 export async function guardDestination(type: ChannelType, url: string, policy: UrlPolicy, resolve: Resolver = dnsResolver): Promise<void> {
   const problem = destinationUrlProblem(url, policy);
@@ -41,7 +42,17 @@ export async function guardDestination(type: ChannelType, url: string, policy: U
   if (policy.loopback && (host === 'localhost' || host === '127.0.0.1' || host === '[::1]')) return;
   const hosts = SERVICE_HOSTS[type];
   if (hosts !== undefined && !hosts.includes(host)) throw new ChannelConfigError(`a ${type} webhook URL must be on ${hosts.join(' or ')}`);
-  const addresses = isIP(host) ? [host] : await resolve(host);
+  let addresses: readonly string[];
+  try {
+    addresses = isIP(host) ? [host] : await resolve(host);
+  } catch (error) {
+    // Not resolving now (no such name, a DNS failure) may pass: retried, and a webhook's schedule ends by marking it broken.
+    throw new ChannelConfigError(`the ${type} destination ${host} does not resolve`, {
+      details: describeError(error, { audience: 'log' }),
+      cause: error,
+      retryable: true,
+    });
+  }
   if (addresses.length === 0 || !addresses.every(isPublicAddress))
     throw new ChannelConfigError(`the ${type} destination ${host} does not resolve to a public address`);
 }

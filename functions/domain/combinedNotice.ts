@@ -17,6 +17,32 @@ export const COMBINED_LISTED = 20;
 
 const RANK: Readonly<Record<NoticeSeverity, number>> = { critical: 2, warning: 1, info: 0 };
 
+/** What each kind of notice is called in a summary's title. */
+const KIND_NOUN: Readonly<Record<Notice['type'], 'alert' | 'report' | 'notice'>> = {
+  'drawdown.fired': 'alert',
+  'drawdown.repeated': 'alert',
+  'drawdown.onboarding': 'alert',
+  'delegate.new': 'alert',
+  'delegate.expiring': 'alert',
+  'delegate.expired': 'alert',
+  'protection.kill-switch': 'alert',
+  'drawdown.recovered': 'notice',
+  'drawdown.snoozed': 'notice',
+  'revocation.result': 'notice',
+  'channel.test': 'notice',
+  'notices.combined': 'notice',
+  'report.daily': 'report',
+  'report.summary': 'report',
+  'report.digest': 'report',
+};
+
+/** "3 alerts", "1 report", or "4 notices" when they are of several kinds (or neither). */
+function countOf(entries: readonly BacklogEntry[]): string {
+  const nouns = new Set(entries.map((e) => KIND_NOUN[e.type]));
+  const noun = nouns.size === 1 ? [...nouns][0]! : 'notice';
+  return `${entries.length} ${noun}${entries.length === 1 ? '' : 's'}`;
+}
+
 /** The backlog entry of a notice. */
 export function backlogEntryOf(notice: Notice): BacklogEntry {
   return {
@@ -32,7 +58,8 @@ export function backlogEntryOf(notice: Notice): BacklogEntry {
 
 /**
  * One summary message for the notices that waited for a rate-limited destination, oldest
- * first: its severity the highest among them, one field per notice (account and title) up to
+ * first: its title counting them by what they are (alerts, reports, or notices when mixed), its
+ * severity the highest among them, one field per notice (account and title) up to
  * `COMBINED_LISTED`, the rest counted. Links are left out: each was a link of one notice, and
  * the emails keep them. `entries` must not be empty.
  */
@@ -51,7 +78,7 @@ export function combinedNotice(channel: string, entries: readonly BacklogEntry[]
     type: 'notices.combined',
     category: [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? first.category,
     severity,
-    title: `${sorted.length} alert${sorted.length === 1 ? '' : 's'} on ${accounts} account${accounts === 1 ? '' : 's'}`,
+    title: `${countOf(sorted)} on ${accounts} account${accounts === 1 ? '' : 's'}`,
     summary:
       `These waited for this channel's rate limit and are sent together (${[...counts.entries()].map(([c, n]) => `${n} ${c}`).join(', ')}). ` +
       'Each was also emailed with its links.' +

@@ -29,6 +29,10 @@ export const CUSTOM_METRICS = {
   ChannelRefused: 'channel-worker',
   /** channel-worker: a destination refused our payload (a 400 about it): our bug, the channel stays ok. */
   ChannelPayloadRejected: 'channel-worker',
+  /** channel-worker: a webhook failed every attempt of its retry schedule and was marked broken. */
+  WebhookRetriesExhausted: 'channel-worker',
+  /** channel-worker: a job received before its `notBefore` was put back on the queue (a wait past 15 minutes). */
+  ChannelJobsHeldBack: 'channel-worker',
 } as const;
 export type CustomMetricName = keyof typeof CUSTOM_METRICS;
 

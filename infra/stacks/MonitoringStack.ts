@@ -70,6 +70,16 @@ export const CHAIN_POLL_FAILURE_ALARM = { percent: 50, datapoints: 2, periods: 3
 /** The SES-throttling alarm: throttled sends in every one of this many five-minute periods (a quarter hour of it; a burst does not fire it). */
 export const MAIL_THROTTLED_ALARM = { periods: 3 } as const;
 
+/**
+ * The held-back channel jobs alarm: jobs received before their `notBefore` (a webhook's retry
+ * hours later, or an announced wait past SQS's 15 minutes) are put back every 15 minutes and
+ * counted (`ChannelJobsHeldBack`), so a 15-minute period's sum is about how many deliveries are in
+ * such a wait. At least `jobs` in each of `periods` periods (an hour): many notices are waiting
+ * hours for failing destinations. One failing webhook with a notice or two stays below it (its end
+ * is `WebhookRetriesExhausted`).
+ */
+export const CHANNEL_HELD_BACK_ALARM = { jobs: 20, periodMinutes: 15, periods: 4 } as const;
+
 /** The report-lateness alarm: a report sent more than this after its local due time means a missed run. */
 export const REPORT_LATENESS_ALARM = Duration.hours(1);
 
@@ -213,6 +223,23 @@ export class MonitoringStack extends Stack {
       threshold: 1,
       comparison: AT_LEAST,
       missing: TreatMissingData.NOT_BREACHING,
+    });
+    this.alarm('WebhookRetriesExhausted', {
+      description:
+        'A webhook failed every attempt of its retry schedule (about 27 h: 5xx, 4xx, timeouts, TLS, DNS) and was marked broken (WebhookRetriesExhausted); its recipients were emailed. `sentinel channels list` shows the last failure: have the endpoint fixed, then `sentinel channels test <name>` (docs/operations.md).',
+      metric: customMetric('WebhookRetriesExhausted', 'channel-worker', stage, 'Sum', five),
+      threshold: 1,
+      comparison: AT_LEAST,
+      missing: TreatMissingData.NOT_BREACHING,
+    });
+    this.alarm('ChannelJobsHeldBack', {
+      description: `At least ${CHANNEL_HELD_BACK_ALARM.jobs} channel jobs were held back for a retry or an announced wait hours away (ChannelJobsHeldBack) in each of the last ${CHANNEL_HELD_BACK_ALARM.periods} ${CHANNEL_HELD_BACK_ALARM.periodMinutes}-minute periods: destinations (usually webhooks) keep failing and their notices wait hours. \`sentinel channels list\` shows which (last delivery failed) (docs/operations.md).`,
+      metric: customMetric('ChannelJobsHeldBack', 'channel-worker', stage, 'Sum', Duration.minutes(CHANNEL_HELD_BACK_ALARM.periodMinutes)),
+      threshold: CHANNEL_HELD_BACK_ALARM.jobs,
+      comparison: AT_LEAST,
+      missing: TreatMissingData.NOT_BREACHING,
+      datapoints: CHANNEL_HELD_BACK_ALARM.periods,
+      periods: CHANNEL_HELD_BACK_ALARM.periods,
     });
     this.alarm('ChannelPayloadRejected', {
       description:

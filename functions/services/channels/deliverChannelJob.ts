@@ -12,7 +12,7 @@ import { describeError } from '../../shared/describeError';
 import { heldUntil } from '../../domain/notBefore';
 import { MAX_DELAY_SECONDS } from '../../queue/messageQueue';
 import { IN_PROGRESS_RETRY_S, type ChannelJobDeps, type ChannelJobOutcome } from './channelJobDeps';
-import { backoffMs, refuse, requeue, wall } from './channelJobSteps';
+import { refuse, requeue, wall } from './channelJobSteps';
 import { retryFailure } from './retryFailure';
 import { channelTypeMetric } from './channelTypeMetric';
 import { deliverBacklog } from './deliverBacklog';
@@ -29,9 +29,10 @@ export const FOLLOW_UP_SUFFIX = '#text';
  * never sleeps) when the destination's pacing slot is taken; then renders and sends. A 429 re-queues it after the announced
  * wait; a permanent refusal marks the channel broken and emails the account's recipients once;
  * a 400 about our payload is counted (`ChannelPayloadRejected`) and the channel stays ok; a
- * passing failure is re-queued with backoff (`retryFailure`: a webhook's schedule runs over hours,
- * then marks it broken). Store and queue failures throw (the queue
- * redelivers the job).
+ * passing failure, whether the destination answered or not (5xx, any other 4xx, a timeout, TLS, a
+ * host that does not resolve, the secret store not answering), is re-queued with backoff
+ * (`retryFailure`: a webhook's schedule runs over hours, then marks it broken). Store and queue
+ * failures throw (the queue redelivers the job).
  *
  * **Chart.** A job carrying the notice's chart (`chartPng`) goes to Telegram as `sendPhoto` (the
  * buttons on the photo) and to Discord as an attached image. When the notice does not fit a photo
@@ -44,7 +45,8 @@ export const FOLLOW_UP_SUFFIX = '#text';
  *
  * **Backlog.** A chat notice that would wait more than `COMBINE_AFTER_MS` is parked in the
  * channel's backlog instead, and the backlog goes as one summary (`deliverBacklog`). Security
- * notices are never parked: they go ahead of the spacing, held only by an announced wait.
+ * notices are never parked: they go ahead of the spacing, held only by an announced wait. Reports
+ * are never parked either: each waits for its own slot and goes whole.
  */
 export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): Promise<ChannelJobOutcome> {
   const held = heldUntil(job.notBefore, wall(deps), MAX_DELAY_SECONDS);
@@ -100,7 +102,10 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
       deps.counters.count('ChannelConfigErrors');
       return { kind: 'gave-up', reason };
     }
-    return requeue(deps, job, backoffMs(job.attempt), reason, true);
+    // A failure that may pass (a host not resolving, the secret store not answering): recorded and retried
+    // as the destination failing is, so a webhook's schedule ends by marking it broken.
+    await deps.repos.channels.recordDelivery(channel.name, { at: deps.now(), outcome: 'failed' });
+    return retryFailure(deps, job, channel, reason);
   }
   const at = deps.now();
   switch (outcome.kind) {
@@ -147,7 +152,8 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
  * A notice that cannot go now: a security notice waits out the announced wait alone; on a chat
  * whose summary is pending, it is parked to go in it (taking no slot of its own); another
  * reserves the destination's next slot and waits for it, unless that is more than
- * `COMBINE_AFTER_MS` away on a chat, where it is parked for the channel's next summary. Only the
+ * `COMBINE_AFTER_MS` away on a chat, where it is parked for the channel's next summary. A report
+ * is never parked: it reserves its slot however far, and goes whole (its table, its chart). Only the
  * summary holds a slot: parked notices reserving slots they never use would push every later
  * send, and the next summary, further out with each notice parked.
  */
@@ -155,7 +161,8 @@ async function wait(deps: ChannelJobDeps, job: NoticeJob, channel: ChannelRecord
   // A photo's follow-up text is never parked either: the summary would skip it (its notice was delivered).
   if (job.notice.category === 'security' || job.part === 'follow-up') return requeue(deps, { ...job, slotAt: undefined }, ms, reason, false);
   const now = wall(deps);
-  const combined = COMBINED_TYPES.includes(channel.type);
+  // A report is never folded into a summary: it is read for its figures and its table, so it waits for a slot of its own.
+  const combined = COMBINED_TYPES.includes(channel.type) && job.notice.category !== 'reports';
   if (combined && (await deps.repos.channelBacklog.pending(channel.name))) return park(deps, job, channel, now, null);
   const slotMs = await deps.pacer.reserve(destinationOf(channel), paceKindOf(channel), now);
   if (slotMs <= COMBINE_AFTER_MS || !combined) {

@@ -5,10 +5,12 @@ import type { ChannelJobDeps, ChannelJobOutcome } from './channelJobDeps';
 import { backoffMs, refuse, requeue, wall } from './channelJobSteps';
 
 /**
- * A notice whose destination failed (5xx, timeout, no answer). A webhook follows its retry
- * schedule over hours (`WEBHOOK_RETRY_DELAYS_MS`, as Standard Webhooks senders do), and when the
- * schedule is spent the channel is marked broken (`refuse`: its recipients are told once). Other
- * types back off 30 s doubling to 15 min and are dropped after `MAX_CHANNEL_ATTEMPTS`.
+ * A notice whose destination failed, or could not be reached, in a way that may pass: a 5xx, a
+ * webhook's 4xx other than 410 and 429, a timeout, a TLS failure, a host that does not resolve,
+ * the secret store not answering. A webhook follows its retry schedule over hours
+ * (`WEBHOOK_RETRY_DELAYS_MS`, as Standard Webhooks senders do), and when the schedule is spent,
+ * whatever the failures were, the channel is marked broken (`refuse`: its recipients are told
+ * once). Other types back off 30 s doubling to 15 min and are dropped after `MAX_CHANNEL_ATTEMPTS`.
  */
 export async function retryFailure(deps: ChannelJobDeps, job: NoticeJob, channel: ChannelRecord, reason: string): Promise<ChannelJobOutcome> {
   if (channel.type !== 'webhook') return requeue(deps, job, backoffMs(job.attempt), reason, true);

@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChannelSecrets } from '../../../functions/channels/channelSecrets';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelRecord, ChannelType } from '../../../functions/domain/channel';
 import { COMBINE_AFTER_MS, DESTINATION_SPACING_MS } from '../../../functions/domain/destinationPacer';
-import { ActionLinks } from '../../../functions/links/actionLinks';
-import { LinkTokenCodec } from '../../../functions/links/linkToken';
-import { channelJobSchema } from '../../../functions/messages/channelJob';
-import { memoryCounters, silentLog } from '../../../functions/shared/observability';
-import { createRepositories } from '../../../functions/store/repositories';
-import { createLocalChannelQueue } from '../../../local/localChannelQueue';
-import { startChatReceivers, type ChatReceivers } from '../../../local/receivers/chatReceivers';
-import { VirtualClock } from '../../../local/virtualClock';
-import { testTables } from '../../support/testTables';
+import { memoryCounters } from '../../../functions/shared/observability';
+import { channelWorld } from '../../support/channels/channelWorld';
+import { digestRowsOf, REPORT_NOW } from '../../support/report/chatReportFixtures';
+import { digestNotice } from '../../../functions/services/report/compose/digestNotice';
+import type { Address } from '../../../functions/domain/address';
 import { ACCOUNT, drawdownEvent, newDelegateEvent, noticeOf } from '../../support/channels/noticeFixtures';
 
 const START = Date.UTC(2030, 4, 1, 9);
@@ -22,54 +17,15 @@ const TOKEN = '4242:backlog-bot';
  * queue's delays and the receivers' windows run on it, so a minute of backlog takes no minute).
  */
 describe('combining a rate-limited backlog (local receivers)', () => {
-  const tables = testTables();
-  let receivers: ChatReceivers;
-  let clock: VirtualClock;
-  const env: Record<string, string> = { TG: TOKEN };
-  const repos = () => createRepositories(tables.client, tables.prefix, { now: () => clock.now() });
-
-  beforeAll(async () => {
-    clock = new VirtualClock(START);
-    receivers = await startChatReceivers({ now: () => clock.now() });
-    env['SLACK'] = receivers.slackUrl('T9/B9/backlog');
+  const world = channelWorld({ start: START, env: { TG: TOKEN } });
+  const { repos } = world;
+  beforeAll(() => {
+    world.env['SLACK'] = world.receivers.slackUrl('T9/B9/backlog');
   });
-  afterAll(() => receivers?.stop());
 
-  async function channel(name: string, type: ChannelType, extra: Partial<ChannelRecord> = {}): Promise<void> {
-    const record: ChannelRecord = {
-      name,
-      type,
-      secret: `env:${type === 'telegram' ? 'TG' : 'SLACK'}`,
-      url: null,
-      chatId: null,
-      categories: ['drawdown', 'security', 'expiry'],
-      accounts: [ACCOUNT as never],
-      state: { kind: 'ok' },
-      lastDelivery: null,
-      createdAt: START,
-      updatedAt: START,
-      ...extra,
-    };
-    expect(await repos().channels.create(record)).toEqual({ kind: 'created' });
-  }
-
-  function worker(counters: ReturnType<typeof memoryCounters>) {
-    return createLocalChannelQueue({
-      repos: repos(),
-      channelSender: {
-        secrets: new ChannelSecrets(env, null),
-        bases: { telegram: receivers.telegramApiUrl, pagerduty: receivers.pagerdutyEventsUrl },
-        policy: { loopback: true },
-      },
-      sender: { send: () => Promise.reject(new Error('no email expected')) },
-      mailFrom: 'sentinel@example.com',
-      links: new ActionLinks(new LinkTokenCodec('backlog-test-link-secret-0123456789abcdef'), 'http://127.0.0.1:9'),
-      log: silentLog,
-      counters,
-      now: () => clock.now(),
-      clock,
-    });
-  }
+  const channel = (name: string, type: ChannelType, extra: Partial<ChannelRecord> = {}) =>
+    world.channel({ name, type, secret: `env:${type === 'telegram' ? 'TG' : 'SLACK'}`, ...extra });
+  const worker = (counters: ReturnType<typeof memoryCounters>) => world.worker({ counters });
 
   const drawdowns = (n: number) =>
     Array.from({ length: n }, (_, i) => noticeOf({ ...drawdownEvent, eventId: `drawdown:${ACCOUNT}:20:fired:${i}`, at: drawdownEvent.at + i }));
@@ -80,10 +36,10 @@ describe('combining a rate-limited backlog (local receivers)', () => {
     const counters = memoryCounters();
     const queue = worker(counters);
     const notices = [...drawdowns(97), ...intruders(3)];
-    await queue.send(notices.map((notice, i) => ({ id: `n${i}`, body: channelJobSchema.parse({ channel: 'tg', notice, attempt: 0 }) })));
+    await queue.send(notices.map((notice, i) => ({ id: `n${i}`, body: world.job('tg', notice) })));
     await queue.drain();
 
-    const delivered = receivers.received
+    const delivered = world.receivers.received
       .filter((r) => r.destination === 'chat:-100900' && r.status === 200)
       .map((r) => (JSON.parse(r.body) as { text: string }).text);
     const summaries = delivered.filter((t) => /^<b>\d+ alerts? on/.test(t));
@@ -91,7 +47,7 @@ describe('combining a rate-limited backlog (local receivers)', () => {
     const combined = summaries.reduce((n, t) => n + Number(/^<b>(\d+) alert/.exec(t)?.[1]), 0);
     expect(summaries.length).toBeGreaterThan(0);
     expect(
-      receivers.received.filter((r) => r.destination === 'chat:-100900' && r.status === 429),
+      world.receivers.received.filter((r) => r.destination === 'chat:-100900' && r.status === 429),
       'paced below the rate: no 429',
     ).toEqual([]);
     expect(alone + combined, 'nothing lost, nothing twice').toBe(notices.length);
@@ -111,15 +67,56 @@ describe('combining a rate-limited backlog (local receivers)', () => {
     await channel('tg-late', 'telegram', { chatId: '-100901' });
     const queue = worker(memoryCounters());
     const notices = drawdowns(60).map((n) => ({ ...n, id: `late-${n.id}` }));
-    await queue.send(notices.map((notice, i) => ({ id: `l${i}`, body: channelJobSchema.parse({ channel: 'tg-late', notice, attempt: 0 }) })));
+    await queue.send(notices.map((notice, i) => ({ id: `l${i}`, body: world.job('tg-late', notice) })));
     await queue.drain();
     const late = { ...drawdowns(1)[0]!, id: 'late-after-summary' };
-    const sentAt = clock.now();
-    await queue.send([{ id: 'late', body: channelJobSchema.parse({ channel: 'tg-late', notice: late, attempt: 0 }) }]);
+    const sentAt = world.now();
+    await queue.send([{ id: 'late', body: world.job('tg-late', late) }]);
     await queue.drain();
     const delivered = await repos().deliveries.get('late-after-summary#channel:tg-late');
     expect(delivered?.status).toBe('sent');
     expect(delivered!.sentAt! - sentAt, 'within a minute of the group limit, not after the parked notices').toBeLessThanOrEqual(COMBINE_AFTER_MS);
+  }, 240_000);
+
+  it('a digest waiting behind a flood of alerts goes whole, with its table, not folded into their summary', async () => {
+    const rows = digestRowsOf(3);
+    const digest = digestNotice(rows, {
+      id: 'digest:day:2026-11-22:0123456789abcdef',
+      span: 'day',
+      reportDate: '2026-11-22',
+      timeZone: 'UTC',
+      generatedAt: REPORT_NOW,
+    });
+    await channel('tg-desk', 'telegram', {
+      chatId: '-100902',
+      categories: ['drawdown', 'security', 'expiry', 'reports'],
+      accounts: [ACCOUNT as Address, digest.account.address as Address],
+    });
+    const counters = memoryCounters();
+    const queue = worker(counters);
+    // A minute and more of the group's limit is queued ahead of the digest: a summary is pending when it comes.
+    const alerts = drawdowns(40).map((n) => ({ ...n, id: `desk-${n.id}` }));
+    await queue.send(alerts.map((notice, i) => ({ id: `d${i}`, body: world.job('tg-desk', notice) })));
+    await queue.send([{ id: 'digest', body: world.job('tg-desk', digest) }]);
+    await queue.drain();
+
+    const delivered = world
+      .to('chat:-100902')
+      .filter((r) => r.status === 200)
+      .map((r) => (JSON.parse(r.body) as { text: string }).text);
+    const summaries = delivered.filter((t) => /^<b>\d+ \w+ on \d+ account/.test(t));
+    expect(summaries.length, 'the alerts were combined').toBeGreaterThan(0);
+    expect(
+      summaries.every((t) => /^<b>\d+ alerts? on/.test(t)),
+      'a summary of alerts only',
+    ).toBe(true);
+    const digests = delivered.filter((t) => t.includes(digest.title));
+    expect(digests, 'the digest went once, as itself').toHaveLength(1);
+    for (const row of rows) expect(digests[0], 'its table, every row').toContain(row.account.label);
+    expect((await repos().deliveries.get(`${digest.id}#channel:tg-desk`))?.status).toBe('sent');
+    const combined = summaries.reduce((n, t) => n + Number(/^<b>(\d+) alert/.exec(t)?.[1]), 0);
+    expect(delivered.length - summaries.length - 1 + combined, 'every alert once').toBe(alerts.length);
+    expect(await repos().channelBacklog.entries('tg-desk')).toEqual([]);
   }, 240_000);
 
   it('a Slack webhook announcing a long Retry-After: what waits is combined, not sent late one by one', async () => {
@@ -127,17 +124,17 @@ describe('combining a rate-limited backlog (local receivers)', () => {
     const counters = memoryCounters();
     const queue = worker(counters);
     const wait = Math.ceil((2 * COMBINE_AFTER_MS) / 1_000);
-    receivers.script('T9/B9/backlog', [{ status: 429, headers: { 'retry-after': String(wait) } }]);
+    world.receivers.script('T9/B9/backlog', [{ status: 429, headers: { 'retry-after': String(wait) } }]);
     const notices = drawdowns(5);
-    const startedAt = clock.now();
+    const startedAt = world.now();
     await queue.send(
       notices.map((notice, i) => ({
         id: `s${i}`,
-        body: channelJobSchema.parse({ channel: 'desk', notice: { ...notice, id: `slack-${notice.id}` }, attempt: 0 }),
+        body: world.job('desk', { ...notice, id: `slack-${notice.id}` }),
       })),
     );
     await queue.drain();
-    const got = receivers.received.filter((r) => r.destination === 'T9/B9/backlog');
+    const got = world.to('T9/B9/backlog');
     expect(got.map((r) => r.status)).toEqual([429, 200]);
     expect(got[1]!.at - startedAt, 'not before the announced wait').toBeGreaterThanOrEqual(wait * 1_000);
     expect((JSON.parse(got[1]!.body) as { text: string }).text).toMatch(/^5 alerts on 1 account/);

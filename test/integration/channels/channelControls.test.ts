@@ -15,6 +15,7 @@ import {
 } from '../../support/revocation/revocationWorld';
 import { testTables } from '../../support/testTables';
 import { cliRunner } from '../../support/cli/cliHarness';
+import { channelRecordOf } from '../../support/channels/channelRecordFixture';
 
 const tables = testTables();
 let world: RevocationWorld;
@@ -25,19 +26,7 @@ beforeAll(async () => {
   account = await world.trackAccount({ label: 'chat-controls', delegates: [] });
   const now = Date.now();
   for (const name of ['desk', 'ops']) {
-    const record: ChannelRecord = {
-      name,
-      type: 'telegram',
-      secret: 'env:TG',
-      url: null,
-      chatId: `-100${name.length}`,
-      categories: ['drawdown', 'security', 'expiry'],
-      accounts: [account.address],
-      state: { kind: 'ok' },
-      lastDelivery: null,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const record = channelRecordOf({ name, type: 'telegram', secret: 'env:TG', chatId: `-100${name.length}`, accounts: [account.address] }, now);
     await world.repos.channels.create(record);
   }
 }, 120_000);
@@ -148,22 +137,8 @@ describe("a chat's Snooze and Preferences buttons", () => {
 
   it("the channel's link epoch: revoke-links and remove void its messages' links, which read as expired on GET and POST; later links work", async () => {
     const cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix });
-    const channelNamed = (name: string): ChannelRecord => {
-      const now = Date.now();
-      return {
-        name,
-        type: 'telegram',
-        secret: 'env:TG',
-        url: null,
-        chatId: '-1009',
-        categories: ['drawdown', 'security', 'expiry'],
-        accounts: [account.address],
-        state: { kind: 'ok' },
-        lastDelivery: null,
-        createdAt: now,
-        updatedAt: now,
-      };
-    };
+    const channelNamed = (name: string): ChannelRecord =>
+      channelRecordOf({ name, type: 'telegram', secret: 'env:TG', chatId: '-1009', accounts: [account.address] }, Date.now());
     await world.repos.channels.create(channelNamed('late'));
     const [job] = await fanOut(`dd-epoch-${Date.now()}`);
     expect(job?.channel, 'desk is snoozed and ops muted drawdown').toBe('late');

@@ -18,6 +18,7 @@ import { SimControlClient } from '../../../local/sim/controlClient';
 import { startSimulator, type RunningSimulator } from '../../../local/sim/http/server';
 import { formOf, getPage } from '../../support/revocation/revocationWorld';
 import { testTables } from '../../support/testTables';
+import { channelRecordOf } from '../../support/channels/channelRecordFixture';
 
 const tables = testTables();
 let sim: RunningSimulator;
@@ -98,19 +99,7 @@ describe('links in chat messages are safe to preview', () => {
     });
     serving.system.revokeAll.start();
     // The channel the chat links name: its link epoch is read on every open.
-    await repos.channels.create({
-      name: 'desk',
-      type: 'slack',
-      secret: 'env:UNFURL_SLACK_URL',
-      url: null,
-      chatId: null,
-      categories: ['drawdown', 'security', 'expiry'],
-      accounts: [settings.address],
-      state: { kind: 'ok' },
-      lastDelivery: null,
-      createdAt: now,
-      updatedAt: now,
-    });
+    await repos.channels.create(channelRecordOf({ name: 'desk', type: 'slack', secret: 'env:UNFURL_SLACK_URL', accounts: [settings.address] }, now));
 
     const ctx = {
       account: { address: settings.address, label: 'unfurl', timezone: 'UTC' },

@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChannelSecrets } from '../../../functions/channels/channelSecrets';
-import type { ChannelRecord } from '../../../functions/domain/channel';
-import { ActionLinks } from '../../../functions/links/actionLinks';
-import { LinkTokenCodec } from '../../../functions/links/linkToken';
-import { channelJobSchema } from '../../../functions/messages/channelJob';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { channelTypeMetric } from '../../../functions/services/channels/channelTypeMetric';
 import { SharedDestinationPacer } from '../../../functions/services/channels/sharedDestinationPacer';
-import { memoryCounters, silentLog } from '../../../functions/shared/observability';
+import { memoryCounters } from '../../../functions/shared/observability';
 import { PaceRepository } from '../../../functions/store/paceRepository';
-import { createRepositories } from '../../../functions/store/repositories';
-import { createLocalChannelQueue } from '../../../local/localChannelQueue';
-import { startChatReceivers, type ChatReceivers, RECEIVER_RATES } from '../../../local/receivers/chatReceivers';
-import { testTables } from '../../support/testTables';
+import { RECEIVER_RATES } from '../../../local/receivers/chatReceivers';
+import { channelWorld } from '../../support/channels/channelWorld';
 import { ACCOUNT, drawdownEvent, noticeOf } from '../../support/channels/noticeFixtures';
 
 /**
@@ -20,61 +13,26 @@ import { ACCOUNT, drawdownEvent, noticeOf } from '../../support/channels/noticeF
  * in-process pacer, as two Lambda instances, send to one Slack webhook.
  */
 describe('destination pacing shared by worker instances', () => {
-  const tables = testTables();
-  let receivers: ChatReceivers;
-  const env: Record<string, string> = {};
-  const repos = () => createRepositories(tables.client, tables.prefix);
-
-  beforeAll(async () => {
-    receivers = await startChatReceivers();
-    env['SLACK'] = receivers.slackUrl('T7/B7/shared');
+  const world = channelWorld();
+  const { tables, repos } = world;
+  beforeAll(() => {
+    world.env['SLACK'] = world.receivers.slackUrl('T7/B7/shared');
   });
-  afterAll(() => receivers?.stop());
 
   const counters = memoryCounters();
-  function instance() {
-    return createLocalChannelQueue({
-      repos: repos(),
-      channelSender: {
-        secrets: new ChannelSecrets(env, null),
-        bases: { telegram: receivers.telegramApiUrl, pagerduty: receivers.pagerdutyEventsUrl },
-        policy: { loopback: true },
-      },
-      sender: { send: () => Promise.reject(new Error('no email expected')) },
-      mailFrom: 'sentinel@example.com',
-      links: new ActionLinks(new LinkTokenCodec('shared-pacing-test-link-secret-0123456789'), 'http://127.0.0.1:9'),
-      log: silentLog,
-      counters,
-      now: Date.now,
-      pacer: new SharedDestinationPacer(new PaceRepository(tables.client, tables.prefix)),
-    });
-  }
+  const instance = () => world.worker({ counters, pacer: new SharedDestinationPacer(new PaceRepository(tables.client, tables.prefix)) });
 
   it('two instances sending to one Slack webhook never exceed its rate: no 429, every notice once', async () => {
-    const now = Date.now();
-    const record: ChannelRecord = {
-      name: 'desk',
-      type: 'slack',
-      secret: 'env:SLACK',
-      url: null,
-      chatId: null,
-      categories: ['drawdown', 'security', 'expiry'],
-      accounts: [ACCOUNT as never],
-      state: { kind: 'ok' },
-      lastDelivery: null,
-      createdAt: now,
-      updatedAt: now,
-    };
-    expect(await repos().channels.create(record)).toEqual({ kind: 'created' });
+    await world.channel({ name: 'desk', type: 'slack', secret: 'env:SLACK' });
     const notices = Array.from({ length: 6 }, (_, i) =>
       noticeOf({ ...drawdownEvent, eventId: `drawdown:${ACCOUNT}:20:fired:shared-${i}`, at: drawdownEvent.at + i }),
     );
     const [a, b] = [instance(), instance()];
-    await a.send(notices.slice(0, 3).map((notice, i) => ({ id: `a${i}`, body: channelJobSchema.parse({ channel: 'desk', notice, attempt: 0 }) })));
-    await b.send(notices.slice(3).map((notice, i) => ({ id: `b${i}`, body: channelJobSchema.parse({ channel: 'desk', notice, attempt: 0 }) })));
+    await a.send(notices.slice(0, 3).map((notice, i) => ({ id: `a${i}`, body: world.job('desk', notice) })));
+    await b.send(notices.slice(3).map((notice, i) => ({ id: `b${i}`, body: world.job('desk', notice) })));
     await Promise.all([a.drain(), b.drain()]);
 
-    const got = receivers.received.filter((r) => r.destination === 'T7/B7/shared');
+    const got = world.to('T7/B7/shared');
     expect(
       got.filter((r) => r.status === 429),
       'no instance sent past the rate',

@@ -5,7 +5,7 @@ import { telegramMessage } from '../../../functions/channels/telegramMessage';
 import { backlogEntryOf, COMBINED_LISTED, combinedNotice } from '../../../functions/domain/combinedNotice';
 import { channelJobSchema } from '../../../functions/messages/channelJob';
 import { checkDiscord, checkSlack, checkTelegram } from '../../../local/receivers/chatRules';
-import { drawdownEvent, expiringEvent, HOSTILE_NAME, newDelegateEvent, noticeOf } from '../../support/channels/noticeFixtures';
+import { ACCOUNT, drawdownEvent, expiringEvent, HOSTILE_NAME, newDelegateEvent, noticeOf } from '../../support/channels/noticeFixtures';
 
 describe('combinedNotice', () => {
   const entries = [
@@ -41,6 +41,19 @@ describe('combinedNotice', () => {
     const telegram = telegramMessage(notice, '-1001');
     expect(checkTelegram(telegram.method, telegram.body)).toBeNull();
     expect(checkTelegram('sendMessage', telegramMessage(hostile, '-1').body)).toBeNull();
+  });
+
+  it('words its title from what it holds: alerts, reports, or notices when mixed', () => {
+    const at = (i: number) => ({ at: drawdownEvent.at + i, account: { address: ACCOUNT, label: null } });
+    const report = { ...backlogEntryOf(noticeOf(drawdownEvent)), ...at(1), id: 'r1', type: 'report.daily' as const, category: 'reports' as const };
+    const digest = { ...report, ...at(2), id: 'r2', type: 'report.digest' as const };
+    const recovered = { ...backlogEntryOf(noticeOf(drawdownEvent)), ...at(3), id: 'n1', type: 'drawdown.recovered' as const };
+    const alert = { ...backlogEntryOf(noticeOf(drawdownEvent)), ...at(4), id: 'a1' };
+    expect(combinedNotice('desk', [alert], 5).title).toBe('1 alert on 1 account');
+    expect(combinedNotice('desk', [report, digest], 5).title).toBe('2 reports on 1 account');
+    expect(combinedNotice('desk', [recovered], 5).title).toBe('1 notice on 1 account');
+    expect(combinedNotice('desk', [alert, report], 5).title).toBe('2 notices on 1 account');
+    expect(combinedNotice('desk', [alert, recovered, report], 5).title).toBe('3 notices on 1 account');
   });
 
   it('refuses an empty backlog', () => {

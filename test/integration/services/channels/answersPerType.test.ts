@@ -1,23 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChannelSecrets } from '../../../../functions/channels/channelSecrets';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newWebhookSecret } from '../../../../functions/channels/webhookSignature';
 import { accountSettingsSchema } from '../../../../functions/domain/account';
-import type { ChannelRecord, ChannelType } from '../../../../functions/domain/channel';
+import type { ChannelType } from '../../../../functions/domain/channel';
 import { newTrackedAccount } from '../../../../functions/domain/trackedAccount';
-import { ActionLinks } from '../../../../functions/links/actionLinks';
-import { LinkTokenCodec } from '../../../../functions/links/linkToken';
-import { channelJobSchema } from '../../../../functions/messages/channelJob';
 import { memoryCounters, type Log } from '../../../../functions/shared/observability';
-import { createRepositories } from '../../../../functions/store/repositories';
-import { createLocalChannelQueue } from '../../../../local/localChannelQueue';
-import { startChatReceivers, type ChatReceivers } from '../../../../local/receivers/chatReceivers';
+import { channelWorld } from '../../../support/channels/channelWorld';
 import { ACCOUNT, drawdownEvent, noticeOf } from '../../../support/channels/noticeFixtures';
-import { testTables } from '../../../support/testTables';
 
-const tables = testTables();
-const repos = createRepositories(tables.client, tables.prefix);
-const env: Record<string, string> = {};
-let receivers: ChatReceivers;
+const world = channelWorld();
+const repos = world.repos();
+const { env } = world;
 let serial = 0;
 /** Every log line and email the worker wrote in this file. */
 const written: string[] = [];
@@ -31,29 +23,16 @@ const log: Log = { debug: record('debug'), info: record('info'), warn: record('w
 async function channelOf(type: ChannelType): Promise<{ name: string; destination: string }> {
   const name = `${type}-${++serial}`;
   const variable = `ANSWERS_${serial}`;
-  const now = Date.now();
-  const record: ChannelRecord = {
-    name,
-    type,
-    secret: `env:${variable}`,
-    url: null,
-    chatId: null,
-    categories: ['drawdown', 'security', 'expiry'],
-    accounts: [ACCOUNT as never],
-    state: { kind: 'ok' },
-    lastDelivery: null,
-    createdAt: now,
-    updatedAt: now,
-  };
+  const record: Parameters<typeof world.channel>[0] = { name, type, secret: `env:${variable}` };
   let destination: string;
   switch (type) {
     case 'slack':
       destination = `T${serial}/B${serial}/answers`;
-      env[variable] = receivers.slackUrl(destination);
+      env[variable] = world.receivers.slackUrl(destination);
       break;
     case 'discord':
       destination = `${serial}/answers-token`;
-      env[variable] = receivers.discordUrl(String(serial), 'answers-token');
+      env[variable] = world.receivers.discordUrl(String(serial), 'answers-token');
       break;
     case 'telegram':
       destination = `chat:-100${serial}`;
@@ -67,50 +46,35 @@ async function channelOf(type: ChannelType): Promise<{ name: string; destination
     case 'webhook':
       destination = `answers-${serial}`;
       env[variable] = newWebhookSecret();
-      record.url = receivers.webhookUrl(destination);
+      record.url = world.receivers.webhookUrl(destination);
       break;
   }
-  expect(await repos.channels.create(record)).toEqual({ kind: 'created' });
+  await world.channel(record);
   return { name, destination };
 }
 
 /** Runs one drawdown alert for `channel` through the real channel worker, on its own in-process queue, until the queue is empty. */
 async function deliver(channel: string): Promise<ReturnType<typeof memoryCounters>> {
   const counters = memoryCounters();
-  const queue = createLocalChannelQueue({
-    repos,
-    channelSender: {
-      secrets: new ChannelSecrets(env, null),
-      bases: { telegram: receivers.telegramApiUrl, pagerduty: receivers.pagerdutyEventsUrl },
-      policy: { loopback: true },
-    },
+  const queue = world.worker({
+    counters,
+    log,
     sender: {
       send: (email) => {
         written.push(`mail ${Buffer.from(email.raw).toString('utf8')}`);
         return Promise.resolve({ messageId: 'm' });
       },
     },
-    mailFrom: 'sentinel@example.com',
-    links: new ActionLinks(new LinkTokenCodec('answers-link-secret-0123456789abcdef0123'), 'http://127.0.0.1:9'),
-    log,
-    counters,
-    now: Date.now,
   });
   const notice = noticeOf({ ...drawdownEvent, eventId: `drawdown:${ACCOUNT}:20:fired:${channel}` });
-  await queue.send([{ id: channel, body: channelJobSchema.parse({ channel, notice, attempt: 0 }) }]);
+  await queue.send([{ id: channel, body: world.job(channel, notice) }]);
   await queue.drain();
   return counters;
 }
 
-const requestsTo = (destination: string) => receivers.received.filter((r) => r.destination === destination);
-
 beforeAll(async () => {
-  receivers = await startChatReceivers();
   // Its recipient is told when a channel breaks.
   await repos.accounts.create(newTrackedAccount(accountSettingsSchema.parse({ address: ACCOUNT, emails: ['desk@example.com'], label: 'desk' }), Date.now()));
-});
-afterAll(async () => {
-  await receivers?.stop();
 });
 
 /**
@@ -133,9 +97,9 @@ describe("the channel worker honours each API's answers", () => {
   ];
   it.each(throttles)('%s: 429 then 200 delivers the message once, never before the announced wait', async (type, answer, waitMs) => {
     const { name, destination } = await channelOf(type);
-    receivers.script(destination, [answer]);
+    world.receivers.script(destination, [answer]);
     await deliver(name);
-    const requests = requestsTo(destination);
+    const requests = world.to(destination);
     expect(requests.map((r) => r.status)).toEqual([429, expect.any(Number) as unknown]);
     const [throttled, retried] = requests as [(typeof requests)[0], (typeof requests)[0]];
     expect(retried.status).toBeLessThan(300);
@@ -161,9 +125,9 @@ describe("the channel worker honours each API's answers", () => {
   ];
   it.each(refusals)('%s: %i %s leaves the channel %s', async (type, status, body, state) => {
     const { name, destination } = await channelOf(type);
-    receivers.script(destination, [{ status, body }]);
+    world.receivers.script(destination, [{ status, body }]);
     const counters = await deliver(name);
-    expect(requestsTo(destination), 'tried once, not retried').toHaveLength(1);
+    expect(world.to(destination), 'tried once, not retried').toHaveLength(1);
     const channel = await repos.channels.get(name);
     expect(channel?.state.kind).toBe(state);
     if (state === 'broken') expect(channel?.state).toMatchObject({ reason: expect.stringContaining(String(status)) as unknown });

@@ -1,24 +1,17 @@
-import { SESClient } from '@aws-sdk/client-ses';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ChannelSecrets } from '../../../../functions/channels/channelSecrets';
+import type { ChannelSenderDeps } from '../../../../functions/channels/channelSender';
 import { newWebhookSecret } from '../../../../functions/channels/webhookSignature';
 import type { ChannelRecord, ChannelType } from '../../../../functions/domain/channel';
 import { WEBHOOK_RETRY_DELAYS_MS } from '../../../../functions/domain/webhookRetrySchedule';
-import { ActionLinks } from '../../../../functions/links/actionLinks';
-import { LinkTokenCodec } from '../../../../functions/links/linkToken';
-import { SesSender } from '../../../../functions/mail/send/sesSender';
-import { channelJobSchema } from '../../../../functions/messages/channelJob';
 import { PAGERDUTY_BACKOFF_MS } from '../../../../functions/channels/channelAnswer';
-import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
-import { createRepositories } from '../../../../functions/store/repositories';
-import { createLocalChannelQueue } from '../../../../local/localChannelQueue';
-import { startChatReceivers, type ChatReceivers, type Received } from '../../../../local/receivers/chatReceivers';
-import { VirtualClock } from '../../../../local/virtualClock';
+import { memoryCounters } from '../../../../functions/shared/observability';
+import { channelWorld } from '../../../support/channels/channelWorld';
 import { ACCOUNT, drawdownEvent, noticeOf } from '../../../support/channels/noticeFixtures';
+import { sesSender } from '../../../support/delivery/mailHarness';
 import { sesStore } from '../../../support/sesStore';
 import { accountRecord } from '../../../support/store/accountFixture';
-import { testTables } from '../../../support/testTables';
 
 const START = Date.UTC(2030, 6, 1, 9);
 const run = randomUUID().slice(0, 8);
@@ -31,65 +24,24 @@ const ROUTING_KEY = `R0UTINGKEY${run}`.padEnd(32, '0');
  * clock (the queue's delays and the receivers' clock run on it, so a day of retries takes no day).
  */
 describe('webhook retries over hours (local receivers, simulated clock)', () => {
-  const tables = testTables();
-  let receivers: ChatReceivers;
-  let clock: VirtualClock;
-  const env: Record<string, string> = { HOOK: newWebhookSecret(), PD: ROUTING_KEY };
-  const repos = () => createRepositories(tables.client, tables.prefix, { now: () => clock.now() });
-  const sender = new SesSender(
-    new SESClient({ endpoint: inject('sesEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
-  );
+  const world = channelWorld({ start: START, env: { HOOK: newWebhookSecret(), PD: ROUTING_KEY } });
+  const { repos, to } = world;
+  // SDK retries on: a loaded machine's local SES can time out, which is not what these tests are about.
+  const sender = sesSender(undefined, 3);
 
   beforeAll(async () => {
-    clock = new VirtualClock(START);
-    receivers = await startChatReceivers({ now: () => clock.now() });
     expect(await repos().accounts.create(accountRecord({ address: ACCOUNT as never, emails: [OWNER] }))).toEqual({ kind: 'created' });
   });
-  afterAll(() => receivers?.stop());
 
-  async function channel(name: string, type: ChannelType, extra: Partial<ChannelRecord>): Promise<void> {
-    const record: ChannelRecord = {
-      name,
-      type,
-      secret: type === 'webhook' ? 'env:HOOK' : 'env:PD',
-      url: null,
-      chatId: null,
-      categories: ['drawdown', 'security', 'expiry'],
-      accounts: [ACCOUNT as never],
-      state: { kind: 'ok' },
-      lastDelivery: null,
-      createdAt: clock.now(),
-      updatedAt: clock.now(),
-      ...extra,
-    };
-    expect(await repos().channels.create(record)).toEqual({ kind: 'created' });
-  }
-
-  function worker(counters: ReturnType<typeof memoryCounters>) {
-    return createLocalChannelQueue({
-      repos: repos(),
-      channelSender: {
-        secrets: new ChannelSecrets(env, null),
-        bases: { telegram: receivers.telegramApiUrl, pagerduty: receivers.pagerdutyEventsUrl },
-        policy: { loopback: true },
-      },
-      sender,
-      mailFrom: 'sentinel@example.com',
-      links: new ActionLinks(new LinkTokenCodec('webhook-retries-link-secret-0123456789abcdef'), 'http://127.0.0.1:9'),
-      log: silentLog,
-      counters,
-      now: () => clock.now(),
-      clock,
-    });
-  }
-
-  const to = (destination: string): Received[] => receivers.received.filter((r) => r.destination === destination);
-  const job = (name: string, eventId: string) => channelJobSchema.parse({ channel: name, notice: noticeOf({ ...drawdownEvent, eventId }), attempt: 0 });
+  const channel = (name: string, type: ChannelType, extra: Partial<ChannelRecord>) =>
+    world.channel({ name, type, secret: type === 'webhook' ? 'env:HOOK' : 'env:PD', ...extra });
+  const worker = (counters: ReturnType<typeof memoryCounters>) => world.worker({ counters, sender });
+  const job = (name: string, eventId: string) => world.job(name, noticeOf({ ...drawdownEvent, eventId }));
 
   it('a webhook answering 503 throughout is retried on its schedule, never early, then marked broken with its recipients told once', async () => {
     const path = `down-${run}/hooks/s3cr3t-path`;
-    await channel('down', 'webhook', { url: receivers.webhookUrl(path) });
-    receivers.script(
+    await channel('down', 'webhook', { url: world.receivers.webhookUrl(path) });
+    world.receivers.script(
       path,
       Array.from({ length: 20 }, () => ({ status: 503, body: 'Service Unavailable' })),
     );
@@ -130,10 +82,110 @@ describe('webhook retries over hours (local receivers, simulated clock)', () => 
     expect((await sesStore({ to: OWNER })).filter((m) => m.subject.includes('"down" stopped accepting alerts'))).toHaveLength(1);
   }, 120_000);
 
+  /** How a webhook fails on every attempt; `attempts` counts the attempts where the test can see them. */
+  const failures: [
+    string,
+    (
+      name: string,
+    ) => Promise<{ url: string; secret?: string; channelSender?: ChannelSenderDeps; attempts: () => number; last: RegExp; afterwards?: () => void }>,
+  ][] = [
+    [
+      'its host does not resolve',
+      (name) => {
+        let lookups = 0;
+        let shownAtSecond: string | undefined;
+        const resolve = async () => {
+          lookups++;
+          if (lookups === 2) shownAtSecond = (await repos().channels.get(name))?.lastDelivery?.outcome;
+          throw Object.assign(new Error(`getaddrinfo ENOTFOUND hook-${run}.invalid`), { code: 'ENOTFOUND' });
+        };
+        return Promise.resolve({
+          url: `https://hook-${run}.invalid/deliveries`,
+          channelSender: { ...world.senderDeps(), resolve },
+          attempts: () => lookups,
+          last: /does not resolve/,
+          // By the second attempt, the first failure showed in `channels list`.
+          afterwards: () => expect(shownAtSecond).toBe('failed'),
+        });
+      },
+    ],
+    [
+      'its TLS handshake fails',
+      (name) => {
+        // The local receiver speaks plain HTTP: an https URL to it fails in the TLS handshake.
+        let calls = 0;
+        const counted: typeof fetch = (input, init) => {
+          calls++;
+          return fetch(input, init);
+        };
+        return Promise.resolve({
+          url: world.receivers.webhookUrl(`${name}-${run}`).replace(/^http:/, 'https:'),
+          channelSender: { ...world.senderDeps(), fetch: counted },
+          attempts: () => calls,
+          last: /^no answer/,
+        });
+      },
+    ],
+    [
+      'it answers 403 (a 4xx other than 410 and 429)',
+      (name) => {
+        const path = `${name}-${run}`;
+        world.receivers.script(
+          path,
+          Array.from({ length: 20 }, () => ({ status: 403, body: 'Forbidden' })),
+        );
+        return Promise.resolve({ url: world.receivers.webhookUrl(path), attempts: () => to(path).length, last: /HTTP 403: Forbidden/ });
+      },
+    ],
+    [
+      'the secret store does not answer',
+      () => {
+        let reads = 0;
+        const read = () => {
+          reads++;
+          return Promise.reject(new Error('connect ETIMEDOUT secretsmanager'));
+        };
+        return Promise.resolve({
+          url: world.receivers.webhookUrl(`store-${run}`),
+          secret: `secret:sentinel/test/channels/hook-${run}`,
+          channelSender: { ...world.senderDeps(), secrets: new ChannelSecrets(world.env, read) },
+          attempts: () => reads,
+          last: /could not read the channel secret/,
+        });
+      },
+    ],
+  ];
+  it.each(failures)(
+    'a webhook failing throughout because %s follows the schedule, then is marked broken, its recipients told once',
+    async (_, failing) => {
+      const name = `failing-${failures.findIndex(([what]) => what === _)}`;
+      const setup = await failing(name);
+      await world.channel({ name, type: 'webhook', secret: setup.secret ?? 'env:HOOK', url: setup.url });
+      const counters = memoryCounters();
+      const queue = world.worker({ counters, sender, ...(setup.channelSender ? { channelSender: setup.channelSender } : {}) });
+      await queue.send([{ id: 'j', body: job(name, `drawdown:${ACCOUNT}:20:fired:${name}`) }]);
+      await queue.drain();
+
+      expect(setup.attempts(), 'every attempt of the schedule').toBe(WEBHOOK_RETRY_DELAYS_MS.length + 1);
+      setup.afterwards?.();
+      const state = (await repos().channels.get(name))?.state;
+      expect(state).toMatchObject({ kind: 'broken' });
+      const reason = state?.kind === 'broken' ? state.reason : '';
+      expect(reason).toMatch(/^failing for 27 h over 8 attempts; last: /);
+      expect(reason.replace(/^failing for 27 h over 8 attempts; last: /, '')).toMatch(setup.last);
+      expect(counters.totals.get('WebhookRetriesExhausted')).toBe(1);
+      expect(counters.totals.get('ChannelDeliveriesAbandoned'), 'not given up before the schedule is spent').toBeUndefined();
+      expect(queue.counts().deadLettered).toBe(0);
+      const told = (await sesStore({ to: OWNER })).filter((m) => m.subject.includes(`"${name}" stopped accepting alerts`));
+      expect(told).toHaveLength(1);
+    },
+    120_000,
+  );
+
   it('a webhook answering 503 then 200 gets the notice once, with the same webhook-id, after the first wait', async () => {
     const path = `flaky-${run}`;
-    await channel('flaky', 'webhook', { url: receivers.webhookUrl(path) });
-    receivers.script(path, [{ status: 503 }]);
+    await channel('flaky', 'webhook', { url: world.receivers.webhookUrl(path) });
+    world.receivers.script(path, [{ status: 503 }]);
     const queue = worker(memoryCounters());
     await queue.send([{ id: 'j', body: job('flaky', `drawdown:${ACCOUNT}:20:fired:flaky`) }]);
     await queue.drain();
@@ -150,7 +202,7 @@ describe('webhook retries over hours (local receivers, simulated clock)', () => 
 
   it("PagerDuty's bare 429 (no Retry-After) is waited out about 30 s, then the event goes once", async () => {
     await channel('pager', 'pagerduty', {});
-    receivers.script(ROUTING_KEY, [{ status: 429 }]);
+    world.receivers.script(ROUTING_KEY, [{ status: 429 }]);
     const counters = memoryCounters();
     const queue = worker(counters);
     await queue.send([{ id: 'j', body: job('pager', `drawdown:${ACCOUNT}:20:fired:pager`) }]);
@@ -163,7 +215,7 @@ describe('webhook retries over hours (local receivers, simulated clock)', () => 
     expect(gap - PAGERDUTY_BACKOFF_MS, 'about 30 s, not a failure backoff').toBeLessThan(5_000);
     expect(requests[1]!.body).toBe(requests[0]!.body);
     expect(counters.totals.get('ChannelThrottled')).toBe(1);
-    expect([...receivers.incidents.values()].filter((i) => i.routingKey === ROUTING_KEY).map((i) => i.triggers)).toEqual([1]);
+    expect([...world.receivers.incidents.values()].filter((i) => i.routingKey === ROUTING_KEY).map((i) => i.triggers)).toEqual([1]);
     expect((await repos().channels.get('pager'))?.state).toEqual({ kind: 'ok' });
   });
 });

@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { localDate } from '../../../../functions/domain/localTime';
 import { nextReportAt } from '../../../../functions/domain/reportTime';
 import type { TrackedAccount } from '../../../../functions/domain/account';
@@ -10,6 +10,8 @@ import { sesSender, uniqueEmail } from '../../../support/delivery/mailHarness';
 import { accountRecord, testAddress } from '../../../support/store/accountFixture';
 import { sesStore } from '../../../support/sesStore';
 import { reportWorlds, type ReportWorld } from '../../../support/report/reportWorld';
+import { startChatReceivers } from '../../../../local/receivers/chatReceivers';
+import { channelRecordOf } from '../../../support/channels/channelRecordFixture';
 
 const SALT = 0x5a7;
 const MINUTE = 60_000;
@@ -76,6 +78,13 @@ describe('a report that fails is never dropped silently', () => {
     const w = await worlds.world(START, { operatorEmail: operator, sender: sesDownFor(down) });
     const account = await track(w);
     down.add(account.emails[0]!.toLowerCase());
+    // A chat channel taking the account's reports (the world's own worker has none: only the CLI posts).
+    const receivers = await startChatReceivers();
+    onTestFinished(() => receivers.stop());
+    process.env['MISSED_REPORT_SLACK'] = receivers.slackUrl('T6/B6/missed');
+    await w.repos.channels.create(
+      channelRecordOf({ name: 'desk', type: 'slack', secret: 'env:MISSED_REPORT_SLACK', categories: ['reports'], accounts: [account.address] }, START),
+    );
     const cli = cliOf(w, operator);
     await w.chain.control.setFaults({ routes: { portfolio: { error500: 1 } } });
 
@@ -124,6 +133,10 @@ describe('a report that fails is never dropped silently', () => {
     expect((await cli('report', '--retry-missed')).stdout).toContain('no missed report to send');
     expect(await sesStore({ to: account.emails[0]! })).toHaveLength(1);
     expect((await cli('report')).stdout).not.toContain('missed today');
+    // The CLI's runs posted the report to the chat once, before they ended.
+    const posted = receivers.received.filter((r) => r.destination === 'T6/B6/missed' && r.status === 200);
+    expect(posted.map((r) => (JSON.parse(r.body) as { text: string }).text)).toEqual([expect.stringContaining('Daily report') as unknown]);
+    expect((await w.repos.deliveries.get(`report:${account.address}:2025-06-02#channel:desk`))?.status).toBe('sent');
   }, 120_000);
 
   it('still delivers the report when SES fails for less than the retry window, and records nothing missed', async () => {

@@ -6,6 +6,8 @@ import { cliRunner } from '../../../support/cli/cliHarness';
 import { testTables } from '../../../support/testTables';
 import { header, mailTo, uniqueEmail } from '../../../support/delivery/mailHarness';
 import { startReportChain, type ReportChain } from '../../../support/report/reportChain';
+import { startChatReceivers, type ChatReceivers } from '../../../../local/receivers/chatReceivers';
+import { channelRecordOf } from '../../../support/channels/channelRecordFixture';
 
 const HOUR = 3_600_000;
 // Near the real time, so stored deliveries are not swept by DynamoDB Local's TTL.
@@ -27,17 +29,26 @@ describe('sentinel report', () => {
   });
   let cli: ReturnType<typeof cliRunner>;
   let chain: ReportChain;
+  let receivers: ChatReceivers;
+  const DESK = 'T5/B5/report-cli';
 
   beforeAll(async () => {
     chain = await startReportChain(NOW);
+    receivers = await startChatReceivers();
+    // A chat channel taking the due account's reports: its `env:` secret is read from this process's environment, as the CLI's.
+    process.env['REPORT_CLI_SLACK'] = receivers.slackUrl(DESK);
     cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix, ROCKET_NODE_URL: chain.sim.nodeUrl, ROCKET_INDEXER_URL: chain.sim.indexerUrl }, () => NOW);
     const repos = createRepositories(tables.client, tables.prefix);
     await repos.accounts.create(due);
     await repos.accounts.create(later);
+    await repos.channels.create(
+      channelRecordOf({ name: 'desk', type: 'slack', secret: 'env:REPORT_CLI_SLACK', categories: ['reports'], accounts: [due.address] }, NOW),
+    );
   });
 
   afterAll(async () => {
     await chain.close();
+    await receivers?.stop();
   });
 
   it('sends the reports that are due and prints them as JSON', async () => {
@@ -47,6 +58,18 @@ describe('sentinel report', () => {
     expect(results).toEqual([{ address: due.address, outcome: expect.objectContaining({ kind: 'sent', reportDate: TODAY, messages: 1 }) }]);
     const mails = await mailTo(due.emails[0]!);
     expect(mails.map((m) => header(m, 'X-Sentinel-Event-Id'))).toEqual([`report:${due.address}:${TODAY}`]);
+  });
+
+  it('posts the report to the chat channels taking the account reports, before it exits, once', async () => {
+    const posted = receivers.received.filter((r) => r.destination === DESK);
+    expect(posted.map((r) => r.status)).toEqual([200]);
+    expect((JSON.parse(posted[0]!.body) as { text: string }).text).toContain('Daily report');
+    expect((await createRepositories(tables.client, tables.prefix).deliveries.get(`report:${due.address}:${TODAY}#channel:desk`))?.status).toBe('sent');
+    expect((await cli('report')).code).toBe(0);
+    expect(
+      receivers.received.filter((r) => r.destination === DESK),
+      'nothing due: nothing posted again',
+    ).toHaveLength(1);
   });
 
   it('finds nothing due on a second run', async () => {

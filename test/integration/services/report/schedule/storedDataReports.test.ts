@@ -1,15 +1,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { localDate } from '../../../../../functions/domain/localTime';
 import { defaultRecipientSettings } from '../../../../../functions/domain/recipientSettings';
-import { nextReportAt } from '../../../../../functions/domain/reportTime';
 import { reportWindows } from '../../../../../functions/domain/reportWindows';
 import { saveRecipient } from '../../../../../functions/services/report/schedule/saveRecipient';
 import type { TrackedAccount } from '../../../../../functions/domain/account';
-import { RETENTION_MS, uniqueEmail } from '../../../../support/delivery/mailHarness';
-import { accountRecord, testAddress } from '../../../../support/store/accountFixture';
+import { uniqueEmail } from '../../../../support/delivery/mailHarness';
+import { testAddress } from '../../../../support/store/accountFixture';
 import { sesStore } from '../../../../support/sesStore';
-import { hourlyPoints, summary } from '../../../../support/report/reportFixture';
+import { summary } from '../../../../support/report/reportFixture';
 import { reportWorlds, type ReportWorld } from '../../../../support/report/reportWorld';
+import { trackedWithCurves } from '../../../../support/report/trackedWithCurves';
 
 const SALT = 0x5d7;
 const HOUR = 3_600_000;
@@ -26,27 +26,7 @@ const LAST_POINT = DUE - HOUR;
 
 /** An account with two days of stored curves up to `LAST_POINT`, and yesterday's report record. */
 async function track(w: ReportWorld, emails: string[]): Promise<TrackedAccount> {
-  const account = accountRecord({
-    address: testAddress(nextAddress++, SALT),
-    emails,
-    reportAt: '08:00',
-    timezone: 'Europe/Berlin',
-    nextReportAt: nextReportAt(w.clock.now(), '08:00', 'Europe/Berlin'),
-    createdAt: DUE - 3 * DAY,
-  });
-  await w.repos.accounts.create(account);
-  const from = DUE - 2 * DAY;
-  await w.repos.curves.putPoints(
-    account.address,
-    account.interval,
-    hourlyPoints(
-      from,
-      LAST_POINT,
-      (t) => 100_000 + (t - from) / HOUR,
-      (t) => (t - from) / HOUR,
-    ),
-    DUE + RETENTION_MS,
-  );
+  const account = await trackedWithCurves(w, { address: testAddress(nextAddress++, SALT), emails }, DUE, LAST_POINT);
   await w.repos.reportRecords.put({
     address: account.address,
     coveredDate: '2025-05-31',

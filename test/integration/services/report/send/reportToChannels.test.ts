@@ -8,7 +8,6 @@ import type { ChannelRecord } from '../../../../../functions/domain/channel';
 import type { MailCategory } from '../../../../../functions/domain/mailCategory';
 import { localDate } from '../../../../../functions/domain/localTime';
 import { defaultRecipientSettings } from '../../../../../functions/domain/recipientSettings';
-import { nextReportAt } from '../../../../../functions/domain/reportTime';
 import type { TrackedAccount } from '../../../../../functions/domain/account';
 import { saveRecipient } from '../../../../../functions/services/report/schedule/saveRecipient';
 import { reportToChannels } from '../../../../../functions/services/report/send/reportToChannels';
@@ -18,15 +17,15 @@ import { omittedNote } from '../../../../../functions/domain/noticeTableText';
 import { sendToChannel } from '../../../../../functions/channels/channelSender';
 import { startChatReceivers, type ChatReceivers, type Received } from '../../../../../local/receivers/chatReceivers';
 import { parseTelegramHtml } from '../../../../../local/receivers/telegramHtml';
-import { RETENTION_MS, uniqueEmail } from '../../../../support/delivery/mailHarness';
-import { hourlyPoints } from '../../../../support/report/reportFixture';
+import { uniqueEmail } from '../../../../support/delivery/mailHarness';
 import { reportWorlds, type ReportWorld } from '../../../../support/report/reportWorld';
+import { trackedWithCurves } from '../../../../support/report/trackedWithCurves';
+import { channelRecordOf } from '../../../../support/channels/channelRecordFixture';
 import { sesStore } from '../../../../support/sesStore';
-import { accountRecord, testAddress } from '../../../../support/store/accountFixture';
+import { testAddress } from '../../../../support/store/accountFixture';
 
 const SALT = 0x7c4;
 const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 /** 2025-06-02 08:00 Berlin: the reports of 2025-06-01 are due. */
 const DUE = Date.parse('2025-06-02T06:00:00Z');
 const START = DUE - 60_000;
@@ -65,47 +64,23 @@ async function chatWorld(options: { storedData?: boolean } = {}): Promise<Report
 }
 
 /** An account with two days of stored curves up to the due time. */
-async function track(w: ReportWorld, emails: string[], label: string): Promise<TrackedAccount> {
-  const account = accountRecord({
-    address: testAddress(nextAddress++, SALT),
-    label,
-    emails,
-    reportAt: '08:00',
-    timezone: 'Europe/Berlin',
-    nextReportAt: nextReportAt(w.clock.now(), '08:00', 'Europe/Berlin'),
-    createdAt: DUE - 3 * DAY,
-  });
-  await w.repos.accounts.create(account);
-  const from = DUE - 2 * DAY;
-  await w.repos.curves.putPoints(
-    account.address,
-    account.interval,
-    hourlyPoints(
-      from,
-      DUE - HOUR,
-      (t) => 100_000 + (t - from) / HOUR,
-      (t) => (t - from) / HOUR,
-    ),
-    DUE + RETENTION_MS,
-  );
-  return account;
-}
+const track = (w: ReportWorld, emails: string[], label: string): Promise<TrackedAccount> =>
+  trackedWithCurves(w, { address: testAddress(nextAddress++, SALT), emails, label }, DUE, DUE - HOUR);
 
 /** A channel of `type` on `accounts`, its destination unique to this test (`tag`). */
 async function channel(w: ReportWorld, name: string, type: ChannelRecord['type'], accounts: TrackedAccount[], categories: MailCategory[], tag: string) {
-  const record: ChannelRecord = {
-    name,
-    type,
-    secret: { telegram: 'env:TG', slack: 'env:SLACK', discord: 'env:DISCORD', webhook: 'env:HOOK', pagerduty: 'env:PD' }[type],
-    url: type === 'webhook' ? receivers.webhookUrl(`reports-${tag}`) : null,
-    chatId: type === 'telegram' ? `-100${tag}` : null,
-    categories,
-    accounts: accounts.map((a) => a.address),
-    state: { kind: 'ok' },
-    lastDelivery: null,
-    createdAt: START,
-    updatedAt: START,
-  };
+  const record = channelRecordOf(
+    {
+      name,
+      type,
+      secret: { telegram: 'env:TG', slack: 'env:SLACK', discord: 'env:DISCORD', webhook: 'env:HOOK', pagerduty: 'env:PD' }[type],
+      url: type === 'webhook' ? receivers.webhookUrl(`reports-${tag}`) : null,
+      chatId: type === 'telegram' ? `-100${tag}` : null,
+      categories,
+      accounts: accounts.map((a) => a.address),
+    },
+    START,
+  );
   await w.repos.channels.create(record);
 }
 

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, expect } from 'vitest';
+import { ChannelSecrets } from '../../../functions/channels/channelSecrets';
+import type { ChannelSenderDeps } from '../../../functions/channels/channelSender';
+import type { ChannelRecord } from '../../../functions/domain/channel';
+import type { Notice } from '../../../functions/domain/notice';
+import type { MailSender } from '../../../functions/mail/send/sesSender';
+import { channelJobSchema, type ChannelJob } from '../../../functions/messages/channelJob';
+import type { DestinationSlots } from '../../../functions/services/channels/destinationSlots';
+import { memoryCounters, silentLog, type Counters, type Log } from '../../../functions/shared/observability';
+import { createRepositories, type Repositories } from '../../../functions/store/repositories';
+import { createLocalChannelQueue } from '../../../local/localChannelQueue';
+import type { InProcessQueue } from '../../../local/queue/inProcessQueue';
+import { startChatReceivers, type ChatReceivers, type Received } from '../../../local/receivers/chatReceivers';
+import { VirtualClock } from '../../../local/virtualClock';
+import { MAIL_FROM, testLinks } from '../delivery/mailHarness';
+import { testTables, type TestTables } from '../testTables';
+import { channelRecordOf } from './channelRecordFixture';
+
+export interface ChannelWorldOptions {
+  /** Start of a simulated clock: the queue's delays, the worker's waits and the receivers' windows run on it. Default: the real clock. */
+  readonly start?: number;
+  /** Channel secrets by variable (`env:<name>`), before the receivers start; more may be added to `env` later. */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+export interface ChannelWorkerOptions {
+  /** Default: a fresh `memoryCounters()`. */
+  readonly counters?: Counters;
+  /** Default: `silentLog`. */
+  readonly log?: Log;
+  /** Sends the broken-channel emails; default one that fails the test's delivery (no email expected). */
+  readonly sender?: MailSender;
+  /** The worker's send slots; default its own in-process pacer. */
+  readonly pacer?: DestinationSlots;
+  /** How the worker reaches destinations; default `world.senderDeps()`. */
+  readonly channelSender?: ChannelSenderDeps;
+}
+
+const NO_EMAIL: MailSender = { send: () => Promise.reject(new Error('no email expected')) };
+
+/**
+ * The channel worker's world for one test file (call at the top of a file or `describe`): this
+ * file's tables in DynamoDB Local, the local receivers enforcing each API's rules, secrets from
+ * `env`, and the clock (simulated from `start`, or real). `worker()` builds a channel queue
+ * consumed by the real channel worker, as `npm start` runs it.
+ */
+export function channelWorld(options: ChannelWorldOptions = {}) {
+  const tables: TestTables = testTables();
+  const env: Record<string, string> = { ...options.env };
+  let receivers: ChatReceivers | undefined;
+  const clock = options.start === undefined ? null : new VirtualClock(options.start);
+  const now = (): number => (clock ? clock.now() : Date.now());
+
+  beforeAll(async () => {
+    receivers = await startChatReceivers(clock ? { now } : {});
+  });
+  afterAll(async () => {
+    await receivers?.stop();
+  });
+
+  const world = {
+    tables,
+    env,
+    now,
+    /** The simulated clock; throws for a world on the real clock. */
+    get clock(): VirtualClock {
+      if (!clock) throw new Error('this channel world runs on the real clock');
+      return clock;
+    },
+    get receivers(): ChatReceivers {
+      if (!receivers) throw new Error('the receivers start before the tests');
+      return receivers;
+    },
+    /** Repositories over this file's tables, on the world's clock. */
+    repos: (): Repositories => createRepositories(tables.client, tables.prefix, clock ? { now } : {}),
+    /** How the worker reaches the receivers: secrets from `env`, the receivers' API bases, loopback allowed. */
+    senderDeps: (): ChannelSenderDeps => ({
+      secrets: new ChannelSecrets(env, null),
+      bases: { telegram: world.receivers.telegramApiUrl, pagerduty: world.receivers.pagerdutyEventsUrl },
+      policy: { loopback: true },
+    }),
+    /** Stores a channel (`channelRecordOf`, created now) and checks it was created. */
+    async channel(record: Parameters<typeof channelRecordOf>[0]): Promise<ChannelRecord> {
+      const stored = channelRecordOf(record, now());
+      expect(await world.repos().channels.create(stored)).toEqual({ kind: 'created' });
+      return stored;
+    },
+    /** A channel queue consumed by the real channel worker (one instance). */
+    worker(o: ChannelWorkerOptions = {}): InProcessQueue<ChannelJob> {
+      return createLocalChannelQueue({
+        repos: world.repos(),
+        channelSender: o.channelSender ?? world.senderDeps(),
+        sender: o.sender ?? NO_EMAIL,
+        mailFrom: MAIL_FROM,
+        links: testLinks(),
+        log: o.log ?? silentLog,
+        counters: o.counters ?? memoryCounters(),
+        now,
+        ...(clock ? { clock } : {}),
+        ...(o.pacer ? { pacer: o.pacer } : {}),
+      });
+    },
+    /** What the receivers got for `destination` (webhook path, chat, routing key), in order. */
+    to: (destination: string): Received[] => world.receivers.received.filter((r) => r.destination === destination),
+    /** A first attempt of `notice` to `channel`, as notify queues it. */
+    job: (channel: string, notice: Notice): ChannelJob => channelJobSchema.parse({ channel, notice, attempt: 0 }),
+  };
+  return world;
+}
+
+/** One `channelWorld`. */
+export type ChannelWorld = ReturnType<typeof channelWorld>;
