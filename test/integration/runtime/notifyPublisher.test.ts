@@ -111,6 +111,8 @@ describe('notify events reach the channels apart from the paced emails', () => {
     await sendAll(publish, entries([second]));
 
     const emails = notifyQueue.drain();
+    // The first email is taken and held at its send before the chats are looked at.
+    for (let i = 0; i < 200 && sender.waiting() === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
     await channelQueue.drain();
     const delivered = receivers.received.filter((r) => r.destination === 'T9/B9/apart' && r.status === 200);
     const about = (event: NewDelegateEvent) => delivered.filter((r) => r.body.includes(event.delegate.address));
