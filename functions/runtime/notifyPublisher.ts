@@ -18,7 +18,8 @@ export function notifyPublisher<T extends NotifyQueueEvent>(notify: MessageQueue
       const fanOut: QueueEntry<FanOutEvent>[] = [];
       for (const entry of entries) {
         const body: NotifyQueueEvent = entry.body;
-        if (body.kind !== 'onboarding-check') fanOut.push({ id: entry.id, body: { fanout: body }, ...(entry.delaySeconds === undefined ? {} : { delaySeconds: entry.delaySeconds }) });
+        if (body.kind !== 'onboarding-check')
+          fanOut.push({ id: entry.id, body: { fanout: body }, ...(entry.delaySeconds === undefined ? {} : { delaySeconds: entry.delaySeconds }) });
       }
       const [emailed, chats] = await Promise.all([notify.send(entries), fanOut.length === 0 ? { sent: [], failed: [] } : channels.send(fanOut)]);
       const failed = new Map<string, SendFailure>();

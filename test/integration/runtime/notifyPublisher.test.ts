@@ -88,7 +88,11 @@ describe('notify events reach the channels apart from the paced emails', () => {
     });
     const channelQueue = createLocalChannelQueue({
       repos: deps.repos,
-      channelSender: { secrets: new ChannelSecrets(env, null), bases: { telegram: receivers.telegramApiUrl, pagerduty: receivers.pagerdutyEventsUrl }, policy: { loopback: true } },
+      channelSender: {
+        secrets: new ChannelSecrets(env, null),
+        bases: { telegram: receivers.telegramApiUrl, pagerduty: receivers.pagerdutyEventsUrl },
+        policy: { loopback: true },
+      },
       sender: { send: () => Promise.reject(new Error('no broken-channel email expected')) },
       mailFrom: 'sentinel@example.com',
       links: deps.links,
