@@ -219,7 +219,8 @@ async function run(args: ChannelsArgs, withChannels: boolean, services: { dynamo
     nodeUrl: sim.nodeUrl,
     indexerUrl: sim.indexerUrl,
     rps: 1_000,
-    timeoutMs: 10_000,
+    // Real time: on a loaded machine the simulator may take more than the deployed 10 s to answer.
+    timeoutMs: 60_000,
     maxRetries: 2,
     retryBaseDelayMs: 5,
     fetch: heldFetch,
