@@ -79,9 +79,11 @@ const NEVER_IN: Partial<Record<HandlerName, readonly RegExp[]>> = {
     /^functions\/mail\/(?!render\/(views|format)\.ts)/,
   ],
   'revoke-all-worker': [/^functions\/web\/(revokeAllPage|pageHandler)\.ts$/, /^functions\/mail\//, /^functions\/chain\//],
-  // The channel worker sends plain broken-channel emails (no templates); it draws a fanned-out drawdown's chart.
+  // The channel worker sends plain broken-channel emails (no templates); it draws a fanned-out drawdown's chart
+  // (over the lookback collection evaluates with: collectSettings, data only).
   'channel-worker': [
-    /^functions\/services\/(report|collect|revocation)\//,
+    /^functions\/services\/(report|revocation)\//,
+    /^functions\/services\/collect\/(?!collectSettings\.ts$)/,
     /^functions\/mail\/(render\/emailRenderer|render\/precompiledTemplates)\.ts$/,
     /^functions\/chain\/chainClient\.ts$/,
   ],
