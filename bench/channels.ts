@@ -260,7 +260,11 @@ async function run(args: ChannelsArgs, withChannels: boolean, services: { dynamo
   const system = await createLocalSystem({
     settings,
     repos,
-    log: { ...silentLog, warn: (m: string, d?: unknown) => console.error('WARN', m, JSON.stringify(d)), error: (m: string, d?: unknown) => console.error('ERR', m, JSON.stringify(d)) },
+    log: {
+      ...silentLog,
+      warn: (m: string, d?: unknown) => console.error('WARN', m, JSON.stringify(d)),
+      error: (m: string, d?: unknown) => console.error('ERR', m, JSON.stringify(d)),
+    },
     counters,
     now: clock.now,
     chain,
