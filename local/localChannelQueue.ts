@@ -4,7 +4,8 @@ import { createChannelWorkerHandler } from '../functions/runtime/channelWorkerHa
 import { CHANNEL_BATCH_SIZE, CHANNEL_QUEUE } from '../functions/services/channels/channelQueueSettings';
 import type { LinkMinter } from '../functions/links/linkMinter';
 import type { MailSender } from '../functions/mail/send/sesSender';
-import type { ChannelJob } from '../functions/messages/channelJob';
+import type { ChannelQueueMessage } from '../functions/messages/channelJob';
+import { CachedChannelList } from '../functions/store/cachedChannelList';
 import type { DestinationSlots } from '../functions/services/channels/destinationSlots';
 import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
@@ -17,6 +18,8 @@ export interface LocalChannelQueueOptions {
   readonly sender: MailSender;
   readonly mailFrom: string;
   readonly links: Pick<LinkMinter, 'build'>;
+  /** How long the fan-out keeps the channel list it read (`CHANNEL_LIST_CACHE_SECONDS`); default 5 s. */
+  readonly channelListCacheMs?: number;
   readonly log: Log;
   readonly counters: Counters;
   readonly now: () => number;
@@ -35,11 +38,12 @@ export interface LocalChannelQueueOptions {
  * The channel queue of one local process, consumed by the channel worker (`createChannelWorkerHandler`): a
  * re-queued job (429, pacing) waits out its delay in the queue, as with SQS `DelaySeconds`. The
  * pacer is the process's own (one worker instance) unless one is given, or one per instance.
+ * Published notify events (`fanout` jobs) are expanded here too, as the deployed worker does.
  */
-export function createLocalChannelQueue(options: LocalChannelQueueOptions): InProcessQueue<ChannelJob> {
+export function createLocalChannelQueue(options: LocalChannelQueueOptions): InProcessQueue<ChannelQueueMessage> {
   const workers: SqsLambdaHandler[] = [];
   const idle: SqsLambdaHandler[] = [];
-  const queue: InProcessQueue<ChannelJob> = new InProcessQueue<ChannelJob>({
+  const queue: InProcessQueue<ChannelQueueMessage> = new InProcessQueue<ChannelQueueMessage>({
     name: 'sentinel-channel',
     consumer: async (event, context) => {
       const worker = idle.shift();
@@ -57,6 +61,15 @@ export function createLocalChannelQueue(options: LocalChannelQueueOptions): InPr
     timeoutMs: CHANNEL_QUEUE.consumerTimeoutSeconds * 1_000,
     ...(options.clock ? { clock: options.clock } : {}),
   });
+  const fanOut = {
+    repos: options.repos,
+    channels: new CachedChannelList(options.repos.channels, options.channelListCacheMs ?? 5_000, options.now),
+    alerts: options.repos.alerts,
+    channelQueue: queue,
+    links: options.links,
+    counters: options.counters,
+    now: options.now,
+  };
   for (const pacer of options.instancePacers ?? [options.pacer ?? new DestinationPacer()]) {
     workers.push(
       createChannelWorkerHandler({
@@ -71,6 +84,7 @@ export function createLocalChannelQueue(options: LocalChannelQueueOptions): InPr
         counters: options.counters,
         now: options.now,
         wallNow: options.clock ? () => options.clock!.now() : Date.now,
+        fanOut,
       }),
     );
   }

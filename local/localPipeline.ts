@@ -11,7 +11,8 @@ import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
 import type { BackfillBudget } from '../functions/services/collect/backfillBudget';
 import { refinementBudgetFrom, type RefinementBudget } from '../functions/services/collect/refinementBudget';
-import type { ChannelJob } from '../functions/messages/channelJob';
+import type { ChannelQueueMessage } from '../functions/messages/channelJob';
+import { notifyPublisher } from '../functions/runtime/notifyPublisher';
 import type { ProtectiveRevoker } from '../functions/domain/protectiveAction';
 import { heldRecords, InProcessQueue, type QueueClock, type SqsLambdaHandler } from './queue/inProcessQueue';
 
@@ -23,8 +24,11 @@ export interface LocalPipelineDeps {
   readonly now: () => number;
   /** The notify-queue consumer (the notify handler, or a test's recorder). */
   readonly notifyConsumer: SqsLambdaHandler;
-  /** The channel queue the notify consumer fans notices out to (consumed by the channel worker); drained after notify. */
-  readonly channelQueue?: InProcessQueue<ChannelJob>;
+  /**
+   * The channel queue (consumed by the channel worker): every notify event is published to it too
+   * (`notifyPublisher`), so chats never wait for the paced emails; drained after notify.
+   */
+  readonly channelQueue?: InProcessQueue<ChannelQueueMessage>;
   readonly collectSettings?: CollectSettings;
   /** Records per collect batch (SQS batch size); default 10. */
   readonly batchSize?: number;
@@ -54,8 +58,8 @@ export interface CycleResult {
 
 /**
  * The collection pipeline wired as it runs in AWS, with in-process queues in place of SQS:
- * dispatch → collect queue → collect handler → notify queue → notify consumer (→ channel queue →
- * channel worker, when given). The handlers are
+ * dispatch → collect queue → collect handler → notify queue → notify consumer, and (when a channel
+ * queue is given) collect handler → channel queue → channel worker, both through one publisher. The handlers are
  * the deployed ones; only the queues and the trigger differ.
  */
 export function createLocalPipeline(deps: LocalPipelineDeps) {
@@ -68,6 +72,8 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
     timeoutMs: 60_000,
     ...queueOptions,
   });
+  // What producers publish to: the notify queue, and the channel queue's fan-out when there is one.
+  const notify: MessageQueue<NotifyQueueEvent> = deps.channelQueue ? notifyPublisher(notifyQueue, deps.channelQueue) : notifyQueue;
   let outcomes: CollectOutcome[] = [];
   // One backfill share for flow refinements and long gaps, as in the deployed collect.
   const backfillShare = deps.refinementBudget ?? refinementBudgetFrom({ CHAIN_RPS: settingsSchema.shape.CHAIN_RPS.parse(undefined) }, deps.now);
@@ -75,7 +81,7 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
   const collectHandler = createCollectHandler({
     chain: deps.chain,
     repos: deps.repos,
-    events: notifyQueue,
+    events: notify,
     log: deps.log,
     counters: deps.counters,
     flush: () => undefined,
@@ -113,7 +119,9 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
   return {
     collectQueue,
     notifyQueue,
-    /** The channel queue notify fans out to, when given. */
+    /** Where producers publish notify events (collect, the signer, the revoke-all worker): the notify queue and the channel fan-out. */
+    notify,
+    /** The channel queue events fan out to, when given. */
     channelQueue: deps.channelQueue,
     /**
      * Dispatches and delivers the queues (collect, notify, channels) until they are empty (the CLI's `collect`); the collect

@@ -1,3 +1,4 @@
+import { CachedChannelList } from '../functions/store/cachedChannelList';
 import type { ChainClient } from '../functions/chain/ports';
 import type { Settings } from '../functions/config/settings';
 import { createReportWorker } from '../functions/handlers/report-worker';
@@ -165,6 +166,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     sender: alertSender,
     mailFrom: settings.MAIL_FROM,
     links,
+    channelListCacheMs: settings.CHANNEL_LIST_CACHE_SECONDS * 1_000,
     log,
     counters,
     now,
@@ -173,7 +175,8 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     ...(options.channelPacers ? { instancePacers: options.channelPacers } : {}),
   });
   // Reports go to chat through the same in-process channel queue and worker as alerts.
-  const mail = localMailDeps(options, links, chain, governor.sender(ses, 'report'), { channels: repos.channels, alerts: repos.alerts, channelQueue, links });
+  const channelList = new CachedChannelList(repos.channels, settings.CHANNEL_LIST_CACHE_SECONDS * 1_000, now);
+  const mail = localMailDeps(options, links, chain, governor.sender(ses, 'report'), { channels: channelList, alerts: repos.alerts, channelQueue, links });
   const pipeline = createLocalPipeline({
     repos,
     chain,
@@ -185,7 +188,8 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
       ...heldRecords(options.clock),
       repos,
       sender: alertSender,
-      channelFanOut: { channels: repos.channels, alerts: repos.alerts, channelQueue, links },
+      // The onboarding check's channel notice; the events' own channel jobs come from their fan-out.
+      channelFanOut: { channels: channelList, alerts: repos.alerts, channelQueue, links },
       operatorEmail: settings.OPERATOR_EMAIL ?? null,
     }),
     channelQueue,
@@ -210,7 +214,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     log,
     counters,
     now,
-    notify: pipeline.notifyQueue,
+    notify: pipeline.notify,
     protection,
     ...(options.signerEnv === undefined ? {} : { signerEnv: options.signerEnv }),
     ...(options.visibilityTimeoutMs === undefined ? {} : { visibilityTimeoutMs: options.visibilityTimeoutMs }),
@@ -229,7 +233,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
   });
   const revokeAll = new InProcessQueue<RevokeAllJob>({
     name: 'sentinel-revoke-all',
-    consumer: revokeAllWorker({ batches: repos.revokeAll, tokens: repos.tokens, sign: signerCallOf(signer), notify: pipeline.notifyQueue, now, log, counters }),
+    consumer: revokeAllWorker({ batches: repos.revokeAll, tokens: repos.tokens, sign: signerCallOf(signer), notify: pipeline.notify, now, log, counters }),
     // One delegate per delivery, as the FIFO queue's group hands them over; the signer's timeout bounds one.
     batchSize: REVOCATION_BATCH_SIZE,
     visibilityTimeoutMs: options.visibilityTimeoutMs ?? 60_000,

@@ -87,6 +87,7 @@ async function collectPipeline(rt: CliRuntime) {
     notifyConsumer: createNotifyHandler({
       ...mail,
       repos: rt.repos,
+      // The onboarding check's channel notice; the events' own channel jobs come from their fan-out.
       channelFanOut: { channels: rt.repos.channels, alerts: rt.repos.alerts, channelQueue, links },
     }),
     channelQueue,
@@ -106,7 +107,7 @@ async function collectPipeline(rt: CliRuntime) {
     log: rt.log,
     counters,
     now,
-    notify: pipeline.notifyQueue,
+    notify: pipeline.notify,
     protection: rt.protection(),
     visibilityTimeoutMs: 1_000,
   });

@@ -100,8 +100,14 @@ export const settingsSchema = z.object({
   NOTIFY_QUEUE_URL: url.optional(),
   REPORT_QUEUE_URL: url.optional(),
   SIGN_REVOCATION_FUNCTION_NAME: z.string().min(1).optional(),
-  /** In AWS: the channel queue (notify fans notices out to it; the channel worker re-queues delayed jobs on it). */
+  /** In AWS: the channel queue (producers publish each notify event's `fanout` job to it; the channel worker re-queues delayed jobs on it). */
   CHANNEL_QUEUE_URL: url.optional(),
+  /**
+   * How long a process keeps the channel list it read (seconds; 0 reads it every time). Routing
+   * notices and reports reads it once per this time instead of once per notice; a channel added,
+   * changed or removed is seen within it.
+   */
+  CHANNEL_LIST_CACHE_SECONDS: z.coerce.number().min(0).max(300).default(5),
   /** In AWS: the revocations FIFO queue (grouped by account): revoke-all units, and automatic revocations. */
   REVOCATION_QUEUE_URL: url.optional(),
   /** In AWS: the protective-decision FIFO queue (grouped by account): collect's automatic revocations, one delegate each. */

@@ -70,7 +70,11 @@ export const HANDLER_CATALOG = {
   },
   collect: {
     // DECISION_QUEUE_URL: where the protection service queues automatic revocations (unknown keys, the kill switch).
-    requires: { settings: ['ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'NOTIFY_QUEUE_URL', 'DECISION_QUEUE_URL'], links: { mints: [], verifies: [] } },
+    // NOTIFY_QUEUE_URL and CHANNEL_QUEUE_URL: each event goes to both (`notifyPublisher`).
+    requires: {
+      settings: ['ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'NOTIFY_QUEUE_URL', 'CHANNEL_QUEUE_URL', 'DECISION_QUEUE_URL'],
+      links: { mints: [], verifies: [] },
+    },
     // A batch of up to 10 accounts (or delegate-watch jobs of up to 100) at the instance's CHAIN_RPS,
     // first polls backfilling in chunks. Its time is the token bucket, not CPU, and Lambda bills the
     // wait by memory: at 128 MB (~1/14 vCPU) a steady-state chain request's CPU (< 5 ms measured, ~70 ms
@@ -91,11 +95,12 @@ export const HANDLER_CATALOG = {
   notify: {
     requires: {
       settings: ['PUBLIC_BASE_URL', 'CHANNEL_QUEUE_URL'],
-      links: { mints: ['revoke', 'revoke-all', 'snooze', 'unsubscribe', 'preferences', 'channel-snooze', 'channel-preferences'], verifies: [] },
+      // The email links only: the chats' notices (their channel-snooze and channel-preferences links) are the channel worker's.
+      links: { mints: ['revoke', 'revoke-all', 'snooze', 'unsubscribe', 'preferences'], verifies: [] },
     },
     // Rendering (Handlebars, inlined CSS, chart PNG) is CPU-bound: more memory buys CPU.
     sizing: { timeoutSeconds: 60, memoryMb: 1024 },
-    // The channel fan-out puts one job per routed channel on the channel queue; a failed record's backoff (ChangeMessageVisibility).
+    // SQS: the onboarding check's channel notice (one job per routed channel); a failed record's backoff (ChangeMessageVisibility).
     sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-ses', 'client-sqs'],
     bundle: MAIL,
   },
@@ -128,7 +133,7 @@ export const HANDLER_CATALOG = {
     bundle: PLAIN,
   },
   'revoke-all-worker': {
-    requires: { settings: ['SIGN_REVOCATION_FUNCTION_NAME', 'NOTIFY_QUEUE_URL'], links: { mints: [], verifies: [] } },
+    requires: { settings: ['SIGN_REVOCATION_FUNCTION_NAME', 'NOTIFY_QUEUE_URL', 'CHANNEL_QUEUE_URL'], links: { mints: [], verifies: [] } },
     // One delegate per invocation (FIFO batch of 1): the signer's 25 s, its 3 s throttle retry, and the unit's writes.
     sizing: { timeoutSeconds: 45, memoryMb: 256 },
     sdkClients: ['client-dynamodb', 'client-lambda', 'client-sqs'],
@@ -143,12 +148,18 @@ export const HANDLER_CATALOG = {
     bundle: PLAIN,
   },
   'channel-worker': {
-    requires: { settings: ['PUBLIC_BASE_URL', 'CHANNEL_QUEUE_URL'], links: { mints: ['preferences'], verifies: [] } },
+    requires: {
+      settings: ['PUBLIC_BASE_URL', 'CHANNEL_QUEUE_URL'],
+      // preferences: the broken-channel email's unsubscribe link; the others: the links of the notices it fans out.
+      links: { mints: ['revoke', 'revoke-all', 'preferences', 'channel-snooze', 'channel-preferences'], verifies: [] },
+    },
     // A batch of up to 10 channel jobs, one at a time, each one HTTPS request (and, on a permanent
-    // refusal, one short plain email per recipient); its time is waiting on the destinations.
-    sizing: { timeoutSeconds: 60, memoryMb: 256 },
+    // refusal, one short plain email per recipient), or a published event expanded into those jobs
+    // (a drawdown's chart PNG drawn once for the chats that show it): more memory buys the drawing's CPU.
+    sizing: { timeoutSeconds: 60, memoryMb: 512 },
     sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-ses', 'client-sqs'],
-    bundle: PLAIN,
+    // The chart: `@resvg/resvg-js` and its fonts (no email templates).
+    bundle: { templates: false, fonts: true, nativeModules: ['@resvg/resvg-js'] },
   },
   'preferences-page': {
     requires: {
@@ -165,7 +176,7 @@ export const HANDLER_CATALOG = {
     bundle: PLAIN,
   },
   'sign-revocation': {
-    requires: { settings: ['ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'NOTIFY_QUEUE_URL'], links: { mints: [], verifies: [] } },
+    requires: { settings: ['ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'NOTIFY_QUEUE_URL', 'CHANNEL_QUEUE_URL'], links: { mints: [], verifies: [] } },
     sizing: { timeoutSeconds: 25, memoryMb: 512 },
     // SSM: the stage-wide protection switch, re-read (cached at most 30 s) before every automatic action.
     sdkClients: ['client-dynamodb', 'client-kms', 'client-sqs', 'client-ssm'],

@@ -1,3 +1,4 @@
+import { notifyPublisher } from '../runtime/notifyPublisher';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { collectMessageSchema } from '../messages/collectJob';
 import { chainFrom, messageVisibilityFrom, someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
@@ -75,7 +76,7 @@ export function collectDepsFromEnv(env: Readonly<Record<string, string | undefin
     ...basics,
     chain: chainFrom(settings, basics.log),
     repos,
-    events: sqsQueueFrom(settings, 'NOTIFY_QUEUE_URL', sqs),
+    events: notifyPublisher(sqsQueueFrom(settings, 'NOTIFY_QUEUE_URL', sqs), sqsQueueFrom(settings, 'CHANNEL_QUEUE_URL', sqs)),
     revoke: protectionServiceFrom(settings, {
       accounts: repos.accounts,
       knownDelegates: repos.knownDelegates,

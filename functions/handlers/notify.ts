@@ -9,6 +9,7 @@ import { consumerQueue } from '../runtime/consumerQueue';
 import { AccountsRepository } from '../store/accountsRepository';
 import { AlertStateRepository } from '../store/alertStateRepository';
 import { ChannelsRepository } from '../store/channelsRepository';
+import { CachedChannelList } from '../store/cachedChannelList';
 import { OnboardingBatchRepository } from '../store/onboardingBatchRepository';
 import { OnboardingProgressRepository } from '../store/onboardingProgressRepository';
 import { CurvesRepository } from '../store/curvesRepository';
@@ -56,8 +57,9 @@ export function createNotifyHandler(deps: NotifyDeps) {
 
 /**
  * Builds the handler's dependencies from the environment (once per cold start), with the templates
- * precompiled into the bundle, and the channel fan-out: one job per routed channel on the channel
- * queue (`CHANNEL_QUEUE_URL`), before the emails.
+ * precompiled into the bundle, and the channel queue (`CHANNEL_QUEUE_URL`) for the onboarding
+ * check's channel notice. The notify messages' own channel jobs come from their `fanout` jobs,
+ * expanded by the channel worker.
  */
 export async function notifyDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<NotifyDeps> {
   const settings = settingsFor('notify', env);
@@ -76,7 +78,7 @@ export async function notifyDepsFromEnv(env: Readonly<Record<string, string | un
   return {
     ...deps,
     channelFanOut: {
-      channels: deps.repos.channels,
+      channels: new CachedChannelList(deps.repos.channels, settings.CHANNEL_LIST_CACHE_SECONDS * 1_000, deps.now),
       alerts: deps.repos.alerts,
       channelQueue: sqsQueueFrom<ChannelJob>(settings, 'CHANNEL_QUEUE_URL'),
       links: deps.links,

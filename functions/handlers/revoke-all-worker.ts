@@ -1,3 +1,4 @@
+import { notifyPublisher } from '../runtime/notifyPublisher';
 import type { NotifyEvent } from '../messages/notifyMessage';
 import { someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { handlerBasics } from '../runtime/handlerBasics';
@@ -21,7 +22,7 @@ export function revokeAllWorkerDepsFromEnv(env: Readonly<Record<string, string |
     batches: repos.revokeAll,
     tokens: repos.tokens,
     sign: signerCallOf(new LambdaRevocationSigner(signerLambdaClient(settings.AWS_REGION), settings.SIGN_REVOCATION_FUNCTION_NAME)),
-    notify: sqsQueueFrom<NotifyEvent>(settings, 'NOTIFY_QUEUE_URL'),
+    notify: notifyPublisher(sqsQueueFrom<NotifyEvent>(settings, 'NOTIFY_QUEUE_URL'), sqsQueueFrom(settings, 'CHANNEL_QUEUE_URL')),
   };
 }
 

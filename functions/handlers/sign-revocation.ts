@@ -1,3 +1,4 @@
+import { notifyPublisher } from '../runtime/notifyPublisher';
 import { KMSClient } from '@aws-sdk/client-kms';
 import type { Context } from 'aws-lambda';
 import { resolveKmsSigner } from '../chain/resolveKmsSigner';
@@ -66,7 +67,7 @@ export async function signRevocationDepsFromEnv(env: Readonly<Record<string, str
     leases: repos.leases,
     audit: repos.audit,
     tokens: repos.tokens,
-    notify: sqsQueueFrom<NotifyEvent>(settings, 'NOTIFY_QUEUE_URL'),
+    notify: notifyPublisher(sqsQueueFrom<NotifyEvent>(settings, 'NOTIFY_QUEUE_URL'), sqsQueueFrom(settings, 'CHANNEL_QUEUE_URL')),
     chain: chainFrom(settings, log),
     signerFor: (ref) => resolveKmsSigner(ref, kms),
     automatic: {

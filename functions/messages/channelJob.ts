@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { channelNameSchema } from '../domain/channel';
 import { MAIL_CATEGORIES } from '../domain/mailCategory';
 import { NOTICE_TABLE_MAX_ROWS, NOTICE_TYPES, type Notice } from '../domain/notice';
+import { notifyMessageSchema } from './notifyMessage';
 
 /** A notice as it travels on the channel queue (see `Notice`). */
 export const noticeSchema = z.object({
@@ -85,3 +86,19 @@ export interface BacklogJob extends JobBase {
   readonly backlog: true;
 }
 export type ChannelJob = NoticeJob | BacklogJob;
+
+/**
+ * A notify event handed to the channel side (`fanout`): the channel worker expands it into one
+ * notice job per channel that takes it, apart from the paced email. Published beside the notify
+ * queue's copy (`notifyPublisher`); a re-published event expands again and the per-(event,
+ * channel) delivery ids send nothing twice.
+ */
+export const fanOutJobSchema = z.object({ fanout: notifyMessageSchema });
+export type FanOutJob = z.infer<typeof fanOutJobSchema>;
+/** What a producer puts on the channel queue for an event (addresses in any case). */
+export type FanOutEvent = z.input<typeof fanOutJobSchema>;
+
+/** Everything the channel queue carries: channel jobs, and events to fan out. */
+export const channelQueueMessageSchema = z.union([fanOutJobSchema, ...channelJobSchema.options]);
+/** What may be put on the channel queue (a fan-out job as producers build it; the worker parses it into `FanOutJob`). */
+export type ChannelQueueMessage = ChannelJob | FanOutEvent;

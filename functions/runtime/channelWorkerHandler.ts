@@ -1,9 +1,13 @@
-import { channelJobSchema } from '../messages/channelJob';
+import { channelQueueMessageSchema } from '../messages/channelJob';
 import { sqsHandler, type SqsHandlerDeps } from './sqsHandler';
 import { deliverChannelJob, type ChannelJobDeps, type ChannelJobOutcome } from '../services/channels/deliverChannelJob';
+import { fanOutEvent, type FanOutEventDeps } from '../services/notify/fanOutEvent';
 
-/** What the channel worker needs: the channel delivery service's ports, plus a metrics flush per invocation. */
-export interface ChannelWorkerDeps extends ChannelJobDeps, SqsHandlerDeps {}
+/** What the channel worker needs: the channel delivery service's ports, the fan-out's, plus a metrics flush per invocation. */
+export interface ChannelWorkerDeps extends ChannelJobDeps, SqsHandlerDeps {
+  /** Expands a published notify event (`fanout` job) into one job per channel taking it. */
+  readonly fanOut: FanOutEventDeps;
+}
 
 const OUTCOME_METRIC: Readonly<Record<ChannelJobOutcome['kind'], string>> = {
   delivered: 'ChannelJobsDelivered',
@@ -21,19 +25,28 @@ const OUTCOME_METRIC: Readonly<Record<ChannelJobOutcome['kind'], string>> = {
 /**
  * The channel queue's consumer (the `channel-worker` Lambda in AWS; run in process by `collect`,
  * `serve` and `npm start`): each record is one notice for one channel, sent with
- * `deliverChannelJob`. A job to be sent later is re-queued by the service with a delay (the record
+ * `deliverChannelJob`, or a published notify event (`fanout`), expanded into those jobs with
+ * `fanOutEvent` apart from the event's paced emails. A job to be sent later is re-queued by the service with a delay (the record
  * itself succeeds); a store or queue failure lists the record in `batchItemFailures`.
  */
 export function createChannelWorkerHandler(deps: ChannelWorkerDeps) {
   return sqsHandler(deps, {
     name: 'channel job',
-    schema: channelJobSchema,
+    schema: channelQueueMessageSchema,
     concurrency: 1,
     about: (job) =>
-      'notice' in job
-        ? { channel: job.channel, noticeId: job.notice.id, category: job.notice.category, attempt: job.attempt }
-        : { channel: job.channel, backlog: true, attempt: job.attempt },
+      'fanout' in job
+        ? { fanout: true, eventId: job.fanout.eventId, kind: job.fanout.kind, account: job.fanout.account }
+        : 'notice' in job
+          ? { channel: job.channel, noticeId: job.notice.id, category: job.notice.category, attempt: job.attempt }
+          : { channel: job.channel, backlog: true, attempt: job.attempt },
     handle: async (job, about) => {
+      if ('fanout' in job) {
+        const fanned = await fanOutEvent(deps.fanOut, job.fanout);
+        deps.counters.count(fanned.kind === 'queued' ? 'ChannelEventsFannedOut' : 'ChannelEventsSkipped');
+        deps.log.info('channel fan-out handled', { ...about, outcome: fanned });
+        return;
+      }
       const outcome = await deliverChannelJob(deps, job);
       deps.counters.count(OUTCOME_METRIC[outcome.kind]);
       if (outcome.kind === 'refused' || outcome.kind === 'payload-rejected' || outcome.kind === 'gave-up')

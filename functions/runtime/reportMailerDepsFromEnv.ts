@@ -5,6 +5,7 @@ import { AccountScheduleRepository } from '../store/accountScheduleRepository';
 import { AccountsRepository } from '../store/accountsRepository';
 import { AlertStateRepository } from '../store/alertStateRepository';
 import { ChannelsRepository } from '../store/channelsRepository';
+import { CachedChannelList } from '../store/cachedChannelList';
 import type { ChannelJob } from '../messages/channelJob';
 import { CurvesRepository } from '../store/curvesRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
@@ -37,7 +38,7 @@ const REPORT_REPOSITORIES = {
 /**
  * The `daily-report` Lambda's dependencies: the mailer's (`mailerDepsFromEnv`), the chain's indexer
  * for the report's windows (created on first use), the channel queue for reports to chat
- * (`CHANNEL_QUEUE_URL`) and the digest sender. Kept apart from
+ * (`CHANNEL_QUEUE_URL`, the channel list cached for `CHANNEL_LIST_CACHE_SECONDS`) and the digest sender. Kept apart from
  * `mailerDepsFromEnv` so the notify bundle holds neither the chain client nor the report service.
  */
 export async function reportMailerDepsFromEnv(
@@ -50,7 +51,7 @@ export async function reportMailerDepsFromEnv(
     ...mailer,
     storedDataGraceMs: settings.REPORT_STORED_DATA_GRACE_SECONDS * 1_000,
     channels: {
-      channels: mailer.repos.channels,
+      channels: new CachedChannelList(mailer.repos.channels, settings.CHANNEL_LIST_CACHE_SECONDS * 1_000, mailer.now),
       alerts: mailer.repos.alerts,
       channelQueue: sqsQueueFrom<ChannelJob>(settings, 'CHANNEL_QUEUE_URL'),
       links: mailer.links,

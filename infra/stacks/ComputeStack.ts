@@ -51,7 +51,8 @@ export interface ComputeStackProps extends StackProps {
 
 /**
  * The pipeline: `dispatch` (every minute) -> collect queue -> `collect` -> notify queue -> `notify`
- * (email, and one job per routed channel) -> channel queue -> `channel-worker`; `report-dispatch`
+ * (email), and `collect` -> channel queue (the same event, as a fan-out job) -> `channel-worker`
+ * (one job per channel taking it, then each sent); `report-dispatch`
  * (every minute) -> report queue -> `daily-report`; `ses-events` (bounces and complaints).
  */
 export class ComputeStack extends Stack {
@@ -118,7 +119,9 @@ export class ComputeStack extends Stack {
       .bindTableActions(table('snapshots'), ['dynamodb:PutItem'])
       .bindTableActions(table('alerts'), ['dynamodb:PutItem'])
       .bindTableActions(table('delegates'), ['dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'])
+      // Each event is published twice: to the notify queue (email) and, as a fan-out job, to the channel queue.
       .bindQueue(messaging.notify, 'NOTIFY_QUEUE_URL')
+      .bindQueue(messaging.channel, 'CHANNEL_QUEUE_URL')
       // The protection service: writes each decision once (conditional put on `decision#<id>`, never
       // read back, updated or deleted; no signing mark, no link token) and queues one unit per
       // delegate. Its caps and breaker counts are items of `alerts`, which it already puts.
@@ -141,7 +144,8 @@ export class ComputeStack extends Stack {
       .bindTable(table('deliveries'), 'readWrite')
       // Per-recipient snoozes of a drawdown alert's account: one item read, nothing written.
       .bindTableActions(table('alerts'), ['dynamodb:GetItem'])
-      // The channels and their routing: one Query of their partition per message; never written here.
+      // The onboarding check's channel notice: the channels and their routing (their partition, cached a few
+      // seconds), one job per routed channel; never written here. An event's own channel jobs are the channel worker's.
       .bindTableActions(table('channels'), ['dynamodb:Query'])
       .bindQueue(messaging.channel, 'CHANNEL_QUEUE_URL')
       .bindLinkKeys(data.linkKeys)
@@ -155,7 +159,10 @@ export class ComputeStack extends Stack {
     this.channelWorker = new SentinelFunction(this, 'ChannelWorker', {
       handler: 'channel-worker',
       config,
-      description: 'Sends each queued notice to its chat, pager or webhook channel once, paced per destination; marks a refusing channel broken.',
+      description:
+        'Expands each published event into one job per channel taking it; sends each queued notice to its chat, pager or webhook channel once, paced per destination; marks a refusing channel broken.',
+      // The drawdown chart of a fanned-out alert is drawn here (`@resvg/resvg-js`), as in notify.
+      architecture: renderArchitecture,
     });
     this.channelWorker
       // Reads a channel; records its last delivery, a broken state or a migrated Telegram chat id (conditional updates);
@@ -171,10 +178,17 @@ export class ComputeStack extends Stack {
       .bindTableActions(table('accounts'), ['dynamodb:GetItem'])
       .bindTableActions(table('suppressions'), ['dynamodb:BatchGetItem'])
       .bindTableActions(table('preferences'), ['dynamodb:BatchGetItem'])
+      // The fan-out of a published event: the channel list (the `channel` partition, cached a few seconds),
+      // the account's channel controls (one item), its curve (the chart) and its delegates (the revoke-all count), read only.
+      .bindTableActions(table('channels'), ['dynamodb:Query'], { leadingKeys: ['channel'] })
+      .bindTableActions(table('alerts'), ['dynamodb:GetItem'])
+      .bindTableActions(table('curves'), ['dynamodb:Query'])
+      .bindTableActions(table('delegates'), ['dynamodb:Query'])
       .bindSecretsUnder(channelSecretPrefix(config.stage))
-      // The broken-channel email's unsubscribe link.
+      // The broken-channel email's unsubscribe link, and the fanned-out notices' revoke, revoke-all and channel links.
       .bindLinkKeys(data.linkKeys)
       .bindPublicBaseUrl(publicBaseUrl)
+      .bindRevokeAllLinks()
       .bindMail(messaging.mail)
       // Throttled and paced jobs go back on the queue with a delay.
       .bindQueue(messaging.channel, 'CHANNEL_QUEUE_URL')

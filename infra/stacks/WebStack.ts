@@ -182,7 +182,9 @@ export class WebStack extends Stack {
       .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem'], { leadingKeys: ['decision-signing#*'] })
       .bindTableActions(table('alerts'), ['dynamodb:GetItem'])
       .bindTableActions(table('delegates'), ['dynamodb:Query'])
+      // The result notice: published to the notify queue (email) and the channel queue (its fan-out job).
       .bindQueue(messaging.notify, 'NOTIFY_QUEUE_URL')
+      .bindQueue(messaging.channel, 'CHANNEL_QUEUE_URL')
       .bindChain(config.chain, config.rate.signerInstanceRps)
       .bindProtectionSwitch(data.protectionParameterName);
 
@@ -229,8 +231,9 @@ export class WebStack extends Stack {
       // Each unit's own single-use revoke token: consumed (conditional put), read, released when nothing was sent.
       .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:DeleteItem'], { leadingKeys: ['revoke#*'] })
       .bindInvoke(this.signRevocation.fn, 'SIGN_REVOCATION_FUNCTION_NAME')
-      // The revoke-all result email.
+      // The revoke-all result: published to the notify queue (email) and the channel queue (its fan-out job).
       .bindQueue(messaging.notify, 'NOTIFY_QUEUE_URL')
+      .bindQueue(messaging.channel, 'CHANNEL_QUEUE_URL')
       .bindProtectionSwitch(data.protectionParameterName)
       // One message per invocation: a group's next delegate is delivered only after this one's answer.
       .consumeQueue(messaging.revocations, { batchSize: REVOCATION_BATCH_SIZE });

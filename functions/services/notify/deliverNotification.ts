@@ -1,6 +1,4 @@
 import type { LinkMinter } from '../../links/linkMinter';
-import { drawdown } from '../../domain/drawdown';
-import { pointsBetween } from '../../domain/series';
 import type { EmailRenderer, RenderedEmail } from '../../mail/render/render';
 import type { Counters } from '../../shared/observability';
 import type { TrackedAccount } from '../../domain/account';
@@ -10,8 +8,7 @@ import type { DelegateViewRepository } from '../../store/delegateViewRepository'
 import type { SuppressionRepository } from '../../store/suppressionRepository';
 import type { AlertStateRepository } from '../../store/alertStateRepository';
 import { isRecipientSnoozed } from '../../domain/recipientSnoozes';
-import { DEFAULT_COLLECT_SETTINGS } from '../collect/collectSettings';
-import { mailChart, type MailChart } from '../delivery/mailChart';
+import type { MailChart } from '../delivery/mailChart';
 import { deliverToRecipient, tallyOutcomes, type MailDeliveryDeps, type RecipientOutcome } from '../delivery/mailDelivery';
 import { notificationEmail, type NotificationEmail, type NotificationEmailKind } from './notificationViews';
 import { EMAIL_KIND_OF } from './emailKindOf';
@@ -22,27 +19,12 @@ import type { PreferencesRepository } from '../../store/preferencesRepository';
 import { recipientLinks } from '../delivery/recipientLinks';
 import { mailRecipients, noRecipientReason } from '../delivery/recipients';
 import { RetryLaterError } from '../../shared/retryLaterError';
-import { storedSeries } from '../../store/storedSeries';
-import { lookbackWindowMs } from '../../domain/lookbackWindow';
-import { fanOutNotice, type ChannelFanOutDeps } from './fanOutNotice';
+import type { ChannelFanOutDeps } from './fanOutNotice';
+import { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings } from './notificationSettings';
+import { drawdownChart } from './drawdownChart';
+import { currentDelegates } from './currentDelegates';
 
-const DAY_MS = 86_400_000;
-
-export interface NotificationSettings {
-  /** The drawdown alerts' hysteresis (shown as when a level re-arms), percent points. */
-  readonly rearmMarginPct: number;
-  /** How far back collection looks for the drawdown peak; the alert's maximum is measured over the same range. */
-  readonly lookbackMs: number;
-  /** Range of the small chart in a drawdown alert. */
-  readonly chartWindowMs: number;
-}
-
-/** Matches what collection evaluates with (`DEFAULT_COLLECT_SETTINGS`); the chart shows a week. */
-export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = {
-  rearmMarginPct: DEFAULT_COLLECT_SETTINGS.hysteresisPct,
-  lookbackMs: DEFAULT_COLLECT_SETTINGS.lookbackMs,
-  chartWindowMs: 7 * DAY_MS,
-};
+export { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings };
 
 export interface DeliverNotificationDeps extends MailDeliveryDeps {
   /** A full `Repositories` fits. */
@@ -60,7 +42,10 @@ export interface DeliverNotificationDeps extends MailDeliveryDeps {
   readonly counters: Counters;
   readonly now: () => number;
   readonly settings?: Partial<NotificationSettings>;
-  /** The channel queue and the channels' routing; without it, email only. */
+  /**
+   * The channel queue and the channels' routing, for the onboarding check's channel notice only: a
+   * notify message reaches the channels through its own `fanout` job (`notifyPublisher`, `fanOutEvent`).
+   */
   readonly channelFanOut?: ChannelFanOutDeps;
   /**
    * `OPERATOR_EMAIL`: also sent a kill-switch notice whose breaker opened (many accounts firing
@@ -102,22 +87,16 @@ interface SharedParts {
  * the delivery), after serving the others: the queue redelivers the message and only the
  * remaining recipients are mailed. Store failures throw as they are, for the same reason.
  *
- * With `channelFanOut`, the notice first goes on the channel queue once per routed channel
- * (`fanOutNotice`), so a slow or failing channel never holds up email; a redelivered message
- * queues the jobs again and the channel worker sends nothing twice.
+ * Email only: the channels get the event from its `fanout` job on the channel queue, published
+ * beside this message (`notifyPublisher`), so no chat waits for these paced sends.
  */
 export async function deliverNotification(deps: DeliverNotificationDeps, message: NotifyMessage): Promise<NotificationOutcome> {
   const account = await deps.repos.accounts.get(message.account);
   if (!account) return { kind: 'skipped', reason: 'the account is not tracked' };
   const settings = { ...DEFAULT_NOTIFICATION_SETTINGS, ...deps.settings };
-  // Loaded once, at most: for the chats' photo and every recipient's copy.
+  // Loaded once, at most, for every recipient's copy.
   let shared: Promise<SharedParts> | undefined;
   const parts = (emailed: EmailedMessage): Promise<SharedParts> => (shared ??= sharedParts(deps, account, emailed, settings));
-  if (deps.channelFanOut) {
-    const chartPng = async () => (message.kind === 'drawdown' ? ((await parts(message)).chart?.image.content ?? null) : null);
-    const jobs = await fanOutNotice(deps.channelFanOut, account, message, deps.now(), () => currentDelegates(deps, account), chartPng);
-    if (jobs > 0) deps.counters.count('ChannelJobsQueued', jobs);
-  }
   if (!isEmailed(message)) return { kind: 'skipped', reason: 'sent to channels only' };
   const kind = EMAIL_KIND_OF[message.kind];
   const category = categoryOfEmail(kind);
@@ -194,28 +173,8 @@ async function sharedParts(
   settings: NotificationSettings,
 ): Promise<SharedParts> {
   if (message.kind === 'drawdown') {
-    const stored = await deps.repos.curves.queryRange(
-      account.address,
-      account.interval,
-      Math.max(0, message.asOf - lookbackWindowMs(account.interval, settings.lookbackMs)),
-      message.asOf,
-    );
-    const series = storedSeries(stored);
-    const result = drawdown(series);
-    // The deepest drawdown's dollar loss, over the range the alert was evaluated on.
-    const maxDrawdownUsd = result
-      ? message.maxDrawdownPct <= message.drawdownPct
-        ? Math.max(result.maxDollarDrawdown, message.dollarDrawdown)
-        : result.maxDollarDrawdown
-      : null;
-    const recent = pointsBetween(series, message.asOf - settings.chartWindowMs, message.asOf);
-    const chart = mailChart(recent, {
-      cid: 'drawdown-chart@sentinel',
-      alt: `Equity and PnL over the last ${Math.round(settings.chartWindowMs / DAY_MS)} days`,
-      timeZone: account.timezone,
-      height: 260,
-    });
-    return { chart, maxDrawdownUsd, webClients: new Set(), names: new Map(), delegateCount: await currentDelegates(deps, account) };
+    const { chart, maxDrawdownUsd } = await drawdownChart(deps.repos.curves, account, message, settings);
+    return { chart, maxDrawdownUsd, webClients: new Set(), names: new Map(), delegateCount: await currentDelegates(deps.repos.delegates, account) };
   }
   if (message.kind === 'revocation-result' || message.kind === 'revoke-all-result') {
     const views = await deps.repos.delegates.listForAccount(account.address);
@@ -229,14 +188,8 @@ async function sharedParts(
     };
   }
   if (message.kind === 'new-delegate' || message.kind === 'kill-switch')
-    return { chart: null, maxDrawdownUsd: null, webClients: new Set(), names: new Map(), delegateCount: await currentDelegates(deps, account) };
+    return { chart: null, maxDrawdownUsd: null, webClients: new Set(), names: new Map(), delegateCount: await currentDelegates(deps.repos.delegates, account) };
   return { chart: null, maxDrawdownUsd: null, webClients: new Set(), names: new Map(), delegateCount: 0 };
-}
-
-/** How many delegates collection last saw on the account (the revoke-all link's N); none counted without a signer. */
-async function currentDelegates(deps: DeliverNotificationDeps, account: TrackedAccount): Promise<number> {
-  if (account.signer === null) return 0;
-  return (await deps.repos.delegates.listForAccount(account.address)).filter((d) => d.removedAt === null).length;
 }
 
 function render<K extends NotificationEmailKind>(renderer: EmailRenderer, email: NotificationEmail<K>, timeZone: string): RenderedEmail {

@@ -1,10 +1,8 @@
 import { checksumAddress } from '../../domain/address';
-import { channelTakes } from '../../domain/channelControls';
-import { routedChannels, typeTakes } from '../../domain/channelRouting';
 import { categoryOfEmail } from '../../domain/mailCategory';
 import type { LinkMinter } from '../../links/linkMinter';
 import type { ChannelJob } from '../../messages/channelJob';
-import { CHART_TYPES, encodeChart, queueChannelNotices } from '../delivery/channelNotices';
+import { CHART_TYPES, channelsTaking, encodeChart, queueChannelNotices } from '../delivery/channelNotices';
 import type { NotifyMessage } from '../../messages/notifyMessage';
 import type { MessageQueue } from '../../queue/messageQueue';
 import type { TrackedAccount } from '../../domain/account';
@@ -13,6 +11,7 @@ import type { ChannelsRepository } from '../../store/channelsRepository';
 import { EMAIL_KIND_OF } from './emailKindOf';
 import { isEmailed } from './emailedMessage';
 import { noticeOfMessage, type NoticeContext } from './noticeOfMessage';
+import { noticeTypeOf } from './noticeTypeOf';
 
 /** What fanning a notify message out to channels needs. */
 export interface ChannelFanOutDeps {
@@ -24,7 +23,8 @@ export interface ChannelFanOutDeps {
 }
 
 /**
- * Puts one channel job per routed channel on the channel queue, each notice carrying that
+ * Puts one channel job per channel taking the notice (`channelsTaking`: routed, of a type that
+ * takes its category, not muted or snoozed) on the channel queue, each notice carrying that
  * channel's own Snooze and Preferences links. A channel whose people muted the notice's category
  * for the account, or snoozed its drawdown alerts, gets no job (the alert machine, the email
  * recipients and the other channels are untouched). Throws `QueueError` unless every job is
@@ -41,12 +41,9 @@ export async function fanOutNotice(
   /** The notice's chart (the email's PNG), rendered only when a routed chat can show it. */
   chartPng: () => Promise<Uint8Array | null> = () => Promise.resolve(null),
 ): Promise<number> {
-  const channels = await deps.channels.list();
-  if (channels.length === 0) return 0;
   const category = isEmailed(message) ? categoryOfEmail(EMAIL_KIND_OF[message.kind]) : 'drawdown';
-  const routedAll = routedChannels(channels, account.address, category).filter((c) => typeTakes(c.type, category));
-  if (routedAll.length === 0) return 0;
-  const controls = await deps.alerts.channelControls(account.address);
+  const taking = await channelsTaking(deps, [account.address], { type: noticeTypeOf(message), category }, now);
+  if (taking.length === 0) return 0;
   const revokeAll = message.kind === 'drawdown' || message.kind === 'new-delegate';
   const shared: Omit<NoticeContext, 'snoozeUrl' | 'preferencesUrl'> = {
     account: { address: account.address, label: account.label, timezone: account.timezone },
@@ -59,16 +56,15 @@ export async function fanOutNotice(
   let chart: Promise<string | null> | undefined;
   const chartOf = (): Promise<string | null> => (chart ??= chartPng().then(encodeChart));
   const jobs = await Promise.all(
-    routedAll.map(async (channel) => {
+    taking.map(async ({ channel }) => {
       const notice = noticeOfMessage(message, {
         ...shared,
         snoozeUrl: (hours) => deps.links.build({ purpose: 'channel-snooze', account: account.address, channel: channel.name, snoozeHours: hours }, now),
         preferencesUrl: () => deps.links.build({ purpose: 'channel-preferences', account: account.address, channel: channel.name }, now),
       });
-      if (!channelTakes(controls, channel.name, notice, now)) return [];
       const chartPng = notice.chart !== null && CHART_TYPES.includes(channel.type) ? await chartOf() : null;
-      return [{ channel, notice, chartPng }];
+      return { channel, notice, chartPng };
     }),
   );
-  return queueChannelNotices(deps.channelQueue, jobs.flat());
+  return queueChannelNotices(deps.channelQueue, jobs);
 }

@@ -7,6 +7,7 @@ import { unknownKeyNoticeText } from '../../domain/unknownKeyNotice';
 import { killSwitchNoticeText } from '../../domain/killSwitchNotice';
 import { noticeWords } from '../../domain/noticeText';
 import { isEmailed } from './emailedMessage';
+import { noticeTypeOf } from './noticeTypeOf';
 
 /** What a notice shows besides the message: the account, and links that are not anyone's own (chat is shared). */
 export interface NoticeContext {
@@ -53,7 +54,7 @@ function revokeAllLinks(ctx: NoticeContext): NoticeLink[] {
  */
 export function noticeOfMessage(message: NotifyMessage, ctx: NoticeContext): Notice {
   const notice = noticeBody(message, ctx);
-  return { ...notice, links: [...notice.links, { label: 'Preferences', url: ctx.preferencesUrl(), action: 'preferences' }] };
+  return { ...notice, type: noticeTypeOf(message), links: [...notice.links, { label: 'Preferences', url: ctx.preferencesUrl(), action: 'preferences' }] };
 }
 
 function noticeBody(message: NotifyMessage, ctx: NoticeContext): Notice {

@@ -44,7 +44,8 @@ const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
   'revoke-all-page': ['accounts', 'delegateView', 'revokeAll'],
   'revoke-all-worker': ['revokeAll', 'token'],
   'decision-worker': [],
-  'channel-worker': ['accounts', 'channelBacklog', 'channels', 'delivery', 'pace', 'preferences', 'suppression'],
+  // alertState, curves, delegateView: the fan-out of a published event (a chat's mutes, the chart, the revoke-all count).
+  'channel-worker': ['accounts', 'alertState', 'channelBacklog', 'channels', 'curves', 'delegateView', 'delivery', 'pace', 'preferences', 'suppression'],
   'preferences-page': ['accounts', 'alertState', 'channels', 'preferences', 'token'],
   'sign-revocation': ['accounts', 'alertState', 'audit', 'decision', 'knownDelegates', 'lease', 'protectionLedger', 'token'],
   // accounts and preferences: who a bounced address gets security notices for; delivery: the operator told once.
@@ -78,10 +79,12 @@ const NEVER_IN: Partial<Record<HandlerName, readonly RegExp[]>> = {
     /^functions\/mail\/(?!render\/(views|format)\.ts)/,
   ],
   'revoke-all-worker': [/^functions\/web\/(revokeAllPage|pageHandler)\.ts$/, /^functions\/mail\//, /^functions\/chain\//],
-  // The channel worker sends plain broken-channel emails: no templates, no chart.
+  // The channel worker sends plain broken-channel emails (no templates); it draws a fanned-out drawdown's chart
+  // (over the lookback collection evaluates with: collectSettings, data only).
   'channel-worker': [
-    /^functions\/services\/(report|collect|revocation)\//,
-    /^functions\/mail\/(chart\/chart|render\/emailRenderer|render\/precompiledTemplates)\.ts$/,
+    /^functions\/services\/(report|revocation)\//,
+    /^functions\/services\/collect\/(?!collectSettings\.ts$)/,
+    /^functions\/mail\/(render\/emailRenderer|render\/precompiledTemplates)\.ts$/,
     /^functions\/chain\/chainClient\.ts$/,
   ],
 };

@@ -252,6 +252,7 @@ describe('functions', () => {
     expect(vars('report-dispatch')).toEqual([...mail, 'REPORT_QUEUE_URL', 'SENTINEL_TABLE_PREFIX'].sort());
     expect(vars('collect')).toEqual([
       'CHAIN_RPS',
+      'CHANNEL_QUEUE_URL',
       'DECISION_QUEUE_URL',
       'NOTIFY_QUEUE_URL',
       'PROTECTION_PARAMETER_NAME',
@@ -278,6 +279,7 @@ describe('functions', () => {
       'MAIL_FROM',
       'OPERATOR_EMAIL',
       'PUBLIC_BASE_URL',
+      'REVOKE_ALL_LINKS',
       'SENTINEL_TABLE_PREFIX',
       'SES_CONFIGURATION_SET',
     ]);
@@ -295,7 +297,13 @@ describe('functions', () => {
       'REVOCATION_QUEUE_URL',
       'SENTINEL_TABLE_PREFIX',
     ]);
-    expect(vars('revoke-all-worker')).toEqual(['NOTIFY_QUEUE_URL', 'PROTECTION_PARAMETER_NAME', 'SENTINEL_TABLE_PREFIX', 'SIGN_REVOCATION_FUNCTION_NAME']);
+    expect(vars('revoke-all-worker')).toEqual([
+      'CHANNEL_QUEUE_URL',
+      'NOTIFY_QUEUE_URL',
+      'PROTECTION_PARAMETER_NAME',
+      'SENTINEL_TABLE_PREFIX',
+      'SIGN_REVOCATION_FUNCTION_NAME',
+    ]);
     expect(vars('decision-worker')).toEqual(['SIGN_REVOCATION_FUNCTION_NAME']);
     expect(vars('preferences-page')).toEqual([
       'CSRF_SECRET_ARN',
@@ -309,6 +317,7 @@ describe('functions', () => {
     ]);
     expect(vars('sign-revocation')).toEqual([
       'CHAIN_RPS',
+      'CHANNEL_QUEUE_URL',
       'NOTIFY_QUEUE_URL',
       'PROTECTION_PARAMETER_NAME',
       'ROCKET_INDEXER_URL',

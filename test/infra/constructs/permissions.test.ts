@@ -255,6 +255,10 @@ describe('IAM statements', () => {
         accounts: ['GetItem'],
         suppressions: ['BatchGetItem'],
         preferences: ['BatchGetItem'],
+        // The fan-out of a published event: a chat's mutes of the account, its curve (the chart), its delegates (the revoke-all count).
+        alerts: ['GetItem'],
+        curves: ['Query'],
+        delegates: ['Query'],
       },
       'preferences-page': {
         preferences: ['GetItem'],
@@ -302,8 +306,20 @@ describe('IAM statements', () => {
     for (const action of ['PutItem', 'DeleteItem', 'Query']) {
       expect(on(action, 'backlog#desk-slack'), action).toBe('allow');
       expect(on(action, 'backlog-flush'), action).toBe('allow');
-      expect(on(action, 'channel'), action).not.toBe('allow');
     }
+    for (const action of ['PutItem', 'DeleteItem', 'BatchWriteItem']) expect(on(action, 'channel'), action).not.toBe('allow');
+  });
+
+  it('lets the channel worker list the channels (the fan-out of a published event) and read what a notice shows, writing none of it', () => {
+    const on = (action: string, key: string) => decide('channel-worker', `dynamodb:${action}`, tableArn('channels'), { 'dynamodb:LeadingKeys': [key] });
+    expect(on('Query', 'channel')).toBe('allow');
+    for (const key of ['pace#q0Xk3Zx1', 'other#x']) expect(on('Query', key), key).not.toBe('allow');
+    expect(decide('channel-worker', 'dynamodb:GetItem', tableArn('alerts'))).toBe('allow');
+    expect(decide('channel-worker', 'dynamodb:Query', tableArn('curves'))).toBe('allow');
+    expect(decide('channel-worker', 'dynamodb:Query', tableArn('delegates'))).toBe('allow');
+    for (const table of ['alerts', 'curves', 'delegates', 'accounts'] as const)
+      for (const action of ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'])
+        expect(decide('channel-worker', `dynamodb:${action}`, tableArn(table)), `${table} ${action}`).not.toBe('allow');
   });
 
   it('lets the preferences page read a channel (its link epoch) and nothing else of the channels table', () => {
@@ -466,8 +482,11 @@ describe('IAM statements', () => {
         .map((r) => r.owner)
         .sort();
     const MINTERS: Record<string, string[]> = {
-      revoke: ['daily-report', 'notify'],
-      'revoke-all': ['notify'],
+      // The channel worker mints the links of the notices it fans out (revoke, revoke-all, the channel's own).
+      revoke: ['channel-worker', 'daily-report', 'notify'],
+      'revoke-all': ['channel-worker', 'notify'],
+      'channel-snooze': ['channel-worker'],
+      'channel-preferences': ['channel-worker', 'daily-report'],
       snooze: ['notify'],
       unsubscribe: ['daily-report', 'notify'],
       preferences: ['channel-worker', 'daily-report', 'notify', 'preferences-page'],
@@ -542,7 +561,7 @@ describe('IAM statements', () => {
     expect(decideProvider('dynamodb:GetItem', tableArn('accounts'))).not.toBe('allow');
   });
 
-  it('lets producers send only to their queue: dispatch -> collect, collect, sign-revocation and the revoke-all worker -> notify, report-dispatch -> report, notify, the report worker and the channel worker -> channel, revoke-all-page -> revocations', () => {
+  it('lets producers send only to their queue: dispatch -> collect, collect, sign-revocation and the revoke-all worker -> notify and channel (the event and its fan-out), report-dispatch -> report, notify, the report worker and the channel worker -> channel, revoke-all-page -> revocations', () => {
     const queue = (name: string): string => `arn:aws:sqs:${TEST_REGION}:${TEST_ACCOUNT}:sentinel-devnet-${name}`;
     const senders = (name: string): string[] =>
       roles
@@ -552,7 +571,7 @@ describe('IAM statements', () => {
     expect(senders('collect')).toEqual(['dispatch']);
     expect(senders('notify')).toEqual(['collect', 'revoke-all-worker', 'sign-revocation']);
     expect(senders('report')).toEqual(['report-dispatch']);
-    expect(senders('channel')).toEqual(['channel-worker', 'daily-report', 'notify']);
+    expect(senders('channel')).toEqual(['channel-worker', 'collect', 'daily-report', 'notify', 'revoke-all-worker', 'sign-revocation']);
     expect(senders('revocations.fifo')).toEqual(['revoke-all-page']);
     expect(senders('decisions.fifo')).toEqual(['collect']);
     for (const dlq of ['collect-dlq', 'channel-dlq', 'revocations-dlq.fifo', 'decisions-dlq.fifo']) expect(senders(dlq), dlq).toEqual([]);

@@ -1,0 +1,8 @@
+import type { TrackedAccount } from '../../domain/account';
+import type { DelegateViewRepository } from '../../store/delegateViewRepository';
+
+/** How many delegates collection last saw on the account (the revoke-all link's N); none counted without a signer. */
+export async function currentDelegates(delegates: Pick<DelegateViewRepository, 'listForAccount'>, account: TrackedAccount): Promise<number> {
+  if (account.signer === null) return 0;
+  return (await delegates.listForAccount(account.address)).filter((d) => d.removedAt === null).length;
+}
