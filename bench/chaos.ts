@@ -41,9 +41,21 @@ function runInChild(args: ChaosArgs, chaos: boolean, services: { dynamo: string;
 type SendKind = 'report' | 'digest' | 'alert';
 const kindOf = (eventId: string): SendKind => (/^digest/.test(eventId) ? 'digest' : /^(report|weekly|monthly)/.test(eventId) ? 'report' : 'alert');
 
+/** A drawdown alert's occasion: its id without the stamp of the level's previous send (see `AcceptedSend.occasion`). */
+const occasionOf = (eventId: string): string =>
+  /^drawdown:[^:]+:[^:]+:(fired|repeated):/.test(eventId) ? eventId.slice(0, eventId.lastIndexOf(':')) : eventId;
+
 function sendsOf(accepted: readonly AcceptedEmail[], kind: SendKind): AcceptedSend[] {
-  return accepted.filter((a) => kindOf(a.eventId) === kind).map((a) => ({ key: `${a.eventId}#${[...a.destinations].sort().join(',')}`, at: a.at }));
+  return accepted
+    .filter((a) => kindOf(a.eventId) === kind)
+    .map((a) => {
+      const to = [...a.destinations].sort().join(',');
+      return { key: `${a.eventId}#${to}`, at: a.at, occasion: `${occasionOf(a.eventId)}#${to}` };
+    });
 }
+
+/** How far apart the two runs' sends of one alert occasion may be and still be the same alert: the outage and its backfill, with room. */
+const ALERT_TOLERANCE_MS = 2 * 60 * MINUTE;
 
 const iso = (ms: number | undefined): string => (ms === undefined ? '-' : new Date(ms).toISOString().slice(5, 16));
 const seconds = (ms: number): string => (Number.isFinite(ms) ? (ms / 1000).toFixed(0) : '-');
@@ -56,8 +68,9 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
 }
 
 function sendRows(base: RunResult, chaos: RunResult, kind: SendKind, plural: string): string[][] {
-  const tally = tallySends(sendsOf(base.accepted, kind), sendsOf(chaos.accepted, kind));
-  const self = tallySends(sendsOf(base.accepted, kind), sendsOf(base.accepted, kind));
+  const tolerance = kind === 'alert' ? ALERT_TOLERANCE_MS : Number.POSITIVE_INFINITY;
+  const tally = tallySends(sendsOf(base.accepted, kind), sendsOf(chaos.accepted, kind), tolerance);
+  const self = tallySends(sendsOf(base.accepted, kind), sendsOf(base.accepted, kind), tolerance);
   const late = `${seconds(percentile(tally.lateMs, 50))} / ${seconds(percentile(tally.lateMs, 99))} / ${seconds(tally.lateMs.at(-1) ?? Number.NaN)}`;
   return [
     [`${plural} (event id x recipient)`, `${self.expected} sent, ${self.duplicated} dup`, `${tally.expected - tally.missing + tally.extra} sent`],

@@ -204,7 +204,7 @@ export async function runDay(args: ChaosArgs, chaos: boolean, services: { dynamo
   let draining: Promise<unknown> | undefined;
   try {
     // The scheduler: collect and report dispatch once a simulated minute. While reports drain, the
-    // clock moves as the workers wait; when they are idle, it jumps to the next minute.
+    // clock moves as the workers wait, never past the next tick; when they are idle, it jumps to it.
     for (let tick = START; tick < END; tick += tickAfter(tick)) {
       if (clock.now() < tick) clock.set(tick);
       tally.begin(dynamoCalls());
@@ -218,7 +218,12 @@ export async function runDay(args: ChaosArgs, chaos: boolean, services: { dynamo
       const polls = cycle.outcomes.filter((o) => o.kind === 'collected' || o.kind === 'chain-failed').length;
       tally.end(dynamoCalls(), polls, visible + hidden > 0 || draining !== undefined);
       if (visible + hidden > 0) draining ??= system.reports.drain().finally(() => (draining = undefined));
-      if (draining) await Promise.race([clock.until(tick + tickAfter(tick)), draining]);
+      if (draining) {
+        // An active wait: the clock stops at the next tick even while a hung worker sleeps for longer.
+        const nextTick = new AbortController();
+        await Promise.race([clock.sleepUnless(tick + tickAfter(tick) - clock.now(), nextTick.signal), draining]);
+        nextTick.abort();
+      }
       for (const [id, queue] of [
         ['Collect', system.pipeline.collectQueue],
         ['Notify', system.pipeline.notifyQueue],

@@ -13,7 +13,7 @@ import type { BackfillBudget } from '../functions/services/collect/backfillBudge
 import { refinementBudgetFrom, type RefinementBudget } from '../functions/services/collect/refinementBudget';
 import type { ChannelJob } from '../functions/messages/channelJob';
 import type { ProtectiveRevoker } from '../functions/domain/protectiveAction';
-import { InProcessQueue, type QueueClock, type SqsLambdaHandler } from './queue/inProcessQueue';
+import { heldRecords, InProcessQueue, type QueueClock, type SqsLambdaHandler } from './queue/inProcessQueue';
 
 export interface LocalPipelineDeps {
   readonly repos: Repositories;
@@ -84,6 +84,7 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
     refinementBudget: backfillShare,
     gapBudget: backfillShare,
     ...(deps.revoke ? { revoke: deps.revoke } : {}),
+    ...heldRecords(deps.queueClock),
     onOutcome: (outcome) => {
       outcomes.push(outcome);
       onProgress?.(outcomes.length);

@@ -28,7 +28,7 @@ import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
 import type { HttpRoute } from './http/lambdaHttpAdapter';
 import { createLocalPipeline, type LocalPipeline } from './localPipeline';
-import { InProcessQueue, type QueueClock } from './queue/inProcessQueue';
+import { heldRecords, InProcessQueue, type QueueClock } from './queue/inProcessQueue';
 import { createLocalReportPipeline, type LocalReportPipeline, type ReportQueueRetries } from './reportPipeline';
 import { digestSenderFor } from '../functions/runtime/digestSenderFor';
 import { channelSenderFrom } from '../functions/runtime/channelSenderFrom';
@@ -182,6 +182,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     now,
     notifyConsumer: createNotifyHandler({
       ...mail,
+      ...heldRecords(options.clock),
       repos,
       sender: alertSender,
       channelFanOut: { channels: repos.channels, alerts: repos.alerts, channelQueue, links },
@@ -266,6 +267,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     // With the deployed redelivery, a failed job's backoff is set on the local queue as on SQS.
     consumer: createReportWorker({
       ...mail,
+      ...heldRecords(options.clock),
       ...(options.reportRetries === undefined ? { visibility: { change: (message, seconds) => reports.reportQueue.change(message, seconds) } } : {}),
     }),
     ...(options.clock ? { queueClock: options.clock } : {}),

@@ -32,35 +32,73 @@ export class VirtualClock implements QueueClock {
 
   readonly now = (): number => this.t;
 
-  readonly sleep = (ms: number): Promise<void> =>
-    new Promise<void>((resolve) => {
-      // A held work that sleeps lets the clock move until it wakes.
-      const held = this.holding.getStore();
-      if (held && held.sleeping++ === 0 && !held.done) this.held--;
-      const wakeUp = () => {
-        if (held && --held.sleeping === 0 && !held.done) this.held++;
-        resolve();
-      };
+  readonly sleep = (ms: number): Promise<void> => this.timer(ms).slept;
+
+  /** `sleep`, called off by `signal`: it then resolves at once and no longer counts for the clock's next jump. */
+  readonly sleepUnless = (ms: number, signal: AbortSignal): Promise<void> => {
+    if (signal.aborted) return Promise.resolve();
+    const { slept, timer } = this.timer(ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        if (!this.active.includes(timer)) return;
+        this.active = this.active.filter((t) => t !== timer);
+        timer.resolve();
+      },
+      { once: true },
+    );
+    return slept;
+  };
+
+  private timer(ms: number): { slept: Promise<void>; timer: Timer } {
+    let resolve: () => void = () => undefined;
+    const slept = new Promise<void>((r) => (resolve = r));
+    // A held work that sleeps lets the clock move until it wakes.
+    const held = this.holding.getStore();
+    if (held) this.waitsOn(held);
+    const timer: Timer = {
       // Whole milliseconds, as Date.now(): stored times are integers.
-      this.active.push({ deadline: this.t + Math.ceil(Math.max(0, ms)), resolve: wakeUp });
-      this.kick();
-    });
+      deadline: this.t + Math.ceil(Math.max(0, ms)),
+      resolve: () => {
+        if (held) this.resumes(held);
+        resolve();
+      },
+    };
+    this.active.push(timer);
+    this.kick();
+    return { slept, timer };
+  }
 
   /**
    * Runs `work` with the clock held: it does not jump while any held work runs, except while
    * that work sleeps on this clock (`sleep`). `work` must not wait for the clock otherwise
-   * (`until`: it would never get there).
+   * (`until`: it would never get there). Held inside held work (a batch's records, each held on
+   * its own), the outer work counts as waiting while the inner runs: one record sleeping then
+   * lets the clock move only once no other record is working.
    */
   async hold<T>(work: () => Promise<T>): Promise<T> {
+    const outer = this.holding.getStore();
     const held = { sleeping: 0, done: false };
     this.held++;
+    if (outer) this.waitsOn(outer);
     try {
       return await this.holding.run(held, work);
     } finally {
       held.done = true;
       if (held.sleeping === 0) this.held--;
+      if (outer) this.resumes(outer);
       if (this.held === 0 && this.active.length > 0) this.kick();
     }
+  }
+
+  /** Held work starts waiting (a sleep, or inner held work): the first such wait releases its hold. */
+  private waitsOn(held: { sleeping: number; done: boolean }): void {
+    if (held.sleeping++ === 0 && !held.done) this.held--;
+  }
+
+  /** The wait is over: the last one to end takes the hold back. */
+  private resumes(held: { sleeping: number; done: boolean }): void {
+    if (--held.sleeping === 0 && !held.done) this.held++;
   }
 
   /** Resolves once the clock has reached `ms`, without moving it. */

@@ -2,6 +2,9 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { DeadlineReachedError, deadlineOf, withDeadline } from '../shared/deadline';
 
+/** Runs one record's work. */
+export type RecordScope = <T>(work: () => Promise<T>) => Promise<T>;
+
 /** How a batch is worked through. */
 export interface SqsBatchOptions {
   /** Records in progress at once (1 = one after the other). */
@@ -10,6 +13,12 @@ export interface SqsBatchOptions {
   readonly deadlineMarginMs: number;
   /** Wall clock of the deadline (the Lambda's remaining time is real time); default `Date.now`. */
   readonly now?: () => number;
+  /**
+   * Runs each record's work; default: as it is. Local runs on a simulated clock pass its `hold`,
+   * so that one record sleeping (a backoff, a hung send) never lets the clock jump over the work
+   * of the batch's other records, as it could not in AWS, where they run beside it.
+   */
+  readonly recordScope?: RecordScope;
 }
 
 /**
@@ -32,7 +41,8 @@ export async function processSqsBatch(
   const perRecord = (record: SQSRecord): Promise<void> =>
     limit(async () => {
       if (deadline !== undefined && now() >= deadline) throw new DeadlineReachedError(`record ${record.messageId}`);
-      await withDeadline(deadline, () => handle(record));
+      const work = () => withDeadline(deadline, () => handle(record));
+      await (options.recordScope ? options.recordScope(work) : work());
     });
   return processPartialResponse(event, perRecord, new BatchProcessor(EventType.SQS), {
     ...(context === undefined ? {} : { context }),

@@ -7,7 +7,7 @@ import { describeError } from '../shared/describeError';
 import type { Counters, Log, Observability } from '../shared/observability';
 import { RetryLaterError } from '../shared/retryLaterError';
 import { isPoisonFailure } from './isPoisonFailure';
-import { processSqsBatch } from './sqsBatch';
+import { processSqsBatch, type RecordScope } from './sqsBatch';
 
 /** Metric: messages dropped because they can never succeed (`isPoisonFailure`), not retried. */
 export const POISON_METRIC = 'PoisonMessages';
@@ -23,6 +23,8 @@ export interface SqsHandlerDeps {
   readonly deadlineMarginMs?: number;
   /** Sets a failed record's backoff delay (`ChangeMessageVisibility`); without it a failed record comes back after the queue's visibility timeout. */
   readonly visibility?: MessageVisibility;
+  /** Runs each record (see `SqsBatchOptions.recordScope`); never set in AWS. */
+  readonly recordScope?: RecordScope;
 }
 
 /** One SQS consumer: its message contract and what it does with one message. */
@@ -104,6 +106,7 @@ export function sqsHandler<S extends z.ZodType>(deps: SqsHandlerDeps, spec: SqsH
       return await processSqsBatch(event, context, (record) => handleRecord(record, heldGroups), {
         concurrency: spec.concurrency,
         deadlineMarginMs: deps.deadlineMarginMs ?? 5_000,
+        ...(deps.recordScope ? { recordScope: deps.recordScope } : {}),
       });
     } finally {
       deps.flush?.();

@@ -35,6 +35,9 @@ export type CustomMetricName = keyof typeof CUSTOM_METRICS;
 /** Consumers of work queues; each emits `MalformedMessages` for a message it cannot parse. */
 export const MALFORMED_MESSAGE_SERVICES = ['collect', 'notify', 'report', 'channel-worker', 'revoke-all-worker', 'decision-worker'] as const;
 
+/** Functions that send most of the email; each emits `MailThrottled` for a send SES answered with throttling (retried by the mail governor). */
+export const MAIL_THROTTLED_SERVICES = ['notify', 'report'] as const;
+
 /** Functions that call the chain; each may emit `ChainRequests` (dashboard only). */
 export const CHAIN_REQUEST_SERVICES = ['collect', 'sign-revocation'] as const;
 

@@ -10,6 +10,7 @@ import { EncryptedTopic } from '../constructs/EncryptedTopic';
 import { LINK_FIREWALL_RULES } from '../constructs/LinkFirewall';
 import { createStageDashboard } from '../monitoring/dashboard';
 import {
+  MAIL_THROTTLED_SERVICES,
   MALFORMED_MESSAGE_SERVICES,
   apiMetric,
   customMetric,
@@ -65,6 +66,9 @@ export const LINK_FLOOD_BLOCKED_ALARM = { requests: 100, posts: 20 } as const;
  * within ten minutes; one bad period (a blip, a single account the chain refuses) does not.
  */
 export const CHAIN_POLL_FAILURE_ALARM = { percent: 50, datapoints: 2, periods: 3 } as const;
+
+/** The SES-throttling alarm: throttled sends in every one of this many five-minute periods (a quarter hour of it; a burst does not fire it). */
+export const MAIL_THROTTLED_ALARM = { periods: 3 } as const;
 
 /** The report-lateness alarm: a report sent more than this after its local due time means a missed run. */
 export const REPORT_LATENESS_ALARM = Duration.hours(1);
@@ -233,6 +237,17 @@ export class MonitoringStack extends Stack {
         threshold: 1,
         comparison: AT_LEAST,
         missing: TreatMissingData.NOT_BREACHING,
+      });
+    }
+    for (const service of MAIL_THROTTLED_SERVICES) {
+      this.alarm(`${pascal(service)}MailThrottled`, {
+        description: `SES answered "throttling" to ${service}'s sends (MailThrottled) in each of the last ${MAIL_THROTTLED_ALARM.periods} five-minute periods: MAIL_RATE is above the account's SES sending rate, or SES is limiting it. Sends are retried and nothing is lost yet; past the retry window the queues' dead-letter alarms and ReportsMissed follow (docs/operations.md).`,
+        metric: customMetric('MailThrottled', service, stage, 'Sum', five),
+        threshold: 1,
+        comparison: AT_LEAST,
+        missing: TreatMissingData.NOT_BREACHING,
+        datapoints: MAIL_THROTTLED_ALARM.periods,
+        periods: MAIL_THROTTLED_ALARM.periods,
       });
     }
     this.alarm('ReportsMissed', {

@@ -6,6 +6,7 @@ import { validateEntries, type MessageQueue, type QueueEntry, type SendResult } 
 import type { MessageVisibility, ReceivedMessage } from '../../functions/queue/messageVisibility';
 import { lambdaContext } from '../lambdaContext';
 import { describeError } from '../../functions/shared/describeError';
+import type { RecordScope } from '../../functions/runtime/sqsBatch';
 
 /** A Lambda handler for SQS events, as deployed (partial batch responses enabled). */
 export type SqsLambdaHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
@@ -16,6 +17,21 @@ export interface QueueClock {
   sleep(ms: number): Promise<void>;
   /** Runs a consumer call; a simulated clock stays still while it works (not while it sleeps). */
   hold?<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * A sleep that `signal` calls off (resolving at once, and no longer counted as a sleeper). With
+   * it, a poller idle beside a long batch wakes when a delayed or timed-out message becomes
+   * visible; without it, when a batch finishes or a message is sent.
+   */
+  sleepUnless?(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+/**
+ * The consumer option that holds `clock` around each record of a batch (`SqsHandlerDeps.recordScope`),
+ * for a clock that holds; nothing otherwise.
+ */
+export function heldRecords(clock: QueueClock | undefined): { recordScope?: RecordScope } {
+  const hold = clock?.hold?.bind(clock);
+  return hold ? { recordScope: (work) => hold(work) } : {};
 }
 
 /** A message moved to the dead-letter queue. */
@@ -92,7 +108,11 @@ const batchResponseSchema = z.object({
   batchItemFailures: z.array(z.object({ itemIdentifier: z.string().min(1) })).nullish(),
 });
 
-const realClock: QueueClock = { now: Date.now, sleep: (ms) => sleepTimer(ms).then(() => undefined) };
+const realClock: QueueClock = {
+  now: Date.now,
+  sleep: (ms) => sleepTimer(ms).then(() => undefined),
+  sleepUnless: (ms, signal) => sleepTimer(ms, undefined, { signal, ref: false }).catch(() => undefined),
+};
 
 /**
  * A local queue with SQS semantics, feeding a Lambda handler as the SQS event source mapping
@@ -113,6 +133,8 @@ export class InProcessQueue<T> implements MessageQueue<T>, MessageVisibility {
   private readonly arn: string;
   private loop: Promise<void> | undefined;
   private running = false;
+  /** Told when a message is sent or its visibility changed (an idle poller of `drain` looks again). */
+  private readonly arrivals = new Set<() => void>();
 
   constructor(private readonly options: InProcessQueueOptions) {
     this.clock = options.clock ?? realClock;
@@ -143,6 +165,7 @@ export class InProcessQueue<T> implements MessageQueue<T>, MessageVisibility {
         receiptHandle: null,
       });
     }
+    this.announce();
     return { sent: entries.map((e) => e.id), failed: [] };
   }
 
@@ -155,6 +178,7 @@ export class InProcessQueue<T> implements MessageQueue<T>, MessageVisibility {
     for (const stored of this.messages.values()) {
       if (stored.receiptHandle === message.receiptHandle) stored.visibleAt = this.clock.now() + seconds * 1_000;
     }
+    this.announce();
     return Promise.resolve();
   }
 
@@ -186,8 +210,9 @@ export class InProcessQueue<T> implements MessageQueue<T>, MessageVisibility {
   /**
    * Delivers until the queue is empty, waiting out visibility timeouts and delays so that
    * failed messages are retried until they succeed or are dead-lettered. With `concurrency` N,
-   * up to N batches are in flight; while any is, an idle poller waits for one to finish
-   * (rather than for a visibility timeout) before receiving again.
+   * up to N batches are in flight; while one is, an idle poller receives again as soon as a
+   * message is sent, a batch finishes or (with a clock that has `sleepUnless`) a delayed or
+   * timed-out message becomes visible, as the event source's pollers do beside a long invocation.
    */
   async drain(options: PollerOptions = {}): Promise<DrainResult> {
     const concurrency = pollerCount(options);
@@ -207,14 +232,40 @@ export class InProcessQueue<T> implements MessageQueue<T>, MessageVisibility {
           .finally(() => inFlight.delete(delivery));
         inFlight.add(delivery);
       }
-      if (inFlight.size > 0) {
+      if (inFlight.size >= concurrency) {
         await Promise.race(inFlight);
+        continue;
+      }
+      if (inFlight.size > 0) {
+        await this.untilReceivable(inFlight);
         continue;
       }
       if (this.messages.size === 0) return totals;
       const next = Math.min(...[...this.messages.values()].map((m) => m.visibleAt));
       await this.clock.sleep(Math.max(1, next - this.clock.now()));
     }
+  }
+
+  /** Waits for a batch of `inFlight` to finish, a message to be sent or to change visibility, or the next one to become visible. */
+  private async untilReceivable(inFlight: ReadonlySet<Promise<void>>): Promise<void> {
+    const calledOff = new AbortController();
+    let arrived: () => void = () => undefined;
+    const waits: Promise<unknown>[] = [...inFlight, new Promise<void>((resolve) => (arrived = resolve))];
+    this.arrivals.add(arrived);
+    const next = Math.min(...[...this.messages.values()].map((m) => m.visibleAt));
+    if (this.clock.sleepUnless && Number.isFinite(next)) waits.push(this.clock.sleepUnless(Math.max(1, next - this.clock.now()), calledOff.signal));
+    try {
+      await Promise.race(waits);
+    } finally {
+      this.arrivals.delete(arrived);
+      calledOff.abort();
+    }
+  }
+
+  private announce(): void {
+    const waiting = [...this.arrivals];
+    this.arrivals.clear();
+    for (const resolve of waiting) resolve();
   }
 
   /**

@@ -32,7 +32,7 @@ import { ANONYMOUS_POST_RATE_LIMIT, LINK_FIREWALL_RULES, WELL_FORMED_TOKEN } fro
 import { junkClientsToBlockConfirm } from '../../support/infra/floodArithmetic';
 import { LINK_API_STAGE } from '../../../infra/config/resourceNames';
 import { LINK_RATE_WINDOW_SECONDS } from '../../../infra/config/stageConfig';
-import { CHAIN_POLL_FAILURE_ALARM, LINK_FLOOD_BLOCKED_ALARM } from '../../../infra/stacks/MonitoringStack';
+import { CHAIN_POLL_FAILURE_ALARM, LINK_FLOOD_BLOCKED_ALARM, MAIL_THROTTLED_ALARM } from '../../../infra/stacks/MonitoringStack';
 import { series, simulateAlarm, type AlarmMetric, type RawPoint, type SimulatedAlarm } from '../../../infra/monitoring/alarmSimulator';
 import { TEST_ACCOUNT, TEST_REGION, resolveIntrinsics } from '../../support/infra/policyEvaluator';
 import { STACK_PARTS, TEST_CONTEXT, cleanUpSynth, synthStage, type SynthResult, type TemplateJson } from '../../support/infra/synthStage';
@@ -960,6 +960,34 @@ describe('alarms', () => {
     for (const service of ['Collect', 'Notify', 'Report'])
       expect(alarmNamed(`${service}MalformedMessages`)).toMatchObject({ MetricName: 'MalformedMessages', Threshold: 1 });
     expect(alarmNamed('ReportLateness')).toMatchObject({ MetricName: 'ReportLatenessSeconds', Statistic: 'Maximum', Threshold: 3600 });
+  });
+
+  it('alarms on SES throttling of notify and report sustained for a quarter hour, not on a burst, and clears once it stops', () => {
+    const MINUTE = 60;
+    for (const service of ['notify', 'report']) {
+      const alarm = alarmNamed(`${service[0]!.toUpperCase()}${service.slice(1)}MailThrottled`) as unknown as SimulatedAlarm & Record<string, unknown>;
+      expect(alarm).toMatchObject({
+        Namespace: 'PortfolioSentinel',
+        MetricName: 'MailThrottled',
+        Dimensions: expect.arrayContaining([
+          { Name: 'service', Value: service },
+          { Name: 'stage', Value: 'devnet' },
+        ]),
+        Statistic: 'Sum',
+        Period: 300,
+        Threshold: 1,
+        EvaluationPeriods: MAIL_THROTTLED_ALARM.periods,
+        DatapointsToAlarm: MAIL_THROTTLED_ALARM.periods,
+        TreatMissingData: 'notBreaching',
+      });
+      // Throttled sends every minute from 08:00 to 08:30 (the chaos run's fault), then none.
+      const halfHour: RawPoint[] = Array.from({ length: 30 }, (_, i) => ({ at: (480 + i) * MINUTE, value: 3 }));
+      const states = simulateAlarm(alarm, halfHour, 600 * MINUTE);
+      expect(states.indexOf('ALARM'), 'fires only after three throttled periods').toBeGreaterThan(0);
+      expect(states.at(-1), 'clears once throttling stops').toBe('OK');
+      const burst: RawPoint[] = Array.from({ length: 8 }, (_, i) => ({ at: (480 + i) * MINUTE, value: 20 }));
+      expect(simulateAlarm(alarm, burst, 600 * MINUTE), 'eight minutes of throttling is not sustained').not.toContain('ALARM');
+    }
   });
 
   it('alarms at the first confirmation that could not invoke the signer (missing or denied), not on throttling', () => {

@@ -57,4 +57,43 @@ describe('VirtualClock', () => {
     expect(clock.now()).toBe(0);
     expect(await woke).toBe(60_000);
   });
+
+  it('forgets a sleep called off: the clock no longer jumps to its deadline', async () => {
+    const clock = new VirtualClock(0);
+    const calledOff = new AbortController();
+    let woke: number | null = null;
+    const off = clock.sleepUnless(600_000, calledOff.signal).then(() => (woke = clock.now()));
+    calledOff.abort();
+    await off;
+    expect(woke, 'resolved at once, where the clock stood').toBe(0);
+    await clock.sleep(1_000);
+    await realDelay(5);
+    expect(clock.now(), 'no jump to the 10 minutes of the sleep called off').toBe(1_000);
+  });
+
+  it('wakes a sleep not called off at its deadline, like sleep', async () => {
+    const clock = new VirtualClock(0);
+    await clock.sleepUnless(2_500, new AbortController().signal);
+    expect(clock.now()).toBe(2_500);
+  });
+
+  it("holds a batch's records apart: one record hung 13 minutes never lets the clock jump over another record's work", async () => {
+    const clock = new VirtualClock(0);
+    const seen: Record<string, number> = {};
+    await clock.hold(() =>
+      Promise.all([
+        clock.hold(async () => {
+          await clock.sleep(13 * 60_000);
+          seen['hung'] = clock.now();
+        }),
+        clock.hold(async () => {
+          // Work on I/O the clock does not see (rendering, a file), twice, while the other record sleeps.
+          await realDelay(20);
+          await realDelay(20);
+          seen['other'] = clock.now();
+        }),
+      ]),
+    );
+    expect(seen).toEqual({ other: 0, hung: 13 * 60_000 });
+  });
 });

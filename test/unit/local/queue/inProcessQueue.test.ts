@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { InProcessQueue, type QueueClock, type SqsLambdaHandler } from '../../../../local/queue/inProcessQueue';
+import { VirtualClock } from '../../../../local/virtualClock';
 
 interface Job {
   n: number;
@@ -183,5 +184,53 @@ describe('InProcessQueue', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(deliveries).toHaveLength(12);
     expect(queue.counts().visible).toBe(1);
+  });
+});
+
+describe('InProcessQueue beside a hung batch (simulated clock)', () => {
+  const MINUTE = 60_000;
+
+  /** A consumer whose first delivery of job 0 hangs 13 minutes on the clock; records when each delivery started. */
+  function hangingConsumer(clock: VirtualClock) {
+    const started: { n: number; receiveCount: number; at: number }[] = [];
+    const consumer: SqsLambdaHandler = async (event) => {
+      for (const r of event.Records) {
+        const delivery = { n: (JSON.parse(r.body) as Job).n, receiveCount: Number(r.attributes.ApproximateReceiveCount), at: clock.now() };
+        started.push(delivery);
+        if (delivery.n === 0 && delivery.receiveCount === 1) await clock.sleep(13 * MINUTE);
+      }
+      return { batchItemFailures: [] };
+    };
+    return { consumer, started };
+  }
+
+  it('delivers a message sent while another batch hangs at once, not after the hang', async () => {
+    const clock = new VirtualClock(0);
+    const { consumer, started } = hangingConsumer(clock);
+    const queue = new InProcessQueue<Job>({ name: 'report', consumer, batchSize: 1, visibilityTimeoutMs: 20 * MINUTE, clock, ...quiet });
+    await queue.send(jobs(1));
+    const drained = queue.drain({ concurrency: 2 });
+    await clock.sleep(MINUTE);
+    await queue.send(jobs(1, 1));
+    await drained;
+    expect(started).toEqual([
+      { n: 0, receiveCount: 1, at: 0 },
+      { n: 1, receiveCount: 1, at: MINUTE },
+    ]);
+  });
+
+  it('redelivers a message whose visibility timeout ran out while its batch still hangs, as SQS would', async () => {
+    const clock = new VirtualClock(0);
+    const { consumer, started } = hangingConsumer(clock);
+    const queue = new InProcessQueue<Job>({ name: 'report', consumer, batchSize: 1, visibilityTimeoutMs: 12 * MINUTE, clock, ...quiet });
+    await queue.send(jobs(1));
+    const result = await queue.drain({ concurrency: 2 });
+    expect(started).toEqual([
+      { n: 0, receiveCount: 1, at: 0 },
+      { n: 0, receiveCount: 2, at: 12 * MINUTE },
+    ]);
+    expect(result.processed, 'both deliveries returned without failure').toBe(2);
+    expect(queue.counts()).toEqual({ visible: 0, hidden: 0, deadLettered: 0 });
+    expect(clock.now(), 'the hang ended before the drain did').toBe(13 * MINUTE);
   });
 });
