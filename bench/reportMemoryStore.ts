@@ -65,8 +65,9 @@ export function memoryReportRepos(data: readonly StoredAccountData[]): ReportDep
         if (status === 'sent') return { kind: 'already-sent', sesMessageId: '' };
         if (status === 'in-progress') return { kind: 'in-progress' };
         deliveries.set(eventId, 'in-progress');
-        return { kind: 'new' };
+        return { kind: 'new', leaseUntil: Number.POSITIVE_INFINITY };
       },
+      holds: () => true,
       complete: async (eventId) => void deliveries.set(eventId, 'sent'),
       fail: async (eventId) => void deliveries.set(eventId, 'failed'),
     },

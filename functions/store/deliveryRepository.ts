@@ -15,8 +15,11 @@ export interface DeliveryIntent {
 }
 
 export type BeginOutcome =
-  /** Go ahead and send; call `complete` or `fail` afterwards. */
-  | { kind: 'new' }
+  /**
+   * Go ahead and send; call `complete` or `fail` afterwards. The claim holds until `leaseUntil`
+   * (this repository's clock, `holds`): past it another attempt may take the delivery over.
+   */
+  | { kind: 'new'; leaseUntil: number }
   | { kind: 'already-sent'; sesMessageId: string }
   /** Another attempt holds the lease and has not finished yet. */
   | { kind: 'in-progress' };
@@ -89,7 +92,7 @@ export class DeliveryRepository extends DynamoRepository<DeliveryRepositoryOptio
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         );
-        return { kind: 'new' };
+        return { kind: 'new', leaseUntil: now + this.leaseMs };
       } catch (error) {
         if (!isConditionalCheckFailed(error)) throw error;
         const stored = itemOfFailedCondition(error);
@@ -97,6 +100,14 @@ export class DeliveryRepository extends DynamoRepository<DeliveryRepositoryOptio
         return { kind: 'in-progress' };
       }
     });
+  }
+
+  /**
+   * Whether a claim `begin` gave still holds: false once its lease ran out (a stalled attempt),
+   * when another attempt may have taken the delivery over and sent it. No read: the lease's clock.
+   */
+  holds(claim: { readonly leaseUntil: number }): boolean {
+    return this.now() < claim.leaseUntil;
   }
 
   /** Records the event as sent with its SES message id. */

@@ -9,7 +9,7 @@ import { describeError } from '../../shared/describeError';
 
 /** What sending one email to one recipient needs. */
 export interface MailDeliveryDeps {
-  readonly repos: { readonly deliveries: Pick<DeliveryRepository, 'begin' | 'complete' | 'fail'> };
+  readonly repos: { readonly deliveries: Pick<DeliveryRepository, 'begin' | 'holds' | 'complete' | 'fail'> };
   readonly sender: MailSender;
   /** The sender address (`MAIL_FROM`): the envelope sender, and the `From` header under the product name. */
   readonly mailFrom: string;
@@ -71,7 +71,8 @@ export function fromHeader(mailFrom: string): string {
 
 /**
  * Sends one recipient's email exactly once: claims `${eventId}#${recipient}` in the deliveries
- * table, renders and assembles the MIME message, sends it with SES and records the SES id.
+ * table, renders and assembles the MIME message, sends it with SES and records the SES id. An
+ * attempt that stalled past its claim's lease before the send sends nothing (`in-progress`).
  * A failed attempt is recorded as failed (so a retry may claim it again); send errors are
  * sorted into `failed` (permanent) and `retryable`. Store errors and other surprises throw.
  */
@@ -102,6 +103,12 @@ export async function deliverToRecipient(deps: MailDeliveryDeps, email: Recipien
     throw error;
   }
 
+  // A stalled attempt (a worker stuck past its deadline) whose lease ran out may have been taken
+  // over and sent by another: it sends nothing, and leaves the record to that attempt.
+  if (!deps.repos.deliveries.holds(begun)) {
+    deps.log.warn('delivery lease ran out before the send; left to the attempt that took it over', { eventId: email.eventId, kind: email.kind });
+    return { kind: 'in-progress' };
+  }
   let sesMessageId: string;
   try {
     ({ messageId: sesMessageId } = await deps.sender.send({ raw, destinations: [email.recipient], source: deps.mailFrom }));

@@ -12,7 +12,7 @@ describe('DeliveryRepository', () => {
   const intent = { kind: 'drawdown-alert', account: '0xA', recipients: ['a@example.com'] };
 
   it('sends an event once: after completion it is already sent, with its SES id', async () => {
-    expect(await repo().begin('evt-1', intent)).toEqual({ kind: 'new' });
+    expect(await repo().begin('evt-1', intent)).toEqual({ kind: 'new', leaseUntil: T0 + LEASE });
     expect(await repo().begin('evt-1', intent)).toEqual({ kind: 'in-progress' });
     await repo(T0 + 5).complete('evt-1', 'ses-123');
     expect(await repo().begin('evt-1', intent)).toEqual({ kind: 'already-sent', sesMessageId: 'ses-123' });
@@ -23,15 +23,22 @@ describe('DeliveryRepository', () => {
     await repo().begin('evt-2', intent);
     await repo().fail('evt-2', 'SES throttled');
     expect(await repo().get('evt-2')).toMatchObject({ status: 'failed', failureReason: 'SES throttled' });
-    expect(await repo(T0 + 1).begin('evt-2', intent)).toEqual({ kind: 'new' });
+    expect(await repo(T0 + 1).begin('evt-2', intent)).toEqual({ kind: 'new', leaseUntil: T0 + 1 + LEASE });
     expect(await repo().get('evt-2')).toMatchObject({ status: 'in-progress', attempts: 2 });
   });
 
   it('lets an abandoned in-progress attempt be taken over after the lease, not before', async () => {
     await repo().begin('evt-3', intent);
     expect(await repo(T0 + LEASE - 1).begin('evt-3', intent)).toEqual({ kind: 'in-progress' });
-    expect(await repo(T0 + LEASE + 1).begin('evt-3', intent)).toEqual({ kind: 'new' });
+    expect(await repo(T0 + LEASE + 1).begin('evt-3', intent)).toEqual({ kind: 'new', leaseUntil: T0 + 2 * LEASE + 1 });
     expect(await repo(T0 + LEASE + 2).begin('evt-3', intent)).toEqual({ kind: 'in-progress' });
+  });
+
+  it('says a claim holds until its lease runs out, by its own clock', async () => {
+    const claim = await repo().begin('evt-5', intent);
+    if (claim.kind !== 'new') throw new Error(`expected a new claim, got ${claim.kind}`);
+    expect(repo(T0 + LEASE - 1).holds(claim)).toBe(true);
+    expect(repo(T0 + LEASE).holds(claim), 'from here another attempt may take it over').toBe(false);
   });
 
   it('lets exactly one of concurrent senders begin', async () => {

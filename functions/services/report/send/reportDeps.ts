@@ -29,7 +29,7 @@ export interface ReportDeps {
     /** Each report's window summaries, for the next report's changes. */
     readonly reportRecords: Pick<ReportRecordsRepository, 'latestBefore' | 'put'>;
     /** One record per email copy: each is sent once. */
-    readonly deliveries: Pick<DeliveryRepository, 'begin' | 'complete' | 'fail'>;
+    readonly deliveries: Pick<DeliveryRepository, 'begin' | 'holds' | 'complete' | 'fail'>;
     readonly suppressions: Pick<SuppressionRepository, 'filter'>;
     readonly preferences: Pick<PreferencesRepository, 'filter'>;
     /** Told when a job is finished, or why it is to be retried (what reconciliation checks). */

@@ -1,0 +1,62 @@
+import { SESClient } from '@aws-sdk/client-ses';
+import { describe, expect, inject, it } from 'vitest';
+import { deliverToRecipient, deliveryId, type RecipientEmail } from '../../../../functions/services/delivery/mailDelivery';
+import { SesSender } from '../../../../functions/mail/send/sesSender';
+import { silentLog, type Log } from '../../../../functions/shared/observability';
+import { DeliveryRepository } from '../../../../functions/store/deliveryRepository';
+import { sesStore } from '../../../support/sesStore';
+import { testTables } from '../../../support/testTables';
+
+const T0 = 3_100_000_000_000;
+const LEASE = 120_000;
+
+describe('deliverToRecipient: a stalled attempt past its lease', () => {
+  const tables = testTables();
+  const sender = new SesSender(
+    new SESClient({ endpoint: inject('sesEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+  );
+
+  it('sends nothing once its lease ran out, and the attempt that took the delivery over sends it once', async () => {
+    let now = T0;
+    const deliveries = new DeliveryRepository(tables.client, tables.prefix, { now: () => now, leaseMs: LEASE });
+    const warnings: string[] = [];
+    const log: Log = { ...silentLog, warn: (message) => void warnings.push(message) };
+    const deps = { repos: { deliveries }, sender, mailFrom: 'alerts@sentinel.example.com', log };
+    const recipient = `stalled-${Date.now()}@example.com`;
+    const email = (compose: RecipientEmail['compose']): RecipientEmail => ({
+      eventId: 'report:0xstalled:2025-01-15',
+      kind: 'daily-report',
+      account: '0xstalled',
+      recipient,
+      sentAt: now,
+      compose,
+    });
+    const content = { rendered: { subject: 'Daily report', html: '<p>figures</p>', text: 'figures' }, unsubscribeUrl: 'https://links.example.com/u' };
+    let resume: () => void = () => undefined;
+    // The first attempt claims, then stalls (13 minutes by the clock) before its send.
+    const stalled = deliverToRecipient(
+      deps,
+      email(async () => {
+        await new Promise<void>((r) => (resume = r));
+        return content;
+      }),
+    );
+    await expect
+      .poll(async () => (await deliveries.get(deliveryId('report:0xstalled:2025-01-15', recipient)))?.status, { timeout: 30_000 })
+      .toBe('in-progress');
+    now = T0 + 12 * 60_000;
+    // Redelivered after the visibility timeout, the job takes the delivery over and sends it.
+    expect(
+      await deliverToRecipient(
+        deps,
+        email(() => content),
+      ),
+    ).toMatchObject({ kind: 'sent' });
+    now = T0 + 13 * 60_000;
+    resume();
+    expect(await stalled, 'the stalled attempt wakes past its lease and sends nothing').toEqual({ kind: 'in-progress' });
+    expect((await sesStore({ to: recipient })).filter((m) => m.subject === 'Daily report')).toHaveLength(1);
+    expect(await deliveries.get(deliveryId('report:0xstalled:2025-01-15', recipient))).toMatchObject({ status: 'sent', attempts: 2 });
+    expect(warnings).toEqual(['delivery lease ran out before the send; left to the attempt that took it over']);
+  });
+});
