@@ -30,7 +30,7 @@ import type { ChaosArgs } from './chaosArgs';
 import { metricLog, recordingCounters, sampleQueue, type MetricLog, type WatchedQueues } from './chaosAlarms';
 import { callTally, type CallFigures } from './chaosCalls';
 import { disableTtl } from './chaosTables';
-import { CHAOS_SCHEDULE, chaosChain, chaosSender, holdDynamoCalls, throttleDynamoWrites, within, type AcceptedEmail } from './chaosFaults';
+import { CHAOS_SCHEDULE, chaosChain, chaosSender, hangAfterClaim, holdDynamoCalls, throttleDynamoWrites, within, type AcceptedEmail } from './chaosFaults';
 import { prng } from './prng';
 
 export const MINUTE = 60_000;
@@ -176,12 +176,7 @@ export async function runDay(args: ChaosArgs, chaos: boolean, services: { dynamo
       return result;
     },
   };
-  const mail = chaosSender(clearing, clock, {
-    throttled: at(CHAOS_SCHEDULE.sesThrottle),
-    hangAt: chaos ? START + CHAOS_SCHEDULE.hangAt : null,
-    hangMs: VISIBILITY_MS + MINUTE,
-    random,
-  });
+  const mail = chaosSender(clearing, clock, { throttled: at(CHAOS_SCHEDULE.sesThrottle), random });
   const counters = memoryCounters();
   const metrics = metricLog();
   const debug = process.env['CHAOS_DEBUG']
@@ -190,7 +185,9 @@ export async function runDay(args: ChaosArgs, chaos: boolean, services: { dynamo
   const log = { ...silentLog, warn: debug, error: debug };
   const system = await createLocalSystem({
     settings,
-    repos,
+    repos: chaos
+      ? { ...repos, deliveries: hangAfterClaim(repos.deliveries, clock, { hangAt: START + CHAOS_SCHEDULE.hangAt, hangMs: VISIBILITY_MS + MINUTE }) }
+      : repos,
     log,
     counters: recordingCounters(counters, metrics, clock.now),
     now: clock.now,

@@ -2,6 +2,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { ChainClient } from '../functions/chain/ports';
 import { EmailSendError } from '../functions/mail/errors';
 import type { MailSender, RawEmail } from '../functions/mail/send/sesSender';
+import type { DeliveryRepository } from '../functions/store/deliveryRepository';
 import type { QueueClock } from '../local/queue/inProcessQueue';
 import type { VirtualClock } from '../local/virtualClock';
 
@@ -26,7 +27,7 @@ export interface ChaosSchedule {
   readonly sesThrottle: FaultWindow;
   /** A fifth of DynamoDB writes answer `ProvisionedThroughputExceededException`. */
   readonly dynamoThrottle: FaultWindow;
-  /** The first report send from here on hangs past the worker's deadline and the queue's visibility timeout, then completes. */
+  /** The first report delivery claimed from here on stalls past the worker's deadline and the queue's visibility timeout, then goes on (`hangAfterClaim`). */
   readonly hangAt: number;
 }
 
@@ -93,18 +94,11 @@ function eventIdOf(email: RawEmail): string {
 
 /**
  * SES as the chaos run sees it: while `throttled(now)`, half the sends answer `Throttling`
- * (retryable) before reaching SES; the first report send at or after `hangAt` sleeps `hangMs` on
- * the simulated clock before going on (a worker stuck mid-send past its deadline, whose late send
- * still lands). Every accepted email is recorded with its event id and the simulated time. The send
- * to SES is held (`clock.hold`); the hang is not (it is simulated time).
+ * (retryable) before reaching SES. Every accepted email is recorded with its event id and the
+ * simulated time. The send to SES is held (`clock.hold`).
  */
-export function chaosSender(
-  inner: MailSender,
-  clock: HoldingClock,
-  options: { throttled: (now: number) => boolean; hangAt: number | null; hangMs: number; random: () => number },
-) {
+export function chaosSender(inner: MailSender, clock: HoldingClock, options: { throttled: (now: number) => boolean; random: () => number }) {
   const accepted: AcceptedEmail[] = [];
-  let hung = options.hangAt === null;
   let throttledSends = 0;
   const sender: MailSender = {
     async send(email) {
@@ -113,16 +107,36 @@ export function chaosSender(
         throttledSends++;
         throw new EmailSendError('Throttling', true, 'Maximum sending rate exceeded.');
       }
-      if (!hung && options.hangAt !== null && clock.now() >= options.hangAt && eventId.startsWith('report:')) {
-        hung = true;
-        await clock.sleep(options.hangMs);
-      }
       const result = await clock.hold(() => inner.send(email));
       accepted.push({ eventId, destinations: email.destinations, at: clock.now() });
       return result;
     },
   };
   return { sender, accepted, throttledSends: () => throttledSends };
+}
+
+/**
+ * The hung worker: the first report delivery claimed at or after `hangAt` stalls `hangMs` on the
+ * simulated clock right after its claim (past the worker's deadline and the queue's visibility
+ * timeout: the job is redelivered meanwhile), then goes on with its late result. A hang inside
+ * the SES call itself would leave the send's outcome unknown, which is not simulated here.
+ */
+export function hangAfterClaim(deliveries: DeliveryRepository, clock: HoldingClock, options: { hangAt: number; hangMs: number }): DeliveryRepository {
+  let hung = false;
+  return new Proxy(deliveries, {
+    get(target, name, receiver) {
+      const value: unknown = Reflect.get(target, name, receiver);
+      if (name !== 'begin') return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      return async (...args: Parameters<DeliveryRepository['begin']>) => {
+        const begun = await target.begin(...args);
+        if (!hung && begun.kind === 'new' && clock.now() >= options.hangAt && args[0].startsWith('report:')) {
+          hung = true;
+          await clock.sleep(options.hangMs);
+        }
+        return begun;
+      };
+    },
+  });
 }
 
 const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand', 'TransactWriteItemsCommand']);
