@@ -22,7 +22,7 @@ import { startDynamoDbLocal } from '../local/dynamodb';
 import { startSesLocal } from '../local/ses';
 import { parseChaosArgs, type ChaosArgs } from './chaosArgs';
 import { alarmSpans, evaluateAlarms, stackAlarms, type AlarmRun, type WatchedQueues } from './chaosAlarms';
-import { DAY, MINUTE, START, VISIBILITY_MS, type RunResult } from './chaosDay';
+import { DAY, INTERVAL_MIX, MINUTE, START, VISIBILITY_MS, type RunResult } from './chaosDay';
 import { CHAOS_SCHEDULE, type AcceptedEmail } from './chaosFaults';
 import { percentile, tallyPoints, tallySends, type AcceptedSend } from './chaosTally';
 
@@ -79,6 +79,9 @@ function sendRows(base: RunResult, chaos: RunResult, kind: SendKind, plural: str
   ];
 }
 
+const callsPer = (r: RunResult): string =>
+  `${r.calls.perIdleTick.toFixed(1)} (${r.calls.idleTicks} ticks) / ${r.calls.perPoll.toFixed(1)} (${r.calls.polls} polls)`;
+
 function report(base: RunResult, chaos: RunResult): string {
   const points = tallyPoints(base.points, chaos.points);
   const dlq = (r: RunResult) =>
@@ -95,6 +98,7 @@ function report(base: RunResult, chaos: RunResult): string {
       ['DLQ depth at the end', dlq(base), dlq(chaos)],
       ['SES sends throttled / DynamoDB writes throttled', `${base.sesThrottled} / ${base.dynamoThrottled}`, `${chaos.sesThrottled} / ${chaos.dynamoThrottled}`],
       ['real time / DynamoDB calls', `${base.realSeconds.toFixed(0)} s / ${base.dynamoCalls}`, `${chaos.realSeconds.toFixed(0)} s / ${chaos.dynamoCalls}`],
+      ['DynamoDB calls per idle tick / per curve poll', callsPer(base), callsPer(chaos)],
     ],
   );
 }
@@ -141,7 +145,7 @@ async function main(): Promise<void> {
   const s = CHAOS_SCHEDULE;
   const { alarms, queues } = stackAlarms();
   console.log(
-    `chaos run: ${args.accounts} accounts (1h and 15m, reports 07:45-08:15 UTC), seed ${args.seed}, one simulated day; load ${loadavg()[0]!.toFixed(1)}\n` +
+    `chaos run: ${args.accounts} accounts (${INTERVAL_MIX.map((m) => `${m.share * 100}% ${m.interval} watched ${m.delegateWatch}`).join(', ')}; reports 07:45-08:15 UTC), seed ${args.seed}, one simulated day; load ${loadavg()[0]!.toFixed(1)}\n` +
       `faults: chain down ${hhmm(s.chainDown.fromMs)}-${hhmm(s.chainDown.toMs)}, SES 50% throttled ${hhmm(s.sesThrottle.fromMs)}-${hhmm(s.sesThrottle.toMs)}, ` +
       `one report worker hung ${(VISIBILITY_MS + MINUTE) / MINUTE} min from ${hhmm(s.hangAt)}, chain slow (p50 2 s) ${hhmm(s.chainSlow.fromMs)}-${hhmm(s.chainSlow.toMs)}, ` +
       `DynamoDB 20% of writes throttled ${hhmm(s.dynamoThrottle.fromMs)}-${hhmm(s.dynamoThrottle.toMs)}`,

@@ -28,6 +28,7 @@ import { SimControlClient, startSimulator } from '../local/sim';
 import { VirtualClock } from '../local/virtualClock';
 import type { ChaosArgs } from './chaosArgs';
 import { metricLog, recordingCounters, sampleQueue, type MetricLog, type WatchedQueues } from './chaosAlarms';
+import { callTally, type CallFigures } from './chaosCalls';
 import { disableTtl } from './chaosTables';
 import { CHAOS_SCHEDULE, chaosChain, chaosSender, hangAfterClaim, holdDynamoCalls, throttleDynamoWrites, within, type AcceptedEmail } from './chaosFaults';
 import { prng } from './prng';
@@ -42,7 +43,7 @@ export const VISIBILITY_MS = FUNCTION_SIZING['daily-report'].timeout.toMilliseco
 const CLEAR_SES_EVERY = 500;
 /**
  * The scheduler's step: a minute (as deployed) from 07:00 to 10:00 around the reports and the
- * outage; five minutes otherwise, to keep the run short (every account here polls at 15 min or 1 h,
+ * outage; five minutes otherwise, to keep the run short (every account here polls at 15 min, 1 h or 4 h,
  * on quarter hours, so the five-minute ticks land on its due times; both runs tick alike).
  */
 function tickAfter(tick: number): number {
@@ -50,6 +51,22 @@ function tickAfter(tick: number): number {
   return minute >= 420 && minute < 600 ? MINUTE : 5 * MINUTE;
 }
 const REPORT_TIMES = ['07:45', '08:00', '08:00', '08:15'] as const;
+/**
+ * The accounts' mix: a tenth polled at 15m with the default delegate watch (5m), six tenths at 1h
+ * watched every 15m, three tenths at 4h watched hourly (about 26 curve polls and 94 delegate
+ * checks per account and day). The earlier mix, a third at 15m and the rest at 1h, all watched at
+ * 5m, was 48 polls and 288 checks.
+ */
+export const INTERVAL_MIX = [
+  { interval: '15m', delegateWatch: '5m', share: 0.1 },
+  { interval: '1h', delegateWatch: '15m', share: 0.6 },
+  { interval: '4h', delegateWatch: '1h', share: 0.3 },
+] as const;
+function mixOf(draw: number): (typeof INTERVAL_MIX)[number] {
+  let below = 0;
+  for (const mix of INTERVAL_MIX) if (draw < (below += mix.share)) return mix;
+  return INTERVAL_MIX[1];
+}
 /** Accounts per desk: each desk address is also a recipient of its accounts, and gets one digest of them at 08:00 UTC. */
 const DESK_SIZE = 10;
 const deskOf = (i: number): string => `desk${Math.floor(i / DESK_SIZE)}@example.com`;
@@ -64,17 +81,21 @@ export interface RunResult {
   readonly dynamoThrottled: number;
   readonly realSeconds: number;
   readonly dynamoCalls: number;
+  /** DynamoDB calls per idle scheduler tick and per curve poll. */
+  readonly calls: CallFigures;
   readonly metrics: MetricLog;
 }
 
 function accounts(args: ChaosArgs) {
   const random = prng(args.seed);
   return Array.from({ length: args.accounts }, (_, i) => {
+    const mix = mixOf(random());
     const address = getAddress(`0x${createHash('sha256').update(`chaos:${args.seed}:${i}`).digest('hex').slice(0, 40)}`);
     const settings = accountSettingsSchema.parse({
       address,
       email: [`owner${i}@example.com`, deskOf(i)],
-      interval: random() < 1 / 3 ? '15m' : '1h',
+      interval: mix.interval,
+      delegateWatch: mix.delegateWatch,
       reportAt: REPORT_TIMES[Math.floor(random() * REPORT_TIMES.length)],
       timezone: 'UTC',
     });
@@ -93,7 +114,9 @@ export async function runDay(args: ChaosArgs, chaos: boolean, services: { dynamo
   const random = prng(args.seed * 7 + 3);
   const at = (window: { fromMs: number; toMs: number }) => (now: number) => chaos && within(window, START, now);
   const dynamoThrottled = throttleDynamoWrites(dynamo, at(CHAOS_SCHEDULE.dynamoThrottle), clock, random);
-  const dynamoCalls = holdDynamoCalls(dynamo, clock);
+  const byKind = process.env['CHAOS_CALLS'] ? new Map<string, number>() : undefined;
+  const dynamoCalls = holdDynamoCalls(dynamo, clock, byKind);
+  const tally = callTally(byKind);
   const repos = createRepositories(createDocumentClient(dynamo), prefix, { now: clock.now });
   const tracked = accounts(args);
   await repos.accounts.importMany(tracked);
@@ -181,6 +204,7 @@ export async function runDay(args: ChaosArgs, chaos: boolean, services: { dynamo
     // clock moves as the workers wait, never past the next tick; when they are idle, it jumps to it.
     for (let tick = START; tick < END; tick += tickAfter(tick)) {
       if (clock.now() < tick) clock.set(tick);
+      tally.begin(dynamoCalls());
       await clock.hold(() => syncSimulator(clock.now()));
       const cycle = await system.pipeline.runCycle();
       for (const o of cycle.outcomes)
@@ -188,6 +212,8 @@ export async function runDay(args: ChaosArgs, chaos: boolean, services: { dynamo
       await system.reports.dispatch();
       await system.reports.reconcile();
       const { visible, hidden } = system.reports.reportQueue.counts();
+      const polls = cycle.outcomes.filter((o) => o.kind === 'collected' || o.kind === 'chain-failed').length;
+      tally.end(dynamoCalls(), polls, visible + hidden > 0 || draining !== undefined);
       if (visible + hidden > 0) draining ??= system.reports.drain().finally(() => (draining = undefined));
       if (draining) {
         // An active wait: the clock stops at the next tick even while a hung worker sleeps for longer.
@@ -208,6 +234,7 @@ export async function runDay(args: ChaosArgs, chaos: boolean, services: { dynamo
           `  ${chaos ? 'chaos' : 'fault-free'} ${new Date(tick).toISOString().slice(11, 16)} after ${((performance.now() - began) / 1000).toFixed(0)} s, ${dynamoCalls()} DynamoDB calls\n`,
         );
     }
+    if (byKind) process.stderr.write(`  ${chaos ? 'chaos' : 'fault-free'} DynamoDB calls by command and table\n${tally.breakdown()}\n`);
     await draining;
     await system.reports.drain();
     await system.reports.reconcile();
@@ -230,6 +257,7 @@ export async function runDay(args: ChaosArgs, chaos: boolean, services: { dynamo
       dynamoThrottled: dynamoThrottled(),
       realSeconds: (performance.now() - began) / 1000,
       dynamoCalls: dynamoCalls(),
+      calls: tally.read(),
       metrics,
     };
   } finally {

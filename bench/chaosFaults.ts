@@ -141,12 +141,21 @@ export function hangAfterClaim(deliveries: DeliveryRepository, clock: HoldingClo
 
 const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'BatchWriteItemCommand', 'TransactWriteItemsCommand']);
 
-/** Holds the simulated clock (`clock.hold`) while each DynamoDB call of `client` is in flight, SDK retries included; returns how many calls were made. */
-export function holdDynamoCalls(client: DynamoDBClient, clock: HoldingClock): () => number {
+/**
+ * Holds the simulated clock (`clock.hold`) while each DynamoDB call of `client` is in flight, SDK
+ * retries included; returns how many calls were made. With `byKind`, also counts them there per
+ * command and table (and index).
+ */
+export function holdDynamoCalls(client: DynamoDBClient, clock: HoldingClock, byKind?: Map<string, number>): () => number {
   let calls = 0;
   client.middlewareStack.add(
-    (next) => (args) => {
+    (next, context) => (args) => {
       calls++;
+      if (byKind) {
+        const input = args.input as { TableName?: string; IndexName?: string };
+        const key = `${context.commandName ?? '?'} ${input.TableName ?? ''}${input.IndexName ? `/${input.IndexName}` : ''}`;
+        byKind.set(key, (byKind.get(key) ?? 0) + 1);
+      }
       return clock.hold(() => next(args));
     },
     { step: 'initialize', name: 'chaosHoldClock' },
