@@ -153,7 +153,8 @@ export async function runDay(args: ChaosArgs, chaos: boolean, services: { dynamo
     nodeUrl: sim.nodeUrl,
     indexerUrl: sim.indexerUrl,
     rps: 1_000,
-    timeoutMs: 10_000,
+    // Wall time: the simulator under a loaded machine, not the chain being measured (its slowness is simulated on the clock).
+    timeoutMs: 60_000,
     maxRetries: 2,
     retryBaseDelayMs: 5,
     rateLimiter: new TokenBucket({ ratePerSecond: 1_000 }),

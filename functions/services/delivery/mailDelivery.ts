@@ -6,6 +6,8 @@ import type { MailSender } from '../../mail/send/sesSender';
 import type { Log } from '../../shared/observability';
 import type { DeliveryRepository } from '../../store/deliveryRepository';
 import { describeError } from '../../shared/describeError';
+import { backoff, retryWithBackoff } from '../../shared/backoff';
+import { StoreError } from '../../store/errors';
 
 /** What sending one email to one recipient needs. */
 export interface MailDeliveryDeps {
@@ -118,9 +120,17 @@ export async function deliverToRecipient(deps: MailDeliveryDeps, email: Recipien
     if (error instanceof EmailSendError) return error.retryable ? { kind: 'retryable', reason } : { kind: 'failed', reason };
     throw error;
   }
-  await deps.repos.deliveries.complete(id, sesMessageId);
+  await retryWithBackoff(RECORD_SENT_RETRY, () => deps.repos.deliveries.complete(id, sesMessageId), isPassingStoreFailure);
   return { kind: 'sent', sesMessageId };
 }
+
+/**
+ * Recording a send is retried past the SDK's own attempts: once SES accepted the email, a record
+ * left `in-progress` (DynamoDB throttling, a blip) means a second copy after the lease.
+ */
+const RECORD_SENT_RETRY = backoff({ maxAttempts: 6, baseDelayMs: 200, maxDelayMs: 5_000 });
+
+const isPassingStoreFailure = (error: unknown): boolean => error instanceof StoreError && error.retryable;
 
 /** Marks the attempt failed; if even that fails, the lease runs out and a later attempt takes over. */
 async function releaseQuietly(deps: MailDeliveryDeps, id: string, reason: string): Promise<void> {

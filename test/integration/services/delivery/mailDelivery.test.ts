@@ -4,6 +4,7 @@ import { deliverToRecipient, deliveryId, type RecipientEmail } from '../../../..
 import { SesSender } from '../../../../functions/mail/send/sesSender';
 import { silentLog, type Log } from '../../../../functions/shared/observability';
 import { DeliveryRepository } from '../../../../functions/store/deliveryRepository';
+import { createDocumentClient, createDynamoDbClient } from '../../../../functions/store/documentClient';
 import { sesStore } from '../../../support/sesStore';
 import { testTables } from '../../../support/testTables';
 
@@ -58,5 +59,43 @@ describe('deliverToRecipient: a stalled attempt past its lease', () => {
     expect((await sesStore({ to: recipient })).filter((m) => m.subject === 'Daily report')).toHaveLength(1);
     expect(await deliveries.get(deliveryId('report:0xstalled:2025-01-15', recipient))).toMatchObject({ status: 'sent', attempts: 2 });
     expect(warnings).toEqual(['delivery lease ran out before the send; left to the attempt that took it over']);
+  });
+
+  it('records a send SES accepted even when DynamoDB throttles that write past the SDK retries, so no second copy follows', async () => {
+    const dynamo = createDynamoDbClient({ endpoint: inject('dynamoEndpoint') });
+    let throttled = 0;
+    // The first four writes that mark a delivery sent are throttled before reaching DynamoDB Local (the SDK makes 3 attempts).
+    dynamo.middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = (args as { input?: { UpdateExpression?: string } }).input;
+        if (context.commandName === 'UpdateItemCommand' && input?.UpdateExpression?.startsWith('SET #status = :sent') && throttled < 4) {
+          throttled++;
+          throw Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), {
+            name: 'ProvisionedThroughputExceededException',
+            $fault: 'client',
+            $metadata: { httpStatusCode: 400 },
+          });
+        }
+        return next(args);
+      },
+      { step: 'deserialize', name: 'throttleMarkSent' },
+    );
+    const deliveries = new DeliveryRepository(createDocumentClient(dynamo), tables.prefix, { now: () => T0, leaseMs: LEASE });
+    const deps = { repos: { deliveries }, sender, mailFrom: 'alerts@sentinel.example.com', log: silentLog };
+    const recipient = `throttled-${Date.now()}@example.com`;
+    const email: RecipientEmail = {
+      eventId: 'drawdown:0xthrottled:10:fired:never',
+      kind: 'drawdown-alert',
+      account: '0xthrottled',
+      recipient,
+      sentAt: T0,
+      compose: () => ({ rendered: { subject: 'Drawdown 10%', html: '<p>down</p>', text: 'down' }, unsubscribeUrl: 'https://links.example.com/u' }),
+    };
+    expect(await deliverToRecipient(deps, email)).toMatchObject({ kind: 'sent' });
+    expect(throttled).toBe(4);
+    expect(await deliveries.get(deliveryId(email.eventId, recipient))).toMatchObject({ status: 'sent' });
+    expect(await deliverToRecipient(deps, email), 'a redelivery finds it sent').toEqual({ kind: 'duplicate' });
+    expect((await sesStore({ to: recipient })).filter((m) => m.subject === 'Drawdown 10%')).toHaveLength(1);
+    dynamo.destroy();
   });
 });
