@@ -175,12 +175,21 @@ export function throttleDynamoWrites(
   random: () => number,
   share = 0.2,
 ): () => number {
+  return throttleDynamo(client, (command) => WRITES.has(command) && throttled(clock.now()) && random() < share);
+}
+
+/**
+ * Answers `ProvisionedThroughputExceededException` to each request of `client` that `when` picks
+ * (by command name and input), without reaching DynamoDB; inside the SDK's retry step, so the SDK
+ * retries it as DynamoDB's own answer. Returns how many were throttled.
+ */
+export function throttleDynamo(client: DynamoDBClient, when: (command: string, input: Record<string, unknown>) => boolean): () => number {
   let count = 0;
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      if (WRITES.has(context.commandName ?? '') && throttled(clock.now()) && random() < share) {
+      if (when(context.commandName ?? '', ((args as { input?: unknown }).input ?? {}) as Record<string, unknown>)) {
         count++;
-        throw Object.assign(new Error('Rate of requests exceeds the allowed throughput (chaos bench).'), {
+        throw Object.assign(new Error('Rate of requests exceeds the allowed throughput (fault injected).'), {
           name: 'ProvisionedThroughputExceededException',
           $fault: 'client',
           $metadata: { httpStatusCode: 400 },
@@ -188,7 +197,7 @@ export function throttleDynamoWrites(
       }
       return next(args);
     },
-    { step: 'deserialize', name: 'chaosThrottle' },
+    { step: 'deserialize', name: 'throttleDynamo' },
   );
   return () => count;
 }

@@ -5,6 +5,7 @@ import { SesSender } from '../../../../functions/mail/send/sesSender';
 import { silentLog, type Log } from '../../../../functions/shared/observability';
 import { DeliveryRepository } from '../../../../functions/store/deliveryRepository';
 import { createDocumentClient, createDynamoDbClient } from '../../../../functions/store/documentClient';
+import { throttleDynamo } from '../../../../bench/chaosFaults';
 import { sesStore } from '../../../support/sesStore';
 import { testTables } from '../../../support/testTables';
 
@@ -63,22 +64,11 @@ describe('deliverToRecipient: a stalled attempt past its lease', () => {
 
   it('records a send SES accepted even when DynamoDB throttles that write past the SDK retries, so no second copy follows', async () => {
     const dynamo = createDynamoDbClient({ endpoint: inject('dynamoEndpoint') });
-    let throttled = 0;
     // The first four writes that mark a delivery sent are throttled before reaching DynamoDB Local (the SDK makes 3 attempts).
-    dynamo.middlewareStack.add(
-      (next, context) => async (args) => {
-        const input = (args as { input?: { UpdateExpression?: string } }).input;
-        if (context.commandName === 'UpdateItemCommand' && input?.UpdateExpression?.startsWith('SET #status = :sent') && throttled < 4) {
-          throttled++;
-          throw Object.assign(new Error('Rate of requests exceeds the allowed throughput.'), {
-            name: 'ProvisionedThroughputExceededException',
-            $fault: 'client',
-            $metadata: { httpStatusCode: 400 },
-          });
-        }
-        return next(args);
-      },
-      { step: 'deserialize', name: 'throttleMarkSent' },
+    let marks = 0;
+    const throttled = throttleDynamo(
+      dynamo,
+      (command, input) => command === 'UpdateItemCommand' && String(input['UpdateExpression']).startsWith('SET #status = :sent') && ++marks <= 4,
     );
     const deliveries = new DeliveryRepository(createDocumentClient(dynamo), tables.prefix, { now: () => T0, leaseMs: LEASE });
     const deps = { repos: { deliveries }, sender, mailFrom: 'alerts@sentinel.example.com', log: silentLog };
@@ -92,7 +82,7 @@ describe('deliverToRecipient: a stalled attempt past its lease', () => {
       compose: () => ({ rendered: { subject: 'Drawdown 10%', html: '<p>down</p>', text: 'down' }, unsubscribeUrl: 'https://links.example.com/u' }),
     };
     expect(await deliverToRecipient(deps, email)).toMatchObject({ kind: 'sent' });
-    expect(throttled).toBe(4);
+    expect(throttled()).toBe(4);
     expect(await deliveries.get(deliveryId(email.eventId, recipient))).toMatchObject({ status: 'sent' });
     expect(await deliverToRecipient(deps, email), 'a redelivery finds it sent').toEqual({ kind: 'duplicate' });
     expect((await sesStore({ to: recipient })).filter((m) => m.subject === 'Drawdown 10%')).toHaveLength(1);
