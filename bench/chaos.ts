@@ -170,6 +170,12 @@ async function main(): Promise<void> {
           `  ${address}: ${stamps.length} points fault-free, ${got.length} in the chaos run (fault-free ${iso(stamps[0])} to ${iso(stamps.at(-1))}, chaos ${iso(got[0])} to ${iso(got.at(-1))})`,
         );
     }
+    const alerts = tallySends(sendsOf(base.accepted, 'alert'), sendsOf(chaos.accepted, 'alert'), ALERT_TOLERANCE_MS);
+    for (const [side, list] of [
+      ['fault-free only', alerts.unpaired.missing],
+      ['chaos only', alerts.unpaired.extra],
+    ] as const)
+      for (const u of list.slice(0, 20)) console.log(`  alert ${side}: ${u.occasion} at ${iso(u.at)}`);
     console.log(`emails of the chaos run by kind: ${[...prefixes].map(([k, n]) => `${k} ${n}`).join(', ')}; load ${loadavg()[0]!.toFixed(1)} at the end`);
   } finally {
     await ses.stop();

@@ -23,6 +23,14 @@ export interface SendTally {
   readonly extra: number;
   /** For each pair: chaos first send minus fault-free first send, ms, ascending. */
   readonly lateMs: readonly number[];
+  /** The sends left unpaired, by occasion and time: what `missing` and `extra` count. */
+  readonly unpaired: { readonly missing: readonly Unpaired[]; readonly extra: readonly Unpaired[] };
+}
+
+/** A send of one run with no counterpart in the other. */
+export interface Unpaired {
+  readonly occasion: string;
+  readonly at: number;
 }
 
 function firstSends(sends: readonly AcceptedSend[]): { first: Map<string, { at: number; occasion: string }>; count: Map<string, number> } {
@@ -54,8 +62,8 @@ export function tallySends(baseline: readonly AcceptedSend[], chaos: readonly Ac
   const run = firstSends(chaos);
   const chaosGroups = byOccasion(run.first);
   const lateMs: number[] = [];
-  let missing = 0;
-  let extra = 0;
+  const missing: Unpaired[] = [];
+  const extra: Unpaired[] = [];
   for (const [occasion, expected] of byOccasion(base.first)) {
     const got = chaosGroups.get(occasion) ?? [];
     chaosGroups.delete(occasion);
@@ -68,23 +76,22 @@ export function tallySends(baseline: readonly AcceptedSend[], chaos: readonly Ac
         i++;
         j++;
       } else if (late < 0) {
-        extra++;
-        j++;
+        extra.push({ occasion, at: got[j++]! });
       } else {
-        missing++;
-        i++;
+        missing.push({ occasion, at: expected[i++]! });
       }
     }
-    missing += expected.length - i;
-    extra += got.length - j;
+    missing.push(...expected.slice(i).map((at) => ({ occasion, at })));
+    extra.push(...got.slice(j).map((at) => ({ occasion, at })));
   }
-  for (const got of chaosGroups.values()) extra += got.length;
+  for (const [occasion, got] of chaosGroups) extra.push(...got.map((at) => ({ occasion, at })));
   return {
     expected: base.first.size,
-    missing,
+    missing: missing.length,
     duplicated: [...run.count.values()].filter((n) => n > 1).length,
-    extra,
+    extra: extra.length,
     lateMs: lateMs.sort((a, b) => a - b),
+    unpaired: { missing, extra },
   };
 }
 

@@ -14,7 +14,14 @@ describe('chaos tally', () => {
       { key: 'c', at: 300 },
       { key: 'd', at: 50 },
     ];
-    expect(tallySends(baseline, chaos)).toEqual({ expected: 3, missing: 1, duplicated: 1, extra: 1, lateMs: [0, 60] });
+    expect(tallySends(baseline, chaos)).toEqual({
+      expected: 3,
+      missing: 1,
+      duplicated: 1,
+      extra: 1,
+      lateMs: [0, 60],
+      unpaired: { missing: [{ occasion: 'b', at: 200 }], extra: [{ occasion: 'd', at: 50 }] },
+    });
   });
 
   it('pairs a re-fired alert whose id a fault moved with the fault-free one of the same occasion, in order, within the tolerance', () => {
@@ -23,7 +30,14 @@ describe('chaos tally', () => {
     const baseline = [fired('never', 1 * HOUR), fired('3600000', 5 * HOUR), fired('18000000', 9 * HOUR), fired('never', 1 * HOUR, 'desk')];
     // The first fire came 20 minutes late (an outage), so the re-fires carry other ids; the third never came; the desk's is there.
     const chaos = [fired('never', 1 * HOUR + 1_200_000), fired('4800000', 5 * HOUR), fired('never', 1 * HOUR, 'desk'), fired('x', 20 * HOUR)];
-    expect(tallySends(baseline, chaos, 2 * HOUR)).toEqual({ expected: 4, missing: 1, duplicated: 0, extra: 1, lateMs: [0, 0, 1_200_000] });
+    expect(tallySends(baseline, chaos, 2 * HOUR)).toEqual({
+      expected: 4,
+      missing: 1,
+      duplicated: 0,
+      extra: 1,
+      lateMs: [0, 0, 1_200_000],
+      unpaired: { missing: [{ occasion: 'drawdown:0xa:10:fired#owner', at: 9 * HOUR }], extra: [{ occasion: 'drawdown:0xa:10:fired#owner', at: 20 * HOUR }] },
+    });
     // Matched by key alone (no tolerance, no occasions), the moved ids would count as missing and extra.
     const byKey = tallySends(
       baseline.map(({ key, at }) => ({ key, at })),
