@@ -25,6 +25,7 @@ import { BUNDLE_SETTINGS, esbuildOptions, type BundleArch } from '../infra/bundl
 import { buildHandlerAsset } from '../infra/bundling/buildHandlerAsset';
 import { HANDLER_NAMES, type HandlerName } from '../functions/handlers/catalog';
 import { handlerEntry } from '../infra/bundling/handlerEntry';
+import { percentile } from './stats';
 
 const run = promisify(execFile);
 const RATIO_TARGET = 3;
@@ -123,12 +124,6 @@ function parseRuns(argv: readonly string[]): number {
   const runs = i >= 0 ? Number(argv[i + 1]) : 7;
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got ${argv[i + 1]}`);
   return runs;
-}
-
-/** The nearest-rank percentile `p` (0-100) of `values`. */
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
 function median(values: readonly number[]): number {
@@ -264,14 +259,14 @@ async function main(): Promise<void> {
     }
     const measured: Measured[] = bundles.map((b) => {
       const s = samples.get(b.name) ?? [];
-      const first = s.map((x) => x[3]);
+      const firstSorted = s.map((x) => x[3]).sort((x, y) => x - y);
       return {
         ...b,
         coldMs: median(s.map((x) => x[0])),
         importMs: median(s.map((x) => x[1])),
         cpuMs: median(s.map((x) => x[2])),
-        firstResponseP50: percentile(first, 50),
-        firstResponseP99: percentile(first, 99),
+        firstResponseP50: percentile(firstSorted, 50),
+        firstResponseP99: percentile(firstSorted, 99),
       };
     });
     const empty = measured.find((m) => m.name === EMPTY);

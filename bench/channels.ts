@@ -52,16 +52,8 @@ import { SimControlClient, startSimulator } from '../local/sim';
 import { VirtualClock } from '../local/virtualClock';
 import { parseChannelsArgs, type ChannelsArgs } from './channelsArgs';
 import { disableTtl } from './chaosTables';
-import {
-  percentile,
-  tallyChannel,
-  tallyEmails,
-  type AcceptedEmail,
-  type AnsweredRequest,
-  type ChannelTally,
-  type EmailTally,
-  type RateLimit,
-} from './channelsTally';
+import { percentile } from './stats';
+import { tallyChannel, tallyEmails, type AcceptedEmail, type AnsweredRequest, type ChannelTally, type EmailTally, type RateLimit } from './channelsTally';
 import { prng } from './prng';
 
 /** 2030-01-07 09:00 UTC: after the machine's date, so DynamoDB Local's TTL sweeper never touches the run. */

@@ -24,7 +24,8 @@ import { parseChaosArgs, type ChaosArgs } from './chaosArgs';
 import { alarmSpans, evaluateAlarms, stackAlarms, type AlarmRun, type WatchedQueues } from './chaosAlarms';
 import { DAY, INTERVAL_MIX, MINUTE, START, VISIBILITY_MS, type RunResult } from './chaosDay';
 import { CHAOS_SCHEDULE, type AcceptedEmail } from './chaosFaults';
-import { percentile, tallyPoints, tallySends, type AcceptedSend } from './chaosTally';
+import { tallyPoints, tallySends, type AcceptedSend } from './chaosTally';
+import { percentile } from './stats';
 import { INTERVAL_MS } from '../functions/domain/interval';
 
 /** Runs one day in a child process (`bench/chaosWorker.ts`, same Node flags), so both days use the machine's cores at once. */

@@ -47,6 +47,7 @@ import { createLocalSystem } from '../local/localSystem';
 import { startSesLocal, type SesLocal } from '../local/ses';
 import { VirtualClock } from '../local/virtualClock';
 import { prng } from './prng';
+import { mostInWindow, percentile } from './stats';
 
 const DUE = Date.parse('2025-01-15T08:00:00Z');
 const START = DUE - 60_000;
@@ -81,22 +82,6 @@ function parseArgs(argv: readonly string[]): Args {
   if (!(rate > 0)) throw new Error('--rate must be a positive number');
   if (throttle.some((p) => !(p >= 0 && p < 1))) throw new Error('--throttle must list fractions in [0, 1), e.g. 0,0.2');
   return { accounts, rate, throttle };
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
-
-/** The largest number of `times` (ms) inside any window of `windowMs`. */
-function maxInWindow(times: readonly number[], windowMs: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let best = 0;
-  for (let lo = 0, hi = 0; hi < sorted.length; hi++) {
-    while (sorted[hi]! - sorted[lo]! >= windowMs) lo++;
-    best = Math.max(best, hi - lo + 1);
-  }
-  return best;
 }
 
 function account(i: number): TrackedAccount {
@@ -302,7 +287,7 @@ function row(args: Args, r: RunResult): string[] {
     fmt(r.lateness.at(-1) ?? Number.NaN),
     fmt(percentile(r.workerLateness, 99)),
     `${perSecond.toFixed(2)} (${((perSecond / args.rate) * 100).toFixed(1)}% of ${args.rate})`,
-    String(maxInWindow(r.allCalls, 1_000)),
+    String(mostInWindow(r.allCalls, 1_000)),
     String(r.duplicates),
     String(r.missed),
     r.alertLatencyMs === undefined ? 'not sent' : `${(r.alertLatencyMs / 1000).toFixed(2)} s`,

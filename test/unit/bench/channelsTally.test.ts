@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mostInWindow, percentile, tallyChannel, tallyEmails } from '../../../bench/channelsTally';
+import { tallyChannel, tallyEmails } from '../../../bench/channelsTally';
+import { mostInWindow, percentile } from '../../../bench/stats';
 import { parseChannelsArgs } from '../../../bench/channelsArgs';
 
 const POLL = 1_000_000;

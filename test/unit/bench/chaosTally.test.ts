@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { percentile, tallyPoints, tallySends } from '../../../bench/chaosTally';
+import { tallyPoints, tallySends } from '../../../bench/chaosTally';
+import { percentile } from '../../../bench/stats';
 
 describe('chaos tally', () => {
   it('counts missing, duplicated, extra and lateness against the fault-free run', () => {
