@@ -23,7 +23,6 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as realDelay } from 'node:timers/promises';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createChainClient } from '../functions/chain/chainClient';
 import { ChannelSecrets } from '../functions/channels/channelSecrets';
 import { loadSettings } from '../functions/config/settings';
 import { KILL_SWITCH_OFF, type TrackedAccount } from '../functions/domain/account';
@@ -37,7 +36,6 @@ import { sesSenderFrom } from '../functions/runtime/factories';
 import { CHANNEL_WORKER_CONCURRENCY } from '../functions/services/channels/channelQueueSettings';
 import { SharedDestinationPacer } from '../functions/services/channels/sharedDestinationPacer';
 import { memoryCounters, silentLog, type Counters } from '../functions/shared/observability';
-import { TokenBucket } from '../functions/shared/rateLimiter';
 import { createTables, deleteTables } from '../functions/store/createTables';
 import { createDocumentClient, createDynamoDbClient } from '../functions/store/documentClient';
 import { PaceRepository } from '../functions/store/paceRepository';
@@ -55,6 +53,7 @@ import { disableTtl } from './chaosTables';
 import { percentile } from './stats';
 import { tallyChannel, tallyEmails, type AcceptedEmail, type AnsweredRequest, type ChannelTally, type EmailTally, type RateLimit } from './channelsTally';
 import { prng } from './prng';
+import { simulatorChain } from './simulatorChain';
 
 /** 2030-01-07 09:00 UTC: after the machine's date, so DynamoDB Local's TTL sweeper never touches the run. */
 const START = Date.UTC(2030, 0, 7, 9);
@@ -207,17 +206,7 @@ async function run(args: ChannelsArgs, withChannels: boolean, services: { dynamo
   for (const a of accounts) await control.drawdown(a.address, { pct: 22 + Math.floor(random() * 18), atMs: LOSS_AT });
   await control.setClock({ nowMs: POLL });
   const heldFetch: typeof fetch = (input, init) => clock.hold(() => fetch(input, init));
-  const chain = createChainClient({
-    nodeUrl: sim.nodeUrl,
-    indexerUrl: sim.indexerUrl,
-    rps: 1_000,
-    // Real time: on a loaded machine the simulator may take more than the deployed 10 s to answer.
-    timeoutMs: 60_000,
-    maxRetries: 2,
-    retryBaseDelayMs: 5,
-    fetch: heldFetch,
-    rateLimiter: new TokenBucket({ ratePerSecond: 1_000 }),
-  });
+  const chain = simulatorChain(sim, heldFetch);
 
   const settings = loadSettings({
     DYNAMODB_ENDPOINT: services.dynamo,

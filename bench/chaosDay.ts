@@ -8,8 +8,6 @@
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { getAddress } from 'viem';
-import { createChainClient } from '../functions/chain/chainClient';
-import { TokenBucket } from '../functions/shared/rateLimiter';
 import { loadSettings } from '../functions/config/settings';
 import { accountSettingsSchema } from '../functions/domain/account';
 import { newTrackedAccount } from '../functions/domain/trackedAccount';
@@ -32,6 +30,7 @@ import { callTally, type CallFigures } from './chaosCalls';
 import { disableTtl } from './chaosTables';
 import { CHAOS_SCHEDULE, chaosChain, chaosSender, hangAfterClaim, holdDynamoCalls, throttleDynamoWrites, within, type AcceptedEmail } from './chaosFaults';
 import { prng } from './prng';
+import { simulatorChain } from './simulatorChain';
 
 export const MINUTE = 60_000;
 export const DAY = 24 * 60 * MINUTE;
@@ -149,16 +148,7 @@ export async function runDay(args: ChaosArgs, chaos: boolean, services: { dynamo
         await (down ? control.setFaults({ global: { error500: 1 } }) : control.resetFaults());
       }
     }));
-  const http = createChainClient({
-    nodeUrl: sim.nodeUrl,
-    indexerUrl: sim.indexerUrl,
-    rps: 1_000,
-    // Wall time: the simulator under a loaded machine, not the chain being measured (its slowness is simulated on the clock).
-    timeoutMs: 60_000,
-    maxRetries: 2,
-    retryBaseDelayMs: 5,
-    rateLimiter: new TokenBucket({ ratePerSecond: 1_000 }),
-  });
+  const http = simulatorChain(sim);
   const chain = chaosChain(http, clock, syncSimulator, at(CHAOS_SCHEDULE.chainSlow), random);
 
   const settings = loadSettings({
