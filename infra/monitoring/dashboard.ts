@@ -38,9 +38,9 @@ export function createStageDashboard(scope: Construct, id: string, props: StageD
   const dashboard = new Dashboard(scope, id, { dashboardName: props.dashboardName });
   dashboard.addWidgets(
     graph(
-      'Polls (collect) and overdue accounts (dispatch)',
+      'Polls (collect); overdue accounts and waiting one-off polls (dispatch)',
       ['Polls', 'SuccessfulPolls', 'PollErrors'].map((m) => customMetric(m, 'collect', stage, 'Sum', five)),
-      [customMetric('OverdueAccounts', 'dispatch', stage, 'Maximum', Duration.minutes(1))],
+      ['OverdueAccounts', 'OneOffPollsWaiting'].map((m) => customMetric(m, 'dispatch', stage, 'Maximum', Duration.minutes(1))),
     ),
     graph(
       'Report lateness (s) and reports sent',

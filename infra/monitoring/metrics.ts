@@ -9,8 +9,10 @@ import { METRICS_NAMESPACE } from '../constructs/SentinelFunction';
 
 /** The custom metrics the alarms and the dashboard read, and the service (function) that emits each. */
 export const CUSTOM_METRICS = {
-  /** dispatch, every run: accounts whose poll is overdue by more than the grace period. */
+  /** dispatch, every run: accounts whose poll is overdue by more than its grace period (5 minutes; an hour for a one-off poll). */
   OverdueAccounts: 'dispatch',
+  /** dispatch, every run: one-off polls (first polls, re-fetches) read and left for a later run, the backfill share spent. */
+  OneOffPollsWaiting: 'dispatch',
   /** report worker, per report sent: seconds between the report's due time and its sending. */
   ReportLatenessSeconds: 'report',
   /** report worker: reports sent. */

@@ -1,5 +1,5 @@
 import { sendToChannel } from '../../channels/channelSender';
-import { routesTo } from '../../domain/channel';
+import { routesTo, type ChannelRecord } from '../../domain/channel';
 import { destinationOf, paceKindOf } from '../../domain/channelDestination';
 import { channelDeliveryId } from '../../domain/channelRouting';
 import { combinedNotice, type BacklogEntry } from '../../domain/combinedNotice';
@@ -10,7 +10,7 @@ import { backoffMs, refuse, requeue, wall } from './channelJobSteps';
 import { channelTypeMetric } from './channelTypeMetric';
 
 /**
- * Sends a channel's backlog as one summary message (`combinedNotice`): takes what waits (ending
+ * Sends a channel's backlog (`channel`, as read for the job; null when removed) as one summary message (`combinedNotice`): takes what waits (ending
  * the pending summary, so later notices queue the next), leaves out what the channel no longer
  * routes and what was already sent, claims every carried notice's own delivery id (so a notice
  * is never both in a summary and sent alone, nor in two summaries), then sends. Delivered: the
@@ -18,9 +18,8 @@ import { channelTypeMetric } from './channelTypeMetric';
  * the summary is queued again after the wait. A permanent refusal marks the channel broken and
  * drops the backlog, as later jobs to a broken channel are dropped.
  */
-export async function deliverBacklog(deps: ChannelJobDeps, job: BacklogJob): Promise<ChannelJobOutcome> {
+export async function deliverBacklog(deps: ChannelJobDeps, job: BacklogJob, channel: ChannelRecord | null): Promise<ChannelJobOutcome> {
   const backlog = deps.repos.channelBacklog;
-  const channel = await deps.repos.channels.get(job.channel);
   if (!channel || channel.state.kind === 'broken') {
     await backlog.remove(
       job.channel,

@@ -1,7 +1,7 @@
 import { sendToChannel } from '../../channels/channelSender';
 import { captionFits } from '../../channels/telegramMessage';
 import { ChannelConfigError } from '../../channels/errors';
-import type { ChannelRecord } from '../../domain/channel';
+import { routesTo, type ChannelRecord } from '../../domain/channel';
 import { destinationOf, paceKindOf } from '../../domain/channelDestination';
 import { channelDeliveryId } from '../../domain/channelRouting';
 import { backlogEntryOf } from '../../domain/combinedNotice';
@@ -22,6 +22,14 @@ export { MAX_CHANNEL_ATTEMPTS, MAX_CHANNEL_REQUEUES, type ChannelJobDeps, type C
 /** The delivery id suffix of a photo's follow-up text. */
 export const FOLLOW_UP_SUFFIX = '#text';
 
+/** Why a job is no longer for its channel (removed, broken, or a notice no longer routed there), or null when it still is. */
+function skipReason(channel: ChannelRecord | null, job: ChannelJob): string | null {
+  if (!channel) return 'the channel was removed';
+  if ('notice' in job && !routesTo(channel, job.notice.account.address, job.notice.category)) return 'the channel is no longer routed this notice';
+  if (channel.state.kind === 'broken') return 'the channel is broken';
+  return null;
+}
+
 /**
  * Delivers one channel job: drops it when the channel is gone, no longer routed to the account
  * or category, or broken; claims the delivery id (`<notice id>#channel:<name>`) with a
@@ -41,7 +49,8 @@ export const FOLLOW_UP_SUFFIX = '#text';
  *
  * **Long waits.** A job received before its `notBefore` (a wait longer than the queue's 15 min:
  * a webhook's retry hours later) goes back on the queue for the rest, at most 15 min, without an
- * attempt counted or the destination called.
+ * attempt counted or the destination called; its channel is read on each hop, so a job whose
+ * channel was removed, broken or re-routed meanwhile ends there.
  *
  * **Backlog.** A chat notice that would wait more than `COMBINE_AFTER_MS` is parked in the
  * channel's backlog instead, and the backlog goes as one summary (`deliverBacklog`). Security
@@ -49,22 +58,19 @@ export const FOLLOW_UP_SUFFIX = '#text';
  * are never parked either: each waits for its own slot and goes whole.
  */
 export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): Promise<ChannelJobOutcome> {
+  const channel = await deps.repos.channels.get(job.channel);
+  const skipped = skipReason(channel, job);
   const held = heldUntil(job.notBefore, wall(deps), MAX_DELAY_SECONDS);
-  if (held.kind === 'hold') {
+  // A job held for hours is checked on every hop: one whose channel was removed, broken or re-routed meanwhile ends here.
+  if (held.kind === 'hold' && skipped === null) {
     await sendAll(deps.channelQueue, [{ id: 'held', body: job, delaySeconds: held.delaySeconds }]);
     deps.counters.count('ChannelJobsHeldBack');
     return { kind: 'requeued', delaySeconds: held.delaySeconds, reason: 'held until its retry time' };
   }
-  if (!('notice' in job)) return deliverBacklog(deps, job);
+  // A backlog's summary to a channel removed or broken empties the backlog.
+  if (!('notice' in job)) return deliverBacklog(deps, job, channel);
+  if (skipped !== null || channel === null) return { kind: 'skipped', reason: skipped ?? 'the channel was removed' };
   const { notice } = job;
-  const channel = await deps.repos.channels.get(job.channel);
-  if (!channel) return { kind: 'skipped', reason: 'the channel was removed' };
-  const account = notice.account.address.toLowerCase();
-  if (!channel.accounts.some((a) => a.toLowerCase() === account) || !channel.categories.includes(notice.category)) {
-    return { kind: 'skipped', reason: 'the channel is no longer routed this notice' };
-  }
-  if (channel.state.kind === 'broken') return { kind: 'skipped', reason: 'the channel is broken' };
-
   const followUp = job.part === 'follow-up';
   const id = `${channelDeliveryId(notice.id, channel.name)}${followUp ? FOLLOW_UP_SUFFIX : ''}`;
   const chart = job.chartPng === undefined || followUp ? null : Buffer.from(job.chartPng, 'base64');

@@ -20,8 +20,16 @@ export const DEFAULT_WATCH_BATCH = 100;
 /** A dispatcher that has not run for longer than this catches up only this far (one poll per account covers the gap). */
 export const MAX_CATCH_UP_MINUTES = 1_440;
 
-/** Default grace before a poll counts as overdue (`OverdueAccounts`). */
+/** Default grace before a regular poll counts as overdue (`OverdueAccounts`). */
 export const DEFAULT_OVERDUE_GRACE_MS = 5 * 60_000;
+
+/**
+ * Default grace before a one-off poll (a first poll, a re-fetch, a long gap's rest) counts as
+ * overdue. One-off polls wait for the backfill share by design, at least one per run, so an import
+ * of a few hundred accounts is not a fault; an hour of waiting is (the share is too small for the
+ * import, or one-off polls are not being taken).
+ */
+export const DEFAULT_ONE_OFF_OVERDUE_GRACE_MS = 60 * 60_000;
 
 export interface DispatchDeps {
   readonly accounts: Pick<AccountsRepository, 'list' | 'get'>;
@@ -38,8 +46,10 @@ export interface DispatchDeps {
    * queued after every regular poll that is due; the rest wait for the next run. Default: no limit.
    */
   readonly backfillBudget?: BackfillBudget;
-  /** How late a poll may be before it counts as overdue; default 5 minutes. */
+  /** How late a regular poll may be before it counts as overdue; default 5 minutes. */
   readonly overdueGraceMs?: number;
+  /** How long a one-off poll may wait before it counts as overdue; default an hour (`DEFAULT_ONE_OFF_OVERDUE_GRACE_MS`). */
+  readonly oneOffOverdueGraceMs?: number;
   /** Most accounts per delegate-watch job; default `DEFAULT_WATCH_BATCH`. */
   readonly watchBatchSize?: number;
 }
@@ -54,8 +64,10 @@ export interface DispatchOutcome {
   readonly watched: WatchEntry[];
   /** Pending polls another dispatcher claimed meanwhile (their job may be queued twice; collect deduplicates). */
   readonly lost: string[];
-  /** Accounts whose poll is overdue by more than the grace period (scheduled runs only). */
+  /** Accounts whose poll is overdue by more than its grace period (scheduled runs only). */
   readonly overdue: number;
+  /** One-off polls read and left for a later run (the backfill share was spent). */
+  readonly waiting: number;
 }
 
 /**
@@ -80,7 +92,7 @@ export async function dispatchDue(deps: DispatchDeps, selection: DispatchSelecti
     const accounts = selection.kind === 'all' ? await deps.accounts.list() : [await deps.accounts.get(selection.address)].filter((a) => a !== null);
     const jobs = accounts.map((account): CollectJob => ({ address: account.address, dueAt: now }));
     await send(deps, jobs);
-    return { dispatched: jobs, watched: [], lost: [], overdue: 0 };
+    return { dispatched: jobs, watched: [], lost: [], overdue: 0, waiting: 0 };
   }
 
   const cursor = await deps.schedule.dispatchCursor();
@@ -118,23 +130,26 @@ export async function dispatchDue(deps: DispatchDeps, selection: DispatchSelecti
   }
 
   const grace = deps.overdueGraceMs ?? DEFAULT_OVERDUE_GRACE_MS;
+  const oneOffGrace = deps.oneOffOverdueGraceMs ?? DEFAULT_ONE_OFF_OVERDUE_GRACE_MS;
   const overdueAddresses = new Set([
-    ...jobs.filter((job) => now - job.dueAt > grace).map((job) => job.address),
-    ...pending.filter((a) => now - a.nextDueAt > grace).map((a) => a.address),
+    ...[...byAddress.values()].filter((job) => now - job.dueAt > grace).map((job) => job.address),
+    ...pending.filter((a) => now - a.nextDueAt > oneOffGrace).map((a) => a.address),
   ]);
   const overdue = overdueAddresses.size;
+  const waiting = pending.length - taken.length;
   deps.counters?.count('OverdueAccounts', overdue);
+  deps.counters?.count('OneOffPollsWaiting', waiting);
   if (jobs.length > 0 || watch.length > 0) {
     deps.log.info('dispatched', {
       accounts: jobs.length,
       backfills: backfills.length,
       watched: watch.length,
-      waiting: pending.length - taken.length,
+      waiting,
       lost: lost.length,
       overdue,
     });
   }
-  return { dispatched: jobs, watched: watch, lost, overdue };
+  return { dispatched: jobs, watched: watch, lost, overdue, waiting };
 }
 
 /**

@@ -182,6 +182,32 @@ describe('webhook retries over hours (local receivers, simulated clock)', () => 
     120_000,
   );
 
+  it('a job held for a later retry ends on its next hop once its channel is removed, broken or no longer routed', async () => {
+    const later = world.now() + 5 * 3_600_000;
+    const held = (name: string) => ({ ...job(name, `drawdown:${ACCOUNT}:20:fired:held-${name}`), notBefore: later });
+    for (const name of ['held-kept', 'held-removed', 'held-broken', 'held-rerouted']) {
+      await channel(name, 'webhook', { url: world.receivers.webhookUrl(`${name}-${run}`), ...(name === 'held-rerouted' ? { categories: ['security'] } : {}) });
+    }
+    // While the jobs were held: one channel removed, one broken, one no longer taking drawdown notices.
+    expect(await repos().channels.remove('held-removed')).toEqual({ kind: 'removed' });
+    await repos().channels.setState('held-broken', { kind: 'broken', reason: 'HTTP 410', since: world.now() });
+
+    const counters = memoryCounters();
+    const queue = worker(counters);
+    await queue.send(['held-removed', 'held-broken', 'held-rerouted'].map((name) => ({ id: name, body: held(name) })));
+    await queue.drain();
+    expect(counters.totals.get('ChannelJobsHeldBack'), 'no hop for a job whose channel went').toBeUndefined();
+
+    // The control: a job whose channel is still there is held until its time, then delivered once.
+    await queue.send([{ id: 'kept', body: held('held-kept') }]);
+    await queue.drain();
+    expect(counters.totals.get('ChannelJobsHeldBack')).toBeGreaterThanOrEqual(20);
+    const delivered = to(`held-kept-${run}`);
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]!.at).toBeGreaterThanOrEqual(later);
+    for (const name of ['held-removed', 'held-broken', 'held-rerouted']) expect(to(`${name}-${run}`)).toHaveLength(0);
+  });
+
   it('a webhook answering 503 then 200 gets the notice once, with the same webhook-id, after the first wait', async () => {
     const path = `flaky-${run}`;
     await channel('flaky', 'webhook', { url: world.receivers.webhookUrl(path) });

@@ -281,7 +281,7 @@ describe('schedule under redelivery, concurrency and downtime', () => {
     expect((await h.repos.curves.countAndNewest(address, '1h')).count).toBe(curvePollsBefore);
   }, 90_000);
 
-  it('due polls go first and backfills take a bounded share; waiting first polls count as overdue', async () => {
+  it('due polls go first and backfills take a bounded share; a first poll counts as overdue only after waiting an hour', async () => {
     const regular = await h.track('regular-1m', { interval: '1m', delegateWatch: 'none' }, CALM);
     await h.pipeline.runCycle({ kind: 'due' });
     const imported = await Promise.all(Array.from({ length: 6 }, (_, i) => h.track(`import-${i}`, { interval: '1h' }, CALM)));
@@ -318,14 +318,26 @@ describe('schedule under redelivery, concurrency and downtime', () => {
       for (const j of backfills) backfilled.add(j.address);
     }
     expect([...backfilled].sort()).toEqual(imported.map((a) => a.address).sort());
-    // Two more minutes with nothing pending: nothing overdue. Then a pending poll left waiting 6 minutes counts.
+    // Nothing pending: nothing overdue. A first poll left waiting 6 minutes is the backfill share at
+    // work (an import), not a fault; one left waiting past an hour counts.
     expect(counters.totals.get('OverdueAccounts')).toBe(0);
-    const late = await h.track('late-import', { interval: '1h' }, CALM);
+    const quick = await h.track('quick-import', { interval: '1h' }, CALM);
+    const starved = { ...deps, collectQueue: { send: async (e: unknown[]) => ({ sent: e.map(() => 'x'), failed: [] }) } };
     await h.advance(6 * MINUTE);
     await dispatchDue({ ...deps, backfillBudget: { ...deps.backfillBudget, requestsPerRun: 0 }, limitPerShard: 0 } as never);
     expect(counters.totals.get('OverdueAccounts')).toBe(0); // limitPerShard 0 reads no pending poll
-    await dispatchDue({ ...deps, collectQueue: { send: async (e: unknown[]) => ({ sent: e.map(() => 'x'), failed: [] }) } } as never);
-    expect(late.address).toBeDefined();
+    const taken = await dispatchDue(starved as never);
+    expect(taken.dispatched.map((j) => j.address)).toContain(quick.address);
+    expect(taken.overdue).toBe(0);
+    const late = await h.track('late-import', { interval: '1h' }, CALM);
+    // The dispatcher runs every minute meanwhile, reading no pending poll, so the regular polls are on time.
+    for (let minute = 0; minute < 61; minute++) {
+      await h.advance(MINUTE);
+      await dispatchDue({ ...starved, limitPerShard: 0 } as never);
+    }
+    const lateRun = await dispatchDue(starved as never);
+    expect(lateRun.dispatched.map((j) => j.address)).toContain(late.address);
+    expect(lateRun.overdue).toBe(1);
     expect(counters.totals.get('OverdueAccounts')).toBe(1);
   }, 90_000);
 
