@@ -23,9 +23,11 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as realDelay } from 'node:timers/promises';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { getAddress } from 'viem';
 import { ChannelSecrets } from '../functions/channels/channelSecrets';
 import { loadSettings } from '../functions/config/settings';
 import { KILL_SWITCH_OFF, type TrackedAccount } from '../functions/domain/account';
+import { DRAWDOWN_RULE } from '../functions/domain/drawdownState';
 import type { ChannelRecord, ChannelType } from '../functions/domain/channel';
 import { DESTINATION_SPACING_MS } from '../functions/domain/destinationPacer';
 import { mailRateShares } from '../functions/mail/send/mailRate';
@@ -163,6 +165,8 @@ const IDLE_POLL_MS = 200;
 interface RunResult {
   readonly withChannels: boolean;
   readonly notices: number;
+  /** Accounts that raised no drawdown notice, and how many of them had every level breached before tracking began. */
+  readonly silent: { readonly accounts: number; readonly breachedBeforeTracking: number };
   readonly channels: ReadonlyMap<BenchType, ChannelTally>;
   readonly emails: EmailTally;
   readonly combinedCounter: number;
@@ -306,6 +310,7 @@ async function run(args: ChannelsArgs, withChannels: boolean, services: { dynamo
     channelQueue ? keepPolling(channelQueue, CHANNEL_WORKER_CONCURRENCY, () => collecting || notifying) : Promise.resolve(),
   ]);
   clearInterval(progress);
+  const silent = await accountsWithoutNotice(repos, accounts, notices);
   const channels = new Map<BenchType, ChannelTally>();
   if (withChannels) {
     const requestsOf = (kind: BenchType): AnsweredRequest[] =>
@@ -325,6 +330,7 @@ async function run(args: ChannelsArgs, withChannels: boolean, services: { dynamo
   const result: RunResult = {
     withChannels,
     notices: notices.length,
+    silent,
     channels,
     emails: tallyEmails(
       accepted.filter((a) => a.eventId.startsWith('drawdown:')),
@@ -340,6 +346,28 @@ async function run(args: ChannelsArgs, withChannels: boolean, services: { dynamo
   await deleteTables(dynamo, prefix).catch(() => undefined);
   dynamo.destroy();
   return result;
+}
+
+/**
+ * The accounts whose poll raised no drawdown notice. The simulator generates each account's
+ * history, and a few are already past every level (5, 10, 20 %) when tracking began: that is
+ * recorded silently (`baseline`), as for any account added mid-drawdown, and the loss crosses no
+ * new level.
+ */
+async function accountsWithoutNotice(
+  repos: ReturnType<typeof createRepositories>,
+  accounts: readonly TrackedAccount[],
+  notices: readonly string[],
+): Promise<RunResult['silent']> {
+  const raised = new Set(notices.map((id) => id.split(':')[1]?.toLowerCase()));
+  const silent = accounts.filter((a) => !raised.has(a.address.toLowerCase()));
+  let breachedBeforeTracking = 0;
+  for (const account of silent) {
+    const rules = await repos.alerts.listForAccount(getAddress(account.address));
+    const levels = (rules.find((r) => r.rule === DRAWDOWN_RULE)?.state as { levels?: Record<string, { baseline?: boolean }> } | undefined)?.levels ?? {};
+    if (account.drawdownThresholds.every((level) => levels[String(level)]?.baseline === true)) breachedBeforeTracking++;
+  }
+  return { accounts: silent.length, breachedBeforeTracking };
 }
 
 const s = (ms: number): string => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s` : '-');
@@ -417,6 +445,7 @@ function report(args: ChannelsArgs, on: RunResult, off: RunResult): string {
     'Lost, duplicated and combined notices:',
     counts,
     `ChannelNoticesCombined counter: ${on.combinedCounter}; the last channel job was queued by the fan-out ${s(on.lastFanOutMs)} after the poll.`,
+    `Accounts without a drawdown notice: ${on.silent.accounts} of ${args.accounts} (${on.silent.breachedBeforeTracking} of them past every level before tracking began: recorded, not announced).`,
     '',
     'Drawdown emails (local SES), the same poll with and without channels:',
     emails,
