@@ -109,8 +109,9 @@ export async function evaluateDrawdown(
       const quiet = { events: [], favourableDrawdownPct: null, crossingOnMarkedStepsOnly: false, measured: null, commit: commitRollup };
       if (measured.currentPct === null || !measured.last) return { ...quiet, drawdownPct: null, asOf: null };
       const { currentPct, last } = measured;
-      // A poll that filled a gap (more than one new step) is evaluated on the exact series, point by point.
-      const filledGap = writtenFromMs !== null && last.timestamp - writtenFromMs > INTERVAL_MS[account.interval];
+      // A poll that wrote more than one point (a missed poll, a gap) is evaluated on the exact
+      // series, point by point: a level crossed at a point before the newest must not pass unseen.
+      const filledGap = writtenFromMs !== null && last.timestamp > writtenFromMs;
       if (!filledGap && !nearKillSwitch(account, currentPct, settings) && levels.quietAround(currentPct, last))
         return { ...quiet, drawdownPct: currentPct, asOf: last.timestamp };
     }

@@ -88,4 +88,23 @@ describe('a level crossed during a chain outage, found when the gap is filled (D
     await write(extend([0.0001]));
     expect((await poll(series.at(-1)!.timestamp)).events).toEqual([]);
   });
+
+  it('one missed poll: of the two points the next poll brings, the first crossed the level and the second recovered; it fires once, on the steady path', async () => {
+    // Back to steady polls, each measured from the stored rollup (one new point a poll).
+    for (let i = 0; i < 30; i++) {
+      now += HOUR;
+      await write(extend([i % 2 === 0 ? 0.004 : 0.003]));
+      expect((await poll(series.at(-1)!.timestamp)).events).toEqual([]);
+    }
+    // One poll failed: the next brings two points, 6% down then back to about 0.4% down.
+    const two = extend([-0.06, 0.06]);
+    await write(two);
+    now = two.at(-1)!.timestamp + 60_000;
+
+    const filled = await poll(two[0]!.timestamp);
+
+    expect(filled.drawdownPct).toBeLessThan(5);
+    const event = filled.events.find((e) => e.kind === 'drawdown');
+    expect(event).toMatchObject({ kind: 'drawdown', notice: 'fired', level: 5, crossedAt: two[0]!.timestamp });
+  });
 });
