@@ -1,5 +1,6 @@
 /**
- * Channel delivery benchmark (`npm run bench:channels [-- --accounts 1000 --seed 1 --mail-rate 14]`).
+ * Channel delivery benchmark (`npm run bench:channels [-- --accounts 1000 --seed 1 --mail-rate 14
+ * --chat-ms 200 --dynamo-ms 6 --ses-ms 50 --chain-ms 200]`).
  *
  * N accounts each raise a drawdown alert in the same poll. Each account routes to three channels:
  * its own Slack webhook, ONE Telegram group that every account shares (the combining case) and one
@@ -15,9 +16,11 @@
  * the emails.
  *
  * The clock is simulated (`local/virtualClock.ts`), held still while a request to DynamoDB Local,
- * SES, the simulator or a receiver is in flight: it moves only when every worker waits (the mail
- * governor, queue delays, backoff). So latencies are what the design gives (pacing, rate limits,
- * the queues), not how fast this machine is; the real time of each run is printed apart.
+ * SES, the simulator or a receiver is in flight, after which the request's time in AWS passes on
+ * it (`--chat-ms`, `--dynamo-ms`, `--ses-ms`, `--chain-ms`; all 0: requests take no time). It moves
+ * only when every worker waits (a request's time, the mail governor, queue delays, backoff). So
+ * latencies are what the design gives (pacing, rate limits, the queues, one worker's requests one
+ * after another), not how fast this machine is; the real time of each run is printed apart.
  */
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -144,9 +147,16 @@ function eventIdOf(raw: Uint8Array): string {
   return /^X-Sentinel-Event-Id:((?:[^\r\n]|\r?\n[ \t])+)/im.exec(head)?.[1]?.replace(/\s+/g, '') ?? 'unknown';
 }
 
-/** Keeps the clock still while every request of this client is in flight. */
-function holdDuring(client: DynamoDBClient, clock: VirtualClock): void {
-  client.middlewareStack.add((next) => (args) => clock.hold(() => next(args)), { step: 'initialize', name: 'benchHoldClock' });
+/** Keeps the clock still while every request of this client is in flight, then lets `ms` of simulated time pass (the call's network time in AWS). */
+function holdDuring(client: DynamoDBClient, clock: VirtualClock, ms: number): void {
+  client.middlewareStack.add((next) => (args) => timed(clock, ms, () => next(args)), { step: 'initialize', name: 'benchHoldClock' });
+}
+
+/** `work` with the clock held, then `ms` of simulated time: a request as it would take in AWS, whatever this machine's speed. */
+async function timed<T>(clock: VirtualClock, ms: number, work: () => Promise<T>): Promise<T> {
+  const result = await clock.hold(work);
+  if (ms > 0) await clock.sleep(ms);
+  return result;
 }
 
 /** A queue the run keeps polling until its upstream is done and it is empty. */
@@ -170,6 +180,8 @@ interface RunResult {
   readonly channels: ReadonlyMap<BenchType, ChannelTally>;
   readonly emails: EmailTally;
   readonly combinedCounter: number;
+  /** When collect raised the last alert, ms after dispatch (the polls' spread). */
+  readonly lastRaisedMs: number;
   /** When the fan-out put the last channel job on the queue, ms after the poll. */
   readonly lastFanOutMs: number;
   readonly deadLettered: number;
@@ -183,7 +195,7 @@ async function run(args: ChannelsArgs, withChannels: boolean, services: { dynamo
   const dynamo = createDynamoDbClient({ endpoint: services.dynamo });
   await createTables(dynamo, prefix);
   await disableTtl(dynamo, prefix);
-  holdDuring(dynamo, clock);
+  holdDuring(dynamo, clock, args.requestTimes.dynamoMs);
   const repos = createRepositories(createDocumentClient(dynamo), prefix, { now: clock.now });
   const accounts = Array.from({ length: args.accounts }, (_, i) => account(i));
   await repos.accounts.importMany(accounts);
@@ -209,8 +221,11 @@ async function run(args: ChannelsArgs, withChannels: boolean, services: { dynamo
   const random = prng(args.seed);
   for (const a of accounts) await control.drawdown(a.address, { pct: 22 + Math.floor(random() * 18), atMs: LOSS_AT });
   await control.setClock({ nowMs: POLL });
-  const heldFetch: typeof fetch = (input, init) => clock.hold(() => fetch(input, init));
-  const chain = simulatorChain(sim, heldFetch);
+  const timedFetch =
+    (ms: number): typeof fetch =>
+    (input, init) =>
+      timed(clock, ms, () => fetch(input, init));
+  const chain = simulatorChain(sim, timedFetch(args.requestTimes.chainMs));
 
   const settings = loadSettings({
     DYNAMODB_ENDPOINT: services.dynamo,
@@ -225,7 +240,7 @@ async function run(args: ChannelsArgs, withChannels: boolean, services: { dynamo
   let sends = 0;
   const sender: MailSender = {
     send: (email) =>
-      clock.hold(async () => {
+      timed(clock, args.requestTimes.sesMs, async () => {
         const at = clock.now();
         const result = await ses.send(email);
         accepted.push({ eventId: eventIdOf(email.raw), recipient: email.destinations[0] ?? '', at });
@@ -254,12 +269,15 @@ async function run(args: ChannelsArgs, withChannels: boolean, services: { dynamo
     now: clock.now,
     chain,
     sender,
-    clock,
+    // With request times, the consumers' calls are not held, only each request: a record awaiting
+    // another's request in flight (a cached read, a shared slot) would otherwise hold the clock
+    // while that request's time has to pass.
+    clock: Object.values(args.requestTimes).some((ms) => ms > 0) ? { now: clock.now, sleep: clock.sleep, sleepUnless: clock.sleepUnless } : clock,
     channelSender: {
       secrets: new ChannelSecrets(env, null),
       bases: { telegram: receivers.telegramApiUrl, pagerduty: receivers.pagerdutyEventsUrl },
       policy: { loopback: true },
-      fetch: heldFetch,
+      fetch: timedFetch(args.requestTimes.chatMs),
     },
     channelPacers: Array.from(
       { length: CHANNEL_WORKER_CONCURRENCY },
@@ -267,12 +285,19 @@ async function run(args: ChannelsArgs, withChannels: boolean, services: { dynamo
     ),
   });
   const notices: string[] = [];
+  /** When each alert was raised (its account's poll, collect's clock), by event id. */
+  const raised = new Map<string, number>();
   const { notifyQueue, collectQueue } = system.pipeline;
   const queueNotify = notifyQueue.send.bind(notifyQueue);
   notifyQueue.send = (entries: readonly QueueEntry<NotifyQueueEvent>[]) => {
-    for (const e of entries) if ('kind' in e.body && e.body.kind === 'drawdown') notices.push(e.body.eventId);
+    for (const e of entries)
+      if ('kind' in e.body && e.body.kind === 'drawdown') {
+        notices.push(e.body.eventId);
+        raised.set(e.body.eventId, e.body.at);
+      }
     return queueNotify(entries);
   };
+  const raisedAt = (id: string): number => raised.get(id.split('#')[0]!) ?? POLL;
 
   // The poll: every account dispatched at once; collect, notify and the channel workers run side by side, as the Lambdas do.
   clock.set(POLL);
@@ -324,7 +349,7 @@ async function run(args: ChannelsArgs, withChannels: boolean, services: { dynamo
         const record = await repos.deliveries.get(`${notice}#channel:${name}`);
         deliveries.push({ notice, sentAt: record?.status === 'sent' ? (record.sentAt ?? null) : null });
       }
-      channels.set(type, tallyChannel(deliveries, requestsOf(type), POLL, LIMITS[type]));
+      channels.set(type, tallyChannel(deliveries, requestsOf(type), raisedAt, LIMITS[type]));
     }
   }
   const result: RunResult = {
@@ -334,8 +359,9 @@ async function run(args: ChannelsArgs, withChannels: boolean, services: { dynamo
     channels,
     emails: tallyEmails(
       accepted.filter((a) => a.eventId.startsWith('drawdown:')),
-      POLL,
+      raisedAt,
     ),
+    lastRaisedMs: raised.size > 0 ? Math.max(...raised.values()) - POLL : Number.NaN,
     combinedCounter: memory.totals.get('ChannelNoticesCombined') ?? 0,
     lastFanOutMs: fanOuts.length > 0 ? Math.max(...fanOuts) - POLL : Number.NaN,
     deadLettered: collectQueue.counts().deadLettered + notifyQueue.counts().deadLettered + (channelQueue?.counts().deadLettered ?? 0),
@@ -434,9 +460,9 @@ function report(args: ChannelsArgs, on: RunResult, off: RunResult): string {
     String(r.deadLettered),
     `${r.realSeconds.toFixed(0)} s`,
   ];
-  const emails = table(['run', 'drawdown emails', 'duplicated', 'p50 poll → SES', 'p99', 'last', 'DLQ', 'real time'], [email(on), email(off)]);
+  const emails = table(['run', 'drawdown emails', 'duplicated', 'p50 raised → SES', 'p99', 'last', 'DLQ', 'real time'], [email(on), email(off)]);
   return [
-    'Latency from the poll to delivery (simulated clock):',
+    `Latency from each account's poll (its alert raised) to delivery, simulated clock; collect raised the last alert ${s(on.lastRaisedMs)} after dispatch:`,
     latency,
     '',
     "Deliveries against each destination's limit:",
@@ -458,7 +484,8 @@ async function main(): Promise<void> {
   console.log(
     `channels: ${args.accounts} accounts each raise a drawdown alert in one poll; seed ${args.seed}; MAIL_RATE ${args.mailRate}/s (alerts ${shares.alert.toFixed(2)}/s); ` +
       `collect x${DEFAULT_COLLECT_CONCURRENCY}, notify x${NOTIFY_CONCURRENCY}, channel worker x${CHANNEL_WORKER_CONCURRENCY} sharing pace items; ` +
-      `Telegram group spacing ${DESTINATION_SPACING_MS['telegram-group']} ms; load ${loadavg()[0]!.toFixed(1)}`,
+      `Telegram group spacing ${DESTINATION_SPACING_MS['telegram-group']} ms; request times (simulated): chat ${args.requestTimes.chatMs} ms, ` +
+      `DynamoDB ${args.requestTimes.dynamoMs} ms, SES ${args.requestTimes.sesMs} ms, chain ${args.requestTimes.chainMs} ms; load ${loadavg()[0]!.toFixed(1)}`,
   );
   // Under load on a shared machine, DynamoDB Local may take more than the default minute to start.
   const dynamo = await startDynamoDbLocal({ inMemory: true, startTimeoutMs: 300_000 });

@@ -38,7 +38,7 @@ export interface ChannelTally {
   /** Messages delivered (2xx), summaries and follow-ups included. */
   readonly messages: number;
   readonly throttled: number;
-  /** From the poll to delivery, ms, sorted. */
+  /** From the notice's alert being raised (its account's poll) to delivery, ms, sorted. */
   readonly latencyMs: readonly number[];
   /** Messages per second over the span from the first to the last delivered message, per destination: the highest. */
   readonly peakRatePerDestination: number;
@@ -48,13 +48,13 @@ export interface ChannelTally {
 
 /**
  * Tallies one channel type: `deliveries` one per (notice, channel) that should have been sent,
- * `requests` what its receivers answered, `pollAt` when the poll ran, `limits` the destination's
- * published rates.
+ * `requests` what its receivers answered, `raisedAt` when each notice's alert was raised (its
+ * account's poll), `limits` the destination's published rates.
  */
 export function tallyChannel(
   deliveries: readonly NoticeDelivery[],
   requests: readonly AnsweredRequest[],
-  pollAt: number,
+  raisedAt: (notice: string) => number,
   limits: readonly RateLimit[],
 ): ChannelTally {
   const sent = deliveries.filter((d) => d.sentAt !== null);
@@ -75,7 +75,7 @@ export function tallyChannel(
     combined: ok.filter((r) => r.carried > 1).reduce((n, r) => n + r.carried, 0),
     messages: ok.length,
     throttled: requests.filter((r) => r.status === 429).length,
-    latencyMs: sent.map((d) => d.sentAt! - pollAt).sort((a, b) => a - b),
+    latencyMs: sent.map((d) => d.sentAt! - raisedAt(d.notice)).sort((a, b) => a - b),
     peakRatePerDestination,
     mostInWindow: limits.map((limit) => [limit, Math.max(0, ...[...byDestination.values()].map((times) => mostInWindow(times, limit.windowMs)))] as const),
   };
@@ -92,22 +92,22 @@ export interface AcceptedEmail {
 export interface EmailTally {
   readonly sent: number;
   readonly duplicated: number;
-  /** From the poll to SES accepting it, ms, sorted (first acceptance per event and recipient). */
+  /** From the alert being raised to SES accepting it, ms, sorted (first acceptance per event and recipient). */
   readonly latencyMs: readonly number[];
 }
 
-/** Tallies the alert emails of a run. */
-export function tallyEmails(accepted: readonly AcceptedEmail[], pollAt: number): EmailTally {
-  const first = new Map<string, number>();
+/** Tallies the alert emails of a run, each from `raisedAt` its event. */
+export function tallyEmails(accepted: readonly AcceptedEmail[], raisedAt: (eventId: string) => number): EmailTally {
+  const first = new Map<string, AcceptedEmail>();
   let duplicated = 0;
   for (const email of accepted) {
     const key = `${email.eventId}#${email.recipient}`;
     const seen = first.get(key);
-    if (seen === undefined) first.set(key, email.at);
+    if (seen === undefined) first.set(key, email);
     else {
       duplicated++;
-      first.set(key, Math.min(seen, email.at));
+      if (email.at < seen.at) first.set(key, email);
     }
   }
-  return { sent: first.size, duplicated, latencyMs: [...first.values()].map((at) => at - pollAt).sort((a, b) => a - b) };
+  return { sent: first.size, duplicated, latencyMs: [...first.values()].map((e) => e.at - raisedAt(e.eventId)).sort((a, b) => a - b) };
 }

@@ -1,10 +1,10 @@
 import { channelQueueMessageSchema } from '../messages/channelJob';
-import { sqsHandler, type SqsHandlerDeps } from './sqsHandler';
+import { parallelSqsHandler, type ParallelSqsHandlerDeps } from './parallelSqsHandler';
 import { deliverChannelJob, type ChannelJobDeps, type ChannelJobOutcome } from '../services/channels/deliverChannelJob';
 import { fanOutEvent, type FanOutEventDeps } from '../services/notify/fanOutEvent';
 
 /** What the channel worker needs: the channel delivery service's ports, the fan-out's, plus a metrics flush per invocation. */
-export interface ChannelWorkerDeps extends ChannelJobDeps, SqsHandlerDeps {
+export interface ChannelWorkerDeps extends ChannelJobDeps, ParallelSqsHandlerDeps {
   /** Expands a published notify event (`fanout` job) into one job per channel taking it. */
   readonly fanOut: FanOutEventDeps;
 }
@@ -28,12 +28,17 @@ const OUTCOME_METRIC: Readonly<Record<ChannelJobOutcome['kind'], string>> = {
  * `deliverChannelJob`, or a published notify event (`fanout`), expanded into those jobs with
  * `fanOutEvent` apart from the event's paced emails. A job to be sent later is re-queued by the service with a delay (the record
  * itself succeeds); a store or queue failure lists the record in `batchItemFailures`.
+ *
+ * The records of a batch run at once (`recordConcurrency`, default the whole batch): each waits
+ * mostly on its destination's answer, and one instance working them one after another took
+ * 1,000 Slack and webhook sends about 4 minutes (`bench:channels` with request times). Sends to
+ * one destination stay paced: every slot is taken from the shared pacer, which no two takers win
+ * at once, whether in one instance or two.
  */
 export function createChannelWorkerHandler(deps: ChannelWorkerDeps) {
-  return sqsHandler(deps, {
+  return parallelSqsHandler(deps, {
     name: 'channel job',
     schema: channelQueueMessageSchema,
-    concurrency: 1,
     about: (job) =>
       'fanout' in job
         ? { fanout: true, eventId: job.fanout.eventId, kind: job.fanout.kind, account: job.fanout.account }

@@ -17,11 +17,23 @@ describe('the channel benchmark counting', () => {
       { destination: 'chat:-1', at: POLL + 30_000, status: 429, carried: 1 },
       { destination: 'chat:-1', at: POLL + 61_000, status: 200, carried: 2 },
     ];
-    const tally = tallyChannel(deliveries, requests, POLL, [{ count: 20, windowMs: 60_000 }]);
+    const tally = tallyChannel(deliveries, requests, () => POLL, [{ count: 20, windowMs: 60_000 }]);
     expect(tally).toMatchObject({ expected: 3, delivered: 3, lost: 0, duplicated: 0, combined: 2, messages: 2, throttled: 1 });
     expect(tally.latencyMs).toEqual([1_000, 61_000, 61_000]);
     expect(tally.mostInWindow).toEqual([[{ count: 20, windowMs: 60_000 }, 1]]);
     expect(tally.peakRatePerDestination).toBeCloseTo(1 / 60);
+  });
+
+  it('measures each notice from when its alert was raised', () => {
+    const raised = new Map([
+      ['a', POLL],
+      ['b', POLL + 40_000],
+    ]);
+    const deliveries = [
+      { notice: 'a', sentAt: POLL + 10_000 },
+      { notice: 'b', sentAt: POLL + 45_000 },
+    ];
+    expect(tallyChannel(deliveries, [], (notice) => raised.get(notice)!, []).latencyMs).toEqual([5_000, 10_000]);
   });
 
   it('finds a notice never sent, and one that arrived twice (alone and in a summary)', () => {
@@ -33,7 +45,7 @@ describe('the channel benchmark counting', () => {
       { destination: 'x', at: POLL, status: 200, carried: 1 },
       { destination: 'x', at: POLL + 5_000, status: 200, carried: 1 },
     ];
-    expect(tallyChannel(deliveries, requests, POLL, [])).toMatchObject({ lost: 1, duplicated: 1, latencyMs: [0] });
+    expect(tallyChannel(deliveries, requests, () => POLL, [])).toMatchObject({ lost: 1, duplicated: 1, latencyMs: [0] });
   });
 
   it('windows and percentiles', () => {
@@ -51,14 +63,19 @@ describe('the channel benchmark counting', () => {
         { eventId: 'e1', recipient: 'a@x', at: POLL + 1_000 },
         { eventId: 'e2', recipient: 'a@x', at: POLL + 3_000 },
       ],
-      POLL,
+      (eventId) => (eventId === 'e2' ? POLL + 2_500 : POLL),
     );
-    expect(tally).toEqual({ sent: 2, duplicated: 1, latencyMs: [1_000, 3_000] });
+    // Each from its own alert's raising.
+    expect(tally).toEqual({ sent: 2, duplicated: 1, latencyMs: [500, 1_000] });
   });
 
   it('options: defaults, and a bad value named', () => {
-    expect(parseChannelsArgs([])).toEqual({ accounts: 1_000, seed: 1, mailRate: 14 });
-    expect(parseChannelsArgs(['--accounts', '50', '--seed', '3'])).toEqual({ accounts: 50, seed: 3, mailRate: 14 });
+    const requestTimes = { chatMs: 200, dynamoMs: 6, sesMs: 50, chainMs: 200 };
+    expect(parseChannelsArgs([])).toEqual({ accounts: 1_000, seed: 1, mailRate: 14, requestTimes });
+    expect(parseChannelsArgs(['--accounts', '50', '--seed', '3'])).toEqual({ accounts: 50, seed: 3, mailRate: 14, requestTimes });
+    expect(parseChannelsArgs(['--chat-ms', '0', '--dynamo-ms', '10']).requestTimes).toEqual({ ...requestTimes, chatMs: 0, dynamoMs: 10 });
+    expect(() => parseChannelsArgs(['--ses-ms', '-1'])).toThrow('--ses-ms');
+    expect(() => parseChannelsArgs(['--chain-ms', '1.5'])).toThrow('--chain-ms');
     expect(() => parseChannelsArgs(['--accounts', '0'])).toThrow('--accounts');
     expect(() => parseChannelsArgs(['--mail-rate', 'x'])).toThrow('--mail-rate');
   });
