@@ -190,6 +190,7 @@ export async function runDay(args: ChaosArgs, chaos: boolean, services: { dynamo
   });
 
   let draining: Promise<unknown> | undefined;
+  let notifying: Promise<unknown> | undefined;
   try {
     // The scheduler: collect and report dispatch once a simulated minute. While reports drain, the
     // clock moves as the workers wait, never past the next tick; when they are idle, it jumps to it.
@@ -197,19 +198,23 @@ export async function runDay(args: ChaosArgs, chaos: boolean, services: { dynamo
       if (clock.now() < tick) clock.set(tick);
       tally.begin(dynamoCalls());
       await clock.hold(() => syncSimulator(clock.now()));
-      const cycle = await system.pipeline.runCycle();
+      // Dispatch does not wait for paced emails (in AWS it runs on its own schedule): notify drains beside the ticks.
+      const cycle = await system.pipeline.runCycle({ kind: 'due' }, undefined, 'collect-only');
       for (const o of cycle.outcomes)
         if (o.kind !== 'delegates-checked') debug(`collect ${o.kind}`, { account: o.address, ...('newPoints' in o ? { newPoints: o.newPoints } : {}) });
       await system.reports.dispatch();
       await system.reports.reconcile();
       const { visible, hidden } = system.reports.reportQueue.counts();
+      const notifyCounts = system.pipeline.notifyQueue.counts();
       const polls = cycle.outcomes.filter((o) => o.kind === 'collected' || o.kind === 'chain-failed').length;
-      tally.end(dynamoCalls(), polls, visible + hidden > 0 || draining !== undefined);
+      tally.end(dynamoCalls(), polls, visible + hidden + notifyCounts.visible + notifyCounts.hidden > 0 || draining !== undefined || notifying !== undefined);
       if (visible + hidden > 0) draining ??= system.reports.drain().finally(() => (draining = undefined));
-      if (draining) {
+      if (notifyCounts.visible + notifyCounts.hidden > 0) notifying ??= system.pipeline.notifyQueue.drain().finally(() => (notifying = undefined));
+      const busy = [draining, notifying].filter((p) => p !== undefined);
+      if (busy.length > 0) {
         // An active wait: the clock stops at the next tick even while a hung worker sleeps for longer.
         const nextTick = new AbortController();
-        await Promise.race([clock.sleepUnless(tick + tickAfter(tick) - clock.now(), nextTick.signal), draining]);
+        await Promise.race([clock.sleepUnless(tick + tickAfter(tick) - clock.now(), nextTick.signal), Promise.all(busy)]);
         nextTick.abort();
       }
       for (const [id, queue] of [
@@ -227,6 +232,8 @@ export async function runDay(args: ChaosArgs, chaos: boolean, services: { dynamo
     }
     if (byKind) process.stderr.write(`  ${chaos ? 'chaos' : 'fault-free'} DynamoDB calls by command and table\n${tally.breakdown()}\n`);
     await draining;
+    await notifying;
+    await system.pipeline.notifyQueue.drain();
     await system.reports.drain();
     await system.reports.reconcile();
     const points = new Map<string, number[]>();

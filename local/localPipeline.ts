@@ -126,9 +126,15 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
     /**
      * Dispatches and delivers the queues (collect, notify, channels) until they are empty (the CLI's `collect`); the collect
      * consumers start on the jobs as soon as dispatch has queued them.
-     * `progress` is told how many polls finished out of how many were dispatched.
+     * `progress` is told how many polls finished out of how many were dispatched. `deliver: 'collect-only'` returns once
+     * collect is done and leaves the notify and channel queues to the caller (a scheduler whose next dispatch must not wait
+     * for paced emails, as in AWS, where dispatch runs on its own schedule).
      */
-    async runCycle(selection: DispatchSelection = { kind: 'due' }, progress?: (done: number, total: number) => void): Promise<CycleResult> {
+    async runCycle(
+      selection: DispatchSelection = { kind: 'due' },
+      progress?: (done: number, total: number) => void,
+      deliver: 'all' | 'collect-only' = 'all',
+    ): Promise<CycleResult> {
       outcomes = [];
       // As with SQS, consumers take jobs as soon as they are queued, while dispatch still claims the accounts.
       let queued = 0;
@@ -154,8 +160,10 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
         // Jobs queued after the consumers had emptied the queue.
         await collectQueue.drain(collectPollers);
         await deps.drainDecisions?.();
-        await notifyQueue.drain();
-        await deps.channelQueue?.drain();
+        if (deliver === 'all') {
+          await notifyQueue.drain();
+          await deps.channelQueue?.drain();
+        }
         return { dispatched: dispatch.value.dispatched, outcomes };
       } finally {
         onProgress = undefined;
