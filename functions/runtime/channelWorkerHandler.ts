@@ -30,8 +30,8 @@ const OUTCOME_METRIC: Readonly<Record<ChannelJobOutcome['kind'], string>> = {
  * itself succeeds); a store or queue failure lists the record in `batchItemFailures`.
  *
  * The records of a batch run at once (`recordConcurrency`, default the whole batch): each waits
- * mostly on its destination's answer, and one instance working them one after another took
- * 1,000 Slack and webhook sends about 4 minutes (`bench:channels` with request times). Sends to
+ * mostly on its destination's answer; worked one after another, 2 instances took 25 s for 100
+ * accounts' Slack and webhook notices (`bench:channels` with request times), 4 minutes at 1,000. Sends to
  * one destination stay paced: every slot is taken from the shared pacer, which no two takers win
  * at once, whether in one instance or two.
  */

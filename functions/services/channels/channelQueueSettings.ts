@@ -1,7 +1,7 @@
 import { HANDLER_CATALOG } from '../../handlers/catalog';
 import { workQueueSettings, type WorkQueueSettings } from '../../queue/workQueueSettings';
 
-/** Channel jobs per channel-worker invocation (worked one after the other). */
+/** Channel jobs per channel-worker invocation (worked at once, each waiting on its own destination). */
 export const CHANNEL_BATCH_SIZE = 10;
 
 /**
