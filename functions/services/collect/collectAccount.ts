@@ -81,7 +81,7 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
   const newCursor = points[points.length - 1]?.ts ?? cursorMs;
 
   const [drawdown, delegates] = await Promise.all([
-    evaluateDrawdown(repos, account, now, settings, points[0]?.ts ?? null),
+    evaluateDrawdown(repos, account, now, settings, points[0]?.ts ?? null, previous === null || intervalChanged),
     fetched.delegates === null
       ? NO_DELEGATE_CHECK
       : watchDelegates({ ...repos, revoke: deps.revoke }, account, fetched.delegates, { now, firstObservation: previous === null }),

@@ -1,5 +1,5 @@
 import { drawdown, drawdownCurve } from '../../domain/drawdown';
-import { deepestSince, firstReached } from '../../domain/gapCrossing';
+import { deepestSince, firstReached, shallowestBetween } from '../../domain/gapCrossing';
 import { INTERVAL_MS } from '../../domain/interval';
 import { evaluateDrawdownAlerts, type DrawdownEvaluation, type LevelState } from '../../domain/alertMachine';
 import { isDataFresh } from '../../domain/staleness';
@@ -68,7 +68,8 @@ export interface PendingAlerts {
  * decision that changes something is made on the exact series.
  *
  * `writtenFromMs`: the oldest timestamp of the points this poll wrote (a rollup that ends at or
- * after it may no longer match the store).
+ * after it may no longer match the store). `refetched`: those points re-fetch history already
+ * evaluated (a first poll, an interval change), so no level is re-armed from a recovery among them.
  */
 export async function evaluateDrawdown(
   deps: { curves: CurvesRepository; alerts: AlertStateRepository },
@@ -76,6 +77,7 @@ export async function evaluateDrawdown(
   now: number,
   settings: DrawdownSettings,
   writtenFromMs: number | null = null,
+  refetched = false,
 ): Promise<PendingAlerts> {
   const windowMs = lookbackWindowMs(account.interval, settings.lookbackMs);
   const from = Math.max(0, now - windowMs);
@@ -138,20 +140,31 @@ export async function evaluateDrawdown(
   };
   if (!result || !last || account.drawdownThresholds.length === 0) return nothing;
 
-  // In order: a gap's deepest point first (a level crossed during an outage fires once, even if
-  // the drawdown has recovered since), then the newest point from the states that left.
+  // In order, over the points this poll brought: the shallowest before the deepest (a breached
+  // level that recovered there is re-armed), the gap's deepest point (a level crossed during an
+  // outage fires once, even if the drawdown has recovered since), then the newest point from the
+  // states that left.
   const curve = writtenFromMs === null ? [] : drawdownCurve(series);
   const deepest = writtenFromMs === null ? null : deepestSince(curve, writtenFromMs);
-  const during =
-    deepest && deepest.timestamp < last.timestamp && deepest.drawdownPct > result.currentPct ? levels.evaluate(deepest.drawdownPct, last, series) : null;
-  const afterGap = during ? new Map(during.decisions.map((d): [number, LevelState] => [d.level, d.nextState])) : undefined;
+  const deeper = deepest && deepest.timestamp < last.timestamp && deepest.drawdownPct > result.currentPct ? deepest : null;
+  const shallowest = writtenFromMs === null || refetched ? null : shallowestBetween(curve, writtenFromMs, (deeper ?? last).timestamp);
+  const rearmAt = shallowest && shallowest.drawdownPct < Math.min(result.currentPct, deeper?.drawdownPct ?? Number.POSITIVE_INFINITY) ? shallowest : null;
+  const rearm = rearmAt ? levels.evaluate(rearmAt.drawdownPct, last, series) : null;
+  const statesAfter = (e: DrawdownEvaluation) => new Map(e.decisions.map((d): [number, LevelState] => [d.level, d.nextState]));
+  const during = deeper ? levels.evaluate(deeper.drawdownPct, last, series, rearm ? statesAfter(rearm) : undefined) : null;
+  const afterGap = during ? statesAfter(during) : rearm ? statesAfter(rearm) : undefined;
   const evaluation = levels.evaluate(result.currentPct, last, series, afterGap);
   const moved = levels.moved(evaluation);
-  const notice = during?.notice ?? evaluation.notice;
-  const crossedAt = notice && writtenFromMs !== null ? firstReached(curve, writtenFromMs, notice.level) : null;
+  const notice = during?.notice ?? evaluation.notice ?? rearm?.notice ?? null;
+  // A level crossed again after recovering is dated from its new crossing.
+  const crossingFrom = rearmAt && notice !== rearm?.notice ? rearmAt.timestamp : writtenFromMs;
+  const crossedAt = notice && crossingFrom !== null ? firstReached(curve, crossingFrom, notice.level) : null;
   const staleLimitMs = settings.staleAfterIntervals * INTERVAL_MS[account.interval];
   const late = crossedAt !== null && now - crossedAt > staleLimitMs ? { lateByMs: now - crossedAt } : {};
-  const recoveries: NotifyEvent[] = evaluation.recoveries.map((r) => ({
+  // A level that recovered in the gap and was crossed again stays one open incident: no recovery for it.
+  const refired = new Set(notice?.levels ?? []);
+  const gapRecoveries = (rearm?.recoveries ?? []).filter((r) => !refired.has(r.level));
+  const recoveries: NotifyEvent[] = [...gapRecoveries, ...evaluation.recoveries].map((r) => ({
     kind: 'drawdown-recovered',
     eventId: r.id,
     account: account.address,

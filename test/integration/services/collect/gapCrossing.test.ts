@@ -107,4 +107,27 @@ describe('a level crossed during a chain outage, found when the gap is filled (D
     const event = filled.events.find((e) => e.kind === 'drawdown');
     expect(event).toMatchObject({ kind: 'drawdown', notice: 'fired', level: 5, crossedAt: two[0]!.timestamp });
   });
+
+  it('a level that recovered at a missed point is armed again: crossing it at the next poll fires', async () => {
+    // A fresh peak, then 5.5 % down: the 5 % level fires.
+    const pollOne = async (r: number) => {
+      now += HOUR;
+      const [point] = extend([r]);
+      await write([point!]);
+      return poll(point!.timestamp);
+    };
+    for (let i = 0; i < 5; i++) await pollOne(0.001);
+    expect((await pollOne(-0.055)).events).toMatchObject([{ kind: 'drawdown', notice: 'fired', level: 5 }]);
+    // One poll failed. The next brings two points: 3 % down (below the level less its 1 % hysteresis:
+    // recovered), then 4.7 % (below the level): the recovery is announced, nothing fires.
+    now += HOUR;
+    const two = extend([0.97 / 0.945 - 1, 0.953 / 0.97 - 1]);
+    await write(two);
+    now += HOUR;
+    const filled = await poll(two[0]!.timestamp);
+    expect(filled.events).toMatchObject([{ kind: 'drawdown-recovered', level: 5 }]);
+    // 5.6 % at the next poll: a new crossing of the re-armed level.
+    const crossed = await pollOne(0.944 / 0.953 - 1);
+    expect(crossed.events).toMatchObject([{ kind: 'drawdown', notice: 'fired', level: 5, crossedAt: series.at(-1)!.timestamp }]);
+  });
 });
