@@ -297,7 +297,7 @@ async function run(args: ChannelsArgs, withChannels: boolean, services: { dynamo
       }
     return queueNotify(entries);
   };
-  const raisedAt = (id: string): number => raised.get(id.split('#')[0]!) ?? POLL;
+  const raisedAt = (eventId: string): number => raised.get(eventId) ?? POLL;
 
   // The poll: every account dispatched at once; collect, notify and the channel workers run side by side, as the Lambdas do.
   clock.set(POLL);

@@ -22,12 +22,13 @@ export { MAX_CHANNEL_ATTEMPTS, MAX_CHANNEL_REQUEUES, type ChannelJobDeps, type C
 /** The delivery id suffix of a photo's follow-up text. */
 export const FOLLOW_UP_SUFFIX = '#text';
 
-/** Why a job is no longer for its channel (removed, broken, or a notice no longer routed there), or null when it still is. */
-function skipReason(channel: ChannelRecord | null, job: ChannelJob): string | null {
-  if (!channel) return 'the channel was removed';
-  if ('notice' in job && !routesTo(channel, job.notice.account.address, job.notice.category)) return 'the channel is no longer routed this notice';
-  if (channel.state.kind === 'broken') return 'the channel is broken';
-  return null;
+/** The job's channel while the job is still for it; otherwise why not (removed, broken, or a notice no longer routed there). */
+function routedChannel(channel: ChannelRecord | null, job: ChannelJob): { kind: 'routed'; channel: ChannelRecord } | { kind: 'skipped'; reason: string } {
+  if (!channel) return { kind: 'skipped', reason: 'the channel was removed' };
+  if ('notice' in job && !routesTo(channel, job.notice.account.address, job.notice.category))
+    return { kind: 'skipped', reason: 'the channel is no longer routed this notice' };
+  if (channel.state.kind === 'broken') return { kind: 'skipped', reason: 'the channel is broken' };
+  return { kind: 'routed', channel };
 }
 
 /**
@@ -58,18 +59,18 @@ function skipReason(channel: ChannelRecord | null, job: ChannelJob): string | nu
  * are never parked either: each waits for its own slot and goes whole.
  */
 export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): Promise<ChannelJobOutcome> {
-  const channel = await deps.repos.channels.get(job.channel);
-  const skipped = skipReason(channel, job);
+  const stored = await deps.repos.channels.get(job.channel);
+  const routed = routedChannel(stored, job);
   const held = heldUntil(job.notBefore, wall(deps), MAX_DELAY_SECONDS);
-  // A job held for hours is checked on every hop: one whose channel was removed, broken or re-routed meanwhile ends here.
-  if (held.kind === 'hold' && skipped === null) {
+  if (held.kind === 'hold' && routed.kind === 'routed') {
     await sendAll(deps.channelQueue, [{ id: 'held', body: job, delaySeconds: held.delaySeconds }]);
     deps.counters.count('ChannelJobsHeldBack');
     return { kind: 'requeued', delaySeconds: held.delaySeconds, reason: 'held until its retry time' };
   }
   // A backlog's summary to a channel removed or broken empties the backlog.
-  if (!('notice' in job)) return deliverBacklog(deps, job, channel);
-  if (skipped !== null || channel === null) return { kind: 'skipped', reason: skipped ?? 'the channel was removed' };
+  if (!('notice' in job)) return deliverBacklog(deps, job, stored);
+  if (routed.kind === 'skipped') return routed;
+  const { channel } = routed;
   const { notice } = job;
   const followUp = job.part === 'follow-up';
   const id = `${channelDeliveryId(notice.id, channel.name)}${followUp ? FOLLOW_UP_SUFFIX : ''}`;
