@@ -131,5 +131,5 @@ describe('notify events reach the channels apart from the paced emails', () => {
     await emails;
     const mails = await mailTo(recipient);
     expect(mails.map((m) => m.headers.get('x-sentinel-event-id')).sort()).toEqual([first.eventId, second.eventId, third.eventId].sort());
-  }, 180_000);
+  }, 60_000);
 });
