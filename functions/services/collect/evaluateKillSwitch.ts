@@ -138,6 +138,7 @@ export async function evaluateKillSwitch(deps: KillSwitchDeps, account: TrackedA
     crossingPct: crossing.drawdownPct,
     heldSince: crossing.since,
     rereadPct: reread.drawdownPct,
+    rereadFrom: reread.from,
     peakAt: crossing.peakAt,
     rereadPeakPnl: reread.peak.pnl,
     rereadPeakEquity: reread.peak.equity,
@@ -182,14 +183,26 @@ export async function evaluateKillSwitch(deps: KillSwitchDeps, account: TrackedA
   return { events: [event], outcome: 'fire', commit: () => save(verdict.next) };
 }
 
-/** The `1m` re-read of the crossing: one or two requests, taken from the budget (none left: unreadable). */
+/** The re-read's verdict, and whether it read the chain or the account's own `1m` points. */
+type Reread = (Exclude<RereadVerdict, { kind: 'unreadable' }> & { readonly from: 'stored' | 'chain' }) | { readonly kind: 'unreadable' };
+
+/**
+ * The `1m` re-read of the crossing: one or two requests, taken from the budget (none left:
+ * unreadable). A `1m` account's own series is that curve, read from the chain within the last
+ * interval: its points are used and no request is made, unless a minute it needs is missing.
+ */
 async function rereadPeakAndTrough(
   deps: KillSwitchDeps,
   account: TrackedAccount,
   series: NonNullable<PendingAlerts['measured']>['series'],
   crossing: KillSwitchCrossing,
   levelPct: number,
-): Promise<RereadVerdict> {
+): Promise<Reread> {
+  const at = { peakAt: crossing.peakAt, troughAt: crossing.at };
+  if (account.interval === '1m') {
+    const stored = rereadDrawdown(series, at, series, levelPct);
+    if (stored.kind !== 'unreadable') return { ...stored, from: 'stored' };
+  }
   const windows = rereadWindows(crossing.peakAt, crossing.at);
   if (deps.budget && !deps.budget.tryTake(windows.length)) return { kind: 'unreadable' };
   try {
@@ -199,7 +212,8 @@ async function rereadPeakAndTrough(
         return alignCurves(page.equity, page.pnl);
       }),
     );
-    return rereadDrawdown(series, { peakAt: crossing.peakAt, troughAt: crossing.at }, pages.flat(), levelPct);
+    const read = rereadDrawdown(series, at, pages.flat(), levelPct);
+    return read.kind === 'unreadable' ? read : { ...read, from: 'chain' };
   } catch (error) {
     if (error instanceof ChainError) return { kind: 'unreadable' };
     throw error;
