@@ -61,10 +61,10 @@ const OFF: KillSwitchResult = { events: [], outcome: 'off', commit: async () => 
  * `decideKillSwitch` (fresh complete data, not on marked flow steps alone, not for a crossing from
  * before tracking, the confirmation wait, once until a recovery or `accounts rearm`), and on
  * `fire` re-reads the minutes around the peak and the two up to the crossing at `1m`
- * (`rereadDrawdown`; one or two requests from the refinement budget); only when the level held
- * both minutes does it ask the protection service to revoke every delegate (web sessions
- * only under `--kill-switch-web-sessions revoke`; the service leaves kept and announced keys
- * out) and raise one security notice, whatever the service answered. A re-read that refutes the
+ * (`rereadDrawdown`; a `1m` account's own points, else one or two requests from the refinement
+ * budget); only when the level held both minutes does it ask the protection service to revoke
+ * every delegate (web sessions only under `--kill-switch-web-sessions revoke`; the service leaves
+ * kept and announced keys out) and raise one security notice, whatever the service answered. A re-read that refutes the
  * level, or that could not be made, acts on nothing and keeps the state, so the next poll decides
  * again. The state is written by `commit()`, after the notice is queued.
  */
