@@ -186,7 +186,11 @@ export class WebStack extends Stack {
       .bindQueue(messaging.notify, 'NOTIFY_QUEUE_URL')
       .bindQueue(messaging.channel, 'CHANNEL_QUEUE_URL')
       .bindChain(config.chain, config.rate.signerInstanceRps)
-      .bindProtectionSwitch(data.protectionParameterName);
+      .bindProtectionSwitch(data.protectionParameterName)
+      // A click's signed link, verified here with the published public keys of revoke and revoke-all
+      // (no private key, no anti-CSRF secret), and the channel a chat's link names (its link epoch): one item read.
+      .bindLinkKeys(data.linkKeys)
+      .bindTableActions(table('channels'), ['dynamodb:GetItem'], { leadingKeys: ['channel'] });
 
     this.revokePage = new SentinelFunction(this, 'RevokePage', {
       handler: 'revoke-page',
@@ -201,6 +205,8 @@ export class WebStack extends Stack {
       // Consumes a revoke token (conditional put), releases it when nothing was sent (delete), and
       // reads it (a used link's page says what happened, from the outcome the signer kept on it).
       .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem'], { leadingKeys: ['revoke#*'] })
+      // A chat's link: the channel it names, one item read (its link epoch withdraws the link).
+      .bindTableActions(table('channels'), ['dynamodb:GetItem'], { leadingKeys: ['channel'] })
       .bindLinkKeys(data.linkKeys)
       .bindInvoke(this.signRevocation.fn, 'SIGN_REVOCATION_FUNCTION_NAME')
       .bindPublicBaseUrl(this.publicBaseUrl);
@@ -215,6 +221,8 @@ export class WebStack extends Stack {
       .bindTableActions(table('delegates'), ['dynamodb:Query'])
       // The batch of a revoke-all link: read, and each unit marked queued (conditional updates); never a revoke token.
       .bindTableActions(table('tokens'), ['dynamodb:GetItem', 'dynamodb:UpdateItem'], { leadingKeys: ['revoke-all#*'] })
+      // A chat's link: the channel it names, one item read (its link epoch withdraws the link).
+      .bindTableActions(table('channels'), ['dynamodb:GetItem'], { leadingKeys: ['channel'] })
       .bindLinkKeys(data.linkKeys)
       .bindQueue(messaging.revocations, 'REVOCATION_QUEUE_URL')
       .bindPublicBaseUrl(this.publicBaseUrl);

@@ -244,8 +244,16 @@ describe('IAM statements', () => {
         alerts: ['GetItem'],
         channels: ['Query'],
       },
-      'revoke-page': { accounts: READ, delegates: READ, suppressions: READ, preferences: ['BatchGetItem'], tokens: ['PutItem', 'DeleteItem', 'GetItem'] },
-      'revoke-all-page': { accounts: ['GetItem'], delegates: ['Query'], tokens: ['GetItem', 'UpdateItem'] },
+      // channels: the one a chat's link names (its link epoch), on the pages and the signer alike.
+      'revoke-page': {
+        accounts: READ,
+        delegates: READ,
+        suppressions: READ,
+        preferences: ['BatchGetItem'],
+        tokens: ['PutItem', 'DeleteItem', 'GetItem'],
+        channels: ['GetItem'],
+      },
+      'revoke-all-page': { accounts: ['GetItem'], delegates: ['Query'], tokens: ['GetItem', 'UpdateItem'], channels: ['GetItem'] },
       'revoke-all-worker': { tokens: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'] },
       // No table at all: the signer reads and re-checks the decision, and audits.
       'decision-worker': {},
@@ -274,6 +282,8 @@ describe('IAM statements', () => {
         tokens: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
         alerts: ['GetItem'],
         delegates: ['Query'],
+        // The channel a chat's revoke link names (its link epoch).
+        channels: ['GetItem'],
       },
       // Reads which accounts a bounced address gets security notices for (byNextReport's shards, BatchGetItem; its
       // opt-outs); UpdateItem on its own delivery records only (security-bounce:*, see the next test).
@@ -322,12 +332,15 @@ describe('IAM statements', () => {
         expect(decide('channel-worker', `dynamodb:${action}`, tableArn(table)), `${table} ${action}`).not.toBe('allow');
   });
 
-  it('lets the preferences page read a channel (its link epoch) and nothing else of the channels table', () => {
-    const on = (action: string, key: string) => decide('preferences-page', `dynamodb:${action}`, tableArn('channels'), { 'dynamodb:LeadingKeys': [key] });
-    expect(on('GetItem', 'channel')).toBe('allow');
-    for (const key of ['pace#q0Xk3Zx1', 'backlog#desk-slack']) expect(on('GetItem', key), key).not.toBe('allow');
-    for (const action of ['UpdateItem', 'PutItem', 'DeleteItem', 'Query']) expect(on(action, 'channel'), action).not.toBe('allow');
-  });
+  it.each(['preferences-page', 'revoke-page', 'revoke-all-page', 'sign-revocation'])(
+    "lets %s read a channel (a chat link's epoch) and nothing else of the channels table",
+    (owner) => {
+      const on = (action: string, key: string) => decide(owner, `dynamodb:${action}`, tableArn('channels'), { 'dynamodb:LeadingKeys': [key] });
+      expect(on('GetItem', 'channel')).toBe('allow');
+      for (const key of ['pace#q0Xk3Zx1', 'backlog#desk-slack']) expect(on('GetItem', key), key).not.toBe('allow');
+      for (const action of ['UpdateItem', 'PutItem', 'DeleteItem', 'Query']) expect(on(action, 'channel'), action).not.toBe('allow');
+    },
+  );
 
   it('lets the channel worker update only channels and the shared pacing items (pace#<hash>): not a backlog entry, not another partition', () => {
     const on = (action: string, key: string) => decide('channel-worker', `dynamodb:${action}`, tableArn('channels'), { 'dynamodb:LeadingKeys': [key] });
@@ -507,14 +520,14 @@ describe('IAM statements', () => {
       }
     });
 
-    it('the pages alone read the anti-CSRF secret and the published public keys; no role reads the old shared link secret', () => {
+    it("the pages alone read the anti-CSRF secret; they and the signer (which verifies a click's link itself) the published public keys; no role reads the old shared link secret", () => {
       expect(readersOf('sentinel-devnet-csrf-secret')).toEqual(['preferences-page', 'revoke-all-page', 'revoke-page']);
       const parameter = `arn:aws:ssm:${TEST_REGION}:${TEST_ACCOUNT}:parameter/sentinel/devnet/link-public-keys`;
       const paramReaders = roles
         .filter((r) => evaluate(r.statements, { principal: r.principal, action: 'ssm:GetParameter', resource: parameter }) === 'allow')
         .map((r) => r.owner)
         .sort();
-      expect(paramReaders).toEqual(['preferences-page', 'revoke-all-page', 'revoke-page']);
+      expect(paramReaders).toEqual(['preferences-page', 'revoke-all-page', 'revoke-page', 'sign-revocation']);
       expect(roles.filter((r) => evaluate(r.statements, { principal: r.principal, action: 'ssm:PutParameter', resource: parameter }) === 'allow')).toEqual([]);
       expect(readersOf('sentinel-devnet-link-secret')).toEqual([]);
     });
