@@ -1,3 +1,4 @@
+import { CONTROLS_KEY_PREFIX } from '../../functions/store/alertStateRepository';
 import { CfnOutput, Fn, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
@@ -269,8 +270,10 @@ export class WebStack extends Stack {
       // (UpdateItem of those attributes only: never the link epoch or a recipient's schedule); never suppressions.
       .bindTableActions(table('preferences'), ['dynamodb:GetItem'])
       .bindUpdateItem(table('preferences'), ['email', 'optOuts', 'updatedAt', 'linkMailedAt'])
-      // A recipient's snooze reads the account's recipient-snoozes item, then writes it back conditionally.
-      .bindTableActions(table('alerts'), ['dynamodb:GetItem', 'dynamodb:PutItem'])
+      // A recipient's snooze and a chat's controls: read (also where they were kept before the move), and
+      // written back conditionally under `controls#<account>` only: never an alert state, a kill-switch state, a cap or the breaker.
+      .bindTableActions(table('alerts'), ['dynamodb:GetItem'])
+      .bindTableActions(table('alerts'), ['dynamodb:PutItem'], { leadingKeys: [`${CONTROLS_KEY_PREFIX}*`] })
       // The snoozed account's label, zone and recipients: one item read.
       .bindTableActions(table('accounts'), ['dynamodb:GetItem'])
       // A chat link's channel: one item read of the channels' partition (its creation and link epoch void older links).

@@ -181,6 +181,41 @@ describe('IAM statements', () => {
     for (const owner of ['revoke-page', 'sign-revocation']) expect(may(owner, 'UpdateItem', 'revoke-all#abc'), owner).toBe(false);
   });
 
+  describe('key spaces of the alerts and delegates tables (dynamodb:LeadingKeys)', () => {
+    const WRITES = ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'];
+    const ACCOUNT = '0x52908400098527886E0F7030069857D2E4169EE7';
+    const may = (owner: string, action: string, table: TableId, key: string) =>
+      decide(owner, `dynamodb:${action}`, tableArn(table), { 'dynamodb:LeadingKeys': [key] }) === 'allow';
+
+    it('no web function can write an alert state, a kill-switch state, a cap or the breaker; the preferences page writes link-set controls alone', () => {
+      for (const owner of ['preferences-page', 'revoke-page', 'revoke-all-page']) {
+        // Under the account: its alert states, the kill switch's state, its caps; `stage`: the breaker.
+        for (const key of [ACCOUNT, 'stage']) for (const action of WRITES) expect(may(owner, action, 'alerts', key), `${owner} ${action} ${key}`).toBe(false);
+      }
+      expect(may('preferences-page', 'PutItem', 'alerts', `controls#${ACCOUNT}`)).toBe(true);
+      for (const action of ['UpdateItem', 'DeleteItem', 'BatchWriteItem'])
+        expect(may('preferences-page', action, 'alerts', `controls#${ACCOUNT}`), action).toBe(false);
+      for (const owner of ['revoke-page', 'revoke-all-page']) expect(may(owner, 'PutItem', 'alerts', `controls#${ACCOUNT}`), owner).toBe(false);
+      // A request naming items of both spaces is refused as a whole (ForAllValues).
+      expect(decide('preferences-page', 'dynamodb:PutItem', tableArn('alerts'), { 'dynamodb:LeadingKeys': [`controls#${ACCOUNT}`, ACCOUNT] })).not.toBe(
+        'allow',
+      );
+    });
+
+    it('collect cannot write an announcement, nor update or delete a known key; it still keeps its delegate views', () => {
+      for (const action of WRITES) expect(may('collect', action, 'delegates', `expect#${ACCOUNT}`), action).toBe(false);
+      expect(may('collect', 'PutItem', 'delegates', `known#${ACCOUNT}`)).toBe(true);
+      for (const action of ['UpdateItem', 'DeleteItem', 'BatchWriteItem']) expect(may('collect', action, 'delegates', `known#${ACCOUNT}`), action).toBe(false);
+      for (const action of ['UpdateItem', 'BatchWriteItem']) expect(may('collect', action, 'delegates', ACCOUNT), action).toBe(true);
+      expect(may('collect', 'DeleteItem', 'delegates', ACCOUNT)).toBe(false);
+      // No function writes announcements or known keys but collect's put: the operator's CLI does.
+      for (const name of HANDLER_NAMES) {
+        for (const action of WRITES) expect(may(name, action, 'delegates', `expect#${ACCOUNT}`), `${name} ${action}`).toBe(false);
+        if (name !== 'collect') for (const action of WRITES) expect(may(name, action, 'delegates', `known#${ACCOUNT}`), `${name} ${action}`).toBe(false);
+      }
+    });
+  });
+
   it('lets report-dispatch touch only the report ledger and missed-report items of deliveries (dynamodb:LeadingKeys), never a delivery record', () => {
     const may = (action: string, key: string) =>
       decide('report-dispatch', `dynamodb:${action}`, tableArn('deliveries'), { 'dynamodb:LeadingKeys': [key] }) === 'allow';
@@ -217,7 +252,8 @@ describe('IAM statements', () => {
         curves: [...READ, 'UpdateItem', 'BatchWriteItem'],
         snapshots: [...READ, 'PutItem'],
         alerts: [...READ, 'PutItem'],
-        delegates: [...READ, 'UpdateItem', 'BatchWriteItem'],
+        // delegates: UpdateItem and BatchWriteItem on the account partitions, PutItem on known keys alone (see the key-space test).
+        delegates: [...READ, 'UpdateItem', 'BatchWriteItem', 'PutItem'],
         tokens: ['PutItem'],
       },
       notify: {

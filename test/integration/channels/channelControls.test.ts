@@ -108,7 +108,9 @@ describe("a chat's Snooze and Preferences buttons", () => {
     expect((await world.repos.accounts.get(account.address))?.emails.length, 'email recipients are untouched').toBeGreaterThan(0);
     expect(await world.repos.alerts.recipientSnoozes(account.address)).toEqual({});
     // The alert machine's levels are not touched by a channel snooze.
-    expect((await world.repos.alerts.listForAccount(account.address)).map((s) => s.rule)).toEqual(['channel-controls']);
+    expect(await world.repos.alerts.listForAccount(account.address)).toEqual([]);
+    // The chat's controls live apart from the alert states (`controls#<account>`), where the preferences page may write.
+    expect((await world.repos.alerts.listWithControls(account.address)).map((s) => s.rule)).toEqual(['channel-controls']);
   });
 
   it('preferences: GET changes nothing; the POST mutes a category in that channel only; security cannot be muted; a cross-site POST is refused', async () => {
