@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelRecord } from '../../../functions/domain/channel';
 import type { ChannelJob, NoticeJob } from '../../../functions/messages/channelJob';
-import { notifyMessageSchema } from '../../../functions/messages/notifyMessage';
+import { notifyMessageSchema, type NotifyMessage } from '../../../functions/messages/notifyMessage';
 import type { MessageQueue } from '../../../functions/queue/messageQueue';
 import { fanOutNotice } from '../../../functions/services/notify/fanOutNotice';
 import {
@@ -34,8 +34,8 @@ afterAll(async () => {
   await world?.close();
 });
 
-/** Fans a drawdown alert out to the channels; returns the jobs queued. */
-async function fanOut(eventId: string): Promise<NoticeJob[]> {
+/** Fans `message` about `address` out to the channels (`delegates` known to it); returns the jobs queued. */
+async function fanOutMessage(address: string, message: NotifyMessage, delegates = 0): Promise<NoticeJob[]> {
   const jobs: NoticeJob[] = [];
   const queue: MessageQueue<ChannelJob> = {
     send: (entries) => {
@@ -43,6 +43,20 @@ async function fanOut(eventId: string): Promise<NoticeJob[]> {
       return Promise.resolve({ sent: entries.map((e) => e.id), failed: [] });
     },
   };
+  const tracked = await world.repos.accounts.get(address);
+  if (!tracked) throw new Error('account not tracked');
+  await fanOutNotice(
+    { channels: world.repos.channels, alerts: world.repos.alerts, channelQueue: queue, links: world.links },
+    tracked,
+    message,
+    message.at,
+    () => Promise.resolve(delegates),
+  );
+  return jobs;
+}
+
+/** Fans a drawdown alert out to the channels; returns the jobs queued. */
+async function fanOut(eventId: string): Promise<NoticeJob[]> {
   const now = Date.now();
   const message = notifyMessageSchema.parse({
     kind: 'drawdown',
@@ -61,12 +75,7 @@ async function fanOut(eventId: string): Promise<NoticeJob[]> {
     pnlNow: -110,
     asOf: now,
   });
-  const tracked = await world.repos.accounts.get(account.address);
-  if (!tracked) throw new Error('account not tracked');
-  await fanOutNotice({ channels: world.repos.channels, alerts: world.repos.alerts, channelQueue: queue, links: world.links }, tracked, message, now, () =>
-    Promise.resolve(0),
-  );
-  return jobs;
+  return fanOutMessage(account.address, message);
 }
 
 const linkOf = (job: NoticeJob | undefined, action: 'snooze' | 'preferences'): string => {
@@ -182,13 +191,6 @@ describe("a chat's Revoke and Revoke-all buttons are the channel's own", () => {
 
   /** Fans a new-delegate notice about `keys`' first delegate out to its channel; returns the jobs. */
   async function fanOutNewDelegate(eventId: string): Promise<NoticeJob[]> {
-    const jobs: NoticeJob[] = [];
-    const queue: MessageQueue<ChannelJob> = {
-      send: (entries) => {
-        for (const e of entries) if ('notice' in e.body) jobs.push(e.body);
-        return Promise.resolve({ sent: entries.map((e) => e.id), failed: [] });
-      },
-    };
     const now = Date.now();
     const delegate = keys.delegates[0]!;
     const message = notifyMessageSchema.parse({
@@ -199,12 +201,7 @@ describe("a chat's Revoke and Revoke-all buttons are the channel's own", () => {
       delegate: { address: delegate.address, expiryMs: null, name: delegate.name, isWebClient: false },
       firstSeenAt: now,
     });
-    const tracked = await world.repos.accounts.get(keys.address);
-    if (!tracked) throw new Error('account not tracked');
-    await fanOutNotice({ channels: world.repos.channels, alerts: world.repos.alerts, channelQueue: queue, links: world.links }, tracked, message, now, () =>
-      Promise.resolve(keys.delegates.length),
-    );
-    return jobs;
+    return fanOutMessage(keys.address, message, keys.delegates.length);
   }
 
   const urlOf = (job: NoticeJob | undefined, action: 'revoke' | 'revoke-all'): string => {

@@ -87,6 +87,8 @@ export interface RevocationWorld {
   /** Deps of the signing handler, for service-level tests (override what a test needs). */
   readonly signDeps: RevokeDelegateDeps;
   trackAccount(options: { label: string; delegates: string[]; signer?: 'env' | 'none'; registerViews?: boolean }): Promise<TrackedSimAccount>;
+  /** What the chain says of `account` now: its nonce and the delegates it lists. */
+  chainState(account: string): Promise<{ nonce: number; delegates: string[] }>;
   revokeLink(account: `0x${string}`, delegate: `0x${string}`, now?: number): string;
   /**
    * Signs a revoke link for `account` and `delegate` (valid an hour) and consumes its token as the
@@ -299,6 +301,10 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
         );
       }
       return { address: settings.address, privateKey: created.privateKey, delegates: added, emails };
+    },
+    async chainState(account) {
+      const view = await control.account(account);
+      return { nonce: view.nonce, delegates: view.delegates.map((d) => d.address) };
     },
     revokeLink(account, delegate, now = Date.now()) {
       return links.build({ purpose: 'revoke', account, delegate }, now);

@@ -25,11 +25,6 @@ afterAll(async () => {
   await world?.close();
 });
 
-async function chainState(account: string) {
-  const view = await world.control.account(account);
-  return { nonce: view.nonce, delegates: view.delegates.map((d) => d.address) };
-}
-
 const invoke = (request: unknown) => createSignRevocationHandler(world.signDeps)(request, lambdaContext('sign-revocation'));
 
 /** The token of a link URL. */
@@ -68,7 +63,7 @@ describe("with revoke-page's grants (any revoke# record, invoking the signer)", 
     await expect(invoke({ account: victim.address, delegate, tokenId: 'forged-record-no-link-01' })).rejects.toThrow(
       /^sign-revocation takes \{account, delegate, tokenId, token\}/,
     );
-    expect(await chainState(victim.address)).toEqual({ nonce: 0, delegates: [delegate] });
+    expect(await world.chainState(victim.address)).toEqual({ nonce: 0, delegates: [delegate] });
   });
 
   it("forge a record matching the attacker's own genuine link, re-aimed at the victim: refused", async () => {
@@ -80,8 +75,8 @@ describe("with revoke-page's grants (any revoke# record, invoking the signer)", 
     await forgeConsumed(tokenId, victim.address, delegate);
     expect(await invoke({ account: victim.address, delegate, tokenId, token: tokenOf(link) })).toEqual({ kind: 'not-authorized', sent: false });
     expect(await lastRefusal(victim.address)).toBe('the signed link is for another account');
-    expect(await chainState(victim.address)).toEqual({ nonce: 0, delegates: [delegate] });
-    expect((await chainState(own.address)).nonce).toBe(0);
+    expect(await world.chainState(victim.address)).toEqual({ nonce: 0, delegates: [delegate] });
+    expect((await world.chainState(own.address)).nonce).toBe(0);
   });
 
   it("forge a link for another key of the victim's from a genuine one of the same account: refused", async () => {
@@ -92,7 +87,7 @@ describe("with revoke-page's grants (any revoke# record, invoking the signer)", 
     await forgeConsumed(tokenId, victim.address, b!.address);
     expect(await invoke({ account: victim.address, delegate: b!.address, tokenId, token: tokenOf(link) })).toEqual({ kind: 'not-authorized', sent: false });
     expect(await lastRefusal(victim.address)).toBe('the signed link is for another delegate');
-    expect((await chainState(victim.address)).nonce).toBe(0);
+    expect((await world.chainState(victim.address)).nonce).toBe(0);
   });
 
   it('forge a link signed with a key that is not the published revoke key (another secret, or the revoke-all key): refused', async () => {
@@ -109,7 +104,7 @@ describe("with revoke-page's grants (any revoke# record, invoking the signer)", 
       expect(await invoke({ account: victim.address, delegate, tokenId, token })).toEqual({ kind: 'not-authorized', sent: false });
       expect(await lastRefusal(victim.address)).toBe('the request carries no valid revoke or revoke-all link');
     }
-    expect(await chainState(victim.address)).toEqual({ nonce: 0, delegates: [delegate] });
+    expect(await world.chainState(victim.address)).toEqual({ nonce: 0, delegates: [delegate] });
   });
 
   it("replay the victim's own link after it expired: refused", async () => {
@@ -126,7 +121,7 @@ describe("with revoke-page's grants (any revoke# record, invoking the signer)", 
     await forgeConsumed(expiredId, victim.address, delegate);
     expect(await invoke({ account: victim.address, delegate, tokenId: expiredId, token: tokenOf(link) })).toEqual({ kind: 'not-authorized', sent: false });
     expect(await lastRefusal(victim.address)).toBe('the signed link has expired');
-    expect((await chainState(victim.address)).nonce).toBe(0);
+    expect((await world.chainState(victim.address)).nonce).toBe(0);
   });
 });
 
@@ -143,7 +138,7 @@ describe("with revoke-page's grants, a chat's link its channel withdrew", () => 
     await forgeConsumed(tokenId, victim.address, delegate);
     expect(await invoke({ account: victim.address, delegate, tokenId, token: tokenOf(link) })).toEqual({ kind: 'not-authorized', sent: false });
     expect(await lastRefusal(victim.address)).toBe('the link was posted to the channel left-room, which withdrew its links since');
-    expect(await chainState(victim.address)).toEqual({ nonce: 0, delegates: [delegate] });
+    expect(await world.chainState(victim.address)).toEqual({ nonce: 0, delegates: [delegate] });
   });
 });
 
@@ -158,7 +153,7 @@ describe("with the revoke-all worker's grants (revoke# records, invoking the sig
     await forgeConsumed(unit, victim.address, delegate, batch);
     expect(await invoke({ account: victim.address, delegate, tokenId: unit, token: tokenOf(link) })).toEqual({ kind: 'not-authorized', sent: false });
     expect(await lastRefusal(victim.address)).toBe("the signed revoke-all link is for another account than the unit's");
-    expect(await chainState(victim.address)).toEqual({ nonce: 0, delegates: [delegate] });
+    expect(await world.chainState(victim.address)).toEqual({ nonce: 0, delegates: [delegate] });
   });
 
   it("forge a plain revoke record (no batch) for a unit of the victim's own revoke-all link: refused", async () => {
@@ -169,7 +164,7 @@ describe("with the revoke-all worker's grants (revoke# records, invoking the sig
     await forgeConsumed(unit, victim.address, delegate);
     expect(await invoke({ account: victim.address, delegate, tokenId: unit, token: tokenOf(link) })).toEqual({ kind: 'not-authorized', sent: false });
     expect(await lastRefusal(victim.address)).toBe('the consumed token is not of this batch');
-    expect((await chainState(victim.address)).nonce).toBe(0);
+    expect((await world.chainState(victim.address)).nonce).toBe(0);
   });
 });
 
@@ -201,7 +196,7 @@ describe("with revoke-all-page's grants (revoke-all# batches, the revocations qu
       },
     ]);
     await world.revokeAll.drain();
-    expect(await chainState(b.address)).toEqual({ nonce: 0, delegates: [victim] });
+    expect(await world.chainState(b.address)).toEqual({ nonce: 0, delegates: [victim] });
     expect((await world.repos.revokeAll.get(batch))?.units[victim]).toMatchObject({ state: 'done', outcome: { kind: 'not-authorized' } });
     // Nothing was consumed for the unit: the worker refused before asking the signer.
     expect(await world.repos.tokens.get(revokeAllUnitId(batch, victim), 'revoke')).toBeNull();
@@ -219,7 +214,7 @@ describe("with revoke-all-page's grants (revoke-all# batches, the revocations qu
       { id: '0', body: { kind: 'revoke-all-unit', account: b.address, delegate: victim, tokenId: batch, attempt: 1, expiresAt, token: tokenOf(link) } },
     ]);
     await world.revokeAll.drain();
-    expect(await chainState(b.address)).toEqual({ nonce: 0, delegates: [victim] });
+    expect(await world.chainState(b.address)).toEqual({ nonce: 0, delegates: [victim] });
     expect((await world.repos.revokeAll.get(batch))?.units[victim]).toMatchObject({ state: 'done', outcome: { kind: 'not-authorized' } });
     expect(await lastRefusal(b.address)).toBe("the signed revoke-all link is for another account than the unit's");
   });
