@@ -15,6 +15,10 @@ import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
 import { signerCallOf } from '../functions/web/signerCallOf';
 import { InProcessRevocationSigner } from './inProcessRevocationSigner';
+import { LinkClaimsReader } from '../functions/links/linkReader';
+import { LinkTokenCodec } from '../functions/links/linkToken';
+import { LinkTokenVerifier } from '../functions/links/linkTokenVerifier';
+import { localLinkSecrets } from '../functions/runtime/secretVersion';
 import { InProcessQueue, type QueueClock } from './queue/inProcessQueue';
 
 export interface LocalProtectionOptions {
@@ -53,11 +57,16 @@ export interface LocalProtection {
 export function createLocalProtection(options: LocalProtectionOptions): LocalProtection {
   const { settings, repos, log, counters, now, protection } = options;
   let kms: KMSClient | undefined;
+  // A click's link is verified with the local keys (`SENTINEL_LINK_SECRET`); without them no link verifies.
+  const secrets = localLinkSecrets(settings);
+  const verifier = secrets ? new LinkTokenCodec(secrets.current, secrets.previous).verifier() : new LinkTokenVerifier([]);
   const signRevocation = createSignRevocationHandler({
     accounts: repos.accounts,
     leases: repos.leases,
     audit: repos.audit,
     tokens: repos.tokens,
+    links: new LinkClaimsReader(verifier),
+    channels: repos.channels,
     notify: options.notify,
     chain: options.chain,
     signerFor: (ref) => resolveSigner(ref, { env: options.signerEnv ?? process.env, kms: (kms ??= new KMSClient({ region: settings.AWS_REGION })) }),

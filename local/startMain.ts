@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { parseArgs } from 'node:util';
 import { createTables } from '../functions/store/createTables';
+import { moveLegacyKnownKeys } from '../functions/services/knownKeys/moveLegacyKnownKeys';
 import { createDocumentClient, createDynamoDbClient } from '../functions/store/documentClient';
 import { createRepositories } from '../functions/store/repositories';
 import { ConfigError, loadSettings } from '../functions/config/settings';
@@ -131,6 +132,8 @@ async function main(): Promise<void> {
     const dynamoClient = createDynamoDbClient({ region: settings.AWS_REGION, ...(settings.DYNAMODB_ENDPOINT ? { endpoint: settings.DYNAMODB_ENDPOINT } : {}) });
     await createTables(dynamoClient, settings.SENTINEL_TABLE_PREFIX);
     const repos = createRepositories(createDocumentClient(dynamoClient), settings.SENTINEL_TABLE_PREFIX);
+    // Data kept in `.sentinel/` by an earlier version: known keys and announcements moved where this one reads them.
+    await moveLegacyKnownKeys(repos);
     const now = sim ? () => sim.simulator.clock.now() : Date.now;
     const { log, counters } = createObservability('local', { quiet: true });
 

@@ -6,6 +6,8 @@ import type { ChainClient } from '../../../../functions/chain/ports';
 import { resolveSigner } from '../../../../functions/chain/resolveSigner';
 import type { ProtectiveActionRequest, ProtectiveRevoker } from '../../../../functions/domain/protectiveAction';
 import { createSignRevocationHandler } from '../../../../functions/handlers/sign-revocation';
+import { LinkClaimsReader } from '../../../../functions/links/linkReader';
+import { LinkTokenVerifier } from '../../../../functions/links/linkTokenVerifier';
 import type { DecisionJob } from '../../../../functions/messages/decisionJob';
 import type { NotifyMessage } from '../../../../functions/messages/notifyMessage';
 import { decisionWorker } from '../../../../functions/runtime/decisionWorker';
@@ -67,6 +69,9 @@ describe('kill switch on drawdown (collect → protection service → queue → 
       leases: h.repos.leases,
       audit: h.repos.audit,
       tokens: h.repos.tokens,
+      // Decisions only here: no click's link is verified, so no link key is held.
+      links: new LinkClaimsReader(new LinkTokenVerifier([])),
+      channels: h.repos.channels,
       notify,
       chain: h.chain,
       signerFor: (ref) => resolveSigner(ref, { env: signerEnv }),
