@@ -16,6 +16,7 @@ import type { Repositories } from '../functions/store/repositories';
 import { signerCallOf } from '../functions/web/signerCallOf';
 import { InProcessRevocationSigner } from './inProcessRevocationSigner';
 import { InProcessQueue, type QueueClock } from './queue/inProcessQueue';
+import type { QueueJournal } from './queue/queueJournal';
 
 export interface LocalProtectionOptions {
   readonly settings: Settings;
@@ -33,6 +34,8 @@ export interface LocalProtectionOptions {
   /** How long a failed decision unit waits before redelivery; default as deployed. */
   readonly visibilityTimeoutMs?: number;
   readonly clock?: QueueClock;
+  /** Keeps the decision queue's messages across restarts (`npm start`, `serve`); default memory only. */
+  readonly journal?: QueueJournal;
 }
 
 /** The signing function and the protective-decision path, wired in-process. */
@@ -83,6 +86,7 @@ export function createLocalProtection(options: LocalProtectionOptions): LocalPro
     maxReceiveCount: DECISION_QUEUE.maxReceiveCount,
     timeoutMs: DECISION_QUEUE.consumerTimeoutSeconds * 1_000,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.journal ? { journal: options.journal } : {}),
   });
   const protect = protectionService({
     protection,

@@ -15,8 +15,10 @@ import { startSesLocal } from './ses';
 import { startSimulator } from './sim';
 import { freePort } from './freePort';
 import type { LocalSystem } from './localSystem';
-import { serveSystem } from './serveSystem';
-import { localLinkSecret, removeRunningServices, STATE_DIR, writeRunningServices } from './stateDir';
+import { serveSystem, SHUTDOWN_DRAIN_MS } from './serveSystem';
+import { localLinkSecret, queueFolderPath, removeRunningServices, STATE_DIR, writeRunningServices } from './stateDir';
+import { openQueueFolder } from './queue/queueFolder';
+import { stoppedLine } from './stoppedLine';
 import { setUpLocalDemo } from './localDemo';
 import { demoChannelEnv } from './demoChannels';
 import { startChatReceivers, type ChatReceivers } from './receivers/chatReceivers';
@@ -77,7 +79,7 @@ async function main(): Promise<void> {
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    process.stdout.write(`\n${signal}: stopping...\n`);
+    process.stdout.write(`\n${signal}: stopping (work in flight gets ${SHUTDOWN_DRAIN_MS / 1_000} s to finish; what is left stays queued)...\n`);
     setTimeout(() => {
       process.stderr.write('some services did not stop in time; exiting anyway\n');
       process.exit(1);
@@ -134,6 +136,8 @@ async function main(): Promise<void> {
     const now = sim ? () => sim.simulator.clock.now() : Date.now;
     const { log, counters } = createObservability('local', { quiet: true });
 
+    const queueFolder = args['in-memory'] ? undefined : openQueueFolder(queueFolderPath(settings.SENTINEL_TABLE_PREFIX));
+    if (queueFolder) stops.push(async () => queueFolder.close());
     const demo =
       sim && !args['no-demo'] ? await setUpLocalDemo({ sim, repos, now, signerEnv: env, receivers, log: (line) => process.stdout.write(`${line}\n`) }) : null;
     const serving = await serveSystem({
@@ -147,8 +151,9 @@ async function main(): Promise<void> {
       speed,
       ...(demo ? { beforeSchedule: (system: LocalSystem) => demo.afterSystemStarted(system) } : {}),
       onActivity: (line) => process.stdout.write(`${line}\n`),
+      ...(queueFolder ? { queueFolder } : {}),
     });
-    stops.push(() => serving.stop());
+    stops.push(async () => void process.stdout.write(`${stoppedLine(await serving.stop(), queueFolder !== undefined)}\n`));
 
     await writeRunningServices(
       {

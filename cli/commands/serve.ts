@@ -2,6 +2,9 @@ import type { Command } from 'commander';
 import { createObservability } from '../../functions/shared/observability';
 import { freePort } from '../../local/freePort';
 import { serveSystem } from '../../local/serveSystem';
+import { openQueueFolder } from '../../local/queue/queueFolder';
+import { queueFolderPath } from '../../local/stateDir';
+import { stoppedLine } from '../../local/stoppedLine';
 import type { CliContext } from '../cliRuntime';
 import { parsePort } from '../parsePort';
 import { untilStopped } from '../untilStopped';
@@ -17,7 +20,9 @@ export function register(program: Command, context: CliContext): void {
       const port = options.port ?? rt.settings.SENTINEL_PORT ?? (await freePort());
       const settings = { ...rt.settings, PUBLIC_BASE_URL: rt.settings.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}` };
       const { log, counters } = createObservability('serve', { quiet: true });
+      const queueFolder = openQueueFolder(queueFolderPath(settings.SENTINEL_TABLE_PREFIX));
       const serving = await serveSystem({
+        queueFolder,
         settings,
         repos: rt.repos,
         log,
@@ -27,9 +32,10 @@ export function register(program: Command, context: CliContext): void {
         port,
         onActivity: (line) => context.io.out(`${line}\n`),
       });
-      context.io.out(`links: ${serving.url}  (action links in emails point to ${settings.PUBLIC_BASE_URL})\nserving; Ctrl-C stops\n`);
+      context.io.out(`links: ${serving.url}  (action links in emails point to ${settings.PUBLIC_BASE_URL})\nqueues: ${queueFolder.dir}\nserving; Ctrl-C stops\n`);
       await serving.start();
-      await untilStopped();
-      await serving.stop();
+      const signal = await untilStopped();
+      context.io.out(`${signal}: stopping (work in flight gets a moment to finish)\n`);
+      context.io.out(`${stoppedLine(await serving.stop())}\n`);
     });
 }
