@@ -32,7 +32,9 @@ export function register(program: Command, context: CliContext): void {
         port,
         onActivity: (line) => context.io.out(`${line}\n`),
       });
-      context.io.out(`links: ${serving.url}  (action links in emails point to ${settings.PUBLIC_BASE_URL})\nqueues: ${queueFolder.dir}\nserving; Ctrl-C stops\n`);
+      context.io.out(
+        `links: ${serving.url}  (action links in emails point to ${settings.PUBLIC_BASE_URL})\nqueues: ${queueFolder.dir}\nserving; Ctrl-C stops\n`,
+      );
       await serving.start();
       const signal = await untilStopped();
       context.io.out(`${signal}: stopping (work in flight gets a moment to finish)\n`);

@@ -24,6 +24,8 @@ export interface ScriptedAnswer {
   readonly status: number;
   readonly body?: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** Answer only after this long (a slow destination: a send still under way). */
+  readonly delayMs?: number;
 }
 
 /** Each API's published per-destination rate (what the receivers answer 429 past). */
@@ -66,6 +68,8 @@ export interface ChatReceivers {
   readonly unmatchedResolves: string[];
   /** Answers the next requests to `destination` with these, in order (then the rules apply again). */
   script(destination: string, answers: readonly ScriptedAnswer[]): void;
+  /** Requests received and not answered yet (held by a scripted `delayMs`). */
+  unanswered(): number;
   stop(): Promise<void>;
 }
 
@@ -99,6 +103,7 @@ export async function startChatReceivers(options: { now?: () => number; host?: s
   const windows = new Map<string, number[]>();
   const incidents = new Map<string, ReceivedIncident>();
   const unmatchedResolves: string[] = [];
+  let unanswered = 0;
   const track = (routingKey: string, event: { event_action?: unknown; dedup_key?: unknown }): string => {
     const dedupKey = typeof event.dedup_key === 'string' ? event.dedup_key : `generated-${incidents.size + 1}`;
     const key = `${routingKey}#${dedupKey}`;
@@ -167,6 +172,11 @@ export async function startChatReceivers(options: { now?: () => number; host?: s
       const route = routeOf(path, body);
       if (route === null) return answer('webhook', path, 404, 'not found');
       const scripted = scripts.get(route.destination)?.shift();
+      if (scripted?.delayMs) {
+        unanswered++;
+        await new Promise((resolve) => setTimeout(resolve, scripted.delayMs));
+        unanswered--;
+      }
       if (scripted) return answer(route.kind, route.destination, scripted.status, scripted.body ?? '', { ...scripted.headers });
       switch (route.kind) {
         case 'slack': {
@@ -261,6 +271,7 @@ export async function startChatReceivers(options: { now?: () => number; host?: s
     incidents,
     unmatchedResolves,
     script: (destination, answers) => scripts.set(destination, [...(scripts.get(destination) ?? []), ...answers]),
+    unanswered: () => unanswered,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
