@@ -10,7 +10,7 @@ import { createDocumentClient, createDynamoDbClient } from '../functions/store/d
 import { createRepositories } from '../functions/store/repositories';
 import { ConfigError, loadSettings } from '../functions/config/settings';
 import { createObservability } from '../functions/shared/observability';
-import { startDynamoDbLocal } from './dynamodb';
+import { startLocalStore } from './localStore';
 import { startSesLocal } from './ses';
 import { startSimulator } from './sim';
 import { freePort } from './freePort';
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
 
   try {
     const [dynamo, ses, sim, webPort] = await Promise.all([
-      base.DYNAMODB_ENDPOINT ? null : startDynamoDbLocal(args['in-memory'] ? { inMemory: true } : { dataDir: join(STATE_DIR, 'dynamodb') }),
+      base.DYNAMODB_ENDPOINT ? null : startLocalStore({ stateDir: STATE_DIR, inMemory: args['in-memory'], env }),
       base.SES_ENDPOINT ? null : startSesLocal(),
       useSimulator ? startSimulator({ seed: 1, clock: { speed } }) : null,
       base.SENTINEL_PORT === undefined ? freePort() : Promise.resolve(base.SENTINEL_PORT),
@@ -181,7 +181,7 @@ async function main(): Promise<void> {
       receivers
         ? `channels:   ${receivers.baseUrl}/channels  (what the demo channels demo-slack, -discord, -telegram, -pagerduty were sent, as the chat shows it)`
         : '',
-      `dynamodb:   ${settings.DYNAMODB_ENDPOINT ?? 'AWS'}${dynamo ? (args['in-memory'] ? ' (in memory)' : ` (data in ${join(STATE_DIR, 'dynamodb')})`) : ''}`,
+      `dynamodb:   ${settings.DYNAMODB_ENDPOINT ?? 'AWS'}${dynamo ? `  ${dynamo.description}` : ''}`,
       `cli:        npx sentinel accounts list   (in another terminal; it finds these services)`,
       args.fast ? `clock:      simulated, ${FAST_SPEED}x real time` : '',
       'ready. Ctrl-C stops everything.',
