@@ -37,6 +37,8 @@ export interface ServeOptions {
 export interface Stopped {
   /** Whether the work in flight finished within the drain time. */
   readonly drained: boolean;
+  /** What had not finished by then: the scheduler, or the queues whose batches were still running. */
+  readonly unfinished: readonly string[];
   /** Messages still queued (waiting, in flight or delayed): with a queue folder, they run on the next start. */
   readonly queued: number;
 }
@@ -107,8 +109,17 @@ export async function serveSystem(options: ServeOptions): Promise<Serving> {
     },
     async stop({ drainMs = SHUTDOWN_DRAIN_MS } = {}) {
       for (const queue of system.queues) queue.halt();
-      const settled = Promise.all([scheduler?.stop(), ...(started ? system.queues.map((queue) => queue.stop()) : [])]).then(() => true);
+      const pending = new Set<string>();
+      const track = (name: string, stopping: Promise<void> | undefined) => {
+        pending.add(name);
+        return stopping?.then(() => void pending.delete(name));
+      };
+      const settled = Promise.all([
+        track('scheduler', scheduler?.stop()),
+        ...(started ? system.queues.map((queue) => track(queue.name, queue.stop())) : []),
+      ]).then(() => true);
       const drained = await Promise.race([settled, sleep(drainMs, false, { ref: false })]);
+      const unfinished = drained ? [] : [...pending];
       for (const queue of system.queues) queue.close();
       options.queueFolder?.close();
       await web.close();
@@ -116,7 +127,7 @@ export async function serveSystem(options: ServeOptions): Promise<Serving> {
         const { visible, hidden } = queue.counts();
         return n + visible + hidden;
       }, 0);
-      return { drained, queued };
+      return { drained, unfinished, queued };
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { createObservability } from '../../functions/shared/observability';
-import { freePort } from '../../local/freePort';
+import { choosePort, DEFAULT_LOCAL_PORTS } from '../../local/localPorts';
 import { serveSystem } from '../../local/serveSystem';
 import { openQueueFolder } from '../../local/queue/queueFolder';
 import { queueFolderPath } from '../../local/stateDir';
@@ -14,10 +14,13 @@ export function register(program: Command, context: CliContext): void {
   program
     .command('serve')
     .description('run the link endpoint and the scheduler (dispatch, collect, notify, daily reports) against the configured services until stopped')
-    .option('--port <port>', 'port of the link endpoint (default SENTINEL_PORT, else a free one)', parsePort)
+    .option('--port <port>', `port of the link endpoint (default SENTINEL_PORT, else ${DEFAULT_LOCAL_PORTS.links}, or a free one if that is taken)`, parsePort)
     .action(async (options: { port?: number }) => {
       const rt = await context.runtime();
-      const port = options.port ?? rt.settings.SENTINEL_PORT ?? (await freePort());
+      const configured = options.port ?? rt.settings.SENTINEL_PORT;
+      const chosen = await choosePort('links', configured ?? DEFAULT_LOCAL_PORTS.links, configured !== undefined);
+      if (chosen.fallback) context.io.err(`note: ${chosen.fallback}\n`);
+      const { port } = chosen;
       const settings = { ...rt.settings, PUBLIC_BASE_URL: rt.settings.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}` };
       const { log, counters } = createObservability('serve', { quiet: true });
       const queueFolder = openQueueFolder(queueFolderPath(settings.SENTINEL_TABLE_PREFIX));

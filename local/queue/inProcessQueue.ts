@@ -190,6 +190,11 @@ export class InProcessQueue<T> implements MessageQueue<T>, MessageVisibility {
     return { op: 'vis', id: message.messageId, visibleAt: message.visibleAt, receiveCount: message.receiveCount, firstReceivedAt: message.firstReceivedAt };
   }
 
+  /** The queue's name. */
+  get name(): string {
+    return this.options.name;
+  }
+
   async send(entries: readonly QueueEntry<T>[]): Promise<SendResult> {
     validateEntries(entries);
     const now = this.clock.now();
