@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findOnPath, isProcessAlive } from '../../../local/childProcess';
 import { freePort } from '../../../local/freePort';
+import { waitFor } from '../../support/waitFor';
 
 /** Every descendant of `pid`, from /proc (Linux). */
 async function descendants(pid: number): Promise<number[]> {
@@ -28,16 +29,6 @@ async function descendants(pid: number): Promise<number[]> {
   };
   walk(pid);
   return out;
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 describe('npm start', () => {

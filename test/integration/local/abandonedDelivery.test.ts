@@ -1,6 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loadSettings } from '../../../functions/config/settings';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountSettingsSchema } from '../../../functions/domain/account';
 import { newTrackedAccount } from '../../../functions/domain/trackedAccount';
 import { deliveryId } from '../../../functions/services/delivery/mailDelivery';
@@ -11,6 +10,7 @@ import { startSimulator, type RunningSimulator } from '../../../local/sim/http/s
 import { drawdownEvent } from '../../support/channels/noticeFixtures';
 import { sesStore } from '../../support/sesStore';
 import { testTables } from '../../support/testTables';
+import { localSystemSettings } from '../../support/localSettings';
 
 const tables = testTables();
 const LEASE_MS = 3_000;
@@ -19,16 +19,7 @@ let system: LocalSystem;
 
 beforeAll(async () => {
   sim = await startSimulator({ seed: 31 });
-  const settings = loadSettings({
-    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-    SES_ENDPOINT: inject('sesEndpoint'),
-    ROCKET_NODE_URL: sim.nodeUrl,
-    ROCKET_INDEXER_URL: sim.indexerUrl,
-    PUBLIC_BASE_URL: 'http://127.0.0.1:9',
-    SENTINEL_LINK_SECRET: randomBytes(32).toString('base64url'),
-    SENTINEL_TABLE_PREFIX: tables.prefix,
-    MAIL_FROM: 'sentinel@example.com',
-  });
+  const settings = localSystemSettings({ prefix: tables.prefix, sim });
   system = await createLocalSystem({
     settings,
     // A short claim, so the test need not wait the default 2 minutes.

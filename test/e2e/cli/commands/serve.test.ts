@@ -12,20 +12,11 @@ import { cliRunner } from '../../../support/cli/cliHarness';
 import { CALM } from '../../../support/collect/pipelineHarness';
 import { sesStore } from '../../../support/sesStore';
 import { testTables } from '../../../support/testTables';
+import { waitFor } from '../../../support/waitFor';
 
 const run = randomUUID().slice(0, 8);
 const SLACK_PATH = `T0SERVE/B0${run}/restart`;
 const SLACK_VAR = `E2E_SERVE_SLACK_${run}`;
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 /** `sentinel serve` as a process of its own, with its output kept. */
 function startServe(env: NodeJS.ProcessEnv) {
