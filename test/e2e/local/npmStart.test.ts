@@ -151,7 +151,9 @@ describe('npm start', () => {
       ((await (await fetch(`http://127.0.0.1:${ports.SENTINEL_INBOX_PORT}/store`)).json()) as { emails: { subject: string }[] }).emails.map((m) => m.subject);
 
     const first = start();
-    await waitFor('the ready line', async () => (first.output().includes('ready.') ? true : undefined), 150_000);
+    await waitFor('the ready line', async () => (first.output().includes('ready.') ? true : undefined), 150_000).catch((error: unknown) => {
+      throw new Error(`${String(error)}; output:\n${first.output()}`);
+    });
     expect(first.output()).toMatch(
       /^dynamodb:\s+http:\/\/127\.0\.0\.1:\d+\s+embedded store \(dynalite, in this process, data in .*dynalite\): no Java 17 for DynamoDB Local/m,
     );
@@ -173,7 +175,9 @@ describe('npm start', () => {
     expect(first.output()).not.toMatch(/ECONNREFUSED|notification to be retried/);
 
     const second = start();
-    await waitFor('the ready line again', async () => (second.output().includes('ready.') ? true : undefined), 150_000);
+    await waitFor('the ready line again', async () => (second.output().includes('ready.') ? true : undefined), 150_000).catch((error: unknown) => {
+      throw new Error(`${String(error)}; first run:\n${first.output()}\nsecond run:\n${second.output()}`);
+    });
     for (const [label, port] of [
       ['links', ports.SENTINEL_PORT],
       ['inbox', ports.SENTINEL_INBOX_PORT],
