@@ -20,6 +20,7 @@ import { LinkTokenCodec } from '../functions/links/linkToken';
 import { LinkTokenVerifier } from '../functions/links/linkTokenVerifier';
 import { localLinkSecrets } from '../functions/runtime/secretVersion';
 import { InProcessQueue, type QueueClock } from './queue/inProcessQueue';
+import type { QueueJournal } from './queue/queueJournal';
 
 export interface LocalProtectionOptions {
   readonly settings: Settings;
@@ -37,6 +38,8 @@ export interface LocalProtectionOptions {
   /** How long a failed decision unit waits before redelivery; default as deployed. */
   readonly visibilityTimeoutMs?: number;
   readonly clock?: QueueClock;
+  /** Keeps the decision queue's messages across restarts (`npm start`, `serve`); default memory only. */
+  readonly journal?: QueueJournal;
 }
 
 /** The signing function and the protective-decision path, wired in-process. */
@@ -92,6 +95,7 @@ export function createLocalProtection(options: LocalProtectionOptions): LocalPro
     maxReceiveCount: DECISION_QUEUE.maxReceiveCount,
     timeoutMs: DECISION_QUEUE.consumerTimeoutSeconds * 1_000,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.journal ? { journal: options.journal } : {}),
   });
   const protect = protectionService({
     protection,

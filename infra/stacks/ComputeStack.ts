@@ -176,6 +176,8 @@ export class ComputeStack extends Stack {
       .bindTableActions(table('channels'), ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:Query', 'dynamodb:BatchWriteItem'], {
         leadingKeys: ['backlog#*', 'backlog-flush'],
       })
+      // The pager incidents each channel was sent a trigger for (a resolve goes only there): their own partitions only.
+      .bindTableActions(table('channels'), ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'], { leadingKeys: ['incident#*'] })
       // The delivery id of each (notice, channel), claimed and settled with conditional updates.
       .bindTableActions(table('deliveries'), ['dynamodb:UpdateItem'])
       // The broken-channel email: the account's recipients, minus suppressed and opted-out addresses.

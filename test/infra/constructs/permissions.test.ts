@@ -356,6 +356,13 @@ describe('IAM statements', () => {
     for (const action of ['PutItem', 'DeleteItem', 'BatchWriteItem']) expect(on(action, 'channel'), action).not.toBe('allow');
   });
 
+  it('lets the channel worker keep the pager incidents it opened (incident#<channel>) and nothing else there: no Query, no update of a channel through them', () => {
+    const on = (action: string, key: string) => decide('channel-worker', `dynamodb:${action}`, tableArn('channels'), { 'dynamodb:LeadingKeys': [key] });
+    for (const action of ['GetItem', 'PutItem', 'DeleteItem']) expect(on(action, 'incident#desk-pager'), action).toBe('allow');
+    expect(on('Query', 'incident#desk-pager')).not.toBe('allow');
+    for (const action of ['PutItem', 'DeleteItem']) expect(on(action, 'incidentless'), action).not.toBe('allow');
+  });
+
   it('lets the channel worker list the channels (the fan-out of a published event) and read what a notice shows, writing none of it', () => {
     const on = (action: string, key: string) => decide('channel-worker', `dynamodb:${action}`, tableArn('channels'), { 'dynamodb:LeadingKeys': [key] });
     expect(on('Query', 'channel')).toBe('allow');
