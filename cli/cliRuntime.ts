@@ -16,6 +16,8 @@ export interface CliRuntime {
   readonly repos: Repositories;
   readonly log: Log;
   now(): number;
+  /** Waits `ms` (a 429's announced wait); on the runtime's clock. */
+  sleep(ms: number): Promise<void>;
   /** The chain client (throws `ConfigError` when the chain URLs are not configured). */
   chain(): ChainClient;
   /**
@@ -64,8 +66,15 @@ export async function cliSettings(env: Readonly<Record<string, string | undefine
   return loadSettings(merged);
 }
 
-/** Builds the runtime from settings; `now` and the local protection file are injectable for tests. */
-export function createCliRuntime(settings: Settings, now: () => number = Date.now, protectionFile: string = LOCAL_PROTECTION_FILE): CliRuntime {
+const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Builds the runtime from settings; the clock (`now`, `sleep`) and the local protection file are injectable for tests. */
+export function createCliRuntime(
+  settings: Settings,
+  now: () => number = Date.now,
+  protectionFile: string = LOCAL_PROTECTION_FILE,
+  sleep: (ms: number) => Promise<void> = realSleep,
+): CliRuntime {
   let protection: ProtectionSwitch | undefined;
   let chain: ChainClient | undefined;
   let links: Promise<Links> | undefined;
@@ -74,6 +83,7 @@ export function createCliRuntime(settings: Settings, now: () => number = Date.no
     repos: repositoriesFrom(settings),
     log: silentLog,
     now,
+    sleep,
     chain: () => (chain ??= chainFrom(settings)),
     links: () => (links ??= linkMinterFrom(settings, CLI_LINK_PURPOSES, { revokeAllServed: true })),
     protection: () => (protection ??= protectionSwitchFrom(settings, protectionFile)),
