@@ -7,7 +7,8 @@ import { deliverNotification, type DeliverNotificationDeps, type NotificationOut
 import { memoryCounters } from '../../functions/shared/observability';
 import type { TrackedAccount } from '../../functions/domain/account';
 import { localEmailRenderer, localMailGovernor } from '../../local/localSystem';
-import { alertsOverview, type BreachRow, type SnoozeRow } from '../alertsOverview';
+import { currentDrawdown } from '../../functions/services/status/currentDrawdown';
+import { alertsOverview, hasOpenBreach, type BreachRow, type SnoozeRow } from '../alertsOverview';
 import type { CliContext, CliRuntime } from '../cliRuntime';
 import { addressMessage, formatTable, plural, printJson, UsageError } from '../output';
 import { parseSnoozeDuration } from '../parseSnoozeDuration';
@@ -21,7 +22,7 @@ export function register(program: Command, context: CliContext): void {
   const alerts = program.command('alerts').description('drawdown alert snoozes and open breaches');
   alerts
     .command('list')
-    .description('every running snooze (who, until when) and every open breach (account, level, since)')
+    .description('every running snooze (who, until when) and every open breach (account, level, since, the drawdown at the breach and now)')
     .option('--account <address>', 'only this account')
     .option('--json', 'print one JSON document')
     .action(async (options: { account?: string; json?: boolean }) => {
@@ -30,7 +31,12 @@ export function register(program: Command, context: CliContext): void {
       const accounts = only === null ? await rt.repos.accounts.list() : [await tracked(rt, only)];
       const now = rt.now();
       const rows = await Promise.all(
-        accounts.map(async (account) => ({ account, ...alertsOverview(account, await rt.repos.alerts.listForAccount(account.address), now) })),
+        accounts.map(async (account) => {
+          const rules = await rt.repos.alerts.listForAccount(account.address);
+          // The drawdown now is read only for an account with an open breach (one range query of its stored points).
+          const current = hasOpenBreach(rules) ? await currentDrawdown(rt.repos.curves, account, now) : null;
+          return { account, ...alertsOverview(account, rules, now, current?.currentPct ?? null) };
+        }),
       );
       const snoozes = rows.flatMap((r) => r.snoozes.map((s) => ({ row: s, zone: r.account.timezone })));
       const breaches = rows.flatMap((r) => r.breaches.map((b) => ({ row: b, zone: r.account.timezone })));
@@ -49,13 +55,14 @@ export function register(program: Command, context: CliContext): void {
         breaches.length === 0
           ? 'no open breach\n'
           : `open breaches\n${formatTable(
-              ['LABEL', 'ACCOUNT', 'LEVEL', 'SINCE', 'DRAWDOWN'],
+              ['LABEL', 'ACCOUNT', 'LEVEL', 'SINCE', 'AT BREACH', 'NOW'],
               breaches.map(({ row, zone }) => [
                 row.label ?? '',
                 row.account,
                 `${row.level}%`,
                 row.since === null ? '-' : formatTime(row.since, zone),
-                row.drawdownPct === null ? '-' : `${row.drawdownPct.toFixed(2)}%`,
+                percent(row.atBreachPct),
+                percent(row.nowPct),
               ]),
             )}`,
       );
@@ -167,4 +174,12 @@ function toldText(outcome: NotificationOutcome): string {
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 const snoozeJson = (s: SnoozeRow) => ({ account: s.account, label: s.label, who: s.who, until: iso(s.until) });
-const breachJson = (b: BreachRow) => ({ account: b.account, label: b.label, level: b.level, since: iso(b.since), drawdownPct: b.drawdownPct });
+const percent = (pct: number | null): string => (pct === null ? '-' : `${pct.toFixed(2)}%`);
+const breachJson = (b: BreachRow) => ({
+  account: b.account,
+  label: b.label,
+  level: b.level,
+  since: iso(b.since),
+  atBreachPct: b.atBreachPct,
+  nowPct: b.nowPct,
+});

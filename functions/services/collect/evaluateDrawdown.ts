@@ -14,7 +14,7 @@ import type { SeriesPoint } from '../../domain/series';
 import { DRAWDOWN_ROLLUP_RULE, rollupFromState, rollupToState } from '../../store/drawdownRollupItem';
 import { measureWithRollup } from './measureWithRollup';
 import { storedSeries } from '../../store/storedSeries';
-import { DRAWDOWN_RULE, drawdownStateSchema, snoozeStateSchema } from '../../domain/drawdownState';
+import { DRAWDOWN_RULE, drawdownStateSchema, levelStateOf, snoozeStateSchema } from '../../domain/drawdownState';
 
 export { DRAWDOWN_RULE };
 
@@ -224,12 +224,7 @@ function levelContext(rules: readonly AlertState[], account: TrackedAccount, now
   const stateItem = rules.find((r) => r.rule === DRAWDOWN_RULE);
   const parsed = drawdownStateSchema.safeParse(stateItem?.state ?? { levels: {} });
   const priorLevels = parsed.success ? parsed.data.levels : {};
-  const states = new Map<number, LevelState>(
-    Object.entries(priorLevels).map(([level, { baseline, named, ...s }]): [number, LevelState] => [
-      Number(level),
-      { ...s, ...(baseline ? { baseline } : {}), ...(named ? { named } : {}) },
-    ]),
-  );
+  const states = new Map<number, LevelState>(Object.entries(priorLevels).map(([level, stored]): [number, LevelState] => [Number(level), levelStateOf(stored)]));
   const snooze = snoozeStateSchema.safeParse(rules.find((r) => r.rule === SNOOZE_RULE)?.state);
 
   /** The machine at `drawdownPct`, from the stored states or from `from` (an earlier evaluation's, in the same poll). */

@@ -27,7 +27,7 @@ describe('sentinel alerts list / snooze / unsnooze', () => {
     const breachedAt = Date.now() - 2 * HOUR;
     await alerts.compareAndSet(D, 'drawdown', null, {
       levels: {
-        '5': { status: 'breached', lastValue: 7.5, lastSentAt: breachedAt, breachedAt },
+        '5': { status: 'breached', lastValue: 7.5, lastSentAt: breachedAt, breachedAt, breachedPct: 6.25 },
         '10': { status: 'armed', lastValue: 7.5, lastSentAt: null, breachedAt: null },
       },
     });
@@ -35,10 +35,11 @@ describe('sentinel alerts list / snooze / unsnooze', () => {
 
     const first = await list();
     expect(first.snoozes).toEqual([expect.objectContaining({ account: D, who: risk })]);
-    expect(first.breaches).toEqual([{ account: D, label: 'desk-a', level: 5, since: new Date(breachedAt).toISOString(), drawdownPct: 7.5 }]);
+    // No stored points: the drawdown now is unknown.
+    expect(first.breaches).toEqual([{ account: D, label: 'desk-a', level: 5, since: new Date(breachedAt).toISOString(), atBreachPct: 6.25, nowPct: null }]);
     const table = await cli('alerts', 'list');
     expect(table.stdout).toMatch(new RegExp(`desk-a\\s+${D}\\s+${risk.replace(/[+.]/g, '\\$&')}\\s+.*CES?T`));
-    expect(table.stdout).toMatch(new RegExp(`desk-a\\s+${D}\\s+5%\\s+.*7\\.50%`));
+    expect(table.stdout).toMatch(new RegExp(`desk-a\\s+${D}\\s+5%\\s+.*6\\.25%\\s+-`));
 
     const snoozed = await cli('alerts', 'snooze', D, '--for', '24h');
     expect(snoozed.code, snoozed.stderr).toBe(0);
