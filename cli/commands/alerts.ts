@@ -12,11 +12,16 @@ import { alertsOverview, hasOpenBreach, type BreachRow, type SnoozeRow } from '.
 import type { CliContext, CliRuntime } from '../cliRuntime';
 import { addressMessage, formatTable, plural, printJson, UsageError } from '../output';
 import { parseSnoozeDuration } from '../parseSnoozeDuration';
+import { operator } from '../operator';
+import { recipientKey } from '../../functions/domain/recipientSnoozes';
+import { snoozeByOperator } from '../../functions/services/snooze/snoozeByOperator';
+import { unsnoozeByOperator } from '../../functions/services/snooze/unsnoozeByOperator';
 
 /**
- * `sentinel alerts list|snooze|unsnooze`: the running snoozes and open breaches; an account-wide
- * snooze of drawdown alerts (an operator's act: every recipient is told by email); lifting
- * snoozes. A recipient snoozes for themselves only, through the link in an alert.
+ * `sentinel alerts list|snooze|unsnooze`: the running snoozes and open breaches; an operator's
+ * snooze of drawdown alerts, account-wide or for one recipient (each recipient snoozed is told by
+ * email), and lifting snoozes, both audited. A recipient also snoozes for themselves, through the
+ * link in an alert.
  */
 export function register(program: Command, context: CliContext): void {
   const alerts = program.command('alerts').description('drawdown alert snoozes and open breaches');
@@ -72,30 +77,41 @@ export function register(program: Command, context: CliContext): void {
     .command('snooze')
     .argument('<address>', 'a tracked account')
     .requiredOption('--for <dur>', 'how long: 30m, 24h, 7d (at most 30d)')
+    .option('--recipient <email>', 'snooze them for this recipient of the account only (the others keep getting them)')
     .option('--json', 'print one JSON document')
-    .description("snooze the account's drawdown alerts for every recipient, and tell each of them by email")
-    .action(async (addressArg: string, options: { for: string; json?: boolean }) => {
+    .description("snooze the account's drawdown alerts for every recipient (or --recipient only), tell each one snoozed by email; audited")
+    .action(async (addressArg: string, options: { for: string; recipient?: string; json?: boolean }) => {
       const address = parseAddress('address', addressArg);
       const durationMs = parseSnoozeDuration(options.for);
+      const asked = options.recipient === undefined ? null : parseEmail(options.recipient);
       const rt = await context.runtime();
       const account = await tracked(rt, address);
+      // The recipient as the account lists it (typed in any case).
+      const recipient = asked === null ? null : (account.emails.find((e) => recipientKey(e) === recipientKey(asked)) ?? null);
+      if (asked !== null && recipient === null)
+        throw new UsageError(`--recipient ${asked} is not a recipient of ${name(account)} (see "sentinel accounts show")`);
       // Built before anything is written: without mail settings, nothing is snoozed untold.
       const mail = await mailDeps(rt);
       const now = rt.now();
-      const until = await rt.repos.alerts.snooze(address, now + durationMs);
+      const until = await snoozeByOperator(
+        { alerts: rt.repos.alerts, audit: rt.repos.audit, now: () => now },
+        { address, recipient, untilMs: now + durationMs, by: operator() },
+      );
       const outcome = await deliverNotification(mail, {
         kind: 'account-snoozed',
-        eventId: `account-snoozed:${address}:${until}`,
+        eventId: recipient === null ? `account-snoozed:${address}:${until}` : `recipient-snoozed:${address}:${recipientKey(recipient)}:${until}`,
         account: address,
         at: now,
         until,
+        ...(recipient === null ? {} : { recipient }),
       });
       const told = toldText(outcome);
-      if (options.json)
-        printJson(context.io, { account: address, who: 'all', until: new Date(until).toISOString(), kept: until > now + durationMs, notice: outcome });
+      const who = recipient ?? 'all';
+      if (options.json) printJson(context.io, { account: address, who, until: new Date(until).toISOString(), kept: until > now + durationMs, notice: outcome });
       else {
         const kept = until > now + durationMs ? ' (a longer snooze was already running: the later end wins)' : '';
-        context.io.out(`snoozed drawdown alerts of ${name(account)} for all recipients until ${formatTime(until, account.timezone)}${kept}; ${told}\n`);
+        const whom = recipient === null ? 'all recipients' : `${recipient} only`;
+        context.io.out(`snoozed drawdown alerts of ${name(account)} for ${whom} until ${formatTime(until, account.timezone)}${kept}; ${told}\n`);
       }
       if (outcome.kind === 'failed') throw new Error(`the snooze is set, but the notice was refused: ${outcome.reason}`);
     });
@@ -105,15 +121,16 @@ export function register(program: Command, context: CliContext): void {
     .argument('<address>', 'a tracked account')
     .option('--recipient <email>', "lift only this recipient's own snooze")
     .option('--json', 'print one JSON document')
-    .description("lift the account-wide snooze and every recipient's (or only --recipient's)")
+    .description("lift the account-wide snooze and every recipient's (or only --recipient's); audited")
     .action(async (addressArg: string, options: { recipient?: string; json?: boolean }) => {
       const address = parseAddress('address', addressArg);
       const recipient = options.recipient === undefined ? null : parseEmail(options.recipient);
       const rt = await context.runtime();
       const account = await tracked(rt, address);
-      const now = rt.now();
-      const accountWide = recipient === null ? await rt.repos.alerts.liftSnooze(address, now) : false;
-      const recipients = await rt.repos.alerts.liftRecipientSnoozes(address, recipient, now);
+      const { accountWide, recipients } = await unsnoozeByOperator(
+        { alerts: rt.repos.alerts, audit: rt.repos.audit, now: rt.now },
+        { address, recipient, by: operator() },
+      );
       if (options.json) return printJson(context.io, { account: address, accountWide, recipients });
       const lifted = [...(accountWide ? ['all recipients'] : []), ...recipients];
       context.io.out(

@@ -402,11 +402,13 @@ export const revokeAllResultViewSchema = z.object({
 });
 export type RevokeAllResultView = z.input<typeof revokeAllResultViewSchema>;
 
-/** An operator snoozed the account's drawdown alerts for every recipient (`sentinel alerts snooze`). */
+/** An operator snoozed the account's drawdown alerts (`sentinel alerts snooze`): for every recipient, or for this one only. */
 export const snoozeNoticeViewSchema = z.object({
   ...base,
   /** When the snooze ends. */
   untilMs: timestampMs,
+  /** The snooze is this recipient's alone (`--recipient`); the others keep getting the alerts. */
+  forYouOnly: z.boolean().default(false),
 });
 export type SnoozeNoticeView = z.input<typeof snoozeNoticeViewSchema>;
 

@@ -244,8 +244,9 @@ function noticeBody(message: NotifyMessage, ctx: NoticeContext): Notice {
         ...base,
         type: 'drawdown.snoozed',
         severity: 'info',
-        title: 'Drawdown alerts snoozed for every recipient',
-        summary: `The operator snoozed this account's drawdown alerts until ${formatTime(message.until, zone)}; levels are still tracked.`,
+        // A chat is shared: one recipient's snooze is not named there.
+        title: message.recipient === undefined ? 'Drawdown alerts snoozed for every recipient' : 'Drawdown alerts snoozed for one recipient',
+        summary: `The operator snoozed ${message.recipient === undefined ? "this account's drawdown alerts" : "one recipient's drawdown alert emails"} until ${formatTime(message.until, zone)}; levels are still tracked.`,
         fields: [account, { label: 'Until', value: formatTime(message.until, zone) }],
         links: [],
         incident: null,
