@@ -21,7 +21,7 @@ import { lastPollJson, lastPollText } from '../lastPollText';
 import { withoutUrls } from '../../functions/shared/withoutUrls';
 import type { CliContext, CliRuntime } from '../cliRuntime';
 import { syncRecipients } from '../recipientSync';
-import { applyChannelEdit, checkChannelEdit } from '../accountChannels';
+import { applyChannelEdit, brokenChannelNotes, checkChannelEdit } from '../accountChannels';
 import { mapConcurrent } from '../../functions/shared/concurrency';
 import { EXPORT_FORMATS, formatExport, type ExportFormat } from '../accountExport';
 import { runImport, type ImportOptions } from '../accountImport';
@@ -145,6 +145,7 @@ export function register(program: Command, context: CliContext): void {
     await syncRecipients(rt, settings.address, [], settings.emails);
     if (channelEdit) await applyChannelEdit(rt, settings.address, channelEdit);
     io.out(`tracking ${settings.address}${settings.label ? ` (${settings.label})` : ''}\n`);
+    for (const note of brokenChannelNotes(channelEdit)) io.err(note);
     if (settings.revokeUnknown !== 'off') io.err(armedNote(settings.address, await armKnownKeys(rt, settings.address)));
     if (!settings.signer) io.err('note: no --signer given, so alerts carry no one-click revocation link\n');
     await warnIfProtectionOff(rt, settings, io);
@@ -174,7 +175,9 @@ export function register(program: Command, context: CliContext): void {
       if (!current) throw new Error(`${checksummed} is not tracked`);
       if (!settingsGiven && channelEdit) {
         await applyChannelEdit(rt, checksummed, channelEdit);
-        return io.out(`updated ${checksummed}\n`);
+        io.out(`updated ${checksummed}\n`);
+        for (const note of brokenChannelNotes(channelEdit)) io.err(note);
+        return;
       }
       const given = Object.fromEntries(Object.entries(patch.data).filter(([, v]) => v !== undefined)) as AccountSettingsPatch;
       if (added.length > 0 || removed.length > 0) given.emails = editRecipients(checksummed, current.emails, added, removed);
@@ -184,6 +187,7 @@ export function register(program: Command, context: CliContext): void {
       await syncRecipients(rt, checksummed, current.emails, outcome.account.emails);
       if (channelEdit) await applyChannelEdit(rt, checksummed, channelEdit);
       io.out(`updated ${checksummed}\n`);
+      for (const note of brokenChannelNotes(channelEdit)) io.err(note);
       await warnIfProtectionOff(rt, outcome.account, io);
       if (current.revokeUnknown === 'off' && outcome.account.revokeUnknown !== 'off') io.err(armedNote(checksummed, await armKnownKeys(rt, checksummed)));
     });

@@ -112,9 +112,20 @@ describe('sentinel channels', () => {
     expect(await channels.get('slack-desk')).toMatchObject({ state: { kind: 'broken', reason: 'HTTP 404: no_service' } });
     expect((await cli('channels', 'list')).stdout).toMatch(/slack-desk .*broken since .*no_service/);
 
+    // Routing an account to it now says why it is broken, since when, and how to clear it.
+    const stored = await channels.get('slack-desk');
+    const since = stored?.state.kind === 'broken' ? new Date(stored.state.since).toISOString() : 'not broken';
+    const routed = await cli('accounts', 'update', A, '--add-channel', 'slack-desk');
+    expect(routed).toMatchObject({ code: 0, stdout: `updated ${A}\n` });
+    expect(routed.stderr).toBe(
+      `warning: channel slack-desk is broken since ${since}: HTTP 404: no_service; nothing is sent to it until it is cleared: ` +
+        `fix the destination (or "sentinel channels update slack-desk ..."), then "sentinel channels test slack-desk" clears it once a test message is delivered\n`,
+    );
+
     const again = await cli('channels', 'test', 'slack-desk');
     expect(again.code).toBe(0);
     expect(await channels.get('slack-desk')).toMatchObject({ state: { kind: 'ok' }, lastDelivery: { outcome: 'delivered' } });
+    expect(await cli('accounts', 'update', A, '--add-channel', 'slack-desk')).toMatchObject({ code: 0, stderr: '' });
   });
 
   it('updates and removes a channel', async () => {
