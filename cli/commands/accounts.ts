@@ -13,6 +13,8 @@ import {
 } from '../../functions/domain/account';
 import { applySettingsPatch, newTrackedAccount } from '../../functions/domain/trackedAccount';
 import type { TrackedAccount } from '../../functions/domain/account';
+import type { ChannelRecord } from '../../functions/domain/channel';
+import { channelsRoutedTo } from '../../functions/domain/channelRouting';
 import type { KnownDelegatesRepository } from '../../functions/store/knownDelegatesRepository';
 import { nextPollAt } from '../../functions/domain/schedule';
 import { SHOWN_STATUSES, shownStatus, type ShownStatus } from '../../functions/domain/shownStatus';
@@ -105,6 +107,12 @@ function parseAddress(value: string): string {
   const parsed = addressSchema.safeParse(value);
   if (!parsed.success) throw new UsageError(`address "${value}" ${addressMessage(parsed.error)}`);
   return parsed.data;
+}
+
+/** A channel as `accounts show` lists it: name, type, the categories it takes, and `BROKEN` with why. */
+function channelText(channel: ChannelRecord): string {
+  const broken = channel.state.kind === 'broken' ? `; BROKEN since ${new Date(channel.state.since).toISOString()}: ${channel.state.reason}` : '';
+  return `${channel.name} (${channel.type}: ${channel.categories.join(', ')}${broken})`;
 }
 
 /** An armed kill switch only alerts while automatic actions are off stage-wide: say so. */
@@ -273,7 +281,14 @@ export function register(program: Command, context: CliContext): void {
       const recipients = recipientsWithSuppression(account.emails, await rt.repos.suppressions.lookup(account.emails));
       const protection = await rt.protection().read();
       const killSwitchState = account.killSwitch === null ? null : (await readKillSwitchState(rt.repos.alerts, account.address)).state;
-      if (options.json) return printJson(io, { ...publicView(account, recipients, now), protection, killSwitchState });
+      const routed = channelsRoutedTo(await rt.repos.channels.list(), account.address);
+      if (options.json)
+        return printJson(io, {
+          ...publicView(account, recipients, now),
+          protection,
+          killSwitchState,
+          channels: routed.map((c) => ({ name: c.name, type: c.type, categories: c.categories, state: c.state.kind })),
+        });
       const rows: [string, string][] = [
         ['address', account.address],
         ['label', account.label ?? '-'],
@@ -283,6 +298,9 @@ export function register(program: Command, context: CliContext): void {
         ['daily report', `${account.reportAt} ${account.timezone}`],
         ['expiry warnings', account.expiryWarnDays.length ? `${account.expiryWarnDays.join(', ')} days before` : 'off'],
         ['signer', account.signer ?? 'none (no one-click revocation)'],
+        ...(routed.length === 0
+          ? [['channels', 'none (emails only)'] as [string, string]]
+          : routed.map((c, i): [string, string] => [i === 0 ? 'channels' : '', channelText(c)])),
         ['delegate watch', account.delegateWatch ? `every ${account.delegateWatch}` : 'with each poll'],
         ['kill switch', killSwitchText(account)],
         ['protection', protection === 'on' ? 'on stage-wide' : 'OFF stage-wide (automatic actions only alert)'],
