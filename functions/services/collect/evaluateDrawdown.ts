@@ -158,7 +158,10 @@ export async function evaluateDrawdown(
   const notice = during?.notice ?? evaluation.notice ?? rearm?.notice ?? null;
   // A level crossed again after recovering is dated from its new crossing.
   const crossingFrom = rearmAt && notice !== rearm?.notice ? rearmAt.timestamp : writtenFromMs;
-  const crossedAt = notice && crossingFrom !== null ? firstReached(curve, crossingFrom, notice.level) : null;
+  const reached = notice && crossingFrom !== null ? firstReached(curve, crossingFrom, notice.level) : null;
+  // A crossing is dated (the notices then speak of a gap filled since) only at a point before the
+  // newest: points were missing when it happened. At the newest point it is this poll's own.
+  const crossedAt = reached !== null && reached < last.timestamp ? reached : null;
   const staleLimitMs = settings.staleAfterIntervals * INTERVAL_MS[account.interval];
   const late = crossedAt !== null && now - crossedAt > staleLimitMs ? { lateByMs: now - crossedAt } : {};
   // A level that recovered in the gap and was crossed again stays one open incident: no recovery for it.
