@@ -66,7 +66,7 @@ function wording(m: NotifyMessage) {
     text: mail.text,
     chat: notice.title,
     slack: JSON.stringify(slackMessage(notice)),
-    telegram: telegramMessage(notice, '-100', 'text').body.text,
+    telegram: JSON.stringify(telegramMessage(notice, '-100', 'text').body),
   };
 }
 
