@@ -1,5 +1,6 @@
 import type { AlertStateRepository } from '../../store/alertStateRepository';
 import type { AuditRepository } from '../../store/auditRepository';
+import { auditSnooze } from './auditSnooze';
 
 /** An operator's snooze of an account's drawdown alerts: for every recipient (`recipient` null), or for one. */
 export interface OperatorSnooze {
@@ -26,13 +27,10 @@ export async function snoozeByOperator(
 ): Promise<number> {
   const at = deps.now();
   const who = request.recipient ?? 'all recipients';
-  await deps.audit.append({
-    id: `alerts-snooze-${at}`,
+  await auditSnooze(deps.audit, 'alerts-snooze', {
     address: request.address,
     at,
-    actor: request.by,
-    action: 'alerts-snooze',
-    outcome: 'snoozed',
+    by: request.by,
     message: `drawdown alerts snoozed for ${who} until ${new Date(request.untilMs).toISOString()}`,
   });
   return request.recipient === null

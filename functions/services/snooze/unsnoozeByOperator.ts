@@ -1,5 +1,6 @@
 import type { AlertStateRepository } from '../../store/alertStateRepository';
 import type { AuditRepository } from '../../store/auditRepository';
+import { auditSnooze } from './auditSnooze';
 
 /** What `alerts unsnooze` lifted: the account-wide snooze, and the recipients whose own snooze ran. */
 export interface Unsnoozed {
@@ -25,13 +26,10 @@ export async function unsnoozeByOperator(
   const recipients = await deps.alerts.liftRecipientSnoozes(request.address, request.recipient, at);
   const lifted = [...(accountWide ? ['all recipients'] : []), ...recipients];
   if (lifted.length > 0) {
-    await deps.audit.append({
-      id: `alerts-unsnooze-${at}`,
+    await auditSnooze(deps.audit, 'alerts-unsnooze', {
       address: request.address,
       at,
-      actor: request.by,
-      action: 'alerts-unsnooze',
-      outcome: 'lifted',
+      by: request.by,
       message: `snooze of drawdown alerts lifted for ${lifted.join(', ')}`,
     });
   }

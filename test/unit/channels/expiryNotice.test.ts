@@ -1,66 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import { slackMessage } from '../../../functions/channels/slackMessage';
 import { telegramMessage } from '../../../functions/channels/telegramMessage';
-import { renderEmail } from '../../../functions/mail/render/render';
-import { notifyMessageSchema, type NotifyMessage } from '../../../functions/messages/notifyMessage';
-import { noticeOfMessage, type NoticeContext } from '../../../functions/services/notify/noticeOfMessage';
-import { isEmailed } from '../../../functions/services/notify/emailedMessage';
-import { notificationEmail, type NotificationContext } from '../../../functions/services/notify/notificationViews';
+import type { NotifyEvent } from '../../../functions/messages/notifyMessage';
+import { ACCOUNT, DELEGATE, emailOf, noticeOf } from '../../support/channels/noticeFixtures';
 
-const ACCOUNT = '0x52908400098527886E0F7030069857D2E4169EE7';
-const KEY = '0x00000000000000000000000000000000000A11cE';
 const AT = Date.UTC(2030, 0, 7, 9);
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 /** The expiry warning the 3-day step sends for a key with `leftMs` to go. */
-function warning(leftMs: number): NotifyMessage {
-  const delegate = { address: KEY, expiryMs: AT + leftMs, name: 'trading-bot', isWebClient: false };
-  return notifyMessageSchema.parse({
-    eventId: `delegate:${ACCOUNT}:${KEY}:1:expiry:${AT + leftMs}:3d`,
+function warning(leftMs: number): NotifyEvent {
+  const delegate = { address: DELEGATE, expiryMs: AT + leftMs, name: 'trading-bot', isWebClient: false };
+  return {
+    kind: 'expiry-warning',
+    eventId: `delegate:${ACCOUNT}:${DELEGATE}:1:expiry:${AT + leftMs}:3d`,
     account: ACCOUNT,
     at: AT,
-    kind: 'expiry-warning',
     delegate,
-    expiryMs: delegate.expiryMs,
+    expiryMs: AT + leftMs,
     stepDays: 3,
-  });
+  };
 }
 
-const noticeCtx: NoticeContext = {
-  account: { address: ACCOUNT, label: 'desk', timezone: 'UTC' },
-  revokeUrl: () => 'https://sentinel.example/r/abc',
-  snoozeUrl: () => 'https://sentinel.example/s/abc',
-  preferencesUrl: () => 'https://sentinel.example/p/abc',
-  revokeAllUrl: () => null,
-  delegateCount: 1,
-};
-
-const mailCtx: NotificationContext = {
-  account: { address: ACCOUNT, label: 'desk', drawdownThresholds: [5] },
-  now: AT,
-  links: {
-    unsubscribeUrl: 'https://sentinel.example/prefs',
-    oneClickUnsubscribe: false,
-    preferencesUrl: 'https://sentinel.example/prefs',
-    revokeUrl: () => 'https://sentinel.example/r/abc',
-    snoozeUrl: () => 'https://sentinel.example/s/abc',
-    revokeAllUrl: () => null,
-  },
-  chart: null,
-  maxDrawdownUsd: null,
-  rearmMarginPct: 1,
-  isWebClient: () => false,
-  delegateName: () => null,
-  delegateCount: 1,
-};
-
-function wording(m: NotifyMessage) {
-  if (!isEmailed(m)) throw new Error('expected an emailed message');
-  const email = notificationEmail(m, mailCtx);
-  if (email.kind !== 'delegate-expiry') throw new Error('expected a delegate-expiry email');
-  const mail = renderEmail('delegate-expiry', email.view, { timeZone: 'UTC' });
-  const notice = noticeOfMessage(m, noticeCtx);
+function wording(event: NotifyEvent) {
+  const mail = emailOf(event);
+  const notice = noticeOf(event);
   return {
     subject: mail.subject,
     text: mail.text,
