@@ -105,8 +105,11 @@ export const notifyMessageSchema = z.discriminatedUnion('kind', [
   }),
   /** The kill switch fired (confirmed by the `1m` re-read): what was revoked, or would have been, or why not. A security notice. */
   z.object({ ...base, kind: z.literal('kill-switch'), firing: killSwitchFiringSchema }),
-  /** An operator snoozed the account's drawdown alerts for every recipient until `until` (ms). */
-  z.object({ ...base, kind: z.literal('account-snoozed'), until: timestampMsSchema }),
+  /**
+   * An operator snoozed the account's drawdown alerts until `until` (ms): for every recipient, or
+   * for `recipient` only (then it alone is told).
+   */
+  z.object({ ...base, kind: z.literal('account-snoozed'), until: timestampMsSchema, recipient: z.string().min(3).max(254).optional() }),
 ]);
 export type NotifyMessage = z.infer<typeof notifyMessageSchema>;
 export type NotifyKind = NotifyMessage['kind'];

@@ -47,7 +47,19 @@ const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
   'decision-worker': [],
   // alertState, curves, delegateView: the fan-out of a published event (a chat's mutes, the chart, the revoke-all count).
   // pagerIncidents: a PagerDuty resolve goes only where a trigger was accepted.
-  'channel-worker': ['accounts', 'alertState', 'channelBacklog', 'channels', 'curves', 'delegateView', 'delivery', 'pace', 'pagerIncidents', 'preferences', 'suppression'],
+  'channel-worker': [
+    'accounts',
+    'alertState',
+    'channelBacklog',
+    'channels',
+    'curves',
+    'delegateView',
+    'delivery',
+    'pace',
+    'pagerIncidents',
+    'preferences',
+    'suppression',
+  ],
   'preferences-page': ['accounts', 'alertState', 'channels', 'preferences', 'token'],
   'sign-revocation': ['accounts', 'alertState', 'audit', 'channels', 'decision', 'knownDelegates', 'lease', 'protectionLedger', 'token'],
   // accounts and preferences: who a bounced address gets security notices for; delivery: the operator told once.
