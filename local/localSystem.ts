@@ -42,6 +42,8 @@ import type { DecisionJob } from '../functions/messages/decisionJob';
 import type { ProtectiveRevoker } from '../functions/domain/protectiveAction';
 import { createLocalProtection } from './localProtection';
 import type { ProtectionSwitch } from '../functions/domain/protectionSwitch';
+import { createLocalDeskPage } from './localDesk';
+import type { DeskAssets } from '../functions/web/desk/deskAssets';
 
 export interface LocalSystemOptions {
   readonly settings: Settings;
@@ -71,6 +73,8 @@ export interface LocalSystemOptions {
   readonly channelPacers?: readonly DestinationSlots[];
   /** The stage-wide protection switch's file, without `PROTECTION_PARAMETER_NAME` (default: in the state folder, where the CLI sees it too). */
   readonly protectionFile?: string;
+  /** The desk page's built client (charts, passkeys); without it the desk's pages still show every figure. */
+  readonly deskAssets?: DeskAssets;
 }
 
 /** Every deployed handler, wired to local adapters: what `npm start`, `serve` and the CLI run. */
@@ -99,7 +103,7 @@ export interface LocalSystem {
   readonly protect: ProtectiveRevoker;
   /** The stage-wide protection switch this process reads. */
   readonly protection: ProtectionSwitch;
-  /** The public link endpoint's routes (`/revoke`, `/revoke-all`, `/unsubscribe`, `/snooze`, `/preferences`) for the local HTTP adapter. */
+  /** The public link endpoint's routes (`/revoke`, `/revoke-all`, `/unsubscribe`, `/snooze`, `/preferences`, the desk page `/desk`) for the local HTTP adapter. */
   readonly webRoutes: readonly HttpRoute[];
 }
 
@@ -295,6 +299,11 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
       { path: '/unsubscribe', handler: preferencesPage, functionName: 'preferences-page' },
       { path: '/snooze', handler: preferencesPage, functionName: 'preferences-page' },
       { path: '/preferences', handler: preferencesPage, functionName: 'preferences-page' },
+      {
+        path: '/desk',
+        handler: createLocalDeskPage({ settings, repos, page, sender: alertSender, log, now, ...(options.deskAssets ? { assets: options.deskAssets } : {}) }),
+        functionName: 'desk-page',
+      },
     ],
   };
 }

@@ -21,7 +21,8 @@ export type RequirableSetting =
   | 'DECISION_QUEUE_URL';
 
 /** A link purpose (`LINK_PURPOSES` of functions/domain/linkClaims.ts; the settings test checks they match). */
-export type LinkPurposeName = 'revoke' | 'revoke-all' | 'unsubscribe' | 'snooze' | 'preferences' | 'security-off' | 'channel-snooze' | 'channel-preferences';
+export type LinkPurposeName =
+  'revoke' | 'revoke-all' | 'unsubscribe' | 'snooze' | 'preferences' | 'security-off' | 'channel-snooze' | 'channel-preferences' | 'desk-sign-in';
 
 /** An AWS SDK v3 client package, without its `@aws-sdk/` scope. */
 export type SdkClient = 'client-dynamodb' | 'client-kms' | 'client-lambda' | 'client-secrets-manager' | 'client-ses' | 'client-sqs' | 'client-ssm';
@@ -172,6 +173,20 @@ export const HANDLER_CATALOG = {
     sizing: { timeoutSeconds: 10, memoryMb: 512 },
     // SES: the mailbox's own notices (security-off confirmation and notice, a new preferences link).
     // SSM: the published public link keys (the pages hold no private key but their own purposes').
+    sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-ses', 'client-ssm'],
+    bundle: PLAIN,
+  },
+  'desk-page': {
+    requires: {
+      settings: ['PUBLIC_BASE_URL'],
+      // Mints the sign-in links it mails and reads them back; no other private link key (a page never
+      // holds one that acts on an account: its Revoke buttons get their links from a private function).
+      links: { mints: ['desk-sign-in'], verifies: ['desk-sign-in'] },
+    },
+    // Pages are read-only over the store; the heaviest reads 30 days of 1m points (3,600 bucket
+    // items) and downsamples them: more memory buys the CPU.
+    sizing: { timeoutSeconds: 29, memoryMb: 1024 },
+    // SES: the sign-in emails. SSM: the published public link keys.
     sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-ses', 'client-ssm'],
     bundle: PLAIN,
   },

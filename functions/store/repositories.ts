@@ -24,6 +24,11 @@ import { TokenRepository } from './tokenRepository';
 import { RevokeAllRepository } from './revokeAllRepository';
 import { DecisionRepository } from './decisionRepository';
 import { ProtectionLedgerRepository } from './protectionLedgerRepository';
+import { DeskSessionRepository } from './deskSessionRepository';
+import { DeskRecipientRepository } from './deskRecipientRepository';
+import { DeskSignInRepository } from './deskSignInRepository';
+import { DeskRateRepository } from './deskRateRepository';
+import { DeskOperatorsRepository } from './deskOperatorsRepository';
 
 /** Every repository, sharing one client and table prefix. */
 export interface Repositories {
@@ -65,6 +70,16 @@ export interface Repositories {
   readonly channelBacklog: ChannelBacklogRepository;
   /** Send slots per destination shared by every channel-worker instance (items in `channels`). */
   readonly pace: PaceRepository;
+  /** Desk page sessions (table `desk`). */
+  readonly deskSessions: DeskSessionRepository;
+  /** Per recipient: the desk sessions epoch and passkeys (table `desk`). */
+  readonly deskRecipients: DeskRecipientRepository;
+  /** Used desk sign-in links (table `desk`). */
+  readonly deskSignIns: DeskSignInRepository;
+  /** Sign-in request counters (table `desk`). */
+  readonly deskRates: DeskRateRepository;
+  /** Who sees every account on the desk page (table `desk`). */
+  readonly deskOperators: DeskOperatorsRepository;
 }
 
 /** Builds every repository over one document client and table prefix (once per cold start). */
@@ -95,5 +110,10 @@ export function createRepositories(client: DynamoDBDocumentClient, prefix: strin
     channels: new ChannelsRepository(client, prefix, options),
     channelBacklog: new ChannelBacklogRepository(client, prefix, options),
     pace: new PaceRepository(client, prefix, options),
+    deskSessions: new DeskSessionRepository(client, prefix, options),
+    deskRecipients: new DeskRecipientRepository(client, prefix, options),
+    deskSignIns: new DeskSignInRepository(client, prefix, options),
+    deskRates: new DeskRateRepository(client, prefix, options),
+    deskOperators: new DeskOperatorsRepository(client, prefix, options),
   };
 }

@@ -103,6 +103,8 @@ export class WebStack extends Stack {
   /** The protective-decision queue's consumer: automatic revocations, one delegate at a time, through the signer. */
   readonly decisionWorker: SentinelFunction;
   readonly preferencesPage: SentinelFunction;
+  /** `/desk`: the desk page, read-only over the store but its own `desk` table. */
+  readonly deskPage: SentinelFunction;
   readonly signRevocation: SentinelFunction;
 
   constructor(scope: Construct, id: string, props: WebStackProps) {
@@ -275,6 +277,25 @@ export class WebStack extends Stack {
       .bindMail(messaging.mail)
       .bindPublicBaseUrl(this.publicBaseUrl);
 
+    this.deskPage = new SentinelFunction(this, 'DeskPage', {
+      handler: 'desk-page',
+      config,
+      description:
+        'Public: the desk page (sign-in by email link or passkey; the accounts a recipient receives), read-only over the store but its own desk table.',
+    });
+    this.deskPage
+      // Which accounts a viewer receives: one account by key, its recipient record's set
+      // (BatchGetItem), or the listing (the byNextReport shards, keys only, then BatchGetItem).
+      .bindTableActions(table('accounts'), ['dynamodb:GetItem', 'dynamodb:BatchGetItem'])
+      .bindIndexQuery(table('accounts'), 'byNextReport')
+      .bindTableActions(table('preferences'), ['dynamodb:GetItem'])
+      // Its own table: sessions, used sign-in links, rate counters, passkeys and their challenges, each recipient's sessions epoch, the operators.
+      .bindTableActions(table('desk'), ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'])
+      .bindLinkKeys(data.linkKeys)
+      // The sign-in emails.
+      .bindMail(messaging.mail)
+      .bindPublicBaseUrl(this.publicBaseUrl);
+
     const pages: Record<(typeof LINK_ROUTES)[keyof typeof LINK_ROUTES], IFunction> = {
       'revoke-page': this.revokePage.fn,
       'revoke-all-page': this.revokeAllPage.fn,
@@ -285,6 +306,13 @@ export class WebStack extends Stack {
       const integration = new LambdaIntegration(pages[page], { allowTestInvoke: false });
       for (const method of ['GET', 'POST']) resource.addMethod(method, integration);
       acknowledgePublicRoute(resource);
+    }
+    // The desk page: `/desk` and everything below it, one function.
+    const desk = this.api.root.addResource(DESK_ROUTE);
+    const deskIntegration = new LambdaIntegration(this.deskPage.fn, { allowTestInvoke: false });
+    for (const resource of [desk, desk.addResource('{proxy+}')]) {
+      for (const method of ['GET', 'POST']) resource.addMethod(method, deskIntegration);
+      acknowledgeDeskRoute(resource);
     }
     Validations.of(this.api).acknowledge({
       id: 'AwsSolutions-APIG2',
@@ -319,6 +347,24 @@ export class WebStack extends Stack {
       });
     }
   }
+}
+
+/** The desk page's path: `/desk` and every path below it go to `desk-page`. */
+export const DESK_ROUTE = 'desk';
+
+/** The desk routes take no API authorizer: the page's own session (a signed-in recipient's cookie) is the authorization. */
+function acknowledgeDeskRoute(resource: IResource): void {
+  Validations.of(resource).acknowledge(
+    {
+      id: 'AwsSolutions-APIG4',
+      reason:
+        'The desk page authenticates its users itself: a single-use emailed sign-in link or a passkey opens a stored session (HttpOnly, Secure, SameSite=Strict cookie) that every request is checked against; its sign-in pages are public by design.',
+    },
+    {
+      id: 'AwsSolutions-COG4',
+      reason: 'No user pool: recipients are identified by their mailbox (emailed sign-in links) or their passkeys, both checked by the page function.',
+    },
+  );
 }
 
 /** The link routes take no API authorizer: the signed token each request carries is the authorization. */

@@ -267,6 +267,12 @@ describe('IAM statements', () => {
         channels: ['GetItem'],
         tokens: ['PutItem', 'DeleteItem'],
       },
+      // Read-only over the store but its own table: which accounts a viewer receives; sessions, sign-ins, rates, operators.
+      'desk-page': {
+        accounts: ['GetItem', 'BatchGetItem'],
+        preferences: ['GetItem'],
+        desk: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      },
       'sign-revocation': {
         accounts: READ,
         leases: WRITE,
@@ -491,6 +497,7 @@ describe('IAM statements', () => {
       unsubscribe: ['daily-report', 'notify'],
       preferences: ['channel-worker', 'daily-report', 'notify', 'preferences-page'],
       'security-off': ['preferences-page'],
+      'desk-sign-in': ['desk-page'],
     };
 
     it.each(Object.entries(MINTERS))('only %s minters read its private key secret', (purpose, minters) => {
@@ -498,7 +505,7 @@ describe('IAM statements', () => {
     });
 
     it('no page can read the revoke, revoke-all, snooze or unsubscribe private key', () => {
-      for (const page of ['revoke-page', 'revoke-all-page', 'preferences-page']) {
+      for (const page of ['revoke-page', 'revoke-all-page', 'preferences-page', 'desk-page']) {
         for (const purpose of ['revoke', 'revoke-all', 'snooze', 'unsubscribe']) {
           expect(decide(page, 'secretsmanager:GetSecretValue', secretArn(`sentinel-devnet-link-key-${purpose}`)), `${page} reading ${purpose}`).not.toBe(
             'allow',
@@ -508,13 +515,13 @@ describe('IAM statements', () => {
     });
 
     it('the pages alone read the anti-CSRF secret and the published public keys; no role reads the old shared link secret', () => {
-      expect(readersOf('sentinel-devnet-csrf-secret')).toEqual(['preferences-page', 'revoke-all-page', 'revoke-page']);
+      expect(readersOf('sentinel-devnet-csrf-secret')).toEqual(['desk-page', 'preferences-page', 'revoke-all-page', 'revoke-page']);
       const parameter = `arn:aws:ssm:${TEST_REGION}:${TEST_ACCOUNT}:parameter/sentinel/devnet/link-public-keys`;
       const paramReaders = roles
         .filter((r) => evaluate(r.statements, { principal: r.principal, action: 'ssm:GetParameter', resource: parameter }) === 'allow')
         .map((r) => r.owner)
         .sort();
-      expect(paramReaders).toEqual(['preferences-page', 'revoke-all-page', 'revoke-page']);
+      expect(paramReaders).toEqual(['desk-page', 'preferences-page', 'revoke-all-page', 'revoke-page']);
       expect(roles.filter((r) => evaluate(r.statements, { principal: r.principal, action: 'ssm:PutParameter', resource: parameter }) === 'allow')).toEqual([]);
       expect(readersOf('sentinel-devnet-link-secret')).toEqual([]);
     });
@@ -525,13 +532,13 @@ describe('IAM statements', () => {
     const send = (r: RolePolicy, from: string): string =>
       evaluate(r.statements, { principal: r.principal, action: 'ses:SendRawEmail', resource: identity, context: { 'ses:FromAddress': from } });
     // The channel worker mails the broken-channel email; preferences-page mails a mailbox its own notices (security-off confirmation and notice, a new preferences link);
-    // report-dispatch and ses-events mail the operator only (missed reports; a security recipient suppressed by a bounce).
+    // report-dispatch and ses-events mail the operator only (missed reports; a security recipient suppressed by a bounce); desk-page mails sign-in links.
     expect(
       roles
         .filter((r) => send(r, TEST_CONTEXT.mailFrom) === 'allow')
         .map((r) => r.owner)
         .sort(),
-    ).toEqual(['channel-worker', 'daily-report', 'notify', 'preferences-page', 'report-dispatch', 'ses-events']);
+    ).toEqual(['channel-worker', 'daily-report', 'desk-page', 'notify', 'preferences-page', 'report-dispatch', 'ses-events']);
     expect(send(roleOf('preferences-page'), 'someone-else@sentinel.example.com')).not.toBe('allow');
     expect(send(roleOf('notify'), 'someone-else@sentinel.example.com')).not.toBe('allow');
     const configSet = `arn:aws:ses:${TEST_REGION}:${TEST_ACCOUNT}:configuration-set/sentinel-devnet-mail`;

@@ -1,0 +1,69 @@
+import { HANDLER_CATALOG } from './catalog';
+import { sesSenderFrom, someRepositoriesFrom } from '../runtime/factories';
+import { linkMinterFrom } from '../runtime/linkMinterFrom';
+import { pageBasics } from '../runtime/handlerBasics';
+import { lazyHandler } from '../runtime/lazyHandler';
+import { signInMail } from '../services/desk/signInMail';
+import { AccountsRepository } from '../store/accountsRepository';
+import { DeskOperatorsRepository } from '../store/deskOperatorsRepository';
+import { DeskRateRepository } from '../store/deskRateRepository';
+import { DeskRecipientRepository } from '../store/deskRecipientRepository';
+import { DeskSessionRepository } from '../store/deskSessionRepository';
+import { DeskSignInRepository } from '../store/deskSignInRepository';
+import { RecipientsRepository } from '../store/recipientsRepository';
+import { NO_DESK_ASSETS } from '../web/desk/deskAssets';
+import { deskPage, type DeskPageDeps } from '../web/desk/deskPage';
+import { DESK_PATHS, deskUrl } from '../web/desk/deskPaths';
+import { renderDeskView } from '../web/desk/deskView';
+import { createPageHandler, type PageHandlerDeps } from '../web/pageHandler';
+
+/** What `desk-page` needs: the desk's ports and the page handler's own. */
+export type DeskPageHandlerDeps = DeskPageDeps & PageHandlerDeps;
+
+/** The least time a sign-in request takes to answer, so its timing tells nothing (see `requestSignIn`). */
+export const SIGN_IN_ANSWER_FLOOR_MS = 1_000;
+
+/**
+ * The desk page (`/desk` and below): every answer carries the desk's security headers; pages are
+ * HTML, the chart data JSON, the client hashed static files. Never logs a token, a cookie or a URL.
+ */
+export function createDeskPageHandler(deps: DeskPageHandlerDeps) {
+  const passkeys = deps.assets.fileOf('passkeys.js');
+  const ctx = { baseUrl: deps.publicBaseUrl, signInScripts: passkeys ? [deskUrl(deps.publicBaseUrl, `${DESK_PATHS.assets}/${passkeys}`)] : [] };
+  return createPageHandler(deps, { name: 'desk page', decide: (request) => deskPage(deps, request), render: (view) => renderDeskView(view, ctx) });
+}
+
+/** Deps from the Lambda environment: the tables it reads (and the `desk` table it owns), its link keys, the anti-CSRF secret, SES. */
+export async function deskPageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<DeskPageHandlerDeps> {
+  const { settings, flush, page } = await pageBasics('desk-page', env);
+  const repos = someRepositoriesFrom(settings, {
+    accounts: AccountsRepository,
+    recipients: RecipientsRepository,
+    deskSessions: DeskSessionRepository,
+    deskRecipients: DeskRecipientRepository,
+    deskSignIns: DeskSignInRepository,
+    deskRates: DeskRateRepository,
+    deskOperators: DeskOperatorsRepository,
+  });
+  const minter = await linkMinterFrom(settings, HANDLER_CATALOG['desk-page'].requires.links.mints, { revokeAllServed: true });
+  return {
+    ...page,
+    reader: page.links,
+    links: minter,
+    accounts: repos.accounts,
+    recipients: repos.recipients,
+    operators: repos.deskOperators,
+    operatorEmail: settings.OPERATOR_EMAIL ?? null,
+    stores: { sessions: repos.deskSessions, recipients: repos.deskRecipients },
+    signIns: repos.deskSignIns,
+    rates: repos.deskRates,
+    mail: signInMail({ sender: sesSenderFrom(settings), mailFrom: settings.MAIL_FROM, now: page.now }),
+    answerFloorMs: SIGN_IN_ANSWER_FLOOR_MS,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    passkeys: false,
+    assets: NO_DESK_ASSETS,
+    flushMetrics: flush,
+  };
+}
+
+export const handler = lazyHandler(async () => createDeskPageHandler(await deskPageDepsFromEnv()));

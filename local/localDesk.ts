@@ -1,0 +1,47 @@
+import type { Settings } from '../functions/config/settings';
+import { createDeskPageHandler, SIGN_IN_ANSWER_FLOOR_MS } from '../functions/handlers/desk-page';
+import type { ActionLinks } from '../functions/links/actionLinks';
+import type { MailSender } from '../functions/mail/send/sesSender';
+import type { PageSecurity } from '../functions/runtime/pageSecurityFrom';
+import { signInMail } from '../functions/services/desk/signInMail';
+import type { Log } from '../functions/shared/observability';
+import type { Repositories } from '../functions/store/repositories';
+import { NO_DESK_ASSETS, type DeskAssets } from '../functions/web/desk/deskAssets';
+
+/** What the local desk page is built from: the local system's parts. */
+export interface LocalDeskOptions {
+  readonly settings: Settings;
+  readonly repos: Repositories;
+  readonly page: PageSecurity & { readonly links: ActionLinks };
+  /** The governed sender of alerts (sign-in emails are one-off notices). */
+  readonly sender: MailSender;
+  readonly log: Log;
+  readonly now: () => number;
+  /** The built client (charts, passkeys); without it the pages still show every figure. */
+  readonly assets?: DeskAssets;
+}
+
+/** The desk page handler of the local system (`npm start`, `sentinel serve`), on the same port as the link pages. */
+export function createLocalDeskPage(options: LocalDeskOptions) {
+  const { settings, repos, page, now, log } = options;
+  const assets = options.assets ?? NO_DESK_ASSETS;
+  return createDeskPageHandler({
+    ...page,
+    reader: page.links,
+    links: page.links,
+    accounts: repos.accounts,
+    recipients: repos.recipients,
+    operators: repos.deskOperators,
+    operatorEmail: settings.OPERATOR_EMAIL ?? null,
+    stores: { sessions: repos.deskSessions, recipients: repos.deskRecipients },
+    signIns: repos.deskSignIns,
+    rates: repos.deskRates,
+    mail: signInMail({ sender: options.sender, mailFrom: settings.MAIL_FROM, now }),
+    answerFloorMs: SIGN_IN_ANSWER_FLOOR_MS,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    passkeys: assets.fileOf('passkeys.js') !== null,
+    assets,
+    now,
+    log,
+  });
+}
