@@ -34,6 +34,7 @@ export function createLocalDeskPage(options: LocalDeskOptions) {
     operators: repos.deskOperators,
     operatorEmail: settings.OPERATOR_EMAIL ?? null,
     stores: { sessions: repos.deskSessions, recipients: repos.deskRecipients },
+    data: { curves: repos.curves, snapshots: repos.snapshots, alerts: repos.alerts, delegates: repos.delegates, knownDelegates: repos.knownDelegates },
     signIns: repos.deskSignIns,
     rates: repos.deskRates,
     mail: signInMail({ sender: options.sender, mailFrom: settings.MAIL_FROM, now }),

@@ -11,6 +11,11 @@ import { DeskRecipientRepository } from '../store/deskRecipientRepository';
 import { DeskSessionRepository } from '../store/deskSessionRepository';
 import { DeskSignInRepository } from '../store/deskSignInRepository';
 import { RecipientsRepository } from '../store/recipientsRepository';
+import { AlertStateRepository } from '../store/alertStateRepository';
+import { CurvesRepository } from '../store/curvesRepository';
+import { DelegateViewRepository } from '../store/delegateViewRepository';
+import { KnownDelegatesRepository } from '../store/knownDelegatesRepository';
+import { SnapshotsRepository } from '../store/snapshotsRepository';
 import { NO_DESK_ASSETS } from '../web/desk/deskAssets';
 import { deskPage, type DeskPageDeps } from '../web/desk/deskPage';
 import { DESK_PATHS, deskUrl } from '../web/desk/deskPaths';
@@ -44,6 +49,11 @@ export async function deskPageDepsFromEnv(env: Readonly<Record<string, string | 
     deskSignIns: DeskSignInRepository,
     deskRates: DeskRateRepository,
     deskOperators: DeskOperatorsRepository,
+    curves: CurvesRepository,
+    snapshots: SnapshotsRepository,
+    alerts: AlertStateRepository,
+    delegates: DelegateViewRepository,
+    knownDelegates: KnownDelegatesRepository,
   });
   const minter = await linkMinterFrom(settings, HANDLER_CATALOG['desk-page'].requires.links.mints, { revokeAllServed: true });
   return {
@@ -55,6 +65,7 @@ export async function deskPageDepsFromEnv(env: Readonly<Record<string, string | 
     operators: repos.deskOperators,
     operatorEmail: settings.OPERATOR_EMAIL ?? null,
     stores: { sessions: repos.deskSessions, recipients: repos.deskRecipients },
+    data: { curves: repos.curves, snapshots: repos.snapshots, alerts: repos.alerts, delegates: repos.delegates, knownDelegates: repos.knownDelegates },
     signIns: repos.deskSignIns,
     rates: repos.deskRates,
     mail: signInMail({ sender: sesSenderFrom(settings), mailFrom: settings.MAIL_FROM, now: page.now }),

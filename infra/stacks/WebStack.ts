@@ -289,6 +289,11 @@ export class WebStack extends Stack {
       .bindTableActions(table('accounts'), ['dynamodb:GetItem', 'dynamodb:BatchGetItem'])
       .bindIndexQuery(table('accounts'), 'byNextReport')
       .bindTableActions(table('preferences'), ['dynamodb:GetItem'])
+      // An account's figures: its curve, latest snapshot, alert states (the drawdown rollup among them), delegates and known keys.
+      .bindTableActions(table('curves'), ['dynamodb:Query'])
+      .bindTableActions(table('snapshots'), ['dynamodb:Query'])
+      .bindTableActions(table('alerts'), ['dynamodb:Query'])
+      .bindTableActions(table('delegates'), ['dynamodb:Query'])
       // Its own table: sessions, used sign-in links, rate counters, passkeys and their challenges, each recipient's sessions epoch, the operators.
       .bindTableActions(table('desk'), ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'])
       .bindLinkKeys(data.linkKeys)

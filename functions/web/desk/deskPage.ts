@@ -1,4 +1,10 @@
-import { accountFor, accountsOf, viewerOf, type DeskScopeDeps, type DeskViewer } from '../../services/desk/deskViewer';
+import { accountFor, viewerOf, type DeskScopeDeps, type DeskViewer } from '../../services/desk/deskViewer';
+import { accountPage } from '../../services/desk/accountPage';
+import { DESK_WINDOWS, readAccountSeries, type DeskWindow } from '../../services/desk/accountSeries';
+import { deskOverview } from '../../services/desk/deskOverview';
+import type { DeskStores } from '../../services/desk/deskStores';
+import type { TrackedAccount } from '../../domain/account';
+import { deskChart } from '../../domain/deskChart';
 import { endEverySession, endSession, liveSession } from '../../services/desk/deskSessions';
 import { checkSameOrigin, originHeadersOf } from '../sameOrigin';
 import type { WebRequest } from '../webRequest';
@@ -8,11 +14,19 @@ import { DESK_PATHS, deskUrl } from './deskPaths';
 import type { DeskView } from './deskView';
 import { clearCookieHeader, isSessionSecret, sessionCookieFor, sessionKeyOf, type SessionCookie } from './sessionCookie';
 import { signInPage, type SignInPageDeps } from './signInPage';
+import { overviewQueryOf } from './overviewSort';
 
 /** What the desk endpoint needs. */
 export interface DeskPageDeps extends SignInPageDeps, DeskScopeDeps {
   readonly assets: DeskAssets;
+  /** The stores the account figures are read from (read only). */
+  readonly data: DeskStores;
 }
+
+/** How many points the chart API sends at most: a few thousand, every extreme and flow kept. */
+export const API_CHART_POINTS = 4_000;
+
+const LOCAL_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A signed-in request: who, under which session key, and the anti-CSRF value of its forms. */
 interface Signed {
@@ -60,19 +74,64 @@ export async function deskPage(deps: DeskPageDeps, request: WebRequest): Promise
     return signedOutRedirect(deps, cookie, everywhere ? 'signed-out-everywhere' : 'signed-out');
   }
   if (path === DESK_PATHS.overview && request.method !== 'POST') {
-    const accounts = await accountsOf(deps, signed.viewer);
-    if (accounts.length === 0 && !signed.viewer.operator) {
+    const overview = await deskOverview({ ...deps, stores: deps.data }, signed.viewer, deps.now());
+    if (overview.rows.length === 0 && !signed.viewer.operator) {
       await endSession(deps.stores, signed.key);
       return signedOutRedirect(deps, cookie, 'no-access');
     }
-    return { kind: 'overview', chrome: signed.chrome, accounts: accounts.map((a) => ({ address: a.address, label: a.label })) };
+    return { kind: 'overview', chrome: signed.chrome, overview, query: overviewQueryOf(request.query), now: deps.now() };
   }
-  const accountRoute = /^\/desk\/(?:api\/)?accounts\/([^/]+)(\/.*)?$/.exec(path);
+  const accountRoute = /^\/desk\/(api\/)?accounts\/([^/]+)(\/[a-z-]+)?$/.exec(path);
   if (accountRoute) {
-    const account = await accountFor(deps, signed.viewer, decodeURIComponent(accountRoute[1] ?? ''));
-    if (!account) return api ? { kind: 'json', status: 404, body: { error: 'not found' } } : { kind: 'not-found', chrome: signed.chrome };
+    const account = await accountFor(deps, signed.viewer, decodeURIComponent(accountRoute[2] ?? ''));
+    const notFound: DeskView = api ? { kind: 'json', status: 404, body: { error: 'not found' } } : { kind: 'not-found', chrome: signed.chrome };
+    if (!account || request.method === 'POST') return notFound;
+    const window = windowOf(request.query.get('window'));
+    if (api) return accountRoute[3] === '/series' ? seriesJson(deps, account, window) : notFound;
+    if (accountRoute[3] !== undefined) return notFound;
+    const day = request.query.get('day');
+    const now = deps.now();
+    const page = await accountPage(deps.data, account, window, day !== null && LOCAL_DATE.test(day) ? day : null, now);
+    const chart = deps.assets.fileOf('chart.js');
+    const css = deps.assets.fileOf('chart.css');
+    return {
+      kind: 'account',
+      chrome: signed.chrome,
+      page,
+      now,
+      scripts: chart ? [deskUrl(deps.publicBaseUrl, `${DESK_PATHS.assets}/${chart}`)] : [],
+      stylesheets: css ? [deskUrl(deps.publicBaseUrl, `${DESK_PATHS.assets}/${css}`)] : [],
+    };
   }
   return api ? { kind: 'json', status: 404, body: { error: 'not found' } } : { kind: 'not-found', chrome: signed.chrome };
+}
+
+function windowOf(value: string | null): DeskWindow {
+  return (DESK_WINDOWS as readonly string[]).includes(value ?? '') ? (value as DeskWindow) : '30d';
+}
+
+/** The chart data of an account's window (`GET /desk/api/accounts/<address>/series?window=`): times in seconds, as the client draws them. */
+async function seriesJson(deps: DeskPageDeps, account: TrackedAccount, window: DeskWindow): Promise<DeskView> {
+  const series = await readAccountSeries(deps.data, account, window, deps.now());
+  const chart = deskChart(series.series, series.underwater, API_CHART_POINTS);
+  return {
+    kind: 'json',
+    status: 200,
+    body: {
+      account: account.address,
+      window,
+      from: series.from,
+      to: series.to,
+      asOf: series.read.at(-1)?.timestamp ?? null,
+      stored: chart.stored,
+      t: chart.t.map((ms) => ms / 1000),
+      equity: chart.equity,
+      drawdown: chart.drawdown,
+      flows: chart.flows.map((f) => ({ t: f.t / 1000, amount: f.amount })),
+      levels: account.drawdownThresholds,
+      killSwitch: account.killSwitch,
+    },
+  };
 }
 
 /** The live session the request's cookie names, with its viewer; `null` without one. */

@@ -1,22 +1,43 @@
 import { accountName } from '../../mail/render/format';
-import { html } from '../html';
+import type { AccountPage } from '../../services/desk/accountPage';
+import type { DeskOverview } from '../../services/desk/deskOverview';
 import type { RenderedPage } from '../renderedPage';
+import { accountBody } from './accountView';
 import { renderDeskDocument, type DeskChrome } from './deskLayout';
-import { accountPath, deskUrl } from './deskPaths';
+import type { OverviewQuery } from './overviewSort';
+import { overviewBody } from './overviewView';
 
 /** The pages of a signed-in viewer. */
-export type SignedInView = { kind: 'overview'; chrome: DeskChrome; accounts: readonly { address: string; label: string | null }[] };
+export type SignedInView =
+  | { kind: 'overview'; chrome: DeskChrome; overview: DeskOverview; query: OverviewQuery; now: number }
+  | { kind: 'account'; chrome: DeskChrome; page: AccountPage; now: number; scripts: readonly string[]; stylesheets: readonly string[] };
 
 /** Renders a signed-in page with `headers` (the desk's). */
 export function renderSignedInView(view: SignedInView, baseUrl: string, headers: Record<string, string>): RenderedPage {
-  return {
-    status: 200,
-    headers,
-    html: renderDeskDocument({
-      title: 'Overview',
-      chrome: view.chrome,
-      section: 'overview',
-      body: html`<h1>Overview</h1><ul>${view.accounts.map((a) => html`<li><a href="${deskUrl(baseUrl, accountPath(a.address))}">${accountName(a)}</a></li>`)}</ul>`,
-    }),
-  };
+  switch (view.kind) {
+    case 'overview':
+      return {
+        status: 200,
+        headers,
+        html: renderDeskDocument({
+          title: 'Overview',
+          chrome: view.chrome,
+          section: 'overview',
+          body: overviewBody(baseUrl, view.overview, view.query, view.now),
+        }),
+      };
+    case 'account':
+      return {
+        status: 200,
+        headers,
+        html: renderDeskDocument({
+          title: accountName(view.page.account),
+          chrome: view.chrome,
+          section: 'account',
+          scripts: view.scripts,
+          stylesheets: view.stylesheets,
+          body: accountBody(view.page, { baseUrl, csrf: view.chrome.csrf, now: view.now, chartClient: view.scripts.length > 0 }),
+        }),
+      };
+  }
 }

@@ -47,7 +47,20 @@ const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
   // alertState, curves, delegateView: the fan-out of a published event (a chat's mutes, the chart, the revoke-all count).
   'channel-worker': ['accounts', 'alertState', 'channelBacklog', 'channels', 'curves', 'delegateView', 'delivery', 'pace', 'preferences', 'suppression'],
   'preferences-page': ['accounts', 'alertState', 'channels', 'preferences', 'token'],
-  'desk-page': ['accounts', 'deskOperators', 'deskRate', 'deskRecipient', 'deskSession', 'deskSignIn', 'recipients'],
+  'desk-page': [
+    'accounts',
+    'alertState',
+    'curves',
+    'delegateView',
+    'deskOperators',
+    'deskRate',
+    'deskRecipient',
+    'deskSession',
+    'deskSignIn',
+    'knownDelegates',
+    'recipients',
+    'snapshots',
+  ],
   'sign-revocation': ['accounts', 'alertState', 'audit', 'decision', 'knownDelegates', 'lease', 'protectionLedger', 'token'],
   // accounts and preferences: who a bounced address gets security notices for; delivery: the operator told once.
   'ses-events': ['accounts', 'delivery', 'preferences', 'suppression'],

@@ -271,6 +271,10 @@ describe('IAM statements', () => {
       'desk-page': {
         accounts: ['GetItem', 'BatchGetItem'],
         preferences: ['GetItem'],
+        curves: ['Query'],
+        snapshots: ['Query'],
+        alerts: ['Query'],
+        delegates: ['Query'],
         desk: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
       },
       'sign-revocation': {

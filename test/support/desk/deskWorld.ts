@@ -49,9 +49,9 @@ export interface DeskClient {
 
 export async function startDeskWorld(
   tables: TestTables,
-  options: { operatorEmail?: string; assets?: DeskAssets; now?: () => number; baseUrl?: (url: string) => string } = {},
+  options: { operatorEmail?: string; assets?: DeskAssets; now?: () => number; baseUrl?: (url: string) => string; repos?: Repositories } = {},
 ): Promise<DeskWorld> {
-  const repos = createRepositories(tables.client, tables.prefix);
+  const repos = options.repos ?? createRepositories(tables.client, tables.prefix);
   const handler: { current?: (event: APIGatewayProxyEventV2, context: Context) => Promise<unknown> } = {};
   const server = await startLambdaHttpServer({
     routes: [{ path: '/desk', functionName: 'desk-page', handler: async (event, context) => (await handler.current!(event, context)) as never }],
@@ -70,6 +70,7 @@ export async function startDeskWorld(
     operators: repos.deskOperators,
     operatorEmail: options.operatorEmail ?? null,
     stores: { sessions: repos.deskSessions, recipients: repos.deskRecipients },
+    data: { curves: repos.curves, snapshots: repos.snapshots, alerts: repos.alerts, delegates: repos.delegates, knownDelegates: repos.knownDelegates },
     signIns: repos.deskSignIns,
     rates: repos.deskRates,
     mail: signInMail({ sender: sesSender(), mailFrom: 'sentinel@example.com', now }),
