@@ -6,7 +6,8 @@ import type { PageSecurity } from '../functions/runtime/pageSecurityFrom';
 import { signInMail } from '../functions/services/desk/signInMail';
 import type { Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
-import { NO_DESK_ASSETS, type DeskAssets } from '../functions/web/desk/deskAssets';
+import { deskAssetsOf, NO_DESK_ASSETS, type DeskAssets } from '../functions/web/desk/deskAssets';
+import { buildDeskClient } from '../infra/bundling/deskClient';
 
 /** What the local desk page is built from: the local system's parts. */
 export interface LocalDeskOptions {
@@ -16,6 +17,7 @@ export interface LocalDeskOptions {
   /** The governed sender of alerts (sign-in emails are one-off notices). */
   readonly sender: MailSender;
   readonly log: Log;
+  /** The service clock (the simulator's, which `--fast` runs 60x): what the figures are read at. Links and sessions keep real time. */
   readonly now: () => number;
   /** The built client (charts, passkeys); without it the pages still show every figure. */
   readonly assets?: DeskAssets;
@@ -37,12 +39,18 @@ export function createLocalDeskPage(options: LocalDeskOptions) {
     data: { curves: repos.curves, snapshots: repos.snapshots, alerts: repos.alerts, delegates: repos.delegates, knownDelegates: repos.knownDelegates },
     signIns: repos.deskSignIns,
     rates: repos.deskRates,
-    mail: signInMail({ sender: options.sender, mailFrom: settings.MAIL_FROM, now }),
+    mail: signInMail({ sender: options.sender, mailFrom: settings.MAIL_FROM, now: Date.now }),
     answerFloorMs: SIGN_IN_ANSWER_FLOOR_MS,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     passkeys: assets.fileOf('passkeys.js') !== null,
     assets,
-    now,
+    now: Date.now,
+    figuresNow: now,
     log,
   });
+}
+
+/** The desk's browser client built from source (esbuild, as the Lambda bundle builds it), served from memory. */
+export function localDeskAssets(): DeskAssets {
+  return deskAssetsOf(buildDeskClient());
 }

@@ -4,6 +4,7 @@ import type { Repositories } from '../functions/store/repositories';
 import { startLambdaHttpServer } from './http/lambdaHttpAdapter';
 import { createLocalSystem, type LocalSystem } from './localSystem';
 import { startScheduler } from './scheduler';
+import { localDeskAssets } from './localDesk';
 
 export interface ServeOptions {
   readonly settings: Settings;
@@ -42,7 +43,7 @@ export async function serveSystem(options: ServeOptions): Promise<Serving> {
   // The chain's rate limit is in wall time, so the backfill share of a run is sized by the wall-clock period.
   const dispatchEveryMs = Math.max(1_000, Math.round(15_000 / speed));
   // Collect and notify retry soon; the report queue redelivers as deployed (`REPORT_QUEUE`), over minutes.
-  const system = await createLocalSystem({ ...options, visibilityTimeoutMs: 2_000, dispatchEveryMs });
+  const system = await createLocalSystem({ ...options, visibilityTimeoutMs: 2_000, dispatchEveryMs, deskAssets: localDeskAssets() });
   const web = await startLambdaHttpServer({ routes: system.webRoutes, port: options.port });
   const activity = (line: string) => options.onActivity?.(`${new Date(options.now()).toISOString()}  ${line}`);
   let scheduler: { stop(): Promise<void> } | undefined;

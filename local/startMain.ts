@@ -17,7 +17,7 @@ import { freePort } from './freePort';
 import type { LocalSystem } from './localSystem';
 import { serveSystem } from './serveSystem';
 import { localLinkSecret, removeRunningServices, STATE_DIR, writeRunningServices } from './stateDir';
-import { setUpLocalDemo } from './localDemo';
+import { DEMO_EMAIL, setUpLocalDemo } from './localDemo';
 import { demoChannelEnv } from './demoChannels';
 import { startChatReceivers, type ChatReceivers } from './receivers/chatReceivers';
 import { join } from 'node:path';
@@ -177,6 +177,11 @@ async function main(): Promise<void> {
         ? `channels:   ${receivers.baseUrl}/channels  (what the demo channels demo-slack, -discord, -telegram, -pagerduty were sent, as the chat shows it)`
         : '',
       `dynamodb:   ${settings.DYNAMODB_ENDPOINT ?? 'AWS'}${dynamo ? (args['in-memory'] ? ' (in memory)' : ` (data in ${join(STATE_DIR, 'dynamodb')})`) : ''}`,
+      `desk:       ${
+        demo
+          ? `${serving.system.links.build({ purpose: 'desk-sign-in', email: DEMO_EMAIL }, Date.now())}  (the desk page, signed in as ${DEMO_EMAIL}: one use, 15 minutes; another: npx sentinel desk link <email>)`
+          : `${serving.url}/desk  (sign in: npx sentinel desk link <email>)`
+      }`,
       `cli:        npx sentinel accounts list   (in another terminal; it finds these services)`,
       args.fast ? `clock:      simulated, ${FAST_SPEED}x real time` : '',
       'ready. Ctrl-C stops everything.',

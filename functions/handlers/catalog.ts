@@ -52,14 +52,15 @@ export interface HandlerSpec {
   /**
    * What ships next to its bundle: `templates/` (read from `TEMPLATES_DIR`), the chart fonts in
    * `fonts/` (Lambda has no system fonts), and packages with a native addon (esbuild cannot bundle
-   * `.node` files: they stay external and are copied with the binary for the function's architecture).
+   * `.node` files: they stay external and are copied with the binary for the function's architecture),
+   * and the desk page's browser client in `desk-assets/` (read from `DESK_ASSETS_DIR`).
    */
-  readonly bundle: { readonly templates: boolean; readonly fonts: boolean; readonly nativeModules: readonly string[] };
+  readonly bundle: { readonly templates: boolean; readonly fonts: boolean; readonly nativeModules: readonly string[]; readonly deskClient: boolean };
 }
 
-const PLAIN = { templates: false, fonts: false, nativeModules: [] } as const;
+const PLAIN = { templates: false, fonts: false, nativeModules: [], deskClient: false } as const;
 /** Email renderers: Handlebars templates, and the chart PNG drawn by `@resvg/resvg-js` with its fonts. */
-const MAIL = { templates: true, fonts: true, nativeModules: ['@resvg/resvg-js'] } as const;
+const MAIL = { templates: true, fonts: true, nativeModules: ['@resvg/resvg-js'], deskClient: false } as const;
 
 /** Every handler, by name. */
 export const HANDLER_CATALOG = {
@@ -160,7 +161,7 @@ export const HANDLER_CATALOG = {
     sizing: { timeoutSeconds: 60, memoryMb: 512 },
     sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-ses', 'client-sqs'],
     // The chart: `@resvg/resvg-js` and its fonts (no email templates).
-    bundle: { templates: false, fonts: true, nativeModules: ['@resvg/resvg-js'] },
+    bundle: { templates: false, fonts: true, nativeModules: ['@resvg/resvg-js'], deskClient: false },
   },
   'preferences-page': {
     requires: {
@@ -188,7 +189,8 @@ export const HANDLER_CATALOG = {
     sizing: { timeoutSeconds: 29, memoryMb: 1024 },
     // SES: the sign-in emails. SSM: the published public link keys.
     sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-ses', 'client-ssm'],
-    bundle: PLAIN,
+    // The browser client (charts, passkeys), served from the bundle with immutable cache headers.
+    bundle: { ...PLAIN, deskClient: true },
   },
   'sign-revocation': {
     requires: { settings: ['ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'NOTIFY_QUEUE_URL', 'CHANNEL_QUEUE_URL'], links: { mints: [], verifies: [] } },

@@ -17,6 +17,7 @@ import { DelegateViewRepository } from '../store/delegateViewRepository';
 import { KnownDelegatesRepository } from '../store/knownDelegatesRepository';
 import { SnapshotsRepository } from '../store/snapshotsRepository';
 import { NO_DESK_ASSETS } from '../web/desk/deskAssets';
+import { readDeskAssets } from '../web/desk/deskAssetsDir';
 import { deskPage, type DeskPageDeps } from '../web/desk/deskPage';
 import { DESK_PATHS, deskUrl } from '../web/desk/deskPaths';
 import { renderDeskView } from '../web/desk/deskView';
@@ -55,6 +56,7 @@ export async function deskPageDepsFromEnv(env: Readonly<Record<string, string | 
     delegates: DelegateViewRepository,
     knownDelegates: KnownDelegatesRepository,
   });
+  const assets = settings.DESK_ASSETS_DIR === undefined ? NO_DESK_ASSETS : readDeskAssets(settings.DESK_ASSETS_DIR);
   const minter = await linkMinterFrom(settings, HANDLER_CATALOG['desk-page'].requires.links.mints, { revokeAllServed: true });
   return {
     ...page,
@@ -71,8 +73,8 @@ export async function deskPageDepsFromEnv(env: Readonly<Record<string, string | 
     mail: signInMail({ sender: sesSenderFrom(settings), mailFrom: settings.MAIL_FROM, now: page.now }),
     answerFloorMs: SIGN_IN_ANSWER_FLOOR_MS,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-    passkeys: false,
-    assets: NO_DESK_ASSETS,
+    passkeys: assets.fileOf('passkeys.js') !== null,
+    assets,
     flushMetrics: flush,
   };
 }

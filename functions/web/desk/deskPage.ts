@@ -21,6 +21,12 @@ export interface DeskPageDeps extends SignInPageDeps, DeskScopeDeps {
   readonly assets: DeskAssets;
   /** The stores the account figures are read from (read only). */
   readonly data: DeskStores;
+  /**
+   * The clock the figures are read at (today, the drawdown window, "as of"): the service's clock,
+   * which locally may run faster than real time (`npm start -- --fast`); default `now`, the clock of
+   * links, sessions and rate limits, which is always real time.
+   */
+  readonly figuresNow?: () => number;
 }
 
 /** How many points the chart API sends at most: a few thousand, every extreme and flow kept. */
@@ -74,12 +80,13 @@ export async function deskPage(deps: DeskPageDeps, request: WebRequest): Promise
     return signedOutRedirect(deps, cookie, everywhere ? 'signed-out-everywhere' : 'signed-out');
   }
   if (path === DESK_PATHS.overview && request.method !== 'POST') {
-    const overview = await deskOverview({ ...deps, stores: deps.data }, signed.viewer, deps.now());
+    const now = (deps.figuresNow ?? deps.now)();
+    const overview = await deskOverview({ ...deps, stores: deps.data }, signed.viewer, now);
     if (overview.rows.length === 0 && !signed.viewer.operator) {
       await endSession(deps.stores, signed.key);
       return signedOutRedirect(deps, cookie, 'no-access');
     }
-    return { kind: 'overview', chrome: signed.chrome, overview, query: overviewQueryOf(request.query), now: deps.now() };
+    return { kind: 'overview', chrome: signed.chrome, overview, query: overviewQueryOf(request.query), now };
   }
   const accountRoute = /^\/desk\/(api\/)?accounts\/([^/]+)(\/[a-z-]+)?$/.exec(path);
   if (accountRoute) {
@@ -90,7 +97,7 @@ export async function deskPage(deps: DeskPageDeps, request: WebRequest): Promise
     if (api) return accountRoute[3] === '/series' ? seriesJson(deps, account, window) : notFound;
     if (accountRoute[3] !== undefined) return notFound;
     const day = request.query.get('day');
-    const now = deps.now();
+    const now = (deps.figuresNow ?? deps.now)();
     const page = await accountPage(deps.data, account, window, day !== null && LOCAL_DATE.test(day) ? day : null, now);
     const chart = deps.assets.fileOf('chart.js');
     const css = deps.assets.fileOf('chart.css');
@@ -112,7 +119,7 @@ function windowOf(value: string | null): DeskWindow {
 
 /** The chart data of an account's window (`GET /desk/api/accounts/<address>/series?window=`): times in seconds, as the client draws them. */
 async function seriesJson(deps: DeskPageDeps, account: TrackedAccount, window: DeskWindow): Promise<DeskView> {
-  const series = await readAccountSeries(deps.data, account, window, deps.now());
+  const series = await readAccountSeries(deps.data, account, window, (deps.figuresNow ?? deps.now)());
   const chart = deskChart(series.series, series.underwater, API_CHART_POINTS);
   return {
     kind: 'json',

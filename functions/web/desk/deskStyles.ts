@@ -28,6 +28,7 @@ h2{font-size:17px;margin:24px 0 8px}
 h3{font-size:15px;margin:16px 0 6px}
 p{margin:0 0 12px}
 .card{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:16px 18px;margin:0 0 16px}
+.card h2{margin-top:0}
 .asof{color:var(--muted);font-size:13px}
 .note{color:var(--muted);font-size:13px}
 .counts{display:flex;flex-wrap:wrap;gap:8px;margin:0 0 12px;padding:0;list-style:none}
@@ -35,7 +36,8 @@ p{margin:0 0 12px}
 .scroll{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;width:100%;font-size:14px;background:var(--card)}
 th,td{text-align:left;padding:7px 8px;border-bottom:1px solid var(--line);vertical-align:middle;white-space:nowrap}
-th{font-size:12px;color:var(--muted);font-weight:600;text-transform:uppercase;letter-spacing:.03em}
+thead th{font-size:12px;color:var(--muted);font-weight:600;text-transform:uppercase;letter-spacing:.03em}
+tbody th{font-weight:600}
 th a{color:inherit}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 td.wrap{white-space:normal;min-width:180px}

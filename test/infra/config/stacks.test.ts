@@ -325,6 +325,17 @@ describe('functions', () => {
       'SENTINEL_TABLE_PREFIX',
     ]);
     expect(vars('ses-events')).toEqual([...mail, 'SENTINEL_TABLE_PREFIX'].sort());
+    expect(vars('desk-page')).toEqual([
+      'CSRF_SECRET_ARN',
+      'DESK_ASSETS_DIR',
+      'LINK_KEY_SECRET_PREFIX',
+      'LINK_PUBLIC_KEYS_PARAMETER',
+      'MAIL_FROM',
+      'OPERATOR_EMAIL',
+      'PUBLIC_BASE_URL',
+      'SENTINEL_TABLE_PREFIX',
+      'SES_CONFIGURATION_SET',
+    ]);
   });
 
   it('points at the stage chain, table prefix, sender and the signer by name', () => {
@@ -1257,6 +1268,8 @@ describe('bundles', () => {
       const dir = assetDir(name);
       const needs = HANDLER_CATALOG[name].bundle;
       expect(existsSync(join(dir, 'templates')), name).toBe(needs.templates);
+      // The desk page's browser client, served from the bundle (DESK_ASSETS_DIR).
+      expect(existsSync(join(dir, 'desk-assets', 'chart.js')), name).toBe(needs.deskClient);
       if (needs.templates) {
         // The templates, and the module precompiled from them when bundling (the bundle has only the Handlebars runtime).
         expect(readdirSync(join(dir, 'templates'), { recursive: true }).length).toBe(templateFiles + 1);

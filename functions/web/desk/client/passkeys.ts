@@ -1,0 +1,2 @@
+/* Placeholder entry: the passkey forms (stage 4). */
+export {};
