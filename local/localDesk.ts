@@ -38,6 +38,7 @@ export function createLocalDeskPage(options: LocalDeskOptions) {
     stores: { sessions: repos.deskSessions, recipients: repos.deskRecipients },
     data: { curves: repos.curves, snapshots: repos.snapshots, alerts: repos.alerts, delegates: repos.delegates, knownDelegates: repos.knownDelegates },
     signIns: repos.deskSignIns,
+    passkeyStore: { challenges: repos.deskChallenges, passkeys: repos.passkeys },
     rates: repos.deskRates,
     mail: signInMail({ sender: options.sender, mailFrom: settings.MAIL_FROM, now: Date.now }),
     answerFloorMs: SIGN_IN_ANSWER_FLOOR_MS,

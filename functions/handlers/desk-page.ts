@@ -10,6 +10,8 @@ import { DeskRateRepository } from '../store/deskRateRepository';
 import { DeskRecipientRepository } from '../store/deskRecipientRepository';
 import { DeskSessionRepository } from '../store/deskSessionRepository';
 import { DeskSignInRepository } from '../store/deskSignInRepository';
+import { DeskChallengeRepository } from '../store/deskChallengeRepository';
+import { PasskeyRepository } from '../store/passkeyRepository';
 import { RecipientsRepository } from '../store/recipientsRepository';
 import { AlertStateRepository } from '../store/alertStateRepository';
 import { CurvesRepository } from '../store/curvesRepository';
@@ -50,6 +52,8 @@ export async function deskPageDepsFromEnv(env: Readonly<Record<string, string | 
     deskSignIns: DeskSignInRepository,
     deskRates: DeskRateRepository,
     deskOperators: DeskOperatorsRepository,
+    deskChallenges: DeskChallengeRepository,
+    passkeys: PasskeyRepository,
     curves: CurvesRepository,
     snapshots: SnapshotsRepository,
     alerts: AlertStateRepository,
@@ -69,6 +73,7 @@ export async function deskPageDepsFromEnv(env: Readonly<Record<string, string | 
     stores: { sessions: repos.deskSessions, recipients: repos.deskRecipients },
     data: { curves: repos.curves, snapshots: repos.snapshots, alerts: repos.alerts, delegates: repos.delegates, knownDelegates: repos.knownDelegates },
     signIns: repos.deskSignIns,
+    passkeyStore: { challenges: repos.deskChallenges, passkeys: repos.passkeys },
     rates: repos.deskRates,
     mail: signInMail({ sender: sesSenderFrom(settings), mailFrom: settings.MAIL_FROM, now: page.now }),
     answerFloorMs: SIGN_IN_ANSWER_FLOOR_MS,

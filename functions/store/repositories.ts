@@ -29,6 +29,8 @@ import { DeskRecipientRepository } from './deskRecipientRepository';
 import { DeskSignInRepository } from './deskSignInRepository';
 import { DeskRateRepository } from './deskRateRepository';
 import { DeskOperatorsRepository } from './deskOperatorsRepository';
+import { DeskChallengeRepository } from './deskChallengeRepository';
+import { PasskeyRepository } from './passkeyRepository';
 
 /** Every repository, sharing one client and table prefix. */
 export interface Repositories {
@@ -80,6 +82,10 @@ export interface Repositories {
   readonly deskRates: DeskRateRepository;
   /** Who sees every account on the desk page (table `desk`). */
   readonly deskOperators: DeskOperatorsRepository;
+  /** Passkey challenges, used once (table `desk`). */
+  readonly deskChallenges: DeskChallengeRepository;
+  /** Registered passkeys (table `desk`). */
+  readonly passkeys: PasskeyRepository;
 }
 
 /** Builds every repository over one document client and table prefix (once per cold start). */
@@ -115,5 +121,7 @@ export function createRepositories(client: DynamoDBDocumentClient, prefix: strin
     deskSignIns: new DeskSignInRepository(client, prefix, options),
     deskRates: new DeskRateRepository(client, prefix, options),
     deskOperators: new DeskOperatorsRepository(client, prefix, options),
+    deskChallenges: new DeskChallengeRepository(client, prefix, options),
+    passkeys: new PasskeyRepository(client, prefix, options),
   };
 }

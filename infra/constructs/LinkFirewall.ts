@@ -30,8 +30,8 @@ export const WELL_FORMED_TOKEN = '(^|&)token=v2\\.[A-Za-z0-9_-]{8}\\.[A-Za-z0-9_
 export const ANONYMOUS_POST_RATE_LIMIT = 10;
 
 /**
- * POSTs to the desk's sign-in page per {@link LINK_RATE_WINDOW_SECONDS} from one address: asking
- * for a link and using one are a POST each; the page limits each address and each client further
+ * POSTs to the desk's sign-in page and passkey sign-in per {@link LINK_RATE_WINDOW_SECONDS} from one
+ * address: asking for a link and using one are a POST each, a passkey sign-in two; the page limits each address and each client further
  * (`SIGN_IN_LIMITS`), this rule stops a flood before the function runs.
  */
 export const DESK_SIGN_IN_RATE_LIMIT = 20;
@@ -41,7 +41,7 @@ export const DESK_SIGN_IN_RATE_LIMIT = 20;
  * on the execute-api endpoint. Its forms carry a session's anti-CSRF value, not a link token.
  */
 export const DESK_URI = `^(/${LINK_API_STAGE})?/desk(/|$)`;
-const DESK_SIGN_IN_URI = `^(/${LINK_API_STAGE})?/desk/sign-in/?$`;
+const DESK_SIGN_IN_URI = `^(/${LINK_API_STAGE})?/desk/(sign-in|api/passkeys/sign-in/(options|verify))/?$`;
 
 /** The label namespace the anonymous-IP managed rule group adds (its rules run in Count mode). */
 const ANONYMOUS_IP_LABELS = 'awswaf:managed:aws:anonymous-ip-list:';

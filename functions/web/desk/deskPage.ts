@@ -15,9 +15,13 @@ import type { DeskView } from './deskView';
 import { clearCookieHeader, isSessionSecret, sessionCookieFor, sessionKeyOf, type SessionCookie } from './sessionCookie';
 import { signInPage, type SignInPageDeps } from './signInPage';
 import { overviewQueryOf } from './overviewSort';
+import { PASSKEY_API, passkeyDepsOf, passkeyRegistration, passkeySignIn } from './passkeyRoutes';
+import { passkeysOf, type PasskeyDeps } from '../../services/desk/passkeys';
 
 /** What the desk endpoint needs. */
 export interface DeskPageDeps extends SignInPageDeps, DeskScopeDeps {
+  /** Passkey challenges and the registered passkeys (items of the `desk` table). */
+  readonly passkeyStore: { readonly challenges: PasskeyDeps['challenges']; readonly passkeys: PasskeyDeps['passkeys'] };
   readonly assets: DeskAssets;
   /** The stores the account figures are read from (read only). */
   readonly data: DeskStores;
@@ -56,6 +60,7 @@ export async function deskPage(deps: DeskPageDeps, request: WebRequest): Promise
   const cookie = sessionCookieFor(deps.publicBaseUrl);
   if (!cookie) return { kind: 'needs-https' };
   if (path === DESK_PATHS.signIn) return signInPage(deps, request, cookie);
+  if (path === PASSKEY_API.signInOptions || path === PASSKEY_API.signInVerify) return passkeySignIn(deps, request, path, cookie);
 
   const signed = await signedIn(deps, request);
   const api = path.startsWith(`${DESK_PATHS.api}/`);
@@ -78,6 +83,27 @@ export async function deskPage(deps: DeskPageDeps, request: WebRequest): Promise
     await endSession(deps.stores, signed.key);
     deps.log.info('desk session ended', { everywhere });
     return signedOutRedirect(deps, cookie, everywhere ? 'signed-out-everywhere' : 'signed-out');
+  }
+  if (path === PASSKEY_API.registerOptions || path === PASSKEY_API.registerVerify) {
+    return request.method === 'POST'
+      ? passkeyRegistration(deps, request, path, signed.viewer.email)
+      : { kind: 'json', status: 405, body: { error: 'POST only' } };
+  }
+  if (path === DESK_PATHS.passkeys && request.method !== 'POST') {
+    const passkeys = passkeyDepsOf(deps);
+    const script = deps.assets.fileOf('passkeys.js');
+    return {
+      kind: 'passkeys',
+      chrome: signed.chrome,
+      passkeys: await passkeysOf({ passkeys: deps.passkeyStore.passkeys, recipients: deps.stores.recipients }, signed.viewer.email),
+      offered: passkeys !== null,
+      scripts: passkeys && script ? [deskUrl(deps.publicBaseUrl, `${DESK_PATHS.assets}/${script}`)] : [],
+    };
+  }
+  if (path === `${DESK_PATHS.passkeys}/remove` && request.method === 'POST') {
+    const credential = request.form.kind === 'form' ? request.form.fields.get('credential') : null;
+    if (credential) await deps.passkeyStore.passkeys.remove(signed.viewer.email, credential);
+    return { kind: 'redirect', location: deskUrl(deps.publicBaseUrl, DESK_PATHS.passkeys) };
   }
   if (path === DESK_PATHS.overview && request.method !== 'POST') {
     const now = (deps.figuresNow ?? deps.now)();

@@ -12,7 +12,7 @@ export type DeskView =
   | SignInView
   | SignedInView
   | { kind: 'redirect'; location: string; setCookie?: string }
-  | { kind: 'json'; status: number; body: unknown }
+  | { kind: 'json'; status: number; body: unknown; setCookie?: string }
   | { kind: 'asset'; asset: DeskAsset }
   | { kind: 'not-found'; chrome: DeskChrome | null }
   | { kind: 'forbidden'; reason: string }
@@ -43,7 +43,11 @@ export function renderDeskView(view: DeskView | BadRequestView, ctx: DeskRenderC
     case 'redirect':
       return { status: 303, headers: { ...headers, location: view.location, ...(view.setCookie ? { 'set-cookie': view.setCookie } : {}) }, html: '' };
     case 'json':
-      return { status: view.status, headers: { ...headers, 'content-type': 'application/json; charset=utf-8' }, html: JSON.stringify(view.body) };
+      return {
+        status: view.status,
+        headers: { ...headers, 'content-type': 'application/json; charset=utf-8', ...(view.setCookie ? { 'set-cookie': view.setCookie } : {}) },
+        html: JSON.stringify(view.body),
+      };
     case 'asset':
       return {
         status: 200,

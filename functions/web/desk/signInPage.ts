@@ -5,6 +5,7 @@ import { mayUseDesk, type DeskScopeDeps } from '../../services/desk/deskViewer';
 import { openSession, type DeskSessionStores } from '../../services/desk/deskSessions';
 import { requestSignIn, type SignInRequestDeps } from '../../services/desk/requestSignIn';
 import { revokedByEpoch } from '../../domain/linkClaims';
+import { relyingPartyOf } from '../../services/desk/passkeys';
 import type { CsrfTokens } from '../csrfToken';
 import { formProblem } from '../pageChecks';
 import type { WebRequest } from '../webRequest';
@@ -19,7 +20,7 @@ export interface SignInPageDeps extends DeskScopeDeps, Omit<SignInRequestDeps, k
   readonly publicBaseUrl: string;
   readonly stores: DeskSessionStores;
   readonly signIns: Pick<DeskSignInRepository, 'consume'>;
-  /** Whether passkey sign-in is offered (its client script is served). */
+  /** Whether the passkey client is served (passkeys are offered where the host is a domain name, too). */
   readonly passkeys: boolean;
   readonly log: Log;
 }
@@ -47,7 +48,7 @@ export async function signInPage(deps: SignInPageDeps, request: WebRequest, cook
         kind: 'sign-in-form',
         notice: notice !== null && FORM_NOTICES.has(notice) ? (notice as SignInNotice) : null,
         email: '',
-        passkeys: deps.passkeys,
+        passkeys: offered(deps),
       };
     }
     return showLink(deps, token);
@@ -61,8 +62,13 @@ export async function signInPage(deps: SignInPageDeps, request: WebRequest, cook
   const email = fields.get('email');
   if (email === null) return { kind: 'bad-request', reason: 'the form names no address' };
   const outcome = await requestSignIn(deps, { email, client: request.sourceIp ?? 'unknown' });
-  if (outcome.kind === 'invalid-email') return { kind: 'sign-in-form', notice: 'invalid-email', email: email.slice(0, 254), passkeys: deps.passkeys };
+  if (outcome.kind === 'invalid-email') return { kind: 'sign-in-form', notice: 'invalid-email', email: email.slice(0, 254), passkeys: offered(deps) };
   return outcome.kind === 'too-many' ? { kind: 'too-many' } : { kind: 'sign-in-sent' };
+}
+
+/** Whether the sign-in page offers a passkey: its client is served and the host is one a passkey can be made for. */
+function offered(deps: Pick<SignInPageDeps, 'passkeys' | 'publicBaseUrl'>): boolean {
+  return deps.passkeys && relyingPartyOf(deps.publicBaseUrl) !== null;
 }
 
 type Checked = { kind: 'valid'; email: string; tokenId: string; expiresAt: number } | SignInView;
@@ -86,7 +92,7 @@ async function useLink(deps: SignInPageDeps, token: string, csrf: string | null,
   const checked = await checkLink(deps, token);
   if (checked.kind !== 'valid') return checked;
   if (!deps.csrf.verify('desk-sign-in', checked.tokenId, csrf)) return { kind: 'forbidden', reason: 'the sign-in form is missing or altered' };
-  if (!(await mayUseDesk(deps, checked.email))) return { kind: 'sign-in-form', notice: 'no-access', email: '', passkeys: deps.passkeys };
+  if (!(await mayUseDesk(deps, checked.email))) return { kind: 'sign-in-form', notice: 'no-access', email: '', passkeys: offered(deps) };
   const consumed = await deps.signIns.consume(checked.tokenId, checked.expiresAt);
   if (consumed.kind === 'already-used') return { kind: 'link-used' };
   const secret = newSessionSecret();

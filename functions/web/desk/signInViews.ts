@@ -67,8 +67,8 @@ ${emailForm(baseUrl, view.email)}
 ${
   view.passkeys
     ? html`<h2>Or with a passkey</h2>
-<p id="passkey-status" class="note">A passkey you registered on this desk signs you in with your fingerprint, face or device PIN. It needs JavaScript.</p>
-<button type="button" class="neutral" id="passkey-sign-in" hidden>Sign in with a passkey</button>`
+<p id="passkey-status" class="note" role="status">A passkey you registered on this desk signs you in with your fingerprint, face or device PIN. It needs JavaScript.</p>
+<button type="button" class="neutral" id="passkey-sign-in" data-options="${deskUrl(baseUrl, `${DESK_PATHS.api}/passkeys/sign-in/options`)}" data-verify="${deskUrl(baseUrl, `${DESK_PATHS.api}/passkeys/sign-in/verify`)}" hidden>Sign in with a passkey</button>`
     : ''
 }`,
       };

@@ -6,11 +6,14 @@ import { accountBody } from './accountView';
 import { renderDeskDocument, type DeskChrome } from './deskLayout';
 import type { OverviewQuery } from './overviewSort';
 import { overviewBody } from './overviewView';
+import { passkeysBody } from './passkeysView';
+import type { Passkey } from '../../store/passkeyRepository';
 
 /** The pages of a signed-in viewer. */
 export type SignedInView =
   | { kind: 'overview'; chrome: DeskChrome; overview: DeskOverview; query: OverviewQuery; now: number }
-  | { kind: 'account'; chrome: DeskChrome; page: AccountPage; now: number; scripts: readonly string[]; stylesheets: readonly string[] };
+  | { kind: 'account'; chrome: DeskChrome; page: AccountPage; now: number; scripts: readonly string[]; stylesheets: readonly string[] }
+  | { kind: 'passkeys'; chrome: DeskChrome; passkeys: readonly Passkey[]; offered: boolean; scripts: readonly string[] };
 
 /** Renders a signed-in page with `headers` (the desk's). */
 export function renderSignedInView(view: SignedInView, baseUrl: string, headers: Record<string, string>): RenderedPage {
@@ -37,6 +40,18 @@ export function renderSignedInView(view: SignedInView, baseUrl: string, headers:
           scripts: view.scripts,
           stylesheets: view.stylesheets,
           body: accountBody(view.page, { baseUrl, csrf: view.chrome.csrf, now: view.now, chartClient: view.scripts.length > 0 }),
+        }),
+      };
+    case 'passkeys':
+      return {
+        status: 200,
+        headers,
+        html: renderDeskDocument({
+          title: 'Passkeys',
+          chrome: view.chrome,
+          section: 'passkeys',
+          scripts: view.scripts,
+          body: passkeysBody(baseUrl, view.chrome.csrf, view.passkeys, view.offered),
         }),
       };
   }

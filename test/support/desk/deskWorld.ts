@@ -72,6 +72,7 @@ export async function startDeskWorld(
     stores: { sessions: repos.deskSessions, recipients: repos.deskRecipients },
     data: { curves: repos.curves, snapshots: repos.snapshots, alerts: repos.alerts, delegates: repos.delegates, knownDelegates: repos.knownDelegates },
     signIns: repos.deskSignIns,
+    passkeyStore: { challenges: repos.deskChallenges, passkeys: repos.passkeys },
     rates: repos.deskRates,
     mail: signInMail({ sender: sesSender(), mailFrom: 'sentinel@example.com', now }),
     answerFloorMs: 0,
