@@ -15,13 +15,13 @@ import type { DeskView } from './deskView';
 import { clearCookieHeader, isSessionSecret, sessionCookieFor, sessionKeyOf, type SessionCookie } from './sessionCookie';
 import { signInPage, type SignInPageDeps } from './signInPage';
 import { overviewQueryOf } from './overviewSort';
-import { PASSKEY_API, passkeyDepsOf, passkeyRegistration, passkeySignIn } from './passkeyRoutes';
-import { passkeysOf, type PasskeyDeps } from '../../services/desk/passkeys';
+import { PASSKEY_API, passkeyDepsOf, passkeyRegistration, passkeySignIn, type PasskeyRouteDeps } from './passkeyRoutes';
+import { passkeysOf } from '../../services/desk/passkeys';
 
 /** What the desk endpoint needs. */
 export interface DeskPageDeps extends SignInPageDeps, DeskScopeDeps {
   /** Passkey challenges and the registered passkeys (items of the `desk` table). */
-  readonly passkeyStore: { readonly challenges: PasskeyDeps['challenges']; readonly passkeys: PasskeyDeps['passkeys'] };
+  readonly passkeyStore: PasskeyRouteDeps['passkeyStore'];
   readonly assets: DeskAssets;
   /** The stores the account figures are read from (read only). */
   readonly data: DeskStores;

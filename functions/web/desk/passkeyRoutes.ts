@@ -1,7 +1,9 @@
 import * as z from 'zod';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import { mayUseDesk } from '../../services/desk/deskViewer';
-import { openSession } from '../../services/desk/deskSessions';
+import { mayUseDesk, type DeskScopeDeps } from '../../services/desk/deskViewer';
+import { openSession, type DeskSessionStores } from '../../services/desk/deskSessions';
+import type { DeskRateRepository } from '../../store/deskRateRepository';
+import type { Log } from '../../shared/observability';
 import {
   authenticationOptions,
   registrationOptions,
@@ -13,7 +15,6 @@ import {
 import { SIGN_IN_LIMITS } from '../../services/desk/requestSignIn';
 import { formProblem } from '../pageChecks';
 import type { WebRequest } from '../webRequest';
-import type { DeskPageDeps } from './deskPage';
 import { DESK_PATHS, deskUrl } from './deskPaths';
 import type { DeskView } from './deskView';
 import { newSessionSecret, sessionKeyOf, setCookieHeader, type SessionCookie } from './sessionCookie';
@@ -34,12 +35,24 @@ const credentialAnswer = z.looseObject({
   response: z.looseObject({ clientDataJSON: z.string().max(4_000) }),
 });
 
+/** What the passkey routes need of the desk's deps. */
+export interface PasskeyRouteDeps extends DeskScopeDeps {
+  readonly publicBaseUrl: string;
+  /** Whether the passkey client is served. */
+  readonly passkeys: boolean;
+  readonly passkeyStore: { readonly challenges: PasskeyDeps['challenges']; readonly passkeys: PasskeyDeps['passkeys'] };
+  readonly stores: DeskSessionStores;
+  readonly rates: Pick<DeskRateRepository, 'hit'>;
+  readonly now: () => number;
+  readonly log: Log;
+}
+
 function json(status: number, body: unknown, setCookie?: string): DeskView {
   return { kind: 'json', status, body, ...(setCookie === undefined ? {} : { setCookie }) };
 }
 
 /** The passkey deps of the desk, or `null` where passkeys are not offered (no client, or a host that is an IP address). */
-export function passkeyDepsOf(deps: DeskPageDeps): PasskeyDeps | null {
+export function passkeyDepsOf(deps: PasskeyRouteDeps): PasskeyDeps | null {
   const rp = relyingPartyOf(deps.publicBaseUrl);
   if (!rp || !deps.passkeys) return null;
   return { rp, challenges: deps.passkeyStore.challenges, passkeys: deps.passkeyStore.passkeys, recipients: deps.stores.recipients, now: deps.now };
@@ -65,7 +78,7 @@ function answerOf<T>(request: WebRequest): { challengeId: string; response: T } 
  * recipient whose passkey signed, when it may still use the desk, and answers where to go with the
  * session's cookie.
  */
-export async function passkeySignIn(deps: DeskPageDeps, request: WebRequest, path: string, cookie: SessionCookie): Promise<DeskView> {
+export async function passkeySignIn(deps: PasskeyRouteDeps, request: WebRequest, path: string, cookie: SessionCookie): Promise<DeskView> {
   const passkeys = passkeyDepsOf(deps);
   if (!passkeys || request.method !== 'POST') return json(404, { error: 'not found' });
   const problem = formProblem(request, deps.publicBaseUrl);
@@ -88,7 +101,7 @@ export async function passkeySignIn(deps: DeskPageDeps, request: WebRequest, pat
 }
 
 /** Registering a passkey for the signed-in `email` (the caller checked origin and anti-CSRF value). */
-export async function passkeyRegistration(deps: DeskPageDeps, request: WebRequest, path: string, email: string): Promise<DeskView> {
+export async function passkeyRegistration(deps: PasskeyRouteDeps, request: WebRequest, path: string, email: string): Promise<DeskView> {
   const passkeys = passkeyDepsOf(deps);
   if (!passkeys) return json(404, { error: 'passkeys are not offered here' });
   if (path === PASSKEY_API.registerOptions) return json(200, await registrationOptions(passkeys, email));
