@@ -54,7 +54,8 @@ ${Array.from({ length: offset }, () => html`<span aria-hidden="true"></span>`)}
 ${days.map((d) => {
   const pnl = d.figures?.pnl;
   const label = `${d.date}: ${pnl === undefined ? 'no data' : `PnL ${formatMoney(pnl, { sign: 'always' })}`}`;
-  return html`<a class="${pnlClass(pnl, scale)}" href="${href(d.date)}" aria-label="${label}" title="${label}"${page.day?.date === d.date ? html` aria-current="date"` : ''}>${Number(d.date.slice(8))}</a>`;
+  // The accessible name starts with the visible day number (what a voice user says), then the rest.
+  return html`<a class="${pnlClass(pnl, scale)}" href="${href(d.date)}" title="${label}"${page.day?.date === d.date ? html` aria-current="date"` : ''}>${Number(d.date.slice(8))}<span class="visually-hidden"> (${label})</span></a>`;
 })}
 </div>`;
 }

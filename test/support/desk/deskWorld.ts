@@ -28,6 +28,8 @@ export interface DeskResponse {
  */
 export interface DeskWorld {
   readonly server: LambdaHttpServer;
+  /** The desk's `PUBLIC_BASE_URL` (the server's URL unless the `baseUrl` option mapped it). */
+  readonly baseUrl: string;
   readonly repos: Repositories;
   readonly links: ActionLinks;
   /** Tracks an account (store only) mailing `emails`. */
@@ -84,6 +86,7 @@ export async function startDeskWorld(
   });
   return {
     server,
+    baseUrl,
     repos,
     links,
     async addAccount(n, overrides = {}) {
