@@ -37,6 +37,8 @@ export function createLocalDeskPage(options: LocalDeskOptions) {
     operatorEmail: settings.OPERATOR_EMAIL ?? null,
     stores: { sessions: repos.deskSessions, recipients: repos.deskRecipients },
     data: { curves: repos.curves, snapshots: repos.snapshots, alerts: repos.alerts, delegates: repos.delegates, knownDelegates: repos.knownDelegates },
+    snoozes: repos.alerts,
+    channels: repos.channels,
     signIns: repos.deskSignIns,
     passkeyStore: { challenges: repos.deskChallenges, passkeys: repos.passkeys },
     rates: repos.deskRates,

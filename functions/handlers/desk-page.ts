@@ -14,6 +14,7 @@ import { DeskChallengeRepository } from '../store/deskChallengeRepository';
 import { PasskeyRepository } from '../store/passkeyRepository';
 import { RecipientsRepository } from '../store/recipientsRepository';
 import { AlertStateRepository } from '../store/alertStateRepository';
+import { ChannelsRepository } from '../store/channelsRepository';
 import { CurvesRepository } from '../store/curvesRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
 import { KnownDelegatesRepository } from '../store/knownDelegatesRepository';
@@ -59,6 +60,7 @@ export async function deskPageDepsFromEnv(env: Readonly<Record<string, string | 
     alerts: AlertStateRepository,
     delegates: DelegateViewRepository,
     knownDelegates: KnownDelegatesRepository,
+    channels: ChannelsRepository,
   });
   const assets = settings.DESK_ASSETS_DIR === undefined ? NO_DESK_ASSETS : readDeskAssets(settings.DESK_ASSETS_DIR);
   const minter = await linkMinterFrom(settings, HANDLER_CATALOG['desk-page'].requires.links.mints, { revokeAllServed: true });
@@ -72,6 +74,8 @@ export async function deskPageDepsFromEnv(env: Readonly<Record<string, string | 
     operatorEmail: settings.OPERATOR_EMAIL ?? null,
     stores: { sessions: repos.deskSessions, recipients: repos.deskRecipients },
     data: { curves: repos.curves, snapshots: repos.snapshots, alerts: repos.alerts, delegates: repos.delegates, knownDelegates: repos.knownDelegates },
+    snoozes: repos.alerts,
+    channels: repos.channels,
     signIns: repos.deskSignIns,
     passkeyStore: { challenges: repos.deskChallenges, passkeys: repos.passkeys },
     rates: repos.deskRates,

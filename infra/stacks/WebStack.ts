@@ -293,9 +293,17 @@ export class WebStack extends Stack {
       .bindTableActions(table('curves'), ['dynamodb:Query'])
       .bindTableActions(table('snapshots'), ['dynamodb:Query'])
       .bindTableActions(table('alerts'), ['dynamodb:Query'])
+      // Its one write outside its table: a viewer lifting its own snooze (the per-recipient snoozes item, read and
+      // conditionally rewritten, as the snooze page does; a leading-key condition cannot narrow a sort key).
+      .bindTableActions(table('alerts'), ['dynamodb:GetItem', 'dynamodb:PutItem'])
       .bindTableActions(table('delegates'), ['dynamodb:Query'])
-      // Its own table: sessions, used sign-in links, rate counters, passkeys and their challenges, each recipient's sessions epoch, the operators.
-      .bindTableActions(table('desk'), ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'])
+      // The operators' channels page: the channels' partition, read only.
+      .bindTableActions(table('channels'), ['dynamodb:Query'], { leadingKeys: ['channel'] })
+      // Its own table: reads any item (the operators list among them); writes only the items it owns (sessions, used
+      // sign-in links, rate counters, passkeys and their challenges, each recipient's sessions epoch and passkey list),
+      // never the operators list (the CLI's).
+      .bindTableActions(table('desk'), ['dynamodb:GetItem'])
+      .bindTableActions(table('desk'), ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'], { leadingKeys: [...DESK_OWNED_KEYS] })
       .bindLinkKeys(data.linkKeys)
       // The sign-in emails.
       .bindMail(messaging.mail)
@@ -353,6 +361,9 @@ export class WebStack extends Stack {
     }
   }
 }
+
+/** The `desk` table's partition keys the desk page writes (IAM leading keys): everything there but the operators list. */
+export const DESK_OWNED_KEYS = ['session#*', 'sign-in#*', 'rate#*', 'challenge#*', 'passkey#*', 'recipient#*'] as const;
 
 /** The desk page's path: `/desk` and every path below it go to `desk-page`. */
 export const DESK_ROUTE = 'desk';

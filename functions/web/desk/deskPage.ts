@@ -17,6 +17,10 @@ import { signInPage, type SignInPageDeps } from './signInPage';
 import { overviewQueryOf } from './overviewSort';
 import { PASSKEY_API, passkeyDepsOf, passkeyRegistration, passkeySignIn, type PasskeyRouteDeps } from './passkeyRoutes';
 import { passkeysOf } from '../../services/desk/passkeys';
+import { deskAlerts, liftOwnSnooze } from '../../services/desk/deskAlerts';
+import { deskChannels } from '../../services/desk/deskChannels';
+import type { AlertStateRepository } from '../../store/alertStateRepository';
+import type { ChannelsRepository } from '../../store/channelsRepository';
 
 /** What the desk endpoint needs. */
 export interface DeskPageDeps extends SignInPageDeps, DeskScopeDeps {
@@ -31,6 +35,10 @@ export interface DeskPageDeps extends SignInPageDeps, DeskScopeDeps {
    * links, sessions and rate limits, which is always real time.
    */
   readonly figuresNow?: () => number;
+  /** The one write the desk makes outside its own table: lifting the viewer's own snooze of an account. */
+  readonly snoozes: Pick<AlertStateRepository, 'liftRecipientSnoozes'>;
+  /** The chat channels (operators' page; read only). */
+  readonly channels: Pick<ChannelsRepository, 'list'>;
 }
 
 /** How many points the chart API sends at most: a few thousand, every extreme and flow kept. */
@@ -113,6 +121,22 @@ export async function deskPage(deps: DeskPageDeps, request: WebRequest): Promise
       return signedOutRedirect(deps, cookie, 'no-access');
     }
     return { kind: 'overview', chrome: signed.chrome, overview, query: overviewQueryOf(request.query), now };
+  }
+  if (path === DESK_PATHS.alerts && request.method !== 'POST') {
+    const now = (deps.figuresNow ?? deps.now)();
+    const alerts = await deskAlerts({ ...deps, stores: deps.data }, signed.viewer, now);
+    return { kind: 'alerts', chrome: signed.chrome, alerts, now, notice: request.query.get('notice') };
+  }
+  if (path === DESK_PATHS.liftSnooze && request.method === 'POST') {
+    const address = request.form.kind === 'form' ? (request.form.fields.get('account') ?? '') : '';
+    const lifted = await liftOwnSnooze(deps, signed.viewer, address, deps.now());
+    if (lifted.kind === 'not-found') return { kind: 'not-found', chrome: signed.chrome };
+    deps.log.info('desk snooze lifted', { outcome: lifted.kind });
+    return { kind: 'redirect', location: deskUrl(deps.publicBaseUrl, DESK_PATHS.alerts, { notice: lifted.kind }) };
+  }
+  if (path === DESK_PATHS.channels && request.method !== 'POST') {
+    if (!signed.viewer.operator) return { kind: 'not-found', chrome: signed.chrome };
+    return { kind: 'channels', chrome: signed.chrome, channels: await deskChannels(deps), now: deps.now() };
   }
   const accountRoute = /^\/desk\/(api\/)?accounts\/([^/]+)(\/[a-z-]+)?$/.exec(path);
   if (accountRoute) {

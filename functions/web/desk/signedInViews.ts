@@ -8,12 +8,18 @@ import type { OverviewQuery } from './overviewSort';
 import { overviewBody } from './overviewView';
 import { passkeysBody } from './passkeysView';
 import type { Passkey } from '../../store/passkeyRepository';
+import type { DeskAlerts } from '../../services/desk/deskAlerts';
+import type { ChannelHealth } from '../../services/desk/deskChannels';
+import { alertsBody } from './alertsView';
+import { channelsBody } from './channelsView';
 
 /** The pages of a signed-in viewer. */
 export type SignedInView =
   | { kind: 'overview'; chrome: DeskChrome; overview: DeskOverview; query: OverviewQuery; now: number }
   | { kind: 'account'; chrome: DeskChrome; page: AccountPage; now: number; scripts: readonly string[]; stylesheets: readonly string[] }
-  | { kind: 'passkeys'; chrome: DeskChrome; passkeys: readonly Passkey[]; offered: boolean; scripts: readonly string[] };
+  | { kind: 'passkeys'; chrome: DeskChrome; passkeys: readonly Passkey[]; offered: boolean; scripts: readonly string[] }
+  | { kind: 'alerts'; chrome: DeskChrome; alerts: DeskAlerts; now: number; notice: string | null }
+  | { kind: 'channels'; chrome: DeskChrome; channels: readonly ChannelHealth[]; now: number };
 
 /** Renders a signed-in page with `headers` (the desk's). */
 export function renderSignedInView(view: SignedInView, baseUrl: string, headers: Record<string, string>): RenderedPage {
@@ -53,6 +59,23 @@ export function renderSignedInView(view: SignedInView, baseUrl: string, headers:
           scripts: view.scripts,
           body: passkeysBody(baseUrl, view.chrome.csrf, view.passkeys, view.offered),
         }),
+      };
+    case 'alerts':
+      return {
+        status: 200,
+        headers,
+        html: renderDeskDocument({
+          title: 'Alerts and snoozes',
+          chrome: view.chrome,
+          section: 'alerts',
+          body: alertsBody(baseUrl, view.chrome.csrf, view.alerts, view.now, view.notice),
+        }),
+      };
+    case 'channels':
+      return {
+        status: 200,
+        headers,
+        html: renderDeskDocument({ title: 'Channels', chrome: view.chrome, section: 'channels', body: channelsBody(view.channels, view.now) }),
       };
   }
 }

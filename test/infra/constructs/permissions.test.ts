@@ -273,8 +273,9 @@ describe('IAM statements', () => {
         preferences: ['GetItem'],
         curves: ['Query'],
         snapshots: ['Query'],
-        alerts: ['Query'],
+        alerts: ['Query', 'GetItem', 'PutItem'],
         delegates: ['Query'],
+        channels: ['Query'],
         desk: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
       },
       'sign-revocation': {
@@ -330,6 +331,21 @@ describe('IAM statements', () => {
     for (const table of ['alerts', 'curves', 'delegates', 'accounts'] as const)
       for (const action of ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'])
         expect(decide('channel-worker', `dynamodb:${action}`, tableArn(table)), `${table} ${action}`).not.toBe('allow');
+  });
+
+  it("confines the desk page's writes to the desk items it owns (never the operators list) and its channels reads to the channels' partition", () => {
+    const desk = (action: string, key: string) => decide('desk-page', `dynamodb:${action}`, tableArn('desk'), { 'dynamodb:LeadingKeys': [key] });
+    for (const key of ['session#abc', 'sign-in#t1', 'rate#client#h#0', 'challenge#c1', 'passkey#p1', 'recipient#a@example.com'])
+      for (const action of ['PutItem', 'UpdateItem', 'DeleteItem']) expect(desk(action, key), `${action} ${key}`).toBe('allow');
+    for (const action of ['PutItem', 'UpdateItem', 'DeleteItem']) expect(desk(action, 'operators'), action).not.toBe('allow');
+    expect(desk('GetItem', 'operators')).toBe('allow');
+    const channels = (action: string, key: string) => decide('desk-page', `dynamodb:${action}`, tableArn('channels'), { 'dynamodb:LeadingKeys': [key] });
+    expect(channels('Query', 'channel')).toBe('allow');
+    for (const key of ['backlog#desk-slack', 'pace#q0Xk3Zx1']) expect(channels('Query', key), key).not.toBe('allow');
+    for (const action of ['PutItem', 'UpdateItem', 'DeleteItem', 'GetItem']) expect(channels(action, 'channel'), action).not.toBe('allow');
+    for (const table of ['accounts', 'curves', 'snapshots', 'delegates', 'preferences'] as const)
+      for (const action of ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'])
+        expect(decide('desk-page', `dynamodb:${action}`, tableArn(table)), `${table} ${action}`).not.toBe('allow');
   });
 
   it('lets the preferences page read a channel (its link epoch) and nothing else of the channels table', () => {

@@ -73,6 +73,8 @@ export async function startDeskWorld(
     operatorEmail: options.operatorEmail ?? null,
     stores: { sessions: repos.deskSessions, recipients: repos.deskRecipients },
     data: { curves: repos.curves, snapshots: repos.snapshots, alerts: repos.alerts, delegates: repos.delegates, knownDelegates: repos.knownDelegates },
+    snoozes: repos.alerts,
+    channels: repos.channels,
     signIns: repos.deskSignIns,
     passkeyStore: { challenges: repos.deskChallenges, passkeys: repos.passkeys },
     rates: repos.deskRates,

@@ -137,6 +137,17 @@ describe('the desk page in Chromium', () => {
       expect(status.drawdown!.maxPct).toBeGreaterThan(1);
       expect(Number(await chart.getAttribute('data-deepest'))).toBeCloseTo(status.drawdown!.maxPct, 8);
 
+      await page.getByRole('link', { name: 'Alerts and snoozes' }).click();
+      await page.getByRole('heading', { name: 'Open alerts, worst first' }).waitFor();
+      await expect(
+        page
+          .getByRole('region', { name: 'Open alerts' })
+          .getByRole('link', { name: /^main / })
+          .count(),
+      ).resolves.toBe(1);
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshots(page, 'alerts');
+
       const notReceived = await page.goto(`${base()}/desk/accounts/${other}`);
       expect(notReceived?.status()).toBe(404);
       const api = await page.goto(`${base()}/desk/api/accounts/${other}/series`);
