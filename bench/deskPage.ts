@@ -16,7 +16,7 @@ import { accountSettingsSchema } from '../functions/domain/account';
 import { INTERVAL_MS, type Interval } from '../functions/domain/interval';
 import { lookbackWindowMs } from '../functions/domain/lookbackWindow';
 import { newTrackedAccount } from '../functions/domain/trackedAccount';
-import { createDeskPageHandler } from '../functions/handlers/desk-page';
+import { createDeskPageHandler, deskRepositoryDeps } from '../functions/handlers/desk-page';
 import { ActionLinks } from '../functions/links/actionLinks';
 import { LinkTokenCodec } from '../functions/links/linkToken';
 import { DEFAULT_COLLECT_SETTINGS } from '../functions/services/collect/collectSettings';
@@ -103,17 +103,9 @@ try {
     links,
     csrf: new CsrfTokens(SECRET),
     publicBaseUrl: server.url,
-    accounts: repos.accounts,
-    recipients: repos.recipients,
-    operators: repos.deskOperators,
-    operatorEmail: OPERATOR,
+    ...deskRepositoryDeps(repos),
     stores: { sessions: sessionRepos.deskSessions, recipients: sessionRepos.deskRecipients },
-    data: { curves: repos.curves, snapshots: repos.snapshots, alerts: repos.alerts, delegates: repos.delegates, knownDelegates: repos.knownDelegates },
-    snoozes: repos.alerts,
-    channels: repos.channels,
-    signIns: repos.deskSignIns,
-    passkeyStore: { challenges: repos.deskChallenges, passkeys: repos.passkeys },
-    rates: repos.deskRates,
+    operatorEmail: OPERATOR,
     mail: { send: async () => ({ kind: 'sent' }) } as never,
     answerFloorMs: 0,
     sleep: async () => {},

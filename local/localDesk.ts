@@ -1,5 +1,5 @@
 import type { Settings } from '../functions/config/settings';
-import { createDeskPageHandler, SIGN_IN_ANSWER_FLOOR_MS } from '../functions/handlers/desk-page';
+import { deskRepositoryDeps, createDeskPageHandler, SIGN_IN_ANSWER_FLOOR_MS } from '../functions/handlers/desk-page';
 import type { ActionLinks } from '../functions/links/actionLinks';
 import type { MailSender } from '../functions/mail/send/sesSender';
 import type { PageSecurity } from '../functions/runtime/pageSecurityFrom';
@@ -31,17 +31,8 @@ export function createLocalDeskPage(options: LocalDeskOptions) {
     ...page,
     reader: page.links,
     links: page.links,
-    accounts: repos.accounts,
-    recipients: repos.recipients,
-    operators: repos.deskOperators,
+    ...deskRepositoryDeps(repos),
     operatorEmail: settings.OPERATOR_EMAIL ?? null,
-    stores: { sessions: repos.deskSessions, recipients: repos.deskRecipients },
-    data: { curves: repos.curves, snapshots: repos.snapshots, alerts: repos.alerts, delegates: repos.delegates, knownDelegates: repos.knownDelegates },
-    snoozes: repos.alerts,
-    channels: repos.channels,
-    signIns: repos.deskSignIns,
-    passkeyStore: { challenges: repos.deskChallenges, passkeys: repos.passkeys },
-    rates: repos.deskRates,
     mail: signInMail({ sender: options.sender, mailFrom: settings.MAIL_FROM, now: Date.now }),
     answerFloorMs: SIGN_IN_ANSWER_FLOOR_MS,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),

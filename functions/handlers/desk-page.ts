@@ -12,6 +12,7 @@ import { DeskSessionRepository } from '../store/deskSessionRepository';
 import { DeskSignInRepository } from '../store/deskSignInRepository';
 import { DeskChallengeRepository } from '../store/deskChallengeRepository';
 import { PasskeyRepository } from '../store/passkeyRepository';
+import type { Repositories } from '../store/repositories';
 import { RecipientsRepository } from '../store/recipientsRepository';
 import { AlertStateRepository } from '../store/alertStateRepository';
 import { ChannelsRepository } from '../store/channelsRepository';
@@ -42,6 +43,42 @@ export function createDeskPageHandler(deps: DeskPageHandlerDeps) {
   return createPageHandler(deps, { name: 'desk page', decide: (request) => deskPage(deps, request), render: (view) => renderDeskView(view, ctx) });
 }
 
+/** The repositories the desk reads (and, for its own items, writes). */
+export type DeskRepositories = Pick<
+  Repositories,
+  | 'accounts'
+  | 'recipients'
+  | 'deskOperators'
+  | 'deskSessions'
+  | 'deskRecipients'
+  | 'curves'
+  | 'snapshots'
+  | 'alerts'
+  | 'delegates'
+  | 'knownDelegates'
+  | 'channels'
+  | 'deskSignIns'
+  | 'deskChallenges'
+  | 'passkeys'
+  | 'deskRates'
+>;
+
+/** The desk's store deps from its repositories (the Lambda's, the local system's, a test's, the benchmark's). */
+export function deskRepositoryDeps(repos: DeskRepositories) {
+  return {
+    accounts: repos.accounts,
+    recipients: repos.recipients,
+    operators: repos.deskOperators,
+    stores: { sessions: repos.deskSessions, recipients: repos.deskRecipients },
+    data: { curves: repos.curves, snapshots: repos.snapshots, alerts: repos.alerts, delegates: repos.delegates, knownDelegates: repos.knownDelegates },
+    snoozes: repos.alerts,
+    channels: repos.channels,
+    signIns: repos.deskSignIns,
+    passkeyStore: { challenges: repos.deskChallenges, passkeys: repos.passkeys },
+    rates: repos.deskRates,
+  } satisfies Partial<DeskPageDeps>;
+}
+
 /** Deps from the Lambda environment: the tables it reads (and the `desk` table it owns), its link keys, the anti-CSRF secret, SES. */
 export async function deskPageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<DeskPageHandlerDeps> {
   const { settings, flush, page } = await pageBasics('desk-page', env);
@@ -68,17 +105,8 @@ export async function deskPageDepsFromEnv(env: Readonly<Record<string, string | 
     ...page,
     reader: page.links,
     links: minter,
-    accounts: repos.accounts,
-    recipients: repos.recipients,
-    operators: repos.deskOperators,
+    ...deskRepositoryDeps(repos),
     operatorEmail: settings.OPERATOR_EMAIL ?? null,
-    stores: { sessions: repos.deskSessions, recipients: repos.deskRecipients },
-    data: { curves: repos.curves, snapshots: repos.snapshots, alerts: repos.alerts, delegates: repos.delegates, knownDelegates: repos.knownDelegates },
-    snoozes: repos.alerts,
-    channels: repos.channels,
-    signIns: repos.deskSignIns,
-    passkeyStore: { challenges: repos.deskChallenges, passkeys: repos.passkeys },
-    rates: repos.deskRates,
     mail: signInMail({ sender: sesSenderFrom(settings), mailFrom: settings.MAIL_FROM, now: page.now }),
     answerFloorMs: SIGN_IN_ANSWER_FLOOR_MS,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),

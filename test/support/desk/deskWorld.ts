@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { createDeskPageHandler } from '../../../functions/handlers/desk-page';
+import { deskRepositoryDeps, createDeskPageHandler } from '../../../functions/handlers/desk-page';
 import { ActionLinks } from '../../../functions/links/actionLinks';
 import { LinkTokenCodec } from '../../../functions/links/linkToken';
 import { signInMail } from '../../../functions/services/desk/signInMail';
@@ -67,17 +67,8 @@ export async function startDeskWorld(
     links,
     csrf: new CsrfTokens(DESK_SECRET),
     publicBaseUrl: baseUrl,
-    accounts: repos.accounts,
-    recipients: repos.recipients,
-    operators: repos.deskOperators,
+    ...deskRepositoryDeps(repos),
     operatorEmail: options.operatorEmail ?? null,
-    stores: { sessions: repos.deskSessions, recipients: repos.deskRecipients },
-    data: { curves: repos.curves, snapshots: repos.snapshots, alerts: repos.alerts, delegates: repos.delegates, knownDelegates: repos.knownDelegates },
-    snoozes: repos.alerts,
-    channels: repos.channels,
-    signIns: repos.deskSignIns,
-    passkeyStore: { challenges: repos.deskChallenges, passkeys: repos.passkeys },
-    rates: repos.deskRates,
     mail: signInMail({ sender: sesSender(), mailFrom: 'sentinel@example.com', now }),
     answerFloorMs: 0,
     sleep: async () => {},
