@@ -68,25 +68,18 @@ function keysTable(page: AccountPage, ctx: AccountViewContext): SafeHtml {
       : k.standing.kind === 'announced'
         ? `announced until ${formatTime(k.standing.until, page.account.timezone)}`
         : 'unknown';
-  const revokeForm = (k: KeyView) => html`<form class="inline" method="post" action="${deskUrl(ctx.baseUrl, DESK_PATHS.revoke)}">
-<input type="hidden" name="csrf" value="${ctx.csrf}"><input type="hidden" name="account" value="${page.account.address}"><input type="hidden" name="delegate" value="${k.address}">
-<button type="submit" class="small" aria-label="Revoke ${k.name ?? k.address}">Revoke</button></form>`;
   return html`<div class="scroll" tabindex="0" role="region" aria-label="Keys">
 <table>
-<thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Expires</th><th scope="col">Standing</th><th scope="col">Address</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
+<thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Expires</th><th scope="col">Standing</th><th scope="col">Address</th></tr></thead>
 <tbody>
 ${page.keys.map(
   (k) =>
-    html`<tr><td>${k.name ?? '(unnamed)'}</td><td>${k.kind === 'web-session' ? 'web session' : 'API key'}</td><td>${formatCountdown(k.expiryMs, ctx.now)}</td><td>${standing(k)}</td><td><code>${k.address}</code></td><td>${revokeForm(k)}</td></tr>`,
+    html`<tr><td>${k.name ?? '(unnamed)'}</td><td>${k.kind === 'web-session' ? 'web session' : 'API key'}</td><td>${formatCountdown(k.expiryMs, ctx.now)}</td><td>${standing(k)}</td><td><code>${k.address}</code></td></tr>`,
 )}
 </tbody>
 </table>
 </div>
-<form method="post" action="${deskUrl(ctx.baseUrl, DESK_PATHS.revoke)}">
-<input type="hidden" name="csrf" value="${ctx.csrf}"><input type="hidden" name="account" value="${page.account.address}"><input type="hidden" name="all" value="1">
-<button type="submit">Revoke all</button>
-</form>
-<p class="note">Each Revoke opens the confirmation page an email's link opens: it changes nothing until you press its button, and the revocation is signed with the account's owner key and audited.</p>`;
+<p class="note">To revoke a key, use the Revoke link of its email (a new-delegate notice, an expiry warning, the daily report) or ask an operator for one (<code>sentinel link revoke &lt;account&gt; &lt;delegate&gt;</code>): it opens the confirmation page, which changes nothing until you press its button; the revocation is signed with the account's owner key and audited.</p>`;
 }
 
 function levelsList(page: AccountPage): SafeHtml {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRAWDOWN_RULE } from '../../../../functions/domain/drawdownState';
 import { channelRecordOf } from '../../../support/channels/channelRecordFixture';
+import { delegateView } from '../../../support/report/reportFixture';
 import { deskClient, hiddenFields, signIn, startDeskWorld, type DeskWorld } from '../../../support/desk/deskWorld';
 import { testTables } from '../../../support/testTables';
 
@@ -115,5 +116,19 @@ describe('the channels page', () => {
     await signIn(world, recipient, alice);
     expect((await recipient.get('/desk/channels')).status).toBe(404);
     expect((await recipient.get('/desk')).body).not.toContain('/desk/channels');
+  });
+});
+
+describe('the account page', () => {
+  it('posts its forms only to paths the desk serves (no Revoke form until /desk/revoke is served), and says where revoking is done', async () => {
+    const client = deskClient(world);
+    await signIn(world, client, alice);
+    await world.repos.delegates.putMany([delegateView(addresses[1]!, '0x00000000000000000000000000000000000000d1', { name: 'bot' })]);
+    const page = await client.get(`/desk/accounts/${addresses[1]}`);
+    expect(page.body).toContain('0x00000000000000000000000000000000000000d1');
+    expect(page.status).toBe(200);
+    const actions = [...page.body.matchAll(/<form[^>]*method="post"[^>]*action="([^"]+)"/g)].map((m) => new URL(m[1]!).pathname);
+    expect(new Set(actions)).toEqual(new Set(['/desk/sign-out']));
+    expect(page.body).toContain('sentinel link revoke');
   });
 });
