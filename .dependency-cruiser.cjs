@@ -82,10 +82,26 @@ module.exports = {
       name: 'features-independent',
       severity: 'error',
       comment: 'A service feature imports only services/delivery and the collection settings, never another feature.',
-      from: { path: '^functions/services/([^/]+)/' },
+      from: { path: '^functions/services/([^/]+)/', pathNot: '^functions/services/desk/' },
       to: {
         path: '^functions/services/',
         pathNot: ['^functions/services/$1/', '^functions/services/delivery/', '^functions/services/collect/collectSettings\\.ts$'],
+      },
+    },
+    {
+      name: 'desk-reads-what-the-emails-compute',
+      severity: 'error',
+      comment:
+        "The desk page (read side) imports, besides services/delivery and the collection settings, only what makes its figures the emails': the report's composition and collect's rollup measure.",
+      from: { path: '^functions/services/desk/' },
+      to: {
+        path: '^functions/services/',
+        pathNot: [
+          '^functions/services/desk/',
+          '^functions/services/delivery/',
+          '^functions/services/collect/(collectSettings|measureWithRollup)\\.ts$',
+          '^functions/services/report/compose/',
+        ],
       },
     },
     {

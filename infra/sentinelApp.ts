@@ -116,6 +116,7 @@ export function monitoredResources(
       'revoke-all-worker',
       'decision-worker',
       'preferences-page',
+      'desk-page',
       'sign-revocation',
     ],
     queues: [

@@ -43,6 +43,8 @@ import type { DecisionJob } from '../functions/messages/decisionJob';
 import type { ProtectiveRevoker } from '../functions/domain/protectiveAction';
 import { createLocalProtection } from './localProtection';
 import type { ProtectionSwitch } from '../functions/domain/protectionSwitch';
+import { createLocalDeskPage } from './localDesk';
+import type { DeskAssets } from '../functions/web/desk/deskAssets';
 
 export interface LocalSystemOptions {
   readonly settings: Settings;
@@ -74,6 +76,8 @@ export interface LocalSystemOptions {
   readonly protectionFile?: string;
   /** Where every queue keeps its messages across restarts (`npm start`, `serve`); default memory only. */
   readonly queueFolder?: QueueFolder;
+  /** The desk page's built client (charts, passkeys); without it the desk's pages still show every figure. */
+  readonly deskAssets?: DeskAssets;
 }
 
 /** Every deployed handler, wired to local adapters: what `npm start`, `serve` and the CLI run. */
@@ -102,7 +106,7 @@ export interface LocalSystem {
   readonly protect: ProtectiveRevoker;
   /** The stage-wide protection switch this process reads. */
   readonly protection: ProtectionSwitch;
-  /** The public link endpoint's routes (`/revoke`, `/revoke-all`, `/unsubscribe`, `/snooze`, `/preferences`) for the local HTTP adapter. */
+  /** The public link endpoint's routes (`/revoke`, `/revoke-all`, `/unsubscribe`, `/snooze`, `/preferences`, the desk page `/desk`) for the local HTTP adapter. */
   readonly webRoutes: readonly HttpRoute[];
   /** Every queue of the system, in the order work flows through them (collect first). */
   readonly queues: readonly InProcessQueue<unknown>[];
@@ -312,6 +316,11 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
       { path: '/unsubscribe', handler: preferencesPage, functionName: 'preferences-page' },
       { path: '/snooze', handler: preferencesPage, functionName: 'preferences-page' },
       { path: '/preferences', handler: preferencesPage, functionName: 'preferences-page' },
+      {
+        path: '/desk',
+        handler: createLocalDeskPage({ settings, repos, page, sender: alertSender, log, now, ...(options.deskAssets ? { assets: options.deskAssets } : {}) }),
+        functionName: 'desk-page',
+      },
     ],
     queues: [pipeline.collectQueue, decisions, pipeline.notifyQueue, channelQueue, reports.reportQueue, revokeAll] as InProcessQueue<unknown>[],
   };

@@ -13,6 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * in the queues (with `queueFolder`) and runs on the next start.
  */
 export const SHUTDOWN_DRAIN_MS = 2_500;
+import { localDeskAssets } from './localDesk';
 
 export interface ServeOptions {
   readonly settings: Settings;
@@ -69,7 +70,7 @@ export async function serveSystem(options: ServeOptions): Promise<Serving> {
   // The chain's rate limit is in wall time, so the backfill share of a run is sized by the wall-clock period.
   const dispatchEveryMs = Math.max(1_000, Math.round(15_000 / speed));
   // Collect and notify retry soon; the report queue redelivers as deployed (`REPORT_QUEUE`), over minutes.
-  const system = await createLocalSystem({ ...options, visibilityTimeoutMs: 2_000, dispatchEveryMs });
+  const system = await createLocalSystem({ ...options, visibilityTimeoutMs: 2_000, dispatchEveryMs, deskAssets: localDeskAssets() });
   const web = await startLambdaHttpServer({ routes: system.webRoutes, port: options.port });
   const activity = (line: string) => options.onActivity?.(`${new Date(options.now()).toISOString()}  ${line}`);
   let scheduler: { stop(): Promise<void> } | undefined;

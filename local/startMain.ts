@@ -21,7 +21,7 @@ import { serveSystem, SHUTDOWN_DRAIN_MS } from './serveSystem';
 import { localLinkSecret, queueFolderPath, removeRunningServices, STATE_DIR, writeRunningServices } from './stateDir';
 import { openQueueFolder } from './queue/queueFolder';
 import { stoppedLine } from './stoppedLine';
-import { setUpLocalDemo } from './localDemo';
+import { DEMO_EMAIL, setUpLocalDemo } from './localDemo';
 import { demoChannelEnv } from './demoChannels';
 import { startChatReceivers, type ChatReceivers } from './receivers/chatReceivers';
 import { join } from 'node:path';
@@ -215,6 +215,11 @@ async function main(): Promise<void> {
         ? `channels:   ${receivers.baseUrl}/channels  (what the demo channels demo-slack, -discord, -telegram, -pagerduty were sent, as the chat shows it)`
         : '',
       `dynamodb:   ${settings.DYNAMODB_ENDPOINT ?? 'AWS'}${dynamo ? `  ${dynamo.description}` : ''}`,
+      `desk:       ${
+        demo
+          ? `${serving.system.links.build({ purpose: 'desk-sign-in', email: DEMO_EMAIL }, Date.now())}  (the desk page, signed in as ${DEMO_EMAIL}: one use, 15 minutes; another: npx sentinel desk link <email>)`
+          : `${serving.url}/desk  (sign in: npx sentinel desk link <email>)`
+      }`,
       `cli:        npx sentinel accounts list   (in another terminal; it finds these services)`,
       args.fast ? `clock:      simulated, ${FAST_SPEED}x real time` : '',
       ...[linkPort, ses ? inboxPort : null, receivers ? channelsPort : null].flatMap((choice) => (choice?.fallback ? [`note:       ${choice.fallback}`] : [])),

@@ -6,6 +6,7 @@ import { register as registerChannels } from './channels';
 import { register as registerCollect } from './collect';
 import { register as registerDeliveries } from './deliveries';
 import { register as registerDelegates } from './delegates';
+import { register as registerDesk } from './desk';
 import { register as registerInit } from './init';
 import { register as registerStatus } from './status';
 import { register as registerLink } from './link';
@@ -31,6 +32,7 @@ export function registerCommands(program: Command, context: CliContext): void {
   registerReport(program, context);
   registerDeliveries(program, context);
   registerRecipients(program, context);
+  registerDesk(program, context);
   registerProtection(program, context);
   registerServe(program, context);
   registerSim(program);

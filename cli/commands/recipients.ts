@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { registerRevokeSessions } from './desk';
 import * as z from 'zod';
 import type { TrackedAccount } from '../../functions/domain/account';
 import { MAIL_CATEGORIES, type MailCategory } from '../../functions/domain/mailCategory';
@@ -290,6 +291,8 @@ export function register(program: Command, context: CliContext): void {
       await rt.repos.preferences.revokeLinks(email, rt.now());
       io.out(`revoked every preferences link of ${email.trim().toLowerCase()} issued until now; its page offers to email a new one\n`);
     });
+
+  registerRevokeSessions(recipients, context);
 
   recipients
     .command('unsuppress')

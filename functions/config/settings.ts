@@ -139,6 +139,8 @@ export const settingsSchema = z.object({
   PAGERDUTY_EVENTS_URL: url.default('https://events.pagerduty.com/v2/enqueue'),
   /** Where the email templates are (the Lambda bundle copies them next to the handler). */
   TEMPLATES_DIR: z.string().min(1).optional(),
+  /** Where the desk page's built browser client is (the Lambda bundle writes it next to the handler); unset: pages without it. */
+  DESK_ASSETS_DIR: z.string().min(1).optional(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

@@ -5,7 +5,17 @@ import { timestampMsSchema } from './curvePoint';
 import { oneClickCategorySchema } from './mailCategory';
 
 /** What an action link does. */
-export const LINK_PURPOSES = ['revoke', 'revoke-all', 'unsubscribe', 'snooze', 'preferences', 'security-off', 'channel-snooze', 'channel-preferences'] as const;
+export const LINK_PURPOSES = [
+  'revoke',
+  'revoke-all',
+  'unsubscribe',
+  'snooze',
+  'preferences',
+  'security-off',
+  'channel-snooze',
+  'channel-preferences',
+  'desk-sign-in',
+] as const;
 export type LinkPurpose = (typeof LINK_PURPOSES)[number];
 
 const HOUR_MS = 3_600_000;
@@ -25,13 +35,16 @@ export const DEFAULT_LINK_TTL_MS: Readonly<Record<LinkPurpose, number>> = {
   'security-off': 24 * HOUR_MS,
   'channel-snooze': 72 * HOUR_MS,
   'channel-preferences': 7 * 24 * HOUR_MS,
+  // A sign-in link to the desk page: mailed on request, used at once.
+  'desk-sign-in': 15 * 60_000,
 };
 
 /**
  * Purposes whose links carry `issuedAt`, so a link epoch (`linksRevokedAt`) can void them: the
- * recipient's for preferences and security-off links, the channel's for a chat's buttons.
+ * recipient's for preferences and security-off links, the channel's for a chat's buttons, the
+ * recipient's desk sessions epoch for a desk sign-in link.
  */
-export const EPOCH_PURPOSES = ['preferences', 'security-off', 'channel-snooze', 'channel-preferences'] as const;
+export const EPOCH_PURPOSES = ['preferences', 'security-off', 'channel-snooze', 'channel-preferences', 'desk-sign-in'] as const;
 
 /** Longest snooze a link may carry. */
 export const MAX_SNOOZE_HOURS = 30 * 24;
@@ -100,6 +113,18 @@ export const linkClaimsSchema = z.discriminatedUnion('purpose', [
    * for a week, never turns security off. `issuedAt` as for `channel-snooze`.
    */
   z.strictObject({ purpose: z.literal('channel-preferences'), ...base, channel: channelNameSchema, issuedAt: timestampMsSchema.optional() }),
+  /**
+   * Signs `email` in to the desk page, once (its page's POST consumes it), within 15 minutes. It
+   * names no account: the session sees the accounts `email` receives. `issuedAt` is checked
+   * against the recipient's desk sessions epoch (`recipients revoke-sessions` voids it).
+   */
+  z.strictObject({
+    purpose: z.literal('desk-sign-in'),
+    expiresAt: base.expiresAt,
+    tokenId: base.tokenId,
+    email: z.email(),
+    issuedAt: timestampMsSchema,
+  }),
 ]);
 export type LinkClaims = z.infer<typeof linkClaimsSchema>;
 export type ClaimsFor<P extends LinkPurpose> = Extract<LinkClaims, { purpose: P }>;

@@ -21,7 +21,8 @@ export type RequirableSetting =
   | 'DECISION_QUEUE_URL';
 
 /** A link purpose (`LINK_PURPOSES` of functions/domain/linkClaims.ts; the settings test checks they match). */
-export type LinkPurposeName = 'revoke' | 'revoke-all' | 'unsubscribe' | 'snooze' | 'preferences' | 'security-off' | 'channel-snooze' | 'channel-preferences';
+export type LinkPurposeName =
+  'revoke' | 'revoke-all' | 'unsubscribe' | 'snooze' | 'preferences' | 'security-off' | 'channel-snooze' | 'channel-preferences' | 'desk-sign-in';
 
 /** An AWS SDK v3 client package, without its `@aws-sdk/` scope. */
 export type SdkClient = 'client-dynamodb' | 'client-kms' | 'client-lambda' | 'client-secrets-manager' | 'client-ses' | 'client-sqs' | 'client-ssm';
@@ -56,14 +57,15 @@ export interface HandlerSpec {
   /**
    * What ships next to its bundle: `templates/` (read from `TEMPLATES_DIR`), the chart fonts in
    * `fonts/` (Lambda has no system fonts), and packages with a native addon (esbuild cannot bundle
-   * `.node` files: they stay external and are copied with the binary for the function's architecture).
+   * `.node` files: they stay external and are copied with the binary for the function's architecture),
+   * and the desk page's browser client in `desk-assets/` (read from `DESK_ASSETS_DIR`).
    */
-  readonly bundle: { readonly templates: boolean; readonly fonts: boolean; readonly nativeModules: readonly string[] };
+  readonly bundle: { readonly templates: boolean; readonly fonts: boolean; readonly nativeModules: readonly string[]; readonly deskClient: boolean };
 }
 
-const PLAIN = { templates: false, fonts: false, nativeModules: [] } as const;
+const PLAIN = { templates: false, fonts: false, nativeModules: [], deskClient: false } as const;
 /** Email renderers: Handlebars templates, and the chart PNG drawn by `@resvg/resvg-js` with its fonts. */
-const MAIL = { templates: true, fonts: true, nativeModules: ['@resvg/resvg-js'] } as const;
+const MAIL = { templates: true, fonts: true, nativeModules: ['@resvg/resvg-js'], deskClient: false } as const;
 
 /** Every handler, by name. */
 export const HANDLER_CATALOG = {
@@ -164,7 +166,7 @@ export const HANDLER_CATALOG = {
     sizing: { timeoutSeconds: 60, memoryMb: 512 },
     sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-ses', 'client-sqs'],
     // The chart: `@resvg/resvg-js` and its fonts (no email templates).
-    bundle: { templates: false, fonts: true, nativeModules: ['@resvg/resvg-js'] },
+    bundle: { templates: false, fonts: true, nativeModules: ['@resvg/resvg-js'], deskClient: false },
   },
   'preferences-page': {
     requires: {
@@ -179,6 +181,21 @@ export const HANDLER_CATALOG = {
     // SSM: the published public link keys (the pages hold no private key but their own purposes').
     sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-ses', 'client-ssm'],
     bundle: PLAIN,
+  },
+  'desk-page': {
+    requires: {
+      settings: ['PUBLIC_BASE_URL'],
+      // Mints the sign-in links it mails and reads them back; no other private link key (a page never
+      // holds one that acts on an account: its Revoke buttons get their links from a private function).
+      links: { mints: ['desk-sign-in'], verifies: ['desk-sign-in'] },
+    },
+    // Pages are read-only over the store; the heaviest reads 30 days of 1m points (3,600 bucket
+    // items) and downsamples them: more memory buys the CPU.
+    sizing: { timeoutSeconds: 29, memoryMb: 1024 },
+    // SES: the sign-in emails. SSM: the published public link keys.
+    sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-ses', 'client-ssm'],
+    // The browser client (charts, passkeys), served from the bundle with immutable cache headers.
+    bundle: { ...PLAIN, deskClient: true },
   },
   'sign-revocation': {
     requires: {

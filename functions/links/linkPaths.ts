@@ -12,6 +12,8 @@ export const LINK_PATHS: Readonly<Record<LinkPurpose, string>> = {
   // A chat's buttons open the same pages, which tell a channel's token from a recipient's by its keys.
   'channel-snooze': '/snooze',
   'channel-preferences': '/preferences',
+  // The desk page's sign-in: its GET shows the button, its POST consumes the link.
+  'desk-sign-in': '/desk/sign-in',
 };
 
 /** The absolute URL of a purpose's page under `baseUrl` (what its forms post to). */

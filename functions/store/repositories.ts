@@ -25,6 +25,13 @@ import { RevokeAllRepository } from './revokeAllRepository';
 import { DecisionRepository } from './decisionRepository';
 import { ProtectionLedgerRepository } from './protectionLedgerRepository';
 import { PagerIncidentsRepository } from './pagerIncidentsRepository';
+import { DeskSessionRepository } from './deskSessionRepository';
+import { DeskRecipientRepository } from './deskRecipientRepository';
+import { DeskSignInRepository } from './deskSignInRepository';
+import { DeskRateRepository } from './deskRateRepository';
+import { DeskOperatorsRepository } from './deskOperatorsRepository';
+import { DeskChallengeRepository } from './deskChallengeRepository';
+import { PasskeyRepository } from './passkeyRepository';
 
 /** Every repository, sharing one client and table prefix. */
 export interface Repositories {
@@ -68,6 +75,20 @@ export interface Repositories {
   readonly pace: PaceRepository;
   /** The pager incidents each channel was sent a trigger for and no resolve yet (items in `channels`). */
   readonly incidents: PagerIncidentsRepository;
+  /** Desk page sessions (table `desk`). */
+  readonly deskSessions: DeskSessionRepository;
+  /** Per recipient: the desk sessions epoch and passkeys (table `desk`). */
+  readonly deskRecipients: DeskRecipientRepository;
+  /** Used desk sign-in links (table `desk`). */
+  readonly deskSignIns: DeskSignInRepository;
+  /** Sign-in request counters (table `desk`). */
+  readonly deskRates: DeskRateRepository;
+  /** Who sees every account on the desk page (table `desk`). */
+  readonly deskOperators: DeskOperatorsRepository;
+  /** Passkey challenges, used once (table `desk`). */
+  readonly deskChallenges: DeskChallengeRepository;
+  /** Registered passkeys (table `desk`). */
+  readonly passkeys: PasskeyRepository;
 }
 
 /** Builds every repository over one document client and table prefix (once per cold start). */
@@ -99,5 +120,12 @@ export function createRepositories(client: DynamoDBDocumentClient, prefix: strin
     channelBacklog: new ChannelBacklogRepository(client, prefix, options),
     pace: new PaceRepository(client, prefix, options),
     incidents: new PagerIncidentsRepository(client, prefix, options),
+    deskSessions: new DeskSessionRepository(client, prefix, options),
+    deskRecipients: new DeskRecipientRepository(client, prefix, options),
+    deskSignIns: new DeskSignInRepository(client, prefix, options),
+    deskRates: new DeskRateRepository(client, prefix, options),
+    deskOperators: new DeskOperatorsRepository(client, prefix, options),
+    deskChallenges: new DeskChallengeRepository(client, prefix, options),
+    passkeys: new PasskeyRepository(client, prefix, options),
   };
 }

@@ -38,7 +38,19 @@ export interface TableDefinition {
 }
 
 export type TableId =
-  'accounts' | 'curves' | 'snapshots' | 'alerts' | 'delegates' | 'tokens' | 'audit' | 'deliveries' | 'suppressions' | 'preferences' | 'leases' | 'channels';
+  | 'accounts'
+  | 'curves'
+  | 'snapshots'
+  | 'alerts'
+  | 'delegates'
+  | 'tokens'
+  | 'audit'
+  | 'deliveries'
+  | 'suppressions'
+  | 'preferences'
+  | 'leases'
+  | 'channels'
+  | 'desk';
 
 /** Number of shards the due-time indexes are spread over (queried one by one, never scanned). */
 export const SCHEDULE_SHARDS = 8;
@@ -143,6 +155,12 @@ export const TABLES: Readonly<Record<TableId, TableDefinition>> = withIds({
     sortKey: stringKey('name'),
   },
   leases: { purpose: 'Short leases that serialize work per account (e.g. nonces of revocations).', partitionKey: stringKey('lockId'), ttlAttribute: TTL },
+  desk: {
+    purpose:
+      "The desk page: sessions, used sign-in links, rate-limit counters, passkeys and their challenges, each recipient's sessions epoch, the operators. Read by key only.",
+    partitionKey: stringKey('id'),
+    ttlAttribute: TTL,
+  },
 });
 
 /** Physical table name for a logical id under a prefix. */

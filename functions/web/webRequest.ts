@@ -10,6 +10,10 @@ export interface WebRequest {
   readonly query: URLSearchParams;
   /** Header lookup, case-insensitive; `undefined` when absent. */
   header(name: string): string | undefined;
+  /** Cookie lookup by exact name (HTTP API's `cookies`, or the `Cookie` header); `undefined` when absent. */
+  cookie(name: string): string | undefined;
+  /** The client's address as API Gateway saw it; `undefined` when the event carries none. */
+  readonly sourceIp: string | undefined;
   readonly form: FormBody;
 }
 
@@ -23,7 +27,8 @@ const v2Schema = z.looseObject({
   headers: headersSchema,
   body: z.string().nullish(),
   isBase64Encoded: z.boolean().default(false),
-  requestContext: z.looseObject({ http: z.looseObject({ method: z.string() }) }),
+  cookies: z.array(z.string()).nullish(),
+  requestContext: z.looseObject({ http: z.looseObject({ method: z.string(), sourceIp: z.string().optional() }) }),
 });
 
 /** REST API Lambda proxy events (payload format 1.0): the deployed link endpoint. */
@@ -35,8 +40,10 @@ const v1Schema = z.looseObject({
   headers: headersSchema,
   multiValueQueryStringParameters: z.record(z.string(), z.array(z.string()).nullish()).nullish(),
   queryStringParameters: z.record(z.string(), z.string().nullish()).nullish(),
+  pathParameters: z.record(z.string(), z.string().nullish()).nullish(),
   body: z.string().nullish(),
   isBase64Encoded: z.boolean().nullish(),
+  requestContext: z.looseObject({ identity: z.looseObject({ sourceIp: z.string().nullish() }).nullish() }).nullish(),
 });
 
 /** Outcome of reading an event: a request, or why it is not one the pages can answer. */
@@ -50,7 +57,10 @@ export function toWebRequest(event: APIGatewayProxyEventV2 | APIGatewayProxyEven
   const v2 = v2Schema.safeParse(event);
   if (v2.success) {
     const e = v2.data;
-    return request(e.requestContext.http.method, e.rawPath, new URLSearchParams(e.rawQueryString), e.headers, e.body, e.isBase64Encoded);
+    return request(e.requestContext.http.method, e.rawPath, new URLSearchParams(e.rawQueryString), e.headers, e.body, e.isBase64Encoded, {
+      cookies: e.cookies ?? [],
+      sourceIp: e.requestContext.http.sourceIp,
+    });
   }
   const v1 = v1Schema.safeParse(event);
   if (v1.success) {
@@ -61,7 +71,13 @@ export function toWebRequest(event: APIGatewayProxyEventV2 | APIGatewayProxyEven
     } else {
       for (const [name, value] of Object.entries(e.queryStringParameters ?? {})) if (value != null) query.append(name, value);
     }
-    return request(e.httpMethod, e.resource ?? e.path, query, e.headers, e.body, e.isBase64Encoded ?? false);
+    // A greedy resource (`/desk/{proxy+}`) names the rest of the path in its parameter.
+    const proxy = e.pathParameters?.['proxy'];
+    const path = e.resource?.includes('{proxy+}') && proxy != null ? e.resource.replace('{proxy+}', proxy) : (e.resource ?? e.path);
+    return request(e.httpMethod, path, query, e.headers, e.body, e.isBase64Encoded ?? false, {
+      cookies: [],
+      sourceIp: e.requestContext?.identity?.sourceIp ?? undefined,
+    });
   }
   return { kind: 'malformed', reason: 'not an API Gateway proxy event (payload 1.0 or 2.0)' };
 }
@@ -73,9 +89,11 @@ function request(
   rawHeaders: Record<string, string | null | undefined> | null | undefined,
   body: string | null | undefined,
   isBase64Encoded: boolean,
+  client: { readonly cookies: readonly string[]; readonly sourceIp: string | undefined },
 ): ParsedWebRequest {
   const headers = new Map<string, string>();
   for (const [name, value] of Object.entries(rawHeaders ?? {})) if (value != null) headers.set(name.toLowerCase(), value);
+  const cookies = parseCookies([...client.cookies, ...(headers.get('cookie')?.split(';') ?? [])]);
   return {
     kind: 'request',
     request: {
@@ -83,7 +101,21 @@ function request(
       path,
       query,
       header: (name) => headers.get(name.toLowerCase()),
+      cookie: (name) => cookies.get(name),
+      sourceIp: client.sourceIp,
       form: parseFormBody(headers.get('content-type'), body ?? undefined, isBase64Encoded),
     },
   };
+}
+
+/** `name=value` pairs (the first of a repeated name wins, as browsers send the most specific first). */
+function parseCookies(pairs: readonly string[]): Map<string, string> {
+  const cookies = new Map<string, string>();
+  for (const pair of pairs) {
+    const split = pair.indexOf('=');
+    if (split <= 0) continue;
+    const name = pair.slice(0, split).trim();
+    if (!cookies.has(name)) cookies.set(name, pair.slice(split + 1).trim());
+  }
+  return cookies;
 }

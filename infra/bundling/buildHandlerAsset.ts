@@ -4,6 +4,7 @@ import { build, type Metafile } from 'esbuild';
 import { HANDLER_CATALOG, type HandlerName } from '../../functions/handlers/catalog';
 import { BUNDLE_SETTINGS, bundleCopies, esbuildOptions, writeGeneratedFiles, type BundleArch } from './bundleSettings';
 import { PROJECT_ROOT, handlerEntry } from './handlerEntry';
+import { buildDeskClient, DESK_ASSETS_BUNDLE_DIR, writeDeskClient } from './deskClient';
 
 /** What `buildHandlerAsset` wrote. */
 export interface HandlerAsset {
@@ -14,7 +15,7 @@ export interface HandlerAsset {
 
 /**
  * What goes into a handler's asset besides the bundle: the copies of `bundleCopies` (templates,
- * fonts, the native addon for `arch`) and the generated files. The CDK asset runs this after
+ * fonts, the native addon for `arch`), the generated files, and the desk's browser client. The CDK asset runs this after
  * esbuild (`assetExtrasMain.ts`), and so does `buildHandlerAsset`.
  */
 export function addAssetExtras(name: HandlerName, arch: BundleArch, outDir: string, root: string = PROJECT_ROOT): void {
@@ -23,6 +24,7 @@ export function addAssetExtras(name: HandlerName, arch: BundleArch, outDir: stri
     cpSync(resolve(root, from), join(outDir, to), { recursive: true, dereference: true });
   }
   writeGeneratedFiles(name, outDir);
+  if (HANDLER_CATALOG[name].bundle.deskClient) writeDeskClient(join(outDir, DESK_ASSETS_BUNDLE_DIR), buildDeskClient(root));
 }
 
 /**

@@ -147,8 +147,8 @@ export const ASSET_EXTRAS_SCRIPT = 'infra/bundling/assetExtrasMain.ts';
  */
 export function nodejsBundling(name: HandlerName, arch: BundleArch, root: string = PROJECT_ROOT): BundlingOptions {
   const nodeTsx = (args: readonly string[]): string => [process.execPath, '--import', 'tsx', ...args].map((arg) => JSON.stringify(arg)).join(' ');
-  const { templates, fonts, nativeModules } = HANDLER_CATALOG[name].bundle;
-  const hasExtras = templates || fonts || nativeModules.length > 0;
+  const { templates, fonts, nativeModules, deskClient } = HANDLER_CATALOG[name].bundle;
+  const hasExtras = templates || fonts || nativeModules.length > 0 || deskClient;
   return {
     target: BUNDLE_SETTINGS.target,
     format: OutputFormat.ESM,

@@ -1,7 +1,7 @@
 import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import { CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import { linkWebAclName } from '../config/resourceNames';
+import { LINK_API_STAGE, linkWebAclName } from '../config/resourceNames';
 import { LINK_RATE_WINDOW_SECONDS, type StageConfig } from '../config/stageConfig';
 
 /** Names of the web ACL's rules; each is also its `Rule` metric dimension. */
@@ -12,6 +12,7 @@ export const LINK_FIREWALL_RULES = {
   perClient: 'per-client-rate',
   perClientPosts: 'per-client-post-rate',
   anonymousPosts: 'anonymous-post-rate',
+  deskSignIn: 'desk-sign-in-rate',
 } as const;
 
 /**
@@ -27,6 +28,20 @@ export const WELL_FORMED_TOKEN = '(^|&)token=v2\\.[A-Za-z0-9_-]{8}\\.[A-Za-z0-9_
  * to revoke (a confirmation is one POST); blocking such addresses outright would lock them out.
  */
 export const ANONYMOUS_POST_RATE_LIMIT = 10;
+
+/**
+ * POSTs to the desk's sign-in page and passkey sign-in per {@link LINK_RATE_WINDOW_SECONDS} from one
+ * address: asking for a link and using one are a POST each, a passkey sign-in two; the page limits each address and each client further
+ * (`SIGN_IN_LIMITS`), this rule stops a flood before the function runs.
+ */
+export const DESK_SIGN_IN_RATE_LIMIT = 20;
+
+/**
+ * The desk page's paths as WAF sees the URI: `/desk...` behind the custom domain, `/<stage>/desk...`
+ * on the execute-api endpoint. Its forms carry a session's anti-CSRF value, not a link token.
+ */
+export const DESK_URI = `^(/${LINK_API_STAGE})?/desk(/|$)`;
+const DESK_SIGN_IN_URI = `^(/${LINK_API_STAGE})?/desk/(sign-in|api/passkeys/sign-in/(options|verify))/?$`;
 
 /** The label namespace the anonymous-IP managed rule group adds (its rules run in Count mode). */
 const ANONYMOUS_IP_LABELS = 'awswaf:managed:aws:anonymous-ip-list:';
@@ -90,6 +105,9 @@ export class LinkFirewall extends Construct {
         textTransformations: [{ priority: 0, type: 'NONE' }],
       },
     };
+    const uriMatches = (regexString: string): CfnWebACL.StatementProperty => ({
+      regexMatchStatement: { fieldToMatch: { uriPath: {} }, regexString, textTransformations: [{ priority: 0, type: 'NONE' }] },
+    });
     this.webAcl = new CfnWebACL(this, 'WebAcl', {
       name: this.webAclName,
       // WAF descriptions allow letters, digits, spaces and =:#@/-,. only (no parentheses).
@@ -133,6 +151,8 @@ export class LinkFirewall extends Construct {
             andStatement: {
               statements: [
                 isPost,
+                // The desk's forms carry its session's anti-CSRF value instead of a link token.
+                { notStatement: { statement: uriMatches(DESK_URI) } },
                 {
                   notStatement: {
                     statement: {
@@ -184,6 +204,15 @@ export class LinkFirewall extends Construct {
             andStatement: { statements: [isPost, { labelMatchStatement: { scope: 'NAMESPACE', key: ANONYMOUS_IP_LABELS } }] },
           }),
           visibilityConfig: visibility(LINK_FIREWALL_RULES.anonymousPosts),
+        },
+        {
+          name: LINK_FIREWALL_RULES.deskSignIn,
+          priority: 6,
+          action: tooMany,
+          statement: perClient(Math.min(DESK_SIGN_IN_RATE_LIMIT, props.limits.posts), {
+            andStatement: { statements: [isPost, uriMatches(DESK_SIGN_IN_URI)] },
+          }),
+          visibilityConfig: visibility(LINK_FIREWALL_RULES.deskSignIn),
         },
       ],
     });

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { DESK_ASSETS_BUNDLE_DIR } from '../bundling/deskClient';
 import { ArnFormat, Stack, Token, Validations } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing, type IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -24,6 +25,8 @@ export const METRICS_NAMESPACE = 'PortfolioSentinel';
 
 /** Where the bundle's `templates/` directory lands in the Lambda file system. */
 export const LAMBDA_TEMPLATES_DIR = '/var/task/templates';
+/** Where the desk page's browser client is inside its bundle (`infra/bundling/deskClient.ts`). */
+export const LAMBDA_DESK_ASSETS_DIR = `/var/task/${DESK_ASSETS_BUNDLE_DIR}`;
 
 /** Table access levels, each a fixed list of item-level actions (never `Scan`, never `dynamodb:*`). */
 export const TABLE_ACTIONS = {
@@ -130,6 +133,7 @@ export class SentinelFunction extends Construct {
     this.setEnv('NODE_OPTIONS', '--enable-source-maps');
     this.setEnv(STAGE_ENV, config.stage);
     if (HANDLER_CATALOG[handler].bundle.templates) this.setEnv('TEMPLATES_DIR', LAMBDA_TEMPLATES_DIR);
+    if (HANDLER_CATALOG[handler].bundle.deskClient) this.setEnv('DESK_ASSETS_DIR', LAMBDA_DESK_ASSETS_DIR);
   }
 
   /** Grants `access` to one table (and its indexes) and sets `SENTINEL_TABLE_PREFIX`. */

@@ -104,6 +104,8 @@ export class WebStack extends Stack {
   /** The protective-decision queue's consumer: automatic revocations, one delegate at a time, through the signer. */
   readonly decisionWorker: SentinelFunction;
   readonly preferencesPage: SentinelFunction;
+  /** `/desk`: the desk page, read-only over the store but its own `desk` table. */
+  readonly deskPage: SentinelFunction;
   readonly signRevocation: SentinelFunction;
 
   constructor(scope: Construct, id: string, props: WebStackProps) {
@@ -286,6 +288,38 @@ export class WebStack extends Stack {
       .bindMail(messaging.mail)
       .bindPublicBaseUrl(this.publicBaseUrl);
 
+    this.deskPage = new SentinelFunction(this, 'DeskPage', {
+      handler: 'desk-page',
+      config,
+      description:
+        'Public: the desk page (sign-in by email link or passkey; the accounts a recipient receives), read-only over the store but its own desk table.',
+    });
+    this.deskPage
+      // Which accounts a viewer receives: one account by key, its recipient record's set
+      // (BatchGetItem), or the listing (the byNextReport shards, keys only, then BatchGetItem).
+      .bindTableActions(table('accounts'), ['dynamodb:GetItem', 'dynamodb:BatchGetItem'])
+      .bindIndexQuery(table('accounts'), 'byNextReport')
+      .bindTableActions(table('preferences'), ['dynamodb:GetItem'])
+      // An account's figures: its curve, latest snapshot, alert states (the drawdown rollup among them), delegates and known keys.
+      .bindTableActions(table('curves'), ['dynamodb:Query'])
+      .bindTableActions(table('snapshots'), ['dynamodb:Query'])
+      .bindTableActions(table('alerts'), ['dynamodb:Query'])
+      // Its one write outside its table: a viewer lifting its own snooze (the per-recipient snoozes item, read and
+      // conditionally rewritten, as the snooze page does; a leading-key condition cannot narrow a sort key).
+      .bindTableActions(table('alerts'), ['dynamodb:GetItem', 'dynamodb:PutItem'])
+      .bindTableActions(table('delegates'), ['dynamodb:Query'])
+      // The operators' channels page: the channels' partition, read only.
+      .bindTableActions(table('channels'), ['dynamodb:Query'], { leadingKeys: ['channel'] })
+      // Its own table: reads any item (the operators list among them); writes only the items it owns (sessions, used
+      // sign-in links, rate counters, passkeys and their challenges, each recipient's sessions epoch and passkey list),
+      // never the operators list (the CLI's).
+      .bindTableActions(table('desk'), ['dynamodb:GetItem'])
+      .bindTableActions(table('desk'), ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'], { leadingKeys: [...DESK_OWNED_KEYS] })
+      .bindLinkKeys(data.linkKeys)
+      // The sign-in emails.
+      .bindMail(messaging.mail)
+      .bindPublicBaseUrl(this.publicBaseUrl);
+
     const pages: Record<(typeof LINK_ROUTES)[keyof typeof LINK_ROUTES], IFunction> = {
       'revoke-page': this.revokePage.fn,
       'revoke-all-page': this.revokeAllPage.fn,
@@ -296,6 +330,13 @@ export class WebStack extends Stack {
       const integration = new LambdaIntegration(pages[page], { allowTestInvoke: false });
       for (const method of ['GET', 'POST']) resource.addMethod(method, integration);
       acknowledgePublicRoute(resource);
+    }
+    // The desk page: `/desk` and everything below it, one function.
+    const desk = this.api.root.addResource(DESK_ROUTE);
+    const deskIntegration = new LambdaIntegration(this.deskPage.fn, { allowTestInvoke: false });
+    for (const resource of [desk, desk.addResource('{proxy+}')]) {
+      for (const method of ['GET', 'POST']) resource.addMethod(method, deskIntegration);
+      acknowledgeDeskRoute(resource);
     }
     Validations.of(this.api).acknowledge({
       id: 'AwsSolutions-APIG2',
@@ -330,6 +371,27 @@ export class WebStack extends Stack {
       });
     }
   }
+}
+
+/** The `desk` table's partition keys the desk page writes (IAM leading keys): everything there but the operators list. */
+export const DESK_OWNED_KEYS = ['session#*', 'sign-in#*', 'rate#*', 'challenge#*', 'passkey#*', 'recipient#*'] as const;
+
+/** The desk page's path: `/desk` and every path below it go to `desk-page`. */
+export const DESK_ROUTE = 'desk';
+
+/** The desk routes take no API authorizer: the page's own session (a signed-in recipient's cookie) is the authorization. */
+function acknowledgeDeskRoute(resource: IResource): void {
+  Validations.of(resource).acknowledge(
+    {
+      id: 'AwsSolutions-APIG4',
+      reason:
+        'The desk page authenticates its users itself: a single-use emailed sign-in link or a passkey opens a stored session (HttpOnly, Secure, SameSite=Strict cookie) that every request is checked against; its sign-in pages are public by design.',
+    },
+    {
+      id: 'AwsSolutions-COG4',
+      reason: 'No user pool: recipients are identified by their mailbox (emailed sign-in links) or their passkeys, both checked by the page function.',
+    },
+  );
 }
 
 /** The link routes take no API authorizer: the signed token each request carries is the authorization. */

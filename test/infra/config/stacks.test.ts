@@ -28,7 +28,7 @@ import {
   revokeAllWorkerConcurrency,
 } from '../../../infra/stacks/WebStack';
 import { DECISION_BATCH_SIZE, DECISION_MAX_RECEIVE_COUNT, DECISION_QUEUE } from '../../../functions/services/protection/decisionQueueSettings';
-import { ANONYMOUS_POST_RATE_LIMIT, LINK_FIREWALL_RULES, WELL_FORMED_TOKEN } from '../../../infra/constructs/LinkFirewall';
+import { ANONYMOUS_POST_RATE_LIMIT, DESK_SIGN_IN_RATE_LIMIT, DESK_URI, LINK_FIREWALL_RULES, WELL_FORMED_TOKEN } from '../../../infra/constructs/LinkFirewall';
 import { junkClientsToBlockConfirm } from '../../support/infra/floodArithmetic';
 import { LINK_API_STAGE } from '../../../infra/config/resourceNames';
 import { LINK_RATE_WINDOW_SECONDS } from '../../../infra/config/stageConfig';
@@ -327,6 +327,17 @@ describe('functions', () => {
       'SENTINEL_TABLE_PREFIX',
     ]);
     expect(vars('ses-events')).toEqual([...mail, 'SENTINEL_TABLE_PREFIX'].sort());
+    expect(vars('desk-page')).toEqual([
+      'CSRF_SECRET_ARN',
+      'DESK_ASSETS_DIR',
+      'LINK_KEY_SECRET_PREFIX',
+      'LINK_PUBLIC_KEYS_PARAMETER',
+      'MAIL_FROM',
+      'OPERATOR_EMAIL',
+      'PUBLIC_BASE_URL',
+      'SENTINEL_TABLE_PREFIX',
+      'SES_CONFIGURATION_SET',
+    ]);
   });
 
   it('points at the stage chain, table prefix, sender and the signer by name', () => {
@@ -528,26 +539,31 @@ describe('link endpoint', () => {
       return { key: `${String(props(r)['HttpMethod'])} /${String(pathPart)}`, method: props(r) };
     });
 
-  it('routes GET and POST of /revoke, /revoke-all, /unsubscribe, /preferences and /snooze to the three page functions only (Lambda proxy)', () => {
+  it('routes GET and POST of /revoke, /revoke-all, /unsubscribe, /preferences and /snooze to the three page functions, and /desk and below to desk-page (Lambda proxy)', () => {
     expect(
       methods()
         .map((m) => m.key)
         .sort(),
     ).toEqual([
+      'GET /desk',
       'GET /preferences',
       'GET /revoke',
       'GET /revoke-all',
       'GET /snooze',
       'GET /unsubscribe',
+      'GET /{proxy+}',
+      'POST /desk',
       'POST /preferences',
       'POST /revoke',
       'POST /revoke-all',
       'POST /snooze',
       'POST /unsubscribe',
+      'POST /{proxy+}',
     ]);
     expect(LINK_ROUTES['revoke-all']).toBe('revoke-all-page');
     for (const { key, method } of methods()) {
-      const page = LINK_ROUTES[key.split(' /')[1] as keyof typeof LINK_ROUTES];
+      const path = key.split(' /')[1] ?? '';
+      const page = path === 'desk' || path === '{proxy+}' ? 'desk-page' : LINK_ROUTES[path as keyof typeof LINK_ROUTES];
       expect(method['Integration'], key).toMatchObject({ Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' });
       expect(JSON.stringify(method['Integration']), key).toContain(logicalIdOfFunction(page));
       expect(method['AuthorizationType'], key).toBe('NONE');
@@ -643,6 +659,7 @@ describe('link endpoint', () => {
       [3, LINK_FIREWALL_RULES.perClient],
       [4, LINK_FIREWALL_RULES.perClientPosts],
       [5, LINK_FIREWALL_RULES.anonymousPosts],
+      [6, LINK_FIREWALL_RULES.deskSignIn],
     ]);
     // The anonymous-IP list only labels (Count); its labels scope a stricter POST rate.
     expect(rule(LINK_FIREWALL_RULES.anonymousIp)).toMatchObject({
@@ -669,7 +686,21 @@ describe('link endpoint', () => {
     const malformed = JSON.stringify(rule(LINK_FIREWALL_RULES.malformedPost));
     expect(rule(LINK_FIREWALL_RULES.malformedPost)).toMatchObject({ Action: { Block: { CustomResponse: { ResponseCode: 400 } } } });
     expect(malformed).toContain('"NotStatement"');
-    expect(malformed.match(/"RegexString":"([^"]+)"/g)).toHaveLength(2);
+    // The token's two places, and the desk's paths (its forms carry a session's anti-CSRF value instead).
+    expect(malformed.match(/"RegexString":"([^"]+)"/g)).toHaveLength(3);
+    expect(malformed).toContain(`"UriPath":{}},"RegexString":${JSON.stringify(DESK_URI)}`);
+    // Sign-in POSTs to the desk have a per-client rate of their own.
+    expect(rule(LINK_FIREWALL_RULES.deskSignIn)).toMatchObject({
+      Statement: {
+        RateBasedStatement: {
+          Limit: DESK_SIGN_IN_RATE_LIMIT,
+          AggregateKeyType: 'IP',
+          ScopeDownStatement: {
+            AndStatement: { Statements: [{ ByteMatchStatement: { SearchString: 'POST' } }, { RegexMatchStatement: { FieldToMatch: { UriPath: {} } } }] },
+          },
+        },
+      },
+    });
     expect(malformed).toContain('"Body":{"OversizeHandling":"CONTINUE"}');
     expect(malformed).toContain('"QueryString":{}');
     expect(rule(LINK_FIREWALL_RULES.ipReputation)).toMatchObject({
@@ -718,7 +749,7 @@ describe('link endpoint', () => {
     const apiId = resourcesOf('AWS::ApiGateway::RestApi')[0]?.[0] as string;
     const stageId = resourcesOf('AWS::ApiGateway::Stage')[0]?.[0] as string;
     const grants = resourcesOf('AWS::Lambda::Permission').filter(([, r]) => props(r)['Principal'] === 'apigateway.amazonaws.com');
-    expect(grants).toHaveLength(10);
+    expect(grants).toHaveLength(14);
     for (const [id, grant] of grants) {
       const source = JSON.stringify(props(grant)['SourceArn']);
       expect(source, id).toContain(`{"Ref":"${apiId}"}`);
@@ -1219,6 +1250,7 @@ describe('bundles', () => {
       'channel-worker': 'ChannelWorkerFunction33953758',
       'revoke-all-page': 'RevokeAllPageFunction3826E017',
       'revoke-all-worker': 'RevokeAllWorkerFunctionB67FB50D',
+      'desk-page': 'DeskPageFunction429A9658',
     });
   });
 
@@ -1238,6 +1270,8 @@ describe('bundles', () => {
       const dir = assetDir(name);
       const needs = HANDLER_CATALOG[name].bundle;
       expect(existsSync(join(dir, 'templates')), name).toBe(needs.templates);
+      // The desk page's browser client, served from the bundle (DESK_ASSETS_DIR).
+      expect(existsSync(join(dir, 'desk-assets', 'chart.js')), name).toBe(needs.deskClient);
       if (needs.templates) {
         // The templates, and the module precompiled from them when bundling (the bundle has only the Handlebars runtime).
         expect(readdirSync(join(dir, 'templates'), { recursive: true }).length).toBe(templateFiles + 1);

@@ -311,6 +311,17 @@ describe('IAM statements', () => {
         channels: ['GetItem'],
         tokens: ['PutItem', 'DeleteItem'],
       },
+      // Read-only over the store but its own table: which accounts a viewer receives; sessions, sign-ins, rates, operators.
+      'desk-page': {
+        accounts: ['GetItem', 'BatchGetItem'],
+        preferences: ['GetItem'],
+        curves: ['Query'],
+        snapshots: ['Query'],
+        alerts: ['Query', 'GetItem', 'PutItem'],
+        delegates: ['Query'],
+        channels: ['Query'],
+        desk: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+      },
       'sign-revocation': {
         accounts: READ,
         leases: WRITE,
@@ -373,6 +384,21 @@ describe('IAM statements', () => {
     for (const table of ['alerts', 'curves', 'delegates', 'accounts'] as const)
       for (const action of ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'])
         expect(decide('channel-worker', `dynamodb:${action}`, tableArn(table)), `${table} ${action}`).not.toBe('allow');
+  });
+
+  it("confines the desk page's writes to the desk items it owns (never the operators list) and its channels reads to the channels' partition", () => {
+    const desk = (action: string, key: string) => decide('desk-page', `dynamodb:${action}`, tableArn('desk'), { 'dynamodb:LeadingKeys': [key] });
+    for (const key of ['session#abc', 'sign-in#t1', 'rate#client#h#0', 'challenge#c1', 'passkey#p1', 'recipient#a@example.com'])
+      for (const action of ['PutItem', 'UpdateItem', 'DeleteItem']) expect(desk(action, key), `${action} ${key}`).toBe('allow');
+    for (const action of ['PutItem', 'UpdateItem', 'DeleteItem']) expect(desk(action, 'operators'), action).not.toBe('allow');
+    expect(desk('GetItem', 'operators')).toBe('allow');
+    const channels = (action: string, key: string) => decide('desk-page', `dynamodb:${action}`, tableArn('channels'), { 'dynamodb:LeadingKeys': [key] });
+    expect(channels('Query', 'channel')).toBe('allow');
+    for (const key of ['backlog#desk-slack', 'pace#q0Xk3Zx1']) expect(channels('Query', key), key).not.toBe('allow');
+    for (const action of ['PutItem', 'UpdateItem', 'DeleteItem', 'GetItem']) expect(channels(action, 'channel'), action).not.toBe('allow');
+    for (const table of ['accounts', 'curves', 'snapshots', 'delegates', 'preferences'] as const)
+      for (const action of ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'])
+        expect(decide('desk-page', `dynamodb:${action}`, tableArn(table)), `${table} ${action}`).not.toBe('allow');
   });
 
   it.each(['preferences-page', 'revoke-page', 'revoke-all-page', 'sign-revocation'])(
@@ -547,6 +573,7 @@ describe('IAM statements', () => {
       unsubscribe: ['daily-report', 'notify'],
       preferences: ['channel-worker', 'daily-report', 'notify', 'preferences-page'],
       'security-off': ['preferences-page'],
+      'desk-sign-in': ['desk-page'],
     };
 
     it.each(Object.entries(MINTERS))('only %s minters read its private key secret', (purpose, minters) => {
@@ -554,7 +581,7 @@ describe('IAM statements', () => {
     });
 
     it('no page can read the revoke, revoke-all, snooze or unsubscribe private key', () => {
-      for (const page of ['revoke-page', 'revoke-all-page', 'preferences-page']) {
+      for (const page of ['revoke-page', 'revoke-all-page', 'preferences-page', 'desk-page']) {
         for (const purpose of ['revoke', 'revoke-all', 'snooze', 'unsubscribe']) {
           expect(decide(page, 'secretsmanager:GetSecretValue', secretArn(`sentinel-devnet-link-key-${purpose}`)), `${page} reading ${purpose}`).not.toBe(
             'allow',
@@ -564,13 +591,13 @@ describe('IAM statements', () => {
     });
 
     it("the pages alone read the anti-CSRF secret; they and the signer (which verifies a click's link itself) the published public keys; no role reads the old shared link secret", () => {
-      expect(readersOf('sentinel-devnet-csrf-secret')).toEqual(['preferences-page', 'revoke-all-page', 'revoke-page']);
+      expect(readersOf('sentinel-devnet-csrf-secret')).toEqual(['desk-page', 'preferences-page', 'revoke-all-page', 'revoke-page']);
       const parameter = `arn:aws:ssm:${TEST_REGION}:${TEST_ACCOUNT}:parameter/sentinel/devnet/link-public-keys`;
       const paramReaders = roles
         .filter((r) => evaluate(r.statements, { principal: r.principal, action: 'ssm:GetParameter', resource: parameter }) === 'allow')
         .map((r) => r.owner)
         .sort();
-      expect(paramReaders).toEqual(['preferences-page', 'revoke-all-page', 'revoke-page', 'sign-revocation']);
+      expect(paramReaders).toEqual(['desk-page', 'preferences-page', 'revoke-all-page', 'revoke-page', 'sign-revocation']);
       expect(roles.filter((r) => evaluate(r.statements, { principal: r.principal, action: 'ssm:PutParameter', resource: parameter }) === 'allow')).toEqual([]);
       expect(readersOf('sentinel-devnet-link-secret')).toEqual([]);
     });
@@ -581,13 +608,13 @@ describe('IAM statements', () => {
     const send = (r: RolePolicy, from: string): string =>
       evaluate(r.statements, { principal: r.principal, action: 'ses:SendRawEmail', resource: identity, context: { 'ses:FromAddress': from } });
     // The channel worker mails the broken-channel email; preferences-page mails a mailbox its own notices (security-off confirmation and notice, a new preferences link);
-    // report-dispatch and ses-events mail the operator only (missed reports; a security recipient suppressed by a bounce).
+    // report-dispatch and ses-events mail the operator only (missed reports; a security recipient suppressed by a bounce); desk-page mails sign-in links.
     expect(
       roles
         .filter((r) => send(r, TEST_CONTEXT.mailFrom) === 'allow')
         .map((r) => r.owner)
         .sort(),
-    ).toEqual(['channel-worker', 'daily-report', 'notify', 'preferences-page', 'report-dispatch', 'ses-events']);
+    ).toEqual(['channel-worker', 'daily-report', 'desk-page', 'notify', 'preferences-page', 'report-dispatch', 'ses-events']);
     expect(send(roleOf('preferences-page'), 'someone-else@sentinel.example.com')).not.toBe('allow');
     expect(send(roleOf('notify'), 'someone-else@sentinel.example.com')).not.toBe('allow');
     const configSet = `arn:aws:ses:${TEST_REGION}:${TEST_ACCOUNT}:configuration-set/sentinel-devnet-mail`;

@@ -1,4 +1,4 @@
-import { ANONYMOUS_POST_RATE_LIMIT } from '../../../infra/constructs/LinkFirewall';
+import { ANONYMOUS_POST_RATE_LIMIT, DESK_SIGN_IN_RATE_LIMIT } from '../../../infra/constructs/LinkFirewall';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -109,6 +109,8 @@ describe('every stage synthesizes offline with real bundles, cdk-nag clean', () 
       ['per-client-post-rate', 50],
       // Anonymous addresses (the managed group's labels, counted only) get the stricter POST rate.
       ['anonymous-post-rate', ANONYMOUS_POST_RATE_LIMIT],
+      // Sign-in POSTs to the desk page: a rate of their own (the stage's POST rate when lower).
+      ['desk-sign-in-rate', DESK_SIGN_IN_RATE_LIMIT],
     ]);
     // Setting the domain or the limits (documented routine changes) leaves no export behind to delete or import.
     for (const part of ['keys', 'data', 'messaging', 'web', 'compute', 'monitoring'] as const) {

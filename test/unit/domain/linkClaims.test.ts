@@ -25,6 +25,7 @@ const requests: Record<(typeof LINK_PURPOSES)[number], LinkRequest> = {
   'security-off': { purpose: 'security-off', account: ACCOUNT, email: 'ops@example.com' },
   'channel-snooze': { purpose: 'channel-snooze', account: ACCOUNT, channel: 'desk', snoozeHours: 24 },
   'channel-preferences': { purpose: 'channel-preferences', account: ACCOUNT, channel: 'desk' },
+  'desk-sign-in': { purpose: 'desk-sign-in', email: 'ops@example.com' },
 };
 
 describe('unsubscribe categories', () => {
@@ -63,6 +64,15 @@ describe('preferences links', () => {
   });
 });
 
+describe('desk sign-in links', () => {
+  it('name an email and no account, live 15 minutes, carry issuedAt, and refuse an account', () => {
+    const claims = issueClaims(requests['desk-sign-in'], TOKEN, NOW);
+    expect(claims).toEqual({ purpose: 'desk-sign-in', email: 'ops@example.com', tokenId: TOKEN, issuedAt: NOW, expiresAt: NOW + 15 * 60_000 });
+    expect(linkClaimsSchema.safeParse({ ...claims, account: ACCOUNT }).success).toBe(false);
+    expect(() => issueClaims({ purpose: 'desk-sign-in', email: 'not an email' }, TOKEN, NOW)).toThrow();
+  });
+});
+
 describe('issueClaims', () => {
   it('adds the token id and the default expiry of the purpose', () => {
     expect(issueClaims(requests.revoke, TOKEN, NOW)).toEqual({ ...requests.revoke, tokenId: TOKEN, expiresAt: NOW + 72 * 3_600_000 });
@@ -71,8 +81,8 @@ describe('issueClaims', () => {
   });
 
   it('checksums addresses and rejects malformed requests', () => {
-    const claims = issueClaims({ ...requests.revoke, account: ACCOUNT.toLowerCase() as typeof ACCOUNT }, TOKEN, NOW);
-    expect(claims.account).toBe(ACCOUNT);
+    const claims = issueClaims({ purpose: 'revoke', delegate: DELEGATE, account: ACCOUNT.toLowerCase() as typeof ACCOUNT }, TOKEN, NOW);
+    expect(claims).toMatchObject({ account: ACCOUNT });
     expect(() => issueClaims(requests.revoke, 'short', NOW)).toThrow();
     expect(() => issueClaims({ ...snooze24, snoozeHours: 0 }, TOKEN, NOW)).toThrow();
   });

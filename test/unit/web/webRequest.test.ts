@@ -71,6 +71,24 @@ describe('toWebRequest', () => {
     ]);
   });
 
+  it('reads cookies and the client address of both payloads, and the real path of a greedy REST resource', () => {
+    const v2 = requestOf({
+      rawPath: '/desk',
+      cookies: ['sentinel-desk=abc', 'other=1', 'sentinel-desk=shadowed'],
+      requestContext: { http: { method: 'GET', sourceIp: '203.0.113.7' } },
+    });
+    expect([v2.cookie('sentinel-desk'), v2.cookie('other'), v2.cookie('missing'), v2.sourceIp]).toEqual(['abc', '1', undefined, '203.0.113.7']);
+    const v1 = requestOf({
+      resource: '/desk/{proxy+}',
+      path: '/mapped/desk/accounts/0xabc',
+      pathParameters: { proxy: 'accounts/0xabc' },
+      httpMethod: 'GET',
+      headers: { Cookie: '__Host-sentinel-desk=xyz; theme=dark' },
+      requestContext: { identity: { sourceIp: '198.51.100.2' } },
+    });
+    expect([v1.path, v1.cookie('__Host-sentinel-desk'), v1.cookie('theme'), v1.sourceIp]).toEqual(['/desk/accounts/0xabc', 'xyz', 'dark', '198.51.100.2']);
+  });
+
   it('answers malformed for anything else, without throwing', () => {
     for (const event of [undefined, null, 'GET /revoke', {}, { path: '/revoke' }, { rawPath: '/revoke', requestContext: {} }]) {
       expect(toWebRequest(event).kind).toBe('malformed');

@@ -205,29 +205,42 @@ async function loadStoredReportData(
   now: number,
   chainFailedAt: number,
 ): Promise<ReportData> {
-  const windows = reportWindows(period.localDate, account.timezone);
   const [points, views, previous] = await Promise.all([
     storedHistory(repos, account, now),
     repos.delegates.listForAccount(account.address),
     repos.reportRecords.latestBefore(account.address, account.timezone, period.localDate),
   ]);
-  const history = storedSeries(points);
+  return { record: null, input: storedReportInput(account, period, storedSeries(points), { views, previous, now, chainFailedAt }) };
+}
+
+/**
+ * A daily report's input from stored data alone (what `loadStoredReportData` builds once the chain
+ * is given up): each window's curves from `history` (the stored points up to `now`; the day's
+ * figures and the chart), the chain's 7- and 30-day metrics from `previous` (the latest report
+ * record before the day), the day's own metrics missing, no changes. Pure: the desk page builds
+ * its day figures with it, so they are the report's.
+ */
+export function storedReportInput(
+  account: Pick<TrackedAccount, 'address' | 'label' | 'timezone' | 'interval'>,
+  period: CoveredDay,
+  history: readonly SeriesPoint[],
+  context: { readonly views: readonly DelegateView[]; readonly previous: ReportRecord | null; readonly now: number; readonly chainFailedAt: number },
+): ReportModelInput {
+  const { views, previous, now, chainFailedAt } = context;
+  const windows = reportWindows(period.localDate, account.timezone);
   return {
-    record: null,
-    input: {
-      settings: { address: account.address, label: account.label, timezone: account.timezone, interval: account.interval },
-      day: { localDate: period.localDate, startMs: period.startMs, endMs: period.endMs },
-      windows: windows.map((window) => ({
-        window,
-        summary: window.key === 'day' ? null : read(previousSummary(previous, window)),
-        series: within(history, window.fromMs, window.toMs),
-        previous: null,
-      })),
-      history,
-      ...delegatesOf(views, period.previousReportAt, now),
-      now,
-      source: { kind: 'stored', chainFailedAt, storedAsOf: history.at(-1)?.timestamp ?? null, metricsFrom: previous?.coveredDate ?? null },
-    },
+    settings: { address: account.address, label: account.label, timezone: account.timezone, interval: account.interval },
+    day: { localDate: period.localDate, startMs: period.startMs, endMs: period.endMs },
+    windows: windows.map((window) => ({
+      window,
+      summary: window.key === 'day' ? null : read(previousSummary(previous, window)),
+      series: within(history, window.fromMs, window.toMs),
+      previous: null,
+    })),
+    history,
+    ...delegatesOf(views, period.previousReportAt, now),
+    now,
+    source: { kind: 'stored', chainFailedAt, storedAsOf: history.at(-1)?.timestamp ?? null, metricsFrom: previous?.coveredDate ?? null },
   };
 }
 

@@ -1,0 +1,15 @@
+import type { AlertStateRepository } from '../../store/alertStateRepository';
+import type { CurvesRepository } from '../../store/curvesRepository';
+import type { DelegateViewRepository } from '../../store/delegateViewRepository';
+import type { KnownDelegatesRepository } from '../../store/knownDelegatesRepository';
+import type { SnapshotsRepository } from '../../store/snapshotsRepository';
+
+/** What the desk's account figures are read from: the stores collection writes (read only). */
+export interface DeskStores {
+  readonly curves: Pick<CurvesRepository, 'queryRange' | 'latest'>;
+  readonly snapshots: Pick<SnapshotsRepository, 'latest'>;
+  readonly alerts: Pick<AlertStateRepository, 'listForAccount'>;
+  readonly delegates: Pick<DelegateViewRepository, 'listForAccount'>;
+  /** Unknown-key protection's known and announced keys (items of the `delegates` table). */
+  readonly knownDelegates: Pick<KnownDelegatesRepository, 'read'>;
+}

@@ -1,0 +1,33 @@
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoRepository } from './dynamoRepository';
+import { itemOfFailedCondition } from './errors';
+import type { RepositoryOptions } from './repositoryOptions';
+import { toTtlSeconds } from './ttl';
+
+/** Key prefix of used sign-in links in the `desk` table. */
+export const DESK_SIGN_IN_PREFIX = 'sign-in#';
+
+/**
+ * Used desk sign-in links (table `desk`, key `sign-in#<token id>`): the sign-in page's POST
+ * consumes a link with one conditional write, so a link signs in once. The item expires with
+ * the link.
+ */
+export class DeskSignInRepository extends DynamoRepository {
+  constructor(client: DynamoDBDocumentClient, prefix: string, options: RepositoryOptions = {}) {
+    super(client, prefix, 'desk', options);
+  }
+
+  /** Marks the link `tokenId` used, unless it already was (then says when). */
+  async consume(tokenId: string, expiresAt: number): Promise<{ kind: 'consumed' } | { kind: 'already-used'; usedAt: number }> {
+    return this.conditionalPut(
+      'deskSignIns.consume',
+      {
+        Item: { id: DESK_SIGN_IN_PREFIX + tokenId, usedAt: this.now(), expiresAt: toTtlSeconds(expiresAt) },
+        ConditionExpression: 'attribute_not_exists(id)',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+      { kind: 'consumed' } as const,
+      (error) => ({ kind: 'already-used', usedAt: Number(itemOfFailedCondition(error)?.['usedAt'] ?? 0) }) as const,
+    );
+  }
+}

@@ -1,0 +1,208 @@
+import { accountFor, viewerOf, type DeskScopeDeps, type DeskViewer } from '../../services/desk/deskViewer';
+import { accountPage } from '../../services/desk/accountPage';
+import { DESK_WINDOWS, readAccountSeries, type DeskWindow } from '../../services/desk/accountSeries';
+import { deskOverview } from '../../services/desk/deskOverview';
+import type { DeskStores } from '../../services/desk/deskStores';
+import type { TrackedAccount } from '../../domain/account';
+import { deskChart } from '../../domain/deskChart';
+import { endEverySession, endSession, liveSession } from '../../services/desk/deskSessions';
+import { checkSameOrigin, originHeadersOf } from '../sameOrigin';
+import type { WebRequest } from '../webRequest';
+import type { DeskAssets } from './deskAssets';
+import type { DeskChrome } from './deskLayout';
+import { DESK_PATHS, deskUrl } from './deskPaths';
+import type { DeskView } from './deskView';
+import { clearCookieHeader, isSessionSecret, sessionCookieFor, sessionKeyOf, type SessionCookie } from './sessionCookie';
+import { signInPage, type SignInPageDeps } from './signInPage';
+import { overviewQueryOf } from './overviewSort';
+import { PASSKEY_API, passkeyDepsOf, passkeyRegistration, passkeySignIn, type PasskeyRouteDeps } from './passkeyRoutes';
+import { passkeysOf } from '../../services/desk/passkeys';
+import { deskAlerts, liftOwnSnooze } from '../../services/desk/deskAlerts';
+import { deskChannels } from '../../services/desk/deskChannels';
+import type { AlertStateRepository } from '../../store/alertStateRepository';
+import type { ChannelsRepository } from '../../store/channelsRepository';
+
+/** What the desk endpoint needs. */
+export interface DeskPageDeps extends SignInPageDeps, DeskScopeDeps {
+  /** Passkey challenges and the registered passkeys (items of the `desk` table). */
+  readonly passkeyStore: PasskeyRouteDeps['passkeyStore'];
+  readonly assets: DeskAssets;
+  /** The stores the account figures are read from (read only). */
+  readonly data: DeskStores;
+  /**
+   * The clock the figures are read at (today, the drawdown window, "as of"): the service's clock,
+   * which locally may run faster than real time (`npm start -- --fast`); default `now`, the clock of
+   * links, sessions and rate limits, which is always real time.
+   */
+  readonly figuresNow?: () => number;
+  /** The one write the desk makes outside its own table: lifting the viewer's own snooze of an account. */
+  readonly snoozes: Pick<AlertStateRepository, 'liftRecipientSnoozes'>;
+  /** The chat channels (operators' page; read only). */
+  readonly channels: Pick<ChannelsRepository, 'list'>;
+}
+
+/** How many points the chart API sends at most: a few thousand, every extreme and flow kept. */
+export const API_CHART_POINTS = 4_000;
+
+const LOCAL_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A signed-in request: who, under which session key, and the anti-CSRF value of its forms. */
+interface Signed {
+  readonly viewer: DeskViewer;
+  readonly key: string;
+  readonly chrome: DeskChrome;
+}
+
+/**
+ * The `/desk` endpoint: static assets, the sign-in pages, and, for a live session, the pages and
+ * API of the accounts the viewer receives (every other account answers 404, as a missing one).
+ * A page asked for without a session redirects to the sign-in page; an API call answers 401.
+ */
+export async function deskPage(deps: DeskPageDeps, request: WebRequest): Promise<DeskView> {
+  const path = request.path.replace(/\/+$/, '') || '/';
+  if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'POST') return { kind: 'method-not-allowed' };
+  if (path.startsWith(`${DESK_PATHS.assets}/`)) {
+    const asset = deps.assets.get(path.slice(DESK_PATHS.assets.length + 1));
+    return asset && request.method !== 'POST' ? { kind: 'asset', asset } : { kind: 'not-found', chrome: null };
+  }
+  const cookie = sessionCookieFor(deps.publicBaseUrl);
+  if (!cookie) return { kind: 'needs-https' };
+  if (path === DESK_PATHS.signIn) return signInPage(deps, request, cookie);
+  if (path === PASSKEY_API.signInOptions || path === PASSKEY_API.signInVerify) return passkeySignIn(deps, request, path, cookie);
+
+  const signed = await signedIn(deps, request);
+  const api = path.startsWith(`${DESK_PATHS.api}/`);
+  if (!signed) {
+    if (api) return { kind: 'json', status: 401, body: { error: 'not signed in' } };
+    if (path === DESK_PATHS.signOut) return signedOutRedirect(deps, cookie, 'signed-out');
+    if (request.method === 'POST') return { kind: 'forbidden', reason: 'You are not signed in' };
+    return { kind: 'redirect', location: deskUrl(deps.publicBaseUrl, DESK_PATHS.signIn) };
+  }
+  if (request.method === 'POST') {
+    const origin = checkSameOrigin(originHeadersOf(request), deps.publicBaseUrl);
+    if (origin.kind === 'cross-origin') return { kind: 'forbidden', reason: `The form must be sent from this site (${origin.reason})` };
+    const csrf = request.form.kind === 'form' ? request.form.fields.get('csrf') : (request.header('x-csrf-token') ?? null);
+    if (!deps.csrf.verify('desk', signed.key, csrf)) return { kind: 'forbidden', reason: 'The form is missing or altered' };
+  }
+
+  if (path === DESK_PATHS.signOut && request.method === 'POST') {
+    const everywhere = request.form.kind === 'form' && request.form.fields.get('everywhere') === '1';
+    if (everywhere) await endEverySession(deps.stores, signed.viewer.email, deps.now());
+    await endSession(deps.stores, signed.key);
+    deps.log.info('desk session ended', { everywhere });
+    return signedOutRedirect(deps, cookie, everywhere ? 'signed-out-everywhere' : 'signed-out');
+  }
+  if (path === PASSKEY_API.registerOptions || path === PASSKEY_API.registerVerify) {
+    return request.method === 'POST'
+      ? passkeyRegistration(deps, request, path, signed.viewer.email)
+      : { kind: 'json', status: 405, body: { error: 'POST only' } };
+  }
+  if (path === DESK_PATHS.passkeys && request.method !== 'POST') {
+    const passkeys = passkeyDepsOf(deps);
+    const script = deps.assets.fileOf('passkeys.js');
+    return {
+      kind: 'passkeys',
+      chrome: signed.chrome,
+      passkeys: await passkeysOf({ passkeys: deps.passkeyStore.passkeys, recipients: deps.stores.recipients }, signed.viewer.email),
+      offered: passkeys !== null,
+      scripts: passkeys && script ? [deskUrl(deps.publicBaseUrl, `${DESK_PATHS.assets}/${script}`)] : [],
+    };
+  }
+  if (path === `${DESK_PATHS.passkeys}/remove` && request.method === 'POST') {
+    const credential = request.form.kind === 'form' ? request.form.fields.get('credential') : null;
+    if (credential) await deps.passkeyStore.passkeys.remove(signed.viewer.email, credential);
+    return { kind: 'redirect', location: deskUrl(deps.publicBaseUrl, DESK_PATHS.passkeys) };
+  }
+  if (path === DESK_PATHS.overview && request.method !== 'POST') {
+    const now = (deps.figuresNow ?? deps.now)();
+    const overview = await deskOverview({ ...deps, stores: deps.data }, signed.viewer, now);
+    if (overview.rows.length === 0 && !signed.viewer.operator) {
+      await endSession(deps.stores, signed.key);
+      return signedOutRedirect(deps, cookie, 'no-access');
+    }
+    return { kind: 'overview', chrome: signed.chrome, overview, query: overviewQueryOf(request.query), now };
+  }
+  if (path === DESK_PATHS.alerts && request.method !== 'POST') {
+    const now = (deps.figuresNow ?? deps.now)();
+    const alerts = await deskAlerts({ ...deps, stores: deps.data }, signed.viewer, now);
+    return { kind: 'alerts', chrome: signed.chrome, alerts, now, notice: request.query.get('notice') };
+  }
+  if (path === DESK_PATHS.liftSnooze && request.method === 'POST') {
+    const address = request.form.kind === 'form' ? (request.form.fields.get('account') ?? '') : '';
+    const lifted = await liftOwnSnooze(deps, signed.viewer, address, deps.now());
+    if (lifted.kind === 'not-found') return { kind: 'not-found', chrome: signed.chrome };
+    deps.log.info('desk snooze lifted', { outcome: lifted.kind });
+    return { kind: 'redirect', location: deskUrl(deps.publicBaseUrl, DESK_PATHS.alerts, { notice: lifted.kind }) };
+  }
+  if (path === DESK_PATHS.channels && request.method !== 'POST') {
+    if (!signed.viewer.operator) return { kind: 'not-found', chrome: signed.chrome };
+    return { kind: 'channels', chrome: signed.chrome, channels: await deskChannels(deps), now: deps.now() };
+  }
+  const accountRoute = /^\/desk\/(api\/)?accounts\/([^/]+)(\/[a-z-]+)?$/.exec(path);
+  if (accountRoute) {
+    const account = await accountFor(deps, signed.viewer, decodeURIComponent(accountRoute[2] ?? ''));
+    const notFound: DeskView = api ? { kind: 'json', status: 404, body: { error: 'not found' } } : { kind: 'not-found', chrome: signed.chrome };
+    if (!account || request.method === 'POST') return notFound;
+    const window = windowOf(request.query.get('window'));
+    if (api) return accountRoute[3] === '/series' ? seriesJson(deps, account, window) : notFound;
+    if (accountRoute[3] !== undefined) return notFound;
+    const day = request.query.get('day');
+    const now = (deps.figuresNow ?? deps.now)();
+    const page = await accountPage(deps.data, account, window, day !== null && LOCAL_DATE.test(day) ? day : null, now);
+    const chart = deps.assets.fileOf('chart.js');
+    const css = deps.assets.fileOf('chart.css');
+    return {
+      kind: 'account',
+      chrome: signed.chrome,
+      page,
+      now,
+      scripts: chart ? [deskUrl(deps.publicBaseUrl, `${DESK_PATHS.assets}/${chart}`)] : [],
+      stylesheets: css ? [deskUrl(deps.publicBaseUrl, `${DESK_PATHS.assets}/${css}`)] : [],
+    };
+  }
+  return api ? { kind: 'json', status: 404, body: { error: 'not found' } } : { kind: 'not-found', chrome: signed.chrome };
+}
+
+function windowOf(value: string | null): DeskWindow {
+  return (DESK_WINDOWS as readonly string[]).includes(value ?? '') ? (value as DeskWindow) : '30d';
+}
+
+/** The chart data of an account's window (`GET /desk/api/accounts/<address>/series?window=`): times in seconds, as the client draws them. */
+async function seriesJson(deps: DeskPageDeps, account: TrackedAccount, window: DeskWindow): Promise<DeskView> {
+  const series = await readAccountSeries(deps.data, account, window, (deps.figuresNow ?? deps.now)());
+  const chart = deskChart(series.series, series.underwater, API_CHART_POINTS);
+  return {
+    kind: 'json',
+    status: 200,
+    body: {
+      account: account.address,
+      window,
+      from: series.from,
+      to: series.to,
+      asOf: series.read.at(-1)?.timestamp ?? null,
+      stored: chart.stored,
+      t: chart.t.map((ms) => ms / 1000),
+      equity: chart.equity,
+      drawdown: chart.drawdown,
+      flows: chart.flows.map((f) => ({ t: f.t / 1000, amount: f.amount })),
+      levels: account.drawdownThresholds,
+      killSwitch: account.killSwitch,
+    },
+  };
+}
+
+/** The live session the request's cookie names, with its viewer; `null` without one. */
+async function signedIn(deps: DeskPageDeps, request: WebRequest): Promise<Signed | null> {
+  const cookie = sessionCookieFor(deps.publicBaseUrl);
+  const secret = cookie ? request.cookie(cookie.name) : undefined;
+  if (!isSessionSecret(secret)) return null;
+  const key = sessionKeyOf(secret);
+  const session = await liveSession(deps.stores, key, deps.now());
+  if (!session) return null;
+  const viewer = await viewerOf(deps, session.email);
+  return { viewer, key, chrome: { baseUrl: deps.publicBaseUrl, email: viewer.email, operator: viewer.operator, csrf: deps.csrf.issue('desk', key) } };
+}
+
+function signedOutRedirect(deps: DeskPageDeps, cookie: SessionCookie, notice: string): DeskView {
+  return { kind: 'redirect', location: deskUrl(deps.publicBaseUrl, DESK_PATHS.signIn, { notice }), setCookie: clearCookieHeader(cookie) };
+}

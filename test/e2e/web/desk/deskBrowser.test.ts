@@ -1,0 +1,204 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountStatus } from '../../../../functions/services/status/accountStatus';
+import { localDeskAssets } from '../../../../local/localDesk';
+import { CALM, startPipelineHarness } from '../../../support/collect/pipelineHarness';
+import { startDeskWorld, type DeskWorld } from '../../../support/desk/deskWorld';
+import { CHROMIUM_PATH } from '../../../support/screenshot';
+import { sesStore } from '../../../support/sesStore';
+import { testTables } from '../../../support/testTables';
+
+const HOUR = 3_600_000;
+/** Screenshots go here; `DESK_DOC_IMAGES=1` writes them into `docs/images/` (the README's). */
+const SHOTS = process.env['DESK_DOC_IMAGES'] === '1' ? 'docs/images' : 'test-artifacts/desk';
+const WIDTHS = [1280, 360] as const;
+
+const tables = testTables();
+const run = Math.random().toString(36).slice(2, 8);
+const trader = `trader-${run}@example.com`;
+const stranger = `stranger-${run}@example.com`;
+let h: Awaited<ReturnType<typeof startPipelineHarness>>;
+let world: DeskWorld;
+let browser: Browser;
+const own: string[] = [];
+let other = '';
+
+/**
+ * The desk page in headless Chromium: one browser and one running system (chain simulator, the
+ * real collect pipeline over DynamoDB Local, local SES, the desk page with its built client) for
+ * every test of the file; each test has its own browser context (its own cookies). The desk is
+ * served at http://localhost:<port>, a secure context with a domain name, so passkeys work.
+ */
+beforeAll(async () => {
+  h = await startPipelineHarness(tables, { seed: 36 });
+  for (const [label, email] of [
+    ['main', trader],
+    ['hedge', trader],
+    ['elsewhere', stranger],
+  ] as const) {
+    const created = await h.track(`${label}-${run}`, { email, label, drawdown: '2,5,10', interval: '1h' }, CALM);
+    if (email === trader) own.push(created.address);
+    else other = created.address;
+  }
+  await h.pipeline.runCycle({ kind: 'due' });
+  await h.control.drawdown(own[0]!, { pct: 3 });
+  for (let i = 0; i < 6; i++) {
+    await h.advance(HOUR);
+    await h.pipeline.runCycle({ kind: 'due' });
+  }
+  world = await startDeskWorld(tables, {
+    repos: h.repos,
+    now: h.now,
+    assets: localDeskAssets(),
+    baseUrl: (url) => url.replace('127.0.0.1', 'localhost'),
+  });
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  await mkdir(SHOTS, { recursive: true });
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await world?.close();
+  await h?.close();
+});
+
+const base = () => world.baseUrl;
+
+async function newPage(width = 1280): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  return { context, page: await context.newPage() };
+}
+
+/** Asks for a link on the sign-in page, opens it from the local SES inbox, and presses its one button. */
+async function signInByEmail(page: Page, email: string): Promise<void> {
+  const before = (await sesStore({ to: email })).length;
+  await page.goto(`${base()}/desk/sign-in`);
+  await page.getByLabel('Email address').fill(email);
+  await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+  await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+  const mails = await sesStore({ to: email });
+  expect(mails).toHaveLength(before + 1);
+  const link = /(http:\/\/\S+\/desk\/sign-in\?token=\S+)/.exec(mails.at(-1)?.body.text ?? '')?.[1];
+  expect(link).toBeDefined();
+  await page.goto(link!);
+  await expect(page.locator('main button').count()).resolves.toBe(1);
+  await Promise.all([page.waitForURL(`${base()}/desk`), page.getByRole('button', { name: 'Sign in', exact: true }).click()]);
+}
+
+/** axe-core's serious and critical violations of the page as it is now. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.html.slice(0, 120)).join(' | ')})`);
+}
+
+/** The page at each width, full length, into `SHOTS/desk-<name>-<width>.png`. */
+async function screenshots(page: Page, name: string): Promise<void> {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: join(SHOTS, `desk-${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+describe('the desk page in Chromium', () => {
+  it('signs in through the emailed link and its one button; lists exactly the viewer accounts; draws the chart; 404 elsewhere; signs out', async () => {
+    const { context, page } = await newPage();
+    try {
+      await page.goto(`${base()}/desk/sign-in`);
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshots(page, 'sign-in');
+
+      await signInByEmail(page, trader);
+      const hrefs = await page.locator('a[href*="/desk/accounts/0x"]').evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
+      const addresses = new Set(hrefs.map((href) => /0x[0-9a-fA-F]{40}/.exec(href)?.[0]));
+      expect(addresses).toEqual(new Set(own));
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshots(page, 'overview');
+
+      const main = own[0]!;
+      await Promise.all([page.waitForURL(`${base()}/desk/accounts/${main}`), page.locator(`a[href$="/desk/accounts/${main}"]`).first().click()]);
+      const chart = page.locator('#desk-chart[data-rendered="true"]');
+      await chart.waitFor();
+      const account = (await h.repos.accounts.get(main))!;
+      const stored = await h.repos.curves.queryRange(main, account.interval, h.now() - 30 * 24 * HOUR, h.now());
+      expect(Number(await chart.getAttribute('data-rendered-points'))).toBe(stored.length);
+      expect(await page.locator('#desk-chart canvas').count()).toBeGreaterThanOrEqual(2);
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshots(page, 'account');
+
+      await page.goto(`${base()}/desk/accounts/${main}?window=all`);
+      await chart.waitFor();
+      const status = (await accountStatus(h.repos, main, h.now()))!;
+      expect(status.drawdown!.maxPct).toBeGreaterThan(1);
+      expect(Number(await chart.getAttribute('data-deepest'))).toBeCloseTo(status.drawdown!.maxPct, 8);
+
+      await page.getByRole('link', { name: 'Alerts and snoozes' }).click();
+      await page.getByRole('heading', { name: 'Open alerts, worst first' }).waitFor();
+      await expect(
+        page
+          .getByRole('region', { name: 'Open alerts' })
+          .getByRole('link', { name: /^main / })
+          .count(),
+      ).resolves.toBe(1);
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshots(page, 'alerts');
+
+      const notReceived = await page.goto(`${base()}/desk/accounts/${other}`);
+      expect(notReceived?.status()).toBe(404);
+      const api = await page.goto(`${base()}/desk/api/accounts/${other}/series`);
+      expect(api?.status()).toBe(404);
+
+      await page.goto(`${base()}/desk`);
+      await Promise.all([page.waitForURL(/\/desk\/sign-in\?notice=signed-out$/), page.getByRole('button', { name: 'Sign out', exact: true }).click()]);
+      await page.goto(`${base()}/desk`);
+      expect(page.url()).toBe(`${base()}/desk/sign-in`);
+      await expect(page.getByRole('button', { name: 'Email me a sign-in link' }).isVisible()).resolves.toBe(true);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('registers a passkey on a virtual authenticator and signs in with it after signing out', async () => {
+    const { context, page } = await newPage();
+    try {
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('WebAuthn.enable');
+      const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+        options: {
+          protocol: 'ctap2',
+          transport: 'internal',
+          hasResidentKey: true,
+          hasUserVerification: true,
+          isUserVerified: true,
+          automaticPresenceSimulation: true,
+        },
+      });
+      await signInByEmail(page, trader);
+      await page.goto(`${base()}/desk/passkeys`);
+      await page.getByLabel('Name').fill('e2e laptop');
+      await page.getByRole('button', { name: 'Register a passkey' }).click();
+      await page.getByRole('cell', { name: 'e2e laptop', exact: true }).waitFor();
+      const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+      expect(credentials).toHaveLength(1);
+      expect(credentials[0]?.isResidentCredential).toBe(true);
+      expect(await seriousViolations(page)).toEqual([]);
+
+      await Promise.all([page.waitForURL(/\/desk\/sign-in\?notice=signed-out$/), page.getByRole('button', { name: 'Sign out', exact: true }).click()]);
+      await page.goto(`${base()}/desk`);
+      expect(page.url()).toBe(`${base()}/desk/sign-in`);
+
+      await Promise.all([page.waitForURL(`${base()}/desk`), page.getByRole('button', { name: 'Sign in with a passkey' }).click()]);
+      const hrefs = await page.locator('a[href*="/desk/accounts/0x"]').count();
+      expect(hrefs).toBeGreaterThanOrEqual(own.length);
+      const after = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+      expect(after.credentials[0]?.signCount).toBeGreaterThan(credentials[0]?.signCount ?? 0);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+});
