@@ -89,9 +89,7 @@ export function createLocalProtection(options: LocalProtectionOptions): LocalPro
     accounts: repos.accounts,
     knownDelegates: repos.knownDelegates,
     decisions: repos.decisions,
-    ledger: repos.protectionLedger,
     queue: decisions,
-    breakerAccounts: settings.PROTECTION_BREAKER_ACCOUNTS,
     log,
     counters,
   });

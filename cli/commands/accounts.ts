@@ -32,7 +32,8 @@ import { formatTable, plural, printJson, UsageError, addressMessage } from '../o
 import { armedNote, armKnownKeys } from '../armKnownKeys';
 import { REVOKE_UNKNOWN_MODES } from '../../functions/domain/revokeUnknownMode';
 import { killSwitchStateText } from '../../functions/domain/killSwitchStateText';
-import { readKillSwitchState } from '../../functions/store/killSwitchStateItem';
+import { unknownKeyDecisionText } from '../../functions/domain/unknownKeyDecisionText';
+import { protectionStatus } from '../../functions/services/status/protectionStatus';
 import { rearmKillSwitch } from '../../functions/services/protection/rearmKillSwitch';
 import { operator } from '../operator';
 
@@ -268,8 +269,15 @@ export function register(program: Command, context: CliContext): void {
       const now = rt.now();
       const recipients = recipientsWithSuppression(account.emails, await rt.repos.suppressions.lookup(account.emails));
       const protection = await rt.protection().read();
-      const killSwitchState = account.killSwitch === null ? null : (await readKillSwitchState(rt.repos.alerts, account.address)).state;
-      if (options.json) return printJson(io, { ...publicView(account, recipients, now), protection, killSwitchState });
+      const automatic = await protectionStatus(rt.repos, account);
+      if (options.json)
+        return printJson(io, {
+          ...publicView(account, recipients, now),
+          protection,
+          killSwitchState: automatic.killSwitch?.state ?? null,
+          killSwitchResult: automatic.killSwitch?.settlement ?? null,
+          unknownKeyDecisions: automatic.unknownKeys,
+        });
       const rows: [string, string][] = [
         ['address', account.address],
         ['label', account.label ?? '-'],
@@ -282,8 +290,11 @@ export function register(program: Command, context: CliContext): void {
         ['delegate watch', account.delegateWatch ? `every ${account.delegateWatch}` : 'with each poll'],
         ['kill switch', killSwitchText(account)],
         ['protection', protection === 'on' ? 'on stage-wide' : 'OFF stage-wide (automatic actions only alert)'],
-        ...(account.killSwitch === null ? [] : [['kill switch now', killSwitchStateText(killSwitchState, account.address)] as [string, string]]),
+        ...(automatic.killSwitch === null
+          ? []
+          : [['kill switch now', killSwitchStateText(automatic.killSwitch.state, account.address, automatic.killSwitch.settlement)] as [string, string]]),
         ['revoke unknown', await revokeUnknownText(rt.repos.knownDelegates, account)],
+        ...automatic.unknownKeys.map((u): [string, string] => ['', unknownKeyDecisionText(u)]),
         ['status', statusText(account, now)],
         ['last poll', lastPollText(lastPollOf(account))],
         ['tracked since', new Date(account.createdAt).toISOString()],

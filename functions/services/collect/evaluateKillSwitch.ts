@@ -34,6 +34,8 @@ export interface KillSwitchDeps {
 /** The poll's view the kill switch decides on. */
 export interface KillSwitchPoll {
   readonly now: number;
+  /** The poll's scheduled time (its job's `dueAt`): a redelivered job has the same, so its firing names the same decision. */
+  readonly dueAt: number;
   readonly drawdown: Pick<PendingAlerts, 'drawdownPct' | 'favourableDrawdownPct' | 'asOf' | 'measured'>;
   /** This poll's delegate read, `null` when the poll did not read them (then read when firing). */
   readonly delegates: readonly Delegate[] | null;
@@ -121,7 +123,9 @@ export async function evaluateKillSwitch(deps: KillSwitchDeps, account: TrackedA
   const keepWeb = account.killSwitchWebSessions === 'keep';
   const requested = delegates.filter((d) => !(keepWeb && d.isWebClient)).map((d) => d.address);
   const keptWebSessions = delegates.filter((d) => keepWeb && d.isWebClient).map((d) => d.address);
-  const reason = `kill-switch: drawdown ${reread.drawdownPct.toFixed(1)}% ≥ ${levelPct}% at ${new Date(measured.asOf).toISOString()}`;
+  const keepDelegate = new Set(account.keepDelegates.map((k) => k.toLowerCase()));
+  const keptKeys = requested.filter((d) => keepDelegate.has(d.toLowerCase()));
+  const reason = `kill-switch: drawdown ${drawdownPct.toFixed(2)}% now, 1-minute re-read ${reread.drawdownPct.toFixed(1)}% ≥ ${levelPct}% at ${new Date(measured.asOf).toISOString()}`;
   const evidence = {
     levelPct,
     drawdownPct,
@@ -138,10 +142,12 @@ export async function evaluateKillSwitch(deps: KillSwitchDeps, account: TrackedA
     ...(state?.status === 'pending' ? { pendingSince: state.since } : {}),
     delegatesRead: delegates.length,
   };
+  // The crossing's occasion: the pending crossing's time under `confirm wait`, else this poll's; and this arming of the switch.
+  const occasion = { at: state?.status === 'pending' ? state.since : poll.dueAt, generation: version ?? 0 };
   const action: KillSwitchAction = deps.revoke
     ? {
         kind: 'requested',
-        outcome: await deps.revoke({ account: account.address, rule: 'kill-switch', reason, delegates: requested as Address[], evidence, now }),
+        outcome: await deps.revoke({ account: account.address, rule: 'kill-switch', reason, delegates: requested as Address[], evidence, occasion, now }),
       }
     : { kind: 'not-set-up' };
   deps.log.warn('kill switch fired', { account: account.address, reason, action: action.kind === 'requested' ? action.outcome.kind : action.kind });
@@ -155,6 +161,8 @@ export async function evaluateKillSwitch(deps: KillSwitchDeps, account: TrackedA
     reason,
     requested,
     keptWebSessions,
+    keptKeys,
+    names: delegates.map((d) => ({ address: d.address, name: d.name })),
     action,
   };
   // One notice per firing: the id is the newest point's, which a re-run of the same poll sees again.
@@ -165,7 +173,12 @@ export async function evaluateKillSwitch(deps: KillSwitchDeps, account: TrackedA
     at: now,
     firing,
   };
-  return { events: [event], outcome: 'fire', commit: () => save(verdict.next) };
+  // `revoking` until the signer settles the decision; without a decision to sign, fired with what the service answered.
+  const next: KillSwitchState =
+    action.kind === 'requested' && action.outcome.kind === 'queued'
+      ? { status: 'revoking', at: now, decisionId: action.outcome.decisionId }
+      : { status: 'fired', at: now, outcome: action.kind === 'requested' ? action.outcome.kind : action.kind };
+  return { events: [event], outcome: 'fire', commit: () => save(next) };
 }
 
 /** The `1m` re-read of peak and trough: two requests, taken from the budget (none left: unreadable). */

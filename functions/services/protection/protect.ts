@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { ProtectiveActionOutcome, ProtectiveActionRequest, ProtectiveRevoker } from '../../domain/protectiveAction';
 import { isKeptDelegate, protectionArming } from '../../domain/protectionArming';
-import { accountsOf, breakerOpen, capUnits, PROTECTION_CAPS, type ProtectiveDecision } from '../../domain/protectiveDecision';
+import type { ProtectiveDecision } from '../../domain/protectiveDecision';
+import { protectiveDecisionId } from '../../domain/protectiveDecisionId';
 import type { ProtectionSwitch } from '../../domain/protectionSwitch';
 import type { DecisionJob } from '../../messages/decisionJob';
 import type { MessageQueue } from '../../queue/messageQueue';
@@ -10,7 +10,6 @@ import type { Counters, Log } from '../../shared/observability';
 import type { AccountsRepository } from '../../store/accountsRepository';
 import type { DecisionRepository } from '../../store/decisionRepository';
 import type { KnownDelegatesRepository } from '../../store/knownDelegatesRepository';
-import type { ProtectionLedgerRepository } from '../../store/protectionLedgerRepository';
 
 /** The ports of the protection service. */
 export interface ProtectDeps {
@@ -19,25 +18,22 @@ export interface ProtectDeps {
   /** Where announcements are kept: an announced delegate is left out. */
   readonly knownDelegates: Pick<KnownDelegatesRepository, 'read'>;
   readonly decisions: Pick<DecisionRepository, 'put'>;
-  readonly ledger: Pick<ProtectionLedgerRepository, 'countCapped' | 'countFiring'>;
   /** The per-account FIFO queue of decision units (SQS FIFO in AWS, in-process locally). */
   readonly queue: MessageQueue<DecisionJob>;
-  /** More accounts than this firing within an hour opens the breaker. */
-  readonly breakerAccounts: number;
   readonly log: Log;
   readonly counters?: Counters;
-  /** Decision ids; default a random UUID. */
-  readonly newDecisionId?: () => string;
 }
 
 /**
  * The protection service both rule evaluators call (`ProtectiveRevoker`): decides, in this
  * order, whether an automatic revocation goes ahead: the stage-wide switch (`protection-off`),
  * the account's arming for the rule (`not-armed`), kept and announced keys left out
- * (`nothing-to-revoke`), a dry run (its decision recorded, `dry-run`, nothing queued), the
- * stage-wide breaker (`breaker-open`: act on none), the account's cap over a rolling day
- * (`capped`). Then it writes the immutable decision and queues one unit per delegate, in
- * order, grouped by account; the signer re-checks the decision before each signing. Only
+ * (`nothing-to-revoke`), a dry run (its decision recorded, `dry-run`, nothing queued). Then it
+ * writes the immutable decision, under an id derived from the request's occasion (a redelivered
+ * collect message finds the decision it made and queues the same units, which the FIFO queue and
+ * the signer's per-delegate units make a no-op), and queues one unit per delegate, in order,
+ * grouped by account. The caps and the breaker are not counted here: the signer counts both when
+ * it signs, re-checks the decision, and announces its result once every delegate ended. Only
  * `queued` revokes anything; the caller sends the notice of every outcome.
  */
 export function protectionService(deps: ProtectDeps): ProtectiveRevoker {
@@ -55,7 +51,12 @@ async function protect(deps: ProtectDeps, request: ProtectiveActionRequest): Pro
   if (delegates.length === 0) return count(deps, { kind: 'nothing-to-revoke' });
 
   const decision: ProtectiveDecision = {
-    decisionId: (deps.newDecisionId ?? randomUUID)(),
+    decisionId: protectiveDecisionId({
+      account: request.account,
+      rule: request.rule,
+      delegate: request.rule === 'unknown-delegate' ? (request.delegates[0] ?? null) : null,
+      ...request.occasion,
+    }),
     account: request.account,
     rule: request.rule,
     reason: request.reason,
@@ -64,28 +65,13 @@ async function protect(deps: ProtectDeps, request: ProtectiveActionRequest): Pro
     createdAt: request.now,
     dryRun: arming === 'dry-run',
   };
+  const written = await deps.decisions.put(decision);
+  if (written.kind === 'exists')
+    deps.log.info('protection: the decision exists (a redelivered check); its units are queued again', { ...about, decisionId: decision.decisionId });
   if (decision.dryRun) {
-    await deps.decisions.put(decision);
     deps.log.info('protection: dry run', { ...about, decisionId: decision.decisionId, delegates: delegates.length });
     return count(deps, { kind: 'dry-run', decisionId: decision.decisionId, delegates });
   }
-
-  const action = { decisionId: decision.decisionId, account: request.account, at: request.now };
-  const firings = await deps.ledger.countFiring(action);
-  if (breakerOpen(firings, request.now, deps.breakerAccounts)) {
-    deps.log.error('protection: breaker open, acting on none', { ...about, firedAccounts: accountsOf(firings).length });
-    return count(deps, { kind: 'breaker-open', firedAccounts: accountsOf(firings).length });
-  }
-  const limit = PROTECTION_CAPS[request.rule];
-  const capped = await deps.ledger.countCapped(request.rule, action, capUnits(request.rule, delegates.length), limit);
-  if (capped.kind === 'capped') {
-    deps.log.warn('protection: cap reached, alerting only', { ...about, used: capped.used, limit });
-    return count(deps, {
-      kind: 'capped',
-      cap: request.rule === 'kill-switch' ? `${limit} kill-switch firing per 24 hours` : `${limit} unknown-key revocations per 24 hours`,
-    });
-  }
-  await deps.decisions.put(decision);
   await sendAll(
     deps.queue,
     delegates.map((delegate) => ({

@@ -47,7 +47,7 @@ describe('killSwitchNoticeText', () => {
     const dry = text(firing({ kind: 'dry-run', decisionId: 'd', delegates: [BOT] }));
     expect(dry).toMatchObject({ revoking: false, delegates: [BOT] });
     expect(dry.title).toContain('dry run');
-    expect(dry.lines[0]).toContain(WEB);
+    expect(dry.lines.join(' ')).toContain(`${WEB} (web session)`);
     expect(text(firing({ kind: 'protection-off' })).lines[0]).toContain('sentinel protection on');
     expect(text(firing({ kind: 'capped', cap: '1 kill-switch firing per 24 hours' })).lines[0]).toContain('1 kill-switch firing per 24 hours');
     expect(text(firing({ kind: 'breaker-open', firedAccounts: 6 })).lines[0]).toContain('operator');

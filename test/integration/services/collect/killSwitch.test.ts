@@ -91,9 +91,7 @@ describe('kill switch on drawdown (collect → protection service → queue → 
       accounts: h.repos.accounts,
       knownDelegates: h.repos.knownDelegates,
       decisions: h.repos.decisions,
-      ledger: h.repos.protectionLedger,
       queue: decisions,
-      breakerAccounts: 5,
       log: silentLog,
     });
     revoke = async (request) => {
@@ -172,7 +170,7 @@ describe('kill switch on drawdown (collect → protection service → queue → 
     const [request] = asked(address);
     expect(request).toMatchObject({ rule: 'kill-switch', delegates: expect.arrayContaining([bot, kept]) });
     expect(request!.delegates).not.toContain(web);
-    expect(request!.reason).toMatch(/^kill-switch: drawdown 3\d\.\d% ≥ 30% at \d{4}-\d\d-\d\dT/);
+    expect(request!.reason).toMatch(/^kill-switch: drawdown 3\d\.\d\d% now, 1-minute re-read 3\d\.\d% ≥ 30% at \d{4}-\d\d-\d\dT/);
     expect(Number(request!.evidence['rereadPct'])).toBeGreaterThanOrEqual(30);
     expect(request!.evidence['rereadPeakSamples']).toBeGreaterThan(1);
     // Revoked on chain (the simulator checked the owner's signature); the kept key and the web session stay.
@@ -194,7 +192,13 @@ describe('kill switch on drawdown (collect → protection service → queue → 
     });
     expect(shown.category).toBe('security');
     expect(shown.summary).toContain('resting orders, TWAPs and open positions stay');
-    expect(await stateOf(address)).toMatchObject({ status: 'fired' });
+    // Fired once the signer settled: its result notice names what was revoked and what is left.
+    const decisionId =
+      notice!.firing.action.kind === 'requested' && notice!.firing.action.outcome.kind === 'queued' ? notice!.firing.action.outcome.decisionId : '';
+    expect(await stateOf(address)).toEqual({ status: 'revoking', at: expect.any(Number), decisionId });
+    const results = notified.filter((n) => n.kind === 'decision-result' && n.account === address);
+    expect(results).toHaveLength(1);
+    expect(results[0]).toMatchObject({ eventId: `decision-result#${decisionId}`, result: { units: [{ address: bot, status: 'revoked', name: 'desk bot' }] } });
 
     // Still past the level at the next polls: not again.
     for (let i = 0; i < 2; i++) {
@@ -210,7 +214,7 @@ describe('kill switch on drawdown (collect → protection service → queue → 
     await poll(address);
     expect(asked(address)).toHaveLength(1);
     const rearmed = await rearmKillSwitch({ alerts: h.repos.alerts, audit: h.repos.audit, now: h.now }, { address, by: 'test' });
-    expect(rearmed).toEqual({ kind: 'rearmed', from: expect.objectContaining({ status: 'fired' }) });
+    expect(rearmed).toEqual({ kind: 'rearmed', from: expect.objectContaining({ status: 'revoking' }) });
     expect((await h.repos.audit.listForAccount(address, 50)).some((r) => r.action === 'kill-switch-rearm')).toBe(true);
     await h.advance(HOUR);
     await poll(address);

@@ -82,9 +82,7 @@ describe('unknown keys revoked on chain (watch → protection service → queue 
       accounts: h.repos.accounts,
       knownDelegates: h.repos.knownDelegates,
       decisions: h.repos.decisions,
-      ledger: h.repos.protectionLedger,
       queue: decisions,
-      breakerAccounts: 5,
       log: silentLog,
     });
   });
