@@ -46,7 +46,14 @@ export async function announceDecisionSettled(deps: AnnounceDecisionDeps, decisi
     decisionId: decision.decisionId,
     rule: decision.rule,
     reason: decision.reason,
-    units: settlement.units.map((u) => ({ address: u.address, name: u.name, status: u.status, text: u.text.slice(0, 1_000), refusal: u.refusal })),
+    // A delegate refused before the signer read it has no name of its own: the chain's list has it.
+    units: settlement.units.map((u) => ({
+      address: u.address,
+      name: u.name ?? left?.find((k) => k.address.toLowerCase() === u.address.toLowerCase())?.name ?? null,
+      status: u.status,
+      text: u.text.slice(0, 1_000),
+      refusal: u.refusal,
+    })),
     left,
     judgedAgainAt: settlement.count.revoked + settlement.count.gone === settlement.units.length ? null : retry,
   };

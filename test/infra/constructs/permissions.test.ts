@@ -218,7 +218,8 @@ describe('IAM statements', () => {
         snapshots: [...READ, 'PutItem'],
         alerts: [...READ, 'PutItem'],
         delegates: [...READ, 'UpdateItem', 'BatchWriteItem'],
-        tokens: ['PutItem'],
+        // PutItem on decision items, GetItem on the signer's per-delegate units (an unknown key refused is judged again).
+        tokens: ['PutItem', 'GetItem'],
       },
       notify: {
         accounts: READ,
@@ -271,8 +272,8 @@ describe('IAM statements', () => {
         accounts: READ,
         leases: WRITE,
         audit: ['PutItem'],
-        tokens: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
-        alerts: ['GetItem'],
+        // Revoke tokens (read, mark), decisions (read), their units, caps and breakers (read, conditional put): see the LeadingKeys tests.
+        tokens: ['GetItem', 'UpdateItem', 'PutItem', 'BatchGetItem'],
         delegates: ['Query'],
       },
       // Reads which accounts a bounced address gets security notices for (byNextReport's shards, BatchGetItem; its
@@ -386,13 +387,32 @@ describe('IAM statements', () => {
       expect(decide('sign-revocation', `dynamodb:${action}`, tableArn('tokens'), revokeToken), action).not.toBe('allow');
       expect(decide('sign-revocation', `dynamodb:${action}`, tableArn('tokens'), { 'dynamodb:LeadingKeys': ['decision#abc'] }), action).not.toBe('allow');
     }
-    // Its only writes on tokens: the per-delegate signing mark of an automatic decision.
-    for (const action of ['PutItem', 'DeleteItem']) {
-      expect(decide('sign-revocation', `dynamodb:${action}`, tableArn('tokens'), { 'dynamodb:LeadingKeys': ['decision-signing#abc#0x1'] }), action).toBe(
-        'allow',
-      );
-    }
+    // Its only puts on tokens: an automatic decision's per-delegate units, the caps and the breakers; it deletes nothing.
+    for (const key of ['decision-signing#abc#0x1', 'protection-cap#kill-switch#0xabc', 'protection-breaker#kill-switch'])
+      expect(decide('sign-revocation', 'dynamodb:PutItem', tableArn('tokens'), { 'dynamodb:LeadingKeys': [key] }), key).toBe('allow');
+    for (const key of ['decision-signing#abc#0x1', 'revoke#abc', 'decision#abc'])
+      expect(decide('sign-revocation', 'dynamodb:DeleteItem', tableArn('tokens'), { 'dynamodb:LeadingKeys': [key] }), key).not.toBe('allow');
     expect(decide('preferences-page', 'dynamodb:GetItem', tableArn('tokens'))).not.toBe('allow');
+  });
+
+  it('keeps the caps, the breakers and the per-delegate results where only the signer writes (dynamodb:LeadingKeys on tokens), and only it reads caps and breakers', () => {
+    const tokens = tableArn('tokens');
+    const keys = ['protection-cap#kill-switch#0xabc', 'protection-cap#unknown-delegate#0xabc', 'protection-breaker#kill-switch', 'decision-signing#abc#0x1'];
+    const writes = ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'];
+    for (const name of HANDLER_NAMES) {
+      for (const key of keys) {
+        const allowed = writes.filter((action) => decide(name, `dynamodb:${action}`, tokens, { 'dynamodb:LeadingKeys': [key] }) === 'allow');
+        expect(allowed, `${name} ${key}`).toEqual(name === 'sign-revocation' ? ['PutItem'] : []);
+      }
+      // Reading a cap or a breaker: the signer alone (collect reads only the units, to judge an unknown key again).
+      for (const key of keys.slice(0, 3))
+        expect(decide(name, 'dynamodb:GetItem', tokens, { 'dynamodb:LeadingKeys': [key] }), `${name} ${key}`).toBe(
+          name === 'sign-revocation' ? 'allow' : 'implicit-deny',
+        );
+    }
+    expect(decide('collect', 'dynamodb:GetItem', tokens, { 'dynamodb:LeadingKeys': ['decision-signing#abc#0x1'] })).toBe('allow');
+    // The caps and the breaker used to be items of alerts, which collect and the preferences page may put: nothing of them is read there now.
+    expect(decide('sign-revocation', 'dynamodb:GetItem', tableArn('alerts'))).not.toBe('allow');
   });
 
   it('keeps audit records append-only: nobody may update or delete one, only sign-revocation may put', () => {

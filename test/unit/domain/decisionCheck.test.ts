@@ -7,7 +7,7 @@ const NOW = Date.UTC(2030, 0, 7, 9);
 const ACCOUNT = testAddress(1, 0xdc);
 const KEY = testAddress(2, 0xdc);
 
-function input(overrides: Partial<DecisionCheckInput> & { decision?: Partial<ProtectiveDecision> } = {}): DecisionCheckInput {
+function input(overrides: Omit<Partial<DecisionCheckInput>, 'decision'> & { decision?: Partial<ProtectiveDecision> } = {}): DecisionCheckInput {
   const { decision, ...rest } = overrides;
   return {
     account: ACCOUNT,

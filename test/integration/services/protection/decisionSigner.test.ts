@@ -138,6 +138,30 @@ describe('the signer and automatic actions: it signs only for a decision that st
     expect(verifyMessage(bytes, intent?.txSignature ?? '')).toBe(account.address);
   });
 
+  it("refuses an unknown-key decision for a key of the account's known set (it read the set and never used it), and sends nothing", async () => {
+    const account = await world.trackAccount({ label: `known-${randomUUID().slice(0, 6)}`, delegates: ['baseline-bot'] });
+    await world.repos.accounts.updateSettings(account.address, { revokeUnknown: 'api-keys' });
+    const key = account.delegates[0]!.address;
+    await world.repos.knownDelegates.record(account.address, { known: [key], source: 'baseline', baselineAt: Date.now(), at: Date.now() });
+    const decision: ProtectiveDecision = {
+      decisionId: `known-${randomUUID()}`,
+      account: account.address,
+      rule: 'unknown-delegate',
+      reason: 'unknown delegate',
+      evidence: { delegate: key },
+      delegates: [key],
+      createdAt: Date.now(),
+      dryRun: false,
+    };
+    await world.repos.decisions.put(decision);
+    await world.protection.write('on');
+    expect(await sign(account, key, decision.decisionId)).toEqual({ kind: 'not-authorized', sent: false });
+    expect(await listed(account.address)).toEqual([key]);
+    expect((await world.control.account(account.address)).nonce).toBe(0);
+    const [audit] = await world.repos.audit.listForAccount(account.address, 1);
+    expect(audit).toMatchObject({ outcome: 'not-authorized', message: expect.stringMatching(/one of the account's known keys/) });
+  });
+
   const refusals: {
     name: string;
     reason: RegExp;
