@@ -23,7 +23,7 @@ import { startSesLocal } from '../local/ses';
 import { parseChaosArgs, type ChaosArgs } from './chaosArgs';
 import { alarmSpans, evaluateAlarms, stackAlarms, type AlarmRun, type WatchedQueues } from './chaosAlarms';
 import { DAY, INTERVAL_MIX, MINUTE, START, VISIBILITY_MS, type RunResult } from './chaosDay';
-import { CHAOS_SCHEDULE, type AcceptedEmail } from './chaosFaults';
+import { CHAOS_SCHEDULE, PROTECTION_SCENARIO, type AcceptedEmail } from './chaosFaults';
 import { tallyPoints, tallySends, type AcceptedSend } from './chaosTally';
 import { percentile } from './stats';
 import { INTERVAL_MS } from '../functions/domain/interval';
@@ -117,12 +117,30 @@ function faultsDuring(span: { fromMs: number; toMs: number | null }): string {
     ['chain slow', s.chainSlow.fromMs, s.chainSlow.toMs],
     ['SES throttled', s.sesThrottle.fromMs, s.sesThrottle.toMs],
     ['DynamoDB throttled', s.dynamoThrottle.fromMs, s.dynamoThrottle.toMs],
+    ['key service down', s.keyServiceDown.fromMs, s.keyServiceDown.toMs],
     ['worker hung', s.hangAt, s.hangAt + VISIBILITY_MS + MINUTE],
   ];
   // An alarm trails its fault by its evaluation periods: a span is matched to faults that began before it ended, within the hour before it began.
   const to = span.toMs ?? DAY;
   const hits = windows.filter(([, from, until]) => from < to && until + 60 * MINUTE > span.fromMs).map(([name]) => name);
   return hits.length > 0 ? hits.join(', ') : 'none';
+}
+
+/** The protection scenario in both days: what became of each kill switch's decision, and whether each was told once. */
+function protectionTable(base: RunResult, chaos: RunResult): string {
+  const row = (label: string, value: (r: RunResult) => string): string[] => [label, value(base), value(chaos)];
+  const p = (r: RunResult) => r.protection;
+  return table(
+    ['protection scenario', 'fault-free', 'chaos'],
+    [
+      row('armed accounts crossing together / kill switches fired', (r) => `${p(r).accounts} / ${p(r).decisions}`),
+      row('decisions revoked / refused (breaker) / failed / not settled', (r) => `${p(r).revoked} / ${p(r).refused} / ${p(r).failed} / ${p(r).unsettled}`),
+      row('keys revoked / keys signed twice', (r) => `${p(r).keysRevoked} / ${p(r).keysSignedTwice}`),
+      row('decisions told (result email accepted) / told twice', (r) => `${p(r).told} / ${p(r).toldTwice}`),
+      row('last result after the loss showed (s)', (r) => seconds(p(r).lastResultAfterMs ?? Number.NaN)),
+      row('decision units dead-lettered', (r) => String(r.decisionsDeadLettered)),
+    ],
+  );
 }
 
 function alarmTable(base: readonly AlarmRun[], chaos: readonly AlarmRun[]): string {
@@ -154,7 +172,8 @@ async function main(): Promise<void> {
     `chaos run: ${args.accounts} accounts (${INTERVAL_MIX.map((m) => `${m.share * 100}% ${m.interval} watched ${m.delegateWatch}`).join(', ')}; reports 07:45-08:15 UTC), seed ${args.seed}, one simulated day; load ${loadavg()[0]!.toFixed(1)}\n` +
       `faults: chain down ${hhmm(s.chainDown.fromMs)}-${hhmm(s.chainDown.toMs)}, SES 50% throttled ${hhmm(s.sesThrottle.fromMs)}-${hhmm(s.sesThrottle.toMs)}, ` +
       `one report worker hung ${(VISIBILITY_MS + MINUTE) / MINUTE} min from ${hhmm(s.hangAt)}, chain slow (p50 2 s) ${hhmm(s.chainSlow.fromMs)}-${hhmm(s.chainSlow.toMs)}, ` +
-      `DynamoDB 20% of writes throttled ${hhmm(s.dynamoThrottle.fromMs)}-${hhmm(s.dynamoThrottle.toMs)}`,
+      `DynamoDB 20% of writes throttled ${hhmm(s.dynamoThrottle.fromMs)}-${hhmm(s.dynamoThrottle.toMs)}, ` +
+      `owner keys' key service down ${hhmm(s.keyServiceDown.fromMs)}-${hhmm(s.keyServiceDown.toMs)} as ${PROTECTION_SCENARIO.accounts} armed accounts (both days) lose ${PROTECTION_SCENARIO.dropPct}% at ${hhmm(PROTECTION_SCENARIO.dropAtMs)} past a ${PROTECTION_SCENARIO.levelPct}% kill switch`,
   );
   // A loaded machine can take minutes to start the JVM.
   const dynamo = await startDynamoDbLocal({ inMemory: true, startTimeoutMs: 300_000 });
@@ -163,6 +182,7 @@ async function main(): Promise<void> {
     const services = { dynamo: dynamo.endpoint, ses: ses.endpoint };
     const [base, chaos] = await Promise.all([runInChild(args, false, services, queues), runInChild(args, true, services, queues)]);
     console.log(report(base, chaos));
+    console.log(protectionTable(base, chaos));
     console.log(alarmTable(evaluateAlarms(alarms, base.metrics, START, DAY), evaluateAlarms(alarms, chaos.metrics, START, DAY)));
     const prefixes = new Map<string, number>();
     for (const a of chaos.accepted) prefixes.set(a.eventId.split(':')[0] ?? '', (prefixes.get(a.eventId.split(':')[0] ?? '') ?? 0) + 1);

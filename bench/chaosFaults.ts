@@ -1,5 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { ChainClient } from '../functions/chain/ports';
+import { SignerError } from '../functions/chain/errors';
+import type { ChainClient, Signer } from '../functions/chain/ports';
 import { EmailSendError } from '../functions/mail/errors';
 import type { MailSender, RawEmail } from '../functions/mail/send/sesSender';
 import type { DeliveryRepository } from '../functions/store/deliveryRepository';
@@ -29,16 +30,43 @@ export interface ChaosSchedule {
   readonly dynamoThrottle: FaultWindow;
   /** The first report delivery claimed from here on stalls past the worker's deadline and the queue's visibility timeout, then goes on (`hangAfterClaim`). */
   readonly hangAt: number;
+  /** The owner keys' key service (KMS) answers nothing: the signer cannot sign (`keyServiceSigner`). */
+  readonly keyServiceDown: FaultWindow;
 }
 
-/** The day's faults: the chain down 07:30-08:30 (across the 08:00 reports), SES throttled 08:00-08:30, the chain slow 12:00-13:00, DynamoDB throttled 16:00-16:15, one report worker hanging at 08:00. */
+/**
+ * The protection scenario both days run (`bench/chaosDay.ts`): a dozen accounts armed with the kill
+ * switch (`confirm now`, two API keys each, their owner keys with the signer) lose `dropPct` % in
+ * the minute before `dropAtMs` and cross their level together; the breaker (5 accounts an hour)
+ * opens at the sixth. The chaos day has the key service down from that minute (`keyServiceDown`).
+ */
+export const PROTECTION_SCENARIO = { accounts: 12, levelPct: 30, dropPct: 40, dropAtMs: 539 * MINUTE, interval: '15m', keysPerAccount: 2 } as const;
+
+/**
+ * The day's faults: the chain down 07:30-08:30 (across the 08:00 reports), SES throttled 08:00-08:30,
+ * the owner keys' key service down 09:00-09:10 (as a dozen armed accounts cross their kill-switch
+ * levels), the chain slow 12:00-13:00, DynamoDB throttled 16:00-16:15, one report worker hanging at 08:00.
+ */
 export const CHAOS_SCHEDULE: ChaosSchedule = {
   chainDown: { fromMs: 450 * MINUTE, toMs: 510 * MINUTE },
   chainSlow: { fromMs: 720 * MINUTE, toMs: 780 * MINUTE },
   sesThrottle: { fromMs: 480 * MINUTE, toMs: 510 * MINUTE },
   dynamoThrottle: { fromMs: 960 * MINUTE, toMs: 975 * MINUTE },
   hangAt: 480 * MINUTE,
+  keyServiceDown: { fromMs: 540 * MINUTE, toMs: 550 * MINUTE },
 };
+
+/**
+ * The signer's owner keys as the chaos run sees them: while `down(now)`, building a signer fails as
+ * KMS unreachable does (`SignerError` `kms-unavailable`: the signer answers `signer-unavailable`,
+ * sends nothing, and the decision's unit waits for a redelivery); otherwise `inner`.
+ */
+export function keyServiceSigner(inner: (ref: string) => Promise<Signer>, down: (now: number) => boolean, clock: QueueClock): (ref: string) => Promise<Signer> {
+  return async (ref) => {
+    if (down(clock.now())) throw new SignerError('kms-unavailable', 'the key service did not answer (fault injected)');
+    return inner(ref);
+  };
+}
 
 /** Whether `at` (simulated epoch ms) falls in `window` of the day starting at `dayStart`. */
 export function within(window: FaultWindow, dayStart: number, at: number): boolean {

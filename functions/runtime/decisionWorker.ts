@@ -1,6 +1,7 @@
 import { decisionJobSchema } from '../messages/decisionJob';
 import { QueueError } from '../queue/errors';
 import { runDecisionUnit } from '../services/revocation/runDecisionUnit';
+import { DECISION_QUEUE } from '../services/protection/decisionQueueSettings';
 import type { SignerCall } from '../services/revocation/signerCall';
 import { delegateUnitWorker } from './delegateUnitWorker';
 import type { SqsHandlerDeps } from './sqsHandler';
@@ -26,5 +27,7 @@ export function decisionWorker(deps: SqsHandlerDeps & { readonly sign: SignerCal
       if (result.kind === 'unknown') throw new QueueError('consume', 'the signing call failed after the signer may have run; the redelivery reads its result');
     },
     retryMetric: 'DecisionUnitRetries',
+    // Retried after 45 s, 90 s, 3 min (the worker's timeout, doubling), not the 4.5-minute visibility timeout: a lease held a moment must not hold a kill switch for minutes.
+    queue: DECISION_QUEUE,
   });
 }
