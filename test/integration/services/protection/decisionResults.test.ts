@@ -7,7 +7,6 @@ import { createEmailRenderer } from '../../../../functions/mail/render/render';
 import { SesSender } from '../../../../functions/mail/send/sesSender';
 import type { DecisionJob } from '../../../../functions/messages/decisionJob';
 import { decisionWorker } from '../../../../functions/runtime/decisionWorker';
-import { protectionService } from '../../../../functions/services/protection/protect';
 import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
 import { signerCallOf } from '../../../../functions/web/signerCallOf';
 import { InProcessRevocationSigner } from '../../../../local/inProcessRevocationSigner';
@@ -15,7 +14,7 @@ import { InProcessQueue } from '../../../../local/queue/inProcessQueue';
 import { cliRunner } from '../../../support/cli/cliHarness';
 import { sesStore } from '../../../support/sesStore';
 import { testTables } from '../../../support/testTables';
-import { startRevocationWorld, type RevocationWorld, type TrackedSimAccount } from '../../../support/revocation/revocationWorld';
+import { startRevocationWorld, worldProtection, type RevocationWorld, type TrackedSimAccount } from '../../../support/revocation/revocationWorld';
 
 const MINUTE = 60_000;
 const OPERATOR = 'ops-decisions@example.com';
@@ -55,14 +54,7 @@ beforeAll(async () => {
     maxReceiveCount: 10,
     clock,
   });
-  protect = protectionService({
-    protection: world.protection,
-    accounts: world.repos.accounts,
-    knownDelegates: world.repos.knownDelegates,
-    decisions: world.repos.decisions,
-    queue,
-    log: silentLog,
-  });
+  protect = worldProtection(world, queue);
   await world.protection.write('on');
 });
 afterAll(async () => {
@@ -83,11 +75,14 @@ function request(account: TrackedSimAccount, rule: ProtectiveActionRequest['rule
   };
 }
 
-/** Queues the decision, delivers its units (and a redelivery of each, as a lost answer would), then the notify queue. */
-async function decideAndDeliver(account: TrackedSimAccount, rule: ProtectiveActionRequest['rule']): Promise<string> {
+/**
+ * Queues the decision, records what collect keeps (the kill switch's state, or the unknown key's
+ * decision), runs `beforeSigning`, delivers its units and a redelivery of each (as a lost answer
+ * would), then the notify queue.
+ */
+async function decideAndDeliver(account: TrackedSimAccount, rule: ProtectiveActionRequest['rule'], beforeSigning: () => Promise<void> = async () => undefined) {
   const outcome = await protect(request(account, rule));
   if (outcome.kind !== 'queued') throw new Error(`not queued: ${outcome.kind}`);
-  // What collect keeps: the kill switch's state, or the unknown key's decision.
   if (rule === 'kill-switch')
     await world.repos.alerts.compareAndSet(account.address, 'kill-switch', null, { status: 'revoking', at: Date.now(), decisionId: outcome.decisionId });
   else
@@ -95,12 +90,12 @@ async function decideAndDeliver(account: TrackedSimAccount, rule: ProtectiveActi
       unknown: [{ key: account.delegates[0]!.address, decisionId: outcome.decisionId }],
       at: Date.now(),
     });
+  await beforeSigning();
   await queue.drain();
   for (const delegate of outcome.delegates)
     await queue.send([{ id: 'again', body: { kind: 'decision-unit', account: account.address, delegate, decisionId: outcome.decisionId } }]);
   await queue.drain();
   await world.notify.drain();
-  return outcome.decisionId;
 }
 
 async function resultMails(account: TrackedSimAccount, to = account.emails[0]!) {
@@ -115,16 +110,7 @@ describe('every automatic decision ends in a told result (through the real queue
     const account = await world.trackAccount({ label: 'switched-off', delegates: ['bot'] });
     await world.repos.accounts.updateSettings(account.address, { killSwitch: 30 });
     const refused = total('DecisionsRefused');
-    const outcome = await protect(request(account, 'kill-switch'));
-    if (outcome.kind !== 'queued') throw new Error('not queued');
-    await world.protection.write('off');
-    await world.repos.alerts.compareAndSet(account.address, 'kill-switch', null, { status: 'revoking', at: Date.now(), decisionId: outcome.decisionId });
-    await queue.drain();
-    await queue.send([
-      { id: 'again', body: { kind: 'decision-unit', account: account.address, delegate: account.delegates[0]!.address, decisionId: outcome.decisionId } },
-    ]);
-    await queue.drain();
-    await world.notify.drain();
+    await decideAndDeliver(account, 'kill-switch', () => world.protection.write('off'));
     await world.protection.write('on');
 
     expect((await world.control.account(account.address)).delegates).toHaveLength(1);
@@ -146,15 +132,11 @@ describe('every automatic decision ends in a told result (through the real queue
     await world.repos.accounts.updateSettings(account.address, { revokeUnknown: 'api-keys' });
     const key = account.delegates[0]!.address;
     const refused = total('DecisionsRefused');
-    const outcome = await protect(request(account, 'unknown-delegate'));
-    if (outcome.kind !== 'queued') throw new Error('not queued');
-    await world.repos.knownDelegates.record(account.address, { unknown: [{ key, decisionId: outcome.decisionId }], at: Date.now() });
-    await world.control.removeDelegate(account.address, key);
-    await world.control.addDelegate(account.address, { address: key, name: 'browser', isWebClient: true, expiresInMs: 3_600_000 });
-    await queue.drain();
-    await queue.send([{ id: 'again', body: { kind: 'decision-unit', account: account.address, delegate: key, decisionId: outcome.decisionId } }]);
-    await queue.drain();
-    await world.notify.drain();
+    // The intruder re-signs its key as a web session between the decision and its signing.
+    await decideAndDeliver(account, 'unknown-delegate', async () => {
+      await world.control.removeDelegate(account.address, key);
+      await world.control.addDelegate(account.address, { address: key, name: 'browser', isWebClient: true, expiresInMs: 3_600_000 });
+    });
 
     expect((await world.control.account(account.address)).delegates.map((d) => d.address)).toEqual([key]);
     const mails = await resultMails(account);

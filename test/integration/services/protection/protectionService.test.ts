@@ -5,7 +5,6 @@ import { buildRemoveDelegateManager } from '../../../../functions/chain/transact
 import type { ProtectiveActionRequest, ProtectiveRevoker } from '../../../../functions/domain/protectiveAction';
 import type { DecisionJob } from '../../../../functions/messages/decisionJob';
 import { decisionWorker } from '../../../../functions/runtime/decisionWorker';
-import { protectionService } from '../../../../functions/services/protection/protect';
 import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
 import { createSignRevocationHandler } from '../../../../functions/handlers/sign-revocation';
 import type { AccountPatch } from '../../../../functions/store/accountItem';
@@ -13,7 +12,7 @@ import { signerCallOf } from '../../../../functions/web/signerCallOf';
 import { InProcessRevocationSigner } from '../../../../local/inProcessRevocationSigner';
 import { InProcessQueue } from '../../../../local/queue/inProcessQueue';
 import { testTables } from '../../../support/testTables';
-import { startRevocationWorld, type RevocationWorld, type TrackedSimAccount } from '../../../support/revocation/revocationWorld';
+import { startRevocationWorld, worldProtection, type RevocationWorld, type TrackedSimAccount } from '../../../support/revocation/revocationWorld';
 
 const tables = testTables();
 let world: RevocationWorld;
@@ -28,14 +27,7 @@ beforeAll(async () => {
     consumer: decisionWorker({ sign: signerCallOf(signer), log: silentLog, counters: memoryCounters() }),
     batchSize: 1,
   });
-  protect = protectionService({
-    protection: world.protection,
-    accounts: world.repos.accounts,
-    knownDelegates: world.repos.knownDelegates,
-    decisions: world.repos.decisions,
-    queue,
-    log: silentLog,
-  });
+  protect = worldProtection(world, queue);
 });
 afterAll(async () => {
   await world?.close();
