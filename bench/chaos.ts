@@ -23,7 +23,7 @@ import { startSesLocal } from '../local/ses';
 import { parseChaosArgs, type ChaosArgs } from './chaosArgs';
 import { alarmSpans, evaluateAlarms, stackAlarms, type AlarmRun, type WatchedQueues } from './chaosAlarms';
 import { DAY, INTERVAL_MIX, MINUTE, START, VISIBILITY_MS, type RunResult } from './chaosDay';
-import { CHAOS_SCHEDULE, PROTECTION_SCENARIO, type AcceptedEmail } from './chaosFaults';
+import { CHAOS_SCHEDULE, PROTECTION_SCENARIO, type AcceptedEmail, type FaultWindow } from './chaosFaults';
 import { tallyPoints, tallySends, type AcceptedSend } from './chaosTally';
 import { percentile } from './stats';
 import { INTERVAL_MS } from '../functions/domain/interval';
@@ -110,14 +110,14 @@ function report(base: RunResult, chaos: RunResult): string {
 }
 
 /** The faults a span overlaps. */
-function faultsDuring(span: { fromMs: number; toMs: number | null }): string {
+function faultsDuring(span: { fromMs: number; toMs: number | null }, keyServiceWindow: FaultWindow | null): string {
   const s = CHAOS_SCHEDULE;
   const windows: [string, number, number][] = [
     ['chain down', s.chainDown.fromMs, s.chainDown.toMs],
     ['chain slow', s.chainSlow.fromMs, s.chainSlow.toMs],
     ['SES throttled', s.sesThrottle.fromMs, s.sesThrottle.toMs],
     ['DynamoDB throttled', s.dynamoThrottle.fromMs, s.dynamoThrottle.toMs],
-    ['key service down', s.keyServiceDown.fromMs, s.keyServiceDown.toMs],
+    ...(keyServiceWindow ? [['key service down', keyServiceWindow.fromMs, keyServiceWindow.toMs] as [string, number, number]] : []),
     ['worker hung', s.hangAt, s.hangAt + VISIBILITY_MS + MINUTE],
   ];
   // An alarm trails its fault by its evaluation periods: a span is matched to faults that began before it ended, within the hour before it began.
@@ -137,13 +137,18 @@ function protectionTable(base: RunResult, chaos: RunResult): string {
       row('decisions revoked / refused (breaker) / failed / not settled', (r) => `${p(r).revoked} / ${p(r).refused} / ${p(r).failed} / ${p(r).unsettled}`),
       row('keys revoked / keys signed twice', (r) => `${p(r).keysRevoked} / ${p(r).keysSignedTwice}`),
       row('decisions told (result email accepted) / told twice', (r) => `${p(r).told} / ${p(r).toldTwice}`),
-      row('last result after the loss showed (s)', (r) => seconds(p(r).lastResultAfterMs ?? Number.NaN)),
+      row(
+        'after the loss showed: first / last firing, last result (s)',
+        (r) =>
+          `${seconds(p(r).firstFiredAfterMs ?? Number.NaN)} / ${seconds(p(r).lastFiredAfterMs ?? Number.NaN)}, ${seconds(p(r).lastResultAfterMs ?? Number.NaN)}`,
+      ),
+      row('key service down (chaos)', (r) => (r.keyServiceDown === null ? '-' : `${hhmm(r.keyServiceDown.fromMs)}-${hhmm(r.keyServiceDown.toMs)}`)),
       row('decision units dead-lettered', (r) => String(r.decisionsDeadLettered)),
     ],
   );
 }
 
-function alarmTable(base: readonly AlarmRun[], chaos: readonly AlarmRun[]): string {
+function alarmTable(base: readonly AlarmRun[], chaos: readonly AlarmRun[], keyServiceWindow: FaultWindow | null): string {
   const spans = (r: AlarmRun | undefined) => (r ? alarmSpans(r) : []);
   const show = (r: AlarmRun | undefined) => {
     const list = spans(r);
@@ -153,7 +158,14 @@ function alarmTable(base: readonly AlarmRun[], chaos: readonly AlarmRun[]): stri
   const fired = evaluated.filter((r) => spans(r).length > 0 || spans(base.find((b) => b.alarm === r.alarm)).length > 0);
   const rows = fired.map((r) => {
     const b = base.find((x) => x.alarm === r.alarm);
-    return [r.alarm, show(b), show(r), spans(r).map(faultsDuring).join('; ') || '-'];
+    return [
+      r.alarm,
+      show(b),
+      show(r),
+      spans(r)
+        .map((span) => faultsDuring(span, keyServiceWindow))
+        .join('; ') || '-',
+    ];
   });
   const quiet = evaluated.filter((r) => !fired.includes(r)).map((r) => r.alarm);
   const skipped = chaos.filter((r) => r.states === null).map((r) => r.alarm);
@@ -173,7 +185,7 @@ async function main(): Promise<void> {
       `faults: chain down ${hhmm(s.chainDown.fromMs)}-${hhmm(s.chainDown.toMs)}, SES 50% throttled ${hhmm(s.sesThrottle.fromMs)}-${hhmm(s.sesThrottle.toMs)}, ` +
       `one report worker hung ${(VISIBILITY_MS + MINUTE) / MINUTE} min from ${hhmm(s.hangAt)}, chain slow (p50 2 s) ${hhmm(s.chainSlow.fromMs)}-${hhmm(s.chainSlow.toMs)}, ` +
       `DynamoDB 20% of writes throttled ${hhmm(s.dynamoThrottle.fromMs)}-${hhmm(s.dynamoThrottle.toMs)}, ` +
-      `owner keys' key service down ${hhmm(s.keyServiceDown.fromMs)}-${hhmm(s.keyServiceDown.toMs)} as ${PROTECTION_SCENARIO.accounts} armed accounts (both days) lose ${PROTECTION_SCENARIO.dropPct}% at ${hhmm(PROTECTION_SCENARIO.dropAtMs)} past a ${PROTECTION_SCENARIO.levelPct}% kill switch`,
+      `owner keys' key service down ${s.keyServiceDown.forMs / MINUTE} min from the first signing after ${hhmm(s.keyServiceDown.fromMs)}, as ${PROTECTION_SCENARIO.accounts} armed accounts (both days) lose ${PROTECTION_SCENARIO.dropPct}% at ${hhmm(PROTECTION_SCENARIO.dropAtMs)} past a ${PROTECTION_SCENARIO.levelPct}% kill switch`,
   );
   // A loaded machine can take minutes to start the JVM.
   const dynamo = await startDynamoDbLocal({ inMemory: true, startTimeoutMs: 300_000 });
@@ -183,9 +195,9 @@ async function main(): Promise<void> {
     const [base, chaos] = await Promise.all([runInChild(args, false, services, queues), runInChild(args, true, services, queues)]);
     console.log(report(base, chaos));
     console.log(protectionTable(base, chaos));
-    console.log(alarmTable(evaluateAlarms(alarms, base.metrics, START, DAY), evaluateAlarms(alarms, chaos.metrics, START, DAY)));
+    console.log(alarmTable(evaluateAlarms(alarms, base.metrics, START, DAY), evaluateAlarms(alarms, chaos.metrics, START, DAY), chaos.keyServiceDown));
     const prefixes = new Map<string, number>();
-    for (const a of chaos.accepted) prefixes.set(a.eventId.split(':')[0] ?? '', (prefixes.get(a.eventId.split(':')[0] ?? '') ?? 0) + 1);
+    for (const a of chaos.accepted) prefixes.set(a.eventId.split(/[:#]/)[0] ?? '', (prefixes.get(a.eventId.split(/[:#]/)[0] ?? '') ?? 0) + 1);
     const lost = [...base.points].flatMap(([address, stamps]) => stamps.filter((ts) => !(chaos.points.get(address) ?? []).includes(ts)));
     if (lost.length > 0)
       console.log(`curve points lost: ${lost.length}, stamped ${new Date(Math.min(...lost)).toISOString()} to ${new Date(Math.max(...lost)).toISOString()}`);

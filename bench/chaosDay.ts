@@ -42,6 +42,7 @@ import {
   throttleDynamoWrites,
   within,
   type AcceptedEmail,
+  type FaultWindow,
 } from './chaosFaults';
 import { armScenario, protectionFigures, type ProtectionFigures } from './chaosProtection';
 import { prng } from './prng';
@@ -102,6 +103,8 @@ export interface RunResult {
   readonly protection: ProtectionFigures;
   /** Dead-lettered decision units. */
   readonly decisionsDeadLettered: number;
+  /** When the key service was down (ms from midnight; `null`: the fault-free day, or no signing came). */
+  readonly keyServiceDown: FaultWindow | null;
 }
 
 function accounts(args: ChaosArgs) {
@@ -173,6 +176,7 @@ export async function runDay(args: ChaosArgs, chaos: boolean, services: { dynamo
   const signerEnv: Record<string, string> = {};
   const armed = await armScenario(control, repos, signerEnv, START);
   const ownerKeys = (ref: string) => resolveSigner(ref, { env: signerEnv });
+  const keyService = keyServiceSigner(ownerKeys, { from: START + CHAOS_SCHEDULE.keyServiceDown.fromMs, forMs: CHAOS_SCHEDULE.keyServiceDown.forMs }, clock);
 
   const settings = loadSettings({
     DYNAMODB_ENDPOINT: services.dynamo,
@@ -210,7 +214,7 @@ export async function runDay(args: ChaosArgs, chaos: boolean, services: { dynamo
     clock,
     dispatchEveryMs: MINUTE,
     collectConcurrency: DEFAULT_COLLECT_CONCURRENCY,
-    signerFor: chaos ? keyServiceSigner(ownerKeys, at(CHAOS_SCHEDULE.keyServiceDown), clock) : ownerKeys,
+    signerFor: chaos ? keyService.signerFor : ownerKeys,
     protectionFile: join(mkdtempSync(join(tmpdir(), 'chaos-protection-')), 'protection'),
   });
   await system.protection.write('on');
@@ -292,6 +296,7 @@ export async function runDay(args: ChaosArgs, chaos: boolean, services: { dynamo
       metrics,
       protection: await protectionFigures(repos, control, armed, mail.accepted, START),
       decisionsDeadLettered: system.decisions.counts().deadLettered,
+      keyServiceDown: ((w) => (w === null || !chaos ? null : { fromMs: w.fromMs - START, toMs: w.toMs - START }))(keyService.window()),
     };
   } finally {
     await system.pipeline.stop();

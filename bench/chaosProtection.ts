@@ -66,7 +66,9 @@ export interface ProtectionFigures {
   /** Result notices SES accepted, per (decision, recipient): decisions told, and told more than once. */
   readonly told: number;
   readonly toldTwice: number;
-  /** From the loss showing on the chain to the last decision's result, ms (`null`: none settled). */
+  /** From the loss showing on the chain to the first and last kill switch firing, and to the last decision's result, ms (`null`: none). */
+  readonly firstFiredAfterMs: number | null;
+  readonly lastFiredAfterMs: number | null;
   readonly lastResultAfterMs: number | null;
 }
 
@@ -88,6 +90,7 @@ export async function protectionFigures(
   let told = 0;
   let toldTwice = 0;
   let lastSettled: number | null = null;
+  const fired: number[] = [];
   for (const account of armed) {
     const { state } = await readKillSwitchState(repos.alerts, account.address);
     const listed = new Set((await control.account(account.address)).delegates.map((d) => d.address.toLowerCase()));
@@ -97,6 +100,7 @@ export async function protectionFigures(
     if (state?.status !== 'revoking') continue;
     decisions++;
     const decision = await repos.decisions.get(state.decisionId);
+    if (decision) fired.push(decision.createdAt);
     const settlement = decision && decisionSettlement(decision, await repos.decisions.units(decision));
     if (!settlement) {
       unsettled++;
@@ -111,6 +115,7 @@ export async function protectionFigures(
     if (sends.length > 1) toldTwice++;
   }
   const shown = start + PROTECTION_SCENARIO.dropAtMs + 60_000;
+  const after = (at: number | undefined) => (at === undefined ? null : at - shown);
   return {
     accounts: armed.length,
     decisions,
@@ -122,6 +127,8 @@ export async function protectionFigures(
     keysSignedTwice,
     told,
     toldTwice,
-    lastResultAfterMs: lastSettled === null ? null : lastSettled - shown,
+    firstFiredAfterMs: after(fired.length === 0 ? undefined : Math.min(...fired)),
+    lastFiredAfterMs: after(fired.length === 0 ? undefined : Math.max(...fired)),
+    lastResultAfterMs: after(lastSettled ?? undefined),
   };
 }
