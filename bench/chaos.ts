@@ -134,7 +134,10 @@ function protectionTable(base: RunResult, chaos: RunResult): string {
     ['protection scenario', 'fault-free', 'chaos'],
     [
       row('armed accounts crossing together / kill switches fired', (r) => `${p(r).accounts} / ${p(r).decisions}`),
-      row('decisions revoked / refused (breaker) / failed / not settled', (r) => `${p(r).revoked} / ${p(r).refused} / ${p(r).failed} / ${p(r).unsettled}`),
+      row(
+        'decisions revoked / refused by the breaker / refused otherwise / failed / not settled',
+        (r) => `${p(r).revoked} / ${p(r).refusedByBreaker} / ${p(r).refused} / ${p(r).failed} / ${p(r).unsettled}`,
+      ),
       row('keys revoked / keys signed twice', (r) => `${p(r).keysRevoked} / ${p(r).keysSignedTwice}`),
       row('decisions told (result email accepted) / told twice', (r) => `${p(r).told} / ${p(r).toldTwice}`),
       row(

@@ -55,8 +55,9 @@ export interface ProtectionFigures {
   readonly accounts: number;
   /** Kill switches that fired (a decision queued). */
   readonly decisions: number;
-  /** Decisions with every key revoked, refused (a key refused: the breaker), failed (a key failed: aged, the chain refused), not settled. */
+  /** Decisions with every key revoked, refused by the breaker, refused otherwise, failed (a key failed: aged, the chain refused), not settled. */
   readonly revoked: number;
+  readonly refusedByBreaker: number;
   readonly refused: number;
   readonly failed: number;
   readonly unsettled: number;
@@ -82,6 +83,7 @@ export async function protectionFigures(
 ): Promise<ProtectionFigures> {
   let decisions = 0;
   let revoked = 0;
+  let refusedByBreaker = 0;
   let refused = 0;
   let failed = 0;
   let unsettled = 0;
@@ -107,6 +109,7 @@ export async function protectionFigures(
       continue;
     }
     if (settlement.count.failed > 0) failed++;
+    else if (settlement.units.some((u) => u.refusal === 'breaker-open')) refusedByBreaker++;
     else if (settlement.count.refused > 0) refused++;
     else revoked++;
     lastSettled = Math.max(lastSettled ?? 0, settlement.settledAt);
@@ -120,6 +123,7 @@ export async function protectionFigures(
     accounts: armed.length,
     decisions,
     revoked,
+    refusedByBreaker,
     refused,
     failed,
     unsettled,
