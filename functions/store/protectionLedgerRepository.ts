@@ -108,7 +108,9 @@ export class ProtectionLedgerRepository extends DynamoRepository {
       const stored = out.Item ? parseItem(schema, out.Item, operation) : null;
       const { next, expiresAt } = decide(stored?.state ?? null);
       if (next === null) return;
-      const item = { tokenId, version: (stored?.version ?? 0) + 1, state: next, ...(expiresAt === undefined ? {} : { expiresAt: toTtlSeconds(expiresAt) }) };
+      // A change that names no expiry keeps the stored one.
+      const ttl = expiresAt === undefined ? stored?.expiresAt : toTtlSeconds(expiresAt);
+      const item = { tokenId, version: (stored?.version ?? 0) + 1, state: next, ...(ttl === undefined ? {} : { expiresAt: ttl }) };
       const written = await this.conditionalPut(
         operation,
         stored === null

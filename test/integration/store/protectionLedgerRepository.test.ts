@@ -1,7 +1,8 @@
 import fc from 'fast-check';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { ProtectionLedgerRepository } from '../../../functions/store/protectionLedgerRepository';
+import { tableName } from '../../../functions/store/tableDefinitions';
 import { testAddress } from '../../support/store/accountFixture';
 import { testTables } from '../../support/testTables';
 
@@ -71,5 +72,24 @@ describe('ProtectionLedgerRepository (DynamoDB Local)', () => {
     expect(reservations.filter((r) => r.kind === 'reserved')).toHaveLength(1);
     const cap = await ledger().cap('kill-switch', account);
     expect(cap?.entries).toHaveLength(1);
+  });
+
+  it('gives a slot back when its signing sent nothing, keeps it when one was sent, and the item keeps its expiry a day after its last reservation', async () => {
+    const account = testAddress(2, 0xd9);
+    const raw = async () =>
+      (
+        await tables.client.send(
+          new GetCommand({ TableName: tableName(tables.prefix, 'tokens'), Key: { tokenId: `protection-cap#kill-switch#${account.toLowerCase()}` } }),
+        )
+      ).Item;
+    expect(await ledger().reserveCap('kill-switch', account, { key: 'first', decisionId: 'first' }, T0)).toEqual({ kind: 'reserved' });
+    const expiresAt = (await raw())?.['expiresAt'];
+    expect(expiresAt).toBe(Math.ceil((T0 + 24 * HOUR) / 1000));
+    await ledger().settleCap('kill-switch', account, 'first', false);
+    expect((await ledger().cap('kill-switch', account))?.entries).toEqual([]);
+    expect((await raw())?.['expiresAt']).toBe(expiresAt);
+    expect(await ledger().reserveCap('kill-switch', account, { key: 'second', decisionId: 'second' }, T0 + 1)).toEqual({ kind: 'reserved' });
+    await ledger().settleCap('kill-switch', account, 'second', true);
+    expect(await ledger().reserveCap('kill-switch', account, { key: 'third', decisionId: 'third' }, T0 + 2)).toMatchObject({ kind: 'capped', used: 1 });
   });
 });
