@@ -17,7 +17,8 @@ export interface ProtectDeps {
   readonly accounts: Pick<AccountsRepository, 'get'>;
   /** Where announcements are kept: an announced delegate is left out. */
   readonly knownDelegates: Pick<KnownDelegatesRepository, 'read'>;
-  readonly decisions: Pick<DecisionRepository, 'put'>;
+  /** Decisions: a redelivered check reads the one it made (`get`); a new one is written once (`put`). */
+  readonly decisions: Pick<DecisionRepository, 'get' | 'put'>;
   /** The per-account FIFO queue of decision units (SQS FIFO in AWS, in-process locally). */
   readonly queue: MessageQueue<DecisionJob>;
   readonly log: Log;
@@ -29,10 +30,11 @@ export interface ProtectDeps {
  * order, whether an automatic revocation goes ahead: the stage-wide switch (`protection-off`),
  * the account's arming for the rule (`not-armed`), kept and announced keys left out
  * (`nothing-to-revoke`), a dry run (its decision recorded, `dry-run`, nothing queued). Then it
- * writes the immutable decision, under an id derived from the request's occasion (a redelivered
- * collect message finds the decision it made and queues the same units, which the FIFO queue and
- * the signer's per-delegate units make a no-op), and queues one unit per delegate, in order,
- * grouped by account. The caps and the breaker are not counted here: the signer counts both when
+ * writes the immutable decision, under an id derived from the request's occasion, and queues one
+ * unit per delegate, in order, grouped by account. A redelivered collect message (its first run
+ * stopped before committing) has the same occasion: it finds the decision it made and answers as
+ * that one did, whatever the chain lists now, and queues its units again, which the FIFO queue and
+ * the signer's per-delegate units make a no-op. The caps and the breaker are not counted here: the signer counts both when
  * it signs, re-checks the decision, and announces its result once every delegate ended. Only
  * `queued` revokes anything; the caller sends the notice of every outcome.
  */
@@ -42,6 +44,20 @@ export function protectionService(deps: ProtectDeps): ProtectiveRevoker {
 
 async function protect(deps: ProtectDeps, request: ProtectiveActionRequest): Promise<ProtectiveActionOutcome> {
   const about = { account: request.account, rule: request.rule };
+  const decisionId = protectiveDecisionId({
+    account: request.account,
+    rule: request.rule,
+    delegate: request.rule === 'unknown-delegate' ? (request.delegates[0] ?? null) : null,
+    ...request.occasion,
+  });
+  // A redelivered check (its first run stopped before committing) gets the decision it made, whatever the chain lists now.
+  const made = await deps.decisions.get(decisionId);
+  if (made !== null) {
+    deps.log.info('protection: the decision exists (a redelivered check); its units are queued again', { ...about, decisionId });
+    if (made.dryRun) return count(deps, { kind: 'dry-run', decisionId, delegates: made.delegates });
+    await queueUnits(deps, made);
+    return count(deps, { kind: 'queued', decisionId, delegates: made.delegates });
+  }
   if ((await deps.protection.read()) !== 'on') return count(deps, { kind: 'protection-off' });
   const account = await deps.accounts.get(request.account);
   const arming = account === null ? 'off' : protectionArming(account, request.rule);
@@ -51,12 +67,7 @@ async function protect(deps: ProtectDeps, request: ProtectiveActionRequest): Pro
   if (delegates.length === 0) return count(deps, { kind: 'nothing-to-revoke' });
 
   const decision: ProtectiveDecision = {
-    decisionId: protectiveDecisionId({
-      account: request.account,
-      rule: request.rule,
-      delegate: request.rule === 'unknown-delegate' ? (request.delegates[0] ?? null) : null,
-      ...request.occasion,
-    }),
+    decisionId,
     account: request.account,
     rule: request.rule,
     reason: request.reason,
@@ -65,24 +76,28 @@ async function protect(deps: ProtectDeps, request: ProtectiveActionRequest): Pro
     createdAt: request.now,
     dryRun: arming === 'dry-run',
   };
-  const written = await deps.decisions.put(decision);
-  if (written.kind === 'exists')
-    deps.log.info('protection: the decision exists (a redelivered check); its units are queued again', { ...about, decisionId: decision.decisionId });
+  // `exists`: a concurrent run of the same check wrote it first; the same units are queued (the queue and the signer make it a no-op).
+  await deps.decisions.put(decision);
   if (decision.dryRun) {
     deps.log.info('protection: dry run', { ...about, decisionId: decision.decisionId, delegates: delegates.length });
     return count(deps, { kind: 'dry-run', decisionId: decision.decisionId, delegates });
   }
+  await queueUnits(deps, decision);
+  deps.log.warn('protection: revocations queued', { ...about, decisionId: decision.decisionId, delegates: delegates.length, reason: request.reason });
+  return count(deps, { kind: 'queued', decisionId: decision.decisionId, delegates });
+}
+
+/** One unit per delegate of `decision`, in order, grouped by account (FIFO), deduplicated by decision and delegate. */
+async function queueUnits(deps: ProtectDeps, decision: ProtectiveDecision): Promise<void> {
   await sendAll(
     deps.queue,
-    delegates.map((delegate) => ({
+    decision.delegates.map((delegate) => ({
       id: `${decision.decisionId}-${delegate}`,
-      body: { kind: 'decision-unit' as const, account: request.account, delegate, decisionId: decision.decisionId },
-      groupId: request.account,
+      body: { kind: 'decision-unit' as const, account: decision.account, delegate, decisionId: decision.decisionId },
+      groupId: decision.account,
       deduplicationId: `${decision.decisionId}-${delegate}`.slice(0, 128),
     })),
   );
-  deps.log.warn('protection: revocations queued', { ...about, decisionId: decision.decisionId, delegates: delegates.length, reason: request.reason });
-  return count(deps, { kind: 'queued', decisionId: decision.decisionId, delegates });
 }
 
 function count(deps: ProtectDeps, outcome: ProtectiveActionOutcome): ProtectiveActionOutcome {

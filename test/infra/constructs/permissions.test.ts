@@ -171,9 +171,10 @@ describe('IAM statements', () => {
     for (const action of ['PutItem', 'GetItem', 'DeleteItem']) expect(may('revoke-all-worker', action, 'revoke#abc'), action).toBe(true);
     expect(may('revoke-all-worker', 'UpdateItem', 'revoke#abc')).toBe(false);
     expect(may('revoke-all-worker', 'PutItem', 'snooze#abc')).toBe(false);
-    // collect: writes a protective decision once; cannot read it back, nor mark its signing, nor touch a link token.
+    // collect: writes a protective decision once and reads it back (a redelivered check); cannot change it, mark its signing, nor touch a link token.
     expect(may('collect', 'PutItem', 'decision#abc')).toBe(true);
-    for (const action of ['GetItem', 'UpdateItem', 'DeleteItem']) expect(may('collect', action, 'decision#abc'), action).toBe(false);
+    expect(may('collect', 'GetItem', 'decision#abc')).toBe(true);
+    for (const action of ['UpdateItem', 'DeleteItem']) expect(may('collect', action, 'decision#abc'), action).toBe(false);
     for (const key of ['decision-signing#abc#0x1', 'revoke#abc', 'revoke-all#abc', 'snooze#abc']) expect(may('collect', 'PutItem', key), key).toBe(false);
     // Only collect writes decisions; the signer reads them.
     for (const name of HANDLER_NAMES.filter((n) => n !== 'collect')) expect(may(name, 'PutItem', 'decision#abc'), name).toBe(false);
@@ -218,7 +219,7 @@ describe('IAM statements', () => {
         snapshots: [...READ, 'PutItem'],
         alerts: [...READ, 'PutItem'],
         delegates: [...READ, 'UpdateItem', 'BatchWriteItem'],
-        // PutItem on decision items, GetItem on the signer's per-delegate units (an unknown key refused is judged again).
+        // PutItem and GetItem on decision items, GetItem on the signer's per-delegate units (an unknown key refused is judged again).
         tokens: ['PutItem', 'GetItem'],
       },
       notify: {

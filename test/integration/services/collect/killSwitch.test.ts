@@ -238,6 +238,34 @@ describe('kill switch on drawdown (collect → protection service → queue → 
     expect(killNotices(address)[0]?.firing.action).toMatchObject({ outcome: { kind: 'queued', delegates: [bot] } });
   }, 180_000);
 
+  it('a poll redelivered after a crash before its commit asks for the same decision: one decision, one cap slot, each key signed once', async () => {
+    const { address, bot, kept, web } = await armedAccount('redelivered', { killSwitchConfirm: 'now' });
+    await lose(address, 40);
+    const job = { address: address as `0x${string}`, dueAt: h.now() };
+    // The first run crashes after asking the protection service, before its notices are queued and its state written.
+    const crashing: CollectDeps = { ...deps(), events: { send: async () => Promise.reject(new Error('the notify queue did not answer')) } };
+    await expect(collectAccount(crashing, job)).rejects.toThrow('the notify queue did not answer');
+    await decisions.drain();
+    expect(await collectAccount(deps(), job)).toMatchObject({ kind: 'collected' });
+    await decisions.drain();
+    const ids = asked(address).map((r) => r.occasion);
+    expect(ids).toHaveLength(2);
+    expect(ids[1]).toEqual(ids[0]);
+    const [notice] = killNotices(address);
+    const decisionId =
+      notice?.firing.action.kind === 'requested' && notice.firing.action.outcome.kind === 'queued' ? notice.firing.action.outcome.decisionId : '';
+    // The redelivered run tells what the decision did, not "no key to revoke" (the key is gone by then).
+    expect(notice?.firing.action).toMatchObject({ outcome: { kind: 'queued', delegates: [bot] } });
+    expect(await stateOf(address)).toEqual({ status: 'revoking', at: expect.any(Number), decisionId });
+    expect((await h.repos.protectionLedger.cap('kill-switch', address))?.entries.map((e) => e.decisionId)).toEqual([decisionId]);
+    const intents = (await h.repos.audit.listForAccount(address, 50)).filter((r) => r.kind === 'intent');
+    expect(intents.map((r) => r.delegate)).toEqual([bot]);
+    expect(new Set(await listed(address))).toEqual(new Set([kept, web]));
+    expect(new Set(notified.filter((n) => n.kind === 'decision-result' && n.account === address).map((n) => n.eventId))).toEqual(
+      new Set([`decision-result#${decisionId}`]),
+    );
+  }, 180_000);
+
   it('a dry run revokes nothing and says what it would have revoked', async () => {
     const { address, bot, kept, web } = await armedAccount('rehearsal', { killSwitchConfirm: 'now', killSwitchDryRun: 'on', killSwitchWebSessions: 'revoke' });
     await lose(address, 40);
