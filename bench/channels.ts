@@ -25,7 +25,6 @@
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as realDelay } from 'node:timers/promises';
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { getAddress } from 'viem';
 import { ChannelSecrets } from '../functions/channels/channelSecrets';
 import { loadSettings } from '../functions/config/settings';
@@ -58,6 +57,7 @@ import { disableTtl } from './chaosTables';
 import { percentile } from './stats';
 import { tallyChannel, tallyEmails, type AcceptedEmail, type AnsweredRequest, type ChannelTally, type EmailTally, type RateLimit } from './channelsTally';
 import { prng } from './prng';
+import { holdDuring, timed, timedFetch } from './simulatedRequests';
 import { simulatorChain } from './simulatorChain';
 
 /** 2030-01-07 09:00 UTC: after the machine's date, so DynamoDB Local's TTL sweeper never touches the run. */
@@ -147,18 +147,6 @@ function eventIdOf(raw: Uint8Array): string {
   return /^X-Sentinel-Event-Id:((?:[^\r\n]|\r?\n[ \t])+)/im.exec(head)?.[1]?.replace(/\s+/g, '') ?? 'unknown';
 }
 
-/** Keeps the clock still while every request of this client is in flight, then lets `ms` of simulated time pass (the call's network time in AWS). */
-function holdDuring(client: DynamoDBClient, clock: VirtualClock, ms: number): void {
-  client.middlewareStack.add((next) => (args) => timed(clock, ms, () => next(args)), { step: 'initialize', name: 'benchHoldClock' });
-}
-
-/** `work` with the clock held, then `ms` of simulated time: a request as it would take in AWS, whatever this machine's speed. */
-async function timed<T>(clock: VirtualClock, ms: number, work: () => Promise<T>): Promise<T> {
-  const result = await clock.hold(work);
-  if (ms > 0) await clock.sleep(ms);
-  return result;
-}
-
 /** A queue the run keeps polling until its upstream is done and it is empty. */
 interface Pollable {
   pollOnce(): Promise<{ received: number } | undefined>;
@@ -221,11 +209,7 @@ async function run(args: ChannelsArgs, withChannels: boolean, services: { dynamo
   const random = prng(args.seed);
   for (const a of accounts) await control.drawdown(a.address, { pct: 22 + Math.floor(random() * 18), atMs: LOSS_AT });
   await control.setClock({ nowMs: POLL });
-  const timedFetch =
-    (ms: number): typeof fetch =>
-    (input, init) =>
-      timed(clock, ms, () => fetch(input, init));
-  const chain = simulatorChain(sim, timedFetch(args.requestTimes.chainMs));
+  const chain = simulatorChain(sim, timedFetch(clock, args.requestTimes.chainMs));
 
   const settings = loadSettings({
     DYNAMODB_ENDPOINT: services.dynamo,
@@ -277,7 +261,7 @@ async function run(args: ChannelsArgs, withChannels: boolean, services: { dynamo
       secrets: new ChannelSecrets(env, null),
       bases: { telegram: receivers.telegramApiUrl, pagerduty: receivers.pagerdutyEventsUrl },
       policy: { loopback: true },
-      fetch: timedFetch(args.requestTimes.chatMs),
+      fetch: timedFetch(clock, args.requestTimes.chatMs),
     },
     channelPacers: Array.from(
       { length: CHANNEL_WORKER_CONCURRENCY },

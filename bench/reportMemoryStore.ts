@@ -63,7 +63,7 @@ export function memoryReportRepos(data: readonly StoredAccountData[]): ReportDep
       begin: async (eventId: string, _intent: DeliveryIntent): Promise<BeginOutcome> => {
         const status = deliveries.get(eventId);
         if (status === 'sent') return { kind: 'already-sent', sesMessageId: '' };
-        if (status === 'in-progress') return { kind: 'in-progress' };
+        if (status === 'in-progress') return { kind: 'in-progress', retryAfterMs: Number.POSITIVE_INFINITY };
         deliveries.set(eventId, 'in-progress');
         return { kind: 'new', leaseUntil: Number.POSITIVE_INFINITY };
       },

@@ -1,10 +1,10 @@
-/** Resolves on the first SIGINT or SIGTERM (the long-running commands `serve` and `sim` stop then). */
-export function untilStopped(): Promise<void> {
+/** Resolves with the signal's name on the first SIGINT or SIGTERM (the long-running commands `serve` and `sim` stop then). */
+export function untilStopped(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
-    const stop = (): void => {
+    const stop = (signal: NodeJS.Signals): void => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      resolve();
+      resolve(signal);
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

@@ -36,7 +36,8 @@ let exitHookInstalled = false;
  * Spawns `command` so that it cannot outlive this process: on Linux it runs under
  * `setpriv --pdeathsig TERM` (the kernel signals it even if this process is SIGKILLed),
  * and every live child is SIGKILLed when this process exits normally or on an uncaught error.
- * The returned pid is the command's own (setpriv execs it). Rejects if it cannot be spawned.
+ * The returned pid is the command's own (setpriv execs it). It runs in its own process group, so
+ * a terminal's Ctrl-C is this process's to act on, not the child's. Rejects if it cannot be spawned.
  */
 export async function spawnManaged(command: string, args: readonly string[], options: SpawnManagedOptions = {}): Promise<ManagedProcess> {
   installExitHook();
@@ -46,7 +47,9 @@ export async function spawnManaged(command: string, args: readonly string[], opt
     cwd: options.cwd,
     env: options.env ?? process.env,
     stdio: ['ignore', 'pipe', 'pipe'],
-    detached: false,
+    // A process group of its own: a terminal's Ctrl-C (SIGINT to the whole foreground group) reaches
+    // only this process, which stops its children after the work using them has finished.
+    detached: true,
   });
 
   const limit = options.outputLimit ?? 8_192;

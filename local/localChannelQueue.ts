@@ -10,6 +10,7 @@ import type { DestinationSlots } from '../functions/services/channels/destinatio
 import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
 import { InProcessQueue, type QueueClock, type SqsLambdaHandler } from './queue/inProcessQueue';
+import type { QueueJournal } from './queue/queueJournal';
 
 export interface LocalChannelQueueOptions {
   readonly repos: Repositories;
@@ -32,6 +33,8 @@ export interface LocalChannelQueueOptions {
    * each, as deployed instances): a batch goes to an instance with none in flight. Overrides `pacer`.
    */
   readonly instancePacers?: readonly DestinationSlots[];
+  /** Keeps the queue's messages across restarts (`npm start`, `serve`); default memory only. */
+  readonly journal?: QueueJournal;
 }
 
 /**
@@ -60,6 +63,7 @@ export function createLocalChannelQueue(options: LocalChannelQueueOptions): InPr
     maxReceiveCount: CHANNEL_QUEUE.maxReceiveCount,
     timeoutMs: CHANNEL_QUEUE.consumerTimeoutSeconds * 1_000,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.journal ? { journal: options.journal } : {}),
   });
   const fanOut = {
     repos: options.repos,

@@ -14,7 +14,10 @@ import { refinementBudgetFrom, type RefinementBudget } from '../functions/servic
 import type { ChannelQueueMessage } from '../functions/messages/channelJob';
 import { notifyPublisher } from '../functions/runtime/notifyPublisher';
 import type { ProtectiveRevoker } from '../functions/domain/protectiveAction';
+import { consumerQueue } from '../functions/runtime/consumerQueue';
+import type { WorkQueueSettings } from '../functions/queue/workQueueSettings';
 import { heldRecords, InProcessQueue, type QueueClock, type SqsLambdaHandler } from './queue/inProcessQueue';
+import type { QueueJournal } from './queue/queueJournal';
 
 export interface LocalPipelineDeps {
   readonly repos: Repositories;
@@ -48,6 +51,17 @@ export interface LocalPipelineDeps {
   readonly revoke?: ProtectiveRevoker;
   /** Delivers the protective-decision queue; a cycle drains it after collect, before notify. */
   readonly drainDecisions?: () => Promise<void>;
+  /** The journal of each queue by name, to keep its messages across restarts (`npm start`, `serve`); default memory only. */
+  readonly journalFor?: (queue: string) => QueueJournal;
+}
+
+/**
+ * The local notify queue's redelivery: the deployed consumer timeout and receive limit, with the
+ * local visibility timeout (default SQS's 30 s; `serve` retries sooner).
+ */
+export function localNotifyQueue(visibilityTimeoutMs = 30_000): WorkQueueSettings {
+  const deployed = consumerQueue('notify');
+  return { ...deployed, visibilityTimeoutSeconds: Math.max(1, Math.ceil(visibilityTimeoutMs / 1_000)) };
 }
 
 /** Result of one dispatch-and-collect cycle. */
@@ -64,13 +78,15 @@ export interface CycleResult {
  */
 export function createLocalPipeline(deps: LocalPipelineDeps) {
   const queueOptions = deps.queueClock ? { clock: deps.queueClock } : {};
+  const notifySettings = localNotifyQueue(deps.visibilityTimeoutMs);
   const notifyQueue = new InProcessQueue<NotifyQueueEvent>({
     name: 'sentinel-notify',
     consumer: deps.notifyConsumer,
     visibilityTimeoutMs: deps.visibilityTimeoutMs ?? 30_000,
-    maxReceiveCount: 5,
-    timeoutMs: 60_000,
+    maxReceiveCount: notifySettings.maxReceiveCount,
+    timeoutMs: notifySettings.consumerTimeoutSeconds * 1_000,
     ...queueOptions,
+    ...(deps.journalFor ? { journal: deps.journalFor('sentinel-notify') } : {}),
   });
   // What producers publish to: the notify queue, and the channel queue's fan-out when there is one.
   const notify: MessageQueue<NotifyQueueEvent> = deps.channelQueue ? notifyPublisher(notifyQueue, deps.channelQueue) : notifyQueue;
@@ -104,6 +120,7 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
     maxReceiveCount: 3,
     timeoutMs: deps.collectTimeoutMs ?? 120_000,
     ...queueOptions,
+    ...(deps.journalFor ? { journal: deps.journalFor('sentinel-collect') } : {}),
   });
   const collectPollers = { concurrency: deps.collectConcurrency ?? 1 };
   const dispatchDeps = {

@@ -15,7 +15,12 @@ import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
 import { signerCallOf } from '../functions/web/signerCallOf';
 import { InProcessRevocationSigner } from './inProcessRevocationSigner';
+import { LinkClaimsReader } from '../functions/links/linkReader';
+import { LinkTokenCodec } from '../functions/links/linkToken';
+import { LinkTokenVerifier } from '../functions/links/linkTokenVerifier';
+import { localLinkSecrets } from '../functions/runtime/secretVersion';
 import { InProcessQueue, type QueueClock } from './queue/inProcessQueue';
+import type { QueueJournal } from './queue/queueJournal';
 
 export interface LocalProtectionOptions {
   readonly settings: Settings;
@@ -35,6 +40,8 @@ export interface LocalProtectionOptions {
   /** How long a failed decision unit waits before redelivery; default as deployed. */
   readonly visibilityTimeoutMs?: number;
   readonly clock?: QueueClock;
+  /** Keeps the decision queue's messages across restarts (`npm start`, `serve`); default memory only. */
+  readonly journal?: QueueJournal;
 }
 
 /** The signing function and the protective-decision path, wired in-process. */
@@ -55,11 +62,16 @@ export interface LocalProtection {
 export function createLocalProtection(options: LocalProtectionOptions): LocalProtection {
   const { settings, repos, log, counters, now, protection } = options;
   let kms: KMSClient | undefined;
+  // A click's link is verified with the local keys (`SENTINEL_LINK_SECRET`); without them no link verifies.
+  const secrets = localLinkSecrets(settings);
+  const verifier = secrets ? new LinkTokenCodec(secrets.current, secrets.previous).verifier() : new LinkTokenVerifier([]);
   const signRevocation = createSignRevocationHandler({
     accounts: repos.accounts,
     leases: repos.leases,
     audit: repos.audit,
     tokens: repos.tokens,
+    links: new LinkClaimsReader(verifier),
+    channels: repos.channels,
     notify: options.notify,
     chain: options.chain,
     signerFor:
@@ -88,6 +100,7 @@ export function createLocalProtection(options: LocalProtectionOptions): LocalPro
     maxReceiveCount: DECISION_QUEUE.maxReceiveCount,
     timeoutMs: DECISION_QUEUE.consumerTimeoutSeconds * 1_000,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.journal ? { journal: options.journal } : {}),
   });
   const protect = protectionService({
     protection,

@@ -28,8 +28,9 @@ import { reconcileDepsFrom } from '../functions/runtime/reconcileDepsFrom';
 import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
 import type { HttpRoute } from './http/lambdaHttpAdapter';
-import { createLocalPipeline, type LocalPipeline } from './localPipeline';
+import { createLocalPipeline, localNotifyQueue, type LocalPipeline } from './localPipeline';
 import { heldRecords, InProcessQueue, type QueueClock } from './queue/inProcessQueue';
+import type { QueueFolder } from './queue/queueFolder';
 import { createLocalReportPipeline, type LocalReportPipeline, type ReportQueueRetries } from './reportPipeline';
 import { digestSenderFor } from '../functions/runtime/digestSenderFor';
 import { channelSenderFrom } from '../functions/runtime/channelSenderFrom';
@@ -73,6 +74,8 @@ export interface LocalSystemOptions {
   readonly protectionFile?: string;
   /** Builds the signer an account's reference names, instead of `signerEnv` or KMS (the chaos run's key-service outage). */
   readonly signerFor?: (ref: string) => Promise<Signer>;
+  /** Where every queue keeps its messages across restarts (`npm start`, `serve`); default memory only. */
+  readonly queueFolder?: QueueFolder;
 }
 
 /** Every deployed handler, wired to local adapters: what `npm start`, `serve` and the CLI run. */
@@ -103,6 +106,8 @@ export interface LocalSystem {
   readonly protection: ProtectionSwitch;
   /** The public link endpoint's routes (`/revoke`, `/revoke-all`, `/unsubscribe`, `/snooze`, `/preferences`) for the local HTTP adapter. */
   readonly webRoutes: readonly HttpRoute[];
+  /** Every queue of the system, in the order work flows through them (collect first). */
+  readonly queues: readonly InProcessQueue<unknown>[];
 }
 
 /**
@@ -160,6 +165,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
   const page = localPageSecurity(settings);
   const { links } = page;
   const governor = localMailGovernor(settings, counters, options.clock);
+  const folder = options.queueFolder;
   const ses = options.sender ?? sesSenderFrom(settings);
   const alertSender = governor.sender(ses, 'alert');
   const channelQueue = createLocalChannelQueue({
@@ -175,6 +181,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.visibilityTimeoutMs === undefined ? {} : { visibilityTimeoutMs: options.visibilityTimeoutMs }),
     ...(options.channelPacers ? { instancePacers: options.channelPacers } : {}),
+    ...(folder ? { journal: folder.journalFor('sentinel-channel') } : {}),
   });
   // Reports go to chat through the same in-process channel queue and worker as alerts.
   const channelList = new CachedChannelList(repos.channels, settings.CHANNEL_LIST_CACHE_SECONDS * 1_000, now);
@@ -193,6 +200,10 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
       // The onboarding check's channel notice; the events' own channel jobs come from their fan-out.
       channelFanOut: { channels: channelList, alerts: repos.alerts, channelQueue, links },
       operatorEmail: settings.OPERATOR_EMAIL ?? null,
+      // A failed notification comes back after the local queue's visibility timeout; one whose email another
+      // attempt holds (a stopped process's) comes back once that claim runs out, however many times it was received.
+      visibility: { change: (message, seconds) => pipeline.notifyQueue.change(message, seconds) },
+      queue: localNotifyQueue(options.visibilityTimeoutMs),
     }),
     channelQueue,
     ...(options.clock ? { queueClock: options.clock } : {}),
@@ -206,6 +217,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     ...(options.dispatchEveryMs === undefined ? {} : { backfillBudget: backfillBudgetFrom(settings, options.dispatchEveryMs) }),
     ...(options.visibilityTimeoutMs === undefined ? {} : { visibilityTimeoutMs: options.visibilityTimeoutMs }),
     ...(options.collectConcurrency === undefined ? {} : { collectConcurrency: options.collectConcurrency }),
+    ...(folder ? { journalFor: (queue: string) => folder.journalFor(queue) } : {}),
   });
 
   const protection = protectionSwitchFrom(settings, options.protectionFile ?? LOCAL_PROTECTION_FILE);
@@ -222,6 +234,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     ...(options.signerFor === undefined ? {} : { signerFor: options.signerFor }),
     ...(options.visibilityTimeoutMs === undefined ? {} : { visibilityTimeoutMs: options.visibilityTimeoutMs }),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(folder ? { journal: folder.journalFor('sentinel-decisions') } : {}),
   });
   const revokePage = createRevokePageHandler({
     ...page,
@@ -230,6 +243,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     tokens: repos.tokens,
     suppressions: repos.suppressions,
     preferences: repos.preferences,
+    channels: repos.channels,
     signer,
     now,
     log,
@@ -243,12 +257,14 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     maxReceiveCount: REVOCATION_QUEUE.maxReceiveCount,
     timeoutMs: REVOCATION_QUEUE.consumerTimeoutSeconds * 1_000,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(folder ? { journal: folder.journalFor('sentinel-revoke-all') } : {}),
   });
   const revokeAllPage = createRevokeAllPageHandler({
     ...page,
     accounts: repos.accounts,
     delegates: repos.delegates,
     batches: repos.revokeAll,
+    channels: repos.channels,
     queue: revokeAll,
     now,
     log,
@@ -279,6 +295,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     }),
     ...(options.clock ? { queueClock: options.clock } : {}),
     ...(options.reportRetries === undefined ? {} : { retries: options.reportRetries }),
+    ...(folder ? { journal: folder.journalFor('sentinel-report') } : {}),
   });
   return {
     repos,
@@ -299,5 +316,6 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
       { path: '/snooze', handler: preferencesPage, functionName: 'preferences-page' },
       { path: '/preferences', handler: preferencesPage, functionName: 'preferences-page' },
     ],
+    queues: [pipeline.collectQueue, decisions, pipeline.notifyQueue, channelQueue, reports.reportQueue, revokeAll] as InProcessQueue<unknown>[],
   };
 }

@@ -13,6 +13,7 @@ import type { AccountScheduleRepository } from '../functions/store/accountSchedu
 import type { RecipientsRepository } from '../functions/store/recipientsRepository';
 import type { ReportLedgerRepository } from '../functions/store/reportLedgerRepository';
 import { InProcessQueue, type DrainResult, type QueueClock, type SqsLambdaHandler } from './queue/inProcessQueue';
+import type { QueueJournal } from './queue/queueJournal';
 
 /** An explicit redelivery of the local report queue (tests). */
 export interface ReportQueueRetries {
@@ -39,6 +40,8 @@ export interface LocalReportPipelineDeps {
   readonly retries?: ReportQueueRetries;
   /** Concurrent workers (default: as deployed, `REPORT_WORKER_CONCURRENCY`). */
   readonly concurrency?: number;
+  /** Keeps the report queue's messages across restarts (`npm start`, `serve`); default memory only. */
+  readonly journal?: QueueJournal;
 }
 
 /**
@@ -54,6 +57,7 @@ export function createLocalReportPipeline(deps: LocalReportPipelineDeps) {
     visibilityTimeoutMs: deps.retries?.visibilityTimeoutMs ?? REPORT_QUEUE.visibilityTimeoutSeconds * 1_000,
     maxReceiveCount: deps.retries?.maxReceiveCount ?? REPORT_QUEUE.maxReceiveCount,
     ...(deps.queueClock ? { clock: deps.queueClock } : {}),
+    ...(deps.journal ? { journal: deps.journal } : {}),
   });
   const pollers = { concurrency: deps.concurrency ?? REPORT_WORKER_CONCURRENCY };
   const dispatchDeps = { schedule: deps.schedule, recipients: deps.recipients, reportQueue, ledger: deps.ledger, log: deps.log, now: deps.now };

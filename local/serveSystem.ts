@@ -4,6 +4,15 @@ import type { Repositories } from '../functions/store/repositories';
 import { startLambdaHttpServer } from './http/lambdaHttpAdapter';
 import { createLocalSystem, type LocalSystem } from './localSystem';
 import { startScheduler } from './scheduler';
+import type { QueueFolder } from './queue/queueFolder';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/**
+ * How long a stop waits for the work in flight (a send under way) before it gives up on it: short
+ * enough that `npm start` stops every process within its 5 s. What is not finished by then stays
+ * in the queues (with `queueFolder`) and runs on the next start.
+ */
+export const SHUTDOWN_DRAIN_MS = 2_500;
 
 export interface ServeOptions {
   readonly settings: Settings;
@@ -20,6 +29,18 @@ export interface ServeOptions {
   readonly beforeSchedule?: (system: LocalSystem) => Promise<void>;
   /** One human-readable line per thing that happened (polls, reports). */
   readonly onActivity?: (line: string) => void;
+  /** Where the queues keep their messages across restarts (the state folder); default memory only. Closed by `stop`. */
+  readonly queueFolder?: QueueFolder;
+}
+
+/** What a stop left behind. */
+export interface Stopped {
+  /** Whether the work in flight finished within the drain time. */
+  readonly drained: boolean;
+  /** What had not finished by then: the scheduler, or the queues whose batches were still running. */
+  readonly unfinished: readonly string[];
+  /** Messages still queued (waiting, in flight or delayed): with a queue folder, they run on the next start. */
+  readonly queued: number;
 }
 
 export interface Serving {
@@ -27,7 +48,13 @@ export interface Serving {
   readonly url: string;
   /** Starts the queues and the scheduler (after the caller printed its URLs). */
   start(): Promise<void>;
-  stop(): Promise<void>;
+  /**
+   * Stops taking new work (the scheduler, every queue's pollers, and the records of batches in
+   * flight not yet started), waits up to `drainMs` (default `SHUTDOWN_DRAIN_MS`) for the work in
+   * flight, then closes the queues' journals and the link endpoint. Work still running after
+   * `drainMs` is left as it is: its messages stay queued and its delivery claims run out.
+   */
+  stop(options?: { readonly drainMs?: number }): Promise<Stopped>;
 }
 
 /**
@@ -80,10 +107,27 @@ export async function serveSystem(options: ServeOptions): Promise<Serving> {
         },
       ]);
     },
-    async stop() {
-      await scheduler?.stop();
-      if (started) await Promise.all([system.pipeline.stop(), system.reports.stop(), system.revokeAll.stop(), system.decisions.stop()]);
+    async stop({ drainMs = SHUTDOWN_DRAIN_MS } = {}) {
+      for (const queue of system.queues) queue.halt();
+      const pending = new Set<string>();
+      const track = (name: string, stopping: Promise<void> | undefined) => {
+        pending.add(name);
+        return stopping?.then(() => void pending.delete(name));
+      };
+      const settled = Promise.all([
+        track('scheduler', scheduler?.stop()),
+        ...(started ? system.queues.map((queue) => track(queue.name, queue.stop())) : []),
+      ]).then(() => true);
+      const drained = await Promise.race([settled, sleep(drainMs, false, { ref: false })]);
+      const unfinished = drained ? [] : [...pending];
+      for (const queue of system.queues) queue.close();
+      options.queueFolder?.close();
       await web.close();
+      const queued = system.queues.reduce((n, queue) => {
+        const { visible, hidden } = queue.counts();
+        return n + visible + hidden;
+      }, 0);
+      return { drained, unfinished, queued };
     },
   };
 }

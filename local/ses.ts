@@ -16,6 +16,8 @@ export interface SesLocalOptions {
   readonly maxEmails?: number;
   /** Bytes of stored email (as JSON) the store keeps, oldest dropped first; default 32 MiB. */
   readonly maxStoreBytes?: number;
+  /** A file (JSON lines) keeping the stored emails across restarts (`npm start`'s state folder); none by default. */
+  readonly storeFile?: string;
 }
 
 /** How many emails the local SES store keeps by default. */
@@ -40,7 +42,8 @@ const SERVICE = 'local SES';
  * behind a small proxy on `port` that also keeps the raw MIME of each `SendRawEmail`
  * (`GET /raw/<messageId>`). Sent mail is listed as JSON at `/store`; `POST /clear-store` empties it.
  * The store keeps the newest `maxEmails` (and at most `maxStoreBytes`): older mail is dropped,
- * so the inbox page keeps working however long the system runs.
+ * so the inbox page keeps working however long the system runs; with `storeFile`, it starts with
+ * what that file kept (the raw MIME of `/raw/<id>` is kept for this run only).
  */
 export async function startSesLocal(options: SesLocalOptions = {}): Promise<SesLocal> {
   const dist = join(dirname(createRequire(import.meta.url).resolve('aws-ses-v2-local/package.json')), 'dist');
@@ -65,6 +68,7 @@ export async function startSesLocal(options: SesLocalOptions = {}): Promise<SesL
           SES_LOCAL_STORE_MODULE: join(dist, 'store.js'),
           SES_LOCAL_MAX_EMAILS: String(maxEmails),
           SES_LOCAL_MAX_BYTES: String(options.maxStoreBytes ?? DEFAULT_MAX_STORE_BYTES),
+          ...(options.storeFile ? { SES_LOCAL_STORE_FILE: options.storeFile } : {}),
         },
       },
     );

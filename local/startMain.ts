@@ -6,17 +6,21 @@
 import * as z from 'zod';
 import { parseArgs } from 'node:util';
 import { createTables } from '../functions/store/createTables';
+import { moveLegacyKnownKeys } from '../functions/services/knownKeys/moveLegacyKnownKeys';
 import { createDocumentClient, createDynamoDbClient } from '../functions/store/documentClient';
 import { createRepositories } from '../functions/store/repositories';
 import { ConfigError, loadSettings } from '../functions/config/settings';
 import { createObservability } from '../functions/shared/observability';
-import { startDynamoDbLocal } from './dynamodb';
+import { startLocalStore } from './localStore';
 import { startSesLocal } from './ses';
 import { startSimulator } from './sim';
 import { freePort } from './freePort';
+import { choosePort, DEFAULT_LOCAL_PORTS, type PortChoice } from './localPorts';
 import type { LocalSystem } from './localSystem';
-import { serveSystem } from './serveSystem';
-import { localLinkSecret, removeRunningServices, STATE_DIR, writeRunningServices } from './stateDir';
+import { serveSystem, SHUTDOWN_DRAIN_MS } from './serveSystem';
+import { localLinkSecret, queueFolderPath, removeRunningServices, STATE_DIR, writeRunningServices } from './stateDir';
+import { openQueueFolder } from './queue/queueFolder';
+import { stoppedLine } from './stoppedLine';
 import { setUpLocalDemo } from './localDemo';
 import { demoChannelEnv } from './demoChannels';
 import { startChatReceivers, type ChatReceivers } from './receivers/chatReceivers';
@@ -32,12 +36,20 @@ const argsSchema = z.object({
 });
 
 const USAGE = `usage: npm start [-- --in-memory] [-- --fast] [-- --no-demo]
-  --in-memory  keep nothing: DynamoDB Local in memory, nothing written to .sentinel/
+  --in-memory  keep nothing: the database and queues in memory, nothing kept in .sentinel/
   --fast       run the simulated chain (and the service's clock) 60x faster than real time
   --no-demo    do not create the demo accounts in the simulator
 Settings come from the environment (see README): ROCKET_NODE_URL and ROCKET_INDEXER_URL use a real
 chain instead of the simulator; DYNAMODB_ENDPOINT and SES_ENDPOINT use running services;
-SENTINEL_PORT fixes the link endpoint's port.`;
+SENTINEL_PORT, SENTINEL_INBOX_PORT and SENTINEL_CHANNELS_PORT set the pages' ports (default
+${DEFAULT_LOCAL_PORTS.links}, ${DEFAULT_LOCAL_PORTS.inbox} and ${DEFAULT_LOCAL_PORTS.channels}; free ones with --in-memory). Without Java 17, an embedded
+DynamoDB-compatible store runs in place of DynamoDB Local.`;
+
+/** The pages' ports (read here, not in `settings.ts`: only `npm start` serves these pages). */
+const pagePortsSchema = z.object({
+  SENTINEL_INBOX_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
+  SENTINEL_CHANNELS_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
+});
 
 /** How much faster than real time `--fast` runs the simulated clock. */
 const FAST_SPEED = 60;
@@ -67,7 +79,21 @@ async function main(): Promise<void> {
     process.stderr.write(`npm start: invalid setting ${describeError(error, { audience: 'public' })}\n`);
     process.exit(1);
   }
+  const pagePorts = pagePortsSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([key, value]) => key in pagePortsSchema.shape && value !== '')));
+  if (!pagePorts.success) {
+    const issue = pagePorts.error.issues[0];
+    process.stderr.write(`npm start: invalid setting ${String(issue?.path[0] ?? '')}: ${issue?.message ?? 'invalid'}\n`);
+    process.exit(1);
+  }
   const useSimulator = !(base.ROCKET_NODE_URL && base.ROCKET_INDEXER_URL);
+  const keep = !args['in-memory'];
+  // Fixed ports (unless --in-memory, which keeps nothing a link could lead back to): links in earlier emails and chats still open.
+  const port = (what: string, configured: number | undefined, preferred: number): Promise<PortChoice> =>
+    configured !== undefined
+      ? choosePort(what, configured, true)
+      : keep
+        ? choosePort(what, preferred, false)
+        : freePort().then((p) => ({ port: p, fallback: null }));
   const speed = args.fast ? FAST_SPEED : 1;
   const stops: (() => Promise<void>)[] = [];
   const stopAll = async () => {
@@ -77,7 +103,9 @@ async function main(): Promise<void> {
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    process.stdout.write(`\n${signal}: stopping...\n`);
+    process.stdout.write(
+      `\n${signal}: stopping (work in flight gets ${SHUTDOWN_DRAIN_MS / 1_000} s to finish; ${args['in-memory'] ? 'nothing is kept' : 'what is left stays queued'})...\n`,
+    );
     setTimeout(() => {
       process.stderr.write('some services did not stop in time; exiting anyway\n');
       process.exit(1);
@@ -94,11 +122,16 @@ async function main(): Promise<void> {
   }, 500).unref();
 
   try {
-    const [dynamo, ses, sim, webPort] = await Promise.all([
-      base.DYNAMODB_ENDPOINT ? null : startDynamoDbLocal(args['in-memory'] ? { inMemory: true } : { dataDir: join(STATE_DIR, 'dynamodb') }),
-      base.SES_ENDPOINT ? null : startSesLocal(),
+    const [linkPort, inboxPort, channelsPort] = await Promise.all([
+      port('links', base.SENTINEL_PORT, DEFAULT_LOCAL_PORTS.links),
+      port('inbox', pagePorts.data.SENTINEL_INBOX_PORT, DEFAULT_LOCAL_PORTS.inbox),
+      port('channels', pagePorts.data.SENTINEL_CHANNELS_PORT, DEFAULT_LOCAL_PORTS.channels),
+    ]);
+    const webPort = linkPort.port;
+    const [dynamo, ses, sim] = await Promise.all([
+      base.DYNAMODB_ENDPOINT ? null : startLocalStore({ stateDir: STATE_DIR, inMemory: args['in-memory'], env }),
+      base.SES_ENDPOINT ? null : startSesLocal({ port: inboxPort.port, ...(keep ? { storeFile: join(STATE_DIR, 'inbox.jsonl') } : {}) }),
       useSimulator ? startSimulator({ seed: 1, clock: { speed } }) : null,
-      base.SENTINEL_PORT === undefined ? freePort() : Promise.resolve(base.SENTINEL_PORT),
     ]);
     if (dynamo) stops.push(() => dynamo.stop());
     if (ses) stops.push(() => ses.stop());
@@ -121,7 +154,7 @@ async function main(): Promise<void> {
     // The demo's chat channels post to local stand-ins for Slack, Discord, Telegram and PagerDuty.
     let receivers: ChatReceivers | null = null;
     if (sim && !args['no-demo']) {
-      receivers = await startChatReceivers();
+      receivers = await startChatReceivers({ port: channelsPort.port, ...(keep ? { stateFile: join(STATE_DIR, 'channels.jsonl') } : {}) });
       const started = receivers;
       stops.push(() => started.stop());
       demoChannelEnv(env, receivers);
@@ -131,9 +164,13 @@ async function main(): Promise<void> {
     const dynamoClient = createDynamoDbClient({ region: settings.AWS_REGION, ...(settings.DYNAMODB_ENDPOINT ? { endpoint: settings.DYNAMODB_ENDPOINT } : {}) });
     await createTables(dynamoClient, settings.SENTINEL_TABLE_PREFIX);
     const repos = createRepositories(createDocumentClient(dynamoClient), settings.SENTINEL_TABLE_PREFIX);
+    // Data kept in `.sentinel/` by an earlier version: known keys and announcements moved where this one reads them.
+    await moveLegacyKnownKeys(repos);
     const now = sim ? () => sim.simulator.clock.now() : Date.now;
     const { log, counters } = createObservability('local', { quiet: true });
 
+    const queueFolder = args['in-memory'] ? undefined : openQueueFolder(queueFolderPath(settings.SENTINEL_TABLE_PREFIX));
+    if (queueFolder) stops.push(async () => queueFolder.close());
     const demo =
       sim && !args['no-demo'] ? await setUpLocalDemo({ sim, repos, now, signerEnv: env, receivers, log: (line) => process.stdout.write(`${line}\n`) }) : null;
     const serving = await serveSystem({
@@ -147,8 +184,9 @@ async function main(): Promise<void> {
       speed,
       ...(demo ? { beforeSchedule: (system: LocalSystem) => demo.afterSystemStarted(system) } : {}),
       onActivity: (line) => process.stdout.write(`${line}\n`),
+      ...(queueFolder ? { queueFolder } : {}),
     });
-    stops.push(() => serving.stop());
+    stops.push(async () => void process.stdout.write(`${stoppedLine(await serving.stop(), queueFolder !== undefined)}\n`));
 
     await writeRunningServices(
       {
@@ -176,9 +214,10 @@ async function main(): Promise<void> {
       receivers
         ? `channels:   ${receivers.baseUrl}/channels  (what the demo channels demo-slack, -discord, -telegram, -pagerduty were sent, as the chat shows it)`
         : '',
-      `dynamodb:   ${settings.DYNAMODB_ENDPOINT ?? 'AWS'}${dynamo ? (args['in-memory'] ? ' (in memory)' : ` (data in ${join(STATE_DIR, 'dynamodb')})`) : ''}`,
+      `dynamodb:   ${settings.DYNAMODB_ENDPOINT ?? 'AWS'}${dynamo ? `  ${dynamo.description}` : ''}`,
       `cli:        npx sentinel accounts list   (in another terminal; it finds these services)`,
       args.fast ? `clock:      simulated, ${FAST_SPEED}x real time` : '',
+      ...[linkPort, ses ? inboxPort : null, receivers ? channelsPort : null].flatMap((choice) => (choice?.fallback ? [`note:       ${choice.fallback}`] : [])),
       'ready. Ctrl-C stops everything.',
     ].filter(Boolean);
     process.stdout.write(`${lines.join('\n')}\n`);

@@ -77,3 +77,11 @@ export async function localLinkSecret(dir = STATE_DIR): Promise<string> {
 
 /** The local stage-wide protection switch (`sentinel protection on|off`), read by the CLI and `serve` alike. */
 export const LOCAL_PROTECTION_FILE = join(STATE_DIR, 'protection');
+
+/**
+ * The folder of the local queues of `npm start` and `serve` on the tables under `prefix`: their
+ * messages are kept there between runs, as SQS keeps them.
+ */
+export function queueFolderPath(prefix: string, dir = STATE_DIR): string {
+  return join(dir, 'queues', prefix.replace(/[^A-Za-z0-9._-]/g, '_') || 'default');
+}

@@ -89,7 +89,7 @@ function withSettingOptions(command: Command, adding: boolean): Command {
     )
     .option(
       '--kill-switch-confirm <when>',
-      `wait: the level must still hold at the next evaluation, an interval later; now: act on the first${byDefault(DEFAULT_SETTINGS.killSwitchConfirm)}`,
+      `next (or wait): the level must still hold at the next evaluation, an interval later; now: act on the first (both once the 1-minute curve shows it held two minutes)${byDefault(DEFAULT_SETTINGS.killSwitchConfirm)}`,
     )
     .option('--keep-delegate <addr[,addr]>', 'delegates the kill switch never revokes ("none" clears the list)')
     .option('--kill-switch-web-sessions <keep|revoke>', `whether the kill switch revokes web-session keys${byDefault(DEFAULT_SETTINGS.killSwitchWebSessions)}`)

@@ -30,7 +30,7 @@ export function register(program: Command, context: CliContext): void {
       const accounts = only === null ? await rt.repos.accounts.list() : [await tracked(rt, only)];
       const now = rt.now();
       const rows = await Promise.all(
-        accounts.map(async (account) => ({ account, ...alertsOverview(account, await rt.repos.alerts.listForAccount(account.address), now) })),
+        accounts.map(async (account) => ({ account, ...alertsOverview(account, await rt.repos.alerts.listWithControls(account.address), now) })),
       );
       const snoozes = rows.flatMap((r) => r.snoozes.map((s) => ({ row: s, zone: r.account.timezone })));
       const breaches = rows.flatMap((r) => r.breaches.map((b) => ({ row: b, zone: r.account.timezone })));

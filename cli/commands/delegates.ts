@@ -8,6 +8,13 @@ import { formatCountdown } from '../../functions/mail/render/format';
 import type { CliContext, CliRuntime } from '../cliRuntime';
 import { addressMessage, formatTable, printJson, UsageError } from '../output';
 import { parseAnnounceDuration } from '../parseAnnounceDuration';
+import { moveLegacyKnownKeys, type LegacyMoveReport } from '../../functions/services/knownKeys/moveLegacyKnownKeys';
+
+/** What a legacy move did, in one line. */
+export function legacyMoveText(moved: LegacyMoveReport): string {
+  if (moved.accounts === 0) return 'known keys and announcements: nothing left to move';
+  return `known keys and announcements: moved ${moved.known} known key(s) and ${moved.announcements} announcement(s) of ${moved.accounts} account(s) to their own partitions`;
+}
 
 function parseAddress(what: string, value: string): Address {
   const parsed = addressSchema.safeParse(value);
@@ -72,6 +79,19 @@ export function register(program: Command, context: CliContext): void {
     });
 
   delegates
+    .command('move-legacy')
+    .option('--json', 'print {accounts, known, announcements} as JSON')
+    .description(
+      'move the known keys and announcements kept under each account by earlier versions to their own partitions (once after upgrading; safe to run again; sentinel init runs it locally)',
+    )
+    .action(async (options: { json?: boolean }) => {
+      const rt = await context.runtime();
+      const moved = await moveLegacyKnownKeys({ accounts: rt.repos.accounts, knownDelegates: rt.repos.knownDelegates });
+      if (options.json) return printJson(io, moved);
+      io.out(`${legacyMoveText(moved)}\n`);
+    });
+
+  delegates
     .command('list')
     .argument('<account>', 'a tracked account')
     .option('--json', 'print {revokeUnknown, source, delegates, announcements} as JSON')
@@ -94,6 +114,11 @@ export function register(program: Command, context: CliContext): void {
         });
       }
       if (source !== 'chain') io.err(`warning: the chain could not be read (${source.stored}); showing the delegates the last check saw\n`);
+      const unmoved = openAnnouncements(state.unmovedAnnouncements, now).size;
+      if (unmoved > 0)
+        io.err(
+          `warning: ${unmoved} announcement(s) from before the upgrade are not honoured until moved: run \`sentinel delegates move-legacy\` (or announce again)\n`,
+        );
       io.out(
         `revoke-unknown: ${account.revokeUnknown}${state.baselineAt === null && account.revokeUnknown !== 'off' ? ' (known keys taken at the next delegate check)' : ''}\n`,
       );

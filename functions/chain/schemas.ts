@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { addressSchema, type Address } from '../domain/address';
 import { timestampMsSchema, curvePointSchema } from '../domain/curvePoint';
 import { portfolioSummarySchema } from '../domain/portfolioSummary';
+import { cleanDelegateName } from '../domain/delegateName';
 
 /** Response of `GET /portfolio`. */
 export const portfolioResponseSchema = z.object({
@@ -24,11 +25,12 @@ const delegateRecordSchema = z.looseObject({
     .nullable()
     .optional()
     .transform((v) => v ?? null),
+  // Chosen by whoever signed the DelegateManager: cleaned here, at the boundary (`cleanDelegateName`).
   name: z
     .string()
     .nullable()
     .optional()
-    .transform((v) => v ?? null),
+    .transform((v) => cleanDelegateName(v ?? null)),
   isWebClient: z
     .boolean()
     .nullable()
@@ -40,7 +42,8 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /**
  * One delegate record. The documented key is `address`; a record keyed `manager` (the name the
- * transaction payloads use) is read the same way. Absent `expiryMs`/`name` are `null`, absent `isWebClient` false.
+ * transaction payloads use) is read the same way. Absent `expiryMs`/`name` are `null`, absent `isWebClient` false;
+ * a name is cleaned of control, bidi and zero-width characters and newlines, and capped (`cleanDelegateName`).
  */
 export const delegateSchema = z.preprocess(
   (v) => (isRecord(v) && !('address' in v) && 'manager' in v ? { ...v, address: v.manager } : v),

@@ -13,7 +13,8 @@ export class ChannelSecrets {
   private readonly cache = new Map<string, Promise<string>>();
 
   constructor(
-    private readonly env: Readonly<Record<string, string | undefined>>,
+    /** The environment `env:` references are read from; `null` in AWS, where an `env:` reference is refused (the function's own variables hold its credentials). */
+    private readonly env: Readonly<Record<string, string | undefined>> | null,
     private readonly read: SecretReader | null,
   ) {}
 
@@ -31,6 +32,10 @@ export class ChannelSecrets {
     const parsed = parseChannelSecretRef(ref);
     if (parsed === null) throw new ChannelConfigError('the channel secret is not a reference (env:VAR or secret:<name or ARN>)');
     if (parsed.kind === 'env') {
+      if (this.env === null)
+        throw new ChannelConfigError(
+          `the channel secret ${ref} names an environment variable, which is never read in AWS: name a Secrets Manager secret (sentinel channels update --secret)`,
+        );
       const value = this.env[parsed.variable];
       if (value === undefined || value.trim() === '') throw new ChannelConfigError(`the channel secret ${ref} is not set`);
       return value.trim();

@@ -1,4 +1,5 @@
 import type { Notice, NoticeSeverity } from '../domain/notice';
+import { plainText } from '../domain/verbatimText';
 
 /** PagerDuty Events API v2 limits. */
 export const PAGERDUTY_LIMITS = { summary: 1_024, dedupKey: 255 } as const;
@@ -32,7 +33,7 @@ export function pagerdutyEvent(notice: Notice): PagerDutyEvent | null {
   if (notice.incident === null || notice.category === 'reports') return null;
   const dedup_key = notice.incident.key.slice(0, PAGERDUTY_LIMITS.dedupKey);
   if (notice.incident.action === 'resolve') return { event_action: 'resolve', dedup_key };
-  const summary = `${notice.title}: ${notice.summary}`;
+  const summary = plainText(`${notice.title}: ${notice.summary}`);
   return {
     event_action: 'trigger',
     dedup_key,
@@ -43,7 +44,7 @@ export function pagerdutyEvent(notice: Notice): PagerDutyEvent | null {
       timestamp: new Date(notice.at).toISOString(),
       component: notice.account.label ?? notice.account.address,
       class: notice.type,
-      custom_details: Object.fromEntries(notice.fields.map((f) => [f.label, f.value])),
+      custom_details: Object.fromEntries(notice.fields.map((f) => [f.label, plainText(f.value)])),
     },
     links: notice.links.map((l) => ({ href: l.url, text: l.label })),
     client: 'portfolio-sentinel',

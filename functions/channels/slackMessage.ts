@@ -1,6 +1,7 @@
 import type { ActionsBlock, Button, KnownBlock } from '@slack/types';
 import type { Notice } from '../domain/notice';
 import { noticeTableText } from '../domain/noticeTableText';
+import { plainText, textParts } from '../domain/verbatimText';
 
 /** Slack's limits on what we send (Block Kit reference). */
 export const SLACK_LIMITS = {
@@ -30,6 +31,13 @@ export function escapeSlack(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/** Notice text as mrkdwn: escaped, each verbatim span (a name others chose) as inline code, which cannot hold a backtick. */
+function mrkdwn(text: string): string {
+  return textParts(text)
+    .map((p) => (p.verbatim ? `\`${escapeSlack(p.text.replace(/`/g, 'ˋ'))}\`` : escapeSlack(p.text)))
+    .join('');
+}
+
 function cut(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
@@ -38,7 +46,7 @@ function cut(text: string, max: number): string {
 export function slackMessage(notice: Notice): SlackMessage {
   const fields = notice.fields.slice(0, SLACK_LIMITS.fields).map((f) => ({
     type: 'mrkdwn' as const,
-    text: cut(`*${escapeSlack(f.label)}*\n${escapeSlack(f.value)}`, SLACK_LIMITS.fieldText),
+    text: cut(`*${escapeSlack(f.label)}*\n${mrkdwn(f.value)}`, SLACK_LIMITS.fieldText),
   }));
   const buttons: Button[] = notice.links
     .filter((l) => l.url.length <= SLACK_LIMITS.url)
@@ -49,8 +57,8 @@ export function slackMessage(notice: Notice): SlackMessage {
       ...(l.action === 'revoke' || l.action === 'revoke-all' ? { style: 'danger' as const } : {}),
     }));
   const blocks: KnownBlock[] = [
-    { type: 'header', text: { type: 'plain_text', text: cut(notice.title, SLACK_LIMITS.headerText) } },
-    { type: 'section', text: { type: 'mrkdwn', text: cut(`${SEVERITY_MARK[notice.severity]} ${escapeSlack(notice.summary)}`, SLACK_LIMITS.sectionText) } },
+    { type: 'header', text: { type: 'plain_text', text: cut(plainText(notice.title), SLACK_LIMITS.headerText) } },
+    { type: 'section', text: { type: 'mrkdwn', text: cut(`${SEVERITY_MARK[notice.severity]} ${mrkdwn(notice.summary)}`, SLACK_LIMITS.sectionText) } },
   ];
   if (fields.length > 0) blocks.push({ type: 'section', fields });
   if (notice.table) {
@@ -59,6 +67,6 @@ export function slackMessage(notice: Notice): SlackMessage {
     if (table.text !== '') blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `\`\`\`\n${table.text}\n\`\`\`` } });
   }
   if (buttons.length > 0) blocks.push({ type: 'actions', elements: buttons } satisfies ActionsBlock);
-  const text = cut(`${escapeSlack(notice.title)}: ${escapeSlack(notice.summary)}`, SLACK_LIMITS.text);
+  const text = cut(`${escapeSlack(plainText(notice.title))}: ${escapeSlack(plainText(notice.summary))}`, SLACK_LIMITS.text);
   return { text, blocks };
 }

@@ -1,11 +1,12 @@
 import type { InlineKeyboardMarkup } from '@grammyjs/types';
 import type { Notice } from '../domain/notice';
 import { noticeTableText } from '../domain/noticeTableText';
+import { plainText, textParts } from '../domain/verbatimText';
 
 /** Telegram's limits, counted after entity parsing (UTF-16 code units): a message and a photo caption. */
 export const TELEGRAM_LIMITS = { text: 4_096, caption: 1_024 } as const;
 
-/** The tags Telegram's HTML parse mode accepts (Bot API, "HTML style"); we use only `b` and `pre`. */
+/** The tags Telegram's HTML parse mode accepts (Bot API, "HTML style"); we use only `b`, `code` and `pre`. */
 export const TELEGRAM_TAGS = [
   'b',
   'strong',
@@ -38,11 +39,18 @@ export function escapeTelegram(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** A line of the message: plain, bold and preformatted parts, kept apart so truncation never splits a tag. */
-type Part = { text: string; bold: boolean; pre?: true };
+/** A line of the message: plain, bold, code (a name others chose) and preformatted parts, kept apart so truncation never splits a tag. */
+type Part = { text: string; bold: boolean; pre?: true; code?: true };
 
 function html(lines: readonly Part[][]): string {
-  const tagged = (p: Part) => (p.pre ? `<pre>${escapeTelegram(p.text)}</pre>` : p.bold ? `<b>${escapeTelegram(p.text)}</b>` : escapeTelegram(p.text));
+  const tagged = (p: Part) =>
+    p.pre
+      ? `<pre>${escapeTelegram(p.text)}</pre>`
+      : p.code
+        ? `<code>${escapeTelegram(p.text)}</code>`
+        : p.bold
+          ? `<b>${escapeTelegram(p.text)}</b>`
+          : escapeTelegram(p.text);
   return lines.map((parts) => parts.map(tagged).join('')).join('\n');
 }
 
@@ -81,14 +89,16 @@ function keyboard(notice: Notice): InlineKeyboardMarkup | undefined {
   return { inline_keyboard: [notice.links.map((l) => ({ text: l.label, url: l.url }))] };
 }
 
+/** Notice text as parts: each verbatim span (a name others chose) as code. */
+function partsOf(text: string): Part[] {
+  return textParts(text).map((p) => (p.verbatim ? { text: p.text, bold: false, code: true as const } : { text: p.text, bold: false }));
+}
+
 function lines(notice: Notice): Part[][] {
   return [
-    [{ text: notice.title, bold: true }],
-    [{ text: notice.summary, bold: false }],
-    ...notice.fields.map((f) => [
-      { text: `${f.label}: `, bold: true },
-      { text: f.value, bold: false },
-    ]),
+    [{ text: plainText(notice.title), bold: true }],
+    partsOf(notice.summary),
+    ...notice.fields.map((f) => [{ text: `${f.label}: `, bold: true }, ...partsOf(f.value)]),
   ];
 }
 

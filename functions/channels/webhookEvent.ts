@@ -1,4 +1,5 @@
 import type { Notice, NoticeTable } from '../domain/notice';
+import { plainText } from '../domain/verbatimText';
 
 /** The version of the webhook body; a change that is not additive makes a new one (docs/channels/webhook.schema.json). */
 export const WEBHOOK_VERSION = 1;
@@ -36,9 +37,10 @@ export function webhookEvent(notice: Notice): WebhookEvent {
       account: { ...notice.account },
       category: notice.category,
       severity: notice.severity,
-      title: notice.title,
-      summary: notice.summary,
-      fields: notice.fields.map((f) => ({ ...f })),
+      // A name others chose is in double quotes, as in the pager's text.
+      title: plainText(notice.title),
+      summary: plainText(notice.summary),
+      fields: notice.fields.map((f) => ({ label: f.label, value: plainText(f.value) })),
       links: notice.links.map((l) => ({ ...l })),
       incident: notice.incident,
       details: notice.details,

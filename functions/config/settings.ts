@@ -159,7 +159,9 @@ export function settingsFor<H extends HandlerName>(handler: H, env: Readonly<Rec
     throw new ConfigError('LINK_KEY_SECRET_PREFIX', `is required by ${handler} (or SENTINEL_LINK_SECRET locally) but not set`);
   }
   if (requirement.links.verifies.length > 0 && !local) {
-    for (const variable of ['LINK_PUBLIC_KEYS_PARAMETER', 'CSRF_SECRET_ARN'] as const) {
+    const variables =
+      requirement.links.forms === false ? (['LINK_PUBLIC_KEYS_PARAMETER'] as const) : (['LINK_PUBLIC_KEYS_PARAMETER', 'CSRF_SECRET_ARN'] as const);
+    for (const variable of variables) {
       if (settings[variable] === undefined) throw new ConfigError(variable, `is required by ${handler} (or SENTINEL_LINK_SECRET locally) but not set`);
     }
   }

@@ -204,7 +204,17 @@ const killSwitch = z.preprocess(
   ).nullable(),
 );
 
-const killSwitchConfirm = z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), z.enum(['wait', 'now'], { error: 'must be wait or now' }));
+/** `next` is `wait` by the CLI's other name for it: confirmed at the next evaluation. */
+const killSwitchConfirm = z.preprocess(
+  (v) =>
+    typeof v === 'string'
+      ? v
+          .trim()
+          .toLowerCase()
+          .replace(/^next$/, 'wait')
+      : v,
+  z.enum(['wait', 'now'], { error: 'must be now, or next (also called wait)' }),
+);
 
 const keepDelegates = z.preprocess(
   splitList,

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { KillSwitchConfirm } from './account';
+import type { KillSwitchCrossing } from './killSwitchCrossing';
 
 /**
  * The kill switch's state for one account, kept in the `alerts` table:
@@ -31,8 +32,12 @@ export interface KillSwitchInput {
   readonly confirm: KillSwitchConfirm;
   /** The flow-adjusted drawdown now, percent (`null` without data). */
   readonly drawdownPct: number | null;
-  /** The drawdown with every marked step at its favourable placement (`null` when not measured on the full window). */
-  readonly favourableDrawdownPct: number | null;
+  /**
+   * The point at or past the level to decide on, on the exact series (`killSwitchCrossing`): the
+   * newest, or one of a catch-up batch; `null` when none is, or when the poll was not measured on
+   * the full window.
+   */
+  readonly crossing: Pick<KillSwitchCrossing, 'at' | 'since' | 'favourableDrawdownPct'> | null;
   /** The newest point is recent enough (`domain/staleness`). */
   readonly dataFresh: boolean;
   /** This poll's data is complete: every curve read succeeded and no flow step is left unmeasured. */
@@ -41,7 +46,7 @@ export interface KillSwitchInput {
   readonly state: KillSwitchState | null;
   /** On the first evaluation: whether the level was already reached when tracking began. */
   readonly breachedBeforeTracking: boolean;
-  /** The account's poll interval: a `wait` confirmation needs an evaluation at least this much later. */
+  /** The account's poll interval: a `wait` confirmation needs the level held this long. */
   readonly intervalMs: number;
   readonly hysteresisPct: number;
   readonly now: number;
@@ -65,10 +70,11 @@ export type KillSwitchVerdict =
 /**
  * Decides whether the kill switch fires now. Guards, in order: data must be fresh and complete
  * (else nothing moves); a fired or pre-tracking crossing is re-armed only by a recovery below
- * `level - hysteresis`; a drawdown under the level cancels a pending confirmation; a crossing
- * reached only through marked steps never fires nor starts a confirmation; `confirm now` fires on
- * the first crossing, `wait` on a crossing still holding at an evaluation at least one interval
- * after the first.
+ * `level - hysteresis`; no crossing (the drawdown under the level) cancels a pending confirmation;
+ * a crossing reached only through marked steps never fires nor starts a confirmation; `confirm
+ * now` fires on the first crossing, `wait` once the level has held an interval: across
+ * evaluations (pending since at least one interval), or within the points one poll brought (a
+ * catch-up batch whose run past the level already spans an interval).
  */
 export function decideKillSwitch(input: KillSwitchInput): KillSwitchVerdict {
   const { levelPct, drawdownPct, now } = input;
@@ -81,12 +87,15 @@ export function decideKillSwitch(input: KillSwitchInput): KillSwitchVerdict {
     if (drawdownPct < levelPct - input.hysteresisPct) return { kind: 'below', next: { status: 'idle' } };
     return { kind: 'held', why: state.status === 'baseline' ? 'crossed-before-tracking' : 'already-fired', next: state };
   }
-  if (drawdownPct < levelPct) return { kind: 'below', next: { status: 'idle' } };
-  // Not measured on the full window: no decision on a partial measure.
-  if (input.favourableDrawdownPct === null) return { kind: 'held', why: 'incomplete-data', next: state };
-  if (input.favourableDrawdownPct < levelPct) return { kind: 'held', why: 'marked-steps-only', next: state };
+  const { crossing } = input;
+  if (crossing === null) {
+    if (drawdownPct < levelPct) return { kind: 'below', next: { status: 'idle' } };
+    // Past the level but not measured on the full window: no decision on a partial measure.
+    return { kind: 'held', why: 'incomplete-data', next: state };
+  }
+  if (crossing.favourableDrawdownPct < levelPct) return { kind: 'held', why: 'marked-steps-only', next: state };
 
-  if (input.confirm === 'now') return { kind: 'fire', next: { status: 'fired', at: now } };
+  if (input.confirm === 'now' || crossing.at - crossing.since >= input.intervalMs) return { kind: 'fire', next: { status: 'fired', at: now } };
   if (state.status === 'pending') {
     if (now - state.since >= input.intervalMs) return { kind: 'fire', next: { status: 'fired', at: now } };
     return { kind: 'awaiting-confirmation', since: state.since, next: state };

@@ -1,28 +1,40 @@
 import { drawdown } from './drawdown';
 import type { SeriesPoint } from './series';
 
-/** How many minutes on each side of the peak (and before the trough) the `1m` re-read covers. */
-export const REREAD_MINUTES = 5;
-
 const MINUTE_MS = 60_000;
 
-/** The `1m` windows the kill switch re-reads before acting: around the peak, and up to the trough. */
-export interface RereadWindows {
-  readonly peak: { readonly from: number; readonly to: number };
-  readonly trough: { readonly from: number; readonly to: number };
+/** Windows at most this many minutes apart are read in one request. */
+export const REREAD_MERGE_MINUTES = 10;
+
+/** One `1m` read of the re-read: `from` and `to` inclusive. */
+export interface RereadWindow {
+  readonly from: number;
+  readonly to: number;
 }
 
-/** The re-read windows for a drawdown from `peakAt` to `troughAt` (the newest point). */
-export function rereadWindows(peakAt: number, troughAt: number): RereadWindows {
-  const span = REREAD_MINUTES * MINUTE_MS;
-  return {
-    peak: { from: Math.max(0, peakAt - span), to: Math.min(troughAt, peakAt + span) },
-    trough: { from: Math.max(0, troughAt - span), to: troughAt },
-  };
+/**
+ * The `1m` reads the kill switch makes before acting on a drawdown from `peakAt` to `troughAt`
+ * (the point it acts on): the minutes on each side of the peak, and the minute before the trough
+ * with the trough's own. One read when the two are within `REREAD_MERGE_MINUTES` of each other (a
+ * fast loss), two otherwise.
+ */
+export function rereadWindows(peakAt: number, troughAt: number): readonly RereadWindow[] {
+  const peak = { from: Math.max(0, peakAt - MINUTE_MS), to: Math.min(troughAt, peakAt + MINUTE_MS) };
+  const trough = { from: Math.max(0, troughAt - MINUTE_MS), to: troughAt };
+  if (trough.from - peak.to <= REREAD_MERGE_MINUTES * MINUTE_MS) return [{ from: Math.min(peak.from, trough.from), to: trough.to }];
+  return [peak, trough];
 }
 
-/** The point the re-read settles on for the peak or the trough, and how many `1m` samples it saw. */
-export interface RereadPoint {
+/** A `1m` sample the re-read settled on, and the drawdown measured at it. */
+export interface RereadMinute {
+  readonly at: number;
+  readonly equity: number;
+  readonly pnl: number;
+  readonly drawdownPct: number;
+}
+
+/** The value the re-read gives the peak, and how many `1m` samples it saw around it. */
+export interface RereadPeak {
   readonly at: number;
   readonly equity: number;
   readonly pnl: number;
@@ -31,55 +43,74 @@ export interface RereadPoint {
 
 /** What the `1m` re-read says of a drawdown. */
 export type RereadVerdict =
-  | { readonly kind: 'confirmed' | 'refuted'; readonly drawdownPct: number; readonly peak: RereadPoint; readonly trough: RereadPoint }
+  | {
+      readonly kind: 'confirmed' | 'refuted';
+      /** The lower of the two minutes' drawdowns: what the level was held at. */
+      readonly drawdownPct: number;
+      readonly peak: RereadPeak;
+      /** The minute before the trough, and the trough's. */
+      readonly minutes: readonly [RereadMinute, RereadMinute];
+    }
   | { readonly kind: 'unreadable' };
 
 /**
- * Re-measures the drawdown of `series` (stored, at the account's interval) with its peak and its
- * newest point replaced by what the chain's `1m` curves show around them, and says whether
- * `levelPct` still holds. Each point takes the median `1m` sample by PnL (the lower one at the
- * peak, the upper one at the trough, so a doubt never adds to a loss): a one-sample spike that
- * set the peak is outvoted by the minutes around it, and the drawdown is measured again without
- * it. A replaced point loses its placed flow step (and so does the step after it): the step is
- * measured again from the new values. `unreadable`: a window without samples.
+ * Whether a drawdown the exact series (`series`, at the account's interval) shows at `troughAt`
+ * is a loss the chain's `1m` curves (`minutes`, read over `rereadWindows`) hold for two minutes:
+ *
+ * - the peak counts only as high as the account held for two consecutive minutes: the peak's
+ *   sample, but no higher than the higher of the minutes before and after it (a one-sample spike
+ *   up at the peak is not the peak; a real peak with a flat minute beside it keeps its value);
+ * - the minute before `troughAt` and `troughAt`'s own are both measured from that peak, with every
+ *   unplaced flow at its favourable placement (a withdrawal is never a loss, a doubt never adds to
+ *   one); confirmed only when both reach `levelPct`, so a one-sample print down at the trough,
+ *   or a loss that has not yet held a minute, is refuted.
+ *
+ * The peak's point is replaced in the series (losing its placed step and the next point's, which
+ * are measured again from the new value); the two minutes follow the series' points before them.
+ * `unreadable`: the trough's two minutes or both of the peak's neighbours are missing.
  */
 export function rereadDrawdown(
   series: readonly SeriesPoint[],
-  peakAt: number,
-  minutes: { readonly peak: readonly SeriesPoint[]; readonly trough: readonly SeriesPoint[] },
+  at: { readonly peakAt: number; readonly troughAt: number },
+  minutes: readonly SeriesPoint[],
   levelPct: number,
 ): RereadVerdict {
-  const last = series[series.length - 1];
-  const peakSample = median(minutes.peak, 'lower');
-  const troughSample = median(minutes.trough, 'upper');
-  if (!last || !peakSample || !troughSample || !series.some((p) => p.timestamp === peakAt)) return { kind: 'unreadable' };
-  const replaced = new Map<number, SeriesPoint>([
-    [peakAt, peakSample],
-    [last.timestamp, troughSample],
-  ]);
-  const out: SeriesPoint[] = [];
-  let previousChanged = false;
-  for (const point of series) {
-    const sample = replaced.get(point.timestamp);
-    const changed = sample !== undefined && (sample.equity !== point.equity || sample.pnl !== point.pnl);
-    const values = sample === undefined ? point : { ...point, equity: sample.equity, pnl: sample.pnl };
-    const { step, ...bare } = values;
-    out.push(changed || previousChanged || step === undefined ? bare : { ...bare, step });
-    previousChanged = changed;
-  }
-  const result = drawdown(out);
-  if (!result) return { kind: 'unreadable' };
-  const point = (sample: SeriesPoint, at: number, samples: number): RereadPoint => ({ at, equity: sample.equity, pnl: sample.pnl, samples });
+  const sample = new Map(minutes.map((m) => [m.timestamp, m]));
+  const before = sample.get(at.troughAt - MINUTE_MS);
+  const trough = sample.get(at.troughAt);
+  const peakPoint = sample.get(at.peakAt) ?? series.find((p) => p.timestamp === at.peakAt);
+  const neighbours = [sample.get(at.peakAt - MINUTE_MS), sample.get(at.peakAt + MINUTE_MS)].filter((m) => m !== undefined);
+  const highestNeighbour = neighbours.reduce<SeriesPoint | undefined>((best, m) => (best === undefined || m.pnl > best.pnl ? m : best), undefined);
+  if (!before || !trough || !peakPoint || !highestNeighbour) return { kind: 'unreadable' };
+  const held = highestNeighbour.pnl < peakPoint.pnl ? highestNeighbour : peakPoint;
+
+  const base = withPointReplaced(
+    series.filter((p) => p.timestamp < before.timestamp),
+    at.peakAt,
+    held,
+  );
+  const measureAt = (points: readonly SeriesPoint[]): number => drawdown(points)?.favourableCurrentPct ?? 0;
+  const bare = (m: SeriesPoint): SeriesPoint => ({ timestamp: m.timestamp, equity: m.equity, pnl: m.pnl });
+  const beforePct = measureAt([...base, bare(before)]);
+  const troughPct = measureAt([...base, bare(before), bare(trough)]);
+  const minute = (m: SeriesPoint, drawdownPct: number): RereadMinute => ({ at: m.timestamp, equity: m.equity, pnl: m.pnl, drawdownPct });
   return {
-    kind: result.currentPct >= levelPct ? 'confirmed' : 'refuted',
-    drawdownPct: result.currentPct,
-    peak: point(peakSample, peakAt, minutes.peak.length),
-    trough: point(troughSample, last.timestamp, minutes.trough.length),
+    kind: beforePct >= levelPct && troughPct >= levelPct ? 'confirmed' : 'refuted',
+    drawdownPct: Math.min(beforePct, troughPct),
+    peak: { at: at.peakAt, equity: held.equity, pnl: held.pnl, samples: neighbours.length + (sample.has(at.peakAt) ? 1 : 0) },
+    minutes: [minute(before, beforePct), minute(trough, troughPct)],
   };
 }
 
-function median(samples: readonly SeriesPoint[], side: 'lower' | 'upper'): SeriesPoint | undefined {
-  const sorted = [...samples].sort((a, b) => a.pnl - b.pnl);
-  const middle = (sorted.length - 1) / 2;
-  return sorted[side === 'lower' ? Math.floor(middle) : Math.ceil(middle)];
+/** `series` with the point at `at` (if any) given `values`' equity and PnL; it and the next point lose their placed steps when that changes them. */
+function withPointReplaced(series: readonly SeriesPoint[], at: number, values: SeriesPoint): SeriesPoint[] {
+  const out: SeriesPoint[] = [];
+  let previousChanged = false;
+  for (const point of series) {
+    const changed = point.timestamp === at && (point.equity !== values.equity || point.pnl !== values.pnl);
+    const { step, ...bare } = changed ? { ...point, equity: values.equity, pnl: values.pnl } : point;
+    out.push(changed || previousChanged || step === undefined ? bare : { ...bare, step });
+    previousChanged = changed;
+  }
+  return out;
 }

@@ -45,16 +45,26 @@ const base = {
 };
 
 /**
+ * What binds a revoke or revoke-all link posted to a channel (chat, pager, webhook) to it: the
+ * channel's name and when the link was issued, checked against the channel's link epoch and its
+ * creation (`voidedChannelLink`), so `channels revoke-links` and `channels remove` void it. An
+ * email's links carry neither.
+ */
+const chatBinding = { channel: channelNameSchema.optional(), issuedAt: timestampMsSchema.optional() };
+
+/**
  * The claims a signed link carries, by purpose. Objects are strict: a claim set with an unknown
  * field, or a field of another purpose, is rejected. Addresses come out checksummed.
  */
 export const linkClaimsSchema = z.discriminatedUnion('purpose', [
-  z.strictObject({ purpose: z.literal('revoke'), ...base, delegate: addressSchema }),
+  /** Removes one delegate. Posted to a chat, pager or webhook, it names that `channel` (see `chatBinding`). */
+  z.strictObject({ purpose: z.literal('revoke'), ...base, delegate: addressSchema, ...chatBinding }),
   /**
    * Removes every delegate of the account that its confirmation page listed. Reusable until it
-   * expires: each delegate is a single-use unit of its own (see `revokeAllUnitId`).
+   * expires: each delegate is a single-use unit of its own (see `revokeAllUnitId`). Posted to a
+   * channel, it names it as a revoke link does.
    */
-  z.strictObject({ purpose: z.literal('revoke-all'), ...base }),
+  z.strictObject({ purpose: z.literal('revoke-all'), ...base, ...chatBinding }),
   /**
    * Stops one category of mail to `email` (never `security`). Links sent before categories
    * existed carry none: they stop every category but `security`.
@@ -97,9 +107,13 @@ export type ClaimsFor<P extends LinkPurpose> = Extract<LinkClaims, { purpose: P 
 /** The purpose-specific part of a link, before expiry and id are added. */
 export type LinkRequest = { [P in LinkPurpose]: Omit<ClaimsFor<P>, 'expiresAt' | 'tokenId' | 'issuedAt'> }[LinkPurpose];
 
-/** Claims for a new link (`issuedAt` = `now` for the purposes a link epoch voids); throws `ZodError` when the request is malformed. */
+/**
+ * Claims for a new link (`issuedAt` = `now` for the purposes a link epoch voids, and for a link
+ * bound to a channel); throws `ZodError` when the request is malformed.
+ */
 export function issueClaims(request: LinkRequest, tokenId: string, now: number, ttlMs: number = DEFAULT_LINK_TTL_MS[request.purpose]): LinkClaims {
-  const issued = (EPOCH_PURPOSES as readonly LinkPurpose[]).includes(request.purpose) ? { issuedAt: now } : {};
+  const epoch = (EPOCH_PURPOSES as readonly LinkPurpose[]).includes(request.purpose) || ('channel' in request && request.channel !== undefined);
+  const issued = epoch ? { issuedAt: now } : {};
   return linkClaimsSchema.parse({ ...request, ...issued, tokenId, expiresAt: now + ttlMs });
 }
 

@@ -67,7 +67,8 @@ export interface NoticeTable {
 
 /**
  * One notice, as data: what every channel (and the email) renders. Text is plain and
- * unescaped, including text others choose (a delegate's name): renderers escape it.
+ * unescaped; text others choose (a delegate's name) is marked verbatim (`verbatimText`):
+ * renderers escape everything and show those spans as code (a pager and a webhook in quotes).
  */
 export interface Notice {
   /** The event's stable id (exactly-once delivery per channel builds on it). */

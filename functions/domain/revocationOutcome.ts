@@ -2,12 +2,23 @@ import * as z from 'zod';
 import { addressSchema } from './address';
 import { decisionIdSchema } from './protectiveDecision';
 
-/** A person's click: exactly these three fields, nothing else. */
+/** Longest signed link token a request may carry (as `MAX_TOKEN_LENGTH` of the link format). */
+const MAX_LINK_TOKEN_LENGTH = 2_048;
+
+/** A person's click: exactly these four fields, nothing else. */
 export const linkRevocationRequestSchema = z.strictObject({
   account: addressSchema,
   delegate: addressSchema,
-  /** Id of the link token that authorized the request (audit trail and notify event id). */
+  /**
+   * Id of the single-use token consumed for this signing (audit trail and notify event id): the
+   * revoke link's own id, or for one delegate of a revoke-all batch its unit id (`revokeAllUnitId`).
+   */
   tokenId: z.string().regex(/^[A-Za-z0-9_-]{16,128}$/, '16 to 128 base64url characters'),
+  /**
+   * The signed link the person confirmed: the revoke link, or the revoke-all link of the batch.
+   * The signer verifies it with the purpose's public key itself; it is a capability, never logged.
+   */
+  token: z.string().min(1).max(MAX_LINK_TOKEN_LENGTH),
 });
 /** A revocation a person asked for through a link. */
 export type LinkRevocationRequest = z.infer<typeof linkRevocationRequestSchema>;
@@ -21,7 +32,7 @@ export const decisionRevocationRequestSchema = z.strictObject({
 /** A revocation an automatic rule decided. */
 export type DecisionRevocationRequest = z.infer<typeof decisionRevocationRequestSchema>;
 
-/** What the signing side is asked to do: a link's `{account, delegate, tokenId}` or a decision's `{account, delegate, decisionId}`. */
+/** What the signing side is asked to do: a link's `{account, delegate, tokenId, token}` or a decision's `{account, delegate, decisionId}`. */
 export const revocationRequestSchema = z.union([linkRevocationRequestSchema, decisionRevocationRequestSchema]);
 /** A parsed revocation request (addresses checksummed). */
 export type RevocationRequest = z.infer<typeof revocationRequestSchema>;
@@ -49,7 +60,8 @@ const signature = z.string().regex(/^0x[0-9a-fA-F]+$/);
  * - `not-configured`: the account has no usable signer (`reason` says why);
  * - `not-tracked`: the account is not tracked;
  * - `not-authorized`: the request does not match a revocation link the page has just consumed
- *   (unknown, released, expired or already used token; other account or delegate).
+ *   (no valid signed link, unknown, released, expired or already used token; other account or
+ *   delegate; a chat's link its channel withdrew), or a decision that no longer holds.
  */
 export const revocationOutcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('revoked'), sent: z.literal(true), nonce, transactionSignature: signature }),

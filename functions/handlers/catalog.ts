@@ -38,11 +38,16 @@ export interface HandlerSpec {
    * What it requires besides the defaults, and its link keys: the purposes whose private keys it
    * holds (`mints`: their secrets under `LINK_KEY_SECRET_PREFIX`) and the purposes it reads links of
    * with public keys only (`verifies`: `LINK_PUBLIC_KEYS_PARAMETER`, with the pages' own
-   * `CSRF_SECRET_ARN`). Locally `SENTINEL_LINK_SECRET` stands for all of them.
+   * `CSRF_SECRET_ARN` unless `forms: false`). Locally `SENTINEL_LINK_SECRET` stands for all of them.
    */
   readonly requires: {
     readonly settings: readonly RequirableSetting[];
-    readonly links: { readonly mints: readonly LinkPurposeName[]; readonly verifies: readonly LinkPurposeName[] };
+    readonly links: {
+      readonly mints: readonly LinkPurposeName[];
+      readonly verifies: readonly LinkPurposeName[];
+      /** `false` for a function that verifies links but serves no page (the signer): no anti-CSRF secret, no `PUBLIC_BASE_URL`. */
+      readonly forms?: false;
+    };
   };
   /** Timeout (s) and memory (MB) of its Lambda. */
   readonly sizing: { readonly timeoutSeconds: number; readonly memoryMb: number };
@@ -176,9 +181,13 @@ export const HANDLER_CATALOG = {
     bundle: PLAIN,
   },
   'sign-revocation': {
-    requires: { settings: ['ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'NOTIFY_QUEUE_URL', 'CHANNEL_QUEUE_URL'], links: { mints: [], verifies: [] } },
+    requires: {
+      settings: ['ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'NOTIFY_QUEUE_URL', 'CHANNEL_QUEUE_URL'],
+      // It verifies a click's signed link itself (public keys only), and serves no form.
+      links: { mints: [], verifies: ['revoke', 'revoke-all'], forms: false },
+    },
     sizing: { timeoutSeconds: 25, memoryMb: 512 },
-    // SSM: the stage-wide protection switch, re-read (cached at most 30 s) before every automatic action.
+    // SSM: the stage-wide protection switch, re-read (cached at most 30 s) before every automatic action, and the published public link keys.
     sdkClients: ['client-dynamodb', 'client-kms', 'client-sqs', 'client-ssm'],
     bundle: PLAIN,
   },

@@ -12,6 +12,7 @@ import { ChannelsRepository } from '../store/channelsRepository';
 import { DeliveryRepository } from '../store/deliveryRepository';
 import { PreferencesRepository } from '../store/preferencesRepository';
 import { SuppressionRepository } from '../store/suppressionRepository';
+import { PagerIncidentsRepository } from '../store/pagerIncidentsRepository';
 import { PaceRepository } from '../store/paceRepository';
 import { AlertStateRepository } from '../store/alertStateRepository';
 import { CurvesRepository } from '../store/curvesRepository';
@@ -39,6 +40,7 @@ export async function channelWorkerDepsFromEnv(env: Readonly<Record<string, stri
     preferences: PreferencesRepository,
     deliveries: DeliveryRepository,
     pace: PaceRepository,
+    incidents: PagerIncidentsRepository,
     alerts: AlertStateRepository,
     curves: CurvesRepository,
     delegates: DelegateViewRepository,

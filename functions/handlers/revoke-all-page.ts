@@ -5,6 +5,7 @@ import { someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { AccountsRepository } from '../store/accountsRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
 import { RevokeAllRepository } from '../store/revokeAllRepository';
+import { ChannelsRepository } from '../store/channelsRepository';
 import { createFormPageHandler, type PageHandlerDeps } from '../web/pageHandler';
 import { revokeAllPage, type RevokeAllPageDeps } from '../web/revokeAllPage';
 import { renderRevokeAllView } from '../web/revokeAllViews';
@@ -21,15 +22,21 @@ export function createRevokeAllPageHandler(deps: RevokeAllPageHandlerDeps) {
   return createFormPageHandler(deps, { name: 'revoke-all page', path: 'revoke-all', decide: revokeAllPage, render: renderRevokeAllView });
 }
 
-/** Deps from the Lambda environment: tables, the public revoke-all keys and the anti-CSRF secret, and the revocations queue. */
+/** Deps from the Lambda environment: tables (a chat link's channel among them), the public revoke-all keys and the anti-CSRF secret, and the revocations queue. */
 export async function revokeAllPageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<RevokeAllPageHandlerDeps> {
   const { settings, flush, page } = await pageBasics('revoke-all-page', env);
-  const repos = someRepositoriesFrom(settings, { accounts: AccountsRepository, delegates: DelegateViewRepository, revokeAll: RevokeAllRepository });
+  const repos = someRepositoriesFrom(settings, {
+    accounts: AccountsRepository,
+    delegates: DelegateViewRepository,
+    revokeAll: RevokeAllRepository,
+    channels: ChannelsRepository,
+  });
   return {
     ...page,
     accounts: repos.accounts,
     delegates: repos.delegates,
     batches: repos.revokeAll,
+    channels: repos.channels,
     queue: sqsQueueFrom<RevokeAllJob>(settings, 'REVOCATION_QUEUE_URL'),
     flushMetrics: flush,
   };

@@ -5,6 +5,7 @@ import { DelegateViewRepository } from '../store/delegateViewRepository';
 import { PreferencesRepository } from '../store/preferencesRepository';
 import { SuppressionRepository } from '../store/suppressionRepository';
 import { TokenRepository } from '../store/tokenRepository';
+import { ChannelsRepository } from '../store/channelsRepository';
 import { pageBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { revocationPage, type RevocationPageDeps } from '../web/revocationPage';
@@ -23,7 +24,7 @@ export function createRevokePageHandler(deps: RevokePageDeps) {
   return createFormPageHandler(deps, { name: 'revocation page', path: 'revoke', decide: revocationPage, render: renderRevocationView });
 }
 
-/** Deps from the Lambda environment: tables, the public revoke keys and the anti-CSRF secret, and the signing function by name. */
+/** Deps from the Lambda environment: tables (a chat link's channel among them), the public revoke keys and the anti-CSRF secret, and the signing function by name. */
 export async function revokePageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<RevokePageDeps> {
   const { settings, counters, flush, page } = await pageBasics('revoke-page', env);
   const repos = someRepositoriesFrom(settings, {
@@ -32,6 +33,7 @@ export async function revokePageDepsFromEnv(env: Readonly<Record<string, string 
     tokens: TokenRepository,
     suppressions: SuppressionRepository,
     preferences: PreferencesRepository,
+    channels: ChannelsRepository,
   });
   return {
     ...page,
@@ -40,6 +42,7 @@ export async function revokePageDepsFromEnv(env: Readonly<Record<string, string 
     tokens: repos.tokens,
     suppressions: repos.suppressions,
     preferences: repos.preferences,
+    channels: repos.channels,
     signer: new LambdaRevocationSigner(signerLambdaClient(settings.AWS_REGION), settings.SIGN_REVOCATION_FUNCTION_NAME),
     counters,
     flushMetrics: flush,

@@ -11,6 +11,9 @@ import { LeaseRepository } from '../store/leaseRepository';
 import { TokenRepository } from '../store/tokenRepository';
 import { DecisionRepository } from '../store/decisionRepository';
 import { KnownDelegatesRepository } from '../store/knownDelegatesRepository';
+import { ChannelsRepository } from '../store/channelsRepository';
+import { LinkClaimsReader } from '../links/linkReader';
+import { linkVerifierFrom } from '../runtime/pageSecurityFrom';
 import { ProtectionLedgerRepository } from '../store/protectionLedgerRepository';
 import { protectionSwitchFrom } from '../runtime/protectionSwitchFrom';
 import { lazyHandler } from '../runtime/lazyHandler';
@@ -24,10 +27,11 @@ export type SignRevocationDeps = RevokeDelegateDeps & { readonly flushMetrics?: 
 
 /**
  * The private signing function, the only code that uses owner keys. Takes exactly
- * `{account, delegate, tokenId}` (a person's click) or `{account, delegate, decisionId}` (an
- * automatic action); anything else throws `InvalidRevocationRequestError`. Returns the
- * `RevocationOutcome`; a request that does not match a revocation link the page has just
- * consumed, or a decision that no longer holds at signing time, is `not-authorized`.
+ * `{account, delegate, tokenId, token}` (a person's click: `token` the signed link, which it
+ * verifies itself) or `{account, delegate, decisionId}` (an automatic action); anything else
+ * throws `InvalidRevocationRequestError`. Returns the `RevocationOutcome`; a request whose signed
+ * link does not verify or does not match a revocation token the page has just consumed, or a
+ * decision that no longer holds at signing time, is `not-authorized`.
  */
 export function createSignRevocationHandler(deps: SignRevocationDeps) {
   return async (event: unknown, context?: Context): Promise<RevocationOutcome> => {
@@ -37,7 +41,7 @@ export function createSignRevocationHandler(deps: SignRevocationDeps) {
       const issue = request.error.issues[0];
       const where = issue?.path.length ? issue.path.join('.') : 'event';
       throw new InvalidRevocationRequestError(
-        `sign-revocation takes {account, delegate, tokenId} or {account, delegate, decisionId}: ${where}: ${issue?.message ?? 'invalid'}`,
+        `sign-revocation takes {account, delegate, tokenId, token} or {account, delegate, decisionId}: ${where}: ${issue?.message ?? 'invalid'}`,
       );
     }
     try {
@@ -48,7 +52,11 @@ export function createSignRevocationHandler(deps: SignRevocationDeps) {
   };
 }
 
-/** Deps from the Lambda environment: DynamoDB (consumed link tokens, decisions, caps among them), the chain, the notify queue, KMS for `kms:` signers, the protection switch's SSM parameter. */
+/**
+ * Deps from the Lambda environment: DynamoDB (consumed link tokens, decisions, caps among them,
+ * the channels a chat's link names), the published public keys of revoke and revoke-all links
+ * (SSM), the chain, the notify queue, KMS for `kms:` signers, the protection switch's SSM parameter.
+ */
 export async function signRevocationDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<SignRevocationDeps> {
   const settings = settingsFor('sign-revocation', env);
   const { log, counters, flush, addContext } = createObservability('sign-revocation');
@@ -60,13 +68,17 @@ export async function signRevocationDepsFromEnv(env: Readonly<Record<string, str
     decisions: DecisionRepository,
     protectionLedger: ProtectionLedgerRepository,
     knownDelegates: KnownDelegatesRepository,
+    channels: ChannelsRepository,
   });
+  const links = new LinkClaimsReader(await linkVerifierFrom(settings, ['revoke', 'revoke-all']));
   const kms = new KMSClient({ region: settings.AWS_REGION });
   return {
     accounts: repos.accounts,
     leases: repos.leases,
     audit: repos.audit,
     tokens: repos.tokens,
+    links,
+    channels: repos.channels,
     notify: notifyPublisher(sqsQueueFrom<NotifyEvent>(settings, 'NOTIFY_QUEUE_URL'), sqsQueueFrom(settings, 'CHANNEL_QUEUE_URL')),
     chain: chainFrom(settings, log),
     signerFor: (ref) => resolveKmsSigner(ref, kms),

@@ -10,19 +10,12 @@ export type LinkCheck<P extends LinkPurpose> =
 export const SUPERSEDED_LINK_REASON = 'the link is from an email sent before links were re-keyed; use the link in a newer email';
 
 /**
- * Reads action links with public keys only (see `LinkTokenVerifier`): what a page that acts on
- * links holds. It has no way to make a link.
+ * Reads link tokens with public keys only (see `LinkTokenVerifier`): the signature under the
+ * purpose's published keys, then the claims and the expiry. What the signing function checks a
+ * request's link with; it has no way to make one, nor any page URL.
  */
-export class LinkReader {
-  constructor(
-    private readonly verifier: Pick<LinkTokenVerifier, 'verify'>,
-    private readonly baseUrl: string,
-  ) {}
-
-  /** The link for an already signed token (a page pointing back at itself). */
-  urlFor(purpose: LinkPurpose, token: string): string {
-    return linkUrl(this.baseUrl, purpose, token);
-  }
+export class LinkClaimsReader {
+  constructor(private readonly verifier: Pick<LinkTokenVerifier, 'verify'>) {}
 
   /** Verifies a token for `purpose` and checks its claims; never throws on bad input. */
   read<P extends LinkPurpose>(purpose: P, token: string | undefined, now: number): LinkCheck<P> {
@@ -37,5 +30,23 @@ export class LinkReader {
     const check = checkClaims(claims.data, purpose, now);
     if (check.kind === 'wrong-purpose') return { kind: 'invalid', reason: 'the link is not for this action' };
     return check;
+  }
+}
+
+/**
+ * Reads action links with public keys only (see `LinkTokenVerifier`): what a page that acts on
+ * links holds. It has no way to make a link.
+ */
+export class LinkReader extends LinkClaimsReader {
+  constructor(
+    verifier: Pick<LinkTokenVerifier, 'verify'>,
+    private readonly baseUrl: string,
+  ) {
+    super(verifier);
+  }
+
+  /** The link for an already signed token (a page pointing back at itself). */
+  urlFor(purpose: LinkPurpose, token: string): string {
+    return linkUrl(this.baseUrl, purpose, token);
   }
 }

@@ -14,7 +14,9 @@ export const revokeAllJobSchema = z.strictObject({
   tokenId: z.string().regex(/^[A-Za-z0-9_-]{16,128}$/),
   /** Which submission of the unit this is (a retry from the page is the next one). */
   attempt: z.number().int().min(1),
-  /** The link's expiry, epoch ms: the unit's token expires with it. */
+  /** The link's expiry, epoch ms, as the page read it (the worker uses the batch's own). */
   expiresAt: z.number().int().min(0),
+  /** The signed revoke-all link the person confirmed: the signer verifies it itself. A capability: never logged. */
+  token: z.string().min(1).max(2_048),
 });
 export type RevokeAllJob = z.infer<typeof revokeAllJobSchema>;

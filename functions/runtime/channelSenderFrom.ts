@@ -4,9 +4,10 @@ import { ChannelSecrets } from '../channels/channelSecrets';
 import type { Settings } from '../config/settings';
 
 /**
- * What sending to channels needs, from settings: secrets from `env` (`env:VAR`) or Secrets Manager
- * (`secret:`, read once per cold start: Powertools' cache never expires here), the API bases,
- * and the URL policy: loopback destinations only when running locally (`DYNAMODB_ENDPOINT` set).
+ * What sending to channels needs, from settings: secrets from `env` (`env:VAR`, locally only) or
+ * Secrets Manager (`secret:`, in AWS only; read once per cold start: Powertools' cache never
+ * expires here), the API bases, and the URL policy: loopback destinations only when running
+ * locally (`DYNAMODB_ENDPOINT` set).
  */
 export function channelSenderFrom(settings: Settings, env: Readonly<Record<string, string | undefined>> = process.env): ChannelSenderDeps {
   const local = settings.DYNAMODB_ENDPOINT !== undefined;
@@ -17,7 +18,8 @@ export function channelSenderFrom(settings: Settings, env: Readonly<Record<strin
         return typeof value === 'string' ? value : undefined;
       };
   return {
-    secrets: new ChannelSecrets(env, read),
+    // In AWS no `env:` reference is read: the function's own variables hold its credentials.
+    secrets: new ChannelSecrets(local ? env : null, read),
     bases: { telegram: settings.TELEGRAM_API_URL, pagerduty: settings.PAGERDUTY_EVENTS_URL },
     policy: { loopback: local },
   };

@@ -27,8 +27,17 @@ type Parameters = Pick<SSMClient, 'send'>;
  */
 export async function linkReaderFrom(settings: Settings, purposes: readonly LinkPurpose[], parameters?: Parameters): Promise<LinkReader> {
   const base = required(settings, 'PUBLIC_BASE_URL');
+  return new LinkReader(await linkVerifierFrom(settings, purposes, parameters), base);
+}
+
+/**
+ * The public keys of `purposes` as a verifier (it holds nothing that signs): those published in
+ * `LINK_PUBLIC_KEYS_PARAMETER`, locally those derived from `SENTINEL_LINK_SECRET` and its previous
+ * ones. What the pages read links with, and the signing function checks a request's link with.
+ */
+export async function linkVerifierFrom(settings: Settings, purposes: readonly LinkPurpose[], parameters?: Parameters): Promise<LinkTokenVerifier> {
   const local = localLinkSecrets(settings);
-  if (local !== undefined) return new LinkReader(new LinkTokenCodec(local.current, local.previous).verifier(), base);
+  if (local !== undefined) return new LinkTokenCodec(local.current, local.previous).verifier();
   const name = settings.LINK_PUBLIC_KEYS_PARAMETER;
   if (name === undefined) throw new ConfigError('LINK_PUBLIC_KEYS_PARAMETER', 'is required here but not set');
   const client = parameters ?? new SSMClient({ region: settings.AWS_REGION });
@@ -56,7 +65,7 @@ export async function linkReaderFrom(settings: Settings, purposes: readonly Link
   const unpublished = purposes.filter((purpose) => (record.data[purpose] ?? []).length === 0);
   if (unpublished.length > 0)
     throw new ConfigError('LINK_PUBLIC_KEYS_PARAMETER', `holds no public key of ${unpublished.join(', ')}; run \`sentinel link-keys publish\``);
-  return new LinkReader(new LinkTokenVerifier(publicKeysOf(record.data, purposes)), base);
+  return new LinkTokenVerifier(publicKeysOf(record.data, purposes));
 }
 
 /**

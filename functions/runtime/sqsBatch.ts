@@ -25,7 +25,7 @@ export interface SqsBatchOptions {
  * Works through an SQS batch with Powertools' `BatchProcessor` and answers with the partial
  * batch response: a record whose `handle` throws is listed in `batchItemFailures` (SQS
  * redelivers it), the others are deleted. With a Lambda context, the invocation's remaining
- * time minus the margin is the deadline of every record (`withDeadline`); a record not started
+ * time (read as the record starts) minus the margin is the deadline of every record (`withDeadline`); a record not started
  * by then is listed as failed, unprocessed, instead of the whole batch running into the timeout.
  * A fresh processor per call keeps concurrent local invocations apart.
  */
@@ -36,10 +36,11 @@ export async function processSqsBatch(
   options: SqsBatchOptions,
 ): Promise<SQSBatchResponse> {
   const now = options.now ?? Date.now;
-  const deadline = deadlineOf(context, options.deadlineMarginMs, now());
   const limit = concurrencyLimit(options.concurrency);
   const perRecord = (record: SQSRecord): Promise<void> =>
     limit(async () => {
+      // Read as each record starts: the same end in AWS; a local process that is stopping ends it early.
+      const deadline = deadlineOf(context, options.deadlineMarginMs, now());
       if (deadline !== undefined && now() >= deadline) throw new DeadlineReachedError(`record ${record.messageId}`);
       const work = () => withDeadline(deadline, () => handle(record));
       await (options.recordScope ? options.recordScope(work) : work());

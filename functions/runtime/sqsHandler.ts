@@ -23,6 +23,8 @@ export interface SqsHandlerDeps {
   readonly deadlineMarginMs?: number;
   /** Sets a failed record's backoff delay (`ChangeMessageVisibility`); without it a failed record comes back after the queue's visibility timeout. */
   readonly visibility?: MessageVisibility;
+  /** The queue's redelivery where it is not the deployed one (`spec.queue`): the local queues, which retry sooner. */
+  readonly queue?: WorkQueueSettings;
   /** Runs each record (see `SqsBatchOptions.recordScope`); never set in AWS. */
   readonly recordScope?: RecordScope;
 }
@@ -66,7 +68,7 @@ export function sqsHandler<S extends z.ZodType>(deps: SqsHandlerDeps, spec: SqsH
   const read = parseRecord(spec.schema);
   const hide = async (record: SQSRecord, error: unknown, about: Record<string, unknown>): Promise<void> => {
     if (!deps.visibility) return;
-    const seconds = backoffSeconds(spec.queue, record, error);
+    const seconds = backoffSeconds(deps.queue ?? spec.queue, record, error);
     if (seconds === undefined) return;
     try {
       await deps.visibility.change(record, seconds);

@@ -26,6 +26,21 @@ export const RECIPIENT_SNOOZES_RULE = 'recipient-snoozes';
 /** The rule name of an account's per-channel controls (snoozes and muted categories set from a chat's buttons), applied where notices fan out to channels. */
 export const CHANNEL_CONTROLS_RULE = 'channel-controls';
 
+/**
+ * Partition-key prefix of what people set from a link (a recipient's snoozes, a chat's controls):
+ * `controls#<account>`, apart from the account's alert states, kill-switch state, caps and breaker
+ * under `<account>`, so IAM can let the public preferences page write these items and nothing else
+ * of the table (`dynamodb:LeadingKeys` `controls#*`). Items written under the account itself before
+ * (`recipient-snoozes`, `channel-controls`) are read while no item of the same rule exists here,
+ * and the first write here starts from them: a move on write, nothing lost.
+ */
+export const CONTROLS_KEY_PREFIX = 'controls#';
+
+/** The partition key of an account's link-set controls. */
+export function controlsKey(address: string): string {
+  return `${CONTROLS_KEY_PREFIX}${address}`;
+}
+
 /** Where one rule of one account stands, with the version its next write must name. */
 export interface AlertState {
   readonly rule: string;
@@ -56,13 +71,31 @@ export class AlertStateRepository extends DynamoRepository {
     return out.Item ? toState(parseItem(itemSchema, out.Item, 'alerts.get')) : null;
   }
 
-  /** Every rule's state for an account (the snooze included), by rule name. */
+  /** Every rule's state kept under the account (its alert states, the account-wide snooze), by rule name; not the link-set controls. */
   async listForAccount(address: string): Promise<AlertState[]> {
     return this.queryItems(
       'alerts.listForAccount',
       { KeyConditionExpression: 'address = :address', ExpressionAttributeValues: { ':address': address }, ConsistentRead: true },
       (item) => toState(parseItem(itemSchema, item, 'alerts.listForAccount')),
     );
+  }
+
+  /**
+   * Every rule's state for an account and its link-set controls (recipient snoozes, channel
+   * controls), each control from `controls#<account>` or, while none is stored there, from before
+   * the move: what `status` and `alerts list` show. Two queries.
+   */
+  async listWithControls(address: string): Promise<AlertState[]> {
+    const [own, controls] = await Promise.all([
+      this.listForAccount(address),
+      this.queryItems(
+        'alerts.listControls',
+        { KeyConditionExpression: 'address = :address', ExpressionAttributeValues: { ':address': controlsKey(address) }, ConsistentRead: true },
+        (item) => toState(parseItem(itemSchema, item, 'alerts.listControls')),
+      ),
+    ]);
+    const moved = new Set(controls.map((c) => c.rule));
+    return [...own.filter((r) => !moved.has(r.rule)), ...controls];
   }
 
   /**
@@ -123,11 +156,9 @@ export class AlertStateRepository extends DynamoRepository {
     return running;
   }
 
-  /** The account's per-recipient snoozes as stored (ended ones may still be listed). One `GetItem`. */
+  /** The account's per-recipient snoozes as stored (ended ones may still be listed). One `GetItem` (two while the item is not moved yet). */
   async recipientSnoozes(address: string): Promise<RecipientSnoozes> {
-    const stored = await this.get(address, RECIPIENT_SNOOZES_RULE);
-    const parsed = recipientSnoozesStateSchema.safeParse(stored?.state);
-    return parsed.success ? parsed.data.recipients : {};
+    return recipientsOf((await this.control(address, RECIPIENT_SNOOZES_RULE))?.state);
   }
 
   /**
@@ -136,7 +167,7 @@ export class AlertStateRepository extends DynamoRepository {
    */
   async snoozeRecipient(address: string, email: string, until: number, now: number): Promise<number> {
     let next: RecipientSnoozes = {};
-    await this.rewrite('alerts.snoozeRecipient', address, RECIPIENT_SNOOZES_RULE, (state) => {
+    await this.rewriteControl('alerts.snoozeRecipient', address, RECIPIENT_SNOOZES_RULE, (state) => {
       next = withRecipientSnooze(recipientsOf(state), email, until, now);
       return { recipients: next };
     });
@@ -150,22 +181,22 @@ export class AlertStateRepository extends DynamoRepository {
       .filter(([key, until]) => until > now && (email === null || key === recipientKey(email)))
       .map(([key]) => key);
     if (lifted.length > 0) {
-      await this.rewrite('alerts.liftRecipientSnoozes', address, RECIPIENT_SNOOZES_RULE, (state) => ({
+      await this.rewriteControl('alerts.liftRecipientSnoozes', address, RECIPIENT_SNOOZES_RULE, (state) => ({
         recipients: withoutRecipientSnooze(recipientsOf(state), email, now),
       }));
     }
     return lifted;
   }
 
-  /** The account's per-channel controls (ended snoozes may still be listed). One `GetItem`. */
+  /** The account's per-channel controls (ended snoozes may still be listed). One `GetItem` (two while the item is not moved yet). */
   async channelControls(address: string): Promise<ChannelControls> {
-    return controlsOf((await this.get(address, CHANNEL_CONTROLS_RULE))?.state);
+    return controlsOf((await this.control(address, CHANNEL_CONTROLS_RULE))?.state);
   }
 
   /** Snoozes the account's drawdown alerts in `channel` only, until `until` or the later end already stored. Returns the end in force. */
   async snoozeChannel(address: string, channel: string, until: number, now: number): Promise<number> {
     let next: ChannelControls = NO_CHANNEL_CONTROLS;
-    await this.rewrite('alerts.snoozeChannel', address, CHANNEL_CONTROLS_RULE, (state) => {
+    await this.rewriteControl('alerts.snoozeChannel', address, CHANNEL_CONTROLS_RULE, (state) => {
       next = withChannelSnooze(controlsOf(state), channel, until, now);
       return { snoozes: next.snoozes, mutes: next.mutes };
     });
@@ -174,10 +205,15 @@ export class AlertStateRepository extends DynamoRepository {
 
   /** Replaces the categories muted in `channel` for the account (never security). */
   async setChannelMutes(address: string, channel: string, muted: readonly OneClickCategory[]): Promise<void> {
-    await this.rewrite('alerts.setChannelMutes', address, CHANNEL_CONTROLS_RULE, (state) => {
+    await this.rewriteControl('alerts.setChannelMutes', address, CHANNEL_CONTROLS_RULE, (state) => {
       const next = withChannelMutes(controlsOf(state), channel, muted);
       return { snoozes: next.snoozes, mutes: next.mutes };
     });
+  }
+
+  /** A link-set control of the account: the item under `controls#<account>`, else the one from before the move. */
+  private async control(address: string, rule: string): Promise<AlertState | null> {
+    return (await this.get(controlsKey(address), rule)) ?? (await this.get(address, rule));
   }
 
   /** Reads a rule and writes `change(state)` under optimistic concurrency, retrying a few conflicts. */
@@ -185,6 +221,21 @@ export class AlertStateRepository extends DynamoRepository {
     for (let attempt = 0; attempt < 5; attempt++) {
       const current = await this.get(address, rule);
       const outcome = await this.compareAndSet(address, rule, current?.version ?? null, change(current?.state));
+      if (outcome.kind === 'written') return;
+    }
+    throw new StoreError(operation, `${rule} of ${address} kept conflicting with concurrent writes`);
+  }
+
+  /**
+   * `rewrite` of a link-set control under `controls#<account>`: the first write there starts from
+   * the item kept under the account before the move (which is then no longer read).
+   */
+  private async rewriteControl(operation: string, address: string, rule: string, change: (state: unknown) => Record<string, unknown>): Promise<void> {
+    const key = controlsKey(address);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const current = await this.get(key, rule);
+      const state = current === null ? (await this.get(address, rule))?.state : current.state;
+      const outcome = await this.compareAndSet(key, rule, current?.version ?? null, change(state));
       if (outcome.kind === 'written') return;
     }
     throw new StoreError(operation, `${rule} of ${address} kept conflicting with concurrent writes`);

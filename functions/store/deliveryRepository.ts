@@ -21,8 +21,8 @@ export type BeginOutcome =
    */
   | { kind: 'new'; leaseUntil: number }
   | { kind: 'already-sent'; sesMessageId: string }
-  /** Another attempt holds the lease and has not finished yet. */
-  | { kind: 'in-progress' };
+  /** Another attempt holds the lease and has not finished yet; in `retryAfterMs` its lease runs out and it may be taken over. */
+  | { kind: 'in-progress'; retryAfterMs: number };
 
 const deliverySchema = z.object({
   eventId: z.string().min(1),
@@ -97,7 +97,8 @@ export class DeliveryRepository extends DynamoRepository<DeliveryRepositoryOptio
         if (!isConditionalCheckFailed(error)) throw error;
         const stored = itemOfFailedCondition(error);
         if (stored?.['status'] === 'sent') return { kind: 'already-sent', sesMessageId: String(stored['sesMessageId'] ?? '') };
-        return { kind: 'in-progress' };
+        const startedAt = typeof stored?.['startedAt'] === 'number' ? stored['startedAt'] : now;
+        return { kind: 'in-progress', retryAfterMs: Math.max(0, startedAt + this.leaseMs - now) };
       }
     });
   }

@@ -24,6 +24,7 @@ import { TokenRepository } from './tokenRepository';
 import { RevokeAllRepository } from './revokeAllRepository';
 import { DecisionRepository } from './decisionRepository';
 import { ProtectionLedgerRepository } from './protectionLedgerRepository';
+import { PagerIncidentsRepository } from './pagerIncidentsRepository';
 
 /** Every repository, sharing one client and table prefix. */
 export interface Repositories {
@@ -65,6 +66,8 @@ export interface Repositories {
   readonly channelBacklog: ChannelBacklogRepository;
   /** Send slots per destination shared by every channel-worker instance (items in `channels`). */
   readonly pace: PaceRepository;
+  /** The pager incidents each channel was sent a trigger for and no resolve yet (items in `channels`). */
+  readonly incidents: PagerIncidentsRepository;
 }
 
 /** Builds every repository over one document client and table prefix (once per cold start). */
@@ -95,5 +98,6 @@ export function createRepositories(client: DynamoDBDocumentClient, prefix: strin
     channels: new ChannelsRepository(client, prefix, options),
     channelBacklog: new ChannelBacklogRepository(client, prefix, options),
     pace: new PaceRepository(client, prefix, options),
+    incidents: new PagerIncidentsRepository(client, prefix, options),
   };
 }

@@ -50,3 +50,20 @@ export function requestProblemPage(view: RequestProblemView, wording: ProblemWor
       return simplePage('Method not allowed', 'Error', 'danger', 'This page accepts only GET and POST.');
   }
 }
+
+/**
+ * The page of a revoke or revoke-all link its channel withdrew (`channels revoke-links`), or
+ * whose channel was removed or made again since: nothing was changed.
+ */
+export function withdrawnLinkPage(view: { readonly channel: string; readonly reason: 'channel-removed' | 'links-revoked' }): PageContent {
+  const why =
+    view.reason === 'links-revoked'
+      ? `The links of the channel ${view.channel} were withdrawn after this message was posted.`
+      : `The channel ${view.channel} this link was posted to has been removed or replaced since.`;
+  return simplePage(
+    'This link was withdrawn',
+    'Withdrawn',
+    'neutral',
+    `${why} Nothing was changed. Use the link of a newer message or email, or ask an operator for one (sentinel link revoke <account> <delegate>).`,
+  );
+}

@@ -12,6 +12,8 @@ import { checkSameOrigin, originHeadersOf } from './sameOrigin';
 import type { WebRequest } from './webRequest';
 import { linkReusableAfter } from '../domain/revocationOutcome';
 import { describeError } from '../shared/describeError';
+import type { ChannelsRepository } from '../store/channelsRepository';
+import { withdrawnChannelLink, type WithdrawnLinkView } from './withdrawnChannelLink';
 
 const NO_SIGNER = 'the account has no signer configured';
 const SIGNER_UNUSABLE = "the account's signer could not be used (the audit trail says why)";
@@ -26,6 +28,8 @@ export interface RevocationPageDeps {
   readonly accounts: Pick<AccountsRepository, 'get'>;
   readonly delegates: Pick<DelegateViewRepository, 'listForAccount'>;
   readonly tokens: Pick<TokenRepository, 'consume' | 'release' | 'get'>;
+  /** The channel a chat's link was posted to: its link epoch withdraws the link. */
+  readonly channels: Pick<ChannelsRepository, 'get'>;
   /** Which recipients still get mail; without it the page assumes every recipient does. */
   readonly suppressions?: Pick<SuppressionRepository, 'filter'>;
   /** Which of those still get security notices (the result email is one); without it, all of them. */
@@ -72,6 +76,8 @@ export type RevocationPageView =
   | { kind: 'not-tracked' }
   | { kind: 'not-authorized' }
   | { kind: 'link-expired'; expiredAt: number }
+  /** A chat's link whose channel withdrew it (`channels revoke-links`, `channels remove`). */
+  | WithdrawnLinkView
   /** The link was used: when, for what, and how it ended (`outcome` null while it runs, or when its end was not kept). */
   | { kind: 'link-used'; consumedAt: number; subject?: RevocationSubject; outcome?: ConsumedToken['outcome'] }
   | { kind: 'link-invalid'; reason: string }
@@ -83,7 +89,8 @@ export type RevocationPageView =
 
 /**
  * The `/revoke` endpoint. `GET ?token=` shows what the link would do and a confirmation form;
- * it changes and consumes nothing (mail scanners open links). `POST` (the form) checks the
+ * it changes and consumes nothing (mail scanners open links). A chat's link its channel withdrew
+ * answers `link-withdrawn` on GET and POST. `POST` (the form) checks the
  * origin, the link and the form's anti-CSRF value, consumes the link once, asks the signing
  * side to revoke, and gives the link back when nothing was sent, so it can be used again.
  */
@@ -98,6 +105,8 @@ async function showConfirmation(deps: RevocationPageDeps, token: string | undefi
   const link = deps.links.read('revoke', token, now);
   if (link.kind === 'expired') return { kind: 'link-expired', expiredAt: link.expiredAt };
   if (link.kind === 'invalid') return { kind: 'link-invalid', reason: link.reason };
+  const withdrawn = await withdrawnChannelLink(deps.channels, link.claims);
+  if (withdrawn) return withdrawn;
   const found = await subjectOf(deps, link.claims);
   if (!found) return { kind: 'not-tracked' };
   const { emails: _emails, ...subject } = found;
@@ -116,13 +125,16 @@ async function confirm(deps: RevocationPageDeps, request: WebRequest): Promise<R
   }
   const fields = request.form.fields;
   const now = deps.now();
-  const link = deps.links.read('revoke', fields.get('token') ?? undefined, now);
+  const token = fields.get('token') ?? '';
+  const link = deps.links.read('revoke', token, now);
   if (link.kind === 'expired') return { kind: 'link-expired', expiredAt: link.expiredAt };
   if (link.kind === 'invalid') return { kind: 'link-invalid', reason: link.reason };
   const claims = link.claims;
   if (!deps.csrf.verify('revoke', claims.tokenId, fields.get('csrf'))) {
     return { kind: 'forbidden', reason: 'the confirmation form is missing or altered' };
   }
+  const withdrawn = await withdrawnChannelLink(deps.channels, claims);
+  if (withdrawn) return withdrawn;
   const found = await subjectOf(deps, claims);
   if (!found) return { kind: 'not-tracked' };
   const { emails, ...subject } = found;
@@ -141,7 +153,8 @@ async function confirm(deps: RevocationPageDeps, request: WebRequest): Promise<R
 
   let outcome;
   try {
-    outcome = await deps.signer.revoke({ account: claims.account, delegate: claims.delegate, tokenId: claims.tokenId });
+    // The signed link goes along: the signer verifies it itself, trusting no record this page wrote.
+    outcome = await deps.signer.revoke({ account: claims.account, delegate: claims.delegate, tokenId: claims.tokenId, token });
   } catch (error) {
     return invokeFailed(deps, claims, subject, error);
   }

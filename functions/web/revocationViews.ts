@@ -1,7 +1,7 @@
 import { accountName, formatCountdown, formatTime } from '../mail/render/format';
 import type { RevocationPageView, RevocationSubject, UnavailableCause } from './revocationPage';
 import { html, type SafeHtml } from './html';
-import { CONFIRMATION_WORDING } from './commonPages';
+import { CONFIRMATION_WORDING, withdrawnLinkPage } from './commonPages';
 import { confirmForm } from './confirmForm';
 import { simplePage, type PageContent } from './pageLayout';
 import { linkPageRenderer, type OwnView } from './linkPageRenderer';
@@ -18,6 +18,7 @@ export const REVOCATION_STATUS: Readonly<Record<RevocationPageView['kind'], numb
   'not-tracked': 404,
   'not-authorized': 403,
   'link-expired': 410,
+  'link-withdrawn': 410,
   'link-used': 409,
   'link-invalid': 400,
   forbidden: 403,
@@ -134,6 +135,8 @@ ${confirmForm({ action: formAction, token: view.token, csrf: view.csrf, button: 
         'danger',
         'This revocation was not requested through a valid link, so the signing side refused it. Nothing was sent to the chain. Use the link in a newer email, or create one with sentinel link revoke <account> <delegate>.',
       );
+    case 'link-withdrawn':
+      return withdrawnLinkPage(view);
     case 'link-expired':
       return simplePage(
         'This link has expired',

@@ -12,6 +12,8 @@ import type { RevokeAllRepository } from '../store/revokeAllRepository';
 import type { CsrfTokens } from './csrfToken';
 import { checkSameOrigin, originHeadersOf } from './sameOrigin';
 import type { WebRequest } from './webRequest';
+import type { ChannelsRepository } from '../store/channelsRepository';
+import { withdrawnChannelLink, type WithdrawnLinkView } from './withdrawnChannelLink';
 
 /** Most delegates one revoke-all form may carry. */
 export const MAX_REVOKE_ALL_KEYS = 50;
@@ -25,6 +27,8 @@ export interface RevokeAllPageDeps {
   readonly accounts: Pick<AccountsRepository, 'get'>;
   readonly delegates: Pick<DelegateViewRepository, 'listForAccount'>;
   readonly batches: Pick<RevokeAllRepository, 'get' | 'submit'>;
+  /** The channel a chat's link was posted to: its link epoch withdraws the link. */
+  readonly channels: Pick<ChannelsRepository, 'get'>;
   /** The revoke-all queue (SQS FIFO grouped by account in AWS, in-process locally). */
   readonly queue: MessageQueue<RevokeAllJob>;
   readonly now: () => number;
@@ -70,6 +74,8 @@ export type RevokeAllPageView =
   | { kind: 'not-configured'; account: RevokeAllAccount }
   | { kind: 'not-tracked' }
   | { kind: 'link-expired'; expiredAt: number }
+  /** A chat's link whose channel withdrew it (`channels revoke-links`, `channels remove`). */
+  | WithdrawnLinkView
   | { kind: 'link-invalid'; reason: string }
   | { kind: 'forbidden'; reason: string }
   | { kind: 'bad-request'; reason: string }
@@ -100,6 +106,8 @@ async function show(deps: RevokeAllPageDeps, token: string | undefined): Promise
   if (link.kind === 'expired') return { kind: 'link-expired', expiredAt: link.expiredAt };
   if (link.kind === 'invalid') return { kind: 'link-invalid', reason: link.reason };
   const claims = link.claims;
+  const withdrawn = await withdrawnChannelLink(deps.channels, claims);
+  if (withdrawn) return withdrawn;
   const found = await accountOf(deps, claims.account);
   if (!found) return { kind: 'not-tracked' };
   if (!found.hasSigner) return { kind: 'not-configured', account: found.account };
@@ -128,7 +136,7 @@ async function submit(deps: RevokeAllPageDeps, request: WebRequest): Promise<Rev
   if (origin.kind === 'cross-origin') return { kind: 'forbidden', reason: origin.reason };
   if (request.form.kind !== 'form') return { kind: 'bad-request', reason: request.form.kind === 'unsupported' ? request.form.reason : 'the form is empty' };
   const fields = request.form.fields;
-  const token = fields.get('token') ?? undefined;
+  const token = fields.get('token') ?? '';
   const link = deps.links.read('revoke-all', token, deps.now());
   if (link.kind === 'expired') return { kind: 'link-expired', expiredAt: link.expiredAt };
   if (link.kind === 'invalid') return { kind: 'link-invalid', reason: link.reason };
@@ -139,6 +147,8 @@ async function submit(deps: RevokeAllPageDeps, request: WebRequest): Promise<Rev
   }
   const keys = keysFieldSchema.safeParse(keysText);
   if (!keys.success) return { kind: 'bad-request', reason: 'the form lists no valid delegates' };
+  const withdrawn = await withdrawnChannelLink(deps.channels, claims);
+  if (withdrawn) return withdrawn;
   const found = await accountOf(deps, claims.account);
   if (!found) return { kind: 'not-tracked' };
   if (!found.hasSigner) return { kind: 'not-configured', account: found.account };
@@ -158,6 +168,7 @@ async function submit(deps: RevokeAllPageDeps, request: WebRequest): Promise<Rev
         tokenId: claims.tokenId,
         attempt: submitted.attempt,
         expiresAt: claims.expiresAt,
+        token,
       }),
     });
   }
@@ -165,7 +176,7 @@ async function submit(deps: RevokeAllPageDeps, request: WebRequest): Promise<Rev
   if (jobs.length > 0) await sendAll(deps.queue, jobs);
   deps.log.info('revoke-all submitted', { account: found.account.address, bound: keys.data.length, queued: jobs.length });
   const batch = await deps.batches.get(claims.tokenId);
-  return resultView(deps, token ?? '', claims.tokenId, found.account, await knownKeys(deps, found.account.address), batch?.units ?? {});
+  return resultView(deps, token, claims.tokenId, found.account, await knownKeys(deps, found.account.address), batch?.units ?? {});
 }
 
 function resultView(

@@ -2,7 +2,7 @@ import type { RevokeAllUnit } from '../domain/revokeAllUnit';
 import { unitText } from '../domain/revokeAllUnitText';
 import { accountName, formatCountdown, formatTime } from '../mail/render/format';
 import { html, type SafeHtml } from './html';
-import { CONFIRMATION_WORDING } from './commonPages';
+import { CONFIRMATION_WORDING, withdrawnLinkPage } from './commonPages';
 import { confirmForm } from './confirmForm';
 import { simplePage, type PageContent } from './pageLayout';
 import { linkPageRenderer, type OwnView } from './linkPageRenderer';
@@ -16,6 +16,7 @@ export const REVOKE_ALL_STATUS: Readonly<Record<RevokeAllPageView['kind'], numbe
   'not-configured': 409,
   'not-tracked': 404,
   'link-expired': 410,
+  'link-withdrawn': 410,
   'link-invalid': 400,
   forbidden: 403,
   'bad-request': 400,
@@ -94,6 +95,8 @@ ${confirmForm({ action: formAction, token: view.retry.token, csrf: view.retry.cs
         'warning',
         'The account this link is for is no longer tracked by Portfolio Sentinel. Nothing was changed.',
       );
+    case 'link-withdrawn':
+      return withdrawnLinkPage(view);
     case 'link-expired':
       return simplePage(
         'This link has expired',

@@ -12,7 +12,7 @@ import { tableName, type TableId } from '../../functions/store/tableDefinitions'
 import { parameterArn, queueArn, queueUrl, tableArn } from '../config/resourceNames';
 import { nodejsBundling, type BundleArch } from '../bundling/bundleSettings';
 import { PROJECT_ROOT, handlerEntry } from '../bundling/handlerEntry';
-import { HANDLER_CATALOG, type HandlerName } from '../../functions/handlers/catalog';
+import { HANDLER_CATALOG, type HandlerName, type HandlerSpec } from '../../functions/handlers/catalog';
 import { FUNCTION_SIZING } from '../config/functionSizing';
 import type { StageConfig } from '../config/stageConfig';
 import type { MailSender } from './MailSender';
@@ -242,18 +242,22 @@ export class SentinelFunction extends Construct {
 
   /**
    * The link keys of what the handler catalog says it mints and verifies, and nothing else: reading
-   * the private key secret of each purpose it mints (`LINK_KEY_SECRET_PREFIX`); for a page (it
-   * verifies), `ssm:GetParameter` on the published public keys (`LINK_PUBLIC_KEYS_PARAMETER`) and
-   * reading the anti-CSRF secret (`CSRF_SECRET_ARN`). Secrets are named, never exported ARNs.
+   * the private key secret of each purpose it mints (`LINK_KEY_SECRET_PREFIX`); for a function that
+   * verifies, `ssm:GetParameter` on the published public keys (`LINK_PUBLIC_KEYS_PARAMETER`), and
+   * for a page (one with forms) reading the anti-CSRF secret (`CSRF_SECRET_ARN`). Secrets are
+   * named, never exported ARNs.
    */
   bindLinkKeys(keys: { readonly secretPrefix: string; readonly csrfSecretName: string; readonly publicKeysParameter: string }): this {
-    const { mints, verifies } = HANDLER_CATALOG[this.handlerName].requires.links;
+    const links: HandlerSpec['requires']['links'] = HANDLER_CATALOG[this.handlerName].requires.links;
+    const { mints, verifies } = links;
     if (mints.length + verifies.length === 0) throw new Error(`${this.handlerName} neither mints nor verifies links`);
     for (const purpose of mints) Secret.fromSecretNameV2(this, `LinkKeyRef-${purpose}`, `${keys.secretPrefix}${purpose}`).grantRead(this.role);
     if (mints.length > 0) this.setEnv('LINK_KEY_SECRET_PREFIX', keys.secretPrefix);
     if (verifies.length > 0) {
       this.allow(['ssm:GetParameter'], [parameterArn(this, keys.publicKeysParameter)]);
       this.setEnv('LINK_PUBLIC_KEYS_PARAMETER', keys.publicKeysParameter);
+    }
+    if (verifies.length > 0 && links.forms !== false) {
       Secret.fromSecretNameV2(this, 'CsrfSecretRef', keys.csrfSecretName).grantRead(this.role);
       this.setEnv('CSRF_SECRET_ARN', keys.csrfSecretName);
     }

@@ -9,6 +9,7 @@ import type { Construct } from 'constructs';
 import { channelSecretPrefix, publicBaseUrlParameter, topicArn } from '../config/resourceNames';
 import { CHANNEL_BATCH_SIZE, CHANNEL_WORKER_CONCURRENCY } from '../../functions/services/channels/channelQueueSettings';
 import { SECURITY_BOUNCE_DELIVERY_PREFIX } from '../../functions/services/feedback/securityBounceEventId';
+import { KNOWN_KEYS_PREFIX } from '../../functions/store/knownDelegatesRepository';
 import { REPORT_BATCH_SIZE, REPORT_WORKER_CONCURRENCY } from '../../functions/services/report/schedule/reportWorkers';
 import type { StageConfig } from '../config/stageConfig';
 import { createFailureQueue } from '../constructs/FailureQueue';
@@ -118,7 +119,10 @@ export class ComputeStack extends Stack {
       .bindTableActions(table('curves'), ['dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'])
       .bindTableActions(table('snapshots'), ['dynamodb:PutItem'])
       .bindTableActions(table('alerts'), ['dynamodb:PutItem'])
-      .bindTableActions(table('delegates'), ['dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'])
+      // Delegates: its views and working state under each account (`0x…` partitions); a known key only put,
+      // once, under `known#<account>` (never updated or deleted); no announcement (`expect#…`: the operator's CLI alone).
+      .bindTableActions(table('delegates'), ['dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'], { leadingKeys: ['0x*'] })
+      .bindTableActions(table('delegates'), ['dynamodb:PutItem'], { leadingKeys: [`${KNOWN_KEYS_PREFIX}*`] })
       // Each event is published twice: to the notify queue (email) and, as a fan-out job, to the channel queue.
       .bindQueue(messaging.notify, 'NOTIFY_QUEUE_URL')
       .bindQueue(messaging.channel, 'CHANNEL_QUEUE_URL')
@@ -174,6 +178,8 @@ export class ComputeStack extends Stack {
       .bindTableActions(table('channels'), ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:Query', 'dynamodb:BatchWriteItem'], {
         leadingKeys: ['backlog#*', 'backlog-flush'],
       })
+      // The pager incidents each channel was sent a trigger for (a resolve goes only there): their own partitions only.
+      .bindTableActions(table('channels'), ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'], { leadingKeys: ['incident#*'] })
       // The delivery id of each (notice, channel), claimed and settled with conditional updates.
       .bindTableActions(table('deliveries'), ['dynamodb:UpdateItem'])
       // The broken-channel email: the account's recipients, minus suppressed and opted-out addresses.

@@ -1,3 +1,4 @@
+import { CONTROLS_KEY_PREFIX } from '../../functions/store/alertStateRepository';
 import { CfnOutput, Fn, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
@@ -187,7 +188,11 @@ export class WebStack extends Stack {
       .bindQueue(messaging.notify, 'NOTIFY_QUEUE_URL')
       .bindQueue(messaging.channel, 'CHANNEL_QUEUE_URL')
       .bindChain(config.chain, config.rate.signerInstanceRps)
-      .bindProtectionSwitch(data.protectionParameterName);
+      .bindProtectionSwitch(data.protectionParameterName)
+      // A click's signed link, verified here with the published public keys of revoke and revoke-all
+      // (no private key, no anti-CSRF secret), and the channel a chat's link names (its link epoch): one item read.
+      .bindLinkKeys(data.linkKeys)
+      .bindTableActions(table('channels'), ['dynamodb:GetItem'], { leadingKeys: ['channel'] });
 
     this.revokePage = new SentinelFunction(this, 'RevokePage', {
       handler: 'revoke-page',
@@ -202,6 +207,8 @@ export class WebStack extends Stack {
       // Consumes a revoke token (conditional put), releases it when nothing was sent (delete), and
       // reads it (a used link's page says what happened, from the outcome the signer kept on it).
       .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem'], { leadingKeys: ['revoke#*'] })
+      // A chat's link: the channel it names, one item read (its link epoch withdraws the link).
+      .bindTableActions(table('channels'), ['dynamodb:GetItem'], { leadingKeys: ['channel'] })
       .bindLinkKeys(data.linkKeys)
       .bindInvoke(this.signRevocation.fn, 'SIGN_REVOCATION_FUNCTION_NAME')
       .bindPublicBaseUrl(this.publicBaseUrl);
@@ -216,6 +223,8 @@ export class WebStack extends Stack {
       .bindTableActions(table('delegates'), ['dynamodb:Query'])
       // The batch of a revoke-all link: read, and each unit marked queued (conditional updates); never a revoke token.
       .bindTableActions(table('tokens'), ['dynamodb:GetItem', 'dynamodb:UpdateItem'], { leadingKeys: ['revoke-all#*'] })
+      // A chat's link: the channel it names, one item read (its link epoch withdraws the link).
+      .bindTableActions(table('channels'), ['dynamodb:GetItem'], { leadingKeys: ['channel'] })
       .bindLinkKeys(data.linkKeys)
       .bindQueue(messaging.revocations, 'REVOCATION_QUEUE_URL')
       .bindPublicBaseUrl(this.publicBaseUrl);
@@ -262,8 +271,10 @@ export class WebStack extends Stack {
       // (UpdateItem of those attributes only: never the link epoch or a recipient's schedule); never suppressions.
       .bindTableActions(table('preferences'), ['dynamodb:GetItem'])
       .bindUpdateItem(table('preferences'), ['email', 'optOuts', 'updatedAt', 'linkMailedAt'])
-      // A recipient's snooze reads the account's recipient-snoozes item, then writes it back conditionally.
-      .bindTableActions(table('alerts'), ['dynamodb:GetItem', 'dynamodb:PutItem'])
+      // A recipient's snooze and a chat's controls: read (also where they were kept before the move), and
+      // written back conditionally under `controls#<account>` only: never an alert state, a kill-switch state, a cap or the breaker.
+      .bindTableActions(table('alerts'), ['dynamodb:GetItem'])
+      .bindTableActions(table('alerts'), ['dynamodb:PutItem'], { leadingKeys: [`${CONTROLS_KEY_PREFIX}*`] })
       // The snoozed account's label, zone and recipients: one item read.
       .bindTableActions(table('accounts'), ['dynamodb:GetItem'])
       // A chat link's channel: one item read of the channels' partition (its creation and link epoch void older links).

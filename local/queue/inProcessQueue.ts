@@ -7,6 +7,7 @@ import type { MessageVisibility, ReceivedMessage } from '../../functions/queue/m
 import { lambdaContext } from '../lambdaContext';
 import { describeError } from '../../functions/shared/describeError';
 import type { RecordScope } from '../../functions/runtime/sqsBatch';
+import type { JournalEntry, QueueJournal } from './queueJournal';
 
 /** A Lambda handler for SQS events, as deployed (partial batch responses enabled). */
 export type SqsLambdaHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
@@ -63,6 +64,11 @@ export interface InProcessQueueOptions {
   readonly timeoutMs?: number;
   /** Told when the consumer throws (the whole batch then counts as failed); default: one JSON line on stderr. */
   readonly onConsumerError?: (error: unknown) => void;
+  /**
+   * Where every change is written, so the messages outlive the process as SQS's do (`npm start`,
+   * `serve`); the queue starts with what it holds. Default none: memory only (tests, benchmarks, the CLI).
+   */
+  readonly journal?: QueueJournal;
 }
 
 /** How `drain()` and `start()` poll. */
@@ -98,6 +104,7 @@ interface StoredMessage {
   readonly messageId: string;
   readonly body: string;
   readonly sentAt: number;
+  readonly groupId?: string;
   visibleAt: number;
   receiveCount: number;
   firstReceivedAt: number | null;
@@ -122,6 +129,13 @@ const realClock: QueueClock = {
  * invalid response, fails the whole batch; after `maxReceiveCount` deliveries a message goes to
  * the dead-letter queue. As `ChangeMessageVisibility`, `change` re-hides one received message
  * (named by its receipt handle) for the given seconds from now: the consumer's backoff.
+ *
+ * With a `journal`, every send, receive, visibility change, deletion and dead-lettering is
+ * written as it happens, and a new queue on the same journal starts where the last one stopped:
+ * a message received and not deleted comes back once its visibility timeout has run out, with
+ * its receive count. `halt()` stops receiving and tells the batches in flight that their time is
+ * up (records not yet started come back, as with a Lambda near its timeout); `close()` stops
+ * writing, so work abandoned by a stopping process stays queued as it was.
  */
 export class InProcessQueue<T> implements MessageQueue<T>, MessageVisibility {
   private readonly messages = new Map<string, StoredMessage>();
@@ -135,6 +149,9 @@ export class InProcessQueue<T> implements MessageQueue<T>, MessageVisibility {
   private running = false;
   /** Told when a message is sent or its visibility changed (an idle poller of `drain` looks again). */
   private readonly arrivals = new Set<() => void>();
+  /** Aborted by `halt()`: the contexts of the batches in flight then have no time left. */
+  private halted = new AbortController();
+  private readonly journal: QueueJournal | undefined;
 
   constructor(private readonly options: InProcessQueueOptions) {
     this.clock = options.clock ?? realClock;
@@ -148,23 +165,58 @@ export class InProcessQueue<T> implements MessageQueue<T>, MessageVisibility {
       throw new RangeError(`maxReceiveCount must be a positive integer, got ${this.maxReceiveCount}`);
     }
     this.arn = `arn:aws:sqs:${options.region ?? 'us-east-1'}:000000000000:${options.name}`;
+    this.journal = options.journal;
+    if (this.journal) this.restore(this.journal);
+  }
+
+  private restore(journal: QueueJournal): void {
+    const { messages, deadLetters, unreadableLines } = journal.restore();
+    for (const { groupId, ...message } of messages) {
+      this.messages.set(message.messageId, { ...message, ...(groupId === undefined ? {} : { groupId }), receiptHandle: null });
+    }
+    this.dead.push(...deadLetters);
+    if (unreadableLines > 0) {
+      console.error(
+        JSON.stringify({ level: 'WARN', message: 'unreadable lines of the queue journal skipped', queue: this.options.name, lines: unreadableLines }),
+      );
+    }
+  }
+
+  private write(entries: readonly JournalEntry[]): void {
+    this.journal?.record(entries);
+  }
+
+  private static visibility(message: StoredMessage): JournalEntry {
+    return { op: 'vis', id: message.messageId, visibleAt: message.visibleAt, receiveCount: message.receiveCount, firstReceivedAt: message.firstReceivedAt };
+  }
+
+  /** The queue's name. */
+  get name(): string {
+    return this.options.name;
   }
 
   async send(entries: readonly QueueEntry<T>[]): Promise<SendResult> {
     validateEntries(entries);
     const now = this.clock.now();
+    const written: JournalEntry[] = [];
     for (const entry of entries) {
-      const messageId = randomUUID();
-      this.messages.set(messageId, {
-        messageId,
+      const message: StoredMessage = {
+        messageId: randomUUID(),
         body: JSON.stringify(entry.body),
         sentAt: now,
+        ...(entry.groupId === undefined ? {} : { groupId: entry.groupId }),
         visibleAt: now + (entry.delaySeconds ?? 0) * 1_000,
         receiveCount: 0,
         firstReceivedAt: null,
         receiptHandle: null,
-      });
+      };
+      this.messages.set(message.messageId, message);
+      if (this.journal) {
+        const { receiptHandle: _handle, ...kept } = message;
+        written.push({ op: 'put', m: kept });
+      }
     }
+    this.write(written);
     this.announce();
     return { sent: entries.map((e) => e.id), failed: [] };
   }
@@ -176,7 +228,9 @@ export class InProcessQueue<T> implements MessageQueue<T>, MessageVisibility {
   change(message: ReceivedMessage, seconds: number): Promise<void> {
     if (!(Number.isInteger(seconds) && seconds >= 0 && seconds <= 43_200)) throw new RangeError(`visibility must be 0 to 43200 s, got ${seconds}`);
     for (const stored of this.messages.values()) {
-      if (stored.receiptHandle === message.receiptHandle) stored.visibleAt = this.clock.now() + seconds * 1_000;
+      if (stored.receiptHandle !== message.receiptHandle) continue;
+      stored.visibleAt = this.clock.now() + seconds * 1_000;
+      this.write([InProcessQueue.visibility(stored)]);
     }
     this.announce();
     return Promise.resolve();
@@ -276,6 +330,7 @@ export class InProcessQueue<T> implements MessageQueue<T>, MessageVisibility {
     const concurrency = pollerCount(options);
     if (this.running) return;
     this.running = true;
+    this.halted = new AbortController();
     const poller = async (): Promise<void> => {
       while (this.running) {
         const outcome = await this.pollOnce();
@@ -285,11 +340,25 @@ export class InProcessQueue<T> implements MessageQueue<T>, MessageVisibility {
     this.loop = Promise.all(Array.from({ length: concurrency }, poller)).then(() => undefined);
   }
 
+  /**
+   * Stops receiving: the background pollers end after their current batch, and the batches in
+   * flight are told their time is up (their records not yet started fail and stay queued).
+   */
+  halt(): void {
+    this.running = false;
+    this.halted.abort();
+  }
+
   /** Stops the background pollers; resolves once the batches in flight have finished. */
   async stop(): Promise<void> {
     this.running = false;
     await this.loop;
     this.loop = undefined;
+  }
+
+  /** Stops writing the journal: from now on changes stay in this process (see the class). */
+  close(): void {
+    this.journal?.close();
   }
 
   /**
@@ -307,12 +376,17 @@ export class InProcessQueue<T> implements MessageQueue<T>, MessageVisibility {
     const handles = new Map(batch.map((m) => [m.messageId, m.receiptHandle]));
     const failedIds = await this.invoke(batch.map((m) => this.record(m)));
     let processed = 0;
+    const deleted: JournalEntry[] = [];
     for (const [messageId, handle] of handles) {
       if (failedIds.has(messageId)) continue;
       // Delete only if it was not received again meanwhile (its visibility timeout ran out).
-      if (this.messages.get(messageId)?.receiptHandle === handle) this.messages.delete(messageId);
+      if (this.messages.get(messageId)?.receiptHandle === handle) {
+        this.messages.delete(messageId);
+        deleted.push({ op: 'del', id: messageId });
+      }
       processed++;
     }
+    this.write(deleted);
     return { received: batch.length, processed, failed: failedIds.size };
   }
 
@@ -321,12 +395,14 @@ export class InProcessQueue<T> implements MessageQueue<T>, MessageVisibility {
     const batch: StoredMessage[] = [];
     let deadLettered = 0;
     const visible = [...this.messages.values()].filter((m) => m.visibleAt <= now).sort((a, b) => a.visibleAt - b.visibleAt);
+    const written: JournalEntry[] = [];
     for (const message of visible) {
       if (batch.length >= this.batchSize) break;
       if (message.receiveCount >= this.maxReceiveCount) {
         this.messages.delete(message.messageId);
         const letter = { messageId: message.messageId, body: message.body, receiveCount: message.receiveCount, sentAt: message.sentAt, deadLetteredAt: now };
         this.dead.push(letter);
+        written.push({ op: 'dead', letter });
         deadLettered++;
         (this.options.onDeadLetter ?? logDeadLetter(this.options.name))(letter);
         continue;
@@ -336,7 +412,9 @@ export class InProcessQueue<T> implements MessageQueue<T>, MessageVisibility {
       message.visibleAt = now + this.visibilityTimeoutMs;
       message.receiptHandle = randomUUID();
       batch.push(message);
+      if (this.journal) written.push(InProcessQueue.visibility(message));
     }
+    this.write(written);
     return { batch, deadLettered };
   }
 
@@ -345,7 +423,8 @@ export class InProcessQueue<T> implements MessageQueue<T>, MessageVisibility {
     const all = new Set(records.map((r) => r.messageId));
     let response: unknown;
     try {
-      const call = () => this.options.consumer({ Records: records }, lambdaContext(`${this.options.name}-consumer`, this.options.timeoutMs));
+      const context = lambdaContext(`${this.options.name}-consumer`, this.options.timeoutMs, this.halted.signal);
+      const call = () => this.options.consumer({ Records: records }, context);
       response = await (this.clock.hold ? this.clock.hold(call) : call());
     } catch (error) {
       (this.options.onConsumerError ?? logConsumerError(this.options.name))(error);
@@ -370,6 +449,7 @@ export class InProcessQueue<T> implements MessageQueue<T>, MessageVisibility {
         SentTimestamp: String(message.sentAt),
         SenderId: 'LOCAL',
         ApproximateFirstReceiveTimestamp: String(message.firstReceivedAt ?? message.sentAt),
+        ...(message.groupId === undefined ? {} : { MessageGroupId: message.groupId }),
       },
       messageAttributes: {},
       md5OfBody: createHash('md5').update(message.body).digest('hex'),

@@ -7,6 +7,20 @@ interface Received {
   readonly body: string;
   readonly at: number;
   readonly status: number;
+  /** Images it uploaded, served at `/files/<index>/<n>`. */
+  readonly images?: readonly { readonly filename: string }[];
+}
+
+/** Where the page finds one received request's uploaded images: its index in the list, and each file's name. */
+interface Files {
+  readonly index: number;
+  readonly names: readonly string[];
+}
+
+/** An uploaded image shown as it would be: `attachment://<name>` (Discord) or the request's own photo. */
+function image(files: Files, name: string | undefined): string {
+  const n = name === undefined ? 0 : files.names.indexOf(name);
+  return n < 0 || files.names[n] === undefined ? '' : `<img class="upload" alt="${esc(files.names[n])}" src="/files/${files.index}/${n}">`;
 }
 
 const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -75,7 +89,16 @@ function slack(body: Record<string, unknown>): string {
     .join('');
 }
 
-function discord(body: Record<string, unknown>): string {
+function discord(body: Record<string, unknown>, files: Files): string {
+  // A message with a file upload (a chart) is multipart: the message is its `payload_json`.
+  if (typeof body['payload_json'] === 'string') {
+    try {
+      const payload = JSON.parse(body['payload_json']) as unknown;
+      if (isObject(payload)) body = payload;
+    } catch {
+      return `<p>(Discord would refuse this: payload_json is not JSON)</p>`;
+    }
+  }
   const embeds = list(body['embeds']).filter(isObject);
   const content = body['content'] ? `<p>${esc(body['content'])}</p>` : '';
   return (
@@ -88,13 +111,15 @@ function discord(body: Record<string, unknown>): string {
           .map((f) => `<dt>${esc(f['name'])}</dt><dd>${esc(f['value'])}</dd>`)
           .join('');
         const title = e['url'] ? button(e['title'], e['url']) : esc(e['title']);
-        return `<div class="embed" style="border-left-color:${esc(color)}"><h3>${title}</h3>${withCode(String(e['description'] ?? ''))}${fields ? `<dl>${fields}</dl>` : ''}${isObject(e['footer']) ? `<p class="small">${esc(e['footer']['text'])}</p>` : ''}</div>`;
+        const url = isObject(e['image']) ? e['image']['url'] : undefined;
+        const picture = typeof url === 'string' && url.startsWith('attachment://') ? image(files, url.slice('attachment://'.length)) : '';
+        return `<div class="embed" style="border-left-color:${esc(color)}"><h3>${title}</h3>${withCode(String(e['description'] ?? ''))}${fields ? `<dl>${fields}</dl>` : ''}${picture}${isObject(e['footer']) ? `<p class="small">${esc(e['footer']['text'])}</p>` : ''}</div>`;
       })
       .join('')
   );
 }
 
-function telegram(body: Record<string, unknown>): string {
+function telegram(body: Record<string, unknown>, files: Files): string {
   const raw = String(body['text'] ?? body['caption'] ?? '');
   // What Telegram would show: the visible text of its HTML subset (markup never reaches this page).
   const parsed = body['parse_mode'] === 'HTML' ? parseTelegramHtml(raw) : { ok: true as const, text: raw };
@@ -109,7 +134,7 @@ function telegram(body: Record<string, unknown>): string {
           .join(' ')}</p>`,
     )
     .join('');
-  return `<p class="pre">${esc(shown)}</p>${buttons}`;
+  return `${files.names.length > 0 ? image(files, undefined) : ''}<p class="pre">${esc(shown)}</p>${buttons}`;
 }
 
 function pagerduty(body: Record<string, unknown>): string {
@@ -117,7 +142,8 @@ function pagerduty(body: Record<string, unknown>): string {
   return `<p><b>${esc(body['event_action'])}</b> ${payload['severity'] ? `(${esc(payload['severity'])})` : ''} dedup_key <code>${esc(body['dedup_key'])}</code></p>${payload['summary'] ? `<p>${esc(payload['summary'])}</p>` : ''}`;
 }
 
-function message(r: Received): string {
+function message(r: Received, index: number): string {
+  const files: Files = { index, names: (r.images ?? []).map((i) => i.filename) };
   let body: unknown;
   try {
     body = JSON.parse(r.body) as unknown;
@@ -129,9 +155,9 @@ function message(r: Received): string {
     case 'slack':
       return slack(body);
     case 'discord':
-      return discord(body);
+      return discord(body, files);
     case 'telegram':
-      return telegram(body);
+      return telegram(body, files);
     case 'pagerduty':
       return pagerduty(body);
   }
@@ -140,16 +166,18 @@ function message(r: Received): string {
 /**
  * The inbox's "channels" view: what each destination was sent, newest first, drawn roughly as
  * the chat shows it (Slack blocks, a Discord embed, Telegram's visible text and buttons, a
- * PagerDuty event, a webhook's JSON). Every value from a message is escaped: a hostile delegate
+ * PagerDuty event, a webhook's JSON), with the image a message uploaded (a Discord embed's
+ * `attachment://` chart, a Telegram photo) from `/files/<index>/<n>`. Every value from a message is escaped: a hostile delegate
  * name shows as text. A static page (no script).
  */
 export function channelsView(received: readonly Received[]): string {
-  const items = [...received]
+  const items = received
+    .map((r, index) => ({ r, index }))
     .reverse()
     .slice(0, 200)
     .map(
-      (r) =>
-        `<article class="${esc(r.kind)}"><header><span class="kind">${esc(r.kind)}</span> ${esc(r.destination.length > 24 ? `${r.destination.slice(0, 24)}…` : r.destination)} · HTTP ${esc(r.status)} · ${esc(new Date(r.at).toISOString())}</header>${message(r)}</article>`,
+      ({ r, index }) =>
+        `<article class="${esc(r.kind)}"><header><span class="kind">${esc(r.kind)}</span> ${esc(r.destination.length > 24 ? `${r.destination.slice(0, 24)}…` : r.destination)} · HTTP ${esc(r.status)} · ${esc(new Date(r.at).toISOString())}</header>${message(r, index)}</article>`,
     )
     .join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Channels: what the local receivers were sent</title><style>
@@ -157,7 +185,7 @@ body{font:14px system-ui,sans-serif;margin:2em;max-width:760px;color:#1d1c1d}art
 header{font-size:12px;color:#616061}.kind{font-weight:bold;text-transform:uppercase}.slack{border-left:4px solid #4a154b}.telegram{border-left:4px solid #229ed9}
 .pagerduty{border-left:4px solid #06ac38}.webhook{border-left:4px solid #888}.embed{border-left:4px solid;background:#f2f3f5;padding:.4em .8em}
 .button{display:inline-block;border:1px solid #bbb;border-radius:4px;padding:.2em .6em;margin:.2em 0;text-decoration:none}.small{font-size:12px;color:#616061}
-.pre{white-space:pre-wrap}pre{white-space:pre-wrap;font-size:12px}dl{display:grid;grid-template-columns:1fr 1fr;gap:.2em 1em}dd{margin:0}
+.pre{white-space:pre-wrap}.upload{max-width:100%;margin:.4em 0}pre{white-space:pre-wrap;font-size:12px}dl{display:grid;grid-template-columns:1fr 1fr;gap:.2em 1em}dd{margin:0}
 </style></head><body><h1>Channels</h1><p class="small">What the demo channels were sent (newest first; JSON at <a href="/received">/received</a>). Emails are in the inbox.</p>
 ${items || '<p>Nothing sent yet.</p>'}
 </body></html>`;

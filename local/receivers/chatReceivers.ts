@@ -1,5 +1,8 @@
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { dirname } from 'node:path';
+import * as z from 'zod';
 import { channelsView } from './channelsView';
 import { checkDiscord, checkPagerDuty, checkSlack, checkTelegram } from './chatRules';
 import { describeMultipart, discordMultipart, readMultipart, telegramMultipart } from './multipartRules';
@@ -17,13 +20,38 @@ export interface Received {
   readonly body: string;
   readonly at: number;
   readonly status: number;
+  /** The images it uploaded (a chart), for the channels page. */
+  readonly images?: readonly ReceivedImage[];
 }
+
+/** An uploaded image as received (multipart `files[n]` or `photo`). */
+export interface ReceivedImage {
+  readonly filename: string;
+  readonly type: string;
+  readonly base64: string;
+}
+
+const receivedSchema = z.object({
+  kind: z.enum(['slack', 'discord', 'telegram', 'pagerduty', 'webhook']),
+  destination: z.string(),
+  method: z.string(),
+  headers: z.record(z.string(), z.string()),
+  body: z.string(),
+  at: z.number(),
+  status: z.number().int(),
+  images: z.array(z.object({ filename: z.string(), type: z.string(), base64: z.string() })).optional(),
+});
+
+/** How many received requests a receivers' state file keeps (the channels page shows the newest 200). */
+const KEPT = 500;
 
 /** An answer a test forces on the next request to a destination. */
 export interface ScriptedAnswer {
   readonly status: number;
   readonly body?: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** Answer only after this long (a slow destination: a send still under way). */
+  readonly delayMs?: number;
 }
 
 /** Each API's published per-destination rate (what the receivers answer 429 past). */
@@ -66,6 +94,8 @@ export interface ChatReceivers {
   readonly unmatchedResolves: string[];
   /** Answers the next requests to `destination` with these, in order (then the rules apply again). */
   script(destination: string, answers: readonly ScriptedAnswer[]): void;
+  /** Requests received and not answered yet (held by a scripted `delayMs`). */
+  unanswered(): number;
   stop(): Promise<void>;
 }
 
@@ -92,13 +122,23 @@ function parse(body: string): unknown {
  * against its API's published rules (shape, limits: `chatRules`; uploads: `multipartRules`) and rate (429 with the API's own
  * way of saying how long to wait), and records what it received.
  */
-export async function startChatReceivers(options: { now?: () => number; host?: string } = {}): Promise<ChatReceivers> {
+export async function startChatReceivers(
+  options: {
+    now?: () => number;
+    host?: string;
+    /** Port to listen on; a free one when omitted. */
+    port?: number;
+    /** A file (JSON lines) keeping what was received across restarts, for the channels page (`npm start`); none by default. */
+    stateFile?: string;
+  } = {},
+): Promise<ChatReceivers> {
   const now = options.now ?? Date.now;
-  const received: Received[] = [];
+  const received: Received[] = options.stateFile ? restore(options.stateFile) : [];
   const scripts = new Map<string, ScriptedAnswer[]>();
   const windows = new Map<string, number[]>();
   const incidents = new Map<string, ReceivedIncident>();
   const unmatchedResolves: string[] = [];
+  let unanswered = 0;
   const track = (routingKey: string, event: { event_action?: unknown; dedup_key?: unknown }): string => {
     const dedupKey = typeof event.dedup_key === 'string' ? event.dedup_key : `generated-${incidents.size + 1}`;
     const key = `${routingKey}#${dedupKey}`;
@@ -135,8 +175,13 @@ export async function startChatReceivers(options: { now?: () => number; host?: s
       const url = new URL(req.url ?? '/', 'http://receiver');
       const path = url.pathname;
       const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : (v ?? '')]));
+      const images = (form?.files ?? [])
+        .filter((f) => /^image\/(png|jpeg|gif|webp)$/.test(f.type))
+        .map((f) => ({ filename: f.filename, type: f.type, base64: Buffer.from(f.bytes).toString('base64') }));
       const answer = (kind: ReceiverKind, destination: string, status: number, payload: string, extra: Record<string, string> = {}) => {
-        received.push({ kind, destination, method: req.method ?? 'GET', headers, body, at: now(), status });
+        const entry: Received = { kind, destination, method: req.method ?? 'GET', headers, body, at: now(), status, ...(images.length > 0 ? { images } : {}) };
+        received.push(entry);
+        if (options.stateFile) appendFileSync(options.stateFile, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
         res.writeHead(status, { 'content-type': payload.startsWith('{') ? 'application/json' : 'text/plain', ...extra });
         res.end(payload);
       };
@@ -155,10 +200,20 @@ export async function startChatReceivers(options: { now?: () => number; host?: s
         );
         return;
       }
+      const file = req.method === 'GET' ? /^\/files\/(\d+)\/(\d+)$/.exec(path) : null;
+      if (file) {
+        const image = received[Number(file[1])]?.images?.[Number(file[2])];
+        if (!image) {
+          res.writeHead(404, { 'content-type': 'text/plain' }).end('no such file');
+          return;
+        }
+        res.writeHead(200, { 'content-type': image.type, 'x-content-type-options': 'nosniff' }).end(Buffer.from(image.base64, 'base64'));
+        return;
+      }
       if (req.method === 'GET' && path === '/channels') {
         res.writeHead(200, {
           'content-type': 'text/html; charset=utf-8',
-          'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+          'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'",
           'x-content-type-options': 'nosniff',
         });
         res.end(channelsView(received));
@@ -167,6 +222,11 @@ export async function startChatReceivers(options: { now?: () => number; host?: s
       const route = routeOf(path, body);
       if (route === null) return answer('webhook', path, 404, 'not found');
       const scripted = scripts.get(route.destination)?.shift();
+      if (scripted?.delayMs) {
+        unanswered++;
+        await new Promise((resolve) => setTimeout(resolve, scripted.delayMs));
+        unanswered--;
+      }
       if (scripted) return answer(route.kind, route.destination, scripted.status, scripted.body ?? '', { ...scripted.headers });
       switch (route.kind) {
         case 'slack': {
@@ -248,7 +308,10 @@ export async function startChatReceivers(options: { now?: () => number; host?: s
       res.end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, options.host ?? '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve);
+  });
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     baseUrl: base,
@@ -261,8 +324,33 @@ export async function startChatReceivers(options: { now?: () => number; host?: s
     incidents,
     unmatchedResolves,
     script: (destination, answers) => scripts.set(destination, [...(scripts.get(destination) ?? []), ...answers]),
+    unanswered: () => unanswered,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** What a state file kept (the newest `KEPT`), rewriting it as that; unreadable lines are dropped. */
+function restore(file: string): Received[] {
+  mkdirSync(dirname(file), { recursive: true });
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    // first run
+  }
+  const kept: Received[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const parsed = receivedSchema.safeParse(JSON.parse(line));
+      if (parsed.success) kept.push(parsed.data as Received);
+    } catch {
+      // a line cut short by a kill
+    }
+  }
+  const newest = kept.slice(-KEPT);
+  writeFileSync(file, newest.map((r) => `${JSON.stringify(r)}\n`).join(''), { mode: 0o600 });
+  return newest;
 }
 
 /** Which receiver a path is for, and its destination key. */

@@ -16,6 +16,7 @@ import {
   type CreateAccountRequest,
   type CreatedAccount,
   type DrawdownRequest,
+  type PrintRequest,
   type EventApplied,
   type FlowRequest,
   type SetClockRequest,
@@ -76,6 +77,11 @@ export class SimControlClient {
   /** A trading loss of `pct` % of equity, at once or spread over `overMs`. */
   drawdown(address: string, request: DrawdownRequest): Promise<EventApplied> {
     return this.call('POST', `/accounts/${segment(address)}/drawdown`, request, eventResponse);
+  }
+
+  /** A bad print: one minute's curve point off by `pct` % of equity, the next minute as before. */
+  print(address: string, request: PrintRequest): Promise<EventApplied> {
+    return this.call('POST', `/accounts/${segment(address)}/print`, request, eventResponse);
   }
 
   setNonce(address: string, nonce: number, deferredNonce?: number): Promise<{ nonce: number; deferredNonce: number }> {

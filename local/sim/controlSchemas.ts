@@ -111,6 +111,19 @@ export const drawdownRequest = z
   .strict();
 export type DrawdownRequest = z.input<typeof drawdownRequest>;
 
+export const printRequest = z
+  .object({
+    /** How far off the printed point is, percent of equity: up if positive, down if negative (above -100). */
+    pct: z
+      .number()
+      .gt(-100)
+      .max(1_000)
+      .refine((pct) => pct !== 0, 'a print of 0% changes nothing'),
+    atMs: ms.optional(),
+  })
+  .strict();
+export type PrintRequest = z.input<typeof printRequest>;
+
 export const eventResponse = z.object({
   address: z.string(),
   /** The first snapshot that shows the change. */

@@ -42,8 +42,6 @@ const DAY_MS = 86_400_000;
  * fails with a 409 `SimControlError`.
  */
 export async function setUpDemo(control: SimControlClient, options: DemoOptions = {}): Promise<DemoAccount[]> {
-  const { nowMs } = await control.clock();
-
   const steady = await control.createAccount({
     label: 'demo-steady',
     capital: 25_000,
@@ -73,7 +71,9 @@ export async function setUpDemo(control: SimControlClient, options: DemoOptions 
   const withdrawingDelegates = [await delegate(control, withdrawing.address, { name: 'hedger', expiryMs: null })];
   const { equity } = await control.account(withdrawing.address);
   const amount = Math.floor(equity * (options.withdrawalFraction ?? 0.6) * 100) / 100;
-  await control.withdraw(withdrawing.address, { amount, atMs: nowMs + (options.withdrawalInMs ?? 90_000) });
+  // From the clock as it is now: under --fast a slow set-up (a loaded machine) would otherwise schedule it in the past.
+  const { nowMs: scheduledFrom } = await control.clock();
+  await control.withdraw(withdrawing.address, { amount, atMs: scheduledFrom + (options.withdrawalInMs ?? 90_000) });
 
   return [
     { role: 'steady', ...owner(steady), delegates: steadyDelegates },

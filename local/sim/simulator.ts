@@ -195,6 +195,27 @@ export class Simulator {
     return this.addEvent(model, event, now);
   }
 
+  /**
+   * A bad print: the curve point of the next whole minute after `atMs` (default now) is served
+   * off by `pct` % of its equity (up if positive), in equity and PnL, at every interval whose
+   * point falls on it; the minute after is served as if nothing happened.
+   */
+  print(address: string, pct: number, atMs?: number): EventApplied {
+    const model = this.requireModel(address);
+    const { now, minute } = this.eventMinute(atMs);
+    const effectiveMs = minute * MINUTE_MS;
+    model.addPrint(effectiveMs, pct, now);
+    const snapshot = model.snapshotAt(effectiveMs, now);
+    const printed = ((snapshot[S.equity] ?? 0) * pct) / 100;
+    return {
+      address: model.address,
+      effectiveMs,
+      equity: money((snapshot[S.equity] ?? 0) + printed),
+      pnl: money((snapshot[S.pnl] ?? 0) + printed),
+      netFlows: money(snapshot[S.netFlows]),
+    };
+  }
+
   /** Sets an address's nonce lanes (e.g. to test stale nonces); returns them. */
   setNonce(address: string, nonce: number, deferredNonce?: number): { nonce: number; deferredNonce: number } {
     const account = this.address(address);

@@ -7,6 +7,7 @@ import type { AccountsRepository } from '../../store/accountsRepository';
 import type { ChannelBacklogRepository } from '../../store/channelBacklogRepository';
 import type { ChannelsRepository } from '../../store/channelsRepository';
 import type { PreferencesRepository } from '../../store/preferencesRepository';
+import type { PagerIncidentsRepository } from '../../store/pagerIncidentsRepository';
 import type { SuppressionRepository } from '../../store/suppressionRepository';
 import type { MailDeliveryDeps } from '../delivery/mailDelivery';
 import type { DestinationSlots } from './destinationSlots';
@@ -19,6 +20,8 @@ export interface ChannelJobDeps extends MailDeliveryDeps {
     readonly accounts: Pick<AccountsRepository, 'get'>;
     readonly suppressions: Pick<SuppressionRepository, 'filter'>;
     readonly preferences: Pick<PreferencesRepository, 'filter'>;
+    /** Which pager incidents each channel was sent a trigger for: a resolve goes only there. */
+    readonly incidents: Pick<PagerIncidentsRepository, 'opened' | 'isOpen' | 'closed'>;
   };
   readonly channelSender: ChannelSenderDeps;
   /** Where a throttled, paced or failed job goes back to, with a delay. */

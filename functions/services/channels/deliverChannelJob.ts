@@ -43,6 +43,10 @@ function routedChannel(channel: ChannelRecord | null, job: ChannelJob): { kind: 
  * (`retryFailure`: a webhook's schedule runs over hours, then marks it broken). Store and queue
  * failures throw (the queue redelivers the job).
  *
+ * **Pager incidents.** A PagerDuty trigger accepted is recorded per channel and incident key; a
+ * resolve is sent only while its incident is recorded open there (else skipped, counted
+ * `PagerDutyResolvesSkipped`), and closes it.
+ *
  * **Chart.** A job carrying the notice's chart (`chartPng`) goes to Telegram as `sendPhoto` (the
  * buttons on the photo) and to Discord as an attached image. When the notice does not fit a photo
  * caption (1,024), the photo carries the title and summary, and a follow-up job (delivery id
@@ -72,6 +76,12 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
   if (routed.kind === 'skipped') return routed;
   const { channel } = routed;
   const { notice } = job;
+  // A pager is told to resolve only an incident it was sent the trigger of (the trigger may have been dropped, or the channel added since).
+  const incident = channel.type === 'pagerduty' ? notice.incident : null;
+  if (incident?.action === 'resolve' && !(await deps.repos.incidents.isOpen(channel.name, incident.key))) {
+    deps.counters.count('PagerDutyResolvesSkipped');
+    return { kind: 'skipped', reason: 'the pager was sent no trigger for this incident' };
+  }
   const followUp = job.part === 'follow-up';
   const id = `${channelDeliveryId(notice.id, channel.name)}${followUp ? FOLLOW_UP_SUFFIX : ''}`;
   const chart = job.chartPng === undefined || followUp ? null : Buffer.from(job.chartPng, 'base64');
@@ -122,6 +132,8 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
         await sendAll(deps.channelQueue, [{ id: 'follow-up', body: { channel: channel.name, notice, attempt: 0, part: 'follow-up' }, delaySeconds: 1 }]);
       }
       await deps.repos.deliveries.complete(id, `channel:${outcome.status}`);
+      if (incident?.action === 'trigger') await deps.repos.incidents.opened(channel.name, incident.key, notice.id);
+      else if (incident?.action === 'resolve') await deps.repos.incidents.closed(channel.name, incident.key);
       await deps.repos.channels.recordDelivery(channel.name, { at, outcome: 'delivered' });
       deps.counters.count('ChannelDeliveries');
       deps.counters.count(channelTypeMetric('Deliveries', channel.type));

@@ -89,7 +89,15 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
   const killSwitch = await evaluateKillSwitch(
     { chain: deps.chain, alerts: repos.alerts, revoke: deps.revoke, budget: deps.refinementBudget, log: deps.log, counters: deps.counters },
     account,
-    { now, dueAt: job.dueAt, drawdown, delegates: fetched.delegates, hysteresisPct: settings.hysteresisPct, staleAfterIntervals: settings.staleAfterIntervals },
+    {
+      now,
+      dueAt: job.dueAt,
+      drawdown,
+      newPointsFrom: previous === null || intervalChanged ? null : (points[0]?.ts ?? null),
+      delegates: fetched.delegates,
+      hysteresisPct: settings.hysteresisPct,
+      staleAfterIntervals: settings.staleAfterIntervals,
+    },
   );
   const events = [...drawdown.events, ...delegates.events, ...killSwitch.events];
   await sendAll(

@@ -5,6 +5,7 @@ import type { TrackedAccount } from '../../domain/account';
 import type { Address } from '../../domain/address';
 import { drawdown } from '../../domain/drawdown';
 import { INTERVAL_MS } from '../../domain/interval';
+import { killSwitchCrossing, type KillSwitchCrossing } from '../../domain/killSwitchCrossing';
 import { decideKillSwitch, type KillSwitchState, type KillSwitchVerdict } from '../../domain/killSwitchDecision';
 import type { KillSwitchAction, KillSwitchFiring } from '../../domain/killSwitchNotice';
 import { rereadDrawdown, rereadWindows, type RereadVerdict } from '../../domain/killSwitchReread';
@@ -25,7 +26,7 @@ export interface KillSwitchDeps {
   readonly alerts: Pick<AlertStateRepository, 'get' | 'compareAndSet'>;
   /** Absent: nothing is revoked and the notice says protection is not set up. */
   readonly revoke?: ProtectiveRevoker | undefined;
-  /** The re-read's two `1m` requests come out of it; absent, they are made unbudgeted. */
+  /** The re-read's `1m` requests (one or two) come out of it; absent, they are made unbudgeted. */
   readonly budget?: RefinementBudget | undefined;
   readonly log: Log;
   readonly counters: Counters;
@@ -36,7 +37,9 @@ export interface KillSwitchPoll {
   readonly now: number;
   /** The poll's scheduled time (its job's `dueAt`): a redelivered job has the same, so its firing names the same decision. */
   readonly dueAt: number;
-  readonly drawdown: Pick<PendingAlerts, 'drawdownPct' | 'favourableDrawdownPct' | 'asOf' | 'measured'>;
+  readonly drawdown: Pick<PendingAlerts, 'drawdownPct' | 'asOf' | 'measured'>;
+  /** The oldest point this poll brought; `null` when it brought none or fetched history again (a first poll, an interval change). */
+  readonly newPointsFrom: number | null;
   /** This poll's delegate read, `null` when the poll did not read them (then read when firing). */
   readonly delegates: readonly Delegate[] | null;
   readonly hysteresisPct: number;
@@ -55,13 +58,15 @@ const OFF: KillSwitchResult = { events: [], outcome: 'off', commit: async () => 
 
 /**
  * The kill switch of one account after its drawdown was evaluated (`--kill-switch`): reads its
- * state (rule `kill-switch` in the alerts table), decides with `decideKillSwitch` (fresh complete
- * data, not on marked flow steps alone, not for a crossing from before tracking, the
- * confirmation wait, once until a recovery or `accounts rearm`), and on `fire` re-reads the peak
- * and the trough at `1m` (one request each, from the refinement budget); only when the re-read
- * confirms the level does it ask the protection service to revoke every delegate (web sessions
- * only under `--kill-switch-web-sessions revoke`; the service leaves kept and announced keys
- * out) and raise one security notice, whatever the service answered. A re-read that refutes the
+ * state (rule `kill-switch` in the alerts table), finds the crossing on the exact series (the
+ * newest point past the level, or one of a catch-up batch: `killSwitchCrossing`), decides with
+ * `decideKillSwitch` (fresh complete data, not on marked flow steps alone, not for a crossing from
+ * before tracking, the confirmation wait, once until a recovery or `accounts rearm`), and on
+ * `fire` re-reads the minutes around the peak and the two up to the crossing at `1m`
+ * (`rereadDrawdown`; a `1m` account's own points, else one or two requests from the refinement
+ * budget); only when the level held both minutes does it ask the protection service to revoke
+ * every delegate (web sessions only under `--kill-switch-web-sessions revoke`; the service leaves
+ * kept and announced keys out) and raise one security notice, whatever the service answered. A re-read that refutes the
  * level, or that could not be made, acts on nothing and keeps the state, so the next poll decides
  * again. The state is written by `commit()`, after the notice is queued.
  */
@@ -70,11 +75,13 @@ export async function evaluateKillSwitch(deps: KillSwitchDeps, account: TrackedA
   if (levelPct === null) return OFF;
   const { state, version } = await readKillSwitchState(deps.alerts, account.address);
   const { drawdown: measured, now } = poll;
+  const exact = measured.measured;
+  const crossing = exact === null ? null : killSwitchCrossing(exact.series, levelPct, poll.newPointsFrom);
   const verdict = decideKillSwitch({
     levelPct,
     confirm: account.killSwitchConfirm,
     drawdownPct: measured.drawdownPct,
-    favourableDrawdownPct: measured.favourableDrawdownPct,
+    crossing,
     dataFresh: isDataFresh(measured.asOf, now, account.interval, poll.staleAfterIntervals),
     // A failed curve read ends the poll before this; a poll measured on the rollup alone is not complete for a decision.
     dataComplete: measured.measured !== null || measured.drawdownPct === null || measured.drawdownPct < levelPct,
@@ -101,10 +108,10 @@ export async function evaluateKillSwitch(deps: KillSwitchDeps, account: TrackedA
     return { events: [], outcome: verdict.kind, commit: () => save(verdict.next) };
   }
 
-  const exact = measured.measured;
   const drawdownPct = measured.drawdownPct;
-  if (exact === null || drawdownPct === null || measured.asOf === null) return { events: [], outcome: 'reread-unavailable', commit: async () => undefined };
-  const reread = await rereadPeakAndTrough(deps, account, exact, measured.asOf, levelPct);
+  if (exact === null || crossing === null || drawdownPct === null || measured.asOf === null)
+    return { events: [], outcome: 'reread-unavailable', commit: async () => undefined };
+  const reread = await rereadPeakAndTrough(deps, account, exact.series, crossing, levelPct);
   if (reread.kind !== 'confirmed') {
     const outcome = reread.kind === 'refuted' ? 'refuted' : 'reread-unavailable';
     deps.counters.count(reread.kind === 'refuted' ? 'KillSwitchRefuted' : 'KillSwitchRereadUnavailable');
@@ -112,7 +119,7 @@ export async function evaluateKillSwitch(deps: KillSwitchDeps, account: TrackedA
       account: account.address,
       outcome,
       drawdownPct,
-      ...(reread.kind === 'refuted' ? { rereadPct: reread.drawdownPct } : {}),
+      ...(reread.kind === 'refuted' ? { rereadPct: reread.drawdownPct, minutePcts: reread.minutes.map((m) => m.drawdownPct) } : {}),
     });
     return { events: [], outcome, commit: async () => undefined };
   }
@@ -125,19 +132,27 @@ export async function evaluateKillSwitch(deps: KillSwitchDeps, account: TrackedA
   const keptWebSessions = delegates.filter((d) => keepWeb && d.isWebClient).map((d) => d.address);
   const keepDelegate = new Set(account.keepDelegates.map((k) => k.toLowerCase()));
   const keptKeys = requested.filter((d) => keepDelegate.has(d.toLowerCase()));
-  const reason = `kill-switch: drawdown ${drawdownPct.toFixed(2)}% now, 1-minute re-read ${reread.drawdownPct.toFixed(1)}% ≥ ${levelPct}% at ${new Date(measured.asOf).toISOString()}`;
+  const reason = `kill-switch: drawdown ${drawdownPct.toFixed(2)}% now, 1-minute re-read ${reread.drawdownPct.toFixed(1)}% ≥ ${levelPct}% at ${new Date(crossing.at).toISOString()}`;
+  const [minuteBefore, trough] = reread.minutes;
   const evidence = {
     levelPct,
     drawdownPct,
+    asOf: measured.asOf,
+    crossingAt: crossing.at,
+    crossingPct: crossing.drawdownPct,
+    heldSince: crossing.since,
     rereadPct: reread.drawdownPct,
-    peakAt: exact.peakAt,
+    rereadFrom: reread.from,
+    peakAt: crossing.peakAt,
     rereadPeakPnl: reread.peak.pnl,
     rereadPeakEquity: reread.peak.equity,
     rereadPeakSamples: reread.peak.samples,
-    troughAt: reread.trough.at,
-    rereadTroughPnl: reread.trough.pnl,
-    rereadTroughEquity: reread.trough.equity,
-    rereadTroughSamples: reread.trough.samples,
+    minuteBeforeAt: minuteBefore.at,
+    rereadMinuteBeforePct: minuteBefore.drawdownPct,
+    troughAt: trough.at,
+    rereadTroughPct: trough.drawdownPct,
+    rereadTroughPnl: trough.pnl,
+    rereadTroughEquity: trough.equity,
     confirm: account.killSwitchConfirm,
     ...(state?.status === 'pending' ? { pendingSince: state.since } : {}),
     delegatesRead: delegates.length,
@@ -154,9 +169,9 @@ export async function evaluateKillSwitch(deps: KillSwitchDeps, account: TrackedA
   deps.counters.count('KillSwitchFired');
   const firing: KillSwitchFiring = {
     levelPct,
-    drawdownPct: clampPct(drawdownPct),
+    drawdownPct: clampPct(crossing.drawdownPct),
     rereadPct: clampPct(reread.drawdownPct),
-    peakAt: exact.peakAt,
+    peakAt: crossing.peakAt,
     asOf: measured.asOf,
     reason,
     requested,
@@ -181,24 +196,37 @@ export async function evaluateKillSwitch(deps: KillSwitchDeps, account: TrackedA
   return { events: [event], outcome: 'fire', commit: () => save(next) };
 }
 
-/** The `1m` re-read of peak and trough: two requests, taken from the budget (none left: unreadable). */
+/** The re-read's verdict, and whether it read the chain or the account's own `1m` points. */
+type Reread = (Exclude<RereadVerdict, { kind: 'unreadable' }> & { readonly from: 'stored' | 'chain' }) | { readonly kind: 'unreadable' };
+
+/**
+ * The `1m` re-read of the crossing: one or two requests, taken from the budget (none left:
+ * unreadable). A `1m` account's own series is that curve, read from the chain within the last
+ * interval: its points are used and no request is made, unless a minute it needs is missing.
+ */
 async function rereadPeakAndTrough(
   deps: KillSwitchDeps,
   account: TrackedAccount,
-  exact: NonNullable<PendingAlerts['measured']>,
-  asOf: number,
+  series: NonNullable<PendingAlerts['measured']>['series'],
+  crossing: KillSwitchCrossing,
   levelPct: number,
-): Promise<RereadVerdict> {
-  if (deps.budget && !deps.budget.tryTake(2)) return { kind: 'unreadable' };
-  const windows = rereadWindows(exact.peakAt, asOf);
+): Promise<Reread> {
+  const at = { peakAt: crossing.peakAt, troughAt: crossing.at };
+  if (account.interval === '1m') {
+    const stored = rereadDrawdown(series, at, series, levelPct);
+    if (stored.kind !== 'unreadable') return { ...stored, from: 'stored' };
+  }
+  const windows = rereadWindows(crossing.peakAt, crossing.at);
+  if (deps.budget && !deps.budget.tryTake(windows.length)) return { kind: 'unreadable' };
   try {
-    const [peak, trough] = await Promise.all(
-      [windows.peak, windows.trough].map(async (w) => {
+    const pages = await Promise.all(
+      windows.map(async (w) => {
         const page = await deps.chain.getPortfolio({ account: account.address, from: w.from, to: w.to, interval: '1m' });
         return alignCurves(page.equity, page.pnl);
       }),
     );
-    return rereadDrawdown(exact.series, exact.peakAt, { peak: peak ?? [], trough: trough ?? [] }, levelPct);
+    const read = rereadDrawdown(series, at, pages.flat(), levelPct);
+    return read.kind === 'unreadable' ? read : { ...read, from: 'chain' };
   } catch (error) {
     if (error instanceof ChainError) return { kind: 'unreadable' };
     throw error;

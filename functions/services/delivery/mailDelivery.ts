@@ -47,8 +47,11 @@ export type RecipientOutcome =
   | { kind: 'sent'; sesMessageId: string }
   /** Sent before (a rerun or a redelivered message). */
   | { kind: 'duplicate' }
-  /** Another attempt holds the delivery and has not finished. */
-  | { kind: 'in-progress' }
+  /**
+   * Another attempt holds the delivery and has not finished; `retryAfterMs`: when its claim runs
+   * out (an attempt abandoned by a stopped process is taken over then). Absent when this attempt's own claim ran out.
+   */
+  | { kind: 'in-progress'; retryAfterMs?: number }
   /** Can never succeed as it is (rejected by SES, invalid content); not retried. */
   | { kind: 'failed'; reason: string }
   /** Throttling, an outage, a network failure: try again later. */
@@ -82,7 +85,7 @@ export async function deliverToRecipient(deps: MailDeliveryDeps, email: Recipien
   const id = deliveryId(email.eventId, email.recipient);
   const begun = await deps.repos.deliveries.begin(id, { kind: email.kind, account: email.account, recipients: [email.recipient] });
   if (begun.kind === 'already-sent') return { kind: 'duplicate' };
-  if (begun.kind === 'in-progress') return { kind: 'in-progress' };
+  if (begun.kind === 'in-progress') return { kind: 'in-progress', retryAfterMs: Math.max(1_000, begun.retryAfterMs) };
 
   let raw: Buffer;
   try {
@@ -150,16 +153,20 @@ export interface DeliveryTally {
   readonly failed: string[];
   /** In-progress deliveries and retryable failures. */
   readonly retry: string[];
+  /** When every delivery held by another attempt may be taken over (the latest claim's end), if any is. */
+  readonly retryAfterMs?: number;
 }
 
 /** Sums up recipient outcomes. */
 export function tallyOutcomes(outcomes: readonly RecipientOutcome[]): DeliveryTally {
   const tally = { sent: 0, duplicates: 0, failed: [] as string[], retry: [] as string[] };
+  let retryAfterMs: number | undefined;
   for (const outcome of outcomes) {
     if (outcome.kind === 'sent') tally.sent++;
     else if (outcome.kind === 'duplicate') tally.duplicates++;
     else if (outcome.kind === 'failed') tally.failed.push(outcome.reason);
     else tally.retry.push(outcome.kind === 'in-progress' ? 'another attempt is in progress' : outcome.reason);
+    if (outcome.kind === 'in-progress' && outcome.retryAfterMs !== undefined) retryAfterMs = Math.max(retryAfterMs ?? 0, outcome.retryAfterMs);
   }
-  return tally;
+  return retryAfterMs === undefined ? tally : { ...tally, retryAfterMs };
 }

@@ -145,7 +145,10 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
   if (tally.sent > 0) deps.counters.count('NotificationEmailsSent', tally.sent);
   if (tally.failed.length > 0) deps.counters.count('NotificationEmailsFailed', tally.failed.length);
   if (tally.retry.length > 0) {
-    throw new RetryLaterError(`${tally.retry.length} of ${recipients.length} recipient(s) to retry: ${[...new Set(tally.retry)].join('; ')}`);
+    throw new RetryLaterError(
+      `${tally.retry.length} of ${recipients.length} recipient(s) to retry: ${[...new Set(tally.retry)].join('; ')}`,
+      tally.retryAfterMs === undefined ? {} : { retryAfterMs: tally.retryAfterMs },
+    );
   }
   if (tally.sent > 0) return { kind: 'sent', messages: tally.sent, failed: tally.failed.length };
   if (tally.failed.length > 0) return { kind: 'failed', reason: [...new Set(tally.failed)].join('; ') };

@@ -151,7 +151,10 @@ export async function deliverOnboardingNotice(deps: OnboardingNoticeDeps, check:
   if (tally.sent > 0) deps.counters.count('NotificationEmailsSent', tally.sent);
   if (tally.failed.length > 0) deps.counters.count('NotificationEmailsFailed', tally.failed.length);
   if (tally.retry.length > 0)
-    throw new RetryLaterError(`${tally.retry.length} of ${outcomes.length} recipient(s) to retry: ${[...new Set(tally.retry)].join('; ')}`);
+    throw new RetryLaterError(
+      `${tally.retry.length} of ${outcomes.length} recipient(s) to retry: ${[...new Set(tally.retry)].join('; ')}`,
+      tally.retryAfterMs === undefined ? {} : { retryAfterMs: tally.retryAfterMs },
+    );
   if (tally.sent > 0) return { kind: 'sent', messages: tally.sent, failed: tally.failed.length };
   if (tally.failed.length > 0) return { kind: 'failed', reason: [...new Set(tally.failed)].join('; ') };
   return { kind: 'duplicate' };

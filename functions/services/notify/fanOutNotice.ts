@@ -29,7 +29,9 @@ export interface ChannelFanOutDeps {
  * for the account, or snoozed its drawdown alerts, gets no job (the alert machine, the email
  * recipients and the other channels are untouched). Throws `QueueError` unless every job is
  * queued; a redelivered message queues them again and the worker's delivery ids send nothing
- * twice. Returns how many jobs were queued.
+ * twice. Each channel's Revoke and Revoke-all links name that channel (and when they were issued),
+ * so its link epoch withdraws them as it does its Snooze and Preferences links. Returns how many
+ * jobs were queued.
  */
 export async function fanOutNotice(
   deps: ChannelFanOutDeps,
@@ -46,12 +48,8 @@ export async function fanOutNotice(
   if (taking.length === 0) return 0;
   // A person can act when the machine could not: protection notices keep the link while keys are being revoked and after.
   const revokeAll = message.kind === 'drawdown' || message.kind === 'new-delegate' || message.kind === 'kill-switch' || message.kind === 'decision-result';
-  const shared: Omit<NoticeContext, 'snoozeUrl' | 'preferencesUrl'> = {
+  const shared: Pick<NoticeContext, 'account' | 'delegateCount'> = {
     account: { address: account.address, label: account.label, timezone: account.timezone },
-    revokeUrl: (delegate) =>
-      account.signer === null ? null : deps.links.build({ purpose: 'revoke', account: account.address, delegate: checksumAddress(delegate) }, now),
-    revokeAllUrl: () =>
-      account.signer === null || deps.links.revokeAllServed === false ? null : deps.links.build({ purpose: 'revoke-all', account: account.address }, now),
     delegateCount: revokeAll ? await delegateCount() : 0,
   };
   let chart: Promise<string | null> | undefined;
@@ -60,6 +58,15 @@ export async function fanOutNotice(
     taking.map(async ({ channel }) => {
       const notice = noticeOfMessage(message, {
         ...shared,
+        // Every link is the channel's own, bound to it: `channels revoke-links` and `channels remove` void it.
+        revokeUrl: (delegate) =>
+          account.signer === null
+            ? null
+            : deps.links.build({ purpose: 'revoke', account: account.address, delegate: checksumAddress(delegate), channel: channel.name }, now),
+        revokeAllUrl: () =>
+          account.signer === null || deps.links.revokeAllServed === false
+            ? null
+            : deps.links.build({ purpose: 'revoke-all', account: account.address, channel: channel.name }, now),
         snoozeUrl: (hours) => deps.links.build({ purpose: 'channel-snooze', account: account.address, channel: channel.name, snoozeHours: hours }, now),
         preferencesUrl: () => deps.links.build({ purpose: 'channel-preferences', account: account.address, channel: channel.name }, now),
       });

@@ -9,6 +9,8 @@ import { decisionResultNoticeText } from '../../domain/decisionResultNotice';
 import { noticeWords } from '../../domain/noticeText';
 import { isEmailed } from './emailedMessage';
 import { noticeTypeOf } from './noticeTypeOf';
+import { cleanDelegateName } from '../../domain/delegateName';
+import { verbatim } from '../../domain/verbatimText';
 
 /** What a notice shows besides the message: the account, and links that are not anyone's own (chat is shared). */
 export interface NoticeContext {
@@ -32,8 +34,16 @@ export function drawdownIncidentKey(account: string, level: number): string {
   return `drawdown:${account.toLowerCase()}:${level}`;
 }
 
+/** A delegate as a notice names it: its name (cleaned, shown as code in chat: an intruder may choose it) and address. */
 function who(delegate: { address: string; name: string | null }): string {
-  return delegate.name ? `"${delegate.name}" (${delegate.address})` : delegate.address;
+  const name = cleanDelegateName(delegate.name);
+  return name === null ? delegate.address : `${verbatim(name)} (${delegate.address})`;
+}
+
+/** A delegate's name as a field value: shown as code in chat. */
+function nameValue(name: string | null): string {
+  const cleaned = cleanDelegateName(name);
+  return cleaned === null ? '(none)' : verbatim(cleaned);
 }
 
 function revokeLinks(ctx: NoticeContext, delegate: string): NoticeLink[] {
@@ -50,8 +60,8 @@ function revokeAllLinks(ctx: NoticeContext): NoticeLink[] {
 
 /**
  * The notice a notify message becomes for one channel (its Snooze and Preferences links are the
- * channel's). Text others chose (a delegate's name) stays as given: each renderer escapes it for
- * its medium. Every notice ends with the channel's Preferences link.
+ * channel's). Text others chose (a delegate's name) is cleaned and marked verbatim: each renderer
+ * escapes it for its medium and shows it as code. Every notice ends with the channel's Preferences link.
  */
 export function noticeOfMessage(message: NotifyMessage, ctx: NoticeContext): Notice {
   const notice = noticeBody(message, ctx);
@@ -130,7 +140,7 @@ function noticeBody(message: NotifyMessage, ctx: NoticeContext): Notice {
       const fields: NoticeField[] = [
         account,
         { label: 'Delegate', value: message.delegate.address },
-        { label: 'Name', value: message.delegate.name ?? '(none)' },
+        { label: 'Name', value: nameValue(message.delegate.name) },
         { label: 'Kind', value: message.delegate.isWebClient ? 'web session key' : 'API key' },
         { label: 'Expires', value: message.delegate.expiryMs === null ? 'never' : formatTime(message.delegate.expiryMs, zone) },
         { label: 'First seen', value: formatTime(message.firstSeenAt, zone) },

@@ -1,10 +1,18 @@
 import { addressSchema } from '../../domain/address';
-import type { ConsumedToken, TokenRepository } from '../../store/tokenRepository';
+import { voidedChannelLink } from '../../domain/channelLinkEpoch';
 import type { LinkRevocationRequest as RevocationRequest } from '../../domain/revocationOutcome';
+import { revokeAllUnitId } from '../../domain/revokeAllUnit';
+import type { LinkClaimsReader } from '../../links/linkReader';
+import type { ChannelsRepository } from '../../store/channelsRepository';
+import type { ConsumedToken, TokenRepository } from '../../store/tokenRepository';
 
 /** The ports of {@link authorizeRevocation}. */
 export interface RevocationAuthorizationDeps {
   readonly tokens: Pick<TokenRepository, 'get' | 'markSigned'>;
+  /** Verifies revoke and revoke-all links with the published public keys of those purposes: it cannot make one. */
+  readonly links: Pick<LinkClaimsReader, 'read'>;
+  /** The channel a chat's link names: its link epoch and creation void the link (`voidedChannelLink`). */
+  readonly channels: Pick<ChannelsRepository, 'get'>;
   readonly now: () => number;
 }
 
@@ -20,18 +28,35 @@ export type RevocationAuthorization =
   /** `batch`: the revoke-all link the token is a unit of (its result is mailed for the batch), else `null`. */
   { kind: 'authorized'; batch: string | null } | { kind: 'refused'; reason: string };
 
+/** What a verified link says the request may do: its batch (a revoke-all link's token id, else `null`) and the channel it was posted to. */
+interface SignedLink {
+  readonly batch: string | null;
+  readonly channel: string | undefined;
+  readonly issuedAt: number | undefined;
+}
+
 /**
- * Checks that `request` is what a revocation link the page has just consumed asked for: a live
- * consumed token with that id, purpose `revoke`, the same account and delegate (compared
- * checksummed), consumed at most {@link MAX_CONSUMED_TOKEN_AGE_MS} ago, not yet used for a
- * signing. Then marks the token used by the signer, so the
- * same consumed token never authorizes two signings (the page's release deletes the mark with the
- * record, so a retry through the page starts afresh).
+ * Checks that `request` is what a revocation link the page has just consumed asked for. First the
+ * link itself, with the purpose's public key and nothing a less-trusted function wrote: a revoke
+ * link for this account and delegate whose id is the request's, or the revoke-all link of this
+ * account whose unit for this delegate (`revokeAllUnitId`) is the request's; not expired; and, for
+ * a link posted to a channel, not withdrawn by it. Then the consumed record: a live token with that
+ * id, purpose `revoke`, the same account, delegate and batch (compared checksummed), consumed at
+ * most {@link MAX_CONSUMED_TOKEN_AGE_MS} ago, not yet used for a signing. Then marks the token used
+ * by the signer, so the same consumed token never authorizes two signings (the page's release
+ * deletes the mark with the record, so a retry through the page starts afresh).
  */
 export async function authorizeRevocation(deps: RevocationAuthorizationDeps, request: RevocationRequest): Promise<RevocationAuthorization> {
+  const now = deps.now();
+  const link = signedLinkOf(deps, request, now);
+  if (typeof link === 'string') return { kind: 'refused', reason: link };
+  if (link.channel !== undefined) {
+    const voided = voidedChannelLink(link, await deps.channels.get(link.channel));
+    if (voided !== null) return { kind: 'refused', reason: `the link was posted to the channel ${link.channel}, which ${VOIDED[voided]}` };
+  }
   const token = await deps.tokens.get(request.tokenId, 'revoke');
   if (token === null) return { kind: 'refused', reason: 'no consumed revocation link has this token id' };
-  const mismatch = mismatchOf(token, request, deps.now());
+  const mismatch = mismatchOf(token, request, link.batch, now);
   if (mismatch) return { kind: 'refused', reason: mismatch };
   const marked = await deps.tokens.markSigned(request.tokenId, token.consumedAt);
   if (marked.kind === 'already-signed') return { kind: 'refused', reason: 'the link was already used for a signing' };
@@ -39,10 +64,34 @@ export async function authorizeRevocation(deps: RevocationAuthorizationDeps, req
   return { kind: 'authorized', batch: token.batch };
 }
 
-function mismatchOf(token: ConsumedToken, request: RevocationRequest, now: number): string | null {
+const VOIDED = { 'channel-removed': 'was removed or replaced since', 'links-revoked': 'withdrew its links since' } as const;
+
+/** The request's link, verified and matched against the request; a string says why it does not authorize it. */
+function signedLinkOf(deps: Pick<RevocationAuthorizationDeps, 'links'>, request: RevocationRequest, now: number): SignedLink | string {
+  const revoke = deps.links.read('revoke', request.token, now);
+  if (revoke.kind !== 'invalid') {
+    const { claims } = revoke;
+    if (claims.tokenId !== request.tokenId) return 'the signed link is not the one whose token was consumed';
+    if (claims.account !== request.account) return 'the signed link is for another account';
+    if (claims.delegate !== request.delegate) return 'the signed link is for another delegate';
+    if (revoke.kind === 'expired') return 'the signed link has expired';
+    return { batch: null, channel: claims.channel, issuedAt: claims.issuedAt };
+  }
+  const all = deps.links.read('revoke-all', request.token, now);
+  if (all.kind === 'invalid') return 'the request carries no valid revoke or revoke-all link';
+  const { claims } = all;
+  if (claims.account !== request.account) return "the signed revoke-all link is for another account than the unit's";
+  if (revokeAllUnitId(claims.tokenId, request.delegate) !== request.tokenId) return 'the token is not the unit of this delegate in the signed revoke-all link';
+  if (all.kind === 'expired') return 'the signed link has expired';
+  return { batch: claims.tokenId, channel: claims.channel, issuedAt: claims.issuedAt };
+}
+
+function mismatchOf(token: ConsumedToken, request: RevocationRequest, batch: string | null, now: number): string | null {
   if (token.purpose !== 'revoke') return `the token was consumed for ${token.purpose}, not revoke`;
   if (checksummed(token.account) !== request.account) return 'the link was for another account';
   if (token.delegate === null || checksummed(token.delegate) !== request.delegate) return 'the link was for another delegate';
+  if (token.batch !== batch)
+    return batch === null ? 'the consumed token names a revoke-all batch, the link is a revoke link' : 'the consumed token is not of this batch';
   if (token.expiresAt <= now) return 'the link has expired';
   if (now - token.consumedAt > MAX_CONSUMED_TOKEN_AGE_MS)
     return `the link was consumed ${Math.round((now - token.consumedAt) / 1000)} s ago, more than ${MAX_CONSUMED_TOKEN_AGE_MS / 1000} s before this signing`;

@@ -13,7 +13,7 @@ import type { AuditRepository, TransactionIntent } from '../../store/auditReposi
 import type { LeaseRepository } from '../../store/leaseRepository';
 import type { TokenRepository } from '../../store/tokenRepository';
 import type { NotifyEvent } from '../../messages/notifyMessage';
-import { authorizeRevocation } from './revocationAuthorization';
+import { authorizeRevocation, type RevocationAuthorizationDeps } from './revocationAuthorization';
 import { DEFAULT_REVOCATION_LEASE, withRevocationLease, type RevocationLeaseTiming } from './revocationLease';
 import { isDecisionRequest, type RevocationOutcome, type RevocationRequest } from '../../domain/revocationOutcome';
 import { authorizeDecision, type DecisionCheckDeps, type DecisionSigningDeps } from './decisionAuthorization';
@@ -28,6 +28,10 @@ export interface RevokeDelegateDeps {
   readonly audit: Pick<AuditRepository, 'append' | 'appendIntent' | 'appendOutcome'>;
   /** Consumed link tokens: the request must match one the page has just consumed. */
   readonly tokens: Pick<TokenRepository, 'get' | 'markSigned' | 'recordOutcome'>;
+  /** Verifies a click's signed link (revoke, or the batch's revoke-all) with those purposes' public keys: it cannot make one. */
+  readonly links: RevocationAuthorizationDeps['links'];
+  /** The channel a chat's link names, whose link epoch voids it. */
+  readonly channels: RevocationAuthorizationDeps['channels'];
   readonly notify: MessageQueue<NotifyEvent>;
   readonly chain: Pick<ChainClient, 'getAccountNonce' | 'getDelegateTraders' | 'submitTransaction'>;
   /** Builds the signer a stored reference names (`kms:` or `env:`); throws `SignerError`. */
@@ -118,8 +122,9 @@ const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTU
 
 /**
  * Revokes `request.delegate` from `request.account` with the account's owner key:
- * first checks that the request is what a revocation link the page has just consumed asked for,
- * and marks that token used for this signing (otherwise `not-authorized`, audited, nothing read
+ * first checks that the request is what a revocation link the page has just consumed asked for
+ * (the signed link verified here, then the consumed record: `authorizeRevocation`), and marks that
+ * token used for this signing (otherwise `not-authorized`, audited, nothing read
  * from the chain or KMS); re-checks that the account is tracked and has a signer whose address is the account's; under
  * the account's revocation lease, reads the delegates (gone already: `already-revoked`; a web
  * session an automatic decision may not revoke, see `webSessionRefusal`: `not-authorized`) and the

@@ -29,17 +29,24 @@ export type RevokeAllUnitResult =
 /**
  * Revokes one delegate of a revoke-all batch through the signing function, exactly as a click on
  * a one-delegate link does: consumes the unit's own single-use `revoke` token (derived from the
- * link and the delegate, marked with the batch), then asks the signer, which checks that token,
- * takes the account's lease, reads a fresh nonce, audits its intent before submitting and confirms
- * against `delegate-traders`. The unit's token is given back when nothing was sent (so a retry
- * from the page can use it again) and the unit's result is recorded in the batch. A redelivered
- * job whose attempt is finished does nothing.
+ * link and the delegate, marked with the batch, for the batch's account and expiring with it),
+ * then asks the signer with the signed revoke-all link, which verifies that link and checks that
+ * token, takes the account's lease, reads a fresh nonce, audits its intent before submitting and
+ * confirms against `delegate-traders`. A job naming another account than its batch's is refused
+ * (`not-authorized`) without asking the signer. The unit's token is given back when nothing was
+ * sent (so a retry from the page can use it again) and the unit's result is recorded in the
+ * batch. A redelivered job whose attempt is finished does nothing.
  */
 export async function runRevokeAllUnit(deps: RevokeAllUnitDeps, job: RevokeAllJob): Promise<RevokeAllUnitResult> {
-  const unit = (await deps.batches.get(job.tokenId))?.units[job.delegate];
-  if (unit?.state !== 'queued' || unit.attempt !== job.attempt) return { kind: 'skipped' };
+  const batch = await deps.batches.get(job.tokenId);
+  const unit = batch?.units[job.delegate];
+  if (batch === null || unit?.state !== 'queued' || unit.attempt !== job.attempt) return { kind: 'skipped' };
+  if (batch.account !== job.account) {
+    deps.log.warn('revoke-all unit refused: the job names another account than its batch', { account: job.account, batch: batch.account });
+    return record(deps, job, { state: 'done', attempt: job.attempt, at: deps.now(), outcome: { kind: 'not-authorized', sent: false } });
+  }
   const unitId = revokeAllUnitId(job.tokenId, job.delegate);
-  const use = { purpose: 'revoke' as const, account: job.account, delegate: job.delegate, expiresAt: job.expiresAt, batch: job.tokenId };
+  const use = { purpose: 'revoke' as const, account: job.account, delegate: job.delegate, expiresAt: batch.expiresAt, batch: job.tokenId };
   let consumed = await deps.tokens.consume(unitId, use);
   if (consumed.kind === 'already-used') {
     const held = await deps.tokens.get(unitId, 'revoke');
@@ -51,7 +58,7 @@ export async function runRevokeAllUnit(deps: RevokeAllUnitDeps, job: RevokeAllJo
     consumed = await deps.tokens.consume(unitId, use);
     if (consumed.kind === 'already-used') return { kind: 'in-flight' };
   }
-  const call = await deps.sign({ account: job.account, delegate: job.delegate, tokenId: unitId });
+  const call = await deps.sign({ account: job.account, delegate: job.delegate, tokenId: unitId, token: job.token });
   if (call.kind === 'unknown') {
     deps.log.error('revoke-all unit: signer call failed, result unknown', { account: job.account, delegate: job.delegate, message: call.message });
     return record(deps, job, { state: 'unknown', attempt: job.attempt, at: deps.now(), message: 'the signing call failed; whether it was sent is unknown' });

@@ -82,7 +82,7 @@ export async function accountStatus(
     repos.curves.latest(account.address, account.interval),
     repos.curves.countAndNewest(account.address, account.interval),
     repos.snapshots.latest(account.address),
-    repos.alerts.listForAccount(account.address),
+    repos.alerts.listWithControls(account.address),
     repos.delegates.listForAccount(account.address),
     repos.curves.queryRange(account.address, account.interval, Math.max(0, now - lookbackWindowMs(account.interval, lookbackMs)), now),
     repos.audit.listForAccount(account.address, AUDIT_ITEMS),

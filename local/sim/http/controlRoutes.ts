@@ -4,6 +4,7 @@ import {
   advanceClockRequest,
   createAccountRequest,
   drawdownRequest,
+  printRequest,
   faultProfileSchema,
   flowRequest,
   setClockRequest,
@@ -64,6 +65,14 @@ const ROUTES: readonly ControlRoute[] = [
     handle: (sim, [a], body) => {
       const request = drawdownRequest.parse(body);
       return sim.drawdown(a ?? '', request.pct, request.overMs, request.atMs);
+    },
+  },
+  {
+    method: 'POST',
+    pattern: route(`${ACCOUNT}/print`),
+    handle: (sim, [a], body) => {
+      const request = printRequest.parse(body);
+      return sim.print(a ?? '', request.pct, request.atMs);
     },
   },
   {

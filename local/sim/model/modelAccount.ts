@@ -28,6 +28,8 @@ const scratch = newDayBlock();
 export class ModelAccount {
   private readonly id = nextId++;
   private readonly events: ModelEvent[] = [];
+  /** Bad prints: the minute (ms) whose curve point is served off by this percent of its equity. */
+  private readonly prints = new Map<number, number>();
   private version = 0;
   /** Final midnight snapshots, `STRIDE` numbers per day from `firstDay`; `finalDays` are filled. */
   private dayStarts: Float64Array;
@@ -55,6 +57,21 @@ export class ModelAccount {
     if (first <= Math.floor(nowMs / MINUTE_MS)) throw new RangeError('an event cannot change snapshots up to now');
     this.events.push(event);
     this.version += 1;
+  }
+
+  /**
+   * Serves the curve point of minute `ms` (after the minute that contains `nowMs`) off by `pct` %
+   * of its equity, in equity and PnL alike, as a bad print would; the account's state, the
+   * minutes around it and the summary are unchanged.
+   */
+  addPrint(ms: number, pct: number, nowMs: number): void {
+    if (ms <= Math.floor(nowMs / MINUTE_MS) * MINUTE_MS) throw new RangeError('a print cannot change snapshots up to now');
+    this.prints.set(ms, pct);
+  }
+
+  /** The bad print at minute `ms`, percent of equity (0: none). */
+  printAt(ms: number): number {
+    return this.prints.get(ms) ?? 0;
   }
 
   /** A copy of the snapshot at `ms` (a whole minute, not before history start). */

@@ -9,7 +9,8 @@ import { summarize } from './summarize';
 /**
  * The `GET /portfolio` response for an account (undefined: no history). Points sit on multiples
  * of the interval inside [from, to], both inclusive, clipped to [history start, now];
- * `from = 0` means all history and `to = 0` the latest snapshot.
+ * `from = 0` means all history and `to = 0` the latest snapshot. A bad print (`ModelAccount.addPrint`)
+ * moves its minute's curve point only.
  */
 export function buildPortfolio(account: ModelAccount | undefined, query: PortfolioQuery, nowMs: number): PortfolioResponse {
   const intervalMs = INTERVAL_LENGTHS[query.interval];
@@ -27,8 +28,10 @@ export function buildPortfolio(account: ModelAccount | undefined, query: Portfol
   const equity: PortfolioResponse['equity'] = [];
   const pnl: PortfolioResponse['pnl'] = [];
   account.forEachSnapshot(firstPoint, intervalMs, lastPoint, nowMs, (timestamp, data, offset) => {
-    const e = data[offset + S.equity] ?? 0;
-    const p = data[offset + S.pnl] ?? 0;
+    const trueEquity = data[offset + S.equity] ?? 0;
+    const printed = (trueEquity * account.printAt(timestamp)) / 100;
+    const e = trueEquity + printed;
+    const p = (data[offset + S.pnl] ?? 0) + printed;
     equityValues.push(e);
     pnlValues.push(p);
     equity.push({ timestamp, value: usd(e) });

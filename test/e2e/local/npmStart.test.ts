@@ -1,9 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, readdir } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isProcessAlive } from '../../../local/childProcess';
+import { findOnPath, isProcessAlive } from '../../../local/childProcess';
+import { freePort } from '../../../local/freePort';
+import { waitFor } from '../../support/waitFor';
 
 /** Every descendant of `pid`, from /proc (Linux). */
 async function descendants(pid: number): Promise<number[]> {
@@ -27,16 +29,6 @@ async function descendants(pid: number): Promise<number[]> {
   };
   walk(pid);
   return out;
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 describe('npm start', () => {
@@ -113,4 +105,91 @@ describe('npm start', () => {
     });
     await expect(readFile(join(stateDir, 'services.json'))).rejects.toThrow();
   }, 360_000);
+
+  it('without Java: runs the demo on the embedded store (said at start), stops on Ctrl-C within 5 s, and a restart keeps the data, the inbox, the channels page and their ports', async () => {
+    // A PATH with node, npm, sh and setpriv only, no JAVA_HOME: a machine with Node and no Java.
+    const bin = await mkdtemp(join(tmpdir(), 'sentinel-nojava-bin-'));
+    for (const tool of ['node', 'npm', 'sh', 'setpriv']) {
+      const found = findOnPath(tool);
+      if (found) await symlink(found, join(bin, tool));
+    }
+    const stateDir = await mkdtemp(join(tmpdir(), 'sentinel-embedded-'));
+    const ports = { SENTINEL_PORT: await freePort(), SENTINEL_INBOX_PORT: await freePort(), SENTINEL_CHANNELS_PORT: await freePort() };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PATH: bin,
+      SENTINEL_STATE_DIR: stateDir,
+      ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
+    };
+    for (const key of ['JAVA_HOME', 'DYNAMODB_ENDPOINT', 'SES_ENDPOINT', 'ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'PUBLIC_BASE_URL']) delete env[key];
+    /** `npm start --fast` in a process group of its own, as a terminal runs it (Ctrl-C signals the whole group). */
+    const start = () => {
+      const started = spawn('npm', ['start', '--', '--fast'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      child = started;
+      let output = '';
+      started.stdout?.on('data', (d: Buffer) => void (output += d.toString()));
+      started.stderr?.on('data', (d: Buffer) => void (output += d.toString()));
+      const exited = new Promise<number | null>((resolve) => started.on('exit', (code) => resolve(code)));
+      return { started, exited, output: () => output };
+    };
+    /** Ctrl-C: SIGINT to the whole process group; everything it started is gone within 5 s. */
+    const interrupt = async (run: ReturnType<typeof start>) => {
+      const tree = await descendants(run.started.pid ?? 0);
+      const signalledAt = Date.now();
+      process.kill(-(run.started.pid ?? 0), 'SIGINT');
+      const code = await Promise.race([run.exited, new Promise<'late'>((r) => setTimeout(() => r('late'), 5_000))]);
+      expect(code, `npm start must exit within 5 s of Ctrl-C:\n${run.output()}`).not.toBe('late');
+      await waitFor(
+        'the process tree to end',
+        async () => (tree.every((p) => !isProcessAlive(p)) ? true : undefined),
+        Math.max(500, 5_000 - (Date.now() - signalledAt)),
+      );
+    };
+    type Got = { kind: string; status: number; body: unknown };
+    const chat = async (): Promise<Got[]> => (await (await fetch(`http://127.0.0.1:${ports.SENTINEL_CHANNELS_PORT}/received`)).json()) as Got[];
+    const subjects = async () =>
+      ((await (await fetch(`http://127.0.0.1:${ports.SENTINEL_INBOX_PORT}/store`)).json()) as { emails: { subject: string }[] }).emails.map((m) => m.subject);
+
+    const first = start();
+    await waitFor('the ready line', async () => (first.output().includes('ready.') ? true : undefined), 150_000).catch((error: unknown) => {
+      throw new Error(`${String(error)}; output:\n${first.output()}`);
+    });
+    expect(first.output()).toMatch(
+      /^dynamodb:\s+http:\/\/127\.0\.0\.1:\d+\s+embedded store \(dynalite, in this process, data in .*dynalite\): no Java 17 for DynamoDB Local/m,
+    );
+    expect(first.output()).toMatch(new RegExp(`^links:\\s+http://127\\.0\\.0\\.1:${ports.SENTINEL_PORT}\\b`, 'm'));
+    const seen = await waitFor(
+      'the demo emails and the drawdown alert in the chats',
+      async () => {
+        const all = await subjects();
+        const alerted = (await chat()).some((r) => r.kind === 'discord' && r.status < 300 && /Drawdown/.test(JSON.stringify(r.body)));
+        return all.filter((s) => s.startsWith('Daily report')).length >= 3 && all.some((s) => /Drawdown \d+% reached on demo-drawdown/.test(s)) && alerted
+          ? all
+          : undefined;
+      },
+      180_000,
+    );
+    expect(seen.some((s) => /trading-bot.*expires/.test(s))).toBe(true);
+    await interrupt(first);
+    expect(first.output()).toMatch(/^stopped: /m);
+    expect(first.output()).not.toMatch(/ECONNREFUSED|notification to be retried/);
+
+    const second = start();
+    await waitFor('the ready line again', async () => (second.output().includes('ready.') ? true : undefined), 150_000).catch((error: unknown) => {
+      throw new Error(`${String(error)}; first run:\n${first.output()}\nsecond run:\n${second.output()}`);
+    });
+    for (const [label, port] of [
+      ['links', ports.SENTINEL_PORT],
+      ['inbox', ports.SENTINEL_INBOX_PORT],
+      ['channels', ports.SENTINEL_CHANNELS_PORT],
+    ] as const) {
+      expect(second.output(), label).toMatch(new RegExp(`^${label}:\\s+http://127\\.0\\.0\\.1:${port}\\b`, 'm'));
+    }
+    // What the first run received is still in the inbox and on the channels page; the accounts are still tracked.
+    const kept = await subjects();
+    for (const subject of seen) expect(kept, subject).toContain(subject);
+    expect((await chat()).some((r) => r.kind === 'discord' && /Drawdown/.test(JSON.stringify(r.body)))).toBe(true);
+    expect(second.output()).not.toMatch(/demo: sent 3 daily report/);
+    await interrupt(second);
+  }, 600_000);
 });

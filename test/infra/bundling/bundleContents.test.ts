@@ -40,14 +40,28 @@ const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
     'reportRecords',
     'suppression',
   ],
-  'revoke-page': ['accounts', 'delegateView', 'preferences', 'suppression', 'token'],
-  'revoke-all-page': ['accounts', 'delegateView', 'revokeAll'],
+  // channels: the one a chat's link names (its link epoch), on both pages and the signer.
+  'revoke-page': ['accounts', 'channels', 'delegateView', 'preferences', 'suppression', 'token'],
+  'revoke-all-page': ['accounts', 'channels', 'delegateView', 'revokeAll'],
   'revoke-all-worker': ['revokeAll', 'token'],
   'decision-worker': [],
   // alertState, curves, delegateView: the fan-out of a published event (a chat's mutes, the chart, the revoke-all count).
-  'channel-worker': ['accounts', 'alertState', 'channelBacklog', 'channels', 'curves', 'delegateView', 'delivery', 'pace', 'preferences', 'suppression'],
+  // pagerIncidents: a PagerDuty resolve goes only where a trigger was accepted.
+  'channel-worker': [
+    'accounts',
+    'alertState',
+    'channelBacklog',
+    'channels',
+    'curves',
+    'delegateView',
+    'delivery',
+    'pace',
+    'pagerIncidents',
+    'preferences',
+    'suppression',
+  ],
   'preferences-page': ['accounts', 'alertState', 'channels', 'preferences', 'token'],
-  'sign-revocation': ['accounts', 'audit', 'decision', 'knownDelegates', 'lease', 'protectionLedger', 'token'],
+  'sign-revocation': ['accounts', 'audit', 'channels', 'decision', 'knownDelegates', 'lease', 'protectionLedger', 'token'],
   // accounts and preferences: who a bounced address gets security notices for; delivery: the operator told once.
   'ses-events': ['accounts', 'delivery', 'preferences', 'suppression'],
 };
@@ -91,8 +105,9 @@ const NEVER_IN: Partial<Record<HandlerName, readonly RegExp[]>> = {
 
 /** Exceptions to `NEVER`, by handler. */
 const NEVER_EXCEPT: Partial<Record<HandlerName, readonly string[]>> = {
-  // Channel secrets (`secret:` references) are read with Powertools' getSecret, cached for the instance's life.
-  'channel-worker': ['@aws-lambda-powertools/parameters'],
+  // Channel secrets (`secret:` references) are read with Powertools' getSecret, cached for the instance's life;
+  // undici's Agent pins each send to the addresses its destination was checked at (no second DNS lookup).
+  'channel-worker': ['@aws-lambda-powertools/parameters', 'undici'],
   // The stage-wide protection switch (an SSM parameter), read at signing time with a short cache.
   'sign-revocation': ['@aws-lambda-powertools/parameters'],
   // The same switch, read by the protection service before it queues an automatic revocation.

@@ -318,6 +318,8 @@ describe('functions', () => {
     expect(vars('sign-revocation')).toEqual([
       'CHAIN_RPS',
       'CHANNEL_QUEUE_URL',
+      // The published public keys of revoke and revoke-all: it verifies a click's link itself (no CSRF secret).
+      'LINK_PUBLIC_KEYS_PARAMETER',
       'NOTIFY_QUEUE_URL',
       'PROTECTION_PARAMETER_NAME',
       'ROCKET_INDEXER_URL',

@@ -182,6 +182,41 @@ describe('IAM statements', () => {
     for (const owner of ['revoke-page', 'sign-revocation']) expect(may(owner, 'UpdateItem', 'revoke-all#abc'), owner).toBe(false);
   });
 
+  describe('key spaces of the alerts and delegates tables (dynamodb:LeadingKeys)', () => {
+    const WRITES = ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'];
+    const ACCOUNT = '0x52908400098527886E0F7030069857D2E4169EE7';
+    const may = (owner: string, action: string, table: TableId, key: string) =>
+      decide(owner, `dynamodb:${action}`, tableArn(table), { 'dynamodb:LeadingKeys': [key] }) === 'allow';
+
+    it('no web function can write an alert state, a kill-switch state, a cap or the breaker; the preferences page writes link-set controls alone', () => {
+      for (const owner of ['preferences-page', 'revoke-page', 'revoke-all-page']) {
+        // Under the account: its alert states and the kill switch's state; `stage`: where the breaker was (caps and breakers are the signer's own, in tokens).
+        for (const key of [ACCOUNT, 'stage']) for (const action of WRITES) expect(may(owner, action, 'alerts', key), `${owner} ${action} ${key}`).toBe(false);
+      }
+      expect(may('preferences-page', 'PutItem', 'alerts', `controls#${ACCOUNT}`)).toBe(true);
+      for (const action of ['UpdateItem', 'DeleteItem', 'BatchWriteItem'])
+        expect(may('preferences-page', action, 'alerts', `controls#${ACCOUNT}`), action).toBe(false);
+      for (const owner of ['revoke-page', 'revoke-all-page']) expect(may(owner, 'PutItem', 'alerts', `controls#${ACCOUNT}`), owner).toBe(false);
+      // A request naming items of both spaces is refused as a whole (ForAllValues).
+      expect(decide('preferences-page', 'dynamodb:PutItem', tableArn('alerts'), { 'dynamodb:LeadingKeys': [`controls#${ACCOUNT}`, ACCOUNT] })).not.toBe(
+        'allow',
+      );
+    });
+
+    it('collect cannot write an announcement, nor update or delete a known key; it still keeps its delegate views', () => {
+      for (const action of WRITES) expect(may('collect', action, 'delegates', `expect#${ACCOUNT}`), action).toBe(false);
+      expect(may('collect', 'PutItem', 'delegates', `known#${ACCOUNT}`)).toBe(true);
+      for (const action of ['UpdateItem', 'DeleteItem', 'BatchWriteItem']) expect(may('collect', action, 'delegates', `known#${ACCOUNT}`), action).toBe(false);
+      for (const action of ['UpdateItem', 'BatchWriteItem']) expect(may('collect', action, 'delegates', ACCOUNT), action).toBe(true);
+      expect(may('collect', 'DeleteItem', 'delegates', ACCOUNT)).toBe(false);
+      // No function writes announcements or known keys but collect's put: the operator's CLI does.
+      for (const name of HANDLER_NAMES) {
+        for (const action of WRITES) expect(may(name, action, 'delegates', `expect#${ACCOUNT}`), `${name} ${action}`).toBe(false);
+        if (name !== 'collect') for (const action of WRITES) expect(may(name, action, 'delegates', `known#${ACCOUNT}`), `${name} ${action}`).toBe(false);
+      }
+    });
+  });
+
   it('lets report-dispatch touch only the report ledger and missed-report items of deliveries (dynamodb:LeadingKeys), never a delivery record', () => {
     const may = (action: string, key: string) =>
       decide('report-dispatch', `dynamodb:${action}`, tableArn('deliveries'), { 'dynamodb:LeadingKeys': [key] }) === 'allow';
@@ -218,7 +253,8 @@ describe('IAM statements', () => {
         curves: [...READ, 'UpdateItem', 'BatchWriteItem'],
         snapshots: [...READ, 'PutItem'],
         alerts: [...READ, 'PutItem'],
-        delegates: [...READ, 'UpdateItem', 'BatchWriteItem'],
+        // delegates: UpdateItem and BatchWriteItem on the account partitions, PutItem on known keys alone (see the key-space test).
+        delegates: [...READ, 'UpdateItem', 'BatchWriteItem', 'PutItem'],
         // PutItem and GetItem on decision items, GetItem on the signer's per-delegate units (an unknown key refused is judged again).
         tokens: ['PutItem', 'GetItem'],
       },
@@ -246,8 +282,16 @@ describe('IAM statements', () => {
         alerts: ['GetItem'],
         channels: ['Query'],
       },
-      'revoke-page': { accounts: READ, delegates: READ, suppressions: READ, preferences: ['BatchGetItem'], tokens: ['PutItem', 'DeleteItem', 'GetItem'] },
-      'revoke-all-page': { accounts: ['GetItem'], delegates: ['Query'], tokens: ['GetItem', 'UpdateItem'] },
+      // channels: the one a chat's link names (its link epoch), on the pages and the signer alike.
+      'revoke-page': {
+        accounts: READ,
+        delegates: READ,
+        suppressions: READ,
+        preferences: ['BatchGetItem'],
+        tokens: ['PutItem', 'DeleteItem', 'GetItem'],
+        channels: ['GetItem'],
+      },
+      'revoke-all-page': { accounts: ['GetItem'], delegates: ['Query'], tokens: ['GetItem', 'UpdateItem'], channels: ['GetItem'] },
       'revoke-all-worker': { tokens: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'] },
       // No table at all: the signer reads and re-checks the decision, and audits.
       'decision-worker': {},
@@ -276,6 +320,8 @@ describe('IAM statements', () => {
         // Revoke tokens (read, mark), decisions (read), their units, caps and breakers (read, conditional put): see the LeadingKeys tests.
         tokens: ['GetItem', 'UpdateItem', 'PutItem', 'BatchGetItem'],
         delegates: ['Query'],
+        // The channel a chat's revoke link names (its link epoch).
+        channels: ['GetItem'],
       },
       // Reads which accounts a bounced address gets security notices for (byNextReport's shards, BatchGetItem; its
       // opt-outs); UpdateItem on its own delivery records only (security-bounce:*, see the next test).
@@ -312,6 +358,13 @@ describe('IAM statements', () => {
     for (const action of ['PutItem', 'DeleteItem', 'BatchWriteItem']) expect(on(action, 'channel'), action).not.toBe('allow');
   });
 
+  it('lets the channel worker keep the pager incidents it opened (incident#<channel>) and nothing else there: no Query, no update of a channel through them', () => {
+    const on = (action: string, key: string) => decide('channel-worker', `dynamodb:${action}`, tableArn('channels'), { 'dynamodb:LeadingKeys': [key] });
+    for (const action of ['GetItem', 'PutItem', 'DeleteItem']) expect(on(action, 'incident#desk-pager'), action).toBe('allow');
+    expect(on('Query', 'incident#desk-pager')).not.toBe('allow');
+    for (const action of ['PutItem', 'DeleteItem']) expect(on(action, 'incidentless'), action).not.toBe('allow');
+  });
+
   it('lets the channel worker list the channels (the fan-out of a published event) and read what a notice shows, writing none of it', () => {
     const on = (action: string, key: string) => decide('channel-worker', `dynamodb:${action}`, tableArn('channels'), { 'dynamodb:LeadingKeys': [key] });
     expect(on('Query', 'channel')).toBe('allow');
@@ -324,12 +377,15 @@ describe('IAM statements', () => {
         expect(decide('channel-worker', `dynamodb:${action}`, tableArn(table)), `${table} ${action}`).not.toBe('allow');
   });
 
-  it('lets the preferences page read a channel (its link epoch) and nothing else of the channels table', () => {
-    const on = (action: string, key: string) => decide('preferences-page', `dynamodb:${action}`, tableArn('channels'), { 'dynamodb:LeadingKeys': [key] });
-    expect(on('GetItem', 'channel')).toBe('allow');
-    for (const key of ['pace#q0Xk3Zx1', 'backlog#desk-slack']) expect(on('GetItem', key), key).not.toBe('allow');
-    for (const action of ['UpdateItem', 'PutItem', 'DeleteItem', 'Query']) expect(on(action, 'channel'), action).not.toBe('allow');
-  });
+  it.each(['preferences-page', 'revoke-page', 'revoke-all-page', 'sign-revocation'])(
+    "lets %s read a channel (a chat link's epoch) and nothing else of the channels table",
+    (owner) => {
+      const on = (action: string, key: string) => decide(owner, `dynamodb:${action}`, tableArn('channels'), { 'dynamodb:LeadingKeys': [key] });
+      expect(on('GetItem', 'channel')).toBe('allow');
+      for (const key of ['pace#q0Xk3Zx1', 'backlog#desk-slack']) expect(on('GetItem', key), key).not.toBe('allow');
+      for (const action of ['UpdateItem', 'PutItem', 'DeleteItem', 'Query']) expect(on(action, 'channel'), action).not.toBe('allow');
+    },
+  );
 
   it('lets the channel worker update only channels and the shared pacing items (pace#<hash>): not a backlog entry, not another partition', () => {
     const on = (action: string, key: string) => decide('channel-worker', `dynamodb:${action}`, tableArn('channels'), { 'dynamodb:LeadingKeys': [key] });
@@ -528,14 +584,14 @@ describe('IAM statements', () => {
       }
     });
 
-    it('the pages alone read the anti-CSRF secret and the published public keys; no role reads the old shared link secret', () => {
+    it("the pages alone read the anti-CSRF secret; they and the signer (which verifies a click's link itself) the published public keys; no role reads the old shared link secret", () => {
       expect(readersOf('sentinel-devnet-csrf-secret')).toEqual(['preferences-page', 'revoke-all-page', 'revoke-page']);
       const parameter = `arn:aws:ssm:${TEST_REGION}:${TEST_ACCOUNT}:parameter/sentinel/devnet/link-public-keys`;
       const paramReaders = roles
         .filter((r) => evaluate(r.statements, { principal: r.principal, action: 'ssm:GetParameter', resource: parameter }) === 'allow')
         .map((r) => r.owner)
         .sort();
-      expect(paramReaders).toEqual(['preferences-page', 'revoke-all-page', 'revoke-page']);
+      expect(paramReaders).toEqual(['preferences-page', 'revoke-all-page', 'revoke-page', 'sign-revocation']);
       expect(roles.filter((r) => evaluate(r.statements, { principal: r.principal, action: 'ssm:PutParameter', resource: parameter }) === 'allow')).toEqual([]);
       expect(readersOf('sentinel-devnet-link-secret')).toEqual([]);
     });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelRecord } from '../../../functions/domain/channel';
 import type { ChannelJob, NoticeJob } from '../../../functions/messages/channelJob';
-import { notifyMessageSchema } from '../../../functions/messages/notifyMessage';
+import { notifyMessageSchema, type NotifyMessage } from '../../../functions/messages/notifyMessage';
 import type { MessageQueue } from '../../../functions/queue/messageQueue';
 import { fanOutNotice } from '../../../functions/services/notify/fanOutNotice';
 import {
@@ -34,8 +34,8 @@ afterAll(async () => {
   await world?.close();
 });
 
-/** Fans a drawdown alert out to the channels; returns the jobs queued. */
-async function fanOut(eventId: string): Promise<NoticeJob[]> {
+/** Fans `message` about `address` out to the channels (`delegates` known to it); returns the jobs queued. */
+async function fanOutMessage(address: string, message: NotifyMessage, delegates = 0): Promise<NoticeJob[]> {
   const jobs: NoticeJob[] = [];
   const queue: MessageQueue<ChannelJob> = {
     send: (entries) => {
@@ -43,6 +43,20 @@ async function fanOut(eventId: string): Promise<NoticeJob[]> {
       return Promise.resolve({ sent: entries.map((e) => e.id), failed: [] });
     },
   };
+  const tracked = await world.repos.accounts.get(address);
+  if (!tracked) throw new Error('account not tracked');
+  await fanOutNotice(
+    { channels: world.repos.channels, alerts: world.repos.alerts, channelQueue: queue, links: world.links },
+    tracked,
+    message,
+    message.at,
+    () => Promise.resolve(delegates),
+  );
+  return jobs;
+}
+
+/** Fans a drawdown alert out to the channels; returns the jobs queued. */
+async function fanOut(eventId: string): Promise<NoticeJob[]> {
   const now = Date.now();
   const message = notifyMessageSchema.parse({
     kind: 'drawdown',
@@ -61,12 +75,7 @@ async function fanOut(eventId: string): Promise<NoticeJob[]> {
     pnlNow: -110,
     asOf: now,
   });
-  const tracked = await world.repos.accounts.get(account.address);
-  if (!tracked) throw new Error('account not tracked');
-  await fanOutNotice({ channels: world.repos.channels, alerts: world.repos.alerts, channelQueue: queue, links: world.links }, tracked, message, now, () =>
-    Promise.resolve(0),
-  );
-  return jobs;
+  return fanOutMessage(account.address, message);
 }
 
 const linkOf = (job: NoticeJob | undefined, action: 'snooze' | 'preferences'): string => {
@@ -108,7 +117,9 @@ describe("a chat's Snooze and Preferences buttons", () => {
     expect((await world.repos.accounts.get(account.address))?.emails.length, 'email recipients are untouched').toBeGreaterThan(0);
     expect(await world.repos.alerts.recipientSnoozes(account.address)).toEqual({});
     // The alert machine's levels are not touched by a channel snooze.
-    expect((await world.repos.alerts.listForAccount(account.address)).map((s) => s.rule)).toEqual(['channel-controls']);
+    expect(await world.repos.alerts.listForAccount(account.address)).toEqual([]);
+    // The chat's controls live apart from the alert states (`controls#<account>`), where the preferences page may write.
+    expect((await world.repos.alerts.listWithControls(account.address)).map((s) => s.rule)).toEqual(['channel-controls']);
   });
 
   it('preferences: GET changes nothing; the POST mutes a category in that channel only; security cannot be muted; a cross-site POST is refused', async () => {
@@ -172,5 +183,85 @@ describe("a chat's Snooze and Preferences buttons", () => {
     expect(await world.repos.alerts.channelControls(account.address)).toEqual(before);
 
     expect((await cli('channels', 'revoke-links', 'nope')).code).toBe(1);
+  });
+});
+
+describe("a chat's Revoke and Revoke-all buttons are the channel's own", () => {
+  let keys: TrackedSimAccount;
+
+  /** Fans a new-delegate notice about `keys`' first delegate out to its channel; returns the jobs. */
+  async function fanOutNewDelegate(eventId: string): Promise<NoticeJob[]> {
+    const now = Date.now();
+    const delegate = keys.delegates[0]!;
+    const message = notifyMessageSchema.parse({
+      kind: 'new-delegate',
+      eventId,
+      account: keys.address,
+      at: now,
+      delegate: { address: delegate.address, expiryMs: null, name: delegate.name, isWebClient: false },
+      firstSeenAt: now,
+    });
+    return fanOutMessage(keys.address, message, keys.delegates.length);
+  }
+
+  const urlOf = (job: NoticeJob | undefined, action: 'revoke' | 'revoke-all'): string => {
+    const url = job?.notice.links.find((l) => l.action === action)?.url;
+    if (!url) throw new Error(`no ${action} link`);
+    return url;
+  };
+
+  async function listed(): Promise<string[]> {
+    return (await world.control.account(keys.address)).delegates.map((d) => d.address);
+  }
+
+  beforeAll(async () => {
+    keys = await world.trackAccount({ label: 'chat-keys', delegates: ['bot-a', 'bot-b'] });
+    await world.repos.channels.create(channelRecordOf({ name: 'keys-room', type: 'slack', secret: 'env:SLACK', accounts: [keys.address] }, Date.now()));
+  });
+
+  it('revoke-links withdraws them on GET and POST (a form opened before included), nothing is revoked; links posted after work', async () => {
+    const cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix });
+    const [job] = await fanOutNewDelegate(`nd-epoch-${Date.now()}`);
+    expect(job?.channel).toBe('keys-room');
+    const revoke = urlOf(job, 'revoke');
+    const revokeAll = urlOf(job, 'revoke-all');
+    const revokeForm = formOf(await getPage(revoke));
+    const revokeAllForm = formOf(await getPage(revokeAll));
+
+    expect(await cli('channels', 'revoke-links', 'keys-room')).toMatchObject({ code: 0, stderr: '' });
+    for (const url of [revoke, revokeAll]) {
+      const page = await getPage(url);
+      expect(page.status, url).toBe(410);
+      expect(titleOf(page)).toBe('This link was withdrawn');
+      expect(page.html).toContain('The links of the channel keys-room were withdrawn after this message was posted');
+    }
+    for (const form of [revokeForm, revokeAllForm]) {
+      const posted = await submitForm(form.action, form.fields);
+      expect(posted.status, form.action).toBe(410);
+    }
+    await world.revokeAll.drain();
+    expect(await listed()).toEqual(keys.delegates.map((d) => d.address));
+
+    const [fresh] = await fanOutNewDelegate(`nd-epoch-fresh-${Date.now()}`);
+    expect(titleOf(await getPage(urlOf(fresh, 'revoke-all')))).toBe('Revoke all 2 API keys?');
+    const done = await submitForm(...(Object.values(formOf(await getPage(urlOf(fresh, 'revoke')))) as [string, Record<string, string>]));
+    expect(titleOf(done)).toBe('API key revoked');
+    expect(await listed()).toEqual([keys.delegates[1]!.address]);
+  });
+
+  it('remove withdraws them too, and a new channel of the same name does not revive them; an email link is not bound to any channel', async () => {
+    const cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix });
+    const [job] = await fanOutNewDelegate(`nd-remove-${Date.now()}`);
+    const revokeAll = urlOf(job, 'revoke-all');
+    expect((await getPage(revokeAll)).status).toBe(200);
+    expect((await cli('channels', 'remove', 'keys-room')).code).toBe(0);
+    const removed = await getPage(revokeAll);
+    expect(removed.status).toBe(410);
+    expect(removed.html).toContain('The channel keys-room this link was posted to has been removed or replaced since');
+    await world.repos.channels.create(channelRecordOf({ name: 'keys-room', type: 'slack', secret: 'env:SLACK', accounts: [keys.address] }, Date.now()));
+    expect((await getPage(revokeAll)).status).toBe(410);
+
+    // An email's revoke-all link names no channel: the channel's epoch does not touch it.
+    expect(titleOf(await getPage(world.revokeAllLink(keys.address)))).toMatch(/^Revoke all \d API keys?\?$/);
   });
 });

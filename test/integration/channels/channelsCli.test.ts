@@ -146,6 +146,17 @@ describe('sentinel channels', () => {
     }
     expect(await channels.list()).toEqual(before);
 
+    // For a deployed stage an env: reference is refused: its worker's own variables hold AWS credentials.
+    for (const args of [
+      ['add', 'env-desk', '--type', 'telegram', '--chat-id', '-1001', '--secret', 'env:AWS_SESSION_TOKEN'],
+      ['update', 'slack-desk', '--secret', 'env:SLACK_URL'],
+    ]) {
+      const refusedEnv = await devnet('channels', ...args);
+      expect(refusedEnv.code, args.join(' ')).toBe(2);
+      expect(refusedEnv.stderr).toMatch(/--secret env:\w+ names an environment variable, which a deployed channel worker never reads/);
+    }
+    expect(await channels.list()).toEqual(before);
+
     // Running locally (DynamoDB Local, no stage), nothing reads Secrets Manager: refused too.
     const local = await cli('channels', 'add', 'sm-desk', '--type', 'slack', '--secret', 'secret:sentinel/devnet/channels/desk');
     expect(local.code).toBe(2);

@@ -9,6 +9,19 @@ import { CHROMIUM_PATH } from '../../support/screenshot';
 import { drawdownEvent, newDelegateEvent, noticeOf } from '../../support/channels/noticeFixtures';
 import { digestNotice } from '../../../functions/services/report/compose/digestNotice';
 import { digestRowsOf, REPORT_NOW } from '../../support/report/chatReportFixtures';
+import { mailChart } from '../../../functions/services/delivery/mailChart';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** The PNG the email's chart renderer makes for two days of points. */
+function chartPng(): Uint8Array {
+  const start = 1_750_000_000_000;
+  const series = Array.from({ length: 48 }, (_, i) => ({ timestamp: start + i * 3_600_000, equity: 1_000 - i * 3, pnl: -i * 3 }));
+  const chart = mailChart(series, { cid: 'drawdown-chart@sentinel', alt: 'chart', timeZone: 'UTC', height: 260 });
+  if (!chart) throw new Error('no chart');
+  return chart.image.content;
+}
 
 /** The local inbox's channels view (`/channels` of the receivers), read in headless Chromium. */
 describe('the channels view', () => {
@@ -110,6 +123,44 @@ describe('the channels view', () => {
       expect(await page.locator('article b', { hasText: 'desk' }).count()).toBe(0);
     } finally {
       await context.close();
+    }
+  });
+
+  it('shows a Discord message with a file upload as its embed with the chart, and a Telegram photo; a restart on the same state file keeps them', async () => {
+    const stateFile = join(mkdtempSync(join(tmpdir(), 'receivers-')), 'received.jsonl');
+    let kept = await startChatReceivers({ stateFile });
+    const deps: ChannelSenderDeps = {
+      secrets: new ChannelSecrets({ DISCORD: kept.discordUrl('10', 'upload'), TG: '778:upload-bot' }, null),
+      bases: { telegram: kept.telegramApiUrl, pagerduty: kept.pagerdutyEventsUrl },
+      policy: { loopback: true },
+    };
+    const drawdown = noticeOf(drawdownEvent);
+    const png = chartPng();
+    const discord = { type: 'discord' as const, secret: 'env:DISCORD', url: null, chatId: null };
+    const telegram = { type: 'telegram' as const, secret: 'env:TG', url: null, chatId: '-100778' };
+    expect(await sendToChannel(deps, discord, drawdown, 'msg_up1', 0, { chart: png, part: 'whole' })).toMatchObject({ kind: 'delivered' });
+    expect(await sendToChannel(deps, telegram, drawdown, 'msg_up2', 0, { chart: png, part: 'whole' })).toMatchObject({ kind: 'delivered' });
+    const port = new URL(kept.baseUrl).port;
+    await kept.stop();
+    kept = await startChatReceivers({ stateFile, port: Number(port) });
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${kept.baseUrl}/channels`);
+      const embed = page.locator('article.discord .embed');
+      expect(await embed.count()).toBe(1);
+      expect(await embed.innerText()).toContain(drawdown.title);
+      for (const kind of ['discord', 'telegram']) {
+        const img = page.locator(`article.${kind} img.upload`);
+        expect(await img.count(), kind).toBe(1);
+        // The image loads (the page's policy allows its own files) and is the chart that was uploaded.
+        expect(await img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0), kind).toBe(true);
+        const served = await (await fetch(new URL((await img.getAttribute('src')) ?? '', kept.baseUrl))).arrayBuffer();
+        expect(Buffer.from(served).equals(Buffer.from(png)), kind).toBe(true);
+      }
+    } finally {
+      await context.close();
+      await kept.stop();
     }
   });
 });

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SESClient, SendRawEmailCommand } from '@aws-sdk/client-ses';
 import { inject } from 'vitest';
@@ -27,6 +30,27 @@ function rawMail(to: string, subject: string, body = 'Equity is up.'): Uint8Arra
 }
 
 describe('startSesLocal', () => {
+  it('with a store file, a restart on the same port keeps the inbox; clearing it empties the file too', async () => {
+    const storeFile = join(mkdtempSync(join(tmpdir(), 'ses-store-')), 'inbox.jsonl');
+    let ses = await startSesLocal({ storeFile });
+    const port = Number(new URL(ses.endpoint).port);
+    const subjects = async () => ((await (await fetch(`${ses.endpoint}/store`)).json()) as { emails: { subject: string }[] }).emails.map((e) => e.subject);
+    try {
+      const client = sesClient(ses.endpoint);
+      for (const subject of ['First', 'Second']) await client.send(new SendRawEmailCommand({ RawMessage: { Data: rawMail('kept@example.com', subject) } }));
+      client.destroy();
+      await ses.stop();
+      ses = await startSesLocal({ storeFile, port });
+      expect(await subjects()).toEqual(['First', 'Second']);
+      expect((await fetch(`${ses.endpoint}/clear-store`, { method: 'POST' })).ok).toBe(true);
+      await ses.stop();
+      ses = await startSesLocal({ storeFile, port });
+      expect(await subjects()).toEqual([]);
+    } finally {
+      await ses.stop();
+    }
+  });
+
   it('accepts mail, lists it at /store, keeps the raw MIME, serves the inbox, and stops its process', async () => {
     const ses = await startSesLocal();
     try {

@@ -13,7 +13,7 @@ describe('DeliveryRepository', () => {
 
   it('sends an event once: after completion it is already sent, with its SES id', async () => {
     expect(await repo().begin('evt-1', intent)).toEqual({ kind: 'new', leaseUntil: T0 + LEASE });
-    expect(await repo().begin('evt-1', intent)).toEqual({ kind: 'in-progress' });
+    expect(await repo().begin('evt-1', intent)).toEqual({ kind: 'in-progress', retryAfterMs: LEASE });
     await repo(T0 + 5).complete('evt-1', 'ses-123');
     expect(await repo().begin('evt-1', intent)).toEqual({ kind: 'already-sent', sesMessageId: 'ses-123' });
     expect(await repo().get('evt-1')).toMatchObject({ status: 'sent', sesMessageId: 'ses-123', sentAt: T0 + 5, attempts: 1, recipients: ['a@example.com'] });
@@ -29,9 +29,9 @@ describe('DeliveryRepository', () => {
 
   it('lets an abandoned in-progress attempt be taken over after the lease, not before', async () => {
     await repo().begin('evt-3', intent);
-    expect(await repo(T0 + LEASE - 1).begin('evt-3', intent)).toEqual({ kind: 'in-progress' });
+    expect(await repo(T0 + LEASE - 1).begin('evt-3', intent), "with when its holder's claim runs out").toEqual({ kind: 'in-progress', retryAfterMs: 1 });
     expect(await repo(T0 + LEASE + 1).begin('evt-3', intent)).toEqual({ kind: 'new', leaseUntil: T0 + 2 * LEASE + 1 });
-    expect(await repo(T0 + LEASE + 2).begin('evt-3', intent)).toEqual({ kind: 'in-progress' });
+    expect(await repo(T0 + LEASE + 2).begin('evt-3', intent)).toEqual({ kind: 'in-progress', retryAfterMs: LEASE - 1 });
   });
 
   it('says a claim holds until its lease runs out, by its own clock', async () => {

@@ -56,6 +56,7 @@ function countingPage() {
     tokens: repos.tokens,
     suppressions: repos.suppressions,
     preferences: repos.preferences,
+    channels: repos.channels,
     signer,
     now: Date.now,
     log: silentLog,

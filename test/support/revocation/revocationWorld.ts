@@ -16,6 +16,8 @@ import { createRevokePageHandler } from '../../../functions/handlers/revoke-page
 import { createSignRevocationHandler } from '../../../functions/handlers/sign-revocation';
 import { ActionLinks } from '../../../functions/links/actionLinks';
 import { LinkTokenCodec } from '../../../functions/links/linkToken';
+import { LinkClaimsReader } from '../../../functions/links/linkReader';
+import { issueClaims } from '../../../functions/domain/linkClaims';
 import { InProcessRevocationSigner } from '../../../local/inProcessRevocationSigner';
 import { notifyMessageSchema, type NotifyEvent, type NotifyMessage } from '../../../functions/messages/notifyMessage';
 import type { LinkRevocationRequest } from '../../../functions/domain/revocationOutcome';
@@ -89,11 +91,13 @@ export interface RevocationWorld {
   /** Deps of the signing handler, for service-level tests (override what a test needs). */
   readonly signDeps: RevokeDelegateDeps;
   trackAccount(options: { label: string; delegates: string[]; signer?: 'env' | 'none'; registerViews?: boolean }): Promise<TrackedSimAccount>;
+  /** What the chain says of `account` now: its nonce and the delegates it lists. */
+  chainState(account: string): Promise<{ nonce: number; delegates: string[] }>;
   revokeLink(account: `0x${string}`, delegate: `0x${string}`, now?: number): string;
   /**
-   * Consumes a fresh revocation token as the page does (for `account` and `delegate`, valid an
-   * hour; `stored` overrides what the token record says) and returns the request the page would
-   * send: what service-level tests hand to the signing side.
+   * Signs a revoke link for `account` and `delegate` (valid an hour) and consumes its token as the
+   * page does (`stored` overrides what the token record says), and returns the request the page
+   * would send, the signed link with it: what service-level tests hand to the signing side.
    */
   consumedRequest(account: `0x${string}`, delegate: `0x${string}`, stored?: Partial<TokenUse>): Promise<LinkRevocationRequest>;
   close(): Promise<void>;
@@ -137,10 +141,14 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
       return consumer.next?.(event, context);
     },
   });
+  const codec = new LinkTokenCodec(LINK_SECRET);
   const signDeps: RevokeDelegateDeps = {
     accounts: repos.accounts,
     leases: repos.leases,
     audit: repos.audit,
+    // The signer verifies a click's link with public keys only, as deployed.
+    links: new LinkClaimsReader(codec.verifier()),
+    channels: repos.channels,
     tokens: {
       async get(tokenId) {
         await hooks.beforeTokenCheck?.(tokenId);
@@ -191,7 +199,7 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
       { path: '/preferences', functionName: 'preferences-page', handler: (event, context) => pages.preferences!(event, context) },
     ],
   });
-  const links = new ActionLinks(new LinkTokenCodec(LINK_SECRET), server.url);
+  const links = new ActionLinks(codec, server.url);
   const csrf = new CsrfTokens(LINK_SECRET);
   if (options.notifyConsumer) consumer.next = options.notifyConsumer({ repos, links });
   pages.revoke = createRevokePageHandler({
@@ -203,6 +211,7 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
     tokens: repos.tokens,
     suppressions: repos.suppressions,
     preferences: repos.preferences,
+    channels: repos.channels,
     signer,
     now: Date.now,
     log: silentLog,
@@ -214,6 +223,7 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
     accounts: repos.accounts,
     delegates: repos.delegates,
     batches: repos.revokeAll,
+    channels: repos.channels,
     queue: revokeAll,
     now: Date.now,
     log: silentLog,
@@ -296,14 +306,19 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
       }
       return { address: settings.address, privateKey: created.privateKey, delegates: added, emails };
     },
+    async chainState(account) {
+      const view = await control.account(account);
+      return { nonce: view.nonce, delegates: view.delegates.map((d) => d.address) };
+    },
     revokeLink(account, delegate, now = Date.now()) {
       return links.build({ purpose: 'revoke', account, delegate }, now);
     },
     async consumedRequest(account, delegate, stored = {}) {
       const tokenId = `consumed-${randomUUID()}`;
+      const token = codec.sign('revoke', issueClaims({ purpose: 'revoke', account, delegate }, tokenId, Date.now(), HOUR));
       const consumed = await repos.tokens.consume(tokenId, { purpose: 'revoke', account, delegate, expiresAt: Date.now() + HOUR, ...stored });
       if (consumed.kind !== 'consumed') throw new Error(`token ${tokenId} was already consumed`);
-      return { account, delegate, tokenId };
+      return { account, delegate, tokenId, token };
     },
     async close() {
       await server.close();

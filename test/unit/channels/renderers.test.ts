@@ -9,9 +9,12 @@ import { newWebhookSecret, signWebhook, webhookKey } from '../../../functions/ch
 import { ChannelConfigError } from '../../../functions/channels/errors';
 import { checkDiscord, checkPagerDuty, checkSlack, checkTelegram } from '../../../local/receivers/chatRules';
 import { parseTelegramHtml } from '../../../local/receivers/telegramHtml';
+import { escapeTelegram } from '../../../functions/channels/telegramMessage';
+import { cleanDelegateName } from '../../../functions/domain/delegateName';
 import {
   drawdownEvent,
   expiringEvent,
+  DELEGATE,
   HOSTILE_NAME,
   hugeNotice,
   newDelegateEvent,
@@ -72,7 +75,8 @@ describe('Discord', () => {
     const text = JSON.stringify(message.embeds);
     expect(text).not.toMatch(/[^\\]\[https:\/\/evil/);
     const name = message.embeds?.[0]?.fields?.find((f) => f.name === 'Name')?.value;
-    expect(name).toBe('\\<!channel\\> \\<https://evil.example\\|Revoke\\> \\@everyone \\<b\\>&amp; \\<script\\>');
+    // Inline code: Discord renders nothing inside it (no markdown, link or mention); the name is cut to its cap.
+    expect(name).toBe(`\`${cleanDelegateName(HOSTILE_NAME)}\``);
     expect(message.embeds?.[0]?.description).toMatch(/\[Revoke\]\(<https:\/\/sentinel\.example\/revoke\?token=/);
   });
 });
@@ -102,7 +106,8 @@ describe('Telegram', () => {
     if (request.method !== 'sendMessage') throw new Error('expected sendMessage');
     const parsed = parseTelegramHtml(request.body.text);
     expect(parsed).toMatchObject({ ok: true });
-    expect(parsed.ok && parsed.text).toContain(HOSTILE_NAME);
+    expect(parsed.ok && parsed.text).toContain(cleanDelegateName(HOSTILE_NAME));
+    expect(request.body.text).toContain(`<code>${escapeTelegram(cleanDelegateName(HOSTILE_NAME) ?? '')}</code>`);
     expect(request.body.reply_markup?.inline_keyboard[0]).toEqual([
       { text: 'Revoke', url: expect.stringMatching(/\/revoke\?token=/) as unknown },
       { text: 'Revoke all 3 API keys', url: expect.stringMatching(/\/revoke-all\?token=/) as unknown },
@@ -181,5 +186,37 @@ describe('signed webhooks', () => {
     } catch (error) {
       expect(String(error)).not.toContain(short.slice(6));
     }
+  });
+});
+
+describe('a delegate name that tries to write a line of its own into a security notice', () => {
+  // Newlines, a right-to-left override, zero-width characters and a backtick around a fake reassurance.
+  const FORGED = 'bot\n\u202E\u200B:white_check_mark: Expected, no action needed\u2028\u2066`x`\r\nok';
+  const notice = noticeOf({ ...newDelegateEvent, delegate: { ...newDelegateEvent.delegate, name: FORGED } });
+  const SHOWN = 'bot :white_check_mark: Expected, no action needed `x` ok';
+
+  it('keeps it on its line, without bidi or zero-width characters, as code in every chat', () => {
+    expect(cleanDelegateName(FORGED)).toBe(SHOWN);
+    const slack = JSON.stringify(slackMessage(notice).blocks);
+    expect(slack).toContain('`bot :white_check_mark: Expected, no action needed ˋxˋ ok` (0x3C44');
+    const discord = discordMessage(notice).embeds?.[0];
+    expect(discord?.description).toContain('`bot :white_check_mark: Expected, no action needed ˋxˋ ok` \\(0x3C44');
+    const telegram = telegramMessage(notice, '-100123');
+    if (telegram.method !== 'sendMessage') throw new Error('expected sendMessage');
+    expect(telegram.body.text).toContain(`<code>${escapeTelegram(SHOWN)}</code> (0x3C44`);
+    // The summary is one line in each: the name starts none of its own.
+    const summaryLine = telegram.body.text.split('\n')[1] ?? '';
+    expect(summaryLine).toMatch(/^<code>bot .* appeared\. If you did not add it, revoke it now\.$/);
+    for (const text of [slack, JSON.stringify(discord), telegram.body.text]) expect(text).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200B-\u200D\u2028\u2029]/);
+  });
+
+  it('quotes it for a pager and a webhook, on one line', () => {
+    const pager = pagerdutyEvent(notice);
+    if (pager?.event_action !== 'trigger') throw new Error('expected a trigger');
+    expect(pager.payload.summary).toContain(`"${SHOWN}" (0x3C44`);
+    expect(pager.payload.summary).not.toContain('\n');
+    const hook = webhookEvent(notice);
+    expect(hook.data.summary).toBe(`"${SHOWN}" (${DELEGATE}) appeared. If you did not add it, revoke it now.`);
+    expect(hook.data.fields.find((f) => f.label === 'Name')?.value).toBe(SHOWN);
   });
 });

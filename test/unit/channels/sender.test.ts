@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendToChannel, type ChannelSenderDeps } from '../../../functions/channels/channelSender';
 import { ChannelSecrets } from '../../../functions/channels/channelSecrets';
 import { ChannelConfigError } from '../../../functions/channels/errors';
-import { guardDestination } from '../../../functions/channels/destinationGuard';
+import { guardDestination, isPublicAddress } from '../../../functions/channels/destinationGuard';
+import { createServer, type IncomingMessage } from 'node:http';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { pinnedDispatcher } from '../../../functions/channels/pinnedDispatcher';
 import { newWebhookSecret } from '../../../functions/channels/webhookSignature';
 import type { ChannelConfig } from '../../../functions/domain/channel';
 import { startChatReceivers, type ChatReceivers } from '../../../local/receivers/chatReceivers';
@@ -158,9 +161,118 @@ describe('sending to channels (local receivers)', () => {
       ChannelConfigError,
     );
     await expect(guardDestination('webhook', 'http://127.0.0.1:9001/x', { loopback: false })).rejects.toThrow(/https/);
-    await expect(guardDestination('webhook', 'https://hooks.example/ok', { loopback: false }, async () => ['93.184.216.34'])).resolves.toBeUndefined();
+    await expect(guardDestination('webhook', 'https://hooks.example/ok', { loopback: false }, async () => ['93.184.216.34'])).resolves.toEqual([
+      { address: '93.184.216.34', family: 4 },
+    ]);
     const error = await guardDestination('slack', 'https://evil.example/services/T/B/secret-x', { loopback: false }, async () => []).catch((e: unknown) => e);
     expect(String(error)).not.toContain('secret-x');
     await expect(new ChannelSecrets({}, null).resolve('env:MISSING')).rejects.toThrow(/env:MISSING is not set/);
+  });
+});
+
+describe('webhook addresses', () => {
+  it('refuses every special-use range, and allows public addresses', () => {
+    const refused = [
+      '0.1.2.3',
+      '10.1.2.3',
+      '100.64.0.1',
+      '127.0.0.1',
+      '169.254.169.254',
+      '172.16.0.1',
+      '192.0.0.8',
+      '192.0.0.170',
+      '192.0.2.10',
+      '192.31.196.1',
+      '192.52.193.1',
+      '192.88.99.1',
+      '192.168.1.1',
+      '192.175.48.1',
+      '198.18.0.1',
+      '198.19.255.254',
+      '198.51.100.7',
+      '203.0.113.7',
+      '224.0.0.1',
+      '240.0.0.1',
+      '255.255.255.255',
+      '::',
+      '::1',
+      '::ffff:10.0.0.1',
+      '::ffff:93.184.216.34',
+      '::10.0.0.1',
+      '64:ff9b::a00:1',
+      '64:ff9b::5db8:d822',
+      '64:ff9b:1::1',
+      '100::1',
+      '2001::1',
+      '2001:2::1',
+      '2001:db8::1',
+      '2002:c000:0204::1',
+      '3fff::1',
+      'fc00::1',
+      'fd12:3456::1',
+      'fe80::1',
+      'fec0::1',
+      'ff02::1',
+      'not-an-address',
+    ];
+    for (const ip of refused) expect(isPublicAddress(ip), ip).toBe(false);
+    for (const ip of ['93.184.216.34', '1.1.1.1', '198.20.0.1', '192.0.1.1', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e'])
+      expect(isPublicAddress(ip), ip).toBe(true);
+  });
+
+  it('refuses a host with any one address in those ranges (a TEST-NET, benchmarking, NAT64 or 6to4 answer)', async () => {
+    for (const answer of [['93.184.216.34', '198.18.0.1'], ['192.0.0.9'], ['203.0.113.1'], ['64:ff9b::a00:1'], ['2002:a00:1::1']]) {
+      await expect(
+        guardDestination('webhook', 'https://hooks.example/h', { loopback: false }, async () => answer),
+        answer.join(),
+      ).rejects.toThrow('the webhook destination hooks.example does not resolve to a public address');
+    }
+  });
+
+  it('connects to the address that was checked: the host is looked up once, and a changed DNS answer is never used', async () => {
+    // A plain TCP listener: the TLS handshake fails, but whether the connection reached the checked address is what counts.
+    let connections = 0;
+    const server = createNetServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    let lookups = 0;
+    // The first answer is the one checked; a later one (a rebinding) would point elsewhere; the name is in no real DNS.
+    const resolve = async () => (++lookups === 1 ? ['127.0.0.1'] : ['10.9.9.9']);
+    try {
+      const deps: ChannelSenderDeps = {
+        secrets: new ChannelSecrets({ HOOK: newWebhookSecret() }, null),
+        bases: { telegram: 'http://unused', pagerduty: 'http://unused' },
+        policy: { loopback: true },
+        resolve,
+      };
+      const hook = { type: 'webhook' as const, secret: 'env:HOOK', url: `https://rebind.invalid:${port}/hook`, chatId: null };
+      expect(await sendToChannel(deps, hook, noticeOf(newDelegateEvent), 'msg_pin', 0)).toMatchObject({ kind: 'failed', status: null });
+      expect({ lookups, connections }).toEqual({ lookups: 1, connections: 1 });
+    } finally {
+      server.close();
+    }
+  });
+
+  it('a pinned dispatcher sends to the checked address with the host name kept (Host header)', async () => {
+    const received: string[] = [];
+    const server = createServer((req: IncomingMessage, res) => {
+      received.push(`${req.method} ${req.headers.host} ${req.url}`);
+      res.writeHead(200).end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const dispatcher = pinnedDispatcher([{ address: '127.0.0.1', family: 4 }]);
+    try {
+      const init: RequestInit & { dispatcher: typeof dispatcher } = { method: 'POST', body: '{}', dispatcher };
+      const response = await fetch(`http://rebind.invalid:${port}/hook`, init);
+      expect(response.status).toBe(200);
+      expect(received).toEqual([`POST rebind.invalid:${port} /hook`]);
+    } finally {
+      await dispatcher.close();
+      server.close();
+    }
   });
 });

@@ -41,6 +41,16 @@ describe('accountSettingsSchema', () => {
     if (!bad.success) expect(describeSettingsError(bad.error)).toBe('revoke-unknown: must be one of off, api-keys, all');
   });
 
+  it('takes --kill-switch-confirm now, or next (stored as wait), and refuses anything else', () => {
+    const base = { address: ADDR, email: 'ops@example.com' };
+    expect(accountSettingsSchema.parse({ ...base, 'kill-switch-confirm': ' Next ' }).killSwitchConfirm).toBe('wait');
+    expect(accountSettingsSchema.parse({ ...base, killSwitchConfirm: 'wait' }).killSwitchConfirm).toBe('wait');
+    expect(accountSettingsSchema.parse({ ...base, killSwitchConfirm: 'NOW' }).killSwitchConfirm).toBe('now');
+    const bad = accountSettingsSchema.safeParse({ ...base, killSwitchConfirm: 'later' });
+    expect(bad.success).toBe(false);
+    if (!bad.success) expect(describeSettingsError(bad.error)).toBe('kill-switch-confirm: must be now, or next (also called wait)');
+  });
+
   it('takes a delegate watch interval, or none (with each poll), and refuses anything else', () => {
     const base = { address: ADDR, email: 'ops@example.com' };
     expect(accountSettingsSchema.parse({ ...base, 'delegate-watch': '1m' }).delegateWatch).toBe('1m');

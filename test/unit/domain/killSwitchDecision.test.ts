@@ -7,7 +7,7 @@ const at = (over: Partial<KillSwitchInput>): KillSwitchInput => ({
   levelPct: 30,
   confirm: 'wait',
   drawdownPct: 31,
-  favourableDrawdownPct: 31,
+  crossing: { at: T0, since: T0, favourableDrawdownPct: 31 },
   dataFresh: true,
   dataComplete: true,
   state: { status: 'idle' },
@@ -35,8 +35,16 @@ describe('decideKillSwitch', () => {
     });
   });
 
+  it('wait fires at once on a catch-up batch whose run past the level already spans an interval, not on a shorter one', () => {
+    const batch = (heldMs: number) => ({ at: T0, since: T0 - heldMs, favourableDrawdownPct: 31 });
+    expect(decideKillSwitch(at({ crossing: batch(HOUR) }))).toEqual({ kind: 'fire', next: { status: 'fired', at: T0 } });
+    expect(decideKillSwitch(at({ crossing: batch(HOUR - 1) }))).toMatchObject({ kind: 'awaiting-confirmation', since: T0 });
+    // A crossing of the batch the newest point recovered from: decided on all the same (the drawdown now is under the level).
+    expect(decideKillSwitch(at({ confirm: 'now', drawdownPct: 12, crossing: batch(0) }))).toMatchObject({ kind: 'fire' });
+  });
+
   it('a recovery under the level cancels a pending confirmation', () => {
-    expect(decideKillSwitch(at({ state: { status: 'pending', since: T0 }, drawdownPct: 29.9, now: T0 + HOUR }))).toEqual({
+    expect(decideKillSwitch(at({ state: { status: 'pending', since: T0 }, drawdownPct: 29.9, crossing: null, now: T0 + HOUR }))).toEqual({
       kind: 'below',
       next: { status: 'idle' },
     });
@@ -47,12 +55,14 @@ describe('decideKillSwitch', () => {
     expect(decideKillSwitch(at({ dataFresh: false, state: pending, now: T0 + HOUR }))).toEqual({ kind: 'held', why: 'stale-data', next: pending });
     expect(decideKillSwitch(at({ drawdownPct: null, confirm: 'now' }))).toMatchObject({ kind: 'held', why: 'stale-data' });
     expect(decideKillSwitch(at({ dataComplete: false, confirm: 'now' }))).toMatchObject({ kind: 'held', why: 'incomplete-data' });
-    expect(decideKillSwitch(at({ favourableDrawdownPct: null, confirm: 'now' }))).toMatchObject({ kind: 'held', why: 'incomplete-data' });
+    // Past the level on the rollup alone (no exact series, so no crossing): no decision.
+    expect(decideKillSwitch(at({ crossing: null, confirm: 'now' }))).toMatchObject({ kind: 'held', why: 'incomplete-data' });
   });
 
   it('never fires nor starts a confirmation on a crossing reached only through marked steps', () => {
-    expect(decideKillSwitch(at({ favourableDrawdownPct: 29, confirm: 'now' }))).toEqual({ kind: 'held', why: 'marked-steps-only', next: { status: 'idle' } });
-    expect(decideKillSwitch(at({ favourableDrawdownPct: 29, state: { status: 'pending', since: T0 }, now: T0 + HOUR }))).toMatchObject({
+    const marked = { at: T0, since: T0, favourableDrawdownPct: 29 };
+    expect(decideKillSwitch(at({ crossing: marked, confirm: 'now' }))).toEqual({ kind: 'held', why: 'marked-steps-only', next: { status: 'idle' } });
+    expect(decideKillSwitch(at({ crossing: marked, state: { status: 'pending', since: T0 }, now: T0 + HOUR }))).toMatchObject({
       kind: 'held',
       why: 'marked-steps-only',
     });

@@ -36,6 +36,21 @@ describe('unsubscribe categories', () => {
   });
 });
 
+describe('revoke and revoke-all links posted to a channel', () => {
+  it('name the channel and when they were issued; the same links in an email carry neither', () => {
+    expect(issueClaims({ purpose: 'revoke', account: ACCOUNT, delegate: DELEGATE, channel: 'desk' }, TOKEN, NOW)).toMatchObject({
+      channel: 'desk',
+      issuedAt: NOW,
+    });
+    expect(issueClaims({ purpose: 'revoke-all', account: ACCOUNT, channel: 'desk' }, TOKEN, NOW)).toMatchObject({ channel: 'desk', issuedAt: NOW });
+    for (const request of [requests.revoke, requests['revoke-all']]) {
+      const claims = issueClaims(request, TOKEN, NOW);
+      expect('channel' in claims || 'issuedAt' in claims, request.purpose).toBe(false);
+    }
+    expect(() => issueClaims({ purpose: 'revoke', account: ACCOUNT, delegate: DELEGATE, channel: 'not a name!' }, TOKEN, NOW)).toThrow();
+  });
+});
+
 describe('preferences links', () => {
   it("live a week, carry issuedAt, and are void once the recipient's link epoch reaches it", () => {
     const claims = issueClaims(requests.preferences, TOKEN, NOW);

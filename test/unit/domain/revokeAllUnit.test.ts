@@ -12,7 +12,7 @@ describe('revoke-all units', () => {
     expect(id).toBe(revokeAllUnitId('link-token-id-0123456789', DELEGATE.toLowerCase()));
     expect(id).not.toBe(revokeAllUnitId('link-token-id-0123456789', OTHER));
     expect(id).not.toBe(revokeAllUnitId('link-token-id-0123456780', DELEGATE));
-    expect(revocationRequestSchema.safeParse({ account: ACCOUNT, delegate: DELEGATE, tokenId: id }).success).toBe(true);
+    expect(revocationRequestSchema.safeParse({ account: ACCOUNT, delegate: DELEGATE, tokenId: id, token: 'v2.signed-revoke-all-link' }).success).toBe(true);
   });
 
   it('are submitted again only when their last attempt sent nothing and may succeed later', () => {

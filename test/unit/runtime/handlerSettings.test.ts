@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, settingsFor } from '../../../functions/config/settings';
-import { HANDLER_CATALOG, HANDLER_NAMES, handlerFile, type HandlerName } from '../../../functions/handlers/catalog';
+import { HANDLER_CATALOG, HANDLER_NAMES, handlerFile, type HandlerName, type HandlerSpec } from '../../../functions/handlers/catalog';
 import { handler as collectHandler } from '../../../functions/handlers/collect';
 import { lambdaContext } from '../../../local/lambdaContext';
 import { LINK_PURPOSES } from '../../../functions/domain/linkClaims';
@@ -67,14 +67,16 @@ describe('the handler catalog', () => {
     for (const name of HANDLER_NAMES) {
       const { links, settings } = HANDLER_CATALOG[name].requires;
       for (const purpose of [...links.mints, ...links.verifies]) expect(LINK_PURPOSES, `${name}: ${purpose}`).toContain(purpose);
-      if (links.mints.length + links.verifies.length > 0) expect(settings, name).toContain('PUBLIC_BASE_URL');
+      // A function that makes links, or a page, writes URLs; the signer only verifies a request's link (no forms, no URL).
+      const forms = (links as HandlerSpec['requires']['links']).forms !== false;
+      if (links.mints.length > 0 || (links.verifies.length > 0 && forms)) expect(settings, name).toContain('PUBLIC_BASE_URL');
     }
   });
 });
 
 describe('settings per handler', () => {
   it.each(HANDLER_NAMES)('%s refuses its first event naming each variable it requires', async (name) => {
-    const requirement = HANDLER_CATALOG[name as HandlerName].requires;
+    const requirement: HandlerSpec['requires'] = HANDLER_CATALOG[name as HandlerName].requires;
     expect(() => settingsFor(name as HandlerName, FULL)).not.toThrow();
     for (const variable of requirement.settings) {
       const env: Record<string, string> = { ...FULL };
@@ -86,7 +88,8 @@ describe('settings per handler', () => {
     }
     const linkVariables = [
       ...(requirement.links.mints.length > 0 ? ['LINK_KEY_SECRET_PREFIX'] : []),
-      ...(requirement.links.verifies.length > 0 ? ['LINK_PUBLIC_KEYS_PARAMETER', 'CSRF_SECRET_ARN'] : []),
+      ...(requirement.links.verifies.length > 0 ? ['LINK_PUBLIC_KEYS_PARAMETER'] : []),
+      ...(requirement.links.verifies.length > 0 && requirement.links.forms !== false ? ['CSRF_SECRET_ARN'] : []),
     ];
     for (const variable of linkVariables) {
       const env: Record<string, string> = { ...FULL };

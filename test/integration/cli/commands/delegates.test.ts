@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimControlClient, startSimulator } from '../../../../local/sim';
 import { testTables } from '../../../support/testTables';
 import { cliRunner } from '../../../support/cli/cliHarness';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { tableName } from '../../../../functions/store/tableDefinitions';
 
 const SOON = '0x00000000000000000000000000000000000A11cE';
 
@@ -66,5 +68,41 @@ describe('sentinel --revoke-unknown and delegates expect/list, with the chain co
     const bad = await cli('delegates', 'expect', owner.address, SOON, '--for', '9d');
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('--for 9d must be between 1m and 7d');
+  });
+
+  it('an announcement an earlier version kept under the account is shown as not honoured until delegates move-legacy moves it', async () => {
+    const owner = await new SimControlClient(sim.controlUrl).createAccount({});
+    expect((await cli('accounts', 'add', owner.address, '--email', 'owner@example.com')).code).toBe(0);
+    await tables.client.send(
+      new BatchWriteCommand({
+        RequestItems: {
+          [tableName(tables.prefix, 'delegates')]: [
+            {
+              PutRequest: {
+                Item: {
+                  address: owner.address,
+                  delegate: `#expect#${SOON.toLowerCase()}`,
+                  kind: 'expect',
+                  key: SOON,
+                  at: Date.now(),
+                  expiresAt: Date.now() + 3_600_000,
+                },
+              },
+            },
+          ],
+        },
+      }),
+    );
+    const before = await cli('delegates', 'list', owner.address);
+    expect(before.stdout).toMatch(/open announcements \(0\)/);
+    expect(before.stderr).toContain('1 announcement(s) from before the upgrade are not honoured until moved: run `sentinel delegates move-legacy`');
+
+    const moved = await cli('delegates', 'move-legacy', '--json');
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(JSON.parse(moved.stdout)).toMatchObject({ announcements: 1 });
+    const after = await cli('delegates', 'list', owner.address);
+    expect(after.stdout).toMatch(/open announcements \(1\)/);
+    expect(after.stderr).toBe('');
+    expect((await cli('delegates', 'move-legacy')).stdout).toBe('known keys and announcements: nothing left to move\n');
   });
 });

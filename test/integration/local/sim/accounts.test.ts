@@ -98,6 +98,24 @@ describe('cash flows and losses', () => {
     expect(pnl[15]).toBe(pnl[10]);
     expect(body.summary.maxDrawdownPct).toBe('20.00%');
   });
+
+  it('a bad print moves one minute of the curves, at every interval whose point falls on it, and nothing after', async () => {
+    const { address } = await sim.control.createAccount({ label: 'print', capital: 10_000, historyDays: 1, profile: QUIET });
+    const now = sim.simulator.clock.now();
+    const hour = Math.ceil((now + MINUTE) / (60 * MINUTE)) * 60 * MINUTE;
+    const up = await sim.control.print(address, { pct: 80, atMs: hour - MINUTE });
+    expect(up).toMatchObject({ effectiveMs: hour, equity: 18_000, pnl: 8_000 });
+    await sim.control.print(address, { pct: -50, atMs: hour });
+    await sim.control.advanceClock(hour + 2 * MINUTE - now);
+    const body = await points(address, hour - MINUTE, hour + 2 * MINUTE);
+    expect(body.equity.map((p) => Number(p.value))).toEqual([10_000, 18_000, 5_000, 10_000]);
+    expect(body.pnl.map((p) => Number(p.value))).toEqual([0, 8_000, -5_000, 0]);
+    const hourly = portfolioResponseSchema.parse((await request(`${sim.indexerUrl}/portfolio?account=${address}&from=${hour}&to=${hour}&interval=1h`)).json);
+    expect(hourly.equity).toEqual([{ timestamp: hour, value: '18000.00' }]);
+    expect((await sim.control.account(address)).equity).toBe(10_000);
+    await expect(sim.control.print(address, { pct: 10, atMs: hour - MINUTE })).rejects.toMatchObject({ status: 400 });
+    await expect(sim.control.print(address, { pct: -100 })).rejects.toMatchObject({ status: 400 });
+  });
 });
 
 describe('clock', () => {

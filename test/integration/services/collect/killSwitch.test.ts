@@ -6,13 +6,16 @@ import type { ChainClient } from '../../../../functions/chain/ports';
 import { resolveSigner } from '../../../../functions/chain/resolveSigner';
 import type { ProtectiveActionRequest, ProtectiveRevoker } from '../../../../functions/domain/protectiveAction';
 import { createSignRevocationHandler } from '../../../../functions/handlers/sign-revocation';
+import { LinkClaimsReader } from '../../../../functions/links/linkReader';
+import { LinkTokenVerifier } from '../../../../functions/links/linkTokenVerifier';
 import type { DecisionJob } from '../../../../functions/messages/decisionJob';
 import type { NotifyMessage } from '../../../../functions/messages/notifyMessage';
 import { decisionWorker } from '../../../../functions/runtime/decisionWorker';
 import { collectAccount, type CollectDeps } from '../../../../functions/services/collect/collectAccount';
 import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
 import { RefinementBudget } from '../../../../functions/services/collect/refinementBudget';
-import { drawdown } from '../../../../functions/domain/drawdown';
+import { drawdown, drawdownCurve } from '../../../../functions/domain/drawdown';
+import { alignCurves } from '../../../../functions/domain/series';
 import { storedSeries } from '../../../../functions/store/storedSeries';
 import { noticeOfMessage } from '../../../../functions/services/notify/noticeOfMessage';
 import { protectionService } from '../../../../functions/services/protection/protect';
@@ -66,6 +69,9 @@ describe('kill switch on drawdown (collect → protection service → queue → 
       leases: h.repos.leases,
       audit: h.repos.audit,
       tokens: h.repos.tokens,
+      // Decisions only here: no click's link is verified, so no link key is held.
+      links: new LinkClaimsReader(new LinkTokenVerifier([])),
+      channels: h.repos.channels,
       notify,
       chain: h.chain,
       signerFor: (ref) => resolveSigner(ref, { env: signerEnv }),
@@ -103,14 +109,15 @@ describe('kill switch on drawdown (collect → protection service → queue → 
     await h?.close();
   });
 
-  function deps(options: { chain?: ChainClient; skewMs?: number } = {}): CollectDeps {
+  type PollOptions = { chain?: ChainClient; skewMs?: number; backfillMs?: number };
+  function deps(options: PollOptions = {}): CollectDeps {
     return {
       chain: options.chain ?? h.chain,
       repos: h.repos,
       events: { send: async (entries) => (notified.push(...entries.flatMap((e) => queuedNotices(e.body))), { sent: entries.map((e) => e.id), failed: [] }) },
       log: silentLog,
       counters: memoryCounters(),
-      settings: DEFAULT_COLLECT_SETTINGS,
+      settings: { ...DEFAULT_COLLECT_SETTINGS, ...(options.backfillMs === undefined ? {} : { backfillMs: options.backfillMs }) },
       now: () => h.now() + (options.skewMs ?? 0),
       refinementBudget: new RefinementBudget(100, h.now),
       revoke,
@@ -118,7 +125,7 @@ describe('kill switch on drawdown (collect → protection service → queue → 
   }
 
   /** One poll of the account now (as its due job), then the decision queue delivered. */
-  async function poll(address: string, options: { chain?: ChainClient; skewMs?: number } = {}): Promise<void> {
+  async function poll(address: string, options: PollOptions = {}): Promise<void> {
     const outcome = await collectAccount(deps(options), { address: address as `0x${string}`, dueAt: h.now() + (options.skewMs ?? 0) });
     expect(outcome.kind).toBe('collected');
     await decisions.drain();
@@ -172,7 +179,7 @@ describe('kill switch on drawdown (collect → protection service → queue → 
     expect(request!.delegates).not.toContain(web);
     expect(request!.reason).toMatch(/^kill-switch: drawdown 3\d\.\d\d% now, 1-minute re-read 3\d\.\d% ≥ 30% at \d{4}-\d\d-\d\dT/);
     expect(Number(request!.evidence['rereadPct'])).toBeGreaterThanOrEqual(30);
-    expect(request!.evidence['rereadPeakSamples']).toBeGreaterThan(1);
+    expect(request!.evidence).toMatchObject({ rereadFrom: 'chain', rereadPeakSamples: 3 });
     // Revoked on chain (the simulator checked the owner's signature); the kept key and the web session stay.
     expect(new Set(await listed(address))).toEqual(new Set([kept, web]));
     const audit = await h.repos.audit.listForAccount(address, 20);
@@ -351,4 +358,90 @@ describe('kill switch on drawdown (collect → protection service → queue → 
     expect(stored?.currentPct).toBeGreaterThan(30);
     expect(await stateOf(address)).not.toMatchObject({ status: 'fired' });
   }, 180_000);
+
+  describe('a 1m account (polled 30 s into every minute)', () => {
+    /** Two hours of history is enough for a minute account here, and keeps its first poll small. */
+    const MINUTE_POLL: PollOptions = { backfillMs: 2 * HOUR };
+    const KEYS_ONLY_WEB = 1;
+
+    /**
+     * A tracked `1m` account with a signer, two API keys and a web session, armed at 20% (`confirm`
+     * as given) with a 20% drawdown alert; the clock 30 s into a minute, past its first poll.
+     */
+    async function armedMinuteAccount(label: string, confirm: 'now' | 'wait') {
+      const created = (await h.control.createAccount({ label, profile: CALM } as never)) as { address: string; privateKey: string };
+      const variable = `KILL_SWITCH_OWNER_${++keys}`;
+      signerEnv[variable] = created.privateKey;
+      for (const name of ['runaway bot', 'hedger']) await h.control.addDelegate(created.address, { name, expiresInMs: 30 * DAY });
+      const web = await h.control.addDelegate(created.address, { name: 'browser', isWebClient: true, expiresInMs: 30 * DAY });
+      await h.advance(MINUTE + 30_000 - (h.now() % MINUTE));
+      await h.track(label, { interval: '1m', killSwitch: 20, killSwitchConfirm: confirm, drawdown: '20', signer: `env:${variable}` }, undefined, created);
+      await poll(created.address, MINUTE_POLL);
+      return { address: created.address, web: web.delegate.address, trackedAt: h.now() };
+    }
+
+    /** The first `1m` point of the chain's curves whose flow-adjusted drawdown (since `from`) reaches `levelPct`. */
+    async function chainFirstShows(address: string, from: number, levelPct: number): Promise<number | undefined> {
+      const page = await h.chain.getPortfolio({ account: address, from, to: h.now(), interval: '1m' });
+      return drawdownCurve(alignCurves(page.equity, page.pnl)).find((p) => p.drawdownPct >= levelPct)?.timestamp;
+    }
+
+    it('losing 30% over two minutes with --kill-switch-confirm now: every key revoked at the poll 90 s after the chain first shows 20%', async () => {
+      const { address, web, trackedAt } = await armedMinuteAccount('runaway', 'now');
+      await h.control.drawdown(address, { pct: 30, overMs: 2 * MINUTE });
+      let revokedAt: number | null = null;
+      for (let i = 0; i < 6 && revokedAt === null; i++) {
+        await h.advance(MINUTE);
+        await poll(address, MINUTE_POLL);
+        if ((await listed(address)).length === KEYS_ONLY_WEB) revokedAt = h.now();
+      }
+      const shownAt = await chainFirstShows(address, trackedAt - MINUTE_POLL.backfillMs!, 20);
+      expect(shownAt).toBeDefined();
+      // The poll 30 s after the crossing's minute sees one minute past the level; the next one, a minute later, sees two and acts.
+      expect(revokedAt).toBe(shownAt! + MINUTE + 30_000);
+      expect(await listed(address)).toEqual([web]);
+      const [request] = asked(address);
+      // The minutes are the account's own stored points: no request to the chain.
+      expect(request!.evidence).toMatchObject({ minuteBeforeAt: shownAt, troughAt: shownAt! + MINUTE, rereadPeakSamples: 3, rereadFrom: 'stored' });
+      expect(Number(request!.evidence['rereadMinuteBeforePct'])).toBeGreaterThanOrEqual(20);
+      expect(await stateOf(address)).toMatchObject({ status: 'fired' });
+      // The drawdown alert went out at the first of those polls, a minute earlier.
+      expect(notified.find((n) => n.kind === 'drawdown' && n.account === address)).toMatchObject({ asOf: shownAt });
+    }, 300_000);
+
+    it('a bad print up at the peak, then one down at the trough, revoke nothing though the stored drawdown passed the level', async () => {
+      const { address } = await armedMinuteAccount('misprinted', 'now');
+      await h.control.print(address, { pct: 60 });
+      await h.control.print(address, { pct: -40, atMs: h.now() + 4 * MINUTE });
+      let passed = false;
+      for (let i = 0; i < 8; i++) {
+        await h.advance(MINUTE);
+        await poll(address, MINUTE_POLL);
+        const stored = drawdown(storedSeries(await h.repos.curves.queryRange(address, '1m', h.now() - HOUR, h.now())));
+        passed ||= (stored?.currentPct ?? 0) >= 20;
+      }
+      expect(passed).toBe(true);
+      expect(asked(address)).toEqual([]);
+      expect(killNotices(address)).toEqual([]);
+      expect(await listed(address)).toHaveLength(3);
+      expect(await stateOf(address)).toMatchObject({ status: 'idle' });
+    }, 300_000);
+
+    it('with --kill-switch-confirm wait, a loss that arrives in a catch-up batch already held for minutes fires at the poll that brings it', async () => {
+      const { address, web } = await armedMinuteAccount('lagged', 'wait');
+      // The indexer fails for five minutes (every poll fails, the cursor stays) while the account loses 30%.
+      await h.control.setFaults({ routes: { portfolio: { error500: 1 } } });
+      await h.control.drawdown(address, { pct: 30, overMs: 2 * MINUTE });
+      for (let i = 0; i < 5; i++) {
+        await h.advance(MINUTE);
+        expect((await collectAccount(deps(MINUTE_POLL), { address: address as `0x${string}`, dueAt: h.now() })).kind).toBe('chain-failed');
+      }
+      await h.control.resetFaults();
+      await h.advance(MINUTE);
+      await poll(address, MINUTE_POLL);
+      expect(await listed(address)).toEqual([web]);
+      expect(asked(address)).toHaveLength(1);
+      expect(Number(asked(address)[0]!.evidence['troughAt'])).toBe(Math.floor(h.now() / MINUTE) * MINUTE);
+    }, 300_000);
+  });
 });

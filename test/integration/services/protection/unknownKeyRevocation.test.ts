@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveSigner } from '../../../../functions/chain/resolveSigner';
 import { checksumAddress } from '../../../../functions/domain/address';
 import { createSignRevocationHandler } from '../../../../functions/handlers/sign-revocation';
+import { LinkClaimsReader } from '../../../../functions/links/linkReader';
+import { LinkTokenVerifier } from '../../../../functions/links/linkTokenVerifier';
 import type { DecisionJob } from '../../../../functions/messages/decisionJob';
 import type { CollectMessage, DelegateWatchJob } from '../../../../functions/messages/collectJob';
 import type { NotifyMessage } from '../../../../functions/messages/notifyMessage';
@@ -57,6 +59,9 @@ describe('unknown keys revoked on chain (watch → protection service → queue 
       leases: h.repos.leases,
       audit: h.repos.audit,
       tokens: h.repos.tokens,
+      // Decisions only here: no click's link is verified, so no link key is held.
+      links: new LinkClaimsReader(new LinkTokenVerifier([])),
+      channels: h.repos.channels,
       notify,
       chain: h.chain,
       signerFor: (ref) => resolveSigner(ref, { env: signerEnv }),

@@ -89,7 +89,15 @@ describe('revoke all, one click, against the simulator', () => {
     await world.revokeAll.send(
       account.delegates.map((d, i) => ({
         id: `${i}`,
-        body: { kind: 'revoke-all-unit', account: account.address, delegate: d.address, tokenId: batchToken, attempt: 1, expiresAt: Date.now() + 3_600_000 },
+        body: {
+          kind: 'revoke-all-unit',
+          account: account.address,
+          delegate: d.address,
+          tokenId: batchToken,
+          attempt: 1,
+          expiresAt: Date.now() + 3_600_000,
+          token: new URL(link).searchParams.get('token') ?? '',
+        },
       })),
     );
     await world.revokeAll.drain();
@@ -162,16 +170,19 @@ describe('revoke all, one click, against the simulator', () => {
     expect(await chainState(account.address)).toEqual({ nonce: 2, delegates: [later.delegate.address] });
   });
 
-  it('the signer still signs only for a consumed unit token: a unit id nobody consumed is refused', async () => {
+  it('the signer still signs only for a consumed unit token: a unit of a genuine link that nobody consumed is refused', async () => {
     const account = await world.trackAccount({ label: 'revoke-all-signer', delegates: ['bot'] });
     const { createSignRevocationHandler } = await import('../../../../functions/handlers/sign-revocation');
     const { lambdaContext } = await import('../../../../local/lambdaContext');
-    const unit = revokeAllUnitId('some-revoke-all-token-id', account.delegates[0]!.address);
+    const link = world.revokeAllLink(account.address);
+    const unit = revokeAllUnitId([...(await batchTokens(link))][0]!, account.delegates[0]!.address);
     const outcome = await createSignRevocationHandler(world.signDeps)(
-      { account: account.address, delegate: account.delegates[0]!.address, tokenId: unit },
+      { account: account.address, delegate: account.delegates[0]!.address, tokenId: unit, token: new URL(link).searchParams.get('token') ?? '' },
       lambdaContext('sign-revocation'),
     );
     expect(outcome).toEqual({ kind: 'not-authorized', sent: false });
+    const [audit] = await world.repos.audit.listForAccount(account.address, 1);
+    expect(audit).toMatchObject({ outcome: 'not-authorized', message: 'no consumed revocation link has this token id' });
     expect((await chainState(account.address)).nonce).toBe(0);
   });
 });

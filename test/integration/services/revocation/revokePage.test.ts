@@ -322,6 +322,7 @@ describe('revoke page over HTTP, against the simulator', () => {
         accounts: world.repos.accounts,
         delegates: world.repos.delegates,
         tokens: world.repos.tokens,
+        channels: world.repos.channels,
         signer: {
           revoke: async () => {
             throw new RevocationInvokeError('function-error', 'Task timed out after 30.00 seconds');
@@ -382,6 +383,7 @@ describe('revoke page over HTTP, against the simulator', () => {
       accounts: world.repos.accounts,
       delegates: world.repos.delegates,
       tokens: world.repos.tokens,
+      channels: world.repos.channels,
       signer,
       now: Date.now,
       log: silentLog,

@@ -4,7 +4,18 @@ import { lambdaContext } from '../../../../local/lambdaContext';
 import { revocationLeaseId } from '../../../../functions/services/revocation/revocationLease';
 import { MAX_CONSUMED_TOKEN_AGE_MS } from '../../../../functions/services/revocation/revocationAuthorization';
 import { testTables } from '../../../support/testTables';
-import { formOf, getPage, HOUR, startRevocationWorld, submitForm, titleOf, type RevocationWorld } from '../../../support/revocation/revocationWorld';
+import {
+  formOf,
+  getPage,
+  HOUR,
+  LINK_SECRET,
+  startRevocationWorld,
+  submitForm,
+  titleOf,
+  type RevocationWorld,
+} from '../../../support/revocation/revocationWorld';
+import { issueClaims } from '../../../../functions/domain/linkClaims';
+import { LinkTokenCodec } from '../../../../functions/links/linkToken';
 
 const tables = testTables();
 let world: RevocationWorld;
@@ -33,8 +44,10 @@ describe('sign-revocation checks the consumed link token', () => {
     const account = await world.trackAccount({ label: 'made-up', delegates: ['bot'] });
     const delegate = account.delegates[0]!.address;
     const tokenId = 'made-up-token-id-0000000001';
+    // Even with a genuine signed link naming that id: nothing was consumed for it.
+    const token = new LinkTokenCodec(LINK_SECRET).sign('revoke', issueClaims({ purpose: 'revoke', account: account.address, delegate }, tokenId, Date.now()));
 
-    expect(await invoke({ account: account.address, delegate, tokenId })).toEqual({ kind: 'not-authorized', sent: false });
+    expect(await invoke({ account: account.address, delegate, tokenId, token })).toEqual({ kind: 'not-authorized', sent: false });
     expect(await chainState(account.address)).toEqual({ nonce: 0, delegates: [delegate] });
     const audit = await world.repos.audit.listForAccount(account.address, 5);
     expect(audit).toEqual([
@@ -108,8 +121,9 @@ describe('sign-revocation checks the consumed link token', () => {
       signedAt: expect.any(Number),
     });
     // Replaying the page's request, even re-aimed at another delegate, signs nothing.
-    expect(await invoke({ account: account.address, delegate: a!.address, tokenId })).toEqual({ kind: 'not-authorized', sent: false });
-    expect(await invoke({ account: account.address, delegate: b!.address, tokenId })).toEqual({ kind: 'not-authorized', sent: false });
+    const token = form.fields['token'];
+    expect(await invoke({ account: account.address, delegate: a!.address, tokenId, token })).toEqual({ kind: 'not-authorized', sent: false });
+    expect(await invoke({ account: account.address, delegate: b!.address, tokenId, token })).toEqual({ kind: 'not-authorized', sent: false });
     expect(await chainState(account.address)).toEqual({ nonce: 1, delegates: [b!.address] });
   });
 
@@ -122,7 +136,7 @@ describe('sign-revocation checks the consumed link token', () => {
       world.beforeTokenCheck = null;
       // Someone allowed to invoke sign-revocation replays the page's request first; it points the
       // delegate the link names, so all it can do is what the owner asked for.
-      replayed = await invoke({ account: account.address, delegate: account.delegates[0]!.address, tokenId });
+      replayed = await invoke({ account: account.address, delegate: account.delegates[0]!.address, tokenId, token: form.fields['token'] });
     };
     let refused;
     try {

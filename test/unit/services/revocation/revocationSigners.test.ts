@@ -8,6 +8,7 @@ const request = {
   account: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
   delegate: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
   tokenId: 'abcdefghijklmnopqrstuv',
+  token: 'v2.kid00000.e30.signature',
 } as const;
 const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 
