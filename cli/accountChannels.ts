@@ -1,5 +1,6 @@
 import type { ChannelRecord } from '../functions/domain/channel';
 import { MAX_CHANNEL_ACCOUNTS } from '../functions/domain/channel';
+import { brokenChannelNote } from './brokenChannelNote';
 import { channelNames } from './channelOptions';
 import type { CliRuntime } from './cliRuntime';
 import { UsageError } from './output';
@@ -27,6 +28,11 @@ export async function checkChannelEdit(rt: CliRuntime, options: { addChannel?: s
     return channel;
   };
   return { add: add.map(find('--add-channel')), remove: remove.map(find('--remove-channel')) };
+}
+
+/** The warnings for the broken channels the edit adds an account to (`brokenChannelNote`). */
+export function brokenChannelNotes(edit: ChannelEdit | null): string[] {
+  return (edit?.add ?? []).flatMap((channel) => brokenChannelNote(channel) ?? []);
 }
 
 /** Adds `address` to and removes it from the edit's channels (each channel re-read on a concurrent change). */

@@ -1,5 +1,6 @@
 import { columnOf, SETTING_FIELDS, type AccountSettings } from '../functions/domain/account';
 import type { ChannelRecord } from '../functions/domain/channel';
+import { channelsRoutedTo } from '../functions/domain/channelRouting';
 import { CHANNELS_COLUMN } from './importChannels';
 
 /** Formats of `accounts export`; `accounts import` reads both back. */
@@ -18,11 +19,7 @@ export function formatExport(
   channels: readonly Pick<ChannelRecord, 'name' | 'accounts'>[] = [],
 ): string {
   const columns = SETTING_FIELDS.map((field) => ({ field, name: columnOf(field) }));
-  const routed = (address: string) =>
-    channels
-      .filter((c) => c.accounts.some((a) => a.toLowerCase() === address.toLowerCase()))
-      .map((c) => c.name)
-      .sort();
+  const routed = (address: string) => channelsRoutedTo(channels, address).map((c) => c.name);
   const cells = (a: AccountSettings): [string, unknown][] => [
     ...columns.map(({ field, name }) => [name, a[field] ?? null] as [string, unknown]),
     [CHANNELS_COLUMN, routed(a.address)],

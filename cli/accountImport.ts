@@ -7,6 +7,7 @@ import { ImportFileError, parseImport, type ImportRowError } from './importRows'
 import { plural, printJson, UsageError } from './output';
 import { readTextFile } from './readTextFile';
 import { armedNote, armKnownKeys } from './armKnownKeys';
+import { brokenChannelNote } from './brokenChannelNote';
 import { accountsWithNewChannels, applyChannelAssignments, channelChanges, readChannelCells } from './importChannels';
 
 /** The result of an import, as `--json` prints it. */
@@ -106,6 +107,8 @@ export async function runImport(file: string, options: ImportOptions, context: C
   };
   const imported = importedAddresses.length;
 
+  const named = new Set([...routed.values()].flat());
+  for (const channel of channels) if (named.has(channel.name)) io.err(brokenChannelNote(channel) ?? '');
   if (options.json) printJson(io, result);
   else {
     for (const e of errors) io.err(`${file}:${e.line}: ${e.message}\n`);

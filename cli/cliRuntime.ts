@@ -8,7 +8,9 @@ import { silentLog, type Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
 import type { ProtectionSwitch } from '../functions/domain/protectionSwitch';
 import { protectionSwitchFrom } from '../functions/runtime/protectionSwitchFrom';
-import { LOCAL_PROTECTION_FILE, localLinkSecret, readRunningServices } from '../local/stateDir';
+import { join } from 'node:path';
+import { LOCAL_PROTECTION_FILE, STATE_DIR, localLinkSecret, readRunningServices } from '../local/stateDir';
+import { NoLocalStackError, TARGET_SETTINGS } from './noLocalStackError';
 
 /** What CLI commands work with; built once per command run. */
 export interface CliRuntime {
@@ -16,6 +18,8 @@ export interface CliRuntime {
   readonly repos: Repositories;
   readonly log: Log;
   now(): number;
+  /** Waits `ms` (a 429's announced wait); on the runtime's clock. */
+  sleep(ms: number): Promise<void>;
   /** The chain client (throws `ConfigError` when the chain URLs are not configured). */
   chain(): ChainClient;
   /**
@@ -50,22 +54,32 @@ const FROM_RUNNING = ['DYNAMODB_ENDPOINT', 'SES_ENDPOINT', 'ROCKET_NODE_URL', 'R
 /**
  * Settings for the CLI: the environment first; settings it leaves unset come from a running
  * `npm start` (recorded in `.sentinel/services.json`), so `npx sentinel ...` in a second terminal
- * talks to the same local services. Without either, the AWS defaults apply.
+ * talks to the same local services. Without a running `npm start`, the environment must point
+ * somewhere (`TARGET_SETTINGS`: a DynamoDB endpoint, a stage's table prefix, ...) and the AWS
+ * defaults fill the rest; pointed nowhere, `NoLocalStackError` says where it looked.
  */
-export async function cliSettings(env: Readonly<Record<string, string | undefined>>): Promise<Settings> {
-  const running = await readRunningServices();
+export async function cliSettings(env: Readonly<Record<string, string | undefined>>, stateDir: string = STATE_DIR): Promise<Settings> {
+  const running = await readRunningServices(stateDir);
+  if (!running && TARGET_SETTINGS.every((name) => !env[name])) throw new NoLocalStackError(join(stateDir, 'services.json'));
   const merged: Record<string, string | undefined> = { ...env };
   if (running) {
     for (const key of FROM_RUNNING) if (!merged[key]) merged[key] = running[key];
     if (!merged['SENTINEL_LINK_SECRET'] && !merged['LINK_KEY_SECRET_PREFIX']) {
-      merged['SENTINEL_LINK_SECRET'] = running.SENTINEL_LINK_SECRET ?? (await localLinkSecret());
+      merged['SENTINEL_LINK_SECRET'] = running.SENTINEL_LINK_SECRET ?? (await localLinkSecret(stateDir));
     }
   }
   return loadSettings(merged);
 }
 
-/** Builds the runtime from settings; `now` and the local protection file are injectable for tests. */
-export function createCliRuntime(settings: Settings, now: () => number = Date.now, protectionFile: string = LOCAL_PROTECTION_FILE): CliRuntime {
+const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Builds the runtime from settings; the clock (`now`, `sleep`) and the local protection file are injectable for tests. */
+export function createCliRuntime(
+  settings: Settings,
+  now: () => number = Date.now,
+  protectionFile: string = LOCAL_PROTECTION_FILE,
+  sleep: (ms: number) => Promise<void> = realSleep,
+): CliRuntime {
   let protection: ProtectionSwitch | undefined;
   let chain: ChainClient | undefined;
   let links: Promise<Links> | undefined;
@@ -74,6 +88,7 @@ export function createCliRuntime(settings: Settings, now: () => number = Date.no
     repos: repositoriesFrom(settings),
     log: silentLog,
     now,
+    sleep,
     chain: () => (chain ??= chainFrom(settings)),
     links: () => (links ??= linkMinterFrom(settings, CLI_LINK_PURPOSES, { revokeAllServed: true })),
     protection: () => (protection ??= protectionSwitchFrom(settings, protectionFile)),

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { CliIo } from './cliRuntime';
 import { describeError } from '../functions/shared/describeError';
-import { SentinelError } from '../functions/shared/sentinelError';
+import { SentinelError, walkCauses } from '../functions/shared/sentinelError';
 import { MissingTableError } from '../functions/store/errors';
 
 /** A usage error detected after commander's own parsing (e.g. an invalid option value): exit status 2. */
@@ -23,6 +23,12 @@ export function reportFailure(err: unknown, io: Pick<CliIo, 'err'>): number {
     const where = first?.path.length ? `${first.path.join('.')}: ` : '';
     io.err(`sentinel: ${where}${oneLine(first?.message ?? 'invalid input')}\n`);
     return 2;
+  }
+  if (walkCauses(err, (e) => e instanceof Error && e.name === 'CredentialsProviderError')) {
+    io.err(
+      'sentinel: no AWS credentials found, and the CLI is pointed at AWS (no DYNAMODB_ENDPOINT, no running `npm start`): set AWS_PROFILE or AWS credentials for the stage, or run the CLI where `npm start` runs (or with SENTINEL_STATE_DIR=<project folder>/.sentinel)\n',
+    );
+    return 1;
   }
   const missing = missingTable(err);
   if (missing) {

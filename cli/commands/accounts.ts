@@ -13,6 +13,8 @@ import {
 } from '../../functions/domain/account';
 import { applySettingsPatch, newTrackedAccount } from '../../functions/domain/trackedAccount';
 import type { TrackedAccount } from '../../functions/domain/account';
+import type { ChannelRecord } from '../../functions/domain/channel';
+import { channelsRoutedTo } from '../../functions/domain/channelRouting';
 import type { KnownDelegatesRepository } from '../../functions/store/knownDelegatesRepository';
 import { nextPollAt } from '../../functions/domain/schedule';
 import { SHOWN_STATUSES, shownStatus, type ShownStatus } from '../../functions/domain/shownStatus';
@@ -21,7 +23,7 @@ import { lastPollJson, lastPollText } from '../lastPollText';
 import { withoutUrls } from '../../functions/shared/withoutUrls';
 import type { CliContext, CliRuntime } from '../cliRuntime';
 import { syncRecipients } from '../recipientSync';
-import { applyChannelEdit, checkChannelEdit } from '../accountChannels';
+import { applyChannelEdit, brokenChannelNotes, checkChannelEdit } from '../accountChannels';
 import { mapConcurrent } from '../../functions/shared/concurrency';
 import { EXPORT_FORMATS, formatExport, type ExportFormat } from '../accountExport';
 import { runImport, type ImportOptions } from '../accountImport';
@@ -108,6 +110,12 @@ function parseAddress(value: string): string {
   return parsed.data;
 }
 
+/** A channel as `accounts show` lists it: name, type, the categories it takes, and `BROKEN` with why. */
+function channelText(channel: ChannelRecord): string {
+  const broken = channel.state.kind === 'broken' ? `; BROKEN since ${new Date(channel.state.since).toISOString()}: ${channel.state.reason}` : '';
+  return `${channel.name} (${channel.type}: ${channel.categories.join(', ')}${broken})`;
+}
+
 /** An armed kill switch only alerts while automatic actions are off stage-wide: say so. */
 async function warnIfProtectionOff(rt: CliRuntime, account: AccountSettings, io: CliContext['io']): Promise<void> {
   if (account.killSwitch === null) return;
@@ -146,6 +154,7 @@ export function register(program: Command, context: CliContext): void {
     await syncRecipients(rt, settings.address, [], settings.emails);
     if (channelEdit) await applyChannelEdit(rt, settings.address, channelEdit);
     io.out(`tracking ${settings.address}${settings.label ? ` (${settings.label})` : ''}\n`);
+    for (const note of brokenChannelNotes(channelEdit)) io.err(note);
     if (settings.revokeUnknown !== 'off') io.err(armedNote(settings.address, await armKnownKeys(rt, settings.address)));
     if (!settings.signer) io.err('note: no --signer given, so alerts carry no one-click revocation link\n');
     await warnIfProtectionOff(rt, settings, io);
@@ -175,7 +184,9 @@ export function register(program: Command, context: CliContext): void {
       if (!current) throw new Error(`${checksummed} is not tracked`);
       if (!settingsGiven && channelEdit) {
         await applyChannelEdit(rt, checksummed, channelEdit);
-        return io.out(`updated ${checksummed}\n`);
+        io.out(`updated ${checksummed}\n`);
+        for (const note of brokenChannelNotes(channelEdit)) io.err(note);
+        return;
       }
       const given = Object.fromEntries(Object.entries(patch.data).filter(([, v]) => v !== undefined)) as AccountSettingsPatch;
       if (added.length > 0 || removed.length > 0) given.emails = editRecipients(checksummed, current.emails, added, removed);
@@ -185,6 +196,7 @@ export function register(program: Command, context: CliContext): void {
       await syncRecipients(rt, checksummed, current.emails, outcome.account.emails);
       if (channelEdit) await applyChannelEdit(rt, checksummed, channelEdit);
       io.out(`updated ${checksummed}\n`);
+      for (const note of brokenChannelNotes(channelEdit)) io.err(note);
       await warnIfProtectionOff(rt, outcome.account, io);
       if (current.revokeUnknown === 'off' && outcome.account.revokeUnknown !== 'off') io.err(armedNote(checksummed, await armKnownKeys(rt, checksummed)));
     });
@@ -270,6 +282,7 @@ export function register(program: Command, context: CliContext): void {
       const recipients = recipientsWithSuppression(account.emails, await rt.repos.suppressions.lookup(account.emails));
       const protection = await rt.protection().read();
       const automatic = await protectionStatus(rt.repos, account);
+      const routed = channelsRoutedTo(await rt.repos.channels.list(), account.address);
       if (options.json)
         return printJson(io, {
           ...publicView(account, recipients, now),
@@ -277,6 +290,7 @@ export function register(program: Command, context: CliContext): void {
           killSwitchState: automatic.killSwitch?.state ?? null,
           killSwitchResult: automatic.killSwitch?.settlement ?? null,
           unknownKeyDecisions: automatic.unknownKeys,
+          channels: routed.map((c) => ({ name: c.name, type: c.type, categories: c.categories, state: c.state.kind })),
         });
       const rows: [string, string][] = [
         ['address', account.address],
@@ -287,6 +301,9 @@ export function register(program: Command, context: CliContext): void {
         ['daily report', `${account.reportAt} ${account.timezone}`],
         ['expiry warnings', account.expiryWarnDays.length ? `${account.expiryWarnDays.join(', ')} days before` : 'off'],
         ['signer', account.signer ?? 'none (no one-click revocation)'],
+        ...(routed.length === 0
+          ? [['channels', 'none (emails only)'] as [string, string]]
+          : routed.map((c, i): [string, string] => [i === 0 ? 'channels' : '', channelText(c)])),
         ['delegate watch', account.delegateWatch ? `every ${account.delegateWatch}` : 'with each poll'],
         ['kill switch', killSwitchText(account)],
         ['protection', protection === 'on' ? 'on stage-wide' : 'OFF stage-wide (automatic actions only alert)'],

@@ -7,21 +7,27 @@ import { deliverNotification, type DeliverNotificationDeps, type NotificationOut
 import { memoryCounters } from '../../functions/shared/observability';
 import type { TrackedAccount } from '../../functions/domain/account';
 import { localEmailRenderer, localMailGovernor } from '../../local/localSystem';
-import { alertsOverview, type BreachRow, type SnoozeRow } from '../alertsOverview';
+import { currentDrawdown } from '../../functions/services/status/currentDrawdown';
+import { alertsOverview, hasOpenBreach, type BreachRow, type SnoozeRow } from '../alertsOverview';
 import type { CliContext, CliRuntime } from '../cliRuntime';
 import { addressMessage, formatTable, plural, printJson, UsageError } from '../output';
 import { parseSnoozeDuration } from '../parseSnoozeDuration';
+import { operator } from '../operator';
+import { recipientKey } from '../../functions/domain/recipientSnoozes';
+import { snoozeByOperator } from '../../functions/services/snooze/snoozeByOperator';
+import { unsnoozeByOperator } from '../../functions/services/snooze/unsnoozeByOperator';
 
 /**
- * `sentinel alerts list|snooze|unsnooze`: the running snoozes and open breaches; an account-wide
- * snooze of drawdown alerts (an operator's act: every recipient is told by email); lifting
- * snoozes. A recipient snoozes for themselves only, through the link in an alert.
+ * `sentinel alerts list|snooze|unsnooze`: the running snoozes and open breaches; an operator's
+ * snooze of drawdown alerts, account-wide or for one recipient (each recipient snoozed is told by
+ * email), and lifting snoozes, both audited. A recipient also snoozes for themselves, through the
+ * link in an alert.
  */
 export function register(program: Command, context: CliContext): void {
   const alerts = program.command('alerts').description('drawdown alert snoozes and open breaches');
   alerts
     .command('list')
-    .description('every running snooze (who, until when) and every open breach (account, level, since)')
+    .description('every running snooze (who, until when) and every open breach (account, level, since, the drawdown at the breach and now)')
     .option('--account <address>', 'only this account')
     .option('--json', 'print one JSON document')
     .action(async (options: { account?: string; json?: boolean }) => {
@@ -30,7 +36,12 @@ export function register(program: Command, context: CliContext): void {
       const accounts = only === null ? await rt.repos.accounts.list() : [await tracked(rt, only)];
       const now = rt.now();
       const rows = await Promise.all(
-        accounts.map(async (account) => ({ account, ...alertsOverview(account, await rt.repos.alerts.listWithControls(account.address), now) })),
+        accounts.map(async (account) => {
+          const rules = await rt.repos.alerts.listWithControls(account.address);
+          // The drawdown now is read only for an account with an open breach (one range query of its stored points).
+          const current = hasOpenBreach(rules) ? await currentDrawdown(rt.repos.curves, account, now) : null;
+          return { account, ...alertsOverview(account, rules, now, current?.currentPct ?? null) };
+        }),
       );
       const snoozes = rows.flatMap((r) => r.snoozes.map((s) => ({ row: s, zone: r.account.timezone })));
       const breaches = rows.flatMap((r) => r.breaches.map((b) => ({ row: b, zone: r.account.timezone })));
@@ -49,13 +60,14 @@ export function register(program: Command, context: CliContext): void {
         breaches.length === 0
           ? 'no open breach\n'
           : `open breaches\n${formatTable(
-              ['LABEL', 'ACCOUNT', 'LEVEL', 'SINCE', 'DRAWDOWN'],
+              ['LABEL', 'ACCOUNT', 'LEVEL', 'SINCE', 'AT BREACH', 'NOW'],
               breaches.map(({ row, zone }) => [
                 row.label ?? '',
                 row.account,
                 `${row.level}%`,
                 row.since === null ? '-' : formatTime(row.since, zone),
-                row.drawdownPct === null ? '-' : `${row.drawdownPct.toFixed(2)}%`,
+                percent(row.atBreachPct),
+                percent(row.nowPct),
               ]),
             )}`,
       );
@@ -65,30 +77,41 @@ export function register(program: Command, context: CliContext): void {
     .command('snooze')
     .argument('<address>', 'a tracked account')
     .requiredOption('--for <dur>', 'how long: 30m, 24h, 7d (at most 30d)')
+    .option('--recipient <email>', 'snooze them for this recipient of the account only (the others keep getting them)')
     .option('--json', 'print one JSON document')
-    .description("snooze the account's drawdown alerts for every recipient, and tell each of them by email")
-    .action(async (addressArg: string, options: { for: string; json?: boolean }) => {
+    .description("snooze the account's drawdown alerts for every recipient (or --recipient only), tell each one snoozed by email; audited")
+    .action(async (addressArg: string, options: { for: string; recipient?: string; json?: boolean }) => {
       const address = parseAddress('address', addressArg);
       const durationMs = parseSnoozeDuration(options.for);
+      const asked = options.recipient === undefined ? null : parseEmail(options.recipient);
       const rt = await context.runtime();
       const account = await tracked(rt, address);
+      // The recipient as the account lists it (typed in any case).
+      const recipient = asked === null ? null : (account.emails.find((e) => recipientKey(e) === recipientKey(asked)) ?? null);
+      if (asked !== null && recipient === null)
+        throw new UsageError(`--recipient ${asked} is not a recipient of ${name(account)} (see "sentinel accounts show")`);
       // Built before anything is written: without mail settings, nothing is snoozed untold.
       const mail = await mailDeps(rt);
       const now = rt.now();
-      const until = await rt.repos.alerts.snooze(address, now + durationMs);
+      const until = await snoozeByOperator(
+        { alerts: rt.repos.alerts, audit: rt.repos.audit, now: () => now },
+        { address, recipient, untilMs: now + durationMs, by: operator() },
+      );
       const outcome = await deliverNotification(mail, {
         kind: 'account-snoozed',
-        eventId: `account-snoozed:${address}:${until}`,
+        eventId: recipient === null ? `account-snoozed:${address}:${until}` : `recipient-snoozed:${address}:${recipientKey(recipient)}:${until}`,
         account: address,
         at: now,
         until,
+        ...(recipient === null ? {} : { recipient }),
       });
       const told = toldText(outcome);
-      if (options.json)
-        printJson(context.io, { account: address, who: 'all', until: new Date(until).toISOString(), kept: until > now + durationMs, notice: outcome });
+      const who = recipient ?? 'all';
+      if (options.json) printJson(context.io, { account: address, who, until: new Date(until).toISOString(), kept: until > now + durationMs, notice: outcome });
       else {
         const kept = until > now + durationMs ? ' (a longer snooze was already running: the later end wins)' : '';
-        context.io.out(`snoozed drawdown alerts of ${name(account)} for all recipients until ${formatTime(until, account.timezone)}${kept}; ${told}\n`);
+        const whom = recipient === null ? 'all recipients' : `${recipient} only`;
+        context.io.out(`snoozed drawdown alerts of ${name(account)} for ${whom} until ${formatTime(until, account.timezone)}${kept}; ${told}\n`);
       }
       if (outcome.kind === 'failed') throw new Error(`the snooze is set, but the notice was refused: ${outcome.reason}`);
     });
@@ -98,15 +121,16 @@ export function register(program: Command, context: CliContext): void {
     .argument('<address>', 'a tracked account')
     .option('--recipient <email>', "lift only this recipient's own snooze")
     .option('--json', 'print one JSON document')
-    .description("lift the account-wide snooze and every recipient's (or only --recipient's)")
+    .description("lift the account-wide snooze and every recipient's (or only --recipient's); audited")
     .action(async (addressArg: string, options: { recipient?: string; json?: boolean }) => {
       const address = parseAddress('address', addressArg);
       const recipient = options.recipient === undefined ? null : parseEmail(options.recipient);
       const rt = await context.runtime();
       const account = await tracked(rt, address);
-      const now = rt.now();
-      const accountWide = recipient === null ? await rt.repos.alerts.liftSnooze(address, now) : false;
-      const recipients = await rt.repos.alerts.liftRecipientSnoozes(address, recipient, now);
+      const { accountWide, recipients } = await unsnoozeByOperator(
+        { alerts: rt.repos.alerts, audit: rt.repos.audit, now: rt.now },
+        { address, recipient, by: operator() },
+      );
       if (options.json) return printJson(context.io, { account: address, accountWide, recipients });
       const lifted = [...(accountWide ? ['all recipients'] : []), ...recipients];
       context.io.out(
@@ -167,4 +191,12 @@ function toldText(outcome: NotificationOutcome): string {
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 const snoozeJson = (s: SnoozeRow) => ({ account: s.account, label: s.label, who: s.who, until: iso(s.until) });
-const breachJson = (b: BreachRow) => ({ account: b.account, label: b.label, level: b.level, since: iso(b.since), drawdownPct: b.drawdownPct });
+const percent = (pct: number | null): string => (pct === null ? '-' : `${pct.toFixed(2)}%`);
+const breachJson = (b: BreachRow) => ({
+  account: b.account,
+  label: b.label,
+  level: b.level,
+  since: iso(b.since),
+  atBreachPct: b.atBreachPct,
+  nowPct: b.nowPct,
+});

@@ -127,7 +127,13 @@ export function register(program: Command, context: CliContext): void {
       const channel = await rt.repos.channels.get(valid);
       if (!channel) throw new Error(`no channel ${valid}`);
       const result = await testChannel(
-        { channels: rt.repos.channels, sender: channelSenderFrom(rt.settings), now: rt.now, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
+        {
+          channels: rt.repos.channels,
+          sender: channelSenderFrom(rt.settings),
+          now: rt.now,
+          sleep: (ms) => rt.sleep(ms),
+          onWait: (ms, o) => io.err(`channel ${valid}: throttled (HTTP ${o.status}), retrying in ${Math.ceil(ms / 1000)} s\n`),
+        },
         channel,
       );
       const o = result.outcome;
@@ -141,7 +147,13 @@ export function register(program: Command, context: CliContext): void {
               : o.kind === 'migrated'
                 ? 'chat migrated'
                 : `${o.kind}: ${o.reason}`;
-      if (!result.ok) throw new Error(`channel ${valid}: ${answer}${o.kind === 'refused' ? ' (marked broken)' : ''}`);
+      const note =
+        o.kind === 'refused'
+          ? ' (marked broken)'
+          : o.kind === 'throttled'
+            ? `: still throttled after ${Math.round(result.waitedMs / 1000)} s of announced waits; it refused nothing, so the channel is not broken: test it again later`
+            : '';
+      if (!result.ok) throw new Error(`channel ${valid}: ${answer}${note}`);
       io.out(`channel ${valid}: ${answer}\n`);
     });
 }

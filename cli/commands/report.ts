@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import * as z from 'zod';
 import { addressSchema } from '../../functions/domain/address';
+import { addDays } from '../../functions/domain/localTime';
+import type { ReportPeriod } from '../../functions/domain/recipientSettings';
 import { sesSenderFrom } from '../../functions/runtime/factories';
 import { digestSenderFor } from '../../functions/runtime/digestSenderFor';
 import { sendSelectedReports, type ReportRunResult } from '../../functions/services/report/send/sendSelectedReports';
@@ -50,8 +52,9 @@ const UNDELIVERED = new Set(['failed', 'retry', 'error']);
  * `sentinel report [--account <address>] [--force [--recipient <email>]] [--json]`: sends the daily reports due now
  * (dispatched and sent as the scheduler does; or those of the selected accounts, or now regardless;
  * `--force --account A` sends A's report alone to each of its recipients, digest recipients too;
- * `--recipient` limits the run to one recipient's usual delivery), and lists today's missed reports;
- * `--retry-missed` sends those instead.
+ * `--recipient` limits the run to one recipient's usual delivery); a day a recipient already had is
+ * not sent to it again (`already sent`) unless `--resend`, which sends copies labelled so. Lists
+ * today's missed reports; `--retry-missed` sends those instead.
  */
 export function register(program: Command, context: CliContext): void {
   program
@@ -65,12 +68,17 @@ export function register(program: Command, context: CliContext): void {
       '--recipient <email>',
       "with --force: send this one recipient its usual delivery now (its digest, or its accounts' reports), to it alone; with --account, that account's report alone",
     )
+    .option(
+      '--resend',
+      'with --force: a day already sent is sent again, as a copy labelled so in every medium (without it, a recipient or channel that had the day gets nothing more)',
+    )
     .option('--retry-missed', "send today's missed reports (claimed, not delivered within the grace): once each, under their regular delivery ids")
     .option('--json', 'print the outcomes as JSON')
-    .action(async (options: { account?: string; force?: boolean; recipient?: string; retryMissed?: boolean; json?: boolean }) => {
-      if (options.retryMissed && (options.force || options.account !== undefined || options.recipient !== undefined)) {
-        throw new UsageError('--retry-missed sends the missed reports as they were due: it takes neither --force, --account nor --recipient');
+    .action(async (options: { account?: string; force?: boolean; recipient?: string; resend?: boolean; retryMissed?: boolean; json?: boolean }) => {
+      if (options.retryMissed && (options.force || options.account !== undefined || options.recipient !== undefined || options.resend)) {
+        throw new UsageError('--retry-missed sends the missed reports as they were due: it takes neither --force, --account, --recipient nor --resend');
       }
+      if (options.resend && !options.force) throw new UsageError('--resend sends again a day already sent: add --force');
       let recipient: string | undefined;
       if (options.recipient !== undefined) {
         if (!options.force) throw new UsageError('--recipient sends now, regardless of schedules: add --force');
@@ -92,8 +100,10 @@ export function register(program: Command, context: CliContext): void {
         return;
       }
       const force = options.force ?? false;
+      const copy = options.resend ?? false;
       if (address !== undefined && !(await rt.repos.accounts.get(address))) throw new Error(`${address} is not tracked`);
-      const results = recipient === undefined ? await reportsNow(rt, deps, now, force, address) : await recipientNow(rt, deps, now, recipient, address);
+      const results =
+        recipient === undefined ? await reportsNow(rt, deps, now, force, address, copy) : await recipientNow(rt, deps, now, recipient, address, copy);
       // The reports' chat messages, queued after their emails, go before the command ends (as the worker sends them in AWS).
       await channelQueue.drain();
 
@@ -129,7 +139,14 @@ export function register(program: Command, context: CliContext): void {
  * Without `--account` or `--force`: the scheduled path, once (`report-dispatch`'s dispatch, then
  * the worker on each job queued). Otherwise the selected accounts' reports from here.
  */
-async function reportsNow(rt: CliRuntime, deps: MissedReportsDeps, now: number, force: boolean, address: string | undefined): Promise<ReportRunResult[]> {
+async function reportsNow(
+  rt: CliRuntime,
+  deps: MissedReportsDeps,
+  now: number,
+  force: boolean,
+  address: string | undefined,
+  copy: boolean,
+): Promise<ReportRunResult[]> {
   if (!force && address === undefined) {
     return dispatchAndDrainReports(
       { schedule: rt.repos.schedule, recipients: rt.repos.recipients, ledger: rt.repos.reportLedger, log: rt.log, now: () => now },
@@ -137,16 +154,23 @@ async function reportsNow(rt: CliRuntime, deps: MissedReportsDeps, now: number, 
     );
   }
   const accounts = address === undefined ? await rt.repos.accounts.list() : await rt.repos.accounts.getMany([address]);
-  return sendSelectedReports(deps, now, force ? { kind: 'extra', accounts, only: address !== undefined } : { kind: 'due', accounts });
+  return sendSelectedReports(deps, now, force ? { kind: 'extra', accounts, only: address !== undefined, copy } : { kind: 'due', accounts });
 }
 
 /** `report --force --recipient`: the tracked accounts that mail the recipient (or the one of `--account`), then its usual delivery to it alone. */
-async function recipientNow(rt: CliRuntime, deps: MissedReportsDeps, now: number, email: string, address: string | undefined): Promise<ReportRunResult[]> {
+async function recipientNow(
+  rt: CliRuntime,
+  deps: MissedReportsDeps,
+  now: number,
+  email: string,
+  address: string | undefined,
+  copy: boolean,
+): Promise<ReportRunResult[]> {
   const mails = (account: TrackedAccount): boolean => account.emails.some((e) => e.trim().toLowerCase() === email);
   const accounts = (address === undefined ? await rt.repos.accounts.list() : await rt.repos.accounts.getMany([address])).filter(mails);
   if (accounts.length === 0)
     throw new UsageError(address === undefined ? `${email} gets reports from no tracked account` : `${address} does not mail ${email}`);
-  return sendToRecipient(deps, email, accounts, address !== undefined, now);
+  return sendToRecipient(deps, email, accounts, address !== undefined, now, copy);
 }
 
 /** `report --retry-missed`: sends today's missed reports (and their chat messages), one row each; fails when one was not delivered. */
@@ -173,19 +197,23 @@ function retryRow({ missed, outcome }: MissedRetryResult): string[] {
 function row(result: ReportRunResult): string[] {
   if (!('email' in result)) return [result.address, ...outcomeColumns(result.outcome), "account's schedule"];
   const period = result.period === 'day' ? '' : ` (${result.period})`;
-  return [result.address ?? `digest${period}`, ...outcomeColumns(result.outcome), `${result.email}${result.address === null ? '' : period}`];
+  return [result.address ?? `digest${period}`, ...outcomeColumns(result.outcome, result.period), `${result.email}${result.address === null ? '' : period}`];
 }
 
-function outcomeColumns(outcome: ReportRunResult['outcome']): string[] {
+function outcomeColumns(outcome: ReportRunResult['outcome'], span: ReportPeriod = 'day'): string[] {
   switch (outcome.kind) {
     case 'sent':
       return [
-        outcome.forced ? 'sent (extra)' : 'sent',
+        outcome.copy === true ? 'sent (copy)' : outcome.forced ? 'sent (extra)' : 'sent',
         String(outcome.messages),
         `covers ${outcome.coveredDate}${outcome.failed > 0 ? `; ${outcome.failed} refused` : ''}`,
       ];
     case 'duplicate':
-      return ['already sent', '0', `report of ${outcome.reportDate}`];
+      return [
+        'already sent',
+        '0',
+        span === 'day' ? `covers ${addDays(outcome.reportDate, -1)}; --force --resend sends a copy` : `${span}ly summary of ${outcome.reportDate}`,
+      ];
     case 'not-due':
       return ['not due', '0', `next at ${new Date(outcome.nextAt).toISOString()}`];
     case 'skipped':

@@ -1,6 +1,7 @@
 import type { ChannelConfig } from '../domain/channel';
 import type { Notice } from '../domain/notice';
 import { discordMessage } from './discordMessage';
+import { pagerdutyEndpoint } from './pagerdutyEndpoint';
 import { pagerdutyEvent } from './pagerdutyEvent';
 import { slackMessage } from './slackMessage';
 import { telegramMessage } from './telegramMessage';
@@ -10,6 +11,7 @@ import { signWebhook } from './webhookSignature';
 /** The API bases that are settings (`TELEGRAM_API_URL`, `PAGERDUTY_EVENTS_URL`). */
 export interface ApiBases {
   readonly telegram: string;
+  /** The Events API v2 endpoint, or its base (`pagerdutyEndpoint` takes either). */
   readonly pagerduty: string;
 }
 
@@ -82,7 +84,7 @@ export function channelRequest(
     case 'pagerduty': {
       const event = pagerdutyEvent(notice);
       if (event === null) return null;
-      return { url: `${bases.pagerduty.replace(/\/+$/, '')}/v2/enqueue`, headers: JSON_TYPE, body: JSON.stringify({ routing_key: secret, ...event }) };
+      return { url: pagerdutyEndpoint(bases.pagerduty), headers: JSON_TYPE, body: JSON.stringify({ routing_key: secret, ...event }) };
     }
     case 'webhook': {
       const body = JSON.stringify(webhookEvent(notice));

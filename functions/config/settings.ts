@@ -80,7 +80,7 @@ export const settingsSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9/_+=.@-]{1,400}$/, 'a Secrets Manager name prefix')
     .optional(),
-  /** In AWS: the SSM parameter holding the published public link keys (`sentinel link-keys publish`). */
+  /** In AWS: the SSM parameter holding the published public link keys (`sentinel link publish-keys`). */
   LINK_PUBLIC_KEYS_PARAMETER: z
     .string()
     .regex(/^\/?[A-Za-z0-9_.\-/]{1,1000}$/, 'an SSM parameter name')
@@ -132,8 +132,11 @@ export const settingsSchema = z.object({
   PROTECTION_BREAKER_ACCOUNTS: z.coerce.number().int().min(1).max(10_000).default(5),
   /** The Telegram Bot API base (tests and people point it at a local receiver). */
   TELEGRAM_API_URL: url.default('https://api.telegram.org'),
-  /** The PagerDuty Events API v2 base (`/v2/enqueue` is appended). */
-  PAGERDUTY_EVENTS_URL: url.default('https://events.pagerduty.com'),
+  /**
+   * The PagerDuty Events API v2 endpoint (`https://events.eu.pagerduty.com/v2/enqueue` for a
+   * service in the EU region); the API base alone is accepted too (`channels/pagerdutyEndpoint`).
+   */
+  PAGERDUTY_EVENTS_URL: url.default('https://events.pagerduty.com/v2/enqueue'),
   /** Where the email templates are (the Lambda bundle copies them next to the handler). */
   TEMPLATES_DIR: z.string().min(1).optional(),
 });

@@ -7,6 +7,8 @@ export interface LevelState {
   lastSentAt: number | null;
   /** When the current breach began; `null` while armed. */
   breachedAt: number | null;
+  /** The drawdown when the current breach began, percent; absent while armed (and on breaches stored before it was kept). */
+  breachedPct?: number;
   /**
    * The breach began before the account was tracked and was recorded silently: it sends no
    * notice or reminder until it recovers (or another level's email names it).
@@ -96,12 +98,12 @@ function advance(prior: LevelState, level: number, value: number, input: Drawdow
   const margin = Math.min(input.hysteresisPct ?? DEFAULT_HYSTERESIS_PCT, level / 2);
   if (prior.status === 'armed') {
     if (value < level) return { tag: 'quiet', next: { ...prior, lastValue: value } };
-    const breach: LevelState = { ...prior, status: 'breached', lastValue: value, breachedAt: input.now };
+    const breach: LevelState = { ...prior, status: 'breached', lastValue: value, breachedAt: input.now, breachedPct: value };
     if (input.breachedBeforeTracking?.includes(level)) return { tag: 'held', next: { ...breach, baseline: true } };
     return { tag: 'crossed', next: breach };
   }
   if (value < level - margin) {
-    const { baseline: _cleared, named: _closed, ...rest } = prior;
+    const { baseline: _cleared, named: _closed, breachedPct: _ended, ...rest } = prior;
     return { tag: 'recovered', next: { ...rest, status: 'armed', lastValue: value, breachedAt: null } };
   }
   const next = { ...prior, lastValue: value };

@@ -18,10 +18,12 @@ export interface CoveredDay {
  * - `scheduled`: the account's daily report of `reportDate`, claimed by the dispatch (which already
  *   moved `nextReportAt`); without `reportDate`, the one due at `now` by the account's schedule, if
  *   any, and the schedule moves after it (`sentinel report --account`);
- * - `extra`: a daily report now, covering the previous local day, under an id of its own, the
- *   schedule unchanged; with `regularIfDue`, a report that is due is sent as the regular one
- *   instead (`sentinel report --force`); without, the schedule is not even read (a recipient's
- *   forced run on its own clock);
+ * - `extra`: a daily report now, covering the previous local day, the schedule unchanged, under
+ *   the id of the regular report covering that day: a day already delivered to a recipient is not
+ *   sent to it again. With `regularIfDue`, a report that is due is sent as the regular one
+ *   (`sentinel report --force`); without, the schedule is not even read (a recipient's forced run
+ *   on its own clock). With `copy` (`--resend`), a copy of that day's report instead, under an id
+ *   of its own and labelled as a copy, whether or not the day was delivered;
  * - `summary`: the weekly or monthly summary sent on `reportDate` (default the account's local date
  *   at `now`); whoever calls decides it is due; the schedule is left alone.
  *
@@ -30,19 +32,21 @@ export interface CoveredDay {
  */
 export type ReportMode =
   | { readonly kind: 'scheduled'; readonly reportDate?: LocalDate; readonly dueAt?: number }
-  | { readonly kind: 'extra'; readonly regularIfDue: boolean }
+  | { readonly kind: 'extra'; readonly regularIfDue: boolean; readonly copy?: boolean }
   | { readonly kind: 'summary'; readonly period: 'week' | 'month'; readonly reportDate?: LocalDate; readonly dueAt?: number };
 
 /** Which report to send for an account at `now`, under which id, and what to schedule after it. */
 export type ReportPlan =
   | {
       kind: 'send';
-      /** Stable id of this report (`report:<address>:<local date>`, or with the send time when forced). */
+      /** Stable id of this report (`report:<address>:<local date>`; a copy: `…:copy:<send time>`). */
       eventId: string;
       /** The local date the report is sent on. */
       reportDate: LocalDate;
       period: CoveredDay;
       forced: boolean;
+      /** When a copy of a report already sent is sent again (`--resend`); `null` for the report itself. */
+      copyAt: number | null;
       /** The next report's instant to store once this one is out; `null` for a forced extra. */
       nextReportAt: number | null;
     }
@@ -72,6 +76,7 @@ export function planReport(account: { address: string; reportAt: string; timezon
         previousReportAt: reportInstant(addDays(due.reportDate, -1), reportAt, timezone),
       },
       forced: false,
+      copyAt: null,
       nextReportAt: reportInstant(addDays(due.reportDate, 1), reportAt, timezone),
     };
   }
@@ -80,18 +85,20 @@ export function planReport(account: { address: string; reportAt: string; timezon
 }
 
 /**
- * An extra report sent at `now`, covering the previous local day, under an id of its own; it never
- * takes the place of a regular report and schedules nothing, so the account's `nextReportAt` is
- * not consulted.
+ * An extra report sent at `now`, covering the previous local day, under the id of the regular
+ * report that covers it (`report:<address>:<today>`): a recipient who had that day's report,
+ * scheduled or forced, is not sent it again, and a day sent this way is not sent again by the
+ * schedule. It schedules nothing, so the account's `nextReportAt` is not consulted. With `copy`,
+ * a copy under an id of its own (`…:copy:<now>`), sent whatever was sent before.
  */
-export function planExtraReport(account: { address: string; reportAt: string; timezone: string }, now: number): ReportPlan & { kind: 'send' } {
+export function planExtraReport(account: { address: string; reportAt: string; timezone: string }, now: number, copy = false): ReportPlan & { kind: 'send' } {
   const { address, reportAt, timezone } = account;
   const today = localDate(now, timezone);
   const coveredDate = addDays(today, -1);
   const todayAt = reportInstant(today, reportAt, timezone);
   return {
     kind: 'send',
-    eventId: `report:${address}:forced:${now}`,
+    eventId: `report:${address}:${today}${copy ? `:copy:${now}` : ''}`,
     reportDate: today,
     period: {
       localDate: coveredDate,
@@ -99,6 +106,7 @@ export function planExtraReport(account: { address: string; reportAt: string; ti
       previousReportAt: now >= todayAt ? todayAt : reportInstant(addDays(today, -1), reportAt, timezone),
     },
     forced: true,
+    copyAt: copy ? now : null,
     nextReportAt: null,
   };
 }
@@ -121,6 +129,7 @@ export function planClaimedReport(account: { address: string; reportAt: string; 
       previousReportAt: reportInstant(coveredDate, reportAt, timezone),
     },
     forced: false,
+    copyAt: null,
     nextReportAt: null,
   };
 }
@@ -131,6 +140,7 @@ export function planFor(account: TrackedAccount, mode: ReportMode, now: number):
     case 'scheduled':
       return mode.reportDate === undefined ? planReport(account, now, false) : planClaimedReport(account, mode.reportDate);
     case 'extra':
+      if (mode.copy === true) return planExtraReport(account, now, true);
       return mode.regularIfDue ? planReport(account, now, true) : planExtraReport(account, now);
     case 'summary':
       return summaryPlan(account, mode.period, mode.reportDate ?? localDate(now, account.timezone));
@@ -149,6 +159,7 @@ function summaryPlan(account: TrackedAccount, span: 'week' | 'month', reportDate
     reportDate,
     period: { localDate: addDays(reportDate, -1), startMs: windows.current.fromMs, endMs: windows.current.toMs, previousReportAt: windows.current.fromMs },
     forced: false,
+    copyAt: null,
     nextReportAt: null,
     windows,
   };

@@ -111,8 +111,11 @@ export const notifyMessageSchema = z.discriminatedUnion('kind', [
    * revoked, refused or failed and why, which keys are left. One per decision (`decision-result#<id>`).
    */
   z.object({ ...base, kind: z.literal('decision-result'), result: decisionResultSchema }),
-  /** An operator snoozed the account's drawdown alerts for every recipient until `until` (ms). */
-  z.object({ ...base, kind: z.literal('account-snoozed'), until: timestampMsSchema }),
+  /**
+   * An operator snoozed the account's drawdown alerts until `until` (ms): for every recipient, or
+   * for `recipient` only (then it alone is told).
+   */
+  z.object({ ...base, kind: z.literal('account-snoozed'), until: timestampMsSchema, recipient: z.string().min(3).max(254).optional() }),
 ]);
 export type NotifyMessage = z.infer<typeof notifyMessageSchema>;
 export type NotifyKind = NotifyMessage['kind'];

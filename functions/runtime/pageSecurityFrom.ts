@@ -47,7 +47,7 @@ export async function linkVerifierFrom(settings: Settings, purposes: readonly Li
   } catch (error) {
     throw new ConfigError(
       'LINK_PUBLIC_KEYS_PARAMETER',
-      `could not be read (${describeError(error, { audience: 'log' })}); run \`sentinel link-keys publish\``,
+      `could not be read (${describeError(error, { audience: 'log' })}); run \`sentinel link publish-keys\``,
       { cause: error },
     );
   }
@@ -64,7 +64,7 @@ export async function linkVerifierFrom(settings: Settings, purposes: readonly Li
     });
   const unpublished = purposes.filter((purpose) => (record.data[purpose] ?? []).length === 0);
   if (unpublished.length > 0)
-    throw new ConfigError('LINK_PUBLIC_KEYS_PARAMETER', `holds no public key of ${unpublished.join(', ')}; run \`sentinel link-keys publish\``);
+    throw new ConfigError('LINK_PUBLIC_KEYS_PARAMETER', `holds no public key of ${unpublished.join(', ')}; run \`sentinel link publish-keys\``);
   return new LinkTokenVerifier(publicKeysOf(record.data, purposes));
 }
 

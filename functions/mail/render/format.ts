@@ -159,7 +159,11 @@ export function formatDuration(ms: number): string {
   return parts.slice(0, 2).join(' ');
 }
 
-/** Time until an expiry, relative to `nowMs`: `in 3 days 4 h`, `expired 2 h ago`, or `no expiry`. */
+/**
+ * Time until an expiry, relative to `nowMs`: `in 3 days 4 h`, `in 1 day`, `expired 2 h ago`, or
+ * `no expiry` (`formatDuration`: whole units, truncated). The one expiry wording: emails (the
+ * `countdown` helper), chat notices and pages all say it with this.
+ */
 export function formatCountdown(expiryMs: number | null, nowMs: number): string {
   if (expiryMs === null) return 'no expiry';
   const diff = expiryMs - nowMs;

@@ -217,6 +217,8 @@ export const dailyReportViewSchema = z.object({
   /** Delegates left out of the HTML to keep it under the clipping limit (the text part lists them all). */
   moreDelegates: z.number().int().min(0),
   removedDelegates: z.array(removedDelegateSchema),
+  /** A copy of a report already sent, sent again on request (`report --force --resend`): labelled so in the subject and at the top. */
+  copy: z.boolean().default(false),
 });
 export type DailyReportView = z.input<typeof dailyReportViewSchema>;
 
@@ -290,6 +292,8 @@ export const digestViewSchema = z.object({
   sections: z.array(digestSectionSchema),
   /** Sections left out of the HTML to stay under the clipping limit (the text part has them all). */
   moreSections: z.number().int().min(0),
+  /** A copy of a digest already sent, sent again on request (`report --force --resend`): labelled so in the subject and at the top. */
+  copy: z.boolean().default(false),
 });
 export type DigestView = z.input<typeof digestViewSchema>;
 
@@ -402,11 +406,13 @@ export const revokeAllResultViewSchema = z.object({
 });
 export type RevokeAllResultView = z.input<typeof revokeAllResultViewSchema>;
 
-/** An operator snoozed the account's drawdown alerts for every recipient (`sentinel alerts snooze`). */
+/** An operator snoozed the account's drawdown alerts (`sentinel alerts snooze`): for every recipient, or for this one only. */
 export const snoozeNoticeViewSchema = z.object({
   ...base,
   /** When the snooze ends. */
   untilMs: timestampMs,
+  /** The snooze is this recipient's alone (`--recipient`); the others keep getting the alerts. */
+  forYouOnly: z.boolean().default(false),
 });
 export type SnoozeNoticeView = z.input<typeof snoozeNoticeViewSchema>;
 

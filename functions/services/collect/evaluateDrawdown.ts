@@ -14,7 +14,7 @@ import type { SeriesPoint } from '../../domain/series';
 import { DRAWDOWN_ROLLUP_RULE, rollupFromState, rollupToState } from '../../store/drawdownRollupItem';
 import { measureWithRollup } from './measureWithRollup';
 import { storedSeries } from '../../store/storedSeries';
-import { DRAWDOWN_RULE, drawdownStateSchema, snoozeStateSchema } from '../../domain/drawdownState';
+import { DRAWDOWN_RULE, drawdownStateSchema, levelStateOf, snoozeStateSchema } from '../../domain/drawdownState';
 
 export { DRAWDOWN_RULE };
 
@@ -158,7 +158,10 @@ export async function evaluateDrawdown(
   const notice = during?.notice ?? evaluation.notice ?? rearm?.notice ?? null;
   // A level crossed again after recovering is dated from its new crossing.
   const crossingFrom = rearmAt && notice !== rearm?.notice ? rearmAt.timestamp : writtenFromMs;
-  const crossedAt = notice && crossingFrom !== null ? firstReached(curve, crossingFrom, notice.level) : null;
+  const reached = notice && crossingFrom !== null ? firstReached(curve, crossingFrom, notice.level) : null;
+  // A crossing is dated (the notices then speak of a gap filled since) only at a point before the
+  // newest: points were missing when it happened. At the newest point it is this poll's own.
+  const crossedAt = reached !== null && reached < last.timestamp ? reached : null;
   const staleLimitMs = settings.staleAfterIntervals * INTERVAL_MS[account.interval];
   const late = crossedAt !== null && now - crossedAt > staleLimitMs ? { lateByMs: now - crossedAt } : {};
   // A level that recovered in the gap and was crossed again stays one open incident: no recovery for it.
@@ -224,12 +227,7 @@ function levelContext(rules: readonly AlertState[], account: TrackedAccount, now
   const stateItem = rules.find((r) => r.rule === DRAWDOWN_RULE);
   const parsed = drawdownStateSchema.safeParse(stateItem?.state ?? { levels: {} });
   const priorLevels = parsed.success ? parsed.data.levels : {};
-  const states = new Map<number, LevelState>(
-    Object.entries(priorLevels).map(([level, { baseline, named, ...s }]): [number, LevelState] => [
-      Number(level),
-      { ...s, ...(baseline ? { baseline } : {}), ...(named ? { named } : {}) },
-    ]),
-  );
+  const states = new Map<number, LevelState>(Object.entries(priorLevels).map(([level, stored]): [number, LevelState] => [Number(level), levelStateOf(stored)]));
   const snooze = snoozeStateSchema.safeParse(rules.find((r) => r.rule === SNOOZE_RULE)?.state);
 
   /** The machine at `drawdownPct`, from the stored states or from `from` (an earlier evaluation's, in the same poll). */

@@ -7,7 +7,7 @@ import type { CurvesRepository } from '../../store/curvesRepository';
 import type { DelegateViewRepository } from '../../store/delegateViewRepository';
 import type { SuppressionRepository } from '../../store/suppressionRepository';
 import type { AlertStateRepository } from '../../store/alertStateRepository';
-import { isRecipientSnoozed } from '../../domain/recipientSnoozes';
+import { isRecipientSnoozed, recipientKey } from '../../domain/recipientSnoozes';
 import type { MailChart } from '../delivery/mailChart';
 import { deliverToRecipient, tallyOutcomes, type MailDeliveryDeps, type RecipientOutcome } from '../delivery/mailDelivery';
 import { notificationEmail, type NotificationEmail, type NotificationEmailKind } from './notificationViews';
@@ -101,7 +101,7 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
   if (!isEmailed(message)) return { kind: 'skipped', reason: 'sent to channels only' };
   const kind = EMAIL_KIND_OF[message.kind];
   const category = categoryOfEmail(kind);
-  const reachable = await mailRecipients(deps.repos, withOperator(account.emails, message, deps.operatorEmail ?? null), category);
+  const reachable = await mailRecipients(deps.repos, addressees(account.emails, message, deps.operatorEmail ?? null), category);
   if (reachable.length === 0) return { kind: 'skipped', reason: noRecipientReason(category) };
   const now = deps.now();
   const recipients = await awake(deps, message, reachable, now);
@@ -155,8 +155,16 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
   return { kind: 'duplicate' };
 }
 
-/** The account's recipients, and the operator for a notice the breaker stopped (a kill-switch firing, or a decision's result). */
-function withOperator(emails: readonly string[], message: NotifyMessage, operator: string | null): string[] {
+/**
+ * Who a message goes to: the account's recipients, and the operator for a notice the breaker
+ * stopped (a kill-switch firing, or a decision's result); a snooze of one recipient's alerts goes
+ * to that recipient alone.
+ */
+function addressees(emails: readonly string[], message: NotifyMessage, operator: string | null): string[] {
+  if (message.kind === 'account-snoozed' && message.recipient !== undefined) {
+    const key = recipientKey(message.recipient);
+    return emails.filter((e) => recipientKey(e) === key);
+  }
   const breaker =
     (message.kind === 'kill-switch' && message.firing.action.kind === 'requested' && message.firing.action.outcome.kind === 'breaker-open') ||
     (message.kind === 'decision-result' && message.result.units.some((u) => u.refusal === 'breaker-open'));

@@ -18,7 +18,7 @@ import type { OnboardingBatchRepository } from '../../store/onboardingBatchRepos
 import type { OnboardingProgressRepository } from '../../store/onboardingProgressRepository';
 import type { AlertStateRepository } from '../../store/alertStateRepository';
 import { RetryLaterError } from '../../shared/retryLaterError';
-import { DRAWDOWN_RULE, drawdownStateSchema } from '../../domain/drawdownState';
+import { DRAWDOWN_RULE, drawdownStateSchema, levelStateOf } from '../../domain/drawdownState';
 import { deliverToRecipient, tallyOutcomes, type RecipientOutcome } from '../delivery/mailDelivery';
 import { mailRecipients, noRecipientReason } from '../delivery/recipients';
 import { recipientLinks } from '../delivery/recipientLinks';
@@ -167,11 +167,6 @@ async function memberOf(deps: OnboardingNoticeDeps, account: TrackedAccount): Pr
   const item = await deps.repos.alerts.get(account.address, DRAWDOWN_RULE);
   const parsed = drawdownStateSchema.safeParse(item?.state);
   if (!parsed.success) return { ...base, levels: null };
-  const levels = Object.fromEntries(
-    Object.entries(parsed.data.levels).map(([level, { baseline, named, ...s }]): [string, LevelState] => [
-      level,
-      { ...s, ...(baseline ? { baseline } : {}), ...(named ? { named } : {}) },
-    ]),
-  );
+  const levels = Object.fromEntries(Object.entries(parsed.data.levels).map(([level, stored]): [string, LevelState] => [level, levelStateOf(stored)]));
   return { ...base, levels };
 }

@@ -1,5 +1,5 @@
 import type { Notice, NoticeField, NoticeLink } from '../../domain/notice';
-import { formatDuration, formatMoney, formatPercent, formatTime } from '../../mail/render/format';
+import { formatCountdown, formatDuration, formatMoney, formatPercent, formatTime } from '../../mail/render/format';
 import type { NotifyMessage } from '../../messages/notifyMessage';
 import { categoryOfEmail } from '../../domain/mailCategory';
 import { EMAIL_KIND_OF } from './emailKindOf';
@@ -181,7 +181,8 @@ function noticeBody(message: NotifyMessage, ctx: NoticeContext): Notice {
         ...base,
         type: expired ? 'delegate.expired' : 'delegate.expiring',
         severity: expired ? 'warning' : 'info',
-        title: expired ? 'A delegate expired' : `A delegate expires in ${message.kind === 'expiry-warning' ? message.stepDays : 0} day(s)`,
+        // The countdown the email shows too (`formatCountdown`), as of the event: not the warning step, which is only when it was sent.
+        title: expired ? 'A delegate expired' : `A delegate expires ${formatCountdown(message.expiryMs, message.at)}`,
         summary: `${who(message.delegate)} ${expired ? 'expired' : 'expires'} ${formatTime(message.expiryMs, zone)}.`,
         fields: [account, { label: 'Delegate', value: message.delegate.address }, { label: 'Expiry', value: formatTime(message.expiryMs, zone) }],
         links: [],
@@ -279,8 +280,9 @@ function noticeBody(message: NotifyMessage, ctx: NoticeContext): Notice {
         ...base,
         type: 'drawdown.snoozed',
         severity: 'info',
-        title: 'Drawdown alerts snoozed for every recipient',
-        summary: `The operator snoozed this account's drawdown alerts until ${formatTime(message.until, zone)}; levels are still tracked.`,
+        // A chat is shared: one recipient's snooze is not named there.
+        title: message.recipient === undefined ? 'Drawdown alerts snoozed for every recipient' : 'Drawdown alerts snoozed for one recipient',
+        summary: `The operator snoozed ${message.recipient === undefined ? "this account's drawdown alerts" : "one recipient's drawdown alert emails"} until ${formatTime(message.until, zone)}; levels are still tracked.`,
         fields: [account, { label: 'Until', value: formatTime(message.until, zone) }],
         links: [],
         incident: null,

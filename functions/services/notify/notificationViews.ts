@@ -154,7 +154,7 @@ export function notificationEmail(message: EmailedMessage, ctx: NotificationCont
         },
       };
     case 'account-snoozed':
-      return { kind: 'snooze-notice', view: { ...base, untilMs: message.until } };
+      return { kind: 'snooze-notice', view: { ...base, untilMs: message.until, forYouOnly: message.recipient !== undefined } };
     case 'kill-switch': {
       const { firing } = message;
       const text = killSwitchNoticeText(firing, { account: ctx.account.address, percent: (p) => formatPercent(p) });

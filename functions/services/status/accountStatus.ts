@@ -2,15 +2,13 @@ import { shownStatus, type ShownStatus } from '../../domain/shownStatus';
 import { lastPollOf, type LastPoll } from '../../domain/lastPoll';
 import { SUMMARY_FIELDS, type SummaryField } from '../../domain/summaryFields';
 import { type PortfolioSummary } from '../../domain/portfolioSummary';
-import { drawdown } from '../../domain/drawdown';
-import { storedSeries } from '../../store/storedSeries';
 import type { TrackedAccount } from '../../domain/account';
 import type { Repositories } from '../../store/repositories';
-import { lookbackWindowMs } from '../../domain/lookbackWindow';
 import { auditTrail } from '../../store/auditTrail';
 import { DRAWDOWN_ROLLUP_RULE } from '../../store/drawdownRollupItem';
 import { withoutUrls } from '../../shared/withoutUrls';
 import { SUMMARY_SAMPLING } from '../collect/collectSettings';
+import { currentDrawdown, STATUS_LOOKBACK_MS, type CurrentDrawdown } from './currentDrawdown';
 
 /** How many audit items `status` reads (newest first). */
 const AUDIT_ITEMS = 20;
@@ -47,7 +45,7 @@ export interface AccountStatusReport {
   readonly latest: { readonly at: number; readonly equity: string | null; readonly pnl: string | null } | null;
   readonly points: { readonly count: number; readonly newestAt: number | null };
   readonly lastSuccessfulPollAt: number | null;
-  readonly drawdown: { readonly currentPct: number; readonly maxPct: number; readonly dollarDrawdown: number; readonly peakAt: number } | null;
+  readonly drawdown: CurrentDrawdown | null;
   readonly summary: PortfolioSummary | null;
   /** What the summary is: the chain's figures over points one `1d` apart, at each UTC midnight since tracking began. */
   readonly summarySampling: typeof SUMMARY_SAMPLING;
@@ -74,21 +72,19 @@ export async function accountStatus(
   repos: Pick<Repositories, 'accounts' | 'curves' | 'snapshots' | 'alerts' | 'delegates' | 'audit'>,
   address: string,
   now: number,
-  lookbackMs = 90 * 86_400_000,
+  lookbackMs = STATUS_LOOKBACK_MS,
 ): Promise<AccountStatusReport | null> {
   const account = await repos.accounts.get(address);
   if (!account) return null;
-  const [latest, points, snapshot, alerts, delegates, history, audit] = await Promise.all([
+  const [latest, points, snapshot, alerts, delegates, dd, audit] = await Promise.all([
     repos.curves.latest(account.address, account.interval),
     repos.curves.countAndNewest(account.address, account.interval),
     repos.snapshots.latest(account.address),
     repos.alerts.listWithControls(account.address),
     repos.delegates.listForAccount(account.address),
-    repos.curves.queryRange(account.address, account.interval, Math.max(0, now - lookbackWindowMs(account.interval, lookbackMs)), now),
+    currentDrawdown(repos.curves, account, now, lookbackMs),
     repos.audit.listForAccount(account.address, AUDIT_ITEMS),
   ]);
-  const series = storedSeries(history);
-  const dd = drawdown(series);
   const shown = shownStatus(account, now, withoutUrls, snapshot ? snapshot.polledAt : null);
   const lastPoll = lastPollOf(account);
   return {
@@ -110,7 +106,7 @@ export async function accountStatus(
     latest: latest ? { at: latest.ts, equity: latest.equity ?? null, pnl: latest.pnl ?? null } : null,
     points: { count: points.count, newestAt: points.newestTs },
     lastSuccessfulPollAt: snapshot ? (snapshot.fetchedAt ?? snapshot.polledAt) : null,
-    drawdown: dd ? { currentPct: dd.currentPct, maxPct: dd.maxPct, dollarDrawdown: dd.dollarDrawdown, peakAt: dd.peakAt } : null,
+    drawdown: dd,
     summary: snapshot ? pick(snapshot.summary) : null,
     summarySampling: SUMMARY_SAMPLING,
     summaryDelta: snapshot?.delta ?? null,

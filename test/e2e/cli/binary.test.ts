@@ -1,5 +1,21 @@
 import { spawnSync } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const BIN = resolve('bin/sentinel.js');
+
+/** The binary run from `cwd` with only `env` besides PATH and HOME: no local stack, no AWS settings or credentials. */
+function sentinelIn(cwd: string, env: Record<string, string>, ...args: string[]) {
+  const run = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { PATH: process.env['PATH'] ?? '', HOME: cwd, NO_COLOR: '1', AWS_EC2_METADATA_DISABLED: 'true', ...env },
+  });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
 
 /** `npx sentinel` exactly as a user types it in the project folder. */
 function sentinel(...args: string[]) {
@@ -30,5 +46,49 @@ describe('the sentinel binary', () => {
         .split('\n')
         .filter((l) => l.startsWith('sentinel:')),
     ).toEqual(['sentinel: address "0x12" is not a 20-byte hex address']);
+  });
+
+  describe('outside a project folder', () => {
+    const away = mkdtempSync(join(tmpdir(), 'sentinel-elsewhere-'));
+    afterAll(() => rmSync(away, { recursive: true, force: true }));
+
+    it('says no local stack was found, where it looked, and how to point at one, instead of an AWS credentials error', () => {
+      const run = sentinelIn(away, {}, 'accounts', 'list');
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe('');
+      const lines = run.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        new RegExp(`^sentinel: no local stack found: no running \`npm start\` recorded at ${join(away, '.sentinel', 'services.json')} `),
+      );
+      expect(lines[0]).toContain('SENTINEL_STATE_DIR=<project folder>/.sentinel');
+      expect(lines[0]).toContain('SENTINEL_TABLE_PREFIX=sentinel-<stage>-');
+      expect(run.stderr).not.toMatch(/Credentials|ProviderError/);
+    });
+
+    it('looks where SENTINEL_STATE_DIR says, and takes a stack that stopped for none', () => {
+      const state = join(away, 'stopped-stack');
+      mkdirSync(state);
+      const stopped = {
+        pid: 2 ** 22 + 1,
+        DYNAMODB_ENDPOINT: 'http://127.0.0.1:9',
+        SES_ENDPOINT: 'http://127.0.0.1:9',
+        ROCKET_NODE_URL: 'http://127.0.0.1:9',
+        ROCKET_INDEXER_URL: 'http://127.0.0.1:9',
+        PUBLIC_BASE_URL: 'http://127.0.0.1:9',
+        SENTINEL_TABLE_PREFIX: 'sentinel-',
+      };
+      writeFileSync(join(state, 'services.json'), JSON.stringify(stopped));
+      const run = sentinelIn(away, { SENTINEL_STATE_DIR: state }, 'status', '0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(new RegExp(`^sentinel: no local stack found: no running \`npm start\` recorded at ${join(state, 'services.json')} `));
+    });
+
+    it('pointed at a deployed stage without AWS credentials, says that instead of the SDK error', () => {
+      const run = sentinelIn(away, { SENTINEL_TABLE_PREFIX: 'sentinel-devnet-', AWS_REGION: 'eu-west-1' }, 'accounts', 'list');
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/^sentinel: no AWS credentials found, and the CLI is pointed at AWS .*set AWS_PROFILE or AWS credentials/);
+      expect(run.stderr).not.toContain('CredentialsProviderError');
+    });
   });
 });

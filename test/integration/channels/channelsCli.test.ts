@@ -72,6 +72,19 @@ describe('sentinel channels', () => {
     expect(await cli('accounts', 'update', A, '--add-channel', 'slack-desk,tg-desk,pager,hook')).toMatchObject({ code: 0, stderr: '' });
     expect((await cli('accounts', 'update', A, '--remove-channel', 'pager')).code).toBe(0);
 
+    // accounts show lists the channels the account routes to, as accounts export does.
+    const shownAccount = await cli('accounts', 'show', A);
+    expect(shownAccount.stdout).toMatch(
+      /\nchannels +hook \(webhook: drawdown, security, expiry\)\n +slack-desk \(slack: drawdown, security, expiry\)\n +tg-desk \(telegram: drawdown, security, expiry\)\n/,
+    );
+    const accountJson = JSON.parse((await cli('accounts', 'show', A, '--json')).stdout) as { channels: { name: string; state: string }[] };
+    expect(accountJson.channels.map((c) => [c.name, c.state])).toEqual([
+      ['hook', 'ok'],
+      ['slack-desk', 'ok'],
+      ['tg-desk', 'ok'],
+    ]);
+    expect((await cli('accounts', 'export')).stdout).toMatch(/,hook;slack-desk;tg-desk\n$/);
+
     const list = await cli('channels', 'list', '--json');
     expect(list.code).toBe(0);
     const shown = JSON.parse(list.stdout) as { name: string; categories: string[]; accounts: string[]; state: string; url: string | null }[];
@@ -111,10 +124,22 @@ describe('sentinel channels', () => {
     expect(refused.stderr + refused.stdout).not.toContain(SLACK_PATH);
     expect(await channels.get('slack-desk')).toMatchObject({ state: { kind: 'broken', reason: 'HTTP 404: no_service' } });
     expect((await cli('channels', 'list')).stdout).toMatch(/slack-desk .*broken since .*no_service/);
+    expect((await cli('accounts', 'show', A)).stdout).toMatch(/ slack-desk \(slack: drawdown, security, expiry; BROKEN since .*: HTTP 404: no_service\)\n/);
+
+    // Routing an account to it now says why it is broken, since when, and how to clear it.
+    const stored = await channels.get('slack-desk');
+    const since = stored?.state.kind === 'broken' ? new Date(stored.state.since).toISOString() : 'not broken';
+    const routed = await cli('accounts', 'update', A, '--add-channel', 'slack-desk');
+    expect(routed).toMatchObject({ code: 0, stdout: `updated ${A}\n` });
+    expect(routed.stderr).toBe(
+      `warning: channel slack-desk is broken since ${since}: HTTP 404: no_service; nothing is sent to it until it is cleared: ` +
+        `fix the destination (or "sentinel channels update slack-desk ..."), then "sentinel channels test slack-desk" clears it once a test message is delivered\n`,
+    );
 
     const again = await cli('channels', 'test', 'slack-desk');
     expect(again.code).toBe(0);
     expect(await channels.get('slack-desk')).toMatchObject({ state: { kind: 'ok' }, lastDelivery: { outcome: 'delivered' } });
+    expect(await cli('accounts', 'update', A, '--add-channel', 'slack-desk')).toMatchObject({ code: 0, stderr: '' });
   });
 
   it('updates and removes a channel', async () => {

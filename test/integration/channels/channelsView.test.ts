@@ -8,6 +8,7 @@ import { startChatReceivers, type ChatReceivers } from '../../../local/receivers
 import { CHROMIUM_PATH } from '../../support/screenshot';
 import { drawdownEvent, newDelegateEvent, noticeOf } from '../../support/channels/noticeFixtures';
 import { digestNotice } from '../../../functions/services/report/compose/digestNotice';
+import { localDayBounds } from '../../../functions/domain/localTime';
 import { digestRowsOf, REPORT_NOW } from '../../support/report/chatReportFixtures';
 import { mailChart } from '../../../functions/services/delivery/mailChart';
 import { mkdtempSync } from 'node:fs';
@@ -103,7 +104,7 @@ describe('the channels view', () => {
     };
     const notice = digestNotice(
       digestRowsOf(3, (i) => `<b>desk ${i}</b>`),
-      { id: 'digest:day:view', span: 'day', reportDate: '2026-11-23', timeZone: 'UTC', generatedAt: REPORT_NOW },
+      { id: 'daily-digest:view', span: 'day', reportDate: '2026-11-23', period: localDayBounds('2026-11-22', 'UTC'), timeZone: 'UTC', generatedAt: REPORT_NOW },
     );
     for (const [i, secret] of ['env:SLACK', 'env:DISCORD'].entries()) {
       const channel = { type: i === 0 ? ('slack' as const) : ('discord' as const), secret, url: null, chatId: null };

@@ -54,6 +54,20 @@ describe('accounts import / export: the channels column', () => {
     expect(await routing()).toEqual({ desk: [B], pager: [] });
   });
 
+  it('routing accounts to a broken channel warns, naming why, since when and how to clear it', async () => {
+    await channels.setState('pager', { kind: 'broken', reason: 'HTTP 404: Not Found', since: Date.UTC(2030, 0, 2) });
+    const run = await cli('accounts', 'import', await file('broken.csv', `address,channels\n${C},pager;desk\n`), '--json');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(
+      /^warning: channel pager is broken since 2030-01-02T00:00:00\.000Z: HTTP 404: Not Found; .*"sentinel channels test pager" clears it/,
+    );
+    expect(run.stderr).not.toContain('channel desk');
+    expect((await routing())['pager']).toContain(C);
+    // As it was for the tests below.
+    await channels.setState('pager', { kind: 'ok' });
+    expect((await cli('accounts', 'import', await file('unroute.csv', `address,channels\n${C},none\n`))).code).toBe(0);
+  });
+
   it('an unknown channel exits 2 naming the file, line and column, and writes nothing', async () => {
     const before = await routing();
     const path = await file('unknown.csv', `address,email,channels\n${A},changed@example.com,desk\n${C},c@example.com,desk;nope\n`);

@@ -1,6 +1,9 @@
 import type { Notice } from '../../../functions/domain/notice';
+import { renderEmail, type RenderedEmail } from '../../../functions/mail/render/render';
 import { notifyMessageSchema, type NotifyEvent } from '../../../functions/messages/notifyMessage';
+import { isEmailed } from '../../../functions/services/notify/emailedMessage';
 import { noticeOfMessage } from '../../../functions/services/notify/noticeOfMessage';
+import { notificationEmail } from '../../../functions/services/notify/notificationViews';
 
 export const ACCOUNT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 export const DELEGATE = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
@@ -20,6 +23,31 @@ const context = {
 /** The notice of a notify event, built as the notify service builds it. */
 export function noticeOf(event: NotifyEvent): Notice {
   return noticeOfMessage(notifyMessageSchema.parse(event), context);
+}
+
+/** The email of a notify event, rendered as the notify service renders it at `now` (default the event's time), for the account and links `noticeOf` uses. */
+export function emailOf(event: NotifyEvent, now: number = event.at): RenderedEmail {
+  const message = notifyMessageSchema.parse(event);
+  if (!isEmailed(message)) throw new Error(`${message.kind} is sent to channels only`);
+  const email = notificationEmail(message, {
+    account: { ...context.account, drawdownThresholds: [5, 10, 20] },
+    now,
+    links: {
+      unsubscribeUrl: 'https://sentinel.example/unsubscribe?token=unsub',
+      oneClickUnsubscribe: false,
+      preferencesUrl: context.preferencesUrl(),
+      revokeUrl: context.revokeUrl,
+      snoozeUrl: context.snoozeUrl,
+      revokeAllUrl: context.revokeAllUrl,
+    },
+    chart: null,
+    maxDrawdownUsd: null,
+    rearmMarginPct: 1,
+    isWebClient: () => false,
+    delegateName: () => null,
+    delegateCount: context.delegateCount,
+  });
+  return renderEmail(email.kind, email.view, { timeZone: context.account.timezone });
 }
 
 export const drawdownEvent = {

@@ -12,9 +12,10 @@ export interface CliRun {
 
 /**
  * Runs `sentinel` commands in-process against this file's tables, the run's DynamoDB Local and
- * local SES, and the given chain URLs, exactly as the binary would with that environment.
+ * local SES, and the given chain URLs, exactly as the binary would with that environment; `sleep`
+ * (a simulated clock's, with its `now`) is how the commands wait.
  */
-export function cliRunner(env: Record<string, string>, now: () => number = Date.now, protectionFile?: string) {
+export function cliRunner(env: Record<string, string>, now: () => number = Date.now, protectionFile?: string, sleep?: (ms: number) => Promise<void>) {
   const fullEnv = {
     DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
     SES_ENDPOINT: inject('sesEndpoint'),
@@ -27,7 +28,7 @@ export function cliRunner(env: Record<string, string>, now: () => number = Date.
     let stdout = '';
     let stderr = '';
     const context: CliContext = {
-      runtime: async () => createCliRuntime(loadSettings(fullEnv), now, ...(protectionFile === undefined ? [] : [protectionFile])),
+      runtime: async () => createCliRuntime(loadSettings(fullEnv), now, protectionFile, sleep),
       io: { out: (t) => void (stdout += t), err: (t) => void (stderr += t), interactive: false },
     };
     const code = await runCli(argv, context);

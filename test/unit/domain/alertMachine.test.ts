@@ -112,9 +112,11 @@ describe('evaluateDrawdownAlerts', () => {
     expect(below?.notice).toBeNull();
     expect(kinds(below!)).toEqual({ 5: 'ok', 10: 'ok', 20: 'ok' });
     expect(cross?.notice).toMatchObject({ kind: 'fired', level: 5, levels: [5], newlyFired: [5], drawdownPct: 6 });
-    expect(cross?.decisions[0]?.nextState).toEqual({ status: 'breached', lastValue: 6, lastSentAt: HOUR, breachedAt: HOUR, named: true });
+    expect(cross?.decisions[0]?.nextState).toEqual({ status: 'breached', lastValue: 6, lastSentAt: HOUR, breachedAt: HOUR, breachedPct: 6, named: true });
     expect(again?.notice).toBeNull();
     expect(kinds(again!)[5]).toBe('ok');
+    // The drawdown at the breach stays what it was when the level was crossed.
+    expect(again?.decisions[0]?.nextState).toMatchObject({ lastValue: 7, breachedPct: 6 });
   });
 
   it('counts reaching the level exactly as crossing it', () => {
@@ -159,6 +161,8 @@ describe('evaluateDrawdownAlerts', () => {
     expect(results[1]?.decisions[0]?.nextState.status).toBe('breached');
     expect(kinds(results[3]!)[5]).toBe('recovered');
     expect(results[3]?.decisions[0]?.nextState).toMatchObject({ status: 'armed', breachedAt: null, lastSentAt: 0 });
+    expect(results[3]?.decisions[0]?.nextState).not.toHaveProperty('breachedPct');
+    expect(results[4]?.decisions[0]?.nextState).toMatchObject({ status: 'breached', breachedPct: 5 });
   });
 
   it('uses the hysteresis margin given', () => {

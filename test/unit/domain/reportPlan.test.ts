@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { localDate, wallClockToInstant } from '../../../functions/domain/localTime';
 import { nextReportAt } from '../../../functions/domain/reportTime';
-import { planReport } from '../../../functions/domain/reportPlan';
+import { planExtraReport, planReport } from '../../../functions/domain/reportPlan';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -61,13 +61,33 @@ describe('planReport across DST changes', () => {
     expect(sent.filter((s) => s.covered !== shortOrLongDay).every((s) => s.hours === 24)).toBe(true);
   });
 
-  it('with force, plans an extra report under an id of its own and no schedule change when none is due', () => {
+  it('with force, plans an extra report of yesterday under the id of the regular report covering it (a day is sent once), and no schedule change when none is due', () => {
     const now = Date.parse('2025-03-04T12:00:00Z');
     const account = { address: '0xabc', reportAt: '08:00', timezone: 'Europe/Berlin', nextReportAt: Date.parse('2025-03-05T07:00:00Z') };
     expect(planReport(account, now, false)).toEqual({ kind: 'not-due', nextAt: account.nextReportAt, reschedule: false });
     const forced = planReport(account, now, true);
-    expect(forced).toMatchObject({ kind: 'send', eventId: `report:0xabc:forced:${now}`, forced: true, nextReportAt: null, reportDate: '2025-03-04' });
-    expect(forced.kind === 'send' && forced.period.previousReportAt).toBe(Date.parse('2025-03-04T07:00:00Z'));
+    // The report sent at 08:00 today covered 3 Mar under this id: a forced run sends that day to no one who had it.
+    expect(forced).toMatchObject({
+      kind: 'send',
+      eventId: 'report:0xabc:2025-03-04',
+      forced: true,
+      copyAt: null,
+      nextReportAt: null,
+      reportDate: '2025-03-04',
+    });
+    expect(forced.kind === 'send' && forced.period).toMatchObject({ localDate: '2025-03-03', previousReportAt: Date.parse('2025-03-04T07:00:00Z') });
+  });
+
+  it('a copy sent again on request (--resend) has an id of its own, with when it was sent', () => {
+    const now = Date.parse('2025-03-04T12:00:00Z');
+    const copy = planExtraReport({ address: '0xabc', reportAt: '08:00', timezone: 'Europe/Berlin' }, now, true);
+    expect(copy).toMatchObject({
+      eventId: `report:0xabc:2025-03-04:copy:${now}`,
+      copyAt: now,
+      forced: true,
+      nextReportAt: null,
+      period: { localDate: '2025-03-03' },
+    });
   });
 
   it('does not catch up a missed day: the stale schedule moves to the next report time', () => {

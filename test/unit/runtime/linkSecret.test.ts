@@ -213,7 +213,7 @@ describe('the link keys and the anti-CSRF secret from AWS', () => {
     );
     parameter = undefined;
     await expect(linkReaderFrom(loadSettings({ LINK_PUBLIC_KEYS_PARAMETER: PARAMETER, PUBLIC_BASE_URL: BASE }), ['revoke'], parameters)).rejects.toThrow(
-      /^LINK_PUBLIC_KEYS_PARAMETER: could not be read \(.*ParameterNotFound.*\); run `sentinel link-keys publish`/,
+      /^LINK_PUBLIC_KEYS_PARAMETER: could not be read \(.*ParameterNotFound.*\); run `sentinel link publish-keys`/,
     );
   });
 });

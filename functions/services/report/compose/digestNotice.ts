@@ -2,17 +2,22 @@ import type { DigestRow } from '../../../domain/digestModel';
 import { NOTICE_TABLE_MAX_ROWS, type Notice } from '../../../domain/notice';
 import type { ReportPeriod } from '../../../domain/recipientSettings';
 import { formatMoney, formatPercent, shortAddress } from '../../../mail/render/format';
-import { storedDataLabel } from './reportNotice';
+import { localDate } from '../../../domain/localTime';
+import { COPY_LABEL, coveredText, storedDataLabel } from './reportNotice';
 
 /** What a digest's chat message needs besides its rows. */
 export interface DigestNoticeContext {
   /** The digest's event id for this recipient: one message per channel builds on it. */
   readonly id: string;
   readonly span: ReportPeriod;
-  /** The date the digest is for (its report date), in `timeZone`. */
+  /** The date the digest is sent on (the day after the day it covers), kept in the webhook's details as it always was. */
   readonly reportDate: string;
+  /** What the digest covers (its local day, or its week or month), in `timeZone`: its title and `details.localDate` say it. */
+  readonly period: { readonly startMs: number; readonly endMs: number };
   readonly timeZone: string;
   readonly generatedAt: number;
+  /** A copy of a digest already sent, sent again on request (`report --force --resend`): labelled so. */
+  readonly copy?: boolean;
 }
 
 /** The digest table's columns, as the email's table reads. */
@@ -55,13 +60,16 @@ export function digestNotice(rows: readonly DigestRow[], ctx: DigestNoticeContex
   const pnl = sum((r) => r.pnl);
   const kept = rows.slice(0, NOTICE_TABLE_MAX_ROWS);
   const accounts = `${rows.length} account${rows.length === 1 ? '' : 's'}`;
+  const covered = coveredText(ctx.span, ctx.period, ctx.timeZone);
+  const copy = ctx.copy === true;
   return {
     id: ctx.id,
     type: 'report.digest',
     category: 'reports',
     severity: stored.length > 0 || available.length < rows.length ? 'warning' : 'info',
-    title: `${TITLES[ctx.span]}: ${accounts}, ${ctx.reportDate}`,
+    title: `${TITLES[ctx.span]}${copy ? ' (copy)' : ''}: ${accounts}, ${covered}`,
     summary: [
+      copy ? COPY_LABEL : null,
       storedLabel && `${stored.length} of ${accounts}: ${storedLabel}`,
       available.length < rows.length ? `${rows.length - available.length} could not be read.` : null,
       'Worst first; the email has each account in full.',
@@ -83,13 +91,16 @@ export function digestNotice(rows: readonly DigestRow[], ctx: DigestNoticeContex
     details: {
       span: ctx.span,
       reportDate: ctx.reportDate,
+      localDate: localDate(ctx.period.endMs - 1, ctx.timeZone),
       timezone: ctx.timeZone,
+      period: { ...ctx.period },
       accounts: kept.map((r) => r.account.address),
       totalEquityUsd: equity,
       totalPnlUsd: pnl,
       openAlerts,
       expiringDelegates: expiring,
       storedDataAccounts: stored.length,
+      ...(copy ? { copy: true } : {}),
     },
     table: { columns: [...DIGEST_COLUMNS], rows: kept.map(cellsOf), omitted: rows.length - kept.length },
   };

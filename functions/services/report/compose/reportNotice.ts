@@ -1,5 +1,6 @@
 import { DIGEST_EXPIRY_DAYS } from '../../../domain/digestModel';
 import type { Notice, NoticeField, NoticeLink } from '../../../domain/notice';
+import { localDate } from '../../../domain/localTime';
 import type { ReportModel } from '../../../domain/reportModel';
 import { accountName, formatDelta, formatMoney, formatPercent, formatTime, formatValue } from '../../../mail/render/format';
 import { CHART_ALT } from './reportViews';
@@ -12,6 +13,17 @@ export interface ReportNoticeContext {
   readonly preferencesUrl: string | null;
   /** Whether the equity chart goes with the message (a photo, an attachment). */
   readonly chart: boolean;
+  /** A copy of a report already sent, sent again on request (`report --force --resend`): labelled so. */
+  readonly copy?: boolean;
+}
+
+/** The label a copy sent again on request carries first, in every medium. */
+export const COPY_LABEL = 'A copy, sent again on request.';
+
+/** What a report's or digest's chat message covers: its local day, or its first and last day. */
+export function coveredText(span: ReportModel['span'], period: { startMs: number; endMs: number }, timeZone: string): string {
+  const last = localDate(period.endMs - 1, timeZone);
+  return span === 'day' ? last : `${formatTime(period.startMs, timeZone, 'date')} to ${last}`;
 }
 
 /** The most metric changes a chat message lists (the email has them all). */
@@ -83,14 +95,17 @@ export function reportNotice(model: ReportModel, ctx: ReportNoticeContext): Noti
     ...(stored === null ? [] : [{ label: 'Source', value: 'stored data (the chain did not answer)' }]),
   ];
   const links: NoticeLink[] = ctx.preferencesUrl === null ? [] : [{ label: 'Preferences', url: ctx.preferencesUrl, action: 'preferences' }];
-  const covered = model.span === 'day' ? model.localDate : `${formatTime(model.period.startMs, zone, 'date')} to ${model.localDate}`;
+  const covered = coveredText(model.span, model.period, zone);
+  const copy = ctx.copy === true;
   return {
     id: ctx.id,
     type: REPORT_NOTICE_TYPES[model.span],
     category: 'reports',
     severity: stored === null ? 'info' : 'warning',
-    title: `${TITLES[model.span]}: ${accountName(model.account)}, ${covered}`,
-    summary: [stored, `Figures for ${covered} (${zone}); the email has every metric and delegate.`].filter((s) => s !== null).join(' '),
+    title: `${TITLES[model.span]}${copy ? ' (copy)' : ''}: ${accountName(model.account)}, ${covered}`,
+    summary: [copy ? COPY_LABEL : null, stored, `Figures for ${covered} (${zone}); the email has every metric and delegate.`]
+      .filter((s) => s !== null)
+      .join(' '),
     fields,
     links,
     account: { ...model.account },
@@ -114,6 +129,7 @@ export function reportNotice(model: ReportModel, ctx: ReportNoticeContext): Noti
       changes: changed.map((c) => ({ metric: c.key, delta: c.delta })),
       source: model.source.kind,
       storedAsOf: model.source.kind === 'stored' ? model.source.storedAsOf : null,
+      ...(copy ? { copy: true } : {}),
     },
   };
 }

@@ -6,7 +6,7 @@ import type { ReportOutcome } from './reportOutcome';
 /**
  * One digest to send: every account of one digest-mode recipient, in one email, for the
  * `period` ending on `reportDate` (the recipient's local date the digest is sent on).
- * Delivered once under `digest:<period>:<reportDate>#<email>`.
+ * Delivered once under `digest:<period>:<reportDate>#<email>` (a copy: `…:copy:<now>#<email>`).
  */
 export interface DigestInput {
   readonly recipient: RecipientSettings;
@@ -17,8 +17,10 @@ export interface DigestInput {
   /** The recipient's zone for windows and times: its own, else the first account's. */
   readonly timeZone: string;
   readonly now: number;
-  /** An extra digest sent by `sentinel report --force`. */
+  /** An extra digest sent by `sentinel report --force`: under the day's own id, so a recipient who had it is not sent it again. */
   readonly forced: boolean;
+  /** A copy of the digest, sent again on request (`report --force --resend`) under an id of its own, labelled as a copy. */
+  readonly copy?: boolean;
   /** When the queued job was due: an account whose chain reads still fail after the grace is shown from stored data. Without it (forced), it is shown unavailable. */
   readonly dueAt?: number;
 }

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { TrackedAccount } from '../../../domain/account';
 import type { DigestRow } from '../../../domain/digestModel';
+import { localDate } from '../../../domain/localTime';
+import type { ReportPeriod } from '../../../domain/recipientSettings';
 import type { ReportModel } from '../../../domain/reportModel';
 import { describeError } from '../../../shared/describeError';
 import { channelsTaking, encodeChart, queueChannelNotices } from '../../delivery/channelNotices';
@@ -15,18 +17,34 @@ export const REPORT_CHANNEL_JOBS_METRIC = 'ReportChannelJobs';
 /** Metric: reports whose channel jobs could not be queued (the emails went; the chats miss this one). */
 export const REPORT_CHANNEL_FAILURES_METRIC = 'ReportChannelFailures';
 
+const REPORT_NOTICE_KINDS: Readonly<Record<ReportPeriod, string>> = { day: 'daily-report', week: 'weekly-report', month: 'monthly-report' };
+const DIGEST_NOTICE_KINDS: Readonly<Record<ReportPeriod, string>> = { day: 'daily-digest', week: 'weekly-digest', month: 'monthly-digest' };
+
+/** A copy's id ends with when it was sent again (`:copy:<ms>`); the report's own has nothing more. */
+const copySuffix = (copyAt: number | null): string => (copyAt === null ? '' : `:copy:${copyAt}`);
+
+/**
+ * The chat message and webhook id of an account's report: its kind, the account and the first
+ * local day it covers (`daily-report:<address>:2026-11-27` for the report of 27 Nov, sent on the
+ * 28th), whichever run builds it (scheduled or `--force`), so a channel is posted each day once.
+ */
+export function reportNoticeId(model: Pick<ReportModel, 'span' | 'account' | 'period' | 'timezone'>, copyAt: number | null): string {
+  return `${REPORT_NOTICE_KINDS[model.span]}:${model.account.address}:${localDate(model.period.startMs, model.timezone)}${copySuffix(copyAt)}`;
+}
+
 /**
  * Queues one account report's chat message (`reportNotice`) for each channel that takes the
  * account's reports (see `channelsTaking`: routed with `reports`, not a pager, not muted from the
  * chat), with the report's chart for the chats that show one, under the delivery id
- * `<report event id>#channel:<name>`: a report built twice (a redelivered job) is posted once.
- * Called after the emails, and never fails the report: a failure is logged and counted
+ * `<reportNoticeId>#channel:<name>`: a report built twice (a redelivered job, a forced run of a
+ * day already sent) is posted once; a copy (`copyAt`: `report --force --resend`) is posted again,
+ * labelled. Called after the emails, and never fails the report: a failure is logged and counted
  * (`ReportChannelFailures`). Returns how many jobs were queued.
  */
 export async function reportToChannels(
   deps: Omit<ReportDeps, 'digest'>,
   account: TrackedAccount,
-  eventId: string,
+  copyAt: number | null,
   built: Promise<{ readonly model: ReportModel; readonly chart: MailChart | null }>,
   now: number,
 ): Promise<number> {
@@ -41,8 +59,9 @@ export async function reportToChannels(
       channel,
       chartPng,
       notice: reportNotice(model, {
-        id: eventId,
+        id: reportNoticeId(model, copyAt),
         chart: chartPng !== null,
+        copy: copyAt !== null,
         preferencesUrl: ports.links.build({ purpose: 'channel-preferences', account: account.address, channel: channel.name }, now),
       }),
     }));
@@ -54,10 +73,16 @@ export async function reportToChannels(
  * Queues a digest's chat message (`digestNotice`, the table as text) once per channel that takes
  * the reports of some of the digest's accounts, with the rows of those accounts only (a channel
  * never sees an account it is not routed to). The delivery id is
- * `digest:<period>:<date>:<recipient hash>#channel:<name>`: one per digest and channel, the
- * recipient's address not shown to the chat or webhook. Never fails the digest (see `reportToChannels`).
+ * `<daily|weekly|monthly>-digest:<first covered local day>:<recipient hash>#channel:<name>`: one
+ * per digest and channel, the recipient's address not shown to the chat or webhook; a copy's
+ * (`input.copy`) ends with `:copy:<now>`. Never fails the digest (see `reportToChannels`).
  */
-export async function digestToChannels(deps: Omit<ReportDeps, 'digest'>, input: DigestInput, eventId: string, rows: readonly DigestRow[]): Promise<number> {
+export async function digestToChannels(
+  deps: Omit<ReportDeps, 'digest'>,
+  input: DigestInput,
+  period: { readonly startMs: number; readonly endMs: number },
+  rows: readonly DigestRow[],
+): Promise<number> {
   const ports = deps.channels;
   if (!ports || rows.length === 0) return 0;
   return guarded(deps, { digestOf: rows.length }, async () => {
@@ -67,10 +92,12 @@ export async function digestToChannels(deps: Omit<ReportDeps, 'digest'>, input: 
       { type: 'report.digest', category: 'reports' },
       input.now,
     );
-    const id = `${eventId}:${createHash('sha256').update(input.recipient.email.trim().toLowerCase()).digest('hex').slice(0, 16)}`;
+    const copyAt = input.copy === true ? input.now : null;
+    const recipient = createHash('sha256').update(input.recipient.email.trim().toLowerCase()).digest('hex').slice(0, 16);
+    const id = `${DIGEST_NOTICE_KINDS[input.period]}:${localDate(period.startMs, input.timeZone)}:${recipient}${copySuffix(copyAt)}`;
     const jobs = taking.map(({ channel, accounts }) => {
       const wanted = new Set(accounts.map((a) => a.toLowerCase()));
-      const ctx = { id, span: input.period, reportDate: input.reportDate, timeZone: input.timeZone, generatedAt: input.now };
+      const ctx = { id, span: input.period, reportDate: input.reportDate, period, timeZone: input.timeZone, generatedAt: input.now, copy: copyAt !== null };
       return {
         channel,
         chartPng: null,

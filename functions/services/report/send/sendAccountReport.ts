@@ -113,7 +113,7 @@ export async function sendAccountReport(
           shared ??= build();
           const { model, chart, status } = await shared;
           const links = recipientLinks(deps.links, account, recipient, now, 'reports');
-          const view = dailyReportView(model, { status, chart: chart?.ref ?? null, links });
+          const view = { ...dailyReportView(model, { status, chart: chart?.ref ?? null, links }), copy: plan.copyAt !== null };
           return {
             rendered: renderReport(deps.renderer, view, account.timezone),
             unsubscribeUrl: links.unsubscribeUrl,
@@ -125,7 +125,7 @@ export async function sendAccountReport(
     );
   }
 
-  if (shared) await reportToChannels(deps, account, plan.eventId, shared, now);
+  if (shared) await reportToChannels(deps, account, plan.copyAt, shared, now);
 
   const tally = tallyOutcomes(outcomes);
   const count = recipients.length;
@@ -139,6 +139,7 @@ export async function sendAccountReport(
       reportDate: plan.reportDate,
       coveredDate: plan.period.localDate,
       forced: plan.forced,
+      ...(plan.copyAt === null ? {} : { copy: true as const }),
       recipients: count,
       messages: tally.sent,
       failed: tally.failed.length,

@@ -84,7 +84,16 @@ function outcomeOf(outcome: RecipientOutcome, input: DigestInput): ReportOutcome
   const { reportDate } = input;
   switch (outcome.kind) {
     case 'sent':
-      return { kind: 'sent', reportDate, coveredDate: addDays(reportDate, -1), forced: input.forced, recipients: 1, messages: 1, failed: 0 };
+      return {
+        kind: 'sent',
+        reportDate,
+        coveredDate: addDays(reportDate, -1),
+        forced: input.forced,
+        ...(input.copy === true ? { copy: true } : {}),
+        recipients: 1,
+        messages: 1,
+        failed: 0,
+      };
     case 'duplicate':
       return { kind: 'duplicate', reportDate, recipients: 1 };
     case 'failed':
@@ -98,8 +107,8 @@ function outcomeOf(outcome: RecipientOutcome, input: DigestInput): ReportOutcome
 
 /**
  * Sends one digest: a single email to `input.recipient.email` covering all of `input.accounts`,
- * delivered once under `digest:<period>:<reportDate>#<email>` (a forced extra:
- * `digest:<period>:forced:<now>#<email>`), unless the address is suppressed or opted out of
+ * delivered once under `digest:<period>:<reportDate>#<email>`, forced or not (a copy sent again
+ * on request: `digest:<period>:<reportDate>:copy:<now>#<email>`, labelled as a copy), unless the address is suppressed or opted out of
  * reports. Each account is read as its own report reads it (`loadReportData`: 3 chain requests;
  * a weekly or monthly digest `loadSummaryData`: 2), in the recipient's zone, at most
  * `DIGEST_LOAD_CONCURRENCY` accounts at a time, only once the delivery is claimed (a rerun asks
@@ -115,7 +124,9 @@ export async function sendDigest(deps: Omit<ReportDeps, 'digest'>, input: Digest
   if (input.accounts.length === 0) return { kind: 'skipped', reason: 'the recipient has no accounts' };
   const [email] = await mailRecipients(deps.repos, [recipient.email], 'reports');
   if (email === undefined) return { kind: 'skipped', reason: noRecipientReason('reports') };
-  const eventId = input.forced ? `digest:${period}:forced:${now}` : `digest:${period}:${reportDate}`;
+  const copy = input.copy === true;
+  const eventId = `digest:${period}:${reportDate}${copy ? `:copy:${now}` : ''}`;
+  let covered = localDayBounds(addDays(reportDate, -1), timeZone);
 
   let storedAccounts = 0;
   let built: readonly DigestRow[] = [];
@@ -152,14 +163,18 @@ export async function sendDigest(deps: Omit<ReportDeps, 'digest'>, input: Digest
     );
     const contextOf = (row: DigestRow) => contexts.get(row.account.address)!;
     const footer = contextOf(rows[0]!).links;
-    const view = digestView(rows, contextOf, {
-      recipient: email,
-      span: period,
-      period: rows.find((r) => r.model)?.model?.period ?? localDayBounds(addDays(reportDate, -1), timeZone),
-      generatedAt: now,
-      footer,
-      sampling: rows.find((r) => r.model)?.model?.windows[0]?.interval ?? null,
-    });
+    covered = rows.find((r) => r.model)?.model?.period ?? covered;
+    const view = {
+      ...digestView(rows, contextOf, {
+        recipient: email,
+        span: period,
+        period: covered,
+        generatedAt: now,
+        footer,
+        sampling: rows.find((r) => r.model)?.model?.windows[0]?.interval ?? null,
+      }),
+      copy,
+    };
     const { rendered, rowsShown } = renderDigest(deps.renderer, view, timeZone);
     return {
       rendered,
@@ -183,7 +198,7 @@ export async function sendDigest(deps: Omit<ReportDeps, 'digest'>, input: Digest
     if (error instanceof DigestUnavailableError) return { kind: 'retry', reason: error.message, recipients: 1 };
     throw error;
   }
-  await digestToChannels(deps, input, eventId, built);
+  await digestToChannels(deps, input, covered, built);
   if (outcome.kind === 'sent') {
     deps.counters.count('DigestsSent');
     if (storedAccounts > 0) deps.counters.count('DigestsFromStoredData');

@@ -26,8 +26,12 @@ export interface RecipientReportResult {
 export type RecipientRun =
   /** The run of the recipient's own schedule for `reportDate` (claimed by the dispatch); `dueAt`: the queued job's (see `ReportMode`). */
   | { readonly kind: 'scheduled'; readonly reportDate: LocalDate; readonly dueAt?: number }
-  /** `sentinel report --force`: its daily report now, as an extra; with `accounts`, the reports of those accounts alone (a digest recipient too). */
-  | { readonly kind: 'forced'; readonly accounts?: readonly string[] };
+  /**
+   * `sentinel report --force`: its daily report now, as an extra (not again when it had that day's);
+   * with `accounts`, the reports of those accounts alone (a digest recipient too); with `copy`
+   * (`--resend`), a copy labelled as one.
+   */
+  | { readonly kind: 'forced'; readonly accounts?: readonly string[]; readonly copy?: boolean };
 
 /**
  * The accounts of a recipient, as stored now: those in its record that are still tracked and
@@ -80,6 +84,7 @@ export async function sendRecipientReports(deps: ReportDeps, record: RecipientRe
           timeZone: clock.timezone,
           now,
           forced,
+          ...(run.kind === 'forced' && run.copy === true ? { copy: true } : {}),
           ...(run.kind === 'scheduled' && run.dueAt !== undefined ? { dueAt: run.dueAt } : {}),
         }),
       );
@@ -96,7 +101,7 @@ export async function sendRecipientReports(deps: ReportDeps, record: RecipientRe
 
 /** A per-account report of a recipient's run: its day's report (an extra when forced), or a summary. */
 function modeOf(period: ReportPeriod, run: RecipientRun): ReportMode {
-  if (run.kind === 'forced') return { kind: 'extra', regularIfDue: false };
+  if (run.kind === 'forced') return { kind: 'extra', regularIfDue: false, copy: run.copy === true };
   const due = run.dueAt === undefined ? {} : { dueAt: run.dueAt };
   return period === 'day' ? { kind: 'scheduled', reportDate: run.reportDate, ...due } : { kind: 'summary', period, reportDate: run.reportDate, ...due };
 }

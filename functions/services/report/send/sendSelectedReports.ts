@@ -30,9 +30,11 @@ export type ReportSelection =
   /**
    * `--force`: each account's report now (mode `extra`: the regular one if due), and to every
    * other recipient of those accounts what it gets on a normal day; with `only` (`--account`),
-   * each of them gets the reports of these accounts alone (a digest recipient too).
+   * each of them gets the reports of these accounts alone (a digest recipient too). A day already
+   * delivered to a recipient is not sent to it again, unless `copy` (`--resend`): then a copy of
+   * each goes to everyone, labelled as a copy.
    */
-  | { readonly kind: 'extra'; readonly accounts: readonly TrackedAccount[]; readonly only: boolean };
+  | { readonly kind: 'extra'; readonly accounts: readonly TrackedAccount[]; readonly only: boolean; readonly copy?: boolean };
 
 /**
  * `sentinel report --account` / `--force` (and the demo), from this process, under the same
@@ -42,18 +44,25 @@ export type ReportSelection =
  * (`sendRecipientReports`, run `forced`). One failure is recorded in its result and never stops the others.
  */
 export async function sendSelectedReports(deps: ReportDeps, now: number, selection: ReportSelection): Promise<ReportRunResult[]> {
-  const mode: ReportMode = selection.kind === 'extra' ? { kind: 'extra', regularIfDue: true } : { kind: 'scheduled' };
+  const copy = selection.kind === 'extra' && selection.copy === true;
+  const mode: ReportMode = selection.kind === 'extra' ? { kind: 'extra', regularIfDue: true, copy } : { kind: 'scheduled' };
   const accountResults = await mapConcurrent(selection.accounts, CONCURRENCY, ({ address }) =>
     guarded(deps, { address }, async (): Promise<AccountReportResult> => ({ address, outcome: await sendFollowersReport(deps, address, mode, now) })),
   );
-  const recipientResults = selection.kind === 'extra' ? await forcedRecipients(deps, selection.accounts, now, selection.only) : [];
+  const recipientResults = selection.kind === 'extra' ? await forcedRecipients(deps, selection.accounts, now, selection.only, copy) : [];
   return [...accountResults, ...recipientResults.flat()];
 }
 
-async function forcedRecipients(deps: ReportDeps, accounts: readonly TrackedAccount[], now: number, only: boolean): Promise<RecipientSendResult[][]> {
+async function forcedRecipients(
+  deps: ReportDeps,
+  accounts: readonly TrackedAccount[],
+  now: number,
+  only: boolean,
+  copy: boolean,
+): Promise<RecipientSendResult[][]> {
   const records = await deps.repos.recipients.getMany(accounts.flatMap((account) => account.emails));
   const own = [...records.values()].filter((record) => !followsAccountSchedule(record));
-  const run: RecipientRun = only ? { kind: 'forced', accounts: accounts.map((a) => a.address) } : { kind: 'forced' };
+  const run: RecipientRun = { kind: 'forced', copy, ...(only ? { accounts: accounts.map((a) => a.address) } : {}) };
   return mapConcurrent(own, CONCURRENCY, async (record) => runRecipient(deps, record.email, run, now));
 }
 

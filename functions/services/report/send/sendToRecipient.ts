@@ -14,7 +14,8 @@ const CONCURRENCY = 4;
  * (its digest of all its accounts, or its per-account reports on its clock); one that follows its
  * accounts' schedules gets each account's report. `accounts` are the tracked accounts mailing
  * `email` that were selected (all of them, or the one of `--account`); `limited` says `--account`
- * chose them, so a digest recipient gets that account's report instead of its whole digest.
+ * chose them, so a digest recipient gets that account's report instead of its whole digest. A day
+ * it already had is not sent again, unless `copy` (`--resend`): a copy, labelled as one.
  */
 export async function sendToRecipient(
   deps: ReportDeps,
@@ -22,10 +23,11 @@ export async function sendToRecipient(
   accounts: readonly TrackedAccount[],
   limited: boolean,
   now: number,
+  copy = false,
 ): Promise<RecipientSendResult[]> {
   const record = await deps.repos.recipients.get(email);
   if (record && !followsAccountSchedule(record)) {
-    return runRecipient(deps, record.email, limited ? { kind: 'forced', accounts: accounts.map((a) => a.address) } : { kind: 'forced' }, now);
+    return runRecipient(deps, record.email, { kind: 'forced', copy, ...(limited ? { accounts: accounts.map((a) => a.address) } : {}) }, now);
   }
   return mapConcurrent(accounts, CONCURRENCY, async (account): Promise<RecipientSendResult> => {
     try {
@@ -33,7 +35,7 @@ export async function sendToRecipient(
         email,
         period: 'day',
         address: account.address,
-        outcome: await sendAccountReport(deps, account, { kind: 'extra', regularIfDue: false }, now, [email]),
+        outcome: await sendAccountReport(deps, account, { kind: 'extra', regularIfDue: false, copy }, now, [email]),
       };
     } catch (error) {
       return {

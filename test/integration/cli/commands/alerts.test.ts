@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AlertStateRepository } from '../../../../functions/store/alertStateRepository';
+import { AuditRepository } from '../../../../functions/store/auditRepository';
 import { sesStore } from '../../../support/sesStore';
 import { testTables } from '../../../support/testTables';
 import { cliRunner } from '../../../support/cli/cliHarness';
@@ -27,7 +28,7 @@ describe('sentinel alerts list / snooze / unsnooze', () => {
     const breachedAt = Date.now() - 2 * HOUR;
     await alerts.compareAndSet(D, 'drawdown', null, {
       levels: {
-        '5': { status: 'breached', lastValue: 7.5, lastSentAt: breachedAt, breachedAt },
+        '5': { status: 'breached', lastValue: 7.5, lastSentAt: breachedAt, breachedAt, breachedPct: 6.25 },
         '10': { status: 'armed', lastValue: 7.5, lastSentAt: null, breachedAt: null },
       },
     });
@@ -35,10 +36,11 @@ describe('sentinel alerts list / snooze / unsnooze', () => {
 
     const first = await list();
     expect(first.snoozes).toEqual([expect.objectContaining({ account: D, who: risk })]);
-    expect(first.breaches).toEqual([{ account: D, label: 'desk-a', level: 5, since: new Date(breachedAt).toISOString(), drawdownPct: 7.5 }]);
+    // No stored points: the drawdown now is unknown.
+    expect(first.breaches).toEqual([{ account: D, label: 'desk-a', level: 5, since: new Date(breachedAt).toISOString(), atBreachPct: 6.25, nowPct: null }]);
     const table = await cli('alerts', 'list');
     expect(table.stdout).toMatch(new RegExp(`desk-a\\s+${D}\\s+${risk.replace(/[+.]/g, '\\$&')}\\s+.*CES?T`));
-    expect(table.stdout).toMatch(new RegExp(`desk-a\\s+${D}\\s+5%\\s+.*7\\.50%`));
+    expect(table.stdout).toMatch(new RegExp(`desk-a\\s+${D}\\s+5%\\s+.*6\\.25%\\s+-`));
 
     const snoozed = await cli('alerts', 'snooze', D, '--for', '24h');
     expect(snoozed.code, snoozed.stderr).toBe(0);
@@ -68,6 +70,39 @@ describe('sentinel alerts list / snooze / unsnooze', () => {
     expect((await list()).snoozes).toEqual([]);
     expect((await cli('alerts', 'unsnooze', D)).stdout).toMatch(/nothing lifted/);
     expect((await cli('alerts', 'list', '--account', D)).stdout).toMatch(/no snooze running/);
+  });
+
+  it('snoozes for one recipient only (telling that one), audited like every snooze and unsnooze', async () => {
+    const audit = new AuditRepository(tables.client, tables.prefix);
+    const outsider = `outsider+${run}@example.com`;
+    const refused = await cli('alerts', 'snooze', D, '--for', '24h', '--recipient', outsider);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--recipient .* is not a recipient of desk-a/);
+    expect((await list()).snoozes).toEqual([]);
+
+    const snoozed = await cli('alerts', 'snooze', D, '--for', '24h', '--recipient', risk.toUpperCase());
+    expect(snoozed.code, snoozed.stderr).toBe(0);
+    expect(snoozed.stdout).toMatch(
+      new RegExp(`snoozed drawdown alerts of desk-a .* for ${risk.replace(/[+.]/g, '\\$&')} only until .*; told 1 recipient by email`),
+    );
+    expect((await list()).snoozes).toEqual([expect.objectContaining({ account: D, who: risk })]);
+    const told = (await sesStore({ to: risk })).filter((m) => m.subject.includes('snoozed for you'));
+    expect(told).toHaveLength(1);
+    expect(told[0]?.body.text).toContain('An operator snoozed the drawdown alerts of this account for you only');
+    expect((await sesStore({ to: desk })).filter((m) => m.subject.includes('snoozed for you'))).toEqual([]);
+
+    expect((await cli('alerts', 'unsnooze', D, '--recipient', risk)).code).toBe(0);
+    const trail = await audit.listForAccount(D, 10);
+    expect(trail.filter((r) => r.action.startsWith('alerts-')).map((r) => [r.action, r.message])).toEqual([
+      ['alerts-unsnooze', `snooze of drawdown alerts lifted for ${risk}`],
+      ['alerts-snooze', expect.stringMatching(new RegExp(`^drawdown alerts snoozed for ${risk.replace(/[+.]/g, '\\$&')} until 20`))],
+      // The first test's operator acts, newest first.
+      ['alerts-unsnooze', `snooze of drawdown alerts lifted for all recipients, ${desk}`],
+      ['alerts-unsnooze', `snooze of drawdown alerts lifted for ${risk}`],
+      ['alerts-snooze', expect.stringContaining('for all recipients until')],
+      ['alerts-snooze', expect.stringContaining('for all recipients until')],
+    ]);
+    expect(trail.every((r) => r.actor.startsWith('cli'))).toBe(true);
   });
 
   it('refuses a bad duration or address before writing anything', async () => {

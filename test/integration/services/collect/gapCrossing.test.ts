@@ -117,7 +117,10 @@ describe('a level crossed during a chain outage, found when the gap is filled (D
       return poll(point!.timestamp);
     };
     for (let i = 0; i < 5; i++) await pollOne(0.001);
-    expect((await pollOne(-0.055)).events).toMatchObject([{ kind: 'drawdown', notice: 'fired', level: 5 }]);
+    const regular = await pollOne(-0.055);
+    expect(regular.events).toMatchObject([{ kind: 'drawdown', notice: 'fired', level: 5 }]);
+    // A regular poll, no point missing: the crossing is not dated, so no notice speaks of a gap.
+    expect(regular.events[0]).not.toHaveProperty('crossedAt');
     // One poll failed. The next brings two points: 3 % down (below the level less its 1 % hysteresis:
     // recovered), then 4.7 % (below the level): the recovery is announced, nothing fires.
     now += HOUR;
@@ -128,6 +131,7 @@ describe('a level crossed during a chain outage, found when the gap is filled (D
     expect(filled.events).toMatchObject([{ kind: 'drawdown-recovered', level: 5 }]);
     // 5.6 % at the next poll: a new crossing of the re-armed level.
     const crossed = await pollOne(0.944 / 0.953 - 1);
-    expect(crossed.events).toMatchObject([{ kind: 'drawdown', notice: 'fired', level: 5, crossedAt: series.at(-1)!.timestamp }]);
+    expect(crossed.events).toMatchObject([{ kind: 'drawdown', notice: 'fired', level: 5 }]);
+    expect(crossed.events[0]).not.toHaveProperty('crossedAt');
   });
 });

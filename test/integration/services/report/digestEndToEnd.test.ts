@@ -57,8 +57,8 @@ function digestTable(mail: ParsedMail): string {
 }
 
 /** Asserts the digest covers exactly `accounts`: each one's label and address in the table (worst first) and its own section. */
-function expectCovers(mail: ParsedMail, accounts: readonly TrackedAccount[]): void {
-  expect(mail.subject).toMatch(new RegExp(`^Daily digest — ${accounts.length} accounts, `));
+function expectCovers(mail: ParsedMail, accounts: readonly TrackedAccount[], copy = false): void {
+  expect(mail.subject).toMatch(new RegExp(`^${copy ? '\\[copy\\] ' : ''}Daily digest — ${accounts.length} accounts, `));
   const table = digestTable(mail);
   const rows = table.split('<tr valign="top">').slice(1);
   expect(rows).toHaveLength(accounts.length);
@@ -165,11 +165,14 @@ describe('issue 10 end to end: recipients update, sentinel report, the real dige
     for (const a of [alpha, bravo]) expect(digestTable(week)).toContain(a.label ?? '');
   });
 
-  it("report --force --account sends that account's report alone: to its followers, and to each digest recipient instead of its whole digest", async () => {
+  it("report --force --account sends that account's report alone: to its followers, and to each digest recipient instead of its whole digest; a day already sent goes again only with --resend, as a copy", async () => {
     const at = D0 + 23 * HOUR + 30 * MINUTE;
     const run = await report(at, '--force', '--account', alpha.address);
-    // One line per email: the account's report to its followers, then alpha's report to each digest recipient.
-    expect(run.stdout).toMatch(new RegExp(`^alpha-desk +${alpha.address.toLowerCase()} +sent \\(extra\\) +1 +covers `, 'mi'));
+    // One line per email: the account's report to its followers (sent by the schedule at 08:00: not again), then alpha's report to each digest recipient.
+    const yesterday = new Date(D0 - DAY).toISOString().slice(0, 10);
+    expect(run.stdout).toMatch(
+      new RegExp(`^alpha-desk +${alpha.address.toLowerCase()} +already sent +0 +covers ${yesterday}; --force --resend sends a copy +account's schedule$`, 'mi'),
+    );
     for (const email of [desk, weeklyDesk])
       expect(run.stdout).toMatch(
         new RegExp(`^alpha-desk +${alpha.address.toLowerCase()} +sent \\(extra\\) +1 +covers \\S+ +${email.replace(/[+.]/g, '\\$&')}$`, 'mi'),
@@ -177,28 +180,43 @@ describe('issue 10 end to end: recipients update, sentinel report, the real dige
     expect(run.stdout).not.toMatch(/^ +digest /m);
     expect(run.stdout.trim().split('\n'), run.stdout).toHaveLength(5); // heading, rule, three rows
     const desks = await mailTo(desk);
-    expect(eventIds(desks)).toEqual([`digest:day:${TODAY}`, `report:${alpha.address}:forced:${at}`]);
+    expect(eventIds(desks)).toEqual([`digest:day:${TODAY}`, `report:${alpha.address}:${TODAY}`]);
     expect(desks[1]!.subject ?? '').toContain('alpha-desk');
     expect(desks[1]!.subject ?? '').not.toMatch(/digest/i);
     expect(desks[1]!.html).not.toContain('bravo-falling');
-    expect(eventIds(await mailTo(ops))).toEqual([`report:${alpha.address}:${TODAY}`, expect.stringMatching(new RegExp(`^report:${alpha.address}:forced:`))]);
+    expect(eventIds(await mailTo(ops))).toEqual([`report:${alpha.address}:${TODAY}`]);
     // Not a recipient of alpha: nothing forced for it.
     expect(await mailTo(weekly)).toHaveLength(2);
+
+    // Again: everyone had it, nothing is sent; with --resend, a copy to each, labelled as one.
+    const again = await report(at + MINUTE, '--force', '--account', alpha.address);
+    expect(again.stdout.match(/already sent/g)).toHaveLength(3);
+    expect(eventIds(await mailTo(ops))).toHaveLength(1);
+    const resent = await report(at + 2 * MINUTE, '--force', '--account', alpha.address, '--resend');
+    expect(resent.stdout.match(/sent \(copy\)/g)).toHaveLength(3);
+    const copies = (await mailTo(ops)).slice(1);
+    expect(eventIds(copies)).toEqual([`report:${alpha.address}:${TODAY}:copy:${at + 2 * MINUTE}`]);
+    expect(copies[0]!.subject).toMatch(/^\[copy\] Daily report for alpha-desk /);
+    expect(eventIds(await mailTo(desk))).toEqual([
+      `digest:day:${TODAY}`,
+      `report:${alpha.address}:${TODAY}`,
+      `report:${alpha.address}:${TODAY}:copy:${at + 2 * MINUTE}`,
+    ]);
   }, 60_000);
 
   it('the next day: one more digest, one more report each, and no weekly summary', async () => {
     await report(D0 + DAY + 7 * HOUR + MINUTE);
     await report(D0 + DAY + 8 * HOUR + MINUTE);
     await report(D0 + DAY + 8 * HOUR + 2 * MINUTE);
-    const desks = await mailTo(desk);
-    expect(eventIds(desks)).toEqual([`digest:day:${TODAY}`, expect.stringMatching(new RegExp(`^report:${alpha.address}:forced:`)), `digest:day:${TOMORROW}`]);
+    const desks = (await mailTo(desk)).filter((m) => !header(m, 'X-Sentinel-Event-Id')?.includes(':copy:'));
+    expect(eventIds(desks)).toEqual([`digest:day:${TODAY}`, `report:${alpha.address}:${TODAY}`, `digest:day:${TOMORROW}`]);
     expectCovers(desks[2]!, all);
-    expect(eventIds(await mailTo(ops))).toEqual([`report:${alpha.address}:${TODAY}`, expect.stringMatching(/:forced:/), `report:${alpha.address}:${TOMORROW}`]);
+    expect(eventIds(await mailTo(ops))).toEqual([`report:${alpha.address}:${TODAY}`, expect.stringMatching(/:copy:/), `report:${alpha.address}:${TOMORROW}`]);
     expect(eventIds(await mailTo(weekly)).filter((id) => id?.includes(TOMORROW))).toEqual([`report:${bravo.address}:${TOMORROW}`]);
     expect(eventIds(await mailTo(weekly)).filter((id) => id?.startsWith('report-week'))).toHaveLength(1);
     expect(
       eventIds(await mailTo(weeklyDesk))
-        .filter((id) => !id?.includes(':forced:'))
+        .filter((id) => id?.startsWith('digest:'))
         .sort(),
     ).toEqual([`digest:day:${TODAY}`, `digest:day:${TOMORROW}`, `digest:week:${TODAY}`]);
   }, 120_000);
@@ -215,41 +233,50 @@ describe('issue 10 end to end: recipients update, sentinel report, the real dige
     const added = await cli('accounts', 'add', delta, '--email', desk, '--label', 'delta-desk', '--signer', 'env:OWNER_KEY');
     expect(added).toMatchObject({ code: 0, stderr: '' });
     const at = D0 + DAY + 10 * HOUR + MINUTE;
-    await report(at, '--force');
-    const desks = await mailTo(desk);
-    expect(eventIds(desks)).toHaveLength(4);
-    expect(eventIds(desks)[3]).toBe(`digest:day:forced:${at}`);
+    const before = (await mailTo(desk)).length;
+    // Today's digest went at 07:00: a copy of it, on request, covers the accounts as they are now.
+    await report(at, '--force', '--resend');
+    const desks = (await mailTo(desk)).slice(before);
+    expect(eventIds(desks)).toEqual([`digest:day:${TOMORROW}:copy:${at}`]);
     const deltaRecord = await repos.accounts.get(delta);
     expect(deltaRecord?.label).toBe('delta-desk');
-    expectCovers(desks[3]!, [alpha, bravo, deltaRecord!]);
-    expect(digestTable(desks[3]!)).not.toContain('charlie-desk');
+    expectCovers(desks[0]!, [alpha, bravo, deltaRecord!], true);
+    expect(digestTable(desks[0]!)).not.toContain('charlie-desk');
   }, 60_000);
 
   it('report --force --recipient sends that one recipient its usual delivery, to it alone', async () => {
     const repos = createRepositories(tables.client, tables.prefix);
     const before = { desk: (await mailTo(desk)).length, ops: (await mailTo(ops)).length, weeklyDesk: (await mailTo(weeklyDesk)).length };
     const at = D0 + DAY + 11 * HOUR;
-    const run = await report(at, '--force', '--recipient', desk.toUpperCase());
+    // Its digest of today went at 07:00: not again.
+    const already = await report(at - MINUTE, '--force', '--recipient', desk);
+    expect(already.stdout).toMatch(/^ +digest +already sent +0 +covers /m);
+    expect((await mailTo(desk)).length).toBe(before.desk);
+    const run = await report(at, '--force', '--recipient', desk.toUpperCase(), '--resend');
     expect(run.stdout.trim().split('\n'), run.stdout).toHaveLength(3); // heading, rule, the digest
     const desks = await mailTo(desk);
-    expect(eventIds(desks.slice(before.desk))).toEqual([`digest:day:forced:${at}`]);
-    expectCovers(desks.at(-1)!, [alpha, bravo, (await repos.accounts.get(testAddress(4, SALT)))!]);
+    expect(eventIds(desks.slice(before.desk))).toEqual([`digest:day:${TOMORROW}:copy:${at}`]);
+    expectCovers(desks.at(-1)!, [alpha, bravo, (await repos.accounts.get(testAddress(4, SALT)))!], true);
     expect((await mailTo(ops)).length).toBe(before.ops);
     expect((await mailTo(weeklyDesk)).length).toBe(before.weeklyDesk);
 
     // A recipient on its accounts' schedule: each of its accounts' reports, to it alone.
     const later = at + MINUTE;
-    await report(later, '--force', '--recipient', ops);
-    expect(eventIds((await mailTo(ops)).slice(before.ops))).toEqual([`report:${alpha.address}:forced:${later}`]);
+    await report(later, '--force', '--recipient', ops, '--resend');
+    expect(eventIds((await mailTo(ops)).slice(before.ops))).toEqual([`report:${alpha.address}:${TOMORROW}:copy:${later}`]);
     expect((await mailTo(desk)).length).toBe(before.desk + 1);
     expect((await mailTo(weeklyDesk)).length).toBe(before.weeklyDesk);
 
-    // With --account: that account's report alone, even to a digest recipient.
+    // With --account: that account's report alone, even to a digest recipient (which never had it: no copy needed).
     const third = later + MINUTE;
     await report(third, '--force', '--recipient', desk, '--account', bravo.address);
-    expect(eventIds((await mailTo(desk)).slice(before.desk + 1))).toEqual([`report:${bravo.address}:forced:${third}`]);
+    expect(eventIds((await mailTo(desk)).slice(before.desk + 1))).toEqual([`report:${bravo.address}:${TOMORROW}`]);
 
     expect(await cli('report', '--recipient', desk)).toMatchObject({ code: 2, stderr: expect.stringContaining('add --force') });
+    expect(await cli('report', '--account', alpha.address, '--resend')).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--resend sends again a day already sent: add --force'),
+    });
     expect(await cli('report', '--force', '--recipient', 'nobody@example.com')).toMatchObject({
       code: 2,
       stderr: expect.stringContaining('gets reports from no tracked account'),

@@ -136,7 +136,7 @@ describe('a report that fails is never dropped silently', () => {
     // The CLI's runs posted the report to the chat once, before they ended.
     const posted = receivers.received.filter((r) => r.destination === 'T6/B6/missed' && r.status === 200);
     expect(posted.map((r) => (JSON.parse(r.body) as { text: string }).text)).toEqual([expect.stringContaining('Daily report') as unknown]);
-    expect((await w.repos.deliveries.get(`report:${account.address}:2025-06-02#channel:desk`))?.status).toBe('sent');
+    expect((await w.repos.deliveries.get(`daily-report:${account.address}:2025-06-01#channel:desk`))?.status).toBe('sent');
   }, 120_000);
 
   it('still delivers the report when SES fails for less than the retry window, and records nothing missed', async () => {

@@ -64,7 +64,9 @@ describe('sentinel report', () => {
     const posted = receivers.received.filter((r) => r.destination === DESK);
     expect(posted.map((r) => r.status)).toEqual([200]);
     expect((JSON.parse(posted[0]!.body) as { text: string }).text).toContain('Daily report');
-    expect((await createRepositories(tables.client, tables.prefix).deliveries.get(`report:${due.address}:${TODAY}#channel:desk`))?.status).toBe('sent');
+    // The chat's id names the day the report covers (yesterday), not the day it was sent on.
+    const covered = new Date(Date.parse(TODAY) - 86_400_000).toISOString().slice(0, 10);
+    expect((await createRepositories(tables.client, tables.prefix).deliveries.get(`daily-report:${due.address}:${covered}#channel:desk`))?.status).toBe('sent');
     expect((await cli('report')).code).toBe(0);
     expect(
       receivers.received.filter((r) => r.destination === DESK),
@@ -86,6 +88,15 @@ describe('sentinel report', () => {
     expect(forced.stdout).toMatch(/^LABEL\s+ACCOUNT\s+OUTCOME\s+RECIPIENTS\s+NOTE/);
     expect(forced.stdout).toMatch(new RegExp(`${later.address}\\s+sent \\(extra\\)\\s+1\\s+covers `));
     expect(await mailTo(later.emails[0]!)).toHaveLength(1);
+    // The day it covers was just sent: not again (as the scheduler would not), unless --resend, as a copy.
+    const again = await cli('report', '--account', later.address, '--force');
+    expect(again).toMatchObject({ code: 0, stderr: '' });
+    expect(again.stdout).toMatch(new RegExp(`${later.address}\\s+already sent\\s+0\\s+covers \\S+; --force --resend sends a copy`));
+    expect(await mailTo(later.emails[0]!)).toHaveLength(1);
+    const copy = await cli('report', '--account', later.address, '--force', '--resend');
+    expect(copy.stdout).toMatch(new RegExp(`${later.address}\\s+sent \\(copy\\)\\s+1\\s+covers `));
+    const mails = await mailTo(later.emails[0]!);
+    expect(mails.map((m) => m.subject)).toEqual([expect.not.stringContaining('[copy]'), expect.stringMatching(/^\[copy\] Daily report for /)]);
   });
 
   it('refuses a bad address with status 2 and an untracked account with status 1', async () => {

@@ -212,21 +212,27 @@ describe('the daily report', () => {
     expect(chain.requests.length).toBe(asked);
   });
 
-  it('with force, sends an extra report now under its own id and leaves the schedule alone', async () => {
+  it('with force, a day already sent is not sent again; a copy only on request, labelled so; the schedule is left alone', async () => {
     await reportsSent();
     const later = NOW + 2 * HOUR;
     const account = (await deps().repos.accounts.get(withoutSigner.address))!;
     expect(await sendAccountReport(deps(), account, { kind: 'scheduled' }, later)).toEqual({ kind: 'not-due', nextAt: Date.parse('2025-03-05T07:00:00Z') });
+    // The scheduler sent 3 Mar at 08:00: forcing it again sends nothing and asks the chain nothing.
+    const asked = chain.requests.length;
     const forced = await sendAccountReport(deps(), account, { kind: 'extra', regularIfDue: true }, later);
-    expect(forced).toMatchObject({ kind: 'sent', forced: true, coveredDate: '2025-03-03', messages: 1 });
-    const again = await sendAccountReport(deps(), account, { kind: 'extra', regularIfDue: true }, later + 60_000);
-    expect(again).toMatchObject({ kind: 'sent', forced: true });
+    expect(forced).toEqual({ kind: 'duplicate', reportDate: '2025-03-04', recipients: 1 });
+    expect(chain.requests.length).toBe(asked);
+    const copy = await sendAccountReport(deps(), account, { kind: 'extra', regularIfDue: true, copy: true }, later + 60_000);
+    expect(copy).toMatchObject({ kind: 'sent', forced: true, copy: true, coveredDate: '2025-03-03', messages: 1 });
     const mails = await mailTo(account.emails[0]!);
     expect(mails.map((m) => header(m, 'X-Sentinel-Event-Id'))).toEqual([
       `report:${account.address}:2025-03-04`,
-      `report:${account.address}:forced:${later}`,
-      `report:${account.address}:forced:${later + 60_000}`,
+      `report:${account.address}:2025-03-04:copy:${later + 60_000}`,
     ]);
+    expect(mails[0]?.subject).not.toContain('[copy]');
+    expect(mails[1]?.subject).toMatch(/^\[copy\] Daily report for .* — 3 Mar 2025/);
+    expect(mails[1]?.text).toContain('!! A COPY. This report was sent again on request');
+    expect(mails[1]?.html).toContain('<strong>A copy.</strong>');
     expect((await deps().repos.accounts.get(account.address))?.nextReportAt).toBe(Date.parse('2025-03-05T07:00:00Z'));
   });
 

@@ -6,7 +6,8 @@ import { ChannelSecrets } from '../../../../../functions/channels/channelSecrets
 import { newWebhookSecret } from '../../../../../functions/channels/webhookSignature';
 import type { ChannelRecord } from '../../../../../functions/domain/channel';
 import type { MailCategory } from '../../../../../functions/domain/mailCategory';
-import { localDate } from '../../../../../functions/domain/localTime';
+import { addDays, localDate, localDayBounds } from '../../../../../functions/domain/localTime';
+import { shortAddress } from '../../../../../functions/mail/render/format';
 import { defaultRecipientSettings } from '../../../../../functions/domain/recipientSettings';
 import type { TrackedAccount } from '../../../../../functions/domain/account';
 import { saveRecipient } from '../../../../../functions/services/report/schedule/saveRecipient';
@@ -144,8 +145,16 @@ describe('reports to chat (local receivers)', () => {
     const hook = hooks[0]!;
     const body = JSON.parse(hook.body) as unknown;
     expect(schema.safeParse(body).success, 'the body validates against docs/channels/webhook.schema.json').toBe(true);
-    expect(body).toMatchObject({ type: 'report.daily', id: `report:${account.address}:${localDate(DUE, 'Europe/Berlin')}`, data: { category: 'reports' } });
-    expect(hook.headers['webhook-id']).toBe(`report:${account.address}:${localDate(DUE, 'Europe/Berlin')}#channel:hook`);
+    // Sent on 2 Jun, the report covers 1 Jun: its id names the day it covers, as its title does.
+    const covered = addDays(localDate(DUE, 'Europe/Berlin'), -1);
+    expect(covered).toBe('2025-06-01');
+    expect(body).toMatchObject({
+      type: 'report.daily',
+      id: `daily-report:${account.address}:${covered}`,
+      data: { category: 'reports', details: { localDate: covered } },
+    });
+    expect(hook.headers['webhook-id']).toBe(`daily-report:${account.address}:${covered}#channel:hook`);
+    expect(caption).toContain(`Daily report: chat desk (${shortAddress(account.address)}), ${covered}`);
     // Verified as the receiver would, at the time it received it (the library checks the timestamp against its clock).
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
@@ -164,18 +173,33 @@ describe('reports to chat (local receivers)', () => {
     await w.reports.reportQueue.send([{ id: 'again', body: job }]);
     await w.reports.drain();
     await w.channelQueue?.drain();
-    // The report built again and its jobs queued again (a job retried after a passing email failure): the channel delivery ids are claimed, nothing is posted twice.
-    const requeued = await reportToChannels(
-      w.deps,
-      account,
-      `report:${account.address}:${job.reportDate}`,
-      Promise.resolve({ model: reportModelOf('chat desk', { address: account.address }), chart: null }),
-      w.clock.now(),
-    );
+    // The report built again and its jobs queued again (a job retried after a passing email failure, or a forced run of the day): the channel delivery ids are claimed, nothing is posted twice.
+    const rebuilt = {
+      ...reportModelOf('chat desk', { address: account.address }),
+      timezone: 'Europe/Berlin',
+      localDate: covered,
+      period: localDayBounds(covered, 'Europe/Berlin'),
+    };
+    const requeued = await reportToChannels(w.deps, account, null, Promise.resolve({ model: rebuilt, chart: null }), w.clock.now());
     expect(requeued).toBe(4);
     await w.channelQueue?.drain();
     expect(receivers.received.slice(since).filter((r) => r.status < 300)).toHaveLength(4);
     expect(await sesStore({ to: reader })).toHaveLength(1);
+
+    // A copy on request (report --force --resend): posted again, labelled as a copy in every chat and the webhook, under an id of its own.
+    const copyAt = w.clock.now() + 60_000;
+    expect(await reportToChannels(w.deps, account, copyAt, Promise.resolve({ model: rebuilt, chart: null }), copyAt)).toBe(4);
+    await w.channelQueue?.drain();
+    const copies = receivers.received
+      .slice(since)
+      .filter((r) => r.status < 300)
+      .slice(4);
+    expect(copies.map((r) => r.kind).sort()).toEqual(['discord', 'slack', 'telegram', 'webhook']);
+    for (const post of copies) expect(post.body, post.kind).toContain('Daily report (copy): chat desk');
+    expect(copies.filter((r) => r.kind !== 'webhook').every((r) => r.body.includes('A copy, sent again on request.'))).toBe(true);
+    const copied = JSON.parse(copies.find((r) => r.kind === 'webhook')!.body) as unknown;
+    expect(schema.safeParse(copied).success).toBe(true);
+    expect(copied).toMatchObject({ id: `daily-report:${account.address}:${covered}:copy:${copyAt}`, data: { details: { copy: true, localDate: covered } } });
   }, 120_000);
 
   it('labels a report built from stored data (the chain down) in chat', async () => {
@@ -225,7 +249,8 @@ describe('reports to chat (local receivers)', () => {
     const posts = receivedBy('telegram', `-100${tag}`, since);
     expect(posts, 'one message for the channel, not one per account').toHaveLength(1);
     const text = telegramText(posts[0]!);
-    expect(text).toContain('Daily digest: 2 accounts, 2025-06-02');
+    // Sent on 2 Jun, the digest covers 1 Jun (as its email's subject says): so do its header and its id.
+    expect(text).toContain('Daily digest: 2 accounts, 2025-06-01');
     expect(text).toMatch(/Account +Equity +PnL +Return +DD now +Alerts +Expiring/);
     expect(text).toContain('alpha desk');
     expect(text).toContain('beta desk');
@@ -234,7 +259,11 @@ describe('reports to chat (local receivers)', () => {
     expect(hooks).toHaveLength(1);
     const body = JSON.parse(hooks[0]!.body) as { data: { table: { rows: string[][] } } };
     expect(schema.safeParse(body).success).toBe(true);
-    expect(body).toMatchObject({ type: 'report.digest' });
+    expect(body).toMatchObject({
+      type: 'report.digest',
+      id: expect.stringMatching(/^daily-digest:2025-06-01:[0-9a-f]{16}$/),
+      data: { details: { localDate: '2025-06-01' } },
+    });
     expect(body.data.table.rows.map((r) => r[0])).toEqual(['beta desk']);
     expect(hooks[0]!.body).not.toContain(desk);
 
@@ -244,7 +273,14 @@ describe('reports to chat (local receivers)', () => {
 
   it("a long digest keeps Telegram's 4,096 characters: as many rows as fit, and a note of how many more the email has", async () => {
     const rows = digestRowsOf(250, (i) => `desk <${i}> & co`);
-    const notice = digestNotice(rows, { id: 'digest:day:long', span: 'day', reportDate: '2026-11-23', timeZone: 'UTC', generatedAt: REPORT_NOW });
+    const notice = digestNotice(rows, {
+      id: 'daily-digest:long',
+      span: 'day',
+      reportDate: '2026-11-23',
+      period: localDayBounds('2026-11-22', 'UTC'),
+      timeZone: 'UTC',
+      generatedAt: REPORT_NOW,
+    });
     const deps = {
       secrets: new ChannelSecrets({ TG: TOKEN }, null),
       bases: { telegram: receivers.telegramApiUrl, pagerduty: receivers.pagerdutyEventsUrl },

@@ -3,6 +3,7 @@ import { discordMessage } from '../../../../../functions/channels/discordMessage
 import { slackMessage } from '../../../../../functions/channels/slackMessage';
 import { telegramMessage, TELEGRAM_LIMITS } from '../../../../../functions/channels/telegramMessage';
 import { webhookEvent } from '../../../../../functions/channels/webhookEvent';
+import { localDayBounds } from '../../../../../functions/domain/localTime';
 import { NOTICE_TABLE_MAX_ROWS } from '../../../../../functions/domain/notice';
 import { omittedNote } from '../../../../../functions/domain/noticeTableText';
 import { channelJobSchema } from '../../../../../functions/messages/channelJob';
@@ -11,7 +12,15 @@ import { checkDiscord, checkSlack, checkTelegram } from '../../../../../local/re
 import { parseTelegramHtml } from '../../../../../local/receivers/telegramHtml';
 import { digestRowsOf, REPORT_NOW } from '../../../../support/report/chatReportFixtures';
 
-const ctx = { id: 'digest:day:2026-11-23:0123456789abcdef', span: 'day' as const, reportDate: '2026-11-23', timeZone: 'UTC', generatedAt: REPORT_NOW };
+/** The digest sent on 23 Nov, covering 22 Nov. */
+const ctx = {
+  id: 'daily-digest:2026-11-22:0123456789abcdef',
+  span: 'day' as const,
+  reportDate: '2026-11-23',
+  period: localDayBounds('2026-11-22', 'UTC'),
+  timeZone: 'UTC',
+  generatedAt: REPORT_NOW,
+};
 
 function telegramText(notice: ReturnType<typeof digestNotice>): string {
   const request = telegramMessage(notice, '-100');
@@ -26,7 +35,9 @@ describe("a digest's chat message", () => {
     const rows = digestRowsOf(4);
     const notice = digestNotice(rows, ctx);
     expect(notice).toMatchObject({ type: 'report.digest', category: 'reports', chart: null, links: [] });
-    expect(notice.title).toBe('Daily digest: 4 accounts, 2026-11-23');
+    // The covered day, as the email's subject and the account reports' messages say it.
+    expect(notice.title).toBe('Daily digest: 4 accounts, 2026-11-22');
+    expect(notice.details).toMatchObject({ span: 'day', reportDate: '2026-11-23', localDate: '2026-11-22', period: ctx.period });
     expect(notice.table?.columns).toEqual([...DIGEST_COLUMNS]);
     expect(notice.table?.rows.map((r) => r[0])).toEqual(rows.map((r) => r.account.label));
     expect(notice.fields.find((f) => f.label === 'Total PnL')?.value).toBe(`+$${rows.reduce((n, r) => n + (r.pnl ?? 0), 0).toFixed(2)}`);

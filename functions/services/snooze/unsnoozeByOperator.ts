@@ -1,0 +1,37 @@
+import type { AlertStateRepository } from '../../store/alertStateRepository';
+import type { AuditRepository } from '../../store/auditRepository';
+import { auditSnooze } from './auditSnooze';
+
+/** What `alerts unsnooze` lifted: the account-wide snooze, and the recipients whose own snooze ran. */
+export interface Unsnoozed {
+  readonly accountWide: boolean;
+  readonly recipients: string[];
+}
+
+/**
+ * Lifts snoozes as `sentinel alerts unsnooze` asks: the account-wide snooze and every recipient's
+ * (`recipient` null), or that recipient's own only. Audited when something was lifted (who, when,
+ * whose).
+ */
+export async function unsnoozeByOperator(
+  deps: {
+    readonly alerts: Pick<AlertStateRepository, 'liftSnooze' | 'liftRecipientSnoozes'>;
+    readonly audit: Pick<AuditRepository, 'append'>;
+    readonly now: () => number;
+  },
+  request: { readonly address: string; readonly recipient: string | null; readonly by: string },
+): Promise<Unsnoozed> {
+  const at = deps.now();
+  const accountWide = request.recipient === null ? await deps.alerts.liftSnooze(request.address, at) : false;
+  const recipients = await deps.alerts.liftRecipientSnoozes(request.address, request.recipient, at);
+  const lifted = [...(accountWide ? ['all recipients'] : []), ...recipients];
+  if (lifted.length > 0) {
+    await auditSnooze(deps.audit, 'alerts-unsnooze', {
+      address: request.address,
+      at,
+      by: request.by,
+      message: `snooze of drawdown alerts lifted for ${lifted.join(', ')}`,
+    });
+  }
+  return { accountWide, recipients };
+}
