@@ -15,12 +15,12 @@ export type KillSwitchAction = z.infer<typeof killSwitchActionSchema>;
 /** The kill-switch firing a notify message carries: the figures it rests on and what was done. */
 export const killSwitchFiringSchema = z.object({
   levelPct: z.number().gt(0).lt(100),
-  /** The drawdown at the account's interval, and as the `1m` re-read of peak and trough measured it. */
+  /** The drawdown now at the account's interval, and the lower of the two `1m` minutes up to the crossing, from the held peak. */
   drawdownPct: z.number().min(0).max(100),
   rereadPct: z.number().min(0).max(100),
   peakAt: z.number().int().min(0),
   asOf: z.number().int().min(0),
-  /** The reason the decision and the audit carry (`kill-switch: drawdown 30.4% ≥ 30% at ...`). */
+  /** The reason the decision and the audit carry (`kill-switch: drawdown 31.20% now, 1-minute re-read 30.4% ≥ 30% at ...`). */
   reason: z.string().min(1).max(300),
   /** The delegates asked to be revoked (kept keys and kept web sessions already left out). */
   requested: z.array(addressSchema).max(100),
@@ -55,7 +55,7 @@ const STAYS =
  */
 export function killSwitchNoticeText(firing: KillSwitchFiring, ctx: { account: string; percent: (pct: number) => string }): KillSwitchNoticeText {
   const level = `${ctx.percent(firing.rereadPct)} ≥ ${firing.levelPct}%`;
-  const summary = `The flow-adjusted drawdown is ${ctx.percent(firing.drawdownPct)} now, past the kill switch's level of ${firing.levelPct}% (confirmed by a 1-minute re-read of the peak and the trough: ${level}).`;
+  const summary = `The flow-adjusted drawdown is ${ctx.percent(firing.drawdownPct)} now. It crossed the kill switch's level of ${firing.levelPct}%, confirmed on the 1-minute curve: the crossing's minute and the one before it were both past the level, measured from a peak the account held for two minutes (the lower of them: ${level}).`;
   const names = new Map((firing.names ?? []).map((n) => [n.address.toLowerCase(), n.name]));
   const who = (address: string): string => {
     const name = names.get(address.toLowerCase());

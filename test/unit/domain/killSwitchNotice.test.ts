@@ -54,4 +54,12 @@ describe('killSwitchNoticeText', () => {
     expect(text(firing(null)).lines[0]).toContain('not set up');
     expect(text(firing({ kind: 'breaker-open', firedAccounts: 6 })).title).toContain('NOT revoked');
   });
+
+  it("shows the drawdown now and says how the firing was confirmed: the crossing's minute and the one before, from a held peak", () => {
+    const summary = text(firing({ kind: 'queued', decisionId: 'd', delegates: [BOT] })).summary;
+    expect(summary).toContain('31.2% now');
+    expect(summary).toContain("the crossing's minute and the one before it were both past the level");
+    expect(summary).toContain('from a peak the account held for two minutes');
+    expect(summary).not.toMatch(/peak and the trough/);
+  });
 });
