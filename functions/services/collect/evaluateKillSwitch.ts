@@ -169,7 +169,8 @@ export async function evaluateKillSwitch(deps: KillSwitchDeps, account: TrackedA
   deps.counters.count('KillSwitchFired');
   const firing: KillSwitchFiring = {
     levelPct,
-    drawdownPct: clampPct(crossing.drawdownPct),
+    // The drawdown now (the crossing's is in the evidence): a catch-up batch's crossing may be behind it.
+    drawdownPct: clampPct(drawdownPct),
     rereadPct: clampPct(reread.drawdownPct),
     peakAt: crossing.peakAt,
     asOf: measured.asOf,

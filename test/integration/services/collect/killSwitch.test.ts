@@ -443,5 +443,26 @@ describe('kill switch on drawdown (collect → protection service → queue → 
       expect(asked(address)).toHaveLength(1);
       expect(Number(asked(address)[0]!.evidence['troughAt'])).toBe(Math.floor(h.now() / MINUTE) * MINUTE);
     }, 300_000);
+
+    it('a catch-up batch that crossed and came back within it: the notice gives the drawdown now, the evidence the crossing', async () => {
+      const { address } = await armedMinuteAccount('lagged-back', 'now');
+      await h.control.setFaults({ routes: { portfolio: { error500: 1 } } });
+      await h.control.drawdown(address, { pct: 30, overMs: 2 * MINUTE });
+      for (let i = 0; i < 5; i++) {
+        await h.advance(MINUTE);
+        expect((await collectAccount(deps(MINUTE_POLL), { address: address as `0x${string}`, dueAt: h.now() })).kind).toBe('chain-failed');
+      }
+      await h.control.resetFaults();
+      // The batch's newest minute is back above the level (20% up from 70: 16% below the peak).
+      await h.control.print(address, { pct: 20 });
+      await h.advance(MINUTE);
+      await poll(address, MINUTE_POLL);
+      const [request] = asked(address);
+      const [notice] = killNotices(address);
+      expect(Number(request!.evidence['crossingPct'])).toBeGreaterThanOrEqual(20);
+      const now = Number(request!.evidence['drawdownPct']);
+      expect(now).toBeLessThan(20);
+      expect(notice!.firing.drawdownPct).toBeCloseTo(now, 6);
+    }, 300_000);
   });
 });
