@@ -404,7 +404,11 @@ describe('kill switch on drawdown (collect → protection service → queue → 
       // The minutes are the account's own stored points: no request to the chain.
       expect(request!.evidence).toMatchObject({ minuteBeforeAt: shownAt, troughAt: shownAt! + MINUTE, rereadPeakSamples: 3, rereadFrom: 'stored' });
       expect(Number(request!.evidence['rereadMinuteBeforePct'])).toBeGreaterThanOrEqual(20);
-      expect(await stateOf(address)).toMatchObject({ status: 'fired' });
+      // Fired once the signer settled: the state names the decision, whose one result has both API keys revoked.
+      expect(await stateOf(address)).toMatchObject({ status: 'revoking', decisionId: expect.any(String) });
+      const results = notified.flatMap((n) => (n.kind === 'decision-result' && n.account === address ? [n.result] : []));
+      expect(results).toHaveLength(1);
+      expect(results[0]!.units.map((u) => u.status)).toEqual(['revoked', 'revoked']);
       // The drawdown alert went out at the first of those polls, a minute earlier.
       expect(notified.find((n) => n.kind === 'drawdown' && n.account === address)).toMatchObject({ asOf: shownAt });
     }, 300_000);
@@ -427,9 +431,8 @@ describe('kill switch on drawdown (collect → protection service → queue → 
       expect(await stateOf(address)).toMatchObject({ status: 'idle' });
     }, 300_000);
 
-    it('with --kill-switch-confirm wait, a loss that arrives in a catch-up batch already held for minutes fires at the poll that brings it', async () => {
-      const { address, web } = await armedMinuteAccount('lagged', 'wait');
-      // The indexer fails for five minutes (every poll fails, the cursor stays) while the account loses 30%.
+    /** The indexer fails for five minutes (every poll fails, the cursor stays) while the account loses 30%. */
+    async function loseWhileLagging(address: string): Promise<void> {
       await h.control.setFaults({ routes: { portfolio: { error500: 1 } } });
       await h.control.drawdown(address, { pct: 30, overMs: 2 * MINUTE });
       for (let i = 0; i < 5; i++) {
@@ -437,6 +440,11 @@ describe('kill switch on drawdown (collect → protection service → queue → 
         expect((await collectAccount(deps(MINUTE_POLL), { address: address as `0x${string}`, dueAt: h.now() })).kind).toBe('chain-failed');
       }
       await h.control.resetFaults();
+    }
+
+    it('with --kill-switch-confirm wait, a loss that arrives in a catch-up batch already held for minutes fires at the poll that brings it', async () => {
+      const { address, web } = await armedMinuteAccount('lagged', 'wait');
+      await loseWhileLagging(address);
       await h.advance(MINUTE);
       await poll(address, MINUTE_POLL);
       expect(await listed(address)).toEqual([web]);
@@ -446,13 +454,7 @@ describe('kill switch on drawdown (collect → protection service → queue → 
 
     it('a catch-up batch that crossed and came back within it: the notice gives the drawdown now, the evidence the crossing', async () => {
       const { address } = await armedMinuteAccount('lagged-back', 'now');
-      await h.control.setFaults({ routes: { portfolio: { error500: 1 } } });
-      await h.control.drawdown(address, { pct: 30, overMs: 2 * MINUTE });
-      for (let i = 0; i < 5; i++) {
-        await h.advance(MINUTE);
-        expect((await collectAccount(deps(MINUTE_POLL), { address: address as `0x${string}`, dueAt: h.now() })).kind).toBe('chain-failed');
-      }
-      await h.control.resetFaults();
+      await loseWhileLagging(address);
       // The batch's newest minute is back above the level (20% up from 70: 16% below the peak).
       await h.control.print(address, { pct: 20 });
       await h.advance(MINUTE);
