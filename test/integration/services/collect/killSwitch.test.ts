@@ -356,7 +356,8 @@ describe('kill switch on drawdown (collect → protection service → queue → 
     const stored = drawdown(storedSeries(await h.repos.curves.queryRange(address, '1h', h.now() - 2 * DAY, h.now())));
     expect(stored?.peakAt).toBe(spikeAt);
     expect(stored?.currentPct).toBeGreaterThan(30);
-    expect(await stateOf(address)).not.toMatchObject({ status: 'fired' });
+    // Neither fired nor revoking (a queued decision's state).
+    expect(['idle', 'pending']).toContain((await stateOf(address))?.status ?? 'idle');
   }, 180_000);
 
   describe('a 1m account (polled 30 s into every minute)', () => {
