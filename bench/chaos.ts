@@ -23,7 +23,7 @@ import { startSesLocal } from '../local/ses';
 import { parseChaosArgs, type ChaosArgs } from './chaosArgs';
 import { alarmSpans, evaluateAlarms, stackAlarms, type AlarmRun, type WatchedQueues } from './chaosAlarms';
 import { DAY, INTERVAL_MIX, MINUTE, START, VISIBILITY_MS, type RunResult } from './chaosDay';
-import { CHAOS_SCHEDULE, type AcceptedEmail } from './chaosFaults';
+import { CHAOS_SCHEDULE, PROTECTION_SCENARIO, type AcceptedEmail, type FaultWindow } from './chaosFaults';
 import { tallyPoints, tallySends, type AcceptedSend } from './chaosTally';
 import { percentile } from './stats';
 import { INTERVAL_MS } from '../functions/domain/interval';
@@ -110,13 +110,14 @@ function report(base: RunResult, chaos: RunResult): string {
 }
 
 /** The faults a span overlaps. */
-function faultsDuring(span: { fromMs: number; toMs: number | null }): string {
+function faultsDuring(span: { fromMs: number; toMs: number | null }, keyServiceWindow: FaultWindow | null): string {
   const s = CHAOS_SCHEDULE;
   const windows: [string, number, number][] = [
     ['chain down', s.chainDown.fromMs, s.chainDown.toMs],
     ['chain slow', s.chainSlow.fromMs, s.chainSlow.toMs],
     ['SES throttled', s.sesThrottle.fromMs, s.sesThrottle.toMs],
     ['DynamoDB throttled', s.dynamoThrottle.fromMs, s.dynamoThrottle.toMs],
+    ...(keyServiceWindow ? [['key service down', keyServiceWindow.fromMs, keyServiceWindow.toMs] as [string, number, number]] : []),
     ['worker hung', s.hangAt, s.hangAt + VISIBILITY_MS + MINUTE],
   ];
   // An alarm trails its fault by its evaluation periods: a span is matched to faults that began before it ended, within the hour before it began.
@@ -125,7 +126,32 @@ function faultsDuring(span: { fromMs: number; toMs: number | null }): string {
   return hits.length > 0 ? hits.join(', ') : 'none';
 }
 
-function alarmTable(base: readonly AlarmRun[], chaos: readonly AlarmRun[]): string {
+/** The protection scenario in both days: what became of each kill switch's decision, and whether each was told once. */
+function protectionTable(base: RunResult, chaos: RunResult): string {
+  const row = (label: string, value: (r: RunResult) => string): string[] => [label, value(base), value(chaos)];
+  const p = (r: RunResult) => r.protection;
+  return table(
+    ['protection scenario', 'fault-free', 'chaos'],
+    [
+      row('armed accounts crossing together / kill switches fired', (r) => `${p(r).accounts} / ${p(r).decisions}`),
+      row(
+        'decisions revoked / refused by the breaker / refused otherwise / failed / not settled',
+        (r) => `${p(r).revoked} / ${p(r).refusedByBreaker} / ${p(r).refused} / ${p(r).failed} / ${p(r).unsettled}`,
+      ),
+      row('keys revoked / keys signed twice', (r) => `${p(r).keysRevoked} / ${p(r).keysSignedTwice}`),
+      row('decisions told (result email accepted) / told twice', (r) => `${p(r).told} / ${p(r).toldTwice}`),
+      row(
+        'after the loss showed: first / last firing, last result (s)',
+        (r) =>
+          `${seconds(p(r).firstFiredAfterMs ?? Number.NaN)} / ${seconds(p(r).lastFiredAfterMs ?? Number.NaN)}, ${seconds(p(r).lastResultAfterMs ?? Number.NaN)}`,
+      ),
+      row('key service down (chaos)', (r) => (r.keyServiceDown === null ? '-' : `${hhmm(r.keyServiceDown.fromMs)}-${hhmm(r.keyServiceDown.toMs)}`)),
+      row('decision units dead-lettered', (r) => String(r.decisionsDeadLettered)),
+    ],
+  );
+}
+
+function alarmTable(base: readonly AlarmRun[], chaos: readonly AlarmRun[], keyServiceWindow: FaultWindow | null): string {
   const spans = (r: AlarmRun | undefined) => (r ? alarmSpans(r) : []);
   const show = (r: AlarmRun | undefined) => {
     const list = spans(r);
@@ -135,7 +161,14 @@ function alarmTable(base: readonly AlarmRun[], chaos: readonly AlarmRun[]): stri
   const fired = evaluated.filter((r) => spans(r).length > 0 || spans(base.find((b) => b.alarm === r.alarm)).length > 0);
   const rows = fired.map((r) => {
     const b = base.find((x) => x.alarm === r.alarm);
-    return [r.alarm, show(b), show(r), spans(r).map(faultsDuring).join('; ') || '-'];
+    return [
+      r.alarm,
+      show(b),
+      show(r),
+      spans(r)
+        .map((span) => faultsDuring(span, keyServiceWindow))
+        .join('; ') || '-',
+    ];
   });
   const quiet = evaluated.filter((r) => !fired.includes(r)).map((r) => r.alarm);
   const skipped = chaos.filter((r) => r.states === null).map((r) => r.alarm);
@@ -154,7 +187,8 @@ async function main(): Promise<void> {
     `chaos run: ${args.accounts} accounts (${INTERVAL_MIX.map((m) => `${m.share * 100}% ${m.interval} watched ${m.delegateWatch}`).join(', ')}; reports 07:45-08:15 UTC), seed ${args.seed}, one simulated day; load ${loadavg()[0]!.toFixed(1)}\n` +
       `faults: chain down ${hhmm(s.chainDown.fromMs)}-${hhmm(s.chainDown.toMs)}, SES 50% throttled ${hhmm(s.sesThrottle.fromMs)}-${hhmm(s.sesThrottle.toMs)}, ` +
       `one report worker hung ${(VISIBILITY_MS + MINUTE) / MINUTE} min from ${hhmm(s.hangAt)}, chain slow (p50 2 s) ${hhmm(s.chainSlow.fromMs)}-${hhmm(s.chainSlow.toMs)}, ` +
-      `DynamoDB 20% of writes throttled ${hhmm(s.dynamoThrottle.fromMs)}-${hhmm(s.dynamoThrottle.toMs)}`,
+      `DynamoDB 20% of writes throttled ${hhmm(s.dynamoThrottle.fromMs)}-${hhmm(s.dynamoThrottle.toMs)}, ` +
+      `owner keys' key service down ${s.keyServiceDown.forMs / MINUTE} min from the first signing after ${hhmm(s.keyServiceDown.fromMs)}, as ${PROTECTION_SCENARIO.accounts} armed accounts (both days) lose ${PROTECTION_SCENARIO.dropPct}% at ${hhmm(PROTECTION_SCENARIO.dropAtMs)} past a ${PROTECTION_SCENARIO.levelPct}% kill switch`,
   );
   // A loaded machine can take minutes to start the JVM.
   const dynamo = await startDynamoDbLocal({ inMemory: true, startTimeoutMs: 300_000 });
@@ -163,9 +197,10 @@ async function main(): Promise<void> {
     const services = { dynamo: dynamo.endpoint, ses: ses.endpoint };
     const [base, chaos] = await Promise.all([runInChild(args, false, services, queues), runInChild(args, true, services, queues)]);
     console.log(report(base, chaos));
-    console.log(alarmTable(evaluateAlarms(alarms, base.metrics, START, DAY), evaluateAlarms(alarms, chaos.metrics, START, DAY)));
+    console.log(protectionTable(base, chaos));
+    console.log(alarmTable(evaluateAlarms(alarms, base.metrics, START, DAY), evaluateAlarms(alarms, chaos.metrics, START, DAY), chaos.keyServiceDown));
     const prefixes = new Map<string, number>();
-    for (const a of chaos.accepted) prefixes.set(a.eventId.split(':')[0] ?? '', (prefixes.get(a.eventId.split(':')[0] ?? '') ?? 0) + 1);
+    for (const a of chaos.accepted) prefixes.set(a.eventId.split(/[:#]/)[0] ?? '', (prefixes.get(a.eventId.split(/[:#]/)[0] ?? '') ?? 0) + 1);
     const lost = [...base.points].flatMap(([address, stamps]) => stamps.filter((ts) => !(chaos.points.get(address) ?? []).includes(ts)));
     if (lost.length > 0)
       console.log(`curve points lost: ${lost.length}, stamped ${new Date(Math.min(...lost)).toISOString()} to ${new Date(Math.max(...lost)).toISOString()}`);

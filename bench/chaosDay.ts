@@ -6,8 +6,12 @@
  * deployed concurrency and redelivery, the deployed collect, notify and daily-report handlers.
  */
 import { createHash } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { getAddress } from 'viem';
+import { resolveSigner } from '../functions/chain/resolveSigner';
 import { loadSettings } from '../functions/config/settings';
 import { accountSettingsSchema } from '../functions/domain/account';
 import { newTrackedAccount } from '../functions/domain/trackedAccount';
@@ -28,7 +32,19 @@ import type { ChaosArgs } from './chaosArgs';
 import { metricLog, recordingCounters, sampleQueue, type MetricLog, type WatchedQueues } from './chaosAlarms';
 import { callTally, type CallFigures } from './chaosCalls';
 import { disableTtl } from './chaosTables';
-import { CHAOS_SCHEDULE, chaosChain, chaosSender, hangAfterClaim, holdDynamoCalls, throttleDynamoWrites, within, type AcceptedEmail } from './chaosFaults';
+import {
+  CHAOS_SCHEDULE,
+  chaosChain,
+  chaosSender,
+  hangAfterClaim,
+  holdDynamoCalls,
+  keyServiceSigner,
+  throttleDynamoWrites,
+  within,
+  type AcceptedEmail,
+  type FaultWindow,
+} from './chaosFaults';
+import { armScenario, protectionFigures, type ProtectionFigures } from './chaosProtection';
 import { prng } from './prng';
 import { simulatorChain } from './simulatorChain';
 
@@ -83,6 +99,12 @@ export interface RunResult {
   /** DynamoDB calls per idle scheduler tick and per curve poll. */
   readonly calls: CallFigures;
   readonly metrics: MetricLog;
+  /** The protection scenario: a dozen armed accounts crossing their kill-switch levels together (`PROTECTION_SCENARIO`). */
+  readonly protection: ProtectionFigures;
+  /** Dead-lettered decision units. */
+  readonly decisionsDeadLettered: number;
+  /** When the key service was down (ms from midnight; `null`: the fault-free day, or no signing came). */
+  readonly keyServiceDown: FaultWindow | null;
 }
 
 function accounts(args: ChaosArgs) {
@@ -150,6 +172,11 @@ export async function runDay(args: ChaosArgs, chaos: boolean, services: { dynamo
     }));
   const http = simulatorChain(sim);
   const chain = chaosChain(http, clock, syncSimulator, at(CHAOS_SCHEDULE.chainSlow), random);
+  // The protection scenario: armed accounts whose owner keys the signer holds, crossing together; the key service down in the chaos day.
+  const signerEnv: Record<string, string> = {};
+  const armed = await armScenario(control, repos, signerEnv, START);
+  const ownerKeys = (ref: string) => resolveSigner(ref, { env: signerEnv });
+  const keyService = keyServiceSigner(ownerKeys, { from: START + CHAOS_SCHEDULE.keyServiceDown.fromMs, forMs: CHAOS_SCHEDULE.keyServiceDown.forMs }, clock);
 
   const settings = loadSettings({
     DYNAMODB_ENDPOINT: services.dynamo,
@@ -187,10 +214,14 @@ export async function runDay(args: ChaosArgs, chaos: boolean, services: { dynamo
     clock,
     dispatchEveryMs: MINUTE,
     collectConcurrency: DEFAULT_COLLECT_CONCURRENCY,
+    signerFor: chaos ? keyService.signerFor : ownerKeys,
+    protectionFile: join(mkdtempSync(join(tmpdir(), 'chaos-protection-')), 'protection'),
   });
+  await system.protection.write('on');
 
   let draining: Promise<unknown> | undefined;
   let notifying: Promise<unknown> | undefined;
+  let deciding: Promise<unknown> | undefined;
   try {
     // The scheduler: collect and report dispatch once a simulated minute. While reports drain, the
     // clock moves as the workers wait, never past the next tick; when they are idle, it jumps to it.
@@ -206,11 +237,14 @@ export async function runDay(args: ChaosArgs, chaos: boolean, services: { dynamo
       await system.reports.reconcile();
       const { visible, hidden } = system.reports.reportQueue.counts();
       const notifyCounts = system.pipeline.notifyQueue.counts();
+      const decisionCounts = system.decisions.counts();
       const polls = cycle.outcomes.filter((o) => o.kind === 'collected' || o.kind === 'chain-failed').length;
       tally.end(dynamoCalls(), polls, visible + hidden + notifyCounts.visible + notifyCounts.hidden > 0 || draining !== undefined || notifying !== undefined);
       if (visible + hidden > 0) draining ??= system.reports.drain().finally(() => (draining = undefined));
       if (notifyCounts.visible + notifyCounts.hidden > 0) notifying ??= system.pipeline.notifyQueue.drain().finally(() => (notifying = undefined));
-      const busy = [draining, notifying].filter((p) => p !== undefined);
+      // Decision units are signed beside the ticks (a unit to retry waits out its backoff, as the decision worker does in AWS).
+      if (decisionCounts.visible + decisionCounts.hidden > 0) deciding ??= system.decisions.drain().finally(() => (deciding = undefined));
+      const busy = [draining, notifying, deciding].filter((p) => p !== undefined);
       if (busy.length > 0) {
         // An active wait: the clock stops at the next tick even while a hung worker sleeps for longer.
         const nextTick = new AbortController();
@@ -221,6 +255,7 @@ export async function runDay(args: ChaosArgs, chaos: boolean, services: { dynamo
         ['Collect', system.pipeline.collectQueue],
         ['Notify', system.pipeline.notifyQueue],
         ['Report', system.reports.reportQueue],
+        ['Decisions', system.decisions],
       ] as const) {
         const names = watched.get(id);
         if (names) sampleQueue(metrics, names, clock.now(), { oldestAgeMs: queue.oldestAgeMs(), deadLettered: queue.counts().deadLettered });
@@ -232,7 +267,9 @@ export async function runDay(args: ChaosArgs, chaos: boolean, services: { dynamo
     }
     if (byKind) process.stderr.write(`  ${chaos ? 'chaos' : 'fault-free'} DynamoDB calls by command and table\n${tally.breakdown()}\n`);
     await draining;
+    await deciding;
     await notifying;
+    await system.decisions.drain();
     await system.pipeline.notifyQueue.drain();
     await system.reports.drain();
     await system.reports.reconcile();
@@ -257,6 +294,9 @@ export async function runDay(args: ChaosArgs, chaos: boolean, services: { dynamo
       dynamoCalls: dynamoCalls(),
       calls: tally.read(),
       metrics,
+      protection: await protectionFigures(repos, control, armed, mail.accepted, START),
+      decisionsDeadLettered: system.decisions.counts().deadLettered,
+      keyServiceDown: ((w) => (w === null || !chaos ? null : { fromMs: w.fromMs - START, toMs: w.toMs - START }))(keyService.window()),
     };
   } finally {
     await system.pipeline.stop();

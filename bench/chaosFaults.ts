@@ -1,5 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { ChainClient } from '../functions/chain/ports';
+import { SignerError } from '../functions/chain/errors';
+import type { ChainClient, Signer } from '../functions/chain/ports';
 import { EmailSendError } from '../functions/mail/errors';
 import type { MailSender, RawEmail } from '../functions/mail/send/sesSender';
 import type { DeliveryRepository } from '../functions/store/deliveryRepository';
@@ -29,16 +30,56 @@ export interface ChaosSchedule {
   readonly dynamoThrottle: FaultWindow;
   /** The first report delivery claimed from here on stalls past the worker's deadline and the queue's visibility timeout, then goes on (`hangAfterClaim`). */
   readonly hangAt: number;
+  /**
+   * The owner keys' key service (KMS) answers nothing for `forMs`, from the first signing at or
+   * after `fromMs` (the scenario's firings, whenever the kill switches confirm them): the signer
+   * cannot sign (`keyServiceSigner`).
+   */
+  readonly keyServiceDown: { readonly fromMs: number; readonly forMs: number };
 }
 
-/** The day's faults: the chain down 07:30-08:30 (across the 08:00 reports), SES throttled 08:00-08:30, the chain slow 12:00-13:00, DynamoDB throttled 16:00-16:15, one report worker hanging at 08:00. */
+/**
+ * The protection scenario both days run (`bench/chaosDay.ts`): a dozen accounts armed with the kill
+ * switch (`confirm now`, two API keys each, their owner keys with the signer) lose `dropPct` % in
+ * the minute before `dropAtMs` and cross their level together; the breaker (5 accounts an hour)
+ * opens at the sixth. The chaos day has the key service down for 10 minutes from their first
+ * signing (`keyServiceDown`).
+ */
+export const PROTECTION_SCENARIO = { accounts: 12, levelPct: 30, dropPct: 40, dropAtMs: 539 * MINUTE, interval: '15m', keysPerAccount: 2 } as const;
+
+/**
+ * The day's faults: the chain down 07:30-08:30 (across the 08:00 reports), SES throttled 08:00-08:30,
+ * the owner keys' key service down for 10 minutes from the first signing after 09:00 (as a dozen
+ * armed accounts cross their kill-switch levels), the chain slow 12:00-13:00, DynamoDB throttled
+ * 16:00-16:15, one report worker hanging at 08:00.
+ */
 export const CHAOS_SCHEDULE: ChaosSchedule = {
   chainDown: { fromMs: 450 * MINUTE, toMs: 510 * MINUTE },
   chainSlow: { fromMs: 720 * MINUTE, toMs: 780 * MINUTE },
   sesThrottle: { fromMs: 480 * MINUTE, toMs: 510 * MINUTE },
   dynamoThrottle: { fromMs: 960 * MINUTE, toMs: 975 * MINUTE },
   hangAt: 480 * MINUTE,
+  keyServiceDown: { fromMs: 540 * MINUTE, forMs: 10 * MINUTE },
 };
+
+/**
+ * The signer's owner keys as the chaos run sees them: from the first signing at or after `from`
+ * (simulated epoch ms), for `forMs`, building a signer fails as KMS unreachable does (`SignerError`
+ * `kms-unavailable`: the signer answers `signer-unavailable`, sends nothing, and the decision's unit
+ * waits for a redelivery); otherwise `inner`. `window()` says when it was down (`null`: never).
+ */
+export function keyServiceSigner(inner: (ref: string) => Promise<Signer>, outage: { from: number; forMs: number }, clock: QueueClock) {
+  let downFrom: number | null = null;
+  return {
+    signerFor: async (ref: string): Promise<Signer> => {
+      const now = clock.now();
+      if (downFrom === null && now >= outage.from) downFrom = now;
+      if (downFrom !== null && now < downFrom + outage.forMs) throw new SignerError('kms-unavailable', 'the key service did not answer (fault injected)');
+      return inner(ref);
+    },
+    window: (): FaultWindow | null => (downFrom === null ? null : { fromMs: downFrom, toMs: downFrom + outage.forMs }),
+  };
+}
 
 /** Whether `at` (simulated epoch ms) falls in `window` of the day starting at `dayStart`. */
 export function within(window: FaultWindow, dayStart: number, at: number): boolean {

@@ -144,8 +144,8 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
      * Dispatches and delivers the queues (collect, notify, channels) until they are empty (the CLI's `collect`); the collect
      * consumers start on the jobs as soon as dispatch has queued them.
      * `progress` is told how many polls finished out of how many were dispatched. `deliver: 'collect-only'` returns once
-     * collect is done and leaves the notify and channel queues to the caller (a scheduler whose next dispatch must not wait
-     * for paced emails, as in AWS, where dispatch runs on its own schedule).
+     * collect is done and leaves the decision, notify and channel queues to the caller (a scheduler whose next dispatch must
+     * not wait for paced emails or a decision's retries, as in AWS, where dispatch runs on its own schedule).
      */
     async runCycle(
       selection: DispatchSelection = { kind: 'due' },
@@ -176,8 +176,9 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
         if (drain.status === 'rejected') throw drain.reason;
         // Jobs queued after the consumers had emptied the queue.
         await collectQueue.drain(collectPollers);
-        await deps.drainDecisions?.();
         if (deliver === 'all') {
+          // The signer publishes each decision's result on the notify queue: decisions first.
+          await deps.drainDecisions?.();
           await notifyQueue.drain();
           await deps.channelQueue?.drain();
         }

@@ -1,5 +1,5 @@
 import { KMSClient } from '@aws-sdk/client-kms';
-import type { ChainClient } from '../functions/chain/ports';
+import type { ChainClient, Signer } from '../functions/chain/ports';
 import { resolveSigner } from '../functions/chain/resolveSigner';
 import type { Settings } from '../functions/config/settings';
 import type { ProtectiveRevoker } from '../functions/domain/protectiveAction';
@@ -35,6 +35,8 @@ export interface LocalProtectionOptions {
   readonly protection: ProtectionSwitch;
   /** Where `env:` signer references are looked up (default: the process environment). */
   readonly signerEnv?: Readonly<Record<string, string | undefined>>;
+  /** Builds the signer a reference names, instead of resolving it from `signerEnv` or KMS (the chaos run's key-service outage). */
+  readonly signerFor?: (ref: string) => Promise<Signer>;
   /** How long a failed decision unit waits before redelivery; default as deployed. */
   readonly visibilityTimeoutMs?: number;
   readonly clock?: QueueClock;
@@ -72,7 +74,9 @@ export function createLocalProtection(options: LocalProtectionOptions): LocalPro
     channels: repos.channels,
     notify: options.notify,
     chain: options.chain,
-    signerFor: (ref) => resolveSigner(ref, { env: options.signerEnv ?? process.env, kms: (kms ??= new KMSClient({ region: settings.AWS_REGION })) }),
+    signerFor:
+      options.signerFor ??
+      ((ref) => resolveSigner(ref, { env: options.signerEnv ?? process.env, kms: (kms ??= new KMSClient({ region: settings.AWS_REGION })) })),
     now,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     log,
@@ -87,9 +91,10 @@ export function createLocalProtection(options: LocalProtectionOptions): LocalPro
     },
   });
   const signer = new InProcessRevocationSigner(signRevocation);
-  const decisions = new InProcessQueue<DecisionJob>({
+  // A unit to retry is hidden for its backoff, as `ChangeMessageVisibility` does in AWS.
+  const decisions: InProcessQueue<DecisionJob> = new InProcessQueue<DecisionJob>({
     name: 'sentinel-decisions',
-    consumer: decisionWorker({ sign: signerCallOf(signer), log, counters }),
+    consumer: decisionWorker({ sign: signerCallOf(signer), log, counters, visibility: { change: (message, seconds) => decisions.change(message, seconds) } }),
     batchSize: DECISION_BATCH_SIZE,
     visibilityTimeoutMs: options.visibilityTimeoutMs ?? DECISION_QUEUE.visibilityTimeoutSeconds * 1_000,
     maxReceiveCount: DECISION_QUEUE.maxReceiveCount,
@@ -102,9 +107,7 @@ export function createLocalProtection(options: LocalProtectionOptions): LocalPro
     accounts: repos.accounts,
     knownDelegates: repos.knownDelegates,
     decisions: repos.decisions,
-    ledger: repos.protectionLedger,
     queue: decisions,
-    breakerAccounts: settings.PROTECTION_BREAKER_ACCOUNTS,
     log,
     counters,
   });

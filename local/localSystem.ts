@@ -1,5 +1,5 @@
 import { CachedChannelList } from '../functions/store/cachedChannelList';
-import type { ChainClient } from '../functions/chain/ports';
+import type { ChainClient, Signer } from '../functions/chain/ports';
 import type { Settings } from '../functions/config/settings';
 import { createReportWorker } from '../functions/handlers/report-worker';
 import { createNotifyHandler } from '../functions/handlers/notify';
@@ -74,6 +74,8 @@ export interface LocalSystemOptions {
   readonly channelPacers?: readonly DestinationSlots[];
   /** The stage-wide protection switch's file, without `PROTECTION_PARAMETER_NAME` (default: in the state folder, where the CLI sees it too). */
   readonly protectionFile?: string;
+  /** Builds the signer an account's reference names, instead of `signerEnv` or KMS (the chaos run's key-service outage). */
+  readonly signerFor?: (ref: string) => Promise<Signer>;
   /** Where every queue keeps its messages across restarts (`npm start`, `serve`); default memory only. */
   readonly queueFolder?: QueueFolder;
   /** The desk page's built client (charts, passkeys); without it the desk's pages still show every figure. */
@@ -233,6 +235,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     notify: pipeline.notify,
     protection,
     ...(options.signerEnv === undefined ? {} : { signerEnv: options.signerEnv }),
+    ...(options.signerFor === undefined ? {} : { signerFor: options.signerFor }),
     ...(options.visibilityTimeoutMs === undefined ? {} : { visibilityTimeoutMs: options.visibilityTimeoutMs }),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(folder ? { journal: folder.journalFor('sentinel-decisions') } : {}),

@@ -1,5 +1,6 @@
 import { CHAIN_DRAWDOWN_LABEL, SUMMARY_METRICS } from '../functions/domain/summaryMetrics';
 import { killSwitchNoticeText } from '../functions/domain/killSwitchNotice';
+import { decisionResultNoticeText } from '../functions/domain/decisionResultNotice';
 import { renderSparklinePng } from '../functions/mail/chart/sparkline';
 import type { InlineImage } from '../functions/mail/send/mime';
 import type {
@@ -17,6 +18,7 @@ import type {
   SnoozeNoticeView,
   OnboardingBreachesView,
   KillSwitchView,
+  DecisionResultView,
 } from '../functions/mail/render/views';
 
 /** Realistic views for the six emails: `sentinel test-email` sends them, the screenshots render them, tests derive variations from them. */
@@ -237,9 +239,15 @@ export const killSwitch: KillSwitchView = {
         rereadPct: 30.4,
         peakAt: NOW - 2 * DAY,
         asOf: NOW - 5 * 60_000,
-        reason: `kill-switch: drawdown 30.4% ≥ 30% at ${new Date(NOW - 5 * 60_000).toISOString()}`,
-        requested: [OLD_KEY],
+        reason: `kill-switch: drawdown 31.20% now, 1-minute re-read 30.4% ≥ 30% at ${new Date(NOW - 5 * 60_000).toISOString()}`,
+        requested: [OLD_KEY, BOT_KEY],
         keptWebSessions: [WEB_KEY],
+        keptKeys: [BOT_KEY],
+        names: [
+          { address: OLD_KEY, name: 'old-bot' },
+          { address: BOT_KEY, name: 'hedger' },
+          { address: WEB_KEY, name: 'browser' },
+        ],
         action: { kind: 'requested', outcome: { kind: 'queued', decisionId: 'sample-decision', delegates: [OLD_KEY] } },
       },
       { account: ACCOUNT, percent: (p) => `${p.toFixed(1)}%` },
@@ -252,7 +260,42 @@ export const killSwitch: KillSwitchView = {
   rereadPct: 30.4,
   peakAtMs: NOW - 2 * DAY,
   asOfMs: NOW - 5 * 60_000,
-  revokeAll: null,
+  revokeAll: { url: `${BASE}/revoke-all?token=sample-revoke-all-token`, count: 3 },
+};
+
+/** The kill switch's decision refused at signing time: the breaker opened over a market-wide loss. */
+export const decisionResult: DecisionResultView = {
+  account: { address: ACCOUNT, label: 'bot-main' },
+  generatedAtMs: NOW,
+  links,
+  ...(() => {
+    const text = decisionResultNoticeText(
+      {
+        decisionId: 'sample-decision',
+        rule: 'kill-switch',
+        reason: `kill-switch: drawdown 31.20% now, 1-minute re-read 30.4% ≥ 30% at ${new Date(NOW - 5 * 60_000).toISOString()}`,
+        units: [
+          {
+            address: OLD_KEY,
+            name: 'old-bot',
+            status: 'refused',
+            refusal: 'breaker-open',
+            text: `the breaker was open: 9 accounts fired kill-switch within an hour, which points to a data fault, so automatic protection acts on none; it closes at ${new Date(NOW + HOUR).toISOString()} unless more fire`,
+          },
+        ],
+        left: [
+          { address: OLD_KEY, name: 'old-bot', isWebClient: false },
+          { address: BOT_KEY, name: 'hedger', isWebClient: false },
+          { address: WEB_KEY, name: 'browser', isWebClient: true },
+        ],
+        judgedAgainAt: null,
+      },
+      { account: ACCOUNT, time: (ms) => new Date(ms).toISOString() },
+    );
+    return { title: text.title, summary: text.summary, lines: [...text.lines], rows: [...text.rows], critical: text.severity === 'critical' };
+  })(),
+  settledAtMs: NOW - 60_000,
+  revokeAll: { url: `${BASE}/revoke-all?token=sample-revoke-all-token`, count: 3 },
 };
 
 const DESK = [
@@ -442,6 +485,7 @@ export const views: { [K in EmailKind]: EmailViews[K] } = {
   'snooze-notice': snoozeNotice,
   'onboarding-breaches': onboardingBreaches,
   'kill-switch': killSwitch,
+  'decision-result': decisionResult,
 };
 
 /**

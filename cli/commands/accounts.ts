@@ -34,7 +34,8 @@ import { formatTable, plural, printJson, UsageError, addressMessage } from '../o
 import { armedNote, armKnownKeys } from '../armKnownKeys';
 import { REVOKE_UNKNOWN_MODES } from '../../functions/domain/revokeUnknownMode';
 import { killSwitchStateText } from '../../functions/domain/killSwitchStateText';
-import { readKillSwitchState } from '../../functions/store/killSwitchStateItem';
+import { unknownKeyDecisionText } from '../../functions/domain/unknownKeyDecisionText';
+import { protectionStatus } from '../../functions/services/status/protectionStatus';
 import { rearmKillSwitch } from '../../functions/services/protection/rearmKillSwitch';
 import { operator } from '../operator';
 
@@ -280,13 +281,15 @@ export function register(program: Command, context: CliContext): void {
       const now = rt.now();
       const recipients = recipientsWithSuppression(account.emails, await rt.repos.suppressions.lookup(account.emails));
       const protection = await rt.protection().read();
-      const killSwitchState = account.killSwitch === null ? null : (await readKillSwitchState(rt.repos.alerts, account.address)).state;
+      const automatic = await protectionStatus(rt.repos, account);
       const routed = channelsRoutedTo(await rt.repos.channels.list(), account.address);
       if (options.json)
         return printJson(io, {
           ...publicView(account, recipients, now),
           protection,
-          killSwitchState,
+          killSwitchState: automatic.killSwitch?.state ?? null,
+          killSwitchResult: automatic.killSwitch?.settlement ?? null,
+          unknownKeyDecisions: automatic.unknownKeys,
           channels: routed.map((c) => ({ name: c.name, type: c.type, categories: c.categories, state: c.state.kind })),
         });
       const rows: [string, string][] = [
@@ -304,8 +307,11 @@ export function register(program: Command, context: CliContext): void {
         ['delegate watch', account.delegateWatch ? `every ${account.delegateWatch}` : 'with each poll'],
         ['kill switch', killSwitchText(account)],
         ['protection', protection === 'on' ? 'on stage-wide' : 'OFF stage-wide (automatic actions only alert)'],
-        ...(account.killSwitch === null ? [] : [['kill switch now', killSwitchStateText(killSwitchState, account.address)] as [string, string]]),
+        ...(automatic.killSwitch === null
+          ? []
+          : [['kill switch now', killSwitchStateText(automatic.killSwitch.state, account.address, automatic.killSwitch.settlement)] as [string, string]]),
         ['revoke unknown', await revokeUnknownText(rt.repos.knownDelegates, account)],
+        ...automatic.unknownKeys.map((u): [string, string] => ['', unknownKeyDecisionText(u)]),
         ['status', statusText(account, now)],
         ['last poll', lastPollText(lastPollOf(account))],
         ['tracked since', new Date(account.createdAt).toISOString()],

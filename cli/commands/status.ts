@@ -10,9 +10,9 @@ import { describeAlertState } from '../alertStateText';
 import type { CliContext } from '../cliRuntime';
 import { killSwitchText } from '../../functions/domain/account';
 import type { ProtectionState } from '../../functions/domain/protectionSwitch';
-import type { KillSwitchState } from '../../functions/domain/killSwitchDecision';
 import { killSwitchStateText } from '../../functions/domain/killSwitchStateText';
-import { readKillSwitchState } from '../../functions/store/killSwitchStateItem';
+import { unknownKeyDecisionText } from '../../functions/domain/unknownKeyDecisionText';
+import { protectionStatus, type ProtectionStatus } from '../../functions/services/status/protectionStatus';
 import { addressMessage, formatTable, printJson, UsageError } from '../output';
 
 /** `sentinel status <address>`: what is known about an account, from stored data. */
@@ -28,16 +28,23 @@ export function register(program: Command, context: CliContext): void {
       const rt = await context.runtime();
       const report = await accountStatus(rt.repos, parsed.data, rt.now());
       if (!report) throw new Error(`${parsed.data} is not tracked`);
-      const killSwitchState = report.account.killSwitch === null ? null : (await readKillSwitchState(rt.repos.alerts, report.account.address)).state;
-      if (options.json) return printJson(context.io, { ...report, protection: await rt.protection().read(), killSwitchState });
+      const automatic = await protectionStatus(rt.repos, report.account);
+      if (options.json)
+        return printJson(context.io, {
+          ...report,
+          protection: await rt.protection().read(),
+          killSwitchState: automatic.killSwitch?.state ?? null,
+          killSwitchResult: automatic.killSwitch?.settlement ?? null,
+          unknownKeyDecisions: automatic.unknownKeys,
+        });
       const timeZone = (await rt.repos.accounts.get(parsed.data))?.timezone ?? 'UTC';
-      context.io.out(render(report, rt.now(), timeZone, await rt.protection().read(), killSwitchState));
+      context.io.out(render(report, rt.now(), timeZone, await rt.protection().read(), automatic));
     });
 }
 
 const iso = (ms: number | null): string => (ms === null ? '-' : new Date(ms).toISOString());
 
-function render(r: AccountStatusReport, now: number, timeZone: string, protection: ProtectionState, killSwitchState: KillSwitchState | null): string {
+function render(r: AccountStatusReport, now: number, timeZone: string, protection: ProtectionState, automatic: ProtectionStatus): string {
   const a = r.account;
   const lines = [
     `${a.label ? `${a.label} ` : ''}${a.address}`,
@@ -48,8 +55,9 @@ function render(r: AccountStatusReport, now: number, timeZone: string, protectio
     `drawdown      ${r.drawdown ? `${TRADING_DRAWDOWN_LABEL}: ${r.drawdown.currentPct.toFixed(2)}% now (−$${r.drawdown.dollarDrawdown.toFixed(2)} since the peak at ${iso(r.drawdown.peakAt)}), ${r.drawdown.maxPct.toFixed(2)}% deepest` : '-'}`,
     `revocation    ${a.signer ? `one-click, signer ${a.signer}` : 'not configured (no signer)'}`,
     `kill switch   ${killSwitchText(a)}${a.killSwitch !== null && protection === 'off' ? ' — automatic actions are OFF stage-wide: it only alerts' : ''}`,
-    ...(a.killSwitch === null ? [] : [`              ${killSwitchStateText(killSwitchState, a.address)}`]),
+    ...(automatic.killSwitch === null ? [] : [`              ${killSwitchStateText(automatic.killSwitch.state, a.address, automatic.killSwitch.settlement)}`]),
     `unknown keys  ${a.revokeUnknown === 'off' ? 'off (only noticed)' : `revoke-unknown ${a.revokeUnknown}: see "sentinel delegates list ${a.address}"`}`,
+    ...automatic.unknownKeys.map((u) => `              ${unknownKeyDecisionText(u)}`),
     '',
   ];
   if (r.summary) {

@@ -5,6 +5,16 @@ import type { RevokeUnknownMode } from './revokeUnknownMode';
 
 const DAY_MS = 86_400_000;
 
+/** An unknown delegate seen before: when first, and the decision last asked for it. */
+export interface UnknownSeen {
+  readonly delegate: string;
+  readonly at: number;
+  /** The decision the protection service queued for it (absent: none was queued, or seen before decisions were kept). */
+  readonly decisionId?: string | undefined;
+  /** Whether that decision was the key's judgment again (a key is judged again once per sighting). */
+  readonly judgedAgain?: boolean | undefined;
+}
+
 /** What the protection state of an account holds besides the mode (see `store/knownDelegatesRepository`). */
 export interface KnownDelegateState {
   /** When the known keys were last taken (add, import or arming); `null` while that is still to do. */
@@ -12,8 +22,11 @@ export interface KnownDelegateState {
   /** Addresses known, in lower case. */
   readonly known: ReadonlySet<string>;
   readonly announcements: readonly DelegateAnnouncement[];
-  /** Unknown delegates seen before, and when (for "a second unknown key within a day"). */
-  readonly unknownSeen: readonly { readonly delegate: string; readonly at: number }[];
+  /**
+   * Unknown delegates seen before, and when (for "a second unknown key within a day"); with the
+   * decision last asked for each (`decisionId`) and whether that was its judgment again.
+   */
+  readonly unknownSeen: readonly UnknownSeen[];
 }
 
 /** How one newly listed delegate is treated. */

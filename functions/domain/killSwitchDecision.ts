@@ -7,13 +7,18 @@ import type { KillSwitchCrossing } from './killSwitchCrossing';
  * - `idle`: armed, nothing crossed;
  * - `baseline`: the level was already reached when tracking began; it fires only after a recovery;
  * - `pending`: crossed at `since`, waiting for the next evaluation to confirm (`confirm wait`);
- * - `fired`: fired at `at`; not again until a recovery past the hysteresis or `accounts rearm`.
+ * - `revoking`: fired at `at` and decision `decisionId` queued; whether it revoked anything is
+ *   the signer's to settle (`status` reads the decision's result: fired, or refused and why);
+ * - `fired`: fired at `at` without a decision to sign (`outcome`: what the protection service
+ *   answered, e.g. `protection-off`; absent in states written before it was kept).
+ * `revoking` and `fired` hold until a recovery past the hysteresis or `accounts rearm`.
  */
 export const killSwitchStateSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('idle') }),
   z.object({ status: z.literal('baseline') }),
   z.object({ status: z.literal('pending'), since: z.number().int().min(0) }),
-  z.object({ status: z.literal('fired'), at: z.number().int().min(0) }),
+  z.object({ status: z.literal('revoking'), at: z.number().int().min(0), decisionId: z.string().min(1).max(128) }),
+  z.object({ status: z.literal('fired'), at: z.number().int().min(0), outcome: z.string().max(40).optional() }),
 ]);
 export type KillSwitchState = z.infer<typeof killSwitchStateSchema>;
 
@@ -78,9 +83,9 @@ export function decideKillSwitch(input: KillSwitchInput): KillSwitchVerdict {
   if (!input.dataFresh || drawdownPct === null) return { kind: 'held', why: 'stale-data', next: state };
   if (!input.dataComplete) return { kind: 'held', why: 'incomplete-data', next: state };
 
-  if (state.status === 'fired' || state.status === 'baseline') {
+  if (state.status === 'fired' || state.status === 'revoking' || state.status === 'baseline') {
     if (drawdownPct < levelPct - input.hysteresisPct) return { kind: 'below', next: { status: 'idle' } };
-    return { kind: 'held', why: state.status === 'fired' ? 'already-fired' : 'crossed-before-tracking', next: state };
+    return { kind: 'held', why: state.status === 'baseline' ? 'crossed-before-tracking' : 'already-fired', next: state };
   }
   const { crossing } = input;
   if (crossing === null) {

@@ -15,26 +15,33 @@ export type KillSwitchAction = z.infer<typeof killSwitchActionSchema>;
 /** The kill-switch firing a notify message carries: the figures it rests on and what was done. */
 export const killSwitchFiringSchema = z.object({
   levelPct: z.number().gt(0).lt(100),
-  /** The drawdown at the account's interval, and as the `1m` re-read of peak and trough measured it. */
+  /** The drawdown now at the account's interval, and the lower of the two `1m` minutes up to the crossing, from the held peak. */
   drawdownPct: z.number().min(0).max(100),
   rereadPct: z.number().min(0).max(100),
   peakAt: z.number().int().min(0),
   asOf: z.number().int().min(0),
-  /** The reason the decision and the audit carry (`kill-switch: drawdown 30.4% ≥ 30% at ...`). */
+  /** The reason the decision and the audit carry (`kill-switch: drawdown 31.20% now, 1-minute re-read 30.4% ≥ 30% at ...`). */
   reason: z.string().min(1).max(300),
   /** The delegates asked to be revoked (kept keys and kept web sessions already left out). */
   requested: z.array(addressSchema).max(100),
   /** Web-session keys left alone (`--kill-switch-web-sessions keep`). */
   keptWebSessions: z.array(addressSchema).max(100),
+  /** Keys listed that the account keeps (`--keep-delegate`); absent in notices queued before it was carried. */
+  keptKeys: z.array(addressSchema).max(100).optional(),
+  /** The name each listed key carries (chain-controlled, `null` when unnamed); absent in notices queued before it was carried. */
+  names: z
+    .array(z.object({ address: addressSchema, name: z.string().max(200).nullable() }))
+    .max(200)
+    .optional(),
   action: killSwitchActionSchema,
 });
 export type KillSwitchFiring = z.infer<typeof killSwitchFiringSchema>;
 
 /** The words of a kill-switch notice, shared by the email and every channel; its lines say what was done and why, what stays, what to do. */
 export interface KillSwitchNoticeText extends NoticeText {
-  /** Whether the keys are being revoked (no revoke links then). */
+  /** Whether the keys are being revoked (the signer's result follows; the Revoke-all link stays). */
   readonly revoking: boolean;
-  /** The delegates the notice lists: revoked, or that would have been. */
+  /** The delegates the notice lists, each as `"name" (address)`: being revoked, or that would have been. */
   readonly delegates: readonly string[];
 }
 
@@ -48,7 +55,12 @@ const STAYS =
  */
 export function killSwitchNoticeText(firing: KillSwitchFiring, ctx: { account: string; percent: (pct: number) => string }): KillSwitchNoticeText {
   const level = `${ctx.percent(firing.rereadPct)} ≥ ${firing.levelPct}%`;
-  const summary = `The flow-adjusted drawdown reached the kill switch's level (${level}), confirmed by a 1-minute re-read of the peak and the trough.`;
+  const summary = `The flow-adjusted drawdown is ${ctx.percent(firing.drawdownPct)} now. It crossed the kill switch's level of ${firing.levelPct}%, confirmed on the 1-minute curve: the crossing's minute and the one before it were both past the level, measured from a peak the account held for two minutes (the lower of them: ${level}).`;
+  const names = new Map((firing.names ?? []).map((n) => [n.address.toLowerCase(), n.name]));
+  const who = (address: string): string => {
+    const name = names.get(address.toLowerCase());
+    return name ? `"${name}" (${address})` : address;
+  };
   const rearm = `The kill switch does not fire again until the drawdown recovers past the re-arm margin, or "sentinel accounts rearm ${ctx.account}".`;
   const notRevoked = 'Kill switch fired, keys NOT revoked';
   const yourself = 'Revoke the keys yourself (the revoke-all link) if the bot must stop.';
@@ -57,8 +69,8 @@ export function killSwitchNoticeText(firing: KillSwitchFiring, ctx: { account: s
     summary,
     severity,
     revoking,
-    delegates,
-    lines: [line, STAYS, rearm],
+    delegates: delegates.map(who),
+    lines: [line, ...kept(firing, delegates, who), STAYS, rearm],
   });
   if (firing.action.kind === 'not-set-up')
     return base(notRevoked, `Nothing was revoked: automatic protection is not set up on this deployment. ${yourself}`, firing.requested);
@@ -67,14 +79,14 @@ export function killSwitchNoticeText(firing: KillSwitchFiring, ctx: { account: s
     case 'queued':
       return base(
         `Kill switch fired: ${outcome.delegates.length} key${outcome.delegates.length === 1 ? '' : 's'} being revoked`,
-        `Every delegate but the kept ones is being revoked, one at a time, signed like a click on a revoke link; revocation results follow.${kept(firing)}`,
+        'Every delegate but the kept ones is being revoked, one at a time, signed like a click on a revoke link; the result (revoked, or refused and why) follows once each is signed. To act at once, or if the result says a key was not revoked, use the Revoke-all link.',
         outcome.delegates,
         true,
       );
     case 'dry-run':
       return base(
         `Kill switch would have fired (dry run): ${outcome.delegates.length} key${outcome.delegates.length === 1 ? '' : 's'}`,
-        `Dry run: these keys would have been revoked, and nothing was ("--kill-switch-dry-run off" arms it).${kept(firing)}`,
+        'Dry run: these keys would have been revoked, and nothing was ("--kill-switch-dry-run off" arms it).',
         outcome.delegates,
         false,
         'warning',
@@ -96,16 +108,26 @@ export function killSwitchNoticeText(firing: KillSwitchFiring, ctx: { account: s
         firing.requested,
       );
     case 'nothing-to-revoke':
-      return base(
-        'Kill switch fired: no key to revoke',
-        `Nothing was revoked: every delegate is kept, announced or already gone.${kept(firing)}`,
-        [],
-        false,
-        'warning',
-      );
+      return base('Kill switch fired: no key to revoke', 'Nothing was revoked: every delegate is kept, announced or already gone.', [], false, 'warning');
   }
 }
 
-function kept(firing: KillSwitchFiring): string {
-  return firing.keptWebSessions.length === 0 ? '' : ` Web sessions kept: ${firing.keptWebSessions.join(', ')}.`;
+/**
+ * The line naming what stays listed and why: keys the account keeps (`--keep-delegate`), web
+ * sessions kept, and, when the service left a requested key out of those it revokes, announced
+ * ones. Empty when nothing is kept.
+ */
+function kept(firing: KillSwitchFiring, acted: readonly string[], who: (address: string) => string): string[] {
+  const keepDelegate = new Set((firing.keptKeys ?? []).map((k) => k.toLowerCase()));
+  const actedOn = new Set(acted.map((k) => k.toLowerCase()));
+  const outcome = firing.action.kind === 'requested' ? firing.action.outcome.kind : null;
+  const listedOut = outcome === 'queued' || outcome === 'dry-run' || outcome === 'nothing-to-revoke';
+  const parts = [
+    ...firing.requested.filter((k) => keepDelegate.has(k.toLowerCase()) && !actedOn.has(k.toLowerCase())).map((k) => `${who(k)} (--keep-delegate)`),
+    ...(listedOut
+      ? firing.requested.filter((k) => !keepDelegate.has(k.toLowerCase()) && !actedOn.has(k.toLowerCase())).map((k) => `${who(k)} (announced)`)
+      : []),
+    ...firing.keptWebSessions.map((k) => `${who(k)} (web session)`),
+  ];
+  return parts.length === 0 ? [] : [`Kept, not revoked: ${parts.join(', ')}.`];
 }

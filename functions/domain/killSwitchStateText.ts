@@ -1,11 +1,28 @@
+import type { DecisionSettlement } from './decisionSettlement';
 import type { KillSwitchState } from './killSwitchDecision';
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** What the protection service answered when the kill switch fired without a decision to sign, in words. */
+const NOT_SIGNED: Readonly<Record<string, string>> = {
+  'dry-run': 'a dry run: nothing revoked',
+  'protection-off': 'nothing revoked: protection was off stage-wide',
+  'not-armed': 'nothing revoked: the account was not armed',
+  'nothing-to-revoke': 'nothing to revoke: every key was kept, announced or gone',
+  'not-set-up': 'nothing revoked: protection is not set up on this deployment',
+  capped: 'nothing revoked: the cap was reached',
+  'breaker-open': 'nothing revoked: the breaker was open',
+};
 
 /**
  * The kill switch's state in words, for `status` and `accounts show`: armed, pending
- * confirmation since when, fired at when (until a recovery or `accounts rearm`), or holding a
- * crossing from before tracking. `null` state: not evaluated yet.
+ * confirmation since when, being revoked (the decision not settled yet), fired (what was revoked),
+ * or fired and refused (nothing revoked, why, and that it can be re-armed), holding a crossing
+ * from before tracking. `settlement` is the result of the decision a `revoking` state names
+ * (`null` while it is not settled). `null` state: not evaluated yet.
  */
-export function killSwitchStateText(state: KillSwitchState | null, address: string): string {
+export function killSwitchStateText(state: KillSwitchState | null, address: string, settlement: DecisionSettlement | null = null): string {
+  const rearm = `"sentinel accounts rearm ${address}"`;
   if (state === null) return 'armed (not evaluated yet)';
   switch (state.status) {
     case 'idle':
@@ -13,8 +30,18 @@ export function killSwitchStateText(state: KillSwitchState | null, address: stri
     case 'baseline':
       return 'held: the level was already reached when tracking began; armed once the drawdown recovers';
     case 'pending':
-      return `pending confirmation since ${new Date(state.since).toISOString()} (fires if the level still holds at the next evaluation)`;
+      return `pending confirmation since ${iso(state.since)} (fires if the level still holds at the next evaluation)`;
     case 'fired':
-      return `FIRED at ${new Date(state.at).toISOString()}; fires again after a recovery past the re-arm margin, or "sentinel accounts rearm ${address}"`;
+      return `FIRED at ${iso(state.at)}${state.outcome === undefined ? '' : ` (${NOT_SIGNED[state.outcome] ?? state.outcome})`}; fires again after a recovery past the re-arm margin, or ${rearm}`;
+    case 'revoking': {
+      if (settlement === null) return `firing since ${iso(state.at)}: keys being revoked (decision ${state.decisionId}); the result follows`;
+      const { count } = settlement;
+      const removed = count.revoked + count.gone;
+      const missed = settlement.units.find((u) => u.status === 'refused' || u.status === 'failed');
+      if (removed === 0)
+        return `fired at ${iso(state.at)}, ${missed?.status === 'failed' ? 'failed' : 'refused'} at ${iso(settlement.settledAt)}: ${missed?.text ?? 'nothing revoked'}; nothing revoked and no cap spent: ${rearm} arms it again (it also re-arms after a recovery past the re-arm margin)`;
+      const revoked = `${removed} of ${settlement.units.length} key${settlement.units.length === 1 ? '' : 's'} revoked`;
+      return `FIRED at ${iso(state.at)}: ${revoked}${missed ? `, ${settlement.units.length - removed} not (${missed.text})` : ''}; fires again after a recovery past the re-arm margin, or ${rearm}`;
+    }
   }
 }

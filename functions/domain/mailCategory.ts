@@ -5,7 +5,7 @@ import * as z from 'zod';
  * - `reports`: daily reports (and any weekly, monthly or digest summaries);
  * - `drawdown`: drawdown alerts;
  * - `expiry`: delegate expiry notices;
- * - `security`: new-delegate notices, revocation results and kill-switch firings. These reveal a compromised key, so
+ * - `security`: new-delegate notices, revocation results (automatic ones included) and kill-switch firings. These reveal a compromised key, so
  *   no one-click unsubscribe link turns them off: only the preferences page, after a warning.
  */
 export const MAIL_CATEGORIES = ['reports', 'drawdown', 'expiry', 'security'] as const;
@@ -38,6 +38,7 @@ const CATEGORY_OF_KIND: Readonly<Record<string, MailCategory>> = {
   'revocation-result': 'security',
   'revoke-all-result': 'security',
   'kill-switch': 'security',
+  'decision-result': 'security',
 };
 
 /**

@@ -17,10 +17,22 @@ export interface ProtectiveActionRequest {
   readonly delegates: readonly Address[];
   /** The figures the decision rests on (levels, peak, trough, times, the delegate read), kept in the decision record. */
   readonly evidence: Readonly<Record<string, string | number | boolean>>;
+  /**
+   * What makes the decision this one (`protectiveDecisionId`): the crossing's time (the kill
+   * switch) or the time of the check that sighted the key (unknown keys), and the rule's arming
+   * generation. A redelivered collect message asks with the same occasion, so it finds the
+   * decision it already made.
+   */
+  readonly occasion: { readonly at: number; readonly generation: number };
   readonly now: number;
 }
 
-/** What became of a request. Only `queued` revokes anything; every other kind alerts only and says why. */
+/**
+ * What became of a request. Only `queued` revokes anything, and the signer may still refuse it
+ * (the caps and the breaker are counted at signing time): its result notice follows. Every other
+ * kind alerts only and says why. `capped` and `breaker-open` are no longer answered here (the
+ * signer counts both); notices queued before still carry them.
+ */
 export type ProtectiveActionOutcome =
   | { readonly kind: 'queued'; readonly decisionId: string; readonly delegates: readonly Address[] }
   | { readonly kind: 'dry-run'; readonly decisionId: string; readonly delegates: readonly Address[] }

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { addressSchema, type Address } from './address';
+import { addressSchema } from './address';
 import type { ProtectiveRule } from './protectiveAction';
 
 const ms = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
@@ -38,34 +38,3 @@ export const PROTECTION_CAPS: Readonly<Record<ProtectiveRule, number>> = {
 export const CAP_WINDOW_MS = 24 * 3_600_000;
 /** The window of the breaker (more accounts than allowed firing within it: act on none). */
 export const BREAKER_WINDOW_MS = 3_600_000;
-
-/** One counted action: which decision, of which account, when. */
-export interface CountedAction {
-  readonly decisionId: string;
-  readonly account: Address;
-  readonly at: number;
-}
-
-/** The counted actions still inside `windowMs` before `now`. */
-export function withinWindow(entries: readonly CountedAction[], now: number, windowMs: number): CountedAction[] {
-  return entries.filter((e) => e.at > now - windowMs && e.at <= now);
-}
-
-/** The distinct accounts among `entries`. */
-export function accountsOf(entries: readonly CountedAction[]): Address[] {
-  return [...new Set(entries.map((e) => e.account))];
-}
-
-/**
- * Whether the breaker is open at `now` for the counted firings: more than `maxAccounts`
- * distinct accounts fired within the last hour, which points to a data fault rather than to
- * many bad days at once.
- */
-export function breakerOpen(firings: readonly CountedAction[], now: number, maxAccounts: number): boolean {
-  return accountsOf(withinWindow(firings, now, BREAKER_WINDOW_MS)).length > maxAccounts;
-}
-
-/** The number of actions a rule's cap counts for a decision: one per key for unknown keys, one per firing for the kill switch. */
-export function capUnits(rule: ProtectiveRule, delegates: number): number {
-  return rule === 'kill-switch' ? 1 : delegates;
-}

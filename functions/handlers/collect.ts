@@ -9,7 +9,6 @@ import { CurvesRepository } from '../store/curvesRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
 import { KnownDelegatesRepository } from '../store/knownDelegatesRepository';
 import { DecisionRepository } from '../store/decisionRepository';
-import { ProtectionLedgerRepository } from '../store/protectionLedgerRepository';
 import { protectionServiceFrom } from '../runtime/protectionServiceFrom';
 import { SnapshotsRepository } from '../store/snapshotsRepository';
 import { handlerBasics } from '../runtime/handlerBasics';
@@ -69,7 +68,6 @@ export function collectDepsFromEnv(env: Readonly<Record<string, string | undefin
     delegates: DelegateViewRepository,
     knownDelegates: KnownDelegatesRepository,
     decisions: DecisionRepository,
-    protectionLedger: ProtectionLedgerRepository,
   });
   const sqs = new SQSClient({ region: settings.AWS_REGION });
   return {
@@ -81,7 +79,6 @@ export function collectDepsFromEnv(env: Readonly<Record<string, string | undefin
       accounts: repos.accounts,
       knownDelegates: repos.knownDelegates,
       decisions: repos.decisions,
-      ledger: repos.protectionLedger,
       sqs,
       log: basics.log,
       counters: basics.counters,

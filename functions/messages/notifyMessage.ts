@@ -3,6 +3,7 @@ import { addressSchema } from '../domain/address';
 import { timestampMsSchema } from '../domain/curvePoint';
 import { delegateProtectionSchema } from '../domain/delegateProtection';
 import { killSwitchFiringSchema } from '../domain/killSwitchNotice';
+import { decisionResultSchema } from '../domain/decisionResultNotice';
 
 const delegate = z.object({
   address: addressSchema,
@@ -20,7 +21,7 @@ const base = {
 };
 
 /**
- * A message on the notify queue: one email-worthy event. Producers (collect, sign-revocation)
+ * A message on the notify queue: one email-worthy event. Producers (collect, sign-revocation, the revoke-all worker)
  * build it; the notify handler parses it with this schema, renders and sends it once.
  */
 export const notifyMessageSchema = z.discriminatedUnion('kind', [
@@ -105,6 +106,11 @@ export const notifyMessageSchema = z.discriminatedUnion('kind', [
   }),
   /** The kill switch fired (confirmed by the `1m` re-read): what was revoked, or would have been, or why not. A security notice. */
   z.object({ ...base, kind: z.literal('kill-switch'), firing: killSwitchFiringSchema }),
+  /**
+   * An automatic decision (the kill switch, an unknown key) settled at signing time: what was
+   * revoked, refused or failed and why, which keys are left. One per decision (`decision-result#<id>`).
+   */
+  z.object({ ...base, kind: z.literal('decision-result'), result: decisionResultSchema }),
   /**
    * An operator snoozed the account's drawdown alerts until `until` (ms): for every recipient, or
    * for `recipient` only (then it alone is told).

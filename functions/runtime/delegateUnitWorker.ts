@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import type { WorkQueueSettings } from '../queue/workQueueSettings';
 import { sqsHandler, type SqsHandlerDeps } from './sqsHandler';
 
 /** What every revocation queue's message names: the delegate to remove and its account. */
@@ -26,6 +27,8 @@ export interface DelegateUnitSpec<S extends z.ZodType<DelegateUnitJob>, R extend
   readonly settle: (result: R, job: z.output<S>, about: Record<string, unknown>) => Promise<void>;
   /** Counted when a unit is to be redelivered. */
   readonly retryMetric: string;
+  /** The queue's redelivery: a unit to retry is hidden for its backoff (the consumer's timeout, doubling); absent, for the visibility timeout. */
+  readonly queue?: WorkQueueSettings;
 }
 
 /**
@@ -46,5 +49,6 @@ export function delegateUnitWorker<S extends z.ZodType<DelegateUnitJob>, R exten
       await spec.settle(result, job, about);
     },
     retry: { metric: spec.retryMetric, level: 'error', message: `${spec.unit} failed; the message will be redelivered` },
+    ...(spec.queue ? { queue: spec.queue } : {}),
   });
 }

@@ -8,12 +8,11 @@ import { sqsQueueFrom } from './factories';
 import { protectionSwitchFrom } from './protectionSwitchFrom';
 
 /** The stored state the protection service reads and writes. */
-export type ProtectionStores = Pick<ProtectDeps, 'accounts' | 'knownDelegates' | 'decisions' | 'ledger'>;
+export type ProtectionStores = Pick<ProtectDeps, 'accounts' | 'knownDelegates' | 'decisions'>;
 
 /**
  * The protection service as a deployed function runs it: the stage-wide switch from the SSM
- * parameter (`PROTECTION_PARAMETER_NAME`; unset: always off), the decisions and counts in
- * DynamoDB, and one message per delegate on the protective-decision FIFO queue
+ * parameter (`PROTECTION_PARAMETER_NAME`; unset: always off), the decisions in DynamoDB, and one message per delegate on the protective-decision FIFO queue
  * (`DECISION_QUEUE_URL`) through the given SQS client.
  */
 export function protectionServiceFrom(
@@ -25,9 +24,7 @@ export function protectionServiceFrom(
     accounts: deps.accounts,
     knownDelegates: deps.knownDelegates,
     decisions: deps.decisions,
-    ledger: deps.ledger,
     queue: sqsQueueFrom<DecisionJob>(settings, 'DECISION_QUEUE_URL', deps.sqs),
-    breakerAccounts: settings.PROTECTION_BREAKER_ACCOUNTS,
     log: deps.log,
     ...(deps.counters === undefined ? {} : { counters: deps.counters }),
   });

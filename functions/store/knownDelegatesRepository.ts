@@ -35,12 +35,28 @@ const itemSchema = z.discriminatedUnion('kind', [
   z.object({ address: z.string(), delegate: z.literal(BASELINE), kind: z.literal('baseline'), at: ms }),
   z.object({ address: z.string(), delegate: z.string(), kind: z.literal('known'), key: addressSchema, at: ms, source: z.string().max(40) }),
   z.object({ address: z.string(), delegate: z.string(), kind: z.literal('expect'), key: addressSchema, at: ms, expiresAt: ms }),
-  z.object({ address: z.string(), delegate: z.string().startsWith(UNKNOWN), kind: z.literal('unknown'), key: addressSchema, at: ms }),
+  z.object({
+    address: z.string(),
+    delegate: z.string().startsWith(UNKNOWN),
+    kind: z.literal('unknown'),
+    key: addressSchema,
+    at: ms,
+    decisionId: z.string().min(1).max(128).optional(),
+    judgedAgain: z.boolean().optional(),
+  }),
 ]);
 type Item = z.infer<typeof itemSchema>;
 
 /** Why a key became known. */
 export type KnownSource = 'baseline' | 'announced';
+
+/** An unknown key to record: first seen `at` (default: the change's time), and the decision asked for it. */
+export interface UnknownKeyRecord {
+  readonly key: Address;
+  readonly at?: number;
+  readonly decisionId?: string;
+  readonly judgedAgain?: boolean;
+}
 
 /** What unknown-key protection keeps of one account, as read in one call. */
 export interface KnownDelegatesView extends KnownDelegateState {
@@ -91,18 +107,19 @@ export class KnownDelegatesRepository extends DynamoRepository {
       knownKeys,
       announcements: announced.flatMap(announcement),
       unmovedAnnouncements: own.flatMap(announcement),
-      unknownSeen: own.flatMap((i) => (i.kind === 'unknown' ? [{ delegate: i.key, at: i.at }] : [])),
+      unknownSeen: own.flatMap((i) => (i.kind === 'unknown' ? [{ delegate: i.key, at: i.at, decisionId: i.decisionId, judgedAgain: i.judgedAgain }] : [])),
     };
   }
 
   /**
    * Records a change: keys that became known (each put once under `known#<account>`; one already
-   * there keeps when and why it became known), unknown keys seen, then the baseline taken at
-   * `baselineAt` (written after the keys it holds, so a baseline never exists without them).
+   * there keeps when and why it became known), unknown keys seen (at `at`, or their own first
+   * sighting, with the decision asked for each), then the baseline taken at `baselineAt` (written
+   * after the keys it holds, so a baseline never exists without them).
    */
   async record(
     address: string,
-    change: { known?: readonly Address[]; source?: KnownSource; baselineAt?: number; unknown?: readonly Address[]; at: number },
+    change: { known?: readonly Address[]; source?: KnownSource; baselineAt?: number; unknown?: readonly (Address | UnknownKeyRecord)[]; at: number },
   ): Promise<void> {
     const known = (change.known ?? []).map((key): Item => ({
       address: knownKeysPartition(address),
@@ -114,7 +131,18 @@ export class KnownDelegatesRepository extends DynamoRepository {
     }));
     await Promise.all(known.map((item) => this.putOnce(item, 'knownDelegates.record')));
     await this.write(
-      (change.unknown ?? []).map((key): Item => ({ address, delegate: UNKNOWN + key.toLowerCase(), kind: 'unknown', key, at: change.at })),
+      (change.unknown ?? []).map((entry): Item => {
+        const { key, at, decisionId, judgedAgain } = typeof entry === 'string' ? { key: entry, at: change.at } : entry;
+        return {
+          address,
+          delegate: UNKNOWN + key.toLowerCase(),
+          kind: 'unknown',
+          key,
+          at: at ?? change.at,
+          ...(decisionId === undefined ? {} : { decisionId }),
+          ...(judgedAgain === undefined ? {} : { judgedAgain }),
+        };
+      }),
       'knownDelegates.record',
     );
     // Only once its keys are stored: a baseline without its keys would make them unknown.

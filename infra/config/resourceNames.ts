@@ -72,7 +72,7 @@ export function csrfSecretName(prefix: string): string {
   return `${prefix}csrf-secret`;
 }
 
-/** SSM parameter holding the published public link keys (written by `sentinel link-keys publish`). */
+/** SSM parameter holding the published public link keys (written by `sentinel link publish-keys`). */
 export function linkPublicKeysParameterName(stage: string): string {
   return `/sentinel/${stage}/link-public-keys`;
 }

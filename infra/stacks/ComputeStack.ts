@@ -126,10 +126,12 @@ export class ComputeStack extends Stack {
       // Each event is published twice: to the notify queue (email) and, as a fan-out job, to the channel queue.
       .bindQueue(messaging.notify, 'NOTIFY_QUEUE_URL')
       .bindQueue(messaging.channel, 'CHANNEL_QUEUE_URL')
-      // The protection service: writes each decision once (conditional put on `decision#<id>`, never
-      // read back, updated or deleted; no signing mark, no link token) and queues one unit per
-      // delegate. Its caps and breaker counts are items of `alerts`, which it already puts.
-      .bindTableActions(table('tokens'), ['dynamodb:PutItem'], { leadingKeys: ['decision#*'] })
+      // The protection service: writes each decision once (conditional put on `decision#<id>`, read back
+      // by a redelivered check, never updated or deleted; no link token) and queues one unit per delegate.
+      // It reads the signer's per-delegate results (an unknown key refused is judged again) and writes
+      // none; the caps and the breaker are the signer's own `tokens` items, which it can neither read nor write.
+      .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:GetItem'], { leadingKeys: ['decision#*'] })
+      .bindTableActions(table('tokens'), ['dynamodb:GetItem'], { leadingKeys: ['decision-signing#*'] })
       .bindQueue(messaging.decisions, 'DECISION_QUEUE_URL')
       .bindChain(config.chain, config.rate.collectRps)
       .bindProtectionSwitch(data.protectionParameterName)

@@ -26,7 +26,7 @@ export class DataStack extends Stack {
   /**
    * The link keys, by name: per purpose a secret (`sentinel-<stage>-link-key-<purpose>`, 64
    * alphanumerics) its Ed25519 key pair is derived from; the pages' anti-CSRF secret; and the SSM
-   * parameter the public keys are published in (by `sentinel link-keys publish`, not by this stack).
+   * parameter the public keys are published in (by `sentinel link publish-keys`, not by this stack).
    */
   readonly linkKeys: LinkKeyNames;
   /** The stage-wide protection switch (`/sentinel/<stage>/protection`), created `off`. */

@@ -80,6 +80,15 @@ export const MAIL_THROTTLED_ALARM = { periods: 3 } as const;
  */
 export const CHANNEL_HELD_BACK_ALARM = { jobs: 20, periodMinutes: 15, periods: 4 } as const;
 
+/**
+ * The waiting-decision alarm: the oldest unit on the protective-decision queue (one delegate of a
+ * decision; a redelivered unit keeps its first send time) at least this old, in 2 of the last 3
+ * one-minute periods. A unit takes seconds; keys are meant to be gone within a poll and 30 s of a
+ * loss, and the signer refuses a decision past PROTECTION_DECISION_MAX_AGE_MINUTES (5), so this
+ * says so minutes before that refusal.
+ */
+export const DECISION_WAITING_ALARM = { age: Duration.minutes(2), datapoints: 2, periods: 3 } as const;
+
 /** The report-lateness alarm: a report sent more than this after its local due time means a missed run. */
 export const REPORT_LATENESS_ALARM = Duration.hours(1);
 
@@ -275,6 +284,38 @@ export class MonitoringStack extends Stack {
         missing: TreatMissingData.NOT_BREACHING,
         datapoints: MAIL_THROTTLED_ALARM.periods,
         periods: MAIL_THROTTLED_ALARM.periods,
+      });
+    }
+    for (const [id, metric, what] of [
+      [
+        'DecisionsRefused',
+        'DecisionsRefused',
+        'the signer refused an automatic decision (DecisionsRefused): a key the kill switch or unknown-key protection meant to revoke was not (the breaker open, a cap, protection turned off, a web session, a key kept or known since)',
+      ],
+      [
+        'DecisionsFailed',
+        'DecisionsFailed',
+        'an automatic decision failed (DecisionsFailed): the owner key or the chain stayed unavailable past the decision age, the chain refused the transaction, or a signing stopped midway',
+      ],
+    ] as const) {
+      this.alarm(id, {
+        description: `In the last 5 minutes ${what}. The desk got the result notice with a Revoke-all link; see the result in \`sentinel status\` and the runbook (docs/operations.md).`,
+        metric: customMetric(metric, 'sign-revocation', stage, 'Sum', five),
+        threshold: 1,
+        comparison: AT_LEAST,
+        missing: TreatMissingData.NOT_BREACHING,
+      });
+    }
+    const decisions = props.queues.find((q) => q.id === 'Decisions');
+    if (decisions) {
+      this.alarm('DecisionWaiting', {
+        description: `The oldest waiting unit of an automatic decision is at least ${DECISION_WAITING_ALARM.age.toHumanString()} old (${decisions.queueName}, ApproximateAgeOfOldestMessage) in ${DECISION_WAITING_ALARM.datapoints} of the last ${DECISION_WAITING_ALARM.periods} minutes: the signer keeps failing (owner key, chain, lease) or is not running; past the decision age it refuses and the desk is told (docs/operations.md).`,
+        metric: queueMetric('ApproximateAgeOfOldestMessage', decisions.queueName, Duration.minutes(1)),
+        threshold: DECISION_WAITING_ALARM.age.toSeconds(),
+        comparison: AT_LEAST,
+        missing: TreatMissingData.NOT_BREACHING,
+        datapoints: DECISION_WAITING_ALARM.datapoints,
+        periods: DECISION_WAITING_ALARM.periods,
       });
     }
     this.alarm('ReportsMissed', {

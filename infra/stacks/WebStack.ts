@@ -178,12 +178,13 @@ export class WebStack extends Stack {
       .bindTableActions(table('audit'), ['dynamodb:PutItem'])
       // Reads the consumed revoke token and marks it signed; never creates or deletes one, never touches another purpose's.
       .bindTableActions(table('tokens'), ['dynamodb:GetItem', 'dynamodb:UpdateItem'], { leadingKeys: ['revoke#*'] })
-      // Automatic actions: the decision it re-checks (read only) and its per-delegate signing mark
-      // (created once, deleted when nothing was sent), the caps and the breaker's counts, and the
-      // account's known and announced keys; it can write no decision, count or key.
+      // Automatic actions: the decision it re-checks (read only); its per-delegate units (what it did
+      // with each delegate: conditional puts, never deleted); the caps and the breakers, counted at
+      // signing time by compare-and-set, which no other function can read or write; and the
+      // account's known and announced keys (read). It can write no decision and no key.
       .bindTableActions(table('tokens'), ['dynamodb:GetItem'], { leadingKeys: ['decision#*'] })
-      .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem'], { leadingKeys: ['decision-signing#*'] })
-      .bindTableActions(table('alerts'), ['dynamodb:GetItem'])
+      .bindTableActions(table('tokens'), ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem'], { leadingKeys: ['decision-signing#*'] })
+      .bindTableActions(table('tokens'), ['dynamodb:GetItem', 'dynamodb:PutItem'], { leadingKeys: ['protection-cap#*', 'protection-breaker#*'] })
       .bindTableActions(table('delegates'), ['dynamodb:Query'])
       // The result notice: published to the notify queue (email) and the channel queue (its fan-out job).
       .bindQueue(messaging.notify, 'NOTIFY_QUEUE_URL')

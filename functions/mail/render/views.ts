@@ -449,7 +449,7 @@ export const killSwitchViewSchema = z.object({
   revoking: z.boolean(),
   dryRun: z.boolean(),
   /** The keys revoked, or that would have been. */
-  delegates: z.array(shortText(100)).max(100),
+  delegates: z.array(shortText(300)).max(100),
   levelPct: z.number(),
   drawdownPct: z.number(),
   rereadPct: z.number(),
@@ -458,6 +458,24 @@ export const killSwitchViewSchema = z.object({
   revokeAll: revokeAllLinkSchema.nullable().default(null),
 });
 export type KillSwitchView = z.input<typeof killSwitchViewSchema>;
+
+/** An automatic decision settled: what was revoked, refused or failed and why, what is left (`domain/decisionResultNotice`). */
+export const decisionResultViewSchema = z.object({
+  ...base,
+  title: shortText(300),
+  summary: shortText(1000),
+  lines: z.array(shortText(2000)).max(10),
+  /** One per delegate of the decision: who (name and address), and what became of it. */
+  rows: z
+    .array(z.object({ who: shortText(300), status: z.enum(['revoked', 'gone', 'refused', 'failed']), text: shortText(1000) }))
+    .min(1)
+    .max(100),
+  /** Some key was not revoked. */
+  critical: z.boolean(),
+  settledAtMs: timestampMs,
+  revokeAll: revokeAllLinkSchema.nullable().default(null),
+});
+export type DecisionResultView = z.input<typeof decisionResultViewSchema>;
 
 /** Schema of each email's view, by kind. */
 export const emailViewSchemas = {
@@ -471,6 +489,7 @@ export const emailViewSchemas = {
   'snooze-notice': snoozeNoticeViewSchema,
   'onboarding-breaches': onboardingBreachesViewSchema,
   'kill-switch': killSwitchViewSchema,
+  'decision-result': decisionResultViewSchema,
 } as const;
 
 /** Every email, by kind. */
@@ -489,4 +508,5 @@ export interface EmailViews {
   'snooze-notice': SnoozeNoticeView;
   'onboarding-breaches': OnboardingBreachesView;
   'kill-switch': KillSwitchView;
+  'decision-result': DecisionResultView;
 }

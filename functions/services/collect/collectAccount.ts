@@ -44,7 +44,7 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
   if (!found) return { kind: 'not-tracked', address: job.address };
   const { account } = found;
   const scope = job.scope ?? 'all';
-  if (scope === 'delegates') return checkDelegates(deps, account, previous === null);
+  if (scope === 'delegates') return checkDelegates(deps, account, previous === null, job.dueAt);
   if (previous && previous.polledAt >= job.dueAt) return { kind: 'already-collected', address: account.address };
 
   const now = deps.now();
@@ -84,13 +84,14 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
     evaluateDrawdown(repos, account, now, settings, points[0]?.ts ?? null, previous === null || intervalChanged),
     fetched.delegates === null
       ? NO_DELEGATE_CHECK
-      : watchDelegates({ ...repos, revoke: deps.revoke }, account, fetched.delegates, { now, firstObservation: previous === null }),
+      : watchDelegates({ ...repos, revoke: deps.revoke }, account, fetched.delegates, { now, firstObservation: previous === null, sightedAt: job.dueAt }),
   ]);
   const killSwitch = await evaluateKillSwitch(
     { chain: deps.chain, alerts: repos.alerts, revoke: deps.revoke, budget: deps.refinementBudget, log: deps.log, counters: deps.counters },
     account,
     {
       now,
+      dueAt: job.dueAt,
       drawdown,
       newPointsFrom: previous === null || intervalChanged ? null : (points[0]?.ts ?? null),
       delegates: fetched.delegates,
@@ -173,11 +174,11 @@ const NO_DELEGATE_CHECK = { events: [], commit: async () => undefined };
  * existed): one chain request, then the full check (`fullDelegateCheck`). A chain failure is
  * counted and logged; the account's health is the curve polls' business.
  */
-async function checkDelegates(deps: CollectDeps, account: TrackedAccount, neverPolled: boolean): Promise<CollectOutcome> {
+async function checkDelegates(deps: CollectDeps, account: TrackedAccount, neverPolled: boolean, dueAt: number): Promise<CollectOutcome> {
   const read = await readDelegates(deps, account.address);
   if (read.kind !== 'read') return read;
   deps.counters.count('DelegateChecks');
-  return fullDelegateCheck(deps, account, read.delegates, neverPolled);
+  return fullDelegateCheck(deps, account, read.delegates, neverPolled, dueAt);
 }
 
 async function recordChainFailure(

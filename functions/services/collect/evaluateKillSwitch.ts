@@ -35,6 +35,8 @@ export interface KillSwitchDeps {
 /** The poll's view the kill switch decides on. */
 export interface KillSwitchPoll {
   readonly now: number;
+  /** The poll's scheduled time (its job's `dueAt`): a redelivered job has the same, so its firing names the same decision. */
+  readonly dueAt: number;
   readonly drawdown: Pick<PendingAlerts, 'drawdownPct' | 'asOf' | 'measured'>;
   /** The oldest point this poll brought; `null` when it brought none or fetched history again (a first poll, an interval change). */
   readonly newPointsFrom: number | null;
@@ -128,7 +130,9 @@ export async function evaluateKillSwitch(deps: KillSwitchDeps, account: TrackedA
   const keepWeb = account.killSwitchWebSessions === 'keep';
   const requested = delegates.filter((d) => !(keepWeb && d.isWebClient)).map((d) => d.address);
   const keptWebSessions = delegates.filter((d) => keepWeb && d.isWebClient).map((d) => d.address);
-  const reason = `kill-switch: drawdown ${reread.drawdownPct.toFixed(1)}% ≥ ${levelPct}% at ${new Date(crossing.at).toISOString()}`;
+  const keepDelegate = new Set(account.keepDelegates.map((k) => k.toLowerCase()));
+  const keptKeys = requested.filter((d) => keepDelegate.has(d.toLowerCase()));
+  const reason = `kill-switch: drawdown ${drawdownPct.toFixed(2)}% now, 1-minute re-read ${reread.drawdownPct.toFixed(1)}% ≥ ${levelPct}% at ${new Date(crossing.at).toISOString()}`;
   const [minuteBefore, trough] = reread.minutes;
   const evidence = {
     levelPct,
@@ -153,23 +157,28 @@ export async function evaluateKillSwitch(deps: KillSwitchDeps, account: TrackedA
     ...(state?.status === 'pending' ? { pendingSince: state.since } : {}),
     delegatesRead: delegates.length,
   };
+  // The crossing's occasion: the pending crossing's time under `confirm wait`, else this poll's; and this arming of the switch.
+  const occasion = { at: state?.status === 'pending' ? state.since : poll.dueAt, generation: version ?? 0 };
   const action: KillSwitchAction = deps.revoke
     ? {
         kind: 'requested',
-        outcome: await deps.revoke({ account: account.address, rule: 'kill-switch', reason, delegates: requested as Address[], evidence, now }),
+        outcome: await deps.revoke({ account: account.address, rule: 'kill-switch', reason, delegates: requested as Address[], evidence, occasion, now }),
       }
     : { kind: 'not-set-up' };
   deps.log.warn('kill switch fired', { account: account.address, reason, action: action.kind === 'requested' ? action.outcome.kind : action.kind });
   deps.counters.count('KillSwitchFired');
   const firing: KillSwitchFiring = {
     levelPct,
-    drawdownPct: clampPct(crossing.drawdownPct),
+    // The drawdown now (the crossing's is in the evidence): a catch-up batch's crossing may be behind it.
+    drawdownPct: clampPct(drawdownPct),
     rereadPct: clampPct(reread.drawdownPct),
     peakAt: crossing.peakAt,
     asOf: measured.asOf,
     reason,
     requested,
     keptWebSessions,
+    keptKeys,
+    names: delegates.map((d) => ({ address: d.address, name: d.name })),
     action,
   };
   // One notice per firing: the id is the newest point's, which a re-run of the same poll sees again.
@@ -180,7 +189,12 @@ export async function evaluateKillSwitch(deps: KillSwitchDeps, account: TrackedA
     at: now,
     firing,
   };
-  return { events: [event], outcome: 'fire', commit: () => save(verdict.next) };
+  // `revoking` until the signer settles the decision; without a decision to sign, fired with what the service answered.
+  const next: KillSwitchState =
+    action.kind === 'requested' && action.outcome.kind === 'queued'
+      ? { status: 'revoking', at: now, decisionId: action.outcome.decisionId }
+      : { status: 'fired', at: now, outcome: action.kind === 'requested' ? action.outcome.kind : action.kind };
+  return { events: [event], outcome: 'fire', commit: () => save(next) };
 }
 
 /** The re-read's verdict, and whether it read the chain or the account's own `1m` points. */

@@ -7,15 +7,21 @@ import { watchDelegates } from './watchDelegates';
 /**
  * The full check of one account's delegates against the stored views: notices queued (stable ids),
  * changed views written, then the mark that lets the next checks skip all of this while nothing
- * changes. A crash before the mark is written only repeats the check.
+ * changes. A crash before the mark is written only repeats the check. `sightedAt` is the check's
+ * scheduled time (its job's `dueAt`), the occasion of any unknown-key decision it asks for.
  */
 export async function fullDelegateCheck(
   deps: CollectDeps,
   account: TrackedAccount,
   current: readonly Delegate[],
   neverPolled: boolean,
+  sightedAt: number,
 ): Promise<CollectOutcome> {
-  const delegates = await watchDelegates({ ...deps.repos, revoke: deps.revoke }, account, current, { now: deps.now(), firstObservation: neverPolled });
+  const delegates = await watchDelegates({ ...deps.repos, revoke: deps.revoke }, account, current, {
+    now: deps.now(),
+    firstObservation: neverPolled,
+    sightedAt,
+  });
   await sendAll(
     deps.events,
     delegates.events.map((body) => ({ id: body.eventId, body })),

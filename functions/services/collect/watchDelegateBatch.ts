@@ -37,7 +37,7 @@ export async function watchDelegateBatch(deps: CollectDeps, job: DelegateWatchJo
       deferred.push(entry.address);
       return null;
     }
-    const outcome = await watchOne(deps, entry);
+    const outcome = await watchOne(deps, entry, job.dueAt);
     if (outcome === 'unchanged') {
       unchanged++;
       return { kind: 'delegates-checked', address: entry.address, events: 0, chainRequests: 1 };
@@ -53,12 +53,12 @@ export async function watchDelegateBatch(deps: CollectDeps, job: DelegateWatchJo
   return { outcomes, unchanged, deferred };
 }
 
-async function watchOne(deps: CollectDeps, entry: WatchEntry): Promise<CollectOutcome | 'unchanged'> {
+async function watchOne(deps: CollectDeps, entry: WatchEntry, dueAt: number): Promise<CollectOutcome | 'unchanged'> {
   const read = await readDelegates(deps, entry.address);
   if (read.kind !== 'read') return read;
   const current = read.delegates;
   if (unchangedSinceMark(entry.mark, current, deps.now())) return 'unchanged';
   const [account, previous] = await Promise.all([deps.repos.accounts.get(entry.address), deps.repos.snapshots.latest(entry.address)]);
   if (!account) return { kind: 'not-tracked', address: entry.address };
-  return fullDelegateCheck(deps, account, current, previous === null);
+  return fullDelegateCheck(deps, account, current, previous === null, dueAt);
 }

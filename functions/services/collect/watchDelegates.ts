@@ -24,13 +24,15 @@ const sameSeen = (a: SeenDelegate, b: SeenDelegate): boolean =>
  * `commit()` and only changed views are written. `mark` is what the delegate watch may store on
  * the account once committed, to skip later checks that would find the same. With
  * `--revoke-unknown` on, each new delegate is judged known, announced or unknown first
- * (`guardNewDelegates`, which may ask the protection service to revoke it), and its notice says so.
+ * (`guardNewDelegates`, which may ask the protection service to revoke it), and its notice says so;
+ * an unknown key still listed whose revocation was refused or failed is judged again once, with a
+ * notice of its own. `sightedAt` is the check's scheduled time (its job's `dueAt`).
  */
 export async function watchDelegates(
   deps: { delegates: DelegateViewRepository } & GuardDeps,
   account: TrackedAccount,
   current: readonly Delegate[],
-  options: { now: number; firstObservation: boolean },
+  options: { now: number; firstObservation: boolean; sightedAt: number },
 ): Promise<Pick<PendingAlerts, 'events' | 'commit'> & { mark: string }> {
   const views = await deps.delegates.listForAccount(account.address);
   const previous = new Map<string, SeenDelegate>(views.map((v) => [v.delegate, toSeen(v)]));
@@ -44,7 +46,7 @@ export async function watchDelegates(
   });
   const fresh = events.flatMap((e) => (e.kind === 'new-delegate' ? [e.delegate] : []));
   const listedBefore = views.filter((v) => v.removedAt === null).map((v) => v.delegate);
-  const guard = await guardNewDelegates(deps, account, { current, fresh, listedBefore, now: options.now });
+  const guard = await guardNewDelegates(deps, account, { current, fresh, listedBefore, now: options.now, sightedAt: options.sightedAt });
   const changed: DelegateView[] = [];
   for (const [delegate, seen] of next) {
     const before = previous.get(delegate);
@@ -60,7 +62,25 @@ export async function watchDelegates(
       messages.push({ ...base, kind: 'expiry-warning', delegate: event.delegate, expiryMs: event.expiryMs, stepDays: event.stepDays });
     else if (event.kind === 'expired') messages.push({ ...base, kind: 'expired', delegate: event.delegate, expiryMs: event.expiryMs });
   }
-  const mark = formatDelegateMark({ digest: delegateDigest(current), recheckAt: nextNoticeAt(next, account.expiryWarnDays) });
+  // An unknown key judged again (its revocation was refused or failed): its notice says what was done now.
+  for (const [address, protection] of guard.judgedAgain) {
+    const seen = next.get(address);
+    const delegate = current.find((d) => d.address === address);
+    if (!seen || !delegate) continue;
+    messages.push({
+      eventId: `delegate:${account.address}:${address}:${seen.generation}:judged-again:${options.sightedAt}`,
+      account: account.address,
+      at: options.now,
+      kind: 'new-delegate',
+      delegate,
+      firstSeenAt: seen.firstSeenAt,
+      protection,
+    });
+  }
+  // A decision to see settled, or a retry time, makes the next check a full one even if the list is unchanged.
+  const noticeAt = nextNoticeAt(next, account.expiryWarnDays);
+  const recheckAt = guard.recheckAt === null ? noticeAt : noticeAt === null ? guard.recheckAt : Math.min(noticeAt, guard.recheckAt);
+  const mark = formatDelegateMark({ digest: delegateDigest(current), recheckAt });
   return {
     events: messages,
     mark,

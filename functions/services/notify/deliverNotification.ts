@@ -48,8 +48,9 @@ export interface DeliverNotificationDeps extends MailDeliveryDeps {
    */
   readonly channelFanOut?: ChannelFanOutDeps;
   /**
-   * `OPERATOR_EMAIL`: also sent a kill-switch notice whose breaker opened (many accounts firing
-   * at once points to a data fault, the operator's business). Absent: the account's recipients only.
+   * `OPERATOR_EMAIL`: also sent a kill-switch notice whose breaker opened, and the result of a
+   * decision the breaker refused (many accounts firing at once points to a data fault, the
+   * operator's business). Absent: the account's recipients only.
    */
   readonly operatorEmail?: string | null;
 }
@@ -155,15 +156,18 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
 }
 
 /**
- * Who a message goes to: the account's recipients, and the operator for a kill-switch notice whose
- * breaker opened; a snooze of one recipient's alerts goes to that recipient alone.
+ * Who a message goes to: the account's recipients, and the operator for a notice the breaker
+ * stopped (a kill-switch firing, or a decision's result); a snooze of one recipient's alerts goes
+ * to that recipient alone.
  */
 function addressees(emails: readonly string[], message: NotifyMessage, operator: string | null): string[] {
   if (message.kind === 'account-snoozed' && message.recipient !== undefined) {
     const key = recipientKey(message.recipient);
     return emails.filter((e) => recipientKey(e) === key);
   }
-  const breaker = message.kind === 'kill-switch' && message.firing.action.kind === 'requested' && message.firing.action.outcome.kind === 'breaker-open';
+  const breaker =
+    (message.kind === 'kill-switch' && message.firing.action.kind === 'requested' && message.firing.action.outcome.kind === 'breaker-open') ||
+    (message.kind === 'decision-result' && message.result.units.some((u) => u.refusal === 'breaker-open'));
   if (!breaker || operator === null || emails.some((e) => e.toLowerCase() === operator.toLowerCase())) return [...emails];
   return [...emails, operator];
 }
@@ -197,7 +201,7 @@ async function sharedParts(
       delegateCount: 0,
     };
   }
-  if (message.kind === 'new-delegate' || message.kind === 'kill-switch')
+  if (message.kind === 'new-delegate' || message.kind === 'kill-switch' || message.kind === 'decision-result')
     return { chart: null, maxDrawdownUsd: null, webClients: new Set(), names: new Map(), delegateCount: await currentDelegates(deps.repos.delegates, account) };
   return { chart: null, maxDrawdownUsd: null, webClients: new Set(), names: new Map(), delegateCount: 0 };
 }

@@ -12,4 +12,5 @@ export const EMAIL_KIND_OF: Readonly<Record<Exclude<NotifyKind, ChannelOnlyKind>
   'revoke-all-result': 'revoke-all-result',
   'account-snoozed': 'snooze-notice',
   'kill-switch': 'kill-switch',
+  'decision-result': 'decision-result',
 };

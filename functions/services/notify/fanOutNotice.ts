@@ -46,7 +46,8 @@ export async function fanOutNotice(
   const category = isEmailed(message) ? categoryOfEmail(EMAIL_KIND_OF[message.kind]) : 'drawdown';
   const taking = await channelsTaking(deps, [account.address], { type: noticeTypeOf(message), category }, now);
   if (taking.length === 0) return 0;
-  const revokeAll = message.kind === 'drawdown' || message.kind === 'new-delegate';
+  // A person can act when the machine could not: protection notices keep the link while keys are being revoked and after.
+  const revokeAll = message.kind === 'drawdown' || message.kind === 'new-delegate' || message.kind === 'kill-switch' || message.kind === 'decision-result';
   const shared: Pick<NoticeContext, 'account' | 'delegateCount'> = {
     account: { address: account.address, label: account.label, timezone: account.timezone },
     delegateCount: revokeAll ? await delegateCount() : 0,

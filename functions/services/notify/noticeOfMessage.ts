@@ -5,6 +5,7 @@ import { categoryOfEmail } from '../../domain/mailCategory';
 import { EMAIL_KIND_OF } from './emailKindOf';
 import { unknownKeyNoticeText } from '../../domain/unknownKeyNotice';
 import { killSwitchNoticeText } from '../../domain/killSwitchNotice';
+import { decisionResultNoticeText } from '../../domain/decisionResultNotice';
 import { noticeWords } from '../../domain/noticeText';
 import { isEmailed } from './emailedMessage';
 import { noticeTypeOf } from './noticeTypeOf';
@@ -154,8 +155,8 @@ function noticeBody(message: NotifyMessage, ctx: NoticeContext): Notice {
           type: 'delegate.new',
           ...noticeWords(text),
           fields,
-          // A key being revoked needs no revoke link; an announced one keeps it, in case no one on the desk added it.
-          links: text.revoked ? [] : [...revokeLinks(ctx, message.delegate.address), ...revokeAllLinks(ctx)],
+          // Every unknown or announced key keeps its links: one being revoked too, so a person can act if the signer cannot.
+          links: [...revokeLinks(ctx, message.delegate.address), ...revokeAllLinks(ctx)],
           // An announced key pages no one; an unknown one always does, wherever a pager takes security notices.
           incident: expected ? null : incident,
           details,
@@ -244,10 +245,34 @@ function noticeBody(message: NotifyMessage, ctx: NoticeContext): Notice {
           { label: 'As of', value: formatTime(firing.asOf, zone) },
           { label: text.revoking ? 'Revoking' : 'Keys', value: text.delegates.length === 0 ? '(none)' : text.delegates.join(', ') },
         ],
-        links: text.revoking ? [] : revokeAllLinks(ctx),
+        // Kept while keys are being revoked: a person can act if the machine could not.
+        links: revokeAllLinks(ctx),
         // Every firing pages, whatever was done: someone must look at the positions.
         incident: { key: `kill-switch:${ctx.account.address.toLowerCase()}`, action: 'trigger' },
         details: { firing },
+      };
+    }
+    case 'decision-result': {
+      const { result } = message;
+      const text = decisionResultNoticeText(result, { account: ctx.account.address, time: (ms) => formatTime(ms, zone) });
+      const delegate = result.units[0]?.address.toLowerCase() ?? '';
+      const key =
+        result.rule === 'kill-switch' ? `kill-switch:${ctx.account.address.toLowerCase()}` : `delegate:${ctx.account.address.toLowerCase()}:${delegate}`;
+      const removed = text.severity !== 'critical';
+      return {
+        ...base,
+        type: 'revocation.result',
+        ...noticeWords(text),
+        fields: [
+          account,
+          ...text.rows
+            .slice(0, 8)
+            .map((r) => ({ label: r.who, value: `${r.status === 'revoked' || r.status === 'gone' ? r.status : 'NOT revoked'}: ${r.text}` })),
+        ],
+        links: text.actNow ? revokeAllLinks(ctx) : [],
+        // A key not revoked keeps its incident open (same key: the pager updates it); an unknown key removed closes its own.
+        incident: !removed ? { key, action: 'trigger' } : result.rule === 'unknown-delegate' ? { key, action: 'resolve' } : null,
+        details: { result },
       };
     }
     case 'account-snoozed':

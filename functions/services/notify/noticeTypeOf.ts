@@ -16,6 +16,7 @@ export function noticeTypeOf(message: NotifyMessage): NoticeType {
       return 'delegate.expired';
     case 'revocation-result':
     case 'revoke-all-result':
+    case 'decision-result':
       return 'revocation.result';
     case 'kill-switch':
       return 'protection.kill-switch';

@@ -4,7 +4,8 @@ import type { EmailedMessage } from './emailedMessage';
 import { formatDuration } from '../../mail/render/format';
 import { unknownKeyNoticeText } from '../../domain/unknownKeyNotice';
 import { killSwitchNoticeText } from '../../domain/killSwitchNotice';
-import { formatPercent } from '../../mail/render/format';
+import { decisionResultNoticeText } from '../../domain/decisionResultNotice';
+import { formatPercent, formatTime } from '../../mail/render/format';
 
 /** The snooze choices a drawdown alert offers. */
 export const SNOOZE_CHOICES: readonly { label: string; hours: number }[] = [
@@ -14,7 +15,7 @@ export const SNOOZE_CHOICES: readonly { label: string; hours: number }[] = [
 
 /** Everything besides the message that an alert email shows. */
 export interface NotificationContext {
-  readonly account: { address: string; label: string | null; drawdownThresholds: readonly number[] };
+  readonly account: { address: string; label: string | null; drawdownThresholds: readonly number[]; timezone: string };
   readonly now: number;
   readonly links: RecipientLinks;
   /** Recent equity and PnL, drawdown alerts only. */
@@ -34,7 +35,7 @@ export interface NotificationContext {
 /** The kinds of alert email. */
 export type NotificationEmailKind = Extract<
   EmailKind,
-  'drawdown-alert' | 'delegate-expiry' | 'new-delegate' | 'revocation-result' | 'revoke-all-result' | 'snooze-notice' | 'kill-switch'
+  'drawdown-alert' | 'delegate-expiry' | 'new-delegate' | 'revocation-result' | 'revoke-all-result' | 'snooze-notice' | 'kill-switch' | 'decision-result'
 >;
 
 /** An alert email: its kind and view (of the kinds `K`, by default any). */
@@ -172,7 +173,24 @@ export function notificationEmail(message: EmailedMessage, ctx: NotificationCont
           rereadPct: firing.rereadPct,
           peakAtMs: firing.peakAt,
           asOfMs: firing.asOf,
-          revokeAll: text.revoking ? null : revokeAllLink(ctx),
+          // Kept while keys are being revoked: a person can act if the machine could not.
+          revokeAll: revokeAllLink(ctx),
+        },
+      };
+    }
+    case 'decision-result': {
+      const text = decisionResultNoticeText(message.result, { account: ctx.account.address, time: (ms) => formatTime(ms, ctx.account.timezone) });
+      return {
+        kind: 'decision-result',
+        view: {
+          ...base,
+          title: text.title,
+          summary: text.summary,
+          lines: [...text.lines],
+          rows: text.rows.map((r) => ({ ...r })),
+          critical: text.severity === 'critical',
+          settledAtMs: message.at,
+          revokeAll: text.actNow ? revokeAllLink(ctx) : null,
         },
       };
     }

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { ProtectiveActionOutcome, ProtectiveActionRequest, ProtectiveRevoker } from '../../domain/protectiveAction';
 import { isKeptDelegate, protectionArming } from '../../domain/protectionArming';
-import { accountsOf, breakerOpen, capUnits, PROTECTION_CAPS, type ProtectiveDecision } from '../../domain/protectiveDecision';
+import type { ProtectiveDecision } from '../../domain/protectiveDecision';
+import { protectiveDecisionId } from '../../domain/protectiveDecisionId';
 import type { ProtectionSwitch } from '../../domain/protectionSwitch';
 import type { DecisionJob } from '../../messages/decisionJob';
 import type { MessageQueue } from '../../queue/messageQueue';
@@ -10,7 +10,6 @@ import type { Counters, Log } from '../../shared/observability';
 import type { AccountsRepository } from '../../store/accountsRepository';
 import type { DecisionRepository } from '../../store/decisionRepository';
 import type { KnownDelegatesRepository } from '../../store/knownDelegatesRepository';
-import type { ProtectionLedgerRepository } from '../../store/protectionLedgerRepository';
 
 /** The ports of the protection service. */
 export interface ProtectDeps {
@@ -18,26 +17,25 @@ export interface ProtectDeps {
   readonly accounts: Pick<AccountsRepository, 'get'>;
   /** Where announcements are kept: an announced delegate is left out. */
   readonly knownDelegates: Pick<KnownDelegatesRepository, 'read'>;
-  readonly decisions: Pick<DecisionRepository, 'put'>;
-  readonly ledger: Pick<ProtectionLedgerRepository, 'countCapped' | 'countFiring'>;
+  /** Decisions: a redelivered check reads the one it made (`get`); a new one is written once (`put`). */
+  readonly decisions: Pick<DecisionRepository, 'get' | 'put'>;
   /** The per-account FIFO queue of decision units (SQS FIFO in AWS, in-process locally). */
   readonly queue: MessageQueue<DecisionJob>;
-  /** More accounts than this firing within an hour opens the breaker. */
-  readonly breakerAccounts: number;
   readonly log: Log;
   readonly counters?: Counters;
-  /** Decision ids; default a random UUID. */
-  readonly newDecisionId?: () => string;
 }
 
 /**
  * The protection service both rule evaluators call (`ProtectiveRevoker`): decides, in this
  * order, whether an automatic revocation goes ahead: the stage-wide switch (`protection-off`),
  * the account's arming for the rule (`not-armed`), kept and announced keys left out
- * (`nothing-to-revoke`), a dry run (its decision recorded, `dry-run`, nothing queued), the
- * stage-wide breaker (`breaker-open`: act on none), the account's cap over a rolling day
- * (`capped`). Then it writes the immutable decision and queues one unit per delegate, in
- * order, grouped by account; the signer re-checks the decision before each signing. Only
+ * (`nothing-to-revoke`), a dry run (its decision recorded, `dry-run`, nothing queued). Then it
+ * writes the immutable decision, under an id derived from the request's occasion, and queues one
+ * unit per delegate, in order, grouped by account. A redelivered collect message (its first run
+ * stopped before committing) has the same occasion: it finds the decision it made and answers as
+ * that one did, whatever the chain lists now, and queues its units again, which the FIFO queue and
+ * the signer's per-delegate units make a no-op. The caps and the breaker are not counted here: the signer counts both when
+ * it signs, re-checks the decision, and announces its result once every delegate ended. Only
  * `queued` revokes anything; the caller sends the notice of every outcome.
  */
 export function protectionService(deps: ProtectDeps): ProtectiveRevoker {
@@ -46,6 +44,20 @@ export function protectionService(deps: ProtectDeps): ProtectiveRevoker {
 
 async function protect(deps: ProtectDeps, request: ProtectiveActionRequest): Promise<ProtectiveActionOutcome> {
   const about = { account: request.account, rule: request.rule };
+  const decisionId = protectiveDecisionId({
+    account: request.account,
+    rule: request.rule,
+    delegate: request.rule === 'unknown-delegate' ? (request.delegates[0] ?? null) : null,
+    ...request.occasion,
+  });
+  // A redelivered check (its first run stopped before committing) gets the decision it made, whatever the chain lists now.
+  const made = await deps.decisions.get(decisionId);
+  if (made !== null) {
+    deps.log.info('protection: the decision exists (a redelivered check); its units are queued again', { ...about, decisionId });
+    if (made.dryRun) return count(deps, { kind: 'dry-run', decisionId, delegates: made.delegates });
+    await queueUnits(deps, made);
+    return count(deps, { kind: 'queued', decisionId, delegates: made.delegates });
+  }
   if ((await deps.protection.read()) !== 'on') return count(deps, { kind: 'protection-off' });
   const account = await deps.accounts.get(request.account);
   const arming = account === null ? 'off' : protectionArming(account, request.rule);
@@ -55,7 +67,7 @@ async function protect(deps: ProtectDeps, request: ProtectiveActionRequest): Pro
   if (delegates.length === 0) return count(deps, { kind: 'nothing-to-revoke' });
 
   const decision: ProtectiveDecision = {
-    decisionId: (deps.newDecisionId ?? randomUUID)(),
+    decisionId,
     account: request.account,
     rule: request.rule,
     reason: request.reason,
@@ -64,39 +76,28 @@ async function protect(deps: ProtectDeps, request: ProtectiveActionRequest): Pro
     createdAt: request.now,
     dryRun: arming === 'dry-run',
   };
+  // `exists`: a concurrent run of the same check wrote it first; the same units are queued (the queue and the signer make it a no-op).
+  await deps.decisions.put(decision);
   if (decision.dryRun) {
-    await deps.decisions.put(decision);
     deps.log.info('protection: dry run', { ...about, decisionId: decision.decisionId, delegates: delegates.length });
     return count(deps, { kind: 'dry-run', decisionId: decision.decisionId, delegates });
   }
+  await queueUnits(deps, decision);
+  deps.log.warn('protection: revocations queued', { ...about, decisionId: decision.decisionId, delegates: delegates.length, reason: request.reason });
+  return count(deps, { kind: 'queued', decisionId: decision.decisionId, delegates });
+}
 
-  const action = { decisionId: decision.decisionId, account: request.account, at: request.now };
-  const firings = await deps.ledger.countFiring(action);
-  if (breakerOpen(firings, request.now, deps.breakerAccounts)) {
-    deps.log.error('protection: breaker open, acting on none', { ...about, firedAccounts: accountsOf(firings).length });
-    return count(deps, { kind: 'breaker-open', firedAccounts: accountsOf(firings).length });
-  }
-  const limit = PROTECTION_CAPS[request.rule];
-  const capped = await deps.ledger.countCapped(request.rule, action, capUnits(request.rule, delegates.length), limit);
-  if (capped.kind === 'capped') {
-    deps.log.warn('protection: cap reached, alerting only', { ...about, used: capped.used, limit });
-    return count(deps, {
-      kind: 'capped',
-      cap: request.rule === 'kill-switch' ? `${limit} kill-switch firing per 24 hours` : `${limit} unknown-key revocations per 24 hours`,
-    });
-  }
-  await deps.decisions.put(decision);
+/** One unit per delegate of `decision`, in order, grouped by account (FIFO), deduplicated by decision and delegate. */
+async function queueUnits(deps: ProtectDeps, decision: ProtectiveDecision): Promise<void> {
   await sendAll(
     deps.queue,
-    delegates.map((delegate) => ({
+    decision.delegates.map((delegate) => ({
       id: `${decision.decisionId}-${delegate}`,
-      body: { kind: 'decision-unit' as const, account: request.account, delegate, decisionId: decision.decisionId },
-      groupId: request.account,
+      body: { kind: 'decision-unit' as const, account: decision.account, delegate, decisionId: decision.decisionId },
+      groupId: decision.account,
       deduplicationId: `${decision.decisionId}-${delegate}`.slice(0, 128),
     })),
   );
-  deps.log.warn('protection: revocations queued', { ...about, decisionId: decision.decisionId, delegates: delegates.length, reason: request.reason });
-  return count(deps, { kind: 'queued', decisionId: decision.decisionId, delegates });
 }
 
 function count(deps: ProtectDeps, outcome: ProtectiveActionOutcome): ProtectiveActionOutcome {

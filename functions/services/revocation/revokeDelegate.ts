@@ -15,8 +15,10 @@ import type { TokenRepository } from '../../store/tokenRepository';
 import type { NotifyEvent } from '../../messages/notifyMessage';
 import { authorizeRevocation, type RevocationAuthorizationDeps } from './revocationAuthorization';
 import { DEFAULT_REVOCATION_LEASE, withRevocationLease, type RevocationLeaseTiming } from './revocationLease';
-import { isDecisionRequest, linkReusableAfter, type RevocationOutcome, type RevocationRequest } from '../../domain/revocationOutcome';
-import { authorizeDecision, type DecisionCheckDeps } from './decisionAuthorization';
+import { isDecisionRequest, type RevocationOutcome, type RevocationRequest } from '../../domain/revocationOutcome';
+import { authorizeDecision, type DecisionCheckDeps, type DecisionSigningDeps } from './decisionAuthorization';
+import { recordDecisionOutcome } from './recordDecisionOutcome';
+import type { ProtectiveDecision } from '../../domain/protectiveDecision';
 import { describeError } from '../../shared/describeError';
 
 /** The ports of {@link revokeDelegate}. Only this service (in `sign-revocation`) ever signs with an owner key. */
@@ -62,25 +64,57 @@ function refOf(request: RevocationRequest): RequestRef {
 
 /**
  * Whether a signing may go ahead, for a link or a decision; `reason`: an automatic action's, for
- * the audit; `webSession`: why a web session may not be revoked by it (`null`: it may, as a click always may).
+ * the audit; `webSession`: why a web session may not be revoked by it (`null`: it may, as a click
+ * always may); `decision`: the decision and the cap slot its signing holds, whose outcome is
+ * recorded for the decision's result. `answered`: a decision's delegate already settled or being
+ * signed elsewhere, answered as it stands.
  */
 type Authorization =
-  { kind: 'authorized'; mailed: boolean; reason: string | null; webSession: string | null } | { kind: 'refused'; refusal: string; reason: string | null };
+  | {
+      kind: 'authorized';
+      mailed: boolean;
+      reason: string | null;
+      webSession: string | null;
+      decision: { decision: ProtectiveDecision; slot: string; deps: DecisionSigningDeps } | null;
+    }
+  | { kind: 'refused'; refusal: string; reason: string | null }
+  | { kind: 'answered'; outcome: RevocationOutcome; note: string };
+
+/** The decision path's ports: the signer's checks, and its account, clock, chain and notify queue. */
+function decisionSigningDeps(deps: RevokeDelegateDeps, automatic: DecisionCheckDeps): DecisionSigningDeps {
+  return {
+    ...automatic,
+    accounts: deps.accounts,
+    now: deps.now,
+    notify: deps.notify,
+    chain: deps.chain,
+    log: deps.log,
+    ...(deps.counters === undefined ? {} : { counters: deps.counters }),
+  };
+}
 
 async function authorize(deps: RevokeDelegateDeps, request: RevocationRequest): Promise<Authorization> {
   if (!isDecisionRequest(request)) {
     const link = await authorizeRevocation(deps, request);
     // A unit of a revoke-all batch is mailed once for the whole batch, by the batch's worker.
     return link.kind === 'authorized'
-      ? { kind: 'authorized', mailed: link.batch === null, reason: null, webSession: null }
+      ? { kind: 'authorized', mailed: link.batch === null, reason: null, webSession: null, decision: null }
       : { kind: 'refused', refusal: link.reason, reason: null };
   }
   if (!deps.automatic) return { kind: 'refused', refusal: 'automatic actions are not set up for this signer', reason: null };
-  const decided = await authorizeDecision({ ...deps.automatic, accounts: deps.accounts, now: deps.now }, request);
-  // An automatic action's notice goes out once for the decision, from the rule that took it.
+  const signing = decisionSigningDeps(deps, deps.automatic);
+  const decided = await authorizeDecision(signing, request);
+  // An automatic action's result goes out once for the decision (`announceDecisionSettled`), not per delegate.
+  if (decided.kind === 'answered') return { kind: 'answered', outcome: decided.outcome, note: decided.note };
   return decided.kind === 'authorized'
-    ? { kind: 'authorized', mailed: false, reason: decided.reason, webSession: decided.webSession }
-    : { kind: 'refused', refusal: decided.reason, reason: decided.decisionReason };
+    ? {
+        kind: 'authorized',
+        mailed: false,
+        reason: decided.decision.reason,
+        webSession: decided.webSession,
+        decision: { decision: decided.decision, slot: decided.slot, deps: signing },
+      }
+    : { kind: 'refused', refusal: decided.refusal.text, reason: decided.decisionReason };
 }
 
 /** Connection failures that happen before a request reaches the node: nothing was submitted. */
@@ -106,15 +140,30 @@ export async function revokeDelegate(deps: RevokeDelegateDeps, request: Revocati
   const startedAt = deps.now();
   const ref = refOf(request);
   const authorization = await authorize(deps, request);
+  if (authorization.kind === 'answered') {
+    // Nothing attempted: the delegate's result stands (a redelivery), or another invocation holds it.
+    deps.log.info('revocation request answered as it stands', {
+      account: request.account,
+      delegate: request.delegate,
+      outcome: authorization.outcome.kind,
+      note: authorization.note,
+    });
+    return authorization.outcome;
+  }
   const mailed = authorization.kind === 'authorized' && authorization.mailed;
   // A consumed link (not a decision): its final outcome is kept on the link's token.
   const authorized = authorization.kind === 'authorized' && !isDecisionRequest(request);
   const reason = authorization.reason === null ? {} : { reason: authorization.reason };
   const finishing = async (result: Finished): Promise<RevocationOutcome> => {
     const outcome = await finish(deps, request, ref, startedAt, { ...reason, ...result });
-    // A decision's delegate whose signing sent nothing may be tried again by a redelivery.
-    if (authorization.kind === 'authorized' && isDecisionRequest(request) && linkReusableAfter(outcome))
-      await deps.automatic?.decisions.releaseSigning(request.decisionId, request.delegate);
+    // A decision's delegate: its outcome is recorded (waiting for a redelivery, or final) and the decision's result announced once settled.
+    const decided = authorization.kind === 'authorized' ? authorization.decision : null;
+    if (decided && isDecisionRequest(request))
+      await recordDecisionOutcome(decided.deps, decided.decision, request, decided.slot, {
+        outcome,
+        name: result.name,
+        webSessionRefusal: result.refusal ?? null,
+      });
     return outcome;
   };
   const unsent = (outcome: RevocationOutcome, extra: Partial<Finished> = {}) =>

@@ -23,7 +23,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 /** The repositories each handler builds (`someRepositoriesFrom`); any other one in its bundle came through a shared module. */
 const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
   dispatch: ['accountSchedule', 'accounts'],
-  collect: ['accounts', 'alertState', 'curves', 'decision', 'delegateView', 'knownDelegates', 'protectionLedger', 'snapshots'],
+  collect: ['accounts', 'alertState', 'curves', 'decision', 'delegateView', 'knownDelegates', 'snapshots'],
   'report-dispatch': ['accountSchedule', 'missedReports', 'recipients', 'reportLedger'],
   notify: ['accounts', 'alertState', 'channels', 'curves', 'delegateView', 'delivery', 'onboardingBatch', 'onboardingProgress', 'preferences', 'suppression'],
   'daily-report': [
@@ -77,7 +77,7 @@ const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
     'recipients',
     'snapshots',
   ],
-  'sign-revocation': ['accounts', 'alertState', 'audit', 'channels', 'decision', 'knownDelegates', 'lease', 'protectionLedger', 'token'],
+  'sign-revocation': ['accounts', 'audit', 'channels', 'decision', 'knownDelegates', 'lease', 'protectionLedger', 'token'],
   // accounts and preferences: who a bounced address gets security notices for; delivery: the operator told once.
   'ses-events': ['accounts', 'delivery', 'preferences', 'suppression'],
 };

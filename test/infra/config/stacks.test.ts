@@ -817,7 +817,8 @@ describe('alarms', () => {
   });
 
   it('alarms on the age of the oldest message of every work queue, 2 of 3 five-minute periods', () => {
-    const ages = alarms().filter((a) => a['MetricName'] === 'ApproximateAgeOfOldestMessage');
+    // The decisions queue also has its own, tighter alarm on the oldest waiting decision (below).
+    const ages = alarms().filter((a) => a['MetricName'] === 'ApproximateAgeOfOldestMessage' && !String(a['AlarmName']).endsWith('-DecisionWaiting'));
     expect(ages.map((a) => (a['Dimensions'] as { Value: string }[])[0]?.Value).sort()).toEqual(
       ['channel', 'collect', 'decisions.fifo', 'notify', 'report', 'revocations.fifo'].map((q) => `sentinel-devnet-${q}`),
     );
@@ -1048,6 +1049,45 @@ describe('alarms', () => {
     expect(simulateAlarm(unavailable, quiet, 3_600)).not.toContain('ALARM');
     expect(simulateAlarm(unavailable, [{ at: 600, value: 1 }], 3_600)).toContain('ALARM');
     expect(alarms().some((a) => a['MetricName'] === 'RevocationSignerThrottled')).toBe(false);
+  });
+
+  it("alarms on any automatic decision refused or failed within 5 minutes (the signer's metrics), and on a decision waiting 2 minutes", () => {
+    for (const id of ['DecisionsRefused', 'DecisionsFailed']) {
+      const alarm = alarmNamed(id) as unknown as SimulatedAlarm & Record<string, unknown>;
+      expect(alarm, id).toMatchObject({
+        Namespace: 'PortfolioSentinel',
+        MetricName: id,
+        Dimensions: expect.arrayContaining([{ Name: 'service', Value: 'sign-revocation' }]),
+        Period: 300,
+        Threshold: 1,
+        EvaluationPeriods: 1,
+        TreatMissingData: 'notBreaching',
+      });
+      expect(simulateAlarm(alarm, [], 3_600)).not.toContain('ALARM');
+      expect(simulateAlarm(alarm, [{ at: 600, value: 1 }], 3_600), id).toContain('ALARM');
+    }
+    const waiting = alarmNamed('DecisionWaiting') as unknown as SimulatedAlarm & Record<string, unknown>;
+    expect(waiting).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateAgeOfOldestMessage',
+      Dimensions: [{ Name: 'QueueName', Value: 'sentinel-devnet-decisions.fifo' }],
+      Period: 60,
+      Threshold: 120,
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 2,
+    });
+    // A unit signed within seconds never fires it; one waiting out a 10-minute key-service outage does, within 3 minutes of being 2 minutes old.
+    const ageOf = (from: number, to: number) => series((at) => (at >= from && at < to ? at - from : 0), 60, 3_600);
+    expect(
+      simulateAlarm(
+        waiting,
+        series((at) => (at % 600 < 60 ? 20 : 0), 60, 3_600),
+        3_600,
+      ),
+    ).not.toContain('ALARM');
+    const outage = simulateAlarm(waiting, ageOf(600, 1_200), 3_600);
+    expect(outage.indexOf('ALARM') * 60).toBeGreaterThanOrEqual(600 + 120);
+    expect(outage.indexOf('ALARM') * 60).toBeLessThanOrEqual(600 + 120 + 180);
   });
 
   it('alarms at the first channel marked broken and the first payload a destination refused (channel-worker metrics)', () => {

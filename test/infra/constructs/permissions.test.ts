@@ -171,9 +171,10 @@ describe('IAM statements', () => {
     for (const action of ['PutItem', 'GetItem', 'DeleteItem']) expect(may('revoke-all-worker', action, 'revoke#abc'), action).toBe(true);
     expect(may('revoke-all-worker', 'UpdateItem', 'revoke#abc')).toBe(false);
     expect(may('revoke-all-worker', 'PutItem', 'snooze#abc')).toBe(false);
-    // collect: writes a protective decision once; cannot read it back, nor mark its signing, nor touch a link token.
+    // collect: writes a protective decision once and reads it back (a redelivered check); cannot change it, mark its signing, nor touch a link token.
     expect(may('collect', 'PutItem', 'decision#abc')).toBe(true);
-    for (const action of ['GetItem', 'UpdateItem', 'DeleteItem']) expect(may('collect', action, 'decision#abc'), action).toBe(false);
+    expect(may('collect', 'GetItem', 'decision#abc')).toBe(true);
+    for (const action of ['UpdateItem', 'DeleteItem']) expect(may('collect', action, 'decision#abc'), action).toBe(false);
     for (const key of ['decision-signing#abc#0x1', 'revoke#abc', 'revoke-all#abc', 'snooze#abc']) expect(may('collect', 'PutItem', key), key).toBe(false);
     // Only collect writes decisions; the signer reads them.
     for (const name of HANDLER_NAMES.filter((n) => n !== 'collect')) expect(may(name, 'PutItem', 'decision#abc'), name).toBe(false);
@@ -189,7 +190,7 @@ describe('IAM statements', () => {
 
     it('no web function can write an alert state, a kill-switch state, a cap or the breaker; the preferences page writes link-set controls alone', () => {
       for (const owner of ['preferences-page', 'revoke-page', 'revoke-all-page']) {
-        // Under the account: its alert states, the kill switch's state, its caps; `stage`: the breaker.
+        // Under the account: its alert states and the kill switch's state; `stage`: where the breaker was (caps and breakers are the signer's own, in tokens).
         for (const key of [ACCOUNT, 'stage']) for (const action of WRITES) expect(may(owner, action, 'alerts', key), `${owner} ${action} ${key}`).toBe(false);
       }
       expect(may('preferences-page', 'PutItem', 'alerts', `controls#${ACCOUNT}`)).toBe(true);
@@ -254,7 +255,8 @@ describe('IAM statements', () => {
         alerts: [...READ, 'PutItem'],
         // delegates: UpdateItem and BatchWriteItem on the account partitions, PutItem on known keys alone (see the key-space test).
         delegates: [...READ, 'UpdateItem', 'BatchWriteItem', 'PutItem'],
-        tokens: ['PutItem'],
+        // PutItem and GetItem on decision items, GetItem on the signer's per-delegate units (an unknown key refused is judged again).
+        tokens: ['PutItem', 'GetItem'],
       },
       notify: {
         accounts: READ,
@@ -326,8 +328,8 @@ describe('IAM statements', () => {
         accounts: READ,
         leases: WRITE,
         audit: ['PutItem'],
-        tokens: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem'],
-        alerts: ['GetItem'],
+        // Revoke tokens (read, mark), decisions (read), their units, caps and breakers (read, conditional put): see the LeadingKeys tests.
+        tokens: ['GetItem', 'UpdateItem', 'PutItem', 'BatchGetItem'],
         delegates: ['Query'],
         // The channel a chat's revoke link names (its link epoch).
         channels: ['GetItem'],
@@ -468,13 +470,32 @@ describe('IAM statements', () => {
       expect(decide('sign-revocation', `dynamodb:${action}`, tableArn('tokens'), revokeToken), action).not.toBe('allow');
       expect(decide('sign-revocation', `dynamodb:${action}`, tableArn('tokens'), { 'dynamodb:LeadingKeys': ['decision#abc'] }), action).not.toBe('allow');
     }
-    // Its only writes on tokens: the per-delegate signing mark of an automatic decision.
-    for (const action of ['PutItem', 'DeleteItem']) {
-      expect(decide('sign-revocation', `dynamodb:${action}`, tableArn('tokens'), { 'dynamodb:LeadingKeys': ['decision-signing#abc#0x1'] }), action).toBe(
-        'allow',
-      );
-    }
+    // Its only puts on tokens: an automatic decision's per-delegate units, the caps and the breakers; it deletes nothing.
+    for (const key of ['decision-signing#abc#0x1', 'protection-cap#kill-switch#0xabc', 'protection-breaker#kill-switch'])
+      expect(decide('sign-revocation', 'dynamodb:PutItem', tableArn('tokens'), { 'dynamodb:LeadingKeys': [key] }), key).toBe('allow');
+    for (const key of ['decision-signing#abc#0x1', 'revoke#abc', 'decision#abc'])
+      expect(decide('sign-revocation', 'dynamodb:DeleteItem', tableArn('tokens'), { 'dynamodb:LeadingKeys': [key] }), key).not.toBe('allow');
     expect(decide('preferences-page', 'dynamodb:GetItem', tableArn('tokens'))).not.toBe('allow');
+  });
+
+  it('keeps the caps, the breakers and the per-delegate results where only the signer writes (dynamodb:LeadingKeys on tokens), and only it reads caps and breakers', () => {
+    const tokens = tableArn('tokens');
+    const keys = ['protection-cap#kill-switch#0xabc', 'protection-cap#unknown-delegate#0xabc', 'protection-breaker#kill-switch', 'decision-signing#abc#0x1'];
+    const writes = ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'];
+    for (const name of HANDLER_NAMES) {
+      for (const key of keys) {
+        const allowed = writes.filter((action) => decide(name, `dynamodb:${action}`, tokens, { 'dynamodb:LeadingKeys': [key] }) === 'allow');
+        expect(allowed, `${name} ${key}`).toEqual(name === 'sign-revocation' ? ['PutItem'] : []);
+      }
+      // Reading a cap or a breaker: the signer alone (collect reads only the units, to judge an unknown key again).
+      for (const key of keys.slice(0, 3))
+        expect(decide(name, 'dynamodb:GetItem', tokens, { 'dynamodb:LeadingKeys': [key] }), `${name} ${key}`).toBe(
+          name === 'sign-revocation' ? 'allow' : 'implicit-deny',
+        );
+    }
+    expect(decide('collect', 'dynamodb:GetItem', tokens, { 'dynamodb:LeadingKeys': ['decision-signing#abc#0x1'] })).toBe('allow');
+    // The caps and the breaker used to be items of alerts, which collect and the preferences page may put: nothing of them is read there now.
+    expect(decide('sign-revocation', 'dynamodb:GetItem', tableArn('alerts'))).not.toBe('allow');
   });
 
   it('keeps audit records append-only: nobody may update or delete one, only sign-revocation may put', () => {

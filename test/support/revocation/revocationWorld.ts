@@ -36,6 +36,10 @@ import type { RevokeAllJob } from '../../../functions/messages/revokeAllJob';
 import { revokeAllWorker } from '../../../functions/runtime/revokeAllWorker';
 import { memoryCounters } from '../../../functions/shared/observability';
 import { signerCallOf } from '../../../functions/web/signerCallOf';
+import type { DecisionJob } from '../../../functions/messages/decisionJob';
+import type { MessageQueue } from '../../../functions/queue/messageQueue';
+import type { ProtectiveRevoker } from '../../../functions/domain/protectiveAction';
+import { protectionService } from '../../../functions/services/protection/protect';
 
 export const LINK_SECRET = 'revocation-tests-link-secret-0123456789abcdef';
 export const HOUR = 3_600_000;
@@ -321,6 +325,18 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
       await sim.close();
     },
   };
+}
+
+/** The protection service over the world's switch and stores, queueing on a test's decision queue (consumed by the real decision worker and signer). */
+export function worldProtection(world: RevocationWorld, queue: MessageQueue<DecisionJob>): ProtectiveRevoker {
+  return protectionService({
+    protection: world.protection,
+    accounts: world.repos.accounts,
+    knownDelegates: world.repos.knownDelegates,
+    decisions: world.repos.decisions,
+    queue,
+    log: silentLog,
+  });
 }
 
 /** A page as a browser would get it. */

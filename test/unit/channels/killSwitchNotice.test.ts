@@ -12,6 +12,7 @@ import { notificationEmail, type NotificationContext } from '../../../functions/
 const ACCOUNT = '0x52908400098527886E0F7030069857D2E4169EE7';
 const BOT = '0x0000000000000000000000000000000000000011';
 const WEB = '0x0000000000000000000000000000000000000022';
+const KEPT = '0x0000000000000000000000000000000000000033';
 const AT = Date.UTC(2030, 0, 7, 9);
 
 function message(action: KillSwitchAction): NotifyMessage {
@@ -27,8 +28,14 @@ function message(action: KillSwitchAction): NotifyMessage {
       peakAt: AT - 86_400_000,
       asOf: AT,
       reason: 'kill-switch: drawdown 30.4% ≥ 30% at 2030-01-07T09:00:00.000Z',
-      requested: [BOT],
+      requested: [BOT, KEPT],
       keptWebSessions: [WEB],
+      keptKeys: [KEPT],
+      names: [
+        { address: BOT, name: 'desk bot' },
+        { address: KEPT, name: 'hedger' },
+        { address: WEB, name: 'browser' },
+      ],
       action,
     },
   });
@@ -44,7 +51,7 @@ const noticeCtx: NoticeContext = {
 };
 
 const mailCtx: NotificationContext = {
-  account: { address: ACCOUNT, label: 'desk', drawdownThresholds: [5] },
+  account: { address: ACCOUNT, label: 'desk', drawdownThresholds: [5], timezone: 'UTC' },
   now: AT,
   links: {
     unsubscribeUrl: 'https://sentinel.example/prefs',
@@ -78,19 +85,23 @@ describe('kill-switch notices, as email and in Slack', () => {
     expect(notice).toMatchObject({ type: 'protection.kill-switch', category: 'security', incident: { action: 'trigger' } });
   });
 
-  it('revoked: lists the keys being revoked, what stays and how to re-arm; no revoke-all link', () => {
+  it('revoked: lists the keys being revoked by name, names the kept keys as kept, says the drawdown now, what stays and how to re-arm; keeps the revoke-all link', () => {
     const { mail, notice, slackText } = rendered(message({ kind: 'requested', outcome: { kind: 'queued', decisionId: 'd', delegates: [BOT] } }));
     expect(mail.subject).toContain('Kill switch fired: 1 key being revoked');
-    for (const body of [mail.text, mail.html, slackText]) {
-      expect(body).toContain(BOT);
+    for (const body of [mail.text, slackText.replaceAll('\\"', '"')]) {
+      expect(body).toContain(`"desk bot" (${BOT})`);
       expect(body).toMatch(/resting orders, TWAPs and open positions stay/);
       expect(body).toContain(`sentinel accounts rearm ${ACCOUNT}`);
+      // The --keep-delegate key and the web session are named as kept, with their names.
+      expect(body).toContain(`Kept, not revoked: "hedger" (${KEPT}) (--keep-delegate), "browser" (${WEB}) (web session)`);
+      expect(body).toContain('is 31.20% now');
     }
+    expect(mail.html).toContain('&quot;desk bot&quot;');
     expect(mail.text).toContain('Keys being revoked');
-    expect(mail.text).toContain(`Web sessions kept: ${WEB}`);
-    expect(mail.html).not.toContain('https://sentinel.example/ra/abc');
-    // No revoke-all link while keys are being revoked; the chat's Preferences button only.
-    expect(notice.links.map((l) => l.action)).toEqual(['preferences']);
+    // The revoke-all link stays while keys are being revoked: a person can act if the machine could not.
+    expect(mail.html).toContain('https://sentinel.example/ra/abc');
+    expect(mail.text).toContain('https://sentinel.example/ra/abc');
+    expect(notice.links.map((l) => l.action)).toEqual(['revoke-all', 'preferences']);
   });
 
   it('a dry run says what it would have revoked; not revoked offers the revoke-all link and says why', () => {

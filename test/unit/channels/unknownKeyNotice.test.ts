@@ -33,7 +33,7 @@ const noticeCtx: NoticeContext = {
 };
 
 const mailCtx: NotificationContext = {
-  account: { address: ACCOUNT, label: 'desk', drawdownThresholds: [5] },
+  account: { address: ACCOUNT, label: 'desk', drawdownThresholds: [5], timezone: 'UTC' },
   now: AT,
   links: {
     unsubscribeUrl: 'https://sentinel.example/prefs',
@@ -69,7 +69,7 @@ const queued: DelegateProtection = {
 };
 
 describe('unknown-key notices, as email and in Slack', () => {
-  it('a revoked unknown key: says so, why, how to add it again and what stays; no revoke button', () => {
+  it('a revoked unknown key: says so, why, how to add it again and what stays; keeps its revoke button, in case the signer cannot', () => {
     const { mail, slack, slackText } = rendered(message(queued));
     expect(mail.subject).toContain('Unknown API key revoked automatically');
     for (const body of [mail.text, mail.html, slackText]) {
@@ -79,10 +79,10 @@ describe('unknown-key notices, as email and in Slack', () => {
       expect(body).toMatch(/resting orders, TWAPs and open positions stay/);
       expect(body).not.toContain('move the funds');
     }
-    expect(mail.html).not.toContain('https://sentinel.example/r/abc');
-    // The chat keeps its Preferences button only: no Revoke button.
-    expect(slackText).not.toContain('https://sentinel.example/r/abc');
-    expect(JSON.stringify(slack.blocks.filter((b) => b.type === 'actions'))).not.toContain('Revoke');
+    // Being revoked is not revoked yet: the key's own link stays, so a person can act if the signer could not.
+    for (const body of [mail.html, mail.text, slackText]) expect(body).toContain('https://sentinel.example/r/abc');
+    expect(mail.text).toContain('if the result says it was not revoked');
+    expect(JSON.stringify(slack.blocks.filter((b) => b.type === 'actions'))).toContain('Revoke');
     // Text others chose is escaped in each medium.
     expect(mail.html).toContain('ghost &lt;b&gt;');
     expect(slackText).toContain('ghost &lt;b&gt;');

@@ -47,11 +47,19 @@ describe('killSwitchNoticeText', () => {
     const dry = text(firing({ kind: 'dry-run', decisionId: 'd', delegates: [BOT] }));
     expect(dry).toMatchObject({ revoking: false, delegates: [BOT] });
     expect(dry.title).toContain('dry run');
-    expect(dry.lines[0]).toContain(WEB);
+    expect(dry.lines.join(' ')).toContain(`${WEB} (web session)`);
     expect(text(firing({ kind: 'protection-off' })).lines[0]).toContain('sentinel protection on');
     expect(text(firing({ kind: 'capped', cap: '1 kill-switch firing per 24 hours' })).lines[0]).toContain('1 kill-switch firing per 24 hours');
     expect(text(firing({ kind: 'breaker-open', firedAccounts: 6 })).lines[0]).toContain('operator');
     expect(text(firing(null)).lines[0]).toContain('not set up');
     expect(text(firing({ kind: 'breaker-open', firedAccounts: 6 })).title).toContain('NOT revoked');
+  });
+
+  it("shows the drawdown now and says how the firing was confirmed: the crossing's minute and the one before, from a held peak", () => {
+    const summary = text(firing({ kind: 'queued', decisionId: 'd', delegates: [BOT] })).summary;
+    expect(summary).toContain('31.2% now');
+    expect(summary).toContain("the crossing's minute and the one before it were both past the level");
+    expect(summary).toContain('from a peak the account held for two minutes');
+    expect(summary).not.toMatch(/peak and the trough/);
   });
 });

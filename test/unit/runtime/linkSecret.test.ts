@@ -201,7 +201,7 @@ describe('the link keys and the anti-CSRF secret from AWS', () => {
     }
     await expect(
       linkReaderFrom(loadSettings({ LINK_PUBLIC_KEYS_PARAMETER: PARAMETER, PUBLIC_BASE_URL: BASE }), ['revoke', 'snooze'], parameters),
-    ).rejects.toThrow(/^LINK_PUBLIC_KEYS_PARAMETER: holds no public key of snooze/);
+    ).rejects.toThrow(/^LINK_PUBLIC_KEYS_PARAMETER: holds no public key of snooze.*; run `sentinel link publish-keys`$/);
   });
 
   it('refuses a published key whose kid is not its own, or no parameter at all, naming the variable', async () => {

@@ -23,11 +23,12 @@ describe('sentinel test-email', () => {
       'snooze-notice',
       'onboarding-breaches',
       'kill-switch',
+      'decision-result',
     ]);
     expect(outcomes.every((o) => o.sent)).toBe(true);
 
     const inbox = await sesStore({ to });
-    expect(inbox).toHaveLength(10);
+    expect(inbox).toHaveLength(11);
     for (const email of inbox) {
       expect(email.subject).toMatch(/^\[sample\] /);
       expect(email.body.html).toMatch(/bot-main/);

@@ -97,9 +97,7 @@ describe('kill switch on drawdown (collect → protection service → queue → 
       accounts: h.repos.accounts,
       knownDelegates: h.repos.knownDelegates,
       decisions: h.repos.decisions,
-      ledger: h.repos.protectionLedger,
       queue: decisions,
-      breakerAccounts: 5,
       log: silentLog,
     });
     revoke = async (request) => {
@@ -179,7 +177,7 @@ describe('kill switch on drawdown (collect → protection service → queue → 
     const [request] = asked(address);
     expect(request).toMatchObject({ rule: 'kill-switch', delegates: expect.arrayContaining([bot, kept]) });
     expect(request!.delegates).not.toContain(web);
-    expect(request!.reason).toMatch(/^kill-switch: drawdown 3\d\.\d% ≥ 30% at \d{4}-\d\d-\d\dT/);
+    expect(request!.reason).toMatch(/^kill-switch: drawdown 3\d\.\d\d% now, 1-minute re-read 3\d\.\d% ≥ 30% at \d{4}-\d\d-\d\dT/);
     expect(Number(request!.evidence['rereadPct'])).toBeGreaterThanOrEqual(30);
     expect(request!.evidence).toMatchObject({ rereadFrom: 'chain', rereadPeakSamples: 3 });
     // Revoked on chain (the simulator checked the owner's signature); the kept key and the web session stay.
@@ -201,7 +199,13 @@ describe('kill switch on drawdown (collect → protection service → queue → 
     });
     expect(shown.category).toBe('security');
     expect(shown.summary).toContain('resting orders, TWAPs and open positions stay');
-    expect(await stateOf(address)).toMatchObject({ status: 'fired' });
+    // Fired once the signer settled: its result notice names what was revoked and what is left.
+    const decisionId =
+      notice!.firing.action.kind === 'requested' && notice!.firing.action.outcome.kind === 'queued' ? notice!.firing.action.outcome.decisionId : '';
+    expect(await stateOf(address)).toEqual({ status: 'revoking', at: expect.any(Number), decisionId });
+    const results = notified.filter((n) => n.kind === 'decision-result' && n.account === address);
+    expect(results).toHaveLength(1);
+    expect(results[0]).toMatchObject({ eventId: `decision-result#${decisionId}`, result: { units: [{ address: bot, status: 'revoked', name: 'desk bot' }] } });
 
     // Still past the level at the next polls: not again.
     for (let i = 0; i < 2; i++) {
@@ -217,7 +221,7 @@ describe('kill switch on drawdown (collect → protection service → queue → 
     await poll(address);
     expect(asked(address)).toHaveLength(1);
     const rearmed = await rearmKillSwitch({ alerts: h.repos.alerts, audit: h.repos.audit, now: h.now }, { address, by: 'test' });
-    expect(rearmed).toEqual({ kind: 'rearmed', from: expect.objectContaining({ status: 'fired' }) });
+    expect(rearmed).toEqual({ kind: 'rearmed', from: expect.objectContaining({ status: 'revoking' }) });
     expect((await h.repos.audit.listForAccount(address, 50)).some((r) => r.action === 'kill-switch-rearm')).toBe(true);
     await h.advance(HOUR);
     await poll(address);
@@ -239,6 +243,34 @@ describe('kill switch on drawdown (collect → protection service → queue → 
     expect(asked(address)).toHaveLength(1);
     expect(new Set(await listed(address))).toEqual(new Set([kept, web]));
     expect(killNotices(address)[0]?.firing.action).toMatchObject({ outcome: { kind: 'queued', delegates: [bot] } });
+  }, 180_000);
+
+  it('a poll redelivered after a crash before its commit asks for the same decision: one decision, one cap slot, each key signed once', async () => {
+    const { address, bot, kept, web } = await armedAccount('redelivered', { killSwitchConfirm: 'now' });
+    await lose(address, 40);
+    const job = { address: address as `0x${string}`, dueAt: h.now() };
+    // The first run crashes after asking the protection service, before its notices are queued and its state written.
+    const crashing: CollectDeps = { ...deps(), events: { send: async () => Promise.reject(new Error('the notify queue did not answer')) } };
+    await expect(collectAccount(crashing, job)).rejects.toThrow('the notify queue did not answer');
+    await decisions.drain();
+    expect(await collectAccount(deps(), job)).toMatchObject({ kind: 'collected' });
+    await decisions.drain();
+    const ids = asked(address).map((r) => r.occasion);
+    expect(ids).toHaveLength(2);
+    expect(ids[1]).toEqual(ids[0]);
+    const [notice] = killNotices(address);
+    const decisionId =
+      notice?.firing.action.kind === 'requested' && notice.firing.action.outcome.kind === 'queued' ? notice.firing.action.outcome.decisionId : '';
+    // The redelivered run tells what the decision did, not "no key to revoke" (the key is gone by then).
+    expect(notice?.firing.action).toMatchObject({ outcome: { kind: 'queued', delegates: [bot] } });
+    expect(await stateOf(address)).toEqual({ status: 'revoking', at: expect.any(Number), decisionId });
+    expect((await h.repos.protectionLedger.cap('kill-switch', address))?.entries.map((e) => e.decisionId)).toEqual([decisionId]);
+    const intents = (await h.repos.audit.listForAccount(address, 50)).filter((r) => r.kind === 'intent');
+    expect(intents.map((r) => r.delegate)).toEqual([bot]);
+    expect(new Set(await listed(address))).toEqual(new Set([kept, web]));
+    expect(new Set(notified.filter((n) => n.kind === 'decision-result' && n.account === address).map((n) => n.eventId))).toEqual(
+      new Set([`decision-result#${decisionId}`]),
+    );
   }, 180_000);
 
   it('a dry run revokes nothing and says what it would have revoked', async () => {
@@ -324,7 +356,8 @@ describe('kill switch on drawdown (collect → protection service → queue → 
     const stored = drawdown(storedSeries(await h.repos.curves.queryRange(address, '1h', h.now() - 2 * DAY, h.now())));
     expect(stored?.peakAt).toBe(spikeAt);
     expect(stored?.currentPct).toBeGreaterThan(30);
-    expect(await stateOf(address)).not.toMatchObject({ status: 'fired' });
+    // Neither fired nor revoking (a queued decision's state).
+    expect(['idle', 'pending']).toContain((await stateOf(address))?.status ?? 'idle');
   }, 180_000);
 
   describe('a 1m account (polled 30 s into every minute)', () => {
@@ -372,7 +405,11 @@ describe('kill switch on drawdown (collect → protection service → queue → 
       // The minutes are the account's own stored points: no request to the chain.
       expect(request!.evidence).toMatchObject({ minuteBeforeAt: shownAt, troughAt: shownAt! + MINUTE, rereadPeakSamples: 3, rereadFrom: 'stored' });
       expect(Number(request!.evidence['rereadMinuteBeforePct'])).toBeGreaterThanOrEqual(20);
-      expect(await stateOf(address)).toMatchObject({ status: 'fired' });
+      // Fired once the signer settled: the state names the decision, whose one result has both API keys revoked.
+      expect(await stateOf(address)).toMatchObject({ status: 'revoking', decisionId: expect.any(String) });
+      const results = notified.flatMap((n) => (n.kind === 'decision-result' && n.account === address ? [n.result] : []));
+      expect(results).toHaveLength(1);
+      expect(results[0]!.units.map((u) => u.status)).toEqual(['revoked', 'revoked']);
       // The drawdown alert went out at the first of those polls, a minute earlier.
       expect(notified.find((n) => n.kind === 'drawdown' && n.account === address)).toMatchObject({ asOf: shownAt });
     }, 300_000);
@@ -395,9 +432,8 @@ describe('kill switch on drawdown (collect → protection service → queue → 
       expect(await stateOf(address)).toMatchObject({ status: 'idle' });
     }, 300_000);
 
-    it('with --kill-switch-confirm wait, a loss that arrives in a catch-up batch already held for minutes fires at the poll that brings it', async () => {
-      const { address, web } = await armedMinuteAccount('lagged', 'wait');
-      // The indexer fails for five minutes (every poll fails, the cursor stays) while the account loses 30%.
+    /** The indexer fails for five minutes (every poll fails, the cursor stays) while the account loses 30%. */
+    async function loseWhileLagging(address: string): Promise<void> {
       await h.control.setFaults({ routes: { portfolio: { error500: 1 } } });
       await h.control.drawdown(address, { pct: 30, overMs: 2 * MINUTE });
       for (let i = 0; i < 5; i++) {
@@ -405,11 +441,31 @@ describe('kill switch on drawdown (collect → protection service → queue → 
         expect((await collectAccount(deps(MINUTE_POLL), { address: address as `0x${string}`, dueAt: h.now() })).kind).toBe('chain-failed');
       }
       await h.control.resetFaults();
+    }
+
+    it('with --kill-switch-confirm wait, a loss that arrives in a catch-up batch already held for minutes fires at the poll that brings it', async () => {
+      const { address, web } = await armedMinuteAccount('lagged', 'wait');
+      await loseWhileLagging(address);
       await h.advance(MINUTE);
       await poll(address, MINUTE_POLL);
       expect(await listed(address)).toEqual([web]);
       expect(asked(address)).toHaveLength(1);
       expect(Number(asked(address)[0]!.evidence['troughAt'])).toBe(Math.floor(h.now() / MINUTE) * MINUTE);
+    }, 300_000);
+
+    it('a catch-up batch that crossed and came back within it: the notice gives the drawdown now, the evidence the crossing', async () => {
+      const { address } = await armedMinuteAccount('lagged-back', 'now');
+      await loseWhileLagging(address);
+      // The batch's newest minute is back above the level (20% up from 70: 16% below the peak).
+      await h.control.print(address, { pct: 20 });
+      await h.advance(MINUTE);
+      await poll(address, MINUTE_POLL);
+      const [request] = asked(address);
+      const [notice] = killNotices(address);
+      expect(Number(request!.evidence['crossingPct'])).toBeGreaterThanOrEqual(20);
+      const now = Number(request!.evidence['drawdownPct']);
+      expect(now).toBeLessThan(20);
+      expect(notice!.firing.drawdownPct).toBeCloseTo(now, 6);
     }, 300_000);
   });
 });

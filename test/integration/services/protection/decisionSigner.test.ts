@@ -20,10 +20,8 @@ afterAll(async () => {
 
 const REASON = 'kill-switch: drawdown 31.2% ≥ 30% at 2026-11-25T08:00:00.000Z';
 
-/** An armed account, its decision written and counted as the protection service does; the switch on. */
-async function decided(
-  options: { dryRun?: boolean; count?: boolean; createdAt?: number } = {},
-): Promise<{ account: TrackedSimAccount; decision: ProtectiveDecision }> {
+/** An armed account and its decision, written as the protection service does; the switch on. The signer counts caps and the breaker itself. */
+async function decided(options: { dryRun?: boolean; createdAt?: number } = {}): Promise<{ account: TrackedSimAccount; decision: ProtectiveDecision }> {
   const account = await world.trackAccount({ label: `decided-${randomUUID().slice(0, 6)}`, delegates: ['bot-a', 'bot-b'] });
   await world.repos.accounts.updateSettings(account.address, { killSwitch: 30 });
   const decision: ProtectiveDecision = {
@@ -38,10 +36,6 @@ async function decided(
   };
   expect(await world.repos.decisions.put(decision)).toEqual({ kind: 'written' });
   expect(await world.repos.decisions.put({ ...decision, reason: 'rewritten' })).toEqual({ kind: 'exists' });
-  if (options.count !== false) {
-    const action = { decisionId: decision.decisionId, account: account.address, at: decision.createdAt };
-    expect(await world.repos.protectionLedger.countCapped('kill-switch', action, 1, 1)).toEqual({ kind: 'counted' });
-  }
   await world.protection.write('on');
   return { account, decision };
 }
@@ -73,8 +67,6 @@ describe('the signer and web sessions: it re-reads the delegate and revokes a we
       dryRun: false,
     };
     await world.repos.decisions.put(decision);
-    const action = { decisionId: decision.decisionId, account: account.address, at: decision.createdAt };
-    expect(await world.repos.protectionLedger.countCapped(rule, action, 1, rule === 'kill-switch' ? 1 : 20)).toEqual({ kind: 'counted' });
     await world.protection.write('on');
     return { account, web, decision };
   }
@@ -135,13 +127,39 @@ describe('the signer and automatic actions: it signs only for a decision that st
     const { account, decision } = await decided();
     const [a, b] = account.delegates;
     expect(await sign(account, a!.address, decision.decisionId)).toMatchObject({ kind: 'revoked', sent: true });
-    expect(await sign(account, a!.address, decision.decisionId)).toEqual({ kind: 'not-authorized', sent: false });
+    // A redelivery is answered from the delegate's recorded result: nothing is signed again.
+    expect(await sign(account, a!.address, decision.decisionId)).toMatchObject({ kind: 'revoked', sent: true });
+    expect((await world.control.account(account.address)).nonce).toBe(1);
     expect(await listed(account.address)).toEqual([b!.address]);
     const intent = (await world.repos.audit.listForAccount(account.address, 10)).find((r) => r.kind === 'intent');
     expect(intent).toMatchObject({ reason: REASON, actor: `decision:${decision.decisionId}`, delegate: a!.address });
     const data = buildRemoveDelegateManager({ sender: account.address, manager: a!.address, nonce: intent?.nonce ?? -1 });
     const bytes = Buffer.from(JSON.stringify({ sender: data.sender, instruction: data.instruction, nonce: data.nonce }), 'utf8');
     expect(verifyMessage(bytes, intent?.txSignature ?? '')).toBe(account.address);
+  });
+
+  it("refuses an unknown-key decision for a key of the account's known set (it read the set and never used it), and sends nothing", async () => {
+    const account = await world.trackAccount({ label: `known-${randomUUID().slice(0, 6)}`, delegates: ['baseline-bot'] });
+    await world.repos.accounts.updateSettings(account.address, { revokeUnknown: 'api-keys' });
+    const key = account.delegates[0]!.address;
+    await world.repos.knownDelegates.record(account.address, { known: [key], source: 'baseline', baselineAt: Date.now(), at: Date.now() });
+    const decision: ProtectiveDecision = {
+      decisionId: `known-${randomUUID()}`,
+      account: account.address,
+      rule: 'unknown-delegate',
+      reason: 'unknown delegate',
+      evidence: { delegate: key },
+      delegates: [key],
+      createdAt: Date.now(),
+      dryRun: false,
+    };
+    await world.repos.decisions.put(decision);
+    await world.protection.write('on');
+    expect(await sign(account, key, decision.decisionId)).toEqual({ kind: 'not-authorized', sent: false });
+    expect(await listed(account.address)).toEqual([key]);
+    expect((await world.control.account(account.address)).nonce).toBe(0);
+    const [audit] = await world.repos.audit.listForAccount(account.address, 1);
+    expect(audit).toMatchObject({ outcome: 'not-authorized', message: expect.stringMatching(/one of the account's known keys/) });
   });
 
   const refusals: {
@@ -168,18 +186,31 @@ describe('the signer and automatic actions: it signs only for a decision that st
     },
     {
       name: 'a decision too old',
-      reason: /old, more than/,
+      reason: /could not be signed within 5 minutes \(the decision is \d+ s old\)/,
       arrange: () => Promise.resolve(),
       options: { createdAt: Date.now() - DECISION_MAX_AGE_MS - 60_000 },
     },
     { name: 'a dry-run decision', reason: /is a dry run/, arrange: () => Promise.resolve(), options: { dryRun: true } },
-    { name: 'a decision not counted under the cap', reason: /cap/, arrange: () => Promise.resolve(), options: { count: false } },
+    {
+      name: "a decision past the account's cap (another firing signed within the day)",
+      reason: /cap was reached: 1 kill-switch firing per 24 hours/,
+      arrange: async (account) => {
+        const slot = { key: 'an-earlier-firing', decisionId: 'an-earlier-firing' };
+        expect(await world.repos.protectionLedger.reserveCap('kill-switch', account.address, slot, Date.now() - 60_000)).toEqual({ kind: 'reserved' });
+        await world.repos.protectionLedger.settleCap('kill-switch', account.address, slot.key, true);
+      },
+    },
     {
       name: 'the breaker open',
-      reason: /breaker is open/,
+      reason: /breaker was open: \d+ accounts fired kill-switch within an hour/,
       arrange: async () => {
         for (let i = 0; i < 6; i++)
-          await world.repos.protectionLedger.countFiring({ decisionId: `other-${i}`, account: `0x${String(i + 1).padStart(40, '0')}`, at: Date.now() });
+          await world.repos.protectionLedger.countFiring(
+            'kill-switch',
+            { decisionId: `other-${i}`, account: `0x${String(i + 1).padStart(40, '0')}`, at: Date.now() },
+            Date.now(),
+            5,
+          );
       },
     },
   ];

@@ -5,7 +5,6 @@ import { buildRemoveDelegateManager } from '../../../../functions/chain/transact
 import type { ProtectiveActionRequest, ProtectiveRevoker } from '../../../../functions/domain/protectiveAction';
 import type { DecisionJob } from '../../../../functions/messages/decisionJob';
 import { decisionWorker } from '../../../../functions/runtime/decisionWorker';
-import { protectionService } from '../../../../functions/services/protection/protect';
 import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
 import { createSignRevocationHandler } from '../../../../functions/handlers/sign-revocation';
 import type { AccountPatch } from '../../../../functions/store/accountItem';
@@ -13,7 +12,7 @@ import { signerCallOf } from '../../../../functions/web/signerCallOf';
 import { InProcessRevocationSigner } from '../../../../local/inProcessRevocationSigner';
 import { InProcessQueue } from '../../../../local/queue/inProcessQueue';
 import { testTables } from '../../../support/testTables';
-import { startRevocationWorld, type RevocationWorld, type TrackedSimAccount } from '../../../support/revocation/revocationWorld';
+import { startRevocationWorld, worldProtection, type RevocationWorld, type TrackedSimAccount } from '../../../support/revocation/revocationWorld';
 
 const tables = testTables();
 let world: RevocationWorld;
@@ -28,16 +27,7 @@ beforeAll(async () => {
     consumer: decisionWorker({ sign: signerCallOf(signer), log: silentLog, counters: memoryCounters() }),
     batchSize: 1,
   });
-  protect = protectionService({
-    protection: world.protection,
-    accounts: world.repos.accounts,
-    knownDelegates: world.repos.knownDelegates,
-    decisions: world.repos.decisions,
-    ledger: world.repos.protectionLedger,
-    queue,
-    breakerAccounts: 5,
-    log: silentLog,
-  });
+  protect = worldProtection(world, queue);
 });
 afterAll(async () => {
   await world?.close();
@@ -49,15 +39,27 @@ async function armed(patch: AccountPatch, delegates = ['bot-a', 'bot-b', 'web'])
   return account;
 }
 
-function request(account: TrackedSimAccount): ProtectiveActionRequest {
+function request(account: TrackedSimAccount, at = Date.now()): ProtectiveActionRequest {
   return {
     account: account.address,
     rule: 'kill-switch',
     reason: 'kill-switch: drawdown 31.0% ≥ 30% at 2026-11-25T08:00:00.000Z',
     delegates: account.delegates.map((d) => d.address),
     evidence: { drawdownPct: 31, levelPct: 30 },
+    occasion: { at, generation: 0 },
     now: Date.now(),
   };
+}
+
+/**
+ * The result notices the signer published for `account`'s decisions (after the notify queue is
+ * delivered), one per event id: a redelivered unit publishes its decision's result again under the
+ * same id, which the notify ledger sends once per recipient.
+ */
+async function results(account: string) {
+  await world.notify.drain();
+  const byId = new Map(world.notified.filter((n) => n.kind === 'decision-result' && n.account === account).map((n) => [n.eventId, n]));
+  return [...byId.values()];
 }
 
 async function listed(account: string): Promise<string[]> {
@@ -76,7 +78,7 @@ describe('the protection service', () => {
     expect(await listed(unarmed.address)).toHaveLength(3);
   });
 
-  it('revokes every delegate but the kept ones, one at a time in nonce order, once; a second firing within the day is capped', async () => {
+  it('revokes every delegate but the kept ones, one at a time in nonce order, once; a second firing within the day is refused at signing, capped', async () => {
     await world.protection.write('on');
     const first = await armed({ killSwitch: 30 });
     const kept = first.delegates[2]!.address;
@@ -102,7 +104,33 @@ describe('the protection service', () => {
     ]);
     await queue.drain();
     expect((await world.control.account(first.address)).nonce).toBe(2);
-    expect(await protect(request(first))).toEqual({ kind: 'capped', cap: '1 kill-switch firing per 24 hours' });
+    expect((await results(first.address)).map((r) => r.kind === 'decision-result' && r.result.units.map((u) => u.status))).toEqual([['revoked', 'revoked']]);
+    // The cap is counted at signing: the second firing is queued, and the signer refuses it.
+    const again = await protect(request(first, Date.now() + 1));
+    expect(again).toMatchObject({ kind: 'queued' });
+    await queue.drain();
+    const told = await results(first.address);
+    expect(told).toHaveLength(2);
+    expect(told[1]).toMatchObject({
+      result: {
+        units: [
+          { status: 'refused', refusal: 'capped' },
+          { status: 'refused', refusal: 'capped' },
+        ],
+      },
+    });
+  });
+
+  it('a redelivered collect message (the same occasion) makes no second decision', async () => {
+    await world.protection.write('on');
+    const account = await armed({ killSwitch: 30 }, ['bot']);
+    const at = Date.now();
+    const first = await protect(request(account, at));
+    const second = await protect(request(account, at));
+    expect(second).toEqual(first);
+    await queue.drain();
+    expect((await world.control.account(account.address)).nonce).toBe(1);
+    expect(await results(account.address)).toHaveLength(1);
   });
 
   it('records a dry run and revokes nothing', async () => {
@@ -116,18 +144,21 @@ describe('the protection service', () => {
       expect(await world.repos.decisions.get(outcome.decisionId)).toMatchObject({ dryRun: true, reason: request(account).reason });
   });
 
-  it('opens the breaker when more than 5 accounts fire within an hour: the sixth acts on none', async () => {
+  it('opens the breaker at signing when more than 5 accounts fire within an hour: the sixth and later act on none, and each desk is told', async () => {
     await world.protection.write('on');
-    const fired = new Set((await world.repos.protectionLedger.firings(Date.now())).map((f) => f.account)).size;
+    const fired = (await world.repos.protectionLedger.breaker('kill-switch', Date.now(), 5)).accounts;
     const accounts: TrackedSimAccount[] = [];
-    for (let i = fired; i < 6; i++) accounts.push(await armed({ killSwitch: 30 }, ['bot']));
-    const outcomes = [];
-    for (const account of accounts) outcomes.push(await protect(request(account)));
-    expect(outcomes.at(-1)).toEqual({ kind: 'breaker-open', firedAccounts: 6 });
-    expect(accounts.length).toBeGreaterThan(1);
-    expect(outcomes.slice(0, -1).every((o) => o.kind === 'queued')).toBe(true);
+    for (let i = fired; i < 7; i++) accounts.push(await armed({ killSwitch: 30 }, ['bot']));
+    for (const account of accounts) expect(await protect(request(account))).toMatchObject({ kind: 'queued' });
     await queue.drain();
-    // The signer re-checks the breaker too: the queued units of the hour are refused.
-    for (const account of accounts) expect(await listed(account.address)).toHaveLength(1);
+    const revoked = [];
+    for (const account of accounts) revoked.push((await listed(account.address)).length === 0);
+    // Counted in the order the signer signs: the firings up to the limit revoke, the rest are refused.
+    expect(revoked.filter(Boolean)).toHaveLength(Math.max(0, 5 - fired));
+    for (const [i, account] of accounts.entries()) {
+      const told = await results(account.address);
+      expect(told).toHaveLength(1);
+      expect(told[0]).toMatchObject({ result: { units: [{ status: revoked[i] ? 'revoked' : 'refused', refusal: revoked[i] ? null : 'breaker-open' }] } });
+    }
   });
 });

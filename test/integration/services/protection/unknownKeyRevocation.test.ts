@@ -87,9 +87,7 @@ describe('unknown keys revoked on chain (watch → protection service → queue 
       accounts: h.repos.accounts,
       knownDelegates: h.repos.knownDelegates,
       decisions: h.repos.decisions,
-      ledger: h.repos.protectionLedger,
       queue: decisions,
-      breakerAccounts: 5,
       log: silentLog,
     });
   });
@@ -113,8 +111,8 @@ describe('unknown keys revoked on chain (watch → protection service → queue 
     revoke: protect,
   });
 
-  /** `minutes` dispatch runs a minute apart; each watch job runs at once, then the decision queue is delivered. */
-  async function watchFor(minutes: number): Promise<void> {
+  /** `minutes` dispatch runs a minute apart; each watch job runs at once, then (after `beforeSigning`) the decision queue is delivered. */
+  async function watchFor(minutes: number, beforeSigning: () => Promise<void> = async () => undefined): Promise<void> {
     for (let m = 0; m < minutes; m++) {
       await h.advance(MINUTE);
       const queued: CollectMessage[] = [];
@@ -128,6 +126,7 @@ describe('unknown keys revoked on chain (watch → protection service → queue 
         watchBatchSize: 100,
       });
       for (const job of queued.filter((q): q is DelegateWatchJob => 'kind' in q)) await watchDelegateBatch(deps(), job);
+      await beforeSigning();
       await decisions.drain();
     }
   }
@@ -174,6 +173,35 @@ describe('unknown keys revoked on chain (watch → protection service → queue 
     await watchFor(5);
     expect(await listed(address)).toEqual(expect.arrayContaining([bot, expected.delegate.address]));
     expect(await listed(address)).toHaveLength(2);
+  }, 180_000);
+
+  it('an unknown key whose revocation the signer refused is told, and judged again at the next check, which revokes it', async () => {
+    await protection.write('on');
+    const { address, bot } = await armedAccount('refused-once');
+    const intruder = await h.control.addDelegate(address, { name: 'not ours', expiresInMs: 48 * HOUR });
+    // Protection is turned off between the decision and its signing: the signer refuses it.
+    let switched = false;
+    await watchFor(5, async () => {
+      if (switched || !notified.some((n) => n.kind === 'new-delegate' && n.account === address)) return;
+      switched = true;
+      await protection.write('off');
+    });
+    expect(switched).toBe(true);
+    expect(await listed(address)).toEqual([bot, intruder.delegate.address]);
+    const refused = notified.filter((n) => n.kind === 'decision-result' && n.account === address);
+    expect(refused[0]).toMatchObject({ result: { units: [{ status: 'refused', refusal: 'protection-off' }], judgedAgainAt: expect.any(Number) } });
+
+    await protection.write('on');
+    // The next delegate check (every 5 minutes here) judges it again.
+    await watchFor(5);
+    expect(await listed(address)).toEqual([bot]);
+    const again = notified.filter((n) => n.kind === 'new-delegate' && n.account === address && n.eventId.includes(':judged-again:'));
+    expect(again).toHaveLength(1);
+    expect(again[0]).toMatchObject({ protection: { verdict: 'unknown', action: { kind: 'requested', outcome: { kind: 'queued' } } } });
+    const results = new Map(notified.filter((n) => n.kind === 'decision-result' && n.account === address).map((n) => [n.eventId, n]));
+    expect([...results.values()].map((n) => n.kind === 'decision-result' && n.result.units[0]?.status)).toEqual(['refused', 'revoked']);
+    const seen = (await h.repos.knownDelegates.read(address)).unknownSeen.find((u) => u.delegate === intruder.delegate.address);
+    expect(seen).toMatchObject({ judgedAgain: true });
   }, 180_000);
 
   it('with protection off stage-wide nothing is revoked, and the notice says so', async () => {

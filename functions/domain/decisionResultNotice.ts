@@ -1,0 +1,117 @@
+import * as z from 'zod';
+import { addressSchema } from './address';
+import { REFUSAL_CODES, type RefusalCode } from './decisionCheck';
+import { UNIT_STATUSES } from './decisionUnit';
+import type { NoticeText } from './noticeText';
+
+const ms = z.number().int().min(0);
+
+/** What an automatic decision came to once every delegate of it ended: the result notice a notify message carries. */
+export const decisionResultSchema = z.object({
+  decisionId: z.string().min(1).max(128),
+  rule: z.enum(['kill-switch', 'unknown-delegate']),
+  /** The decision's reason (`kill-switch: drawdown 30.00% now …`, `unknown delegate`). */
+  reason: z.string().min(1).max(500),
+  units: z
+    .array(
+      z.object({
+        address: addressSchema,
+        name: z.string().max(200).nullable(),
+        status: z.enum(UNIT_STATUSES),
+        /** What happened, in a desk's words. */
+        text: z.string().min(1).max(1_000),
+        refusal: z.enum(REFUSAL_CODES).nullable(),
+      }),
+    )
+    .min(1)
+    .max(100),
+  /** The keys the chain lists after it (`null`: the chain could not be read then). */
+  left: z
+    .array(z.object({ address: addressSchema, name: z.string().max(200).nullable(), isWebClient: z.boolean() }))
+    .max(200)
+    .nullable(),
+  /** Unknown keys: when the watch judges the key again (`null`: it is not tried again automatically). */
+  judgedAgainAt: ms.nullable(),
+});
+export type DecisionResult = z.infer<typeof decisionResultSchema>;
+
+/** The words of a result notice, shared by the email and every channel. */
+export interface DecisionResultNoticeText extends NoticeText {
+  /** One line per delegate of the decision: who, and what became of it. */
+  readonly rows: readonly { readonly who: string; readonly status: DecisionResult['units'][number]['status']; readonly text: string }[];
+  /** Whether the notice should offer the Revoke-all link: some key may still trade the account. */
+  readonly actNow: boolean;
+}
+
+/** A refusal or failure in three words, for a title. */
+const HEADLINES: Readonly<Record<RefusalCode, string>> = {
+  invalid: 'the decision did not hold',
+  'dry-run-decision': 'the decision was a dry run',
+  aged: 'it could not be signed in time',
+  'protection-off': 'protection was turned off',
+  'not-tracked': 'the account is no longer tracked',
+  'not-armed': 'the account was disarmed',
+  'account-dry-run': 'the account went to dry run',
+  kept: 'the key is kept',
+  'known-key': 'the key is a known key',
+  'breaker-open': 'the breaker was open',
+  capped: 'the daily cap was reached',
+  'web-session': 'the key is now a web session',
+};
+
+const who = (key: { address: string; name: string | null }): string => (key.name ? `"${key.name}" (${key.address})` : key.address);
+const keys = (n: number): string => `${n} key${n === 1 ? '' : 's'}`;
+
+/**
+ * The title, severity and paragraphs of the result of an automatic revocation: what was revoked,
+ * what was refused or failed and why (in a desk's words), which keys can still trade the account,
+ * and what to do now (the Revoke-all link; how the kill switch re-arms, or whether an unknown key
+ * is judged again). Every key not revoked makes it critical.
+ */
+export function decisionResultNoticeText(result: DecisionResult, ctx: { account: string; time: (ms: number) => string }): DecisionResultNoticeText {
+  const removed = result.units.filter((u) => u.status === 'revoked' || u.status === 'gone').length;
+  const missed = result.units.length - removed;
+  const first = result.units.find((u) => u.status === 'refused' || u.status === 'failed');
+  const headline = first === undefined ? '' : first.refusal === null ? 'the revocation failed' : HEADLINES[first.refusal];
+  const killSwitch = result.rule === 'kill-switch';
+  const title = killSwitch
+    ? missed === 0
+      ? `Kill switch: ${keys(removed)} revoked`
+      : removed === 0
+        ? `Kill switch fired, keys NOT revoked: ${headline}`
+        : `Kill switch: ${removed} of ${keys(result.units.length)} revoked, ${missed} NOT revoked`
+    : missed === 0
+      ? result.units[0]?.status === 'gone'
+        ? 'Unknown key already gone'
+        : 'Unknown key revoked'
+      : `Unknown key NOT revoked: ${headline}`;
+  const left = result.left;
+  const lines: string[] = [];
+  if (left === null) lines.push(`The chain could not be read afterwards: check which keys can still trade ("sentinel delegates list ${ctx.account}").`);
+  else if (left.length === 0) lines.push('No key is listed any more: only the owner key can trade this account.');
+  else lines.push(`Still able to trade this account: ${left.map((k) => `${who(k)}${k.isWebClient ? ' (web session)' : ''}`).join(', ')}.`);
+  const actNow = missed > 0 || left === null || left.length > 0;
+  if (actNow) lines.push('To stop them now, use the Revoke-all link: it lists the current keys and revokes each, signed like a click.');
+  if (killSwitch) {
+    lines.push(
+      removed === 0
+        ? `Nothing of the kill switch's daily cap was spent. It holds until the drawdown recovers past the re-arm margin; "sentinel accounts rearm ${ctx.account}" arms it again now (it then fires at the next poll if the level still holds).`
+        : `The kill switch holds until the drawdown recovers past the re-arm margin, or "sentinel accounts rearm ${ctx.account}".`,
+      'Revoking keys cancels nothing: resting orders, TWAPs and open positions stay. Cancel or close them from the owner account.',
+    );
+  } else if (missed > 0) {
+    lines.push(
+      result.judgedAgainAt === null
+        ? 'It is not tried again automatically: revoke it with the link unless someone on the desk added it.'
+        : `It is judged again at the first check after ${ctx.time(result.judgedAgainAt)}.`,
+    );
+  }
+  return {
+    title,
+    summary: `Result of the automatic revocation (${result.reason}): ${removed} revoked, ${missed} not.`,
+    severity: missed > 0 ? 'critical' : 'info',
+    lines,
+    rows: result.units.map((u) => ({ who: who(u), status: u.status, text: u.text })),
+    actNow,
+  };
+}
