@@ -32,7 +32,7 @@ export default defineConfig({
   test: {
     pool: 'forks',
     maxWorkers: 2,
-    reporters: ['default', './test/support/summaryLineReporter.ts'],
+    reporters: ['default', './test/support/summaryLineReporter.ts', './test/support/slowFilesReporter.ts'],
     // The AWS SDK warns about Node 20 in every worker; the Lambda runtime is Node 22.
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     projects: [
