@@ -33,7 +33,7 @@ export default class SlowFilesReporter implements Reporter {
         tests: seconds(d.duration),
       };
     });
-    const total = (r: FileTimes): number => r.start + r.importing + r.tests;
+    const total = (r: Omit<FileTimes, 'file'>): number => r.start + r.importing + r.tests;
     rows.sort((a, b) => total(b) - total(a));
     const line = (r: Omit<FileTimes, 'file'>, label: string): string =>
       [total(r), r.start, r.importing, r.tests].map((n) => n.toFixed(1).padStart(7)).join(' ') + `  ${label}`;
