@@ -15,6 +15,7 @@ import { HANDLER_CATALOG, HANDLER_NAMES, type HandlerName } from '../../../funct
 import { PROJECT_ROOT, handlerEntry } from '../../../infra/bundling/handlerEntry';
 import { TIME_ZONE, curves, views } from '../../../local/mailSamples';
 import { mimeOf, withoutRandomBoundaries } from '../fixtures/mimeOf';
+import { BUNDLE_SOURCES } from '../../support/infra/bundleCache';
 
 const run = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), 'sentinel-bundle-contents-'));
@@ -47,7 +48,19 @@ const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
   'decision-worker': [],
   // alertState, curves, delegateView: the fan-out of a published event (a chat's mutes, the chart, the revoke-all count).
   // pagerIncidents: a PagerDuty resolve goes only where a trigger was accepted.
-  'channel-worker': ['accounts', 'alertState', 'channelBacklog', 'channels', 'curves', 'delegateView', 'delivery', 'pace', 'pagerIncidents', 'preferences', 'suppression'],
+  'channel-worker': [
+    'accounts',
+    'alertState',
+    'channelBacklog',
+    'channels',
+    'curves',
+    'delegateView',
+    'delivery',
+    'pace',
+    'pagerIncidents',
+    'preferences',
+    'suppression',
+  ],
   'preferences-page': ['accounts', 'alertState', 'channels', 'preferences', 'token'],
   'sign-revocation': ['accounts', 'alertState', 'audit', 'channels', 'decision', 'knownDelegates', 'lease', 'protectionLedger', 'token'],
   // accounts and preferences: who a bounced address gets security notices for; delivery: the operator told once.
@@ -138,12 +151,15 @@ function contentsOf(metafile: Metafile): BundleContents {
 
 describe('what each Lambda bundle holds', () => {
   const bundles = new Map<HandlerName, BundleContents>();
+  /** Every file esbuild read for any handler, tree-shaken ones included. */
+  const read = new Set<string>();
 
   beforeAll(async () => {
     for (const name of HANDLER_NAMES) {
       const result = await build(esbuildOptions(handlerEntry(name), join(work, name), HANDLER_CATALOG[name].bundle.nativeModules));
       const metafile = result.metafile ?? expect.fail('no metafile');
       bundles.set(name, contentsOf(metafile));
+      for (const input of Object.keys(metafile.inputs)) read.add(input);
     }
   }, 120_000);
 
@@ -201,6 +217,15 @@ describe('what each Lambda bundle holds', () => {
         `${name} keeps MailComposer`,
       ).toBe(true);
     }
+  });
+
+  it('reads nothing the test bundle cache does not fingerprint (its sources) or the lockfile pins (node_modules)', () => {
+    expect(read.size).toBeGreaterThan(100);
+    const covered = (input: string): boolean =>
+      input.startsWith('node_modules/') ||
+      BUNDLE_SOURCES.folders.some((folder) => input.startsWith(`${folder}/`)) ||
+      (BUNDLE_SOURCES.files as readonly string[]).includes(input);
+    expect([...read].filter((input) => !covered(input))).toEqual([]);
   });
 
   it('leaves the Handlebars compiler out of the mailer bundles', () => {
