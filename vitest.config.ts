@@ -10,7 +10,9 @@ import { defineConfig } from 'vitest/config';
  *   its files share one module graph per worker too (`isolate: false`: `test/integration/store` imports
  *   in 2.6 s instead of 23-34 s), so an integration test restores what it changes (environment
  *   variables it sets are its own, fake timers are put back) and takes its own table prefix;
- * - `infra`: CDK synth, bundles and policies;
+ * - `infra`: CDK synth, bundles and policies; one module graph per worker (`isolate: false`, aws-cdk-lib
+ *   loaded once); each in-process synth takes its bundles from the test bundle cache
+ *   (`test/support/infra/bundleCache.ts`) when they were built before from the same sources;
  * - `e2e`: headless Chromium and `npm start`.
  *
  * The tier is the test's first folder: `test/<tier>/<source path>`, where the source path mirrors
@@ -52,7 +54,7 @@ export default defineConfig({
           isolate: false,
         },
       },
-      { extends: true, test: { name: 'infra', include: [...INFRA_TESTS], testTimeout: 30_000, hookTimeout: 60_000 } },
+      { extends: true, test: { name: 'infra', include: [...INFRA_TESTS], testTimeout: 30_000, hookTimeout: 60_000, isolate: false } },
       { extends: true, test: { name: 'e2e', include: [...E2E_TESTS], globalSetup: SERVICES, testTimeout: 30_000, hookTimeout: 60_000 } },
     ],
   },

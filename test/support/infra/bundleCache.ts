@@ -51,6 +51,9 @@ function optionsJson(bundling: BundlingOptions): string {
   });
 }
 
+/** CDK's own `Code.fromAsset`, whatever cache is installed later in this process. */
+const uncachedFromAsset = Code.fromAsset.bind(Code);
+
 const sleep = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 /** Counts of one cache's answers, for the tests that prove it. */
@@ -132,14 +135,17 @@ export class BundleCache {
     }
   }
 
-  /** Answers `Code.fromAsset`'s bundling (what `NodejsFunction` calls) from this cache until the returned function is called. */
+  /**
+   * Answers `Code.fromAsset`'s bundling (what `NodejsFunction` calls) from this cache alone, in place
+   * of any cache installed before, until the returned function puts the previous one back.
+   */
   install(): () => void {
-    const original = Code.fromAsset.bind(Code);
+    const previous = Code.fromAsset;
     const patched = (path: string, options?: AssetOptions): AssetCode =>
-      original(path, options?.bundling ? { ...options, bundling: this.wrap(path, options.bundling) } : options);
+      uncachedFromAsset(path, options?.bundling ? { ...options, bundling: this.wrap(path, options.bundling) } : options);
     Code.fromAsset = patched;
     return () => {
-      if (Code.fromAsset === patched) Code.fromAsset = original;
+      if (Code.fromAsset === patched) Code.fromAsset = previous;
     };
   }
 }
