@@ -12,10 +12,11 @@ import { renderEmail } from '../../../functions/mail/render/render';
 import { EMAIL_KINDS } from '../../../functions/mail/render/views';
 import { BUNDLE_SETTINGS, bundleCopies, esbuildOptions, writeGeneratedFiles } from '../../../infra/bundling/bundleSettings';
 import { HANDLER_CATALOG, HANDLER_NAMES, type HandlerName } from '../../../functions/handlers/catalog';
-import { PROJECT_ROOT, handlerEntry } from '../../../infra/bundling/handlerEntry';
+import { PROJECT_ROOT } from '../../../infra/bundling/handlerEntry';
 import { TIME_ZONE, curves, views } from '../../../local/mailSamples';
 import { mimeOf, withoutRandomBoundaries } from '../fixtures/mimeOf';
 import { BUNDLE_SOURCES } from '../../support/infra/bundleCache';
+import { benchBundle } from '../../support/infra/benchBundles';
 
 const run = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), 'sentinel-bundle-contents-'));
@@ -156,8 +157,7 @@ describe('what each Lambda bundle holds', () => {
 
   beforeAll(async () => {
     for (const name of HANDLER_NAMES) {
-      const result = await build(esbuildOptions(handlerEntry(name), join(work, name), HANDLER_CATALOG[name].bundle.nativeModules));
-      const metafile = result.metafile ?? expect.fail('no metafile');
+      const { metafile } = await benchBundle(name);
       bundles.set(name, contentsOf(metafile));
       for (const input of Object.keys(metafile.inputs)) read.add(input);
     }
