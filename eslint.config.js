@@ -16,7 +16,7 @@ const WORK_IN_OPTIONAL_CALL = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out/', '.sentinel/', 'test-artifacts/', 'coverage/', 'dist/'] },
+  { ignores: ['node_modules/', 'cdk.out/', '.sentinel/', 'test-artifacts/', 'coverage/', 'dist/', '.cache/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -12,9 +12,11 @@ import { renderEmail } from '../../../functions/mail/render/render';
 import { EMAIL_KINDS } from '../../../functions/mail/render/views';
 import { BUNDLE_SETTINGS, bundleCopies, esbuildOptions, writeGeneratedFiles } from '../../../infra/bundling/bundleSettings';
 import { HANDLER_CATALOG, HANDLER_NAMES, type HandlerName } from '../../../functions/handlers/catalog';
-import { PROJECT_ROOT, handlerEntry } from '../../../infra/bundling/handlerEntry';
+import { PROJECT_ROOT } from '../../../infra/bundling/handlerEntry';
 import { TIME_ZONE, curves, views } from '../../../local/mailSamples';
 import { mimeOf, withoutRandomBoundaries } from '../fixtures/mimeOf';
+import { BUNDLE_SOURCES } from '../../support/infra/bundleCache';
+import { benchBundle } from '../../support/infra/benchBundles';
 
 const run = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), 'sentinel-bundle-contents-'));
@@ -166,12 +168,14 @@ function contentsOf(metafile: Metafile): BundleContents {
 
 describe('what each Lambda bundle holds', () => {
   const bundles = new Map<HandlerName, BundleContents>();
+  /** Every file esbuild read for any handler, tree-shaken ones included. */
+  const read = new Set<string>();
 
   beforeAll(async () => {
     for (const name of HANDLER_NAMES) {
-      const result = await build(esbuildOptions(handlerEntry(name), join(work, name), HANDLER_CATALOG[name].bundle.nativeModules));
-      const metafile = result.metafile ?? expect.fail('no metafile');
+      const { metafile } = await benchBundle(name);
       bundles.set(name, contentsOf(metafile));
+      for (const input of Object.keys(metafile.inputs)) read.add(input);
     }
   }, 120_000);
 
@@ -229,6 +233,15 @@ describe('what each Lambda bundle holds', () => {
         `${name} keeps MailComposer`,
       ).toBe(true);
     }
+  });
+
+  it('reads nothing the test bundle cache does not fingerprint (its sources) or the lockfile pins (node_modules)', () => {
+    expect(read.size).toBeGreaterThan(100);
+    const covered = (input: string): boolean =>
+      input.startsWith('node_modules/') ||
+      BUNDLE_SOURCES.folders.some((folder) => input.startsWith(`${folder}/`)) ||
+      (BUNDLE_SOURCES.files as readonly string[]).includes(input);
+    expect([...read].filter((input) => !covered(input))).toEqual([]);
   });
 
   it('leaves the Handlebars compiler out of the mailer bundles', () => {

@@ -1,13 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLE_SETTINGS, esbuildOptions } from '../../../infra/bundling/bundleSettings';
 import { HANDLER_CATALOG, HANDLER_NAMES } from '../../../functions/handlers/catalog';
 import { LINK_PURPOSES } from '../../../functions/domain/linkClaims';
-import { handlerEntry } from '../../../infra/bundling/handlerEntry';
 import { FUNCTION_SIZING } from '../../../infra/config/functionSizing';
 import { VISIBILITY_FACTOR } from '../../../infra/constructs/WorkQueue';
 import { MAX_RECEIVE_COUNT } from '../../../infra/stacks/MessagingStack';
@@ -36,6 +32,7 @@ import { CHAIN_POLL_FAILURE_ALARM, LINK_FLOOD_BLOCKED_ALARM, MAIL_THROTTLED_ALAR
 import { series, simulateAlarm, type AlarmMetric, type RawPoint, type SimulatedAlarm } from '../../../infra/monitoring/alarmSimulator';
 import { TEST_ACCOUNT, TEST_REGION, resolveIntrinsics } from '../../support/infra/policyEvaluator';
 import { STACK_PARTS, TEST_CONTEXT, cleanUpSynth, synthStage, type SynthResult, type TemplateJson } from '../../support/infra/synthStage';
+import { benchBundle } from '../../support/infra/benchBundles';
 
 let synth: SynthResult;
 // Bundling every function of the catalog takes minutes on a loaded 2-core machine.
@@ -1354,16 +1351,10 @@ describe('bundles', () => {
   });
 
   it('is byte for byte what the benchmark builds from the same shared settings', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'sentinel-parity-'));
-    try {
-      for (const name of HANDLER_NAMES) {
-        await build({ ...esbuildOptions(handlerEntry(name), join(out, name), HANDLER_CATALOG[name].bundle.nativeModules), logLevel: 'silent' });
-        const bench = readFileSync(join(out, name, BUNDLE_SETTINGS.outFile), 'utf8');
-        const cdk = readFileSync(join(assetDir(name), 'index.mjs'), 'utf8');
-        expect(bench === cdk, `${name}: bench bundle differs from the CDK asset`).toBe(true);
-      }
-    } finally {
-      rmSync(out, { recursive: true, force: true });
+    for (const name of HANDLER_NAMES) {
+      const bench = (await benchBundle(name)).code;
+      const cdk = readFileSync(join(assetDir(name), 'index.mjs'), 'utf8');
+      expect(bench === cdk, `${name}: bench bundle differs from the CDK asset`).toBe(true);
     }
   }, 180_000);
 });

@@ -6,6 +6,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import { PROJECT_ROOT } from '../../../infra/bundling/handlerEntry';
 import { buildSentinelApp, type SentinelStacks } from '../../../infra/sentinelApp';
+import { useBundleCache } from './bundleCache';
 
 export type StackPart = 'keys' | 'data' | 'messaging' | 'web' | 'compute' | 'monitoring';
 export const STACK_PARTS: readonly StackPart[] = ['keys', 'data', 'messaging', 'web', 'compute', 'monitoring'];
@@ -39,7 +40,9 @@ let outdir: string | undefined;
 
 /**
  * Synthesizes one stage in-process, the way `cdk synth -c stage=<stage>` does (real esbuild
- * bundling, cdk-nag plugin), and returns its templates. Throws when validation fails.
+ * bundling, cdk-nag plugin), and returns its templates. Throws when validation fails. The bundles
+ * come from the test bundle cache (`bundleCache.ts`) when an earlier synth of this checkout built
+ * them from the same sources and settings; the `cdk synth` CLI test bundles cold.
  * `schemaValidation: false` skips CDK's built-in CloudFormation schema check (slow to load; the
  * stage synth tests keep it on). `mutate` changes the stacks before synthesis.
  */
@@ -48,6 +51,7 @@ export function synthStage(
   options: { schemaValidation?: boolean; mutate?: (stacks: SentinelStacks) => void } = {},
 ): SynthResult {
   outdir ??= mkdtempSync(join(tmpdir(), 'sentinel-cdk-'));
+  useBundleCache();
   const previous = process.env['CDK_VALIDATION'];
   if (options.schemaValidation === false) process.env['CDK_VALIDATION'] = 'false';
   try {
