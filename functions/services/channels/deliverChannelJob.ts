@@ -1,5 +1,5 @@
 import { sendToChannel } from '../../channels/channelSender';
-import { captionFits } from '../../channels/telegramMessage';
+import { captionFits } from '../../channels/telegram/telegramMessage';
 import { ChannelConfigError } from '../../channels/errors';
 import { routesTo, type ChannelRecord } from '../../domain/channel';
 import { destinationOf, paceKindOf } from '../../domain/channelDestination';

@@ -1,8 +1,8 @@
-import { discordMessage } from '../../../functions/channels/discordMessage';
-import { pagerdutyEvent } from '../../../functions/channels/pagerdutyEvent';
-import { slackMessage } from '../../../functions/channels/slackMessage';
-import { telegramMessage } from '../../../functions/channels/telegramMessage';
-import { webhookEvent } from '../../../functions/channels/webhookEvent';
+import { discordMessage } from '../../../functions/channels/discord/discordMessage';
+import { pagerdutyEvent } from '../../../functions/channels/pagerduty/pagerdutyEvent';
+import { slackMessage } from '../../../functions/channels/slack/slackMessage';
+import { telegramMessage } from '../../../functions/channels/telegram/telegramMessage';
+import { webhookEvent } from '../../../functions/channels/webhook/webhookEvent';
 import type { ChannelType } from '../../../functions/domain/channel';
 import { drawdownEvent, newDelegateEvent, noticeOf, recoveredEvent } from './noticeFixtures';
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { newWebhookSecret } from '../../../../functions/channels/webhookSignature';
+import { newWebhookSecret } from '../../../../functions/channels/webhook/webhookSignature';
 import { accountSettingsSchema } from '../../../../functions/domain/account';
 import type { ChannelType } from '../../../../functions/domain/channel';
 import { newTrackedAccount } from '../../../../functions/domain/trackedAccount';

@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { ChannelSecrets } from '../../../../../functions/channels/channelSecrets';
-import { newWebhookSecret } from '../../../../../functions/channels/webhookSignature';
+import { newWebhookSecret } from '../../../../../functions/channels/webhook/webhookSignature';
 import type { ChannelRecord } from '../../../../../functions/domain/channel';
 import type { MailCategory } from '../../../../../functions/domain/mailCategory';
 import { addDays, localDate, localDayBounds } from '../../../../../functions/domain/localTime';

@@ -1,0 +1,21 @@
+import type { ChannelType } from '../domain/channel';
+import type { ChannelDefinition } from './channelDefinition';
+import { discordChannel } from './discord/discordChannel';
+import { pagerdutyChannel } from './pagerduty/pagerdutyChannel';
+import { slackChannel } from './slack/slackChannel';
+import { telegramChannel } from './telegram/telegramChannel';
+import { webhookChannel } from './webhook/webhookChannel';
+
+/** Every channel type, by its name: a new type is its folder and one line here (and its name in `CHANNEL_TYPES`). */
+export const CHANNEL_REGISTRY: { readonly [T in ChannelType]: ChannelDefinition } = {
+  slack: slackChannel,
+  discord: discordChannel,
+  telegram: telegramChannel,
+  pagerduty: pagerdutyChannel,
+  webhook: webhookChannel,
+};
+
+/** The definition of `type`. */
+export function channelDefinition(type: ChannelType): ChannelDefinition {
+  return CHANNEL_REGISTRY[type];
+}
