@@ -1,4 +1,4 @@
-import type { ChannelType } from '../domain/channel';
+import type { ChannelConfig, ChannelType } from '../domain/channel';
 import type { ChannelDefinition } from './channelDefinition';
 import { discordChannel } from './discord/discordChannel';
 import { pagerdutyChannel } from './pagerduty/pagerdutyChannel';
@@ -18,4 +18,9 @@ export const CHANNEL_REGISTRY: { readonly [T in ChannelType]: ChannelDefinition 
 /** The definition of `type`. */
 export function channelDefinition(type: ChannelType): ChannelDefinition {
   return CHANNEL_REGISTRY[type];
+}
+
+/** The least spacing (ms) between two sends to `channel`'s destination (`limits.pace`). */
+export function spacingOf(channel: Pick<ChannelConfig, 'type' | 'chatId'>): number {
+  return channelDefinition(channel.type).limits.pace(channel).spacingMs;
 }

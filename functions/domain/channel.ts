@@ -100,12 +100,6 @@ export function destinationUrlProblem(url: string, policy: UrlPolicy): string | 
   return null;
 }
 
-/** The host each type's secret URL must be on in AWS (Slack and Discord webhooks); `null` where any host is allowed. */
-export const SERVICE_HOSTS: Readonly<Partial<Record<ChannelType, readonly string[]>>> = {
-  slack: ['hooks.slack.com'],
-  discord: ['discord.com', 'discordapp.com', 'canary.discord.com', 'ptb.discord.com'],
-};
-
 /** Stored form of a channel, validated on write and read. */
 export const channelRecordSchema = z.object({
   name: channelNameSchema,
