@@ -3,6 +3,7 @@ import type { ChannelDefinition } from './channelDefinition';
 import { discordChannel } from './discord/discordChannel';
 import { pagerdutyChannel } from './pagerduty/pagerdutyChannel';
 import { slackChannel } from './slack/slackChannel';
+import { teamsChannel } from './teams/teamsChannel';
 import { telegramChannel } from './telegram/telegramChannel';
 import { webhookChannel } from './webhook/webhookChannel';
 
@@ -13,6 +14,7 @@ export const CHANNEL_REGISTRY: { readonly [T in ChannelType]: ChannelDefinition 
   telegram: telegramChannel,
   pagerduty: pagerdutyChannel,
   webhook: webhookChannel,
+  teams: teamsChannel,
 };
 
 /** The definition of `type`. */

@@ -4,7 +4,7 @@ import { MAIL_CATEGORIES, type MailCategory } from './mailCategory';
 import { channelSecretRefSchema } from './channelSecretRef';
 
 /** The destinations a channel can be. */
-export const CHANNEL_TYPES = ['slack', 'discord', 'telegram', 'pagerduty', 'webhook'] as const;
+export const CHANNEL_TYPES = ['slack', 'discord', 'telegram', 'pagerduty', 'webhook', 'teams'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
 /** What a channel receives unless told otherwise: the alerts; reports to chat are opt-in. */

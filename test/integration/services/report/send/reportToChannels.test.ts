@@ -74,7 +74,7 @@ async function channel(w: ReportWorld, name: string, type: ChannelRecord['type']
     {
       name,
       type,
-      secret: { telegram: 'env:TG', slack: 'env:SLACK', discord: 'env:DISCORD', webhook: 'env:HOOK', pagerduty: 'env:PD' }[type],
+      secret: { telegram: 'env:TG', slack: 'env:SLACK', discord: 'env:DISCORD', webhook: 'env:HOOK', pagerduty: 'env:PD', teams: 'env:TEAMS' }[type],
       url: type === 'webhook' ? receivers.webhookUrl(`reports-${tag}`) : null,
       chatId: type === 'telegram' ? `-100${tag}` : null,
       categories,
