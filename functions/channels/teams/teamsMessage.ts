@@ -62,13 +62,11 @@ function tableBlock(notice: Notice, max: number): CardElement[] {
   if (!notice.table) return [];
   const table = noticeTableText(notice.table, { max });
   if (table.text === '') return [];
-  const lines = table.text
-    .split('\n')
-    .map((line) => ({
-      type: 'RichTextBlock' as const,
-      spacing: 'None' as const,
-      inlines: [{ type: 'TextRun' as const, text: line, fontType: 'Monospace' as const }],
-    }));
+  const lines = table.text.split('\n').map((line) => ({
+    type: 'RichTextBlock' as const,
+    spacing: 'None' as const,
+    inlines: [{ type: 'TextRun' as const, text: line, fontType: 'Monospace' as const }],
+  }));
   return [{ type: 'Container', spacing: 'Medium', items: lines }];
 }
 
