@@ -138,3 +138,22 @@ export interface ChannelDefinition<P = unknown> {
   /** The examples `docs/channels/<type>.md` shows, checked against `render`. */
   readonly examples: readonly NoticeExample[];
 }
+
+/** A type's limits from what differs from the usual: no body limit, no combining, chart or incidents, backoff retries, every category, no follow-up. */
+export function channelLimits(own: Pick<ChannelLimits, 'fields' | 'pace'> & Partial<ChannelLimits>): ChannelLimits {
+  return {
+    maxBodyBytes: null,
+    combinesBacklog: false,
+    showsChart: false,
+    keepsIncidents: false,
+    retry: 'backoff',
+    takes: () => true,
+    needsFollowUp: () => false,
+    ...own,
+  };
+}
+
+/** The settings of a type whose secret is the URL it posts to (`what`: "webhook URL"), allowed in AWS only on `hosts`. */
+export function secretUrlSettings(what: string, hosts: readonly string[]): ChannelSettingsRules {
+  return { secret: `the ${what}`, url: { kind: 'refused', why: `${what} is its secret: keep it behind --secret` }, chatId: false, hosts };
+}

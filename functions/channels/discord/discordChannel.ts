@@ -1,5 +1,5 @@
 import type { RESTPostAPIWebhookWithTokenJSONBody } from 'discord-api-types/v10';
-import type { ChannelDefinition, ChannelRequest } from '../channelDefinition';
+import { channelLimits, secretUrlSettings, type ChannelDefinition, type ChannelRequest } from '../channelDefinition';
 import { isObject, refusedOn, retryAfterHeader, seconds } from '../answerParts';
 import { CHART_FILE, jsonRequest, pngBlob } from '../requestParts';
 import { DISCORD_LIMITS, discordMessage } from './discordMessage';
@@ -24,28 +24,18 @@ function discordRequest(secret: string, message: RESTPostAPIWebhookWithTokenJSON
 export const discordChannel: ChannelDefinition<RESTPostAPIWebhookWithTokenJSONBody> = {
   type: 'discord',
   label: 'Discord',
-  settings: {
-    secret: 'the webhook URL',
-    url: { kind: 'refused', why: 'webhook URL is its secret: keep it behind --secret' },
-    chatId: false,
-    hosts: ['discord.com', 'discordapp.com', 'canary.discord.com', 'ptb.discord.com'],
-  },
+  settings: secretUrlSettings('webhook URL', ['discord.com', 'discordapp.com', 'canary.discord.com', 'ptb.discord.com']),
   render: (notice) => discordMessage(notice),
   request: ({ secret, notice, extras }) => discordRequest(secret, discordMessage(notice), extras.chart),
   classify: {
     throttledWaitMs: (answer) => seconds(isObject(answer.parsed) ? answer.parsed['retry_after'] : null) ?? retryAfterHeader(answer),
     refusal: (answer) => refusedOn(answer, [401, 404]),
   },
-  limits: {
-    maxBodyBytes: null,
+  limits: channelLimits({
     fields: DISCORD_LIMITS,
     pace: () => ({ kind: 'discord', spacingMs: 400 }),
     combinesBacklog: true,
     showsChart: true,
-    keepsIncidents: false,
-    retry: 'backoff',
-    takes: () => true,
-    needsFollowUp: () => false,
-  },
+  }),
   examples: ['delegate.new'],
 };

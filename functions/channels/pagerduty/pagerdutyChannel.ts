@@ -1,4 +1,4 @@
-import type { ChannelDefinition } from '../channelDefinition';
+import { channelLimits, type ChannelDefinition } from '../channelDefinition';
 import { refusedOn, retryAfterHeader } from '../answerParts';
 import { jsonRequest } from '../requestParts';
 import { pagerdutyEndpoint } from './pagerdutyEndpoint';
@@ -29,16 +29,11 @@ export const pagerdutyChannel: ChannelDefinition<PagerDutyEvent> = {
         ? { kind: 'refused', status: 400, reason: answer.reason }
         : refusedOn(answer, [401, 403, 404]),
   },
-  limits: {
-    maxBodyBytes: null,
+  limits: channelLimits({
     fields: PAGERDUTY_LIMITS,
     pace: () => ({ kind: 'pagerduty', spacingMs: 500 }),
-    combinesBacklog: false,
-    showsChart: false,
     keepsIncidents: true,
-    retry: 'backoff',
     takes: (category) => category !== 'reports',
-    needsFollowUp: () => false,
-  },
+  }),
   examples: ['drawdown.fired', 'drawdown.recovered'],
 };

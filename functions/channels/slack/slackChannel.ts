@@ -1,4 +1,4 @@
-import type { ChannelDefinition } from '../channelDefinition';
+import { channelLimits, secretUrlSettings, type ChannelDefinition } from '../channelDefinition';
 import { refusedOn, retryAfterHeader } from '../answerParts';
 import { jsonRequest } from '../requestParts';
 import { SLACK_LIMITS, slackMessage, type SlackMessage } from './slackMessage';
@@ -12,25 +12,14 @@ import { SLACK_LIMITS, slackMessage, type SlackMessage } from './slackMessage';
 export const slackChannel: ChannelDefinition<SlackMessage> = {
   type: 'slack',
   label: 'Slack',
-  settings: {
-    secret: 'the incoming-webhook URL',
-    url: { kind: 'refused', why: 'webhook URL is its secret: keep it behind --secret' },
-    chatId: false,
-    hosts: ['hooks.slack.com'],
-  },
+  settings: secretUrlSettings('webhook URL', ['hooks.slack.com']),
   render: (notice) => slackMessage(notice),
   request: ({ secret, notice }) => jsonRequest(secret, slackMessage(notice)),
   classify: { throttledWaitMs: retryAfterHeader, refusal: (answer) => refusedOn(answer, [403, 404, 410]) },
-  limits: {
-    maxBodyBytes: null,
+  limits: channelLimits({
     fields: SLACK_LIMITS,
     pace: () => ({ kind: 'slack', spacingMs: 1_000 }),
     combinesBacklog: true,
-    showsChart: false,
-    keepsIncidents: false,
-    retry: 'backoff',
-    takes: () => true,
-    needsFollowUp: () => false,
-  },
+  }),
   examples: ['delegate.new'],
 };

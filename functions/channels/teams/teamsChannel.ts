@@ -1,4 +1,4 @@
-import type { ChannelDefinition } from '../channelDefinition';
+import { channelLimits, secretUrlSettings, type ChannelDefinition } from '../channelDefinition';
 import { refusedOn, retryAfterHeader } from '../answerParts';
 import { jsonRequest } from '../requestParts';
 import { TEAMS_LIMITS, teamsMessage, type TeamsMessage } from './teamsMessage';
@@ -13,25 +13,15 @@ import { TEAMS_LIMITS, teamsMessage, type TeamsMessage } from './teamsMessage';
 export const teamsChannel: ChannelDefinition<TeamsMessage> = {
   type: 'teams',
   label: 'Microsoft Teams',
-  settings: {
-    secret: 'the workflow URL',
-    url: { kind: 'refused', why: 'workflow URL is its secret: keep it behind --secret' },
-    chatId: false,
-    hosts: ['.logic.azure.com', '.api.powerplatform.com'],
-  },
+  settings: secretUrlSettings('workflow URL', ['.logic.azure.com', '.api.powerplatform.com']),
   render: (notice) => teamsMessage(notice),
   request: ({ secret, notice }) => jsonRequest(secret, teamsMessage(notice)),
   classify: { throttledWaitMs: retryAfterHeader, refusal: (answer) => refusedOn(answer, [401, 403, 404], [400, 413]) },
-  limits: {
+  limits: channelLimits({
     maxBodyBytes: TEAMS_LIMITS.bodyBytes,
     fields: TEAMS_LIMITS,
     pace: () => ({ kind: 'teams', spacingMs: 250 }),
     combinesBacklog: true,
-    showsChart: false,
-    keepsIncidents: false,
-    retry: 'backoff',
-    takes: () => true,
-    needsFollowUp: () => false,
-  },
+  }),
   examples: ['delegate.new'],
 };

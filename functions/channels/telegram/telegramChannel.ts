@@ -1,4 +1,4 @@
-import type { ChannelDefinition, RequestInput, ChannelRequest } from '../channelDefinition';
+import { channelLimits, type ChannelDefinition, type RequestInput, type ChannelRequest } from '../channelDefinition';
 import { isObject, refusedOn, seconds } from '../answerParts';
 import { CHART_FILE, jsonRequest, pngBlob } from '../requestParts';
 import { captionFits, TELEGRAM_LIMITS, telegramMessage, type TelegramRequest } from './telegramMessage';
@@ -40,16 +40,12 @@ export const telegramChannel: ChannelDefinition<TelegramRequest> = {
       return refusedOn(answer, [401, 403]);
     },
   },
-  limits: {
-    maxBodyBytes: null,
+  limits: channelLimits({
     fields: TELEGRAM_LIMITS,
     pace: (channel) => (isGroup(channel.chatId) ? { kind: 'telegram-group', spacingMs: 3_000 } : { kind: 'telegram', spacingMs: 1_000 }),
     combinesBacklog: true,
     showsChart: true,
-    keepsIncidents: false,
-    retry: 'backoff',
-    takes: () => true,
     needsFollowUp: (notice) => !captionFits(notice),
-  },
+  }),
   examples: ['delegate.new'],
 };

@@ -1,4 +1,4 @@
-import type { ChannelDefinition } from '../channelDefinition';
+import { channelLimits, type ChannelDefinition } from '../channelDefinition';
 import { refusedOn, retryAfterHeader } from '../answerParts';
 import { webhookEvent, type WebhookEvent } from './webhookEvent';
 import { signWebhook } from './webhookSignature';
@@ -18,16 +18,10 @@ export const webhookChannel: ChannelDefinition<WebhookEvent> = {
     return { url: channel.url ?? '', headers: { 'content-type': 'application/json', ...signWebhook(secret, deliveryId, nowSec, body) }, body };
   },
   classify: { throttledWaitMs: retryAfterHeader, refusal: (answer) => refusedOn(answer, [410], []) },
-  limits: {
-    maxBodyBytes: null,
+  limits: channelLimits({
     fields: {},
     pace: () => ({ kind: 'webhook', spacingMs: 0 }),
-    combinesBacklog: false,
-    showsChart: false,
-    keepsIncidents: false,
     retry: 'schedule',
-    takes: () => true,
-    needsFollowUp: () => false,
-  },
+  }),
   examples: ['delegate.new'],
 };
