@@ -31,7 +31,7 @@ import { loadSettings } from '../functions/config/settings';
 import { KILL_SWITCH_OFF, type TrackedAccount } from '../functions/domain/account';
 import { DRAWDOWN_RULE } from '../functions/domain/drawdownState';
 import type { ChannelRecord, ChannelType } from '../functions/domain/channel';
-import { DESTINATION_SPACING_MS } from '../functions/domain/destinationPacer';
+import { spacingOf } from '../functions/channels/channelRegistry';
 import { mailRateShares } from '../functions/mail/send/mailRate';
 import type { MailSender } from '../functions/mail/send/sesSender';
 import type { NotifyQueueEvent } from '../functions/messages/notifyMessage';
@@ -468,7 +468,7 @@ async function main(): Promise<void> {
   console.log(
     `channels: ${args.accounts} accounts each raise a drawdown alert in one poll; seed ${args.seed}; MAIL_RATE ${args.mailRate}/s (alerts ${shares.alert.toFixed(2)}/s); ` +
       `collect x${DEFAULT_COLLECT_CONCURRENCY}, notify x${NOTIFY_CONCURRENCY}, channel worker x${CHANNEL_WORKER_CONCURRENCY} sharing pace items; ` +
-      `Telegram group spacing ${DESTINATION_SPACING_MS['telegram-group']} ms; request times (simulated): chat ${args.requestTimes.chatMs} ms, ` +
+      `Telegram group spacing ${spacingOf({ type: 'telegram', chatId: TELEGRAM_CHAT })} ms; request times (simulated): chat ${args.requestTimes.chatMs} ms, ` +
       `DynamoDB ${args.requestTimes.dynamoMs} ms, SES ${args.requestTimes.sesMs} ms, chain ${args.requestTimes.chainMs} ms; load ${loadavg()[0]!.toFixed(1)}`,
   );
   // Under load on a shared machine, DynamoDB Local may take more than the default minute to start.

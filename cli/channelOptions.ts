@@ -1,5 +1,8 @@
 import type * as z from 'zod';
+import type { ChannelDefinition } from '../functions/channels/channelDefinition';
+import { channelDefinition } from '../functions/channels/channelRegistry';
 import {
+  CHANNEL_TYPES,
   channelCategoriesSchema,
   channelNameSchema,
   channelTypeSchema,
@@ -65,22 +68,26 @@ export function channelConfigFrom(name: string, options: ChannelOptions, current
   const typeChanged = current !== null && current.type !== type;
   let url = options.url ?? (typeChanged ? null : (current?.url ?? null));
   let chatId = options.chatId ?? (typeChanged ? null : (current?.chatId ?? null));
-  if (type === 'webhook') {
-    if (url === null) throw new UsageError('--url: required for a webhook channel (an https URL)');
+  const { settings } = channelDefinition(type);
+  if (settings.url.kind === 'required') {
+    if (url === null) throw new UsageError(`--url: required for a ${type} channel (an https URL)`);
     const problem = destinationUrlProblem(url, policy.urls);
     if (problem !== null) throw new UsageError(`--url: ${problem}`);
   } else if (options.url !== undefined) {
-    throw new UsageError(
-      `--url: applies to webhook channels only (a ${type} channel's ${type === 'slack' || type === 'discord' ? 'webhook URL is its secret: keep it behind --secret' : 'API base is a setting'})`,
-    );
+    throw new UsageError(`--url: applies to ${typesWith((s) => s.url.kind === 'required')} channels only (a ${type} channel's ${settings.url.why})`);
   } else url = null;
-  if (type === 'telegram') {
-    if (chatId === null) throw new UsageError('--chat-id: required for a telegram channel');
+  if (settings.chatId) {
+    if (chatId === null) throw new UsageError(`--chat-id: required for a ${type} channel`);
     chatId = option('--chat-id', chatIdSchema, chatId);
   } else if (options.chatId !== undefined) {
-    throw new UsageError('--chat-id: applies to telegram channels only');
+    throw new UsageError(`--chat-id: applies to ${typesWith((s) => s.chatId)} channels only`);
   } else chatId = null;
   return { name, type, secret, url, chatId, categories, accounts: current?.accounts ?? [] };
+}
+
+/** The types whose settings pass `test`, as a sentence names them ("webhook", "slack or discord"). */
+function typesWith(test: (settings: ChannelDefinition['settings']) => boolean): string {
+  return CHANNEL_TYPES.filter((t) => test(channelDefinition(t).settings)).join(' or ');
 }
 
 /** The names in a `--add-channel`/`--remove-channel` value (comma-separated), each checked. */

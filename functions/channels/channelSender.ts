@@ -1,8 +1,9 @@
 import type { ChannelConfig, UrlPolicy } from '../domain/channel';
 import type { Notice } from '../domain/notice';
 import { describeError } from '../shared/describeError';
-import { classifyAnswer, type ChannelAnswer } from './channelAnswer';
-import { channelRequest, type ApiBases, type RequestExtras } from './channelRequest';
+import { classifyAnswer } from './channelAnswer';
+import type { ApiBases, ChannelAnswer, RequestExtras } from './channelDefinition';
+import { channelRequest } from './channelRequest';
 import type { ChannelSecrets } from './channelSecrets';
 import { guardDestination, type Resolver } from './destinationGuard';
 import { pinnedDispatcher } from './pinnedDispatcher';

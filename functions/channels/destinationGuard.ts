@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
-import { SERVICE_HOSTS, type ChannelType, type UrlPolicy } from '../domain/channel';
+import type { ChannelType, UrlPolicy } from '../domain/channel';
+import { channelDefinition } from './channelRegistry';
 import { destinationUrlProblem } from '../domain/channel';
 import { describeError } from '../shared/describeError';
 import { ChannelConfigError } from './errors';
@@ -88,7 +89,7 @@ function isLoopback(ip: string): boolean {
 
 /**
  * Checks where a request may go before it is sent, and returns the addresses it may connect to:
- * locally (`policy.loopback`) loopback too; in AWS Slack and Discord URLs only on their services'
+ * locally (`policy.loopback`) loopback too; in AWS a URL only on its type's service
  * hosts, and any URL only when every address its host resolves to is public (`isPublicAddress`:
  * the Lambda runtime API listens on loopback, and no special-use block is a destination). A host
  * that does not resolve is a retryable `ChannelConfigError`. The message never shows the URL's path.
@@ -98,8 +99,9 @@ export async function guardDestination(type: ChannelType, url: string, policy: U
   if (problem !== null) throw new ChannelConfigError(`the ${type} destination URL ${problem}`);
   const host = new URL(url).hostname;
   if (policy.loopback && (host === 'localhost' || host === '127.0.0.1' || host === '[::1]')) return null;
-  const hosts = SERVICE_HOSTS[type];
-  if (hosts !== undefined && !hosts.includes(host)) throw new ChannelConfigError(`a ${type} webhook URL must be on ${hosts.join(' or ')}`);
+  const { hosts } = channelDefinition(type).settings;
+  if (hosts !== null && !hosts.some((h) => (h.startsWith('.') ? host.endsWith(h) && host.length > h.length : host === h)))
+    throw new ChannelConfigError(`a ${type} webhook URL must be on ${hosts.map((h) => (h.startsWith('.') ? `*${h}` : h)).join(' or ')}`);
   const literal = host.replace(/^\[(.*)\]$/, '$1');
   let addresses: readonly string[];
   try {

@@ -4,7 +4,7 @@ import { MAIL_CATEGORIES, type MailCategory } from './mailCategory';
 import { channelSecretRefSchema } from './channelSecretRef';
 
 /** The destinations a channel can be. */
-export const CHANNEL_TYPES = ['slack', 'discord', 'telegram', 'pagerduty', 'webhook'] as const;
+export const CHANNEL_TYPES = ['slack', 'discord', 'telegram', 'pagerduty', 'webhook', 'teams'] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
 /** What a channel receives unless told otherwise: the alerts; reports to chat are opt-in. */
@@ -99,12 +99,6 @@ export function destinationUrlProblem(url: string, policy: UrlPolicy): string | 
   if (loopback || PRIVATE_V4.test(parsed.hostname) || parsed.hostname.startsWith('[')) return 'must not point to a loopback, private or link-local address';
   return null;
 }
-
-/** The host each type's secret URL must be on in AWS (Slack and Discord webhooks); `null` where any host is allowed. */
-export const SERVICE_HOSTS: Readonly<Partial<Record<ChannelType, readonly string[]>>> = {
-  slack: ['hooks.slack.com'],
-  discord: ['discord.com', 'discordapp.com', 'canary.discord.com', 'ptb.discord.com'],
-};
 
 /** Stored form of a channel, validated on write and read. */
 export const channelRecordSchema = z.object({

@@ -1,4 +1,3 @@
-import type { ChannelType } from './channel';
 import type { ChannelRecord } from './channel';
 import type { MailCategory } from './mailCategory';
 
@@ -21,9 +20,4 @@ export function channelsRoutedTo<C extends Pick<ChannelRecord, 'accounts' | 'nam
 /** The delivery-record key of one notice to one channel (also the webhook's `webhook-id`). */
 export function channelDeliveryId(noticeId: string, channel: string): string {
   return `${noticeId}#channel:${channel}`;
-}
-
-/** Whether a channel of `type` takes notices of `category` at all: a pager never gets reports (nothing there needs someone now). */
-export function typeTakes(type: ChannelType, category: MailCategory): boolean {
-  return !(type === 'pagerduty' && category === 'reports');
 }

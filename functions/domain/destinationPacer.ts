@@ -1,26 +1,3 @@
-import type { ChannelType } from './channel';
-
-/**
- * How a destination is paced: its channel type, except a Telegram group (or channel), which has
- * a limit of its own (`paceKindOf`).
- */
-export type PaceKind = ChannelType | 'telegram-group';
-
-/**
- * The least spacing between two sends to one destination, below what each API refuses: Slack
- * 1/s per webhook, Telegram 1/s per chat and 20/min per group, PagerDuty 120/min per routing key,
- * Discord 5 per 2 s per webhook (its `X-RateLimit-*` headers announce the rest, through the 429
- * wait). Webhooks: none.
- */
-export const DESTINATION_SPACING_MS: Readonly<Record<PaceKind, number>> = {
-  slack: 1_000,
-  telegram: 1_000,
-  'telegram-group': 3_000,
-  pagerduty: 500,
-  discord: 400,
-  webhook: 0,
-};
-
 /**
  * A destination's backlog is combined once a notice would wait longer than this for its slot
  * (a minute of the destination's limit is queued ahead of it): the waiting notices go as one
@@ -28,15 +5,12 @@ export const DESTINATION_SPACING_MS: Readonly<Record<PaceKind, number>> = {
  */
 export const COMBINE_AFTER_MS = 60_000;
 
-/** The types whose waiting notices are combined: chats. A pager keeps one incident per notice; a webhook receiver gets every event. */
-export const COMBINED_TYPES: readonly ChannelType[] = ['slack', 'discord', 'telegram'];
-
 /** Whether a send may go now, or how long it must wait. */
 export type PaceDecision = { kind: 'go' } | { kind: 'wait'; ms: number };
 
 /**
  * Per-destination send slots of one worker process (one destination per channel): `take` grants
- * a slot when the destination's spacing has passed since the last grant and no announced wait
+ * a slot when the destination's spacing (ms, its type's `limits.pace`) has passed since the last grant and no announced wait
  * (`block`, from a 429) runs. State lives in the process only: instances do not share it, so
  * concurrent instances may still meet a 429, which re-queues the job with the announced wait.
  */
@@ -52,8 +26,7 @@ export class DestinationPacer {
    * announced wait and the spacing since the last send, never by the slots other notices
    * reserved: while it waits, they hold back, so it goes ahead of them and they follow after.
    */
-  take(destination: string, type: PaceKind, now: number, urgent = false): PaceDecision {
-    const spacing = DESTINATION_SPACING_MS[type];
+  take(destination: string, spacing: number, now: number, urgent = false): PaceDecision {
     const blocked = this.blockedUntil.get(destination) ?? 0;
     if (urgent) {
       const ready = Math.max(blocked, (this.lastGrantAt.get(destination) ?? -Infinity) + spacing);
@@ -83,9 +56,9 @@ export class DestinationPacer {
    * until it (after any announced wait). The send then goes with `takeReserved` at that time, so
    * waiting sends are spread over their slots instead of all retrying at once.
    */
-  reserve(destination: string, type: PaceKind, now: number): number {
+  reserve(destination: string, spacing: number, now: number): number {
     const at = Math.max(now, this.nextAt.get(destination) ?? 0, this.blockedUntil.get(destination) ?? 0, this.urgentUntil.get(destination) ?? 0);
-    this.nextAt.set(destination, at + DESTINATION_SPACING_MS[type]);
+    this.nextAt.set(destination, at + spacing);
     return at - now;
   }
 

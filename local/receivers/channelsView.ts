@@ -2,7 +2,7 @@ import { parseTelegramHtml } from './telegramHtml';
 
 /** One request a receiver recorded (what the view reads of `Received`). */
 interface Received {
-  readonly kind: 'slack' | 'discord' | 'telegram' | 'pagerduty' | 'webhook';
+  readonly kind: 'slack' | 'discord' | 'telegram' | 'pagerduty' | 'webhook' | 'teams';
   readonly destination: string;
   readonly body: string;
   readonly at: number;
@@ -142,6 +142,28 @@ function pagerduty(body: Record<string, unknown>): string {
   return `<p><b>${esc(body['event_action'])}</b> ${payload['severity'] ? `(${esc(payload['severity'])})` : ''} dedup_key <code>${esc(body['dedup_key'])}</code></p>${payload['summary'] ? `<p>${esc(payload['summary'])}</p>` : ''}`;
 }
 
+/** A Teams card's text runs, one paragraph per block, and its buttons. */
+function teams(body: Record<string, unknown>): string {
+  const attachment: unknown = Array.isArray(body['attachments']) ? body['attachments'][0] : undefined;
+  const card = isObject(attachment) && isObject(attachment['content']) ? attachment['content'] : {};
+  const blocks = (items: unknown): string =>
+    (Array.isArray(items) ? items : [])
+      .filter(isObject)
+      .map((b) =>
+        b['type'] === 'Container'
+          ? `<div class="pre">${blocks(b['items'])}</div>`
+          : `<p>${(Array.isArray(b['inlines']) ? b['inlines'] : [{ text: b['text'] }])
+              .filter(isObject)
+              .map((r) =>
+                r['weight'] === 'Bolder' ? `<b>${esc(r['text'])}</b>` : r['fontType'] === 'Monospace' ? `<code>${esc(r['text'])}</code>` : esc(r['text']),
+              )
+              .join('')}</p>`,
+      )
+      .join('');
+  const actions = (Array.isArray(card['actions']) ? card['actions'] : []).filter(isObject).map((a) => `<span class="button">${esc(a['title'])}</span>`);
+  return `${blocks(card['body'])}${actions.join(' ')}`;
+}
+
 function message(r: Received, index: number): string {
   const files: Files = { index, names: (r.images ?? []).map((i) => i.filename) };
   let body: unknown;
@@ -160,6 +182,8 @@ function message(r: Received, index: number): string {
       return telegram(body, files);
     case 'pagerduty':
       return pagerduty(body);
+    case 'teams':
+      return teams(body);
   }
 }
 
@@ -183,7 +207,7 @@ export function channelsView(received: readonly Received[]): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Channels: what the local receivers were sent</title><style>
 body{font:14px system-ui,sans-serif;margin:2em;max-width:760px;color:#1d1c1d}article{border:1px solid #ddd;border-radius:6px;padding:.6em 1em;margin:.8em 0}
 header{font-size:12px;color:#616061}.kind{font-weight:bold;text-transform:uppercase}.slack{border-left:4px solid #4a154b}.telegram{border-left:4px solid #229ed9}
-.pagerduty{border-left:4px solid #06ac38}.webhook{border-left:4px solid #888}.embed{border-left:4px solid;background:#f2f3f5;padding:.4em .8em}
+.pagerduty{border-left:4px solid #06ac38}.teams{border-left:4px solid #5b5fc7}.webhook{border-left:4px solid #888}.embed{border-left:4px solid;background:#f2f3f5;padding:.4em .8em}
 .button{display:inline-block;border:1px solid #bbb;border-radius:4px;padding:.2em .6em;margin:.2em 0;text-decoration:none}.small{font-size:12px;color:#616061}
 .pre{white-space:pre-wrap}.upload{max-width:100%;margin:.4em 0}pre{white-space:pre-wrap;font-size:12px}dl{display:grid;grid-template-columns:1fr 1fr;gap:.2em 1em}dd{margin:0}
 </style></head><body><h1>Channels</h1><p class="small">What the demo channels were sent (newest first; JSON at <a href="/received">/received</a>). Emails are in the inbox.</p>

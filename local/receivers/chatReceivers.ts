@@ -6,9 +6,10 @@ import * as z from 'zod';
 import { channelsView } from './channelsView';
 import { checkDiscord, checkPagerDuty, checkSlack, checkTelegram } from './chatRules';
 import { describeMultipart, discordMultipart, readMultipart, telegramMultipart } from './multipartRules';
+import { checkTeams, TEAMS_MAX_BODY_BYTES } from './teamsRules';
 
 /** A destination kind the receivers stand in for. */
-export type ReceiverKind = 'slack' | 'discord' | 'telegram' | 'pagerduty' | 'webhook';
+export type ReceiverKind = 'slack' | 'discord' | 'telegram' | 'pagerduty' | 'webhook' | 'teams';
 
 /** One request as received, and what was answered. */
 export interface Received {
@@ -32,7 +33,7 @@ export interface ReceivedImage {
 }
 
 const receivedSchema = z.object({
-  kind: z.enum(['slack', 'discord', 'telegram', 'pagerduty', 'webhook']),
+  kind: z.enum(['slack', 'discord', 'telegram', 'pagerduty', 'webhook', 'teams']),
   destination: z.string(),
   method: z.string(),
   headers: z.record(z.string(), z.string()),
@@ -62,6 +63,8 @@ export const RECEIVER_RATES = {
   /** Besides 1/s per chat: a group (or channel: a chat id that is not a positive number) takes 20 messages a minute. */
   telegramGroup: { count: 20, windowMs: 60_000 },
   pagerduty: { count: 120, windowMs: 60_000 },
+  /** A Teams Workflows webhook: more than 4 requests in a second are throttled. */
+  teams: { count: 4, windowMs: 1_000 },
 } as const;
 
 /**
@@ -84,6 +87,8 @@ export interface ChatReceivers {
   readonly telegramApiUrl: string;
   readonly pagerdutyEventsUrl: string;
   readonly webhookUrl: (path: string) => string;
+  /** A Teams Workflows webhook URL (`id` is the destination key; the query stands in for the signature). */
+  readonly teamsUrl: (id: string) => string;
   readonly received: Received[];
   /** PagerDuty incidents by `<routing key>#<dedup_key>`. */
   readonly incidents: ReadonlyMap<string, ReceivedIncident>;
@@ -118,7 +123,7 @@ function parse(body: string): unknown {
 
 /**
  * Local stand-ins for Slack incoming webhooks, Discord webhooks, the Telegram Bot API, the
- * PagerDuty Events API v2 and a webhook endpoint, on a free port: each checks the request
+ * PagerDuty Events API v2, Teams Workflows webhooks (`teamsRules`) and a webhook endpoint, on a free port: each checks the request
  * against its API's published rules (shape, limits: `chatRules`; uploads: `multipartRules`) and rate (429 with the API's own
  * way of saying how long to wait), and records what it received.
  */
@@ -302,6 +307,19 @@ export async function startChatReceivers(
         }
         case 'webhook':
           return answer('webhook', route.destination, 200, '');
+        case 'teams': {
+          // Power Automate's answers: 413 past the size, 400 for a card it cannot post, 429 past the rate, else 202 Accepted.
+          const error = (code: string, message: string) => JSON.stringify({ error: { code, message } });
+          if (raw.length > TEAMS_MAX_BODY_BYTES) return answer('teams', route.destination, 413, error('RequestEntityTooLarge', 'Request entity too large'));
+          const problem = checkTeams(parse(body));
+          if (problem) return answer('teams', route.destination, 400, error('InvalidRequestContent', problem));
+          const fit = admit(`teams:${route.destination}`, RECEIVER_RATES.teams);
+          if (!fit.ok)
+            return answer('teams', route.destination, 429, error('TooManyRequests', 'Rate limit is exceeded. Try again later.'), {
+              'retry-after': String(Math.ceil(fit.waitMs / 1000)),
+            });
+          return answer('teams', route.destination, 202, '');
+        }
       }
     })().catch(() => {
       res.writeHead(500);
@@ -320,6 +338,7 @@ export async function startChatReceivers(
     telegramApiUrl: `${base}/telegram`,
     pagerdutyEventsUrl: `${base}/pagerduty`,
     webhookUrl: (path) => `${base}/webhook/${path}`,
+    teamsUrl: (id) => `${base}/teams/workflows/${id}/triggers/manual/paths/invoke?api-version=1&sig=local-${id}`,
     received,
     incidents,
     unmatchedResolves,
@@ -366,6 +385,8 @@ function routeOf(path: string, body: string): { kind: ReceiverKind; destination:
   }
   if (path === '/pagerduty/v2/enqueue')
     return { kind: 'pagerduty', destination: String((parse(body) as { routing_key?: unknown } | undefined)?.routing_key), method: 'POST' };
+  m = /^\/teams\/workflows\/([^/]+)\/triggers\/manual\/paths\/invoke$/.exec(path);
+  if (m?.[1]) return { kind: 'teams', destination: m[1], method: 'POST' };
   m = /^\/webhook\/(.+)$/.exec(path);
   if (m?.[1]) return { kind: 'webhook', destination: m[1], method: 'POST' };
   return null;

@@ -1,6 +1,7 @@
 import { sendToChannel } from '../../channels/channelSender';
 import { routesTo, type ChannelRecord } from '../../domain/channel';
-import { destinationOf, paceKindOf } from '../../domain/channelDestination';
+import { spacingOf } from '../../channels/channelRegistry';
+import { destinationOf } from '../../domain/channelDestination';
 import { channelDeliveryId } from '../../domain/channelRouting';
 import { combinedNotice, type BacklogEntry } from '../../domain/combinedNotice';
 import type { BacklogJob } from '../../messages/channelJob';
@@ -73,7 +74,7 @@ export async function deliverBacklog(deps: ChannelJobDeps, job: BacklogJob, chan
     return requeue(deps, { ...job, slotAt: wall(deps) + waitMs }, waitMs, reason, failure);
   };
   // The slot is taken last, right before the send (as for a single notice).
-  const paced = await deps.pacer.takeReserved(destinationOf(channel), wall(deps), paceKindOf(channel));
+  const paced = await deps.pacer.takeReserved(destinationOf(channel), wall(deps), spacingOf(channel));
   if (paced.kind === 'wait') return again(paced.ms, 'paced', false);
   let outcome;
   try {

@@ -1,11 +1,11 @@
 import { sendToChannel } from '../../channels/channelSender';
-import { captionFits } from '../../channels/telegramMessage';
+import { channelDefinition, spacingOf } from '../../channels/channelRegistry';
 import { ChannelConfigError } from '../../channels/errors';
 import { routesTo, type ChannelRecord } from '../../domain/channel';
-import { destinationOf, paceKindOf } from '../../domain/channelDestination';
+import { destinationOf } from '../../domain/channelDestination';
 import { channelDeliveryId } from '../../domain/channelRouting';
 import { backlogEntryOf } from '../../domain/combinedNotice';
-import { COMBINE_AFTER_MS, COMBINED_TYPES } from '../../domain/destinationPacer';
+import { COMBINE_AFTER_MS } from '../../domain/destinationPacer';
 import type { ChannelJob, NoticeJob } from '../../messages/channelJob';
 import { sendAll } from '../../queue/sendAll';
 import { describeError } from '../../shared/describeError';
@@ -77,7 +77,7 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
   const { channel } = routed;
   const { notice } = job;
   // A pager is told to resolve only an incident it was sent the trigger of (the trigger may have been dropped, or the channel added since).
-  const incident = channel.type === 'pagerduty' ? notice.incident : null;
+  const incident = channelDefinition(channel.type).limits.keepsIncidents ? notice.incident : null;
   if (incident?.action === 'resolve' && !(await deps.repos.incidents.isOpen(channel.name, incident.key))) {
     deps.counters.count('PagerDutyResolvesSkipped');
     return { kind: 'skipped', reason: 'the pager was sent no trigger for this incident' };
@@ -99,8 +99,8 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
   const destination = destinationOf(channel);
   const paced =
     job.slotAt !== undefined && now >= job.slotAt
-      ? await deps.pacer.takeReserved(destination, now, paceKindOf(channel))
-      : await deps.pacer.take(destination, paceKindOf(channel), now, urgent);
+      ? await deps.pacer.takeReserved(destination, now, spacingOf(channel))
+      : await deps.pacer.take(destination, spacingOf(channel), now, urgent);
   if (paced.kind === 'wait') {
     await deps.repos.deliveries.fail(id, 'paced');
     return wait(deps, job, channel, paced.ms, 'paced');
@@ -127,7 +127,7 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
   const at = deps.now();
   switch (outcome.kind) {
     case 'delivered':
-      if (channel.type === 'telegram' && chart !== null && !captionFits(notice)) {
+      if (chart !== null && channelDefinition(channel.type).limits.needsFollowUp(notice)) {
         // The photo's caption held the title and summary only: the full text follows as a message of its own.
         await sendAll(deps.channelQueue, [{ id: 'follow-up', body: { channel: channel.name, notice, attempt: 0, part: 'follow-up' }, delaySeconds: 1 }]);
       }
@@ -181,9 +181,9 @@ async function wait(deps: ChannelJobDeps, job: NoticeJob, channel: ChannelRecord
   if (job.notice.category === 'security' || job.part === 'follow-up') return requeue(deps, { ...job, slotAt: undefined }, ms, reason, false);
   const now = wall(deps);
   // A report is never folded into a summary: it is read for its figures and its table, so it waits for a slot of its own.
-  const combined = COMBINED_TYPES.includes(channel.type) && job.notice.category !== 'reports';
+  const combined = channelDefinition(channel.type).limits.combinesBacklog && job.notice.category !== 'reports';
   if (combined && (await deps.repos.channelBacklog.pending(channel.name))) return park(deps, job, channel, now, null);
-  const slotMs = await deps.pacer.reserve(destinationOf(channel), paceKindOf(channel), now);
+  const slotMs = await deps.pacer.reserve(destinationOf(channel), spacingOf(channel), now);
   if (slotMs <= COMBINE_AFTER_MS || !combined) {
     return requeue(deps, { ...job, slotAt: now + slotMs }, slotMs, reason, false);
   }
@@ -195,7 +195,7 @@ async function park(deps: ChannelJobDeps, job: NoticeJob, channel: ChannelRecord
   const parked = await deps.repos.channelBacklog.park(channel.name, backlogEntryOf(job.notice));
   deps.counters.count('ChannelNoticesParked');
   if (parked.flush) {
-    const slotMs = reserved ?? (await deps.pacer.reserve(destinationOf(channel), paceKindOf(channel), now));
+    const slotMs = reserved ?? (await deps.pacer.reserve(destinationOf(channel), spacingOf(channel), now));
     // The summary takes the slot just reserved: what parks until then goes with it.
     await sendAll(deps.channelQueue, [
       {

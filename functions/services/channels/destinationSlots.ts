@@ -1,16 +1,16 @@
-import type { PaceDecision, PaceKind } from '../../domain/destinationPacer';
+import type { PaceDecision } from '../../domain/destinationPacer';
 
 /**
- * The channel worker's send slots per destination (`destinationOf`, paced by `paceKindOf`): the process's own
+ * The channel worker's send slots per destination (`destinationOf`, spaced by its type's `limits.pace`, in ms): the process's own
  * `DestinationPacer`, or `SharedDestinationPacer`, held in DynamoDB for every worker instance.
  */
 export interface DestinationSlots {
   /** A send's turn now (`urgent`: a security notice, held only by an announced wait and the spacing). */
-  take(destination: string, type: PaceKind, now: number, urgent?: boolean): PaceDecision | Promise<PaceDecision>;
+  take(destination: string, spacingMs: number, now: number, urgent?: boolean): PaceDecision | Promise<PaceDecision>;
   /** Reserves the next free slot for a send that must wait; ms until it. */
-  reserve(destination: string, type: PaceKind, now: number): number | Promise<number>;
+  reserve(destination: string, spacingMs: number, now: number): number | Promise<number>;
   /** The turn of a send that reserved its slot (it has come). */
-  takeReserved(destination: string, now: number, type: PaceKind): PaceDecision | Promise<PaceDecision>;
+  takeReserved(destination: string, now: number, spacingMs: number): PaceDecision | Promise<PaceDecision>;
   /** Holds the destination for an announced wait of `ms`. */
   block(destination: string, ms: number, now: number): void | Promise<void>;
 }

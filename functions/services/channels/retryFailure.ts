@@ -1,3 +1,4 @@
+import { channelDefinition } from '../../channels/channelRegistry';
 import type { ChannelRecord } from '../../domain/channel';
 import { webhookExhaustedReason, webhookRetryAfter } from '../../domain/webhookRetrySchedule';
 import type { NoticeJob } from '../../messages/channelJob';
@@ -13,7 +14,7 @@ import { backoffMs, refuse, requeue, wall } from './channelJobSteps';
  * once). Other types back off 30 s doubling to 15 min and are dropped after `MAX_CHANNEL_ATTEMPTS`.
  */
 export async function retryFailure(deps: ChannelJobDeps, job: NoticeJob, channel: ChannelRecord, reason: string): Promise<ChannelJobOutcome> {
-  if (channel.type !== 'webhook') return requeue(deps, job, backoffMs(job.attempt), reason, true);
+  if (channelDefinition(channel.type).limits.retry === 'backoff') return requeue(deps, job, backoffMs(job.attempt), reason, true);
   const now = wall(deps);
   const failures = (job.failures ?? 0) + 1;
   const failingSince = job.failingSince ?? now;

@@ -1,4 +1,4 @@
-import { DESTINATION_SPACING_MS, DestinationPacer, type PaceDecision, type PaceKind } from '../../domain/destinationPacer';
+import { DestinationPacer, type PaceDecision } from '../../domain/destinationPacer';
 import type { PaceRepository } from '../../store/paceRepository';
 import type { DestinationSlots } from './destinationSlots';
 
@@ -21,30 +21,26 @@ export class SharedDestinationPacer implements DestinationSlots {
     private readonly local = new DestinationPacer(),
   ) {}
 
-  async take(destination: string, type: PaceKind, now: number, urgent = false): Promise<PaceDecision> {
-    const first = this.local.take(destination, type, now, urgent);
-    if (first.kind === 'wait' || DESTINATION_SPACING_MS[type] === 0) return first;
+  async take(destination: string, spacingMs: number, now: number, urgent = false): Promise<PaceDecision> {
+    const first = this.local.take(destination, spacingMs, now, urgent);
+    if (first.kind === 'wait' || spacingMs === 0) return first;
     // An urgent send goes ahead of the slots others reserved, held only by the spacing and an announced wait.
-    return this.store.grant(destination, now, spacingOf(type), urgent);
+    return this.store.grant(destination, now, spacingMs + SHARED_PACE_MARGIN_MS, urgent);
   }
 
-  async reserve(destination: string, type: PaceKind, now: number): Promise<number> {
-    if (DESTINATION_SPACING_MS[type] === 0) return this.local.reserve(destination, type, now);
-    return this.store.reserve(destination, now, spacingOf(type));
+  async reserve(destination: string, spacingMs: number, now: number): Promise<number> {
+    if (spacingMs === 0) return this.local.reserve(destination, spacingMs, now);
+    return this.store.reserve(destination, now, spacingMs + SHARED_PACE_MARGIN_MS);
   }
 
-  async takeReserved(destination: string, now: number, type: PaceKind): Promise<PaceDecision> {
+  async takeReserved(destination: string, now: number, spacingMs: number): Promise<PaceDecision> {
     const first = this.local.takeReserved(destination, now);
-    if (first.kind === 'wait' || DESTINATION_SPACING_MS[type] === 0) return first;
-    return this.store.grant(destination, now, spacingOf(type), true);
+    if (first.kind === 'wait' || spacingMs === 0) return first;
+    return this.store.grant(destination, now, spacingMs + SHARED_PACE_MARGIN_MS, true);
   }
 
   async block(destination: string, ms: number, now: number): Promise<void> {
     this.local.block(destination, ms, now);
     await this.store.block(destination, now + ms);
   }
-}
-
-function spacingOf(type: PaceKind): number {
-  return DESTINATION_SPACING_MS[type] + SHARED_PACE_MARGIN_MS;
 }

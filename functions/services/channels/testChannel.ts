@@ -1,4 +1,5 @@
 import type { ChannelSenderDeps, SendOutcome } from '../../channels/channelSender';
+import { channelDefinition } from '../../channels/channelRegistry';
 import { sendToChannel } from '../../channels/channelSender';
 import type { ChannelRecord } from '../../domain/channel';
 import { testNotice } from '../../domain/testNotice';
@@ -59,7 +60,7 @@ export async function testChannel(deps: TestChannelDeps, channel: ChannelRecord)
     }
     const at = deps.now();
     if (outcome.kind === 'delivered') {
-      if (channel.type === 'pagerduty')
+      if (channelDefinition(channel.type).limits.keepsIncidents)
         await sendToChannel(
           deps.sender,
           target,

@@ -1,6 +1,7 @@
-import type { ChannelRecord, ChannelType } from '../../domain/channel';
+import { channelDefinition } from '../../channels/channelRegistry';
+import { CHANNEL_TYPES, type ChannelRecord, type ChannelType } from '../../domain/channel';
 import { channelTakes } from '../../domain/channelControls';
-import { channelDeliveryId, routedChannels, typeTakes } from '../../domain/channelRouting';
+import { channelDeliveryId, routedChannels } from '../../domain/channelRouting';
 import type { MailCategory } from '../../domain/mailCategory';
 import type { Notice, NoticeType } from '../../domain/notice';
 import type { LinkMinter } from '../../links/linkMinter';
@@ -10,8 +11,8 @@ import { sendAll } from '../../queue/sendAll';
 import type { AlertStateRepository } from '../../store/alertStateRepository';
 import type { ChannelsRepository } from '../../store/channelsRepository';
 
-/** The channel types that show a notice's chart: a Telegram photo, a Discord attachment (Slack webhooks cannot upload files). */
-export const CHART_TYPES: readonly ChannelType[] = ['telegram', 'discord'];
+/** The channel types that show a notice's chart (`limits.showsChart`: a Telegram photo, a Discord attachment). */
+export const CHART_TYPES: readonly ChannelType[] = CHANNEL_TYPES.filter((type) => channelDefinition(type).limits.showsChart);
 
 /** What putting notices on the channel queue needs. */
 export interface ChannelNoticePorts {
@@ -41,7 +42,7 @@ export async function channelsTaking(
   notice: { readonly type: NoticeType; readonly category: MailCategory },
   now: number,
 ): Promise<ChannelTaking[]> {
-  const channels = (await deps.channels.list()).filter((c) => typeTakes(c.type, notice.category));
+  const channels = (await deps.channels.list()).filter((c) => channelDefinition(c.type).limits.takes(notice.category));
   if (channels.length === 0) return [];
   const taken = new Map<string, { channel: ChannelRecord; accounts: string[] }>();
   for (const account of accounts) {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChannelSecrets } from '../../../functions/channels/channelSecrets';
-import { newWebhookSecret } from '../../../functions/channels/webhookSignature';
+import { newWebhookSecret } from '../../../functions/channels/webhook/webhookSignature';
 import { channelJobSchema } from '../../../functions/messages/channelJob';
 import { memoryCounters, silentLog } from '../../../functions/shared/observability';
 import { createRepositories } from '../../../functions/store/repositories';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newWebhookSecret } from '../../../functions/channels/webhookSignature';
+import { newWebhookSecret } from '../../../functions/channels/webhook/webhookSignature';
 import { startChatReceivers, type ChatReceivers } from '../../../local/receivers/chatReceivers';
 import { startSimulator } from '../../../local/sim';
 import { SimControlClient } from '../../../local/sim/controlClient';

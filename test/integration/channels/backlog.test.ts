@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelRecord, ChannelType } from '../../../functions/domain/channel';
-import { COMBINE_AFTER_MS, DESTINATION_SPACING_MS } from '../../../functions/domain/destinationPacer';
+import { spacingOf } from '../../../functions/channels/channelRegistry';
+import { COMBINE_AFTER_MS } from '../../../functions/domain/destinationPacer';
 import { memoryCounters } from '../../../functions/shared/observability';
 import { channelWorld } from '../../support/channels/channelWorld';
 import { digestRowsOf, REPORT_NOW } from '../../support/report/chatReportFixtures';
@@ -54,7 +55,7 @@ describe('combining a rate-limited backlog (local receivers)', () => {
     expect(alone + combined, 'nothing lost, nothing twice').toBe(notices.length);
     expect(counters.totals.get('ChannelNoticesCombined')).toBe(combined);
     // About a minute of the group's limit (20/min, below its chat's 1/s) goes one by one; the rest waits in summaries.
-    expect(alone).toBeLessThanOrEqual((COMBINE_AFTER_MS / DESTINATION_SPACING_MS['telegram-group']) * 1.1 + 3 + 2);
+    expect(alone).toBeLessThanOrEqual((COMBINE_AFTER_MS / spacingOf({ type: 'telegram', chatId: '-100900' })) * 1.1 + 3 + 2);
     expect(delivered.filter((t) => t.startsWith('<b>A new delegate'))).toHaveLength(3);
     expect(summaries.join('\n')).not.toContain('A new delegate');
     for (const notice of notices) {

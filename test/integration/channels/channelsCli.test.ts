@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatReceivers, type ChatReceivers } from '../../../local/receivers/chatReceivers';
 import { ChannelsRepository } from '../../../functions/store/channelsRepository';
-import { newWebhookSecret } from '../../../functions/channels/webhookSignature';
+import { newWebhookSecret } from '../../../functions/channels/webhook/webhookSignature';
 import { testTables } from '../../support/testTables';
 import { cliRunner } from '../../support/cli/cliHarness';
 

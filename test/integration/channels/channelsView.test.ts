@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChannelSecrets } from '../../../functions/channels/channelSecrets';
 import { sendToChannel, type ChannelSenderDeps } from '../../../functions/channels/channelSender';
 import type { ChannelConfig } from '../../../functions/domain/channel';
-import { newWebhookSecret } from '../../../functions/channels/webhookSignature';
+import { newWebhookSecret } from '../../../functions/channels/webhook/webhookSignature';
 import { startChatReceivers, type ChatReceivers } from '../../../local/receivers/chatReceivers';
 import { CHROMIUM_PATH } from '../../support/screenshot';
 import { drawdownEvent, newDelegateEvent, noticeOf } from '../../support/channels/noticeFixtures';

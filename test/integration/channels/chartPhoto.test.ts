@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelRequest } from '../../../functions/channels/channelRequest';
 import { ChannelSecrets } from '../../../functions/channels/channelSecrets';
 import { sendToChannel, type ChannelSenderDeps } from '../../../functions/channels/channelSender';
-import { captionFits } from '../../../functions/channels/telegramMessage';
+import { captionFits } from '../../../functions/channels/telegram/telegramMessage';
 import type { Notice } from '../../../functions/domain/notice';
 import { mailChart } from '../../../functions/services/delivery/mailChart';
 import { parseTelegramHtml } from '../../../local/receivers/telegramHtml';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { discordMessage } from '../../../functions/channels/discordMessage';
-import { pagerdutyEvent } from '../../../functions/channels/pagerdutyEvent';
-import { slackMessage } from '../../../functions/channels/slackMessage';
-import { telegramMessage } from '../../../functions/channels/telegramMessage';
+import { discordMessage } from '../../../functions/channels/discord/discordMessage';
+import { pagerdutyEvent } from '../../../functions/channels/pagerduty/pagerdutyEvent';
+import { slackMessage } from '../../../functions/channels/slack/slackMessage';
+import { telegramMessage } from '../../../functions/channels/telegram/telegramMessage';
 import { loadSettings } from '../../../functions/config/settings';
 import { accountSettingsSchema } from '../../../functions/domain/account';
 import { checksumAddress } from '../../../functions/domain/address';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PAGERDUTY_BACKOFF_MS } from '../../../functions/channels/channelAnswer';
+import { PAGERDUTY_BACKOFF_MS } from '../../../functions/channels/pagerduty/pagerdutyChannel';
 import { RECEIVER_RATES } from '../../../local/receivers/chatReceivers';
 import { channelWorld } from '../../support/channels/channelWorld';
 import { cliRunner } from '../../support/cli/cliHarness';

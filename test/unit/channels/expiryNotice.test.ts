@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { slackMessage } from '../../../functions/channels/slackMessage';
-import { telegramMessage } from '../../../functions/channels/telegramMessage';
+import { slackMessage } from '../../../functions/channels/slack/slackMessage';
+import { telegramMessage } from '../../../functions/channels/telegram/telegramMessage';
 import type { NotifyEvent } from '../../../functions/messages/notifyMessage';
 import { ACCOUNT, DELEGATE, emailOf, noticeOf } from '../../support/channels/noticeFixtures';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { slackMessage } from '../../../functions/channels/slackMessage';
+import { slackMessage } from '../../../functions/channels/slack/slackMessage';
 import type { KillSwitchAction } from '../../../functions/domain/killSwitchNotice';
 import { categoryOfEmail } from '../../../functions/domain/mailCategory';
 import { renderEmail } from '../../../functions/mail/render/render';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pagerdutyEndpoint } from '../../../functions/channels/pagerdutyEndpoint';
+import { pagerdutyEndpoint } from '../../../functions/channels/pagerduty/pagerdutyEndpoint';
 
 describe('pagerdutyEndpoint', () => {
   it('takes the full endpoint as documented (the EU service region too) or the API base, and gives the endpoint', () => {

@@ -1,15 +1,15 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { discordMessage, embedLength } from '../../../functions/channels/discordMessage';
-import { pagerdutyEvent } from '../../../functions/channels/pagerdutyEvent';
-import { slackMessage } from '../../../functions/channels/slackMessage';
-import { telegramMessage } from '../../../functions/channels/telegramMessage';
-import { webhookEvent } from '../../../functions/channels/webhookEvent';
-import { newWebhookSecret, signWebhook, webhookKey } from '../../../functions/channels/webhookSignature';
+import { discordMessage, embedLength } from '../../../functions/channels/discord/discordMessage';
+import { pagerdutyEvent } from '../../../functions/channels/pagerduty/pagerdutyEvent';
+import { slackMessage } from '../../../functions/channels/slack/slackMessage';
+import { telegramMessage } from '../../../functions/channels/telegram/telegramMessage';
+import { webhookEvent } from '../../../functions/channels/webhook/webhookEvent';
+import { newWebhookSecret, signWebhook, webhookKey } from '../../../functions/channels/webhook/webhookSignature';
 import { ChannelConfigError } from '../../../functions/channels/errors';
 import { checkDiscord, checkPagerDuty, checkSlack, checkTelegram } from '../../../local/receivers/chatRules';
 import { parseTelegramHtml } from '../../../local/receivers/telegramHtml';
-import { escapeTelegram } from '../../../functions/channels/telegramMessage';
+import { escapeTelegram } from '../../../functions/channels/telegram/telegramMessage';
 import { cleanDelegateName } from '../../../functions/domain/delegateName';
 import {
   drawdownEvent,

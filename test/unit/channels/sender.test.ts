@@ -7,7 +7,7 @@ import { guardDestination, isPublicAddress } from '../../../functions/channels/d
 import { createServer, type IncomingMessage } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { pinnedDispatcher } from '../../../functions/channels/pinnedDispatcher';
-import { newWebhookSecret } from '../../../functions/channels/webhookSignature';
+import { newWebhookSecret } from '../../../functions/channels/webhook/webhookSignature';
 import type { ChannelConfig } from '../../../functions/domain/channel';
 import { startChatReceivers, type ChatReceivers } from '../../../local/receivers/chatReceivers';
 import { drawdownEvent, newDelegateEvent, noticeOf, recoveredEvent } from '../../support/channels/noticeFixtures';

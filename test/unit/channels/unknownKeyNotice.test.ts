@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { slackMessage } from '../../../functions/channels/slackMessage';
+import { slackMessage } from '../../../functions/channels/slack/slackMessage';
 import type { DelegateProtection } from '../../../functions/domain/delegateProtection';
 import { renderEmail } from '../../../functions/mail/render/render';
 import { notifyMessageSchema, type NotifyMessage } from '../../../functions/messages/notifyMessage';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { discordMessage } from '../../../functions/channels/discordMessage';
-import { slackMessage } from '../../../functions/channels/slackMessage';
-import { telegramMessage } from '../../../functions/channels/telegramMessage';
+import { discordMessage } from '../../../functions/channels/discord/discordMessage';
+import { slackMessage } from '../../../functions/channels/slack/slackMessage';
+import { telegramMessage } from '../../../functions/channels/telegram/telegramMessage';
 import { backlogEntryOf, COMBINED_LISTED, combinedNotice } from '../../../functions/domain/combinedNotice';
 import { channelJobSchema } from '../../../functions/messages/channelJob';
 import { checkDiscord, checkSlack, checkTelegram } from '../../../local/receivers/chatRules';

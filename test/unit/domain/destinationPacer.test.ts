@@ -1,62 +1,68 @@
 import { describe, expect, it } from 'vitest';
-import { DESTINATION_SPACING_MS, DestinationPacer } from '../../../functions/domain/destinationPacer';
+import { channelDefinition } from '../../../functions/channels/channelRegistry';
+import type { ChannelConfig } from '../../../functions/domain/channel';
+import { DestinationPacer } from '../../../functions/domain/destinationPacer';
 import { routedChannels } from '../../../functions/domain/channelRouting';
-import { paceKindOf } from '../../../functions/domain/channelDestination';
+
+/** A channel's pace, as its type's definition gives it. */
+const paceOf = (channel: Pick<ChannelConfig, 'type' | 'chatId'>) => channelDefinition(channel.type).limits.pace(channel);
+const paceKind = (channel: Pick<ChannelConfig, 'type' | 'chatId'>) => paceOf(channel).kind;
+const SLACK = paceOf({ type: 'slack', chatId: null }).spacingMs;
+const TELEGRAM = paceOf({ type: 'telegram', chatId: '4242' }).spacingMs;
+const GROUP = paceOf({ type: 'telegram', chatId: '-100900' }).spacingMs;
+const PAGERDUTY = paceOf({ type: 'pagerduty', chatId: null }).spacingMs;
 
 describe('DestinationPacer', () => {
   it('spaces sends to one destination by its API limit, each destination on its own', () => {
     const pacer = new DestinationPacer();
-    expect(pacer.take('desk', 'slack', 10_000)).toEqual({ kind: 'go' });
-    expect(pacer.take('desk', 'slack', 10_400)).toEqual({ kind: 'wait', ms: DESTINATION_SPACING_MS.slack - 400 });
-    expect(pacer.take('other', 'slack', 10_400)).toEqual({ kind: 'go' });
-    expect(pacer.take('desk', 'slack', 11_000)).toEqual({ kind: 'go' });
+    expect(pacer.take('desk', SLACK, 10_000)).toEqual({ kind: 'go' });
+    expect(pacer.take('desk', SLACK, 10_400)).toEqual({ kind: 'wait', ms: SLACK - 400 });
+    expect(pacer.take('other', SLACK, 10_400)).toEqual({ kind: 'go' });
+    expect(pacer.take('desk', SLACK, 11_000)).toEqual({ kind: 'go' });
   });
 
   it('holds a Telegram group to 20 messages a minute, a private chat to 1/s', () => {
-    expect(paceKindOf({ type: 'telegram', chatId: '-100900' })).toBe('telegram-group');
-    expect(paceKindOf({ type: 'telegram', chatId: '-4242' })).toBe('telegram-group');
-    expect(paceKindOf({ type: 'telegram', chatId: '@desk_alerts' })).toBe('telegram-group');
-    expect(paceKindOf({ type: 'telegram', chatId: '4242' })).toBe('telegram');
-    expect(paceKindOf({ type: 'slack', chatId: null })).toBe('slack');
+    expect(paceKind({ type: 'telegram', chatId: '-100900' })).toBe('telegram-group');
+    expect(paceKind({ type: 'telegram', chatId: '-4242' })).toBe('telegram-group');
+    expect(paceKind({ type: 'telegram', chatId: '@desk_alerts' })).toBe('telegram-group');
+    expect(paceKind({ type: 'telegram', chatId: '4242' })).toBe('telegram');
+    expect(paceKind({ type: 'slack', chatId: null })).toBe('slack');
     const pacer = new DestinationPacer();
-    const grants = Array.from({ length: 120 }, (_, s) => pacer.take('group', 'telegram-group', s * 1_000)).filter((d) => d.kind === 'go');
+    const grants = Array.from({ length: 120 }, (_, s) => pacer.take('group', GROUP, s * 1_000)).filter((d) => d.kind === 'go');
     // Two minutes, asked every second: at most 20 in any minute.
     expect(grants).toHaveLength(40);
-    expect([pacer.reserve('group', 'telegram-group', 120_000), pacer.reserve('group', 'telegram-group', 120_000)]).toEqual([
-      0,
-      DESTINATION_SPACING_MS['telegram-group'],
-    ]);
+    expect([pacer.reserve('group', GROUP, 120_000), pacer.reserve('group', GROUP, 120_000)]).toEqual([0, GROUP]);
   });
 
   it("lets a security notice ahead of every reserved slot, never closer than the API's spacing to the last send", () => {
     const pacer = new DestinationPacer();
-    expect(pacer.take('desk', 'telegram', 0)).toEqual({ kind: 'go' });
+    expect(pacer.take('desk', TELEGRAM, 0)).toEqual({ kind: 'go' });
     // Three drawdown notices wait in reserved slots at 1 s, 2 s and 3 s.
-    expect([1, 2, 3].map(() => pacer.reserve('desk', 'telegram', 100))).toEqual([900, 1_900, 2_900]);
+    expect([1, 2, 3].map(() => pacer.reserve('desk', TELEGRAM, 100))).toEqual([900, 1_900, 2_900]);
     // The chat allows 1/s: the security notice waits for the second, and the reserved slots hold back for it.
-    expect(pacer.take('desk', 'telegram', 100, true)).toEqual({ kind: 'wait', ms: 900 });
+    expect(pacer.take('desk', TELEGRAM, 100, true)).toEqual({ kind: 'wait', ms: 900 });
     // It comes back after a whole second (queue delays), at 1.1 s; the others hold back one spacing past that.
     expect(pacer.takeReserved('desk', 1_000)).toEqual({ kind: 'wait', ms: 1_100 });
-    expect(pacer.take('desk', 'telegram', 1_100, true)).toEqual({ kind: 'go' });
-    expect(pacer.take('desk', 'telegram', 1_500)).toMatchObject({ kind: 'wait' });
+    expect(pacer.take('desk', TELEGRAM, 1_100, true)).toEqual({ kind: 'go' });
+    expect(pacer.take('desk', TELEGRAM, 1_500)).toMatchObject({ kind: 'wait' });
     expect(pacer.takeReserved('desk', 2_100)).toEqual({ kind: 'go' });
   });
 
   it('reserves successive slots for waiting sends, so they do not all retry at once', () => {
     const pacer = new DestinationPacer();
-    expect(pacer.take('desk', 'slack', 0)).toEqual({ kind: 'go' });
-    expect(pacer.reserve('desk', 'slack', 10)).toBe(990);
-    expect(pacer.reserve('desk', 'slack', 10)).toBe(1_990);
+    expect(pacer.take('desk', SLACK, 0)).toEqual({ kind: 'go' });
+    expect(pacer.reserve('desk', SLACK, 10)).toBe(990);
+    expect(pacer.reserve('desk', SLACK, 10)).toBe(1_990);
     pacer.block('desk', 5_000, 20);
-    expect(pacer.reserve('desk', 'slack', 20), 'after the announced wait').toBe(5_000);
+    expect(pacer.reserve('desk', SLACK, 20), 'after the announced wait').toBe(5_000);
     expect(pacer.takeReserved('desk', 1_000)).toEqual({ kind: 'wait', ms: 4_020 });
   });
 
   it('holds every send, security included, through an announced wait', () => {
     const pacer = new DestinationPacer();
     pacer.block('desk', 30_000, 0);
-    expect(pacer.take('desk', 'pagerduty', 29_999, true)).toEqual({ kind: 'wait', ms: 1 });
-    expect(pacer.take('desk', 'pagerduty', 30_000, true)).toEqual({ kind: 'go' });
+    expect(pacer.take('desk', PAGERDUTY, 29_999, true)).toEqual({ kind: 'wait', ms: 1 });
+    expect(pacer.take('desk', PAGERDUTY, 30_000, true)).toEqual({ kind: 'go' });
   });
 });
 

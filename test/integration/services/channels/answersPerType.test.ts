@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { newWebhookSecret } from '../../../../functions/channels/webhookSignature';
+import { newWebhookSecret } from '../../../../functions/channels/webhook/webhookSignature';
 import { accountSettingsSchema } from '../../../../functions/domain/account';
 import type { ChannelType } from '../../../../functions/domain/channel';
 import { newTrackedAccount } from '../../../../functions/domain/trackedAccount';
@@ -48,6 +48,10 @@ async function channelOf(type: ChannelType): Promise<{ name: string; destination
       env[variable] = newWebhookSecret();
       record.url = world.receivers.webhookUrl(destination);
       break;
+    case 'teams':
+      destination = `answers-flow-${serial}`;
+      env[variable] = world.receivers.teamsUrl(destination);
+      break;
   }
   await world.channel(record);
   return { name, destination };
@@ -94,6 +98,7 @@ describe("the channel worker honours each API's answers", () => {
     // PagerDuty's 429 is bare (the worker then backs off 30 s); here with a Retry-After so the test stays short.
     ['pagerduty', { status: 429, headers: { 'retry-after': '1' } }, 1_000],
     ['webhook', { status: 429, headers: { 'retry-after': '1' } }, 1_000],
+    ['teams', { status: 429, headers: { 'retry-after': '1' }, body: '{"error":{"code":"TooManyRequests","message":"Rate limit is exceeded."}}' }, 1_000],
   ];
   it.each(throttles)('%s: 429 then 200 delivers the message once, never before the announced wait', async (type, answer, waitMs) => {
     const { name, destination } = await channelOf(type);
@@ -122,6 +127,10 @@ describe("the channel worker honours each API's answers", () => {
     ['pagerduty', 400, '{"status":"invalid event","message":"Event object is invalid","errors":["Invalid routing key"]}', 'broken'],
     ['pagerduty', 400, '{"status":"invalid event","message":"Event object is invalid","errors":["\'payload.summary\' is missing"]}', 'ok'],
     ['webhook', 410, '', 'broken'],
+    ['teams', 404, '{"error":{"code":"WorkflowNotFound","message":"The workflow could not be found."}}', 'broken'],
+    ['teams', 401, '{"error":{"code":"DirectApiAuthorizationRequired","message":"The request must be authenticated."}}', 'broken'],
+    ['teams', 400, '{"error":{"code":"InvalidRequestContent","message":"The request content is not valid."}}', 'ok'],
+    ['teams', 413, '{"error":{"code":"RequestEntityTooLarge","message":"Request entity too large"}}', 'ok'],
   ];
   it.each(refusals)('%s: %i %s leaves the channel %s', async (type, status, body, state) => {
     const { name, destination } = await channelOf(type);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as delay } from 'node:timers/promises';
-import { newWebhookSecret } from '../../../../functions/channels/webhookSignature';
+import { newWebhookSecret } from '../../../../functions/channels/webhook/webhookSignature';
 import { accountSettingsSchema } from '../../../../functions/domain/account';
 import { newTrackedAccount } from '../../../../functions/domain/trackedAccount';
 import { channelWorld } from '../../../support/channels/channelWorld';

@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { ChannelSecrets } from '../../../../../functions/channels/channelSecrets';
-import { newWebhookSecret } from '../../../../../functions/channels/webhookSignature';
+import { newWebhookSecret } from '../../../../../functions/channels/webhook/webhookSignature';
 import type { ChannelRecord } from '../../../../../functions/domain/channel';
 import type { MailCategory } from '../../../../../functions/domain/mailCategory';
 import { addDays, localDate, localDayBounds } from '../../../../../functions/domain/localTime';
@@ -74,7 +74,7 @@ async function channel(w: ReportWorld, name: string, type: ChannelRecord['type']
     {
       name,
       type,
-      secret: { telegram: 'env:TG', slack: 'env:SLACK', discord: 'env:DISCORD', webhook: 'env:HOOK', pagerduty: 'env:PD' }[type],
+      secret: { telegram: 'env:TG', slack: 'env:SLACK', discord: 'env:DISCORD', webhook: 'env:HOOK', pagerduty: 'env:PD', teams: 'env:TEAMS' }[type],
       url: type === 'webhook' ? receivers.webhookUrl(`reports-${tag}`) : null,
       chatId: type === 'telegram' ? `-100${tag}` : null,
       categories,

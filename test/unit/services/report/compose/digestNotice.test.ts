@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { discordMessage } from '../../../../../functions/channels/discordMessage';
-import { slackMessage } from '../../../../../functions/channels/slackMessage';
-import { telegramMessage, TELEGRAM_LIMITS } from '../../../../../functions/channels/telegramMessage';
-import { webhookEvent } from '../../../../../functions/channels/webhookEvent';
+import { discordMessage } from '../../../../../functions/channels/discord/discordMessage';
+import { slackMessage } from '../../../../../functions/channels/slack/slackMessage';
+import { telegramMessage, TELEGRAM_LIMITS } from '../../../../../functions/channels/telegram/telegramMessage';
+import { webhookEvent } from '../../../../../functions/channels/webhook/webhookEvent';
 import { localDayBounds } from '../../../../../functions/domain/localTime';
 import { NOTICE_TABLE_MAX_ROWS } from '../../../../../functions/domain/notice';
 import { omittedNote } from '../../../../../functions/domain/noticeTableText';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { discordMessage } from '../../../../../functions/channels/discordMessage';
-import { pagerdutyEvent } from '../../../../../functions/channels/pagerdutyEvent';
-import { slackMessage } from '../../../../../functions/channels/slackMessage';
-import { telegramMessage } from '../../../../../functions/channels/telegramMessage';
-import { webhookEvent } from '../../../../../functions/channels/webhookEvent';
+import { discordMessage } from '../../../../../functions/channels/discord/discordMessage';
+import { pagerdutyEvent } from '../../../../../functions/channels/pagerduty/pagerdutyEvent';
+import { slackMessage } from '../../../../../functions/channels/slack/slackMessage';
+import { telegramMessage } from '../../../../../functions/channels/telegram/telegramMessage';
+import { webhookEvent } from '../../../../../functions/channels/webhook/webhookEvent';
 import { channelJobSchema } from '../../../../../functions/messages/channelJob';
 import { reportNotice } from '../../../../../functions/services/report/compose/reportNotice';
 import { checkDiscord, checkSlack, checkTelegram } from '../../../../../local/receivers/chatRules';

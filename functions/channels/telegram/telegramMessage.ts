@@ -1,7 +1,7 @@
 import type { InlineKeyboardMarkup } from '@grammyjs/types';
-import type { Notice } from '../domain/notice';
-import { noticeTableText } from '../domain/noticeTableText';
-import { plainText, textParts } from '../domain/verbatimText';
+import type { Notice } from '../../domain/notice';
+import { noticeTableText } from '../../domain/noticeTableText';
+import { plainText, textParts } from '../../domain/verbatimText';
 
 /** Telegram's limits, counted after entity parsing (UTF-16 code units): a message and a photo caption. */
 export const TELEGRAM_LIMITS = { text: 4_096, caption: 1_024 } as const;

@@ -1,5 +1,5 @@
-import type { Notice, NoticeSeverity } from '../domain/notice';
-import { plainText } from '../domain/verbatimText';
+import type { Notice, NoticeSeverity } from '../../domain/notice';
+import { plainText } from '../../domain/verbatimText';
 
 /** PagerDuty Events API v2 limits. */
 export const PAGERDUTY_LIMITS = { summary: 1_024, dedupKey: 255 } as const;

@@ -1,7 +1,7 @@
 import type { APIEmbed, RESTPostAPIWebhookWithTokenJSONBody } from 'discord-api-types/v10';
-import type { Notice } from '../domain/notice';
-import { noticeTableText } from '../domain/noticeTableText';
-import { plainText, textParts } from '../domain/verbatimText';
+import type { Notice } from '../../domain/notice';
+import { noticeTableText } from '../../domain/noticeTableText';
+import { plainText, textParts } from '../../domain/verbatimText';
 
 /** Discord's embed limits (developer docs, "Embed Limits"). */
 export const DISCORD_LIMITS = {

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { ChannelConfigError } from './errors';
+import { ChannelConfigError } from '../errors';
 
 /** Standard Webhooks' minimum secret size (bytes, after base64). */
 export const MIN_SECRET_BYTES = 24;

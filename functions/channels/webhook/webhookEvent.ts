@@ -1,5 +1,5 @@
-import type { Notice, NoticeTable } from '../domain/notice';
-import { plainText } from '../domain/verbatimText';
+import type { Notice, NoticeTable } from '../../domain/notice';
+import { plainText } from '../../domain/verbatimText';
 
 /** The version of the webhook body; a change that is not additive makes a new one (docs/channels/webhook.schema.json). */
 export const WEBHOOK_VERSION = 1;

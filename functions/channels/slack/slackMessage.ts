@@ -1,7 +1,7 @@
 import type { ActionsBlock, Button, KnownBlock } from '@slack/types';
-import type { Notice } from '../domain/notice';
-import { noticeTableText } from '../domain/noticeTableText';
-import { plainText, textParts } from '../domain/verbatimText';
+import type { Notice } from '../../domain/notice';
+import { noticeTableText } from '../../domain/noticeTableText';
+import { plainText, textParts } from '../../domain/verbatimText';
 
 /** Slack's limits on what we send (Block Kit reference). */
 export const SLACK_LIMITS = {
