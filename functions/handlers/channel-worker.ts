@@ -5,7 +5,7 @@ import { sesSenderFrom, someRepositoriesFrom, sqsQueueFrom } from '../runtime/fa
 import { handlerBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { linkMinterFrom } from '../runtime/linkMinterFrom';
-import { HANDLER_CATALOG } from './catalog';
+import { HANDLER_CATALOG } from '../config/handlerCatalog';
 import { AccountsRepository } from '../store/accountsRepository';
 import { ChannelBacklogRepository } from '../store/channelBacklogRepository';
 import { ChannelsRepository } from '../store/channelsRepository';

@@ -5,7 +5,7 @@ import { build } from 'esbuild';
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_SETTINGS, esbuildOptions } from '../../../infra/bundling/bundleSettings';
-import { HANDLER_CATALOG, HANDLER_NAMES } from '../../../functions/handlers/catalog';
+import { HANDLER_CATALOG, HANDLER_NAMES } from '../../../functions/config/handlerCatalog';
 import { LINK_PURPOSES } from '../../../functions/domain/linkClaims';
 import { handlerEntry } from '../../../infra/bundling/handlerEntry';
 import { FUNCTION_SIZING } from '../../../infra/config/functionSizing';

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, settingsFor } from '../../../functions/config/settings';
-import { HANDLER_CATALOG, HANDLER_NAMES, handlerFile, type HandlerName, type HandlerSpec } from '../../../functions/handlers/catalog';
+import { HANDLER_CATALOG, HANDLER_NAMES, handlerFile, type HandlerName, type HandlerSpec } from '../../../functions/config/handlerCatalog';
 import { handler as collectHandler } from '../../../functions/handlers/collect';
 import { lambdaContext } from '../../../local/lambdaContext';
 import { LINK_PURPOSES } from '../../../functions/domain/linkClaims';
@@ -24,9 +24,9 @@ const FULL = {
   CSRF_SECRET_ARN: 'sentinel-test-csrf-secret',
 };
 
-/** The handlers actually present: every `functions/handlers/<name>.ts` but the catalog itself. */
+/** The handlers actually present: every `functions/handlers/<name>.ts`. */
 const HANDLER_FILES = readdirSync(join(PROJECT_ROOT, 'functions', 'handlers'))
-  .filter((file) => file.endsWith('.ts') && file !== 'catalog.ts')
+  .filter((file) => file.endsWith('.ts'))
   .map((file) => file.slice(0, -'.ts'.length))
   .sort();
 
