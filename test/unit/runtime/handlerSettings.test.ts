@@ -63,6 +63,16 @@ describe('the handler catalog', () => {
     expect(HANDLER_NAMES.map(handlerFile).sort()).toEqual(HANDLER_FILES);
   });
 
+  it('gives every handler one shape: create<Name>Handler(deps), <name>DepsFromEnv(env) and the AWS entry point', async () => {
+    for (const file of HANDLER_FILES) {
+      const camel = file.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+      const pascal = camel.charAt(0).toUpperCase() + camel.slice(1);
+      const module = (await import(`../../../functions/handlers/${file}.ts`)) as Record<string, unknown>;
+      expect(Object.keys(module), file).toEqual(expect.arrayContaining([`create${pascal}Handler`, `${camel}DepsFromEnv`, 'handler']));
+      for (const name of [`create${pascal}Handler`, `${camel}DepsFromEnv`, 'handler']) expect(typeof module[name], `${file}: ${name}`).toBe('function');
+    }
+  });
+
   it('names only link purposes that exist, and no function without the settings its link keys need', () => {
     for (const name of HANDLER_NAMES) {
       const { links, settings } = HANDLER_CATALOG[name].requires;
