@@ -1,10 +1,10 @@
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type * as z from 'zod';
 import type { MessageVisibility } from '../../queue/messageVisibility';
-import { MAX_VISIBILITY_SECONDS, retryDelaySeconds, type WorkQueueSettings } from '../../queue/workQueueSettings';
+import type { WorkQueueSettings } from '../../queue/workQueueSettings';
 import { describeError } from '../../shared/describeError';
 import type { Counters, Log, Observability } from '../../shared/observability';
-import { RetryLaterError } from '../../shared/retryLaterError';
+import { backoffSeconds } from './backoffSeconds';
 import { isPoisonFailure } from './isPoisonFailure';
 import { parseRecord } from './parseRecord';
 import { processSqsBatch, type RecordScope } from './sqsBatch';
@@ -118,14 +118,4 @@ export function sqsConsumer<S extends z.ZodType>(deps: ConsumerDeps, spec: Consu
       deps.flush?.();
     }
   };
-}
-
-/** The failed record's delay before its next receive: the error's own, else the queue's backoff; `undefined` leaves the visibility timeout. */
-function backoffSeconds(queue: WorkQueueSettings | undefined, record: SQSRecord, error: unknown): number | undefined {
-  if (error instanceof RetryLaterError && error.retryAfterMs !== undefined) {
-    return Math.min(MAX_VISIBILITY_SECONDS, Math.max(0, Math.ceil(error.retryAfterMs / 1_000)));
-  }
-  if (!queue) return undefined;
-  const receiveCount = Number(record.attributes.ApproximateReceiveCount);
-  return retryDelaySeconds(queue, Number.isFinite(receiveCount) && receiveCount >= 1 ? receiveCount : 1);
 }

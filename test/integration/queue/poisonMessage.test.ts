@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { ChainHttpError } from '../../../functions/chain/errors';
-import { retryDelaySeconds, workQueueSettings } from '../../../functions/queue/workQueueSettings';
+import { retryDelaySeconds } from '../../../functions/runtime/consumer/backoffSeconds';
+import { workQueueSettings } from '../../../functions/queue/workQueueSettings';
 import { POISON_METRIC, sqsConsumer } from '../../../functions/runtime/consumer/sqsConsumer';
 import { memoryCounters, silentLog } from '../../../functions/shared/observability';
 import { InProcessQueue, type QueueClock } from '../../../local/queue/inProcessQueue';

@@ -10,7 +10,7 @@ const RULES = { hysteresisPct: 1, repeatMs: 10 ** 12, staleAfterIntervals: 3 };
 const account = (levels: readonly number[]): DrawdownLevelsInput['account'] => ({
   address: '0x00000000000000000000000000000000000000aa',
   interval: '1m',
-  drawdownThresholds: levels,
+  drawdownThresholds: [...levels],
   createdAt: 0,
   killSwitch: null,
 });
