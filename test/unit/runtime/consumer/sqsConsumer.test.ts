@@ -32,7 +32,7 @@ function recordingDeps(extra: Partial<ConsumerDeps> = {}) {
 
 const jobSchema = z.strictObject({ id: z.string(), secret: z.string().optional() });
 
-describe('sqsHandler', () => {
+describe('sqsConsumer', () => {
   it('hands parsed messages on, drops malformed ones (counted, logged without the body), and fails only the records that threw', async () => {
     const r = recordingDeps();
     const handled: string[] = [];
