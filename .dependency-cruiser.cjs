@@ -6,13 +6,13 @@
  * Around them: `infra/` deploys `functions/`; `local/` and `cli/` run them; `bench/` measures all of
  * these; `test/` may import anything, and nothing imports `test/`.
  *
- * Folders only import downwards; `functions/` never imports the local tools (`local/`, `cli/`).
- * One exception: the handler catalog (`functions/handlers/catalog.ts`), data that imports nothing,
- * is read by every layer (config's settings requirements among them).
+ * Folders only import downwards, without exception; `functions/` never imports the local tools
+ * (`local/`, `cli/`). The handler catalog (`functions/config/handlerCatalog.ts`), data that imports
+ * nothing, sits at the bottom, below every layer that reads it (config's settings among them).
  * @type {import('dependency-cruiser').IConfiguration}
  */
 const ADAPTERS = '^functions/(store|chain|mail|links|queue|channels|config|shared|messages)/';
-const HANDLER_CATALOG = '^functions/handlers/catalog\\.ts$';
+const HANDLER_CATALOG = '^functions/config/handlerCatalog\\.ts$';
 module.exports = {
   forbidden: [
     {
@@ -41,7 +41,7 @@ module.exports = {
       severity: 'error',
       comment: 'Adapters (store, chain, mail, links, queue), messages, config and shared never import services, web, runtime or handlers.',
       from: { path: ADAPTERS },
-      to: { path: '^functions/(services|web|runtime|handlers)/', pathNot: HANDLER_CATALOG },
+      to: { path: '^functions/(services|web|runtime|handlers)/' },
     },
     {
       name: 'adapters-independent',
@@ -62,14 +62,14 @@ module.exports = {
       severity: 'error',
       comment: 'shared/ and config/ import only each other and the domain.',
       from: { path: '^functions/(shared|config)/' },
-      to: { path: '^functions/', pathNot: ['^functions/(shared|config|domain)/', HANDLER_CATALOG] },
+      to: { path: '^functions/', pathNot: '^functions/(shared|config|domain)/' },
     },
     {
       name: 'services-below-web',
       severity: 'error',
       comment: 'Use cases never import page controllers, the composition root or handlers.',
       from: { path: '^functions/services/' },
-      to: { path: '^functions/(web|runtime|handlers)/', pathNot: HANDLER_CATALOG },
+      to: { path: '^functions/(web|runtime|handlers)/' },
     },
     {
       name: 'delivery-is-shared-by-features',
@@ -113,6 +113,14 @@ module.exports = {
       to: { path: '^functions/services/report/(schedule|send)/', pathNot: '^functions/services/report/$1/' },
     },
     {
+      name: 'one-sqs-consumer',
+      severity: 'error',
+      comment:
+        'SQS consumption is one module, functions/runtime/consumer/: outside it, code uses its entry (sqsConsumer, and delegateUnitWorker built on it), the queue settings of a consumer (consumerQueue) and the body reader (parseRecord), never its insides (the batch processor, the poison rule).',
+      from: { path: '^(functions|local|cli|infra|bench)/', pathNot: '^functions/runtime/consumer/' },
+      to: { path: '^functions/runtime/consumer/', pathNot: '^functions/runtime/consumer/(sqsConsumer|delegateUnitWorker|consumerQueue|parseRecord)\\.ts$' },
+    },
+    {
       name: 'web-below-runtime',
       severity: 'error',
       comment: 'Page controllers never import the composition root or handlers.',
@@ -122,9 +130,9 @@ module.exports = {
     {
       name: 'runtime-below-handlers',
       severity: 'error',
-      comment: 'Only handlers (and local tools) import handlers.',
+      comment: 'Only handlers (and local tools) import handlers: no exception, the catalog included.',
       from: { path: '^functions/', pathNot: '^functions/handlers/' },
-      to: { path: '^functions/handlers/', pathNot: HANDLER_CATALOG },
+      to: { path: '^functions/handlers/' },
     },
     {
       name: 'infra-deploys-functions',
@@ -153,6 +161,14 @@ module.exports = {
       comment: 'The handler catalog, read by every layer, imports nothing.',
       from: { path: HANDLER_CATALOG },
       to: {},
+    },
+    {
+      name: 'handler-catalog-below-its-readers',
+      severity: 'error',
+      comment:
+        'The handler catalog lives at the bottom (config/handlerCatalog.ts), below config, runtime, services, infra and bench, which read it: none of them reaches up into handlers/ for it.',
+      from: { path: '^(functions|infra|bench|cli|local)/', pathNot: '^functions/handlers/' },
+      to: { path: ['^functions/handlers/[^/]*[Cc]atalog', '^functions/handlers/.*/'] },
     },
   ],
   options: {

@@ -23,7 +23,7 @@ import { ActionLinks } from '../functions/links/actionLinks';
 import { LinkTokenCodec } from '../functions/links/linkToken';
 import { BUNDLE_SETTINGS, esbuildOptions, type BundleArch } from '../infra/bundling/bundleSettings';
 import { buildHandlerAsset } from '../infra/bundling/buildHandlerAsset';
-import { HANDLER_NAMES, type HandlerName } from '../functions/handlers/catalog';
+import { HANDLER_NAMES, type HandlerName } from '../functions/config/handlerCatalog';
 import { handlerEntry } from '../infra/bundling/handlerEntry';
 import { percentile } from './stats';
 

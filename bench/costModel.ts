@@ -1,5 +1,5 @@
 import { FUNCTION_SIZING } from '../infra/config/functionSizing';
-import type { HandlerName } from '../functions/handlers/catalog';
+import type { HandlerName } from '../functions/config/handlerCatalog';
 import type { IntervalRun } from './costScenario';
 import type { DeploymentRun } from './costDeployment';
 import { PRICES_US_EAST_1 as P } from './prices-us-east-1';

@@ -1,6 +1,6 @@
 import type { Counters, Log } from '../functions/shared/observability';
 import { FUNCTION_SIZING } from '../infra/config/functionSizing';
-import type { HandlerName } from '../functions/handlers/catalog';
+import type { HandlerName } from '../functions/config/handlerCatalog';
 
 /**
  * Bytes CloudWatch Logs ingests per invocation besides the function's own lines. Lambda's START,

@@ -3,7 +3,7 @@ import { loadSettings, type Settings } from '../functions/config/settings';
 import type { Links } from '../functions/links/linkMinter';
 import { chainFrom, repositoriesFrom } from '../functions/runtime/factories';
 import { linkMinterFrom } from '../functions/runtime/linkMinterFrom';
-import { HANDLER_CATALOG } from '../functions/handlers/catalog';
+import { HANDLER_CATALOG } from '../functions/config/handlerCatalog';
 import { silentLog, type Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
 import type { ProtectionSwitch } from '../functions/domain/protectionSwitch';

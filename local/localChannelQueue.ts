@@ -1,6 +1,6 @@
 import type { ChannelSenderDeps } from '../functions/channels/channelSender';
 import { DestinationPacer } from '../functions/domain/destinationPacer';
-import { createChannelWorkerHandler } from '../functions/runtime/channelWorkerHandler';
+import { createChannelWorkerHandler } from '../functions/handlers/channel-worker';
 import { CHANNEL_BATCH_SIZE, CHANNEL_QUEUE } from '../functions/services/channels/channelQueueSettings';
 import type { LinkMinter } from '../functions/links/linkMinter';
 import type { MailSender } from '../functions/mail/send/sesSender';

@@ -14,7 +14,7 @@ import { refinementBudgetFrom, type RefinementBudget } from '../functions/servic
 import type { ChannelQueueMessage } from '../functions/messages/channelJob';
 import { notifyPublisher } from '../functions/runtime/notifyPublisher';
 import type { ProtectiveRevoker } from '../functions/domain/protectiveAction';
-import { consumerQueue } from '../functions/runtime/consumerQueue';
+import { consumerQueue } from '../functions/runtime/consumer/consumerQueue';
 import type { WorkQueueSettings } from '../functions/queue/workQueueSettings';
 import { heldRecords, InProcessQueue, type QueueClock, type SqsLambdaHandler } from './queue/inProcessQueue';
 import type { QueueJournal } from './queue/queueJournal';

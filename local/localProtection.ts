@@ -8,7 +8,7 @@ import { createSignRevocationHandler } from '../functions/handlers/sign-revocati
 import type { DecisionJob } from '../functions/messages/decisionJob';
 import type { NotifyEvent } from '../functions/messages/notifyMessage';
 import type { MessageQueue } from '../functions/queue/messageQueue';
-import { decisionWorker } from '../functions/runtime/decisionWorker';
+import { createDecisionWorkerHandler } from '../functions/handlers/decision-worker';
 import { DECISION_BATCH_SIZE, DECISION_QUEUE } from '../functions/services/protection/decisionQueueSettings';
 import { protectionService } from '../functions/services/protection/protect';
 import type { Counters, Log } from '../functions/shared/observability';
@@ -94,7 +94,12 @@ export function createLocalProtection(options: LocalProtectionOptions): LocalPro
   // A unit to retry is hidden for its backoff, as `ChangeMessageVisibility` does in AWS.
   const decisions: InProcessQueue<DecisionJob> = new InProcessQueue<DecisionJob>({
     name: 'sentinel-decisions',
-    consumer: decisionWorker({ sign: signerCallOf(signer), log, counters, visibility: { change: (message, seconds) => decisions.change(message, seconds) } }),
+    consumer: createDecisionWorkerHandler({
+      sign: signerCallOf(signer),
+      log,
+      counters,
+      visibility: { change: (message, seconds) => decisions.change(message, seconds) },
+    }),
     batchSize: DECISION_BATCH_SIZE,
     visibilityTimeoutMs: options.visibilityTimeoutMs ?? DECISION_QUEUE.visibilityTimeoutSeconds * 1_000,
     maxReceiveCount: DECISION_QUEUE.maxReceiveCount,

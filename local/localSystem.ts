@@ -1,14 +1,14 @@
 import { CachedChannelList } from '../functions/store/cachedChannelList';
 import type { ChainClient, Signer } from '../functions/chain/ports';
 import type { Settings } from '../functions/config/settings';
-import { createReportWorker } from '../functions/handlers/report-worker';
+import { createReportWorkerHandler } from '../functions/handlers/report-worker';
 import { createNotifyHandler } from '../functions/handlers/notify';
 import { createPreferencesPageHandler } from '../functions/handlers/preferences-page';
 import { createRevokePageHandler } from '../functions/handlers/revoke-page';
 import { createRevokeAllPageHandler } from '../functions/handlers/revoke-all-page';
 import { REVOCATION_BATCH_SIZE, REVOCATION_QUEUE } from '../functions/services/revocation/revocationQueueSettings';
 import type { RevokeAllJob } from '../functions/messages/revokeAllJob';
-import { revokeAllWorker } from '../functions/runtime/revokeAllWorker';
+import { createRevokeAllWorkerHandler } from '../functions/handlers/revoke-all-worker';
 import { signerCallOf } from '../functions/web/signerCallOf';
 import type { ActionLinks } from '../functions/links/actionLinks';
 import type { Links } from '../functions/links/linkMinter';
@@ -254,7 +254,15 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
   });
   const revokeAll = new InProcessQueue<RevokeAllJob>({
     name: 'sentinel-revoke-all',
-    consumer: revokeAllWorker({ batches: repos.revokeAll, tokens: repos.tokens, sign: signerCallOf(signer), notify: pipeline.notify, now, log, counters }),
+    consumer: createRevokeAllWorkerHandler({
+      batches: repos.revokeAll,
+      tokens: repos.tokens,
+      sign: signerCallOf(signer),
+      notify: pipeline.notify,
+      now,
+      log,
+      counters,
+    }),
     // One delegate per delivery, as the FIFO queue's group hands them over; the signer's timeout bounds one.
     batchSize: REVOCATION_BATCH_SIZE,
     visibilityTimeoutMs: options.visibilityTimeoutMs ?? 60_000,
@@ -292,7 +300,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     log,
     now,
     // With the deployed redelivery, a failed job's backoff is set on the local queue as on SQS.
-    consumer: createReportWorker({
+    consumer: createReportWorkerHandler({
       ...mail,
       ...heldRecords(options.clock),
       ...(options.reportRetries === undefined ? { visibility: { change: (message, seconds) => reports.reportQueue.change(message, seconds) } } : {}),

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { HANDLER_CATALOG, type HandlerName, type HandlerSpec } from '../handlers/catalog';
+import { HANDLER_CATALOG, type HandlerName, type HandlerSpec } from './handlerCatalog';
 import { SentinelError } from '../shared/sentinelError';
 
 /** Raised when an environment variable is missing or malformed; the message names the variable. */

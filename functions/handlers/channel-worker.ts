@@ -1,11 +1,11 @@
-import type { ChannelJob } from '../messages/channelJob';
+import { channelQueueMessageSchema, type ChannelJob } from '../messages/channelJob';
 import { channelSenderFrom } from '../runtime/channelSenderFrom';
-import { createChannelWorkerHandler, type ChannelWorkerDeps } from '../runtime/channelWorkerHandler';
 import { sesSenderFrom, someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { handlerBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
+import { sqsConsumer, type ConsumerDeps } from '../runtime/consumer/sqsConsumer';
 import { linkMinterFrom } from '../runtime/linkMinterFrom';
-import { HANDLER_CATALOG } from './catalog';
+import { HANDLER_CATALOG } from '../config/handlerCatalog';
 import { AccountsRepository } from '../store/accountsRepository';
 import { ChannelBacklogRepository } from '../store/channelBacklogRepository';
 import { ChannelsRepository } from '../store/channelsRepository';
@@ -19,6 +19,67 @@ import { CurvesRepository } from '../store/curvesRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
 import { CachedChannelList } from '../store/cachedChannelList';
 import { SharedDestinationPacer } from '../services/channels/sharedDestinationPacer';
+import { deliverChannelJob, type ChannelJobDeps, type ChannelJobOutcome } from '../services/channels/deliverChannelJob';
+import { fanOutEvent, type FanOutEventDeps } from '../services/notify/fanOutEvent';
+
+/** What the channel worker needs: the channel delivery service's ports, the fan-out's, plus a metrics flush per invocation. */
+export interface ChannelWorkerDeps extends ChannelJobDeps, ConsumerDeps {
+  /** Expands a published notify event (`fanout` job) into one job per channel taking it. */
+  readonly fanOut: FanOutEventDeps;
+}
+
+const OUTCOME_METRIC: Readonly<Record<ChannelJobOutcome['kind'], string>> = {
+  delivered: 'ChannelJobsDelivered',
+  duplicate: 'ChannelJobDuplicates',
+  'not-applicable': 'ChannelJobsNotApplicable',
+  requeued: 'ChannelJobsRequeued',
+  skipped: 'ChannelJobsSkipped',
+  refused: 'ChannelJobsRefused',
+  'payload-rejected': 'ChannelJobsPayloadRejected',
+  'gave-up': 'ChannelJobsAbandoned',
+  parked: 'ChannelJobsParked',
+  combined: 'ChannelBacklogsCombined',
+};
+
+/**
+ * The channel queue's consumer (the `channel-worker` Lambda in AWS; run in process by `collect`,
+ * `serve` and `npm start`): each record is one notice for one channel, sent with
+ * `deliverChannelJob`, or a published notify event (`fanout`), expanded into those jobs with
+ * `fanOutEvent` apart from the event's paced emails. A job to be sent later is re-queued by the service with a delay (the record
+ * itself succeeds); a store or queue failure lists the record in `batchItemFailures`.
+ *
+ * The records of a batch run at once (`recordConcurrency`, default the whole batch): each waits
+ * mostly on its destination's answer; worked one after another, 2 instances took 25 s for 100
+ * accounts' Slack and webhook notices (`bench:channels` with request times), 4 minutes at 1,000. Sends to
+ * one destination stay paced: every slot is taken from the shared pacer, which no two takers win
+ * at once, whether in one instance or two.
+ */
+export function createChannelWorkerHandler(deps: ChannelWorkerDeps) {
+  return sqsConsumer(deps, {
+    name: 'channel job',
+    schema: channelQueueMessageSchema,
+    about: (job) =>
+      'fanout' in job
+        ? { fanout: true, eventId: job.fanout.eventId, kind: job.fanout.kind, account: job.fanout.account }
+        : 'notice' in job
+          ? { channel: job.channel, noticeId: job.notice.id, category: job.notice.category, attempt: job.attempt }
+          : { channel: job.channel, backlog: true, attempt: job.attempt },
+    handle: async (job, about) => {
+      if ('fanout' in job) {
+        const fanned = await fanOutEvent(deps.fanOut, job.fanout);
+        deps.counters.count(fanned.kind === 'queued' ? 'ChannelEventsFannedOut' : 'ChannelEventsSkipped');
+        deps.log.info('channel fan-out handled', { ...about, outcome: fanned });
+        return;
+      }
+      const outcome = await deliverChannelJob(deps, job);
+      deps.counters.count(OUTCOME_METRIC[outcome.kind]);
+      if (outcome.kind === 'refused' || outcome.kind === 'payload-rejected' || outcome.kind === 'gave-up')
+        deps.log.warn('channel job not delivered', { ...about, outcome });
+      else deps.log.info('channel job handled', { ...about, outcome: outcome.kind });
+    },
+    retry: { metric: 'ChannelJobRetries', level: 'warn', message: 'channel job to be retried' },
+  });
+}
 
 /**
  * Deps from the Lambda environment (once per cold start): the channels and the tables the
@@ -68,5 +129,5 @@ export async function channelWorkerDepsFromEnv(env: Readonly<Record<string, stri
   };
 }
 
-/** AWS entry point: the channel queue's consumer (`createChannelWorkerHandler`). */
+/** AWS entry point. */
 export const handler = lazyHandler(async () => createChannelWorkerHandler(await channelWorkerDepsFromEnv()));

@@ -2,7 +2,7 @@ import { notifyPublisher } from '../runtime/notifyPublisher';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { collectMessageSchema } from '../messages/collectJob';
 import { chainFrom, messageVisibilityFrom, someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
-import { consumerQueue } from '../runtime/consumerQueue';
+import { consumerQueue } from '../runtime/consumer/consumerQueue';
 import { AccountsRepository } from '../store/accountsRepository';
 import { AlertStateRepository } from '../store/alertStateRepository';
 import { CurvesRepository } from '../store/curvesRepository';
@@ -13,13 +13,13 @@ import { protectionServiceFrom } from '../runtime/protectionServiceFrom';
 import { SnapshotsRepository } from '../store/snapshotsRepository';
 import { handlerBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
-import { parallelSqsHandler, type ParallelSqsHandlerDeps } from '../runtime/parallelSqsHandler';
+import { sqsConsumer, type ConsumerDeps } from '../runtime/consumer/sqsConsumer';
 import { collectAccount, type CollectDeps, type CollectOutcome } from '../services/collect/collectAccount';
 import { collectSettingsFrom } from '../services/collect/collectSettings';
 import { refinementBudgetFrom } from '../services/collect/refinementBudget';
 import { watchDelegateBatch } from '../services/collect/watchDelegateBatch';
 
-export interface CollectHandlerDeps extends CollectDeps, ParallelSqsHandlerDeps {
+export interface CollectHandlerDeps extends CollectDeps, ConsumerDeps {
   /** Told about every record's outcome (the CLI prints a table from these). */
   readonly onOutcome?: (outcome: CollectOutcome) => void;
 }
@@ -33,7 +33,7 @@ export interface CollectHandlerDeps extends CollectDeps, ParallelSqsHandlerDeps 
  * acknowledged. A malformed body can never succeed, so it is logged and dropped.
  */
 export function createCollectHandler(deps: CollectHandlerDeps) {
-  return parallelSqsHandler(deps, {
+  return sqsConsumer(deps, {
     name: 'collect job',
     schema: collectMessageSchema,
     about: (message) => ('kind' in message ? { account: `${message.accounts.length} accounts (delegate watch)` } : { account: message.address }),

@@ -1,4 +1,4 @@
-import { HANDLER_CATALOG } from './catalog';
+import { HANDLER_CATALOG } from '../config/handlerCatalog';
 import { sesSenderFrom, someRepositoriesFrom } from '../runtime/factories';
 import { linkMinterFrom } from '../runtime/linkMinterFrom';
 import { pageBasics } from '../runtime/handlerBasics';

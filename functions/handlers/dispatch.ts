@@ -1,14 +1,14 @@
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
-import { settingsFor } from '../config/settings';
 import { someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { AccountScheduleRepository } from '../store/accountScheduleRepository';
 import { AccountsRepository } from '../store/accountsRepository';
+import { handlerBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { dispatchDue, type DispatchDeps } from '../services/collect/dispatchDue';
 import { deadlineOf, withDeadline } from '../shared/deadline';
 import { backfillBudgetFrom } from '../services/collect/backfillBudget';
-import { createObservability, type Observability } from '../shared/observability';
+import type { Observability } from '../shared/observability';
 
 /** EventBridge Scheduler passes whatever input the schedule was given; ours sends none or `{}`. */
 const scheduledEventSchema = z.looseObject({}).nullish();
@@ -40,19 +40,22 @@ export function createDispatchHandler(deps: DispatchHandlerDeps) {
   };
 }
 
-export const handler = lazyHandler(async () => {
-  const settings = settingsFor('dispatch');
-  const { log, counters, flush, addContext } = createObservability('dispatch');
-  return createDispatchHandler({
+/** Builds the handler's dependencies from the environment (once per cold start). */
+export function dispatchDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): DispatchHandlerDeps {
+  const { settings, ...basics } = handlerBasics('dispatch', env);
+  return {
     ...someRepositoriesFrom(settings, { accounts: AccountsRepository, schedule: AccountScheduleRepository }),
     collectQueue: sqsQueueFrom(settings, 'COLLECT_QUEUE_URL'),
-    log,
-    addContext,
-    counters,
-    flush,
-    now: Date.now,
+    log: basics.log,
+    addContext: basics.addContext,
+    counters: basics.counters,
+    flush: basics.flush,
+    now: basics.now,
     limitPerShard: settings.DISPATCH_LIMIT_PER_SHARD,
-    deadlineMarginMs: settings.DEADLINE_MARGIN_MS,
+    deadlineMarginMs: basics.deadlineMarginMs,
     backfillBudget: backfillBudgetFrom(settings),
-  });
-});
+  };
+}
+
+/** AWS entry point. */
+export const handler = lazyHandler(async () => createDispatchHandler(dispatchDepsFromEnv()));

@@ -4,8 +4,8 @@ import { notifyQueueMessageSchema } from '../messages/notifyMessage';
 import { sqsQueueFrom } from '../runtime/factories';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { mailerDepsFromEnv } from '../runtime/mailerDepsFromEnv';
-import { sqsHandler, type SqsHandlerDeps } from '../runtime/sqsHandler';
-import { consumerQueue } from '../runtime/consumerQueue';
+import { sqsConsumer, type ConsumerDeps } from '../runtime/consumer/sqsConsumer';
+import { consumerQueue } from '../runtime/consumer/consumerQueue';
 import { AccountsRepository } from '../store/accountsRepository';
 import { AlertStateRepository } from '../store/alertStateRepository';
 import { ChannelsRepository } from '../store/channelsRepository';
@@ -21,7 +21,7 @@ import { deliverNotification, type NotificationOutcome } from '../services/notif
 import { deliverOnboardingNotice, type OnboardingNoticeDeps } from '../services/notify/deliverOnboardingNotice';
 
 /** What the notify handler needs: the delivery service's ports, plus a metrics flush per invocation. */
-export interface NotifyDeps extends OnboardingNoticeDeps, SqsHandlerDeps {}
+export interface NotifyDeps extends OnboardingNoticeDeps, ConsumerDeps {}
 
 const OUTCOME_METRIC: Readonly<Record<NotificationOutcome['kind'], string>> = {
   sent: 'NotificationsSent',
@@ -39,7 +39,7 @@ const OUTCOME_METRIC: Readonly<Record<NotificationOutcome['kind'], string>> = {
  * never the body) and counted, not retried.
  */
 export function createNotifyHandler(deps: NotifyDeps) {
-  return sqsHandler(deps, {
+  return sqsConsumer(deps, {
     name: 'notify message',
     schema: notifyQueueMessageSchema,
     concurrency: 1,

@@ -2,7 +2,7 @@ import { actionUrl } from '../links/linkPaths';
 import { sesSenderFrom, someRepositoriesFrom } from '../runtime/factories';
 import { linkMinterFrom } from '../runtime/linkMinterFrom';
 import { PageLinks } from '../links/pageLinks';
-import { HANDLER_CATALOG } from './catalog';
+import { HANDLER_CATALOG } from '../config/handlerCatalog';
 import { mailboxNotices } from '../services/preferences/mailboxNotice';
 import { AccountsRepository } from '../store/accountsRepository';
 import { AlertStateRepository } from '../store/alertStateRepository';

@@ -1,16 +1,16 @@
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
-import { settingsFor } from '../config/settings';
 import { sesSenderFrom, someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { reconcileDepsFrom } from '../runtime/reconcileDepsFrom';
 import { AccountScheduleRepository } from '../store/accountScheduleRepository';
 import { MissedReportsRepository } from '../store/missedReportsRepository';
 import { RecipientsRepository } from '../store/recipientsRepository';
 import { ReportLedgerRepository } from '../store/reportLedgerRepository';
+import { handlerBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { dispatchReports, type ReportDispatchDeps } from '../services/report/schedule/dispatchReports';
 import { reconcileReports, type ReconcileDeps } from '../services/report/schedule/reconcileReports';
-import { createObservability, type Observability } from '../shared/observability';
+import type { Observability } from '../shared/observability';
 
 /** EventBridge Scheduler passes whatever input the schedule was given; ours sends none or `{}`. */
 const scheduledEventSchema = z.looseObject({}).nullish();
@@ -39,16 +39,16 @@ export function createReportDispatchHandler(deps: ReportDispatchHandlerDeps) {
   };
 }
 
-export const handler = lazyHandler(async () => {
-  const settings = settingsFor('report-dispatch');
-  const { log, counters, flush } = createObservability('report-dispatch');
+/** Builds the handler's dependencies from the environment (once per cold start). */
+export function reportDispatchDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): ReportDispatchHandlerDeps {
+  const { settings, log, counters, flush, now } = handlerBasics('report-dispatch', env);
   const repos = someRepositoriesFrom(settings, {
     schedule: AccountScheduleRepository,
     recipients: RecipientsRepository,
     reportLedger: ReportLedgerRepository,
     missedReports: MissedReportsRepository,
   });
-  return createReportDispatchHandler({
+  return {
     schedule: repos.schedule,
     recipients: repos.recipients,
     reportQueue: sqsQueueFrom(settings, 'REPORT_QUEUE_URL'),
@@ -56,6 +56,9 @@ export const handler = lazyHandler(async () => {
     reconcile: reconcileDepsFrom(settings, { repos, sender: () => sesSenderFrom(settings), log, counters }),
     log,
     flush,
-    now: Date.now,
-  });
-});
+    now,
+  };
+}
+
+/** AWS entry point. */
+export const handler = lazyHandler(async () => createReportDispatchHandler(reportDispatchDepsFromEnv()));

@@ -1,13 +1,13 @@
 import { reportJobSchema } from '../messages/reportJob';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { reportMailerDepsFromEnv } from '../runtime/reportMailerDepsFromEnv';
-import { parallelSqsHandler, type ParallelSqsHandlerDeps } from '../runtime/parallelSqsHandler';
+import { sqsConsumer, type ConsumerDeps } from '../runtime/consumer/sqsConsumer';
 import type { ReportDeps } from '../services/report/send/reportDeps';
 import { REPORT_QUEUE } from '../services/report/schedule/reportWorkers';
 import { sendReportJob } from '../services/report/send/sendReportJob';
 
 /** What the report worker needs: the report service's ports, the clock, and a metrics flush per invocation. */
-export type ReportWorkerDeps = ReportDeps & ParallelSqsHandlerDeps;
+export type ReportWorkerDeps = ReportDeps & ConsumerDeps;
 
 /**
  * The report queue's consumer, deployed as the `daily-report` function: each record is one `ReportJob`
@@ -17,8 +17,8 @@ export type ReportWorkerDeps = ReportDeps & ParallelSqsHandlerDeps;
  * timeout and dead-letters it after the receive limit. A malformed record can never succeed: it
  * is logged (reason only) and dropped.
  */
-export function createReportWorker(deps: ReportWorkerDeps) {
-  return parallelSqsHandler(deps, {
+export function createReportWorkerHandler(deps: ReportWorkerDeps) {
+  return sqsConsumer(deps, {
     name: 'report job',
     schema: reportJobSchema,
     about: (job) => ({ ...(job.kind === 'recipient' ? { recipientJob: true } : { account: job.address }), reportDate: job.reportDate }),
@@ -40,4 +40,4 @@ export async function reportWorkerDepsFromEnv(env: Readonly<Record<string, strin
 }
 
 /** AWS entry point. */
-export const handler = lazyHandler(async () => createReportWorker(await reportWorkerDepsFromEnv()));
+export const handler = lazyHandler(async () => createReportWorkerHandler(await reportWorkerDepsFromEnv()));

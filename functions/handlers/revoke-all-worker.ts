@@ -1,13 +1,39 @@
 import { notifyPublisher } from '../runtime/notifyPublisher';
 import type { NotifyEvent } from '../messages/notifyMessage';
+import { revokeAllJobSchema } from '../messages/revokeAllJob';
 import { someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { handlerBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
-import { revokeAllWorker, type RevokeAllWorkerDeps } from '../runtime/revokeAllWorker';
+import { delegateUnitWorker } from '../runtime/consumer/delegateUnitWorker';
+import type { ConsumerDeps } from '../runtime/consumer/sqsConsumer';
 import { RevokeAllRepository } from '../store/revokeAllRepository';
 import { TokenRepository } from '../store/tokenRepository';
 import { LambdaRevocationSigner, signerLambdaClient } from '../web/lambdaRevocationSigner';
 import { signerCallOf } from '../web/signerCallOf';
+import { announceRevokeAllSettled, type AnnounceRevokeAllDeps } from '../services/revocation/announceRevokeAllSettled';
+import { runRevokeAllUnit, type RevokeAllUnitDeps } from '../services/revocation/runRevokeAllUnit';
+
+/** What the revoke-all consumer needs. */
+export type RevokeAllWorkerDeps = RevokeAllUnitDeps & AnnounceRevokeAllDeps & ConsumerDeps;
+
+/**
+ * The consumer of the revoke-all queue, one delegate at a time (`delegateUnitWorker`). Expected
+ * outcomes are recorded in the batch; only a storage or queue failure is retried. Once no delegate
+ * of the batch is queued, the result email goes out (see `announceRevokeAllSettled`).
+ */
+export function createRevokeAllWorkerHandler(deps: RevokeAllWorkerDeps) {
+  return delegateUnitWorker(deps, {
+    unit: 'revoke-all unit',
+    schema: revokeAllJobSchema,
+    about: (job) => ({ attempt: job.attempt }),
+    run: (job) => runRevokeAllUnit(deps, job),
+    settle: async (result, job, about) => {
+      // Also after a skipped redelivery: the delivery that settled the batch may have stopped before announcing it.
+      if (result.kind !== 'in-flight' && (await announceRevokeAllSettled(deps, job)) === 'announced') deps.log.info('revoke-all batch settled', about);
+    },
+    retryMetric: 'RevokeAllRetries',
+  });
+}
 
 /**
  * Deps from the Lambda environment: the batches and unit tokens (the `tokens` table), the signing
@@ -30,4 +56,4 @@ export function revokeAllWorkerDepsFromEnv(env: Readonly<Record<string, string |
  * AWS entry point: the revocations queue's consumer (SQS FIFO grouped by account, one message per
  * invocation, so an account's removals run one after the other, each after the previous answer).
  */
-export const handler = lazyHandler(async () => revokeAllWorker(revokeAllWorkerDepsFromEnv()));
+export const handler = lazyHandler(async () => createRevokeAllWorkerHandler(revokeAllWorkerDepsFromEnv()));

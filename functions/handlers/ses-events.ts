@@ -1,7 +1,7 @@
 import type { Context, SNSEvent } from 'aws-lambda';
 import * as z from 'zod';
 import { settingsFor } from '../config/settings';
-import { parseRecord } from '../queue/parseRecord';
+import { parseRecord } from '../runtime/consumer/parseRecord';
 import { sesSenderFrom, someRepositoriesFrom } from '../runtime/factories';
 import type { MailSender } from '../mail/send/sesSender';
 import { AccountsRepository } from '../store/accountsRepository';

@@ -22,18 +22,3 @@ export function workQueueSettings(consumerTimeoutSeconds: number, maxReceiveCoun
 export function retryWindowMs(settings: WorkQueueSettings): number {
   return settings.visibilityTimeoutSeconds * settings.maxReceiveCount * 1_000;
 }
-
-/** The longest visibility SQS accepts (`ChangeMessageVisibility`): 12 hours. */
-export const MAX_VISIBILITY_SECONDS = 43_200;
-
-/**
- * How long a message that failed for a passing reason on its `receiveCount`-th receive stays
- * hidden: the consumer's timeout, doubling per receive (2, 4, 8 min for a 2-minute consumer),
- * at most the queue's visibility timeout. So the retries end well inside `retryWindowMs`, which
- * stays the bound (a record the deadline left unstarted, or a crashed invocation, keeps the full
- * visibility timeout).
- */
-export function retryDelaySeconds(settings: WorkQueueSettings, receiveCount: number): number {
-  const retry = Math.max(0, Math.floor(receiveCount) - 1);
-  return Math.min(settings.visibilityTimeoutSeconds, settings.consumerTimeoutSeconds * 2 ** Math.min(retry, 20));
-}

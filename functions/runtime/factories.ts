@@ -4,7 +4,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { createChainClient } from '../chain/chainClient';
 import type { ChainClient } from '../chain/ports';
 import { ConfigError, type Settings } from '../config/settings';
-import type { RequirableSetting } from '../handlers/catalog';
+import type { RequirableSetting } from '../config/handlerCatalog';
 import { SesSender } from '../mail/send/sesSender';
 import type { MessageQueue } from '../queue/messageQueue';
 import { SqsQueue } from '../queue/sqsQueue';

@@ -1,5 +1,5 @@
 import { settingsFor, type HandlerSettings } from '../config/settings';
-import { HANDLER_CATALOG, type HandlerName } from '../handlers/catalog';
+import { HANDLER_CATALOG, type HandlerName } from '../config/handlerCatalog';
 import { createObservability, type Counters, type Log, type Observability } from '../shared/observability';
 import { pageSecurityFrom } from './pageSecurityFrom';
 

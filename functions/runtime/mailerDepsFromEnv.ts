@@ -13,7 +13,7 @@ import type { MessageVisibility } from '../queue/messageVisibility';
 import { messageVisibilityFrom, sesClientFrom, sesSenderFrom, someRepositoriesFrom } from './factories';
 import { mailRateFrom } from '../mail/send/mailRate';
 import { linkMinterFrom } from './linkMinterFrom';
-import { HANDLER_CATALOG } from '../handlers/catalog';
+import { HANDLER_CATALOG } from '../config/handlerCatalog';
 
 /** What both mailer Lambdas are built from (see `mailerDepsFromEnv`), with the repositories named `K`. */
 export interface MailerDeps<K extends keyof Repositories> {

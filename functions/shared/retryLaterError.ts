@@ -3,7 +3,7 @@ import { SentinelError } from './sentinelError';
 /**
  * The one "try this message again later" error: something passes (SES throttling or outage,
  * another worker holding a delivery, a job that arrived before its due time). The SQS edge
- * (`sqsHandler`) hides the message for `retryAfterMs` when given, else for its backoff delay,
+ * (`sqsConsumer`) hides the message for `retryAfterMs` when given, else for its backoff delay,
  * and SQS redelivers it. The message names counts and error codes, never addresses or links.
  */
 export class RetryLaterError extends SentinelError {

@@ -3,7 +3,7 @@
  * `afterBundling` hook of a handler's `NodejsFunction` (`nodejsBundling`), run from the project
  * root. Copies what ships next to the bundle and writes the generated files (`addAssetExtras`).
  */
-import { HANDLER_NAMES, type HandlerName } from '../../functions/handlers/catalog';
+import { HANDLER_NAMES, type HandlerName } from '../../functions/config/handlerCatalog';
 import { addAssetExtras } from './buildHandlerAsset';
 
 const [name, arch, outDir, ...extra] = process.argv.slice(2);

@@ -1,7 +1,7 @@
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { build, type Metafile } from 'esbuild';
-import { HANDLER_CATALOG, type HandlerName } from '../../functions/handlers/catalog';
+import { HANDLER_CATALOG, type HandlerName } from '../../functions/config/handlerCatalog';
 import { BUNDLE_SETTINGS, bundleCopies, esbuildOptions, writeGeneratedFiles, type BundleArch } from './bundleSettings';
 import { PROJECT_ROOT, handlerEntry } from './handlerEntry';
 import { buildDeskClient, DESK_ASSETS_BUNDLE_DIR, writeDeskClient } from './deskClient';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { LogLevel, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
-import { HANDLER_CATALOG, type HandlerName } from '../../functions/handlers/catalog';
+import { HANDLER_CATALOG, type HandlerName } from '../../functions/config/handlerCatalog';
 import { PROJECT_ROOT } from './handlerEntry';
 import { nativeBinaryDir, npmPack, type PackageFetcher } from './nativeAddon';
 import { writePrecompiledTemplates } from './precompileTemplates';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { handlerFile, type HandlerName } from '../../functions/handlers/catalog';
+import { handlerFile, type HandlerName } from '../../functions/config/handlerCatalog';
 
 /** The repository root: the CDK bundling input and the base of every handler entry. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));

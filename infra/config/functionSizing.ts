@@ -1,5 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
-import { HANDLER_CATALOG, HANDLER_NAMES, type HandlerName } from '../../functions/handlers/catalog';
+import { HANDLER_CATALOG, HANDLER_NAMES, type HandlerName } from '../../functions/config/handlerCatalog';
 
 /** Timeout and memory of one Lambda. */
 export interface FunctionSizing {

@@ -13,7 +13,7 @@ import { tableName, type TableId } from '../../functions/store/tableDefinitions'
 import { parameterArn, queueArn, queueUrl, tableArn } from '../config/resourceNames';
 import { nodejsBundling, type BundleArch } from '../bundling/bundleSettings';
 import { PROJECT_ROOT, handlerEntry } from '../bundling/handlerEntry';
-import { HANDLER_CATALOG, type HandlerName, type HandlerSpec } from '../../functions/handlers/catalog';
+import { HANDLER_CATALOG, type HandlerName, type HandlerSpec } from '../../functions/config/handlerCatalog';
 import { FUNCTION_SIZING } from '../config/functionSizing';
 import type { StageConfig } from '../config/stageConfig';
 import type { MailSender } from './MailSender';

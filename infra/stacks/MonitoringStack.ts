@@ -3,7 +3,7 @@ import { Alarm, ComparisonOperator, TreatMissingData, type IMetric } from 'aws-c
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
-import type { HandlerName } from '../../functions/handlers/catalog';
+import type { HandlerName } from '../../functions/config/handlerCatalog';
 import { LINK_API_STAGE, linkApiName, linkWebAclName } from '../config/resourceNames';
 import type { StageConfig } from '../config/stageConfig';
 import { EncryptedTopic } from '../constructs/EncryptedTopic';

@@ -6,7 +6,7 @@ import { validateEntries, type MessageQueue, type QueueEntry, type SendResult } 
 import type { MessageVisibility, ReceivedMessage } from '../../functions/queue/messageVisibility';
 import { lambdaContext } from '../lambdaContext';
 import { describeError } from '../../functions/shared/describeError';
-import type { RecordScope } from '../../functions/runtime/sqsBatch';
+import type { RecordScope } from '../../functions/runtime/consumer/sqsConsumer';
 import type { JournalEntry, QueueJournal } from './queueJournal';
 
 /** A Lambda handler for SQS events, as deployed (partial batch responses enabled). */
@@ -27,7 +27,7 @@ export interface QueueClock {
 }
 
 /**
- * The consumer option that holds `clock` around each record of a batch (`SqsHandlerDeps.recordScope`),
+ * The consumer option that holds `clock` around each record of a batch (`ConsumerDeps.recordScope`),
  * for a clock that holds; nothing otherwise.
  */
 export function heldRecords(clock: QueueClock | undefined): { recordScope?: RecordScope } {

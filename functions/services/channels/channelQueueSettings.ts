@@ -1,4 +1,4 @@
-import { HANDLER_CATALOG } from '../../handlers/catalog';
+import { HANDLER_CATALOG } from '../../config/handlerCatalog';
 import { workQueueSettings, type WorkQueueSettings } from '../../queue/workQueueSettings';
 
 /** Channel jobs per channel-worker invocation (worked at once, each waiting on its own destination). */

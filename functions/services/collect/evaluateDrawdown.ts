@@ -1,15 +1,14 @@
-import { drawdown, drawdownCurve } from '../../domain/drawdown';
-import { deepestSince, firstReached, shallowestBetween } from '../../domain/gapCrossing';
-import { INTERVAL_MS } from '../../domain/interval';
-import { evaluateDrawdownAlerts, type DrawdownEvaluation, type LevelState } from '../../domain/alertMachine';
-import { isDataFresh } from '../../domain/staleness';
+import type { LevelState } from '../../domain/alertMachine';
+import { decideDrawdown, type DrawdownDecision } from '../../domain/decideDrawdown';
+import type { DrawdownLevelsInput, StoredDrawdownLevels } from '../../domain/drawdownLevels';
+import { quietAtRollup } from '../../domain/quietAtRollup';
 import type { TrackedAccount } from '../../domain/account';
 import type { AlertState, AlertStateRepository } from '../../store/alertStateRepository';
 import { SNOOZE_RULE } from '../../store/alertStateRepository';
 import type { CurvesRepository } from '../../store/curvesRepository';
 import type { NotifyEvent } from '../../messages/notifyMessage';
 import { lookbackWindowMs } from '../../domain/lookbackWindow';
-import { ROLLUP_TOLERANCE_PCT, rollupOfSeries, type DrawdownRollup } from '../../domain/drawdownRollup';
+import { rollupOfSeries, type DrawdownRollup } from '../../domain/drawdownRollup';
 import type { SeriesPoint } from '../../domain/series';
 import { DRAWDOWN_ROLLUP_RULE, rollupFromState, rollupToState } from '../../store/drawdownRollupItem';
 import { measureWithRollup } from './measureWithRollup';
@@ -82,7 +81,8 @@ export async function evaluateDrawdown(
   const windowMs = lookbackWindowMs(account.interval, settings.lookbackMs);
   const from = Math.max(0, now - windowMs);
   const rules = await deps.alerts.listForAccount(account.address);
-  const levels = levelContext(rules, account, now, settings);
+  const stateItem = rules.find((r) => r.rule === DRAWDOWN_RULE);
+  const levels: DrawdownLevelsInput = { account, stored: storedLevels(rules), rules: settings, now };
   const rollupItem = rules.find((r) => r.rule === DRAWDOWN_ROLLUP_RULE);
   const stored = rollupItem ? rollupFromState(rollupItem.state) : null;
   const saveRollup = async (rollup: DrawdownRollup) => {
@@ -110,182 +110,85 @@ export async function evaluateDrawdown(
       };
       const quiet = { events: [], favourableDrawdownPct: null, crossingOnMarkedStepsOnly: false, measured: null, commit: commitRollup };
       if (measured.currentPct === null || !measured.last) return { ...quiet, drawdownPct: null, asOf: null };
-      const { currentPct, last } = measured;
-      // A poll that wrote more than one point (a missed poll, a gap) is evaluated on the exact
-      // series, point by point: a level crossed at a point before the newest must not pass unseen.
-      const filledGap = writtenFromMs !== null && last.timestamp > writtenFromMs;
-      if (!filledGap && !nearKillSwitch(account, currentPct, settings) && levels.quietAround(currentPct, last))
-        return { ...quiet, drawdownPct: currentPct, asOf: last.timestamp };
+      if (quietAtRollup(levels, { currentPct: measured.currentPct, last: measured.last, writtenFromMs }))
+        return { ...quiet, drawdownPct: measured.currentPct, asOf: measured.last.timestamp };
     }
   }
 
-  const points = await deps.curves.queryRange(account.address, account.interval, from, now);
-  const series = storedSeries(points);
+  const series = storedSeries(await deps.curves.queryRange(account.address, account.interval, from, now));
   const rebuilt = rollupOfSeries(account.interval, from, series);
   const commitRollup = async () => {
     if (rebuilt.last && rebuilt.last.timestamp !== verified?.last?.timestamp) await saveRollup(rebuilt);
   };
-  const result = drawdown(series);
-  const last = series[series.length - 1];
-  const favourableDrawdownPct = result?.favourableCurrentPct ?? null;
-  const exact = result ? { series, peakAt: result.peakAt } : null;
-  const nothing: PendingAlerts = {
-    events: [],
-    drawdownPct: result?.currentPct ?? null,
-    favourableDrawdownPct,
-    crossingOnMarkedStepsOnly: false,
-    asOf: last?.timestamp ?? null,
-    measured: exact,
-    commit: commitRollup,
-  };
-  if (!result || !last || account.drawdownThresholds.length === 0) return nothing;
-
-  // In order, over the points this poll brought: the shallowest before the deepest (a breached
-  // level that recovered there is re-armed), the gap's deepest point (a level crossed during an
-  // outage fires once, even if the drawdown has recovered since), then the newest point from the
-  // states that left.
-  const curve = writtenFromMs === null ? [] : drawdownCurve(series);
-  const deepest = writtenFromMs === null ? null : deepestSince(curve, writtenFromMs);
-  const deeper = deepest && deepest.timestamp < last.timestamp && deepest.drawdownPct > result.currentPct ? deepest : null;
-  const shallowest = writtenFromMs === null || refetched ? null : shallowestBetween(curve, writtenFromMs, (deeper ?? last).timestamp);
-  const rearmAt = shallowest && shallowest.drawdownPct < Math.min(result.currentPct, deeper?.drawdownPct ?? Number.POSITIVE_INFINITY) ? shallowest : null;
-  const rearm = rearmAt ? levels.evaluate(rearmAt.drawdownPct, last, series) : null;
-  const statesAfter = (e: DrawdownEvaluation) => new Map(e.decisions.map((d): [number, LevelState] => [d.level, d.nextState]));
-  const during = deeper ? levels.evaluate(deeper.drawdownPct, last, series, rearm ? statesAfter(rearm) : undefined) : null;
-  const afterGap = during ? statesAfter(during) : rearm ? statesAfter(rearm) : undefined;
-  const evaluation = levels.evaluate(result.currentPct, last, series, afterGap);
-  const moved = levels.moved(evaluation);
-  const notice = during?.notice ?? evaluation.notice ?? rearm?.notice ?? null;
-  // A level crossed again after recovering is dated from its new crossing.
-  const crossingFrom = rearmAt && notice !== rearm?.notice ? rearmAt.timestamp : writtenFromMs;
-  const reached = notice && crossingFrom !== null ? firstReached(curve, crossingFrom, notice.level) : null;
-  // A crossing is dated (the notices then speak of a gap filled since) only at a point before the
-  // newest: points were missing when it happened. At the newest point it is this poll's own.
-  const crossedAt = reached !== null && reached < last.timestamp ? reached : null;
-  const staleLimitMs = settings.staleAfterIntervals * INTERVAL_MS[account.interval];
-  const late = crossedAt !== null && now - crossedAt > staleLimitMs ? { lateByMs: now - crossedAt } : {};
-  // A level that recovered in the gap and was crossed again stays one open incident: no recovery for it.
-  const refired = new Set(notice?.levels ?? []);
-  const gapRecoveries = (rearm?.recoveries ?? []).filter((r) => !refired.has(r.level));
-  const recoveries: NotifyEvent[] = [...gapRecoveries, ...evaluation.recoveries].map((r) => ({
-    kind: 'drawdown-recovered',
-    eventId: r.id,
-    account: account.address,
-    at: now,
-    level: r.level,
-    drawdownPct: Math.min(100, Math.max(0, r.drawdownPct)),
-    equityNow: last.equity,
-    asOf: last.timestamp,
-  }));
-  const alerts: NotifyEvent[] = notice
-    ? [
-        {
-          kind: 'drawdown',
-          eventId: notice.id,
-          account: account.address,
-          at: now,
-          notice: notice.kind,
-          level: notice.level,
-          levels: notice.levels,
-          drawdownPct: Math.min(100, Math.max(0, notice.drawdownPct)),
-          maxDrawdownPct: Math.min(100, Math.max(0, result.maxPct)),
-          dollarDrawdown: result.dollarDrawdown,
-          peakAt: result.peakAt,
-          peakEquity: result.peakEquity,
-          equityNow: last.equity,
-          pnlNow: last.pnl,
-          asOf: last.timestamp,
-          ...(crossedAt === null ? {} : { crossedAt }),
-          ...late,
-        },
-      ]
-    : [];
-  const events = [...alerts, ...recoveries];
+  const decision = decideDrawdown(levels, { series, writtenFromMs, refetched });
+  if (decision.kind === 'no-data') {
+    return { events: [], drawdownPct: null, favourableDrawdownPct: null, crossingOnMarkedStepsOnly: false, asOf: null, measured: null, commit: commitRollup };
+  }
+  const { result, last, nextLevels } = decision;
   return {
-    events,
+    events: drawdownEvents(account, now, decision),
     drawdownPct: result.currentPct,
-    favourableDrawdownPct,
-    crossingOnMarkedStepsOnly: notice !== null && result.favourableCurrentPct < notice.level,
+    favourableDrawdownPct: result.favourableCurrentPct,
+    crossingOnMarkedStepsOnly: decision.crossingOnMarkedStepsOnly,
     asOf: last.timestamp,
-    measured: exact,
+    measured: { series, peakAt: result.peakAt },
     commit: async () => {
       await Promise.all([
         commitRollup(),
         // A conflict means a concurrent evaluation wrote first; its notice id equals ours when it
         // saw the same state, and delivery sends that id once.
-        moved ? deps.alerts.compareAndSet(account.address, DRAWDOWN_RULE, levels.version, { levels: levels.next(evaluation) }) : undefined,
+        nextLevels ? deps.alerts.compareAndSet(account.address, DRAWDOWN_RULE, stateItem?.version ?? null, { levels: nextLevels }) : undefined,
       ]);
     },
   };
 }
 
-/**
- * The account's stored level states and snooze, and the alert machine run on them for a given
- * drawdown and newest point.
- */
-function levelContext(rules: readonly AlertState[], account: TrackedAccount, now: number, settings: DrawdownSettings) {
+/** The account's stored drawdown levels and snooze, read from its alert-state items (an unreadable item counts as none). */
+function storedLevels(rules: readonly AlertState[]): StoredDrawdownLevels {
   const stateItem = rules.find((r) => r.rule === DRAWDOWN_RULE);
   const parsed = drawdownStateSchema.safeParse(stateItem?.state ?? { levels: {} });
   const priorLevels = parsed.success ? parsed.data.levels : {};
-  const states = new Map<number, LevelState>(Object.entries(priorLevels).map(([level, stored]): [number, LevelState] => [Number(level), levelStateOf(stored)]));
   const snooze = snoozeStateSchema.safeParse(rules.find((r) => r.rule === SNOOZE_RULE)?.state);
-
-  /** The machine at `drawdownPct`, from the stored states or from `from` (an earlier evaluation's, in the same poll). */
-  const evaluate = (drawdownPct: number, last: SeriesPoint, series?: readonly SeriesPoint[], from?: ReadonlyMap<number, LevelState>): DrawdownEvaluation =>
-    evaluateDrawdownAlerts({
-      account: account.address,
-      drawdownPct,
-      levels: account.drawdownThresholds,
-      states: from ?? states,
-      snoozedUntil: snooze.success ? snooze.data.until : null,
-      now,
-      dataFresh: isDataFresh(last.timestamp, now, account.interval, settings.staleAfterIntervals),
-      hysteresisPct: settings.hysteresisPct,
-      repeatMs: settings.repeatMs,
-      // First evaluation: what was already breached when tracking began is recorded, not announced.
-      ...(stateItem === undefined && series ? { breachedBeforeTracking: breachedAt(series, account.createdAt, account.drawdownThresholds) } : {}),
-    });
-  const moved = (evaluation: DrawdownEvaluation): boolean =>
-    evaluation.decisions.some((d) => {
-      const prior = states.get(d.level);
-      const next = d.nextState;
-      return (
-        !prior ||
-        prior.status !== next.status ||
-        prior.lastSentAt !== next.lastSentAt ||
-        prior.breachedAt !== next.breachedAt ||
-        Boolean(prior.baseline) !== Boolean(next.baseline) ||
-        Boolean(prior.named) !== Boolean(next.named)
-      );
-    });
   return {
-    version: stateItem?.version ?? null,
-    evaluate,
-    moved,
-    next: (evaluation: DrawdownEvaluation) => Object.fromEntries(evaluation.decisions.map((d) => [String(d.level), d.nextState])),
-    /**
-     * Whether a drawdown anywhere within `ROLLUP_TOLERANCE_PCT` of `drawdownPct` would leave every
-     * level's stored state as it is and send nothing (the machine is monotone in the drawdown, so
-     * both ends and the middle decide it). Never true on a first evaluation (every level is new).
-     */
-    quietAround: (drawdownPct: number, last: SeriesPoint): boolean =>
-      [drawdownPct - ROLLUP_TOLERANCE_PCT, drawdownPct, drawdownPct + ROLLUP_TOLERANCE_PCT].every((value) => {
-        const evaluation = evaluate(value, last);
-        return evaluation.notice === null && !moved(evaluation);
-      }),
+    states: new Map<number, LevelState>(Object.entries(priorLevels).map(([level, stored]): [number, LevelState] => [Number(level), levelStateOf(stored)])),
+    tracked: stateItem !== undefined,
+    snoozedUntil: snooze.success ? snooze.data.until : null,
   };
 }
 
-/**
- * Whether an armed kill switch is within reach of its level or of its re-arm margin (the rollup's
- * tolerance included): then the poll measures on the exact series, which the kill switch needs.
- */
-function nearKillSwitch(account: Pick<TrackedAccount, 'killSwitch'>, drawdownPct: number, settings: Pick<DrawdownSettings, 'hysteresisPct'>): boolean {
-  return account.killSwitch !== null && drawdownPct + ROLLUP_TOLERANCE_PCT >= account.killSwitch - settings.hysteresisPct;
-}
-
-/** The levels the drawdown had reached at `at` (tracking start), measured on the points up to then. */
-function breachedAt(series: readonly SeriesPoint[], at: number, levels: readonly number[]): number[] {
-  const before = drawdown(series.filter((p) => p.timestamp <= at));
-  return before ? levels.filter((level) => before.currentPct >= level) : [];
+/** The notify events of a decision: its notice, then its recoveries. */
+function drawdownEvents(account: TrackedAccount, now: number, decision: Extract<DrawdownDecision, { kind: 'measured' }>): NotifyEvent[] {
+  const { result, last, notice } = decision;
+  const pct = (value: number) => Math.min(100, Math.max(0, value));
+  const recoveries: NotifyEvent[] = decision.recoveries.map((r) => ({
+    kind: 'drawdown-recovered',
+    eventId: r.id,
+    account: account.address,
+    at: now,
+    level: r.level,
+    drawdownPct: pct(r.drawdownPct),
+    equityNow: last.equity,
+    asOf: last.timestamp,
+  }));
+  if (!notice) return recoveries;
+  const alert: NotifyEvent = {
+    kind: 'drawdown',
+    eventId: notice.id,
+    account: account.address,
+    at: now,
+    notice: notice.kind,
+    level: notice.level,
+    levels: notice.levels,
+    drawdownPct: pct(notice.drawdownPct),
+    maxDrawdownPct: pct(result.maxPct),
+    dollarDrawdown: result.dollarDrawdown,
+    peakAt: result.peakAt,
+    peakEquity: result.peakEquity,
+    equityNow: last.equity,
+    pnlNow: last.pnl,
+    asOf: last.timestamp,
+    ...(notice.crossedAt === null ? {} : { crossedAt: notice.crossedAt }),
+    ...(notice.lateByMs === null ? {} : { lateByMs: notice.lateByMs }),
+  };
+  return [alert, ...recoveries];
 }

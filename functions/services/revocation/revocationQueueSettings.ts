@@ -1,4 +1,4 @@
-import { HANDLER_CATALOG } from '../../handlers/catalog';
+import { HANDLER_CATALOG } from '../../config/handlerCatalog';
 import { workQueueSettings, type WorkQueueSettings } from '../../queue/workQueueSettings';
 
 /**

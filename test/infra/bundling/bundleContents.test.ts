@@ -11,7 +11,7 @@ import { renderChartPng } from '../../../functions/mail/chart/chart';
 import { renderEmail } from '../../../functions/mail/render/render';
 import { EMAIL_KINDS } from '../../../functions/mail/render/views';
 import { BUNDLE_SETTINGS, bundleCopies, esbuildOptions, writeGeneratedFiles } from '../../../infra/bundling/bundleSettings';
-import { HANDLER_CATALOG, HANDLER_NAMES, type HandlerName } from '../../../functions/handlers/catalog';
+import { HANDLER_CATALOG, HANDLER_NAMES, type HandlerName } from '../../../functions/config/handlerCatalog';
 import { PROJECT_ROOT } from '../../../infra/bundling/handlerEntry';
 import { TIME_ZONE, curves, views } from '../../../local/mailSamples';
 import { mimeOf, withoutRandomBoundaries } from '../fixtures/mimeOf';

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HANDLER_CATALOG, HANDLER_NAMES } from '../../../functions/handlers/catalog';
+import { HANDLER_CATALOG, HANDLER_NAMES } from '../../../functions/config/handlerCatalog';
 import { LINK_PURPOSES } from '../../../functions/domain/linkClaims';
 import { FUNCTION_SIZING } from '../../../infra/config/functionSizing';
 import { VISIBILITY_FACTOR } from '../../../infra/constructs/WorkQueue';

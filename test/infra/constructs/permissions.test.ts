@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HANDLER_NAMES, type HandlerName } from '../../../functions/handlers/catalog';
+import { HANDLER_NAMES, type HandlerName } from '../../../functions/config/handlerCatalog';
 import { OWNER_KEY_ADMIN_ACTIONS } from '../../../infra/constructs/OwnerKeys';
 import { IDENTITY_DEFAULT_FUNCTION } from '../../../infra/constructs/MailSender';
 import { TABLES, type TableId } from '../../../functions/store/tableDefinitions';

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { ChainHttpError } from '../../../functions/chain/errors';
-import { retryDelaySeconds, workQueueSettings } from '../../../functions/queue/workQueueSettings';
-import { POISON_METRIC, sqsHandler } from '../../../functions/runtime/sqsHandler';
+import { retryDelaySeconds } from '../../../functions/runtime/consumer/backoffSeconds';
+import { workQueueSettings } from '../../../functions/queue/workQueueSettings';
+import { POISON_METRIC, sqsConsumer } from '../../../functions/runtime/consumer/sqsConsumer';
 import { memoryCounters, silentLog } from '../../../functions/shared/observability';
 import { InProcessQueue, type QueueClock } from '../../../local/queue/inProcessQueue';
 
@@ -26,7 +27,7 @@ describe('poison versus transient, through the local queue', () => {
       visibilityTimeoutMs: settings.visibilityTimeoutSeconds * 1_000,
       maxReceiveCount: settings.maxReceiveCount,
       onDeadLetter: () => undefined,
-      consumer: sqsHandler(
+      consumer: sqsConsumer(
         { log: silentLog, counters, visibility: { change: (message, seconds) => queue.change(message, seconds) } },
         {
           name: 'work item',

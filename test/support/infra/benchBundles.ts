@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
-import { HANDLER_CATALOG, type HandlerName } from '../../../functions/handlers/catalog';
+import { HANDLER_CATALOG, type HandlerName } from '../../../functions/config/handlerCatalog';
 import { BUNDLE_SETTINGS, esbuildOptions } from '../../../infra/bundling/bundleSettings';
 import { PROJECT_ROOT, handlerEntry } from '../../../infra/bundling/handlerEntry';
 import { BUNDLE_CACHE_DIR, bundleSourceFingerprint } from './bundleCache';

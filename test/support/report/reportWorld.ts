@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createReportWorker } from '../../../functions/handlers/report-worker';
+import { createReportWorkerHandler } from '../../../functions/handlers/report-worker';
 import { createNotifyHandler } from '../../../functions/handlers/notify';
 import type { MailSender } from '../../../functions/mail/send/sesSender';
 import type { NotifyEvent } from '../../../functions/messages/notifyMessage';
@@ -99,7 +99,7 @@ export function reportWorlds() {
       ...(options.storedDataGraceMs === undefined ? {} : { storedDataGraceMs: options.storedDataGraceMs }),
     };
     const deps = { ...base, digest: options.realDigests ? digestSenderFor(base) : digests.sender };
-    const worker = createReportWorker(deps);
+    const worker = createReportWorkerHandler(deps);
     const reports = createLocalReportPipeline({
       schedule: repos.schedule,
       recipients: repos.recipients,

@@ -33,7 +33,7 @@ import { startSimulator, type RunningSimulator } from '../../../local/sim/http/s
 import type { TestTables } from '../testTables';
 import { createRevokeAllPageHandler } from '../../../functions/handlers/revoke-all-page';
 import type { RevokeAllJob } from '../../../functions/messages/revokeAllJob';
-import { revokeAllWorker } from '../../../functions/runtime/revokeAllWorker';
+import { createRevokeAllWorkerHandler } from '../../../functions/handlers/revoke-all-worker';
 import { memoryCounters } from '../../../functions/shared/observability';
 import { signerCallOf } from '../../../functions/web/signerCallOf';
 import type { DecisionJob } from '../../../functions/messages/decisionJob';
@@ -175,7 +175,7 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
   const signer = new InProcessRevocationSigner(createSignRevocationHandler(signDeps));
   const revokeAll = new InProcessQueue<RevokeAllJob>({
     name: 'revoke-all',
-    consumer: revokeAllWorker({
+    consumer: createRevokeAllWorkerHandler({
       batches: repos.revokeAll,
       tokens: repos.tokens,
       sign: signerCallOf(signer),

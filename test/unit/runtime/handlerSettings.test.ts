@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, settingsFor } from '../../../functions/config/settings';
-import { HANDLER_CATALOG, HANDLER_NAMES, handlerFile, type HandlerName, type HandlerSpec } from '../../../functions/handlers/catalog';
+import { HANDLER_CATALOG, HANDLER_NAMES, handlerFile, type HandlerName, type HandlerSpec } from '../../../functions/config/handlerCatalog';
 import { handler as collectHandler } from '../../../functions/handlers/collect';
 import { lambdaContext } from '../../../local/lambdaContext';
 import { LINK_PURPOSES } from '../../../functions/domain/linkClaims';
@@ -24,9 +24,9 @@ const FULL = {
   CSRF_SECRET_ARN: 'sentinel-test-csrf-secret',
 };
 
-/** The handlers actually present: every `functions/handlers/<name>.ts` but the catalog itself. */
+/** The handlers actually present: every `functions/handlers/<name>.ts`. */
 const HANDLER_FILES = readdirSync(join(PROJECT_ROOT, 'functions', 'handlers'))
-  .filter((file) => file.endsWith('.ts') && file !== 'catalog.ts')
+  .filter((file) => file.endsWith('.ts'))
   .map((file) => file.slice(0, -'.ts'.length))
   .sort();
 
@@ -61,6 +61,16 @@ async function firstEventFailure(name: string, env: Record<string, string>): Pro
 describe('the handler catalog', () => {
   it('lists exactly the handler files of functions/handlers', () => {
     expect(HANDLER_NAMES.map(handlerFile).sort()).toEqual(HANDLER_FILES);
+  });
+
+  it('gives every handler one shape: create<Name>Handler(deps), <name>DepsFromEnv(env) and the AWS entry point', async () => {
+    for (const file of HANDLER_FILES) {
+      const camel = file.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+      const pascal = camel.charAt(0).toUpperCase() + camel.slice(1);
+      const module = (await import(`../../../functions/handlers/${file}.ts`)) as Record<string, unknown>;
+      expect(Object.keys(module), file).toEqual(expect.arrayContaining([`create${pascal}Handler`, `${camel}DepsFromEnv`, 'handler']));
+      for (const name of [`create${pascal}Handler`, `${camel}DepsFromEnv`, 'handler']) expect(typeof module[name], `${file}: ${name}`).toBe('function');
+    }
   });
 
   it('names only link purposes that exist, and no function without the settings its link keys need', () => {

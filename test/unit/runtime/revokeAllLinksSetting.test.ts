@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadSettings } from '../../../functions/config/settings';
 import type { Address } from '../../../functions/domain/address';
 import { linkMinterFrom } from '../../../functions/runtime/linkMinterFrom';
-import { HANDLER_CATALOG } from '../../../functions/handlers/catalog';
+import { HANDLER_CATALOG } from '../../../functions/config/handlerCatalog';
 import { recipientLinks } from '../../../functions/services/delivery/recipientLinks';
 
 const ENV = { SENTINEL_LINK_SECRET: 'link-secret-that-is-long-enough-0123456789', PUBLIC_BASE_URL: 'https://links.example.com' };

@@ -10,7 +10,7 @@ import { LinkClaimsReader } from '../../../../functions/links/linkReader';
 import { LinkTokenVerifier } from '../../../../functions/links/linkTokenVerifier';
 import type { DecisionJob } from '../../../../functions/messages/decisionJob';
 import type { NotifyMessage } from '../../../../functions/messages/notifyMessage';
-import { decisionWorker } from '../../../../functions/runtime/decisionWorker';
+import { createDecisionWorkerHandler } from '../../../../functions/handlers/decision-worker';
 import { collectAccount, type CollectDeps } from '../../../../functions/services/collect/collectAccount';
 import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
 import { RefinementBudget } from '../../../../functions/services/collect/refinementBudget';
@@ -89,7 +89,7 @@ describe('kill switch on drawdown (collect → protection service → queue → 
     });
     decisions = new InProcessQueue<DecisionJob>({
       name: 'decisions',
-      consumer: decisionWorker({ sign: signerCallOf(new InProcessRevocationSigner(sign)), log: silentLog, counters: memoryCounters() }),
+      consumer: createDecisionWorkerHandler({ sign: signerCallOf(new InProcessRevocationSigner(sign)), log: silentLog, counters: memoryCounters() }),
       batchSize: 1,
     });
     const protect = protectionService({

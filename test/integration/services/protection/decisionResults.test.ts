@@ -6,7 +6,7 @@ import { createSignRevocationHandler } from '../../../../functions/handlers/sign
 import { createEmailRenderer } from '../../../../functions/mail/render/render';
 import { SesSender } from '../../../../functions/mail/send/sesSender';
 import type { DecisionJob } from '../../../../functions/messages/decisionJob';
-import { decisionWorker } from '../../../../functions/runtime/decisionWorker';
+import { createDecisionWorkerHandler } from '../../../../functions/handlers/decision-worker';
 import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
 import { signerCallOf } from '../../../../functions/web/signerCallOf';
 import { InProcessRevocationSigner } from '../../../../local/inProcessRevocationSigner';
@@ -48,7 +48,7 @@ beforeAll(async () => {
   const signer = new InProcessRevocationSigner(createSignRevocationHandler({ ...world.signDeps, now: clock.now, counters: signerCounters }));
   queue = new InProcessQueue<DecisionJob>({
     name: 'decisions',
-    consumer: decisionWorker({ sign: signerCallOf(signer), log: silentLog, counters: memoryCounters() }),
+    consumer: createDecisionWorkerHandler({ sign: signerCallOf(signer), log: silentLog, counters: memoryCounters() }),
     batchSize: 1,
     visibilityTimeoutMs: 2 * MINUTE,
     maxReceiveCount: 10,

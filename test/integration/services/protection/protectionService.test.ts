@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRemoveDelegateManager } from '../../../../functions/chain/transactionBuilders';
 import type { ProtectiveActionRequest, ProtectiveRevoker } from '../../../../functions/domain/protectiveAction';
 import type { DecisionJob } from '../../../../functions/messages/decisionJob';
-import { decisionWorker } from '../../../../functions/runtime/decisionWorker';
+import { createDecisionWorkerHandler } from '../../../../functions/handlers/decision-worker';
 import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
 import { createSignRevocationHandler } from '../../../../functions/handlers/sign-revocation';
 import type { AccountPatch } from '../../../../functions/store/accountItem';
@@ -24,7 +24,7 @@ beforeAll(async () => {
   const signer = new InProcessRevocationSigner(createSignRevocationHandler(world.signDeps));
   queue = new InProcessQueue<DecisionJob>({
     name: 'decisions',
-    consumer: decisionWorker({ sign: signerCallOf(signer), log: silentLog, counters: memoryCounters() }),
+    consumer: createDecisionWorkerHandler({ sign: signerCallOf(signer), log: silentLog, counters: memoryCounters() }),
     batchSize: 1,
   });
   protect = worldProtection(world, queue);

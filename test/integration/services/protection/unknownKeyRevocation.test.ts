@@ -10,7 +10,7 @@ import { LinkTokenVerifier } from '../../../../functions/links/linkTokenVerifier
 import type { DecisionJob } from '../../../../functions/messages/decisionJob';
 import type { CollectMessage, DelegateWatchJob } from '../../../../functions/messages/collectJob';
 import type { NotifyMessage } from '../../../../functions/messages/notifyMessage';
-import { decisionWorker } from '../../../../functions/runtime/decisionWorker';
+import { createDecisionWorkerHandler } from '../../../../functions/handlers/decision-worker';
 import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
 import { dispatchDue } from '../../../../functions/services/collect/dispatchDue';
 import { watchDelegateBatch } from '../../../../functions/services/collect/watchDelegateBatch';
@@ -79,7 +79,7 @@ describe('unknown keys revoked on chain (watch → protection service → queue 
     });
     decisions = new InProcessQueue<DecisionJob>({
       name: 'decisions',
-      consumer: decisionWorker({ sign: signerCallOf(new InProcessRevocationSigner(sign)), log: silentLog, counters: memoryCounters() }),
+      consumer: createDecisionWorkerHandler({ sign: signerCallOf(new InProcessRevocationSigner(sign)), log: silentLog, counters: memoryCounters() }),
       batchSize: 1,
     });
     protect = protectionService({

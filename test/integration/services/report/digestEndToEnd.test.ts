@@ -8,7 +8,7 @@ import { nextReportAt } from '../../../../functions/domain/reportTime';
 import { shortAddress } from '../../../../functions/mail/render/format';
 import type { TrackedAccount } from '../../../../functions/domain/account';
 import { createRepositories } from '../../../../functions/store/repositories';
-import { createReportWorker, reportWorkerDepsFromEnv } from '../../../../functions/handlers/report-worker';
+import { createReportWorkerHandler, reportWorkerDepsFromEnv } from '../../../../functions/handlers/report-worker';
 import { silentLog } from '../../../../functions/shared/observability';
 import { createLocalReportPipeline } from '../../../../local/reportPipeline';
 import { writePrecompiledTemplates } from '../../../../infra/bundling/precompileTemplates';
@@ -362,7 +362,7 @@ describe('issue 10 end to end, scheduled: report-dispatch, the report queue and 
 
     const deps = await reportWorkerDepsFromEnv(env);
     const clock = () => now;
-    const worker = createReportWorker({ ...deps, log: silentLog, now: clock });
+    const worker = createReportWorkerHandler({ ...deps, log: silentLog, now: clock });
     // report-dispatch reads the same tables (its own Lambda, its own repositories).
     const dispatchRepos = createRepositories(tables.client, tables.prefix);
     const pipeline = createLocalReportPipeline({

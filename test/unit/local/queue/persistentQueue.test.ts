@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
-import { sqsHandler } from '../../../../functions/runtime/sqsHandler';
+import { sqsConsumer } from '../../../../functions/runtime/consumer/sqsConsumer';
 import { silentLog } from '../../../../functions/shared/observability';
 import { InProcessQueue, type QueueClock, type SqsLambdaHandler } from '../../../../local/queue/inProcessQueue';
 import { openQueueFolder } from '../../../../local/queue/queueFolder';
@@ -132,7 +132,7 @@ describe('InProcessQueue with a journal (its messages outlive the process)', () 
     let release: () => void = () => undefined;
     let started: () => void = () => undefined;
     const firstStarted = new Promise<void>((resolve) => (started = resolve));
-    const consumer = sqsHandler(
+    const consumer = sqsConsumer(
       { log: silentLog, counters: { count: () => undefined } },
       {
         name: 'job',

@@ -1,26 +1,26 @@
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
-import { sqsHandler, type SqsHandlerDeps } from '../../../functions/runtime/sqsHandler';
-import { memoryCounters, type Log } from '../../../functions/shared/observability';
-import { lambdaContext } from '../../../local/lambdaContext';
-import { sqsEvent } from '../../support/sqsEvent';
-import { ChainHttpError } from '../../../functions/chain/errors';
-import type { MessageVisibility, ReceivedMessage } from '../../../functions/queue/messageVisibility';
-import { workQueueSettings } from '../../../functions/queue/workQueueSettings';
-import { RetryLaterError } from '../../../functions/shared/retryLaterError';
-import { StoreError } from '../../../functions/store/errors';
-import { POISON_METRIC } from '../../../functions/runtime/sqsHandler';
+import { sqsConsumer, type ConsumerDeps } from '../../../../functions/runtime/consumer/sqsConsumer';
+import { memoryCounters, type Log } from '../../../../functions/shared/observability';
+import { lambdaContext } from '../../../../local/lambdaContext';
+import { sqsEvent } from '../../../support/sqsEvent';
+import { ChainHttpError } from '../../../../functions/chain/errors';
+import type { MessageVisibility, ReceivedMessage } from '../../../../functions/queue/messageVisibility';
+import { workQueueSettings } from '../../../../functions/queue/workQueueSettings';
+import { RetryLaterError } from '../../../../functions/shared/retryLaterError';
+import { StoreError } from '../../../../functions/store/errors';
+import { POISON_METRIC } from '../../../../functions/runtime/consumer/sqsConsumer';
 
 type Line = { level: keyof Log; message: string; extra: Record<string, unknown> | undefined };
 
-function recordingDeps(extra: Partial<SqsHandlerDeps> = {}) {
+function recordingDeps(extra: Partial<ConsumerDeps> = {}) {
   const lines: Line[] = [];
   const at = (level: keyof Log) => (message: string, fields?: Record<string, unknown>) => void lines.push({ level, message, extra: fields });
   const log: Log = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
   let flushes = 0;
   const contexts: Context[] = [];
-  const deps: SqsHandlerDeps = {
+  const deps: ConsumerDeps = {
     log,
     counters: memoryCounters(),
     flush: () => void flushes++,
@@ -32,11 +32,11 @@ function recordingDeps(extra: Partial<SqsHandlerDeps> = {}) {
 
 const jobSchema = z.strictObject({ id: z.string(), secret: z.string().optional() });
 
-describe('sqsHandler', () => {
+describe('sqsConsumer', () => {
   it('hands parsed messages on, drops malformed ones (counted, logged without the body), and fails only the records that threw', async () => {
     const r = recordingDeps();
     const handled: string[] = [];
-    const handler = sqsHandler(r.deps, {
+    const handler = sqsConsumer(r.deps, {
       name: 'test job',
       schema: jobSchema,
       concurrency: 2,
@@ -71,7 +71,7 @@ describe('sqsHandler', () => {
   it('returns the records the deadline left unstarted as failures, and still flushes', async () => {
     const r = recordingDeps({ deadlineMarginMs: 1_000 });
     const started: string[] = [];
-    const handler = sqsHandler(r.deps, {
+    const handler = sqsConsumer(r.deps, {
       name: 'test job',
       schema: jobSchema,
       concurrency: 1,
@@ -103,7 +103,7 @@ describe('sqsHandler', () => {
       early: () => new RetryLaterError('the report is due in 90 s', { retryAfterMs: 89_001 }),
       denied: () => new StoreError('accounts.get', 'AccessDeniedException', { retryable: false }),
     };
-    const handler = sqsHandler(r.deps, {
+    const handler = sqsConsumer(r.deps, {
       name: 'test job',
       schema: jobSchema,
       concurrency: 1,
@@ -150,12 +150,12 @@ describe('sqsHandler', () => {
       return event;
     };
 
-    const held = await sqsHandler(r.deps, { ...spec, holdGroupAfterFailure: true })(grouped(), lambdaContext('test', 60_000));
+    const held = await sqsConsumer(r.deps, { ...spec, holdGroupAfterFailure: true })(grouped(), lambdaContext('test', 60_000));
     expect(held.batchItemFailures).toEqual([{ itemIdentifier: 'm0' }, { itemIdentifier: 'm2' }]);
     expect(handled).toEqual(['b1', 'b2']);
 
     handled.length = 0;
-    const plain = await sqsHandler(r.deps, spec)(grouped(), lambdaContext('test', 60_000));
+    const plain = await sqsConsumer(r.deps, spec)(grouped(), lambdaContext('test', 60_000));
     expect(plain.batchItemFailures).toEqual([{ itemIdentifier: 'm0' }]);
     expect(handled).toEqual(['b1', 'a2', 'b2']);
   });

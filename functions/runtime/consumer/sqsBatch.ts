@@ -1,6 +1,6 @@
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { BatchProcessor, EventType, processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { DeadlineReachedError, deadlineOf, withDeadline } from '../shared/deadline';
+import { DeadlineReachedError, deadlineOf, withDeadline } from '../../shared/deadline';
 
 /** Runs one record's work. */
 export type RecordScope = <T>(work: () => Promise<T>) => Promise<T>;
@@ -19,10 +19,17 @@ export interface SqsBatchOptions {
    * of the batch's other records, as it could not in AWS, where they run beside it.
    */
   readonly recordScope?: RecordScope;
+  /**
+   * FIFO queues: after a record of a message group failed, the group's later records are not
+   * started and fail too (Powertools' `SqsFifoPartialProcessorAsync`, `skipGroupOnError`), records
+   * one after the other whatever `concurrency` says.
+   */
+  readonly holdGroupAfterFailure?: boolean;
 }
 
 /**
- * Works through an SQS batch with Powertools' `BatchProcessor` and answers with the partial
+ * Works through an SQS batch with Powertools' `BatchProcessor` (`SqsFifoPartialProcessorAsync`
+ * when a failed record holds its FIFO group) and answers with the partial
  * batch response: a record whose `handle` throws is listed in `batchItemFailures` (SQS
  * redelivers it), the others are deleted. With a Lambda context, the invocation's remaining
  * time (read as the record starts) minus the margin is the deadline of every record (`withDeadline`); a record not started
@@ -45,11 +52,10 @@ export async function processSqsBatch(
       const work = () => withDeadline(deadline, () => handle(record));
       await (options.recordScope ? options.recordScope(work) : work());
     });
-  return processPartialResponse(event, perRecord, new BatchProcessor(EventType.SQS), {
-    ...(context === undefined ? {} : { context }),
-    throwOnFullBatchFailure: false,
-    processInParallel: true,
-  });
+  const common = { ...(context === undefined ? {} : { context }), throwOnFullBatchFailure: false } as const;
+  return options.holdGroupAfterFailure
+    ? processPartialResponse(event, perRecord, new SqsFifoPartialProcessorAsync(), { ...common, skipGroupOnError: true })
+    : processPartialResponse(event, perRecord, new BatchProcessor(EventType.SQS), { ...common, processInParallel: true });
 }
 
 /** Runs at most `limit` of the given tasks at once, in the order they were asked for. */

@@ -1,7 +1,7 @@
-import { ConfigError } from '../config/settings';
-import { QueueError } from '../queue/errors';
-import { SentinelError } from '../shared/sentinelError';
-import { StoreError } from '../store/errors';
+import { ConfigError } from '../../config/settings';
+import { QueueError } from '../../queue/errors';
+import { SentinelError } from '../../shared/sentinelError';
+import { StoreError } from '../../store/errors';
 
 /**
  * True when a message that failed with `error` can never succeed, however often it is delivered:

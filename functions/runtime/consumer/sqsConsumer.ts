@@ -1,19 +1,21 @@
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type * as z from 'zod';
-import type { MessageVisibility } from '../queue/messageVisibility';
-import { parseRecord } from '../queue/parseRecord';
-import { MAX_VISIBILITY_SECONDS, retryDelaySeconds, type WorkQueueSettings } from '../queue/workQueueSettings';
-import { describeError } from '../shared/describeError';
-import type { Counters, Log, Observability } from '../shared/observability';
-import { RetryLaterError } from '../shared/retryLaterError';
+import type { MessageVisibility } from '../../queue/messageVisibility';
+import type { WorkQueueSettings } from '../../queue/workQueueSettings';
+import { describeError } from '../../shared/describeError';
+import type { Counters, Log, Observability } from '../../shared/observability';
+import { backoffSeconds } from './backoffSeconds';
 import { isPoisonFailure } from './isPoisonFailure';
+import { parseRecord } from './parseRecord';
 import { processSqsBatch, type RecordScope } from './sqsBatch';
+
+export type { RecordScope };
 
 /** Metric: messages dropped because they can never succeed (`isPoisonFailure`), not retried. */
 export const POISON_METRIC = 'PoisonMessages';
 
 /** What every SQS consumer is given besides its service's ports. */
-export interface SqsHandlerDeps {
+export interface ConsumerDeps {
   readonly log: Log;
   readonly counters: Counters;
   /** Flushes metrics at the end of every invocation. */
@@ -25,17 +27,19 @@ export interface SqsHandlerDeps {
   readonly visibility?: MessageVisibility;
   /** The queue's redelivery where it is not the deployed one (`spec.queue`): the local queues, which retry sooner. */
   readonly queue?: WorkQueueSettings;
+  /** Records of a batch in progress at once where the spec sets none; default 10 (a whole batch). */
+  readonly recordConcurrency?: number;
   /** Runs each record (see `SqsBatchOptions.recordScope`); never set in AWS. */
   readonly recordScope?: RecordScope;
 }
 
 /** One SQS consumer: its message contract and what it does with one message. */
-export interface SqsHandlerSpec<S extends z.ZodType> {
+export interface ConsumerSpec<S extends z.ZodType> {
   /** The message as the logs name it (`malformed <name> dropped`). */
   readonly name: string;
   readonly schema: S;
-  /** Records of a batch in progress at once (1 = one after the other). */
-  readonly concurrency: number;
+  /** Records of a batch in progress at once (1 = one after the other); default `deps.recordConcurrency`, else 10. */
+  readonly concurrency?: number;
   /** Log fields that identify a message (never secrets); the record's `messageId` is added. */
   readonly about: (message: z.output<S>) => Record<string, unknown>;
   /**
@@ -49,22 +53,24 @@ export interface SqsHandlerSpec<S extends z.ZodType> {
   readonly queue?: WorkQueueSettings;
   /**
    * FIFO queues: once a record of a message group fails for a passing reason, the later records
-   * of that group in the batch are not handled and fail too, so the group keeps its order. Off by
-   * default; meant for `concurrency: 1`.
+   * of that group in the batch are not handled and fail too, so the group keeps its order
+   * (Powertools' `SqsFifoPartialProcessorAsync` with `skipGroupOnError`: records one after the
+   * other). Off by default.
    */
   readonly holdGroupAfterFailure?: boolean;
 }
 
 /**
- * An SQS-driven Lambda handler: records of a batch worked through with `processSqsBatch` (partial
- * batch response; records the invocation's deadline left unstarted come back as failures), each
- * body read against `spec.schema`. A message that can never succeed is dropped and counted, not
- * retried until the dead-letter queue: a malformed body (`MalformedMessages`, logged with the
- * reason only, never the body) and a failure `isPoisonFailure` (`PoisonMessages`). Any other
- * failure is retried with backoff: the record is hidden for its `RetryLaterError.retryAfterMs`,
- * or `retryDelaySeconds(spec.queue, receiveCount)`. Metrics are flushed after every invocation.
+ * The one SQS consumer: the handler of every SQS-driven Lambda. Records of a batch are worked
+ * through with `processSqsBatch` (partial batch response; records the invocation's deadline left
+ * unstarted come back as failures), each body read against `spec.schema`. A message that can
+ * never succeed is dropped and counted, not retried until the dead-letter queue: a malformed body
+ * (`MalformedMessages`, logged with the reason only, never the body) and a failure
+ * `isPoisonFailure` (`PoisonMessages`). Any other failure is retried with backoff: the record is
+ * hidden for its `RetryLaterError.retryAfterMs`, or `retryDelaySeconds(spec.queue, receiveCount)`.
+ * Metrics are flushed after every invocation.
  */
-export function sqsHandler<S extends z.ZodType>(deps: SqsHandlerDeps, spec: SqsHandlerSpec<S>) {
+export function sqsConsumer<S extends z.ZodType>(deps: ConsumerDeps, spec: ConsumerSpec<S>) {
   const read = parseRecord(spec.schema);
   const hide = async (record: SQSRecord, error: unknown, about: Record<string, unknown>): Promise<void> => {
     if (!deps.visibility) return;
@@ -76,7 +82,7 @@ export function sqsHandler<S extends z.ZodType>(deps: SqsHandlerDeps, spec: SqsH
       deps.log.warn('backoff not set; the message comes back after the visibility timeout', { ...about, error: describeError(failure, { audience: 'log' }) });
     }
   };
-  const handleRecord = async (record: SQSRecord, heldGroups: Set<string>): Promise<void> => {
+  const handleRecord = async (record: SQSRecord): Promise<void> => {
     const parsed = read(record.body);
     if (parsed.kind === 'malformed') {
       deps.counters.count('MalformedMessages');
@@ -84,8 +90,6 @@ export function sqsHandler<S extends z.ZodType>(deps: SqsHandlerDeps, spec: SqsH
       return;
     }
     const about = { messageId: record.messageId, ...spec.about(parsed.value) };
-    const group = spec.holdGroupAfterFailure ? record.attributes.MessageGroupId : undefined;
-    if (group !== undefined && heldGroups.has(group)) throw new RetryLaterError('an earlier message of its group failed');
     try {
       await spec.handle(parsed.value, about);
     } catch (error) {
@@ -94,34 +98,24 @@ export function sqsHandler<S extends z.ZodType>(deps: SqsHandlerDeps, spec: SqsH
         deps.log.error(`${spec.name} can never succeed: dropped`, { ...about, error: describeError(error, { audience: 'log' }) });
         return;
       }
-      if (group !== undefined) heldGroups.add(group);
       deps.counters.count(spec.retry.metric);
       deps.log[spec.retry.level](spec.retry.message, { ...about, error: describeError(error, { audience: 'log' }) });
       await hide(record, error, about);
       throw error;
     }
   };
+  const concurrency = spec.concurrency ?? deps.recordConcurrency ?? 10;
   return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
     if (context) deps.addContext?.(context);
-    const heldGroups = new Set<string>();
     try {
-      return await processSqsBatch(event, context, (record) => handleRecord(record, heldGroups), {
-        concurrency: spec.concurrency,
+      return await processSqsBatch(event, context, handleRecord, {
+        concurrency,
         deadlineMarginMs: deps.deadlineMarginMs ?? 5_000,
+        ...(spec.holdGroupAfterFailure ? { holdGroupAfterFailure: true } : {}),
         ...(deps.recordScope ? { recordScope: deps.recordScope } : {}),
       });
     } finally {
       deps.flush?.();
     }
   };
-}
-
-/** The failed record's delay before its next receive: the error's own, else the queue's backoff; `undefined` leaves the visibility timeout. */
-function backoffSeconds(queue: WorkQueueSettings | undefined, record: SQSRecord, error: unknown): number | undefined {
-  if (error instanceof RetryLaterError && error.retryAfterMs !== undefined) {
-    return Math.min(MAX_VISIBILITY_SECONDS, Math.max(0, Math.ceil(error.retryAfterMs / 1_000)));
-  }
-  if (!queue) return undefined;
-  const receiveCount = Number(record.attributes.ApproximateReceiveCount);
-  return retryDelaySeconds(queue, Number.isFinite(receiveCount) && receiveCount >= 1 ? receiveCount : 1);
 }

@@ -1,8 +1,8 @@
 import type { Context, SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { processSqsBatch } from '../../../functions/runtime/sqsBatch';
-import { currentDeadline } from '../../../functions/shared/deadline';
-import { sqsEvent } from '../../support/sqsEvent';
+import { processSqsBatch } from '../../../../functions/runtime/consumer/sqsBatch';
+import { currentDeadline } from '../../../../functions/shared/deadline';
+import { sqsEvent } from '../../../support/sqsEvent';
 
 function event(n: number): SQSEvent {
   return sqsEvent(Array.from({ length: n }, (_, i) => String(i)));

@@ -1,6 +1,6 @@
 import type * as z from 'zod';
-import type { WorkQueueSettings } from '../queue/workQueueSettings';
-import { sqsHandler, type SqsHandlerDeps } from './sqsHandler';
+import type { WorkQueueSettings } from '../../queue/workQueueSettings';
+import { sqsConsumer, type ConsumerDeps } from './sqsConsumer';
 
 /** What every revocation queue's message names: the delegate to remove and its account. */
 interface DelegateUnitJob {
@@ -37,8 +37,8 @@ export interface DelegateUnitSpec<S extends z.ZodType<DelegateUnitJob>, R extend
  * signer). Each result is logged (`<unit> handled`, with its kind and the signer's outcome),
  * then settled; a failure that may pass is logged as an error and redelivered.
  */
-export function delegateUnitWorker<S extends z.ZodType<DelegateUnitJob>, R extends DelegateUnitResult>(deps: SqsHandlerDeps, spec: DelegateUnitSpec<S, R>) {
-  return sqsHandler(deps, {
+export function delegateUnitWorker<S extends z.ZodType<DelegateUnitJob>, R extends DelegateUnitResult>(deps: ConsumerDeps, spec: DelegateUnitSpec<S, R>) {
+  return sqsConsumer(deps, {
     name: spec.unit,
     schema: spec.schema,
     concurrency: 1,

@@ -1,0 +1,121 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { LevelState } from '../../../functions/domain/alertMachine';
+import { decideDrawdown, type DecidedNotice } from '../../../functions/domain/decideDrawdown';
+import type { DrawdownLevelsInput } from '../../../functions/domain/drawdownLevels';
+import type { SeriesPoint } from '../../../functions/domain/series';
+
+const MINUTE = 60_000;
+const RULES = { hysteresisPct: 1, repeatMs: 10 ** 12, staleAfterIntervals: 3 };
+const account = (levels: readonly number[]): DrawdownLevelsInput['account'] => ({
+  address: '0x00000000000000000000000000000000000000aa',
+  interval: '1m',
+  drawdownThresholds: [...levels],
+  createdAt: 0,
+  killSwitch: null,
+});
+
+/** One point per minute, the first at minute 1. */
+const pointAt = (i: number, equity: number, pnl: number): SeriesPoint => ({ timestamp: (i + 1) * MINUTE, equity, pnl });
+
+/** A trading-only path: equity follows PnL, so the index is equity / 10,000 and the drawdown is `lossPct` of the peak at the first point. */
+const lossPath = (lossPcts: readonly number[]): SeriesPoint[] =>
+  [0, ...lossPcts].map((pct, i) => {
+    const equity = 10_000 * (1 - pct / 100);
+    return pointAt(i, equity, equity - 10_000);
+  });
+
+/**
+ * Polls the path as collect does, `batches[k]` new points at a time (the last batch takes the
+ * rest), each decision over the stored state the previous one left; returns every notice.
+ */
+function pollAll(levels: readonly number[], series: readonly SeriesPoint[], batches: readonly number[] = []): DecidedNotice[] {
+  let states = new Map<number, LevelState>();
+  let tracked = false;
+  const notices: DecidedNotice[] = [];
+  let done = 0;
+  for (let k = 0; done < series.length; k++) {
+    const size = Math.max(1, Math.min(batches[k] ?? 1, series.length - done));
+    const seen = series.slice(0, done + size);
+    const newest = seen[seen.length - 1];
+    const writtenFrom = seen[done];
+    if (!newest || !writtenFrom) break;
+    done += size;
+    const decision = decideDrawdown(
+      { account: account(levels), stored: { states, tracked, snoozedUntil: null }, rules: RULES, now: newest.timestamp },
+      { series: seen, writtenFromMs: writtenFrom.timestamp, refetched: false },
+    );
+    if (decision.kind !== 'measured') continue;
+    if (decision.notice) notices.push(decision.notice);
+    if (decision.nextLevels) {
+      states = new Map(Object.entries(decision.nextLevels).map(([level, state]): [number, LevelState] => [Number(level), state]));
+      tracked = true;
+    }
+  }
+  return notices;
+}
+
+describe('decideDrawdown', () => {
+  it('never fires on withdrawals, however large, between gains, polled in any batches', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ withdrawn: fc.double({ min: 0, max: 0.9, noNaN: true }), gain: fc.double({ min: 0, max: 500, noNaN: true }) }), {
+          minLength: 1,
+          maxLength: 30,
+        }),
+        fc.array(fc.integer({ min: 1, max: 5 }), { maxLength: 30 }),
+        (steps, batches) => {
+          let equity = 10_000;
+          let pnl = 0;
+          const series = [pointAt(0, equity, pnl)];
+          steps.forEach(({ withdrawn, gain }, i) => {
+            equity = equity * (1 - withdrawn) + gain;
+            pnl += gain;
+            series.push(pointAt(i + 1, equity, pnl));
+          });
+          expect(pollAll([5, 10, 20, 50], series, batches)).toEqual([]);
+        },
+      ),
+    );
+  });
+
+  it('fires a loss past a level exactly once while it stays past the level, one poll at a time or in gaps', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: 0, max: 9.9, noNaN: true }), { maxLength: 10 }),
+        fc.double({ min: 10.001, max: 95, noNaN: true }),
+        // Past the level's re-arm margin (10 - 1 %) for the rest of the path.
+        fc.array(fc.double({ min: 9.01, max: 99, noNaN: true }), { maxLength: 15 }),
+        fc.array(fc.integer({ min: 1, max: 6 }), { maxLength: 30 }),
+        (before, crossing, after, batches) => {
+          const notices = pollAll([10], lossPath([...before, crossing, ...after]), batches);
+          expect(notices.map((n) => [n.kind, n.level])).toEqual([['fired', 10]]);
+        },
+      ),
+    );
+  });
+
+  it('fires again only after the loss came back past the re-arm margin, once per crossing', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.double({ min: 10.001, max: 90, noNaN: true }), fc.double({ min: 0, max: 8.99, noNaN: true })), { minLength: 1, maxLength: 6 }),
+        (episodes) => {
+          // Each episode: a loss past the level (clear of it: the index is computed in floating point), then a recovery below the level minus its margin.
+          const notices = pollAll([10], lossPath(episodes.flat()));
+          expect(notices.map((n) => n.kind)).toEqual(episodes.map(() => 'fired'));
+        },
+      ),
+    );
+  });
+
+  it('decides nothing without points', () => {
+    expect(
+      decideDrawdown(
+        { account: account([10]), stored: { states: new Map(), tracked: false, snoozedUntil: null }, rules: RULES, now: MINUTE },
+        { series: [], writtenFromMs: null, refetched: false },
+      ),
+    ).toEqual({
+      kind: 'no-data',
+    });
+  });
+});
