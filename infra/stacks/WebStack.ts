@@ -305,9 +305,10 @@ export class WebStack extends Stack {
       .bindTableActions(table('curves'), ['dynamodb:Query'])
       .bindTableActions(table('snapshots'), ['dynamodb:Query'])
       .bindTableActions(table('alerts'), ['dynamodb:Query'])
-      // Its one write outside its table: a viewer lifting its own snooze (the per-recipient snoozes item, read and
-      // conditionally rewritten, as the snooze page does; a leading-key condition cannot narrow a sort key).
-      .bindTableActions(table('alerts'), ['dynamodb:GetItem', 'dynamodb:PutItem'])
+      // Its one write outside its table: a viewer lifting its own snooze (the per-recipient snoozes item under
+      // `controls#<account>`, read and conditionally rewritten, as the snooze page does): never an alert state.
+      .bindTableActions(table('alerts'), ['dynamodb:GetItem'])
+      .bindTableActions(table('alerts'), ['dynamodb:PutItem'], { leadingKeys: [`${CONTROLS_KEY_PREFIX}*`] })
       .bindTableActions(table('delegates'), ['dynamodb:Query'])
       // The operators' channels page: the channels' partition, read only.
       .bindTableActions(table('channels'), ['dynamodb:Query'], { leadingKeys: ['channel'] })

@@ -69,7 +69,7 @@ export interface AccountPage {
 export async function accountPage(stores: DeskStores, account: TrackedAccount, window: DeskWindow, day: string | null, now: number): Promise<AccountPage> {
   const [series, rules, snapshot, views, known] = await Promise.all([
     readAccountSeries(stores, account, window, now),
-    stores.alerts.listForAccount(account.address),
+    stores.alerts.listWithControls(account.address),
     stores.snapshots.latest(account.address),
     stores.delegates.listForAccount(account.address),
     stores.knownDelegates.read(account.address),

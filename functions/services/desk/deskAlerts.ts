@@ -41,7 +41,7 @@ export async function deskAlerts(deps: DeskScopeDeps & { readonly stores: Pick<D
   const accounts = await accountsOf(deps, viewer);
   const me = recipientKey(viewer.email);
   const perAccount = await mapConcurrent(accounts, OVERVIEW_CONCURRENCY, async (account) => {
-    const rules = await deps.stores.alerts.listForAccount(account.address);
+    const rules = await deps.stores.alerts.listWithControls(account.address);
     const state = (name: string) => rules.find((r) => r.rule === name)?.state;
     const levels = drawdownStateSchema.safeParse(state(DRAWDOWN_RULE));
     const open: OpenAlert[] = levels.success

@@ -8,7 +8,7 @@ import type { SnapshotsRepository } from '../../store/snapshotsRepository';
 export interface DeskStores {
   readonly curves: Pick<CurvesRepository, 'queryRange' | 'latest'>;
   readonly snapshots: Pick<SnapshotsRepository, 'latest'>;
-  readonly alerts: Pick<AlertStateRepository, 'listForAccount'>;
+  readonly alerts: Pick<AlertStateRepository, 'listWithControls'>;
   readonly delegates: Pick<DelegateViewRepository, 'listForAccount'>;
   /** Unknown-key protection's known and announced keys (items of the `delegates` table). */
   readonly knownDelegates: Pick<KnownDelegatesRepository, 'read'>;

@@ -86,7 +86,7 @@ function soonest(views: readonly DelegateView[]): OverviewRow['soonestExpiry'] {
  */
 export async function overviewRow(stores: DeskStores, account: TrackedAccount, now: number): Promise<OverviewRow> {
   const [rules, snapshot, views] = await Promise.all([
-    stores.alerts.listForAccount(account.address),
+    stores.alerts.listWithControls(account.address),
     stores.snapshots.latest(account.address),
     stores.delegates.listForAccount(account.address),
   ]);

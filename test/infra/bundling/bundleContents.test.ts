@@ -66,6 +66,8 @@ const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
   'desk-page': [
     'accounts',
     'alertState',
+    // channels: the operators' channels page.
+    'channels',
     'curves',
     'delegateView',
     'deskChallenge',

@@ -394,6 +394,10 @@ describe('IAM statements', () => {
       for (const action of ['PutItem', 'UpdateItem', 'DeleteItem']) expect(desk(action, key), `${action} ${key}`).toBe('allow');
     for (const action of ['PutItem', 'UpdateItem', 'DeleteItem']) expect(desk(action, 'operators'), action).not.toBe('allow');
     expect(desk('GetItem', 'operators')).toBe('allow');
+    // Its one write outside its table: the per-recipient snoozes under controls#<account>, never an alert state.
+    const alerts = (key: string) => decide('desk-page', 'dynamodb:PutItem', tableArn('alerts'), { 'dynamodb:LeadingKeys': [key] });
+    expect(alerts('controls#0x00000000000000000000000000000000000000a1')).toBe('allow');
+    expect(alerts('0x00000000000000000000000000000000000000a1')).not.toBe('allow');
     const channels = (action: string, key: string) => decide('desk-page', `dynamodb:${action}`, tableArn('channels'), { 'dynamodb:LeadingKeys': [key] });
     expect(channels('Query', 'channel')).toBe('allow');
     for (const key of ['backlog#desk-slack', 'pace#q0Xk3Zx1']) expect(channels('Query', key), key).not.toBe('allow');

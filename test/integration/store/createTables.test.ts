@@ -94,5 +94,5 @@ describe('createTables', () => {
     } finally {
       await deleteTables(client, prefix);
     }
-  });
+  }, 90_000);
 });
