@@ -16,7 +16,7 @@ export interface LocalScheduler {
 /**
  * Fires each job every `everyMs`, never overlapping a job with itself (a run that overruns its
  * period delays the next one, as a single-concurrency Lambda would). Errors are reported and the
- * schedule goes on.
+ * schedule goes on; a run still in flight when `stop` is called and failing after it is not reported.
  */
 export function startScheduler(
   jobs: readonly ScheduledJob[],
@@ -31,7 +31,11 @@ export function startScheduler(
     if (stopped) return;
     const run = job
       .run()
-      .catch((err: unknown) => onError(job.name, err))
+      // A run that fails once a stop began was given up on by the stop (its store may be closed under it); the
+      // schedule runs it again on the next start, so its failure is not an error to report.
+      .catch((err: unknown) => {
+        if (!stopped) onError(job.name, err);
+      })
       .finally(() => {
         inFlight.delete(run);
         schedule(job, job.everyMs);
