@@ -1,5 +1,6 @@
 import type { LinkMinter } from '../../links/linkMinter';
-import type { EmailRenderer, RenderedEmail } from '../../mail/render/render';
+import { EmailRenderError } from '../../mail/errors';
+import type { EmailRenderer } from '../../mail/render/render';
 import type { Counters } from '../../shared/observability';
 import type { TrackedAccount } from '../../domain/account';
 import type { AccountsRepository } from '../../store/accountsRepository';
@@ -10,11 +11,9 @@ import type { AlertStateRepository } from '../../store/alertStateRepository';
 import { isRecipientSnoozed, recipientKey } from '../../domain/recipientSnoozes';
 import type { MailChart } from '../delivery/mailChart';
 import { deliverToRecipient, tallyOutcomes, type MailDeliveryDeps, type RecipientOutcome } from '../delivery/mailDelivery';
-import { notificationEmail, type NotificationEmail, type NotificationEmailKind } from './notificationViews';
-import { EMAIL_KIND_OF } from './emailKindOf';
-import { isEmailed, type EmailedMessage } from './emailedMessage';
 import type { NotifyMessage } from '../../messages/notifyMessage';
-import { categoryOfEmail } from '../../domain/mailCategory';
+import { noticeHead, presentNotice } from '../../notices/presentNotice';
+import { renderNoticeEmail } from '../../notices/renderNoticeEmail';
 import type { PreferencesRepository } from '../../store/preferencesRepository';
 import { recipientLinks } from '../delivery/recipientLinks';
 import { mailRecipients, noRecipientReason } from '../delivery/recipients';
@@ -64,8 +63,6 @@ export type NotificationOutcome =
   /** Refused for good (e.g. SES rejected it); not retried. */
   | { kind: 'failed'; reason: string };
 
-export { EMAIL_KIND_OF };
-
 interface SharedParts {
   chart: MailChart | null;
   maxDrawdownUsd: number | null;
@@ -97,10 +94,9 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
   const settings = { ...DEFAULT_NOTIFICATION_SETTINGS, ...deps.settings };
   // Loaded once, at most, for every recipient's copy.
   let shared: Promise<SharedParts> | undefined;
-  const parts = (emailed: EmailedMessage): Promise<SharedParts> => (shared ??= sharedParts(deps, account, emailed, settings));
-  if (!isEmailed(message)) return { kind: 'skipped', reason: 'sent to channels only' };
-  const kind = EMAIL_KIND_OF[message.kind];
-  const category = categoryOfEmail(kind);
+  const parts = (): Promise<SharedParts> => (shared ??= sharedParts(deps, account, message, settings));
+  const { email: kind, category } = noticeHead(message);
+  if (kind === null) return { kind: 'skipped', reason: 'sent to channels only' };
   const reachable = await mailRecipients(deps.repos, addressees(account.emails, message, deps.operatorEmail ?? null), category);
   if (reachable.length === 0) return { kind: 'skipped', reason: noRecipientReason(category) };
   const now = deps.now();
@@ -117,21 +113,26 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
         recipient,
         sentAt: now,
         compose: async () => {
-          const shared = await parts(message);
+          const shared = await parts();
           const links = recipientLinks(deps.links, account, recipient, now, category);
-          const email = notificationEmail(message, {
+          const { email } = presentNotice(message, {
             account,
-            now,
-            links,
-            chart: shared.chart?.ref ?? null,
-            maxDrawdownUsd: shared.maxDrawdownUsd,
-            rearmMarginPct: settings.rearmMarginPct,
-            isWebClient: (delegate) => shared.webClients.has(delegate.toLowerCase()),
-            delegateName: (delegate) => shared.names.get(delegate.toLowerCase()) ?? null,
             delegateCount: shared.delegateCount,
+            links: { ...links, preferencesUrl: () => links.preferencesUrl },
+            mail: {
+              now,
+              unsubscribeUrl: links.unsubscribeUrl,
+              drawdownThresholds: account.drawdownThresholds,
+              chart: shared.chart?.ref ?? null,
+              maxDrawdownUsd: shared.maxDrawdownUsd,
+              rearmMarginPct: settings.rearmMarginPct,
+              isWebClient: (delegate) => shared.webClients.has(delegate.toLowerCase()),
+              delegateName: (delegate) => shared.names.get(delegate.toLowerCase()) ?? null,
+            },
           });
+          if (email === undefined) throw new EmailRenderError(`the ${message.kind} presenter wrote no email`);
           return {
-            rendered: render(deps.renderer, email, account.timezone),
+            rendered: renderNoticeEmail(deps.renderer, email, account.timezone),
             unsubscribeUrl: links.unsubscribeUrl,
             oneClickUnsubscribe: links.oneClickUnsubscribe,
             inlineImages: shared.chart ? [shared.chart.image] : [],
@@ -173,7 +174,7 @@ function addressees(emails: readonly string[], message: NotifyMessage, operator:
 }
 
 /** The recipients of a message minus, for a drawdown alert, those whose own snooze runs at `now`. */
-async function awake(deps: DeliverNotificationDeps, message: EmailedMessage, recipients: readonly string[], now: number): Promise<string[]> {
+async function awake(deps: DeliverNotificationDeps, message: NotifyMessage, recipients: readonly string[], now: number): Promise<string[]> {
   if (message.kind !== 'drawdown') return [...recipients];
   const snoozes = await deps.repos.alerts.recipientSnoozes(message.account);
   return recipients.filter((email) => !isRecipientSnoozed(snoozes, email, now));
@@ -183,7 +184,7 @@ async function awake(deps: DeliverNotificationDeps, message: EmailedMessage, rec
 async function sharedParts(
   deps: DeliverNotificationDeps,
   account: TrackedAccount,
-  message: EmailedMessage,
+  message: NotifyMessage,
   settings: NotificationSettings,
 ): Promise<SharedParts> {
   if (message.kind === 'drawdown') {
@@ -204,8 +205,4 @@ async function sharedParts(
   if (message.kind === 'new-delegate' || message.kind === 'kill-switch' || message.kind === 'decision-result')
     return { chart: null, maxDrawdownUsd: null, webClients: new Set(), names: new Map(), delegateCount: await currentDelegates(deps.repos.delegates, account) };
   return { chart: null, maxDrawdownUsd: null, webClients: new Set(), names: new Map(), delegateCount: 0 };
-}
-
-function render<K extends NotificationEmailKind>(renderer: EmailRenderer, email: NotificationEmail<K>, timeZone: string): RenderedEmail {
-  return renderer.render(email.kind, email.view, { timeZone });
 }
