@@ -8,7 +8,7 @@ import type { CurvesRepository } from '../../store/curvesRepository';
 import type { DelegateViewRepository } from '../../store/delegateViewRepository';
 import type { SuppressionRepository } from '../../store/suppressionRepository';
 import type { AlertStateRepository } from '../../store/alertStateRepository';
-import { isRecipientSnoozed, recipientKey } from '../../domain/recipientSnoozes';
+import { recipientKey } from '../../domain/recipientSnoozes';
 import type { MailChart } from '../delivery/mailChart';
 import { deliverToRecipient, tallyOutcomes, type MailDeliveryDeps, type RecipientOutcome } from '../delivery/mailDelivery';
 import type { NotifyMessage } from '../../messages/notifyMessage';
@@ -16,7 +16,7 @@ import { noticeHead, presentNotice } from '../../notices/presentNotice';
 import { renderNoticeEmail } from '../../notices/renderNoticeEmail';
 import type { PreferencesRepository } from '../../store/preferencesRepository';
 import { recipientLinks } from '../delivery/recipientLinks';
-import { mailRecipients, noRecipientReason } from '../delivery/recipients';
+import { mailAudience } from '../../notices/audience';
 import { RetryLaterError } from '../../shared/retryLaterError';
 import type { ChannelFanOutDeps } from './fanOutNotice';
 import { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings } from './notificationSettings';
@@ -97,11 +97,16 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
   const parts = (): Promise<SharedParts> => (shared ??= sharedParts(deps, account, message, settings));
   const { email: kind, category } = noticeHead(message);
   if (kind === null) return { kind: 'skipped', reason: 'sent to channels only' };
-  const reachable = await mailRecipients(deps.repos, addressees(account.emails, message, deps.operatorEmail ?? null), category);
-  if (reachable.length === 0) return { kind: 'skipped', reason: noRecipientReason(category) };
   const now = deps.now();
-  const recipients = await awake(deps, message, reachable, now);
-  if (recipients.length === 0) return { kind: 'skipped', reason: 'every recipient snoozed these alerts' };
+  const audience = await mailAudience(
+    deps.repos,
+    addressees(account.emails, message, deps.operatorEmail ?? null),
+    category,
+    // A drawdown alert skips the recipients who snoozed it through their own link.
+    message.kind === 'drawdown' ? { read: () => deps.repos.alerts.recipientSnoozes(message.account), now } : undefined,
+  );
+  if (audience.kind === 'none') return { kind: 'skipped', reason: audience.reason };
+  const { recipients } = audience;
 
   const outcomes: RecipientOutcome[] = [];
   for (const recipient of recipients) {
@@ -171,13 +176,6 @@ function addressees(emails: readonly string[], message: NotifyMessage, operator:
     (message.kind === 'decision-result' && message.result.units.some((u) => u.refusal === 'breaker-open'));
   if (!breaker || operator === null || emails.some((e) => e.toLowerCase() === operator.toLowerCase())) return [...emails];
   return [...emails, operator];
-}
-
-/** The recipients of a message minus, for a drawdown alert, those whose own snooze runs at `now`. */
-async function awake(deps: DeliverNotificationDeps, message: NotifyMessage, recipients: readonly string[], now: number): Promise<string[]> {
-  if (message.kind !== 'drawdown') return [...recipients];
-  const snoozes = await deps.repos.alerts.recipientSnoozes(message.account);
-  return recipients.filter((email) => !isRecipientSnoozed(snoozes, email, now));
 }
 
 /** What every recipient's copy shares, loaded once and only when a copy is actually rendered. */

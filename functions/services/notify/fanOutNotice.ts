@@ -1,7 +1,8 @@
 import { checksumAddress } from '../../domain/address';
 import type { LinkMinter } from '../../links/linkMinter';
 import type { ChannelJob } from '../../messages/channelJob';
-import { CHART_TYPES, channelsTaking, encodeChart, queueChannelNotices } from '../delivery/channelNotices';
+import { channelAudience } from '../../notices/audience';
+import { CHART_TYPES, encodeChart, queueChannelNotices } from '../delivery/channelNotices';
 import type { NotifyMessage } from '../../messages/notifyMessage';
 import type { MessageQueue } from '../../queue/messageQueue';
 import type { TrackedAccount } from '../../domain/account';
@@ -19,7 +20,7 @@ export interface ChannelFanOutDeps {
 }
 
 /**
- * Puts one channel job per channel taking the notice (`channelsTaking`: routed, of a type that
+ * Puts one channel job per channel taking the notice (`channelAudience`: routed, of a type that
  * takes its category, not muted or snoozed) on the channel queue, each notice carrying that
  * channel's own Snooze and Preferences links. A channel whose people muted the notice's category
  * for the account, or snoozed its drawdown alerts, gets no job (the alert machine, the email
@@ -39,7 +40,7 @@ export async function fanOutNotice(
   /** The notice's chart (the email's PNG), rendered only when a routed chat can show it. */
   chartPng: () => Promise<Uint8Array | null> = () => Promise.resolve(null),
 ): Promise<number> {
-  const taking = await channelsTaking(deps, [account.address], noticeHead(message), now);
+  const taking = await channelAudience(deps, [account.address], noticeHead(message), now);
   if (taking.length === 0) return 0;
   // A person can act when the machine could not: protection notices keep the link while keys are being revoked and after.
   const revokeAll = message.kind === 'drawdown' || message.kind === 'new-delegate' || message.kind === 'kill-switch' || message.kind === 'decision-result';

@@ -12,7 +12,7 @@ import type { ReportOutcome } from './reportOutcome';
 import { renderReport } from '../compose/renderReport';
 import { CHART_ALT, dailyReportView, storedDataView } from '../compose/reportViews';
 import { recipientLinks } from '../../delivery/recipientLinks';
-import { mailRecipients, noRecipientReason } from '../../delivery/recipients';
+import { mailAudience } from '../../../notices/audience';
 import { reportToChannels } from './reportToChannels';
 
 interface SharedParts {
@@ -71,11 +71,12 @@ export async function sendAccountReport(
 
   const only = to?.map((email) => email.trim().toLowerCase());
   const addressed = only ? account.emails.filter((email) => only.includes(email.trim().toLowerCase())) : account.emails;
-  const recipients = await mailRecipients(deps.repos, addressed, 'reports');
-  if (recipients.length === 0) {
+  const audience = await mailAudience(deps.repos, addressed, 'reports');
+  if (audience.kind === 'none') {
     await advance();
-    return { kind: 'skipped', reason: addressed.length === 0 ? "no recipient follows the account's schedule" : noRecipientReason('reports') };
+    return { kind: 'skipped', reason: addressed.length === 0 ? "no recipient follows the account's schedule" : audience.reason };
   }
+  const { recipients } = audience;
 
   let shared: Promise<SharedParts> | undefined;
   const grace = chainGraceOf(deps, mode.kind === 'extra' ? undefined : mode.dueAt);
