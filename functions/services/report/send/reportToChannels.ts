@@ -9,7 +9,7 @@ import { channelAudience } from '../../../notices/audience';
 import { encodeChart, queueChannelNotices } from '../../delivery/channelNotices';
 import type { MailChart } from '../../delivery/mailChart';
 import { digestNotice } from '../compose/digestNotice';
-import { REPORT_NOTICE_TYPES, reportNotice } from '../compose/reportNotice';
+import { REPORT_NOTICE_TYPES, presentReport } from '../../../notices/reportPresenter';
 import type { DigestInput } from './digestInput';
 import type { ReportDeps } from './reportDeps';
 
@@ -34,7 +34,7 @@ export function reportNoticeId(model: Pick<ReportModel, 'span' | 'account' | 'pe
 }
 
 /**
- * Queues one account report's chat message (`reportNotice`) for each channel that takes the
+ * Queues one account report's chat message (`presentReport`) for each channel that takes the
  * account's reports (see `channelAudience`: routed with `reports`, not a pager, not muted from the
  * chat), with the report's chart for the chats that show one, under the delivery id
  * `<reportNoticeId>#channel:<name>`: a report built twice (a redelivered job, a forced run of a
@@ -59,7 +59,7 @@ export async function reportToChannels(
     const jobs = taking.map(({ channel }) => ({
       channel,
       chartPng,
-      notice: reportNotice(model, {
+      notice: presentReport(model, {
         id: reportNoticeId(model, copyAt),
         chart: chartPng !== null,
         copy: copyAt !== null,

@@ -10,7 +10,8 @@ import { chainGraceOf } from '../compose/chainGrace';
 import type { ReportDeps } from './reportDeps';
 import type { ReportOutcome } from './reportOutcome';
 import { renderReport } from '../compose/renderReport';
-import { CHART_ALT, dailyReportView, storedDataView } from '../compose/reportViews';
+import { CHART_ALT, presentReport, storedDataView } from '../../../notices/reportPresenter';
+import { reportNoticeId } from './reportToChannels';
 import { recipientLinks } from '../../delivery/recipientLinks';
 import { mailAudience } from '../../../notices/audience';
 import { reportToChannels } from './reportToChannels';
@@ -114,9 +115,15 @@ export async function sendAccountReport(
           shared ??= build();
           const { model, chart, status } = await shared;
           const links = recipientLinks(deps.links, account, recipient, now, 'reports');
-          const view = { ...dailyReportView(model, { status, chart: chart?.ref ?? null, links }), copy: plan.copyAt !== null };
+          const { email } = presentReport(model, {
+            id: reportNoticeId(model, plan.copyAt),
+            preferencesUrl: links.preferencesUrl,
+            chart: chart !== null,
+            copy: plan.copyAt !== null,
+            mail: { status, chart: chart?.ref ?? null, unsubscribeUrl: links.unsubscribeUrl, preferencesUrl: links.preferencesUrl, revokeUrl: links.revokeUrl },
+          });
           return {
-            rendered: renderReport(deps.renderer, view, account.timezone),
+            rendered: renderReport(deps.renderer, email.view, account.timezone),
             unsubscribeUrl: links.unsubscribeUrl,
             oneClickUnsubscribe: links.oneClickUnsubscribe,
             inlineImages: chart ? [chart.image] : [],
