@@ -17,7 +17,7 @@ function words(message: DecisionResultMessage, input: NoticeInput) {
 
 /** An automatic decision settled: what was revoked, refused or failed and why, what is left. */
 export const decisionResultPresenter: NoticePresenter<DecisionResultMessage> = {
-  head: () => ({ type: 'revocation.result', category: 'security', email: 'decision-result' }),
+  head: () => ({ type: 'revocation.result', category: 'security', email: 'decision-result', loads: { delegateCount: true } }),
   present(message, input) {
     const { result } = message;
     const text = words(message, input);

@@ -15,7 +15,12 @@ export const SNOOZE_CHOICES: readonly { label: string; hours: number }[] = [DAY_
 
 /** A drawdown level reached (fired) or still breached (repeated). */
 export const drawdownPresenter: NoticePresenter<DrawdownMessage> = {
-  head: (message) => ({ type: message.notice === 'fired' ? 'drawdown.fired' : 'drawdown.repeated', category: 'drawdown', email: 'drawdown-alert' }),
+  head: (message) => ({
+    type: message.notice === 'fired' ? 'drawdown.fired' : 'drawdown.repeated',
+    category: 'drawdown',
+    email: 'drawdown-alert',
+    loads: { delegateCount: true },
+  }),
   present(message, input) {
     const zone = input.account.timezone;
     return {

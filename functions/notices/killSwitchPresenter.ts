@@ -20,7 +20,7 @@ function words(message: KillSwitchMessage, input: NoticeInput) {
 
 /** The kill switch fired: what was revoked, or would have been, or why nothing was. */
 export const killSwitchPresenter: NoticePresenter<KillSwitchMessage> = {
-  head: () => ({ type: 'protection.kill-switch', category: 'security', email: 'kill-switch' }),
+  head: () => ({ type: 'protection.kill-switch', category: 'security', email: 'kill-switch', loads: { delegateCount: true } }),
   present(message, input) {
     const { firing } = message;
     const zone = input.account.timezone;

@@ -17,7 +17,7 @@ export function delegateIncidentKey(account: string, delegate: string): string {
 
 /** A new delegate, and (with `protection`) what the unknown-key rule made of it: expected, unknown, being revoked. */
 export const newDelegatePresenter: NoticePresenter<NewDelegateMessage> = {
-  head: () => ({ type: 'delegate.new', category: 'security', email: 'new-delegate' }),
+  head: () => ({ type: 'delegate.new', category: 'security', email: 'new-delegate', loads: { delegateCount: true } }),
   present(message, input) {
     const zone = input.account.timezone;
     const fields: NoticeField[] = [

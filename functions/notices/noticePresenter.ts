@@ -11,6 +11,12 @@ export interface NoticeHead {
   readonly category: MailCategory;
   /** Its email's template; `null` for a notice sent to channels only. */
   readonly email: EmailKind | null;
+  /**
+   * What the use case loads for it besides the account: the current delegates' count (its
+   * "Revoke all N API keys" link), the delegates' views (names and web-session keys, for an email
+   * naming each key). Absent: nothing.
+   */
+  readonly loads?: { readonly delegateCount?: true; readonly delegateViews?: true };
 }
 
 /** A notice as presented for one recipient or channel: with its email section when presented for a mailbox. */

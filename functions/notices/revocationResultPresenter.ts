@@ -8,7 +8,7 @@ const TX_SIGNATURE = /^0x[0-9a-fA-F]+$/;
 
 /** What became of a revocation someone asked for by link or command. */
 export const revocationResultPresenter: NoticePresenter<Extract<NotifyMessage, { kind: 'revocation-result' }>> = {
-  head: () => ({ type: 'revocation.result', category: 'security', email: 'revocation-result' }),
+  head: () => ({ type: 'revocation.result', category: 'security', email: 'revocation-result', loads: { delegateViews: true } }),
   present(message, input) {
     const gone = message.outcome === 'revoked' || message.outcome === 'already-revoked';
     return {

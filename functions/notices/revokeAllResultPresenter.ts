@@ -11,7 +11,7 @@ function removedCount(message: RevokeAllResult): number {
 
 /** What became of each key a revoke-all page listed. */
 export const revokeAllResultPresenter: NoticePresenter<RevokeAllResult> = {
-  head: () => ({ type: 'revocation.result', category: 'security', email: 'revoke-all-result' }),
+  head: () => ({ type: 'revocation.result', category: 'security', email: 'revoke-all-result', loads: { delegateViews: true } }),
   present(message, input) {
     const removed = removedCount(message);
     const all = removed === message.units.length;

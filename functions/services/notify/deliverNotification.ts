@@ -67,7 +67,7 @@ interface SharedParts {
   chart: MailChart | null;
   maxDrawdownUsd: number | null;
   webClients: ReadonlySet<string>;
-  /** Delegate names by lowercase address (revoke-all results only). */
+  /** Delegate names by lowercase address (where the head asks for the delegates' views). */
   names: ReadonlyMap<string, string | null>;
   /** Current delegates (drawdown alerts and new-delegate notices only; 0 otherwise). */
   delegateCount: number;
@@ -178,29 +178,22 @@ function addressees(emails: readonly string[], message: NotifyMessage, operator:
   return [...emails, operator];
 }
 
-/** What every recipient's copy shares, loaded once and only when a copy is actually rendered. */
+/** What every recipient's copy shares, loaded once and only when a copy is actually rendered: what the notice's head asks for, and a drawdown alert's chart. */
 async function sharedParts(
   deps: DeliverNotificationDeps,
   account: TrackedAccount,
   message: NotifyMessage,
   settings: NotificationSettings,
 ): Promise<SharedParts> {
-  if (message.kind === 'drawdown') {
-    const { chart, maxDrawdownUsd } = await drawdownChart(deps.repos.curves, account, message, settings);
-    return { chart, maxDrawdownUsd, webClients: new Set(), names: new Map(), delegateCount: await currentDelegates(deps.repos.delegates, account) };
-  }
-  if (message.kind === 'revocation-result' || message.kind === 'revoke-all-result') {
-    const views = await deps.repos.delegates.listForAccount(account.address);
-    return {
-      chart: null,
-      maxDrawdownUsd: null,
-      webClients: new Set(views.filter((v) => v.isWebClient).map((v) => v.delegate.toLowerCase())),
-      // A revoke-all result names each key.
-      names: message.kind === 'revoke-all-result' ? new Map(views.map((v) => [v.delegate.toLowerCase(), v.name])) : new Map(),
-      delegateCount: 0,
-    };
-  }
-  if (message.kind === 'new-delegate' || message.kind === 'kill-switch' || message.kind === 'decision-result')
-    return { chart: null, maxDrawdownUsd: null, webClients: new Set(), names: new Map(), delegateCount: await currentDelegates(deps.repos.delegates, account) };
-  return { chart: null, maxDrawdownUsd: null, webClients: new Set(), names: new Map(), delegateCount: 0 };
+  const loads = noticeHead(message).loads ?? {};
+  const { chart, maxDrawdownUsd } =
+    message.kind === 'drawdown' ? await drawdownChart(deps.repos.curves, account, message, settings) : { chart: null, maxDrawdownUsd: null };
+  const views = loads.delegateViews ? await deps.repos.delegates.listForAccount(account.address) : [];
+  return {
+    chart,
+    maxDrawdownUsd,
+    webClients: new Set(views.filter((v) => v.isWebClient).map((v) => v.delegate.toLowerCase())),
+    names: new Map(views.map((v) => [v.delegate.toLowerCase(), v.name])),
+    delegateCount: loads.delegateCount ? await currentDelegates(deps.repos.delegates, account) : 0,
+  };
 }

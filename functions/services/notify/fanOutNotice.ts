@@ -35,18 +35,17 @@ export async function fanOutNotice(
   account: TrackedAccount,
   message: NotifyMessage,
   now: number,
-  /** The account's current delegates (the "Revoke all N API keys" link), read only when a channel is routed. */
+  /** The account's current delegates (the "Revoke all N API keys" link), read only when a channel is routed and the notice's head asks for it. */
   delegateCount: () => Promise<number>,
   /** The notice's chart (the email's PNG), rendered only when a routed chat can show it. */
   chartPng: () => Promise<Uint8Array | null> = () => Promise.resolve(null),
 ): Promise<number> {
-  const taking = await channelAudience(deps, [account.address], noticeHead(message), now);
+  const head = noticeHead(message);
+  const taking = await channelAudience(deps, [account.address], head, now);
   if (taking.length === 0) return 0;
-  // A person can act when the machine could not: protection notices keep the link while keys are being revoked and after.
-  const revokeAll = message.kind === 'drawdown' || message.kind === 'new-delegate' || message.kind === 'kill-switch' || message.kind === 'decision-result';
   const shared = {
     account: { address: account.address, label: account.label, timezone: account.timezone },
-    delegateCount: revokeAll ? await delegateCount() : 0,
+    delegateCount: head.loads?.delegateCount ? await delegateCount() : 0,
   };
   let chart: Promise<string | null> | undefined;
   const chartOf = (): Promise<string | null> => (chart ??= chartPng().then(encodeChart));

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { slackMessage } from '../../../functions/channels/slackMessage';
 import type { KillSwitchAction } from '../../../functions/domain/killSwitchNotice';
-import { categoryOfEmail } from '../../../functions/domain/mailCategory';
 import { renderEmail } from '../../../functions/mail/render/render';
 import { notifyMessageSchema, type NotifyMessage } from '../../../functions/messages/notifyMessage';
 import type { NoticeInput } from '../../../functions/notices/noticeInput';
@@ -84,7 +83,6 @@ describe('kill-switch notices, as email and in Slack', () => {
   it('a security notice (no one-click unsubscribe) that pages, in every outcome', () => {
     const protectionOff = message({ kind: 'requested', outcome: { kind: 'protection-off' } });
     expect(noticeHead(protectionOff)).toEqual({ type: 'protection.kill-switch', category: 'security', email: 'kill-switch' });
-    expect(categoryOfEmail('kill-switch')).toBe('security');
     const { notice } = rendered(protectionOff);
     expect(notice).toMatchObject({ type: 'protection.kill-switch', category: 'security', incident: { action: 'trigger' } });
   });
