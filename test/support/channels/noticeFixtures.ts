@@ -1,6 +1,7 @@
 import type { Notice } from '../../../functions/domain/notice';
 import { renderEmail, type RenderedEmail } from '../../../functions/mail/render/render';
 import { notifyMessageSchema, type NotifyEvent } from '../../../functions/messages/notifyMessage';
+import type { MailInput } from '../../../functions/notices/noticeInput';
 import { presentNotice } from '../../../functions/notices/presentNotice';
 
 export const ACCOUNT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -20,6 +21,21 @@ const context = {
   delegateCount: 3,
 };
 
+/** What an alert email shows besides the message, with nothing loaded (no chart, no names): `changes` sets the rest. */
+export function plainMailInput(now: number, changes: Partial<MailInput> = {}): MailInput {
+  return {
+    now,
+    unsubscribeUrl: 'https://sentinel.example/unsubscribe?token=unsub',
+    drawdownThresholds: [5, 10, 20],
+    chart: null,
+    maxDrawdownUsd: null,
+    rearmMarginPct: 1,
+    isWebClient: () => false,
+    delegateName: () => null,
+    ...changes,
+  };
+}
+
 /** The notice of a notify event, built as the notify service builds it. */
 export function noticeOf(event: NotifyEvent): Notice {
   return presentNotice(notifyMessageSchema.parse(event), context);
@@ -30,16 +46,7 @@ export function emailOf(event: NotifyEvent, now: number = event.at): RenderedEma
   const message = notifyMessageSchema.parse(event);
   const { email } = presentNotice(message, {
     ...context,
-    mail: {
-      now,
-      unsubscribeUrl: 'https://sentinel.example/unsubscribe?token=unsub',
-      drawdownThresholds: [5, 10, 20],
-      chart: null,
-      maxDrawdownUsd: null,
-      rearmMarginPct: 1,
-      isWebClient: () => false,
-      delegateName: () => null,
-    },
+    mail: plainMailInput(now),
   });
   if (email === undefined) throw new Error(`${message.kind} is sent to channels only`);
   return renderEmail(email.kind, email.view, { timeZone: context.account.timezone });

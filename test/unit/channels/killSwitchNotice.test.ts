@@ -4,6 +4,7 @@ import type { KillSwitchAction } from '../../../functions/domain/killSwitchNotic
 import { renderEmail } from '../../../functions/mail/render/render';
 import { notifyMessageSchema, type NotifyMessage } from '../../../functions/messages/notifyMessage';
 import type { NoticeInput } from '../../../functions/notices/noticeInput';
+import { plainMailInput } from '../../support/channels/noticeFixtures';
 import { noticeHead, presentNotice } from '../../../functions/notices/presentNotice';
 
 const ACCOUNT = '0x52908400098527886E0F7030069857D2E4169EE7';
@@ -58,16 +59,7 @@ const mailCtx: NoticeInput = {
     revokeAllUrl: () => 'https://sentinel.example/ra/abc',
   },
   delegateCount: 2,
-  mail: {
-    now: AT,
-    unsubscribeUrl: 'https://sentinel.example/prefs',
-    drawdownThresholds: [5],
-    chart: null,
-    maxDrawdownUsd: null,
-    rearmMarginPct: 1,
-    isWebClient: () => false,
-    delegateName: () => null,
-  },
+  mail: plainMailInput(AT, { unsubscribeUrl: 'https://sentinel.example/prefs', drawdownThresholds: [5] }),
 };
 
 function rendered(m: NotifyMessage) {
@@ -82,7 +74,7 @@ function rendered(m: NotifyMessage) {
 describe('kill-switch notices, as email and in Slack', () => {
   it('a security notice (no one-click unsubscribe) that pages, in every outcome', () => {
     const protectionOff = message({ kind: 'requested', outcome: { kind: 'protection-off' } });
-    expect(noticeHead(protectionOff)).toEqual({ type: 'protection.kill-switch', category: 'security', email: 'kill-switch' });
+    expect(noticeHead(protectionOff)).toEqual({ type: 'protection.kill-switch', category: 'security', email: 'kill-switch', loads: { delegateCount: true } });
     const { notice } = rendered(protectionOff);
     expect(notice).toMatchObject({ type: 'protection.kill-switch', category: 'security', incident: { action: 'trigger' } });
   });

@@ -4,6 +4,7 @@ import type { DelegateProtection } from '../../../functions/domain/delegateProte
 import { renderEmail } from '../../../functions/mail/render/render';
 import { notifyMessageSchema, type NotifyMessage } from '../../../functions/messages/notifyMessage';
 import type { NoticeInput } from '../../../functions/notices/noticeInput';
+import { plainMailInput } from '../../support/channels/noticeFixtures';
 import { presentNotice } from '../../../functions/notices/presentNotice';
 
 const ACCOUNT = '0x52908400098527886E0F7030069857D2E4169EE7';
@@ -42,16 +43,7 @@ const mailCtx: NoticeInput = {
     revokeAllUrl: () => null,
   },
   delegateCount: 2,
-  mail: {
-    now: AT,
-    unsubscribeUrl: 'https://sentinel.example/prefs',
-    drawdownThresholds: [5],
-    chart: null,
-    maxDrawdownUsd: null,
-    rearmMarginPct: 1,
-    isWebClient: () => false,
-    delegateName: () => null,
-  },
+  mail: plainMailInput(AT, { unsubscribeUrl: 'https://sentinel.example/prefs', drawdownThresholds: [5] }),
 };
 
 function rendered(m: NotifyMessage) {
