@@ -1,7 +1,7 @@
 /**
  * Import rules of the layered design (docs/architecture.md), checked by `npm run lint:deps`:
  *
- *   handlers -> runtime -> web -> services -> messages, store, chain, mail, links, queue, config, shared -> domain
+ *   handlers -> runtime -> web -> services -> notices -> messages, store, chain, mail, links, queue, config, shared -> domain
  *
  * Around them: `infra/` deploys `functions/`; `local/` and `cli/` run them; `bench/` measures all of
  * these; `test/` may import anything, and nothing imports `test/`.
@@ -39,8 +39,15 @@ module.exports = {
     {
       name: 'adapters-below-services',
       severity: 'error',
-      comment: 'Adapters (store, chain, mail, links, queue), messages, config and shared never import services, web, runtime or handlers.',
+      comment: 'Adapters (store, chain, mail, links, queue), messages, config and shared never import notices, services, web, runtime or handlers.',
       from: { path: ADAPTERS },
+      to: { path: '^functions/(notices|services|web|runtime|handlers)/' },
+    },
+    {
+      name: 'notices-below-services',
+      severity: 'error',
+      comment: 'The outbound pipeline (presenters, audience, email rendering) is shared by every feature; it imports no use case, page, runtime or handler.',
+      from: { path: '^functions/notices/' },
       to: { path: '^functions/(services|web|runtime|handlers)/' },
     },
     {

@@ -42,7 +42,7 @@ import { fromHeader } from '../functions/services/delivery/mailDelivery';
 import { recipientLinks } from '../functions/services/delivery/recipientLinks';
 import { loadReportData } from '../functions/services/report/compose/reportData';
 import { planReport } from '../functions/domain/reportPlan';
-import { dailyReportView } from '../functions/services/report/compose/reportViews';
+import { presentReport } from '../functions/notices/reportPresenter';
 import { digestSenderFor } from '../functions/runtime/digestSenderFor';
 import type { ReportDeps } from '../functions/services/report/send/reportDeps';
 import { sendAccountReport } from '../functions/services/report/send/sendAccountReport';
@@ -272,7 +272,18 @@ async function stages(ses: SesLocal, data: readonly StoredAccountData[], n: numb
     const rendered = await timed('render email', () =>
       deps.renderer.render(
         'daily-report',
-        dailyReportView(model, { status: { state: 'ok', reason: null, lastPointAtMs: null }, chart: chart?.ref ?? null, links }),
+        presentReport(model, {
+          id: 'daily-report:bench',
+          preferencesUrl: links.preferencesUrl,
+          chart: chart !== null,
+          mail: {
+            status: { state: 'ok', reason: null, lastPointAtMs: null },
+            chart: chart?.ref ?? null,
+            unsubscribeUrl: links.unsubscribeUrl,
+            preferencesUrl: links.preferencesUrl,
+            revokeUrl: links.revokeUrl,
+          },
+        }).email.view,
         {
           timeZone: account.timezone,
         },

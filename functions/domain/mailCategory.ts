@@ -24,27 +24,3 @@ export const MAIL_CATEGORY_LABELS: Readonly<Record<MailCategory, string>> = {
   expiry: 'Delegate expiry notices',
   security: 'Security notices (new delegates, revocation results, the kill switch)',
 };
-
-const CATEGORY_OF_KIND: Readonly<Record<string, MailCategory>> = {
-  'daily-report': 'reports',
-  'weekly-report': 'reports',
-  'monthly-report': 'reports',
-  digest: 'reports',
-  'drawdown-alert': 'drawdown',
-  'snooze-notice': 'drawdown',
-  'onboarding-breaches': 'drawdown',
-  'delegate-expiry': 'expiry',
-  'new-delegate': 'security',
-  'revocation-result': 'security',
-  'revoke-all-result': 'security',
-  'kill-switch': 'security',
-  'decision-result': 'security',
-};
-
-/**
- * The category of an email kind (`daily-report`, `new-delegate`, ...). A kind not listed is a
- * report (summaries added later belong there), never silently a security notice.
- */
-export function categoryOfEmail(kind: string): MailCategory {
-  return CATEGORY_OF_KIND[kind] ?? 'reports';
-}

@@ -66,11 +66,13 @@ export interface NoticeTable {
 }
 
 /**
- * One notice, as data: what every channel (and the email) renders. Text is plain and
+ * One notice, as data: what every channel and the email render. Text is plain and
  * unescaped; text others choose (a delegate's name) is marked verbatim (`verbatimText`):
  * renderers escape everything and show those spans as code (a pager and a webhook in quotes).
+ * `E` is the section only email shows (the template's view, typed where the templates live);
+ * a notice on its way to a chat carries none (`never`).
  */
-export interface Notice {
+export interface Notice<E = never> {
   /** The event's stable id (exactly-once delivery per channel builds on it). */
   readonly id: string;
   readonly type: NoticeType;
@@ -92,4 +94,6 @@ export interface Notice {
   readonly details: Readonly<Record<string, unknown>>;
   /** A table shown after the fields (a digest's accounts); absent on alerts. */
   readonly table?: NoticeTable | undefined;
+  /** What only the email shows (its template and view), when the notice was presented for a mailbox. */
+  readonly email?: E;
 }

@@ -5,7 +5,7 @@ import { MAX_DELAY_SECONDS } from '../../queue/messageQueue';
 import { sendAll } from '../../queue/sendAll';
 import { deliverToRecipient } from '../delivery/mailDelivery';
 import { recipientLinks } from '../delivery/recipientLinks';
-import { mailRecipients } from '../delivery/recipients';
+import { mailAudience } from '../../notices/audience';
 import { brokenChannelEmail } from './brokenChannelEmail';
 import { MAX_CHANNEL_ATTEMPTS, MAX_CHANNEL_REQUEUES, type ChannelJobDeps, type ChannelJobOutcome } from './channelJobDeps';
 
@@ -50,7 +50,8 @@ export async function refuse(deps: ChannelJobDeps, accountAddress: string, chann
 async function tellRecipients(deps: ChannelJobDeps, accountAddress: string, channel: ChannelRecord, reason: string, since: number): Promise<number> {
   const account = await deps.repos.accounts.get(accountAddress);
   if (!account) return 0;
-  const recipients = await mailRecipients(deps.repos, account.emails, 'security');
+  const audience = await mailAudience(deps.repos, account.emails, 'security');
+  const recipients = audience.kind === 'recipients' ? audience.recipients : [];
   let told = 0;
   for (const recipient of recipients) {
     const outcome = await deliverToRecipient(deps, {

@@ -1,5 +1,6 @@
 import type { LinkMinter } from '../../links/linkMinter';
-import type { EmailRenderer, RenderedEmail } from '../../mail/render/render';
+import { EmailRenderError } from '../../mail/errors';
+import type { EmailRenderer } from '../../mail/render/render';
 import type { Counters } from '../../shared/observability';
 import type { TrackedAccount } from '../../domain/account';
 import type { AccountsRepository } from '../../store/accountsRepository';
@@ -7,17 +8,15 @@ import type { CurvesRepository } from '../../store/curvesRepository';
 import type { DelegateViewRepository } from '../../store/delegateViewRepository';
 import type { SuppressionRepository } from '../../store/suppressionRepository';
 import type { AlertStateRepository } from '../../store/alertStateRepository';
-import { isRecipientSnoozed, recipientKey } from '../../domain/recipientSnoozes';
+import { recipientKey } from '../../domain/recipientSnoozes';
 import type { MailChart } from '../delivery/mailChart';
 import { deliverToRecipient, tallyOutcomes, type MailDeliveryDeps, type RecipientOutcome } from '../delivery/mailDelivery';
-import { notificationEmail, type NotificationEmail, type NotificationEmailKind } from './notificationViews';
-import { EMAIL_KIND_OF } from './emailKindOf';
-import { isEmailed, type EmailedMessage } from './emailedMessage';
 import type { NotifyMessage } from '../../messages/notifyMessage';
-import { categoryOfEmail } from '../../domain/mailCategory';
+import { noticeHead, presentNotice } from '../../notices/presentNotice';
+import { renderNoticeEmail } from '../../notices/renderNoticeEmail';
 import type { PreferencesRepository } from '../../store/preferencesRepository';
 import { recipientLinks } from '../delivery/recipientLinks';
-import { mailRecipients, noRecipientReason } from '../delivery/recipients';
+import { mailAudience } from '../../notices/audience';
 import { RetryLaterError } from '../../shared/retryLaterError';
 import type { ChannelFanOutDeps } from './fanOutNotice';
 import { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings } from './notificationSettings';
@@ -64,13 +63,11 @@ export type NotificationOutcome =
   /** Refused for good (e.g. SES rejected it); not retried. */
   | { kind: 'failed'; reason: string };
 
-export { EMAIL_KIND_OF };
-
 interface SharedParts {
   chart: MailChart | null;
   maxDrawdownUsd: number | null;
   webClients: ReadonlySet<string>;
-  /** Delegate names by lowercase address (revoke-all results only). */
+  /** Delegate names by lowercase address (where the head asks for the delegates' views). */
   names: ReadonlyMap<string, string | null>;
   /** Current delegates (drawdown alerts and new-delegate notices only; 0 otherwise). */
   delegateCount: number;
@@ -97,15 +94,19 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
   const settings = { ...DEFAULT_NOTIFICATION_SETTINGS, ...deps.settings };
   // Loaded once, at most, for every recipient's copy.
   let shared: Promise<SharedParts> | undefined;
-  const parts = (emailed: EmailedMessage): Promise<SharedParts> => (shared ??= sharedParts(deps, account, emailed, settings));
-  if (!isEmailed(message)) return { kind: 'skipped', reason: 'sent to channels only' };
-  const kind = EMAIL_KIND_OF[message.kind];
-  const category = categoryOfEmail(kind);
-  const reachable = await mailRecipients(deps.repos, addressees(account.emails, message, deps.operatorEmail ?? null), category);
-  if (reachable.length === 0) return { kind: 'skipped', reason: noRecipientReason(category) };
+  const parts = (): Promise<SharedParts> => (shared ??= sharedParts(deps, account, message, settings));
+  const { email: kind, category } = noticeHead(message);
+  if (kind === null) return { kind: 'skipped', reason: 'sent to channels only' };
   const now = deps.now();
-  const recipients = await awake(deps, message, reachable, now);
-  if (recipients.length === 0) return { kind: 'skipped', reason: 'every recipient snoozed these alerts' };
+  const audience = await mailAudience(
+    deps.repos,
+    addressees(account.emails, message, deps.operatorEmail ?? null),
+    category,
+    // A drawdown alert skips the recipients who snoozed it through their own link.
+    message.kind === 'drawdown' ? { read: () => deps.repos.alerts.recipientSnoozes(message.account), now } : undefined,
+  );
+  if (audience.kind === 'none') return { kind: 'skipped', reason: audience.reason };
+  const { recipients } = audience;
 
   const outcomes: RecipientOutcome[] = [];
   for (const recipient of recipients) {
@@ -117,21 +118,26 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
         recipient,
         sentAt: now,
         compose: async () => {
-          const shared = await parts(message);
+          const shared = await parts();
           const links = recipientLinks(deps.links, account, recipient, now, category);
-          const email = notificationEmail(message, {
+          const { email } = presentNotice(message, {
             account,
-            now,
-            links,
-            chart: shared.chart?.ref ?? null,
-            maxDrawdownUsd: shared.maxDrawdownUsd,
-            rearmMarginPct: settings.rearmMarginPct,
-            isWebClient: (delegate) => shared.webClients.has(delegate.toLowerCase()),
-            delegateName: (delegate) => shared.names.get(delegate.toLowerCase()) ?? null,
             delegateCount: shared.delegateCount,
+            links: { ...links, preferencesUrl: () => links.preferencesUrl },
+            mail: {
+              now,
+              unsubscribeUrl: links.unsubscribeUrl,
+              drawdownThresholds: account.drawdownThresholds,
+              chart: shared.chart?.ref ?? null,
+              maxDrawdownUsd: shared.maxDrawdownUsd,
+              rearmMarginPct: settings.rearmMarginPct,
+              isWebClient: (delegate) => shared.webClients.has(delegate.toLowerCase()),
+              delegateName: (delegate) => shared.names.get(delegate.toLowerCase()) ?? null,
+            },
           });
+          if (email === undefined) throw new EmailRenderError(`the ${message.kind} presenter wrote no email`);
           return {
-            rendered: render(deps.renderer, email, account.timezone),
+            rendered: renderNoticeEmail(deps.renderer, email, account.timezone),
             unsubscribeUrl: links.unsubscribeUrl,
             oneClickUnsubscribe: links.oneClickUnsubscribe,
             inlineImages: shared.chart ? [shared.chart.image] : [],
@@ -172,40 +178,22 @@ function addressees(emails: readonly string[], message: NotifyMessage, operator:
   return [...emails, operator];
 }
 
-/** The recipients of a message minus, for a drawdown alert, those whose own snooze runs at `now`. */
-async function awake(deps: DeliverNotificationDeps, message: EmailedMessage, recipients: readonly string[], now: number): Promise<string[]> {
-  if (message.kind !== 'drawdown') return [...recipients];
-  const snoozes = await deps.repos.alerts.recipientSnoozes(message.account);
-  return recipients.filter((email) => !isRecipientSnoozed(snoozes, email, now));
-}
-
-/** What every recipient's copy shares, loaded once and only when a copy is actually rendered. */
+/** What every recipient's copy shares, loaded once and only when a copy is actually rendered: what the notice's head asks for, and a drawdown alert's chart. */
 async function sharedParts(
   deps: DeliverNotificationDeps,
   account: TrackedAccount,
-  message: EmailedMessage,
+  message: NotifyMessage,
   settings: NotificationSettings,
 ): Promise<SharedParts> {
-  if (message.kind === 'drawdown') {
-    const { chart, maxDrawdownUsd } = await drawdownChart(deps.repos.curves, account, message, settings);
-    return { chart, maxDrawdownUsd, webClients: new Set(), names: new Map(), delegateCount: await currentDelegates(deps.repos.delegates, account) };
-  }
-  if (message.kind === 'revocation-result' || message.kind === 'revoke-all-result') {
-    const views = await deps.repos.delegates.listForAccount(account.address);
-    return {
-      chart: null,
-      maxDrawdownUsd: null,
-      webClients: new Set(views.filter((v) => v.isWebClient).map((v) => v.delegate.toLowerCase())),
-      // A revoke-all result names each key.
-      names: message.kind === 'revoke-all-result' ? new Map(views.map((v) => [v.delegate.toLowerCase(), v.name])) : new Map(),
-      delegateCount: 0,
-    };
-  }
-  if (message.kind === 'new-delegate' || message.kind === 'kill-switch' || message.kind === 'decision-result')
-    return { chart: null, maxDrawdownUsd: null, webClients: new Set(), names: new Map(), delegateCount: await currentDelegates(deps.repos.delegates, account) };
-  return { chart: null, maxDrawdownUsd: null, webClients: new Set(), names: new Map(), delegateCount: 0 };
-}
-
-function render<K extends NotificationEmailKind>(renderer: EmailRenderer, email: NotificationEmail<K>, timeZone: string): RenderedEmail {
-  return renderer.render(email.kind, email.view, { timeZone });
+  const loads = noticeHead(message).loads ?? {};
+  const { chart, maxDrawdownUsd } =
+    message.kind === 'drawdown' ? await drawdownChart(deps.repos.curves, account, message, settings) : { chart: null, maxDrawdownUsd: null };
+  const views = loads.delegateViews ? await deps.repos.delegates.listForAccount(account.address) : [];
+  return {
+    chart,
+    maxDrawdownUsd,
+    webClients: new Set(views.filter((v) => v.isWebClient).map((v) => v.delegate.toLowerCase())),
+    names: new Map(views.map((v) => [v.delegate.toLowerCase(), v.name])),
+    delegateCount: loads.delegateCount ? await currentDelegates(deps.repos.delegates, account) : 0,
+  };
 }

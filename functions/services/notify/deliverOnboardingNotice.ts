@@ -20,7 +20,7 @@ import type { AlertStateRepository } from '../../store/alertStateRepository';
 import { RetryLaterError } from '../../shared/retryLaterError';
 import { DRAWDOWN_RULE, drawdownStateSchema, levelStateOf } from '../../domain/drawdownState';
 import { deliverToRecipient, tallyOutcomes, type RecipientOutcome } from '../delivery/mailDelivery';
-import { mailRecipients, noRecipientReason } from '../delivery/recipients';
+import { mailAudience, noRecipientReason } from '../../notices/audience';
 import { recipientLinks } from '../delivery/recipientLinks';
 import type { DeliverNotificationDeps, NotificationOutcome } from './deliverNotification';
 import { claimSettledBatch, type BatchClaimRepos } from './claimSettledBatch';
@@ -100,7 +100,8 @@ export async function deliverOnboardingNotice(deps: OnboardingNoticeDeps, check:
   const reachable = new Map<string, string[]>();
   for (const breach of breaches) {
     const account = accountOf(breach.address);
-    const emails = account ? await mailRecipients(deps.repos, account.emails, 'drawdown') : [];
+    const audience = account ? await mailAudience(deps.repos, account.emails, 'drawdown') : null;
+    const emails = audience?.kind === 'recipients' ? audience.recipients : [];
     for (const email of emails) if (!spelling.has(email.toLowerCase())) spelling.set(email.toLowerCase(), email);
     reachable.set(
       breach.address.toLowerCase(),

@@ -1,17 +1,14 @@
 import { checksumAddress } from '../../domain/address';
-import { categoryOfEmail } from '../../domain/mailCategory';
 import type { LinkMinter } from '../../links/linkMinter';
 import type { ChannelJob } from '../../messages/channelJob';
-import { CHART_TYPES, channelsTaking, encodeChart, queueChannelNotices } from '../delivery/channelNotices';
+import { channelAudience } from '../../notices/audience';
+import { CHART_TYPES, encodeChart, queueChannelNotices } from '../delivery/channelNotices';
 import type { NotifyMessage } from '../../messages/notifyMessage';
 import type { MessageQueue } from '../../queue/messageQueue';
 import type { TrackedAccount } from '../../domain/account';
 import type { AlertStateRepository } from '../../store/alertStateRepository';
 import type { ChannelsRepository } from '../../store/channelsRepository';
-import { EMAIL_KIND_OF } from './emailKindOf';
-import { isEmailed } from './emailedMessage';
-import { noticeOfMessage, type NoticeContext } from './noticeOfMessage';
-import { noticeTypeOf } from './noticeTypeOf';
+import { noticeHead, presentNotice } from '../../notices/presentNotice';
 
 /** What fanning a notify message out to channels needs. */
 export interface ChannelFanOutDeps {
@@ -23,7 +20,7 @@ export interface ChannelFanOutDeps {
 }
 
 /**
- * Puts one channel job per channel taking the notice (`channelsTaking`: routed, of a type that
+ * Puts one channel job per channel taking the notice (`channelAudience`: routed, of a type that
  * takes its category, not muted or snoozed) on the channel queue, each notice carrying that
  * channel's own Snooze and Preferences links. A channel whose people muted the notice's category
  * for the account, or snoozed its drawdown alerts, gets no job (the alert machine, the email
@@ -38,37 +35,37 @@ export async function fanOutNotice(
   account: TrackedAccount,
   message: NotifyMessage,
   now: number,
-  /** The account's current delegates (the "Revoke all N API keys" link), read only when a channel is routed. */
+  /** The account's current delegates (the "Revoke all N API keys" link), read only when a channel is routed and the notice's head asks for it. */
   delegateCount: () => Promise<number>,
   /** The notice's chart (the email's PNG), rendered only when a routed chat can show it. */
   chartPng: () => Promise<Uint8Array | null> = () => Promise.resolve(null),
 ): Promise<number> {
-  const category = isEmailed(message) ? categoryOfEmail(EMAIL_KIND_OF[message.kind]) : 'drawdown';
-  const taking = await channelsTaking(deps, [account.address], { type: noticeTypeOf(message), category }, now);
+  const head = noticeHead(message);
+  const taking = await channelAudience(deps, [account.address], head, now);
   if (taking.length === 0) return 0;
-  // A person can act when the machine could not: protection notices keep the link while keys are being revoked and after.
-  const revokeAll = message.kind === 'drawdown' || message.kind === 'new-delegate' || message.kind === 'kill-switch' || message.kind === 'decision-result';
-  const shared: Pick<NoticeContext, 'account' | 'delegateCount'> = {
+  const shared = {
     account: { address: account.address, label: account.label, timezone: account.timezone },
-    delegateCount: revokeAll ? await delegateCount() : 0,
+    delegateCount: head.loads?.delegateCount ? await delegateCount() : 0,
   };
   let chart: Promise<string | null> | undefined;
   const chartOf = (): Promise<string | null> => (chart ??= chartPng().then(encodeChart));
   const jobs = await Promise.all(
     taking.map(async ({ channel }) => {
-      const notice = noticeOfMessage(message, {
+      const notice = presentNotice(message, {
         ...shared,
         // Every link is the channel's own, bound to it: `channels revoke-links` and `channels remove` void it.
-        revokeUrl: (delegate) =>
-          account.signer === null
-            ? null
-            : deps.links.build({ purpose: 'revoke', account: account.address, delegate: checksumAddress(delegate), channel: channel.name }, now),
-        revokeAllUrl: () =>
-          account.signer === null || deps.links.revokeAllServed === false
-            ? null
-            : deps.links.build({ purpose: 'revoke-all', account: account.address, channel: channel.name }, now),
-        snoozeUrl: (hours) => deps.links.build({ purpose: 'channel-snooze', account: account.address, channel: channel.name, snoozeHours: hours }, now),
-        preferencesUrl: () => deps.links.build({ purpose: 'channel-preferences', account: account.address, channel: channel.name }, now),
+        links: {
+          revokeUrl: (delegate) =>
+            account.signer === null
+              ? null
+              : deps.links.build({ purpose: 'revoke', account: account.address, delegate: checksumAddress(delegate), channel: channel.name }, now),
+          revokeAllUrl: () =>
+            account.signer === null || deps.links.revokeAllServed === false
+              ? null
+              : deps.links.build({ purpose: 'revoke-all', account: account.address, channel: channel.name }, now),
+          snoozeUrl: (hours) => deps.links.build({ purpose: 'channel-snooze', account: account.address, channel: channel.name, snoozeHours: hours }, now),
+          preferencesUrl: () => deps.links.build({ purpose: 'channel-preferences', account: account.address, channel: channel.name }, now),
+        },
       });
       const chartPng = notice.chart !== null && CHART_TYPES.includes(channel.type) ? await chartOf() : null;
       return { channel, notice, chartPng };

@@ -9,7 +9,7 @@ import { accountSettingsSchema } from '../../../functions/domain/account';
 import { checksumAddress } from '../../../functions/domain/address';
 import { newTrackedAccount } from '../../../functions/domain/trackedAccount';
 import { notifyMessageSchema, type NotifyEvent } from '../../../functions/messages/notifyMessage';
-import { noticeOfMessage } from '../../../functions/services/notify/noticeOfMessage';
+import { presentNotice } from '../../../functions/notices/presentNotice';
 import { memoryCounters, silentLog } from '../../../functions/shared/observability';
 import { createRepositories } from '../../../functions/store/repositories';
 import { freePort } from '../../../local/freePort';
@@ -103,10 +103,12 @@ describe('links in chat messages are safe to preview', () => {
 
     const ctx = {
       account: { address: settings.address, label: 'unfurl', timezone: 'UTC' },
-      revokeUrl: (d: string) => links.build({ purpose: 'revoke', account: settings.address, delegate: checksumAddress(d) }, now),
-      snoozeUrl: (hours: number) => links.build({ purpose: 'channel-snooze', account: settings.address, channel: 'desk', snoozeHours: hours }, now),
-      preferencesUrl: () => links.build({ purpose: 'channel-preferences', account: settings.address, channel: 'desk' }, now),
-      revokeAllUrl: () => links.build({ purpose: 'revoke-all', account: settings.address }, now),
+      links: {
+        revokeUrl: (d: string) => links.build({ purpose: 'revoke', account: settings.address, delegate: checksumAddress(d) }, now),
+        snoozeUrl: (hours: number) => links.build({ purpose: 'channel-snooze', account: settings.address, channel: 'desk', snoozeHours: hours }, now),
+        preferencesUrl: () => links.build({ purpose: 'channel-preferences', account: settings.address, channel: 'desk' }, now),
+        revokeAllUrl: () => links.build({ purpose: 'revoke-all', account: settings.address }, now),
+      },
       delegateCount: 1,
     };
     const events: NotifyEvent[] = [
@@ -137,7 +139,7 @@ describe('links in chat messages are safe to preview', () => {
       },
     ];
     const rendered = events.flatMap((event) => {
-      const notice = noticeOfMessage(notifyMessageSchema.parse(event), ctx);
+      const notice = presentNotice(notifyMessageSchema.parse(event), ctx);
       return [slackMessage(notice), discordMessage(notice), telegramMessage(notice, '-1001'), pagerdutyEvent(notice)];
     });
     const urls = [...new Set(rendered.flatMap((r) => [...JSON.stringify(r).matchAll(/https?:\/\/[^\s"\\)\]<>]+/g)].map((m) => m[0])))];

@@ -1,9 +1,8 @@
 import type { Notice } from '../../../functions/domain/notice';
 import { renderEmail, type RenderedEmail } from '../../../functions/mail/render/render';
 import { notifyMessageSchema, type NotifyEvent } from '../../../functions/messages/notifyMessage';
-import { isEmailed } from '../../../functions/services/notify/emailedMessage';
-import { noticeOfMessage } from '../../../functions/services/notify/noticeOfMessage';
-import { notificationEmail } from '../../../functions/services/notify/notificationViews';
+import type { MailInput } from '../../../functions/notices/noticeInput';
+import { presentNotice } from '../../../functions/notices/presentNotice';
 
 export const ACCOUNT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 export const DELEGATE = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
@@ -13,40 +12,43 @@ const AT = Date.UTC(2025, 5, 1, 12);
 
 const context = {
   account: { address: ACCOUNT, label: 'desk <one>', timezone: 'Europe/Berlin' },
-  revokeUrl: (d: string) => `https://sentinel.example/revoke?token=tok-${d.slice(2, 8)}`,
-  snoozeUrl: (h: number) => `https://sentinel.example/snooze?token=snooze-${h}`,
-  preferencesUrl: () => 'https://sentinel.example/preferences?token=prefs',
-  revokeAllUrl: () => 'https://sentinel.example/revoke-all?token=tok-all',
+  links: {
+    revokeUrl: (d: string) => `https://sentinel.example/revoke?token=tok-${d.slice(2, 8)}`,
+    snoozeUrl: (h: number) => `https://sentinel.example/snooze?token=snooze-${h}`,
+    preferencesUrl: () => 'https://sentinel.example/preferences?token=prefs',
+    revokeAllUrl: () => 'https://sentinel.example/revoke-all?token=tok-all',
+  },
   delegateCount: 3,
 };
 
-/** The notice of a notify event, built as the notify service builds it. */
-export function noticeOf(event: NotifyEvent): Notice {
-  return noticeOfMessage(notifyMessageSchema.parse(event), context);
-}
-
-/** The email of a notify event, rendered as the notify service renders it at `now` (default the event's time), for the account and links `noticeOf` uses. */
-export function emailOf(event: NotifyEvent, now: number = event.at): RenderedEmail {
-  const message = notifyMessageSchema.parse(event);
-  if (!isEmailed(message)) throw new Error(`${message.kind} is sent to channels only`);
-  const email = notificationEmail(message, {
-    account: { ...context.account, drawdownThresholds: [5, 10, 20] },
+/** What an alert email shows besides the message, with nothing loaded (no chart, no names): `changes` sets the rest. */
+export function plainMailInput(now: number, changes: Partial<MailInput> = {}): MailInput {
+  return {
     now,
-    links: {
-      unsubscribeUrl: 'https://sentinel.example/unsubscribe?token=unsub',
-      oneClickUnsubscribe: false,
-      preferencesUrl: context.preferencesUrl(),
-      revokeUrl: context.revokeUrl,
-      snoozeUrl: context.snoozeUrl,
-      revokeAllUrl: context.revokeAllUrl,
-    },
+    unsubscribeUrl: 'https://sentinel.example/unsubscribe?token=unsub',
+    drawdownThresholds: [5, 10, 20],
     chart: null,
     maxDrawdownUsd: null,
     rearmMarginPct: 1,
     isWebClient: () => false,
     delegateName: () => null,
-    delegateCount: context.delegateCount,
+    ...changes,
+  };
+}
+
+/** The notice of a notify event, built as the notify service builds it. */
+export function noticeOf(event: NotifyEvent): Notice {
+  return presentNotice(notifyMessageSchema.parse(event), context);
+}
+
+/** The email of a notify event, rendered as the notify service renders it at `now` (default the event's time), for the account and links `noticeOf` uses. */
+export function emailOf(event: NotifyEvent, now: number = event.at): RenderedEmail {
+  const message = notifyMessageSchema.parse(event);
+  const { email } = presentNotice(message, {
+    ...context,
+    mail: plainMailInput(now),
   });
+  if (email === undefined) throw new Error(`${message.kind} is sent to channels only`);
   return renderEmail(email.kind, email.view, { timeZone: context.account.timezone });
 }
 

@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { slackMessage } from '../../../functions/channels/slack/slackMessage';
 import type { KillSwitchAction } from '../../../functions/domain/killSwitchNotice';
-import { categoryOfEmail } from '../../../functions/domain/mailCategory';
 import { renderEmail } from '../../../functions/mail/render/render';
 import { notifyMessageSchema, type NotifyMessage } from '../../../functions/messages/notifyMessage';
-import { EMAIL_KIND_OF } from '../../../functions/services/notify/emailKindOf';
-import { isEmailed } from '../../../functions/services/notify/emailedMessage';
-import { noticeOfMessage, type NoticeContext } from '../../../functions/services/notify/noticeOfMessage';
-import { notificationEmail, type NotificationContext } from '../../../functions/services/notify/notificationViews';
+import type { NoticeInput } from '../../../functions/notices/noticeInput';
+import { plainMailInput } from '../../support/channels/noticeFixtures';
+import { noticeHead, presentNotice } from '../../../functions/notices/presentNotice';
 
 const ACCOUNT = '0x52908400098527886E0F7030069857D2E4169EE7';
 const BOT = '0x0000000000000000000000000000000000000011';
@@ -41,47 +39,43 @@ function message(action: KillSwitchAction): NotifyMessage {
   });
 }
 
-const noticeCtx: NoticeContext = {
+const noticeCtx: Omit<NoticeInput, 'mail'> = {
   account: { address: ACCOUNT, label: 'desk', timezone: 'UTC' },
-  revokeUrl: () => 'https://sentinel.example/r/abc',
-  snoozeUrl: () => 'https://sentinel.example/s/abc',
-  preferencesUrl: () => 'https://sentinel.example/p/abc',
-  revokeAllUrl: () => 'https://sentinel.example/ra/abc',
+  links: {
+    revokeUrl: () => 'https://sentinel.example/r/abc',
+    snoozeUrl: () => 'https://sentinel.example/s/abc',
+    preferencesUrl: () => 'https://sentinel.example/p/abc',
+    revokeAllUrl: () => 'https://sentinel.example/ra/abc',
+  },
   delegateCount: 2,
 };
 
-const mailCtx: NotificationContext = {
-  account: { address: ACCOUNT, label: 'desk', drawdownThresholds: [5], timezone: 'UTC' },
-  now: AT,
+const mailCtx: NoticeInput = {
+  account: { address: ACCOUNT, label: 'desk', timezone: 'UTC' },
   links: {
-    unsubscribeUrl: 'https://sentinel.example/prefs',
-    oneClickUnsubscribe: false,
-    preferencesUrl: 'https://sentinel.example/prefs',
+    preferencesUrl: () => 'https://sentinel.example/prefs',
     revokeUrl: () => 'https://sentinel.example/r/abc',
     snoozeUrl: () => 'https://sentinel.example/s/abc',
     revokeAllUrl: () => 'https://sentinel.example/ra/abc',
   },
-  chart: null,
-  maxDrawdownUsd: null,
-  rearmMarginPct: 1,
-  isWebClient: () => false,
-  delegateName: () => null,
   delegateCount: 2,
+  mail: plainMailInput(AT, { unsubscribeUrl: 'https://sentinel.example/prefs', drawdownThresholds: [5] }),
 };
 
 function rendered(m: NotifyMessage) {
-  if (!isEmailed(m)) throw new Error('expected an emailed message');
-  const email = notificationEmail(m, mailCtx);
+  const { email } = presentNotice(m, mailCtx);
+  if (email === undefined) throw new Error('expected an emailed message');
   if (email.kind !== 'kill-switch') throw new Error('expected a kill-switch email');
   const mail = renderEmail('kill-switch', email.view, { timeZone: 'UTC' });
-  const notice = noticeOfMessage(m, noticeCtx);
+  const notice = presentNotice(m, noticeCtx);
   return { mail, notice, slackText: JSON.stringify(slackMessage(notice).blocks) };
 }
 
 describe('kill-switch notices, as email and in Slack', () => {
   it('a security notice (no one-click unsubscribe) that pages, in every outcome', () => {
-    expect(categoryOfEmail(EMAIL_KIND_OF['kill-switch'])).toBe('security');
-    const { notice } = rendered(message({ kind: 'requested', outcome: { kind: 'protection-off' } }));
+    const protectionOff = message({ kind: 'requested', outcome: { kind: 'protection-off' } });
+    expect(noticeHead(protectionOff)).toEqual({ type: 'protection.kill-switch', category: 'security', email: 'kill-switch', loads: { delegateCount: true } });
+    const { notice } = rendered(protectionOff);
     expect(notice).toMatchObject({ type: 'protection.kill-switch', category: 'security', incident: { action: 'trigger' } });
   });
 

@@ -3,9 +3,9 @@ import { slackMessage } from '../../../functions/channels/slack/slackMessage';
 import type { DelegateProtection } from '../../../functions/domain/delegateProtection';
 import { renderEmail } from '../../../functions/mail/render/render';
 import { notifyMessageSchema, type NotifyMessage } from '../../../functions/messages/notifyMessage';
-import { noticeOfMessage, type NoticeContext } from '../../../functions/services/notify/noticeOfMessage';
-import { isEmailed } from '../../../functions/services/notify/emailedMessage';
-import { notificationEmail, type NotificationContext } from '../../../functions/services/notify/notificationViews';
+import type { NoticeInput } from '../../../functions/notices/noticeInput';
+import { plainMailInput } from '../../support/channels/noticeFixtures';
+import { presentNotice } from '../../../functions/notices/presentNotice';
 
 const ACCOUNT = '0x52908400098527886E0F7030069857D2E4169EE7';
 const KEY = '0x00000000000000000000000000000000000A11cE';
@@ -23,40 +23,35 @@ function message(protection: DelegateProtection, isWebClient = false): NotifyMes
   });
 }
 
-const noticeCtx: NoticeContext = {
+const noticeCtx: Omit<NoticeInput, 'mail'> = {
   account: { address: ACCOUNT, label: 'desk', timezone: 'UTC' },
-  revokeUrl: () => 'https://sentinel.example/r/abc',
-  snoozeUrl: () => 'https://sentinel.example/s/abc',
-  preferencesUrl: () => 'https://sentinel.example/p/abc',
-  revokeAllUrl: () => null,
+  links: {
+    revokeUrl: () => 'https://sentinel.example/r/abc',
+    snoozeUrl: () => 'https://sentinel.example/s/abc',
+    preferencesUrl: () => 'https://sentinel.example/p/abc',
+    revokeAllUrl: () => null,
+  },
   delegateCount: 2,
 };
 
-const mailCtx: NotificationContext = {
-  account: { address: ACCOUNT, label: 'desk', drawdownThresholds: [5], timezone: 'UTC' },
-  now: AT,
+const mailCtx: NoticeInput = {
+  account: { address: ACCOUNT, label: 'desk', timezone: 'UTC' },
   links: {
-    unsubscribeUrl: 'https://sentinel.example/prefs',
-    oneClickUnsubscribe: false,
-    preferencesUrl: 'https://sentinel.example/prefs',
+    preferencesUrl: () => 'https://sentinel.example/prefs',
     revokeUrl: () => 'https://sentinel.example/r/abc',
     snoozeUrl: () => 'https://sentinel.example/s/abc',
     revokeAllUrl: () => null,
   },
-  chart: null,
-  maxDrawdownUsd: null,
-  rearmMarginPct: 1,
-  isWebClient: () => false,
-  delegateName: () => null,
   delegateCount: 2,
+  mail: plainMailInput(AT, { unsubscribeUrl: 'https://sentinel.example/prefs', drawdownThresholds: [5] }),
 };
 
 function rendered(m: NotifyMessage) {
-  if (!isEmailed(m)) throw new Error('expected an emailed message');
-  const email = notificationEmail(m, mailCtx);
+  const { email } = presentNotice(m, mailCtx);
+  if (email === undefined) throw new Error('expected an emailed message');
   if (email.kind !== 'new-delegate') throw new Error('expected a new-delegate email');
   const mail = renderEmail('new-delegate', email.view, { timeZone: 'UTC' });
-  const slack = slackMessage(noticeOfMessage(m, noticeCtx));
+  const slack = slackMessage(presentNotice(m, noticeCtx));
   return { mail, slack, slackText: JSON.stringify(slack.blocks) };
 }
 
@@ -130,7 +125,7 @@ describe('unknown-key notices, as email and in Slack', () => {
     const { mail } = rendered(m);
     expect(mail.subject).toContain('Expected delegate added');
     expect(mail.text).toContain('appeared as announced');
-    const notice = noticeOfMessage(m, noticeCtx);
+    const notice = presentNotice(m, noticeCtx);
     expect(notice.severity).toBe('info');
     expect(notice.incident).toBeNull();
     expect(notice.category).toBe('security');
@@ -167,7 +162,7 @@ describe('a new web session is always announced as a security notice that pages'
     ],
   ];
   it.each(cases)('%s', (_, protection) => {
-    const notice = noticeOfMessage(web(protection), noticeCtx);
+    const notice = presentNotice(web(protection), noticeCtx);
     expect(notice.category).toBe('security');
     expect(notice.severity).toBe('critical');
     expect(notice.incident).toEqual({ key: `delegate:${ACCOUNT.toLowerCase()}:${KEY.toLowerCase()}`, action: 'trigger' });

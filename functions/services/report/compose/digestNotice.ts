@@ -3,7 +3,7 @@ import { NOTICE_TABLE_MAX_ROWS, type Notice } from '../../../domain/notice';
 import type { ReportPeriod } from '../../../domain/recipientSettings';
 import { formatMoney, formatPercent, shortAddress } from '../../../mail/render/format';
 import { localDate } from '../../../domain/localTime';
-import { COPY_LABEL, coveredText, storedDataLabel } from './reportNotice';
+import { COPY_LABEL, coveredText, storedDataLabel } from '../../../notices/reportPresenter';
 
 /** What a digest's chat message needs besides its rows. */
 export interface DigestNoticeContext {

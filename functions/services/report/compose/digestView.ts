@@ -4,7 +4,7 @@ import type { Interval } from '../../../domain/interval';
 import type { AccountStatus, ChartRef, DigestRowView, DigestSectionView, DigestView } from '../../../mail/render/views';
 import type { RecipientLinks } from '../../delivery/recipientLinks';
 import type { ReportPeriod } from '../../../domain/recipientSettings';
-import { dayFiguresView, drawdownView, storedDataView } from './reportViews';
+import { dayFiguresView, drawdownView, storedDataView } from '../../../notices/reportPresenter';
 
 /** What the digest shows of one account besides its row of the model. */
 export interface DigestAccountContext {

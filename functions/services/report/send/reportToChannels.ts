@@ -5,10 +5,11 @@ import { localDate } from '../../../domain/localTime';
 import type { ReportPeriod } from '../../../domain/recipientSettings';
 import type { ReportModel } from '../../../domain/reportModel';
 import { describeError } from '../../../shared/describeError';
-import { channelsTaking, encodeChart, queueChannelNotices } from '../../delivery/channelNotices';
+import { channelAudience } from '../../../notices/audience';
+import { encodeChart, queueChannelNotices } from '../../delivery/channelNotices';
 import type { MailChart } from '../../delivery/mailChart';
 import { digestNotice } from '../compose/digestNotice';
-import { REPORT_NOTICE_TYPES, reportNotice } from '../compose/reportNotice';
+import { REPORT_NOTICE_TYPES, presentReport } from '../../../notices/reportPresenter';
 import type { DigestInput } from './digestInput';
 import type { ReportDeps } from './reportDeps';
 
@@ -33,8 +34,8 @@ export function reportNoticeId(model: Pick<ReportModel, 'span' | 'account' | 'pe
 }
 
 /**
- * Queues one account report's chat message (`reportNotice`) for each channel that takes the
- * account's reports (see `channelsTaking`: routed with `reports`, not a pager, not muted from the
+ * Queues one account report's chat message (`presentReport`) for each channel that takes the
+ * account's reports (see `channelAudience`: routed with `reports`, not a pager, not muted from the
  * chat), with the report's chart for the chats that show one, under the delivery id
  * `<reportNoticeId>#channel:<name>`: a report built twice (a redelivered job, a forced run of a
  * day already sent) is posted once; a copy (`copyAt`: `report --force --resend`) is posted again,
@@ -52,13 +53,13 @@ export async function reportToChannels(
   if (!ports) return 0;
   return guarded(deps, { account: account.address }, async () => {
     const { model, chart } = await built;
-    const taking = await channelsTaking(ports, [account.address], { type: REPORT_NOTICE_TYPES[model.span], category: 'reports' }, now);
+    const taking = await channelAudience(ports, [account.address], { type: REPORT_NOTICE_TYPES[model.span], category: 'reports' }, now);
     if (taking.length === 0) return 0;
     const chartPng = encodeChart(chart?.image.content ?? null);
     const jobs = taking.map(({ channel }) => ({
       channel,
       chartPng,
-      notice: reportNotice(model, {
+      notice: presentReport(model, {
         id: reportNoticeId(model, copyAt),
         chart: chartPng !== null,
         copy: copyAt !== null,
@@ -86,7 +87,7 @@ export async function digestToChannels(
   const ports = deps.channels;
   if (!ports || rows.length === 0) return 0;
   return guarded(deps, { digestOf: rows.length }, async () => {
-    const taking = await channelsTaking(
+    const taking = await channelAudience(
       ports,
       rows.map((r) => r.account.address),
       { type: 'report.digest', category: 'reports' },

@@ -10,9 +10,10 @@ import { chainGraceOf } from '../compose/chainGrace';
 import type { ReportDeps } from './reportDeps';
 import type { ReportOutcome } from './reportOutcome';
 import { renderReport } from '../compose/renderReport';
-import { CHART_ALT, dailyReportView, storedDataView } from '../compose/reportViews';
+import { CHART_ALT, presentReport, storedDataView } from '../../../notices/reportPresenter';
+import { reportNoticeId } from './reportToChannels';
 import { recipientLinks } from '../../delivery/recipientLinks';
-import { mailRecipients, noRecipientReason } from '../../delivery/recipients';
+import { mailAudience } from '../../../notices/audience';
 import { reportToChannels } from './reportToChannels';
 
 interface SharedParts {
@@ -71,11 +72,12 @@ export async function sendAccountReport(
 
   const only = to?.map((email) => email.trim().toLowerCase());
   const addressed = only ? account.emails.filter((email) => only.includes(email.trim().toLowerCase())) : account.emails;
-  const recipients = await mailRecipients(deps.repos, addressed, 'reports');
-  if (recipients.length === 0) {
+  const audience = await mailAudience(deps.repos, addressed, 'reports');
+  if (audience.kind === 'none') {
     await advance();
-    return { kind: 'skipped', reason: addressed.length === 0 ? "no recipient follows the account's schedule" : noRecipientReason('reports') };
+    return { kind: 'skipped', reason: addressed.length === 0 ? "no recipient follows the account's schedule" : audience.reason };
   }
+  const { recipients } = audience;
 
   let shared: Promise<SharedParts> | undefined;
   const grace = chainGraceOf(deps, mode.kind === 'extra' ? undefined : mode.dueAt);
@@ -113,9 +115,15 @@ export async function sendAccountReport(
           shared ??= build();
           const { model, chart, status } = await shared;
           const links = recipientLinks(deps.links, account, recipient, now, 'reports');
-          const view = { ...dailyReportView(model, { status, chart: chart?.ref ?? null, links }), copy: plan.copyAt !== null };
+          const { email } = presentReport(model, {
+            id: reportNoticeId(model, plan.copyAt),
+            preferencesUrl: links.preferencesUrl,
+            chart: chart !== null,
+            copy: plan.copyAt !== null,
+            mail: { status, chart: chart?.ref ?? null, unsubscribeUrl: links.unsubscribeUrl, preferencesUrl: links.preferencesUrl, revokeUrl: links.revokeUrl },
+          });
           return {
-            rendered: renderReport(deps.renderer, view, account.timezone),
+            rendered: renderReport(deps.renderer, email.view, account.timezone),
             unsubscribeUrl: links.unsubscribeUrl,
             oneClickUnsubscribe: links.oneClickUnsubscribe,
             inlineImages: chart ? [chart.image] : [],

@@ -13,7 +13,7 @@ import type { TrackedAccount } from '../../../domain/account';
 import { mapConcurrent } from '../../../shared/concurrency';
 import { deliverToRecipient, type RecipientOutcome } from '../../delivery/mailDelivery';
 import { recipientLinks } from '../../delivery/recipientLinks';
-import { mailRecipients, noRecipientReason } from '../../delivery/recipients';
+import { mailAudience } from '../../../notices/audience';
 import type { DigestInput } from './digestInput';
 import { digestView } from '../compose/digestView';
 import { readReportData, type ReportSpan } from '../compose/reportData';
@@ -122,8 +122,9 @@ function outcomeOf(outcome: RecipientOutcome, input: DigestInput): ReportOutcome
 export async function sendDigest(deps: Omit<ReportDeps, 'digest'>, input: DigestInput): Promise<ReportOutcome> {
   const { recipient, period, reportDate, timeZone, now } = input;
   if (input.accounts.length === 0) return { kind: 'skipped', reason: 'the recipient has no accounts' };
-  const [email] = await mailRecipients(deps.repos, [recipient.email], 'reports');
-  if (email === undefined) return { kind: 'skipped', reason: noRecipientReason('reports') };
+  const audience = await mailAudience(deps.repos, [recipient.email], 'reports');
+  if (audience.kind === 'none') return { kind: 'skipped', reason: audience.reason };
+  const [email] = audience.recipients;
   const copy = input.copy === true;
   const eventId = `digest:${period}:${reportDate}${copy ? `:copy:${now}` : ''}`;
   let covered = localDayBounds(addDays(reportDate, -1), timeZone);

@@ -5,7 +5,7 @@ import type { SeriesPoint } from '../../../../functions/domain/series';
 import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
 import { evaluateDrawdown } from '../../../../functions/services/collect/evaluateDrawdown';
 import { notifyMessageSchema } from '../../../../functions/messages/notifyMessage';
-import { noticeOfMessage } from '../../../../functions/services/notify/noticeOfMessage';
+import { presentNotice } from '../../../../functions/notices/presentNotice';
 import { createRepositories } from '../../../../functions/store/repositories';
 import { testTables } from '../../../support/testTables';
 
@@ -73,12 +73,14 @@ describe('a level crossed during a chain outage, found when the gap is filled (D
     expect(event.lateByMs).toBe(now - gap[2]!.timestamp);
     expect(event.lateByMs).toBeGreaterThan(3 * HOUR);
     const account = (await repos().accounts.get(settings.address))!;
-    const notice = noticeOfMessage(notifyMessageSchema.parse(event), {
+    const notice = presentNotice(notifyMessageSchema.parse(event), {
       account,
-      revokeUrl: () => null,
-      snoozeUrl: () => 'https://example.invalid/snooze',
-      preferencesUrl: () => 'https://example.invalid/preferences',
-      revokeAllUrl: () => null,
+      links: {
+        revokeUrl: () => null,
+        snoozeUrl: () => 'https://example.invalid/snooze',
+        preferencesUrl: () => 'https://example.invalid/preferences',
+        revokeAllUrl: () => null,
+      },
       delegateCount: 0,
     });
     expect(notice.fields.find((f) => f.label === 'Crossed')?.value).toMatch(/\(this alert is late by 3 h 1 min\)$/);

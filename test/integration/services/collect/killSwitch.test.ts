@@ -17,7 +17,7 @@ import { RefinementBudget } from '../../../../functions/services/collect/refinem
 import { drawdown, drawdownCurve } from '../../../../functions/domain/drawdown';
 import { alignCurves } from '../../../../functions/domain/series';
 import { storedSeries } from '../../../../functions/store/storedSeries';
-import { noticeOfMessage } from '../../../../functions/services/notify/noticeOfMessage';
+import { presentNotice } from '../../../../functions/notices/presentNotice';
 import { protectionService } from '../../../../functions/services/protection/protect';
 import { rearmKillSwitch } from '../../../../functions/services/protection/rearmKillSwitch';
 import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
@@ -189,12 +189,9 @@ describe('kill switch on drawdown (collect → protection service → queue → 
     expect(killNotices(address)).toHaveLength(1);
     expect(notice!.firing.action).toMatchObject({ kind: 'requested', outcome: { kind: 'queued', delegates: [bot] } });
     expect(notice!.firing.keptWebSessions).toEqual([web]);
-    const shown = noticeOfMessage(notice!, {
+    const shown = presentNotice(notice!, {
       account: { address, label: null, timezone: 'UTC' },
-      revokeUrl: () => null,
-      snoozeUrl: () => 'https://example.test/s',
-      preferencesUrl: () => 'https://example.test/p',
-      revokeAllUrl: () => null,
+      links: { revokeUrl: () => null, snoozeUrl: () => 'https://example.test/s', preferencesUrl: () => 'https://example.test/p', revokeAllUrl: () => null },
       delegateCount: 2,
     });
     expect(shown.category).toBe('security');
@@ -280,12 +277,9 @@ describe('kill switch on drawdown (collect → protection service → queue → 
     expect(new Set(await listed(address))).toEqual(new Set([bot, kept, web]));
     const [notice] = killNotices(address);
     expect(notice?.firing.action).toMatchObject({ kind: 'requested', outcome: { kind: 'dry-run', delegates: expect.arrayContaining([bot, web]) } });
-    const shown = noticeOfMessage(notice!, {
+    const shown = presentNotice(notice!, {
       account: { address, label: null, timezone: 'UTC' },
-      revokeUrl: () => null,
-      snoozeUrl: () => 'https://example.test/s',
-      preferencesUrl: () => 'https://example.test/p',
-      revokeAllUrl: () => null,
+      links: { revokeUrl: () => null, snoozeUrl: () => 'https://example.test/s', preferencesUrl: () => 'https://example.test/p', revokeAllUrl: () => null },
       delegateCount: 3,
     });
     expect(shown.title).toContain('would have fired (dry run)');

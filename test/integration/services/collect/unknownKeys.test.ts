@@ -9,7 +9,7 @@ import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect
 import { dispatchDue } from '../../../../functions/services/collect/dispatchDue';
 import { watchDelegateBatch } from '../../../../functions/services/collect/watchDelegateBatch';
 import { takeKnownDelegates } from '../../../../functions/services/knownKeys/takeKnownDelegates';
-import { noticeOfMessage } from '../../../../functions/services/notify/noticeOfMessage';
+import { presentNotice } from '../../../../functions/notices/presentNotice';
 import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
 import { testTables } from '../../../support/testTables';
 import { CALM, startPipelineHarness } from '../../../support/collect/pipelineHarness';
@@ -159,12 +159,14 @@ describe('unknown keys revoked on sight (delegate watch)', () => {
     const [message] = mine(address);
     expect(message?.delegate.address).toBe(web.delegate.address);
     expect(message?.protection).toMatchObject({ verdict: 'unknown', webSession: true, action: { kind: 'kept-web-session' } });
-    const notice = noticeOfMessage(message!, {
+    const notice = presentNotice(message!, {
       account: { address, label: null, timezone: 'UTC' },
-      revokeUrl: () => 'https://example.test/revoke',
-      snoozeUrl: () => 'https://example.test/snooze',
-      preferencesUrl: () => 'https://example.test/preferences',
-      revokeAllUrl: () => null,
+      links: {
+        revokeUrl: () => 'https://example.test/revoke',
+        snoozeUrl: () => 'https://example.test/snooze',
+        preferencesUrl: () => 'https://example.test/preferences',
+        revokeAllUrl: () => null,
+      },
       delegateCount: 2,
     });
     expect(notice.category).toBe('security');

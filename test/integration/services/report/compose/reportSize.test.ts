@@ -5,7 +5,7 @@ import { SUMMARY_FIELDS, type SummaryField } from '../../../../../functions/doma
 import { localDayBounds } from '../../../../../functions/domain/localTime';
 import { recipientLinks } from '../../../../../functions/services/delivery/recipientLinks';
 import { REPORT_HTML_BUDGET_BYTES, renderReport } from '../../../../../functions/services/report/compose/renderReport';
-import { dailyReportView } from '../../../../../functions/services/report/compose/reportViews';
+import { presentReport } from '../../../../../functions/notices/reportPresenter';
 import { accountRecord, testAddress } from '../../../../support/store/accountFixture';
 import { sharedRenderer, testLinks } from '../../../../support/delivery/mailHarness';
 import { renderDigest } from '../../../../../functions/services/report/compose/renderDigest';
@@ -57,11 +57,18 @@ function render(delegates: number) {
     now: NOW,
   });
   const links = recipientLinks(testLinks(), account, 'a-long-recipient-address+reports@example.com', NOW, 'reports');
-  const view = dailyReportView(model, {
-    status: { state: 'stale', reason: 'x'.repeat(500), lastPointAtMs: NOW },
-    chart: { cid: 'report-chart@sentinel', alt: 'chart', width: 544, height: 320 },
-    links,
-  });
+  const { view } = presentReport(model, {
+    id: 'daily-report:size',
+    preferencesUrl: links.preferencesUrl,
+    chart: true,
+    mail: {
+      status: { state: 'stale', reason: 'x'.repeat(500), lastPointAtMs: NOW },
+      chart: { cid: 'report-chart@sentinel', alt: 'chart', width: 544, height: 320 },
+      unsubscribeUrl: links.unsubscribeUrl,
+      preferencesUrl: links.preferencesUrl,
+      revokeUrl: links.revokeUrl,
+    },
+  }).email;
   return { rendered: renderReport(sharedRenderer(), view, ZONE), unsubscribeUrl: links.unsubscribeUrl, view };
 }
 

@@ -1,21 +1,22 @@
+import type { Notice } from '../../../functions/domain/notice';
 import { describe, expect, it } from 'vitest';
-import { discordMessage } from '../../../../../functions/channels/discord/discordMessage';
-import { pagerdutyEvent } from '../../../../../functions/channels/pagerduty/pagerdutyEvent';
-import { slackMessage } from '../../../../../functions/channels/slack/slackMessage';
-import { telegramMessage } from '../../../../../functions/channels/telegram/telegramMessage';
-import { webhookEvent } from '../../../../../functions/channels/webhook/webhookEvent';
-import { channelJobSchema } from '../../../../../functions/messages/channelJob';
-import { reportNotice } from '../../../../../functions/services/report/compose/reportNotice';
-import { checkDiscord, checkSlack, checkTelegram } from '../../../../../local/receivers/chatRules';
-import { parseTelegramHtml } from '../../../../../local/receivers/telegramHtml';
-import { REPORT_NOW, reportModelOf } from '../../../../support/report/chatReportFixtures';
+import { discordMessage } from '../../../functions/channels/discord/discordMessage';
+import { pagerdutyEvent } from '../../../functions/channels/pagerduty/pagerdutyEvent';
+import { slackMessage } from '../../../functions/channels/slack/slackMessage';
+import { telegramMessage } from '../../../functions/channels/telegram/telegramMessage';
+import { webhookEvent } from '../../../functions/channels/webhook/webhookEvent';
+import { channelJobSchema } from '../../../functions/messages/channelJob';
+import { presentReport } from '../../../functions/notices/reportPresenter';
+import { checkDiscord, checkSlack, checkTelegram } from '../../../local/receivers/chatRules';
+import { parseTelegramHtml } from '../../../local/receivers/telegramHtml';
+import { REPORT_NOW, reportModelOf } from '../../support/report/chatReportFixtures';
 
 const ctx = { id: 'report:0xabc:2026-11-23', preferencesUrl: 'https://sentinel.example/preferences?token=p', chart: true };
-const value = (notice: ReturnType<typeof reportNotice>, label: string) => notice.fields.find((f) => f.label === label)?.value;
+const value = (notice: Notice, label: string) => notice.fields.find((f) => f.label === label)?.value;
 
 describe("a daily report's chat message", () => {
   it("carries the day's figures: equity and its change over the day, PnL, the drawdown now, the changes since the last report, the delegates expiring", () => {
-    const notice = reportNotice(reportModelOf('Desk <one>', { dropPct: 12, dayPnl: -500, expiries: [2, 5, 30] }), ctx);
+    const notice = presentReport(reportModelOf('Desk <one>', { dropPct: 12, dayPnl: -500, expiries: [2, 5, 30] }), ctx);
     expect(notice).toMatchObject({
       id: ctx.id,
       type: 'report.daily',
@@ -38,7 +39,7 @@ describe("a daily report's chat message", () => {
 
   it('says at the top of its summary when it was built from stored data, and raises its severity', () => {
     const failedAt = REPORT_NOW - 60_000;
-    const notice = reportNotice(
+    const notice = presentReport(
       reportModelOf('Desk', { source: { kind: 'stored', chainFailedAt: failedAt, storedAsOf: REPORT_NOW - 3_600_000, metricsFrom: null } }),
       ctx,
     );
@@ -52,7 +53,7 @@ describe("a daily report's chat message", () => {
   });
 
   it('renders within every chat rule, travels on the channel queue, and pages nobody', () => {
-    const notice = reportNotice(reportModelOf('<!channel> <https://evil|x> @everyone'), ctx);
+    const notice = presentReport(reportModelOf('<!channel> <https://evil|x> @everyone'), ctx);
     expect(checkSlack(slackMessage(notice))).toBeNull();
     // The header is plain_text (never parsed); everything in mrkdwn is escaped.
     const slack = slackMessage(notice);
@@ -72,7 +73,7 @@ describe("a daily report's chat message", () => {
 
   it('names a weekly summary as such', () => {
     const model = { ...reportModelOf('Desk'), span: 'week' as const };
-    expect(reportNotice(model, { ...ctx, chart: false })).toMatchObject({
+    expect(presentReport(model, { ...ctx, chart: false })).toMatchObject({
       type: 'report.summary',
       chart: null,
       title: expect.stringContaining('Weekly summary') as unknown,

@@ -1,0 +1,104 @@
+import { channelDefinition } from '../channels/channelRegistry';
+import type { ChannelRecord } from '../domain/channel';
+import { channelTakes } from '../domain/channelControls';
+import { routedChannels } from '../domain/channelRouting';
+import type { MailCategory } from '../domain/mailCategory';
+import type { NoticeType } from '../domain/notice';
+import { isRecipientSnoozed, type RecipientSnoozes } from '../domain/recipientSnoozes';
+import type { AlertStateRepository } from '../store/alertStateRepository';
+import type { ChannelsRepository } from '../store/channelsRepository';
+import type { PreferencesRepository } from '../store/preferencesRepository';
+import type { SuppressionRepository } from '../store/suppressionRepository';
+
+/** The stores that decide who gets mail. */
+export interface RecipientStores {
+  readonly suppressions: Pick<SuppressionRepository, 'filter'>;
+  readonly preferences: Pick<PreferencesRepository, 'filter'>;
+}
+
+/** What deciding which channels take a notice reads. */
+export interface ChannelRoutingPorts {
+  readonly channels: Pick<ChannelsRepository, 'list'>;
+  /** Each account's channel controls (snoozes and mutes from a chat's buttons): one `GetItem` per account with a routed channel. */
+  readonly alerts: Pick<AlertStateRepository, 'channelControls'>;
+}
+
+/** Who gets one mail of a notice: the recipients, or why no one does. */
+export type MailAudience =
+  { readonly kind: 'recipients'; readonly recipients: readonly [string, ...string[]] } | { readonly kind: 'none'; readonly reason: string };
+
+function someone(recipients: readonly string[], reason: string): MailAudience {
+  const [first, ...rest] = recipients;
+  return first === undefined ? { kind: 'none', reason } : { kind: 'recipients', recipients: [first, ...rest] };
+}
+
+/**
+ * Why no one is left for `category`: the same words wherever a send is skipped for it (reports,
+ * notices, `sentinel report`), naming both ways mail stops.
+ */
+export function noRecipientReason(category: MailCategory): string {
+  return `every recipient is suppressed or has opted out of ${category}`;
+}
+
+/**
+ * Who gets mail of `category` among `emails`: each once (compared case-insensitively, first
+ * spelling kept), minus those suppressed (bounce, complaint, an unsubscribe from before categories)
+ * and those that opted out of `category`, and (with `snoozes`) minus those whose own snooze of the
+ * account's drawdown alerts runs at `now` (the alert machine never sees those snoozes).
+ */
+export async function mailAudience(
+  stores: RecipientStores,
+  emails: readonly string[],
+  category: MailCategory,
+  snoozes?: { readonly read: () => Promise<RecipientSnoozes>; readonly now: number },
+): Promise<MailAudience> {
+  const seen = new Set<string>();
+  const unique = emails.filter((email) => {
+    const key = email.trim().toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  const allowed = unique.length === 0 ? [] : await stores.suppressions.filter(unique);
+  const reachable = allowed.length === 0 ? [] : await stores.preferences.filter(allowed, category);
+  if (reachable.length === 0 || snoozes === undefined) return someone(reachable, noRecipientReason(category));
+  const snoozed = await snoozes.read();
+  return someone(
+    reachable.filter((email) => !isRecipientSnoozed(snoozed, email, snoozes.now)),
+    'every recipient snoozed these alerts',
+  );
+}
+
+/** A channel, and the accounts (of those asked) whose notice it takes now. */
+export interface ChannelTaking {
+  readonly channel: ChannelRecord;
+  readonly accounts: readonly string[];
+}
+
+/**
+ * The channels that take a notice of `type` and `category` about some of `accounts` at `now`:
+ * routed to the account in that category, of a type that takes the category at all (a pager takes
+ * no report), and not muted (or snoozed) for that account by the chat's buttons. Each with the
+ * accounts it takes, in the order given; one entry per channel however many accounts it takes.
+ */
+export async function channelAudience(
+  ports: ChannelRoutingPorts,
+  accounts: readonly string[],
+  notice: { readonly type: NoticeType; readonly category: MailCategory },
+  now: number,
+): Promise<ChannelTaking[]> {
+  const channels = (await ports.channels.list()).filter((c) => channelDefinition(c.type).limits.takes(notice.category));
+  if (channels.length === 0) return [];
+  const taken = new Map<string, { channel: ChannelRecord; accounts: string[] }>();
+  for (const account of accounts) {
+    const routed = routedChannels(channels, account, notice.category);
+    if (routed.length === 0) continue;
+    const controls = await ports.alerts.channelControls(account);
+    for (const channel of routed.filter((c) => channelTakes(controls, c.name, notice, now))) {
+      const entry = taken.get(channel.name) ?? { channel, accounts: [] };
+      entry.accounts.push(account);
+      taken.set(channel.name, entry);
+    }
+  }
+  return [...taken.values()];
+}

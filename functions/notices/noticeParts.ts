@@ -1,0 +1,35 @@
+import { cleanDelegateName } from '../domain/delegateName';
+import type { NoticeField, NoticeLink } from '../domain/notice';
+import { verbatim } from '../domain/verbatimText';
+import type { NoticeInput } from './noticeInput';
+
+/** A delegate as a notice names it: its name (cleaned, shown as code in chat: an intruder may choose it) and address. */
+export function who(delegate: { address: string; name: string | null }): string {
+  const name = cleanDelegateName(delegate.name);
+  return name === null ? delegate.address : `${verbatim(name)} (${delegate.address})`;
+}
+
+/** A delegate's name as a field value: shown as code in chat. */
+export function nameValue(name: string | null): string {
+  const cleaned = cleanDelegateName(name);
+  return cleaned === null ? '(none)' : verbatim(cleaned);
+}
+
+/** The account's field: its label and address. */
+export function accountField(input: NoticeInput): NoticeField {
+  const { account } = input;
+  return { label: 'Account', value: account.label ? `${account.label} (${account.address})` : account.address };
+}
+
+/** The delegate's Revoke link: only with a signer. */
+export function revokeLinks(input: NoticeInput, delegate: string): NoticeLink[] {
+  const url = input.links.revokeUrl(delegate);
+  return url === null ? [] : [{ label: 'Revoke', url, action: 'revoke' }];
+}
+
+/** The "Revoke all N API keys" link: only with a signer and at least one delegate (its GET changes nothing, so a chat preview is safe). */
+export function revokeAllLinks(input: NoticeInput): NoticeLink[] {
+  const url = input.delegateCount > 0 ? input.links.revokeAllUrl() : null;
+  if (url === null) return [];
+  return [{ label: `Revoke all ${input.delegateCount} API key${input.delegateCount === 1 ? '' : 's'}`, url, action: 'revoke-all' }];
+}
