@@ -8,6 +8,7 @@ import { agoTime, drawdownText, money, signedMoney, signedPercent } from './desk
 import { accountPath, DESK_PATHS, deskUrl } from './deskPaths';
 import { protectionText } from './overviewView';
 import { lineChart } from './svgCharts';
+import { decisionsSection } from './decisionsView';
 
 const WINDOW_LABEL: Readonly<Record<DeskWindow, string>> = { '1d': '1 day', '7d': '7 days', '30d': '30 days', all: 'All (drawdown window)' };
 const STATUS_BADGE = { ok: 'b-ok', stale: 'b-warn', failing: 'b-bad', new: 'b-info' } as const;
@@ -175,6 +176,7 @@ export function accountBody(page: AccountPage, ctx: AccountViewContext): SafeHtm
 </section>
 <section class="card" aria-labelledby="h-snooze"><h2 id="h-snooze">Snoozes</h2>${snoozesList(page)}</section>
 </div>
+<section aria-labelledby="h-decisions"><h2 id="h-decisions">Automatic protection</h2>${decisionsSection(page.protection, a.timezone)}</section>
 <section aria-labelledby="h-charts"><h2 id="h-charts">Equity and drawdown</h2>
 <ul class="windows" aria-label="Window">${DESK_WINDOWS.map((w) => html`<li><a href="${windowHref(w)}"${w === page.window ? html` aria-current="true"` : ''}>${WINDOW_LABEL[w]}</a></li>`)}</ul>
 ${charts(page, ctx)}

@@ -237,6 +237,21 @@ describe('IAM statements', () => {
     expect(decide('report-dispatch', 'dynamodb:Query', `${tableArn('accounts')}/index/byNextReport`)).toBe('allow');
   });
 
+  it("lets only the desk page query the decisions index (tokens/index/decisionsByAccount) and read a decision's units, never a link token", () => {
+    const index = `${tableArn('tokens')}/index/decisionsByAccount`;
+    for (const name of HANDLER_NAMES) {
+      expect(decide(name, 'dynamodb:Query', index), name).toBe(name === 'desk-page' ? 'allow' : 'implicit-deny');
+      for (const action of ['GetItem', 'Scan', 'PutItem', 'UpdateItem'])
+        expect(decide(name, `dynamodb:${action}`, index), `${name} ${action}`).not.toBe('allow');
+    }
+    const tokens = (action: string, key: string) => decide('desk-page', `dynamodb:${action}`, tableArn('tokens'), { 'dynamodb:LeadingKeys': [key] });
+    expect(tokens('BatchGetItem', 'decision-signing#d1#0xabc')).toBe('allow');
+    for (const key of ['revoke#t1', 'revoke-all#t1', 'snooze#t1', 'decision#d1', 'protection-cap#kill-switch#0xabc'])
+      for (const action of ['BatchGetItem', 'GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'])
+        expect(tokens(action, key), `${action} ${key}`).not.toBe('allow');
+    expect(decide('desk-page', 'dynamodb:Query', tableArn('tokens'))).not.toBe('allow');
+  });
+
   it('never allows a DynamoDB Scan (every read is a Query or GetItem)', () => {
     for (const name of HANDLER_NAMES) {
       for (const id of Object.keys(TABLES) as TableId[]) expect(decide(name, 'dynamodb:Scan', tableArn(id)), `${name} ${id}`).not.toBe('allow');
@@ -323,6 +338,8 @@ describe('IAM statements', () => {
         delegates: ['Query'],
         channels: ['Query'],
         desk: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+        // A decision's units (decision-signing#): see the decisions index test.
+        tokens: ['BatchGetItem'],
       },
       'sign-revocation': {
         accounts: READ,
