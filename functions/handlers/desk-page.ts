@@ -115,6 +115,7 @@ export async function deskPageDepsFromEnv(env: Readonly<Record<string, string | 
     ...page,
     reader: page.links,
     links: minter,
+    revokeLinks: minter,
     ...deskRepositoryDeps(repos),
     operatorEmail: settings.OPERATOR_EMAIL ?? null,
     mail: signInMail({ sender: sesSenderFrom(settings), mailFrom: settings.MAIL_FROM, now: page.now }),

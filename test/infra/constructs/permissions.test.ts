@@ -607,8 +607,9 @@ describe('IAM statements', () => {
         .sort();
     const MINTERS: Record<string, string[]> = {
       // The channel worker mints the links of the notices it fans out (revoke, revoke-all, the channel's own).
-      revoke: ['channel-worker', 'daily-report', 'notify'],
-      'revoke-all': ['channel-worker', 'notify'],
+      // The desk page mints them for its Revoke buttons (a signed-in viewer, an account it receives).
+      revoke: ['channel-worker', 'daily-report', 'desk-page', 'notify'],
+      'revoke-all': ['channel-worker', 'desk-page', 'notify'],
       'channel-snooze': ['channel-worker'],
       'channel-preferences': ['channel-worker', 'daily-report'],
       snooze: ['notify'],
@@ -622,9 +623,10 @@ describe('IAM statements', () => {
       expect(readersOf(`sentinel-devnet-link-key-${purpose}`)).toEqual(minters);
     });
 
-    it('no page can read the revoke, revoke-all, snooze or unsubscribe private key', () => {
+    it('no page can read the revoke, revoke-all, snooze or unsubscribe private key, but the desk page the revoke and revoke-all keys (never the pages that verify them)', () => {
       for (const page of ['revoke-page', 'revoke-all-page', 'preferences-page', 'desk-page']) {
         for (const purpose of ['revoke', 'revoke-all', 'snooze', 'unsubscribe']) {
+          if (page === 'desk-page' && (purpose === 'revoke' || purpose === 'revoke-all')) continue;
           expect(decide(page, 'secretsmanager:GetSecretValue', secretArn(`sentinel-devnet-link-key-${purpose}`)), `${page} reading ${purpose}`).not.toBe(
             'allow',
           );

@@ -6,16 +6,17 @@ import { testAddress } from '../../support/store/accountFixture';
 
 const NOW = Date.UTC(2030, 0, 7, 9);
 const [A, B] = [testAddress(1, 0x9a), testAddress(2, 0x9a)];
-const decision: ProtectiveDecision = {
+/** A kill-switch decision of two delegates, not a dry run. */
+const decision = {
   decisionId: 'progress-0123456789',
   account: testAddress(9, 0x9a),
   rule: 'kill-switch',
   reason: 'kill-switch: drawdown 31.00% now',
   evidence: { drawdownPct: 31 },
-  delegates: [A, B],
-  createdAt: NOW,
   dryRun: false,
-};
+  createdAt: NOW,
+  delegates: [A, B],
+} satisfies ProtectiveDecision;
 const revoked: DecisionUnit = {
   state: 'done',
   at: NOW,

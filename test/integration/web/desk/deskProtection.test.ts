@@ -10,8 +10,17 @@ import { escapeHtml } from '../../../../functions/web/html';
 import { signerCallOf } from '../../../../functions/web/signerCallOf';
 import { InProcessRevocationSigner } from '../../../../local/inProcessRevocationSigner';
 import { InProcessQueue } from '../../../../local/queue/inProcessQueue';
-import { deskClient, signIn, startDeskWorld, type DeskWorld } from '../../../support/desk/deskWorld';
-import { startRevocationWorld, worldProtection, type RevocationWorld, type TrackedSimAccount } from '../../../support/revocation/revocationWorld';
+import { deskClient, hiddenFields, signIn, startDeskWorld, type DeskWorld } from '../../../support/desk/deskWorld';
+import {
+  formOf,
+  getPage,
+  startRevocationWorld,
+  submitForm,
+  titleOf,
+  worldProtection,
+  type RevocationWorld,
+  type TrackedSimAccount,
+} from '../../../support/revocation/revocationWorld';
 import { testTables } from '../../../support/testTables';
 
 const tables = testTables();
@@ -23,7 +32,8 @@ const OPS = `ops-protection-${Math.random().toString(36).slice(2, 8)}@example.co
 
 beforeAll(async () => {
   chain = await startRevocationWorld(tables);
-  desk = await startDeskWorld(tables, { operatorEmail: OPS, repos: chain.repos });
+  // The desk's Revoke buttons mint the links the revocation world's pages (/revoke, /revoke-all) verify.
+  desk = await startDeskWorld(tables, { operatorEmail: OPS, repos: chain.repos, revokeLinks: chain.links });
   const signer = new InProcessRevocationSigner(createSignRevocationHandler({ ...chain.signDeps, now: Date.now }));
   queue = new InProcessQueue<DecisionJob>({
     name: 'desk-decisions',
@@ -118,29 +128,98 @@ describe('the decisions index', () => {
   it("lists one account's decisions newest first, never another's", async () => {
     const a = await chain.trackAccount({ label: 'idx-a', delegates: ['k1'] });
     const b = await chain.trackAccount({ label: 'idx-b', delegates: ['k2'] });
-    const base = { rule: 'kill-switch' as const, reason: 'test', evidence: {}, dryRun: true };
-    await chain.repos.decisions.put({
-      ...base,
-      decisionId: 'idx-a-older-000001',
-      account: a.address,
-      delegates: [a.delegates[0]!.address],
-      createdAt: Date.now() - 60_000,
-    });
-    await chain.repos.decisions.put({
-      ...base,
-      decisionId: 'idx-a-newer-000002',
-      account: a.address,
-      delegates: [a.delegates[0]!.address],
-      createdAt: Date.now(),
-    });
-    await chain.repos.decisions.put({
-      ...base,
-      decisionId: 'idx-b-other-000003',
-      account: b.address,
-      delegates: [b.delegates[0]!.address],
-      createdAt: Date.now(),
-    });
+    const put = (id: string, account: TrackedSimAccount, createdAt: number) =>
+      chain.repos.decisions.put({
+        decisionId: id,
+        account: account.address,
+        rule: 'kill-switch',
+        reason: 'test',
+        evidence: {},
+        delegates: [account.delegates[0]!.address],
+        createdAt,
+        dryRun: true,
+      });
+    await put('idx-a-older-000001', a, Date.now() - 60_000);
+    await put('idx-a-newer-000002', a, Date.now());
+    await put('idx-b-other-000003', b, Date.now());
     expect((await chain.repos.decisions.listForAccount(a.address, 10)).map((d) => d.decisionId)).toEqual(['idx-a-newer-000002', 'idx-a-older-000001']);
     expect((await chain.repos.decisions.listForAccount(a.address, 1)).map((d) => d.decisionId)).toEqual(['idx-a-newer-000002']);
+  });
+});
+
+describe("the keys section's Revoke and Revoke all buttons: today's confirmation pages, through a link minted for the viewer", () => {
+  it('a Revoke button leads to the confirmation page; a GET changes nothing; the link works once', async () => {
+    const account = await chain.trackAccount({ label: 'desk-revoke', delegates: ['bot', 'mm'] });
+    const [bot, mm] = account.delegates;
+    const client = deskClient(desk);
+    await signIn(desk, client, account.emails[0]!);
+    const page = await client.get(`/desk/accounts/${account.address}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toMatch(/>Revoke<span class="visually-hidden"> bot</);
+    expect(page.body).toMatch(/>Revoke all<span class="visually-hidden">/);
+
+    // Nothing on GET: the button's address answers 404 and mints nothing.
+    expect((await client.get(`/desk/accounts/${account.address}/revoke?delegate=${bot!.address}`)).status).toBe(404);
+    expect((await client.get(`/desk/accounts/${account.address}/revoke-all`)).status).toBe(404);
+
+    const fields = hiddenFields(page.body, '/revoke');
+    expect(fields['delegate']).toBeDefined();
+    const minted = await client.post(`/desk/accounts/${account.address}/revoke`, { ...fields, delegate: bot!.address });
+    expect(minted.status).toBe(303);
+    const link = minted.headers.get('location')!;
+    expect(link.startsWith(`${chain.server.url}/revoke?token=`)).toBe(true);
+
+    // The confirmation page, opened (twice) as a browser follows the redirect: nothing changes.
+    for (let i = 0; i < 2; i++) {
+      const confirm = await getPage(link);
+      expect(confirm.status).toBe(200);
+      expect(titleOf(confirm)).toBe('Revoke this API key?');
+    }
+    expect((await chain.chainState(account.address)).delegates).toHaveLength(2);
+
+    const form = formOf(await getPage(link));
+    const done = await submitForm(form.action, form.fields);
+    expect(titleOf(done)).toBe('API key revoked');
+    expect((await chain.chainState(account.address)).delegates.map((d) => d.toLowerCase())).toEqual([mm!.address.toLowerCase()]);
+    const replay = await submitForm(form.action, form.fields);
+    expect(replay.status).toBe(409);
+    expect(titleOf(replay)).toBe('This link was used: the API key was revoked');
+  });
+
+  it('Revoke all leads to the revoke-all confirmation page, which changes nothing until its button', async () => {
+    const account = await chain.trackAccount({ label: 'desk-revoke-all', delegates: ['a', 'b'] });
+    const client = deskClient(desk);
+    await signIn(desk, client, account.emails[0]!);
+    const page = await client.get(`/desk/accounts/${account.address}`);
+    const minted = await client.post(`/desk/accounts/${account.address}/revoke-all`, hiddenFields(page.body, '/revoke-all'));
+    expect(minted.status).toBe(303);
+    const link = minted.headers.get('location')!;
+    expect(link.startsWith(`${chain.server.url}/revoke-all?token=`)).toBe(true);
+    const confirm = await getPage(link);
+    expect(confirm.status).toBe(200);
+    expect(titleOf(confirm)).toBe('Revoke all 2 API keys?');
+    expect((await chain.chainState(account.address)).delegates).toHaveLength(2);
+  });
+
+  it('answers 404 for an account the viewer does not receive, 403 without the anti-CSRF value or from another origin, 400 for a malformed key; no link in any', async () => {
+    const mine = await chain.trackAccount({ label: 'desk-mine', delegates: ['k'] });
+    const theirs = await chain.trackAccount({ label: 'desk-theirs', delegates: ['k'] });
+    const client = deskClient(desk);
+    await signIn(desk, client, mine.emails[0]!);
+    const page = await client.get(`/desk/accounts/${mine.address}`);
+    const fields = hiddenFields(page.body, '/revoke');
+    for (const path of ['revoke', 'revoke-all']) {
+      const other = await client.post(`/desk/accounts/${theirs.address}/${path}`, { ...fields, delegate: theirs.delegates[0]!.address });
+      expect(other.status, path).toBe(404);
+      expect(other.headers.get('location'), path).toBeNull();
+    }
+    const noCsrf = await client.post(`/desk/accounts/${mine.address}/revoke`, { delegate: mine.delegates[0]!.address });
+    expect(noCsrf.status).toBe(403);
+    const crossSite = await client.post(`/desk/accounts/${mine.address}/revoke`, fields, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' });
+    expect(crossSite.status).toBe(403);
+    const malformed = await client.post(`/desk/accounts/${mine.address}/revoke`, { ...fields, delegate: 'not-an-address' });
+    expect(malformed.status).toBe(400);
+    for (const answer of [noCsrf, crossSite, malformed]) expect(answer.headers.get('location')).toBeNull();
+    expect((await chain.chainState(mine.address)).delegates).toHaveLength(1);
   });
 });
