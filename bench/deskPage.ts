@@ -101,6 +101,7 @@ try {
   handler.current = createDeskPageHandler({
     reader: links,
     links,
+    revokeLinks: links,
     csrf: new CsrfTokens(SECRET),
     publicBaseUrl: server.url,
     ...deskRepositoryDeps(repos),

@@ -31,6 +31,8 @@ export function createLocalDeskPage(options: LocalDeskOptions) {
     ...page,
     reader: page.links,
     links: page.links,
+    // The local endpoint serves /revoke and /revoke-all on the same port.
+    revokeLinks: page.links,
     ...deskRepositoryDeps(repos),
     operatorEmail: settings.OPERATOR_EMAIL ?? null,
     mail: signInMail({ sender: options.sender, mailFrom: settings.MAIL_FROM, now: Date.now }),

@@ -185,9 +185,10 @@ export const HANDLER_CATALOG = {
   'desk-page': {
     requires: {
       settings: ['PUBLIC_BASE_URL'],
-      // Mints the sign-in links it mails and reads them back; no other private link key (a page never
-      // holds one that acts on an account: its Revoke buttons get their links from a private function).
-      links: { mints: ['desk-sign-in'], verifies: ['desk-sign-in'] },
+      // Mints the sign-in links it mails and reads them back; and, for a signed-in viewer's Revoke and
+      // Revoke all buttons on an account it receives, the same single-use revoke and revoke-all links an
+      // alert email carries (which open today's confirmation pages: it verifies neither).
+      links: { mints: ['desk-sign-in', 'revoke', 'revoke-all'], verifies: ['desk-sign-in'] },
     },
     // Pages are read-only over the store; the heaviest reads 30 days of 1m points (3,600 bucket
     // items) and downsamples them: more memory buys the CPU.

@@ -19,6 +19,7 @@ import { ChannelsRepository } from '../store/channelsRepository';
 import { CurvesRepository } from '../store/curvesRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
 import { KnownDelegatesRepository } from '../store/knownDelegatesRepository';
+import { DecisionRepository } from '../store/decisionRepository';
 import { SnapshotsRepository } from '../store/snapshotsRepository';
 import { NO_DESK_ASSETS } from '../web/desk/deskAssets';
 import { readDeskAssets } from '../web/desk/deskAssetsDir';
@@ -56,6 +57,7 @@ export type DeskRepositories = Pick<
   | 'alerts'
   | 'delegates'
   | 'knownDelegates'
+  | 'decisions'
   | 'channels'
   | 'deskSignIns'
   | 'deskChallenges'
@@ -70,7 +72,14 @@ export function deskRepositoryDeps(repos: DeskRepositories) {
     recipients: repos.recipients,
     operators: repos.deskOperators,
     stores: { sessions: repos.deskSessions, recipients: repos.deskRecipients },
-    data: { curves: repos.curves, snapshots: repos.snapshots, alerts: repos.alerts, delegates: repos.delegates, knownDelegates: repos.knownDelegates },
+    data: {
+      curves: repos.curves,
+      snapshots: repos.snapshots,
+      alerts: repos.alerts,
+      delegates: repos.delegates,
+      knownDelegates: repos.knownDelegates,
+      decisions: repos.decisions,
+    },
     snoozes: repos.alerts,
     channels: repos.channels,
     signIns: repos.deskSignIns,
@@ -97,6 +106,7 @@ export async function deskPageDepsFromEnv(env: Readonly<Record<string, string | 
     alerts: AlertStateRepository,
     delegates: DelegateViewRepository,
     knownDelegates: KnownDelegatesRepository,
+    decisions: DecisionRepository,
     channels: ChannelsRepository,
   });
   const assets = settings.DESK_ASSETS_DIR === undefined ? NO_DESK_ASSETS : readDeskAssets(settings.DESK_ASSETS_DIR);
@@ -105,6 +115,7 @@ export async function deskPageDepsFromEnv(env: Readonly<Record<string, string | 
     ...page,
     reader: page.links,
     links: minter,
+    revokeLinks: minter,
     ...deskRepositoryDeps(repos),
     operatorEmail: settings.OPERATOR_EMAIL ?? null,
     mail: signInMail({ sender: sesSenderFrom(settings), mailFrom: settings.MAIL_FROM, now: page.now }),

@@ -4,6 +4,8 @@ import { decisionUnitSchema, type DecisionUnit, type UnitResult } from '../domai
 import { protectiveDecisionSchema, type ProtectiveDecision } from '../domain/protectiveDecision';
 import { batchGetAll } from './batchGet';
 import { parseItem } from './parseItem';
+import { queryAll } from './queryAll';
+import { DECISIONS_BY_ACCOUNT_INDEX } from './tableDefinitions';
 import type { RepositoryOptions } from './repositoryOptions';
 import { isLive, toTtlSeconds } from './ttl';
 import { DynamoRepository } from './dynamoRepository';
@@ -51,6 +53,29 @@ export class DecisionRepository extends DynamoRepository {
     if (!out.Item) return null;
     const { tokenId: _key, expiresAt, ...decision } = parseItem(itemSchema, out.Item, 'decisions.get');
     return isLive(expiresAt, this.now()) ? decision : null;
+  }
+
+  /**
+   * `account`'s decisions, newest first, at most `limit` (a `Query` of the `decisionsByAccount`
+   * index: eventually consistent, so a decision written a moment ago may be missing).
+   */
+  async listForAccount(account: string, limit: number): Promise<ProtectiveDecision[]> {
+    const decisions: ProtectiveDecision[] = [];
+    const query = {
+      TableName: this.table,
+      IndexName: DECISIONS_BY_ACCOUNT_INDEX,
+      KeyConditionExpression: '#account = :account',
+      ExpressionAttributeNames: { '#account': 'account' },
+      ExpressionAttributeValues: { ':account': account },
+      ScanIndexForward: false,
+      Limit: Math.min(limit, 100),
+    };
+    for await (const item of queryAll(this.client, query, 'decisions.listForAccount', limit)) {
+      if (typeof item['tokenId'] !== 'string' || !item['tokenId'].startsWith(DECISION_KEY_PREFIX)) continue;
+      const { tokenId: _key, expiresAt, ...decision } = parseItem(itemSchema, item, 'decisions.listForAccount');
+      if (isLive(expiresAt, this.now())) decisions.push(decision);
+    }
+    return decisions;
   }
 
   /** One delegate's unit (strongly consistent), or `null` when no attempt took it yet. */

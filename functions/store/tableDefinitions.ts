@@ -52,6 +52,9 @@ export type TableId =
   | 'channels'
   | 'desk';
 
+/** The `tokens` index of protective decisions by account (`account`, `createdAt`). */
+export const DECISIONS_BY_ACCOUNT_INDEX = 'decisionsByAccount';
+
 /** Number of shards the due-time indexes are spread over (queried one by one, never scanned). */
 export const SCHEDULE_SHARDS = 8;
 
@@ -123,7 +126,23 @@ export const TABLES: Readonly<Record<TableId, TableDefinition>> = withIds({
     partitionKey: stringKey('address'),
     sortKey: stringKey('delegate'),
   },
-  tokens: { purpose: 'Consumed action-link tokens (single use), expiring with the token.', partitionKey: stringKey('tokenId'), ttlAttribute: TTL },
+  tokens: {
+    purpose: 'Consumed action-link tokens (single use), expiring with the token; protective decisions and their signing state.',
+    partitionKey: stringKey('tokenId'),
+    ttlAttribute: TTL,
+    globalIndexes: [
+      {
+        // An account's protective decisions, newest first (the desk's protection section). Only decisions carry both
+        // `account` and `createdAt` (revoke and revoke-all tokens have no `createdAt`), so the index holds them alone.
+        indexName: DECISIONS_BY_ACCOUNT_INDEX,
+        partitionKey: stringKey('account'),
+        sortKey: numberKey('createdAt'),
+        projection: { type: 'INCLUDE', attributes: ['decisionId', 'rule', 'reason', 'evidence', 'delegates', 'dryRun', 'expiresAt'] },
+        // Queried by the desk page alone.
+        restricted: true,
+      },
+    ],
+  },
   audit: { purpose: 'Every revocation attempt and its outcome.', partitionKey: stringKey('address'), sortKey: stringKey('at') },
   deliveries: {
     purpose: 'One record per alert event or report sent: exactly-once delivery, SES message id.',

@@ -1,4 +1,6 @@
 import { CONTROLS_KEY_PREFIX } from '../../functions/store/alertStateRepository';
+import { DECISION_SIGNING_KEY_PREFIX } from '../../functions/store/decisionRepository';
+import { DECISIONS_BY_ACCOUNT_INDEX } from '../../functions/store/tableDefinitions';
 import { CfnOutput, Fn, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
@@ -310,6 +312,9 @@ export class WebStack extends Stack {
       .bindTableActions(table('alerts'), ['dynamodb:GetItem'])
       .bindTableActions(table('alerts'), ['dynamodb:PutItem'], { leadingKeys: [`${CONTROLS_KEY_PREFIX}*`] })
       .bindTableActions(table('delegates'), ['dynamodb:Query'])
+      // The protection section: the account's decisions (the tokens index only decisions are in) and their units.
+      .bindIndexQuery(table('tokens'), DECISIONS_BY_ACCOUNT_INDEX)
+      .bindTableActions(table('tokens'), ['dynamodb:BatchGetItem'], { leadingKeys: [`${DECISION_SIGNING_KEY_PREFIX}*`] })
       // The operators' channels page: the channels' partition, read only.
       .bindTableActions(table('channels'), ['dynamodb:Query'], { leadingKeys: ['channel'] })
       // Its own table: reads any item (the operators list among them); writes only the items it owns (sessions, used

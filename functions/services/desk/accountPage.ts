@@ -17,6 +17,7 @@ import { KILL_SWITCH_RULE } from '../../store/killSwitchStateItem';
 import { storedReportInput } from '../report/compose/reportData';
 import { readAccountSeries, type AccountSeries, type DeskWindow } from './accountSeries';
 import type { DeskStores } from './deskStores';
+import { protectionHistory, type ProtectionHistory } from './protectionHistory';
 
 /** How many points the server-drawn charts of a page draw at most (the client asks the API for more). */
 export const PAGE_CHART_POINTS = 1_200;
@@ -63,6 +64,8 @@ export interface AccountPage {
   /** The day asked for (`?day=`), as the daily report's composition builds it from stored data; `null` when none was asked. */
   readonly day: { readonly date: string; readonly figures: DayFigures | null; readonly model: ReportModel } | null;
   readonly keys: readonly KeyView[];
+  /** The kill switch's state in `accounts show`'s words, and every automatic decision with its outcome and evidence. */
+  readonly protection: ProtectionHistory;
 }
 
 /** Reads an account's page at `now` for `window` (and the calendar day `day`, a local date, when given). */
@@ -79,6 +82,7 @@ export async function accountPage(stores: DeskStores, account: TrackedAccount, w
   const levelStates = drawdownStateSchema.safeParse(rule(DRAWDOWN_RULE));
   const stored = levelStates.success ? levelStates.data.levels : {};
   const ks = killSwitchStateSchema.safeParse(rule(KILL_SWITCH_RULE));
+  const protection = await protectionHistory(stores, account, ks.success ? ks.data : null);
   const accountSnooze = snoozeStateSchema.safeParse(rule(SNOOZE_RULE));
   const recipientSnoozes = recipientSnoozesStateSchema.safeParse(rule(RECIPIENT_SNOOZES_RULE));
   const today = localDate(now, account.timezone);
@@ -117,6 +121,7 @@ export async function accountPage(stores: DeskStores, account: TrackedAccount, w
         firstSeenAt: v.firstSeenAt,
         standing: delegateStanding(v.delegate, known, now),
       })),
+    protection,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { AlertStateRepository } from '../../store/alertStateRepository';
 import type { CurvesRepository } from '../../store/curvesRepository';
+import type { DecisionRepository } from '../../store/decisionRepository';
 import type { DelegateViewRepository } from '../../store/delegateViewRepository';
 import type { KnownDelegatesRepository } from '../../store/knownDelegatesRepository';
 import type { SnapshotsRepository } from '../../store/snapshotsRepository';
@@ -12,4 +13,6 @@ export interface DeskStores {
   readonly delegates: Pick<DelegateViewRepository, 'listForAccount'>;
   /** Unknown-key protection's known and announced keys (items of the `delegates` table). */
   readonly knownDelegates: Pick<KnownDelegatesRepository, 'read'>;
+  /** Protective decisions by account (the `tokens` index) and their units (items of the `tokens` table). */
+  readonly decisions: Pick<DecisionRepository, 'listForAccount' | 'units'>;
 }

@@ -8,6 +8,7 @@ import { agoTime, drawdownText, money, signedMoney, signedPercent } from './desk
 import { accountPath, DESK_PATHS, deskUrl } from './deskPaths';
 import { protectionText } from './overviewView';
 import { lineChart } from './svgCharts';
+import { decisionsSection } from './decisionsView';
 
 const WINDOW_LABEL: Readonly<Record<DeskWindow, string>> = { '1d': '1 day', '7d': '7 days', '30d': '30 days', all: 'All (drawdown window)' };
 const STATUS_BADGE = { ok: 'b-ok', stale: 'b-warn', failing: 'b-bad', new: 'b-info' } as const;
@@ -19,6 +20,8 @@ export interface AccountViewContext {
   readonly now: number;
   /** The client's files, when built: the charts then draw with it (the server's SVG stays for scripts off). */
   readonly chartClient: boolean;
+  /** Whether the keys section offers Revoke all (the endpoint serves `/revoke-all`). */
+  readonly revokeAll: boolean;
 }
 
 function figuresList(f: DayFigures | null): SafeHtml {
@@ -60,6 +63,13 @@ ${days.map((d) => {
 </div>`;
 }
 
+function revokeForm(page: AccountPage, ctx: AccountViewContext, kind: 'revoke' | 'revoke-all', key: KeyView | null): SafeHtml {
+  const action = deskUrl(ctx.baseUrl, `${accountPath(page.account.address)}/${kind}`);
+  const label = key === null ? 'Revoke all' : 'Revoke';
+  const what = key === null ? ` every key of ${accountName(page.account)}` : ` ${key.name ?? key.address}`;
+  return html`<form class="inline" method="post" action="${action}"><input type="hidden" name="csrf" value="${ctx.csrf}">${key === null ? '' : html`<input type="hidden" name="delegate" value="${key.address}">`}<button type="submit" class="small">${label}<span class="visually-hidden">${what}</span></button></form>`;
+}
+
 function keysTable(page: AccountPage, ctx: AccountViewContext): SafeHtml {
   if (page.keys.length === 0) return html`<p>No delegate is listed for this account.</p>`;
   const standing = (k: KeyView) =>
@@ -70,16 +80,17 @@ function keysTable(page: AccountPage, ctx: AccountViewContext): SafeHtml {
         : 'unknown';
   return html`<div class="scroll" tabindex="0" role="region" aria-label="Keys">
 <table>
-<thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Expires</th><th scope="col">Standing</th><th scope="col">Address</th></tr></thead>
+<thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Expires</th><th scope="col">Standing</th><th scope="col">Address</th><th scope="col"><span class="visually-hidden">Revoke</span></th></tr></thead>
 <tbody>
 ${page.keys.map(
   (k) =>
-    html`<tr><td>${k.name ?? '(unnamed)'}</td><td>${k.kind === 'web-session' ? 'web session' : 'API key'}</td><td>${formatCountdown(k.expiryMs, ctx.now)}</td><td>${standing(k)}</td><td><code>${k.address}</code></td></tr>`,
+    html`<tr><td>${k.name ?? '(unnamed)'}</td><td>${k.kind === 'web-session' ? 'web session' : 'API key'}</td><td>${formatCountdown(k.expiryMs, ctx.now)}</td><td>${standing(k)}</td><td><code>${k.address}</code></td><td>${revokeForm(page, ctx, 'revoke', k)}</td></tr>`,
 )}
 </tbody>
 </table>
 </div>
-<p class="note">To revoke a key, use the Revoke link of its email (a new-delegate notice, an expiry warning, the daily report) or ask an operator for one (<code>sentinel link revoke &lt;account&gt; &lt;delegate&gt;</code>): it opens the confirmation page, which changes nothing until you press its button; the revocation is signed with the account's owner key and audited.</p>`;
+${ctx.revokeAll ? html`<p>${revokeForm(page, ctx, 'revoke-all', null)}</p>` : ''}
+<p class="note">A Revoke button opens the confirmation page an alert email's Revoke link opens (a link of its own, used once): nothing changes until you press its button there; the revocation is signed with the account's owner key and audited.</p>`;
 }
 
 function levelsList(page: AccountPage): SafeHtml {
@@ -175,6 +186,7 @@ export function accountBody(page: AccountPage, ctx: AccountViewContext): SafeHtm
 </section>
 <section class="card" aria-labelledby="h-snooze"><h2 id="h-snooze">Snoozes</h2>${snoozesList(page)}</section>
 </div>
+<section aria-labelledby="h-decisions"><h2 id="h-decisions">Automatic protection</h2>${decisionsSection(page.protection, a.timezone)}</section>
 <section aria-labelledby="h-charts"><h2 id="h-charts">Equity and drawdown</h2>
 <ul class="windows" aria-label="Window">${DESK_WINDOWS.map((w) => html`<li><a href="${windowHref(w)}"${w === page.window ? html` aria-current="true"` : ''}>${WINDOW_LABEL[w]}</a></li>`)}</ul>
 ${charts(page, ctx)}

@@ -19,6 +19,7 @@ import { PASSKEY_API, passkeyDepsOf, passkeyRegistration, passkeySignIn, type Pa
 import { passkeysOf } from '../../services/desk/passkeys';
 import { deskAlerts, liftOwnSnooze } from '../../services/desk/deskAlerts';
 import { deskChannels } from '../../services/desk/deskChannels';
+import { deskRevokeLink, type DeskRevokeLinkDeps } from '../../services/desk/deskRevokeLink';
 import type { AlertStateRepository } from '../../store/alertStateRepository';
 import type { ChannelsRepository } from '../../store/channelsRepository';
 
@@ -39,6 +40,8 @@ export interface DeskPageDeps extends SignInPageDeps, DeskScopeDeps {
   readonly snoozes: Pick<AlertStateRepository, 'liftRecipientSnoozes'>;
   /** The chat channels (operators' page; read only). */
   readonly channels: Pick<ChannelsRepository, 'list'>;
+  /** Mints the revoke and revoke-all links of the keys section's buttons (the links an alert email carries). */
+  readonly revokeLinks: DeskRevokeLinkDeps['revokeLinks'];
 }
 
 /** How many points the chart API sends at most: a few thousand, every extreme and flow kept. */
@@ -138,6 +141,15 @@ export async function deskPage(deps: DeskPageDeps, request: WebRequest): Promise
     if (!signed.viewer.operator) return { kind: 'not-found', chrome: signed.chrome };
     return { kind: 'channels', chrome: signed.chrome, channels: await deskChannels(deps), now: deps.now() };
   }
+  const revokeRoute = /^\/desk\/accounts\/([^/]+)\/(revoke|revoke-all)$/.exec(path);
+  if (revokeRoute && request.method === 'POST') {
+    const delegate = request.form.kind === 'form' ? (request.form.fields.get('delegate') ?? '') : '';
+    const ask = revokeRoute[2] === 'revoke-all' ? ({ kind: 'revoke-all' } as const) : ({ kind: 'revoke', delegate } as const);
+    const minted = await deskRevokeLink(deps, signed.viewer, decodeURIComponent(revokeRoute[1] ?? ''), ask, deps.now());
+    if (minted.kind === 'not-found') return { kind: 'not-found', chrome: signed.chrome };
+    if (minted.kind === 'bad-request') return { kind: 'bad-request', reason: minted.reason };
+    return { kind: 'redirect', location: minted.url };
+  }
   const accountRoute = /^\/desk\/(api\/)?accounts\/([^/]+)(\/[a-z-]+)?$/.exec(path);
   if (accountRoute) {
     const account = await accountFor(deps, signed.viewer, decodeURIComponent(accountRoute[2] ?? ''));
@@ -158,6 +170,7 @@ export async function deskPage(deps: DeskPageDeps, request: WebRequest): Promise
       now,
       scripts: chart ? [deskUrl(deps.publicBaseUrl, `${DESK_PATHS.assets}/${chart}`)] : [],
       stylesheets: css ? [deskUrl(deps.publicBaseUrl, `${DESK_PATHS.assets}/${css}`)] : [],
+      revokeAll: deps.revokeLinks.revokeAllServed,
     };
   }
   return api ? { kind: 'json', status: 404, body: { error: 'not found' } } : { kind: 'not-found', chrome: signed.chrome };

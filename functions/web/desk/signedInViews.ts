@@ -16,7 +16,16 @@ import { channelsBody } from './channelsView';
 /** The pages of a signed-in viewer. */
 export type SignedInView =
   | { kind: 'overview'; chrome: DeskChrome; overview: DeskOverview; query: OverviewQuery; now: number }
-  | { kind: 'account'; chrome: DeskChrome; page: AccountPage; now: number; scripts: readonly string[]; stylesheets: readonly string[] }
+  | {
+      kind: 'account';
+      chrome: DeskChrome;
+      page: AccountPage;
+      now: number;
+      scripts: readonly string[];
+      stylesheets: readonly string[];
+      /** Whether the endpoint serves `/revoke-all` (the keys section then has a Revoke all button). */
+      revokeAll: boolean;
+    }
   | { kind: 'passkeys'; chrome: DeskChrome; passkeys: readonly Passkey[]; offered: boolean; scripts: readonly string[] }
   | { kind: 'alerts'; chrome: DeskChrome; alerts: DeskAlerts; now: number; notice: string | null }
   | { kind: 'channels'; chrome: DeskChrome; channels: readonly ChannelHealth[]; now: number };
@@ -45,7 +54,7 @@ export function renderSignedInView(view: SignedInView, baseUrl: string, headers:
           section: 'account',
           scripts: view.scripts,
           stylesheets: view.stylesheets,
-          body: accountBody(view.page, { baseUrl, csrf: view.chrome.csrf, now: view.now, chartClient: view.scripts.length > 0 }),
+          body: accountBody(view.page, { baseUrl, csrf: view.chrome.csrf, now: view.now, chartClient: view.scripts.length > 0, revokeAll: view.revokeAll }),
         }),
       };
     case 'passkeys':

@@ -69,6 +69,8 @@ const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
     // channels: the operators' channels page.
     'channels',
     'curves',
+    // decision: the protection section's automatic decisions.
+    'decision',
     'delegateView',
     'deskChallenge',
     'deskOperators',

@@ -69,7 +69,7 @@ describe('tables', () => {
     const indexes = resourcesOf('AWS::DynamoDB::GlobalTable').flatMap(
       ([, r]) => (props(r)['GlobalSecondaryIndexes'] ?? []) as { IndexName: string; Projection: { ProjectionType: string } }[],
     );
-    expect(indexes.map((i) => i.IndexName).sort()).toEqual(['byBatch', 'byNextDue', 'byNextReport', 'byNextReport', 'bySlot']); // accounts' four, preferences' recipients index
+    expect(indexes.map((i) => i.IndexName).sort()).toEqual(['byBatch', 'byNextDue', 'byNextReport', 'byNextReport', 'bySlot', 'decisionsByAccount']); // accounts' four, preferences' recipients index, tokens' decisions
     for (const index of indexes) expect(['KEYS_ONLY', 'INCLUDE'], index.IndexName).toContain(index.Projection.ProjectionType);
   });
 

@@ -237,6 +237,21 @@ describe('IAM statements', () => {
     expect(decide('report-dispatch', 'dynamodb:Query', `${tableArn('accounts')}/index/byNextReport`)).toBe('allow');
   });
 
+  it("lets only the desk page query the decisions index (tokens/index/decisionsByAccount) and read a decision's units, never a link token", () => {
+    const index = `${tableArn('tokens')}/index/decisionsByAccount`;
+    for (const name of HANDLER_NAMES) {
+      expect(decide(name, 'dynamodb:Query', index), name).toBe(name === 'desk-page' ? 'allow' : 'implicit-deny');
+      for (const action of ['GetItem', 'Scan', 'PutItem', 'UpdateItem'])
+        expect(decide(name, `dynamodb:${action}`, index), `${name} ${action}`).not.toBe('allow');
+    }
+    const tokens = (action: string, key: string) => decide('desk-page', `dynamodb:${action}`, tableArn('tokens'), { 'dynamodb:LeadingKeys': [key] });
+    expect(tokens('BatchGetItem', 'decision-signing#d1#0xabc')).toBe('allow');
+    for (const key of ['revoke#t1', 'revoke-all#t1', 'snooze#t1', 'decision#d1', 'protection-cap#kill-switch#0xabc'])
+      for (const action of ['BatchGetItem', 'GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'])
+        expect(tokens(action, key), `${action} ${key}`).not.toBe('allow');
+    expect(decide('desk-page', 'dynamodb:Query', tableArn('tokens'))).not.toBe('allow');
+  });
+
   it('never allows a DynamoDB Scan (every read is a Query or GetItem)', () => {
     for (const name of HANDLER_NAMES) {
       for (const id of Object.keys(TABLES) as TableId[]) expect(decide(name, 'dynamodb:Scan', tableArn(id)), `${name} ${id}`).not.toBe('allow');
@@ -323,6 +338,8 @@ describe('IAM statements', () => {
         delegates: ['Query'],
         channels: ['Query'],
         desk: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
+        // A decision's units (decision-signing#): see the decisions index test.
+        tokens: ['BatchGetItem'],
       },
       'sign-revocation': {
         accounts: READ,
@@ -590,8 +607,9 @@ describe('IAM statements', () => {
         .sort();
     const MINTERS: Record<string, string[]> = {
       // The channel worker mints the links of the notices it fans out (revoke, revoke-all, the channel's own).
-      revoke: ['channel-worker', 'daily-report', 'notify'],
-      'revoke-all': ['channel-worker', 'notify'],
+      // The desk page mints them for its Revoke buttons (a signed-in viewer, an account it receives).
+      revoke: ['channel-worker', 'daily-report', 'desk-page', 'notify'],
+      'revoke-all': ['channel-worker', 'desk-page', 'notify'],
       'channel-snooze': ['channel-worker'],
       'channel-preferences': ['channel-worker', 'daily-report'],
       snooze: ['notify'],
@@ -605,9 +623,10 @@ describe('IAM statements', () => {
       expect(readersOf(`sentinel-devnet-link-key-${purpose}`)).toEqual(minters);
     });
 
-    it('no page can read the revoke, revoke-all, snooze or unsubscribe private key', () => {
+    it('no page can read the revoke, revoke-all, snooze or unsubscribe private key, but the desk page the revoke and revoke-all keys (never the pages that verify them)', () => {
       for (const page of ['revoke-page', 'revoke-all-page', 'preferences-page', 'desk-page']) {
         for (const purpose of ['revoke', 'revoke-all', 'snooze', 'unsubscribe']) {
+          if (page === 'desk-page' && (purpose === 'revoke' || purpose === 'revoke-all')) continue;
           expect(decide(page, 'secretsmanager:GetSecretValue', secretArn(`sentinel-devnet-link-key-${purpose}`)), `${page} reading ${purpose}`).not.toBe(
             'allow',
           );

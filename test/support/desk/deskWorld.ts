@@ -51,7 +51,15 @@ export interface DeskClient {
 
 export async function startDeskWorld(
   tables: TestTables,
-  options: { operatorEmail?: string; assets?: DeskAssets; now?: () => number; baseUrl?: (url: string) => string; repos?: Repositories } = {},
+  options: {
+    operatorEmail?: string;
+    assets?: DeskAssets;
+    now?: () => number;
+    baseUrl?: (url: string) => string;
+    repos?: Repositories;
+    /** The minter of the keys section's revoke links (default: the desk's own links, on its server, which serves no `/revoke`). */
+    revokeLinks?: ActionLinks;
+  } = {},
 ): Promise<DeskWorld> {
   const repos = options.repos ?? createRepositories(tables.client, tables.prefix);
   const handler: { current?: (event: APIGatewayProxyEventV2, context: Context) => Promise<unknown> } = {};
@@ -65,6 +73,7 @@ export async function startDeskWorld(
   handler.current = createDeskPageHandler({
     reader: links,
     links,
+    revokeLinks: options.revokeLinks ?? links,
     csrf: new CsrfTokens(DESK_SECRET),
     publicBaseUrl: baseUrl,
     ...deskRepositoryDeps(repos),

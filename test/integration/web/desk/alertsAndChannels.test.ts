@@ -120,7 +120,7 @@ describe('the channels page', () => {
 });
 
 describe('the account page', () => {
-  it('posts its forms only to paths the desk serves (no Revoke form until /desk/revoke is served), and says where revoking is done', async () => {
+  it('posts its forms only to paths the desk serves: sign-out, and each Revoke button answered with a link to the confirmation page', async () => {
     const client = deskClient(world);
     await signIn(world, client, alice);
     await world.repos.delegates.putMany([delegateView(addresses[1]!, '0x00000000000000000000000000000000000000d1', { name: 'bot' })]);
@@ -128,7 +128,12 @@ describe('the account page', () => {
     expect(page.body).toContain('0x00000000000000000000000000000000000000d1');
     expect(page.status).toBe(200);
     const actions = [...page.body.matchAll(/<form[^>]*method="post"[^>]*action="([^"]+)"/g)].map((m) => new URL(m[1]!).pathname);
-    expect(new Set(actions)).toEqual(new Set(['/desk/sign-out']));
-    expect(page.body).toContain('sentinel link revoke');
+    const account = `/desk/accounts/${addresses[1]}`;
+    expect(new Set(actions)).toEqual(new Set(['/desk/sign-out', `${account}/revoke`, `${account}/revoke-all`]));
+    for (const action of [`${account}/revoke`, `${account}/revoke-all`]) {
+      const answer = await client.post(action, hiddenFields(page.body, action));
+      expect(answer.status, action).toBe(303);
+      expect(new URL(answer.headers.get('location')!).pathname, action).toBe(action.endsWith('-all') ? '/revoke-all' : '/revoke');
+    }
   });
 });

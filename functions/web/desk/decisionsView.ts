@@ -1,0 +1,56 @@
+import { formatTime } from '../../mail/render/format';
+import type { DecisionProgress } from '../../domain/decisionProgress';
+import type { DecisionView, ProtectionHistory } from '../../services/desk/protectionHistory';
+import { html, type SafeHtml } from '../html';
+
+const RULE_LABEL = { 'kill-switch': 'Kill switch', 'unknown-delegate': 'Unknown key' } as const;
+
+function outcome(progress: DecisionProgress): { text: string; badge: string } {
+  switch (progress.kind) {
+    case 'dry-run':
+      return { text: 'dry run: nothing revoked', badge: 'b-info' };
+    case 'in-progress':
+      return { text: 'being signed: the result follows', badge: 'b-warn' };
+    case 'settled': {
+      const { count, units } = progress.settlement;
+      const removed = count.revoked + count.gone;
+      return { text: `${removed} of ${units.length} key${units.length === 1 ? '' : 's'} revoked`, badge: removed === units.length ? 'b-ok' : 'b-bad' };
+    }
+  }
+}
+
+function delegatesList(progress: DecisionProgress, delegates: readonly string[]): SafeHtml {
+  const items =
+    progress.kind === 'settled'
+      ? progress.settlement.units.map((u) => html`<li><code>${u.address}</code>${u.name ? ` (${u.name})` : ''}: ${u.status}, ${u.text}</li>`)
+      : progress.kind === 'in-progress'
+        ? progress.delegates.map(
+            (d) =>
+              html`<li><code>${d.address}</code>: ${d.unit === null ? 'queued' : d.unit.state === 'waiting' ? `waiting for a retry (${d.unit.lastFailure})` : d.unit.state === 'signing' ? 'being signed' : `${d.unit.result.status}, ${d.unit.result.text}`}</li>`,
+          )
+        : delegates.map((d) => html`<li><code>${d}</code>: not revoked (dry run)</li>`);
+  return html`<ul>${items}</ul>`;
+}
+
+function decisionItem(view: DecisionView, timeZone: string): SafeHtml {
+  const { decision, progress } = view;
+  const shown = outcome(progress);
+  const evidence = Object.entries(decision.evidence);
+  return html`<li class="decision">
+<p><strong>${RULE_LABEL[decision.rule]}</strong>, ${formatTime(decision.createdAt, timeZone)}${decision.dryRun ? ' (dry run)' : ''}: <span class="badge ${shown.badge}">${shown.text}</span></p>
+<p>${decision.reason}</p>
+${evidence.length === 0 ? '' : html`<dl class="figures">${evidence.map(([name, value]) => html`<dt>${name}</dt><dd>${String(value)}</dd>`)}</dl>`}
+${delegatesList(progress, decision.delegates)}
+</li>`;
+}
+
+/** The protection section's history: the kill switch now (`accounts show`'s words) and every automatic decision, newest first. */
+export function decisionsSection(protection: ProtectionHistory, timeZone: string): SafeHtml {
+  return html`${protection.killSwitchNow === null ? '' : html`<p>Kill switch now: ${protection.killSwitchNow}</p>`}
+<h3>Automatic decisions</h3>
+${
+  protection.decisions.length === 0
+    ? html`<p>No automatic decision in the last 90 days.</p>`
+    : html`<ol class="decisions">${protection.decisions.map((d) => decisionItem(d, timeZone))}</ol>${protection.more ? html`<p class="note">Only the newest ${String(protection.decisions.length)} are shown.</p>` : ''}`
+}`;
+}

@@ -1,0 +1,225 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProtectiveActionRequest, ProtectiveRevoker } from '../../../../functions/domain/protectiveAction';
+import { killSwitchStateText } from '../../../../functions/domain/killSwitchStateText';
+import { createDecisionWorkerHandler } from '../../../../functions/handlers/decision-worker';
+import { createSignRevocationHandler } from '../../../../functions/handlers/sign-revocation';
+import type { DecisionJob } from '../../../../functions/messages/decisionJob';
+import { protectionStatus } from '../../../../functions/services/status/protectionStatus';
+import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
+import { escapeHtml } from '../../../../functions/web/html';
+import { signerCallOf } from '../../../../functions/web/signerCallOf';
+import { InProcessRevocationSigner } from '../../../../local/inProcessRevocationSigner';
+import { InProcessQueue } from '../../../../local/queue/inProcessQueue';
+import { deskClient, hiddenFields, signIn, startDeskWorld, type DeskWorld } from '../../../support/desk/deskWorld';
+import {
+  formOf,
+  getPage,
+  startRevocationWorld,
+  submitForm,
+  titleOf,
+  worldProtection,
+  type RevocationWorld,
+  type TrackedSimAccount,
+} from '../../../support/revocation/revocationWorld';
+import { testTables } from '../../../support/testTables';
+
+const tables = testTables();
+let chain: RevocationWorld;
+let desk: DeskWorld;
+let queue: InProcessQueue<DecisionJob>;
+let protect: ProtectiveRevoker;
+const OPS = `ops-protection-${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+beforeAll(async () => {
+  chain = await startRevocationWorld(tables);
+  // The desk's Revoke buttons mint the links the revocation world's pages (/revoke, /revoke-all) verify.
+  desk = await startDeskWorld(tables, { operatorEmail: OPS, repos: chain.repos, revokeLinks: chain.links });
+  const signer = new InProcessRevocationSigner(createSignRevocationHandler({ ...chain.signDeps, now: Date.now }));
+  queue = new InProcessQueue<DecisionJob>({
+    name: 'desk-decisions',
+    consumer: createDecisionWorkerHandler({ sign: signerCallOf(signer), log: silentLog, counters: memoryCounters() }),
+    batchSize: 1,
+    visibilityTimeoutMs: 120_000,
+    maxReceiveCount: 10,
+  });
+  protect = worldProtection(chain, queue);
+  await chain.protection.write('on');
+});
+afterAll(async () => {
+  await desk?.close();
+  await chain?.close();
+});
+
+function killSwitchRequest(account: TrackedSimAccount, reason: string, evidence: ProtectiveActionRequest['evidence']): ProtectiveActionRequest {
+  const at = Date.now();
+  return {
+    account: account.address,
+    rule: 'kill-switch',
+    reason,
+    delegates: account.delegates.map((d) => d.address),
+    evidence,
+    occasion: { at, generation: 0 },
+    now: at,
+  };
+}
+
+describe("an account's protection on the desk: the kill switch now, and every automatic decision with its outcome and evidence", () => {
+  it("shows a fired kill switch in accounts show's words, its decision revoked on the chain with the figures it acted on, and a dry run; nothing of another account", async () => {
+    const fired = await chain.trackAccount({ label: 'desk-fired', delegates: ['bot'] });
+    await chain.repos.accounts.updateSettings(fired.address, { killSwitch: 30 });
+    const reason = 'kill-switch: drawdown 31.20% now, 1-minute re-read 30.40% ≥ 30% at 2030-01-07T09:00:00.000Z';
+    const outcome = await protect(killSwitchRequest(fired, reason, { drawdownPct: 31.2, rereadPct: 30.4, levelPct: 30, equity: 6880.5 }));
+    expect(outcome.kind).toBe('queued');
+    if (outcome.kind !== 'queued') return;
+    // What collect keeps when the kill switch fires.
+    await chain.repos.alerts.compareAndSet(fired.address, 'kill-switch', null, { status: 'revoking', at: Date.now(), decisionId: outcome.decisionId });
+    await queue.drain();
+    expect((await chain.chainState(fired.address)).delegates).toEqual([]);
+
+    const dry = await chain.trackAccount({ label: 'desk-dry', delegates: ['mm'] });
+    await chain.repos.accounts.updateSettings(dry.address, { killSwitch: 25, killSwitchDryRun: true });
+    const dryReason = 'kill-switch: drawdown 26.00% now, 1-minute re-read 25.50% ≥ 25% at 2030-01-07T10:00:00.000Z';
+    expect((await protect(killSwitchRequest(dry, dryReason, { drawdownPct: 26, rereadPct: 25.5, levelPct: 25 }))).kind).toBe('dry-run');
+
+    const client = deskClient(desk);
+    await signIn(desk, client, OPS);
+    const page = await client.get(`/desk/accounts/${fired.address}`);
+    expect(page.status).toBe(200);
+    // The kill switch's state exactly as `accounts show` words it (the same function over the same reads).
+    const shown = await protectionStatus(chain.repos, (await chain.repos.accounts.get(fired.address))!);
+    expect(shown.killSwitch?.settlement?.count.revoked).toBe(1);
+    const text = killSwitchStateText(shown.killSwitch!.state, fired.address, shown.killSwitch!.settlement);
+    expect(text).toContain('1 of 1 key revoked');
+    expect(page.body).toContain(`Kill switch now: ${escapeHtml(text)}`);
+    // The decision, its outcome, its evidence and what became of the delegate.
+    expect(page.body).toContain(escapeHtml(reason));
+    expect(page.body).toMatch(/badge b-ok">1 of 1 key revoked</);
+    for (const [name, value] of [
+      ['drawdownPct', '31.2'],
+      ['rereadPct', '30.4'],
+      ['levelPct', '30'],
+      ['equity', '6880.5'],
+    ])
+      expect(page.body).toContain(`<dt>${name}</dt><dd>${value}</dd>`);
+    expect(page.body).toContain(`<code>${fired.delegates[0]!.address}</code> (bot): revoked`);
+    expect(page.body).not.toContain(escapeHtml(dryReason));
+
+    const dryPage = await client.get(`/desk/accounts/${dry.address}`);
+    expect(dryPage.body).toContain(escapeHtml(dryReason));
+    expect(dryPage.body).toContain('dry run: nothing revoked');
+    expect(dryPage.body).toContain(`<code>${dry.delegates[0]!.address}</code>: not revoked (dry run)`);
+    expect(dryPage.body).toContain('<dt>rereadPct</dt><dd>25.5</dd>');
+    expect(dryPage.body).not.toContain(escapeHtml(reason));
+    expect((await chain.chainState(dry.address)).delegates).toHaveLength(1);
+  });
+
+  it('says so when an account has no decision, and leaves the kill switch line out when it has no kill switch', async () => {
+    const quiet = await chain.trackAccount({ label: 'desk-quiet', delegates: [] });
+    const client = deskClient(desk);
+    await signIn(desk, client, OPS);
+    const page = await client.get(`/desk/accounts/${quiet.address}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('No automatic decision in the last 90 days.');
+    expect(page.body).not.toContain('Kill switch now:');
+  });
+});
+
+describe('the decisions index', () => {
+  it("lists one account's decisions newest first, never another's", async () => {
+    const a = await chain.trackAccount({ label: 'idx-a', delegates: ['k1'] });
+    const b = await chain.trackAccount({ label: 'idx-b', delegates: ['k2'] });
+    const put = (id: string, account: TrackedSimAccount, createdAt: number) =>
+      chain.repos.decisions.put({
+        decisionId: id,
+        account: account.address,
+        rule: 'kill-switch',
+        reason: 'test',
+        evidence: {},
+        delegates: [account.delegates[0]!.address],
+        createdAt,
+        dryRun: true,
+      });
+    await put('idx-a-older-000001', a, Date.now() - 60_000);
+    await put('idx-a-newer-000002', a, Date.now());
+    await put('idx-b-other-000003', b, Date.now());
+    expect((await chain.repos.decisions.listForAccount(a.address, 10)).map((d) => d.decisionId)).toEqual(['idx-a-newer-000002', 'idx-a-older-000001']);
+    expect((await chain.repos.decisions.listForAccount(a.address, 1)).map((d) => d.decisionId)).toEqual(['idx-a-newer-000002']);
+  });
+});
+
+describe("the keys section's Revoke and Revoke all buttons: today's confirmation pages, through a link minted for the viewer", () => {
+  it('a Revoke button leads to the confirmation page; a GET changes nothing; the link works once', async () => {
+    const account = await chain.trackAccount({ label: 'desk-revoke', delegates: ['bot', 'mm'] });
+    const [bot, mm] = account.delegates;
+    const client = deskClient(desk);
+    await signIn(desk, client, account.emails[0]!);
+    const page = await client.get(`/desk/accounts/${account.address}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toMatch(/>Revoke<span class="visually-hidden"> bot</);
+    expect(page.body).toMatch(/>Revoke all<span class="visually-hidden">/);
+
+    // Nothing on GET: the button's address answers 404 and mints nothing.
+    expect((await client.get(`/desk/accounts/${account.address}/revoke?delegate=${bot!.address}`)).status).toBe(404);
+    expect((await client.get(`/desk/accounts/${account.address}/revoke-all`)).status).toBe(404);
+
+    const fields = hiddenFields(page.body, '/revoke');
+    expect(fields['delegate']).toBeDefined();
+    const minted = await client.post(`/desk/accounts/${account.address}/revoke`, { ...fields, delegate: bot!.address });
+    expect(minted.status).toBe(303);
+    const link = minted.headers.get('location')!;
+    expect(link.startsWith(`${chain.server.url}/revoke?token=`)).toBe(true);
+
+    // The confirmation page, opened (twice) as a browser follows the redirect: nothing changes.
+    for (let i = 0; i < 2; i++) {
+      const confirm = await getPage(link);
+      expect(confirm.status).toBe(200);
+      expect(titleOf(confirm)).toBe('Revoke this API key?');
+    }
+    expect((await chain.chainState(account.address)).delegates).toHaveLength(2);
+
+    const form = formOf(await getPage(link));
+    const done = await submitForm(form.action, form.fields);
+    expect(titleOf(done)).toBe('API key revoked');
+    expect((await chain.chainState(account.address)).delegates.map((d) => d.toLowerCase())).toEqual([mm!.address.toLowerCase()]);
+    const replay = await submitForm(form.action, form.fields);
+    expect(replay.status).toBe(409);
+    expect(titleOf(replay)).toBe('This link was used: the API key was revoked');
+  });
+
+  it('Revoke all leads to the revoke-all confirmation page, which changes nothing until its button', async () => {
+    const account = await chain.trackAccount({ label: 'desk-revoke-all', delegates: ['a', 'b'] });
+    const client = deskClient(desk);
+    await signIn(desk, client, account.emails[0]!);
+    const page = await client.get(`/desk/accounts/${account.address}`);
+    const minted = await client.post(`/desk/accounts/${account.address}/revoke-all`, hiddenFields(page.body, '/revoke-all'));
+    expect(minted.status).toBe(303);
+    const link = minted.headers.get('location')!;
+    expect(link.startsWith(`${chain.server.url}/revoke-all?token=`)).toBe(true);
+    const confirm = await getPage(link);
+    expect(confirm.status).toBe(200);
+    expect(titleOf(confirm)).toBe('Revoke all 2 API keys?');
+    expect((await chain.chainState(account.address)).delegates).toHaveLength(2);
+  });
+
+  it('answers 404 for an account the viewer does not receive, 403 without the anti-CSRF value or from another origin, 400 for a malformed key; no link in any', async () => {
+    const mine = await chain.trackAccount({ label: 'desk-mine', delegates: ['k'] });
+    const theirs = await chain.trackAccount({ label: 'desk-theirs', delegates: ['k'] });
+    const client = deskClient(desk);
+    await signIn(desk, client, mine.emails[0]!);
+    const page = await client.get(`/desk/accounts/${mine.address}`);
+    const fields = hiddenFields(page.body, '/revoke');
+    for (const path of ['revoke', 'revoke-all']) {
+      const other = await client.post(`/desk/accounts/${theirs.address}/${path}`, { ...fields, delegate: theirs.delegates[0]!.address });
+      expect(other.status, path).toBe(404);
+      expect(other.headers.get('location'), path).toBeNull();
+    }
+    const noCsrf = await client.post(`/desk/accounts/${mine.address}/revoke`, { delegate: mine.delegates[0]!.address });
+    expect(noCsrf.status).toBe(403);
+    const crossSite = await client.post(`/desk/accounts/${mine.address}/revoke`, fields, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' });
+    expect(crossSite.status).toBe(403);
+    const malformed = await client.post(`/desk/accounts/${mine.address}/revoke`, { ...fields, delegate: 'not-an-address' });
+    expect(malformed.status).toBe(400);
+    for (const answer of [noCsrf, crossSite, malformed]) expect(answer.headers.get('location')).toBeNull();
+    expect((await chain.chainState(mine.address)).delegates).toHaveLength(1);
+  });
+});
