@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { unescapeHtml } from '../htmlText';
 import { deskRepositoryDeps, createDeskPageHandler } from '../../../functions/handlers/desk-page';
 import { ActionLinks } from '../../../functions/links/actionLinks';
 import { LinkTokenCodec } from '../../../functions/links/linkToken';
@@ -142,7 +143,7 @@ export function hiddenFields(body: string, pathEnd: string): Record<string, stri
   const form = forms.find((f) => (f[1] ?? '').endsWith(pathEnd));
   if (!form) throw new Error(`no form posting to ${pathEnd}`);
   const fields: Record<string, string> = {};
-  for (const input of (form[2] ?? '').matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields[input[1] ?? ''] = decode(input[2] ?? '');
+  for (const input of (form[2] ?? '').matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields[input[1] ?? ''] = unescapeHtml(input[2] ?? '');
   return fields;
 }
 
@@ -151,14 +152,4 @@ export async function signIn(world: DeskWorld, client: DeskClient, email: string
   const page = await client.get(world.signInLink(email));
   if (page.status !== 200) throw new Error(`sign-in page answered ${page.status}`);
   return client.post('/desk/sign-in', hiddenFields(page.body, '/desk/sign-in'));
-}
-
-function decode(text: string): string {
-  return text
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&#96;/g, '`')
-    .replace(/&amp;/g, '&');
 }

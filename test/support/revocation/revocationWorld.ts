@@ -1,4 +1,5 @@
 import { mailboxNotices } from '../../../functions/services/preferences/mailboxNotice';
+import { unescapeHtml } from '../htmlText';
 import { sesSender } from '../delivery/mailHarness';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
@@ -357,19 +358,9 @@ export function formOf(page: Page): { action: string; fields: Record<string, str
   if (!form) throw new Error(`no form on the page (status ${page.status})`);
   const fields: Record<string, string> = {};
   for (const input of (form[2] ?? '').matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-    fields[input[1] ?? ''] = unescape(input[2] ?? '');
+    fields[input[1] ?? ''] = unescapeHtml(input[2] ?? '');
   }
-  return { action: unescape(form[1] ?? ''), fields };
-}
-
-function unescape(text: string): string {
-  return text
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&#96;/g, '`')
-    .replace(/&amp;/g, '&');
+  return { action: unescapeHtml(form[1] ?? ''), fields };
 }
 
 /** Submits a form as a browser on `origin` would (Origin and Sec-Fetch-Site set unless overridden). */
