@@ -5,7 +5,7 @@ import { COMBINE_AFTER_MS } from '../../../functions/domain/destinationPacer';
 import { memoryCounters } from '../../../functions/shared/observability';
 import { channelWorld } from '../../support/channels/channelWorld';
 import { digestRowsOf, REPORT_NOW } from '../../support/report/chatReportFixtures';
-import { digestNotice } from '../../../functions/services/report/compose/digestNotice';
+import { presentDigest } from '../../../functions/notices/digestPresenter';
 import { localDayBounds } from '../../../functions/domain/localTime';
 import type { Address } from '../../../functions/domain/address';
 import { ACCOUNT, drawdownEvent, newDelegateEvent, noticeOf } from '../../support/channels/noticeFixtures';
@@ -82,7 +82,7 @@ describe('combining a rate-limited backlog (local receivers)', () => {
 
   it('a digest waiting behind a flood of alerts goes whole, with its table, not folded into their summary', async () => {
     const rows = digestRowsOf(3);
-    const digest = digestNotice(rows, {
+    const digest = presentDigest(rows, {
       id: 'daily-digest:2026-11-21:0123456789abcdef',
       span: 'day',
       reportDate: '2026-11-22',

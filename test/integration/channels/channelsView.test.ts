@@ -7,7 +7,7 @@ import { newWebhookSecret } from '../../../functions/channels/webhook/webhookSig
 import { startChatReceivers, type ChatReceivers } from '../../../local/receivers/chatReceivers';
 import { CHROMIUM_PATH } from '../../support/screenshot';
 import { drawdownEvent, newDelegateEvent, noticeOf } from '../../support/channels/noticeFixtures';
-import { digestNotice } from '../../../functions/services/report/compose/digestNotice';
+import { presentDigest } from '../../../functions/notices/digestPresenter';
 import { localDayBounds } from '../../../functions/domain/localTime';
 import { digestRowsOf, REPORT_NOW } from '../../support/report/chatReportFixtures';
 import { mailChart } from '../../../functions/services/delivery/mailChart';
@@ -102,7 +102,7 @@ describe('the channels view', () => {
       bases: { telegram: receivers.telegramApiUrl, pagerduty: receivers.pagerdutyEventsUrl },
       policy: { loopback: true },
     };
-    const notice = digestNotice(
+    const notice = presentDigest(
       digestRowsOf(3, (i) => `<b>desk ${i}</b>`),
       { id: 'daily-digest:view', span: 'day', reportDate: '2026-11-23', period: localDayBounds('2026-11-22', 'UTC'), timeZone: 'UTC', generatedAt: REPORT_NOW },
     );

@@ -8,7 +8,7 @@ import { ChannelConfigError } from '../../../functions/channels/errors';
 import { teamsBodyBytes, teamsMessage, TEAMS_LIMITS, type TextRun } from '../../../functions/channels/teams/teamsMessage';
 import { cleanDelegateName } from '../../../functions/domain/delegateName';
 import { localDayBounds } from '../../../functions/domain/localTime';
-import { digestNotice } from '../../../functions/services/report/compose/digestNotice';
+import { presentDigest } from '../../../functions/notices/digestPresenter';
 import { startChatReceivers, type ChatReceivers } from '../../../local/receivers/chatReceivers';
 import { checkTeams } from '../../../local/receivers/teamsRules';
 import { channelConfigFrom } from '../../../cli/channelOptions';
@@ -25,7 +25,7 @@ function textRuns(value: unknown): TextRun[] {
 }
 
 const bigDigest = () =>
-  digestNotice(digestRowsOf(400), {
+  presentDigest(digestRowsOf(400), {
     id: 'daily-digest:teams',
     span: 'day',
     reportDate: '2026-11-23',

@@ -8,7 +8,7 @@ import { describeError } from '../../../shared/describeError';
 import { channelAudience } from '../../../notices/audience';
 import { encodeChart, queueChannelNotices } from '../../delivery/channelNotices';
 import type { MailChart } from '../../delivery/mailChart';
-import { digestNotice } from '../compose/digestNotice';
+import { presentDigest } from '../../../notices/digestPresenter';
 import { REPORT_NOTICE_TYPES, presentReport } from '../../../notices/reportPresenter';
 import type { DigestInput } from './digestInput';
 import type { ReportDeps } from './reportDeps';
@@ -71,7 +71,7 @@ export async function reportToChannels(
 }
 
 /**
- * Queues a digest's chat message (`digestNotice`, the table as text) once per channel that takes
+ * Queues a digest's chat message (`presentDigest`, the table as text) once per channel that takes
  * the reports of some of the digest's accounts, with the rows of those accounts only (a channel
  * never sees an account it is not routed to). The delivery id is
  * `<daily|weekly|monthly>-digest:<first covered local day>:<recipient hash>#channel:<name>`: one
@@ -93,16 +93,14 @@ export async function digestToChannels(
       { type: 'report.digest', category: 'reports' },
       input.now,
     );
-    const copyAt = input.copy === true ? input.now : null;
-    const recipient = createHash('sha256').update(input.recipient.email.trim().toLowerCase()).digest('hex').slice(0, 16);
-    const id = `${DIGEST_NOTICE_KINDS[input.period]}:${localDate(period.startMs, input.timeZone)}:${recipient}${copySuffix(copyAt)}`;
+    const id = digestNoticeId(input, period);
     const jobs = taking.map(({ channel, accounts }) => {
       const wanted = new Set(accounts.map((a) => a.toLowerCase()));
-      const ctx = { id, span: input.period, reportDate: input.reportDate, period, timeZone: input.timeZone, generatedAt: input.now, copy: copyAt !== null };
+      const ctx = { id, span: input.period, reportDate: input.reportDate, period, timeZone: input.timeZone, generatedAt: input.now, copy: input.copy === true };
       return {
         channel,
         chartPng: null,
-        notice: digestNotice(
+        notice: presentDigest(
           rows.filter((r) => wanted.has(r.account.address.toLowerCase())),
           ctx,
         ),
@@ -110,6 +108,16 @@ export async function digestToChannels(
     });
     return queueChannelNotices(ports.channelQueue, jobs);
   });
+}
+
+/**
+ * The chat message and webhook id of a digest: `<daily|weekly|monthly>-digest:<first covered local
+ * day>:<recipient hash>` (the recipient's address not shown to the chat or webhook); a copy's ends
+ * with `:copy:<now>`.
+ */
+export function digestNoticeId(input: Pick<DigestInput, 'period' | 'timeZone' | 'recipient' | 'copy' | 'now'>, period: { readonly startMs: number }): string {
+  const recipient = createHash('sha256').update(input.recipient.email.trim().toLowerCase()).digest('hex').slice(0, 16);
+  return `${DIGEST_NOTICE_KINDS[input.period]}:${localDate(period.startMs, input.timeZone)}:${recipient}${copySuffix(input.copy === true ? input.now : null)}`;
 }
 
 async function guarded(deps: Omit<ReportDeps, 'digest'>, about: Readonly<Record<string, string | number>>, queue: () => Promise<number>): Promise<number> {

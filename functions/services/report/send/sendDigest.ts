@@ -15,7 +15,7 @@ import { deliverToRecipient, type RecipientOutcome } from '../../delivery/mailDe
 import { recipientLinks } from '../../delivery/recipientLinks';
 import { mailAudience } from '../../../notices/audience';
 import type { DigestInput } from './digestInput';
-import { digestView } from '../compose/digestView';
+import { presentDigest } from '../../../notices/digestPresenter';
 import { readReportData, type ReportSpan } from '../compose/reportData';
 import { chainGraceOf } from '../compose/chainGrace';
 import { RetryLaterError } from '../../../shared/retryLaterError';
@@ -23,7 +23,7 @@ import { renderDigest } from '../compose/renderDigest';
 import type { ReportDeps } from './reportDeps';
 import type { ReportOutcome } from './reportOutcome';
 import { unavailableReason } from '../compose/unavailableReason';
-import { digestToChannels } from './reportToChannels';
+import { digestNoticeId, digestToChannels } from './reportToChannels';
 
 /** Accounts whose figures a digest reads at once (each read is sequential: 3 chain requests a day, 2 a week or month). */
 export const DIGEST_LOAD_CONCURRENCY = 4;
@@ -162,20 +162,28 @@ export async function sendDigest(deps: Omit<ReportDeps, 'digest'>, input: Digest
         return [row.account.address, { status, trend: ref, links: recipientLinks(deps.links, account, email, now, 'reports') }] as const;
       }),
     );
-    const contextOf = (row: DigestRow) => contexts.get(row.account.address)!;
-    const footer = contextOf(rows[0]!).links;
+    const footer = contexts.get(rows[0]!.account.address)!.links;
     covered = rows.find((r) => r.model)?.model?.period ?? covered;
-    const view = {
-      ...digestView(rows, contextOf, {
-        recipient: email,
-        span: period,
-        period: covered,
-        generatedAt: now,
-        footer,
-        sampling: rows.find((r) => r.model)?.model?.windows[0]?.interval ?? null,
-      }),
+    const { email: section } = presentDigest(rows, {
+      id: digestNoticeId(input, covered),
+      span: period,
+      reportDate,
+      period: covered,
+      timeZone,
+      generatedAt: now,
       copy,
-    };
+      mail: {
+        recipient: email,
+        unsubscribeUrl: footer.unsubscribeUrl,
+        preferencesUrl: footer.preferencesUrl,
+        sampling: rows.find((r) => r.model)?.model?.windows[0]?.interval ?? null,
+        accountOf: (row) => {
+          const { status, trend, links } = contexts.get(row.account.address)!;
+          return { status, trend, revokeUrl: links.revokeUrl };
+        },
+      },
+    });
+    const view = section.view;
     const { rendered, rowsShown } = renderDigest(deps.renderer, view, timeZone);
     return {
       rendered,

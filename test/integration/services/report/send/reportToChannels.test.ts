@@ -13,7 +13,7 @@ import type { TrackedAccount } from '../../../../../functions/domain/account';
 import { saveRecipient } from '../../../../../functions/services/report/schedule/saveRecipient';
 import { reportToChannels } from '../../../../../functions/services/report/send/reportToChannels';
 import { digestRowsOf, REPORT_NOW, reportModelOf } from '../../../../support/report/chatReportFixtures';
-import { digestNotice } from '../../../../../functions/services/report/compose/digestNotice';
+import { presentDigest } from '../../../../../functions/notices/digestPresenter';
 import { omittedNote } from '../../../../../functions/domain/noticeTableText';
 import { sendToChannel } from '../../../../../functions/channels/channelSender';
 import { startChatReceivers, type ChatReceivers, type Received } from '../../../../../local/receivers/chatReceivers';
@@ -273,7 +273,7 @@ describe('reports to chat (local receivers)', () => {
 
   it("a long digest keeps Telegram's 4,096 characters: as many rows as fit, and a note of how many more the email has", async () => {
     const rows = digestRowsOf(250, (i) => `desk <${i}> & co`);
-    const notice = digestNotice(rows, {
+    const notice = presentDigest(rows, {
       id: 'daily-digest:long',
       span: 'day',
       reportDate: '2026-11-23',
