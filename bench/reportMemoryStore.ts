@@ -60,6 +60,10 @@ export function memoryReportRepos(data: readonly StoredAccountData[]): ReportDep
       listForAccount: async (address) => [...(find(address)?.delegates ?? [])],
     },
     deliveries: {
+      get: async (eventId: string) => {
+        const status = deliveries.get(eventId);
+        return status === undefined ? null : { eventId, kind: 'daily-report', account: '', recipients: [], status, startedAt: 0, attempts: 1 };
+      },
       begin: async (eventId: string, _intent: DeliveryIntent): Promise<BeginOutcome> => {
         const status = deliveries.get(eventId);
         if (status === 'sent') return { kind: 'already-sent', sesMessageId: '' };

@@ -28,8 +28,8 @@ export interface ReportDeps {
     readonly delegates: Pick<DelegateViewRepository, 'listForAccount'>;
     /** Each report's window summaries, for the next report's changes. */
     readonly reportRecords: Pick<ReportRecordsRepository, 'latestBefore' | 'put'>;
-    /** One record per email copy: each is sent once. */
-    readonly deliveries: Pick<DeliveryRepository, 'begin' | 'holds' | 'complete' | 'fail'>;
+    /** One record per email copy: each is sent once (read first: a report every recipient has is not built again). */
+    readonly deliveries: Pick<DeliveryRepository, 'get' | 'begin' | 'holds' | 'complete' | 'fail'>;
     readonly suppressions: Pick<SuppressionRepository, 'filter'>;
     readonly preferences: Pick<PreferencesRepository, 'filter'>;
     /** Told when a job is finished, or why it is to be retried (what reconciliation checks). */

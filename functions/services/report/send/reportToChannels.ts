@@ -5,7 +5,7 @@ import { localDate } from '../../../domain/localTime';
 import type { ReportPeriod } from '../../../domain/recipientSettings';
 import type { ReportModel } from '../../../domain/reportModel';
 import { describeError } from '../../../shared/describeError';
-import { channelAudience } from '../../../notices/audience';
+import { channelAudience, type ChannelTaking } from '../../../notices/audience';
 import { encodeChart, queueChannelNotices } from '../../delivery/channelNotices';
 import type { MailChart } from '../../delivery/mailChart';
 import { presentDigest } from '../../../notices/digestPresenter';
@@ -34,9 +34,25 @@ export function reportNoticeId(model: Pick<ReportModel, 'span' | 'account' | 'pe
 }
 
 /**
- * Queues one account report's chat message (`presentReport`) for each channel that takes the
- * account's reports (see `channelAudience`: routed with `reports`, not a pager, not muted from the
- * chat), with the report's chart for the chats that show one, under the delivery id
+ * The channels that take `account`'s reports of `span` at `now` (see `channelAudience`: routed
+ * with `reports`, not a pager, not muted from the chat): what a report run reads before it decides.
+ * Never fails the report: a failure is logged and counted (`ReportChannelFailures`), and no channel
+ * gets this report.
+ */
+export async function reportChannels(
+  deps: Omit<ReportDeps, 'digest'>,
+  address: string,
+  span: ReportModel['span'],
+  now: number,
+): Promise<readonly ChannelTaking[]> {
+  const ports = deps.channels;
+  if (!ports) return [];
+  return guarded(deps, { account: address }, [], () => channelAudience(ports, [address], { type: REPORT_NOTICE_TYPES[span], category: 'reports' }, now));
+}
+
+/**
+ * Queues one account report's chat message (`presentReport`) for each channel of `taking` (read
+ * by `reportChannels`), with the report's chart for the chats that show one, under the delivery id
  * `<reportNoticeId>#channel:<name>`: a report built twice (a redelivered job, a forced run of a
  * day already sent) is posted once; a copy (`copyAt`: `report --force --resend`) is posted again,
  * labelled. Called after the emails, and never fails the report: a failure is logged and counted
@@ -44,30 +60,32 @@ export function reportNoticeId(model: Pick<ReportModel, 'span' | 'account' | 'pe
  */
 export async function reportToChannels(
   deps: Omit<ReportDeps, 'digest'>,
-  account: TrackedAccount,
+  account: Pick<TrackedAccount, 'address'>,
+  taking: readonly ChannelTaking[],
   copyAt: number | null,
-  built: Promise<{ readonly model: ReportModel; readonly chart: MailChart | null }>,
+  built: { readonly model: ReportModel; readonly chart: MailChart | null },
   now: number,
 ): Promise<number> {
   const ports = deps.channels;
-  if (!ports) return 0;
-  return guarded(deps, { account: account.address }, async () => {
-    const { model, chart } = await built;
-    const taking = await channelAudience(ports, [account.address], { type: REPORT_NOTICE_TYPES[model.span], category: 'reports' }, now);
-    if (taking.length === 0) return 0;
-    const chartPng = encodeChart(chart?.image.content ?? null);
-    const jobs = taking.map(({ channel }) => ({
-      channel,
-      chartPng,
-      notice: presentReport(model, {
-        id: reportNoticeId(model, copyAt),
-        chart: chartPng !== null,
-        copy: copyAt !== null,
-        preferencesUrl: ports.links.build({ purpose: 'channel-preferences', account: account.address, channel: channel.name }, now),
-      }),
-    }));
-    return queueChannelNotices(ports.channelQueue, jobs);
-  });
+  if (!ports || taking.length === 0) return 0;
+  const { model, chart } = built;
+  return counted(
+    deps,
+    await guarded(deps, { account: account.address }, 0, async () => {
+      const chartPng = encodeChart(chart?.image.content ?? null);
+      const jobs = taking.map(({ channel }) => ({
+        channel,
+        chartPng,
+        notice: presentReport(model, {
+          id: reportNoticeId(model, copyAt),
+          chart: chartPng !== null,
+          copy: copyAt !== null,
+          preferencesUrl: ports.links.build({ purpose: 'channel-preferences', account: account.address, channel: channel.name }, now),
+        }),
+      }));
+      return queueChannelNotices(ports.channelQueue, jobs);
+    }),
+  );
 }
 
 /**
@@ -86,7 +104,7 @@ export async function digestToChannels(
 ): Promise<number> {
   const ports = deps.channels;
   if (!ports || rows.length === 0) return 0;
-  return guarded(deps, { digestOf: rows.length }, async () => {
+  const queued = await guarded(deps, { digestOf: rows.length }, 0, async () => {
     const taking = await channelAudience(
       ports,
       rows.map((r) => r.account.address),
@@ -108,6 +126,7 @@ export async function digestToChannels(
     });
     return queueChannelNotices(ports.channelQueue, jobs);
   });
+  return counted(deps, queued);
 }
 
 /**
@@ -120,14 +139,17 @@ export function digestNoticeId(input: Pick<DigestInput, 'period' | 'timeZone' | 
   return `${DIGEST_NOTICE_KINDS[input.period]}:${localDate(period.startMs, input.timeZone)}:${recipient}${copySuffix(input.copy === true ? input.now : null)}`;
 }
 
-async function guarded(deps: Omit<ReportDeps, 'digest'>, about: Readonly<Record<string, string | number>>, queue: () => Promise<number>): Promise<number> {
+async function guarded<T>(deps: Omit<ReportDeps, 'digest'>, about: Readonly<Record<string, string | number>>, fallback: T, work: () => Promise<T>): Promise<T> {
   try {
-    const queued = await queue();
-    if (queued > 0) deps.counters.count(REPORT_CHANNEL_JOBS_METRIC, queued);
-    return queued;
+    return await work();
   } catch (error) {
     deps.counters.count(REPORT_CHANNEL_FAILURES_METRIC);
     deps.log.warn('report not queued for its chat channels', { ...about, reason: describeError(error, { audience: 'log' }) });
-    return 0;
+    return fallback;
   }
+}
+
+function counted(deps: Omit<ReportDeps, 'digest'>, queued: number): number {
+  if (queued > 0) deps.counters.count(REPORT_CHANNEL_JOBS_METRIC, queued);
+  return queued;
 }

@@ -1,26 +1,20 @@
-import { buildReportModel, type ReportModel } from '../../../domain/reportModel';
+import { composeReport, type ReportReadings } from '../../../domain/composeReport';
 import { planFor, type ReportMode } from '../../../domain/reportPlan';
 import { followsAccountSchedule, type ReportPeriod } from '../../../domain/recipientSettings';
+import type { ReportRecord } from '../../../store/reportRecordsRepository';
 import type { AccountStatus } from '../../../mail/render/views';
 import type { TrackedAccount } from '../../../domain/account';
-import { mailChart, type MailChart } from '../../delivery/mailChart';
-import { deliverToRecipient, tallyOutcomes, type RecipientOutcome } from '../../delivery/mailDelivery';
+import { mailChart } from '../../delivery/mailChart';
+import { deliverToRecipient, deliveryId, tallyOutcomes, type RecipientOutcome } from '../../delivery/mailDelivery';
 import { readReportData } from '../compose/reportData';
 import { chainGraceOf } from '../compose/chainGrace';
 import type { ReportDeps } from './reportDeps';
 import type { ReportOutcome } from './reportOutcome';
 import { renderReport } from '../compose/renderReport';
 import { CHART_ALT, presentReport, storedDataView } from '../../../notices/reportPresenter';
-import { reportNoticeId } from './reportToChannels';
 import { recipientLinks } from '../../delivery/recipientLinks';
-import { mailAudience } from '../../../notices/audience';
-import { reportToChannels } from './reportToChannels';
-
-interface SharedParts {
-  model: ReportModel;
-  chart: MailChart | null;
-  status: AccountStatus;
-}
+import { mailAudience, type ChannelTaking } from '../../../notices/audience';
+import { reportChannels, reportNoticeId, reportToChannels } from './reportToChannels';
 
 /**
  * The report of the account at `address` as stored now (it may have been removed), sent as `mode`
@@ -40,17 +34,19 @@ export async function sendFollowersReport(deps: ReportDeps, address: string, mod
 
 /**
  * Sends one account's report, as `mode` says (see `ReportMode`, `planFor`), to `to` (those of the account's
- * addresses: the recipients on the account's schedule; default all).
+ * addresses: the recipients on the account's schedule; default all), in three steps: it reads
+ * everything the report needs (`readReport`), decides once (`composeReport`: not due, nothing to
+ * send, already sent, or the report, labelled when built from stored data), then sends and records.
  * Exactly one report per account per local day: every recipient's copy is delivered once under
  * `report:<address>:<local date>#<recipient>` (`report-week:…`, `report-month:…` for summaries),
  * and once all are served a report sent by the account's schedule moves its `nextReportAt` to the
  * next local day with a conditional write (a concurrent run that moved it first wins; its copies
- * were the same deliveries). The report is built (three chain requests a day, two a summary: `readReportData`) only
+ * were the same deliveries). The report's figures are read (three chain requests a day, two a summary: `readReportData`) only
  * when some copy still has to be sent; its window summaries are then stored for the next report's changes.
  * When the chain does not answer within the grace of a job, the report is built from stored data
  * (`readReportData`), labelled at the top, sent under the same delivery id, counted
  * `ReportsFromStoredData`, and stores no record.
- * A report built here then goes to the account's channels that take reports (`reportToChannels`,
+ * A report sent here then goes to the account's channels that take reports (`reportToChannels`,
  * after the emails, one message per channel, never failing the report).
  */
 export async function sendAccountReport(
@@ -60,60 +56,48 @@ export async function sendAccountReport(
   now: number,
   to?: readonly string[],
 ): Promise<ReportOutcome> {
-  const span: ReportPeriod = mode.kind === 'summary' ? mode.period : 'day';
-  const plan = planFor(account, mode, now);
-  if (plan.kind === 'not-due') {
-    if (plan.reschedule) await deps.repos.schedule.setNextReportAt(account.address, plan.nextAt, account.nextReportAt);
-    return { kind: 'not-due', nextAt: plan.nextAt };
+  const { readings, channels, record } = await readReport(deps, account, mode, now, to);
+  const composition = composeReport(readings);
+  if (composition.kind === 'not-due') {
+    if (composition.reschedule) await deps.repos.schedule.setNextReportAt(account.address, composition.nextAt, account.nextReportAt);
+    return { kind: 'not-due', nextAt: composition.nextAt };
   }
+  const { plan } = composition;
   const advance = async (): Promise<void> => {
     if (plan.nextReportAt !== null) await deps.repos.schedule.setNextReportAt(account.address, plan.nextReportAt, account.nextReportAt);
   };
-
-  const only = to?.map((email) => email.trim().toLowerCase());
-  const addressed = only ? account.emails.filter((email) => only.includes(email.trim().toLowerCase())) : account.emails;
-  const audience = await mailAudience(deps.repos, addressed, 'reports');
-  if (audience.kind === 'none') {
+  if (composition.kind === 'nothing-to-send') {
     await advance();
-    return { kind: 'skipped', reason: addressed.length === 0 ? "no recipient follows the account's schedule" : audience.reason };
+    return { kind: 'skipped', reason: composition.reason };
   }
-  const { recipients } = audience;
+  if (composition.kind === 'already-sent') {
+    await advance();
+    return { kind: 'duplicate', reportDate: plan.reportDate, recipients: composition.recipients.length };
+  }
 
-  let shared: Promise<SharedParts> | undefined;
-  const grace = chainGraceOf(deps, mode.kind === 'extra' ? undefined : mode.dueAt);
-  const build = async (): Promise<SharedParts> => {
-    const { windows } = plan;
-    const covers = windows ? { kind: 'summary' as const, windows } : { kind: 'day' as const, day: plan.period };
-    const data = await readReportData(deps, grace, account, covers, now);
-    if (data.record) await deps.repos.reportRecords.put(data.record);
-    const model = buildReportModel(data.input);
-    const lastPointAtMs = data.input.history.at(-1)?.timestamp ?? null;
-    if (model.source.kind === 'stored') {
-      deps.counters.count('ReportsFromStoredData');
-      deps.log.warn('report built from stored data: the chain did not answer', { account: account.address, reportDate: plan.reportDate });
-    }
-    const chart = mailChart(model.chart.series, { cid: 'report-chart@sentinel', alt: CHART_ALT[model.chart.window], timeZone: account.timezone });
-    const status: AccountStatus = {
-      state: account.status,
-      reason: account.statusReason === null ? null : account.statusReason.slice(0, 500),
-      lastPointAtMs,
-      storedData: storedDataView(model),
-    };
-    return { model, chart, status };
+  const { model, recipients } = composition;
+  if (record) await deps.repos.reportRecords.put(record);
+  if (composition.storedData) {
+    deps.counters.count('ReportsFromStoredData');
+    deps.log.warn('report built from stored data: the chain did not answer', { account: account.address, reportDate: plan.reportDate });
+  }
+  const chart = mailChart(model.chart.series, { cid: 'report-chart@sentinel', alt: CHART_ALT[model.chart.window], timeZone: account.timezone });
+  const status: AccountStatus = {
+    state: account.status,
+    reason: account.statusReason === null ? null : account.statusReason.slice(0, 500),
+    lastPointAtMs: composition.lastPointAtMs,
+    storedData: storedDataView(model),
   };
-
   const outcomes: RecipientOutcome[] = [];
   for (const recipient of recipients) {
     outcomes.push(
       await deliverToRecipient(deps, {
         eventId: plan.eventId,
-        kind: REPORT_KINDS[span],
+        kind: REPORT_KINDS[model.span],
         account: account.address,
         recipient,
         sentAt: now,
-        compose: async () => {
-          shared ??= build();
-          const { model, chart, status } = await shared;
+        compose: () => {
           const links = recipientLinks(deps.links, account, recipient, now, 'reports');
           const { email } = presentReport(model, {
             id: reportNoticeId(model, plan.copyAt),
@@ -132,8 +116,7 @@ export async function sendAccountReport(
       }),
     );
   }
-
-  if (shared) await reportToChannels(deps, account, plan.copyAt, shared, now);
+  await reportToChannels(deps, account, channels, plan.copyAt, { model, chart }, now);
 
   const tally = tallyOutcomes(outcomes);
   const count = recipients.length;
@@ -155,6 +138,43 @@ export async function sendAccountReport(
   }
   if (tally.failed.length > 0) return { kind: 'failed', reason: [...new Set(tally.failed)].join('; '), recipients: count };
   return { kind: 'duplicate', reportDate: plan.reportDate, recipients: count };
+}
+
+/** What one report run read: the readings it decides on, and what it writes or posts if it sends. */
+interface ReportRead {
+  readonly readings: ReportReadings;
+  /** The channels that take the account's reports (read only when some copy is still to be sent). */
+  readonly channels: readonly ChannelTaking[];
+  /** This report's window summaries as the chain sent them, to store once it is sent; `null` for none. */
+  readonly record: ReportRecord | null;
+}
+
+/**
+ * Everything a report run decides on, read before anything is decided: which report the mode
+ * asks for (`planFor`), who may get it (`mailAudience`), whose copy is already delivered (one
+ * delivery record per recipient), and, only while some copy is still to be sent, the figures
+ * (`readReportData`, within the chain's grace: from the store once the chain is given up) and the
+ * channels that take the report.
+ */
+async function readReport(deps: ReportDeps, account: TrackedAccount, mode: ReportMode, now: number, to: readonly string[] | undefined): Promise<ReportRead> {
+  const plan = planFor(account, mode, now);
+  const none = (audience: ReportReadings['audience']): ReportRead => ({ readings: { plan, audience, sent: [], figures: null }, channels: [], record: null });
+  if (plan.kind === 'not-due') return none({ kind: 'none', reason: 'not due' });
+  const only = to?.map((email) => email.trim().toLowerCase());
+  const addressed = only ? account.emails.filter((email) => only.includes(email.trim().toLowerCase())) : account.emails;
+  if (addressed.length === 0) return none({ kind: 'none', reason: "no recipient follows the account's schedule" });
+  const audience = await mailAudience(deps.repos, addressed, 'reports');
+  if (audience.kind === 'none') return none(audience);
+  const records = await Promise.all(audience.recipients.map((recipient) => deps.repos.deliveries.get(deliveryId(plan.eventId, recipient))));
+  const sent = audience.recipients.filter((_, i) => records[i]?.status === 'sent');
+  if (sent.length === audience.recipients.length) return { readings: { plan, audience, sent, figures: null }, channels: [], record: null };
+  const span = mode.kind === 'summary' ? mode.period : 'day';
+  const covers = plan.windows ? { kind: 'summary' as const, windows: plan.windows } : { kind: 'day' as const, day: plan.period };
+  const [data, channels] = await Promise.all([
+    readReportData(deps, chainGraceOf(deps, mode.kind === 'extra' ? undefined : mode.dueAt), account, covers, now),
+    reportChannels(deps, account.address, span, now),
+  ]);
+  return { readings: { plan, audience, sent, figures: data.input }, channels, record: data.record };
 }
 
 /** The email kind recorded on each delivery (all in the `reports` category). */

@@ -11,7 +11,7 @@ import { shortAddress } from '../../../../../functions/mail/render/format';
 import { defaultRecipientSettings } from '../../../../../functions/domain/recipientSettings';
 import type { TrackedAccount } from '../../../../../functions/domain/account';
 import { saveRecipient } from '../../../../../functions/services/report/schedule/saveRecipient';
-import { reportToChannels } from '../../../../../functions/services/report/send/reportToChannels';
+import { reportChannels, reportToChannels } from '../../../../../functions/services/report/send/reportToChannels';
 import { digestRowsOf, REPORT_NOW, reportModelOf } from '../../../../support/report/chatReportFixtures';
 import { presentDigest } from '../../../../../functions/notices/digestPresenter';
 import { omittedNote } from '../../../../../functions/domain/noticeTableText';
@@ -180,7 +180,8 @@ describe('reports to chat (local receivers)', () => {
       localDate: covered,
       period: localDayBounds(covered, 'Europe/Berlin'),
     };
-    const requeued = await reportToChannels(w.deps, account, null, Promise.resolve({ model: rebuilt, chart: null }), w.clock.now());
+    const taking = await reportChannels(w.deps, account.address, 'day', w.clock.now());
+    const requeued = await reportToChannels(w.deps, account, taking, null, { model: rebuilt, chart: null }, w.clock.now());
     expect(requeued).toBe(4);
     await w.channelQueue?.drain();
     expect(receivers.received.slice(since).filter((r) => r.status < 300)).toHaveLength(4);
@@ -188,7 +189,7 @@ describe('reports to chat (local receivers)', () => {
 
     // A copy on request (report --force --resend): posted again, labelled as a copy in every chat and the webhook, under an id of its own.
     const copyAt = w.clock.now() + 60_000;
-    expect(await reportToChannels(w.deps, account, copyAt, Promise.resolve({ model: rebuilt, chart: null }), copyAt)).toBe(4);
+    expect(await reportToChannels(w.deps, account, taking, copyAt, { model: rebuilt, chart: null }, copyAt)).toBe(4);
     await w.channelQueue?.drain();
     const copies = receivers.received
       .slice(since)

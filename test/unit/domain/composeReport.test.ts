@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { composeReport, type ReportReadings } from '../../../functions/domain/composeReport';
+import { localDayBounds } from '../../../functions/domain/localTime';
+import { buildReportModel, type ReportModelInput } from '../../../functions/domain/reportModel';
+import { planClaimedReport } from '../../../functions/domain/reportPlan';
+import { reportWindows } from '../../../functions/domain/reportWindows';
+
+const NOW = Date.parse('2026-11-23T08:00:00Z');
+const ACCOUNT = { address: `0x${'a'.repeat(40)}` as const, reportAt: '08:00', timezone: 'UTC' };
+const plan = planClaimedReport(ACCOUNT, '2026-11-23');
+
+function figures(source?: ReportModelInput['source']): ReportModelInput {
+  return {
+    settings: { address: ACCOUNT.address, label: 'desk', timezone: 'UTC', interval: '1h' },
+    day: { localDate: '2026-11-22', ...localDayBounds('2026-11-22', 'UTC') },
+    windows: reportWindows('2026-11-22', 'UTC').map((window) => ({
+      window,
+      summary: null,
+      previous: null,
+      series: [
+        { timestamp: window.fromMs, equity: 100_000, pnl: 0 },
+        { timestamp: window.toMs, equity: 100_250, pnl: 250 },
+      ],
+    })),
+    history: [
+      { timestamp: NOW - 7_200_000, equity: 100_000, pnl: 0 },
+      { timestamp: NOW - 3_600_000, equity: 99_000, pnl: -1_000 },
+    ],
+    delegates: [],
+    removedDelegates: [],
+    now: NOW,
+    ...(source ? { source } : {}),
+  };
+}
+
+const readings = (over: Partial<ReportReadings>): ReportReadings => ({
+  plan,
+  audience: { kind: 'recipients', recipients: ['a@example.com', 'b@example.com'] },
+  sent: [],
+  figures: figures(),
+  ...over,
+});
+
+describe('composeReport: one decision over what a report run read', () => {
+  it('is not due when the plan says so, keeping whether the schedule must move', () => {
+    expect(composeReport(readings({ plan: { kind: 'not-due', nextAt: NOW + 1_000, reschedule: true }, figures: null }))).toEqual({
+      kind: 'not-due',
+      nextAt: NOW + 1_000,
+      reschedule: true,
+    });
+  });
+
+  it('sends nothing when no one is left, saying why', () => {
+    const composed = composeReport(readings({ audience: { kind: 'none', reason: 'every recipient is suppressed' }, figures: null }));
+    expect(composed).toMatchObject({ kind: 'nothing-to-send', reason: 'every recipient is suppressed', plan: { eventId: plan.eventId } });
+  });
+
+  it('builds nothing when every recipient already has it, however their addresses are spelled', () => {
+    const composed = composeReport(readings({ sent: ['A@example.com', 'b@EXAMPLE.com'], figures: null }));
+    expect(composed).toMatchObject({ kind: 'already-sent', recipients: ['a@example.com', 'b@example.com'] });
+  });
+
+  it('sends to every recipient when some still lack it (a delivered copy is refused by its record), with the model of what was read', () => {
+    const composed = composeReport(readings({ sent: ['a@example.com'] }));
+    expect(composed.kind).toBe('send');
+    if (composed.kind !== 'send') return;
+    expect(composed.recipients).toEqual(['a@example.com', 'b@example.com']);
+    expect(composed.model).toEqual(buildReportModel(figures()));
+    expect(composed.storedData).toBe(false);
+    expect(composed.lastPointAtMs).toBe(NOW - 3_600_000);
+  });
+
+  it('labels a report built from stored data', () => {
+    const composed = composeReport(readings({ figures: figures({ kind: 'stored', chainFailedAt: NOW, storedAsOf: NOW - 3_600_000, metricsFrom: null }) }));
+    expect(composed).toMatchObject({ kind: 'send', storedData: true, model: { source: { kind: 'stored', chainFailedAt: NOW } } });
+  });
+
+  it('refuses to decide a report to send without its figures', () => {
+    expect(() => composeReport(readings({ figures: null }))).toThrow(RangeError);
+  });
+});
