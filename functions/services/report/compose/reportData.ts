@@ -13,7 +13,10 @@ import type { DelegateView, DelegateViewRepository } from '../../../store/delega
 import type { ReportRecord, ReportRecordsRepository, ReportWindowRecord } from '../../../store/reportRecordsRepository';
 import { storedSeries } from '../../../store/storedSeries';
 import { DEFAULT_COLLECT_SETTINGS } from '../../collect/collectSettings';
-import { withChainGrace, type ChainGrace } from './chainGrace';
+import { setTimeout as sleepTimer } from 'node:timers/promises';
+import { ChainError } from '../../../chain/errors';
+import { currentDeadline } from '../../../shared/deadline';
+import { RetryLaterError } from '../../../shared/retryLaterError';
 
 /** What a report is built from, and the record the next report compares with. */
 export interface ReportData {
@@ -34,18 +37,31 @@ export type ReportChain = Pick<ChainClient, 'getPortfolio'>;
 /** What a report covers: a daily report's day (its three windows), or a weekly or monthly summary's windows. */
 export type ReportSpan = { readonly kind: 'day'; readonly day: CoveredDay } | { readonly kind: 'summary'; readonly windows: PeriodWindows };
 
+/** What reading a report's figures needs: the stores, the chain, the clock and the stored-data grace. */
+export interface ReportDataDeps {
+  readonly repos: ReportDataRepos;
+  readonly chain: ReportChain;
+  readonly now: () => number;
+  /** How long after its due time a report whose chain reads fail is built from stored data; default 60 s. */
+  readonly storedDataGraceMs?: number;
+  /** Waits between chain tries during that grace; default real time. */
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
 /**
  * Reads what `account`'s report of `span` shows: from the chain (`loadReportData`, `loadSummaryData`),
- * within `grace` (`withChainGrace`): once the chain is given up, from the store alone
- * (`loadStoredReportData`, `loadStoredSummaryData`). A summary stores no record.
+ * within the grace of a report due at `dueAt` (`withChainGrace`): once the chain is given up, from
+ * the store alone (`loadStoredReportData`, `loadStoredSummaryData`). Without `dueAt` (forced, CLI)
+ * it waits for the chain. A summary stores no record.
  */
 export async function readReportData(
-  deps: { readonly repos: ReportDataRepos; readonly chain: ReportChain },
-  grace: ChainGrace,
+  deps: ReportDataDeps,
+  dueAt: number | undefined,
   account: TrackedAccount,
   span: ReportSpan,
   now: number,
 ): Promise<ReportData> {
+  const grace = chainGraceOf(deps, dueAt);
   if (span.kind === 'day') {
     return withChainGrace(
       grace,
@@ -268,4 +284,55 @@ async function loadStoredSummaryData(
     now,
     source: { kind: 'stored', chainFailedAt, storedAsOf: history.at(-1)?.timestamp ?? null, metricsFrom: null },
   };
+}
+
+/** How long after its due time a report whose chain reads fail is built from stored data, by default. */
+export const DEFAULT_STORED_DATA_GRACE_MS = 60_000;
+
+/** Chain reads are tried again this often during the grace. */
+export const CHAIN_RETRY_EVERY_MS = 15_000;
+
+/** When a report gives the chain up. */
+interface ChainGrace {
+  /** From this instant a chain failure builds the report from stored data; `null`: never (forced and CLI reports wait for the chain). */
+  readonly fallbackFrom: number | null;
+  readonly now: () => number;
+  readonly sleep: (ms: number) => Promise<void>;
+}
+
+/** The chain grace of a report due at `dueAt` (a queued job's); without `dueAt` (forced, CLI) the report never falls back to stored data. */
+function chainGraceOf(
+  deps: { readonly now: () => number; readonly sleep?: (ms: number) => Promise<void>; readonly storedDataGraceMs?: number },
+  dueAt: number | undefined,
+): ChainGrace {
+  return {
+    fallbackFrom: dueAt === undefined ? null : dueAt + (deps.storedDataGraceMs ?? DEFAULT_STORED_DATA_GRACE_MS),
+    now: deps.now,
+    sleep: deps.sleep ?? ((ms) => sleepTimer(ms).then(() => undefined)),
+  };
+}
+
+/**
+ * Reads a report's figures from the chain (`read`), trying again every `CHAIN_RETRY_EVERY_MS`
+ * while the chain fails, until `grace.fallbackFrom`; from then on a chain failure builds them from
+ * stored data (`stored`, told when the chain was given up). Any other failure (the store) throws
+ * as it is. When the invocation's deadline would pass before the next try, a `RetryLaterError`
+ * brings the job back at the end of the grace.
+ */
+async function withChainGrace<T>(grace: ChainGrace, read: () => Promise<T>, stored: (chainFailedAt: number) => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await read();
+    } catch (error) {
+      if (!(error instanceof ChainError) || grace.fallbackFrom === null) throw error;
+      const now = grace.now();
+      if (now >= grace.fallbackFrom) return stored(now);
+      const wait = Math.min(CHAIN_RETRY_EVERY_MS, grace.fallbackFrom - now);
+      const deadline = currentDeadline();
+      if (deadline !== undefined && Date.now() + wait >= deadline) {
+        throw new RetryLaterError('the chain did not answer; the report is tried again', { cause: error, retryAfterMs: grace.fallbackFrom - now });
+      }
+      await grace.sleep(wait);
+    }
+  }
 }

@@ -7,7 +7,6 @@ import type { TrackedAccount } from '../../../domain/account';
 import { mailChart } from '../../delivery/mailChart';
 import { deliverToRecipient, deliveryId, tallyOutcomes, type RecipientOutcome } from '../../delivery/mailDelivery';
 import { readReportData } from '../compose/reportData';
-import { chainGraceOf } from '../compose/chainGrace';
 import type { ReportDeps } from './reportDeps';
 import type { ReportOutcome } from './reportOutcome';
 import { renderReport } from '../compose/renderReport';
@@ -171,7 +170,7 @@ async function readReport(deps: ReportDeps, account: TrackedAccount, mode: Repor
   const span = mode.kind === 'summary' ? mode.period : 'day';
   const covers = plan.windows ? { kind: 'summary' as const, windows: plan.windows } : { kind: 'day' as const, day: plan.period };
   const [data, channels] = await Promise.all([
-    readReportData(deps, chainGraceOf(deps, mode.kind === 'extra' ? undefined : mode.dueAt), account, covers, now),
+    readReportData(deps, mode.kind === 'extra' ? undefined : mode.dueAt, account, covers, now),
     reportChannels(deps, account.address, span, now),
   ]);
   return { readings: { plan, audience, sent, figures: data.input }, channels, record: data.record };

@@ -17,7 +17,6 @@ import { mailAudience } from '../../../notices/audience';
 import type { DigestInput } from './digestInput';
 import { presentDigest } from '../../../notices/digestPresenter';
 import { readReportData, type ReportSpan } from '../compose/reportData';
-import { chainGraceOf } from '../compose/chainGrace';
 import { RetryLaterError } from '../../../shared/retryLaterError';
 import { renderDigest } from '../compose/renderDigest';
 import type { ReportDeps } from './reportDeps';
@@ -52,9 +51,8 @@ interface LoadedAccount {
 async function loadAccount(deps: Omit<ReportDeps, 'digest'>, account: TrackedAccount, input: DigestInput): Promise<LoadedAccount> {
   const { timeZone: zone, now } = input;
   const zoned: TrackedAccount = { ...account, timezone: zone };
-  const grace = chainGraceOf(deps, input.forced ? undefined : input.dueAt);
   try {
-    const data = await readReportData(deps, grace, zoned, digestSpan(input, account), now);
+    const data = await readReportData(deps, input.forced ? undefined : input.dueAt, zoned, digestSpan(input, account), now);
     return {
       account,
       entry: { kind: 'ok', model: buildReportModel(data.input), drawdownThresholds: account.drawdownThresholds },
