@@ -1,9 +1,9 @@
-import type { ChannelConfig, UrlPolicy } from '../domain/channel';
+import type { ChannelConfig, ChannelType, UrlPolicy } from '../domain/channel';
 import type { Notice } from '../domain/notice';
 import { describeError } from '../shared/describeError';
-import { classifyAnswer } from './channelAnswer';
-import type { ApiBases, ChannelAnswer, RequestExtras } from './channelDefinition';
-import { channelRequest } from './channelRequest';
+import { isObject, json, safeAnswerText } from './answerParts';
+import type { ApiBases, ChannelAnswer, ChannelRequest, RequestExtras } from './channelDefinition';
+import { channelDefinition } from './channelRegistry';
 import type { ChannelSecrets } from './channelSecrets';
 import { guardDestination, type Resolver } from './destinationGuard';
 import { pinnedDispatcher } from './pinnedDispatcher';
@@ -68,4 +68,46 @@ export async function sendToChannel(
     return { kind: 'failed', status: response.status, reason: `HTTP ${response.status}: redirects are not followed` };
   const answer = classifyAnswer(channel.type, response.status, response.headers, text.split(secret).join('[secret]'));
   return answer;
+}
+
+/**
+ * The request that delivers `notice` to `channel` with its resolved `secret`, or `null` when the
+ * type has nothing to send for it (a pager gets no expiry notice). `deliveryId` is the webhook's
+ * `webhook-id`; `nowSec` its timestamp (fresh on every attempt). A chart goes only where the type
+ * shows one (`limits.showsChart`).
+ */
+export function channelRequest(
+  channel: Pick<ChannelConfig, 'type' | 'url' | 'chatId'>,
+  secret: string,
+  notice: Notice,
+  bases: ApiBases,
+  deliveryId: string,
+  nowSec: number,
+  extras: RequestExtras = { chart: null, part: 'whole' },
+): ChannelRequest | null {
+  return channelDefinition(channel.type).request({ channel, secret, notice, bases, deliveryId, nowSec, extras });
+}
+
+/** The wait after a 429 that names none. */
+const DEFAULT_THROTTLE_MS = 1_000;
+
+/** A short, secret-free reason from an answer's body (`safeAnswerText`: capped, nothing URL- or token-like). */
+function reasonOf(status: number, parsed: unknown, body: string): string {
+  const text = safeAnswerText(isObject(parsed) ? String(parsed['description'] ?? parsed['message'] ?? parsed['error'] ?? JSON.stringify(parsed)) : body);
+  return `HTTP ${status}${text ? `: ${text}` : ''}`;
+}
+
+/**
+ * Classifies a destination's answer: a 2xx is delivered, a 429 throttled for the wait the type's
+ * API announces, a 5xx or 408 a passing failure, and anything else as the type's classifier
+ * decides by its API's published rules (docs/channels/<type>.md lists the source of each).
+ */
+export function classifyAnswer(type: ChannelType, status: number, headers: Headers, body: string): ChannelAnswer {
+  if (status >= 200 && status < 300) return { kind: 'delivered', status };
+  const parsed = json(body);
+  const seen = { status, headers, body, parsed, reason: reasonOf(status, parsed, body) };
+  const { classify } = channelDefinition(type);
+  if (status === 429) return { kind: 'throttled', status, retryAfterMs: classify.throttledWaitMs(seen) ?? DEFAULT_THROTTLE_MS };
+  if (status >= 500 || status === 408) return { kind: 'failed', status, reason: seen.reason };
+  return classify.refusal(seen);
 }

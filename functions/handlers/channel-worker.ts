@@ -48,11 +48,11 @@ const OUTCOME_METRIC: Readonly<Record<ChannelJobOutcome['kind'], string>> = {
  * `fanOutEvent` apart from the event's paced emails. A job to be sent later is re-queued by the service with a delay (the record
  * itself succeeds); a store or queue failure lists the record in `batchItemFailures`.
  *
- * The records of a batch run at once (`recordConcurrency`, default the whole batch): each waits
- * mostly on its destination's answer; worked one after another, 2 instances took 25 s for 100
- * accounts' Slack and webhook notices (`bench:channels` with request times), 4 minutes at 1,000. Sends to
- * one destination stay paced: every slot is taken from the shared pacer, which no two takers win
- * at once, whether in one instance or two.
+ * The records of a batch run at once (`recordConcurrency`, default the whole batch), on up to
+ * `CHANNEL_WORKER_CONCURRENCY` instances: each waits mostly on its destination's answer, so the
+ * jobs in flight at once are what delivers a poll's notices (`bench:channels`). Sends to one
+ * destination stay paced: every slot is taken from the shared pacer, which no two takers win at
+ * once, whatever the instance.
  */
 export function createChannelWorkerHandler(deps: ChannelWorkerDeps) {
   return sqsConsumer(deps, {

@@ -1,39 +1,27 @@
 import { sendToChannel } from '../../channels/channelSender';
 import { channelDefinition, spacingOf } from '../../channels/channelRegistry';
 import { ChannelConfigError } from '../../channels/errors';
-import { routesTo, type ChannelRecord } from '../../domain/channel';
+import type { ChannelRecord } from '../../domain/channel';
 import { destinationOf } from '../../domain/channelDestination';
-import { channelDeliveryId } from '../../domain/channelRouting';
+import { planChannelJob, type LoadedChannelJob, type PlannedSend } from '../../domain/channelJobPlan';
 import { backlogEntryOf } from '../../domain/combinedNotice';
 import { COMBINE_AFTER_MS } from '../../domain/destinationPacer';
 import type { ChannelJob, NoticeJob } from '../../messages/channelJob';
 import { sendAll } from '../../queue/sendAll';
 import { describeError } from '../../shared/describeError';
-import { heldUntil } from '../../domain/notBefore';
 import { MAX_DELAY_SECONDS } from '../../queue/messageQueue';
 import { IN_PROGRESS_RETRY_S, type ChannelJobDeps, type ChannelJobOutcome } from './channelJobDeps';
-import { refuse, requeue, wall } from './channelJobSteps';
-import { retryFailure } from './retryFailure';
+import { refuse, requeue, retryFailure, wall } from './channelJobSteps';
 import { channelTypeMetric } from './channelTypeMetric';
 import { deliverBacklog } from './deliverBacklog';
 
 export { MAX_CHANNEL_ATTEMPTS, MAX_CHANNEL_REQUEUES, type ChannelJobDeps, type ChannelJobOutcome } from './channelJobDeps';
 
-/** The delivery id suffix of a photo's follow-up text. */
-export const FOLLOW_UP_SUFFIX = '#text';
-
-/** The job's channel while the job is still for it; otherwise why not (removed, broken, or a notice no longer routed there). */
-function routedChannel(channel: ChannelRecord | null, job: ChannelJob): { kind: 'routed'; channel: ChannelRecord } | { kind: 'skipped'; reason: string } {
-  if (!channel) return { kind: 'skipped', reason: 'the channel was removed' };
-  if ('notice' in job && !routesTo(channel, job.notice.account.address, job.notice.category))
-    return { kind: 'skipped', reason: 'the channel is no longer routed this notice' };
-  if (channel.state.kind === 'broken') return { kind: 'skipped', reason: 'the channel is broken' };
-  return { kind: 'routed', channel };
-}
-
 /**
- * Delivers one channel job: drops it when the channel is gone, no longer routed to the account
- * or category, or broken; claims the delivery id (`<notice id>#channel:<name>`) with a
+ * Delivers one channel job, shaped load → decide → deliver: reads the job's channel (and for a
+ * pager's resolve whether its trigger went there), decides with `planChannelJob` (pure: hold,
+ * summary, skip or send), then sends and records. It drops a job whose channel is gone, no longer
+ * routed to the account or category, or broken; claims the delivery id (`<notice id>#channel:<name>`) with a
  * conditional write; waits (releases the claim and re-queues with a delay for a reserved slot,
  * never sleeps) when the destination's pacing slot is taken; then renders and sends. A 429 re-queues it after the announced
  * wait; a permanent refusal marks the channel broken and emails the account's recipients once;
@@ -63,28 +51,46 @@ function routedChannel(channel: ChannelRecord | null, job: ChannelJob): { kind: 
  * are never parked either: each waits for its own slot and goes whole.
  */
 export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): Promise<ChannelJobOutcome> {
-  const stored = await deps.repos.channels.get(job.channel);
-  const routed = routedChannel(stored, job);
-  const held = heldUntil(job.notBefore, wall(deps), MAX_DELAY_SECONDS);
-  if (held.kind === 'hold' && routed.kind === 'routed') {
-    await sendAll(deps.channelQueue, [{ id: 'held', body: job, delaySeconds: held.delaySeconds }]);
+  const loaded = await loadChannelJob(deps, job);
+  const plan = planChannelJob(job, loaded, wall(deps), MAX_DELAY_SECONDS);
+  if (plan.kind === 'hold') {
+    await sendAll(deps.channelQueue, [{ id: 'held', body: job, delaySeconds: plan.delaySeconds }]);
     deps.counters.count('ChannelJobsHeldBack');
-    return { kind: 'requeued', delaySeconds: held.delaySeconds, reason: 'held until its retry time' };
+    return { kind: 'requeued', delaySeconds: plan.delaySeconds, reason: 'held until its retry time' };
+  }
+  if (plan.kind === 'skipped') {
+    if (plan.resolveWithoutTrigger) deps.counters.count('PagerDutyResolvesSkipped');
+    return { kind: 'skipped', reason: plan.reason };
   }
   // A backlog's summary to a channel removed or broken empties the backlog.
-  if (!('notice' in job)) return deliverBacklog(deps, job, stored);
-  if (routed.kind === 'skipped') return routed;
-  const { channel } = routed;
+  if (plan.kind === 'summary' && !('notice' in job)) return deliverBacklog(deps, job, loaded.channel);
+  if (plan.kind === 'send' && 'notice' in job) return send(deps, job, plan);
+  // Not reached: the plan summarises a backlog job and sends a notice job.
+  return { kind: 'skipped', reason: 'the job is neither a notice nor a backlog' };
+}
+
+/** Reads what the job's plan needs: its channel as stored now, its type's limits, and for a pager's resolve whether the trigger went there. */
+async function loadChannelJob(deps: ChannelJobDeps, job: ChannelJob): Promise<LoadedChannelJob> {
+  const channel = await deps.repos.channels.get(job.channel);
+  const limits = channel === null ? null : channelDefinition(channel.type).limits;
+  const resolve = 'notice' in job && job.notice.incident?.action === 'resolve' ? job.notice.incident : null;
+  const asked = channel !== null && limits?.keepsIncidents === true && resolve !== null;
+  return {
+    channel,
+    spacingMs: channel === null ? 0 : spacingOf(channel),
+    keepsIncidents: limits?.keepsIncidents ?? false,
+    incidentOpen: asked ? await deps.repos.incidents.isOpen(channel.name, resolve.key) : null,
+  };
+}
+
+/**
+ * Sends one notice as planned: claims its delivery id, takes the destination's slot (or waits for
+ * one), sends, and records what the destination answered.
+ */
+async function send(deps: ChannelJobDeps, job: NoticeJob, plan: PlannedSend): Promise<ChannelJobOutcome> {
+  const { channel, deliveryId: id, followUp, incident, destination } = plan;
   const { notice } = job;
-  // A pager is told to resolve only an incident it was sent the trigger of (the trigger may have been dropped, or the channel added since).
-  const incident = channelDefinition(channel.type).limits.keepsIncidents ? notice.incident : null;
-  if (incident?.action === 'resolve' && !(await deps.repos.incidents.isOpen(channel.name, incident.key))) {
-    deps.counters.count('PagerDutyResolvesSkipped');
-    return { kind: 'skipped', reason: 'the pager was sent no trigger for this incident' };
-  }
-  const followUp = job.part === 'follow-up';
-  const id = `${channelDeliveryId(notice.id, channel.name)}${followUp ? FOLLOW_UP_SUFFIX : ''}`;
-  const chart = job.chartPng === undefined || followUp ? null : Buffer.from(job.chartPng, 'base64');
+  const chart = plan.withChart && job.chartPng !== undefined ? Buffer.from(job.chartPng, 'base64') : null;
   const begun = await deps.repos.deliveries.begin(id, {
     kind: `channel-${channel.type}`,
     account: notice.account.address,
@@ -94,13 +100,10 @@ export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): 
   if (begun.kind === 'in-progress') return requeue(deps, job, IN_PROGRESS_RETRY_S * 1_000, 'another attempt holds the delivery', false);
 
   // The slot is taken last, right before the send: what reaches the destination keeps the spacing the slots keep.
-  const urgent = notice.category === 'security';
   const now = wall(deps);
-  const destination = destinationOf(channel);
-  const paced =
-    job.slotAt !== undefined && now >= job.slotAt
-      ? await deps.pacer.takeReserved(destination, now, spacingOf(channel))
-      : await deps.pacer.take(destination, spacingOf(channel), now, urgent);
+  const paced = plan.reservedSlot
+    ? await deps.pacer.takeReserved(destination, now, plan.spacingMs)
+    : await deps.pacer.take(destination, plan.spacingMs, now, plan.urgent);
   if (paced.kind === 'wait') {
     await deps.repos.deliveries.fail(id, 'paced');
     return wait(deps, job, channel, paced.ms, 'paced');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { channelRequest } from '../../../functions/channels/channelRequest';
+import { channelRequest } from '../../../functions/channels/channelSender';
 import { ChannelSecrets } from '../../../functions/channels/channelSecrets';
 import { sendToChannel, type ChannelSenderDeps } from '../../../functions/channels/channelSender';
 import { captionFits } from '../../../functions/channels/telegram/telegramMessage';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ANSWER_TEXT_MAX, safeAnswerText } from '../../../functions/channels/answerText';
-import { classifyAnswer } from '../../../functions/channels/channelAnswer';
+import { ANSWER_TEXT_MAX, safeAnswerText } from '../../../functions/channels/answerParts';
+import { classifyAnswer } from '../../../functions/channels/channelSender';
 
 const WEBHOOK_URL = 'https://hooks.slack.com/services/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';
 const BOT_TOKEN = '7123456789:AAHk3fJ9sLq2ZxV8mN4pR7tY1uW6eB0cD5g';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { classifyAnswer } from '../../../functions/channels/channelAnswer';
+import { classifyAnswer } from '../../../functions/channels/channelSender';
 import { CHANNEL_REGISTRY } from '../../../functions/channels/channelRegistry';
 import { ChannelSecrets } from '../../../functions/channels/channelSecrets';
 import { sendToChannel, type ChannelSenderDeps } from '../../../functions/channels/channelSender';

@@ -1,0 +1,103 @@
+import { routesTo, type ChannelRecord } from './channel';
+import { destinationOf } from './channelDestination';
+import { channelDeliveryId } from './channelRouting';
+import type { MailCategory } from './mailCategory';
+import { heldUntil } from './notBefore';
+import type { Notice } from './notice';
+
+/** The delivery id suffix of a photo's follow-up text. */
+const FOLLOW_UP_SUFFIX = '#text';
+
+/** What the plan reads of a channel job (a notice job, or a backlog's summary job). */
+export interface PlannedJob {
+  readonly notBefore?: number | undefined;
+  readonly slotAt?: number | undefined;
+  readonly notice?: Pick<Notice, 'id' | 'category' | 'incident'> & { readonly account: { readonly address: string } };
+  readonly chartPng?: string | undefined;
+  readonly part?: 'follow-up' | undefined;
+}
+
+/** What was loaded for the job: its channel as stored now, and what its type's limits say. */
+export interface LoadedChannelJob {
+  /** Null when the channel was removed. */
+  readonly channel: ChannelRecord | null;
+  /** The least spacing between two sends to the channel's destination (ms). */
+  readonly spacingMs: number;
+  /** Whether the type keeps pager incidents (a resolve goes only where the trigger went). */
+  readonly keepsIncidents: boolean;
+  /** Whether the channel was sent the trigger of the notice's incident; read only for a resolve to a type that keeps incidents. */
+  readonly incidentOpen: boolean | null;
+}
+
+/** The send a plan asks for. */
+export interface PlannedSend {
+  readonly kind: 'send';
+  readonly channel: ChannelRecord;
+  /** `<notice id>#channel:<name>`, with `#text` for a photo's follow-up. */
+  readonly deliveryId: string;
+  readonly followUp: boolean;
+  /** Whether the job's chart goes with this send (never with a follow-up). */
+  readonly withChart: boolean;
+  /** The pager incident this send opens or closes (types that keep incidents). */
+  readonly incident: Notice['incident'];
+  /** A security notice: goes ahead of reserved slots, held only by the spacing and an announced wait. */
+  readonly urgent: boolean;
+  /** The job reserved its slot and the slot has come: taken as reserved. */
+  readonly reservedSlot: boolean;
+  readonly destination: string;
+  readonly spacingMs: number;
+}
+
+export type ChannelJobPlan =
+  /** Back on the queue for the rest of its `notBefore` wait, the destination not called. */
+  | { readonly kind: 'hold'; readonly delaySeconds: number }
+  /** A backlog's summary job (its channel may be gone or broken: the backlog is then emptied). */
+  | { readonly kind: 'summary' }
+  /** Dropped: the channel was removed, is broken, or no longer takes the notice. */
+  | { readonly kind: 'skipped'; readonly reason: string; readonly resolveWithoutTrigger?: true }
+  | PlannedSend;
+
+/**
+ * What a channel job received at `now` does, from what was loaded for it (one pure decision, before
+ * any write): held back while its `notBefore` is ahead (only while its channel still takes it);
+ * a backlog job goes to its summary; a notice job is skipped when its channel was removed, no
+ * longer routes the account or category, is broken, or is a pager told to resolve an incident it
+ * was sent no trigger for; otherwise it is sent under its delivery id, taking a reserved slot when it
+ * reserved one that has come, else the destination's next (`urgent` for security notices).
+ */
+export function planChannelJob(job: PlannedJob, loaded: LoadedChannelJob, now: number, maxDelaySeconds: number): ChannelJobPlan {
+  const { channel } = loaded;
+  const routed = routing(channel, job.notice);
+  const held = heldUntil(job.notBefore, now, maxDelaySeconds);
+  if (held.kind === 'hold' && routed === null) return held;
+  if (job.notice === undefined) return { kind: 'summary' };
+  if (routed !== null || channel === null) return { kind: 'skipped', reason: routed ?? 'the channel was removed' };
+  const notice = job.notice;
+  const incident = loaded.keepsIncidents ? notice.incident : null;
+  if (incident?.action === 'resolve' && loaded.incidentOpen !== true)
+    return { kind: 'skipped', reason: 'the pager was sent no trigger for this incident', resolveWithoutTrigger: true };
+  const followUp = job.part === 'follow-up';
+  return {
+    kind: 'send',
+    channel,
+    deliveryId: `${channelDeliveryId(notice.id, channel.name)}${followUp ? FOLLOW_UP_SUFFIX : ''}`,
+    followUp,
+    withChart: job.chartPng !== undefined && !followUp,
+    incident,
+    urgent: notice.category === 'security',
+    reservedSlot: job.slotAt !== undefined && now >= job.slotAt,
+    destination: destinationOf(channel),
+    spacingMs: loaded.spacingMs,
+  };
+}
+
+/** Why the job's channel no longer takes it, or null while it does. */
+function routing(
+  channel: ChannelRecord | null,
+  notice: { readonly category: MailCategory; readonly account: { readonly address: string } } | undefined,
+): string | null {
+  if (!channel) return 'the channel was removed';
+  if (notice !== undefined && !routesTo(channel, notice.account.address, notice.category)) return 'the channel is no longer routed this notice';
+  if (channel.state.kind === 'broken') return 'the channel is broken';
+  return null;
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import type { ChannelRecord } from '../../../functions/domain/channel';
+import { planChannelJob, type LoadedChannelJob, type PlannedJob } from '../../../functions/domain/channelJobPlan';
+
+const NOW = Date.UTC(2030, 0, 7, 9);
+const ACCOUNT = '0xc400000000000000000000000000000000000001';
+
+function channel(extra: Partial<ChannelRecord> = {}): ChannelRecord {
+  return {
+    name: 'desk-pager',
+    type: 'pagerduty',
+    secret: 'env:DESK_PAGER',
+    url: null,
+    chatId: null,
+    categories: ['drawdown', 'security'],
+    accounts: [ACCOUNT] as ChannelRecord['accounts'],
+    state: { kind: 'ok' },
+    lastDelivery: null,
+    createdAt: NOW,
+    updatedAt: NOW,
+    ...extra,
+  };
+}
+
+const loaded = (extra: Partial<LoadedChannelJob> = {}): LoadedChannelJob => ({
+  channel: channel(),
+  spacingMs: 1_000,
+  keepsIncidents: true,
+  incidentOpen: null,
+  ...extra,
+});
+
+const noticeJob = (extra: Partial<PlannedJob> = {}, notice: Partial<NonNullable<PlannedJob['notice']>> = {}): PlannedJob => ({
+  notice: { id: 'drawdown:0xc4:1', category: 'drawdown', incident: null, account: { address: ACCOUNT.toUpperCase() }, ...notice },
+  ...extra,
+});
+
+describe('planChannelJob', () => {
+  it('sends a routed notice under its delivery id, taking the next slot', () => {
+    expect(planChannelJob(noticeJob(), loaded(), NOW, 900)).toMatchObject({
+      kind: 'send',
+      deliveryId: 'drawdown:0xc4:1#channel:desk-pager',
+      followUp: false,
+      withChart: false,
+      urgent: false,
+      reservedSlot: false,
+      spacingMs: 1_000,
+      destination: 'pagerduty|env:DESK_PAGER||',
+    });
+  });
+
+  it('takes a reserved slot once it has come, and sends a security notice as urgent', () => {
+    expect(planChannelJob(noticeJob({ slotAt: NOW }), loaded(), NOW, 900)).toMatchObject({ kind: 'send', reservedSlot: true });
+    expect(planChannelJob(noticeJob({ slotAt: NOW + 1 }), loaded(), NOW, 900)).toMatchObject({ kind: 'send', reservedSlot: false });
+    expect(planChannelJob(noticeJob({}, { category: 'security' }), loaded(), NOW, 900)).toMatchObject({ kind: 'send', urgent: true });
+  });
+
+  it("sends a photo's follow-up under its own id, without the chart", () => {
+    expect(planChannelJob(noticeJob({ chartPng: 'iVBORw0K' }), loaded(), NOW, 900)).toMatchObject({ withChart: true, followUp: false });
+    expect(planChannelJob(noticeJob({ chartPng: 'iVBORw0K', part: 'follow-up' }), loaded(), NOW, 900)).toMatchObject({
+      deliveryId: 'drawdown:0xc4:1#channel:desk-pager#text',
+      withChart: false,
+      followUp: true,
+    });
+  });
+
+  it('drops a job whose channel was removed, is broken or no longer takes the notice', () => {
+    expect(planChannelJob(noticeJob(), loaded({ channel: null }), NOW, 900)).toEqual({ kind: 'skipped', reason: 'the channel was removed' });
+    const broken = channel({ state: { kind: 'broken', reason: 'HTTP 404', since: NOW } });
+    expect(planChannelJob(noticeJob(), loaded({ channel: broken }), NOW, 900)).toEqual({ kind: 'skipped', reason: 'the channel is broken' });
+    expect(planChannelJob(noticeJob({}, { category: 'expiry' }), loaded(), NOW, 900)).toEqual({
+      kind: 'skipped',
+      reason: 'the channel is no longer routed this notice',
+    });
+  });
+
+  it('holds a job before its notBefore while its channel takes it, at most the queue delay, rounded up', () => {
+    expect(planChannelJob(noticeJob({ notBefore: NOW + 1_500 }), loaded(), NOW, 900)).toEqual({ kind: 'hold', delaySeconds: 2 });
+    expect(planChannelJob(noticeJob({ notBefore: NOW + 3_600_000 }), loaded(), NOW, 900)).toEqual({ kind: 'hold', delaySeconds: 900 });
+    // A channel removed meanwhile ends the job at once instead of holding it for hours.
+    expect(planChannelJob(noticeJob({ notBefore: NOW + 3_600_000 }), loaded({ channel: null }), NOW, 900)).toMatchObject({ kind: 'skipped' });
+    expect(planChannelJob(noticeJob({ notBefore: NOW }), loaded(), NOW, 900)).toMatchObject({ kind: 'send' });
+  });
+
+  it("summarises a backlog job (a removed channel's backlog is emptied there), held like any job", () => {
+    expect(planChannelJob({}, loaded(), NOW, 900)).toEqual({ kind: 'summary' });
+    expect(planChannelJob({}, loaded({ channel: null }), NOW, 900)).toEqual({ kind: 'summary' });
+    expect(planChannelJob({ notBefore: NOW + 10_000 }, loaded(), NOW, 900)).toEqual({ kind: 'hold', delaySeconds: 10 });
+  });
+
+  it('sends a resolve only to a pager that was sent the trigger; other types ignore incidents', () => {
+    const resolve = { incident: { key: 'k1', action: 'resolve' as const } };
+    expect(planChannelJob(noticeJob({}, resolve), loaded({ incidentOpen: false }), NOW, 900)).toEqual({
+      kind: 'skipped',
+      reason: 'the pager was sent no trigger for this incident',
+      resolveWithoutTrigger: true,
+    });
+    expect(planChannelJob(noticeJob({}, resolve), loaded({ incidentOpen: true }), NOW, 900)).toMatchObject({ kind: 'send', incident: resolve.incident });
+    expect(planChannelJob(noticeJob({}, resolve), loaded({ keepsIncidents: false }), NOW, 900)).toMatchObject({ kind: 'send', incident: null });
+  });
+});
