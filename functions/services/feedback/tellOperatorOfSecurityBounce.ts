@@ -1,4 +1,6 @@
-import { plainDiagnostic, securityBounceNotice } from '../../domain/securityBounceNotice';
+import { plainDiagnostic } from '../../domain/securityBounce';
+import { EVENT_PRESENTERS } from '../../notices/eventPresenters';
+import { plainEmailOf } from '../../notices/plainNoticeEmail';
 import type { Counters } from '../../shared/observability';
 import { deliverToRecipient, type MailDeliveryDeps } from '../delivery/mailDelivery';
 import { SecurityBounceNoticeError } from './errors';
@@ -44,7 +46,7 @@ export interface SecurityBounceOutcome {
 /**
  * Tells the operator, once per bounce and address, when a permanent bounce suppressed an address
  * that still gets security notices for some account (a recipient that had not opted out of them):
- * security notices must never stop silently. The email (`securityBounceNotice`) names the address,
+ * security notices must never stop silently. The email (`securityBouncePresenter`) names the address,
  * those accounts, the bounce's type, subtype, status and plain diagnostic, and what to do. Each is
  * an exactly-once delivery (`security-bounce:<bounce>#<address>`), so a redelivered notification
  * sends nothing more. Throttling, an outage, or another attempt still holding the delivery throw a
@@ -70,22 +72,30 @@ export async function tellOperatorOfSecurityBounce(deps: SecurityBounceDeps, bou
   for (const recipient of bounce.recipients) {
     const accounts = byAddress.get(recipient.address);
     if (!accounts) continue;
+    const presenter = EVENT_PRESENTERS['security-bounce'];
+    const at = deps.now();
+    const event = {
+      id: securityBounceEventId(bounce.bounceId, recipient.address),
+      bounce: {
+        recipient: recipient.address,
+        accounts,
+        bounceType: bounce.bounceType,
+        bounceSubType: bounce.bounceSubType,
+        diagnostic: plainDiagnostic(recipient.diagnosticCode),
+        status: recipient.status,
+        bouncedAt: bounce.bouncedAt,
+      },
+      at,
+    };
+    const notice = presenter.present(event);
     const result = await deliverToRecipient(deps, {
-      eventId: securityBounceEventId(bounce.bounceId, recipient.address),
-      kind: 'security-bounce',
+      eventId: notice.id,
+      kind: presenter.head.record,
       account: accounts[0]?.address ?? 'none',
       recipient: operator,
-      sentAt: deps.now(),
+      sentAt: at,
       compose: () => ({
-        rendered: securityBounceNotice({
-          recipient: recipient.address,
-          accounts,
-          bounceType: bounce.bounceType,
-          bounceSubType: bounce.bounceSubType,
-          diagnostic: plainDiagnostic(recipient.diagnosticCode),
-          status: recipient.status,
-          bouncedAt: bounce.bouncedAt,
-        }),
+        rendered: plainEmailOf(presenter.email(event)),
         unsubscribeUrl: '',
         // The operator's own notice: no unsubscribe link of any kind.
         oneClickUnsubscribe: false,
