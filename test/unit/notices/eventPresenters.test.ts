@@ -8,20 +8,9 @@ import before from './fixtures/eventNoticesBefore.json';
 /**
  * The four events' notices and emails, byte for byte what the code before the presenters wrote
  * (`fixtures/eventNoticesBefore.json` was written by `testNotice`, `brokenChannelEmail`,
- * `securityBounceNotice`, `onboardingNotice` and the onboarding template over these inputs).
+ * `securityBounceNotice` (pinned in `securityBouncePresenter.test.ts`), `onboardingNotice` and the
+ * onboarding template over these inputs).
  */
-const bounce = {
-  recipient: 'risk@example.com',
-  accounts: [
-    { address: '0x00000000000000000000000000000000000000a1', label: 'Desk <A> & "B"' },
-    { address: '0x00000000000000000000000000000000000000a2', label: null },
-  ],
-  bounceType: 'Permanent',
-  bounceSubType: 'General',
-  diagnostic: 'smtp; 550 5.7.1 <b>TLS</b> required',
-  status: '5.7.1',
-  bouncedAt: '2025-03-04T07:00:00.000Z',
-};
 const breaches = [
   { address: '0xb', label: null, drawdownPct: 5.5, level: 5, levels: [5] },
   { address: '0xa', label: 'deep', drawdownPct: 14.25, level: 10, levels: [5, 10] },
@@ -69,13 +58,5 @@ describe('the event presenters write what the hand-made notices wrote', () => {
       category: 'security',
       title: before.broken.subject,
     });
-  });
-
-  it("the operator's email about a bounced security recipient, in full and with nothing optional", () => {
-    const presenter = EVENT_PRESENTERS['security-bounce'];
-    expect(plainEmailOf(presenter.email({ id: 'b', bounce, at: 1 }))).toStrictEqual(before.bounce);
-    const bare = { ...bounce, accounts: bounce.accounts.slice(1), bounceSubType: null, status: null, bouncedAt: null, diagnostic: null };
-    expect(plainEmailOf(presenter.email({ id: 'b', bounce: bare, at: 1 }))).toStrictEqual(before.bounceBare);
-    expect(presenter.present({ id: 'b', bounce, at: 1 })).toMatchObject({ id: 'b', type: 'security.bounce', title: before.bounce.subject, links: [] });
   });
 });

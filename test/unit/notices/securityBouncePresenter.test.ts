@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { SecurityBounce } from '../../../functions/domain/securityBounce';
 import { securityBouncePresenter } from '../../../functions/notices/securityBouncePresenter';
+import { plainEmailOf } from '../../../functions/notices/plainNoticeEmail';
+import before from './fixtures/eventNoticesBefore.json';
 
 const bounce: SecurityBounce = {
   recipient: 'risk@example.com',
@@ -47,5 +49,13 @@ describe('securityBouncePresenter', () => {
     expect(notice.text).toContain('Diagnostic: (none given)');
     expect(notice.text).not.toContain('Status:');
     expect(notice.text).not.toContain('Bounced at:');
+  });
+
+  it("writes byte for byte the email the code before the presenter wrote, in full and with nothing optional", () => {
+    const presenter = securityBouncePresenter;
+    expect(plainEmailOf(presenter.email({ id: 'b', bounce, at: 1 }))).toStrictEqual(before.bounce);
+    const bare = { ...bounce, accounts: bounce.accounts.slice(1), bounceSubType: null, status: null, bouncedAt: null, diagnostic: null };
+    expect(plainEmailOf(presenter.email({ id: 'b', bounce: bare, at: 1 }))).toStrictEqual(before.bounceBare);
+    expect(presenter.present({ id: 'b', bounce, at: 1 })).toMatchObject({ id: 'b', type: 'security.bounce', title: before.bounce.subject, links: [] });
   });
 });
