@@ -51,7 +51,7 @@ describe('securityBouncePresenter', () => {
     expect(notice.text).not.toContain('Bounced at:');
   });
 
-  it("writes byte for byte the email the code before the presenter wrote, in full and with nothing optional", () => {
+  it('writes byte for byte the email the code before the presenter wrote, in full and with nothing optional', () => {
     const presenter = securityBouncePresenter;
     expect(plainEmailOf(presenter.email({ id: 'b', bounce, at: 1 }))).toStrictEqual(before.bounce);
     const bare = { ...bounce, accounts: bounce.accounts.slice(1), bounceSubType: null, status: null, bouncedAt: null, diagnostic: null };
