@@ -1,6 +1,6 @@
 import { CHAIN_DRAWDOWN_LABEL, SUMMARY_METRICS } from '../functions/domain/summaryMetrics';
-import { killSwitchNoticeText } from '../functions/domain/killSwitchNotice';
-import { decisionResultNoticeText } from '../functions/domain/decisionResultNotice';
+import { killSwitchNoticeText } from '../functions/notices/killSwitchPresenter';
+import { decisionResultNoticeText } from '../functions/notices/decisionResultPresenter';
 import { renderSparklinePng } from '../functions/mail/chart/sparkline';
 import type { InlineImage } from '../functions/mail/send/mime';
 import type {

@@ -30,6 +30,8 @@ const KIND_NOUN: Readonly<Record<Notice['type'], 'alert' | 'report' | 'notice'>>
   'drawdown.snoozed': 'notice',
   'revocation.result': 'notice',
   'channel.test': 'notice',
+  'channel.broken': 'notice',
+  'security.bounce': 'notice',
   'notices.combined': 'notice',
   'report.daily': 'report',
   'report.summary': 'report',

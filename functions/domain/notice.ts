@@ -20,6 +20,8 @@ export const NOTICE_TYPES = [
   'report.daily',
   'report.summary',
   'report.digest',
+  'channel.broken',
+  'security.bounce',
 ] as const;
 export type NoticeType = (typeof NOTICE_TYPES)[number];
 

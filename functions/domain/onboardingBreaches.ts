@@ -1,5 +1,4 @@
 import type { LevelState } from './alertMachine';
-import type { Notice } from './notice';
 
 /**
  * One account of an onboarding batch (the accounts one `accounts add` or `accounts import` run
@@ -69,45 +68,4 @@ export function breachesByAudience(breaches: readonly OnboardingBreach[], audien
     for (const who of new Set(audienceOf(breach.address))) grouped.set(who, [...(grouped.get(who) ?? []), breach]);
   }
   return grouped;
-}
-
-function percent(value: number): string {
-  return `${value.toFixed(2)}%`;
-}
-
-/** How an account is named in the notice: its label and address, or its address. */
-export function breachAccountName(breach: Pick<OnboardingBreach, 'address' | 'label'>): string {
-  return breach.label ? `${breach.label} (${breach.address})` : breach.address;
-}
-
-/**
- * The batch notice as a channel shows it: one field per account (worst first), its drawdown and
- * the deepest level it was past. No incident: these breaches predate tracking, and the levels
- * beyond them page as any breach does.
- */
-export function onboardingNotice(id: string, breaches: readonly OnboardingBreach[], trackedSince: number): Notice {
-  const sorted = worstFirst(breaches);
-  const first = sorted[0];
-  if (!first) throw new RangeError('an onboarding notice needs at least one account');
-  const n = sorted.length;
-  return {
-    id,
-    type: 'drawdown.onboarding',
-    category: 'drawdown',
-    severity: 'warning',
-    title: `${n} account${n === 1 ? ' was' : 's were'} already past a drawdown level when tracking began`,
-    summary:
-      'These levels were breached before the accounts were tracked, so no alert fired for them and none repeats daily: ' +
-      'they show as open alerts in the reports. A deeper level alerts as usual, and a level alerts again once it has recovered.',
-    fields: sorted.map((b) => ({ label: breachAccountName(b), value: `${percent(b.drawdownPct)} drawdown, past the ${b.level}% level` })),
-    links: [],
-    account: n === 1 ? { address: first.address, label: first.label } : { address: first.address, label: `${n} accounts` },
-    at: trackedSince,
-    chart: null,
-    incident: null,
-    details: {
-      trackedSince,
-      accounts: sorted.map((b) => ({ address: b.address, label: b.label, drawdownPct: b.drawdownPct, level: b.level, levels: b.levels })),
-    },
-  };
 }

@@ -15,6 +15,7 @@ import { OnboardingProgressRepository } from '../store/onboardingProgressReposit
 import { CurvesRepository } from '../store/curvesRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
 import { DeliveryRepository } from '../store/deliveryRepository';
+import { DeskOperatorsRepository } from '../store/deskOperatorsRepository';
 import { PreferencesRepository } from '../store/preferencesRepository';
 import { SuppressionRepository } from '../store/suppressionRepository';
 import { deliverNotification, type NotificationOutcome } from '../services/notify/deliverNotification';
@@ -70,6 +71,7 @@ export async function notifyDepsFromEnv(env: Readonly<Record<string, string | un
     curves: CurvesRepository,
     delegates: DelegateViewRepository,
     deliveries: DeliveryRepository,
+    deskOperators: DeskOperatorsRepository,
     onboardingBatches: OnboardingBatchRepository,
     onboardingProgress: OnboardingProgressRepository,
     preferences: PreferencesRepository,

@@ -1,5 +1,6 @@
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
+import { DeskOperatorsRepository } from '../store/deskOperatorsRepository';
 import { sesSenderFrom, someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { reconcileDepsFrom } from '../runtime/reconcileDepsFrom';
 import { AccountScheduleRepository } from '../store/accountScheduleRepository';
@@ -47,6 +48,7 @@ export function reportDispatchDepsFromEnv(env: Readonly<Record<string, string | 
     recipients: RecipientsRepository,
     reportLedger: ReportLedgerRepository,
     missedReports: MissedReportsRepository,
+    deskOperators: DeskOperatorsRepository,
   });
   return {
     schedule: repos.schedule,

@@ -6,6 +6,7 @@ import { sesSenderFrom, someRepositoriesFrom } from '../runtime/factories';
 import type { MailSender } from '../mail/send/sesSender';
 import { AccountsRepository } from '../store/accountsRepository';
 import { DeliveryRepository } from '../store/deliveryRepository';
+import { DeskOperatorsRepository } from '../store/deskOperatorsRepository';
 import { PreferencesRepository } from '../store/preferencesRepository';
 import { SuppressionRepository } from '../store/suppressionRepository';
 import { lazyHandler } from '../runtime/lazyHandler';
@@ -90,6 +91,7 @@ export async function sesEventsDepsFromEnv(env: Readonly<Record<string, string |
       accounts: AccountsRepository,
       preferences: PreferencesRepository,
       deliveries: DeliveryRepository,
+      deskOperators: DeskOperatorsRepository,
     }),
     sender: { send: (email) => (ses ??= sesSenderFrom(settings)).send(email) },
     mailFrom: settings.MAIL_FROM,

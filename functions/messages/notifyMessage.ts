@@ -2,8 +2,8 @@ import * as z from 'zod';
 import { addressSchema } from '../domain/address';
 import { timestampMsSchema } from '../domain/curvePoint';
 import { delegateProtectionSchema } from '../domain/delegateProtection';
-import { killSwitchFiringSchema } from '../domain/killSwitchNotice';
-import { decisionResultSchema } from '../domain/decisionResultNotice';
+import { killSwitchFiringSchema } from '../domain/killSwitchFiring';
+import { decisionResultSchema } from '../domain/decisionResult';
 
 const delegate = z.object({
   address: addressSchema,

@@ -4,9 +4,12 @@ import { channelTakes } from '../domain/channelControls';
 import { routedChannels } from '../domain/channelRouting';
 import type { MailCategory } from '../domain/mailCategory';
 import type { NoticeType } from '../domain/notice';
+import { normalEmail } from '../domain/deskScope';
 import { isRecipientSnoozed, type RecipientSnoozes } from '../domain/recipientSnoozes';
+import type { NoticeAddressing } from './noticeAddressing';
 import type { AlertStateRepository } from '../store/alertStateRepository';
 import type { ChannelsRepository } from '../store/channelsRepository';
+import type { DeskOperatorsRepository } from '../store/deskOperatorsRepository';
 import type { PreferencesRepository } from '../store/preferencesRepository';
 import type { SuppressionRepository } from '../store/suppressionRepository';
 
@@ -21,6 +24,44 @@ export interface ChannelRoutingPorts {
   readonly channels: Pick<ChannelsRepository, 'list'>;
   /** Each account's channel controls (snoozes and mutes from a chat's buttons): one `GetItem` per account with a routed channel. */
   readonly alerts: Pick<AlertStateRepository, 'channelControls'>;
+}
+
+/** Who the operators are: `OPERATOR_EMAIL` and those marked with `sentinel desk operators add`. */
+export interface OperatorPorts {
+  /** `OPERATOR_EMAIL`; `null` when unset. */
+  readonly operatorEmail: string | null;
+  /** The marked operators (one consistent `GetItem`); absent: `OPERATOR_EMAIL` alone. */
+  readonly operators?: Pick<DeskOperatorsRepository, 'list'> | undefined;
+}
+
+/**
+ * Who gets an operator's notice (a result the breaker stopped, a bounced security recipient,
+ * missed reports), each once: `OPERATOR_EMAIL` first, then the marked operators, in their order.
+ * Empty: nobody to tell (the caller logs instead).
+ */
+export async function operatorAudience(ports: OperatorPorts): Promise<string[]> {
+  const marked = ports.operators === undefined ? [] : await ports.operators.list();
+  const all = [...(ports.operatorEmail === null ? [] : [ports.operatorEmail]), ...marked];
+  return all.filter((email, i) => all.findIndex((e) => normalEmail(e) === normalEmail(email)) === i);
+}
+
+/** Whether `email` is an operator: `OPERATOR_EMAIL` (the list is not read then) or marked. */
+export async function isOperator(ports: OperatorPorts, email: string): Promise<boolean> {
+  const normal = normalEmail(email);
+  if (ports.operatorEmail !== null && normalEmail(ports.operatorEmail) === normal) return true;
+  return (await operatorAudience(ports)).some((e) => normalEmail(e) === normal);
+}
+
+/**
+ * Who a notice is addressed to before anyone opts out (`mailAudience` comes next): the account's
+ * recipients; one of them alone for a snooze of their own alerts (none when it is no longer one);
+ * the account's recipients and the operators for a result the breaker stopped.
+ */
+export async function noticeAddressees(emails: readonly string[], addressing: NoticeAddressing | undefined, ports: OperatorPorts): Promise<string[]> {
+  if (addressing === undefined) return [...emails];
+  if (addressing.kind === 'recipient') return emails.filter((e) => normalEmail(e) === normalEmail(addressing.email));
+  const all = [...emails, ...(await operatorAudience(ports))];
+  return all.filter((email, i) => all.findIndex((e) => normalEmail(e) === normalEmail(email)) === i);
 }
 
 /** Who gets one mail of a notice: the recipients, or why no one does. */

@@ -1,11 +1,12 @@
-import { killSwitchNoticeText } from '../domain/killSwitchNotice';
-import { noticeWords } from '../domain/noticeText';
+import type { KillSwitchFiring } from '../domain/killSwitchFiring';
+import type { NoticeSeverity } from '../domain/notice';
 import { formatPercent, formatTime } from '../mail/render/format';
 import type { NotifyMessage } from '../messages/notifyMessage';
 import { emailBase, revokeAllLink } from './emailParts';
 import type { NoticeInput } from './noticeInput';
 import type { NoticePresenter } from './noticePresenter';
 import { accountField, revokeAllLinks } from './noticeParts';
+import { noticeWords, type NoticeText } from './noticeText';
 
 type KillSwitchMessage = Extract<NotifyMessage, { kind: 'kill-switch' }>;
 
@@ -14,13 +15,115 @@ export function killSwitchIncidentKey(account: string): string {
   return `kill-switch:${account.toLowerCase()}`;
 }
 
+/** The words of a kill-switch notice, shared by the email and every channel; its lines say what was done and why, what stays, what to do. */
+export interface KillSwitchNoticeText extends NoticeText {
+  /** Whether the keys are being revoked (the signer's result follows; the Revoke-all link stays). */
+  readonly revoking: boolean;
+  /** The delegates the notice lists, each as `"name" (address)`: being revoked, or that would have been. */
+  readonly delegates: readonly string[];
+}
+
+const STAYS =
+  'Revoking keys cancels nothing: resting orders, TWAPs and open positions stay. Cancel the orders and TWAPs and close or hedge the positions from the owner account, or the loss can go on.';
+
+/**
+ * The title, severity and paragraphs of a kill-switch notice: revoked (queued), would have
+ * revoked (dry run), or not revoked and why (protection off stage-wide, not armed, cap, breaker,
+ * not set up). Every one says what revocation leaves behind and how to re-arm.
+ */
+export function killSwitchNoticeText(firing: KillSwitchFiring, ctx: { account: string; percent: (pct: number) => string }): KillSwitchNoticeText {
+  const level = `${ctx.percent(firing.rereadPct)} ≥ ${firing.levelPct}%`;
+  const summary = `The flow-adjusted drawdown is ${ctx.percent(firing.drawdownPct)} now. It crossed the kill switch's level of ${firing.levelPct}%, confirmed on the 1-minute curve: the crossing's minute and the one before it were both past the level, measured from a peak the account held for two minutes (the lower of them: ${level}).`;
+  const names = new Map((firing.names ?? []).map((n) => [n.address.toLowerCase(), n.name]));
+  const who = (address: string): string => {
+    const name = names.get(address.toLowerCase());
+    return name ? `"${name}" (${address})` : address;
+  };
+  const rearm = `The kill switch does not fire again until the drawdown recovers past the re-arm margin, or "sentinel accounts rearm ${ctx.account}".`;
+  const notRevoked = 'Kill switch fired, keys NOT revoked';
+  const yourself = 'Revoke the keys yourself (the revoke-all link) if the bot must stop.';
+  const base = (title: string, line: string, delegates: readonly string[], revoking = false, severity: NoticeSeverity = 'critical') => ({
+    title,
+    summary,
+    severity,
+    revoking,
+    delegates: delegates.map(who),
+    lines: [line, ...kept(firing, delegates, who), STAYS, rearm],
+  });
+  if (firing.action.kind === 'not-set-up')
+    return base(notRevoked, `Nothing was revoked: automatic protection is not set up on this deployment. ${yourself}`, firing.requested);
+  const outcome = firing.action.outcome;
+  switch (outcome.kind) {
+    case 'queued':
+      return base(
+        `Kill switch fired: ${outcome.delegates.length} key${outcome.delegates.length === 1 ? '' : 's'} being revoked`,
+        'Every delegate but the kept ones is being revoked, one at a time, signed like a click on a revoke link; the result (revoked, or refused and why) follows once each is signed. To act at once, or if the result says a key was not revoked, use the Revoke-all link.',
+        outcome.delegates,
+        true,
+      );
+    case 'dry-run':
+      return base(
+        `Kill switch would have fired (dry run): ${outcome.delegates.length} key${outcome.delegates.length === 1 ? '' : 's'}`,
+        'Dry run: these keys would have been revoked, and nothing was ("--kill-switch-dry-run off" arms it).',
+        outcome.delegates,
+        false,
+        'warning',
+      );
+    case 'protection-off':
+      return base(
+        notRevoked,
+        `Nothing was revoked: automatic protection is off for this deployment ("sentinel protection on" turns it on). ${yourself}`,
+        firing.requested,
+      );
+    case 'not-armed':
+      return base(notRevoked, `Nothing was revoked: the protection service does not hold this account as armed. ${yourself}`, firing.requested);
+    case 'capped':
+      return base(notRevoked, `Nothing was revoked: the cap (${outcome.cap}) is reached; past it, the kill switch alerts only. ${yourself}`, firing.requested);
+    case 'breaker-open':
+      return base(
+        notRevoked,
+        `Nothing was revoked: ${outcome.firedAccounts} accounts fired within the hour, which points to a data fault, so automatic protection acts on none and the operator is told. ${yourself}`,
+        firing.requested,
+      );
+    case 'nothing-to-revoke':
+      return base('Kill switch fired: no key to revoke', 'Nothing was revoked: every delegate is kept, announced or already gone.', [], false, 'warning');
+  }
+}
+
+/**
+ * The line naming what stays listed and why: keys the account keeps (`--keep-delegate`), web
+ * sessions kept, and, when the service left a requested key out of those it revokes, announced
+ * ones. Empty when nothing is kept.
+ */
+function kept(firing: KillSwitchFiring, acted: readonly string[], who: (address: string) => string): string[] {
+  const keepDelegate = new Set((firing.keptKeys ?? []).map((k) => k.toLowerCase()));
+  const actedOn = new Set(acted.map((k) => k.toLowerCase()));
+  const outcome = firing.action.kind === 'requested' ? firing.action.outcome.kind : null;
+  const listedOut = outcome === 'queued' || outcome === 'dry-run' || outcome === 'nothing-to-revoke';
+  const parts = [
+    ...firing.requested.filter((k) => keepDelegate.has(k.toLowerCase()) && !actedOn.has(k.toLowerCase())).map((k) => `${who(k)} (--keep-delegate)`),
+    ...(listedOut
+      ? firing.requested.filter((k) => !keepDelegate.has(k.toLowerCase()) && !actedOn.has(k.toLowerCase())).map((k) => `${who(k)} (announced)`)
+      : []),
+    ...firing.keptWebSessions.map((k) => `${who(k)} (web session)`),
+  ];
+  return parts.length === 0 ? [] : [`Kept, not revoked: ${parts.join(', ')}.`];
+}
+
 function words(message: KillSwitchMessage, input: NoticeInput) {
   return killSwitchNoticeText(message.firing, { account: input.account.address, percent: (p) => formatPercent(p) });
 }
 
 /** The kill switch fired: what was revoked, or would have been, or why nothing was. */
 export const killSwitchPresenter: NoticePresenter<KillSwitchMessage> = {
-  head: () => ({ type: 'protection.kill-switch', category: 'security', email: 'kill-switch', loads: { delegateCount: true } }),
+  head: ({ firing }) => ({
+    type: 'protection.kill-switch',
+    category: 'security',
+    email: 'kill-switch',
+    loads: { delegateCount: true },
+    // The breaker stopped it: many accounts firing at once points to a data fault, the operators' business.
+    ...(firing.action.kind === 'requested' && firing.action.outcome.kind === 'breaker-open' ? { addressing: { kind: 'operators-too' } as const } : {}),
+  }),
   present(message, input) {
     const { firing } = message;
     const zone = input.account.timezone;

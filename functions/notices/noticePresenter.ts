@@ -1,6 +1,7 @@
 import type { MailCategory } from '../domain/mailCategory';
 import type { Notice, NoticeType } from '../domain/notice';
 import type { EmailKind } from '../mail/render/views';
+import type { NoticeAddressing } from './noticeAddressing';
 import type { NoticeEmail } from './noticeEmail';
 import type { MailInput, NoticeInput } from './noticeInput';
 
@@ -17,6 +18,8 @@ export interface NoticeHead {
    * naming each key). Absent: nothing.
    */
   readonly loads?: { readonly delegateCount?: true; readonly delegateViews?: true };
+  /** Who it goes to besides the account's recipients (`audience.noticeAddressees`); absent: the account's recipients. */
+  readonly addressing?: NoticeAddressing;
 }
 
 /** A notice as presented for one recipient or channel: with its email section when presented for a mailbox. */

@@ -6,7 +6,13 @@ import { accountField } from './noticeParts';
 
 /** The operator snoozed an account's drawdown alerts, for every recipient or for one. */
 export const snoozePresenter: NoticePresenter<Extract<NotifyMessage, { kind: 'account-snoozed' }>> = {
-  head: () => ({ type: 'drawdown.snoozed', category: 'drawdown', email: 'snooze-notice' }),
+  head: ({ recipient }) => ({
+    type: 'drawdown.snoozed',
+    category: 'drawdown',
+    email: 'snooze-notice',
+    // One recipient's snooze goes to that recipient alone.
+    ...(recipient === undefined ? {} : { addressing: { kind: 'recipient', email: recipient } as const }),
+  }),
   present(message, input) {
     const zone = input.account.timezone;
     return {

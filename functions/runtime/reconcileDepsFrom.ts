@@ -7,19 +7,24 @@ import type { Repositories } from '../store/repositories';
 
 /**
  * Reconciliation's ports from the settings: the ledger and the missed records, the grace
- * (`REPORT_MISSED_GRACE_MINUTES`), and the operator notice to `OPERATOR_EMAIL` (the sender is made
- * on the first email only, so a stage without an operator address needs no mail client).
+ * (`REPORT_MISSED_GRACE_MINUTES`), and the operator notice to `OPERATOR_EMAIL` and the marked operators
+ * (the sender is made on the first email only, so a stage without an operator needs no mail client).
  */
 export function reconcileDepsFrom(
   settings: Settings,
-  parts: { repos: Pick<Repositories, 'reportLedger' | 'missedReports'>; sender: () => MailSender; log: Log; counters: Counters },
+  parts: {
+    repos: Pick<Repositories, 'reportLedger' | 'missedReports'> & Partial<Pick<Repositories, 'deskOperators'>>;
+    sender: () => MailSender;
+    log: Log;
+    counters: Counters;
+  },
 ): ReconcileDeps {
   let sender: MailSender | undefined;
   return {
     ledger: parts.repos.reportLedger,
     missed: parts.repos.missedReports,
     notice: operatorNotice({
-      operatorEmail: settings.OPERATOR_EMAIL ?? null,
+      operators: { operatorEmail: settings.OPERATOR_EMAIL ?? null, operators: parts.repos.deskOperators },
       sender: { send: (email) => (sender ??= parts.sender()).send(email) },
       mailFrom: settings.MAIL_FROM,
       log: parts.log,

@@ -9,6 +9,7 @@ import type { Construct } from 'constructs';
 import { channelSecretPrefix, publicBaseUrlParameter, topicArn } from '../config/resourceNames';
 import { CHANNEL_BATCH_SIZE, CHANNEL_WORKER_CONCURRENCY } from '../../functions/services/channels/channelQueueSettings';
 import { SECURITY_BOUNCE_DELIVERY_PREFIX } from '../../functions/services/feedback/securityBounceEventId';
+import { DESK_OPERATORS_KEY } from '../../functions/store/deskOperatorsRepository';
 import { KNOWN_KEYS_PREFIX } from '../../functions/store/knownDelegatesRepository';
 import { REPORT_BATCH_SIZE, REPORT_WORKER_CONCURRENCY } from '../../functions/services/report/schedule/reportWorkers';
 import type { StageConfig } from '../config/stageConfig';
@@ -155,7 +156,8 @@ export class ComputeStack extends Stack {
       .bindTableActions(table('channels'), ['dynamodb:Query'])
       .bindQueue(messaging.channel, 'CHANNEL_QUEUE_URL')
       .bindLinkKeys(data.linkKeys)
-      // A kill-switch notice whose breaker opened also goes to the operator (OPERATOR_EMAIL).
+      // A notice the breaker stopped also goes to the operators: OPERATOR_EMAIL and the marked ones (one item read).
+      .bindTableActions(table('desk'), ['dynamodb:GetItem'], { leadingKeys: [DESK_OPERATORS_KEY] })
       .bindMail(messaging.mail)
       .bindMailRate(NOTIFY_CONCURRENCY)
       .bindPublicBaseUrl(publicBaseUrl)
@@ -220,7 +222,8 @@ export class ComputeStack extends Stack {
         leadingKeys: ['report-ledger:*', 'report-missed:*'],
       })
       .bindQueue(messaging.report, 'REPORT_QUEUE_URL')
-      // The missed-report notice to the operator (OPERATOR_EMAIL).
+      // The missed-report notice to the operators: OPERATOR_EMAIL and the marked ones (one item read).
+      .bindTableActions(table('desk'), ['dynamodb:GetItem'], { leadingKeys: [DESK_OPERATORS_KEY] })
       .bindMail(messaging.mail);
     this.reportDispatchSchedule = new ScheduledInvoke(this, 'ReportDispatchSchedule', {
       scheduleName: `${config.prefix}report-dispatch`,
@@ -270,6 +273,8 @@ export class ComputeStack extends Stack {
       .bindTableActions(table('preferences'), ['dynamodb:BatchGetItem'])
       // ...and the operator told once per bounce and address: its own delivery records only.
       .bindTableActions(table('deliveries'), ['dynamodb:UpdateItem'], { leadingKeys: [`${SECURITY_BOUNCE_DELIVERY_PREFIX}*`] })
+      // The operators told: OPERATOR_EMAIL and the marked ones (one item read).
+      .bindTableActions(table('desk'), ['dynamodb:GetItem'], { leadingKeys: [DESK_OPERATORS_KEY] })
       .bindMail(messaging.mail);
     this.sesEvents.fn.addEventSource(new SnsEventSource(Topic.fromTopicArn(this, 'SesEventsTopic', topicArn(this, messaging.sesEvents.topicName))));
     // SNS invokes asynchronously: an event still failing after Lambda's retries is kept here (and

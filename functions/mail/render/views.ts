@@ -339,7 +339,7 @@ export const delegateExpiryViewSchema = z.object({
 });
 export type DelegateExpiryView = z.input<typeof delegateExpiryViewSchema>;
 
-/** What unknown-key protection did about a new delegate, in words (`domain/unknownKeyNotice`). */
+/** What unknown-key protection did about a new delegate, in words (`notices/newDelegatePresenter`). */
 export const delegateProtectionViewSchema = z.object({
   title: shortText(300),
   summary: shortText(2_000),
@@ -439,7 +439,7 @@ export const onboardingBreachesViewSchema = z.object({
 });
 export type OnboardingBreachesView = z.input<typeof onboardingBreachesViewSchema>;
 
-/** The kill switch fired: what was revoked, or would have been, or why nothing was (`domain/killSwitchNotice`). */
+/** The kill switch fired: what was revoked, or would have been, or why nothing was (`notices/killSwitchPresenter`). */
 export const killSwitchViewSchema = z.object({
   ...base,
   title: shortText(300),
@@ -459,7 +459,7 @@ export const killSwitchViewSchema = z.object({
 });
 export type KillSwitchView = z.input<typeof killSwitchViewSchema>;
 
-/** An automatic decision settled: what was revoked, refused or failed and why, what is left (`domain/decisionResultNotice`). */
+/** An automatic decision settled: what was revoked, refused or failed and why, what is left (`notices/decisionResultPresenter`). */
 export const decisionResultViewSchema = z.object({
   ...base,
   title: shortText(300),

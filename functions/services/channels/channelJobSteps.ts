@@ -8,7 +8,8 @@ import { sendAll } from '../../queue/sendAll';
 import { deliverToRecipient } from '../delivery/mailDelivery';
 import { recipientLinks } from '../delivery/recipientLinks';
 import { mailAudience } from '../../notices/audience';
-import { brokenChannelEmail } from './brokenChannelEmail';
+import { EVENT_PRESENTERS } from '../../notices/eventPresenters';
+import { plainEmailOf } from '../../notices/plainNoticeEmail';
 import { MAX_CHANNEL_ATTEMPTS, MAX_CHANNEL_REQUEUES, type ChannelJobDeps, type ChannelJobOutcome } from './channelJobDeps';
 
 /** The wall clock of pacing and announced waits. */
@@ -76,17 +77,20 @@ async function tellRecipients(deps: ChannelJobDeps, accountAddress: string, chan
   if (!account) return 0;
   const audience = await mailAudience(deps.repos, account.emails, 'security');
   const recipients = audience.kind === 'recipients' ? audience.recipients : [];
+  const presenter = EVENT_PRESENTERS['channel-broken'];
+  const event = { channel, reason, since, account };
+  const { id } = presenter.present(event);
   let told = 0;
   for (const recipient of recipients) {
     const outcome = await deliverToRecipient(deps, {
-      eventId: `channel-broken:${channel.name}:${since}`,
-      kind: 'channel-broken',
+      eventId: id,
+      kind: presenter.head.record,
       account: account.address,
       recipient,
       sentAt: since,
       compose: () => {
         const links = recipientLinks(deps.links, account, recipient, since, 'security');
-        return { rendered: brokenChannelEmail(channel, reason, account), unsubscribeUrl: links.unsubscribeUrl, oneClickUnsubscribe: links.oneClickUnsubscribe };
+        return { rendered: plainEmailOf(presenter.email(event)), unsubscribeUrl: links.unsubscribeUrl, oneClickUnsubscribe: links.oneClickUnsubscribe };
       },
     });
     if (outcome.kind === 'sent') told++;

@@ -2,7 +2,7 @@ import type { ChannelSenderDeps, SendOutcome } from '../../channels/channelSende
 import { channelDefinition } from '../../channels/channelRegistry';
 import { sendToChannel } from '../../channels/channelSender';
 import type { ChannelRecord } from '../../domain/channel';
-import { testNotice } from '../../domain/testNotice';
+import { EVENT_PRESENTERS } from '../../notices/eventPresenters';
 import type { ChannelsRepository } from '../../store/channelsRepository';
 
 export interface TestChannelDeps {
@@ -37,7 +37,7 @@ export interface TestResult {
  * test incident is resolved straight away.
  */
 export async function testChannel(deps: TestChannelDeps, channel: ChannelRecord): Promise<TestResult> {
-  const notice = testNotice(channel.name, deps.now());
+  const notice = EVENT_PRESENTERS['channel-test'].present({ channel: channel.name, at: deps.now() });
   let target = channel;
   let waited = 0;
   const maxWait = deps.maxWaitMs ?? TEST_MAX_WAIT_MS;

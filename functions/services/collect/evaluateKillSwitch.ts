@@ -7,7 +7,7 @@ import { drawdown } from '../../domain/drawdown';
 import { INTERVAL_MS } from '../../domain/interval';
 import { killSwitchCrossing, type KillSwitchCrossing } from '../../domain/killSwitchCrossing';
 import { decideKillSwitch, type KillSwitchState, type KillSwitchVerdict } from '../../domain/killSwitchDecision';
-import type { KillSwitchAction, KillSwitchFiring } from '../../domain/killSwitchNotice';
+import type { KillSwitchAction, KillSwitchFiring } from '../../domain/killSwitchFiring';
 import { rereadDrawdown, rereadWindows, type RereadVerdict } from '../../domain/killSwitchReread';
 import type { ProtectiveRevoker } from '../../domain/protectiveAction';
 import { alignCurves } from '../../domain/series';

@@ -3,6 +3,7 @@ import { normalEmail, receives } from '../../domain/deskScope';
 import type { AccountsRepository } from '../../store/accountsRepository';
 import type { DeskOperatorsRepository } from '../../store/deskOperatorsRepository';
 import type { RecipientsRepository } from '../../store/recipientsRepository';
+import { isOperator } from '../../notices/audience';
 
 /** Who is looking: a recipient, and whether it is an operator (who sees every account). */
 export interface DeskViewer {
@@ -21,9 +22,7 @@ export interface DeskScopeDeps {
 
 /** The viewer `email` is: an operator when it is `OPERATOR_EMAIL` or on the desk's operators list. */
 export async function viewerOf(deps: Pick<DeskScopeDeps, 'operators' | 'operatorEmail'>, email: string): Promise<DeskViewer> {
-  const normal = normalEmail(email);
-  if (deps.operatorEmail !== null && normalEmail(deps.operatorEmail) === normal) return { email: normal, operator: true };
-  return { email: normal, operator: (await deps.operators.list()).includes(normal) };
+  return { email: normalEmail(email), operator: await isOperator(deps, email) };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { SecurityAccount } from '../../domain/securityBounceNotice';
+import type { SecurityAccount } from '../../domain/securityBounce';
 import type { AccountsRepository } from '../../store/accountsRepository';
 import type { PreferencesRepository } from '../../store/preferencesRepository';
 

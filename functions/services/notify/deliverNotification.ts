@@ -8,7 +8,6 @@ import type { CurvesRepository } from '../../store/curvesRepository';
 import type { DelegateViewRepository } from '../../store/delegateViewRepository';
 import type { SuppressionRepository } from '../../store/suppressionRepository';
 import type { AlertStateRepository } from '../../store/alertStateRepository';
-import { recipientKey } from '../../domain/recipientSnoozes';
 import type { MailChart } from '../delivery/mailChart';
 import { deliverToRecipient, tallyOutcomes, type MailDeliveryDeps, type RecipientOutcome } from '../delivery/mailDelivery';
 import type { NotifyMessage } from '../../messages/notifyMessage';
@@ -16,7 +15,8 @@ import { noticeHead, presentNotice } from '../../notices/presentNotice';
 import { renderNoticeEmail } from '../../notices/renderNoticeEmail';
 import type { PreferencesRepository } from '../../store/preferencesRepository';
 import { recipientLinks } from '../delivery/recipientLinks';
-import { mailAudience } from '../../notices/audience';
+import { mailAudience, noticeAddressees } from '../../notices/audience';
+import type { DeskOperatorsRepository } from '../../store/deskOperatorsRepository';
 import { RetryLaterError } from '../../shared/retryLaterError';
 import type { ChannelFanOutDeps } from './fanOutNotice';
 import { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings } from './notificationSettings';
@@ -35,6 +35,8 @@ export interface DeliverNotificationDeps extends MailDeliveryDeps {
     readonly preferences: Pick<PreferencesRepository, 'filter'>;
     /** Per-recipient snoozes of drawdown alerts (one `GetItem` per drawdown message). */
     readonly alerts: Pick<AlertStateRepository, 'recipientSnoozes'>;
+    /** The marked operators, read only for a notice the operators get too; absent: `OPERATOR_EMAIL` alone. */
+    readonly deskOperators?: Pick<DeskOperatorsRepository, 'list'>;
   };
   readonly renderer: EmailRenderer;
   readonly links: Pick<LinkMinter, 'build'>;
@@ -47,9 +49,8 @@ export interface DeliverNotificationDeps extends MailDeliveryDeps {
    */
   readonly channelFanOut?: ChannelFanOutDeps;
   /**
-   * `OPERATOR_EMAIL`: also sent a kill-switch notice whose breaker opened, and the result of a
-   * decision the breaker refused (many accounts firing at once points to a data fault, the
-   * operator's business). Absent: the account's recipients only.
+   * `OPERATOR_EMAIL`: with the marked operators, also sent a notice whose head says so (a kill-switch
+   * firing or a decision's result the breaker stopped; `audience.noticeAddressees`).
    */
   readonly operatorEmail?: string | null;
 }
@@ -95,12 +96,12 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
   // Loaded once, at most, for every recipient's copy.
   let shared: Promise<SharedParts> | undefined;
   const parts = (): Promise<SharedParts> => (shared ??= sharedParts(deps, account, message, settings));
-  const { email: kind, category } = noticeHead(message);
+  const { email: kind, category, addressing } = noticeHead(message);
   if (kind === null) return { kind: 'skipped', reason: 'sent to channels only' };
   const now = deps.now();
   const audience = await mailAudience(
     deps.repos,
-    addressees(account.emails, message, deps.operatorEmail ?? null),
+    await noticeAddressees(account.emails, addressing, { operatorEmail: deps.operatorEmail ?? null, operators: deps.repos.deskOperators }),
     category,
     // A drawdown alert skips the recipients who snoozed it through their own link.
     message.kind === 'drawdown' ? { read: () => deps.repos.alerts.recipientSnoozes(message.account), now } : undefined,
@@ -159,23 +160,6 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
   if (tally.sent > 0) return { kind: 'sent', messages: tally.sent, failed: tally.failed.length };
   if (tally.failed.length > 0) return { kind: 'failed', reason: [...new Set(tally.failed)].join('; ') };
   return { kind: 'duplicate' };
-}
-
-/**
- * Who a message goes to: the account's recipients, and the operator for a notice the breaker
- * stopped (a kill-switch firing, or a decision's result); a snooze of one recipient's alerts goes
- * to that recipient alone.
- */
-function addressees(emails: readonly string[], message: NotifyMessage, operator: string | null): string[] {
-  if (message.kind === 'account-snoozed' && message.recipient !== undefined) {
-    const key = recipientKey(message.recipient);
-    return emails.filter((e) => recipientKey(e) === key);
-  }
-  const breaker =
-    (message.kind === 'kill-switch' && message.firing.action.kind === 'requested' && message.firing.action.outcome.kind === 'breaker-open') ||
-    (message.kind === 'decision-result' && message.result.units.some((u) => u.refusal === 'breaker-open'));
-  if (!breaker || operator === null || emails.some((e) => e.toLowerCase() === operator.toLowerCase())) return [...emails];
-  return [...emails, operator];
 }
 
 /** What every recipient's copy shares, loaded once and only when a copy is actually rendered: what the notice's head asks for, and a drawdown alert's chart. */

@@ -1,14 +1,8 @@
 import { channelDeliveryId, routedChannels } from '../../domain/channelRouting';
 import type { TrackedAccount } from '../../domain/account';
-import {
-  baselineBreach,
-  batchSettled,
-  breachesByAudience,
-  onboardingBatchId,
-  onboardingNotice,
-  type BatchMember,
-  type OnboardingBreach,
-} from '../../domain/onboardingBreaches';
+import { baselineBreach, batchSettled, breachesByAudience, onboardingBatchId, type BatchMember, type OnboardingBreach } from '../../domain/onboardingBreaches';
+import { EVENT_PRESENTERS } from '../../notices/eventPresenters';
+import { renderNoticeEmail } from '../../notices/renderNoticeEmail';
 import type { LevelState } from '../../domain/alertMachine';
 import type { OnboardingCheck } from '../../messages/notifyMessage';
 import { sendAll } from '../../queue/sendAll';
@@ -41,9 +35,6 @@ export interface OnboardingNoticeDeps extends DeliverNotificationDeps {
 
 /** Drawdown states of the batch read at once by the claimant. */
 const MEMBER_READS_IN_FLIGHT = 16;
-
-/** The email kind the notice is recorded under. */
-export const ONBOARDING_EMAIL_KIND = 'onboarding-breaches';
 
 /**
  * Tells of the accounts of an onboarding batch (created by one `accounts add` or `import` run,
@@ -80,6 +71,7 @@ export async function deliverOnboardingNotice(deps: OnboardingNoticeDeps, check:
   if (breaches.length === 0) return { kind: 'skipped', reason: 'no account of the batch was past a drawdown level' };
 
   const id = onboardingBatchId(check.batch);
+  const presenter = EVENT_PRESENTERS.onboarding;
   const accounts = new Map(batch.map((a) => [a.address.toLowerCase(), a]));
   const accountOf = (address: string) => accounts.get(address.toLowerCase());
   if (deps.channelFanOut) {
@@ -88,7 +80,7 @@ export async function deliverOnboardingNotice(deps: OnboardingNoticeDeps, check:
     await sendAll(
       deps.channelFanOut.channelQueue,
       [...byChannel].map(([channel, listed]) => {
-        const notice = onboardingNotice(id, listed, check.batch);
+        const notice = presenter.present({ id, breaches: listed, trackedSince: check.batch });
         return { id: channelDeliveryId(notice.id, channel), body: { channel, notice, attempt: 0 } };
       }),
     );
@@ -120,28 +112,15 @@ export async function deliverOnboardingNotice(deps: OnboardingNoticeDeps, check:
     outcomes.push(
       await deliverToRecipient(deps, {
         eventId: id,
-        kind: ONBOARDING_EMAIL_KIND,
+        kind: presenter.head.record,
         account: worst.address,
         recipient,
         sentAt: now,
         compose: () => {
           const links = recipientLinks(deps.links, worst, recipient, now, 'drawdown');
-          const rendered = deps.renderer.render(
-            ONBOARDING_EMAIL_KIND,
-            {
-              generatedAtMs: now,
-              links: { unsubscribeUrl: links.unsubscribeUrl, preferencesUrl: links.preferencesUrl, statusUrl: null },
-              recipient,
-              trackedSinceMs: check.batch,
-              rows: listed.map((b) => ({
-                account: { address: b.address, label: b.label },
-                drawdownPct: Math.min(100, b.drawdownPct),
-                levelPct: b.level,
-                levelsPct: [...b.levels],
-              })),
-            },
-            { timeZone: worst.timezone },
-          );
+          const mail = { recipient, now, unsubscribeUrl: links.unsubscribeUrl, preferencesUrl: links.preferencesUrl };
+          const email = presenter.email({ id, breaches: listed, trackedSince: check.batch }, mail);
+          const rendered = renderNoticeEmail(deps.renderer, email, worst.timezone);
           return { rendered, unsubscribeUrl: links.unsubscribeUrl, oneClickUnsubscribe: links.oneClickUnsubscribe };
         },
       }),

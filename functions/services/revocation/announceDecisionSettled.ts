@@ -1,7 +1,7 @@
 import type { ChainClient } from '../../chain/ports';
 import { ChainError } from '../../chain/errors';
 import { decisionSettlement, type DecisionSettlement } from '../../domain/decisionSettlement';
-import type { DecisionResult } from '../../domain/decisionResultNotice';
+import type { DecisionResult } from '../../domain/decisionResult';
 import type { ProtectiveDecision } from '../../domain/protectiveDecision';
 import type { NotifyEvent } from '../../messages/notifyMessage';
 import type { MessageQueue } from '../../queue/messageQueue';

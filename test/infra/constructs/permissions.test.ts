@@ -283,8 +283,10 @@ describe('IAM statements', () => {
         alerts: ['GetItem'],
         deliveries: RW,
         channels: ['Query'],
+        // The marked operators, for a notice the breaker stopped: the operators item alone (see the operators test).
+        desk: ['GetItem'],
       },
-      'report-dispatch': { accounts: READ, preferences: ['Query'], deliveries: ['BatchGetItem', 'GetItem', 'UpdateItem'] },
+      'report-dispatch': { accounts: READ, preferences: ['Query'], deliveries: ['BatchGetItem', 'GetItem', 'UpdateItem'], desk: ['GetItem'] },
       'daily-report': {
         accounts: READ,
         curves: READ,
@@ -353,7 +355,13 @@ describe('IAM statements', () => {
       },
       // Reads which accounts a bounced address gets security notices for (byNextReport's shards, BatchGetItem; its
       // opt-outs); UpdateItem on its own delivery records only (security-bounce:*, see the next test).
-      'ses-events': { suppressions: ['PutItem'], accounts: ['Query', 'BatchGetItem'], preferences: ['BatchGetItem'], deliveries: ['UpdateItem'] },
+      'ses-events': {
+        suppressions: ['PutItem'],
+        accounts: ['Query', 'BatchGetItem'],
+        preferences: ['BatchGetItem'],
+        deliveries: ['UpdateItem'],
+        desk: ['GetItem'],
+      },
     };
     for (const name of HANDLER_NAMES) {
       const actual = Object.fromEntries(
@@ -361,6 +369,15 @@ describe('IAM statements', () => {
       );
       const wanted = Object.fromEntries(Object.entries(expected[name]).map(([id, actions]) => [id, [...(actions as string[])].sort()]));
       expect(actual, name).toEqual(wanted);
+    }
+  });
+
+  it('lets the functions that tell the operators read the marked operators and nothing else of the desk table (dynamodb:LeadingKeys)', () => {
+    for (const name of ['notify', 'ses-events', 'report-dispatch'] as const) {
+      const desk = (action: string, key: string) => decide(name, `dynamodb:${action}`, tableArn('desk'), { 'dynamodb:LeadingKeys': [key] });
+      expect(desk('GetItem', 'operators'), name).toBe('allow');
+      for (const key of ['session#abc', 'recipient#a@example.com', 'sign-in#x', 'passkey#y']) expect(desk('GetItem', key), `${name} ${key}`).not.toBe('allow');
+      for (const action of ['PutItem', 'UpdateItem', 'DeleteItem']) expect(desk(action, 'operators'), `${name} ${action}`).not.toBe('allow');
     }
   });
 

@@ -107,7 +107,12 @@ export function reportWorlds() {
       reconcile: {
         ledger: repos.reportLedger,
         missed: repos.missedReports,
-        notice: operatorNotice({ operatorEmail: options.operatorEmail ?? null, sender: governor.sender(ses, 'alert'), mailFrom: MAIL_FROM, log: silentLog }),
+        notice: operatorNotice({
+          operators: { operatorEmail: options.operatorEmail ?? null, operators: repos.deskOperators },
+          sender: governor.sender(ses, 'alert'),
+          mailFrom: MAIL_FROM,
+          log: silentLog,
+        }),
         counters,
         log: silentLog,
         graceMs: options.graceMs ?? missedReportGraceMs(undefined),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { slackMessage } from '../../../functions/channels/slack/slackMessage';
-import type { KillSwitchAction } from '../../../functions/domain/killSwitchNotice';
+import type { KillSwitchAction } from '../../../functions/domain/killSwitchFiring';
 import { renderEmail } from '../../../functions/mail/render/render';
 import { notifyMessageSchema, type NotifyMessage } from '../../../functions/messages/notifyMessage';
 import type { NoticeInput } from '../../../functions/notices/noticeInput';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LevelState } from '../../../functions/domain/alertMachine';
-import { baselineBreach, batchSettled, breachesByAudience, onboardingNotice, type BatchMember } from '../../../functions/domain/onboardingBreaches';
+import { baselineBreach, batchSettled, breachesByAudience, type BatchMember } from '../../../functions/domain/onboardingBreaches';
 
 const breached = (value: number, baseline = true): LevelState => ({
   status: 'breached',
@@ -49,24 +49,5 @@ describe('onboarding breaches', () => {
     expect(grouped.get('risk')?.map((b) => b.address)).toEqual(['deep', 'mid', 'small']);
     expect(grouped.get('bd')?.map((b) => b.address)).toEqual(['mid', 'small']);
     expect(grouped.get('a')?.map((b) => b.address)).toEqual(['deep']);
-  });
-
-  it('the channel notice lists each account with its drawdown and level, worst first, and opens no incident', () => {
-    const notice = onboardingNotice(
-      'onboarding:1',
-      [
-        { address: '0xb', label: null, drawdownPct: 5.5, level: 5, levels: [5] },
-        { address: '0xa', label: 'deep', drawdownPct: 14.25, level: 10, levels: [5, 10] },
-      ],
-      1,
-    );
-    expect(notice.type).toBe('drawdown.onboarding');
-    expect(notice.category).toBe('drawdown');
-    expect(notice.incident).toBeNull();
-    expect(notice.fields).toEqual([
-      { label: 'deep (0xa)', value: '14.25% drawdown, past the 10% level' },
-      { label: '0xb', value: '5.50% drawdown, past the 5% level' },
-    ]);
-    expect(notice.title).toBe('2 accounts were already past a drawdown level when tracking began');
   });
 });

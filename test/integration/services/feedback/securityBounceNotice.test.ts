@@ -128,6 +128,29 @@ describe('ses-events tells the operator when a permanent bounce suppresses a sec
     expect(await mailTo(operator)).toHaveLength(1);
   });
 
+  it('tells the marked operators too (sentinel desk operators add), each once; with no OPERATOR_EMAIL, them alone', async () => {
+    const [operator, marked, secure, other] = [uniqueEmail('operator'), uniqueEmail('marked'), uniqueEmail('secure'), uniqueEmail('secure-2')];
+    const base = mailDeps(tables, clock, stageSender());
+    await track(base, [secure, other]);
+    await base.repos.deskOperators.add(marked);
+    try {
+      const handler = createSesEventsHandler({ ...base, operatorEmail: operator });
+      const event = snsEvent([permanentBounce(`fb-${secure}`, [secure])]);
+      await handler(event, context);
+      await handler(event, context);
+      expect(await mailTo(operator)).toHaveLength(1);
+      const [told] = await mailTo(marked);
+      expect(told?.text).toContain(`Address: ${secure.toLowerCase()}`);
+      expect(await mailTo(marked)).toHaveLength(1);
+
+      await createSesEventsHandler(base)(snsEvent([permanentBounce(`fb-${other}`, [other])]), context);
+      expect((await mailTo(marked)).map((m) => m.subject)).toEqual([told?.subject, expect.stringContaining(other.toLowerCase())]);
+      expect(await mailTo(operator)).toHaveLength(1);
+    } finally {
+      await base.repos.deskOperators.remove(marked);
+    }
+  });
+
   it('without OPERATOR_EMAIL, suppresses, counts and logs (no address in the log line), and sends nothing', async () => {
     const secure = uniqueEmail('secure');
     const lines: { message: string; fields: unknown }[] = [];

@@ -173,8 +173,10 @@ describe('every automatic decision ends in a told result (through the real queue
   }, 180_000);
 
   // Last: it leaves the kill switch's breaker open for the hour.
-  it('the breaker opened later in the same hour: refused, the desk and the operator told once, counted, and status says "fired, refused: the breaker was open"', async () => {
+  it('the breaker opened later in the same hour: refused, the desk and the operators (OPERATOR_EMAIL, a marked one) told once, counted, and status says "fired, refused: the breaker was open"', async () => {
     const account = await world.trackAccount({ label: 'crashed', delegates: ['bot'] });
+    const marked = `marked-operator-${account.address.slice(2, 10)}@example.com`;
+    await world.repos.deskOperators.add(marked);
     await world.repos.accounts.updateSettings(account.address, { killSwitch: 30 });
     // Five accounts fired within the hour (the earlier tests' firings among them): this decision is the sixth.
     const now = clock.now();
@@ -199,6 +201,8 @@ describe('every automatic decision ends in a told result (through the real queue
       `"bot" (${account.delegates[0]!.address}): NOT revoked: the breaker was open: ${fired} accounts fired kill-switch within an hour`,
     );
     expect(await resultMails(account, OPERATOR)).toHaveLength(1);
+    expect(await resultMails(account, marked)).toHaveLength(1);
+    await world.repos.deskOperators.remove(marked);
     expect(total('DecisionsRefused') - refused).toBe(1);
     expect(total('ProtectionBreakerOpened') - opened).toBe(1);
     expect((await status(account)).stdout).toMatch(

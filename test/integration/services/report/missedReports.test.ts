@@ -72,10 +72,11 @@ const START = Date.parse('2025-06-02T05:59:00Z');
 const DUE = Date.parse('2025-06-02T06:00:00Z');
 
 describe('a report that fails is never dropped silently', () => {
-  it('records a report that cannot be delivered past the retries as missed, emails the operator, lists it in `report`, and `report --retry-missed` sends it once when the chain is back', async () => {
-    const operator = uniqueEmail('operator');
+  it('records a report that cannot be delivered past the retries as missed, emails the operators, lists it in `report`, and `report --retry-missed` sends it once when the chain is back', async () => {
+    const [operator, marked] = [uniqueEmail('operator'), uniqueEmail('marked-operator')];
     const down = new Set<string>();
     const w = await worlds.world(START, { operatorEmail: operator, sender: sesDownFor(down) });
+    await w.repos.deskOperators.add(marked);
     const account = await track(w);
     down.add(account.emails[0]!.toLowerCase());
     // A chat channel taking the account's reports (the world's own worker has none: only the CLI posts).
@@ -108,6 +109,8 @@ describe('a report that fails is never dropped silently', () => {
     const notices = await sesStore({ to: operator });
     expect(notices).toHaveLength(1);
     expect(notices[0]?.subject).toContain('1 report missed');
+    // The marked operator gets the same email, once.
+    expect((await sesStore({ to: marked })).map((m) => m.subject)).toEqual([notices[0]?.subject]);
     expect(notices[0]?.body.text).toContain(account.address);
     expect(notices[0]?.body.text).toContain('sentinel report --retry-missed');
     expect(w.counters.totals.get('ReportsMissed')).toBe(1);

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { plainDiagnostic, securityBounceNotice, type SecurityBounce } from '../../../functions/domain/securityBounceNotice';
+import type { SecurityBounce } from '../../../functions/domain/securityBounce';
+import { securityBouncePresenter } from '../../../functions/notices/securityBouncePresenter';
+import { plainEmailOf } from '../../../functions/notices/plainNoticeEmail';
+import before from './fixtures/eventNoticesBefore.json';
 
 const bounce: SecurityBounce = {
   recipient: 'risk@example.com',
@@ -14,23 +17,9 @@ const bounce: SecurityBounce = {
   bouncedAt: '2025-03-04T07:00:00.000Z',
 };
 
-describe('plainDiagnostic', () => {
-  it('keeps one plain line: links replaced, control characters and runs of spaces collapsed', () => {
-    expect(plainDiagnostic('550 5.1.1 see https://help.example.net/x?t=abc\r\n\tand www.example.org/y, or ftp://h/z')).toBe(
-      '550 5.1.1 see [link removed] and [link removed] or [link removed]',
-    );
-    expect(plainDiagnostic('a\u0000b\u0085c')).toBe('a b c');
-  });
+const securityBounceNotice = (b: SecurityBounce) => securityBouncePresenter.email({ id: 'security-bounce:x#risk@example.com', bounce: b, at: 0 });
 
-  it('cuts a long reply at 300 characters and reads nothing as null', () => {
-    const long = plainDiagnostic('x'.repeat(1_000));
-    expect(long).toHaveLength(300);
-    expect(long?.endsWith('…')).toBe(true);
-    for (const none of [null, undefined, '', ' \r\n ']) expect(plainDiagnostic(none)).toBeNull();
-  });
-});
-
-describe('securityBounceNotice', () => {
+describe('securityBouncePresenter', () => {
   it('names the address, each account (with its label), the bounce and what to do, in text and escaped HTML', () => {
     const notice = securityBounceNotice(bounce);
     expect(notice.subject).toBe('Portfolio Sentinel: security recipient risk@example.com suppressed by a bounce');
@@ -60,5 +49,13 @@ describe('securityBounceNotice', () => {
     expect(notice.text).toContain('Diagnostic: (none given)');
     expect(notice.text).not.toContain('Status:');
     expect(notice.text).not.toContain('Bounced at:');
+  });
+
+  it('writes byte for byte the email the code before the presenter wrote, in full and with nothing optional', () => {
+    const presenter = securityBouncePresenter;
+    expect(plainEmailOf(presenter.email({ id: 'b', bounce, at: 1 }))).toStrictEqual(before.bounce);
+    const bare = { ...bounce, accounts: bounce.accounts.slice(1), bounceSubType: null, status: null, bouncedAt: null, diagnostic: null };
+    expect(plainEmailOf(presenter.email({ id: 'b', bounce: bare, at: 1 }))).toStrictEqual(before.bounceBare);
+    expect(presenter.present({ id: 'b', bounce, at: 1 })).toMatchObject({ id: 'b', type: 'security.bounce', title: before.bounce.subject, links: [] });
   });
 });

@@ -1,4 +1,4 @@
-import type { Notice, NoticeSeverity } from './notice';
+import type { Notice, NoticeSeverity } from '../domain/notice';
 
 /** The words of a protection notice (an unknown key, the kill switch), shared by the email and every channel. */
 export interface NoticeText {

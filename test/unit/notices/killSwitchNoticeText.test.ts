@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { killSwitchFiringSchema, killSwitchNoticeText, type KillSwitchFiring } from '../../../functions/domain/killSwitchNotice';
+import { killSwitchFiringSchema, type KillSwitchFiring } from '../../../functions/domain/killSwitchFiring';
+import { killSwitchNoticeText } from '../../../functions/notices/killSwitchPresenter';
 import type { ProtectiveActionOutcome } from '../../../functions/domain/protectiveAction';
 
 const BOT = '0x0000000000000000000000000000000000000011';

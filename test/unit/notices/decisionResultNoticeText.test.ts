@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decisionResultNoticeText, type DecisionResult } from '../../../functions/domain/decisionResultNotice';
+import type { DecisionResult } from '../../../functions/domain/decisionResult';
+import { decisionResultNoticeText } from '../../../functions/notices/decisionResultPresenter';
 import { testAddress } from '../../support/store/accountFixture';
 
 const ACCOUNT = testAddress(9, 0x7e);
