@@ -11,6 +11,7 @@ import { KnownDelegatesRepository } from '../store/knownDelegatesRepository';
 import { DecisionRepository } from '../store/decisionRepository';
 import { protectionServiceFrom } from '../runtime/protectionServiceFrom';
 import { SnapshotsRepository } from '../store/snapshotsRepository';
+import { DeskSummaryRepository } from '../store/deskSummaryRepository';
 import { handlerBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { sqsConsumer, type ConsumerDeps } from '../runtime/consumer/sqsConsumer';
@@ -68,6 +69,7 @@ export function collectDepsFromEnv(env: Readonly<Record<string, string | undefin
     delegates: DelegateViewRepository,
     knownDelegates: KnownDelegatesRepository,
     decisions: DecisionRepository,
+    deskSummaries: DeskSummaryRepository,
   });
   const sqs = new SQSClient({ region: settings.AWS_REGION });
   return {

@@ -21,6 +21,7 @@ import type { CollectJob } from '../../messages/collectJob';
 import { nextPollFailure } from '../../domain/lastPoll';
 import { SUMMARY_SAMPLING } from './collectSettings';
 import { queueOnboardingCheck } from './queueOnboardingCheck';
+import { recordDeskSummary } from '../desk/recordDeskSummary';
 
 export type { CollectDeps, CollectOutcome } from './collectDeps';
 
@@ -146,6 +147,8 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
     deps.counters.count('GapPollsContinued');
   }
   await queueOnboardingCheck(deps, account, now);
+  // Last, once the poll is committed: the desk overview's figures as of this poll.
+  await recordDeskSummary(repos, account, now);
 
   deps.counters.count('Polls');
   deps.counters.count('SuccessfulPolls');
