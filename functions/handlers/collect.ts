@@ -19,6 +19,7 @@ import { collectAccount, type CollectDeps, type CollectOutcome } from '../servic
 import { collectSettingsFrom } from '../services/collect/collectSettings';
 import { refinementBudgetFrom } from '../services/collect/refinementBudget';
 import { watchDelegateBatch } from '../services/collect/watchDelegateBatch';
+import { recordDeskSummary } from '../services/desk/recordDeskSummary';
 
 export interface CollectHandlerDeps extends CollectDeps, ConsumerDeps {
   /** Told about every record's outcome (the CLI prints a table from these). */
@@ -76,6 +77,7 @@ export function collectDepsFromEnv(env: Readonly<Record<string, string | undefin
     ...basics,
     chain: chainFrom(settings, basics.log),
     repos,
+    deskSummary: { record: (account, now) => recordDeskSummary(repos, account, now) },
     events: notifyPublisher(sqsQueueFrom(settings, 'NOTIFY_QUEUE_URL', sqs), sqsQueueFrom(settings, 'CHANNEL_QUEUE_URL', sqs)),
     revoke: protectionServiceFrom(settings, {
       accounts: repos.accounts,

@@ -21,7 +21,6 @@ import type { CollectJob } from '../../messages/collectJob';
 import { nextPollFailure } from '../../domain/lastPoll';
 import { SUMMARY_SAMPLING } from './collectSettings';
 import { queueOnboardingCheck } from './queueOnboardingCheck';
-import { recordDeskSummary } from '../desk/recordDeskSummary';
 
 export type { CollectDeps, CollectOutcome } from './collectDeps';
 
@@ -148,7 +147,7 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
   }
   await queueOnboardingCheck(deps, account, now);
   // Last, once the poll is committed: the desk overview's figures as of this poll.
-  await recordDeskSummary(repos, account, now);
+  await deps.deskSummary?.record(account, now);
 
   deps.counters.count('Polls');
   deps.counters.count('SuccessfulPolls');
