@@ -1,5 +1,6 @@
 import type { ChainClient } from '../functions/chain/ports';
 import { settingsSchema } from '../functions/config/settings';
+import { recordDeskSummary } from '../functions/services/desk/recordDeskSummary';
 import { createCollectHandler } from '../functions/handlers/collect';
 import { DEFAULT_COLLECT_SETTINGS, type CollectSettings } from '../functions/services/collect/collectSettings';
 import { type CollectOutcome } from '../functions/services/collect/collectAccount';
@@ -106,6 +107,7 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
     refinementBudget: backfillShare,
     gapBudget: backfillShare,
     ...(deps.revoke ? { revoke: deps.revoke } : {}),
+    deskSummary: { record: (account, now) => recordDeskSummary(deps.repos, account, now) },
     ...heldRecords(deps.queueClock),
     onOutcome: (outcome) => {
       outcomes.push(outcome);

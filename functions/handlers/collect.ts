@@ -11,6 +11,7 @@ import { KnownDelegatesRepository } from '../store/knownDelegatesRepository';
 import { DecisionRepository } from '../store/decisionRepository';
 import { protectionServiceFrom } from '../runtime/protectionServiceFrom';
 import { SnapshotsRepository } from '../store/snapshotsRepository';
+import { DeskSummaryRepository } from '../store/deskSummaryRepository';
 import { handlerBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { sqsConsumer, type ConsumerDeps } from '../runtime/consumer/sqsConsumer';
@@ -18,6 +19,7 @@ import { collectAccount, type CollectDeps, type CollectOutcome } from '../servic
 import { collectSettingsFrom } from '../services/collect/collectSettings';
 import { refinementBudgetFrom } from '../services/collect/refinementBudget';
 import { watchDelegateBatch } from '../services/collect/watchDelegateBatch';
+import { recordDeskSummary } from '../services/desk/recordDeskSummary';
 
 export interface CollectHandlerDeps extends CollectDeps, ConsumerDeps {
   /** Told about every record's outcome (the CLI prints a table from these). */
@@ -68,12 +70,14 @@ export function collectDepsFromEnv(env: Readonly<Record<string, string | undefin
     delegates: DelegateViewRepository,
     knownDelegates: KnownDelegatesRepository,
     decisions: DecisionRepository,
+    deskSummaries: DeskSummaryRepository,
   });
   const sqs = new SQSClient({ region: settings.AWS_REGION });
   return {
     ...basics,
     chain: chainFrom(settings, basics.log),
     repos,
+    deskSummary: { record: (account, now) => recordDeskSummary(repos, account, now) },
     events: notifyPublisher(sqsQueueFrom(settings, 'NOTIFY_QUEUE_URL', sqs), sqsQueueFrom(settings, 'CHANNEL_QUEUE_URL', sqs)),
     revoke: protectionServiceFrom(settings, {
       accounts: repos.accounts,

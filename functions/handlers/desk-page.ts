@@ -12,6 +12,7 @@ import { DeskSessionRepository } from '../store/deskSessionRepository';
 import { DeskSignInRepository } from '../store/deskSignInRepository';
 import { DeskChallengeRepository } from '../store/deskChallengeRepository';
 import { PasskeyRepository } from '../store/passkeyRepository';
+import { DeskSummaryRepository } from '../store/deskSummaryRepository';
 import type { Repositories } from '../store/repositories';
 import { RecipientsRepository } from '../store/recipientsRepository';
 import { AlertStateRepository } from '../store/alertStateRepository';
@@ -63,6 +64,7 @@ export type DeskRepositories = Pick<
   | 'deskChallenges'
   | 'passkeys'
   | 'deskRates'
+  | 'deskSummaries'
 >;
 
 /** The desk's store deps from its repositories (the Lambda's, the local system's, a test's, the benchmark's). */
@@ -79,6 +81,7 @@ export function deskRepositoryDeps(repos: DeskRepositories) {
       delegates: repos.delegates,
       knownDelegates: repos.knownDelegates,
       decisions: repos.decisions,
+      summaries: repos.deskSummaries,
     },
     snoozes: repos.alerts,
     channels: repos.channels,
@@ -108,6 +111,7 @@ export async function deskPageDepsFromEnv(env: Readonly<Record<string, string | 
     knownDelegates: KnownDelegatesRepository,
     decisions: DecisionRepository,
     channels: ChannelsRepository,
+    deskSummaries: DeskSummaryRepository,
   });
   const assets = settings.DESK_ASSETS_DIR === undefined ? NO_DESK_ASSETS : readDeskAssets(settings.DESK_ASSETS_DIR);
   const minter = await linkMinterFrom(settings, HANDLER_CATALOG['desk-page'].requires.links.mints, { revokeAllServed: true });

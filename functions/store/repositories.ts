@@ -32,6 +32,7 @@ import { DeskRateRepository } from './deskRateRepository';
 import { DeskOperatorsRepository } from './deskOperatorsRepository';
 import { DeskChallengeRepository } from './deskChallengeRepository';
 import { PasskeyRepository } from './passkeyRepository';
+import { DeskSummaryRepository } from './deskSummaryRepository';
 
 /** Every repository, sharing one client and table prefix. */
 export interface Repositories {
@@ -89,6 +90,8 @@ export interface Repositories {
   readonly deskChallenges: DeskChallengeRepository;
   /** Registered passkeys (table `desk`). */
   readonly passkeys: PasskeyRepository;
+  /** Per account, the desk overview's figures as of its latest poll (items in `alerts`). */
+  readonly deskSummaries: DeskSummaryRepository;
 }
 
 /** Builds every repository over one document client and table prefix (once per cold start). */
@@ -127,5 +130,6 @@ export function createRepositories(client: DynamoDBDocumentClient, prefix: strin
     deskOperators: new DeskOperatorsRepository(client, prefix, options),
     deskChallenges: new DeskChallengeRepository(client, prefix, options),
     passkeys: new PasskeyRepository(client, prefix, options),
+    deskSummaries: new DeskSummaryRepository(client, prefix, options),
   };
 }

@@ -1,4 +1,5 @@
 import { CONTROLS_KEY_PREFIX } from '../../functions/store/alertStateRepository';
+import { DESK_SUMMARY_KEY_PREFIX } from '../../functions/store/deskSummaryRepository';
 import { DECISION_SIGNING_KEY_PREFIX } from '../../functions/store/decisionRepository';
 import { DECISIONS_BY_ACCOUNT_INDEX } from '../../functions/store/tableDefinitions';
 import { CfnOutput, Fn, Stack, Validations, type StackProps } from 'aws-cdk-lib';
@@ -311,6 +312,8 @@ export class WebStack extends Stack {
       // `controls#<account>`, read and conditionally rewritten, as the snooze page does): never an alert state.
       .bindTableActions(table('alerts'), ['dynamodb:GetItem'])
       .bindTableActions(table('alerts'), ['dynamodb:PutItem'], { leadingKeys: [`${CONTROLS_KEY_PREFIX}*`] })
+      // The overview: each account's summary as of its latest poll (collect writes them), 100 a request.
+      .bindTableActions(table('alerts'), ['dynamodb:BatchGetItem'], { leadingKeys: [`${DESK_SUMMARY_KEY_PREFIX}*`] })
       .bindTableActions(table('delegates'), ['dynamodb:Query'])
       // The protection section: the account's decisions (the tokens index only decisions are in) and their units.
       .bindIndexQuery(table('tokens'), DECISIONS_BY_ACCOUNT_INDEX)

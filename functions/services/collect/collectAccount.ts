@@ -146,6 +146,8 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
     deps.counters.count('GapPollsContinued');
   }
   await queueOnboardingCheck(deps, account, now);
+  // Last, once the poll is committed: the desk overview's figures as of this poll.
+  await deps.deskSummary?.record(account, now);
 
   deps.counters.count('Polls');
   deps.counters.count('SuccessfulPolls');

@@ -33,6 +33,8 @@ export interface CollectDeps {
    * nothing is revoked and the notice says protection is not set up.
    */
   readonly revoke?: ProtectiveRevoker;
+  /** Told last of each committed poll: keeps the account's desk summary (the desk overview's row); absent, none is kept. */
+  readonly deskSummary?: { record(account: TrackedAccount, now: number): Promise<void> };
 }
 
 /** What one poll or one account's delegate check came to. */

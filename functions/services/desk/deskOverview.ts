@@ -4,6 +4,7 @@ import { mapConcurrent } from '../../shared/concurrency';
 import type { DeskStores } from './deskStores';
 import { accountsOf, type DeskScopeDeps, type DeskViewer } from './deskViewer';
 import { overviewRow, type OverviewRow } from './overviewRow';
+import { summaryRow } from './summaryRow';
 
 /** How many accounts' reads are in flight at once for one overview. */
 export const OVERVIEW_CONCURRENCY = 16;
@@ -14,10 +15,19 @@ export interface DeskOverview {
   readonly counts: Readonly<Record<ShownStatus, number>>;
 }
 
-/** Every account `viewer` sees, as overview rows read at `now` (`overviewRow`), with the counts by status. */
+/**
+ * Every account `viewer` sees, as overview rows at `now`, with the counts by status: each from the
+ * account's stored summary (`summaryRow`; one `BatchGetItem` per 100 accounts), or, for an account
+ * without a usable one (never polled since the summaries exist, a new local day it cannot tell),
+ * measured from the store (`overviewRow`).
+ */
 export async function deskOverview(deps: DeskScopeDeps & { readonly stores: DeskStores }, viewer: DeskViewer, now: number): Promise<DeskOverview> {
   const accounts = await accountsOf(deps, viewer);
-  const rows = await mapConcurrent(accounts, OVERVIEW_CONCURRENCY, (account) => overviewRow(deps.stores, account, now));
+  const summaries = await deps.stores.summaries.getMany(accounts.map((a) => a.address));
+  const rows = await mapConcurrent(accounts, OVERVIEW_CONCURRENCY, async (account) => {
+    const summary = summaries.get(account.address);
+    return (summary ? summaryRow(account, summary, now) : null) ?? overviewRow(deps.stores, account, now);
+  });
   const counts = Object.fromEntries(SHOWN_STATUSES.map((s) => [s, rows.filter((r) => r.status === s).length])) as Record<ShownStatus, number>;
   return { rows, counts };
 }

@@ -2,6 +2,7 @@ import type { AlertStateRepository } from '../../store/alertStateRepository';
 import type { CurvesRepository } from '../../store/curvesRepository';
 import type { DecisionRepository } from '../../store/decisionRepository';
 import type { DelegateViewRepository } from '../../store/delegateViewRepository';
+import type { DeskSummaryRepository } from '../../store/deskSummaryRepository';
 import type { KnownDelegatesRepository } from '../../store/knownDelegatesRepository';
 import type { SnapshotsRepository } from '../../store/snapshotsRepository';
 
@@ -15,4 +16,6 @@ export interface DeskStores {
   readonly knownDelegates: Pick<KnownDelegatesRepository, 'read'>;
   /** Protective decisions by account (the `tokens` index) and their units (items of the `tokens` table). */
   readonly decisions: Pick<DecisionRepository, 'listForAccount' | 'units'>;
+  /** The overview's figures per account as of its latest poll (collect writes them). */
+  readonly summaries: Pick<DeskSummaryRepository, 'getMany'>;
 }

@@ -30,6 +30,8 @@ export interface OverviewRow {
   readonly statusReason: string | null;
   /** The latest poll that stored something (its snapshot), or `null` before one. */
   readonly lastPollAt: number | null;
+  /** That snapshot's `polledAt` (the poll's due time), what staleness is measured from. */
+  readonly polledAt: number | null;
   /** The newest stored point: what every figure is as of. */
   readonly asOf: number | null;
   readonly equity: number | null;
@@ -84,7 +86,11 @@ function soonest(views: readonly DelegateView[]): OverviewRow['soonestExpiry'] {
  * measure (the full window is read only without a usable rollup); today's figures are the daily
  * report's, built from stored data by the report's own composition.
  */
-export async function overviewRow(stores: DeskStores, account: TrackedAccount, now: number): Promise<OverviewRow> {
+export async function overviewRow(
+  stores: Pick<DeskStores, 'curves' | 'snapshots' | 'alerts' | 'delegates'>,
+  account: TrackedAccount,
+  now: number,
+): Promise<OverviewRow> {
   const [rules, snapshot, views] = await Promise.all([
     stores.alerts.listWithControls(account.address),
     stores.snapshots.latest(account.address),
@@ -129,6 +135,7 @@ export async function overviewRow(stores: DeskStores, account: TrackedAccount, n
     status: shown.status,
     statusReason: shown.reason,
     lastPollAt: snapshot ? (snapshot.fetchedAt ?? snapshot.polledAt) : null,
+    polledAt: snapshot ? snapshot.polledAt : null,
     asOf: newest?.timestamp ?? latest?.ts ?? null,
     equity: newest?.equity ?? (latest?.equity === undefined ? null : Number(latest.equity)),
     today: { localDate: today, figures: model.day },

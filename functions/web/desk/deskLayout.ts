@@ -19,7 +19,12 @@ export interface DeskDocument {
   readonly body: SafeHtml;
   readonly chrome?: DeskChrome;
   readonly section?: DeskSection;
-  /** Scripts (same-origin asset URLs, loaded `defer`) and stylesheets of the page's client. */
+  /**
+   * Scripts (same-origin asset URLs, loaded `defer`) and stylesheets of the page's client. The
+   * stylesheets style only what the scripts draw, so they are linked at the end of the body: the
+   * page paints without waiting for them (a stylesheet in the head blocks the first paint), and
+   * the deferred scripts still run after they loaded.
+   */
   readonly scripts?: readonly string[];
   readonly stylesheets?: readonly string[];
 }
@@ -54,7 +59,7 @@ export function renderDeskDocument(doc: DeskDocument): string {
 <meta name="robots" content="noindex, nofollow">
 <title>${doc.title} · Portfolio Sentinel</title>
 <style>${trustedHtml(DESK_STYLES)}</style>
-${(doc.stylesheets ?? []).map((href) => html`<link rel="stylesheet" href="${href}">\n`)}${(doc.scripts ?? []).map((src) => html`<script src="${src}" defer></script>\n`)}</head>
+${(doc.scripts ?? []).map((src) => html`<script src="${src}" defer></script>\n`)}</head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
 ${doc.chrome ? top(doc.chrome, doc.section) : ''}
@@ -62,7 +67,7 @@ ${doc.chrome ? top(doc.chrome, doc.section) : ''}
 ${doc.body}
 <footer>Every figure is read from stored data, as of the account's last poll; nothing here asks the chain. ${doc.chrome ? '' : 'This page sets a cookie only once you sign in.'}</footer>
 </main>
-</body>
+${(doc.stylesheets ?? []).map((href) => html`<link rel="stylesheet" href="${href}">\n`)}</body>
 </html>
 `.value;
 }

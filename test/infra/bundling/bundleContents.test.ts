@@ -25,7 +25,8 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 /** The repositories each handler builds (`someRepositoriesFrom`); any other one in its bundle came through a shared module. */
 const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
   dispatch: ['accountSchedule', 'accounts'],
-  collect: ['accounts', 'alertState', 'curves', 'decision', 'delegateView', 'knownDelegates', 'snapshots'],
+  // deskSummary: the desk overview's row, written after each poll.
+  collect: ['accounts', 'alertState', 'curves', 'decision', 'delegateView', 'deskSummary', 'knownDelegates', 'snapshots'],
   'report-dispatch': ['accountSchedule', 'missedReports', 'recipients', 'reportLedger'],
   notify: ['accounts', 'alertState', 'channels', 'curves', 'delegateView', 'delivery', 'onboardingBatch', 'onboardingProgress', 'preferences', 'suppression'],
   'daily-report': [
@@ -78,6 +79,8 @@ const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
     'deskRecipient',
     'deskSession',
     'deskSignIn',
+    // deskSummary: the overview's rows as of each account's latest poll.
+    'deskSummary',
     'knownDelegates',
     'passkey',
     'recipients',

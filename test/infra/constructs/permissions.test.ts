@@ -203,6 +203,16 @@ describe('IAM statements', () => {
       );
     });
 
+    it('lets collect alone write the desk summaries (desk-summary#<account>), and the desk page batch-read them and no alert state', () => {
+      const key = `desk-summary#${ACCOUNT}`;
+      expect(may('collect', 'PutItem', 'alerts', key)).toBe(true);
+      for (const owner of HANDLER_NAMES.filter((n) => n !== 'collect'))
+        for (const action of WRITES) expect(may(owner, action, 'alerts', key), `${owner} ${action}`).toBe(false);
+      expect(may('desk-page', 'BatchGetItem', 'alerts', key)).toBe(true);
+      for (const other of [ACCOUNT, `controls#${ACCOUNT}`, 'stage']) expect(may('desk-page', 'BatchGetItem', 'alerts', other), other).toBe(false);
+      expect(decide('desk-page', 'dynamodb:BatchGetItem', tableArn('alerts'), { 'dynamodb:LeadingKeys': [key, ACCOUNT] })).not.toBe('allow');
+    });
+
     it('collect cannot write an announcement, nor update or delete a known key; it still keeps its delegate views', () => {
       for (const action of WRITES) expect(may('collect', action, 'delegates', `expect#${ACCOUNT}`), action).toBe(false);
       expect(may('collect', 'PutItem', 'delegates', `known#${ACCOUNT}`)).toBe(true);
@@ -336,7 +346,8 @@ describe('IAM statements', () => {
         preferences: ['GetItem'],
         curves: ['Query'],
         snapshots: ['Query'],
-        alerts: ['Query', 'GetItem', 'PutItem'],
+        // PutItem on the recipients' snoozes (controls#), BatchGetItem on the desk summaries (desk-summary#) alone: see the key-space tests.
+        alerts: ['Query', 'GetItem', 'PutItem', 'BatchGetItem'],
         delegates: ['Query'],
         channels: ['Query'],
         desk: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],

@@ -1,3 +1,4 @@
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrackedAccount } from '../../../../functions/domain/account';
 import { addDays, localDate } from '../../../../functions/domain/localTime';
@@ -6,6 +7,8 @@ import { ActionLinks } from '../../../../functions/links/actionLinks';
 import { LinkTokenCodec } from '../../../../functions/links/linkToken';
 import { sendAccountReport } from '../../../../functions/services/report/send/sendAccountReport';
 import { accountStatus } from '../../../../functions/services/status/accountStatus';
+import { overviewRow } from '../../../../functions/services/desk/overviewRow';
+import { summaryRow } from '../../../../functions/services/desk/summaryRow';
 import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
 import { localMailDeps } from '../../../../local/localSystem';
 import { CALM, startPipelineHarness } from '../../../support/collect/pipelineHarness';
@@ -13,6 +16,8 @@ import { sesSender } from '../../../support/delivery/mailHarness';
 import { DESK_SECRET, deskClient, signIn, startDeskWorld, type DeskClient, type DeskWorld } from '../../../support/desk/deskWorld';
 import { sesStore } from '../../../support/sesStore';
 import { testTables } from '../../../support/testTables';
+import { DESK_SUMMARY_KEY_PREFIX, DESK_SUMMARY_RULE } from '../../../../functions/store/deskSummaryRepository';
+import { tableName } from '../../../../functions/store/tableDefinitions';
 
 const HOUR = 3_600_000;
 const OPS = 'ops@example.com';
@@ -108,6 +113,45 @@ describe('the desk page and the emails', () => {
       expect(row).toMatch(/<span class="badge b-ok">ok<\/span>/);
     }
     expect(overview.body).toMatch(/<li>5 accounts<\/li>/);
+  });
+
+  it("reads each account's row from the summary its latest poll stored, equal to the row measured from the store", async () => {
+    for (const zone of ZONES) {
+      const account = (await h.repos.accounts.get(tracked.get(zone.label)!.address))!;
+      const summary = (await h.repos.deskSummaries.getMany([account.address])).get(account.address);
+      expect(summary, zone.label).toBeDefined();
+      expect(summary!.today.figures, zone.label).not.toBeNull();
+      expect(summaryRow(account, summary!, h.now()), zone.label).toEqual(await overviewRow(h.repos, account, h.now()));
+    }
+  });
+
+  it('shows what the summary holds, and measures a row from the store when its summary is unusable or missing', async () => {
+    const account = (await h.repos.accounts.get(tracked.get('utc')!.address))!;
+    const summary = (await h.repos.deskSummaries.getMany([account.address])).get(account.address)!;
+    const rowOf = (body: string) =>
+      new RegExp(`<tr>\\s*<th scope="row"><a href="[^"]*/desk/accounts/${account.address}">[\\s\\S]*?</tr>`).exec(body)?.[0] ?? '';
+    const status = (await accountStatus(h.repos, account.address, h.now()))!;
+    const measured = `<td class="num">${new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(status.drawdown!.currentPct)}%`;
+    try {
+      await h.repos.deskSummaries.put({ ...summary, drawdownPct: 42.42 });
+      expect(rowOf((await ops.get('/desk')).body)).toContain('<td class="num">42.42%');
+      // Measured in another zone: not this account's day, so the row is measured from the store.
+      await h.repos.deskSummaries.put({ ...summary, drawdownPct: 42.42, timezone: 'Asia/Kolkata' });
+      const fallback = rowOf((await ops.get('/desk')).body);
+      expect(fallback).not.toContain('42.42%');
+      expect(fallback).toContain(measured);
+      // No summary at all (an account no poll has summarised yet): measured from the store too.
+      await tables.client.send(
+        new DeleteCommand({
+          TableName: tableName(tables.prefix, 'alerts'),
+          Key: { address: `${DESK_SUMMARY_KEY_PREFIX}${account.address}`, rule: DESK_SUMMARY_RULE },
+        }),
+      );
+      expect(await h.repos.deskSummaries.getMany([account.address])).toEqual(new Map());
+      expect(rowOf((await ops.get('/desk')).body)).toContain(measured);
+    } finally {
+      await h.repos.deskSummaries.put(summary);
+    }
   });
 
   it("serves an account's chart data with every stored point of the window (at most a few thousand), and 404 for an account not received", async () => {
