@@ -2,6 +2,7 @@ import { mailboxNotices } from '../../../functions/services/preferences/mailboxN
 import { unescapeHtml } from '../htmlText';
 import { sesSender } from '../delivery/mailHarness';
 import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,7 +32,10 @@ import { startLambdaHttpServer, type LambdaHttpServer } from '../../../local/htt
 import { InProcessQueue, type SqsLambdaHandler } from '../../../local/queue/inProcessQueue';
 import { SimControlClient } from '../../../local/sim/controlClient';
 import { startSimulator, type RunningSimulator } from '../../../local/sim/http/server';
-import type { TestTables } from '../testTables';
+import { testTables, type TestTables } from '../testTables';
+import { perFile } from '../perFile';
+import { createNotifyHandler } from '../../../functions/handlers/notify';
+import { sharedRenderer } from '../delivery/mailHarness';
 import { createRevokeAllPageHandler } from '../../../functions/handlers/revoke-all-page';
 import type { RevokeAllJob } from '../../../functions/messages/revokeAllJob';
 import { createRevokeAllWorkerHandler } from '../../../functions/handlers/revoke-all-worker';
@@ -108,6 +112,35 @@ let envCounter = 0;
 
 /** Builds the real notify consumer once the world's repositories and links exist (end-to-end tests). */
 export type NotifyConsumerFactory = (parts: { repos: Repositories; links: ActionLinks }) => SqsLambdaHandler;
+
+/** The real notify consumer for a revocation world: renders with the templates and sends through the run's local SES. */
+export const mailingNotifyConsumer =
+  (options: { operatorEmail?: string } = {}): NotifyConsumerFactory =>
+  ({ repos, links }) =>
+    createNotifyHandler({
+      repos,
+      sender: sesSender(inject('sesEndpoint'), 3),
+      renderer: sharedRenderer(),
+      links,
+      mailFrom: 'sentinel@example.com',
+      log: silentLog,
+      counters: memoryCounters(),
+      now: Date.now,
+      ...options,
+    });
+
+/**
+ * The revocation world of one test file (call at the top of a file or `describe`): this file's
+ * tables and `startRevocationWorld` over them, started before the tests and closed after them.
+ */
+export function revocationWorld(options: { notifyConsumer?: NotifyConsumerFactory } = {}): RevocationWorld & { readonly tables: TestTables } {
+  const tables = testTables();
+  return perFile(
+    'the revocation world',
+    async () => Object.assign(await startRevocationWorld(tables, options), { tables }),
+    (world) => world.close(),
+  );
+}
 
 export async function startRevocationWorld(tables: TestTables, options: { notifyConsumer?: NotifyConsumerFactory } = {}): Promise<RevocationWorld> {
   const sim = await startSimulator({ seed: 7 });
