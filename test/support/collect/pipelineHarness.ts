@@ -11,7 +11,8 @@ import { accountSettingsSchema } from '../../../functions/domain/account';
 import { createLocalPipeline } from '../../../local/localPipeline';
 import { startSimulator } from '../../../local/sim';
 import { SimControlClient } from '../../../local/sim/controlClient';
-import type { TestTables } from '../testTables';
+import { testTables, type TestTables } from '../testTables';
+import { perFile } from '../perFile';
 
 /**
  * 2030-01-07 00:00 UTC: a Monday, far from DST changes, and after the machine's date: DynamoDB
@@ -91,4 +92,21 @@ export async function startPipelineHarness(tables: TestTables, options: { seed?:
       await sim.close();
     },
   };
+}
+
+/** One started pipeline harness. */
+export type PipelineHarness = Awaited<ReturnType<typeof startPipelineHarness>>;
+
+/**
+ * The collection pipeline's world for one test file (call at the top of a file or `describe`):
+ * this file's tables and `startPipelineHarness` over them, started before the tests and closed
+ * after them.
+ */
+export function pipelineHarness(options: { seed?: number; log?: Log } = {}): PipelineHarness & { readonly tables: TestTables } {
+  const tables = testTables();
+  return perFile(
+    'the pipeline harness',
+    async () => Object.assign(await startPipelineHarness(tables, options), { tables }),
+    (h) => h.close(),
+  );
 }
