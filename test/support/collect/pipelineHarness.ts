@@ -4,6 +4,8 @@ import { TokenBucket } from '../../../functions/shared/rateLimiter';
 import { DEFAULT_COLLECT_SETTINGS } from '../../../functions/services/collect/collectSettings';
 import type { NotifyMessage } from '../../../functions/messages/notifyMessage';
 import { queuedNotices } from './queuedNotices';
+import type { CollectMessage } from '../../../functions/messages/collectJob';
+import { dispatchDue } from '../../../functions/services/collect/dispatchDue';
 import { memoryCounters, silentLog, type Log } from '../../../functions/shared/observability';
 import { createRepositories, type Repositories } from '../../../functions/store/repositories';
 import { newTrackedAccount } from '../../../functions/domain/trackedAccount';
@@ -79,6 +81,20 @@ export async function startPipelineHarness(tables: TestTables, options: { seed?:
     async advance(ms: number): Promise<void> {
       await control.advanceClock(ms);
       now += ms;
+    },
+    /** One scheduled dispatch run at the harness's now; returns what it queued on the collect queue (poll jobs and delegate-watch jobs). */
+    async dispatch(watchBatchSize = 100): Promise<CollectMessage[]> {
+      const queued: CollectMessage[] = [];
+      await dispatchDue({
+        accounts: repos.accounts,
+        schedule: repos.schedule,
+        collectQueue: { send: async (entries) => (queued.push(...entries.map((e) => e.body)), { sent: entries.map((e) => e.id), failed: [] }) },
+        log: silentLog,
+        now: clock,
+        limitPerShard: 1_000,
+        watchBatchSize,
+      });
+      return queued;
     },
     /** Creates a simulator account and tracks it (settings in CLI form). */
     async track(label: string, settings: Record<string, unknown> = {}, profile?: Record<string, number>, existing?: { address: string }) {

@@ -2,11 +2,10 @@ import type { SQSEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ChainClient } from '../../../../functions/chain/ports';
 import { createCollectHandler } from '../../../../functions/handlers/collect';
-import type { CollectMessage, DelegateWatchJob } from '../../../../functions/messages/collectJob';
+import type { DelegateWatchJob } from '../../../../functions/messages/collectJob';
 import type { NotifyEvent } from '../../../../functions/messages/notifyMessage';
 import type { CollectOutcome } from '../../../../functions/services/collect/collectAccount';
 import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
-import { dispatchDue } from '../../../../functions/services/collect/dispatchDue';
 import { WATCH_CONCURRENCY, watchDelegateBatch } from '../../../../functions/services/collect/watchDelegateBatch';
 import { withDeadline } from '../../../../functions/shared/deadline';
 import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
@@ -72,16 +71,7 @@ describe('delegate watch batches', () => {
 
   /** One scheduled dispatch run; returns the delegate-watch jobs it queued (the tests' accounts are daily: no poll is due). */
   async function dispatchWatch(watchBatchSize = 100): Promise<DelegateWatchJob[]> {
-    const queued: CollectMessage[] = [];
-    await dispatchDue({
-      accounts: h.repos.accounts,
-      schedule: h.repos.schedule,
-      collectQueue: { send: async (entries) => (queued.push(...entries.map((e) => e.body)), { sent: entries.map((e) => e.id), failed: [] }) },
-      log: silentLog,
-      now: h.now,
-      limitPerShard: 1_000,
-      watchBatchSize,
-    });
+    const queued = await h.dispatch(watchBatchSize);
     expect(queued.filter((m) => !('kind' in m))).toEqual([]);
     return queued.filter((m): m is DelegateWatchJob => 'kind' in m);
   }

@@ -3,10 +3,9 @@ import { ChainTimeoutError } from '../../../../functions/chain/errors';
 import { checksumAddress } from '../../../../functions/domain/address';
 import type { ChainClient } from '../../../../functions/chain/ports';
 import type { ProtectiveActionOutcome, ProtectiveActionRequest, ProtectiveRevoker } from '../../../../functions/domain/protectiveAction';
-import type { DelegateWatchJob, CollectMessage } from '../../../../functions/messages/collectJob';
+import type { DelegateWatchJob } from '../../../../functions/messages/collectJob';
 import type { NotifyMessage } from '../../../../functions/messages/notifyMessage';
 import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
-import { dispatchDue } from '../../../../functions/services/collect/dispatchDue';
 import { watchDelegateBatch } from '../../../../functions/services/collect/watchDelegateBatch';
 import { takeKnownDelegates } from '../../../../functions/services/knownKeys/takeKnownDelegates';
 import { presentNotice } from '../../../../functions/notices/presentNotice';
@@ -58,16 +57,7 @@ describe('unknown keys revoked on sight (delegate watch)', () => {
   async function watchFor(minutes: number, chain?: ChainClient): Promise<void> {
     for (let m = 0; m < minutes; m++) {
       await h.advance(MINUTE);
-      const queued: CollectMessage[] = [];
-      await dispatchDue({
-        accounts: h.repos.accounts,
-        schedule: h.repos.schedule,
-        collectQueue: { send: async (entries) => (queued.push(...entries.map((e) => e.body)), { sent: entries.map((e) => e.id), failed: [] }) },
-        log: silentLog,
-        now: h.now,
-        limitPerShard: 1_000,
-        watchBatchSize: 100,
-      });
+      const queued = await h.dispatch();
       for (const job of queued.filter((q): q is DelegateWatchJob => 'kind' in q)) await watchDelegateBatch(deps(chain), job);
     }
   }

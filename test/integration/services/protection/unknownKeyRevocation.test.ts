@@ -2,10 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ProtectiveRevoker } from '../../../../functions/domain/protectiveAction';
 import { checksumAddress } from '../../../../functions/domain/address';
 import type { DecisionJob } from '../../../../functions/messages/decisionJob';
-import type { CollectMessage, DelegateWatchJob } from '../../../../functions/messages/collectJob';
+import type { DelegateWatchJob } from '../../../../functions/messages/collectJob';
 import type { NotifyMessage } from '../../../../functions/messages/notifyMessage';
 import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
-import { dispatchDue } from '../../../../functions/services/collect/dispatchDue';
 import { watchDelegateBatch } from '../../../../functions/services/collect/watchDelegateBatch';
 import { takeKnownDelegates } from '../../../../functions/services/knownKeys/takeKnownDelegates';
 import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
@@ -53,16 +52,7 @@ describe('unknown keys revoked on chain (watch → protection service → queue 
   async function watchFor(minutes: number, beforeSigning: () => Promise<void> = async () => undefined): Promise<void> {
     for (let m = 0; m < minutes; m++) {
       await h.advance(MINUTE);
-      const queued: CollectMessage[] = [];
-      await dispatchDue({
-        accounts: h.repos.accounts,
-        schedule: h.repos.schedule,
-        collectQueue: { send: async (entries) => (queued.push(...entries.map((e) => e.body)), { sent: entries.map((e) => e.id), failed: [] }) },
-        log: silentLog,
-        now: h.now,
-        limitPerShard: 1_000,
-        watchBatchSize: 100,
-      });
+      const queued = await h.dispatch();
       for (const job of queued.filter((q): q is DelegateWatchJob => 'kind' in q)) await watchDelegateBatch(deps(), job);
       await beforeSigning();
       await decisions.drain();
