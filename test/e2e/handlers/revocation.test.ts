@@ -1,38 +1,21 @@
 import { mkdir } from 'node:fs/promises';
-import { SESClient } from '@aws-sdk/client-ses';
 import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createNotifyHandler } from '../../../functions/handlers/notify';
-import { createEmailRenderer } from '../../../functions/mail/render/render';
-import { SesSender } from '../../../functions/mail/send/sesSender';
-import { memoryCounters, silentLog } from '../../../functions/shared/observability';
-import { startRevocationWorld, type RevocationWorld } from '../../support/revocation/revocationWorld';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailingNotifyConsumer, revocationWorld } from '../../support/revocation/revocationWorld';
 import { CHROMIUM_PATH } from '../../support/screenshot';
 import { sesStore, type StoredEmail } from '../../support/sesStore';
-import { testTables } from '../../support/testTables';
 
 const ARTIFACTS = 'test-artifacts/revocation';
-const tables = testTables();
-let world: RevocationWorld;
+const world = revocationWorld({ notifyConsumer: mailingNotifyConsumer() });
 let browser: Browser;
 
 beforeAll(async () => {
-  const sender = new SesSender(
-    new SESClient({ endpoint: inject('sesEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
-  );
-  const renderer = createEmailRenderer();
-  world = await startRevocationWorld(tables, {
-    // The real notify consumer: renders with the templates and sends through the local SES endpoint.
-    notifyConsumer: ({ repos, links }) =>
-      createNotifyHandler({ repos, sender, renderer, links, mailFrom: 'sentinel@example.com', log: silentLog, counters: memoryCounters(), now: Date.now }),
-  });
   browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
   await mkdir(ARTIFACTS, { recursive: true });
 });
 
 afterAll(async () => {
   await browser?.close();
-  await world?.close();
 });
 
 async function mailTo(recipient: string, subject: RegExp): Promise<StoredEmail> {

@@ -1,13 +1,9 @@
-import { mailboxNotices } from '../../../functions/services/preferences/mailboxNotice';
-import { sesSender } from '../../support/delivery/mailHarness';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPreferencesPageHandler } from '../../../functions/handlers/preferences-page';
+import type { createPreferencesPageHandler } from '../../../functions/handlers/preferences-page';
 import { ActionLinks } from '../../../functions/links/actionLinks';
 import { LinkTokenCodec } from '../../../functions/links/linkToken';
-import { silentLog } from '../../../functions/shared/observability';
 import { createRepositories } from '../../../functions/store/repositories';
-import { CsrfTokens } from '../../../functions/web/csrfToken';
 import { startLambdaHttpServer, type LambdaHttpServer } from '../../../local/http/lambdaHttpAdapter';
 import { startSimulator } from '../../../local/sim';
 import { SimControlClient } from '../../../local/sim/controlClient';
@@ -16,6 +12,7 @@ import { CALM, SIM_START } from '../../support/collect/pipelineHarness';
 import { formOf, getPage, submitForm, titleOf } from '../../support/revocation/revocationWorld';
 import { sesStore } from '../../support/sesStore';
 import { testTables } from '../../support/testTables';
+import { preferencesPageOf } from '../../support/revocation/linkPages';
 
 const HOUR = 3_600_000;
 const SECRET = 'recipient-snooze-e2e-link-secret-0123456789abcdef';
@@ -40,18 +37,12 @@ describe('a snooze from an alert link silences the one who clicked it', () => {
       routes: [{ path: '/snooze', functionName: 'preferences-page', handler: (event, context) => page.handler!(event, context) }],
     });
     const repos = createRepositories(tables.client, tables.prefix, { now: clock });
-    page.handler = createPreferencesPageHandler({
+    page.handler = preferencesPageOf({
+      repos,
       links: new ActionLinks(new LinkTokenCodec(SECRET), server.url),
-      csrf: new CsrfTokens(SECRET),
+      secret: SECRET,
       publicBaseUrl: server.url,
-      preferences: repos.preferences,
-      alerts: repos.alerts,
-      accounts: repos.accounts,
-      channels: repos.channels,
-      tokens: repos.tokens,
-      mailbox: mailboxNotices({ sender: sesSender(), mailFrom: 'sentinel@example.com', now: Date.now }),
       now: clock,
-      log: silentLog,
     });
     cli = cliRunner(
       {

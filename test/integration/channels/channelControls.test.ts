@@ -1,28 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelRecord } from '../../../functions/domain/channel';
 import type { ChannelJob, NoticeJob } from '../../../functions/messages/channelJob';
 import { notifyMessageSchema, type NotifyMessage } from '../../../functions/messages/notifyMessage';
 import type { MessageQueue } from '../../../functions/queue/messageQueue';
 import { fanOutNotice } from '../../../functions/services/notify/fanOutNotice';
-import {
-  formOf,
-  getPage,
-  startRevocationWorld,
-  submitForm,
-  titleOf,
-  type RevocationWorld,
-  type TrackedSimAccount,
-} from '../../support/revocation/revocationWorld';
-import { testTables } from '../../support/testTables';
+import { formOf, getPage, revocationWorld, submitForm, titleOf, type TrackedSimAccount } from '../../support/revocation/revocationWorld';
 import { cliRunner } from '../../support/cli/cliHarness';
 import { channelRecordOf } from '../../support/channels/channelRecordFixture';
 
-const tables = testTables();
-let world: RevocationWorld;
+const world = revocationWorld();
 let account: TrackedSimAccount;
 
 beforeAll(async () => {
-  world = await startRevocationWorld(tables);
   account = await world.trackAccount({ label: 'chat-controls', delegates: [] });
   const now = Date.now();
   for (const name of ['desk', 'ops']) {
@@ -30,9 +19,6 @@ beforeAll(async () => {
     await world.repos.channels.create(record);
   }
 }, 120_000);
-afterAll(async () => {
-  await world?.close();
-});
 
 /** Fans `message` about `address` out to the channels (`delegates` known to it); returns the jobs queued. */
 async function fanOutMessage(address: string, message: NotifyMessage, delegates = 0): Promise<NoticeJob[]> {
@@ -147,7 +133,7 @@ describe("a chat's Snooze and Preferences buttons", () => {
   });
 
   it("the channel's link epoch: revoke-links and remove void its messages' links, which read as expired on GET and POST; later links work", async () => {
-    const cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix });
+    const cli = cliRunner({ SENTINEL_TABLE_PREFIX: world.tables.prefix });
     const channelNamed = (name: string): ChannelRecord =>
       channelRecordOf({ name, type: 'telegram', secret: 'env:TG', chatId: '-1009', accounts: [account.address] }, Date.now());
     await world.repos.channels.create(channelNamed('late'));
@@ -220,7 +206,7 @@ describe("a chat's Revoke and Revoke-all buttons are the channel's own", () => {
   });
 
   it('revoke-links withdraws them on GET and POST (a form opened before included), nothing is revoked; links posted after work', async () => {
-    const cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix });
+    const cli = cliRunner({ SENTINEL_TABLE_PREFIX: world.tables.prefix });
     const [job] = await fanOutNewDelegate(`nd-epoch-${Date.now()}`);
     expect(job?.channel).toBe('keys-room');
     const revoke = urlOf(job, 'revoke');
@@ -250,7 +236,7 @@ describe("a chat's Revoke and Revoke-all buttons are the channel's own", () => {
   });
 
   it('remove withdraws them too, and a new channel of the same name does not revive them; an email link is not bound to any channel', async () => {
-    const cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix });
+    const cli = cliRunner({ SENTINEL_TABLE_PREFIX: world.tables.prefix });
     const [job] = await fanOutNewDelegate(`nd-remove-${Date.now()}`);
     const revokeAll = urlOf(job, 'revoke-all');
     expect((await getPage(revokeAll)).status).toBe(200);

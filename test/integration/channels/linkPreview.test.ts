@@ -1,29 +1,19 @@
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { discordMessage } from '../../../functions/channels/discord/discordMessage';
 import { pagerdutyEvent } from '../../../functions/channels/pagerduty/pagerdutyEvent';
 import { slackMessage } from '../../../functions/channels/slack/slackMessage';
 import { telegramMessage } from '../../../functions/channels/telegram/telegramMessage';
-import { loadSettings } from '../../../functions/config/settings';
 import { accountSettingsSchema } from '../../../functions/domain/account';
 import { checksumAddress } from '../../../functions/domain/address';
 import { newTrackedAccount } from '../../../functions/domain/trackedAccount';
 import { notifyMessageSchema, type NotifyEvent } from '../../../functions/messages/notifyMessage';
 import { presentNotice } from '../../../functions/notices/presentNotice';
-import { memoryCounters, silentLog } from '../../../functions/shared/observability';
-import { createRepositories } from '../../../functions/store/repositories';
-import { freePort } from '../../../local/freePort';
-import { serveSystem, type Serving } from '../../../local/serveSystem';
-import { SimControlClient } from '../../../local/sim/controlClient';
-import { startSimulator, type RunningSimulator } from '../../../local/sim/http/server';
 import { formOf, getPage } from '../../support/revocation/revocationWorld';
-import { testTables } from '../../support/testTables';
 import { channelRecordOf } from '../../support/channels/channelRecordFixture';
+import { servedSystemPerFile } from '../../support/local/servedSystemPerFile';
+import { registerDelegateViews } from '../../support/store/delegateViews';
 
-const tables = testTables();
-let sim: RunningSimulator;
-let serving: Serving;
-const signerEnv: Record<string, string | undefined> = {};
+const { sim, serving, signerEnv } = servedSystemPerFile({ seed: 29 });
 
 /** What link unfurlers send (Slack, Discord, Telegram): a plain GET, sometimes a HEAD first. */
 const UNFURLERS = [
@@ -31,35 +21,6 @@ const UNFURLERS = [
   'Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)',
   'TelegramBot (like TwitterBot)',
 ];
-
-beforeAll(async () => {
-  sim = await startSimulator({ seed: 29 });
-  const port = await freePort();
-  const settings = loadSettings({
-    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-    SES_ENDPOINT: inject('sesEndpoint'),
-    ROCKET_NODE_URL: sim.nodeUrl,
-    ROCKET_INDEXER_URL: sim.indexerUrl,
-    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    SENTINEL_LINK_SECRET: randomBytes(32).toString('base64url'),
-    SENTINEL_TABLE_PREFIX: tables.prefix,
-    MAIL_FROM: 'sentinel@example.com',
-    AWS_REGION: 'us-east-1',
-  });
-  serving = await serveSystem({
-    settings,
-    repos: createRepositories(tables.client, tables.prefix),
-    log: silentLog,
-    counters: memoryCounters(),
-    now: Date.now,
-    signerEnv,
-    port,
-  });
-});
-afterAll(async () => {
-  await serving?.stop();
-  await sim?.close();
-});
 
 /**
  * Slack, Discord and Telegram fetch the links of a message to preview them. Every link a chat
@@ -69,30 +30,15 @@ afterAll(async () => {
  */
 describe('links in chat messages are safe to preview', () => {
   it('GET and HEAD of every Slack, Discord, Telegram and PagerDuty link change nothing', async () => {
-    const control = new SimControlClient(sim.controlUrl);
     const { repos, links } = serving.system;
-    const owner = await control.createAccount({ label: 'unfurl', historyDays: 1 });
-    const added = await control.addDelegate(owner.address, { name: 'intruder', expiresInMs: 86_400_000 });
+    const owner = await sim.control.createAccount({ label: 'unfurl', historyDays: 1 });
+    const added = await sim.control.addDelegate(owner.address, { name: 'intruder', expiresInMs: 86_400_000 });
     signerEnv['UNFURL_OWNER_KEY'] = owner.privateKey;
     const settings = accountSettingsSchema.parse({ address: owner.address, emails: ['unfurl@example.com'], label: 'unfurl', signer: 'env:UNFURL_OWNER_KEY' });
     const now = Date.now();
     await repos.accounts.create(newTrackedAccount(settings, now));
     const delegate = added.delegate.address;
-    await repos.delegates.putMany([
-      {
-        address: settings.address,
-        delegate,
-        name: 'intruder',
-        expiryMs: null,
-        isWebClient: false,
-        firstSeenAt: now,
-        lastSeenAt: now,
-        warningsSent: [],
-        expiredNoticeSent: false,
-        removedAt: null,
-        generation: 1,
-      },
-    ]);
+    await registerDelegateViews(repos, serving.system.chain, settings.address, now);
     // The drawdown the notice is about: its level is breached, so the snooze link is current.
     await repos.alerts.compareAndSet(settings.address, 'drawdown', null, {
       levels: { '10': { status: 'breached', lastValue: 11, lastSentAt: now, breachedAt: now, named: true } },
@@ -149,7 +95,7 @@ describe('links in chat messages are safe to preview', () => {
     );
 
     const state = async () => ({
-      chain: await control.account(owner.address).then((v) => ({ nonce: v.nonce, delegates: v.delegates.map((d) => d.address) })),
+      chain: await sim.control.account(owner.address).then((v) => ({ nonce: v.nonce, delegates: v.delegates.map((d) => d.address) })),
       alerts: await repos.alerts.listForAccount(settings.address),
       audit: await repos.audit.listForAccount(settings.address, 100),
     });

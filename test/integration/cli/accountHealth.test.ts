@@ -1,30 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRepositories } from '../../../functions/store/repositories';
-import { SimControlClient, startSimulator } from '../../../local/sim';
-import { testTables } from '../../support/testTables';
-import { cliRunner } from '../../support/cli/cliHarness';
+import { cliWorld } from '../../support/cli/cliWorld';
 
 /** Anything of a chain request: a URL, its host and port, the route with its query. */
 const REQUEST_PARTS = /:\/\/|127\.0\.0\.1|portfolio\?|interval=|from=/;
 
 describe('sentinel accounts / status: an account whose collection fails', () => {
-  const tables = testTables();
-  let sim: Awaited<ReturnType<typeof startSimulator>>;
-  let control: SimControlClient;
-  let cli: ReturnType<typeof cliRunner>;
-  beforeAll(async () => {
-    sim = await startSimulator({ seed: 11 });
-    control = new SimControlClient(sim.controlUrl);
-    cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix, ROCKET_NODE_URL: sim.nodeUrl, ROCKET_INDEXER_URL: sim.indexerUrl });
-  });
-  afterAll(async () => {
-    await sim?.close();
-  });
+  const { tables, sim, cli } = cliWorld({ sim: { seed: 11 } });
 
   it('collect, status, accounts list and show say what the chain answered, never the request URL', async () => {
-    const owner = await control.createAccount({});
+    const owner = await sim.control.createAccount({});
     expect((await cli('accounts', 'add', owner.address, '--email', 'ops@example.com', '--interval', '1h')).code).toBe(0);
-    await control.setFaults({ routes: { portfolio: { error500: 1 } } });
+    await sim.control.setFaults({ routes: { portfolio: { error500: 1 } } });
     try {
       for (let i = 0; i < 3; i++) {
         const run = await cli('collect', '--account', owner.address);
@@ -32,7 +19,7 @@ describe('sentinel accounts / status: an account whose collection fails', () => 
         expect(run.stdout).not.toMatch(REQUEST_PARTS);
       }
     } finally {
-      await control.resetFaults();
+      await sim.control.resetFaults();
     }
     for (const argv of [
       ['status', owner.address],
@@ -50,7 +37,7 @@ describe('sentinel accounts / status: an account whose collection fails', () => 
   });
 
   it('a reason stored with the raw error text (before reasons were kept public) is shown without its URL', async () => {
-    const owner = await control.createAccount({});
+    const owner = await sim.control.createAccount({});
     expect((await cli('accounts', 'add', owner.address, '--email', 'ops@example.com', '--interval', '1h')).code).toBe(0);
     const repos = createRepositories(tables.client, tables.prefix);
     const raw = `3 consecutive collection errors; last: GET http://127.0.0.1:41483/indexer/portfolio?account=${owner.address}&interval=1h failed with HTTP 500`;

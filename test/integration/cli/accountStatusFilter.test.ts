@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimControlClient, startSimulator } from '../../../local/sim';
-import { testTables } from '../../support/testTables';
-import { cliRunner } from '../../support/cli/cliHarness';
+import { describe, expect, it } from 'vitest';
+import { cliWorld } from '../../support/cli/cliWorld';
 
 interface Listed {
   address: string;
@@ -11,32 +9,21 @@ interface Listed {
 }
 
 describe('sentinel accounts list --status, and the last poll apart from the status', () => {
-  const tables = testTables();
-  let sim: Awaited<ReturnType<typeof startSimulator>>;
-  let control: SimControlClient;
-  let cli: ReturnType<typeof cliRunner>;
-  beforeAll(async () => {
-    sim = await startSimulator({ seed: 12 });
-    control = new SimControlClient(sim.controlUrl);
-    cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix, ROCKET_NODE_URL: sim.nodeUrl, ROCKET_INDEXER_URL: sim.indexerUrl });
-  });
-  afterAll(async () => {
-    await sim?.close();
-  });
+  const { sim, cli } = cliWorld({ sim: { seed: 12 } });
 
   const listed = async (...extra: string[]): Promise<Listed[]> => JSON.parse((await cli('accounts', 'list', '--json', ...extra)).stdout) as Listed[];
 
   it('a never-polled account is new; one failed poll shows at once as the last poll while the status waits for the threshold', async () => {
-    const fresh = await control.createAccount({});
-    const flaky = await control.createAccount({});
+    const fresh = await sim.control.createAccount({});
+    const flaky = await sim.control.createAccount({});
     for (const a of [fresh, flaky]) expect((await cli('accounts', 'add', a.address, '--email', 'ops@example.com', '--interval', '1h')).code).toBe(0);
     expect((await listed()).map((a) => a.status)).toEqual(['new', 'new']);
 
-    await control.setFaults({ routes: { portfolio: { error500: 1 } } });
+    await sim.control.setFaults({ routes: { portfolio: { error500: 1 } } });
     try {
       expect((await cli('collect', '--account', flaky.address)).code).toBe(0);
     } finally {
-      await control.resetFaults();
+      await sim.control.resetFaults();
     }
     const once = (await listed()).find((a) => a.address === flaky.address);
     expect(once).toMatchObject({ status: 'ok', statusReason: null, lastPoll: { outcome: 'failed', consecutiveFailures: 1 } });
@@ -64,13 +51,13 @@ describe('sentinel accounts list --status, and the last poll apart from the stat
   });
 
   it('after the threshold of failed polls the account is failing and --status failing finds it; a success clears the last poll', async () => {
-    const owner = await control.createAccount({});
+    const owner = await sim.control.createAccount({});
     expect((await cli('accounts', 'add', owner.address, '--email', 'ops@example.com', '--interval', '1h')).code).toBe(0);
-    await control.setFaults({ routes: { portfolio: { error500: 1 } } });
+    await sim.control.setFaults({ routes: { portfolio: { error500: 1 } } });
     try {
       for (let i = 0; i < 3; i++) await cli('collect', '--account', owner.address);
     } finally {
-      await control.resetFaults();
+      await sim.control.resetFaults();
     }
     const failing = await listed('--status', 'failing');
     expect(failing.map((a) => a.address)).toEqual([owner.address]);

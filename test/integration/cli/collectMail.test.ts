@@ -1,10 +1,8 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tableName } from '../../../functions/store/tableDefinitions';
-import { SimControlClient, startSimulator } from '../../../local/sim';
 import { startFakeSes, type FakeSes } from '../../support/delivery/fakeSes';
-import { testTables } from '../../support/testTables';
-import { cliRunner } from '../../support/cli/cliHarness';
+import { cliWorld } from '../../support/cli/cliWorld';
 
 /** Requests the AWS SDK makes for one send (its default retry strategy retries throttling). */
 const SDK_ATTEMPTS = 3;
@@ -15,12 +13,9 @@ const SDK_ATTEMPTS = 3;
  * within the same delivery attempt, instead of failing the delivery back to the queue.
  */
 describe('sentinel collect: alert mail through the mail-rate governor', () => {
-  const tables = testTables();
-  let sim: Awaited<ReturnType<typeof startSimulator>>;
   let ses: FakeSes;
-  let cli: ReturnType<typeof cliRunner>;
+  const { tables, sim, cli } = cliWorld({ sim: { seed: 5 }, env: () => ({ SES_ENDPOINT: ses.endpoint }) });
   beforeAll(async () => {
-    sim = await startSimulator({ seed: 5 });
     // SES throttles every request of the first send to each recipient (the SDK's own attempts
     // included), then accepts.
     const requests = new Map<string, number>();
@@ -29,25 +24,17 @@ describe('sentinel collect: alert mail through the mail-rate governor', () => {
       requests.set(recipient, n);
       return n <= SDK_ATTEMPTS ? 'Throttling' : 'ok';
     });
-    cli = cliRunner({
-      SENTINEL_TABLE_PREFIX: tables.prefix,
-      ROCKET_NODE_URL: sim.nodeUrl,
-      ROCKET_INDEXER_URL: sim.indexerUrl,
-      SES_ENDPOINT: ses.endpoint,
-    });
   });
   afterAll(async () => {
-    await sim?.close();
     await ses?.stop();
   });
 
   it('retries a throttled alert inside one delivery attempt, and sends it once', async () => {
-    const control = new SimControlClient(sim.controlUrl);
-    const owner = await control.createAccount({});
+    const owner = await sim.control.createAccount({});
     expect((await cli('accounts', 'add', owner.address, '--email', 'owner@example.com', '--interval', '1h')).code).toBe(0);
     expect((await cli('collect', '--account', owner.address)).code).toBe(0);
     expect(ses.attempts.size, 'the first collect is quiet').toBe(0);
-    await control.addDelegate(owner.address, { name: 'bot' });
+    await sim.control.addDelegate(owner.address, { name: 'bot' });
 
     const run = await cli('collect', '--account', owner.address, '--json');
     expect(run.code, run.stderr).toBe(0);

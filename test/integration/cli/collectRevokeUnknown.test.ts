@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimControlClient, startSimulator } from '../../../local/sim';
+import { afterAll, describe, expect, it } from 'vitest';
 import { repositoriesFrom } from '../../../functions/runtime/factories';
 import { loadSettings } from '../../../functions/config/settings';
 import { inject } from 'vitest';
-import { testTables } from '../../support/testTables';
-import { cliRunner } from '../../support/cli/cliHarness';
+import { cliWorld } from '../../support/cli/cliWorld';
 
 /**
  * `sentinel collect` (one cycle from the CLI) acts on `--revoke-unknown` as `serve` does: the
@@ -16,27 +14,17 @@ import { cliRunner } from '../../support/cli/cliHarness';
  * handler, and the chain simulator, over HTTP, no longer lists the unknown key.
  */
 describe('sentinel collect revokes an unknown key', () => {
-  const tables = testTables();
-  let sim: Awaited<ReturnType<typeof startSimulator>>;
-  let control: SimControlClient;
-  let cli: ReturnType<typeof cliRunner>;
+  const protectionFile = join(mkdtempSync(join(tmpdir(), 'collect-protection-')), 'protection');
+  const { tables, sim, cli } = cliWorld({ sim: { seed: 11 }, protectionFile });
   const variables: string[] = [];
-
-  beforeAll(async () => {
-    sim = await startSimulator({ seed: 11 });
-    control = new SimControlClient(sim.controlUrl);
-    const protectionFile = join(await mkdtemp(join(tmpdir(), 'collect-protection-')), 'protection');
-    cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix, ROCKET_NODE_URL: sim.nodeUrl, ROCKET_INDEXER_URL: sim.indexerUrl }, Date.now, protectionFile);
-  });
-  afterAll(async () => {
+  afterAll(() => {
     for (const variable of variables) delete process.env[variable];
-    await sim?.close();
   });
 
   /** An account tracked with its owner key as an `env:` signer and `--revoke-unknown api-keys`, one bot key known, polled once. */
   async function armed() {
-    const owner = await control.createAccount({ historyDays: 1 });
-    const { delegate: bot } = await control.addDelegate(owner.address, { name: 'desk bot' });
+    const owner = await sim.control.createAccount({ historyDays: 1 });
+    const { delegate: bot } = await sim.control.addDelegate(owner.address, { name: 'desk bot' });
     const variable = `OWNER_KEY_CLI_${randomUUID().slice(0, 8).toUpperCase()}`;
     process.env[variable] = owner.privateKey;
     variables.push(variable);
@@ -47,13 +35,13 @@ describe('sentinel collect revokes an unknown key', () => {
     return { address: owner.address, bot: bot.address };
   }
 
-  const listed = async (address: string) => (await control.account(address)).delegates.map((d) => d.address);
+  const listed = async (address: string) => (await sim.control.account(address)).delegates.map((d) => d.address);
 
   it('with protection on: the unknown API key is removed on chain within the cycle, the known one and a web session stay, the audit gives the reason', async () => {
     expect((await cli('protection', 'on')).code).toBe(0);
     const { address, bot } = await armed();
-    const { delegate: intruder } = await control.addDelegate(address, { name: 'not ours' });
-    const { delegate: web } = await control.addDelegate(address, { name: 'browser', isWebClient: true });
+    const { delegate: intruder } = await sim.control.addDelegate(address, { name: 'not ours' });
+    const { delegate: web } = await sim.control.addDelegate(address, { name: 'browser', isWebClient: true });
     const run = await cli('collect', '--account', address);
     expect(run.code, run.stderr).toBe(0);
     const after = await listed(address);
@@ -72,7 +60,7 @@ describe('sentinel collect revokes an unknown key', () => {
   it('with protection off: the cycle revokes nothing', async () => {
     expect((await cli('protection', 'off')).code).toBe(0);
     const { address } = await armed();
-    const { delegate: intruder } = await control.addDelegate(address, { name: 'not ours' });
+    const { delegate: intruder } = await sim.control.addDelegate(address, { name: 'not ours' });
     const run = await cli('collect', '--account', address);
     expect(run.code, run.stderr).toBe(0);
     expect(await listed(address)).toContain(intruder.address);

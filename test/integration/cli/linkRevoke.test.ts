@@ -1,26 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimControlClient, startSimulator } from '../../../local/sim';
-import { testTables } from '../../support/testTables';
-import { cliRunner } from '../../support/cli/cliHarness';
+import { describe, expect, it } from 'vitest';
+import { cliWorld } from '../../support/cli/cliWorld';
 
 const STRANGER = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
 
 describe('sentinel link revoke, with the chain configured', () => {
-  const tables = testTables();
-  let sim: Awaited<ReturnType<typeof startSimulator>>;
-  let cli: ReturnType<typeof cliRunner>;
-  beforeAll(async () => {
-    sim = await startSimulator({ seed: 7 });
-    cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix, ROCKET_NODE_URL: sim.nodeUrl, ROCKET_INDEXER_URL: sim.indexerUrl });
-  });
-  afterAll(async () => {
-    await sim?.close();
-  });
+  const { sim, cli } = cliWorld({ sim: { seed: 7 } });
 
   it('prints a link for a delegate the chain lists (not yet collected), and refuses one it does not', async () => {
-    const control = new SimControlClient(sim.controlUrl);
-    const owner = await control.createAccount({});
-    const { delegate } = await control.addDelegate(owner.address, { name: 'bot' });
+    const owner = await sim.control.createAccount({});
+    const { delegate } = await sim.control.addDelegate(owner.address, { name: 'bot' });
     expect((await cli('accounts', 'add', owner.address, '--email', 'owner@example.com')).code).toBe(0);
 
     const ok = await cli('link', 'revoke', owner.address, delegate.address);

@@ -1,27 +1,16 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AlertStateRepository } from '../../../functions/store/alertStateRepository';
-import { startSimulator } from '../../../local/sim';
-import { testTables } from '../../support/testTables';
-import { cliRunner } from '../../support/cli/cliHarness';
+import { cliWorld } from '../../support/cli/cliWorld';
 
 const A = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const B = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 const C = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
 
 describe('CLI messages', () => {
-  const tables = testTables();
-  let sim: Awaited<ReturnType<typeof startSimulator>>;
-  let cli: ReturnType<typeof cliRunner>;
-  beforeAll(async () => {
-    sim = await startSimulator({ seed: 5 });
-    cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix, ROCKET_NODE_URL: sim.nodeUrl, ROCKET_INDEXER_URL: sim.indexerUrl });
-  });
-  afterAll(async () => {
-    await sim?.close();
-  });
+  const { tables, cli } = cliWorld({ sim: { seed: 5 } });
 
   it('names a misspelt option as unknown, with a suggestion, before any missing required option', async () => {
     const run = await cli('accounts', 'add', A, '--emial', 'x@example.com');

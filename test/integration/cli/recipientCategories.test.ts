@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PreferencesRepository } from '../../../functions/store/preferencesRepository';
-import { startSimulator } from '../../../local/sim';
-import { testTables } from '../../support/testTables';
-import { cliRunner } from '../../support/cli/cliHarness';
 import { sesStore } from '../../support/sesStore';
+import { cliWorld } from '../../support/cli/cliWorld';
 
 const A = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
@@ -16,20 +14,13 @@ interface RecipientJson {
 
 /** Per-category opt-outs, as an unsubscribe link or the preferences page leaves them, seen and changed from the CLI. */
 describe('sentinel recipients: mail categories', () => {
-  const tables = testTables();
-  let sim: Awaited<ReturnType<typeof startSimulator>>;
-  let cli: ReturnType<typeof cliRunner>;
+  const { tables, cli } = cliWorld({ sim: { seed: 4 } });
   let preferences: PreferencesRepository;
   const show = async (email: string) => JSON.parse((await cli('recipients', 'show', email, '--json')).stdout) as RecipientJson;
 
   beforeAll(async () => {
-    sim = await startSimulator({ seed: 4 });
-    cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix, ROCKET_NODE_URL: sim.nodeUrl, ROCKET_INDEXER_URL: sim.indexerUrl });
     preferences = new PreferencesRepository(tables.client, tables.prefix);
     expect((await cli('accounts', 'add', A, '--email', 'trader@example.com', '--label', 'desk')).code).toBe(0);
-  });
-  afterAll(async () => {
-    await sim?.close();
   });
 
   it('after an unsubscribe from reports, list, show, unsuppress and report --force tell the same story', async () => {

@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { memoryCounters, silentLog } from '../../../functions/shared/observability';
 import { createLocalPipeline } from '../../../local/localPipeline';
-import { CALM, startPipelineHarness } from '../../support/collect/pipelineHarness';
-import { testTables } from '../../support/testTables';
+import { CALM, pipelineHarness } from '../../support/collect/pipelineHarness';
 
 describe('local pipeline: collect-queue consumers (DynamoDB Local + simulator)', () => {
-  const tables = testTables();
-  let h: Awaited<ReturnType<typeof startPipelineHarness>>;
-  beforeAll(async () => {
-    h = await startPipelineHarness(tables);
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = pipelineHarness();
 
   it('collect consumers start on queued jobs while dispatch is still claiming the accounts, as with SQS', async () => {
     const tracked = await Promise.all(['overlap-a', 'overlap-b'].map((label) => h.track(label, {}, CALM)));

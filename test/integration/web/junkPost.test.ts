@@ -1,15 +1,14 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import type { RevocationRequest } from '../../../functions/domain/revocationOutcome';
-import { createRevokePageHandler } from '../../../functions/handlers/revoke-page';
 import { ActionLinks } from '../../../functions/links/actionLinks';
 import { LinkTokenCodec } from '../../../functions/links/linkToken';
-import { silentLog } from '../../../functions/shared/observability';
 import { createRepositories } from '../../../functions/store/repositories';
 import { CsrfTokens } from '../../../functions/web/csrfToken';
 import type { RevocationSigner } from '../../../functions/web/revocationSigner';
 import { testAddress } from '../../support/store/accountFixture';
 import { testTables } from '../../support/testTables';
+import { revokePageOf } from '../../support/revocation/linkPages';
 
 const SECRET = 'junk-post-tests-link-secret-0123456789abcdef';
 const BASE = 'https://links.example.com';
@@ -47,20 +46,7 @@ function countingPage() {
     },
   };
   const links = new ActionLinks(new LinkTokenCodec(SECRET), BASE);
-  const handler = createRevokePageHandler({
-    links,
-    csrf: new CsrfTokens(SECRET),
-    publicBaseUrl: BASE,
-    accounts: repos.accounts,
-    delegates: repos.delegates,
-    tokens: repos.tokens,
-    suppressions: repos.suppressions,
-    preferences: repos.preferences,
-    channels: repos.channels,
-    signer,
-    now: Date.now,
-    log: silentLog,
-  });
+  const handler = revokePageOf({ repos, links, secret: SECRET, publicBaseUrl: BASE, now: Date.now, signer });
   return { calls, handler, links };
 }
 

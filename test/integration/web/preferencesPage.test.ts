@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testTables } from '../../support/testTables';
+import { describe, expect, it } from 'vitest';
 import { sesStore } from '../../support/sesStore';
 import { LinkTokenCodec } from '../../../functions/links/linkToken';
 import { CsrfTokens } from '../../../functions/web/csrfToken';
-import { formOf, getPage, HOUR, LINK_SECRET, startRevocationWorld, submitForm, titleOf, type RevocationWorld } from '../../support/revocation/revocationWorld';
+import { formOf, getPage, HOUR, LINK_SECRET, revocationWorld, submitForm, titleOf } from '../../support/revocation/revocationWorld';
 
-const tables = testTables();
-let world: RevocationWorld;
-
-beforeAll(async () => {
-  world = await startRevocationWorld(tables);
-});
-afterAll(async () => {
-  await world?.close();
-});
+const world = revocationWorld();
 
 const ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 let n = 0;

@@ -1,16 +1,12 @@
-import { mailboxNotices } from '../../../functions/services/preferences/mailboxNotice';
-import { sesSender } from '../../support/delivery/mailHarness';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { createPreferencesPageHandler } from '../../../functions/handlers/preferences-page';
 import { ActionLinks } from '../../../functions/links/actionLinks';
 import { LinkTokenCodec } from '../../../functions/links/linkToken';
-import { silentLog } from '../../../functions/shared/observability';
 import { createRepositories } from '../../../functions/store/repositories';
-import { CsrfTokens } from '../../../functions/web/csrfToken';
 import { STRICT_TRANSPORT_SECURITY } from '../../../functions/web/securityHeaders';
 import { testAddress } from '../../support/store/accountFixture';
 import { testTables } from '../../support/testTables';
+import { preferencesPageOf } from '../../support/revocation/linkPages';
 
 const SECRET = 'rest-api-events-link-secret-0123456789abcdef';
 /** The deployed link endpoint without a custom domain: the REST API's stage URL (a path below the host). */
@@ -43,19 +39,7 @@ describe('the pages behind the REST API (payload 1.0 events, base URL with the s
   it('serves an unsubscribe link: the confirmation page, the form POST from the same origin, and the one-click POST', async () => {
     const repos = createRepositories(tables.client, tables.prefix, { now: () => NOW, retentionMs: 86_400_000 * 365 });
     const links = new ActionLinks(new LinkTokenCodec(SECRET), BASE);
-    const page = createPreferencesPageHandler({
-      links,
-      csrf: new CsrfTokens(SECRET),
-      publicBaseUrl: BASE,
-      preferences: repos.preferences,
-      alerts: repos.alerts,
-      accounts: repos.accounts,
-      channels: repos.channels,
-      tokens: repos.tokens,
-      mailbox: mailboxNotices({ sender: sesSender(), mailFrom: 'sentinel@example.com', now: Date.now }),
-      now: () => NOW,
-      log: silentLog,
-    });
+    const page = preferencesPageOf({ repos, links, secret: SECRET, publicBaseUrl: BASE, now: () => NOW });
     const email = `rest+${NOW}@example.com`;
     const link = links.build({ purpose: 'unsubscribe', account: testAddress(1, 0x7e57), email, category: 'drawdown' }, NOW);
     expect(link.startsWith(`${BASE}/unsubscribe?token=`)).toBe(true);

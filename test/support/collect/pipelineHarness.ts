@@ -4,6 +4,8 @@ import { TokenBucket } from '../../../functions/shared/rateLimiter';
 import { DEFAULT_COLLECT_SETTINGS } from '../../../functions/services/collect/collectSettings';
 import type { NotifyMessage } from '../../../functions/messages/notifyMessage';
 import { queuedNotices } from './queuedNotices';
+import type { CollectMessage } from '../../../functions/messages/collectJob';
+import { dispatchDue } from '../../../functions/services/collect/dispatchDue';
 import { memoryCounters, silentLog, type Log } from '../../../functions/shared/observability';
 import { createRepositories, type Repositories } from '../../../functions/store/repositories';
 import { newTrackedAccount } from '../../../functions/domain/trackedAccount';
@@ -11,7 +13,8 @@ import { accountSettingsSchema } from '../../../functions/domain/account';
 import { createLocalPipeline } from '../../../local/localPipeline';
 import { startSimulator } from '../../../local/sim';
 import { SimControlClient } from '../../../local/sim/controlClient';
-import type { TestTables } from '../testTables';
+import { testTables, type TestTables } from '../testTables';
+import { perFile } from '../perFile';
 
 /**
  * 2030-01-07 00:00 UTC: a Monday, far from DST changes, and after the machine's date: DynamoDB
@@ -79,6 +82,20 @@ export async function startPipelineHarness(tables: TestTables, options: { seed?:
       await control.advanceClock(ms);
       now += ms;
     },
+    /** One scheduled dispatch run at the harness's now; returns what it queued on the collect queue (poll jobs and delegate-watch jobs). */
+    async dispatch(watchBatchSize = 100): Promise<CollectMessage[]> {
+      const queued: CollectMessage[] = [];
+      await dispatchDue({
+        accounts: repos.accounts,
+        schedule: repos.schedule,
+        collectQueue: { send: async (entries) => (queued.push(...entries.map((e) => e.body)), { sent: entries.map((e) => e.id), failed: [] }) },
+        log: silentLog,
+        now: clock,
+        limitPerShard: 1_000,
+        watchBatchSize,
+      });
+      return queued;
+    },
     /** Creates a simulator account and tracks it (settings in CLI form). */
     async track(label: string, settings: Record<string, unknown> = {}, profile?: Record<string, number>, existing?: { address: string }) {
       const created = existing ?? (await control.createAccount({ label, ...(profile ? { profile } : {}) } as never));
@@ -91,4 +108,21 @@ export async function startPipelineHarness(tables: TestTables, options: { seed?:
       await sim.close();
     },
   };
+}
+
+/** One started pipeline harness. */
+export type PipelineHarness = Awaited<ReturnType<typeof startPipelineHarness>>;
+
+/**
+ * The collection pipeline's world for one test file (call at the top of a file or `describe`):
+ * this file's tables and `startPipelineHarness` over them, started before the tests and closed
+ * after them.
+ */
+export function pipelineHarness(options: { seed?: number; log?: Log } = {}): PipelineHarness & { readonly tables: TestTables } {
+  const tables = testTables();
+  return perFile(
+    'the pipeline harness',
+    async () => Object.assign(await startPipelineHarness(tables, options), { tables }),
+    (h) => h.close(),
+  );
 }

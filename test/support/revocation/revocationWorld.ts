@@ -1,7 +1,7 @@
-import { mailboxNotices } from '../../../functions/services/preferences/mailboxNotice';
 import { unescapeHtml } from '../htmlText';
 import { sesSender } from '../delivery/mailHarness';
 import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,8 +12,7 @@ import type { ChainClient } from '../../../functions/chain/ports';
 import { resolveSigner } from '../../../functions/chain/resolveSigner';
 import { accountSettingsSchema } from '../../../functions/domain/account';
 import { newTrackedAccount } from '../../../functions/domain/trackedAccount';
-import { createPreferencesPageHandler } from '../../../functions/handlers/preferences-page';
-import { createRevokePageHandler } from '../../../functions/handlers/revoke-page';
+import type { createRevokePageHandler } from '../../../functions/handlers/revoke-page';
 import { createSignRevocationHandler } from '../../../functions/handlers/sign-revocation';
 import { ActionLinks } from '../../../functions/links/actionLinks';
 import { LinkTokenCodec } from '../../../functions/links/linkToken';
@@ -31,7 +30,10 @@ import { startLambdaHttpServer, type LambdaHttpServer } from '../../../local/htt
 import { InProcessQueue, type SqsLambdaHandler } from '../../../local/queue/inProcessQueue';
 import { SimControlClient } from '../../../local/sim/controlClient';
 import { startSimulator, type RunningSimulator } from '../../../local/sim/http/server';
-import type { TestTables } from '../testTables';
+import { testTables, type TestTables } from '../testTables';
+import { perFile } from '../perFile';
+import { createNotifyHandler } from '../../../functions/handlers/notify';
+import { sharedRenderer } from '../delivery/mailHarness';
 import { createRevokeAllPageHandler } from '../../../functions/handlers/revoke-all-page';
 import type { RevokeAllJob } from '../../../functions/messages/revokeAllJob';
 import { createRevokeAllWorkerHandler } from '../../../functions/handlers/revoke-all-worker';
@@ -41,6 +43,9 @@ import type { DecisionJob } from '../../../functions/messages/decisionJob';
 import type { MessageQueue } from '../../../functions/queue/messageQueue';
 import type { ProtectiveRevoker } from '../../../functions/domain/protectiveAction';
 import { protectionService } from '../../../functions/services/protection/protect';
+import { registerDelegateViews } from '../store/delegateViews';
+import { revokePageOf } from './linkPages';
+import { preferencesPageOf } from './linkPages';
 
 export const LINK_SECRET = 'revocation-tests-link-secret-0123456789abcdef';
 export const HOUR = 3_600_000;
@@ -108,6 +113,35 @@ let envCounter = 0;
 
 /** Builds the real notify consumer once the world's repositories and links exist (end-to-end tests). */
 export type NotifyConsumerFactory = (parts: { repos: Repositories; links: ActionLinks }) => SqsLambdaHandler;
+
+/** The real notify consumer for a revocation world: renders with the templates and sends through the run's local SES. */
+export const mailingNotifyConsumer =
+  (options: { operatorEmail?: string } = {}): NotifyConsumerFactory =>
+  ({ repos, links }) =>
+    createNotifyHandler({
+      repos,
+      sender: sesSender(inject('sesEndpoint'), 3),
+      renderer: sharedRenderer(),
+      links,
+      mailFrom: 'sentinel@example.com',
+      log: silentLog,
+      counters: memoryCounters(),
+      now: Date.now,
+      ...options,
+    });
+
+/**
+ * The revocation world of one test file (call at the top of a file or `describe`): this file's
+ * tables and `startRevocationWorld` over them, started before the tests and closed after them.
+ */
+export function revocationWorld(options: { notifyConsumer?: NotifyConsumerFactory } = {}): RevocationWorld & { readonly tables: TestTables } {
+  const tables = testTables();
+  return perFile(
+    'the revocation world',
+    async () => Object.assign(await startRevocationWorld(tables, options), { tables }),
+    (world) => world.close(),
+  );
+}
 
 export async function startRevocationWorld(tables: TestTables, options: { notifyConsumer?: NotifyConsumerFactory } = {}): Promise<RevocationWorld> {
   const sim = await startSimulator({ seed: 7 });
@@ -203,20 +237,8 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
   const links = new ActionLinks(codec, server.url);
   const csrf = new CsrfTokens(LINK_SECRET);
   if (options.notifyConsumer) consumer.next = options.notifyConsumer({ repos, links });
-  pages.revoke = createRevokePageHandler({
-    links,
-    csrf,
-    publicBaseUrl: server.url,
-    accounts: repos.accounts,
-    delegates: repos.delegates,
-    tokens: repos.tokens,
-    suppressions: repos.suppressions,
-    preferences: repos.preferences,
-    channels: repos.channels,
-    signer,
-    now: Date.now,
-    log: silentLog,
-  });
+  const parts = { repos, links, secret: LINK_SECRET, publicBaseUrl: server.url, now: Date.now };
+  pages.revoke = revokePageOf({ ...parts, signer });
   pages.revokeAll = createRevokeAllPageHandler({
     links,
     csrf,
@@ -229,19 +251,7 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
     now: Date.now,
     log: silentLog,
   });
-  pages.preferences = createPreferencesPageHandler({
-    links,
-    csrf,
-    publicBaseUrl: server.url,
-    preferences: repos.preferences,
-    alerts: repos.alerts,
-    accounts: repos.accounts,
-    channels: repos.channels,
-    tokens: repos.tokens,
-    mailbox: mailboxNotices({ sender: sesSender(), mailFrom: 'sentinel@example.com', now: Date.now }),
-    now: Date.now,
-    log: silentLog,
-  });
+  pages.preferences = preferencesPageOf(parts);
 
   return {
     get afterNonceRead() {
@@ -288,22 +298,7 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
       const now = Date.now();
       await repos.accounts.create(newTrackedAccount(settings, now));
       if (registerViews) {
-        const listed = await realChain.getDelegateTraders(created.address);
-        await repos.delegates.putMany(
-          listed.map((d) => ({
-            address: settings.address,
-            delegate: d.address,
-            name: d.name,
-            expiryMs: d.expiryMs,
-            isWebClient: d.isWebClient,
-            firstSeenAt: now,
-            lastSeenAt: now,
-            warningsSent: [],
-            expiredNoticeSent: false,
-            removedAt: null,
-            generation: 1,
-          })),
-        );
+        await registerDelegateViews(repos, realChain, settings.address, now);
       }
       return { address: settings.address, privateKey: created.privateKey, delegates: added, emails };
     },

@@ -1,25 +1,14 @@
 import { writeFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator } from '../../../../local/sim';
-import { testTables } from '../../../support/testTables';
-import { cliRunner } from '../../../support/cli/cliHarness';
+import { describe, expect, it } from 'vitest';
+import { cliWorld } from '../../../support/cli/cliWorld';
 
 const LOWER = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
 const CHECKSUMMED = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 
 describe('sentinel accounts / collect / status', () => {
-  const tables = testTables();
-  let sim: Awaited<ReturnType<typeof startSimulator>>;
-  let cli: ReturnType<typeof cliRunner>;
-  beforeAll(async () => {
-    sim = await startSimulator({ seed: 3 });
-    cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix, ROCKET_NODE_URL: sim.nodeUrl, ROCKET_INDEXER_URL: sim.indexerUrl });
-  });
-  afterAll(async () => {
-    await sim?.close();
-  });
+  const { cli } = cliWorld({ sim: { seed: 3 } });
 
   it('adds an account with every option, stores the address checksummed, and shows it as JSON', async () => {
     const add = await cli(

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CALM, startPipelineHarness } from '../../../support/collect/pipelineHarness';
-import { testTables } from '../../../support/testTables';
+import { describe, expect, it } from 'vitest';
+import { CALM, pipelineHarness } from '../../../support/collect/pipelineHarness';
 import { cliRunner } from '../../../support/cli/cliHarness';
 
 const HOUR = 3_600_000;
@@ -10,14 +9,7 @@ const HOUR = 3_600_000;
  * simulator, collection as the scheduler runs it, the CLI on the same tables and clock.
  */
 describe('sentinel alerts list: the drawdown at the breach and now', () => {
-  const tables = testTables();
-  let h: Awaited<ReturnType<typeof startPipelineHarness>>;
-  beforeAll(async () => {
-    h = await startPipelineHarness(tables);
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const h = pipelineHarness();
 
   it('labels both, and "now" is the drawdown status shows, not the figure stored at the breach', async () => {
     const { address } = await h.track('deepening', { drawdown: '5,10,20', label: 'deepening' }, CALM);
@@ -31,7 +23,7 @@ describe('sentinel alerts list: the drawdown at the breach and now', () => {
     await h.advance(2 * HOUR);
     await h.pipeline.runCycle({ kind: 'account', address });
 
-    const cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix }, h.now);
+    const cli = cliRunner({ SENTINEL_TABLE_PREFIX: h.tables.prefix }, h.now);
     const status = JSON.parse((await cli('status', address, '--json')).stdout) as { drawdown: { currentPct: number } };
     const listed = await cli('alerts', 'list', '--account', address, '--json');
     expect(listed.code, listed.stderr).toBe(0);

@@ -1,28 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimControlClient, startSimulator } from '../../../../local/sim';
-import { testTables } from '../../../support/testTables';
-import { cliRunner } from '../../../support/cli/cliHarness';
+import { describe, expect, it } from 'vitest';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { tableName } from '../../../../functions/store/tableDefinitions';
+import { cliWorld } from '../../../support/cli/cliWorld';
 
 const SOON = '0x00000000000000000000000000000000000A11cE';
 
 describe('sentinel --revoke-unknown and delegates expect/list, with the chain configured', () => {
-  const tables = testTables();
-  let sim: Awaited<ReturnType<typeof startSimulator>>;
-  let cli: ReturnType<typeof cliRunner>;
-  beforeAll(async () => {
-    sim = await startSimulator({ seed: 11 });
-    cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix, ROCKET_NODE_URL: sim.nodeUrl, ROCKET_INDEXER_URL: sim.indexerUrl });
-  });
-  afterAll(async () => {
-    await sim?.close();
-  });
+  const { tables, sim, cli } = cliWorld({ sim: { seed: 11 } });
 
   it('arming takes the keys listed as known; expect announces; list shows known, announced and unknown keys', async () => {
-    const control = new SimControlClient(sim.controlUrl);
-    const owner = await control.createAccount({});
-    const { delegate: bot } = await control.addDelegate(owner.address, { name: 'bot' });
+    const owner = await sim.control.createAccount({});
+    const { delegate: bot } = await sim.control.addDelegate(owner.address, { name: 'bot' });
     expect((await cli('accounts', 'add', owner.address, '--email', 'owner@example.com')).code).toBe(0);
     expect((await cli('accounts', 'show', owner.address)).stdout).toMatch(/revoke unknown\s+off/);
 
@@ -35,7 +23,7 @@ describe('sentinel --revoke-unknown and delegates expect/list, with the chain co
     const expected = await cli('delegates', 'expect', owner.address, SOON.toLowerCase(), '--for', '2h');
     expect(expected.code, expected.stderr).toBe(0);
     expect(expected.stdout).toMatch(new RegExp(`^expecting ${SOON} on ${owner.address} until `));
-    const { delegate: stranger } = await control.addDelegate(owner.address, { name: 'stranger', isWebClient: true });
+    const { delegate: stranger } = await sim.control.addDelegate(owner.address, { name: 'stranger', isWebClient: true });
 
     const listed = await cli('delegates', 'list', owner.address, '--json');
     expect(listed.code, listed.stderr).toBe(0);
@@ -60,7 +48,7 @@ describe('sentinel --revoke-unknown and delegates expect/list, with the chain co
   });
 
   it('refuses a bad mode and a bad --for, naming them', async () => {
-    const owner = await new SimControlClient(sim.controlUrl).createAccount({});
+    const owner = await sim.control.createAccount({});
     expect((await cli('accounts', 'add', owner.address, '--email', 'owner@example.com', '--revoke-unknown', 'some')).stderr).toContain(
       'revoke-unknown: must be one of off, api-keys, all',
     );
@@ -71,7 +59,7 @@ describe('sentinel --revoke-unknown and delegates expect/list, with the chain co
   });
 
   it('an announcement an earlier version kept under the account is shown as not honoured until delegates move-legacy moves it', async () => {
-    const owner = await new SimControlClient(sim.controlUrl).createAccount({});
+    const owner = await sim.control.createAccount({});
     expect((await cli('accounts', 'add', owner.address, '--email', 'owner@example.com')).code).toBe(0);
     await tables.client.send(
       new BatchWriteCommand({

@@ -1,13 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Log } from '../../../../functions/shared/observability';
-import { testTables } from '../../../support/testTables';
-import { CALM, startPipelineHarness } from '../../../support/collect/pipelineHarness';
+import { CALM, pipelineHarness } from '../../../support/collect/pipelineHarness';
 
 const HOUR = 3_600_000;
 
 /** What collect logs per poll: the log bill is per line, so a routine poll is a metric, not an INFO line. */
 describe('collect logging', () => {
-  const tables = testTables();
   const lines: { level: keyof Log; message: string; extra: Record<string, unknown> | undefined }[] = [];
   const log: Log = {
     debug: (message, extra) => void lines.push({ level: 'debug', message, extra }),
@@ -16,13 +14,8 @@ describe('collect logging', () => {
     error: (message, extra) => void lines.push({ level: 'error', message, extra }),
   };
   const collected = (level: keyof Log) => lines.filter((l) => l.message === 'collected' && l.level === level);
-  let h: Awaited<ReturnType<typeof startPipelineHarness>>;
-  beforeAll(async () => {
-    h = await startPipelineHarness(tables, { log });
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = pipelineHarness({ log });
+  beforeAll(async () => {});
 
   it('logs a routine poll at DEBUG only, and a poll that changed the account health at INFO', async () => {
     const { address } = await h.track('logging', { interval: '1h' }, CALM);

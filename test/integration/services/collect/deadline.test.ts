@@ -1,6 +1,6 @@
 import type { SQSEvent } from 'aws-lambda';
 import { sqsEvent } from '../../../support/sqsEvent';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createChainClient } from '../../../../functions/chain/chainClient';
 import { TokenBucket } from '../../../../functions/shared/rateLimiter';
 import { createCollectHandler } from '../../../../functions/handlers/collect';
@@ -8,8 +8,7 @@ import type { NotifyEvent } from '../../../../functions/messages/notifyMessage';
 import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
 import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
 import { lambdaContext } from '../../../../local/lambdaContext';
-import { testTables } from '../../../support/testTables';
-import { CALM, startPipelineHarness } from '../../../support/collect/pipelineHarness';
+import { CALM, pipelineHarness } from '../../../support/collect/pipelineHarness';
 
 /**
  * A slow chain must not run `collect` into its Lambda timeout: requests are cut at the
@@ -17,14 +16,7 @@ import { CALM, startPipelineHarness } from '../../../support/collect/pipelineHar
  * back as batch item failures for SQS to redeliver.
  */
 describe('collect bounded by the Lambda remaining time (simulator faults)', () => {
-  const tables = testTables();
-  let h: Awaited<ReturnType<typeof startPipelineHarness>>;
-  beforeAll(async () => {
-    h = await startPipelineHarness(tables);
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = pipelineHarness();
   beforeEach(async () => {
     await h.control.resetFaults();
   });

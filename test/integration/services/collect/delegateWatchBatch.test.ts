@@ -1,19 +1,17 @@
 import type { SQSEvent } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ChainClient } from '../../../../functions/chain/ports';
 import { createCollectHandler } from '../../../../functions/handlers/collect';
-import type { CollectMessage, DelegateWatchJob } from '../../../../functions/messages/collectJob';
+import type { DelegateWatchJob } from '../../../../functions/messages/collectJob';
 import type { NotifyEvent } from '../../../../functions/messages/notifyMessage';
 import type { CollectOutcome } from '../../../../functions/services/collect/collectAccount';
 import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
-import { dispatchDue } from '../../../../functions/services/collect/dispatchDue';
 import { WATCH_CONCURRENCY, watchDelegateBatch } from '../../../../functions/services/collect/watchDelegateBatch';
 import { withDeadline } from '../../../../functions/shared/deadline';
 import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
 import { createDocumentClient, createDynamoDbClient } from '../../../../functions/store/documentClient';
 import { createRepositories } from '../../../../functions/store/repositories';
-import { testTables } from '../../../support/testTables';
-import { CALM, startPipelineHarness } from '../../../support/collect/pipelineHarness';
+import { CALM, pipelineHarness } from '../../../support/collect/pipelineHarness';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -27,8 +25,7 @@ const DAY = 24 * HOUR;
  * collect here records which accounts each request names.
  */
 describe('delegate watch batches', () => {
-  const tables = testTables();
-  let h: Awaited<ReturnType<typeof startPipelineHarness>>;
+  const h = pipelineHarness();
   /** Every DynamoDB command collect sent: its name and the tracked addresses it names. */
   let commands: { name: string; addresses: string[] }[] = [];
   let tracked: string[] = [];
@@ -36,12 +33,8 @@ describe('delegate watch batches', () => {
   let counters = memoryCounters();
 
   beforeAll(async () => {
-    h = await startPipelineHarness(tables);
     // Past the daily accounts' curve slots (minutes 0-4 of the day): from here on only their watch is due.
     await h.advance(10 * MINUTE);
-  });
-  afterAll(async () => {
-    await h?.close();
   });
 
   /** Collect's repositories over a client that records which accounts each request names. */
@@ -55,7 +48,7 @@ describe('delegate watch batches', () => {
       },
       { step: 'initialize', name: 'recordAccounts' },
     );
-    return createRepositories(createDocumentClient(raw), tables.prefix, { now: h.now });
+    return createRepositories(createDocumentClient(raw), h.tables.prefix, { now: h.now });
   }
 
   function collectDeps(chain: ChainClient = h.chain) {
@@ -78,16 +71,7 @@ describe('delegate watch batches', () => {
 
   /** One scheduled dispatch run; returns the delegate-watch jobs it queued (the tests' accounts are daily: no poll is due). */
   async function dispatchWatch(watchBatchSize = 100): Promise<DelegateWatchJob[]> {
-    const queued: CollectMessage[] = [];
-    await dispatchDue({
-      accounts: h.repos.accounts,
-      schedule: h.repos.schedule,
-      collectQueue: { send: async (entries) => (queued.push(...entries.map((e) => e.body)), { sent: entries.map((e) => e.id), failed: [] }) },
-      log: silentLog,
-      now: h.now,
-      limitPerShard: 1_000,
-      watchBatchSize,
-    });
+    const queued = await h.dispatch(watchBatchSize);
     expect(queued.filter((m) => !('kind' in m))).toEqual([]);
     return queued.filter((m): m is DelegateWatchJob => 'kind' in m);
   }

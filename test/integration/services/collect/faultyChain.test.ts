@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testTables } from '../../../support/testTables';
-import { CALM, startPipelineHarness } from '../../../support/collect/pipelineHarness';
+import { CALM, pipelineHarness } from '../../../support/collect/pipelineHarness';
 
 const HOUR = 3_600_000;
 
@@ -9,14 +8,10 @@ const HOUR = 3_600_000;
  * must hold every point the chain has for the tracked range exactly once, with the chain's values.
  */
 describe('collection under 30 % chain faults', () => {
-  const tables = testTables();
-  let h: Awaited<ReturnType<typeof startPipelineHarness>>;
-  beforeAll(async () => {
-    h = await startPipelineHarness(tables, { seed: 23 });
-  });
+  const h = pipelineHarness({ seed: 23 });
+  beforeAll(async () => {});
   afterAll(async () => {
-    await h?.control.resetFaults();
-    await h?.close();
+    await h.control.resetFaults();
   });
 
   it('stores every point once', async () => {

@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { alignCurves } from '../../../../functions/domain/series';
 import { chainedReturn } from '../../../../functions/domain/stepReturn';
-import { testTables } from '../../../support/testTables';
-import { CALM, SIM_START, startPipelineHarness } from '../../../support/collect/pipelineHarness';
+import { CALM, SIM_START, pipelineHarness } from '../../../support/collect/pipelineHarness';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 describe('a deposit in a losing hour (DynamoDB Local + simulator over HTTP, through the collect path)', () => {
-  const tables = testTables();
-  let h: Awaited<ReturnType<typeof startPipelineHarness>>;
-  beforeAll(async () => {
-    h = await startPipelineHarness(tables, { seed: 25 });
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = pipelineHarness({ seed: 25 });
 
   it("the issue's example: 110k loses 13.75k, 200k arrives, 13.75k more is lost; refined at 1m it reads 16.6% and the 10% level fires", async () => {
     const created = await h.control.createAccount({ label: 'desk-topup', capital: 110_000, profile: CALM });

@@ -1,12 +1,11 @@
 import type { SQSBatchResponse } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { INTERVAL_MS } from '../../../../functions/domain/interval';
 import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
 import { RefinementBudget } from '../../../../functions/services/collect/refinementBudget';
 import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
 import { createLocalPipeline } from '../../../../local/localPipeline';
-import { testTables } from '../../../support/testTables';
-import { CALM, startPipelineHarness } from '../../../support/collect/pipelineHarness';
+import { CALM, pipelineHarness } from '../../../support/collect/pipelineHarness';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -16,14 +15,7 @@ const PER_MINUTE = 2;
 const CHUNK_POINTS = 24;
 
 describe('the gap after an outage is fetched within the backfill share, without delaying due polls (DynamoDB Local + simulator)', () => {
-  const tables = testTables();
-  let h: Awaited<ReturnType<typeof startPipelineHarness>>;
-  beforeAll(async () => {
-    h = await startPipelineHarness(tables);
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = pipelineHarness();
 
   it('each due poll runs in its minute and fetches its first chunk; further chunks stay within the budget; the gap fills without a hole', async () => {
     const accounts = [

@@ -1,16 +1,8 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChainClient } from '../../../../functions/chain/ports';
-import { resolveSigner } from '../../../../functions/chain/resolveSigner';
 import type { ProtectiveActionRequest, ProtectiveRevoker } from '../../../../functions/domain/protectiveAction';
-import { createSignRevocationHandler } from '../../../../functions/handlers/sign-revocation';
-import { LinkClaimsReader } from '../../../../functions/links/linkReader';
-import { LinkTokenVerifier } from '../../../../functions/links/linkTokenVerifier';
 import type { DecisionJob } from '../../../../functions/messages/decisionJob';
 import type { NotifyMessage } from '../../../../functions/messages/notifyMessage';
-import { createDecisionWorkerHandler } from '../../../../functions/handlers/decision-worker';
 import { collectAccount, type CollectDeps } from '../../../../functions/services/collect/collectAccount';
 import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
 import { RefinementBudget } from '../../../../functions/services/collect/refinementBudget';
@@ -18,17 +10,14 @@ import { drawdown, drawdownCurve } from '../../../../functions/domain/drawdown';
 import { alignCurves } from '../../../../functions/domain/series';
 import { storedSeries } from '../../../../functions/store/storedSeries';
 import { presentNotice } from '../../../../functions/notices/presentNotice';
-import { protectionService } from '../../../../functions/services/protection/protect';
 import { rearmKillSwitch } from '../../../../functions/services/protection/rearmKillSwitch';
 import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
-import { FileProtectionSwitch } from '../../../../functions/store/fileProtectionSwitch';
+import type { FileProtectionSwitch } from '../../../../functions/store/fileProtectionSwitch';
 import { readKillSwitchState } from '../../../../functions/store/killSwitchStateItem';
-import { signerCallOf } from '../../../../functions/web/signerCallOf';
-import { InProcessRevocationSigner } from '../../../../local/inProcessRevocationSigner';
-import { InProcessQueue } from '../../../../local/queue/inProcessQueue';
-import { testTables } from '../../../support/testTables';
-import { CALM, startPipelineHarness } from '../../../support/collect/pipelineHarness';
-import { queuedNotices } from '../../../support/collect/queuedNotices';
+import type { InProcessQueue } from '../../../../local/queue/inProcessQueue';
+import { CALM, pipelineHarness } from '../../../support/collect/pipelineHarness';
+import { startDecisionChain } from '../../../support/collect/decisionChain';
+import { notifyRecorder } from '../../../support/collect/notifyRecorder';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -44,8 +33,7 @@ type KillSwitchMessage = Extract<NotifyMessage, { kind: 'kill-switch' }>;
  * its own implementation. The clocks are virtual and move together.
  */
 describe('kill switch on drawdown (collect → protection service → queue → signer → chain)', () => {
-  const tables = testTables();
-  let h: Awaited<ReturnType<typeof startPipelineHarness>>;
+  const h = pipelineHarness();
   let protection: FileProtectionSwitch;
   let decisions: InProcessQueue<DecisionJob>;
   let revoke: ProtectiveRevoker;
@@ -55,58 +43,13 @@ describe('kill switch on drawdown (collect → protection service → queue → 
   let keys = 0;
 
   beforeAll(async () => {
-    h = await startPipelineHarness(tables);
-    protection = new FileProtectionSwitch(join(await mkdtemp(join(tmpdir(), 'protection-')), 'protection'));
+    let protect: ProtectiveRevoker;
+    ({ protection, decisions, protect } = await startDecisionChain(h, { signerEnv, notified }));
     await protection.write('on');
-    const notify = {
-      send: async (entries: readonly { id: string; body: unknown }[]) => (
-        notified.push(...entries.flatMap((e) => queuedNotices(e.body))),
-        { sent: entries.map((e) => e.id), failed: [] }
-      ),
-    };
-    const sign = createSignRevocationHandler({
-      accounts: h.repos.accounts,
-      leases: h.repos.leases,
-      audit: h.repos.audit,
-      tokens: h.repos.tokens,
-      // Decisions only here: no click's link is verified, so no link key is held.
-      links: new LinkClaimsReader(new LinkTokenVerifier([])),
-      channels: h.repos.channels,
-      notify,
-      chain: h.chain,
-      signerFor: (ref) => resolveSigner(ref, { env: signerEnv }),
-      now: h.now,
-      sleep: async () => undefined,
-      log: silentLog,
-      automatic: {
-        decisions: h.repos.decisions,
-        knownDelegates: h.repos.knownDelegates,
-        ledger: h.repos.protectionLedger,
-        protection,
-        maxAgeMs: 5 * MINUTE,
-        breakerAccounts: 5,
-      },
-    });
-    decisions = new InProcessQueue<DecisionJob>({
-      name: 'decisions',
-      consumer: createDecisionWorkerHandler({ sign: signerCallOf(new InProcessRevocationSigner(sign)), log: silentLog, counters: memoryCounters() }),
-      batchSize: 1,
-    });
-    const protect = protectionService({
-      protection,
-      accounts: h.repos.accounts,
-      knownDelegates: h.repos.knownDelegates,
-      decisions: h.repos.decisions,
-      queue: decisions,
-      log: silentLog,
-    });
     revoke = async (request) => {
       requests.push(request);
       return protect(request);
     };
-  });
-  afterAll(async () => {
-    await h?.close();
   });
 
   type PollOptions = { chain?: ChainClient; skewMs?: number; backfillMs?: number };
@@ -114,7 +57,7 @@ describe('kill switch on drawdown (collect → protection service → queue → 
     return {
       chain: options.chain ?? h.chain,
       repos: h.repos,
-      events: { send: async (entries) => (notified.push(...entries.flatMap((e) => queuedNotices(e.body))), { sent: entries.map((e) => e.id), failed: [] }) },
+      events: notifyRecorder(notified),
       log: silentLog,
       counters: memoryCounters(),
       settings: { ...DEFAULT_COLLECT_SETTINGS, ...(options.backfillMs === undefined ? {} : { backfillMs: options.backfillMs }) },

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { collectJobSchema } from '../../../../functions/messages/collectJob';
-import { testTables } from '../../../support/testTables';
-import { CALM, startPipelineHarness } from '../../../support/collect/pipelineHarness';
+import { CALM, pipelineHarness } from '../../../support/collect/pipelineHarness';
 import { nextPollAt } from '../../../../functions/domain/schedule';
 import { applySettingsPatch } from '../../../../functions/domain/trackedAccount';
 import { dispatchDue } from '../../../../functions/services/collect/dispatchDue';
@@ -13,14 +12,7 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 describe('collection pipeline (DynamoDB Local + simulator over HTTP)', () => {
-  const tables = testTables();
-  let h: Awaited<ReturnType<typeof startPipelineHarness>>;
-  beforeAll(async () => {
-    h = await startPipelineHarness(tables);
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = pipelineHarness();
 
   it('backfills 7 days on the first poll, then fetches only what is new, never duplicating', async () => {
     const { address } = await h.track('incremental', { interval: '1h' }, CALM);
@@ -61,9 +53,9 @@ describe('collection pipeline (DynamoDB Local + simulator over HTTP)', () => {
     await h.pipeline.collectQueue.drain();
     const count = (await h.repos.curves.countAndNewest(address, '1h')).count;
     expect(count).toBeGreaterThan(0);
-    const snapshots = await tables.client.send(
+    const snapshots = await h.tables.client.send(
       new (await import('@aws-sdk/lib-dynamodb')).QueryCommand({
-        TableName: `${tables.prefix}snapshots`,
+        TableName: `${h.tables.prefix}snapshots`,
         KeyConditionExpression: 'address = :a',
         ExpressionAttributeValues: { ':a': address },
       }),
@@ -163,14 +155,7 @@ describe('collection pipeline (DynamoDB Local + simulator over HTTP)', () => {
 });
 
 describe('due-time selection across intervals', () => {
-  const tables = testTables();
-  let h: Awaited<ReturnType<typeof startPipelineHarness>>;
-  beforeAll(async () => {
-    h = await startPipelineHarness(tables, { seed: 11 });
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = pipelineHarness({ seed: 11 });
 
   it('polls each account once per interval on its own slot, with no write to the account per poll', async () => {
     await h.advance(10 * MINUTE); // 00:10
@@ -218,20 +203,13 @@ describe('due-time selection across intervals', () => {
 });
 
 describe('schedule under redelivery, concurrency and downtime', () => {
-  const tables = testTables();
-  let h: Awaited<ReturnType<typeof startPipelineHarness>>;
-  beforeAll(async () => {
-    h = await startPipelineHarness(tables, { seed: 12 });
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = pipelineHarness({ seed: 12 });
 
   async function snapshotTimes(address: string): Promise<number[]> {
     const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
-    const out = await tables.client.send(
+    const out = await h.tables.client.send(
       new QueryCommand({
-        TableName: `${tables.prefix}snapshots`,
+        TableName: `${h.tables.prefix}snapshots`,
         KeyConditionExpression: 'address = :a',
         ExpressionAttributeValues: { ':a': address },
       }),
@@ -360,14 +338,7 @@ describe('schedule under redelivery, concurrency and downtime', () => {
 });
 
 describe('alerts raised by collection', () => {
-  const tables = testTables();
-  let h: Awaited<ReturnType<typeof startPipelineHarness>>;
-  beforeAll(async () => {
-    h = await startPipelineHarness(tables, { seed: 21 });
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = pipelineHarness({ seed: 21 });
 
   it('a 50% withdrawal fires nothing; a real 15% trading loss fires the 10% level, once', async () => {
     const { address } = await h.track('flows', { drawdown: '5,10,20' }, CALM);

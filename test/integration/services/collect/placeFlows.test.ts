@@ -1,31 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { placeFlows } from '../../../../functions/services/collect/placeFlows';
 import { RefinementBudget } from '../../../../functions/services/collect/refinementBudget';
 import { newCurvePoints } from '../../../../functions/services/collect/newCurvePoints';
-import { testTables } from '../../../support/testTables';
-import { CALM, SIM_START, startPipelineHarness } from '../../../support/collect/pipelineHarness';
+import { CALM, SIM_START, pipelineHarness } from '../../../support/collect/pipelineHarness';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 describe('placeFlows: when a step cannot be placed (simulator over HTTP)', () => {
-  const tables = testTables();
-  let h: Awaited<ReturnType<typeof startPipelineHarness>>;
+  const h = pipelineHarness({ seed: 26 });
   let address: string;
   const fetchHour = async () => {
     const page = await h.chain.getPortfolio({ account: address, from: SIM_START, to: SIM_START + HOUR, interval: '1h' });
     return { curves: page, points: newCurvePoints(page.equity, page.pnl, SIM_START) };
   };
   beforeAll(async () => {
-    h = await startPipelineHarness(tables, { seed: 26 });
     ({ address } = await h.control.createAccount({ label: 'topup', capital: 110_000, profile: CALM }));
     await h.control.drawdown(address, { pct: 12.5, overMs: 30 * MINUTE, atMs: SIM_START });
     await h.control.deposit(address, { amount: 200_000, atMs: SIM_START + 30 * MINUTE });
     await h.control.drawdown(address, { pct: 4.6, overMs: 29 * MINUTE, atMs: SIM_START + 31 * MINUTE });
     await h.advance(HOUR + 30_000);
-  });
-  afterAll(async () => {
-    await h?.close();
   });
 
   it('with the budget spent, no request is made and the step is stored conservative (the deposit at the end: about 25%)', async () => {

@@ -1,28 +1,20 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
 import { BUCKET_SLOTS } from '../../../../functions/store/curveBucket';
 import { bucketSeriesKey } from '../../../../functions/store/curvesRepository';
 import { tableName } from '../../../../functions/store/tableDefinitions';
-import { testTables } from '../../../support/testTables';
-import { CALM, startPipelineHarness } from '../../../support/collect/pipelineHarness';
+import { CALM, pipelineHarness } from '../../../support/collect/pipelineHarness';
 
 const DAY = 86_400_000;
 
 /** What a poll stores expires on its own clock: curve points after the product's 400 days, snapshots after 35. */
 describe('retention of what collection stores', () => {
-  const tables = testTables();
-  let h: Awaited<ReturnType<typeof startPipelineHarness>>;
-  beforeAll(async () => {
-    h = await startPipelineHarness(tables);
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const h = pipelineHarness();
 
   async function expiries(table: 'curves' | 'snapshots', key: string, value: string): Promise<number[]> {
-    const out = await tables.client.send(
-      new QueryCommand({ TableName: tableName(tables.prefix, table), KeyConditionExpression: `${key} = :v`, ExpressionAttributeValues: { ':v': value } }),
+    const out = await h.tables.client.send(
+      new QueryCommand({ TableName: tableName(h.tables.prefix, table), KeyConditionExpression: `${key} = :v`, ExpressionAttributeValues: { ':v': value } }),
     );
     return (out.Items ?? []).map((item) => Number(item['expiresAt']) * 1000);
   }

@@ -1,19 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ChainTimeoutError } from '../../../../functions/chain/errors';
 import { checksumAddress } from '../../../../functions/domain/address';
 import type { ChainClient } from '../../../../functions/chain/ports';
 import type { ProtectiveActionOutcome, ProtectiveActionRequest, ProtectiveRevoker } from '../../../../functions/domain/protectiveAction';
-import type { DelegateWatchJob, CollectMessage } from '../../../../functions/messages/collectJob';
-import type { NotifyEvent, NotifyMessage } from '../../../../functions/messages/notifyMessage';
+import type { DelegateWatchJob } from '../../../../functions/messages/collectJob';
+import type { NotifyMessage } from '../../../../functions/messages/notifyMessage';
 import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
-import { dispatchDue } from '../../../../functions/services/collect/dispatchDue';
 import { watchDelegateBatch } from '../../../../functions/services/collect/watchDelegateBatch';
 import { takeKnownDelegates } from '../../../../functions/services/knownKeys/takeKnownDelegates';
 import { presentNotice } from '../../../../functions/notices/presentNotice';
 import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
-import { testTables } from '../../../support/testTables';
-import { CALM, startPipelineHarness } from '../../../support/collect/pipelineHarness';
-import { queuedNotices } from '../../../support/collect/queuedNotices';
+import { CALM, pipelineHarness } from '../../../support/collect/pipelineHarness';
+import { notifyRecorder } from '../../../support/collect/notifyRecorder';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -25,8 +23,7 @@ const HOUR = 60 * MINUTE;
  * the watch asks of it, and what the notices say.
  */
 describe('unknown keys revoked on sight (delegate watch)', () => {
-  const tables = testTables();
-  let h: Awaited<ReturnType<typeof startPipelineHarness>>;
+  const h = pipelineHarness();
   let requests: ProtectiveActionRequest[] = [];
   const answer: (request: ProtectiveActionRequest) => ProtectiveActionOutcome = (r) => ({
     kind: 'queued',
@@ -40,23 +37,14 @@ describe('unknown keys revoked on sight (delegate watch)', () => {
   const notified: NotifyMessage[] = [];
 
   beforeAll(async () => {
-    h = await startPipelineHarness(tables);
     await h.advance(10 * MINUTE); // past the daily accounts' curve slots: only their watch is due
-  });
-  afterAll(async () => {
-    await h?.close();
   });
 
   function deps(chain: ChainClient = h.chain) {
     return {
       chain,
       repos: h.repos,
-      events: {
-        send: async (entries: readonly { id: string; body: NotifyEvent }[]) => (
-          notified.push(...entries.flatMap((e) => queuedNotices(e.body))),
-          { sent: entries.map((e) => e.id), failed: [] }
-        ),
-      },
+      events: notifyRecorder(notified),
       log: silentLog,
       counters: memoryCounters(),
       settings: DEFAULT_COLLECT_SETTINGS,
@@ -69,16 +57,7 @@ describe('unknown keys revoked on sight (delegate watch)', () => {
   async function watchFor(minutes: number, chain?: ChainClient): Promise<void> {
     for (let m = 0; m < minutes; m++) {
       await h.advance(MINUTE);
-      const queued: CollectMessage[] = [];
-      await dispatchDue({
-        accounts: h.repos.accounts,
-        schedule: h.repos.schedule,
-        collectQueue: { send: async (entries) => (queued.push(...entries.map((e) => e.body)), { sent: entries.map((e) => e.id), failed: [] }) },
-        log: silentLog,
-        now: h.now,
-        limitPerShard: 1_000,
-        watchBatchSize: 100,
-      });
+      const queued = await h.dispatch();
       for (const job of queued.filter((q): q is DelegateWatchJob => 'kind' in q)) await watchDelegateBatch(deps(chain), job);
     }
   }

@@ -1,27 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelJob, NoticeJob } from '../../../../functions/messages/channelJob';
 import { notifyMessageSchema, type NotifyEvent } from '../../../../functions/messages/notifyMessage';
 import type { MessageQueue } from '../../../../functions/queue/messageQueue';
 import { currentDelegates } from '../../../../functions/services/notify/currentDelegates';
 import { fanOutNotice } from '../../../../functions/services/notify/fanOutNotice';
 import { channelRecordOf } from '../../../support/channels/channelRecordFixture';
-import { startRevocationWorld, type RevocationWorld, type TrackedSimAccount } from '../../../support/revocation/revocationWorld';
-import { testTables } from '../../../support/testTables';
+import { revocationWorld, type TrackedSimAccount } from '../../../support/revocation/revocationWorld';
 
-const tables = testTables();
-let world: RevocationWorld;
+const world = revocationWorld();
 let account: TrackedSimAccount;
 
 beforeAll(async () => {
-  world = await startRevocationWorld(tables);
   account = await world.trackAccount({ label: 'chat-protection', delegates: ['bot-a', 'bot-b'] });
   await world.repos.channels.create(
     channelRecordOf({ name: 'desk-chat', type: 'slack', secret: 'env:SLACK_URL', categories: ['security'], accounts: [account.address] }, Date.now()),
   );
 }, 120_000);
-afterAll(async () => {
-  await world?.close();
-});
 
 /** The channel notices a notify message fans out to (the account's one Slack channel). */
 async function fanOut(event: NotifyEvent): Promise<NoticeJob[]> {

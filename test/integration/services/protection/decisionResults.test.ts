@@ -1,10 +1,6 @@
-import { SESClient } from '@aws-sdk/client-ses';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProtectiveActionRequest, ProtectiveRevoker } from '../../../../functions/domain/protectiveAction';
-import { createNotifyHandler } from '../../../../functions/handlers/notify';
 import { createSignRevocationHandler } from '../../../../functions/handlers/sign-revocation';
-import { createEmailRenderer } from '../../../../functions/mail/render/render';
-import { SesSender } from '../../../../functions/mail/send/sesSender';
 import type { DecisionJob } from '../../../../functions/messages/decisionJob';
 import { createDecisionWorkerHandler } from '../../../../functions/handlers/decision-worker';
 import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
@@ -13,13 +9,11 @@ import { InProcessRevocationSigner } from '../../../../local/inProcessRevocation
 import { InProcessQueue } from '../../../../local/queue/inProcessQueue';
 import { cliRunner } from '../../../support/cli/cliHarness';
 import { sesStore } from '../../../support/sesStore';
-import { testTables } from '../../../support/testTables';
-import { startRevocationWorld, worldProtection, type RevocationWorld, type TrackedSimAccount } from '../../../support/revocation/revocationWorld';
+import { mailingNotifyConsumer, revocationWorld, worldProtection, type TrackedSimAccount } from '../../../support/revocation/revocationWorld';
 
 const MINUTE = 60_000;
 const OPERATOR = 'ops-decisions@example.com';
-const tables = testTables();
-let world: RevocationWorld;
+const world = revocationWorld({ notifyConsumer: mailingNotifyConsumer({ operatorEmail: OPERATOR }) });
 let queue: InProcessQueue<DecisionJob>;
 let protect: ProtectiveRevoker;
 /** The signer's and the decision queue's clock: real time plus what a test moves it by (a decision ages without waiting). */
@@ -28,23 +22,6 @@ const clock = { now: () => Date.now() + ahead, sleep: async (ms: number) => void
 const signerCounters = memoryCounters();
 
 beforeAll(async () => {
-  const sender = new SesSender(
-    new SESClient({ endpoint: inject('sesEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
-  );
-  world = await startRevocationWorld(tables, {
-    notifyConsumer: ({ repos, links }) =>
-      createNotifyHandler({
-        repos,
-        sender,
-        renderer: createEmailRenderer(),
-        links,
-        mailFrom: 'sentinel@example.com',
-        log: silentLog,
-        counters: memoryCounters(),
-        now: Date.now,
-        operatorEmail: OPERATOR,
-      }),
-  });
   const signer = new InProcessRevocationSigner(createSignRevocationHandler({ ...world.signDeps, now: clock.now, counters: signerCounters }));
   queue = new InProcessQueue<DecisionJob>({
     name: 'decisions',
@@ -58,8 +35,7 @@ beforeAll(async () => {
   await world.protection.write('on');
 });
 afterAll(async () => {
-  await world?.control.resetFaults();
-  await world?.close();
+  await world.control.resetFaults();
 });
 
 function request(account: TrackedSimAccount, rule: ProtectiveActionRequest['rule']): ProtectiveActionRequest {
@@ -102,7 +78,7 @@ async function resultMails(account: TrackedSimAccount, to = account.emails[0]!) 
   return (await sesStore({ to })).filter((m) => m.subject.includes('NOT revoked') && m.subject.includes(account.address.slice(0, 6)));
 }
 
-const status = (account: TrackedSimAccount) => cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix })('status', account.address);
+const status = (account: TrackedSimAccount) => cliRunner({ SENTINEL_TABLE_PREFIX: world.tables.prefix })('status', account.address);
 const total = (name: string) => signerCounters.totals.get(name) ?? 0;
 
 describe('every automatic decision ends in a told result (through the real queue, signer and notify)', () => {

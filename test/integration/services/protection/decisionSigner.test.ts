@@ -1,22 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { verifyMessage } from 'ethers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildRemoveDelegateManager } from '../../../../functions/chain/transactionBuilders';
 import type { ProtectiveDecision } from '../../../../functions/domain/protectiveDecision';
 import { createSignRevocationHandler } from '../../../../functions/handlers/sign-revocation';
 import { lambdaContext } from '../../../../local/lambdaContext';
-import { testTables } from '../../../support/testTables';
-import { DECISION_MAX_AGE_MS, startRevocationWorld, type RevocationWorld, type TrackedSimAccount } from '../../../support/revocation/revocationWorld';
+import { DECISION_MAX_AGE_MS, revocationWorld, type RevocationWorld, type TrackedSimAccount } from '../../../support/revocation/revocationWorld';
 
-const tables = testTables();
-let world: RevocationWorld;
-
-beforeAll(async () => {
-  world = await startRevocationWorld(tables);
-});
-afterAll(async () => {
-  await world?.close();
-});
+const world = revocationWorld();
 
 const REASON = 'kill-switch: drawdown 31.2% ≥ 30% at 2026-11-25T08:00:00.000Z';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { verifyMessage } from 'ethers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildRemoveDelegateManager } from '../../../../functions/chain/transactionBuilders';
 import type { ProtectiveActionRequest, ProtectiveRevoker } from '../../../../functions/domain/protectiveAction';
 import type { DecisionJob } from '../../../../functions/messages/decisionJob';
@@ -11,16 +11,13 @@ import type { AccountPatch } from '../../../../functions/store/accountItem';
 import { signerCallOf } from '../../../../functions/web/signerCallOf';
 import { InProcessRevocationSigner } from '../../../../local/inProcessRevocationSigner';
 import { InProcessQueue } from '../../../../local/queue/inProcessQueue';
-import { testTables } from '../../../support/testTables';
-import { startRevocationWorld, worldProtection, type RevocationWorld, type TrackedSimAccount } from '../../../support/revocation/revocationWorld';
+import { revocationWorld, worldProtection, type TrackedSimAccount } from '../../../support/revocation/revocationWorld';
 
-const tables = testTables();
-let world: RevocationWorld;
+const world = revocationWorld();
 let queue: InProcessQueue<DecisionJob>;
 let protect: ProtectiveRevoker;
 
 beforeAll(async () => {
-  world = await startRevocationWorld(tables);
   const signer = new InProcessRevocationSigner(createSignRevocationHandler(world.signDeps));
   queue = new InProcessQueue<DecisionJob>({
     name: 'decisions',
@@ -28,9 +25,6 @@ beforeAll(async () => {
     batchSize: 1,
   });
   protect = worldProtection(world, queue);
-});
-afterAll(async () => {
-  await world?.close();
 });
 
 async function armed(patch: AccountPatch, delegates = ['bot-a', 'bot-b', 'web']): Promise<TrackedSimAccount> {

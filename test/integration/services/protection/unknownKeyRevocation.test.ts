@@ -1,29 +1,18 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveSigner } from '../../../../functions/chain/resolveSigner';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ProtectiveRevoker } from '../../../../functions/domain/protectiveAction';
 import { checksumAddress } from '../../../../functions/domain/address';
-import { createSignRevocationHandler } from '../../../../functions/handlers/sign-revocation';
-import { LinkClaimsReader } from '../../../../functions/links/linkReader';
-import { LinkTokenVerifier } from '../../../../functions/links/linkTokenVerifier';
 import type { DecisionJob } from '../../../../functions/messages/decisionJob';
-import type { CollectMessage, DelegateWatchJob } from '../../../../functions/messages/collectJob';
+import type { DelegateWatchJob } from '../../../../functions/messages/collectJob';
 import type { NotifyMessage } from '../../../../functions/messages/notifyMessage';
-import { createDecisionWorkerHandler } from '../../../../functions/handlers/decision-worker';
 import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
-import { dispatchDue } from '../../../../functions/services/collect/dispatchDue';
 import { watchDelegateBatch } from '../../../../functions/services/collect/watchDelegateBatch';
 import { takeKnownDelegates } from '../../../../functions/services/knownKeys/takeKnownDelegates';
-import { protectionService } from '../../../../functions/services/protection/protect';
 import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
-import { FileProtectionSwitch } from '../../../../functions/store/fileProtectionSwitch';
-import { signerCallOf } from '../../../../functions/web/signerCallOf';
-import { InProcessRevocationSigner } from '../../../../local/inProcessRevocationSigner';
-import { InProcessQueue } from '../../../../local/queue/inProcessQueue';
-import { CALM, startPipelineHarness } from '../../../support/collect/pipelineHarness';
-import { testTables } from '../../../support/testTables';
-import { queuedNotices } from '../../../support/collect/queuedNotices';
+import type { FileProtectionSwitch } from '../../../../functions/store/fileProtectionSwitch';
+import type { InProcessQueue } from '../../../../local/queue/inProcessQueue';
+import { CALM, pipelineHarness } from '../../../support/collect/pipelineHarness';
+import { startDecisionChain } from '../../../support/collect/decisionChain';
+import { notifyRecorder } from '../../../support/collect/notifyRecorder';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -35,75 +24,23 @@ const HOUR = 60 * MINUTE;
  * simulator over HTTP; the clocks are virtual and move together.
  */
 describe('unknown keys revoked on chain (watch → protection service → queue → signer)', () => {
-  const tables = testTables();
-  let h: Awaited<ReturnType<typeof startPipelineHarness>>;
+  const h = pipelineHarness();
   let protection: FileProtectionSwitch;
   let decisions: InProcessQueue<DecisionJob>;
-  let protect: ReturnType<typeof protectionService>;
+  let protect: ProtectiveRevoker;
   const signerEnv: Record<string, string | undefined> = {};
   const notified: NotifyMessage[] = [];
   let keys = 0;
 
   beforeAll(async () => {
-    h = await startPipelineHarness(tables);
     await h.advance(10 * MINUTE);
-    protection = new FileProtectionSwitch(join(await mkdtemp(join(tmpdir(), 'protection-')), 'protection'));
-    const notify = {
-      send: async (entries: readonly { id: string; body: unknown }[]) => (
-        notified.push(...entries.flatMap((e) => queuedNotices(e.body))),
-        { sent: entries.map((e) => e.id), failed: [] }
-      ),
-    };
-    const sign = createSignRevocationHandler({
-      accounts: h.repos.accounts,
-      leases: h.repos.leases,
-      audit: h.repos.audit,
-      tokens: h.repos.tokens,
-      // Decisions only here: no click's link is verified, so no link key is held.
-      links: new LinkClaimsReader(new LinkTokenVerifier([])),
-      channels: h.repos.channels,
-      notify,
-      chain: h.chain,
-      signerFor: (ref) => resolveSigner(ref, { env: signerEnv }),
-      now: h.now,
-      sleep: async () => undefined,
-      log: silentLog,
-      automatic: {
-        decisions: h.repos.decisions,
-        knownDelegates: h.repos.knownDelegates,
-        ledger: h.repos.protectionLedger,
-        protection,
-        maxAgeMs: 5 * MINUTE,
-        breakerAccounts: 5,
-      },
-    });
-    decisions = new InProcessQueue<DecisionJob>({
-      name: 'decisions',
-      consumer: createDecisionWorkerHandler({ sign: signerCallOf(new InProcessRevocationSigner(sign)), log: silentLog, counters: memoryCounters() }),
-      batchSize: 1,
-    });
-    protect = protectionService({
-      protection,
-      accounts: h.repos.accounts,
-      knownDelegates: h.repos.knownDelegates,
-      decisions: h.repos.decisions,
-      queue: decisions,
-      log: silentLog,
-    });
-  });
-  afterAll(async () => {
-    await h?.close();
+    ({ protection, decisions, protect } = await startDecisionChain(h, { signerEnv, notified }));
   });
 
   const deps = () => ({
     chain: h.chain,
     repos: h.repos,
-    events: {
-      send: async (entries: readonly { id: string; body: unknown }[]) => (
-        notified.push(...entries.flatMap((e) => queuedNotices(e.body))),
-        { sent: entries.map((e) => e.id), failed: [] }
-      ),
-    },
+    events: notifyRecorder(notified),
     log: silentLog,
     counters: memoryCounters(),
     settings: DEFAULT_COLLECT_SETTINGS,
@@ -115,16 +52,7 @@ describe('unknown keys revoked on chain (watch → protection service → queue 
   async function watchFor(minutes: number, beforeSigning: () => Promise<void> = async () => undefined): Promise<void> {
     for (let m = 0; m < minutes; m++) {
       await h.advance(MINUTE);
-      const queued: CollectMessage[] = [];
-      await dispatchDue({
-        accounts: h.repos.accounts,
-        schedule: h.repos.schedule,
-        collectQueue: { send: async (entries) => (queued.push(...entries.map((e) => e.body)), { sent: entries.map((e) => e.id), failed: [] }) },
-        log: silentLog,
-        now: h.now,
-        limitPerShard: 1_000,
-        watchBatchSize: 100,
-      });
+      const queued = await h.dispatch();
       for (const job of queued.filter((q): q is DelegateWatchJob => 'kind' in q)) await watchDelegateBatch(deps(), job);
       await beforeSigning();
       await decisions.drain();

@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { issueClaims } from '../../../../functions/domain/linkClaims';
 import { revokeAllUnitId } from '../../../../functions/domain/revokeAllUnit';
 import { createSignRevocationHandler } from '../../../../functions/handlers/sign-revocation';
 import { LinkTokenCodec } from '../../../../functions/links/linkToken';
 import { lambdaContext } from '../../../../local/lambdaContext';
-import { testTables } from '../../../support/testTables';
 import { channelRecordOf } from '../../../support/channels/channelRecordFixture';
-import { HOUR, LINK_SECRET, startRevocationWorld, type RevocationWorld } from '../../../support/revocation/revocationWorld';
+import { HOUR, LINK_SECRET, revocationWorld } from '../../../support/revocation/revocationWorld';
 
 /*
  * "With this function's grants, forge X: the signer refuses." Each case writes only what the named
@@ -15,15 +14,7 @@ import { HOUR, LINK_SECRET, startRevocationWorld, type RevocationWorld } from '.
  * code running in that function could, and the victim's key stays listed on the chain.
  */
 
-const tables = testTables();
-let world: RevocationWorld;
-
-beforeAll(async () => {
-  world = await startRevocationWorld(tables);
-});
-afterAll(async () => {
-  await world?.close();
-});
+const world = revocationWorld();
 
 const invoke = (request: unknown) => createSignRevocationHandler(world.signDeps)(request, lambdaContext('sign-revocation'));
 

@@ -1,19 +1,10 @@
 import { verifyMessage } from 'ethers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildRemoveDelegateManager } from '../../../../functions/chain/transactionBuilders';
 import { revokeAllUnitId } from '../../../../functions/domain/revokeAllUnit';
-import { testTables } from '../../../support/testTables';
-import { formOf, getPage, startRevocationWorld, submitForm, titleOf, type Page, type RevocationWorld } from '../../../support/revocation/revocationWorld';
+import { formOf, getPage, revocationWorld, submitForm, titleOf, type Page } from '../../../support/revocation/revocationWorld';
 
-const tables = testTables();
-let world: RevocationWorld;
-
-beforeAll(async () => {
-  world = await startRevocationWorld(tables);
-});
-afterAll(async () => {
-  await world?.close();
-});
+const world = revocationWorld();
 
 async function chainState(account: string) {
   const view = await world.control.account(account);

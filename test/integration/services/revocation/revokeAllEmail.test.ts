@@ -1,33 +1,12 @@
-import { SESClient } from '@aws-sdk/client-ses';
 import { verifyMessage } from 'ethers';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildRemoveDelegateManager } from '../../../../functions/chain/transactionBuilders';
 import { revokeAllUnitId } from '../../../../functions/domain/revokeAllUnit';
-import { createNotifyHandler } from '../../../../functions/handlers/notify';
-import { createEmailRenderer } from '../../../../functions/mail/render/render';
-import { SesSender } from '../../../../functions/mail/send/sesSender';
 import type { NotifyEvent } from '../../../../functions/messages/notifyMessage';
-import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
 import { sesStore, type StoredEmail } from '../../../support/sesStore';
-import { testTables } from '../../../support/testTables';
-import { formOf, getPage, startRevocationWorld, submitForm, titleOf, type RevocationWorld } from '../../../support/revocation/revocationWorld';
+import { formOf, getPage, mailingNotifyConsumer, revocationWorld, submitForm, titleOf } from '../../../support/revocation/revocationWorld';
 
-const tables = testTables();
-let world: RevocationWorld;
-
-beforeAll(async () => {
-  const sender = new SesSender(
-    new SESClient({ endpoint: inject('sesEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
-  );
-  const renderer = createEmailRenderer();
-  world = await startRevocationWorld(tables, {
-    notifyConsumer: ({ repos, links }) =>
-      createNotifyHandler({ repos, sender, renderer, links, mailFrom: 'sentinel@example.com', log: silentLog, counters: memoryCounters(), now: Date.now }),
-  });
-});
-afterAll(async () => {
-  await world?.close();
-});
+const world = revocationWorld({ notifyConsumer: mailingNotifyConsumer() });
 
 /** The signed token of a link (what the page puts in each queued job). */
 function tokenOf(link: string): string {

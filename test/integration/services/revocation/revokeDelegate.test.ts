@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SignerError } from '../../../../functions/chain/errors';
 import { createSignRevocationHandler } from '../../../../functions/handlers/sign-revocation';
 import { InvalidRevocationRequestError } from '../../../../functions/services/revocation/invalidRevocationRequestError';
@@ -10,18 +10,9 @@ import { linkReusableAfter } from '../../../../functions/domain/revocationOutcom
 import { auditTrail } from '../../../../functions/store/auditTrail';
 import { accountStatus } from '../../../../functions/services/status/accountStatus';
 import { renderRevocationView } from '../../../../functions/web/revocationViews';
-import { testTables } from '../../../support/testTables';
-import { startRevocationWorld, type RevocationWorld } from '../../../support/revocation/revocationWorld';
+import { revocationWorld } from '../../../support/revocation/revocationWorld';
 
-const tables = testTables();
-let world: RevocationWorld;
-
-beforeAll(async () => {
-  world = await startRevocationWorld(tables);
-});
-afterAll(async () => {
-  await world?.close();
-});
+const world = revocationWorld();
 
 async function chainState(account: string) {
   const view = await world.control.account(account);

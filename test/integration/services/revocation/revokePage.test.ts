@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRevokePageHandler } from '../../../../functions/handlers/revoke-page';
 import { ActionLinks } from '../../../../functions/links/actionLinks';
 import { LinkTokenCodec } from '../../../../functions/links/linkToken';
@@ -12,27 +12,9 @@ import type { RevocationSigner } from '../../../../functions/web/revocationSigne
 import type { InvokeCommand } from '@aws-sdk/client-lambda';
 import { lambdaContext } from '../../../../local/lambdaContext';
 import { startLambdaHttpServer } from '../../../../local/http/lambdaHttpAdapter';
-import { testTables } from '../../../support/testTables';
-import {
-  formOf,
-  getPage,
-  HOUR,
-  LINK_SECRET,
-  startRevocationWorld,
-  submitForm,
-  titleOf,
-  type RevocationWorld,
-} from '../../../support/revocation/revocationWorld';
+import { formOf, getPage, HOUR, LINK_SECRET, revocationWorld, submitForm, titleOf } from '../../../support/revocation/revocationWorld';
 
-const tables = testTables();
-let world: RevocationWorld;
-
-beforeAll(async () => {
-  world = await startRevocationWorld(tables);
-});
-afterAll(async () => {
-  await world?.close();
-});
+const world = revocationWorld();
 
 async function delegatesOf(account: string): Promise<string[]> {
   return (await world.control.account(account)).delegates.map((d) => d.address);

@@ -1,31 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSignRevocationHandler } from '../../../../functions/handlers/sign-revocation';
 import { lambdaContext } from '../../../../local/lambdaContext';
 import { revocationLeaseId } from '../../../../functions/services/revocation/revocationLease';
 import { MAX_CONSUMED_TOKEN_AGE_MS } from '../../../../functions/services/revocation/revocationAuthorization';
-import { testTables } from '../../../support/testTables';
-import {
-  formOf,
-  getPage,
-  HOUR,
-  LINK_SECRET,
-  startRevocationWorld,
-  submitForm,
-  titleOf,
-  type RevocationWorld,
-} from '../../../support/revocation/revocationWorld';
+import { formOf, getPage, HOUR, LINK_SECRET, revocationWorld, submitForm, titleOf } from '../../../support/revocation/revocationWorld';
 import { issueClaims } from '../../../../functions/domain/linkClaims';
 import { LinkTokenCodec } from '../../../../functions/links/linkToken';
 
-const tables = testTables();
-let world: RevocationWorld;
-
-beforeAll(async () => {
-  world = await startRevocationWorld(tables);
-});
-afterAll(async () => {
-  await world?.close();
-});
+const world = revocationWorld();
 
 const invoke = (request: unknown) => createSignRevocationHandler(world.signDeps)(request, lambdaContext('sign-revocation'));
 

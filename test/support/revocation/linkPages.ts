@@ -1,0 +1,56 @@
+import { createPreferencesPageHandler } from '../../../functions/handlers/preferences-page';
+import { createRevokePageHandler } from '../../../functions/handlers/revoke-page';
+import type { ActionLinks } from '../../../functions/links/actionLinks';
+import { mailboxNotices } from '../../../functions/services/preferences/mailboxNotice';
+import { silentLog } from '../../../functions/shared/observability';
+import type { Repositories } from '../../../functions/store/repositories';
+import { CsrfTokens } from '../../../functions/web/csrfToken';
+import type { RevocationSigner } from '../../../functions/web/revocationSigner';
+import { sesSender } from '../delivery/mailHarness';
+
+/** What the link pages of a test are built over: its tables, its links, the form secret, its base URL and clock. */
+export interface LinkPageParts {
+  readonly repos: Repositories;
+  readonly links: ActionLinks;
+  /** The CSRF secret (at least 32 characters). */
+  readonly secret: string;
+  readonly publicBaseUrl: string;
+  readonly now: () => number;
+}
+
+/** The real `preferences-page` handler over `parts`; its mailbox notices go out through the run's local SES. */
+export function preferencesPageOf(parts: LinkPageParts) {
+  const { repos } = parts;
+  return createPreferencesPageHandler({
+    links: parts.links,
+    csrf: new CsrfTokens(parts.secret),
+    publicBaseUrl: parts.publicBaseUrl,
+    preferences: repos.preferences,
+    alerts: repos.alerts,
+    accounts: repos.accounts,
+    channels: repos.channels,
+    tokens: repos.tokens,
+    mailbox: mailboxNotices({ sender: sesSender(), mailFrom: 'sentinel@example.com', now: Date.now }),
+    now: parts.now,
+    log: silentLog,
+  });
+}
+
+/** The real `revoke-page` handler over `parts`, confirming through `signer`. */
+export function revokePageOf(parts: LinkPageParts & { readonly signer: RevocationSigner }) {
+  const { repos } = parts;
+  return createRevokePageHandler({
+    links: parts.links,
+    csrf: new CsrfTokens(parts.secret),
+    publicBaseUrl: parts.publicBaseUrl,
+    accounts: repos.accounts,
+    delegates: repos.delegates,
+    tokens: repos.tokens,
+    suppressions: repos.suppressions,
+    preferences: repos.preferences,
+    channels: repos.channels,
+    signer: parts.signer,
+    now: parts.now,
+    log: silentLog,
+  });
+}
