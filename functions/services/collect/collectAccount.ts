@@ -21,6 +21,7 @@ import type { CollectJob } from '../../messages/collectJob';
 import { nextPollFailure } from '../../domain/lastPoll';
 import { SUMMARY_SAMPLING } from './collectSettings';
 import { queueOnboardingCheck } from './queueOnboardingCheck';
+import { readKillSwitchState } from '../../store/killSwitchStateItem';
 
 export type { CollectDeps, CollectOutcome } from './collectDeps';
 
@@ -88,13 +89,15 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
   ]);
   const killSwitch = await evaluateKillSwitch(
     { chain: deps.chain, alerts: repos.alerts, revoke: deps.revoke, budget: deps.refinementBudget, log: deps.log, counters: deps.counters },
-    account,
     {
-      now,
-      dueAt: job.dueAt,
+      account,
+      stored: account.killSwitch === null ? { state: null, version: null } : await readKillSwitchState(repos.alerts, account.address),
       drawdown,
       newPointsFrom: previous === null || intervalChanged ? null : (points[0]?.ts ?? null),
+      minutes: null,
       delegates: fetched.delegates,
+      now,
+      dueAt: job.dueAt,
       hysteresisPct: settings.hysteresisPct,
       staleAfterIntervals: settings.staleAfterIntervals,
     },
