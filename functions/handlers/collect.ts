@@ -1,6 +1,6 @@
 import { notifyPublisher } from '../runtime/notifyPublisher';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { collectMessageSchema } from '../messages/collectJob';
+import { collectMessageSchema, watchJobOf } from '../messages/collectJob';
 import { chainFrom, messageVisibilityFrom, someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { consumerQueue } from '../runtime/consumer/consumerQueue';
 import { AccountsRepository } from '../store/accountsRepository';
@@ -28,7 +28,8 @@ export interface CollectHandlerDeps extends CollectDeps, ConsumerDeps {
 
 /**
  * The collect-queue consumer. Each record is one poll (`{address, dueAt}`) or one delegate-watch
- * batch (`{kind: 'delegate-watch', accounts}`, see `watchDelegateBatch`); records run
+ * batch (`{kind: 'delegate-watch', accounts}`, see `watchDelegateBatch`; a `scope: delegates` job
+ * of the older shape is a batch of one); records run
  * concurrently and independently: a record whose storage write failed, or that the invocation's
  * deadline left unstarted, is reported in `batchItemFailures` and redelivered by SQS, while chain
  * failures (a request cut short by the deadline among them) are recorded on the account and
@@ -40,8 +41,8 @@ export function createCollectHandler(deps: CollectHandlerDeps) {
     schema: collectMessageSchema,
     about: (message) => ('kind' in message ? { account: `${message.accounts.length} accounts (delegate watch)` } : { account: message.address }),
     handle: async (message) => {
-      if ('kind' in message) {
-        const batch = await watchDelegateBatch(deps, message);
+      if ('kind' in message || message.scope === 'delegates') {
+        const batch = await watchDelegateBatch(deps, 'kind' in message ? message : watchJobOf(message));
         for (const outcome of batch.outcomes) deps.onOutcome?.(outcome);
         return;
       }

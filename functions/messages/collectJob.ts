@@ -32,6 +32,14 @@ export const delegateWatchJobSchema = z.strictObject({
 });
 export type DelegateWatchJob = z.infer<typeof delegateWatchJobSchema>;
 
+/**
+ * The delegate-watch batch a single-account `scope: delegates` job (queued before watch batches
+ * existed) stands for: that account alone, with no mark (a full check).
+ */
+export function watchJobOf(job: CollectJob): DelegateWatchJob {
+  return { kind: 'delegate-watch', dueAt: job.dueAt, accounts: [{ address: job.address, mark: null }] };
+}
+
 /** Anything on the collect queue: a poll of one account, or a delegate-watch batch. */
 export const collectMessageSchema = z.union([collectJobSchema, delegateWatchJobSchema]);
 export type CollectMessage = z.infer<typeof collectMessageSchema>;

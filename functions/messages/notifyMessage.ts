@@ -104,7 +104,7 @@ export const notifyMessageSchema = z.discriminatedUnion('kind', [
       .min(1)
       .max(50),
   }),
-  /** The kill switch fired (confirmed by the `1m` re-read): what was revoked, or would have been, or why not. A security notice. */
+  /** The kill switch fired (the two `1m` minutes up to the crossing both past the level, from a peak the account held): what was revoked, or would have been, or why not. A security notice. */
   z.object({ ...base, kind: z.literal('kill-switch'), firing: killSwitchFiringSchema }),
   /**
    * An automatic decision (the kill switch, an unknown key) settled at signing time: what was

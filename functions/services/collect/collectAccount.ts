@@ -13,14 +13,13 @@ import { placeFlows } from './placeFlows';
 import { sendAll } from '../../queue/sendAll';
 import { watchDelegates } from './watchDelegates';
 import { evaluateKillSwitch } from './evaluateKillSwitch';
-import { fullDelegateCheck } from './fullDelegateCheck';
-import { readDelegates } from './readDelegates';
 import type { CollectDeps, CollectOutcome } from './collectDeps';
 import { lookbackWindowMs } from '../../domain/lookbackWindow';
 import type { CollectJob } from '../../messages/collectJob';
 import { nextPollFailure } from '../../domain/lastPoll';
 import { SUMMARY_SAMPLING } from './collectSettings';
 import { queueOnboardingCheck } from './queueOnboardingCheck';
+import { killSwitchStateIn } from '../../store/killSwitchStateItem';
 
 export type { CollectDeps, CollectOutcome } from './collectDeps';
 
@@ -44,7 +43,6 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
   if (!found) return { kind: 'not-tracked', address: job.address };
   const { account } = found;
   const scope = job.scope ?? 'all';
-  if (scope === 'delegates') return checkDelegates(deps, account, previous === null, job.dueAt);
   if (previous && previous.polledAt >= job.dueAt) return { kind: 'already-collected', address: account.address };
 
   const now = deps.now();
@@ -57,6 +55,10 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
   const fetchFrom =
     cursorMs ??
     (intervalChanged ? Math.max(trackingStart, now - lookbackWindowMs(account.interval, settings.lookbackMs)) : Math.max(0, now - settings.backfillMs));
+  // The account's alert states (drawdown levels, rollup, snooze, the kill switch) are read once, beside the chain reads.
+  const alertStates = repos.alerts.listForAccount(account.address);
+  // Handled where it is awaited, after the chain reads; a chain failure leaves it unread.
+  alertStates.catch(() => undefined);
   let fetched;
   try {
     const [curves, summaryPage, delegates] = await Promise.all([
@@ -69,6 +71,7 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
     if (!(error instanceof ChainError)) throw error;
     return recordChainFailure(deps, account, cursorMs, now, error);
   }
+  const rules = await alertStates;
 
   const placed = await placeFlows(
     { chain: deps.chain, budget: deps.refinementBudget, maxPointsPerRequest: settings.maxPointsPerRequest },
@@ -81,20 +84,22 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
   const newCursor = points[points.length - 1]?.ts ?? cursorMs;
 
   const [drawdown, delegates] = await Promise.all([
-    evaluateDrawdown(repos, account, now, settings, points[0]?.ts ?? null, previous === null || intervalChanged),
+    evaluateDrawdown(repos, account, now, settings, points[0]?.ts ?? null, previous === null || intervalChanged, rules),
     fetched.delegates === null
       ? NO_DELEGATE_CHECK
       : watchDelegates({ ...repos, revoke: deps.revoke }, account, fetched.delegates, { now, firstObservation: previous === null, sightedAt: job.dueAt }),
   ]);
   const killSwitch = await evaluateKillSwitch(
     { chain: deps.chain, alerts: repos.alerts, revoke: deps.revoke, budget: deps.refinementBudget, log: deps.log, counters: deps.counters },
-    account,
     {
-      now,
-      dueAt: job.dueAt,
+      account,
+      stored: killSwitchStateIn(rules),
       drawdown,
       newPointsFrom: previous === null || intervalChanged ? null : (points[0]?.ts ?? null),
+      minutes: null,
       delegates: fetched.delegates,
+      now,
+      dueAt: job.dueAt,
       hysteresisPct: settings.hysteresisPct,
       staleAfterIntervals: settings.staleAfterIntervals,
     },
@@ -170,18 +175,6 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
 }
 
 const NO_DELEGATE_CHECK = { events: [], commit: async () => undefined };
-
-/**
- * The delegate watch of one account (`scope: delegates`, jobs queued before watch batches
- * existed): one chain request, then the full check (`fullDelegateCheck`). A chain failure is
- * counted and logged; the account's health is the curve polls' business.
- */
-async function checkDelegates(deps: CollectDeps, account: TrackedAccount, neverPolled: boolean, dueAt: number): Promise<CollectOutcome> {
-  const read = await readDelegates(deps, account.address);
-  if (read.kind !== 'read') return read;
-  deps.counters.count('DelegateChecks');
-  return fullDelegateCheck(deps, account, read.delegates, neverPolled, dueAt);
-}
 
 async function recordChainFailure(
   deps: CollectDeps,

@@ -1,10 +1,13 @@
+import { ChainError } from '../../chain/errors';
+import type { Delegate } from '../../chain/schemas';
+import type { TrackedAccount } from '../../domain/account';
 import { unchangedSinceMark } from '../../domain/delegateMark';
 import type { DelegateWatchJob, WatchEntry } from '../../messages/collectJob';
+import { sendAll } from '../../queue/sendAll';
 import { currentDeadline } from '../../shared/deadline';
 import { mapConcurrent } from '../../shared/concurrency';
 import type { CollectDeps, CollectOutcome } from './collectDeps';
-import { fullDelegateCheck } from './fullDelegateCheck';
-import { readDelegates } from './readDelegates';
+import { watchDelegates } from './watchDelegates';
 
 /** Chain requests of one watch job in flight at once (each still waits on the instance's token bucket). */
 export const WATCH_CONCURRENCY = 10;
@@ -26,7 +29,9 @@ export interface WatchBatchOutcome {
  * notice due since (`domain/delegateMark`), is done: nothing is read or written. Otherwise the
  * full check runs, as a curve poll's would: the stored views are compared, notices queued, changed
  * views written, then the new mark. Accounts not started by the invocation's deadline are left to
- * their next watch slot; a chain failure is counted and logged (the curve polls own the health).
+ * their next watch slot; a chain failure is counted (`DelegateWatchErrors`), logged and returned
+ * as `delegates-failed` (the curve polls own the health). A single-account job of the older shape
+ * (`scope: delegates`) comes here as a batch of one (`watchJobOf`).
  */
 export async function watchDelegateBatch(deps: CollectDeps, job: DelegateWatchJob): Promise<WatchBatchOutcome> {
   const deadline = currentDeadline();
@@ -54,11 +59,45 @@ export async function watchDelegateBatch(deps: CollectDeps, job: DelegateWatchJo
 }
 
 async function watchOne(deps: CollectDeps, entry: WatchEntry, dueAt: number): Promise<CollectOutcome | 'unchanged'> {
-  const read = await readDelegates(deps, entry.address);
-  if (read.kind !== 'read') return read;
-  const current = read.delegates;
+  let current: Delegate[];
+  try {
+    current = await deps.chain.getDelegateTraders(entry.address);
+  } catch (error) {
+    if (!(error instanceof ChainError)) throw error;
+    deps.counters.count('DelegateWatchErrors');
+    deps.log.warn('delegate watch failed', { account: entry.address, error: error.name, reason: error.shortMessage });
+    return { kind: 'delegates-failed', address: entry.address, reason: error.shortMessage };
+  }
   if (unchangedSinceMark(entry.mark, current, deps.now())) return 'unchanged';
   const [account, previous] = await Promise.all([deps.repos.accounts.get(entry.address), deps.repos.snapshots.latest(entry.address)]);
   if (!account) return { kind: 'not-tracked', address: entry.address };
   return fullDelegateCheck(deps, account, current, previous === null, dueAt);
+}
+
+/**
+ * The full check of one account's delegates against the stored views: notices queued (stable ids),
+ * changed views written, then the mark that lets the next checks skip all of this while nothing
+ * changes. A crash before the mark is written only repeats the check. `sightedAt` is the check's
+ * scheduled time (its job's `dueAt`), the occasion of any unknown-key decision it asks for.
+ */
+async function fullDelegateCheck(
+  deps: CollectDeps,
+  account: TrackedAccount,
+  current: readonly Delegate[],
+  neverPolled: boolean,
+  sightedAt: number,
+): Promise<CollectOutcome> {
+  const delegates = await watchDelegates({ ...deps.repos, revoke: deps.revoke }, account, current, {
+    now: deps.now(),
+    firstObservation: neverPolled,
+    sightedAt,
+  });
+  await sendAll(
+    deps.events,
+    delegates.events.map((body) => ({ id: body.eventId, body })),
+  );
+  await delegates.commit();
+  await deps.repos.accounts.setDelegateMark(account.address, delegates.mark);
+  if (delegates.events.length > 0) deps.counters.count('AlertEvents', delegates.events.length);
+  return { kind: 'delegates-checked', address: account.address, events: delegates.events.length, chainRequests: 1 };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { killSwitchCrossing } from '../../../functions/domain/killSwitchCrossing';
+import { killSwitchCrossing } from '../../../functions/domain/killSwitchDecision';
 import { MINUTE, PATH_START, minutePath } from '../../support/killSwitch/killSwitchPolls';
 
 const at = (minute: number) => PATH_START + minute * MINUTE;

@@ -125,7 +125,7 @@ const compound = (start: number, returns: readonly number[]) => {
 };
 const INTERVALS = [1, 5, 15, 60] as const;
 
-describe('the kill switch over generated paths (collect pure steps, polled at the account interval)', () => {
+describe("decideKillSwitch over generated paths (collect's one decision, polled at the account interval)", () => {
   it('every sustained loss past the level fires within one poll interval of the chain first showing it, and not before two minutes show it', () => {
     fc.assert(
       fc.property(

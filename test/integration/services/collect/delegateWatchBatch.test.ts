@@ -2,7 +2,7 @@ import type { SQSEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ChainClient } from '../../../../functions/chain/ports';
 import { createCollectHandler } from '../../../../functions/handlers/collect';
-import type { DelegateWatchJob } from '../../../../functions/messages/collectJob';
+import type { CollectMessage, DelegateWatchJob } from '../../../../functions/messages/collectJob';
 import type { NotifyEvent } from '../../../../functions/messages/notifyMessage';
 import type { CollectOutcome } from '../../../../functions/services/collect/collectAccount';
 import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
@@ -77,7 +77,7 @@ describe('delegate watch batches', () => {
   }
 
   /** The collect handler (as deployed) on these jobs; its outcomes. */
-  async function collectJobs(jobs: readonly DelegateWatchJob[], chain?: ChainClient): Promise<CollectOutcome[]> {
+  async function collectJobs(jobs: readonly CollectMessage[], chain?: ChainClient): Promise<CollectOutcome[]> {
     const outcomes: CollectOutcome[] = [];
     const handler = createCollectHandler({ ...collectDeps(chain), flush: () => undefined, onOutcome: (o) => outcomes.push(o) });
     const event: SQSEvent = {
@@ -216,5 +216,20 @@ describe('delegate watch batches', () => {
 
     await watchFor(5); // their next slot
     expect([...noticed()].sort()).toEqual([...tracked].sort());
+  }, 120_000);
+
+  it('a single-account delegate job of the older shape (scope: delegates) is a watch of that account alone: no curve poll', async () => {
+    const { address } = await h.track('older-shape', { interval: '1d' }, CALM);
+    tracked = [address];
+    await h.pipeline.runCycle({ kind: 'due' }); // the first poll: the delegate baseline
+    const before = await h.repos.snapshots.latest(address);
+    const delegate = await h.control.addDelegate(address, { name: 'older' });
+    await h.advance(MINUTE);
+    const outcomes = await collectJobs([{ address: address as `0x${string}`, dueAt: h.now(), scope: 'delegates' }]);
+    expect(outcomes).toEqual([{ kind: 'delegates-checked', address, events: 1, chainRequests: 1 }]);
+    expect(notified.filter((n) => n.kind === 'new-delegate' && n.account === address)).toEqual([
+      expect.objectContaining({ delegate: expect.objectContaining({ address: delegate.delegate.address }) }),
+    ]);
+    expect(await h.repos.snapshots.latest(address)).toEqual(before);
   }, 120_000);
 });

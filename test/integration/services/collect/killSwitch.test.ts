@@ -27,7 +27,7 @@ type KillSwitchMessage = Extract<NotifyMessage, { kind: 'kill-switch' }>;
 
 /**
  * The kill switch end to end: collect (against the chain simulator over HTTP, DynamoDB Local)
- * decides, re-reads peak and trough at `1m`, and asks the real protection service, which queues
+ * decides (the two `1m` minutes up to the crossing, from a peak the account held) and asks the real protection service, which queues
  * decision units; the real signing handler re-checks each decision and submits
  * `RemoveDelegateManager` with the owner's key to the simulator, which checks the signature with
  * its own implementation. The clocks are virtual and move together.
