@@ -14,6 +14,7 @@ import { DeskChallengeRepository } from '../store/deskChallengeRepository';
 import { PasskeyRepository } from '../store/passkeyRepository';
 import type { Repositories } from '../store/repositories';
 import { RecipientsRepository } from '../store/recipientsRepository';
+import { AccountHistoryRepository } from '../store/accountHistoryRepository';
 import { AlertStateRepository } from '../store/alertStateRepository';
 import { ChannelsRepository } from '../store/channelsRepository';
 import { CurvesRepository } from '../store/curvesRepository';
@@ -63,6 +64,7 @@ export type DeskRepositories = Pick<
   | 'deskChallenges'
   | 'passkeys'
   | 'deskRates'
+  | 'history'
 >;
 
 /** The desk's store deps from its repositories (the Lambda's, the local system's, a test's, the benchmark's). */
@@ -79,8 +81,10 @@ export function deskRepositoryDeps(repos: DeskRepositories) {
       delegates: repos.delegates,
       knownDelegates: repos.knownDelegates,
       decisions: repos.decisions,
+      history: repos.history,
     },
     snoozes: repos.alerts,
+    history: repos.history,
     channels: repos.channels,
     signIns: repos.deskSignIns,
     passkeyStore: { challenges: repos.deskChallenges, passkeys: repos.passkeys },
@@ -108,6 +112,7 @@ export async function deskPageDepsFromEnv(env: Readonly<Record<string, string | 
     knownDelegates: KnownDelegatesRepository,
     decisions: DecisionRepository,
     channels: ChannelsRepository,
+    history: AccountHistoryRepository,
   });
   const assets = settings.DESK_ASSETS_DIR === undefined ? NO_DESK_ASSETS : readDeskAssets(settings.DESK_ASSETS_DIR);
   const minter = await linkMinterFrom(settings, HANDLER_CATALOG['desk-page'].requires.links.mints, { revokeAllServed: true });

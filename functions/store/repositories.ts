@@ -32,6 +32,7 @@ import { DeskRateRepository } from './deskRateRepository';
 import { DeskOperatorsRepository } from './deskOperatorsRepository';
 import { DeskChallengeRepository } from './deskChallengeRepository';
 import { PasskeyRepository } from './passkeyRepository';
+import { AccountHistoryRepository } from './accountHistoryRepository';
 
 /** Every repository, sharing one client and table prefix. */
 export interface Repositories {
@@ -89,6 +90,8 @@ export interface Repositories {
   readonly deskChallenges: DeskChallengeRepository;
   /** Registered passkeys (table `desk`). */
   readonly passkeys: PasskeyRepository;
+  /** Each account's alert history and deliveries, for the desk page (table `history`). */
+  readonly history: AccountHistoryRepository;
 }
 
 /** Builds every repository over one document client and table prefix (once per cold start). */
@@ -127,5 +130,6 @@ export function createRepositories(client: DynamoDBDocumentClient, prefix: strin
     deskOperators: new DeskOperatorsRepository(client, prefix, options),
     deskChallenges: new DeskChallengeRepository(client, prefix, options),
     passkeys: new PasskeyRepository(client, prefix, options),
+    history: new AccountHistoryRepository(client, prefix, options),
   };
 }

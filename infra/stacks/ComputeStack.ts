@@ -1,3 +1,4 @@
+import { ALERT_HISTORY_PREFIX } from '../../functions/store/accountHistoryRepository';
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { Architecture } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
@@ -119,6 +120,8 @@ export class ComputeStack extends Stack {
       .bindTableActions(table('curves'), ['dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'])
       .bindTableActions(table('snapshots'), ['dynamodb:PutItem'])
       .bindTableActions(table('alerts'), ['dynamodb:PutItem'])
+      // The account's alert history: the levels that fired or recovered, put once their state is stored; never a delivery.
+      .bindTableActions(table('history'), ['dynamodb:PutItem'], { leadingKeys: [`${ALERT_HISTORY_PREFIX}*`] })
       // Delegates: its views and working state under each account (`0x…` partitions); a known key only put,
       // once, under `known#<account>` (never updated or deleted); no announcement (`expect#…`: the operator's CLI alone).
       .bindTableActions(table('delegates'), ['dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'], { leadingKeys: ['0x*'] })

@@ -1,3 +1,4 @@
+import type { AccountHistoryRepository } from '../../store/accountHistoryRepository';
 import type { AlertStateRepository } from '../../store/alertStateRepository';
 import type { CurvesRepository } from '../../store/curvesRepository';
 import type { DecisionRepository } from '../../store/decisionRepository';
@@ -15,4 +16,6 @@ export interface DeskStores {
   readonly knownDelegates: Pick<KnownDelegatesRepository, 'read'>;
   /** Protective decisions by account (the `tokens` index) and their units (items of the `tokens` table). */
   readonly decisions: Pick<DecisionRepository, 'listForAccount' | 'units'>;
+  /** Each account's alert history and deliveries (table `history`), a page at a time. */
+  readonly history: Pick<AccountHistoryRepository, 'alerts' | 'deliveries'>;
 }

@@ -49,6 +49,7 @@ describe('the pages behind the REST API (payload 1.0 events, base URL with the s
       publicBaseUrl: BASE,
       preferences: repos.preferences,
       alerts: repos.alerts,
+      history: repos.history,
       accounts: repos.accounts,
       channels: repos.channels,
       tokens: repos.tokens,

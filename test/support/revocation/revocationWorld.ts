@@ -235,6 +235,7 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
     publicBaseUrl: server.url,
     preferences: repos.preferences,
     alerts: repos.alerts,
+    history: repos.history,
     accounts: repos.accounts,
     channels: repos.channels,
     tokens: repos.tokens,
