@@ -1,4 +1,5 @@
 import { settingsFor } from '../config/settings';
+import { AccountHistoryRepository } from '../store/accountHistoryRepository';
 import type { ChannelJob } from '../messages/channelJob';
 import { notifyQueueMessageSchema } from '../messages/notifyMessage';
 import { sqsQueueFrom } from '../runtime/factories';
@@ -70,6 +71,7 @@ export async function notifyDepsFromEnv(env: Readonly<Record<string, string | un
     curves: CurvesRepository,
     delegates: DelegateViewRepository,
     deliveries: DeliveryRepository,
+    history: AccountHistoryRepository,
     onboardingBatches: OnboardingBatchRepository,
     onboardingProgress: OnboardingProgressRepository,
     preferences: PreferencesRepository,

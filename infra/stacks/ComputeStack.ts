@@ -1,4 +1,4 @@
-import { ALERT_HISTORY_PREFIX } from '../../functions/store/accountHistoryRepository';
+import { ALERT_HISTORY_PREFIX, DELIVERY_HISTORY_PREFIX } from '../../functions/store/accountHistoryRepository';
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { Architecture } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
@@ -151,6 +151,8 @@ export class ComputeStack extends Stack {
       // The onboarding check finds its batch's members by key.
       .bindIndexQuery(table('accounts'), 'byBatch')
       .bindTable(table('deliveries'), 'readWrite')
+      // Each copy's outcome, into its account's delivery history: put only, never read, never an alert event.
+      .bindTableActions(table('history'), ['dynamodb:PutItem'], { leadingKeys: [`${DELIVERY_HISTORY_PREFIX}*`] })
       // Per-recipient snoozes of a drawdown alert's account: one item read, nothing written.
       .bindTableActions(table('alerts'), ['dynamodb:GetItem'])
       // The onboarding check's channel notice: the channels and their routing (their partition, cached a few
@@ -185,6 +187,8 @@ export class ComputeStack extends Stack {
       .bindTableActions(table('channels'), ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'], { leadingKeys: ['incident#*'] })
       // The delivery id of each (notice, channel), claimed and settled with conditional updates.
       .bindTableActions(table('deliveries'), ['dynamodb:UpdateItem'])
+      // Each notice's outcome per channel (and the broken-channel email's), into its account's delivery history: put only, never read, never an alert event.
+      .bindTableActions(table('history'), ['dynamodb:PutItem'], { leadingKeys: [`${DELIVERY_HISTORY_PREFIX}*`] })
       // The broken-channel email: the account's recipients, minus suppressed and opted-out addresses.
       .bindTableActions(table('accounts'), ['dynamodb:GetItem'])
       .bindTableActions(table('suppressions'), ['dynamodb:BatchGetItem'])
@@ -246,6 +250,8 @@ export class ComputeStack extends Stack {
       .bindTable(table('accounts'), 'read')
       .bindTables(table, ['curves', 'snapshots', 'delegates', 'suppressions', 'preferences'], 'read')
       .bindTable(table('deliveries'), 'readWrite')
+      // Each copy's outcome, into its account's delivery history: put only, never read, never an alert event.
+      .bindTableActions(table('history'), ['dynamodb:PutItem'], { leadingKeys: [`${DELIVERY_HISTORY_PREFIX}*`] })
       // Reports to chat: the channels (one Query of their partition per report built), each account's
       // channel controls (a chat's mutes: one item read), and the channel queue.
       .bindTableActions(table('alerts'), ['dynamodb:GetItem'])
@@ -273,6 +279,8 @@ export class ComputeStack extends Stack {
       .bindTableActions(table('preferences'), ['dynamodb:BatchGetItem'])
       // ...and the operator told once per bounce and address: its own delivery records only.
       .bindTableActions(table('deliveries'), ['dynamodb:UpdateItem'], { leadingKeys: [`${SECURITY_BOUNCE_DELIVERY_PREFIX}*`] })
+      // Each copy's outcome, into its account's delivery history: put only, never read, never an alert event.
+      .bindTableActions(table('history'), ['dynamodb:PutItem'], { leadingKeys: [`${DELIVERY_HISTORY_PREFIX}*`] })
       .bindMail(messaging.mail);
     this.sesEvents.fn.addEventSource(new SnsEventSource(Topic.fromTopicArn(this, 'SesEventsTopic', topicArn(this, messaging.sesEvents.topicName))));
     // SNS invokes asynchronously: an event still failing after Lambda's retries is kept here (and

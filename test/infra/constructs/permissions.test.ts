@@ -285,6 +285,8 @@ describe('IAM statements', () => {
         alerts: ['GetItem'],
         deliveries: RW,
         channels: ['Query'],
+        // Each copy's outcome (delivery#<account> alone: see the history key-space test).
+        history: ['PutItem'],
       },
       'report-dispatch': { accounts: READ, preferences: ['Query'], deliveries: ['BatchGetItem', 'GetItem', 'UpdateItem'] },
       'daily-report': {
@@ -298,6 +300,7 @@ describe('IAM statements', () => {
         // Reports to chat: a chat's mutes of the account, and the channels.
         alerts: ['GetItem'],
         channels: ['Query'],
+        history: ['PutItem'],
       },
       // channels: the one a chat's link names (its link epoch), on the pages and the signer alike.
       'revoke-page': {
@@ -322,6 +325,7 @@ describe('IAM statements', () => {
         alerts: ['GetItem'],
         curves: ['Query'],
         delegates: ['Query'],
+        history: ['PutItem'],
       },
       'preferences-page': {
         preferences: ['GetItem'],
@@ -358,7 +362,13 @@ describe('IAM statements', () => {
       },
       // Reads which accounts a bounced address gets security notices for (byNextReport's shards, BatchGetItem; its
       // opt-outs); UpdateItem on its own delivery records only (security-bounce:*, see the next test).
-      'ses-events': { suppressions: ['PutItem'], accounts: ['Query', 'BatchGetItem'], preferences: ['BatchGetItem'], deliveries: ['UpdateItem'] },
+      'ses-events': {
+        suppressions: ['PutItem'],
+        accounts: ['Query', 'BatchGetItem'],
+        preferences: ['BatchGetItem'],
+        deliveries: ['UpdateItem'],
+        history: ['PutItem'],
+      },
     };
     for (const name of HANDLER_NAMES) {
       const actual = Object.fromEntries(
@@ -410,7 +420,7 @@ describe('IAM statements', () => {
         expect(decide('channel-worker', `dynamodb:${action}`, tableArn(table)), `${table} ${action}`).not.toBe('allow');
   });
 
-  it("keeps each account's alert history to who makes it (collect, the snooze pages, the desk's lift) and lets the desk page alone read the history (dynamodb:LeadingKeys)", () => {
+  it("keeps each account's alert history to who makes it (collect, the snooze pages, the desk's lift), its deliveries to the senders, and lets the desk page alone read them (dynamodb:LeadingKeys)", () => {
     const account = '0x00000000000000000000000000000000000000a1';
     const on = (owner: string, action: string, key: string) => decide(owner, `dynamodb:${action}`, tableArn('history'), { 'dynamodb:LeadingKeys': [key] });
     for (const owner of ['collect', 'preferences-page', 'desk-page']) {
@@ -419,6 +429,13 @@ describe('IAM statements', () => {
       expect(on(owner, 'PutItem', account), owner).not.toBe('allow');
       for (const action of ['UpdateItem', 'DeleteItem', 'BatchWriteItem'])
         expect(on(owner, action, `alert#${account}`), `${owner} ${action}`).not.toBe('allow');
+    }
+    // Each delivery's outcome: the mail senders and the channel worker, delivery#<account> only.
+    for (const owner of ['notify', 'daily-report', 'channel-worker', 'ses-events']) {
+      expect(on(owner, 'PutItem', `delivery#${account}`), owner).toBe('allow');
+      expect(on(owner, 'PutItem', `alert#${account}`), owner).not.toBe('allow');
+      for (const action of ['UpdateItem', 'DeleteItem', 'BatchWriteItem'])
+        expect(on(owner, action, `delivery#${account}`), `${owner} ${action}`).not.toBe('allow');
     }
     for (const key of [`alert#${account}`, `delivery#${account}`]) expect(on('desk-page', 'Query', key), key).toBe('allow');
     expect(on('desk-page', 'Query', account)).not.toBe('allow');

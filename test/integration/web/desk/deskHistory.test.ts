@@ -173,4 +173,33 @@ describe("an account's alert history on the desk: recorded as it happens, read n
       expect(answer.body, path).not.toContain('channel c');
     }
   });
+
+  it('shows what was sent about the account, to whom and where, and how it ended, newest first', async () => {
+    const account = await world.addAccount(5, { emails: [viewer], label: 'deliveries', timezone: 'UTC' });
+    const at = Date.now() - 60_000;
+    await world.repos.history.recordDelivery(account.address, {
+      via: 'email',
+      to: viewer,
+      what: 'drawdown-alert',
+      outcome: 'sent',
+      reason: null,
+      at,
+      eventId: 'e1',
+    });
+    await world.repos.history.recordDelivery(account.address, {
+      via: 'channel',
+      to: 'desk-slack',
+      what: 'drawdown',
+      outcome: 'failed',
+      reason: 'the channel refused it and is marked broken: channel_not_found',
+      at: at + 1_000,
+      eventId: 'e1',
+    });
+    await signIn(world, client, viewer);
+    const rows = rowsOf((await client.get(`/desk/accounts/${account.address}`)).body, 'Deliveries');
+    expect(rows).toEqual([
+      `${formatTime(at + 1_000, 'UTC')} drawdown channel desk-slack failed the channel refused it and is marked broken: channel_not_found`,
+      `${formatTime(at, 'UTC')} drawdown-alert ${viewer} sent`,
+    ]);
+  });
 });
