@@ -1,6 +1,8 @@
 import type { DeliveryHistoryEntry } from '../../domain/deliveryHistoryEntry';
 import { withoutUrls } from '../../shared/withoutUrls';
-import type { RecipientEmail, RecipientOutcome } from './mailDelivery';
+
+/** How one recipient's email ended (`RecipientOutcome` of the mail sender, as far as the history needs it). */
+export type MailOutcome = { readonly kind: 'sent' | 'duplicate' | 'in-progress' } | { readonly kind: 'failed' | 'retryable'; readonly reason: string };
 
 /** SES error names, in plain words. */
 const SES_WORDS: Readonly<Record<string, string>> = {
@@ -27,8 +29,8 @@ export function plainMailReason(reason: string): string {
  * duplicate, or another attempt holds it).
  */
 export function mailDeliveryEntry(
-  email: Pick<RecipientEmail, 'eventId' | 'kind' | 'recipient'>,
-  outcome: RecipientOutcome,
+  email: { readonly eventId: string; readonly kind: string; readonly recipient: string },
+  outcome: MailOutcome,
   at: number,
 ): DeliveryHistoryEntry | null {
   const base = { via: 'email', to: email.recipient.trim().toLowerCase(), what: email.kind, at, eventId: email.eventId.slice(0, 400) } as const;
