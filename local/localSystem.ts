@@ -285,6 +285,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     ...page,
     preferences: repos.preferences,
     alerts: repos.alerts,
+    history: repos.history,
     accounts: repos.accounts,
     channels: repos.channels,
     tokens: repos.tokens,

@@ -94,7 +94,7 @@ export function register(program: Command, context: CliContext): void {
       const mail = await mailDeps(rt);
       const now = rt.now();
       const until = await snoozeByOperator(
-        { alerts: rt.repos.alerts, audit: rt.repos.audit, now: () => now },
+        { alerts: rt.repos.alerts, audit: rt.repos.audit, history: rt.repos.history, now: () => now },
         { address, recipient, untilMs: now + durationMs, by: operator() },
       );
       const outcome = await deliverNotification(mail, {
@@ -128,7 +128,7 @@ export function register(program: Command, context: CliContext): void {
       const rt = await context.runtime();
       const account = await tracked(rt, address);
       const { accountWide, recipients } = await unsnoozeByOperator(
-        { alerts: rt.repos.alerts, audit: rt.repos.audit, now: rt.now },
+        { alerts: rt.repos.alerts, audit: rt.repos.audit, history: rt.repos.history, now: rt.now },
         { address, recipient, by: operator() },
       );
       if (options.json) return printJson(context.io, { account: address, accountWide, recipients });

@@ -8,6 +8,7 @@ import { AlertStateRepository } from '../store/alertStateRepository';
 import { CurvesRepository } from '../store/curvesRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
 import { KnownDelegatesRepository } from '../store/knownDelegatesRepository';
+import { AccountHistoryRepository } from '../store/accountHistoryRepository';
 import { DecisionRepository } from '../store/decisionRepository';
 import { protectionServiceFrom } from '../runtime/protectionServiceFrom';
 import { SnapshotsRepository } from '../store/snapshotsRepository';
@@ -72,6 +73,7 @@ export function collectDepsFromEnv(env: Readonly<Record<string, string | undefin
     knownDelegates: KnownDelegatesRepository,
     decisions: DecisionRepository,
     deskSummaries: DeskSummaryRepository,
+    history: AccountHistoryRepository,
   });
   const sqs = new SQSClient({ region: settings.AWS_REGION });
   return {

@@ -15,6 +15,7 @@ import { PasskeyRepository } from '../store/passkeyRepository';
 import { DeskSummaryRepository } from '../store/deskSummaryRepository';
 import type { Repositories } from '../store/repositories';
 import { RecipientsRepository } from '../store/recipientsRepository';
+import { AccountHistoryRepository } from '../store/accountHistoryRepository';
 import { AlertStateRepository } from '../store/alertStateRepository';
 import { ChannelsRepository } from '../store/channelsRepository';
 import { CurvesRepository } from '../store/curvesRepository';
@@ -65,6 +66,7 @@ export type DeskRepositories = Pick<
   | 'passkeys'
   | 'deskRates'
   | 'deskSummaries'
+  | 'history'
 >;
 
 /** The desk's store deps from its repositories (the Lambda's, the local system's, a test's, the benchmark's). */
@@ -82,8 +84,10 @@ export function deskRepositoryDeps(repos: DeskRepositories) {
       knownDelegates: repos.knownDelegates,
       decisions: repos.decisions,
       summaries: repos.deskSummaries,
+      history: repos.history,
     },
     snoozes: repos.alerts,
+    history: repos.history,
     channels: repos.channels,
     signIns: repos.deskSignIns,
     passkeyStore: { challenges: repos.deskChallenges, passkeys: repos.passkeys },
@@ -112,6 +116,7 @@ export async function deskPageDepsFromEnv(env: Readonly<Record<string, string | 
     decisions: DecisionRepository,
     channels: ChannelsRepository,
     deskSummaries: DeskSummaryRepository,
+    history: AccountHistoryRepository,
   });
   const assets = settings.DESK_ASSETS_DIR === undefined ? NO_DESK_ASSETS : readDeskAssets(settings.DESK_ASSETS_DIR);
   const minter = await linkMinterFrom(settings, HANDLER_CATALOG['desk-page'].requires.links.mints, { revokeAllServed: true });

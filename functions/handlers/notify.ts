@@ -1,4 +1,5 @@
 import { settingsFor } from '../config/settings';
+import { AccountHistoryRepository } from '../store/accountHistoryRepository';
 import type { ChannelJob } from '../messages/channelJob';
 import { notifyQueueMessageSchema } from '../messages/notifyMessage';
 import { sqsQueueFrom } from '../runtime/factories';
@@ -72,6 +73,7 @@ export async function notifyDepsFromEnv(env: Readonly<Record<string, string | un
     delegates: DelegateViewRepository,
     deliveries: DeliveryRepository,
     deskOperators: DeskOperatorsRepository,
+    history: AccountHistoryRepository,
     onboardingBatches: OnboardingBatchRepository,
     onboardingProgress: OnboardingProgressRepository,
     preferences: PreferencesRepository,

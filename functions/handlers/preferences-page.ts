@@ -5,6 +5,7 @@ import { PageLinks } from '../links/pageLinks';
 import { HANDLER_CATALOG } from '../config/handlerCatalog';
 import { mailboxNotices } from '../services/preferences/mailboxNotice';
 import { AccountsRepository } from '../store/accountsRepository';
+import { AccountHistoryRepository } from '../store/accountHistoryRepository';
 import { AlertStateRepository } from '../store/alertStateRepository';
 import { ChannelsRepository } from '../store/channelsRepository';
 import { PreferencesRepository } from '../store/preferencesRepository';
@@ -36,7 +37,7 @@ export function createPreferencesPageHandler(deps: PreferencesPageHandlerDeps) {
   });
 }
 
-/** Deps from the Lambda environment: preferences, alerts, accounts and channels (read) and tokens (snooze# items) tables, the public keys of the links it reads, the private keys of the two it mails (preferences, security-off), the anti-CSRF secret and SES (the mailbox's own notices). */
+/** Deps from the Lambda environment: preferences, alerts, accounts and channels (read), tokens (snooze# items) and history (alert# items: the snoozes set) tables, the public keys of the links it reads, the private keys of the two it mails (preferences, security-off), the anti-CSRF secret and SES (the mailbox's own notices). */
 export async function preferencesPageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<PreferencesPageHandlerDeps> {
   const { settings, page } = await pageBasics('preferences-page', env);
   const repos = someRepositoriesFrom(settings, {
@@ -45,6 +46,7 @@ export async function preferencesPageDepsFromEnv(env: Readonly<Record<string, st
     accounts: AccountsRepository,
     channels: ChannelsRepository,
     tokens: TokenRepository,
+    history: AccountHistoryRepository,
   });
   return {
     ...page,
@@ -54,6 +56,7 @@ export async function preferencesPageDepsFromEnv(env: Readonly<Record<string, st
     accounts: repos.accounts,
     channels: repos.channels,
     tokens: repos.tokens,
+    history: repos.history,
     mailbox: mailboxNotices({ sender: sesSenderFrom(settings), mailFrom: settings.MAIL_FROM, now: page.now }),
   };
 }

@@ -1,4 +1,5 @@
 import type { Context, SNSEvent } from 'aws-lambda';
+import { AccountHistoryRepository } from '../store/accountHistoryRepository';
 import * as z from 'zod';
 import { settingsFor } from '../config/settings';
 import { parseRecord } from '../runtime/consumer/parseRecord';
@@ -92,6 +93,7 @@ export async function sesEventsDepsFromEnv(env: Readonly<Record<string, string |
       preferences: PreferencesRepository,
       deliveries: DeliveryRepository,
       deskOperators: DeskOperatorsRepository,
+      history: AccountHistoryRepository,
     }),
     sender: { send: (email) => (ses ??= sesSenderFrom(settings)).send(email) },
     mailFrom: settings.MAIL_FROM,

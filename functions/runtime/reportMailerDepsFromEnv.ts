@@ -1,4 +1,5 @@
 import type { ChainClient } from '../chain/ports';
+import { AccountHistoryRepository } from '../store/accountHistoryRepository';
 import { settingsFor } from '../config/settings';
 import type { ReportDeps } from '../services/report/send/reportDeps';
 import { AccountScheduleRepository } from '../store/accountScheduleRepository';
@@ -28,6 +29,7 @@ const REPORT_REPOSITORIES = {
   curves: CurvesRepository,
   delegates: DelegateViewRepository,
   deliveries: DeliveryRepository,
+  history: AccountHistoryRepository,
   preferences: PreferencesRepository,
   recipients: RecipientsRepository,
   reportRecords: ReportRecordsRepository,

@@ -33,6 +33,7 @@ import { DeskOperatorsRepository } from './deskOperatorsRepository';
 import { DeskChallengeRepository } from './deskChallengeRepository';
 import { PasskeyRepository } from './passkeyRepository';
 import { DeskSummaryRepository } from './deskSummaryRepository';
+import { AccountHistoryRepository } from './accountHistoryRepository';
 
 /** Every repository, sharing one client and table prefix. */
 export interface Repositories {
@@ -92,6 +93,8 @@ export interface Repositories {
   readonly passkeys: PasskeyRepository;
   /** Per account, the desk overview's figures as of its latest poll (items in `alerts`). */
   readonly deskSummaries: DeskSummaryRepository;
+  /** Each account's alert history and deliveries, for the desk page (table `history`). */
+  readonly history: AccountHistoryRepository;
 }
 
 /** Builds every repository over one document client and table prefix (once per cold start). */
@@ -131,5 +134,6 @@ export function createRepositories(client: DynamoDBDocumentClient, prefix: strin
     deskChallenges: new DeskChallengeRepository(client, prefix, options),
     passkeys: new PasskeyRepository(client, prefix, options),
     deskSummaries: new DeskSummaryRepository(client, prefix, options),
+    history: new AccountHistoryRepository(client, prefix, options),
   };
 }

@@ -50,7 +50,8 @@ export type TableId =
   | 'preferences'
   | 'leases'
   | 'channels'
-  | 'desk';
+  | 'desk'
+  | 'history';
 
 /** The `tokens` index of protective decisions by account (`account`, `createdAt`). */
 export const DECISIONS_BY_ACCOUNT_INDEX = 'decisionsByAccount';
@@ -178,6 +179,13 @@ export const TABLES: Readonly<Record<TableId, TableDefinition>> = withIds({
     purpose:
       "The desk page: sessions, used sign-in links, rate-limit counters, passkeys and their challenges, each recipient's sessions epoch, the operators. Read by key only.",
     partitionKey: stringKey('id'),
+    ttlAttribute: TTL,
+  },
+  history: {
+    purpose:
+      "Each account's history for the desk page, one item per event, newest read first: alert levels fired and recovered, snoozes set and lifted (`alert#<address>`), deliveries and their outcomes (`delivery#<address>`).",
+    partitionKey: stringKey('stream'),
+    sortKey: stringKey('at'),
     ttlAttribute: TTL,
   },
 });

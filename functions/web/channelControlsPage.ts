@@ -1,3 +1,4 @@
+import type { AccountHistoryRepository } from '../store/accountHistoryRepository';
 import { voidedChannelLink, type VoidedChannelLink } from '../domain/channelLinkEpoch';
 import { ONE_CLICK_CATEGORIES, type OneClickCategory } from '../domain/mailCategory';
 import type { ClaimsFor } from '../domain/linkClaims';
@@ -26,6 +27,8 @@ export interface ChannelControlsPageDeps {
     consume(tokenId: string, use: { purpose: 'snooze'; account: string; expiresAt: number }): ReturnType<TokenRepository['consume']>;
     release(tokenId: string, purpose: 'snooze'): Promise<void>;
   };
+  /** The account's alert history: a snooze set from a chat is recorded there. */
+  readonly history: Pick<AccountHistoryRepository, 'recordAlerts'>;
   readonly now: () => number;
   readonly log: Log;
 }
@@ -87,6 +90,9 @@ export async function channelSnoozePage(deps: ChannelControlsPageDeps, request: 
     await deps.tokens.release(claims.tokenId, 'snooze');
     throw error;
   }
+  await deps.history.recordAlerts(claims.account, [
+    { kind: 'snoozed', scope: { kind: 'channel', name: claims.channel }, by: `a member of channel ${claims.channel} (chat button)`, until, at: now },
+  ]);
   deps.log.info('channel snoozed', { account: claims.account, channel: claims.channel, hours: claims.snoozeHours });
   return { kind: 'channel-snoozed', account, channel: claims.channel, until };
 }

@@ -37,6 +37,8 @@ export interface PreferencesPageDeps {
   readonly channels: ChannelControlsPageDeps['channels'];
   /** Snooze tokens only (the table's `snooze#` items): this page never touches a revoke token. */
   readonly tokens: SnoozeTokens;
+  /** The account's alert history: a snooze set here is recorded there (`alert#` items only). */
+  readonly history: ChannelControlsPageDeps['history'];
   readonly now: () => number;
   readonly log: Log;
 }
@@ -310,6 +312,7 @@ async function snooze(deps: PreferencesPageDeps, request: WebRequest): Promise<P
     await deps.tokens.release(claims.tokenId, 'snooze');
     throw error;
   }
+  await deps.history.recordAlerts(claims.account, [{ kind: 'snoozed', scope: { kind: 'recipient', email }, by: `${email} (email link)`, until, at: now }]);
   deps.log.info('recipient snoozed', { account: claims.account, hours: claims.snoozeHours });
   return { kind: 'snoozed', account, email, until };
 }

@@ -1,3 +1,4 @@
+import { ALERT_HISTORY_PREFIX, DELIVERY_HISTORY_PREFIX } from '../../functions/store/accountHistoryRepository';
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { Architecture } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
@@ -120,6 +121,8 @@ export class ComputeStack extends Stack {
       .bindTableActions(table('curves'), ['dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'])
       .bindTableActions(table('snapshots'), ['dynamodb:PutItem'])
       .bindTableActions(table('alerts'), ['dynamodb:PutItem'])
+      // The account's alert history: the levels that fired or recovered, put once their state is stored; never a delivery.
+      .bindTableActions(table('history'), ['dynamodb:PutItem'], { leadingKeys: [`${ALERT_HISTORY_PREFIX}*`] })
       // Delegates: its views and working state under each account (`0x…` partitions); a known key only put,
       // once, under `known#<account>` (never updated or deleted); no announcement (`expect#…`: the operator's CLI alone).
       .bindTableActions(table('delegates'), ['dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'], { leadingKeys: ['0x*'] })
@@ -149,6 +152,8 @@ export class ComputeStack extends Stack {
       // The onboarding check finds its batch's members by key.
       .bindIndexQuery(table('accounts'), 'byBatch')
       .bindTable(table('deliveries'), 'readWrite')
+      // Each copy's outcome, into its account's delivery history: put only, never read, never an alert event.
+      .bindTableActions(table('history'), ['dynamodb:PutItem'], { leadingKeys: [`${DELIVERY_HISTORY_PREFIX}*`] })
       // Per-recipient snoozes of a drawdown alert's account: one item read, nothing written.
       .bindTableActions(table('alerts'), ['dynamodb:GetItem'])
       // The onboarding check's channel notice: the channels and their routing (their partition, cached a few
@@ -184,6 +189,8 @@ export class ComputeStack extends Stack {
       .bindTableActions(table('channels'), ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'], { leadingKeys: ['incident#*'] })
       // The delivery id of each (notice, channel), claimed and settled with conditional updates.
       .bindTableActions(table('deliveries'), ['dynamodb:UpdateItem'])
+      // Each notice's outcome per channel (and the broken-channel email's), into its account's delivery history: put only, never read, never an alert event.
+      .bindTableActions(table('history'), ['dynamodb:PutItem'], { leadingKeys: [`${DELIVERY_HISTORY_PREFIX}*`] })
       // The broken-channel email: the account's recipients, minus suppressed and opted-out addresses.
       .bindTableActions(table('accounts'), ['dynamodb:GetItem'])
       .bindTableActions(table('suppressions'), ['dynamodb:BatchGetItem'])
@@ -246,6 +253,8 @@ export class ComputeStack extends Stack {
       .bindTable(table('accounts'), 'read')
       .bindTables(table, ['curves', 'snapshots', 'delegates', 'suppressions', 'preferences'], 'read')
       .bindTable(table('deliveries'), 'readWrite')
+      // Each copy's outcome, into its account's delivery history: put only, never read, never an alert event.
+      .bindTableActions(table('history'), ['dynamodb:PutItem'], { leadingKeys: [`${DELIVERY_HISTORY_PREFIX}*`] })
       // Reports to chat: the channels (one Query of their partition per report built), each account's
       // channel controls (a chat's mutes: one item read), and the channel queue.
       .bindTableActions(table('alerts'), ['dynamodb:GetItem'])
@@ -275,6 +284,8 @@ export class ComputeStack extends Stack {
       .bindTableActions(table('deliveries'), ['dynamodb:UpdateItem'], { leadingKeys: [`${SECURITY_BOUNCE_DELIVERY_PREFIX}*`] })
       // The operators told: OPERATOR_EMAIL and the marked ones (one item read).
       .bindTableActions(table('desk'), ['dynamodb:GetItem'], { leadingKeys: [DESK_OPERATORS_KEY] })
+      // Each copy's outcome, into its account's delivery history: put only, never read, never an alert event.
+      .bindTableActions(table('history'), ['dynamodb:PutItem'], { leadingKeys: [`${DELIVERY_HISTORY_PREFIX}*`] })
       .bindMail(messaging.mail);
     this.sesEvents.fn.addEventSource(new SnsEventSource(Topic.fromTopicArn(this, 'SesEventsTopic', topicArn(this, messaging.sesEvents.topicName))));
     // SNS invokes asynchronously: an event still failing after Lambda's retries is kept here (and

@@ -1,3 +1,4 @@
+import { ALERT_HISTORY_PREFIX, DELIVERY_HISTORY_PREFIX } from '../../functions/store/accountHistoryRepository';
 import { CONTROLS_KEY_PREFIX } from '../../functions/store/alertStateRepository';
 import { DESK_SUMMARY_KEY_PREFIX } from '../../functions/store/deskSummaryRepository';
 import { DECISION_SIGNING_KEY_PREFIX } from '../../functions/store/decisionRepository';
@@ -287,6 +288,8 @@ export class WebStack extends Stack {
       // Consumes a snooze token (conditional put) and releases it on failure (delete); no reads, no
       // updates, and no revoke token: it can neither create nor alter one.
       .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem'], { leadingKeys: ['snooze#*'] })
+      // The snooze it set, into the account's alert history: put only, never read, never a delivery.
+      .bindTableActions(table('history'), ['dynamodb:PutItem'], { leadingKeys: [`${ALERT_HISTORY_PREFIX}*`] })
       .bindLinkKeys(data.linkKeys)
       // The mailbox's own notices: the security-off confirmation and notice, a new preferences link.
       .bindMail(messaging.mail)
@@ -320,6 +323,10 @@ export class WebStack extends Stack {
       .bindTableActions(table('tokens'), ['dynamodb:BatchGetItem'], { leadingKeys: [`${DECISION_SIGNING_KEY_PREFIX}*`] })
       // The operators' channels page: the channels' partition, read only.
       .bindTableActions(table('channels'), ['dynamodb:Query'], { leadingKeys: ['channel'] })
+      // The account's alert history and deliveries, newest first (a Query of one partition); the one write there is
+      // a viewer's lift of its own snooze, recorded in the alert history (put only, never a delivery).
+      .bindTableActions(table('history'), ['dynamodb:Query'], { leadingKeys: [`${ALERT_HISTORY_PREFIX}*`, `${DELIVERY_HISTORY_PREFIX}*`] })
+      .bindTableActions(table('history'), ['dynamodb:PutItem'], { leadingKeys: [`${ALERT_HISTORY_PREFIX}*`] })
       // Its own table: reads any item (the operators list among them); writes only the items it owns (sessions, used
       // sign-in links, rate counters, passkeys and their challenges, each recipient's sessions epoch and passkey list),
       // never the operators list (the CLI's).

@@ -12,7 +12,7 @@ import type { ProtectiveRevoker } from '../../domain/protectiveAction';
 /** What collection needs: the chain, the stores, the notify queue, observability, settings and a clock. */
 export interface CollectDeps {
   readonly chain: ChainClient;
-  readonly repos: Pick<Repositories, 'accounts' | 'curves' | 'snapshots' | 'alerts' | 'delegates' | 'knownDelegates' | 'decisions'>;
+  readonly repos: Pick<Repositories, 'accounts' | 'curves' | 'snapshots' | 'alerts' | 'delegates' | 'knownDelegates' | 'decisions' | 'history'>;
   /** The notify queue. */
   readonly events: MessageQueue<NotifyQueueEvent>;
   readonly log: Log;

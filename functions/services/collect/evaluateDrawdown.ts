@@ -14,6 +14,8 @@ import { DRAWDOWN_ROLLUP_RULE, rollupFromState, rollupToState } from '../../stor
 import { measureWithRollup } from './measureWithRollup';
 import { storedSeries } from '../../store/storedSeries';
 import { DRAWDOWN_RULE, drawdownStateSchema, levelStateOf, snoozeStateSchema } from '../../domain/drawdownState';
+import { levelHistory } from '../../domain/levelHistory';
+import type { AccountHistoryRepository } from '../../store/accountHistoryRepository';
 
 export { DRAWDOWN_RULE };
 
@@ -72,7 +74,7 @@ export interface PendingAlerts {
  * `listed`: the account's alert states as the poll loaded them (`listForAccount`); absent, read here.
  */
 export async function evaluateDrawdown(
-  deps: { curves: CurvesRepository; alerts: AlertStateRepository },
+  deps: { curves: CurvesRepository; alerts: AlertStateRepository; history: Pick<AccountHistoryRepository, 'recordAlerts'> },
   account: TrackedAccount,
   now: number,
   settings: DrawdownSettings,
@@ -135,12 +137,14 @@ export async function evaluateDrawdown(
     asOf: last.timestamp,
     measured: { series, peakAt: result.peakAt },
     commit: async () => {
-      await Promise.all([
+      const [, written] = await Promise.all([
         commitRollup(),
         // A conflict means a concurrent evaluation wrote first; its notice id equals ours when it
         // saw the same state, and delivery sends that id once.
         nextLevels ? deps.alerts.compareAndSet(account.address, DRAWDOWN_RULE, stateItem?.version ?? null, { levels: nextLevels }) : undefined,
       ]);
+      // The levels that moved, into the account's alert history, once their state is the stored one.
+      if (written?.kind === 'written') await deps.history.recordAlerts(account.address, levelHistory(levels.stored.states, decision, now));
     },
   };
 }

@@ -8,10 +8,17 @@ import type { DeliveryRepository } from '../../store/deliveryRepository';
 import { describeError } from '../../shared/describeError';
 import { backoff, retryWithBackoff } from '../../shared/backoff';
 import { StoreError } from '../../store/errors';
+import type { AccountHistoryRepository } from '../../store/accountHistoryRepository';
+import { mailDeliveryEntry } from './mailDeliveryEntry';
+import { isHexAddress } from '../../domain/address';
 
 /** What sending one email to one recipient needs. */
 export interface MailDeliveryDeps {
-  readonly repos: { readonly deliveries: Pick<DeliveryRepository, 'begin' | 'holds' | 'complete' | 'fail'> };
+  readonly repos: {
+    readonly deliveries: Pick<DeliveryRepository, 'begin' | 'holds' | 'complete' | 'fail'>;
+    /** The account's delivery history (the desk page's): each outcome recorded there. */
+    readonly history: Pick<AccountHistoryRepository, 'recordDelivery'>;
+  };
   readonly sender: MailSender;
   /** The sender address (`MAIL_FROM`): the envelope sender, and the `From` header under the product name. */
   readonly mailFrom: string;
@@ -79,9 +86,18 @@ export function fromHeader(mailFrom: string): string {
  * table, renders and assembles the MIME message, sends it with SES and records the SES id. An
  * attempt that stalled past its claim's lease before the send sends nothing (`in-progress`).
  * A failed attempt is recorded as failed (so a retry may claim it again); send errors are
- * sorted into `failed` (permanent) and `retryable`. Store errors and other surprises throw.
+ * sorted into `failed` (permanent) and `retryable`. Each outcome but a duplicate is recorded in the
+ * account's delivery history. Store errors and other surprises throw.
  */
 export async function deliverToRecipient(deps: MailDeliveryDeps, email: RecipientEmail): Promise<RecipientOutcome> {
+  const outcome = await sendOnce(deps, email);
+  // A digest names no one account: its copies are not in any account's history.
+  const entry = isHexAddress(email.account) ? mailDeliveryEntry(email, outcome, email.sentAt) : null;
+  if (entry) await deps.repos.history.recordDelivery(email.account, entry);
+  return outcome;
+}
+
+async function sendOnce(deps: MailDeliveryDeps, email: RecipientEmail): Promise<RecipientOutcome> {
   const id = deliveryId(email.eventId, email.recipient);
   const begun = await deps.repos.deliveries.begin(id, { kind: email.kind, account: email.account, recipients: [email.recipient] });
   if (begun.kind === 'already-sent') return { kind: 'duplicate' };

@@ -17,12 +17,23 @@ import { KILL_SWITCH_RULE } from '../../store/killSwitchStateItem';
 import { storedReportInput } from '../report/compose/reportData';
 import { readAccountSeries, type AccountSeries, type DeskWindow } from './accountSeries';
 import type { DeskStores } from './deskStores';
+import type { HistoryPage } from '../../store/accountHistoryRepository';
+import type { AlertHistoryEntry } from '../../domain/alertHistoryEntry';
+import type { DeliveryHistoryEntry } from '../../domain/deliveryHistoryEntry';
 import { protectionHistory, type ProtectionHistory } from './protectionHistory';
 
 /** How many points the server-drawn charts of a page draw at most (the client asks the API for more). */
 export const PAGE_CHART_POINTS = 1_200;
 /** How many local days the PnL calendar shows at most. */
 export const CALENDAR_DAYS = 35;
+/** How many events of the alert history, and how many deliveries, a page shows (older ones a page further). */
+export const HISTORY_PAGE = 25;
+
+/** Where each paged section of the page starts: a position read from its "Older" cursor, `null` for the newest. */
+export interface AccountPagePositions {
+  readonly alerts: string | null;
+  readonly deliveries: string | null;
+}
 
 /** One drawdown level of an account and where its alert stands. */
 export interface LevelView {
@@ -66,16 +77,29 @@ export interface AccountPage {
   readonly keys: readonly KeyView[];
   /** The kill switch's state in `accounts show`'s words, and every automatic decision with its outcome and evidence. */
   readonly protection: ProtectionHistory;
+  /** Levels fired and recovered, snoozes set and lifted, newest first ({@link HISTORY_PAGE} a page). */
+  readonly alertHistory: HistoryPage<AlertHistoryEntry>;
+  /** What was sent about the account, to whom and where, and how it ended, newest first. */
+  readonly deliveries: HistoryPage<DeliveryHistoryEntry>;
 }
 
-/** Reads an account's page at `now` for `window` (and the calendar day `day`, a local date, when given). */
-export async function accountPage(stores: DeskStores, account: TrackedAccount, window: DeskWindow, day: string | null, now: number): Promise<AccountPage> {
-  const [series, rules, snapshot, views, known] = await Promise.all([
+/** Reads an account's page at `now` for `window` (and the calendar day `day`, a local date, when given); each history section from its position. */
+export async function accountPage(
+  stores: DeskStores,
+  account: TrackedAccount,
+  window: DeskWindow,
+  day: string | null,
+  now: number,
+  positions: AccountPagePositions = { alerts: null, deliveries: null },
+): Promise<AccountPage> {
+  const [series, rules, snapshot, views, known, alertHistory, deliveries] = await Promise.all([
     readAccountSeries(stores, account, window, now),
     stores.alerts.listWithControls(account.address),
     stores.snapshots.latest(account.address),
     stores.delegates.listForAccount(account.address),
     stores.knownDelegates.read(account.address),
+    stores.history.alerts(account.address, HISTORY_PAGE, positions.alerts),
+    stores.history.deliveries(account.address, HISTORY_PAGE, positions.deliveries),
   ]);
   const shown = shownStatus(account, now, withoutUrls, snapshot ? snapshot.polledAt : null);
   const rule = (name: string) => rules.find((r) => r.rule === name)?.state;
@@ -122,6 +146,8 @@ export async function accountPage(stores: DeskStores, account: TrackedAccount, w
         standing: delegateStanding(v.delegate, known, now),
       })),
     protection,
+    alertHistory,
+    deliveries,
   };
 }
 

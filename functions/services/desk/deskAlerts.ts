@@ -2,6 +2,7 @@ import type { TrackedAccount } from '../../domain/account';
 import { DRAWDOWN_RULE, drawdownStateSchema } from '../../domain/drawdownState';
 import { recipientKey, recipientSnoozesStateSchema } from '../../domain/recipientSnoozes';
 import { mapConcurrent } from '../../shared/concurrency';
+import type { AccountHistoryRepository } from '../../store/accountHistoryRepository';
 import type { AlertStateRepository } from '../../store/alertStateRepository';
 import { RECIPIENT_SNOOZES_RULE } from '../../store/alertStateRepository';
 import { OVERVIEW_CONCURRENCY } from './deskOverview';
@@ -65,9 +66,13 @@ export type LiftOutcome = { kind: 'lifted' } | { kind: 'not-running' } | { kind:
 /**
  * Lifts the viewer's own snooze of `address` (never another recipient's, never the account-wide
  * one): `not-found` when the viewer does not receive the account, as every desk read answers.
+ * A lift is recorded in the account's alert history.
  */
 export async function liftOwnSnooze(
-  deps: Pick<DeskScopeDeps, 'accounts'> & { readonly snoozes: Pick<AlertStateRepository, 'liftRecipientSnoozes'> },
+  deps: Pick<DeskScopeDeps, 'accounts'> & {
+    readonly snoozes: Pick<AlertStateRepository, 'liftRecipientSnoozes'>;
+    readonly history: Pick<AccountHistoryRepository, 'recordAlerts'>;
+  },
   viewer: DeskViewer,
   address: string,
   now: number,
@@ -75,5 +80,9 @@ export async function liftOwnSnooze(
   const account = await accountFor(deps, viewer, address);
   if (!account) return { kind: 'not-found' };
   const lifted = await deps.snoozes.liftRecipientSnoozes(account.address, viewer.email, now);
-  return lifted.length > 0 ? { kind: 'lifted' } : { kind: 'not-running' };
+  if (lifted.length === 0) return { kind: 'not-running' };
+  await deps.history.recordAlerts(account.address, [
+    { kind: 'snooze-lifted', scope: { kind: 'recipient', email: viewer.email }, by: `${viewer.email} (desk page)`, at: now },
+  ]);
+  return { kind: 'lifted' };
 }

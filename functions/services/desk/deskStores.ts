@@ -1,3 +1,4 @@
+import type { AccountHistoryRepository } from '../../store/accountHistoryRepository';
 import type { AlertStateRepository } from '../../store/alertStateRepository';
 import type { CurvesRepository } from '../../store/curvesRepository';
 import type { DecisionRepository } from '../../store/decisionRepository';
@@ -18,4 +19,6 @@ export interface DeskStores {
   readonly decisions: Pick<DecisionRepository, 'listForAccount' | 'units'>;
   /** The overview's figures per account as of its latest poll (collect writes them). */
   readonly summaries: Pick<DeskSummaryRepository, 'getMany'>;
+  /** Each account's alert history and deliveries (table `history`), a page at a time. */
+  readonly history: Pick<AccountHistoryRepository, 'alerts' | 'deliveries'>;
 }

@@ -1,4 +1,5 @@
 import type { AlertStateRepository } from '../../store/alertStateRepository';
+import type { AccountHistoryRepository } from '../../store/accountHistoryRepository';
 import type { AuditRepository } from '../../store/auditRepository';
 import { auditSnooze } from './auditSnooze';
 
@@ -15,12 +16,13 @@ export interface OperatorSnooze {
  * Snoozes the account's drawdown alerts as `sentinel alerts snooze` asks: for every recipient, or
  * for `recipient` only (as that recipient's own snooze link does; the others keep getting them).
  * Audited before the write (who, when, for whom, until when). Returns the end in force: a longer
- * running snooze is kept (the later end wins).
+ * running snooze is kept (the later end wins). Recorded in the account's alert history.
  */
 export async function snoozeByOperator(
   deps: {
     readonly alerts: Pick<AlertStateRepository, 'snooze' | 'snoozeRecipient'>;
     readonly audit: Pick<AuditRepository, 'append'>;
+    readonly history: Pick<AccountHistoryRepository, 'recordAlerts'>;
     readonly now: () => number;
   },
   request: OperatorSnooze,
@@ -33,7 +35,11 @@ export async function snoozeByOperator(
     by: request.by,
     message: `drawdown alerts snoozed for ${who} until ${new Date(request.untilMs).toISOString()}`,
   });
-  return request.recipient === null
-    ? deps.alerts.snooze(request.address, request.untilMs)
-    : deps.alerts.snoozeRecipient(request.address, request.recipient, request.untilMs, at);
+  const until =
+    request.recipient === null
+      ? await deps.alerts.snooze(request.address, request.untilMs)
+      : await deps.alerts.snoozeRecipient(request.address, request.recipient, request.untilMs, at);
+  const scope = request.recipient === null ? ({ kind: 'account' } as const) : ({ kind: 'recipient', email: request.recipient } as const);
+  await deps.history.recordAlerts(request.address, [{ kind: 'snoozed', scope, by: `operator (${request.by})`, until, at }]);
+  return until;
 }

@@ -1,4 +1,5 @@
 import type { AlertStateRepository } from '../../store/alertStateRepository';
+import type { AccountHistoryRepository } from '../../store/accountHistoryRepository';
 import type { AuditRepository } from '../../store/auditRepository';
 import { auditSnooze } from './auditSnooze';
 
@@ -11,12 +12,13 @@ export interface Unsnoozed {
 /**
  * Lifts snoozes as `sentinel alerts unsnooze` asks: the account-wide snooze and every recipient's
  * (`recipient` null), or that recipient's own only. Audited when something was lifted (who, when,
- * whose).
+ * whose) and recorded in the account's alert history.
  */
 export async function unsnoozeByOperator(
   deps: {
     readonly alerts: Pick<AlertStateRepository, 'liftSnooze' | 'liftRecipientSnoozes'>;
     readonly audit: Pick<AuditRepository, 'append'>;
+    readonly history: Pick<AccountHistoryRepository, 'recordAlerts'>;
     readonly now: () => number;
   },
   request: { readonly address: string; readonly recipient: string | null; readonly by: string },
@@ -32,6 +34,11 @@ export async function unsnoozeByOperator(
       by: request.by,
       message: `snooze of drawdown alerts lifted for ${lifted.join(', ')}`,
     });
+    const by = `operator (${request.by})`;
+    await deps.history.recordAlerts(request.address, [
+      ...(accountWide ? [{ kind: 'snooze-lifted', scope: { kind: 'account' }, by, at } as const] : []),
+      ...recipients.map((email) => ({ kind: 'snooze-lifted', scope: { kind: 'recipient', email }, by, at }) as const),
+    ]);
   }
   return { accountWide, recipients };
 }

@@ -9,6 +9,7 @@ import { accountPath, DESK_PATHS, deskUrl } from './deskPaths';
 import { protectionText } from './overviewView';
 import { lineChart } from './svgCharts';
 import { decisionsSection } from './decisionsView';
+import { alertHistorySection, deliveriesSection } from './historyView';
 
 const WINDOW_LABEL: Readonly<Record<DeskWindow, string>> = { '1d': '1 day', '7d': '7 days', '30d': '30 days', all: 'All (drawdown window)' };
 const STATUS_BADGE = { ok: 'b-ok', stale: 'b-warn', failing: 'b-bad', new: 'b-info' } as const;
@@ -22,6 +23,14 @@ export interface AccountViewContext {
   readonly chartClient: boolean;
   /** Whether the keys section offers Revoke all (the endpoint serves `/revoke-all`). */
   readonly revokeAll: boolean;
+  /** Each paged section's "Older" link (`null`: nothing older). */
+  readonly older: AccountOlderLinks;
+}
+
+/** The "Older" links of the account page's paged sections. */
+export interface AccountOlderLinks {
+  readonly alerts: string | null;
+  readonly deliveries: string | null;
 }
 
 function figuresList(f: DayFigures | null): SafeHtml {
@@ -186,6 +195,8 @@ export function accountBody(page: AccountPage, ctx: AccountViewContext): SafeHtm
 </section>
 <section class="card" aria-labelledby="h-snooze"><h2 id="h-snooze">Snoozes</h2>${snoozesList(page)}</section>
 </div>
+<section aria-labelledby="h-history"><h2 id="h-history">Alert history</h2>${alertHistorySection(page.alertHistory, a.timezone, ctx.older.alerts)}</section>
+<section aria-labelledby="h-deliveries"><h2 id="h-deliveries">Deliveries</h2>${deliveriesSection(page.deliveries, a.timezone, ctx.older.deliveries)}</section>
 <section aria-labelledby="h-decisions"><h2 id="h-decisions">Automatic protection</h2>${decisionsSection(page.protection, a.timezone)}</section>
 <section aria-labelledby="h-charts"><h2 id="h-charts">Equity and drawdown</h2>
 <ul class="windows" aria-label="Window">${DESK_WINDOWS.map((w) => html`<li><a href="${windowHref(w)}"${w === page.window ? html` aria-current="true"` : ''}>${WINDOW_LABEL[w]}</a></li>`)}</ul>

@@ -1,5 +1,7 @@
 import { accountFor, viewerOf, type DeskScopeDeps, type DeskViewer } from '../../services/desk/deskViewer';
-import { accountPage } from '../../services/desk/accountPage';
+import { accountPage, type AccountPage, type AccountPagePositions } from '../../services/desk/accountPage';
+import { decodeCursor, encodeCursor, type CursorSection } from './deskCursor';
+import type { AccountOlderLinks } from './accountView';
 import { DESK_WINDOWS, readAccountSeries, type DeskWindow } from '../../services/desk/accountSeries';
 import { deskOverview } from '../../services/desk/deskOverview';
 import type { DeskStores } from '../../services/desk/deskStores';
@@ -10,7 +12,7 @@ import { checkSameOrigin, originHeadersOf } from '../sameOrigin';
 import type { WebRequest } from '../webRequest';
 import type { DeskAssets } from './deskAssets';
 import type { DeskChrome } from './deskLayout';
-import { DESK_PATHS, deskUrl } from './deskPaths';
+import { accountPath, DESK_PATHS, deskUrl } from './deskPaths';
 import type { DeskView } from './deskView';
 import { clearCookieHeader, isSessionSecret, sessionCookieFor, sessionKeyOf, type SessionCookie } from './sessionCookie';
 import { signInPage, type SignInPageDeps } from './signInPage';
@@ -20,6 +22,7 @@ import { passkeysOf } from '../../services/desk/passkeys';
 import { deskAlerts, liftOwnSnooze } from '../../services/desk/deskAlerts';
 import { deskChannels } from '../../services/desk/deskChannels';
 import { deskRevokeLink, type DeskRevokeLinkDeps } from '../../services/desk/deskRevokeLink';
+import type { AccountHistoryRepository } from '../../store/accountHistoryRepository';
 import type { AlertStateRepository } from '../../store/alertStateRepository';
 import type { ChannelsRepository } from '../../store/channelsRepository';
 
@@ -38,6 +41,8 @@ export interface DeskPageDeps extends SignInPageDeps, DeskScopeDeps {
   readonly figuresNow?: () => number;
   /** The one write the desk makes outside its own table: lifting the viewer's own snooze of an account. */
   readonly snoozes: Pick<AlertStateRepository, 'liftRecipientSnoozes'>;
+  /** Where a lift is recorded: the account's alert history (`alert#` items). */
+  readonly history: Pick<AccountHistoryRepository, 'recordAlerts'>;
   /** The chat channels (operators' page; read only). */
   readonly channels: Pick<ChannelsRepository, 'list'>;
   /** Mints the revoke and revoke-all links of the keys section's buttons (the links an alert email carries). */
@@ -159,8 +164,10 @@ export async function deskPage(deps: DeskPageDeps, request: WebRequest): Promise
     if (api) return accountRoute[3] === '/series' ? seriesJson(deps, account, window) : notFound;
     if (accountRoute[3] !== undefined) return notFound;
     const day = request.query.get('day');
+    const cursors = readCursors(deps, account.address, request.query);
+    if (cursors.kind === 'invalid') return { kind: 'bad-request', reason: 'The page link was changed or belongs to another page: open the account again' };
     const now = (deps.figuresNow ?? deps.now)();
-    const page = await accountPage(deps.data, account, window, day !== null && LOCAL_DATE.test(day) ? day : null, now);
+    const page = await accountPage(deps.data, account, window, day !== null && LOCAL_DATE.test(day) ? day : null, now, cursors.positions);
     const chart = deps.assets.fileOf('chart.js');
     const css = deps.assets.fileOf('chart.css');
     return {
@@ -171,9 +178,31 @@ export async function deskPage(deps: DeskPageDeps, request: WebRequest): Promise
       scripts: chart ? [deskUrl(deps.publicBaseUrl, `${DESK_PATHS.assets}/${chart}`)] : [],
       stylesheets: css ? [deskUrl(deps.publicBaseUrl, `${DESK_PATHS.assets}/${css}`)] : [],
       revokeAll: deps.revokeLinks.revokeAllServed,
+      older: olderLinks(deps, page),
     };
   }
   return api ? { kind: 'json', status: 404, body: { error: 'not found' } } : { kind: 'not-found', chrome: signed.chrome };
+}
+
+/** The positions the account page's "Older" cursors carry (each checked against this account and its section). */
+function readCursors(deps: DeskPageDeps, address: string, query: URLSearchParams): { kind: 'read'; positions: AccountPagePositions } | { kind: 'invalid' } {
+  const alerts = decodeCursor(deps.csrf, 'alerts', address, query.get('alerts'));
+  const deliveries = decodeCursor(deps.csrf, 'deliveries', address, query.get('deliveries'));
+  if (alerts.kind === 'invalid' || deliveries.kind === 'invalid') return { kind: 'invalid' };
+  return {
+    kind: 'read',
+    positions: { alerts: alerts.kind === 'position' ? alerts.position : null, deliveries: deliveries.kind === 'position' ? deliveries.position : null },
+  };
+}
+
+/** The links to each paged section's next (older) page, in the same window. */
+function olderLinks(deps: DeskPageDeps, page: AccountPage): AccountOlderLinks {
+  const { address } = page.account;
+  const href = (section: CursorSection, next: string | null) =>
+    next === null
+      ? null
+      : deskUrl(deps.publicBaseUrl, accountPath(address), { window: page.window, [section]: encodeCursor(deps.csrf, section, address, next) });
+  return { alerts: href('alerts', page.alertHistory.next), deliveries: href('deliveries', page.deliveries.next) };
 }
 
 function windowOf(value: string | null): DeskWindow {

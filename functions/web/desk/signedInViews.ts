@@ -2,7 +2,7 @@ import { accountName } from '../../mail/render/format';
 import type { AccountPage } from '../../services/desk/accountPage';
 import type { DeskOverview } from '../../services/desk/deskOverview';
 import type { RenderedPage } from '../renderedPage';
-import { accountBody } from './accountView';
+import { accountBody, type AccountOlderLinks } from './accountView';
 import { renderDeskDocument, type DeskChrome } from './deskLayout';
 import type { OverviewQuery } from './overviewSort';
 import { overviewBody } from './overviewView';
@@ -25,6 +25,7 @@ export type SignedInView =
       stylesheets: readonly string[];
       /** Whether the endpoint serves `/revoke-all` (the keys section then has a Revoke all button). */
       revokeAll: boolean;
+      older: AccountOlderLinks;
     }
   | { kind: 'passkeys'; chrome: DeskChrome; passkeys: readonly Passkey[]; offered: boolean; scripts: readonly string[] }
   | { kind: 'alerts'; chrome: DeskChrome; alerts: DeskAlerts; now: number; notice: string | null }
@@ -54,7 +55,14 @@ export function renderSignedInView(view: SignedInView, baseUrl: string, headers:
           section: 'account',
           scripts: view.scripts,
           stylesheets: view.stylesheets,
-          body: accountBody(view.page, { baseUrl, csrf: view.chrome.csrf, now: view.now, chartClient: view.scripts.length > 0, revokeAll: view.revokeAll }),
+          body: accountBody(view.page, {
+            baseUrl,
+            csrf: view.chrome.csrf,
+            now: view.now,
+            chartClient: view.scripts.length > 0,
+            revokeAll: view.revokeAll,
+            older: view.older,
+          }),
         }),
       };
     case 'passkeys':

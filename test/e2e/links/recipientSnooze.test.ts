@@ -111,6 +111,11 @@ describe('a snooze from an alert link silences the one who clicked it', () => {
       ),
     );
 
+    // The account's alert history says who snoozed, and until when.
+    expect((await createRepositories(tables.client, tables.prefix).history.alerts(address, 25, null)).entries).toContainEqual(
+      expect.objectContaining({ kind: 'snoozed', scope: { kind: 'recipient', email: snoozer }, by: `${snoozer} (email link)` }),
+    );
+
     // A deeper loss crosses 20% while the snooze runs.
     await control.drawdown(address, { pct: 15 });
     await advance(2 * HOUR);
@@ -128,6 +133,9 @@ describe('a snooze from an alert link silences the one who clicked it', () => {
     const listed = JSON.parse(list.stdout) as { snoozes: { who: string }[]; breaches: { level: number }[] };
     expect(listed.snoozes.map((s) => s.who)).toEqual([snoozer]);
     expect(listed.breaches.map((b) => b.level)).toEqual([5, 10, 20]);
+    // Collect recorded each crossing in the account's history as it committed the levels.
+    const fired = (await createRepositories(tables.client, tables.prefix).history.alerts(address, 25, null)).entries.filter((e) => e.kind === 'fired');
+    expect(fired.map((e) => ('level' in e ? e.level : null)).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual([5, 10, 20]);
     expect((await cli('status', address)).stdout).toContain(`drawdown alerts snoozed for ${snoozer} until`);
   });
 });

@@ -282,6 +282,8 @@ describe('IAM statements', () => {
         delegates: [...READ, 'UpdateItem', 'BatchWriteItem', 'PutItem'],
         // PutItem and GetItem on decision items, GetItem on the signer's per-delegate units (an unknown key refused is judged again).
         tokens: ['PutItem', 'GetItem'],
+        // The alert history (alert#<account> alone: see the history key-space test).
+        history: ['PutItem'],
       },
       notify: {
         accounts: READ,
@@ -295,6 +297,8 @@ describe('IAM statements', () => {
         channels: ['Query'],
         // The marked operators, for a notice the breaker stopped: the operators item alone (see the operators test).
         desk: ['GetItem'],
+        // Each copy's outcome (delivery#<account> alone: see the history key-space test).
+        history: ['PutItem'],
       },
       'report-dispatch': { accounts: READ, preferences: ['Query'], deliveries: ['BatchGetItem', 'GetItem', 'UpdateItem'], desk: ['GetItem'] },
       'daily-report': {
@@ -308,6 +312,7 @@ describe('IAM statements', () => {
         // Reports to chat: a chat's mutes of the account, and the channels.
         alerts: ['GetItem'],
         channels: ['Query'],
+        history: ['PutItem'],
       },
       // channels: the one a chat's link names (its link epoch), on the pages and the signer alike.
       'revoke-page': {
@@ -332,6 +337,7 @@ describe('IAM statements', () => {
         alerts: ['GetItem'],
         curves: ['Query'],
         delegates: ['Query'],
+        history: ['PutItem'],
       },
       'preferences-page': {
         preferences: ['GetItem'],
@@ -339,6 +345,7 @@ describe('IAM statements', () => {
         accounts: ['GetItem'],
         channels: ['GetItem'],
         tokens: ['PutItem', 'DeleteItem'],
+        history: ['PutItem'],
       },
       // Read-only over the store but its own table: which accounts a viewer receives; sessions, sign-ins, rates, operators.
       'desk-page': {
@@ -353,6 +360,8 @@ describe('IAM statements', () => {
         desk: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
         // A decision's units (decision-signing#): see the decisions index test.
         tokens: ['BatchGetItem'],
+        // An account's alert history and deliveries; a lift of the viewer's own snooze recorded: see the history key-space test.
+        history: ['Query', 'PutItem'],
       },
       'sign-revocation': {
         accounts: READ,
@@ -372,6 +381,7 @@ describe('IAM statements', () => {
         preferences: ['BatchGetItem'],
         deliveries: ['UpdateItem'],
         desk: ['GetItem'],
+        history: ['PutItem'],
       },
     };
     for (const name of HANDLER_NAMES) {
@@ -431,6 +441,30 @@ describe('IAM statements', () => {
     for (const table of ['alerts', 'curves', 'delegates', 'accounts'] as const)
       for (const action of ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'])
         expect(decide('channel-worker', `dynamodb:${action}`, tableArn(table)), `${table} ${action}`).not.toBe('allow');
+  });
+
+  it("keeps each account's alert history to who makes it (collect, the snooze pages, the desk's lift), its deliveries to the senders, and lets the desk page alone read them (dynamodb:LeadingKeys)", () => {
+    const account = '0x00000000000000000000000000000000000000a1';
+    const on = (owner: string, action: string, key: string) => decide(owner, `dynamodb:${action}`, tableArn('history'), { 'dynamodb:LeadingKeys': [key] });
+    for (const owner of ['collect', 'preferences-page', 'desk-page']) {
+      expect(on(owner, 'PutItem', `alert#${account}`), owner).toBe('allow');
+      expect(on(owner, 'PutItem', `delivery#${account}`), owner).not.toBe('allow');
+      expect(on(owner, 'PutItem', account), owner).not.toBe('allow');
+      for (const action of ['UpdateItem', 'DeleteItem', 'BatchWriteItem'])
+        expect(on(owner, action, `alert#${account}`), `${owner} ${action}`).not.toBe('allow');
+    }
+    // Each delivery's outcome: the mail senders and the channel worker, delivery#<account> only.
+    for (const owner of ['notify', 'daily-report', 'channel-worker', 'ses-events']) {
+      expect(on(owner, 'PutItem', `delivery#${account}`), owner).toBe('allow');
+      expect(on(owner, 'PutItem', `alert#${account}`), owner).not.toBe('allow');
+      for (const action of ['UpdateItem', 'DeleteItem', 'BatchWriteItem'])
+        expect(on(owner, action, `delivery#${account}`), `${owner} ${action}`).not.toBe('allow');
+    }
+    for (const key of [`alert#${account}`, `delivery#${account}`]) expect(on('desk-page', 'Query', key), key).toBe('allow');
+    expect(on('desk-page', 'Query', account)).not.toBe('allow');
+    for (const name of HANDLER_NAMES.filter((n) => n !== 'desk-page'))
+      for (const action of ['Query', 'GetItem', 'BatchGetItem'])
+        expect(decide(name, `dynamodb:${action}`, tableArn('history')), `${name} ${action}`).not.toBe('allow');
   });
 
   it("confines the desk page's writes to the desk items it owns (never the operators list) and its channels reads to the channels' partition", () => {

@@ -127,6 +127,7 @@ describe('notify: unsubscribe by category', () => {
       publicBaseUrl: PUBLIC_BASE_URL,
       preferences: deps.repos.preferences,
       alerts: deps.repos.alerts,
+      history: deps.repos.history,
       accounts: deps.repos.accounts,
       channels: deps.repos.channels,
       tokens: deps.repos.tokens,

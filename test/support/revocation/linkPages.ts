@@ -27,6 +27,7 @@ export function preferencesPageOf(parts: LinkPageParts) {
     publicBaseUrl: parts.publicBaseUrl,
     preferences: repos.preferences,
     alerts: repos.alerts,
+    history: repos.history,
     accounts: repos.accounts,
     channels: repos.channels,
     tokens: repos.tokens,

@@ -1,4 +1,5 @@
 import type { LinkMinter } from '../../../links/linkMinter';
+import type { AccountHistoryRepository } from '../../../store/accountHistoryRepository';
 import type { EmailRenderer } from '../../../mail/render/render';
 import type { MailSender } from '../../../mail/send/sesSender';
 import type { Counters, Log } from '../../../shared/observability';
@@ -30,6 +31,8 @@ export interface ReportDeps {
     readonly reportRecords: Pick<ReportRecordsRepository, 'latestBefore' | 'put'>;
     /** One record per email copy: each is sent once (read first: a report every recipient has is not built again). */
     readonly deliveries: Pick<DeliveryRepository, 'get' | 'begin' | 'holds' | 'complete' | 'fail'>;
+    /** Each account's delivery history (the desk page's): where each copy's outcome is recorded. */
+    readonly history: Pick<AccountHistoryRepository, 'recordDelivery'>;
     readonly suppressions: Pick<SuppressionRepository, 'filter'>;
     readonly preferences: Pick<PreferencesRepository, 'filter'>;
     /** Told when a job is finished, or why it is to be retried (what reconciliation checks). */

@@ -4,6 +4,8 @@ import { deliverToRecipient, deliveryId, type RecipientEmail } from '../../../..
 import { SesSender } from '../../../../functions/mail/send/sesSender';
 import { silentLog, type Log } from '../../../../functions/shared/observability';
 import { DeliveryRepository } from '../../../../functions/store/deliveryRepository';
+import { AccountHistoryRepository } from '../../../../functions/store/accountHistoryRepository';
+import { EmailRenderError } from '../../../../functions/mail/errors';
 import { createDocumentClient, createDynamoDbClient } from '../../../../functions/store/documentClient';
 import { throttleDynamo } from '../../../../bench/chaosFaults';
 import { sesStore } from '../../../support/sesStore';
@@ -23,7 +25,12 @@ describe('deliverToRecipient: a stalled attempt past its lease', () => {
     const deliveries = new DeliveryRepository(tables.client, tables.prefix, { now: () => now, leaseMs: LEASE });
     const warnings: string[] = [];
     const log: Log = { ...silentLog, warn: (message) => void warnings.push(message) };
-    const deps = { repos: { deliveries }, sender, mailFrom: 'alerts@sentinel.example.com', log };
+    const deps = {
+      repos: { deliveries, history: new AccountHistoryRepository(tables.client, tables.prefix) },
+      sender,
+      mailFrom: 'alerts@sentinel.example.com',
+      log,
+    };
     const recipient = `stalled-${Date.now()}@example.com`;
     const email = (compose: RecipientEmail['compose']): RecipientEmail => ({
       eventId: 'report:0xstalled:2025-01-15',
@@ -71,7 +78,12 @@ describe('deliverToRecipient: a stalled attempt past its lease', () => {
       (command, input) => command === 'UpdateItemCommand' && String(input['UpdateExpression']).startsWith('SET #status = :sent') && ++marks <= 4,
     );
     const deliveries = new DeliveryRepository(createDocumentClient(dynamo), tables.prefix, { now: () => T0, leaseMs: LEASE });
-    const deps = { repos: { deliveries }, sender, mailFrom: 'alerts@sentinel.example.com', log: silentLog };
+    const deps = {
+      repos: { deliveries, history: new AccountHistoryRepository(tables.client, tables.prefix) },
+      sender,
+      mailFrom: 'alerts@sentinel.example.com',
+      log: silentLog,
+    };
     const recipient = `throttled-${Date.now()}@example.com`;
     const email: RecipientEmail = {
       eventId: 'drawdown:0xthrottled:10:fired:never',
@@ -87,5 +99,41 @@ describe('deliverToRecipient: a stalled attempt past its lease', () => {
     expect(await deliverToRecipient(deps, email), 'a redelivery finds it sent').toEqual({ kind: 'duplicate' });
     expect((await sesStore({ to: recipient })).filter((m) => m.subject === 'Drawdown 10%')).toHaveLength(1);
     dynamo.destroy();
+  });
+
+  it("records each copy's outcome in its account's delivery history (to whom, what, sent or failed and why in plain words), a duplicate once", async () => {
+    const deliveries = new DeliveryRepository(tables.client, tables.prefix, { leaseMs: LEASE });
+    const history = new AccountHistoryRepository(tables.client, tables.prefix);
+    const deps = { repos: { deliveries, history }, sender, mailFrom: 'alerts@sentinel.example.com', log: silentLog };
+    const account = `0x${Date.now().toString(16).padStart(40, '0')}`;
+    const at = Date.now();
+    const recipient = `History-${at}@Example.com`;
+    const base = { kind: 'drawdown-alert', account, recipient, sentAt: at } as const;
+    const content = { rendered: { subject: 'Drawdown 5%', html: '<p>down</p>', text: 'down' }, unsubscribeUrl: 'https://links.example.com/u' };
+    expect(await deliverToRecipient(deps, { ...base, eventId: 'drawdown:h:5', compose: () => content })).toMatchObject({ kind: 'sent' });
+    expect(await deliverToRecipient(deps, { ...base, eventId: 'drawdown:h:5', compose: () => content })).toEqual({ kind: 'duplicate' });
+    const broken = () => {
+      throw new EmailRenderError('template drawdown-alert: missing field https://secret.example/hook?token=abc');
+    };
+    expect(await deliverToRecipient(deps, { ...base, eventId: 'drawdown:h:10', sentAt: at + 1, compose: broken })).toMatchObject({ kind: 'failed' });
+    // A digest names no account: nothing recorded anywhere.
+    expect(await deliverToRecipient(deps, { ...base, account: 'digest of 2 accounts', eventId: 'digest:h', compose: () => content })).toMatchObject({
+      kind: 'sent',
+    });
+
+    const { entries } = await history.deliveries(account, 10, null);
+    expect(entries).toEqual([
+      {
+        via: 'email',
+        to: recipient.toLowerCase(),
+        what: 'drawdown-alert',
+        outcome: 'failed',
+        reason: 'the email could not be built',
+        at: at + 1,
+        eventId: 'drawdown:h:10',
+      },
+      { via: 'email', to: recipient.toLowerCase(), what: 'drawdown-alert', outcome: 'sent', reason: null, at, eventId: 'drawdown:h:5' },
+    ]);
+    expect(JSON.stringify(entries)).not.toContain('secret.example');
   });
 });

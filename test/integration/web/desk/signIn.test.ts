@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIGN_IN_LIMITS } from '../../../../functions/services/desk/requestSignIn';
 import { deskClient, hiddenFields, signIn, startDeskWorld, type DeskWorld } from '../../../support/desk/deskWorld';
 import { sesStore } from '../../../support/sesStore';
+import { unescapeHtml } from '../../../support/htmlText';
 import { testTables } from '../../../support/testTables';
 
 const tables = testTables();
@@ -112,6 +113,37 @@ describe('a session', () => {
     const api = await client.get(`/desk/api/accounts/${aliceOnly.address}/series?window=7d`);
     expect(api.status).toBe(404);
     expect(JSON.parse(api.body)).toEqual({ error: 'not found' });
+    // The paged sections (alert history, deliveries), with the "Older" cursors alice's own page carries: 404 as well.
+    const at = Date.now() - 60_000;
+    await world.repos.history.recordAlerts(
+      aliceOnly.address,
+      Array.from(
+        { length: 30 },
+        (_, i) => ({ kind: 'snoozed', scope: { kind: 'recipient', email: alice }, by: 'alice-secret-marker', until: at + 3_600_000, at: at + i }) as const,
+      ),
+    );
+    for (let i = 0; i < 30; i++)
+      await world.repos.history.recordDelivery(aliceOnly.address, {
+        via: 'email',
+        to: alice,
+        what: 'drawdown-alert',
+        outcome: 'sent',
+        reason: null,
+        at: at + i,
+        eventId: `e${i}`,
+      });
+    const owner = deskClient(world);
+    await signIn(world, owner, alice);
+    const own = await owner.get(`/desk/accounts/${aliceOnly.address}`);
+    const older = [...own.body.matchAll(/href="([^"]+)" rel="next">Older/g)].map((m) => unescapeHtml(m[1] ?? ''));
+    expect(older).toHaveLength(2);
+    for (const url of older) {
+      expect((await owner.get(url)).status, url).toBe(200);
+      const answer = await client.get(url);
+      expect(answer.status, url).toBe(404);
+      expect(answer.body).not.toContain('alice-secret-marker');
+      expect(answer.body).not.toContain(alice);
+    }
 
     const anonymous = deskClient(world);
     const page = await anonymous.get('/desk');

@@ -1,0 +1,20 @@
+import * as z from 'zod';
+
+/**
+ * One delivery about an account (the desk's account page): what was sent (`what`: the email or
+ * notice kind), to whom and where (an email address, or a chat channel by name and never its URL
+ * or token), and how it ended, with the reason in plain words where it did not go out.
+ */
+export const deliveryHistoryEntrySchema = z.object({
+  /** `email`, or `channel` (then `to` is the channel's name). */
+  via: z.enum(['email', 'channel']),
+  to: z.string().min(1).max(320),
+  what: z.string().min(1).max(100),
+  /** `retrying`: a passing failure, tried again; `held`: waiting for the channel's next slot or summary. */
+  outcome: z.enum(['sent', 'failed', 'suppressed', 'retrying', 'held', 'missed']),
+  reason: z.string().max(300).nullable(),
+  at: z.number().int().nonnegative(),
+  /** The event or report id the delivery belongs to (its delivery record's). */
+  eventId: z.string().min(1).max(400),
+});
+export type DeliveryHistoryEntry = z.output<typeof deliveryHistoryEntrySchema>;

@@ -1,0 +1,48 @@
+import type { DeliveryHistoryEntry } from '../../domain/deliveryHistoryEntry';
+import { withoutUrls } from '../../shared/withoutUrls';
+
+/** How one recipient's email ended (`RecipientOutcome` of the mail sender, as far as the history needs it). */
+export type MailOutcome = { readonly kind: 'sent' | 'duplicate' | 'in-progress' } | { readonly kind: 'failed' | 'retryable'; readonly reason: string };
+
+/** SES error names, in plain words. */
+const SES_WORDS: Readonly<Record<string, string>> = {
+  MessageRejected: 'SES rejected the message',
+  MailFromDomainNotVerified: "the sender's domain is not verified in SES",
+  AccountSendingPausedException: 'sending is paused on the SES account',
+  ConfigurationSetDoesNotExist: "SES's configuration set is missing",
+  Throttling: 'SES asked to slow down',
+  NoRecipients: 'no recipient',
+};
+
+/** A mail failure's reason in plain words, without a URL, short enough for a table. */
+export function plainMailReason(reason: string): string {
+  if (reason.startsWith('render:')) return 'the email could not be built';
+  const name = /^[A-Za-z]+/.exec(reason)?.[0] ?? '';
+  const words = SES_WORDS[name];
+  const text = words === undefined ? withoutUrls(reason) : `${words} (${name})`;
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+}
+
+/**
+ * The account's delivery-history entry of one recipient's email and its outcome: sent, failed for
+ * good (and why), or to be tried again (and why); `null` when there is nothing new to tell (a
+ * duplicate, or another attempt holds it).
+ */
+export function mailDeliveryEntry(
+  email: { readonly eventId: string; readonly kind: string; readonly recipient: string },
+  outcome: MailOutcome,
+  at: number,
+): DeliveryHistoryEntry | null {
+  const base = { via: 'email', to: email.recipient.trim().toLowerCase(), what: email.kind, at, eventId: email.eventId.slice(0, 400) } as const;
+  switch (outcome.kind) {
+    case 'sent':
+      return { ...base, outcome: 'sent', reason: null };
+    case 'failed':
+      return { ...base, outcome: 'failed', reason: plainMailReason(outcome.reason) };
+    case 'retryable':
+      return { ...base, outcome: 'retrying', reason: plainMailReason(outcome.reason) };
+    case 'duplicate':
+    case 'in-progress':
+      return null;
+  }
+}

@@ -1,0 +1,126 @@
+import * as z from 'zod';
+import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { alertHistoryEntrySchema, alertHistoryId, type AlertHistoryEntry } from '../domain/alertHistoryEntry';
+import { deliveryHistoryEntrySchema, type DeliveryHistoryEntry } from '../domain/deliveryHistoryEntry';
+import { DynamoRepository } from './dynamoRepository';
+import { StoreError } from './errors';
+import { parseItem } from './parseItem';
+import type { RepositoryOptions } from './repositoryOptions';
+import { isLive, toTtlSeconds } from './ttl';
+
+/** Partition-key prefix of an account's alert history (`alert#<address>`): IAM confines its writers to it. */
+export const ALERT_HISTORY_PREFIX = 'alert#';
+/** Partition-key prefix of an account's deliveries (`delivery#<address>`). */
+export const DELIVERY_HISTORY_PREFIX = 'delivery#';
+/** How long an event stays in an account's history. */
+export const HISTORY_RETENTION_MS = 90 * 24 * 3_600_000;
+
+/** One page of an account's history, newest first; `next`: where the following (older) page starts, `null` at the end. */
+export interface HistoryPage<T> {
+  readonly entries: readonly T[];
+  readonly next: string | null;
+}
+
+/** A sort key this table writes: the event's time (15 digits, so text order is time order), then its id. */
+const SORT_KEY = /^\d{15}#.{1,900}$/;
+
+const alertItemSchema = z.object({ stream: z.string(), at: z.string().regex(SORT_KEY), entry: alertHistoryEntrySchema, expiresAt: z.number().int() });
+const deliveryItemSchema = z.object({ stream: z.string(), at: z.string().regex(SORT_KEY), entry: deliveryHistoryEntrySchema, expiresAt: z.number().int() });
+
+function sortKey(at: number, id: string): string {
+  return `${String(at).padStart(15, '0')}#${id}`;
+}
+
+/**
+ * Each account's history for the desk page (table `history`), one item per event under
+ * `alert#<address>` or `delivery#<address>`, kept {@link HISTORY_RETENTION_MS}: written as it
+ * happens (a redone write of the same event lands on the same item), read newest first a page at
+ * a time. Only ever a `PutItem` or a `Query` of one partition.
+ */
+export class AccountHistoryRepository extends DynamoRepository {
+  constructor(client: DynamoDBDocumentClient, prefix: string, options: RepositoryOptions = {}) {
+    super(client, prefix, 'history', options);
+  }
+
+  /** Records alert events of `address` (one `PutItem` each). */
+  async recordAlerts(address: string, entries: readonly AlertHistoryEntry[]): Promise<void> {
+    await Promise.all(
+      entries.map((entry) => {
+        const item = parseItem(
+          alertItemSchema,
+          {
+            stream: `${ALERT_HISTORY_PREFIX}${address}`,
+            at: sortKey(entry.at, alertHistoryId(entry)),
+            entry,
+            expiresAt: toTtlSeconds(entry.at + HISTORY_RETENTION_MS),
+          },
+          'history.recordAlerts',
+        );
+        return this.call('history.recordAlerts', () => this.client.send(new PutCommand({ TableName: this.table, Item: item })));
+      }),
+    );
+  }
+
+  /** Records one delivery about `address` and its outcome (one `PutItem`). */
+  async recordDelivery(address: string, entry: DeliveryHistoryEntry): Promise<void> {
+    const item = parseItem(
+      deliveryItemSchema,
+      {
+        stream: `${DELIVERY_HISTORY_PREFIX}${address}`,
+        at: sortKey(entry.at, `${entry.eventId}#${entry.via}:${entry.to.toLowerCase()}#${entry.outcome}`),
+        entry,
+        expiresAt: toTtlSeconds(entry.at + HISTORY_RETENTION_MS),
+      },
+      'history.recordDelivery',
+    );
+    await this.call('history.recordDelivery', () => this.client.send(new PutCommand({ TableName: this.table, Item: item })));
+  }
+
+  /** A page of `address`'s alert history, newest first, from after `after` (a page's `next`; `null`: the newest). */
+  async alerts(address: string, limit: number, after: string | null): Promise<HistoryPage<AlertHistoryEntry>> {
+    return this.page('history.alerts', `${ALERT_HISTORY_PREFIX}${address}`, limit, after, (item) => parseItem(alertItemSchema, item, 'history.alerts'));
+  }
+
+  /** A page of the deliveries about `address`, newest first. */
+  async deliveries(address: string, limit: number, after: string | null): Promise<HistoryPage<DeliveryHistoryEntry>> {
+    return this.page('history.deliveries', `${DELIVERY_HISTORY_PREFIX}${address}`, limit, after, (item) =>
+      parseItem(deliveryItemSchema, item, 'history.deliveries'),
+    );
+  }
+
+  /** Whether `value` has the form of a page's `next` (a cursor's content is checked before it reaches here). */
+  static isPosition(value: string): boolean {
+    return SORT_KEY.test(value);
+  }
+
+  private async page<T>(
+    operation: string,
+    stream: string,
+    limit: number,
+    after: string | null,
+    read: (item: Record<string, unknown>) => { at: string; entry: T; expiresAt: number },
+  ): Promise<HistoryPage<T>> {
+    if (after !== null && !SORT_KEY.test(after)) throw new StoreError(operation, 'not a history position');
+    // One more than shown tells whether an older page exists (a `LastEvaluatedKey` alone may point at an empty one).
+    const out = await this.call(operation, () =>
+      this.client.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: '#stream = :stream',
+          ExpressionAttributeNames: { '#stream': 'stream' },
+          ExpressionAttributeValues: { ':stream': stream },
+          ScanIndexForward: false,
+          Limit: limit + 1,
+          ...(after === null ? {} : { ExclusiveStartKey: { stream, at: after } }),
+        }),
+      ),
+    );
+    const items = (out.Items ?? []).map(read);
+    const shown = items.slice(0, limit);
+    const now = this.now();
+    return {
+      entries: shown.filter((i) => isLive(i.expiresAt, now)).map((i) => i.entry),
+      next: items.length > limit ? (shown.at(-1)?.at ?? null) : null,
+    };
+  }
+}
