@@ -24,12 +24,27 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** The repositories each handler builds (`someRepositoriesFrom`); any other one in its bundle came through a shared module. */
 const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
+  // accountHistory: the desk's alert history and deliveries, recorded where they happen; deskOperators: the marked operators told too.
   dispatch: ['accountSchedule', 'accounts'],
   // deskSummary: the desk overview's row, written after each poll.
-  collect: ['accounts', 'alertState', 'curves', 'decision', 'delegateView', 'deskSummary', 'knownDelegates', 'snapshots'],
-  'report-dispatch': ['accountSchedule', 'missedReports', 'recipients', 'reportLedger'],
-  notify: ['accounts', 'alertState', 'channels', 'curves', 'delegateView', 'delivery', 'onboardingBatch', 'onboardingProgress', 'preferences', 'suppression'],
+  collect: ['accountHistory', 'accounts', 'alertState', 'curves', 'decision', 'delegateView', 'deskSummary', 'knownDelegates', 'snapshots'],
+  'report-dispatch': ['accountSchedule', 'deskOperators', 'missedReports', 'recipients', 'reportLedger'],
+  notify: [
+    'accountHistory',
+    'accounts',
+    'alertState',
+    'channels',
+    'curves',
+    'delegateView',
+    'delivery',
+    'deskOperators',
+    'onboardingBatch',
+    'onboardingProgress',
+    'preferences',
+    'suppression',
+  ],
   'daily-report': [
+    'accountHistory',
     'accountSchedule',
     'accounts',
     'alertState',
@@ -51,6 +66,7 @@ const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
   // alertState, curves, delegateView: the fan-out of a published event (a chat's mutes, the chart, the revoke-all count).
   // pagerIncidents: a PagerDuty resolve goes only where a trigger was accepted.
   'channel-worker': [
+    'accountHistory',
     'accounts',
     'alertState',
     'channelBacklog',
@@ -63,14 +79,13 @@ const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
     'preferences',
     'suppression',
   ],
-  'preferences-page': ['accounts', 'alertState', 'channels', 'preferences', 'token'],
+  'preferences-page': ['accountHistory', 'accounts', 'alertState', 'channels', 'preferences', 'token'],
   'desk-page': [
+    'accountHistory',
     'accounts',
     'alertState',
-    // channels: the operators' channels page.
     'channels',
     'curves',
-    // decision: the protection section's automatic decisions.
     'decision',
     'delegateView',
     'deskChallenge',
@@ -79,7 +94,6 @@ const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
     'deskRecipient',
     'deskSession',
     'deskSignIn',
-    // deskSummary: the overview's rows as of each account's latest poll.
     'deskSummary',
     'knownDelegates',
     'passkey',
@@ -88,7 +102,7 @@ const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
   ],
   'sign-revocation': ['accounts', 'audit', 'channels', 'decision', 'knownDelegates', 'lease', 'protectionLedger', 'token'],
   // accounts and preferences: who a bounced address gets security notices for; delivery: the operator told once.
-  'ses-events': ['accounts', 'delivery', 'preferences', 'suppression'],
+  'ses-events': ['accountHistory', 'accounts', 'delivery', 'deskOperators', 'preferences', 'suppression'],
 };
 
 /** Project code a handler never runs: the report service and the chain client reached notify through the mailers' shared composition (2026-11-23, +28 KB). */

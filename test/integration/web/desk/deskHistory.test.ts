@@ -110,7 +110,8 @@ describe("an account's alert history on the desk: recorded as it happens, read n
 
   it('records who snoozed what and until when, and who lifted it: an operator from the CLI, the viewer from the desk', async () => {
     const account = await world.addAccount(2, { emails: [viewer], label: 'snoozes', timezone: 'UTC' });
-    const at = Date.now();
+    // Both snoozes a little in the past: the desk's Lift below runs on the real clock, after them.
+    const at = Date.now() - 10_000;
     const deps = { alerts: world.repos.alerts, audit: world.repos.audit, history: world.repos.history, now: () => at };
     const until = at + 6 * HOUR;
     await snoozeByOperator(deps, { address: account.address, recipient: null, untilMs: until, by: 'cli:ops@host' });
