@@ -12,7 +12,11 @@ const ops = `ops-${run}@example.com`;
 const alice = `alice-${run}@example.com`;
 /** Each channel's destination at the receivers (its secret, as the channel worker reads it). */
 const SLACK_PATH = `T${run}/B000/slack-secret-path`;
-const DISCORD = { broken: [`1${run}`, 'discord-secret-broken'], throttled: [`2${run}`, 'discord-secret-throttled'], slow: [`3${run}`, 'discord-secret-slow'] } as const;
+const DISCORD = {
+  broken: [`1${run}`, 'discord-secret-broken'],
+  throttled: [`2${run}`, 'discord-secret-throttled'],
+  slow: [`3${run}`, 'discord-secret-slow'],
+} as const;
 const env: Record<string, string> = {};
 let world: DeskWorld;
 
@@ -31,7 +35,9 @@ beforeAll(async () => {
   const now = Date.now();
   await world.repos.channels.create(channelRecordOf({ name: `slack-${run}`, type: 'slack', secret: 'env:DESK_TEST_SLACK', accounts: [account.address] }, now));
   for (const name of Object.keys(DISCORD))
-    await world.repos.channels.create(channelRecordOf({ name: `${name}-${run}`, type: 'discord', secret: `env:DESK_TEST_${name.toUpperCase()}`, accounts: [] }, now));
+    await world.repos.channels.create(
+      channelRecordOf({ name: `${name}-${run}`, type: 'discord', secret: `env:DESK_TEST_${name.toUpperCase()}`, accounts: [] }, now),
+    );
   await world.repos.channels.setState(`throttled-${run}`, { kind: 'broken', reason: 'HTTP 404: Unknown Webhook', since: now - 3_600_000 });
 });
 afterAll(() => world?.close());
@@ -69,7 +75,11 @@ describe("the channels page's Test button", () => {
     expect(delivered[0]!.body).toContain(`slack-${run}`);
 
     const body = await outcomePage(operator, answer.headers.get('location'));
-    expect(body).toMatch(new RegExp(`<p class="card" role="status"><span class="badge b-ok">sent</span> Test message sent to <strong>slack-${run}</strong> at [^:]+:\\d\\d UTC: delivered \\(HTTP 200\\)\\.</p>`));
+    expect(body).toMatch(
+      new RegExp(
+        `<p class="card" role="status"><span class="badge b-ok">sent</span> Test message sent to <strong>slack-${run}</strong> at [^:]+:\\d\\d UTC: delivered \\(HTTP 200\\)\\.</p>`,
+      ),
+    );
     expect(body).not.toContain(SLACK_PATH);
     expect(body).not.toContain('DESK_TEST_SLACK');
     const id = new URL(answer.headers.get('location')!).searchParams.get('test')!;
@@ -100,7 +110,9 @@ describe("the channels page's Test button", () => {
     expect(received(destination).map((r) => r.status)).toEqual([404]);
     const body = await outcomePage(operator, answer.headers.get('location'));
     expect(body).toMatch(
-      new RegExp(`<span class="badge b-bad">failed</span> The test message was not delivered to <strong>broken-${run}</strong> at [^<]+: refused: HTTP 404: [^<]*Unknown Webhook[^<]* \\(marked broken\\)\\.</p>`),
+      new RegExp(
+        `<span class="badge b-bad">failed</span> The test message was not delivered to <strong>broken-${run}</strong> at [^<]+: refused: HTTP 404: [^<]*Unknown Webhook[^<]* \\(marked broken\\)\\.</p>`,
+      ),
     );
     expect(body).not.toContain('discord-secret-broken');
     expect(await world.repos.channels.get(`broken-${run}`)).toMatchObject({ state: { kind: 'broken' }, lastDelivery: { outcome: 'refused' } });
