@@ -14,6 +14,7 @@
  *   npm run bench:desk-page [-- --accounts 100 --runs 40]
  */
 import { chromium } from 'playwright-core';
+import { ChannelSecrets } from '../functions/channels/channelSecrets';
 import { accountSettingsSchema } from '../functions/domain/account';
 import { INTERVAL_MS, type Interval } from '../functions/domain/interval';
 import { lookbackWindowMs } from '../functions/domain/lookbackWindow';
@@ -113,6 +114,8 @@ try {
     csrf: new CsrfTokens(SECRET),
     publicBaseUrl: server.url,
     ...deskRepositoryDeps(repos),
+    // The channels page's Test button is not measured: no channel secret is readable.
+    channelSender: { secrets: new ChannelSecrets({}, null), bases: { telegram: server.url, pagerduty: server.url }, policy: { loopback: true } },
     stores: { sessions: sessionRepos.deskSessions, recipients: sessionRepos.deskRecipients },
     operatorEmail: OPERATOR,
     mail: { send: async () => ({ kind: 'sent' }) } as never,

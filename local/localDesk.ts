@@ -1,3 +1,4 @@
+import type { ChannelSenderDeps } from '../functions/channels/channelSender';
 import type { Settings } from '../functions/config/settings';
 import { deskRepositoryDeps, createDeskPageHandler, SIGN_IN_ANSWER_FLOOR_MS } from '../functions/handlers/desk-page';
 import type { ActionLinks } from '../functions/links/actionLinks';
@@ -19,6 +20,8 @@ export interface LocalDeskOptions {
   readonly log: Log;
   /** The service clock (the simulator's, which `--fast` runs 60x): what the figures are read at. Links and sessions keep real time. */
   readonly now: () => number;
+  /** How the channels page's Test button reaches the local chat receivers (the channel worker's). */
+  readonly channelSender: ChannelSenderDeps;
   /** The built client (charts, passkeys); without it the pages still show every figure. */
   readonly assets?: DeskAssets;
 }
@@ -34,6 +37,7 @@ export function createLocalDeskPage(options: LocalDeskOptions) {
     // The local endpoint serves /revoke and /revoke-all on the same port.
     revokeLinks: page.links,
     ...deskRepositoryDeps(repos),
+    channelSender: options.channelSender,
     operatorEmail: settings.OPERATOR_EMAIL ?? null,
     mail: signInMail({ sender: options.sender, mailFrom: settings.MAIL_FROM, now: Date.now }),
     answerFloorMs: SIGN_IN_ANSWER_FLOOR_MS,

@@ -172,9 +172,10 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
   const folder = options.queueFolder;
   const ses = options.sender ?? sesSenderFrom(settings);
   const alertSender = governor.sender(ses, 'alert');
+  const channelSender = options.channelSender ?? channelSenderFrom(settings, options.signerEnv ?? process.env);
   const channelQueue = createLocalChannelQueue({
     repos,
-    channelSender: options.channelSender ?? channelSenderFrom(settings, options.signerEnv ?? process.env),
+    channelSender,
     sender: alertSender,
     mailFrom: settings.MAIL_FROM,
     links,
@@ -330,7 +331,16 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
       { path: '/preferences', handler: preferencesPage, functionName: 'preferences-page' },
       {
         path: '/desk',
-        handler: createLocalDeskPage({ settings, repos, page, sender: alertSender, log, now, ...(options.deskAssets ? { assets: options.deskAssets } : {}) }),
+        handler: createLocalDeskPage({
+          settings,
+          repos,
+          page,
+          sender: alertSender,
+          channelSender,
+          log,
+          now,
+          ...(options.deskAssets ? { assets: options.deskAssets } : {}),
+        }),
         functionName: 'desk-page',
       },
     ],

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { CHANNEL_TYPES, type ChannelRecord } from '../../functions/domain/channel';
 import { channelSenderFrom } from '../../functions/runtime/channelSenderFrom';
+import { channelTestText } from '../../functions/services/channels/channelTestText';
 import { testChannel } from '../../functions/services/channels/testChannel';
 import { channelConfigFrom, parseChannelName, shownUrl, type ChannelOptions, type ChannelPolicy } from '../channelOptions';
 import { channelSecretScope } from '../channelSecretScope';
@@ -136,23 +137,7 @@ export function register(program: Command, context: CliContext): void {
         },
         channel,
       );
-      const o = result.outcome;
-      const answer =
-        o.kind === 'delivered'
-          ? `delivered (HTTP ${o.status})`
-          : o.kind === 'not-applicable'
-            ? 'nothing to send'
-            : o.kind === 'throttled'
-              ? `throttled (HTTP 429, retry after ${o.retryAfterMs} ms)`
-              : o.kind === 'migrated'
-                ? 'chat migrated'
-                : `${o.kind}: ${o.reason}`;
-      const note =
-        o.kind === 'refused'
-          ? ' (marked broken)'
-          : o.kind === 'throttled'
-            ? `: still throttled after ${Math.round(result.waitedMs / 1000)} s of announced waits; it refused nothing, so the channel is not broken: test it again later`
-            : '';
+      const { answer, note } = channelTestText(result);
       if (!result.ok) throw new Error(`channel ${valid}: ${answer}${note}`);
       io.out(`channel ${valid}: ${answer}\n`);
     });

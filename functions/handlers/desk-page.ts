@@ -1,5 +1,6 @@
 import { HANDLER_CATALOG } from '../config/handlerCatalog';
 import { sesSenderFrom, someRepositoriesFrom } from '../runtime/factories';
+import { channelSenderFrom } from '../runtime/channelSenderFrom';
 import { linkMinterFrom } from '../runtime/linkMinterFrom';
 import { pageBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
@@ -11,6 +12,7 @@ import { DeskRecipientRepository } from '../store/deskRecipientRepository';
 import { DeskSessionRepository } from '../store/deskSessionRepository';
 import { DeskSignInRepository } from '../store/deskSignInRepository';
 import { DeskChallengeRepository } from '../store/deskChallengeRepository';
+import { DeskChannelTestRepository } from '../store/deskChannelTestRepository';
 import { PasskeyRepository } from '../store/passkeyRepository';
 import { DeskSummaryRepository } from '../store/deskSummaryRepository';
 import type { Repositories } from '../store/repositories';
@@ -63,6 +65,7 @@ export type DeskRepositories = Pick<
   | 'channels'
   | 'deskSignIns'
   | 'deskChallenges'
+  | 'deskChannelTests'
   | 'passkeys'
   | 'deskRates'
   | 'deskSummaries'
@@ -89,13 +92,14 @@ export function deskRepositoryDeps(repos: DeskRepositories) {
     snoozes: repos.alerts,
     history: repos.history,
     channels: repos.channels,
+    channelTests: repos.deskChannelTests,
     signIns: repos.deskSignIns,
     passkeyStore: { challenges: repos.deskChallenges, passkeys: repos.passkeys },
     rates: repos.deskRates,
   } satisfies Partial<DeskPageDeps>;
 }
 
-/** Deps from the Lambda environment: the tables it reads (and the `desk` table it owns), its link keys, the anti-CSRF secret, SES. */
+/** Deps from the Lambda environment: the tables it reads (and the `desk` table it owns), its link keys, the anti-CSRF secret, SES, the channels' secrets. */
 export async function deskPageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<DeskPageHandlerDeps> {
   const { settings, flush, page } = await pageBasics('desk-page', env);
   const repos = someRepositoriesFrom(settings, {
@@ -107,6 +111,7 @@ export async function deskPageDepsFromEnv(env: Readonly<Record<string, string | 
     deskRates: DeskRateRepository,
     deskOperators: DeskOperatorsRepository,
     deskChallenges: DeskChallengeRepository,
+    deskChannelTests: DeskChannelTestRepository,
     passkeys: PasskeyRepository,
     curves: CurvesRepository,
     snapshots: SnapshotsRepository,
@@ -126,6 +131,8 @@ export async function deskPageDepsFromEnv(env: Readonly<Record<string, string | 
     links: minter,
     revokeLinks: minter,
     ...deskRepositoryDeps(repos),
+    // The Test button on the channels page: the channels' secrets (Secrets Manager, under the stage's channel prefix).
+    channelSender: channelSenderFrom(settings, env),
     operatorEmail: settings.OPERATOR_EMAIL ?? null,
     mail: signInMail({ sender: sesSenderFrom(settings), mailFrom: settings.MAIL_FROM, now: page.now }),
     answerFloorMs: SIGN_IN_ANSWER_FLOOR_MS,

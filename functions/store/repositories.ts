@@ -31,6 +31,7 @@ import { DeskSignInRepository } from './deskSignInRepository';
 import { DeskRateRepository } from './deskRateRepository';
 import { DeskOperatorsRepository } from './deskOperatorsRepository';
 import { DeskChallengeRepository } from './deskChallengeRepository';
+import { DeskChannelTestRepository } from './deskChannelTestRepository';
 import { PasskeyRepository } from './passkeyRepository';
 import { DeskSummaryRepository } from './deskSummaryRepository';
 import { AccountHistoryRepository } from './accountHistoryRepository';
@@ -89,6 +90,8 @@ export interface Repositories {
   readonly deskOperators: DeskOperatorsRepository;
   /** Passkey challenges, used once (table `desk`). */
   readonly deskChallenges: DeskChallengeRepository;
+  /** The channels page's Test presses: who tested which channel when, and the outcome (table `desk`). */
+  readonly deskChannelTests: DeskChannelTestRepository;
   /** Registered passkeys (table `desk`). */
   readonly passkeys: PasskeyRepository;
   /** Per account, the desk overview's figures as of its latest poll (items in `alerts`). */
@@ -132,6 +135,7 @@ export function createRepositories(client: DynamoDBDocumentClient, prefix: strin
     deskRates: new DeskRateRepository(client, prefix, options),
     deskOperators: new DeskOperatorsRepository(client, prefix, options),
     deskChallenges: new DeskChallengeRepository(client, prefix, options),
+    deskChannelTests: new DeskChannelTestRepository(client, prefix, options),
     passkeys: new PasskeyRepository(client, prefix, options),
     deskSummaries: new DeskSummaryRepository(client, prefix, options),
     history: new AccountHistoryRepository(client, prefix, options),

@@ -19,7 +19,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
-import { LINK_API_STAGE, apiIdParameter, linkApiName, publicBaseUrlParameter, signerRoleName } from '../config/resourceNames';
+import { LINK_API_STAGE, apiIdParameter, channelSecretPrefix, linkApiName, publicBaseUrlParameter, signerRoleName } from '../config/resourceNames';
 import type { StageConfig } from '../config/stageConfig';
 import { REVOCATION_BATCH_SIZE } from '../../functions/services/revocation/revocationQueueSettings';
 import { DECISION_BATCH_SIZE } from '../../functions/services/protection/decisionQueueSettings';
@@ -321,14 +321,18 @@ export class WebStack extends Stack {
       // The protection section: the account's decisions (the tokens index only decisions are in) and their units.
       .bindIndexQuery(table('tokens'), DECISIONS_BY_ACCOUNT_INDEX)
       .bindTableActions(table('tokens'), ['dynamodb:BatchGetItem'], { leadingKeys: [`${DECISION_SIGNING_KEY_PREFIX}*`] })
-      // The operators' channels page: the channels' partition, read only.
-      .bindTableActions(table('channels'), ['dynamodb:Query'], { leadingKeys: ['channel'] })
+      // The operators' channels page: the channels' partition; its Test button sends as `sentinel channels test` does,
+      // so it reads the tested channel and records its state, last delivery or migrated chat id (updates of the `channel`
+      // partition only: never a pacing slot, a backlog or an incident), with the channels' secrets (read only).
+      .bindTableActions(table('channels'), ['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:UpdateItem'], { leadingKeys: ['channel'] })
+      .bindSecretsUnder(channelSecretPrefix(config.stage))
       // The account's alert history and deliveries, newest first (a Query of one partition); the one write there is
       // a viewer's lift of its own snooze, recorded in the alert history (put only, never a delivery).
       .bindTableActions(table('history'), ['dynamodb:Query'], { leadingKeys: [`${ALERT_HISTORY_PREFIX}*`, `${DELIVERY_HISTORY_PREFIX}*`] })
       .bindTableActions(table('history'), ['dynamodb:PutItem'], { leadingKeys: [`${ALERT_HISTORY_PREFIX}*`] })
       // Its own table: reads any item (the operators list among them); writes only the items it owns (sessions, used
-      // sign-in links, rate counters, passkeys and their challenges, each recipient's sessions epoch and passkey list),
+      // sign-in links, rate counters, passkeys and their challenges, each recipient's sessions epoch and passkey list,
+      // the channel tests' audit),
       // never the operators list (the CLI's).
       .bindTableActions(table('desk'), ['dynamodb:GetItem'])
       .bindTableActions(table('desk'), ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'], { leadingKeys: [...DESK_OWNED_KEYS] })
@@ -391,7 +395,7 @@ export class WebStack extends Stack {
 }
 
 /** The `desk` table's partition keys the desk page writes (IAM leading keys): everything there but the operators list. */
-export const DESK_OWNED_KEYS = ['session#*', 'sign-in#*', 'rate#*', 'challenge#*', 'passkey#*', 'recipient#*'] as const;
+export const DESK_OWNED_KEYS = ['session#*', 'sign-in#*', 'rate#*', 'challenge#*', 'passkey#*', 'recipient#*', 'channel-test#*'] as const;
 
 /** The desk page's path: `/desk` and every path below it go to `desk-page`. */
 export const DESK_ROUTE = 'desk';

@@ -1,7 +1,9 @@
 import { formatTime } from '../../mail/render/format';
 import type { ChannelHealth } from '../../services/desk/deskChannels';
 import { html, type SafeHtml } from '../html';
+import type { ChannelTestRecord } from '../../store/deskChannelTestRepository';
 import { agoTime } from './deskFormat';
+import { DESK_PATHS, deskUrl } from './deskPaths';
 
 const OUTCOME_BADGE: Readonly<Record<NonNullable<ChannelHealth['lastDelivery']>['outcome'], string>> = {
   delivered: 'b-ok',
@@ -9,14 +11,35 @@ const OUTCOME_BADGE: Readonly<Record<NonNullable<ChannelHealth['lastDelivery']>[
   failed: 'b-warn',
 };
 
-/** The operators' channels page: each channel's health (state, last delivery) and routing; never a URL or secret. */
-export function channelsBody(channels: readonly ChannelHealth[], now: number): SafeHtml {
+/** What the channels page's forms and its notice need. */
+export interface ChannelsPageContext {
+  readonly baseUrl: string;
+  readonly csrf: string;
+  /** The viewer's own Test just pressed, shown above the table. */
+  readonly test: ChannelTestRecord | null;
+}
+
+const TEST_HEADLINE: Readonly<Record<ChannelTestRecord['outcome'], string>> = {
+  sent: 'Test message sent to',
+  failed: 'The test message was not delivered to',
+  throttled: 'The test message was not delivered (still throttled, the channel is not broken):',
+  'nothing-to-send': 'Nothing was sent to',
+};
+
+function testNotice(test: ChannelTestRecord): SafeHtml {
+  const badge = test.outcome === 'sent' ? 'b-ok' : test.outcome === 'failed' ? 'b-bad' : 'b-warn';
+  return html`<p class="card" role="status"><span class="badge ${badge}">${test.outcome}</span> ${TEST_HEADLINE[test.outcome]} <strong>${test.channel}</strong> at ${formatTime(test.at, 'UTC')}: ${test.message}.</p>`;
+}
+
+/** The operators' channels page: each channel's health (state, last delivery), routing and a Test button; never a URL or secret. */
+export function channelsBody(channels: readonly ChannelHealth[], now: number, ctx: ChannelsPageContext): SafeHtml {
   if (channels.length === 0) return html`<h1>Channels</h1><p>No chat channel is set up (<code>sentinel channels add</code>).</p>`;
   return html`<h1>Channels</h1>
-<p class="asof">Broken channels first. A channel turns broken when its service refuses a delivery for good (a removed webhook, a revoked token); the channel worker stops sending to it until an operator fixes it.</p>
+${ctx.test ? testNotice(ctx.test) : ''}
+<p class="asof">Broken channels first. A channel turns broken when its service refuses a delivery for good (a removed webhook, a revoked token); the channel worker stops sending to it until an operator fixes it. <strong>Test</strong> sends a test message now, as <code>sentinel channels test</code> does: delivered, it clears a broken state; refused, it marks the channel broken; a throttle marks nothing. Once a minute per channel.</p>
 <div class="scroll" tabindex="0" role="region" aria-label="Channels">
 <table>
-<thead><tr><th scope="col">Channel</th><th scope="col">Type</th><th scope="col">Health</th><th scope="col">Last delivery</th><th scope="col">Notices</th><th scope="col" class="num">Accounts</th></tr></thead>
+<thead><tr><th scope="col">Channel</th><th scope="col">Type</th><th scope="col">Health</th><th scope="col">Last delivery</th><th scope="col">Notices</th><th scope="col" class="num">Accounts</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
 <tbody>
 ${channels.map(
   (c) =>
@@ -24,7 +47,7 @@ ${channels.map(
       c.state.kind === 'ok'
         ? html`<span class="badge b-ok">ok</span>`
         : html`<span class="badge b-bad">broken</span> since ${formatTime(c.state.since, 'UTC')}: ${c.state.reason}`
-    }</td><td>${c.lastDelivery === null ? html`<span class="note">never</span>` : html`<span class="badge ${OUTCOME_BADGE[c.lastDelivery.outcome]}">${c.lastDelivery.outcome}</span> ${agoTime(c.lastDelivery.at, now)}`}</td><td>${c.categories.join(', ')}</td><td class="num">${c.accounts.length}</td></tr>`,
+    }</td><td>${c.lastDelivery === null ? html`<span class="note">never</span>` : html`<span class="badge ${OUTCOME_BADGE[c.lastDelivery.outcome]}">${c.lastDelivery.outcome}</span> ${agoTime(c.lastDelivery.at, now)}`}</td><td>${c.categories.join(', ')}</td><td class="num">${c.accounts.length}</td><td><form class="inline" method="post" action="${deskUrl(ctx.baseUrl, DESK_PATHS.testChannel)}"><input type="hidden" name="csrf" value="${ctx.csrf}"><input type="hidden" name="channel" value="${c.name}"><button type="submit" class="small">Test<span class="visually-hidden"> ${c.name}</span></button></form></td></tr>`,
 )}
 </tbody>
 </table>

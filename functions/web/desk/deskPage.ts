@@ -21,6 +21,8 @@ import { PASSKEY_API, passkeyDepsOf, passkeyRegistration, passkeySignIn, type Pa
 import { passkeysOf } from '../../services/desk/passkeys';
 import { deskAlerts, liftOwnSnooze } from '../../services/desk/deskAlerts';
 import { deskChannels } from '../../services/desk/deskChannels';
+import { deskChannelTest, type DeskChannelTestDeps } from '../../services/desk/deskChannelTest';
+import type { DeskChannelTestRepository } from '../../store/deskChannelTestRepository';
 import { deskRevokeLink, type DeskRevokeLinkDeps } from '../../services/desk/deskRevokeLink';
 import type { AccountHistoryRepository } from '../../store/accountHistoryRepository';
 import type { AlertStateRepository } from '../../store/alertStateRepository';
@@ -43,8 +45,12 @@ export interface DeskPageDeps extends SignInPageDeps, DeskScopeDeps {
   readonly snoozes: Pick<AlertStateRepository, 'liftRecipientSnoozes'>;
   /** Where a lift is recorded: the account's alert history (`alert#` items). */
   readonly history: Pick<AccountHistoryRepository, 'recordAlerts'>;
-  /** The chat channels (operators' page; read only). */
-  readonly channels: Pick<ChannelsRepository, 'list'>;
+  /** The chat channels: listed on the operators' page, and each one's state and last delivery written by its Test button (as `sentinel channels test` does). */
+  readonly channels: Pick<ChannelsRepository, 'list'> & DeskChannelTestDeps['channels'];
+  /** How the Test button reaches a channel (its secret, the API bases, the URL policy). */
+  readonly channelSender: DeskChannelTestDeps['sender'];
+  /** The Test button's audit: who tested which channel when, and the outcome shown after the redirect. */
+  readonly channelTests: Pick<DeskChannelTestRepository, 'record' | 'get'>;
   /** Mints the revoke and revoke-all links of the keys section's buttons (the links an alert email carries). */
   readonly revokeLinks: DeskRevokeLinkDeps['revokeLinks'];
 }
@@ -53,6 +59,7 @@ export interface DeskPageDeps extends SignInPageDeps, DeskScopeDeps {
 export const API_CHART_POINTS = 4_000;
 
 const LOCAL_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A signed-in request: who, under which session key, and the anti-CSRF value of its forms. */
 interface Signed {
@@ -144,7 +151,19 @@ export async function deskPage(deps: DeskPageDeps, request: WebRequest): Promise
   }
   if (path === DESK_PATHS.channels && request.method !== 'POST') {
     if (!signed.viewer.operator) return { kind: 'not-found', chrome: signed.chrome };
-    return { kind: 'channels', chrome: signed.chrome, channels: await deskChannels(deps), now: deps.now() };
+    const testId = request.query.get('test');
+    const test = testId !== null && UUID.test(testId) ? await deps.channelTests.get(testId) : null;
+    const channels = await deskChannels(deps);
+    return { kind: 'channels', chrome: signed.chrome, channels, now: deps.now(), test: test?.by === signed.viewer.email ? test : null };
+  }
+  if (path === DESK_PATHS.testChannel && request.method === 'POST') {
+    const name = request.form.kind === 'form' ? (request.form.fields.get('channel') ?? '') : '';
+    const tested = await deskChannelTest({ ...deps, sender: deps.channelSender }, signed.viewer, name, deps.now);
+    if (tested.kind === 'not-found') return { kind: 'not-found', chrome: signed.chrome };
+    if (tested.kind === 'rate-limited')
+      return { kind: 'rate-limited', chrome: signed.chrome, reason: `This channel was tested less than a minute ago: try again in ${tested.retryInS} s` };
+    deps.log.info('desk channel tested', { channel: tested.record.channel, outcome: tested.record.outcome });
+    return { kind: 'redirect', location: deskUrl(deps.publicBaseUrl, DESK_PATHS.channels, { test: tested.id }) };
   }
   const revokeRoute = /^\/desk\/accounts\/([^/]+)\/(revoke|revoke-all)$/.exec(path);
   if (revokeRoute && request.method === 'POST') {

@@ -17,6 +17,7 @@ export type DeskView =
   | { kind: 'not-found'; chrome: DeskChrome | null }
   | { kind: 'forbidden'; reason: string }
   | { kind: 'bad-request'; reason: string }
+  | { kind: 'rate-limited'; chrome: DeskChrome; reason: string }
   | { kind: 'method-not-allowed' };
 
 /** What rendering needs besides the view: the base URL, and the script of the sign-in page's passkey button. */
@@ -64,6 +65,8 @@ export function renderDeskView(view: DeskView | BadRequestView, ctx: DeskRenderC
       return { status: 403, headers, html: problem('Request refused', `${view.reason}. Open the page again and use its button. Nothing was changed.`, null) };
     case 'bad-request':
       return { status: 400, headers, html: problem('Request not understood', `The request could not be read (${view.reason}). Nothing was changed.`, null) };
+    case 'rate-limited':
+      return { status: 429, headers, html: problem('Too many requests', `${view.reason}. Nothing was sent.`, view.chrome) };
     case 'method-not-allowed':
       return {
         status: 405,

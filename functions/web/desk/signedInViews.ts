@@ -12,6 +12,7 @@ import type { DeskAlerts } from '../../services/desk/deskAlerts';
 import type { ChannelHealth } from '../../services/desk/deskChannels';
 import { alertsBody } from './alertsView';
 import { channelsBody } from './channelsView';
+import type { ChannelTestRecord } from '../../store/deskChannelTestRepository';
 
 /** The pages of a signed-in viewer. */
 export type SignedInView =
@@ -29,7 +30,14 @@ export type SignedInView =
     }
   | { kind: 'passkeys'; chrome: DeskChrome; passkeys: readonly Passkey[]; offered: boolean; scripts: readonly string[] }
   | { kind: 'alerts'; chrome: DeskChrome; alerts: DeskAlerts; now: number; notice: string | null }
-  | { kind: 'channels'; chrome: DeskChrome; channels: readonly ChannelHealth[]; now: number };
+  | {
+      kind: 'channels';
+      chrome: DeskChrome;
+      channels: readonly ChannelHealth[];
+      now: number;
+      /** The viewer's own Test just pressed (`?test=` after the redirect), or null. */
+      test: ChannelTestRecord | null;
+    };
 
 /** Renders a signed-in page with `headers` (the desk's). */
 export function renderSignedInView(view: SignedInView, baseUrl: string, headers: Record<string, string>): RenderedPage {
@@ -92,7 +100,12 @@ export function renderSignedInView(view: SignedInView, baseUrl: string, headers:
       return {
         status: 200,
         headers,
-        html: renderDeskDocument({ title: 'Channels', chrome: view.chrome, section: 'channels', body: channelsBody(view.channels, view.now) }),
+        html: renderDeskDocument({
+          title: 'Channels',
+          chrome: view.chrome,
+          section: 'channels',
+          body: channelsBody(view.channels, view.now, { baseUrl, csrf: view.chrome.csrf, test: view.test }),
+        }),
       };
   }
 }

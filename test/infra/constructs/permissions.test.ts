@@ -122,8 +122,8 @@ describe('IAM statements', () => {
         }
         if (resource === CHANNEL_SECRETS) {
           // Channel secrets are named by people: only the stage prefix is known at deploy time.
-          expect({ owner, actions: asList(s.Action), condition: s.Condition }).toEqual({
-            owner: 'channel-worker',
+          expect({ owner: ['channel-worker', 'desk-page'].includes(owner), actions: asList(s.Action), condition: s.Condition }).toEqual({
+            owner: true,
             actions: ['secretsmanager:GetSecretValue'],
             condition: undefined,
           });
@@ -356,7 +356,8 @@ describe('IAM statements', () => {
         // PutItem on the recipients' snoozes (controls#), BatchGetItem on the desk summaries (desk-summary#) alone: see the key-space tests.
         alerts: ['Query', 'GetItem', 'PutItem', 'BatchGetItem'],
         delegates: ['Query'],
-        channels: ['Query'],
+        // GetItem and UpdateItem of a channel: the channels page's Test button (see the key-space test).
+        channels: ['Query', 'GetItem', 'UpdateItem'],
         desk: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
         // A decision's units (decision-signing#): see the decisions index test.
         tokens: ['BatchGetItem'],
@@ -467,9 +468,9 @@ describe('IAM statements', () => {
         expect(decide(name, `dynamodb:${action}`, tableArn('history')), `${name} ${action}`).not.toBe('allow');
   });
 
-  it("confines the desk page's writes to the desk items it owns (never the operators list) and its channels reads to the channels' partition", () => {
+  it("confines the desk page's writes to the desk items it owns (never the operators list) and its channels reads and Test writes to the channels' partition", () => {
     const desk = (action: string, key: string) => decide('desk-page', `dynamodb:${action}`, tableArn('desk'), { 'dynamodb:LeadingKeys': [key] });
-    for (const key of ['session#abc', 'sign-in#t1', 'rate#client#h#0', 'challenge#c1', 'passkey#p1', 'recipient#a@example.com'])
+    for (const key of ['session#abc', 'sign-in#t1', 'rate#client#h#0', 'challenge#c1', 'passkey#p1', 'recipient#a@example.com', 'channel-test#t1'])
       for (const action of ['PutItem', 'UpdateItem', 'DeleteItem']) expect(desk(action, key), `${action} ${key}`).toBe('allow');
     for (const action of ['PutItem', 'UpdateItem', 'DeleteItem']) expect(desk(action, 'operators'), action).not.toBe('allow');
     expect(desk('GetItem', 'operators')).toBe('allow');
@@ -478,9 +479,11 @@ describe('IAM statements', () => {
     expect(alerts('controls#0x00000000000000000000000000000000000000a1')).toBe('allow');
     expect(alerts('0x00000000000000000000000000000000000000a1')).not.toBe('allow');
     const channels = (action: string, key: string) => decide('desk-page', `dynamodb:${action}`, tableArn('channels'), { 'dynamodb:LeadingKeys': [key] });
-    expect(channels('Query', 'channel')).toBe('allow');
-    for (const key of ['backlog#desk-slack', 'pace#q0Xk3Zx1']) expect(channels('Query', key), key).not.toBe('allow');
-    for (const action of ['PutItem', 'UpdateItem', 'DeleteItem', 'GetItem']) expect(channels(action, 'channel'), action).not.toBe('allow');
+    // The Test button: read the channel, record its state, last delivery or migrated chat id; never create or delete one.
+    for (const action of ['Query', 'GetItem', 'UpdateItem']) expect(channels(action, 'channel'), action).toBe('allow');
+    for (const key of ['backlog#desk-slack', 'pace#q0Xk3Zx1', 'incident#desk-pager', 'backlog-flush'])
+      for (const action of ['Query', 'GetItem', 'UpdateItem', 'PutItem']) expect(channels(action, key), `${action} ${key}`).not.toBe('allow');
+    for (const action of ['PutItem', 'DeleteItem', 'BatchWriteItem']) expect(channels(action, 'channel'), action).not.toBe('allow');
     for (const table of ['accounts', 'curves', 'snapshots', 'delegates', 'preferences'] as const)
       for (const action of ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'])
         expect(decide('desk-page', `dynamodb:${action}`, tableArn(table)), `${table} ${action}`).not.toBe('allow');
@@ -608,26 +611,28 @@ describe('IAM statements', () => {
     }
   });
 
-  it('lets only the channel worker read channel secrets, read-only and only under the stage prefix', () => {
+  it("lets only the channel worker and the desk page (its channels page's Test button) read channel secrets, read-only and only under the stage prefix", () => {
     const secret = (name: string): string => `arn:aws:secretsmanager:${TEST_REGION}:${TEST_ACCOUNT}:secret:${name}-AbCdEf`;
     const readers = roles.filter(
       (r) =>
         evaluate(r.statements, { principal: r.principal, action: 'secretsmanager:GetSecretValue', resource: secret('sentinel/devnet/channels/desk') }) ===
         'allow',
     );
-    expect(readers.map((r) => r.owner)).toEqual(['channel-worker']);
-    // Not another stage's channel secret, not the project's other secrets, not an arbitrary one.
-    for (const name of ['sentinel/testnet/channels/desk', 'sentinel-devnet-other', 'prod/database', 'sentinel/devnet/channelsX']) {
-      expect(decide('channel-worker', 'secretsmanager:GetSecretValue', secret(name)), name).not.toBe('allow');
-    }
-    for (const action of [
-      'secretsmanager:PutSecretValue',
-      'secretsmanager:DescribeSecret',
-      'secretsmanager:ListSecrets',
-      'secretsmanager:DeleteSecret',
-      'secretsmanager:UpdateSecret',
-    ]) {
-      expect(decide('channel-worker', action, secret('sentinel/devnet/channels/desk')), action).not.toBe('allow');
+    expect(readers.map((r) => r.owner).sort()).toEqual(['channel-worker', 'desk-page']);
+    for (const reader of ['channel-worker', 'desk-page']) {
+      // Not another stage's channel secret, not the project's other secrets, not an arbitrary one.
+      for (const name of ['sentinel/testnet/channels/desk', 'sentinel-devnet-other', 'prod/database', 'sentinel/devnet/channelsX']) {
+        expect(decide(reader, 'secretsmanager:GetSecretValue', secret(name)), `${reader} ${name}`).not.toBe('allow');
+      }
+      for (const action of [
+        'secretsmanager:PutSecretValue',
+        'secretsmanager:DescribeSecret',
+        'secretsmanager:ListSecrets',
+        'secretsmanager:DeleteSecret',
+        'secretsmanager:UpdateSecret',
+      ]) {
+        expect(decide(reader, action, secret('sentinel/devnet/channels/desk')), `${reader} ${action}`).not.toBe('allow');
+      }
     }
   });
 

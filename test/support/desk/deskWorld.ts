@@ -1,5 +1,7 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { unescapeHtml } from '../htmlText';
+import { ChannelSecrets } from '../../../functions/channels/channelSecrets';
+import type { ChannelSenderDeps } from '../../../functions/channels/channelSender';
 import { deskRepositoryDeps, createDeskPageHandler } from '../../../functions/handlers/desk-page';
 import { ActionLinks } from '../../../functions/links/actionLinks';
 import { LinkTokenCodec } from '../../../functions/links/linkToken';
@@ -58,6 +60,8 @@ export async function startDeskWorld(
     now?: () => number;
     baseUrl?: (url: string) => string;
     repos?: Repositories;
+    /** How the channels page's Test button reaches channels (default: no secret readable, loopback allowed). */
+    channelSender?: ChannelSenderDeps;
     /** The minter of the keys section's revoke links (default: the desk's own links, on its server, which serves no `/revoke`). */
     revokeLinks?: ActionLinks;
   } = {},
@@ -78,6 +82,11 @@ export async function startDeskWorld(
     csrf: new CsrfTokens(DESK_SECRET),
     publicBaseUrl: baseUrl,
     ...deskRepositoryDeps(repos),
+    channelSender: options.channelSender ?? {
+      secrets: new ChannelSecrets({}, null),
+      bases: { telegram: server.url, pagerduty: server.url },
+      policy: { loopback: true },
+    },
     operatorEmail: options.operatorEmail ?? null,
     mail: signInMail({ sender: sesSender(), mailFrom: 'sentinel@example.com', now }),
     answerFloorMs: 0,
