@@ -3,8 +3,8 @@ import type { ChainClient, Signer } from '../functions/chain/ports';
 import type { Settings } from '../functions/config/settings';
 import { createReportWorkerHandler } from '../functions/handlers/report-worker';
 import { createNotifyHandler } from '../functions/handlers/notify';
-import { createPreferencesPageHandler } from '../functions/handlers/preferences-page';
-import { createRevokePageHandler } from '../functions/handlers/revoke-page';
+import { createPreferencesPageHandler, preferencesPageTables } from '../functions/handlers/preferences-page';
+import { createRevokePageHandler, revokePageTables } from '../functions/handlers/revoke-page';
 import { createRevokeAllPageHandler } from '../functions/handlers/revoke-all-page';
 import { REVOCATION_BATCH_SIZE, REVOCATION_QUEUE } from '../functions/services/revocation/revocationQueueSettings';
 import type { RevokeAllJob } from '../functions/messages/revokeAllJob';
@@ -243,12 +243,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
   });
   const revokePage = createRevokePageHandler({
     ...page,
-    accounts: repos.accounts,
-    delegates: repos.delegates,
-    tokens: repos.tokens,
-    suppressions: repos.suppressions,
-    preferences: repos.preferences,
-    channels: repos.channels,
+    ...revokePageTables(repos),
     signer,
     now,
     log,
@@ -284,12 +279,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
   });
   const preferencesPage = createPreferencesPageHandler({
     ...page,
-    preferences: repos.preferences,
-    alerts: repos.alerts,
-    history: repos.history,
-    accounts: repos.accounts,
-    channels: repos.channels,
-    tokens: repos.tokens,
+    ...preferencesPageTables(repos),
     mailbox: mailboxNotices({ sender: alertSender, mailFrom: settings.MAIL_FROM, now }),
     now,
     log,

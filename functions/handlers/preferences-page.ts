@@ -9,6 +9,8 @@ import { AccountHistoryRepository } from '../store/accountHistoryRepository';
 import { AlertStateRepository } from '../store/alertStateRepository';
 import { ChannelsRepository } from '../store/channelsRepository';
 import { PreferencesRepository } from '../store/preferencesRepository';
+import type { Repositories } from '../store/repositories';
+import type { RepositoryClasses } from '../store/repositoriesOf';
 import { TokenRepository } from '../store/tokenRepository';
 import { pageBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
@@ -18,6 +20,15 @@ import { createPageHandler, type PageHandlerDeps } from '../web/pageHandler';
 
 /** What `preferences-page` needs: the ports of the unsubscribe/snooze service. */
 export type PreferencesPageHandlerDeps = PreferencesPageDeps & PageHandlerDeps;
+
+/** The tables `preferences-page` reads and writes: its Lambda builds only these. */
+type PreferencesPageTable = 'preferences' | 'alerts' | 'accounts' | 'channels' | 'tokens' | 'history';
+
+/** `preferences-page`'s tables out of a fuller set of repositories (the local system's, a test world's): the same ones its Lambda builds. */
+export function preferencesPageTables(repos: Pick<Repositories, PreferencesPageTable>): Pick<Repositories, PreferencesPageTable> {
+  const { preferences, alerts, accounts, channels, tokens, history } = repos;
+  return { preferences, alerts, accounts, channels, tokens, history };
+}
 
 /**
  * The public `/unsubscribe` (incl. RFC 8058 one-click POST), `/preferences` and `/snooze` endpoints (HTTP API
@@ -40,23 +51,17 @@ export function createPreferencesPageHandler(deps: PreferencesPageHandlerDeps) {
 /** Deps from the Lambda environment: preferences, alerts, accounts and channels (read), tokens (snooze# items) and history (alert# items: the snoozes set) tables, the public keys of the links it reads, the private keys of the two it mails (preferences, security-off), the anti-CSRF secret and SES (the mailbox's own notices). */
 export async function preferencesPageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<PreferencesPageHandlerDeps> {
   const { settings, page } = await pageBasics('preferences-page', env);
-  const repos = someRepositoriesFrom(settings, {
-    preferences: PreferencesRepository,
-    alerts: AlertStateRepository,
-    accounts: AccountsRepository,
-    channels: ChannelsRepository,
-    tokens: TokenRepository,
-    history: AccountHistoryRepository,
-  });
   return {
     ...page,
     links: new PageLinks(page.links, await linkMinterFrom(settings, HANDLER_CATALOG['preferences-page'].requires.links.mints)),
-    preferences: repos.preferences,
-    alerts: repos.alerts,
-    accounts: repos.accounts,
-    channels: repos.channels,
-    tokens: repos.tokens,
-    history: repos.history,
+    ...someRepositoriesFrom(settings, {
+      preferences: PreferencesRepository,
+      alerts: AlertStateRepository,
+      accounts: AccountsRepository,
+      channels: ChannelsRepository,
+      tokens: TokenRepository,
+      history: AccountHistoryRepository,
+    } satisfies RepositoryClasses<PreferencesPageTable>),
     mailbox: mailboxNotices({ sender: sesSenderFrom(settings), mailFrom: settings.MAIL_FROM, now: page.now }),
   };
 }

@@ -6,6 +6,8 @@ import { PreferencesRepository } from '../store/preferencesRepository';
 import { SuppressionRepository } from '../store/suppressionRepository';
 import { TokenRepository } from '../store/tokenRepository';
 import { ChannelsRepository } from '../store/channelsRepository';
+import type { Repositories } from '../store/repositories';
+import type { RepositoryClasses } from '../store/repositoriesOf';
 import { pageBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { revocationPage, type RevocationPageDeps } from '../web/revocationPage';
@@ -14,6 +16,15 @@ import { createFormPageHandler, type PageHandlerDeps } from '../web/pageHandler'
 
 /** What `revoke-page` needs: the ports of the revocation page service. */
 export type RevokePageDeps = RevocationPageDeps & PageHandlerDeps;
+
+/** The tables `revoke-page` reads and writes: its Lambda builds only these. */
+type RevokePageTable = 'accounts' | 'delegates' | 'tokens' | 'suppressions' | 'preferences' | 'channels';
+
+/** `revoke-page`'s tables out of a fuller set of repositories (the local system's, a test world's): the same ones its Lambda builds. */
+export function revokePageTables(repos: Pick<Repositories, RevokePageTable>): Pick<Repositories, RevokePageTable> {
+  const { accounts, delegates, tokens, suppressions, preferences, channels } = repos;
+  return { accounts, delegates, tokens, suppressions, preferences, channels };
+}
 
 /**
  * The public `/revoke` endpoint (HTTP API payload 2.0 events): the confirmation page on GET, the
@@ -27,22 +38,16 @@ export function createRevokePageHandler(deps: RevokePageDeps) {
 /** Deps from the Lambda environment: tables (a chat link's channel among them), the public revoke keys and the anti-CSRF secret, and the signing function by name. */
 export async function revokePageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<RevokePageDeps> {
   const { settings, counters, flush, page } = await pageBasics('revoke-page', env);
-  const repos = someRepositoriesFrom(settings, {
-    accounts: AccountsRepository,
-    delegates: DelegateViewRepository,
-    tokens: TokenRepository,
-    suppressions: SuppressionRepository,
-    preferences: PreferencesRepository,
-    channels: ChannelsRepository,
-  });
   return {
     ...page,
-    accounts: repos.accounts,
-    delegates: repos.delegates,
-    tokens: repos.tokens,
-    suppressions: repos.suppressions,
-    preferences: repos.preferences,
-    channels: repos.channels,
+    ...someRepositoriesFrom(settings, {
+      accounts: AccountsRepository,
+      delegates: DelegateViewRepository,
+      tokens: TokenRepository,
+      suppressions: SuppressionRepository,
+      preferences: PreferencesRepository,
+      channels: ChannelsRepository,
+    } satisfies RepositoryClasses<RevokePageTable>),
     signer: new LambdaRevocationSigner(signerLambdaClient(settings.AWS_REGION), settings.SIGN_REVOCATION_FUNCTION_NAME),
     counters,
     flushMetrics: flush,

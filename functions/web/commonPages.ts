@@ -67,3 +67,8 @@ export function withdrawnLinkPage(view: { readonly channel: string; readonly rea
     `${why} Nothing was changed. Use the link of a newer message or email, or ask an operator for one (sentinel link revoke <account> <delegate>).`,
   );
 }
+
+/** A revoke or revoke-all link past its time; `whatNext` says where a new one comes from. */
+export function expiredLinkPage(whatNext: string): PageContent {
+  return simplePage('This link has expired', 'Expired', 'neutral', `Revocation links work for a limited time. Nothing was changed. ${whatNext}`);
+}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ChannelSecrets } from '../../../functions/channels/channelSecrets';
 import { newWebhookSecret } from '../../../functions/channels/webhook/webhookSignature';
 import { channelJobSchema } from '../../../functions/messages/channelJob';
@@ -10,9 +10,8 @@ import { ChannelsRepository } from '../../../functions/store/channelsRepository'
 import { ActionLinks } from '../../../functions/links/actionLinks';
 import { LinkTokenCodec } from '../../../functions/links/linkToken';
 import { createLocalChannelQueue } from '../../../local/localChannelQueue';
-import { startChatReceivers, type ChatReceivers } from '../../../local/receivers/chatReceivers';
-import { startSimulator } from '../../../local/sim';
-import { SimControlClient } from '../../../local/sim/controlClient';
+import { receiversPerFile } from '../../support/channels/receiversPerFile';
+import { simPerFile } from '../../support/sim/simPerFile';
 import { cliRunner } from '../../support/cli/cliHarness';
 import { ACCOUNT, drawdownEvent, noticeOf } from '../../support/channels/noticeFixtures';
 import { CALM, SIM_START } from '../../support/collect/pipelineHarness';
@@ -36,33 +35,25 @@ const ref = (name: 'SLACK' | 'BOT' | 'HOOK') => `env:E2E_${name}_${run}`;
  */
 describe('alerts where desks live: sentinel collect delivers to routed channels', () => {
   const tables = testTables();
-  let sim: Awaited<ReturnType<typeof startSimulator>>;
-  let receivers: ChatReceivers;
+  const sim = simPerFile({ seed: 13, clock: { startMs: SIM_START, speed: 0 }, historyDays: 30 });
+  const receivers = receiversPerFile();
   let cli: ReturnType<typeof cliRunner>;
-  let control: SimControlClient;
   let channels: ChannelsRepository;
   let now = SIM_START;
 
   beforeAll(async () => {
-    sim = await startSimulator({ seed: 13, clock: { startMs: SIM_START, speed: 0 }, historyDays: 30 });
-    receivers = await startChatReceivers();
     env[`E2E_SLACK_${run}`] = receivers.slackUrl(`T1/B1/e2e-${run}`);
     Object.assign(process.env, env);
     cli = cliRunner(
       { SENTINEL_TABLE_PREFIX: tables.prefix, ROCKET_NODE_URL: sim.nodeUrl, ROCKET_INDEXER_URL: sim.indexerUrl, TELEGRAM_API_URL: receivers.telegramApiUrl },
       () => now,
     );
-    control = new SimControlClient(sim.controlUrl);
     channels = new ChannelsRepository(tables.client, tables.prefix);
-  });
-  afterAll(async () => {
-    await receivers?.stop();
-    await sim?.close();
   });
 
   /** A tracked account that has been collected once, with `emails`, routed to `routes`. */
   async function trackedAccount(label: string, emails: string[], routes: string[]): Promise<string> {
-    const { address } = await control.createAccount({ label, profile: CALM } as never);
+    const { address } = await sim.control.createAccount({ label, profile: CALM } as never);
     const added = await cli('accounts', 'add', address, '--email', emails.join(','), '--label', 'desk', '--drawdown', '5,10,20', '--delegate-watch', 'none');
     expect(added.code, added.stderr).toBe(0);
     const routed = await cli('accounts', 'update', address, '--add-channel', routes.join(','));
@@ -72,8 +63,8 @@ describe('alerts where desks live: sentinel collect delivers to routed channels'
   }
 
   async function crossDrawdown(address: string): Promise<void> {
-    await control.drawdown(address, { pct: 12 });
-    await control.advanceClock(2 * HOUR);
+    await sim.control.drawdown(address, { pct: 12 });
+    await sim.control.advanceClock(2 * HOUR);
     now += 2 * HOUR;
     const collected = await cli('collect', '--account', address);
     expect(collected.code, collected.stderr).toBe(0);
@@ -150,8 +141,8 @@ describe('alerts where desks live: sentinel collect delivers to routed channels'
     expect(await drawdownAlerts(owner), 'email is not held up by the channel').toHaveLength(1);
 
     // The next level: email again, the broken channel is not tried and nobody is told twice.
-    await control.drawdown(address, { pct: 25 });
-    await control.advanceClock(2 * HOUR);
+    await sim.control.drawdown(address, { pct: 25 });
+    await sim.control.advanceClock(2 * HOUR);
     now += 2 * HOUR;
     expect((await cli('collect', '--account', address)).code).toBe(0);
     expect(await drawdownAlerts(owner)).toHaveLength(2);

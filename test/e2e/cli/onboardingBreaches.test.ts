@@ -3,11 +3,10 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newWebhookSecret } from '../../../functions/channels/webhook/webhookSignature';
-import { startChatReceivers, type ChatReceivers } from '../../../local/receivers/chatReceivers';
-import { startSimulator } from '../../../local/sim';
-import { SimControlClient } from '../../../local/sim/controlClient';
+import { receiversPerFile } from '../../support/channels/receiversPerFile';
+import { simPerFile } from '../../support/sim/simPerFile';
 import { cliRunner } from '../../support/cli/cliHarness';
 import { CALM, SIM_START } from '../../support/collect/pipelineHarness';
 import { sesStore, type StoredEmail } from '../../support/sesStore';
@@ -26,26 +25,18 @@ const env = { [`E2E_ONBOARD_HOOK_${run}`]: HOOK_SECRET };
  */
 describe('an import of accounts already in drawdown', () => {
   const tables = testTables();
-  let sim: Awaited<ReturnType<typeof startSimulator>>;
-  let receivers: ChatReceivers;
+  const sim = simPerFile({ seed: 17, clock: { startMs: SIM_START, speed: 0 }, historyDays: 30 });
+  const receivers = receiversPerFile();
   let cli: ReturnType<typeof cliRunner>;
-  let control: SimControlClient;
   let now = SIM_START;
 
   beforeAll(async () => {
-    sim = await startSimulator({ seed: 17, clock: { startMs: SIM_START, speed: 0 }, historyDays: 30 });
-    receivers = await startChatReceivers();
     Object.assign(process.env, env);
     cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix, ROCKET_NODE_URL: sim.nodeUrl, ROCKET_INDEXER_URL: sim.indexerUrl }, () => now);
-    control = new SimControlClient(sim.controlUrl);
-  });
-  afterAll(async () => {
-    await receivers?.stop();
-    await sim?.close();
   });
 
   const advance = async (ms: number) => {
-    await control.advanceClock(ms);
+    await sim.control.advanceClock(ms);
     now += ms;
   };
   const who = (name: string) => `${name}+${run}@example.com`;
@@ -58,13 +49,13 @@ describe('an import of accounts already in drawdown', () => {
   it('each recipient gets one notice listing its breached accounts worst first; nothing for the others; a second collect sends nothing; the digest shows them open', async () => {
     const [risk, traderA, traderC, traderBD] = ['risk', 'trader-a', 'trader-c', 'trader-bd'].map(who) as [string, string, string, string];
     const accounts = await Promise.all(
-      ['deep', 'mid', 'calm', 'small'].map(async (label) => ({ ...(await control.createAccount({ label, profile: CALM } as never)), label })),
+      ['deep', 'mid', 'calm', 'small'].map(async (label) => ({ ...(await sim.control.createAccount({ label, profile: CALM } as never)), label })),
     );
     const [deep, mid, calm, small] = accounts as [(typeof accounts)[0], (typeof accounts)[0], (typeof accounts)[0], (typeof accounts)[0]];
     // Before the import: deep loses 14%, mid 8%, small 6%; calm stays calm.
-    await control.drawdown(deep.address, { pct: 14 });
-    await control.drawdown(mid.address, { pct: 8 });
-    await control.drawdown(small.address, { pct: 6 });
+    await sim.control.drawdown(deep.address, { pct: 14 });
+    await sim.control.drawdown(mid.address, { pct: 8 });
+    await sim.control.drawdown(small.address, { pct: 6 });
     await advance(2 * HOUR);
 
     const recipients: Record<string, string[]> = { deep: [risk, traderA], mid: [risk, traderBD], calm: [risk, traderC], small: [risk, traderBD] };
@@ -131,7 +122,7 @@ describe('an import of accounts already in drawdown', () => {
     expect(openAlerts('calm')).toBe('0');
 
     // From then on a deeper level fires as for any breach.
-    await control.drawdown(deep.address, { pct: 12 });
+    await sim.control.drawdown(deep.address, { pct: 12 });
     await advance(2 * HOUR);
     expect((await cli('collect', '--account', deep.address)).code).toBe(0);
     const alerts = await drawdownAlerts(traderA);

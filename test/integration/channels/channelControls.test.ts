@@ -7,6 +7,7 @@ import { fanOutNotice } from '../../../functions/services/notify/fanOutNotice';
 import { formOf, getPage, revocationWorld, submitForm, titleOf, type TrackedSimAccount } from '../../support/revocation/revocationWorld';
 import { cliRunner } from '../../support/cli/cliHarness';
 import { channelRecordOf } from '../../support/channels/channelRecordFixture';
+import { drawdownFiredAt } from '../../support/channels/noticeFixtures';
 
 const world = revocationWorld();
 let account: TrackedSimAccount;
@@ -44,23 +45,7 @@ async function fanOutMessage(address: string, message: NotifyMessage, delegates 
 /** Fans a drawdown alert out to the channels; returns the jobs queued. */
 async function fanOut(eventId: string): Promise<NoticeJob[]> {
   const now = Date.now();
-  const message = notifyMessageSchema.parse({
-    kind: 'drawdown',
-    eventId,
-    account: account.address,
-    at: now,
-    notice: 'fired',
-    level: 10,
-    levels: [5, 10],
-    drawdownPct: 11,
-    maxDrawdownPct: 11,
-    dollarDrawdown: 100,
-    peakAt: now - 3_600_000,
-    peakEquity: 1_000,
-    equityNow: 890,
-    pnlNow: -110,
-    asOf: now,
-  });
+  const message = notifyMessageSchema.parse(drawdownFiredAt(account.address, now, eventId));
   return fanOutMessage(account.address, message);
 }
 

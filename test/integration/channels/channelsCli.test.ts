@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startChatReceivers, type ChatReceivers } from '../../../local/receivers/chatReceivers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { receiversPerFile } from '../../support/channels/receiversPerFile';
 import { ChannelsRepository } from '../../../functions/store/channelsRepository';
 import { newWebhookSecret } from '../../../functions/channels/webhook/webhookSignature';
 import { testTables } from '../../support/testTables';
@@ -12,12 +12,11 @@ const ROUTING_KEY = 'R0123456789abcdef0123456789abcde';
 
 describe('sentinel channels', () => {
   const tables = testTables();
-  let receivers: ChatReceivers;
+  const receivers = receiversPerFile();
   let cli: ReturnType<typeof cliRunner>;
   let channels: ChannelsRepository;
   let webhookSecret: string;
   beforeAll(async () => {
-    receivers = await startChatReceivers();
     webhookSecret = newWebhookSecret();
     cli = cliRunner({
       SENTINEL_TABLE_PREFIX: tables.prefix,
@@ -31,9 +30,6 @@ describe('sentinel channels', () => {
     process.env['TEST_DISCORD_URL'] = receivers.discordUrl('42', 'discord-secret-token');
     channels = new ChannelsRepository(tables.client, tables.prefix);
     expect((await cli('accounts', 'add', A, '--email', 'ops@example.com')).code).toBe(0);
-  });
-  afterAll(async () => {
-    await receivers.stop();
   });
 
   it('refuses bad input with exit 2, naming the option, writing nothing', async () => {

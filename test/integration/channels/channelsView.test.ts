@@ -4,32 +4,23 @@ import { ChannelSecrets } from '../../../functions/channels/channelSecrets';
 import { sendToChannel, type ChannelSenderDeps } from '../../../functions/channels/channelSender';
 import type { ChannelConfig } from '../../../functions/domain/channel';
 import { newWebhookSecret } from '../../../functions/channels/webhook/webhookSignature';
-import { startChatReceivers, type ChatReceivers } from '../../../local/receivers/chatReceivers';
+import { startChatReceivers } from '../../../local/receivers/chatReceivers';
+import { receiversPerFile } from '../../support/channels/receiversPerFile';
+import { chartPng } from '../../support/channels/chartPng';
 import { CHROMIUM_PATH } from '../../support/screenshot';
 import { drawdownEvent, newDelegateEvent, noticeOf } from '../../support/channels/noticeFixtures';
 import { presentDigest } from '../../../functions/notices/digestPresenter';
 import { localDayBounds } from '../../../functions/domain/localTime';
 import { digestRowsOf, REPORT_NOW } from '../../support/report/chatReportFixtures';
-import { mailChart } from '../../../functions/services/delivery/mailChart';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** The PNG the email's chart renderer makes for two days of points. */
-function chartPng(): Uint8Array {
-  const start = 1_750_000_000_000;
-  const series = Array.from({ length: 48 }, (_, i) => ({ timestamp: start + i * 3_600_000, equity: 1_000 - i * 3, pnl: -i * 3 }));
-  const chart = mailChart(series, { cid: 'drawdown-chart@sentinel', alt: 'chart', timeZone: 'UTC', height: 260 });
-  if (!chart) throw new Error('no chart');
-  return chart.image.content;
-}
-
 /** The local inbox's channels view (`/channels` of the receivers), read in headless Chromium. */
 describe('the channels view', () => {
-  let receivers: ChatReceivers;
+  const receivers = receiversPerFile();
   let browser: Browser;
   beforeAll(async () => {
-    receivers = await startChatReceivers();
     browser = await chromium.launch({
       executablePath: CHROMIUM_PATH,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
@@ -37,7 +28,6 @@ describe('the channels view', () => {
   });
   afterAll(async () => {
     await browser?.close();
-    await receivers?.stop();
   });
 
   it('shows each channel type what it was sent, the alert and its buttons; a hostile delegate name is text, never markup', async () => {
@@ -136,7 +126,8 @@ describe('the channels view', () => {
       policy: { loopback: true },
     };
     const drawdown = noticeOf(drawdownEvent);
-    const png = chartPng();
+    // Two days of points.
+    const png = chartPng(1);
     const discord = { type: 'discord' as const, secret: 'env:DISCORD', url: null, chatId: null };
     const telegram = { type: 'telegram' as const, secret: 'env:TG', url: null, chatId: '-100778' };
     expect(await sendToChannel(deps, discord, drawdown, 'msg_up1', 0, { chart: png, part: 'whole' })).toMatchObject({ kind: 'delivered' });

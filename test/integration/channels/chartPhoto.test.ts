@@ -1,40 +1,30 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { channelRequest } from '../../../functions/channels/channelSender';
 import { ChannelSecrets } from '../../../functions/channels/channelSecrets';
 import { sendToChannel, type ChannelSenderDeps } from '../../../functions/channels/channelSender';
 import { captionFits } from '../../../functions/channels/telegram/telegramMessage';
 import type { Notice } from '../../../functions/domain/notice';
-import { mailChart } from '../../../functions/services/delivery/mailChart';
 import { parseTelegramHtml } from '../../../local/receivers/telegramHtml';
-import { startChatReceivers, type ChatReceivers } from '../../../local/receivers/chatReceivers';
+import { receiversPerFile } from '../../support/channels/receiversPerFile';
+import { chartPng } from '../../support/channels/chartPng';
 import { drawdownEvent, noticeOf } from '../../support/channels/noticeFixtures';
 
 const TOKEN = '999:bot-photo-token';
 
-/** The PNG the email's chart renderer makes for a week of points. */
-function chartPng(): Uint8Array {
-  const start = 1_750_000_000_000;
-  const series = Array.from({ length: 48 }, (_, i) => ({ timestamp: start + i * 3_600_000 * 3.5, equity: 1_000 - i * 3, pnl: -i * 3 }));
-  const chart = mailChart(series, { cid: 'drawdown-chart@sentinel', alt: 'chart', timeZone: 'UTC', height: 260 });
-  if (!chart) throw new Error('no chart');
-  return chart.image.content;
-}
-
 describe('charts in chats (local receivers)', () => {
-  let receivers: ChatReceivers;
+  const receivers = receiversPerFile();
   let deps: ChannelSenderDeps;
-  const png = chartPng();
+  // A week of points.
+  const png = chartPng(3.5);
   const notice = noticeOf(drawdownEvent);
   const telegram = (chatId: string) => ({ type: 'telegram' as const, secret: 'env:TG', url: null, chatId });
   beforeAll(async () => {
-    receivers = await startChatReceivers();
     deps = {
       secrets: new ChannelSecrets({ TG: TOKEN, DISCORD: receivers.discordUrl('9', 'discord-photo') }, null),
       bases: { telegram: receivers.telegramApiUrl, pagerduty: 'http://127.0.0.1:9' },
       policy: { loopback: true },
     };
   });
-  afterAll(() => receivers.stop());
   const last = () => receivers.received.at(-1);
   const sent = () => JSON.parse(last()?.body ?? '{}') as Record<string, unknown>;
 

@@ -12,6 +12,7 @@ import { formOf, getPage } from '../../support/revocation/revocationWorld';
 import { channelRecordOf } from '../../support/channels/channelRecordFixture';
 import { servedSystemPerFile } from '../../support/local/servedSystemPerFile';
 import { registerDelegateViews } from '../../support/store/delegateViews';
+import { drawdownFiredAt } from '../../support/channels/noticeFixtures';
 
 const { sim, serving, signerEnv } = servedSystemPerFile({ seed: 29 });
 
@@ -66,23 +67,7 @@ describe('links in chat messages are safe to preview', () => {
         delegate: { address: delegate, expiryMs: null, name: 'intruder', isWebClient: false },
         firstSeenAt: now,
       },
-      {
-        kind: 'drawdown',
-        eventId: 'unfurl-dd',
-        account: settings.address,
-        at: now,
-        notice: 'fired',
-        level: 10,
-        levels: [5, 10],
-        drawdownPct: 11,
-        maxDrawdownPct: 11,
-        dollarDrawdown: 100,
-        peakAt: now - 3_600_000,
-        peakEquity: 1_000,
-        equityNow: 890,
-        pnlNow: -110,
-        asOf: now,
-      },
+      drawdownFiredAt(settings.address, now, 'unfurl-dd'),
     ];
     const rendered = events.flatMap((event) => {
       const notice = presentNotice(notifyMessageSchema.parse(event), ctx);

@@ -1,11 +1,8 @@
-import { mailboxNotices } from '../../../functions/services/preferences/mailboxNotice';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { createNotifyHandler, type NotifyDeps } from '../../../functions/handlers/notify';
-import { createPreferencesPageHandler } from '../../../functions/handlers/preferences-page';
-import { silentLog } from '../../../functions/shared/observability';
-import { CsrfTokens } from '../../../functions/web/csrfToken';
+import { preferencesPageOf } from '../../support/revocation/linkPages';
 import type { NotifyEvent } from '../../../functions/messages/notifyMessage';
 import type { TrackedAccount } from '../../../functions/domain/account';
 import { InProcessQueue } from '../../../local/queue/inProcessQueue';
@@ -121,20 +118,7 @@ describe('notify: unsubscribe by category', () => {
     expect(linkTokens(alert?.text ?? '', '/preferences')).toHaveLength(1);
 
     // The mail provider's one-click POST, through the real page handler.
-    const page = createPreferencesPageHandler({
-      links: testLinks(),
-      csrf: new CsrfTokens(LINK_SECRET),
-      publicBaseUrl: PUBLIC_BASE_URL,
-      preferences: deps.repos.preferences,
-      alerts: deps.repos.alerts,
-      history: deps.repos.history,
-      accounts: deps.repos.accounts,
-      channels: deps.repos.channels,
-      tokens: deps.repos.tokens,
-      mailbox: mailboxNotices({ sender: sesSender(), mailFrom: 'sentinel@example.com', now: Date.now }),
-      now: clock.now,
-      log: silentLog,
-    });
+    const page = preferencesPageOf({ repos: deps.repos, links: testLinks(), secret: LINK_SECRET, publicBaseUrl: PUBLIC_BASE_URL, now: clock.now });
     const answer = await page(oneClickEvent(`${PUBLIC_BASE_URL}/unsubscribe?token=${encodeURIComponent(token ?? '')}`));
     expect(answer.statusCode).toBe(200);
     expect(await deps.repos.suppressions.isSuppressed(recipient)).toBe(false);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ChannelSecrets } from '../../../functions/channels/channelSecrets';
 import type { TrackedAccount } from '../../../functions/domain/account';
 import { createNotifyHandler } from '../../../functions/handlers/notify';
@@ -9,7 +9,7 @@ import { notifyPublisher } from '../../../functions/runtime/notifyPublisher';
 import { memoryCounters, silentLog } from '../../../functions/shared/observability';
 import { createLocalChannelQueue } from '../../../local/localChannelQueue';
 import { InProcessQueue } from '../../../local/queue/inProcessQueue';
-import { startChatReceivers, type ChatReceivers } from '../../../local/receivers/chatReceivers';
+import { receiversPerFile } from '../../support/channels/receiversPerFile';
 import { mailDeps, mailTo, sesSender, testClock, uniqueEmail } from '../../support/delivery/mailHarness';
 import { accountRecord, testAddress } from '../../support/store/accountFixture';
 import { testTables } from '../../support/testTables';
@@ -18,14 +18,12 @@ const NOW = Date.parse('2025-03-04T07:00:00Z');
 const SALT = 0x7a11;
 const tables = testTables();
 const clock = testClock(NOW);
-let receivers: ChatReceivers;
+const receivers = receiversPerFile();
 const env: Record<string, string> = {};
 
-beforeAll(async () => {
-  receivers = await startChatReceivers();
+beforeAll(() => {
   env['DESK_SLACK'] = receivers.slackUrl('T9/B9/apart');
 });
-afterAll(() => receivers?.stop());
 
 /** An SES sender whose sends wait until `release()`: an email being paced, for as long as the test wants. */
 function pacedSender(): MailSender & { release: () => void; readonly waiting: () => number } {

@@ -70,6 +70,27 @@ export const drawdownEvent = {
   asOf: AT,
 } satisfies NotifyEvent;
 
+/** `account`'s 10% level fired at `now`: 11% down from a $1,000 peak an hour before. */
+export function drawdownFiredAt(account: string, now: number, eventId: string) {
+  return {
+    kind: 'drawdown' as const,
+    eventId,
+    account,
+    at: now,
+    notice: 'fired' as const,
+    level: 10,
+    levels: [5, 10],
+    drawdownPct: 11,
+    maxDrawdownPct: 11,
+    dollarDrawdown: 100,
+    peakAt: now - 3_600_000,
+    peakEquity: 1_000,
+    equityNow: 890,
+    pnlNow: -110,
+    asOf: now,
+  } satisfies NotifyEvent;
+}
+
 /** The 20% level of `drawdownEvent` recovered past the hysteresis. */
 export const recoveredEvent = {
   kind: 'drawdown-recovered' as const,

@@ -1,8 +1,8 @@
-import { createPreferencesPageHandler } from '../../../functions/handlers/preferences-page';
-import { createRevokePageHandler } from '../../../functions/handlers/revoke-page';
+import { createPreferencesPageHandler, preferencesPageTables } from '../../../functions/handlers/preferences-page';
+import { createRevokePageHandler, revokePageTables } from '../../../functions/handlers/revoke-page';
 import type { ActionLinks } from '../../../functions/links/actionLinks';
 import { mailboxNotices } from '../../../functions/services/preferences/mailboxNotice';
-import { silentLog } from '../../../functions/shared/observability';
+import { silentLog, type Counters } from '../../../functions/shared/observability';
 import type { Repositories } from '../../../functions/store/repositories';
 import { CsrfTokens } from '../../../functions/web/csrfToken';
 import type { RevocationSigner } from '../../../functions/web/revocationSigner';
@@ -20,37 +20,26 @@ export interface LinkPageParts {
 
 /** The real `preferences-page` handler over `parts`; its mailbox notices go out through the run's local SES. */
 export function preferencesPageOf(parts: LinkPageParts) {
-  const { repos } = parts;
   return createPreferencesPageHandler({
     links: parts.links,
     csrf: new CsrfTokens(parts.secret),
     publicBaseUrl: parts.publicBaseUrl,
-    preferences: repos.preferences,
-    alerts: repos.alerts,
-    history: repos.history,
-    accounts: repos.accounts,
-    channels: repos.channels,
-    tokens: repos.tokens,
+    ...preferencesPageTables(parts.repos),
     mailbox: mailboxNotices({ sender: sesSender(), mailFrom: 'sentinel@example.com', now: Date.now }),
     now: parts.now,
     log: silentLog,
   });
 }
 
-/** The real `revoke-page` handler over `parts`, confirming through `signer`. */
-export function revokePageOf(parts: LinkPageParts & { readonly signer: RevocationSigner }) {
-  const { repos } = parts;
+/** The real `revoke-page` handler over `parts`, confirming through `signer` (counting into `counters` when given). */
+export function revokePageOf(parts: LinkPageParts & { readonly signer: RevocationSigner; readonly counters?: Counters }) {
   return createRevokePageHandler({
     links: parts.links,
     csrf: new CsrfTokens(parts.secret),
     publicBaseUrl: parts.publicBaseUrl,
-    accounts: repos.accounts,
-    delegates: repos.delegates,
-    tokens: repos.tokens,
-    suppressions: repos.suppressions,
-    preferences: repos.preferences,
-    channels: repos.channels,
+    ...revokePageTables(parts.repos),
     signer: parts.signer,
+    ...(parts.counters ? { counters: parts.counters } : {}),
     now: parts.now,
     log: silentLog,
   });

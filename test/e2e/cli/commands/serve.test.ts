@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { isProcessAlive } from '../../../../local/childProcess';
-import { startChatReceivers, type ChatReceivers } from '../../../../local/receivers/chatReceivers';
+import { receiversPerFile } from '../../../support/channels/receiversPerFile';
 import { startSimulator } from '../../../../local/sim';
 import { SimControlClient } from '../../../../local/sim/controlClient';
 import { cliRunner } from '../../../support/cli/cliHarness';
@@ -38,17 +38,15 @@ function startServe(env: NodeJS.ProcessEnv) {
 describe('sentinel serve stopped during a send and started again', () => {
   const tables = testTables();
   let sim: Awaited<ReturnType<typeof startSimulator>>;
-  let receivers: ChatReceivers;
+  const receivers = receiversPerFile();
   const children: ChildProcess[] = [];
 
   beforeAll(async () => {
     sim = await startSimulator({ seed: 29, historyDays: 5 });
-    receivers = await startChatReceivers();
     process.env[SLACK_VAR] = receivers.slackUrl(SLACK_PATH);
   });
   afterAll(async () => {
     for (const child of children) if (child.pid && isProcessAlive(child.pid)) child.kill('SIGKILL');
-    await receivers?.stop();
     await sim?.close();
   });
 

@@ -6,7 +6,7 @@ import { cliRunner } from '../../../support/cli/cliHarness';
 import { testTables } from '../../../support/testTables';
 import { header, mailTo, uniqueEmail } from '../../../support/delivery/mailHarness';
 import { startReportChain, type ReportChain } from '../../../support/report/reportChain';
-import { startChatReceivers, type ChatReceivers } from '../../../../local/receivers/chatReceivers';
+import { receiversPerFile } from '../../../support/channels/receiversPerFile';
 import { channelRecordOf } from '../../../support/channels/channelRecordFixture';
 
 const HOUR = 3_600_000;
@@ -29,12 +29,11 @@ describe('sentinel report', () => {
   });
   let cli: ReturnType<typeof cliRunner>;
   let chain: ReportChain;
-  let receivers: ChatReceivers;
+  const receivers = receiversPerFile();
   const DESK = 'T5/B5/report-cli';
 
   beforeAll(async () => {
     chain = await startReportChain(NOW);
-    receivers = await startChatReceivers();
     // A chat channel taking the due account's reports: its `env:` secret is read from this process's environment, as the CLI's.
     process.env['REPORT_CLI_SLACK'] = receivers.slackUrl(DESK);
     cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix, ROCKET_NODE_URL: chain.sim.nodeUrl, ROCKET_INDEXER_URL: chain.sim.indexerUrl }, () => NOW);
@@ -48,7 +47,6 @@ describe('sentinel report', () => {
 
   afterAll(async () => {
     await chain.close();
-    await receivers?.stop();
   });
 
   it('sends the reports that are due and prints them as JSON', async () => {

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createRevokePageHandler } from '../../../../functions/handlers/revoke-page';
+import type { createRevokePageHandler } from '../../../../functions/handlers/revoke-page';
 import { ActionLinks } from '../../../../functions/links/actionLinks';
 import { LinkTokenCodec } from '../../../../functions/links/linkToken';
-import { silentLog } from '../../../../functions/shared/observability';
-import { CsrfTokens } from '../../../../functions/web/csrfToken';
 import { RevocationInvokeError } from '../../../../functions/web/errors';
 import { createSignRevocationHandler } from '../../../../functions/handlers/sign-revocation';
 import { memoryCounters } from '../../../../functions/shared/observability';
@@ -12,6 +10,7 @@ import type { RevocationSigner } from '../../../../functions/web/revocationSigne
 import type { InvokeCommand } from '@aws-sdk/client-lambda';
 import { lambdaContext } from '../../../../local/lambdaContext';
 import { startLambdaHttpServer } from '../../../../local/http/lambdaHttpAdapter';
+import { revokePageOf } from '../../../support/revocation/linkPages';
 import { formOf, getPage, HOUR, LINK_SECRET, revocationWorld, submitForm, titleOf } from '../../../support/revocation/revocationWorld';
 
 const world = revocationWorld();
@@ -28,6 +27,14 @@ function expectSecurityHeaders(headers: Headers): void {
   expect(headers.get('x-frame-options')).toBe('DENY');
   expect(headers.get('x-content-type-options')).toBe('nosniff');
   expect(headers.get('strict-transport-security')).toBe('max-age=63072000; includeSubDomains');
+}
+
+/** An account `label` tracked with one delegate, `bot`, and the confirmation form of that delegate's revoke link. */
+async function botWithForm(label: string) {
+  const account = await world.trackAccount({ label, delegates: ['bot'] });
+  const delegate = account.delegates[0]!;
+  const form = formOf(await getPage(world.revokeLink(account.address, delegate.address)));
+  return { account, delegate, form };
 }
 
 describe('revoke page over HTTP, against the simulator', () => {
@@ -132,9 +139,7 @@ describe('revoke page over HTTP, against the simulator', () => {
   });
 
   it('refuses a cross-origin POST and a POST without the form value, consuming nothing', async () => {
-    const account = await world.trackAccount({ label: 'csrf', delegates: ['bot'] });
-    const delegate = account.delegates[0]!;
-    const form = formOf(await getPage(world.revokeLink(account.address, delegate.address)));
+    const { account, delegate, form } = await botWithForm('csrf');
 
     const evil = await submitForm(form.action, form.fields, { origin: 'https://evil.example' });
     expect(evil.status).toBe(403);
@@ -216,9 +221,7 @@ describe('revoke page over HTTP, against the simulator', () => {
   });
 
   it('says "already revoked" (success) when the delegate is gone before the click', async () => {
-    const account = await world.trackAccount({ label: 'gone', delegates: ['bot'] });
-    const delegate = account.delegates[0]!;
-    const form = formOf(await getPage(world.revokeLink(account.address, delegate.address)));
+    const { account, delegate, form } = await botWithForm('gone');
     await world.control.removeDelegate(account.address, delegate.address);
     const done = await submitForm(form.action, form.fields);
     expect(done.status).toBe(200);
@@ -241,9 +244,7 @@ describe('revoke page over HTTP, against the simulator', () => {
   });
 
   it('leaves the link usable when the chain is down (nothing sent), and works once it is back', async () => {
-    const account = await world.trackAccount({ label: 'chaindown', delegates: ['bot'] });
-    const delegate = account.delegates[0]!;
-    const form = formOf(await getPage(world.revokeLink(account.address, delegate.address)));
+    const { account, delegate, form } = await botWithForm('chaindown');
     await world.control.setFaults({ routes: { 'account-nonce': { error500: 1 } } });
     try {
       const down = await submitForm(form.action, form.fields);
@@ -263,9 +264,7 @@ describe('revoke page over HTTP, against the simulator', () => {
   });
 
   it("shows the chain's refusal, escaped, with 502", async () => {
-    const account = await world.trackAccount({ label: 'refused', delegates: ['bot'] });
-    const delegate = account.delegates[0]!;
-    const form = formOf(await getPage(world.revokeLink(account.address, delegate.address)));
+    const { account, delegate, form } = await botWithForm('refused');
     // Another transaction lands after every nonce read: the one stale-nonce retry is used up and the refusal is final.
     world.afterNonceRead = async (address, nonce) => {
       if (address === account.address) await world.control.setNonce(address, nonce + 1);
@@ -291,28 +290,12 @@ describe('revoke page over HTTP, against the simulator', () => {
   it('says plainly that a link whose signing call failed is used and the result unknown, and what to do', async () => {
     const account = await world.trackAccount({ label: 'signer-call-failed', delegates: ['bot'] });
     const delegate = account.delegates[0]!;
-    const handler: { page?: ReturnType<typeof createRevokePageHandler> } = {};
-    const server = await startLambdaHttpServer({
-      routes: [{ path: '/revoke', functionName: 'revoke-page', handler: (event, context) => handler.page!(event, context) }],
+    const { server, links } = await pageWith({
+      revoke: async () => {
+        throw new RevocationInvokeError('function-error', 'Task timed out after 30.00 seconds');
+      },
     });
     try {
-      const links = new ActionLinks(new LinkTokenCodec(LINK_SECRET), server.url);
-      handler.page = createRevokePageHandler({
-        links,
-        csrf: new CsrfTokens(LINK_SECRET),
-        publicBaseUrl: server.url,
-        accounts: world.repos.accounts,
-        delegates: world.repos.delegates,
-        tokens: world.repos.tokens,
-        channels: world.repos.channels,
-        signer: {
-          revoke: async () => {
-            throw new RevocationInvokeError('function-error', 'Task timed out after 30.00 seconds');
-          },
-        },
-        now: Date.now,
-        log: silentLog,
-      });
       const form = formOf(await getPage(links.build({ purpose: 'revoke', account: account.address, delegate: delegate.address }, Date.now())));
       const failed = await submitForm(form.action, form.fields);
       expect(failed.status).toBe(500);
@@ -358,19 +341,7 @@ describe('revoke page over HTTP, against the simulator', () => {
       routes: [{ path: '/revoke', functionName: 'revoke-page', handler: (event, context) => handler.page!(event, context) }],
     });
     const links = new ActionLinks(new LinkTokenCodec(LINK_SECRET), server.url);
-    handler.page = createRevokePageHandler({
-      links,
-      csrf: new CsrfTokens(LINK_SECRET),
-      publicBaseUrl: server.url,
-      accounts: world.repos.accounts,
-      delegates: world.repos.delegates,
-      tokens: world.repos.tokens,
-      channels: world.repos.channels,
-      signer,
-      now: Date.now,
-      log: silentLog,
-      counters,
-    });
+    handler.page = revokePageOf({ repos: world.repos, links, secret: LINK_SECRET, publicBaseUrl: server.url, now: Date.now, signer, counters });
     return { server, links };
   }
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { ChannelSecrets } from '../../../../../functions/channels/channelSecrets';
 import { newWebhookSecret } from '../../../../../functions/channels/webhook/webhookSignature';
@@ -16,7 +16,8 @@ import { digestRowsOf, REPORT_NOW, reportModelOf } from '../../../../support/rep
 import { presentDigest } from '../../../../../functions/notices/digestPresenter';
 import { omittedNote } from '../../../../../functions/domain/noticeTableText';
 import { sendToChannel } from '../../../../../functions/channels/channelSender';
-import { startChatReceivers, type ChatReceivers, type Received } from '../../../../../local/receivers/chatReceivers';
+import type { Received } from '../../../../../local/receivers/chatReceivers';
+import { receiversPerFile } from '../../../../support/channels/receiversPerFile';
 import { parseTelegramHtml } from '../../../../../local/receivers/telegramHtml';
 import { uniqueEmail } from '../../../../support/delivery/mailHarness';
 import { reportWorlds, type ReportWorld } from '../../../../support/report/reportWorld';
@@ -36,16 +37,10 @@ const SECRET = newWebhookSecret();
 const schema = z.fromJSONSchema(JSON.parse(readFileSync('docs/channels/webhook.schema.json', 'utf8')) as Parameters<typeof z.fromJSONSchema>[0]);
 
 let clockNow = () => START;
-let receivers: ChatReceivers;
+const receivers = receiversPerFile({ now: () => clockNow() });
 let nextAddress = 1;
 const worlds = reportWorlds();
-beforeAll(async () => {
-  receivers = await startChatReceivers({ now: () => clockNow() });
-});
-afterAll(async () => {
-  await worlds.close();
-  await receivers.stop();
-});
+afterAll(worlds.close);
 
 async function chatWorld(options: { storedData?: boolean } = {}): Promise<ReportWorld> {
   const w = await worlds.world(START, {
