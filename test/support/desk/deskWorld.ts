@@ -8,7 +8,7 @@ import { silentLog } from '../../../functions/shared/observability';
 import { createRepositories, type Repositories } from '../../../functions/store/repositories';
 import { CsrfTokens } from '../../../functions/web/csrfToken';
 import { NO_DESK_ASSETS, type DeskAssets } from '../../../functions/web/desk/deskAssets';
-import { startLambdaHttpServer, type LambdaHttpServer } from '../../../local/http/lambdaHttpAdapter';
+import { startLambdaHttpServer, type HttpRoute, type LambdaHttpServer } from '../../../local/http/lambdaHttpAdapter';
 import { sesSender } from '../delivery/mailHarness';
 import { accountRecord, testAddress } from '../store/accountFixture';
 import type { TestTables } from '../testTables';
@@ -50,6 +50,20 @@ export interface DeskClient {
   setCookie(value: string | null): void;
 }
 
+/** The `/desk` route of a desk world: its handler is set when the world starts, so the route can be served by a server started before it. */
+export interface DeskRoute {
+  readonly route: HttpRoute;
+  handler?: (event: APIGatewayProxyEventV2, context: Context) => Promise<unknown>;
+}
+
+/** A `/desk` route to serve beside other pages on one server (one origin, as deployed); pass it to `startDeskWorld` with that server. */
+export function deskRoute(): DeskRoute {
+  const slot: DeskRoute = {
+    route: { path: '/desk', functionName: 'desk-page', handler: async (event, context) => (await slot.handler!(event, context)) as never },
+  };
+  return slot;
+}
+
 export async function startDeskWorld(
   tables: TestTables,
   options: {
@@ -60,18 +74,18 @@ export async function startDeskWorld(
     repos?: Repositories;
     /** The minter of the keys section's revoke links (default: the desk's own links, on its server, which serves no `/revoke`). */
     revokeLinks?: ActionLinks;
+    /** Serve the desk on this server, which routes `/desk` to `route` (default: a server of its own, closed with the world). */
+    on?: { server: LambdaHttpServer; route: DeskRoute };
   } = {},
 ): Promise<DeskWorld> {
   const repos = options.repos ?? createRepositories(tables.client, tables.prefix);
-  const handler: { current?: (event: APIGatewayProxyEventV2, context: Context) => Promise<unknown> } = {};
-  const server = await startLambdaHttpServer({
-    routes: [{ path: '/desk', functionName: 'desk-page', handler: async (event, context) => (await handler.current!(event, context)) as never }],
-  });
+  const handler = options.on?.route ?? deskRoute();
+  const server = options.on?.server ?? (await startLambdaHttpServer({ routes: [handler.route] }));
   const baseUrl = options.baseUrl ? options.baseUrl(server.url) : server.url;
   const links = new ActionLinks(new LinkTokenCodec(DESK_SECRET), baseUrl);
   const now = options.now ?? Date.now;
   const assets = options.assets ?? NO_DESK_ASSETS;
-  handler.current = createDeskPageHandler({
+  handler.handler = createDeskPageHandler({
     reader: links,
     links,
     revokeLinks: options.revokeLinks ?? links,
@@ -98,7 +112,9 @@ export async function startDeskWorld(
       return account;
     },
     signInLink: (email, at = now()) => links.build({ purpose: 'desk-sign-in', email }, at),
-    close: () => server.close(),
+    close: async () => {
+      if (!options.on) await server.close();
+    },
   };
 }
 
