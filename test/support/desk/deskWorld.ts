@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { expect } from 'vitest';
 import { unescapeHtml } from '../htmlText';
 import { deskRepositoryDeps, createDeskPageHandler } from '../../../functions/handlers/desk-page';
 import { ActionLinks } from '../../../functions/links/actionLinks';
@@ -168,4 +169,19 @@ export async function signIn(world: DeskWorld, client: DeskClient, email: string
   const page = await client.get(world.signInLink(email));
   if (page.status !== 200) throw new Error(`sign-in page answered ${page.status}`);
   return client.post('/desk/sign-in', hiddenFields(page.body, '/desk/sign-in'));
+}
+
+/** `cursor` with one character of its position changed, its signature left as it was. */
+export function changedCursor(cursor: string): string {
+  return `${cursor.slice(0, 2)}${cursor[2] === 'A' ? 'B' : 'A'}${cursor.slice(3)}`;
+}
+
+/** Asks each of `paths` (an account page with a changed or misplaced "Older" cursor) and expects the 400 that shows nothing: `shown` finds what must not be there. */
+export async function expectCursorsRefused(client: DeskClient, paths: readonly string[], shown: (body: string) => boolean): Promise<void> {
+  for (const path of paths) {
+    const answer = await client.get(path);
+    expect(answer.status, path).toBe(400);
+    expect(answer.body, path).toContain('The page link was changed or belongs to another page');
+    expect(shown(answer.body), path).toBe(false);
+  }
 }

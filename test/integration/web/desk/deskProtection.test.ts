@@ -10,7 +10,7 @@ import { escapeHtml } from '../../../../functions/web/html';
 import { signerCallOf } from '../../../../functions/web/signerCallOf';
 import { InProcessRevocationSigner } from '../../../../local/inProcessRevocationSigner';
 import { InProcessQueue } from '../../../../local/queue/inProcessQueue';
-import { deskClient, hiddenFields, signIn, startDeskWorld, type DeskWorld } from '../../../support/desk/deskWorld';
+import { changedCursor, deskClient, expectCursorsRefused, hiddenFields, signIn, startDeskWorld, type DeskWorld } from '../../../support/desk/deskWorld';
 import {
   formOf,
   getPage,
@@ -214,21 +214,15 @@ describe('an account\'s automatic decisions beyond one page: an "Older" link wit
         .replace(/\d{3}$/, '003'),
       'utf8',
     ).toString('base64url')}.${mac}`;
-    const changed = `${cursor.slice(0, 2)}${cursor[2] === 'A' ? 'B' : 'A'}${cursor.slice(3)}`;
     const tries = [
-      `/desk/accounts/${paged.address}?decisions=${encodeURIComponent(changed)}`,
+      `/desk/accounts/${paged.address}?decisions=${encodeURIComponent(changedCursor(cursor))}`,
       `/desk/accounts/${paged.address}?decisions=${encodeURIComponent(moved)}`,
       // The same cursor on another account, and as another section's.
       `/desk/accounts/${other.address}?decisions=${encodeURIComponent(cursor)}`,
       `/desk/accounts/${paged.address}?alerts=${encodeURIComponent(cursor)}`,
       `/desk/accounts/${paged.address}?decisions=not-a-cursor`,
     ];
-    for (const path of tries) {
-      const answer = await client.get(path);
-      expect(answer.status, path).toBe(400);
-      expect(answer.body, path).toContain('The page link was changed or belongs to another page');
-      expect(decisionNumbers(answer.body), path).toEqual([]);
-    }
+    await expectCursorsRefused(client, tries, (body) => decisionNumbers(body).length > 0);
 
     // A viewer who receives `other` only: `paged` is not found, with or without the cursor.
     const viewer = deskClient(desk);
