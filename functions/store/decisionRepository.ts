@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { decisionUnitSchema, type DecisionUnit, type UnitResult } from '../domain/decisionUnit';
 import { protectiveDecisionSchema, type ProtectiveDecision } from '../domain/protectiveDecision';
 import { batchGetAll } from './batchGet';
 import { parseItem } from './parseItem';
-import { queryAll } from './queryAll';
+import { StoreError } from './errors';
 import { DECISIONS_BY_ACCOUNT_INDEX } from './tableDefinitions';
 import type { RepositoryOptions } from './repositoryOptions';
 import { isLive, toTtlSeconds } from './ttl';
@@ -19,6 +19,19 @@ const DECISION_RETENTION_MS = 90 * 24 * 3_600_000;
 
 const itemSchema = protectiveDecisionSchema.extend({ tokenId: z.string(), expiresAt: z.number().int().min(0) });
 const unitItemSchema = z.object({ tokenId: z.string(), expiresAt: z.number().int().min(0), unit: decisionUnitSchema });
+
+/** A decision's place in its account's list (its time, 15 digits, and its id): where the next, older page starts. */
+const DECISION_POSITION = /^(\d{15})#([A-Za-z0-9_-]{16,128})$/;
+
+function decisionPosition(decision: Pick<ProtectiveDecision, 'createdAt' | 'decisionId'>): string {
+  return `${String(decision.createdAt).padStart(15, '0')}#${decision.decisionId}`;
+}
+
+/** One page of an account's decisions, newest first; `next`: where the following (older) page starts, `null` at the end. */
+export interface DecisionPage {
+  readonly decisions: readonly ProtectiveDecision[];
+  readonly next: string | null;
+}
 
 /** What taking a delegate for signing found: it is ours now, or another state holds it (a unit being signed or done). */
 export type BeginSigning = { kind: 'began' } | { kind: 'taken'; unit: DecisionUnit | null };
@@ -56,26 +69,38 @@ export class DecisionRepository extends DynamoRepository {
   }
 
   /**
-   * `account`'s decisions, newest first, at most `limit` (a `Query` of the `decisionsByAccount`
-   * index: eventually consistent, so a decision written a moment ago may be missing).
+   * A page of `account`'s decisions, newest first, from after `after` (a page's `next`; `null`: the
+   * newest): one `Query` of the `decisionsByAccount` index, eventually consistent, so a decision
+   * written a moment ago may be missing.
    */
-  async listForAccount(account: string, limit: number): Promise<ProtectiveDecision[]> {
-    const decisions: ProtectiveDecision[] = [];
-    const query = {
-      TableName: this.table,
-      IndexName: DECISIONS_BY_ACCOUNT_INDEX,
-      KeyConditionExpression: '#account = :account',
-      ExpressionAttributeNames: { '#account': 'account' },
-      ExpressionAttributeValues: { ':account': account },
-      ScanIndexForward: false,
-      Limit: Math.min(limit, 100),
+  async pageForAccount(account: string, limit: number, after: string | null): Promise<DecisionPage> {
+    const start = after === null ? null : DECISION_POSITION.exec(after);
+    if (start === null && after !== null) throw new StoreError('decisions.pageForAccount', 'not a decision position');
+    // One more than shown tells whether an older page exists (a `LastEvaluatedKey` alone may point at an empty one).
+    const out = await this.call('decisions.pageForAccount', () =>
+      this.client.send(
+        new QueryCommand({
+          TableName: this.table,
+          IndexName: DECISIONS_BY_ACCOUNT_INDEX,
+          KeyConditionExpression: '#account = :account',
+          ExpressionAttributeNames: { '#account': 'account' },
+          ExpressionAttributeValues: { ':account': account },
+          ScanIndexForward: false,
+          Limit: limit + 1,
+          ...(start === null ? {} : { ExclusiveStartKey: { account, createdAt: Number(start[1]), tokenId: DECISION_KEY_PREFIX + (start[2] ?? '') } }),
+        }),
+      ),
+    );
+    const items = (out.Items ?? [])
+      .filter((item) => typeof item['tokenId'] === 'string' && item['tokenId'].startsWith(DECISION_KEY_PREFIX))
+      .map((item) => parseItem(itemSchema, item, 'decisions.pageForAccount'));
+    const shown = items.slice(0, limit);
+    const last = shown.at(-1);
+    const now = this.now();
+    return {
+      decisions: shown.filter((i) => isLive(i.expiresAt, now)).map(({ tokenId: _key, expiresAt: _expires, ...decision }) => decision),
+      next: items.length > limit && last ? decisionPosition(last) : null,
     };
-    for await (const item of queryAll(this.client, query, 'decisions.listForAccount', limit)) {
-      if (typeof item['tokenId'] !== 'string' || !item['tokenId'].startsWith(DECISION_KEY_PREFIX)) continue;
-      const { tokenId: _key, expiresAt, ...decision } = parseItem(itemSchema, item, 'decisions.listForAccount');
-      if (isLive(expiresAt, this.now())) decisions.push(decision);
-    }
-    return decisions;
   }
 
   /** One delegate's unit (strongly consistent), or `null` when no attempt took it yet. */

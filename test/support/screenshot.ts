@@ -5,6 +5,11 @@ import { chromium, type Browser } from 'playwright-core';
 /** The Debian Chromium; `.ci/run` and developers install it with `apt-get install chromium`. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/** Headless Chromium as the browser tests drive it. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+}
+
 export interface ScreenshotOptions {
   /** Viewport width in CSS pixels (default 720, a typical mail reading pane). */
   width?: number;
@@ -30,10 +35,7 @@ export interface Screenshotter {
  * `data:` URLs load, as in a mail client with remote images off).
  */
 export async function openScreenshotter(): Promise<Screenshotter> {
-  const browser: Browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  const browser = await launchChromium();
   return {
     async shoot(html, outPath, options = {}) {
       const context = await browser.newContext({

@@ -33,6 +33,7 @@ export const HISTORY_PAGE = 25;
 export interface AccountPagePositions {
   readonly alerts: string | null;
   readonly deliveries: string | null;
+  readonly decisions: string | null;
 }
 
 /** One drawdown level of an account and where its alert stands. */
@@ -75,7 +76,7 @@ export interface AccountPage {
   /** The day asked for (`?day=`), as the daily report's composition builds it from stored data; `null` when none was asked. */
   readonly day: { readonly date: string; readonly figures: DayFigures | null; readonly model: ReportModel } | null;
   readonly keys: readonly KeyView[];
-  /** The kill switch's state in `accounts show`'s words, and every automatic decision with its outcome and evidence. */
+  /** The kill switch's state in `accounts show`'s words, and a page of automatic decisions with their outcome and evidence. */
   readonly protection: ProtectionHistory;
   /** Levels fired and recovered, snoozes set and lifted, newest first ({@link HISTORY_PAGE} a page). */
   readonly alertHistory: HistoryPage<AlertHistoryEntry>;
@@ -90,7 +91,7 @@ export async function accountPage(
   window: DeskWindow,
   day: string | null,
   now: number,
-  positions: AccountPagePositions = { alerts: null, deliveries: null },
+  positions: AccountPagePositions = { alerts: null, deliveries: null, decisions: null },
 ): Promise<AccountPage> {
   const [series, rules, snapshot, views, known, alertHistory, deliveries] = await Promise.all([
     readAccountSeries(stores, account, window, now),
@@ -106,7 +107,7 @@ export async function accountPage(
   const levelStates = drawdownStateSchema.safeParse(rule(DRAWDOWN_RULE));
   const stored = levelStates.success ? levelStates.data.levels : {};
   const ks = killSwitchStateSchema.safeParse(rule(KILL_SWITCH_RULE));
-  const protection = await protectionHistory(stores, account, ks.success ? ks.data : null);
+  const protection = await protectionHistory(stores, account, ks.success ? ks.data : null, positions.decisions);
   const accountSnooze = snoozeStateSchema.safeParse(rule(SNOOZE_RULE));
   const recipientSnoozes = recipientSnoozesStateSchema.safeParse(rule(RECIPIENT_SNOOZES_RULE));
   const today = localDate(now, account.timezone);

@@ -5,8 +5,8 @@ import { killSwitchStateText } from '../../domain/killSwitchStateText';
 import type { ProtectiveDecision } from '../../domain/protectiveDecision';
 import type { DeskStores } from './deskStores';
 
-/** How many of an account's decisions the page shows, newest first. */
-export const DECISIONS_SHOWN = 50;
+/** How many of an account's decisions a page shows, newest first (older ones a page further). */
+export const DECISIONS_PAGE = 50;
 
 /** One automatic decision and where it stands. */
 export interface DecisionView {
@@ -19,24 +19,24 @@ export interface ProtectionHistory {
   /** `null` when the account has no kill switch (as `accounts show` leaves the line out). */
   readonly killSwitchNow: string | null;
   readonly decisions: readonly DecisionView[];
-  /** Whether older decisions exist beyond {@link DECISIONS_SHOWN}. */
-  readonly more: boolean;
+  /** Where the next (older) page of decisions starts; `null` when none is older. */
+  readonly next: string | null;
 }
 
 /**
- * Reads `account`'s automatic decisions (dry runs included; one index `Query`, then each
- * decision's units), and words the kill switch's `state` with the settlement of the decision a
+ * Reads a page of `account`'s automatic decisions from `after` (a page's `next`; `null`: the newest;
+ * dry runs included; one index `Query`, then each decision's units), and words the kill switch's `state` with the settlement of the decision a
  * `revoking` state names, as `status` and `accounts show` do.
  */
 export async function protectionHistory(
   stores: Pick<DeskStores, 'decisions'>,
   account: Pick<TrackedAccount, 'address' | 'killSwitch'>,
   state: KillSwitchState | null,
+  after: string | null = null,
 ): Promise<ProtectionHistory> {
-  const listed = await stores.decisions.listForAccount(account.address, DECISIONS_SHOWN + 1);
-  const shown = listed.slice(0, DECISIONS_SHOWN);
+  const listed = await stores.decisions.pageForAccount(account.address, DECISIONS_PAGE, after);
   const decisions = await Promise.all(
-    shown.map(async (decision) => ({
+    listed.decisions.map(async (decision) => ({
       decision,
       progress: decisionProgress(decision, decision.dryRun ? new Map() : await stores.decisions.units(decision)),
     })),
@@ -46,5 +46,5 @@ export async function protectionHistory(
     const named = state?.status === 'revoking' ? decisions.find((d) => d.decision.decisionId === state.decisionId)?.progress : undefined;
     killSwitchNow = killSwitchStateText(state, account.address, named?.kind === 'settled' ? named.settlement : null);
   }
-  return { killSwitchNow, decisions, more: listed.length > DECISIONS_SHOWN };
+  return { killSwitchNow, decisions, next: listed.next };
 }

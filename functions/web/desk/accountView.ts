@@ -31,6 +31,7 @@ export interface AccountViewContext {
 export interface AccountOlderLinks {
   readonly alerts: string | null;
   readonly deliveries: string | null;
+  readonly decisions: string | null;
 }
 
 function figuresList(f: DayFigures | null): SafeHtml {
@@ -197,7 +198,7 @@ export function accountBody(page: AccountPage, ctx: AccountViewContext): SafeHtm
 </div>
 <section aria-labelledby="h-history"><h2 id="h-history">Alert history</h2>${alertHistorySection(page.alertHistory, a.timezone, ctx.older.alerts)}</section>
 <section aria-labelledby="h-deliveries"><h2 id="h-deliveries">Deliveries</h2>${deliveriesSection(page.deliveries, a.timezone, ctx.older.deliveries)}</section>
-<section aria-labelledby="h-decisions"><h2 id="h-decisions">Automatic protection</h2>${decisionsSection(page.protection, a.timezone)}</section>
+<section aria-labelledby="h-decisions"><h2 id="h-decisions">Automatic protection</h2>${decisionsSection(page.protection, a.timezone, ctx.older.decisions)}</section>
 <section aria-labelledby="h-charts"><h2 id="h-charts">Equity and drawdown</h2>
 <ul class="windows" aria-label="Window">${DESK_WINDOWS.map((w) => html`<li><a href="${windowHref(w)}"${w === page.window ? html` aria-current="true"` : ''}>${WINDOW_LABEL[w]}</a></li>`)}</ul>
 ${charts(page, ctx)}

@@ -2,6 +2,7 @@ import { formatTime } from '../../mail/render/format';
 import type { DecisionProgress } from '../../domain/decisionProgress';
 import type { DecisionView, ProtectionHistory } from '../../services/desk/protectionHistory';
 import { html, type SafeHtml } from '../html';
+import { olderLink } from './olderLink';
 
 const RULE_LABEL = { 'kill-switch': 'Kill switch', 'unknown-delegate': 'Unknown key' } as const;
 
@@ -44,13 +45,13 @@ ${delegatesList(progress, decision.delegates)}
 </li>`;
 }
 
-/** The protection section's history: the kill switch now (`accounts show`'s words) and every automatic decision, newest first. */
-export function decisionsSection(protection: ProtectionHistory, timeZone: string): SafeHtml {
+/** The protection section's history: the kill switch now (`accounts show`'s words) and a page of automatic decisions, newest first, with an "Older" link. */
+export function decisionsSection(protection: ProtectionHistory, timeZone: string, older: string | null): SafeHtml {
   return html`${protection.killSwitchNow === null ? '' : html`<p>Kill switch now: ${protection.killSwitchNow}</p>`}
 <h3>Automatic decisions</h3>
 ${
   protection.decisions.length === 0
     ? html`<p>No automatic decision in the last 90 days.</p>`
-    : html`<ol class="decisions">${protection.decisions.map((d) => decisionItem(d, timeZone))}</ol>${protection.more ? html`<p class="note">Only the newest ${String(protection.decisions.length)} are shown.</p>` : ''}`
+    : html`<ol class="decisions">${protection.decisions.map((d) => decisionItem(d, timeZone))}</ol>${olderLink(older, 'automatic decisions')}`
 }`;
 }

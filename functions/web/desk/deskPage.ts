@@ -205,13 +205,11 @@ export async function deskPage(deps: DeskPageDeps, request: WebRequest): Promise
 
 /** The positions the account page's "Older" cursors carry (each checked against this account and its section). */
 function readCursors(deps: DeskPageDeps, address: string, query: URLSearchParams): { kind: 'read'; positions: AccountPagePositions } | { kind: 'invalid' } {
-  const alerts = decodeCursor(deps.csrf, 'alerts', address, query.get('alerts'));
-  const deliveries = decodeCursor(deps.csrf, 'deliveries', address, query.get('deliveries'));
-  if (alerts.kind === 'invalid' || deliveries.kind === 'invalid') return { kind: 'invalid' };
-  return {
-    kind: 'read',
-    positions: { alerts: alerts.kind === 'position' ? alerts.position : null, deliveries: deliveries.kind === 'position' ? deliveries.position : null },
-  };
+  const read = (section: CursorSection) => decodeCursor(deps.csrf, section, address, query.get(section));
+  const [alerts, deliveries, decisions] = [read('alerts'), read('deliveries'), read('decisions')];
+  if (alerts.kind === 'invalid' || deliveries.kind === 'invalid' || decisions.kind === 'invalid') return { kind: 'invalid' };
+  const position = (cursor: typeof alerts) => (cursor.kind === 'position' ? cursor.position : null);
+  return { kind: 'read', positions: { alerts: position(alerts), deliveries: position(deliveries), decisions: position(decisions) } };
 }
 
 /** The links to each paged section's next (older) page, in the same window. */
@@ -221,7 +219,11 @@ function olderLinks(deps: DeskPageDeps, page: AccountPage): AccountOlderLinks {
     next === null
       ? null
       : deskUrl(deps.publicBaseUrl, accountPath(address), { window: page.window, [section]: encodeCursor(deps.csrf, section, address, next) });
-  return { alerts: href('alerts', page.alertHistory.next), deliveries: href('deliveries', page.deliveries.next) };
+  return {
+    alerts: href('alerts', page.alertHistory.next),
+    deliveries: href('deliveries', page.deliveries.next),
+    decisions: href('decisions', page.protection.next),
+  };
 }
 
 function windowOf(value: string | null): DeskWindow {

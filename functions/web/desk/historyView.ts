@@ -3,6 +3,7 @@ import type { AlertHistoryEntry, SnoozeScope } from '../../domain/alertHistoryEn
 import type { DeliveryHistoryEntry } from '../../domain/deliveryHistoryEntry';
 import type { HistoryPage } from '../../store/accountHistoryRepository';
 import { html, type SafeHtml } from '../html';
+import { olderLink } from './olderLink';
 
 function scopeText(scope: SnoozeScope): string {
   return scope.kind === 'account' ? 'every recipient' : scope.kind === 'recipient' ? scope.email : `channel ${scope.name}`;
@@ -25,10 +26,6 @@ function alertRow(entry: AlertHistoryEntry, timeZone: string): SafeHtml {
     case 'snooze-lifted':
       return html`<tr><td>${when}</td><td><span class="badge b-info">snooze lifted</span></td><td colspan="2">${scopeText(entry.scope)}</td><td>by ${entry.by}</td></tr>`;
   }
-}
-
-function olderLink(href: string | null, what: string): SafeHtml {
-  return href === null ? html`` : html`<p><a href="${href}" rel="next">Older<span class="visually-hidden"> ${what}</span></a></p>`;
 }
 
 /** The alert history: every level fired and recovered (late ones marked), every snooze set and lifted and by whom; a plain table. */

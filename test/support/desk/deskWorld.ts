@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { expect } from 'vitest';
 import { unescapeHtml } from '../htmlText';
 import { ChannelSecrets } from '../../../functions/channels/channelSecrets';
 import type { ChannelSenderDeps } from '../../../functions/channels/channelSender';
@@ -10,7 +11,7 @@ import { silentLog } from '../../../functions/shared/observability';
 import { createRepositories, type Repositories } from '../../../functions/store/repositories';
 import { CsrfTokens } from '../../../functions/web/csrfToken';
 import { NO_DESK_ASSETS, type DeskAssets } from '../../../functions/web/desk/deskAssets';
-import { startLambdaHttpServer, type LambdaHttpServer } from '../../../local/http/lambdaHttpAdapter';
+import { startLambdaHttpServer, type HttpRoute, type LambdaHttpServer } from '../../../local/http/lambdaHttpAdapter';
 import { sesSender } from '../delivery/mailHarness';
 import { accountRecord, testAddress } from '../store/accountFixture';
 import type { TestTables } from '../testTables';
@@ -52,6 +53,20 @@ export interface DeskClient {
   setCookie(value: string | null): void;
 }
 
+/** The `/desk` route of a desk world: its handler is set when the world starts, so the route can be served by a server started before it. */
+export interface DeskRoute {
+  readonly route: HttpRoute;
+  handler?: (event: APIGatewayProxyEventV2, context: Context) => Promise<unknown>;
+}
+
+/** A `/desk` route to serve beside other pages on one server (one origin, as deployed); pass it to `startDeskWorld` with that server. */
+export function deskRoute(): DeskRoute {
+  const slot: DeskRoute = {
+    route: { path: '/desk', functionName: 'desk-page', handler: async (event, context) => (await slot.handler!(event, context)) as never },
+  };
+  return slot;
+}
+
 export async function startDeskWorld(
   tables: TestTables,
   options: {
@@ -64,18 +79,18 @@ export async function startDeskWorld(
     channelSender?: ChannelSenderDeps;
     /** The minter of the keys section's revoke links (default: the desk's own links, on its server, which serves no `/revoke`). */
     revokeLinks?: ActionLinks;
+    /** Serve the desk on this server, which routes `/desk` to `route` (default: a server of its own, closed with the world). */
+    on?: { server: LambdaHttpServer; route: DeskRoute };
   } = {},
 ): Promise<DeskWorld> {
   const repos = options.repos ?? createRepositories(tables.client, tables.prefix);
-  const handler: { current?: (event: APIGatewayProxyEventV2, context: Context) => Promise<unknown> } = {};
-  const server = await startLambdaHttpServer({
-    routes: [{ path: '/desk', functionName: 'desk-page', handler: async (event, context) => (await handler.current!(event, context)) as never }],
-  });
+  const handler = options.on?.route ?? deskRoute();
+  const server = options.on?.server ?? (await startLambdaHttpServer({ routes: [handler.route] }));
   const baseUrl = options.baseUrl ? options.baseUrl(server.url) : server.url;
   const links = new ActionLinks(new LinkTokenCodec(DESK_SECRET), baseUrl);
   const now = options.now ?? Date.now;
   const assets = options.assets ?? NO_DESK_ASSETS;
-  handler.current = createDeskPageHandler({
+  handler.handler = createDeskPageHandler({
     reader: links,
     links,
     revokeLinks: options.revokeLinks ?? links,
@@ -107,7 +122,9 @@ export async function startDeskWorld(
       return account;
     },
     signInLink: (email, at = now()) => links.build({ purpose: 'desk-sign-in', email }, at),
-    close: () => server.close(),
+    close: async () => {
+      if (!options.on) await server.close();
+    },
   };
 }
 
@@ -161,4 +178,19 @@ export async function signIn(world: DeskWorld, client: DeskClient, email: string
   const page = await client.get(world.signInLink(email));
   if (page.status !== 200) throw new Error(`sign-in page answered ${page.status}`);
   return client.post('/desk/sign-in', hiddenFields(page.body, '/desk/sign-in'));
+}
+
+/** `cursor` with one character of its position changed, its signature left as it was. */
+export function changedCursor(cursor: string): string {
+  return `${cursor.slice(0, 2)}${cursor[2] === 'A' ? 'B' : 'A'}${cursor.slice(3)}`;
+}
+
+/** Asks each of `paths` (an account page with a changed or misplaced "Older" cursor) and expects the 400 that shows nothing: `shown` finds what must not be there. */
+export async function expectCursorsRefused(client: DeskClient, paths: readonly string[], shown: (body: string) => boolean): Promise<void> {
+  for (const path of paths) {
+    const answer = await client.get(path);
+    expect(answer.status, path).toBe(400);
+    expect(answer.body, path).toContain('The page link was changed or belongs to another page');
+    expect(shown(answer.body), path).toBe(false);
+  }
 }

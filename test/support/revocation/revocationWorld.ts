@@ -26,7 +26,7 @@ import { silentLog } from '../../../functions/shared/observability';
 import { createRepositories, type Repositories } from '../../../functions/store/repositories';
 import type { TokenUse } from '../../../functions/store/tokenRepository';
 import { CsrfTokens } from '../../../functions/web/csrfToken';
-import { startLambdaHttpServer, type LambdaHttpServer } from '../../../local/http/lambdaHttpAdapter';
+import { startLambdaHttpServer, type HttpRoute, type LambdaHttpServer } from '../../../local/http/lambdaHttpAdapter';
 import { InProcessQueue, type SqsLambdaHandler } from '../../../local/queue/inProcessQueue';
 import { SimControlClient } from '../../../local/sim/controlClient';
 import { startSimulator, type RunningSimulator } from '../../../local/sim/http/server';
@@ -143,7 +143,14 @@ export function revocationWorld(options: { notifyConsumer?: NotifyConsumerFactor
   );
 }
 
-export async function startRevocationWorld(tables: TestTables, options: { notifyConsumer?: NotifyConsumerFactory } = {}): Promise<RevocationWorld> {
+export async function startRevocationWorld(
+  tables: TestTables,
+  options: {
+    notifyConsumer?: NotifyConsumerFactory;
+    /** More routes served on the world's server (its origin): the desk page, whose Revoke buttons lead to `/revoke` on the same origin as deployed. */
+    routes?: readonly HttpRoute[];
+  } = {},
+): Promise<RevocationWorld> {
   const sim = await startSimulator({ seed: 7 });
   const control = new SimControlClient(sim.controlUrl);
   const repos = createRepositories(tables.client, tables.prefix);
@@ -232,6 +239,7 @@ export async function startRevocationWorld(tables: TestTables, options: { notify
       { path: '/unsubscribe', functionName: 'preferences-page', handler: (event, context) => pages.preferences!(event, context) },
       { path: '/snooze', functionName: 'preferences-page', handler: (event, context) => pages.preferences!(event, context) },
       { path: '/preferences', functionName: 'preferences-page', handler: (event, context) => pages.preferences!(event, context) },
+      ...(options.routes ?? []),
     ],
   });
   const links = new ActionLinks(codec, server.url);

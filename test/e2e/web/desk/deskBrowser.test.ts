@@ -1,13 +1,15 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountStatus } from '../../../../functions/services/status/accountStatus';
 import { localDeskAssets } from '../../../../local/localDesk';
 import { CALM, startPipelineHarness } from '../../../support/collect/pipelineHarness';
-import { startDeskWorld, type DeskWorld } from '../../../support/desk/deskWorld';
-import { CHROMIUM_PATH } from '../../../support/screenshot';
+import { deskRoute, startDeskWorld, type DeskWorld } from '../../../support/desk/deskWorld';
+import { startRevocationWorld, type RevocationWorld } from '../../../support/revocation/revocationWorld';
+import { watchDelegates } from '../../../../functions/services/collect/watchDelegates';
+import { launchChromium } from '../../../support/screenshot';
 import { sesStore } from '../../../support/sesStore';
 import { testTables } from '../../../support/testTables';
 
@@ -55,7 +57,7 @@ beforeAll(async () => {
     assets: localDeskAssets(),
     baseUrl: (url) => url.replace('127.0.0.1', 'localhost'),
   });
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await launchChromium();
   await mkdir(SHOTS, { recursive: true });
 }, 180_000);
 
@@ -72,10 +74,10 @@ async function newPage(width = 1280): Promise<{ context: BrowserContext; page: P
   return { context, page: await context.newPage() };
 }
 
-/** Asks for a link on the sign-in page, opens it from the local SES inbox, and presses its one button. */
-async function signInByEmail(page: Page, email: string): Promise<void> {
+/** Asks for a link on the sign-in page of the desk at `at`, opens it from the local SES inbox, and presses its one button. */
+async function signInByEmail(page: Page, email: string, at = base()): Promise<void> {
   const before = (await sesStore({ to: email })).length;
-  await page.goto(`${base()}/desk/sign-in`);
+  await page.goto(`${at}/desk/sign-in`);
   await page.getByLabel('Email address').fill(email);
   await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
   await page.getByRole('heading', { name: 'Check your email' }).waitFor();
@@ -85,7 +87,7 @@ async function signInByEmail(page: Page, email: string): Promise<void> {
   expect(link).toBeDefined();
   await page.goto(link!);
   await expect(page.locator('main button').count()).resolves.toBe(1);
-  await Promise.all([page.waitForURL(`${base()}/desk`), page.getByRole('button', { name: 'Sign in', exact: true }).click()]);
+  await Promise.all([page.waitForURL(`${at}/desk`), page.getByRole('button', { name: 'Sign in', exact: true }).click()]);
 }
 
 /** axe-core's serious and critical violations of the page as it is now. */
@@ -197,6 +199,66 @@ describe('the desk page in Chromium', () => {
       expect(hrefs).toBeGreaterThanOrEqual(own.length);
       const after = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
       expect(after.credentials[0]?.signCount).toBeGreaterThan(credentials[0]?.signCount ?? 0);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+});
+
+describe("a revoke from the desk page in Chromium, through today's confirmation page, on the strict simulator", () => {
+  let chain: RevocationWorld;
+  let desk: DeskWorld;
+  beforeAll(async () => {
+    // One origin for the desk and /revoke, as deployed: the desk's pages allow forms (and their redirects) to 'self' only.
+    const route = deskRoute();
+    chain = await startRevocationWorld(tables, { routes: [route.route] });
+    // The desk's Revoke buttons mint the links the revocation world's pages (/revoke) verify.
+    desk = await startDeskWorld(tables, { repos: chain.repos, revokeLinks: chain.links, on: { server: chain.server, route } });
+  }, 120_000);
+  afterAll(async () => {
+    await desk?.close();
+    await chain?.close();
+  });
+
+  it('signs in, presses Revoke on one key, confirms it; the simulator accepts the signed removal; the key leaves the page after the next delegate check', async () => {
+    const account = await chain.trackAccount({ label: 'desk-browser-revoke', delegates: ['bot', 'mm'] });
+    const [bot, mm] = account.delegates;
+    const { context, page } = await newPage();
+    try {
+      await signInByEmail(page, account.emails[0]!, desk.baseUrl);
+      await page.goto(`${desk.baseUrl}/desk/accounts/${account.address}`);
+      const keys = page.getByRole('region', { name: 'Keys' });
+      await expect(page.getByRole('button', { name: 'Revoke bot' }).count()).resolves.toBe(1);
+      await expect(page.getByRole('button', { name: 'Revoke mm' }).count()).resolves.toBe(1);
+
+      // The desk answers 303 to the single-use link: the confirmation page, which changes nothing when opened.
+      await Promise.all([
+        page.waitForURL((url) => url.href.startsWith(`${chain.server.url}/revoke?token=`)),
+        page.getByRole('button', { name: 'Revoke bot' }).click(),
+      ]);
+      await page.getByRole('heading', { name: 'Revoke this API key?', exact: true }).waitFor();
+      expect((await chain.chainState(account.address)).delegates).toHaveLength(2);
+
+      await page.getByRole('button', { name: 'Revoke this API key' }).click();
+      await page.getByRole('heading', { name: 'API key revoked', exact: true }).waitFor();
+      // The strict simulator verified the owner's EIP-191 signature and removed the key; the other stays.
+      expect((await chain.chainState(account.address)).delegates.map((d) => d.toLowerCase())).toEqual([mm!.address.toLowerCase()]);
+
+      // The next poll's delegate check (collect's own) records the removal; the page then lists one key.
+      const tracked = (await chain.repos.accounts.get(account.address))!;
+      const listed = await chain.chain.getDelegateTraders(account.address);
+      const now = Date.now();
+      const watched = await watchDelegates(
+        { delegates: chain.repos.delegates, knownDelegates: chain.repos.knownDelegates, decisions: chain.repos.decisions },
+        tracked,
+        listed,
+        { now, firstObservation: false, sightedAt: now },
+      );
+      await watched.commit();
+      await page.goto(`${desk.baseUrl}/desk/accounts/${account.address}`);
+      await expect(page.getByRole('button', { name: 'Revoke mm' }).count()).resolves.toBe(1);
+      await expect(page.getByRole('button', { name: 'Revoke bot' }).count()).resolves.toBe(0);
+      await expect(keys.getByText(bot!.address, { exact: false }).count()).resolves.toBe(0);
     } finally {
       await context.close();
     }

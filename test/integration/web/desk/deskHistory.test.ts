@@ -7,7 +7,16 @@ import { evaluateDrawdown } from '../../../../functions/services/collect/evaluat
 import { snoozeByOperator } from '../../../../functions/services/snooze/snoozeByOperator';
 import { unsnoozeByOperator } from '../../../../functions/services/snooze/unsnoozeByOperator';
 import { createRepositories } from '../../../../functions/store/repositories';
-import { deskClient, hiddenFields, signIn, startDeskWorld, type DeskClient, type DeskWorld } from '../../../support/desk/deskWorld';
+import {
+  changedCursor,
+  deskClient,
+  expectCursorsRefused,
+  hiddenFields,
+  signIn,
+  startDeskWorld,
+  type DeskClient,
+  type DeskWorld,
+} from '../../../support/desk/deskWorld';
 import { unescapeHtml } from '../../../support/htmlText';
 import { testTables } from '../../../support/testTables';
 
@@ -159,20 +168,14 @@ describe("an account's alert history on the desk: recorded as it happens, read n
 
     const url = new URL(older!);
     const cursor = url.searchParams.get('alerts')!;
-    const changed = `${cursor.slice(0, 2)}${cursor[2] === 'A' ? 'B' : 'A'}${cursor.slice(3)}`;
     const tries = [
-      `/desk/accounts/${paged.address}?alerts=${encodeURIComponent(changed)}`,
+      `/desk/accounts/${paged.address}?alerts=${encodeURIComponent(changedCursor(cursor))}`,
       // The same cursor on another account the viewer receives, and as another section's.
       `/desk/accounts/${other.address}?alerts=${encodeURIComponent(cursor)}`,
       `/desk/accounts/${paged.address}?deliveries=${encodeURIComponent(cursor)}`,
       `/desk/accounts/${paged.address}?alerts=not-a-cursor`,
     ];
-    for (const path of tries) {
-      const answer = await client.get(path);
-      expect(answer.status, path).toBe(400);
-      expect(answer.body, path).toContain('The page link was changed or belongs to another page');
-      expect(answer.body, path).not.toContain('channel c');
-    }
+    await expectCursorsRefused(client, tries, (body) => body.includes('channel c'));
   });
 
   it('shows what was sent about the account, to whom and where, and how it ended, newest first', async () => {

@@ -10,7 +10,7 @@ import { escapeHtml } from '../../../../functions/web/html';
 import { signerCallOf } from '../../../../functions/web/signerCallOf';
 import { InProcessRevocationSigner } from '../../../../local/inProcessRevocationSigner';
 import { InProcessQueue } from '../../../../local/queue/inProcessQueue';
-import { deskClient, hiddenFields, signIn, startDeskWorld, type DeskWorld } from '../../../support/desk/deskWorld';
+import { changedCursor, deskClient, expectCursorsRefused, hiddenFields, signIn, startDeskWorld, type DeskWorld } from '../../../support/desk/deskWorld';
 import {
   formOf,
   getPage,
@@ -21,6 +21,7 @@ import {
   type RevocationWorld,
   type TrackedSimAccount,
 } from '../../../support/revocation/revocationWorld';
+import { unescapeHtml } from '../../../support/htmlText';
 import { testTables } from '../../../support/testTables';
 
 const tables = testTables();
@@ -142,8 +143,95 @@ describe('the decisions index', () => {
     await put('idx-a-older-000001', a, Date.now() - 60_000);
     await put('idx-a-newer-000002', a, Date.now());
     await put('idx-b-other-000003', b, Date.now());
-    expect((await chain.repos.decisions.listForAccount(a.address, 10)).map((d) => d.decisionId)).toEqual(['idx-a-newer-000002', 'idx-a-older-000001']);
-    expect((await chain.repos.decisions.listForAccount(a.address, 1)).map((d) => d.decisionId)).toEqual(['idx-a-newer-000002']);
+    const all = await chain.repos.decisions.pageForAccount(a.address, 10, null);
+    expect(all.decisions.map((d) => d.decisionId)).toEqual(['idx-a-newer-000002', 'idx-a-older-000001']);
+    expect(all.next).toBeNull();
+    const first = await chain.repos.decisions.pageForAccount(a.address, 1, null);
+    expect(first.decisions.map((d) => d.decisionId)).toEqual(['idx-a-newer-000002']);
+    expect(first.next).not.toBeNull();
+    const second = await chain.repos.decisions.pageForAccount(a.address, 1, first.next);
+    expect(second.decisions.map((d) => d.decisionId)).toEqual(['idx-a-older-000001']);
+    expect(second.next).toBeNull();
+    await expect(chain.repos.decisions.pageForAccount(a.address, 1, 'not-a-position')).rejects.toThrow('not a decision position');
+  });
+});
+
+/** The numbers of the decisions an account page shows (their reasons are `paged decision <n>`), in the page's order. */
+function decisionNumbers(body: string): string[] {
+  return [...body.matchAll(/paged decision (\d{3})/g)].map((m) => m[1] ?? '');
+}
+
+/** The "Older" link of the automatic decisions, or null. */
+function olderDecisions(body: string): string | null {
+  const match = /href="([^"]+)" rel="next">Older<span class="visually-hidden"> automatic decisions/.exec(body);
+  return match ? unescapeHtml(match[1] ?? '') : null;
+}
+
+describe('an account\'s automatic decisions beyond one page: an "Older" link with a checked cursor', () => {
+  it('pages 55 decisions as 50 and 5; a changed cursor, or one of another account or section, is a 400; an account not received a 404', async () => {
+    const paged = await chain.trackAccount({ label: 'desk-paged', delegates: ['k'] });
+    const other = await chain.trackAccount({ label: 'desk-paged-other', delegates: ['k'] });
+    const at = Date.now() - 55 * 60_000;
+    const put = (account: TrackedSimAccount, i: number) =>
+      chain.repos.decisions.put({
+        decisionId: `paged-${account.address.slice(2, 10)}-${String(i).padStart(3, '0')}`,
+        account: account.address,
+        rule: 'kill-switch',
+        reason: `paged decision ${String(i).padStart(3, '0')}`,
+        evidence: {},
+        delegates: [account.delegates[0]!.address],
+        createdAt: at + i * 60_000,
+        dryRun: true,
+      });
+    for (const account of [paged, other]) await Promise.all(Array.from({ length: 55 }, (_, i) => put(account, i)));
+
+    const client = deskClient(desk);
+    await signIn(desk, client, OPS);
+    const first = await client.get(`/desk/accounts/${paged.address}`);
+    expect(first.status).toBe(200);
+    expect(first.body).not.toContain('Only the newest');
+    const newest = decisionNumbers(first.body);
+    expect(newest).toHaveLength(50);
+    expect(newest[0]).toBe('054');
+    expect(newest[49]).toBe('005');
+    const older = olderDecisions(first.body);
+    expect(older).not.toBeNull();
+    const cursor = new URL(older!).searchParams.get('decisions')!;
+    // The position is inside the signed cursor: no raw key of the table in the link.
+    expect(older).not.toContain('tokenId');
+    expect(older).not.toContain('decision%23');
+
+    const second = await client.get(older!);
+    expect(second.status).toBe(200);
+    expect(decisionNumbers(second.body)).toEqual(['004', '003', '002', '001', '000']);
+    expect(olderDecisions(second.body)).toBeNull();
+
+    const [position, mac] = cursor.split('.');
+    // The same signature over a moved position: one decision further (the next page would start elsewhere).
+    const moved = `${Buffer.from(
+      Buffer.from(position!, 'base64url')
+        .toString('utf8')
+        .replace(/\d{3}$/, '003'),
+      'utf8',
+    ).toString('base64url')}.${mac}`;
+    const tries = [
+      `/desk/accounts/${paged.address}?decisions=${encodeURIComponent(changedCursor(cursor))}`,
+      `/desk/accounts/${paged.address}?decisions=${encodeURIComponent(moved)}`,
+      // The same cursor on another account, and as another section's.
+      `/desk/accounts/${other.address}?decisions=${encodeURIComponent(cursor)}`,
+      `/desk/accounts/${paged.address}?alerts=${encodeURIComponent(cursor)}`,
+      `/desk/accounts/${paged.address}?decisions=not-a-cursor`,
+    ];
+    await expectCursorsRefused(client, tries, (body) => decisionNumbers(body).length > 0);
+
+    // A viewer who receives `other` only: `paged` is not found, with or without the cursor.
+    const viewer = deskClient(desk);
+    await signIn(desk, viewer, other.emails[0]!);
+    for (const path of [`/desk/accounts/${paged.address}`, older!]) {
+      const answer = await viewer.get(path);
+      expect(answer.status, path).toBe(404);
+      expect(decisionNumbers(answer.body), path).toEqual([]);
+    }
   });
 });
 
