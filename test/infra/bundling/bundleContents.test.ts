@@ -89,6 +89,7 @@ const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
     'decision',
     'delegateView',
     'deskChallenge',
+    'deskChannelTest',
     'deskOperators',
     'deskRate',
     'deskRecipient',
@@ -151,6 +152,8 @@ const NEVER_EXCEPT: Partial<Record<HandlerName, readonly string[]>> = {
   'sign-revocation': ['@aws-lambda-powertools/parameters'],
   // The same switch, read by the protection service before it queues an automatic revocation.
   collect: ['@aws-lambda-powertools/parameters'],
+  // The channels page's Test button sends through the channel worker's own sender (its secrets, its pinned connections).
+  'desk-page': ['@aws-lambda-powertools/parameters', 'undici'],
 };
 /** Packages no bundle may hold: the SDK's full credential chain (aliased away), `source-map` (Handlebars' compiler only; the bundles have its runtime), mnemonist (aliased to its stand-in), juice's HTML stack (replaced by inlineCss), viem (only its types are used; the deployed signer is KMS-only), Powertools parameters (one GetSecretValue per cold start). */
 const NEVER = [
