@@ -7,7 +7,7 @@ import { channelTestText } from '../channels/channelTestText';
 import { testChannel, type TestChannelDeps, type TestResult } from '../channels/testChannel';
 import type { DeskViewer } from './deskViewer';
 
-/** One Test per viewer and channel in each minute (a fixed window). */
+/** At most one Test per viewer and channel in any minute (at least this long between two). */
 export const CHANNEL_TEST_WINDOW_MS = 60_000;
 
 /**
@@ -21,7 +21,7 @@ export const DESK_TEST_MAX_WAIT_MS = 15_000;
 export interface DeskChannelTestDeps {
   readonly channels: Pick<ChannelsRepository, 'get'> & TestChannelDeps['channels'];
   readonly sender: TestChannelDeps['sender'];
-  readonly rates: Pick<DeskRateRepository, 'hit'>;
+  readonly rates: Pick<DeskRateRepository, 'claimTurn'>;
   readonly channelTests: Pick<DeskChannelTestRepository, 'record'>;
   readonly sleep: (ms: number) => Promise<void>;
 }
@@ -42,11 +42,8 @@ export async function deskChannelTest(deps: DeskChannelTestDeps, viewer: DeskVie
   const channel = await deps.channels.get(name);
   if (!channel) return { kind: 'not-found' };
   const at = now();
-  const hits = await deps.rates.hit('channel-test', `${viewer.email}\n${channel.name}`, CHANNEL_TEST_WINDOW_MS, at);
-  if (hits > 1) {
-    const windowEnd = (Math.floor(at / CHANNEL_TEST_WINDOW_MS) + 1) * CHANNEL_TEST_WINDOW_MS;
-    return { kind: 'rate-limited', retryInS: Math.max(1, Math.ceil((windowEnd - at) / 1000)) };
-  }
+  const turn = await deps.rates.claimTurn('channel-test', `${viewer.email}\n${channel.name}`, CHANNEL_TEST_WINDOW_MS, at);
+  if (turn.kind === 'wait') return { kind: 'rate-limited', retryInS: Math.ceil(turn.ms / 1000) };
   const tested = await sendTest(deps, channel, now);
   const record: ChannelTestRecord = { channel: channel.name, by: viewer.email, at, ...tested };
   const id = randomUUID();

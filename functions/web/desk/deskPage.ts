@@ -51,6 +51,8 @@ export interface DeskPageDeps extends SignInPageDeps, DeskScopeDeps {
   readonly channelSender: DeskChannelTestDeps['sender'];
   /** The Test button's audit: who tested which channel when, and the outcome shown after the redirect. */
   readonly channelTests: Pick<DeskChannelTestRepository, 'record' | 'get'>;
+  /** The sign-in counters, and the Test button's one turn a minute. */
+  readonly rates: SignInPageDeps['rates'] & DeskChannelTestDeps['rates'];
   /** Mints the revoke and revoke-all links of the keys section's buttons (the links an alert email carries). */
   readonly revokeLinks: DeskRevokeLinkDeps['revokeLinks'];
 }
