@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { decimalStringSchema, timestampMsSchema } from '../domain/curvePoint';
+import { DECIMAL_PATTERN, decimalStringSchema, timestampMsSchema } from '../domain/curvePoint';
 import { INTERVAL_MS, type Interval } from '../domain/interval';
 import type { StoredCurvePoint } from './storedCurvePoint';
 
@@ -61,6 +61,8 @@ const KEY_ATTRIBUTES = new Set(['series', 'ts', 'expiresAt']);
 const SLOT_NAME = /^(?:p(0|[1-9]\d{0,2})|m([1-9]\d{0,11}))$/;
 const optionalDecimal = z.union([z.literal(''), decimalStringSchema]);
 const stepMsSchema = z.string().regex(/^[1-9]\d{0,11}$/);
+/** The common packed value, `<equity>|<pnl>` with no placed step: read with one regex (tens of thousands a page). */
+const PLAIN_PACKED = new RegExp(`^(${DECIMAL_PATTERN})?\\|(${DECIMAL_PATTERN})?$`);
 const packedSchema = z
   .string()
   .transform((value) => value.split('|'))
@@ -95,7 +97,8 @@ export function curveBucketSchema(interval: Interval) {
           ctx.issues.push({ code: 'custom', input: value, path: [name], message: `not a slot of a ${interval} bucket` });
           continue;
         }
-        const packed = packedSchema.safeParse(value);
+        const plain = typeof value === 'string' ? PLAIN_PACKED.exec(value) : null;
+        const packed = plain ? { success: true, data: [plain[1] ?? '', plain[2] ?? ''] as const } : packedSchema.safeParse(value);
         const [equity, pnl, placement, r, stepMs, favourable] = packed.data ?? ['', ''];
         if (equity === '' && pnl === '') {
           ctx.issues.push({
