@@ -74,12 +74,21 @@ const packedSchema = z
     ]),
   );
 
+const schemas = new Map<Interval, ReturnType<typeof bucketSchemaOf>>();
+
 /**
  * Validates a bucket item of `interval` read from the table: an aligned start, a TTL, and slot
  * attributes only, each inside the bucket and holding a packed point. The first offending
- * attribute fails the whole item.
+ * attribute fails the whole item. One schema per interval, built once (building one costs more
+ * than a page of reads).
  */
-export function curveBucketSchema(interval: Interval) {
+export function curveBucketSchema(interval: Interval): ReturnType<typeof bucketSchemaOf> {
+  let schema = schemas.get(interval);
+  if (!schema) schemas.set(interval, (schema = bucketSchemaOf(interval)));
+  return schema;
+}
+
+function bucketSchemaOf(interval: Interval) {
   const span = bucketSpanMs(interval);
   const intervalMs = INTERVAL_MS[interval];
   return z
@@ -112,18 +121,18 @@ export function curveBucketSchema(interval: Interval) {
           continue;
         }
         const ts = item.ts + offset;
-        const step =
-          placement === undefined
-            ? {}
-            : {
-                step: {
-                  placement: placement === 'r' ? ('refined' as const) : ('conservative' as const),
-                  r: Number(r),
-                  fromTs: ts - Number(stepMs),
-                  ...(favourable === undefined ? {} : { favourable: Number(favourable) }),
-                },
-              };
-        points.push({ ts, ...(equity === '' ? {} : { equity }), ...(pnl === '' ? {} : { pnl }), ...step });
+        const point: { -readonly [K in keyof StoredCurvePoint]: StoredCurvePoint[K] } = { ts };
+        if (equity !== '') point.equity = equity;
+        if (pnl !== '') point.pnl = pnl;
+        if (placement !== undefined) {
+          point.step = {
+            placement: placement === 'r' ? 'refined' : 'conservative',
+            r: Number(r),
+            fromTs: ts - Number(stepMs),
+            ...(favourable === undefined ? {} : { favourable: Number(favourable) }),
+          };
+        }
+        points.push(point);
       }
       return { start: item.ts, expiresAt: item.expiresAt, points: points.sort((a, b) => a.ts - b.ts) };
     });

@@ -109,7 +109,7 @@ export class CurvesRepository extends DynamoRepository {
     const operation = 'curves.queryRange';
     const [legacy, buckets] = await Promise.all([
       this.collect(this.legacyPoints(address, interval, operation, { fromMs, toMs })),
-      this.collect(this.bucketPoints(address, interval, operation, { fromMs, toMs })),
+      this.collectRuns(this.bucketRuns(address, interval, operation, { fromMs, toMs })),
     ]);
     return mergePoints(legacy, buckets);
   }
@@ -195,6 +195,11 @@ export class CurvesRepository extends DynamoRepository {
 
   /** Live points of the bucket layout within the range, oldest first unless `newestFirst`. */
   private async *bucketPoints(address: string, interval: Interval, operation: string, range: ReadRange): AsyncGenerator<StoredCurvePoint> {
+    for await (const run of this.bucketRuns(address, interval, operation, range)) yield* run;
+  }
+
+  /** `bucketPoints` a bucket at a time (a long range's tens of thousands of points without a promise each). */
+  private async *bucketRuns(address: string, interval: Interval, operation: string, range: ReadRange): AsyncGenerator<StoredCurvePoint[]> {
     const fromMs = range.fromMs ?? 0;
     const toMs = range.toMs ?? Number.MAX_SAFE_INTEGER;
     const items = queryAll(
@@ -212,14 +217,21 @@ export class CurvesRepository extends DynamoRepository {
     for await (const item of items) {
       const bucket: CurveBucket = parseItem(schema, item, operation);
       if (!isLive(bucket.expiresAt, now)) continue;
-      const inRange = bucket.points.filter((p) => p.ts >= fromMs && p.ts <= toMs);
-      yield* range.newestFirst ? inRange.reverse() : inRange;
+      const whole = bucket.points.length > 0 && bucket.points[0]!.ts >= fromMs && bucket.points.at(-1)!.ts <= toMs;
+      const inRange = whole ? bucket.points : bucket.points.filter((p) => p.ts >= fromMs && p.ts <= toMs);
+      yield range.newestFirst ? inRange.reverse() : inRange;
     }
   }
 
   private async collect(points: AsyncGenerator<StoredCurvePoint>): Promise<StoredCurvePoint[]> {
     const all: StoredCurvePoint[] = [];
     for await (const point of points) all.push(point);
+    return all;
+  }
+
+  private async collectRuns(runs: AsyncGenerator<StoredCurvePoint[]>): Promise<StoredCurvePoint[]> {
+    const all: StoredCurvePoint[] = [];
+    for await (const run of runs) for (const point of run) all.push(point);
     return all;
   }
 }
@@ -247,9 +259,9 @@ async function first<T>(values: AsyncGenerator<T>): Promise<T | undefined> {
   return undefined;
 }
 
-/** Both layouts' points as one series, oldest first; a bucket's point replaces a per-point item of the same timestamp. */
-function mergePoints(legacy: readonly StoredCurvePoint[], buckets: readonly StoredCurvePoint[]): StoredCurvePoint[] {
-  if (legacy.length === 0) return [...buckets];
+/** Both layouts' points as one series, oldest first; a bucket's point replaces a per-point item of the same timestamp (`buckets` itself when there is no per-point item). */
+function mergePoints(legacy: readonly StoredCurvePoint[], buckets: StoredCurvePoint[]): StoredCurvePoint[] {
+  if (legacy.length === 0) return buckets;
   const byTs = new Map<number, StoredCurvePoint>();
   for (const point of legacy) byTs.set(point.ts, point);
   for (const point of buckets) byTs.set(point.ts, point);
