@@ -20,7 +20,7 @@ import type { DeskStores } from './deskStores';
 import type { HistoryPage } from '../../store/accountHistoryRepository';
 import type { AlertHistoryEntry } from '../../domain/alertHistoryEntry';
 import type { DeliveryHistoryEntry } from '../../domain/deliveryHistoryEntry';
-import { protectionHistory, type ProtectionHistory } from './protectionHistory';
+import { protectionHistory, readDecisionsPage, type ProtectionHistory } from './protectionHistory';
 
 /** How many points the server-drawn charts of a page draw at most (the client asks the API for more). */
 export const PAGE_CHART_POINTS = 1_200;
@@ -93,7 +93,7 @@ export async function accountPage(
   now: number,
   positions: AccountPagePositions = { alerts: null, deliveries: null, decisions: null },
 ): Promise<AccountPage> {
-  const [series, rules, snapshot, views, known, alertHistory, deliveries] = await Promise.all([
+  const [series, rules, snapshot, views, known, alertHistory, deliveries, decisions] = await Promise.all([
     readAccountSeries(stores, account, window, now),
     stores.alerts.listWithControls(account.address),
     stores.snapshots.latest(account.address),
@@ -101,13 +101,14 @@ export async function accountPage(
     stores.knownDelegates.read(account.address),
     stores.history.alerts(account.address, HISTORY_PAGE, positions.alerts),
     stores.history.deliveries(account.address, HISTORY_PAGE, positions.deliveries),
+    readDecisionsPage(stores, account.address, positions.decisions),
   ]);
   const shown = shownStatus(account, now, withoutUrls, snapshot ? snapshot.polledAt : null);
   const rule = (name: string) => rules.find((r) => r.rule === name)?.state;
   const levelStates = drawdownStateSchema.safeParse(rule(DRAWDOWN_RULE));
   const stored = levelStates.success ? levelStates.data.levels : {};
   const ks = killSwitchStateSchema.safeParse(rule(KILL_SWITCH_RULE));
-  const protection = await protectionHistory(stores, account, ks.success ? ks.data : null, positions.decisions);
+  const protection = protectionHistory(decisions, account, ks.success ? ks.data : null);
   const accountSnooze = snoozeStateSchema.safeParse(rule(SNOOZE_RULE));
   const recipientSnoozes = recipientSnoozesStateSchema.safeParse(rule(RECIPIENT_SNOOZES_RULE));
   const today = localDate(now, account.timezone);

@@ -23,28 +23,41 @@ export interface ProtectionHistory {
   readonly next: string | null;
 }
 
+/** A page of an account's automatic decisions, each with where it stands. */
+export interface DecisionsPage {
+  readonly decisions: readonly DecisionView[];
+  readonly next: string | null;
+}
+
 /**
- * Reads a page of `account`'s automatic decisions from `after` (a page's `next`; `null`: the newest;
- * dry runs included; one index `Query`, then each decision's units), and words the kill switch's `state` with the settlement of the decision a
- * `revoking` state names, as `status` and `accounts show` do.
+ * Reads a page of the account `address`'s automatic decisions from `after` (a page's `next`;
+ * `null`: the newest; dry runs included): one index `Query`, then each decision's units.
  */
-export async function protectionHistory(
-  stores: Pick<DeskStores, 'decisions'>,
-  account: Pick<TrackedAccount, 'address' | 'killSwitch'>,
-  state: KillSwitchState | null,
-  after: string | null = null,
-): Promise<ProtectionHistory> {
-  const listed = await stores.decisions.pageForAccount(account.address, DECISIONS_PAGE, after);
+export async function readDecisionsPage(stores: Pick<DeskStores, 'decisions'>, address: string, after: string | null = null): Promise<DecisionsPage> {
+  const listed = await stores.decisions.pageForAccount(address, DECISIONS_PAGE, after);
   const decisions = await Promise.all(
     listed.decisions.map(async (decision) => ({
       decision,
       progress: decisionProgress(decision, decision.dryRun ? new Map() : await stores.decisions.units(decision)),
     })),
   );
+  return { decisions, next: listed.next };
+}
+
+/**
+ * The protection section: the decisions `page`, and the kill switch's `state` worded with the
+ * settlement of the decision a `revoking` state names (when on the page), as `status` and
+ * `accounts show` do.
+ */
+export function protectionHistory(
+  page: DecisionsPage,
+  account: Pick<TrackedAccount, 'address' | 'killSwitch'>,
+  state: KillSwitchState | null,
+): ProtectionHistory {
   let killSwitchNow: string | null = null;
   if (account.killSwitch !== null) {
-    const named = state?.status === 'revoking' ? decisions.find((d) => d.decision.decisionId === state.decisionId)?.progress : undefined;
+    const named = state?.status === 'revoking' ? page.decisions.find((d) => d.decision.decisionId === state.decisionId)?.progress : undefined;
     killSwitchNow = killSwitchStateText(state, account.address, named?.kind === 'settled' ? named.settlement : null);
   }
-  return { killSwitchNow, decisions, next: listed.next };
+  return { killSwitchNow, decisions: page.decisions, next: page.next };
 }
