@@ -8,44 +8,13 @@ import { evaluateDrawdown } from '../../../../functions/services/collect/evaluat
 import { createRepositories } from '../../../../functions/store/repositories';
 import { DRAWDOWN_ROLLUP_RULE } from '../../../../functions/store/drawdownRollupItem';
 import { tableName } from '../../../../functions/store/tableDefinitions';
-import { dynamoClient } from '../../../support/dynamo';
+import { meterCapacity } from '../../../support/store/capacityMeter';
 import { testTables } from '../../../support/testTables';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 /** 2030-01-07 00:00 UTC: after the machine's date, so DynamoDB Local's TTL sweep leaves the points alone. */
 const START = Date.UTC(2030, 0, 7);
-
-/** Read and write units per table, from `ReturnConsumedCapacity` on every request of this file's client. */
-function meterCapacity() {
-  const units = { read: new Map<string, number>(), write: new Map<string, number>() };
-  const reads = new Set(['GetItemCommand', 'QueryCommand', 'BatchGetItemCommand']);
-  const writes = new Set(['PutItemCommand', 'UpdateItemCommand', 'BatchWriteItemCommand', 'DeleteItemCommand']);
-  dynamoClient().middlewareStack.add(
-    (next, context) => async (args) => {
-      const name = context.commandName ?? '';
-      const target = reads.has(name) ? units.read : writes.has(name) ? units.write : null;
-      if (!target) return next(args);
-      const result = await next({ ...args, input: { ...(args.input as object), ReturnConsumedCapacity: 'TOTAL' } });
-      const consumed = (
-        result.output as { ConsumedCapacity?: { TableName?: string; CapacityUnits?: number } | { TableName?: string; CapacityUnits?: number }[] }
-      ).ConsumedCapacity;
-      for (const c of Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) {
-        target.set(c.TableName ?? '?', (target.get(c.TableName ?? '?') ?? 0) + (c.CapacityUnits ?? 0));
-      }
-      return result;
-    },
-    { step: 'initialize', name: 'drawdownRollupTestMeter' },
-  );
-  return {
-    take(table: string): { read: number; write: number } {
-      const out = { read: units.read.get(table) ?? 0, write: units.write.get(table) ?? 0 };
-      units.read.delete(table);
-      units.write.delete(table);
-      return out;
-    },
-  };
-}
 
 /** A calm hourly account: small positive drift, little noise (its 90-day drawdown stays under 5%). */
 function calmHistory(from: number, to: number): SeriesPoint[] {

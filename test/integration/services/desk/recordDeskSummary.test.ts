@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { accountSettingsSchema } from '../../../../functions/domain/account';
+import { lookbackWindowMs } from '../../../../functions/domain/lookbackWindow';
+import { newTrackedAccount } from '../../../../functions/domain/trackedAccount';
+import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
+import { evaluateDrawdown } from '../../../../functions/services/collect/evaluateDrawdown';
+import { recordDeskSummary } from '../../../../functions/services/desk/recordDeskSummary';
+import { createRepositories } from '../../../../functions/store/repositories';
+import { tableName } from '../../../../functions/store/tableDefinitions';
+import { meterCapacity } from '../../../support/store/capacityMeter';
+import { testTables } from '../../../support/testTables';
+
+/** 2030-01-07 12:00 UTC: after the machine's date, so DynamoDB Local's TTL sweep leaves the points alone. */
+const NOW = Date.UTC(2030, 0, 7, 12);
+const MINUTE = 60_000;
+
+describe('the desk summary collect writes after a poll (DynamoDB Local)', () => {
+  const tables = testTables();
+  const meter = meterCapacity();
+
+  it("costs one write unit for a 1m account with a whole drawdown window (its sparkline's values rounded to 1e-6)", async () => {
+    const repos = createRepositories(tables.client, tables.prefix, { now: () => NOW });
+    const settings = accountSettingsSchema.parse({
+      address: '0x00000000000000000000000000000000000005a1',
+      email: 'spark@example.com',
+      interval: '1m',
+      drawdown: '5,10',
+    });
+    await repos.accounts.create(newTrackedAccount(settings, NOW - 30 * 86_400_000));
+    // A strong run-up with noise: index values far from zero, each with many digits before rounding.
+    const from = NOW - lookbackWindowMs('1m', DEFAULT_COLLECT_SETTINGS.lookbackMs);
+    let equity = 40_000;
+    let pnl = 0;
+    const points = [];
+    for (let ts = from - (from % MINUTE); ts <= NOW; ts += MINUTE) {
+      const change = equity * (0.0004 + 0.003 * Math.sin(ts / 7_777_777));
+      equity += change;
+      pnl += change;
+      points.push({ ts, equity: String(equity), pnl: String(pnl) });
+    }
+    await repos.curves.putPoints(settings.address, '1m', points, NOW + DEFAULT_COLLECT_SETTINGS.retentionMs);
+    const account = (await repos.accounts.get(settings.address))!;
+    await (await evaluateDrawdown(repos, account, NOW, DEFAULT_COLLECT_SETTINGS)).commit();
+
+    const alerts = tableName(tables.prefix, 'alerts');
+    meter.take(alerts);
+    await recordDeskSummary(repos, account, NOW);
+    expect(meter.take(alerts).write).toBe(1);
+
+    const summary = (await repos.deskSummaries.getMany([settings.address])).get(settings.address)!;
+    expect(summary.spark.length).toBeGreaterThan(80);
+    expect(Math.max(...summary.spark)).toBeGreaterThan(1);
+    for (const value of summary.spark) expect(Math.round(value * 1e6) / 1e6).toBe(value);
+  });
+});
