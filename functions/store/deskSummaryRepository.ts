@@ -83,11 +83,12 @@ export class DeskSummaryRepository extends DynamoRepository {
   }
 
   /**
-   * The summaries of `addresses` (`BatchGetItem`, 100 keys a call), by account. An account
-   * without one, or whose item does not validate, is left out: its reader measures it itself.
+   * The summaries of `addresses` (`BatchGetItem`, 100 keys a call, eventually consistent: half the
+   * read units, and a summary written in the last second may show the poll before), by account. An
+   * account without one, or whose item does not validate, is left out: its reader measures it itself.
    */
   async getMany(addresses: readonly string[]): Promise<Map<string, DeskSummary>> {
-    const items = await batchGetAll(this.client, this.table, addresses.map(keyOf), 'deskSummaries.getMany', this.options.batch);
+    const items = await batchGetAll(this.client, this.table, addresses.map(keyOf), 'deskSummaries.getMany', { ...this.options.batch, consistent: false });
     const found = new Map<string, DeskSummary>();
     for (const item of items) {
       const parsed = itemSchema.safeParse({ ...item, address: String(item['address']).slice(DESK_SUMMARY_KEY_PREFIX.length) });
