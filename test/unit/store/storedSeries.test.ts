@@ -18,9 +18,12 @@ const point = fc.record({
   ts: fc.integer({ min: 0, max: 50 }).map((n) => n * 60_000),
   equity: value,
   pnl: value,
-  step: fc.option(fc.record({ placement: fc.constantFrom('refined' as const, 'conservative' as const), r: fc.double({ noNaN: true, min: -1, max: 1 }), fromTs: fc.nat() }), {
-    nil: undefined,
-  }),
+  step: fc.option(
+    fc.record({ placement: fc.constantFrom('refined' as const, 'conservative' as const), r: fc.double({ noNaN: true, min: -1, max: 1 }), fromTs: fc.nat() }),
+    {
+      nil: undefined,
+    },
+  ),
 });
 const clean = (p: { ts: number; equity: string | undefined; pnl: string | undefined; step: StoredCurvePoint['step'] | undefined }): StoredCurvePoint => ({
   ts: p.ts,
