@@ -60,12 +60,10 @@ export class DecisionRepository extends DynamoRepository {
 
   /** The decision (strongly consistent), or `null`. */
   async get(decisionId: string): Promise<ProtectiveDecision | null> {
-    const out = await this.call('decisions.get', () =>
-      this.client.send(new GetCommand({ TableName: this.table, Key: { tokenId: DECISION_KEY_PREFIX + decisionId }, ConsistentRead: true })),
-    );
-    if (!out.Item) return null;
-    const { tokenId: _key, expiresAt, ...decision } = parseItem(itemSchema, out.Item, 'decisions.get');
-    return isLive(expiresAt, this.now()) ? decision : null;
+    const item = await this.getLiveItem('decisions.get', { tokenId: DECISION_KEY_PREFIX + decisionId }, itemSchema);
+    if (!item) return null;
+    const { tokenId: _key, expiresAt: _expires, ...decision } = item;
+    return decision;
   }
 
   /**

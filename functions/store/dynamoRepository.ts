@@ -1,5 +1,7 @@
+import type * as z from 'zod';
 import {
   DeleteCommand,
+  GetCommand,
   PutCommand,
   UpdateCommand,
   type DeleteCommandInput,
@@ -11,6 +13,8 @@ import {
 import { queryAll } from './queryAll';
 import type { RepositoryOptions } from './repositoryOptions';
 import { isConditionalCheckFailed, storeCall } from './errors';
+import { parseItem } from './parseItem';
+import { isLive } from './ttl';
 import { tableName, type TableId } from './tableDefinitions';
 
 /** A command's input on this repository's table: everything but its name. */
@@ -77,6 +81,22 @@ export abstract class DynamoRepository<O extends RepositoryOptions = RepositoryO
   /** One conditional `DeleteCommand` on this table (`conditionalWrite`). */
   protected conditionalDelete<const A, const B>(operation: string, remove: TableInput<DeleteCommandInput>, applied: A, refused: Refusal<B>): Promise<A | B> {
     return this.conditionalWrite(operation, () => this.client.send(new DeleteCommand({ TableName: this.table, ...remove })), applied, refused);
+  }
+
+  /**
+   * The item at `key` (a strongly consistent `GetItem`), validated with `schema` (`parseItem`);
+   * `null` when there is none or its `expiresAt` (TTL seconds) has passed but DynamoDB has not
+   * removed it yet.
+   */
+  protected async getLiveItem<S extends z.ZodType<{ readonly expiresAt: number }>>(
+    operation: string,
+    key: Record<string, unknown>,
+    schema: S,
+  ): Promise<z.output<S> | null> {
+    const out = await this.call(operation, () => this.client.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true })));
+    if (!out.Item) return null;
+    const item = parseItem(schema, out.Item, operation);
+    return isLive(item.expiresAt, this.now()) ? item : null;
   }
 
   /** Every item a `Query` on this table finds (page by page), each read with `read`. */
