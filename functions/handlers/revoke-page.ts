@@ -1,4 +1,4 @@
-import { LambdaRevocationSigner, signerLambdaClient } from '../web/lambdaRevocationSigner';
+import { lambdaRevocationSignerFrom } from '../web/lambdaRevocationSigner';
 import { someRepositoriesFrom } from '../runtime/factories';
 import { AccountsRepository } from '../store/accountsRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
@@ -47,7 +47,7 @@ export async function revokePageDepsFromEnv(env: Readonly<Record<string, string 
   return {
     ...page,
     ...someRepositoriesFrom(settings, REVOKE_PAGE_REPOSITORIES),
-    signer: new LambdaRevocationSigner(signerLambdaClient(settings.AWS_REGION), settings.SIGN_REVOCATION_FUNCTION_NAME),
+    signer: lambdaRevocationSignerFrom(settings),
     counters,
     flushMetrics: flush,
   };
