@@ -8,6 +8,14 @@ export const snoozeScopeSchema = z.discriminatedUnion('kind', [
 ]);
 export type SnoozeScope = z.output<typeof snoozeScopeSchema>;
 
+const instant = z.number().int().nonnegative();
+
+/** What a level's events name: the level, the drawdown when it was crossed or recovered (percent), and when. */
+const levelEvent = { level: z.number().positive(), drawdownPct: z.number().min(0), at: instant };
+
+/** What a snooze's events name: on whom, who set or lifted it in plain words (`operator (CLI)`, a recipient's address, `chat button`), and when. */
+const snoozeEvent = { scope: snoozeScopeSchema, by: z.string().min(1), at: instant };
+
 /**
  * One event of an account's alert history (the desk's account page): a drawdown level fired or
  * recovered, or a snooze set or lifted, and by whom. `at` is when it happened (a crossing's own
@@ -16,12 +24,9 @@ export type SnoozeScope = z.output<typeof snoozeScopeSchema>;
 export const alertHistoryEntrySchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('fired'),
-    level: z.number().positive(),
-    /** The drawdown when the level was crossed, percent. */
-    drawdownPct: z.number().min(0),
-    at: z.number().int().nonnegative(),
+    ...levelEvent,
     /** When collect recorded the crossing (the poll that saw it). */
-    recordedAt: z.number().int().nonnegative(),
+    recordedAt: instant,
     /** How long after its minute the crossing was announced (a gap filled, a catch-up); `null`: on time. */
     lateByMs: z.number().int().positive().nullable(),
     /** Whether an alert named it (no: snoozed, or a breach from before the account was tracked). */
@@ -29,26 +34,9 @@ export const alertHistoryEntrySchema = z.discriminatedUnion('kind', [
     /** The breach began before the account was tracked and was recorded silently. */
     baseline: z.boolean(),
   }),
-  z.object({
-    kind: z.literal('recovered'),
-    level: z.number().positive(),
-    drawdownPct: z.number().min(0),
-    at: z.number().int().nonnegative(),
-  }),
-  z.object({
-    kind: z.literal('snoozed'),
-    scope: snoozeScopeSchema,
-    /** Who set it, in plain words (`operator (CLI)`, a recipient's address, `chat button`). */
-    by: z.string().min(1),
-    until: z.number().int().nonnegative(),
-    at: z.number().int().nonnegative(),
-  }),
-  z.object({
-    kind: z.literal('snooze-lifted'),
-    scope: snoozeScopeSchema,
-    by: z.string().min(1),
-    at: z.number().int().nonnegative(),
-  }),
+  z.object({ kind: z.literal('recovered'), ...levelEvent }),
+  z.object({ kind: z.literal('snoozed'), ...snoozeEvent, until: instant }),
+  z.object({ kind: z.literal('snooze-lifted'), ...snoozeEvent }),
 ]);
 export type AlertHistoryEntry = z.output<typeof alertHistoryEntrySchema>;
 

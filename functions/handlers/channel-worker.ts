@@ -22,7 +22,6 @@ import { CachedChannelList } from '../store/cachedChannelList';
 import { SharedDestinationPacer } from '../services/channels/sharedDestinationPacer';
 import { deliverChannelJob, type ChannelJobDeps, type ChannelJobOutcome } from '../services/channels/deliverChannelJob';
 import { fanOutEvent, type FanOutEventDeps } from '../services/notify/fanOutEvent';
-import { channelDeliveryEntry } from '../services/channels/channelDeliveryEntry';
 
 /** What the channel worker needs: the channel delivery service's ports, the fan-out's, plus a metrics flush per invocation. */
 export interface ChannelWorkerDeps extends ChannelJobDeps, ConsumerDeps {
@@ -47,7 +46,7 @@ const OUTCOME_METRIC: Readonly<Record<ChannelJobOutcome['kind'], string>> = {
  * The channel queue's consumer (the `channel-worker` Lambda in AWS; run in process by `collect`,
  * `serve` and `npm start`): each record is one notice for one channel, sent with
  * `deliverChannelJob`, or a published notify event (`fanout`), expanded into those jobs with
- * `fanOutEvent` apart from the event's paced emails. Each notice job's outcome goes into its account's delivery history. A job to be sent later is re-queued by the service with a delay (the record
+ * `fanOutEvent` apart from the event's paced emails. A job to be sent later is re-queued by the service with a delay (the record
  * itself succeeds); a store or queue failure lists the record in `batchItemFailures`.
  *
  * The records of a batch run at once (`recordConcurrency`, default the whole batch), on up to
@@ -74,8 +73,6 @@ export function createChannelWorkerHandler(deps: ChannelWorkerDeps) {
         return;
       }
       const outcome = await deliverChannelJob(deps, job);
-      const entry = 'notice' in job ? channelDeliveryEntry(job, outcome, deps.now()) : null;
-      if (entry && 'notice' in job) await deps.repos.history.recordDelivery(job.notice.account.address, entry);
       deps.counters.count(OUTCOME_METRIC[outcome.kind]);
       if (outcome.kind === 'refused' || outcome.kind === 'payload-rejected' || outcome.kind === 'gave-up')
         deps.log.warn('channel job not delivered', { ...about, outcome });

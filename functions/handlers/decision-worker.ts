@@ -8,7 +8,7 @@ import type { SignerCall } from '../services/revocation/signerCall';
 import { messageVisibilityFrom } from '../runtime/factories';
 import { handlerBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
-import { LambdaRevocationSigner, signerLambdaClient } from '../web/lambdaRevocationSigner';
+import { lambdaRevocationSignerFrom } from '../web/lambdaRevocationSigner';
 import { signerCallOf } from '../web/signerCallOf';
 
 /** What the decision worker needs: the signing call, and what every consumer is given. */
@@ -49,7 +49,7 @@ export function decisionWorkerDepsFromEnv(env: Readonly<Record<string, string | 
   const { settings, ...basics } = handlerBasics('decision-worker', env);
   return {
     ...basics,
-    sign: signerCallOf(new LambdaRevocationSigner(signerLambdaClient(settings.AWS_REGION), settings.SIGN_REVOCATION_FUNCTION_NAME)),
+    sign: signerCallOf(lambdaRevocationSignerFrom(settings)),
     visibility: messageVisibilityFrom(settings),
   };
 }

@@ -10,7 +10,7 @@ import { AlertStateRepository } from '../store/alertStateRepository';
 import { ChannelsRepository } from '../store/channelsRepository';
 import { PreferencesRepository } from '../store/preferencesRepository';
 import type { Repositories } from '../store/repositories';
-import type { RepositoryClasses } from '../store/repositoriesOf';
+import { pickRepositories } from '../store/repositoriesOf';
 import { TokenRepository } from '../store/tokenRepository';
 import { pageBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
@@ -22,12 +22,18 @@ import { createPageHandler, type PageHandlerDeps } from '../web/pageHandler';
 export type PreferencesPageHandlerDeps = PreferencesPageDeps & PageHandlerDeps;
 
 /** The tables `preferences-page` reads and writes: its Lambda builds only these. */
-type PreferencesPageTable = 'preferences' | 'alerts' | 'accounts' | 'channels' | 'tokens' | 'history';
+const PREFERENCES_PAGE_REPOSITORIES = {
+  preferences: PreferencesRepository,
+  alerts: AlertStateRepository,
+  accounts: AccountsRepository,
+  channels: ChannelsRepository,
+  tokens: TokenRepository,
+  history: AccountHistoryRepository,
+};
 
 /** `preferences-page`'s tables out of a fuller set of repositories (the local system's, a test world's): the same ones its Lambda builds. */
-export function preferencesPageTables(repos: Pick<Repositories, PreferencesPageTable>): Pick<Repositories, PreferencesPageTable> {
-  const { preferences, alerts, accounts, channels, tokens, history } = repos;
-  return { preferences, alerts, accounts, channels, tokens, history };
+export function preferencesPageTables(repos: Pick<Repositories, keyof typeof PREFERENCES_PAGE_REPOSITORIES>) {
+  return pickRepositories(repos, PREFERENCES_PAGE_REPOSITORIES);
 }
 
 /**
@@ -54,14 +60,7 @@ export async function preferencesPageDepsFromEnv(env: Readonly<Record<string, st
   return {
     ...page,
     links: new PageLinks(page.links, await linkMinterFrom(settings, HANDLER_CATALOG['preferences-page'].requires.links.mints)),
-    ...someRepositoriesFrom(settings, {
-      preferences: PreferencesRepository,
-      alerts: AlertStateRepository,
-      accounts: AccountsRepository,
-      channels: ChannelsRepository,
-      tokens: TokenRepository,
-      history: AccountHistoryRepository,
-    } satisfies RepositoryClasses<PreferencesPageTable>),
+    ...someRepositoriesFrom(settings, PREFERENCES_PAGE_REPOSITORIES),
     mailbox: mailboxNotices({ sender: sesSenderFrom(settings), mailFrom: settings.MAIL_FROM, now: page.now }),
   };
 }

@@ -8,7 +8,7 @@ import { delegateUnitWorker } from '../runtime/consumer/delegateUnitWorker';
 import type { ConsumerDeps } from '../runtime/consumer/sqsConsumer';
 import { RevokeAllRepository } from '../store/revokeAllRepository';
 import { TokenRepository } from '../store/tokenRepository';
-import { LambdaRevocationSigner, signerLambdaClient } from '../web/lambdaRevocationSigner';
+import { lambdaRevocationSignerFrom } from '../web/lambdaRevocationSigner';
 import { signerCallOf } from '../web/signerCallOf';
 import { announceRevokeAllSettled, type AnnounceRevokeAllDeps } from '../services/revocation/announceRevokeAllSettled';
 import { runRevokeAllUnit, type RevokeAllUnitDeps } from '../services/revocation/runRevokeAllUnit';
@@ -47,7 +47,7 @@ export function revokeAllWorkerDepsFromEnv(env: Readonly<Record<string, string |
     ...basics,
     batches: repos.revokeAll,
     tokens: repos.tokens,
-    sign: signerCallOf(new LambdaRevocationSigner(signerLambdaClient(settings.AWS_REGION), settings.SIGN_REVOCATION_FUNCTION_NAME)),
+    sign: signerCallOf(lambdaRevocationSignerFrom(settings)),
     notify: notifyPublisher(sqsQueueFrom<NotifyEvent>(settings, 'NOTIFY_QUEUE_URL'), sqsQueueFrom(settings, 'CHANNEL_QUEUE_URL')),
   };
 }

@@ -1,4 +1,4 @@
-import { LambdaRevocationSigner, signerLambdaClient } from '../web/lambdaRevocationSigner';
+import { lambdaRevocationSignerFrom } from '../web/lambdaRevocationSigner';
 import { someRepositoriesFrom } from '../runtime/factories';
 import { AccountsRepository } from '../store/accountsRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
@@ -7,7 +7,7 @@ import { SuppressionRepository } from '../store/suppressionRepository';
 import { TokenRepository } from '../store/tokenRepository';
 import { ChannelsRepository } from '../store/channelsRepository';
 import type { Repositories } from '../store/repositories';
-import type { RepositoryClasses } from '../store/repositoriesOf';
+import { pickRepositories } from '../store/repositoriesOf';
 import { pageBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { revocationPage, type RevocationPageDeps } from '../web/revocationPage';
@@ -18,12 +18,18 @@ import { createFormPageHandler, type PageHandlerDeps } from '../web/pageHandler'
 export type RevokePageDeps = RevocationPageDeps & PageHandlerDeps;
 
 /** The tables `revoke-page` reads and writes: its Lambda builds only these. */
-type RevokePageTable = 'accounts' | 'delegates' | 'tokens' | 'suppressions' | 'preferences' | 'channels';
+const REVOKE_PAGE_REPOSITORIES = {
+  accounts: AccountsRepository,
+  delegates: DelegateViewRepository,
+  tokens: TokenRepository,
+  suppressions: SuppressionRepository,
+  preferences: PreferencesRepository,
+  channels: ChannelsRepository,
+};
 
 /** `revoke-page`'s tables out of a fuller set of repositories (the local system's, a test world's): the same ones its Lambda builds. */
-export function revokePageTables(repos: Pick<Repositories, RevokePageTable>): Pick<Repositories, RevokePageTable> {
-  const { accounts, delegates, tokens, suppressions, preferences, channels } = repos;
-  return { accounts, delegates, tokens, suppressions, preferences, channels };
+export function revokePageTables(repos: Pick<Repositories, keyof typeof REVOKE_PAGE_REPOSITORIES>) {
+  return pickRepositories(repos, REVOKE_PAGE_REPOSITORIES);
 }
 
 /**
@@ -40,15 +46,8 @@ export async function revokePageDepsFromEnv(env: Readonly<Record<string, string 
   const { settings, counters, flush, page } = await pageBasics('revoke-page', env);
   return {
     ...page,
-    ...someRepositoriesFrom(settings, {
-      accounts: AccountsRepository,
-      delegates: DelegateViewRepository,
-      tokens: TokenRepository,
-      suppressions: SuppressionRepository,
-      preferences: PreferencesRepository,
-      channels: ChannelsRepository,
-    } satisfies RepositoryClasses<RevokePageTable>),
-    signer: new LambdaRevocationSigner(signerLambdaClient(settings.AWS_REGION), settings.SIGN_REVOCATION_FUNCTION_NAME),
+    ...someRepositoriesFrom(settings, REVOKE_PAGE_REPOSITORIES),
+    signer: lambdaRevocationSignerFrom(settings),
     counters,
     flushMetrics: flush,
   };

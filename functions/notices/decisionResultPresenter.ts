@@ -2,7 +2,8 @@ import type { RefusalCode } from '../domain/decisionCheck';
 import type { DecisionResult } from '../domain/decisionResult';
 import { formatTime } from '../mail/render/format';
 import type { NotifyMessage } from '../messages/notifyMessage';
-import { emailBase, revokeAllLink } from './emailParts';
+import { revokeAllLink, wordedEmailBase } from './emailParts';
+import { protectionResultHead } from './protectionResultHead';
 import { killSwitchIncidentKey } from './killSwitchPresenter';
 import { delegateIncidentKey } from './newDelegatePresenter';
 import type { NoticeInput } from './noticeInput';
@@ -99,14 +100,13 @@ function words(message: DecisionResultMessage, input: NoticeInput) {
 
 /** An automatic decision settled: what was revoked, refused or failed and why, what is left. */
 export const decisionResultPresenter: NoticePresenter<DecisionResultMessage> = {
-  head: ({ result }) => ({
-    type: 'revocation.result',
-    category: 'security',
-    email: 'decision-result',
-    loads: { delegateCount: true },
-    // A key the breaker kept: the operators are told too, as of the firing.
-    ...(result.units.some((u) => u.refusal === 'breaker-open') ? { addressing: { kind: 'operators-too' } as const } : {}),
-  }),
+  // A key the breaker kept: the operators are told too, as of the firing.
+  head: ({ result }) =>
+    protectionResultHead(
+      'revocation.result',
+      'decision-result',
+      result.units.some((u) => u.refusal === 'breaker-open'),
+    ),
   present(message, input) {
     const { result } = message;
     const text = words(message, input);
@@ -132,10 +132,7 @@ export const decisionResultPresenter: NoticePresenter<DecisionResultMessage> = {
     return {
       kind: 'decision-result',
       view: {
-        ...emailBase(input, mail),
-        title: text.title,
-        summary: text.summary,
-        lines: [...text.lines],
+        ...wordedEmailBase(input, mail, text),
         rows: text.rows.map((r) => ({ ...r })),
         critical: text.severity === 'critical',
         settledAtMs: message.at,

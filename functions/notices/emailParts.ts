@@ -1,5 +1,6 @@
 import type { DelegateRow, RevokeAllLink } from '../mail/render/views';
 import type { MailInput, NoticeInput } from './noticeInput';
+import type { NoticeText } from './noticeText';
 
 /** What every alert email's view starts with: the account, when it was generated, the footer's links. */
 export function emailBase(input: NoticeInput, mail: MailInput) {
@@ -8,6 +9,11 @@ export function emailBase(input: NoticeInput, mail: MailInput) {
     generatedAtMs: mail.now,
     links: { unsubscribeUrl: mail.unsubscribeUrl, preferencesUrl: input.links.preferencesUrl(), statusUrl: null },
   };
+}
+
+/** What a protection notice's email view starts with (the kill switch, a decision's result): `emailBase`, then its words. */
+export function wordedEmailBase(input: NoticeInput, mail: MailInput, text: NoticeText) {
+  return { ...emailBase(input, mail), title: text.title, summary: text.summary, lines: [...text.lines] };
 }
 
 /** A delegate as an email's table row, with its Revoke link. */

@@ -2,7 +2,8 @@ import type { KillSwitchFiring } from '../domain/killSwitchFiring';
 import type { NoticeSeverity } from '../domain/notice';
 import { formatPercent, formatTime } from '../mail/render/format';
 import type { NotifyMessage } from '../messages/notifyMessage';
-import { emailBase, revokeAllLink } from './emailParts';
+import { revokeAllLink, wordedEmailBase } from './emailParts';
+import { protectionResultHead } from './protectionResultHead';
 import type { NoticeInput } from './noticeInput';
 import type { NoticePresenter } from './noticePresenter';
 import { accountField, revokeAllLinks } from './noticeParts';
@@ -116,14 +117,8 @@ function words(message: KillSwitchMessage, input: NoticeInput) {
 
 /** The kill switch fired: what was revoked, or would have been, or why nothing was. */
 export const killSwitchPresenter: NoticePresenter<KillSwitchMessage> = {
-  head: ({ firing }) => ({
-    type: 'protection.kill-switch',
-    category: 'security',
-    email: 'kill-switch',
-    loads: { delegateCount: true },
-    // The breaker stopped it: many accounts firing at once points to a data fault, the operators' business.
-    ...(firing.action.kind === 'requested' && firing.action.outcome.kind === 'breaker-open' ? { addressing: { kind: 'operators-too' } as const } : {}),
-  }),
+  head: ({ firing }) =>
+    protectionResultHead('protection.kill-switch', 'kill-switch', firing.action.kind === 'requested' && firing.action.outcome.kind === 'breaker-open'),
   present(message, input) {
     const { firing } = message;
     const zone = input.account.timezone;
@@ -151,10 +146,7 @@ export const killSwitchPresenter: NoticePresenter<KillSwitchMessage> = {
     return {
       kind: 'kill-switch',
       view: {
-        ...emailBase(input, mail),
-        title: text.title,
-        summary: text.summary,
-        lines: [...text.lines],
+        ...wordedEmailBase(input, mail, text),
         revoking: text.revoking,
         dryRun: firing.action.kind === 'requested' && firing.action.outcome.kind === 'dry-run',
         delegates: [...text.delegates],

@@ -1,12 +1,12 @@
 import * as z from 'zod';
-import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { alertHistoryEntrySchema, alertHistoryId, type AlertHistoryEntry } from '../domain/alertHistoryEntry';
 import { deliveryHistoryEntrySchema, type DeliveryHistoryEntry } from '../domain/deliveryHistoryEntry';
 import { DynamoRepository } from './dynamoRepository';
 import { StoreError } from './errors';
 import { parseItem } from './parseItem';
 import type { RepositoryOptions } from './repositoryOptions';
-import { isLive, toTtlSeconds } from './ttl';
+import { toTtlSeconds } from './ttl';
 
 /** Partition-key prefix of an account's alert history (`alert#<address>`): IAM confines its writers to it. */
 export const ALERT_HISTORY_PREFIX = 'alert#';
@@ -101,26 +101,17 @@ export class AccountHistoryRepository extends DynamoRepository {
     read: (item: Record<string, unknown>) => { at: string; entry: T; expiresAt: number },
   ): Promise<HistoryPage<T>> {
     if (after !== null && !SORT_KEY.test(after)) throw new StoreError(operation, 'not a history position');
-    // One more than shown tells whether an older page exists (a `LastEvaluatedKey` alone may point at an empty one).
-    const out = await this.call(operation, () =>
-      this.client.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: '#stream = :stream',
-          ExpressionAttributeNames: { '#stream': 'stream' },
-          ExpressionAttributeValues: { ':stream': stream },
-          ScanIndexForward: false,
-          Limit: limit + 1,
-          ...(after === null ? {} : { ExclusiveStartKey: { stream, at: after } }),
-        }),
-      ),
+    const { live, last } = await this.pageNewestFirst(
+      operation,
+      {
+        KeyConditionExpression: '#stream = :stream',
+        ExpressionAttributeNames: { '#stream': 'stream' },
+        ExpressionAttributeValues: { ':stream': stream },
+        ...(after === null ? {} : { ExclusiveStartKey: { stream, at: after } }),
+      },
+      limit,
+      read,
     );
-    const items = (out.Items ?? []).map(read);
-    const shown = items.slice(0, limit);
-    const now = this.now();
-    return {
-      entries: shown.filter((i) => isLive(i.expiresAt, now)).map((i) => i.entry),
-      next: items.length > limit ? (shown.at(-1)?.at ?? null) : null,
-    };
+    return { entries: live.map((i) => i.entry), next: last?.at ?? null };
   }
 }

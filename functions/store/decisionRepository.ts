@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { decisionUnitSchema, type DecisionUnit, type UnitResult } from '../domain/decisionUnit';
 import { protectiveDecisionSchema, type ProtectiveDecision } from '../domain/protectiveDecision';
 import { batchGetAll } from './batchGet';
@@ -7,7 +7,7 @@ import { parseItem } from './parseItem';
 import { StoreError } from './errors';
 import { DECISIONS_BY_ACCOUNT_INDEX } from './tableDefinitions';
 import type { RepositoryOptions } from './repositoryOptions';
-import { isLive, toTtlSeconds } from './ttl';
+import { toTtlSeconds } from './ttl';
 import { DynamoRepository } from './dynamoRepository';
 
 /** Key prefix of protective decisions in the `tokens` table (IAM scopes roles by it). */
@@ -60,12 +60,10 @@ export class DecisionRepository extends DynamoRepository {
 
   /** The decision (strongly consistent), or `null`. */
   async get(decisionId: string): Promise<ProtectiveDecision | null> {
-    const out = await this.call('decisions.get', () =>
-      this.client.send(new GetCommand({ TableName: this.table, Key: { tokenId: DECISION_KEY_PREFIX + decisionId }, ConsistentRead: true })),
-    );
-    if (!out.Item) return null;
-    const { tokenId: _key, expiresAt, ...decision } = parseItem(itemSchema, out.Item, 'decisions.get');
-    return isLive(expiresAt, this.now()) ? decision : null;
+    const item = await this.getLiveItem('decisions.get', { tokenId: DECISION_KEY_PREFIX + decisionId }, itemSchema);
+    if (!item) return null;
+    const { tokenId: _key, expiresAt: _expires, ...decision } = item;
+    return decision;
   }
 
   /**
@@ -76,30 +74,22 @@ export class DecisionRepository extends DynamoRepository {
   async pageForAccount(account: string, limit: number, after: string | null): Promise<DecisionPage> {
     const start = after === null ? null : DECISION_POSITION.exec(after);
     if (start === null && after !== null) throw new StoreError('decisions.pageForAccount', 'not a decision position');
-    // One more than shown tells whether an older page exists (a `LastEvaluatedKey` alone may point at an empty one).
-    const out = await this.call('decisions.pageForAccount', () =>
-      this.client.send(
-        new QueryCommand({
-          TableName: this.table,
-          IndexName: DECISIONS_BY_ACCOUNT_INDEX,
-          KeyConditionExpression: '#account = :account',
-          ExpressionAttributeNames: { '#account': 'account' },
-          ExpressionAttributeValues: { ':account': account },
-          ScanIndexForward: false,
-          Limit: limit + 1,
-          ...(start === null ? {} : { ExclusiveStartKey: { account, createdAt: Number(start[1]), tokenId: DECISION_KEY_PREFIX + (start[2] ?? '') } }),
-        }),
-      ),
+    const { live, last } = await this.pageNewestFirst(
+      'decisions.pageForAccount',
+      {
+        IndexName: DECISIONS_BY_ACCOUNT_INDEX,
+        KeyConditionExpression: '#account = :account',
+        ExpressionAttributeNames: { '#account': 'account' },
+        ExpressionAttributeValues: { ':account': account },
+        ...(start === null ? {} : { ExclusiveStartKey: { account, createdAt: Number(start[1]), tokenId: DECISION_KEY_PREFIX + (start[2] ?? '') } }),
+      },
+      limit,
+      (item) =>
+        typeof item['tokenId'] === 'string' && item['tokenId'].startsWith(DECISION_KEY_PREFIX) ? parseItem(itemSchema, item, 'decisions.pageForAccount') : null,
     );
-    const items = (out.Items ?? [])
-      .filter((item) => typeof item['tokenId'] === 'string' && item['tokenId'].startsWith(DECISION_KEY_PREFIX))
-      .map((item) => parseItem(itemSchema, item, 'decisions.pageForAccount'));
-    const shown = items.slice(0, limit);
-    const last = shown.at(-1);
-    const now = this.now();
     return {
-      decisions: shown.filter((i) => isLive(i.expiresAt, now)).map(({ tokenId: _key, expiresAt: _expires, ...decision }) => decision),
-      next: items.length > limit && last ? decisionPosition(last) : null,
+      decisions: live.map(({ tokenId: _key, expiresAt: _expires, ...decision }) => decision),
+      next: last ? decisionPosition(last) : null,
     };
   }
 

@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoRepository } from './dynamoRepository';
 import { parseItem } from './parseItem';
 import type { RepositoryOptions } from './repositoryOptions';
-import { isLive, toTtlSeconds } from './ttl';
+import { toTtlSeconds } from './ttl';
 
 /** Key prefix of the desk's channel tests in the `desk` table. */
 export const DESK_CHANNEL_TEST_PREFIX = 'channel-test#';
@@ -51,11 +51,9 @@ export class DeskChannelTestRepository extends DynamoRepository {
 
   /** The test recorded under `id`; `null` when there is none or it has expired. */
   async get(id: string): Promise<ChannelTestRecord | null> {
-    const out = await this.call('deskChannelTests.get', () =>
-      this.client.send(new GetCommand({ TableName: this.table, Key: { id: DESK_CHANNEL_TEST_PREFIX + id }, ConsistentRead: true })),
-    );
-    if (!out.Item) return null;
-    const { id: _id, expiresAt, ...record } = parseItem(itemSchema, out.Item, 'deskChannelTests.get');
-    return isLive(expiresAt, this.now()) ? record : null;
+    const item = await this.getLiveItem('deskChannelTests.get', { id: DESK_CHANNEL_TEST_PREFIX + id }, itemSchema);
+    if (!item) return null;
+    const { id: _id, expiresAt: _expires, ...record } = item;
+    return record;
   }
 }

@@ -1,11 +1,11 @@
 import * as z from 'zod';
-import { DeleteCommand, GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { sessionEndsAt, type DeskSession } from '../domain/deskSession';
 import { DynamoRepository } from './dynamoRepository';
 import { StoreError } from './errors';
 import { parseItem } from './parseItem';
 import type { RepositoryOptions } from './repositoryOptions';
-import { isLive, toTtlSeconds } from './ttl';
+import { toTtlSeconds } from './ttl';
 
 /** Key prefix of desk sessions in the `desk` table. */
 export const DESK_SESSION_PREFIX = 'session#';
@@ -39,12 +39,8 @@ export class DeskSessionRepository extends DynamoRepository {
 
   /** The session stored under `key` (consistent read), or `null` when there is none or its item has expired. */
   async get(key: string): Promise<DeskSession | null> {
-    const out = await this.call('deskSessions.get', () =>
-      this.client.send(new GetCommand({ TableName: this.table, Key: { id: DESK_SESSION_PREFIX + key }, ConsistentRead: true })),
-    );
-    if (!out.Item) return null;
-    const item = parseItem(itemSchema, out.Item, 'deskSessions.get');
-    if (!isLive(item.expiresAt, this.now())) return null;
+    const item = await this.getLiveItem('deskSessions.get', { id: DESK_SESSION_PREFIX + key }, itemSchema);
+    if (!item) return null;
     return { email: item.email, createdAt: item.createdAt, lastSeenAt: item.lastSeenAt, via: item.via };
   }
 

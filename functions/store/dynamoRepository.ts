@@ -1,6 +1,9 @@
+import type * as z from 'zod';
 import {
   DeleteCommand,
+  GetCommand,
   PutCommand,
+  QueryCommand,
   UpdateCommand,
   type DeleteCommandInput,
   type DynamoDBDocumentClient,
@@ -11,6 +14,8 @@ import {
 import { queryAll } from './queryAll';
 import type { RepositoryOptions } from './repositoryOptions';
 import { isConditionalCheckFailed, storeCall } from './errors';
+import { parseItem } from './parseItem';
+import { isLive } from './ttl';
 import { tableName, type TableId } from './tableDefinitions';
 
 /** A command's input on this repository's table: everything but its name. */
@@ -77,6 +82,44 @@ export abstract class DynamoRepository<O extends RepositoryOptions = RepositoryO
   /** One conditional `DeleteCommand` on this table (`conditionalWrite`). */
   protected conditionalDelete<const A, const B>(operation: string, remove: TableInput<DeleteCommandInput>, applied: A, refused: Refusal<B>): Promise<A | B> {
     return this.conditionalWrite(operation, () => this.client.send(new DeleteCommand({ TableName: this.table, ...remove })), applied, refused);
+  }
+
+  /**
+   * The item at `key` (a strongly consistent `GetItem`), validated with `schema` (`parseItem`);
+   * `null` when there is none or its `expiresAt` (TTL seconds) has passed but DynamoDB has not
+   * removed it yet.
+   */
+  protected async getLiveItem<S extends z.ZodType<{ readonly expiresAt: number }>>(
+    operation: string,
+    key: Record<string, unknown>,
+    schema: S,
+  ): Promise<z.output<S> | null> {
+    const out = await this.call(operation, () => this.client.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true })));
+    if (!out.Item) return null;
+    const item = parseItem(schema, out.Item, operation);
+    return isLive(item.expiresAt, this.now()) ? item : null;
+  }
+
+  /**
+   * One page of a `Query`, newest first: up to `limit` items read with `read` (`null`: not one of
+   * this query's items, left out before counting), the expired ones (TTL passed, not removed yet)
+   * left out of `live`, and `last`, the last one on the page when an older page exists (`null` at
+   * the end). It asks for one more item than shown to tell: a `LastEvaluatedKey` alone may point at
+   * an empty page.
+   */
+  protected async pageNewestFirst<T extends { readonly expiresAt: number }>(
+    operation: string,
+    query: TableInput<QueryCommandInput>,
+    limit: number,
+    read: (item: Record<string, unknown>) => T | null,
+  ): Promise<{ readonly live: T[]; readonly last: T | null }> {
+    const out = await this.call(operation, () =>
+      this.client.send(new QueryCommand({ TableName: this.table, ...query, ScanIndexForward: false, Limit: limit + 1 })),
+    );
+    const items = (out.Items ?? []).map(read).filter((item): item is T => item !== null);
+    const shown = items.slice(0, limit);
+    const now = this.now();
+    return { live: shown.filter((item) => isLive(item.expiresAt, now)), last: items.length > limit ? (shown.at(-1) ?? null) : null };
   }
 
   /** Every item a `Query` on this table finds (page by page), each read with `read`. */

@@ -22,3 +22,12 @@ export function repositoriesOf<K extends keyof Repositories>(
   const entries = (Object.keys(classes) as K[]).map((name) => [name, new classes[name](client, prefix, options)] as const);
   return Object.fromEntries(entries) as unknown as Pick<Repositories, K>;
 }
+
+/**
+ * The repositories named in `classes`, taken out of a fuller set (the local system's, a test
+ * world's): the same ones `repositoriesOf` builds from `classes` for a Lambda.
+ */
+export function pickRepositories<K extends keyof Repositories>(repos: Pick<Repositories, K>, classes: RepositoryClasses<K>): Pick<Repositories, K> {
+  const entries = (Object.keys(classes) as K[]).map((name) => [name, repos[name]] as const);
+  return Object.fromEntries(entries) as unknown as Pick<Repositories, K>;
+}

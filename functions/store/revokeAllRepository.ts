@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { revokeAllUnitSchema, unitSubmittable, type RevokeAllUnit } from '../domain/revokeAllUnit';
 import { parseItem } from './parseItem';
 import type { RepositoryOptions } from './repositoryOptions';
-import { isLive, toTtlSeconds } from './ttl';
+import { toTtlSeconds } from './ttl';
 import { DynamoRepository } from './dynamoRepository';
 
 /** Key prefix of revoke-all batches in the `tokens` table (IAM scopes roles by it, as `revoke#`). */
@@ -38,12 +38,8 @@ export class RevokeAllRepository extends DynamoRepository {
 
   /** The batch of `tokenId` (strongly consistent); `null` when nothing was submitted or the link expired. */
   async get(tokenId: string): Promise<RevokeAllBatch | null> {
-    const out = await this.call('revokeAll.get', () =>
-      this.client.send(new GetCommand({ TableName: this.table, Key: { tokenId: REVOKE_ALL_KEY_PREFIX + tokenId }, ConsistentRead: true })),
-    );
-    if (!out.Item) return null;
-    const item = parseItem(itemSchema, out.Item, 'revokeAll.get');
-    if (!isLive(item.expiresAt, this.now())) return null;
+    const item = await this.getLiveItem('revokeAll.get', { tokenId: REVOKE_ALL_KEY_PREFIX + tokenId }, itemSchema);
+    if (!item) return null;
     return { tokenId, account: item.account, expiresAt: item.expiresAt * 1000, units: item.units };
   }
 

@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { DeleteCommand, GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { parseItem } from './parseItem';
 import type { RepositoryOptions } from './repositoryOptions';
 import { itemOfFailedCondition } from './errors';
-import { isLive, toTtlSeconds } from './ttl';
+import { toTtlSeconds } from './ttl';
 import { DynamoRepository } from './dynamoRepository';
 import { revocationOutcomeSchema, type RevocationOutcome } from '../domain/revocationOutcome';
 
@@ -112,10 +112,8 @@ export class TokenRepository extends DynamoRepository {
   /** The token consumed for `purpose` (strongly consistent read); `null` if it was never consumed for it, was released, or has expired. */
   async get(tokenId: string, purpose: TokenPurpose): Promise<ConsumedToken | null> {
     const key = tokenKey(purpose, tokenId);
-    const out = await this.call('tokens.get', () => this.client.send(new GetCommand({ TableName: this.table, Key: { tokenId: key }, ConsistentRead: true })));
-    if (!out.Item) return null;
-    const item = parseItem(itemSchema, out.Item, 'tokens.get');
-    if (!isLive(item.expiresAt, this.now())) return null;
+    const item = await this.getLiveItem('tokens.get', { tokenId: key }, itemSchema);
+    if (!item) return null;
     return {
       tokenId,
       purpose: item.purpose,

@@ -5,6 +5,7 @@ import { confirmForm } from './confirmForm';
 import { html } from './html';
 import { simplePage, type PageContent } from './pageLayout';
 import { accountName, hoursText } from './pageText';
+import { snoozeConfirmPage } from './snoozeConfirmPage';
 
 /** The views only a chat's buttons lead to. */
 export type ChannelOnlyView = Extract<ChannelPageView, { kind: `channel-${string}` }>;
@@ -22,15 +23,11 @@ export const CHANNEL_PAGE_STATUS: Readonly<Record<ChannelOnlyView['kind'], numbe
 export function channelPageContent(view: ChannelOnlyView, actions: { snooze: string; preferences: string }): PageContent {
   switch (view.kind) {
     case 'channel-snooze-confirm':
-      return {
+      return snoozeConfirmPage(view, actions.snooze, {
         title: 'Snooze drawdown alerts in this chat?',
-        badge: 'Snooze',
-        tone: 'neutral',
-        body: html`
-<p>Drawdown alerts for <strong>${accountName(view.account)}</strong> will stop coming to the channel <strong>${view.channel}</strong> for <strong>${hoursText(view.hours)}</strong>. Email recipients and other channels still get them; drawdown levels keep being tracked, and a recovery is still posted.</p>
-${confirmForm({ action: actions.snooze, token: view.token, csrf: view.csrf, button: `Snooze this channel for ${hoursText(view.hours)}`, buttonClass: 'neutral' })}
-<p class="note">Opening this page changed nothing. The link works once.</p>`,
-      };
+        lead: html`Drawdown alerts for <strong>${accountName(view.account)}</strong> will stop coming to the channel <strong>${view.channel}</strong> for <strong>${hoursText(view.hours)}</strong>. Email recipients and other channels still get them; drawdown levels keep being tracked, and a recovery is still posted.`,
+        button: 'Snooze this channel',
+      });
     case 'channel-snoozed':
       return simplePage(
         'Alerts snoozed in this channel',

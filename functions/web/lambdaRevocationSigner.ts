@@ -106,3 +106,8 @@ function safeJson(text: string): unknown {
     return undefined;
   }
 }
+
+/** The `sign-revocation` function a handler's settings name, invoked in their region through {@link signerLambdaClient}. */
+export function lambdaRevocationSignerFrom(settings: { readonly AWS_REGION: string; readonly SIGN_REVOCATION_FUNCTION_NAME: string }): LambdaRevocationSigner {
+  return new LambdaRevocationSigner(signerLambdaClient(settings.AWS_REGION), settings.SIGN_REVOCATION_FUNCTION_NAME);
+}

@@ -6,6 +6,7 @@ import type { ProblemWording } from './commonPages';
 import { confirmForm } from './confirmForm';
 import { simplePage, type PageContent } from './pageLayout';
 import { accountName, hoursText } from './pageText';
+import { snoozeConfirmPage } from './snoozeConfirmPage';
 import { linkPageRenderer, type OwnView } from './linkPageRenderer';
 import { CHANNEL_PAGE_STATUS, channelPageContent } from './channelControlsViews';
 
@@ -113,15 +114,11 @@ ${confirmForm({ action: actions.preferences, token: view.token, csrf: view.csrf,
         `${view.email} no longer gets security notices. A last email says so; turn them back on from the preferences link in it.`,
       );
     case 'snooze-confirm':
-      return {
+      return snoozeConfirmPage(view, actions.snooze, {
         title: 'Snooze drawdown alerts for you?',
-        badge: 'Snooze',
-        tone: 'neutral',
-        body: html`
-<p>Drawdown alerts for <strong>${accountName(view.account)}</strong> will be snoozed for <strong>you (${view.email})</strong> for <strong>${hoursText(view.hours)}</strong>. Other recipients still get them. Daily reports keep coming.</p>
-${confirmForm({ action: actions.snooze, token: view.token, csrf: view.csrf, button: `Snooze for ${hoursText(view.hours)}`, buttonClass: 'neutral' })}
-<p class="note">Opening this page changed nothing. The link works once.</p>`,
-      };
+        lead: html`Drawdown alerts for <strong>${accountName(view.account)}</strong> will be snoozed for <strong>you (${view.email})</strong> for <strong>${hoursText(view.hours)}</strong>. Other recipients still get them. Daily reports keep coming.`,
+        button: 'Snooze',
+      });
     case 'snoozed':
       return simplePage(
         'Alerts snoozed for you',

@@ -159,6 +159,11 @@ const base = {
   links: commonLinksSchema,
 };
 
+/** What a protection notice's view starts with (the kill switch, a decision's result): `base`, then its words, at most 10 lines of `lineLength` characters. */
+function wordedBase(lineLength: number) {
+  return { ...base, title: shortText(300), summary: shortText(1000), lines: z.array(shortText(lineLength)).max(10) };
+}
+
 /** What an email to one recipient about several accounts starts with (the digest, the onboarding notice). */
 const recipientBase = {
   generatedAtMs: timestampMs,
@@ -441,10 +446,7 @@ export type OnboardingBreachesView = z.input<typeof onboardingBreachesViewSchema
 
 /** The kill switch fired: what was revoked, or would have been, or why nothing was (`notices/killSwitchPresenter`). */
 export const killSwitchViewSchema = z.object({
-  ...base,
-  title: shortText(300),
-  summary: shortText(1000),
-  lines: z.array(shortText(1000)).max(10),
+  ...wordedBase(1000),
   /** Keys are being revoked (no revoke-all link then); `dryRun`: nothing was. */
   revoking: z.boolean(),
   dryRun: z.boolean(),
@@ -461,10 +463,7 @@ export type KillSwitchView = z.input<typeof killSwitchViewSchema>;
 
 /** An automatic decision settled: what was revoked, refused or failed and why, what is left (`notices/decisionResultPresenter`). */
 export const decisionResultViewSchema = z.object({
-  ...base,
-  title: shortText(300),
-  summary: shortText(1000),
-  lines: z.array(shortText(2000)).max(10),
+  ...wordedBase(2000),
   /** One per delegate of the decision: who (name and address), and what became of it. */
   rows: z
     .array(z.object({ who: shortText(300), status: z.enum(['revoked', 'gone', 'refused', 'failed']), text: shortText(1000) }))

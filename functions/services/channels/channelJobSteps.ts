@@ -10,7 +10,18 @@ import { recipientLinks } from '../delivery/recipientLinks';
 import { mailAudience } from '../../notices/audience';
 import { EVENT_PRESENTERS } from '../../notices/eventPresenters';
 import { plainEmailOf } from '../../notices/plainNoticeEmail';
+import { channelDeliveryEntry } from './channelDeliveryEntry';
 import { MAX_CHANNEL_ATTEMPTS, MAX_CHANNEL_REQUEUES, type ChannelJobDeps, type ChannelJobOutcome } from './channelJobDeps';
+
+/**
+ * Records a notice job's outcome in its account's delivery history (`channelDeliveryEntry`): nothing
+ * for a backlog's summary, nor for an outcome with nothing new to tell.
+ */
+export async function recordInHistory(deps: ChannelJobDeps, job: ChannelJob, outcome: ChannelJobOutcome): Promise<void> {
+  if (!('notice' in job)) return;
+  const entry = channelDeliveryEntry(job, outcome, deps.now());
+  if (entry) await deps.repos.history.recordDelivery(job.notice.account.address, entry);
+}
 
 /** The wall clock of pacing and announced waits. */
 export function wall(deps: ChannelJobDeps): number {

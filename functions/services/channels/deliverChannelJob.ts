@@ -11,7 +11,7 @@ import { sendAll } from '../../queue/sendAll';
 import { describeError } from '../../shared/describeError';
 import { MAX_DELAY_SECONDS } from '../../queue/messageQueue';
 import { IN_PROGRESS_RETRY_S, type ChannelJobDeps, type ChannelJobOutcome } from './channelJobDeps';
-import { refuse, requeue, retryFailure, wall } from './channelJobSteps';
+import { recordInHistory, refuse, requeue, retryFailure, wall } from './channelJobSteps';
 import { channelTypeMetric } from './channelTypeMetric';
 import { deliverBacklog } from './deliverBacklog';
 
@@ -49,8 +49,18 @@ export { MAX_CHANNEL_ATTEMPTS, MAX_CHANNEL_REQUEUES, type ChannelJobDeps, type C
  * channel's backlog instead, and the backlog goes as one summary (`deliverBacklog`). Security
  * notices are never parked: they go ahead of the spacing, held only by an announced wait. Reports
  * are never parked either: each waits for its own slot and goes whole.
+ *
+ * **History.** A notice job's outcome goes into its account's delivery history last
+ * (`recordInHistory`), whatever it was.
  */
 export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): Promise<ChannelJobOutcome> {
+  const outcome = await runChannelJob(deps, job);
+  await recordInHistory(deps, job, outcome);
+  return outcome;
+}
+
+/** Loads, plans and carries out one job (`deliverChannelJob` without the history). */
+async function runChannelJob(deps: ChannelJobDeps, job: ChannelJob): Promise<ChannelJobOutcome> {
   const loaded = await loadChannelJob(deps, job);
   const plan = planChannelJob(job, loaded, wall(deps), MAX_DELAY_SECONDS);
   if (plan.kind === 'hold') {

@@ -1,7 +1,5 @@
-import type { AlertStateRepository } from '../../store/alertStateRepository';
-import type { AccountHistoryRepository } from '../../store/accountHistoryRepository';
-import type { AuditRepository } from '../../store/auditRepository';
 import { auditSnooze } from './auditSnooze';
+import type { OperatorSnoozeDeps } from './operatorSnoozeDeps';
 
 /** An operator's snooze of an account's drawdown alerts: for every recipient (`recipient` null), or for one. */
 export interface OperatorSnooze {
@@ -18,15 +16,7 @@ export interface OperatorSnooze {
  * Audited before the write (who, when, for whom, until when). Returns the end in force: a longer
  * running snooze is kept (the later end wins). Recorded in the account's alert history.
  */
-export async function snoozeByOperator(
-  deps: {
-    readonly alerts: Pick<AlertStateRepository, 'snooze' | 'snoozeRecipient'>;
-    readonly audit: Pick<AuditRepository, 'append'>;
-    readonly history: Pick<AccountHistoryRepository, 'recordAlerts'>;
-    readonly now: () => number;
-  },
-  request: OperatorSnooze,
-): Promise<number> {
+export async function snoozeByOperator(deps: OperatorSnoozeDeps<'snooze' | 'snoozeRecipient'>, request: OperatorSnooze): Promise<number> {
   const at = deps.now();
   const who = request.recipient ?? 'all recipients';
   await auditSnooze(deps.audit, 'alerts-snooze', {

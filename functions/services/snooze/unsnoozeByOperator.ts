@@ -1,7 +1,5 @@
-import type { AlertStateRepository } from '../../store/alertStateRepository';
-import type { AccountHistoryRepository } from '../../store/accountHistoryRepository';
-import type { AuditRepository } from '../../store/auditRepository';
 import { auditSnooze } from './auditSnooze';
+import type { OperatorSnoozeDeps } from './operatorSnoozeDeps';
 
 /** What `alerts unsnooze` lifted: the account-wide snooze, and the recipients whose own snooze ran. */
 export interface Unsnoozed {
@@ -15,12 +13,7 @@ export interface Unsnoozed {
  * whose) and recorded in the account's alert history.
  */
 export async function unsnoozeByOperator(
-  deps: {
-    readonly alerts: Pick<AlertStateRepository, 'liftSnooze' | 'liftRecipientSnoozes'>;
-    readonly audit: Pick<AuditRepository, 'append'>;
-    readonly history: Pick<AccountHistoryRepository, 'recordAlerts'>;
-    readonly now: () => number;
-  },
+  deps: OperatorSnoozeDeps<'liftSnooze' | 'liftRecipientSnoozes'>,
   request: { readonly address: string; readonly recipient: string | null; readonly by: string },
 ): Promise<Unsnoozed> {
   const at = deps.now();

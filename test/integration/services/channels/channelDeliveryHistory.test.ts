@@ -2,6 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { newWebhookSecret } from '../../../../functions/channels/webhook/webhookSignature';
 import { accountSettingsSchema } from '../../../../functions/domain/account';
 import { newTrackedAccount } from '../../../../functions/domain/trackedAccount';
+import { DestinationPacer } from '../../../../functions/domain/destinationPacer';
+import { deliverChannelJob } from '../../../../functions/services/channels/deliverChannelJob';
+import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
+import { MAIL_FROM, testLinks } from '../../../support/delivery/mailHarness';
 import { channelWorld } from '../../../support/channels/channelWorld';
 import { ACCOUNT, drawdownEvent, noticeOf } from '../../../support/channels/noticeFixtures';
 
@@ -37,5 +41,29 @@ describe("the channel worker's deliveries in the account's history", () => {
     expect(stored).not.toContain(url);
     expect(stored).not.toContain('history-ok');
     expect(stored).not.toContain('env:HIST');
+  });
+
+  it('is recorded by the delivery service itself, not by the handler around it', async () => {
+    await world.channel({ name: 'hist-direct', type: 'webhook', secret: 'env:HIST_HOOK', url: world.receivers.webhookUrl('history-direct') });
+    const notice = noticeOf({ ...drawdownEvent, eventId: `drawdown:${ACCOUNT}:20:fired:direct` });
+    const repos = world.repos();
+    const outcome = await deliverChannelJob(
+      {
+        repos,
+        channelSender: world.senderDeps(),
+        channelQueue: world.worker(),
+        pacer: new DestinationPacer(),
+        links: testLinks(),
+        sender: { send: () => Promise.reject(new Error('no email expected')) },
+        mailFrom: MAIL_FROM,
+        log: silentLog,
+        counters: memoryCounters(),
+        now: world.now,
+      },
+      world.job('hist-direct', notice),
+    );
+    expect(outcome).toEqual({ kind: 'delivered' });
+    const { entries } = await repos.history.deliveries(ACCOUNT, 10, null);
+    expect(entries.filter((e) => e.eventId === notice.id).map(({ to, outcome: o }) => ({ to, outcome: o }))).toEqual([{ to: 'hist-direct', outcome: 'sent' }]);
   });
 });
