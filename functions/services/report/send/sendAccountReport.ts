@@ -14,6 +14,9 @@ import { CHART_ALT, presentReport, storedDataView } from '../../../notices/repor
 import { recipientLinks } from '../../delivery/recipientLinks';
 import { mailAudience, type ChannelTaking } from '../../../notices/audience';
 import { reportChannels, reportNoticeId, reportToChannels } from './reportToChannels';
+import { reportInstant } from '../../../domain/reportTime';
+import type { LeftOutRecipient } from '../../../notices/leftOutRecipient';
+import { recordLeftOut } from '../../delivery/leftOutEntry';
 
 /**
  * The report of the account at `address` as stored now (it may have been removed), sent as `mode`
@@ -55,13 +58,18 @@ export async function sendAccountReport(
   now: number,
   to?: readonly string[],
 ): Promise<ReportOutcome> {
-  const { readings, channels, record } = await readReport(deps, account, mode, now, to);
+  const { readings, channels, record, leftOut } = await readReport(deps, account, mode, now, to);
   const composition = composeReport(readings);
   if (composition.kind === 'not-due') {
     if (composition.reschedule) await deps.repos.schedule.setNextReportAt(account.address, composition.nextAt, account.nextReportAt);
     return { kind: 'not-due', nextAt: composition.nextAt };
   }
   const { plan } = composition;
+  if (composition.kind !== 'already-sent') {
+    // At the report's own time (a copy's: its sending), so a re-run lands on the same entries.
+    const at = plan.copyAt ?? reportInstant(plan.reportDate, account.reportAt, account.timezone);
+    await recordLeftOut(deps.repos.history, account, leftOut, { eventId: plan.eventId, kind: REPORT_KINDS[reportSpan(mode)], at });
+  }
   const advance = async (): Promise<void> => {
     if (plan.nextReportAt !== null) await deps.repos.schedule.setNextReportAt(account.address, plan.nextReportAt, account.nextReportAt);
   };
@@ -146,6 +154,8 @@ interface ReportRead {
   readonly channels: readonly ChannelTaking[];
   /** This report's window summaries as the chain sent them, to store once it is sent; `null` for none. */
   readonly record: ReportRecord | null;
+  /** The addressees `mailAudience` left out (suppressed, opted out of reports). */
+  readonly leftOut: readonly LeftOutRecipient[];
 }
 
 /**
@@ -157,23 +167,34 @@ interface ReportRead {
  */
 async function readReport(deps: ReportDeps, account: TrackedAccount, mode: ReportMode, now: number, to: readonly string[] | undefined): Promise<ReportRead> {
   const plan = planFor(account, mode, now);
-  const none = (audience: ReportReadings['audience']): ReportRead => ({ readings: { plan, audience, sent: [], figures: null }, channels: [], record: null });
+  const none = (audience: ReportReadings['audience'], leftOut: readonly LeftOutRecipient[] = []): ReportRead => ({
+    readings: { plan, audience, sent: [], figures: null },
+    channels: [],
+    record: null,
+    leftOut,
+  });
   if (plan.kind === 'not-due') return none({ kind: 'none', reason: 'not due' });
   const only = to?.map((email) => email.trim().toLowerCase());
   const addressed = only ? account.emails.filter((email) => only.includes(email.trim().toLowerCase())) : account.emails;
   if (addressed.length === 0) return none({ kind: 'none', reason: "no recipient follows the account's schedule" });
   const audience = await mailAudience(deps.repos, addressed, 'reports');
-  if (audience.kind === 'none') return none(audience);
+  if (audience.kind === 'none') return none(audience, audience.leftOut);
   const records = await Promise.all(audience.recipients.map((recipient) => deps.repos.deliveries.get(deliveryId(plan.eventId, recipient))));
   const sent = audience.recipients.filter((_, i) => records[i]?.status === 'sent');
-  if (sent.length === audience.recipients.length) return { readings: { plan, audience, sent, figures: null }, channels: [], record: null };
-  const span = mode.kind === 'summary' ? mode.period : 'day';
+  if (sent.length === audience.recipients.length)
+    return { readings: { plan, audience, sent, figures: null }, channels: [], record: null, leftOut: audience.leftOut };
+  const span = reportSpan(mode);
   const covers = plan.windows ? { kind: 'summary' as const, windows: plan.windows } : { kind: 'day' as const, day: plan.period };
   const [data, channels] = await Promise.all([
     readReportData(deps, mode.kind === 'extra' ? undefined : mode.dueAt, account, covers, now),
     reportChannels(deps, account.address, span, now),
   ]);
-  return { readings: { plan, audience, sent, figures: data.input }, channels, record: data.record };
+  return { readings: { plan, audience, sent, figures: data.input }, channels, record: data.record, leftOut: audience.leftOut };
+}
+
+/** Which report `mode` sends: the daily one, or a weekly or monthly summary. */
+function reportSpan(mode: ReportMode): ReportPeriod {
+  return mode.kind === 'summary' ? mode.period : 'day';
 }
 
 /** The email kind recorded on each delivery (all in the `reports` category). */
