@@ -1,6 +1,7 @@
 import { composeReport, type ReportReadings } from '../../../domain/composeReport';
 import { planFor, type ReportMode } from '../../../domain/reportPlan';
-import { followsAccountSchedule, type ReportPeriod } from '../../../domain/recipientSettings';
+import { scheduleFollowers, type ReportPeriod } from '../../../domain/recipientSettings';
+import { REPORT_KINDS } from '../../../domain/reportKinds';
 import type { ReportRecord } from '../../../store/reportRecordsRepository';
 import type { AccountStatus } from '../../../mail/render/views';
 import type { TrackedAccount } from '../../../domain/account';
@@ -15,6 +16,7 @@ import { recipientLinks } from '../../delivery/recipientLinks';
 import { mailAudience, type ChannelTaking } from '../../../notices/audience';
 import { reportChannels, reportNoticeId, reportToChannels } from './reportToChannels';
 import { reportInstant } from '../../../domain/reportTime';
+import { formatTime } from '../../../mail/render/format';
 import type { LeftOutRecipient } from '../../../notices/leftOutRecipient';
 import { recordLeftOut } from '../../delivery/leftOutEntry';
 
@@ -27,11 +29,7 @@ export async function sendFollowersReport(deps: ReportDeps, address: string, mod
   const account = await deps.repos.accounts.get(address);
   if (!account) return { kind: 'skipped', reason: 'the account is no longer tracked' };
   const records = await deps.repos.recipients.getMany(account.emails);
-  const followers = account.emails.filter((email) => {
-    const record = records.get(email.trim().toLowerCase());
-    return record === undefined || followsAccountSchedule(record);
-  });
-  return sendAccountReport(deps, account, mode, now, followers);
+  return sendAccountReport(deps, account, mode, now, scheduleFollowers(account.emails, records));
 }
 
 /**
@@ -95,6 +93,7 @@ export async function sendAccountReport(
     lastPointAtMs: composition.lastPointAtMs,
     storedData: storedDataView(model),
   };
+  const late = lateNote(mode, account.timezone);
   const outcomes: RecipientOutcome[] = [];
   for (const recipient of recipients) {
     outcomes.push(
@@ -104,6 +103,7 @@ export async function sendAccountReport(
         account: account.address,
         recipient,
         sentAt: now,
+        ...(late === null ? {} : { lateNote: late }),
         compose: () => {
           const links = recipientLinks(deps.links, account, recipient, now, 'reports');
           const { email } = presentReport(model, {
@@ -192,10 +192,13 @@ async function readReport(deps: ReportDeps, account: TrackedAccount, mode: Repor
   return { readings: { plan, audience, sent, figures: data.input }, channels, record: data.record, leftOut: audience.leftOut };
 }
 
+/** The words a late send of a missed report carries in the account's deliveries; `null` for any other send. */
+function lateNote(mode: ReportMode, timeZone: string): string | null {
+  if (mode.kind === 'extra' || mode.missed !== true) return null;
+  return mode.dueAt === undefined ? 'a late send of a missed report' : `a late send of the report missed at ${formatTime(mode.dueAt, timeZone)}`;
+}
+
 /** Which report `mode` sends: the daily one, or a weekly or monthly summary. */
 function reportSpan(mode: ReportMode): ReportPeriod {
   return mode.kind === 'summary' ? mode.period : 'day';
 }
-
-/** The email kind recorded on each delivery (all in the `reports` category). */
-const REPORT_KINDS: Readonly<Record<ReportPeriod, string>> = { day: 'daily-report', week: 'weekly-report', month: 'monthly-report' };
