@@ -98,7 +98,7 @@ export class DeskChannelTestRepository extends DynamoRepository {
     return Array.from({ length: RECENT_CHANNEL_TESTS }, (_, i) => item[`s${i}`])
       .filter((slot) => slot !== undefined)
       .map((slot) => parseItem(slotSchema, slot, 'deskChannelTests.recent'))
-      .filter((slot) => isLive(toTtlSeconds(slot.at + CHANNEL_TEST_KEPT_MS), now))
+      .filter((slot) => slot.at + CHANNEL_TEST_KEPT_MS > now)
       .sort((a, b) => b.seq - a.seq)
       .map(({ seq: _seq, ...record }) => record);
   }
