@@ -10,8 +10,12 @@ export const deliveryHistoryEntrySchema = z.object({
   via: z.enum(['email', 'channel']),
   to: z.string().min(1).max(320),
   what: z.string().min(1).max(100),
-  /** `retrying`: a passing failure, tried again; `held`: waiting for the channel's next slot or summary. */
-  outcome: z.enum(['sent', 'failed', 'suppressed', 'retrying', 'held', 'missed']),
+  /**
+   * `retrying`: a passing failure, tried again; `held`: waiting for the channel's next slot or summary;
+   * `suppressed`: the recipient was left out (why in `reason`); `missed`: a scheduled report recorded
+   * missed by reconciliation; `reconciled`: a missed report sent late (`report --retry-missed`).
+   */
+  outcome: z.enum(['sent', 'failed', 'suppressed', 'retrying', 'held', 'missed', 'reconciled']),
   reason: z.string().max(300).nullable(),
   at: z.number().int().nonnegative(),
   /** The event or report id the delivery belongs to (its delivery record's). */

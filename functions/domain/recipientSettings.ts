@@ -55,3 +55,14 @@ export const recipientSettingsSchema = z.strictObject({
 export function followsAccountSchedule(settings: RecipientSettings): boolean {
   return settings.mode === 'per-account' && settings.timezone === null && settings.reportAt === null;
 }
+
+/**
+ * The addresses of `emails` the account's own scheduled report goes to: those without a recipient
+ * record (`records` keyed by trimmed lower-cased address) and those whose record follows the account's schedule.
+ */
+export function scheduleFollowers(emails: readonly string[], records: ReadonlyMap<string, RecipientSettings>): string[] {
+  return emails.filter((email) => {
+    const record = records.get(email.trim().toLowerCase());
+    return record === undefined || followsAccountSchedule(record);
+  });
+}

@@ -28,12 +28,14 @@ export interface CoveredDay {
  *   at `now`); whoever calls decides it is due; the schedule is left alone.
  *
  * With `dueAt` (a queued job's), a report whose chain reads still fail after the stored-data grace
- * is built from stored data and says so; without, it waits for the chain.
+ * is built from stored data and says so; without, it waits for the chain. With `missed`, the job was
+ * recorded missed and this is its late send (`report --retry-missed`): the plan is the same, and
+ * each copy's delivery entry says so.
  */
 export type ReportMode =
-  | { readonly kind: 'scheduled'; readonly reportDate?: LocalDate; readonly dueAt?: number }
+  | { readonly kind: 'scheduled'; readonly reportDate?: LocalDate; readonly dueAt?: number; readonly missed?: boolean }
   | { readonly kind: 'extra'; readonly regularIfDue: boolean; readonly copy?: boolean }
-  | { readonly kind: 'summary'; readonly period: 'week' | 'month'; readonly reportDate?: LocalDate; readonly dueAt?: number };
+  | { readonly kind: 'summary'; readonly period: 'week' | 'month'; readonly reportDate?: LocalDate; readonly dueAt?: number; readonly missed?: boolean };
 
 /** Which report to send for an account at `now`, under which id, and what to schedule after it. */
 export type ReportPlan =

@@ -1,6 +1,8 @@
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
 import { DeskOperatorsRepository } from '../store/deskOperatorsRepository';
+import { AccountHistoryRepository } from '../store/accountHistoryRepository';
+import { AccountsRepository } from '../store/accountsRepository';
 import { sesSenderFrom, someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { reconcileDepsFrom } from '../runtime/reconcileDepsFrom';
 import { AccountScheduleRepository } from '../store/accountScheduleRepository';
@@ -49,6 +51,8 @@ export function reportDispatchDepsFromEnv(env: Readonly<Record<string, string | 
     reportLedger: ReportLedgerRepository,
     missedReports: MissedReportsRepository,
     deskOperators: DeskOperatorsRepository,
+    accounts: AccountsRepository,
+    history: AccountHistoryRepository,
   });
   return {
     schedule: repos.schedule,

@@ -5,8 +5,9 @@ import { routedChannels } from '../domain/channelRouting';
 import type { MailCategory } from '../domain/mailCategory';
 import type { NoticeType } from '../domain/notice';
 import { normalEmail } from '../domain/deskScope';
-import { isRecipientSnoozed, type RecipientSnoozes } from '../domain/recipientSnoozes';
+import { isRecipientSnoozed, recipientKey, type RecipientSnoozes } from '../domain/recipientSnoozes';
 import type { NoticeAddressing } from './noticeAddressing';
+import type { LeftOutRecipient } from './leftOutRecipient';
 import type { AlertStateRepository } from '../store/alertStateRepository';
 import type { ChannelsRepository } from '../store/channelsRepository';
 import type { DeskOperatorsRepository } from '../store/deskOperatorsRepository';
@@ -64,13 +65,14 @@ export async function noticeAddressees(emails: readonly string[], addressing: No
   return all.filter((email, i) => all.findIndex((e) => normalEmail(e) === normalEmail(email)) === i);
 }
 
-/** Who gets one mail of a notice: the recipients, or why no one does. */
-export type MailAudience =
-  { readonly kind: 'recipients'; readonly recipients: readonly [string, ...string[]] } | { readonly kind: 'none'; readonly reason: string };
+/** Who gets one mail of a notice: the recipients, or why no one does; and who was left out and why (in the order addressed). */
+export type MailAudience = (
+  { readonly kind: 'recipients'; readonly recipients: readonly [string, ...string[]] } | { readonly kind: 'none'; readonly reason: string }
+) & { readonly leftOut: readonly LeftOutRecipient[] };
 
-function someone(recipients: readonly string[], reason: string): MailAudience {
+function someone(recipients: readonly string[], reason: string, leftOut: readonly LeftOutRecipient[]): MailAudience {
   const [first, ...rest] = recipients;
-  return first === undefined ? { kind: 'none', reason } : { kind: 'recipients', recipients: [first, ...rest] };
+  return first === undefined ? { kind: 'none', reason, leftOut } : { kind: 'recipients', recipients: [first, ...rest], leftOut };
 }
 
 /**
@@ -85,7 +87,8 @@ export function noRecipientReason(category: MailCategory): string {
  * Who gets mail of `category` among `emails`: each once (compared case-insensitively, first
  * spelling kept), minus those suppressed (bounce, complaint, an unsubscribe from before categories)
  * and those that opted out of `category`, and (with `snoozes`) minus those whose own snooze of the
- * account's drawdown alerts runs at `now` (the alert machine never sees those snoozes).
+ * account's drawdown alerts runs at `now` (the alert machine never sees those snoozes). Each one
+ * left out is listed in `leftOut` with the first reason that stopped it (no further read).
  */
 export async function mailAudience(
   stores: RecipientStores,
@@ -102,12 +105,24 @@ export async function mailAudience(
   });
   const allowed = unique.length === 0 ? [] : await stores.suppressions.filter(unique);
   const reachable = allowed.length === 0 ? [] : await stores.preferences.filter(allowed, category);
-  if (reachable.length === 0 || snoozes === undefined) return someone(reachable, noRecipientReason(category));
+  const leftOut: LeftOutRecipient[] = [
+    ...without(unique, allowed).map((email) => ({ email, reason: { kind: 'suppressed' as const } })),
+    ...without(allowed, reachable).map((email) => ({ email, reason: { kind: 'opted-out' as const, category } })),
+  ];
+  if (reachable.length === 0 || snoozes === undefined) return someone(reachable, noRecipientReason(category), leftOut);
   const snoozed = await snoozes.read();
-  return someone(
-    reachable.filter((email) => !isRecipientSnoozed(snoozed, email, snoozes.now)),
-    'every recipient snoozed these alerts',
-  );
+  const awake = reachable.filter((email) => !isRecipientSnoozed(snoozed, email, snoozes.now));
+  const asleep = without(reachable, awake).map((email) => ({
+    email,
+    reason: { kind: 'snoozed' as const, until: snoozed[recipientKey(email)] ?? snoozes.now },
+  }));
+  return someone(awake, 'every recipient snoozed these alerts', [...leftOut, ...asleep]);
+}
+
+/** The addresses of `all` missing from `kept` (compared as deliveries key them). */
+function without(all: readonly string[], kept: readonly string[]): string[] {
+  const keep = new Set(kept.map(recipientKey));
+  return all.filter((email) => !keep.has(recipientKey(email)));
 }
 
 /** A channel, and the accounts (of those asked) whose notice it takes now. */

@@ -6,14 +6,15 @@ import type { Counters, Log } from '../shared/observability';
 import type { Repositories } from '../store/repositories';
 
 /**
- * Reconciliation's ports from the settings: the ledger and the missed records, the grace
+ * Reconciliation's ports from the settings: the ledger and the missed records, the accounts'
+ * deliveries where a missed report is listed, the grace
  * (`REPORT_MISSED_GRACE_MINUTES`), and the operator notice to `OPERATOR_EMAIL` and the marked operators
  * (the sender is made on the first email only, so a stage without an operator needs no mail client).
  */
 export function reconcileDepsFrom(
   settings: Settings,
   parts: {
-    repos: Pick<Repositories, 'reportLedger' | 'missedReports'> & Partial<Pick<Repositories, 'deskOperators'>>;
+    repos: Pick<Repositories, 'reportLedger' | 'missedReports' | 'accounts' | 'recipients' | 'history'> & Partial<Pick<Repositories, 'deskOperators'>>;
     sender: () => MailSender;
     log: Log;
     counters: Counters;
@@ -23,6 +24,7 @@ export function reconcileDepsFrom(
   return {
     ledger: parts.repos.reportLedger,
     missed: parts.repos.missedReports,
+    deliveries: { accounts: parts.repos.accounts, recipients: parts.repos.recipients, history: parts.repos.history },
     notice: operatorNotice({
       operators: { operatorEmail: settings.OPERATOR_EMAIL ?? null, operators: parts.repos.deskOperators },
       sender: { send: (email) => (sender ??= parts.sender()).send(email) },

@@ -37,9 +37,13 @@ function sortKey(at: number, id: string): string {
  * happens (a redone write of the same event lands on the same item), read newest first a page at
  * a time. Only ever a `PutItem` or a `Query` of one partition.
  */
-export class AccountHistoryRepository extends DynamoRepository {
-  constructor(client: DynamoDBDocumentClient, prefix: string, options: RepositoryOptions = {}) {
+export class AccountHistoryRepository extends DynamoRepository<RepositoryOptions & { readonly retentionMs?: number }> {
+  private readonly retentionMs: number;
+
+  /** `retentionMs`: how long an event is kept (default {@link HISTORY_RETENTION_MS}; tests on a past clock keep theirs longer). */
+  constructor(client: DynamoDBDocumentClient, prefix: string, options: RepositoryOptions & { readonly retentionMs?: number } = {}) {
     super(client, prefix, 'history', options);
+    this.retentionMs = options.retentionMs ?? HISTORY_RETENTION_MS;
   }
 
   /** Records alert events of `address` (one `PutItem` each). */
@@ -52,7 +56,7 @@ export class AccountHistoryRepository extends DynamoRepository {
             stream: `${ALERT_HISTORY_PREFIX}${address}`,
             at: sortKey(entry.at, alertHistoryId(entry)),
             entry,
-            expiresAt: toTtlSeconds(entry.at + HISTORY_RETENTION_MS),
+            expiresAt: toTtlSeconds(entry.at + this.retentionMs),
           },
           'history.recordAlerts',
         );
@@ -69,7 +73,7 @@ export class AccountHistoryRepository extends DynamoRepository {
         stream: `${DELIVERY_HISTORY_PREFIX}${address}`,
         at: sortKey(entry.at, `${entry.eventId}#${entry.via}:${entry.to.toLowerCase()}#${entry.outcome}`),
         entry,
-        expiresAt: toTtlSeconds(entry.at + HISTORY_RETENTION_MS),
+        expiresAt: toTtlSeconds(entry.at + this.retentionMs),
       },
       'history.recordDelivery',
     );

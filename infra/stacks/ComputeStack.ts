@@ -224,6 +224,10 @@ export class ComputeStack extends Stack {
       // Recipients with a schedule of their own: queried on `byNextReport`, claimed with a conditional UpdateItem of nextReportAt only.
       .bindTableActions(table('preferences'), ['dynamodb:Query'], { indexes: true })
       .bindUpdateItem(table('preferences'), ['email', 'nextReportAt'])
+      // A missed report's recipients (who follows the account's schedule, a recipient job's accounts): item reads only.
+      .bindTableActions(table('preferences'), ['dynamodb:GetItem', 'dynamodb:BatchGetItem'])
+      // A missed report, listed in its accounts' delivery history: put only, never read, never an alert event.
+      .bindTableActions(table('history'), ['dynamodb:PutItem'], { leadingKeys: [`${DELIVERY_HISTORY_PREFIX}*`] })
       // The report ledger (jobs claimed) and the missed records, for reconciliation: those items only.
       .bindTableActions(table('deliveries'), ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:UpdateItem'], {
         leadingKeys: ['report-ledger:*', 'report-missed:*'],

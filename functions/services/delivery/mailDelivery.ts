@@ -45,6 +45,8 @@ export interface RecipientEmail {
   readonly recipient: string;
   /** The service's clock at sending (epoch ms): the `Date` header. */
   readonly sentAt: number;
+  /** A late send of a report recorded missed: the words its history entry carries (outcome `reconciled`). */
+  readonly lateNote?: string;
   /** Renders the email; called only once the delivery is claimed (a duplicate renders nothing). */
   compose(): Promise<ComposedEmail> | ComposedEmail;
 }

@@ -24,19 +24,20 @@ export function plainMailReason(reason: string): string {
 }
 
 /**
- * The account's delivery-history entry of one recipient's email and its outcome: sent, failed for
- * good (and why), or to be tried again (and why); `null` when there is nothing new to tell (a
+ * The account's delivery-history entry of one recipient's email and its outcome: sent (`reconciled`
+ * with its `lateNote` when it is the late send of a missed report), failed for good (and why), or to
+ * be tried again (and why); `null` when there is nothing new to tell (a
  * duplicate, or another attempt holds it).
  */
 export function mailDeliveryEntry(
-  email: { readonly eventId: string; readonly kind: string; readonly recipient: string },
+  email: { readonly eventId: string; readonly kind: string; readonly recipient: string; readonly lateNote?: string | undefined },
   outcome: MailOutcome,
   at: number,
 ): DeliveryHistoryEntry | null {
   const base = { via: 'email', to: email.recipient.trim().toLowerCase(), what: email.kind, at, eventId: email.eventId.slice(0, 400) } as const;
   switch (outcome.kind) {
     case 'sent':
-      return { ...base, outcome: 'sent', reason: null };
+      return email.lateNote === undefined ? { ...base, outcome: 'sent', reason: null } : { ...base, outcome: 'reconciled', reason: email.lateNote };
     case 'failed':
       return { ...base, outcome: 'failed', reason: plainMailReason(outcome.reason) };
     case 'retryable':

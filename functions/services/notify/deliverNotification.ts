@@ -15,6 +15,7 @@ import { noticeHead, presentNotice } from '../../notices/presentNotice';
 import { renderNoticeEmail } from '../../notices/renderNoticeEmail';
 import type { PreferencesRepository } from '../../store/preferencesRepository';
 import { recipientLinks } from '../delivery/recipientLinks';
+import { recordLeftOut } from '../delivery/leftOutEntry';
 import { mailAudience, noticeAddressees } from '../../notices/audience';
 import type { DeskOperatorsRepository } from '../../store/deskOperatorsRepository';
 import { RetryLaterError } from '../../shared/retryLaterError';
@@ -80,7 +81,9 @@ interface SharedParts {
  * (event, recipient). Notices about a delegate carry a one-click revocation link when the
  * account has a signer; drawdown alerts carry snooze links and a chart of the last days.
  * A drawdown alert skips the recipients who snoozed the account's alerts through their own link
- * (the alert machine never sees those snoozes, so the others are mailed as usual).
+ * (the alert machine never sees those snoozes, so the others are mailed as usual). Each recipient
+ * left out (suppressed, opted out, snoozed) gets a `suppressed` entry in the account's deliveries,
+ * at the event's time.
  *
  * Throws `RetryLaterError` when some recipient hit a passing failure (or another worker holds
  * the delivery), after serving the others: the queue redelivers the message and only the
@@ -106,6 +109,8 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
     // A drawdown alert skips the recipients who snoozed it through their own link.
     message.kind === 'drawdown' ? { read: () => deps.repos.alerts.recipientSnoozes(message.account), now } : undefined,
   );
+  // The event's own time: a redelivered message lands on the same entries.
+  await recordLeftOut(deps.repos.history, account, audience.leftOut, { eventId: message.eventId, kind, at: message.at });
   if (audience.kind === 'none') return { kind: 'skipped', reason: audience.reason };
   const { recipients } = audience;
 

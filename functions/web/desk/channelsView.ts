@@ -17,6 +17,8 @@ export interface ChannelsPageContext {
   readonly csrf: string;
   /** The viewer's own Test just pressed, shown above the table. */
   readonly test: ChannelTestRecord | null;
+  /** The latest tests by anyone, newest first, listed under the table. */
+  readonly recent: readonly ChannelTestRecord[];
 }
 
 const TEST_HEADLINE: Readonly<Record<ChannelTestRecord['outcome'], string>> = {
@@ -26,14 +28,34 @@ const TEST_HEADLINE: Readonly<Record<ChannelTestRecord['outcome'], string>> = {
   'nothing-to-send': 'Nothing was sent to',
 };
 
-function testNotice(test: ChannelTestRecord): SafeHtml {
-  const badge = test.outcome === 'sent' ? 'b-ok' : test.outcome === 'failed' ? 'b-bad' : 'b-warn';
-  return html`<p class="card" role="status"><span class="badge ${badge}">${test.outcome}</span> ${TEST_HEADLINE[test.outcome]} <strong>${test.channel}</strong> at ${formatTime(test.at, 'UTC')}: ${test.message}.</p>`;
+function testBadge(test: ChannelTestRecord): string {
+  return test.outcome === 'sent' ? 'b-ok' : test.outcome === 'failed' ? 'b-bad' : 'b-warn';
 }
 
-/** The operators' channels page: each channel's health (state, last delivery), routing and a Test button; never a URL or secret. */
+function testNotice(test: ChannelTestRecord): SafeHtml {
+  return html`<p class="card" role="status"><span class="badge ${testBadge(test)}">${test.outcome}</span> ${TEST_HEADLINE[test.outcome]} <strong>${test.channel}</strong> at ${formatTime(test.at, 'UTC')}: ${test.message}.</p>`;
+}
+
+/** The latest channel tests (the audit): who tested which channel when, and what came of it. */
+function recentTests(recent: readonly ChannelTestRecord[]): SafeHtml {
+  if (recent.length === 0) return html`<h2>Recent tests</h2><p>No channel was tested from this page in the last 90 days.</p>`;
+  return html`<h2>Recent tests</h2>
+<div class="scroll" tabindex="0" role="region" aria-label="Recent tests">
+<table>
+<thead><tr><th scope="col">When</th><th scope="col">Channel</th><th scope="col">By</th><th scope="col">Outcome</th><th scope="col">Answer</th></tr></thead>
+<tbody>
+${recent.map(
+  (t) =>
+    html`<tr><td>${formatTime(t.at, 'UTC')}</td><td>${t.channel}</td><td>${t.by}</td><td><span class="badge ${testBadge(t)}">${t.outcome}</span></td><td>${t.message}</td></tr>`,
+)}
+</tbody>
+</table>
+</div>`;
+}
+
+/** The operators' channels page: each channel's health (state, last delivery), routing and a Test button, then the latest tests; never a URL or secret. */
 export function channelsBody(channels: readonly ChannelHealth[], now: number, ctx: ChannelsPageContext): SafeHtml {
-  if (channels.length === 0) return html`<h1>Channels</h1><p>No chat channel is set up (<code>sentinel channels add</code>).</p>`;
+  if (channels.length === 0) return html`<h1>Channels</h1><p>No chat channel is set up (<code>sentinel channels add</code>).</p>${recentTests(ctx.recent)}`;
   return html`<h1>Channels</h1>
 ${ctx.test ? testNotice(ctx.test) : ''}
 <p class="asof">Broken channels first. A channel turns broken when its service refuses a delivery for good (a removed webhook, a revoked token); the channel worker stops sending to it until an operator fixes it. <strong>Test</strong> sends a test message now, as <code>sentinel channels test</code> does: delivered, it clears a broken state; refused, it marks the channel broken; a throttle marks nothing. Once a minute per channel.</p>
@@ -51,5 +73,6 @@ ${channels.map(
 )}
 </tbody>
 </table>
-</div>`;
+</div>
+${recentTests(ctx.recent)}`;
 }

@@ -50,7 +50,7 @@ export interface DeskPageDeps extends SignInPageDeps, DeskScopeDeps {
   /** How the Test button reaches a channel (its secret, the API bases, the URL policy). */
   readonly channelSender: DeskChannelTestDeps['sender'];
   /** The Test button's audit: who tested which channel when, and the outcome shown after the redirect. */
-  readonly channelTests: Pick<DeskChannelTestRepository, 'record' | 'get'>;
+  readonly channelTests: Pick<DeskChannelTestRepository, 'record' | 'get' | 'recent'>;
   /** The sign-in counters, and the Test button's one turn a minute. */
   readonly rates: SignInPageDeps['rates'] & DeskChannelTestDeps['rates'];
   /** Mints the revoke and revoke-all links of the keys section's buttons (the links an alert email carries). */
@@ -155,8 +155,8 @@ export async function deskPage(deps: DeskPageDeps, request: WebRequest): Promise
     if (!signed.viewer.operator) return { kind: 'not-found', chrome: signed.chrome };
     const testId = request.query.get('test');
     const test = testId !== null && UUID.test(testId) ? await deps.channelTests.get(testId) : null;
-    const channels = await deskChannels(deps);
-    return { kind: 'channels', chrome: signed.chrome, channels, now: deps.now(), test: test?.by === signed.viewer.email ? test : null };
+    const [channels, recent] = await Promise.all([deskChannels(deps), deps.channelTests.recent()]);
+    return { kind: 'channels', chrome: signed.chrome, channels, now: deps.now(), test: test?.by === signed.viewer.email ? test : null, recent };
   }
   if (path === DESK_PATHS.testChannel && request.method === 'POST') {
     const name = request.form.kind === 'form' ? (request.form.fields.get('channel') ?? '') : '';

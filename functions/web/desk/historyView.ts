@@ -49,6 +49,18 @@ const OUTCOME_BADGE: Readonly<Record<DeliveryHistoryEntry['outcome'], string>> =
   retrying: 'b-warn',
   held: 'b-info',
   missed: 'b-bad',
+  reconciled: 'b-info',
+};
+
+/** How each outcome reads in the table's badge. */
+const OUTCOME_WORDS: Readonly<Record<DeliveryHistoryEntry['outcome'], string>> = {
+  sent: 'sent',
+  failed: 'failed',
+  suppressed: 'suppressed',
+  retrying: 'retrying',
+  held: 'held',
+  missed: 'missed',
+  reconciled: 'sent late (reconciled)',
 };
 
 /** The deliveries about the account: what, to whom and where, and how each ended; a plain table. */
@@ -60,7 +72,7 @@ export function deliveriesSection(page: HistoryPage<DeliveryHistoryEntry>, timeZ
 <tbody>
 ${page.entries.map(
   (d) =>
-    html`<tr><td>${formatTime(d.at, timeZone)}</td><td>${d.what}</td><td>${d.via === 'email' ? d.to : `channel ${d.to}`}</td><td><span class="badge ${OUTCOME_BADGE[d.outcome]}">${d.outcome}</span></td><td>${d.reason ?? ''}</td></tr>`,
+    html`<tr><td>${formatTime(d.at, timeZone)}</td><td>${d.what}</td><td>${d.via === 'email' ? d.to : `channel ${d.to}`}</td><td><span class="badge ${OUTCOME_BADGE[d.outcome]}">${OUTCOME_WORDS[d.outcome]}</span></td><td>${d.reason ?? ''}</td></tr>`,
 )}
 </tbody>
 </table>

@@ -37,6 +37,8 @@ export type SignedInView =
       now: number;
       /** The viewer's own Test just pressed (`?test=` after the redirect), or null. */
       test: ChannelTestRecord | null;
+      /** The latest tests by anyone, newest first (the audit). */
+      recent: readonly ChannelTestRecord[];
     };
 
 /** Renders a signed-in page with `headers` (the desk's). */
@@ -104,7 +106,7 @@ export function renderSignedInView(view: SignedInView, baseUrl: string, headers:
           title: 'Channels',
           chrome: view.chrome,
           section: 'channels',
-          body: channelsBody(view.channels, view.now, { baseUrl, csrf: view.chrome.csrf, test: view.test }),
+          body: channelsBody(view.channels, view.now, { baseUrl, csrf: view.chrome.csrf, test: view.test, recent: view.recent }),
         }),
       };
   }

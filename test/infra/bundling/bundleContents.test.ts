@@ -28,7 +28,8 @@ const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
   dispatch: ['accountSchedule', 'accounts'],
   // deskSummary: the desk overview's row, written after each poll.
   collect: ['accountHistory', 'accounts', 'alertState', 'curves', 'decision', 'delegateView', 'deskSummary', 'knownDelegates', 'snapshots'],
-  'report-dispatch': ['accountSchedule', 'deskOperators', 'missedReports', 'recipients', 'reportLedger'],
+  // accountHistory, accounts: a missed report listed in its accounts' deliveries, to the recipients it was for.
+  'report-dispatch': ['accountHistory', 'accountSchedule', 'accounts', 'deskOperators', 'missedReports', 'recipients', 'reportLedger'],
   notify: [
     'accountHistory',
     'accounts',

@@ -227,6 +227,12 @@ describe('IAM statements', () => {
     });
   });
 
+  it('lets report-dispatch read recipient records but write only their nextReportAt', () => {
+    expect(decide('report-dispatch', 'dynamodb:BatchGetItem', tableArn('preferences'))).toBe('allow');
+    for (const action of ['PutItem', 'DeleteItem', 'BatchWriteItem'])
+      expect(decide('report-dispatch', `dynamodb:${action}`, tableArn('preferences')), action).not.toBe('allow');
+  });
+
   it('lets report-dispatch touch only the report ledger and missed-report items of deliveries (dynamodb:LeadingKeys), never a delivery record', () => {
     const may = (action: string, key: string) =>
       decide('report-dispatch', `dynamodb:${action}`, tableArn('deliveries'), { 'dynamodb:LeadingKeys': [key] }) === 'allow';
@@ -300,7 +306,13 @@ describe('IAM statements', () => {
         // Each copy's outcome (delivery#<account> alone: see the history key-space test).
         history: ['PutItem'],
       },
-      'report-dispatch': { accounts: READ, preferences: ['Query'], deliveries: ['BatchGetItem', 'GetItem', 'UpdateItem'], desk: ['GetItem'] },
+      'report-dispatch': {
+        accounts: READ,
+        preferences: ['BatchGetItem', 'GetItem', 'Query'],
+        deliveries: ['BatchGetItem', 'GetItem', 'UpdateItem'],
+        desk: ['GetItem'],
+        history: ['PutItem'],
+      },
       'daily-report': {
         accounts: READ,
         curves: READ,
@@ -454,8 +466,8 @@ describe('IAM statements', () => {
       for (const action of ['UpdateItem', 'DeleteItem', 'BatchWriteItem'])
         expect(on(owner, action, `alert#${account}`), `${owner} ${action}`).not.toBe('allow');
     }
-    // Each delivery's outcome: the mail senders and the channel worker, delivery#<account> only.
-    for (const owner of ['notify', 'daily-report', 'channel-worker', 'ses-events']) {
+    // Each delivery's outcome: the mail senders, the channel worker and reconciliation (a missed report), delivery#<account> only.
+    for (const owner of ['notify', 'daily-report', 'channel-worker', 'ses-events', 'report-dispatch']) {
       expect(on(owner, 'PutItem', `delivery#${account}`), owner).toBe('allow');
       expect(on(owner, 'PutItem', `alert#${account}`), owner).not.toBe('allow');
       for (const action of ['UpdateItem', 'DeleteItem', 'BatchWriteItem'])

@@ -107,6 +107,7 @@ export function reportWorlds() {
       reconcile: {
         ledger: repos.reportLedger,
         missed: repos.missedReports,
+        deliveries: { accounts: repos.accounts, recipients: repos.recipients, history: repos.history },
         notice: operatorNotice({
           operators: { operatorEmail: options.operatorEmail ?? null, operators: repos.deskOperators },
           sender: governor.sender(ses, 'alert'),

@@ -4,6 +4,7 @@ import type { MissedReport, MissedReportsRepository } from '../../../store/misse
 import type { ReportLedgerRepository } from '../../../store/reportLedgerRepository';
 import type { OperatorNotice } from './operatorNotice';
 import { REPORT_QUEUE } from './reportWorkers';
+import { recordMissedDeliveries, type MissedDeliveryPorts } from './missedDeliveries';
 
 /** Metric: reports found missed by reconciliation (its alarm tells the alarm topic). */
 export const REPORTS_MISSED_METRIC = 'ReportsMissed';
@@ -24,6 +25,8 @@ export interface ReconcileDeps {
   readonly ledger: Pick<ReportLedgerRepository, 'queuedDue' | 'markMissed' | 'cursor' | 'advanceCursor'>;
   readonly missed: Pick<MissedReportsRepository, 'record' | 'markNotified'>;
   readonly notice: OperatorNotice;
+  /** The accounts' deliveries, where each missed report is listed (`recordMissedDeliveries`). */
+  readonly deliveries: MissedDeliveryPorts;
   readonly counters: Counters;
   readonly log: Log;
   /** How long after its due time a claimed report may still be delivered before it counts as missed. */
@@ -41,8 +44,8 @@ export interface ReconcileOutcome {
  * Reconciliation of the scheduled reports (run by `report-dispatch` after its dispatch): every job
  * the dispatch claimed that was due from the last run's cursor up to `now - grace` and is still
  * `queued` in the ledger (no attempt finished it) is recorded as missed, one record per account or
- * recipient and report day; the operator is told once of those not told yet, and
- * `ReportsMissed` counts them. Then the cursor moves on. Idempotent: a re-run records nothing twice
+ * recipient and report day, and listed as `missed` in its accounts' deliveries; the operator is
+ * told once of those not told yet, and `ReportsMissed` counts them. Then the cursor moves on. Idempotent: a re-run records nothing twice
  * and tells nothing twice; a failure before the cursor moves is picked up by the next run.
  */
 export async function reconcileReports(deps: ReconcileDeps, now: number): Promise<ReconcileOutcome> {
@@ -52,7 +55,11 @@ export async function reconcileReports(deps: ReconcileDeps, now: number): Promis
   if (cursor !== null && Math.floor(upTo / 60_000) <= Math.floor(cursor / 60_000)) return { missed: [], cursor: 'unchanged' };
   const pending = await deps.ledger.queuedDue(from, upTo);
   const recorded: MissedReport[] = [];
-  for (const entry of pending) recorded.push(await deps.missed.record(entry.job, entry.reason, now));
+  for (const entry of pending) {
+    const missed = await deps.missed.record(entry.job, entry.reason, now);
+    await recordMissedDeliveries(deps.deliveries, missed, deps.graceMs);
+    recorded.push(missed);
+  }
   const untold = recorded.filter((missed) => missed.notifiedAt === null);
   if (untold.length > 0) {
     deps.counters.count(REPORTS_MISSED_METRIC, untold.length);

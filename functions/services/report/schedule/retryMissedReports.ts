@@ -27,13 +27,14 @@ export async function missedToday(deps: Pick<MissedReportsDeps, 'missedReports'>
  * `sentinel report --retry-missed`: sends each of today's missed reports as its job would have
  * (`sendReportJob`, the regular delivery ids, so each account or recipient gets one delivery per
  * report day however often this runs, and whatever a late worker did), then notes it as retried.
+ * Each copy it sends is a `reconciled` entry in its account's deliveries (a late send of a missed report).
  * One failure is recorded in its result and never stops the others; a failed one stays listed.
  */
 export async function retryMissedReports(deps: MissedReportsDeps, now: number): Promise<MissedRetryResult[]> {
   const results: MissedRetryResult[] = [];
   for (const missed of await missedToday(deps, now)) {
     try {
-      const outcome = await sendReportJob(deps, missed.job);
+      const outcome = await sendReportJob(deps, missed.job, { missed: true });
       if (outcome.kind !== 'failed') await deps.missedReports.markRetried(missed.job, deps.now());
       results.push({ missed, outcome });
     } catch (error) {

@@ -1,6 +1,7 @@
 import { composeReport, type ReportReadings } from '../../../domain/composeReport';
 import { planFor, type ReportMode } from '../../../domain/reportPlan';
-import { followsAccountSchedule, type ReportPeriod } from '../../../domain/recipientSettings';
+import { scheduleFollowers, type ReportPeriod } from '../../../domain/recipientSettings';
+import { REPORT_KINDS } from '../../../domain/reportKinds';
 import type { ReportRecord } from '../../../store/reportRecordsRepository';
 import type { AccountStatus } from '../../../mail/render/views';
 import type { TrackedAccount } from '../../../domain/account';
@@ -14,6 +15,10 @@ import { CHART_ALT, presentReport, storedDataView } from '../../../notices/repor
 import { recipientLinks } from '../../delivery/recipientLinks';
 import { mailAudience, type ChannelTaking } from '../../../notices/audience';
 import { reportChannels, reportNoticeId, reportToChannels } from './reportToChannels';
+import { reportInstant } from '../../../domain/reportTime';
+import { formatTime } from '../../../mail/render/format';
+import type { LeftOutRecipient } from '../../../notices/leftOutRecipient';
+import { recordLeftOut } from '../../delivery/leftOutEntry';
 
 /**
  * The report of the account at `address` as stored now (it may have been removed), sent as `mode`
@@ -24,11 +29,7 @@ export async function sendFollowersReport(deps: ReportDeps, address: string, mod
   const account = await deps.repos.accounts.get(address);
   if (!account) return { kind: 'skipped', reason: 'the account is no longer tracked' };
   const records = await deps.repos.recipients.getMany(account.emails);
-  const followers = account.emails.filter((email) => {
-    const record = records.get(email.trim().toLowerCase());
-    return record === undefined || followsAccountSchedule(record);
-  });
-  return sendAccountReport(deps, account, mode, now, followers);
+  return sendAccountReport(deps, account, mode, now, scheduleFollowers(account.emails, records));
 }
 
 /**
@@ -55,13 +56,18 @@ export async function sendAccountReport(
   now: number,
   to?: readonly string[],
 ): Promise<ReportOutcome> {
-  const { readings, channels, record } = await readReport(deps, account, mode, now, to);
+  const { readings, channels, record, leftOut } = await readReport(deps, account, mode, now, to);
   const composition = composeReport(readings);
   if (composition.kind === 'not-due') {
     if (composition.reschedule) await deps.repos.schedule.setNextReportAt(account.address, composition.nextAt, account.nextReportAt);
     return { kind: 'not-due', nextAt: composition.nextAt };
   }
   const { plan } = composition;
+  if (composition.kind !== 'already-sent') {
+    // At the report's own time (a copy's: its sending), so a re-run lands on the same entries.
+    const at = plan.copyAt ?? reportInstant(plan.reportDate, account.reportAt, account.timezone);
+    await recordLeftOut(deps.repos.history, account, leftOut, { eventId: plan.eventId, kind: REPORT_KINDS[reportSpan(mode)], at });
+  }
   const advance = async (): Promise<void> => {
     if (plan.nextReportAt !== null) await deps.repos.schedule.setNextReportAt(account.address, plan.nextReportAt, account.nextReportAt);
   };
@@ -87,6 +93,7 @@ export async function sendAccountReport(
     lastPointAtMs: composition.lastPointAtMs,
     storedData: storedDataView(model),
   };
+  const late = lateNote(mode, account.timezone);
   const outcomes: RecipientOutcome[] = [];
   for (const recipient of recipients) {
     outcomes.push(
@@ -96,6 +103,7 @@ export async function sendAccountReport(
         account: account.address,
         recipient,
         sentAt: now,
+        ...(late === null ? {} : { lateNote: late }),
         compose: () => {
           const links = recipientLinks(deps.links, account, recipient, now, 'reports');
           const { email } = presentReport(model, {
@@ -146,6 +154,8 @@ interface ReportRead {
   readonly channels: readonly ChannelTaking[];
   /** This report's window summaries as the chain sent them, to store once it is sent; `null` for none. */
   readonly record: ReportRecord | null;
+  /** The addressees `mailAudience` left out (suppressed, opted out of reports). */
+  readonly leftOut: readonly LeftOutRecipient[];
 }
 
 /**
@@ -157,24 +167,38 @@ interface ReportRead {
  */
 async function readReport(deps: ReportDeps, account: TrackedAccount, mode: ReportMode, now: number, to: readonly string[] | undefined): Promise<ReportRead> {
   const plan = planFor(account, mode, now);
-  const none = (audience: ReportReadings['audience']): ReportRead => ({ readings: { plan, audience, sent: [], figures: null }, channels: [], record: null });
+  const none = (audience: ReportReadings['audience'], leftOut: readonly LeftOutRecipient[] = []): ReportRead => ({
+    readings: { plan, audience, sent: [], figures: null },
+    channels: [],
+    record: null,
+    leftOut,
+  });
   if (plan.kind === 'not-due') return none({ kind: 'none', reason: 'not due' });
   const only = to?.map((email) => email.trim().toLowerCase());
   const addressed = only ? account.emails.filter((email) => only.includes(email.trim().toLowerCase())) : account.emails;
   if (addressed.length === 0) return none({ kind: 'none', reason: "no recipient follows the account's schedule" });
   const audience = await mailAudience(deps.repos, addressed, 'reports');
-  if (audience.kind === 'none') return none(audience);
+  if (audience.kind === 'none') return none(audience, audience.leftOut);
   const records = await Promise.all(audience.recipients.map((recipient) => deps.repos.deliveries.get(deliveryId(plan.eventId, recipient))));
   const sent = audience.recipients.filter((_, i) => records[i]?.status === 'sent');
-  if (sent.length === audience.recipients.length) return { readings: { plan, audience, sent, figures: null }, channels: [], record: null };
-  const span = mode.kind === 'summary' ? mode.period : 'day';
+  if (sent.length === audience.recipients.length)
+    return { readings: { plan, audience, sent, figures: null }, channels: [], record: null, leftOut: audience.leftOut };
+  const span = reportSpan(mode);
   const covers = plan.windows ? { kind: 'summary' as const, windows: plan.windows } : { kind: 'day' as const, day: plan.period };
   const [data, channels] = await Promise.all([
     readReportData(deps, mode.kind === 'extra' ? undefined : mode.dueAt, account, covers, now),
     reportChannels(deps, account.address, span, now),
   ]);
-  return { readings: { plan, audience, sent, figures: data.input }, channels, record: data.record };
+  return { readings: { plan, audience, sent, figures: data.input }, channels, record: data.record, leftOut: audience.leftOut };
 }
 
-/** The email kind recorded on each delivery (all in the `reports` category). */
-const REPORT_KINDS: Readonly<Record<ReportPeriod, string>> = { day: 'daily-report', week: 'weekly-report', month: 'monthly-report' };
+/** The words a late send of a missed report carries in the account's deliveries; `null` for any other send. */
+function lateNote(mode: ReportMode, timeZone: string): string | null {
+  if (mode.kind === 'extra' || mode.missed !== true) return null;
+  return mode.dueAt === undefined ? 'a late send of a missed report' : `a late send of the report missed at ${formatTime(mode.dueAt, timeZone)}`;
+}
+
+/** Which report `mode` sends: the daily one, or a weekly or monthly summary. */
+function reportSpan(mode: ReportMode): ReportPeriod {
+  return mode.kind === 'summary' ? mode.period : 'day';
+}

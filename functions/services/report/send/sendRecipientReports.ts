@@ -8,6 +8,7 @@ import type { RecipientRecord } from '../../../store/recipientsRepository';
 import type { ReportDeps } from './reportDeps';
 import { sendAccountReport } from './sendAccountReport';
 import type { ReportOutcome } from './reportOutcome';
+import { recipientAccounts } from './recipientAccounts';
 
 /** One email (or one account's copy) a recipient run sent or tried. */
 export interface RecipientSend {
@@ -24,25 +25,14 @@ export interface RecipientReportResult {
 }
 
 export type RecipientRun =
-  /** The run of the recipient's own schedule for `reportDate` (claimed by the dispatch); `dueAt`: the queued job's (see `ReportMode`). */
-  | { readonly kind: 'scheduled'; readonly reportDate: LocalDate; readonly dueAt?: number }
+  /** The run of the recipient's own schedule for `reportDate` (claimed by the dispatch); `dueAt`, `missed`: the queued job's (see `ReportMode`). */
+  | { readonly kind: 'scheduled'; readonly reportDate: LocalDate; readonly dueAt?: number; readonly missed?: boolean }
   /**
    * `sentinel report --force`: its daily report now, as an extra (not again when it had that day's);
    * with `accounts`, the reports of those accounts alone (a digest recipient too); with `copy`
    * (`--resend`), a copy labelled as one.
    */
   | { readonly kind: 'forced'; readonly accounts?: readonly string[]; readonly copy?: boolean };
-
-/**
- * The accounts of a recipient, as stored now: those in its record that are still tracked and
- * still mail it, by address.
- */
-export async function recipientAccounts(deps: { readonly repos: Pick<ReportDeps['repos'], 'accounts'> }, record: RecipientRecord): Promise<TrackedAccount[]> {
-  const found = await deps.repos.accounts.getMany(record.accounts);
-  return found
-    .filter((account) => account.emails.some((email) => email.trim().toLowerCase() === record.email))
-    .sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
-}
 
 /**
  * Sends a recipient's own reports: on a scheduled run, what `periodsDue` gives for `reportDate`
@@ -102,7 +92,7 @@ export async function sendRecipientReports(deps: ReportDeps, record: RecipientRe
 /** A per-account report of a recipient's run: its day's report (an extra when forced), or a summary. */
 function modeOf(period: ReportPeriod, run: RecipientRun): ReportMode {
   if (run.kind === 'forced') return { kind: 'extra', regularIfDue: false, copy: run.copy === true };
-  const due = run.dueAt === undefined ? {} : { dueAt: run.dueAt };
+  const due = { ...(run.dueAt === undefined ? {} : { dueAt: run.dueAt }), ...(run.missed === true ? { missed: true } : {}) };
   return period === 'day' ? { kind: 'scheduled', reportDate: run.reportDate, ...due } : { kind: 'summary', period, reportDate: run.reportDate, ...due };
 }
 

@@ -9,6 +9,11 @@ import type { ReportOutcome } from './reportOutcome';
 /** Metric: seconds from a report's due minute to its sending, one value per report sent. */
 export const REPORT_LATENESS_METRIC = 'ReportLatenessSeconds';
 
+/** How a job is run: `missed` when it was recorded missed and this is its late send (`report --retry-missed`). */
+export interface ReportJobOptions {
+  readonly missed?: boolean;
+}
+
 /** What one job did: an account's report, or a recipient's own reports. */
 export type ReportJobOutcome = ReportOutcome | { kind: 'recipient'; result: RecipientReportResult };
 
@@ -16,8 +21,8 @@ export type ReportJobOutcome = ReportOutcome | { kind: 'recipient'; result: Reci
  * The report worker's work: sends one claimed job and throws `RetryLaterError` when it must
  * come back (see `runReportJob`), so a queue delivers it again.
  */
-export async function sendReportJob(deps: ReportDeps, job: ReportJob): Promise<ReportJobOutcome> {
-  const outcome = await runReportJob(deps, job);
+export async function sendReportJob(deps: ReportDeps, job: ReportJob, options: ReportJobOptions = {}): Promise<ReportJobOutcome> {
+  const outcome = await runReportJob(deps, job, options);
   const retry = retryReason(outcome);
   if (retry !== null) throw new RetryLaterError(retry);
   return outcome;
@@ -34,12 +39,13 @@ export async function sendReportJob(deps: ReportDeps, job: ReportJob): Promise<R
  * `ReportLatenessSeconds` for what it sent. The report ledger is told when the job is done (what
  * reconciliation checks), and the reason of each failed attempt (what a missed report shows).
  */
-export async function runReportJob(deps: ReportDeps, job: ReportJob): Promise<ReportJobOutcome> {
+export async function runReportJob(deps: ReportDeps, job: ReportJob, options: ReportJobOptions = {}): Promise<ReportJobOutcome> {
   const now = deps.now();
   if (now < job.dueAt) throw new RetryLaterError(`the report is due in ${Math.ceil((job.dueAt - now) / 1000)} s`, { retryAfterMs: job.dueAt - now });
   let outcome: ReportJobOutcome;
   try {
-    outcome = job.kind === 'recipient' ? await sendRecipientJob(deps, job, now) : await sendAccountJob(deps, job, now);
+    const missed = options.missed === true ? { missed: true } : {};
+    outcome = job.kind === 'recipient' ? await sendRecipientJob(deps, job, now, missed) : await sendAccountJob(deps, job, now, missed);
   } catch (error) {
     await deps.repos.reportLedger.noteFailure(job, describeError(error, { audience: 'log' }));
     throw error;
@@ -64,12 +70,17 @@ function sentSome(outcome: ReportJobOutcome): boolean {
   return outcome.kind === 'recipient' ? outcome.result.sends.some((send) => send.outcome.kind === 'sent') : outcome.kind === 'sent';
 }
 
-function sendAccountJob(deps: ReportDeps, job: AccountReportJob, now: number): Promise<ReportOutcome> {
-  return sendFollowersReport(deps, job.address, { kind: 'scheduled', reportDate: job.reportDate, dueAt: job.dueAt }, now);
+type Missed = { readonly missed?: boolean };
+
+function sendAccountJob(deps: ReportDeps, job: AccountReportJob, now: number, missed: Missed): Promise<ReportOutcome> {
+  return sendFollowersReport(deps, job.address, { kind: 'scheduled', reportDate: job.reportDate, dueAt: job.dueAt, ...missed }, now);
 }
 
-async function sendRecipientJob(deps: ReportDeps, job: RecipientReportJob, now: number): Promise<ReportJobOutcome> {
+async function sendRecipientJob(deps: ReportDeps, job: RecipientReportJob, now: number, missed: Missed): Promise<ReportJobOutcome> {
   const record = await deps.repos.recipients.get(job.email);
   if (!record) return { kind: 'skipped', reason: 'the recipient has no record any more' };
-  return { kind: 'recipient', result: await sendRecipientReports(deps, record, { kind: 'scheduled', reportDate: job.reportDate, dueAt: job.dueAt }, now) };
+  return {
+    kind: 'recipient',
+    result: await sendRecipientReports(deps, record, { kind: 'scheduled', reportDate: job.reportDate, dueAt: job.dueAt, ...missed }, now),
+  };
 }

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { localDate } from '../../../../functions/domain/localTime';
+import { formatTime } from '../../../../functions/mail/render/format';
 import { nextReportAt } from '../../../../functions/domain/reportTime';
 import type { TrackedAccount } from '../../../../functions/domain/account';
 import type { SqsLambdaHandler } from '../../../../local/queue/inProcessQueue';
@@ -105,6 +106,20 @@ describe('a report that fails is never dropped silently', () => {
     expect(reconciled.missed[0]?.reason).toMatch(/email send failed: ServiceUnavailable/);
     w.clock.set(DUE + 62 * MINUTE);
     expect((await w.reports.reconcile()).missed).toHaveLength(0);
+    // Listed in the account's deliveries, once: to its recipient, at the due time, with why in words.
+    const recipient = account.emails[0]!.toLowerCase();
+    const missedEntries = (await w.repos.history.deliveries(account.address, 20, null)).entries.filter((e) => e.outcome === 'missed');
+    expect(missedEntries).toEqual([
+      {
+        via: 'email',
+        to: recipient,
+        what: 'daily-report',
+        outcome: 'missed',
+        reason: expect.stringMatching(/^no attempt delivered it within 60 min of its due time; the last attempt: .*ServiceUnavailable/) as unknown,
+        at: DUE,
+        eventId: `report:${account.address}:2025-06-02`,
+      },
+    ]);
 
     const notices = await sesStore({ to: operator });
     expect(notices).toHaveLength(1);
@@ -132,6 +147,13 @@ describe('a report that fails is never dropped silently', () => {
     expect(retried.stdout).toContain(account.address);
     const delivery = await regularDelivery(w, account, DUE);
     expect(delivery?.status).toBe('sent');
+    // The send says it was the late send of the missed report; the missed entry stays.
+    const listedAfter = (await w.repos.history.deliveries(account.address, 20, null)).entries.filter((e) => e.to === recipient);
+    expect(listedAfter.filter((e) => e.outcome === 'reconciled')).toEqual([
+      expect.objectContaining({ what: 'daily-report', reason: `a late send of the report missed at ${formatTime(DUE, 'Europe/Berlin')}` }),
+    ]);
+    expect(listedAfter.filter((e) => e.outcome === 'sent')).toEqual([]);
+    expect(listedAfter.filter((e) => e.outcome === 'missed')).toHaveLength(1);
     // Sent once: a second retry has nothing left, and the recipient holds one report.
     expect((await cli('report', '--retry-missed')).stdout).toContain('no missed report to send');
     expect(await sesStore({ to: account.emails[0]! })).toHaveLength(1);

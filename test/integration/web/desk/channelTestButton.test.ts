@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { ChannelSecrets } from '../../../../functions/channels/channelSecrets';
+import { formatTime } from '../../../../functions/mail/render/format';
 import { channelRecordOf } from '../../../support/channels/channelRecordFixture';
 import { receiversPerFile } from '../../../support/channels/receiversPerFile';
 import { deskClient, hiddenFields, signIn, startDeskWorld, type DeskClient, type DeskWorld } from '../../../support/desk/deskWorld';
@@ -154,5 +156,40 @@ describe("the channels page's Test button", () => {
     expect((await operator.post('/desk/channels/test', { channel: fields['channel']! })).status).toBe(403);
     expect((await operator.post('/desk/channels/test', { ...fields, channel: `none-${run}` })).status).toBe(404);
     expect(receivers.received.length).toBe(count);
+  });
+  it('lists the latest 20 tests under the table, newest first (who, which channel, when, the outcome in words), none older than 90 days', async () => {
+    const now = Date.now();
+    const DAY = 86_400_000;
+    for (let i = 0; i < 25; i++)
+      await world.repos.deskChannelTests.record(randomUUID(), {
+        channel: `audit-${i}-${run}`,
+        by: alice,
+        // The 24th was recorded late from a stale clock: past the 90 days kept, not listed.
+        at: i === 23 ? now - 91 * DAY : now - 3_600_000 + i * 1_000,
+        outcome: i % 2 === 0 ? 'sent' : 'failed',
+        message: i % 2 === 0 ? 'delivered (HTTP 200)' : 'refused: HTTP 404: no_service (marked broken)',
+      });
+    const tester = `ops3-${run}@example.com`;
+    await world.repos.deskOperators.add(tester);
+    const operator = deskClient(world);
+    await signIn(world, operator, tester);
+    expect((await pressTest(operator, `slack-${run}`)).status).toBe(303);
+
+    const body = (await operator.get('/desk/channels')).body;
+    const section = body.split('>Recent tests</h2>')[1] ?? '';
+    const rows = [
+      ...section.matchAll(
+        /<tr><td>([^<]+)<\/td><td>([^<]+)<\/td><td>([^<]+)<\/td><td><span class="badge (b-\w+)">([^<]+)<\/span><\/td><td>([^<]+)<\/td><\/tr>/g,
+      ),
+    ].map((m) => m.slice(1));
+    // The ring holds the last 20: the Test just pressed and the 19 recorded before it, less the expired one.
+    expect(rows.map((r) => r[1])).toEqual([
+      `slack-${run}`,
+      ...[24, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6].map((i) => `audit-${i}-${run}`),
+    ]);
+    expect(rows[0]).toEqual([expect.stringMatching(/ UTC$/), `slack-${run}`, tester, 'b-ok', 'sent', 'delivered (HTTP 200)']);
+    expect(rows[2]).toEqual([formatTime(now - 3_600_000 + 22_000, 'UTC'), `audit-22-${run}`, alice, 'b-ok', 'sent', 'delivered (HTTP 200)']);
+    expect(rows[3]?.slice(3)).toEqual(['b-bad', 'failed', 'refused: HTTP 404: no_service (marked broken)']);
+    expect(body).not.toContain('slack-secret-path');
   });
 });

@@ -206,4 +206,24 @@ describe("an account's alert history on the desk: recorded as it happens, read n
       `${formatTime(at, 'UTC')} drawdown-alert ${viewer} sent`,
     ]);
   });
+  it('shows a recipient left out, a missed report and its late send in words, each with its badge', async () => {
+    const account = await world.addAccount(6, { emails: [viewer], label: 'missed', timezone: 'UTC' });
+    const due = Date.now() - 3 * HOUR;
+    const eventId = `report:${account.address}:2030-01-01`;
+    const entries = [
+      { outcome: 'suppressed', to: 'gone@example.com', reason: 'the address is suppressed after a bounce or complaint', at: due },
+      { outcome: 'missed', to: viewer, reason: 'no attempt delivered it within 60 min of its due time', at: due },
+      { outcome: 'reconciled', to: viewer, reason: `a late send of the report missed at ${formatTime(due, 'UTC')}`, at: due + 2 * HOUR },
+    ] as const;
+    for (const e of entries) await world.repos.history.recordDelivery(account.address, { via: 'email', what: 'daily-report', eventId, ...e });
+    await signIn(world, client, viewer);
+    const body = (await client.get(`/desk/accounts/${account.address}`)).body;
+    expect(rowsOf(body, 'Deliveries')).toEqual([
+      `${formatTime(due + 2 * HOUR, 'UTC')} daily-report ${viewer} sent late (reconciled) a late send of the report missed at ${formatTime(due, 'UTC')}`,
+      `${formatTime(due, 'UTC')} daily-report ${viewer} missed no attempt delivered it within 60 min of its due time`,
+      `${formatTime(due, 'UTC')} daily-report gone@example.com suppressed the address is suppressed after a bounce or complaint`,
+    ]);
+    expect(body).toContain('<span class="badge b-info">sent late (reconciled)</span>');
+    expect(body).toContain('<span class="badge b-bad">missed</span>');
+  });
 });

@@ -1,0 +1,64 @@
+import type { DeliveryHistoryEntry } from '../../../domain/deliveryHistoryEntry';
+import { scheduleFollowers } from '../../../domain/recipientSettings';
+import { periodsDue } from '../../../domain/recipientSchedule';
+import { planFor } from '../../../domain/reportPlan';
+import type { TrackedAccount } from '../../../domain/account';
+import { withoutUrls } from '../../../shared/withoutUrls';
+import type { AccountHistoryRepository } from '../../../store/accountHistoryRepository';
+import type { AccountsRepository } from '../../../store/accountsRepository';
+import type { MissedReport } from '../../../store/missedReportsRepository';
+import type { RecipientsRepository } from '../../../store/recipientsRepository';
+import { REPORT_KINDS } from '../../../domain/reportKinds';
+import { recipientAccounts } from '../send/recipientAccounts';
+
+/** What listing a missed report in its accounts' deliveries reads and writes. */
+export interface MissedDeliveryPorts {
+  /** The account of an account job (one `GetItem`), or a recipient's accounts (one `BatchGetItem`). */
+  readonly accounts: Pick<AccountsRepository, 'get' | 'getMany'>;
+  /** Which of an account's addresses follow its schedule, or a recipient job's record. */
+  readonly recipients: Pick<RecipientsRepository, 'get' | 'getMany'>;
+  readonly history: Pick<AccountHistoryRepository, 'recordDelivery'>;
+}
+
+/** Why a report was missed, in plain words (the last attempt's reason without a URL), short enough for the table. */
+export function missedReason(missed: MissedReport, graceMs: number): string {
+  const head = `no attempt delivered it within ${Math.round(graceMs / 60_000)} min of its due time`;
+  if (missed.reason === null) return head;
+  const text = `${head}; the last attempt: ${withoutUrls(missed.reason)}`;
+  return text.length > 300 ? `${text.slice(0, 299)}…` : text;
+}
+
+/**
+ * Lists a report recorded missed in the deliveries of each account it was about: an account job's
+ * daily report, one `missed` entry per address that follows the account's schedule; a recipient
+ * job's per-account reports (its daily report and a summary due that day), one entry per account of
+ * the recipient. A digest names no account and is not listed. Each entry is at the report's due time
+ * under the report's own id, so a re-run writes the same items.
+ */
+export async function recordMissedDeliveries(ports: MissedDeliveryPorts, missed: MissedReport, graceMs: number): Promise<void> {
+  const reason = missedReason(missed, graceMs);
+  const { job } = missed;
+  const listed: { account: TrackedAccount; entry: DeliveryHistoryEntry }[] = [];
+  const entry = (account: TrackedAccount, to: string, period: keyof typeof REPORT_KINDS): { account: TrackedAccount; entry: DeliveryHistoryEntry } => {
+    const mode =
+      period === 'day' ? ({ kind: 'scheduled', reportDate: job.reportDate } as const) : ({ kind: 'summary', period, reportDate: job.reportDate } as const);
+    const plan = planFor(account, mode, job.dueAt);
+    const eventId = plan.kind === 'send' ? plan.eventId : `report:${account.address}:${job.reportDate}`;
+    return {
+      account,
+      entry: { via: 'email', to: to.trim().toLowerCase(), what: REPORT_KINDS[period], outcome: 'missed', reason, at: job.dueAt, eventId },
+    };
+  };
+  if (job.kind === 'recipient') {
+    const record = await ports.recipients.get(job.email);
+    if (record === null || record.mode === 'digest') return;
+    const accounts = await recipientAccounts({ repos: ports }, record);
+    for (const period of periodsDue(record, job.reportDate)) listed.push(...accounts.map((account) => entry(account, record.email, period)));
+  } else {
+    const account = await ports.accounts.get(job.address);
+    if (account === null) return;
+    const followers = scheduleFollowers(account.emails, await ports.recipients.getMany(account.emails));
+    listed.push(...followers.map((email) => entry(account, email, 'day')));
+  }
+  await Promise.all(listed.map(({ account, entry }) => ports.history.recordDelivery(account.address, entry)));
+}
