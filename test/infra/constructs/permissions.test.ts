@@ -95,6 +95,14 @@ function allowedOwners(action: string, resource: string): string[] {
     .sort();
 }
 
+/** Only `owner` may query `index`, and no function reads or writes items through it. */
+function expectOnlyQuerier(index: string, owner: string): void {
+  for (const name of HANDLER_NAMES) {
+    expect(decide(name, 'dynamodb:Query', index), name).toBe(name === owner ? 'allow' : 'implicit-deny');
+    for (const action of ['GetItem', 'Scan', 'PutItem', 'UpdateItem']) expect(decide(name, `dynamodb:${action}`, index), `${name} ${action}`).not.toBe('allow');
+  }
+}
+
 const queueArn = (name: string): string => `arn:aws:sqs:${TEST_REGION}:${TEST_ACCOUNT}:sentinel-devnet-${name}`;
 
 const ITEM_ACTIONS = ['GetItem', 'BatchGetItem', 'Query', 'Scan', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'] as const;
@@ -244,23 +252,13 @@ describe('IAM statements', () => {
   });
 
   it("lets only notify query the onboarding batches' index (accounts/index/byBatch), and nothing write through it", () => {
-    const byBatch = `${tableArn('accounts')}/index/byBatch`;
-    for (const name of HANDLER_NAMES) {
-      expect(decide(name, 'dynamodb:Query', byBatch), name).toBe(name === 'notify' ? 'allow' : 'implicit-deny');
-      for (const action of ['GetItem', 'Scan', 'PutItem', 'UpdateItem'])
-        expect(decide(name, `dynamodb:${action}`, byBatch), `${name} ${action}`).not.toBe('allow');
-    }
+    expectOnlyQuerier(`${tableArn('accounts')}/index/byBatch`, 'notify');
     // The other indexes keep their table grant: report-dispatch still queries byNextReport.
     expect(decide('report-dispatch', 'dynamodb:Query', `${tableArn('accounts')}/index/byNextReport`)).toBe('allow');
   });
 
   it("lets only the desk page query the decisions index (tokens/index/decisionsByAccount) and read a decision's units, never a link token", () => {
-    const index = `${tableArn('tokens')}/index/decisionsByAccount`;
-    for (const name of HANDLER_NAMES) {
-      expect(decide(name, 'dynamodb:Query', index), name).toBe(name === 'desk-page' ? 'allow' : 'implicit-deny');
-      for (const action of ['GetItem', 'Scan', 'PutItem', 'UpdateItem'])
-        expect(decide(name, `dynamodb:${action}`, index), `${name} ${action}`).not.toBe('allow');
-    }
+    expectOnlyQuerier(`${tableArn('tokens')}/index/decisionsByAccount`, 'desk-page');
     const tokens = (action: string, key: string) => decide('desk-page', `dynamodb:${action}`, tableArn('tokens'), { 'dynamodb:LeadingKeys': [key] });
     expect(tokens('BatchGetItem', 'decision-signing#d1#0xabc')).toBe('allow');
     for (const key of ['revoke#t1', 'revoke-all#t1', 'snooze#t1', 'decision#d1', 'protection-cap#kill-switch#0xabc'])

@@ -10,7 +10,7 @@ import type { TrackedAccount } from '../../../../../functions/domain/account';
 import { accountRecord, testAddress } from '../../../../support/store/accountFixture';
 import { inlineCidImages, screenshotHtml } from '../../../../support/screenshot';
 import { testTables } from '../../../../support/testTables';
-import { startFakeSes, type FakeSes } from '../../../../support/delivery/fakeSes';
+import { fakeSesPerFile } from '../../../../support/delivery/fakeSesPerFile';
 import { RETENTION_MS, header, linkTokens, mailDeps, mailTo, sesSender, testClock, testLinks, uniqueEmail } from '../../../../support/delivery/mailHarness';
 import { delegateView, hourlyPoints } from '../../../../support/report/reportFixture';
 import { startReportChain, type ReportChain } from '../../../../support/report/reportChain';
@@ -293,13 +293,7 @@ describe('a 1d account', () => {
 });
 
 describe('daily report recipients and failures', () => {
-  let fake: FakeSes;
-  beforeAll(async () => {
-    fake = await startFakeSes((r) => (r.startsWith('reject') ? 'MessageRejected' : r.startsWith('throttle') ? 'Throttling' : 'ok'));
-  });
-  afterAll(async () => {
-    await fake.stop();
-  });
+  const fake = fakeSesPerFile();
 
   const fresh = async (n: number, emails: string[]): Promise<TrackedAccount> => {
     const account = accountRecord({ address: testAddress(n, SALT), emails, timezone: 'UTC', reportAt: '07:00', nextReportAt: REPORT_AT });
