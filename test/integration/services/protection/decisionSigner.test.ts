@@ -31,6 +31,29 @@ async function decided(options: { dryRun?: boolean; createdAt?: number } = {}): 
   return { account, decision };
 }
 
+/** Stores a decision of `rule` to revoke `key` of `account` (made now, not a dry run; its id starts with `id`) and turns the stage's switch on. */
+async function keyDecision(
+  account: TrackedSimAccount,
+  key: `0x${string}`,
+  rule: ProtectiveDecision['rule'],
+  reason: string,
+  id: string,
+): Promise<ProtectiveDecision> {
+  const decision: ProtectiveDecision = {
+    decisionId: `${id}-${randomUUID()}`,
+    account: account.address,
+    rule,
+    reason,
+    evidence: { delegate: key },
+    delegates: [key],
+    createdAt: Date.now(),
+    dryRun: false,
+  };
+  await world.repos.decisions.put(decision);
+  await world.protection.write('on');
+  return decision;
+}
+
 async function sign(account: TrackedSimAccount, delegate: `0x${string}`, decisionId: string) {
   return createSignRevocationHandler(world.signDeps)({ account: account.address, delegate, decisionId }, lambdaContext('sign-revocation'));
 }
@@ -47,18 +70,7 @@ describe('the signer and web sessions: it re-reads the delegate and revokes a we
     const { delegate } = await world.control.addDelegate(account.address, { name: 'browser', isWebClient: true });
     const web = delegate.address as `0x${string}`;
     await world.repos.accounts.updateSettings(account.address, settings);
-    const decision: ProtectiveDecision = {
-      decisionId: `web-${randomUUID()}`,
-      account: account.address,
-      rule,
-      reason: rule === 'kill-switch' ? REASON : 'unknown delegate',
-      evidence: { delegate: web },
-      delegates: [web],
-      createdAt: Date.now(),
-      dryRun: false,
-    };
-    await world.repos.decisions.put(decision);
-    await world.protection.write('on');
+    const decision = await keyDecision(account, web, rule, rule === 'kill-switch' ? REASON : 'unknown delegate', 'web');
     return { account, web, decision };
   }
 
@@ -134,18 +146,7 @@ describe('the signer and automatic actions: it signs only for a decision that st
     await world.repos.accounts.updateSettings(account.address, { revokeUnknown: 'api-keys' });
     const key = account.delegates[0]!.address;
     await world.repos.knownDelegates.record(account.address, { known: [key], source: 'baseline', baselineAt: Date.now(), at: Date.now() });
-    const decision: ProtectiveDecision = {
-      decisionId: `known-${randomUUID()}`,
-      account: account.address,
-      rule: 'unknown-delegate',
-      reason: 'unknown delegate',
-      evidence: { delegate: key },
-      delegates: [key],
-      createdAt: Date.now(),
-      dryRun: false,
-    };
-    await world.repos.decisions.put(decision);
-    await world.protection.write('on');
+    const decision = await keyDecision(account, key, 'unknown-delegate', 'unknown delegate', 'known');
     expect(await sign(account, key, decision.decisionId)).toEqual({ kind: 'not-authorized', sent: false });
     expect(await listed(account.address)).toEqual([key]);
     expect((await world.control.account(account.address)).nonce).toBe(0);
