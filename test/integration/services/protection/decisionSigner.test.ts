@@ -62,6 +62,15 @@ async function listed(account: string): Promise<string[]> {
   return (await world.control.account(account)).delegates.map((d) => d.address);
 }
 
+/** Signs `decisionId` for `delegate`, which the signer must refuse with nothing sent (the key still listed, the nonce unused); returns the audit record it wrote. */
+async function refusedUnsent(account: TrackedSimAccount, delegate: `0x${string}`, decisionId: string) {
+  expect(await sign(account, delegate, decisionId)).toEqual({ kind: 'not-authorized', sent: false });
+  expect(await listed(account.address)).toContain(delegate);
+  expect((await world.control.account(account.address)).nonce).toBe(0);
+  const [audit] = await world.repos.audit.listForAccount(account.address, 1);
+  return audit;
+}
+
 // Before the refusals below: their breaker case leaves the stage's breaker open for an hour.
 describe('the signer and web sessions: it re-reads the delegate and revokes a web session only where the rule allows it', () => {
   /** An account with a web session the chain lists (`isWebClient`), a decision of `rule` naming it, counted, the switch on. */
@@ -91,10 +100,7 @@ describe('the signer and web sessions: it re-reads the delegate and revokes a we
   for (const { name, rule, settings, reason } of refused) {
     it(`refuses ${name}, audits why, and sends nothing`, async () => {
       const { account, web, decision } = await webDecision(rule, settings);
-      expect(await sign(account, web, decision.decisionId)).toEqual({ kind: 'not-authorized', sent: false });
-      expect(await listed(account.address)).toContain(web);
-      expect((await world.control.account(account.address)).nonce).toBe(0);
-      const [audit] = await world.repos.audit.listForAccount(account.address, 1);
+      const audit = await refusedUnsent(account, web, decision.decisionId);
       expect(audit).toMatchObject({
         outcome: 'not-authorized',
         actor: `decision:${decision.decisionId}`,
@@ -211,10 +217,7 @@ describe('the signer and automatic actions: it signs only for a decision that st
       const { account, decision } = await decided(options);
       await arrange(account, decision);
       const delegate = account.delegates[0]!.address;
-      expect(await sign(account, delegate, decision.decisionId)).toEqual({ kind: 'not-authorized', sent: false });
-      expect(await listed(account.address)).toContain(delegate);
-      expect((await world.control.account(account.address)).nonce).toBe(0);
-      const [audit] = await world.repos.audit.listForAccount(account.address, 1);
+      const audit = await refusedUnsent(account, delegate, decision.decisionId);
       expect(audit).toMatchObject({
         outcome: 'not-authorized',
         actor: `decision:${decision.decisionId}`,
