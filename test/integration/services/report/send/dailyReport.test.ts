@@ -8,7 +8,7 @@ import { sendAccountReport } from '../../../../../functions/services/report/send
 import { reportsDueNow } from '../../../../support/report/reportsDueNow';
 import type { TrackedAccount } from '../../../../../functions/domain/account';
 import { accountRecord, testAddress } from '../../../../support/store/accountFixture';
-import { inlineCidImages, screenshotHtml } from '../../../../support/screenshot';
+import { screenshotMail } from '../../../../support/screenshot';
 import { testTables } from '../../../../support/testTables';
 import { fakeSesPerFile } from '../../../../support/delivery/fakeSesPerFile';
 import { RETENTION_MS, header, linkTokens, mailDeps, mailTo, sesSender, testClock, testLinks, uniqueEmail } from '../../../../support/delivery/mailHarness';
@@ -181,8 +181,7 @@ describe('the daily report', () => {
   it('shows in a browser as received, chart included (test-artifacts/delivered-report.png)', async () => {
     await reportsSent();
     const mail = await onlyMail(withSigner);
-    const images = Object.fromEntries(mail.attachments.flatMap((a) => (a.cid ? [[a.cid, a.content]] : [])));
-    const shot = await screenshotHtml(inlineCidImages(mail.html || '', images), join(PROJECT_ROOT, 'test-artifacts', 'delivered-report.png'));
+    const shot = await screenshotMail(mail, join(PROJECT_ROOT, 'test-artifacts', 'delivered-report.png'));
     expect(shot.brokenImages).toBe(0);
     expect(shot.png.readUInt32BE(20)).toBeGreaterThan(1200);
   });
