@@ -70,6 +70,15 @@ export async function screenshotHtml(html: string, outPath: string, options: Scr
   }
 }
 
+/** Screenshots a received email's HTML part with its inline (`cid:`) attachments shown, as a mail client would. */
+export function screenshotMail(
+  mail: { html: string | false; attachments: readonly { cid?: string | undefined; content: Uint8Array }[] },
+  outPath: string,
+): Promise<Screenshot> {
+  const images = Object.fromEntries(mail.attachments.flatMap((a) => (a.cid ? [[a.cid, a.content]] : [])));
+  return screenshotHtml(inlineCidImages(mail.html || '', images), outPath);
+}
+
 /** Replaces `cid:<cid>` references with `data:` URIs, so a browser can show the inline images. */
 export function inlineCidImages(html: string, images: Readonly<Record<string, Uint8Array>>): string {
   return html.replace(/(["'])cid:([^"']+)\1/g, (whole, quote: string, cid: string) => {

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ChannelSecrets } from '../../../functions/channels/channelSecrets';
 import { newWebhookSecret } from '../../../functions/channels/webhook/webhookSignature';
 import { channelJobSchema } from '../../../functions/messages/channelJob';
 import { memoryCounters, silentLog } from '../../../functions/shared/observability';
@@ -17,6 +16,7 @@ import { ACCOUNT, drawdownEvent, noticeOf } from '../../support/channels/noticeF
 import { CALM, SIM_START } from '../../support/collect/pipelineHarness';
 import { sesStore } from '../../support/sesStore';
 import { testTables } from '../../support/testTables';
+import { receiverSenderDeps } from '../../support/channels/receiverSenderDeps';
 
 const HOUR = 3_600_000;
 const run = randomUUID().slice(0, 8);
@@ -154,11 +154,7 @@ describe('alerts where desks live: sentinel collect delivers to routed channels'
   function workerQueue(counters: ReturnType<typeof memoryCounters>) {
     return createLocalChannelQueue({
       repos: createRepositories(tables.client, tables.prefix),
-      channelSender: {
-        secrets: new ChannelSecrets(env, null),
-        bases: { telegram: receivers.telegramApiUrl, pagerduty: receivers.pagerdutyEventsUrl },
-        policy: { loopback: true },
-      },
+      channelSender: receiverSenderDeps(receivers, env),
       sender: { send: () => Promise.reject(new Error('no email expected')) },
       mailFrom: 'sentinel@example.com',
       links: new ActionLinks(new LinkTokenCodec('channel-e2e-link-secret-0123456789abcdef'), 'http://127.0.0.1:9'),

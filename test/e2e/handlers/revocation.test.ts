@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailingNotifyConsumer, revocationWorld } from '../../support/revocation/revocationWorld';
 import { CHROMIUM_PATH } from '../../support/screenshot';
 import { sesStore, type StoredEmail } from '../../support/sesStore';
+import { noticeNewDelegate } from '../../support/revocation/noticeNewDelegate';
 
 const ARTIFACTS = 'test-artifacts/revocation';
 const world = revocationWorld({ notifyConsumer: mailingNotifyConsumer() });
@@ -42,21 +43,7 @@ describe('one-click revocation in a browser', () => {
     const recipient = account.emails[0]!;
 
     // Collection noticed a delegate nobody expected: the notify path sends the security notice.
-    const listed = (await world.chain.getDelegateTraders(account.address)).find((d) => d.address === delegate.address)!;
-    await world.notify.send([
-      {
-        id: 'new-delegate',
-        body: {
-          kind: 'new-delegate',
-          eventId: `new-delegate#${account.address}#${delegate.address}`,
-          account: account.address,
-          at: Date.now(),
-          delegate: listed,
-          firstSeenAt: Date.now(),
-        },
-      },
-    ]);
-    await world.notify.drain();
+    await noticeNewDelegate(world, account.address, delegate.address);
     const notice = await mailTo(recipient, /^New API key “mystery-bot”/);
     const hrefs = [...(notice.body.html ?? '').matchAll(/href="([^"]+)"/g)].map((m) => decodeEntities(m[1]!));
     const link = hrefs.find((h) => h.startsWith(`${world.server.url}/revoke?token=`));

@@ -9,19 +9,12 @@ import {
   worstCaseRps,
 } from '../../../infra/config/chainRateBudget';
 import { LINK_RATE_WINDOW_SECONDS, loadStageConfig, REQUIRED_CONTEXT, StageConfigError } from '../../../infra/config/stageConfig';
+import { thrownBy } from '../../support/thrownBy';
 
 const load = (context: Record<string, unknown>) => loadStageConfig((key) => context[key]);
 /** What a beta synth requires (testnet alike). */
 const BETA = { stage: 'beta', account: '111122223333', region: 'eu-west-1', mailFrom: 'alerts@beta.example.com', alarmEmail: 'ops@example.com' } as const;
-const keyOfError = (context: Record<string, unknown>): string => {
-  try {
-    load(context);
-  } catch (err) {
-    expect(err).toBeInstanceOf(StageConfigError);
-    return (err as StageConfigError).key;
-  }
-  throw new Error('accepted');
-};
+const keyOfError = (context: Record<string, unknown>): string => thrownBy(StageConfigError, () => load(context)).key;
 
 describe('loadStageConfig', () => {
   it.each(STAGE_NAMES)('%s: own prefix, node at the REST base, indexer under the configured prefix', (name) => {
@@ -35,30 +28,21 @@ describe('loadStageConfig', () => {
   });
 
   it('names the context key that is wrong', () => {
-    const keyOf = (context: Record<string, unknown>): string => {
-      try {
-        load(context);
-      } catch (err) {
-        expect(err).toBeInstanceOf(StageConfigError);
-        return (err as StageConfigError).key;
-      }
-      throw new Error('accepted');
-    };
-    expect(keyOf({})).toBe('stage');
-    expect(keyOf({ stage: 'mainnet' })).toBe('stage');
-    expect(keyOf({ ...BETA, chainRps: 'fast' })).toBe('chainRps');
-    expect(keyOf({ ...BETA, collectConcurrency: 1 })).toBe('collectConcurrency');
-    expect(keyOf({ ...BETA, mailFrom: 'not-an-address' })).toBe('mailFrom');
-    expect(keyOf({ ...BETA, ownerKeys: ['Desk A'] })).toBe('ownerKeys');
-    expect(keyOf({ ...BETA, ownerKeyArns: 'alias/desk-b' })).toBe('ownerKeyArns');
-    expect(keyOf({ ...BETA, ownerKeys: '["unterminated' })).toBe('ownerKeys');
-    expect(keyOf({ ...BETA, logRetentionDays: 31 })).toBe('logRetentionDays');
-    expect(keyOf({ ...BETA, domainName: 'links.example.com' })).toBe('certificateArn');
-    expect(keyOf({ ...BETA, indexerPath: 'indexer' })).toBe('indexerPath');
-    expect(keyOf({ ...BETA, chainRps: 2, signerRps: 2 })).toBe('chainRps');
-    expect(keyOf({ ...BETA, signerRps: 0.01, signerConcurrency: 5 })).toBe('chainRps');
-    expect(keyOf({ ...BETA, account: '1234' })).toBe('account');
-    expect(keyOf({ ...BETA, region: 'Europe' })).toBe('region');
+    expect(keyOfError({})).toBe('stage');
+    expect(keyOfError({ stage: 'mainnet' })).toBe('stage');
+    expect(keyOfError({ ...BETA, chainRps: 'fast' })).toBe('chainRps');
+    expect(keyOfError({ ...BETA, collectConcurrency: 1 })).toBe('collectConcurrency');
+    expect(keyOfError({ ...BETA, mailFrom: 'not-an-address' })).toBe('mailFrom');
+    expect(keyOfError({ ...BETA, ownerKeys: ['Desk A'] })).toBe('ownerKeys');
+    expect(keyOfError({ ...BETA, ownerKeyArns: 'alias/desk-b' })).toBe('ownerKeyArns');
+    expect(keyOfError({ ...BETA, ownerKeys: '["unterminated' })).toBe('ownerKeys');
+    expect(keyOfError({ ...BETA, logRetentionDays: 31 })).toBe('logRetentionDays');
+    expect(keyOfError({ ...BETA, domainName: 'links.example.com' })).toBe('certificateArn');
+    expect(keyOfError({ ...BETA, indexerPath: 'indexer' })).toBe('indexerPath');
+    expect(keyOfError({ ...BETA, chainRps: 2, signerRps: 2 })).toBe('chainRps');
+    expect(keyOfError({ ...BETA, signerRps: 0.01, signerConcurrency: 5 })).toBe('chainRps');
+    expect(keyOfError({ ...BETA, account: '1234' })).toBe('account');
+    expect(keyOfError({ ...BETA, region: 'Europe' })).toBe('region');
   });
 
   it.each(['testnet', 'beta'] as const)('%s: requires account, region, mailFrom and alarmEmail, naming the missing one', (stage) => {

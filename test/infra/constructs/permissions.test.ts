@@ -87,6 +87,24 @@ function decide(owner: string, action: string, resource: string, context?: Polic
   return evaluate(role.statements, { principal: role.principal, action, resource, ...(context ? { context } : {}) });
 }
 
+/** The owners of the roles allowed `action` on `resource`, sorted. */
+function allowedOwners(action: string, resource: string): string[] {
+  return roles
+    .filter((r) => evaluate(r.statements, { principal: r.principal, action, resource }) === 'allow')
+    .map((r) => r.owner)
+    .sort();
+}
+
+/** Only `owner` may query `index`, and no function reads or writes items through it. */
+function expectOnlyQuerier(index: string, owner: string): void {
+  for (const name of HANDLER_NAMES) {
+    expect(decide(name, 'dynamodb:Query', index), name).toBe(name === owner ? 'allow' : 'implicit-deny');
+    for (const action of ['GetItem', 'Scan', 'PutItem', 'UpdateItem']) expect(decide(name, `dynamodb:${action}`, index), `${name} ${action}`).not.toBe('allow');
+  }
+}
+
+const queueArn = (name: string): string => `arn:aws:sqs:${TEST_REGION}:${TEST_ACCOUNT}:sentinel-devnet-${name}`;
+
 const ITEM_ACTIONS = ['GetItem', 'BatchGetItem', 'Query', 'Scan', 'ConditionCheckItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'] as const;
 const READ = ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem'];
 const WRITE = ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'];
@@ -141,10 +159,7 @@ describe('IAM statements', () => {
   });
 
   it('lets only the two mailers read the sending quota, for their mail-rate governor', () => {
-    const readers = roles
-      .filter((r) => evaluate(r.statements, { principal: r.principal, action: 'ses:GetSendQuota', resource: '*' }) === 'allow')
-      .map((r) => r.owner);
-    expect(readers.sort()).toEqual(['daily-report', 'notify']);
+    expect(allowedOwners('ses:GetSendQuota', '*')).toEqual(['daily-report', 'notify']);
   });
 
   it('keeps each token purpose to its own functions (dynamodb:LeadingKeys): no page can create, read or alter a token of another purpose', () => {
@@ -243,23 +258,13 @@ describe('IAM statements', () => {
   });
 
   it("lets only notify query the onboarding batches' index (accounts/index/byBatch), and nothing write through it", () => {
-    const byBatch = `${tableArn('accounts')}/index/byBatch`;
-    for (const name of HANDLER_NAMES) {
-      expect(decide(name, 'dynamodb:Query', byBatch), name).toBe(name === 'notify' ? 'allow' : 'implicit-deny');
-      for (const action of ['GetItem', 'Scan', 'PutItem', 'UpdateItem'])
-        expect(decide(name, `dynamodb:${action}`, byBatch), `${name} ${action}`).not.toBe('allow');
-    }
+    expectOnlyQuerier(`${tableArn('accounts')}/index/byBatch`, 'notify');
     // The other indexes keep their table grant: report-dispatch still queries byNextReport.
     expect(decide('report-dispatch', 'dynamodb:Query', `${tableArn('accounts')}/index/byNextReport`)).toBe('allow');
   });
 
   it("lets only the desk page query the decisions index (tokens/index/decisionsByAccount) and read a decision's units, never a link token", () => {
-    const index = `${tableArn('tokens')}/index/decisionsByAccount`;
-    for (const name of HANDLER_NAMES) {
-      expect(decide(name, 'dynamodb:Query', index), name).toBe(name === 'desk-page' ? 'allow' : 'implicit-deny');
-      for (const action of ['GetItem', 'Scan', 'PutItem', 'UpdateItem'])
-        expect(decide(name, `dynamodb:${action}`, index), `${name} ${action}`).not.toBe('allow');
-    }
+    expectOnlyQuerier(`${tableArn('tokens')}/index/decisionsByAccount`, 'desk-page');
     const tokens = (action: string, key: string) => decide('desk-page', `dynamodb:${action}`, tableArn('tokens'), { 'dynamodb:LeadingKeys': [key] });
     expect(tokens('BatchGetItem', 'decision-signing#d1#0xabc')).toBe('allow');
     for (const key of ['revoke#t1', 'revoke-all#t1', 'snooze#t1', 'decision#d1', 'protection-cap#kill-switch#0xabc'])
@@ -679,11 +684,7 @@ describe('IAM statements', () => {
 
   describe('link keys: each private key only where its links are minted, public keys and the anti-CSRF secret for the pages', () => {
     const secretArn = (name: string): string => `arn:aws:secretsmanager:${TEST_REGION}:${TEST_ACCOUNT}:secret:${name}-AbCdEf`;
-    const readersOf = (name: string): string[] =>
-      roles
-        .filter((r) => evaluate(r.statements, { principal: r.principal, action: 'secretsmanager:GetSecretValue', resource: secretArn(name) }) === 'allow')
-        .map((r) => r.owner)
-        .sort();
+    const readersOf = (name: string): string[] => allowedOwners('secretsmanager:GetSecretValue', secretArn(name));
     const MINTERS: Record<string, string[]> = {
       // The channel worker mints the links of the notices it fans out (revoke, revoke-all, the channel's own).
       // The desk page mints them for its Revoke buttons (a signed-in viewer, an account it receives).
@@ -716,11 +717,7 @@ describe('IAM statements', () => {
     it("the pages alone read the anti-CSRF secret; they and the signer (which verifies a click's link itself) the published public keys; no role reads the old shared link secret", () => {
       expect(readersOf('sentinel-devnet-csrf-secret')).toEqual(['desk-page', 'preferences-page', 'revoke-all-page', 'revoke-page']);
       const parameter = `arn:aws:ssm:${TEST_REGION}:${TEST_ACCOUNT}:parameter/sentinel/devnet/link-public-keys`;
-      const paramReaders = roles
-        .filter((r) => evaluate(r.statements, { principal: r.principal, action: 'ssm:GetParameter', resource: parameter }) === 'allow')
-        .map((r) => r.owner)
-        .sort();
-      expect(paramReaders).toEqual(['desk-page', 'preferences-page', 'revoke-all-page', 'revoke-page', 'sign-revocation']);
+      expect(allowedOwners('ssm:GetParameter', parameter)).toEqual(['desk-page', 'preferences-page', 'revoke-all-page', 'revoke-page', 'sign-revocation']);
       expect(roles.filter((r) => evaluate(r.statements, { principal: r.principal, action: 'ssm:PutParameter', resource: parameter }) === 'allow')).toEqual([]);
       expect(readersOf('sentinel-devnet-link-secret')).toEqual([]);
     });
@@ -747,10 +744,7 @@ describe('IAM statements', () => {
   it("lets only the deploy-time provider set the identity's default configuration set, on that identity and set, with nothing else but its own logs", () => {
     const identity = `arn:aws:ses:${TEST_REGION}:${TEST_ACCOUNT}:identity/sentinel.example.com`;
     const configSet = `arn:aws:ses:${TEST_REGION}:${TEST_ACCOUNT}:configuration-set/sentinel-devnet-mail`;
-    const setters = (resource: string) =>
-      roles
-        .filter((r) => evaluate(r.statements, { principal: r.principal, action: 'ses:PutEmailIdentityConfigurationSetAttributes', resource }) === 'allow')
-        .map((r) => r.owner);
+    const setters = (resource: string) => allowedOwners('ses:PutEmailIdentityConfigurationSetAttributes', resource);
     expect(setters(identity)).toEqual([IDENTITY_DEFAULT_FUNCTION]);
     expect(setters(configSet)).toEqual([IDENTITY_DEFAULT_FUNCTION]);
     expect(setters(`arn:aws:ses:${TEST_REGION}:${TEST_ACCOUNT}:identity/other.example.com`)).toEqual([]);
@@ -768,12 +762,7 @@ describe('IAM statements', () => {
   });
 
   it('lets producers send only to their queue: dispatch -> collect, collect, sign-revocation and the revoke-all worker -> notify and channel (the event and its fan-out), report-dispatch -> report, notify, the report worker and the channel worker -> channel, revoke-all-page -> revocations', () => {
-    const queue = (name: string): string => `arn:aws:sqs:${TEST_REGION}:${TEST_ACCOUNT}:sentinel-devnet-${name}`;
-    const senders = (name: string): string[] =>
-      roles
-        .filter((r) => evaluate(r.statements, { principal: r.principal, action: 'sqs:SendMessage', resource: queue(name) }) === 'allow')
-        .map((r) => r.owner)
-        .sort();
+    const senders = (name: string): string[] => allowedOwners('sqs:SendMessage', queueArn(name));
     expect(senders('collect')).toEqual(['dispatch']);
     expect(senders('notify')).toEqual(['collect', 'revoke-all-worker', 'sign-revocation']);
     expect(senders('report')).toEqual(['report-dispatch']);
@@ -784,12 +773,7 @@ describe('IAM statements', () => {
   });
 
   it("lets each consumer set a failed record's backoff on its own queue alone (sqs:ChangeMessageVisibility)", () => {
-    const queue = (name: string): string => `arn:aws:sqs:${TEST_REGION}:${TEST_ACCOUNT}:sentinel-devnet-${name}`;
-    const changers = (name: string): string[] =>
-      roles
-        .filter((r) => evaluate(r.statements, { principal: r.principal, action: 'sqs:ChangeMessageVisibility', resource: queue(name) }) === 'allow')
-        .map((r) => r.owner)
-        .sort();
+    const changers = (name: string): string[] => allowedOwners('sqs:ChangeMessageVisibility', queueArn(name));
     expect(changers('collect')).toEqual(['collect']);
     expect(changers('notify')).toEqual(['notify']);
     expect(changers('report')).toEqual(['daily-report']);

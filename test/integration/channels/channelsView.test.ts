@@ -1,7 +1,6 @@
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChannelSecrets } from '../../../functions/channels/channelSecrets';
-import { sendToChannel, type ChannelSenderDeps } from '../../../functions/channels/channelSender';
+import { sendToChannel } from '../../../functions/channels/channelSender';
 import type { ChannelConfig } from '../../../functions/domain/channel';
 import { newWebhookSecret } from '../../../functions/channels/webhook/webhookSignature';
 import { startChatReceivers } from '../../../local/receivers/chatReceivers';
@@ -15,6 +14,7 @@ import { digestRowsOf, REPORT_NOW } from '../../support/report/chatReportFixture
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { receiverSenderDeps } from '../../support/channels/receiverSenderDeps';
 
 /** The local inbox's channels view (`/channels` of the receivers), read in headless Chromium. */
 describe('the channels view', () => {
@@ -38,11 +38,7 @@ describe('the channels view', () => {
       PAGERDUTY: 'R0123456789abcdef0123456789abcdf',
       WEBHOOK: newWebhookSecret(),
     };
-    const deps: ChannelSenderDeps = {
-      secrets: new ChannelSecrets(env, null),
-      bases: { telegram: receivers.telegramApiUrl, pagerduty: receivers.pagerdutyEventsUrl },
-      policy: { loopback: true },
-    };
+    const deps = receiverSenderDeps(receivers, env);
     const channels: Pick<ChannelConfig, 'type' | 'secret' | 'url' | 'chatId'>[] = [
       { type: 'slack', secret: 'env:SLACK', url: null, chatId: null },
       { type: 'discord', secret: 'env:DISCORD', url: null, chatId: null },
@@ -87,11 +83,7 @@ describe('the channels view', () => {
   });
 
   it("shows a digest posted to chat as its table, monospaced, the accounts' labels as text", async () => {
-    const deps: ChannelSenderDeps = {
-      secrets: new ChannelSecrets({ SLACK: receivers.slackUrl('T1/B1/digest'), DISCORD: receivers.discordUrl('9', 'digest') }, null),
-      bases: { telegram: receivers.telegramApiUrl, pagerduty: receivers.pagerdutyEventsUrl },
-      policy: { loopback: true },
-    };
+    const deps = receiverSenderDeps(receivers, { SLACK: receivers.slackUrl('T1/B1/digest'), DISCORD: receivers.discordUrl('9', 'digest') });
     const notice = presentDigest(
       digestRowsOf(3, (i) => `<b>desk ${i}</b>`),
       { id: 'daily-digest:view', span: 'day', reportDate: '2026-11-23', period: localDayBounds('2026-11-22', 'UTC'), timeZone: 'UTC', generatedAt: REPORT_NOW },
@@ -120,11 +112,7 @@ describe('the channels view', () => {
   it('shows a Discord message with a file upload as its embed with the chart, and a Telegram photo; a restart on the same state file keeps them', async () => {
     const stateFile = join(mkdtempSync(join(tmpdir(), 'receivers-')), 'received.jsonl');
     let kept = await startChatReceivers({ stateFile });
-    const deps: ChannelSenderDeps = {
-      secrets: new ChannelSecrets({ DISCORD: kept.discordUrl('10', 'upload'), TG: '778:upload-bot' }, null),
-      bases: { telegram: kept.telegramApiUrl, pagerduty: kept.pagerdutyEventsUrl },
-      policy: { loopback: true },
-    };
+    const deps = receiverSenderDeps(kept, { DISCORD: kept.discordUrl('10', 'upload'), TG: '778:upload-bot' });
     const drawdown = noticeOf(drawdownEvent);
     // Two days of points.
     const png = chartPng(1);

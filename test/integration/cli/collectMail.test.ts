@@ -1,7 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tableName } from '../../../functions/store/tableDefinitions';
-import { startFakeSes, type FakeSes } from '../../support/delivery/fakeSes';
+import { fakeSesPerFile } from '../../support/delivery/fakeSesPerFile';
 import { cliWorld } from '../../support/cli/cliWorld';
 
 /** Requests the AWS SDK makes for one send (its default retry strategy retries throttling). */
@@ -13,21 +13,15 @@ const SDK_ATTEMPTS = 3;
  * within the same delivery attempt, instead of failing the delivery back to the queue.
  */
 describe('sentinel collect: alert mail through the mail-rate governor', () => {
-  let ses: FakeSes;
+  // SES throttles every request of the first send to each recipient (the SDK's own attempts
+  // included), then accepts.
+  const requests = new Map<string, number>();
+  const ses = fakeSesPerFile((recipient) => {
+    const n = (requests.get(recipient) ?? 0) + 1;
+    requests.set(recipient, n);
+    return n <= SDK_ATTEMPTS ? 'Throttling' : 'ok';
+  });
   const { tables, sim, cli } = cliWorld({ sim: { seed: 5 }, env: () => ({ SES_ENDPOINT: ses.endpoint }) });
-  beforeAll(async () => {
-    // SES throttles every request of the first send to each recipient (the SDK's own attempts
-    // included), then accepts.
-    const requests = new Map<string, number>();
-    ses = await startFakeSes((recipient) => {
-      const n = (requests.get(recipient) ?? 0) + 1;
-      requests.set(recipient, n);
-      return n <= SDK_ATTEMPTS ? 'Throttling' : 'ok';
-    });
-  });
-  afterAll(async () => {
-    await ses?.stop();
-  });
 
   it('retries a throttled alert inside one delivery attempt, and sends it once', async () => {
     const owner = await sim.control.createAccount({});

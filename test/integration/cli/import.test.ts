@@ -2,12 +2,10 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { testTables } from '../../support/testTables';
-import { cliRunner } from '../../support/cli/cliHarness';
+import { cliWorld } from '../../support/cli/cliWorld';
+import { SAMPLE_ADDRESSES } from '../../support/store/sampleAddresses';
 
-const A = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-const B = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
-const C = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
+const [A, B, C] = SAMPLE_ADDRESSES;
 const NOW = Date.parse('2026-11-23T10:00:00Z');
 
 interface Shown {
@@ -24,8 +22,7 @@ interface Shown {
 }
 
 describe('accounts import / export / time zones', () => {
-  const tables = testTables();
-  let cli: ReturnType<typeof cliRunner>;
+  const { cli } = cliWorld({ now: () => NOW });
   let dir: string;
   const file = async (name: string, text: string) => {
     const path = join(dir, name);
@@ -34,7 +31,6 @@ describe('accounts import / export / time zones', () => {
   };
   const show = async (address: string) => JSON.parse((await cli('accounts', 'show', address, '--json')).stdout) as Shown;
   beforeAll(async () => {
-    cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix }, () => NOW);
     dir = await mkdtemp(join(tmpdir(), 'sentinel-import-'));
   });
 

@@ -3,16 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ChannelsRepository } from '../../../functions/store/channelsRepository';
-import { testTables } from '../../support/testTables';
-import { cliRunner } from '../../support/cli/cliHarness';
+import { cliWorld } from '../../support/cli/cliWorld';
+import { SAMPLE_ADDRESSES } from '../../support/store/sampleAddresses';
 
-const A = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-const B = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
-const C = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
+const [A, B, C] = SAMPLE_ADDRESSES;
 
 describe('accounts import / export: the channels column', () => {
-  const tables = testTables();
-  let cli: ReturnType<typeof cliRunner>;
+  const { tables, cli } = cliWorld();
   let channels: ChannelsRepository;
   let dir: string;
   const file = async (name: string, text: string) => {
@@ -23,7 +20,6 @@ describe('accounts import / export: the channels column', () => {
   const routing = async () => Object.fromEntries((await channels.list()).map((c) => [c.name, [...c.accounts].sort()]));
 
   beforeAll(async () => {
-    cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix });
     channels = new ChannelsRepository(tables.client, tables.prefix);
     dir = await mkdtemp(join(tmpdir(), 'sentinel-import-channels-'));
     for (const argv of [

@@ -1,11 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RecipientsRepository } from '../../../functions/store/recipientsRepository';
-import { testTables } from '../../support/testTables';
-import { cliRunner } from '../../support/cli/cliHarness';
+import { cliWorld } from '../../support/cli/cliWorld';
+import { SAMPLE_ADDRESSES } from '../../support/store/sampleAddresses';
 
-const A = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-const B = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
-const C = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
+const [A, B, C] = SAMPLE_ADDRESSES;
 // Monday 2026-11-23, 10:00 UTC.
 const NOW = Date.parse('2026-11-23T10:00:00Z');
 
@@ -21,13 +19,11 @@ interface RecipientJson {
 }
 
 describe('sentinel recipients update, show and list', () => {
-  const tables = testTables();
-  let cli: ReturnType<typeof cliRunner>;
+  const { tables, cli } = cliWorld({ now: () => NOW });
   const records = () => new RecipientsRepository(tables.client, tables.prefix);
   const show = async (email: string) => JSON.parse((await cli('recipients', 'show', email, '--json')).stdout) as RecipientJson;
 
   beforeAll(async () => {
-    cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix }, () => NOW);
     expect((await cli('accounts', 'add', A, '--email', 'desk@example.com,ops@example.com', '--label', 'alpha', '--timezone', 'America/New_York')).code).toBe(0);
     expect((await cli('accounts', 'add', B, '--email', 'Desk@Example.com', '--label', 'beta')).code).toBe(0);
   });

@@ -2,18 +2,15 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { testTables } from '../../support/testTables';
-import { cliRunner } from '../../support/cli/cliHarness';
+import { cliWorld } from '../../support/cli/cliWorld';
+import { SAMPLE_ADDRESSES } from '../../support/store/sampleAddresses';
 
-const A = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-const B = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+const [A, B] = SAMPLE_ADDRESSES;
 
 describe('recipients export / import: settings, schedules and opt-outs round-trip', () => {
-  const tables = testTables();
-  let cli: ReturnType<typeof cliRunner>;
+  const { cli } = cliWorld();
   let dir: string;
   beforeAll(async () => {
-    cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix });
     dir = await mkdtemp(join(tmpdir(), 'sentinel-recipients-'));
     expect((await cli('accounts', 'add', A, '--email', 'desk@example.com,trader@example.com')).code).toBe(0);
     expect((await cli('accounts', 'add', B, '--email', 'desk@example.com,risk@example.com')).code).toBe(0);

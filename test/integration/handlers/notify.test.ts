@@ -1,5 +1,5 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { createNotifyHandler, type NotifyDeps } from '../../../functions/handlers/notify';
 import { preferencesPageOf } from '../../support/revocation/linkPages';
@@ -9,7 +9,7 @@ import { InProcessQueue } from '../../../local/queue/inProcessQueue';
 import { lambdaContext } from '../../../local/lambdaContext';
 import { accountRecord, testAddress } from '../../support/store/accountFixture';
 import { testTables } from '../../support/testTables';
-import { startFakeSes, type FakeSes } from '../../support/delivery/fakeSes';
+import { fakeSesPerFile } from '../../support/delivery/fakeSesPerFile';
 import {
   LINK_SECRET,
   PUBLIC_BASE_URL,
@@ -313,13 +313,7 @@ describe('notify: exactly once', () => {
 });
 
 describe('notify: failures', () => {
-  let fake: FakeSes;
-  beforeAll(async () => {
-    fake = await startFakeSes((recipient) => (recipient.startsWith('reject') ? 'MessageRejected' : recipient.startsWith('throttle') ? 'Throttling' : 'ok'));
-  });
-  afterAll(async () => {
-    await fake.stop();
-  });
+  const fake = fakeSesPerFile();
 
   it('records a permanent SES refusal as failed and does not retry it', async () => {
     const recipient = uniqueEmail('reject');

@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ChannelSecrets } from '../../../functions/channels/channelSecrets';
 import type { TrackedAccount } from '../../../functions/domain/account';
 import { createNotifyHandler } from '../../../functions/handlers/notify';
 import type { MailSender } from '../../../functions/mail/send/sesSender';
@@ -13,6 +12,7 @@ import { receiversPerFile } from '../../support/channels/receiversPerFile';
 import { mailDeps, mailTo, sesSender, testClock, uniqueEmail } from '../../support/delivery/mailHarness';
 import { accountRecord, testAddress } from '../../support/store/accountFixture';
 import { testTables } from '../../support/testTables';
+import { receiverSenderDeps } from '../../support/channels/receiverSenderDeps';
 
 const NOW = Date.parse('2025-03-04T07:00:00Z');
 const SALT = 0x7a11;
@@ -86,11 +86,7 @@ describe('notify events reach the channels apart from the paced emails', () => {
     });
     const channelQueue = createLocalChannelQueue({
       repos: deps.repos,
-      channelSender: {
-        secrets: new ChannelSecrets(env, null),
-        bases: { telegram: receivers.telegramApiUrl, pagerduty: receivers.pagerdutyEventsUrl },
-        policy: { loopback: true },
-      },
+      channelSender: receiverSenderDeps(receivers, env),
       sender: { send: () => Promise.reject(new Error('no broken-channel email expected')) },
       mailFrom: 'sentinel@example.com',
       links: deps.links,

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, expect } from 'vitest';
-import { ChannelSecrets } from '../../../functions/channels/channelSecrets';
 import type { ChannelSenderDeps } from '../../../functions/channels/channelSender';
 import type { ChannelRecord } from '../../../functions/domain/channel';
 import type { Notice } from '../../../functions/domain/notice';
@@ -15,6 +14,7 @@ import { VirtualClock } from '../../../local/virtualClock';
 import { MAIL_FROM, testLinks } from '../delivery/mailHarness';
 import { testTables, type TestTables } from '../testTables';
 import { channelRecordOf } from './channelRecordFixture';
+import { receiverSenderDeps } from './receiverSenderDeps';
 
 export interface ChannelWorldOptions {
   /** Start of a simulated clock: the queue's delays, the worker's waits and the receivers' windows run on it. Default: the real clock. */
@@ -74,11 +74,7 @@ export function channelWorld(options: ChannelWorldOptions = {}) {
     /** Repositories over this file's tables, on the world's clock. */
     repos: (): Repositories => createRepositories(tables.client, tables.prefix, clock ? { now } : {}),
     /** How the worker reaches the receivers: secrets from `env`, the receivers' API bases, loopback allowed. */
-    senderDeps: (): ChannelSenderDeps => ({
-      secrets: new ChannelSecrets(env, null),
-      bases: { telegram: world.receivers.telegramApiUrl, pagerduty: world.receivers.pagerdutyEventsUrl },
-      policy: { loopback: true },
-    }),
+    senderDeps: (): ChannelSenderDeps => receiverSenderDeps(world.receivers, env),
     /** Stores a channel (`channelRecordOf`, created now) and checks it was created. */
     async channel(record: Parameters<typeof channelRecordOf>[0]): Promise<ChannelRecord> {
       const stored = channelRecordOf(record, now());

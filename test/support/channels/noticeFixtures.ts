@@ -1,7 +1,9 @@
+import { slackMessage } from '../../../functions/channels/slack/slackMessage';
 import type { Notice } from '../../../functions/domain/notice';
 import { renderEmail, type RenderedEmail } from '../../../functions/mail/render/render';
-import { notifyMessageSchema, type NotifyEvent } from '../../../functions/messages/notifyMessage';
-import type { MailInput } from '../../../functions/notices/noticeInput';
+import type { EmailKind } from '../../../functions/mail/render/views';
+import { notifyMessageSchema, type NotifyEvent, type NotifyMessage } from '../../../functions/messages/notifyMessage';
+import type { MailInput, NoticeInput } from '../../../functions/notices/noticeInput';
 import { presentNotice } from '../../../functions/notices/presentNotice';
 
 export const ACCOUNT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -34,6 +36,40 @@ export function plainMailInput(now: number, changes: Partial<MailInput> = {}): M
     delegateName: () => null,
     ...changes,
   };
+}
+
+/**
+ * What the notify service loads for a chat notice to `account` (labelled "desk", in UTC, two
+ * delegates), with fixed links; `revokeAllUrl` is `null` where no revoke-all link is offered.
+ */
+export function alertNoticeInput(account: string, revokeAllUrl: string | null): Omit<NoticeInput, 'mail'> {
+  return {
+    account: { address: account, label: 'desk', timezone: 'UTC' },
+    links: {
+      revokeUrl: () => 'https://sentinel.example/r/abc',
+      snoozeUrl: () => 'https://sentinel.example/s/abc',
+      preferencesUrl: () => 'https://sentinel.example/prefs',
+      revokeAllUrl: () => revokeAllUrl,
+    },
+    delegateCount: 2,
+  };
+}
+
+/**
+ * An alert message as email (its `kind`, rendered in UTC) and as a chat notice (in Slack too), for
+ * `alertNoticeInput(message.account, revokeAllUrl)`; throws if it is not emailed as `kind`.
+ */
+export function renderedAlert(message: NotifyMessage, kind: EmailKind, revokeAllUrl: string | null) {
+  const input = alertNoticeInput(message.account, revokeAllUrl);
+  const { email } = presentNotice(message, {
+    ...input,
+    mail: plainMailInput(message.at, { unsubscribeUrl: 'https://sentinel.example/prefs', drawdownThresholds: [5] }),
+  });
+  if (email?.kind !== kind) throw new Error(`expected a ${kind} email, got ${email?.kind ?? 'none'}`);
+  const mail = renderEmail(email.kind, email.view, { timeZone: 'UTC' });
+  const notice = presentNotice(message, input);
+  const slack = slackMessage(notice);
+  return { mail, notice, slack, slackText: JSON.stringify(slack.blocks) };
 }
 
 /** The notice of a notify event, built as the notify service builds it. */

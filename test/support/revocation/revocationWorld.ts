@@ -134,7 +134,7 @@ export const mailingNotifyConsumer =
  * The revocation world of one test file (call at the top of a file or `describe`): this file's
  * tables and `startRevocationWorld` over them, started before the tests and closed after them.
  */
-export function revocationWorld(options: { notifyConsumer?: NotifyConsumerFactory } = {}): RevocationWorld & { readonly tables: TestTables } {
+export function revocationWorld(options: Parameters<typeof startRevocationWorld>[1] = {}): RevocationWorld & { readonly tables: TestTables } {
   const tables = testTables();
   return perFile(
     'the revocation world',

@@ -1,5 +1,6 @@
 import { SimControlClient } from '../../../local/sim/controlClient';
 import { startSimulator, type RunningSimulator, type StartOptions } from '../../../local/sim/http/server';
+import { simPerFile, type TestSimulator } from './simPerFile';
 
 /** A fixed simulated start time: 2025-03-14 12:00:00 UTC (a whole hour). */
 export const T0 = Date.UTC(2025, 2, 14, 12, 0, 0);
@@ -8,6 +9,11 @@ export const T0 = Date.UTC(2025, 2, 14, 12, 0, 0);
 export async function startTestSim(options: StartOptions = {}): Promise<RunningSimulator & { control: SimControlClient }> {
   const sim = await startSimulator({ seed: 42, clock: { startMs: T0, speed: 0 }, ...options });
   return Object.assign(sim, { control: new SimControlClient(sim.controlUrl) });
+}
+
+/** `startTestSim`'s simulator (seed 42, its clock stopped at `T0`) for one test file: `simPerFile` with those defaults under `options`. */
+export function testSimPerFile(options: StartOptions = {}): TestSimulator {
+  return simPerFile({ seed: 42, clock: { startMs: T0, speed: 0 }, ...options });
 }
 
 /** What a test needs from an HTTP response. */

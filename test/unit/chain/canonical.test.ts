@@ -6,20 +6,13 @@ import { ChainRequestError } from '../../../functions/chain/errors';
 import { createLocalSigner } from '../../../functions/chain/localSigner';
 import { signTransaction } from '../../../functions/chain/signTransaction';
 import { buildDelegateManager, buildMint, buildRemoveDelegateManager } from '../../../functions/chain/transactionBuilders';
+import { thrownBy } from '../../support/thrownBy';
 
 const OWNER = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const DELEGATE = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const OTHER = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 
-function requestError(run: () => unknown): ChainRequestError {
-  try {
-    run();
-  } catch (err) {
-    if (err instanceof ChainRequestError) return err;
-    throw err;
-  }
-  throw new Error('expected a ChainRequestError');
-}
+const requestError = (run: () => unknown): ChainRequestError => thrownBy(ChainRequestError, run);
 
 describe('canonical serialization', () => {
   it('checksums every address, including payload fields', () => {

@@ -5,18 +5,11 @@ import { portfolioSummarySchema } from '../../../functions/domain/portfolioSumma
 import { SUMMARY_FIELDS } from '../../../functions/domain/summaryFields';
 import { parseDecimal, parseDecimalOrPercent, parseSummary, summaryReadings, summaryView } from '../../../functions/chain/summaryView';
 import { portfolioBody } from '../../support/chain/portfolioFixture';
+import { thrownBy } from '../../support/thrownBy';
 
 const summary = () => portfolioSummarySchema.parse(portfolioBody().summary);
 
-function shapeError(run: () => unknown): ChainResponseShapeError {
-  try {
-    run();
-  } catch (err) {
-    if (err instanceof ChainResponseShapeError) return err;
-    throw err;
-  }
-  throw new Error('expected a ChainResponseShapeError');
-}
+const shapeError = (run: () => unknown): ChainResponseShapeError => thrownBy(ChainResponseShapeError, run);
 
 describe('summary view', () => {
   it('parses percent strings to their number with the percent flag', () => {

@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { slackMessage } from '../../../functions/channels/slack/slackMessage';
 import type { KillSwitchAction } from '../../../functions/domain/killSwitchFiring';
-import { renderEmail } from '../../../functions/mail/render/render';
 import { notifyMessageSchema, type NotifyMessage } from '../../../functions/messages/notifyMessage';
-import type { NoticeInput } from '../../../functions/notices/noticeInput';
-import { plainMailInput } from '../../support/channels/noticeFixtures';
-import { noticeHead, presentNotice } from '../../../functions/notices/presentNotice';
+import { noticeHead } from '../../../functions/notices/presentNotice';
+import { renderedAlert } from '../../support/channels/noticeFixtures';
 
 const ACCOUNT = '0x52908400098527886E0F7030069857D2E4169EE7';
 const BOT = '0x0000000000000000000000000000000000000011';
@@ -39,37 +36,7 @@ function message(action: KillSwitchAction): NotifyMessage {
   });
 }
 
-const noticeCtx: Omit<NoticeInput, 'mail'> = {
-  account: { address: ACCOUNT, label: 'desk', timezone: 'UTC' },
-  links: {
-    revokeUrl: () => 'https://sentinel.example/r/abc',
-    snoozeUrl: () => 'https://sentinel.example/s/abc',
-    preferencesUrl: () => 'https://sentinel.example/p/abc',
-    revokeAllUrl: () => 'https://sentinel.example/ra/abc',
-  },
-  delegateCount: 2,
-};
-
-const mailCtx: NoticeInput = {
-  account: { address: ACCOUNT, label: 'desk', timezone: 'UTC' },
-  links: {
-    preferencesUrl: () => 'https://sentinel.example/prefs',
-    revokeUrl: () => 'https://sentinel.example/r/abc',
-    snoozeUrl: () => 'https://sentinel.example/s/abc',
-    revokeAllUrl: () => 'https://sentinel.example/ra/abc',
-  },
-  delegateCount: 2,
-  mail: plainMailInput(AT, { unsubscribeUrl: 'https://sentinel.example/prefs', drawdownThresholds: [5] }),
-};
-
-function rendered(m: NotifyMessage) {
-  const { email } = presentNotice(m, mailCtx);
-  if (email === undefined) throw new Error('expected an emailed message');
-  if (email.kind !== 'kill-switch') throw new Error('expected a kill-switch email');
-  const mail = renderEmail('kill-switch', email.view, { timeZone: 'UTC' });
-  const notice = presentNotice(m, noticeCtx);
-  return { mail, notice, slackText: JSON.stringify(slackMessage(notice).blocks) };
-}
+const rendered = (m: NotifyMessage) => renderedAlert(m, 'kill-switch', 'https://sentinel.example/ra/abc');
 
 describe('kill-switch notices, as email and in Slack', () => {
   it('a security notice (no one-click unsubscribe) that pages, in every outcome', () => {

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sendToChannel, type ChannelSenderDeps } from '../../../functions/channels/channelSender';
 import { ChannelSecrets } from '../../../functions/channels/channelSecrets';
 import { ChannelConfigError } from '../../../functions/channels/errors';
@@ -9,14 +9,15 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { pinnedDispatcher } from '../../../functions/channels/pinnedDispatcher';
 import { newWebhookSecret } from '../../../functions/channels/webhook/webhookSignature';
 import type { ChannelConfig } from '../../../functions/domain/channel';
-import { startChatReceivers, type ChatReceivers } from '../../../local/receivers/chatReceivers';
+import { receiversPerFile } from '../../support/channels/receiversPerFile';
+import { receiverSenderDeps } from '../../support/channels/receiverSenderDeps';
 import { drawdownEvent, newDelegateEvent, noticeOf, recoveredEvent } from '../../support/channels/noticeFixtures';
 
 const KEY = 'R0123456789abcdef0123456789abcde';
 const TOKEN = '999:bot-secret-token';
 
 describe('sending to channels (local receivers)', () => {
-  let receivers: ChatReceivers;
+  const receivers = receiversPerFile();
   let deps: ChannelSenderDeps;
   const env: Record<string, string> = {};
   const notice = noticeOf(newDelegateEvent);
@@ -27,8 +28,7 @@ describe('sending to channels (local receivers)', () => {
     chatId: null,
     ...extra,
   });
-  beforeAll(async () => {
-    receivers = await startChatReceivers();
+  beforeAll(() => {
     Object.assign(env, {
       SLACK: receivers.slackUrl('T1/B1/slack-secret'),
       DISCORD: receivers.discordUrl('7', 'discord-secret'),
@@ -36,13 +36,8 @@ describe('sending to channels (local receivers)', () => {
       PAGERDUTY: KEY,
       WEBHOOK: newWebhookSecret(),
     });
-    deps = {
-      secrets: new ChannelSecrets(env, null),
-      bases: { telegram: receivers.telegramApiUrl, pagerduty: receivers.pagerdutyEventsUrl },
-      policy: { loopback: true },
-    };
+    deps = receiverSenderDeps(receivers, env);
   });
-  afterAll(() => receivers.stop());
   const send = (c: ReturnType<typeof channel>, id = 'msg_1') => sendToChannel(deps, c, notice, id, Math.floor(Date.now() / 1000));
 
   it("a second message within a second gets each API's own 429 with its announced wait", async () => {

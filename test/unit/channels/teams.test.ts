@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { classifyAnswer } from '../../../functions/channels/channelSender';
 import { CHANNEL_REGISTRY } from '../../../functions/channels/channelRegistry';
-import { ChannelSecrets } from '../../../functions/channels/channelSecrets';
 import { sendToChannel, type ChannelSenderDeps } from '../../../functions/channels/channelSender';
 import { guardDestination } from '../../../functions/channels/destinationGuard';
 import { ChannelConfigError } from '../../../functions/channels/errors';
@@ -9,7 +8,8 @@ import { teamsBodyBytes, teamsMessage, TEAMS_LIMITS, type TextRun } from '../../
 import { cleanDelegateName } from '../../../functions/domain/delegateName';
 import { localDayBounds } from '../../../functions/domain/localTime';
 import { presentDigest } from '../../../functions/notices/digestPresenter';
-import { startChatReceivers, type ChatReceivers } from '../../../local/receivers/chatReceivers';
+import { receiversPerFile } from '../../support/channels/receiversPerFile';
+import { receiverSenderDeps } from '../../support/channels/receiverSenderDeps';
 import { checkTeams } from '../../../local/receivers/teamsRules';
 import { channelConfigFrom } from '../../../cli/channelOptions';
 import { HOSTILE_NAME, newDelegateEvent, noticeOf } from '../../support/channels/noticeFixtures';
@@ -111,17 +111,11 @@ describe('Microsoft Teams (Workflows webhook)', () => {
 });
 
 describe('sending to Teams (local receiver)', () => {
-  let receivers: ChatReceivers;
+  const receivers = receiversPerFile();
   let deps: ChannelSenderDeps;
-  beforeAll(async () => {
-    receivers = await startChatReceivers();
-    deps = {
-      secrets: new ChannelSecrets({ TEAMS: receivers.teamsUrl('flow-1'), BUSY: receivers.teamsUrl('flow-busy') }, null),
-      bases: { telegram: receivers.telegramApiUrl, pagerduty: receivers.pagerdutyEventsUrl },
-      policy: { loopback: true },
-    };
+  beforeAll(() => {
+    deps = receiverSenderDeps(receivers, { TEAMS: receivers.teamsUrl('flow-1'), BUSY: receivers.teamsUrl('flow-busy') });
   });
-  afterAll(() => receivers.stop());
   const send = (secret: string, n: typeof notice, id: string) =>
     sendToChannel(deps, { type: 'teams', secret, url: null, chatId: null }, n, id, Math.floor(Date.now() / 1000));
   const notice = noticeOf(newDelegateEvent);

@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { slackMessage } from '../../../functions/channels/slack/slackMessage';
 import type { DelegateProtection } from '../../../functions/domain/delegateProtection';
-import { renderEmail } from '../../../functions/mail/render/render';
 import { notifyMessageSchema, type NotifyMessage } from '../../../functions/messages/notifyMessage';
-import type { NoticeInput } from '../../../functions/notices/noticeInput';
-import { plainMailInput } from '../../support/channels/noticeFixtures';
 import { presentNotice } from '../../../functions/notices/presentNotice';
+import { alertNoticeInput, renderedAlert } from '../../support/channels/noticeFixtures';
 
 const ACCOUNT = '0x52908400098527886E0F7030069857D2E4169EE7';
 const KEY = '0x00000000000000000000000000000000000A11cE';
@@ -23,37 +20,8 @@ function message(protection: DelegateProtection, isWebClient = false): NotifyMes
   });
 }
 
-const noticeCtx: Omit<NoticeInput, 'mail'> = {
-  account: { address: ACCOUNT, label: 'desk', timezone: 'UTC' },
-  links: {
-    revokeUrl: () => 'https://sentinel.example/r/abc',
-    snoozeUrl: () => 'https://sentinel.example/s/abc',
-    preferencesUrl: () => 'https://sentinel.example/p/abc',
-    revokeAllUrl: () => null,
-  },
-  delegateCount: 2,
-};
-
-const mailCtx: NoticeInput = {
-  account: { address: ACCOUNT, label: 'desk', timezone: 'UTC' },
-  links: {
-    preferencesUrl: () => 'https://sentinel.example/prefs',
-    revokeUrl: () => 'https://sentinel.example/r/abc',
-    snoozeUrl: () => 'https://sentinel.example/s/abc',
-    revokeAllUrl: () => null,
-  },
-  delegateCount: 2,
-  mail: plainMailInput(AT, { unsubscribeUrl: 'https://sentinel.example/prefs', drawdownThresholds: [5] }),
-};
-
-function rendered(m: NotifyMessage) {
-  const { email } = presentNotice(m, mailCtx);
-  if (email === undefined) throw new Error('expected an emailed message');
-  if (email.kind !== 'new-delegate') throw new Error('expected a new-delegate email');
-  const mail = renderEmail('new-delegate', email.view, { timeZone: 'UTC' });
-  const slack = slackMessage(presentNotice(m, noticeCtx));
-  return { mail, slack, slackText: JSON.stringify(slack.blocks) };
-}
+const noticeCtx = alertNoticeInput(ACCOUNT, null);
+const rendered = (m: NotifyMessage) => renderedAlert(m, 'new-delegate', null);
 
 const queued: DelegateProtection = {
   verdict: 'unknown',

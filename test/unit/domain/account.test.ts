@@ -4,6 +4,10 @@ import { accountSettingsPatchSchema, accountSettingsSchema, DEFAULT_SETTINGS, de
 const ADDR = '0x52908400098527886e0f7030069857d2e4169ee7';
 const CHECKSUMMED = '0x52908400098527886E0F7030069857D2E4169EE7';
 
+/** The least a new account needs. */
+const MINIMAL = { address: ADDR, email: 'ops@example.com' };
+const settingsWith = (extra: Record<string, unknown>) => accountSettingsSchema.parse({ ...MINIMAL, ...extra });
+
 function errorOf(input: unknown): string {
   const r = accountSettingsSchema.safeParse(input);
   if (r.success) throw new Error(`expected ${JSON.stringify(input)} to be rejected`);
@@ -33,31 +37,22 @@ describe('accountSettingsSchema', () => {
   });
 
   it('takes --revoke-unknown api-keys, all or off in any case, and refuses anything else', () => {
-    const base = { address: ADDR, email: 'ops@example.com' };
-    expect(accountSettingsSchema.parse({ ...base, 'revoke-unknown': ' API-Keys ' }).revokeUnknown).toBe('api-keys');
-    expect(accountSettingsSchema.parse({ ...base, revokeUnknown: 'all' }).revokeUnknown).toBe('all');
-    const bad = accountSettingsSchema.safeParse({ ...base, revokeUnknown: 'some' });
-    expect(bad.success).toBe(false);
-    if (!bad.success) expect(describeSettingsError(bad.error)).toBe('revoke-unknown: must be one of off, api-keys, all');
+    expect(settingsWith({ 'revoke-unknown': ' API-Keys ' }).revokeUnknown).toBe('api-keys');
+    expect(settingsWith({ revokeUnknown: 'all' }).revokeUnknown).toBe('all');
+    expect(errorOf({ ...MINIMAL, revokeUnknown: 'some' })).toBe('revoke-unknown: must be one of off, api-keys, all');
   });
 
   it('takes --kill-switch-confirm now, or next (stored as wait), and refuses anything else', () => {
-    const base = { address: ADDR, email: 'ops@example.com' };
-    expect(accountSettingsSchema.parse({ ...base, 'kill-switch-confirm': ' Next ' }).killSwitchConfirm).toBe('wait');
-    expect(accountSettingsSchema.parse({ ...base, killSwitchConfirm: 'wait' }).killSwitchConfirm).toBe('wait');
-    expect(accountSettingsSchema.parse({ ...base, killSwitchConfirm: 'NOW' }).killSwitchConfirm).toBe('now');
-    const bad = accountSettingsSchema.safeParse({ ...base, killSwitchConfirm: 'later' });
-    expect(bad.success).toBe(false);
-    if (!bad.success) expect(describeSettingsError(bad.error)).toBe('kill-switch-confirm: must be now, or next (also called wait)');
+    expect(settingsWith({ 'kill-switch-confirm': ' Next ' }).killSwitchConfirm).toBe('wait');
+    expect(settingsWith({ killSwitchConfirm: 'wait' }).killSwitchConfirm).toBe('wait');
+    expect(settingsWith({ killSwitchConfirm: 'NOW' }).killSwitchConfirm).toBe('now');
+    expect(errorOf({ ...MINIMAL, killSwitchConfirm: 'later' })).toBe('kill-switch-confirm: must be now, or next (also called wait)');
   });
 
   it('takes a delegate watch interval, or none (with each poll), and refuses anything else', () => {
-    const base = { address: ADDR, email: 'ops@example.com' };
-    expect(accountSettingsSchema.parse({ ...base, 'delegate-watch': '1m' }).delegateWatch).toBe('1m');
-    expect(accountSettingsSchema.parse({ ...base, 'delegate-watch': 'none' }).delegateWatch).toBeNull();
-    const bad = accountSettingsSchema.safeParse({ ...base, 'delegate-watch': '2m' });
-    expect(bad.success).toBe(false);
-    if (!bad.success) expect(describeSettingsError(bad.error)).toMatch(/^delegate-watch: must be one of 1m, .* or none$/);
+    expect(settingsWith({ 'delegate-watch': '1m' }).delegateWatch).toBe('1m');
+    expect(settingsWith({ 'delegate-watch': 'none' }).delegateWatch).toBeNull();
+    expect(errorOf({ ...MINIMAL, 'delegate-watch': '2m' })).toMatch(/^delegate-watch: must be one of 1m, .* or none$/);
     expect(accountSettingsPatchSchema.parse({ 'delegate-watch': 'none' })).toEqual({ delegateWatch: null });
   });
 

@@ -1,28 +1,26 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountStatus } from '../../../../functions/services/status/accountStatus';
 import { localDeskAssets } from '../../../../local/localDesk';
-import { CALM, startPipelineHarness } from '../../../support/collect/pipelineHarness';
+import { CALM, pipelineHarness } from '../../../support/collect/pipelineHarness';
 import { deskRoute, startDeskWorld, type DeskWorld } from '../../../support/desk/deskWorld';
-import { startRevocationWorld, type RevocationWorld } from '../../../support/revocation/revocationWorld';
+import { revocationWorld } from '../../../support/revocation/revocationWorld';
+import { seriousViolations } from '../../../support/desk/deskAxe';
 import { watchDelegates } from '../../../../functions/services/collect/watchDelegates';
 import { launchChromium } from '../../../support/screenshot';
 import { sesStore } from '../../../support/sesStore';
-import { testTables } from '../../../support/testTables';
 
 const HOUR = 3_600_000;
 /** Screenshots go here; `DESK_DOC_IMAGES=1` writes them into `docs/images/` (the README's). */
 const SHOTS = process.env['DESK_DOC_IMAGES'] === '1' ? 'docs/images' : 'test-artifacts/desk';
 const WIDTHS = [1280, 360] as const;
 
-const tables = testTables();
+const h = pipelineHarness({ seed: 36 });
 const run = Math.random().toString(36).slice(2, 8);
 const trader = `trader-${run}@example.com`;
 const stranger = `stranger-${run}@example.com`;
-let h: Awaited<ReturnType<typeof startPipelineHarness>>;
 let world: DeskWorld;
 let browser: Browser;
 const own: string[] = [];
@@ -35,7 +33,6 @@ let other = '';
  * served at http://localhost:<port>, a secure context with a domain name, so passkeys work.
  */
 beforeAll(async () => {
-  h = await startPipelineHarness(tables, { seed: 36 });
   for (const [label, email] of [
     ['main', trader],
     ['hedge', trader],
@@ -51,7 +48,7 @@ beforeAll(async () => {
     await h.advance(HOUR);
     await h.pipeline.runCycle({ kind: 'due' });
   }
-  world = await startDeskWorld(tables, {
+  world = await startDeskWorld(h.tables, {
     repos: h.repos,
     now: h.now,
     assets: localDeskAssets(),
@@ -64,7 +61,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await world?.close();
-  await h?.close();
 });
 
 const base = () => world.baseUrl;
@@ -88,14 +84,6 @@ async function signInByEmail(page: Page, email: string, at = base()): Promise<vo
   await page.goto(link!);
   await expect(page.locator('main button').count()).resolves.toBe(1);
   await Promise.all([page.waitForURL(`${at}/desk`), page.getByRole('button', { name: 'Sign in', exact: true }).click()]);
-}
-
-/** axe-core's serious and critical violations of the page as it is now. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.html.slice(0, 120)).join(' | ')})`);
 }
 
 /** The page at each width, full length, into `SHOTS/desk-<name>-<width>.png`. */
@@ -206,18 +194,16 @@ describe('the desk page in Chromium', () => {
 });
 
 describe("a revoke from the desk page in Chromium, through today's confirmation page, on the strict simulator", () => {
-  let chain: RevocationWorld;
+  // One origin for the desk and /revoke, as deployed: the desk's pages allow forms (and their redirects) to 'self' only.
+  const route = deskRoute();
+  const chain = revocationWorld({ routes: [route.route] });
   let desk: DeskWorld;
   beforeAll(async () => {
-    // One origin for the desk and /revoke, as deployed: the desk's pages allow forms (and their redirects) to 'self' only.
-    const route = deskRoute();
-    chain = await startRevocationWorld(tables, { routes: [route.route] });
     // The desk's Revoke buttons mint the links the revocation world's pages (/revoke) verify.
-    desk = await startDeskWorld(tables, { repos: chain.repos, revokeLinks: chain.links, on: { server: chain.server, route } });
+    desk = await startDeskWorld(chain.tables, { repos: chain.repos, revokeLinks: chain.links, on: { server: chain.server, route } });
   }, 120_000);
   afterAll(async () => {
     await desk?.close();
-    await chain?.close();
   });
 
   it('signs in, presses Revoke on one key, confirms it; the simulator accepts the signed removal; the key leaves the page after the next delegate check', async () => {

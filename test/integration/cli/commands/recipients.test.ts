@@ -3,11 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SuppressionRepository } from '../../../../functions/store/suppressionRepository';
-import { testTables } from '../../../support/testTables';
-import { cliRunner } from '../../../support/cli/cliHarness';
+import { cliWorld } from '../../../support/cli/cliWorld';
+import { SAMPLE_ADDRESSES } from '../../../support/store/sampleAddresses';
 
-const A = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-const B = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+const [A, B] = SAMPLE_ADDRESSES;
 /** The delivery settings of an address without a recipient record. */
 const PER_ACCOUNT = {
   mode: 'per-account',
@@ -22,11 +21,9 @@ const PER_ACCOUNT = {
 const address = (n: number) => `0x${n.toString(16).padStart(40, 'd')}`;
 
 describe('recipients, suppressions and recipient edits', () => {
-  const tables = testTables();
-  let cli: ReturnType<typeof cliRunner>;
+  const { tables, cli } = cliWorld();
   let suppressions: SuppressionRepository;
   beforeAll(async () => {
-    cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix });
     suppressions = new SuppressionRepository(tables.client, tables.prefix);
     expect((await cli('accounts', 'add', A, '--email', 'ops@example.com,risk@example.com', '--label', 'desk')).code).toBe(0);
     expect((await cli('accounts', 'add', B, '--email', 'Ops@Example.com')).code).toBe(0);

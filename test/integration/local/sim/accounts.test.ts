@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { portfolioResponseSchema, type PortfolioResponse } from '../../../../functions/chain/schemas';
 import { SimControlError } from '../../../../local/sim/controlClient';
-import { request, startTestSim, T0 } from '../../../support/sim/testSim';
+import { request, startTestSim, T0, testSimPerFile } from '../../../support/sim/testSim';
 
 const MINUTE = 60_000;
 /** No randomness, no trades, no funding: every change comes from the control API. */
 const QUIET = { annualDrift: 0, annualVolatility: 0, tradesPerDay: 0, hourlyFundingRate: 0 };
 
-let sim: Awaited<ReturnType<typeof startTestSim>>;
-beforeAll(async () => {
-  sim = await startTestSim();
-});
-afterAll(async () => {
-  await sim.close();
-});
+const sim = testSimPerFile();
 
 async function points(account: string, from: number, to: number): Promise<PortfolioResponse> {
   const reply = await request(`${sim.indexerUrl}/portfolio?account=${account}&from=${from}&to=${to}&interval=1m`);

@@ -1,22 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { portfolioResponseSchema, type PortfolioResponse } from '../../../../functions/chain/schemas';
-import { request, startTestSim, T0 } from '../../../support/sim/testSim';
+import { request, startTestSim, T0, testSimPerFile } from '../../../support/sim/testSim';
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 
-let sim: Awaited<ReturnType<typeof startTestSim>>;
+const sim = testSimPerFile();
 let account: string;
 let historyStartMs: number;
 
 beforeAll(async () => {
-  sim = await startTestSim();
   ({ address: account, historyStartMs } = await sim.control.createAccount({ label: 'portfolio', historyDays: 10 }));
   // Not on a whole minute, so "latest" and alignment are not trivially the same.
   await sim.control.advanceClock(17 * 60_000 + 25_000);
-});
-afterAll(async () => {
-  await sim.close();
 });
 
 const url = (query: string) => `${sim.indexerUrl}/portfolio?${query}`;

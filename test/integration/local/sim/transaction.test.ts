@@ -1,5 +1,5 @@
 import { Wallet } from 'ethers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   canonicalData,
   delegatePayload,
@@ -9,15 +9,9 @@ import {
   signedBody,
   WORKED_EXAMPLE,
 } from '../../../support/sim/signing';
-import { postJson, request, startTestSim, T0 } from '../../../support/sim/testSim';
+import { postJson, request, T0, testSimPerFile } from '../../../support/sim/testSim';
 
-let sim: Awaited<ReturnType<typeof startTestSim>>;
-beforeAll(async () => {
-  sim = await startTestSim();
-});
-afterAll(async () => {
-  await sim.close();
-});
+const sim = testSimPerFile();
 
 const wallet = (n: number): Wallet => new Wallet(`0x${(n + 0x1000).toString(16).padStart(64, '0')}`);
 const submit = (body: unknown) => postJson(`${sim.nodeUrl}/transaction`, body);

@@ -5,13 +5,12 @@ import type { ChainClient } from '../../../../functions/chain/ports';
 import type { ProtectiveActionOutcome, ProtectiveActionRequest, ProtectiveRevoker } from '../../../../functions/domain/protectiveAction';
 import type { DelegateWatchJob } from '../../../../functions/messages/collectJob';
 import type { NotifyMessage } from '../../../../functions/messages/notifyMessage';
-import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
 import { watchDelegateBatch } from '../../../../functions/services/collect/watchDelegateBatch';
 import { takeKnownDelegates } from '../../../../functions/services/knownKeys/takeKnownDelegates';
 import { presentNotice } from '../../../../functions/notices/presentNotice';
-import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
 import { CALM, pipelineHarness } from '../../../support/collect/pipelineHarness';
-import { notifyRecorder } from '../../../support/collect/notifyRecorder';
+import { harnessCollectDeps } from '../../../support/collect/harnessCollectDeps';
+import { alertNoticeInput } from '../../../support/channels/noticeFixtures';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -40,18 +39,7 @@ describe('unknown keys revoked on sight (delegate watch)', () => {
     await h.advance(10 * MINUTE); // past the daily accounts' curve slots: only their watch is due
   });
 
-  function deps(chain: ChainClient = h.chain) {
-    return {
-      chain,
-      repos: h.repos,
-      events: notifyRecorder(notified),
-      log: silentLog,
-      counters: memoryCounters(),
-      settings: DEFAULT_COLLECT_SETTINGS,
-      now: h.now,
-      revoke,
-    };
-  }
+  const deps = (chain: ChainClient = h.chain) => harnessCollectDeps(h, notified, revoke, chain);
 
   /** `minutes` dispatch runs a minute apart, each watch job run at once (the watch cadence is 5 minutes). */
   async function watchFor(minutes: number, chain?: ChainClient): Promise<void> {
@@ -138,16 +126,7 @@ describe('unknown keys revoked on sight (delegate watch)', () => {
     const [message] = mine(address);
     expect(message?.delegate.address).toBe(web.delegate.address);
     expect(message?.protection).toMatchObject({ verdict: 'unknown', webSession: true, action: { kind: 'kept-web-session' } });
-    const notice = presentNotice(message!, {
-      account: { address, label: null, timezone: 'UTC' },
-      links: {
-        revokeUrl: () => 'https://example.test/revoke',
-        snoozeUrl: () => 'https://example.test/snooze',
-        preferencesUrl: () => 'https://example.test/preferences',
-        revokeAllUrl: () => null,
-      },
-      delegateCount: 2,
-    });
+    const notice = presentNotice(message!, alertNoticeInput(address, null));
     expect(notice.category).toBe('security');
     expect(notice.severity).toBe('critical');
     expect(notice.incident).toEqual({ key: `delegate:${address.toLowerCase()}:${web.delegate.address.toLowerCase()}`, action: 'trigger' });

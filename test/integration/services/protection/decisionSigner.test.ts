@@ -31,12 +31,44 @@ async function decided(options: { dryRun?: boolean; createdAt?: number } = {}): 
   return { account, decision };
 }
 
+/** Stores a decision of `rule` to revoke `key` of `account` (made now, not a dry run; its id starts with `id`) and turns the stage's switch on. */
+async function keyDecision(
+  account: TrackedSimAccount,
+  key: `0x${string}`,
+  rule: ProtectiveDecision['rule'],
+  reason: string,
+  id: string,
+): Promise<ProtectiveDecision> {
+  const decision: ProtectiveDecision = {
+    decisionId: `${id}-${randomUUID()}`,
+    account: account.address,
+    rule,
+    reason,
+    evidence: { delegate: key },
+    delegates: [key],
+    createdAt: Date.now(),
+    dryRun: false,
+  };
+  await world.repos.decisions.put(decision);
+  await world.protection.write('on');
+  return decision;
+}
+
 async function sign(account: TrackedSimAccount, delegate: `0x${string}`, decisionId: string) {
   return createSignRevocationHandler(world.signDeps)({ account: account.address, delegate, decisionId }, lambdaContext('sign-revocation'));
 }
 
 async function listed(account: string): Promise<string[]> {
   return (await world.control.account(account)).delegates.map((d) => d.address);
+}
+
+/** Signs `decisionId` for `delegate`, which the signer must refuse with nothing sent (the key still listed, the nonce unused); returns the audit record it wrote. */
+async function refusedUnsent(account: TrackedSimAccount, delegate: `0x${string}`, decisionId: string) {
+  expect(await sign(account, delegate, decisionId)).toEqual({ kind: 'not-authorized', sent: false });
+  expect(await listed(account.address)).toContain(delegate);
+  expect((await world.control.account(account.address)).nonce).toBe(0);
+  const [audit] = await world.repos.audit.listForAccount(account.address, 1);
+  return audit;
 }
 
 // Before the refusals below: their breaker case leaves the stage's breaker open for an hour.
@@ -47,18 +79,7 @@ describe('the signer and web sessions: it re-reads the delegate and revokes a we
     const { delegate } = await world.control.addDelegate(account.address, { name: 'browser', isWebClient: true });
     const web = delegate.address as `0x${string}`;
     await world.repos.accounts.updateSettings(account.address, settings);
-    const decision: ProtectiveDecision = {
-      decisionId: `web-${randomUUID()}`,
-      account: account.address,
-      rule,
-      reason: rule === 'kill-switch' ? REASON : 'unknown delegate',
-      evidence: { delegate: web },
-      delegates: [web],
-      createdAt: Date.now(),
-      dryRun: false,
-    };
-    await world.repos.decisions.put(decision);
-    await world.protection.write('on');
+    const decision = await keyDecision(account, web, rule, rule === 'kill-switch' ? REASON : 'unknown delegate', 'web');
     return { account, web, decision };
   }
 
@@ -79,10 +100,7 @@ describe('the signer and web sessions: it re-reads the delegate and revokes a we
   for (const { name, rule, settings, reason } of refused) {
     it(`refuses ${name}, audits why, and sends nothing`, async () => {
       const { account, web, decision } = await webDecision(rule, settings);
-      expect(await sign(account, web, decision.decisionId)).toEqual({ kind: 'not-authorized', sent: false });
-      expect(await listed(account.address)).toContain(web);
-      expect((await world.control.account(account.address)).nonce).toBe(0);
-      const [audit] = await world.repos.audit.listForAccount(account.address, 1);
+      const audit = await refusedUnsent(account, web, decision.decisionId);
       expect(audit).toMatchObject({
         outcome: 'not-authorized',
         actor: `decision:${decision.decisionId}`,
@@ -134,18 +152,7 @@ describe('the signer and automatic actions: it signs only for a decision that st
     await world.repos.accounts.updateSettings(account.address, { revokeUnknown: 'api-keys' });
     const key = account.delegates[0]!.address;
     await world.repos.knownDelegates.record(account.address, { known: [key], source: 'baseline', baselineAt: Date.now(), at: Date.now() });
-    const decision: ProtectiveDecision = {
-      decisionId: `known-${randomUUID()}`,
-      account: account.address,
-      rule: 'unknown-delegate',
-      reason: 'unknown delegate',
-      evidence: { delegate: key },
-      delegates: [key],
-      createdAt: Date.now(),
-      dryRun: false,
-    };
-    await world.repos.decisions.put(decision);
-    await world.protection.write('on');
+    const decision = await keyDecision(account, key, 'unknown-delegate', 'unknown delegate', 'known');
     expect(await sign(account, key, decision.decisionId)).toEqual({ kind: 'not-authorized', sent: false });
     expect(await listed(account.address)).toEqual([key]);
     expect((await world.control.account(account.address)).nonce).toBe(0);
@@ -210,10 +217,7 @@ describe('the signer and automatic actions: it signs only for a decision that st
       const { account, decision } = await decided(options);
       await arrange(account, decision);
       const delegate = account.delegates[0]!.address;
-      expect(await sign(account, delegate, decision.decisionId)).toEqual({ kind: 'not-authorized', sent: false });
-      expect(await listed(account.address)).toContain(delegate);
-      expect((await world.control.account(account.address)).nonce).toBe(0);
-      const [audit] = await world.repos.audit.listForAccount(account.address, 1);
+      const audit = await refusedUnsent(account, delegate, decision.decisionId);
       expect(audit).toMatchObject({
         outcome: 'not-authorized',
         actor: `decision:${decision.decisionId}`,

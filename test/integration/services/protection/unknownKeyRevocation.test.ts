@@ -4,15 +4,13 @@ import { checksumAddress } from '../../../../functions/domain/address';
 import type { DecisionJob } from '../../../../functions/messages/decisionJob';
 import type { DelegateWatchJob } from '../../../../functions/messages/collectJob';
 import type { NotifyMessage } from '../../../../functions/messages/notifyMessage';
-import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
 import { watchDelegateBatch } from '../../../../functions/services/collect/watchDelegateBatch';
 import { takeKnownDelegates } from '../../../../functions/services/knownKeys/takeKnownDelegates';
-import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
 import type { FileProtectionSwitch } from '../../../../functions/store/fileProtectionSwitch';
 import type { InProcessQueue } from '../../../../local/queue/inProcessQueue';
 import { CALM, pipelineHarness } from '../../../support/collect/pipelineHarness';
 import { startDecisionChain } from '../../../support/collect/decisionChain';
-import { notifyRecorder } from '../../../support/collect/notifyRecorder';
+import { harnessCollectDeps } from '../../../support/collect/harnessCollectDeps';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -37,16 +35,7 @@ describe('unknown keys revoked on chain (watch → protection service → queue 
     ({ protection, decisions, protect } = await startDecisionChain(h, { signerEnv, notified }));
   });
 
-  const deps = () => ({
-    chain: h.chain,
-    repos: h.repos,
-    events: notifyRecorder(notified),
-    log: silentLog,
-    counters: memoryCounters(),
-    settings: DEFAULT_COLLECT_SETTINGS,
-    now: h.now,
-    revoke: protect,
-  });
+  const deps = () => harnessCollectDeps(h, notified, protect);
 
   /** `minutes` dispatch runs a minute apart; each watch job runs at once, then (after `beforeSigning`) the decision queue is delivered. */
   async function watchFor(minutes: number, beforeSigning: () => Promise<void> = async () => undefined): Promise<void> {

@@ -46,6 +46,12 @@ async function lastRefusal(account: string): Promise<string | undefined> {
   return audit?.message;
 }
 
+/** Invokes the signer with `request`, which it must refuse without sending anything; returns why, as audited. */
+async function refusal(request: { account: string; delegate: string; tokenId: string; token: string }): Promise<string | undefined> {
+  expect(await invoke(request)).toEqual({ kind: 'not-authorized', sent: false });
+  return lastRefusal(request.account);
+}
+
 describe("with revoke-page's grants (any revoke# record, invoking the signer)", () => {
   it('forge a consumed record for another account and invoke without a link: refused as malformed, nothing signed', async () => {
     const victim = await world.trackAccount({ label: 'forged-no-link', delegates: ['bot'] });
@@ -64,8 +70,7 @@ describe("with revoke-page's grants (any revoke# record, invoking the signer)", 
     const link = world.revokeLink(own.address, own.delegates[0]!.address);
     const tokenId = tokenIdOf('revoke', link);
     await forgeConsumed(tokenId, victim.address, delegate);
-    expect(await invoke({ account: victim.address, delegate, tokenId, token: tokenOf(link) })).toEqual({ kind: 'not-authorized', sent: false });
-    expect(await lastRefusal(victim.address)).toBe('the signed link is for another account');
+    expect(await refusal({ account: victim.address, delegate, tokenId, token: tokenOf(link) })).toBe('the signed link is for another account');
     expect(await world.chainState(victim.address)).toEqual({ nonce: 0, delegates: [delegate] });
     expect((await world.chainState(own.address)).nonce).toBe(0);
   });
@@ -76,8 +81,7 @@ describe("with revoke-page's grants (any revoke# record, invoking the signer)", 
     const link = world.revokeLink(victim.address, a!.address);
     const tokenId = tokenIdOf('revoke', link);
     await forgeConsumed(tokenId, victim.address, b!.address);
-    expect(await invoke({ account: victim.address, delegate: b!.address, tokenId, token: tokenOf(link) })).toEqual({ kind: 'not-authorized', sent: false });
-    expect(await lastRefusal(victim.address)).toBe('the signed link is for another delegate');
+    expect(await refusal({ account: victim.address, delegate: b!.address, tokenId, token: tokenOf(link) })).toBe('the signed link is for another delegate');
     expect((await world.chainState(victim.address)).nonce).toBe(0);
   });
 
@@ -92,8 +96,7 @@ describe("with revoke-page's grants (any revoke# record, invoking the signer)", 
     for (const token of [otherSecret.sign('revoke', claims), crossed, `${tokenOf(world.revokeLink(victim.address, delegate)).slice(0, -4)}AAAA`]) {
       await world.repos.tokens.release(tokenId, 'revoke');
       await forgeConsumed(tokenId, victim.address, delegate);
-      expect(await invoke({ account: victim.address, delegate, tokenId, token })).toEqual({ kind: 'not-authorized', sent: false });
-      expect(await lastRefusal(victim.address)).toBe('the request carries no valid revoke or revoke-all link');
+      expect(await refusal({ account: victim.address, delegate, tokenId, token })).toBe('the request carries no valid revoke or revoke-all link');
     }
     expect(await world.chainState(victim.address)).toEqual({ nonce: 0, delegates: [delegate] });
   });
@@ -110,8 +113,7 @@ describe("with revoke-page's grants (any revoke# record, invoking the signer)", 
     })();
     expect(tokenId).not.toBe(expiredId);
     await forgeConsumed(expiredId, victim.address, delegate);
-    expect(await invoke({ account: victim.address, delegate, tokenId: expiredId, token: tokenOf(link) })).toEqual({ kind: 'not-authorized', sent: false });
-    expect(await lastRefusal(victim.address)).toBe('the signed link has expired');
+    expect(await refusal({ account: victim.address, delegate, tokenId: expiredId, token: tokenOf(link) })).toBe('the signed link has expired');
     expect((await world.chainState(victim.address)).nonce).toBe(0);
   });
 });
@@ -127,8 +129,9 @@ describe("with revoke-page's grants, a chat's link its channel withdrew", () => 
     expect(await world.repos.channels.revokeLinks('left-room', Date.now() + 1)).toMatchObject({ kind: 'revoked' });
     const tokenId = tokenIdOf('revoke', link);
     await forgeConsumed(tokenId, victim.address, delegate);
-    expect(await invoke({ account: victim.address, delegate, tokenId, token: tokenOf(link) })).toEqual({ kind: 'not-authorized', sent: false });
-    expect(await lastRefusal(victim.address)).toBe('the link was posted to the channel left-room, which withdrew its links since');
+    expect(await refusal({ account: victim.address, delegate, tokenId, token: tokenOf(link) })).toBe(
+      'the link was posted to the channel left-room, which withdrew its links since',
+    );
     expect(await world.chainState(victim.address)).toEqual({ nonce: 0, delegates: [delegate] });
   });
 });
@@ -142,8 +145,9 @@ describe("with the revoke-all worker's grants (revoke# records, invoking the sig
     const batch = tokenIdOf('revoke-all', link);
     const unit = revokeAllUnitId(batch, delegate);
     await forgeConsumed(unit, victim.address, delegate, batch);
-    expect(await invoke({ account: victim.address, delegate, tokenId: unit, token: tokenOf(link) })).toEqual({ kind: 'not-authorized', sent: false });
-    expect(await lastRefusal(victim.address)).toBe("the signed revoke-all link is for another account than the unit's");
+    expect(await refusal({ account: victim.address, delegate, tokenId: unit, token: tokenOf(link) })).toBe(
+      "the signed revoke-all link is for another account than the unit's",
+    );
     expect(await world.chainState(victim.address)).toEqual({ nonce: 0, delegates: [delegate] });
   });
 
@@ -153,8 +157,7 @@ describe("with the revoke-all worker's grants (revoke# records, invoking the sig
     const link = world.revokeAllLink(victim.address);
     const unit = revokeAllUnitId(tokenIdOf('revoke-all', link), delegate);
     await forgeConsumed(unit, victim.address, delegate);
-    expect(await invoke({ account: victim.address, delegate, tokenId: unit, token: tokenOf(link) })).toEqual({ kind: 'not-authorized', sent: false });
-    expect(await lastRefusal(victim.address)).toBe('the consumed token is not of this batch');
+    expect(await refusal({ account: victim.address, delegate, tokenId: unit, token: tokenOf(link) })).toBe('the consumed token is not of this batch');
     expect((await world.chainState(victim.address)).nonce).toBe(0);
   });
 });

@@ -5,6 +5,7 @@ import { revokeAllUnitId } from '../../../../functions/domain/revokeAllUnit';
 import type { NotifyEvent } from '../../../../functions/messages/notifyMessage';
 import { sesStore, type StoredEmail } from '../../../support/sesStore';
 import { formOf, getPage, mailingNotifyConsumer, revocationWorld, submitForm, titleOf } from '../../../support/revocation/revocationWorld';
+import { noticeNewDelegate } from '../../../support/revocation/noticeNewDelegate';
 
 const world = revocationWorld({ notifyConsumer: mailingNotifyConsumer() });
 
@@ -155,21 +156,7 @@ describe('the revoke-all link in alert emails', () => {
   it('a new-delegate notice carries it too, counting the delegates known at send time', async () => {
     const account = await world.trackAccount({ label: 'revoke-all-new', delegates: ['bot-a', 'intruder'] });
     const intruder = account.delegates[1]!;
-    const listed = (await world.chain.getDelegateTraders(account.address)).find((d) => d.address === intruder.address)!;
-    await world.notify.send([
-      {
-        id: 'nd',
-        body: {
-          kind: 'new-delegate',
-          eventId: `new-delegate#${account.address}#${intruder.address}`,
-          account: account.address,
-          at: Date.now(),
-          delegate: listed,
-          firstSeenAt: Date.now(),
-        },
-      },
-    ]);
-    await world.notify.drain();
+    await noticeNewDelegate(world, account.address, intruder.address);
     const mail = await mailTo(account.emails[0]!, /^New API key/);
     expect(mail.body.html).toContain('Revoke all 2 API keys');
     expect(revokeAllLinks(mail).html).toHaveLength(1);

@@ -11,11 +11,10 @@ import { overviewRow } from '../../../../functions/services/desk/overviewRow';
 import { summaryRow } from '../../../../functions/services/desk/summaryRow';
 import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
 import { localMailDeps } from '../../../../local/localSystem';
-import { CALM, startPipelineHarness } from '../../../support/collect/pipelineHarness';
+import { CALM, pipelineHarness } from '../../../support/collect/pipelineHarness';
 import { sesSender } from '../../../support/delivery/mailHarness';
 import { DESK_SECRET, deskClient, signIn, startDeskWorld, type DeskClient, type DeskWorld } from '../../../support/desk/deskWorld';
 import { sesStore } from '../../../support/sesStore';
-import { testTables } from '../../../support/testTables';
 import { DESK_SUMMARY_KEY_PREFIX, DESK_SUMMARY_RULE } from '../../../../functions/store/deskSummaryRepository';
 import { tableName } from '../../../../functions/store/tableDefinitions';
 
@@ -30,8 +29,7 @@ const ZONES = [
   { label: 'chatham', timezone: 'Pacific/Chatham', interval: '15m' },
 ] as const;
 
-const tables = testTables();
-let h: Awaited<ReturnType<typeof startPipelineHarness>>;
+const h = pipelineHarness();
 let world: DeskWorld;
 let ops: DeskClient;
 const tracked = new Map<string, TrackedAccount>();
@@ -39,7 +37,6 @@ const run = Math.random().toString(36).slice(2, 8);
 const emailOf = (label: string) => `${label}-${run}@example.com`;
 
 beforeAll(async () => {
-  h = await startPipelineHarness(tables);
   for (const zone of ZONES) {
     const created = await h.track(zone.label, { email: emailOf(zone.label), interval: zone.interval, timezone: zone.timezone, drawdown: '1,2,50' }, CALM);
     tracked.set(zone.label, (await h.repos.accounts.get(created.address))!);
@@ -50,13 +47,12 @@ beforeAll(async () => {
     await h.advance(HOUR);
     await h.pipeline.runCycle({ kind: 'due' });
   }
-  world = await startDeskWorld(tables, { repos: h.repos, now: h.now, operatorEmail: OPS });
+  world = await startDeskWorld(h.tables, { repos: h.repos, now: h.now, operatorEmail: OPS });
   ops = deskClient(world);
   await signIn(world, ops, OPS);
 }, 240_000);
 afterAll(async () => {
   await world?.close();
-  await h?.close();
 });
 
 /** The text of a `<dt>` row on a desk page. */
@@ -141,9 +137,9 @@ describe('the desk page and the emails', () => {
       expect(fallback).not.toContain('42.42%');
       expect(fallback).toContain(measured);
       // No summary at all (an account no poll has summarised yet): measured from the store too.
-      await tables.client.send(
+      await h.tables.client.send(
         new DeleteCommand({
-          TableName: tableName(tables.prefix, 'alerts'),
+          TableName: tableName(h.tables.prefix, 'alerts'),
           Key: { address: `${DESK_SUMMARY_KEY_PREFIX}${account.address}`, rule: DESK_SUMMARY_RULE },
         }),
       );

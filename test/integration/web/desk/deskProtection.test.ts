@@ -11,30 +11,18 @@ import { signerCallOf } from '../../../../functions/web/signerCallOf';
 import { InProcessRevocationSigner } from '../../../../local/inProcessRevocationSigner';
 import { InProcessQueue } from '../../../../local/queue/inProcessQueue';
 import { changedCursor, deskClient, expectCursorsRefused, hiddenFields, signIn, startDeskWorld, type DeskWorld } from '../../../support/desk/deskWorld';
-import {
-  formOf,
-  getPage,
-  startRevocationWorld,
-  submitForm,
-  titleOf,
-  worldProtection,
-  type RevocationWorld,
-  type TrackedSimAccount,
-} from '../../../support/revocation/revocationWorld';
+import { formOf, getPage, revocationWorld, submitForm, titleOf, worldProtection, type TrackedSimAccount } from '../../../support/revocation/revocationWorld';
 import { unescapeHtml } from '../../../support/htmlText';
-import { testTables } from '../../../support/testTables';
 
-const tables = testTables();
-let chain: RevocationWorld;
+const chain = revocationWorld();
 let desk: DeskWorld;
 let queue: InProcessQueue<DecisionJob>;
 let protect: ProtectiveRevoker;
 const OPS = `ops-protection-${Math.random().toString(36).slice(2, 8)}@example.com`;
 
 beforeAll(async () => {
-  chain = await startRevocationWorld(tables);
   // The desk's Revoke buttons mint the links the revocation world's pages (/revoke, /revoke-all) verify.
-  desk = await startDeskWorld(tables, { operatorEmail: OPS, repos: chain.repos, revokeLinks: chain.links });
+  desk = await startDeskWorld(chain.tables, { operatorEmail: OPS, repos: chain.repos, revokeLinks: chain.links });
   const signer = new InProcessRevocationSigner(createSignRevocationHandler({ ...chain.signDeps, now: Date.now }));
   queue = new InProcessQueue<DecisionJob>({
     name: 'desk-decisions',
@@ -48,7 +36,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await desk?.close();
-  await chain?.close();
 });
 
 function killSwitchRequest(account: TrackedSimAccount, reason: string, evidence: ProtectiveActionRequest['evidence']): ProtectiveActionRequest {

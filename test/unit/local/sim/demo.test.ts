@@ -1,20 +1,16 @@
 import { Wallet } from 'ethers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { portfolioResponseSchema } from '../../../../functions/chain/schemas';
 import { setUpDemo, type DemoAccount } from '../../../../local/sim/demo';
-import { request, startTestSim, T0 } from '../../../support/sim/testSim';
+import { request, startTestSim, T0, testSimPerFile } from '../../../support/sim/testSim';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 
-let sim: Awaited<ReturnType<typeof startTestSim>>;
+const sim = testSimPerFile();
 let demo: DemoAccount[];
 beforeAll(async () => {
-  sim = await startTestSim();
   demo = await setUpDemo(sim.control);
-});
-afterAll(async () => {
-  await sim.close();
 });
 
 const byRole = (role: DemoAccount['role']): DemoAccount => {

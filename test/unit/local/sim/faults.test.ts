@@ -1,21 +1,15 @@
 import { Wallet } from 'ethers';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { canonicalData, delegatePayload, signedBody } from '../../../support/sim/signing';
-import { request, startTestSim } from '../../../support/sim/testSim';
+import { request, testSimPerFile } from '../../../support/sim/testSim';
 
-let sim: Awaited<ReturnType<typeof startTestSim>>;
+const sim = testSimPerFile();
 const account = `0x${'12'.repeat(20)}`;
 const nonceUrl = () => `${sim.nodeUrl}/account-nonce?account=${account}`;
 const portfolioUrl = () => `${sim.indexerUrl}/portfolio?account=${account}&from=0&to=0&interval=1d`;
 
-beforeAll(async () => {
-  sim = await startTestSim();
-});
 afterEach(async () => {
   await sim.control.resetFaults();
-});
-afterAll(async () => {
-  await sim.close();
 });
 
 describe('fault profiles', () => {

@@ -1,6 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { localDate } from '../../../../../functions/domain/localTime';
-import { nextReportAt } from '../../../../../functions/domain/reportTime';
 import { EmailSendError } from '../../../../../functions/mail/errors';
 import type { MailSender, RawEmail } from '../../../../../functions/mail/send/sesSender';
 import type { ReportJob } from '../../../../../functions/messages/reportJob';
@@ -9,7 +8,8 @@ import { silentLog } from '../../../../../functions/shared/observability';
 import type { TrackedAccount } from '../../../../../functions/domain/account';
 import { lambdaContext } from '../../../../../local/lambdaContext';
 import { sesSender, uniqueEmail } from '../../../../support/delivery/mailHarness';
-import { accountRecord, testAddress } from '../../../../support/store/accountFixture';
+import { testAddress } from '../../../../support/store/accountFixture';
+import { trackForReports } from '../../../../support/report/trackForReports';
 import { sesStore } from '../../../../support/sesStore';
 import { sqsEvent } from '../../../../support/sqsEvent';
 import { reportWorlds, type ReportWorld } from '../../../../support/report/reportWorld';
@@ -30,18 +30,8 @@ const world = (start: number, options: { rate?: number; sender?: MailSender } = 
 type World = ReportWorld;
 
 /** Tracks an account as `accounts add` does at `now`: its first report at the next local report time. */
-async function track(w: World, reportAt: string, timezone: string): Promise<TrackedAccount> {
-  const account = accountRecord({
-    address: testAddress(nextAddress++, SALT),
-    emails: [uniqueEmail('fanout')],
-    reportAt,
-    timezone,
-    nextReportAt: nextReportAt(w.clock.now(), reportAt, timezone),
-    createdAt: w.clock.now(),
-  });
-  await w.repos.accounts.create(account);
-  return account;
-}
+const track = (w: World, reportAt: string, timezone: string): Promise<TrackedAccount> =>
+  trackForReports(w, testAddress(nextAddress++, SALT), [uniqueEmail('fanout')], reportAt, timezone);
 
 /** The local `HH:MM` in `timeZone` at instant `t`. */
 function wallClock(t: number, timeZone: string): string {

@@ -8,9 +8,9 @@ import { sendAccountReport } from '../../../../../functions/services/report/send
 import { reportsDueNow } from '../../../../support/report/reportsDueNow';
 import type { TrackedAccount } from '../../../../../functions/domain/account';
 import { accountRecord, testAddress } from '../../../../support/store/accountFixture';
-import { inlineCidImages, screenshotHtml } from '../../../../support/screenshot';
+import { screenshotMail } from '../../../../support/screenshot';
 import { testTables } from '../../../../support/testTables';
-import { startFakeSes, type FakeSes } from '../../../../support/delivery/fakeSes';
+import { fakeSesPerFile } from '../../../../support/delivery/fakeSesPerFile';
 import { RETENTION_MS, header, linkTokens, mailDeps, mailTo, sesSender, testClock, testLinks, uniqueEmail } from '../../../../support/delivery/mailHarness';
 import { delegateView, hourlyPoints } from '../../../../support/report/reportFixture';
 import { startReportChain, type ReportChain } from '../../../../support/report/reportChain';
@@ -181,8 +181,7 @@ describe('the daily report', () => {
   it('shows in a browser as received, chart included (test-artifacts/delivered-report.png)', async () => {
     await reportsSent();
     const mail = await onlyMail(withSigner);
-    const images = Object.fromEntries(mail.attachments.flatMap((a) => (a.cid ? [[a.cid, a.content]] : [])));
-    const shot = await screenshotHtml(inlineCidImages(mail.html || '', images), join(PROJECT_ROOT, 'test-artifacts', 'delivered-report.png'));
+    const shot = await screenshotMail(mail, join(PROJECT_ROOT, 'test-artifacts', 'delivered-report.png'));
     expect(shot.brokenImages).toBe(0);
     expect(shot.png.readUInt32BE(20)).toBeGreaterThan(1200);
   });
@@ -293,13 +292,7 @@ describe('a 1d account', () => {
 });
 
 describe('daily report recipients and failures', () => {
-  let fake: FakeSes;
-  beforeAll(async () => {
-    fake = await startFakeSes((r) => (r.startsWith('reject') ? 'MessageRejected' : r.startsWith('throttle') ? 'Throttling' : 'ok'));
-  });
-  afterAll(async () => {
-    await fake.stop();
-  });
+  const fake = fakeSesPerFile();
 
   const fresh = async (n: number, emails: string[]): Promise<TrackedAccount> => {
     const account = accountRecord({ address: testAddress(n, SALT), emails, timezone: 'UTC', reportAt: '07:00', nextReportAt: REPORT_AT });

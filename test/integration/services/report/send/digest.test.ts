@@ -9,7 +9,7 @@ import { sendDigest } from '../../../../../functions/services/report/send/sendDi
 import type { TrackedAccount } from '../../../../../functions/domain/account';
 import { StoreError } from '../../../../../functions/store/errors';
 import { accountRecord, testAddress } from '../../../../support/store/accountFixture';
-import { inlineCidImages, screenshotHtml } from '../../../../support/screenshot';
+import { screenshotMail } from '../../../../support/screenshot';
 import { testTables } from '../../../../support/testTables';
 import { RETENTION_MS, header, linkTokens, mailDeps, mailTo, testClock, testLinks, uniqueEmail } from '../../../../support/delivery/mailHarness';
 import { delegateView, hourlyPoints } from '../../../../support/report/reportFixture';
@@ -169,8 +169,7 @@ describe('the digest', () => {
 
   it('shows in a browser as received, trend images included (test-artifacts/delivered-digest.png)', async () => {
     const mail = await onlyMail(email);
-    const images = Object.fromEntries(mail.attachments.flatMap((a) => (a.cid ? [[a.cid, a.content]] : [])));
-    const shot = await screenshotHtml(inlineCidImages(mail.html || '', images), join(PROJECT_ROOT, 'test-artifacts', 'delivered-digest.png'));
+    const shot = await screenshotMail(mail, join(PROJECT_ROOT, 'test-artifacts', 'delivered-digest.png'));
     expect(shot.brokenImages).toBe(0);
     expect(shot.png.readUInt32BE(20)).toBeGreaterThan(900);
   });

@@ -1,13 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { localDate } from '../../../../../functions/domain/localTime';
 import { defaultRecipientSettings, type RecipientSettings } from '../../../../../functions/domain/recipientSettings';
-import { nextReportAt } from '../../../../../functions/domain/reportTime';
 import { sendSelectedReports } from '../../../../../functions/services/report/send/sendSelectedReports';
 import { saveRecipient } from '../../../../../functions/services/report/schedule/saveRecipient';
 import type { TrackedAccount } from '../../../../../functions/domain/account';
 import { lambdaContext } from '../../../../../local/lambdaContext';
 import { uniqueEmail } from '../../../../support/delivery/mailHarness';
-import { accountRecord, testAddress } from '../../../../support/store/accountFixture';
+import { testAddress } from '../../../../support/store/accountFixture';
+import { trackForReports } from '../../../../support/report/trackForReports';
 import { sesStore } from '../../../../support/sesStore';
 import { sqsEvent } from '../../../../support/sqsEvent';
 import { reportWorlds, type ReportWorld } from '../../../../support/report/reportWorld';
@@ -24,18 +24,8 @@ const world = (start: number) => worlds.world(start);
 
 type World = ReportWorld;
 
-async function track(w: World, emails: string[], reportAt: string, timezone: string): Promise<TrackedAccount> {
-  const account = accountRecord({
-    address: testAddress(nextAddress++, SALT),
-    emails,
-    reportAt,
-    timezone,
-    nextReportAt: nextReportAt(w.clock.now(), reportAt, timezone),
-    createdAt: w.clock.now(),
-  });
-  await w.repos.accounts.create(account);
-  return account;
-}
+const track = (w: World, emails: string[], reportAt: string, timezone: string): Promise<TrackedAccount> =>
+  trackForReports(w, testAddress(nextAddress++, SALT), emails, reportAt, timezone);
 
 /** Sets a recipient's settings as `sentinel recipients update` does. */
 async function setRecipient(w: World, email: string, changes: Partial<Omit<RecipientSettings, 'email'>>, accounts: TrackedAccount[]): Promise<void> {

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
-import { ChannelSecrets } from '../../../../../functions/channels/channelSecrets';
 import { newWebhookSecret } from '../../../../../functions/channels/webhook/webhookSignature';
 import type { ChannelRecord } from '../../../../../functions/domain/channel';
 import type { MailCategory } from '../../../../../functions/domain/mailCategory';
@@ -25,6 +24,7 @@ import { trackedWithCurves } from '../../../../support/report/trackedWithCurves'
 import { channelRecordOf } from '../../../../support/channels/channelRecordFixture';
 import { sesStore } from '../../../../support/sesStore';
 import { testAddress } from '../../../../support/store/accountFixture';
+import { receiverSenderDeps } from '../../../../support/channels/receiverSenderDeps';
 
 const SALT = 0x7c4;
 const HOUR = 3_600_000;
@@ -45,14 +45,13 @@ afterAll(worlds.close);
 async function chatWorld(options: { storedData?: boolean } = {}): Promise<ReportWorld> {
   const w = await worlds.world(START, {
     realDigests: true,
-    chat: {
-      secrets: new ChannelSecrets(
-        { TG: TOKEN, SLACK: receivers.slackUrl('T1/B1/reports'), DISCORD: receivers.discordUrl('42', 'reports'), HOOK: SECRET, PD: ROUTING_KEY },
-        null,
-      ),
-      bases: { telegram: receivers.telegramApiUrl, pagerduty: receivers.pagerdutyEventsUrl },
-      policy: { loopback: true },
-    },
+    chat: receiverSenderDeps(receivers, {
+      TG: TOKEN,
+      SLACK: receivers.slackUrl('T1/B1/reports'),
+      DISCORD: receivers.discordUrl('42', 'reports'),
+      HOOK: SECRET,
+      PD: ROUTING_KEY,
+    }),
     ...(options.storedData ? { storedDataGraceMs: 60_000 } : {}),
   });
   clockNow = w.clock.now;
@@ -277,11 +276,7 @@ describe('reports to chat (local receivers)', () => {
       timeZone: 'UTC',
       generatedAt: REPORT_NOW,
     });
-    const deps = {
-      secrets: new ChannelSecrets({ TG: TOKEN }, null),
-      bases: { telegram: receivers.telegramApiUrl, pagerduty: receivers.pagerdutyEventsUrl },
-      policy: { loopback: true },
-    };
+    const deps = receiverSenderDeps(receivers, { TG: TOKEN });
     const chat = `-100${Date.now() % 1_000_000}4`;
     const outcome = await sendToChannel(deps, { type: 'telegram', secret: 'env:TG', url: null, chatId: chat }, notice, 'long-1', 0, {
       chart: null,
