@@ -24,6 +24,8 @@ let world: DeskWorld;
 
 beforeAll(async () => {
   env['DESK_TEST_SLACK'] = receivers.slackUrl(SLACK_PATH);
+  // The audit test's own webhook: Slack's one-a-second rule on the first one must not throttle its press.
+  env['DESK_TEST_SLACK_AUDIT'] = receivers.slackUrl(`${SLACK_PATH}-audit`);
   for (const [name, [id, token]] of Object.entries(DISCORD)) env[`DESK_TEST_${name.toUpperCase()}`] = receivers.discordUrl(id, token);
   world = await startDeskWorld(tables, {
     operatorEmail: ops,
@@ -36,6 +38,7 @@ beforeAll(async () => {
   const account = await world.addAccount(1, { emails: [alice], label: 'desk' });
   const now = Date.now();
   await world.repos.channels.create(channelRecordOf({ name: `slack-${run}`, type: 'slack', secret: 'env:DESK_TEST_SLACK', accounts: [account.address] }, now));
+  await world.repos.channels.create(channelRecordOf({ name: `audit-slack-${run}`, type: 'slack', secret: 'env:DESK_TEST_SLACK_AUDIT', accounts: [] }, now));
   for (const name of Object.keys(DISCORD))
     await world.repos.channels.create(
       channelRecordOf({ name: `${name}-${run}`, type: 'discord', secret: `env:DESK_TEST_${name.toUpperCase()}`, accounts: [] }, now),
@@ -173,7 +176,7 @@ describe("the channels page's Test button", () => {
     await world.repos.deskOperators.add(tester);
     const operator = deskClient(world);
     await signIn(world, operator, tester);
-    expect((await pressTest(operator, `slack-${run}`)).status).toBe(303);
+    expect((await pressTest(operator, `audit-slack-${run}`)).status).toBe(303);
 
     const body = (await operator.get('/desk/channels')).body;
     const section = body.split('>Recent tests</h2>')[1] ?? '';
@@ -184,10 +187,10 @@ describe("the channels page's Test button", () => {
     ].map((m) => m.slice(1));
     // The ring holds the last 20: the Test just pressed and the 19 recorded before it, less the expired one.
     expect(rows.map((r) => r[1])).toEqual([
-      `slack-${run}`,
+      `audit-slack-${run}`,
       ...[24, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6].map((i) => `audit-${i}-${run}`),
     ]);
-    expect(rows[0]).toEqual([expect.stringMatching(/ UTC$/), `slack-${run}`, tester, 'b-ok', 'sent', 'delivered (HTTP 200)']);
+    expect(rows[0]).toEqual([expect.stringMatching(/ UTC$/), `audit-slack-${run}`, tester, 'b-ok', 'sent', 'delivered (HTTP 200)']);
     expect(rows[2]).toEqual([formatTime(now - 3_600_000 + 22_000, 'UTC'), `audit-22-${run}`, alice, 'b-ok', 'sent', 'delivered (HTTP 200)']);
     expect(rows[3]?.slice(3)).toEqual(['b-bad', 'failed', 'refused: HTTP 404: no_service (marked broken)']);
     expect(body).not.toContain('slack-secret-path');
