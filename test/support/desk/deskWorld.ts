@@ -6,6 +6,7 @@ import type { ChannelSenderDeps } from '../../../functions/channels/channelSende
 import { deskRepositoryDeps, createDeskPageHandler } from '../../../functions/handlers/desk-page';
 import { ActionLinks } from '../../../functions/links/actionLinks';
 import { LinkTokenCodec } from '../../../functions/links/linkToken';
+import { inProcessChannelTester } from '../../../functions/services/desk/inProcessChannelTester';
 import { signInMail } from '../../../functions/services/desk/signInMail';
 import { silentLog } from '../../../functions/shared/observability';
 import { createRepositories, type Repositories } from '../../../functions/store/repositories';
@@ -97,11 +98,19 @@ export async function startDeskWorld(
     csrf: new CsrfTokens(DESK_SECRET),
     publicBaseUrl: baseUrl,
     ...deskRepositoryDeps(repos),
-    channelSender: options.channelSender ?? {
-      secrets: new ChannelSecrets({}, null),
-      bases: { telegram: server.url, pagerduty: server.url },
-      policy: { loopback: true },
-    },
+    // The Test button's tester in process, as the local system runs it (in AWS the desk invokes `channel-test`).
+    channelTester: inProcessChannelTester(
+      {
+        channels: repos.channels,
+        sender: options.channelSender ?? {
+          secrets: new ChannelSecrets({}, null),
+          bases: { telegram: server.url, pagerduty: server.url },
+          policy: { loopback: true },
+        },
+        sleep: async () => {},
+      },
+      now,
+    ),
     operatorEmail: options.operatorEmail ?? null,
     mail: signInMail({ sender: sesSender(), mailFrom: 'sentinel@example.com', now }),
     answerFloorMs: 0,
