@@ -8,6 +8,7 @@ import { InvalidChannelTestRequestError } from '../services/channels/invalidChan
 import { runChannelTest, type RunChannelTestDeps } from '../services/channels/runChannelTest';
 import type { Log } from '../shared/observability';
 import { ChannelsRepository } from '../store/channelsRepository';
+import { firstIssue } from '../shared/firstIssue';
 
 /** What `channel-test` needs: the ports of `runChannelTest`, its clock and log, and where metrics are flushed after each call. */
 export type ChannelTestHandlerDeps = RunChannelTestDeps & {
@@ -28,9 +29,7 @@ export function createChannelTestHandler(deps: ChannelTestHandlerDeps) {
     if (context) deps.addContext?.(context);
     const request = channelTestRequestSchema.safeParse(event);
     if (!request.success) {
-      const issue = request.error.issues[0];
-      const where = issue?.path.length ? issue.path.join('.') : 'event';
-      throw new InvalidChannelTestRequestError(`channel-test takes {channel}: ${where}: ${issue?.message ?? 'invalid'}`);
+      throw new InvalidChannelTestRequestError(`channel-test takes {channel}: ${firstIssue(request.error, 'event')}`);
     }
     try {
       const answer = await runChannelTest(deps, request.data.channel, deps.now);

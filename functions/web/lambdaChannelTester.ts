@@ -1,5 +1,6 @@
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import * as z from 'zod';
+import { invokePayloadJson } from './invokePayloadJson';
 import { channelTestAnswerSchema, type ChannelTestAnswer, type ChannelTestRequest } from '../domain/channelTestCall';
 import type { ChannelTester } from '../services/desk/channelTester';
 import type { LambdaClientLike } from './lambdaRevocationSigner';
@@ -53,27 +54,19 @@ export class LambdaChannelTester implements ChannelTester {
           : `the test function did not answer (${name}); whether the test message was sent is unknown`,
       );
     }
-    const text = out.Payload ? new TextDecoder().decode(out.Payload) : '';
+    const body = invokePayloadJson(out.Payload);
     if (out.FunctionError) {
-      const detail = errorPayloadSchema.safeParse(safeJson(text));
+      const detail = errorPayloadSchema.safeParse(body);
       const type = detail.success && detail.data.errorType ? `: ${detail.data.errorType}` : '';
       return failed(`the test function failed (${out.FunctionError}${type}); whether the test message was sent is unknown`);
     }
-    const answer = channelTestAnswerSchema.safeParse(safeJson(text));
+    const answer = channelTestAnswerSchema.safeParse(body);
     return answer.success ? answer.data : failed('the test function answered something that is not a test outcome');
   }
 }
 
 function failed(message: string): ChannelTestAnswer {
   return { kind: 'tested', outcome: 'failed', message };
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The `channel-test` function a handler's settings name, invoked in their region through {@link channelTestLambdaClient}. */

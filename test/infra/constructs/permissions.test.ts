@@ -115,6 +115,16 @@ function tableActions(owner: string, table: TableId): string[] {
   return ITEM_ACTIONS.filter((a) => decide(owner, `dynamodb:${a}`, tableArn(table)) === 'allow').sort();
 }
 
+/** The actions a role is allowed besides its logs, traces and metrics, sorted. */
+function ownActions(owner: string): string[] {
+  const actions = new Set(
+    roleOf(owner)
+      .statements.filter((s) => s.Effect === 'Allow')
+      .flatMap((s) => asList(s.Action)),
+  );
+  return [...actions].filter((a) => !a.startsWith('logs:') && !a.startsWith('xray:') && !a.startsWith('cloudwatch:')).sort();
+}
+
 // Bundling every function of the catalog takes minutes on a loaded 2-core machine.
 beforeAll(() => {
   synth = synthStage(TEST_CONTEXT, { schemaValidation: false });
@@ -677,15 +687,7 @@ describe('IAM statements', () => {
   });
 
   it('gives channel-test nothing but reading channel secrets and its channels-table grant', () => {
-    const actions = [
-      ...new Set(
-        roleOf('channel-test')
-          .statements.filter((s) => s.Effect === 'Allow')
-          .flatMap((s) => asList(s.Action)),
-      ),
-    ].sort();
-    const own = actions.filter((a) => !a.startsWith('logs:') && !a.startsWith('xray:') && !a.startsWith('cloudwatch:'));
-    expect(own).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem', 'secretsmanager:GetSecretValue']);
+    expect(ownActions('channel-test')).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem', 'secretsmanager:GetSecretValue']);
     for (const table of Object.keys(TABLES) as TableId[]) if (table !== 'channels') expect(tableActions('channel-test', table), table).toEqual([]);
   });
 
@@ -818,15 +820,7 @@ describe('IAM statements', () => {
   });
 
   it('gives the decision worker nothing but invoking the signer and consuming its own queue', () => {
-    const actions = [
-      ...new Set(
-        roleOf('decision-worker')
-          .statements.filter((s) => s.Effect === 'Allow')
-          .flatMap((s) => asList(s.Action)),
-      ),
-    ].sort();
-    const own = actions.filter((a) => !a.startsWith('logs:') && !a.startsWith('xray:') && !a.startsWith('cloudwatch:'));
-    expect(own).toEqual([
+    expect(ownActions('decision-worker')).toEqual([
       'lambda:InvokeFunction',
       'sqs:ChangeMessageVisibility',
       'sqs:DeleteMessage',
