@@ -99,7 +99,7 @@ module.exports = {
       name: 'desk-reads-what-the-emails-compute',
       severity: 'error',
       comment:
-        "The desk page (read side) imports, besides services/delivery and the collection settings, only what makes its figures the emails': the report's composition and collect's rollup measure; and, for the channels page's Test button, the one send `sentinel channels test` makes (testChannel and its words).",
+        "The desk page (read side) imports, besides services/delivery and the collection settings, only what makes its figures the emails': the report's composition and collect's rollup measure; and, for the channels page's Test button run in process (locally; in AWS the desk invokes `channel-test`), the one send `sentinel channels test` makes (runChannelTest).",
       from: { path: '^functions/services/desk/' },
       to: {
         path: '^functions/services/',
@@ -108,7 +108,7 @@ module.exports = {
           '^functions/services/delivery/',
           '^functions/services/collect/(collectSettings|measureWithRollup)\\.ts$',
           '^functions/services/report/compose/',
-          '^functions/services/channels/(testChannel|channelTestText)\\.ts$',
+          '^functions/services/channels/runChannelTest\\.ts$',
         ],
       },
     },

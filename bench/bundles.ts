@@ -52,6 +52,7 @@ const IMPORT_ENV = {
   NOTIFY_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/111122223333/bench-notify',
   REPORT_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/111122223333/bench-report',
   SIGN_REVOCATION_FUNCTION_NAME: 'bench-sign-revocation',
+  CHANNEL_TEST_FUNCTION_NAME: 'bench-channel-test',
   POWERTOOLS_METRICS_DISABLED: 'true',
   POWERTOOLS_LOG_LEVEL: 'SILENT',
 };

@@ -25,6 +25,7 @@ import { LinkTokenCodec } from '../functions/links/linkToken';
 import { DEFAULT_COLLECT_SETTINGS } from '../functions/services/collect/collectSettings';
 import { evaluateDrawdown } from '../functions/services/collect/evaluateDrawdown';
 import { openSession } from '../functions/services/desk/deskSessions';
+import { inProcessChannelTester } from '../functions/services/desk/inProcessChannelTester';
 import { recordDeskSummary } from '../functions/services/desk/recordDeskSummary';
 import { silentLog } from '../functions/shared/observability';
 import { createTables } from '../functions/store/createTables';
@@ -115,7 +116,14 @@ try {
     publicBaseUrl: server.url,
     ...deskRepositoryDeps(repos),
     // The channels page's Test button is not measured: no channel secret is readable.
-    channelSender: { secrets: new ChannelSecrets({}, null), bases: { telegram: server.url, pagerduty: server.url }, policy: { loopback: true } },
+    channelTester: inProcessChannelTester(
+      {
+        channels: repos.channels,
+        sender: { secrets: new ChannelSecrets({}, null), bases: { telegram: server.url, pagerduty: server.url }, policy: { loopback: true } },
+        sleep: async () => {},
+      },
+      Date.now,
+    ),
     stores: { sessions: sessionRepos.deskSessions, recipients: sessionRepos.deskRecipients },
     operatorEmail: OPERATOR,
     mail: { send: async () => ({ kind: 'sent' }) } as never,

@@ -117,6 +117,7 @@ export function monitoredResources(
       'decision-worker',
       'preferences-page',
       'desk-page',
+      'channel-test',
       'sign-revocation',
     ],
     queues: [

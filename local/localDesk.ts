@@ -4,6 +4,7 @@ import { deskRepositoryDeps, createDeskPageHandler, SIGN_IN_ANSWER_FLOOR_MS } fr
 import type { ActionLinks } from '../functions/links/actionLinks';
 import type { MailSender } from '../functions/mail/send/sesSender';
 import type { PageSecurity } from '../functions/runtime/pageSecurityFrom';
+import { inProcessChannelTester } from '../functions/services/desk/inProcessChannelTester';
 import { signInMail } from '../functions/services/desk/signInMail';
 import type { Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
@@ -30,6 +31,7 @@ export interface LocalDeskOptions {
 export function createLocalDeskPage(options: LocalDeskOptions) {
   const { settings, repos, page, now, log } = options;
   const assets = options.assets ?? NO_DESK_ASSETS;
+  const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
   return createDeskPageHandler({
     ...page,
     reader: page.links,
@@ -37,11 +39,12 @@ export function createLocalDeskPage(options: LocalDeskOptions) {
     // The local endpoint serves /revoke and /revoke-all on the same port.
     revokeLinks: page.links,
     ...deskRepositoryDeps(repos),
-    channelSender: options.channelSender,
+    // In process: the local system has no private function to invoke (in AWS the desk invokes `channel-test`).
+    channelTester: inProcessChannelTester({ channels: repos.channels, sender: options.channelSender, sleep }, Date.now),
     operatorEmail: settings.OPERATOR_EMAIL ?? null,
     mail: signInMail({ sender: options.sender, mailFrom: settings.MAIL_FROM, now: Date.now }),
     answerFloorMs: SIGN_IN_ANSWER_FLOOR_MS,
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    sleep,
     passkeys: assets.fileOf('passkeys.js') !== null,
     assets,
     now: Date.now,

@@ -16,6 +16,7 @@ export type RequirableSetting =
   | 'NOTIFY_QUEUE_URL'
   | 'REPORT_QUEUE_URL'
   | 'SIGN_REVOCATION_FUNCTION_NAME'
+  | 'CHANNEL_TEST_FUNCTION_NAME'
   | 'CHANNEL_QUEUE_URL'
   | 'REVOCATION_QUEUE_URL'
   | 'DECISION_QUEUE_URL';
@@ -184,7 +185,8 @@ export const HANDLER_CATALOG = {
   },
   'desk-page': {
     requires: {
-      settings: ['PUBLIC_BASE_URL'],
+      // CHANNEL_TEST_FUNCTION_NAME: the channels page's Test button invokes `channel-test` (it reads no channel secret).
+      settings: ['PUBLIC_BASE_URL', 'CHANNEL_TEST_FUNCTION_NAME'],
       // Mints the sign-in links it mails and reads them back; and, for a signed-in viewer's Revoke and
       // Revoke all buttons on an account it receives, the same single-use revoke and revoke-all links an
       // alert email carries (which open today's confirmation pages: it verifies neither).
@@ -193,10 +195,19 @@ export const HANDLER_CATALOG = {
     // Pages are read-only over the store; the heaviest reads 30 days of 1m points (3,600 bucket
     // items) and downsamples them: more memory buys the CPU.
     sizing: { timeoutSeconds: 29, memoryMb: 1024 },
-    // SES: the sign-in emails. SSM: the published public link keys.
-    sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-ses', 'client-ssm'],
+    // SES: the sign-in emails. SSM: the published public link keys. Lambda: the Test button's `channel-test`.
+    sdkClients: ['client-dynamodb', 'client-lambda', 'client-secrets-manager', 'client-ses', 'client-ssm'],
     // The browser client (charts, passkeys), served from the bundle with immutable cache headers.
     bundle: { ...PLAIN, deskClient: true },
+  },
+  'channel-test': {
+    requires: { settings: [], links: { mints: [], verifies: [] } },
+    // Private, invoked by the desk's Test button: one test message, announced 429 waits waited out up to 15 s
+    // (DESK_TEST_MAX_WAIT_MS), answered within the desk's 29 s.
+    sizing: { timeoutSeconds: 25, memoryMb: 256 },
+    // Secrets Manager: the tested channel's secret (Powertools' getSecret).
+    sdkClients: ['client-dynamodb', 'client-secrets-manager'],
+    bundle: PLAIN,
   },
   'sign-revocation': {
     requires: {

@@ -100,6 +100,8 @@ export const settingsSchema = z.object({
   NOTIFY_QUEUE_URL: url.optional(),
   REPORT_QUEUE_URL: url.optional(),
   SIGN_REVOCATION_FUNCTION_NAME: z.string().min(1).optional(),
+  /** In AWS: the private function the desk's Test button invokes (set by the CDK stack). */
+  CHANNEL_TEST_FUNCTION_NAME: z.string().min(1).optional(),
   /** In AWS: the channel queue (producers publish each notify event's `fanout` job to it; the channel worker re-queues delayed jobs on it). */
   CHANNEL_QUEUE_URL: url.optional(),
   /**

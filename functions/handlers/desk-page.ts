@@ -1,6 +1,5 @@
 import { HANDLER_CATALOG } from '../config/handlerCatalog';
 import { sesSenderFrom, someRepositoriesFrom } from '../runtime/factories';
-import { channelSenderFrom } from '../runtime/channelSenderFrom';
 import { linkMinterFrom } from '../runtime/linkMinterFrom';
 import { pageBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
@@ -30,6 +29,7 @@ import { readDeskAssets } from '../web/desk/deskAssetsDir';
 import { deskPage, type DeskPageDeps } from '../web/desk/deskPage';
 import { DESK_PATHS, deskUrl } from '../web/desk/deskPaths';
 import { renderDeskView } from '../web/desk/deskView';
+import { lambdaChannelTesterFrom } from '../web/lambdaChannelTester';
 import { createPageHandler, type PageHandlerDeps } from '../web/pageHandler';
 
 /** What `desk-page` needs: the desk's ports and the page handler's own. */
@@ -99,7 +99,7 @@ export function deskRepositoryDeps(repos: DeskRepositories) {
   } satisfies Partial<DeskPageDeps>;
 }
 
-/** Deps from the Lambda environment: the tables it reads (and the `desk` table it owns), its link keys, the anti-CSRF secret, SES, the channels' secrets. */
+/** Deps from the Lambda environment: the tables it reads (and the `desk` table it owns), its link keys, the anti-CSRF secret, SES, the `channel-test` function. */
 export async function deskPageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<DeskPageHandlerDeps> {
   const { settings, flush, page } = await pageBasics('desk-page', env);
   const repos = someRepositoriesFrom(settings, {
@@ -131,8 +131,8 @@ export async function deskPageDepsFromEnv(env: Readonly<Record<string, string | 
     links: minter,
     revokeLinks: minter,
     ...deskRepositoryDeps(repos),
-    // The Test button on the channels page: the channels' secrets (Secrets Manager, under the stage's channel prefix).
-    channelSender: channelSenderFrom(settings, env),
+    // The Test button on the channels page: the private `channel-test` function, which alone reads the channels' secrets.
+    channelTester: lambdaChannelTesterFrom(settings),
     operatorEmail: settings.OPERATOR_EMAIL ?? null,
     mail: signInMail({ sender: sesSenderFrom(settings), mailFrom: settings.MAIL_FROM, now: page.now }),
     answerFloorMs: SIGN_IN_ANSWER_FLOOR_MS,

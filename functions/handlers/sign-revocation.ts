@@ -21,6 +21,7 @@ import { revocationRequestSchema, type RevocationOutcome } from '../domain/revoc
 import { revokeDelegate, type RevokeDelegateDeps } from '../services/revocation/revokeDelegate';
 import type { NotifyEvent } from '../messages/notifyMessage';
 import { createObservability } from '../shared/observability';
+import { firstIssue } from '../shared/firstIssue';
 
 /** What `sign-revocation` needs: the ports of `revokeDelegate`, and where metrics are flushed after each call. */
 export type SignRevocationDeps = RevokeDelegateDeps & { readonly flushMetrics?: () => void; readonly addContext?: (context: Context) => void };
@@ -38,10 +39,8 @@ export function createSignRevocationHandler(deps: SignRevocationDeps) {
     if (context) deps.addContext?.(context);
     const request = revocationRequestSchema.safeParse(event);
     if (!request.success) {
-      const issue = request.error.issues[0];
-      const where = issue?.path.length ? issue.path.join('.') : 'event';
       throw new InvalidRevocationRequestError(
-        `sign-revocation takes {account, delegate, tokenId, token} or {account, delegate, decisionId}: ${where}: ${issue?.message ?? 'invalid'}`,
+        `sign-revocation takes {account, delegate, tokenId, token} or {account, delegate, decisionId}: ${firstIssue(request.error, 'event')}`,
       );
     }
     try {

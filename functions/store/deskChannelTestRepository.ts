@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { CHANNEL_TEST_OUTCOMES } from '../domain/channelTestCall';
 import { DynamoRepository } from './dynamoRepository';
 import { parseItem } from './parseItem';
 import type { RepositoryOptions } from './repositoryOptions';
@@ -17,7 +18,7 @@ const recordSchema = z.object({
   by: z.email(),
   at: z.number().int().min(0),
   /** `sent`; `failed` (the destination refused or could not be reached); `throttled` (still throttling after the waits); `nothing-to-send`. */
-  outcome: z.enum(['sent', 'failed', 'throttled', 'nothing-to-send']),
+  outcome: z.enum(CHANNEL_TEST_OUTCOMES),
   /** What the destination answered, in plain words: never a URL or a secret. */
   message: z.string().min(1),
 });

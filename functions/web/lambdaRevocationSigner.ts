@@ -1,5 +1,6 @@
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import * as z from 'zod';
+import { invokePayloadJson } from './invokePayloadJson';
 import type { RevocationOutcome, RevocationRequest } from '../domain/revocationOutcome';
 import { parseRevocationOutcome } from './parseRevocationOutcome';
 import { RevocationInvokeError, type RevocationInvokeFailure } from './errors';
@@ -89,21 +90,13 @@ export class LambdaRevocationSigner implements RevocationSigner {
         });
       }
     }
-    const text = out.Payload ? new TextDecoder().decode(out.Payload) : '';
+    const body = invokePayloadJson(out.Payload);
     if (out.FunctionError) {
-      const detail = errorPayloadSchema.safeParse(safeJson(text));
+      const detail = errorPayloadSchema.safeParse(body);
       const what = detail.success ? [detail.data.errorType, detail.data.errorMessage].filter(Boolean).join(': ') : '';
       throw new RevocationInvokeError('function-error', `${this.functionName} failed (${out.FunctionError}${what ? `: ${what.slice(0, 300)}` : ''})`);
     }
-    return parseRevocationOutcome(safeJson(text));
-  }
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
+    return parseRevocationOutcome(body);
   }
 }
 

@@ -1,13 +1,12 @@
 import { revocationOutcomeSchema, type RevocationOutcome } from '../domain/revocationOutcome';
 import { RevocationInvokeError } from './errors';
+import { firstIssue } from '../shared/firstIssue';
 
 /** Parses what the signing function returned; `RevocationInvokeError('bad-response')` naming the first bad field. */
 export function parseRevocationOutcome(value: unknown): RevocationOutcome {
   const parsed = revocationOutcomeSchema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const where = issue?.path.length ? issue.path.join('.') : 'response';
-  throw new RevocationInvokeError('bad-response', `sign-revocation answered an invalid outcome (${where}: ${issue?.message ?? 'invalid'})`, {
+  throw new RevocationInvokeError('bad-response', `sign-revocation answered an invalid outcome (${firstIssue(parsed.error, 'response')})`, {
     cause: parsed.error,
   });
 }

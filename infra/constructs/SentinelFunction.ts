@@ -327,7 +327,7 @@ export class SentinelFunction extends Construct {
   }
 
   /** Grants invoking exactly one function (unqualified ARN) and sets its name in `envName`. */
-  bindInvoke(target: IFunction, envName: 'SIGN_REVOCATION_FUNCTION_NAME'): this {
+  bindInvoke(target: IFunction, envName: 'SIGN_REVOCATION_FUNCTION_NAME' | 'CHANNEL_TEST_FUNCTION_NAME'): this {
     this.allow(['lambda:InvokeFunction'], [target.functionArn]);
     this.setEnv(envName, target.functionName);
     return this;

@@ -111,6 +111,8 @@ export class WebStack extends Stack {
   /** `/desk`: the desk page, read-only over the store but its own `desk` table. */
   readonly deskPage: SentinelFunction;
   readonly signRevocation: SentinelFunction;
+  /** Private: the desk's Test button's channel test, the only function of this stack that reads channel secrets. */
+  readonly channelTest: SentinelFunction;
 
   constructor(scope: Construct, id: string, props: WebStackProps) {
     super(scope, id, props);
@@ -295,6 +297,17 @@ export class WebStack extends Stack {
       .bindMail(messaging.mail)
       .bindPublicBaseUrl(this.publicBaseUrl);
 
+    this.channelTest = new SentinelFunction(this, 'ChannelTest', {
+      handler: 'channel-test',
+      config,
+      description: "Private: sends one channel's test message for the desk's Test button (the only web function reading channel secrets).",
+    });
+    this.channelTest
+      // Reads the tested channel and records its state, last delivery or migrated chat id (updates of the `channel`
+      // partition only: never a pacing slot, a backlog or an incident; never a create or a delete).
+      .bindTableActions(table('channels'), ['dynamodb:GetItem', 'dynamodb:UpdateItem'], { leadingKeys: ['channel'] })
+      .bindSecretsUnder(channelSecretPrefix(config.stage));
+
     this.deskPage = new SentinelFunction(this, 'DeskPage', {
       handler: 'desk-page',
       config,
@@ -321,11 +334,10 @@ export class WebStack extends Stack {
       // The protection section: the account's decisions (the tokens index only decisions are in) and their units.
       .bindIndexQuery(table('tokens'), DECISIONS_BY_ACCOUNT_INDEX)
       .bindTableActions(table('tokens'), ['dynamodb:BatchGetItem'], { leadingKeys: [`${DECISION_SIGNING_KEY_PREFIX}*`] })
-      // The operators' channels page: the channels' partition; its Test button sends as `sentinel channels test` does,
-      // so it reads the tested channel and records its state, last delivery or migrated chat id (updates of the `channel`
-      // partition only: never a pacing slot, a backlog or an incident), with the channels' secrets (read only).
-      .bindTableActions(table('channels'), ['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:UpdateItem'], { leadingKeys: ['channel'] })
-      .bindSecretsUnder(channelSecretPrefix(config.stage))
+      // The operators' channels page: the channels' partition, read only (the list, and the channel a Test names). The
+      // Test itself runs in `channel-test`, which alone reads the channels' secrets and records the channel's state.
+      .bindTableActions(table('channels'), ['dynamodb:Query', 'dynamodb:GetItem'], { leadingKeys: ['channel'] })
+      .bindInvoke(this.channelTest.fn, 'CHANNEL_TEST_FUNCTION_NAME')
       // The account's alert history and deliveries, newest first (a Query of one partition); the one write there is
       // a viewer's lift of its own snooze, recorded in the alert history (put only, never a delivery).
       .bindTableActions(table('history'), ['dynamodb:Query'], { leadingKeys: [`${ALERT_HISTORY_PREFIX}*`, `${DELIVERY_HISTORY_PREFIX}*`] })

@@ -45,10 +45,10 @@ export interface DeskPageDeps extends SignInPageDeps, DeskScopeDeps {
   readonly snoozes: Pick<AlertStateRepository, 'liftRecipientSnoozes'>;
   /** Where a lift is recorded: the account's alert history (`alert#` items). */
   readonly history: Pick<AccountHistoryRepository, 'recordAlerts'>;
-  /** The chat channels: listed on the operators' page, and each one's state and last delivery written by its Test button (as `sentinel channels test` does). */
+  /** The chat channels: listed on the operators' page, and the one a Test names read. */
   readonly channels: Pick<ChannelsRepository, 'list'> & DeskChannelTestDeps['channels'];
-  /** How the Test button reaches a channel (its secret, the API bases, the URL policy). */
-  readonly channelSender: DeskChannelTestDeps['sender'];
+  /** How the Test button has a channel tested (in AWS the private `channel-test` function: the desk reads no channel secret). */
+  readonly channelTester: DeskChannelTestDeps['tester'];
   /** The Test button's audit: who tested which channel when, and the outcome shown after the redirect. */
   readonly channelTests: Pick<DeskChannelTestRepository, 'record' | 'get' | 'recent'>;
   /** The sign-in counters, and the Test button's one turn a minute. */
@@ -160,7 +160,7 @@ export async function deskPage(deps: DeskPageDeps, request: WebRequest): Promise
   }
   if (path === DESK_PATHS.testChannel && request.method === 'POST') {
     const name = request.form.kind === 'form' ? (request.form.fields.get('channel') ?? '') : '';
-    const tested = await deskChannelTest({ ...deps, sender: deps.channelSender }, signed.viewer, name, deps.now);
+    const tested = await deskChannelTest({ ...deps, tester: deps.channelTester }, signed.viewer, name, deps.now);
     if (tested.kind === 'not-found') return { kind: 'not-found', chrome: signed.chrome };
     if (tested.kind === 'rate-limited')
       return { kind: 'rate-limited', chrome: signed.chrome, reason: `This channel was tested less than a minute ago: try again in ${tested.retryInS} s` };

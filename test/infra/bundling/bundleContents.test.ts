@@ -102,6 +102,8 @@ const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
     'recipients',
     'snapshots',
   ],
+  // channels: the tested channel, read and its state recorded.
+  'channel-test': ['channels'],
   'sign-revocation': ['accounts', 'audit', 'channels', 'decision', 'knownDelegates', 'lease', 'protectionLedger', 'token'],
   // accounts and preferences: who a bounced address gets security notices for; delivery: the operator told once.
   'ses-events': ['accountHistory', 'accounts', 'delivery', 'deskOperators', 'preferences', 'suppression'],
@@ -109,6 +111,8 @@ const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
 
 /** Project code a handler never runs: the report service and the chain client reached notify through the mailers' shared composition (2026-11-23, +28 KB). */
 const NEVER_IN: Partial<Record<HandlerName, readonly RegExp[]>> = {
+  // The desk invokes `channel-test`: no channel sender, no channel test, no channel secrets in the internet-facing function.
+  'desk-page': [/^functions\/channels\//, /^functions\/services\/channels\//, /^functions\/runtime\/channelSenderFrom\.ts$/],
   notify: [
     /^functions\/services\/report\//,
     /^functions\/chain\/(chainClient|httpTransport)\.ts$/,
@@ -153,8 +157,9 @@ const NEVER_EXCEPT: Partial<Record<HandlerName, readonly string[]>> = {
   'sign-revocation': ['@aws-lambda-powertools/parameters'],
   // The same switch, read by the protection service before it queues an automatic revocation.
   collect: ['@aws-lambda-powertools/parameters'],
-  // The channels page's Test button sends through the channel worker's own sender (its secrets, its pinned connections).
-  'desk-page': ['@aws-lambda-powertools/parameters', 'undici'],
+  // The desk's Test button's function sends through the channel worker's own sender (its secrets, its pinned connections);
+  // the desk page itself only invokes it, and holds neither.
+  'channel-test': ['@aws-lambda-powertools/parameters', 'undici'],
 };
 /** Packages no bundle may hold: the SDK's full credential chain (aliased away), `source-map` (Handlebars' compiler only; the bundles have its runtime), mnemonist (aliased to its stand-in), juice's HTML stack (replaced by inlineCss), viem (only its types are used; the deployed signer is KMS-only), Powertools parameters (one GetSecretValue per cold start). */
 const NEVER = [

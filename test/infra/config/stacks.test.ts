@@ -325,6 +325,8 @@ describe('functions', () => {
     ]);
     expect(vars('ses-events')).toEqual([...mail, 'SENTINEL_TABLE_PREFIX'].sort());
     expect(vars('desk-page')).toEqual([
+      // The Test button's private function, invoked by name: the desk reads no channel secret itself.
+      'CHANNEL_TEST_FUNCTION_NAME',
       'CSRF_SECRET_ARN',
       'DESK_ASSETS_DIR',
       'LINK_KEY_SECRET_PREFIX',
@@ -335,6 +337,8 @@ describe('functions', () => {
       'SENTINEL_TABLE_PREFIX',
       'SES_CONFIGURATION_SET',
     ]);
+    // The channels' secrets are read by reference (`secret:<name>` on the channel): no variable names one.
+    expect(vars('channel-test')).toEqual(['SENTINEL_TABLE_PREFIX']);
   });
 
   it('points at the stage chain, table prefix, sender and the signer by name', () => {
@@ -354,6 +358,7 @@ describe('functions', () => {
     });
     expect(env('revoke-page')['SIGN_REVOCATION_FUNCTION_NAME']).toEqual({ Ref: logicalIdOfFunction('sign-revocation') });
     expect(env('revoke-all-worker')['SIGN_REVOCATION_FUNCTION_NAME']).toEqual({ Ref: logicalIdOfFunction('sign-revocation') });
+    expect(env('desk-page')['CHANNEL_TEST_FUNCTION_NAME']).toEqual({ Ref: logicalIdOfFunction('channel-test') });
     // The mailers write revoke-all links: the stage routes /revoke-all.
     expect(env('notify')['REVOKE_ALL_LINKS']).toBe('true');
     expect(env('daily-report')['REVOKE_ALL_LINKS']).toBe('true');
@@ -572,12 +577,12 @@ describe('link endpoint', () => {
     expect(resourcesOf('AWS::ApiGatewayV2::Api')).toEqual([]);
   });
 
-  it('gives sign-revocation no public entry point: no URL, no route, no resource-policy grant', () => {
+  it.each(['sign-revocation', 'channel-test'] as const)('gives %s no public entry point: no URL, no route, no resource-policy grant', (name) => {
     expect(resourcesOf('AWS::Lambda::Url')).toHaveLength(0);
-    const signer = logicalIdOfFunction('sign-revocation');
+    const privateFunction = logicalIdOfFunction(name);
     const permissions = resourcesOf('AWS::Lambda::Permission').map(([, r]) => JSON.stringify(props(r)['FunctionName']));
-    expect(permissions.some((fn) => fn.includes(signer))).toBe(false);
-    expect(methods().some(({ method }) => JSON.stringify(method).includes(signer))).toBe(false);
+    expect(permissions.some((fn) => fn.includes(privateFunction))).toBe(false);
+    expect(methods().some(({ method }) => JSON.stringify(method).includes(privateFunction))).toBe(false);
   });
 
   it('throttles the stage only (no per-method cap on POST /revoke a flood could fill), and access-logs it without the path or query string', () => {
@@ -1288,6 +1293,8 @@ describe('bundles', () => {
       'revoke-all-page': 'RevokeAllPageFunction3826E017',
       'revoke-all-worker': 'RevokeAllWorkerFunctionB67FB50D',
       'desk-page': 'DeskPageFunction429A9658',
+      // Added with the desk's Test button moved out of desk-page (least privilege).
+      'channel-test': 'ChannelTestFunction7D2AA39A',
     });
   });
 

@@ -115,6 +115,16 @@ function tableActions(owner: string, table: TableId): string[] {
   return ITEM_ACTIONS.filter((a) => decide(owner, `dynamodb:${a}`, tableArn(table)) === 'allow').sort();
 }
 
+/** The actions a role is allowed besides its logs, traces and metrics, sorted. */
+function ownActions(owner: string): string[] {
+  const actions = new Set(
+    roleOf(owner)
+      .statements.filter((s) => s.Effect === 'Allow')
+      .flatMap((s) => asList(s.Action)),
+  );
+  return [...actions].filter((a) => !a.startsWith('logs:') && !a.startsWith('xray:') && !a.startsWith('cloudwatch:')).sort();
+}
+
 // Bundling every function of the catalog takes minutes on a loaded 2-core machine.
 beforeAll(() => {
   synth = synthStage(TEST_CONTEXT, { schemaValidation: false });
@@ -140,7 +150,7 @@ describe('IAM statements', () => {
         }
         if (resource === CHANNEL_SECRETS) {
           // Channel secrets are named by people: only the stage prefix is known at deploy time.
-          expect({ owner: ['channel-worker', 'desk-page'].includes(owner), actions: asList(s.Action), condition: s.Condition }).toEqual({
+          expect({ owner: ['channel-worker', 'channel-test'].includes(owner), actions: asList(s.Action), condition: s.Condition }).toEqual({
             owner: true,
             actions: ['secretsmanager:GetSecretValue'],
             condition: undefined,
@@ -373,14 +383,16 @@ describe('IAM statements', () => {
         // PutItem on the recipients' snoozes (controls#), BatchGetItem on the desk summaries (desk-summary#) alone: see the key-space tests.
         alerts: ['Query', 'GetItem', 'PutItem', 'BatchGetItem'],
         delegates: ['Query'],
-        // GetItem and UpdateItem of a channel: the channels page's Test button (see the key-space test).
-        channels: ['Query', 'GetItem', 'UpdateItem'],
+        // The channels page's list and the channel a Test names, read only: the Test runs in channel-test (see the key-space test).
+        channels: ['Query', 'GetItem'],
         desk: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
         // A decision's units (decision-signing#): see the decisions index test.
         tokens: ['BatchGetItem'],
         // An account's alert history and deliveries; a lift of the viewer's own snooze recorded: see the history key-space test.
         history: ['Query', 'PutItem'],
       },
+      // The desk's Test: the tested channel read, its state, last delivery or migrated chat id recorded.
+      'channel-test': { channels: ['GetItem', 'UpdateItem'] },
       'sign-revocation': {
         accounts: READ,
         leases: WRITE,
@@ -485,7 +497,7 @@ describe('IAM statements', () => {
         expect(decide(name, `dynamodb:${action}`, tableArn('history')), `${name} ${action}`).not.toBe('allow');
   });
 
-  it("confines the desk page's writes to the desk items it owns (never the operators list) and its channels reads and Test writes to the channels' partition", () => {
+  it("confines the desk page's writes to the desk items it owns (never the operators list) and its channels reads to the channels' partition", () => {
     const desk = (action: string, key: string) => decide('desk-page', `dynamodb:${action}`, tableArn('desk'), { 'dynamodb:LeadingKeys': [key] });
     for (const key of ['session#abc', 'sign-in#t1', 'rate#client#h#0', 'challenge#c1', 'passkey#p1', 'recipient#a@example.com', 'channel-test#t1'])
       for (const action of ['PutItem', 'UpdateItem', 'DeleteItem']) expect(desk(action, key), `${action} ${key}`).toBe('allow');
@@ -496,11 +508,11 @@ describe('IAM statements', () => {
     expect(alerts('controls#0x00000000000000000000000000000000000000a1')).toBe('allow');
     expect(alerts('0x00000000000000000000000000000000000000a1')).not.toBe('allow');
     const channels = (action: string, key: string) => decide('desk-page', `dynamodb:${action}`, tableArn('channels'), { 'dynamodb:LeadingKeys': [key] });
-    // The Test button: read the channel, record its state, last delivery or migrated chat id; never create or delete one.
-    for (const action of ['Query', 'GetItem', 'UpdateItem']) expect(channels(action, 'channel'), action).toBe('allow');
+    // The channels page and the channel a Test names: read only (channel-test records what the test came to).
+    for (const action of ['Query', 'GetItem']) expect(channels(action, 'channel'), action).toBe('allow');
     for (const key of ['backlog#desk-slack', 'pace#q0Xk3Zx1', 'incident#desk-pager', 'backlog-flush'])
       for (const action of ['Query', 'GetItem', 'UpdateItem', 'PutItem']) expect(channels(action, key), `${action} ${key}`).not.toBe('allow');
-    for (const action of ['PutItem', 'DeleteItem', 'BatchWriteItem']) expect(channels(action, 'channel'), action).not.toBe('allow');
+    for (const action of ['UpdateItem', 'PutItem', 'DeleteItem', 'BatchWriteItem']) expect(channels(action, 'channel'), action).not.toBe('allow');
     for (const table of ['accounts', 'curves', 'snapshots', 'delegates', 'preferences'] as const)
       for (const action of ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'])
         expect(decide('desk-page', `dynamodb:${action}`, tableArn(table)), `${table} ${action}`).not.toBe('allow');
@@ -515,6 +527,14 @@ describe('IAM statements', () => {
       for (const action of ['UpdateItem', 'PutItem', 'DeleteItem', 'Query']) expect(on(action, 'channel'), action).not.toBe('allow');
     },
   );
+
+  it("lets channel-test read and update a channel (the Test's state, last delivery, migrated chat id) and nothing else of the channels table", () => {
+    const on = (action: string, key: string) => decide('channel-test', `dynamodb:${action}`, tableArn('channels'), { 'dynamodb:LeadingKeys': [key] });
+    for (const action of ['GetItem', 'UpdateItem']) expect(on(action, 'channel'), action).toBe('allow');
+    for (const key of ['backlog#desk-slack', 'pace#q0Xk3Zx1', 'incident#desk-pager', 'backlog-flush'])
+      for (const action of ['GetItem', 'UpdateItem', 'PutItem']) expect(on(action, key), `${action} ${key}`).not.toBe('allow');
+    for (const action of ['Query', 'PutItem', 'DeleteItem', 'BatchWriteItem']) expect(on(action, 'channel'), action).not.toBe('allow');
+  });
 
   it('lets the channel worker update only channels and the shared pacing items (pace#<hash>): not a backlog entry, not another partition', () => {
     const on = (action: string, key: string) => decide('channel-worker', `dynamodb:${action}`, tableArn('channels'), { 'dynamodb:LeadingKeys': [key] });
@@ -628,15 +648,15 @@ describe('IAM statements', () => {
     }
   });
 
-  it("lets only the channel worker and the desk page (its channels page's Test button) read channel secrets, read-only and only under the stage prefix", () => {
+  it("lets only the channel worker and channel-test (the desk's Test button) read channel secrets, read-only and only under the stage prefix: never the desk page", () => {
     const secret = (name: string): string => `arn:aws:secretsmanager:${TEST_REGION}:${TEST_ACCOUNT}:secret:${name}-AbCdEf`;
     const readers = roles.filter(
       (r) =>
         evaluate(r.statements, { principal: r.principal, action: 'secretsmanager:GetSecretValue', resource: secret('sentinel/devnet/channels/desk') }) ===
         'allow',
     );
-    expect(readers.map((r) => r.owner).sort()).toEqual(['channel-worker', 'desk-page']);
-    for (const reader of ['channel-worker', 'desk-page']) {
+    expect(readers.map((r) => r.owner).sort()).toEqual(['channel-test', 'channel-worker']);
+    for (const reader of ['channel-worker', 'channel-test']) {
       // Not another stage's channel secret, not the project's other secrets, not an arbitrary one.
       for (const name of ['sentinel/testnet/channels/desk', 'sentinel-devnet-other', 'prod/database', 'sentinel/devnet/channelsX']) {
         expect(decide(reader, 'secretsmanager:GetSecretValue', secret(name)), `${reader} ${name}`).not.toBe('allow');
@@ -651,6 +671,24 @@ describe('IAM statements', () => {
         expect(decide(reader, action, secret('sentinel/devnet/channels/desk')), `${reader} ${action}`).not.toBe('allow');
       }
     }
+  });
+
+  it('lets only the desk page invoke channel-test, and the desk page invoke nothing else', () => {
+    const functionArn = (name: string) =>
+      `arn:test:${Object.entries(synth.json.web.Resources).find(([, r]) => r.Properties?.['FunctionName'] === `sentinel-devnet-${name}`)?.[0]}`;
+    const tester = functionArn('channel-test');
+    const invokers = roles.filter((r) => evaluate(r.statements, { principal: r.principal, action: 'lambda:InvokeFunction', resource: tester }) === 'allow');
+    expect(invokers.map((r) => r.owner)).toEqual(['desk-page']);
+    const invokeResources = roleOf('desk-page')
+      .statements.filter((s) => asList(s.Action).includes('lambda:InvokeFunction'))
+      .flatMap((s) => asList(s.Resource));
+    expect(invokeResources).toEqual([tester]);
+    expect(decide('desk-page', 'lambda:InvokeFunction', functionArn('sign-revocation'))).not.toBe('allow');
+  });
+
+  it('gives channel-test nothing but reading channel secrets and its channels-table grant', () => {
+    expect(ownActions('channel-test')).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem', 'secretsmanager:GetSecretValue']);
+    for (const table of Object.keys(TABLES) as TableId[]) if (table !== 'channels') expect(tableActions('channel-test', table), table).toEqual([]);
   });
 
   it('lets sign-revocation, collect and the revoke-all worker read the protection switch, and nobody write it or read another parameter', () => {
@@ -782,15 +820,7 @@ describe('IAM statements', () => {
   });
 
   it('gives the decision worker nothing but invoking the signer and consuming its own queue', () => {
-    const actions = [
-      ...new Set(
-        roleOf('decision-worker')
-          .statements.filter((s) => s.Effect === 'Allow')
-          .flatMap((s) => asList(s.Action)),
-      ),
-    ].sort();
-    const own = actions.filter((a) => !a.startsWith('logs:') && !a.startsWith('xray:') && !a.startsWith('cloudwatch:'));
-    expect(own).toEqual([
+    expect(ownActions('decision-worker')).toEqual([
       'lambda:InvokeFunction',
       'sqs:ChangeMessageVisibility',
       'sqs:DeleteMessage',

@@ -6,6 +6,8 @@ import type { ChannelSenderDeps } from '../../../functions/channels/channelSende
 import { deskRepositoryDeps, createDeskPageHandler } from '../../../functions/handlers/desk-page';
 import { ActionLinks } from '../../../functions/links/actionLinks';
 import { LinkTokenCodec } from '../../../functions/links/linkToken';
+import type { ChannelTester } from '../../../functions/services/desk/channelTester';
+import { inProcessChannelTester } from '../../../functions/services/desk/inProcessChannelTester';
 import { signInMail } from '../../../functions/services/desk/signInMail';
 import { silentLog } from '../../../functions/shared/observability';
 import { createRepositories, type Repositories } from '../../../functions/store/repositories';
@@ -77,6 +79,8 @@ export async function startDeskWorld(
     repos?: Repositories;
     /** How the channels page's Test button reaches channels (default: no secret readable, loopback allowed). */
     channelSender?: ChannelSenderDeps;
+    /** How the Test button has a channel tested (default: in process, through `channelSender`). */
+    channelTester?: ChannelTester;
     /** The minter of the keys section's revoke links (default: the desk's own links, on its server, which serves no `/revoke`). */
     revokeLinks?: ActionLinks;
     /** Serve the desk on this server, which routes `/desk` to `route` (default: a server of its own, closed with the world). */
@@ -97,11 +101,21 @@ export async function startDeskWorld(
     csrf: new CsrfTokens(DESK_SECRET),
     publicBaseUrl: baseUrl,
     ...deskRepositoryDeps(repos),
-    channelSender: options.channelSender ?? {
-      secrets: new ChannelSecrets({}, null),
-      bases: { telegram: server.url, pagerduty: server.url },
-      policy: { loopback: true },
-    },
+    // The Test button's tester in process, as the local system runs it (in AWS the desk invokes `channel-test`).
+    channelTester:
+      options.channelTester ??
+      inProcessChannelTester(
+        {
+          channels: repos.channels,
+          sender: options.channelSender ?? {
+            secrets: new ChannelSecrets({}, null),
+            bases: { telegram: server.url, pagerduty: server.url },
+            policy: { loopback: true },
+          },
+          sleep: async () => {},
+        },
+        now,
+      ),
     operatorEmail: options.operatorEmail ?? null,
     mail: signInMail({ sender: sesSender(), mailFrom: 'sentinel@example.com', now }),
     answerFloorMs: 0,

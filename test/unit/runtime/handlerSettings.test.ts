@@ -19,6 +19,7 @@ const FULL = {
   DECISION_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/decisions.fifo',
   PUBLIC_BASE_URL: 'https://links.example.com',
   SIGN_REVOCATION_FUNCTION_NAME: 'sign-revocation',
+  CHANNEL_TEST_FUNCTION_NAME: 'channel-test',
   LINK_KEY_SECRET_PREFIX: 'sentinel-test-link-key-',
   LINK_PUBLIC_KEYS_PARAMETER: '/sentinel/test/link-public-keys',
   CSRF_SECRET_ARN: 'sentinel-test-csrf-secret',
