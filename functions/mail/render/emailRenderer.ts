@@ -1,9 +1,9 @@
-import type * as z from 'zod';
 import { inlineCss } from '../css/inlineCss';
 import { EmailRenderError } from '../errors';
 import { isValidTimeZone } from './format';
 import type { TemplateSet } from './templateSet';
 import { emailViewSchemas, type EmailKind, type EmailViews } from './views';
+import { firstIssue } from '../../shared/firstIssue';
 
 /** A rendered email: a one-line subject, HTML with inlined CSS, and a plain-text alternative. */
 export interface RenderedEmail {
@@ -23,12 +23,6 @@ export interface EmailRenderer {
 }
 
 const SUBJECT_MAX = 200;
-
-function describeIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  const where = issue?.path.length ? issue.path.join('.') : 'view';
-  return `${where}: ${issue?.message ?? 'invalid'}`;
-}
 
 function oneLine(subject: string): string {
   const flat = subject.replace(/\s+/g, ' ').trim();
@@ -56,7 +50,7 @@ export function rendererFor(templates: TemplateSet): EmailRenderer {
       const schema = emailViewSchemas[kind];
       if (!schema) throw new EmailRenderError(`unknown email kind ${JSON.stringify(kind)}`);
       const parsed = schema.safeParse(view);
-      if (!parsed.success) throw new EmailRenderError(`${kind} view: ${describeIssue(parsed.error)}`, { cause: parsed.error });
+      if (!parsed.success) throw new EmailRenderError(`${kind} view: ${firstIssue(parsed.error, 'view')}`, { cause: parsed.error });
       const tpl = templates[kind];
       const context = { ...parsed.data, timeZone };
       const subject = oneLine(tpl.subject(context));

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import * as z from 'zod';
 import { EmailRenderError } from '../errors';
+import { firstIssue } from '../../shared/firstIssue';
 
 const noLineBreaks = (what: string) => z.string().refine((s) => !/[\r\n]/.test(s), `${what} must be a single line`);
 const cid = z.string().regex(/^[A-Za-z0-9._-]{1,64}(@[A-Za-z0-9.-]{1,190})?$/, 'not a valid content id');
@@ -69,8 +70,7 @@ export function messageIdFor(eventId: string, to: readonly string[], from: strin
 export async function buildMime(email: OutgoingEmail): Promise<Buffer> {
   const parsed = outgoingEmailSchema.safeParse(email);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new EmailRenderError(`email ${issue?.path.join('.') || 'input'}: ${issue?.message ?? 'invalid'}`, { cause: parsed.error });
+    throw new EmailRenderError(`email ${firstIssue(parsed.error, 'input')}`, { cause: parsed.error });
   }
   const m = parsed.data;
   const attached = new Set(m.inlineImages.map((i) => i.cid));

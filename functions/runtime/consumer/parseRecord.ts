@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import { firstIssue } from '../../shared/firstIssue';
 
 /** A queue message body read against its contract, or why it cannot be. */
 export type ParsedRecord<T> = { readonly kind: 'ok'; readonly value: T } | { readonly kind: 'malformed'; readonly reason: string };
@@ -17,7 +18,6 @@ export function parseRecord<S extends z.ZodType>(schema: S): (body: string) => P
     }
     const parsed = schema.safeParse(json);
     if (parsed.success) return { kind: 'ok', value: parsed.data };
-    const issue = parsed.error.issues[0];
-    return { kind: 'malformed', reason: `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}` };
+    return { kind: 'malformed', reason: firstIssue(parsed.error, 'body') };
   };
 }
