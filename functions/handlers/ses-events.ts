@@ -2,7 +2,7 @@ import type { Context, SNSEvent } from 'aws-lambda';
 import { AccountHistoryRepository } from '../store/accountHistoryRepository';
 import * as z from 'zod';
 import { settingsFor } from '../config/settings';
-import { parseRecord } from '../runtime/consumer/parseRecord';
+import { parseRecord } from '../runtime/consumer/sqsConsumer';
 import { sesSenderFrom, someRepositoriesFrom } from '../runtime/factories';
 import type { MailSender } from '../mail/send/sesSender';
 import { AccountsRepository } from '../store/accountsRepository';

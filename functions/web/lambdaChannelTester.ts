@@ -38,7 +38,7 @@ export class LambdaChannelTester implements ChannelTester {
     private readonly functionName: string,
   ) {}
 
-  async test(channel: string): Promise<ChannelTestAnswer> {
+  async runTest(channel: string): Promise<ChannelTestAnswer> {
     const request: ChannelTestRequest = { channel };
     let out;
     try {

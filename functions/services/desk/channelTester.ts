@@ -6,5 +6,5 @@ import type { ChannelTestAnswer } from '../../domain/channelTestCall';
  * that could not be run: that is a `failed` test with why in words.
  */
 export interface ChannelTester {
-  test(channel: string): Promise<ChannelTestAnswer>;
+  runTest(channel: string): Promise<ChannelTestAnswer>;
 }

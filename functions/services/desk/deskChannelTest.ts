@@ -33,7 +33,7 @@ export async function deskChannelTest(deps: DeskChannelTestDeps, viewer: DeskVie
   const at = now();
   const turn = await deps.rates.claimTurn('channel-test', `${viewer.email}\n${channel.name}`, CHANNEL_TEST_WINDOW_MS, at);
   if (turn.kind === 'wait') return { kind: 'rate-limited', retryInS: Math.ceil(turn.ms / 1000) };
-  const answer = await deps.tester.test(channel.name);
+  const answer = await deps.tester.runTest(channel.name);
   const tested: Pick<ChannelTestRecord, 'outcome' | 'message'> =
     answer.kind === 'tested'
       ? { outcome: answer.outcome, message: answer.message }

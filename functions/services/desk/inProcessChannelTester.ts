@@ -3,5 +3,5 @@ import type { ChannelTester } from './channelTester';
 
 /** The tester of the local system, the tests and the benchmark: `runChannelTest` in this process, as `channel-test` runs it in AWS. */
 export function inProcessChannelTester(deps: RunChannelTestDeps, now: () => number): ChannelTester {
-  return { test: (channel) => runChannelTest(deps, channel, now) };
+  return { runTest: (channel) => runChannelTest(deps, channel, now) };
 }

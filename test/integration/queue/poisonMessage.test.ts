@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { ChainHttpError } from '../../../functions/chain/errors';
-import { retryDelaySeconds } from '../../../functions/runtime/consumer/backoffSeconds';
+import { retryDelaySeconds } from '../../../functions/runtime/consumer/sqsConsumer';
 import { workQueueSettings } from '../../../functions/queue/workQueueSettings';
 import { POISON_METRIC, sqsConsumer } from '../../../functions/runtime/consumer/sqsConsumer';
 import { memoryCounters, silentLog } from '../../../functions/shared/observability';

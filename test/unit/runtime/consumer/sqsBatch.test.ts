@@ -1,6 +1,6 @@
 import type { Context, SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { processSqsBatch } from '../../../../functions/runtime/consumer/sqsBatch';
+import { processSqsBatch } from '../../../../functions/runtime/consumer/sqsConsumer';
 import { currentDeadline } from '../../../../functions/shared/deadline';
 import { sqsEvent } from '../../../support/sqsEvent';
 
