@@ -5,30 +5,39 @@ import { SubjectError } from '../../../functions/shared/subjectError';
 import { MissingTableError, StoreError } from '../../../functions/store/errors';
 
 describe('SubjectError', () => {
-  it('reads "<subject>: <details>" for a setting, a queue and a store operation, each naming its subject as before', () => {
-    const config = new ConfigError('ROCKET_NODE_URL', 'is required here but not set');
-    expect([config.message, config.name, config.variable, config.subject]).toEqual([
-      'ROCKET_NODE_URL: is required here but not set',
-      'ConfigError',
-      'ROCKET_NODE_URL',
-      'ROCKET_NODE_URL',
-    ]);
-    const queue = new QueueError('consume', 'the signing function did not run');
-    expect([queue.message, queue.name, queue.queue, queue.shortMessage]).toEqual([
-      'consume: the signing function did not run',
-      'QueueError',
-      'consume',
-      'consume',
-    ]);
-    const store = new StoreError('accounts.create', 'ThrottlingException', { retryable: true });
-    expect([store.message, store.name, store.operation, store.details, store.retryable]).toEqual([
-      'accounts.create: ThrottlingException',
-      'StoreError',
-      'accounts.create',
-      'ThrottlingException',
-      true,
-    ]);
-    for (const error of [config, queue, store]) expect(error).toBeInstanceOf(SubjectError);
+  it.each([
+    {
+      error: new ConfigError('ROCKET_NODE_URL', 'is required here but not set'),
+      name: 'ConfigError',
+      message: 'ROCKET_NODE_URL: is required here but not set',
+      own: (e: unknown) => (e as ConfigError).variable,
+    },
+    {
+      error: new QueueError('consume', 'the signing function did not run'),
+      name: 'QueueError',
+      message: 'consume: the signing function did not run',
+      own: (e: unknown) => (e as QueueError).queue,
+    },
+    {
+      error: new StoreError('accounts.create', 'ThrottlingException', { retryable: true }),
+      name: 'StoreError',
+      message: 'accounts.create: ThrottlingException',
+      own: (e: unknown) => (e as StoreError).operation,
+    },
+  ])('$name reads "<subject>: <details>" and names its subject as before', ({ error, name, message, own }) => {
+    expect(error).toBeInstanceOf(SubjectError);
+    expect(error.name).toBe(name);
+    expect(error.message).toBe(message);
+    expect(`${error.subject}: ${error.details ?? ''}`).toBe(message);
+    expect(error.shortMessage).toBe(error.subject);
+    expect(own(error)).toBe(error.subject);
+    expect(error.retryable).toBe(name === 'StoreError');
+  });
+
+  it('gives the subject and details as passed', () => {
+    const error = new ConfigError('ROCKET_NODE_URL', 'is required here but not set');
+    expect(error.message).toBe('ROCKET_NODE_URL: is required here but not set');
+    expect(new StoreError('accounts.create', 'ThrottlingException').operation).toBe('accounts.create');
   });
 
   it('keeps the cause, is not retryable unless told, and a subclass of a subject error keeps its own name and subject', () => {
