@@ -1,16 +1,14 @@
 import * as z from 'zod';
 import { HANDLER_CATALOG, type HandlerName, type HandlerSpec } from './handlerCatalog';
-import { SentinelError } from '../shared/sentinelError';
+import { SubjectError } from '../shared/subjectError';
 
-/** Raised when an environment variable is missing or malformed; the message names the variable. */
-export class ConfigError extends SentinelError {
+/** Raised when an environment variable is missing or malformed; the message names the variable (`new ConfigError(variable, details)`). */
+export class ConfigError extends SubjectError {
   override readonly name = 'ConfigError';
-  constructor(
-    readonly variable: string,
-    message: string,
-    options: { cause?: unknown } = {},
-  ) {
-    super(variable, { details: message, cause: options.cause });
+
+  /** The environment variable. */
+  get variable(): string {
+    return this.subject;
   }
 }
 

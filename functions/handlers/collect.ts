@@ -3,16 +3,8 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { collectMessageSchema, watchJobOf } from '../messages/collectJob';
 import { chainFrom, messageVisibilityFrom, someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { consumerQueue } from '../runtime/consumer/consumerQueue';
-import { AccountsRepository } from '../store/accountsRepository';
-import { AlertStateRepository } from '../store/alertStateRepository';
-import { CurvesRepository } from '../store/curvesRepository';
-import { DelegateViewRepository } from '../store/delegateViewRepository';
-import { KnownDelegatesRepository } from '../store/knownDelegatesRepository';
-import { AccountHistoryRepository } from '../store/accountHistoryRepository';
-import { DecisionRepository } from '../store/decisionRepository';
 import { protectionServiceFrom } from '../runtime/protectionServiceFrom';
-import { SnapshotsRepository } from '../store/snapshotsRepository';
-import { DeskSummaryRepository } from '../store/deskSummaryRepository';
+import { COLLECTED_REPOSITORIES } from '../store/collectedRepositories';
 import { handlerBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { sqsConsumer, type ConsumerDeps } from '../runtime/consumer/sqsConsumer';
@@ -64,17 +56,7 @@ export function collectDepsFromEnv(env: Readonly<Record<string, string | undefin
   const { settings, ...basics } = handlerBasics('collect', env);
   // One backfill share per process, for flow refinements and the long gaps after an outage alike.
   const backfillShare = refinementBudgetFrom(settings, basics.now);
-  const repos = someRepositoriesFrom(settings, {
-    accounts: AccountsRepository,
-    curves: CurvesRepository,
-    snapshots: SnapshotsRepository,
-    alerts: AlertStateRepository,
-    delegates: DelegateViewRepository,
-    knownDelegates: KnownDelegatesRepository,
-    decisions: DecisionRepository,
-    deskSummaries: DeskSummaryRepository,
-    history: AccountHistoryRepository,
-  });
+  const repos = someRepositoriesFrom(settings, COLLECTED_REPOSITORIES);
   const sqs = new SQSClient({ region: settings.AWS_REGION });
   return {
     ...basics,

@@ -4,7 +4,7 @@ import { linkMinterFrom } from '../runtime/linkMinterFrom';
 import { pageBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { signInMail } from '../services/desk/signInMail';
-import { AccountsRepository } from '../store/accountsRepository';
+import { COLLECTED_REPOSITORIES } from '../store/collectedRepositories';
 import { DeskOperatorsRepository } from '../store/deskOperatorsRepository';
 import { DeskRateRepository } from '../store/deskRateRepository';
 import { DeskRecipientRepository } from '../store/deskRecipientRepository';
@@ -13,17 +13,9 @@ import { DeskSignInRepository } from '../store/deskSignInRepository';
 import { DeskChallengeRepository } from '../store/deskChallengeRepository';
 import { DeskChannelTestRepository } from '../store/deskChannelTestRepository';
 import { PasskeyRepository } from '../store/passkeyRepository';
-import { DeskSummaryRepository } from '../store/deskSummaryRepository';
 import type { Repositories } from '../store/repositories';
 import { RecipientsRepository } from '../store/recipientsRepository';
-import { AccountHistoryRepository } from '../store/accountHistoryRepository';
-import { AlertStateRepository } from '../store/alertStateRepository';
 import { ChannelsRepository } from '../store/channelsRepository';
-import { CurvesRepository } from '../store/curvesRepository';
-import { DelegateViewRepository } from '../store/delegateViewRepository';
-import { KnownDelegatesRepository } from '../store/knownDelegatesRepository';
-import { DecisionRepository } from '../store/decisionRepository';
-import { SnapshotsRepository } from '../store/snapshotsRepository';
 import { NO_DESK_ASSETS } from '../web/desk/deskAssets';
 import { readDeskAssets } from '../web/desk/deskAssetsDir';
 import { deskPage, type DeskPageDeps } from '../web/desk/deskPage';
@@ -103,7 +95,8 @@ export function deskRepositoryDeps(repos: DeskRepositories) {
 export async function deskPageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<DeskPageHandlerDeps> {
   const { settings, flush, page } = await pageBasics('desk-page', env);
   const repos = someRepositoriesFrom(settings, {
-    accounts: AccountsRepository,
+    // The account data the desk shows, as collection keeps it.
+    ...COLLECTED_REPOSITORIES,
     recipients: RecipientsRepository,
     deskSessions: DeskSessionRepository,
     deskRecipients: DeskRecipientRepository,
@@ -113,15 +106,7 @@ export async function deskPageDepsFromEnv(env: Readonly<Record<string, string | 
     deskChallenges: DeskChallengeRepository,
     deskChannelTests: DeskChannelTestRepository,
     passkeys: PasskeyRepository,
-    curves: CurvesRepository,
-    snapshots: SnapshotsRepository,
-    alerts: AlertStateRepository,
-    delegates: DelegateViewRepository,
-    knownDelegates: KnownDelegatesRepository,
-    decisions: DecisionRepository,
     channels: ChannelsRepository,
-    deskSummaries: DeskSummaryRepository,
-    history: AccountHistoryRepository,
   });
   const assets = settings.DESK_ASSETS_DIR === undefined ? NO_DESK_ASSETS : readDeskAssets(settings.DESK_ASSETS_DIR);
   const minter = await linkMinterFrom(settings, HANDLER_CATALOG['desk-page'].requires.links.mints, { revokeAllServed: true });

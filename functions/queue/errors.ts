@@ -1,13 +1,11 @@
-import { SentinelError } from '../shared/sentinelError';
+import { SubjectError } from '../shared/subjectError';
 
 /** A queue call failed as a whole (a send, not just some of its entries; a visibility change). */
-export class QueueError extends SentinelError {
+export class QueueError extends SubjectError {
   override readonly name = 'QueueError';
-  constructor(
-    readonly queue: string,
-    message: string,
-    options: { cause?: unknown; retryable?: boolean } = {},
-  ) {
-    super(queue, { details: message, ...options });
+
+  /** The queue, or what was being done with it (`new QueueError(queue, details)`). */
+  get queue(): string {
+    return this.subject;
   }
 }

@@ -1,6 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { SentinelError } from '../shared/sentinelError';
+import { SubjectError } from '../shared/subjectError';
 import { describeError } from '../shared/describeError';
 
 /** DynamoDB errors that pass: throttling and service-side failures. */
@@ -14,15 +14,12 @@ const RETRYABLE = new Set([
 ]);
 
 /** A DynamoDB call failed for a reason other than an expected conditional outcome. */
-export class StoreError extends SentinelError {
+export class StoreError extends SubjectError {
   override readonly name: string = 'StoreError';
-  constructor(
-    /** What was being done, e.g. `accounts.create`. */
-    readonly operation: string,
-    message: string,
-    options: { cause?: unknown; retryable?: boolean } = {},
-  ) {
-    super(operation, { details: message, ...options });
+
+  /** What was being done, e.g. `accounts.create` (`new StoreError(operation, details)`). */
+  get operation(): string {
+    return this.subject;
   }
 }
 

@@ -1,6 +1,7 @@
 import { MAIL_CATEGORY_LABELS, ONE_CLICK_CATEGORIES } from '../domain/mailCategory';
 import { formatTime } from '../mail/render/format';
 import type { ChannelPageView } from './channelControlsPage';
+import { expiredLinkPage } from './commonPages';
 import { confirmForm } from './confirmForm';
 import { html } from './html';
 import { simplePage, type PageContent } from './pageLayout';
@@ -63,10 +64,7 @@ ${confirmForm({
     case 'channel-account-gone':
       return simplePage('Nothing to change', 'Not tracked', 'neutral', 'The account this link is about is no longer tracked. Nothing was changed.');
     case 'channel-link-void':
-      return simplePage(
-        'This link has expired',
-        'Expired',
-        'neutral',
+      return expiredLinkPage(
         view.reason === 'links-revoked'
           ? `The links of the channel ${view.channel} were withdrawn after this message was posted. Use the buttons of a newer message in the chat. Nothing was changed.`
           : `The channel ${view.channel} this link was posted to has been removed or replaced since. Nothing was changed.`,

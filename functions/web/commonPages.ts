@@ -68,7 +68,12 @@ export function withdrawnLinkPage(view: { readonly channel: string; readonly rea
   );
 }
 
+/** The page of a link that no longer works (past its time, or a chat's link its channel lost); `text` says why and what to do. */
+export function expiredLinkPage(text: string): PageContent {
+  return simplePage('This link has expired', 'Expired', 'neutral', text);
+}
+
 /** A revoke or revoke-all link past its time; `whatNext` says where a new one comes from. */
-export function expiredLinkPage(whatNext: string): PageContent {
-  return simplePage('This link has expired', 'Expired', 'neutral', `Revocation links work for a limited time. Nothing was changed. ${whatNext}`);
+export function expiredRevocationLinkPage(whatNext: string): PageContent {
+  return expiredLinkPage(`Revocation links work for a limited time. Nothing was changed. ${whatNext}`);
 }

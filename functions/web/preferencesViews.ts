@@ -2,7 +2,7 @@ import { MAIL_CATEGORIES, MAIL_CATEGORY_LABELS, type MailCategory } from '../dom
 import { formatTime } from '../mail/render/format';
 import type { PreferencesPageView } from './preferencesPage';
 import { html, type SafeHtml } from './html';
-import type { ProblemWording } from './commonPages';
+import { expiredLinkPage, type ProblemWording } from './commonPages';
 import { confirmForm } from './confirmForm';
 import { simplePage, type PageContent } from './pageLayout';
 import { accountName, hoursText } from './pageText';
@@ -141,7 +141,7 @@ ${confirmForm({ action: actions.preferences, token: view.token, csrf: view.csrf,
         `${view.email} no longer gets drawdown alerts for this account (or the account is no longer tracked). Nothing was changed.`,
       );
     case 'link-expired':
-      return simplePage('This link has expired', 'Expired', 'neutral', 'Use the link in a newer email. Nothing was changed.');
+      return expiredLinkPage('Use the link in a newer email. Nothing was changed.');
     case 'link-used':
       return simplePage(
         'This link has already been used',

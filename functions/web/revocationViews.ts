@@ -1,7 +1,7 @@
 import { accountName, formatCountdown, formatTime } from '../mail/render/format';
 import type { RevocationPageView, RevocationSubject, UnavailableCause } from './revocationPage';
 import { html, type SafeHtml } from './html';
-import { CONFIRMATION_WORDING, expiredLinkPage, withdrawnLinkPage } from './commonPages';
+import { CONFIRMATION_WORDING, expiredRevocationLinkPage, withdrawnLinkPage } from './commonPages';
 import { confirmForm } from './confirmForm';
 import { simplePage, type PageContent } from './pageLayout';
 import { linkPageRenderer, type OwnView } from './linkPageRenderer';
@@ -138,7 +138,7 @@ ${confirmForm({ action: formAction, token: view.token, csrf: view.csrf, button: 
     case 'link-withdrawn':
       return withdrawnLinkPage(view);
     case 'link-expired':
-      return expiredLinkPage('Use the link in a newer email, or create one with sentinel link revoke <account> <delegate>.');
+      return expiredRevocationLinkPage('Use the link in a newer email, or create one with sentinel link revoke <account> <delegate>.');
     case 'link-used':
       return usedLink(view);
     case 'failed':

@@ -2,7 +2,7 @@ import type { RevokeAllUnit } from '../domain/revokeAllUnit';
 import { unitText } from '../domain/revokeAllUnitText';
 import { accountName, formatCountdown, formatTime } from '../mail/render/format';
 import { html, type SafeHtml } from './html';
-import { CONFIRMATION_WORDING, expiredLinkPage, withdrawnLinkPage } from './commonPages';
+import { CONFIRMATION_WORDING, expiredRevocationLinkPage, withdrawnLinkPage } from './commonPages';
 import { confirmForm } from './confirmForm';
 import { simplePage, type PageContent } from './pageLayout';
 import { linkPageRenderer, type OwnView } from './linkPageRenderer';
@@ -98,7 +98,7 @@ ${confirmForm({ action: formAction, token: view.retry.token, csrf: view.retry.cs
     case 'link-withdrawn':
       return withdrawnLinkPage(view);
     case 'link-expired':
-      return expiredLinkPage('Use the link in a newer email.');
+      return expiredRevocationLinkPage('Use the link in a newer email.');
   }
 }
 

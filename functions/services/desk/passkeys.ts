@@ -79,6 +79,23 @@ export async function registrationOptions(deps: PasskeyDeps, email: string): Pro
   return { challengeId, options };
 }
 
+const NOT_VERIFIED = 'the passkey could not be verified';
+
+/** What both ceremonies hold the browser's answer to: the challenge given, this desk's origin and host, the user verified. */
+function expectations(deps: PasskeyDeps, challenge: string) {
+  return { expectedChallenge: challenge, expectedOrigin: deps.rp.origin, expectedRPID: deps.rp.id, requireUserVerification: true };
+}
+
+/** The result of a `@simplewebauthn/server` check that verified, or `null` where it did not or threw (a malformed or foreign answer). */
+async function verifiedAnswer<R extends { verified: boolean }>(check: () => Promise<R>): Promise<(R & { verified: true }) | null> {
+  try {
+    const result = await check();
+    return result.verified ? (result as R & { verified: true }) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** How a registration ended. */
 export type RegistrationOutcome = { kind: 'registered'; passkey: Passkey } | { kind: 'refused'; reason: string };
 
@@ -95,19 +112,8 @@ export async function verifyRegistration(
   const challenge = await deps.challenges.take(answer.challengeId);
   if (!challenge || challenge.purpose !== 'register' || challenge.email !== normalEmail(email))
     return { kind: 'refused', reason: 'the registration expired; try again' };
-  let verified;
-  try {
-    verified = await verifyRegistrationResponse({
-      response: answer.response,
-      expectedChallenge: challenge.challenge,
-      expectedOrigin: deps.rp.origin,
-      expectedRPID: deps.rp.id,
-      requireUserVerification: true,
-    });
-  } catch {
-    return { kind: 'refused', reason: 'the passkey could not be verified' };
-  }
-  if (!verified.verified) return { kind: 'refused', reason: 'the passkey could not be verified' };
+  const verified = await verifiedAnswer(() => verifyRegistrationResponse({ response: answer.response, ...expectations(deps, challenge.challenge) }));
+  if (!verified) return { kind: 'refused', reason: NOT_VERIFIED };
   const { credential } = verified.registrationInfo;
   const passkey: Passkey = {
     id: credential.id,
@@ -147,25 +153,16 @@ export async function verifyAuthentication(
   if (!challenge || challenge.purpose !== 'authenticate') return { kind: 'refused', reason: 'the sign-in expired; try again' };
   const passkey = await deps.passkeys.get(answer.response.id);
   if (!passkey) return { kind: 'refused', reason: 'this passkey is not registered here' };
-  let verified;
-  try {
-    verified = await verifyAuthenticationResponse({
-      response: answer.response,
-      expectedChallenge: challenge.challenge,
-      expectedOrigin: deps.rp.origin,
-      expectedRPID: deps.rp.id,
-      credential: {
-        id: passkey.id,
-        publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')),
-        counter: passkey.counter,
-        transports: [...passkey.transports],
-      },
-      requireUserVerification: true,
-    });
-  } catch {
-    return { kind: 'refused', reason: 'the passkey could not be verified' };
-  }
-  if (!verified.verified) return { kind: 'refused', reason: 'the passkey could not be verified' };
+  const credential = {
+    id: passkey.id,
+    publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')),
+    counter: passkey.counter,
+    transports: [...passkey.transports],
+  };
+  const verified = await verifiedAnswer(() =>
+    verifyAuthenticationResponse({ response: answer.response, credential, ...expectations(deps, challenge.challenge) }),
+  );
+  if (!verified) return { kind: 'refused', reason: NOT_VERIFIED };
   const used = await deps.passkeys.recordUse(passkey.id, passkey.counter, verified.authenticationInfo.newCounter, deps.now());
   if (used.kind === 'replayed') return { kind: 'refused', reason: 'the passkey was used at the same moment elsewhere; try again' };
   return { kind: 'signed', email: passkey.email };

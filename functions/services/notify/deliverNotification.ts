@@ -9,7 +9,7 @@ import type { DelegateViewRepository } from '../../store/delegateViewRepository'
 import type { SuppressionRepository } from '../../store/suppressionRepository';
 import type { AlertStateRepository } from '../../store/alertStateRepository';
 import type { MailChart } from '../delivery/mailChart';
-import { deliverToRecipient, tallyOutcomes, type MailDeliveryDeps, type RecipientOutcome } from '../delivery/mailDelivery';
+import { deliverToRecipient, type MailDeliveryDeps, type RecipientOutcome } from '../delivery/mailDelivery';
 import type { NotifyMessage } from '../../messages/notifyMessage';
 import { noticeHead, presentNotice } from '../../notices/presentNotice';
 import { renderNoticeEmail } from '../../notices/renderNoticeEmail';
@@ -18,13 +18,13 @@ import { recipientLinks } from '../delivery/recipientLinks';
 import { recordLeftOut } from '../delivery/leftOutEntry';
 import { mailAudience, noticeAddressees } from '../../notices/audience';
 import type { DeskOperatorsRepository } from '../../store/deskOperatorsRepository';
-import { RetryLaterError } from '../../shared/retryLaterError';
 import type { ChannelFanOutDeps } from './fanOutNotice';
 import { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings } from './notificationSettings';
 import { drawdownChart } from './drawdownChart';
 import { currentDelegates } from './currentDelegates';
+import { notificationOutcome, type NotificationOutcome } from './notificationOutcome';
 
-export { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings };
+export { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings, type NotificationOutcome };
 
 export interface DeliverNotificationDeps extends MailDeliveryDeps {
   /** A full `Repositories` fits. */
@@ -55,15 +55,6 @@ export interface DeliverNotificationDeps extends MailDeliveryDeps {
    */
   readonly operatorEmail?: string | null;
 }
-
-export type NotificationOutcome =
-  /** `messages` emails went out now; `failed` recipients were refused for good. */
-  | { kind: 'sent'; messages: number; failed: number }
-  /** Every recipient already had it (a redelivered message or a rerun). */
-  | { kind: 'duplicate' }
-  | { kind: 'skipped'; reason: string }
-  /** Refused for good (e.g. SES rejected it); not retried. */
-  | { kind: 'failed'; reason: string };
 
 interface SharedParts {
   chart: MailChart | null;
@@ -153,18 +144,7 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
     );
   }
 
-  const tally = tallyOutcomes(outcomes);
-  if (tally.sent > 0) deps.counters.count('NotificationEmailsSent', tally.sent);
-  if (tally.failed.length > 0) deps.counters.count('NotificationEmailsFailed', tally.failed.length);
-  if (tally.retry.length > 0) {
-    throw new RetryLaterError(
-      `${tally.retry.length} of ${recipients.length} recipient(s) to retry: ${[...new Set(tally.retry)].join('; ')}`,
-      tally.retryAfterMs === undefined ? {} : { retryAfterMs: tally.retryAfterMs },
-    );
-  }
-  if (tally.sent > 0) return { kind: 'sent', messages: tally.sent, failed: tally.failed.length };
-  if (tally.failed.length > 0) return { kind: 'failed', reason: [...new Set(tally.failed)].join('; ') };
-  return { kind: 'duplicate' };
+  return notificationOutcome(deps.counters, outcomes);
 }
 
 /** What every recipient's copy shares, loaded once and only when a copy is actually rendered: what the notice's head asks for, and a drawdown alert's chart. */

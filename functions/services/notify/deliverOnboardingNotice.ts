@@ -11,12 +11,12 @@ import type { AccountsRepository } from '../../store/accountsRepository';
 import type { OnboardingBatchRepository } from '../../store/onboardingBatchRepository';
 import type { OnboardingProgressRepository } from '../../store/onboardingProgressRepository';
 import type { AlertStateRepository } from '../../store/alertStateRepository';
-import { RetryLaterError } from '../../shared/retryLaterError';
 import { DRAWDOWN_RULE, drawdownStateSchema, levelStateOf } from '../../domain/drawdownState';
-import { deliverToRecipient, tallyOutcomes, type RecipientOutcome } from '../delivery/mailDelivery';
+import { deliverToRecipient, type RecipientOutcome } from '../delivery/mailDelivery';
 import { mailAudience, noRecipientReason } from '../../notices/audience';
 import { recipientLinks } from '../delivery/recipientLinks';
-import type { DeliverNotificationDeps, NotificationOutcome } from './deliverNotification';
+import type { DeliverNotificationDeps } from './deliverNotification';
+import { notificationOutcome, type NotificationOutcome } from './notificationOutcome';
 import { claimSettledBatch, type BatchClaimRepos } from './claimSettledBatch';
 
 /**
@@ -127,17 +127,7 @@ export async function deliverOnboardingNotice(deps: OnboardingNoticeDeps, check:
     );
   }
 
-  const tally = tallyOutcomes(outcomes);
-  if (tally.sent > 0) deps.counters.count('NotificationEmailsSent', tally.sent);
-  if (tally.failed.length > 0) deps.counters.count('NotificationEmailsFailed', tally.failed.length);
-  if (tally.retry.length > 0)
-    throw new RetryLaterError(
-      `${tally.retry.length} of ${outcomes.length} recipient(s) to retry: ${[...new Set(tally.retry)].join('; ')}`,
-      tally.retryAfterMs === undefined ? {} : { retryAfterMs: tally.retryAfterMs },
-    );
-  if (tally.sent > 0) return { kind: 'sent', messages: tally.sent, failed: tally.failed.length };
-  if (tally.failed.length > 0) return { kind: 'failed', reason: [...new Set(tally.failed)].join('; ') };
-  return { kind: 'duplicate' };
+  return notificationOutcome(deps.counters, outcomes);
 }
 
 /** An account of the batch: settled once its first poll ended; its level states read only then. */
