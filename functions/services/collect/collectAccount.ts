@@ -152,7 +152,7 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
   }
   await queueOnboardingCheck(deps, account, now);
   // Last, once the poll is committed: the desk overview's figures as of this poll.
-  await deps.deskSummary?.record(account, now);
+  await deps.recordDeskSummary?.(account, now);
 
   deps.counters.count('Polls');
   deps.counters.count('SuccessfulPolls');
