@@ -109,6 +109,7 @@ async function deliverDelegateCheck(
               verdict: 'unknown' as const,
               mode: guard.key.mode,
               webSession: guard.key.webSession,
+              // Every key a notice names is one of `unknownKeys`, acted on above.
               action: actions.get(guard.key) ?? { kind: 'not-set-up' as const },
               repeatWithinDay: guard.key.repeatWithinDay,
             };
