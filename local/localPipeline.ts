@@ -107,7 +107,7 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
     refinementBudget: backfillShare,
     gapBudget: backfillShare,
     ...(deps.revoke ? { revoke: deps.revoke } : {}),
-    deskSummary: { record: (account, now) => recordDeskSummary(deps.repos, account, now) },
+    recordDeskSummary: (account, now) => recordDeskSummary(deps.repos, account, now),
     ...heldRecords(deps.queueClock),
     onOutcome: (outcome) => {
       outcomes.push(outcome);

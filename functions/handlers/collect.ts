@@ -62,7 +62,7 @@ export function collectDepsFromEnv(env: Readonly<Record<string, string | undefin
     ...basics,
     chain: chainFrom(settings, basics.log),
     repos,
-    deskSummary: { record: (account, now) => recordDeskSummary(repos, account, now) },
+    recordDeskSummary: (account, now) => recordDeskSummary(repos, account, now),
     events: notifyPublisher(sqsQueueFrom(settings, 'NOTIFY_QUEUE_URL', sqs), sqsQueueFrom(settings, 'CHANNEL_QUEUE_URL', sqs)),
     revoke: protectionServiceFrom(settings, {
       accounts: repos.accounts,

@@ -117,7 +117,7 @@ export class KnownDelegatesRepository extends DynamoRepository {
    * sighting, with the decision asked for each), then the baseline taken at `baselineAt` (written
    * after the keys it holds, so a baseline never exists without them).
    */
-  async record(
+  async recordKeys(
     address: string,
     change: { known?: readonly Address[]; source?: KnownSource; baselineAt?: number; unknown?: readonly (Address | UnknownKeyRecord)[]; at: number },
   ): Promise<void> {
@@ -129,7 +129,7 @@ export class KnownDelegatesRepository extends DynamoRepository {
       at: change.at,
       source: change.source ?? 'baseline',
     }));
-    await Promise.all(known.map((item) => this.putOnce(item, 'knownDelegates.record')));
+    await Promise.all(known.map((item) => this.putOnce(item, 'knownDelegates.recordKeys')));
     await this.write(
       (change.unknown ?? []).map((entry): Item => {
         const { key, at, decisionId, judgedAgain } = typeof entry === 'string' ? { key: entry, at: change.at } : entry;
@@ -143,10 +143,11 @@ export class KnownDelegatesRepository extends DynamoRepository {
           ...(judgedAgain === undefined ? {} : { judgedAgain }),
         };
       }),
-      'knownDelegates.record',
+      'knownDelegates.recordKeys',
     );
     // Only once its keys are stored: a baseline without its keys would make them unknown.
-    if (change.baselineAt !== undefined) await this.write([{ address, delegate: BASELINE, kind: 'baseline', at: change.baselineAt }], 'knownDelegates.record');
+    if (change.baselineAt !== undefined)
+      await this.write([{ address, delegate: BASELINE, kind: 'baseline', at: change.baselineAt }], 'knownDelegates.recordKeys');
   }
 
   /** Opens (or extends, or shortens) the announcement of `delegate` until `expiresAt`. */

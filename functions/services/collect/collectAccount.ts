@@ -18,8 +18,8 @@ import { lookbackWindowMs } from '../../domain/lookbackWindow';
 import type { CollectJob } from '../../messages/collectJob';
 import { nextPollFailure } from '../../domain/lastPoll';
 import { SUMMARY_SAMPLING } from './collectSettings';
-import { queueOnboardingCheck } from './queueOnboardingCheck';
 import { killSwitchStateIn } from '../../store/killSwitchStateItem';
+import { onboardingBatchId } from '../../domain/onboardingBreaches';
 
 export type { CollectDeps, CollectOutcome } from './collectDeps';
 
@@ -152,7 +152,7 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
   }
   await queueOnboardingCheck(deps, account, now);
   // Last, once the poll is committed: the desk overview's figures as of this poll.
-  await deps.deskSummary?.record(account, now);
+  await deps.recordDeskSummary?.(account, now);
 
   deps.counters.count('Polls');
   deps.counters.count('SuccessfulPolls');
@@ -229,4 +229,21 @@ async function saveHealth(deps: CollectDeps, account: TrackedAccount, health: He
 
 function sameSummary(a: PortfolioSummary, b: PortfolioSummary): boolean {
   return SUMMARY_FIELDS.every((field) => a[field] === b[field]);
+}
+
+/**
+ * After an account's first poll (collected or failed, its `polled` recorded), queues the check
+ * of its onboarding batch (`onboarding-check`): the last account of the batch to end its first
+ * poll finds the batch settled, and its accounts already past a level are announced once
+ * (`services/notify/deliverOnboardingNotice`). Queued after the poll's writes, so that check
+ * sees them. Later polls queue nothing.
+ */
+async function queueOnboardingCheck(
+  deps: Pick<CollectDeps, 'events'>,
+  account: Pick<TrackedAccount, 'address' | 'createdAt' | 'polled'>,
+  now: number,
+): Promise<void> {
+  if (account.polled) return;
+  const eventId = `${onboardingBatchId(account.createdAt)}:polled:${account.address.toLowerCase()}`;
+  await sendAll(deps.events, [{ id: eventId, body: { kind: 'onboarding-check', eventId, account: account.address, at: now, batch: account.createdAt } }]);
 }

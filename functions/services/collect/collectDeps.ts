@@ -34,7 +34,7 @@ export interface CollectDeps {
    */
   readonly revoke?: ProtectiveRevoker;
   /** Told last of each committed poll: keeps the account's desk summary (the desk overview's row); absent, none is kept. */
-  readonly deskSummary?: { record(account: TrackedAccount, now: number): Promise<void> };
+  readonly recordDeskSummary?: (account: TrackedAccount, now: number) => Promise<void>;
 }
 
 /** What one poll or one account's delegate check came to. */

@@ -25,10 +25,11 @@ export interface WatchBatchOutcome {
 /**
  * The delegate watch of many accounts (a `delegate-watch` job): one `GET /delegate-traders` per
  * account, `WATCH_CONCURRENCY` at a time through the chain client (so within its rate budget).
- * An account whose list matches the mark the dispatcher read from the schedule index, with no
- * notice due since (`domain/delegateMark`), is done: nothing is read or written. Otherwise the
- * full check runs, as a curve poll's would: the stored views are compared, notices queued, changed
- * views written, then the new mark. Accounts not started by the invocation's deadline are left to
+ * Each account is decided twice, as the kill switch is: on the chain's list and the mark the
+ * dispatcher read from the schedule index, an account with no change and no notice due since
+ * (`domain/delegateMark`) is done: nothing is read or written. Otherwise the stored state is loaded
+ * and the full check runs, as a curve poll's would (`watchDelegates`: load, one decision, then the
+ * notices queued, the views and known keys written, then the new mark). Accounts not started by the invocation's deadline are left to
  * their next watch slot; a chain failure is counted (`DelegateWatchErrors`), logged and returned
  * as `delegates-failed` (the curve polls own the health). A single-account job of the older shape
  * (`scope: delegates`) comes here as a batch of one (`watchJobOf`).

@@ -37,7 +37,7 @@ export async function takeKnownDelegates(
   const known = [...new Map([...current, ...listedBefore].map((a) => [a.toLowerCase(), a])).values()];
   // An empty read may be a hiccup: an empty baseline would make every key unknown once listed again.
   if (known.length === 0) return pending(deps, address, now, 'no delegate listed');
-  await deps.knownDelegates.record(address, { known, source: 'baseline', baselineAt: now, at: now });
+  await deps.knownDelegates.recordKeys(address, { known, source: 'baseline', baselineAt: now, at: now });
   return { kind: 'taken', keys: known.length };
 }
 

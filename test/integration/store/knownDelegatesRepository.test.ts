@@ -24,8 +24,8 @@ async function underTheAccount(account: string, items: Record<string, unknown>[]
 describe('KnownDelegatesRepository', () => {
   it('keeps known keys under known#<account> (put once: the first reason stays) and announcements under expect#<account>', async () => {
     const account = testAddress(1, 7);
-    await repo().record(account, { known: [KEY_A], source: 'baseline', baselineAt: 1_000, at: 1_000 });
-    await repo().record(account, { known: [KEY_A, KEY_B], source: 'announced', at: 2_000 });
+    await repo().recordKeys(account, { known: [KEY_A], source: 'baseline', baselineAt: 1_000, at: 1_000 });
+    await repo().recordKeys(account, { known: [KEY_A, KEY_B], source: 'announced', at: 2_000 });
     await repo().announce(account, { delegate: KEY_B, announcedAt: 2_000, expiresAt: 9_000 });
     const state = await repo().read(account);
     expect(state.baselineAt).toBe(1_000);

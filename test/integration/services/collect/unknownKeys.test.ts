@@ -136,7 +136,7 @@ describe('unknown keys revoked on sight (delegate watch)', () => {
   it('a failed or empty delegate read asks for nothing; the known keys listed again stay known', async () => {
     const { address, bot } = await armedAccount('hiccup', 'all');
     const extra = await h.control.addDelegate(address, { name: 'second bot' });
-    await h.repos.knownDelegates.record(address, { known: [checksumAddress(extra.delegate.address)], source: 'announced', at: h.now() });
+    await h.repos.knownDelegates.recordKeys(address, { known: [checksumAddress(extra.delegate.address)], source: 'announced', at: h.now() });
     await watchFor(5);
     requests = [];
     const failing: ChainClient = {

@@ -62,7 +62,7 @@ async function decideAndDeliver(account: TrackedSimAccount, rule: ProtectiveActi
   if (rule === 'kill-switch')
     await world.repos.alerts.compareAndSet(account.address, 'kill-switch', null, { status: 'revoking', at: Date.now(), decisionId: outcome.decisionId });
   else
-    await world.repos.knownDelegates.record(account.address, {
+    await world.repos.knownDelegates.recordKeys(account.address, {
       unknown: [{ key: account.delegates[0]!.address, decisionId: outcome.decisionId }],
       at: Date.now(),
     });

@@ -151,7 +151,7 @@ describe('the signer and automatic actions: it signs only for a decision that st
     const account = await world.trackAccount({ label: `known-${randomUUID().slice(0, 6)}`, delegates: ['baseline-bot'] });
     await world.repos.accounts.updateSettings(account.address, { revokeUnknown: 'api-keys' });
     const key = account.delegates[0]!.address;
-    await world.repos.knownDelegates.record(account.address, { known: [key], source: 'baseline', baselineAt: Date.now(), at: Date.now() });
+    await world.repos.knownDelegates.recordKeys(account.address, { known: [key], source: 'baseline', baselineAt: Date.now(), at: Date.now() });
     const decision = await keyDecision(account, key, 'unknown-delegate', 'unknown delegate', 'known');
     expect(await sign(account, key, decision.decisionId)).toEqual({ kind: 'not-authorized', sent: false });
     expect(await listed(account.address)).toEqual([key]);
