@@ -47,23 +47,23 @@ interface LoadedEvent extends LoadedFanOut {
  */
 export async function fanOutEvent(deps: FanOutEventDeps, message: NotifyMessage): Promise<FanOutOutcome> {
   const now = deps.now();
-  const loaded = await loadEvent(deps, message);
+  const settings = { ...DEFAULT_NOTIFICATION_SETTINGS, ...deps.settings };
+  const loaded = await loadEvent(deps, message, settings);
   if (loaded === null) return { kind: 'skipped', reason: 'the account is not tracked' };
   const jobs = channelFanOut(message, loaded, deps.links, now);
-  const queued = await queueJobs(deps, jobs, loaded);
+  const queued = await queueJobs(deps, jobs, loaded, settings);
   if (queued > 0) deps.counters.count('ChannelJobsQueued', queued);
   return { kind: 'queued', jobs: queued };
 }
 
 /** Reads what the event's channel notices need; null when the account is not tracked. */
-async function loadEvent(deps: FanOutEventDeps, message: NotifyMessage): Promise<LoadedEvent | null> {
+async function loadEvent(deps: FanOutEventDeps, message: NotifyMessage, settings: NotificationSettings): Promise<LoadedEvent | null> {
   const [account, channels] = await Promise.all([deps.repos.accounts.get(message.account), deps.channels.list()]);
   if (!account) return null;
   const head = noticeHead(message);
   // Only a channel routed the account's notices of this category can take it: otherwise nothing more is read.
   const routed = routedChannels(channels, account.address, head.category);
   if (routed.length === 0) return { account, channels, controls: NO_CHANNEL_CONTROLS, delegates: [], chartPoints: null };
-  const settings = { ...DEFAULT_NOTIFICATION_SETTINGS, ...deps.settings };
   const chart = message.kind === 'drawdown' && routed.some((c) => CHART_TYPES.includes(c.type));
   const [controls, delegates, stored] = await Promise.all([
     deps.alerts.channelControls(account.address),
@@ -75,9 +75,8 @@ async function loadEvent(deps: FanOutEventDeps, message: NotifyMessage): Promise
 }
 
 /** Draws the chart once when a job shows it, and queues the jobs; returns how many were queued. */
-async function queueJobs(deps: FanOutEventDeps, jobs: readonly FanOutJob[], loaded: LoadedEvent): Promise<number> {
+async function queueJobs(deps: FanOutEventDeps, jobs: readonly FanOutJob[], loaded: LoadedEvent, settings: NotificationSettings): Promise<number> {
   if (jobs.length === 0) return 0;
-  const settings = { ...DEFAULT_NOTIFICATION_SETTINGS, ...deps.settings };
   const chart = loaded.chartPoints !== null && jobs.some((j) => j.withChart) ? drawdownChartImage(loaded.chartPoints, loaded.account.timezone, settings) : null;
   const png = encodeChart(chart?.image.content ?? null);
   return queueChannelNotices(
