@@ -1,6 +1,6 @@
 import { channelDefinition } from '../channels/channelRegistry';
 import type { ChannelRecord } from '../domain/channel';
-import { channelTakes } from '../domain/channelControls';
+import { channelTakes, type ChannelControls } from '../domain/channelControls';
 import { routedChannels } from '../domain/channelRouting';
 import type { MailCategory } from '../domain/mailCategory';
 import type { NoticeType } from '../domain/notice';
@@ -131,26 +131,43 @@ export interface ChannelTaking {
   readonly accounts: readonly string[];
 }
 
+/** The kind of notice a channel is asked to take. */
+export interface TakenNotice {
+  readonly type: NoticeType;
+  readonly category: MailCategory;
+}
+
 /**
  * The channels that take a notice of `type` and `category` about some of `accounts` at `now`:
  * routed to the account in that category, of a type that takes the category at all (a pager takes
  * no report), and not muted (or snoozed) for that account by the chat's buttons. Each with the
  * accounts it takes, in the order given; one entry per channel however many accounts it takes.
  */
-export async function channelAudience(
-  ports: ChannelRoutingPorts,
-  accounts: readonly string[],
-  notice: { readonly type: NoticeType; readonly category: MailCategory },
-  now: number,
-): Promise<ChannelTaking[]> {
+export async function channelAudience(ports: ChannelRoutingPorts, accounts: readonly string[], notice: TakenNotice, now: number): Promise<ChannelTaking[]> {
   const channels = (await ports.channels.list()).filter((c) => channelDefinition(c.type).limits.takes(notice.category));
   if (channels.length === 0) return [];
-  const taken = new Map<string, { channel: ChannelRecord; accounts: string[] }>();
+  const controls = new Map<string, ChannelControls>();
   for (const account of accounts) {
-    const routed = routedChannels(channels, account, notice.category);
-    if (routed.length === 0) continue;
-    const controls = await ports.alerts.channelControls(account);
-    for (const channel of routed.filter((c) => channelTakes(controls, c.name, notice, now))) {
+    if (routedChannels(channels, account, notice.category).length > 0) controls.set(account, await ports.alerts.channelControls(account));
+  }
+  return channelsTaking(channels, controls, notice, now);
+}
+
+/**
+ * `channelAudience` over what was read (pure): the channels of `channels` that take the notice
+ * about each account of `controls` (its channel controls, read for the accounts asked), with
+ * those accounts, in the order given.
+ */
+export function channelsTaking(
+  channels: readonly ChannelRecord[],
+  controls: ReadonlyMap<string, ChannelControls>,
+  notice: TakenNotice,
+  now: number,
+): ChannelTaking[] {
+  const takes = channels.filter((c) => channelDefinition(c.type).limits.takes(notice.category));
+  const taken = new Map<string, { channel: ChannelRecord; accounts: string[] }>();
+  for (const [account, controlsOf] of controls) {
+    for (const channel of routedChannels(takes, account, notice.category).filter((c) => channelTakes(controlsOf, c.name, notice, now))) {
       const entry = taken.get(channel.name) ?? { channel, accounts: [] };
       entry.accounts.push(account);
       taken.set(channel.name, entry);

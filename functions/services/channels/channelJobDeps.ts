@@ -1,6 +1,7 @@
 import type { ChannelSenderDeps } from '../../channels/channelSender';
 import type { LinkMinter } from '../../links/linkMinter';
-import type { ChannelJob } from '../../messages/channelJob';
+import type { ChannelRecord } from '../../domain/channel';
+import type { ChannelJob, NoticeJob } from '../../messages/channelJob';
 import type { MessageQueue } from '../../queue/messageQueue';
 import type { Counters } from '../../shared/observability';
 import type { AccountsRepository } from '../../store/accountsRepository';
@@ -56,6 +57,20 @@ export type ChannelJobOutcome =
   | { kind: 'parked' }
   /** A backlog's summary went out, carrying `notices` notices. */
   | { kind: 'combined'; notices: number };
+
+/**
+ * What a job's delivery leaves to be done once it returns (`settle`, in one place, before the
+ * history): nothing more (`done`), a re-queue after a wait, a passing failure to retry (a webhook's
+ * schedule may end it by marking the channel broken), a refusal that marks the channel broken, or
+ * a job held back for the rest of its wait.
+ */
+export type ChannelJobNext =
+  | { readonly kind: 'done'; readonly outcome: ChannelJobOutcome }
+  /** Back on the queue unchanged for the rest of its `notBefore` wait (no attempt counted). */
+  | { readonly kind: 'hold'; readonly job: ChannelJob; readonly delaySeconds: number }
+  | { readonly kind: 'requeue'; readonly job: ChannelJob; readonly waitMs: number; readonly reason: string; readonly failure: boolean }
+  | { readonly kind: 'retry'; readonly job: NoticeJob; readonly channel: ChannelRecord; readonly reason: string }
+  | { readonly kind: 'refuse'; readonly account: string; readonly channel: ChannelRecord; readonly reason: string };
 
 /** Passing failures of a non-webhook channel are tried this many times (backoff 30 s doubling, at most 15 min); webhooks follow `WEBHOOK_RETRY_DELAYS_MS`. */
 export const MAX_CHANNEL_ATTEMPTS = 8;

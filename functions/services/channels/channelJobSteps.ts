@@ -11,7 +11,35 @@ import { mailAudience } from '../../notices/audience';
 import { EVENT_PRESENTERS } from '../../notices/eventPresenters';
 import { plainEmailOf } from '../../notices/plainNoticeEmail';
 import { channelDeliveryEntry } from './channelDeliveryEntry';
-import { MAX_CHANNEL_ATTEMPTS, MAX_CHANNEL_REQUEUES, type ChannelJobDeps, type ChannelJobOutcome } from './channelJobDeps';
+import { MAX_CHANNEL_ATTEMPTS, MAX_CHANNEL_REQUEUES, type ChannelJobDeps, type ChannelJobNext, type ChannelJobOutcome } from './channelJobDeps';
+
+/** A job's delivery that ends with `outcome`, nothing more to do. */
+export function done(outcome: ChannelJobOutcome): ChannelJobNext {
+  return { kind: 'done', outcome };
+}
+
+/** A job's delivery that puts `job` back on the queue after `waitMs` (`failure`: counted against its attempts). */
+export function requeueAfter(job: ChannelJob, waitMs: number, reason: string, failure: boolean): ChannelJobNext {
+  return { kind: 'requeue', job, waitMs, reason, failure };
+}
+
+/** Carries out what a job's delivery left to be done, and returns how the job ended. */
+export async function settle(deps: ChannelJobDeps, next: ChannelJobNext): Promise<ChannelJobOutcome> {
+  switch (next.kind) {
+    case 'done':
+      return next.outcome;
+    case 'requeue':
+      return requeue(deps, next.job, next.waitMs, next.reason, next.failure);
+    case 'retry':
+      return retryFailure(deps, next.job, next.channel, next.reason);
+    case 'refuse':
+      return refuse(deps, next.account, next.channel, next.reason);
+    case 'hold':
+      await sendAll(deps.channelQueue, [{ id: 'held', body: next.job, delaySeconds: next.delaySeconds }]);
+      deps.counters.count('ChannelJobsHeldBack');
+      return { kind: 'requeued', delaySeconds: next.delaySeconds, reason: 'held until its retry time' };
+  }
+}
 
 /**
  * Records a notice job's outcome in its account's delivery history (`channelDeliveryEntry`): nothing
@@ -59,7 +87,7 @@ export async function requeue(deps: ChannelJobDeps, job: ChannelJob, waitMs: num
  * whatever the failures were, the channel is marked broken (`refuse`: its recipients are told
  * once). Other types back off 30 s doubling to 15 min and are dropped after `MAX_CHANNEL_ATTEMPTS`.
  */
-export async function retryFailure(deps: ChannelJobDeps, job: NoticeJob, channel: ChannelRecord, reason: string): Promise<ChannelJobOutcome> {
+async function retryFailure(deps: ChannelJobDeps, job: NoticeJob, channel: ChannelRecord, reason: string): Promise<ChannelJobOutcome> {
   if (channelDefinition(channel.type).limits.retry === 'backoff') return requeue(deps, job, backoffMs(job.attempt), reason, true);
   const now = wall(deps);
   const failures = (job.failures ?? 0) + 1;
@@ -74,7 +102,7 @@ export async function retryFailure(deps: ChannelJobDeps, job: NoticeJob, channel
 }
 
 /** Marks the channel broken; the one worker that changed its state emails the notice's account's recipients. */
-export async function refuse(deps: ChannelJobDeps, accountAddress: string, channel: ChannelRecord, reason: string): Promise<ChannelJobOutcome> {
+async function refuse(deps: ChannelJobDeps, accountAddress: string, channel: ChannelRecord, reason: string): Promise<ChannelJobOutcome> {
   const since = deps.now();
   await deps.repos.channels.recordDelivery(channel.name, { at: since, outcome: 'refused' });
   const marked = await deps.repos.channels.markBroken(channel.name, reason, since);

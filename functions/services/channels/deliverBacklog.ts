@@ -6,8 +6,8 @@ import { channelDeliveryId } from '../../domain/channelRouting';
 import { combinedNotice, type BacklogEntry } from '../../domain/combinedNotice';
 import type { BacklogJob } from '../../messages/channelJob';
 import { describeError } from '../../shared/describeError';
-import { IN_PROGRESS_RETRY_S, type ChannelJobDeps, type ChannelJobOutcome } from './channelJobDeps';
-import { backoffMs, refuse, requeue, wall } from './channelJobSteps';
+import { IN_PROGRESS_RETRY_S, type ChannelJobDeps, type ChannelJobNext } from './channelJobDeps';
+import { backoffMs, done, requeue, requeueAfter, wall } from './channelJobSteps';
 import { channelTypeMetric } from './channelTypeMetric';
 
 /**
@@ -19,14 +19,14 @@ import { channelTypeMetric } from './channelTypeMetric';
  * the summary is queued again after the wait. A permanent refusal marks the channel broken and
  * drops the backlog, as later jobs to a broken channel are dropped.
  */
-export async function deliverBacklog(deps: ChannelJobDeps, job: BacklogJob, channel: ChannelRecord | null): Promise<ChannelJobOutcome> {
+export async function deliverBacklog(deps: ChannelJobDeps, job: BacklogJob, channel: ChannelRecord | null): Promise<ChannelJobNext> {
   const backlog = deps.repos.channelBacklog;
   if (!channel || channel.state.kind === 'broken') {
     await backlog.remove(
       job.channel,
       (await backlog.take(job.channel)).map((e) => e.id),
     );
-    return { kind: 'skipped', reason: channel ? 'the channel is broken' : 'the channel was removed' };
+    return done({ kind: 'skipped', reason: channel ? 'the channel is broken' : 'the channel was removed' });
   }
   const entries = await backlog.take(channel.name);
   const routed = entries.filter((e) => routesTo(channel, e.account.address, e.category));
@@ -52,7 +52,7 @@ export async function deliverBacklog(deps: ChannelJobDeps, job: BacklogJob, chan
   };
   if (claimed.length === 0) {
     await later();
-    return { kind: 'skipped', reason: 'nothing left to combine now' };
+    return done({ kind: 'skipped', reason: 'nothing left to combine now' });
   }
 
   const notice = combinedNotice(channel.name, claimed, deps.now());
@@ -67,11 +67,11 @@ export async function deliverBacklog(deps: ChannelJobDeps, job: BacklogJob, chan
       claimed.map((e) => e.id),
     );
   };
-  const again = async (waitMs: number, reason: string, failure: boolean): Promise<ChannelJobOutcome> => {
+  const again = async (waitMs: number, reason: string, failure: boolean): Promise<ChannelJobNext> => {
     await failAll(reason);
     // Still parked: the summary goes later, with whatever parks meanwhile.
-    if (!(await backlog.mark(channel.name))) return { kind: 'skipped', reason: 'another summary is pending' };
-    return requeue(deps, { ...job, slotAt: wall(deps) + waitMs }, waitMs, reason, failure);
+    if (!(await backlog.mark(channel.name))) return done({ kind: 'skipped', reason: 'another summary is pending' });
+    return requeueAfter({ ...job, slotAt: wall(deps) + waitMs }, waitMs, reason, failure);
   };
   // The slot is taken last, right before the send (as for a single notice).
   const paced = await deps.pacer.takeReserved(destinationOf(channel), wall(deps), spacingOf(channel));
@@ -96,7 +96,7 @@ export async function deliverBacklog(deps: ChannelJobDeps, job: BacklogJob, chan
       deps.counters.count(channelTypeMetric('Deliveries', channel.type));
       deps.counters.count('ChannelNoticesCombined', claimed.length);
       await later();
-      return { kind: 'combined', notices: claimed.length };
+      return done({ kind: 'combined', notices: claimed.length });
     case 'throttled':
       await deps.pacer.block(destinationOf(channel), outcome.retryAfterMs, wall(deps));
       deps.counters.count('ChannelThrottled');
@@ -110,9 +110,9 @@ export async function deliverBacklog(deps: ChannelJobDeps, job: BacklogJob, chan
     case 'payload-rejected':
       await dropClaimed(outcome.reason);
       deps.counters.count('ChannelPayloadRejected');
-      return { kind: 'payload-rejected', reason: outcome.reason };
+      return done({ kind: 'payload-rejected', reason: outcome.reason });
     case 'refused':
       await dropClaimed(outcome.reason);
-      return refuse(deps, notice.account.address, channel, outcome.reason);
+      return { kind: 'refuse', account: notice.account.address, channel, reason: outcome.reason };
   }
 }

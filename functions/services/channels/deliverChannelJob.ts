@@ -10,8 +10,8 @@ import type { ChannelJob, NoticeJob } from '../../messages/channelJob';
 import { sendAll } from '../../queue/sendAll';
 import { describeError } from '../../shared/describeError';
 import { MAX_DELAY_SECONDS } from '../../queue/messageQueue';
-import { IN_PROGRESS_RETRY_S, type ChannelJobDeps, type ChannelJobOutcome } from './channelJobDeps';
-import { recordInHistory, refuse, requeue, retryFailure, wall } from './channelJobSteps';
+import { IN_PROGRESS_RETRY_S, type ChannelJobDeps, type ChannelJobNext, type ChannelJobOutcome } from './channelJobDeps';
+import { done, recordInHistory, requeueAfter, settle, wall } from './channelJobSteps';
 import { channelTypeMetric } from './channelTypeMetric';
 import { deliverBacklog } from './deliverBacklog';
 
@@ -54,29 +54,26 @@ export { MAX_CHANNEL_ATTEMPTS, MAX_CHANNEL_REQUEUES, type ChannelJobDeps, type C
  * (`recordInHistory`), whatever it was.
  */
 export async function deliverChannelJob(deps: ChannelJobDeps, job: ChannelJob): Promise<ChannelJobOutcome> {
-  const outcome = await runChannelJob(deps, job);
+  const next = await runChannelJob(deps, job);
+  const outcome = await settle(deps, next);
   await recordInHistory(deps, job, outcome);
   return outcome;
 }
 
-/** Loads, plans and carries out one job (`deliverChannelJob` without the history). */
-async function runChannelJob(deps: ChannelJobDeps, job: ChannelJob): Promise<ChannelJobOutcome> {
+/** Loads, plans and carries out one job; returns what is left to do (a re-queue, a refusal) for `settle`. */
+async function runChannelJob(deps: ChannelJobDeps, job: ChannelJob): Promise<ChannelJobNext> {
   const loaded = await loadChannelJob(deps, job);
   const plan = planChannelJob(job, loaded, wall(deps), MAX_DELAY_SECONDS);
-  if (plan.kind === 'hold') {
-    await sendAll(deps.channelQueue, [{ id: 'held', body: job, delaySeconds: plan.delaySeconds }]);
-    deps.counters.count('ChannelJobsHeldBack');
-    return { kind: 'requeued', delaySeconds: plan.delaySeconds, reason: 'held until its retry time' };
-  }
+  if (plan.kind === 'hold') return { kind: 'hold', job, delaySeconds: plan.delaySeconds };
   if (plan.kind === 'skipped') {
     if (plan.resolveWithoutTrigger) deps.counters.count('PagerDutyResolvesSkipped');
-    return { kind: 'skipped', reason: plan.reason };
+    return done({ kind: 'skipped', reason: plan.reason });
   }
   // A backlog's summary to a channel removed or broken empties the backlog.
   if (plan.kind === 'summary' && !('notice' in job)) return deliverBacklog(deps, job, loaded.channel);
   if (plan.kind === 'send' && 'notice' in job) return send(deps, job, plan);
   // Not reached: the plan summarises a backlog job and sends a notice job.
-  return { kind: 'skipped', reason: 'the job is neither a notice nor a backlog' };
+  return done({ kind: 'skipped', reason: 'the job is neither a notice nor a backlog' });
 }
 
 /** Reads what the job's plan needs: its channel as stored now, its type's limits, and for a pager's resolve whether the trigger went there. */
@@ -97,7 +94,7 @@ async function loadChannelJob(deps: ChannelJobDeps, job: ChannelJob): Promise<Lo
  * Sends one notice as planned: claims its delivery id, takes the destination's slot (or waits for
  * one), sends, and records what the destination answered.
  */
-async function send(deps: ChannelJobDeps, job: NoticeJob, plan: PlannedSend): Promise<ChannelJobOutcome> {
+async function send(deps: ChannelJobDeps, job: NoticeJob, plan: PlannedSend): Promise<ChannelJobNext> {
   const { channel, deliveryId: id, followUp, incident, destination } = plan;
   const { notice } = job;
   const chart = plan.withChart && job.chartPng !== undefined ? Buffer.from(job.chartPng, 'base64') : null;
@@ -106,8 +103,8 @@ async function send(deps: ChannelJobDeps, job: NoticeJob, plan: PlannedSend): Pr
     account: notice.account.address,
     recipients: [`channel:${channel.name}`],
   });
-  if (begun.kind === 'already-sent') return { kind: 'duplicate' };
-  if (begun.kind === 'in-progress') return requeue(deps, job, IN_PROGRESS_RETRY_S * 1_000, 'another attempt holds the delivery', false);
+  if (begun.kind === 'already-sent') return done({ kind: 'duplicate' });
+  if (begun.kind === 'in-progress') return requeueAfter(job, IN_PROGRESS_RETRY_S * 1_000, 'another attempt holds the delivery', false);
 
   // The slot is taken last, right before the send: what reaches the destination keeps the spacing the slots keep.
   const now = wall(deps);
@@ -130,12 +127,12 @@ async function send(deps: ChannelJobDeps, job: NoticeJob, plan: PlannedSend): Pr
     // the destination refused nothing, so the channel is not marked broken; `channels test` says why.
     if (error instanceof ChannelConfigError && !error.retryable) {
       deps.counters.count('ChannelConfigErrors');
-      return { kind: 'gave-up', reason };
+      return done({ kind: 'gave-up', reason });
     }
     // A failure that may pass (a host not resolving, the secret store not answering): recorded and retried
     // as the destination failing is, so a webhook's schedule ends by marking it broken.
     await deps.repos.channels.recordDelivery(channel.name, { at: deps.now(), outcome: 'failed' });
-    return retryFailure(deps, job, channel, reason);
+    return { kind: 'retry', job, channel, reason };
   }
   const at = deps.now();
   switch (outcome.kind) {
@@ -150,10 +147,10 @@ async function send(deps: ChannelJobDeps, job: NoticeJob, plan: PlannedSend): Pr
       await deps.repos.channels.recordDelivery(channel.name, { at, outcome: 'delivered' });
       deps.counters.count('ChannelDeliveries');
       deps.counters.count(channelTypeMetric('Deliveries', channel.type));
-      return { kind: 'delivered' };
+      return done({ kind: 'delivered' });
     case 'not-applicable':
       await deps.repos.deliveries.complete(id, 'channel:not-applicable');
-      return { kind: 'not-applicable' };
+      return done({ kind: 'not-applicable' });
     case 'throttled':
       await deps.repos.deliveries.fail(id, `throttled: ${outcome.retryAfterMs} ms`);
       await deps.pacer.block(destination, outcome.retryAfterMs, wall(deps));
@@ -162,21 +159,21 @@ async function send(deps: ChannelJobDeps, job: NoticeJob, plan: PlannedSend): Pr
     case 'migrated':
       await deps.repos.deliveries.fail(id, 'telegram chat migrated');
       await deps.repos.channels.setChatId(channel.name, outcome.chatId);
-      return requeue(deps, job, 0, 'telegram chat migrated', false);
+      return requeueAfter(job, 0, 'telegram chat migrated', false);
     case 'payload-rejected':
       deps.counters.count(channelTypeMetric('Failures', channel.type));
       await deps.repos.deliveries.fail(id, outcome.reason);
       deps.counters.count('ChannelPayloadRejected');
-      return { kind: 'payload-rejected', reason: outcome.reason };
+      return done({ kind: 'payload-rejected', reason: outcome.reason });
     case 'refused':
       deps.counters.count(channelTypeMetric('Failures', channel.type));
       await deps.repos.deliveries.fail(id, outcome.reason);
-      return refuse(deps, notice.account.address, channel, outcome.reason);
+      return { kind: 'refuse', account: notice.account.address, channel, reason: outcome.reason };
     case 'failed':
       deps.counters.count(channelTypeMetric('Failures', channel.type));
       await deps.repos.deliveries.fail(id, outcome.reason);
       await deps.repos.channels.recordDelivery(channel.name, { at, outcome: 'failed' });
-      return retryFailure(deps, job, channel, outcome.reason);
+      return { kind: 'retry', job, channel, reason: outcome.reason };
   }
 }
 
@@ -189,22 +186,22 @@ async function send(deps: ChannelJobDeps, job: NoticeJob, plan: PlannedSend): Pr
  * summary holds a slot: parked notices reserving slots they never use would push every later
  * send, and the next summary, further out with each notice parked.
  */
-async function wait(deps: ChannelJobDeps, job: NoticeJob, channel: ChannelRecord, ms: number, reason: string): Promise<ChannelJobOutcome> {
+async function wait(deps: ChannelJobDeps, job: NoticeJob, channel: ChannelRecord, ms: number, reason: string): Promise<ChannelJobNext> {
   // A photo's follow-up text is never parked either: the summary would skip it (its notice was delivered).
-  if (job.notice.category === 'security' || job.part === 'follow-up') return requeue(deps, { ...job, slotAt: undefined }, ms, reason, false);
+  if (job.notice.category === 'security' || job.part === 'follow-up') return requeueAfter({ ...job, slotAt: undefined }, ms, reason, false);
   const now = wall(deps);
   // A report is never folded into a summary: it is read for its figures and its table, so it waits for a slot of its own.
   const combined = channelDefinition(channel.type).limits.combinesBacklog && job.notice.category !== 'reports';
   if (combined && (await deps.repos.channelBacklog.pending(channel.name))) return park(deps, job, channel, now, null);
   const slotMs = await deps.pacer.reserve(destinationOf(channel), spacingOf(channel), now);
   if (slotMs <= COMBINE_AFTER_MS || !combined) {
-    return requeue(deps, { ...job, slotAt: now + slotMs }, slotMs, reason, false);
+    return requeueAfter({ ...job, slotAt: now + slotMs }, slotMs, reason, false);
   }
   return park(deps, job, channel, now, slotMs);
 }
 
 /** Parks the notice; the one that finds no summary pending queues it, at `slotMs` (reserved now when not given). */
-async function park(deps: ChannelJobDeps, job: NoticeJob, channel: ChannelRecord, now: number, reserved: number | null): Promise<ChannelJobOutcome> {
+async function park(deps: ChannelJobDeps, job: NoticeJob, channel: ChannelRecord, now: number, reserved: number | null): Promise<ChannelJobNext> {
   const parked = await deps.repos.channelBacklog.park(channel.name, backlogEntryOf(job.notice));
   deps.counters.count('ChannelNoticesParked');
   if (parked.flush) {
@@ -218,5 +215,5 @@ async function park(deps: ChannelJobDeps, job: NoticeJob, channel: ChannelRecord
       },
     ]);
   }
-  return { kind: 'parked' };
+  return done({ kind: 'parked' });
 }

@@ -18,8 +18,8 @@ import { recipientLinks } from '../delivery/recipientLinks';
 import { recordLeftOut } from '../delivery/leftOutEntry';
 import { mailAudience, noticeAddressees } from '../../notices/audience';
 import type { DeskOperatorsRepository } from '../../store/deskOperatorsRepository';
-import type { ChannelFanOutDeps } from './fanOutNotice';
 import { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings } from './notificationSettings';
+import type { ChannelNoticePorts } from '../delivery/channelNotices';
 import { drawdownChart } from './drawdownChart';
 import { currentDelegates } from './currentDelegates';
 import { notificationOutcome, type NotificationOutcome } from './notificationOutcome';
@@ -48,7 +48,7 @@ export interface DeliverNotificationDeps extends MailDeliveryDeps {
    * The channel queue and the channels' routing, for the onboarding check's channel notice only: a
    * notify message reaches the channels through its own `fanout` job (`notifyPublisher`, `fanOutEvent`).
    */
-  readonly channelFanOut?: ChannelFanOutDeps;
+  readonly channelFanOut?: ChannelNoticePorts;
   /**
    * `OPERATOR_EMAIL`: with the marked operators, also sent a notice whose head says so (a kill-switch
    * firing or a decision's result the breaker stopped; `audience.noticeAddressees`).

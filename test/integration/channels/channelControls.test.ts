@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelRecord } from '../../../functions/domain/channel';
-import type { ChannelJob, NoticeJob } from '../../../functions/messages/channelJob';
+import type { NoticeJob } from '../../../functions/messages/channelJob';
 import { notifyMessageSchema, type NotifyMessage } from '../../../functions/messages/notifyMessage';
-import type { MessageQueue } from '../../../functions/queue/messageQueue';
-import { fanOutNotice } from '../../../functions/services/notify/fanOutNotice';
+import { fanOutJobs } from '../../support/channels/fanOutJobs';
 import { formOf, getPage, revocationWorld, submitForm, titleOf, type TrackedSimAccount } from '../../support/revocation/revocationWorld';
 import { cliRunner } from '../../support/cli/cliHarness';
 import { channelRecordOf } from '../../support/channels/channelRecordFixture';
@@ -21,32 +20,16 @@ beforeAll(async () => {
   }
 }, 120_000);
 
-/** Fans `message` about `address` out to the channels (`delegates` known to it); returns the jobs queued. */
-async function fanOutMessage(address: string, message: NotifyMessage, delegates = 0): Promise<NoticeJob[]> {
-  const jobs: NoticeJob[] = [];
-  const queue: MessageQueue<ChannelJob> = {
-    send: (entries) => {
-      for (const e of entries) if ('notice' in e.body) jobs.push(e.body);
-      return Promise.resolve({ sent: entries.map((e) => e.id), failed: [] });
-    },
-  };
-  const tracked = await world.repos.accounts.get(address);
-  if (!tracked) throw new Error('account not tracked');
-  await fanOutNotice(
-    { channels: world.repos.channels, alerts: world.repos.alerts, channelQueue: queue, links: world.links },
-    tracked,
-    message,
-    message.at,
-    () => Promise.resolve(delegates),
-  );
-  return jobs;
+/** Fans `message` out to the channels; returns the jobs queued. */
+async function fanOutMessage(message: NotifyMessage): Promise<NoticeJob[]> {
+  return fanOutJobs(world, message);
 }
 
 /** Fans a drawdown alert out to the channels; returns the jobs queued. */
 async function fanOut(eventId: string): Promise<NoticeJob[]> {
   const now = Date.now();
   const message = notifyMessageSchema.parse(drawdownFiredAt(account.address, now, eventId));
-  return fanOutMessage(account.address, message);
+  return fanOutMessage(message);
 }
 
 const linkOf = (job: NoticeJob | undefined, action: 'snooze' | 'preferences'): string => {
@@ -172,7 +155,7 @@ describe("a chat's Revoke and Revoke-all buttons are the channel's own", () => {
       delegate: { address: delegate.address, expiryMs: null, name: delegate.name, isWebClient: false },
       firstSeenAt: now,
     });
-    return fanOutMessage(keys.address, message, keys.delegates.length);
+    return fanOutMessage(message);
   }
 
   const urlOf = (job: NoticeJob | undefined, action: 'revoke' | 'revoke-all'): string => {

@@ -1,10 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ChannelJob, NoticeJob } from '../../../../functions/messages/channelJob';
+import type { NoticeJob } from '../../../../functions/messages/channelJob';
 import { notifyMessageSchema, type NotifyEvent } from '../../../../functions/messages/notifyMessage';
-import type { MessageQueue } from '../../../../functions/queue/messageQueue';
-import { currentDelegates } from '../../../../functions/services/notify/currentDelegates';
-import { fanOutNotice } from '../../../../functions/services/notify/fanOutNotice';
+import { fanOutJobs } from '../../../support/channels/fanOutJobs';
 import { channelRecordOf } from '../../../support/channels/channelRecordFixture';
+import { drawdownFiredAt } from '../../../support/channels/noticeFixtures';
+import { hourlyPoints } from '../../../support/report/reportFixture';
+
+const DAY = 86_400_000;
 import { revocationWorld, type TrackedSimAccount } from '../../../support/revocation/revocationWorld';
 
 const world = revocationWorld();
@@ -19,23 +21,7 @@ beforeAll(async () => {
 
 /** The channel notices a notify message fans out to (the account's one Slack channel). */
 async function fanOut(event: NotifyEvent): Promise<NoticeJob[]> {
-  const jobs: NoticeJob[] = [];
-  const queue: MessageQueue<ChannelJob> = {
-    send: (entries) => {
-      for (const e of entries) if ('notice' in e.body) jobs.push(e.body);
-      return Promise.resolve({ sent: entries.map((e) => e.id), failed: [] });
-    },
-  };
-  const tracked = await world.repos.accounts.get(account.address);
-  if (!tracked) throw new Error('not tracked');
-  await fanOutNotice(
-    { channels: world.repos.channels, alerts: world.repos.alerts, channelQueue: queue, links: world.links },
-    tracked,
-    notifyMessageSchema.parse(event),
-    Date.now(),
-    () => currentDelegates(world.repos.delegates, tracked),
-  );
-  return jobs;
+  return fanOutJobs(world, notifyMessageSchema.parse(event));
 }
 
 describe('protection notices in chat carry the Revoke-all link', () => {
@@ -86,5 +72,35 @@ describe('protection notices in chat carry the Revoke-all link', () => {
       expect(link?.url).toMatch(/\/revoke-all\?token=/);
       expect(job?.notice.category).toBe('security');
     }
+  });
+});
+
+describe("a drawdown alert's chart in chat", () => {
+  it('goes, drawn from the stored curve, to the chats that show one (Telegram), not to the others (Slack)', async () => {
+    const chartAccount = await world.trackAccount({ label: 'chat-chart', delegates: [] });
+    const tracked = await world.repos.accounts.get(chartAccount.address);
+    if (!tracked) throw new Error('not tracked');
+    const now = Date.now();
+    await world.repos.curves.putPoints(
+      tracked.address,
+      tracked.interval,
+      hourlyPoints(
+        now - 10 * DAY,
+        now,
+        (t) => 1_000 - (now - t) / 3_600_000,
+        () => -110,
+      ),
+      now + 30 * DAY,
+    );
+    for (const record of [
+      channelRecordOf({ name: 'chart-tg', type: 'telegram', secret: 'env:TG', chatId: '-100777', accounts: [tracked.address] }, now),
+      channelRecordOf({ name: 'chart-slack', type: 'slack', secret: 'env:SLACK_URL', accounts: [tracked.address] }, now),
+    ])
+      await world.repos.channels.create(record);
+    const jobs = await fanOutJobs(world, notifyMessageSchema.parse(drawdownFiredAt(tracked.address, now, `dd-chart-${now}`)));
+    expect(jobs.map((j) => j.channel).sort()).toEqual(['chart-slack', 'chart-tg']);
+    const png = Buffer.from(jobs.find((j) => j.channel === 'chart-tg')?.chartPng ?? '', 'base64');
+    expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect(jobs.find((j) => j.channel === 'chart-slack')).not.toHaveProperty('chartPng');
   });
 });

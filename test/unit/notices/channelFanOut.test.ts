@@ -1,0 +1,96 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { channelDefinition } from '../../../functions/channels/channelRegistry';
+import { CHANNEL_TYPES, routesTo, type ChannelRecord } from '../../../functions/domain/channel';
+import { channelTakes, type ChannelControls } from '../../../functions/domain/channelControls';
+import { ONE_CLICK_CATEGORIES } from '../../../functions/domain/mailCategory';
+import type { Address } from '../../../functions/domain/address';
+import { notifyMessageSchema, type NotifyMessage } from '../../../functions/messages/notifyMessage';
+import { channelFanOut, type FanOutLinks, type LoadedFanOut } from '../../../functions/notices/channelFanOut';
+import { noticeHead } from '../../../functions/notices/presentNotice';
+import { channelRecordOf } from '../../support/channels/channelRecordFixture';
+import { ACCOUNT, DELEGATE, drawdownFiredAt } from '../../support/channels/noticeFixtures';
+import { accountRecord } from '../../support/store/accountFixture';
+
+const NOW = Date.UTC(2026, 5, 1, 12);
+const OTHER = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
+
+/** A minter that writes what it was asked into the URL, so a test reads which channel each link names. */
+const links: FanOutLinks = {
+  build: (request) => `https://sentinel.example/${request.purpose}?channel=${'channel' in request ? String(request.channel) : ''}`,
+};
+
+const drawdown = notifyMessageSchema.parse(drawdownFiredAt(ACCOUNT, NOW, 'dd-1'));
+const newDelegate = notifyMessageSchema.parse({
+  kind: 'new-delegate',
+  eventId: 'nd-1',
+  account: ACCOUNT,
+  at: NOW,
+  delegate: { address: DELEGATE, expiryMs: null, name: 'bot', isWebClient: false },
+  firstSeenAt: NOW,
+});
+
+function loaded(channels: readonly ChannelRecord[], changes: Partial<LoadedFanOut> = {}): LoadedFanOut {
+  return { account: accountRecord({ address: ACCOUNT as Address }), channels, controls: { snoozes: {}, mutes: {} }, delegates: [], ...changes };
+}
+
+const channelArb = (i: number) =>
+  fc
+    .record({
+      type: fc.constantFrom(...CHANNEL_TYPES),
+      categories: fc.subarray(['drawdown', 'security', 'expiry', 'reports'] as const, { minLength: 1 }),
+      accounts: fc.subarray([ACCOUNT, OTHER] as Address[]),
+    })
+    .map(({ type, categories, accounts }) => channelRecordOf({ name: `c${i}`, type, secret: 'env:X', categories, accounts }, NOW));
+
+const controlsArb: fc.Arbitrary<ChannelControls> = fc.record({
+  snoozes: fc.dictionary(fc.constantFrom('c0', 'c1', 'c2', 'c3'), fc.integer({ min: NOW - 3_600_000, max: NOW + 3_600_000 })),
+  mutes: fc.dictionary(fc.constantFrom('c0', 'c1', 'c2', 'c3'), fc.subarray([...ONE_CLICK_CATEGORIES])),
+});
+
+describe('channelFanOut', () => {
+  it('one notice per channel taking it (routed, of a type taking the category, not muted or snoozed), every link its own, the chart where the type shows one', () => {
+    fc.assert(
+      fc.property(
+        fc.tuple(channelArb(0), channelArb(1), channelArb(2), channelArb(3)),
+        controlsArb,
+        fc.constantFrom<NotifyMessage>(drawdown, newDelegate),
+        (channels, controls, message) => {
+          const head = noticeHead(message);
+          const jobs = channelFanOut(message, loaded(channels, { controls }), links, NOW);
+          const expected = channels.filter(
+            (c) => routesTo(c, ACCOUNT, head.category) && channelDefinition(c.type).limits.takes(head.category) && channelTakes(controls, c.name, head, NOW),
+          );
+          expect(jobs.map((j) => j.channel.name)).toEqual(expected.map((c) => c.name));
+          for (const job of jobs) {
+            expect(job.notice.id).toBe(message.eventId);
+            for (const link of job.notice.links) expect(link.url).toContain(`channel=${job.channel.name}`);
+            expect(job.withChart).toBe(job.notice.chart !== null && channelDefinition(job.channel.type).limits.showsChart);
+          }
+        },
+      ),
+    );
+  });
+
+  it('a drawdown notice has a chart for Telegram and Discord only', () => {
+    const channels = CHANNEL_TYPES.map((type) => channelRecordOf({ name: type, type, secret: 'env:X' }, NOW));
+    const jobs = channelFanOut(drawdown, loaded(channels), links, NOW);
+    expect(jobs.filter((j) => j.withChart).map((j) => j.channel.type)).toEqual(['discord', 'telegram'].filter((t) => jobs.some((j) => j.channel.type === t)));
+    expect(jobs.filter((j) => j.withChart).length).toBeGreaterThan(0);
+  });
+
+  it('the Revoke-all link counts the delegates not removed, only when the account has a signer', () => {
+    const slack = channelRecordOf({ name: 'desk', type: 'slack', secret: 'env:X' }, NOW);
+    const delegates = [{ removedAt: null }, { removedAt: NOW - 1 }, { removedAt: null }];
+    const signed = accountRecord({ address: ACCOUNT as Address, signer: 'env:OWNER_KEY' });
+    const [job] = channelFanOut(newDelegate, loaded([slack], { account: signed, delegates }), links, NOW);
+    expect(job?.notice.links.find((l) => l.action === 'revoke-all')?.label).toBe('Revoke all 2 API keys');
+    const [unsigned] = channelFanOut(newDelegate, loaded([slack], { delegates }), links, NOW);
+    expect(unsigned?.notice.links.some((l) => l.action === 'revoke-all' || l.action === 'revoke')).toBe(false);
+  });
+
+  it('no channel routed: nothing', () => {
+    const elsewhere = channelRecordOf({ name: 'desk', type: 'slack', secret: 'env:X', accounts: [OTHER as Address] }, NOW);
+    expect(channelFanOut(drawdown, loaded([elsewhere]), links, NOW)).toEqual([]);
+  });
+});
