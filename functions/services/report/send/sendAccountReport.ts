@@ -1,24 +1,11 @@
-import { composeReport, type ReportReadings } from '../../../domain/composeReport';
-import { planFor, type ReportMode } from '../../../domain/reportPlan';
-import { scheduleFollowers, type ReportPeriod } from '../../../domain/recipientSettings';
-import { REPORT_KINDS } from '../../../domain/reportKinds';
-import type { ReportRecord } from '../../../store/reportRecordsRepository';
-import type { AccountStatus } from '../../../mail/render/views';
+import { composeReport } from '../../../domain/composeReport';
+import type { ReportMode } from '../../../domain/reportPlan';
+import { scheduleFollowers } from '../../../domain/recipientSettings';
 import type { TrackedAccount } from '../../../domain/account';
-import { mailChart } from '../../delivery/mailChart';
-import { deliverToRecipient, deliveryId, tallyOutcomes, type RecipientOutcome } from '../../delivery/mailDelivery';
-import { readReportData } from '../compose/reportData';
 import type { ReportDeps } from './reportDeps';
 import type { ReportOutcome } from './reportOutcome';
-import { renderReport } from '../compose/renderReport';
-import { CHART_ALT, presentReport, storedDataView } from '../../../notices/reportPresenter';
-import { recipientLinks } from '../../delivery/recipientLinks';
-import { mailAudience, type ChannelTaking } from '../../../notices/audience';
-import { reportChannels, reportNoticeId, reportToChannels } from './reportToChannels';
-import { reportInstant } from '../../../domain/reportTime';
-import { formatTime } from '../../../mail/render/format';
-import type { LeftOutRecipient } from '../../../notices/leftOutRecipient';
-import { recordLeftOut } from '../../delivery/leftOutEntry';
+import { loadReport } from './loadReport';
+import { deliverReport } from './deliverReport';
 
 /**
  * The report of the account at `address` as stored now (it may have been removed), sent as `mode`
@@ -35,8 +22,9 @@ export async function sendFollowersReport(deps: ReportDeps, address: string, mod
 /**
  * Sends one account's report, as `mode` says (see `ReportMode`, `planFor`), to `to` (those of the account's
  * addresses: the recipients on the account's schedule; default all), in three steps: it reads
- * everything the report needs (`readReport`), decides once (`composeReport`: not due, nothing to
- * send, already sent, or the report, labelled when built from stored data), then sends and records.
+ * everything the report needs (`loadReport`), decides once (`composeReport`: not due, nothing to
+ * send, already sent, or the report, labelled when built from stored data, with who was left out
+ * and which channels take it), then records, sends and posts what was decided (`deliverReport`).
  * Exactly one report per account per local day: every recipient's copy is delivered once under
  * `report:<address>:<local date>#<recipient>` (`report-week:…`, `report-month:…` for summaries),
  * and once all are served a report sent by the account's schedule moves its `nextReportAt` to the
@@ -56,149 +44,7 @@ export async function sendAccountReport(
   now: number,
   to?: readonly string[],
 ): Promise<ReportOutcome> {
-  const { readings, channels, record, leftOut } = await readReport(deps, account, mode, now, to);
-  const composition = composeReport(readings);
-  if (composition.kind === 'not-due') {
-    if (composition.reschedule) await deps.repos.schedule.setNextReportAt(account.address, composition.nextAt, account.nextReportAt);
-    return { kind: 'not-due', nextAt: composition.nextAt };
-  }
-  const { plan } = composition;
-  if (composition.kind !== 'already-sent') {
-    // At the report's own time (a copy's: its sending), so a re-run lands on the same entries.
-    const at = plan.copyAt ?? reportInstant(plan.reportDate, account.reportAt, account.timezone);
-    await recordLeftOut(deps.repos.history, account, leftOut, { eventId: plan.eventId, kind: REPORT_KINDS[reportSpan(mode)], at });
-  }
-  const advance = async (): Promise<void> => {
-    if (plan.nextReportAt !== null) await deps.repos.schedule.setNextReportAt(account.address, plan.nextReportAt, account.nextReportAt);
-  };
-  if (composition.kind === 'nothing-to-send') {
-    await advance();
-    return { kind: 'skipped', reason: composition.reason };
-  }
-  if (composition.kind === 'already-sent') {
-    await advance();
-    return { kind: 'duplicate', reportDate: plan.reportDate, recipients: composition.recipients.length };
-  }
-
-  const { model, recipients } = composition;
-  if (record) await deps.repos.reportRecords.put(record);
-  if (composition.storedData) {
-    deps.counters.count('ReportsFromStoredData');
-    deps.log.warn('report built from stored data: the chain did not answer', { account: account.address, reportDate: plan.reportDate });
-  }
-  const chart = mailChart(model.chart.series, { cid: 'report-chart@sentinel', alt: CHART_ALT[model.chart.window], timeZone: account.timezone });
-  const status: AccountStatus = {
-    state: account.status,
-    reason: account.statusReason === null ? null : account.statusReason.slice(0, 500),
-    lastPointAtMs: composition.lastPointAtMs,
-    storedData: storedDataView(model),
-  };
-  const late = lateNote(mode, account.timezone);
-  const outcomes: RecipientOutcome[] = [];
-  for (const recipient of recipients) {
-    outcomes.push(
-      await deliverToRecipient(deps, {
-        eventId: plan.eventId,
-        kind: REPORT_KINDS[model.span],
-        account: account.address,
-        recipient,
-        sentAt: now,
-        ...(late === null ? {} : { lateNote: late }),
-        compose: () => {
-          const links = recipientLinks(deps.links, account, recipient, now, 'reports');
-          const { email } = presentReport(model, {
-            id: reportNoticeId(model, plan.copyAt),
-            preferencesUrl: links.preferencesUrl,
-            chart: chart !== null,
-            copy: plan.copyAt !== null,
-            mail: { status, chart: chart?.ref ?? null, unsubscribeUrl: links.unsubscribeUrl, preferencesUrl: links.preferencesUrl, revokeUrl: links.revokeUrl },
-          });
-          return {
-            rendered: renderReport(deps.renderer, email.view, account.timezone),
-            unsubscribeUrl: links.unsubscribeUrl,
-            oneClickUnsubscribe: links.oneClickUnsubscribe,
-            inlineImages: chart ? [chart.image] : [],
-          };
-        },
-      }),
-    );
-  }
-  await reportToChannels(deps, account, channels, plan.copyAt, { model, chart }, now);
-
-  const tally = tallyOutcomes(outcomes);
-  const count = recipients.length;
-  if (tally.retry.length > 0) return { kind: 'retry', reason: [...new Set(tally.retry)].join('; '), recipients: count };
-  await advance();
-  if (tally.sent > 0) {
-    deps.counters.count('ReportsSent');
-    deps.counters.count('ReportEmailsSent', tally.sent);
-    return {
-      kind: 'sent',
-      reportDate: plan.reportDate,
-      coveredDate: plan.period.localDate,
-      forced: plan.forced,
-      ...(plan.copyAt === null ? {} : { copy: true as const }),
-      recipients: count,
-      messages: tally.sent,
-      failed: tally.failed.length,
-    };
-  }
-  if (tally.failed.length > 0) return { kind: 'failed', reason: [...new Set(tally.failed)].join('; '), recipients: count };
-  return { kind: 'duplicate', reportDate: plan.reportDate, recipients: count };
-}
-
-/** What one report run read: the readings it decides on, and what it writes or posts if it sends. */
-interface ReportRead {
-  readonly readings: ReportReadings;
-  /** The channels that take the account's reports (read only when some copy is still to be sent). */
-  readonly channels: readonly ChannelTaking[];
-  /** This report's window summaries as the chain sent them, to store once it is sent; `null` for none. */
-  readonly record: ReportRecord | null;
-  /** The addressees `mailAudience` left out (suppressed, opted out of reports). */
-  readonly leftOut: readonly LeftOutRecipient[];
-}
-
-/**
- * Everything a report run decides on, read before anything is decided: which report the mode
- * asks for (`planFor`), who may get it (`mailAudience`), whose copy is already delivered (one
- * delivery record per recipient), and, only while some copy is still to be sent, the figures
- * (`readReportData`, within the chain's grace: from the store once the chain is given up) and the
- * channels that take the report.
- */
-async function readReport(deps: ReportDeps, account: TrackedAccount, mode: ReportMode, now: number, to: readonly string[] | undefined): Promise<ReportRead> {
-  const plan = planFor(account, mode, now);
-  const none = (audience: ReportReadings['audience'], leftOut: readonly LeftOutRecipient[] = []): ReportRead => ({
-    readings: { plan, audience, sent: [], figures: null },
-    channels: [],
-    record: null,
-    leftOut,
-  });
-  if (plan.kind === 'not-due') return none({ kind: 'none', reason: 'not due' });
-  const only = to?.map((email) => email.trim().toLowerCase());
-  const addressed = only ? account.emails.filter((email) => only.includes(email.trim().toLowerCase())) : account.emails;
-  if (addressed.length === 0) return none({ kind: 'none', reason: "no recipient follows the account's schedule" });
-  const audience = await mailAudience(deps.repos, addressed, 'reports');
-  if (audience.kind === 'none') return none(audience, audience.leftOut);
-  const records = await Promise.all(audience.recipients.map((recipient) => deps.repos.deliveries.get(deliveryId(plan.eventId, recipient))));
-  const sent = audience.recipients.filter((_, i) => records[i]?.status === 'sent');
-  if (sent.length === audience.recipients.length)
-    return { readings: { plan, audience, sent, figures: null }, channels: [], record: null, leftOut: audience.leftOut };
-  const span = reportSpan(mode);
-  const covers = plan.windows ? { kind: 'summary' as const, windows: plan.windows } : { kind: 'day' as const, day: plan.period };
-  const [data, channels] = await Promise.all([
-    readReportData(deps, mode.kind === 'extra' ? undefined : mode.dueAt, account, covers, now),
-    reportChannels(deps, account.address, span, now),
-  ]);
-  return { readings: { plan, audience, sent, figures: data.input }, channels, record: data.record, leftOut: audience.leftOut };
-}
-
-/** The words a late send of a missed report carries in the account's deliveries; `null` for any other send. */
-function lateNote(mode: ReportMode, timeZone: string): string | null {
-  if (mode.kind === 'extra' || mode.missed !== true) return null;
-  return mode.dueAt === undefined ? 'a late send of a missed report' : `a late send of the report missed at ${formatTime(mode.dueAt, timeZone)}`;
-}
-
-/** Which report `mode` sends: the daily one, or a weekly or monthly summary. */
-function reportSpan(mode: ReportMode): ReportPeriod {
-  return mode.kind === 'summary' ? mode.period : 'day';
+  const loaded = await loadReport(deps, account, mode, now, to);
+  const composition = composeReport(loaded.readings);
+  return deliverReport(deps, account, mode, composition, loaded.record, now);
 }
