@@ -38,6 +38,7 @@ export async function deliverReport(
     return { kind: 'not-due', nextAt: composition.nextAt };
   }
   const { plan } = composition;
+  const late = lateNote(mode, account.timezone);
   const advance = async (): Promise<void> => {
     if (plan.nextReportAt !== null) await deps.repos.schedule.setNextReportAt(account.address, plan.nextReportAt, account.nextReportAt);
   };
@@ -64,7 +65,6 @@ export async function deliverReport(
     lastPointAtMs: composition.lastPointAtMs,
     storedData: storedDataView(model),
   };
-  const late = lateNote(mode, account.timezone);
   const outcomes: RecipientOutcome[] = [];
   for (const recipient of recipients) {
     outcomes.push(
