@@ -1,11 +1,22 @@
-import { composeReport } from '../../../domain/composeReport';
-import type { ReportMode } from '../../../domain/reportPlan';
-import { scheduleFollowers } from '../../../domain/recipientSettings';
+import { composeReport, type ReportComposition, type ReportReadings } from '../../../domain/composeReport';
+import { planFor, type ReportMode } from '../../../domain/reportPlan';
+import { scheduleFollowers, type ReportPeriod } from '../../../domain/recipientSettings';
 import type { TrackedAccount } from '../../../domain/account';
 import type { ReportDeps } from './reportDeps';
 import type { ReportOutcome } from './reportOutcome';
-import { loadReport } from './loadReport';
-import { deliverReport } from './deliverReport';
+import { mailAudience, type ChannelTaking } from '../../../notices/audience';
+import type { LeftOutRecipient } from '../../../notices/leftOutRecipient';
+import type { ReportRecord } from '../../../store/reportRecordsRepository';
+import { deliveryId, deliverToRecipient, tallyOutcomes, type RecipientOutcome } from '../../delivery/mailDelivery';
+import { readReportData } from '../compose/reportData';
+import { reportChannels, reportNoticeId, reportToChannels } from './reportToChannels';
+import { formatTime } from '../../../mail/render/format';
+import type { AccountStatus } from '../../../mail/render/views';
+import { CHART_ALT, presentReport, storedDataView } from '../../../notices/reportPresenter';
+import { recordLeftOut } from '../../delivery/leftOutEntry';
+import { mailChart } from '../../delivery/mailChart';
+import { recipientLinks } from '../../delivery/recipientLinks';
+import { renderReport } from '../compose/renderReport';
 
 /**
  * The report of the account at `address` as stored now (it may have been removed), sent as `mode`
@@ -47,4 +58,156 @@ export async function sendAccountReport(
   const loaded = await loadReport(deps, account, mode, now, to);
   const composition = composeReport(loaded.readings);
   return deliverReport(deps, account, mode, composition, loaded.record, now);
+}
+
+/** What one account's report run read: the readings it decides on, and the record it stores if it sends. */
+interface LoadedReport {
+  readonly readings: ReportReadings<LeftOutRecipient, ChannelTaking>;
+  /** This report's window summaries as the chain sent them, to store once it is sent; `null` for none. */
+  readonly record: ReportRecord | null;
+}
+
+/**
+ * Everything an account's report run decides on, read before anything is decided: which report
+ * `mode` asks for (`planFor`), who of `to` (default all the account's addresses) may get it
+ * (`mailAudience`, with those left out), whose copy is already delivered (one delivery record per
+ * recipient), and, only while some copy is still to be sent, the figures (`readReportData`,
+ * within the chain's grace: from the store once the chain is given up) and the channels that take
+ * the report (`reportChannels`).
+ */
+async function loadReport(deps: ReportDeps, account: TrackedAccount, mode: ReportMode, now: number, to?: readonly string[]): Promise<LoadedReport> {
+  const plan = planFor(account, mode, now);
+  const span = reportSpan(mode);
+  const base = { plan, span, schedule: { reportAt: account.reportAt, timezone: account.timezone }, sent: [], figures: null, channels: [] };
+  if (plan.kind === 'not-due') return { readings: { ...base, audience: { kind: 'none', reason: 'not due' }, leftOut: [] }, record: null };
+  const only = to?.map((email) => email.trim().toLowerCase());
+  const addressed = only ? account.emails.filter((email) => only.includes(email.trim().toLowerCase())) : account.emails;
+  if (addressed.length === 0) {
+    return { readings: { ...base, audience: { kind: 'none', reason: "no recipient follows the account's schedule" }, leftOut: [] }, record: null };
+  }
+  const audience = await mailAudience(deps.repos, addressed, 'reports');
+  const { leftOut } = audience;
+  if (audience.kind === 'none') return { readings: { ...base, audience, leftOut }, record: null };
+  const records = await Promise.all(audience.recipients.map((recipient) => deps.repos.deliveries.get(deliveryId(plan.eventId, recipient))));
+  const sent = audience.recipients.filter((_, i) => records[i]?.status === 'sent');
+  if (sent.length === audience.recipients.length) return { readings: { ...base, audience, leftOut, sent }, record: null };
+  const covers = plan.windows ? { kind: 'summary' as const, windows: plan.windows } : { kind: 'day' as const, day: plan.period };
+  const [data, channels] = await Promise.all([
+    readReportData(deps, mode.kind === 'extra' ? undefined : mode.dueAt, account, covers, now),
+    reportChannels(deps, account.address, span, now),
+  ]);
+  return { readings: { ...base, audience, leftOut, sent, figures: data.input, channels }, record: data.record };
+}
+
+/** Which report `mode` sends: the daily one, or a weekly or monthly summary. */
+function reportSpan(mode: ReportMode): ReportPeriod {
+  return mode.kind === 'summary' ? mode.period : 'day';
+}
+
+/**
+ * Does what `composeReport` decided for `account`'s report run in `mode`, and says how it went:
+ * records those left out in the account's history, stores the report's `record` (its window
+ * summaries, for the next report's changes), sends each recipient's copy once (`deliverToRecipient`
+ * under `<eventId>#<recipient>`, rendered only once claimed; a late send of a missed report says
+ * so in its history entry), then queues the report for its channels (`reportToChannels`, never
+ * failing the report). The account's `nextReportAt` moves once every copy is served (a conditional
+ * write: a concurrent run that moved it first wins).
+ */
+async function deliverReport(
+  deps: ReportDeps,
+  account: TrackedAccount,
+  mode: ReportMode,
+  composition: ReportComposition<LeftOutRecipient, ChannelTaking>,
+  record: ReportRecord | null,
+  now: number,
+): Promise<ReportOutcome> {
+  if (composition.kind === 'not-due') {
+    if (composition.reschedule) await deps.repos.schedule.setNextReportAt(account.address, composition.nextAt, account.nextReportAt);
+    return { kind: 'not-due', nextAt: composition.nextAt };
+  }
+  const { plan } = composition;
+  const late = lateNote(mode, account.timezone);
+  const advance = async (): Promise<void> => {
+    if (plan.nextReportAt !== null) await deps.repos.schedule.setNextReportAt(account.address, plan.nextReportAt, account.nextReportAt);
+  };
+  if (composition.kind === 'already-sent') {
+    await advance();
+    return { kind: 'duplicate', reportDate: plan.reportDate, recipients: composition.recipients.length };
+  }
+  await recordLeftOut(deps.repos.history, account, composition.history.leftOut, composition.history);
+  if (composition.kind === 'nothing-to-send') {
+    await advance();
+    return { kind: 'skipped', reason: composition.reason };
+  }
+
+  const { model, recipients } = composition;
+  if (record) await deps.repos.reportRecords.put(record);
+  if (composition.storedData) {
+    deps.counters.count('ReportsFromStoredData');
+    deps.log.warn('report built from stored data: the chain did not answer', { account: account.address, reportDate: plan.reportDate });
+  }
+  const chart = mailChart(model.chart.series, { cid: 'report-chart@sentinel', alt: CHART_ALT[model.chart.window], timeZone: account.timezone });
+  const status: AccountStatus = {
+    state: account.status,
+    reason: account.statusReason === null ? null : account.statusReason.slice(0, 500),
+    lastPointAtMs: composition.lastPointAtMs,
+    storedData: storedDataView(model),
+  };
+  const outcomes: RecipientOutcome[] = [];
+  for (const recipient of recipients) {
+    outcomes.push(
+      await deliverToRecipient(deps, {
+        eventId: plan.eventId,
+        kind: composition.mailKind,
+        account: account.address,
+        recipient,
+        sentAt: now,
+        ...(late === null ? {} : { lateNote: late }),
+        compose: () => {
+          const links = recipientLinks(deps.links, account, recipient, now, 'reports');
+          const { email } = presentReport(model, {
+            id: reportNoticeId(model, plan.copyAt),
+            preferencesUrl: links.preferencesUrl,
+            chart: chart !== null,
+            copy: plan.copyAt !== null,
+            mail: { status, chart: chart?.ref ?? null, unsubscribeUrl: links.unsubscribeUrl, preferencesUrl: links.preferencesUrl, revokeUrl: links.revokeUrl },
+          });
+          return {
+            rendered: renderReport(deps.renderer, email.view, account.timezone),
+            unsubscribeUrl: links.unsubscribeUrl,
+            oneClickUnsubscribe: links.oneClickUnsubscribe,
+            inlineImages: chart ? [chart.image] : [],
+          };
+        },
+      }),
+    );
+  }
+  await reportToChannels(deps, account, composition.channels, plan.copyAt, { model, chart }, now);
+
+  const tally = tallyOutcomes(outcomes);
+  const count = recipients.length;
+  if (tally.retry.length > 0) return { kind: 'retry', reason: [...new Set(tally.retry)].join('; '), recipients: count };
+  await advance();
+  if (tally.sent > 0) {
+    deps.counters.count('ReportsSent');
+    deps.counters.count('ReportEmailsSent', tally.sent);
+    return {
+      kind: 'sent',
+      reportDate: plan.reportDate,
+      coveredDate: plan.period.localDate,
+      forced: plan.forced,
+      ...(plan.copyAt === null ? {} : { copy: true as const }),
+      recipients: count,
+      messages: tally.sent,
+      failed: tally.failed.length,
+    };
+  }
+  if (tally.failed.length > 0) return { kind: 'failed', reason: [...new Set(tally.failed)].join('; '), recipients: count };
+  return { kind: 'duplicate', reportDate: plan.reportDate, recipients: count };
+}
+
+/** The words a late send of a missed report carries in the account's deliveries; `null` for any other send. */
+function lateNote(mode: ReportMode, timeZone: string): string | null {
+  if (mode.kind === 'extra' || mode.missed !== true) return null;
+  return mode.dueAt === undefined ? 'a late send of a missed report' : `a late send of the report missed at ${formatTime(mode.dueAt, timeZone)}`;
 }
