@@ -53,5 +53,6 @@ export async function recordLeftOut(
   leftOut: readonly LeftOutRecipient[],
   mail: LeftOutMail,
 ): Promise<void> {
-  await Promise.all(leftOut.map((left) => history.recordDelivery(account.address, leftOutEntry(left, mail, account.timezone))));
+  const entries = leftOut.map((left) => leftOutEntry(left, mail, account.timezone));
+  await Promise.all(entries.map((entry) => history.recordDelivery(account.address, entry)));
 }

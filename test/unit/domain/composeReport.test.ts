@@ -1,13 +1,17 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { composeReport, type ReportReadings } from '../../../functions/domain/composeReport';
 import { localDayBounds } from '../../../functions/domain/localTime';
 import { buildReportModel, type ReportModelInput } from '../../../functions/domain/reportModel';
-import { planClaimedReport } from '../../../functions/domain/reportPlan';
+import { planClaimedReport, planExtraReport } from '../../../functions/domain/reportPlan';
+import { reportInstant } from '../../../functions/domain/reportTime';
 import { reportWindows } from '../../../functions/domain/reportWindows';
 
 const NOW = Date.parse('2026-11-23T08:00:00Z');
 const ACCOUNT = { address: `0x${'a'.repeat(40)}` as const, reportAt: '08:00', timezone: 'UTC' };
 const plan = planClaimedReport(ACCOUNT, '2026-11-23');
+
+type Left = { readonly email: string; readonly reason: string };
 
 function figures(source?: ReportModelInput['source']): ReportModelInput {
   return {
@@ -33,11 +37,15 @@ function figures(source?: ReportModelInput['source']): ReportModelInput {
   };
 }
 
-const readings = (over: Partial<ReportReadings>): ReportReadings => ({
+const readings = (over: Partial<ReportReadings<Left, string>>): ReportReadings<Left, string> => ({
   plan,
+  span: 'day',
+  schedule: { reportAt: ACCOUNT.reportAt, timezone: ACCOUNT.timezone },
   audience: { kind: 'recipients', recipients: ['a@example.com', 'b@example.com'] },
+  leftOut: [],
   sent: [],
   figures: figures(),
+  channels: [],
   ...over,
 });
 
@@ -77,5 +85,57 @@ describe('composeReport: one decision over what a report run read', () => {
 
   it('refuses to decide a report to send without its figures', () => {
     expect(() => composeReport(readings({ figures: null }))).toThrow(RangeError);
+  });
+
+  const LEFT: Left[] = [{ email: 'c@example.com', reason: 'suppressed' }];
+
+  it("records those left out under the report id and kind, at the report's own time, when no one is left", () => {
+    const composed = composeReport(readings({ audience: { kind: 'none', reason: 'every recipient is suppressed' }, leftOut: LEFT, figures: null }));
+    expect(composed).toMatchObject({
+      kind: 'nothing-to-send',
+      history: { leftOut: LEFT, eventId: plan.eventId, kind: 'daily-report', at: reportInstant('2026-11-23', '08:00', 'UTC') },
+    });
+  });
+
+  it('records those left out of a report it sends, with its channels and the email kind of its span', () => {
+    const composed = composeReport(readings({ span: 'week', leftOut: LEFT, channels: ['desk-chat'] }));
+    expect(composed).toMatchObject({ kind: 'send', mailKind: 'weekly-report', channels: ['desk-chat'], history: { leftOut: LEFT, kind: 'weekly-report' } });
+  });
+
+  it("dates a copy's left-out entries at its sending, under the copy's own id", () => {
+    const copy = planExtraReport(ACCOUNT, NOW, true);
+    const composed = composeReport(readings({ plan: copy, leftOut: LEFT }));
+    expect(composed).toMatchObject({ kind: 'send', history: { eventId: copy.eventId, at: NOW } });
+    expect(copy.eventId).toContain(':copy:');
+  });
+
+  it('records nothing and posts nothing when every recipient already has it (a rerun)', () => {
+    const composed = composeReport(readings({ sent: ['a@example.com', 'b@example.com'], leftOut: LEFT, channels: ['desk-chat'], figures: null }));
+    expect(composed).toEqual({ kind: 'already-sent', plan, recipients: ['a@example.com', 'b@example.com'] });
+  });
+
+  it('sends exactly when someone of the audience lacks the report, and then mails the whole audience and every channel read', () => {
+    const emails = ['a@example.com', 'b@example.com', 'c@example.com', 'd@example.com'];
+    fc.assert(
+      fc.property(
+        fc.subarray(emails, { minLength: 1 }),
+        fc.subarray(emails),
+        fc.subarray(['one', 'two', 'three']),
+        fc.boolean(),
+        (audience, sentLower, channels, shout) => {
+          const sent = sentLower.map((email) => (shout ? email.toUpperCase() : email));
+          const [first, ...rest] = audience;
+          if (first === undefined) return;
+          const composed = composeReport(readings({ audience: { kind: 'recipients', recipients: [first, ...rest] }, sent, channels, leftOut: LEFT }));
+          const missing = audience.some((email) => !sentLower.includes(email));
+          expect(composed.kind).toBe(missing ? 'send' : 'already-sent');
+          if (composed.kind === 'send') {
+            expect(composed.recipients).toEqual(audience);
+            expect(composed.channels).toEqual(channels);
+            expect(composed.history.leftOut).toEqual(LEFT);
+          }
+        },
+      ),
+    );
   });
 });

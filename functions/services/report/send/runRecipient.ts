@@ -2,7 +2,8 @@ import type { ReportPeriod } from '../../../domain/recipientSettings';
 import { describeError } from '../../../shared/describeError';
 import type { ReportDeps } from './reportDeps';
 import type { ReportOutcome } from './reportOutcome';
-import { sendRecipientReports, type RecipientRun } from './sendRecipientReports';
+import type { RecipientRun } from '../../../domain/planRecipientReports';
+import { sendRecipientReports } from './sendRecipientReports';
 
 /** One email of a recipient's run: its digest (`address` null) or one account's report to it alone; `error` when something unexpected stopped it. */
 export interface RecipientSendResult {

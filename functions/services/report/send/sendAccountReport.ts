@@ -1,24 +1,22 @@
-import { composeReport, type ReportReadings } from '../../../domain/composeReport';
+import { composeReport, type ReportComposition, type ReportReadings } from '../../../domain/composeReport';
 import { planFor, type ReportMode } from '../../../domain/reportPlan';
 import { scheduleFollowers, type ReportPeriod } from '../../../domain/recipientSettings';
-import { REPORT_KINDS } from '../../../domain/reportKinds';
-import type { ReportRecord } from '../../../store/reportRecordsRepository';
-import type { AccountStatus } from '../../../mail/render/views';
 import type { TrackedAccount } from '../../../domain/account';
-import { mailChart } from '../../delivery/mailChart';
-import { deliverToRecipient, deliveryId, tallyOutcomes, type RecipientOutcome } from '../../delivery/mailDelivery';
-import { readReportData } from '../compose/reportData';
 import type { ReportDeps } from './reportDeps';
 import type { ReportOutcome } from './reportOutcome';
-import { renderReport } from '../compose/renderReport';
-import { CHART_ALT, presentReport, storedDataView } from '../../../notices/reportPresenter';
-import { recipientLinks } from '../../delivery/recipientLinks';
 import { mailAudience, type ChannelTaking } from '../../../notices/audience';
-import { reportChannels, reportNoticeId, reportToChannels } from './reportToChannels';
-import { reportInstant } from '../../../domain/reportTime';
-import { formatTime } from '../../../mail/render/format';
 import type { LeftOutRecipient } from '../../../notices/leftOutRecipient';
+import type { ReportRecord } from '../../../store/reportRecordsRepository';
+import { deliveryId, deliverToRecipient, tallyOutcomes, type RecipientOutcome } from '../../delivery/mailDelivery';
+import { readReportData } from '../compose/reportData';
+import { reportChannels, reportNoticeId, reportToChannels } from './reportToChannels';
+import { formatTime } from '../../../mail/render/format';
+import type { AccountStatus } from '../../../mail/render/views';
+import { CHART_ALT, presentReport, storedDataView } from '../../../notices/reportPresenter';
 import { recordLeftOut } from '../../delivery/leftOutEntry';
+import { mailChart } from '../../delivery/mailChart';
+import { recipientLinks } from '../../delivery/recipientLinks';
+import { renderReport } from '../compose/renderReport';
 
 /**
  * The report of the account at `address` as stored now (it may have been removed), sent as `mode`
@@ -35,8 +33,9 @@ export async function sendFollowersReport(deps: ReportDeps, address: string, mod
 /**
  * Sends one account's report, as `mode` says (see `ReportMode`, `planFor`), to `to` (those of the account's
  * addresses: the recipients on the account's schedule; default all), in three steps: it reads
- * everything the report needs (`readReport`), decides once (`composeReport`: not due, nothing to
- * send, already sent, or the report, labelled when built from stored data), then sends and records.
+ * everything the report needs (`loadReport`), decides once (`composeReport`: not due, nothing to
+ * send, already sent, or the report, labelled when built from stored data, with who was left out
+ * and which channels take it), then records, sends and posts what was decided (`deliverReport`).
  * Exactly one report per account per local day: every recipient's copy is delivered once under
  * `report:<address>:<local date>#<recipient>` (`report-week:…`, `report-month:…` for summaries),
  * and once all are served a report sent by the account's schedule moves its `nextReportAt` to the
@@ -56,28 +55,89 @@ export async function sendAccountReport(
   now: number,
   to?: readonly string[],
 ): Promise<ReportOutcome> {
-  const { readings, channels, record, leftOut } = await readReport(deps, account, mode, now, to);
-  const composition = composeReport(readings);
+  const loaded = await loadReport(deps, account, mode, now, to);
+  const composition = composeReport(loaded.readings);
+  return deliverReport(deps, account, mode, composition, loaded.record, now);
+}
+
+/** What one account's report run read: the readings it decides on, and the record it stores if it sends. */
+interface LoadedReport {
+  readonly readings: ReportReadings<LeftOutRecipient, ChannelTaking>;
+  /** This report's window summaries as the chain sent them, to store once it is sent; `null` for none. */
+  readonly record: ReportRecord | null;
+}
+
+/**
+ * Everything an account's report run decides on, read before anything is decided: which report
+ * `mode` asks for (`planFor`), who of `to` (default all the account's addresses) may get it
+ * (`mailAudience`, with those left out), whose copy is already delivered (one delivery record per
+ * recipient), and, only while some copy is still to be sent, the figures (`readReportData`,
+ * within the chain's grace: from the store once the chain is given up) and the channels that take
+ * the report (`reportChannels`).
+ */
+async function loadReport(deps: ReportDeps, account: TrackedAccount, mode: ReportMode, now: number, to?: readonly string[]): Promise<LoadedReport> {
+  const plan = planFor(account, mode, now);
+  const span = reportSpan(mode);
+  const base = { plan, span, schedule: { reportAt: account.reportAt, timezone: account.timezone }, sent: [], figures: null, channels: [] };
+  if (plan.kind === 'not-due') return { readings: { ...base, audience: { kind: 'none', reason: 'not due' }, leftOut: [] }, record: null };
+  const only = to?.map((email) => email.trim().toLowerCase());
+  const addressed = only ? account.emails.filter((email) => only.includes(email.trim().toLowerCase())) : account.emails;
+  if (addressed.length === 0) {
+    return { readings: { ...base, audience: { kind: 'none', reason: "no recipient follows the account's schedule" }, leftOut: [] }, record: null };
+  }
+  const audience = await mailAudience(deps.repos, addressed, 'reports');
+  const { leftOut } = audience;
+  if (audience.kind === 'none') return { readings: { ...base, audience, leftOut }, record: null };
+  const records = await Promise.all(audience.recipients.map((recipient) => deps.repos.deliveries.get(deliveryId(plan.eventId, recipient))));
+  const sent = audience.recipients.filter((_, i) => records[i]?.status === 'sent');
+  if (sent.length === audience.recipients.length) return { readings: { ...base, audience, leftOut, sent }, record: null };
+  const covers = plan.windows ? { kind: 'summary' as const, windows: plan.windows } : { kind: 'day' as const, day: plan.period };
+  const [data, channels] = await Promise.all([
+    readReportData(deps, mode.kind === 'extra' ? undefined : mode.dueAt, account, covers, now),
+    reportChannels(deps, account.address, span, now),
+  ]);
+  return { readings: { ...base, audience, leftOut, sent, figures: data.input, channels }, record: data.record };
+}
+
+/** Which report `mode` sends: the daily one, or a weekly or monthly summary. */
+function reportSpan(mode: ReportMode): ReportPeriod {
+  return mode.kind === 'summary' ? mode.period : 'day';
+}
+
+/**
+ * Does what `composeReport` decided for `account`'s report run in `mode`, and says how it went:
+ * records those left out in the account's history, stores the report's `record` (its window
+ * summaries, for the next report's changes), sends each recipient's copy once (`deliverToRecipient`
+ * under `<eventId>#<recipient>`, rendered only once claimed; a late send of a missed report says
+ * so in its history entry), then queues the report for its channels (`reportToChannels`, never
+ * failing the report). The account's `nextReportAt` moves once every copy is served (a conditional
+ * write: a concurrent run that moved it first wins).
+ */
+async function deliverReport(
+  deps: ReportDeps,
+  account: TrackedAccount,
+  mode: ReportMode,
+  composition: ReportComposition<LeftOutRecipient, ChannelTaking>,
+  record: ReportRecord | null,
+  now: number,
+): Promise<ReportOutcome> {
   if (composition.kind === 'not-due') {
     if (composition.reschedule) await deps.repos.schedule.setNextReportAt(account.address, composition.nextAt, account.nextReportAt);
     return { kind: 'not-due', nextAt: composition.nextAt };
   }
   const { plan } = composition;
-  if (composition.kind !== 'already-sent') {
-    // At the report's own time (a copy's: its sending), so a re-run lands on the same entries.
-    const at = plan.copyAt ?? reportInstant(plan.reportDate, account.reportAt, account.timezone);
-    await recordLeftOut(deps.repos.history, account, leftOut, { eventId: plan.eventId, kind: REPORT_KINDS[reportSpan(mode)], at });
-  }
+  const late = lateNote(mode, account.timezone);
   const advance = async (): Promise<void> => {
     if (plan.nextReportAt !== null) await deps.repos.schedule.setNextReportAt(account.address, plan.nextReportAt, account.nextReportAt);
   };
-  if (composition.kind === 'nothing-to-send') {
-    await advance();
-    return { kind: 'skipped', reason: composition.reason };
-  }
   if (composition.kind === 'already-sent') {
     await advance();
     return { kind: 'duplicate', reportDate: plan.reportDate, recipients: composition.recipients.length };
+  }
+  await recordLeftOut(deps.repos.history, account, composition.history.leftOut, composition.history);
+  if (composition.kind === 'nothing-to-send') {
+    await advance();
+    return { kind: 'skipped', reason: composition.reason };
   }
 
   const { model, recipients } = composition;
@@ -93,13 +153,12 @@ export async function sendAccountReport(
     lastPointAtMs: composition.lastPointAtMs,
     storedData: storedDataView(model),
   };
-  const late = lateNote(mode, account.timezone);
   const outcomes: RecipientOutcome[] = [];
   for (const recipient of recipients) {
     outcomes.push(
       await deliverToRecipient(deps, {
         eventId: plan.eventId,
-        kind: REPORT_KINDS[model.span],
+        kind: composition.mailKind,
         account: account.address,
         recipient,
         sentAt: now,
@@ -123,7 +182,7 @@ export async function sendAccountReport(
       }),
     );
   }
-  await reportToChannels(deps, account, channels, plan.copyAt, { model, chart }, now);
+  await reportToChannels(deps, account, composition.channels, plan.copyAt, { model, chart }, now);
 
   const tally = tallyOutcomes(outcomes);
   const count = recipients.length;
@@ -147,58 +206,8 @@ export async function sendAccountReport(
   return { kind: 'duplicate', reportDate: plan.reportDate, recipients: count };
 }
 
-/** What one report run read: the readings it decides on, and what it writes or posts if it sends. */
-interface ReportRead {
-  readonly readings: ReportReadings;
-  /** The channels that take the account's reports (read only when some copy is still to be sent). */
-  readonly channels: readonly ChannelTaking[];
-  /** This report's window summaries as the chain sent them, to store once it is sent; `null` for none. */
-  readonly record: ReportRecord | null;
-  /** The addressees `mailAudience` left out (suppressed, opted out of reports). */
-  readonly leftOut: readonly LeftOutRecipient[];
-}
-
-/**
- * Everything a report run decides on, read before anything is decided: which report the mode
- * asks for (`planFor`), who may get it (`mailAudience`), whose copy is already delivered (one
- * delivery record per recipient), and, only while some copy is still to be sent, the figures
- * (`readReportData`, within the chain's grace: from the store once the chain is given up) and the
- * channels that take the report.
- */
-async function readReport(deps: ReportDeps, account: TrackedAccount, mode: ReportMode, now: number, to: readonly string[] | undefined): Promise<ReportRead> {
-  const plan = planFor(account, mode, now);
-  const none = (audience: ReportReadings['audience'], leftOut: readonly LeftOutRecipient[] = []): ReportRead => ({
-    readings: { plan, audience, sent: [], figures: null },
-    channels: [],
-    record: null,
-    leftOut,
-  });
-  if (plan.kind === 'not-due') return none({ kind: 'none', reason: 'not due' });
-  const only = to?.map((email) => email.trim().toLowerCase());
-  const addressed = only ? account.emails.filter((email) => only.includes(email.trim().toLowerCase())) : account.emails;
-  if (addressed.length === 0) return none({ kind: 'none', reason: "no recipient follows the account's schedule" });
-  const audience = await mailAudience(deps.repos, addressed, 'reports');
-  if (audience.kind === 'none') return none(audience, audience.leftOut);
-  const records = await Promise.all(audience.recipients.map((recipient) => deps.repos.deliveries.get(deliveryId(plan.eventId, recipient))));
-  const sent = audience.recipients.filter((_, i) => records[i]?.status === 'sent');
-  if (sent.length === audience.recipients.length)
-    return { readings: { plan, audience, sent, figures: null }, channels: [], record: null, leftOut: audience.leftOut };
-  const span = reportSpan(mode);
-  const covers = plan.windows ? { kind: 'summary' as const, windows: plan.windows } : { kind: 'day' as const, day: plan.period };
-  const [data, channels] = await Promise.all([
-    readReportData(deps, mode.kind === 'extra' ? undefined : mode.dueAt, account, covers, now),
-    reportChannels(deps, account.address, span, now),
-  ]);
-  return { readings: { plan, audience, sent, figures: data.input }, channels, record: data.record, leftOut: audience.leftOut };
-}
-
 /** The words a late send of a missed report carries in the account's deliveries; `null` for any other send. */
 function lateNote(mode: ReportMode, timeZone: string): string | null {
   if (mode.kind === 'extra' || mode.missed !== true) return null;
   return mode.dueAt === undefined ? 'a late send of a missed report' : `a late send of the report missed at ${formatTime(mode.dueAt, timeZone)}`;
-}
-
-/** Which report `mode` sends: the daily one, or a weekly or monthly summary. */
-function reportSpan(mode: ReportMode): ReportPeriod {
-  return mode.kind === 'summary' ? mode.period : 'day';
 }

@@ -3,7 +3,7 @@ import type { TrackedAccount } from '../../../domain/account';
 import type { ReportMode } from '../../../domain/reportPlan';
 import { mapConcurrent } from '../../../shared/concurrency';
 import type { ReportDeps } from './reportDeps';
-import type { RecipientRun } from './sendRecipientReports';
+import type { RecipientRun } from '../../../domain/planRecipientReports';
 import { reportFailure, runRecipient, type RecipientSendResult } from './runRecipient';
 import { sendFollowersReport } from './sendAccountReport';
 import type { ReportOutcome } from './reportOutcome';

@@ -1,0 +1,100 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { planRecipientReports, type RecipientRun } from '../../../functions/domain/planRecipientReports';
+import { periodsDue } from '../../../functions/domain/recipientSchedule';
+import { defaultRecipientSettings, WEEKDAYS, type RecipientSettings } from '../../../functions/domain/recipientSettings';
+import type { RecipientClock } from '../../../functions/domain/recipientSchedule';
+import { accountRecord, testAddress } from '../../support/store/accountFixture';
+
+const NOW = Date.parse('2026-11-23T23:30:00Z');
+const ACCOUNTS = [1, 2, 3].map((n) => accountRecord({ address: testAddress(n, 7), timezone: 'Europe/Berlin', reportAt: '08:00' }));
+const [A, B] = ACCOUNTS as [(typeof ACCOUNTS)[number], (typeof ACCOUNTS)[number], (typeof ACCOUNTS)[number]];
+const record = (over: Partial<RecipientSettings> & { clock?: RecipientClock | null } = {}) => ({
+  ...defaultRecipientSettings('r@example.com'),
+  clock: null,
+  ...over,
+});
+
+describe('planRecipientReports: what one recipient run sends, decided once', () => {
+  it("sends a per-account recipient's own daily report per account, on its clock, as the claimed day's report", () => {
+    const plan = planRecipientReports(
+      record({ timezone: 'Asia/Tokyo', reportAt: '07:00' }),
+      ACCOUNTS,
+      { kind: 'scheduled', reportDate: '2026-11-24', dueAt: NOW, missed: true },
+      NOW,
+    );
+    expect(plan.reportDate).toBe('2026-11-24');
+    expect(plan.timeZone).toBe('Asia/Tokyo');
+    expect(plan.sends).toHaveLength(3);
+    for (const [i, send] of plan.sends.entries()) {
+      expect(send).toMatchObject({ kind: 'account', period: 'day', mode: { kind: 'scheduled', reportDate: '2026-11-24', dueAt: NOW, missed: true } });
+      if (send.kind !== 'account') continue;
+      expect(send.account).toEqual({ ...ACCOUNTS[i], timezone: 'Asia/Tokyo', reportAt: '07:00' });
+    }
+  });
+
+  it('sends a digest recipient one digest per period due, its summaries as their spans', () => {
+    // 2026-11-23 is a Monday.
+    const plan = planRecipientReports(record({ mode: 'digest', weekly: 'mon' }), ACCOUNTS, { kind: 'scheduled', reportDate: '2026-11-23', dueAt: NOW }, NOW);
+    expect(plan.sends).toEqual([
+      { kind: 'digest', period: 'day', forced: false, copy: false, dueAt: NOW },
+      { kind: 'digest', period: 'week', forced: false, copy: false, dueAt: NOW },
+    ]);
+  });
+
+  it('forced, sends its daily report now as an extra (a copy when asked), dated on its own clock', () => {
+    const plan = planRecipientReports(record({ timezone: 'Asia/Tokyo', weekly: 'mon' }), [A], { kind: 'forced', copy: true }, NOW);
+    expect(plan.reportDate).toBe('2026-11-24');
+    expect(plan.sends).toEqual([
+      {
+        kind: 'account',
+        period: 'day',
+        account: { ...A, timezone: 'Asia/Tokyo', reportAt: '08:00' },
+        mode: { kind: 'extra', regularIfDue: false, copy: true },
+      },
+    ]);
+  });
+
+  it("forced for some accounts, sends even a digest recipient those accounts' reports alone", () => {
+    const plan = planRecipientReports(record({ mode: 'digest' }), ACCOUNTS, { kind: 'forced', accounts: [B.address] }, NOW);
+    expect(plan.sends.map((send) => (send.kind === 'account' ? send.account.address : null))).toEqual([B.address]);
+  });
+
+  it('sends nothing without accounts', () => {
+    expect(planRecipientReports(record({ mode: 'digest' }), [], { kind: 'scheduled', reportDate: '2026-11-23' }, NOW).sends).toEqual([]);
+    expect(planRecipientReports(record(), [], { kind: 'forced' }, NOW)).toEqual({ reportDate: '2026-11-23', timeZone: 'UTC', sends: [] });
+  });
+
+  it('sends each period due exactly once per account (per-account) or once in all (digest), never an account not asked for', () => {
+    const settings = fc.record({
+      mode: fc.constantFrom('per-account' as const, 'digest' as const),
+      timezone: fc.constantFrom(null, 'UTC', 'Asia/Tokyo'),
+      weekly: fc.constantFrom(null, ...WEEKDAYS),
+      monthly: fc.option(fc.integer({ min: 1, max: 28 }), { nil: null }),
+    });
+    const run: fc.Arbitrary<RecipientRun> = fc.oneof(
+      fc.record({ kind: fc.constant('scheduled' as const), reportDate: fc.constantFrom('2026-11-23', '2026-11-24', '2026-12-01') }),
+      fc
+        .option(fc.subarray(ACCOUNTS.map((a): string => a.address)), { nil: null })
+        .map((accounts): RecipientRun => (accounts === null ? { kind: 'forced' } : { kind: 'forced', accounts })),
+    );
+    fc.assert(
+      fc.property(settings, fc.subarray(ACCOUNTS), run, (over, accounts, r) => {
+        const rec = record(over);
+        const plan = planRecipientReports(rec, accounts, r, NOW);
+        const periods = accounts.length === 0 ? [] : r.kind === 'scheduled' ? periodsDue(rec, plan.reportDate) : ['day'];
+        const asked = r.kind === 'forced' && r.accounts !== undefined ? accounts.filter((a) => r.accounts?.includes(a.address)) : accounts;
+        const digest = rec.mode === 'digest' && !(r.kind === 'forced' && r.accounts !== undefined);
+        expect(plan.sends.length).toBe(digest ? periods.length : periods.length * asked.length);
+        expect([...new Set(plan.sends.map((send) => send.period))]).toEqual(plan.sends.length === 0 ? [] : periods);
+        for (const send of plan.sends) {
+          expect(send.kind).toBe(digest ? 'digest' : 'account');
+          if (send.kind !== 'account') continue;
+          expect(asked.map((a) => a.address)).toContain(send.account.address);
+          expect(send.account.timezone).toBe(plan.timeZone);
+          expect(send.mode.kind).toBe(r.kind === 'forced' ? 'extra' : send.period === 'day' ? 'scheduled' : 'summary');
+        }
+      }),
+    );
+  });
+});
