@@ -8,6 +8,7 @@ import type { PendingAlerts } from './evaluateDrawdown';
 import type { Address } from '../../domain/address';
 import type { UnknownKeyAction } from '../../domain/delegateProtection';
 import type { DecisionUnit } from '../../domain/decisionUnit';
+import { pendingUnknownKeys } from '../../domain/judgeAgain';
 import type { ProtectiveRevoker } from '../../domain/protectiveAction';
 import type { DecisionRepository } from '../../store/decisionRepository';
 import type { KnownDelegatesRepository } from '../../store/knownDelegatesRepository';
@@ -50,7 +51,8 @@ export interface GuardDeps {
 /**
  * Everything the decision needs, read at once: the stored views, and (mode on) the protection
  * state, then the unit of each unknown key listed now whose decision was queued and not judged
- * again yet (a known key's is not read; the decision leaves out the rest it does not need).
+ * again yet (`pendingUnknownKeys`, before the new delegates are known: the decision leaves out
+ * a new one).
  */
 async function loadDelegateCheck(
   deps: { delegates: DelegateViewRepository } & GuardDeps,
@@ -62,15 +64,10 @@ async function loadDelegateCheck(
     deps.delegates.listForAccount(account.address),
     account.revokeUnknown === 'off' ? null : deps.knownDelegates.read(account.address),
   ]);
-  const listed = new Set(current.map((d) => d.address.toLowerCase()));
-  const awaited = (state?.unknownSeen ?? []).flatMap((seen) => {
-    const key = seen.delegate.toLowerCase();
-    return seen.decisionId === undefined || seen.judgedAgain === true || !listed.has(key) || state?.known.has(key)
-      ? []
-      : [{ key, decisionId: seen.decisionId, delegate: seen.delegate }];
-  });
+  // Before the decision knows which delegates are new, every key pending but for that: a superset of what it judges.
+  const awaited = state === null ? [] : pendingUnknownKeys(state, current, [], options.now);
   const units = new Map<string, DecisionUnit | null>(
-    await Promise.all(awaited.map(async (u) => [u.key, await deps.decisions.unit(u.decisionId, u.delegate)] as const)),
+    await Promise.all(awaited.map(async ({ seen }) => [seen.delegate.toLowerCase(), await deps.decisions.unit(seen.decisionId, seen.delegate)] as const)),
   );
   return {
     account,
