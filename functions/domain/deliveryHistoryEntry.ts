@@ -22,3 +22,8 @@ export const deliveryHistoryEntrySchema = z.object({
   eventId: z.string().min(1).max(400),
 });
 export type DeliveryHistoryEntry = z.output<typeof deliveryHistoryEntrySchema>;
+
+/** The part of an email's entry every outcome shares: the recipient as stored (trimmed, lower case), the email kind, when, and the event id cut to the schema's 400. */
+export function emailEntryBase(email: { readonly eventId: string; readonly kind: string; readonly to: string }, at: number) {
+  return { via: 'email', to: email.to.trim().toLowerCase(), what: email.kind, at, eventId: email.eventId.slice(0, 400) } as const;
+}

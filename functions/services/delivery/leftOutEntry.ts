@@ -1,4 +1,4 @@
-import type { DeliveryHistoryEntry } from '../../domain/deliveryHistoryEntry';
+import { emailEntryBase, type DeliveryHistoryEntry } from '../../domain/deliveryHistoryEntry';
 import type { MailCategory } from '../../domain/mailCategory';
 import { formatTime } from '../../mail/render/format';
 import type { LeftOutReason, LeftOutRecipient } from '../../notices/leftOutRecipient';
@@ -32,15 +32,7 @@ export interface LeftOutMail {
 
 /** The account's `suppressed` delivery entry of one recipient left out of `mail`. */
 export function leftOutEntry(left: LeftOutRecipient, mail: LeftOutMail, timeZone: string): DeliveryHistoryEntry {
-  return {
-    via: 'email',
-    to: left.email.trim().toLowerCase(),
-    what: mail.kind,
-    outcome: 'suppressed',
-    reason: leftOutText(left.reason, timeZone),
-    at: mail.at,
-    eventId: mail.eventId.slice(0, 400),
-  };
+  return { ...emailEntryBase({ ...mail, to: left.email }, mail.at), outcome: 'suppressed', reason: leftOutText(left.reason, timeZone) };
 }
 
 /**

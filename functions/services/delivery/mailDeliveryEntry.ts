@@ -1,4 +1,4 @@
-import type { DeliveryHistoryEntry } from '../../domain/deliveryHistoryEntry';
+import { emailEntryBase, type DeliveryHistoryEntry } from '../../domain/deliveryHistoryEntry';
 import { withoutUrls } from '../../shared/withoutUrls';
 
 /** How one recipient's email ended (`RecipientOutcome` of the mail sender, as far as the history needs it). */
@@ -34,7 +34,7 @@ export function mailDeliveryEntry(
   outcome: MailOutcome,
   at: number,
 ): DeliveryHistoryEntry | null {
-  const base = { via: 'email', to: email.recipient.trim().toLowerCase(), what: email.kind, at, eventId: email.eventId.slice(0, 400) } as const;
+  const base = emailEntryBase({ eventId: email.eventId, kind: email.kind, to: email.recipient }, at);
   switch (outcome.kind) {
     case 'sent':
       return email.lateNote === undefined ? { ...base, outcome: 'sent', reason: null } : { ...base, outcome: 'reconciled', reason: email.lateNote };

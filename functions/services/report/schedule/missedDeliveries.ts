@@ -1,7 +1,7 @@
-import type { DeliveryHistoryEntry } from '../../../domain/deliveryHistoryEntry';
-import { scheduleFollowers } from '../../../domain/recipientSettings';
-import { periodsDue } from '../../../domain/recipientSchedule';
-import { planFor } from '../../../domain/reportPlan';
+import { emailEntryBase, type DeliveryHistoryEntry } from '../../../domain/deliveryHistoryEntry';
+import { scheduleFollowers, type ReportPeriod } from '../../../domain/recipientSettings';
+import { planRecipientReports } from '../../../domain/planRecipientReports';
+import { planFor, type ReportMode } from '../../../domain/reportPlan';
 import type { TrackedAccount } from '../../../domain/account';
 import { withoutUrls } from '../../../shared/withoutUrls';
 import type { AccountHistoryRepository } from '../../../store/accountHistoryRepository';
@@ -39,26 +39,26 @@ export async function recordMissedDeliveries(ports: MissedDeliveryPorts, missed:
   const reason = missedReason(missed, graceMs);
   const { job } = missed;
   const listed: { account: TrackedAccount; entry: DeliveryHistoryEntry }[] = [];
-  const entry = (account: TrackedAccount, to: string, period: keyof typeof REPORT_KINDS): { account: TrackedAccount; entry: DeliveryHistoryEntry } => {
-    const mode =
-      period === 'day' ? ({ kind: 'scheduled', reportDate: job.reportDate } as const) : ({ kind: 'summary', period, reportDate: job.reportDate } as const);
+  const list = (account: TrackedAccount, recipients: readonly string[], period: ReportPeriod, mode: ReportMode): void => {
     const plan = planFor(account, mode, job.dueAt);
-    const eventId = plan.kind === 'send' ? plan.eventId : `report:${account.address}:${job.reportDate}`;
-    return {
-      account,
-      entry: { via: 'email', to: to.trim().toLowerCase(), what: REPORT_KINDS[period], outcome: 'missed', reason, at: job.dueAt, eventId },
-    };
+    // A claimed day's or summary's plan is always one to send (`planClaimedReport`, `summaryPlan`).
+    if (plan.kind !== 'send') return;
+    for (const to of recipients) {
+      listed.push({ account, entry: { ...emailEntryBase({ eventId: plan.eventId, kind: REPORT_KINDS[period], to }, job.dueAt), outcome: 'missed', reason } });
+    }
   };
   if (job.kind === 'recipient') {
     const record = await ports.recipients.get(job.email);
-    if (record === null || record.mode === 'digest') return;
+    if (record === null) return;
     const accounts = await recipientAccounts({ repos: ports }, record);
-    for (const period of periodsDue(record, job.reportDate)) listed.push(...accounts.map((account) => entry(account, record.email, period)));
+    // The per-account reports its run would have sent (a digest names no account).
+    const run = planRecipientReports(record, accounts, { kind: 'scheduled', reportDate: job.reportDate }, job.dueAt);
+    for (const send of run.sends) if (send.kind === 'account') list(send.account, [record.email], send.period, send.mode);
   } else {
     const account = await ports.accounts.get(job.address);
     if (account === null) return;
     const followers = scheduleFollowers(account.emails, await ports.recipients.getMany(account.emails));
-    listed.push(...followers.map((email) => entry(account, email, 'day')));
+    list(account, followers, 'day', { kind: 'scheduled', reportDate: job.reportDate });
   }
   await Promise.all(listed.map(({ account, entry }) => ports.history.recordDelivery(account.address, entry)));
 }
