@@ -154,8 +154,11 @@ export async function deskPage(deps: DeskPageDeps, request: WebRequest): Promise
   if (path === DESK_PATHS.channels && request.method !== 'POST') {
     if (!signed.viewer.operator) return { kind: 'not-found', chrome: signed.chrome };
     const testId = request.query.get('test');
-    const test = testId !== null && UUID.test(testId) ? await deps.channelTests.get(testId) : null;
-    const [channels, recent] = await Promise.all([deskChannels(deps), deps.channelTests.recent()]);
+    const [channels, recent, test] = await Promise.all([
+      deskChannels(deps),
+      deps.channelTests.recent(),
+      testId !== null && UUID.test(testId) ? deps.channelTests.get(testId) : null,
+    ]);
     return { kind: 'channels', chrome: signed.chrome, channels, now: deps.now(), test: test?.by === signed.viewer.email ? test : null, recent };
   }
   if (path === DESK_PATHS.testChannel && request.method === 'POST') {
