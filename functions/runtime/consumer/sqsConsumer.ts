@@ -141,7 +141,7 @@ export function parseRecord<S extends z.ZodType>(schema: S): (body: string) => P
 }
 
 /** The longest visibility SQS accepts (`ChangeMessageVisibility`): 12 hours. */
-export const MAX_VISIBILITY_SECONDS = 43_200;
+const MAX_VISIBILITY_SECONDS = 43_200;
 
 /**
  * How long a message that failed for a passing reason on its `receiveCount`-th receive stays
@@ -156,7 +156,7 @@ export function retryDelaySeconds(settings: WorkQueueSettings, receiveCount: num
 }
 
 /** The failed record's delay before its next receive: the error's own, else the queue's backoff; `undefined` leaves the visibility timeout. */
-export function backoffSeconds(queue: WorkQueueSettings | undefined, record: SQSRecord, error: unknown): number | undefined {
+function backoffSeconds(queue: WorkQueueSettings | undefined, record: SQSRecord, error: unknown): number | undefined {
   if (error instanceof RetryLaterError && error.retryAfterMs !== undefined) {
     return Math.min(MAX_VISIBILITY_SECONDS, Math.max(0, Math.ceil(error.retryAfterMs / 1_000)));
   }
