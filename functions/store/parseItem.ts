@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import { firstIssue } from '../shared/firstIssue';
 import { StoreError } from './errors';
 
 /**
@@ -8,7 +9,5 @@ import { StoreError } from './errors';
 export function parseItem<S extends z.ZodType>(schema: S, value: unknown, operation: string): z.output<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const field = issue?.path.length ? issue.path.join('.') : 'item';
-  throw new StoreError(operation, `invalid ${field}: ${issue?.message ?? 'does not match the schema'}`, { cause: parsed.error });
+  throw new StoreError(operation, `invalid ${firstIssue(parsed.error, 'item')}`, { cause: parsed.error });
 }
