@@ -1,6 +1,7 @@
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import * as z from 'zod';
 import { invokePayloadJson } from './invokePayloadJson';
+import { lambdaNeverRan, type NeverRan } from './lambdaNeverRan';
 import { channelTestAnswerSchema, type ChannelTestAnswer, type ChannelTestRequest } from '../domain/channelTestCall';
 import type { ChannelTester } from '../services/desk/channelTester';
 import type { LambdaClientLike } from './lambdaRevocationSigner';
@@ -16,12 +17,11 @@ export function channelTestLambdaClient(region: string): LambdaClient {
   return new LambdaClient({ region, maxAttempts: 1, requestHandler: { requestTimeout: CHANNEL_TEST_INVOKE_TIMEOUT_MS } });
 }
 
-/** Lambda's refusals that prove the function never ran, by error name: what they mean in words. */
-const NEVER_RAN: Readonly<Record<string, string>> = {
-  TooManyRequestsException: 'the test function is busy',
-  ResourceNotFoundException: 'the test function does not exist',
-  AccessDeniedException: 'the desk may not invoke the test function',
-  AccessDenied: 'the desk may not invoke the test function',
+/** Lambda's refusals that prove the test function never ran, in words. */
+const NEVER_RAN: Readonly<Record<NeverRan, string>> = {
+  busy: 'the test function is busy',
+  missing: 'the test function does not exist',
+  denied: 'the desk may not invoke the test function',
 };
 
 const errorPayloadSchema = z.looseObject({ errorType: z.string().max(100).optional() });
@@ -47,7 +47,8 @@ export class LambdaChannelTester implements ChannelTester {
       );
     } catch (cause) {
       const name = cause instanceof Error ? cause.name : 'error';
-      const why = NEVER_RAN[name];
+      const refusal = lambdaNeverRan(name);
+      const why = refusal === undefined ? undefined : NEVER_RAN[refusal];
       return failed(
         why
           ? `the test could not be run: ${why} (${name}); nothing was sent`

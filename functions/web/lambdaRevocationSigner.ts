@@ -1,6 +1,7 @@
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import * as z from 'zod';
 import { invokePayloadJson } from './invokePayloadJson';
+import { lambdaNeverRan, type NeverRan } from './lambdaNeverRan';
 import type { RevocationOutcome, RevocationRequest } from '../domain/revocationOutcome';
 import { parseRevocationOutcome } from './parseRevocationOutcome';
 import { RevocationInvokeError, type RevocationInvokeFailure } from './errors';
@@ -45,12 +46,11 @@ export function signerLambdaClient(region: string): LambdaClient {
   return new LambdaClient({ region, maxAttempts: 1 });
 }
 
-/** Lambda's refusals that prove the function never ran, by error name. */
-const NEVER_RAN: Readonly<Record<string, RevocationInvokeFailure>> = {
-  TooManyRequestsException: 'throttled',
-  ResourceNotFoundException: 'not-invocable',
-  AccessDeniedException: 'not-invocable',
-  AccessDenied: 'not-invocable',
+/** Lambda's refusals that prove the signer never ran, as the page's failure kinds. */
+const NEVER_RAN: Readonly<Record<NeverRan, RevocationInvokeFailure>> = {
+  busy: 'throttled',
+  missing: 'not-invocable',
+  denied: 'not-invocable',
 };
 
 const errorPayloadSchema = z.looseObject({ errorType: z.string().optional(), errorMessage: z.string().optional() });
@@ -79,7 +79,8 @@ export class LambdaRevocationSigner implements RevocationSigner {
         break;
       } catch (cause) {
         const name = cause instanceof Error ? cause.name : 'error';
-        const failure = NEVER_RAN[name] ?? 'invoke-failed';
+        const refusal = lambdaNeverRan(name);
+        const failure = refusal === undefined ? 'invoke-failed' : NEVER_RAN[refusal];
         if (failure === 'throttled' && this.retry.now() + delay <= giveUpAt) {
           await this.retry.sleep(delay);
           delay = Math.min(delay * 2, 1_000);
