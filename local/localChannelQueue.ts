@@ -3,8 +3,9 @@ import { DestinationPacer } from '../functions/domain/destinationPacer';
 import { createChannelWorkerHandler } from '../functions/handlers/channel-worker';
 import { CHANNEL_BATCH_SIZE, CHANNEL_QUEUE } from '../functions/services/channels/channelQueueSettings';
 import type { LinkMinter } from '../functions/links/linkMinter';
-import type { MailSender } from '../functions/mail/send/sesSender';
 import type { ChannelQueueMessage } from '../functions/messages/channelJob';
+import type { NotifyQueueEvent } from '../functions/messages/notifyMessage';
+import type { MessageQueue } from '../functions/queue/messageQueue';
 import { CachedChannelList } from '../functions/store/cachedChannelList';
 import type { DestinationSlots } from '../functions/services/channels/destinationSlots';
 import type { Counters, Log } from '../functions/shared/observability';
@@ -15,9 +16,8 @@ import type { QueueJournal } from './queue/queueJournal';
 export interface LocalChannelQueueOptions {
   readonly repos: Repositories;
   readonly channelSender: ChannelSenderDeps;
-  /** Sends the broken-channel emails (the alert class of the process's governor). */
-  readonly sender: MailSender;
-  readonly mailFrom: string;
+  /** Where a channel the worker marks broken is announced: the process's notify queue, whose consumer emails it. */
+  readonly notifyQueue: MessageQueue<NotifyQueueEvent>;
   readonly links: Pick<LinkMinter, 'build'>;
   /** How long the fan-out keeps the channel list it read (`CHANNEL_LIST_CACHE_SECONDS`); default 5 s. */
   readonly channelListCacheMs?: number;
@@ -81,9 +81,7 @@ export function createLocalChannelQueue(options: LocalChannelQueueOptions): InPr
         channelSender: options.channelSender,
         channelQueue: queue,
         pacer,
-        links: options.links,
-        sender: options.sender,
-        mailFrom: options.mailFrom,
+        notifyQueue: options.notifyQueue,
         log: options.log,
         counters: options.counters,
         now: options.now,

@@ -15,9 +15,9 @@ import { refinementBudgetFrom, type RefinementBudget } from '../functions/servic
 import type { ChannelQueueMessage } from '../functions/messages/channelJob';
 import { notifyPublisher } from '../functions/runtime/notifyPublisher';
 import type { ProtectiveRevoker } from '../functions/domain/protectiveAction';
-import { consumerQueue } from '../functions/runtime/consumer/consumerQueue';
-import type { WorkQueueSettings } from '../functions/queue/workQueueSettings';
 import { heldRecords, InProcessQueue, type QueueClock, type SqsLambdaHandler } from './queue/inProcessQueue';
+import { drainInRounds } from './queue/drainInRounds';
+import { createLocalNotifyQueue } from './localNotifyQueue';
 import type { QueueJournal } from './queue/queueJournal';
 
 export interface LocalPipelineDeps {
@@ -30,7 +30,8 @@ export interface LocalPipelineDeps {
   readonly notifyConsumer: SqsLambdaHandler;
   /**
    * The channel queue (consumed by the channel worker): every notify event is published to it too
-   * (`notifyPublisher`), so chats never wait for the paced emails; drained after notify.
+   * (`notifyPublisher`), so chats never wait for the paced emails; drained after notify, in rounds
+   * until both are empty (its worker queues a broken channel's notice on the notify queue).
    */
   readonly channelQueue?: InProcessQueue<ChannelQueueMessage>;
   readonly collectSettings?: CollectSettings;
@@ -56,15 +57,6 @@ export interface LocalPipelineDeps {
   readonly journalFor?: (queue: string) => QueueJournal;
 }
 
-/**
- * The local notify queue's redelivery: the deployed consumer timeout and receive limit, with the
- * local visibility timeout (default SQS's 30 s; `serve` retries sooner).
- */
-export function localNotifyQueue(visibilityTimeoutMs = 30_000): WorkQueueSettings {
-  const deployed = consumerQueue('notify');
-  return { ...deployed, visibilityTimeoutSeconds: Math.max(1, Math.ceil(visibilityTimeoutMs / 1_000)) };
-}
-
 /** Result of one dispatch-and-collect cycle. */
 export interface CycleResult {
   readonly dispatched: CollectJob[];
@@ -79,13 +71,9 @@ export interface CycleResult {
  */
 export function createLocalPipeline(deps: LocalPipelineDeps) {
   const queueOptions = deps.queueClock ? { clock: deps.queueClock } : {};
-  const notifySettings = localNotifyQueue(deps.visibilityTimeoutMs);
-  const notifyQueue = new InProcessQueue<NotifyQueueEvent>({
-    name: 'sentinel-notify',
+  const notifyQueue = createLocalNotifyQueue({
     consumer: deps.notifyConsumer,
-    visibilityTimeoutMs: deps.visibilityTimeoutMs ?? 30_000,
-    maxReceiveCount: notifySettings.maxReceiveCount,
-    timeoutMs: notifySettings.consumerTimeoutSeconds * 1_000,
+    ...(deps.visibilityTimeoutMs === undefined ? {} : { visibilityTimeoutMs: deps.visibilityTimeoutMs }),
     ...queueOptions,
     ...(deps.journalFor ? { journal: deps.journalFor('sentinel-notify') } : {}),
   });
@@ -143,7 +131,7 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
     /** The channel queue events fan out to, when given. */
     channelQueue: deps.channelQueue,
     /**
-     * Dispatches and delivers the queues (collect, notify, channels) until they are empty (the CLI's `collect`); the collect
+     * Dispatches and delivers the queues (collect, decisions, then notify and channels in rounds) until they are all empty (the CLI's `collect`); the collect
      * consumers start on the jobs as soon as dispatch has queued them.
      * `progress` is told how many polls finished out of how many were dispatched. `deliver: 'collect-only'` returns once
      * collect is done and leaves the decision, notify and channel queues to the caller (a scheduler whose next dispatch must
@@ -179,10 +167,10 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
         // Jobs queued after the consumers had emptied the queue.
         await collectQueue.drain(collectPollers);
         if (deliver === 'all') {
-          // The signer publishes each decision's result on the notify queue: decisions first.
+          // The signer publishes each decision's result on the notify queue: decisions first. Then notify and
+          // channels in rounds: a channel marked broken queues its notice on the notify queue, drained before.
           await deps.drainDecisions?.();
-          await notifyQueue.drain();
-          await deps.channelQueue?.drain();
+          await drainInRounds(deps.channelQueue ? [notifyQueue, deps.channelQueue] : [notifyQueue]);
         }
         return { dispatched: dispatch.value.dispatched, outcomes };
       } finally {

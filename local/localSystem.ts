@@ -28,7 +28,8 @@ import { reconcileDepsFrom } from '../functions/runtime/reconcileDepsFrom';
 import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
 import type { HttpRoute } from './http/lambdaHttpAdapter';
-import { createLocalPipeline, localNotifyQueue, type LocalPipeline } from './localPipeline';
+import { createLocalPipeline, type LocalPipeline } from './localPipeline';
+import { localNotifyQueue } from './localNotifyQueue';
 import { heldRecords, InProcessQueue, type QueueClock } from './queue/inProcessQueue';
 import type { QueueFolder } from './queue/queueFolder';
 import { createLocalReportPipeline, type LocalReportPipeline, type ReportQueueRetries } from './reportPipeline';
@@ -176,8 +177,8 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
   const channelQueue = createLocalChannelQueue({
     repos,
     channelSender,
-    sender: alertSender,
-    mailFrom: settings.MAIL_FROM,
+    // Bound late: a channel the worker marks broken is announced on the pipeline's notify queue, whose consumer emails it.
+    notifyQueue: { send: (entries) => pipeline.notifyQueue.send(entries) },
     links,
     channelListCacheMs: settings.CHANNEL_LIST_CACHE_SECONDS * 1_000,
     log,

@@ -77,7 +77,8 @@ async function collectPipeline(rt: CliRuntime) {
   const sender = localMailGovernor(rt.settings, counters).sender(sesSenderFrom(rt.settings), 'alert');
   const links = await rt.links();
   const mail = localMailDeps({ settings: rt.settings, repos: rt.repos, log: rt.log, counters, now }, links, chain, sender);
-  const channelQueue = cliChannelQueue(rt, sender, links, counters);
+  // Bound late: a channel the worker marks broken is announced on the pipeline's notify queue (drained in rounds with it).
+  const channelQueue = cliChannelQueue(rt, links, counters, { send: (entries) => pipeline.notifyQueue.send(entries) });
   const pipeline = createLocalPipeline({
     repos: rt.repos,
     chain,

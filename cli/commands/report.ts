@@ -13,8 +13,9 @@ import { missedReportLine } from '../../functions/services/report/schedule/opera
 import { memoryCounters } from '../../functions/shared/observability';
 import { localEmailRenderer, localMailGovernor } from '../../local/localSystem';
 import { dispatchAndDrainReports } from '../../local/reportPipeline';
-import type { ChannelJob } from '../../functions/messages/channelJob';
-import type { InProcessQueue } from '../../local/queue/inProcessQueue';
+import { createNotifyHandler } from '../../functions/handlers/notify';
+import { createLocalNotifyQueue } from '../../local/localNotifyQueue';
+import { drainInRounds } from '../../local/queue/drainInRounds';
 import { cliChannelQueue } from '../cliChannelQueue';
 import type { CliContext, CliRuntime } from '../cliRuntime';
 import { formatTable, plural, printJson, UsageError, addressMessage } from '../output';
@@ -22,13 +23,16 @@ import { formatTable, plural, printJson, UsageError, addressMessage } from '../o
 /**
  * The report service's ports from the CLI runtime: its repositories, links and clock, the chain, SES
  * from the settings paced at `MAIL_RATE`'s report share, and the channel queue reports to chat go
- * on (`channelQueue`: consumed in this process, drained by the command before it exits).
+ * on, consumed in this process; a channel its worker marks broken is announced on a notify queue
+ * whose consumer (the notify handler, at the alert share) emails it. `deliver` drains both, in
+ * rounds until they are empty, before the command exits.
  */
-export async function reportDepsFrom(rt: CliRuntime): Promise<{ deps: MissedReportsDeps; channelQueue: InProcessQueue<ChannelJob> }> {
+export async function reportDepsFrom(rt: CliRuntime): Promise<{ deps: MissedReportsDeps; deliver: () => Promise<void> }> {
   const counters = memoryCounters();
   const governor = localMailGovernor(rt.settings, counters);
   const links = await rt.links();
-  const channelQueue = cliChannelQueue(rt, governor.sender(sesSenderFrom(rt.settings), 'alert'), links, counters);
+  // Bound late: the notify handler takes the report's mail ports, built below.
+  const channelQueue = cliChannelQueue(rt, links, counters, { send: (entries) => notifyQueue.send(entries) });
   const deps: Omit<MissedReportsDeps, 'digest'> = {
     repos: rt.repos,
     channels: { channels: rt.repos.channels, alerts: rt.repos.alerts, channelQueue, links },
@@ -43,7 +47,16 @@ export async function reportDepsFrom(rt: CliRuntime): Promise<{ deps: MissedRepo
     counters,
     now: rt.now,
   };
-  return { deps: { ...deps, digest: digestSenderFor(deps) }, channelQueue };
+  const notifyQueue = createLocalNotifyQueue({
+    consumer: createNotifyHandler({ ...deps, repos: rt.repos, sender: governor.sender(sesSenderFrom(rt.settings), 'alert') }),
+    visibilityTimeoutMs: 1_000,
+  });
+  return {
+    deps: { ...deps, digest: digestSenderFor(deps) },
+    deliver: async () => {
+      await drainInRounds([channelQueue, notifyQueue]);
+    },
+  };
 }
 
 const UNDELIVERED = new Set(['failed', 'retry', 'error']);
@@ -93,10 +106,10 @@ export function register(program: Command, context: CliContext): void {
         address = parsed.data;
       }
       const rt = await context.runtime();
-      const { deps, channelQueue } = await reportDepsFrom(rt);
+      const { deps, deliver } = await reportDepsFrom(rt);
       const now = rt.now();
       if (options.retryMissed) {
-        await retryMissed(context, deps, now, options.json ?? false, () => channelQueue.drain());
+        await retryMissed(context, deps, now, options.json ?? false, deliver);
         return;
       }
       const force = options.force ?? false;
@@ -104,8 +117,9 @@ export function register(program: Command, context: CliContext): void {
       if (address !== undefined && !(await rt.repos.accounts.get(address))) throw new Error(`${address} is not tracked`);
       const results =
         recipient === undefined ? await reportsNow(rt, deps, now, force, address, copy) : await recipientNow(rt, deps, now, recipient, address, copy);
-      // The reports' chat messages, queued after their emails, go before the command ends (as the worker sends them in AWS).
-      await channelQueue.drain();
+      // The reports' chat messages, queued after their emails, go before the command ends (as the worker sends them in AWS),
+      // with the notice of any channel that refused them for good.
+      await deliver();
 
       const missed = await missedToday(deps, now);
       if (options.json) printJson(context.io, results);
@@ -174,9 +188,9 @@ async function recipientNow(
 }
 
 /** `report --retry-missed`: sends today's missed reports (and their chat messages), one row each; fails when one was not delivered. */
-async function retryMissed(context: CliContext, deps: MissedReportsDeps, now: number, json: boolean, drainChannels: () => Promise<unknown>): Promise<void> {
+async function retryMissed(context: CliContext, deps: MissedReportsDeps, now: number, json: boolean, deliver: () => Promise<void>): Promise<void> {
   const results = await retryMissedReports(deps, now);
-  await drainChannels();
+  await deliver();
   if (json) printJson(context.io, results);
   else if (results.length === 0) context.io.out('no missed report to send\n');
   else context.io.out(formatTable(['REPORT', 'DAY', 'OUTCOME', 'NOTE'], results.map(retryRow)));

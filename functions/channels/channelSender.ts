@@ -5,8 +5,7 @@ import { isObject, json, safeAnswerText } from './answerParts';
 import type { ApiBases, ChannelAnswer, ChannelRequest, RequestExtras } from './channelDefinition';
 import { channelDefinition } from './channelRegistry';
 import type { ChannelSecrets } from './channelSecrets';
-import { guardDestination, type Resolver } from './destinationGuard';
-import { pinnedDispatcher } from './pinnedDispatcher';
+import { guardDestination, pinnedDispatcher, type Resolver } from './destinationGuard';
 import type { Dispatcher } from 'undici';
 
 /** What sending needs; `fetch` and `resolve` are injectable. */

@@ -157,15 +157,16 @@ export const HANDLER_CATALOG = {
   },
   'channel-worker': {
     requires: {
-      settings: ['PUBLIC_BASE_URL', 'CHANNEL_QUEUE_URL'],
-      // preferences: the broken-channel email's unsubscribe link; the others: the links of the notices it fans out.
-      links: { mints: ['revoke', 'revoke-all', 'preferences', 'channel-snooze', 'channel-preferences'], verifies: [] },
+      // NOTIFY_QUEUE_URL: the notice of a channel it marked broken (the notify consumer emails it).
+      settings: ['PUBLIC_BASE_URL', 'CHANNEL_QUEUE_URL', 'NOTIFY_QUEUE_URL'],
+      // The links of the notices it fans out.
+      links: { mints: ['revoke', 'revoke-all', 'channel-snooze', 'channel-preferences'], verifies: [] },
     },
     // A batch of up to 10 channel jobs, one at a time, each one HTTPS request (and, on a permanent
-    // refusal, one short plain email per recipient), or a published event expanded into those jobs
+    // refusal, one message on the notify queue), or a published event expanded into those jobs
     // (a drawdown's chart PNG drawn once for the chats that show it): more memory buys the drawing's CPU.
     sizing: { timeoutSeconds: 60, memoryMb: 512 },
-    sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-ses', 'client-sqs'],
+    sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-sqs'],
     // The chart: `@resvg/resvg-js` and its fonts (no email templates).
     bundle: { templates: false, fonts: true, nativeModules: ['@resvg/resvg-js'], deskClient: false },
   },

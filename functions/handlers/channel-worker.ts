@@ -1,7 +1,8 @@
 import { channelQueueMessageSchema, type ChannelJob } from '../messages/channelJob';
+import type { NotifyQueueEvent } from '../messages/notifyMessage';
 import { AccountHistoryRepository } from '../store/accountHistoryRepository';
 import { channelSenderFrom } from '../runtime/channelSenderFrom';
-import { sesSenderFrom, someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
+import { someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { handlerBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { sqsConsumer, type ConsumerDeps } from '../runtime/consumer/sqsConsumer';
@@ -11,8 +12,6 @@ import { AccountsRepository } from '../store/accountsRepository';
 import { ChannelBacklogRepository } from '../store/channelBacklogRepository';
 import { ChannelsRepository } from '../store/channelsRepository';
 import { DeliveryRepository } from '../store/deliveryRepository';
-import { PreferencesRepository } from '../store/preferencesRepository';
-import { SuppressionRepository } from '../store/suppressionRepository';
 import { PagerIncidentsRepository } from '../store/pagerIncidentsRepository';
 import { PaceRepository } from '../store/paceRepository';
 import { AlertStateRepository } from '../store/alertStateRepository';
@@ -83,14 +82,13 @@ export function createChannelWorkerHandler(deps: ChannelWorkerDeps) {
 }
 
 /**
- * Deps from the Lambda environment (once per cold start): the channels and the tables the
- * broken-channel email reads, what expanding a published event reads (the account, its curve for
- * the chart, its delegates, its channel controls, the channel list cached for
- * `CHANNEL_LIST_CACHE_SECONDS`) and the link keys its notices carry, the channel senders (secrets from Secrets Manager, cached for the
- * instance's life), the channel queue delayed jobs go back to, the destination pacing shared by
- * every instance (items in `channels`, behind this instance's own pacer),
- * and SES for the broken-channel email (a few short emails, once per broken channel: sent without
- * the mail-rate governor).
+ * Deps from the Lambda environment (once per cold start): the channels, what expanding a published
+ * event reads (the account, its curve for the chart, its delegates, its channel controls, the
+ * channel list cached for `CHANNEL_LIST_CACHE_SECONDS`) and the link keys its notices carry, the
+ * channel senders (secrets from Secrets Manager, cached for the instance's life), the channel queue
+ * delayed jobs go back to, the destination pacing shared by every instance (items in `channels`,
+ * behind this instance's own pacer), and the notify queue a broken channel's notice goes to (the
+ * notify consumer emails it).
  */
 export async function channelWorkerDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<ChannelWorkerDeps> {
   const { settings, ...basics } = handlerBasics('channel-worker', env);
@@ -98,8 +96,6 @@ export async function channelWorkerDepsFromEnv(env: Readonly<Record<string, stri
     channels: ChannelsRepository,
     channelBacklog: ChannelBacklogRepository,
     accounts: AccountsRepository,
-    suppressions: SuppressionRepository,
-    preferences: PreferencesRepository,
     deliveries: DeliveryRepository,
     history: AccountHistoryRepository,
     pace: PaceRepository,
@@ -116,7 +112,6 @@ export async function channelWorkerDepsFromEnv(env: Readonly<Record<string, stri
     channelSender: channelSenderFrom(settings, env),
     channelQueue,
     pacer: new SharedDestinationPacer(repos.pace),
-    links,
     fanOut: {
       repos,
       channels: new CachedChannelList(repos.channels, settings.CHANNEL_LIST_CACHE_SECONDS * 1_000, basics.now),
@@ -126,8 +121,7 @@ export async function channelWorkerDepsFromEnv(env: Readonly<Record<string, stri
       counters: basics.counters,
       now: basics.now,
     },
-    sender: sesSenderFrom(settings),
-    mailFrom: settings.MAIL_FROM,
+    notifyQueue: sqsQueueFrom<NotifyQueueEvent>(settings, 'NOTIFY_QUEUE_URL'),
   };
 }
 

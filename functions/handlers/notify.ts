@@ -21,6 +21,7 @@ import { PreferencesRepository } from '../store/preferencesRepository';
 import { SuppressionRepository } from '../store/suppressionRepository';
 import { deliverNotification, type NotificationOutcome } from '../services/notify/deliverNotification';
 import { deliverOnboardingNotice, type OnboardingNoticeDeps } from '../services/notify/deliverOnboardingNotice';
+import { deliverChannelBrokenNotice } from '../services/notify/deliverChannelBrokenNotice';
 
 /** What the notify handler needs: the delivery service's ports, plus a metrics flush per invocation. */
 export interface NotifyDeps extends OnboardingNoticeDeps, ConsumerDeps {}
@@ -34,7 +35,8 @@ const OUTCOME_METRIC: Readonly<Record<NotificationOutcome['kind'], string>> = {
 
 /**
  * The notify queue's consumer: each record is one notify message, sent with
- * `deliverNotification` (an onboarding check with `deliverOnboardingNotice`), one after the other. A record that failed for a passing reason, or that
+ * `deliverNotification` (an onboarding check with `deliverOnboardingNotice`, a channel the channel
+ * worker marked broken with `deliverChannelBrokenNotice`), one after the other. A record that failed for a passing reason, or that
  * the invocation's deadline left unstarted, is listed in `batchItemFailures` (SQS redelivers it
  * after the visibility timeout, and dead-letters it after the queue's receive limit); the others
  * of the batch are unaffected. A malformed record can never succeed: it is logged (reason only,
@@ -47,7 +49,12 @@ export function createNotifyHandler(deps: NotifyDeps) {
     concurrency: 1,
     about: (message) => ({ eventId: message.eventId, kind: message.kind, account: message.account }),
     handle: async (message, about) => {
-      const outcome = message.kind === 'onboarding-check' ? await deliverOnboardingNotice(deps, message) : await deliverNotification(deps, message);
+      const outcome =
+        message.kind === 'onboarding-check'
+          ? await deliverOnboardingNotice(deps, message)
+          : message.kind === 'channel-broken'
+            ? await deliverChannelBrokenNotice(deps, message)
+            : await deliverNotification(deps, message);
       deps.counters.count(OUTCOME_METRIC[outcome.kind]);
       if (outcome.kind === 'failed') deps.log.error('notification refused for good', { ...about, reason: outcome.reason });
       else deps.log.info('notification handled', { ...about, outcome });

@@ -4,6 +4,7 @@ import { timestampMsSchema } from '../domain/curvePoint';
 import { delegateProtectionSchema } from '../domain/delegateProtection';
 import { killSwitchFiringSchema } from '../domain/killSwitchFiring';
 import { decisionResultSchema } from '../domain/decisionResult';
+import { channelNameSchema, channelTypeSchema } from '../domain/channel';
 
 const delegate = z.object({
   address: addressSchema,
@@ -132,8 +133,22 @@ export type NotifyEvent = z.input<typeof notifyMessageSchema>;
 export const onboardingCheckSchema = z.object({ ...base, kind: z.literal('onboarding-check'), batch: timestampMsSchema });
 export type OnboardingCheck = z.infer<typeof onboardingCheckSchema>;
 
-/** Everything the notify queue carries: the notify messages about one account, and the onboarding checks. */
-export const notifyQueueMessageSchema = z.discriminatedUnion('kind', [...notifyMessageSchema.options, onboardingCheckSchema]);
+/**
+ * A channel refused a notice about `account` for good and was marked broken at `at` by the channel
+ * worker that changed its state: the account's security recipients are told once by email
+ * (`services/notify/deliverChannelBrokenNotice`), under `eventId` = `channel-broken:<name>:<at>`.
+ * Email only (no fan-out: the channel is the one that broke), so it is not a `NotifyMessage`.
+ */
+export const channelBrokenMessageSchema = z.object({
+  ...base,
+  kind: z.literal('channel-broken'),
+  channel: z.object({ name: channelNameSchema, type: channelTypeSchema }),
+  reason: z.string().min(1).max(2_000),
+});
+export type ChannelBrokenMessage = z.infer<typeof channelBrokenMessageSchema>;
+
+/** Everything the notify queue carries: the notify messages about one account, the onboarding checks and the broken-channel notices. */
+export const notifyQueueMessageSchema = z.discriminatedUnion('kind', [...notifyMessageSchema.options, onboardingCheckSchema, channelBrokenMessageSchema]);
 export type NotifyQueueMessage = z.infer<typeof notifyQueueMessageSchema>;
 /** What producers put on the notify queue. */
 export type NotifyQueueEvent = z.input<typeof notifyQueueMessageSchema>;

@@ -6,7 +6,8 @@ import type { MessageQueue, QueueEntry, SendFailure, SendResult } from '../queue
  * The one way producers publish notify events: each goes to the notify queue (its emails, paced
  * at the mail rate) and, as a `fanout` job, to the channel queue (its chats, pagers and webhooks,
  * expanded by the channel worker), so no channel waits for any email. An onboarding check goes to
- * the notify queue only (it is about a batch; notify sends its emails and channel notice).
+ * the notify queue only (it is about a batch; notify sends its emails and channel notice), and so
+ * does a broken-channel notice (email only; the channel worker queues it there itself).
  *
  * An entry counts as sent only when both queues took it; otherwise it is reported failed and the
  * producer re-publishes it whole. Both consumers are idempotent per (event, recipient) and (event,
@@ -18,7 +19,7 @@ export function notifyPublisher<T extends NotifyQueueEvent>(notify: MessageQueue
       const fanOut: QueueEntry<FanOutEvent>[] = [];
       for (const entry of entries) {
         const body: NotifyQueueEvent = entry.body;
-        if (body.kind !== 'onboarding-check')
+        if (body.kind !== 'onboarding-check' && body.kind !== 'channel-broken')
           fanOut.push({ id: entry.id, body: { fanout: body }, ...(entry.delaySeconds === undefined ? {} : { delaySeconds: entry.delaySeconds }) });
       }
       const [emailed, chats] = await Promise.all([notify.send(entries), fanOut.length === 0 ? { sent: [], failed: [] } : channels.send(fanOut)]);

@@ -189,26 +189,24 @@ export class ComputeStack extends Stack {
       .bindTableActions(table('channels'), ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem'], { leadingKeys: ['incident#*'] })
       // The delivery id of each (notice, channel), claimed and settled with conditional updates.
       .bindTableActions(table('deliveries'), ['dynamodb:UpdateItem'])
-      // Each notice's outcome per channel (and the broken-channel email's), into its account's delivery history: put only, never read, never an alert event.
+      // Each notice's outcome per channel, into its account's delivery history: put only, never read, never an alert event.
       .bindTableActions(table('history'), ['dynamodb:PutItem'], { leadingKeys: [`${DELIVERY_HISTORY_PREFIX}*`] })
-      // The broken-channel email: the account's recipients, minus suppressed and opted-out addresses.
-      .bindTableActions(table('accounts'), ['dynamodb:GetItem'])
-      .bindTableActions(table('suppressions'), ['dynamodb:BatchGetItem'])
-      .bindTableActions(table('preferences'), ['dynamodb:BatchGetItem'])
-      // The fan-out of a published event: the channel list (the `channel` partition, cached a few seconds),
+      // The fan-out of a published event: the account (one item), the channel list (the `channel` partition, cached a few seconds),
       // the account's channel controls (one item), its curve (the chart) and its delegates (the revoke-all count), read only.
+      .bindTableActions(table('accounts'), ['dynamodb:GetItem'])
       .bindTableActions(table('channels'), ['dynamodb:Query'], { leadingKeys: ['channel'] })
       .bindTableActions(table('alerts'), ['dynamodb:GetItem'])
       .bindTableActions(table('curves'), ['dynamodb:Query'])
       .bindTableActions(table('delegates'), ['dynamodb:Query'])
       .bindSecretsUnder(channelSecretPrefix(config.stage))
-      // The broken-channel email's unsubscribe link, and the fanned-out notices' revoke, revoke-all and channel links.
+      // The fanned-out notices' revoke, revoke-all and channel links.
       .bindLinkKeys(data.linkKeys)
       .bindPublicBaseUrl(publicBaseUrl)
       .bindRevokeAllLinks()
-      .bindMail(messaging.mail)
       // Throttled and paced jobs go back on the queue with a delay.
       .bindQueue(messaging.channel, 'CHANNEL_QUEUE_URL')
+      // A channel it marked broken: one message, whose consumer (notify) emails the account's recipients.
+      .bindQueue(messaging.notify, 'NOTIFY_QUEUE_URL')
       .consumeQueue(messaging.channel, { maxConcurrency: CHANNEL_WORKER_CONCURRENCY, batchSize: CHANNEL_BATCH_SIZE });
 
     this.reportDispatch = new SentinelFunction(this, 'ReportDispatch', {

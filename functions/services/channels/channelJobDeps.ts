@@ -1,35 +1,35 @@
 import type { ChannelSenderDeps } from '../../channels/channelSender';
-import type { LinkMinter } from '../../links/linkMinter';
 import type { ChannelRecord } from '../../domain/channel';
 import type { ChannelJob, NoticeJob } from '../../messages/channelJob';
+import type { NotifyQueueEvent } from '../../messages/notifyMessage';
 import type { MessageQueue } from '../../queue/messageQueue';
 import type { Counters } from '../../shared/observability';
-import type { AccountsRepository } from '../../store/accountsRepository';
+import type { AccountHistoryRepository } from '../../store/accountHistoryRepository';
 import type { ChannelBacklogRepository } from '../../store/channelBacklogRepository';
 import type { ChannelsRepository } from '../../store/channelsRepository';
-import type { PreferencesRepository } from '../../store/preferencesRepository';
+import type { DeliveryRepository } from '../../store/deliveryRepository';
 import type { PagerIncidentsRepository } from '../../store/pagerIncidentsRepository';
-import type { SuppressionRepository } from '../../store/suppressionRepository';
-import type { MailDeliveryDeps } from '../delivery/mailDelivery';
 import type { DestinationSlots } from './destinationSlots';
 
 /** What the channel worker needs. */
-export interface ChannelJobDeps extends MailDeliveryDeps {
-  readonly repos: MailDeliveryDeps['repos'] & {
+export interface ChannelJobDeps {
+  readonly repos: {
     readonly channels: Pick<ChannelsRepository, 'get' | 'markBroken' | 'recordDelivery' | 'setChatId'>;
     readonly channelBacklog: Pick<ChannelBacklogRepository, 'park' | 'pending' | 'take' | 'remove' | 'mark'>;
-    readonly accounts: Pick<AccountsRepository, 'get'>;
-    readonly suppressions: Pick<SuppressionRepository, 'filter'>;
-    readonly preferences: Pick<PreferencesRepository, 'filter'>;
+    /** The delivery id of each (notice, channel): sent at most once. */
+    readonly deliveries: Pick<DeliveryRepository, 'begin' | 'holds' | 'complete' | 'fail'>;
+    /** Each notice's outcome per channel, in its account's delivery history. */
+    readonly history: Pick<AccountHistoryRepository, 'recordDelivery'>;
     /** Which pager incidents each channel was sent a trigger for: a resolve goes only there. */
     readonly incidents: Pick<PagerIncidentsRepository, 'opened' | 'isOpen' | 'closed'>;
   };
   readonly channelSender: ChannelSenderDeps;
   /** Where a throttled, paced or failed job goes back to, with a delay. */
   readonly channelQueue: MessageQueue<ChannelJob>;
+  /** Where the notice of a channel this worker marked broken goes, for the notify consumer to email. */
+  readonly notifyQueue: MessageQueue<NotifyQueueEvent>;
   /** Send slots per destination: the process's own, or shared by every instance (`SharedDestinationPacer`). */
   readonly pacer: DestinationSlots;
-  readonly links: Pick<LinkMinter, 'build'>;
   readonly counters: Counters;
   readonly now: () => number;
   /**
@@ -47,8 +47,8 @@ export type ChannelJobOutcome =
   /** Put back on the queue to be sent after `delaySeconds`. */
   | { kind: 'requeued'; delaySeconds: number; reason: string }
   | { kind: 'skipped'; reason: string }
-  /** Refused for good: the channel is broken (`told` recipients were emailed about it now). */
-  | { kind: 'refused'; reason: string; told: number }
+  /** Refused for good: the channel is broken (`told`: this job marked it, and queued the notice its recipients are emailed). */
+  | { kind: 'refused'; reason: string; told: boolean }
   /** The destination refused our payload: our bug, counted; the channel stays ok. */
   | { kind: 'payload-rejected'; reason: string }
   /** Passing failures on every attempt up to the limit, or a channel this process cannot use as configured: dropped. */

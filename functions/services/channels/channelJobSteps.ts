@@ -1,16 +1,12 @@
 import { channelDefinition } from '../../channels/channelRegistry';
 import type { ChannelRecord } from '../../domain/channel';
 import { webhookExhaustedReason, webhookRetryAfter } from '../../domain/webhookRetrySchedule';
-import { queuedWait } from '../../domain/notBefore';
+import { queuedWait } from '../../domain/channelJobPlan';
 import type { ChannelJob, NoticeJob } from '../../messages/channelJob';
+import type { DeliveryHistoryEntry } from '../../domain/deliveryHistoryEntry';
+import { withoutUrls } from '../../shared/withoutUrls';
 import { MAX_DELAY_SECONDS } from '../../queue/messageQueue';
 import { sendAll } from '../../queue/sendAll';
-import { deliverToRecipient } from '../delivery/mailDelivery';
-import { recipientLinks } from '../delivery/recipientLinks';
-import { mailAudience } from '../../notices/audience';
-import { EVENT_PRESENTERS } from '../../notices/eventPresenters';
-import { plainEmailOf } from '../../notices/plainNoticeEmail';
-import { channelDeliveryEntry } from './channelDeliveryEntry';
 import { MAX_CHANNEL_ATTEMPTS, MAX_CHANNEL_REQUEUES, type ChannelJobDeps, type ChannelJobNext, type ChannelJobOutcome } from './channelJobDeps';
 
 /** A job's delivery that ends with `outcome`, nothing more to do. */
@@ -101,42 +97,55 @@ async function retryFailure(deps: ChannelJobDeps, job: NoticeJob, channel: Chann
   return requeue(deps, { ...job, failures, failingSince }, next.delayMs, reason, false);
 }
 
-/** Marks the channel broken; the one worker that changed its state emails the notice's account's recipients. */
+/**
+ * Marks the channel broken; the one worker that changed its state queues the broken-channel notice
+ * on the notify queue (`channel-broken:<name>:<since>`), whose consumer emails the account's recipients once.
+ */
 async function refuse(deps: ChannelJobDeps, accountAddress: string, channel: ChannelRecord, reason: string): Promise<ChannelJobOutcome> {
   const since = deps.now();
   await deps.repos.channels.recordDelivery(channel.name, { at: since, outcome: 'refused' });
   const marked = await deps.repos.channels.markBroken(channel.name, reason, since);
   deps.counters.count('ChannelRefused');
-  if (marked.kind === 'unchanged') return { kind: 'refused', reason, told: 0 };
-  return { kind: 'refused', reason, told: await tellRecipients(deps, accountAddress, channel, reason, since) };
+  if (marked.kind === 'unchanged') return { kind: 'refused', reason, told: false };
+  const eventId = `channel-broken:${channel.name}:${since}`;
+  const notice = { kind: 'channel-broken', eventId, account: accountAddress, at: since, channel: { name: channel.name, type: channel.type }, reason } as const;
+  await sendAll(deps.notifyQueue, [{ id: 'channel-broken', body: notice }]);
+  return { kind: 'refused', reason, told: true };
 }
 
-async function tellRecipients(deps: ChannelJobDeps, accountAddress: string, channel: ChannelRecord, reason: string, since: number): Promise<number> {
-  const account = await deps.repos.accounts.get(accountAddress);
-  if (!account) return 0;
-  const audience = await mailAudience(deps.repos, account.emails, 'security');
-  const recipients = audience.kind === 'recipients' ? audience.recipients : [];
-  const presenter = EVENT_PRESENTERS['channel-broken'];
-  const event = { channel, reason, since, account };
-  const { id } = presenter.present(event);
-  let told = 0;
-  for (const recipient of recipients) {
-    const outcome = await deliverToRecipient(deps, {
-      eventId: id,
-      kind: presenter.head.record,
-      account: account.address,
-      recipient,
-      sentAt: since,
-      compose: () => {
-        const links = recipientLinks(deps.links, account, recipient, since, 'security');
-        return { rendered: plainEmailOf(presenter.email(event)), unsubscribeUrl: links.unsubscribeUrl, oneClickUnsubscribe: links.oneClickUnsubscribe };
-      },
-    });
-    if (outcome.kind === 'sent') told++;
-    else if (outcome.kind === 'failed' || outcome.kind === 'retryable') {
-      deps.counters.count('ChannelBrokenNoticeFailures');
-      deps.log.warn('could not tell a recipient about a broken channel', { channel: channel.name, reason: outcome.reason });
-    }
+/** A reason as the history shows it: no URL, at most 200 characters. */
+function plain(reason: string): string {
+  const text = withoutUrls(reason);
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+}
+
+/**
+ * The account's delivery-history entry of one notice to one channel (by its name, never its URL or
+ * token) and how the job ended: sent; failed for good and why (refused, the payload rejected,
+ * given up); suppressed and why (the channel removed, broken, no longer routed); waiting (a later
+ * slot, a retry, the channel's next summary). `null` when there is nothing new to tell (a
+ * duplicate, a notice the channel's type does not take, a backlog's summary).
+ */
+function channelDeliveryEntry(job: NoticeJob, outcome: ChannelJobOutcome, at: number): DeliveryHistoryEntry | null {
+  const base = { via: 'channel', to: job.channel, what: job.notice.type, at, eventId: job.notice.id.slice(0, 400) } as const;
+  switch (outcome.kind) {
+    case 'delivered':
+      return { ...base, outcome: 'sent', reason: null };
+    case 'refused':
+      return { ...base, outcome: 'failed', reason: plain(`the channel refused it and is marked broken: ${outcome.reason}`) };
+    case 'payload-rejected':
+      return { ...base, outcome: 'failed', reason: plain(`the destination rejected the message: ${outcome.reason}`) };
+    case 'gave-up':
+      return { ...base, outcome: 'failed', reason: plain(`given up: ${outcome.reason}`) };
+    case 'skipped':
+      return { ...base, outcome: 'suppressed', reason: plain(outcome.reason) };
+    case 'requeued':
+      return { ...base, outcome: 'retrying', reason: plain(`tried again in ${outcome.delaySeconds} s: ${outcome.reason}`) };
+    case 'parked':
+      return { ...base, outcome: 'held', reason: "waiting for the channel's next summary" };
+    case 'duplicate':
+    case 'not-applicable':
+    case 'combined':
+      return null;
   }
-  return told;
 }

@@ -192,11 +192,10 @@ async function wait(deps: ChannelJobDeps, job: NoticeJob, channel: ChannelRecord
   const now = wall(deps);
   // A report is never folded into a summary: it is read for its figures and its table, so it waits for a slot of its own.
   const combined = channelDefinition(channel.type).limits.combinesBacklog && job.notice.category !== 'reports';
-  if (combined && (await deps.repos.channelBacklog.pending(channel.name))) return park(deps, job, channel, now, null);
-  const slotMs = await deps.pacer.reserve(destinationOf(channel), spacingOf(channel), now);
-  if (slotMs <= COMBINE_AFTER_MS || !combined) {
-    return requeueAfter({ ...job, slotAt: now + slotMs }, slotMs, reason, false);
-  }
+  // With a summary pending, no slot is reserved: the notice goes in that summary.
+  const pending = combined && (await deps.repos.channelBacklog.pending(channel.name));
+  const slotMs = pending ? null : await deps.pacer.reserve(destinationOf(channel), spacingOf(channel), now);
+  if (slotMs !== null && (slotMs <= COMBINE_AFTER_MS || !combined)) return requeueAfter({ ...job, slotAt: now + slotMs }, slotMs, reason, false);
   return park(deps, job, channel, now, slotMs);
 }
 

@@ -155,8 +155,7 @@ describe('alerts where desks live: sentinel collect delivers to routed channels'
     return createLocalChannelQueue({
       repos: createRepositories(tables.client, tables.prefix),
       channelSender: receiverSenderDeps(receivers, env),
-      sender: { send: () => Promise.reject(new Error('no email expected')) },
-      mailFrom: 'sentinel@example.com',
+      notifyQueue: { send: () => Promise.reject(new Error('no broken-channel notice expected')) },
       links: new ActionLinks(new LinkTokenCodec('channel-e2e-link-secret-0123456789abcdef'), 'http://127.0.0.1:9'),
       log: silentLog,
       counters,

@@ -66,20 +66,7 @@ const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
   'decision-worker': [],
   // alertState, curves, delegateView: the fan-out of a published event (a chat's mutes, the chart, the revoke-all count).
   // pagerIncidents: a PagerDuty resolve goes only where a trigger was accepted.
-  'channel-worker': [
-    'accountHistory',
-    'accounts',
-    'alertState',
-    'channelBacklog',
-    'channels',
-    'curves',
-    'delegateView',
-    'delivery',
-    'pace',
-    'pagerIncidents',
-    'preferences',
-    'suppression',
-  ],
+  'channel-worker': ['accountHistory', 'accounts', 'alertState', 'channelBacklog', 'channels', 'curves', 'delegateView', 'delivery', 'pace', 'pagerIncidents'],
   'preferences-page': ['accountHistory', 'accounts', 'alertState', 'channels', 'preferences', 'token'],
   'desk-page': [
     'accountHistory',
@@ -138,11 +125,13 @@ const NEVER_IN: Partial<Record<HandlerName, readonly RegExp[]>> = {
     /^functions\/mail\/(?!render\/(views|format)\.ts)/,
   ],
   'revoke-all-worker': [/^functions\/web\/(revokeAllPage|pageHandler)\.ts$/, /^functions\/mail\//, /^functions\/chain\//],
-  // The channel worker sends plain broken-channel emails (no templates); it draws a fanned-out drawdown's chart
-  // (over the lookback collection evaluates with: collectSettings, data only).
+  // The channel worker sends no email (a channel it marks broken goes to the notify queue); it draws a fanned-out
+  // drawdown's chart (over the lookback collection evaluates with: collectSettings, data only).
   'channel-worker': [
     /^functions\/services\/(report|revocation)\//,
     /^functions\/services\/collect\/(?!collectSettings\.ts$)/,
+    /^functions\/services\/delivery\/mailDelivery\.ts$/,
+    /^functions\/mail\/send\//,
     /^functions\/mail\/(render\/emailRenderer|render\/precompiledTemplates)\.ts$/,
     /^functions\/chain\/chainClient\.ts$/,
   ],

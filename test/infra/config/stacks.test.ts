@@ -270,15 +270,14 @@ describe('functions', () => {
     ];
     expect(vars('notify')).toEqual(['CHANNEL_QUEUE_URL', ...mailer].sort());
     expect(vars('daily-report')).toEqual(['CHAIN_RPS', 'CHANNEL_QUEUE_URL', ...mailer, 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL'].sort());
+    // No mail settings: a channel it marks broken goes to the notify queue, whose consumer emails it.
     expect(vars('channel-worker')).toEqual([
       'CHANNEL_QUEUE_URL',
       'LINK_KEY_SECRET_PREFIX',
-      'MAIL_FROM',
-      'OPERATOR_EMAIL',
+      'NOTIFY_QUEUE_URL',
       'PUBLIC_BASE_URL',
       'REVOKE_ALL_LINKS',
       'SENTINEL_TABLE_PREFIX',
-      'SES_CONFIGURATION_SET',
     ]);
     expect(vars('revoke-page')).toEqual([
       'CSRF_SECRET_ARN',
@@ -348,7 +347,7 @@ describe('functions', () => {
       ROCKET_INDEXER_URL: 'https://devnet.rocket-cluster-1.com/indexer',
       SENTINEL_TABLE_PREFIX: 'sentinel-devnet-',
     });
-    for (const name of ['notify', 'daily-report', 'channel-worker', 'preferences-page', 'report-dispatch', 'ses-events'])
+    for (const name of ['notify', 'daily-report', 'preferences-page', 'report-dispatch', 'ses-events'])
       expect(env(name)['OPERATOR_EMAIL'], name).toBe(TEST_CONTEXT.alarmEmail);
     expect(env('notify')).toMatchObject({
       OPERATOR_EMAIL: TEST_CONTEXT.alarmEmail,

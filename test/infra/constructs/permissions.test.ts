@@ -357,10 +357,8 @@ describe('IAM statements', () => {
       'channel-worker': {
         channels: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'Query', 'BatchWriteItem'],
         deliveries: ['UpdateItem'],
+        // The fan-out of a published event: the account, a chat's mutes of it, its curve (the chart), its delegates (the revoke-all count).
         accounts: ['GetItem'],
-        suppressions: ['BatchGetItem'],
-        preferences: ['BatchGetItem'],
-        // The fan-out of a published event: a chat's mutes of the account, its curve (the chart), its delegates (the revoke-all count).
         alerts: ['GetItem'],
         curves: ['Query'],
         delegates: ['Query'],
@@ -732,7 +730,7 @@ describe('IAM statements', () => {
       'channel-preferences': ['channel-worker', 'daily-report'],
       snooze: ['notify'],
       unsubscribe: ['daily-report', 'notify'],
-      preferences: ['channel-worker', 'daily-report', 'notify', 'preferences-page'],
+      preferences: ['daily-report', 'notify', 'preferences-page'],
       'security-off': ['preferences-page'],
       'desk-sign-in': ['desk-page'],
     };
@@ -765,14 +763,14 @@ describe('IAM statements', () => {
     const identity = `arn:aws:ses:${TEST_REGION}:${TEST_ACCOUNT}:identity/sentinel.example.com`;
     const send = (r: RolePolicy, from: string): string =>
       evaluate(r.statements, { principal: r.principal, action: 'ses:SendRawEmail', resource: identity, context: { 'ses:FromAddress': from } });
-    // The channel worker mails the broken-channel email; preferences-page mails a mailbox its own notices (security-off confirmation and notice, a new preferences link);
+    // preferences-page mails a mailbox its own notices (security-off confirmation and notice, a new preferences link);
     // report-dispatch and ses-events mail the operator only (missed reports; a security recipient suppressed by a bounce); desk-page mails sign-in links.
     expect(
       roles
         .filter((r) => send(r, TEST_CONTEXT.mailFrom) === 'allow')
         .map((r) => r.owner)
         .sort(),
-    ).toEqual(['channel-worker', 'daily-report', 'desk-page', 'notify', 'preferences-page', 'report-dispatch', 'ses-events']);
+    ).toEqual(['daily-report', 'desk-page', 'notify', 'preferences-page', 'report-dispatch', 'ses-events']);
     expect(send(roleOf('preferences-page'), 'someone-else@sentinel.example.com')).not.toBe('allow');
     expect(send(roleOf('notify'), 'someone-else@sentinel.example.com')).not.toBe('allow');
     const configSet = `arn:aws:ses:${TEST_REGION}:${TEST_ACCOUNT}:configuration-set/sentinel-devnet-mail`;
@@ -799,10 +797,10 @@ describe('IAM statements', () => {
     expect(decideProvider('dynamodb:GetItem', tableArn('accounts'))).not.toBe('allow');
   });
 
-  it('lets producers send only to their queue: dispatch -> collect, collect, sign-revocation and the revoke-all worker -> notify and channel (the event and its fan-out), report-dispatch -> report, notify, the report worker and the channel worker -> channel, revoke-all-page -> revocations', () => {
+  it('lets producers send only to their queue: dispatch -> collect, collect, sign-revocation and the revoke-all worker -> notify and channel (the event and its fan-out), the channel worker -> notify (a channel it marked broken), report-dispatch -> report, notify, the report worker and the channel worker -> channel, revoke-all-page -> revocations', () => {
     const senders = (name: string): string[] => allowedOwners('sqs:SendMessage', queueArn(name));
     expect(senders('collect')).toEqual(['dispatch']);
-    expect(senders('notify')).toEqual(['collect', 'revoke-all-worker', 'sign-revocation']);
+    expect(senders('notify')).toEqual(['channel-worker', 'collect', 'revoke-all-worker', 'sign-revocation']);
     expect(senders('report')).toEqual(['report-dispatch']);
     expect(senders('channel')).toEqual(['channel-worker', 'collect', 'daily-report', 'notify', 'revoke-all-worker', 'sign-revocation']);
     expect(senders('revocations.fifo')).toEqual(['revoke-all-page']);

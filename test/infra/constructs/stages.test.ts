@@ -75,8 +75,8 @@ describe('every stage synthesizes offline with real bundles, cdk-nag clean', () 
       .filter((r) => r.Type === 'AWS::IAM::Policy')
       .map((r) => JSON.stringify(r.Properties))
       .filter((p) => p.includes('ses:SendRawEmail'));
-    // notify, daily-report, channel-worker (the broken-channel email), report-dispatch (missed reports) and ses-events (a bounced security recipient).
-    expect(sendGrants).toHaveLength(5);
+    // notify, daily-report, report-dispatch (missed reports) and ses-events (a bounced security recipient).
+    expect(sendGrants).toHaveLength(4);
     for (const grant of sendGrants) expect(grant).toContain(':identity/tester@example.org');
     expect(synth.validationReport.pluginReports).toEqual([]);
     synth.templates.web.hasResourceProperties('AWS::ApiGateway::DomainName', {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { createNotifyHandler, type NotifyDeps } from '../../../functions/handlers/notify';
 import { preferencesPageOf } from '../../support/revocation/linkPages';
-import type { NotifyEvent } from '../../../functions/messages/notifyMessage';
+import type { NotifyEvent, NotifyQueueEvent } from '../../../functions/messages/notifyMessage';
 import type { TrackedAccount } from '../../../functions/domain/account';
 import { InProcessQueue } from '../../../local/queue/inProcessQueue';
 import { lambdaContext } from '../../../local/lambdaContext';
@@ -53,11 +53,11 @@ function newDelegateEvent(account: string, eventId = `delegate:${account}:${DELE
 }
 
 /** Delivers `bodies` through the in-process queue (real SQS events); returns the events it delivered and the queue. */
-async function throughQueue(deps: NotifyDeps, bodies: readonly NotifyEvent[], options: { maxReceiveCount?: number } = {}) {
+async function throughQueue(deps: NotifyDeps, bodies: readonly NotifyQueueEvent[], options: { maxReceiveCount?: number } = {}) {
   const handler = createNotifyHandler(deps);
   const delivered: { event: SQSEvent; response: SQSBatchResponse }[] = [];
   let t = clock.now();
-  const queue = new InProcessQueue<NotifyEvent>({
+  const queue = new InProcessQueue<NotifyQueueEvent>({
     name: 'notify-test',
     consumer: async (event, ctx) => {
       const response = await handler(event, ctx);
@@ -309,6 +309,58 @@ describe('notify: exactly once', () => {
     const response = await createNotifyHandler({ ...mailDeps(tables, later) })(sqs, context);
     expect(response.batchItemFailures).toEqual([]);
     expect(await mailTo(recipient)).toHaveLength(1);
+  });
+});
+
+describe("notify: a broken channel's notice", () => {
+  it("tells the account's unsuppressed recipients once each, the channel and the reason in plain words, and nothing more when redelivered", async () => {
+    const [owner, risk, bounced] = [uniqueEmail('broken-owner'), uniqueEmail('broken-risk'), uniqueEmail('broken-bounced')];
+    const account = await trackedAccount({ emails: [owner, risk, bounced], label: 'desk-b' });
+    const deps = mailDeps(tables, clock);
+    await deps.repos.suppressions.suppress(bounced, 'bounce');
+    const since = NOW - 5_000;
+    const notice: NotifyQueueEvent = {
+      kind: 'channel-broken',
+      eventId: `channel-broken:ops-hook:${since}`,
+      account: account.address,
+      at: since,
+      channel: { name: 'ops-hook', type: 'webhook' },
+      reason: 'HTTP 410: Gone',
+    };
+    const { delivered } = await throughQueue(deps, [notice]);
+    expect(delivered.map((d) => d.response.batchItemFailures)).toEqual([[]]);
+    for (const recipient of [owner, risk]) {
+      const mails = await mailTo(recipient);
+      expect(
+        mails.map((m) => m.subject),
+        recipient,
+      ).toEqual(['Channel "ops-hook" stopped accepting alerts']);
+      expect(mails[0]?.text).toContain(`The webhook channel "ops-hook" refused an alert about desk-b (${account.address}) for good: HTTP 410: Gone.`);
+      expect(header(mails[0]!, 'X-Sentinel-Event-Id')).toBe(notice.eventId);
+    }
+    expect(await mailTo(bounced), 'suppressed').toEqual([]);
+    expect(await deps.repos.deliveries.get(`${notice.eventId}#${owner}`)).toMatchObject({ status: 'sent', kind: 'channel-broken', account: account.address });
+
+    // Redelivered (a lost deletion): nobody is told twice.
+    expect((await createNotifyHandler(deps)(delivered[0]!.event, context)).batchItemFailures).toEqual([]);
+    for (const recipient of [owner, risk]) expect(await mailTo(recipient), recipient).toHaveLength(1);
+    expect(deps.counters.totals.get('NotificationDuplicates')).toBe(1);
+  });
+
+  it('is dropped as malformed, never half-read, when it names no channel type the registry knows', async () => {
+    const deps = mailDeps(tables, clock);
+    const body = {
+      kind: 'channel-broken',
+      eventId: 'channel-broken:x:1',
+      account: testAddress(998, SALT),
+      at: NOW,
+      channel: { name: 'x', type: 'fax' },
+      reason: 'r',
+    };
+    const response = await createNotifyHandler(deps)({ Records: [{ ...baseRecord, messageId: 'm-bad', body: JSON.stringify(body) }] }, context);
+    expect(response.batchItemFailures, 'never retried').toEqual([]);
+    expect(deps.counters.totals.get('NotificationsSent')).toBeUndefined();
+    expect(deps.counters.totals.get('MalformedMessages')).toBe(1);
   });
 });
 

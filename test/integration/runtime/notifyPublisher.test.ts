@@ -87,8 +87,7 @@ describe('notify events reach the channels apart from the paced emails', () => {
     const channelQueue = createLocalChannelQueue({
       repos: deps.repos,
       channelSender: receiverSenderDeps(receivers, env),
-      sender: { send: () => Promise.reject(new Error('no broken-channel email expected')) },
-      mailFrom: 'sentinel@example.com',
+      notifyQueue: { send: () => Promise.reject(new Error('no broken-channel notice expected')) },
       links: deps.links,
       log: silentLog,
       counters: memoryCounters(),

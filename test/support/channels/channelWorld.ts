@@ -4,14 +4,18 @@ import type { ChannelRecord } from '../../../functions/domain/channel';
 import type { Notice } from '../../../functions/domain/notice';
 import type { MailSender } from '../../../functions/mail/send/sesSender';
 import { channelJobSchema, type ChannelJob } from '../../../functions/messages/channelJob';
+import type { NotifyQueueEvent } from '../../../functions/messages/notifyMessage';
 import type { DestinationSlots } from '../../../functions/services/channels/destinationSlots';
 import { memoryCounters, silentLog, type Counters, type Log } from '../../../functions/shared/observability';
 import { createRepositories, type Repositories } from '../../../functions/store/repositories';
 import { createLocalChannelQueue } from '../../../local/localChannelQueue';
 import type { InProcessQueue } from '../../../local/queue/inProcessQueue';
+import { drainInRounds } from '../../../local/queue/drainInRounds';
+import { createLocalNotifyQueue } from '../../../local/localNotifyQueue';
+import { createNotifyHandler } from '../../../functions/handlers/notify';
 import { startChatReceivers, type ChatReceivers, type Received } from '../../../local/receivers/chatReceivers';
 import { VirtualClock } from '../../../local/virtualClock';
-import { MAIL_FROM, testLinks } from '../delivery/mailHarness';
+import { MAIL_FROM, sharedRenderer, testLinks } from '../delivery/mailHarness';
 import { testTables, type TestTables } from '../testTables';
 import { channelRecordOf } from './channelRecordFixture';
 import { receiverSenderDeps } from './receiverSenderDeps';
@@ -28,7 +32,10 @@ export interface ChannelWorkerOptions {
   readonly counters?: Counters;
   /** Default: `silentLog`. */
   readonly log?: Log;
-  /** Sends the broken-channel emails; default one that fails the test's delivery (no email expected). */
+  /**
+   * Sends the broken-channel emails, from the worker's notify queue consumed by the real notify
+   * handler (`world.drain` delivers it); default one that fails the email (no email expected).
+   */
   readonly sender?: MailSender;
   /** The worker's send slots; default its own in-process pacer. */
   readonly pacer?: DestinationSlots;
@@ -50,6 +57,8 @@ export function channelWorld(options: ChannelWorldOptions = {}) {
   let receivers: ChatReceivers | undefined;
   const clock = options.start === undefined ? null : new VirtualClock(options.start);
   const now = (): number => (clock ? clock.now() : Date.now());
+  // Each worker's notify queue, where it announces a channel it marked broken.
+  const notifyQueues = new WeakMap<InProcessQueue<ChannelJob>, InProcessQueue<NotifyQueueEvent>>();
 
   beforeAll(async () => {
     receivers = await startChatReceivers(clock ? { now } : {});
@@ -81,20 +90,36 @@ export function channelWorld(options: ChannelWorldOptions = {}) {
       expect(await world.repos().channels.create(stored)).toEqual({ kind: 'created' });
       return stored;
     },
-    /** A channel queue consumed by the real channel worker (one instance). */
+    /**
+     * A channel queue consumed by the real channel worker (one instance), with its own notify queue
+     * consumed by the real notify handler (the broken-channel emails, sent with `o.sender`).
+     */
     worker(o: ChannelWorkerOptions = {}): InProcessQueue<ChannelJob> {
-      return createLocalChannelQueue({
-        repos: world.repos(),
+      const repos = world.repos();
+      const links = testLinks();
+      const log = o.log ?? silentLog;
+      const counters = o.counters ?? memoryCounters();
+      const mail = { repos, sender: o.sender ?? NO_EMAIL, mailFrom: MAIL_FROM, renderer: sharedRenderer(), links, log, counters, now };
+      const notifyQueue = createLocalNotifyQueue({ consumer: createNotifyHandler(mail), ...(clock ? { clock } : {}) });
+      const queue = createLocalChannelQueue({
+        repos,
         channelSender: o.channelSender ?? world.senderDeps(),
-        sender: o.sender ?? NO_EMAIL,
-        mailFrom: MAIL_FROM,
-        links: testLinks(),
-        log: o.log ?? silentLog,
-        counters: o.counters ?? memoryCounters(),
+        notifyQueue,
+        links,
+        log,
+        counters,
         now,
         ...(clock ? { clock } : {}),
         ...(o.pacer ? { pacer: o.pacer } : {}),
       });
+      notifyQueues.set(queue, notifyQueue);
+      return queue;
+    },
+    /** Delivers `queue` (a `worker()`) and its notify queue, in rounds until both are empty, as `collect` does. */
+    async drain(queue: InProcessQueue<ChannelJob>): Promise<void> {
+      const notifyQueue = notifyQueues.get(queue);
+      if (!notifyQueue) throw new Error("drain takes a queue of this world's worker()");
+      await drainInRounds([queue, notifyQueue]);
     },
     /** What the receivers got for `destination` (webhook path, chat, routing key), in order. */
     to: (destination: string): Received[] => world.receivers.received.filter((r) => r.destination === destination),

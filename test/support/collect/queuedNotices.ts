@@ -2,9 +2,9 @@ import { notifyQueueMessageSchema, type NotifyMessage } from '../../../functions
 
 /**
  * The notify messages among what collect queued on the notify queue: every body is parsed as the
- * queue carries it, and an onboarding batch's check (not a notice) is left out.
+ * queue carries it; an onboarding batch's check and a broken-channel notice (not collect's) are left out.
  */
 export function queuedNotices(body: unknown): NotifyMessage[] {
   const message = notifyQueueMessageSchema.parse(body);
-  return message.kind === 'onboarding-check' ? [] : [message];
+  return message.kind === 'onboarding-check' || message.kind === 'channel-broken' ? [] : [message];
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createReportWorkerHandler } from '../../../functions/handlers/report-worker';
 import { createNotifyHandler } from '../../../functions/handlers/notify';
 import type { MailSender } from '../../../functions/mail/send/sesSender';
-import type { NotifyEvent } from '../../../functions/messages/notifyMessage';
+import type { NotifyQueueEvent } from '../../../functions/messages/notifyMessage';
 import { mailGovernor } from '../../../functions/services/delivery/mailGovernor';
 import { operatorNotice } from '../../../functions/services/report/schedule/operatorNotice';
 import { missedReportGraceMs } from '../../../functions/services/report/schedule/reconcileReports';
@@ -72,8 +72,8 @@ export function reportWorlds() {
       ? createLocalChannelQueue({
           repos,
           channelSender: options.chat,
-          sender: governor.sender(ses, 'alert'),
-          mailFrom: MAIL_FROM,
+          // A channel marked broken is announced on this world's notify queue (built below).
+          notifyQueue: { send: (entries) => notifyQueue.send(entries) },
           links,
           log: silentLog,
           counters,
@@ -124,7 +124,7 @@ export function reportWorlds() {
       queueClock: clock,
       ...(options.retries === undefined ? {} : { retries: options.retries }),
     });
-    const notifyQueue = new InProcessQueue<NotifyEvent>({
+    const notifyQueue: InProcessQueue<NotifyQueueEvent> = new InProcessQueue<NotifyQueueEvent>({
       name: 'notify-test',
       consumer: createNotifyHandler({ ...deps, sender: governor.sender(ses, 'alert') }),
       clock,

@@ -6,7 +6,7 @@ import { ChannelConfigError } from '../../../functions/channels/errors';
 import { guardDestination, isPublicAddress } from '../../../functions/channels/destinationGuard';
 import { createServer, type IncomingMessage } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
-import { pinnedDispatcher } from '../../../functions/channels/pinnedDispatcher';
+import { pinnedDispatcher } from '../../../functions/channels/destinationGuard';
 import { newWebhookSecret } from '../../../functions/channels/webhook/webhookSignature';
 import type { ChannelConfig } from '../../../functions/domain/channel';
 import { receiversPerFile } from '../../support/channels/receiversPerFile';

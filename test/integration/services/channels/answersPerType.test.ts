@@ -72,7 +72,7 @@ async function deliver(channel: string): Promise<ReturnType<typeof memoryCounter
   });
   const notice = noticeOf({ ...drawdownEvent, eventId: `drawdown:${ACCOUNT}:20:fired:${channel}` });
   await queue.send([{ id: channel, body: world.job(channel, notice) }]);
-  await queue.drain();
+  await world.drain(queue);
   return counters;
 }
 

@@ -4,8 +4,7 @@ import { accountSettingsSchema } from '../../../../functions/domain/account';
 import { newTrackedAccount } from '../../../../functions/domain/trackedAccount';
 import { DestinationPacer } from '../../../../functions/domain/destinationPacer';
 import { deliverChannelJob } from '../../../../functions/services/channels/deliverChannelJob';
-import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
-import { MAIL_FROM, testLinks } from '../../../support/delivery/mailHarness';
+import { memoryCounters } from '../../../../functions/shared/observability';
 import { channelWorld } from '../../../support/channels/channelWorld';
 import { ACCOUNT, drawdownEvent, noticeOf } from '../../../support/channels/noticeFixtures';
 
@@ -53,10 +52,7 @@ describe("the channel worker's deliveries in the account's history", () => {
         channelSender: world.senderDeps(),
         channelQueue: world.worker(),
         pacer: new DestinationPacer(),
-        links: testLinks(),
-        sender: { send: () => Promise.reject(new Error('no email expected')) },
-        mailFrom: MAIL_FROM,
-        log: silentLog,
+        notifyQueue: { send: () => Promise.reject(new Error('no broken-channel notice expected')) },
         counters: memoryCounters(),
         now: world.now,
       },

@@ -48,7 +48,7 @@ describe('webhook retries over hours (local receivers, simulated clock)', () => 
     const counters = memoryCounters();
     const queue = worker(counters);
     await queue.send([{ id: 'j', body: job('down', `drawdown:${ACCOUNT}:20:fired:down`) }]);
-    await queue.drain();
+    await world.drain(queue);
 
     const requests = to(path);
     expect(requests.map((r) => r.status)).toEqual(Array(WEBHOOK_RETRY_DELAYS_MS.length + 1).fill(503));
@@ -77,7 +77,7 @@ describe('webhook retries over hours (local receivers, simulated clock)', () => 
 
     // Broken: the next notice is not sent and nobody is told again.
     await queue.send([{ id: 'k', body: job('down', `drawdown:${ACCOUNT}:20:fired:down-2`) }]);
-    await queue.drain();
+    await world.drain(queue);
     expect(to(path)).toHaveLength(requests.length);
     expect((await sesStore({ to: OWNER })).filter((m) => m.subject.includes('"down" stopped accepting alerts'))).toHaveLength(1);
   }, 120_000);
@@ -164,7 +164,7 @@ describe('webhook retries over hours (local receivers, simulated clock)', () => 
       const counters = memoryCounters();
       const queue = world.worker({ counters, sender, ...(setup.channelSender ? { channelSender: setup.channelSender } : {}) });
       await queue.send([{ id: 'j', body: job(name, `drawdown:${ACCOUNT}:20:fired:${name}`) }]);
-      await queue.drain();
+      await world.drain(queue);
 
       expect(setup.attempts(), 'every attempt of the schedule').toBe(WEBHOOK_RETRY_DELAYS_MS.length + 1);
       setup.afterwards?.();
@@ -195,12 +195,12 @@ describe('webhook retries over hours (local receivers, simulated clock)', () => 
     const counters = memoryCounters();
     const queue = worker(counters);
     await queue.send(['held-removed', 'held-broken', 'held-rerouted'].map((name) => ({ id: name, body: held(name) })));
-    await queue.drain();
+    await world.drain(queue);
     expect(counters.totals.get('ChannelJobsHeldBack'), 'no hop for a job whose channel went').toBeUndefined();
 
     // The control: a job whose channel is still there is held until its time, then delivered once.
     await queue.send([{ id: 'kept', body: held('held-kept') }]);
-    await queue.drain();
+    await world.drain(queue);
     expect(counters.totals.get('ChannelJobsHeldBack')).toBeGreaterThanOrEqual(20);
     const delivered = to(`held-kept-${run}`);
     expect(delivered).toHaveLength(1);
@@ -214,7 +214,7 @@ describe('webhook retries over hours (local receivers, simulated clock)', () => 
     world.receivers.script(path, [{ status: 503 }]);
     const queue = worker(memoryCounters());
     await queue.send([{ id: 'j', body: job('flaky', `drawdown:${ACCOUNT}:20:fired:flaky`) }]);
-    await queue.drain();
+    await world.drain(queue);
 
     const requests = to(path);
     expect(requests.map((r) => r.status)).toEqual([503, 200]);
@@ -232,7 +232,7 @@ describe('webhook retries over hours (local receivers, simulated clock)', () => 
     const counters = memoryCounters();
     const queue = worker(counters);
     await queue.send([{ id: 'j', body: job('pager', `drawdown:${ACCOUNT}:20:fired:pager`) }]);
-    await queue.drain();
+    await world.drain(queue);
 
     const requests = to(ROUTING_KEY);
     expect(requests.map((r) => r.status)).toEqual([429, 202]);

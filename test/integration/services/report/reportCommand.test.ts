@@ -106,4 +106,27 @@ describe('sentinel report', () => {
     const untracked = testAddress(3, 0xc11);
     expect(await cli('report', '--account', untracked)).toMatchObject({ code: 1, stdout: '', stderr: `sentinel: ${untracked} is not tracked\n` });
   });
+
+  it("marks a chat channel that refuses the report for good broken, and emails the account's recipients once before it exits", async () => {
+    const owner = accountRecord({ address: testAddress(4, 0xc11), emails: [uniqueEmail('gone')], timezone: 'UTC', reportAt: '00:00', nextReportAt: MIDNIGHT });
+    const repos = createRepositories(tables.client, tables.prefix);
+    await repos.accounts.create(owner);
+    const path = 'T6/B6/report-cli-gone';
+    process.env['REPORT_CLI_GONE'] = receivers.slackUrl(path);
+    await repos.channels.create(
+      channelRecordOf({ name: 'gone', type: 'slack', secret: 'env:REPORT_CLI_GONE', categories: ['reports'], accounts: [owner.address] }, NOW),
+    );
+    receivers.script(path, [{ status: 410, body: 'channel_is_archived' }]);
+
+    expect(await cli('report', '--account', owner.address, '--force')).toMatchObject({ code: 0, stderr: '' });
+    expect((await repos.channels.get('gone'))?.state).toMatchObject({ kind: 'broken', reason: expect.stringContaining('410') as unknown });
+    const told = async () => (await mailTo(owner.emails[0]!)).filter((m) => m.subject === 'Channel "gone" stopped accepting alerts');
+    expect(await told()).toHaveLength(1);
+    expect((await told())[0]?.text).toContain('channel_is_archived');
+
+    // Broken: the next report is not posted there, and nobody is told again.
+    expect((await cli('report', '--account', owner.address, '--force', '--resend')).code).toBe(0);
+    expect(receivers.received.filter((r) => r.destination === path)).toHaveLength(1);
+    expect(await told()).toHaveLength(1);
+  });
 });
