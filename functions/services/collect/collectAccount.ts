@@ -40,8 +40,8 @@ export type { CollectDeps, CollectOutcome } from './collectDeps';
  * tries again from the same cursor. Storage failures throw, so the queue redelivers.
  */
 export async function collectAccount(deps: CollectDeps, job: CollectJob): Promise<CollectOutcome> {
-  const { repos, settings } = deps;
-  const [found, previous] = await Promise.all([repos.accounts.getWithMark(job.address), repos.snapshots.latest(job.address)]);
+  const { settings } = deps;
+  const [found, previous] = await Promise.all([deps.repos.accounts.getWithMark(job.address), deps.repos.snapshots.latest(job.address)]);
   if (!found) return { kind: 'not-tracked', address: job.address };
   const { account } = found;
   const scope = job.scope ?? 'all';
@@ -58,7 +58,7 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
     cursorMs ??
     (intervalChanged ? Math.max(trackingStart, now - lookbackWindowMs(account.interval, settings.lookbackMs)) : Math.max(0, now - settings.backfillMs));
   // The account's alert states (drawdown levels, rollup, snooze, the kill switch) are read once, beside the chain reads.
-  const alertStates = repos.alerts.listForAccount(account.address);
+  const alertStates = deps.repos.alerts.listForAccount(account.address);
   // Handled where it is awaited, after the chain reads; a chain failure leaves it unread.
   alertStates.catch(() => undefined);
   let fetched;
@@ -82,17 +82,17 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
     newCurvePoints(fetched.curves.equity, fetched.curves.pnl, cursorMs),
   );
   const { points } = placed;
-  if (points.length > 0) await repos.curves.putPoints(account.address, account.interval, points, now + settings.retentionMs);
+  if (points.length > 0) await deps.repos.curves.putPoints(account.address, account.interval, points, now + settings.retentionMs);
   const newCursor = points[points.length - 1]?.ts ?? cursorMs;
 
   const [drawdown, delegates] = await Promise.all([
-    evaluateDrawdown(repos, account, now, settings, points[0]?.ts ?? null, previous === null || intervalChanged, rules),
+    evaluateDrawdown(deps.repos, account, now, settings, points[0]?.ts ?? null, previous === null || intervalChanged, rules),
     fetched.delegates === null
       ? NO_DELEGATE_CHECK
-      : watchDelegates({ ...repos, revoke: deps.revoke }, account, fetched.delegates, { now, firstObservation: previous === null, sightedAt: job.dueAt }),
+      : watchDelegates({ ...deps.repos, revoke: deps.revoke }, account, fetched.delegates, { now, firstObservation: previous === null, sightedAt: job.dueAt }),
   ]);
   const killSwitch = await evaluateKillSwitch(
-    { chain: deps.chain, alerts: repos.alerts, revoke: deps.revoke, budget: deps.refinementBudget, log: deps.log, counters: deps.counters },
+    { chain: deps.chain, alerts: deps.repos.alerts, revoke: deps.revoke, budget: deps.refinementBudget, log: deps.log, counters: deps.counters },
     {
       account,
       stored: killSwitchStateIn(rules),
@@ -113,7 +113,7 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
   );
   await Promise.all([drawdown.commit(), delegates.commit(), killSwitch.commit()]);
   // The watch between curve polls starts from what this poll saw (no separate first full check).
-  if ('mark' in delegates && delegates.mark !== found.delegateMark) await repos.accounts.setDelegateMark(account.address, delegates.mark);
+  if ('mark' in delegates && delegates.mark !== found.delegateMark) await deps.repos.accounts.setDelegateMark(account.address, delegates.mark);
 
   // Counted only while the account has no data at all (the one case health reads it), so an
   // empty poll between points, e.g. a manual one, writes nothing.
@@ -133,7 +133,7 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
   const expiresSoon = previous !== null && previous.expiresAt - now < settings.snapshotRetentionMs / 2;
   if (!unchangedSummary || expiresSoon) {
     const previousValues = previous ? parseSummary(previous.summary) : null;
-    const put = await repos.snapshots.put({
+    const put = await deps.repos.snapshots.put({
       address: account.address,
       polledAt: job.dueAt,
       fetchedAt: now,
@@ -147,10 +147,10 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
     });
     if (put.kind === 'exists') return { kind: 'already-collected', address: account.address };
   }
-  if (end.health) await repos.accounts.recordHealth(account.address, end.health);
+  if (end.health) await deps.repos.accounts.recordHealth(account.address, end.health);
   // The rest of the gap is a one-off poll: the dispatcher queues it within its backfill share, after the due polls.
   if (!fetched.curves.complete) {
-    await repos.accounts.updateSettings(account.address, { nextDueAt: Math.max(now, job.dueAt + 1) });
+    await deps.repos.accounts.updateSettings(account.address, { nextDueAt: Math.max(now, job.dueAt + 1) });
     deps.counters.count('GapPollsContinued');
   }
   await sendAll(deps.events, end.queue);
