@@ -86,7 +86,7 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
   const newCursor = points[points.length - 1]?.ts ?? cursorMs;
 
   const [drawdown, delegates] = await Promise.all([
-    evaluateDrawdown(deps.repos, account, now, settings, points[0]?.ts ?? null, previous === null || intervalChanged, rules),
+    evaluateDrawdown(deps.repos, account, now, settings, rules, points[0]?.ts ?? null, previous === null || intervalChanged),
     fetched.delegates === null
       ? NO_DELEGATE_CHECK
       : watchDelegates({ ...deps.repos, revoke: deps.revoke }, account, fetched.delegates, { now, firstObservation: previous === null, sightedAt: job.dueAt }),

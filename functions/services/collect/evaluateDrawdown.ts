@@ -71,20 +71,20 @@ export interface PendingAlerts {
  * `writtenFromMs`: the oldest timestamp of the points this poll wrote (a rollup that ends at or
  * after it may no longer match the store). `refetched`: those points re-fetch history already
  * evaluated (a first poll, an interval change), so no level is re-armed from a recovery among them.
- * `listed`: the account's alert states as the poll loaded them (`listForAccount`); absent, read here.
+ * `rules`: the account's alert states (levels, rollup, snooze) as the caller loaded them
+ * (`listForAccount`, beside its other reads).
  */
 export async function evaluateDrawdown(
-  deps: { curves: CurvesRepository; alerts: AlertStateRepository; history: Pick<AccountHistoryRepository, 'recordAlerts'> },
+  deps: { curves: CurvesRepository; alerts: Pick<AlertStateRepository, 'compareAndSet'>; history: Pick<AccountHistoryRepository, 'recordAlerts'> },
   account: TrackedAccount,
   now: number,
   settings: DrawdownSettings,
+  rules: readonly AlertState[],
   writtenFromMs: number | null = null,
   refetched = false,
-  listed?: readonly AlertState[],
 ): Promise<PendingAlerts> {
   const windowMs = lookbackWindowMs(account.interval, settings.lookbackMs);
   const from = Math.max(0, now - windowMs);
-  const rules = listed ?? (await deps.alerts.listForAccount(account.address));
   const stateItem = rules.find((r) => r.rule === DRAWDOWN_RULE);
   const levels: DrawdownLevelsInput = { account, stored: storedLevels(rules), rules: settings, now };
   const rollupItem = rules.find((r) => r.rule === DRAWDOWN_ROLLUP_RULE);

@@ -35,7 +35,7 @@ describe('drawdown recovery events (DynamoDB Local)', () => {
     equity *= 1 + r;
     await repos().curves.putPoints(settings.address, '1h', [{ ts: now, equity: String(equity), pnl: String(pnl) }], now + DEFAULT_COLLECT_SETTINGS.retentionMs);
     const account = (await repos().accounts.get(settings.address))!;
-    const pending = await evaluateDrawdown(repos(), account, now, DEFAULT_COLLECT_SETTINGS, now);
+    const pending = await evaluateDrawdown(repos(), account, now, DEFAULT_COLLECT_SETTINGS, await repos().alerts.listForAccount(account.address), now);
     await pending.commit();
     return pending.events;
   };

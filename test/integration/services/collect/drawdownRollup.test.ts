@@ -60,7 +60,14 @@ describe('drawdown evaluation with the rollup (DynamoDB Local)', () => {
     const account = (await repos().accounts.get(ADDRESS))!;
     meter.take(curvesTable());
     meter.take(alertsTable());
-    const pending = await evaluateDrawdown(repos(), account, now, DEFAULT_COLLECT_SETTINGS, writtenFromMs);
+    const pending = await evaluateDrawdown(
+      repos(),
+      account,
+      now,
+      DEFAULT_COLLECT_SETTINGS,
+      await repos().alerts.listForAccount(account.address),
+      writtenFromMs,
+    );
     await pending.commit();
     return { pending, curves: meter.take(curvesTable()), alerts: meter.take(alertsTable()) };
   };

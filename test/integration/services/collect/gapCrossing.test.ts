@@ -41,7 +41,14 @@ describe('a level crossed during a chain outage, found when the gap is filled (D
     );
   const poll = async (writtenFromMs: number | null) => {
     const account = (await repos().accounts.get(settings.address))!;
-    const pending = await evaluateDrawdown(repos(), account, now, DEFAULT_COLLECT_SETTINGS, writtenFromMs);
+    const pending = await evaluateDrawdown(
+      repos(),
+      account,
+      now,
+      DEFAULT_COLLECT_SETTINGS,
+      await repos().alerts.listForAccount(account.address),
+      writtenFromMs,
+    );
     await pending.commit();
     return pending;
   };

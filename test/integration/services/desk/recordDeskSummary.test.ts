@@ -40,7 +40,7 @@ describe('the desk summary collect writes after a poll (DynamoDB Local)', () => 
     }
     await repos.curves.putPoints(settings.address, '1m', points, NOW + DEFAULT_COLLECT_SETTINGS.retentionMs);
     const account = (await repos.accounts.get(settings.address))!;
-    await (await evaluateDrawdown(repos, account, NOW, DEFAULT_COLLECT_SETTINGS)).commit();
+    await (await evaluateDrawdown(repos, account, NOW, DEFAULT_COLLECT_SETTINGS, await repos.alerts.listForAccount(account.address))).commit();
 
     const alerts = tableName(tables.prefix, 'alerts');
     meter.take(alerts);

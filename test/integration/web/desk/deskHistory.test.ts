@@ -76,7 +76,14 @@ describe("an account's alert history on the desk: recorded as it happens, read n
         now + DEFAULT_COLLECT_SETTINGS.retentionMs,
       );
     const poll = async (writtenFromMs: number | null) => {
-      const pending = await evaluateDrawdown(repos(), (await repos().accounts.get(account.address))!, now, DEFAULT_COLLECT_SETTINGS, writtenFromMs);
+      const pending = await evaluateDrawdown(
+        repos(),
+        (await repos().accounts.get(account.address))!,
+        now,
+        DEFAULT_COLLECT_SETTINGS,
+        await repos().alerts.listForAccount(account.address),
+        writtenFromMs,
+      );
       await pending.commit();
       return pending;
     };
