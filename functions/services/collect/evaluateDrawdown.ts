@@ -1,7 +1,6 @@
 import type { LevelState } from '../../domain/alertMachine';
-import { decideDrawdown, type DrawdownDecision } from '../../domain/decideDrawdown';
+import { decideDrawdown, quietAtRollup, type DrawdownDecision } from '../../domain/decideDrawdown';
 import type { DrawdownLevelsInput, StoredDrawdownLevels } from '../../domain/drawdownLevels';
-import { quietAtRollup } from '../../domain/quietAtRollup';
 import type { TrackedAccount } from '../../domain/account';
 import type { AlertState, AlertStateRepository } from '../../store/alertStateRepository';
 import { SNOOZE_RULE } from '../../store/alertStateRepository';
