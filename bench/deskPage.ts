@@ -77,7 +77,7 @@ async function seed(repos: Repositories, n: number, interval: Interval, days: nu
   }
   await repos.curves.putPoints(settings.address, interval, points, NOW + DEFAULT_COLLECT_SETTINGS.retentionMs);
   const account = (await repos.accounts.get(settings.address))!;
-  await (await evaluateDrawdown(repos, account, NOW, DEFAULT_COLLECT_SETTINGS)).commit();
+  await (await evaluateDrawdown(repos, account, NOW, DEFAULT_COLLECT_SETTINGS, await repos.alerts.listForAccount(account.address))).commit();
   return settings.address;
 }
 

@@ -78,7 +78,7 @@ try {
     meter.reset();
     await repos.curves.queryRange(address, interval, now - windowMs, now);
     const before = meter.read().readUnits.get(curvesTable) ?? 0;
-    await (await evaluateDrawdown(repos, account, now, DEFAULT_COLLECT_SETTINGS)).commit();
+    await (await evaluateDrawdown(repos, account, now, DEFAULT_COLLECT_SETTINGS, await repos.alerts.listForAccount(address))).commit();
 
     const polls = Math.round((2 * ROLLUP_UNIT_MS[interval]) / ms);
     meter.reset();
@@ -86,7 +86,7 @@ try {
       now += ms;
       const fresh = point(now);
       await repos.curves.putPoints(address, interval, [fresh], now + DEFAULT_COLLECT_SETTINGS.retentionMs);
-      const pending = await evaluateDrawdown(repos, account, now, DEFAULT_COLLECT_SETTINGS, now);
+      const pending = await evaluateDrawdown(repos, account, now, DEFAULT_COLLECT_SETTINGS, await repos.alerts.listForAccount(address), now);
       if (pending.events.length > 0) throw new Error(`a calm account raised an alert at ${interval}`);
       await pending.commit();
     }

@@ -11,6 +11,8 @@ import { fetchCurves } from './fetchCurves';
 import { newCurvePoints } from './newCurvePoints';
 import { placeFlows } from './placeFlows';
 import { sendAll } from '../../queue/sendAll';
+import type { QueueEntry } from '../../queue/messageQueue';
+import type { NotifyQueueEvent } from '../../messages/notifyMessage';
 import { watchDelegates } from './watchDelegates';
 import { evaluateKillSwitch } from './evaluateKillSwitch';
 import type { CollectDeps, CollectOutcome } from './collectDeps';
@@ -38,8 +40,8 @@ export type { CollectDeps, CollectOutcome } from './collectDeps';
  * tries again from the same cursor. Storage failures throw, so the queue redelivers.
  */
 export async function collectAccount(deps: CollectDeps, job: CollectJob): Promise<CollectOutcome> {
-  const { repos, settings } = deps;
-  const [found, previous] = await Promise.all([repos.accounts.getWithMark(job.address), repos.snapshots.latest(job.address)]);
+  const { settings } = deps;
+  const [found, previous] = await Promise.all([deps.repos.accounts.getWithMark(job.address), deps.repos.snapshots.latest(job.address)]);
   if (!found) return { kind: 'not-tracked', address: job.address };
   const { account } = found;
   const scope = job.scope ?? 'all';
@@ -56,7 +58,7 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
     cursorMs ??
     (intervalChanged ? Math.max(trackingStart, now - lookbackWindowMs(account.interval, settings.lookbackMs)) : Math.max(0, now - settings.backfillMs));
   // The account's alert states (drawdown levels, rollup, snooze, the kill switch) are read once, beside the chain reads.
-  const alertStates = repos.alerts.listForAccount(account.address);
+  const alertStates = deps.repos.alerts.listForAccount(account.address);
   // Handled where it is awaited, after the chain reads; a chain failure leaves it unread.
   alertStates.catch(() => undefined);
   let fetched;
@@ -80,17 +82,17 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
     newCurvePoints(fetched.curves.equity, fetched.curves.pnl, cursorMs),
   );
   const { points } = placed;
-  if (points.length > 0) await repos.curves.putPoints(account.address, account.interval, points, now + settings.retentionMs);
+  if (points.length > 0) await deps.repos.curves.putPoints(account.address, account.interval, points, now + settings.retentionMs);
   const newCursor = points[points.length - 1]?.ts ?? cursorMs;
 
   const [drawdown, delegates] = await Promise.all([
-    evaluateDrawdown(repos, account, now, settings, points[0]?.ts ?? null, previous === null || intervalChanged, rules),
+    evaluateDrawdown(deps.repos, account, now, settings, rules, points[0]?.ts ?? null, previous === null || intervalChanged),
     fetched.delegates === null
       ? NO_DELEGATE_CHECK
-      : watchDelegates({ ...repos, revoke: deps.revoke }, account, fetched.delegates, { now, firstObservation: previous === null, sightedAt: job.dueAt }),
+      : watchDelegates({ ...deps.repos, revoke: deps.revoke }, account, fetched.delegates, { now, firstObservation: previous === null, sightedAt: job.dueAt }),
   ]);
   const killSwitch = await evaluateKillSwitch(
-    { chain: deps.chain, alerts: repos.alerts, revoke: deps.revoke, budget: deps.refinementBudget, log: deps.log, counters: deps.counters },
+    { chain: deps.chain, alerts: deps.repos.alerts, revoke: deps.revoke, budget: deps.refinementBudget, log: deps.log, counters: deps.counters },
     {
       account,
       stored: killSwitchStateIn(rules),
@@ -111,7 +113,7 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
   );
   await Promise.all([drawdown.commit(), delegates.commit(), killSwitch.commit()]);
   // The watch between curve polls starts from what this poll saw (no separate first full check).
-  if ('mark' in delegates && delegates.mark !== found.delegateMark) await repos.accounts.setDelegateMark(account.address, delegates.mark);
+  if ('mark' in delegates && delegates.mark !== found.delegateMark) await deps.repos.accounts.setDelegateMark(account.address, delegates.mark);
 
   // Counted only while the account has no data at all (the one case health reads it), so an
   // empty poll between points, e.g. a manual one, writes nothing.
@@ -125,12 +127,13 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
     staleAfterIntervals: settings.staleAfterIntervals,
     failAfterErrors: settings.failAfterErrors,
   });
+  const end = pollEnd(account, { status: health.status, statusReason: health.reason, consecutiveErrors: 0, consecutiveEmptyPolls, polled: true }, now);
   const unchangedSummary = previous !== null && !intervalChanged && points.length === 0 && sameSummary(previous.summary, fetched.summary);
   // The latest snapshot carries the cursor: one that nothing changed is still rewritten before it could expire.
   const expiresSoon = previous !== null && previous.expiresAt - now < settings.snapshotRetentionMs / 2;
   if (!unchangedSummary || expiresSoon) {
     const previousValues = previous ? parseSummary(previous.summary) : null;
-    const put = await repos.snapshots.put({
+    const put = await deps.repos.snapshots.put({
       address: account.address,
       polledAt: job.dueAt,
       fetchedAt: now,
@@ -144,13 +147,13 @@ export async function collectAccount(deps: CollectDeps, job: CollectJob): Promis
     });
     if (put.kind === 'exists') return { kind: 'already-collected', address: account.address };
   }
-  await saveHealth(deps, account, { status: health.status, statusReason: health.reason, consecutiveErrors: 0, consecutiveEmptyPolls, polled: true });
+  if (end.health) await deps.repos.accounts.recordHealth(account.address, end.health);
   // The rest of the gap is a one-off poll: the dispatcher queues it within its backfill share, after the due polls.
   if (!fetched.curves.complete) {
-    await repos.accounts.updateSettings(account.address, { nextDueAt: Math.max(now, job.dueAt + 1) });
+    await deps.repos.accounts.updateSettings(account.address, { nextDueAt: Math.max(now, job.dueAt + 1) });
     deps.counters.count('GapPollsContinued');
   }
-  await queueOnboardingCheck(deps, account, now);
+  await sendAll(deps.events, end.queue);
   // Last, once the poll is committed: the desk overview's figures as of this poll.
   await deps.recordDeskSummary?.(account, now);
 
@@ -197,15 +200,20 @@ async function recordChainFailure(
   });
   // Below the failing threshold the status stays as it is (a blip paints nothing red); the failed
   // poll shows at once as the account's last poll (`lastFailure`), not as the status's reason.
-  await saveHealth(deps, account, {
-    status: health.status,
-    statusReason: health.reason,
-    consecutiveErrors,
-    consecutiveEmptyPolls: account.consecutiveEmptyPolls,
-    polled: true,
-    lastFailure: nextPollFailure(account, now, reason),
-  });
-  await queueOnboardingCheck(deps, account, now);
+  const end = pollEnd(
+    account,
+    {
+      status: health.status,
+      statusReason: health.reason,
+      consecutiveErrors,
+      consecutiveEmptyPolls: account.consecutiveEmptyPolls,
+      polled: true,
+      lastFailure: nextPollFailure(account, now, reason),
+    },
+    now,
+  );
+  if (end.health) await deps.repos.accounts.recordHealth(account.address, end.health);
+  await sendAll(deps.events, end.queue);
   deps.counters.count('Polls');
   deps.counters.count('PollErrors');
   deps.log.warn('collection failed', { account: account.address, error: error.name, reason: error.shortMessage, details: error.details, consecutiveErrors });
@@ -215,8 +223,15 @@ async function recordChainFailure(
 type Health = Pick<TrackedAccount, 'status' | 'statusReason' | 'consecutiveErrors' | 'consecutiveEmptyPolls' | 'polled'> &
   Partial<Pick<TrackedAccount, 'lastFailure'>>;
 
-/** Writes the account's health only when it changed (a steady account costs no write here). */
-async function saveHealth(deps: CollectDeps, account: TrackedAccount, health: Health): Promise<void> {
+/**
+ * What a poll (collected or failed) ends with on the account, decided before it is delivered: its
+ * health, written only when it changed (a steady account costs no write), and after its first
+ * poll the check of its onboarding batch (`onboarding-check`): the last account of the batch to end
+ * its first poll finds the batch settled, and its accounts already past a level are announced once
+ * (`services/notify/deliverOnboardingNotice`). The check is queued after the poll's writes, so that
+ * it sees them; later polls queue nothing.
+ */
+function pollEnd(account: TrackedAccount, health: Health, now: number): { health: Health | null; queue: QueueEntry<NotifyQueueEvent>[] } {
   const same =
     account.status === health.status &&
     account.statusReason === health.statusReason &&
@@ -224,26 +239,14 @@ async function saveHealth(deps: CollectDeps, account: TrackedAccount, health: He
     account.consecutiveEmptyPolls === health.consecutiveEmptyPolls &&
     account.polled === health.polled &&
     health.lastFailure === undefined;
-  if (!same) await deps.repos.accounts.recordHealth(account.address, health);
+  if (account.polled) return { health: same ? null : health, queue: [] };
+  const eventId = `${onboardingBatchId(account.createdAt)}:polled:${account.address.toLowerCase()}`;
+  return {
+    health: same ? null : health,
+    queue: [{ id: eventId, body: { kind: 'onboarding-check', eventId, account: account.address, at: now, batch: account.createdAt } }],
+  };
 }
 
 function sameSummary(a: PortfolioSummary, b: PortfolioSummary): boolean {
   return SUMMARY_FIELDS.every((field) => a[field] === b[field]);
-}
-
-/**
- * After an account's first poll (collected or failed, its `polled` recorded), queues the check
- * of its onboarding batch (`onboarding-check`): the last account of the batch to end its first
- * poll finds the batch settled, and its accounts already past a level are announced once
- * (`services/notify/deliverOnboardingNotice`). Queued after the poll's writes, so that check
- * sees them. Later polls queue nothing.
- */
-async function queueOnboardingCheck(
-  deps: Pick<CollectDeps, 'events'>,
-  account: Pick<TrackedAccount, 'address' | 'createdAt' | 'polled'>,
-  now: number,
-): Promise<void> {
-  if (account.polled) return;
-  const eventId = `${onboardingBatchId(account.createdAt)}:polled:${account.address.toLowerCase()}`;
-  await sendAll(deps.events, [{ id: eventId, body: { kind: 'onboarding-check', eventId, account: account.address, at: now, batch: account.createdAt } }]);
 }

@@ -1,7 +1,6 @@
 import type { LevelState } from '../../domain/alertMachine';
-import { decideDrawdown, type DrawdownDecision } from '../../domain/decideDrawdown';
+import { decideDrawdown, quietAtRollup, type DrawdownDecision } from '../../domain/decideDrawdown';
 import type { DrawdownLevelsInput, StoredDrawdownLevels } from '../../domain/drawdownLevels';
-import { quietAtRollup } from '../../domain/quietAtRollup';
 import type { TrackedAccount } from '../../domain/account';
 import type { AlertState, AlertStateRepository } from '../../store/alertStateRepository';
 import { SNOOZE_RULE } from '../../store/alertStateRepository';
@@ -15,6 +14,7 @@ import { measureWithRollup } from './measureWithRollup';
 import { storedSeries } from '../../store/storedSeries';
 import { DRAWDOWN_RULE, drawdownStateSchema, levelStateOf, snoozeStateSchema } from '../../domain/drawdownState';
 import { levelHistory } from '../../domain/levelHistory';
+import type { AlertHistoryEntry } from '../../domain/alertHistoryEntry';
 import type { AccountHistoryRepository } from '../../store/accountHistoryRepository';
 
 export { DRAWDOWN_RULE };
@@ -71,32 +71,24 @@ export interface PendingAlerts {
  * `writtenFromMs`: the oldest timestamp of the points this poll wrote (a rollup that ends at or
  * after it may no longer match the store). `refetched`: those points re-fetch history already
  * evaluated (a first poll, an interval change), so no level is re-armed from a recovery among them.
- * `listed`: the account's alert states as the poll loaded them (`listForAccount`); absent, read here.
+ * `rules`: the account's alert states (levels, rollup, snooze) as the caller loaded them
+ * (`listForAccount`, beside its other reads).
  */
 export async function evaluateDrawdown(
-  deps: { curves: CurvesRepository; alerts: AlertStateRepository; history: Pick<AccountHistoryRepository, 'recordAlerts'> },
+  deps: DrawdownDeps,
   account: TrackedAccount,
   now: number,
   settings: DrawdownSettings,
+  rules: readonly AlertState[],
   writtenFromMs: number | null = null,
   refetched = false,
-  listed?: readonly AlertState[],
 ): Promise<PendingAlerts> {
   const windowMs = lookbackWindowMs(account.interval, settings.lookbackMs);
   const from = Math.max(0, now - windowMs);
-  const rules = listed ?? (await deps.alerts.listForAccount(account.address));
-  const stateItem = rules.find((r) => r.rule === DRAWDOWN_RULE);
   const levels: DrawdownLevelsInput = { account, stored: storedLevels(rules), rules: settings, now };
   const rollupItem = rules.find((r) => r.rule === DRAWDOWN_ROLLUP_RULE);
+  const versions = { rollup: rollupItem?.version ?? null, levels: rules.find((r) => r.rule === DRAWDOWN_RULE)?.version ?? null };
   const stored = rollupItem ? rollupFromState(rollupItem.state) : null;
-  const saveRollup = async (rollup: DrawdownRollup) => {
-    const state = rollupToState(rollup);
-    // A conflict is a concurrent poll storing its own rollup of the same store.
-    if (state) await deps.alerts.compareAndSet(account.address, DRAWDOWN_ROLLUP_RULE, rollupItem?.version ?? null, state);
-  };
-
-  /** The stored rollup, once the store was found to continue it. */
-  let verified: DrawdownRollup | null = null;
   const usable =
     stored?.last &&
     stored.interval === account.interval &&
@@ -105,48 +97,83 @@ export async function evaluateDrawdown(
     (settings.retentionMs === undefined || settings.retentionMs > windowMs)
       ? { ...stored, last: stored.last }
       : null;
-  if (usable) {
-    const measured = await measureWithRollup(deps.curves, account.address, usable, from, now);
-    if (measured.kind === 'measured') {
-      verified = usable;
-      const commitRollup = async () => {
-        if (measured.changed) await saveRollup(measured.sealed);
+
+  // Load: the rollup and the points after it; the full window only when the store does not continue
+  // the rollup, or its figure may move a level (a figure without data moves none).
+  const measured = usable ? await measureWithRollup(deps.curves, account.address, usable, from, now) : null;
+  const atRollup = measured?.kind === 'measured' ? measured : null;
+  const quietAt =
+    atRollup !== null &&
+    (atRollup.currentPct === null || !atRollup.last || quietAtRollup(levels, { currentPct: atRollup.currentPct, last: atRollup.last, writtenFromMs }))
+      ? atRollup
+      : null;
+
+  // Decide (the full window read first when the rollup does not suffice): the figures, the notices and the writes.
+  let outcome: Omit<PendingAlerts, 'commit'>;
+  let write: DrawdownWrite;
+  if (quietAt !== null) {
+    const last = quietAt.currentPct === null ? null : quietAt.last;
+    outcome = { ...NO_NOTICE, events: [], drawdownPct: last ? quietAt.currentPct : null, asOf: last?.timestamp ?? null };
+    write = { rollup: quietAt.changed ? quietAt.sealed : null, levels: null, history: [] };
+  } else {
+    const series = storedSeries(await deps.curves.queryRange(account.address, account.interval, from, now));
+    const rebuilt = rollupOfSeries(account.interval, from, series);
+    // The stored rollup, when the store was found to continue it, is not written again.
+    const rollup = rebuilt.last && (atRollup === null || rebuilt.last.timestamp !== usable?.last.timestamp) ? rebuilt : null;
+    const decision = decideDrawdown(levels, { series, writtenFromMs, refetched });
+    if (decision.kind === 'no-data') {
+      outcome = { ...NO_NOTICE, events: [], drawdownPct: null, asOf: null };
+      write = { rollup, levels: null, history: [] };
+    } else {
+      const { result, last, nextLevels } = decision;
+      outcome = {
+        events: drawdownEvents(account, now, decision),
+        drawdownPct: result.currentPct,
+        favourableDrawdownPct: result.favourableCurrentPct,
+        crossingOnMarkedStepsOnly: decision.crossingOnMarkedStepsOnly,
+        asOf: last.timestamp,
+        measured: { series, peakAt: result.peakAt },
       };
-      const quiet = { events: [], favourableDrawdownPct: null, crossingOnMarkedStepsOnly: false, measured: null, commit: commitRollup };
-      if (measured.currentPct === null || !measured.last) return { ...quiet, drawdownPct: null, asOf: null };
-      if (quietAtRollup(levels, { currentPct: measured.currentPct, last: measured.last, writtenFromMs }))
-        return { ...quiet, drawdownPct: measured.currentPct, asOf: measured.last.timestamp };
+      write = { rollup, levels: nextLevels, history: levelHistory(levels.stored.states, decision, now) };
     }
   }
+  // Deliver, once the notices are queued.
+  return { ...outcome, commit: () => commitDrawdown(deps, account.address, versions, write) };
+}
 
-  const series = storedSeries(await deps.curves.queryRange(account.address, account.interval, from, now));
-  const rebuilt = rollupOfSeries(account.interval, from, series);
-  const commitRollup = async () => {
-    if (rebuilt.last && rebuilt.last.timestamp !== verified?.last?.timestamp) await saveRollup(rebuilt);
-  };
-  const decision = decideDrawdown(levels, { series, writtenFromMs, refetched });
-  if (decision.kind === 'no-data') {
-    return { events: [], drawdownPct: null, favourableDrawdownPct: null, crossingOnMarkedStepsOnly: false, asOf: null, measured: null, commit: commitRollup };
-  }
-  const { result, last, nextLevels } = decision;
-  return {
-    events: drawdownEvents(account, now, decision),
-    drawdownPct: result.currentPct,
-    favourableDrawdownPct: result.favourableCurrentPct,
-    crossingOnMarkedStepsOnly: decision.crossingOnMarkedStepsOnly,
-    asOf: last.timestamp,
-    measured: { series, peakAt: result.peakAt },
-    commit: async () => {
-      const [, written] = await Promise.all([
-        commitRollup(),
-        // A conflict means a concurrent evaluation wrote first; its notice id equals ours when it
-        // saw the same state, and delivery sends that id once.
-        nextLevels ? deps.alerts.compareAndSet(account.address, DRAWDOWN_RULE, stateItem?.version ?? null, { levels: nextLevels }) : undefined,
-      ]);
-      // The levels that moved, into the account's alert history, once their state is the stored one.
-      if (written?.kind === 'written') await deps.history.recordAlerts(account.address, levelHistory(levels.stored.states, decision, now));
-    },
-  };
+/** The stores an evaluation reads and writes. */
+type DrawdownDeps = {
+  curves: CurvesRepository;
+  alerts: Pick<AlertStateRepository, 'compareAndSet'>;
+  history: Pick<AccountHistoryRepository, 'recordAlerts'>;
+};
+
+const NO_NOTICE = { favourableDrawdownPct: null, crossingOnMarkedStepsOnly: false, measured: null } as const;
+
+/** What an evaluation stores: the rollup when it moved on, and the levels (with their history) when one moved or was notified. */
+interface DrawdownWrite {
+  readonly rollup: DrawdownRollup | null;
+  readonly levels: Readonly<Record<string, LevelState>> | null;
+  readonly history: readonly AlertHistoryEntry[];
+}
+
+/** Makes an evaluation's writes, each against the version it was loaded at. */
+async function commitDrawdown(
+  deps: Pick<DrawdownDeps, 'alerts' | 'history'>,
+  address: string,
+  versions: { readonly rollup: number | null; readonly levels: number | null },
+  write: DrawdownWrite,
+): Promise<void> {
+  const rollupState = write.rollup ? rollupToState(write.rollup) : null;
+  const [, written] = await Promise.all([
+    // A conflict is a concurrent poll storing its own rollup of the same store.
+    rollupState ? deps.alerts.compareAndSet(address, DRAWDOWN_ROLLUP_RULE, versions.rollup, rollupState) : undefined,
+    // A conflict means a concurrent evaluation wrote first; its notice id equals ours when it
+    // saw the same state, and delivery sends that id once.
+    write.levels ? deps.alerts.compareAndSet(address, DRAWDOWN_RULE, versions.levels, { levels: write.levels }) : undefined,
+  ]);
+  // The levels that moved, into the account's alert history, once their state is the stored one.
+  if (written?.kind === 'written') await deps.history.recordAlerts(address, write.history);
 }
 
 /** The account's stored drawdown levels and snooze, read from its alert-state items (an unreadable item counts as none). */

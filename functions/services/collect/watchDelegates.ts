@@ -8,7 +8,6 @@ import type { PendingAlerts } from './evaluateDrawdown';
 import type { Address } from '../../domain/address';
 import type { UnknownKeyAction } from '../../domain/delegateProtection';
 import type { DecisionUnit } from '../../domain/decisionUnit';
-import { pendingUnknownKeys } from '../../domain/judgeAgain';
 import type { ProtectiveRevoker } from '../../domain/protectiveAction';
 import type { DecisionRepository } from '../../store/decisionRepository';
 import type { KnownDelegatesRepository } from '../../store/knownDelegatesRepository';
@@ -51,8 +50,8 @@ export interface GuardDeps {
 /**
  * Everything the decision needs, read at once: the stored views, and (mode on) the protection
  * state, then the unit of each unknown key listed now whose decision was queued and not judged
- * again yet (`pendingUnknownKeys`, before the new delegates are known: the decision leaves out
- * a new one).
+ * again yet: a superset of the keys the decision judges again (it leaves out the new, known and
+ * announced ones), chosen from the state alone so that no decision runs between the reads.
  */
 async function loadDelegateCheck(
   deps: { delegates: DelegateViewRepository } & GuardDeps,
@@ -64,10 +63,12 @@ async function loadDelegateCheck(
     deps.delegates.listForAccount(account.address),
     account.revokeUnknown === 'off' ? null : deps.knownDelegates.read(account.address),
   ]);
-  // Before the decision knows which delegates are new, every key pending but for that: a superset of what it judges.
-  const awaited = state === null ? [] : pendingUnknownKeys(state, current, [], options.now);
+  const listed = new Set(current.map((d) => d.address.toLowerCase()));
+  const awaited = (state?.unknownSeen ?? []).flatMap(({ delegate, decisionId, judgedAgain }) =>
+    decisionId !== undefined && judgedAgain !== true && listed.has(delegate.toLowerCase()) ? [{ delegate, decisionId }] : [],
+  );
   const units = new Map<string, DecisionUnit | null>(
-    await Promise.all(awaited.map(async ({ seen }) => [seen.delegate.toLowerCase(), await deps.decisions.unit(seen.decisionId, seen.delegate)] as const)),
+    await Promise.all(awaited.map(async ({ delegate, decisionId }) => [delegate.toLowerCase(), await deps.decisions.unit(decisionId, delegate)] as const)),
   );
   return {
     account,

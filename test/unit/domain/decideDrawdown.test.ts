@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LevelState } from '../../../functions/domain/alertMachine';
-import { decideDrawdown, type DecidedNotice } from '../../../functions/domain/decideDrawdown';
+import { decideDrawdown, quietAtRollup, type DecidedNotice } from '../../../functions/domain/decideDrawdown';
 import type { DrawdownLevelsInput } from '../../../functions/domain/drawdownLevels';
 import type { SeriesPoint } from '../../../functions/domain/series';
 
@@ -30,6 +30,11 @@ const lossPath = (lossPcts: readonly number[]): SeriesPoint[] =>
  * rest), each decision over the stored state the previous one left; returns every notice.
  */
 function pollAll(levels: readonly number[], series: readonly SeriesPoint[], batches: readonly number[] = []): DecidedNotice[] {
+  return poll(levels, series, batches).notices;
+}
+
+/** `pollAll`, with the stored levels the last decision left. */
+function poll(levels: readonly number[], series: readonly SeriesPoint[], batches: readonly number[] = []) {
   let states = new Map<number, LevelState>();
   let tracked = false;
   const notices: DecidedNotice[] = [];
@@ -52,7 +57,7 @@ function pollAll(levels: readonly number[], series: readonly SeriesPoint[], batc
       tracked = true;
     }
   }
-  return notices;
+  return { notices, stored: { states, tracked, snoozedUntil: null } };
 }
 
 describe('decideDrawdown', () => {
@@ -117,5 +122,46 @@ describe('decideDrawdown', () => {
     ).toEqual({
       kind: 'no-data',
     });
+  });
+});
+
+describe('quietAtRollup', () => {
+  const LEVELS = [10, 20];
+  /** The levels as polling every point but the newest left them, and the newest point's decision on the full window. */
+  const atNewest = (lossPcts: readonly number[], killSwitch: number | null = null) => {
+    const series = lossPath(lossPcts);
+    const last = series[series.length - 1]!;
+    const input: DrawdownLevelsInput = {
+      account: { ...account(LEVELS), killSwitch },
+      stored: poll(LEVELS, series.slice(0, -1)).stored,
+      rules: RULES,
+      now: last.timestamp,
+    };
+    const decision = decideDrawdown(input, { series, writtenFromMs: last.timestamp, refetched: false });
+    if (decision.kind !== 'measured') throw new Error('a loss path has points');
+    return { input, last, decision };
+  };
+
+  it('stops at the figure only where the full window would send nothing and move no level', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 0, max: 60, noNaN: true }), { minLength: 1, maxLength: 20 }), (lossPcts) => {
+        const { input, last, decision } = atNewest(lossPcts);
+        if (quietAtRollup(input, { currentPct: decision.result.currentPct, last, writtenFromMs: last.timestamp })) {
+          expect(decision.notice).toBeNull();
+          expect(decision.recoveries).toEqual([]);
+          expect(decision.nextLevels).toBeNull();
+        }
+      }),
+    );
+  });
+
+  it('stops at a steady figure between levels, but not on a first evaluation, a filled gap, or near an armed kill switch', () => {
+    const { input, last, decision } = atNewest([2, 3, 3]);
+    const measure = { currentPct: decision.result.currentPct, last, writtenFromMs: last.timestamp };
+    expect(quietAtRollup(input, measure)).toBe(true);
+    expect(quietAtRollup({ ...input, stored: { states: new Map(), tracked: false, snoozedUntil: null } }, measure)).toBe(false);
+    expect(quietAtRollup(input, { ...measure, writtenFromMs: last.timestamp - MINUTE })).toBe(false);
+    const nearKillSwitch = atNewest([2, 3, 3], 4);
+    expect(quietAtRollup(nearKillSwitch.input, measure)).toBe(false);
   });
 });

@@ -2,9 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { drawdown } from '../../../functions/domain/drawdown';
 import { foldPoints, emptyRollup, rollupDrawdown } from '../../../functions/domain/drawdownRollup';
-import { refineStep } from '../../../functions/domain/refineStep';
 import type { SeriesPoint } from '../../../functions/domain/series';
-import { chainedReturn, isMarkedStep, stepReturn } from '../../../functions/domain/stepReturn';
+import { chainedReturn, isMarkedStep, refineStep, stepReturn } from '../../../functions/domain/stepReturn';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

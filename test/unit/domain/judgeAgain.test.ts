@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ObservedDelegate } from '../../../functions/domain/delegateAlerts';
 import { finishedUnit, refusedUnit, type DecisionUnit } from '../../../functions/domain/decisionUnit';
-import { judgeAgain, pendingUnknownKeys } from '../../../functions/domain/judgeAgain';
+import { judgeAgain, pendingUnknownKeys } from '../../../functions/domain/decideDelegateCheck';
 import type { KnownDelegateState } from '../../../functions/domain/judgeNewDelegates';
 import { testAddress } from '../../support/store/accountFixture';
 

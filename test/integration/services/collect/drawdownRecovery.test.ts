@@ -3,7 +3,7 @@ import { accountSettingsSchema } from '../../../../functions/domain/account';
 import { newTrackedAccount } from '../../../../functions/domain/trackedAccount';
 import type { NotifyEvent } from '../../../../functions/messages/notifyMessage';
 import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
-import { evaluateDrawdown } from '../../../../functions/services/collect/evaluateDrawdown';
+import { drawdownPoll } from '../../../support/collect/drawdownPoll';
 import { createRepositories } from '../../../../functions/store/repositories';
 import { testTables } from '../../../support/testTables';
 
@@ -35,7 +35,7 @@ describe('drawdown recovery events (DynamoDB Local)', () => {
     equity *= 1 + r;
     await repos().curves.putPoints(settings.address, '1h', [{ ts: now, equity: String(equity), pnl: String(pnl) }], now + DEFAULT_COLLECT_SETTINGS.retentionMs);
     const account = (await repos().accounts.get(settings.address))!;
-    const pending = await evaluateDrawdown(repos(), account, now, DEFAULT_COLLECT_SETTINGS, now);
+    const pending = await drawdownPoll(repos(), account, now, now);
     await pending.commit();
     return pending.events;
   };

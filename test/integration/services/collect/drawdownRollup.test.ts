@@ -4,7 +4,7 @@ import { accountSettingsSchema } from '../../../../functions/domain/account';
 import { newTrackedAccount } from '../../../../functions/domain/trackedAccount';
 import { pointsBetween, type SeriesPoint } from '../../../../functions/domain/series';
 import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
-import { evaluateDrawdown } from '../../../../functions/services/collect/evaluateDrawdown';
+import { drawdownPoll } from '../../../support/collect/drawdownPoll';
 import { createRepositories } from '../../../../functions/store/repositories';
 import { DRAWDOWN_ROLLUP_RULE } from '../../../../functions/store/drawdownRollupItem';
 import { tableName } from '../../../../functions/store/tableDefinitions';
@@ -60,7 +60,7 @@ describe('drawdown evaluation with the rollup (DynamoDB Local)', () => {
     const account = (await repos().accounts.get(ADDRESS))!;
     meter.take(curvesTable());
     meter.take(alertsTable());
-    const pending = await evaluateDrawdown(repos(), account, now, DEFAULT_COLLECT_SETTINGS, writtenFromMs);
+    const pending = await drawdownPoll(repos(), account, now, writtenFromMs);
     await pending.commit();
     return { pending, curves: meter.take(curvesTable()), alerts: meter.take(alertsTable()) };
   };

@@ -3,7 +3,7 @@ import { accountSettingsSchema } from '../../../../functions/domain/account';
 import { newTrackedAccount } from '../../../../functions/domain/trackedAccount';
 import type { SeriesPoint } from '../../../../functions/domain/series';
 import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
-import { evaluateDrawdown } from '../../../../functions/services/collect/evaluateDrawdown';
+import { drawdownPoll } from '../../../support/collect/drawdownPoll';
 import { notifyMessageSchema } from '../../../../functions/messages/notifyMessage';
 import { presentNotice } from '../../../../functions/notices/presentNotice';
 import { createRepositories } from '../../../../functions/store/repositories';
@@ -41,7 +41,7 @@ describe('a level crossed during a chain outage, found when the gap is filled (D
     );
   const poll = async (writtenFromMs: number | null) => {
     const account = (await repos().accounts.get(settings.address))!;
-    const pending = await evaluateDrawdown(repos(), account, now, DEFAULT_COLLECT_SETTINGS, writtenFromMs);
+    const pending = await drawdownPoll(repos(), account, now, writtenFromMs);
     await pending.commit();
     return pending;
   };

@@ -3,7 +3,7 @@ import { accountSettingsSchema } from '../../../../functions/domain/account';
 import { lookbackWindowMs } from '../../../../functions/domain/lookbackWindow';
 import { newTrackedAccount } from '../../../../functions/domain/trackedAccount';
 import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
-import { evaluateDrawdown } from '../../../../functions/services/collect/evaluateDrawdown';
+import { drawdownPoll } from '../../../support/collect/drawdownPoll';
 import { recordDeskSummary } from '../../../../functions/services/desk/recordDeskSummary';
 import { createRepositories } from '../../../../functions/store/repositories';
 import { tableName } from '../../../../functions/store/tableDefinitions';
@@ -40,7 +40,7 @@ describe('the desk summary collect writes after a poll (DynamoDB Local)', () => 
     }
     await repos.curves.putPoints(settings.address, '1m', points, NOW + DEFAULT_COLLECT_SETTINGS.retentionMs);
     const account = (await repos.accounts.get(settings.address))!;
-    await (await evaluateDrawdown(repos, account, NOW, DEFAULT_COLLECT_SETTINGS)).commit();
+    await (await drawdownPoll(repos, account, NOW)).commit();
 
     const alerts = tableName(tables.prefix, 'alerts');
     meter.take(alerts);

@@ -3,7 +3,7 @@ import type { TrackedAccount } from '../../../../functions/domain/account';
 import type { SeriesPoint } from '../../../../functions/domain/series';
 import { formatTime } from '../../../../functions/mail/render/format';
 import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
-import { evaluateDrawdown } from '../../../../functions/services/collect/evaluateDrawdown';
+import { drawdownPoll } from '../../../support/collect/drawdownPoll';
 import { snoozeByOperator } from '../../../../functions/services/snooze/snoozeByOperator';
 import { unsnoozeByOperator } from '../../../../functions/services/snooze/unsnoozeByOperator';
 import { createRepositories } from '../../../../functions/store/repositories';
@@ -76,7 +76,7 @@ describe("an account's alert history on the desk: recorded as it happens, read n
         now + DEFAULT_COLLECT_SETTINGS.retentionMs,
       );
     const poll = async (writtenFromMs: number | null) => {
-      const pending = await evaluateDrawdown(repos(), (await repos().accounts.get(account.address))!, now, DEFAULT_COLLECT_SETTINGS, writtenFromMs);
+      const pending = await drawdownPoll(repos(), (await repos().accounts.get(account.address))!, now, writtenFromMs);
       await pending.commit();
       return pending;
     };
