@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { lambdaNeverRan } from '../../../functions/web/lambdaNeverRan';
 
 describe('lambdaNeverRan', () => {
-  it('names the refusals that prove the function never ran', () => {
-    expect(lambdaNeverRan('TooManyRequestsException')).toBe('busy');
-    expect(lambdaNeverRan('ResourceNotFoundException')).toBe('missing');
-    expect(lambdaNeverRan('AccessDeniedException')).toBe('denied');
-    expect(lambdaNeverRan('AccessDenied')).toBe('denied');
+  it.each([
+    ['TooManyRequestsException', 'busy'],
+    ['ResourceNotFoundException', 'missing'],
+    ['AccessDeniedException', 'denied'],
+    ['AccessDenied', 'denied'],
+  ] as const)('%s proves the function never ran: %s', (name, refusal) => {
+    expect(lambdaNeverRan(name)).toBe(refusal);
   });
 
   it('leaves every other failure unknown, an inherited property name included', () => {
