@@ -1,6 +1,6 @@
 import type { TrackedAccount } from './account';
 import { addDays, localDate, localDayBounds, type LocalDate } from './localTime';
-import { periodWindows, type PeriodWindows } from './reportWindows';
+import { periodWindows, reportWindows, type PeriodWindows, type ReportWindow, type ReportWindowKey } from './reportWindows';
 import { dueReport, reportInstant } from './reportTime';
 
 /** The local day a report covers, and when the report before it was due. */
@@ -12,6 +12,14 @@ export interface CoveredDay {
   /** The previous report's instant: removed delegates are counted from it. */
   readonly previousReportAt: number;
 }
+
+/**
+ * What a report reads from the chain: a daily report's covered day and its three windows
+ * (`reportWindows`), or a weekly or monthly summary's window and the one just before it.
+ */
+export type ReportSpan =
+  | { readonly kind: 'day'; readonly day: CoveredDay; readonly windows: readonly (ReportWindow & { key: ReportWindowKey })[] }
+  | { readonly kind: 'summary'; readonly windows: PeriodWindows };
 
 /**
  * Which report an account's report run sends:
@@ -136,24 +144,28 @@ export function planClaimedReport(account: { address: string; reportAt: string; 
   };
 }
 
-/** The plan of `mode` for `account` at `now`; a summary's carries its windows. */
-export function planFor(account: TrackedAccount, mode: ReportMode, now: number): ReportPlan & { windows?: PeriodWindows } {
-  switch (mode.kind) {
-    case 'scheduled':
-      return mode.reportDate === undefined ? planReport(account, now, false) : planClaimedReport(account, mode.reportDate);
-    case 'extra':
-      if (mode.copy === true) return planExtraReport(account, now, true);
-      return mode.regularIfDue ? planReport(account, now, true) : planExtraReport(account, now);
-    case 'summary':
-      return summaryPlan(account, mode.period, mode.reportDate ?? localDate(now, account.timezone));
-  }
+/** A plan that sends, with every window its report reads (`covers`). */
+export type CoveredPlan = ReportPlan & { kind: 'send'; covers: ReportSpan };
+
+/** The plan of `mode` for `account` at `now`; one that sends carries the windows its report reads. */
+export function planFor(account: TrackedAccount, mode: ReportMode, now: number): CoveredPlan | (ReportPlan & { kind: 'not-due' }) {
+  if (mode.kind === 'summary') return summaryPlan(account, mode.period, mode.reportDate ?? localDate(now, account.timezone));
+  const plan = dailyPlan(account, mode, now);
+  if (plan.kind === 'not-due') return plan;
+  return { ...plan, covers: { kind: 'day', day: plan.period, windows: reportWindows(plan.period.localDate, account.timezone) } };
+}
+
+function dailyPlan(account: TrackedAccount, mode: ReportMode & { kind: 'scheduled' | 'extra' }, now: number): ReportPlan {
+  if (mode.kind === 'scheduled') return mode.reportDate === undefined ? planReport(account, now, false) : planClaimedReport(account, mode.reportDate);
+  if (mode.copy === true) return planExtraReport(account, now, true);
+  return mode.regularIfDue ? planReport(account, now, true) : planExtraReport(account, now);
 }
 
 /**
  * The plan of a weekly or monthly summary sent on `reportDate`, under
  * `report-week:<address>:<date>` (`report-month:…`). Never moves the schedule.
  */
-function summaryPlan(account: TrackedAccount, span: 'week' | 'month', reportDate: LocalDate): ReportPlan & { kind: 'send'; windows: PeriodWindows } {
+function summaryPlan(account: TrackedAccount, span: 'week' | 'month', reportDate: LocalDate): CoveredPlan {
   const windows = periodWindows(span, reportDate, account.timezone);
   return {
     kind: 'send',
@@ -163,6 +175,6 @@ function summaryPlan(account: TrackedAccount, span: 'week' | 'month', reportDate
     forced: false,
     copyAt: null,
     nextReportAt: null,
-    windows,
+    covers: { kind: 'summary', windows },
   };
 }

@@ -91,9 +91,8 @@ async function loadReport(deps: ReportDeps, account: TrackedAccount, mode: Repor
   const records = await Promise.all(audience.recipients.map((recipient) => deps.repos.deliveries.get(deliveryId(plan.eventId, recipient))));
   const sent = audience.recipients.filter((_, i) => records[i]?.status === 'sent');
   if (sent.length === audience.recipients.length) return { readings: { ...base, audience, leftOut, sent }, record: null };
-  const covers = plan.windows ? { kind: 'summary' as const, windows: plan.windows } : { kind: 'day' as const, day: plan.period };
   const [data, channels] = await Promise.all([
-    readReportData(deps, mode.kind === 'extra' ? undefined : mode.dueAt, account, covers, now),
+    readReportData(deps, mode.kind === 'extra' ? undefined : mode.dueAt, account, plan.covers, now),
     reportChannels(deps, account.address, span, now),
   ]);
   return { readings: { ...base, audience, leftOut, sent, figures: data.input, channels }, record: data.record };
