@@ -31,7 +31,7 @@ import { SUMMARY_PERCENT_FIELDS, SUMMARY_STRING_FIELDS } from '../functions/doma
 import { type PortfolioSummary } from '../functions/domain/portfolioSummary';
 import { localDate } from '../functions/domain/localTime';
 import { buildReportModel } from '../functions/domain/reportModel';
-import { reportInstant } from '../functions/domain/reportTime';
+import { reportInstant, planFor } from '../functions/domain/reportPlan';
 import { ActionLinks } from '../functions/links/actionLinks';
 import { LinkTokenCodec } from '../functions/links/linkToken';
 import { buildMime } from '../functions/mail/send/mime';
@@ -41,7 +41,6 @@ import { mailChart } from '../functions/services/delivery/mailChart';
 import { fromHeader } from '../functions/services/delivery/mailDelivery';
 import { recipientLinks } from '../functions/services/delivery/recipientLinks';
 import { readReportData } from '../functions/services/report/compose/reportData';
-import { planFor } from '../functions/domain/reportPlan';
 import { presentReport } from '../functions/notices/reportPresenter';
 import { digestSenderFor } from '../functions/runtime/digestSenderFor';
 import type { ReportDeps } from '../functions/services/report/send/reportDeps';

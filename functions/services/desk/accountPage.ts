@@ -14,7 +14,7 @@ import { shownStatus, type ShownStatus } from '../../domain/shownStatus';
 import { withoutUrls } from '../../shared/withoutUrls';
 import { RECIPIENT_SNOOZES_RULE, SNOOZE_RULE } from '../../store/alertStateRepository';
 import { KILL_SWITCH_RULE } from '../../store/killSwitchStateItem';
-import { storedReportInput } from '../../domain/reportInput';
+import { storedReportInput } from '../../domain/composeReport';
 import { readAccountSeries, type AccountSeries, type DeskWindow } from './accountSeries';
 import type { DeskStores } from './deskStores';
 import type { HistoryPage } from '../../store/accountHistoryRepository';

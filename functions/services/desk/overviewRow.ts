@@ -20,7 +20,7 @@ import type { StoredCurvePoint } from '../../store/storedCurvePoint';
 import { storedSeries } from '../../store/storedSeries';
 import { DEFAULT_COLLECT_SETTINGS } from '../collect/collectSettings';
 import { measureWithRollup } from '../collect/measureWithRollup';
-import { storedReportInput } from '../../domain/reportInput';
+import { storedReportInput } from '../../domain/composeReport';
 import type { DeskStores } from './deskStores';
 
 /** One account's line of the overview, every figure from stored data. */

@@ -1,9 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { planRecipientReports, type RecipientRun } from '../../../functions/domain/planRecipientReports';
-import { periodsDue } from '../../../functions/domain/recipientSchedule';
-import { defaultRecipientSettings, WEEKDAYS, type RecipientSettings } from '../../../functions/domain/recipientSettings';
-import type { RecipientClock } from '../../../functions/domain/recipientSchedule';
+import {
+  planRecipientReports,
+  planReportJob,
+  type RecipientRun,
+  periodsDue,
+  defaultRecipientSettings,
+  WEEKDAYS,
+  type RecipientSettings,
+  type RecipientClock,
+} from '../../../functions/domain/recipientSchedule';
 import { accountRecord, testAddress } from '../../support/store/accountFixture';
 
 const NOW = Date.parse('2026-11-23T23:30:00Z');
@@ -96,5 +102,46 @@ describe('planRecipientReports: what one recipient run sends, decided once', () 
         }
       }),
     );
+  });
+});
+
+describe('planReportJob: what a claimed report job sends, decided once from what it read', () => {
+  const JOB = { reportDate: '2026-11-24', dueAt: NOW, missed: true };
+  const owner = accountRecord({ address: testAddress(9, 7), emails: ['a@example.com', 'B@example.com', 'c@example.com'] });
+
+  it("sends an account job's report to the addressees on the account's schedule alone, as the claimed day's report", () => {
+    const records = new Map<string, RecipientSettings>([
+      ['b@example.com', { ...defaultRecipientSettings('b@example.com'), timezone: 'Asia/Tokyo' }],
+      ['c@example.com', { ...defaultRecipientSettings('c@example.com'), weekly: 'mon' }],
+    ]);
+    expect(planReportJob({ kind: 'account', account: owner, records }, JOB, NOW)).toEqual({
+      kind: 'account',
+      account: owner,
+      mode: { kind: 'scheduled', reportDate: '2026-11-24', dueAt: NOW, missed: true },
+      // b has its own zone (its own schedule); c only adds a summary, so it still follows the account's.
+      to: ['a@example.com', 'c@example.com'],
+    });
+  });
+
+  it("sends a recipient job what the recipient's own schedule gives for the day", () => {
+    const own = record({ timezone: 'Asia/Tokyo' });
+    const plan = planReportJob({ kind: 'recipient', record: own, accounts: ACCOUNTS }, JOB, NOW);
+    expect(plan).toEqual({
+      kind: 'recipient',
+      record: own,
+      accounts: ACCOUNTS,
+      plan: planRecipientReports(own, ACCOUNTS, { kind: 'scheduled', reportDate: '2026-11-24', dueAt: NOW, missed: true }, NOW),
+    });
+  });
+
+  it('sends nothing, saying why, when the account or the recipient is gone', () => {
+    expect(planReportJob({ kind: 'account', account: null, records: new Map() }, JOB, NOW)).toEqual({
+      kind: 'skipped',
+      reason: 'the account is no longer tracked',
+    });
+    expect(planReportJob({ kind: 'recipient', record: null, accounts: [] }, JOB, NOW)).toEqual({
+      kind: 'skipped',
+      reason: 'the recipient has no record any more',
+    });
   });
 });

@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { localDayBounds } from '../../../functions/domain/localTime';
-import { reportInput, storedReportInput, type ChainWindow, type ListedDelegate, type PreviousReport } from '../../../functions/domain/reportInput';
+import { reportInput, storedReportInput, type ChainWindow, type ListedDelegate, type PreviousReport } from '../../../functions/domain/composeReport';
 import type { SummaryReadings } from '../../../functions/domain/reportModel';
 import { planFor, type ReportSpan } from '../../../functions/domain/reportPlan';
 import { periodWindows, reportWindows, type ReportWindow } from '../../../functions/domain/reportWindows';
 import type { TrackedAccount } from '../../../functions/domain/account';
 
 const ZONE = 'Europe/Berlin';
-const ACCOUNT = { address: `0x${'b'.repeat(40)}`, label: 'desk', timezone: ZONE, interval: '1h' as const };
+const ACCOUNT = { address: `0x${'b'.repeat(40)}` as const, label: 'desk', timezone: ZONE, interval: '1h' as const };
 const COVERED = '2026-03-28';
 const DAY = { localDate: COVERED, ...localDayBounds(COVERED, ZONE), previousReportAt: Date.parse('2026-03-28T07:00:00Z') };
 const NOW = Date.parse('2026-03-29T07:05:00Z');
@@ -117,7 +117,7 @@ describe('reportInput, properties', () => {
         const input = reportInput(ACCOUNT, DAY_SPAN, { history: HISTORY, delegates, previous: null, chain }, NOW);
         expect(input.delegates).toHaveLength(delegates.filter((d) => d.removedAt === null).length);
         const since = DAY.previousReportAt;
-        expect(input.removedDelegates.map((d) => d.removedAt)).toEqual(
+        expect((input.removedDelegates ?? []).map((d) => d.removedAt)).toEqual(
           delegates.flatMap((d) => (d.removedAt !== null && d.removedAt > since && d.removedAt <= NOW ? [d.removedAt] : [])),
         );
       }),

@@ -2,7 +2,7 @@ import type { ChainClient } from '../../../chain/ports';
 import { summaryReadings } from '../../../chain/summaryView';
 import { lookbackWindowMs } from '../../../domain/lookbackWindow';
 import type { ReportModelInput } from '../../../domain/reportModel';
-import { reportInput, type ChainWindow, type PreviousReport, type ReportReads } from '../../../domain/reportInput';
+import { reportInput, type ChainWindow, type PreviousReport, type ReportReads } from '../../../domain/composeReport';
 import type { ReportSpan } from '../../../domain/reportPlan';
 import type { ReportWindow } from '../../../domain/reportWindows';
 import { alignCurves } from '../../../domain/series';

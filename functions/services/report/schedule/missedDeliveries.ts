@@ -1,6 +1,5 @@
 import { emailEntryBase, type DeliveryHistoryEntry } from '../../../domain/deliveryHistoryEntry';
-import { scheduleFollowers, type ReportPeriod } from '../../../domain/recipientSettings';
-import { planRecipientReports } from '../../../domain/planRecipientReports';
+import { scheduleFollowers, type ReportPeriod, planRecipientReports } from '../../../domain/recipientSchedule';
 import { planFor, type ReportMode } from '../../../domain/reportPlan';
 import type { TrackedAccount } from '../../../domain/account';
 import { withoutUrls } from '../../../shared/withoutUrls';

@@ -1,10 +1,9 @@
 import { digestRows, type DigestEntry, type DigestRow } from '../../../domain/digestModel';
 import { addDays, localDayBounds } from '../../../domain/localTime';
 import { periodWindows, reportWindows } from '../../../domain/reportWindows';
-import type { ReportPeriod } from '../../../domain/recipientSettings';
+import type { ReportPeriod } from '../../../domain/recipientSchedule';
 import { buildReportModel } from '../../../domain/reportModel';
-import { reportInstant } from '../../../domain/reportTime';
-import type { ReportSpan } from '../../../domain/reportPlan';
+import { reportInstant, type ReportSpan } from '../../../domain/reportPlan';
 import type { SeriesPoint } from '../../../domain/series';
 import type { InlineImage } from '../../../mail/send/mime';
 import type { AccountStatus, ChartRef } from '../../../mail/render/views';
@@ -21,7 +20,7 @@ import { readReportData } from '../compose/reportData';
 import { RetryLaterError } from '../../../shared/retryLaterError';
 import { renderDigest } from '../compose/renderDigest';
 import type { ReportDeps } from './reportDeps';
-import type { ReportOutcome } from './reportOutcome';
+import type { ReportOutcome } from '../../../domain/reportOutcome';
 import { unavailableReason } from '../compose/unavailableReason';
 import { digestNoticeId, digestToChannels } from './reportToChannels';
 
