@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { TrackedAccount } from './account';
 import { localDate, type LocalDate } from './localTime';
-import { CLOCK_TIME, type ReportMode } from './reportPlan';
+import { CLOCK_TIME, planFor, type PlannedReport, type ReportMode } from './reportPlan';
 import { timeZoneNameSchema } from './timeZoneName';
 
 /** How a recipient gets its reports: one per account (the default) or one digest for all its accounts. */
@@ -131,7 +131,7 @@ export type RecipientSendPlan =
   /** Its digest of `period`: all its accounts in one email; `dueAt` a queued job's (see `DigestInput`). */
   | { readonly kind: 'digest'; readonly period: ReportPeriod; readonly forced: boolean; readonly copy: boolean; readonly dueAt?: number }
   /** One account's report of `period` to it alone, in `mode`, the account seen on the recipient's clock (its zone and report time). */
-  | { readonly kind: 'account'; readonly period: ReportPeriod; readonly account: TrackedAccount; readonly mode: ReportMode };
+  | { readonly kind: 'account'; readonly period: ReportPeriod; readonly account: TrackedAccount; readonly mode: ReportMode; readonly plan: PlannedReport };
 
 /** What a recipient's run sends: the local date it runs for, in the recipient's zone, and each email in order. */
 export interface RecipientReportsPlan {
@@ -172,7 +172,11 @@ export function planRecipientReports(
         },
       ];
     }
-    return selected.map((account) => ({ kind: 'account', period, account: onClock(account, clock), mode: modeOf(period, run) }));
+    return selected.map((account): RecipientSendPlan => {
+      const seen = onClock(account, clock);
+      const mode = modeOf(period, run);
+      return { kind: 'account', period, account: seen, mode, plan: planFor(seen, mode, now) };
+    });
   });
   return { reportDate, timeZone: clock.timezone, sends };
 }
@@ -197,7 +201,7 @@ export type ReportJobReads<R extends RecipientSettings & { readonly clock: Recip
 /** What a report job sends: nothing (`reason`), one account's report to the addressees on its schedule, or a recipient's own run. */
 export type ReportJobPlan<R> =
   | { readonly kind: 'skipped'; readonly reason: string }
-  | { readonly kind: 'account'; readonly account: TrackedAccount; readonly mode: ReportMode; readonly to: readonly string[] }
+  | { readonly kind: 'account'; readonly account: TrackedAccount; readonly mode: ReportMode; readonly plan: PlannedReport; readonly to: readonly string[] }
   | { readonly kind: 'recipient'; readonly record: R; readonly accounts: readonly TrackedAccount[]; readonly plan: RecipientReportsPlan };
 
 /**
@@ -215,7 +219,13 @@ export function planReportJob<R extends RecipientSettings & { readonly clock: Re
   const run = { kind: 'scheduled' as const, reportDate: job.reportDate, dueAt: job.dueAt, ...(job.missed === true ? { missed: true } : {}) };
   if (reads.kind === 'account') {
     if (!reads.account) return { kind: 'skipped', reason: 'the account is no longer tracked' };
-    return { kind: 'account', account: reads.account, mode: run, to: scheduleFollowers(reads.account.emails, reads.records) };
+    return {
+      kind: 'account',
+      account: reads.account,
+      mode: run,
+      plan: planFor(reads.account, run, now),
+      to: scheduleFollowers(reads.account.emails, reads.records),
+    };
   }
   if (!reads.record) return { kind: 'skipped', reason: 'the recipient has no record any more' };
   return { kind: 'recipient', record: reads.record, accounts: reads.accounts, plan: planRecipientReports(reads.record, reads.accounts, run, now) };

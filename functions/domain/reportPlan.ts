@@ -208,8 +208,11 @@ export interface PlannedAccount {
 /** A plan that sends, with every window its report reads (`covers`). */
 export type CoveredPlan = ReportPlan & { kind: 'send'; covers: ReportSpan };
 
+/** What `planFor` decides: a plan that sends, with its windows, or not due. */
+export type PlannedReport = CoveredPlan | (ReportPlan & { kind: 'not-due' });
+
 /** The plan of `mode` for `account` at `now`; one that sends carries the windows its report reads. */
-export function planFor(account: PlannedAccount, mode: ReportMode, now: number): CoveredPlan | (ReportPlan & { kind: 'not-due' }) {
+export function planFor(account: PlannedAccount, mode: ReportMode, now: number): PlannedReport {
   if (mode.kind === 'summary') return summaryPlan(account, mode.period, mode.reportDate ?? localDate(now, account.timezone));
   const plan = dailyPlan(account, mode, now);
   if (plan.kind === 'not-due') return plan;

@@ -57,6 +57,14 @@ describe('planRecipientReports: what one recipient run sends, decided once', () 
         period: 'day',
         account: { ...A, timezone: 'Asia/Tokyo', reportAt: '08:00' },
         mode: { kind: 'extra', regularIfDue: false, copy: true },
+        // Planned on its clock: a copy of the report of its local date, sent now.
+        plan: expect.objectContaining({
+          kind: 'send',
+          reportDate: '2026-11-24',
+          forced: true,
+          copyAt: NOW,
+          eventId: `report:${A.address}:2026-11-24:copy:${NOW}`,
+        }),
       },
     ]);
   });
@@ -118,6 +126,8 @@ describe('planReportJob: what a claimed report job sends, decided once from what
       kind: 'account',
       account: owner,
       mode: { kind: 'scheduled', reportDate: '2026-11-24', dueAt: NOW, missed: true },
+      // The claimed day's report, under the regular id, covering the day before; the claim already moved the schedule.
+      plan: expect.objectContaining({ kind: 'send', eventId: `report:${owner.address}:2026-11-24`, reportDate: '2026-11-24', nextReportAt: null }),
       // b has its own zone (its own schedule); c only adds a summary, so it still follows the account's.
       to: ['a@example.com', 'c@example.com'],
     });

@@ -1,5 +1,5 @@
 import { composeReport, type ReportComposition, type ReportReadings } from '../../../domain/composeReport';
-import { planFor, type ReportMode } from '../../../domain/reportPlan';
+import { planFor, type PlannedReport, type ReportMode } from '../../../domain/reportPlan';
 import { scheduleFollowers, type ReportPeriod } from '../../../domain/recipientSchedule';
 import type { TrackedAccount } from '../../../domain/account';
 import { describeError } from '../../../shared/describeError';
@@ -56,7 +56,19 @@ export async function sendAccountReport(
   now: number,
   to?: readonly string[],
 ): Promise<ReportOutcome> {
-  const loaded = await loadReport(deps, account, mode, now, to);
+  return sendPlannedReport(deps, account, mode, planFor(account, mode, now), now, to);
+}
+
+/** `sendAccountReport` with its plan already decided (`planFor`, as a report job's decision does). */
+export async function sendPlannedReport(
+  deps: ReportDeps,
+  account: TrackedAccount,
+  mode: ReportMode,
+  plan: PlannedReport,
+  now: number,
+  to?: readonly string[],
+): Promise<ReportOutcome> {
+  const loaded = await loadReport(deps, account, mode, plan, now, to);
   const composition = composeReport(loaded.readings);
   return deliverReport(deps, account, mode, composition, loaded.record, now);
 }
@@ -69,16 +81,22 @@ interface LoadedReport {
 }
 
 /**
- * Everything an account's report run decides on, read before anything is decided: which report
- * `mode` asks for (`planFor`), who of `to` (default all the account's addresses) may get it
+ * Everything an account's report run decides on, read before anything is decided: for the report
+ * `plan` names (`planFor` of `mode`), who of `to` (default all the account's addresses) may get it
  * (`mailAudience`, with those left out), whose copy is already delivered (one delivery record per
  * recipient), and, only while some copy is still to be sent, the figures (`readReportData`,
  * within the chain's grace: from the store once the chain is given up) and the channels that take
  * the report (`channelAudience`: routed with `reports`, not a pager, not muted from the chat; a
  * failure to read them is logged and counted as `ReportChannelFailures`, and no channel gets the report).
  */
-async function loadReport(deps: ReportDeps, account: TrackedAccount, mode: ReportMode, now: number, to?: readonly string[]): Promise<LoadedReport> {
-  const plan = planFor(account, mode, now);
+async function loadReport(
+  deps: ReportDeps,
+  account: TrackedAccount,
+  mode: ReportMode,
+  plan: PlannedReport,
+  now: number,
+  to?: readonly string[],
+): Promise<LoadedReport> {
   const span = reportSpan(mode);
   const base = { plan, span, schedule: { reportAt: account.reportAt, timezone: account.timezone }, sent: [], figures: null, channels: [] };
   if (plan.kind === 'not-due') return { readings: { ...base, audience: { kind: 'none', reason: 'not due' }, leftOut: [] }, record: null };

@@ -4,7 +4,7 @@ import type { RecipientReportResult, RecipientSend } from '../../../domain/repor
 import { describeError } from '../../../shared/describeError';
 import type { RecipientRecord } from '../../../store/recipientsRepository';
 import type { ReportDeps } from './reportDeps';
-import { sendAccountReport } from './sendAccountReport';
+import { sendPlannedReport } from './sendAccountReport';
 import { recipientAccounts } from './recipientAccounts';
 
 /**
@@ -49,7 +49,7 @@ export async function sendRecipientPlan(
               ...(send.copy ? { copy: true } : {}),
               ...(send.dueAt === undefined ? {} : { dueAt: send.dueAt }),
             })
-          : await sendAccountReport(deps, send.account, send.mode, now, [record.email]);
+          : await sendPlannedReport(deps, send.account, send.mode, send.plan, now, [record.email]);
       sends.push({ period: send.period, account, outcome });
     } catch (error) {
       // One send's failure is recorded and never stops the others.

@@ -6,7 +6,7 @@ import { RetryLaterError } from '../../../shared/retryLaterError';
 import type { RecipientRecord } from '../../../store/recipientsRepository';
 import type { ReportDeps } from './reportDeps';
 import { recipientAccounts } from './recipientAccounts';
-import { sendAccountReport } from './sendAccountReport';
+import { sendPlannedReport } from './sendAccountReport';
 import { sendRecipientPlan } from './sendRecipientReports';
 
 /** Metric: seconds from a report's due minute to its sending, one value per report sent. */
@@ -49,7 +49,7 @@ export async function runReportJob(deps: ReportDeps, job: ReportJob, options: Re
     const reads = job.kind === 'recipient' ? await readRecipientJob(deps.repos, job) : await readAccountJob(deps.repos, job);
     const plan = planReportJob(reads, { reportDate: job.reportDate, dueAt: job.dueAt, ...(options.missed === true ? { missed: true } : {}) }, now);
     if (plan.kind === 'recipient') outcome = { kind: 'recipient', result: await sendRecipientPlan(deps, plan.record, plan.accounts, plan.plan, now) };
-    else if (plan.kind === 'account') outcome = await sendAccountReport(deps, plan.account, plan.mode, now, plan.to);
+    else if (plan.kind === 'account') outcome = await sendPlannedReport(deps, plan.account, plan.mode, plan.plan, now, plan.to);
     else outcome = { kind: 'skipped', reason: plan.reason };
   } catch (error) {
     await deps.repos.reportLedger.noteFailure(job, describeError(error, { audience: 'log' }));
