@@ -193,7 +193,20 @@ function onClock(account: TrackedAccount, clock: RecipientClock): TrackedAccount
   return { ...account, timezone: clock.timezone, reportAt: clock.reportAt };
 }
 
-/** What a report job read: the account and its addressees' recipient records, or the recipient and its accounts as stored now. */
+/**
+ * The accounts of a recipient among `found` (those its record lists, as stored now): those that still
+ * mail it, by address.
+ */
+export function mailingAccounts(record: { readonly email: string }, found: readonly TrackedAccount[]): TrackedAccount[] {
+  return found
+    .filter((account) => account.emails.some((email) => email.trim().toLowerCase() === record.email))
+    .sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+}
+
+/**
+ * What a report job read: the account and its addressees' recipient records, or the recipient and
+ * the accounts its record lists as stored now (those that no longer mail it are dropped by the decision).
+ */
 export type ReportJobReads<R extends RecipientSettings & { readonly clock: RecipientClock | null }> =
   | { readonly kind: 'account'; readonly account: TrackedAccount | null; readonly records: ReadonlyMap<string, RecipientSettings> }
   | { readonly kind: 'recipient'; readonly record: R | null; readonly accounts: readonly TrackedAccount[] };
@@ -208,7 +221,8 @@ export type ReportJobPlan<R> =
  * Decides a claimed report job of `reportDate` (due at `dueAt`; `missed`: its late send) from what
  * it read: an account job sends the account's scheduled report to the addressees that follow the
  * account's schedule (`scheduleFollowers`), a recipient job what its own schedule gives for that
- * date (`planRecipientReports`); nothing when the account is no longer tracked or the recipient
+ * date (`planRecipientReports`, over its accounts that still mail it: `mailingAccounts`); nothing
+ * when the account is no longer tracked or the recipient
  * has no record any more.
  */
 export function planReportJob<R extends RecipientSettings & { readonly clock: RecipientClock | null }>(
@@ -228,5 +242,6 @@ export function planReportJob<R extends RecipientSettings & { readonly clock: Re
     };
   }
   if (!reads.record) return { kind: 'skipped', reason: 'the recipient has no record any more' };
-  return { kind: 'recipient', record: reads.record, accounts: reads.accounts, plan: planRecipientReports(reads.record, reads.accounts, run, now) };
+  const accounts = mailingAccounts(reads.record, reads.accounts);
+  return { kind: 'recipient', record: reads.record, accounts, plan: planRecipientReports(reads.record, accounts, run, now) };
 }

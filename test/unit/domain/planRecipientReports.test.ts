@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   planRecipientReports,
   planReportJob,
+  mailingAccounts,
   type RecipientRun,
   periodsDue,
   defaultRecipientSettings,
@@ -135,13 +136,15 @@ describe('planReportJob: what a claimed report job sends, decided once from what
 
   it("sends a recipient job what the recipient's own schedule gives for the day", () => {
     const own = record({ timezone: 'Asia/Tokyo' });
-    const plan = planReportJob({ kind: 'recipient', record: own, accounts: ACCOUNTS }, JOB, NOW);
+    const mailing = ACCOUNTS.map((account) => ({ ...account, emails: ['r@example.com'] }));
+    const plan = planReportJob({ kind: 'recipient', record: own, accounts: mailing }, JOB, NOW);
     expect(plan).toEqual({
       kind: 'recipient',
       record: own,
-      accounts: ACCOUNTS,
-      plan: planRecipientReports(own, ACCOUNTS, { kind: 'scheduled', reportDate: '2026-11-24', dueAt: NOW, missed: true }, NOW),
+      accounts: mailing,
+      plan: planRecipientReports(own, mailing, { kind: 'scheduled', reportDate: '2026-11-24', dueAt: NOW, missed: true }, NOW),
     });
+    if (plan.kind === 'recipient') expect(plan.plan.sends).toHaveLength(3);
   });
 
   it('sends nothing, saying why, when the account or the recipient is gone', () => {
@@ -153,5 +156,16 @@ describe('planReportJob: what a claimed report job sends, decided once from what
       kind: 'skipped',
       reason: 'the recipient has no record any more',
     });
+  });
+
+  it('plans a recipient job over the accounts that still mail it alone, by address, whatever order the store gave', () => {
+    const gone = accountRecord({ address: testAddress(4, 7), emails: ['someone@example.com'] });
+    const mine = (n: number) => accountRecord({ address: testAddress(n, 7), emails: ['Other@example.com', ' R@Example.com '] });
+    const [low, high] = [mine(2), mine(5)];
+    const plan = planReportJob({ kind: 'recipient', record: record({ timezone: 'Asia/Tokyo' }), accounts: [high, gone, low] }, JOB, NOW);
+    if (plan.kind !== 'recipient') throw new Error('expected a recipient run');
+    expect(plan.accounts).toEqual([low, high]);
+    expect(plan.plan.sends.map((send) => (send.kind === 'account' ? send.account.address : null))).toEqual([low.address, high.address]);
+    expect(mailingAccounts({ email: 'r@example.com' }, [gone])).toEqual([]);
   });
 });

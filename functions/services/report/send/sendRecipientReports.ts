@@ -1,20 +1,19 @@
 import type { TrackedAccount } from '../../../domain/account';
-import { planRecipientReports, type RecipientReportsPlan, type RecipientRun } from '../../../domain/recipientSchedule';
+import { mailingAccounts, planRecipientReports, type RecipientReportsPlan, type RecipientRun } from '../../../domain/recipientSchedule';
 import type { RecipientReportResult, RecipientSend } from '../../../domain/reportOutcome';
 import { describeError } from '../../../shared/describeError';
 import type { RecipientRecord } from '../../../store/recipientsRepository';
 import type { ReportDeps } from './reportDeps';
 import { sendPlannedReport } from './sendAccountReport';
-import { recipientAccounts } from './recipientAccounts';
 
 /**
- * Sends a recipient's own reports in three steps: it reads its accounts as stored now
- * (`recipientAccounts`), decides once what the run sends (`planRecipientReports`: on a scheduled
+ * Sends a recipient's own reports in three steps: it reads its accounts as stored now (those that
+ * still mail it: `mailingAccounts`), decides once what the run sends (`planRecipientReports`: on a scheduled
  * run its daily report unless it follows its accounts' schedules and its summaries on their days;
  * forced, its daily report now, limited to `accounts` when given), then sends each (`sendRecipientPlan`).
  */
 export async function sendRecipientReports(deps: ReportDeps, record: RecipientRecord, run: RecipientRun, now: number): Promise<RecipientReportResult> {
-  const accounts = await recipientAccounts(deps, record);
+  const accounts = mailingAccounts(record, await deps.repos.accounts.getMany(record.accounts));
   return sendRecipientPlan(deps, record, accounts, planRecipientReports(record, accounts, run, now), now);
 }
 

@@ -5,7 +5,6 @@ import { describeError } from '../../../shared/describeError';
 import { RetryLaterError } from '../../../shared/retryLaterError';
 import type { RecipientRecord } from '../../../store/recipientsRepository';
 import type { ReportDeps } from './reportDeps';
-import { recipientAccounts } from './recipientAccounts';
 import { sendPlannedReport } from './sendAccountReport';
 import { sendRecipientPlan } from './sendRecipientReports';
 
@@ -32,7 +31,7 @@ export async function sendReportJob(deps: ReportDeps, job: ReportJob, options: R
  * Sends one claimed job, never before its due time (`RetryLaterError` after the time left when it
  * arrives early), in three steps. It reads what the job is about as stored now: an account job the
  * account (it may have been removed) and its addressees' recipient records, a recipient job the
- * recipient and its accounts (`recipientAccounts`). It decides once (`planReportJob`): the account's
+ * recipient and the accounts its record lists. It decides once (`planReportJob`): the account's
  * report of `job.reportDate` to the addressees that follow the account's schedule (mode
  * `scheduled`), or what the recipient's own schedule gives for that date. It then sends
  * (`sendAccountReport`, `sendRecipientPlan`). Every email goes under a stable delivery id, so a
@@ -71,8 +70,8 @@ async function readAccountJob(repos: ReportDeps['repos'], job: AccountReportJob)
   return { kind: 'account', account, records: account ? await repos.recipients.getMany(account.emails) : new Map() };
 }
 
-/** A recipient job's reads: the recipient's record as stored now, and its accounts. */
+/** A recipient job's reads: the recipient's record as stored now, and the accounts it lists. */
 async function readRecipientJob(repos: ReportDeps['repos'], job: RecipientReportJob): Promise<ReportJobReads<RecipientRecord>> {
   const record = await repos.recipients.get(job.email);
-  return { kind: 'recipient', record, accounts: record ? await recipientAccounts({ repos }, record) : [] };
+  return { kind: 'recipient', record, accounts: record ? await repos.accounts.getMany(record.accounts) : [] };
 }
