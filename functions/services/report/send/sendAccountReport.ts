@@ -56,21 +56,22 @@ export async function sendAccountReport(
   now: number,
   to?: readonly string[],
 ): Promise<ReportOutcome> {
-  return sendPlannedReport(deps, account, mode, planFor(account, mode, now), now, to);
+  return sendPlannedReport(deps, { account, mode, plan: planFor(account, mode, now), ...(to === undefined ? {} : { to }) }, now);
 }
 
-/** `sendAccountReport` with its plan already decided (`planFor`, as a report job's decision does). */
-export async function sendPlannedReport(
-  deps: ReportDeps,
-  account: TrackedAccount,
-  mode: ReportMode,
-  plan: PlannedReport,
-  now: number,
-  to?: readonly string[],
-): Promise<ReportOutcome> {
-  const loaded = await loadReport(deps, account, mode, plan, now, to);
+/** One account report as decided: the account (at the zone and time it is seen at), its mode, its plan (`planFor`), and to whom (default all its addresses). */
+export interface PlannedSend {
+  readonly account: TrackedAccount;
+  readonly mode: ReportMode;
+  readonly plan: PlannedReport;
+  readonly to?: readonly string[];
+}
+
+/** `sendAccountReport` with its plan already decided (as a report job's decision does: `planReportJob`). */
+export async function sendPlannedReport(deps: ReportDeps, send: PlannedSend, now: number): Promise<ReportOutcome> {
+  const loaded = await loadReport(deps, send.account, send.mode, send.plan, now, send.to);
   const composition = composeReport(loaded.readings);
-  return deliverReport(deps, account, mode, composition, loaded.record, now);
+  return deliverReport(deps, send.account, send.mode, composition, loaded.record, now);
 }
 
 /** What one account's report run read: the readings it decides on, and the record it stores if it sends. */

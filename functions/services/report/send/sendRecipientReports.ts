@@ -48,7 +48,7 @@ export async function sendRecipientPlan(
               ...(send.copy ? { copy: true } : {}),
               ...(send.dueAt === undefined ? {} : { dueAt: send.dueAt }),
             })
-          : await sendPlannedReport(deps, send.account, send.mode, send.plan, now, [record.email]);
+          : await sendPlannedReport(deps, { ...send, to: [record.email] }, now);
       sends.push({ period: send.period, account, outcome });
     } catch (error) {
       // One send's failure is recorded and never stops the others.

@@ -48,7 +48,7 @@ export async function runReportJob(deps: ReportDeps, job: ReportJob, options: Re
     const reads = job.kind === 'recipient' ? await readRecipientJob(deps.repos, job) : await readAccountJob(deps.repos, job);
     const plan = planReportJob(reads, { reportDate: job.reportDate, dueAt: job.dueAt, ...(options.missed === true ? { missed: true } : {}) }, now);
     if (plan.kind === 'recipient') outcome = { kind: 'recipient', result: await sendRecipientPlan(deps, plan.record, plan.accounts, plan.plan, now) };
-    else if (plan.kind === 'account') outcome = await sendPlannedReport(deps, plan.account, plan.mode, plan.plan, now, plan.to);
+    else if (plan.kind === 'account') outcome = await sendPlannedReport(deps, plan, now);
     else outcome = { kind: 'skipped', reason: plan.reason };
   } catch (error) {
     await deps.repos.reportLedger.noteFailure(job, describeError(error, { audience: 'log' }));
