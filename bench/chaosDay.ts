@@ -15,7 +15,7 @@ import { resolveSigner } from '../functions/chain/resolveSigner';
 import { loadSettings } from '../functions/config/settings';
 import { accountSettingsSchema } from '../functions/domain/account';
 import { newTrackedAccount } from '../functions/domain/trackedAccount';
-import { defaultRecipientSettings, recipientSettingsSchema } from '../functions/domain/recipientSettings';
+import { defaultRecipientSettings, recipientSettingsSchema } from '../functions/domain/recipientSchedule';
 import { saveRecipient } from '../functions/services/report/schedule/saveRecipient';
 import { sesSenderFrom } from '../functions/runtime/factories';
 import { memoryCounters, silentLog } from '../functions/shared/observability';

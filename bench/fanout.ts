@@ -29,7 +29,7 @@ import { loadSettings } from '../functions/config/settings';
 import type { ChainClient } from '../functions/chain/ports';
 import type { PortfolioResponse } from '../functions/chain/schemas';
 import { SUMMARY_STRING_FIELDS } from '../functions/domain/summaryFields';
-import { nextReportAt } from '../functions/domain/reportTime';
+import { nextReportAt } from '../functions/domain/reportPlan';
 import { EmailSendError } from '../functions/mail/errors';
 import type { MailSender, RawEmail } from '../functions/mail/send/sesSender';
 import { sesSenderFrom } from '../functions/runtime/factories';

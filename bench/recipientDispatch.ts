@@ -7,7 +7,7 @@
  *   npx tsx bench/recipientDispatch.ts [N ...]      (default 1000 5000)
  */
 import { performance } from 'node:perf_hooks';
-import { defaultRecipientSettings } from '../functions/domain/recipientSettings';
+import { defaultRecipientSettings } from '../functions/domain/recipientSchedule';
 import type { RecipientReportJob } from '../functions/messages/reportJob';
 import type { MessageQueue } from '../functions/queue/messageQueue';
 import { dispatchRecipientReports } from '../functions/services/report/schedule/dispatchRecipientReports';

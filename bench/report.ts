@@ -31,7 +31,7 @@ import { SUMMARY_PERCENT_FIELDS, SUMMARY_STRING_FIELDS } from '../functions/doma
 import { type PortfolioSummary } from '../functions/domain/portfolioSummary';
 import { localDate } from '../functions/domain/localTime';
 import { buildReportModel } from '../functions/domain/reportModel';
-import { reportInstant } from '../functions/domain/reportTime';
+import { reportInstant, planFor } from '../functions/domain/reportPlan';
 import { ActionLinks } from '../functions/links/actionLinks';
 import { LinkTokenCodec } from '../functions/links/linkToken';
 import { buildMime } from '../functions/mail/send/mime';
@@ -40,8 +40,7 @@ import { SesSender } from '../functions/mail/send/sesSender';
 import { mailChart } from '../functions/services/delivery/mailChart';
 import { fromHeader } from '../functions/services/delivery/mailDelivery';
 import { recipientLinks } from '../functions/services/delivery/recipientLinks';
-import { loadReportData } from '../functions/services/report/compose/reportData';
-import { planReport } from '../functions/domain/reportPlan';
+import { readReportData } from '../functions/services/report/compose/reportData';
 import { presentReport } from '../functions/notices/reportPresenter';
 import { digestSenderFor } from '../functions/runtime/digestSenderFor';
 import type { ReportDeps } from '../functions/services/report/send/reportDeps';
@@ -261,10 +260,10 @@ async function stages(ses: SesLocal, data: readonly StoredAccountData[], n: numb
     return value;
   };
   for (const { account } of data.slice(0, n)) {
-    const plan = planReport(account, NOW, false);
+    const plan = planFor(account, { kind: 'scheduled' }, NOW);
     if (plan.kind !== 'send') throw new Error('expected a due report');
     const { model } = await timed('load + model', async () => {
-      const loaded = await loadReportData(deps.repos, deps.chain, account, plan.period, NOW);
+      const loaded = await readReportData(deps, undefined, account, plan.covers, NOW);
       return { model: buildReportModel(loaded.input) };
     });
     const chart = await timed('chart PNG', () => mailChart(model.chart.series, { cid: 'report-chart@sentinel', alt: 'chart', timeZone: account.timezone }));

@@ -1,5 +1,5 @@
-import { WEEKDAYS, type RecipientSettings, type Weekday } from '../functions/domain/recipientSettings';
-import { CLOCK_TIME } from '../functions/domain/reportTime';
+import { WEEKDAYS, type RecipientSettings, type Weekday } from '../functions/domain/recipientSchedule';
+import { CLOCK_TIME } from '../functions/domain/reportPlan';
 import { readTimeZoneName } from '../functions/domain/timeZoneName';
 import { UsageError } from './output';
 

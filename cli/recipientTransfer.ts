@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { MAIL_CATEGORIES, type MailCategory } from '../functions/domain/mailCategory';
-import type { RecipientSettings } from '../functions/domain/recipientSettings';
+import type { RecipientSettings } from '../functions/domain/recipientSchedule';
 import { readCategoriesOption } from './recipientCategories';
 import { readRecipientOptions, type RecipientUpdateOptions } from './recipientOptions';
 import { UsageError } from './output';

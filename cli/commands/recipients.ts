@@ -3,7 +3,7 @@ import { registerRevokeSessions } from './desk';
 import * as z from 'zod';
 import type { TrackedAccount } from '../../functions/domain/account';
 import { MAIL_CATEGORIES, type MailCategory } from '../../functions/domain/mailCategory';
-import { defaultRecipientSettings, recipientSettingsSchema, type RecipientReportMode, type Weekday } from '../../functions/domain/recipientSettings';
+import { defaultRecipientSettings, recipientSettingsSchema, type RecipientReportMode, type Weekday } from '../../functions/domain/recipientSchedule';
 import { saveRecipient } from '../../functions/services/report/schedule/saveRecipient';
 import type { RecipientRecord } from '../../functions/store/recipientsRepository';
 import type { Suppression } from '../../functions/store/suppressionRepository';

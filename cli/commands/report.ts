@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import * as z from 'zod';
 import { addressSchema } from '../../functions/domain/address';
 import { addDays } from '../../functions/domain/localTime';
-import type { ReportPeriod } from '../../functions/domain/recipientSettings';
+import type { ReportPeriod } from '../../functions/domain/recipientSchedule';
 import { sesSenderFrom } from '../../functions/runtime/factories';
 import { digestSenderFor } from '../../functions/runtime/digestSenderFor';
 import { sendSelectedReports, type ReportRunResult } from '../../functions/services/report/send/sendSelectedReports';

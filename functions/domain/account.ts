@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { addressSchema, type Address } from './address';
 import { INTERVALS, type Interval } from './interval';
 import { DEFAULT_WARN_DAYS } from './delegateAlerts';
-import { CLOCK_TIME } from './reportTime';
+import { CLOCK_TIME } from './reportPlan';
 import { signerRefSchema } from './signerRef';
 import { timeZoneNameSchema } from './timeZoneName';
 import type { PollFailure } from './pollFailure';

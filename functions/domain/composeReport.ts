@@ -1,8 +1,11 @@
-import { buildReportModel, type ReportModel, type ReportModelInput } from './reportModel';
-import type { ReportPlan } from './reportPlan';
-import type { ReportPeriod } from './recipientSettings';
+import { addDays, localDate } from './localTime';
+import type { PortfolioSummary } from './portfolioSummary';
+import { buildReportModel, type ReportModel, type ReportModelInput, type SummaryReadings, type WindowInput } from './reportModel';
+import { reportInstant, type CoveredDay, type ReportPlan, type ReportSpan } from './reportPlan';
+import type { ReportPeriod } from './recipientSchedule';
 import { REPORT_KINDS } from './reportKinds';
-import { reportInstant } from './reportTime';
+import { reportWindows, type ReportWindow } from './reportWindows';
+import type { SeriesPoint } from './series';
 
 /**
  * Everything one account's report run read, before anything is decided. `Left` is an addressee
@@ -103,5 +106,128 @@ export function composeReport<Left = never, Channel = never>(readings: ReportRea
     lastPointAtMs: readings.figures.history.at(-1)?.timestamp ?? null,
     channels: readings.channels,
     history,
+  };
+}
+
+/** A delegate as its store lists it (removed ones included, with `removedAt`). */
+export interface ListedDelegate {
+  readonly delegate: string;
+  readonly name: string | null;
+  readonly expiryMs: number | null;
+  readonly isWebClient: boolean;
+  readonly removedAt: number | null;
+}
+
+/** The previous report's window summaries, read by the unit rules (what the changes compare with). */
+export interface PreviousReport {
+  /** The local day it covered (a report from stored data names it as the source of its metrics). */
+  readonly coveredDate: string;
+  readonly windows: readonly { readonly key: string; readonly interval: string; readonly summary: SummaryReadings | null }[];
+}
+
+/** One window as the chain answered it: its summary as sent (`raw`, what is stored) and as read, and its curves in the window. */
+export interface ChainWindow<W extends ReportWindow = ReportWindow> {
+  readonly window: W;
+  readonly raw: PortfolioSummary | null;
+  readonly summary: SummaryReadings | null;
+  readonly series: readonly SeriesPoint[];
+}
+
+/** What a report's one load read: the stored curves, the delegates, the previous report, and the chain's windows (or when the chain was given up). */
+export interface ReportReads {
+  /** The stored curve points over the drawdown lookback up to `now`, in time order. */
+  readonly history: readonly SeriesPoint[];
+  readonly delegates: readonly ListedDelegate[];
+  /** The latest report before the covered day (a daily report's); `null` for none or a summary. */
+  readonly previous: PreviousReport | null;
+  /** The chain's answer for every window of the span, in the span's order, or when it was given up. */
+  readonly chain: { readonly kind: 'chain'; readonly windows: readonly ChainWindow[] } | { readonly kind: 'stored'; readonly chainFailedAt: number };
+}
+
+/** The account settings a report shows. */
+export type ReportAccount = ReportModelInput['settings'];
+
+/**
+ * What a report of `span` shows, from what its load read: from the chain, each window's summary
+ * and curves with the previous report's summary of the same window (a summary: its window, its
+ * changes against the window just before it); once the chain was given up, from the store alone
+ * (see `storedReportInput`; a summary: its curves, no metrics, no changes). Delegates removed since
+ * the previous report (a summary: during its window) are listed.
+ */
+export function reportInput(account: ReportAccount, span: ReportSpan, reads: ReportReads, now: number): ReportModelInput {
+  const settings = { address: account.address, label: account.label, timezone: account.timezone, interval: account.interval };
+  const { chain, history } = reads;
+  if (span.kind === 'day') {
+    if (chain.kind === 'stored') {
+      return storedReportInput(account, span.day, history, { delegates: reads.delegates, previous: reads.previous, now, chainFailedAt: chain.chainFailedAt });
+    }
+    return {
+      settings,
+      day: dayOf(span.day),
+      windows: chain.windows.map(({ window, summary, series }) => ({ window, summary, series, previous: previousSummary(reads.previous, window) })),
+      history,
+      ...delegatesOf(reads.delegates, span.day.previousReportAt, now),
+      now,
+    };
+  }
+  const { current: window } = span.windows;
+  const day = { localDate: addDays(localDate(window.toMs, account.timezone), -1), startMs: window.fromMs, endMs: window.toMs };
+  const common = { settings, day, history, ...delegatesOf(reads.delegates, window.fromMs, now), now };
+  if (chain.kind === 'stored') {
+    const source = { kind: 'stored' as const, chainFailedAt: chain.chainFailedAt, storedAsOf: history.at(-1)?.timestamp ?? null, metricsFrom: null };
+    return { ...common, windows: [{ window, summary: null, series: within(history, window), previous: null }], source };
+  }
+  const [current, previous] = chain.windows;
+  return { ...common, windows: [{ window, summary: current?.summary ?? null, series: current?.series ?? [], previous: previous?.summary ?? null }] };
+}
+
+/**
+ * A daily report's input from stored data alone (what a report is built from once the chain is
+ * given up): each window's curves from `history` (the stored points up to `now`; the day's figures
+ * and the chart), the chain's 7- and 30-day metrics from `previous` (the latest report before the
+ * day), the day's own metrics missing, no changes. The desk builds its day figures with it, so
+ * they are the report's.
+ */
+export function storedReportInput(
+  account: ReportAccount,
+  period: CoveredDay,
+  history: readonly SeriesPoint[],
+  context: { readonly delegates: readonly ListedDelegate[]; readonly previous: PreviousReport | null; readonly now: number; readonly chainFailedAt: number },
+): ReportModelInput {
+  const { delegates, previous, now, chainFailedAt } = context;
+  return {
+    settings: { address: account.address, label: account.label, timezone: account.timezone, interval: account.interval },
+    day: dayOf(period),
+    windows: reportWindows(period.localDate, account.timezone).map((window): WindowInput => ({
+      window,
+      summary: window.key === 'day' ? null : previousSummary(previous, window),
+      series: within(history, window),
+      previous: null,
+    })),
+    history,
+    ...delegatesOf(delegates, period.previousReportAt, now),
+    now,
+    source: { kind: 'stored', chainFailedAt, storedAsOf: history.at(-1)?.timestamp ?? null, metricsFrom: previous?.coveredDate ?? null },
+  };
+}
+
+const dayOf = (period: CoveredDay): ReportModelInput['day'] => ({ localDate: period.localDate, startMs: period.startMs, endMs: period.endMs });
+
+const within = (series: readonly SeriesPoint[], window: ReportWindow): SeriesPoint[] =>
+  series.filter((p) => p.timestamp >= window.fromMs && p.timestamp <= window.toMs);
+
+/** The summary of `window` in the previous report (matched by window key and sampling). */
+function previousSummary(previous: PreviousReport | null, window: ReportWindow): SummaryReadings | null {
+  // A window asked at another sampling (a report from before the one-sampling rule) is not compared.
+  return previous?.windows.find((w) => w.key === window.key && w.interval === window.interval)?.summary ?? null;
+}
+
+/** The delegates listed now, and those removed between `since` and `now`. */
+function delegatesOf(listed: readonly ListedDelegate[], since: number, now: number): Pick<ReportModelInput, 'delegates' | 'removedDelegates'> {
+  return {
+    delegates: listed.filter((v) => v.removedAt === null).map((v) => ({ address: v.delegate, expiryMs: v.expiryMs, name: v.name, isWebClient: v.isWebClient })),
+    removedDelegates: listed.flatMap((v) =>
+      v.removedAt !== null && v.removedAt > since && v.removedAt <= now ? [{ address: v.delegate, name: v.name, removedAt: v.removedAt }] : [],
+    ),
   };
 }

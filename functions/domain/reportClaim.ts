@@ -1,5 +1,5 @@
 import { addDays, localDate, type LocalDate } from './localTime';
-import { dueReport, reportInstant } from './reportTime';
+import { dueReport, reportInstant } from './reportPlan';
 
 /** What the per-minute report dispatch does with one account whose stored `nextReportAt` has passed. */
 export type ReportClaim =

@@ -1,7 +1,60 @@
-import type { TrackedAccount } from './account';
-import { addDays, localDate, localDayBounds, type LocalDate } from './localTime';
-import { periodWindows, type PeriodWindows } from './reportWindows';
-import { dueReport, reportInstant } from './reportTime';
+import { addDays, localDate, localDayBounds, wallClockToInstant, type LocalDate } from './localTime';
+import { periodWindows, reportWindows, type PeriodWindows, type ReportWindow, type ReportWindowKey } from './reportWindows';
+
+/** `HH:MM`, 24-hour clock, two digits each. */
+export const CLOCK_TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
+
+/** Parses `HH:MM` (24-hour). Throws `RangeError` naming the value otherwise. */
+export function parseClockTime(value: string): { hour: number; minute: number } {
+  const m = CLOCK_TIME.exec(value);
+  if (!m) throw new RangeError(`not a time of day in 24-hour HH:MM form: ${JSON.stringify(value)}`);
+  return { hour: Number(m[1]), minute: Number(m[2]) };
+}
+
+/** When the report of local date `date` goes out: `reportAt` on that date in `timeZone` (DST rules of `wallClockToInstant`). */
+export function reportInstant(date: LocalDate, reportAt: string, timeZone: string): number {
+  const { hour, minute } = parseClockTime(reportAt);
+  return wallClockToInstant(date, hour, minute, timeZone);
+}
+
+/**
+ * The next instant at or after `now` when the wall clock in `timeZone` reads `reportAt`.
+ * A time inside a spring-forward gap gives the end of the gap; a time repeated on a fall-back
+ * day gives its first occurrence; either way there is exactly one per local day.
+ */
+export function nextReportAt(now: number, reportAt: string, timeZone: string): number {
+  const today = localDate(now, timeZone);
+  const t = reportInstant(today, reportAt, timeZone);
+  return t >= now ? t : reportInstant(addDays(today, 1), reportAt, timeZone);
+}
+
+/** The report due at `now`, if any. */
+export type ReportDue =
+  | {
+      kind: 'due';
+      /** The local date the report is sent on; the key for "once per local day". */
+      reportDate: LocalDate;
+      /** The previous local day, which the report covers, and its bounds. */
+      coveredDate: LocalDate;
+      startMs: number;
+      endMs: number;
+    }
+  | { kind: 'not-due'; nextAt: number };
+
+/**
+ * Whether the daily report is due at `now`: today's report time has passed and no report was
+ * sent for today yet (`lastReportDate` is the `reportDate` of the last one sent). A report time
+ * missed for a whole local day is not caught up; the next report covers its own previous day.
+ */
+export function dueReport(now: number, reportAt: string, timeZone: string, lastReportDate: LocalDate | null): ReportDue {
+  const today = localDate(now, timeZone);
+  const at = reportInstant(today, reportAt, timeZone);
+  if (now >= at && (lastReportDate === null || lastReportDate < today)) {
+    const coveredDate = addDays(today, -1);
+    return { kind: 'due', reportDate: today, coveredDate, ...localDayBounds(coveredDate, timeZone) };
+  }
+  return { kind: 'not-due', nextAt: now < at ? at : reportInstant(addDays(today, 1), reportAt, timeZone) };
+}
 
 /** The local day a report covers, and when the report before it was due. */
 export interface CoveredDay {
@@ -12,6 +65,14 @@ export interface CoveredDay {
   /** The previous report's instant: removed delegates are counted from it. */
   readonly previousReportAt: number;
 }
+
+/**
+ * What a report reads from the chain: a daily report's covered day and its three windows
+ * (`reportWindows`), or a weekly or monthly summary's window and the one just before it.
+ */
+export type ReportSpan =
+  | { readonly kind: 'day'; readonly day: CoveredDay; readonly windows: readonly (ReportWindow & { key: ReportWindowKey })[] }
+  | { readonly kind: 'summary'; readonly windows: PeriodWindows };
 
 /**
  * Which report an account's report run sends:
@@ -136,24 +197,39 @@ export function planClaimedReport(account: { address: string; reportAt: string; 
   };
 }
 
-/** The plan of `mode` for `account` at `now`; a summary's carries its windows. */
-export function planFor(account: TrackedAccount, mode: ReportMode, now: number): ReportPlan & { windows?: PeriodWindows } {
-  switch (mode.kind) {
-    case 'scheduled':
-      return mode.reportDate === undefined ? planReport(account, now, false) : planClaimedReport(account, mode.reportDate);
-    case 'extra':
-      if (mode.copy === true) return planExtraReport(account, now, true);
-      return mode.regularIfDue ? planReport(account, now, true) : planExtraReport(account, now);
-    case 'summary':
-      return summaryPlan(account, mode.period, mode.reportDate ?? localDate(now, account.timezone));
-  }
+/** What planning an account's report reads of it: its address, its report time and zone, and the stored next report instant. */
+export interface PlannedAccount {
+  readonly address: string;
+  readonly reportAt: string;
+  readonly timezone: string;
+  readonly nextReportAt: number;
+}
+
+/** A plan that sends, with every window its report reads (`covers`). */
+export type CoveredPlan = ReportPlan & { kind: 'send'; covers: ReportSpan };
+
+/** What `planFor` decides: a plan that sends, with its windows, or not due. */
+export type PlannedReport = CoveredPlan | (ReportPlan & { kind: 'not-due' });
+
+/** The plan of `mode` for `account` at `now`; one that sends carries the windows its report reads. */
+export function planFor(account: PlannedAccount, mode: ReportMode, now: number): PlannedReport {
+  if (mode.kind === 'summary') return summaryPlan(account, mode.period, mode.reportDate ?? localDate(now, account.timezone));
+  const plan = dailyPlan(account, mode, now);
+  if (plan.kind === 'not-due') return plan;
+  return { ...plan, covers: { kind: 'day', day: plan.period, windows: reportWindows(plan.period.localDate, account.timezone) } };
+}
+
+function dailyPlan(account: PlannedAccount, mode: ReportMode & { kind: 'scheduled' | 'extra' }, now: number): ReportPlan {
+  if (mode.kind === 'scheduled') return mode.reportDate === undefined ? planReport(account, now, false) : planClaimedReport(account, mode.reportDate);
+  if (mode.copy === true) return planExtraReport(account, now, true);
+  return mode.regularIfDue ? planReport(account, now, true) : planExtraReport(account, now);
 }
 
 /**
  * The plan of a weekly or monthly summary sent on `reportDate`, under
  * `report-week:<address>:<date>` (`report-month:…`). Never moves the schedule.
  */
-function summaryPlan(account: TrackedAccount, span: 'week' | 'month', reportDate: LocalDate): ReportPlan & { kind: 'send'; windows: PeriodWindows } {
+function summaryPlan(account: PlannedAccount, span: 'week' | 'month', reportDate: LocalDate): CoveredPlan {
   const windows = periodWindows(span, reportDate, account.timezone);
   return {
     kind: 'send',
@@ -163,6 +239,6 @@ function summaryPlan(account: TrackedAccount, span: 'week' | 'month', reportDate
     forced: false,
     copyAt: null,
     nextReportAt: null,
-    windows,
+    covers: { kind: 'summary', windows },
   };
 }

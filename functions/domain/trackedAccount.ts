@@ -3,7 +3,7 @@ import { addressSchema } from './address';
 import { intervalSchema } from './interval';
 import { DEFAULT_SETTINGS, type AccountSettings, type AccountSettingsPatch, type TrackedAccount } from './account';
 import { isValidTimeZone } from './localTime';
-import { CLOCK_TIME, nextReportAt } from './reportTime';
+import { CLOCK_TIME, nextReportAt } from './reportPlan';
 import { signerRefSchema } from './signerRef';
 import { REVOKE_UNKNOWN_MODES } from './revokeUnknownMode';
 

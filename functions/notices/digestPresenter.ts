@@ -2,7 +2,7 @@ import { type DigestRow } from '../domain/digestModel';
 import type { Interval } from '../domain/interval';
 import { localDate } from '../domain/localTime';
 import { NOTICE_TABLE_MAX_ROWS, type Notice } from '../domain/notice';
-import type { ReportPeriod } from '../domain/recipientSettings';
+import type { ReportPeriod } from '../domain/recipientSchedule';
 import type { ReportModel } from '../domain/reportModel';
 import { formatMoney, formatPercent, shortAddress } from '../mail/render/format';
 import type { AccountStatus, ChartRef, DigestRowView, DigestSectionView, DigestView } from '../mail/render/views';

@@ -1,8 +1,7 @@
 import * as z from 'zod';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { RecipientClock } from '../domain/recipientSchedule';
-import { recipientSettingsSchema, RECIPIENT_REPORT_MODES, WEEKDAYS, type RecipientSettings } from '../domain/recipientSettings';
-import { CLOCK_TIME } from '../domain/reportTime';
+import { type RecipientClock, recipientSettingsSchema, RECIPIENT_REPORT_MODES, WEEKDAYS, type RecipientSettings } from '../domain/recipientSchedule';
+import { CLOCK_TIME } from '../domain/reportPlan';
 import { batchGetAll } from './batchGet';
 import { DynamoRepository } from './dynamoRepository';
 import { mapConcurrent } from '../shared/concurrency';

@@ -14,7 +14,7 @@ import { shownStatus, type ShownStatus } from '../../domain/shownStatus';
 import { withoutUrls } from '../../shared/withoutUrls';
 import { RECIPIENT_SNOOZES_RULE, SNOOZE_RULE } from '../../store/alertStateRepository';
 import { KILL_SWITCH_RULE } from '../../store/killSwitchStateItem';
-import { storedReportInput } from '../report/compose/reportData';
+import { storedReportInput } from '../../domain/composeReport';
 import { readAccountSeries, type AccountSeries, type DeskWindow } from './accountSeries';
 import type { DeskStores } from './deskStores';
 import type { HistoryPage } from '../../store/accountHistoryRepository';
@@ -158,7 +158,7 @@ function dayOf(account: TrackedAccount, series: AccountSeries, date: string, now
   const { startMs, endMs } = localDayBounds(date, account.timezone);
   const model = buildReportModel(
     storedReportInput(account, { localDate: date, startMs, endMs, previousReportAt: startMs }, series.read, {
-      views: [],
+      delegates: [],
       previous: null,
       now,
       chainFailedAt: now,

@@ -20,7 +20,7 @@ import type { StoredCurvePoint } from '../../store/storedCurvePoint';
 import { storedSeries } from '../../store/storedSeries';
 import { DEFAULT_COLLECT_SETTINGS } from '../collect/collectSettings';
 import { measureWithRollup } from '../collect/measureWithRollup';
-import { storedReportInput } from '../report/compose/reportData';
+import { storedReportInput } from '../../domain/composeReport';
 import type { DeskStores } from './deskStores';
 
 /** One account's line of the overview, every figure from stored data. */
@@ -129,7 +129,7 @@ export async function overviewRow(
   const latest = newest ? null : await stores.curves.latest(account.address, account.interval);
   const model = buildReportModel(
     storedReportInput(account, { localDate: today, startMs: day.startMs, endMs: day.endMs, previousReportAt: day.startMs }, points, {
-      views: [],
+      delegates: [],
       previous: null,
       now,
       chainFailedAt: now,

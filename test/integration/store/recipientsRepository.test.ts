@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultRecipientSettings } from '../../../functions/domain/recipientSettings';
+import { defaultRecipientSettings } from '../../../functions/domain/recipientSchedule';
 import { PreferencesRepository } from '../../../functions/store/preferencesRepository';
 import { RecipientsRepository } from '../../../functions/store/recipientsRepository';
 import { StoreError } from '../../../functions/store/errors';

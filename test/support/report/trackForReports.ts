@@ -1,5 +1,5 @@
 import type { TrackedAccount } from '../../../functions/domain/account';
-import { nextReportAt } from '../../../functions/domain/reportTime';
+import { nextReportAt } from '../../../functions/domain/reportPlan';
 import { accountRecord } from '../store/accountFixture';
 import type { ReportWorld } from './reportWorld';
 

@@ -1,6 +1,6 @@
 import type { TrackedAccount } from '../../../functions/domain/account';
 import type { Address } from '../../../functions/domain/address';
-import { nextReportAt } from '../../../functions/domain/reportTime';
+import { nextReportAt } from '../../../functions/domain/reportPlan';
 import { RETENTION_MS } from '../delivery/mailHarness';
 import { accountRecord } from '../store/accountFixture';
 import { hourlyPoints } from './reportFixture';

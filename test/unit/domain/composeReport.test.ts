@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { composeReport, type ReportReadings } from '../../../functions/domain/composeReport';
 import { localDayBounds } from '../../../functions/domain/localTime';
 import { buildReportModel, type ReportModelInput } from '../../../functions/domain/reportModel';
-import { planClaimedReport, planExtraReport } from '../../../functions/domain/reportPlan';
-import { reportInstant } from '../../../functions/domain/reportTime';
+import { planClaimedReport, planExtraReport, reportInstant } from '../../../functions/domain/reportPlan';
 import { reportWindows } from '../../../functions/domain/reportWindows';
 
 const NOW = Date.parse('2026-11-23T08:00:00Z');

@@ -1,9 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { planRecipientReports, type RecipientRun } from '../../../functions/domain/planRecipientReports';
-import { periodsDue } from '../../../functions/domain/recipientSchedule';
-import { defaultRecipientSettings, WEEKDAYS, type RecipientSettings } from '../../../functions/domain/recipientSettings';
-import type { RecipientClock } from '../../../functions/domain/recipientSchedule';
+import {
+  planRecipientReports,
+  planReportJob,
+  mailingAccounts,
+  type RecipientRun,
+  periodsDue,
+  defaultRecipientSettings,
+  WEEKDAYS,
+  type RecipientSettings,
+  type RecipientClock,
+} from '../../../functions/domain/recipientSchedule';
 import { accountRecord, testAddress } from '../../support/store/accountFixture';
 
 const NOW = Date.parse('2026-11-23T23:30:00Z');
@@ -51,6 +58,14 @@ describe('planRecipientReports: what one recipient run sends, decided once', () 
         period: 'day',
         account: { ...A, timezone: 'Asia/Tokyo', reportAt: '08:00' },
         mode: { kind: 'extra', regularIfDue: false, copy: true },
+        // Planned on its clock: a copy of the report of its local date, sent now.
+        plan: expect.objectContaining({
+          kind: 'send',
+          reportDate: '2026-11-24',
+          forced: true,
+          copyAt: NOW,
+          eventId: `report:${A.address}:2026-11-24:copy:${NOW}`,
+        }),
       },
     ]);
   });
@@ -96,5 +111,61 @@ describe('planRecipientReports: what one recipient run sends, decided once', () 
         }
       }),
     );
+  });
+});
+
+describe('planReportJob: what a claimed report job sends, decided once from what it read', () => {
+  const JOB = { reportDate: '2026-11-24', dueAt: NOW, missed: true };
+  const owner = accountRecord({ address: testAddress(9, 7), emails: ['a@example.com', 'B@example.com', 'c@example.com'] });
+
+  it("sends an account job's report to the addressees on the account's schedule alone, as the claimed day's report", () => {
+    const records = new Map<string, RecipientSettings>([
+      ['b@example.com', { ...defaultRecipientSettings('b@example.com'), timezone: 'Asia/Tokyo' }],
+      ['c@example.com', { ...defaultRecipientSettings('c@example.com'), weekly: 'mon' }],
+    ]);
+    expect(planReportJob({ kind: 'account', account: owner, records }, JOB, NOW)).toEqual({
+      kind: 'account',
+      account: owner,
+      mode: { kind: 'scheduled', reportDate: '2026-11-24', dueAt: NOW, missed: true },
+      // The claimed day's report, under the regular id, covering the day before; the claim already moved the schedule.
+      plan: expect.objectContaining({ kind: 'send', eventId: `report:${owner.address}:2026-11-24`, reportDate: '2026-11-24', nextReportAt: null }),
+      // b has its own zone (its own schedule); c only adds a summary, so it still follows the account's.
+      to: ['a@example.com', 'c@example.com'],
+    });
+  });
+
+  it("sends a recipient job what the recipient's own schedule gives for the day", () => {
+    const own = record({ timezone: 'Asia/Tokyo' });
+    const mailing = ACCOUNTS.map((account) => ({ ...account, emails: ['r@example.com'] }));
+    const plan = planReportJob({ kind: 'recipient', record: own, accounts: mailing }, JOB, NOW);
+    expect(plan).toEqual({
+      kind: 'recipient',
+      record: own,
+      accounts: mailing,
+      plan: planRecipientReports(own, mailing, { kind: 'scheduled', reportDate: '2026-11-24', dueAt: NOW, missed: true }, NOW),
+    });
+    if (plan.kind === 'recipient') expect(plan.plan.sends).toHaveLength(3);
+  });
+
+  it('sends nothing, saying why, when the account or the recipient is gone', () => {
+    expect(planReportJob({ kind: 'account', account: null, records: new Map() }, JOB, NOW)).toEqual({
+      kind: 'skipped',
+      reason: 'the account is no longer tracked',
+    });
+    expect(planReportJob({ kind: 'recipient', record: null, accounts: [] }, JOB, NOW)).toEqual({
+      kind: 'skipped',
+      reason: 'the recipient has no record any more',
+    });
+  });
+
+  it('plans a recipient job over the accounts that still mail it alone, by address, whatever order the store gave', () => {
+    const gone = accountRecord({ address: testAddress(4, 7), emails: ['someone@example.com'] });
+    const mine = (n: number) => accountRecord({ address: testAddress(n, 7), emails: ['Other@example.com', ' R@Example.com '] });
+    const [low, high] = [mine(2), mine(5)];
+    const plan = planReportJob({ kind: 'recipient', record: record({ timezone: 'Asia/Tokyo' }), accounts: [high, gone, low] }, JOB, NOW);
+    if (plan.kind !== 'recipient') throw new Error('expected a recipient run');
+    expect(plan.accounts).toEqual([low, high]);
+    expect(plan.plan.sends.map((send) => (send.kind === 'account' ? send.account.address : null))).toEqual([low.address, high.address]);
+    expect(mailingAccounts({ email: 'r@example.com' }, [gone])).toEqual([]);
   });
 });

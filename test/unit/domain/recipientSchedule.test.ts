@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasOwnSchedule, periodsDue, recipientClock, weekdayOf } from '../../../functions/domain/recipientSchedule';
-import { defaultRecipientSettings } from '../../../functions/domain/recipientSettings';
+import { hasOwnSchedule, periodsDue, recipientClock, weekdayOf, defaultRecipientSettings } from '../../../functions/domain/recipientSchedule';
 import { claimRecipient } from '../../../functions/services/report/schedule/dispatchRecipientReports';
 import type { RecipientRecord } from '../../../functions/store/recipientsRepository';
 

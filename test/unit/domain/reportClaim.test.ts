@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addDays, localDate } from '../../../functions/domain/localTime';
 import { claimReport } from '../../../functions/domain/reportClaim';
-import { reportInstant } from '../../../functions/domain/reportTime';
+import { reportInstant } from '../../../functions/domain/reportPlan';
 
 const utc = (iso: string) => Date.parse(iso);
 const MINUTE = 60_000;

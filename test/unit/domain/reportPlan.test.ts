@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { localDate, wallClockToInstant } from '../../../functions/domain/localTime';
-import { nextReportAt } from '../../../functions/domain/reportTime';
-import { planExtraReport, planReport } from '../../../functions/domain/reportPlan';
+import { nextReportAt, planExtraReport, planReport } from '../../../functions/domain/reportPlan';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

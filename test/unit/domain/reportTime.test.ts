@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addDays, localDate, localDayBounds } from '../../../functions/domain/localTime';
-import { dueReport, nextReportAt, parseClockTime, reportInstant } from '../../../functions/domain/reportTime';
+import { dueReport, nextReportAt, parseClockTime, reportInstant } from '../../../functions/domain/reportPlan';
 
 const HOUR = 3_600_000;
 const utc = (iso: string) => Date.parse(iso);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { accountSettingsSchema } from '../../../functions/domain/account';
-import { nextReportAt } from '../../../functions/domain/reportTime';
+import { nextReportAt } from '../../../functions/domain/reportPlan';
 import { applySettingsPatch, newTrackedAccount, trackedAccountSchema } from '../../../functions/domain/trackedAccount';
 
 const settings = accountSettingsSchema.parse({ address: '0x52908400098527886e0f7030069857d2e4169ee7', email: 'a@b.io', timezone: 'Europe/Berlin' });

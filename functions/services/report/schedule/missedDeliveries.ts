@@ -1,6 +1,5 @@
 import { emailEntryBase, type DeliveryHistoryEntry } from '../../../domain/deliveryHistoryEntry';
-import { scheduleFollowers, type ReportPeriod } from '../../../domain/recipientSettings';
-import { planRecipientReports } from '../../../domain/planRecipientReports';
+import { mailingAccounts, planRecipientReports, scheduleFollowers, type ReportPeriod } from '../../../domain/recipientSchedule';
 import { planFor, type ReportMode } from '../../../domain/reportPlan';
 import type { TrackedAccount } from '../../../domain/account';
 import { withoutUrls } from '../../../shared/withoutUrls';
@@ -9,7 +8,6 @@ import type { AccountsRepository } from '../../../store/accountsRepository';
 import type { MissedReport } from '../../../store/missedReportsRepository';
 import type { RecipientsRepository } from '../../../store/recipientsRepository';
 import { REPORT_KINDS } from '../../../domain/reportKinds';
-import { recipientAccounts } from '../send/recipientAccounts';
 
 /** What listing a missed report in its accounts' deliveries reads and writes. */
 export interface MissedDeliveryPorts {
@@ -50,7 +48,7 @@ export async function recordMissedDeliveries(ports: MissedDeliveryPorts, missed:
   if (job.kind === 'recipient') {
     const record = await ports.recipients.get(job.email);
     if (record === null) return;
-    const accounts = await recipientAccounts({ repos: ports }, record);
+    const accounts = mailingAccounts(record, await ports.accounts.getMany(record.accounts));
     // The per-account reports its run would have sent (a digest names no account).
     const run = planRecipientReports(record, accounts, { kind: 'scheduled', reportDate: job.reportDate }, job.dueAt);
     for (const send of run.sends) if (send.kind === 'account') list(send.account, [record.email], send.period, send.mode);

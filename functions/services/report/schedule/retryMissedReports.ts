@@ -1,7 +1,8 @@
 import { describeError } from '../../../shared/describeError';
 import type { MissedReport, MissedReportsRepository } from '../../../store/missedReportsRepository';
 import type { ReportDeps } from '../send/reportDeps';
-import { sendReportJob, type ReportJobOutcome } from '../send/sendReportJob';
+import type { ReportJobOutcome } from '../../../domain/reportOutcome';
+import { sendReportJob } from '../send/sendReportJob';
 
 /** How far back "today's" missed reports go: the last 24 hours of due times. */
 export const MISSED_LOOKBACK_MS = 86_400_000;

@@ -1,6 +1,5 @@
-import { hasOwnSchedule, recipientClock } from '../../../domain/recipientSchedule';
-import type { RecipientSettings } from '../../../domain/recipientSettings';
-import { nextReportAt } from '../../../domain/reportTime';
+import { hasOwnSchedule, recipientClock, type RecipientSettings } from '../../../domain/recipientSchedule';
+import { nextReportAt } from '../../../domain/reportPlan';
 import type { TrackedAccount } from '../../../domain/account';
 import type { RecipientRecord, RecipientsRepository } from '../../../store/recipientsRepository';
 

@@ -1,7 +1,7 @@
 import type { LocalDate } from '../../../domain/localTime';
-import type { RecipientSettings, ReportPeriod } from '../../../domain/recipientSettings';
+import type { RecipientSettings, ReportPeriod } from '../../../domain/recipientSchedule';
 import type { TrackedAccount } from '../../../domain/account';
-import type { ReportOutcome } from './reportOutcome';
+import type { ReportOutcome } from '../../../domain/reportOutcome';
 
 /**
  * One digest to send: every account of one digest-mode recipient, in one email, for the

@@ -2,14 +2,14 @@ import { createHash } from 'node:crypto';
 import type { TrackedAccount } from '../../../domain/account';
 import type { DigestRow } from '../../../domain/digestModel';
 import { localDate } from '../../../domain/localTime';
-import type { ReportPeriod } from '../../../domain/recipientSettings';
+import type { ReportPeriod } from '../../../domain/recipientSchedule';
 import type { ReportModel } from '../../../domain/reportModel';
 import { describeError } from '../../../shared/describeError';
 import { channelAudience, type ChannelTaking } from '../../../notices/audience';
 import { encodeChart, queueChannelNotices } from '../../delivery/channelNotices';
 import type { MailChart } from '../../delivery/mailChart';
 import { presentDigest } from '../../../notices/digestPresenter';
-import { REPORT_NOTICE_TYPES, presentReport } from '../../../notices/reportPresenter';
+import { presentReport } from '../../../notices/reportPresenter';
 import type { DigestInput } from './digestInput';
 import type { ReportDeps } from './reportDeps';
 
@@ -34,25 +34,8 @@ export function reportNoticeId(model: Pick<ReportModel, 'span' | 'account' | 'pe
 }
 
 /**
- * The channels that take `account`'s reports of `span` at `now` (see `channelAudience`: routed
- * with `reports`, not a pager, not muted from the chat): what a report run reads before it decides.
- * Never fails the report: a failure is logged and counted (`ReportChannelFailures`), and no channel
- * gets this report.
- */
-export async function reportChannels(
-  deps: Omit<ReportDeps, 'digest'>,
-  address: string,
-  span: ReportModel['span'],
-  now: number,
-): Promise<readonly ChannelTaking[]> {
-  const ports = deps.channels;
-  if (!ports) return [];
-  return guarded(deps, { account: address }, [], () => channelAudience(ports, [address], { type: REPORT_NOTICE_TYPES[span], category: 'reports' }, now));
-}
-
-/**
  * Queues one account report's chat message (`presentReport`) for each channel of `taking` (read
- * by `reportChannels`), with the report's chart for the chats that show one, under the delivery id
+ * by the report's load: `channelAudience`), with the report's chart for the chats that show one, under the delivery id
  * `<reportNoticeId>#channel:<name>`: a report built twice (a redelivered job, a forced run of a
  * day already sent) is posted once; a copy (`copyAt`: `report --force --resend`) is posted again,
  * labelled. Called after the emails, and never fails the report: a failure is logged and counted

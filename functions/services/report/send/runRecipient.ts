@@ -1,8 +1,7 @@
-import type { ReportPeriod } from '../../../domain/recipientSettings';
+import type { ReportPeriod, RecipientRun } from '../../../domain/recipientSchedule';
 import { describeError } from '../../../shared/describeError';
 import type { ReportDeps } from './reportDeps';
-import type { ReportOutcome } from './reportOutcome';
-import type { RecipientRun } from '../../../domain/planRecipientReports';
+import type { ReportOutcome } from '../../../domain/reportOutcome';
 import { sendRecipientReports } from './sendRecipientReports';
 
 /** One email of a recipient's run: its digest (`address` null) or one account's report to it alone; `error` when something unexpected stopped it. */

@@ -1,18 +1,19 @@
 import { composeReport, type ReportComposition, type ReportReadings } from '../../../domain/composeReport';
-import { planFor, type ReportMode } from '../../../domain/reportPlan';
-import { scheduleFollowers, type ReportPeriod } from '../../../domain/recipientSettings';
+import { planFor, type PlannedReport, type ReportMode } from '../../../domain/reportPlan';
+import { scheduleFollowers, type ReportPeriod } from '../../../domain/recipientSchedule';
 import type { TrackedAccount } from '../../../domain/account';
+import { describeError } from '../../../shared/describeError';
 import type { ReportDeps } from './reportDeps';
-import type { ReportOutcome } from './reportOutcome';
-import { mailAudience, type ChannelTaking } from '../../../notices/audience';
+import type { ReportOutcome } from '../../../domain/reportOutcome';
+import { channelAudience, mailAudience, type ChannelTaking } from '../../../notices/audience';
 import type { LeftOutRecipient } from '../../../notices/leftOutRecipient';
 import type { ReportRecord } from '../../../store/reportRecordsRepository';
 import { deliveryId, deliverToRecipient, tallyOutcomes, type RecipientOutcome } from '../../delivery/mailDelivery';
 import { readReportData } from '../compose/reportData';
-import { reportChannels, reportNoticeId, reportToChannels } from './reportToChannels';
+import { REPORT_CHANNEL_FAILURES_METRIC, reportNoticeId, reportToChannels } from './reportToChannels';
 import { formatTime } from '../../../mail/render/format';
 import type { AccountStatus } from '../../../mail/render/views';
-import { CHART_ALT, presentReport, storedDataView } from '../../../notices/reportPresenter';
+import { CHART_ALT, REPORT_NOTICE_TYPES, presentReport, storedDataView } from '../../../notices/reportPresenter';
 import { recordLeftOut } from '../../delivery/leftOutEntry';
 import { mailChart } from '../../delivery/mailChart';
 import { recipientLinks } from '../../delivery/recipientLinks';
@@ -55,9 +56,22 @@ export async function sendAccountReport(
   now: number,
   to?: readonly string[],
 ): Promise<ReportOutcome> {
-  const loaded = await loadReport(deps, account, mode, now, to);
+  return sendPlannedReport(deps, { account, mode, plan: planFor(account, mode, now), ...(to === undefined ? {} : { to }) }, now);
+}
+
+/** One account report as decided: the account (at the zone and time it is seen at), its mode, its plan (`planFor`), and to whom (default all its addresses). */
+export interface PlannedSend {
+  readonly account: TrackedAccount;
+  readonly mode: ReportMode;
+  readonly plan: PlannedReport;
+  readonly to?: readonly string[];
+}
+
+/** `sendAccountReport` with its plan already decided (as a report job's decision does: `planReportJob`). */
+export async function sendPlannedReport(deps: ReportDeps, send: PlannedSend, now: number): Promise<ReportOutcome> {
+  const loaded = await loadReport(deps, send.account, send.mode, send.plan, now, send.to);
   const composition = composeReport(loaded.readings);
-  return deliverReport(deps, account, mode, composition, loaded.record, now);
+  return deliverReport(deps, send.account, send.mode, composition, loaded.record, now);
 }
 
 /** What one account's report run read: the readings it decides on, and the record it stores if it sends. */
@@ -68,15 +82,22 @@ interface LoadedReport {
 }
 
 /**
- * Everything an account's report run decides on, read before anything is decided: which report
- * `mode` asks for (`planFor`), who of `to` (default all the account's addresses) may get it
+ * Everything an account's report run decides on, read before anything is decided: for the report
+ * `plan` names (`planFor` of `mode`), who of `to` (default all the account's addresses) may get it
  * (`mailAudience`, with those left out), whose copy is already delivered (one delivery record per
  * recipient), and, only while some copy is still to be sent, the figures (`readReportData`,
  * within the chain's grace: from the store once the chain is given up) and the channels that take
- * the report (`reportChannels`).
+ * the report (`channelAudience`: routed with `reports`, not a pager, not muted from the chat; a
+ * failure to read them is logged and counted as `ReportChannelFailures`, and no channel gets the report).
  */
-async function loadReport(deps: ReportDeps, account: TrackedAccount, mode: ReportMode, now: number, to?: readonly string[]): Promise<LoadedReport> {
-  const plan = planFor(account, mode, now);
+async function loadReport(
+  deps: ReportDeps,
+  account: TrackedAccount,
+  mode: ReportMode,
+  plan: PlannedReport,
+  now: number,
+  to?: readonly string[],
+): Promise<LoadedReport> {
   const span = reportSpan(mode);
   const base = { plan, span, schedule: { reportAt: account.reportAt, timezone: account.timezone }, sent: [], figures: null, channels: [] };
   if (plan.kind === 'not-due') return { readings: { ...base, audience: { kind: 'none', reason: 'not due' }, leftOut: [] }, record: null };
@@ -91,10 +112,17 @@ async function loadReport(deps: ReportDeps, account: TrackedAccount, mode: Repor
   const records = await Promise.all(audience.recipients.map((recipient) => deps.repos.deliveries.get(deliveryId(plan.eventId, recipient))));
   const sent = audience.recipients.filter((_, i) => records[i]?.status === 'sent');
   if (sent.length === audience.recipients.length) return { readings: { ...base, audience, leftOut, sent }, record: null };
-  const covers = plan.windows ? { kind: 'summary' as const, windows: plan.windows } : { kind: 'day' as const, day: plan.period };
-  const [data, channels] = await Promise.all([
-    readReportData(deps, mode.kind === 'extra' ? undefined : mode.dueAt, account, covers, now),
-    reportChannels(deps, account.address, span, now),
+  const ports = deps.channels;
+  const [channels, data] = await Promise.all([
+    // Never fails the report: a failure is counted, and no channel gets this report.
+    ports
+      ? channelAudience(ports, [account.address], { type: REPORT_NOTICE_TYPES[span], category: 'reports' }, now).catch((error: unknown) => {
+          deps.counters.count(REPORT_CHANNEL_FAILURES_METRIC);
+          deps.log.warn('report not queued for its chat channels', { account: account.address, reason: describeError(error, { audience: 'log' }) });
+          return [];
+        })
+      : [],
+    readReportData(deps, mode.kind === 'extra' ? undefined : mode.dueAt, account, plan.covers, now),
   ]);
   return { readings: { ...base, audience, leftOut, sent, figures: data.input, channels }, record: data.record };
 }

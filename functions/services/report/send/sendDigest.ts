@@ -1,9 +1,9 @@
 import { digestRows, type DigestEntry, type DigestRow } from '../../../domain/digestModel';
 import { addDays, localDayBounds } from '../../../domain/localTime';
-import { periodWindows } from '../../../domain/reportWindows';
-import type { ReportPeriod } from '../../../domain/recipientSettings';
+import { periodWindows, reportWindows } from '../../../domain/reportWindows';
+import type { ReportPeriod } from '../../../domain/recipientSchedule';
 import { buildReportModel } from '../../../domain/reportModel';
-import { reportInstant } from '../../../domain/reportTime';
+import { reportInstant, type ReportSpan } from '../../../domain/reportPlan';
 import type { SeriesPoint } from '../../../domain/series';
 import type { InlineImage } from '../../../mail/send/mime';
 import type { AccountStatus, ChartRef } from '../../../mail/render/views';
@@ -16,11 +16,11 @@ import { recipientLinks } from '../../delivery/recipientLinks';
 import { mailAudience } from '../../../notices/audience';
 import type { DigestInput } from './digestInput';
 import { presentDigest } from '../../../notices/digestPresenter';
-import { readReportData, type ReportSpan } from '../compose/reportData';
+import { readReportData } from '../compose/reportData';
 import { RetryLaterError } from '../../../shared/retryLaterError';
 import { renderDigest } from '../compose/renderDigest';
 import type { ReportDeps } from './reportDeps';
-import type { ReportOutcome } from './reportOutcome';
+import type { ReportOutcome } from '../../../domain/reportOutcome';
 import { unavailableReason } from '../compose/unavailableReason';
 import { digestNoticeId, digestToChannels } from './reportToChannels';
 
@@ -75,7 +75,11 @@ function digestSpan(input: DigestInput, account: TrackedAccount): ReportSpan {
   if (period !== 'day') return { kind: 'summary', windows: periodWindows(period, reportDate, zone) };
   const covered = addDays(reportDate, -1);
   const reportAt = input.recipient.reportAt ?? account.reportAt;
-  return { kind: 'day', day: { localDate: covered, ...localDayBounds(covered, zone), previousReportAt: reportInstant(covered, reportAt, zone) } };
+  return {
+    kind: 'day',
+    day: { localDate: covered, ...localDayBounds(covered, zone), previousReportAt: reportInstant(covered, reportAt, zone) },
+    windows: reportWindows(covered, zone),
+  };
 }
 
 function outcomeOf(outcome: RecipientOutcome, input: DigestInput): ReportOutcome {

@@ -1,10 +1,12 @@
 import type { AccountReportJob, RecipientReportJob, ReportJob } from '../../../messages/reportJob';
+import { planReportJob, type ReportJobReads } from '../../../domain/recipientSchedule';
+import { retryReason, sentSome, type ReportJobOutcome } from '../../../domain/reportOutcome';
 import { describeError } from '../../../shared/describeError';
 import { RetryLaterError } from '../../../shared/retryLaterError';
+import type { RecipientRecord } from '../../../store/recipientsRepository';
 import type { ReportDeps } from './reportDeps';
-import { needsRetry, sendRecipientReports, type RecipientReportResult } from './sendRecipientReports';
-import { sendFollowersReport } from './sendAccountReport';
-import type { ReportOutcome } from './reportOutcome';
+import { sendPlannedReport } from './sendAccountReport';
+import { sendRecipientPlan } from './sendRecipientReports';
 
 /** Metric: seconds from a report's due minute to its sending, one value per report sent. */
 export const REPORT_LATENESS_METRIC = 'ReportLatenessSeconds';
@@ -13,9 +15,6 @@ export const REPORT_LATENESS_METRIC = 'ReportLatenessSeconds';
 export interface ReportJobOptions {
   readonly missed?: boolean;
 }
-
-/** What one job did: an account's report, or a recipient's own reports. */
-export type ReportJobOutcome = ReportOutcome | { kind: 'recipient'; result: RecipientReportResult };
 
 /**
  * The report worker's work: sends one claimed job and throws `RetryLaterError` when it must
@@ -29,13 +28,15 @@ export async function sendReportJob(deps: ReportDeps, job: ReportJob, options: R
 }
 
 /**
- * Sends one claimed job, never before its due time (`RetryLaterError` after the time left when it arrives early).
- * An account job re-reads the account (it may have been removed) and delivers the report of
- * `job.reportDate` to the recipients that follow the account's schedule (`sendAccountReport`,
- * mode `scheduled`). A recipient job re-reads the recipient and sends what its own schedule gives
- * for that date (`sendRecipientReports`). Every email goes under a stable delivery id, so a
+ * Sends one claimed job, never before its due time (`RetryLaterError` after the time left when it
+ * arrives early), in three steps. It reads what the job is about as stored now: an account job the
+ * account (it may have been removed) and its addressees' recipient records, a recipient job the
+ * recipient and the accounts its record lists. It decides once (`planReportJob`): the account's
+ * report of `job.reportDate` to the addressees that follow the account's schedule (mode
+ * `scheduled`), or what the recipient's own schedule gives for that date. It then sends
+ * (`sendAccountReport`, `sendRecipientPlan`). Every email goes under a stable delivery id, so a
  * redelivered or twice-queued job sends nothing more. The outcome says when the job must come
- * back: a passing failure, or another attempt still holding a delivery (`retryReason`). Counts
+ * back (`retryReason`: a passing failure, or another attempt still holding a delivery). Counts
  * `ReportLatenessSeconds` for what it sent. The report ledger is told when the job is done (what
  * reconciliation checks), and the reason of each failed attempt (what a missed report shows).
  */
@@ -44,8 +45,11 @@ export async function runReportJob(deps: ReportDeps, job: ReportJob, options: Re
   if (now < job.dueAt) throw new RetryLaterError(`the report is due in ${Math.ceil((job.dueAt - now) / 1000)} s`, { retryAfterMs: job.dueAt - now });
   let outcome: ReportJobOutcome;
   try {
-    const missed = options.missed === true ? { missed: true } : {};
-    outcome = job.kind === 'recipient' ? await sendRecipientJob(deps, job, now, missed) : await sendAccountJob(deps, job, now, missed);
+    const reads = job.kind === 'recipient' ? await readRecipientJob(deps.repos, job) : await readAccountJob(deps.repos, job);
+    const plan = planReportJob(reads, { reportDate: job.reportDate, dueAt: job.dueAt, ...(options.missed === true ? { missed: true } : {}) }, now);
+    if (plan.kind === 'recipient') outcome = { kind: 'recipient', result: await sendRecipientPlan(deps, plan.record, plan.accounts, plan.plan, now) };
+    else if (plan.kind === 'account') outcome = await sendPlannedReport(deps, plan, now);
+    else outcome = { kind: 'skipped', reason: plan.reason };
   } catch (error) {
     await deps.repos.reportLedger.noteFailure(job, describeError(error, { audience: 'log' }));
     throw error;
@@ -60,27 +64,14 @@ export async function runReportJob(deps: ReportDeps, job: ReportJob, options: Re
   return outcome;
 }
 
-/** Why a job's outcome must be tried again later, or `null` when it is done. */
-export function retryReason(outcome: ReportJobOutcome): string | null {
-  if (outcome.kind === 'recipient') return needsRetry(outcome.result);
-  return outcome.kind === 'retry' ? outcome.reason : null;
+/** An account job's reads: the account as stored now, and the recipient records of its addressees. */
+async function readAccountJob(repos: ReportDeps['repos'], job: AccountReportJob): Promise<ReportJobReads<RecipientRecord>> {
+  const account = await repos.accounts.get(job.address);
+  return { kind: 'account', account, records: account ? await repos.recipients.getMany(account.emails) : new Map() };
 }
 
-function sentSome(outcome: ReportJobOutcome): boolean {
-  return outcome.kind === 'recipient' ? outcome.result.sends.some((send) => send.outcome.kind === 'sent') : outcome.kind === 'sent';
-}
-
-type Missed = { readonly missed?: boolean };
-
-function sendAccountJob(deps: ReportDeps, job: AccountReportJob, now: number, missed: Missed): Promise<ReportOutcome> {
-  return sendFollowersReport(deps, job.address, { kind: 'scheduled', reportDate: job.reportDate, dueAt: job.dueAt, ...missed }, now);
-}
-
-async function sendRecipientJob(deps: ReportDeps, job: RecipientReportJob, now: number, missed: Missed): Promise<ReportJobOutcome> {
-  const record = await deps.repos.recipients.get(job.email);
-  if (!record) return { kind: 'skipped', reason: 'the recipient has no record any more' };
-  return {
-    kind: 'recipient',
-    result: await sendRecipientReports(deps, record, { kind: 'scheduled', reportDate: job.reportDate, dueAt: job.dueAt, ...missed }, now),
-  };
+/** A recipient job's reads: the recipient's record as stored now, and the accounts it lists. */
+async function readRecipientJob(repos: ReportDeps['repos'], job: RecipientReportJob): Promise<ReportJobReads<RecipientRecord>> {
+  const record = await repos.recipients.get(job.email);
+  return { kind: 'recipient', record, accounts: record ? await repos.accounts.getMany(record.accounts) : [] };
 }

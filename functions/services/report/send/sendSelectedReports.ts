@@ -1,12 +1,11 @@
-import { followsAccountSchedule } from '../../../domain/recipientSettings';
+import { followsAccountSchedule, type RecipientRun } from '../../../domain/recipientSchedule';
 import type { TrackedAccount } from '../../../domain/account';
 import type { ReportMode } from '../../../domain/reportPlan';
 import { mapConcurrent } from '../../../shared/concurrency';
 import type { ReportDeps } from './reportDeps';
-import type { RecipientRun } from '../../../domain/planRecipientReports';
 import { reportFailure, runRecipient, type RecipientSendResult } from './runRecipient';
 import { sendFollowersReport } from './sendAccountReport';
-import type { ReportOutcome } from './reportOutcome';
+import type { ReportOutcome } from '../../../domain/reportOutcome';
 
 /** Reports prepared at once. */
 const CONCURRENCY = 4;

@@ -1,4 +1,4 @@
-import { followsAccountSchedule } from '../../../domain/recipientSettings';
+import { followsAccountSchedule } from '../../../domain/recipientSchedule';
 import type { TrackedAccount } from '../../../domain/account';
 import { mapConcurrent } from '../../../shared/concurrency';
 import type { ReportDeps } from './reportDeps';

@@ -1,6 +1,6 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { localDate, localDayBounds } from '../../../../functions/domain/localTime';
-import { nextReportAt } from '../../../../functions/domain/reportTime';
+import { nextReportAt } from '../../../../functions/domain/reportPlan';
 import { recordingDigests } from '../../../support/report/recordingDigests';
 import { reportsDueNow } from '../../../support/report/reportsDueNow';
 import { accountRecord, testAddress } from '../../../support/store/accountFixture';

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { localDate } from '../../../../functions/domain/localTime';
 import { formatTime } from '../../../../functions/mail/render/format';
-import { nextReportAt } from '../../../../functions/domain/reportTime';
+import { nextReportAt } from '../../../../functions/domain/reportPlan';
 import type { TrackedAccount } from '../../../../functions/domain/account';
 import type { SqsLambdaHandler } from '../../../../local/queue/inProcessQueue';
 import { EmailSendError } from '../../../../functions/mail/errors';

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { localDate } from '../../../../../functions/domain/localTime';
-import { defaultRecipientSettings } from '../../../../../functions/domain/recipientSettings';
+import { defaultRecipientSettings } from '../../../../../functions/domain/recipientSchedule';
 import { reportWindows } from '../../../../../functions/domain/reportWindows';
 import { saveRecipient } from '../../../../../functions/services/report/schedule/saveRecipient';
 import type { TrackedAccount } from '../../../../../functions/domain/account';

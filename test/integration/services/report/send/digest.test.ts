@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDate, localDayBounds } from '../../../../../functions/domain/localTime';
-import type { RecipientSettings } from '../../../../../functions/domain/recipientSettings';
+import type { RecipientSettings } from '../../../../../functions/domain/recipientSchedule';
 import { formatMoney } from '../../../../../functions/mail/render/format';
 import type { DigestInput } from '../../../../../functions/services/report/send/digestInput';
 import { sendDigest } from '../../../../../functions/services/report/send/sendDigest';

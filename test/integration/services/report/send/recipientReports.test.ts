@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { localDate } from '../../../../../functions/domain/localTime';
-import { defaultRecipientSettings, type RecipientSettings } from '../../../../../functions/domain/recipientSettings';
+import { defaultRecipientSettings, type RecipientSettings } from '../../../../../functions/domain/recipientSchedule';
 import { sendSelectedReports } from '../../../../../functions/services/report/send/sendSelectedReports';
 import { saveRecipient } from '../../../../../functions/services/report/schedule/saveRecipient';
 import type { TrackedAccount } from '../../../../../functions/domain/account';

@@ -7,12 +7,14 @@ import type { ChannelRecord } from '../../../../../functions/domain/channel';
 import type { MailCategory } from '../../../../../functions/domain/mailCategory';
 import { addDays, localDate, localDayBounds } from '../../../../../functions/domain/localTime';
 import { shortAddress } from '../../../../../functions/mail/render/format';
-import { defaultRecipientSettings } from '../../../../../functions/domain/recipientSettings';
+import { defaultRecipientSettings } from '../../../../../functions/domain/recipientSchedule';
 import type { TrackedAccount } from '../../../../../functions/domain/account';
 import { saveRecipient } from '../../../../../functions/services/report/schedule/saveRecipient';
-import { reportChannels, reportToChannels } from '../../../../../functions/services/report/send/reportToChannels';
+import { reportToChannels } from '../../../../../functions/services/report/send/reportToChannels';
 import { digestRowsOf, REPORT_NOW, reportModelOf } from '../../../../support/report/chatReportFixtures';
 import { presentDigest } from '../../../../../functions/notices/digestPresenter';
+import { channelAudience } from '../../../../../functions/notices/audience';
+import { REPORT_NOTICE_TYPES } from '../../../../../functions/notices/reportPresenter';
 import { omittedNote } from '../../../../../functions/domain/noticeTableText';
 import { sendToChannel } from '../../../../../functions/channels/channelSender';
 import type { Received } from '../../../../../local/receivers/chatReceivers';
@@ -174,7 +176,9 @@ describe('reports to chat (local receivers)', () => {
       localDate: covered,
       period: localDayBounds(covered, 'Europe/Berlin'),
     };
-    const taking = await reportChannels(w.deps, account.address, 'day', w.clock.now());
+    const ports = w.deps.channels;
+    if (!ports) throw new Error('the world has channels');
+    const taking = await channelAudience(ports, [account.address], { type: REPORT_NOTICE_TYPES.day, category: 'reports' }, w.clock.now());
     const requeued = await reportToChannels(w.deps, account, taking, null, { model: rebuilt, chart: null }, w.clock.now());
     expect(requeued).toBe(4);
     await w.channelQueue?.drain();
