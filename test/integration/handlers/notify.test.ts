@@ -29,7 +29,8 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const SALT = 0x4e07;
 const DELEGATE = testAddress(900, SALT);
-const context: Context = lambdaContext('notify-test');
+// Each invocation has its own time left, as in Lambda: one context for the whole file runs out once the file has run 25 s.
+const context = (): Context => lambdaContext('notify-test');
 
 const tables = testTables();
 const clock = testClock(NOW);
@@ -272,7 +273,7 @@ describe('notify: exactly once', () => {
     const { delivered } = await throughQueue(deps, [newDelegateEvent(account.address)]);
     expect(delivered).toHaveLength(1);
     // The same records again, as SQS does when a deletion was lost.
-    const again = await createNotifyHandler(deps)(delivered[0]!.event, context);
+    const again = await createNotifyHandler(deps)(delivered[0]!.event, context());
     expect(again.batchItemFailures).toEqual([]);
     expect(await mailTo(recipient)).toHaveLength(1);
     const record = await deps.repos.deliveries.get(`delegate:${account.address}:${DELEGATE}:1:new#${recipient}`);
@@ -301,12 +302,12 @@ describe('notify: exactly once', () => {
 
     const handler = createNotifyHandler(deps);
     const sqs: SQSEvent = { Records: [{ ...baseRecord, messageId: 'm-held', body: JSON.stringify(event) }] };
-    expect((await handler(sqs, context)).batchItemFailures).toEqual([{ itemIdentifier: 'm-held' }]);
+    expect((await handler(sqs, context())).batchItemFailures).toEqual([{ itemIdentifier: 'm-held' }]);
     expect(await mailTo(recipient)).toEqual([]);
 
     // The holder's lease (2 minutes) runs out: the redelivered message goes through.
     const later = testClock(NOW + 3 * 60_000);
-    const response = await createNotifyHandler({ ...mailDeps(tables, later) })(sqs, context);
+    const response = await createNotifyHandler({ ...mailDeps(tables, later) })(sqs, context());
     expect(response.batchItemFailures).toEqual([]);
     expect(await mailTo(recipient)).toHaveLength(1);
   });
@@ -342,7 +343,7 @@ describe("notify: a broken channel's notice", () => {
     expect(await deps.repos.deliveries.get(`${notice.eventId}#${owner}`)).toMatchObject({ status: 'sent', kind: 'channel-broken', account: account.address });
 
     // Redelivered (a lost deletion): nobody is told twice.
-    expect((await createNotifyHandler(deps)(delivered[0]!.event, context)).batchItemFailures).toEqual([]);
+    expect((await createNotifyHandler(deps)(delivered[0]!.event, context())).batchItemFailures).toEqual([]);
     for (const recipient of [owner, risk]) expect(await mailTo(recipient), recipient).toHaveLength(1);
     expect(deps.counters.totals.get('NotificationDuplicates')).toBe(1);
   });
@@ -357,7 +358,7 @@ describe("notify: a broken channel's notice", () => {
       channel: { name: 'x', type: 'fax' },
       reason: 'r',
     };
-    const response = await createNotifyHandler(deps)({ Records: [{ ...baseRecord, messageId: 'm-bad', body: JSON.stringify(body) }] }, context);
+    const response = await createNotifyHandler(deps)({ Records: [{ ...baseRecord, messageId: 'm-bad', body: JSON.stringify(body) }] }, context());
     expect(response.batchItemFailures, 'never retried').toEqual([]);
     expect(deps.counters.totals.get('NotificationsSent')).toBeUndefined();
     expect(deps.counters.totals.get('MalformedMessages')).toBe(1);
@@ -406,13 +407,13 @@ describe('notify: failures', () => {
       { ...baseRecord, messageId: 'm-3', body: JSON.stringify({ ...newDelegateEvent(other.address), account: 'not-an-address' }) },
       { ...baseRecord, messageId: 'm-4', body: JSON.stringify(newDelegateEvent(other.address)) },
     ];
-    const response = await handler({ Records: records }, context);
+    const response = await handler({ Records: records }, context());
     expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'm-1' }]);
     expect(deps.counters.totals.get('MalformedMessages')).toBe(2);
     expect(fake.accepted.filter((r) => r === ok || r === other.emails[0])).toEqual([ok, other.emails[0]]);
 
     // Redelivered: the recipient already served gets nothing more.
-    const again = await handler({ Records: [records[0]!] }, context);
+    const again = await handler({ Records: [records[0]!] }, context());
     expect(again.batchItemFailures).toEqual([{ itemIdentifier: 'm-1' }]);
     expect(fake.accepted.filter((r) => r === ok)).toHaveLength(1);
     expect(fake.attempts.get(throttled)).toBe(2);
@@ -422,7 +423,7 @@ describe('notify: failures', () => {
     const deps = mailDeps(tables, clock, sesSender(fake.endpoint));
     const response = await createNotifyHandler(deps)(
       { Records: [{ ...baseRecord, messageId: 'm-gone', body: JSON.stringify(newDelegateEvent(testAddress(999, SALT))) }] },
-      context,
+      context(),
     );
     expect(response.batchItemFailures).toEqual([]);
     expect(deps.counters.totals.get('NotificationsSkipped')).toBe(1);
