@@ -208,6 +208,9 @@ export class ComputeStack extends Stack {
       // A channel it marked broken: one message, whose consumer (notify) emails the account's recipients.
       .bindQueue(messaging.notify, 'NOTIFY_QUEUE_URL')
       .consumeQueue(messaging.channel, { maxConcurrency: CHANNEL_WORKER_CONCURRENCY, batchSize: CHANNEL_BATCH_SIZE });
+    // Updated after notify in a deploy: a worker's `channel-broken` message must meet a notify that reads it (an older
+    // one drops it as malformed).
+    this.channelWorker.fn.node.addDependency(this.notify.fn);
 
     this.reportDispatch = new SentinelFunction(this, 'ReportDispatch', {
       handler: 'report-dispatch',

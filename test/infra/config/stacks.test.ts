@@ -395,6 +395,13 @@ describe('functions', () => {
   });
 });
 
+describe('deploy order', () => {
+  it('updates notify before the channel worker, which queues it a message kind an older notify would drop', () => {
+    const worker = functionNamed('channel-worker') as Resource & { DependsOn?: string[] };
+    expect(worker.DependsOn).toContain(logicalIdOfFunction('notify'));
+  });
+});
+
 describe('schedules', () => {
   it('fires dispatch and report-dispatch every minute, each invoking its own function; no hourly report run is left', () => {
     const schedules = resourcesOf('AWS::Scheduler::Schedule').map(([, r]) => props(r));
