@@ -31,8 +31,8 @@ export class LinkMinter<P extends LinkPurpose = LinkPurpose> {
 
   /** A link for `request`, valid for the purpose's default lifetime (or `ttlMs`). */
   build(request: LinkRequestOf<P>, now: number, ttlMs?: number): string {
-    const claims = issueClaims(request, this.newTokenId(), now, ttlMs);
-    return this.urlFor(request.purpose as P, this.signer.sign(request.purpose as P, claims));
+    const purpose = request.purpose as P;
+    return linkUrl(this.baseUrl, purpose, this.signer.sign(purpose, issueClaims(request, this.newTokenId(), now, ttlMs)));
   }
 
   /** The link for an already signed token. */

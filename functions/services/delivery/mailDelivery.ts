@@ -9,7 +9,7 @@ import { describeError } from '../../shared/describeError';
 import { backoff, retryWithBackoff } from '../../shared/backoff';
 import { StoreError } from '../../store/errors';
 import type { AccountHistoryRepository } from '../../store/accountHistoryRepository';
-import { mailDeliveryEntry } from './mailDeliveryEntry';
+import { mailDeliveryEntry } from '../../mail/send/mailDeliveryEntry';
 import { isHexAddress } from '../../domain/address';
 
 /** What sending one email to one recipient needs. */
@@ -84,31 +84,27 @@ export function fromHeader(mailFrom: string): string {
 }
 
 /**
- * Sends one recipient's email exactly once: claims `${eventId}#${recipient}` in the deliveries
- * table, renders and assembles the MIME message, sends it with SES and records the SES id. An
- * attempt that stalled past its claim's lease before the send sends nothing (`in-progress`).
- * A failed attempt is recorded as failed (so a retry may claim it again); send errors are
- * sorted into `failed` (permanent) and `retryable`. Each outcome but a duplicate is recorded in the
- * account's delivery history. Store errors and other surprises throw.
+ * Sends one recipient's email exactly once, in four steps: claims `${eventId}#${recipient}` in the
+ * deliveries table; composes the email (its links and rendering, by `email.compose`) and its MIME
+ * bytes; sends it with SES; finishes the record (the SES id, retried past a passing store failure;
+ * or failed, so that a retry may claim it again) and writes the account's history entry last. An
+ * attempt that stalled past its claim's lease before the send sends nothing (`in-progress`). Send
+ * errors are sorted into `failed` (permanent) and `retryable`. Each outcome but a duplicate is
+ * recorded in the account's delivery history. Store errors and other surprises throw (after the
+ * record is released).
  */
 export async function deliverToRecipient(deps: MailDeliveryDeps, email: RecipientEmail): Promise<RecipientOutcome> {
-  const outcome = await sendOnce(deps, email);
-  // A digest names no one account: its copies are not in any account's history.
-  const entry = isHexAddress(email.account) ? mailDeliveryEntry(email, outcome, email.sentAt) : null;
-  if (entry) await deps.repos.history.recordDelivery(email.account, entry);
-  return outcome;
-}
-
-async function sendOnce(deps: MailDeliveryDeps, email: RecipientEmail): Promise<RecipientOutcome> {
+  const { deliveries, history } = deps.repos;
   const id = deliveryId(email.eventId, email.recipient);
-  const begun = await deps.repos.deliveries.begin(id, { kind: email.kind, account: email.account, recipients: [email.recipient] });
+  const begun = await deliveries.begin(id, { kind: email.kind, account: email.account, recipients: [email.recipient] });
   if (begun.kind === 'already-sent') return { kind: 'duplicate' };
   if (begun.kind === 'in-progress') return { kind: 'in-progress', retryAfterMs: Math.max(1_000, begun.retryAfterMs) };
 
-  let raw: Buffer;
+  let attempt: Attempt;
+  let step: 'compose' | 'send' = 'compose';
   try {
     const composed = await email.compose();
-    raw = await buildMime({
+    const raw = await buildMime({
       from: fromHeader(deps.mailFrom),
       to: [email.recipient],
       ...composed.rendered,
@@ -119,30 +115,54 @@ async function sendOnce(deps: MailDeliveryDeps, email: RecipientEmail): Promise<
       inlineImages: [...(composed.inlineImages ?? [])],
       date: new Date(email.sentAt),
     });
+    // A stalled attempt (a worker stuck past its deadline) whose lease ran out may have been taken
+    // over and sent by another: it sends nothing, and leaves the record to that attempt.
+    if (!deliveries.holds(begun)) {
+      deps.log.warn('delivery lease ran out before the send; left to the attempt that took it over', { eventId: email.eventId, kind: email.kind });
+      return { kind: 'in-progress' };
+    }
+    step = 'send';
+    const { messageId } = await deps.sender.send({ raw, destinations: [email.recipient], source: deps.mailFrom });
+    attempt = { kind: 'sent', sesMessageId: messageId };
   } catch (error) {
-    const reason = error instanceof EmailRenderError ? `render: ${error.message}` : 'compose: unexpected error';
-    await releaseQuietly(deps, id, reason);
-    if (error instanceof EmailRenderError) return { kind: 'failed', reason };
-    throw error;
+    attempt = { kind: 'unsent', ...unsentOutcome(step, error) };
   }
 
-  // A stalled attempt (a worker stuck past its deadline) whose lease ran out may have been taken
-  // over and sent by another: it sends nothing, and leaves the record to that attempt.
-  if (!deps.repos.deliveries.holds(begun)) {
-    deps.log.warn('delivery lease ran out before the send; left to the attempt that took it over', { eventId: email.eventId, kind: email.kind });
-    return { kind: 'in-progress' };
+  const outcome: RecipientOutcome = attempt.kind === 'unsent' ? attempt.outcome : { kind: 'sent', sesMessageId: attempt.sesMessageId };
+  // A digest names no one account: its copies are not in any account's history.
+  const entry = isHexAddress(email.account) ? mailDeliveryEntry(email, outcome, email.sentAt) : null;
+  if (attempt.kind === 'sent') {
+    await retryWithBackoff(RECORD_SENT_RETRY, () => deliveries.complete(id, attempt.sesMessageId), isPassingStoreFailure);
+  } else {
+    // If even marking the attempt failed fails, the lease runs out and a later attempt takes over.
+    await deliveries
+      .fail(id, attempt.outcome.reason)
+      .catch((error: unknown) =>
+        deps.log.warn('could not record a failed delivery; it is retried after its lease', { error: describeError(error, { audience: 'log' }) }),
+      );
+    if (attempt.surprise) throw attempt.surprise.error;
   }
-  let sesMessageId: string;
-  try {
-    ({ messageId: sesMessageId } = await deps.sender.send({ raw, destinations: [email.recipient], source: deps.mailFrom }));
-  } catch (error) {
-    const reason = error instanceof EmailSendError ? error.message : 'send: unexpected error';
-    await releaseQuietly(deps, id, reason);
-    if (error instanceof EmailSendError) return error.retryable ? { kind: 'retryable', reason } : { kind: 'failed', reason };
-    throw error;
+  if (entry) await history.recordDelivery(email.account, entry);
+  return outcome;
+}
+
+/** How one claimed attempt ended. */
+type Attempt = { readonly kind: 'sent'; readonly sesMessageId: string } | ({ readonly kind: 'unsent' } & UnsentOutcome);
+
+interface UnsentOutcome {
+  readonly outcome: { kind: 'failed' | 'retryable'; reason: string };
+  /** A surprise (not a render or send error): rethrown once the record is released. */
+  readonly surprise?: { readonly error: unknown };
+}
+
+/** What an error while composing or sending means: a render error fails for good, a send error by its kind; anything else is rethrown. */
+function unsentOutcome(step: 'compose' | 'send', error: unknown): UnsentOutcome {
+  if (step === 'compose') {
+    if (error instanceof EmailRenderError) return { outcome: { kind: 'failed', reason: `render: ${error.message}` } };
+    return { outcome: { kind: 'failed', reason: 'compose: unexpected error' }, surprise: { error } };
   }
-  await retryWithBackoff(RECORD_SENT_RETRY, () => deps.repos.deliveries.complete(id, sesMessageId), isPassingStoreFailure);
-  return { kind: 'sent', sesMessageId };
+  if (error instanceof EmailSendError) return { outcome: { kind: error.retryable ? 'retryable' : 'failed', reason: error.message } };
+  return { outcome: { kind: 'failed', reason: 'send: unexpected error' }, surprise: { error } };
 }
 
 /**
@@ -152,17 +172,6 @@ async function sendOnce(deps: MailDeliveryDeps, email: RecipientEmail): Promise<
 const RECORD_SENT_RETRY = backoff({ maxAttempts: 6, baseDelayMs: 200, maxDelayMs: 5_000 });
 
 const isPassingStoreFailure = (error: unknown): boolean => error instanceof StoreError && error.retryable;
-
-/** Marks the attempt failed; if even that fails, the lease runs out and a later attempt takes over. */
-async function releaseQuietly(deps: MailDeliveryDeps, id: string, reason: string): Promise<void> {
-  try {
-    await deps.repos.deliveries.fail(id, reason);
-  } catch (error) {
-    deps.log.warn('could not record a failed delivery; it is retried after its lease', {
-      error: describeError(error, { audience: 'log' }),
-    });
-  }
-}
 
 /** Counts of recipient outcomes, and the reasons behind failures and retries. */
 export interface DeliveryTally {

@@ -1,5 +1,6 @@
 import type { Address } from 'viem';
 import { checksumAddress } from '../../domain/address';
+import type { LinkRequest } from '../../domain/linkClaims';
 import type { MailCategory } from '../../domain/mailCategory';
 import type { LinkMinter } from '../../links/linkMinter';
 
@@ -36,16 +37,15 @@ export function recipientLinks(
   now: number,
   category: MailCategory,
 ): RecipientLinks {
-  const preferencesUrl = links.build({ purpose: 'preferences', account: account.address, email }, now);
+  const link = (request: LinkRequest): string => links.build(request, now);
+  const preferencesUrl = link({ purpose: 'preferences', account: account.address, email });
   const oneClick = category !== 'security';
   return {
-    unsubscribeUrl: category === 'security' ? preferencesUrl : links.build({ purpose: 'unsubscribe', account: account.address, email, category }, now),
+    unsubscribeUrl: category === 'security' ? preferencesUrl : link({ purpose: 'unsubscribe', account: account.address, email, category }),
     oneClickUnsubscribe: oneClick,
     preferencesUrl,
-    revokeUrl: (delegate) =>
-      account.signer === null ? null : links.build({ purpose: 'revoke', account: account.address, delegate: checksumAddress(delegate) }, now),
-    snoozeUrl: (hours) => links.build({ purpose: 'snooze', account: account.address, snoozeHours: hours, email }, now),
-    revokeAllUrl: () =>
-      account.signer === null || links.revokeAllServed === false ? null : links.build({ purpose: 'revoke-all', account: account.address }, now),
+    revokeUrl: (delegate) => (account.signer === null ? null : link({ purpose: 'revoke', account: account.address, delegate: checksumAddress(delegate) })),
+    snoozeUrl: (hours) => link({ purpose: 'snooze', account: account.address, snoozeHours: hours, email }),
+    revokeAllUrl: () => (account.signer === null || links.revokeAllServed === false ? null : link({ purpose: 'revoke-all', account: account.address })),
   };
 }

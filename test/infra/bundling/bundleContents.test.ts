@@ -112,10 +112,10 @@ const NEVER_IN: Partial<Record<HandlerName, readonly RegExp[]>> = {
     /^functions\/mail\/(?!send\/(sesSender|mime)\.ts|errors\.ts)/,
     /^functions\/chain\/chainClient\.ts$/,
   ],
-  // The operator notice about a bounced security recipient: MIME and the SES sender, but no rendering.
+  // The operator notice about a bounced security recipient: MIME, the SES sender and its history entry, but no rendering.
   'ses-events': [
     /^functions\/services\/(notify|report|collect|revocation)\//,
-    /^functions\/mail\/(?!send\/(sesSender|mime)\.ts|errors\.ts)/,
+    /^functions\/mail\/(?!send\/(sesSender|mime|mailDeliveryEntry)\.ts|errors\.ts)/,
     /^functions\/chain\//,
   ],
   // The revoke-all page queues; only the worker calls the signer, and neither renders email.

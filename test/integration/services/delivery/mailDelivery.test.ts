@@ -136,4 +136,25 @@ describe('deliverToRecipient: a stalled attempt past its lease', () => {
     ]);
     expect(JSON.stringify(entries)).not.toContain('secret.example');
   });
+  it('releases the record and rethrows a surprise while composing, writing no history entry, so a retry sends the email once', async () => {
+    const deliveries = new DeliveryRepository(tables.client, tables.prefix, { leaseMs: LEASE });
+    const history = new AccountHistoryRepository(tables.client, tables.prefix);
+    const deps = { repos: { deliveries, history }, sender, mailFrom: 'alerts@sentinel.example.com', log: silentLog };
+    const account = `0x${(Date.now() + 7).toString(16).padStart(40, '0')}`;
+    const at = Date.now();
+    const recipient = `surprise-${at}@example.com`;
+    const base = { eventId: 'drawdown:surprise:5', kind: 'drawdown-alert', account, recipient, sentAt: at } as const;
+    const surprise = new TypeError('a bug in a presenter');
+    const buggy = () => {
+      throw surprise;
+    };
+    await expect(deliverToRecipient(deps, { ...base, compose: buggy })).rejects.toBe(surprise);
+    expect(await deliveries.get(deliveryId(base.eventId, recipient))).toMatchObject({ status: 'failed' });
+    expect((await history.deliveries(account, 10, null)).entries).toEqual([]);
+
+    const content = { rendered: { subject: 'Drawdown 5% again', html: '<p>down</p>', text: 'down' }, unsubscribeUrl: 'https://links.example.com/u' };
+    expect(await deliverToRecipient(deps, { ...base, compose: () => content })).toMatchObject({ kind: 'sent' });
+    expect((await sesStore({ to: recipient })).filter((m) => m.subject === 'Drawdown 5% again')).toHaveLength(1);
+    expect((await history.deliveries(account, 10, null)).entries).toMatchObject([{ outcome: 'sent', eventId: base.eventId }]);
+  });
 });
