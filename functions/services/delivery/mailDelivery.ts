@@ -94,9 +94,8 @@ export function fromHeader(mailFrom: string): string {
  * record is released).
  */
 export async function deliverToRecipient(deps: MailDeliveryDeps, email: RecipientEmail): Promise<RecipientOutcome> {
-  const { deliveries, history } = deps.repos;
   const id = deliveryId(email.eventId, email.recipient);
-  const begun = await deliveries.begin(id, { kind: email.kind, account: email.account, recipients: [email.recipient] });
+  const begun = await deps.repos.deliveries.begin(id, { kind: email.kind, account: email.account, recipients: [email.recipient] });
   if (begun.kind === 'already-sent') return { kind: 'duplicate' };
   if (begun.kind === 'in-progress') return { kind: 'in-progress', retryAfterMs: Math.max(1_000, begun.retryAfterMs) };
 
@@ -117,7 +116,7 @@ export async function deliverToRecipient(deps: MailDeliveryDeps, email: Recipien
     });
     // A stalled attempt (a worker stuck past its deadline) whose lease ran out may have been taken
     // over and sent by another: it sends nothing, and leaves the record to that attempt.
-    if (!deliveries.holds(begun)) {
+    if (!deps.repos.deliveries.holds(begun)) {
       deps.log.warn('delivery lease ran out before the send; left to the attempt that took it over', { eventId: email.eventId, kind: email.kind });
       return { kind: 'in-progress' };
     }
@@ -132,17 +131,17 @@ export async function deliverToRecipient(deps: MailDeliveryDeps, email: Recipien
   // A digest names no one account: its copies are not in any account's history.
   const entry = isHexAddress(email.account) ? mailDeliveryEntry(email, outcome, email.sentAt) : null;
   if (attempt.kind === 'sent') {
-    await retryWithBackoff(RECORD_SENT_RETRY, () => deliveries.complete(id, attempt.sesMessageId), isPassingStoreFailure);
+    await retryWithBackoff(RECORD_SENT_RETRY, () => deps.repos.deliveries.complete(id, attempt.sesMessageId), isPassingStoreFailure);
   } else {
     // If even marking the attempt failed fails, the lease runs out and a later attempt takes over.
-    await deliveries
+    await deps.repos.deliveries
       .fail(id, attempt.outcome.reason)
       .catch((error: unknown) =>
         deps.log.warn('could not record a failed delivery; it is retried after its lease', { error: describeError(error, { audience: 'log' }) }),
       );
     if (attempt.surprise) throw attempt.surprise.error;
   }
-  if (entry) await history.recordDelivery(email.account, entry);
+  if (entry) await deps.repos.history.recordDelivery(email.account, entry);
   return outcome;
 }
 
