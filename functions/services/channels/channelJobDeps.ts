@@ -17,7 +17,7 @@ export interface ChannelJobDeps {
     readonly channels: Pick<ChannelsRepository, 'get' | 'markBroken' | 'recordDelivery' | 'setChatId'>;
     readonly channelBacklog: Pick<ChannelBacklogRepository, 'park' | 'pending' | 'take' | 'remove' | 'mark'>;
     /** The delivery id of each (notice, channel): sent at most once. */
-    readonly deliveries: Pick<DeliveryRepository, 'begin' | 'holds' | 'complete' | 'fail'>;
+    readonly deliveries: Pick<DeliveryRepository, 'begin' | 'complete' | 'fail'>;
     /** Each notice's outcome per channel, in its account's delivery history. */
     readonly history: Pick<AccountHistoryRepository, 'recordDelivery'>;
     /** Which pager incidents each channel was sent a trigger for: a resolve goes only there. */

@@ -19,7 +19,7 @@ export async function sendRecipientReports(deps: ReportDeps, record: RecipientRe
 
 /**
  * Sends what a recipient's run decided (`plan`, over `accounts` as read): a digest recipient one
- * `DigestSender` call per period covering all its accounts, a per-account one `sendAccountReport`
+ * `DigestSender` call per period covering all its accounts, a per-account one `sendPlannedReport`
  * per account, to it alone, at its own zone and time (delivered under
  * `report:<address>:<date>#<email>`, so a rerun sends nothing more). One send's failure is
  * recorded and never stops the others.

@@ -34,7 +34,7 @@ export async function sendReportJob(deps: ReportDeps, job: ReportJob, options: R
  * recipient and the accounts its record lists. It decides once (`planReportJob`): the account's
  * report of `job.reportDate` to the addressees that follow the account's schedule (mode
  * `scheduled`), or what the recipient's own schedule gives for that date. It then sends
- * (`sendAccountReport`, `sendRecipientPlan`). Every email goes under a stable delivery id, so a
+ * (`sendPlannedReport`, `sendRecipientPlan`). Every email goes under a stable delivery id, so a
  * redelivered or twice-queued job sends nothing more. The outcome says when the job must come
  * back (`retryReason`: a passing failure, or another attempt still holding a delivery). Counts
  * `ReportLatenessSeconds` for what it sent. The report ledger is told when the job is done (what
