@@ -7,6 +7,7 @@ import type { DeliveryHistoryEntry } from '../../domain/deliveryHistoryEntry';
 import { withoutUrls } from '../../shared/withoutUrls';
 import { MAX_DELAY_SECONDS } from '../../queue/messageQueue';
 import { sendAll } from '../../queue/sendAll';
+import { channelBrokenEventId } from '../../notices/channelBrokenPresenter';
 import { MAX_CHANNEL_ATTEMPTS, MAX_CHANNEL_REQUEUES, type ChannelJobDeps, type ChannelJobNext, type ChannelJobOutcome } from './channelJobDeps';
 
 /** A job's delivery that ends with `outcome`, nothing more to do. */
@@ -107,7 +108,7 @@ async function refuse(deps: ChannelJobDeps, accountAddress: string, channel: Cha
   const marked = await deps.repos.channels.markBroken(channel.name, reason, since);
   deps.counters.count('ChannelRefused');
   if (marked.kind === 'unchanged') return { kind: 'refused', reason, told: false };
-  const eventId = `channel-broken:${channel.name}:${since}`;
+  const eventId = channelBrokenEventId(channel.name, since);
   const notice = { kind: 'channel-broken', eventId, account: accountAddress, at: since, channel: { name: channel.name, type: channel.type }, reason } as const;
   await sendAll(deps.notifyQueue, [{ id: 'channel-broken', body: notice }]);
   return { kind: 'refused', reason, told: true };

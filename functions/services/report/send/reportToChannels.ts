@@ -54,7 +54,7 @@ export async function reportToChannels(
   const { model, chart } = built;
   return counted(
     deps,
-    await guarded(deps, { account: account.address }, 0, async () => {
+    await guardReportChannels(deps, { account: account.address }, 0, async () => {
       const chartPng = encodeChart(chart?.image.content ?? null);
       const jobs = taking.map(({ channel }) => ({
         channel,
@@ -87,7 +87,7 @@ export async function digestToChannels(
 ): Promise<number> {
   const ports = deps.channels;
   if (!ports || rows.length === 0) return 0;
-  const queued = await guarded(deps, { digestOf: rows.length }, 0, async () => {
+  const queued = await guardReportChannels(deps, { digestOf: rows.length }, 0, async () => {
     const taking = await channelAudience(
       ports,
       rows.map((r) => r.account.address),
@@ -122,7 +122,13 @@ export function digestNoticeId(input: Pick<DigestInput, 'period' | 'timeZone' | 
   return `${DIGEST_NOTICE_KINDS[input.period]}:${localDate(period.startMs, input.timeZone)}:${recipient}${copySuffix(input.copy === true ? input.now : null)}`;
 }
 
-async function guarded<T>(deps: Omit<ReportDeps, 'digest'>, about: Readonly<Record<string, string | number>>, fallback: T, work: () => Promise<T>): Promise<T> {
+/** Runs `work` for a report's chat channels: a failure never fails the report; it is counted and logged, and `fallback` stands in. */
+export async function guardReportChannels<T>(
+  deps: Omit<ReportDeps, 'digest'>,
+  about: Readonly<Record<string, string | number>>,
+  fallback: T,
+  work: () => Promise<T>,
+): Promise<T> {
   try {
     return await work();
   } catch (error) {

@@ -2,7 +2,6 @@ import { composeReport, type ReportComposition, type ReportReadings } from '../.
 import { planFor, type PlannedReport, type ReportMode } from '../../../domain/reportPlan';
 import { scheduleFollowers, type ReportPeriod } from '../../../domain/recipientSchedule';
 import type { TrackedAccount } from '../../../domain/account';
-import { describeError } from '../../../shared/describeError';
 import type { ReportDeps } from './reportDeps';
 import type { ReportOutcome } from '../../../domain/reportOutcome';
 import { channelAudience, mailAudience, type ChannelTaking } from '../../../notices/audience';
@@ -10,7 +9,7 @@ import type { LeftOutRecipient } from '../../../notices/leftOutRecipient';
 import type { ReportRecord } from '../../../store/reportRecordsRepository';
 import { deliveryId, deliverToRecipient, tallyOutcomes, type RecipientOutcome } from '../../delivery/mailDelivery';
 import { readReportData } from '../compose/reportData';
-import { REPORT_CHANNEL_FAILURES_METRIC, reportNoticeId, reportToChannels } from './reportToChannels';
+import { guardReportChannels, reportNoticeId, reportToChannels } from './reportToChannels';
 import { formatTime } from '../../../mail/render/format';
 import type { AccountStatus } from '../../../mail/render/views';
 import { CHART_ALT, REPORT_NOTICE_TYPES, presentReport, storedDataView } from '../../../notices/reportPresenter';
@@ -116,11 +115,9 @@ async function loadReport(
   const [channels, data] = await Promise.all([
     // Never fails the report: a failure is counted, and no channel gets this report.
     ports
-      ? channelAudience(ports, [account.address], { type: REPORT_NOTICE_TYPES[span], category: 'reports' }, now).catch((error: unknown) => {
-          deps.counters.count(REPORT_CHANNEL_FAILURES_METRIC);
-          deps.log.warn('report not queued for its chat channels', { account: account.address, reason: describeError(error, { audience: 'log' }) });
-          return [];
-        })
+      ? guardReportChannels(deps, { account: account.address }, [], () =>
+          channelAudience(ports, [account.address], { type: REPORT_NOTICE_TYPES[span], category: 'reports' }, now),
+        )
       : [],
     readReportData(deps, mode.kind === 'extra' ? undefined : mode.dueAt, account, plan.covers, now),
   ]);
