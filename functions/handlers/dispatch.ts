@@ -6,7 +6,8 @@ import { AccountsRepository } from '../store/accountsRepository';
 import { handlerBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { dispatchDue, type DispatchDeps } from '../services/collect/dispatchDue';
-import { deadlineOf, withDeadline } from '../shared/deadline';
+import { withDeadline } from '../shared/deadline';
+import { deadlineOf } from '../runtime/consumer/sqsConsumer';
 import { backfillBudgetFrom } from '../services/collect/backfillBudget';
 import type { Observability } from '../shared/observability';
 

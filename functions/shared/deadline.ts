@@ -17,18 +17,6 @@ export function currentDeadline(): number | undefined {
   return current.getStore();
 }
 
-/** What a Lambda context offers to compute a deadline from. */
-export interface RemainingTime {
-  getRemainingTimeInMillis(): number;
-}
-
-/** The invocation's end minus `marginMs`, as epoch ms; undefined without a context (local callers). */
-export function deadlineOf(context: RemainingTime | undefined, marginMs: number, now: number): number | undefined {
-  if (context === undefined || typeof context.getRemainingTimeInMillis !== 'function') return undefined;
-  const remaining = context.getRemainingTimeInMillis();
-  return Number.isFinite(remaining) ? now + remaining - marginMs : undefined;
-}
-
 /** Work was not started, or was cut short, because the invocation's deadline came; it is retried later. */
 export class DeadlineReachedError extends SentinelError {
   override readonly name = 'DeadlineReachedError';

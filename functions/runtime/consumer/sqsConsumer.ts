@@ -3,7 +3,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import type * as z from 'zod';
 import type { MessageVisibility } from '../../queue/messageVisibility';
 import type { WorkQueueSettings } from '../../queue/workQueueSettings';
-import { DeadlineReachedError, deadlineOf, withDeadline } from '../../shared/deadline';
+import { DeadlineReachedError, withDeadline } from '../../shared/deadline';
 import { describeError } from '../../shared/describeError';
 import { firstIssue } from '../../shared/firstIssue';
 import type { Counters, Log, Observability } from '../../shared/observability';
@@ -219,6 +219,21 @@ export async function processSqsBatch(
   return options.holdGroupAfterFailure
     ? processPartialResponse(event, perRecord, new SqsFifoPartialProcessorAsync(), { ...common, skipGroupOnError: true })
     : processPartialResponse(event, perRecord, new BatchProcessor(EventType.SQS), { ...common, processInParallel: true });
+}
+
+/** What a Lambda context offers to compute a deadline from. */
+export interface RemainingTime {
+  getRemainingTimeInMillis(): number;
+}
+
+/**
+ * The invocation's end minus `marginMs`, as epoch ms; undefined without a context (local callers).
+ * Part of consuming a batch (which records may still start); the scheduled dispatch reads it too.
+ */
+export function deadlineOf(context: RemainingTime | undefined, marginMs: number, now: number): number | undefined {
+  if (context === undefined || typeof context.getRemainingTimeInMillis !== 'function') return undefined;
+  const remaining = context.getRemainingTimeInMillis();
+  return Number.isFinite(remaining) ? now + remaining - marginMs : undefined;
 }
 
 /** Runs at most `limit` of the given tasks at once, in the order they were asked for. */
