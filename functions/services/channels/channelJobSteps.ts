@@ -23,9 +23,6 @@ export function requeueAfter(job: ChannelJob, waitMs: number, reason: string, fa
 /** Carries out what a job's delivery left to be done, and returns how the job ended. */
 export async function settle(deps: ChannelJobDeps, next: ChannelJobNext): Promise<ChannelJobOutcome> {
   switch (next.kind) {
-    case 'done':
-      if (next.tellBroken) await tellBroken(deps, next.tellBroken);
-      return next.outcome;
     case 'requeue':
       return requeue(deps, next.job, next.waitMs, next.reason, next.failure);
     case 'retry':
@@ -36,6 +33,9 @@ export async function settle(deps: ChannelJobDeps, next: ChannelJobNext): Promis
       await sendAll(deps.channelQueue, [{ id: 'held', body: next.job, delaySeconds: next.delaySeconds }]);
       deps.counters.count('ChannelJobsHeldBack');
       return { kind: 'requeued', delaySeconds: next.delaySeconds, reason: 'held until its retry time' };
+    case 'done':
+      if (next.tellBroken) await tellBroken(deps, next.tellBroken);
+      return next.outcome;
   }
 }
 
