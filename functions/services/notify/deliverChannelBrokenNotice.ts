@@ -2,10 +2,9 @@ import type { ChannelBrokenMessage } from '../../messages/notifyMessage';
 import { mailAudience } from '../../notices/audience';
 import { EVENT_PRESENTERS } from '../../notices/eventPresenters';
 import { plainEmailOf } from '../../notices/plainNoticeEmail';
-import { deliverToRecipient, type RecipientOutcome } from '../delivery/mailDelivery';
 import { recipientLinks } from '../delivery/recipientLinks';
 import type { DeliverNotificationDeps } from './deliverNotification';
-import { notificationOutcome, type NotificationOutcome } from './notificationOutcome';
+import { mailEachRecipient, type NotificationOutcome } from './mailEachRecipient';
 
 /**
  * Tells the account's security recipients (suppressed and opted-out addresses left out) that one of
@@ -20,21 +19,9 @@ export async function deliverChannelBrokenNotice(deps: DeliverNotificationDeps, 
   if (audience.kind === 'none') return { kind: 'skipped', reason: audience.reason };
   const presenter = EVENT_PRESENTERS['channel-broken'];
   const event = { channel: message.channel, reason: message.reason, since: message.at, account };
-  const outcomes: RecipientOutcome[] = [];
-  for (const recipient of audience.recipients) {
-    outcomes.push(
-      await deliverToRecipient(deps, {
-        eventId: message.eventId,
-        kind: presenter.head.record,
-        account: account.address,
-        recipient,
-        sentAt: message.at,
-        compose: () => {
-          const links = recipientLinks(deps.links, account, recipient, message.at, 'security');
-          return { rendered: plainEmailOf(presenter.email(event)), unsubscribeUrl: links.unsubscribeUrl, oneClickUnsubscribe: links.oneClickUnsubscribe };
-        },
-      }),
-    );
-  }
-  return notificationOutcome(deps.counters, outcomes);
+  const copies = audience.recipients.map((recipient) => ({ recipient, account: account.address }));
+  return mailEachRecipient(deps, { eventId: message.eventId, kind: presenter.head.record, sentAt: message.at }, copies, ({ recipient }) => {
+    const links = recipientLinks(deps.links, account, recipient, message.at, 'security');
+    return { rendered: plainEmailOf(presenter.email(event)), unsubscribeUrl: links.unsubscribeUrl, oneClickUnsubscribe: links.oneClickUnsubscribe };
+  });
 }
