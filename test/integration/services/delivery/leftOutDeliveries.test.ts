@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatTime } from '../../../../functions/mail/render/format';
-import { notifyMessageSchema } from '../../../../functions/messages/notifyMessage';
+import { channelBrokenMessageSchema, notifyMessageSchema } from '../../../../functions/messages/notifyMessage';
+import { deliverChannelBrokenNotice } from '../../../../functions/services/notify/deliverChannelBrokenNotice';
 import { deliverNotification } from '../../../../functions/services/notify/deliverNotification';
 import { sendAccountReport } from '../../../../functions/services/report/send/sendAccountReport';
 import { accountRecord, testAddress } from '../../../support/store/accountFixture';
@@ -72,6 +73,61 @@ describe("recipients left out of a mailing are listed in the account's deliverie
     );
     for (const entry of left) expect(entry).toMatchObject({ via: 'email', what: 'drawdown-alert', at: message.at, eventId: message.eventId });
     expect(entries.filter((e) => e.outcome === 'sent').map((e) => e.to)).toEqual([kept]);
+  });
+
+  it("a broken channel's notice lists the suppressed recipient and the one opted out of security notices, once however often it is delivered", async () => {
+    const [kept, bounced, optedOut] = [uniqueEmail('b-kept'), uniqueEmail('b-bounced'), uniqueEmail('b-opted')];
+    const deps = mailDeps(tables, clock);
+    const account = accountRecord({ address: testAddress(3, SALT), emails: [kept, bounced, optedOut], timezone: 'Europe/Berlin' });
+    await deps.repos.accounts.create(account);
+    await deps.repos.suppressions.suppress(bounced, 'bounce');
+    await deps.repos.preferences.setOptOuts(optedOut, ['security']);
+    const since = NOW - 60_000;
+    const message = channelBrokenMessageSchema.parse({
+      kind: 'channel-broken',
+      eventId: `channel-broken:ops-hook:${since}`,
+      account: account.address,
+      at: since,
+      channel: { name: 'ops-hook', type: 'webhook' },
+      reason: 'HTTP 410: Gone',
+    });
+
+    expect(await deliverChannelBrokenNotice(deps, message)).toMatchObject({ kind: 'sent', messages: 1 });
+    // Queued again (the channel worker's outbox) and delivered later: nothing more is written.
+    clock.set(NOW + 60_000);
+    expect(await deliverChannelBrokenNotice(deps, message)).toEqual({ kind: 'duplicate' });
+    clock.set(NOW);
+
+    expect(await mailTo(kept)).toHaveLength(1);
+    const { entries } = await deps.repos.history.deliveries(account.address, 10, null);
+    const left = entries.filter((e) => e.outcome === 'suppressed');
+    expect(left.map((e) => [e.to, e.reason]).sort()).toEqual(
+      [
+        [bounced, 'the address is suppressed after a bounce or complaint'],
+        [optedOut, 'opted out of security notices'],
+      ].sort(),
+    );
+    for (const entry of left) expect(entry).toMatchObject({ via: 'email', what: 'channel-broken', at: since, eventId: message.eventId });
+    expect(entries.filter((e) => e.outcome === 'sent').map((e) => e.to)).toEqual([kept]);
+  });
+
+  it("a broken channel's notice no one may get still lists who was left out", async () => {
+    const bounced = uniqueEmail('b-only');
+    const deps = mailDeps(tables, clock);
+    const account = accountRecord({ address: testAddress(4, SALT), emails: [bounced] });
+    await deps.repos.accounts.create(account);
+    await deps.repos.suppressions.suppress(bounced, 'complaint');
+    const message = channelBrokenMessageSchema.parse({
+      kind: 'channel-broken',
+      eventId: `channel-broken:ops-chat:${NOW}`,
+      account: account.address,
+      at: NOW,
+      channel: { name: 'ops-chat', type: 'slack' },
+      reason: 'HTTP 404: no_service',
+    });
+    expect(await deliverChannelBrokenNotice(deps, message)).toMatchObject({ kind: 'skipped' });
+    const { entries } = await deps.repos.history.deliveries(account.address, 10, null);
+    expect(entries.map((e) => [e.to, e.outcome, e.what])).toEqual([[bounced, 'suppressed', 'channel-broken']]);
   });
 
   it('a daily report no one may get lists each recipient left out, once on a re-run, and sends nothing', async () => {
