@@ -10,8 +10,20 @@ export type ChannelType = (typeof CHANNEL_TYPES)[number];
 /** What a channel receives unless told otherwise: the alerts; reports to chat are opt-in. */
 export const DEFAULT_CHANNEL_CATEGORIES: readonly MailCategory[] = ['drawdown', 'security', 'expiry'];
 
-/** A channel's health: `broken` after a permanent refusal, until `channels test` succeeds. */
-export type ChannelState = { kind: 'ok' } | { kind: 'broken'; reason: string; since: number };
+/**
+ * The notice a broken channel owes: which account's security recipients are emailed, and when the
+ * notice went on the notify queue (`null`: not yet, so whatever job meets the channel queues it).
+ */
+export interface BrokenChannelNotice {
+  readonly account: string;
+  readonly queuedAt: number | null;
+}
+
+/**
+ * A channel's health: `broken` after a permanent refusal, until `channels test` succeeds. A state
+ * without `notice` (marked by `channels test`, or before the notice was kept here) owes none.
+ */
+export type ChannelState = { kind: 'ok' } | { kind: 'broken'; reason: string; since: number; notice?: BrokenChannelNotice | undefined };
 
 /** The last delivery attempt's outcome, for `channels list`. */
 export interface LastDelivery {
@@ -109,7 +121,15 @@ export const channelRecordSchema = z.object({
   chatId: z.string().nullable(),
   categories: z.array(z.enum(MAIL_CATEGORIES)).min(1),
   accounts: z.array(addressSchema).max(MAX_CHANNEL_ACCOUNTS),
-  state: z.discriminatedUnion('kind', [z.object({ kind: z.literal('ok') }), z.object({ kind: z.literal('broken'), reason: z.string(), since: z.number() })]),
+  state: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('ok') }),
+    z.object({
+      kind: z.literal('broken'),
+      reason: z.string(),
+      since: z.number(),
+      notice: z.object({ account: z.string(), queuedAt: z.number().nullable() }).optional(),
+    }),
+  ]),
   lastDelivery: z.object({ at: z.number(), outcome: z.enum(['delivered', 'refused', 'failed']) }).nullable(),
   createdAt: z.number(),
   updatedAt: z.number(),

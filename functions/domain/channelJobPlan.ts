@@ -1,4 +1,4 @@
-import { routesTo, type ChannelRecord } from './channel';
+import { routesTo, type ChannelRecord, type ChannelType } from './channel';
 import { destinationOf } from './channelDestination';
 import { channelDeliveryId } from './channelRouting';
 import type { MailCategory } from './mailCategory';
@@ -47,13 +47,26 @@ export interface PlannedSend {
   readonly spacingMs: number;
 }
 
+/** A broken channel's notice to put on the notify queue: the `channel-broken` message's parts. */
+export interface BrokenNoticeToQueue {
+  readonly channel: { readonly name: string; readonly type: ChannelType };
+  /** Whose security recipients are emailed. */
+  readonly account: string;
+  readonly reason: string;
+  /** When the channel was marked broken: with its name, the notice's event id. */
+  readonly since: number;
+}
+
 export type ChannelJobPlan =
   /** Back on the queue for the rest of its `notBefore` wait, the destination not called. */
   | { readonly kind: 'hold'; readonly delaySeconds: number }
-  /** A backlog's summary job (its channel may be gone or broken: the backlog is then emptied). */
-  | { readonly kind: 'summary' }
-  /** Dropped: the channel was removed, is broken, or no longer takes the notice. */
-  | { readonly kind: 'skipped'; readonly reason: string; readonly resolveWithoutTrigger?: true }
+  /**
+   * A backlog's summary job (its channel may be gone or broken: the backlog is then emptied);
+   * `tellBroken`: its broken channel's notice was not queued yet, and is queued now.
+   */
+  | { readonly kind: 'summary'; readonly tellBroken?: BrokenNoticeToQueue }
+  /** Dropped: the channel was removed, is broken, or no longer takes the notice (`tellBroken` as for a summary). */
+  | { readonly kind: 'skipped'; readonly reason: string; readonly resolveWithoutTrigger?: true; readonly tellBroken?: BrokenNoticeToQueue }
   | PlannedSend;
 
 /**
@@ -62,15 +75,19 @@ export type ChannelJobPlan =
  * a backlog job goes to its summary; a notice job is skipped when its channel was removed, no
  * longer routes the account or category, is broken, or is a pager told to resolve an incident it
  * was sent no trigger for; otherwise it is sent under its delivery id, taking a reserved slot when it
- * reserved one that has come, else the destination's next (`urgent` for security notices).
+ * reserved one that has come, else the destination's next (`urgent` for security notices). A job
+ * meeting its channel broken with the notice of the break not queued yet (the worker that marked
+ * it failed to queue it, or to record it queued) is told to queue it (`tellBroken`).
  */
 export function planChannelJob(job: PlannedJob, loaded: LoadedChannelJob, now: number, maxDelaySeconds: number): ChannelJobPlan {
   const { channel } = loaded;
   const routed = routing(channel, job.notice);
   const held = heldUntil(job.notBefore, now, maxDelaySeconds);
   if (held.kind === 'hold' && routed === null) return held;
-  if (job.notice === undefined) return { kind: 'summary' };
-  if (routed !== null || channel === null) return { kind: 'skipped', reason: routed ?? 'the channel was removed' };
+  const owed = owedBrokenNotice(channel);
+  const tell = owed ? { tellBroken: owed } : {};
+  if (job.notice === undefined) return { kind: 'summary', ...tell };
+  if (routed !== null || channel === null) return { kind: 'skipped', reason: routed ?? 'the channel was removed', ...tell };
   const notice = job.notice;
   const incident = loaded.keepsIncidents ? notice.incident : null;
   if (incident?.action === 'resolve' && loaded.incidentOpen !== true)
@@ -88,6 +105,17 @@ export function planChannelJob(job: PlannedJob, loaded: LoadedChannelJob, now: n
     destination: destinationOf(channel),
     spacingMs: loaded.spacingMs,
   };
+}
+
+/**
+ * The notice a broken channel still owes: its state keeps one not queued yet. A broken state
+ * without one (marked by `channels test`, or before the notice was kept in it) owes none: its
+ * recipients were told, or the operator saw it.
+ */
+function owedBrokenNotice(channel: ChannelRecord | null): BrokenNoticeToQueue | null {
+  if (channel?.state.kind !== 'broken' || channel.state.notice?.queuedAt !== null) return null;
+  const { reason, since, notice } = channel.state;
+  return { channel: { name: channel.name, type: channel.type }, account: notice.account, reason, since };
 }
 
 /** Why the job's channel no longer takes it, or null while it does. */

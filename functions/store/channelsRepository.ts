@@ -89,10 +89,11 @@ export class ChannelsRepository extends DynamoRepository {
   }
 
   /**
-   * Marks the channel broken unless it already is: `marked` for the one caller that changed it
-   * (so the account's recipients are told once), `unchanged` when it was broken or is gone.
+   * Marks the channel broken unless it already is, owing `account`'s recipients its notice (not
+   * queued yet): `marked` for the one caller that changed it, `unchanged` when it was broken or is gone.
    */
-  markBroken(name: string, reason: string, since: number): Promise<{ kind: 'marked' } | { kind: 'unchanged' }> {
+  markBroken(name: string, reason: string, since: number, account: string): Promise<{ kind: 'marked' } | { kind: 'unchanged' }> {
+    const state: ChannelState = { kind: 'broken', reason, since, notice: { account, queuedAt: null } };
     return this.conditionalUpdate(
       'channels.markBroken',
       {
@@ -100,11 +101,25 @@ export class ChannelsRepository extends DynamoRepository {
         UpdateExpression: 'SET #state = :state',
         ConditionExpression: 'attribute_exists(#name) AND #state.#kind <> :broken',
         ExpressionAttributeNames: { '#name': 'name', '#state': 'state', '#kind': 'kind' },
-        ExpressionAttributeValues: { ':state': { kind: 'broken', reason, since }, ':broken': 'broken' },
+        ExpressionAttributeValues: { ':state': state, ':broken': 'broken' },
       },
       { kind: 'marked' } as const,
       () => ({ kind: 'unchanged' }) as const,
     );
+  }
+
+  /**
+   * Records that the notice of the channel's break at `since` went on the notify queue at `at`;
+   * nothing when the channel is gone, no longer broken, or broken again since.
+   */
+  async markNoticeQueued(name: string, since: number, at: number): Promise<void> {
+    await this.updateIfStill('channels.markNoticeQueued', {
+      Key: { scope: SCOPE, name },
+      UpdateExpression: 'SET #state.#notice.#queuedAt = :at',
+      ConditionExpression: '#state.#kind = :broken AND #state.#since = :since AND attribute_exists(#state.#notice)',
+      ExpressionAttributeNames: { '#state': 'state', '#kind': 'kind', '#since': 'since', '#notice': 'notice', '#queuedAt': 'queuedAt' },
+      ExpressionAttributeValues: { ':broken': 'broken', ':since': since, ':at': at },
+    });
   }
 
   /** Records the last delivery attempt. */

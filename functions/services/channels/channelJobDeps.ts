@@ -1,5 +1,6 @@
 import type { ChannelSenderDeps } from '../../channels/channelSender';
 import type { ChannelRecord } from '../../domain/channel';
+import type { BrokenNoticeToQueue } from '../../domain/channelJobPlan';
 import type { ChannelJob, NoticeJob } from '../../messages/channelJob';
 import type { NotifyQueueEvent } from '../../messages/notifyMessage';
 import type { MessageQueue } from '../../queue/messageQueue';
@@ -14,7 +15,7 @@ import type { DestinationSlots } from './destinationSlots';
 /** What the channel worker needs. */
 export interface ChannelJobDeps {
   readonly repos: {
-    readonly channels: Pick<ChannelsRepository, 'get' | 'markBroken' | 'recordDelivery' | 'setChatId'>;
+    readonly channels: Pick<ChannelsRepository, 'get' | 'markBroken' | 'markNoticeQueued' | 'recordDelivery' | 'setChatId'>;
     readonly channelBacklog: Pick<ChannelBacklogRepository, 'park' | 'pending' | 'take' | 'remove' | 'mark'>;
     /** The delivery id of each (notice, channel): sent at most once. */
     readonly deliveries: Pick<DeliveryRepository, 'begin' | 'complete' | 'fail'>;
@@ -26,7 +27,7 @@ export interface ChannelJobDeps {
   readonly channelSender: ChannelSenderDeps;
   /** Where a throttled, paced or failed job goes back to, with a delay. */
   readonly channelQueue: MessageQueue<ChannelJob>;
-  /** Where the notice of a channel this worker marked broken goes, for the notify consumer to email. */
+  /** Where the notice of a channel this worker marked broken (or found broken with it not queued) goes, for the notify consumer to email. */
   readonly notifyQueue: MessageQueue<NotifyQueueEvent>;
   /** Send slots per destination: the process's own, or shared by every instance (`SharedDestinationPacer`). */
   readonly pacer: DestinationSlots;
@@ -60,12 +61,12 @@ export type ChannelJobOutcome =
 
 /**
  * What a job's delivery leaves to be done once it returns (`settle`, in one place, before the
- * history): nothing more (`done`), a re-queue after a wait, a passing failure to retry (a webhook's
- * schedule may end it by marking the channel broken), a refusal that marks the channel broken, or
- * a job held back for the rest of its wait.
+ * history): nothing more (`done`, or only a broken channel's notice still to queue), a re-queue
+ * after a wait, a passing failure to retry (a webhook's schedule may end it by marking the channel
+ * broken), a refusal that marks the channel broken, or a job held back for the rest of its wait.
  */
 export type ChannelJobNext =
-  | { readonly kind: 'done'; readonly outcome: ChannelJobOutcome }
+  | { readonly kind: 'done'; readonly outcome: ChannelJobOutcome; readonly tellBroken?: BrokenNoticeToQueue }
   /** Back on the queue unchanged for the rest of its `notBefore` wait (no attempt counted). */
   | { readonly kind: 'hold'; readonly job: ChannelJob; readonly delaySeconds: number }
   | { readonly kind: 'requeue'; readonly job: ChannelJob; readonly waitMs: number; readonly reason: string; readonly failure: boolean }

@@ -1,7 +1,7 @@
 import { channelDefinition } from '../../channels/channelRegistry';
 import type { ChannelRecord } from '../../domain/channel';
 import { webhookExhaustedReason, webhookRetryAfter } from '../../domain/webhookRetrySchedule';
-import { queuedWait } from '../../domain/channelJobPlan';
+import { queuedWait, type BrokenNoticeToQueue } from '../../domain/channelJobPlan';
 import type { ChannelJob, NoticeJob } from '../../messages/channelJob';
 import type { DeliveryHistoryEntry } from '../../domain/deliveryHistoryEntry';
 import { withoutUrls } from '../../shared/withoutUrls';
@@ -10,9 +10,9 @@ import { sendAll } from '../../queue/sendAll';
 import { channelBrokenEventId } from '../../notices/channelBrokenPresenter';
 import { MAX_CHANNEL_ATTEMPTS, MAX_CHANNEL_REQUEUES, type ChannelJobDeps, type ChannelJobNext, type ChannelJobOutcome } from './channelJobDeps';
 
-/** A job's delivery that ends with `outcome`, nothing more to do. */
-export function done(outcome: ChannelJobOutcome): ChannelJobNext {
-  return { kind: 'done', outcome };
+/** A job's delivery that ends with `outcome`, nothing more to do but queue its broken channel's notice when `tellBroken` says so. */
+export function done(outcome: ChannelJobOutcome, tellBroken?: BrokenNoticeToQueue): ChannelJobNext {
+  return tellBroken ? { kind: 'done', outcome, tellBroken } : { kind: 'done', outcome };
 }
 
 /** A job's delivery that puts `job` back on the queue after `waitMs` (`failure`: counted against its attempts). */
@@ -23,8 +23,6 @@ export function requeueAfter(job: ChannelJob, waitMs: number, reason: string, fa
 /** Carries out what a job's delivery left to be done, and returns how the job ended. */
 export async function settle(deps: ChannelJobDeps, next: ChannelJobNext): Promise<ChannelJobOutcome> {
   switch (next.kind) {
-    case 'done':
-      return next.outcome;
     case 'requeue':
       return requeue(deps, next.job, next.waitMs, next.reason, next.failure);
     case 'retry':
@@ -35,6 +33,9 @@ export async function settle(deps: ChannelJobDeps, next: ChannelJobNext): Promis
       await sendAll(deps.channelQueue, [{ id: 'held', body: next.job, delaySeconds: next.delaySeconds }]);
       deps.counters.count('ChannelJobsHeldBack');
       return { kind: 'requeued', delaySeconds: next.delaySeconds, reason: 'held until its retry time' };
+    case 'done':
+      if (next.tellBroken) await tellBroken(deps, next.tellBroken);
+      return next.outcome;
   }
 }
 
@@ -99,19 +100,30 @@ async function retryFailure(deps: ChannelJobDeps, job: NoticeJob, channel: Chann
 }
 
 /**
- * Marks the channel broken; the one worker that changed its state queues the broken-channel notice
- * on the notify queue (`channel-broken:<name>:<since>`), whose consumer emails the account's recipients once.
+ * Marks the channel broken, owing the account's recipients its notice; the one worker that changed
+ * its state queues the notice (`tellBroken`). Should the queue or the record of it fail, the job is
+ * redelivered and, like any later job to the channel, finds the notice owed and queues it then.
  */
-async function refuse(deps: ChannelJobDeps, accountAddress: string, channel: ChannelRecord, reason: string): Promise<ChannelJobOutcome> {
+async function refuse(deps: ChannelJobDeps, account: string, channel: ChannelRecord, reason: string): Promise<ChannelJobOutcome> {
   const since = deps.now();
   await deps.repos.channels.recordDelivery(channel.name, { at: since, outcome: 'refused' });
-  const marked = await deps.repos.channels.markBroken(channel.name, reason, since);
+  const marked = await deps.repos.channels.markBroken(channel.name, reason, since, account);
   deps.counters.count('ChannelRefused');
   if (marked.kind === 'unchanged') return { kind: 'refused', reason, told: false };
-  const eventId = channelBrokenEventId(channel.name, since);
-  const notice = { kind: 'channel-broken', eventId, account: accountAddress, at: since, channel: { name: channel.name, type: channel.type }, reason } as const;
-  await sendAll(deps.notifyQueue, [{ id: 'channel-broken', body: notice }]);
+  await tellBroken(deps, { channel: { name: channel.name, type: channel.type }, account, reason, since });
   return { kind: 'refused', reason, told: true };
+}
+
+/**
+ * Queues a broken channel's notice on the notify queue (`channel-broken:<name>:<since>`, whose
+ * consumer emails the account's recipients once each, however often it is queued), then records it
+ * queued in the channel's state.
+ */
+async function tellBroken(deps: ChannelJobDeps, told: BrokenNoticeToQueue): Promise<void> {
+  const eventId = channelBrokenEventId(told.channel.name, told.since);
+  const notice = { kind: 'channel-broken', eventId, account: told.account, at: told.since, channel: told.channel, reason: told.reason } as const;
+  await sendAll(deps.notifyQueue, [{ id: 'channel-broken', body: notice }]);
+  await deps.repos.channels.markNoticeQueued(told.channel.name, told.since, deps.now());
 }
 
 /** A reason as the history shows it: no URL, at most 200 characters. */

@@ -4,6 +4,7 @@ import { spacingOf } from '../../channels/channelRegistry';
 import { destinationOf } from '../../domain/channelDestination';
 import { channelDeliveryId } from '../../domain/channelRouting';
 import { combinedNotice, type BacklogEntry } from '../../domain/combinedNotice';
+import type { BrokenNoticeToQueue } from '../../domain/channelJobPlan';
 import type { BacklogJob } from '../../messages/channelJob';
 import { describeError } from '../../shared/describeError';
 import { IN_PROGRESS_RETRY_S, type ChannelJobDeps, type ChannelJobNext } from './channelJobDeps';
@@ -17,16 +18,22 @@ import { channelTypeMetric } from './channelTypeMetric';
  * is never both in a summary and sent alone, nor in two summaries), then sends. Delivered: the
  * carried notices are complete and leave the backlog. Throttled or failing: they stay parked and
  * the summary is queued again after the wait. A permanent refusal marks the channel broken and
- * drops the backlog, as later jobs to a broken channel are dropped.
+ * drops the backlog, as later jobs to a broken channel are dropped. A backlog meeting its channel
+ * broken with the notice of the break not queued yet passes `tellBroken` on, to be queued.
  */
-export async function deliverBacklog(deps: ChannelJobDeps, job: BacklogJob, channel: ChannelRecord | null): Promise<ChannelJobNext> {
+export async function deliverBacklog(
+  deps: ChannelJobDeps,
+  job: BacklogJob,
+  channel: ChannelRecord | null,
+  tellBroken?: BrokenNoticeToQueue,
+): Promise<ChannelJobNext> {
   const backlog = deps.repos.channelBacklog;
   if (!channel || channel.state.kind === 'broken') {
     await backlog.remove(
       job.channel,
       (await backlog.take(job.channel)).map((e) => e.id),
     );
-    return done({ kind: 'skipped', reason: channel ? 'the channel is broken' : 'the channel was removed' });
+    return done({ kind: 'skipped', reason: channel ? 'the channel is broken' : 'the channel was removed' }, tellBroken);
   }
   const entries = await backlog.take(channel.name);
   const routed = entries.filter((e) => routesTo(channel, e.account.address, e.category));

@@ -67,10 +67,10 @@ async function runChannelJob(deps: ChannelJobDeps, job: ChannelJob): Promise<Cha
   if (plan.kind === 'hold') return { kind: 'hold', job, delaySeconds: plan.delaySeconds };
   if (plan.kind === 'skipped') {
     if (plan.resolveWithoutTrigger) deps.counters.count('PagerDutyResolvesSkipped');
-    return done({ kind: 'skipped', reason: plan.reason });
+    return done({ kind: 'skipped', reason: plan.reason }, plan.tellBroken);
   }
   // A backlog's summary to a channel removed or broken empties the backlog.
-  if (plan.kind === 'summary' && !('notice' in job)) return deliverBacklog(deps, job, loaded.channel);
+  if (plan.kind === 'summary' && !('notice' in job)) return deliverBacklog(deps, job, loaded.channel, plan.tellBroken);
   if (plan.kind === 'send' && 'notice' in job) return send(deps, job, plan);
   // Not reached: the plan summarises a backlog job and sends a notice job.
   return done({ kind: 'skipped', reason: 'the job is neither a notice nor a backlog' });

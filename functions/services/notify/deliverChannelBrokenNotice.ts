@@ -2,39 +2,30 @@ import type { ChannelBrokenMessage } from '../../messages/notifyMessage';
 import { mailAudience } from '../../notices/audience';
 import { EVENT_PRESENTERS } from '../../notices/eventPresenters';
 import { plainEmailOf } from '../../notices/plainNoticeEmail';
-import { deliverToRecipient, type RecipientOutcome } from '../delivery/mailDelivery';
+import { recordLeftOut } from '../delivery/leftOutEntry';
 import { recipientLinks } from '../delivery/recipientLinks';
 import type { DeliverNotificationDeps } from './deliverNotification';
-import { notificationOutcome, type NotificationOutcome } from './notificationOutcome';
+import { mailEachRecipient, type NotificationOutcome } from './mailEachRecipient';
 
 /**
  * Tells the account's security recipients (suppressed and opted-out addresses left out) that one of
  * its channels was marked broken: the channel-broken presenter's plain email, each recipient once
- * under `<eventId>#<recipient>`, so a redelivered message mails only those not yet told. Throws
- * `RetryLaterError` when a recipient hit a passing failure, after serving the others.
+ * under `<eventId>#<recipient>`, so a redelivered (or re-queued) message mails only those not yet
+ * told. Each recipient left out gets a `suppressed` entry in the account's deliveries, at the break's
+ * time. Throws `RetryLaterError` when a recipient hit a passing failure, after serving the others.
  */
 export async function deliverChannelBrokenNotice(deps: DeliverNotificationDeps, message: ChannelBrokenMessage): Promise<NotificationOutcome> {
   const account = await deps.repos.accounts.get(message.account);
   if (!account) return { kind: 'skipped', reason: 'the account is not tracked' };
   const audience = await mailAudience(deps.repos, account.emails, 'security');
-  if (audience.kind === 'none') return { kind: 'skipped', reason: audience.reason };
   const presenter = EVENT_PRESENTERS['channel-broken'];
+  // The break's own time: a notice queued again lands on the same entries.
+  await recordLeftOut(deps.repos.history, account, audience.leftOut, { eventId: message.eventId, kind: presenter.head.record, at: message.at });
+  if (audience.kind === 'none') return { kind: 'skipped', reason: audience.reason };
   const event = { channel: message.channel, reason: message.reason, since: message.at, account };
-  const outcomes: RecipientOutcome[] = [];
-  for (const recipient of audience.recipients) {
-    outcomes.push(
-      await deliverToRecipient(deps, {
-        eventId: message.eventId,
-        kind: presenter.head.record,
-        account: account.address,
-        recipient,
-        sentAt: message.at,
-        compose: () => {
-          const links = recipientLinks(deps.links, account, recipient, message.at, 'security');
-          return { rendered: plainEmailOf(presenter.email(event)), unsubscribeUrl: links.unsubscribeUrl, oneClickUnsubscribe: links.oneClickUnsubscribe };
-        },
-      }),
-    );
-  }
-  return notificationOutcome(deps.counters, outcomes);
+  const copies = audience.recipients.map((recipient) => ({ recipient, account: account.address }));
+  return mailEachRecipient(deps, { eventId: message.eventId, kind: presenter.head.record, sentAt: message.at }, copies, ({ recipient }) => {
+    const links = recipientLinks(deps.links, account, recipient, message.at, 'security');
+    return { rendered: plainEmailOf(presenter.email(event)), unsubscribeUrl: links.unsubscribeUrl, oneClickUnsubscribe: links.oneClickUnsubscribe };
+  });
 }

@@ -9,7 +9,7 @@ import type { DelegateViewRepository } from '../../store/delegateViewRepository'
 import type { SuppressionRepository } from '../../store/suppressionRepository';
 import type { AlertStateRepository } from '../../store/alertStateRepository';
 import type { MailChart } from '../delivery/mailChart';
-import { deliverToRecipient, type MailDeliveryDeps, type RecipientOutcome } from '../delivery/mailDelivery';
+import type { MailDeliveryDeps } from '../delivery/mailDelivery';
 import type { NotifyMessage } from '../../messages/notifyMessage';
 import { noticeHead, presentNotice } from '../../notices/presentNotice';
 import { renderNoticeEmail } from '../../notices/renderNoticeEmail';
@@ -22,7 +22,7 @@ import { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings } from './noti
 import type { ChannelNoticePorts } from '../delivery/channelNotices';
 import { drawdownChart } from './drawdownChart';
 import { currentDelegates } from './currentDelegates';
-import { notificationOutcome, type NotificationOutcome } from './notificationOutcome';
+import { mailEachRecipient, type NotificationOutcome } from './mailEachRecipient';
 
 export { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings, type NotificationOutcome };
 
@@ -103,48 +103,33 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
   // The event's own time: a redelivered message lands on the same entries.
   await recordLeftOut(deps.repos.history, account, audience.leftOut, { eventId: message.eventId, kind, at: message.at });
   if (audience.kind === 'none') return { kind: 'skipped', reason: audience.reason };
-  const { recipients } = audience;
-
-  const outcomes: RecipientOutcome[] = [];
-  for (const recipient of recipients) {
-    outcomes.push(
-      await deliverToRecipient(deps, {
-        eventId: message.eventId,
-        kind,
-        account: account.address,
-        recipient,
-        sentAt: now,
-        compose: async () => {
-          const shared = await parts();
-          const links = recipientLinks(deps.links, account, recipient, now, category);
-          const { email } = presentNotice(message, {
-            account,
-            delegateCount: shared.delegateCount,
-            links: { ...links, preferencesUrl: () => links.preferencesUrl },
-            mail: {
-              now,
-              unsubscribeUrl: links.unsubscribeUrl,
-              drawdownThresholds: account.drawdownThresholds,
-              chart: shared.chart?.ref ?? null,
-              maxDrawdownUsd: shared.maxDrawdownUsd,
-              rearmMarginPct: settings.rearmMarginPct,
-              isWebClient: (delegate) => shared.webClients.has(delegate.toLowerCase()),
-              delegateName: (delegate) => shared.names.get(delegate.toLowerCase()) ?? null,
-            },
-          });
-          if (email === undefined) throw new EmailRenderError(`the ${message.kind} presenter wrote no email`);
-          return {
-            rendered: renderNoticeEmail(deps.renderer, email, account.timezone),
-            unsubscribeUrl: links.unsubscribeUrl,
-            oneClickUnsubscribe: links.oneClickUnsubscribe,
-            inlineImages: shared.chart ? [shared.chart.image] : [],
-          };
-        },
-      }),
-    );
-  }
-
-  return notificationOutcome(deps.counters, outcomes);
+  const copies = audience.recipients.map((recipient) => ({ recipient, account: account.address }));
+  return mailEachRecipient(deps, { eventId: message.eventId, kind, sentAt: now }, copies, async ({ recipient }) => {
+    const shared = await parts();
+    const links = recipientLinks(deps.links, account, recipient, now, category);
+    const { email } = presentNotice(message, {
+      account,
+      delegateCount: shared.delegateCount,
+      links: { ...links, preferencesUrl: () => links.preferencesUrl },
+      mail: {
+        now,
+        unsubscribeUrl: links.unsubscribeUrl,
+        drawdownThresholds: account.drawdownThresholds,
+        chart: shared.chart?.ref ?? null,
+        maxDrawdownUsd: shared.maxDrawdownUsd,
+        rearmMarginPct: settings.rearmMarginPct,
+        isWebClient: (delegate) => shared.webClients.has(delegate.toLowerCase()),
+        delegateName: (delegate) => shared.names.get(delegate.toLowerCase()) ?? null,
+      },
+    });
+    if (email === undefined) throw new EmailRenderError(`the ${message.kind} presenter wrote no email`);
+    return {
+      rendered: renderNoticeEmail(deps.renderer, email, account.timezone),
+      unsubscribeUrl: links.unsubscribeUrl,
+      oneClickUnsubscribe: links.oneClickUnsubscribe,
+      inlineImages: shared.chart ? [shared.chart.image] : [],
+    };
+  });
 }
 
 /** What every recipient's copy shares, loaded once and only when a copy is actually rendered: what the notice's head asks for, and a drawdown alert's chart. */

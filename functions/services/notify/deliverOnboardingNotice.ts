@@ -12,11 +12,10 @@ import type { OnboardingBatchRepository } from '../../store/onboardingBatchRepos
 import type { OnboardingProgressRepository } from '../../store/onboardingProgressRepository';
 import type { AlertStateRepository } from '../../store/alertStateRepository';
 import { DRAWDOWN_RULE, drawdownStateSchema, levelStateOf } from '../../domain/drawdownState';
-import { deliverToRecipient, type RecipientOutcome } from '../delivery/mailDelivery';
 import { mailAudience, noRecipientReason } from '../../notices/audience';
 import { recipientLinks } from '../delivery/recipientLinks';
 import type { DeliverNotificationDeps } from './deliverNotification';
-import { notificationOutcome, type NotificationOutcome } from './notificationOutcome';
+import { mailEachRecipient, type NotificationOutcome } from './mailEachRecipient';
 import { claimSettledBatch, type BatchClaimRepos } from './claimSettledBatch';
 
 /**
@@ -104,30 +103,18 @@ export async function deliverOnboardingNotice(deps: OnboardingNoticeDeps, check:
   if (byRecipient.size === 0) return { kind: 'skipped', reason: noRecipientReason('drawdown') };
 
   const now = deps.now();
-  const outcomes: RecipientOutcome[] = [];
-  for (const [key, listed] of byRecipient) {
-    const recipient = spelling.get(key) ?? key;
+  // Each recipient's copy is recorded under its worst account, and linked from it.
+  const copies = [...byRecipient].flatMap(([key, listed]) => {
     const worst = listed[0] && accountOf(listed[0].address);
-    if (!worst) continue;
-    outcomes.push(
-      await deliverToRecipient(deps, {
-        eventId: id,
-        kind: presenter.head.record,
-        account: worst.address,
-        recipient,
-        sentAt: now,
-        compose: () => {
-          const links = recipientLinks(deps.links, worst, recipient, now, 'drawdown');
-          const mail = { recipient, now, unsubscribeUrl: links.unsubscribeUrl, preferencesUrl: links.preferencesUrl };
-          const email = presenter.email({ id, breaches: listed, trackedSince: check.batch }, mail);
-          const rendered = renderNoticeEmail(deps.renderer, email, worst.timezone);
-          return { rendered, unsubscribeUrl: links.unsubscribeUrl, oneClickUnsubscribe: links.oneClickUnsubscribe };
-        },
-      }),
-    );
-  }
-
-  return notificationOutcome(deps.counters, outcomes);
+    return worst ? [{ recipient: spelling.get(key) ?? key, account: worst.address, worst, listed }] : [];
+  });
+  return mailEachRecipient(deps, { eventId: id, kind: presenter.head.record, sentAt: now }, copies, ({ recipient, worst, listed }) => {
+    const links = recipientLinks(deps.links, worst, recipient, now, 'drawdown');
+    const mail = { recipient, now, unsubscribeUrl: links.unsubscribeUrl, preferencesUrl: links.preferencesUrl };
+    const email = presenter.email({ id, breaches: listed, trackedSince: check.batch }, mail);
+    const rendered = renderNoticeEmail(deps.renderer, email, worst.timezone);
+    return { rendered, unsubscribeUrl: links.unsubscribeUrl, oneClickUnsubscribe: links.oneClickUnsubscribe };
+  });
 }
 
 /** An account of the batch: settled once its first poll ended; its level states read only then. */

@@ -4,6 +4,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { createNotifyHandler, type NotifyDeps } from '../../../functions/handlers/notify';
 import { preferencesPageOf } from '../../support/revocation/linkPages';
 import type { NotifyEvent, NotifyQueueEvent } from '../../../functions/messages/notifyMessage';
+import { channelBrokenMessage } from '../../support/channels/noticeFixtures';
 import type { TrackedAccount } from '../../../functions/domain/account';
 import { InProcessQueue } from '../../../local/queue/inProcessQueue';
 import { lambdaContext } from '../../../local/lambdaContext';
@@ -320,14 +321,7 @@ describe("notify: a broken channel's notice", () => {
     const deps = mailDeps(tables, clock);
     await deps.repos.suppressions.suppress(bounced, 'bounce');
     const since = NOW - 5_000;
-    const notice: NotifyQueueEvent = {
-      kind: 'channel-broken',
-      eventId: `channel-broken:ops-hook:${since}`,
-      account: account.address,
-      at: since,
-      channel: { name: 'ops-hook', type: 'webhook' },
-      reason: 'HTTP 410: Gone',
-    };
+    const notice = channelBrokenMessage(account.address, 'ops-hook', 'webhook', since, 'HTTP 410: Gone');
     const { delivered } = await throughQueue(deps, [notice]);
     expect(delivered.map((d) => d.response.batchItemFailures)).toEqual([[]]);
     for (const recipient of [owner, risk]) {

@@ -5,6 +5,7 @@ import type { Notice } from '../../../functions/domain/notice';
 import type { MailSender } from '../../../functions/mail/send/sesSender';
 import { channelJobSchema, type ChannelJob } from '../../../functions/messages/channelJob';
 import type { NotifyQueueEvent } from '../../../functions/messages/notifyMessage';
+import type { MessageQueue } from '../../../functions/queue/messageQueue';
 import type { DestinationSlots } from '../../../functions/services/channels/destinationSlots';
 import { memoryCounters, silentLog, type Counters, type Log } from '../../../functions/shared/observability';
 import { createRepositories, type Repositories } from '../../../functions/store/repositories';
@@ -41,6 +42,10 @@ export interface ChannelWorkerOptions {
   readonly pacer?: DestinationSlots;
   /** How the worker reaches destinations; default `world.senderDeps()`. */
   readonly channelSender?: ChannelSenderDeps;
+  /** The worker's repositories; default `world.repos()` (e.g. one store write failing, for its error path). */
+  readonly repos?: Repositories;
+  /** What the worker sends its notify queue through, around the real one (e.g. a send failing, for its error path); default the queue itself. */
+  readonly notifyQueue?: (queue: MessageQueue<NotifyQueueEvent>) => MessageQueue<NotifyQueueEvent>;
 }
 
 const NO_EMAIL: MailSender = { send: () => Promise.reject(new Error('no email expected')) };
@@ -95,7 +100,7 @@ export function channelWorld(options: ChannelWorldOptions = {}) {
      * consumed by the real notify handler (the broken-channel emails, sent with `o.sender`).
      */
     worker(o: ChannelWorkerOptions = {}): InProcessQueue<ChannelJob> {
-      const repos = world.repos();
+      const repos = o.repos ?? world.repos();
       const links = testLinks();
       const log = o.log ?? silentLog;
       const counters = o.counters ?? memoryCounters();
@@ -104,7 +109,7 @@ export function channelWorld(options: ChannelWorldOptions = {}) {
       const queue = createLocalChannelQueue({
         repos,
         channelSender: o.channelSender ?? world.senderDeps(),
-        notifyQueue,
+        notifyQueue: o.notifyQueue ? o.notifyQueue(notifyQueue) : notifyQueue,
         links,
         log,
         counters,

@@ -2,7 +2,14 @@ import { slackMessage } from '../../../functions/channels/slack/slackMessage';
 import type { Notice } from '../../../functions/domain/notice';
 import { renderEmail, type RenderedEmail } from '../../../functions/mail/render/render';
 import type { EmailKind } from '../../../functions/mail/render/views';
-import { notifyMessageSchema, type NotifyEvent, type NotifyMessage } from '../../../functions/messages/notifyMessage';
+import {
+  channelBrokenMessageSchema,
+  notifyMessageSchema,
+  type ChannelBrokenMessage,
+  type NotifyEvent,
+  type NotifyMessage,
+} from '../../../functions/messages/notifyMessage';
+import type { ChannelType } from '../../../functions/domain/channel';
 import type { MailInput, NoticeInput } from '../../../functions/notices/noticeInput';
 import { presentNotice } from '../../../functions/notices/presentNotice';
 
@@ -179,4 +186,16 @@ export function hugeNotice(): Notice {
     summary: `S ${'x<y&z '.repeat(3_000)}`,
     fields: Array.from({ length: 40 }, (_, i) => ({ label: `Field <${i}> ${'L'.repeat(190)}`, value: `${'v&'.repeat(900)}` })),
   };
+}
+
+/** The notify queue's message of `channel` (a `type`) marked broken at `since` for `reason`, as the channel worker queues it. */
+export function channelBrokenMessage(account: string, channel: string, type: ChannelType, since: number, reason: string): ChannelBrokenMessage {
+  return channelBrokenMessageSchema.parse({
+    kind: 'channel-broken',
+    eventId: `channel-broken:${channel}:${since}`,
+    account,
+    at: since,
+    channel: { name: channel, type },
+    reason,
+  });
 }

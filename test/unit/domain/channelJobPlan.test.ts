@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ChannelRecord } from '../../../functions/domain/channel';
 import { heldUntil, planChannelJob, queuedWait, type LoadedChannelJob, type PlannedJob } from '../../../functions/domain/channelJobPlan';
@@ -72,6 +73,41 @@ describe('planChannelJob', () => {
       kind: 'skipped',
       reason: 'the channel is no longer routed this notice',
     });
+  });
+
+  it("tells a job meeting its channel broken with the break's notice not queued yet to queue it, with the stored break", () => {
+    const owing = channel({ state: { kind: 'broken', reason: 'HTTP 410', since: NOW - 5, notice: { account: ACCOUNT, queuedAt: null } } });
+    const tellBroken = { channel: { name: 'desk-pager', type: 'pagerduty' }, account: ACCOUNT, reason: 'HTTP 410', since: NOW - 5 };
+    expect(planChannelJob(noticeJob(), loaded({ channel: owing }), NOW, 900)).toEqual({ kind: 'skipped', reason: 'the channel is broken', tellBroken });
+    expect(planChannelJob({}, loaded({ channel: owing }), NOW, 900)).toEqual({ kind: 'summary', tellBroken });
+    // Held for hours, a job to such a channel ends (and tells) now.
+    expect(planChannelJob(noticeJob({ notBefore: NOW + 3_600_000 }), loaded({ channel: owing }), NOW, 900)).toMatchObject({ kind: 'skipped', tellBroken });
+  });
+
+  it("asks to queue a broken channel's notice exactly when its state owes one not yet queued (a state without one counts as told)", () => {
+    const state = fc.oneof(
+      fc.constant({ kind: 'ok' } as const),
+      fc.record({
+        kind: fc.constant('broken' as const),
+        reason: fc.string({ minLength: 1 }),
+        since: fc.nat(),
+        notice: fc.option(fc.record({ account: fc.constant(ACCOUNT), queuedAt: fc.option(fc.nat(), { nil: null }) }), { nil: undefined }),
+      }),
+    );
+    fc.assert(
+      fc.property(state, fc.boolean(), fc.option(fc.integer({ min: -10_000, max: 10_000 }), { nil: undefined }), (s, backlog, wait) => {
+        const stored = s.kind === 'broken' && s.notice === undefined ? { kind: s.kind, reason: s.reason, since: s.since } : s;
+        const job = backlog
+          ? { notBefore: wait === undefined ? undefined : NOW + wait }
+          : noticeJob({ notBefore: wait === undefined ? undefined : NOW + wait });
+        const plan = planChannelJob(job, loaded({ channel: channel({ state: stored }) }), NOW, 900);
+        const owed = s.kind === 'broken' && s.notice?.queuedAt === null;
+        const told = 'tellBroken' in plan ? plan.tellBroken : undefined;
+        expect(told !== undefined).toBe(owed);
+        if (told && s.kind === 'broken')
+          expect(told).toEqual({ channel: { name: 'desk-pager', type: 'pagerduty' }, account: ACCOUNT, reason: s.reason, since: s.since });
+      }),
+    );
   });
 
   it('holds a job before its notBefore while its channel takes it, at most the queue delay, rounded up', () => {

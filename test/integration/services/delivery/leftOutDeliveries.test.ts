@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatTime } from '../../../../functions/mail/render/format';
 import { notifyMessageSchema } from '../../../../functions/messages/notifyMessage';
-import { deliverNotification } from '../../../../functions/services/notify/deliverNotification';
+import { deliverChannelBrokenNotice } from '../../../../functions/services/notify/deliverChannelBrokenNotice';
+import { deliverNotification, type NotificationOutcome } from '../../../../functions/services/notify/deliverNotification';
+import { channelBrokenMessage } from '../../../support/channels/noticeFixtures';
 import { sendAccountReport } from '../../../../functions/services/report/send/sendAccountReport';
 import { accountRecord, testAddress } from '../../../support/store/accountFixture';
 import { mailDeps, mailTo, testClock, uniqueEmail } from '../../../support/delivery/mailHarness';
@@ -54,24 +56,48 @@ describe("recipients left out of a mailing are listed in the account's deliverie
       asOf: NOW,
     });
 
-    expect(await deliverNotification(deps, message)).toMatchObject({ kind: 'sent', messages: 1 });
-    // Redelivered later (the queue's retry): nothing more is written.
-    clock.set(NOW + 60_000);
-    expect(await deliverNotification(deps, message)).toEqual({ kind: 'duplicate' });
-    clock.set(NOW);
-
-    expect(await mailTo(kept)).toHaveLength(1);
-    const { entries } = await deps.repos.history.deliveries(account.address, 10, null);
-    const left = entries.filter((e) => e.outcome === 'suppressed');
-    expect(left.map((e) => [e.to, e.reason]).sort()).toEqual(
-      [
+    await expectLeftOutOnce(deps, () => deliverNotification(deps, message), {
+      account: account.address,
+      kept,
+      left: [
         [bounced, 'the address is suppressed after a bounce or complaint'],
         [optedOut, 'opted out of drawdown alerts'],
         [snoozed, `snoozed these alerts until ${formatTime(until, 'Europe/Berlin')}`],
-      ].sort(),
-    );
-    for (const entry of left) expect(entry).toMatchObject({ via: 'email', what: 'drawdown-alert', at: message.at, eventId: message.eventId });
-    expect(entries.filter((e) => e.outcome === 'sent').map((e) => e.to)).toEqual([kept]);
+      ],
+      entry: { what: 'drawdown-alert', at: message.at, eventId: message.eventId },
+    });
+  });
+
+  it("a broken channel's notice lists the suppressed recipient and the one opted out of security notices, once however often it is delivered", async () => {
+    const [kept, bounced, optedOut] = [uniqueEmail('b-kept'), uniqueEmail('b-bounced'), uniqueEmail('b-opted')];
+    const deps = mailDeps(tables, clock);
+    const account = accountRecord({ address: testAddress(3, SALT), emails: [kept, bounced, optedOut], timezone: 'Europe/Berlin' });
+    await deps.repos.accounts.create(account);
+    await deps.repos.suppressions.suppress(bounced, 'bounce');
+    await deps.repos.preferences.setOptOuts(optedOut, ['security']);
+    const message = channelBrokenMessage(account.address, 'ops-hook', 'webhook', NOW - 60_000, 'HTTP 410: Gone');
+    // Delivered again: a redelivery, or the channel worker queuing it again (its outbox).
+    await expectLeftOutOnce(deps, () => deliverChannelBrokenNotice(deps, message), {
+      account: account.address,
+      kept,
+      left: [
+        [bounced, 'the address is suppressed after a bounce or complaint'],
+        [optedOut, 'opted out of security notices'],
+      ],
+      entry: { what: 'channel-broken', at: message.at, eventId: message.eventId },
+    });
+  });
+
+  it("a broken channel's notice no one may get still lists who was left out", async () => {
+    const bounced = uniqueEmail('b-only');
+    const deps = mailDeps(tables, clock);
+    const account = accountRecord({ address: testAddress(4, SALT), emails: [bounced] });
+    await deps.repos.accounts.create(account);
+    await deps.repos.suppressions.suppress(bounced, 'complaint');
+    const message = channelBrokenMessage(account.address, 'ops-chat', 'slack', NOW, 'HTTP 404: no_service');
+    expect(await deliverChannelBrokenNotice(deps, message)).toMatchObject({ kind: 'skipped' });
+    const { entries } = await deps.repos.history.deliveries(account.address, 10, null);
+    expect(entries.map((e) => [e.to, e.outcome, e.what])).toEqual([[bounced, 'suppressed', 'channel-broken']]);
   });
 
   it('a daily report no one may get lists each recipient left out, once on a re-run, and sends nothing', async () => {
@@ -105,3 +131,25 @@ describe("recipients left out of a mailing are listed in the account's deliverie
     expect(chain.requests.filter((r) => r.account === account.address)).toEqual([]);
   });
 });
+
+/**
+ * Delivers a mailing twice (the second a minute later, as the queue's retry) and checks that `kept`
+ * got the one copy and each of `left` (address, why) one `suppressed` entry in the account's deliveries.
+ */
+async function expectLeftOutOnce(
+  deps: ReturnType<typeof mailDeps>,
+  deliver: () => Promise<NotificationOutcome>,
+  expected: { account: string; kept: string; left: [string, string][]; entry: { what: string; at: number; eventId: string } },
+): Promise<void> {
+  expect(await deliver()).toMatchObject({ kind: 'sent', messages: 1 });
+  clock.set(NOW + 60_000);
+  expect(await deliver(), 'delivered again: nothing more is written').toEqual({ kind: 'duplicate' });
+  clock.set(NOW);
+
+  expect(await mailTo(expected.kept)).toHaveLength(1);
+  const { entries } = await deps.repos.history.deliveries(expected.account, 10, null);
+  const left = entries.filter((e) => e.outcome === 'suppressed');
+  expect(left.map((e) => [e.to, e.reason]).sort()).toEqual([...expected.left].sort());
+  for (const entry of left) expect(entry).toMatchObject({ via: 'email', ...expected.entry });
+  expect(entries.filter((e) => e.outcome === 'sent').map((e) => e.to)).toEqual([expected.kept]);
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RecipientOutcome } from '../../../../functions/services/delivery/mailDelivery';
-import { notificationOutcome } from '../../../../functions/services/notify/notificationOutcome';
+import { notificationOutcome } from '../../../../functions/services/notify/mailEachRecipient';
 import { memoryCounters } from '../../../../functions/shared/observability';
 import { RetryLaterError } from '../../../../functions/shared/retryLaterError';
 

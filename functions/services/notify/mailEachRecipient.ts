@@ -1,6 +1,6 @@
 import type { Counters } from '../../shared/observability';
 import { RetryLaterError } from '../../shared/retryLaterError';
-import { tallyOutcomes, type RecipientOutcome } from '../delivery/mailDelivery';
+import { deliverToRecipient, tallyOutcomes, type ComposedEmail, type MailDeliveryDeps, type RecipientOutcome } from '../delivery/mailDelivery';
 
 /** How mailing one notify message (or onboarding check) ended. */
 export type NotificationOutcome =
@@ -11,6 +11,38 @@ export type NotificationOutcome =
   | { kind: 'skipped'; reason: string }
   /** Refused for good (e.g. SES rejected it); not retried. */
   | { kind: 'failed'; reason: string };
+
+/** One recipient's copy of a notice: who gets it, and the account whose deliveries and history record it. */
+export interface RecipientCopy {
+  readonly recipient: string;
+  readonly account: string;
+}
+
+/** What every copy of one notice shares: its event id (with the recipient, the delivery id), its email kind, and the `Date` header's time. */
+export interface NoticeMail {
+  readonly eventId: string;
+  readonly kind: string;
+  readonly sentAt: number;
+}
+
+/**
+ * Mails each copy of one notice, one recipient after the other, each at most once under
+ * `<eventId>#<recipient>` (`deliverToRecipient`: `compose` runs only for a copy not sent before),
+ * and says how it ended (`notificationOutcome`: throws `RetryLaterError` after serving the others
+ * when a copy is to retry).
+ */
+export async function mailEachRecipient<C extends RecipientCopy>(
+  deps: MailDeliveryDeps & { readonly counters: Counters },
+  mail: NoticeMail,
+  copies: readonly C[],
+  compose: (copy: C) => Promise<ComposedEmail> | ComposedEmail,
+): Promise<NotificationOutcome> {
+  const outcomes: RecipientOutcome[] = [];
+  for (const copy of copies) {
+    outcomes.push(await deliverToRecipient(deps, { ...mail, account: copy.account, recipient: copy.recipient, compose: () => compose(copy) }));
+  }
+  return notificationOutcome(deps.counters, outcomes);
+}
 
 /**
  * The outcome of a notice's recipients' deliveries, counted in `NotificationEmailsSent` and
