@@ -401,7 +401,9 @@ describe('deploy order', () => {
   });
 
   it('creates the fan-out and its event source before collect publishes to its queue and the channel worker passes stray fan-outs on to it', () => {
-    const mapping = resourcesOf('AWS::Lambda::EventSourceMapping').find(([, r]) => JSON.stringify(props(r)['FunctionName']).includes(logicalIdOfFunction('channel-fanout')));
+    const mapping = resourcesOf('AWS::Lambda::EventSourceMapping').find(([, r]) =>
+      JSON.stringify(props(r)['FunctionName']).includes(logicalIdOfFunction('channel-fanout')),
+    );
     expect(mapping).toBeDefined();
     for (const producer of ['collect', 'channel-worker'] as const) {
       const dependsOn = (functionNamed(producer) as Resource & { DependsOn?: string[] }).DependsOn ?? [];

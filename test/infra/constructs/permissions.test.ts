@@ -461,7 +461,8 @@ describe('IAM statements', () => {
     const on = (owner: string, action: string, key: string) => decide(owner, `dynamodb:${action}`, tableArn('channels'), { 'dynamodb:LeadingKeys': [key] });
     expect(on('channel-fanout', 'Query', 'channel')).toBe('allow');
     for (const key of ['pace#q0Xk3Zx1', 'backlog#desk-slack', 'other#x']) expect(on('channel-fanout', 'Query', key), key).not.toBe('allow');
-    for (const action of ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem']) expect(on('channel-fanout', action, 'channel'), action).not.toBe('allow');
+    for (const action of ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'])
+      expect(on('channel-fanout', action, 'channel'), action).not.toBe('allow');
     expect(decide('channel-fanout', 'dynamodb:GetItem', tableArn('accounts'))).toBe('allow');
     expect(decide('channel-fanout', 'dynamodb:GetItem', tableArn('alerts'))).toBe('allow');
     expect(decide('channel-fanout', 'dynamodb:Query', tableArn('curves'))).toBe('allow');
