@@ -60,17 +60,18 @@ export function createChannelWorkerHandler(deps: ChannelWorkerDeps) {
           ? { channel: job.channel, noticeId: job.notice.id, category: job.notice.category, attempt: job.attempt }
           : { channel: job.channel, backlog: true, attempt: job.attempt },
     handle: async (job, about) => {
-      if ('fanout' in job) {
-        await sendAll(deps.fanOutQueue, [{ id: job.fanout.eventId, body: job }]);
-        deps.counters.count('ChannelFanOutsForwarded');
-        deps.log.info('channel fan-out passed on to the fan-out queue', about);
+      if (!('fanout' in job)) {
+        const outcome = await deliverChannelJob(deps, job);
+        deps.counters.count(OUTCOME_METRIC[outcome.kind]);
+        if (outcome.kind === 'refused' || outcome.kind === 'payload-rejected' || outcome.kind === 'gave-up')
+          deps.log.warn('channel job not delivered', { ...about, outcome });
+        else deps.log.info('channel job handled', { ...about, outcome: outcome.kind });
         return;
       }
-      const outcome = await deliverChannelJob(deps, job);
-      deps.counters.count(OUTCOME_METRIC[outcome.kind]);
-      if (outcome.kind === 'refused' || outcome.kind === 'payload-rejected' || outcome.kind === 'gave-up')
-        deps.log.warn('channel job not delivered', { ...about, outcome });
-      else deps.log.info('channel job handled', { ...about, outcome: outcome.kind });
+      // Mid-deploy only: an event a producer not yet updated published here.
+      await sendAll(deps.fanOutQueue, [{ id: job.fanout.eventId, body: job }]);
+      deps.counters.count('ChannelFanOutsForwarded');
+      deps.log.info('channel fan-out passed on to the fan-out queue', about);
     },
     retry: { metric: 'ChannelJobRetries', level: 'warn', message: 'channel job to be retried' },
   });
