@@ -475,7 +475,7 @@ async function main(): Promise<void> {
   const shares = mailRateShares(args.mailRate);
   console.log(
     `channels: ${args.accounts} accounts each raise a drawdown alert in one poll; seed ${args.seed}; MAIL_RATE ${args.mailRate}/s (alerts ${shares.alert.toFixed(2)}/s); ` +
-      `collect x${DEFAULT_COLLECT_CONCURRENCY}, notify x${NOTIFY_CONCURRENCY}, channel worker x${CHANNEL_WORKER_CONCURRENCY} sharing pace items; ` +
+      `collect x${DEFAULT_COLLECT_CONCURRENCY}, notify x${NOTIFY_CONCURRENCY}, fan-out x${FANOUT_CONCURRENCY}, channel worker x${CHANNEL_WORKER_CONCURRENCY} sharing pace items; ` +
       `Telegram group spacing ${spacingOf({ type: 'telegram', chatId: TELEGRAM_CHAT })} ms; request times (simulated): chat ${args.requestTimes.chatMs} ms, ` +
       `DynamoDB ${args.requestTimes.dynamoMs} ms, SES ${args.requestTimes.sesMs} ms, chain ${args.requestTimes.chainMs} ms; load ${loadavg()[0]!.toFixed(1)}`,
   );

@@ -336,6 +336,14 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
         functionName: 'desk-page',
       },
     ],
-    queues: [pipeline.collectQueue, decisions, pipeline.notifyQueue, channels.fanOutQueue, channelQueue, reports.reportQueue, revokeAll] as InProcessQueue<unknown>[],
+    queues: [
+      pipeline.collectQueue,
+      decisions,
+      pipeline.notifyQueue,
+      channels.fanOutQueue,
+      channelQueue,
+      reports.reportQueue,
+      revokeAll,
+    ] as InProcessQueue<unknown>[],
   };
 }

@@ -175,8 +175,7 @@ export class ComputeStack extends Stack {
     this.channelWorker = new SentinelFunction(this, 'ChannelWorker', {
       handler: 'channel-worker',
       config,
-      description:
-        'Sends each queued notice to its chat, pager or webhook channel once, paced per destination; marks a refusing channel broken.',
+      description: 'Sends each queued notice to its chat, pager or webhook channel once, paced per destination; marks a refusing channel broken.',
     });
     this.channelWorker
       // Reads a channel; records its last delivery, a broken state or a migrated Telegram chat id (conditional updates);

@@ -3,7 +3,7 @@ import type { ChannelSenderDeps } from '../../../functions/channels/channelSende
 import type { ChannelRecord } from '../../../functions/domain/channel';
 import type { Notice } from '../../../functions/domain/notice';
 import type { MailSender } from '../../../functions/mail/send/sesSender';
-import { channelJobSchema, type ChannelJob, type FanOutEvent } from '../../../functions/messages/channelJob';
+import { channelJobSchema, type ChannelJob, type ChannelQueueMessage, type FanOutEvent } from '../../../functions/messages/channelJob';
 import type { NotifyQueueEvent } from '../../../functions/messages/notifyMessage';
 import type { DestinationSlots } from '../../../functions/services/channels/destinationSlots';
 import { memoryCounters, silentLog, type Counters, type Log } from '../../../functions/shared/observability';
@@ -59,7 +59,7 @@ export function channelWorld(options: ChannelWorldOptions = {}) {
   const now = (): number => (clock ? clock.now() : Date.now());
   // Each worker's notify queue, where it announces a channel it marked broken.
   /** The other queues of each `worker()`: its fan-out queue and its notify queue. */
-  const companions = new WeakMap<InProcessQueue<ChannelJob>, readonly [InProcessQueue<FanOutEvent>, InProcessQueue<NotifyQueueEvent>]>();
+  const companions = new WeakMap<InProcessQueue<ChannelQueueMessage>, readonly [InProcessQueue<FanOutEvent>, InProcessQueue<NotifyQueueEvent>]>();
 
   beforeAll(async () => {
     receivers = await startChatReceivers(clock ? { now } : {});
@@ -96,7 +96,7 @@ export function channelWorld(options: ChannelWorldOptions = {}) {
      * queue (the real fan-out) and notify queue consumed by the real notify handler (the
      * broken-channel emails, sent with `o.sender`).
      */
-    worker(o: ChannelWorkerOptions = {}): InProcessQueue<ChannelJob> {
+    worker(o: ChannelWorkerOptions = {}): InProcessQueue<ChannelQueueMessage> {
       const repos = world.repos();
       const links = testLinks();
       const log = o.log ?? silentLog;
@@ -118,13 +118,13 @@ export function channelWorld(options: ChannelWorldOptions = {}) {
       return queue;
     },
     /** Delivers `queue` (a `worker()`), its fan-out queue and its notify queue, in rounds until all are empty, as `collect` does. */
-    async drain(queue: InProcessQueue<ChannelJob>): Promise<void> {
+    async drain(queue: InProcessQueue<ChannelQueueMessage>): Promise<void> {
       const [fanOutQueue, notifyQueue] = companions.get(queue) ?? [];
       if (!fanOutQueue || !notifyQueue) throw new Error("drain takes a queue of this world's worker()");
       await drainInRounds([fanOutQueue, queue, notifyQueue]);
     },
     /** The fan-out queue of `queue` (a `worker()`): what it passed a stray `fanout` job on to. */
-    fanOutQueueOf(queue: InProcessQueue<ChannelJob>): InProcessQueue<FanOutEvent> {
+    fanOutQueueOf(queue: InProcessQueue<ChannelQueueMessage>): InProcessQueue<FanOutEvent> {
       const [fanOutQueue] = companions.get(queue) ?? [];
       if (!fanOutQueue) throw new Error("fanOutQueueOf takes a queue of this world's worker()");
       return fanOutQueue;
