@@ -6,9 +6,9 @@
  * its own Slack webhook, ONE Telegram group that every account shares (the combining case) and one
  * signed webhook endpoint. The run is the local pipeline `npm start` runs (`createLocalSystem`):
  * DynamoDB Local and the local SES on free ports, the chain simulator over HTTP (each account's
- * loss injected before the poll), dispatch of every account, the deployed collect, notify and
- * channel-worker handlers on in-process queues at the deployed concurrency (collect
- * `DEFAULT_COLLECT_CONCURRENCY`, notify `NOTIFY_CONCURRENCY`, channel worker
+ * loss injected before the poll), dispatch of every account, the deployed collect, notify,
+ * channel-fanout and channel-worker handlers on in-process queues at the deployed concurrency (collect
+ * `DEFAULT_COLLECT_CONCURRENCY`, notify `NOTIFY_CONCURRENCY`, fan-out `FANOUT_CONCURRENCY`, channel worker
  * `CHANNEL_WORKER_CONCURRENCY` instances, each with its own `SharedDestinationPacer` over the
  * `pace#<hash>` items in DynamoDB Local), the mail-rate governor, and the local receivers answering
  * 429 past each API's rate (Slack 1/s per webhook, Telegram 1/s per chat and 20/min per group; the
@@ -38,6 +38,7 @@ import type { NotifyQueueEvent } from '../functions/messages/notifyMessage';
 import type { QueueEntry } from '../functions/queue/messageQueue';
 import { sesSenderFrom } from '../functions/runtime/factories';
 import { CHANNEL_WORKER_CONCURRENCY } from '../functions/services/channels/channelQueueSettings';
+import { FANOUT_CONCURRENCY } from '../functions/services/notify/fanOutQueueSettings';
 import { SharedDestinationPacer } from '../functions/services/channels/sharedDestinationPacer';
 import { memoryCounters, silentLog, type Counters } from '../functions/shared/observability';
 import { createTables, deleteTables } from '../functions/store/createTables';
@@ -294,7 +295,7 @@ async function run(args: ChannelsArgs, withChannels: boolean, services: { dynamo
   }, 30_000);
   // Each queue is polled at the deployed concurrency, side by side, each idle poller polling again
   // after IDLE_POLL_MS, so a job is taken when it is queued or comes due.
-  const { channelQueue } = system.pipeline;
+  const { channelQueue, fanOutQueue } = system.pipeline;
   let collecting = true;
   const keepPolling = async (queue: Pollable, concurrency: number, upstream: () => boolean) => {
     const poller = async () => {
@@ -312,11 +313,14 @@ async function run(args: ChannelsArgs, withChannels: boolean, services: { dynamo
     await Promise.all(Array.from({ length: concurrency }, poller));
   };
   let notifying = true;
+  let fanning = true;
   await Promise.all([
     collectQueue.drain({ concurrency: DEFAULT_COLLECT_CONCURRENCY }).finally(() => (collecting = false)),
     keepPolling(notifyQueue, NOTIFY_CONCURRENCY, () => collecting).finally(() => (notifying = false)),
-    // Collect publishes each event to the channel queue itself; the channel worker re-queues delayed jobs, and notify adds the onboarding notices.
-    channelQueue ? keepPolling(channelQueue, CHANNEL_WORKER_CONCURRENCY, () => collecting || notifying) : Promise.resolve(),
+    // Collect publishes each event to the fan-out queue itself; the fan-out queues one job per channel on the channel queue.
+    fanOutQueue ? keepPolling(fanOutQueue, FANOUT_CONCURRENCY, () => collecting).finally(() => (fanning = false)) : Promise.resolve(),
+    // The channel worker re-queues delayed jobs, and notify adds the onboarding notices.
+    channelQueue ? keepPolling(channelQueue, CHANNEL_WORKER_CONCURRENCY, () => collecting || notifying || fanning) : Promise.resolve(),
   ]);
   clearInterval(progress);
   const silent = await accountsWithoutNotice(repos, accounts, notices);
@@ -348,7 +352,11 @@ async function run(args: ChannelsArgs, withChannels: boolean, services: { dynamo
     lastRaisedMs: raised.size > 0 ? Math.max(...raised.values()) - POLL : Number.NaN,
     combinedCounter: memory.totals.get('ChannelNoticesCombined') ?? 0,
     lastFanOutMs: fanOuts.length > 0 ? Math.max(...fanOuts) - POLL : Number.NaN,
-    deadLettered: collectQueue.counts().deadLettered + notifyQueue.counts().deadLettered + (channelQueue?.counts().deadLettered ?? 0),
+    deadLettered:
+      collectQueue.counts().deadLettered +
+      notifyQueue.counts().deadLettered +
+      (fanOutQueue?.counts().deadLettered ?? 0) +
+      (channelQueue?.counts().deadLettered ?? 0),
     realSeconds: (performance.now() - began) / 1000,
   };
   await sim.close();
@@ -467,7 +475,7 @@ async function main(): Promise<void> {
   const shares = mailRateShares(args.mailRate);
   console.log(
     `channels: ${args.accounts} accounts each raise a drawdown alert in one poll; seed ${args.seed}; MAIL_RATE ${args.mailRate}/s (alerts ${shares.alert.toFixed(2)}/s); ` +
-      `collect x${DEFAULT_COLLECT_CONCURRENCY}, notify x${NOTIFY_CONCURRENCY}, channel worker x${CHANNEL_WORKER_CONCURRENCY} sharing pace items; ` +
+      `collect x${DEFAULT_COLLECT_CONCURRENCY}, notify x${NOTIFY_CONCURRENCY}, fan-out x${FANOUT_CONCURRENCY}, channel worker x${CHANNEL_WORKER_CONCURRENCY} sharing pace items; ` +
       `Telegram group spacing ${spacingOf({ type: 'telegram', chatId: TELEGRAM_CHAT })} ms; request times (simulated): chat ${args.requestTimes.chatMs} ms, ` +
       `DynamoDB ${args.requestTimes.dynamoMs} ms, SES ${args.requestTimes.sesMs} ms, chain ${args.requestTimes.chainMs} ms; load ${loadavg()[0]!.toFixed(1)}`,
   );

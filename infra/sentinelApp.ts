@@ -26,6 +26,8 @@ export const QUEUE_MAX_AGE = {
   collect: Duration.minutes(10),
   notify: Duration.minutes(15),
   report: Duration.minutes(20),
+  // An event's fan-out takes a fraction of a second; one older than this is stuck (its consumer failing or throttled).
+  fanout: Duration.minutes(10),
   // A throttled or paced job is re-queued as a new message (delays up to 15 min), so an old one is stuck, not waiting.
   channel: Duration.minutes(20),
   // One delegate takes seconds; 50 keys of one account, one after the other, a few minutes.
@@ -107,6 +109,7 @@ export function monitoredResources(
       'dispatch',
       'collect',
       'notify',
+      'channel-fanout',
       'channel-worker',
       'report-dispatch',
       'daily-report',
@@ -124,6 +127,7 @@ export function monitoredResources(
       watched('Collect', messaging.collect, QUEUE_MAX_AGE.collect),
       watched('Notify', messaging.notify, QUEUE_MAX_AGE.notify),
       watched('Report', messaging.report, QUEUE_MAX_AGE.report),
+      watched('Fanout', messaging.fanout, QUEUE_MAX_AGE.fanout),
       watched('Channel', messaging.channel, QUEUE_MAX_AGE.channel),
       watched('Revocations', messaging.revocations, QUEUE_MAX_AGE.revocations),
       watched('Decisions', messaging.decisions, QUEUE_MAX_AGE.decisions),

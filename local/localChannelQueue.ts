@@ -3,13 +3,13 @@ import { DestinationPacer } from '../functions/domain/destinationPacer';
 import { createChannelWorkerHandler } from '../functions/handlers/channel-worker';
 import { CHANNEL_BATCH_SIZE, CHANNEL_QUEUE } from '../functions/services/channels/channelQueueSettings';
 import type { LinkMinter } from '../functions/links/linkMinter';
-import type { ChannelQueueMessage } from '../functions/messages/channelJob';
+import type { ChannelQueueMessage, FanOutEvent } from '../functions/messages/channelJob';
 import type { NotifyQueueEvent } from '../functions/messages/notifyMessage';
 import type { MessageQueue } from '../functions/queue/messageQueue';
-import { CachedChannelList } from '../functions/store/cachedChannelList';
 import type { DestinationSlots } from '../functions/services/channels/destinationSlots';
 import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
+import { createLocalFanOutQueue } from './localFanOutQueue';
 import { InProcessQueue, type QueueClock, type SqsLambdaHandler } from './queue/inProcessQueue';
 import type { QueueJournal } from './queue/queueJournal';
 
@@ -18,9 +18,8 @@ export interface LocalChannelQueueOptions {
   readonly channelSender: ChannelSenderDeps;
   /** Where a channel the worker marks broken is announced: the process's notify queue, whose consumer emails it. */
   readonly notifyQueue: MessageQueue<NotifyQueueEvent>;
-  readonly links: Pick<LinkMinter, 'build'>;
-  /** How long the fan-out keeps the channel list it read (`CHANNEL_LIST_CACHE_SECONDS`); default 5 s. */
-  readonly channelListCacheMs?: number;
+  /** Where a `fanout` job found on the channel queue (one journaled by an older version) is passed on: the process's fan-out queue. */
+  readonly fanOutQueue: MessageQueue<FanOutEvent>;
   readonly log: Log;
   readonly counters: Counters;
   readonly now: () => number;
@@ -41,7 +40,6 @@ export interface LocalChannelQueueOptions {
  * The channel queue of one local process, consumed by the channel worker (`createChannelWorkerHandler`): a
  * re-queued job (429, pacing) waits out its delay in the queue, as with SQS `DelaySeconds`. The
  * pacer is the process's own (one worker instance) unless one is given, or one per instance.
- * Published notify events (`fanout` jobs) are expanded here too, as the deployed worker does.
  */
 export function createLocalChannelQueue(options: LocalChannelQueueOptions): InProcessQueue<ChannelQueueMessage> {
   const workers: SqsLambdaHandler[] = [];
@@ -65,15 +63,6 @@ export function createLocalChannelQueue(options: LocalChannelQueueOptions): InPr
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.journal ? { journal: options.journal } : {}),
   });
-  const fanOut = {
-    repos: options.repos,
-    channels: new CachedChannelList(options.repos.channels, options.channelListCacheMs ?? 5_000, options.now),
-    alerts: options.repos.alerts,
-    channelQueue: queue,
-    links: options.links,
-    counters: options.counters,
-    now: options.now,
-  };
   for (const pacer of options.instancePacers ?? [options.pacer ?? new DestinationPacer()]) {
     workers.push(
       createChannelWorkerHandler({
@@ -86,10 +75,53 @@ export function createLocalChannelQueue(options: LocalChannelQueueOptions): InPr
         counters: options.counters,
         now: options.now,
         wallNow: options.clock ? () => options.clock!.now() : Date.now,
-        fanOut,
+        fanOutQueue: options.fanOutQueue,
       }),
     );
   }
   idle.push(...workers);
   return queue;
+}
+
+export interface LocalChannelQueuesOptions extends Omit<LocalChannelQueueOptions, 'fanOutQueue' | 'journal'> {
+  readonly links: Pick<LinkMinter, 'build'>;
+  /** How long the fan-out keeps the channel list it read (`CHANNEL_LIST_CACHE_SECONDS`); default 5 s. */
+  readonly channelListCacheMs?: number;
+  /** Keeps each queue's messages across restarts, by queue name (`npm start`, `serve`); default memory only. */
+  readonly journalFor?: (queue: string) => QueueJournal;
+}
+
+/** The channel side of one local process: the fan-out queue (`channel-fanout`) and the channel queue (the channel worker) it queues jobs on. */
+export interface LocalChannelQueues {
+  /** Where producers publish each notify event's `fanout` job (`notifyPublisher`). */
+  readonly fanOutQueue: InProcessQueue<FanOutEvent>;
+  readonly channelQueue: InProcessQueue<ChannelQueueMessage>;
+}
+
+/**
+ * Both queues of the channel side, bound to each other as deployed: the fan-out queues its jobs on
+ * the channel queue, whose worker passes a stray `fanout` job back to the fan-out queue. Deliver
+ * the fan-out queue before the channel queue (`drainInRounds`).
+ */
+export function createLocalChannelQueues(options: LocalChannelQueuesOptions): LocalChannelQueues {
+  const { links, channelListCacheMs, journalFor, ...channel } = options;
+  const channelQueue = createLocalChannelQueue({
+    ...channel,
+    // Bound late: the fan-out queue is built on this channel queue.
+    fanOutQueue: { send: (entries) => fanOutQueue.send(entries) },
+    ...(journalFor ? { journal: journalFor('sentinel-channel') } : {}),
+  });
+  const fanOutQueue = createLocalFanOutQueue({
+    repos: options.repos,
+    channelQueue,
+    links,
+    ...(channelListCacheMs === undefined ? {} : { channelListCacheMs }),
+    log: options.log,
+    counters: options.counters,
+    now: options.now,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.visibilityTimeoutMs === undefined ? {} : { visibilityTimeoutMs: options.visibilityTimeoutMs }),
+    ...(journalFor ? { journal: journalFor('sentinel-fanout') } : {}),
+  });
+  return { fanOutQueue, channelQueue };
 }

@@ -12,12 +12,12 @@ import type { Counters, Log } from '../functions/shared/observability';
 import type { Repositories } from '../functions/store/repositories';
 import type { BackfillBudget } from '../functions/services/collect/backfillBudget';
 import { refinementBudgetFrom, type RefinementBudget } from '../functions/services/collect/refinementBudget';
-import type { ChannelQueueMessage } from '../functions/messages/channelJob';
 import { notifyPublisher } from '../functions/runtime/notifyPublisher';
 import type { ProtectiveRevoker } from '../functions/domain/protectiveAction';
 import { heldRecords, InProcessQueue, type QueueClock, type SqsLambdaHandler } from './queue/inProcessQueue';
 import { drainInRounds } from './queue/drainInRounds';
 import { createLocalNotifyQueue } from './localNotifyQueue';
+import type { LocalChannelQueues } from './localChannelQueue';
 import type { QueueJournal } from './queue/queueJournal';
 
 export interface LocalPipelineDeps {
@@ -29,11 +29,12 @@ export interface LocalPipelineDeps {
   /** The notify-queue consumer (the notify handler, or a test's recorder). */
   readonly notifyConsumer: SqsLambdaHandler;
   /**
-   * The channel queue (consumed by the channel worker): every notify event is published to it too
-   * (`notifyPublisher`), so chats never wait for the paced emails; drained after notify, in rounds
-   * until both are empty (its worker queues a broken channel's notice on the notify queue).
+   * The channel side (`createLocalChannelQueues`): every notify event is published to its fan-out
+   * queue too (`notifyPublisher`), so chats never wait for the paced emails; the fan-out queue and
+   * then the channel queue are drained after notify, in rounds until all are empty (the channel
+   * worker queues a broken channel's notice on the notify queue).
    */
-  readonly channelQueue?: InProcessQueue<ChannelQueueMessage>;
+  readonly channels?: LocalChannelQueues;
   readonly collectSettings?: CollectSettings;
   /** Records per collect batch (SQS batch size); default 10. */
   readonly batchSize?: number;
@@ -65,9 +66,9 @@ export interface CycleResult {
 
 /**
  * The collection pipeline wired as it runs in AWS, with in-process queues in place of SQS:
- * dispatch → collect queue → collect handler → notify queue → notify consumer, and (when a channel
- * queue is given) collect handler → channel queue → channel worker, both through one publisher. The handlers are
- * the deployed ones; only the queues and the trigger differ.
+ * dispatch → collect queue → collect handler → notify queue → notify consumer, and (when the channel
+ * queues are given) collect handler → fan-out queue → fan-out → channel queue → channel worker, both
+ * through one publisher. The handlers are the deployed ones; only the queues and the trigger differ.
  */
 export function createLocalPipeline(deps: LocalPipelineDeps) {
   const queueOptions = deps.queueClock ? { clock: deps.queueClock } : {};
@@ -77,8 +78,10 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
     ...queueOptions,
     ...(deps.journalFor ? { journal: deps.journalFor('sentinel-notify') } : {}),
   });
-  // What producers publish to: the notify queue, and the channel queue's fan-out when there is one.
-  const notify: MessageQueue<NotifyQueueEvent> = deps.channelQueue ? notifyPublisher(notifyQueue, deps.channelQueue) : notifyQueue;
+  // What producers publish to: the notify queue, and the fan-out queue when there is one.
+  const notify: MessageQueue<NotifyQueueEvent> = deps.channels ? notifyPublisher(notifyQueue, deps.channels.fanOutQueue) : notifyQueue;
+  // Delivered after notify in this order: a fan-out's jobs land on the channel queue, drained after it.
+  const delivered = deps.channels ? [notifyQueue, deps.channels.fanOutQueue, deps.channels.channelQueue] : [notifyQueue];
   let outcomes: CollectOutcome[] = [];
   // One backfill share for flow refinements and long gaps, as in the deployed collect.
   const backfillShare = deps.refinementBudget ?? refinementBudgetFrom({ CHAIN_RPS: settingsSchema.shape.CHAIN_RPS.parse(undefined) }, deps.now);
@@ -126,12 +129,14 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
   return {
     collectQueue,
     notifyQueue,
-    /** Where producers publish notify events (collect, the signer, the revoke-all worker): the notify queue and the channel fan-out. */
+    /** Where producers publish notify events (collect, the signer, the revoke-all worker): the notify queue and the fan-out queue. */
     notify,
+    /** The fan-out queue events are published to, when given. */
+    fanOutQueue: deps.channels?.fanOutQueue,
     /** The channel queue events fan out to, when given. */
-    channelQueue: deps.channelQueue,
+    channelQueue: deps.channels?.channelQueue,
     /**
-     * Dispatches and delivers the queues (collect, decisions, then notify and channels in rounds) until they are all empty (the CLI's `collect`); the collect
+     * Dispatches and delivers the queues (collect, decisions, then notify, fan-out and channels in rounds) until they are all empty (the CLI's `collect`); the collect
      * consumers start on the jobs as soon as dispatch has queued them.
      * `progress` is told how many polls finished out of how many were dispatched. `deliver: 'collect-only'` returns once
      * collect is done and leaves the decision, notify and channel queues to the caller (a scheduler whose next dispatch must
@@ -167,10 +172,10 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
         // Jobs queued after the consumers had emptied the queue.
         await collectQueue.drain(collectPollers);
         if (deliver === 'all') {
-          // The signer publishes each decision's result on the notify queue: decisions first. Then notify and
-          // channels in rounds: a channel marked broken queues its notice on the notify queue, drained before.
+          // The signer publishes each decision's result on the notify and fan-out queues: decisions first. Then notify,
+          // fan-out and channels in rounds: a channel marked broken queues its notice on the notify queue, drained before.
           await deps.drainDecisions?.();
-          await drainInRounds(deps.channelQueue ? [notifyQueue, deps.channelQueue] : [notifyQueue]);
+          await drainInRounds(delivered);
         }
         return { dispatched: dispatch.value.dispatched, outcomes };
       } finally {
@@ -184,11 +189,10 @@ export function createLocalPipeline(deps: LocalPipelineDeps) {
     },
     start(): void {
       collectQueue.start(collectPollers);
-      notifyQueue.start();
-      deps.channelQueue?.start();
+      for (const queue of delivered) queue.start();
     },
     async stop(): Promise<void> {
-      await Promise.all([collectQueue.stop(), notifyQueue.stop(), deps.channelQueue?.stop()]);
+      await Promise.all([collectQueue.stop(), ...delivered.map((queue) => queue.stop())]);
     },
   };
 }

@@ -36,7 +36,7 @@ import { createLocalReportPipeline, type LocalReportPipeline, type ReportQueueRe
 import { digestSenderFor } from '../functions/runtime/digestSenderFor';
 import { channelSenderFrom } from '../functions/runtime/channelSenderFrom';
 import type { ChannelSenderDeps } from '../functions/channels/channelSender';
-import { createLocalChannelQueue } from './localChannelQueue';
+import { createLocalChannelQueues } from './localChannelQueue';
 import type { DestinationSlots } from '../functions/services/channels/destinationSlots';
 import { protectionSwitchFrom } from '../functions/runtime/protectionSwitchFrom';
 import { LOCAL_PROTECTION_FILE } from './stateDir';
@@ -174,7 +174,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
   const ses = options.sender ?? sesSenderFrom(settings);
   const alertSender = governor.sender(ses, 'alert');
   const channelSender = options.channelSender ?? channelSenderFrom(settings, options.signerEnv ?? process.env);
-  const channelQueue = createLocalChannelQueue({
+  const channels = createLocalChannelQueues({
     repos,
     channelSender,
     // Bound late: a channel the worker marks broken is announced on the pipeline's notify queue, whose consumer emails it.
@@ -187,8 +187,9 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.visibilityTimeoutMs === undefined ? {} : { visibilityTimeoutMs: options.visibilityTimeoutMs }),
     ...(options.channelPacers ? { instancePacers: options.channelPacers } : {}),
-    ...(folder ? { journal: folder.journalFor('sentinel-channel') } : {}),
+    ...(folder ? { journalFor: (queue: string) => folder.journalFor(queue) } : {}),
   });
+  const { channelQueue } = channels;
   // Reports go to chat through the same in-process channel queue and worker as alerts.
   const channelList = new CachedChannelList(repos.channels, settings.CHANNEL_LIST_CACHE_SECONDS * 1_000, now);
   const mail = localMailDeps(options, links, chain, governor.sender(ses, 'report'), { channels: channelList, alerts: repos.alerts, channelQueue, links });
@@ -211,7 +212,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
       visibility: { change: (message, seconds) => pipeline.notifyQueue.change(message, seconds) },
       queue: localNotifyQueue(options.visibilityTimeoutMs),
     }),
-    channelQueue,
+    channels,
     ...(options.clock ? { queueClock: options.clock } : {}),
     collectSettings: collectSettingsFrom(settings),
     refinementBudget: refinementBudgetFrom(settings, now),
@@ -335,6 +336,14 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
         functionName: 'desk-page',
       },
     ],
-    queues: [pipeline.collectQueue, decisions, pipeline.notifyQueue, channelQueue, reports.reportQueue, revokeAll] as InProcessQueue<unknown>[],
+    queues: [
+      pipeline.collectQueue,
+      decisions,
+      pipeline.notifyQueue,
+      channels.fanOutQueue,
+      channelQueue,
+      reports.reportQueue,
+      revokeAll,
+    ] as InProcessQueue<unknown>[],
   };
 }

@@ -62,8 +62,8 @@ function summary(outcomes: readonly CollectOutcome[], seconds: number): string {
 }
 
 /**
- * Only what one cycle needs: the chain client, the tables, the in-process collect, notify and
- * channel queues with the deployed handlers, and the mail path of the alerts it raises, paced by
+ * Only what one cycle needs: the chain client, the tables, the in-process collect, notify, fan-out
+ * and channel queues with the deployed handlers, and the mail path of the alerts it raises, paced by
  * the mail-rate governor's alert share (no pages). Alerts go to every routed channel too. The
  * protection service and the signing handler run as in `serve`: a rule's automatic revocations
  * (`--revoke-unknown`, the kill switch) are queued on the decision queue, which the cycle drains
@@ -78,7 +78,8 @@ async function collectPipeline(rt: CliRuntime) {
   const links = await rt.links();
   const mail = localMailDeps({ settings: rt.settings, repos: rt.repos, log: rt.log, counters, now }, links, chain, sender);
   // Bound late: a channel the worker marks broken is announced on the pipeline's notify queue (drained in rounds with it).
-  const channelQueue = cliChannelQueue(rt, links, counters, { send: (entries) => pipeline.notifyQueue.send(entries) });
+  const channels = cliChannelQueue(rt, links, counters, { send: (entries) => pipeline.notifyQueue.send(entries) });
+  const { channelQueue } = channels;
   const pipeline = createLocalPipeline({
     repos: rt.repos,
     chain,
@@ -91,7 +92,7 @@ async function collectPipeline(rt: CliRuntime) {
       // The onboarding check's channel notice; the events' own channel jobs come from their fan-out.
       channelFanOut: { channels: rt.repos.channels, alerts: rt.repos.alerts, channelQueue, links },
     }),
-    channelQueue,
+    channels,
     collectSettings: collectSettingsFrom(rt.settings),
     refinementBudget: refinementBudgetFrom(rt.settings, now),
     visibilityTimeoutMs: 1_000,

@@ -24,15 +24,17 @@ import { formatTable, plural, printJson, UsageError, addressMessage } from '../o
  * The report service's ports from the CLI runtime: its repositories, links and clock, the chain, SES
  * from the settings paced at `MAIL_RATE`'s report share, and the channel queue reports to chat go
  * on, consumed in this process; a channel its worker marks broken is announced on a notify queue
- * whose consumer (the notify handler, at the alert share) emails it. `deliver` drains both, in
- * rounds until they are empty, before the command exits.
+ * whose consumer (the notify handler, at the alert share) emails it. `deliver` drains them (the
+ * fan-out queue too, empty unless a channel job passes a stray fan-out back), in rounds until they
+ * are empty, before the command exits.
  */
 export async function reportDepsFrom(rt: CliRuntime): Promise<{ deps: MissedReportsDeps; deliver: () => Promise<void> }> {
   const counters = memoryCounters();
   const governor = localMailGovernor(rt.settings, counters);
   const links = await rt.links();
   // Bound late: the notify handler takes the report's mail ports, built below.
-  const channelQueue = cliChannelQueue(rt, links, counters, { send: (entries) => notifyQueue.send(entries) });
+  const channels = cliChannelQueue(rt, links, counters, { send: (entries) => notifyQueue.send(entries) });
+  const { channelQueue } = channels;
   const deps: Omit<MissedReportsDeps, 'digest'> = {
     repos: rt.repos,
     channels: { channels: rt.repos.channels, alerts: rt.repos.alerts, channelQueue, links },
@@ -54,7 +56,7 @@ export async function reportDepsFrom(rt: CliRuntime): Promise<{ deps: MissedRepo
   return {
     deps: { ...deps, digest: digestSenderFor(deps) },
     deliver: async () => {
-      await drainInRounds([channelQueue, notifyQueue]);
+      await drainInRounds([channels.fanOutQueue, channelQueue, notifyQueue]);
     },
   };
 }

@@ -18,6 +18,7 @@ export type RequirableSetting =
   | 'SIGN_REVOCATION_FUNCTION_NAME'
   | 'CHANNEL_TEST_FUNCTION_NAME'
   | 'CHANNEL_QUEUE_URL'
+  | 'FANOUT_QUEUE_URL'
   | 'REVOCATION_QUEUE_URL'
   | 'DECISION_QUEUE_URL';
 
@@ -78,9 +79,9 @@ export const HANDLER_CATALOG = {
   },
   collect: {
     // DECISION_QUEUE_URL: where the protection service queues automatic revocations (unknown keys, the kill switch).
-    // NOTIFY_QUEUE_URL and CHANNEL_QUEUE_URL: each event goes to both (`notifyPublisher`).
+    // NOTIFY_QUEUE_URL and FANOUT_QUEUE_URL: each event goes to both (`notifyPublisher`).
     requires: {
-      settings: ['ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'NOTIFY_QUEUE_URL', 'CHANNEL_QUEUE_URL', 'DECISION_QUEUE_URL'],
+      settings: ['ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'NOTIFY_QUEUE_URL', 'FANOUT_QUEUE_URL', 'DECISION_QUEUE_URL'],
       links: { mints: [], verifies: [] },
     },
     // A batch of up to 10 accounts (or delegate-watch jobs of up to 100) at the instance's CHAIN_RPS,
@@ -103,7 +104,7 @@ export const HANDLER_CATALOG = {
   notify: {
     requires: {
       settings: ['PUBLIC_BASE_URL', 'CHANNEL_QUEUE_URL'],
-      // The email links only: the chats' notices (their channel-snooze and channel-preferences links) are the channel worker's.
+      // The email links only: the chats' notices (their channel-snooze and channel-preferences links) are the fan-out's.
       links: { mints: ['revoke', 'revoke-all', 'snooze', 'unsubscribe', 'preferences'], verifies: [] },
     },
     // Rendering (Handlebars, inlined CSS, chart PNG) is CPU-bound: more memory buys CPU.
@@ -141,7 +142,8 @@ export const HANDLER_CATALOG = {
     bundle: PLAIN,
   },
   'revoke-all-worker': {
-    requires: { settings: ['SIGN_REVOCATION_FUNCTION_NAME', 'NOTIFY_QUEUE_URL', 'CHANNEL_QUEUE_URL'], links: { mints: [], verifies: [] } },
+    // NOTIFY_QUEUE_URL and FANOUT_QUEUE_URL: the revoke-all result goes to both (`notifyPublisher`).
+    requires: { settings: ['SIGN_REVOCATION_FUNCTION_NAME', 'NOTIFY_QUEUE_URL', 'FANOUT_QUEUE_URL'], links: { mints: [], verifies: [] } },
     // One delegate per invocation (FIFO batch of 1): the signer's 25 s, its 3 s throttle retry, and the unit's writes.
     sizing: { timeoutSeconds: 45, memoryMb: 256 },
     sdkClients: ['client-dynamodb', 'client-lambda', 'client-sqs'],
@@ -155,20 +157,36 @@ export const HANDLER_CATALOG = {
     sdkClients: ['client-lambda', 'client-sqs'],
     bundle: PLAIN,
   },
-  'channel-worker': {
+  'channel-fanout': {
     requires: {
-      // NOTIFY_QUEUE_URL: the notice of a channel it marked broken (the notify consumer emails it).
-      settings: ['PUBLIC_BASE_URL', 'CHANNEL_QUEUE_URL', 'NOTIFY_QUEUE_URL'],
+      // CHANNEL_QUEUE_URL: the one job per channel taking the event.
+      settings: ['PUBLIC_BASE_URL', 'CHANNEL_QUEUE_URL'],
       // The links of the notices it fans out.
       links: { mints: ['revoke', 'revoke-all', 'channel-snooze', 'channel-preferences'], verifies: [] },
     },
-    // A batch of up to 10 channel jobs, one at a time, each one HTTPS request (and, on a permanent
-    // refusal, one message on the notify queue), or a published event expanded into those jobs
-    // (a drawdown's chart PNG drawn once for the chats that show it): more memory buys the drawing's CPU.
-    sizing: { timeoutSeconds: 60, memoryMb: 512 },
+    // A batch of published events (`FANOUT_BATCH_SIZE`), each a few item reads, a drawdown's chart
+    // PNG drawn once for the chats that show it, and one batch of channel jobs: the drawing is CPU,
+    // and more memory buys it.
+    sizing: { timeoutSeconds: 60, memoryMb: 1024 },
+    // Tables it reads: accounts (one item), channels (the `channel` partition, cached), alerts (the
+    // account's channel controls), curves (the chart's window), delegates (the revoke-all count).
     sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-sqs'],
     // The chart: `@resvg/resvg-js` and its fonts (no email templates).
     bundle: { templates: false, fonts: true, nativeModules: ['@resvg/resvg-js'], deskClient: false },
+  },
+  'channel-worker': {
+    requires: {
+      // NOTIFY_QUEUE_URL: the notice of a channel it marked broken (the notify consumer emails it).
+      // FANOUT_QUEUE_URL: a `fanout` job a producer not yet updated put on the channel queue, passed on.
+      settings: ['CHANNEL_QUEUE_URL', 'NOTIFY_QUEUE_URL', 'FANOUT_QUEUE_URL'],
+      links: { mints: [], verifies: [] },
+    },
+    // A batch of up to 10 channel jobs at once, each one HTTPS request (and, on a permanent refusal,
+    // one message on the notify queue): waiting, not CPU.
+    sizing: { timeoutSeconds: 60, memoryMb: 512 },
+    // Secrets Manager: the channel secrets.
+    sdkClients: ['client-dynamodb', 'client-secrets-manager', 'client-sqs'],
+    bundle: PLAIN,
   },
   'preferences-page': {
     requires: {
@@ -212,7 +230,8 @@ export const HANDLER_CATALOG = {
   },
   'sign-revocation': {
     requires: {
-      settings: ['ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'NOTIFY_QUEUE_URL', 'CHANNEL_QUEUE_URL'],
+      // NOTIFY_QUEUE_URL and FANOUT_QUEUE_URL: the result notice goes to both (`notifyPublisher`).
+      settings: ['ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'NOTIFY_QUEUE_URL', 'FANOUT_QUEUE_URL'],
       // It verifies a click's signed link itself (public keys only), and serves no form.
       links: { mints: [], verifies: ['revoke', 'revoke-all'], forms: false },
     },

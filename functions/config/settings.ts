@@ -100,8 +100,10 @@ export const settingsSchema = z.object({
   SIGN_REVOCATION_FUNCTION_NAME: z.string().min(1).optional(),
   /** In AWS: the private function the desk's Test button invokes (set by the CDK stack). */
   CHANNEL_TEST_FUNCTION_NAME: z.string().min(1).optional(),
-  /** In AWS: the channel queue (producers publish each notify event's `fanout` job to it; the channel worker re-queues delayed jobs on it). */
+  /** In AWS: the channel queue (one job per notice and channel: queued by the fan-out, notify and the report worker; the channel worker re-queues delayed jobs on it). */
   CHANNEL_QUEUE_URL: url.optional(),
+  /** In AWS: the fan-out queue (producers publish each notify event's `fanout` job to it; `channel-fanout` expands it into channel jobs). */
+  FANOUT_QUEUE_URL: url.optional(),
   /**
    * How long a process keeps the channel list it read (seconds; 0 reads it every time). Routing
    * notices and reports reads it once per this time instead of once per notice; a channel added,

@@ -1,4 +1,4 @@
-import { channelQueueMessageSchema, type ChannelJob } from '../messages/channelJob';
+import { channelQueueMessageSchema, type ChannelJob, type FanOutEvent } from '../messages/channelJob';
 import type { NotifyQueueEvent } from '../messages/notifyMessage';
 import { AccountHistoryRepository } from '../store/accountHistoryRepository';
 import { channelSenderFrom } from '../runtime/channelSenderFrom';
@@ -6,26 +6,20 @@ import { someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { handlerBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
 import { sqsConsumer, type ConsumerDeps } from '../runtime/consumer/sqsConsumer';
-import { linkMinterFrom } from '../runtime/linkMinterFrom';
-import { HANDLER_CATALOG } from '../config/handlerCatalog';
-import { AccountsRepository } from '../store/accountsRepository';
 import { ChannelBacklogRepository } from '../store/channelBacklogRepository';
 import { ChannelsRepository } from '../store/channelsRepository';
 import { DeliveryRepository } from '../store/deliveryRepository';
 import { PagerIncidentsRepository } from '../store/pagerIncidentsRepository';
 import { PaceRepository } from '../store/paceRepository';
-import { AlertStateRepository } from '../store/alertStateRepository';
-import { CurvesRepository } from '../store/curvesRepository';
-import { DelegateViewRepository } from '../store/delegateViewRepository';
-import { CachedChannelList } from '../store/cachedChannelList';
+import type { MessageQueue } from '../queue/messageQueue';
+import { sendAll } from '../queue/sendAll';
 import { SharedDestinationPacer } from '../services/channels/sharedDestinationPacer';
 import { deliverChannelJob, type ChannelJobDeps, type ChannelJobOutcome } from '../services/channels/deliverChannelJob';
-import { fanOutEvent, type FanOutEventDeps } from '../services/notify/fanOutEvent';
 
-/** What the channel worker needs: the channel delivery service's ports, the fan-out's, plus a metrics flush per invocation. */
+/** What the channel worker needs: the channel delivery service's ports, plus a metrics flush per invocation. */
 export interface ChannelWorkerDeps extends ChannelJobDeps, ConsumerDeps {
-  /** Expands a published notify event (`fanout` job) into one job per channel taking it. */
-  readonly fanOut: FanOutEventDeps;
+  /** Where a `fanout` job found on the channel queue is passed on (the fan-out queue, consumed by `channel-fanout`). */
+  readonly fanOutQueue: MessageQueue<FanOutEvent>;
 }
 
 const OUTCOME_METRIC: Readonly<Record<ChannelJobOutcome['kind'], string>> = {
@@ -44,9 +38,10 @@ const OUTCOME_METRIC: Readonly<Record<ChannelJobOutcome['kind'], string>> = {
 /**
  * The channel queue's consumer (the `channel-worker` Lambda in AWS; run in process by `collect`,
  * `serve` and `npm start`): each record is one notice for one channel, sent with
- * `deliverChannelJob`, or a published notify event (`fanout`), expanded into those jobs with
- * `fanOutEvent` apart from the event's paced emails. A job to be sent later is re-queued by the service with a delay (the record
- * itself succeeds); a store or queue failure lists the record in `batchItemFailures`.
+ * `deliverChannelJob`. A job to be sent later is re-queued by the service with a delay (the record
+ * itself succeeds); a store or queue failure lists the record in `batchItemFailures`. A published
+ * event (`fanout` job) put here by a producer older than the fan-out queue is passed on to that
+ * queue unchanged (`ChannelFanOutsForwarded`), neither expanded here nor dropped as malformed.
  *
  * The records of a batch run at once (`recordConcurrency`, default the whole batch), on up to
  * `CHANNEL_WORKER_CONCURRENCY` instances: each waits mostly on its destination's answer, so the
@@ -65,65 +60,50 @@ export function createChannelWorkerHandler(deps: ChannelWorkerDeps) {
           ? { channel: job.channel, noticeId: job.notice.id, category: job.notice.category, attempt: job.attempt }
           : { channel: job.channel, backlog: true, attempt: job.attempt },
     handle: async (job, about) => {
-      if ('fanout' in job) {
-        const fanned = await fanOutEvent(deps.fanOut, job.fanout);
-        deps.counters.count(fanned.kind === 'queued' ? 'ChannelEventsFannedOut' : 'ChannelEventsSkipped');
-        deps.log.info('channel fan-out handled', { ...about, outcome: fanned });
+      if (!('fanout' in job)) {
+        const outcome = await deliverChannelJob(deps, job);
+        deps.counters.count(OUTCOME_METRIC[outcome.kind]);
+        if (outcome.kind === 'refused' || outcome.kind === 'payload-rejected' || outcome.kind === 'gave-up')
+          deps.log.warn('channel job not delivered', { ...about, outcome });
+        else deps.log.info('channel job handled', { ...about, outcome: outcome.kind });
         return;
       }
-      const outcome = await deliverChannelJob(deps, job);
-      deps.counters.count(OUTCOME_METRIC[outcome.kind]);
-      if (outcome.kind === 'refused' || outcome.kind === 'payload-rejected' || outcome.kind === 'gave-up')
-        deps.log.warn('channel job not delivered', { ...about, outcome });
-      else deps.log.info('channel job handled', { ...about, outcome: outcome.kind });
+      // Mid-deploy only: an event a producer not yet updated published here.
+      await sendAll(deps.fanOutQueue, [{ id: job.fanout.eventId, body: job }]);
+      deps.counters.count('ChannelFanOutsForwarded');
+      deps.log.info('channel fan-out passed on to the fan-out queue', about);
     },
     retry: { metric: 'ChannelJobRetries', level: 'warn', message: 'channel job to be retried' },
   });
 }
 
 /**
- * Deps from the Lambda environment (once per cold start): the channels, what expanding a published
- * event reads (the account, its curve for the chart, its delegates, its channel controls, the
- * channel list cached for `CHANNEL_LIST_CACHE_SECONDS`) and the link keys its notices carry, the
- * channel senders (secrets from Secrets Manager, cached for the instance's life), the channel queue
- * delayed jobs go back to, the destination pacing shared by every instance (items in `channels`,
- * behind this instance's own pacer), and the notify queue a broken channel's notice goes to (the
- * notify consumer emails it).
+ * Deps from the Lambda environment (once per cold start): the channels, the channel senders
+ * (secrets from Secrets Manager, cached for the instance's life), the channel queue delayed jobs
+ * go back to, the destination pacing shared by every instance (items in `channels`, behind this
+ * instance's own pacer), the notify queue a broken channel's notice goes to (the notify consumer
+ * emails it), and the fan-out queue a stray `fanout` job is passed on to.
  */
-export async function channelWorkerDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<ChannelWorkerDeps> {
+export function channelWorkerDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): ChannelWorkerDeps {
   const { settings, ...basics } = handlerBasics('channel-worker', env);
   const repos = someRepositoriesFrom(settings, {
     channels: ChannelsRepository,
     channelBacklog: ChannelBacklogRepository,
-    accounts: AccountsRepository,
     deliveries: DeliveryRepository,
     history: AccountHistoryRepository,
     pace: PaceRepository,
     incidents: PagerIncidentsRepository,
-    alerts: AlertStateRepository,
-    curves: CurvesRepository,
-    delegates: DelegateViewRepository,
   });
-  const channelQueue = sqsQueueFrom<ChannelJob>(settings, 'CHANNEL_QUEUE_URL');
-  const links = await linkMinterFrom(settings, HANDLER_CATALOG['channel-worker'].requires.links.mints);
   return {
     ...basics,
     repos,
     channelSender: channelSenderFrom(settings, env),
-    channelQueue,
+    channelQueue: sqsQueueFrom<ChannelJob>(settings, 'CHANNEL_QUEUE_URL'),
     pacer: new SharedDestinationPacer(repos.pace),
-    fanOut: {
-      repos,
-      channels: new CachedChannelList(repos.channels, settings.CHANNEL_LIST_CACHE_SECONDS * 1_000, basics.now),
-      alerts: repos.alerts,
-      channelQueue,
-      links,
-      counters: basics.counters,
-      now: basics.now,
-    },
     notifyQueue: sqsQueueFrom<NotifyQueueEvent>(settings, 'NOTIFY_QUEUE_URL'),
+    fanOutQueue: sqsQueueFrom<FanOutEvent>(settings, 'FANOUT_QUEUE_URL'),
   };
 }
 
 /** AWS entry point. */
-export const handler = lazyHandler(async () => createChannelWorkerHandler(await channelWorkerDepsFromEnv()));
+export const handler = lazyHandler(async () => createChannelWorkerHandler(channelWorkerDepsFromEnv()));

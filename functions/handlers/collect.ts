@@ -63,7 +63,7 @@ export function collectDepsFromEnv(env: Readonly<Record<string, string | undefin
     chain: chainFrom(settings, basics.log),
     repos,
     recordDeskSummary: (account, now) => recordDeskSummary(repos, account, now),
-    events: notifyPublisher(sqsQueueFrom(settings, 'NOTIFY_QUEUE_URL', sqs), sqsQueueFrom(settings, 'CHANNEL_QUEUE_URL', sqs)),
+    events: notifyPublisher(sqsQueueFrom(settings, 'NOTIFY_QUEUE_URL', sqs), sqsQueueFrom(settings, 'FANOUT_QUEUE_URL', sqs)),
     revoke: protectionServiceFrom(settings, {
       accounts: repos.accounts,
       knownDelegates: repos.knownDelegates,

@@ -68,7 +68,7 @@ export function createNotifyHandler(deps: NotifyDeps) {
  * Builds the handler's dependencies from the environment (once per cold start), with the templates
  * precompiled into the bundle, and the channel queue (`CHANNEL_QUEUE_URL`) for the onboarding
  * check's channel notice. The notify messages' own channel jobs come from their `fanout` jobs,
- * expanded by the channel worker.
+ * expanded by `channel-fanout`.
  */
 export async function notifyDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<NotifyDeps> {
   const settings = settingsFor('notify', env);

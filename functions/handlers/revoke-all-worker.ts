@@ -48,7 +48,7 @@ export function revokeAllWorkerDepsFromEnv(env: Readonly<Record<string, string |
     batches: repos.revokeAll,
     tokens: repos.tokens,
     sign: signerCallOf(lambdaRevocationSignerFrom(settings)),
-    notify: notifyPublisher(sqsQueueFrom<NotifyEvent>(settings, 'NOTIFY_QUEUE_URL'), sqsQueueFrom(settings, 'CHANNEL_QUEUE_URL')),
+    notify: notifyPublisher(sqsQueueFrom<NotifyEvent>(settings, 'NOTIFY_QUEUE_URL'), sqsQueueFrom(settings, 'FANOUT_QUEUE_URL')),
   };
 }
 

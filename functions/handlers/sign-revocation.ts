@@ -78,7 +78,7 @@ export async function signRevocationDepsFromEnv(env: Readonly<Record<string, str
     tokens: repos.tokens,
     links,
     channels: repos.channels,
-    notify: notifyPublisher(sqsQueueFrom<NotifyEvent>(settings, 'NOTIFY_QUEUE_URL'), sqsQueueFrom(settings, 'CHANNEL_QUEUE_URL')),
+    notify: notifyPublisher(sqsQueueFrom<NotifyEvent>(settings, 'NOTIFY_QUEUE_URL'), sqsQueueFrom(settings, 'FANOUT_QUEUE_URL')),
     chain: chainFrom(settings, log),
     signerFor: (ref) => resolveKmsSigner(ref, kms),
     automatic: {

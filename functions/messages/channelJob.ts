@@ -88,17 +88,20 @@ export interface BacklogJob extends JobBase {
 export type ChannelJob = NoticeJob | BacklogJob;
 
 /**
- * A notify event handed to the channel side (`fanout`): the channel worker expands it into one
- * notice job per channel that takes it, apart from the paced email. Published beside the notify
- * queue's copy (`notifyPublisher`); a re-published event expands again and the per-(event,
- * channel) delivery ids send nothing twice.
+ * A notify event handed to the channel side (`fanout`), on the fan-out queue: `channel-fanout`
+ * expands it into one notice job per channel that takes it, apart from the paced email. Published
+ * beside the notify queue's copy (`notifyPublisher`); a re-published event expands again and the
+ * per-(event, channel) delivery ids send nothing twice.
  */
 export const fanOutJobSchema = z.object({ fanout: notifyMessageSchema });
 export type FanOutJob = z.infer<typeof fanOutJobSchema>;
-/** What a producer puts on the channel queue for an event (addresses in any case). */
+/** What a producer puts on the fan-out queue for an event (addresses in any case). */
 export type FanOutEvent = z.input<typeof fanOutJobSchema>;
 
-/** Everything the channel queue carries: channel jobs, and events to fan out. */
+/**
+ * Everything the channel worker reads from the channel queue: channel jobs, and a `fanout` job
+ * queued there by a producer older than the fan-out queue (passed on to it, not expanded).
+ */
 export const channelQueueMessageSchema = z.union([fanOutJobSchema, ...channelJobSchema.options]);
-/** What may be put on the channel queue (a fan-out job as producers build it; the worker parses it into `FanOutJob`). */
+/** What may be found on the channel queue (a fan-out job as older producers built it; the worker parses it into `FanOutJob`). */
 export type ChannelQueueMessage = ChannelJob | FanOutEvent;

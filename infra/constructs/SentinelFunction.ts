@@ -210,7 +210,8 @@ export class SentinelFunction extends Construct {
   /** Grants `sqs:SendMessage` (single and batch) on one queue, by name, and sets its URL in `envName`. */
   bindQueue(
     work: WorkQueue,
-    envName: 'COLLECT_QUEUE_URL' | 'NOTIFY_QUEUE_URL' | 'REPORT_QUEUE_URL' | 'CHANNEL_QUEUE_URL' | 'REVOCATION_QUEUE_URL' | 'DECISION_QUEUE_URL',
+    envName:
+      'COLLECT_QUEUE_URL' | 'NOTIFY_QUEUE_URL' | 'REPORT_QUEUE_URL' | 'CHANNEL_QUEUE_URL' | 'FANOUT_QUEUE_URL' | 'REVOCATION_QUEUE_URL' | 'DECISION_QUEUE_URL',
   ): this {
     this.allow(['sqs:SendMessage'], [queueArn(this, work.queueName)]);
     this.setEnv(envName, queueUrl(this, work.queueName));

@@ -39,7 +39,7 @@ export const CUSTOM_METRICS = {
 export type CustomMetricName = keyof typeof CUSTOM_METRICS;
 
 /** Consumers of work queues; each emits `MalformedMessages` for a message it cannot parse. */
-export const MALFORMED_MESSAGE_SERVICES = ['collect', 'notify', 'report', 'channel-worker', 'revoke-all-worker', 'decision-worker'] as const;
+export const MALFORMED_MESSAGE_SERVICES = ['collect', 'notify', 'report', 'channel-fanout', 'channel-worker', 'revoke-all-worker', 'decision-worker'] as const;
 
 /** Functions that send most of the email; each emits `MailThrottled` for a send SES answered with throttling (retried by the mail governor). */
 export const MAIL_THROTTLED_SERVICES = ['notify', 'report'] as const;

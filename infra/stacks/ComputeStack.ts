@@ -9,6 +9,7 @@ import { StringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { Construct } from 'constructs';
 import { channelSecretPrefix, publicBaseUrlParameter, topicArn } from '../config/resourceNames';
 import { CHANNEL_BATCH_SIZE, CHANNEL_WORKER_CONCURRENCY } from '../../functions/services/channels/channelQueueSettings';
+import { FANOUT_BATCH_SIZE, FANOUT_CONCURRENCY } from '../../functions/services/notify/fanOutQueueSettings';
 import { SECURITY_BOUNCE_DELIVERY_PREFIX } from '../../functions/services/feedback/securityBounceEventId';
 import { DESK_OPERATORS_KEY } from '../../functions/store/deskOperatorsRepository';
 import { KNOWN_KEYS_PREFIX } from '../../functions/store/knownDelegatesRepository';
@@ -54,14 +55,16 @@ export interface ComputeStackProps extends StackProps {
 
 /**
  * The pipeline: `dispatch` (every minute) -> collect queue -> `collect` -> notify queue -> `notify`
- * (email), and `collect` -> channel queue (the same event, as a fan-out job) -> `channel-worker`
- * (one job per channel taking it, then each sent); `report-dispatch`
+ * (email), and `collect` -> fan-out queue (the same event, as a fan-out job) -> `channel-fanout`
+ * (one job per channel taking it) -> channel queue -> `channel-worker` (each sent); `report-dispatch`
  * (every minute) -> report queue -> `daily-report`; `ses-events` (bounces and complaints).
  */
 export class ComputeStack extends Stack {
   readonly dispatch: SentinelFunction;
   readonly collect: SentinelFunction;
   readonly notify: SentinelFunction;
+  /** The fan-out queue's consumer: each published event expanded into one channel job per channel taking it. */
+  readonly channelFanout: SentinelFunction;
   /** The channel queue's worker: Slack, Discord, Telegram, PagerDuty and webhooks. */
   readonly channelWorker: SentinelFunction;
   readonly reportDispatch: SentinelFunction;
@@ -127,9 +130,9 @@ export class ComputeStack extends Stack {
       // once, under `known#<account>` (never updated or deleted); no announcement (`expect#…`: the operator's CLI alone).
       .bindTableActions(table('delegates'), ['dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'], { leadingKeys: ['0x*'] })
       .bindTableActions(table('delegates'), ['dynamodb:PutItem'], { leadingKeys: [`${KNOWN_KEYS_PREFIX}*`] })
-      // Each event is published twice: to the notify queue (email) and, as a fan-out job, to the channel queue.
+      // Each event is published twice: to the notify queue (email) and, as a fan-out job, to the fan-out queue.
       .bindQueue(messaging.notify, 'NOTIFY_QUEUE_URL')
-      .bindQueue(messaging.channel, 'CHANNEL_QUEUE_URL')
+      .bindQueue(messaging.fanout, 'FANOUT_QUEUE_URL')
       // The protection service: writes each decision once (conditional put on `decision#<id>`, read back
       // by a redelivered check, never updated or deleted; no link token) and queues one unit per delegate.
       // It reads the signer's per-delegate results (an unknown key refused is judged again) and writes
@@ -172,10 +175,7 @@ export class ComputeStack extends Stack {
     this.channelWorker = new SentinelFunction(this, 'ChannelWorker', {
       handler: 'channel-worker',
       config,
-      description:
-        'Expands each published event into one job per channel taking it; sends each queued notice to its chat, pager or webhook channel once, paced per destination; marks a refusing channel broken.',
-      // The drawdown chart of a fanned-out alert is drawn here (`@resvg/resvg-js`), as in notify.
-      architecture: renderArchitecture,
+      description: 'Sends each queued notice to its chat, pager or webhook channel once, paced per destination; marks a refusing channel broken.',
     });
     this.channelWorker
       // Reads a channel; records its last delivery, a broken state or a migrated Telegram chat id (conditional updates);
@@ -191,26 +191,44 @@ export class ComputeStack extends Stack {
       .bindTableActions(table('deliveries'), ['dynamodb:UpdateItem'])
       // Each notice's outcome per channel, into its account's delivery history: put only, never read, never an alert event.
       .bindTableActions(table('history'), ['dynamodb:PutItem'], { leadingKeys: [`${DELIVERY_HISTORY_PREFIX}*`] })
-      // The fan-out of a published event: the account (one item), the channel list (the `channel` partition, cached a few seconds),
-      // the account's channel controls (one item), its curve (the chart) and its delegates (the revoke-all count), read only.
+      .bindSecretsUnder(channelSecretPrefix(config.stage))
+      // Throttled and paced jobs go back on the queue with a delay.
+      .bindQueue(messaging.channel, 'CHANNEL_QUEUE_URL')
+      // A channel it marked broken: one message, whose consumer (notify) emails the account's recipients.
+      .bindQueue(messaging.notify, 'NOTIFY_QUEUE_URL')
+      // A `fanout` job an older producer put on the channel queue (mid-deploy): passed on to the fan-out queue.
+      .bindQueue(messaging.fanout, 'FANOUT_QUEUE_URL')
+      .consumeQueue(messaging.channel, { maxConcurrency: CHANNEL_WORKER_CONCURRENCY, batchSize: CHANNEL_BATCH_SIZE });
+    // Updated after notify in a deploy: a worker's `channel-broken` message must meet a notify that reads it (an older
+    // one drops it as malformed).
+    this.channelWorker.fn.node.addDependency(this.notify.fn);
+
+    this.channelFanout = new SentinelFunction(this, 'ChannelFanout', {
+      handler: 'channel-fanout',
+      config,
+      description: 'Expands each published event into one job per channel taking it (a drawdown chart drawn once), queued for channel-worker.',
+      // The drawdown chart of a fanned-out alert is drawn here (`@resvg/resvg-js`), as in notify.
+      architecture: renderArchitecture,
+    });
+    this.channelFanout
+      // The account (one item), the channel list (the `channel` partition, cached a few seconds), the account's
+      // channel controls (one item), its curve (the chart) and its delegates (the revoke-all count): read only.
       .bindTableActions(table('accounts'), ['dynamodb:GetItem'])
       .bindTableActions(table('channels'), ['dynamodb:Query'], { leadingKeys: ['channel'] })
       .bindTableActions(table('alerts'), ['dynamodb:GetItem'])
       .bindTableActions(table('curves'), ['dynamodb:Query'])
       .bindTableActions(table('delegates'), ['dynamodb:Query'])
-      .bindSecretsUnder(channelSecretPrefix(config.stage))
       // The fanned-out notices' revoke, revoke-all and channel links.
       .bindLinkKeys(data.linkKeys)
       .bindPublicBaseUrl(publicBaseUrl)
       .bindRevokeAllLinks()
-      // Throttled and paced jobs go back on the queue with a delay.
       .bindQueue(messaging.channel, 'CHANNEL_QUEUE_URL')
-      // A channel it marked broken: one message, whose consumer (notify) emails the account's recipients.
-      .bindQueue(messaging.notify, 'NOTIFY_QUEUE_URL')
-      .consumeQueue(messaging.channel, { maxConcurrency: CHANNEL_WORKER_CONCURRENCY, batchSize: CHANNEL_BATCH_SIZE });
-    // Updated after notify in a deploy: a worker's `channel-broken` message must meet a notify that reads it (an older
-    // one drops it as malformed).
-    this.channelWorker.fn.node.addDependency(this.notify.fn);
+      .consumeQueue(messaging.fanout, { maxConcurrency: FANOUT_CONCURRENCY, batchSize: FANOUT_BATCH_SIZE });
+    // Consuming before its producers in this stack publish to it (collect) or pass on to it (the channel worker), so no
+    // event waits on the fan-out queue for its consumer. The web stack's producers deploy before this stack: on the
+    // first deploy their events wait on the queue (4 days' retention) until this function exists.
+    this.collect.fn.node.addDependency(this.channelFanout.fn);
+    this.channelWorker.fn.node.addDependency(this.channelFanout.fn);
 
     this.reportDispatch = new SentinelFunction(this, 'ReportDispatch', {
       handler: 'report-dispatch',

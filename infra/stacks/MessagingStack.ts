@@ -8,6 +8,7 @@ import { settingsFor, WorkQueue } from '../constructs/WorkQueue';
 import { MAX_RECEIVE_COUNT } from '../../functions/queue/workQueueSettings';
 import { REPORT_QUEUE } from '../../functions/services/report/schedule/reportWorkers';
 import { CHANNEL_QUEUE } from '../../functions/services/channels/channelQueueSettings';
+import { FANOUT_QUEUE } from '../../functions/services/notify/fanOutQueueSettings';
 import { REVOCATION_QUEUE } from '../../functions/services/revocation/revocationQueueSettings';
 import { DECISION_QUEUE } from '../../functions/services/protection/decisionQueueSettings';
 
@@ -16,14 +17,22 @@ export { MAX_RECEIVE_COUNT };
 /**
  * Queues between the jobs, and the mail configuration (SES configuration set, bounce/complaint topic).
  * Every queue has its dead-letter queue (alarmed by the monitoring stack): `collect`, `notify`,
- * `report`, `channel`, and the FIFO `revocations.fifo` and `decisions.fifo`.
+ * `report`, `fanout`, `channel`, and the FIFO `revocations.fifo` and `decisions.fifo`.
  */
 export class MessagingStack extends Stack {
   readonly collect: WorkQueue;
   readonly notify: WorkQueue;
   /** Daily reports claimed by `report-dispatch`, one message each, consumed by `daily-report`. */
   readonly report: WorkQueue;
-  /** One job per notice and routed channel, from `notify` (and delayed re-queues from the worker), consumed by `channel-worker`. */
+  /**
+   * Published notify events (`fanout` jobs) from `collect`, `sign-revocation` and
+   * `revoke-all-worker` (`notifyPublisher`), consumed by `channel-fanout`.
+   */
+  readonly fanout: WorkQueue;
+  /**
+   * One job per notice and routed channel, from `channel-fanout`, `notify` (onboarding) and
+   * `daily-report` (and delayed re-queues from the worker), consumed by `channel-worker`.
+   */
   readonly channel: WorkQueue;
   /**
    * Revocations, one delegate per message (FIFO, grouped by account, deduplicated by action,
@@ -54,6 +63,11 @@ export class MessagingStack extends Stack {
       queueName: `${config.prefix}report`,
       // The same settings the local report pipeline uses (`npm start`, `serve`).
       settings: REPORT_QUEUE,
+    });
+    this.fanout = new WorkQueue(this, 'Fanout', {
+      queueName: `${config.prefix}fanout`,
+      // The same settings as the local fan-out queue (`npm start`, `serve`, `collect`).
+      settings: FANOUT_QUEUE,
     });
     this.channel = new WorkQueue(this, 'Channel', {
       queueName: `${config.prefix}channel`,

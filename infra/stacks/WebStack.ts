@@ -192,9 +192,9 @@ export class WebStack extends Stack {
       .bindTableActions(table('tokens'), ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem'], { leadingKeys: ['decision-signing#*'] })
       .bindTableActions(table('tokens'), ['dynamodb:GetItem', 'dynamodb:PutItem'], { leadingKeys: ['protection-cap#*', 'protection-breaker#*'] })
       .bindTableActions(table('delegates'), ['dynamodb:Query'])
-      // The result notice: published to the notify queue (email) and the channel queue (its fan-out job).
+      // The result notice: published to the notify queue (email) and the fan-out queue (its fan-out job).
       .bindQueue(messaging.notify, 'NOTIFY_QUEUE_URL')
-      .bindQueue(messaging.channel, 'CHANNEL_QUEUE_URL')
+      .bindQueue(messaging.fanout, 'FANOUT_QUEUE_URL')
       .bindChain(config.chain, config.rate.signerInstanceRps)
       .bindProtectionSwitch(data.protectionParameterName)
       // A click's signed link, verified here with the published public keys of revoke and revoke-all
@@ -249,9 +249,9 @@ export class WebStack extends Stack {
       // Each unit's own single-use revoke token: consumed (conditional put), read, released when nothing was sent.
       .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:DeleteItem'], { leadingKeys: ['revoke#*'] })
       .bindInvoke(this.signRevocation.fn, 'SIGN_REVOCATION_FUNCTION_NAME')
-      // The revoke-all result: published to the notify queue (email) and the channel queue (its fan-out job).
+      // The revoke-all result: published to the notify queue (email) and the fan-out queue (its fan-out job).
       .bindQueue(messaging.notify, 'NOTIFY_QUEUE_URL')
-      .bindQueue(messaging.channel, 'CHANNEL_QUEUE_URL')
+      .bindQueue(messaging.fanout, 'FANOUT_QUEUE_URL')
       .bindProtectionSwitch(data.protectionParameterName)
       // One message per invocation: a group's next delegate is delivered only after this one's answer.
       .consumeQueue(messaging.revocations, { batchSize: REVOCATION_BATCH_SIZE });

@@ -7,8 +7,8 @@ export interface DrainableQueue {
 /**
  * Drains `queues` one after the other, in this order, and again while any of them still holds a
  * message: a consumer may queue on a queue drained before its own (the channel worker's
- * broken-channel notice on the notify queue, notify's onboarding notice on the channel queue), and
- * a one-shot command must not end with it undelivered. Returns the rounds it took.
+ * broken-channel notice on the notify queue, or a stray `fanout` job it passes back to the fan-out
+ * queue), and a one-shot command must not end with it undelivered. Returns the rounds it took.
  */
 export async function drainInRounds(queues: readonly DrainableQueue[]): Promise<number> {
   let rounds = 0;

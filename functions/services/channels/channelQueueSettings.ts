@@ -7,10 +7,10 @@ export const CHANNEL_BATCH_SIZE = 10;
 /**
  * Channel-worker instances at once (the channel queue event source's `maxConcurrency`): the
  * instances share each destination's send slots (`SharedDestinationPacer`); a 429 beyond them
- * re-queues the job with the announced wait. One alert is about four jobs (its fan-out and one per
- * routed channel), a chat job about 230 ms of waiting on DynamoDB and the destination: 1,000 alerts
- * raised within 12 s are about 500 s of work, which 2 instances (20 jobs at once) took 24 s to
- * clear (`bench:channels`). 10 keep up with the poll.
+ * re-queues the job with the announced wait. One alert was about four jobs (its fan-out, on the
+ * fan-out queue since, and one per routed channel), a chat job about 230 ms of waiting on DynamoDB
+ * and the destination: 1,000 alerts raised within 12 s were about 500 s of work, which 2 instances
+ * (20 jobs at once) took 24 s to clear (`bench:channels`). 10 keep up with the poll.
  */
 export const CHANNEL_WORKER_CONCURRENCY = 10;
 

@@ -80,7 +80,7 @@ interface SharedParts {
  * the delivery), after serving the others: the queue redelivers the message and only the
  * remaining recipients are mailed. Store failures throw as they are, for the same reason.
  *
- * Email only: the channels get the event from its `fanout` job on the channel queue, published
+ * Email only: the channels get the event from its `fanout` job on the fan-out queue, published
  * beside this message (`notifyPublisher`), so no chat waits for these paced sends.
  */
 export async function deliverNotification(deps: DeliverNotificationDeps, message: NotifyMessage): Promise<NotificationOutcome> {

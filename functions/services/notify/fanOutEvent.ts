@@ -36,7 +36,7 @@ interface LoadedEvent extends LoadedFanOut {
 }
 
 /**
- * The channel side of one notify event (a `fanout` job on the channel queue), shaped load →
+ * The channel side of one notify event (a `fanout` job on the fan-out queue), shaped load →
  * decide → deliver: reads the account, the channels and, when one is routed to the account, its
  * channel controls, its current delegates (when the notice offers Revoke all) and the drawdown's
  * recent curve (when a routed type shows a chart); `channelFanOut` decides the notice of each

@@ -8,7 +8,7 @@ import { createRepositories } from '../../../functions/store/repositories';
 import { ChannelsRepository } from '../../../functions/store/channelsRepository';
 import { ActionLinks } from '../../../functions/links/actionLinks';
 import { LinkTokenCodec } from '../../../functions/links/linkToken';
-import { createLocalChannelQueue } from '../../../local/localChannelQueue';
+import { createLocalChannelQueues } from '../../../local/localChannelQueue';
 import { receiversPerFile } from '../../support/channels/receiversPerFile';
 import { simPerFile } from '../../support/sim/simPerFile';
 import { cliRunner } from '../../support/cli/cliHarness';
@@ -152,7 +152,7 @@ describe('alerts where desks live: sentinel collect delivers to routed channels'
 
   /** A channel worker on its own in-process queue, over this file's tables and the receivers. */
   function workerQueue(counters: ReturnType<typeof memoryCounters>) {
-    return createLocalChannelQueue({
+    return createLocalChannelQueues({
       repos: createRepositories(tables.client, tables.prefix),
       channelSender: receiverSenderDeps(receivers, env),
       notifyQueue: { send: () => Promise.reject(new Error('no broken-channel notice expected')) },
@@ -160,7 +160,7 @@ describe('alerts where desks live: sentinel collect delivers to routed channels'
       log: silentLog,
       counters,
       now: Date.now,
-    });
+    }).channelQueue;
   }
 
   /** Adds a channel routed to the fixtures' account. */

@@ -64,9 +64,10 @@ const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
   'revoke-all-page': ['accounts', 'channels', 'delegateView', 'revokeAll'],
   'revoke-all-worker': ['revokeAll', 'token'],
   'decision-worker': [],
-  // alertState, curves, delegateView: the fan-out of a published event (a chat's mutes, the chart, the revoke-all count).
-  // pagerIncidents: a PagerDuty resolve goes only where a trigger was accepted.
-  'channel-worker': ['accountHistory', 'accounts', 'alertState', 'channelBacklog', 'channels', 'curves', 'delegateView', 'delivery', 'pace', 'pagerIncidents'],
+  // alertState, curves, delegateView: a chat's mutes, the chart, the revoke-all count.
+  'channel-fanout': ['accounts', 'alertState', 'channels', 'curves', 'delegateView'],
+  // pagerIncidents: a PagerDuty resolve goes only where a trigger was accepted. No fan-out's reads: that is channel-fanout.
+  'channel-worker': ['accountHistory', 'channelBacklog', 'channels', 'delivery', 'pace', 'pagerIncidents'],
   'preferences-page': ['accountHistory', 'accounts', 'alertState', 'channels', 'preferences', 'token'],
   'desk-page': [
     'accountHistory',
@@ -125,11 +126,23 @@ const NEVER_IN: Partial<Record<HandlerName, readonly RegExp[]>> = {
     /^functions\/mail\/(?!render\/(views|format)\.ts)/,
   ],
   'revoke-all-worker': [/^functions\/web\/(revokeAllPage|pageHandler)\.ts$/, /^functions\/mail\//, /^functions\/chain\//],
-  // The channel worker sends no email (a channel it marks broken goes to the notify queue); it draws a fanned-out
-  // drawdown's chart (over the lookback collection evaluates with: collectSettings, data only).
+  // The channel worker sends no email (a channel it marks broken goes to the notify queue) and draws no chart:
+  // a published event's fan-out (and its chart) is channel-fanout's.
   'channel-worker': [
+    /^functions\/services\/(report|revocation|collect)\//,
+    /^functions\/services\/notify\//,
+    /^functions\/services\/delivery\/mailDelivery\.ts$/,
+    /^functions\/mail\/(send|chart)\//,
+    /^functions\/mail\/(render\/emailRenderer|render\/precompiledTemplates)\.ts$/,
+    /^functions\/chain\/chainClient\.ts$/,
+  ],
+  // The fan-out queues jobs and sends nothing itself: no channel sender, no email; it draws a drawdown's chart
+  // (over the lookback collection evaluates with: collectSettings, data only).
+  'channel-fanout': [
     /^functions\/services\/(report|revocation)\//,
     /^functions\/services\/collect\/(?!collectSettings\.ts$)/,
+    /^functions\/services\/channels\//,
+    /^functions\/channels\/(channelSender|channelSecrets|destinationGuard)\.ts$/,
     /^functions\/services\/delivery\/mailDelivery\.ts$/,
     /^functions\/mail\/send\//,
     /^functions\/mail\/(render\/emailRenderer|render\/precompiledTemplates)\.ts$/,

@@ -10,6 +10,7 @@ import { MAX_RECEIVE_COUNT } from '../../../infra/stacks/MessagingStack';
 import { IDENTITY_DEFAULT_FUNCTION } from '../../../infra/constructs/MailSender';
 import { REPORT_BATCH_SIZE, REPORT_WORKER_CONCURRENCY } from '../../../functions/services/report/schedule/reportWorkers';
 import { CHANNEL_BATCH_SIZE, CHANNEL_QUEUE, CHANNEL_WORKER_CONCURRENCY } from '../../../functions/services/channels/channelQueueSettings';
+import { FANOUT_BATCH_SIZE, FANOUT_CONCURRENCY, FANOUT_QUEUE } from '../../../functions/services/notify/fanOutQueueSettings';
 import { REVOCATION_MAX_RECEIVE_COUNT, REVOCATION_QUEUE } from '../../../functions/services/revocation/revocationQueueSettings';
 import { TABLES } from '../../../functions/store/tableDefinitions';
 import { CHANNEL_TYPES } from '../../../functions/domain/channel';
@@ -115,14 +116,14 @@ describe('queues', () => {
   const queues = (): Resource[] => resourcesOf('AWS::SQS::Queue').map(([, r]) => r);
 
   it('encrypts every queue, dead-letter queue and failure queue (SSE-SQS)', () => {
-    // collect, notify, report, channel, revocations.fifo, decisions.fifo and their DLQs; the ses-events and daily-report failure queues.
-    expect(queues().length).toBe(14);
+    // collect, notify, report, fanout, channel, revocations.fifo, decisions.fifo and their DLQs; the ses-events and daily-report failure queues.
+    expect(queues().length).toBe(16);
     for (const q of queues()) expect(props(q)['SqsManagedSseEnabled']).toBe(true);
   });
 
   it('denies every non-TLS request to every queue', () => {
     const policies = resourcesOf('AWS::SQS::QueuePolicy').map(([, r]) => props(r));
-    expect(policies).toHaveLength(14);
+    expect(policies).toHaveLength(16);
     for (const policy of policies) {
       expect(policy['PolicyDocument']).toMatchObject({
         Statement: expect.arrayContaining([
@@ -136,6 +137,7 @@ describe('queues', () => {
     ['collect', 'collect', MAX_RECEIVE_COUNT],
     ['notify', 'notify', MAX_RECEIVE_COUNT],
     ['report', 'daily-report', MAX_RECEIVE_COUNT],
+    ['fanout', 'channel-fanout', FANOUT_QUEUE.maxReceiveCount],
     ['channel', 'channel-worker', CHANNEL_QUEUE.maxReceiveCount],
     ['revocations.fifo', 'revoke-all-worker', REVOCATION_MAX_RECEIVE_COUNT],
     ['decisions.fifo', 'decision-worker', DECISION_MAX_RECEIVE_COUNT],
@@ -153,6 +155,7 @@ describe('queues', () => {
     ['collect', ''],
     ['notify', ''],
     ['report', ''],
+    ['fanout', ''],
     ['channel', ''],
     ['revocations', '.fifo'],
     ['decisions', '.fifo'],
@@ -169,13 +172,15 @@ describe('queues', () => {
       const found = queues().find((q) => props(q)['QueueName'] === `sentinel-devnet-${name}`);
       expect(props(found as Resource), name).toMatchObject({ FifoQueue: true, ContentBasedDeduplication: false });
     }
-    for (const name of ['collect', 'notify', 'report', 'channel']) {
+    for (const name of ['collect', 'notify', 'report', 'fanout', 'channel']) {
       expect(props(queues().find((q) => props(q)['QueueName'] === `sentinel-devnet-${name}`) as Resource)['FifoQueue'], name).toBeUndefined();
     }
   });
 
-  it('sizes the channel and revocations queues from the settings the local queues read too', () => {
+  it('sizes the fan-out, channel and revocations queues from the settings the local queues read too', () => {
     const find = (name: string): Record<string, unknown> => props(queues().find((q) => props(q)['QueueName'] === `sentinel-devnet-${name}`) as Resource);
+    expect(find('fanout')['VisibilityTimeout']).toBe(FANOUT_QUEUE.visibilityTimeoutSeconds);
+    expect(FANOUT_QUEUE.consumerTimeoutSeconds).toBe(FUNCTION_SIZING['channel-fanout'].timeout.toSeconds());
     expect(find('channel')['VisibilityTimeout']).toBe(CHANNEL_QUEUE.visibilityTimeoutSeconds);
     expect(CHANNEL_QUEUE.consumerTimeoutSeconds).toBe(FUNCTION_SIZING['channel-worker'].timeout.toSeconds());
     expect(find('revocations.fifo')['VisibilityTimeout']).toBe(REVOCATION_QUEUE.visibilityTimeoutSeconds);
@@ -249,8 +254,8 @@ describe('functions', () => {
     expect(vars('report-dispatch')).toEqual([...mail, 'REPORT_QUEUE_URL', 'SENTINEL_TABLE_PREFIX'].sort());
     expect(vars('collect')).toEqual([
       'CHAIN_RPS',
-      'CHANNEL_QUEUE_URL',
       'DECISION_QUEUE_URL',
+      'FANOUT_QUEUE_URL',
       'NOTIFY_QUEUE_URL',
       'PROTECTION_PARAMETER_NAME',
       'ROCKET_INDEXER_URL',
@@ -270,15 +275,9 @@ describe('functions', () => {
     ];
     expect(vars('notify')).toEqual(['CHANNEL_QUEUE_URL', ...mailer].sort());
     expect(vars('daily-report')).toEqual(['CHAIN_RPS', 'CHANNEL_QUEUE_URL', ...mailer, 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL'].sort());
-    // No mail settings: a channel it marks broken goes to the notify queue, whose consumer emails it.
-    expect(vars('channel-worker')).toEqual([
-      'CHANNEL_QUEUE_URL',
-      'LINK_KEY_SECRET_PREFIX',
-      'NOTIFY_QUEUE_URL',
-      'PUBLIC_BASE_URL',
-      'REVOKE_ALL_LINKS',
-      'SENTINEL_TABLE_PREFIX',
-    ]);
+    // No mail settings: a channel it marks broken goes to the notify queue, whose consumer emails it. No links: the fan-out's.
+    expect(vars('channel-worker')).toEqual(['CHANNEL_QUEUE_URL', 'FANOUT_QUEUE_URL', 'NOTIFY_QUEUE_URL', 'SENTINEL_TABLE_PREFIX']);
+    expect(vars('channel-fanout')).toEqual(['CHANNEL_QUEUE_URL', 'LINK_KEY_SECRET_PREFIX', 'PUBLIC_BASE_URL', 'REVOKE_ALL_LINKS', 'SENTINEL_TABLE_PREFIX']);
     expect(vars('revoke-page')).toEqual([
       'CSRF_SECRET_ARN',
       'LINK_PUBLIC_KEYS_PARAMETER',
@@ -294,7 +293,7 @@ describe('functions', () => {
       'SENTINEL_TABLE_PREFIX',
     ]);
     expect(vars('revoke-all-worker')).toEqual([
-      'CHANNEL_QUEUE_URL',
+      'FANOUT_QUEUE_URL',
       'NOTIFY_QUEUE_URL',
       'PROTECTION_PARAMETER_NAME',
       'SENTINEL_TABLE_PREFIX',
@@ -313,7 +312,7 @@ describe('functions', () => {
     ]);
     expect(vars('sign-revocation')).toEqual([
       'CHAIN_RPS',
-      'CHANNEL_QUEUE_URL',
+      'FANOUT_QUEUE_URL',
       // The published public keys of revoke and revoke-all: it verifies a click's link itself (no CSRF secret).
       'LINK_PUBLIC_KEYS_PARAMETER',
       'NOTIFY_QUEUE_URL',
@@ -400,6 +399,18 @@ describe('deploy order', () => {
     const worker = functionNamed('channel-worker') as Resource & { DependsOn?: string[] };
     expect(worker.DependsOn).toContain(logicalIdOfFunction('notify'));
   });
+
+  it('creates the fan-out and its event source before collect publishes to its queue and the channel worker passes stray fan-outs on to it', () => {
+    const mapping = resourcesOf('AWS::Lambda::EventSourceMapping').find(([, r]) =>
+      JSON.stringify(props(r)['FunctionName']).includes(logicalIdOfFunction('channel-fanout')),
+    );
+    expect(mapping).toBeDefined();
+    for (const producer of ['collect', 'channel-worker'] as const) {
+      const dependsOn = (functionNamed(producer) as Resource & { DependsOn?: string[] }).DependsOn ?? [];
+      expect(dependsOn, producer).toContain(logicalIdOfFunction('channel-fanout'));
+      expect(dependsOn, producer).toContain(mapping?.[0]);
+    }
+  });
 });
 
 describe('schedules', () => {
@@ -419,9 +430,9 @@ describe('schedules', () => {
 });
 
 describe('event sources', () => {
-  it('consumes the collect, notify, report and channel queues with partial batch failures and a concurrency cap', () => {
+  it('consumes the collect, notify, report, fan-out and channel queues with partial batch failures and a concurrency cap', () => {
     const mappings = resourcesOf('AWS::Lambda::EventSourceMapping').map(([, r]) => props(r));
-    expect(mappings).toHaveLength(6);
+    expect(mappings).toHaveLength(7);
     const forFunction = (name: string): Record<string, unknown> | undefined =>
       mappings.find((m) => JSON.stringify(m['FunctionName']).includes(logicalIdOfFunction(name)));
     expect(forFunction('collect')).toMatchObject({
@@ -448,6 +459,12 @@ describe('event sources', () => {
       ScalingConfig: { MaximumConcurrency: CHANNEL_WORKER_CONCURRENCY },
     });
     expect(JSON.stringify(forFunction('channel-worker')?.['EventSourceArn'])).toContain('sentinel-devnet-channel"');
+    expect(forFunction('channel-fanout')).toMatchObject({
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BatchSize: FANOUT_BATCH_SIZE,
+      ScalingConfig: { MaximumConcurrency: FANOUT_CONCURRENCY },
+    });
+    expect(JSON.stringify(forFunction('channel-fanout')?.['EventSourceArn'])).toContain('sentinel-devnet-fanout"');
   });
 
   it("consumes the revocations FIFO queue one message per invocation, capped by a reserved concurrency below the signer's", () => {
@@ -814,6 +831,7 @@ describe('alarms', () => {
         'channel-dlq',
         'collect-dlq',
         'decisions-dlq.fifo',
+        'fanout-dlq',
         'notify-dlq',
         'report-dispatch-failures',
         'report-dlq',
@@ -828,7 +846,7 @@ describe('alarms', () => {
     // The decisions queue also has its own, tighter alarm on the oldest waiting decision (below).
     const ages = alarms().filter((a) => a['MetricName'] === 'ApproximateAgeOfOldestMessage' && !String(a['AlarmName']).endsWith('-DecisionWaiting'));
     expect(ages.map((a) => (a['Dimensions'] as { Value: string }[])[0]?.Value).sort()).toEqual(
-      ['channel', 'collect', 'decisions.fifo', 'notify', 'report', 'revocations.fifo'].map((q) => `sentinel-devnet-${q}`),
+      ['channel', 'collect', 'decisions.fifo', 'fanout', 'notify', 'report', 'revocations.fifo'].map((q) => `sentinel-devnet-${q}`),
     );
     // Every work queue: every queue a function consumes (its event source), found in the template, not listed by hand.
     const consumed = resourcesOf('AWS::Lambda::EventSourceMapping').map(([, r]) => {
@@ -836,7 +854,7 @@ describe('alarms', () => {
       const queue = resourcesOf('AWS::SQS::Queue').find(([id, q]) => arn.includes(`"${id}"`) || arn.includes(`:${String(props(q)['QueueName'])}"`));
       return String(props(queue?.[1] as Resource)['QueueName']);
     });
-    expect(consumed).toHaveLength(6);
+    expect(consumed).toHaveLength(7);
     expect(ages.map((a) => (a['Dimensions'] as { Value: string }[])[0]?.Value).sort()).toEqual(consumed.sort());
     for (const a of ages)
       expect(a).toMatchObject({ Period: 300, EvaluationPeriods: 3, DatapointsToAlarm: 2, Statistic: 'Maximum', TreatMissingData: 'notBreaching' });
@@ -1301,6 +1319,8 @@ describe('bundles', () => {
       'desk-page': 'DeskPageFunction429A9658',
       // Added with the desk's Test button moved out of desk-page (least privilege).
       'channel-test': 'ChannelTestFunction7D2AA39A',
+      // Added with the fan-out moved out of the channel worker (its own queue).
+      'channel-fanout': 'ChannelFanoutFunction52888BC3',
     });
   });
 

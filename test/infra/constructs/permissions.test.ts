@@ -354,14 +354,12 @@ describe('IAM statements', () => {
       'revoke-all-worker': { tokens: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'] },
       // No table at all: the signer reads and re-checks the decision, and audits.
       'decision-worker': {},
+      // The fan-out of a published event: the account, the channel list, a chat's mutes of it, its curve (the chart), its delegates (the revoke-all count).
+      'channel-fanout': { accounts: ['GetItem'], channels: ['Query'], alerts: ['GetItem'], curves: ['Query'], delegates: ['Query'] },
+      // Query on channels: its backlog partitions alone (see the backlog test); no fan-out's reads.
       'channel-worker': {
         channels: ['GetItem', 'UpdateItem', 'PutItem', 'DeleteItem', 'Query', 'BatchWriteItem'],
         deliveries: ['UpdateItem'],
-        // The fan-out of a published event: the account, a chat's mutes of it, its curve (the chart), its delegates (the revoke-all count).
-        accounts: ['GetItem'],
-        alerts: ['GetItem'],
-        curves: ['Query'],
-        delegates: ['Query'],
         history: ['PutItem'],
       },
       'preferences-page': {
@@ -459,16 +457,27 @@ describe('IAM statements', () => {
     for (const action of ['PutItem', 'DeleteItem']) expect(on(action, 'incidentless'), action).not.toBe('allow');
   });
 
-  it('lets the channel worker list the channels (the fan-out of a published event) and read what a notice shows, writing none of it', () => {
-    const on = (action: string, key: string) => decide('channel-worker', `dynamodb:${action}`, tableArn('channels'), { 'dynamodb:LeadingKeys': [key] });
-    expect(on('Query', 'channel')).toBe('allow');
-    for (const key of ['pace#q0Xk3Zx1', 'other#x']) expect(on('Query', key), key).not.toBe('allow');
-    expect(decide('channel-worker', 'dynamodb:GetItem', tableArn('alerts'))).toBe('allow');
-    expect(decide('channel-worker', 'dynamodb:Query', tableArn('curves'))).toBe('allow');
-    expect(decide('channel-worker', 'dynamodb:Query', tableArn('delegates'))).toBe('allow');
+  it('lets the fan-out list the channels and read what a notice shows, writing none of it; the channel worker reads none of it', () => {
+    const on = (owner: string, action: string, key: string) => decide(owner, `dynamodb:${action}`, tableArn('channels'), { 'dynamodb:LeadingKeys': [key] });
+    expect(on('channel-fanout', 'Query', 'channel')).toBe('allow');
+    for (const key of ['pace#q0Xk3Zx1', 'backlog#desk-slack', 'other#x']) expect(on('channel-fanout', 'Query', key), key).not.toBe('allow');
+    for (const action of ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'])
+      expect(on('channel-fanout', action, 'channel'), action).not.toBe('allow');
+    expect(decide('channel-fanout', 'dynamodb:GetItem', tableArn('accounts'))).toBe('allow');
+    expect(decide('channel-fanout', 'dynamodb:GetItem', tableArn('alerts'))).toBe('allow');
+    expect(decide('channel-fanout', 'dynamodb:Query', tableArn('curves'))).toBe('allow');
+    expect(decide('channel-fanout', 'dynamodb:Query', tableArn('delegates'))).toBe('allow');
     for (const table of ['alerts', 'curves', 'delegates', 'accounts'] as const)
       for (const action of ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'])
-        expect(decide('channel-worker', `dynamodb:${action}`, tableArn(table)), `${table} ${action}`).not.toBe('allow');
+        expect(decide('channel-fanout', `dynamodb:${action}`, tableArn(table)), `${table} ${action}`).not.toBe('allow');
+    expect(on('channel-worker', 'Query', 'channel')).not.toBe('allow');
+    for (const [table, action] of [
+      ['accounts', 'GetItem'],
+      ['alerts', 'GetItem'],
+      ['curves', 'Query'],
+      ['delegates', 'Query'],
+    ] as const)
+      expect(decide('channel-worker', `dynamodb:${action}`, tableArn(table)), `${table} ${action}`).not.toBe('allow');
   });
 
   it("keeps each account's alert history to who makes it (collect, the snooze pages, the desk's lift), its deliveries to the senders, and lets the desk page alone read them (dynamodb:LeadingKeys)", () => {
@@ -722,12 +731,12 @@ describe('IAM statements', () => {
     const secretArn = (name: string): string => `arn:aws:secretsmanager:${TEST_REGION}:${TEST_ACCOUNT}:secret:${name}-AbCdEf`;
     const readersOf = (name: string): string[] => allowedOwners('secretsmanager:GetSecretValue', secretArn(name));
     const MINTERS: Record<string, string[]> = {
-      // The channel worker mints the links of the notices it fans out (revoke, revoke-all, the channel's own).
+      // The fan-out mints the links of the notices it fans out (revoke, revoke-all, the channel's own); the channel worker none.
       // The desk page mints them for its Revoke buttons (a signed-in viewer, an account it receives).
-      revoke: ['channel-worker', 'daily-report', 'desk-page', 'notify'],
-      'revoke-all': ['channel-worker', 'desk-page', 'notify'],
-      'channel-snooze': ['channel-worker'],
-      'channel-preferences': ['channel-worker', 'daily-report'],
+      revoke: ['channel-fanout', 'daily-report', 'desk-page', 'notify'],
+      'revoke-all': ['channel-fanout', 'desk-page', 'notify'],
+      'channel-snooze': ['channel-fanout'],
+      'channel-preferences': ['channel-fanout', 'daily-report'],
       snooze: ['notify'],
       unsubscribe: ['daily-report', 'notify'],
       preferences: ['daily-report', 'notify', 'preferences-page'],
@@ -797,15 +806,16 @@ describe('IAM statements', () => {
     expect(decideProvider('dynamodb:GetItem', tableArn('accounts'))).not.toBe('allow');
   });
 
-  it('lets producers send only to their queue: dispatch -> collect, collect, sign-revocation and the revoke-all worker -> notify and channel (the event and its fan-out), the channel worker -> notify (a channel it marked broken), report-dispatch -> report, notify, the report worker and the channel worker -> channel, revoke-all-page -> revocations', () => {
+  it('lets producers send only to their queue: dispatch -> collect, collect, sign-revocation and the revoke-all worker -> notify and fanout (the event and its fan-out), the channel worker -> notify (a channel it marked broken) and fanout (a stray fan-out passed on), report-dispatch -> report, the fan-out, notify, the report worker and the channel worker -> channel, revoke-all-page -> revocations', () => {
     const senders = (name: string): string[] => allowedOwners('sqs:SendMessage', queueArn(name));
     expect(senders('collect')).toEqual(['dispatch']);
     expect(senders('notify')).toEqual(['channel-worker', 'collect', 'revoke-all-worker', 'sign-revocation']);
     expect(senders('report')).toEqual(['report-dispatch']);
-    expect(senders('channel')).toEqual(['channel-worker', 'collect', 'daily-report', 'notify', 'revoke-all-worker', 'sign-revocation']);
+    expect(senders('fanout')).toEqual(['channel-worker', 'collect', 'revoke-all-worker', 'sign-revocation']);
+    expect(senders('channel')).toEqual(['channel-fanout', 'channel-worker', 'daily-report', 'notify']);
     expect(senders('revocations.fifo')).toEqual(['revoke-all-page']);
     expect(senders('decisions.fifo')).toEqual(['collect']);
-    for (const dlq of ['collect-dlq', 'channel-dlq', 'revocations-dlq.fifo', 'decisions-dlq.fifo']) expect(senders(dlq), dlq).toEqual([]);
+    for (const dlq of ['collect-dlq', 'fanout-dlq', 'channel-dlq', 'revocations-dlq.fifo', 'decisions-dlq.fifo']) expect(senders(dlq), dlq).toEqual([]);
   });
 
   it("lets each consumer set a failed record's backoff on its own queue alone (sqs:ChangeMessageVisibility)", () => {
@@ -813,6 +823,7 @@ describe('IAM statements', () => {
     expect(changers('collect')).toEqual(['collect']);
     expect(changers('notify')).toEqual(['notify']);
     expect(changers('report')).toEqual(['daily-report']);
+    expect(changers('fanout')).toEqual(['channel-fanout']);
     expect(changers('report-dlq')).toEqual([]);
     expect(changers('decisions.fifo')).toEqual(['decision-worker']);
   });

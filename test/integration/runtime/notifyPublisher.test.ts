@@ -6,8 +6,9 @@ import type { NotifyEvent, NotifyQueueEvent } from '../../../functions/messages/
 import { sendAll } from '../../../functions/queue/sendAll';
 import { notifyPublisher } from '../../../functions/runtime/notifyPublisher';
 import { memoryCounters, silentLog } from '../../../functions/shared/observability';
-import { createLocalChannelQueue } from '../../../local/localChannelQueue';
+import { createLocalChannelQueues } from '../../../local/localChannelQueue';
 import { InProcessQueue } from '../../../local/queue/inProcessQueue';
+import { drainInRounds } from '../../../local/queue/drainInRounds';
 import { receiversPerFile } from '../../support/channels/receiversPerFile';
 import { mailDeps, mailTo, sesSender, testClock, uniqueEmail } from '../../support/delivery/mailHarness';
 import { accountRecord, testAddress } from '../../support/store/accountFixture';
@@ -59,10 +60,10 @@ function newDelegate(account: TrackedAccount, n: number): NewDelegateEvent {
 
 /**
  * Chats apart from paced email (issue 20, "Isolation"): producers publish each notify event
- * through `notifyPublisher`, to the notify queue (emails) and to the channel queue (its fan-out
+ * through `notifyPublisher`, to the notify queue (emails) and to the fan-out queue (its fan-out
  * job), so a chat gets its notice while the email of an earlier event is still being paced. Real
- * parts: DynamoDB Local, local SES, the local Slack receiver, the deployed notify handler and
- * channel worker on in-process queues.
+ * parts: DynamoDB Local, local SES, the local Slack receiver, the deployed notify handler, fan-out
+ * and channel worker on in-process queues.
  */
 describe('notify events reach the channels apart from the paced emails', () => {
   it("a channel gets every event's notice while the first event's email still waits for its send slot", async () => {
@@ -84,7 +85,7 @@ describe('notify events reach the channels apart from the paced emails', () => {
       createdAt: NOW,
       updatedAt: NOW,
     });
-    const channelQueue = createLocalChannelQueue({
+    const { fanOutQueue, channelQueue } = createLocalChannelQueues({
       repos: deps.repos,
       channelSender: receiverSenderDeps(receivers, env),
       notifyQueue: { send: () => Promise.reject(new Error('no broken-channel notice expected')) },
@@ -100,7 +101,7 @@ describe('notify events reach the channels apart from the paced emails', () => {
       visibilityTimeoutMs: 600_000,
       maxReceiveCount: 3,
     });
-    const publish = notifyPublisher(notifyQueue, channelQueue);
+    const publish = notifyPublisher(notifyQueue, fanOutQueue);
     const [first, second, third] = [newDelegate(account, 1), newDelegate(account, 2), newDelegate(account, 3)];
     const entries = (events: readonly NewDelegateEvent[]) => events.map((body) => ({ id: body.eventId, body }));
     await sendAll(publish, entries([first, second, third]));
@@ -108,12 +109,12 @@ describe('notify events reach the channels apart from the paced emails', () => {
     const emails = notifyQueue.drain();
     // The first email is taken and held at its send before the chats are looked at.
     for (let i = 0; i < 200 && sender.waiting() === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    await channelQueue.drain();
+    await drainInRounds([fanOutQueue, channelQueue]);
     // The second event is published again (a producer's retry): its chat notice still goes once.
     // (Published after the first went: two copies in flight at once meet at the delivery claim,
     // and the later one is re-queued for 30 s.)
     await sendAll(publish, entries([second]));
-    await channelQueue.drain();
+    await drainInRounds([fanOutQueue, channelQueue]);
     const delivered = receivers.received.filter((r) => r.destination === 'T9/B9/apart' && r.status === 200);
     const about = (event: NewDelegateEvent) => delivered.filter((r) => r.body.includes(event.delegate.address));
     expect(sender.waiting(), "the first event's email is still waiting for its send").toBe(1);

@@ -3,13 +3,13 @@ import type { ChannelSenderDeps } from '../../../functions/channels/channelSende
 import type { ChannelRecord } from '../../../functions/domain/channel';
 import type { Notice } from '../../../functions/domain/notice';
 import type { MailSender } from '../../../functions/mail/send/sesSender';
-import { channelJobSchema, type ChannelJob } from '../../../functions/messages/channelJob';
+import { channelJobSchema, type ChannelJob, type ChannelQueueMessage, type FanOutEvent } from '../../../functions/messages/channelJob';
 import type { NotifyQueueEvent } from '../../../functions/messages/notifyMessage';
 import type { MessageQueue } from '../../../functions/queue/messageQueue';
 import type { DestinationSlots } from '../../../functions/services/channels/destinationSlots';
 import { memoryCounters, silentLog, type Counters, type Log } from '../../../functions/shared/observability';
 import { createRepositories, type Repositories } from '../../../functions/store/repositories';
-import { createLocalChannelQueue } from '../../../local/localChannelQueue';
+import { createLocalChannelQueues } from '../../../local/localChannelQueue';
 import type { InProcessQueue } from '../../../local/queue/inProcessQueue';
 import { drainInRounds } from '../../../local/queue/drainInRounds';
 import { createLocalNotifyQueue } from '../../../local/localNotifyQueue';
@@ -63,7 +63,8 @@ export function channelWorld(options: ChannelWorldOptions = {}) {
   const clock = options.start === undefined ? null : new VirtualClock(options.start);
   const now = (): number => (clock ? clock.now() : Date.now());
   // Each worker's notify queue, where it announces a channel it marked broken.
-  const notifyQueues = new WeakMap<InProcessQueue<ChannelJob>, InProcessQueue<NotifyQueueEvent>>();
+  /** The other queues of each `worker()`: its fan-out queue and its notify queue. */
+  const companions = new WeakMap<InProcessQueue<ChannelQueueMessage>, readonly [InProcessQueue<FanOutEvent>, InProcessQueue<NotifyQueueEvent>]>();
 
   beforeAll(async () => {
     receivers = await startChatReceivers(clock ? { now } : {});
@@ -96,17 +97,18 @@ export function channelWorld(options: ChannelWorldOptions = {}) {
       return stored;
     },
     /**
-     * A channel queue consumed by the real channel worker (one instance), with its own notify queue
-     * consumed by the real notify handler (the broken-channel emails, sent with `o.sender`).
+     * A channel queue consumed by the real channel worker (one instance), with its own fan-out
+     * queue (the real fan-out) and notify queue consumed by the real notify handler (the
+     * broken-channel emails, sent with `o.sender`).
      */
-    worker(o: ChannelWorkerOptions = {}): InProcessQueue<ChannelJob> {
+    worker(o: ChannelWorkerOptions = {}): InProcessQueue<ChannelQueueMessage> {
       const repos = o.repos ?? world.repos();
       const links = testLinks();
       const log = o.log ?? silentLog;
       const counters = o.counters ?? memoryCounters();
       const mail = { repos, sender: o.sender ?? NO_EMAIL, mailFrom: MAIL_FROM, renderer: sharedRenderer(), links, log, counters, now };
       const notifyQueue = createLocalNotifyQueue({ consumer: createNotifyHandler(mail), ...(clock ? { clock } : {}) });
-      const queue = createLocalChannelQueue({
+      const { channelQueue: queue, fanOutQueue } = createLocalChannelQueues({
         repos,
         channelSender: o.channelSender ?? world.senderDeps(),
         notifyQueue: o.notifyQueue ? o.notifyQueue(notifyQueue) : notifyQueue,
@@ -117,14 +119,20 @@ export function channelWorld(options: ChannelWorldOptions = {}) {
         ...(clock ? { clock } : {}),
         ...(o.pacer ? { pacer: o.pacer } : {}),
       });
-      notifyQueues.set(queue, notifyQueue);
+      companions.set(queue, [fanOutQueue, notifyQueue]);
       return queue;
     },
-    /** Delivers `queue` (a `worker()`) and its notify queue, in rounds until both are empty, as `collect` does. */
-    async drain(queue: InProcessQueue<ChannelJob>): Promise<void> {
-      const notifyQueue = notifyQueues.get(queue);
-      if (!notifyQueue) throw new Error("drain takes a queue of this world's worker()");
-      await drainInRounds([queue, notifyQueue]);
+    /** Delivers `queue` (a `worker()`), its fan-out queue and its notify queue, in rounds until all are empty, as `collect` does. */
+    async drain(queue: InProcessQueue<ChannelQueueMessage>): Promise<void> {
+      const [fanOutQueue, notifyQueue] = companions.get(queue) ?? [];
+      if (!fanOutQueue || !notifyQueue) throw new Error("drain takes a queue of this world's worker()");
+      await drainInRounds([fanOutQueue, queue, notifyQueue]);
+    },
+    /** The fan-out queue of `queue` (a `worker()`): what it passed a stray `fanout` job on to. */
+    fanOutQueueOf(queue: InProcessQueue<ChannelQueueMessage>): InProcessQueue<FanOutEvent> {
+      const [fanOutQueue] = companions.get(queue) ?? [];
+      if (!fanOutQueue) throw new Error("fanOutQueueOf takes a queue of this world's worker()");
+      return fanOutQueue;
     },
     /** What the receivers got for `destination` (webhook path, chat, routing key), in order. */
     to: (destination: string): Received[] => world.receivers.received.filter((r) => r.destination === destination),

@@ -19,7 +19,7 @@ import { digestSenderFor } from '../../../functions/runtime/digestSenderFor';
 import { startReportChain, type ReportChain } from './reportChain';
 import type { ChannelSenderDeps } from '../../../functions/channels/channelSender';
 import type { ChannelJob } from '../../../functions/messages/channelJob';
-import { createLocalChannelQueue } from '../../../local/localChannelQueue';
+import { createLocalChannelQueues } from '../../../local/localChannelQueue';
 
 export interface ReportWorldOptions {
   /** The mail governor's rate (emails/s); default 1,000. */
@@ -69,7 +69,7 @@ export function reportWorlds() {
     const digests = recordingDigests();
     const links = testLinks();
     const channelQueue: InProcessQueue<ChannelJob> | null = options.chat
-      ? createLocalChannelQueue({
+      ? createLocalChannelQueues({
           repos,
           channelSender: options.chat,
           // A channel marked broken is announced on this world's notify queue (built below).
@@ -79,7 +79,7 @@ export function reportWorlds() {
           counters,
           now: clock.now,
           clock,
-        })
+        }).channelQueue
       : null;
     const base = {
       ...(channelQueue ? { channels: { channels: repos.channels, alerts: repos.alerts, channelQueue, links } } : {}),

@@ -15,6 +15,7 @@ const FULL = {
   COLLECT_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/collect',
   REPORT_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/report',
   CHANNEL_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/channel',
+  FANOUT_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/fanout',
   REVOCATION_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/revocations.fifo',
   DECISION_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/decisions.fifo',
   PUBLIC_BASE_URL: 'https://links.example.com',

@@ -1,0 +1,67 @@
+import { fanOutJobSchema, type ChannelJob } from '../messages/channelJob';
+import { someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
+import { handlerBasics } from '../runtime/handlerBasics';
+import { lazyHandler } from '../runtime/lazyHandler';
+import { sqsConsumer, type ConsumerDeps } from '../runtime/consumer/sqsConsumer';
+import { linkMinterFrom } from '../runtime/linkMinterFrom';
+import { HANDLER_CATALOG } from '../config/handlerCatalog';
+import { AccountsRepository } from '../store/accountsRepository';
+import { AlertStateRepository } from '../store/alertStateRepository';
+import { CachedChannelList } from '../store/cachedChannelList';
+import { ChannelsRepository } from '../store/channelsRepository';
+import { CurvesRepository } from '../store/curvesRepository';
+import { DelegateViewRepository } from '../store/delegateViewRepository';
+import { fanOutEvent, type FanOutEventDeps } from '../services/notify/fanOutEvent';
+
+/** What the fan-out consumer needs: the fan-out's ports, plus a metrics flush per invocation. */
+export interface ChannelFanoutDeps extends FanOutEventDeps, ConsumerDeps {}
+
+/**
+ * The fan-out queue's consumer (the `channel-fanout` Lambda in AWS; run in process by `collect`,
+ * `serve` and `npm start`): each record is one published notify event (`fanout` job), expanded
+ * with `fanOutEvent` into one job per channel taking it, queued on the channel queue for the
+ * channel worker. A store or queue failure lists the record in `batchItemFailures`; the
+ * redelivered event queues its jobs again, and the per-(event, channel) delivery ids send nothing
+ * twice.
+ */
+export function createChannelFanoutHandler(deps: ChannelFanoutDeps) {
+  return sqsConsumer(deps, {
+    name: 'channel fan-out',
+    schema: fanOutJobSchema,
+    about: (job) => ({ fanout: true, eventId: job.fanout.eventId, kind: job.fanout.kind, account: job.fanout.account }),
+    handle: async (job, about) => {
+      const fanned = await fanOutEvent(deps, job.fanout);
+      deps.counters.count(fanned.kind === 'queued' ? 'ChannelEventsFannedOut' : 'ChannelEventsSkipped');
+      deps.log.info('channel fan-out handled', { ...about, outcome: fanned });
+    },
+    retry: { metric: 'ChannelFanOutRetries', level: 'warn', message: 'channel fan-out to be retried' },
+  });
+}
+
+/**
+ * Deps from the Lambda environment (once per cold start): what expanding a published event reads
+ * (the account, its curve for the chart, its delegates, its channel controls, the channel list
+ * cached for `CHANNEL_LIST_CACHE_SECONDS`), the link keys its notices carry, and the channel queue
+ * the jobs go to.
+ */
+export async function channelFanoutDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<ChannelFanoutDeps> {
+  const { settings, ...basics } = handlerBasics('channel-fanout', env);
+  const repos = someRepositoriesFrom(settings, {
+    accounts: AccountsRepository,
+    alerts: AlertStateRepository,
+    channels: ChannelsRepository,
+    curves: CurvesRepository,
+    delegates: DelegateViewRepository,
+  });
+  return {
+    ...basics,
+    repos,
+    channels: new CachedChannelList(repos.channels, settings.CHANNEL_LIST_CACHE_SECONDS * 1_000, basics.now),
+    alerts: repos.alerts,
+    channelQueue: sqsQueueFrom<ChannelJob>(settings, 'CHANNEL_QUEUE_URL'),
+    links: await linkMinterFrom(settings, HANDLER_CATALOG['channel-fanout'].requires.links.mints),
+  };
+}
+
+/** AWS entry point. */
+export const handler = lazyHandler(async () => createChannelFanoutHandler(await channelFanoutDepsFromEnv()));
