@@ -91,6 +91,7 @@ export class ChannelsRepository extends DynamoRepository {
   /**
    * Marks the channel broken unless it already is, owing `account`'s recipients its notice (not
    * queued yet): `marked` for the one caller that changed it, `unchanged` when it was broken or is gone.
+   * `updatedAt` moves on, so a `replace` read before conflicts instead of writing the old state back.
    */
   markBroken(name: string, reason: string, since: number, account: string): Promise<{ kind: 'marked' } | { kind: 'unchanged' }> {
     const state: ChannelState = { kind: 'broken', reason, since, notice: { account, queuedAt: null } };
@@ -98,10 +99,10 @@ export class ChannelsRepository extends DynamoRepository {
       'channels.markBroken',
       {
         Key: { scope: SCOPE, name },
-        UpdateExpression: 'SET #state = :state',
+        UpdateExpression: 'SET #state = :state, updatedAt = if_not_exists(updatedAt, :zero) + :one',
         ConditionExpression: 'attribute_exists(#name) AND #state.#kind <> :broken',
         ExpressionAttributeNames: { '#name': 'name', '#state': 'state', '#kind': 'kind' },
-        ExpressionAttributeValues: { ':state': state, ':broken': 'broken' },
+        ExpressionAttributeValues: { ':state': state, ':broken': 'broken', ':zero': 0, ':one': 1 },
       },
       { kind: 'marked' } as const,
       () => ({ kind: 'unchanged' }) as const,

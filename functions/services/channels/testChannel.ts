@@ -31,7 +31,7 @@ export interface TestResult {
  * Sends a test message to `channel` now: every announced wait of a 429 is waited out in full
  * (`onWait` told first) and the message sent again, up to `maxWaitMs` of waits in all; a Telegram
  * migration is followed. Success clears a broken state; a permanent refusal marks the channel
- * broken. A destination still throttling when the waits are spent refused nothing (a 429 is its
+ * broken (one already broken keeps its break, and the notice of it it may owe). A destination still throttling when the waits are spent refused nothing (a 429 is its
  * answer for a destination it serves): a broken state is cleared then too, so a channel is never
  * left broken because of a throttle, and the result is not ok (nothing was delivered). PagerDuty's
  * test incident is resolved straight away.
@@ -73,7 +73,8 @@ export async function testChannel(deps: TestChannelDeps, channel: ChannelRecord)
       return { outcome, ok: true, waitedMs: waited };
     }
     if (outcome.kind === 'refused') {
-      await deps.channels.setState(channel.name, { kind: 'broken', reason: outcome.reason, since: at });
+      // A channel already broken keeps its break as it was: its time names the notice it may still owe.
+      if (channel.state.kind !== 'broken') await deps.channels.setState(channel.name, { kind: 'broken', reason: outcome.reason, since: at });
       await deps.channels.recordDelivery(channel.name, { at, outcome: 'refused' });
     }
     return { outcome, ok: false, waitedMs: waited };

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { newWebhookSecret } from '../../../../functions/channels/webhook/webhookSignature';
 import type { NotifyQueueEvent } from '../../../../functions/messages/notifyMessage';
 import type { MessageQueue } from '../../../../functions/queue/messageQueue';
+import { testChannel } from '../../../../functions/services/channels/testChannel';
 import { ChannelsRepository } from '../../../../functions/store/channelsRepository';
 import { channelWorld } from '../../../support/channels/channelWorld';
 import { ACCOUNT, drawdownEvent, noticeOf } from '../../../support/channels/noticeFixtures';
@@ -142,5 +143,32 @@ describe('the broken-channel notice (outbox in the broken state)', () => {
     });
     await channels.markNoticeQueued('repaired', since + 10, since + 12);
     expect((await channels.get('repaired'))?.state).toMatchObject({ notice: { queuedAt: since + 12 } });
+  });
+  it('a channel marked broken is not written back to ok by an update read before the mark (it conflicts)', async () => {
+    await world.channel({ name: 'edited', type: 'webhook', secret: 'env:HOOK', url: world.receivers.webhookUrl(`edited-${run}`) });
+    const channels = repos().channels;
+    const before = await channels.get('edited');
+    if (!before) throw new Error('no channel');
+    expect(await channels.markBroken('edited', 'HTTP 410: Gone', world.now(), ACCOUNT)).toEqual({ kind: 'marked' });
+    expect(await channels.replace(before, { ...before, categories: ['security'], updatedAt: before.updatedAt + 1 })).toEqual({ kind: 'conflict' });
+    expect((await channels.get('edited'))?.state).toMatchObject({ kind: 'broken', notice: { account: ACCOUNT, queuedAt: null } });
+  });
+
+  it('`channels test` refused on a channel already broken keeps the break and the notice it owes: the next job tells the owner once', async () => {
+    const path = await refusing('retested');
+    const since = world.now() - 60_000;
+    const owed = { kind: 'broken', reason: 'HTTP 410: Gone', since, notice: { account: ACCOUNT, queuedAt: null } } as const;
+    await repos().channels.setState('retested', owed);
+    const channel = await repos().channels.get('retested');
+    if (!channel) throw new Error('no channel');
+    const result = await testChannel({ channels: repos().channels, sender: world.senderDeps(), now: world.now, sleep: () => Promise.resolve() }, channel);
+    expect(result.outcome.kind).toBe('refused');
+    expect(to(path), 'the test reached the destination').toHaveLength(1);
+    expect((await repos().channels.get('retested'))?.state).toEqual(owed);
+
+    const queue = world.worker({ sender });
+    await queue.send([{ id: 'j', body: job('retested', 'a') }]);
+    await world.drain(queue);
+    expect(await told('retested')).toHaveLength(1);
   });
 });
