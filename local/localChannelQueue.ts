@@ -41,7 +41,7 @@ export interface LocalChannelQueueOptions {
  * re-queued job (429, pacing) waits out its delay in the queue, as with SQS `DelaySeconds`. The
  * pacer is the process's own (one worker instance) unless one is given, or one per instance.
  */
-export function createLocalChannelQueue(options: LocalChannelQueueOptions): InProcessQueue<ChannelQueueMessage> {
+function createLocalChannelQueue(options: LocalChannelQueueOptions): InProcessQueue<ChannelQueueMessage> {
   const workers: SqsLambdaHandler[] = [];
   const idle: SqsLambdaHandler[] = [];
   const queue: InProcessQueue<ChannelQueueMessage> = new InProcessQueue<ChannelQueueMessage>({

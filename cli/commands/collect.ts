@@ -12,7 +12,7 @@ import { createNotifyHandler } from '../../functions/handlers/notify';
 import { collectSettingsFrom } from '../../functions/services/collect/collectSettings';
 import { createLocalPipeline } from '../../local/localPipeline';
 import { refinementBudgetFrom } from '../../functions/services/collect/refinementBudget';
-import { cliChannelQueue } from '../cliChannelQueue';
+import { cliChannelQueues } from '../cliChannelQueues';
 import { createLocalProtection } from '../../local/localProtection';
 
 /** `sentinel collect`: one dispatch-and-collect cycle now, alerts included. */
@@ -78,7 +78,7 @@ async function collectPipeline(rt: CliRuntime) {
   const links = await rt.links();
   const mail = localMailDeps({ settings: rt.settings, repos: rt.repos, log: rt.log, counters, now }, links, chain, sender);
   // Bound late: a channel the worker marks broken is announced on the pipeline's notify queue (drained in rounds with it).
-  const channels = cliChannelQueue(rt, links, counters, { send: (entries) => pipeline.notifyQueue.send(entries) });
+  const channels = cliChannelQueues(rt, links, counters, { send: (entries) => pipeline.notifyQueue.send(entries) });
   const { channelQueue } = channels;
   const pipeline = createLocalPipeline({
     repos: rt.repos,

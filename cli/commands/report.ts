@@ -16,7 +16,7 @@ import { dispatchAndDrainReports } from '../../local/reportPipeline';
 import { createNotifyHandler } from '../../functions/handlers/notify';
 import { createLocalNotifyQueue } from '../../local/localNotifyQueue';
 import { drainInRounds } from '../../local/queue/drainInRounds';
-import { cliChannelQueue } from '../cliChannelQueue';
+import { cliChannelQueues } from '../cliChannelQueues';
 import type { CliContext, CliRuntime } from '../cliRuntime';
 import { formatTable, plural, printJson, UsageError, addressMessage } from '../output';
 
@@ -33,7 +33,7 @@ export async function reportDepsFrom(rt: CliRuntime): Promise<{ deps: MissedRepo
   const governor = localMailGovernor(rt.settings, counters);
   const links = await rt.links();
   // Bound late: the notify handler takes the report's mail ports, built below.
-  const channels = cliChannelQueue(rt, links, counters, { send: (entries) => notifyQueue.send(entries) });
+  const channels = cliChannelQueues(rt, links, counters, { send: (entries) => notifyQueue.send(entries) });
   const { channelQueue } = channels;
   const deps: Omit<MissedReportsDeps, 'digest'> = {
     repos: rt.repos,

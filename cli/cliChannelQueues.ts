@@ -12,7 +12,7 @@ import type { CliRuntime } from './cliRuntime';
  * API bases and URL policy; the command drains both before it exits, in rounds with `notifyQueue`,
  * where a channel the worker marks broken is announced.
  */
-export function cliChannelQueue(
+export function cliChannelQueues(
   rt: CliRuntime,
   links: Pick<LinkMinter, 'build'>,
   counters: Counters,
