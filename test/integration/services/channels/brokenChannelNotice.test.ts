@@ -171,4 +171,15 @@ describe('the broken-channel notice (outbox in the broken state)', () => {
     await world.drain(queue);
     expect(await told('retested')).toHaveLength(1);
   });
+  it('a backlog summary job for a channel left broken with its notice not queued queues it too, once', async () => {
+    await world.channel({ name: 'backlogged', type: 'webhook', secret: 'env:HOOK', url: world.receivers.webhookUrl(`backlogged-${run}`) });
+    const since = world.now() - 60_000;
+    await repos().channels.setState('backlogged', { kind: 'broken', reason: 'HTTP 410: Gone', since, notice: { account: ACCOUNT, queuedAt: null } });
+    const queue = world.worker({ sender });
+    await queue.send([{ id: 'b', body: { channel: 'backlogged', backlog: true, attempt: 0 } }]);
+    await world.drain(queue);
+    expect(await told('backlogged')).toHaveLength(1);
+    expect((await repos().channels.get('backlogged'))?.state).toMatchObject({ kind: 'broken', since, notice: { queuedAt: expect.any(Number) as unknown } });
+    expect(to(`backlogged-${run}`), 'a broken channel is not called').toHaveLength(0);
+  });
 });
