@@ -127,7 +127,7 @@ export const channelRecordSchema = z.object({
       kind: z.literal('broken'),
       reason: z.string(),
       since: z.number(),
-      notice: z.object({ account: z.string(), queuedAt: z.number().nullable() }).optional(),
+      notice: z.object({ account: addressSchema, queuedAt: z.number().nullable() }).optional(),
     }),
   ]),
   lastDelivery: z.object({ at: z.number(), outcome: z.enum(['delivered', 'refused', 'failed']) }).nullable(),
