@@ -112,6 +112,17 @@ export function destinationUrlProblem(url: string, policy: UrlPolicy): string | 
   return null;
 }
 
+/** A channel's state as stored: ok, or broken since a refusal (with the notice it may still owe). */
+export const channelStateSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('ok') }),
+  z.object({
+    kind: z.literal('broken'),
+    reason: z.string(),
+    since: z.number(),
+    notice: z.object({ account: addressSchema, queuedAt: z.number().nullable() }).optional(),
+  }),
+]);
+
 /** Stored form of a channel, validated on write and read. */
 export const channelRecordSchema = z.object({
   name: channelNameSchema,
@@ -121,15 +132,7 @@ export const channelRecordSchema = z.object({
   chatId: z.string().nullable(),
   categories: z.array(z.enum(MAIL_CATEGORIES)).min(1),
   accounts: z.array(addressSchema).max(MAX_CHANNEL_ACCOUNTS),
-  state: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('ok') }),
-    z.object({
-      kind: z.literal('broken'),
-      reason: z.string(),
-      since: z.number(),
-      notice: z.object({ account: addressSchema, queuedAt: z.number().nullable() }).optional(),
-    }),
-  ]),
+  state: channelStateSchema,
   lastDelivery: z.object({ at: z.number(), outcome: z.enum(['delivered', 'refused', 'failed']) }).nullable(),
   createdAt: z.number(),
   updatedAt: z.number(),

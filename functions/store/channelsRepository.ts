@@ -1,5 +1,5 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { channelRecordSchema, type ChannelRecord, type ChannelState, type LastDelivery } from '../domain/channel';
+import { channelRecordSchema, channelStateSchema, type ChannelRecord, type ChannelState, type LastDelivery } from '../domain/channel';
 import { DynamoRepository } from './dynamoRepository';
 import { parseItem } from './parseItem';
 import { scopeQuery } from './scopeQuery';
@@ -89,12 +89,15 @@ export class ChannelsRepository extends DynamoRepository {
   }
 
   /**
-   * Marks the channel broken unless it already is, owing `account`'s recipients its notice (not
-   * queued yet): `marked` for the one caller that changed it, `unchanged` when it was broken or is gone.
+   * Marks the channel broken unless it already is: `marked` for the one caller that changed it,
+   * `unchanged` when it was broken or is gone. With `account`, the break owes that account's
+   * recipients its notice (not queued yet); without (`channels test`: the person testing saw the
+   * refusal), it owes none. A channel already broken keeps its break, and the notice it may owe.
    * `updatedAt` moves on, so a `replace` read before conflicts instead of writing the old state back.
    */
-  markBroken(name: string, reason: string, since: number, account: string): Promise<{ kind: 'marked' } | { kind: 'unchanged' }> {
-    const state: ChannelState = { kind: 'broken', reason, since, notice: { account, queuedAt: null } };
+  async markBroken(name: string, reason: string, since: number, account?: string): Promise<{ kind: 'marked' } | { kind: 'unchanged' }> {
+    const broken = { kind: 'broken', reason, since, ...(account === undefined ? {} : { notice: { account, queuedAt: null } }) };
+    const state = parseItem(channelStateSchema, broken, 'channels.markBroken');
     return this.conditionalUpdate(
       'channels.markBroken',
       {

@@ -6,7 +6,7 @@ import { EVENT_PRESENTERS } from '../../notices/eventPresenters';
 import type { ChannelsRepository } from '../../store/channelsRepository';
 
 export interface TestChannelDeps {
-  readonly channels: Pick<ChannelsRepository, 'setState' | 'recordDelivery' | 'setChatId'>;
+  readonly channels: Pick<ChannelsRepository, 'setState' | 'markBroken' | 'recordDelivery' | 'setChatId'>;
   readonly sender: ChannelSenderDeps;
   readonly now: () => number;
   readonly sleep: (ms: number) => Promise<void>;
@@ -73,8 +73,8 @@ export async function testChannel(deps: TestChannelDeps, channel: ChannelRecord)
       return { outcome, ok: true, waitedMs: waited };
     }
     if (outcome.kind === 'refused') {
-      // A channel already broken keeps its break as it was: its time names the notice it may still owe.
-      if (channel.state.kind !== 'broken') await deps.channels.setState(channel.name, { kind: 'broken', reason: outcome.reason, since: at });
+      // Conditional: a channel broken meanwhile (or before) keeps its break, whose time names the notice it may still owe.
+      await deps.channels.markBroken(channel.name, outcome.reason, at);
       await deps.channels.recordDelivery(channel.name, { at, outcome: 'refused' });
     }
     return { outcome, ok: false, waitedMs: waited };

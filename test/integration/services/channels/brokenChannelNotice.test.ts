@@ -102,14 +102,19 @@ describe('the broken-channel notice (outbox in the broken state)', () => {
     const since = world.now() - 60_000;
     // As a worker that crashed between the mark and the send leaves it.
     await repos().channels.setState('left-broken', { kind: 'broken', reason: 'HTTP 410: Gone', since, notice: { account: ACCOUNT, queuedAt: null } });
-    const queue = world.worker({ sender });
+    const counted = failingFirst(0);
+    let notifyQueue: ReturnType<ReturnType<typeof failingFirst>> | undefined;
+    const queue = world.worker({ sender, notifyQueue: (q) => (notifyQueue = counted(q)) });
     await queue.send([{ id: 'j', body: job('left-broken', 'a') }]);
     await world.drain(queue);
     expect(await told('left-broken')).toHaveLength(1);
     expect((await repos().channels.get('left-broken'))?.state).toMatchObject({ kind: 'broken', since, notice: { queuedAt: expect.any(Number) as unknown } });
 
+    expect(notifyQueue?.calls(), 'the notice was queued once').toBe(1);
+
     await queue.send([{ id: 'k', body: job('left-broken', 'b') }]);
     await world.drain(queue);
+    expect(notifyQueue?.calls(), 'a notice once queued is not queued again').toBe(1);
     expect(await told('left-broken')).toHaveLength(1);
     expect(to(`left-broken-${run}`), 'a broken channel is not called').toHaveLength(0);
   });
@@ -154,13 +159,23 @@ describe('the broken-channel notice (outbox in the broken state)', () => {
     expect((await channels.get('edited'))?.state).toMatchObject({ kind: 'broken', notice: { account: ACCOUNT, queuedAt: null } });
   });
 
-  it('`channels test` refused on a channel already broken keeps the break and the notice it owes: the next job tells the owner once', async () => {
+  it('a break owing a notice to something not an address is refused before it is written (the channel stays readable)', async () => {
+    await world.channel({ name: 'guarded', type: 'webhook', secret: 'env:HOOK', url: world.receivers.webhookUrl(`guarded-${run}`) });
+    const channels = repos().channels;
+    await expect(channels.markBroken('guarded', 'HTTP 410: Gone', world.now(), 'not-an-address')).rejects.toThrow(/channels\.markBroken.*account/);
+    expect((await channels.get('guarded'))?.state).toEqual({ kind: 'ok' });
+    expect((await channels.list()).some((c) => c.name === 'guarded')).toBe(true);
+  });
+
+  it('`channels test` refused on a channel broken meanwhile keeps the break and the notice it owes: the next job tells the owner once', async () => {
     const path = await refusing('retested');
-    const since = world.now() - 60_000;
-    const owed = { kind: 'broken', reason: 'HTTP 410: Gone', since, notice: { account: ACCOUNT, queuedAt: null } } as const;
-    await repos().channels.setState('retested', owed);
+    // Read while the channel was still ok; a worker marks it broken (its notice not queued) while the test runs.
     const channel = await repos().channels.get('retested');
     if (!channel) throw new Error('no channel');
+    const since = world.now() - 60_000;
+    expect(await repos().channels.markBroken('retested', 'HTTP 410: Gone', since, ACCOUNT)).toEqual({ kind: 'marked' });
+    const owed = (await repos().channels.get('retested'))?.state;
+    expect(owed).toMatchObject({ kind: 'broken', since, notice: { account: ACCOUNT, queuedAt: null } });
     const result = await testChannel({ channels: repos().channels, sender: world.senderDeps(), now: world.now, sleep: () => Promise.resolve() }, channel);
     expect(result.outcome.kind).toBe('refused');
     expect(to(path), 'the test reached the destination').toHaveLength(1);
