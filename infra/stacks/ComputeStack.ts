@@ -160,7 +160,7 @@ export class ComputeStack extends Stack {
       // Per-recipient snoozes of a drawdown alert's account: one item read, nothing written.
       .bindTableActions(table('alerts'), ['dynamodb:GetItem'])
       // The onboarding check's channel notice: the channels and their routing (their partition, cached a few
-      // seconds), one job per routed channel; never written here. An event's own channel jobs are the channel worker's.
+      // seconds), one job per routed channel; never written here. An event's own channel jobs are channel-fanout's.
       .bindTableActions(table('channels'), ['dynamodb:Query'])
       .bindQueue(messaging.channel, 'CHANNEL_QUEUE_URL')
       .bindLinkKeys(data.linkKeys)

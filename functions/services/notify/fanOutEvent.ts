@@ -13,7 +13,7 @@ import { chartFrom, drawdownChartImage } from './drawdownChart';
 import { storedSeries } from '../../store/storedSeries';
 import { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings } from './notificationSettings';
 
-/** What expanding a published notify event into channel jobs needs: the channel list (`CachedChannelList` in the worker), the account's channel controls (one `GetItem` when a channel is routed), the channel queue. */
+/** What expanding a published notify event into channel jobs needs: the channel list (`CachedChannelList` in `channel-fanout`), the account's channel controls (one `GetItem` when a channel is routed), the channel queue. */
 export interface FanOutEventDeps extends ChannelNoticePorts {
   readonly repos: {
     readonly accounts: Pick<AccountsRepository, 'get'>;
