@@ -12,6 +12,7 @@ import type { Repositories } from '../functions/store/repositories';
 import { createLocalFanOutQueue } from './localFanOutQueue';
 import { InProcessQueue, type QueueClock, type SqsLambdaHandler } from './queue/inProcessQueue';
 import type { QueueJournal } from './queue/queueJournal';
+import { deployedRedelivery } from './queue/deployedRedelivery';
 
 export interface LocalChannelQueueOptions {
   readonly repos: Repositories;
@@ -58,10 +59,7 @@ function createLocalChannelQueue(options: LocalChannelQueueOptions): InProcessQu
     batchSize: CHANNEL_BATCH_SIZE,
     // A failed job is retried sooner than in AWS (as collect and notify are locally); the receive limit and timeout are the deployed ones.
     visibilityTimeoutMs: options.visibilityTimeoutMs ?? 30_000,
-    maxReceiveCount: CHANNEL_QUEUE.maxReceiveCount,
-    timeoutMs: CHANNEL_QUEUE.consumerTimeoutSeconds * 1_000,
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.journal ? { journal: options.journal } : {}),
+    ...deployedRedelivery(CHANNEL_QUEUE, options),
   });
   for (const pacer of options.instancePacers ?? [options.pacer ?? new DestinationPacer()]) {
     workers.push(

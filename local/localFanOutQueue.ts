@@ -8,6 +8,7 @@ import { CachedChannelList } from '../functions/store/cachedChannelList';
 import type { Repositories } from '../functions/store/repositories';
 import { InProcessQueue, type QueueClock } from './queue/inProcessQueue';
 import type { QueueJournal } from './queue/queueJournal';
+import { deployedRedelivery } from './queue/deployedRedelivery';
 
 export interface LocalFanOutQueueOptions {
   readonly repos: Repositories;
@@ -46,9 +47,6 @@ export function createLocalFanOutQueue(options: LocalFanOutQueueOptions): InProc
     batchSize: FANOUT_BATCH_SIZE,
     // A failed event is retried sooner than in AWS (as the other local queues); the receive limit and timeout are the deployed ones.
     visibilityTimeoutMs: options.visibilityTimeoutMs ?? 30_000,
-    maxReceiveCount: FANOUT_QUEUE.maxReceiveCount,
-    timeoutMs: FANOUT_QUEUE.consumerTimeoutSeconds * 1_000,
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.journal ? { journal: options.journal } : {}),
+    ...deployedRedelivery(FANOUT_QUEUE, options),
   });
 }

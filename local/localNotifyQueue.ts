@@ -3,6 +3,7 @@ import type { WorkQueueSettings } from '../functions/queue/workQueueSettings';
 import { consumerQueue } from '../functions/runtime/consumer/consumerQueue';
 import { InProcessQueue, type QueueClock, type SqsLambdaHandler } from './queue/inProcessQueue';
 import type { QueueJournal } from './queue/queueJournal';
+import { deployedRedelivery } from './queue/deployedRedelivery';
 
 /**
  * The local notify queue's redelivery: the deployed consumer timeout and receive limit, with the
@@ -30,9 +31,6 @@ export function createLocalNotifyQueue(options: LocalNotifyQueueOptions): InProc
     name: 'sentinel-notify',
     consumer: options.consumer,
     visibilityTimeoutMs: options.visibilityTimeoutMs ?? 30_000,
-    maxReceiveCount: settings.maxReceiveCount,
-    timeoutMs: settings.consumerTimeoutSeconds * 1_000,
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.journal ? { journal: options.journal } : {}),
+    ...deployedRedelivery(settings, options),
   });
 }

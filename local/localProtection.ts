@@ -21,6 +21,7 @@ import { LinkTokenVerifier } from '../functions/links/linkTokenVerifier';
 import { localLinkSecrets } from '../functions/runtime/secretVersion';
 import { InProcessQueue, type QueueClock } from './queue/inProcessQueue';
 import type { QueueJournal } from './queue/queueJournal';
+import { deployedRedelivery } from './queue/deployedRedelivery';
 
 export interface LocalProtectionOptions {
   readonly settings: Settings;
@@ -102,10 +103,7 @@ export function createLocalProtection(options: LocalProtectionOptions): LocalPro
     }),
     batchSize: DECISION_BATCH_SIZE,
     visibilityTimeoutMs: options.visibilityTimeoutMs ?? DECISION_QUEUE.visibilityTimeoutSeconds * 1_000,
-    maxReceiveCount: DECISION_QUEUE.maxReceiveCount,
-    timeoutMs: DECISION_QUEUE.consumerTimeoutSeconds * 1_000,
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.journal ? { journal: options.journal } : {}),
+    ...deployedRedelivery(DECISION_QUEUE, options),
   });
   const protect = protectionService({
     protection,

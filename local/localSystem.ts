@@ -46,6 +46,7 @@ import { createLocalProtection } from './localProtection';
 import type { ProtectionSwitch } from '../functions/domain/protectionSwitch';
 import { createLocalDeskPage } from './localDesk';
 import type { DeskAssets } from '../functions/web/desk/deskAssets';
+import { deployedRedelivery } from './queue/deployedRedelivery';
 
 export interface LocalSystemOptions {
   readonly settings: Settings;
@@ -264,10 +265,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     // One delegate per delivery, as the FIFO queue's group hands them over; the signer's timeout bounds one.
     batchSize: REVOCATION_BATCH_SIZE,
     visibilityTimeoutMs: options.visibilityTimeoutMs ?? 60_000,
-    maxReceiveCount: REVOCATION_QUEUE.maxReceiveCount,
-    timeoutMs: REVOCATION_QUEUE.consumerTimeoutSeconds * 1_000,
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(folder ? { journal: folder.journalFor('sentinel-revoke-all') } : {}),
+    ...deployedRedelivery(REVOCATION_QUEUE, { clock: options.clock, journal: folder?.journalFor('sentinel-revoke-all') }),
   });
   const revokeAllPage = createRevokeAllPageHandler({
     ...page,
