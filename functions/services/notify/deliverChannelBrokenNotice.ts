@@ -2,10 +2,9 @@ import type { ChannelBrokenMessage } from '../../messages/notifyMessage';
 import { mailAudience } from '../../notices/audience';
 import { EVENT_PRESENTERS } from '../../notices/eventPresenters';
 import { plainEmailOf } from '../../notices/plainNoticeEmail';
-import { recordLeftOut } from '../delivery/leftOutEntry';
 import { recipientLinks } from '../delivery/recipientLinks';
 import type { DeliverNotificationDeps } from './deliverNotification';
-import { mailEachRecipient, type NotificationOutcome } from './mailEachRecipient';
+import { mailAccountAudience, type NotificationOutcome } from './mailEachRecipient';
 
 /**
  * Tells the account's security recipients (suppressed and opted-out addresses left out) that one of
@@ -19,12 +18,10 @@ export async function deliverChannelBrokenNotice(deps: DeliverNotificationDeps, 
   if (!account) return { kind: 'skipped', reason: 'the account is not tracked' };
   const audience = await mailAudience(deps.repos, account.emails, 'security');
   const presenter = EVENT_PRESENTERS['channel-broken'];
-  // The break's own time: a notice queued again lands on the same entries.
-  await recordLeftOut(deps.repos.history, account, audience.leftOut, { eventId: message.eventId, kind: presenter.head.record, at: message.at });
-  if (audience.kind === 'none') return { kind: 'skipped', reason: audience.reason };
   const event = { channel: message.channel, reason: message.reason, since: message.at, account };
-  const copies = audience.recipients.map((recipient) => ({ recipient, account: account.address }));
-  return mailEachRecipient(deps, { eventId: message.eventId, kind: presenter.head.record, sentAt: message.at }, copies, ({ recipient }) => {
+  // At the break's own time: a notice queued again lands on the same entries and delivery ids.
+  const mail = { eventId: message.eventId, kind: presenter.head.record, at: message.at, sentAt: message.at };
+  return mailAccountAudience(deps, account, audience, mail, ({ recipient }) => {
     const links = recipientLinks(deps.links, account, recipient, message.at, 'security');
     return { rendered: plainEmailOf(presenter.email(event)), unsubscribeUrl: links.unsubscribeUrl, oneClickUnsubscribe: links.oneClickUnsubscribe };
   });

@@ -15,14 +15,13 @@ import { noticeHead, presentNotice } from '../../notices/presentNotice';
 import { renderNoticeEmail } from '../../notices/renderNoticeEmail';
 import type { PreferencesRepository } from '../../store/preferencesRepository';
 import { recipientLinks } from '../delivery/recipientLinks';
-import { recordLeftOut } from '../delivery/leftOutEntry';
 import { mailAudience, noticeAddressees } from '../../notices/audience';
 import type { DeskOperatorsRepository } from '../../store/deskOperatorsRepository';
 import { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings } from './notificationSettings';
 import type { ChannelNoticePorts } from '../delivery/channelNotices';
 import { drawdownChart } from './drawdownChart';
 import { currentDelegates } from './currentDelegates';
-import { mailEachRecipient, type NotificationOutcome } from './mailEachRecipient';
+import { mailAccountAudience, type NotificationOutcome } from './mailEachRecipient';
 
 export { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings, type NotificationOutcome };
 
@@ -100,11 +99,7 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
     // A drawdown alert skips the recipients who snoozed it through their own link.
     message.kind === 'drawdown' ? { read: () => deps.repos.alerts.recipientSnoozes(message.account), now } : undefined,
   );
-  // The event's own time: a redelivered message lands on the same entries.
-  await recordLeftOut(deps.repos.history, account, audience.leftOut, { eventId: message.eventId, kind, at: message.at });
-  if (audience.kind === 'none') return { kind: 'skipped', reason: audience.reason };
-  const copies = audience.recipients.map((recipient) => ({ recipient, account: account.address }));
-  return mailEachRecipient(deps, { eventId: message.eventId, kind, sentAt: now }, copies, async ({ recipient }) => {
+  return mailAccountAudience(deps, account, audience, { eventId: message.eventId, kind, at: message.at, sentAt: now }, async ({ recipient }) => {
     const shared = await parts();
     const links = recipientLinks(deps.links, account, recipient, now, category);
     const { email } = presentNotice(message, {

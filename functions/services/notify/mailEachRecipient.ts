@@ -1,5 +1,8 @@
 import type { Counters } from '../../shared/observability';
 import { RetryLaterError } from '../../shared/retryLaterError';
+import type { MailAudience } from '../../notices/audience';
+import type { AccountHistoryRepository } from '../../store/accountHistoryRepository';
+import { recordLeftOut } from '../delivery/leftOutEntry';
 import { deliverToRecipient, tallyOutcomes, type ComposedEmail, type MailDeliveryDeps, type RecipientOutcome } from '../delivery/mailDelivery';
 
 /** How mailing one notify message (or onboarding check) ended. */
@@ -42,6 +45,25 @@ export async function mailEachRecipient<C extends RecipientCopy>(
     outcomes.push(await deliverToRecipient(deps, { ...mail, account: copy.account, recipient: copy.recipient, compose: () => compose(copy) }));
   }
   return notificationOutcome(deps.counters, outcomes);
+}
+
+/**
+ * Mails one account's notice to its audience (`mailAudience`): those left out are recorded in the
+ * account's history at `at`, the event's own time (a redelivered message lands on the same
+ * entries), then each recipient left is mailed (`mailEachRecipient`); `skipped` when no one is.
+ */
+export async function mailAccountAudience(
+  deps: MailDeliveryDeps & { readonly counters: Counters; readonly repos: { readonly history: Pick<AccountHistoryRepository, 'recordDelivery'> } },
+  account: { readonly address: string; readonly timezone: string },
+  audience: MailAudience,
+  mail: NoticeMail & { readonly at: number },
+  compose: (copy: RecipientCopy) => Promise<ComposedEmail> | ComposedEmail,
+): Promise<NotificationOutcome> {
+  const { at, ...shared } = mail;
+  await recordLeftOut(deps.repos.history, account, audience.leftOut, { eventId: mail.eventId, kind: mail.kind, at });
+  if (audience.kind === 'none') return { kind: 'skipped', reason: audience.reason };
+  const copies = audience.recipients.map((recipient) => ({ recipient, account: account.address }));
+  return mailEachRecipient(deps, shared, copies, compose);
 }
 
 /**
