@@ -21,15 +21,15 @@ function words({ channel, reason, account }: ChannelBrokenEvent) {
   };
 }
 
-/**
- * The short notice telling an account's recipients that one of its channels refused delivery for
- * good (`channel-broken:<name>:<since>`); its email is the same two sentences, plain.
- */
 /** The event id of a channel's broken notice: one per time it was marked broken. */
 export function channelBrokenEventId(channel: string, since: number): string {
   return `channel-broken:${channel}:${since}`;
 }
 
+/**
+ * The short notice telling an account's recipients that one of its channels refused delivery for
+ * good (`channel-broken:<name>:<since>`); its email is the same two sentences, plain.
+ */
 export const channelBrokenPresenter: EventPresenter<ChannelBrokenEvent, PlainNoticeEmail> = {
   head: { type: 'channel.broken', category: 'security', email: 'plain', record: 'channel-broken' },
   present(event) {

@@ -12,6 +12,7 @@ import {
 import type { ChannelType } from '../../../functions/domain/channel';
 import type { MailInput, NoticeInput } from '../../../functions/notices/noticeInput';
 import { presentNotice } from '../../../functions/notices/presentNotice';
+import { channelBrokenEventId } from '../../../functions/notices/channelBrokenPresenter';
 
 export const ACCOUNT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 export const DELEGATE = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
@@ -192,7 +193,7 @@ export function hugeNotice(): Notice {
 export function channelBrokenMessage(account: string, channel: string, type: ChannelType, since: number, reason: string): ChannelBrokenMessage {
   return channelBrokenMessageSchema.parse({
     kind: 'channel-broken',
-    eventId: `channel-broken:${channel}:${since}`,
+    eventId: channelBrokenEventId(channel, since),
     account,
     at: since,
     channel: { name: channel, type },
