@@ -147,6 +147,17 @@ export const channelBrokenMessageSchema = z.object({
 });
 export type ChannelBrokenMessage = z.infer<typeof channelBrokenMessageSchema>;
 
+const NOTIFY_MESSAGE_KINDS: ReadonlySet<string> = new Set(notifyMessageSchema.options.map((option) => option.shape.kind.value));
+
+/**
+ * Whether a notify-queue body is a `NotifyMessage` about one account, the kinds the channels fan out
+ * too; not an onboarding check or a broken-channel notice (email only). Read from the schema's kinds,
+ * so a new email-only kind is never fanned out by mistake.
+ */
+export function isNotifyMessage<T extends { readonly kind: string }>(body: T): body is Extract<T, { kind: NotifyMessage['kind'] }> {
+  return NOTIFY_MESSAGE_KINDS.has(body.kind);
+}
+
 /** Everything the notify queue carries: the notify messages about one account, the onboarding checks and the broken-channel notices. */
 export const notifyQueueMessageSchema = z.discriminatedUnion('kind', [...notifyMessageSchema.options, onboardingCheckSchema, channelBrokenMessageSchema]);
 export type NotifyQueueMessage = z.infer<typeof notifyQueueMessageSchema>;

@@ -1,5 +1,5 @@
 import type { FanOutEvent } from '../messages/channelJob';
-import type { NotifyQueueEvent } from '../messages/notifyMessage';
+import { isNotifyMessage, type NotifyQueueEvent } from '../messages/notifyMessage';
 import type { MessageQueue, QueueEntry, SendFailure, SendResult } from '../queue/messageQueue';
 
 /**
@@ -20,7 +20,7 @@ export function notifyPublisher<T extends NotifyQueueEvent>(notify: MessageQueue
       const fanOut: QueueEntry<FanOutEvent>[] = [];
       for (const entry of entries) {
         const body: NotifyQueueEvent = entry.body;
-        if (body.kind !== 'onboarding-check' && body.kind !== 'channel-broken')
+        if (isNotifyMessage(body))
           fanOut.push({ id: entry.id, body: { fanout: body }, ...(entry.delaySeconds === undefined ? {} : { delaySeconds: entry.delaySeconds }) });
       }
       const [emailed, chats] = await Promise.all([notify.send(entries), fanOut.length === 0 ? { sent: [], failed: [] } : fanOutQueue.send(fanOut)]);

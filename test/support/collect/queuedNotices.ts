@@ -1,4 +1,4 @@
-import { notifyQueueMessageSchema, type NotifyMessage } from '../../../functions/messages/notifyMessage';
+import { isNotifyMessage, notifyQueueMessageSchema, type NotifyMessage } from '../../../functions/messages/notifyMessage';
 
 /**
  * The notify messages among what collect queued on the notify queue: every body is parsed as the
@@ -6,5 +6,5 @@ import { notifyQueueMessageSchema, type NotifyMessage } from '../../../functions
  */
 export function queuedNotices(body: unknown): NotifyMessage[] {
   const message = notifyQueueMessageSchema.parse(body);
-  return message.kind === 'onboarding-check' || message.kind === 'channel-broken' ? [] : [message];
+  return isNotifyMessage(message) ? [message] : [];
 }
