@@ -1,20 +1,15 @@
 import { emailEntryBase, type DeliveryHistoryEntry } from '../../../domain/deliveryHistoryEntry';
-import { mailingAccounts, planRecipientReports, scheduleFollowers, type ReportPeriod } from '../../../domain/recipientSchedule';
-import { planFor, type ReportMode } from '../../../domain/reportPlan';
+import { planReportJob, type ReportPeriod } from '../../../domain/recipientSchedule';
+import type { PlannedReport } from '../../../domain/reportPlan';
+import { readReportJob, type ReportJobStores } from '../send/sendReportJob';
 import type { TrackedAccount } from '../../../domain/account';
 import { withoutUrls } from '../../../shared/withoutUrls';
 import type { AccountHistoryRepository } from '../../../store/accountHistoryRepository';
-import type { AccountsRepository } from '../../../store/accountsRepository';
 import type { MissedReport } from '../../../store/missedReportsRepository';
-import type { RecipientsRepository } from '../../../store/recipientsRepository';
 import { REPORT_KINDS } from '../../../domain/reportKinds';
 
 /** What listing a missed report in its accounts' deliveries reads and writes. */
-export interface MissedDeliveryPorts {
-  /** The account of an account job (one `GetItem`), or a recipient's accounts (one `BatchGetItem`). */
-  readonly accounts: Pick<AccountsRepository, 'get' | 'getMany'>;
-  /** Which of an account's addresses follow its schedule, or a recipient job's record. */
-  readonly recipients: Pick<RecipientsRepository, 'get' | 'getMany'>;
+export interface MissedDeliveryPorts extends ReportJobStores {
   readonly history: Pick<AccountHistoryRepository, 'recordDelivery'>;
 }
 
@@ -37,26 +32,18 @@ export async function recordMissedDeliveries(ports: MissedDeliveryPorts, missed:
   const reason = missedReason(missed, graceMs);
   const { job } = missed;
   const listed: { account: TrackedAccount; entry: DeliveryHistoryEntry }[] = [];
-  const list = (account: TrackedAccount, recipients: readonly string[], period: ReportPeriod, mode: ReportMode): void => {
-    const plan = planFor(account, mode, job.dueAt);
+  const list = (account: TrackedAccount, recipients: readonly string[], period: ReportPeriod, plan: PlannedReport): void => {
     // A claimed day's or summary's plan is always one to send (`planClaimedReport`, `summaryPlan`).
     if (plan.kind !== 'send') return;
     for (const to of recipients) {
       listed.push({ account, entry: { ...emailEntryBase({ eventId: plan.eventId, kind: REPORT_KINDS[period], to }, job.dueAt), outcome: 'missed', reason } });
     }
   };
-  if (job.kind === 'recipient') {
-    const record = await ports.recipients.get(job.email);
-    if (record === null) return;
-    const accounts = mailingAccounts(record, await ports.accounts.getMany(record.accounts));
-    // The per-account reports its run would have sent (a digest names no account).
-    const run = planRecipientReports(record, accounts, { kind: 'scheduled', reportDate: job.reportDate }, job.dueAt);
-    for (const send of run.sends) if (send.kind === 'account') list(send.account, [record.email], send.period, send.mode);
-  } else {
-    const account = await ports.accounts.get(job.address);
-    if (account === null) return;
-    const followers = scheduleFollowers(account.emails, await ports.recipients.getMany(account.emails));
-    list(account, followers, 'day', { kind: 'scheduled', reportDate: job.reportDate });
-  }
+  // The job as its run would have decided it (nothing when the account or the record is gone).
+  const plan = planReportJob(await readReportJob(ports, job), job, job.dueAt);
+  if (plan.kind === 'account') list(plan.account, plan.to, 'day', plan.plan);
+  // The per-account reports the recipient's run would have sent (a digest names no account).
+  if (plan.kind === 'recipient')
+    for (const send of plan.plan.sends) if (send.kind === 'account') list(send.account, [plan.record.email], send.period, send.plan);
   await Promise.all(listed.map(({ account, entry }) => ports.history.recordDelivery(account.address, entry)));
 }

@@ -1,9 +1,10 @@
-import type { AccountReportJob, RecipientReportJob, ReportJob } from '../../../messages/reportJob';
+import type { ReportJob } from '../../../messages/reportJob';
 import { planReportJob, type ReportJobReads } from '../../../domain/recipientSchedule';
 import { retryReason, sentSome, type ReportJobOutcome } from '../../../domain/reportOutcome';
 import { describeError } from '../../../shared/describeError';
 import { RetryLaterError } from '../../../shared/retryLaterError';
-import type { RecipientRecord } from '../../../store/recipientsRepository';
+import type { AccountsRepository } from '../../../store/accountsRepository';
+import type { RecipientRecord, RecipientsRepository } from '../../../store/recipientsRepository';
 import type { ReportDeps } from './reportDeps';
 import { sendPlannedReport } from './sendAccountReport';
 import { sendRecipientPlan } from './sendRecipientReports';
@@ -45,8 +46,11 @@ export async function runReportJob(deps: ReportDeps, job: ReportJob, options: Re
   if (now < job.dueAt) throw new RetryLaterError(`the report is due in ${Math.ceil((job.dueAt - now) / 1000)} s`, { retryAfterMs: job.dueAt - now });
   let outcome: ReportJobOutcome;
   try {
-    const reads = job.kind === 'recipient' ? await readRecipientJob(deps.repos, job) : await readAccountJob(deps.repos, job);
-    const plan = planReportJob(reads, { reportDate: job.reportDate, dueAt: job.dueAt, ...(options.missed === true ? { missed: true } : {}) }, now);
+    const plan = planReportJob(
+      await readReportJob(deps.repos, job),
+      { reportDate: job.reportDate, dueAt: job.dueAt, ...(options.missed === true ? { missed: true } : {}) },
+      now,
+    );
     if (plan.kind === 'recipient') outcome = { kind: 'recipient', result: await sendRecipientPlan(deps, plan.record, plan.accounts, plan.plan, now) };
     else if (plan.kind === 'account') outcome = await sendPlannedReport(deps, plan, now);
     else outcome = { kind: 'skipped', reason: plan.reason };
@@ -64,14 +68,22 @@ export async function runReportJob(deps: ReportDeps, job: ReportJob, options: Re
   return outcome;
 }
 
-/** An account job's reads: the account as stored now, and the recipient records of its addressees. */
-async function readAccountJob(repos: ReportDeps['repos'], job: AccountReportJob): Promise<ReportJobReads<RecipientRecord>> {
-  const account = await repos.accounts.get(job.address);
-  return { kind: 'account', account, records: account ? await repos.recipients.getMany(account.emails) : new Map() };
+/** Where a report job's reads come from: the accounts and the recipient records. */
+export interface ReportJobStores {
+  readonly accounts: Pick<AccountsRepository, 'get' | 'getMany'>;
+  readonly recipients: Pick<RecipientsRepository, 'get' | 'getMany'>;
 }
 
-/** A recipient job's reads: the recipient's record as stored now, and the accounts it lists. */
-async function readRecipientJob(repos: ReportDeps['repos'], job: RecipientReportJob): Promise<ReportJobReads<RecipientRecord>> {
-  const record = await repos.recipients.get(job.email);
-  return { kind: 'recipient', record, accounts: record ? await repos.accounts.getMany(record.accounts) : [] };
+/**
+ * What a report job is about, as stored now: an account job's account (it may have been removed)
+ * and its addressees' recipient records; a recipient job's record and the accounts it lists. What
+ * `planReportJob` decides from, for the worker and for listing a missed report.
+ */
+export async function readReportJob(stores: ReportJobStores, job: ReportJob): Promise<ReportJobReads<RecipientRecord>> {
+  if (job.kind === 'recipient') {
+    const record = await stores.recipients.get(job.email);
+    return { kind: 'recipient', record, accounts: record ? await stores.accounts.getMany(record.accounts) : [] };
+  }
+  const account = await stores.accounts.get(job.address);
+  return { kind: 'account', account, records: account ? await stores.recipients.getMany(account.emails) : new Map() };
 }
