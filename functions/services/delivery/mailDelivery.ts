@@ -127,7 +127,7 @@ export async function deliverToRecipient(deps: MailDeliveryDeps, email: Recipien
     attempt = { kind: 'unsent', ...unsentOutcome(step, error) };
   }
 
-  const outcome: RecipientOutcome = attempt.kind === 'unsent' ? attempt.outcome : { kind: 'sent', sesMessageId: attempt.sesMessageId };
+  const outcome: RecipientOutcome = attempt.kind === 'unsent' ? attempt.outcome : attempt;
   // A digest names no one account: its copies are not in any account's history.
   const entry = isHexAddress(email.account) ? mailDeliveryEntry(email, outcome, email.sentAt) : null;
   if (attempt.kind === 'sent') {
@@ -145,11 +145,11 @@ export async function deliverToRecipient(deps: MailDeliveryDeps, email: Recipien
   return outcome;
 }
 
-/** How one claimed attempt ended. */
-type Attempt = { readonly kind: 'sent'; readonly sesMessageId: string } | ({ readonly kind: 'unsent' } & UnsentOutcome);
+/** How one claimed attempt ended: sent (the recipient's outcome as it is), or not, with what that means. */
+type Attempt = Extract<RecipientOutcome, { kind: 'sent' }> | ({ readonly kind: 'unsent' } & UnsentOutcome);
 
 interface UnsentOutcome {
-  readonly outcome: { kind: 'failed' | 'retryable'; reason: string };
+  readonly outcome: Extract<RecipientOutcome, { kind: 'failed' | 'retryable' }>;
   /** A surprise (not a render or send error): rethrown once the record is released. */
   readonly surprise?: { readonly error: unknown };
 }
