@@ -4,11 +4,8 @@ import type { ReportFanOutJob } from '../../messages/channelJob';
 import { reportFanOut } from '../../notices/reportFanOut';
 import type { Counters } from '../../shared/observability';
 import type { AccountsRepository } from '../../store/accountsRepository';
-import { queueChannelNotices, type ChannelNoticePorts } from '../delivery/channelNotices';
+import { queueChannelNotices, REPORT_CHANNEL_JOBS_METRIC, type ChannelNoticePorts } from '../delivery/channelNotices';
 import type { FanOutOutcome } from './fanOutEvent';
-
-/** Metric: channel jobs queued for reports (one per report and channel taking it). */
-export const REPORT_CHANNEL_JOBS_METRIC = 'ReportChannelJobs';
 
 /** What routing a report's chat notice needs: the account (one item), the channel list, the account's channel controls, the channel queue, the link minter. */
 export interface FanOutReportDeps extends ChannelNoticePorts {

@@ -6,15 +6,13 @@ import type { ReportModel } from '../../../domain/reportModel';
 import { describeError } from '../../../shared/describeError';
 import { channelAudience } from '../../../notices/audience';
 import { sendAll } from '../../../queue/sendAll';
-import { encodeChart, queueChannelNotices } from '../../delivery/channelNotices';
+import { encodeChart, queueChannelNotices, REPORT_CHANNEL_JOBS_METRIC } from '../../delivery/channelNotices';
 import type { MailChart } from '../../delivery/mailChart';
 import { presentDigest } from '../../../notices/digestPresenter';
 import { presentReport } from '../../../notices/reportPresenter';
 import type { DigestInput } from './digestInput';
 import type { ReportDeps } from './reportDeps';
 
-/** Metric: channel jobs queued for reports by the worker itself (digests; an account report's are counted by the fan-out). */
-export const REPORT_CHANNEL_JOBS_METRIC = 'ReportChannelJobs';
 /** Metric: reports whose chat notice could not be published or queued (the emails went; the chats miss this one). */
 export const REPORT_CHANNEL_FAILURES_METRIC = 'ReportChannelFailures';
 
