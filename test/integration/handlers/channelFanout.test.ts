@@ -98,6 +98,7 @@ describe('channel-fanout', () => {
     const stranger = '0x00000000000000000000000000000000000f4a12';
     await world.fanOutQueueOf(queue).send([{ id: 'r2', body: reportJob(`daily-report:${stranger}:gone`, stranger) }]);
     await world.drain(queue);
+    expect(counters.totals.get('MalformedMessages') ?? 0, 'read as a report job, not dropped').toBe(0);
     expect(counters.totals.get('ReportChannelJobs') ?? 0).toBe(0);
     expect(queue.counts().visible + queue.counts().deadLettered).toBe(0);
   });
