@@ -3,7 +3,7 @@ import { DestinationPacer } from '../functions/domain/destinationPacer';
 import { createChannelWorkerHandler } from '../functions/handlers/channel-worker';
 import { CHANNEL_BATCH_SIZE, CHANNEL_QUEUE } from '../functions/services/channels/channelQueueSettings';
 import type { LinkMinter } from '../functions/links/linkMinter';
-import type { ChannelQueueMessage, FanOutEvent } from '../functions/messages/channelJob';
+import type { ChannelQueueMessage, FanOutEvent, FanOutQueueMessage } from '../functions/messages/channelJob';
 import type { NotifyQueueEvent } from '../functions/messages/notifyMessage';
 import type { MessageQueue } from '../functions/queue/messageQueue';
 import type { DestinationSlots } from '../functions/services/channels/destinationSlots';
@@ -91,8 +91,8 @@ export interface LocalChannelQueuesOptions extends Omit<LocalChannelQueueOptions
 
 /** The channel side of one local process: the fan-out queue (`channel-fanout`) and the channel queue (the channel worker) it queues jobs on. */
 export interface LocalChannelQueues {
-  /** Where producers publish each notify event's `fanout` job (`notifyPublisher`). */
-  readonly fanOutQueue: InProcessQueue<FanOutEvent>;
+  /** Where producers publish each notify event's `fanout` job (`notifyPublisher`) and the report worker each report's chat notice. */
+  readonly fanOutQueue: InProcessQueue<FanOutQueueMessage>;
   readonly channelQueue: InProcessQueue<ChannelQueueMessage>;
 }
 

@@ -1,6 +1,6 @@
 import { createChannelFanoutHandler } from '../functions/handlers/channel-fanout';
 import type { LinkMinter } from '../functions/links/linkMinter';
-import type { ChannelJob, FanOutEvent } from '../functions/messages/channelJob';
+import type { ChannelJob, FanOutQueueMessage } from '../functions/messages/channelJob';
 import type { MessageQueue } from '../functions/queue/messageQueue';
 import { FANOUT_BATCH_SIZE, FANOUT_QUEUE } from '../functions/services/notify/fanOutQueueSettings';
 import type { Counters, Log } from '../functions/shared/observability';
@@ -28,11 +28,11 @@ export interface LocalFanOutQueueOptions {
 
 /**
  * The fan-out queue of one local process, consumed by the deployed fan-out handler
- * (`createChannelFanoutHandler`): each published notify event is expanded into one job per
- * channel taking it, queued on `channelQueue`.
+ * (`createChannelFanoutHandler`): each published notify event, and each report's chat notice, is
+ * expanded into one job per channel taking it, queued on `channelQueue`.
  */
-export function createLocalFanOutQueue(options: LocalFanOutQueueOptions): InProcessQueue<FanOutEvent> {
-  return new InProcessQueue<FanOutEvent>({
+export function createLocalFanOutQueue(options: LocalFanOutQueueOptions): InProcessQueue<FanOutQueueMessage> {
+  return new InProcessQueue<FanOutQueueMessage>({
     name: 'sentinel-fanout',
     consumer: createChannelFanoutHandler({
       repos: options.repos,

@@ -139,12 +139,12 @@ export function localMailDeps(
   links: Links,
   chain: ChainClient,
   sender: MailSender,
-  /** Where reports go to chat (the in-process channel queue); without it, email only. */
-  channels?: ReportDeps['channels'],
+  /** Where reports go to chat (an account report's notice on the in-process fan-out queue, a digest's jobs on the channel queue); without it, email only. */
+  chat?: Required<Pick<ReportDeps, 'channels' | 'fanOutQueue'>>,
 ): ReportDeps {
   const { settings, clock } = options;
   const deps = {
-    ...(channels ? { channels } : {}),
+    ...chat,
     repos: options.repos,
     chain,
     sender,
@@ -191,9 +191,12 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
     ...(folder ? { journalFor: (queue: string) => folder.journalFor(queue) } : {}),
   });
   const { channelQueue } = channels;
-  // Reports go to chat through the same in-process channel queue and worker as alerts.
+  // Reports go to chat through the same in-process fan-out, channel queue and worker as alerts.
   const channelList = new CachedChannelList(repos.channels, settings.CHANNEL_LIST_CACHE_SECONDS * 1_000, now);
-  const mail = localMailDeps(options, links, chain, governor.sender(ses, 'report'), { channels: channelList, alerts: repos.alerts, channelQueue, links });
+  const mail = localMailDeps(options, links, chain, governor.sender(ses, 'report'), {
+    channels: { channels: channelList, alerts: repos.alerts, channelQueue, links },
+    fanOutQueue: channels.fanOutQueue,
+  });
   const pipeline = createLocalPipeline({
     repos,
     chain,

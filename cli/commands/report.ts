@@ -22,11 +22,11 @@ import { formatTable, plural, printJson, UsageError, addressMessage } from '../o
 
 /**
  * The report service's ports from the CLI runtime: its repositories, links and clock, the chain, SES
- * from the settings paced at `MAIL_RATE`'s report share, and the channel queue reports to chat go
- * on, consumed in this process; a channel its worker marks broken is announced on a notify queue
- * whose consumer (the notify handler, at the alert share) emails it. `deliver` drains them (the
- * fan-out queue too, empty unless a channel job passes a stray fan-out back), in rounds until they
- * are empty, before the command exits.
+ * from the settings paced at `MAIL_RATE`'s report share, and where reports go to chat, consumed in
+ * this process: the fan-out queue an account report's notice is published on (routed there to
+ * one job per channel) and the channel queue (those jobs, and a digest's); a channel its worker
+ * marks broken is announced on a notify queue whose consumer (the notify handler, at the alert
+ * share) emails it. `deliver` drains them in rounds until they are empty, before the command exits.
  */
 export async function reportDepsFrom(rt: CliRuntime): Promise<{ deps: MissedReportsDeps; deliver: () => Promise<void> }> {
   const counters = memoryCounters();
@@ -38,6 +38,7 @@ export async function reportDepsFrom(rt: CliRuntime): Promise<{ deps: MissedRepo
   const deps: Omit<MissedReportsDeps, 'digest'> = {
     repos: rt.repos,
     channels: { channels: rt.repos.channels, alerts: rt.repos.alerts, channelQueue, links },
+    fanOutQueue: channels.fanOutQueue,
     missedReports: rt.repos.missedReports,
     // Created when a report is built: a run with nothing due needs no chain settings.
     chain: { getPortfolio: (query, options) => rt.chain().getPortfolio(query, options) },

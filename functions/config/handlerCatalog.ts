@@ -116,9 +116,10 @@ export const HANDLER_CATALOG = {
   'daily-report': {
     entryFile: 'report-worker',
     requires: {
-      // CHANNEL_QUEUE_URL: reports to chat, one job per channel taking the account's reports (with its channel-preferences link).
-      settings: ['PUBLIC_BASE_URL', 'ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'CHANNEL_QUEUE_URL'],
-      links: { mints: ['revoke', 'unsubscribe', 'preferences', 'channel-preferences'], verifies: [] },
+      // FANOUT_QUEUE_URL: an account report's chat notice, published once (channel-fanout routes it and mints each channel's link).
+      // CHANNEL_QUEUE_URL: a digest's chat notices, one job per channel taking some of its accounts' reports.
+      settings: ['PUBLIC_BASE_URL', 'ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'FANOUT_QUEUE_URL', 'CHANNEL_QUEUE_URL'],
+      links: { mints: ['revoke', 'unsubscribe', 'preferences'], verifies: [] },
     },
     // The report worker: a batch of reports rendered in parallel (1 vCPU), sent at its share of the
     // mail rate, throttled sends backed off for up to ~30 s.
@@ -159,14 +160,14 @@ export const HANDLER_CATALOG = {
   },
   'channel-fanout': {
     requires: {
-      // CHANNEL_QUEUE_URL: the one job per channel taking the event.
+      // CHANNEL_QUEUE_URL: the one job per channel taking the event or the report.
       settings: ['PUBLIC_BASE_URL', 'CHANNEL_QUEUE_URL'],
-      // The links of the notices it fans out.
+      // The links of the notices it fans out (a report's: each channel's channel-preferences link).
       links: { mints: ['revoke', 'revoke-all', 'channel-snooze', 'channel-preferences'], verifies: [] },
     },
-    // A batch of published events (`FANOUT_BATCH_SIZE`), each a few item reads, a drawdown's chart
-    // PNG drawn once for the chats that show it, and one batch of channel jobs: the drawing is CPU,
-    // and more memory buys it.
+    // A batch of published events and reports (`FANOUT_BATCH_SIZE`), each a few item reads, a
+    // drawdown's chart PNG drawn once for the chats that show it (a report's comes drawn), and one
+    // batch of channel jobs: the drawing is CPU, and more memory buys it.
     sizing: { timeoutSeconds: 60, memoryMb: 1024 },
     // Tables it reads: accounts (one item), channels (the `channel` partition, cached), alerts (the
     // account's channel controls), curves (the chart's window), delegates (the revoke-all count).

@@ -9,10 +9,9 @@ import type { SeriesPoint } from './series';
 
 /**
  * Everything one account's report run read, before anything is decided. `Left` is an addressee
- * left out of the mailing (with why), `Channel` a chat channel that takes the account's reports:
- * the run carries them through as read.
+ * left out of the mailing (with why): the run carries them through as read.
  */
-export interface ReportReadings<Left = never, Channel = never> {
+export interface ReportReadings<Left = never> {
   /** Which report the mode asks for (`planFor`): what was read follows from it. */
   readonly plan: ReportPlan;
   /** The report's span (a daily report, or a weekly or monthly summary): the kind its emails and history entries carry. */
@@ -27,8 +26,6 @@ export interface ReportReadings<Left = never, Channel = never> {
   readonly sent: readonly string[];
   /** What the report shows, read from the chain or, once the chain was given up, from the store; `null` when nothing needed it. */
   readonly figures: ReportModelInput | null;
-  /** The channels that take the report (read only while some copy is still to be sent). */
-  readonly channels: readonly Channel[];
 }
 
 /** A report plan that sends. */
@@ -47,7 +44,7 @@ export interface LeftOutHistory<Left> {
 }
 
 /** What a report run does, decided once from its readings. */
-export type ReportComposition<Left = never, Channel = never> =
+export type ReportComposition<Left = never> =
   /** Not due at `now`; when `reschedule`, the stored `nextReportAt` is in the past and moves to `nextAt`. */
   | { readonly kind: 'not-due'; readonly nextAt: number; readonly reschedule: boolean }
   /** No one to send it to (`reason` says why); those left out are recorded; the schedule moves on (`plan.nextReportAt`). */
@@ -56,8 +53,8 @@ export type ReportComposition<Left = never, Channel = never> =
   | { readonly kind: 'already-sent'; readonly plan: SendPlan; readonly recipients: readonly string[] }
   /**
    * The report to send: one copy per recipient (one already delivered is not sent again: its
-   * delivery record says so), built from `model`, each email of `mailKind`; then one message per
-   * channel of `channels`. `storedData` when the chain did not answer and the figures come from
+   * delivery record says so), built from `model`, each email of `mailKind`; then its chat notice
+   * (routed by the fan-out). `storedData` when the chain did not answer and the figures come from
    * the store (the report says so at the top, the run counts it). Those left out are recorded first.
    */
   | {
@@ -69,7 +66,6 @@ export type ReportComposition<Left = never, Channel = never> =
       readonly storedData: boolean;
       /** The newest curve point the report reaches (the email's status line); `null` without one. */
       readonly lastPointAtMs: number | null;
-      readonly channels: readonly Channel[];
       readonly history: LeftOutHistory<Left>;
     };
 
@@ -77,10 +73,10 @@ export type ReportComposition<Left = never, Channel = never> =
  * Decides one account's report from what its run read: not due, nothing to send (no one left to
  * send it to), already sent (every recipient has it), or the report itself (its model; labelled
  * as built from stored data when the chain did not answer), with what goes into the account's
- * history and which channels get it. Pure: the run reads first, calls this once, then sends and
+ * history. Pure: the run reads first, calls this once, then sends and
  * records what it says.
  */
-export function composeReport<Left = never, Channel = never>(readings: ReportReadings<Left, Channel>): ReportComposition<Left, Channel> {
+export function composeReport<Left = never>(readings: ReportReadings<Left>): ReportComposition<Left> {
   const { plan, audience } = readings;
   if (plan.kind === 'not-due') return { kind: 'not-due', nextAt: plan.nextAt, reschedule: plan.reschedule };
   const mailKind = REPORT_KINDS[readings.span];
@@ -104,7 +100,6 @@ export function composeReport<Left = never, Channel = never>(readings: ReportRea
     model,
     storedData: model.source.kind === 'stored',
     lastPointAtMs: readings.figures.history.at(-1)?.timestamp ?? null,
-    channels: readings.channels,
     history,
   };
 }

@@ -1,4 +1,4 @@
-import { fanOutJobSchema, type ChannelJob } from '../messages/channelJob';
+import { fanOutQueueJobSchema, type ChannelJob } from '../messages/channelJob';
 import { someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { handlerBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
@@ -12,24 +12,34 @@ import { ChannelsRepository } from '../store/channelsRepository';
 import { CurvesRepository } from '../store/curvesRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
 import { fanOutEvent, type FanOutEventDeps } from '../services/notify/fanOutEvent';
+import { fanOutReport } from '../services/notify/fanOutReport';
 
-/** What the fan-out consumer needs: the fan-out's ports, plus a metrics flush per invocation. */
+/** What the fan-out consumer needs: the fan-out's ports (an event's and a report's), plus a metrics flush per invocation. */
 export interface ChannelFanoutDeps extends FanOutEventDeps, ConsumerDeps {}
 
 /**
  * The fan-out queue's consumer (the `channel-fanout` Lambda in AWS; run in process by `collect`,
- * `serve` and `npm start`): each record is one published notify event (`fanout` job), expanded
- * with `fanOutEvent` into one job per channel taking it, queued on the channel queue for the
- * channel worker. A store or queue failure lists the record in `batchItemFailures`; the
- * redelivered event queues its jobs again, and the per-(event, channel) delivery ids send nothing
- * twice.
+ * `serve`, `report` and `npm start`): each record is one published notify event (`fanout` job),
+ * expanded with `fanOutEvent`, or one account report's chat notice (`report` job, from the report
+ * worker), routed with `fanOutReport`: one job per channel taking it, queued on the channel queue
+ * for the channel worker. A store or queue failure lists the record in `batchItemFailures`; the
+ * redelivered record queues its jobs again, and the per-(event or report, channel) delivery ids
+ * send nothing twice. A malformed record is dropped, its first issue logged.
  */
 export function createChannelFanoutHandler(deps: ChannelFanoutDeps) {
   return sqsConsumer(deps, {
     name: 'channel fan-out',
-    schema: fanOutJobSchema,
-    about: (job) => ({ fanout: true, eventId: job.fanout.eventId, kind: job.fanout.kind, account: job.fanout.account }),
+    schema: fanOutQueueJobSchema,
+    about: (job) =>
+      'fanout' in job
+        ? { fanout: true, eventId: job.fanout.eventId, kind: job.fanout.kind, account: job.fanout.account }
+        : { report: true, noticeId: job.report.notice.id, account: job.report.notice.account.address },
     handle: async (job, about) => {
+      if (!('fanout' in job)) {
+        // Its jobs are counted `ReportChannelJobs`.
+        deps.log.info('report fan-out handled', { ...about, outcome: await fanOutReport(deps, job.report) });
+        return;
+      }
       const fanned = await fanOutEvent(deps, job.fanout);
       deps.counters.count(fanned.kind === 'queued' ? 'ChannelEventsFannedOut' : 'ChannelEventsSkipped');
       deps.log.info('channel fan-out handled', { ...about, outcome: fanned });
@@ -39,10 +49,10 @@ export function createChannelFanoutHandler(deps: ChannelFanoutDeps) {
 }
 
 /**
- * Deps from the Lambda environment (once per cold start): what expanding a published event reads
- * (the account, its curve for the chart, its delegates, its channel controls, the channel list
- * cached for `CHANNEL_LIST_CACHE_SECONDS`), the link keys its notices carry, and the channel queue
- * the jobs go to.
+ * Deps from the Lambda environment (once per cold start): what expanding a published event or
+ * routing a report reads (the account, its curve for the chart, its delegates, its channel
+ * controls, the channel list cached for `CHANNEL_LIST_CACHE_SECONDS`), the link keys its notices
+ * carry, and the channel queue the jobs go to.
  */
 export async function channelFanoutDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<ChannelFanoutDeps> {
   const { settings, ...basics } = handlerBasics('channel-fanout', env);

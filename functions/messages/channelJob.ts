@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { addressSchema } from '../domain/address';
 import { channelNameSchema } from '../domain/channel';
 import { MAIL_CATEGORIES } from '../domain/mailCategory';
 import { NOTICE_TABLE_MAX_ROWS, NOTICE_TYPES, type Notice } from '../domain/notice';
@@ -97,6 +98,35 @@ export const fanOutJobSchema = z.object({ fanout: notifyMessageSchema });
 export type FanOutJob = z.infer<typeof fanOutJobSchema>;
 /** What a producer puts on the fan-out queue for an event (addresses in any case). */
 export type FanOutEvent = z.input<typeof fanOutJobSchema>;
+
+/**
+ * An account report's chat notice on the fan-out queue (`report`): presented once by the report
+ * worker (`presentReport`, no link: each channel's own Preferences link is the fan-out's), with the
+ * report's chart (base64 PNG, only when there is one). `channel-fanout` routes it as alerts are
+ * routed (the account's channels taking `reports`, not a pager, not muted) and queues one job per
+ * channel under `<notice id>#channel:<name>`: a report built twice is posted once.
+ */
+export const reportFanOutJobSchema = z.object({
+  report: z.object({
+    notice: noticeSchema.extend({
+      type: z.enum(['report.daily', 'report.summary']),
+      category: z.literal('reports'),
+      links: z.array(noticeSchema.shape.links.element).max(0),
+      account: z.object({ address: addressSchema, label: z.string().nullable() }),
+    }),
+    chartPng: z.base64().max(MAX_CHART_BASE64).optional(),
+  }),
+});
+export type ReportFanOutJob = z.infer<typeof reportFanOutJobSchema>;
+/** What the report worker publishes for a report's chats (a report's notice; the schema holds it to that). */
+export interface ReportFanOut {
+  readonly report: { readonly notice: Notice; readonly chartPng?: string | undefined };
+}
+
+/** Everything `channel-fanout` reads from the fan-out queue: a published notify event (`fanout`) or a report's chat notice (`report`). */
+export const fanOutQueueJobSchema = z.union([fanOutJobSchema, reportFanOutJobSchema]);
+/** What producers put on the fan-out queue. */
+export type FanOutQueueMessage = FanOutEvent | ReportFanOut;
 
 /**
  * Everything the channel worker reads from the channel queue: channel jobs, and a `fanout` job

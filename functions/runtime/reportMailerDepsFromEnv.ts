@@ -7,7 +7,7 @@ import { AccountsRepository } from '../store/accountsRepository';
 import { AlertStateRepository } from '../store/alertStateRepository';
 import { ChannelsRepository } from '../store/channelsRepository';
 import { CachedChannelList } from '../store/cachedChannelList';
-import type { ChannelJob } from '../messages/channelJob';
+import type { ChannelJob, ReportFanOut } from '../messages/channelJob';
 import { CurvesRepository } from '../store/curvesRepository';
 import { DelegateViewRepository } from '../store/delegateViewRepository';
 import { DeliveryRepository } from '../store/deliveryRepository';
@@ -39,7 +39,8 @@ const REPORT_REPOSITORIES = {
 
 /**
  * The `daily-report` Lambda's dependencies: the mailer's (`mailerDepsFromEnv`), the chain's indexer
- * for the report's windows (created on first use), the channel queue for reports to chat
+ * for the report's windows (created on first use), the fan-out queue an account report's chat
+ * notice is published on (`FANOUT_QUEUE_URL`), the channel queue for digests to chat
  * (`CHANNEL_QUEUE_URL`, the channel list cached for `CHANNEL_LIST_CACHE_SECONDS`) and the digest sender. Kept apart from
  * `mailerDepsFromEnv` so the notify bundle holds neither the chain client nor the report service.
  */
@@ -52,6 +53,7 @@ export async function reportMailerDepsFromEnv(
   const deps = {
     ...mailer,
     storedDataGraceMs: settings.REPORT_STORED_DATA_GRACE_SECONDS * 1_000,
+    fanOutQueue: sqsQueueFrom<ReportFanOut>(settings, 'FANOUT_QUEUE_URL'),
     channels: {
       channels: new CachedChannelList(mailer.repos.channels, settings.CHANNEL_LIST_CACHE_SECONDS * 1_000, mailer.now),
       alerts: mailer.repos.alerts,

@@ -278,10 +278,12 @@ export class ComputeStack extends Stack {
       .bindTable(table('deliveries'), 'readWrite')
       // Each copy's outcome, into its account's delivery history: put only, never read, never an alert event.
       .bindTableActions(table('history'), ['dynamodb:PutItem'], { leadingKeys: [`${DELIVERY_HISTORY_PREFIX}*`] })
-      // Reports to chat: the channels (one Query of their partition per report built), each account's
-      // channel controls (a chat's mutes: one item read), and the channel queue.
+      // An account report's chat notice: one message on the fan-out queue (channel-fanout routes it).
+      .bindQueue(messaging.fanout, 'FANOUT_QUEUE_URL')
+      // Digests to chat, routed here: the channels (their partition, one Query per digest built), each
+      // account's channel controls (a chat's mutes: one item read), and the channel queue.
       .bindTableActions(table('alerts'), ['dynamodb:GetItem'])
-      .bindTableActions(table('channels'), ['dynamodb:Query'])
+      .bindTableActions(table('channels'), ['dynamodb:Query'], { leadingKeys: ['channel'] })
       .bindQueue(messaging.channel, 'CHANNEL_QUEUE_URL')
       .bindChain(config.chain, config.rate.reportInstanceRps)
       .bindLinkKeys(data.linkKeys)
@@ -290,6 +292,9 @@ export class ComputeStack extends Stack {
       .bindPublicBaseUrl(publicBaseUrl)
       .bindRevokeAllLinks()
       .consumeQueue(messaging.report, { maxConcurrency: REPORT_WORKER_CONCURRENCY, batchSize: REPORT_BATCH_SIZE });
+    // Updated after channel-fanout in a deploy: a report's `report` job must meet a fan-out that reads it (an older one
+    // drops it as malformed).
+    this.dailyReport.fn.node.addDependency(this.channelFanout.fn);
 
     this.sesEvents = new SentinelFunction(this, 'SesEvents', {
       handler: 'ses-events',

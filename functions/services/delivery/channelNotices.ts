@@ -11,6 +11,9 @@ import type { ChannelRoutingPorts } from '../../notices/audience';
 /** The channel types that show a notice's chart (`limits.showsChart`: a Telegram photo, a Discord attachment). */
 export const CHART_TYPES: readonly ChannelType[] = CHANNEL_TYPES.filter((type) => channelDefinition(type).limits.showsChart);
 
+/** Metric: channel jobs queued for reports (one per report or digest and channel taking it: the fan-out's and the digests'). */
+export const REPORT_CHANNEL_JOBS_METRIC = 'ReportChannelJobs';
+
 /** What routing notices to channels and putting them on the channel queue needs. */
 export interface ChannelNoticePorts extends ChannelRoutingPorts {
   readonly channelQueue: MessageQueue<ChannelJob>;

@@ -340,6 +340,7 @@ describe('the email renderer in a bundle', () => {
       SENTINEL_TABLE_PREFIX: 'test-',
       PUBLIC_BASE_URL: 'https://links.example.com',
       CHANNEL_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/channel',
+      FANOUT_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/fanout',
       SENTINEL_LINK_SECRET: 'x'.repeat(32),
       MAIL_RATE: '14',
       ROCKET_NODE_URL: 'http://127.0.0.1:9',

@@ -274,7 +274,7 @@ describe('functions', () => {
       'TEMPLATES_DIR',
     ];
     expect(vars('notify')).toEqual(['CHANNEL_QUEUE_URL', ...mailer].sort());
-    expect(vars('daily-report')).toEqual(['CHAIN_RPS', 'CHANNEL_QUEUE_URL', ...mailer, 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL'].sort());
+    expect(vars('daily-report')).toEqual(['CHAIN_RPS', 'CHANNEL_QUEUE_URL', 'FANOUT_QUEUE_URL', ...mailer, 'ROCKET_INDEXER_URL', 'ROCKET_NODE_URL'].sort());
     // No mail settings: a channel it marks broken goes to the notify queue, whose consumer emails it. No links: the fan-out's.
     expect(vars('channel-worker')).toEqual(['CHANNEL_QUEUE_URL', 'FANOUT_QUEUE_URL', 'NOTIFY_QUEUE_URL', 'SENTINEL_TABLE_PREFIX']);
     expect(vars('channel-fanout')).toEqual(['CHANNEL_QUEUE_URL', 'LINK_KEY_SECRET_PREFIX', 'PUBLIC_BASE_URL', 'REVOKE_ALL_LINKS', 'SENTINEL_TABLE_PREFIX']);
@@ -400,12 +400,12 @@ describe('deploy order', () => {
     expect(worker.DependsOn).toContain(logicalIdOfFunction('notify'));
   });
 
-  it('creates the fan-out and its event source before collect publishes to its queue and the channel worker passes stray fan-outs on to it', () => {
+  it('creates the fan-out and its event source before collect and the report worker publish to its queue and the channel worker passes stray fan-outs on to it', () => {
     const mapping = resourcesOf('AWS::Lambda::EventSourceMapping').find(([, r]) =>
       JSON.stringify(props(r)['FunctionName']).includes(logicalIdOfFunction('channel-fanout')),
     );
     expect(mapping).toBeDefined();
-    for (const producer of ['collect', 'channel-worker'] as const) {
+    for (const producer of ['collect', 'daily-report', 'channel-worker'] as const) {
       const dependsOn = (functionNamed(producer) as Resource & { DependsOn?: string[] }).DependsOn ?? [];
       expect(dependsOn, producer).toContain(logicalIdOfFunction('channel-fanout'));
       expect(dependsOn, producer).toContain(mapping?.[0]);

@@ -336,7 +336,7 @@ describe('IAM statements', () => {
         suppressions: READ,
         preferences: READ,
         deliveries: RW,
-        // Reports to chat: a chat's mutes of the account, and the channels.
+        // Digests to chat: a chat's mutes of each account, and the channels (an account report's chat is the fan-out's).
         alerts: ['GetItem'],
         channels: ['Query'],
         history: ['PutItem'],
@@ -461,6 +461,9 @@ describe('IAM statements', () => {
     const on = (owner: string, action: string, key: string) => decide(owner, `dynamodb:${action}`, tableArn('channels'), { 'dynamodb:LeadingKeys': [key] });
     expect(on('channel-fanout', 'Query', 'channel')).toBe('allow');
     for (const key of ['pace#q0Xk3Zx1', 'backlog#desk-slack', 'other#x']) expect(on('channel-fanout', 'Query', key), key).not.toBe('allow');
+    // The report worker lists the channels for digests alone: the channel partition, nothing else of the table.
+    expect(on('daily-report', 'Query', 'channel')).toBe('allow');
+    for (const key of ['pace#q0Xk3Zx1', 'backlog#desk-slack', 'incident#desk-pager']) expect(on('daily-report', 'Query', key), key).not.toBe('allow');
     for (const action of ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'])
       expect(on('channel-fanout', action, 'channel'), action).not.toBe('allow');
     expect(decide('channel-fanout', 'dynamodb:GetItem', tableArn('accounts'))).toBe('allow');
@@ -736,7 +739,7 @@ describe('IAM statements', () => {
       revoke: ['channel-fanout', 'daily-report', 'desk-page', 'notify'],
       'revoke-all': ['channel-fanout', 'desk-page', 'notify'],
       'channel-snooze': ['channel-fanout'],
-      'channel-preferences': ['channel-fanout', 'daily-report'],
+      'channel-preferences': ['channel-fanout'],
       snooze: ['notify'],
       unsubscribe: ['daily-report', 'notify'],
       preferences: ['daily-report', 'notify', 'preferences-page'],
@@ -811,7 +814,7 @@ describe('IAM statements', () => {
     expect(senders('collect')).toEqual(['dispatch']);
     expect(senders('notify')).toEqual(['channel-worker', 'collect', 'revoke-all-worker', 'sign-revocation']);
     expect(senders('report')).toEqual(['report-dispatch']);
-    expect(senders('fanout')).toEqual(['channel-worker', 'collect', 'revoke-all-worker', 'sign-revocation']);
+    expect(senders('fanout')).toEqual(['channel-worker', 'collect', 'daily-report', 'revoke-all-worker', 'sign-revocation']);
     expect(senders('channel')).toEqual(['channel-fanout', 'channel-worker', 'daily-report', 'notify']);
     expect(senders('revocations.fifo')).toEqual(['revoke-all-page']);
     expect(senders('decisions.fifo')).toEqual(['collect']);

@@ -3,7 +3,7 @@ import type { ChannelSenderDeps } from '../../../functions/channels/channelSende
 import type { ChannelRecord } from '../../../functions/domain/channel';
 import type { Notice } from '../../../functions/domain/notice';
 import type { MailSender } from '../../../functions/mail/send/sesSender';
-import { channelJobSchema, type ChannelJob, type ChannelQueueMessage, type FanOutEvent } from '../../../functions/messages/channelJob';
+import { channelJobSchema, type ChannelJob, type ChannelQueueMessage, type FanOutQueueMessage } from '../../../functions/messages/channelJob';
 import type { NotifyQueueEvent } from '../../../functions/messages/notifyMessage';
 import type { MessageQueue } from '../../../functions/queue/messageQueue';
 import type { DestinationSlots } from '../../../functions/services/channels/destinationSlots';
@@ -64,7 +64,7 @@ export function channelWorld(options: ChannelWorldOptions = {}) {
   const now = (): number => (clock ? clock.now() : Date.now());
   // Each worker's notify queue, where it announces a channel it marked broken.
   /** The other queues of each `worker()`: its fan-out queue and its notify queue. */
-  const companions = new WeakMap<InProcessQueue<ChannelQueueMessage>, readonly [InProcessQueue<FanOutEvent>, InProcessQueue<NotifyQueueEvent>]>();
+  const companions = new WeakMap<InProcessQueue<ChannelQueueMessage>, readonly [InProcessQueue<FanOutQueueMessage>, InProcessQueue<NotifyQueueEvent>]>();
 
   beforeAll(async () => {
     receivers = await startChatReceivers(clock ? { now } : {});
@@ -129,7 +129,7 @@ export function channelWorld(options: ChannelWorldOptions = {}) {
       await drainInRounds([fanOutQueue, queue, notifyQueue]);
     },
     /** The fan-out queue of `queue` (a `worker()`): what it passed a stray `fanout` job on to. */
-    fanOutQueueOf(queue: InProcessQueue<ChannelQueueMessage>): InProcessQueue<FanOutEvent> {
+    fanOutQueueOf(queue: InProcessQueue<ChannelQueueMessage>): InProcessQueue<FanOutQueueMessage> {
       const [fanOutQueue] = companions.get(queue) ?? [];
       if (!fanOutQueue) throw new Error("fanOutQueueOf takes a queue of this world's worker()");
       return fanOutQueue;

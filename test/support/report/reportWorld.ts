@@ -18,8 +18,10 @@ import { recordingDigests } from './recordingDigests';
 import { digestSenderFor } from '../../../functions/runtime/digestSenderFor';
 import { startReportChain, type ReportChain } from './reportChain';
 import type { ChannelSenderDeps } from '../../../functions/channels/channelSender';
-import type { ChannelJob } from '../../../functions/messages/channelJob';
-import { createLocalChannelQueues } from '../../../local/localChannelQueue';
+import { createLocalChannelQueues, type LocalChannelQueues } from '../../../local/localChannelQueue';
+import { drainInRounds } from '../../../local/queue/drainInRounds';
+import type { ReportFanOut } from '../../../functions/messages/channelJob';
+import type { MessageQueue } from '../../../functions/queue/messageQueue';
 
 export interface ReportWorldOptions {
   /** The mail governor's rate (emails/s); default 1,000. */
@@ -40,8 +42,10 @@ export interface ReportWorldOptions {
   readonly onGraceWait?: () => Promise<void>;
   /** Digests sent for real (`sendDigest`) instead of recorded. */
   readonly realDigests?: boolean;
-  /** Reports to chat: a channel queue of this world (`channelQueue`) whose worker sends through these (local receivers). */
+  /** Reports to chat: this world's fan-out and channel queues (`chat`), whose channel worker sends through these (local receivers). */
   readonly chat?: ChannelSenderDeps;
+  /** What the report worker publishes its chat notices through, around the world's fan-out queue (e.g. a recorder, or a send failing for its error path); default the queue itself. */
+  readonly fanOutQueue?: (queue: MessageQueue<ReportFanOut>) => MessageQueue<ReportFanOut>;
 }
 
 /**
@@ -68,7 +72,7 @@ export function reportWorlds() {
     chains.push(chain);
     const digests = recordingDigests();
     const links = testLinks();
-    const channelQueue: InProcessQueue<ChannelJob> | null = options.chat
+    const chat: LocalChannelQueues | null = options.chat
       ? createLocalChannelQueues({
           repos,
           channelSender: options.chat,
@@ -79,10 +83,15 @@ export function reportWorlds() {
           counters,
           now: clock.now,
           clock,
-        }).channelQueue
+        })
       : null;
     const base = {
-      ...(channelQueue ? { channels: { channels: repos.channels, alerts: repos.alerts, channelQueue, links } } : {}),
+      ...(chat
+        ? {
+            channels: { channels: repos.channels, alerts: repos.alerts, channelQueue: chat.channelQueue, links },
+            fanOutQueue: options.fanOutQueue ? options.fanOutQueue(chat.fanOutQueue) : chat.fanOutQueue,
+          }
+        : {}),
       repos,
       chain: chain.chain,
       renderer: sharedRenderer(),
@@ -129,7 +138,11 @@ export function reportWorlds() {
       consumer: createNotifyHandler({ ...deps, sender: governor.sender(ses, 'alert') }),
       clock,
     });
-    return { prefix, chain, clock, counters, repos, reports, worker, notifyQueue, digests, deps, channelQueue };
+    /** Delivers what the reports published to chat: the fan-out queue, then the channel queue, in rounds until both are empty. */
+    const drainChat = async (): Promise<void> => {
+      if (chat) await drainInRounds([chat.fanOutQueue, chat.channelQueue]);
+    };
+    return { prefix, chain, clock, counters, repos, reports, worker, notifyQueue, digests, deps, chat, drainChat };
   }
 
   async function close(): Promise<void> {

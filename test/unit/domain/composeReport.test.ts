@@ -36,7 +36,7 @@ function figures(source?: ReportModelInput['source']): ReportModelInput {
   };
 }
 
-const readings = (over: Partial<ReportReadings<Left, string>>): ReportReadings<Left, string> => ({
+const readings = (over: Partial<ReportReadings<Left>>): ReportReadings<Left> => ({
   plan,
   span: 'day',
   schedule: { reportAt: ACCOUNT.reportAt, timezone: ACCOUNT.timezone },
@@ -44,7 +44,6 @@ const readings = (over: Partial<ReportReadings<Left, string>>): ReportReadings<L
   leftOut: [],
   sent: [],
   figures: figures(),
-  channels: [],
   ...over,
 });
 
@@ -96,9 +95,9 @@ describe('composeReport: one decision over what a report run read', () => {
     });
   });
 
-  it('records those left out of a report it sends, with its channels and the email kind of its span', () => {
-    const composed = composeReport(readings({ span: 'week', leftOut: LEFT, channels: ['desk-chat'] }));
-    expect(composed).toMatchObject({ kind: 'send', mailKind: 'weekly-report', channels: ['desk-chat'], history: { leftOut: LEFT, kind: 'weekly-report' } });
+  it('records those left out of a report it sends, with the email kind of its span', () => {
+    const composed = composeReport(readings({ span: 'week', leftOut: LEFT }));
+    expect(composed).toMatchObject({ kind: 'send', mailKind: 'weekly-report', history: { leftOut: LEFT, kind: 'weekly-report' } });
   });
 
   it("dates a copy's left-out entries at its sending, under the copy's own id", () => {
@@ -109,32 +108,25 @@ describe('composeReport: one decision over what a report run read', () => {
   });
 
   it('records nothing and posts nothing when every recipient already has it (a rerun)', () => {
-    const composed = composeReport(readings({ sent: ['a@example.com', 'b@example.com'], leftOut: LEFT, channels: ['desk-chat'], figures: null }));
+    const composed = composeReport(readings({ sent: ['a@example.com', 'b@example.com'], leftOut: LEFT, figures: null }));
     expect(composed).toEqual({ kind: 'already-sent', plan, recipients: ['a@example.com', 'b@example.com'] });
   });
 
-  it('sends exactly when someone of the audience lacks the report, and then mails the whole audience and every channel read', () => {
+  it('sends exactly when someone of the audience lacks the report, and then mails the whole audience', () => {
     const emails = ['a@example.com', 'b@example.com', 'c@example.com', 'd@example.com'];
     fc.assert(
-      fc.property(
-        fc.subarray(emails, { minLength: 1 }),
-        fc.subarray(emails),
-        fc.subarray(['one', 'two', 'three']),
-        fc.boolean(),
-        (audience, sentLower, channels, shout) => {
-          const sent = sentLower.map((email) => (shout ? email.toUpperCase() : email));
-          const [first, ...rest] = audience;
-          if (first === undefined) return;
-          const composed = composeReport(readings({ audience: { kind: 'recipients', recipients: [first, ...rest] }, sent, channels, leftOut: LEFT }));
-          const missing = audience.some((email) => !sentLower.includes(email));
-          expect(composed.kind).toBe(missing ? 'send' : 'already-sent');
-          if (composed.kind === 'send') {
-            expect(composed.recipients).toEqual(audience);
-            expect(composed.channels).toEqual(channels);
-            expect(composed.history.leftOut).toEqual(LEFT);
-          }
-        },
-      ),
+      fc.property(fc.subarray(emails, { minLength: 1 }), fc.subarray(emails), fc.boolean(), (audience, sentLower, shout) => {
+        const sent = sentLower.map((email) => (shout ? email.toUpperCase() : email));
+        const [first, ...rest] = audience;
+        if (first === undefined) return;
+        const composed = composeReport(readings({ audience: { kind: 'recipients', recipients: [first, ...rest] }, sent, leftOut: LEFT }));
+        const missing = audience.some((email) => !sentLower.includes(email));
+        expect(composed.kind).toBe(missing ? 'send' : 'already-sent');
+        if (composed.kind === 'send') {
+          expect(composed.recipients).toEqual(audience);
+          expect(composed.history.leftOut).toEqual(LEFT);
+        }
+      }),
     );
   });
 });

@@ -2,12 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { channelDefinition } from '../../../functions/channels/channelRegistry';
 import { CHANNEL_TYPES, routesTo, type ChannelRecord } from '../../../functions/domain/channel';
-import { channelTakes, type ChannelControls } from '../../../functions/domain/channelControls';
-import { ONE_CLICK_CATEGORIES } from '../../../functions/domain/mailCategory';
+import { channelTakes } from '../../../functions/domain/channelControls';
 import type { Address } from '../../../functions/domain/address';
 import { notifyMessageSchema, type NotifyMessage } from '../../../functions/messages/notifyMessage';
 import { channelFanOut, type FanOutLinks, type LoadedFanOut } from '../../../functions/notices/channelFanOut';
 import { noticeHead } from '../../../functions/notices/presentNotice';
+import { channelArb, controlsArb } from '../../support/channels/channelArbitraries';
 import { channelRecordOf } from '../../support/channels/channelRecordFixture';
 import { ACCOUNT, DELEGATE, drawdownFiredAt } from '../../support/channels/noticeFixtures';
 import { accountRecord } from '../../support/store/accountFixture';
@@ -34,26 +34,12 @@ function loaded(channels: readonly ChannelRecord[], changes: Partial<LoadedFanOu
   return { account: accountRecord({ address: ACCOUNT as Address }), channels, controls: { snoozes: {}, mutes: {} }, delegates: [], ...changes };
 }
 
-const channelArb = (i: number) =>
-  fc
-    .record({
-      type: fc.constantFrom(...CHANNEL_TYPES),
-      categories: fc.subarray(['drawdown', 'security', 'expiry', 'reports'] as const, { minLength: 1 }),
-      accounts: fc.subarray([ACCOUNT, OTHER] as Address[]),
-    })
-    .map(({ type, categories, accounts }) => channelRecordOf({ name: `c${i}`, type, secret: 'env:X', categories, accounts }, NOW));
-
-const controlsArb: fc.Arbitrary<ChannelControls> = fc.record({
-  snoozes: fc.dictionary(fc.constantFrom('c0', 'c1', 'c2', 'c3'), fc.integer({ min: NOW - 3_600_000, max: NOW + 3_600_000 })),
-  mutes: fc.dictionary(fc.constantFrom('c0', 'c1', 'c2', 'c3'), fc.subarray([...ONE_CLICK_CATEGORIES])),
-});
-
 describe('channelFanOut', () => {
   it('one notice per channel taking it (routed, of a type taking the category, not muted or snoozed), every link its own, the chart where the type shows one', () => {
     fc.assert(
       fc.property(
-        fc.tuple(channelArb(0), channelArb(1), channelArb(2), channelArb(3)),
-        controlsArb,
+        fc.tuple(...([0, 1, 2, 3] as const).map((i) => channelArb(i, [ACCOUNT, OTHER] as Address[], NOW))),
+        controlsArb(NOW),
         fc.constantFrom<NotifyMessage>(drawdown, newDelegate),
         (channels, controls, message) => {
           const head = noticeHead(message);

@@ -13,6 +13,8 @@ import type { RecipientsRepository } from '../../../store/recipientsRepository';
 import type { ReportLedgerRepository } from '../../../store/reportLedgerRepository';
 import type { ReportRecordsRepository } from '../../../store/reportRecordsRepository';
 import type { SuppressionRepository } from '../../../store/suppressionRepository';
+import type { ReportFanOut } from '../../../messages/channelJob';
+import type { MessageQueue } from '../../../queue/messageQueue';
 import type { ChannelNoticePorts } from '../../delivery/channelNotices';
 import type { ReportChain } from '../compose/reportData';
 import type { DigestSender } from './digestInput';
@@ -45,7 +47,9 @@ export interface ReportDeps {
   readonly sender: MailSender;
   /** The sender address (`MAIL_FROM`). */
   readonly mailFrom: string;
-  /** Where reports go to chat (channels with the `reports` category); without it, email only. */
+  /** Where an account report's chat notice is published (`FANOUT_QUEUE_URL`; `channel-fanout` routes it); without it, email only. */
+  readonly fanOutQueue?: MessageQueue<ReportFanOut>;
+  /** Where digests go to chat (channels with the `reports` category); without it, email only. */
   readonly channels?: ChannelNoticePorts;
   /** Sends one digest (`sendDigest`). */
   readonly digest: DigestSender;

@@ -1,21 +1,19 @@
 import { createHash } from 'node:crypto';
-import type { TrackedAccount } from '../../../domain/account';
 import type { DigestRow } from '../../../domain/digestModel';
 import { localDate } from '../../../domain/localTime';
 import type { ReportPeriod } from '../../../domain/recipientSchedule';
 import type { ReportModel } from '../../../domain/reportModel';
 import { describeError } from '../../../shared/describeError';
-import { channelAudience, type ChannelTaking } from '../../../notices/audience';
-import { encodeChart, queueChannelNotices } from '../../delivery/channelNotices';
+import { channelAudience } from '../../../notices/audience';
+import { sendAll } from '../../../queue/sendAll';
+import { encodeChart, queueChannelNotices, REPORT_CHANNEL_JOBS_METRIC } from '../../delivery/channelNotices';
 import type { MailChart } from '../../delivery/mailChart';
 import { presentDigest } from '../../../notices/digestPresenter';
 import { presentReport } from '../../../notices/reportPresenter';
 import type { DigestInput } from './digestInput';
 import type { ReportDeps } from './reportDeps';
 
-/** Metric: channel jobs queued for reports (one per report and channel). */
-export const REPORT_CHANNEL_JOBS_METRIC = 'ReportChannelJobs';
-/** Metric: reports whose channel jobs could not be queued (the emails went; the chats miss this one). */
+/** Metric: reports whose chat notice could not be published or queued (the emails went; the chats miss this one). */
 export const REPORT_CHANNEL_FAILURES_METRIC = 'ReportChannelFailures';
 
 const REPORT_NOTICE_KINDS: Readonly<Record<ReportPeriod, string>> = { day: 'daily-report', week: 'weekly-report', month: 'monthly-report' };
@@ -34,41 +32,29 @@ export function reportNoticeId(model: Pick<ReportModel, 'span' | 'account' | 'pe
 }
 
 /**
- * Queues one account report's chat message (`presentReport`) for each channel of `taking` (read
- * by the report's load: `channelAudience`), with the report's chart for the chats that show one, under the delivery id
- * `<reportNoticeId>#channel:<name>`: a report built twice (a redelivered job, a forced run of a
- * day already sent) is posted once; a copy (`copyAt`: `report --force --resend`) is posted again,
- * labelled. Called after the emails, and never fails the report: a failure is logged and counted
- * (`ReportChannelFailures`). Returns how many jobs were queued.
+ * Publishes one account report's chat notice to the fan-out queue: presented once
+ * (`presentReport`, without a link: each channel's Preferences link is the fan-out's), with the
+ * report's chart for the chats that show one (when it fits a message), under the report's notice
+ * id. `channel-fanout` routes it to the account's channels taking reports and queues one job each
+ * under `<reportNoticeId>#channel:<name>`: a report built twice (a redelivered job, a forced run
+ * of a day already sent) is posted once; a copy (`copyAt`: `report --force --resend`) is posted
+ * again, labelled. Called after the emails, and never fails the report: a failure is logged and
+ * counted (`ReportChannelFailures`). Returns whether it was published.
  */
 export async function reportToChannels(
   deps: Omit<ReportDeps, 'digest'>,
-  account: Pick<TrackedAccount, 'address'>,
-  taking: readonly ChannelTaking[],
   copyAt: number | null,
   built: { readonly model: ReportModel; readonly chart: MailChart | null },
-  now: number,
-): Promise<number> {
-  const ports = deps.channels;
-  if (!ports || taking.length === 0) return 0;
+): Promise<boolean> {
+  const queue = deps.fanOutQueue;
+  if (!queue) return false;
   const { model, chart } = built;
-  return counted(
-    deps,
-    await guardReportChannels(deps, { account: account.address }, 0, async () => {
-      const chartPng = encodeChart(chart?.image.content ?? null);
-      const jobs = taking.map(({ channel }) => ({
-        channel,
-        chartPng,
-        notice: presentReport(model, {
-          id: reportNoticeId(model, copyAt),
-          chart: chartPng !== null,
-          copy: copyAt !== null,
-          preferencesUrl: ports.links.build({ purpose: 'channel-preferences', account: account.address, channel: channel.name }, now),
-        }),
-      }));
-      return queueChannelNotices(ports.channelQueue, jobs);
-    }),
-  );
+  return guardReportChannels(deps, { account: model.account.address }, false, async () => {
+    const chartPng = encodeChart(chart?.image.content ?? null);
+    const notice = presentReport(model, { id: reportNoticeId(model, copyAt), chart: chartPng !== null, copy: copyAt !== null, preferencesUrl: null });
+    await sendAll(queue, [{ id: notice.id, body: { report: { notice, ...(chartPng === null ? {} : { chartPng }) } } }]);
+    return true;
+  });
 }
 
 /**

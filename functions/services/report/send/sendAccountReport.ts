@@ -4,15 +4,15 @@ import { scheduleFollowers, type ReportPeriod } from '../../../domain/recipientS
 import type { TrackedAccount } from '../../../domain/account';
 import type { ReportDeps } from './reportDeps';
 import type { ReportOutcome } from '../../../domain/reportOutcome';
-import { channelAudience, mailAudience, type ChannelTaking } from '../../../notices/audience';
+import { mailAudience } from '../../../notices/audience';
 import type { LeftOutRecipient } from '../../../notices/leftOutRecipient';
 import type { ReportRecord } from '../../../store/reportRecordsRepository';
 import { deliveryId, deliverToRecipient, tallyOutcomes, type RecipientOutcome } from '../../delivery/mailDelivery';
 import { readReportData } from '../compose/reportData';
-import { guardReportChannels, reportNoticeId, reportToChannels } from './reportToChannels';
+import { reportNoticeId, reportToChannels } from './reportToChannels';
 import { formatTime } from '../../../mail/render/format';
 import type { AccountStatus } from '../../../mail/render/views';
-import { CHART_ALT, REPORT_NOTICE_TYPES, presentReport, storedDataView } from '../../../notices/reportPresenter';
+import { CHART_ALT, presentReport, storedDataView } from '../../../notices/reportPresenter';
 import { recordLeftOut } from '../../delivery/leftOutEntry';
 import { mailChart } from '../../delivery/mailChart';
 import { recipientLinks } from '../../delivery/recipientLinks';
@@ -34,8 +34,8 @@ export async function sendFollowersReport(deps: ReportDeps, address: string, mod
  * Sends one account's report, as `mode` says (see `ReportMode`, `planFor`), to `to` (those of the account's
  * addresses: the recipients on the account's schedule; default all), in three steps: it reads
  * everything the report needs (`loadReport`), decides once (`composeReport`: not due, nothing to
- * send, already sent, or the report, labelled when built from stored data, with who was left out
- * and which channels take it), then records, sends and posts what was decided (`deliverReport`).
+ * send, already sent, or the report, labelled when built from stored data, with who was left out),
+ * then records, sends and publishes what was decided (`deliverReport`).
  * Exactly one report per account per local day: every recipient's copy is delivered once under
  * `report:<address>:<local date>#<recipient>` (`report-week:…`, `report-month:…` for summaries),
  * and once all are served a report sent by the account's schedule moves its `nextReportAt` to the
@@ -45,8 +45,9 @@ export async function sendFollowersReport(deps: ReportDeps, address: string, mod
  * When the chain does not answer within the grace of a job, the report is built from stored data
  * (`readReportData`), labelled at the top, sent under the same delivery id, counted
  * `ReportsFromStoredData`, and stores no record.
- * A report sent here then goes to the account's channels that take reports (`reportToChannels`,
- * after the emails, one message per channel, never failing the report).
+ * A report sent here then goes to chat: its notice is published once to the fan-out queue, which
+ * routes it to the account's channels taking reports (`reportToChannels`, after the emails, never
+ * failing the report).
  */
 export async function sendAccountReport(
   deps: ReportDeps,
@@ -75,7 +76,7 @@ export async function sendPlannedReport(deps: ReportDeps, send: PlannedSend, now
 
 /** What one account's report run read: the readings it decides on, and the record it stores if it sends. */
 interface LoadedReport {
-  readonly readings: ReportReadings<LeftOutRecipient, ChannelTaking>;
+  readonly readings: ReportReadings<LeftOutRecipient>;
   /** This report's window summaries as the chain sent them, to store once it is sent; `null` for none. */
   readonly record: ReportRecord | null;
 }
@@ -85,9 +86,7 @@ interface LoadedReport {
  * `plan` names (`planFor` of `mode`), who of `to` (default all the account's addresses) may get it
  * (`mailAudience`, with those left out), whose copy is already delivered (one delivery record per
  * recipient), and, only while some copy is still to be sent, the figures (`readReportData`,
- * within the chain's grace: from the store once the chain is given up) and the channels that take
- * the report (`channelAudience`: routed with `reports`, not a pager, not muted from the chat; a
- * failure to read them is logged and counted as `ReportChannelFailures`, and no channel gets the report).
+ * within the chain's grace: from the store once the chain is given up).
  */
 async function loadReport(
   deps: ReportDeps,
@@ -98,7 +97,7 @@ async function loadReport(
   to?: readonly string[],
 ): Promise<LoadedReport> {
   const span = reportSpan(mode);
-  const base = { plan, span, schedule: { reportAt: account.reportAt, timezone: account.timezone }, sent: [], figures: null, channels: [] };
+  const base = { plan, span, schedule: { reportAt: account.reportAt, timezone: account.timezone }, sent: [], figures: null };
   if (plan.kind === 'not-due') return { readings: { ...base, audience: { kind: 'none', reason: 'not due' }, leftOut: [] }, record: null };
   const only = to?.map((email) => email.trim().toLowerCase());
   const addressed = only ? account.emails.filter((email) => only.includes(email.trim().toLowerCase())) : account.emails;
@@ -111,17 +110,8 @@ async function loadReport(
   const records = await Promise.all(audience.recipients.map((recipient) => deps.repos.deliveries.get(deliveryId(plan.eventId, recipient))));
   const sent = audience.recipients.filter((_, i) => records[i]?.status === 'sent');
   if (sent.length === audience.recipients.length) return { readings: { ...base, audience, leftOut, sent }, record: null };
-  const ports = deps.channels;
-  const [channels, data] = await Promise.all([
-    // Never fails the report: a failure is counted, and no channel gets this report.
-    ports
-      ? guardReportChannels(deps, { account: account.address }, [], () =>
-          channelAudience(ports, [account.address], { type: REPORT_NOTICE_TYPES[span], category: 'reports' }, now),
-        )
-      : [],
-    readReportData(deps, mode.kind === 'extra' ? undefined : mode.dueAt, account, plan.covers, now),
-  ]);
-  return { readings: { ...base, audience, leftOut, sent, figures: data.input, channels }, record: data.record };
+  const data = await readReportData(deps, mode.kind === 'extra' ? undefined : mode.dueAt, account, plan.covers, now);
+  return { readings: { ...base, audience, leftOut, sent, figures: data.input }, record: data.record };
 }
 
 /** Which report `mode` sends: the daily one, or a weekly or monthly summary. */
@@ -134,15 +124,15 @@ function reportSpan(mode: ReportMode): ReportPeriod {
  * records those left out in the account's history, stores the report's `record` (its window
  * summaries, for the next report's changes), sends each recipient's copy once (`deliverToRecipient`
  * under `<eventId>#<recipient>`, rendered only once claimed; a late send of a missed report says
- * so in its history entry), then queues the report for its channels (`reportToChannels`, never
- * failing the report). The account's `nextReportAt` moves once every copy is served (a conditional
+ * so in its history entry), then publishes its chat notice to the fan-out queue
+ * (`reportToChannels`, never failing the report). The account's `nextReportAt` moves once every copy is served (a conditional
  * write: a concurrent run that moved it first wins).
  */
 async function deliverReport(
   deps: ReportDeps,
   account: TrackedAccount,
   mode: ReportMode,
-  composition: ReportComposition<LeftOutRecipient, ChannelTaking>,
+  composition: ReportComposition<LeftOutRecipient>,
   record: ReportRecord | null,
   now: number,
 ): Promise<ReportOutcome> {
@@ -207,7 +197,7 @@ async function deliverReport(
       }),
     );
   }
-  await reportToChannels(deps, account, composition.channels, plan.copyAt, { model, chart }, now);
+  await reportToChannels(deps, plan.copyAt, { model, chart });
 
   const tally = tallyOutcomes(outcomes);
   const count = recipients.length;

@@ -5,6 +5,9 @@ import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { WEEKDAYS } from '../../../../functions/domain/recipientSchedule';
 import { nextReportAt } from '../../../../functions/domain/reportPlan';
+import { addDays } from '../../../../functions/domain/localTime';
+import type { ReportFanOut } from '../../../../functions/messages/channelJob';
+import type { MessageQueue } from '../../../../functions/queue/messageQueue';
 import { shortAddress } from '../../../../functions/mail/render/format';
 import type { TrackedAccount } from '../../../../functions/domain/account';
 import { createRepositories } from '../../../../functions/store/repositories';
@@ -356,13 +359,22 @@ describe('issue 10 end to end, scheduled: report-dispatch, the report queue and 
       ROCKET_INDEXER_URL: chain.sim.indexerUrl,
       // No channel exists here, so nothing is sent to it; loopback, so nothing could leave the machine.
       CHANNEL_QUEUE_URL: 'http://127.0.0.1:9/000000000000/sentinel-channel',
+      FANOUT_QUEUE_URL: 'http://127.0.0.1:9/000000000000/sentinel-fanout',
     };
     const cli = cliRunner(env, () => now);
     expect(await cli('recipients', 'update', desk, '--digest', 'on', '--report-at', '07:00', '--timezone', 'UTC')).toMatchObject({ code: 0, stderr: '' });
 
     const deps = await reportWorkerDepsFromEnv(env);
     const clock = () => now;
-    const worker = createReportWorkerHandler({ ...deps, log: silentLog, now: clock });
+    // An account report's chat notice is published whatever its channels (the fan-out routes it): here, to a recorder.
+    const published: string[] = [];
+    const fanOutQueue: MessageQueue<ReportFanOut> = {
+      send: (entries) => {
+        published.push(...entries.map((e) => e.body.report.notice.id));
+        return Promise.resolve({ sent: entries.map((e) => e.id), failed: [] });
+      },
+    };
+    const worker = createReportWorkerHandler({ ...deps, fanOutQueue, log: silentLog, now: clock });
     // report-dispatch reads the same tables (its own Lambda, its own repositories).
     const dispatchRepos = createRepositories(tables.client, tables.prefix);
     const pipeline = createLocalReportPipeline({
@@ -387,6 +399,9 @@ describe('issue 10 end to end, scheduled: report-dispatch, the report queue and 
     expect(eventIds(desks)).toEqual([`digest:day:${TODAY}`]);
     expectCovers(desks[0]!, accounts);
     expect(eventIds(await mailTo(ops))).toEqual([`report:${accounts[0]!.address}:${TODAY}`]);
+    expect(published, "the account report's chat notice, once; a digest's are routed by the worker").toEqual([
+      `daily-report:${accounts[0]!.address}:${addDays(TODAY, -1)}`,
+    ]);
 
     await tick(D0 + DAY + 7 * HOUR + MINUTE);
     await tick(D0 + DAY + 7 * HOUR + 2 * MINUTE);

@@ -13,15 +13,15 @@ import { saveRecipient } from '../../../../../functions/services/report/schedule
 import { reportToChannels } from '../../../../../functions/services/report/send/reportToChannels';
 import { digestRowsOf, REPORT_NOW, reportModelOf } from '../../../../support/report/chatReportFixtures';
 import { presentDigest } from '../../../../../functions/notices/digestPresenter';
-import { channelAudience } from '../../../../../functions/notices/audience';
-import { REPORT_NOTICE_TYPES } from '../../../../../functions/notices/reportPresenter';
+import type { ReportFanOut } from '../../../../../functions/messages/channelJob';
+import type { QueueEntry } from '../../../../../functions/queue/messageQueue';
 import { omittedNote } from '../../../../../functions/domain/noticeTableText';
 import { sendToChannel } from '../../../../../functions/channels/channelSender';
 import type { Received } from '../../../../../local/receivers/chatReceivers';
 import { receiversPerFile } from '../../../../support/channels/receiversPerFile';
 import { parseTelegramHtml } from '../../../../../local/receivers/telegramHtml';
 import { uniqueEmail } from '../../../../support/delivery/mailHarness';
-import { reportWorlds, type ReportWorld } from '../../../../support/report/reportWorld';
+import { reportWorlds, type ReportWorld, type ReportWorldOptions } from '../../../../support/report/reportWorld';
 import { trackedWithCurves } from '../../../../support/report/trackedWithCurves';
 import { channelRecordOf } from '../../../../support/channels/channelRecordFixture';
 import { sesStore } from '../../../../support/sesStore';
@@ -44,7 +44,7 @@ let nextAddress = 1;
 const worlds = reportWorlds();
 afterAll(worlds.close);
 
-async function chatWorld(options: { storedData?: boolean } = {}): Promise<ReportWorld> {
+async function chatWorld(options: { storedData?: boolean; fanOutQueue?: ReportWorldOptions['fanOutQueue'] } = {}): Promise<ReportWorld> {
   const w = await worlds.world(START, {
     realDigests: true,
     chat: receiverSenderDeps(receivers, {
@@ -55,6 +55,7 @@ async function chatWorld(options: { storedData?: boolean } = {}): Promise<Report
       PD: ROUTING_KEY,
     }),
     ...(options.storedData ? { storedDataGraceMs: 60_000 } : {}),
+    ...(options.fanOutQueue ? { fanOutQueue: options.fanOutQueue } : {}),
   });
   clockNow = w.clock.now;
   return w;
@@ -98,12 +99,20 @@ async function runReports(w: ReportWorld, at: number): Promise<void> {
   w.clock.set(at);
   await w.reports.dispatch();
   expect(await w.reports.drain()).toMatchObject({ deadLettered: 0 });
-  await w.channelQueue?.drain();
+  await w.drainChat();
 }
 
 describe('reports to chat (local receivers)', () => {
-  it('posts the daily report once to each reports channel (chart where the type shows one), nothing elsewhere; a redelivered or re-queued report posts nothing more', async () => {
-    const w = await chatWorld();
+  it('posts the daily report once to each reports channel through the fan-out (chart where the type shows one), nothing elsewhere; a redelivered report job, fan-out job or re-published report posts nothing more', async () => {
+    const published: QueueEntry<ReportFanOut>[] = [];
+    const w = await chatWorld({
+      fanOutQueue: (queue) => ({
+        send: (entries) => {
+          published.push(...entries);
+          return queue.send(entries);
+        },
+      }),
+    });
     const tag = `${Date.now() % 1_000_000}1`;
     const reader = uniqueEmail('chat-report');
     const account = await track(w, [reader], 'chat desk');
@@ -163,32 +172,42 @@ describe('reports to chat (local receivers)', () => {
     expect(receivedBy('telegram', `-100${tag}9`, since), 'a channel without reports gets nothing').toEqual([]);
     expect(receivedBy('telegram', `-100${tag}8`, since), "a channel whose chat muted the account's reports gets nothing").toEqual([]);
     expect(receivedBy('pagerduty', ROUTING_KEY, since), 'a pager never gets a report').toEqual([]);
+    expect(published, 'one fan-out job for the report, whatever its channels').toHaveLength(1);
+    expect(published[0]!.body.report.notice.links, 'presented once, without a channel link').toEqual([]);
+    expect(w.counters.totals.get('ReportChannelJobs'), 'counted by the fan-out: one job per channel taking it').toBe(4);
+    const preferencesOf = (r: Received) => /https?:\/\/[^"\s|>)]*\/preferences[^"\s|>)]*/.exec(r.body)?.[0];
+    const links = [slack[0]!, discord[0]!, hook].map(preferencesOf);
+    expect(links.every((l) => l !== undefined) && new Set(links).size, 'each chat its own Preferences link, minted by the fan-out').toBe(3);
+
+    // The fan-out job delivered again (SQS at least once): its jobs are queued again, their delivery ids claimed, nothing posted.
+    await w.chat?.fanOutQueue.send(published.map((entry) => ({ ...entry, id: 'fan-out-again' })));
+    await w.drainChat();
+    expect(w.counters.totals.get('ReportChannelJobs')).toBe(8);
+    expect(receivers.received.slice(since).filter((r) => r.status < 300)).toHaveLength(4);
 
     // The report job delivered again: its emails are sent, nothing is rebuilt, nothing posted.
     const job = { kind: 'account' as const, address: account.address, reportDate: localDate(DUE, 'Europe/Berlin'), dueAt: DUE };
     await w.reports.reportQueue.send([{ id: 'again', body: job }]);
     await w.reports.drain();
-    await w.channelQueue?.drain();
-    // The report built again and its jobs queued again (a job retried after a passing email failure, or a forced run of the day): the channel delivery ids are claimed, nothing is posted twice.
+    await w.drainChat();
+    expect(published, 'a report every recipient has is not built or published again').toHaveLength(1);
+    // The report built and published again (a job retried after a passing email failure, or a forced run of the day): the channel delivery ids are claimed, nothing is posted twice.
     const rebuilt = {
       ...reportModelOf('chat desk', { address: account.address }),
       timezone: 'Europe/Berlin',
       localDate: covered,
       period: localDayBounds(covered, 'Europe/Berlin'),
     };
-    const ports = w.deps.channels;
-    if (!ports) throw new Error('the world has channels');
-    const taking = await channelAudience(ports, [account.address], { type: REPORT_NOTICE_TYPES.day, category: 'reports' }, w.clock.now());
-    const requeued = await reportToChannels(w.deps, account, taking, null, { model: rebuilt, chart: null }, w.clock.now());
-    expect(requeued).toBe(4);
-    await w.channelQueue?.drain();
+    expect(await reportToChannels(w.deps, null, { model: rebuilt, chart: null })).toBe(true);
+    await w.drainChat();
     expect(receivers.received.slice(since).filter((r) => r.status < 300)).toHaveLength(4);
     expect(await sesStore({ to: reader })).toHaveLength(1);
 
     // A copy on request (report --force --resend): posted again, labelled as a copy in every chat and the webhook, under an id of its own.
     const copyAt = w.clock.now() + 60_000;
-    expect(await reportToChannels(w.deps, account, taking, copyAt, { model: rebuilt, chart: null }, copyAt)).toBe(4);
-    await w.channelQueue?.drain();
+    w.clock.set(copyAt);
+    expect(await reportToChannels(w.deps, copyAt, { model: rebuilt, chart: null })).toBe(true);
+    await w.drainChat();
     const copies = receivers.received
       .slice(since)
       .filter((r) => r.status < 300)
@@ -199,6 +218,31 @@ describe('reports to chat (local receivers)', () => {
     const copied = JSON.parse(copies.find((r) => r.kind === 'webhook')!.body) as unknown;
     expect(schema.safeParse(copied).success).toBe(true);
     expect(copied).toMatchObject({ id: `daily-report:${account.address}:${covered}:copy:${copyAt}`, data: { details: { copy: true, localDate: covered } } });
+  }, 120_000);
+
+  it('sends the emails and finishes the report when its chat notice cannot be published, counting ReportChannelFailures', async () => {
+    const w = await chatWorld({
+      fanOutQueue: () => ({
+        send: (entries) =>
+          Promise.resolve({
+            sent: [],
+            failed: entries.map((e) => ({ id: e.id, code: 'ServiceUnavailable', message: 'fan-out queue down', senderFault: false })),
+          }),
+      }),
+    });
+    const tag = `${Date.now() % 1_000_000}5`;
+    const reader = uniqueEmail('chat-unpublished');
+    const account = await track(w, [reader], 'unpublished desk');
+    await channel(w, 'tg', 'telegram', [account], ['reports'], tag);
+    const since = receivers.received.length;
+
+    await runReports(w, DUE + 5_000);
+
+    expect(await sesStore({ to: reader }), 'the email went').toHaveLength(1);
+    expect(w.counters.totals.get('ReportsSent'), 'the report is sent, not retried').toBe(1);
+    expect(w.counters.totals.get('ReportRetries') ?? 0).toBe(0);
+    expect(w.counters.totals.get('ReportChannelFailures')).toBe(1);
+    expect(receivedBy('telegram', `-100${tag}`, since), 'the chat misses this one').toEqual([]);
   }, 120_000);
 
   it('labels a report built from stored data (the chain down) in chat', async () => {
