@@ -106,7 +106,7 @@ export type FanOutEvent = z.input<typeof fanOutJobSchema>;
  * routed (the account's channels taking `reports`, not a pager, not muted) and queues one job per
  * channel under `<notice id>#channel:<name>`: a report built twice is posted once.
  */
-export const reportFanOutJobSchema = z.object({
+const reportFanOutJobSchema = z.object({
   report: z.object({
     notice: noticeSchema.extend({
       type: z.enum(['report.daily', 'report.summary']),

@@ -46,7 +46,7 @@ const DAY_MS = 86_400_000;
 
 const TITLES: Readonly<Record<ReportModel['span'], string>> = { day: 'Daily report', week: 'Weekly summary', month: 'Monthly summary' };
 /** The notice type of each report span. */
-export const REPORT_NOTICE_TYPES: Readonly<Record<ReportModel['span'], Notice['type']>> = {
+const REPORT_NOTICE_TYPES: Readonly<Record<ReportModel['span'], Notice['type']>> = {
   day: 'report.daily',
   week: 'report.summary',
   month: 'report.summary',
