@@ -7,12 +7,19 @@ import { MAX_CHART_BASE64, type ChannelJob } from '../../messages/channelJob';
 import type { MessageQueue } from '../../queue/messageQueue';
 import { sendAll } from '../../queue/sendAll';
 import type { ChannelRoutingPorts } from '../../notices/audience';
+import type { Counters } from '../../shared/observability';
 
 /** The channel types that show a notice's chart (`limits.showsChart`: a Telegram photo, a Discord attachment). */
 export const CHART_TYPES: readonly ChannelType[] = CHANNEL_TYPES.filter((type) => channelDefinition(type).limits.showsChart);
 
 /** Metric: channel jobs queued for reports (one per report or digest and channel taking it: the fan-out's and the digests'). */
 export const REPORT_CHANNEL_JOBS_METRIC = 'ReportChannelJobs';
+
+/** Counts `queued` report or digest channel jobs (`ReportChannelJobs`); none is no data point. Returns `queued`. */
+export function countReportChannelJobs(counters: Pick<Counters, 'count'>, queued: number): number {
+  if (queued > 0) counters.count(REPORT_CHANNEL_JOBS_METRIC, queued);
+  return queued;
+}
 
 /** What routing notices to channels and putting them on the channel queue needs. */
 export interface ChannelNoticePorts extends ChannelRoutingPorts {

@@ -6,7 +6,7 @@ import type { ReportModel } from '../../../domain/reportModel';
 import { describeError } from '../../../shared/describeError';
 import { channelAudience } from '../../../notices/audience';
 import { sendAll } from '../../../queue/sendAll';
-import { encodeChart, queueChannelNotices, REPORT_CHANNEL_JOBS_METRIC } from '../../delivery/channelNotices';
+import { countReportChannelJobs, encodeChart, queueChannelNotices } from '../../delivery/channelNotices';
 import type { MailChart } from '../../delivery/mailChart';
 import { presentDigest } from '../../../notices/digestPresenter';
 import { presentReport } from '../../../notices/reportPresenter';
@@ -95,7 +95,7 @@ export async function digestToChannels(
     });
     return queueChannelNotices(ports.channelQueue, jobs);
   });
-  return counted(deps, queued);
+  return countReportChannelJobs(deps.counters, queued);
 }
 
 /**
@@ -109,7 +109,7 @@ export function digestNoticeId(input: Pick<DigestInput, 'period' | 'timeZone' | 
 }
 
 /** Runs `work` for a report's chat channels: a failure never fails the report; it is counted and logged, and `fallback` stands in. */
-export async function guardReportChannels<T>(
+async function guardReportChannels<T>(
   deps: Omit<ReportDeps, 'digest'>,
   about: Readonly<Record<string, string | number>>,
   fallback: T,
@@ -122,9 +122,4 @@ export async function guardReportChannels<T>(
     deps.log.warn('report not queued for its chat channels', { ...about, reason: describeError(error, { audience: 'log' }) });
     return fallback;
   }
-}
-
-function counted(deps: Omit<ReportDeps, 'digest'>, queued: number): number {
-  if (queued > 0) deps.counters.count(REPORT_CHANNEL_JOBS_METRIC, queued);
-  return queued;
 }
