@@ -5,7 +5,8 @@ import type { Address } from '../../../functions/domain/address';
 import { CHANNEL_TYPES, routesTo, type ChannelRecord } from '../../../functions/domain/channel';
 import { channelTakes, NO_CHANNEL_CONTROLS } from '../../../functions/domain/channelControls';
 import type { FanOutLinks } from '../../../functions/notices/channelFanOut';
-import { reportFanOut, type LoadedReportFanOut } from '../../../functions/notices/reportFanOut';
+import { channelsTaking } from '../../../functions/notices/audience';
+import { reportFanOut } from '../../../functions/notices/reportFanOut';
 import { presentReport } from '../../../functions/notices/reportPresenter';
 import { channelArb, controlsArb } from '../../support/channels/channelArbitraries';
 import { channelRecordOf } from '../../support/channels/channelRecordFixture';
@@ -24,8 +25,10 @@ const links: FanOutLinks = {
 const notice = (chart: boolean) =>
   presentReport(reportModelOf('desk', { address: ACCOUNT }), { id: `daily-report:${ACCOUNT}:2026-11-22`, chart, preferencesUrl: null });
 
-function loaded(channels: readonly ChannelRecord[], controls = NO_CHANNEL_CONTROLS): LoadedReportFanOut {
-  return { account: accountRecord({ address: ACCOUNT as Address }), channels, controls };
+/** The fan-out's decision over what its load read: the channels of `channels` taking the account's reports with `controls`. */
+function fanOut(presented: ReturnType<typeof notice>, channels: readonly ChannelRecord[], controls = NO_CHANNEL_CONTROLS) {
+  const account = accountRecord({ address: ACCOUNT as Address });
+  return reportFanOut(presented, account, channelsTaking(channels, new Map([[account.address, controls]]), presented, NOW), links, NOW);
 }
 
 describe('reportFanOut', () => {
@@ -37,7 +40,7 @@ describe('reportFanOut', () => {
         fc.boolean(),
         (channels, controls, chart) => {
           const presented = notice(chart);
-          const jobs = reportFanOut(presented, loaded(channels, controls), links, NOW);
+          const jobs = fanOut(presented, channels, controls);
           const expected = channels.filter(
             (c) => routesTo(c, ACCOUNT, 'reports') && channelDefinition(c.type).limits.takes('reports') && channelTakes(controls, c.name, presented, NOW),
           );
@@ -59,7 +62,7 @@ describe('reportFanOut', () => {
       ...CHANNEL_TYPES.map((type) => channelRecordOf({ name: type, type, secret: 'env:X', categories: ['reports'] }, NOW)),
       channelRecordOf({ name: 'elsewhere', type: 'slack', secret: 'env:X', categories: ['reports'], accounts: [OTHER as Address] }, NOW),
     ];
-    const names = reportFanOut(notice(true), loaded(channels), links, NOW).map((j) => j.channel.name);
+    const names = fanOut(notice(true), channels).map((j) => j.channel.name);
     expect(names).not.toContain('pagerduty');
     expect(names).not.toContain('elsewhere');
     expect(names).toContain('slack');
