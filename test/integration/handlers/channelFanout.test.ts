@@ -4,7 +4,8 @@ import { accountSettingsSchema } from '../../../functions/domain/account';
 import { newTrackedAccount } from '../../../functions/domain/trackedAccount';
 import type { FanOutEvent, ReportFanOut } from '../../../functions/messages/channelJob';
 import { presentReport } from '../../../functions/notices/reportPresenter';
-import { memoryCounters, type Log } from '../../../functions/shared/observability';
+import { memoryCounters } from '../../../functions/shared/observability';
+import { recordingLog } from '../../support/recordingLog';
 import { reportModelOf } from '../../support/report/chatReportFixtures';
 import { channelWorld } from '../../support/channels/channelWorld';
 import { ACCOUNT, drawdownEvent } from '../../support/channels/noticeFixtures';
@@ -12,12 +13,6 @@ import { ACCOUNT, drawdownEvent } from '../../support/channels/noticeFixtures';
 /** `ACCOUNT`'s daily report as the report worker publishes it for chat: presented once, no link. */
 function reportJob(id: string, address: string = ACCOUNT): ReportFanOut {
   return { report: { notice: presentReport(reportModelOf('fan-out desk', { address }), { id, chart: false, preferencesUrl: null }) } };
-}
-
-function recordingLog(): { log: Log; lines: { level: keyof Log; message: string; fields: Record<string, unknown> | undefined }[] } {
-  const lines: { level: keyof Log; message: string; fields: Record<string, unknown> | undefined }[] = [];
-  const at = (level: keyof Log) => (message: string, fields?: Record<string, unknown>) => void lines.push({ level, message, fields });
-  return { log: { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }, lines };
 }
 
 /** A drawdown alert of `ACCOUNT` as producers publish it (`notifyPublisher`), under its own event id. */

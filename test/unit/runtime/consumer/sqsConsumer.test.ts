@@ -2,8 +2,9 @@ import type { Context } from 'aws-lambda';
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
 import { sqsConsumer, type ConsumerDeps } from '../../../../functions/runtime/consumer/sqsConsumer';
-import { memoryCounters, type Log } from '../../../../functions/shared/observability';
+import { memoryCounters } from '../../../../functions/shared/observability';
 import { lambdaContext } from '../../../../local/lambdaContext';
+import { recordingLog } from '../../../support/recordingLog';
 import { sqsEvent } from '../../../support/sqsEvent';
 import { ChainHttpError } from '../../../../functions/chain/errors';
 import type { MessageVisibility, ReceivedMessage } from '../../../../functions/queue/messageVisibility';
@@ -12,12 +13,8 @@ import { RetryLaterError } from '../../../../functions/shared/retryLaterError';
 import { StoreError } from '../../../../functions/store/errors';
 import { POISON_METRIC } from '../../../../functions/runtime/consumer/sqsConsumer';
 
-type Line = { level: keyof Log; message: string; extra: Record<string, unknown> | undefined };
-
 function recordingDeps(extra: Partial<ConsumerDeps> = {}) {
-  const lines: Line[] = [];
-  const at = (level: keyof Log) => (message: string, fields?: Record<string, unknown>) => void lines.push({ level, message, extra: fields });
-  const log: Log = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+  const { log, lines } = recordingLog();
   let flushes = 0;
   const contexts: Context[] = [];
   const deps: ConsumerDeps = {
@@ -57,13 +54,13 @@ describe('sqsConsumer', () => {
     expect(r.counters.totals.get('MalformedMessages')).toBe(2);
     expect(r.counters.totals.get('TestRetries')).toBe(1);
     const malformed = r.lines.filter((l) => l.message === 'malformed test job dropped');
-    expect(malformed.map((l) => [l.level, l.extra?.['messageId'], l.extra?.['reason']])).toEqual([
+    expect(malformed.map((l) => [l.level, l.fields?.['messageId'], l.fields?.['reason']])).toEqual([
       ['error', 'm1', 'body is not JSON'],
       ['error', 'm3', 'id: Invalid input: expected string, received undefined'],
     ]);
     expect(JSON.stringify(r.lines)).not.toContain('hunter2');
     const retried = r.lines.find((l) => l.message === 'test job to be retried');
-    expect(retried).toMatchObject({ level: 'warn', extra: { messageId: 'm2', job: 'bad' } });
+    expect(retried).toMatchObject({ level: 'warn', fields: { messageId: 'm2', job: 'bad' } });
     expect(r.flushes()).toBe(1);
     expect(r.contexts).toEqual([context]);
   });
@@ -121,7 +118,10 @@ describe('sqsConsumer', () => {
     expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'm1' }, { itemIdentifier: 'm2' }, { itemIdentifier: 'm3' }]);
     expect(r.counters.totals.get(POISON_METRIC)).toBe(1);
     expect(r.counters.totals.get('TestRetries')).toBe(3);
-    expect(r.lines.find((l) => l.message === 'test job can never succeed: dropped')).toMatchObject({ level: 'error', extra: { messageId: 'm0', job: 'gone' } });
+    expect(r.lines.find((l) => l.message === 'test job can never succeed: dropped')).toMatchObject({
+      level: 'error',
+      fields: { messageId: 'm0', job: 'gone' },
+    });
     // Third receive of a 2-minute consumer: 2 x 2^2 = 8 min; the early job comes back when it is due; the store fault after 2 min.
     expect(changes).toEqual([
       { receiptHandle: 'r1', seconds: 480 },
