@@ -190,6 +190,16 @@ describe('accounts import / export / time zones', () => {
     expect(refused.stderr).toMatch(/--ignore-columns: the address column cannot be ignored/);
   });
 
+  it('a JSON-lines file whose first lines are # comments and blanks is read as JSON lines (line numbers as in the file)', async () => {
+    const F = '0xf1f1f1F1f1f1F1F1f1F1f1F1F1F1F1f1F1f1f1F1';
+    const text = `# my accounts\n\n{"address":"${F}","email":"f@example.com","label":"desk f"}\n# an old one\n{"address":"0x12","email":"g@example.com"}\n`;
+    const run = await cli('accounts', 'import', await file('commented.jsonl', text), '--json');
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ created: [F], errors: [{ line: 5, message: expect.stringMatching(/^address: /) as unknown }] });
+    expect((await show(F)).label).toBe('desk f');
+    expect((await cli('accounts', 'remove', F)).code).toBe(0);
+  });
+
   for (const format of ['csv', 'jsonl'] as const) {
     it(`accounts export --format ${format} is read back by accounts import unchanged`, async () => {
       if (format === 'csv') {
