@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { addressSchema } from '../../functions/domain/address';
+import { parseAddressArgument } from '../readAddress';
 import {
   accountSettingsPatchSchema,
   accountSettingsSchema,
@@ -30,7 +30,7 @@ import { runImport, type ImportOptions } from '../accountImport';
 import { readAddressFile } from '../addressFile';
 import { changedFields } from '../importPlan';
 import { byLabelThenAddress, recipientsWithSuppression, suppressionNote, type RecipientView } from '../recipientView';
-import { formatTable, plural, printJson, UsageError, addressMessage } from '../output';
+import { formatTable, plural, printJson, UsageError } from '../output';
 import { armedNote, armKnownKeys } from '../armKnownKeys';
 import { REVOKE_UNKNOWN_MODES } from '../../functions/domain/revokeUnknownMode';
 import { killSwitchStateText } from '../../functions/domain/killSwitchStateText';
@@ -105,9 +105,7 @@ function withSettingOptions(command: Command, adding: boolean): Command {
 }
 
 function parseAddress(value: string): string {
-  const parsed = addressSchema.safeParse(value);
-  if (!parsed.success) throw new UsageError(`address "${value}" ${addressMessage(parsed.error)}`);
-  return parsed.data;
+  return parseAddressArgument('address', value);
 }
 
 /** A channel as `accounts show` lists it: name, type, the categories it takes, and `BROKEN` with why. */
