@@ -322,7 +322,7 @@ export function register(program: Command, context: CliContext): void {
   accounts
     .command('rearm')
     .argument('<address>')
-    .description('arm the kill switch again after it fired, before the drawdown recovers (audited)')
+    .description('arm the kill switch again after it fired, before the drawdown recovers (audited); one that has not fired is left as it is')
     .action(async (address: string) => {
       const rt = await context.runtime();
       const account = await rt.repos.accounts.get(parseAddress(address));
@@ -332,9 +332,13 @@ export function register(program: Command, context: CliContext): void {
         { address: account.address, by: operator() },
       );
       if (outcome.kind === 'conflict') throw new Error('a poll changed the kill switch state meanwhile; run rearm again');
-      io.out(
-        `kill switch of ${account.address} re-armed (was ${outcome.from?.status ?? 'never evaluated'}; audited)${account.killSwitch === null ? '; note: its kill switch is off (--kill-switch <pct> turns it on)' : ''}\n`,
-      );
+      const off = account.killSwitch === null ? '; note: its kill switch is off (--kill-switch <pct> turns it on)' : '';
+      if (outcome.kind === 'not-fired') {
+        return io.out(
+          `kill switch of ${account.address} has not fired: nothing to re-arm (now: ${killSwitchStateText(outcome.state, account.address)})${off}\n`,
+        );
+      }
+      io.out(`kill switch of ${account.address} re-armed (was ${outcome.from.status}; audited)${off}\n`);
     });
 
   accounts
