@@ -245,6 +245,13 @@ interface Typed {
 
 const listOf = <T>(items: fc.Arbitrary<T[]>, join: (list: T[]) => string, value: (list: T[]) => unknown): fc.Arbitrary<Typed> =>
   items.map((list) => ({ text: list.length === 0 ? 'none' : join(list), value: value(list) }));
+/** Up to 4 distinct whole numbers from 1 to `max`, typed `;`-separated (or `none`), held in `order`. */
+const numbers = (max: number, order: (a: number, b: number) => number): fc.Arbitrary<Typed> =>
+  listOf(
+    fc.uniqueArray(fc.integer({ min: 1, max }), { maxLength: 4 }),
+    (l) => l.join(';'),
+    (l) => [...l].sort(order),
+  );
 const oneOf = (pairs: readonly (readonly [string, unknown])[]): fc.Arbitrary<Typed> => fc.constantFrom(...pairs.map(([text, value]) => ({ text, value })));
 const INTERVAL_TEXTS = ['1m', '5m', '15m', '30m', '1h', '4h', '1d'] as const;
 
@@ -267,11 +274,7 @@ const SETTINGS: Readonly<Record<string, { column: string; typed: fc.Arbitrary<Ty
   interval: { column: 'interval', typed: fc.constantFrom(...INTERVAL_TEXTS).map((i) => ({ text: i, value: i })) },
   drawdownThresholds: {
     column: 'drawdown',
-    typed: listOf(
-      fc.uniqueArray(fc.integer({ min: 1, max: 99 }), { maxLength: 4 }),
-      (l) => l.join(';'),
-      (l) => [...l].sort((a, b) => a - b),
-    ),
+    typed: numbers(99, (a, b) => a - b),
   },
   reportAt: {
     column: 'report-at',
@@ -283,11 +286,7 @@ const SETTINGS: Readonly<Record<string, { column: string; typed: fc.Arbitrary<Ty
   timezone: { column: 'timezone', typed: fc.constantFrom('UTC', 'Europe/Berlin', 'Asia/Kolkata', 'America/New_York').map((z) => ({ text: z, value: z })) },
   expiryWarnDays: {
     column: 'expiry-warn-days',
-    typed: listOf(
-      fc.uniqueArray(fc.integer({ min: 1, max: 365 }), { maxLength: 4 }),
-      (l) => l.join(';'),
-      (l) => [...l].sort((a, b) => b - a),
-    ),
+    typed: numbers(365, (a, b) => b - a),
   },
   signer: {
     column: 'signer',
