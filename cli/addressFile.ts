@@ -1,4 +1,5 @@
-import { addressSchema, type Address } from '../functions/domain/address';
+import type { Address } from '../functions/domain/address';
+import { readAddress } from './readAddress';
 import { UsageError } from './output';
 import { readTextFile } from './readTextFile';
 
@@ -25,10 +26,9 @@ export async function readAddressFile(file: string): Promise<Address[]> {
         continue;
       }
     }
-    const cell = cells[column] ?? '';
-    const parsed = addressSchema.safeParse(cell);
-    if (!parsed.success) throw new UsageError(`${file}:${i + 1}: "${cell}" is not a 20-byte hex address; nothing removed`);
-    addresses.push(parsed.data);
+    const read = readAddress(cells[column] ?? '');
+    if (read.kind === 'invalid') throw new UsageError(`${file}:${i + 1}: ${read.reason}; nothing removed`);
+    addresses.push(read.address);
   }
   if (addresses.length === 0) throw new UsageError(`${file}: no addresses in the file; nothing removed`);
   return addresses;

@@ -2,8 +2,11 @@ import * as z from 'zod';
 import { addressSchema } from '../functions/domain/address';
 import { UsageError } from './output';
 
-/** The statuses `sentinel deliveries --status` takes: a delivery record's, or `missed` (a report recorded as missed). */
-export const DELIVERY_STATUSES = ['sent', 'failed', 'in-progress', 'missed'] as const;
+/**
+ * The statuses `sentinel deliveries --status` takes: a delivery record's, `missed` (a report
+ * recorded as missed), or `suppressed` (a recipient left out of a mail, from the account's history).
+ */
+export const DELIVERY_STATUSES = ['sent', 'failed', 'in-progress', 'missed', 'suppressed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;

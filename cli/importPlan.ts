@@ -13,6 +13,7 @@ import { applySettingsPatch, newTrackedAccount } from '../functions/domain/track
 import type { AccountPatch } from '../functions/store/accountItem';
 import { CHANNELS_COLUMN, type ChannelsColumn } from './importChannels';
 import { ImportFileError, type ImportColumn, type ImportRow, type ImportRowError } from './importRows';
+import { readAddress } from './readAddress';
 
 /** A row whose address was read: the checksummed address and the row. */
 export interface AddressedRow {
@@ -123,12 +124,12 @@ export function addressRows(rows: readonly ImportRow[]): { rows: AddressedRow[];
       errors.push({ line: row.line, message: 'address: is required' });
       continue;
     }
-    const parsed = addressSchema.safeParse(raw.trim());
-    if (!parsed.success) {
-      errors.push({ line: row.line, message: `address: ${JSON.stringify(raw)} is not a 20-byte hex address` });
+    const read = readAddress(raw.trim());
+    if (read.kind === 'invalid') {
+      errors.push({ line: row.line, message: `address: ${read.reason}` });
       continue;
     }
-    byAddress.set(parsed.data, [...(byAddress.get(parsed.data) ?? []), { address: parsed.data, row }]);
+    byAddress.set(read.address, [...(byAddress.get(read.address) ?? []), { address: read.address, row }]);
   }
   const valid: AddressedRow[] = [];
   for (const [address, list] of byAddress) {

@@ -1,4 +1,5 @@
 import { describeError } from '../functions/shared/describeError';
+import { importFormat, isSkippedLine } from './importFormat';
 
 /** One row of an import file: its 1-based line number and its values by column name. */
 export interface ImportRow {
@@ -38,16 +39,17 @@ export class ImportFileError extends Error {
 }
 
 /**
- * Reads an import file: JSON lines (every non-blank line an object) when the first non-blank
- * character is `{`, otherwise CSV with a header row (RFC 4180 quoting; list values inside a cell
- * are separated by `;`). Blank lines and lines starting with `#` are skipped.
+ * Reads an import file: JSON lines (every line an object) when its first line that is neither
+ * blank nor a comment starts with `{` (`importFormat`), otherwise CSV with a header row (RFC 4180
+ * quoting; list values inside a cell are separated by `;`). Blank lines and lines starting with
+ * `#` are skipped.
  */
 export function parseImport(text: string): ParsedImport {
   const body = text.replace(/^\uFEFF/, '');
-  if (body.split(/\r?\n/).every((l) => l.trim() === '' || l.trimStart().startsWith('#'))) {
+  if (body.split(/\r?\n/).every(isSkippedLine)) {
     throw new ImportFileError(1, 'the file is empty: expected a header row (address,email,...) or JSON lines');
   }
-  return body.trimStart().startsWith('{') ? parseJsonLines(body) : parseCsv(body);
+  return importFormat(body) === 'jsonl' ? parseJsonLines(body) : parseCsv(body);
 }
 
 function parseJsonLines(text: string): ParsedImport {
@@ -56,7 +58,7 @@ function parseJsonLines(text: string): ParsedImport {
   const columns = new Map<string, ImportColumn>();
   text.split(/\r?\n/).forEach((raw, i) => {
     const line = i + 1;
-    if (raw.trim() === '' || raw.trimStart().startsWith('#')) return;
+    if (isSkippedLine(raw)) return;
     try {
       const value: unknown = JSON.parse(raw);
       if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('not a JSON object');

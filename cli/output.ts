@@ -71,9 +71,3 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
 export function plural(count: number, noun: string, nounPlural = `${noun}s`): string {
   return `${count} ${count === 1 ? noun : nounPlural}`;
 }
-
-/** Why an address argument was refused, as the end of a sentence: `is not a 20-byte hex address` or `has a wrong EIP-55 checksum (...)`. */
-export function addressMessage(error: z.ZodError): string {
-  const message = error.issues[0]?.message ?? 'not a 20-byte hex address';
-  return message.startsWith('not ') ? `is ${message}` : `has a ${message}`;
-}

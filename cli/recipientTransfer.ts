@@ -5,6 +5,7 @@ import type { RecipientSettings } from '../functions/domain/recipientSchedule';
 import { readCategoriesOption } from './recipientCategories';
 import { readRecipientOptions, type RecipientUpdateOptions } from './recipientOptions';
 import { UsageError } from './output';
+import { importFormat, isSkippedLine } from './importFormat';
 
 /** Formats of `recipients export`; `recipients import` reads both back. */
 export const RECIPIENT_FORMATS = ['csv', 'jsonl'] as const;
@@ -56,12 +57,13 @@ export function formatRecipients(setups: readonly RecipientSetup[], format: Reci
 }
 
 /**
- * Reads a recipients' file (CSV with a header row, or JSON lines) into rows, every value checked
+ * Reads a recipients' file (CSV with a header row, or JSON lines: `importFormat`; blank lines and
+ * `#` comments skipped) into rows, every value checked
  * as `recipients update` checks its options. Any bad row or unknown column refuses the whole file
  * with a `UsageError` naming the file, the line and the column (nothing is written).
  */
 export function parseRecipients(file: string, text: string): RecipientImportRow[] {
-  const records = text.trimStart().startsWith('{') ? jsonLines(file, text) : csvRows(file, text);
+  const records = importFormat(text) === 'jsonl' ? jsonLines(file, text) : csvRows(file, text);
   const errors: string[] = [];
   const rows: RecipientImportRow[] = [];
   const seen = new Set<string>();
@@ -127,6 +129,8 @@ function csvRows(file: string, text: string): { line: number; record: Record<str
     const parsed = parse(text, {
       columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
       skip_empty_lines: true,
+      comment: '#',
+      comment_no_infix: true,
       info: true,
       trim: true,
     }) as { record: Record<string, unknown>; info: { lines: number } }[];
@@ -142,7 +146,7 @@ function csvRows(file: string, text: string): { line: number; record: Record<str
 function jsonLines(file: string, text: string): { line: number; record: Record<string, unknown> }[] {
   const out: { line: number; record: Record<string, unknown> }[] = [];
   text.split('\n').forEach((raw, i) => {
-    if (raw.trim() === '') return;
+    if (isSkippedLine(raw)) return;
     let value: unknown;
     try {
       value = JSON.parse(raw);

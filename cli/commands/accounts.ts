@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { addressSchema } from '../../functions/domain/address';
+import { parseAddressArgument } from '../readAddress';
 import {
   accountSettingsPatchSchema,
   accountSettingsSchema,
@@ -30,7 +30,7 @@ import { runImport, type ImportOptions } from '../accountImport';
 import { readAddressFile } from '../addressFile';
 import { changedFields } from '../importPlan';
 import { byLabelThenAddress, recipientsWithSuppression, suppressionNote, type RecipientView } from '../recipientView';
-import { formatTable, plural, printJson, UsageError, addressMessage } from '../output';
+import { formatTable, plural, printJson, UsageError } from '../output';
 import { armedNote, armKnownKeys } from '../armKnownKeys';
 import { REVOKE_UNKNOWN_MODES } from '../../functions/domain/revokeUnknownMode';
 import { killSwitchStateText } from '../../functions/domain/killSwitchStateText';
@@ -105,9 +105,7 @@ function withSettingOptions(command: Command, adding: boolean): Command {
 }
 
 function parseAddress(value: string): string {
-  const parsed = addressSchema.safeParse(value);
-  if (!parsed.success) throw new UsageError(`address "${value}" ${addressMessage(parsed.error)}`);
-  return parsed.data;
+  return parseAddressArgument('address', value);
 }
 
 /** A channel as `accounts show` lists it: name, type, the categories it takes, and `BROKEN` with why. */
@@ -324,7 +322,7 @@ export function register(program: Command, context: CliContext): void {
   accounts
     .command('rearm')
     .argument('<address>')
-    .description('arm the kill switch again after it fired, before the drawdown recovers (audited)')
+    .description('arm the kill switch again after it fired, before the drawdown recovers (audited); one that has not fired is left as it is')
     .action(async (address: string) => {
       const rt = await context.runtime();
       const account = await rt.repos.accounts.get(parseAddress(address));
@@ -334,9 +332,13 @@ export function register(program: Command, context: CliContext): void {
         { address: account.address, by: operator() },
       );
       if (outcome.kind === 'conflict') throw new Error('a poll changed the kill switch state meanwhile; run rearm again');
-      io.out(
-        `kill switch of ${account.address} re-armed (was ${outcome.from?.status ?? 'never evaluated'}; audited)${account.killSwitch === null ? '; note: its kill switch is off (--kill-switch <pct> turns it on)' : ''}\n`,
-      );
+      const off = account.killSwitch === null ? '; note: its kill switch is off (--kill-switch <pct> turns it on)' : '';
+      if (outcome.kind === 'not-fired') {
+        return io.out(
+          `kill switch of ${account.address} has not fired: nothing to re-arm (now: ${killSwitchStateText(outcome.state, account.address)})${off}\n`,
+        );
+      }
+      io.out(`kill switch of ${account.address} re-armed (was ${outcome.from.status}; audited)${off}\n`);
     });
 
   accounts

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
+import { parseAddressArgument as parseAddress } from '../readAddress';
 import * as z from 'zod';
-import { addressSchema, type Address } from '../../functions/domain/address';
+import type { Address } from '../../functions/domain/address';
 import { formatTime } from '../../functions/mail/render/format';
 import { sesSenderFrom } from '../../functions/runtime/factories';
 import { deliverNotification, type DeliverNotificationDeps, type NotificationOutcome } from '../../functions/services/notify/deliverNotification';
@@ -10,7 +11,7 @@ import { localEmailRenderer, localMailGovernor } from '../../local/localSystem';
 import { currentDrawdown } from '../../functions/services/status/currentDrawdown';
 import { alertsOverview, hasOpenBreach, type BreachRow, type SnoozeRow } from '../alertsOverview';
 import type { CliContext, CliRuntime } from '../cliRuntime';
-import { addressMessage, formatTable, plural, printJson, UsageError } from '../output';
+import { formatTable, plural, printJson, UsageError } from '../output';
 import { parseSnoozeDuration } from '../parseSnoozeDuration';
 import { operator } from '../operator';
 import { recipientKey } from '../../functions/domain/recipientSnoozes';
@@ -139,12 +140,6 @@ export function register(program: Command, context: CliContext): void {
           : `lifted the snooze of ${name(account)} for ${lifted.join(', ')}\n`,
       );
     });
-}
-
-function parseAddress(what: string, value: string): Address {
-  const parsed = addressSchema.safeParse(value);
-  if (!parsed.success) throw new UsageError(`${what} "${value}" ${addressMessage(parsed.error)}`);
-  return parsed.data;
 }
 
 function parseEmail(value: string): string {

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
-import { addressSchema } from '../../functions/domain/address';
+import { parseAddressArgument } from '../readAddress';
 import type { CollectOutcome } from '../../functions/services/collect/collectAccount';
 import type { DispatchSelection } from '../../functions/services/collect/dispatchDue';
 import { memoryCounters } from '../../functions/shared/observability';
 import { sesSenderFrom } from '../../functions/runtime/factories';
 import { localMailDeps, localMailGovernor } from '../../local/localSystem';
 import type { CliContext, CliRuntime } from '../cliRuntime';
-import { formatTable, plural, printJson, UsageError, addressMessage } from '../output';
+import { formatTable, plural, printJson, UsageError } from '../output';
 import { progressReporter } from '../progressReporter';
 import { createNotifyHandler } from '../../functions/handlers/notify';
 import { collectSettingsFrom } from '../../functions/services/collect/collectSettings';
@@ -119,9 +119,7 @@ async function collectPipeline(rt: CliRuntime) {
 function selectionOf(options: { account?: string; all?: boolean }): DispatchSelection {
   if (options.all) return { kind: 'all' };
   if (options.account === undefined) return { kind: 'due' };
-  const address = addressSchema.safeParse(options.account);
-  if (!address.success) throw new UsageError(`--account "${options.account}" ${addressMessage(address.error)}`);
-  return { kind: 'account', address: address.data };
+  return { kind: 'account', address: parseAddressArgument('--account', options.account) };
 }
 
 function row(outcome: CollectOutcome): string[] {

@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
+import { parseAddressArgument as parseAddress } from '../readAddress';
 import { ChainError } from '../../functions/chain/errors';
 import { ConfigError } from '../../functions/config/settings';
-import { addressSchema, type Address } from '../../functions/domain/address';
+import type { Address } from '../../functions/domain/address';
 import { DEFAULT_ANNOUNCEMENT_MS, openAnnouncements } from '../../functions/domain/delegateAnnouncement';
 import { delegateStanding, type DelegateStanding } from '../../functions/domain/delegateStanding';
 import { formatCountdown } from '../../functions/mail/render/format';
 import type { CliContext, CliRuntime } from '../cliRuntime';
-import { addressMessage, formatTable, printJson, UsageError } from '../output';
+import { formatTable, printJson } from '../output';
 import { parseAnnounceDuration } from '../parseAnnounceDuration';
 import { moveLegacyKnownKeys, type LegacyMoveReport } from '../../functions/services/knownKeys/moveLegacyKnownKeys';
 
@@ -14,12 +15,6 @@ import { moveLegacyKnownKeys, type LegacyMoveReport } from '../../functions/serv
 export function legacyMoveText(moved: LegacyMoveReport): string {
   if (moved.accounts === 0) return 'known keys and announcements: nothing left to move';
   return `known keys and announcements: moved ${moved.known} known key(s) and ${moved.announcements} announcement(s) of ${moved.accounts} account(s) to their own partitions`;
-}
-
-function parseAddress(what: string, value: string): Address {
-  const parsed = addressSchema.safeParse(value);
-  if (!parsed.success) throw new UsageError(`${what} "${value}" ${addressMessage(parsed.error)}`);
-  return parsed.data;
 }
 
 async function trackedAccount(rt: CliRuntime, address: Address) {

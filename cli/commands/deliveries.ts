@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import { reportJobTarget } from '../../functions/messages/reportJob';
-import type { CliContext } from '../cliRuntime';
-import { parseDeliveryFilter, type DeliveryFilter } from '../deliveryFilter';
+import { mapConcurrent } from '../../functions/shared/concurrency';
+import type { CliContext, CliRuntime } from '../cliRuntime';
+import { parseDeliveryFilter, type DeliveryFilter, type DeliveryStatus } from '../deliveryFilter';
 import { formatTable, plural, printJson } from '../output';
 
-/** One row of `sentinel deliveries`: a delivery record, or a report recorded as missed. */
+/** One row of `sentinel deliveries`: a delivery record, a report recorded as missed, or a recipient left out of a mail. */
 interface DeliveryRow {
   at: string;
   kind: string;
@@ -26,24 +27,52 @@ function matches(row: DeliveryRow, filter: DeliveryFilter): boolean {
   return true;
 }
 
+/**
+ * The recipients left out of a mail (suppressed, opted out, snoozed) since the filter's start, from
+ * the deliveries history of `--account` or of every tracked account (one `Query` each): one row per
+ * recipient and mail, the reason as its note. Chat channels are not mail recipients and stay out.
+ */
+async function leftOutRows(rt: CliRuntime, filter: DeliveryFilter): Promise<DeliveryRow[]> {
+  const addresses = filter.account !== null ? [filter.account] : (await rt.repos.accounts.list()).map((a) => a.address);
+  const perAccount = await mapConcurrent(addresses, 16, async (address) =>
+    (await rt.repos.history.deliveriesSince(address, filter.sinceMs, 'suppressed'))
+      .filter((entry) => entry.via === 'email')
+      .map((entry): DeliveryRow => ({
+        at: iso(entry.at),
+        kind: entry.what,
+        account: address,
+        recipients: [entry.to],
+        status: 'suppressed',
+        id: entry.eventId,
+        sentAt: null,
+        reason: entry.reason,
+      })),
+  );
+  return perAccount.flat();
+}
+
 /** `sentinel deliveries`: what was sent (or failed, or was missed), to whom and when. */
 export function register(program: Command, context: CliContext): void {
   program
     .command('deliveries')
-    .description('what was sent, to whom and when: alerts, reports and notices from the delivery records, and reports recorded as missed')
+    .description(
+      'what was sent, to whom and when: alerts, reports and notices from the delivery records, reports recorded as missed, and the recipients left out (suppressed)',
+    )
     .option('--since <duration>', 'how far back: 30m, 12h, 7d (default 1d; at most 90d)')
     .option('--account <address>', 'only deliveries about this account')
     .option('--recipient <email>', 'only deliveries to this address')
-    .option('--status <status>', 'only sent, failed, in-progress or missed')
+    .option('--status <status>', 'only sent, failed, in-progress, missed or suppressed (recipients left out: suppressed, opted out, snoozed)')
     .option('--json', 'print [{at, kind, account, recipients, status, id, sentAt, reason}] as JSON')
     .action(async (options: { since?: string; account?: string; recipient?: string; status?: string; json?: boolean }) => {
       const { json, ...given } = options;
       const rt = await context.runtime();
       const now = rt.now();
       const filter = parseDeliveryFilter(given, now);
-      const [records, missed] = await Promise.all([
-        filter.status === 'missed' ? [] : rt.repos.deliveries.begunSince(filter.sinceMs),
-        filter.status === null || filter.status === 'missed' ? rt.repos.missedReports.dueBetween(filter.sinceMs, now) : [],
+      const wanted = (status: DeliveryStatus) => filter.status === null || filter.status === status;
+      const [records, missed, leftOut] = await Promise.all([
+        filter.status === 'missed' || filter.status === 'suppressed' ? [] : rt.repos.deliveries.begunSince(filter.sinceMs),
+        wanted('missed') ? rt.repos.missedReports.dueBetween(filter.sinceMs, now) : [],
+        wanted('suppressed') ? leftOutRows(rt, filter) : [],
       ]);
       const rows: DeliveryRow[] = [
         ...records.map((d) => ({
@@ -66,6 +95,7 @@ export function register(program: Command, context: CliContext): void {
           sentAt: m.retriedAt === null ? null : iso(m.retriedAt),
           reason: m.reason,
         })),
+        ...leftOut,
       ]
         .filter((row) => matches(row, filter))
         .sort((a, b) => a.at.localeCompare(b.at));

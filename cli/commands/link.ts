@@ -1,16 +1,11 @@
 import type { Command } from 'commander';
-import { addressSchema, type Address } from '../../functions/domain/address';
+import { parseAddressArgument as parseAddress } from '../readAddress';
+import type { Address } from '../../functions/domain/address';
 import { DEFAULT_LINK_TTL_MS } from '../../functions/domain/linkClaims';
 import { ConfigError } from '../../functions/config/settings';
 import type { CliContext, CliRuntime } from '../cliRuntime';
-import { printJson, UsageError, addressMessage } from '../output';
+import { printJson } from '../output';
 import { awsKeySecretReader, publicKeysToPublish, writePublishedKeys } from '../linkKeysPublisher';
-
-function parseAddress(what: string, value: string): Address {
-  const parsed = addressSchema.safeParse(value);
-  if (!parsed.success) throw new UsageError(`${what} "${value}" ${addressMessage(parsed.error)}`);
-  return parsed.data;
-}
 
 /**
  * Whether `delegate` is a current delegate of `account`: in the stored delegate view (what the

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
+import { parseAddressArgument } from '../readAddress';
 import * as z from 'zod';
-import { addressSchema } from '../../functions/domain/address';
 import { addDays } from '../../functions/domain/localTime';
 import type { ReportPeriod } from '../../functions/domain/recipientSchedule';
 import { sesSenderFrom } from '../../functions/runtime/factories';
@@ -18,7 +18,7 @@ import { createLocalNotifyQueue } from '../../local/localNotifyQueue';
 import { drainInRounds } from '../../local/queue/drainInRounds';
 import { cliChannelQueues } from '../cliChannelQueues';
 import type { CliContext, CliRuntime } from '../cliRuntime';
-import { formatTable, plural, printJson, UsageError, addressMessage } from '../output';
+import { formatTable, plural, printJson, UsageError } from '../output';
 
 /**
  * The report service's ports from the CLI runtime: its repositories, links and clock, the chain, SES
@@ -104,9 +104,7 @@ export function register(program: Command, context: CliContext): void {
       }
       let address: string | undefined;
       if (options.account !== undefined) {
-        const parsed = addressSchema.safeParse(options.account);
-        if (!parsed.success) throw new UsageError(`--account "${options.account}" ${addressMessage(parsed.error)}`);
-        address = parsed.data;
+        address = parseAddressArgument('--account', options.account);
       }
       const rt = await context.runtime();
       const { deps, deliver } = await reportDepsFrom(rt);

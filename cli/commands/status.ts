@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { addressSchema } from '../../functions/domain/address';
+import { parseAddressArgument } from '../readAddress';
 import { SUMMARY_FIELDS } from '../../functions/domain/summaryFields';
 import { SUMMARY_METRICS, TRADING_DRAWDOWN_LABEL } from '../../functions/domain/summaryMetrics';
 import { summaryReadings, summaryView } from '../../functions/chain/summaryView';
@@ -13,7 +13,7 @@ import type { ProtectionState } from '../../functions/domain/protectionSwitch';
 import { killSwitchStateText } from '../../functions/domain/killSwitchStateText';
 import { unknownKeyDecisionText } from '../../functions/domain/unknownKeyDecisionText';
 import { protectionStatus, type ProtectionStatus } from '../../functions/services/status/protectionStatus';
-import { addressMessage, formatTable, printJson, UsageError } from '../output';
+import { formatTable, printJson } from '../output';
 
 /** `sentinel status <address>`: what is known about an account, from stored data. */
 export function register(program: Command, context: CliContext): void {
@@ -23,11 +23,10 @@ export function register(program: Command, context: CliContext): void {
     .description('latest equity and PnL, summary and its change, drawdown, alert states, delegates, collection status and stored points')
     .option('--json', 'print one JSON document')
     .action(async (address: string, options: { json?: boolean }) => {
-      const parsed = addressSchema.safeParse(address);
-      if (!parsed.success) throw new UsageError(`address "${address}" ${addressMessage(parsed.error)}`);
+      const checksummed = parseAddressArgument('address', address);
       const rt = await context.runtime();
-      const report = await accountStatus(rt.repos, parsed.data, rt.now());
-      if (!report) throw new Error(`${parsed.data} is not tracked`);
+      const report = await accountStatus(rt.repos, checksummed, rt.now());
+      if (!report) throw new Error(`${checksummed} is not tracked`);
       const automatic = await protectionStatus(rt.repos, report.account);
       if (options.json)
         return printJson(context.io, {
@@ -37,7 +36,7 @@ export function register(program: Command, context: CliContext): void {
           killSwitchResult: automatic.killSwitch?.settlement ?? null,
           unknownKeyDecisions: automatic.unknownKeys,
         });
-      const timeZone = (await rt.repos.accounts.get(parsed.data))?.timezone ?? 'UTC';
+      const timeZone = (await rt.repos.accounts.get(checksummed))?.timezone ?? 'UTC';
       context.io.out(render(report, rt.now(), timeZone, await rt.protection().read(), automatic));
     });
 }

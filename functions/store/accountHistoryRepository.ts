@@ -6,7 +6,7 @@ import { DynamoRepository } from './dynamoRepository';
 import { StoreError } from './errors';
 import { parseItem } from './parseItem';
 import type { RepositoryOptions } from './repositoryOptions';
-import { toTtlSeconds } from './ttl';
+import { isLive, toTtlSeconds } from './ttl';
 
 /** Partition-key prefix of an account's alert history (`alert#<address>`): IAM confines its writers to it. */
 export const ALERT_HISTORY_PREFIX = 'alert#';
@@ -27,8 +27,13 @@ const SORT_KEY = /^\d{15}#.{1,900}$/;
 const alertItemSchema = z.object({ stream: z.string(), at: z.string().regex(SORT_KEY), entry: alertHistoryEntrySchema, expiresAt: z.number().int() });
 const deliveryItemSchema = z.object({ stream: z.string(), at: z.string().regex(SORT_KEY), entry: deliveryHistoryEntrySchema, expiresAt: z.number().int() });
 
+/** The time part of a sort key: text order is time order. */
+function sortKeyTime(at: number): string {
+  return String(at).padStart(15, '0');
+}
+
 function sortKey(at: number, id: string): string {
-  return `${String(at).padStart(15, '0')}#${id}`;
+  return `${sortKeyTime(at)}#${id}`;
 }
 
 /**
@@ -90,6 +95,25 @@ export class AccountHistoryRepository extends DynamoRepository<RepositoryOptions
     return this.page('history.deliveries', `${DELIVERY_HISTORY_PREFIX}${address}`, limit, after, (item) =>
       parseItem(deliveryItemSchema, item, 'history.deliveries'),
     );
+  }
+
+  /**
+   * Every delivery about `address` at or after `since` (ms) that ended in `outcome`, oldest first
+   * (one `Query` of the account's partition, page by page, filtered by outcome).
+   */
+  async deliveriesSince(address: string, since: number, outcome: DeliveryHistoryEntry['outcome']): Promise<DeliveryHistoryEntry[]> {
+    const items = await this.queryItems(
+      'history.deliveriesSince',
+      {
+        KeyConditionExpression: '#stream = :stream AND #at >= :from',
+        FilterExpression: '#entry.#outcome = :outcome',
+        ExpressionAttributeNames: { '#stream': 'stream', '#at': 'at', '#entry': 'entry', '#outcome': 'outcome' },
+        ExpressionAttributeValues: { ':stream': `${DELIVERY_HISTORY_PREFIX}${address}`, ':from': sortKeyTime(Math.max(0, since)), ':outcome': outcome },
+      },
+      (item) => parseItem(deliveryItemSchema, item, 'history.deliveriesSince'),
+    );
+    const now = this.now();
+    return items.filter((item) => isLive(item.expiresAt, now)).map((item) => item.entry);
   }
 
   /** Whether `value` has the form of a page's `next` (a cursor's content is checked before it reaches here). */

@@ -29,7 +29,8 @@ export const accountPatchSchema = accountItemSchema
     nextDueAt: true,
     nextReportAt: true,
   })
-  // Without the read defaults: a patch that does not name them leaves them alone.
+  // Without the read defaults (zod fills a default in even under `.partial()`): a patch that does
+  // not name a field leaves it alone. Every picked field with a read default is listed here.
   .extend({
     delegateWatch: intervalSchema.nullable(),
     nextDueAt: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable(),
@@ -38,6 +39,7 @@ export const accountPatchSchema = accountItemSchema
     keepDelegates: accountItemSchema.shape.keepDelegates.removeDefault(),
     killSwitchWebSessions: accountItemSchema.shape.killSwitchWebSessions.removeDefault(),
     killSwitchDryRun: accountItemSchema.shape.killSwitchDryRun.removeDefault(),
+    revokeUnknown: accountItemSchema.shape.revokeUnknown.removeDefault(),
   })
   .partial()
   .strict();

@@ -1,7 +1,9 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { SETTING_FIELDS } from '../../../functions/domain/account';
 import { cliWorld } from '../../support/cli/cliWorld';
 import { SAMPLE_ADDRESSES } from '../../support/store/sampleAddresses';
 
@@ -188,6 +190,16 @@ describe('accounts import / export / time zones', () => {
     expect(refused.stderr).toMatch(/--ignore-columns: the address column cannot be ignored/);
   });
 
+  it('a JSON-lines file whose first lines are # comments and blanks is read as JSON lines (line numbers as in the file)', async () => {
+    const F = '0xf1f1f1F1f1f1F1F1f1F1f1F1F1F1F1f1F1f1f1F1';
+    const text = `# my accounts\n\n{"address":"${F}","email":"f@example.com","label":"desk f"}\n# an old one\n{"address":"0x12","email":"g@example.com"}\n`;
+    const run = await cli('accounts', 'import', await file('commented.jsonl', text), '--json');
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ created: [F], errors: [{ line: 5, message: expect.stringMatching(/^address: /) as unknown }] });
+    expect((await show(F)).label).toBe('desk f');
+    expect((await cli('accounts', 'remove', F)).code).toBe(0);
+  });
+
   for (const format of ['csv', 'jsonl'] as const) {
     it(`accounts export --format ${format} is read back by accounts import unchanged`, async () => {
       if (format === 'csv') {
@@ -221,6 +233,164 @@ describe('accounts import / export / time zones', () => {
       const again = JSON.parse((await cli('accounts', 'import', await file(`export2.${format}`, exported.stdout), '--json')).stdout) as { created: string[] };
       expect(again.created).toEqual([B]);
       expect(JSON.parse((await cli('accounts', 'list', '--json')).stdout)).toEqual(before);
+    });
+  }
+});
+
+/** One setting as typed (`--<column> text` on update, a `<column>` cell on import) and as `accounts show --json` then holds it. */
+interface Typed {
+  readonly text: string;
+  readonly value: unknown;
+}
+
+const listOf = <T>(items: fc.Arbitrary<T[]>, join: (list: T[]) => string, value: (list: T[]) => unknown): fc.Arbitrary<Typed> =>
+  items.map((list) => ({ text: list.length === 0 ? 'none' : join(list), value: value(list) }));
+/** Up to 4 distinct whole numbers from 1 to `max`, typed `;`-separated (or `none`), held in `order`. */
+const numbers = (max: number, order: (a: number, b: number) => number): fc.Arbitrary<Typed> =>
+  listOf(
+    fc.uniqueArray(fc.integer({ min: 1, max }), { maxLength: 4 }),
+    (l) => l.join(';'),
+    (l) => [...l].sort(order),
+  );
+const oneOf = (pairs: readonly (readonly [string, unknown])[]): fc.Arbitrary<Typed> => fc.constantFrom(...pairs.map(([text, value]) => ({ text, value })));
+const INTERVAL_TEXTS = ['1m', '5m', '15m', '30m', '1h', '4h', '1d'] as const;
+
+/** Every account setting: its column (option `--<column>`) and values to type for it; lists use `;`, as a CSV cell does. */
+const SETTINGS: Readonly<Record<string, { column: string; typed: fc.Arbitrary<Typed> }>> = {
+  emails: {
+    column: 'email',
+    typed: fc
+      .uniqueArray(fc.constantFrom('a@example.com', 'b@example.com', 'c@example.com'), { minLength: 1 })
+      .map((list) => ({ text: list.join(';'), value: list })),
+  },
+  label: {
+    column: 'label',
+    typed: oneOf([
+      ['desk', 'desk'],
+      ['ops team', 'ops team'],
+      ['', null],
+    ]),
+  },
+  interval: { column: 'interval', typed: fc.constantFrom(...INTERVAL_TEXTS).map((i) => ({ text: i, value: i })) },
+  drawdownThresholds: {
+    column: 'drawdown',
+    typed: numbers(99, (a, b) => a - b),
+  },
+  reportAt: {
+    column: 'report-at',
+    typed: fc
+      .tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }))
+      .map(([h, m]) => `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}`)
+      .map((t) => ({ text: t, value: t })),
+  },
+  timezone: { column: 'timezone', typed: fc.constantFrom('UTC', 'Europe/Berlin', 'Asia/Kolkata', 'America/New_York').map((z) => ({ text: z, value: z })) },
+  expiryWarnDays: {
+    column: 'expiry-warn-days',
+    typed: numbers(365, (a, b) => b - a),
+  },
+  signer: {
+    column: 'signer',
+    typed: oneOf([
+      ['env:OWNER_KEY', 'env:OWNER_KEY'],
+      ['kms:alias/desk-owner', 'kms:alias/desk-owner'],
+      ['', null],
+    ]),
+  },
+  delegateWatch: { column: 'delegate-watch', typed: fc.constantFrom(...INTERVAL_TEXTS, 'none').map((i) => ({ text: i, value: i === 'none' ? null : i })) },
+  killSwitch: {
+    column: 'kill-switch',
+    typed: fc.oneof(
+      fc.integer({ min: 1, max: 99 }).map((n) => ({ text: String(n), value: n })),
+      oneOf([['off', null]]),
+    ),
+  },
+  killSwitchConfirm: {
+    column: 'kill-switch-confirm',
+    typed: oneOf([
+      ['now', 'now'],
+      ['next', 'wait'],
+      ['wait', 'wait'],
+    ]),
+  },
+  keepDelegates: {
+    column: 'keep-delegate',
+    typed: listOf(
+      fc.subarray([...SAMPLE_ADDRESSES]),
+      (l) => l.join(';'),
+      (l) => l,
+    ),
+  },
+  killSwitchWebSessions: {
+    column: 'kill-switch-web-sessions',
+    typed: oneOf([
+      ['keep', 'keep'],
+      ['revoke', 'revoke'],
+    ]),
+  },
+  killSwitchDryRun: {
+    column: 'kill-switch-dry-run',
+    typed: oneOf([
+      ['on', true],
+      ['off', false],
+    ]),
+  },
+  revokeUnknown: {
+    column: 'revoke-unknown',
+    typed: oneOf([
+      ['off', 'off'],
+      ['api-keys', 'api-keys'],
+      ['all', 'all'],
+    ]),
+  },
+};
+
+describe('accounts update and import change the given settings only', () => {
+  const { cli } = cliWorld({ now: () => NOW });
+  const ACCOUNT = C;
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'sentinel-patch-'));
+  });
+  const settings = async (): Promise<Record<string, unknown>> => {
+    const shown = JSON.parse((await cli('accounts', 'show', ACCOUNT, '--json')).stdout) as Record<string, unknown>;
+    return Object.fromEntries(Object.keys(SETTINGS).map((field) => [field, shown[field]]));
+  };
+
+  it('names every setting an account has', async () => {
+    expect((await cli('accounts', 'add', ACCOUNT, '--email', 'owner@example.com')).code).toBe(0);
+    const shown = JSON.parse((await cli('accounts', 'show', ACCOUNT, '--json')).stdout) as Record<string, unknown>;
+    expect(Object.keys(SETTINGS).sort()).toEqual(
+      SETTING_FIELDS.filter((f) => f !== 'address')
+        .map(String)
+        .sort(),
+    );
+    for (const field of Object.keys(SETTINGS)) expect(shown, field).toHaveProperty(field);
+  });
+
+  for (const [field, { column, typed }] of Object.entries(SETTINGS)) {
+    it(`--${column} alone, and a file of address,${column}, leave every other setting as it was`, async () => {
+      const everything = fc.record(Object.fromEntries(Object.entries(SETTINGS).map(([f, s]) => [f, s.typed])) as Record<string, fc.Arbitrary<Typed>>);
+      await fc.assert(
+        fc.asyncProperty(everything, typed, typed, async (start, updated, imported) => {
+          const all = Object.entries(start).flatMap(([f, t]) => [`--${SETTINGS[f]?.column ?? f}`, t.text]);
+          const set = await cli('accounts', 'update', ACCOUNT, ...all);
+          expect(set.code, set.stderr).toBe(0);
+          const before = await settings();
+          expect(before).toEqual(Object.fromEntries(Object.entries(start).map(([f, t]) => [f, t.value])));
+
+          const update = await cli('accounts', 'update', ACCOUNT, `--${column}`, updated.text);
+          expect(update.code, update.stderr).toBe(0);
+          const afterUpdate = await settings();
+          expect(afterUpdate).toEqual({ ...before, [field]: updated.value });
+
+          const path = join(dir, `${field}.csv`);
+          await writeFile(path, `address,${column}\n${ACCOUNT},${imported.text}\n`);
+          const run = await cli('accounts', 'import', path);
+          expect(run.code, run.stderr).toBe(0);
+          expect(await settings()).toEqual({ ...afterUpdate, [field]: imported.value });
+        }),
+        { numRuns: 5 },
+      );
     });
   }
 });

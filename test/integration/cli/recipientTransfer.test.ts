@@ -66,6 +66,20 @@ describe('recipients export / import: settings, schedules and opt-outs round-tri
     });
   }
 
+  for (const [format, body] of [
+    ['jsonl', '{"email":"trader@example.com","weekly":"fri"}\n\n# after a blank line\n{"email":"risk@example.com","monthly":"15"}\n'],
+    ['csv', 'email,weekly\n# a note\ntrader@example.com,fri\n'],
+  ] as const) {
+    it(`a ${format} file whose first lines are # comments and blanks is read as ${format}, the comments skipped`, async () => {
+      const file = join(dir, `commented.${format}`);
+      await writeFile(file, `# recipients for the desk\n\n${body}`);
+      const run = await cli('recipients', 'import', file);
+      expect(run.code, run.stderr).toBe(0);
+      const shown = JSON.parse((await cli('recipients', 'show', 'trader@example.com', '--json')).stdout) as { weekly: string | null };
+      expect(shown.weekly).toBe('fri');
+    });
+  }
+
   it('a bad value refuses the whole file, naming the file, line and column; nothing is written', async () => {
     const before = await listed();
     const file = join(dir, 'bad.csv');

@@ -52,6 +52,27 @@ describe('AccountsRepository: one account', () => {
     await expect(repo().updateSettings(account.address, { address: testAddress(4) })).rejects.toThrow(StoreError);
   });
 
+  it('an update naming one field leaves every other setting as stored, none reset to its default', async () => {
+    const account = accountRecord({
+      address: testAddress(5),
+      delegateWatch: '15m',
+      killSwitch: 25,
+      killSwitchConfirm: 'now',
+      keepDelegates: [testAddress(6)],
+      killSwitchWebSessions: 'revoke',
+      killSwitchDryRun: true,
+      revokeUnknown: 'all',
+    });
+    await repo().create(account);
+    // A collect's extra poll writes only the next poll time; a CLI update only the settings given.
+    expect(await repo().updateSettings(account.address, { nextDueAt: T0 + HOUR })).toEqual({ kind: 'updated', account: { ...account, nextDueAt: T0 + HOUR } });
+    expect(await repo().updateSettings(account.address, { label: 'x' })).toEqual({
+      kind: 'updated',
+      account: { ...account, nextDueAt: T0 + HOUR, label: 'x' },
+    });
+    expect(await repo().get(account.address)).toEqual({ ...account, nextDueAt: T0 + HOUR, label: 'x' });
+  });
+
   it('removes an account', async () => {
     const account = accountRecord({ address: testAddress(5) });
     await repo().create(account);

@@ -90,6 +90,29 @@ describe('sentinel accounts / collect / status', () => {
     expect((await cli('accounts', 'show', LOWER, '--json')).code).toBe(0);
   });
 
+  it('a wrong checksum inside a file says so as the commands do, naming file and line: an import row error, and remove --file exit 2 removing nothing', async () => {
+    const wrong = CHECKSUMMED.replace('f39Fd', 'F39fd');
+    const dir = await mkdtemp(join(tmpdir(), 'sentinel-checksum-'));
+    const csv = join(dir, 'desk.csv');
+    await writeFile(csv, `address,email\n${wrong},x@example.com\n`);
+    const imported = await cli('accounts', 'import', csv);
+    expect(imported.code).toBe(1);
+    expect(imported.stderr).toContain(`${csv}:2: address: "${wrong}" has a wrong EIP-55 checksum (mixed case;`);
+    const jsonl = join(dir, 'desk.jsonl');
+    await writeFile(jsonl, `{"address":"${wrong}","email":"x@example.com"}\n`);
+    expect((await cli('accounts', 'import', jsonl)).stderr).toContain(`${jsonl}:1: address: "${wrong}" has a wrong EIP-55 checksum`);
+    const list = join(dir, 'remove.txt');
+    await writeFile(list, `# to remove\n${LOWER}\n${wrong}\n`);
+    const removed = await cli('accounts', 'remove', '--file', list);
+    expect(removed.code).toBe(2);
+    expect(removed.stderr).toContain(`${list}:3: "${wrong}" has a wrong EIP-55 checksum`);
+    expect(removed.stderr).toContain('nothing removed');
+    const exported = join(dir, 'export.csv');
+    await writeFile(exported, `address,label\n${wrong},x\n`);
+    expect((await cli('accounts', 'remove', '--file', exported)).stderr).toContain(`${exported}:2: "${wrong}" has a wrong EIP-55 checksum`);
+    expect((await cli('accounts', 'show', LOWER)).code).toBe(0);
+  });
+
   it('updates settings, lists and removes', async () => {
     expect((await cli('accounts', 'update', LOWER, '--label', 'renamed', '--drawdown', 'none')).code).toBe(0);
     const list = await cli('accounts', 'list', '--json');

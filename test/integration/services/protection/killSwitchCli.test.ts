@@ -97,6 +97,29 @@ describe('kill-switch settings in the CLI', () => {
     expect((await cli('accounts', 'rearm', '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65')).code).toBe(1);
   });
 
+  it('accounts rearm on a kill switch that has not fired says there is nothing to re-arm, exit 0, writing and auditing nothing', async () => {
+    const address = '0x976EA74026E726554dB657fA54763abd0C3a0aa9';
+    const cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix }, Date.now, join(await mkdtemp(join(tmpdir(), 'killswitch-')), 'protection'));
+    expect((await cli('accounts', 'add', address, '--email', 'desk@example.com', '--kill-switch', '25')).code).toBe(0);
+    const repos = createRepositories(tables.client, tables.prefix);
+    const pendingSince = Date.UTC(2030, 0, 7, 12);
+    const states = [null, { status: 'idle' }, { status: 'pending', since: pendingSince }, { status: 'baseline' }] as const;
+    for (const state of states) {
+      if (state !== null) {
+        const stored = await repos.alerts.get(address, 'kill-switch');
+        expect((await repos.alerts.compareAndSet(address, 'kill-switch', stored?.version ?? null, state)).kind).toBe('written');
+      }
+      const before = await repos.alerts.get(address, 'kill-switch');
+      const rearm = await cli('accounts', 'rearm', address);
+      expect(rearm, JSON.stringify(state)).toMatchObject({ code: 0, stderr: '' });
+      expect(rearm.stdout).toMatch(new RegExp(`^kill switch of ${address} has not fired: nothing to re-arm \\(now: `));
+      expect(rearm.stdout).not.toContain('re-armed');
+      expect(await repos.alerts.get(address, 'kill-switch')).toEqual(before);
+    }
+    expect((await cli('accounts', 'rearm', address)).stdout).toContain(`now: held: the level was already reached when tracking began`);
+    expect((await repos.audit.listForAccount(address, 10)).filter((r) => r.action === 'kill-switch-rearm')).toEqual([]);
+  });
+
   it('refuses a bad level or mode with a message naming the option, writing nothing', async () => {
     const cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix }, Date.now, join(await mkdtemp(join(tmpdir(), 'killswitch-')), 'protection'));
     for (const [option, value] of [
