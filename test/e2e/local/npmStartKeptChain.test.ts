@@ -71,6 +71,11 @@ describe('npm start with its data kept, and a second terminal', () => {
       const run = spawnSync('sh', ['-c', command], { cwd, env, encoding: 'utf8', timeout: 120_000 });
       return { code: run.status, stdout: run.stdout, stderr: run.stderr };
     };
+    /** When demo-steady was last polled (`status`: `last poll     ok at <ISO>`). */
+    const lastPollAt = (): number | undefined => {
+      const at = /^last poll\s+ok at (\S+)/m.exec(cli(tmpdir(), 'status', STEADY).stdout)?.[1];
+      return at === undefined ? undefined : Date.parse(at);
+    };
     const chat = async (): Promise<Got[]> => (await (await fetch(`http://127.0.0.1:${ports.SENTINEL_CHANNELS_PORT}/received`)).json()) as Got[];
     const subjects = async () =>
       ((await (await fetch(`http://127.0.0.1:${ports.SENTINEL_INBOX_PORT}/store`)).json()) as { emails: { subject: string }[] }).emails.map((m) => m.subject);
@@ -149,8 +154,8 @@ describe('npm start with its data kept, and a second terminal', () => {
     await waitFor(
       'a poll after the revocation',
       async () => {
-        const at = (JSON.parse(cli(tmpdir(), 'status', STEADY, '--json').stdout) as { lastPoll?: { at?: string | number } }).lastPoll?.at;
-        return at !== undefined && new Date(at).getTime() > revokedAt + 60_000 ? true : undefined;
+        const at = lastPollAt();
+        return at !== undefined && at > revokedAt + 60_000 ? true : undefined;
       },
       120_000,
     );
@@ -169,9 +174,8 @@ describe('npm start with its data kept, and a second terminal', () => {
     await waitFor(
       'three polls after the restart',
       async () => {
-        const status = cli(tmpdir(), 'status', STEADY, '--json');
-        const at = (JSON.parse(status.stdout) as { lastPoll?: { at?: string | number } }).lastPoll?.at;
-        return at !== undefined && new Date(at).getTime() > restartedAt + 3 * 60_000 ? true : undefined;
+        const at = lastPollAt();
+        return at !== undefined && at > restartedAt + 3 * 60_000 ? true : undefined;
       },
       120_000,
     );
