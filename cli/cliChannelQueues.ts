@@ -20,7 +20,7 @@ export function cliChannelQueues(
 ): LocalChannelQueues {
   return createLocalChannelQueues({
     repos: rt.repos,
-    channelSender: channelSenderFrom(rt.settings),
+    channelSender: channelSenderFrom(rt.settings, rt.channelEnv),
     notifyQueue,
     links,
     log: rt.log,

@@ -11,6 +11,7 @@ import { protectionSwitchFrom } from '../functions/runtime/protectionSwitchFrom'
 import { join } from 'node:path';
 import { LOCAL_PROTECTION_FILE, STATE_DIR, localLinkSecret, readRunningServices } from '../local/stateDir';
 import { NoLocalStackError, TARGET_SETTINGS } from './noLocalStackError';
+import { DEMO_CHANNEL_VARIABLES } from '../local/demoChannels';
 
 /** What CLI commands work with; built once per command run. */
 export interface CliRuntime {
@@ -30,6 +31,8 @@ export interface CliRuntime {
   links(): Promise<Links>;
   /** The stage-wide protection switch (the SSM parameter, or the state folder's file `serve` also reads). */
   protection(): ProtectionSwitch;
+  /** Where channels' `env:` secret references are read (`cliChannelEnv`). */
+  readonly channelEnv: Readonly<Record<string, string | undefined>>;
 }
 
 /** The purposes the CLI mints: the mailers' own. */
@@ -49,7 +52,16 @@ export interface CliContext {
   readonly io: CliIo;
 }
 
-const FROM_RUNNING = ['DYNAMODB_ENDPOINT', 'SES_ENDPOINT', 'ROCKET_NODE_URL', 'ROCKET_INDEXER_URL', 'PUBLIC_BASE_URL', 'SENTINEL_TABLE_PREFIX'] as const;
+const FROM_RUNNING = [
+  'DYNAMODB_ENDPOINT',
+  'SES_ENDPOINT',
+  'ROCKET_NODE_URL',
+  'ROCKET_INDEXER_URL',
+  'PUBLIC_BASE_URL',
+  'SENTINEL_TABLE_PREFIX',
+  'TELEGRAM_API_URL',
+  'PAGERDUTY_EVENTS_URL',
+] as const;
 
 /**
  * Settings for the CLI: the environment first; settings it leaves unset come from a running
@@ -71,6 +83,21 @@ export async function cliSettings(env: Readonly<Record<string, string | undefine
   return loadSettings(merged);
 }
 
+/**
+ * The environment channels' `env:` references are read from: `env`, and for the demo channels'
+ * variables it leaves unset, what a running `npm start` recorded (its local receivers). Any
+ * other `env:` reference, a user's own channel secret, comes from `env` alone.
+ */
+export async function cliChannelEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  stateDir: string = STATE_DIR,
+): Promise<Readonly<Record<string, string | undefined>>> {
+  const recorded = (await readRunningServices(stateDir))?.demoChannelEnv ?? {};
+  const merged: Record<string, string | undefined> = { ...env };
+  for (const name of DEMO_CHANNEL_VARIABLES) if (!merged[name]) merged[name] = recorded[name];
+  return merged;
+}
+
 const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Builds the runtime from settings; the clock (`now`, `sleep`) and the local protection file are injectable for tests. */
@@ -79,6 +106,7 @@ export function createCliRuntime(
   now: () => number = Date.now,
   protectionFile: string = LOCAL_PROTECTION_FILE,
   sleep: (ms: number) => Promise<void> = realSleep,
+  channelEnv: Readonly<Record<string, string | undefined>> = process.env,
 ): CliRuntime {
   let protection: ProtectionSwitch | undefined;
   let chain: ChainClient | undefined;
@@ -92,6 +120,7 @@ export function createCliRuntime(
     chain: () => (chain ??= chainFrom(settings)),
     links: () => (links ??= linkMinterFrom(settings, CLI_LINK_PURPOSES, { revokeAllServed: true })),
     protection: () => (protection ??= protectionSwitchFrom(settings, protectionFile)),
+    channelEnv,
   };
 }
 
@@ -99,7 +128,10 @@ export function createCliRuntime(
 export function processContext(env: Readonly<Record<string, string | undefined>> = process.env): CliContext {
   let runtime: Promise<CliRuntime> | undefined;
   return {
-    runtime: () => (runtime ??= cliSettings(env).then((settings) => createCliRuntime(settings))),
+    runtime: () =>
+      (runtime ??= Promise.all([cliSettings(env), cliChannelEnv(env)]).then(([settings, channelEnv]) =>
+        createCliRuntime(settings, Date.now, LOCAL_PROTECTION_FILE, realSleep, channelEnv),
+      )),
     io: {
       out: (text) => void process.stdout.write(text),
       err: (text) => void process.stderr.write(text),

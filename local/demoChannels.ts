@@ -8,6 +8,15 @@ const DEMO_PAGERDUTY_KEY = 'Rdemo000000000000000000000000000';
 /** The demo Telegram group (a supergroup id). */
 export const DEMO_CHAT_ID = '-1001000000001';
 
+/** The variables the demo channels' `env:` references name: the only ones a running `npm start` hands to the CLI. */
+export const DEMO_CHANNEL_VARIABLES = [
+  'SENTINEL_DEMO_SLACK_URL',
+  'SENTINEL_DEMO_DISCORD_URL',
+  'SENTINEL_DEMO_TELEGRAM_TOKEN',
+  'SENTINEL_DEMO_PAGERDUTY_KEY',
+] as const;
+export type DemoChannelVariable = (typeof DEMO_CHANNEL_VARIABLES)[number];
+
 const DEMO_CHANNELS: readonly { name: string; type: ChannelType; secret: string; chatId: string | null }[] = [
   { name: 'demo-slack', type: 'slack', secret: 'env:SENTINEL_DEMO_SLACK_URL', chatId: null },
   { name: 'demo-discord', type: 'discord', secret: 'env:SENTINEL_DEMO_DISCORD_URL', chatId: null },
@@ -17,15 +26,20 @@ const DEMO_CHANNELS: readonly { name: string; type: ChannelType; secret: string;
 
 /**
  * Points the demo's channel secrets and the Telegram and PagerDuty API bases at the local
- * receivers (in `env`, before settings are loaded; bases already set are kept).
+ * receivers (in `env`, before settings are loaded; bases already set are kept). Returns the
+ * demo channels' variables it set: URLs and made-up credentials of the local receivers only.
  */
-export function demoChannelEnv(env: Record<string, string | undefined>, receivers: ChatReceivers): void {
-  env['SENTINEL_DEMO_SLACK_URL'] = receivers.slackUrl('T0DEMO/B0DEMO/demo');
-  env['SENTINEL_DEMO_DISCORD_URL'] = receivers.discordUrl('1000', 'demo');
-  env['SENTINEL_DEMO_TELEGRAM_TOKEN'] = DEMO_TELEGRAM_TOKEN;
-  env['SENTINEL_DEMO_PAGERDUTY_KEY'] = DEMO_PAGERDUTY_KEY;
+export function demoChannelEnv(env: Record<string, string | undefined>, receivers: ChatReceivers): Record<DemoChannelVariable, string> {
+  const demo: Record<DemoChannelVariable, string> = {
+    SENTINEL_DEMO_SLACK_URL: receivers.slackUrl('T0DEMO/B0DEMO/demo'),
+    SENTINEL_DEMO_DISCORD_URL: receivers.discordUrl('1000', 'demo'),
+    SENTINEL_DEMO_TELEGRAM_TOKEN: DEMO_TELEGRAM_TOKEN,
+    SENTINEL_DEMO_PAGERDUTY_KEY: DEMO_PAGERDUTY_KEY,
+  };
+  Object.assign(env, demo);
   env['TELEGRAM_API_URL'] ??= receivers.telegramApiUrl;
   env['PAGERDUTY_EVENTS_URL'] ??= receivers.pagerdutyEventsUrl;
+  return demo;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Repositories } from '../functions/store/repositories';
 import { setUpDemoChannels } from './demoChannels';
 import type { LocalSystem } from './localSystem';
 import type { ChatReceivers } from './receivers/chatReceivers';
-import { SimControlClient, setUpDemo, type DemoAccount } from './sim';
+import { SimControlClient, findDemo, setUpDemo, type DemoAccount } from './sim';
 import type { RunningSimulator } from './sim/http/server';
 
 /** Where the demo's emails go (any address works with the local SES endpoint). */
@@ -29,7 +29,8 @@ export async function setUpLocalDemo(options: {
   log: (line: string) => void;
 }) {
   const control = new SimControlClient(options.sim.controlUrl);
-  const demo = await setUpDemo(control, { drawdownOverMs: 90_000, withdrawalInMs: 45_000 });
+  // A chain kept from an earlier run already has them (and their scripted events): they are not made again.
+  const demo = (await findDemo(control)) ?? (await setUpDemo(control, { drawdownOverMs: 90_000, withdrawalInMs: 45_000 }));
   const fresh: DemoAccount[] = [];
   for (const account of demo) {
     const variable = `SENTINEL_DEMO_KEY_${account.role.toUpperCase()}`;

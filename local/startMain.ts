@@ -18,7 +18,8 @@ import { freePort } from './freePort';
 import { choosePort, DEFAULT_LOCAL_PORTS, type PortChoice } from './localPorts';
 import type { LocalSystem } from './localSystem';
 import { serveSystem, SHUTDOWN_DRAIN_MS } from './serveSystem';
-import { localLinkSecret, queueFolderPath, removeRunningServices, STATE_DIR, writeRunningServices } from './stateDir';
+import { localLinkSecret, queueFolderPath, removeRunningServices, simulatorStateFile, STATE_DIR, writeRunningServices } from './stateDir';
+import { keepSimulatorSaved, readSavedSimulator, type SimulatorStateKeeper } from './simulatorStateFile';
 import { openQueueFolder } from './queue/queueFolder';
 import { stoppedLine } from './stoppedLine';
 import { DEMO_EMAIL, setUpLocalDemo } from './localDemo';
@@ -128,14 +129,24 @@ async function main(): Promise<void> {
       port('channels', pagePorts.data.SENTINEL_CHANNELS_PORT, DEFAULT_LOCAL_PORTS.channels),
     ]);
     const webPort = linkPort.port;
+    // The simulated chain is part of the data kept: a restart goes on where the last run stopped.
+    const simFile = keep && useSimulator ? simulatorStateFile() : null;
+    const savedChain = simFile ? await readSavedSimulator(simFile) : null;
+    let chainKeeper: SimulatorStateKeeper | undefined;
     const [dynamo, ses, sim] = await Promise.all([
       base.DYNAMODB_ENDPOINT ? null : startLocalStore({ stateDir: STATE_DIR, inMemory: args['in-memory'], env }),
       base.SES_ENDPOINT ? null : startSesLocal({ port: inboxPort.port, ...(keep ? { storeFile: join(STATE_DIR, 'inbox.jsonl') } : {}) }),
-      useSimulator ? startSimulator({ seed: 1, clock: { speed } }) : null,
+      useSimulator ? startSimulator({ seed: 1, clock: { speed }, ...(savedChain ? { saved: savedChain } : {}), onChange: () => chainKeeper?.changed() }) : null,
     ]);
     if (dynamo) stops.push(() => dynamo.stop());
     if (ses) stops.push(() => ses.stop());
     if (sim) stops.push(() => sim.close());
+    if (sim && simFile) {
+      const keeper = keepSimulatorSaved(sim.simulator, simFile);
+      chainKeeper = keeper;
+      keeper.changed();
+      stops.push(() => keeper.stop());
+    }
     if (stopping) return;
 
     if (dynamo) env['DYNAMODB_ENDPOINT'] = dynamo.endpoint;
@@ -153,11 +164,12 @@ async function main(): Promise<void> {
     }
     // The demo's chat channels post to local stand-ins for Slack, Discord, Telegram and PagerDuty.
     let receivers: ChatReceivers | null = null;
+    let demoEnv: Record<string, string> | undefined;
     if (sim && !args['no-demo']) {
       receivers = await startChatReceivers({ port: channelsPort.port, ...(keep ? { stateFile: join(STATE_DIR, 'channels.jsonl') } : {}) });
       const started = receivers;
       stops.push(() => started.stop());
-      demoChannelEnv(env, receivers);
+      demoEnv = demoChannelEnv(env, receivers);
     }
     const settings = loadSettings(env);
 
@@ -198,6 +210,10 @@ async function main(): Promise<void> {
         PUBLIC_BASE_URL: settings.PUBLIC_BASE_URL ?? serving.url,
         SENTINEL_TABLE_PREFIX: settings.SENTINEL_TABLE_PREFIX,
         ...(sim ? { SIM_CONTROL_URL: sim.controlUrl } : {}),
+        TELEGRAM_API_URL: settings.TELEGRAM_API_URL,
+        PAGERDUTY_EVENTS_URL: settings.PAGERDUTY_EVENTS_URL,
+        // So `sentinel channels test demo-slack` and `collect` in another terminal reach the demo channels too.
+        ...(demoEnv ? { demoChannelEnv: demoEnv } : {}),
         ...(args['in-memory'] && settings.SENTINEL_LINK_SECRET ? { SENTINEL_LINK_SECRET: settings.SENTINEL_LINK_SECRET } : {}),
         childPids: [dynamo?.pid, ses?.pid].filter((p): p is number => p !== undefined),
       },
@@ -209,7 +225,7 @@ async function main(): Promise<void> {
       `inbox:      ${ses ? ses.inboxUrl : `(SES at ${settings.SES_ENDPOINT ?? 'AWS'})`}`,
       `links:      ${serving.url}  (action links in emails point to ${settings.PUBLIC_BASE_URL})`,
       sim
-        ? `simulator:  ${sim.nodeUrl}  (indexer ${sim.indexerUrl}, control ${sim.controlUrl})`
+        ? `simulator:  ${sim.nodeUrl}  (indexer ${sim.indexerUrl}, control ${sim.controlUrl}${savedChain ? '; the chain goes on from the last run' : ''})`
         : `chain:      ${settings.ROCKET_NODE_URL} (indexer ${settings.ROCKET_INDEXER_URL})`,
       receivers
         ? `channels:   ${receivers.baseUrl}/channels  (what the demo channels demo-slack, -discord, -telegram, -pagerduty were sent, as the chat shows it)`

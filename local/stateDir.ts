@@ -1,7 +1,13 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import * as z from 'zod';
+import { DEMO_CHANNEL_VARIABLES, type DemoChannelVariable } from './demoChannels';
+
+/** The demo channels' `env:` values: only their variables, anything else in the file is dropped. */
+const demoChannelEnvSchema = z.object(
+  Object.fromEntries(DEMO_CHANNEL_VARIABLES.map((name) => [name, z.string().optional()])) as Record<DemoChannelVariable, z.ZodOptional<z.ZodString>>,
+);
 
 /** Where `npm start` keeps its data between runs (DynamoDB Local files, the link secret, service URLs). */
 export const STATE_DIR = resolve(process.env['SENTINEL_STATE_DIR'] ?? '.sentinel');
@@ -16,6 +22,14 @@ export const runningServicesSchema = z.object({
   PUBLIC_BASE_URL: z.string(),
   SENTINEL_TABLE_PREFIX: z.string(),
   SIM_CONTROL_URL: z.string().optional(),
+  /** The chat API bases it sends with (the local receivers' when the demo runs). */
+  TELEGRAM_API_URL: z.string().optional(),
+  PAGERDUTY_EVENTS_URL: z.string().optional(),
+  /**
+   * What the demo channels' `env:` references resolve to in it: the local receivers' URLs and
+   * made-up tokens, no real secret (a user's own `env:` secrets are never written here).
+   */
+  demoChannelEnv: demoChannelEnvSchema.optional(),
   /** The link secret of an `--in-memory` run (kept nowhere else), so CLI links verify. */
   SENTINEL_LINK_SECRET: z.string().optional(),
   /** Processes it started (DynamoDB Local, local SES), so a test can check none outlives it. */
@@ -25,10 +39,12 @@ export type RunningServices = z.input<typeof runningServicesSchema>;
 
 const servicesFile = (dir: string) => join(dir, 'services.json');
 
-/** Records the running services (written by `npm start`, removed when it stops). */
+/** Records the running services (written by `npm start`, removed when it stops), readable by its owner only. */
 export async function writeRunningServices(services: RunningServices, dir = STATE_DIR): Promise<void> {
   await mkdir(dir, { recursive: true });
   await writeFile(servicesFile(dir), `${JSON.stringify(services, null, 2)}\n`, { mode: 0o600 });
+  // `mode` applies only to a new file: one left by a run that was killed keeps its old mode otherwise.
+  await chmod(servicesFile(dir), 0o600);
 }
 
 export async function removeRunningServices(dir = STATE_DIR): Promise<void> {
@@ -73,6 +89,11 @@ export async function localLinkSecret(dir = STATE_DIR): Promise<string> {
   await mkdir(dir, { recursive: true });
   await writeFile(file, `${secret}\n`, { mode: 0o600 });
   return secret;
+}
+
+/** Where `npm start` keeps the simulated chain between runs (`--in-memory`: nowhere). */
+export function simulatorStateFile(dir = STATE_DIR): string {
+  return join(dir, 'simulator.json');
 }
 
 /** The local stage-wide protection switch (`sentinel protection on|off`), read by the CLI and `serve` alike. */

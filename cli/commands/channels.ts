@@ -130,7 +130,7 @@ export function register(program: Command, context: CliContext): void {
       const result = await testChannel(
         {
           channels: rt.repos.channels,
-          sender: channelSenderFrom(rt.settings),
+          sender: channelSenderFrom(rt.settings, rt.channelEnv),
           now: rt.now,
           sleep: (ms) => rt.sleep(ms),
           onWait: (ms, o) => io.err(`channel ${valid}: throttled (HTTP ${o.status}), retrying in ${Math.ceil(ms / 1000)} s\n`),

@@ -1,4 +1,6 @@
 import type { SimControlClient } from './controlClient';
+import { deriveKey } from './keys';
+import { SimulatorError } from './simulatorError';
 
 /** A delegate of a demo account. */
 export interface DemoDelegate {
@@ -34,6 +36,32 @@ export interface DemoOptions {
 
 const DAY_MS = 86_400_000;
 
+/** The demo accounts' labels, from which (with the seed) their keys are derived. */
+const DEMO_LABELS: Readonly<Record<DemoAccount['role'], string>> = { steady: 'demo-steady', drawdown: 'demo-drawdown', withdrawal: 'demo-withdrawal' };
+
+/**
+ * The demo accounts of a simulator that already has them (one restored from a saved state), as
+ * they are now: owner keys derived from the seed and label, delegates as the node lists them
+ * (keys of those the simulator derived by name; null for others). Null when it has none of
+ * them; some but not all of them is an error.
+ */
+export async function findDemo(control: SimControlClient): Promise<DemoAccount[] | null> {
+  const { seed, accounts } = await control.state();
+  const roles = Object.entries(DEMO_LABELS) as [DemoAccount['role'], string][];
+  const found = roles.map(([role, label]) => ({ role, label, ...deriveKey(seed, `account:${label}`) })).filter((a) => accounts.includes(a.address));
+  if (found.length === 0) return null;
+  if (found.length < roles.length) throw new SimulatorError(409, `the simulator holds only ${found.map((a) => a.label).join(', ')} of the demo accounts`);
+  return Promise.all(
+    found.map(async (a) => ({
+      ...a,
+      delegates: (await control.account(a.address)).delegates.map((d) => {
+        const derived = d.name === null ? null : deriveKey(seed, `delegate:${a.address}:${d.name}`);
+        return { ...d, privateKey: derived?.address === d.address ? derived.privateKey : null };
+      }),
+    })),
+  );
+}
+
 /**
  * Creates the demo accounts through the control API: one with a bot delegate that expires in
  * three days and a web-client delegate, one heading into a drawdown over the next minutes, one
@@ -43,7 +71,7 @@ const DAY_MS = 86_400_000;
  */
 export async function setUpDemo(control: SimControlClient, options: DemoOptions = {}): Promise<DemoAccount[]> {
   const steady = await control.createAccount({
-    label: 'demo-steady',
+    label: DEMO_LABELS.steady,
     capital: 25_000,
     historyDays: 30,
     profile: { annualDrift: 0.35, annualVolatility: 0.4 },
@@ -54,7 +82,7 @@ export async function setUpDemo(control: SimControlClient, options: DemoOptions 
   ];
 
   const falling = await control.createAccount({
-    label: 'demo-drawdown',
+    label: DEMO_LABELS.drawdown,
     capital: 50_000,
     historyDays: 30,
     profile: { annualDrift: 0.2, annualVolatility: 0.5 },
@@ -63,7 +91,7 @@ export async function setUpDemo(control: SimControlClient, options: DemoOptions 
   await control.drawdown(falling.address, { pct: options.drawdownPct ?? 25, overMs: options.drawdownOverMs ?? 4 * 60_000 });
 
   const withdrawing = await control.createAccount({
-    label: 'demo-withdrawal',
+    label: DEMO_LABELS.withdrawal,
     capital: 120_000,
     historyDays: 30,
     profile: { annualDrift: 0.1, annualVolatility: 0.3 },

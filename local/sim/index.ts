@@ -2,5 +2,5 @@
 export { startSimulator, type RunningSimulator, type StartOptions } from './http/server';
 export { Simulator, type SimulatorOptions } from './simulator';
 export { SimControlClient, SimControlError } from './controlClient';
-export { setUpDemo, type DemoAccount, type DemoDelegate, type DemoOptions } from './demo';
+export { findDemo, setUpDemo, type DemoAccount, type DemoDelegate, type DemoOptions } from './demo';
 export type { FaultProfileInput, FaultRuleInput, ChainRoute, FaultKind } from './faults/faultProfile';

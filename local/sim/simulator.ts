@@ -17,6 +17,7 @@ import { cents } from './portfolio/format';
 import { formatWinRate, type WinRateFormat } from './portfolio/winRateFormat';
 import { parseAddress, type PortfolioQuery } from './portfolio/query';
 import { createRng, hashString, mixSeeds } from './prng';
+import type { SavedSimState } from './savedSimState';
 import { SimulatorError } from './simulatorError';
 
 /** How the simulator is set up. */
@@ -37,6 +38,12 @@ export interface SimulatorOptions {
   dayCacheSize?: number;
   /** Generated hours of minute detail kept in memory (about 7 KB each). Default 2000. */
   hourCacheSize?: number;
+  /**
+   * A state from `save()` to go on from: its seed, settings, accounts and ledger replace the
+   * options above, and the clock starts at the later of its time and `clock.startMs` (default
+   * real time), at `clock.speed`: simulated time never goes back.
+   */
+  saved?: SavedSimState;
 }
 
 /** Largest batch `POST /batch_transactions` accepts. */
@@ -49,7 +56,7 @@ export const MAX_BATCH = 100;
 export class Simulator {
   readonly seed: number;
   readonly clock: SimClock;
-  readonly ledger = new NodeLedger();
+  readonly ledger: NodeLedger;
   readonly faults: FaultInjector;
   readonly unknownAccounts: 'generate' | 'empty';
   rejectionStatus: number;
@@ -65,18 +72,48 @@ export class Simulator {
   private orderCounter = 0;
 
   constructor(options: SimulatorOptions = {}) {
-    this.seed = options.seed ?? 1;
+    const { saved } = options;
+    this.seed = saved?.seed ?? options.seed ?? 1;
     if (!Number.isSafeInteger(this.seed) || this.seed < 0) throw new RangeError(`seed must be a non-negative integer, got ${this.seed}`);
-    this.clock = new SimClock(options.clock);
-    this.rejectionStatus = options.rejectionStatus ?? 400;
-    this.unknownAccounts = options.unknownAccounts ?? 'generate';
-    this.historyDays = options.historyDays ?? 30;
-    this.firstGeneratedDay = Math.floor(this.clock.now() / DAY_MS) - this.historyDays;
+    this.clock = new SimClock(saved ? { ...options.clock, startMs: Math.max(saved.nowMs, options.clock?.startMs ?? Date.now()) } : options.clock);
+    this.rejectionStatus = saved?.rejectionStatus ?? options.rejectionStatus ?? 400;
+    this.unknownAccounts = saved?.unknownAccounts ?? options.unknownAccounts ?? 'generate';
+    this.historyDays = saved?.historyDays ?? options.historyDays ?? 30;
+    this.firstGeneratedDay = saved?.firstGeneratedDay ?? Math.floor(this.clock.now() / DAY_MS) - this.historyDays;
     this.caches = {
       days: new LruCache<DayBlock>(options.dayCacheSize ?? 2_000),
       hours: new LruCache<Float64Array>(options.hourCacheSize ?? 2_000),
     };
     this.faults = new FaultInjector(this.seed);
+    this.ledger = new NodeLedger(saved?.ledger);
+    if (saved) {
+      this.winRateFormat = saved.winRateFormat;
+      this.accountCounter = saved.counters.accounts;
+      this.delegateCounter = saved.counters.delegates;
+      this.orderCounter = saved.counters.orders;
+      this.created.push(...saved.created);
+      for (const m of saved.models) {
+        this.models.set(m.address, new ModelAccount(m.address, m.params, m.firstDay, this.caches, { events: m.events, prints: m.prints }));
+      }
+    }
+  }
+
+  /** What `options.saved` of a new simulator takes to go on from here (not the fault profile). */
+  save(): SavedSimState {
+    return {
+      version: 1,
+      seed: this.seed,
+      nowMs: this.clock.now(),
+      historyDays: this.historyDays,
+      unknownAccounts: this.unknownAccounts,
+      rejectionStatus: this.rejectionStatus,
+      winRateFormat: this.winRateFormat,
+      firstGeneratedDay: this.firstGeneratedDay,
+      counters: { accounts: this.accountCounter, delegates: this.delegateCounter, orders: this.orderCounter },
+      created: [...this.created],
+      models: [...this.models.values()].map((m) => ({ address: m.address, firstDay: m.firstDay, params: { ...m.params }, ...m.scripted() })),
+      ledger: this.ledger.entries(),
+    };
   }
 
   /** Creates an account with a known key and a history of `historyDays` days. */

@@ -17,6 +17,8 @@ export interface StartOptions extends SimulatorOptions {
   indexerPrefix?: string;
   /** Path prefix of the control API. Default `/_control`. */
   controlPrefix?: string;
+  /** Called after every request that may have changed the chain (any method but GET, answered or not). */
+  onChange?: () => void;
 }
 
 /** A simulator listening on HTTP. */
@@ -57,14 +59,18 @@ export async function startSimulator(options: StartOptions = {}): Promise<Runnin
   const server = createServer((req, res) => {
     pending.add(res);
     res.on('close', () => pending.delete(res));
-    handle(req, res).catch((err: unknown) => {
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      const tooLarge = err instanceof BodyTooLargeError;
-      write(res, text(tooLarge ? 413 : 500, tooLarge ? err.message : 'internal server error'));
-    });
+    handle(req, res)
+      .finally(() => {
+        if (req.method !== 'GET') options.onChange?.();
+      })
+      .catch((err: unknown) => {
+        if (res.headersSent) {
+          res.destroy();
+          return;
+        }
+        const tooLarge = err instanceof BodyTooLargeError;
+        write(res, text(tooLarge ? 413 : 500, tooLarge ? err.message : 'internal server error'));
+      });
   });
   server.keepAliveTimeout = 30_000;
 

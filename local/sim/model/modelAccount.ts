@@ -41,9 +41,18 @@ export class ModelAccount {
     /** Day (since the epoch) of the first snapshot. */
     readonly firstDay: number,
     private readonly caches: ModelCaches,
+    /** What a saved simulator had added to it (`scripted()`), restored without the checks against now. */
+    scripted: { readonly events: readonly ModelEvent[]; readonly prints: readonly (readonly [number, number])[] } = { events: [], prints: [] },
   ) {
     this.dayStarts = new Float64Array(32 * STRIDE);
     this.dayStarts.set(initialSnapshot(params));
+    this.events.push(...scripted.events.map((e) => ({ ...e })));
+    for (const [ms, pct] of scripted.prints) this.prints.set(ms, pct);
+  }
+
+  /** The events and bad prints added so far (what a saved simulator keeps; the history follows from them and the parameters). */
+  scripted(): { events: ModelEvent[]; prints: [number, number][] } {
+    return { events: this.events.map((e) => ({ ...e })), prints: [...this.prints] };
   }
 
   /** Time of the first snapshot, a midnight UTC. */

@@ -9,6 +9,14 @@ export interface DelegateRecord {
 /** Whether `manager` may act for an account at a given time. */
 export type DelegateStatus = 'active' | 'expired' | 'none';
 
+/** One address of a ledger as plain data. */
+export interface LedgerEntry {
+  address: string;
+  nonce: number;
+  deferredNonce: number;
+  delegates: DelegateRecord[];
+}
+
 interface NodeAccount {
   nonce: number;
   deferredNonce: number;
@@ -22,6 +30,23 @@ interface NodeAccount {
  */
 export class NodeLedger {
   private readonly accounts = new Map<string, NodeAccount>();
+
+  /** A ledger holding `entries` (from `entries()` of a saved one). */
+  constructor(entries: readonly LedgerEntry[] = []) {
+    for (const e of entries) {
+      this.accounts.set(e.address, { nonce: e.nonce, deferredNonce: e.deferredNonce, delegates: new Map(e.delegates.map((d) => [d.address, { ...d }])) });
+    }
+  }
+
+  /** Every address's nonces and delegates, as plain data. */
+  entries(): LedgerEntry[] {
+    return [...this.accounts].map(([address, a]) => ({
+      address,
+      nonce: a.nonce,
+      deferredNonce: a.deferredNonce,
+      delegates: [...a.delegates.values()].map((d) => ({ ...d })),
+    }));
+  }
 
   nonces(address: string): { nonce: number; deferredNonce: number } {
     const account = this.accounts.get(address);

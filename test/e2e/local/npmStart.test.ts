@@ -1,35 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, readdir, symlink } from 'node:fs/promises';
+import { mkdtemp, readFile, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findOnPath, isProcessAlive } from '../../../local/childProcess';
 import { freePort } from '../../../local/freePort';
 import { waitFor } from '../../support/waitFor';
-
-/** Every descendant of `pid`, from /proc (Linux). */
-async function descendants(pid: number): Promise<number[]> {
-  const children = new Map<number, number[]>();
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  const out: number[] = [];
-  const walk = (p: number) => {
-    for (const c of children.get(p) ?? []) {
-      out.push(c);
-      walk(c);
-    }
-  };
-  walk(pid);
-  return out;
-}
+import { descendants } from '../../support/local/npmStartProcess';
 
 describe('npm start', () => {
   let child: ChildProcess | undefined;
