@@ -1,0 +1,94 @@
+import { readFile, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { isProcessAlive } from '../../../local/childProcess';
+import { SimControlClient } from '../../../local/sim';
+import { deriveKey } from '../../../local/sim/keys';
+import { interruptNpmStart, startNpmStart, type NpmStartRun } from '../../support/local/npmStartProcess';
+import { npmStartTerminal } from '../../support/local/npmStartTerminal';
+
+const STEADY = deriveKey(1, 'account:demo-steady').address;
+
+/** The commands of the README's "A CLI session" block, continuation lines joined, comments dropped. */
+async function readmeWalkthrough(repo: string): Promise<{ commands: string[]; elsewhere: string }> {
+  const readme = await readFile(join(repo, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## A CLI session'));
+  const block = /```\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+  const commands = block
+    .replace(/\\\n\s*/g, '')
+    .split('\n')
+    .filter((line) => line.startsWith('$ '))
+    .map((line) =>
+      line
+        .slice(2)
+        .replace(/\s+#.*$/, '')
+        .trim(),
+    );
+  const elsewhere = /`(SENTINEL_STATE_DIR=<project folder>\/\.sentinel [^`]+)`/.exec(section)?.[1] ?? '';
+  return { commands, elsewhere };
+}
+
+describe('npm start and a second terminal', () => {
+  const runs: NpmStartRun[] = [];
+  afterAll(() => {
+    for (const run of runs) if (run.child.pid && isProcessAlive(run.child.pid)) process.kill(-run.child.pid, 'SIGKILL');
+  });
+
+  it("the CLI reaches the demo's chat channels (a test message, an alert a `collect` raises) and the README walkthrough runs as written, here and from another folder", async () => {
+    const t = await npmStartTerminal();
+    const run = startNpmStart(t.env, ['--fast']);
+    runs.push(run);
+    await run.ready();
+    // The file the CLI reads the demo channels' values from is the owner's alone.
+    expect((await stat(join(t.stateDir, 'services.json'))).mode & 0o077).toBe(0);
+    const control = new SimControlClient((await t.services()).SIM_CONTROL_URL);
+
+    const slackBefore = (await t.chat()).filter((r) => r.kind === 'slack').length;
+    const tested = t.cli(tmpdir(), 'channels', 'test', 'demo-slack');
+    expect(tested.stderr).toBe('');
+    expect(tested.code).toBe(0);
+    expect(tested.stdout).toMatch(/^channel demo-slack: delivered/);
+    expect((await t.chat()).filter((r) => r.kind === 'slack' && r.status < 300).length).toBeGreaterThan(slackBefore);
+
+    const probe = deriveKey(99, 'account:probe').address;
+    // Polled only when the command says so: a curve a day, no delegate watch in between.
+    const added = t.cli(
+      tmpdir(),
+      'accounts',
+      'add',
+      probe,
+      '--email',
+      'probe@example.com',
+      '--label',
+      'probe',
+      '--interval',
+      '1d',
+      '--delegate-watch',
+      'none',
+      '--add-channel',
+      'demo-slack',
+    );
+    expect(added.code, added.stderr).toBe(0);
+    expect(t.cli(tmpdir(), 'collect', '--account', probe).code).toBe(0);
+    await control.addDelegate(probe, { name: 'probe-bot' });
+    const collected = t.cli(tmpdir(), 'collect', '--account', probe);
+    expect(collected.code, collected.stderr).toBe(0);
+    expect(`${collected.stdout}${collected.stderr}`).not.toMatch(/ChannelConfigError|failed/);
+    const probeMessages = (await t.chat()).filter((r) => r.kind === 'slack' && r.status < 300 && /probe-bot/.test(JSON.stringify(r.body)));
+    expect(probeMessages.length, 'the new-key notice the CLI raised, in the demo Slack').toBeGreaterThanOrEqual(1);
+
+    const { commands, elsewhere } = await readmeWalkthrough(t.repo);
+    expect(commands.length).toBeGreaterThanOrEqual(8);
+    for (const command of commands) {
+      const ran = t.shell(t.repo, command);
+      expect(ran.code, `${command}\n${ran.stdout}\n${ran.stderr}`).toBe(0);
+      if (command.includes('link revoke')) expect(ran.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/revoke\?token=/);
+    }
+    expect(elsewhere).not.toBe('');
+    const away = t.shell(tmpdir(), elsewhere.replaceAll('<project folder>/.sentinel', t.stateDir).replaceAll('<project folder>', t.repo));
+    expect(away.code, away.stderr).toBe(0);
+    expect(away.stdout).toContain(STEADY);
+    expect(await interruptNpmStart(run)).not.toBe('late');
+  }, 600_000);
+});

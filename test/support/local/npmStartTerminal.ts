@@ -1,0 +1,71 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort } from '../../../local/freePort';
+
+const REPO = resolve('.');
+const BIN = join(REPO, 'bin/sentinel.js');
+
+/** What a chat receiver recorded. */
+export type Received = { kind: string; status: number; body: unknown };
+
+/** One command's end: exit code and output. */
+export type Ran = { code: number | null; stdout: string; stderr: string };
+
+/**
+ * GETs `url`'s JSON, once more when the request met a closed connection: the local servers close
+ * an idle keep-alive connection after a few seconds, and a request sent on it as it closes fails.
+ */
+async function getJson<T>(url: string): Promise<T> {
+  const get = async () => (await (await fetch(url)).json()) as T;
+  return get().catch((error: unknown) => {
+    if (error instanceof TypeError && error.message === 'fetch failed') return get();
+    throw error;
+  });
+}
+
+/**
+ * A fresh state folder and free ports for one `npm start`, with the environment a second terminal
+ * has: no service settings and no demo variables, so only the state folder tells the CLI where the
+ * services are; and that terminal's CLI, shell, inbox and chat receiver.
+ */
+export async function npmStartTerminal() {
+  const stateDir = await mkdtemp(join(tmpdir(), 'sentinel-kept-'));
+  const ports = { SENTINEL_PORT: await freePort(), SENTINEL_INBOX_PORT: await freePort(), SENTINEL_CHANNELS_PORT: await freePort() };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    SENTINEL_STATE_DIR: stateDir,
+    ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
+  };
+  for (const key of [
+    'DYNAMODB_ENDPOINT',
+    'SES_ENDPOINT',
+    'ROCKET_NODE_URL',
+    'ROCKET_INDEXER_URL',
+    'PUBLIC_BASE_URL',
+    'TELEGRAM_API_URL',
+    'PAGERDUTY_EVENTS_URL',
+  ]) {
+    delete env[key];
+  }
+  for (const key of Object.keys(env)) if (key.startsWith('SENTINEL_DEMO_')) delete env[key];
+  const ran = (run: ReturnType<typeof spawnSync>): Ran => ({ code: run.status, stdout: String(run.stdout), stderr: String(run.stderr) });
+  return {
+    repo: REPO,
+    stateDir,
+    ports,
+    env,
+    /** The CLI (`node bin/sentinel.js`) in a second terminal at `cwd`. */
+    cli: (cwd: string, ...args: string[]): Ran => ran(spawnSync(process.execPath, [BIN, ...args], { cwd, env, encoding: 'utf8', timeout: 120_000 })),
+    /** A shell command in that terminal. */
+    shell: (cwd: string, command: string): Ran => ran(spawnSync('sh', ['-c', command], { cwd, env, encoding: 'utf8', timeout: 120_000 })),
+    /** What the local chat receivers were sent. */
+    chat: (): Promise<Received[]> => getJson<Received[]>(`http://127.0.0.1:${ports.SENTINEL_CHANNELS_PORT}/received`),
+    /** The local inbox's subjects, oldest first. */
+    subjects: async (): Promise<string[]> =>
+      (await getJson<{ emails: { subject: string }[] }>(`http://127.0.0.1:${ports.SENTINEL_INBOX_PORT}/store`)).emails.map((m) => m.subject),
+    /** The running stack's services file. */
+    services: async () => JSON.parse(await readFile(join(stateDir, 'services.json'), 'utf8')) as { SIM_CONTROL_URL: string },
+  };
+}
