@@ -3,6 +3,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { servicesFileOf } from '../../support/local/servicesFile';
 
 const BIN = resolve('bin/sentinel.js');
 
@@ -69,16 +70,8 @@ describe('the sentinel binary', () => {
     it('looks where SENTINEL_STATE_DIR says, and takes a stack that stopped for none', () => {
       const state = join(away, 'stopped-stack');
       mkdirSync(state);
-      const stopped = {
-        pid: 2 ** 22 + 1,
-        DYNAMODB_ENDPOINT: 'http://127.0.0.1:9',
-        SES_ENDPOINT: 'http://127.0.0.1:9',
-        ROCKET_NODE_URL: 'http://127.0.0.1:9',
-        ROCKET_INDEXER_URL: 'http://127.0.0.1:9',
-        PUBLIC_BASE_URL: 'http://127.0.0.1:9',
-        SENTINEL_TABLE_PREFIX: 'sentinel-',
-      };
-      writeFileSync(join(state, 'services.json'), JSON.stringify(stopped));
+      // A pid no process has: the stack that wrote it stopped.
+      writeFileSync(join(state, 'services.json'), servicesFileOf(2 ** 22 + 1));
       const run = sentinelIn(away, { SENTINEL_STATE_DIR: state }, 'status', '0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
       expect(run.code).toBe(1);
       expect(run.stderr).toMatch(new RegExp(`^sentinel: no local stack found: no running \`npm start\` recorded at ${join(state, 'services.json')} `));

@@ -3,21 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliChannelEnv } from '../../../cli/cliRuntime';
+import { servicesFileOf } from '../../support/local/servicesFile';
 
 /** A services file of a live `npm start` (this process's pid) whose recorded values include one that is not a demo channel's. */
 async function stateWithRunningStart(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'sentinel-channel-env-'));
-  const services = {
-    pid: process.pid,
-    DYNAMODB_ENDPOINT: 'http://127.0.0.1:9',
-    SES_ENDPOINT: 'http://127.0.0.1:9',
-    ROCKET_NODE_URL: 'http://127.0.0.1:9',
-    ROCKET_INDEXER_URL: 'http://127.0.0.1:9',
-    PUBLIC_BASE_URL: 'http://127.0.0.1:9',
-    SENTINEL_TABLE_PREFIX: 'sentinel-',
+  const services = servicesFileOf(process.pid, {
     demoChannelEnv: { SENTINEL_DEMO_SLACK_URL: 'http://127.0.0.1:8472/slack/demo', MY_SLACK_URL: 'http://127.0.0.1:8472/slack/mine' },
-  };
-  await writeFile(join(dir, 'services.json'), JSON.stringify(services), { mode: 0o600 });
+  });
+  await writeFile(join(dir, 'services.json'), services, { mode: 0o600 });
   return dir;
 }
 
