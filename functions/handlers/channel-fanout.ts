@@ -1,4 +1,4 @@
-import { fanOutQueueJobSchema, type ChannelJob } from '../messages/channelJob';
+import { fanOutJobAbout, fanOutQueueJobSchema, type ChannelJob } from '../messages/channelJob';
 import { someRepositoriesFrom, sqsQueueFrom } from '../runtime/factories';
 import { handlerBasics } from '../runtime/handlerBasics';
 import { lazyHandler } from '../runtime/lazyHandler';
@@ -30,10 +30,7 @@ export function createChannelFanoutHandler(deps: ChannelFanoutDeps) {
   return sqsConsumer(deps, {
     name: 'channel fan-out',
     schema: fanOutQueueJobSchema,
-    about: (job) =>
-      'fanout' in job
-        ? { fanout: true, eventId: job.fanout.eventId, kind: job.fanout.kind, account: job.fanout.account }
-        : { report: true, noticeId: job.report.notice.id, account: job.report.notice.account.address },
+    about: (job) => ('fanout' in job ? fanOutJobAbout(job) : { report: true, noticeId: job.report.notice.id, account: job.report.notice.account.address }),
     handle: async (job, about) => {
       if (!('fanout' in job)) {
         // Its jobs are counted `ReportChannelJobs`.
@@ -48,6 +45,15 @@ export function createChannelFanoutHandler(deps: ChannelFanoutDeps) {
   });
 }
 
+/** The tables the fan-out reads: an account, its curve and delegates, its channel controls, its channels. */
+const FANOUT_REPOSITORIES = {
+  accounts: AccountsRepository,
+  alerts: AlertStateRepository,
+  channels: ChannelsRepository,
+  curves: CurvesRepository,
+  delegates: DelegateViewRepository,
+} as const;
+
 /**
  * Deps from the Lambda environment (once per cold start): what expanding a published event or
  * routing a report reads (the account, its curve for the chart, its delegates, its channel
@@ -56,13 +62,7 @@ export function createChannelFanoutHandler(deps: ChannelFanoutDeps) {
  */
 export async function channelFanoutDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<ChannelFanoutDeps> {
   const { settings, ...basics } = handlerBasics('channel-fanout', env);
-  const repos = someRepositoriesFrom(settings, {
-    accounts: AccountsRepository,
-    alerts: AlertStateRepository,
-    channels: ChannelsRepository,
-    curves: CurvesRepository,
-    delegates: DelegateViewRepository,
-  });
+  const repos = someRepositoriesFrom(settings, FANOUT_REPOSITORIES);
   return {
     ...basics,
     repos,

@@ -1,4 +1,4 @@
-import { channelQueueMessageSchema, type ChannelJob, type FanOutEvent } from '../messages/channelJob';
+import { channelQueueMessageSchema, fanOutJobAbout, type ChannelJob, type FanOutEvent } from '../messages/channelJob';
 import type { NotifyQueueEvent } from '../messages/notifyMessage';
 import { AccountHistoryRepository } from '../store/accountHistoryRepository';
 import { channelSenderFrom } from '../runtime/channelSenderFrom';
@@ -55,7 +55,7 @@ export function createChannelWorkerHandler(deps: ChannelWorkerDeps) {
     schema: channelQueueMessageSchema,
     about: (job) =>
       'fanout' in job
-        ? { fanout: true, eventId: job.fanout.eventId, kind: job.fanout.kind, account: job.fanout.account }
+        ? fanOutJobAbout(job)
         : 'notice' in job
           ? { channel: job.channel, noticeId: job.notice.id, category: job.notice.category, attempt: job.attempt }
           : { channel: job.channel, backlog: true, attempt: job.attempt },

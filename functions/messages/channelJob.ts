@@ -96,6 +96,10 @@ export type ChannelJob = NoticeJob | BacklogJob;
  */
 export const fanOutJobSchema = z.object({ fanout: notifyMessageSchema });
 export type FanOutJob = z.infer<typeof fanOutJobSchema>;
+/** The log fields that name a fan-out job (both consumers of a `fanout` job log it this way). */
+export function fanOutJobAbout(job: FanOutJob): { fanout: true; eventId: string; kind: string; account: string } {
+  return { fanout: true, eventId: job.fanout.eventId, kind: job.fanout.kind, account: job.fanout.account };
+}
 /** What a producer puts on the fan-out queue for an event (addresses in any case). */
 export type FanOutEvent = z.input<typeof fanOutJobSchema>;
 
