@@ -3,15 +3,18 @@ import { processContext, type CliContext } from './cliRuntime';
 import { registerCommands } from './commands';
 import { reportFailure } from './output';
 
-/** Builds the `sentinel` program for a context (tests pass their own environment and output). */
-export function buildProgram(context: CliContext): Command {
+/**
+ * Builds the `sentinel` program for a context (tests pass their own environment and output),
+ * with the command `argv` names (every command when it names none).
+ */
+export async function buildProgram(context: CliContext, argv: readonly string[]): Promise<Command> {
   const program = new Command('sentinel')
     .description('portfolio-sentinel: reports, drawdown alerts and delegate protection for Rocket chain accounts')
     .showHelpAfterError('(run with --help for usage)')
     .showSuggestionAfterError(true)
     .configureOutput(outputOf(context))
     .exitOverride();
-  registerCommands(program, context);
+  await registerCommands(program, context, argv);
   for (const command of program.commands) inheritOutput(command, context);
   return program;
 }
@@ -38,7 +41,7 @@ function inheritOutput(command: Command, context: CliContext): void {
 
 /** Runs the CLI with the given arguments and returns the exit status (0 ok, 1 failure, 2 bad usage). */
 export async function runCli(argv: readonly string[], context: CliContext = processContext()): Promise<number> {
-  const program = buildProgram(context);
+  const program = await buildProgram(context, argv);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return 0;

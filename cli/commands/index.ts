@@ -1,41 +1,43 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cliRuntime';
-import { register as registerAccounts } from './accounts';
-import { register as registerAlerts } from './alerts';
-import { register as registerChannels } from './channels';
-import { register as registerCollect } from './collect';
-import { register as registerDeliveries } from './deliveries';
-import { register as registerDelegates } from './delegates';
-import { register as registerDesk } from './desk';
-import { register as registerInit } from './init';
-import { register as registerStatus } from './status';
-import { register as registerLink } from './link';
-import { register as registerProtection } from './protection';
-import { register as registerRecipients } from './recipients';
-import { register as registerReport } from './report';
-import { register as registerServe } from './serve';
-import { register as registerSim } from './sim';
-import { register as registerTestEmail } from './testEmail';
+
+/** What each command file exports. */
+interface CommandFile {
+  register(program: Command, context: CliContext): void;
+}
 
 /**
- * Every command lives in its own file under `commands/` and exports `register(program, context)`.
- * Add new ones to this list.
+ * Every top-level command lives in its own file under `commands/` and exports
+ * `register(program, context)`; add new ones here, in the order `--help` lists them. A file is
+ * imported only when its command runs: `collect`, `report`, `serve` and `test-email` load the
+ * local system's pipelines (about 2,400 modules in all), which `accounts list` has no use for.
  */
-export function registerCommands(program: Command, context: CliContext): void {
-  registerAccounts(program, context);
-  registerChannels(program, context);
-  registerCollect(program, context);
-  registerStatus(program, context);
-  registerAlerts(program, context);
-  registerDelegates(program, context);
-  registerLink(program, context);
-  registerReport(program, context);
-  registerDeliveries(program, context);
-  registerRecipients(program, context);
-  registerDesk(program, context);
-  registerProtection(program, context);
-  registerServe(program, context);
-  registerSim(program);
-  registerInit(program, context);
-  registerTestEmail(program, context);
+const COMMAND_FILES: Readonly<Record<string, () => Promise<CommandFile>>> = {
+  accounts: () => import('./accounts'),
+  channels: () => import('./channels'),
+  collect: () => import('./collect'),
+  status: () => import('./status'),
+  alerts: () => import('./alerts'),
+  delegates: () => import('./delegates'),
+  link: () => import('./link'),
+  report: () => import('./report'),
+  deliveries: () => import('./deliveries'),
+  recipients: () => import('./recipients'),
+  desk: () => import('./desk'),
+  protection: () => import('./protection'),
+  serve: () => import('./serve'),
+  sim: () => import('./sim'),
+  init: () => import('./init'),
+  'test-email': () => import('./testEmail'),
+};
+
+/**
+ * Registers the command `argv` names, or every command when it names none of them (`--help`,
+ * `help`, a mistyped name: the help and commander's "did you mean" suggestion need them all).
+ */
+export async function registerCommands(program: Command, context: CliContext, argv: readonly string[]): Promise<void> {
+  const named = argv.find((arg) => !arg.startsWith('-'));
+  const chosen = named !== undefined && Object.hasOwn(COMMAND_FILES, named) ? [named] : Object.keys(COMMAND_FILES);
+  const files = await Promise.all(chosen.map((name) => COMMAND_FILES[name]?.()));
+  for (const file of files) file?.register(program, context);
 }
