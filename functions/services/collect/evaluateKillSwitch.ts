@@ -49,7 +49,7 @@ export async function evaluateKillSwitch(deps: KillSwitchDeps, facts: KillSwitch
 
 /** What a `read` decision asked for: the `1m` windows (no points from an exhausted budget or a failed read) and the delegates (left out on a failed read). */
 async function readForConfirmation(
-  deps: KillSwitchDeps,
+  deps: Pick<KillSwitchDeps, 'chain' | 'budget'>,
   address: TrackedAccount['address'],
   read: Extract<KillSwitchDecision, { kind: 'read' }>,
 ): Promise<Partial<Pick<KillSwitchFacts, 'minutes' | 'delegates'>>> {
