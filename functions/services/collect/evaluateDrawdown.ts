@@ -7,7 +7,7 @@ import { SNOOZE_RULE } from '../../store/alertStateRepository';
 import type { CurvesRepository } from '../../store/curvesRepository';
 import type { NotifyEvent } from '../../messages/notifyMessage';
 import { lookbackWindowMs } from '../../domain/lookbackWindow';
-import { rollupOfSeries, type DrawdownRollup } from '../../domain/drawdownRollup';
+import { rollupOfSeries, usableRollup, type DrawdownRollup } from '../../domain/drawdownRollup';
 import type { SeriesPoint } from '../../domain/series';
 import { DRAWDOWN_ROLLUP_RULE, rollupFromState, rollupToState } from '../../store/drawdownRollupItem';
 import { measureWithRollup } from './measureWithRollup';
@@ -88,15 +88,12 @@ export async function evaluateDrawdown(
   const levels: DrawdownLevelsInput = { account, stored: storedLevels(rules), rules: settings, now };
   const rollupItem = rules.find((r) => r.rule === DRAWDOWN_ROLLUP_RULE);
   const versions = { rollup: rollupItem?.version ?? null, levels: rules.find((r) => r.rule === DRAWDOWN_RULE)?.version ?? null };
-  const stored = rollupItem ? rollupFromState(rollupItem.state) : null;
-  const usable =
-    stored?.last &&
-    stored.interval === account.interval &&
-    stored.coveredFrom <= from &&
-    (writtenFromMs === null || writtenFromMs > stored.last.timestamp) &&
-    (settings.retentionMs === undefined || settings.retentionMs > windowMs)
-      ? { ...stored, last: stored.last }
-      : null;
+  const usable = usableRollup(rollupItem ? rollupFromState(rollupItem.state) : null, {
+    interval: account.interval,
+    from,
+    writtenFromMs,
+    pointsOutliveWindow: settings.retentionMs === undefined || settings.retentionMs > windowMs,
+  });
 
   // Load: the rollup and the points after it; the full window only when the store does not continue
   // the rollup, or its figure may move a level (a figure without data moves none).
