@@ -71,7 +71,11 @@ async function readForConfirmation(
 }
 
 /** Acts on a decision: asks the protection service on `fire`, raises its notice, and returns the state write. */
-async function deliverKillSwitch(deps: KillSwitchDeps, facts: KillSwitchFacts, decision: KillSwitchDecision): Promise<KillSwitchResult> {
+async function deliverKillSwitch(
+  deps: Omit<KillSwitchDeps, 'chain' | 'budget'>,
+  facts: KillSwitchFacts,
+  decision: KillSwitchDecision,
+): Promise<KillSwitchResult> {
   const { account, stored, now } = facts;
   const save = async (next: KillSwitchState | null) => {
     if (next === null || (stored.state !== null && sameState(stored.state, next))) return;
