@@ -50,6 +50,27 @@ export interface DrawdownRollup {
   readonly last: (SeriesPoint & { readonly g: number }) | null;
 }
 
+/** A stored rollup with a point folded in: one a window's drawdown may be measured from. */
+export type UsableRollup = DrawdownRollup & { readonly last: NonNullable<DrawdownRollup['last']> };
+
+/**
+ * The stored rollup when the drawdown of the window starting at `from` may be measured from it,
+ * else `null`: it holds a point, is of the account's `interval` and covers the window's start;
+ * it ends before the points a poll just wrote (`writtenFromMs`: a rollup ending at or after them
+ * may no longer match the store); and the store keeps points longer than the window
+ * (`pointsOutliveWindow`), so the points after the rollup are still there to continue it.
+ */
+export function usableRollup(
+  stored: DrawdownRollup | null,
+  window: { readonly interval: Interval; readonly from: number; readonly writtenFromMs?: number | null; readonly pointsOutliveWindow?: boolean },
+): UsableRollup | null {
+  if (!stored?.last || stored.interval !== window.interval || stored.coveredFrom > window.from) return null;
+  const writtenFromMs = window.writtenFromMs ?? null;
+  if (writtenFromMs !== null && writtenFromMs <= stored.last.timestamp) return null;
+  if (window.pointsOutliveWindow === false) return null;
+  return { ...stored, last: stored.last };
+}
+
 /** The rollup's result for one window. */
 export type RollupDrawdown =
   | { readonly kind: 'empty' }

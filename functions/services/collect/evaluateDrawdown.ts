@@ -7,7 +7,7 @@ import { SNOOZE_RULE } from '../../store/alertStateRepository';
 import type { CurvesRepository } from '../../store/curvesRepository';
 import type { NotifyEvent } from '../../messages/notifyMessage';
 import { lookbackWindowMs } from '../../domain/lookbackWindow';
-import { rollupOfSeries, type DrawdownRollup } from '../../domain/drawdownRollup';
+import { rollupOfSeries, usableRollup, type DrawdownRollup } from '../../domain/drawdownRollup';
 import type { SeriesPoint } from '../../domain/series';
 import { DRAWDOWN_ROLLUP_RULE, rollupFromState, rollupToState } from '../../store/drawdownRollupItem';
 import { measureWithRollup } from './measureWithRollup';
@@ -88,15 +88,12 @@ export async function evaluateDrawdown(
   const levels: DrawdownLevelsInput = { account, stored: storedLevels(rules), rules: settings, now };
   const rollupItem = rules.find((r) => r.rule === DRAWDOWN_ROLLUP_RULE);
   const versions = { rollup: rollupItem?.version ?? null, levels: rules.find((r) => r.rule === DRAWDOWN_RULE)?.version ?? null };
-  const stored = rollupItem ? rollupFromState(rollupItem.state) : null;
-  const usable =
-    stored?.last &&
-    stored.interval === account.interval &&
-    stored.coveredFrom <= from &&
-    (writtenFromMs === null || writtenFromMs > stored.last.timestamp) &&
-    (settings.retentionMs === undefined || settings.retentionMs > windowMs)
-      ? { ...stored, last: stored.last }
-      : null;
+  const usable = usableRollup(rollupItem ? rollupFromState(rollupItem.state) : null, {
+    interval: account.interval,
+    from,
+    writtenFromMs,
+    pointsOutliveWindow: settings.retentionMs === undefined || settings.retentionMs > windowMs,
+  });
 
   // Load: the rollup and the points after it; the full window only when the store does not continue
   // the rollup, or its figure may move a level (a figure without data moves none).
@@ -116,7 +113,8 @@ export async function evaluateDrawdown(
     outcome = { ...NO_NOTICE, events: [], drawdownPct: last ? quietAt.currentPct : null, asOf: last?.timestamp ?? null };
     write = { rollup: quietAt.changed ? quietAt.sealed : null, levels: null, history: [] };
   } else {
-    const series = storedSeries(await deps.curves.queryRange(account.address, account.interval, from, now));
+    const window = await deps.curves.queryRange(account.address, account.interval, from, now);
+    const series = storedSeries(window);
     const rebuilt = rollupOfSeries(account.interval, from, series);
     // The stored rollup, when the store was found to continue it, is not written again.
     const rollup = rebuilt.last && (atRollup === null || rebuilt.last.timestamp !== usable?.last.timestamp) ? rebuilt : null;
@@ -137,8 +135,22 @@ export async function evaluateDrawdown(
       write = { rollup, levels: nextLevels, history: levelHistory(levels.stored.states, decision, now) };
     }
   }
-  // Deliver, once the notices are queued.
-  return { ...outcome, commit: () => commitDrawdown(deps, account.address, versions, write) };
+  // Deliver, once the notices are queued: each write against the version it was loaded at.
+  return {
+    ...outcome,
+    commit: async () => {
+      const rollupState = write.rollup ? rollupToState(write.rollup) : null;
+      const [, written] = await Promise.all([
+        // A conflict is a concurrent poll storing its own rollup of the same store.
+        rollupState ? deps.alerts.compareAndSet(account.address, DRAWDOWN_ROLLUP_RULE, versions.rollup, rollupState) : undefined,
+        // A conflict means a concurrent evaluation wrote first; its notice id equals ours when it
+        // saw the same state, and delivery sends that id once.
+        write.levels ? deps.alerts.compareAndSet(account.address, DRAWDOWN_RULE, versions.levels, { levels: write.levels }) : undefined,
+      ]);
+      // The levels that moved, into the account's alert history, once their state is the stored one.
+      if (written?.kind === 'written') await deps.history.recordAlerts(account.address, write.history);
+    },
+  };
 }
 
 /** The stores an evaluation reads and writes. */
@@ -155,25 +167,6 @@ interface DrawdownWrite {
   readonly rollup: DrawdownRollup | null;
   readonly levels: Readonly<Record<string, LevelState>> | null;
   readonly history: readonly AlertHistoryEntry[];
-}
-
-/** Makes an evaluation's writes, each against the version it was loaded at. */
-async function commitDrawdown(
-  deps: Pick<DrawdownDeps, 'alerts' | 'history'>,
-  address: string,
-  versions: { readonly rollup: number | null; readonly levels: number | null },
-  write: DrawdownWrite,
-): Promise<void> {
-  const rollupState = write.rollup ? rollupToState(write.rollup) : null;
-  const [, written] = await Promise.all([
-    // A conflict is a concurrent poll storing its own rollup of the same store.
-    rollupState ? deps.alerts.compareAndSet(address, DRAWDOWN_ROLLUP_RULE, versions.rollup, rollupState) : undefined,
-    // A conflict means a concurrent evaluation wrote first; its notice id equals ours when it
-    // saw the same state, and delivery sends that id once.
-    write.levels ? deps.alerts.compareAndSet(address, DRAWDOWN_RULE, versions.levels, { levels: write.levels }) : undefined,
-  ]);
-  // The levels that moved, into the account's alert history, once their state is the stored one.
-  if (written?.kind === 'written') await deps.history.recordAlerts(address, write.history);
 }
 
 /** The account's stored drawdown levels and snooze, read from its alert-state items (an unreadable item counts as none). */

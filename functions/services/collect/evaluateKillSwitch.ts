@@ -49,7 +49,7 @@ export async function evaluateKillSwitch(deps: KillSwitchDeps, facts: KillSwitch
 
 /** What a `read` decision asked for: the `1m` windows (no points from an exhausted budget or a failed read) and the delegates (left out on a failed read). */
 async function readForConfirmation(
-  deps: KillSwitchDeps,
+  deps: Pick<KillSwitchDeps, 'chain' | 'budget'>,
   address: TrackedAccount['address'],
   read: Extract<KillSwitchDecision, { kind: 'read' }>,
 ): Promise<Partial<Pick<KillSwitchFacts, 'minutes' | 'delegates'>>> {
@@ -71,7 +71,11 @@ async function readForConfirmation(
 }
 
 /** Acts on a decision: asks the protection service on `fire`, raises its notice, and returns the state write. */
-async function deliverKillSwitch(deps: KillSwitchDeps, facts: KillSwitchFacts, decision: KillSwitchDecision): Promise<KillSwitchResult> {
+async function deliverKillSwitch(
+  deps: Omit<KillSwitchDeps, 'chain' | 'budget'>,
+  facts: KillSwitchFacts,
+  decision: KillSwitchDecision,
+): Promise<KillSwitchResult> {
   const { account, stored, now } = facts;
   const save = async (next: KillSwitchState | null) => {
     if (next === null || (stored.state !== null && sameState(stored.state, next))) return;

@@ -29,7 +29,8 @@ export async function measureWithRollup(
   from: number,
   now: number,
 ): Promise<RollupMeasure> {
-  const after = storedSeries(await curves.queryRange(address, stored.interval, stored.last.timestamp, now));
+  const unit = await curves.queryRange(address, stored.interval, stored.last.timestamp, now);
+  const after = storedSeries(unit);
   const head = after[0];
   if (!head || head.timestamp !== stored.last.timestamp || head.equity !== stored.last.equity || head.pnl !== stored.last.pnl) {
     return { kind: 'mismatch' };

@@ -1,6 +1,5 @@
 import { ChainError } from '../../chain/errors';
 import type { Delegate } from '../../chain/schemas';
-import type { TrackedAccount } from '../../domain/account';
 import { unchangedSinceMark } from '../../domain/delegateMark';
 import type { DelegateWatchJob, WatchEntry } from '../../messages/collectJob';
 import { sendAll } from '../../queue/sendAll';
@@ -59,7 +58,14 @@ export async function watchDelegateBatch(deps: CollectDeps, job: DelegateWatchJo
   return { outcomes, unchanged, deferred };
 }
 
-async function watchOne(deps: CollectDeps, entry: WatchEntry, dueAt: number): Promise<CollectOutcome | 'unchanged'> {
+/**
+ * One account of the watch: the chain's list, decided twice. Unchanged since its mark with no notice
+ * due: done. Otherwise the full check against the stored views (`watchDelegates`): notices queued
+ * (stable ids), the views and known keys written, then the mark that lets the next checks skip all
+ * of this while nothing changes (a crash before the mark only repeats the check). `sightedAt` is
+ * the check's scheduled time (its job's `dueAt`), the occasion of any unknown-key decision it asks for.
+ */
+async function watchOne(deps: CollectDeps, entry: WatchEntry, sightedAt: number): Promise<CollectOutcome | 'unchanged'> {
   let current: Delegate[];
   try {
     current = await deps.chain.getDelegateTraders(entry.address);
@@ -72,25 +78,9 @@ async function watchOne(deps: CollectDeps, entry: WatchEntry, dueAt: number): Pr
   if (unchangedSinceMark(entry.mark, current, deps.now())) return 'unchanged';
   const [account, previous] = await Promise.all([deps.repos.accounts.get(entry.address), deps.repos.snapshots.latest(entry.address)]);
   if (!account) return { kind: 'not-tracked', address: entry.address };
-  return fullDelegateCheck(deps, account, current, previous === null, dueAt);
-}
-
-/**
- * The full check of one account's delegates against the stored views: notices queued (stable ids),
- * changed views written, then the mark that lets the next checks skip all of this while nothing
- * changes. A crash before the mark is written only repeats the check. `sightedAt` is the check's
- * scheduled time (its job's `dueAt`), the occasion of any unknown-key decision it asks for.
- */
-async function fullDelegateCheck(
-  deps: CollectDeps,
-  account: TrackedAccount,
-  current: readonly Delegate[],
-  neverPolled: boolean,
-  sightedAt: number,
-): Promise<CollectOutcome> {
   const delegates = await watchDelegates({ ...deps.repos, revoke: deps.revoke }, account, current, {
     now: deps.now(),
-    firstObservation: neverPolled,
+    firstObservation: previous === null,
     sightedAt,
   });
   await sendAll(

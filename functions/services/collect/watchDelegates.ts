@@ -91,7 +91,7 @@ async function deliverDelegateCheck(
   options: { now: number; sightedAt: number },
 ): Promise<Pick<PendingAlerts, 'events' | 'commit'> & { mark: string }> {
   const actions = new Map<UnknownKeyJudgment, UnknownKeyAction>();
-  for (const key of decision.unknownKeys) actions.set(key, await actOn(deps, account, key, options));
+  for (const key of decision.unknownKeys) actions.set(key, await actOn(deps.revoke, account, key, options));
   const decisionOf = (key: UnknownKeyJudgment) => queuedDecision(actions.get(key));
   const events = decision.notices.map(({ event, guard }): NotifyEvent => {
     const base = { eventId: event.id, account, at: options.now };
@@ -165,11 +165,16 @@ function queuedDecision(action: UnknownKeyAction | undefined): string | null {
 }
 
 /** One unknown key: kept (a web session under `api-keys`), not set up, or asked of the protection service. */
-async function actOn(deps: GuardDeps, account: Address, key: UnknownKeyJudgment, occasion: { now: number; sightedAt: number }): Promise<UnknownKeyAction> {
+async function actOn(
+  revoke: ProtectiveRevoker | undefined,
+  account: Address,
+  key: UnknownKeyJudgment,
+  occasion: { now: number; sightedAt: number },
+): Promise<UnknownKeyAction> {
   const { delegate, again } = key;
   if (!key.revoke) return { kind: 'kept-web-session' };
-  if (!deps.revoke) return { kind: 'not-set-up' };
-  const outcome = await deps.revoke({
+  if (!revoke) return { kind: 'not-set-up' };
+  const outcome = await revoke({
     account,
     rule: 'unknown-delegate',
     reason: UNKNOWN_DELEGATE_REASON,

@@ -1,7 +1,7 @@
 import type { TrackedAccount } from '../../domain/account';
 import type { DayFigures } from '../../domain/dayFigures';
 import { drawdown } from '../../domain/drawdown';
-import { rollupOfSeries, type DrawdownRollup } from '../../domain/drawdownRollup';
+import { rollupOfSeries, usableRollup } from '../../domain/drawdownRollup';
 import { DRAWDOWN_RULE, drawdownStateSchema } from '../../domain/drawdownState';
 import { killSwitchStateSchema, type KillSwitchState } from '../../domain/killSwitchDecision';
 import { localDate, localDayBounds } from '../../domain/localTime';
@@ -11,7 +11,6 @@ import { buildReportModel } from '../../domain/reportModel';
 import type { RevokeUnknownMode } from '../../domain/revokeUnknownMode';
 import { shownStatus, type ShownStatus } from '../../domain/shownStatus';
 import { withoutUrls } from '../../shared/withoutUrls';
-import type { AlertState } from '../../store/alertStateRepository';
 import type { CurvesRepository } from '../../store/curvesRepository';
 import type { DelegateView } from '../../store/delegateViewRepository';
 import { DRAWDOWN_ROLLUP_RULE, rollupFromState } from '../../store/drawdownRollupItem';
@@ -63,16 +62,6 @@ function prefetched(
   };
 }
 
-function usableRollup(
-  rules: readonly AlertState[],
-  account: TrackedAccount,
-  from: number,
-): (DrawdownRollup & { last: NonNullable<DrawdownRollup['last']> }) | null {
-  const item = rules.find((r) => r.rule === DRAWDOWN_ROLLUP_RULE);
-  const stored = item ? rollupFromState(item.state) : null;
-  return stored?.last && stored.interval === account.interval && stored.coveredFrom <= from ? { ...stored, last: stored.last } : null;
-}
-
 /**
  * A sparkline's value: the index rounded to 1e-6 (0.0001 % of performance; the line is 22 px
  * high), which keeps a 1m account's summary under 1 KB, one write unit a poll instead of two.
@@ -107,7 +96,8 @@ export async function overviewRow(
   const from = Math.max(0, now - lookbackWindowMs(account.interval, DEFAULT_COLLECT_SETTINGS.lookbackMs));
   const today = localDate(now, account.timezone);
   const day = localDayBounds(today, account.timezone);
-  const rollup = usableRollup(rules, account, from);
+  const rollupItem = rules.find((r) => r.rule === DRAWDOWN_ROLLUP_RULE);
+  const rollup = usableRollup(rollupItem ? rollupFromState(rollupItem.state) : null, { interval: account.interval, from });
   const fetchFrom = rollup ? Math.min(day.startMs, rollup.last.timestamp) : from;
   const raw = await stores.curves.queryRange(account.address, account.interval, fetchFrom, now);
   const points = storedSeries(raw);

@@ -8,6 +8,7 @@ import {
   rollupDrawdown,
   rollupOfSeries,
   ROLLUP_UNIT_MS,
+  usableRollup,
   type DrawdownRollup,
 } from '../../../functions/domain/drawdownRollup';
 import { INTERVAL_MS, type Interval } from '../../../functions/domain/interval';
@@ -137,5 +138,48 @@ describe('drawdown rollup', () => {
     const outcome = rollupDrawdown(rollup, at(2), pointsBetween(series, at(2), unit - 1));
     expect(outcome.kind === 'drawdown' && outcome.currentPct).toBeCloseTo(drawdown(pointsBetween(series, at(2), at(7)))!.currentPct, 9);
     expect(() => rollupDrawdown(rollupOfSeries('4h', at(3), series), at(2))).toThrow(RangeError);
+  });
+
+  it('a stored rollup is used only when it covers the window, is of its interval, ends before the points a poll wrote, and the store outlives the window', () => {
+    const hour = INTERVAL_MS['1h'];
+    const series: SeriesPoint[] = [0, 1, 2, 3].map((i) => ({ timestamp: 10 * hour + i * hour, equity: 1000 + i, pnl: i }));
+    const stored = foldPoints(emptyRollup('1h', 10 * hour), series);
+    const window = { interval: '1h' as const, from: 10 * hour };
+    expect(usableRollup(stored, window)).toEqual(stored);
+    expect(usableRollup(stored, { ...window, from: 11 * hour, writtenFromMs: 14 * hour, pointsOutliveWindow: true })).toEqual(stored);
+    expect(usableRollup(null, window)).toBeNull();
+    expect(usableRollup(emptyRollup('1h', 10 * hour), window)).toBeNull();
+    expect(usableRollup(stored, { ...window, interval: '4h' })).toBeNull();
+    expect(usableRollup(stored, { ...window, from: 9 * hour })).toBeNull();
+    expect(usableRollup(stored, { ...window, writtenFromMs: 13 * hour })).toBeNull();
+    expect(usableRollup(stored, { ...window, writtenFromMs: 12 * hour })).toBeNull();
+    expect(usableRollup(stored, { ...window, pointsOutliveWindow: false })).toBeNull();
+  });
+
+  it('usableRollup: whenever it answers a rollup, the rollup measures the window exactly as the full series does', () => {
+    fc.assert(
+      fc.property(
+        fc.array(stepArb, { minLength: 1, maxLength: 80 }),
+        fc.integer({ min: 0, max: 100 }),
+        fc.integer({ min: 0, max: 100 }),
+        fc.option(fc.integer({ min: 0, max: 120 }), { nil: null }),
+        (steps, coveredAt, fromAt, writtenAt) => {
+          const ms = INTERVAL_MS['1h'];
+          const series = buildSeries('1h', 0, steps);
+          const stored = rollupOfSeries('1h', coveredAt * ms, pointsBetween(series, coveredAt * ms, Number.MAX_SAFE_INTEGER));
+          const from = fromAt * ms;
+          const usable = usableRollup(stored, { interval: '1h', from, writtenFromMs: writtenAt === null ? null : writtenAt * ms });
+          if (usable === null) return;
+          expect(usable.coveredFrom).toBeLessThanOrEqual(from);
+          if (writtenAt !== null) expect(usable.last.timestamp).toBeLessThan(writtenAt * ms);
+          let outcome = rollupDrawdown(usable, from);
+          if (outcome.kind === 'needs-points') outcome = rollupDrawdown(usable, from, pointsBetween(series, outcome.from, outcome.to));
+          const exact = drawdown(pointsBetween(series, from, usable.last.timestamp));
+          if (outcome.kind === 'drawdown') expect(Math.abs(outcome.currentPct - exact!.currentPct)).toBeLessThan(1e-9);
+          else expect(outcome.kind === 'empty' && exact === null).toBe(true);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });
