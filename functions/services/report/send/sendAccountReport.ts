@@ -14,9 +14,9 @@ import { formatTime } from '../../../mail/render/format';
 import type { AccountStatus } from '../../../mail/render/views';
 import { CHART_ALT, presentReport, storedDataView } from '../../../notices/reportPresenter';
 import { recordLeftOut } from '../../delivery/leftOutEntry';
-import { mailChart } from '../../delivery/mailChart';
+import { mailChart } from '../../../mail/chart/mailChart';
 import { recipientLinks } from '../../delivery/recipientLinks';
-import { renderReport } from '../compose/renderReport';
+import { renderReport } from '../../../mail/render/renderReport';
 
 /**
  * The report of the account at `address` as stored now (it may have been removed), sent as `mode`

@@ -46,11 +46,8 @@ export async function runReportJob(deps: ReportDeps, job: ReportJob, options: Re
   if (now < job.dueAt) throw new RetryLaterError(`the report is due in ${Math.ceil((job.dueAt - now) / 1000)} s`, { retryAfterMs: job.dueAt - now });
   let outcome: ReportJobOutcome;
   try {
-    const plan = planReportJob(
-      await readReportJob(deps.repos, job),
-      { reportDate: job.reportDate, dueAt: job.dueAt, ...(options.missed === true ? { missed: true } : {}) },
-      now,
-    );
+    const reads = await readReportJob(deps.repos, job);
+    const plan = planReportJob(reads, { reportDate: job.reportDate, dueAt: job.dueAt, ...(options.missed === true ? { missed: true } : {}) }, now);
     if (plan.kind === 'recipient') outcome = { kind: 'recipient', result: await sendRecipientPlan(deps, plan.record, plan.accounts, plan.plan, now) };
     else if (plan.kind === 'account') outcome = await sendPlannedReport(deps, plan, now);
     else outcome = { kind: 'skipped', reason: plan.reason };
