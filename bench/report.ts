@@ -47,7 +47,7 @@ import type { ReportDeps } from '../functions/services/report/send/reportDeps';
 import { sendAccountReport } from '../functions/services/report/send/sendAccountReport';
 import { sendDigest } from '../functions/services/report/send/sendDigest';
 import type { DigestInput } from '../functions/services/report/send/digestInput';
-import { REPORT_HTML_BUDGET_BYTES } from '../functions/mail/render/renderReport';
+import { REPORT_HTML_BUDGET_BYTES } from '../functions/notices/renderReport';
 import type { EmailRenderer } from '../functions/mail/render/render';
 import { memoryCounters, silentLog } from '../functions/shared/observability';
 import type { TrackedAccount } from '../functions/domain/account';

@@ -16,7 +16,7 @@ import { CHART_ALT, presentReport, storedDataView } from '../../../notices/repor
 import { recordLeftOut } from '../../delivery/leftOutEntry';
 import { mailChart } from '../../../mail/chart/mailChart';
 import { recipientLinks } from '../../delivery/recipientLinks';
-import { renderReport } from '../../../mail/render/renderReport';
+import { renderReport } from '../../../notices/renderReport';
 
 /**
  * The report of the account at `address` as stored now (it may have been removed), sent as `mode`
