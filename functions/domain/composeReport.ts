@@ -45,8 +45,7 @@ export const NO_FOLLOWER_REASON = "no recipient follows the account's schedule";
 
 /** Who gets one report: its recipients, or why no one does; and who of the addressed was left out. */
 export type ReportAudience<Left extends Addressee> = (
-  | { readonly kind: 'recipients'; readonly recipients: readonly [string, ...string[]] }
-  | { readonly kind: 'none'; readonly reason: string }
+  { readonly kind: 'recipients'; readonly recipients: readonly [string, ...string[]] } | { readonly kind: 'none'; readonly reason: string }
 ) & { readonly leftOut: readonly Left[] };
 
 const addressKey = (email: string): string => email.trim().toLowerCase();

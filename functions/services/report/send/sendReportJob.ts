@@ -49,7 +49,8 @@ export async function runReportJob(deps: ReportDeps, job: ReportJob, options: Re
   try {
     const load = await loadReportJob(deps.repos, job);
     const plan = planReportJob(load.reads, { reportDate: job.reportDate, dueAt: job.dueAt, ...(options.missed === true ? { missed: true } : {}) }, now);
-    if (plan.kind === 'recipient') outcome = { kind: 'recipient', result: await sendRecipientPlan(deps, plan.record, plan.accounts, plan.plan, load.audience, now) };
+    if (plan.kind === 'recipient')
+      outcome = { kind: 'recipient', result: await sendRecipientPlan(deps, plan.record, plan.accounts, plan.plan, load.audience, now) };
     else if (plan.kind === 'account') outcome = await sendPlannedReport(deps, { ...plan, audience: load.audience }, now);
     else outcome = { kind: 'skipped', reason: plan.reason };
   } catch (error) {
@@ -109,6 +110,9 @@ async function readJob<A>(
     return { reads: { kind: 'recipient', record, accounts }, audience };
   }
   const account = await stores.accounts.get(job.address);
-  const [records, audience] = await Promise.all([account ? stores.recipients.getMany(account.emails) : new Map<string, RecipientRecord>(), audienceOf(account?.emails ?? [])]);
+  const [records, audience] = await Promise.all([
+    account ? stores.recipients.getMany(account.emails) : new Map<string, RecipientRecord>(),
+    audienceOf(account?.emails ?? []),
+  ]);
   return { reads: { kind: 'account', account, records }, audience };
 }
