@@ -4,6 +4,7 @@ import { buildReportModel, type ReportModel, type ReportModelInput, type Summary
 import { reportInstant, type CoveredDay, type ReportPlan, type ReportSpan } from './reportPlan';
 import type { ReportPeriod } from './recipientSchedule';
 import { REPORT_KINDS } from './reportKinds';
+import { noRecipientReason } from './mailCategory';
 import { reportWindows, type ReportWindow } from './reportWindows';
 import type { SeriesPoint } from './series';
 
@@ -11,21 +12,62 @@ import type { SeriesPoint } from './series';
  * Everything one account's report run read, before anything is decided. `Left` is an addressee
  * left out of the mailing (with why): the run carries them through as read.
  */
-export interface ReportReadings<Left = never> {
+export interface ReportReadings<Left extends Addressee = never> {
   /** Which report the mode asks for (`planFor`): what was read follows from it. */
   readonly plan: ReportPlan;
   /** The report's span (a daily report, or a weekly or monthly summary): the kind its emails and history entries carry. */
   readonly span: ReportPeriod;
   /** The account's report time and zone: a left-out entry is dated at the report's own time. */
   readonly schedule: { readonly reportAt: string; readonly timezone: string };
-  /** Who may get it: the recipients left after suppressions and opt-outs, or why no one is. */
+  /**
+   * Who may get reports among the addresses read (the account's, or the one recipient's of a
+   * recipient job, a superset of `addressed`): the recipients left after suppressions and
+   * opt-outs, or why no one is.
+   */
   readonly audience: { readonly kind: 'recipients'; readonly recipients: readonly [string, ...string[]] } | { readonly kind: 'none'; readonly reason: string };
-  /** The addressees the audience left out (suppressed, opted out), in the order addressed. */
+  /** Those of the addresses read that the audience left out (suppressed, opted out), in the order read. */
   readonly leftOut: readonly Left[];
+  /** Whom this report is addressed to (of the account's addresses, as the account spells them); empty: no one follows the schedule it runs on. */
+  readonly addressed: readonly string[];
   /** The recipients (of the audience) whose copy of `plan.eventId` is already delivered. */
   readonly sent: readonly string[];
   /** What the report shows, read from the chain or, once the chain was given up, from the store; `null` when nothing needed it. */
   readonly figures: ReportModelInput | null;
+}
+
+/** An addressee left out of a mailing: at least its address. */
+export interface Addressee {
+  readonly email: string;
+}
+
+/** Why a report goes to no one when no address is addressed (every recipient has a schedule of its own). */
+export const NO_FOLLOWER_REASON = "no recipient follows the account's schedule";
+
+/** Who gets one report: its recipients, or why no one does; and who of the addressed was left out. */
+export type ReportAudience<Left extends Addressee> = (
+  { readonly kind: 'recipients'; readonly recipients: readonly [string, ...string[]] } | { readonly kind: 'none'; readonly reason: string }
+) & { readonly leftOut: readonly Left[] };
+
+const addressKey = (email: string): string => email.trim().toLowerCase();
+
+/**
+ * The audience of the addressed alone (`readings.addressed`, each once, its first spelling kept),
+ * out of the audience read over all the addresses: its recipients and those it left out among
+ * them, in the order read, spelled as addressed. Exactly what the mail audience of the addressed
+ * would be, read alone: addresses are compared as the stores key them.
+ */
+export function reportAudience<Left extends Addressee>(readings: Pick<ReportReadings<Left>, 'audience' | 'leftOut' | 'addressed'>): ReportAudience<Left> {
+  const spelling = new Map<string, string>();
+  for (const email of readings.addressed) if (!spelling.has(addressKey(email))) spelling.set(addressKey(email), email);
+  if (spelling.size === 0) return { kind: 'none', reason: NO_FOLLOWER_REASON, leftOut: [] };
+  const addressed = (email: string): string[] => {
+    const spelled = spelling.get(addressKey(email));
+    return spelled === undefined ? [] : [spelled];
+  };
+  const leftOut = readings.leftOut.flatMap((left) => addressed(left.email).map((email) => ({ ...left, email })));
+  if (readings.audience.kind === 'none') return { kind: 'none', reason: readings.audience.reason, leftOut };
+  const [first, ...rest] = readings.audience.recipients.flatMap(addressed);
+  return first === undefined ? { kind: 'none', reason: noRecipientReason('reports'), leftOut } : { kind: 'recipients', recipients: [first, ...rest], leftOut };
 }
 
 /** A report plan that sends. */
@@ -70,18 +112,19 @@ export type ReportComposition<Left = never> =
     };
 
 /**
- * Decides one account's report from what its run read: not due, nothing to send (no one left to
- * send it to), already sent (every recipient has it), or the report itself (its model; labelled
+ * Decides one account's report from what its run read: not due, nothing to send (no one of the
+ * addressed left to send it to: `reportAudience`), already sent (every recipient has it), or the report itself (its model; labelled
  * as built from stored data when the chain did not answer), with what goes into the account's
  * history. Pure: the run reads first, calls this once, then sends and
  * records what it says.
  */
-export function composeReport<Left = never>(readings: ReportReadings<Left>): ReportComposition<Left> {
-  const { plan, audience } = readings;
+export function composeReport<Left extends Addressee = never>(readings: ReportReadings<Left>): ReportComposition<Left> {
+  const { plan } = readings;
   if (plan.kind === 'not-due') return { kind: 'not-due', nextAt: plan.nextAt, reschedule: plan.reschedule };
+  const audience = reportAudience(readings);
   const mailKind = REPORT_KINDS[readings.span];
   const history: LeftOutHistory<Left> = {
-    leftOut: readings.leftOut,
+    leftOut: audience.leftOut,
     eventId: plan.eventId,
     kind: mailKind,
     at: plan.copyAt ?? reportInstant(plan.reportDate, readings.schedule.reportAt, readings.schedule.timezone),

@@ -24,3 +24,11 @@ export const MAIL_CATEGORY_LABELS: Readonly<Record<MailCategory, string>> = {
   expiry: 'Delegate expiry notices',
   security: 'Security notices (new delegates, revocation results, the kill switch)',
 };
+
+/**
+ * Why no one is left for `category`: the same words wherever a send is skipped for it (reports,
+ * notices, `sentinel report`), naming both ways mail stops.
+ */
+export function noRecipientReason(category: MailCategory): string {
+  return `every recipient is suppressed or has opted out of ${category}`;
+}

@@ -2,7 +2,7 @@ import { channelDefinition } from '../channels/channelRegistry';
 import type { ChannelRecord } from '../domain/channel';
 import { channelTakes, type ChannelControls } from '../domain/channelControls';
 import { routedChannels } from '../domain/channelRouting';
-import type { MailCategory } from '../domain/mailCategory';
+import { noRecipientReason, type MailCategory } from '../domain/mailCategory';
 import type { NoticeType } from '../domain/notice';
 import { normalEmail } from '../domain/deskScope';
 import { isRecipientSnoozed, recipientKey, type RecipientSnoozes } from '../domain/recipientSnoozes';
@@ -73,14 +73,6 @@ export type MailAudience = (
 function someone(recipients: readonly string[], reason: string, leftOut: readonly LeftOutRecipient[]): MailAudience {
   const [first, ...rest] = recipients;
   return first === undefined ? { kind: 'none', reason, leftOut } : { kind: 'recipients', recipients: [first, ...rest], leftOut };
-}
-
-/**
- * Why no one is left for `category`: the same words wherever a send is skipped for it (reports,
- * notices, `sentinel report`), naming both ways mail stops.
- */
-export function noRecipientReason(category: MailCategory): string {
-  return `every recipient is suppressed or has opted out of ${category}`;
 }
 
 /**

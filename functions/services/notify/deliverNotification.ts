@@ -8,7 +8,7 @@ import type { CurvesRepository } from '../../store/curvesRepository';
 import type { DelegateViewRepository } from '../../store/delegateViewRepository';
 import type { SuppressionRepository } from '../../store/suppressionRepository';
 import type { AlertStateRepository } from '../../store/alertStateRepository';
-import type { MailChart } from '../delivery/mailChart';
+import type { MailChart } from '../../mail/chart/mailChart';
 import type { MailDeliveryDeps } from '../delivery/mailDelivery';
 import type { NotifyMessage } from '../../messages/notifyMessage';
 import { noticeHead, presentNotice } from '../../notices/presentNotice';

@@ -12,7 +12,8 @@ import type { OnboardingBatchRepository } from '../../store/onboardingBatchRepos
 import type { OnboardingProgressRepository } from '../../store/onboardingProgressRepository';
 import type { AlertStateRepository } from '../../store/alertStateRepository';
 import { DRAWDOWN_RULE, drawdownStateSchema, levelStateOf } from '../../domain/drawdownState';
-import { mailAudience, noRecipientReason } from '../../notices/audience';
+import { mailAudience } from '../../notices/audience';
+import { noRecipientReason } from '../../domain/mailCategory';
 import { recipientLinks } from '../delivery/recipientLinks';
 import type { DeliverNotificationDeps } from './deliverNotification';
 import { mailEachRecipient, type NotificationOutcome } from './mailEachRecipient';

@@ -5,7 +5,7 @@ import type { TrackedAccount } from '../../domain/account';
 import type { NotifyMessage } from '../../messages/notifyMessage';
 import type { CurvesRepository } from '../../store/curvesRepository';
 import { storedSeries } from '../../store/storedSeries';
-import { mailChart, type MailChart } from '../delivery/mailChart';
+import { mailChart, type MailChart } from '../../mail/chart/mailChart';
 import type { NotificationSettings } from './notificationSettings';
 
 const DAY_MS = 86_400_000;

@@ -1,4 +1,4 @@
-import { mailChart } from '../../../functions/services/delivery/mailChart';
+import { mailChart } from '../../../functions/mail/chart/mailChart';
 
 /** The PNG the email's chart renderer makes for 48 points `stepHours` apart, the equity falling by 3 a point. */
 export function chartPng(stepHours: number): Uint8Array {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { composeReport, type ReportReadings } from '../../../functions/domain/composeReport';
+import { composeReport, NO_FOLLOWER_REASON, reportAudience, type ReportReadings } from '../../../functions/domain/composeReport';
+import { noRecipientReason } from '../../../functions/domain/mailCategory';
 import { localDayBounds } from '../../../functions/domain/localTime';
 import { buildReportModel, type ReportModelInput } from '../../../functions/domain/reportModel';
 import { planClaimedReport, planExtraReport, reportInstant } from '../../../functions/domain/reportPlan';
@@ -42,6 +43,7 @@ const readings = (over: Partial<ReportReadings<Left>>): ReportReadings<Left> => 
   schedule: { reportAt: ACCOUNT.reportAt, timezone: ACCOUNT.timezone },
   audience: { kind: 'recipients', recipients: ['a@example.com', 'b@example.com'] },
   leftOut: [],
+  addressed: ['a@example.com', 'b@example.com', 'c@example.com', 'd@example.com'],
   sent: [],
   figures: figures(),
   ...over,
@@ -128,5 +130,68 @@ describe('composeReport: one decision over what a report run read', () => {
         }
       }),
     );
+  });
+
+  it('sends nothing when no address follows the schedule it runs on, recording no one left out', () => {
+    const composed = composeReport(readings({ addressed: [], leftOut: LEFT, figures: null }));
+    expect(composed).toMatchObject({ kind: 'nothing-to-send', reason: NO_FOLLOWER_REASON, history: { leftOut: [] } });
+  });
+
+  it('mails and records only the addressed of the audience read over all the addresses', () => {
+    const composed = composeReport(readings({ addressed: ['b@example.com', 'c@example.com'], leftOut: LEFT }));
+    expect(composed).toMatchObject({ kind: 'send', recipients: ['b@example.com'], history: { leftOut: LEFT } });
+  });
+});
+
+/** A suppression or an opt-out, as the stores key an address. */
+const key = (email: string): string => email.trim().toLowerCase();
+
+/** The reports audience of `emails` read alone, as the mail audience reads it: each once, suppressed, then opted out, then the rest. */
+function audienceAlone(emails: readonly string[], suppressed: ReadonlySet<string>, optedOut: ReadonlySet<string>) {
+  const unique = emails.filter((email, i) => emails.findIndex((e) => key(e) === key(email)) === i);
+  const allowed = unique.filter((email) => !suppressed.has(key(email)));
+  const reachable = allowed.filter((email) => !optedOut.has(key(email)));
+  const leftOut = [
+    ...unique.filter((email) => suppressed.has(key(email))).map((email) => ({ email, reason: 'suppressed' })),
+    ...allowed.filter((email) => optedOut.has(key(email))).map((email) => ({ email, reason: 'opted-out' })),
+  ];
+  const [first, ...rest] = reachable;
+  return first === undefined
+    ? { kind: 'none' as const, reason: noRecipientReason('reports'), leftOut }
+    : { kind: 'recipients' as const, recipients: [first, ...rest] as [string, ...string[]], leftOut };
+}
+
+describe("reportAudience: a report's audience out of the one read with its job", () => {
+  const LOCALS = ['ann', 'Bob', 'cy', 'Dee', 'eve'];
+
+  it('is the audience of the addressed read alone, whatever the addresses read with them and however the addressed spell them', () => {
+    fc.assert(
+      fc.property(
+        fc.subarray(LOCALS, { minLength: 1 }),
+        fc.subarray(LOCALS),
+        fc.subarray(LOCALS),
+        fc.array(fc.boolean(), { minLength: LOCALS.length, maxLength: LOCALS.length }),
+        fc.func(fc.boolean()),
+        (read, suppressedLocals, optedOutLocals, shout, pick) => {
+          const emails = read.map((local) => `${local}@example.com`);
+          const suppressed = new Set(suppressedLocals.map((local) => key(`${local}@example.com`)));
+          const optedOut = new Set(optedOutLocals.map((local) => key(`${local}@example.com`)));
+          // The addressed: some of the addresses read, in their order, each spelled as its account may spell it.
+          const addressed = emails.filter((email) => pick(email)).map((email, i) => (shout[i] === true ? email.toUpperCase() : email));
+          const all = audienceAlone(emails, suppressed, optedOut);
+          const expected = addressed.length === 0 ? { kind: 'none', reason: NO_FOLLOWER_REASON, leftOut: [] } : audienceAlone(addressed, suppressed, optedOut);
+          expect(reportAudience({ audience: all, leftOut: all.leftOut, addressed })).toEqual(expected);
+        },
+      ),
+    );
+  });
+
+  it("spells a recipient job's one address as the account spells it", () => {
+    const read = audienceAlone(['dee@example.com'], new Set(), new Set());
+    expect(reportAudience({ audience: read, leftOut: read.leftOut, addressed: ['Dee@example.com'] })).toEqual({
+      kind: 'recipients',
+      recipients: ['Dee@example.com'],
+      leftOut: [],
+    });
   });
 });

@@ -7,7 +7,7 @@ import { describeError } from '../../../shared/describeError';
 import { channelAudience } from '../../../notices/audience';
 import { sendAll } from '../../../queue/sendAll';
 import { countReportChannelJobs, encodeChart, queueChannelNotices } from '../../delivery/channelNotices';
-import type { MailChart } from '../../delivery/mailChart';
+import type { MailChart } from '../../../mail/chart/mailChart';
 import { presentDigest } from '../../../notices/digestPresenter';
 import { presentReport } from '../../../notices/reportPresenter';
 import type { DigestInput } from './digestInput';

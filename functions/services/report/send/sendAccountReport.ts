@@ -4,7 +4,7 @@ import { scheduleFollowers, type ReportPeriod } from '../../../domain/recipientS
 import type { TrackedAccount } from '../../../domain/account';
 import type { ReportDeps } from './reportDeps';
 import type { ReportOutcome } from '../../../domain/reportOutcome';
-import { mailAudience } from '../../../notices/audience';
+import { mailAudience, type MailAudience } from '../../../notices/audience';
 import type { LeftOutRecipient } from '../../../notices/leftOutRecipient';
 import type { ReportRecord } from '../../../store/reportRecordsRepository';
 import { deliveryId, deliverToRecipient, tallyOutcomes, type RecipientOutcome } from '../../delivery/mailDelivery';
@@ -14,9 +14,9 @@ import { formatTime } from '../../../mail/render/format';
 import type { AccountStatus } from '../../../mail/render/views';
 import { CHART_ALT, presentReport, storedDataView } from '../../../notices/reportPresenter';
 import { recordLeftOut } from '../../delivery/leftOutEntry';
-import { mailChart } from '../../delivery/mailChart';
+import { mailChart } from '../../../mail/chart/mailChart';
 import { recipientLinks } from '../../delivery/recipientLinks';
-import { renderReport } from '../compose/renderReport';
+import { renderReport } from '../../../notices/renderReport';
 
 /**
  * The report of the account at `address` as stored now (it may have been removed), sent as `mode`
@@ -56,20 +56,26 @@ export async function sendAccountReport(
   now: number,
   to?: readonly string[],
 ): Promise<ReportOutcome> {
-  return sendPlannedReport(deps, { account, mode, plan: planFor(account, mode, now), ...(to === undefined ? {} : { to }) }, now);
+  const audience = await mailAudience(deps.repos, account.emails, 'reports');
+  return sendPlannedReport(deps, { account, mode, plan: planFor(account, mode, now), audience, ...(to === undefined ? {} : { to }) }, now);
 }
 
-/** One account report as decided: the account (at the zone and time it is seen at), its mode, its plan (`planFor`), and to whom (default all its addresses). */
+/**
+ * One account report as decided: the account (at the zone and time it is seen at), its mode, its
+ * plan (`planFor`), to whom (default all its addresses), and the reports audience read with the
+ * job (`mailAudience` over the account's addresses, or over the one recipient of a recipient job).
+ */
 export interface PlannedSend {
   readonly account: TrackedAccount;
   readonly mode: ReportMode;
   readonly plan: PlannedReport;
   readonly to?: readonly string[];
+  readonly audience: MailAudience;
 }
 
 /** `sendAccountReport` with its plan already decided (as a report job's decision does: `planReportJob`). */
 export async function sendPlannedReport(deps: ReportDeps, send: PlannedSend, now: number): Promise<ReportOutcome> {
-  const loaded = await loadReport(deps, send.account, send.mode, send.plan, now, send.to);
+  const loaded = await loadReport(deps, send, now);
   const composition = composeReport(loaded.readings);
   return deliverReport(deps, send.account, send.mode, composition, loaded.record, now);
 }
@@ -83,35 +89,36 @@ interface LoadedReport {
 
 /**
  * Everything an account's report run decides on, read before anything is decided: for the report
- * `plan` names (`planFor` of `mode`), who of `to` (default all the account's addresses) may get it
- * (`mailAudience`, with those left out), whose copy is already delivered (one delivery record per
- * recipient), and, only while some copy is still to be sent, the figures (`readReportData`,
- * within the chain's grace: from the store once the chain is given up).
+ * `send.plan` names (`planFor` of `send.mode`), whose copy is already delivered (one delivery
+ * record per recipient of the audience read with the job, among those of `send.to`: default all
+ * the account's addresses), and, only while some copy is still to be sent, the figures
+ * (`readReportData`, within the chain's grace: from the store once the chain is given up). Who of
+ * them gets it is the decision's (`composeReport`).
  */
-async function loadReport(
-  deps: ReportDeps,
-  account: TrackedAccount,
-  mode: ReportMode,
-  plan: PlannedReport,
-  now: number,
-  to?: readonly string[],
-): Promise<LoadedReport> {
-  const span = reportSpan(mode);
-  const base = { plan, span, schedule: { reportAt: account.reportAt, timezone: account.timezone }, sent: [], figures: null };
-  if (plan.kind === 'not-due') return { readings: { ...base, audience: { kind: 'none', reason: 'not due' }, leftOut: [] }, record: null };
-  const only = to?.map((email) => email.trim().toLowerCase());
+async function loadReport(deps: ReportDeps, send: PlannedSend, now: number): Promise<LoadedReport> {
+  const account = send.account;
+  const plan = send.plan;
+  const audience = send.audience;
+  const only = send.to?.map((email) => email.trim().toLowerCase());
   const addressed = only ? account.emails.filter((email) => only.includes(email.trim().toLowerCase())) : account.emails;
-  if (addressed.length === 0) {
-    return { readings: { ...base, audience: { kind: 'none', reason: "no recipient follows the account's schedule" }, leftOut: [] }, record: null };
-  }
-  const audience = await mailAudience(deps.repos, addressed, 'reports');
-  const { leftOut } = audience;
-  if (audience.kind === 'none') return { readings: { ...base, audience, leftOut }, record: null };
-  const records = await Promise.all(audience.recipients.map((recipient) => deps.repos.deliveries.get(deliveryId(plan.eventId, recipient))));
-  const sent = audience.recipients.filter((_, i) => records[i]?.status === 'sent');
-  if (sent.length === audience.recipients.length) return { readings: { ...base, audience, leftOut, sent }, record: null };
-  const data = await readReportData(deps, mode.kind === 'extra' ? undefined : mode.dueAt, account, plan.covers, now);
-  return { readings: { ...base, audience, leftOut, sent, figures: data.input }, record: data.record };
+  const base = {
+    plan,
+    span: reportSpan(send.mode),
+    schedule: { reportAt: account.reportAt, timezone: account.timezone },
+    audience,
+    leftOut: audience.leftOut,
+    addressed,
+    sent: [],
+    figures: null,
+  };
+  if (plan.kind === 'not-due') return { readings: base, record: null };
+  const keys = new Set(addressed.map((email) => email.trim().toLowerCase()));
+  const reached = audience.kind === 'none' ? [] : audience.recipients.filter((email) => keys.has(email.trim().toLowerCase()));
+  const records = await Promise.all(reached.map((recipient) => deps.repos.deliveries.get(deliveryId(plan.eventId, recipient))));
+  const sent = reached.filter((_, i) => records[i]?.status === 'sent');
+  if (sent.length === reached.length) return { readings: { ...base, sent }, record: null };
+  const data = await readReportData(deps, send.mode.kind === 'extra' ? undefined : send.mode.dueAt, account, plan.covers, now);
+  return { readings: { ...base, sent, figures: data.input }, record: data.record };
 }
 
 /** Which report `mode` sends: the daily one, or a weekly or monthly summary. */

@@ -18,7 +18,7 @@ import type { DigestInput } from './digestInput';
 import { presentDigest } from '../../../notices/digestPresenter';
 import { readReportData } from '../compose/reportData';
 import { RetryLaterError } from '../../../shared/retryLaterError';
-import { renderDigest } from '../compose/renderDigest';
+import { renderDigest } from '../../../notices/renderDigest';
 import type { ReportDeps } from './reportDeps';
 import type { ReportOutcome } from '../../../domain/reportOutcome';
 import { unavailableReason } from '../compose/unavailableReason';

@@ -4,21 +4,24 @@ import type { RecipientReportResult, RecipientSend } from '../../../domain/repor
 import { describeError } from '../../../shared/describeError';
 import type { RecipientRecord } from '../../../store/recipientsRepository';
 import type { ReportDeps } from './reportDeps';
+import { mailAudience, type MailAudience } from '../../../notices/audience';
 import { sendPlannedReport } from './sendAccountReport';
 
 /**
  * Sends a recipient's own reports in three steps: it reads its accounts as stored now (those that
- * still mail it: `mailingAccounts`), decides once what the run sends (`planRecipientReports`: on a scheduled
+ * still mail it: `mailingAccounts`) and, beside them, its reports audience (`mailAudience`), decides once what the run sends (`planRecipientReports`: on a scheduled
  * run its daily report unless it follows its accounts' schedules and its summaries on their days;
  * forced, its daily report now, limited to `accounts` when given), then sends each (`sendRecipientPlan`).
  */
 export async function sendRecipientReports(deps: ReportDeps, record: RecipientRecord, run: RecipientRun, now: number): Promise<RecipientReportResult> {
-  const accounts = mailingAccounts(record, await deps.repos.accounts.getMany(record.accounts));
-  return sendRecipientPlan(deps, record, accounts, planRecipientReports(record, accounts, run, now), now);
+  const [found, audience] = await Promise.all([deps.repos.accounts.getMany(record.accounts), mailAudience(deps.repos, [record.email], 'reports')]);
+  const accounts = mailingAccounts(record, found);
+  return sendRecipientPlan(deps, record, accounts, planRecipientReports(record, accounts, run, now), audience, now);
 }
 
 /**
- * Sends what a recipient's run decided (`plan`, over `accounts` as read): a digest recipient one
+ * Sends what a recipient's run decided (`plan`, over `accounts` and the recipient's reports
+ * `audience` as read): a digest recipient one
  * `DigestSender` call per period covering all its accounts, a per-account one `sendPlannedReport`
  * per account, to it alone, at its own zone and time (delivered under
  * `report:<address>:<date>#<email>`, so a rerun sends nothing more). One send's failure is
@@ -29,6 +32,7 @@ export async function sendRecipientPlan(
   record: RecipientRecord,
   accounts: readonly TrackedAccount[],
   plan: RecipientReportsPlan,
+  audience: MailAudience,
   now: number,
 ): Promise<RecipientReportResult> {
   const sends: RecipientSend[] = [];
@@ -48,7 +52,7 @@ export async function sendRecipientPlan(
               ...(send.copy ? { copy: true } : {}),
               ...(send.dueAt === undefined ? {} : { dueAt: send.dueAt }),
             })
-          : await sendPlannedReport(deps, { ...send, to: [record.email] }, now);
+          : await sendPlannedReport(deps, { ...send, to: [record.email], audience }, now);
       sends.push({ period: send.period, account, outcome });
     } catch (error) {
       // One send's failure is recorded and never stops the others.

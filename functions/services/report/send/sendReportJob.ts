@@ -6,6 +6,7 @@ import { RetryLaterError } from '../../../shared/retryLaterError';
 import type { AccountsRepository } from '../../../store/accountsRepository';
 import type { RecipientRecord, RecipientsRepository } from '../../../store/recipientsRepository';
 import type { ReportDeps } from './reportDeps';
+import { mailAudience, type MailAudience, type RecipientStores } from '../../../notices/audience';
 import { sendPlannedReport } from './sendAccountReport';
 import { sendRecipientPlan } from './sendRecipientReports';
 
@@ -46,13 +47,11 @@ export async function runReportJob(deps: ReportDeps, job: ReportJob, options: Re
   if (now < job.dueAt) throw new RetryLaterError(`the report is due in ${Math.ceil((job.dueAt - now) / 1000)} s`, { retryAfterMs: job.dueAt - now });
   let outcome: ReportJobOutcome;
   try {
-    const plan = planReportJob(
-      await readReportJob(deps.repos, job),
-      { reportDate: job.reportDate, dueAt: job.dueAt, ...(options.missed === true ? { missed: true } : {}) },
-      now,
-    );
-    if (plan.kind === 'recipient') outcome = { kind: 'recipient', result: await sendRecipientPlan(deps, plan.record, plan.accounts, plan.plan, now) };
-    else if (plan.kind === 'account') outcome = await sendPlannedReport(deps, plan, now);
+    const load = await loadReportJob(deps.repos, job);
+    const plan = planReportJob(load.reads, { reportDate: job.reportDate, dueAt: job.dueAt, ...(options.missed === true ? { missed: true } : {}) }, now);
+    if (plan.kind === 'recipient')
+      outcome = { kind: 'recipient', result: await sendRecipientPlan(deps, plan.record, plan.accounts, plan.plan, load.audience, now) };
+    else if (plan.kind === 'account') outcome = await sendPlannedReport(deps, { ...plan, audience: load.audience }, now);
     else outcome = { kind: 'skipped', reason: plan.reason };
   } catch (error) {
     await deps.repos.reportLedger.noteFailure(job, describeError(error, { audience: 'log' }));
@@ -80,10 +79,40 @@ export interface ReportJobStores {
  * `planReportJob` decides from, for the worker and for listing a missed report.
  */
 export async function readReportJob(stores: ReportJobStores, job: ReportJob): Promise<ReportJobReads<RecipientRecord>> {
+  return (await readJob(stores, job, async () => null)).reads;
+}
+
+/** What the worker reads for a job: what it is about (`readReportJob`), and the reports audience of its addresses. */
+export interface ReportJobLoad {
+  readonly reads: ReportJobReads<RecipientRecord>;
+  /** `mailAudience` of the account's addresses, or of the recipient's one (no one when the account or the record is gone). */
+  readonly audience: MailAudience;
+}
+
+/**
+ * The worker's one load of a job: `readReportJob`'s reads and, beside the second of them, the
+ * reports audience (suppressions, opt-outs) of the job's addresses, which every report of the job
+ * is sent to a part of (`composeReport` narrows it to each report's addressees).
+ */
+export async function loadReportJob(stores: ReportJobStores & RecipientStores, job: ReportJob): Promise<ReportJobLoad> {
+  return readJob(stores, job, (emails) => mailAudience(stores, emails, 'reports'));
+}
+
+/** A job's reads, with `audienceOf` the job's addresses (none when the account or the record is gone) read beside the second. */
+async function readJob<A>(
+  stores: ReportJobStores,
+  job: ReportJob,
+  audienceOf: (emails: readonly string[]) => Promise<A>,
+): Promise<{ readonly reads: ReportJobReads<RecipientRecord>; readonly audience: A }> {
   if (job.kind === 'recipient') {
     const record = await stores.recipients.get(job.email);
-    return { kind: 'recipient', record, accounts: record ? await stores.accounts.getMany(record.accounts) : [] };
+    const [accounts, audience] = await Promise.all([record ? stores.accounts.getMany(record.accounts) : [], audienceOf(record ? [record.email] : [])]);
+    return { reads: { kind: 'recipient', record, accounts }, audience };
   }
   const account = await stores.accounts.get(job.address);
-  return { kind: 'account', account, records: account ? await stores.recipients.getMany(account.emails) : new Map() };
+  const [records, audience] = await Promise.all([
+    account ? stores.recipients.getMany(account.emails) : new Map<string, RecipientRecord>(),
+    audienceOf(account?.emails ?? []),
+  ]);
+  return { reads: { kind: 'account', account, records }, audience };
 }

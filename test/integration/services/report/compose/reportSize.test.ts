@@ -4,11 +4,11 @@ import { reportWindows } from '../../../../../functions/domain/reportWindows';
 import { SUMMARY_FIELDS, type SummaryField } from '../../../../../functions/domain/summaryFields';
 import { localDayBounds } from '../../../../../functions/domain/localTime';
 import { recipientLinks } from '../../../../../functions/services/delivery/recipientLinks';
-import { REPORT_HTML_BUDGET_BYTES, renderReport } from '../../../../../functions/services/report/compose/renderReport';
+import { REPORT_HTML_BUDGET_BYTES, renderReport } from '../../../../../functions/notices/renderReport';
 import { presentReport } from '../../../../../functions/notices/reportPresenter';
 import { accountRecord, testAddress } from '../../../../support/store/accountFixture';
 import { sharedRenderer, testLinks } from '../../../../support/delivery/mailHarness';
-import { renderDigest } from '../../../../../functions/services/report/compose/renderDigest';
+import { renderDigest } from '../../../../../functions/notices/renderDigest';
 import type { DigestView } from '../../../../../functions/mail/render/views';
 import { BOT_KEY, digest, revokeUrl } from '../../../../../local/mailSamples';
 

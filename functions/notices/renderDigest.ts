@@ -1,5 +1,5 @@
-import type { EmailRenderer, RenderedEmail } from '../../../mail/render/render';
-import type { DigestView } from '../../../mail/render/views';
+import type { EmailRenderer, RenderedEmail } from '../mail/render/render';
+import type { DigestView } from '../mail/render/views';
 import { REPORT_HTML_BUDGET_BYTES } from './renderReport';
 
 const htmlBytes = (rendered: RenderedEmail): number => Buffer.byteLength(rendered.html, 'utf8');

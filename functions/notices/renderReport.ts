@@ -1,5 +1,5 @@
-import type { EmailRenderer, RenderedEmail } from '../../../mail/render/render';
-import type { DailyReportView } from '../../../mail/render/views';
+import type { EmailRenderer, RenderedEmail } from '../mail/render/render';
+import type { DailyReportView } from '../mail/render/views';
 
 /**
  * Largest HTML part a report may have, in bytes of UTF-8: Gmail clips a message whose HTML passes

@@ -1,7 +1,7 @@
 import type { SeriesPoint } from '../../domain/series';
-import { renderChartPng } from '../../mail/chart/chart';
-import type { InlineImage } from '../../mail/send/mime';
-import type { ChartRef } from '../../mail/render/views';
+import { renderChartPng } from './chart';
+import type { InlineImage } from '../send/mime';
+import type { ChartRef } from '../render/views';
 
 /** A chart for an email: the reference the view carries and the PNG the MIME message attaches. */
 export interface MailChart {
