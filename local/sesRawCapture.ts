@@ -84,7 +84,13 @@ function rawMessageOf(body: Buffer): Buffer | undefined {
   return data === null ? undefined : Buffer.from(data, 'base64');
 }
 
+/**
+ * One new connection per forwarded request (`agent: false`): a pooled keep-alive connection the
+ * store closed while idle failed the next request sent on it ("socket hang up", answered 502),
+ * seen under load. A send is not idempotent, so a retry is no mend.
+ */
 function forward(upstream: URL, req: IncomingMessage, body: Buffer): Promise<IncomingMessage> {
+  const { connection: _hopByHop, ...headers } = req.headers;
   return new Promise((resolve, reject) => {
     const out = request(
       {
@@ -92,7 +98,8 @@ function forward(upstream: URL, req: IncomingMessage, body: Buffer): Promise<Inc
         port: upstream.port,
         method: req.method,
         path: req.url,
-        headers: { ...req.headers, host: upstream.host, 'content-length': String(body.length) },
+        agent: false,
+        headers: { ...headers, host: upstream.host, 'content-length': String(body.length) },
       },
       resolve,
     );
