@@ -5,6 +5,7 @@ import { reportInstant, type CoveredDay, type ReportPlan, type ReportSpan } from
 import type { ReportPeriod } from './recipientSchedule';
 import { REPORT_KINDS } from './reportKinds';
 import { noRecipientReason } from './mailCategory';
+import { recipientKey } from './recipientSnoozes';
 import { reportWindows, type ReportWindow } from './reportWindows';
 import type { SeriesPoint } from './series';
 
@@ -48,8 +49,6 @@ export type ReportAudience<Left extends Addressee> = (
   { readonly kind: 'recipients'; readonly recipients: readonly [string, ...string[]] } | { readonly kind: 'none'; readonly reason: string }
 ) & { readonly leftOut: readonly Left[] };
 
-const addressKey = (email: string): string => email.trim().toLowerCase();
-
 /**
  * The audience of the addressed alone (`readings.addressed`, each once, its first spelling kept),
  * out of the audience read over all the addresses: its recipients and those it left out among
@@ -58,10 +57,10 @@ const addressKey = (email: string): string => email.trim().toLowerCase();
  */
 export function reportAudience<Left extends Addressee>(readings: Pick<ReportReadings<Left>, 'audience' | 'leftOut' | 'addressed'>): ReportAudience<Left> {
   const spelling = new Map<string, string>();
-  for (const email of readings.addressed) if (!spelling.has(addressKey(email))) spelling.set(addressKey(email), email);
+  for (const email of readings.addressed) if (!spelling.has(recipientKey(email))) spelling.set(recipientKey(email), email);
   if (spelling.size === 0) return { kind: 'none', reason: NO_FOLLOWER_REASON, leftOut: [] };
   const addressed = (email: string): string[] => {
-    const spelled = spelling.get(addressKey(email));
+    const spelled = spelling.get(recipientKey(email));
     return spelled === undefined ? [] : [spelled];
   };
   const leftOut = readings.leftOut.flatMap((left) => addressed(left.email).map((email) => ({ ...left, email })));

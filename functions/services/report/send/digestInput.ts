@@ -2,6 +2,7 @@ import type { LocalDate } from '../../../domain/localTime';
 import type { RecipientSettings, ReportPeriod } from '../../../domain/recipientSchedule';
 import type { TrackedAccount } from '../../../domain/account';
 import type { ReportOutcome } from '../../../domain/reportOutcome';
+import type { MailAudience } from '../../../notices/audience';
 
 /**
  * One digest to send: every account of one digest-mode recipient, in one email, for the
@@ -23,6 +24,8 @@ export interface DigestInput {
   readonly copy?: boolean;
   /** When the queued job was due: an account whose chain reads still fail after the grace is shown from stored data. Without it (forced), it is shown unavailable. */
   readonly dueAt?: number;
+  /** The recipient's reports audience when its job already read it (`mailAudience` over its address); read here otherwise. */
+  readonly audience?: MailAudience;
 }
 
 /** Sends one digest (the port the recipient schedule calls; `sendDigest` implements it). */

@@ -1,7 +1,8 @@
-import { composeReport, type ReportComposition, type ReportReadings } from '../../../domain/composeReport';
+import { composeReport, reportAudience, type ReportComposition, type ReportReadings } from '../../../domain/composeReport';
 import { planFor, type PlannedReport, type ReportMode } from '../../../domain/reportPlan';
 import { scheduleFollowers, type ReportPeriod } from '../../../domain/recipientSchedule';
 import type { TrackedAccount } from '../../../domain/account';
+import { recipientKey } from '../../../domain/recipientSnoozes';
 import type { ReportDeps } from './reportDeps';
 import type { ReportOutcome } from '../../../domain/reportOutcome';
 import { mailAudience, type MailAudience } from '../../../notices/audience';
@@ -26,8 +27,9 @@ import { renderReport } from '../../../notices/renderReport';
 export async function sendFollowersReport(deps: ReportDeps, address: string, mode: ReportMode, now: number): Promise<ReportOutcome> {
   const account = await deps.repos.accounts.get(address);
   if (!account) return { kind: 'skipped', reason: 'the account is no longer tracked' };
-  const records = await deps.repos.recipients.getMany(account.emails);
-  return sendAccountReport(deps, account, mode, now, scheduleFollowers(account.emails, records));
+  const [records, audience] = await Promise.all([deps.repos.recipients.getMany(account.emails), mailAudience(deps.repos, account.emails, 'reports')]);
+  const to = scheduleFollowers(account.emails, records);
+  return sendPlannedReport(deps, { account, mode, plan: planFor(account, mode, now), audience, to }, now);
 }
 
 /**
@@ -56,7 +58,7 @@ export async function sendAccountReport(
   now: number,
   to?: readonly string[],
 ): Promise<ReportOutcome> {
-  const audience = await mailAudience(deps.repos, account.emails, 'reports');
+  const audience = await mailAudience(deps.repos, to ?? account.emails, 'reports');
   return sendPlannedReport(deps, { account, mode, plan: planFor(account, mode, now), audience, ...(to === undefined ? {} : { to }) }, now);
 }
 
@@ -99,8 +101,8 @@ async function loadReport(deps: ReportDeps, send: PlannedSend, now: number): Pro
   const account = send.account;
   const plan = send.plan;
   const audience = send.audience;
-  const only = send.to?.map((email) => email.trim().toLowerCase());
-  const addressed = only ? account.emails.filter((email) => only.includes(email.trim().toLowerCase())) : account.emails;
+  const only = send.to?.map(recipientKey);
+  const addressed = only ? account.emails.filter((email) => only.includes(recipientKey(email))) : account.emails;
   const base = {
     plan,
     span: reportSpan(send.mode),
@@ -112,8 +114,8 @@ async function loadReport(deps: ReportDeps, send: PlannedSend, now: number): Pro
     figures: null,
   };
   if (plan.kind === 'not-due') return { readings: base, record: null };
-  const keys = new Set(addressed.map((email) => email.trim().toLowerCase()));
-  const reached = audience.kind === 'none' ? [] : audience.recipients.filter((email) => keys.has(email.trim().toLowerCase()));
+  const decided = reportAudience(base);
+  const reached = decided.kind === 'none' ? [] : decided.recipients;
   const records = await Promise.all(reached.map((recipient) => deps.repos.deliveries.get(deliveryId(plan.eventId, recipient))));
   const sent = reached.filter((_, i) => records[i]?.status === 'sent');
   if (sent.length === reached.length) return { readings: { ...base, sent }, record: null };

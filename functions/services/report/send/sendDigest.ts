@@ -124,7 +124,7 @@ function outcomeOf(outcome: RecipientOutcome, input: DigestInput): ReportOutcome
 export async function sendDigest(deps: Omit<ReportDeps, 'digest'>, input: DigestInput): Promise<ReportOutcome> {
   const { recipient, period, reportDate, timeZone, now } = input;
   if (input.accounts.length === 0) return { kind: 'skipped', reason: 'the recipient has no accounts' };
-  const audience = await mailAudience(deps.repos, [recipient.email], 'reports');
+  const audience = input.audience ?? (await mailAudience(deps.repos, [recipient.email], 'reports'));
   if (audience.kind === 'none') return { kind: 'skipped', reason: audience.reason };
   const [email] = audience.recipients;
   const copy = input.copy === true;

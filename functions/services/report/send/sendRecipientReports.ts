@@ -49,6 +49,7 @@ export async function sendRecipientPlan(
               timeZone: plan.timeZone,
               now,
               forced: send.forced,
+              audience,
               ...(send.copy ? { copy: true } : {}),
               ...(send.dueAt === undefined ? {} : { dueAt: send.dueAt }),
             })

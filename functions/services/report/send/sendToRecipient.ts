@@ -2,7 +2,9 @@ import { followsAccountSchedule } from '../../../domain/recipientSchedule';
 import type { TrackedAccount } from '../../../domain/account';
 import { mapConcurrent } from '../../../shared/concurrency';
 import type { ReportDeps } from './reportDeps';
-import { sendAccountReport } from './sendAccountReport';
+import { sendPlannedReport } from './sendAccountReport';
+import { planFor } from '../../../domain/reportPlan';
+import { mailAudience } from '../../../notices/audience';
 import { reportFailure, runRecipient, type RecipientSendResult } from './runRecipient';
 
 /** Reports prepared at once. */
@@ -29,13 +31,15 @@ export async function sendToRecipient(
   if (record && !followsAccountSchedule(record)) {
     return runRecipient(deps, record.email, { kind: 'forced', copy, ...(limited ? { accounts: accounts.map((a) => a.address) } : {}) }, now);
   }
+  const audience = await mailAudience(deps.repos, [email], 'reports');
+  const mode = { kind: 'extra', regularIfDue: false, copy } as const;
   return mapConcurrent(accounts, CONCURRENCY, async (account): Promise<RecipientSendResult> => {
     try {
       return {
         email,
         period: 'day',
         address: account.address,
-        outcome: await sendAccountReport(deps, account, { kind: 'extra', regularIfDue: false, copy }, now, [email]),
+        outcome: await sendPlannedReport(deps, { account, mode, plan: planFor(account, mode, now), audience, to: [email] }, now),
       };
     } catch (error) {
       return {
