@@ -36,6 +36,8 @@ export interface ServeOptions {
   readonly onActivity?: (line: string) => void;
   /** Where the queues keep their messages across restarts (the state folder); default memory only. Closed by `stop`. */
   readonly queueFolder?: QueueFolder;
+  /** The stage-wide protection switch's file (default: the state folder's; `npm start --in-memory`: its own). */
+  readonly protectionFile?: string;
 }
 
 /** What a stop left behind. */
