@@ -9,7 +9,7 @@ import type { Repositories } from '../functions/store/repositories';
 import type { ProtectionSwitch } from '../functions/domain/protectionSwitch';
 import { protectionSwitchFrom } from '../functions/runtime/protectionSwitchFrom';
 import { join } from 'node:path';
-import { LOCAL_PROTECTION_FILE, STATE_DIR, localLinkSecret, readRunningServices } from '../local/stateDir';
+import { LOCAL_PROTECTION_FILE, STATE_DIR, cliProtectionFile, localLinkSecret, readRunningServices } from '../local/stateDir';
 import { NoLocalStackError, TARGET_SETTINGS } from './noLocalStackError';
 import { DEMO_CHANNEL_VARIABLES } from '../local/demoChannels';
 
@@ -29,7 +29,7 @@ export interface CliRuntime {
    * never security-off's; throws `ConfigError` without `PUBLIC_BASE_URL`.
    */
   links(): Promise<Links>;
-  /** The stage-wide protection switch (the SSM parameter, or the state folder's file `serve` also reads). */
+  /** The stage-wide protection switch (the SSM parameter, or the file the running `npm start` reads: the state folder's, or an `--in-memory` run's own). */
   protection(): ProtectionSwitch;
   /** Where channels' `env:` secret references are read (`cliChannelEnv`). */
   readonly channelEnv: Readonly<Record<string, string | undefined>>;
@@ -129,8 +129,8 @@ export function processContext(env: Readonly<Record<string, string | undefined>>
   let runtime: Promise<CliRuntime> | undefined;
   return {
     runtime: () =>
-      (runtime ??= Promise.all([cliSettings(env), cliChannelEnv(env)]).then(([settings, channelEnv]) =>
-        createCliRuntime(settings, Date.now, LOCAL_PROTECTION_FILE, realSleep, channelEnv),
+      (runtime ??= Promise.all([cliSettings(env), cliChannelEnv(env), cliProtectionFile()]).then(([settings, channelEnv, protectionFile]) =>
+        createCliRuntime(settings, Date.now, protectionFile, realSleep, channelEnv),
       )),
     io: {
       out: (text) => void process.stdout.write(text),

@@ -4,8 +4,10 @@ import type { Repositories } from '../functions/store/repositories';
 import { startLambdaHttpServer } from './http/lambdaHttpAdapter';
 import { createLocalSystem, type LocalSystem } from './localSystem';
 import { startScheduler } from './scheduler';
+import { scaledClock } from './schedulerClock';
 import type { QueueFolder } from './queue/queueFolder';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { localDeskAssets } from './localDesk';
 
 /**
  * How long a stop waits for the work in flight (a send under way) before it gives up on it: short
@@ -13,7 +15,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * in the queues (with `queueFolder`) and runs on the next start.
  */
 export const SHUTDOWN_DRAIN_MS = 2_500;
-import { localDeskAssets } from './localDesk';
+
+/** How often (on the service clock) dispatch and report dispatch run locally: on the quarter minutes. */
+export const DISPATCH_EVERY_MS = 15_000;
 
 export interface ServeOptions {
   readonly settings: Settings;
@@ -32,6 +36,8 @@ export interface ServeOptions {
   readonly onActivity?: (line: string) => void;
   /** Where the queues keep their messages across restarts (the state folder); default memory only. Closed by `stop`. */
   readonly queueFolder?: QueueFolder;
+  /** The stage-wide protection switch's file (default: the state folder's; `npm start --in-memory`: its own). */
+  readonly protectionFile?: string;
 }
 
 /** What a stop left behind. */
@@ -60,15 +66,16 @@ export interface Serving {
 
 /**
  * The link endpoint and the scheduler over the deployed handlers: `sentinel serve`, and the core
- * of `npm start`. Collection dispatch and report dispatch each run every 15 s locally (every minute
- * in AWS; accounts are only polled and reported when due, so this only shortens the wait), report
- * dispatch followed by reconciliation (missed reports); the collect, notify, report and revoke-all
- * queues are consumed in the background.
+ * of `npm start`. Collection dispatch and report dispatch each run at :00, :15, :30 and :45 of
+ * every minute of the service clock (`now`; every minute in AWS; accounts are only polled and
+ * reported when due, so this only shortens the wait, and a poll due 30 s into its minute starts
+ * then), report dispatch followed by reconciliation (missed reports); the collect, notify, report
+ * and revoke-all queues are consumed in the background.
  */
 export async function serveSystem(options: ServeOptions): Promise<Serving> {
   const speed = options.speed ?? 1;
   // The chain's rate limit is in wall time, so the backfill share of a run is sized by the wall-clock period.
-  const dispatchEveryMs = Math.max(1_000, Math.round(15_000 / speed));
+  const dispatchEveryMs = Math.max(1, Math.round(DISPATCH_EVERY_MS / speed));
   // Collect and notify retry soon; the report queue redelivers as deployed (`REPORT_QUEUE`), over minutes.
   const system = await createLocalSystem({ ...options, visibilityTimeoutMs: 2_000, dispatchEveryMs, deskAssets: localDeskAssets() });
   const web = await startLambdaHttpServer({ routes: system.webRoutes, port: options.port });
@@ -85,28 +92,31 @@ export async function serveSystem(options: ServeOptions): Promise<Serving> {
       system.reports.start();
       system.revokeAll.start();
       system.decisions.start();
-      scheduler = startScheduler([
-        {
-          name: 'dispatch',
-          everyMs: dispatchEveryMs,
-          runAtStart: true,
-          run: async () => {
-            const jobs = await system.pipeline.dispatch({ kind: 'due' });
-            if (jobs.length > 0) activity(`polling ${jobs.length} account(s)`);
+      scheduler = startScheduler(
+        [
+          {
+            name: 'dispatch',
+            everyMs: DISPATCH_EVERY_MS,
+            runAtStart: true,
+            run: async () => {
+              const jobs = await system.pipeline.dispatch({ kind: 'due' });
+              if (jobs.length > 0) activity(`polling ${jobs.length} account(s)`);
+            },
           },
-        },
-        {
-          name: 'report-dispatch',
-          everyMs: Math.max(1_000, Math.round(15_000 / speed)),
-          runAtStart: true,
-          run: async () => {
-            const { queued } = await system.reports.dispatch();
-            if (queued.length > 0) activity(`sending ${queued.length} daily report(s)`);
-            const { missed } = await system.reports.reconcile();
-            if (missed.length > 0) activity(`${missed.length} report(s) missed: see sentinel report, send with sentinel report --retry-missed`);
+          {
+            name: 'report-dispatch',
+            everyMs: DISPATCH_EVERY_MS,
+            runAtStart: true,
+            run: async () => {
+              const { queued } = await system.reports.dispatch();
+              if (queued.length > 0) activity(`sending ${queued.length} daily report(s)`);
+              const { missed } = await system.reports.reconcile();
+              if (missed.length > 0) activity(`${missed.length} report(s) missed: see sentinel report, send with sentinel report --retry-missed`);
+            },
           },
-        },
-      ]);
+        ],
+        { clock: scaledClock(options.now, speed) },
+      );
     },
     async stop({ drainMs = SHUTDOWN_DRAIN_MS } = {}) {
       for (const queue of system.queues) queue.halt();

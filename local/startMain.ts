@@ -18,7 +18,15 @@ import { freePort } from './freePort';
 import { choosePort, DEFAULT_LOCAL_PORTS, type PortChoice } from './localPorts';
 import type { LocalSystem } from './localSystem';
 import { serveSystem, SHUTDOWN_DRAIN_MS } from './serveSystem';
-import { localLinkSecret, queueFolderPath, removeRunningServices, simulatorStateFile, STATE_DIR, writeRunningServices } from './stateDir';
+import {
+  LOCAL_PROTECTION_FILE,
+  localLinkSecret,
+  queueFolderPath,
+  removeRunningServices,
+  simulatorStateFile,
+  STATE_DIR,
+  writeRunningServices,
+} from './stateDir';
 import { keepSimulatorSaved, readSavedSimulator, type SimulatorStateKeeper } from './simulatorStateFile';
 import { openQueueFolder } from './queue/queueFolder';
 import { stoppedLine } from './stoppedLine';
@@ -26,6 +34,8 @@ import { DEMO_EMAIL, setUpLocalDemo } from './localDemo';
 import { demoChannelEnv } from './demoChannels';
 import { startChatReceivers, type ChatReceivers } from './receivers/chatReceivers';
 import { join } from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { describeError } from '../functions/shared/describeError';
 
@@ -183,6 +193,14 @@ async function main(): Promise<void> {
 
     const queueFolder = args['in-memory'] ? undefined : openQueueFolder(queueFolderPath(settings.SENTINEL_TABLE_PREFIX));
     if (queueFolder) stops.push(async () => queueFolder.close());
+    // An --in-memory run neither reads nor changes the kept protection switch: its own starts off, in an
+    // owner-only folder of its own that the CLI finds through the services file and that goes when it stops.
+    let protectionFile = LOCAL_PROTECTION_FILE;
+    if (args['in-memory']) {
+      const runFolder = await mkdtemp(join(tmpdir(), 'sentinel-in-memory-'));
+      stops.push(() => rm(runFolder, { recursive: true, force: true }));
+      protectionFile = join(runFolder, 'protection');
+    }
     const demo =
       sim && !args['no-demo'] ? await setUpLocalDemo({ sim, repos, now, signerEnv: env, receivers, log: (line) => process.stdout.write(`${line}\n`) }) : null;
     const serving = await serveSystem({
@@ -197,6 +215,7 @@ async function main(): Promise<void> {
       ...(demo ? { beforeSchedule: (system: LocalSystem) => demo.afterSystemStarted(system) } : {}),
       onActivity: (line) => process.stdout.write(`${line}\n`),
       ...(queueFolder ? { queueFolder } : {}),
+      protectionFile,
     });
     stops.push(async () => void process.stdout.write(`${stoppedLine(await serving.stop(), queueFolder !== undefined)}\n`));
 
@@ -215,6 +234,7 @@ async function main(): Promise<void> {
         // So `sentinel channels test demo-slack` and `collect` in another terminal reach the demo channels too.
         ...(demoEnv ? { demoChannelEnv: demoEnv } : {}),
         ...(args['in-memory'] && settings.SENTINEL_LINK_SECRET ? { SENTINEL_LINK_SECRET: settings.SENTINEL_LINK_SECRET } : {}),
+        PROTECTION_FILE: protectionFile,
         childPids: [dynamo?.pid, ses?.pid].filter((p): p is number => p !== undefined),
       },
       STATE_DIR,

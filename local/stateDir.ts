@@ -30,6 +30,11 @@ export const runningServicesSchema = z.object({
    * made-up tokens, no real secret (a user's own `env:` secrets are never written here).
    */
   demoChannelEnv: demoChannelEnvSchema.optional(),
+  /**
+   * The file of the stage-wide protection switch the run reads (`protection on|off`): the state
+   * folder's, or an `--in-memory` run's own, which starts off and is removed when it stops.
+   */
+  PROTECTION_FILE: z.string().optional(),
   /** The link secret of an `--in-memory` run (kept nowhere else), so CLI links verify. */
   SENTINEL_LINK_SECRET: z.string().optional(),
   /** Processes it started (DynamoDB Local, local SES), so a test can check none outlives it. */
@@ -98,6 +103,14 @@ export function simulatorStateFile(dir = STATE_DIR): string {
 
 /** The local stage-wide protection switch (`sentinel protection on|off`), read by the CLI and `serve` alike. */
 export const LOCAL_PROTECTION_FILE = join(STATE_DIR, 'protection');
+
+/**
+ * The protection switch's file the CLI uses: that of the running `npm start` (an `--in-memory`
+ * run keeps its own), else the state folder's.
+ */
+export async function cliProtectionFile(dir = STATE_DIR): Promise<string> {
+  return (await readRunningServices(dir))?.PROTECTION_FILE ?? join(dir, 'protection');
+}
 
 /**
  * The folder of the local queues of `npm start` and `serve` on the tables under `prefix`: their
