@@ -1,29 +1,24 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { isProcessAlive } from '../../../local/childProcess';
+import { describe, expect, it } from 'vitest';
 import { SimControlClient } from '../../../local/sim';
 import { deriveKey } from '../../../local/sim/keys';
 import { waitFor } from '../../support/waitFor';
-import { interruptNpmStart, startNpmStart, type NpmStartRun } from '../../support/local/npmStartProcess';
+import { interruptNpmStart, npmStartsOfFile } from '../../support/local/npmStartProcess';
 import { npmStartTerminal } from '../../support/local/npmStartTerminal';
 
 const STEADY = deriveKey(1, 'account:demo-steady').address;
 
 describe('npm start --in-memory and the protection switch', () => {
-  const runs: NpmStartRun[] = [];
-  afterAll(() => {
-    for (const run of runs) if (run.child.pid && isProcessAlive(run.child.pid)) process.kill(-run.child.pid, 'SIGKILL');
-  });
+  const startNpm = npmStartsOfFile();
 
   it('keeps a switch of its own: off at start whatever a normal run saved, the one its stack and a second terminal use, never written to the state folder, gone when it stops', async () => {
     const t = await npmStartTerminal();
     // What an earlier normal run left: protection on.
     const saved = join(t.stateDir, 'protection');
     await writeFile(saved, 'on\n');
-    const run = startNpmStart(t.env, ['--in-memory', '--fast']);
-    runs.push(run);
+    const run = startNpm(t.env, ['--in-memory', '--fast']);
     await run.ready();
     const control = new SimControlClient((await t.services()).SIM_CONTROL_URL);
 

@@ -1,9 +1,8 @@
 import { tmpdir } from 'node:os';
-import { afterAll, describe, expect, it } from 'vitest';
-import { isProcessAlive } from '../../../local/childProcess';
+import { describe, expect, it } from 'vitest';
 import { SimControlClient } from '../../../local/sim';
 import { deriveKey } from '../../../local/sim/keys';
-import { interruptNpmStart, startNpmStart, type NpmStartRun } from '../../support/local/npmStartProcess';
+import { interruptNpmStart, npmStartsOfFile } from '../../support/local/npmStartProcess';
 import { npmStartTerminal } from '../../support/local/npmStartTerminal';
 import { waitFor } from '../../support/waitFor';
 
@@ -13,10 +12,7 @@ const TRADING_BOT = deriveKey(1, `delegate:${STEADY}:trading-bot`).address;
 const PROBE_EVERY_MS = 2_000;
 
 describe('npm start with its data kept', () => {
-  const runs: NpmStartRun[] = [];
-  afterAll(() => {
-    for (const run of runs) if (run.child.pid && isProcessAlive(run.child.pid)) process.kill(-run.child.pid, 'SIGKILL');
-  });
+  const startNpm = npmStartsOfFile();
 
   it('a restart goes on with the same chain: a revoked key stays revoked, and no false new-key or drawdown alert', async () => {
     const t = await npmStartTerminal();
@@ -26,8 +22,7 @@ describe('npm start with its data kept', () => {
       return at === undefined ? undefined : Date.parse(at);
     };
 
-    const first = startNpmStart(t.env, ['--fast']);
-    runs.push(first);
+    const first = startNpm(t.env, ['--fast']);
     await first.ready();
     await waitFor(
       'the demo emails',
@@ -59,8 +54,7 @@ describe('npm start with its data kept', () => {
     const count = (all: string[], pattern: RegExp) => all.filter((s) => pattern.test(s)).length;
     expect(await interruptNpmStart(first)).not.toBe('late');
 
-    const second = startNpmStart(t.env, ['--fast']);
-    runs.push(second);
+    const second = startNpm(t.env, ['--fast']);
     await second.ready();
     expect(second.output()).toMatch(/^simulator:.*the chain goes on from the last run/m);
     const restarted = new SimControlClient((await t.services()).SIM_CONTROL_URL);

@@ -1,11 +1,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { isProcessAlive } from '../../../local/childProcess';
+import { describe, expect, it } from 'vitest';
 import { SimControlClient } from '../../../local/sim';
 import { deriveKey } from '../../../local/sim/keys';
-import { interruptNpmStart, startNpmStart, type NpmStartRun } from '../../support/local/npmStartProcess';
+import { interruptNpmStart, npmStartsOfFile } from '../../support/local/npmStartProcess';
 import { npmStartTerminal } from '../../support/local/npmStartTerminal';
 
 const STEADY = deriveKey(1, 'account:demo-steady').address;
@@ -30,15 +29,11 @@ async function readmeWalkthrough(repo: string): Promise<{ commands: string[]; el
 }
 
 describe('npm start and a second terminal', () => {
-  const runs: NpmStartRun[] = [];
-  afterAll(() => {
-    for (const run of runs) if (run.child.pid && isProcessAlive(run.child.pid)) process.kill(-run.child.pid, 'SIGKILL');
-  });
+  const startNpm = npmStartsOfFile();
 
   it("the CLI reaches the demo's chat channels (a test message, an alert a `collect` raises) and the README walkthrough runs as written, here and from another folder", async () => {
     const t = await npmStartTerminal();
-    const run = startNpmStart(t.env, ['--fast']);
-    runs.push(run);
+    const run = startNpm(t.env, ['--fast']);
     await run.ready();
     // The file the CLI reads the demo channels' values from is the owner's alone.
     expect((await stat(join(t.stateDir, 'services.json'))).mode & 0o077).toBe(0);

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, readdir } from 'node:fs/promises';
 import { isProcessAlive } from '../../../local/childProcess';
+import { afterAll } from 'vitest';
 import { waitFor } from '../waitFor';
 
 /** Every descendant of `pid`, from /proc (Linux). */
@@ -35,6 +36,22 @@ export interface NpmStartRun {
   output(): string;
   /** Waits for its `ready.` line (the output in the error otherwise). */
   ready(timeoutMs?: number): Promise<void>;
+}
+
+/**
+ * Call once in a test file's `describe`: the `npm start` runs begun through the function it returns
+ * are killed with their whole group after the file's tests, whatever state a failed test left them in.
+ */
+export function npmStartsOfFile(): (env: NodeJS.ProcessEnv, args: readonly string[]) => NpmStartRun {
+  const runs: NpmStartRun[] = [];
+  afterAll(() => {
+    for (const run of runs) if (run.child.pid && isProcessAlive(run.child.pid)) process.kill(-run.child.pid, 'SIGKILL');
+  });
+  return (env, args) => {
+    const run = startNpmStart(env, args);
+    runs.push(run);
+    return run;
+  };
 }
 
 /** Starts `npm start -- <args>` with `env` (detached: Ctrl-C is a SIGINT to the group). */
