@@ -74,6 +74,7 @@ export function createLocalProtection(options: LocalProtectionOptions): LocalPro
     links: new LinkClaimsReader(verifier),
     channels: repos.channels,
     notify: options.notify,
+    delegates: repos.delegates,
     chain: options.chain,
     signerFor:
       options.signerFor ??

@@ -40,6 +40,8 @@ export interface UnknownKeyJudgment {
   readonly seenAt: number | undefined;
   /** Another unknown key within a day (the notice says the owner key itself may be held by someone else). */
   readonly repeatWithinDay: boolean;
+  /** The key's place among the unknown keys first seen within a day (1: the first; 3: two came before it); 0 for a key judged again. */
+  readonly withinDay: number;
 }
 
 /** How unknown-key protection treats a new-delegate notice's delegate; `null`: plain (off, or known). */
@@ -171,6 +173,7 @@ function guardNewDelegates(
       again: false,
       seenAt: undefined,
       repeatWithinDay: judged.repeatWithinDay,
+      withinDay: judged.earlierWithinDay + unknownKeys.length + 1,
     };
     unknownKeys.push(key);
     guards.set(delegate.address, { verdict: 'unknown', key });
@@ -179,7 +182,17 @@ function guardNewDelegates(
   const again = judgeAgain({ mode, pending, units, now: read.now });
   for (const { delegate, revoke, webSession } of again.judge) {
     const first = state.unknownSeen.find((u) => u.delegate.toLowerCase() === delegate.address.toLowerCase());
-    unknownKeys.push({ delegate, mode, revoke, webSession, firstSeenAt: first?.at ?? read.now, again: true, seenAt: first?.at, repeatWithinDay: false });
+    unknownKeys.push({
+      delegate,
+      mode,
+      revoke,
+      webSession,
+      firstSeenAt: first?.at ?? read.now,
+      again: true,
+      seenAt: first?.at,
+      repeatWithinDay: false,
+      withinDay: 0,
+    });
   }
   const learned = judged.learn.length > 0 || unknownKeys.length > 0 || judged.tookBaseline;
   return {

@@ -37,6 +37,8 @@ export const delegateProtectionSchema = z.discriminatedUnion('verdict', [
     action: unknownKeyActionSchema,
     /** Another unknown delegate was seen within the day: the owner key is likely held by someone else. */
     repeatWithinDay: z.boolean(),
+    /** The key's place among the unknown keys first seen within a day (2: the second); absent on messages from before it was kept. */
+    withinDay: z.number().int().min(1).max(10_000).optional(),
   }),
 ]);
 export type DelegateProtection = z.infer<typeof delegateProtectionSchema>;

@@ -58,9 +58,11 @@ export interface JudgeResult {
   readonly unknown: readonly Address[];
   /** Another unknown delegate was seen within the last day (or several at once): the owner key itself is likely held by someone else. */
   readonly repeatWithinDay: boolean;
+  /** How many other unknown delegates were first seen within the last day, before this check: the first of `unknown` is the next one. */
+  readonly earlierWithinDay: number;
 }
 
-const NONE: JudgeResult = { verdicts: new Map(), learn: [], tookBaseline: false, unknown: [], repeatWithinDay: false };
+const NONE: JudgeResult = { verdicts: new Map(), learn: [], tookBaseline: false, unknown: [], repeatWithinDay: false, earlierWithinDay: 0 };
 
 /**
  * Decides, for the delegates a successful read found new, whether each is known, announced or
@@ -86,7 +88,7 @@ export function judgeNewDelegates(input: JudgeInput): JudgeResult {
     // An empty read may be a hiccup: an empty baseline would make every key unknown once they are listed again.
     if (learn.length === 0) return NONE;
     const verdicts = new Map<string, DelegateVerdict>(input.fresh.map((d) => [d.address, { kind: 'known' }]));
-    return { verdicts, learn, tookBaseline: true, unknown: [], repeatWithinDay: false };
+    return { verdicts, learn, tookBaseline: true, unknown: [], repeatWithinDay: false, earlierWithinDay: 0 };
   }
   const open = openAnnouncements(state.announcements, now);
   const verdicts = new Map<string, DelegateVerdict>();
@@ -106,7 +108,7 @@ export function judgeNewDelegates(input: JudgeInput): JudgeResult {
   }
   const earlier = state.unknownSeen.filter((u) => u.at > now - DAY_MS && u.at <= now && !unknown.some((a) => a.toLowerCase() === u.delegate.toLowerCase()));
   const repeatWithinDay = unknown.length > 0 && earlier.length + unknown.length >= 2;
-  return { verdicts, learn: uniqueAddresses(learn), tookBaseline: false, unknown, repeatWithinDay };
+  return { verdicts, learn: uniqueAddresses(learn), tookBaseline: false, unknown, repeatWithinDay, earlierWithinDay: earlier.length };
 }
 
 function uniqueAddresses(addresses: readonly string[]): Address[] {

@@ -11,6 +11,7 @@ import { LeaseRepository } from '../store/leaseRepository';
 import { TokenRepository } from '../store/tokenRepository';
 import { DecisionRepository } from '../store/decisionRepository';
 import { KnownDelegatesRepository } from '../store/knownDelegatesRepository';
+import { DelegateViewRepository } from '../store/delegateViewRepository';
 import { ChannelsRepository } from '../store/channelsRepository';
 import { LinkClaimsReader } from '../links/linkReader';
 import { linkVerifierFrom } from '../runtime/pageSecurityFrom';
@@ -67,6 +68,7 @@ export async function signRevocationDepsFromEnv(env: Readonly<Record<string, str
     decisions: DecisionRepository,
     protectionLedger: ProtectionLedgerRepository,
     knownDelegates: KnownDelegatesRepository,
+    delegates: DelegateViewRepository,
     channels: ChannelsRepository,
   });
   const links = new LinkClaimsReader(await linkVerifierFrom(settings, ['revoke', 'revoke-all']));
@@ -79,6 +81,7 @@ export async function signRevocationDepsFromEnv(env: Readonly<Record<string, str
     links,
     channels: repos.channels,
     notify: notifyPublisher(sqsQueueFrom<NotifyEvent>(settings, 'NOTIFY_QUEUE_URL'), sqsQueueFrom(settings, 'FANOUT_QUEUE_URL')),
+    delegates: repos.delegates,
     chain: chainFrom(settings, log),
     signerFor: (ref) => resolveKmsSigner(ref, kms),
     automatic: {

@@ -77,11 +77,29 @@ function actionText(action: UnknownKeyAction, kind: string): { title: string; li
   }
 }
 
+const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'];
+const SUFFIXES: Readonly<Record<string, string>> = { one: 'st', two: 'nd', few: 'rd', other: 'th' };
+const ordinalRules = new Intl.PluralRules('en', { type: 'ordinal' });
+
+/** "third", "12th": a key's place among the unknown keys within a day. */
+function ordinal(n: number): string {
+  return ORDINALS[n - 1] ?? `${n}${SUFFIXES[ordinalRules.select(n)] ?? 'th'}`;
+}
+
+/** How a notice names a key that is not the first unknown key within a day; `withinDay` absent: a message from before the place was kept. */
+function repeatText(withinDay: number | undefined): { line: string; title: string } {
+  if (withinDay === undefined) return { line: 'Another unknown key appeared within a day', title: 'another unknown key within a day' };
+  // The first of several seen by one check: they came at once.
+  if (withinDay === 1) return { line: 'Several unknown keys appeared at once', title: 'several unknown keys at once' };
+  const place = ordinal(withinDay);
+  return { line: `This is the ${place} unknown key within a day`, title: `${place} unknown key within a day` };
+}
+
 /**
  * The title, severity and paragraphs of a new-delegate notice that unknown-key protection judged:
  * an announced key (kept, noticed as expected), or an unknown one (revoked, would be, or was not,
  * and why). Every unknown-key notice says how to add the key again and that resting orders, TWAPs
- * and positions stay; a second unknown key within a day says to move funds.
+ * and positions stay; a second (third, …) unknown key within a day says which it is, and to move funds.
  */
 export function unknownKeyNoticeText(protection: DelegateProtection, ctx: { who: string; account: string; delegate: string }): UnknownKeyNoticeText {
   if (protection.verdict === 'announced') {
@@ -101,13 +119,14 @@ export function unknownKeyNoticeText(protection: DelegateProtection, ctx: { who:
     `To add it again: run "sentinel delegates expect ${ctx.account} ${ctx.delegate}" first (open for an hour by default), then add the key.`,
     'Revoking a key cancels nothing: resting orders, TWAPs and open positions stay. Cancel or close from the owner account what is not yours.',
   ];
-  if (protection.repeatWithinDay) {
+  const repeat = protection.repeatWithinDay ? repeatText(protection.withinDay) : null;
+  if (repeat !== null) {
     lines.unshift(
-      'This is the second unknown key within a day: someone else likely holds the owner key, which can also withdraw funds. Move the funds to an account whose key is safe now; revoking keys is not enough.',
+      `${repeat.line}: someone else likely holds the owner key, which can also withdraw funds. Move the funds to an account whose key is safe now; revoking keys is not enough.`,
     );
   }
   return {
-    title: protection.repeatWithinDay ? `${act.title}: second unknown key within a day, move funds` : act.title,
+    title: repeat === null ? act.title : `${act.title}: ${repeat.title}, move funds`,
     summary: `${ctx.who} appeared without being announced.`,
     severity: 'critical',
     revoked: act.revoked,

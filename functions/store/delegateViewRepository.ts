@@ -56,15 +56,15 @@ export class DelegateViewRepository extends DynamoRepository {
     return batchWriteAll(this.client, this.table, requests, 'delegates.putMany', this.options.batch);
   }
 
-  /** Marks a delegate as gone since `removedAt`, keeping its record. */
+  /** Marks a listed delegate as gone since `removedAt`, keeping its record; `not-found`: no view of it, or one already removed (its time kept). */
   async markRemoved(address: string, delegate: string, removedAt: number): Promise<{ kind: 'marked' } | { kind: 'not-found' }> {
     return this.conditionalUpdate(
       'delegates.markRemoved',
       {
         Key: { address, delegate },
         UpdateExpression: 'SET removedAt = :removedAt',
-        ConditionExpression: 'attribute_exists(delegate)',
-        ExpressionAttributeValues: { ':removedAt': removedAt },
+        ConditionExpression: 'attribute_exists(delegate) AND removedAt = :listed',
+        ExpressionAttributeValues: { ':removedAt': removedAt, ':listed': null },
       },
       { kind: 'marked' },
       () => ({ kind: 'not-found' }),

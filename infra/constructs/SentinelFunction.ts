@@ -173,9 +173,10 @@ export class SentinelFunction extends Construct {
    * included, and those its condition expressions read): `ForAllValues:StringEquals` on
    * `dynamodb:Attributes`, with `Null: false` beside it (a `ForAllValues` test is true when the
    * key is missing), and `dynamodb:ReturnValues` `NONE` when given. Removing `PutItem` alone would
-   * still let `UpdateItem` rewrite any attribute (an account's recipients or signer).
+   * still let `UpdateItem` rewrite any attribute (an account's recipients or signer). With
+   * `leadingKeys`, only on items whose partition key matches one of those patterns.
    */
-  bindUpdateItem(table: SentinelTable, attributes: readonly string[]): this {
+  bindUpdateItem(table: SentinelTable, attributes: readonly string[], options: { leadingKeys?: readonly string[] } = {}): this {
     const arn = tableArn(this, tableName(table.prefix, table.definition.id));
     this.role.addToPrincipalPolicy(
       new PolicyStatement({
@@ -183,6 +184,7 @@ export class SentinelFunction extends Construct {
         resources: [arn],
         conditions: {
           'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...new Set(attributes)] },
+          ...(options.leadingKeys ? { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...options.leadingKeys] } } : {}),
           Null: { 'dynamodb:Attributes': 'false' },
           StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
         },

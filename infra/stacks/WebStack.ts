@@ -192,6 +192,8 @@ export class WebStack extends Stack {
       .bindTableActions(table('tokens'), ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem'], { leadingKeys: ['decision-signing#*'] })
       .bindTableActions(table('tokens'), ['dynamodb:GetItem', 'dynamodb:PutItem'], { leadingKeys: ['protection-cap#*', 'protection-breaker#*'] })
       .bindTableActions(table('delegates'), ['dynamodb:Query'])
+      // A key it found gone from the chain is marked removed in the account's delegate views (`removedAt` only, `0x*` partitions).
+      .bindUpdateItem(table('delegates'), ['address', 'delegate', 'removedAt'], { leadingKeys: ['0x*'] })
       // The result notice: published to the notify queue (email) and the fan-out queue (its fan-out job).
       .bindQueue(messaging.notify, 'NOTIFY_QUEUE_URL')
       .bindQueue(messaging.fanout, 'FANOUT_QUEUE_URL')

@@ -110,7 +110,7 @@ async function send(deps: ChannelJobDeps, job: NoticeJob, plan: PlannedSend): Pr
   const now = wall(deps);
   const paced = plan.reservedSlot
     ? await deps.pacer.takeReserved(destination, now, plan.spacingMs)
-    : await deps.pacer.take(destination, plan.spacingMs, now, plan.urgent);
+    : await deps.pacer.take(destination, plan.spacingMs, now, plan.urgent, plan.urgent ? { id: notice.id, at: notice.at } : undefined);
   if (paced.kind === 'wait') {
     await deps.repos.deliveries.fail(id, 'paced');
     return wait(deps, job, channel, paced.ms, 'paced');

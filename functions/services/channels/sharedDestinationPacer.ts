@@ -1,4 +1,4 @@
-import { DestinationPacer, type PaceDecision } from '../../domain/destinationPacer';
+import { DestinationPacer, type PaceDecision, type UrgentOrder } from '../../domain/destinationPacer';
 import type { PaceRepository } from '../../store/paceRepository';
 import type { DestinationSlots } from './destinationSlots';
 
@@ -21,8 +21,9 @@ export class SharedDestinationPacer implements DestinationSlots {
     private readonly local = new DestinationPacer(),
   ) {}
 
-  async take(destination: string, spacingMs: number, now: number, urgent = false): Promise<PaceDecision> {
-    const first = this.local.take(destination, spacingMs, now, urgent);
+  async take(destination: string, spacingMs: number, now: number, urgent = false, order?: UrgentOrder): Promise<PaceDecision> {
+    // The order of urgent sends is kept by this instance's own pacer (locally, the one process): not between instances.
+    const first = this.local.take(destination, spacingMs, now, urgent, order);
     if (first.kind === 'wait' || spacingMs === 0) return first;
     // An urgent send goes ahead of the slots others reserved, held only by the spacing and an announced wait.
     return this.store.grant(destination, now, spacingMs + SHARED_PACE_MARGIN_MS, urgent);

@@ -110,6 +110,7 @@ async function deliverDelegateCheck(
               // Every key a notice names is one of `unknownKeys`, acted on above.
               action: actions.get(guard.key) ?? { kind: 'not-set-up' as const },
               repeatWithinDay: guard.key.repeatWithinDay,
+              ...(guard.key.withinDay > 0 ? { withinDay: guard.key.withinDay } : {}),
             };
     return { ...base, kind: 'new-delegate', delegate: event.delegate, firstSeenAt: event.firstSeenAt, ...(protection ? { protection } : {}) };
   });

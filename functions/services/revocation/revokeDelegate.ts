@@ -10,6 +10,7 @@ import { sendAll } from '../../queue/sendAll';
 import type { Counters, Log } from '../../shared/observability';
 import type { AccountsRepository } from '../../store/accountsRepository';
 import type { AuditRepository, TransactionIntent } from '../../store/auditRepository';
+import type { DelegateViewRepository } from '../../store/delegateViewRepository';
 import type { LeaseRepository } from '../../store/leaseRepository';
 import type { TokenRepository } from '../../store/tokenRepository';
 import type { NotifyEvent } from '../../messages/notifyMessage';
@@ -33,6 +34,12 @@ export interface RevokeDelegateDeps {
   /** The channel a chat's link names, whose link epoch voids it. */
   readonly channels: RevocationAuthorizationDeps['channels'];
   readonly notify: MessageQueue<NotifyEvent>;
+  /**
+   * The delegates collection last saw: a key found gone from the chain (revoked, or already gone)
+   * is marked removed at once, so the Revoke-all page, the desk and the notices' "Revoke all N"
+   * count stop listing it before the next poll.
+   */
+  readonly delegates: Pick<DelegateViewRepository, 'markRemoved'>;
   readonly chain: Pick<ChainClient, 'getAccountNonce' | 'getDelegateTraders' | 'submitTransaction'>;
   /** Builds the signer a stored reference names (`kms:` or `env:`); throws `SignerError`. */
   readonly signerFor: (ref: string) => Promise<Signer>;
@@ -397,6 +404,7 @@ async function finish(deps: RevokeDelegateDeps, request: RevocationRequest, ref:
       deps.counters?.count('RevocationAuditFailures');
     }
   }
+  if (outcome.kind === 'revoked' || outcome.kind === 'already-revoked') await markGone(deps, request);
   // A final outcome (something was sent, or nothing needed to be) stays on the used link's token: its page says what happened.
   if (result.authorized && (outcome.sent || outcome.kind === 'already-revoked')) {
     try {
@@ -422,6 +430,18 @@ async function finish(deps: RevokeDelegateDeps, request: RevocationRequest, ref:
     ...(result.detail === undefined ? {} : { detail: result.detail }),
   });
   return outcome;
+}
+
+/**
+ * Marks the revoked delegate removed in the stored view (an earlier removal kept). A failure is
+ * logged only: the revocation stands, and the next poll marks it.
+ */
+async function markGone(deps: RevokeDelegateDeps, request: RevocationRequest): Promise<void> {
+  try {
+    await deps.delegates.markRemoved(request.account, request.delegate, deps.now());
+  } catch (error) {
+    deps.log.error('revoked delegate not marked removed', { account: request.account, delegate: request.delegate, error: describe(error) });
+  }
 }
 
 /** How an attempt ended, for {@link finish}. */

@@ -244,6 +244,13 @@ describe('IAM statements', () => {
       for (const action of ['UpdateItem', 'DeleteItem', 'BatchWriteItem']) expect(may('collect', action, 'delegates', `known#${ACCOUNT}`), action).toBe(false);
       for (const action of ['UpdateItem', 'BatchWriteItem']) expect(may('collect', action, 'delegates', ACCOUNT), action).toBe(true);
       expect(may('collect', 'DeleteItem', 'delegates', ACCOUNT)).toBe(false);
+      // sign-revocation marks a key it found gone removed: `removedAt` of an account's view, nothing else.
+      const signerUpdate = (key: string, attributes: string[]) =>
+        decide('sign-revocation', 'dynamodb:UpdateItem', tableArn('delegates'), { 'dynamodb:LeadingKeys': [key], 'dynamodb:Attributes': attributes });
+      expect(signerUpdate(ACCOUNT, ['address', 'delegate', 'removedAt'])).toBe('allow');
+      expect(signerUpdate(ACCOUNT, ['address', 'delegate', 'name'])).not.toBe('allow');
+      for (const key of [`known#${ACCOUNT}`, `expect#${ACCOUNT}`]) expect(signerUpdate(key, ['address', 'delegate', 'removedAt']), key).not.toBe('allow');
+      for (const action of ['PutItem', 'DeleteItem', 'BatchWriteItem']) expect(may('sign-revocation', action, 'delegates', ACCOUNT), action).toBe(false);
       // No function writes announcements or known keys but collect's put: the operator's CLI does.
       for (const name of HANDLER_NAMES) {
         for (const action of WRITES) expect(may(name, action, 'delegates', `expect#${ACCOUNT}`), `${name} ${action}`).toBe(false);
@@ -395,6 +402,7 @@ describe('IAM statements', () => {
         audit: ['PutItem'],
         // Revoke tokens (read, mark), decisions (read), their units, caps and breakers (read, conditional put): see the LeadingKeys tests.
         tokens: ['GetItem', 'UpdateItem', 'PutItem', 'BatchGetItem'],
+        // Plus UpdateItem of `removedAt` of an account's view (a key found gone), conditioned: see the key-space test.
         delegates: ['Query'],
         // The channel a chat's revoke link names (its link epoch).
         channels: ['GetItem'],

@@ -37,6 +37,7 @@ export async function startDecisionChain(h: PipelineHarness, parts: { signerEnv:
     links: new LinkClaimsReader(new LinkTokenVerifier([])),
     channels: h.repos.channels,
     notify: notifyRecorder(parts.notified),
+    delegates: h.repos.delegates,
     chain: h.chain,
     signerFor: (ref) => resolveSigner(ref, { env: parts.signerEnv }),
     now: h.now,

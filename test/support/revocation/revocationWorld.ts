@@ -200,6 +200,7 @@ export async function startRevocationWorld(
       recordOutcome: (tokenId, outcome) => repos.tokens.recordOutcome(tokenId, outcome),
     },
     notify,
+    delegates: repos.delegates,
     chain,
     signerFor: (ref) => resolveSigner(ref, { env: signerEnv }),
     now: Date.now,

@@ -81,11 +81,25 @@ describe('unknown-key notices, as email and in Slack', () => {
   });
 
   it('a second unknown key within a day says to move funds, first', () => {
-    const { mail, slack } = rendered(message({ ...queued, repeatWithinDay: true }));
+    const { mail, slack } = rendered(message({ ...queued, repeatWithinDay: true, withinDay: 2 }));
     expect(mail.subject).toContain('move funds');
     expect(mail.text).toMatch(/second unknown key within a day[\s\S]*withdraw funds[\s\S]*Move the funds/);
     expect(mail.text.indexOf('Move the funds')).toBeLessThan(mail.text.indexOf('It was revoked automatically'));
     expect(slack.text).toContain('Move the funds');
+  });
+
+  it('names which unknown key within a day it is: the third says third, the first of several at once says so', () => {
+    const subject = (withinDay: number | undefined) =>
+      rendered(message({ ...queued, repeatWithinDay: true, ...(withinDay === undefined ? {} : { withinDay }) })).mail;
+    const third = subject(3);
+    expect(third.subject).toContain('third unknown key within a day, move funds');
+    expect(third.text).toContain('This is the third unknown key within a day: someone else likely holds the owner key');
+    expect(third.text).not.toContain('second');
+    expect(subject(12).subject).toContain('12th unknown key within a day');
+    expect(subject(22).subject).toContain('22nd unknown key within a day');
+    expect(subject(1).text).toContain('Several unknown keys appeared at once: someone else likely holds the owner key');
+    // A message queued before the place was kept.
+    expect(subject(undefined).text).toContain('Another unknown key appeared within a day');
   });
 
   it('an announced key is noticed as expected, without paging', () => {

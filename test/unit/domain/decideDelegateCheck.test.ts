@@ -54,7 +54,17 @@ describe('decideDelegateCheck', () => {
   it('judges a new unknown API key: revoked, its notice waiting for what was done, the sighting and a look again if queued', () => {
     const decision = decideDelegateCheck(load({ current: [key(1), key(2)] }));
     expect(decision.unknownKeys).toEqual([
-      { delegate: key(2), mode: 'api-keys', revoke: true, webSession: false, firstSeenAt: T0, again: false, seenAt: undefined, repeatWithinDay: false },
+      {
+        delegate: key(2),
+        mode: 'api-keys',
+        revoke: true,
+        webSession: false,
+        firstSeenAt: T0,
+        again: false,
+        seenAt: undefined,
+        repeatWithinDay: false,
+        withinDay: 1,
+      },
     ]);
     expect(decision.notices.map((n) => [n.event.kind, n.event.id, n.guard?.verdict])).toEqual([
       ['new-delegate', `delegate:${ACCOUNT}:${addr(2)}:1:new`, 'unknown'],
@@ -109,6 +119,7 @@ describe('decideDelegateCheck', () => {
         again: true,
         seenAt: T0 - 2 * HOUR,
         repeatWithinDay: false,
+        withinDay: 0,
       },
     ]);
     expect(decision.notices.map((n) => [n.event.id, n.event.kind === 'new-delegate' ? n.event.firstSeenAt : null])).toEqual([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { channelDefinition } from '../../../functions/channels/channelRegistry';
 import type { ChannelConfig } from '../../../functions/domain/channel';
-import { DestinationPacer } from '../../../functions/domain/destinationPacer';
+import { DestinationPacer, URGENT_ORDER_GRACE_MS } from '../../../functions/domain/destinationPacer';
 import { routedChannels } from '../../../functions/domain/channelRouting';
 
 /** A channel's pace, as its type's definition gives it. */
@@ -46,6 +46,31 @@ describe('DestinationPacer', () => {
     expect(pacer.take('desk', TELEGRAM, 1_100, true)).toEqual({ kind: 'go' });
     expect(pacer.take('desk', TELEGRAM, 1_500)).toMatchObject({ kind: 'wait' });
     expect(pacer.takeReserved('desk', 2_100)).toEqual({ kind: 'go' });
+  });
+
+  it('keeps security notices in the order they were made: a result never overtakes the "being revoked" notice waiting for its turn', () => {
+    const pacer = new DestinationPacer();
+    const revoking = { id: 'kill-switch:0xabc:1', at: 0 };
+    const result = { id: 'decision-result#d1', at: 1_500 };
+    // A drawdown alert went at 0; the kill switch's notice (made at 0) must wait for Slack's second.
+    expect(pacer.take('desk', SLACK, 0)).toEqual({ kind: 'go' });
+    expect(pacer.take('desk', SLACK, 100, true, revoking)).toEqual({ kind: 'wait', ms: 900 });
+    // Its job comes back after a whole second (1.1 s). The result, made later, arrives at 1.05 s: past
+    // Slack's spacing, but the earlier notice still waits, so it waits for it and one spacing more.
+    expect(pacer.take('desk', SLACK, 1_050, true, result)).toEqual({ kind: 'wait', ms: 1_050 });
+    expect(pacer.take('desk', SLACK, 1_100, true, revoking)).toEqual({ kind: 'go' });
+    expect(pacer.take('desk', SLACK, 2_100, true, result)).toEqual({ kind: 'go' });
+  });
+
+  it('an earlier security notice that never comes back holds later ones only a few seconds past its due time', () => {
+    const pacer = new DestinationPacer();
+    expect(pacer.take('desk', SLACK, 0)).toEqual({ kind: 'go' });
+    expect(pacer.take('desk', SLACK, 100, true, { id: 'first', at: 0 })).toEqual({ kind: 'wait', ms: 900 });
+    // Due back at 1.1 s and not come: the later one looks again a second later, until the grace runs out.
+    expect(pacer.take('desk', SLACK, 3_000, true, { id: 'later', at: 50 })).toEqual({ kind: 'wait', ms: 1_000 });
+    expect(pacer.take('desk', SLACK, 1_100 + SLACK + URGENT_ORDER_GRACE_MS, true, { id: 'later', at: 50 })).toEqual({ kind: 'go' });
+    // An urgent send without an order (a caller that does not say) is not held by it.
+    expect(pacer.take('other', SLACK, 0, true)).toEqual({ kind: 'go' });
   });
 
   it('reserves successive slots for waiting sends, so they do not all retry at once', () => {

@@ -102,6 +102,7 @@ describe('kill switch on drawdown (collect → protection service → queue → 
   }
 
   const listed = async (address: string) => (await h.control.account(address)).delegates.map((d) => d.address);
+  const viewsListed = async (address: string) => (await h.repos.delegates.listForAccount(address)).filter((v) => v.removedAt === null).map((v) => v.delegate);
   const killNotices = (address: string) => notified.filter((n): n is KillSwitchMessage => n.kind === 'kill-switch' && n.account === address);
   const asked = (address: string) => requests.filter((r) => r.account === address);
   const stateOf = async (address: string) => (await readKillSwitchState(h.repos.alerts, address)).state;
@@ -125,6 +126,8 @@ describe('kill switch on drawdown (collect → protection service → queue → 
     expect(request!.evidence).toMatchObject({ rereadFrom: 'chain', rereadPeakSamples: 3 });
     // Revoked on chain (the simulator checked the owner's signature); the kept key and the web session stay.
     expect(new Set(await listed(address))).toEqual(new Set([kept, web]));
+    // What the Revoke-all page and the desk list (the stored views): the revoked key gone at once, not at the next poll.
+    expect(new Set(await viewsListed(address))).toEqual(new Set([kept, web]));
     const audit = await h.repos.audit.listForAccount(address, 20);
     expect(audit.some((r) => r.kind === 'intent' && r.delegate === bot && r.reason === request!.reason)).toBe(true);
 

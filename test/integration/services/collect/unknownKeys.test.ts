@@ -90,6 +90,7 @@ describe('unknown keys revoked on sight (delegate watch)', () => {
       mode: 'api-keys',
       webSession: false,
       repeatWithinDay: false,
+      withinDay: 1,
       action: { kind: 'requested', outcome: { kind: 'queued', decisionId: 'd-1', delegates: [intruder.delegate.address] } },
     });
 
@@ -102,7 +103,13 @@ describe('unknown keys revoked on sight (delegate watch)', () => {
     await watchFor(5);
     expect(requests.map((r) => r.delegates)).toEqual([[intruder.delegate.address], [second.delegate.address]]);
     const repeat = mine(address).find((n) => n.delegate.address === second.delegate.address);
-    expect(repeat?.protection).toMatchObject({ verdict: 'unknown', repeatWithinDay: true });
+    expect(repeat?.protection).toMatchObject({ verdict: 'unknown', repeatWithinDay: true, withinDay: 2 });
+
+    // A third one the same day is the third, not "the second" again.
+    const third = await h.control.addDelegate(address, { name: 'a third' });
+    await watchFor(5);
+    const last = mine(address).find((n) => n.delegate.address === third.delegate.address);
+    expect(last?.protection).toMatchObject({ verdict: 'unknown', repeatWithinDay: true, withinDay: 3 });
   }, 120_000);
 
   it('an announced delegate is kept (no request), noticed as expected, and known from then on', async () => {

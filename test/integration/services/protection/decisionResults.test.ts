@@ -9,7 +9,8 @@ import { InProcessRevocationSigner } from '../../../../local/inProcessRevocation
 import { InProcessQueue } from '../../../../local/queue/inProcessQueue';
 import { cliRunner } from '../../../support/cli/cliHarness';
 import { sesStore } from '../../../support/sesStore';
-import { mailingNotifyConsumer, revocationWorld, worldProtection, type TrackedSimAccount } from '../../../support/revocation/revocationWorld';
+import { getPage, mailingNotifyConsumer, revocationWorld, titleOf, worldProtection, type TrackedSimAccount } from '../../../support/revocation/revocationWorld';
+import { registerDelegateViews } from '../../../support/store/delegateViews';
 
 const MINUTE = 60_000;
 const OPERATOR = 'ops-decisions@example.com';
@@ -38,13 +39,13 @@ afterAll(async () => {
   await world.control.resetFaults();
 });
 
-function request(account: TrackedSimAccount, rule: ProtectiveActionRequest['rule']): ProtectiveActionRequest {
+function request(account: TrackedSimAccount, rule: ProtectiveActionRequest['rule'], delegates = account.delegates): ProtectiveActionRequest {
   const at = clock.now();
   return {
     account: account.address,
     rule,
     reason: rule === 'kill-switch' ? 'kill-switch: drawdown 31.00% now, 1-minute re-read 30.4% ≥ 30% at 2030-01-07T09:00:00.000Z' : 'unknown delegate',
-    delegates: account.delegates.map((d) => d.address),
+    delegates: delegates.map((d) => d.address),
     evidence: {},
     occasion: { at, generation: 0 },
     now: at,
@@ -56,8 +57,13 @@ function request(account: TrackedSimAccount, rule: ProtectiveActionRequest['rule
  * decision), runs `beforeSigning`, delivers its units and a redelivery of each (as a lost answer
  * would), then the notify queue.
  */
-async function decideAndDeliver(account: TrackedSimAccount, rule: ProtectiveActionRequest['rule'], beforeSigning: () => Promise<void> = async () => undefined) {
-  const outcome = await protect(request(account, rule));
+async function decideAndDeliver(
+  account: TrackedSimAccount,
+  rule: ProtectiveActionRequest['rule'],
+  beforeSigning: () => Promise<void> = async () => undefined,
+  delegates = account.delegates,
+) {
+  const outcome = await protect(request(account, rule, delegates));
   if (outcome.kind !== 'queued') throw new Error(`not queued: ${outcome.kind}`);
   if (rule === 'kill-switch')
     await world.repos.alerts.compareAndSet(account.address, 'kill-switch', null, { status: 'revoking', at: Date.now(), decisionId: outcome.decisionId });
@@ -147,6 +153,22 @@ describe('every automatic decision ends in a told result (through the real queue
     expect(total('DecisionsFailed') - failed).toBe(1);
     expect((await status(account)).stdout).toMatch(/fired at \S+, failed at \S+: it could not be signed within 5 minutes/);
   }, 180_000);
+
+  it('a revoked key leaves the result\'s "Revoke all N API keys" count: N is what the Revoke-all page lists now (web sessions included)', async () => {
+    const account = await world.trackAccount({ label: 'count-after', delegates: ['bot', 'hedger'] });
+    await world.control.addDelegate(account.address, { name: 'browser', isWebClient: true, expiresInMs: 3_600_000 });
+    await registerDelegateViews(world.repos, world.chain, account.address, Date.now());
+    await world.repos.accounts.updateSettings(account.address, { killSwitch: 30 });
+    const bot = account.delegates.find((d) => d.name === 'bot')!;
+    await decideAndDeliver(account, 'kill-switch', undefined, [bot]);
+
+    const [mail, ...others] = (await sesStore({ to: account.emails[0]! })).filter((m) => m.subject.includes('Kill switch: 1 key revoked'));
+    expect(others).toEqual([]);
+    // hedger and the web session are left; the revoked bot is not counted.
+    expect(mail!.body.text).toContain('Revoke all 2 API keys');
+    const link = /(http:\/\/\S+\/revoke-all\?token=[^\s)]+)/.exec(mail!.body.text ?? '')?.[1] ?? '';
+    expect(titleOf(await getPage(link))).toBe('Revoke all 2 API keys?');
+  }, 120_000);
 
   // Last: it leaves the kill switch's breaker open for the hour.
   it('the breaker opened later in the same hour: refused, the desk and the operators (OPERATOR_EMAIL, a marked one) told once, counted, and status says "fired, refused: the breaker was open"', async () => {

@@ -2,6 +2,7 @@ import { verifyMessage } from 'ethers';
 import { describe, expect, it } from 'vitest';
 import { buildRemoveDelegateManager } from '../../../../functions/chain/transactionBuilders';
 import { revokeAllUnitId } from '../../../../functions/domain/revokeAllUnit';
+import { revokeDelegate } from '../../../../functions/services/revocation/revokeDelegate';
 import { formOf, getPage, revocationWorld, submitForm, titleOf, type Page } from '../../../support/revocation/revocationWorld';
 
 const world = revocationWorld();
@@ -159,6 +160,24 @@ describe('revoke all, one click, against the simulator', () => {
     await submitForm(form.action, form.fields);
     await world.revokeAll.drain();
     expect(await chainState(account.address)).toEqual({ nonce: 2, delegates: [later.delegate.address] });
+  });
+
+  it('a key just revoked (by its own link, or found gone by the signer) is no longer listed, before any poll', async () => {
+    const account = sorted(await world.trackAccount({ label: 'revoke-all-after-click', delegates: ['bot-a', 'bot-b', 'bot-c'] }));
+    const [first, second, third] = account.delegates;
+    expect(await revokeDelegate(world.signDeps, await world.consumedRequest(account.address, first!.address))).toMatchObject({ kind: 'revoked' });
+    // Removed on the chain behind the service's back: the signer finds it gone.
+    await world.control.removeDelegate(account.address, second!.address);
+    expect(await revokeDelegate(world.signDeps, await world.consumedRequest(account.address, second!.address))).toMatchObject({ kind: 'already-revoked' });
+
+    const page = await getPage(world.revokeAllLink(account.address));
+    expect(titleOf(page)).toBe('Revoke all 1 API key?');
+    expect(page.html).not.toContain(first!.address);
+    expect(page.html).not.toContain(second!.address);
+    expect(formOf(page).fields['keys']).toBe(third!.address);
+    // The views keep their records (the next report lists them as removed).
+    const views = await world.repos.delegates.listForAccount(account.address);
+    expect(views.filter((v) => v.removedAt !== null).map((v) => v.delegate)).toEqual([first!.address, second!.address]);
   });
 
   it('the signer still signs only for a consumed unit token: a unit of a genuine link that nobody consumed is refused', async () => {
