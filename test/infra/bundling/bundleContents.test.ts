@@ -92,7 +92,7 @@ const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
   ],
   // channels: the tested channel, read and its state recorded.
   'channel-test': ['channels'],
-  'sign-revocation': ['accounts', 'audit', 'channels', 'decision', 'knownDelegates', 'lease', 'protectionLedger', 'token'],
+  'sign-revocation': ['accounts', 'audit', 'channels', 'decision', 'delegateView', 'knownDelegates', 'lease', 'protectionLedger', 'token'],
   // accounts and preferences: who a bounced address gets security notices for; delivery: the operator told once.
   'ses-events': ['accountHistory', 'accounts', 'delivery', 'deskOperators', 'preferences', 'suppression'],
 };
