@@ -14,6 +14,11 @@ const NOT_SIGNED: Readonly<Record<string, string>> = {
   'breaker-open': 'nothing revoked: the breaker was open',
 };
 
+/** What a kill switch that fired without a decision to sign did, in words (`a dry run: nothing revoked`); `null` for a state written before the outcome was kept. */
+export function firedOutcomeText(outcome: string | undefined): string | null {
+  return outcome === undefined ? null : (NOT_SIGNED[outcome] ?? outcome);
+}
+
 /**
  * The kill switch's state in words, for `status` and `accounts show`: armed, pending
  * confirmation since when, being revoked (the decision not settled yet), fired (what was revoked),
@@ -32,7 +37,7 @@ export function killSwitchStateText(state: KillSwitchState | null, address: stri
     case 'pending':
       return `pending confirmation since ${iso(state.since)} (fires if the level still holds at the next evaluation)`;
     case 'fired':
-      return `FIRED at ${iso(state.at)}${state.outcome === undefined ? '' : ` (${NOT_SIGNED[state.outcome] ?? state.outcome})`}; fires again after a recovery past the re-arm margin, or ${rearm}`;
+      return `FIRED at ${iso(state.at)}${state.outcome === undefined ? '' : ` (${firedOutcomeText(state.outcome)})`}; fires again after a recovery past the re-arm margin, or ${rearm}`;
     case 'revoking': {
       if (settlement === null) return `firing since ${iso(state.at)}: keys being revoked (decision ${state.decisionId}); the result follows`;
       const { count } = settlement;

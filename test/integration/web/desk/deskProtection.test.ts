@@ -112,6 +112,69 @@ describe("an account's protection on the desk: the kill switch now, and every au
   });
 });
 
+/** The overview row of the account labelled `label`: its protection badge (class and words). */
+function overviewProtection(body: string, label: string): { badge: string; text: string } | null {
+  const row = body.split('<tr>').find((r) => r.includes(`>${label} (0x`));
+  const match = row === undefined ? null : /class="badge ([\w-]+)">(kill switch[^<]*)</.exec(row);
+  return match ? { badge: match[1]!, text: unescapeHtml(match[2]!) } : null;
+}
+
+/** The account page's Protection badge (class and words). */
+function pageProtection(body: string): { badge: string; text: string } | null {
+  const match = /id="h-prot">Protection<\/h2>\s*<p><span class="badge ([\w-]+)">([^<]*)</.exec(body);
+  return match ? { badge: match[1]!, text: unescapeHtml(match[2]!) } : null;
+}
+
+describe("the kill switch's badge on the overview and the account page: a firing is never shown as armed", () => {
+  it('says FIRED for a queued firing (revoking) and a refused one, "fired in a dry run" for a dry run, armed only when armed; sorted by protection, firings first', async () => {
+    const tag = Math.random().toString(36).slice(2, 7);
+    const track = async (name: string, settings: { killSwitch: number; killSwitchDryRun?: boolean }) => {
+      const account = await chain.trackAccount({ label: `ks-${tag}-${name}`, delegates: ['bot', 'mm'] });
+      await chain.repos.accounts.updateSettings(account.address, settings);
+      return account;
+    };
+    const armed = await track('armed', { killSwitch: 10 });
+    const revoking = await track('revoking', { killSwitch: 10 });
+    const capped = await track('capped', { killSwitch: 10 });
+    const dry = await track('dry', { killSwitch: 5, killSwitchDryRun: true });
+    const outcome = await protect(killSwitchRequest(revoking, 'kill-switch: drawdown 30.00% now', { drawdownPct: 30, levelPct: 10 }));
+    expect(outcome.kind).toBe('queued');
+    if (outcome.kind !== 'queued') return;
+    // What collect keeps when the kill switch fires: a queued firing (every real one), then its keys revoked.
+    await chain.repos.alerts.compareAndSet(revoking.address, 'kill-switch', null, { status: 'revoking', at: Date.now(), decisionId: outcome.decisionId });
+    await queue.drain();
+    expect((await chain.chainState(revoking.address)).delegates).toEqual([]);
+    await chain.repos.alerts.compareAndSet(capped.address, 'kill-switch', null, { status: 'fired', at: Date.now(), outcome: 'capped' });
+    await chain.repos.alerts.compareAndSet(dry.address, 'kill-switch', null, { status: 'fired', at: Date.now(), outcome: 'dry-run' });
+
+    const client = deskClient(desk);
+    await signIn(desk, client, OPS);
+    const overview = await client.get(`/desk?sort=protection&dir=desc&q=ks-${tag}-`);
+    expect(overview.status).toBe(200);
+    const expected = {
+      revoking: { badge: 'b-bad', text: 'kill switch FIRED (10%)' },
+      capped: { badge: 'b-bad', text: 'kill switch FIRED (10%; nothing revoked: the cap was reached)' },
+      dry: { badge: 'b-info', text: 'kill switch fired in a dry run (5%; nothing revoked)' },
+      armed: { badge: 'b-ok', text: 'kill switch armed (10%)' },
+    };
+    for (const [name, shown] of Object.entries(expected)) expect(overviewProtection(overview.body, `ks-${tag}-${name}`), name).toEqual(shown);
+    // Firings first (the queued one and the refused one, by name), then the dry run's firing, then armed.
+    const order = [...overview.body.matchAll(new RegExp(`>ks-${tag}-(\\w+) \\(0x`, 'g'))].map((m) => m[1]);
+    expect(order).toEqual(['capped', 'revoking', 'dry', 'armed']);
+
+    for (const [account, name] of [
+      [revoking, 'revoking'],
+      [capped, 'capped'],
+      [dry, 'dry'],
+      [armed, 'armed'],
+    ] as const) {
+      const page = await client.get(`/desk/accounts/${account.address}`);
+      expect(page.status).toBe(200);
+      expect(pageProtection(page.body), name).toEqual(expected[name]);
+    }
+  });
+});
+
 describe('the decisions index', () => {
   it("lists one account's decisions newest first, never another's", async () => {
     const a = await chain.trackAccount({ label: 'idx-a', delegates: ['k1'] });
