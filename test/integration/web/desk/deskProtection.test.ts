@@ -54,9 +54,11 @@ function killSwitchRequest(account: TrackedSimAccount, reason: string, evidence:
 describe("an account's protection on the desk: the kill switch now, and every automatic decision with its outcome and evidence", () => {
   it("shows a fired kill switch in accounts show's words, its decision revoked on the chain with the figures it acted on, and a dry run; nothing of another account", async () => {
     const fired = await chain.trackAccount({ label: 'desk-fired', delegates: ['bot'] });
-    await chain.repos.accounts.updateSettings(fired.address, { killSwitch: 30 });
+    await chain.repos.accounts.updateSettings(fired.address, { killSwitch: 30, timezone: 'Asia/Kolkata' });
     const reason = 'kill-switch: drawdown 31.20% now, 1-minute re-read 30.40% ≥ 30% at 2030-01-07T09:00:00.000Z';
-    const outcome = await protect(killSwitchRequest(fired, reason, { drawdownPct: 31.2, rereadPct: 30.4, levelPct: 30, equity: 6880.5 }));
+    const trough = Date.UTC(2030, 0, 7, 9, 0);
+    const evidence = { drawdownPct: 31.2, rereadPct: 30.4, levelPct: 30, equity: 6880.5, troughAt: trough, heldSince: trough - 60_000, rereadFrom: 'stored' };
+    const outcome = await protect(killSwitchRequest(fired, reason, evidence));
     expect(outcome.kind).toBe('queued');
     if (outcome.kind !== 'queued') return;
     // What collect keeps when the kill switch fires.
@@ -89,6 +91,11 @@ describe("an account's protection on the desk: the kill switch now, and every au
       ['equity', '6880.5'],
     ])
       expect(page.body).toContain(`<dt>${name}</dt><dd>${value}</dd>`);
+    // The instants in the account's zone (Kolkata, +5:30), as the rest of the page, with the exact time for machines; never raw epoch ms.
+    expect(page.body).toContain('<dt>troughAt</dt><dd><time datetime="2030-01-07T09:00:00.000Z">Mon, 7 Jan 2030, 14:30 IST</time></dd>');
+    expect(page.body).toContain('<dt>heldSince</dt><dd><time datetime="2030-01-07T08:59:00.000Z">Mon, 7 Jan 2030, 14:29 IST</time></dd>');
+    expect(page.body).not.toContain(String(trough));
+    expect(page.body).toContain('<dt>rereadFrom</dt><dd>stored</dd>');
     expect(page.body).toContain(`<code>${fired.delegates[0]!.address}</code> (bot): revoked`);
     expect(page.body).not.toContain(escapeHtml(dryReason));
 
