@@ -367,4 +367,34 @@ describe("the keys section's Revoke and Revoke all buttons: today's confirmation
     for (const answer of [noCsrf, crossSite, malformed]) expect(answer.headers.get('location')).toBeNull();
     expect((await chain.chainState(mine.address)).delegates).toHaveLength(1);
   });
+
+  it("finds an account by its address in any case, as the CLI does: the page redirects to the checksummed path, the chart data and a Revoke answer for it; a wrong checksum or another viewer's account is 404", async () => {
+    const mine = await chain.trackAccount({ label: 'desk-case', delegates: ['k'] });
+    const theirs = await chain.trackAccount({ label: 'desk-case-theirs', delegates: ['k'] });
+    const client = deskClient(desk);
+    await signIn(desk, client, mine.emails[0]!);
+    const lower = mine.address.toLowerCase();
+    const page = await client.get(`/desk/accounts/${lower}?window=7d`);
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toBe(`${desk.server.url}/desk/accounts/${mine.address}?window=7d`);
+    const shown = await client.get(page.headers.get('location')!);
+    expect(shown.status).toBe(200);
+    expect(shown.body).toContain(`<code>${mine.address}</code>`);
+    const series = await client.get(`/desk/api/accounts/${lower}/series?window=1d`);
+    expect(series.status).toBe(200);
+    expect(JSON.parse(series.body)).toMatchObject({ account: mine.address });
+    const revoke = await client.post(`/desk/accounts/${lower}/revoke`, { ...hiddenFields(shown.body, '/revoke'), delegate: mine.delegates[0]!.address });
+    expect(revoke.status).toBe(303);
+    expect(revoke.headers.get('location')).toContain('/revoke?token=');
+    // A mixed case that is not the checksum is a typo, not this account; another viewer's account stays hidden in any case.
+    const wrongChecksum = `0x${mine.address.slice(2).replace(/[a-f]/, (c) => c.toUpperCase())}`;
+    expect(wrongChecksum.toLowerCase()).toBe(lower);
+    expect(wrongChecksum).not.toBe(mine.address);
+    for (const path of [
+      `/desk/accounts/${wrongChecksum}`,
+      `/desk/accounts/${theirs.address.toLowerCase()}`,
+      `/desk/api/accounts/${theirs.address.toLowerCase()}/series`,
+    ])
+      expect((await client.get(path)).status, path).toBe(404);
+  });
 });
