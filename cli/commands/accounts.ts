@@ -35,7 +35,7 @@ import { armedNote, armKnownKeys } from '../armKnownKeys';
 import { REVOKE_UNKNOWN_MODES } from '../../functions/domain/revokeUnknownMode';
 import { killSwitchStateText } from '../../functions/domain/killSwitchStateText';
 import { unknownKeyDecisionText } from '../../functions/domain/unknownKeyDecisionText';
-import { protectionStatus } from '../../functions/services/status/protectionStatus';
+import { protectionStatus, settlementOf } from '../../functions/services/status/protectionStatus';
 import { rearmKillSwitch } from '../../functions/services/protection/rearmKillSwitch';
 import { operator } from '../operator';
 
@@ -338,7 +338,11 @@ export function register(program: Command, context: CliContext): void {
           `kill switch of ${account.address} has not fired: nothing to re-arm (now: ${killSwitchStateText(outcome.state, account.address)})${off}\n`,
         );
       }
-      io.out(`kill switch of ${account.address} re-armed (was ${outcome.from.status}; audited)${off}\n`);
+      const from = outcome.from;
+      const settlement = from.status === 'revoking' ? await settlementOf(rt.repos, from.decisionId) : null;
+      // Re-arming stops no revocation already queued: the signer still settles it.
+      const queued = from.status === 'revoking' && settlement === null ? '; the keys already queued are still being revoked' : '';
+      io.out(`kill switch of ${account.address} re-armed (was: ${killSwitchStateText(from, account.address, settlement, false)}; audited)${queued}${off}\n`);
     });
 
   accounts
