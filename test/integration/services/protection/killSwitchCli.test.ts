@@ -151,4 +151,29 @@ describe('kill-switch settings in the CLI', () => {
     }
     expect((await cli('accounts', 'show', '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65')).code).toBe(1);
   });
+
+  it('an empty value (--keep-delegate \'\') is a usage error naming the option and its "none", not \'nothing to update\'; nothing is written; "" still removes a label', async () => {
+    const address = '0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f';
+    const cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix }, Date.now, join(await mkdtemp(join(tmpdir(), 'killswitch-')), 'protection'));
+    expect((await cli('accounts', 'add', address, '--email', 'desk@example.com', '--label', 'kept', '--kill-switch', '10', '--keep-delegate', KEPT)).code).toBe(
+      0,
+    );
+    const before = (await cli('accounts', 'show', address, '--json')).stdout;
+    for (const [args, message] of [
+      [['--keep-delegate', ''], '--keep-delegate: the value is empty; give a value, or "none" clears the list'],
+      [['--label', 'renamed', '--keep-delegate', ' '], '--keep-delegate: the value is empty; give a value, or "none" clears the list'],
+      [['--drawdown', ''], '--drawdown: the value is empty; give a value, or "none" turns the levels off'],
+      [['--kill-switch', ''], '--kill-switch: the value is empty; give a value, or "off" turns it off'],
+      [['--add-email', ''], '--add-email: the value is empty; give a value'],
+    ] as const) {
+      const run = await cli('accounts', 'update', address, ...args);
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr).toContain(message);
+      expect(run.stderr).not.toContain('nothing to update');
+    }
+    expect((await cli('accounts', 'add', '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65', '--email', 'x@example.com', '--keep-delegate', '')).code).toBe(2);
+    expect((await cli('accounts', 'show', address, '--json')).stdout).toBe(before);
+    expect((await cli('accounts', 'update', address, '--keep-delegate', 'none', '--label', '')).code).toBe(0);
+    expect(JSON.parse((await cli('accounts', 'show', address, '--json')).stdout)).toMatchObject({ keepDelegates: [], label: null, killSwitch: 10 });
+  });
 });
