@@ -2,15 +2,28 @@ import { formatTime } from '../functions/mail/render/format';
 import { drawdownStateSchema, snoozeStateSchema } from '../functions/domain/drawdownState';
 import { activeSnoozes, recipientSnoozesStateSchema } from '../functions/domain/recipientSnoozes';
 import { RECIPIENT_SNOOZES_RULE, SNOOZE_RULE } from '../functions/store/alertStateRepository';
+import { killSwitchStateSchema } from '../functions/domain/killSwitchDecision';
+import { killSwitchStateText } from '../functions/domain/killSwitchStateText';
+import type { DecisionSettlement } from '../functions/domain/decisionSettlement';
+import { KILL_SWITCH_RULE } from '../functions/store/killSwitchStateItem';
 
 /**
  * An alert rule's stored state in words, times in `timeZone`: one `[rule, state]` row per
  * drawdown level (`breached since ...`, `armed`, and the last alert), `snoozed for all recipients until ...` for the
- * account-wide snooze, one `snoozed for <email> until ...` row per running recipient snooze. A rule this
- * CLI does not know is shown as its keys and values.
+ * account-wide snooze, one `snoozed for <email> until ...` row per running recipient snooze, and
+ * the kill switch as `accounts show` words it (`killSwitchStateText`, with the settlement of the
+ * decision a `revoking` state names). A rule this CLI does not know is shown as its keys and values.
  */
-export function describeAlertState(rule: string, state: Record<string, unknown>, now: number, timeZone: string): [string, string][] {
+export function describeAlertState(
+  rule: string,
+  state: Record<string, unknown>,
+  now: number,
+  timeZone: string,
+  account: { readonly address: string; readonly killSwitchSettlement: DecisionSettlement | null },
+): [string, string][] {
   const time = (ms: number) => formatTime(ms, timeZone);
+  const killSwitch = rule === KILL_SWITCH_RULE ? killSwitchStateSchema.safeParse(state) : null;
+  if (killSwitch?.success) return [['kill switch', killSwitchStateText(killSwitch.data, account.address, account.killSwitchSettlement)]];
   const snooze = rule === SNOOZE_RULE ? snoozeStateSchema.safeParse(state) : null;
   if (snooze?.success) {
     return [

@@ -35,7 +35,7 @@ import { armedNote, armKnownKeys } from '../armKnownKeys';
 import { REVOKE_UNKNOWN_MODES } from '../../functions/domain/revokeUnknownMode';
 import { killSwitchStateText } from '../../functions/domain/killSwitchStateText';
 import { unknownKeyDecisionText } from '../../functions/domain/unknownKeyDecisionText';
-import { protectionStatus } from '../../functions/services/status/protectionStatus';
+import { protectionStatus, settlementOf } from '../../functions/services/status/protectionStatus';
 import { rearmKillSwitch } from '../../functions/services/protection/rearmKillSwitch';
 import { operator } from '../operator';
 
@@ -104,6 +104,28 @@ function withSettingOptions(command: Command, adding: boolean): Command {
     .option('--remove-channel <n[,n]>', "stop sending this account's notices to these channels");
 }
 
+/** What the word that turns an option off means, for the options that have one. */
+const TURNED_OFF_BY: Readonly<Record<string, string>> = {
+  drawdown: '"none" turns the levels off',
+  expiryWarnDays: '"none" turns the warnings off',
+  keepDelegate: '"none" clears the list',
+  delegateWatch: '"none" checks delegates with each poll',
+  killSwitch: '"off" turns it off',
+};
+
+/**
+ * An option given an empty value (`--keep-delegate ''`) is a usage error naming it, rather than
+ * silently no change: only `--label` and `--signer` take `""` (it removes them on update).
+ */
+function refuseEmptyOptions(options: SettingOptions): void {
+  for (const [key, value] of Object.entries(options)) {
+    if (key === 'label' || key === 'signer' || typeof value !== 'string' || value.trim() !== '') continue;
+    const option = `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+    const off = TURNED_OFF_BY[key];
+    throw new UsageError(`${option}: the value is empty; give a value${off === undefined ? '' : `, or ${off}`}`);
+  }
+}
+
 function parseAddress(value: string): string {
   return parseAddressArgument('address', value);
 }
@@ -140,6 +162,7 @@ export function register(program: Command, context: CliContext): void {
     true,
   ).action(async (address: string, options: SettingOptions) => {
     if (options.email === undefined) throw new UsageError("required option '--email <a[,b]>' not specified");
+    refuseEmptyOptions(options);
     const { addChannel, removeChannel, ...settingOptions } = options;
     const settings = settingsFrom(parseAddress(address), settingOptions);
     const rt = await context.runtime();
@@ -163,6 +186,7 @@ export function register(program: Command, context: CliContext): void {
     .option('--remove-email <a[,b]>', 'remove recipients, keeping the others')
     .action(async (address: string, options: SettingOptions) => {
       const checksummed = parseAddress(address);
+      refuseEmptyOptions(options);
       const { addEmail, removeEmail, addChannel, removeChannel, ...settingOptions } = options;
       if (options.email !== undefined && (addEmail !== undefined || removeEmail !== undefined)) {
         throw new UsageError('--email replaces the recipients; use it without --add-email and --remove-email');
@@ -338,7 +362,11 @@ export function register(program: Command, context: CliContext): void {
           `kill switch of ${account.address} has not fired: nothing to re-arm (now: ${killSwitchStateText(outcome.state, account.address)})${off}\n`,
         );
       }
-      io.out(`kill switch of ${account.address} re-armed (was ${outcome.from.status}; audited)${off}\n`);
+      const from = outcome.from;
+      const settlement = from.status === 'revoking' ? await settlementOf(rt.repos, from.decisionId) : null;
+      // Re-arming stops no revocation already queued: the signer still settles it.
+      const queued = from.status === 'revoking' && settlement === null ? '; the keys already queued are still being revoked' : '';
+      io.out(`kill switch of ${account.address} re-armed (was: ${killSwitchStateText(from, account.address, settlement, false)}; audited)${queued}${off}\n`);
     });
 
   accounts

@@ -84,7 +84,9 @@ function render(r: AccountStatusReport, now: number, timeZone: string, protectio
     lines.push(
       formatTable(
         ['RULE', 'STATE'],
-        r.alerts.flatMap((s) => describeAlertState(s.rule, s.state, now, timeZone)),
+        r.alerts.flatMap((s) =>
+          describeAlertState(s.rule, s.state, now, timeZone, { address: a.address, killSwitchSettlement: automatic.killSwitch?.settlement ?? null }),
+        ),
       ),
     );
   }

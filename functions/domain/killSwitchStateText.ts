@@ -14,15 +14,22 @@ const NOT_SIGNED: Readonly<Record<string, string>> = {
   'breaker-open': 'nothing revoked: the breaker was open',
 };
 
+/** What a kill switch that fired without a decision to sign did, in words (`a dry run: nothing revoked`); `null` for a state written before the outcome was kept. */
+export function firedOutcomeText(outcome: string | undefined): string | null {
+  return outcome === undefined ? null : (NOT_SIGNED[outcome] ?? outcome);
+}
+
 /**
  * The kill switch's state in words, for `status` and `accounts show`: armed, pending
  * confirmation since when, being revoked (the decision not settled yet), fired (what was revoked),
  * or fired and refused (nothing revoked, why, and that it can be re-armed), holding a crossing
  * from before tracking. `settlement` is the result of the decision a `revoking` state names
- * (`null` while it is not settled). `null` state: not evaluated yet.
+ * (`null` while it is not settled). `null` state: not evaluated yet. `advice: false` leaves out
+ * what re-arms it (for `accounts rearm`, saying what it replaced).
  */
-export function killSwitchStateText(state: KillSwitchState | null, address: string, settlement: DecisionSettlement | null = null): string {
+export function killSwitchStateText(state: KillSwitchState | null, address: string, settlement: DecisionSettlement | null = null, advice = true): string {
   const rearm = `"sentinel accounts rearm ${address}"`;
+  const firesAgain = advice ? `; fires again after a recovery past the re-arm margin, or ${rearm}` : '';
   if (state === null) return 'armed (not evaluated yet)';
   switch (state.status) {
     case 'idle':
@@ -32,16 +39,16 @@ export function killSwitchStateText(state: KillSwitchState | null, address: stri
     case 'pending':
       return `pending confirmation since ${iso(state.since)} (fires if the level still holds at the next evaluation)`;
     case 'fired':
-      return `FIRED at ${iso(state.at)}${state.outcome === undefined ? '' : ` (${NOT_SIGNED[state.outcome] ?? state.outcome})`}; fires again after a recovery past the re-arm margin, or ${rearm}`;
+      return `FIRED at ${iso(state.at)}${state.outcome === undefined ? '' : ` (${firedOutcomeText(state.outcome)})`}${firesAgain}`;
     case 'revoking': {
-      if (settlement === null) return `firing since ${iso(state.at)}: keys being revoked (decision ${state.decisionId}); the result follows`;
+      if (settlement === null) return `firing since ${iso(state.at)}: keys being revoked (decision ${state.decisionId})${advice ? '; the result follows' : ''}`;
       const { count } = settlement;
       const removed = count.revoked + count.gone;
       const missed = settlement.units.find((u) => u.status === 'refused' || u.status === 'failed');
       if (removed === 0)
-        return `fired at ${iso(state.at)}, ${missed?.status === 'failed' ? 'failed' : 'refused'} at ${iso(settlement.settledAt)}: ${missed?.text ?? 'nothing revoked'}; nothing revoked and no cap spent: ${rearm} arms it again (it also re-arms after a recovery past the re-arm margin)`;
+        return `fired at ${iso(state.at)}, ${missed?.status === 'failed' ? 'failed' : 'refused'} at ${iso(settlement.settledAt)}: ${missed?.text ?? 'nothing revoked'}; nothing revoked and no cap spent${advice ? `: ${rearm} arms it again (it also re-arms after a recovery past the re-arm margin)` : ''}`;
       const revoked = `${removed} of ${settlement.units.length} key${settlement.units.length === 1 ? '' : 's'} revoked`;
-      return `FIRED at ${iso(state.at)}: ${revoked}${missed ? `, ${settlement.units.length - removed} not (${missed.text})` : ''}; fires again after a recovery past the re-arm margin, or ${rearm}`;
+      return `FIRED at ${iso(state.at)}: ${revoked}${missed ? `, ${settlement.units.length - removed} not (${missed.text})` : ''}${firesAgain}`;
     }
   }
 }

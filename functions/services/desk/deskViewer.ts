@@ -1,4 +1,5 @@
 import type { TrackedAccount } from '../../domain/account';
+import { addressSchema } from '../../domain/address';
 import { normalEmail, receives } from '../../domain/deskScope';
 import type { AccountsRepository } from '../../store/accountsRepository';
 import type { DeskOperatorsRepository } from '../../store/deskOperatorsRepository';
@@ -40,9 +41,15 @@ export async function accountsOf(deps: DeskScopeDeps, viewer: DeskViewer): Promi
   return candidates.filter((account) => receives(account, viewer.email));
 }
 
-/** The account `address` if `viewer` sees it; `null` when it is not tracked or not the viewer's (both answer 404). */
+/**
+ * The account `address` (in any case, as the CLI takes it: read by `addressSchema`, so a lower-case
+ * address finds its checksummed account) if `viewer` sees it; `null` when it is not an address (a
+ * mixed case with a wrong checksum included), not tracked or not the viewer's (all answer 404).
+ */
 export async function accountFor(deps: Pick<DeskScopeDeps, 'accounts'>, viewer: DeskViewer, address: string): Promise<TrackedAccount | null> {
-  const account = await deps.accounts.get(address);
+  const read = addressSchema.safeParse(address);
+  if (!read.success) return null;
+  const account = await deps.accounts.get(read.data);
   if (!account) return null;
   return viewer.operator || receives(account, viewer.email) ? account : null;
 }

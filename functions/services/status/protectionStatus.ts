@@ -18,6 +18,12 @@ export interface ProtectionStatus {
   readonly unknownKeys: readonly UnknownKeyDecision[];
 }
 
+/** The result of the protective decision `decisionId` as the signer settled it; `null` while it is not settled, or when it is not kept. */
+export async function settlementOf(repos: Pick<Repositories, 'decisions'>, decisionId: string): Promise<DecisionSettlement | null> {
+  const decision = await repos.decisions.get(decisionId);
+  return decision === null ? null : decisionSettlement(decision, await repos.decisions.units(decision));
+}
+
 /**
  * Reads, for `status` and `accounts show`, the kill switch's state (when it is on) and, for a
  * `revoking` state, its decision's result as the signer settled it; and, when unknown-key
@@ -27,10 +33,7 @@ export async function protectionStatus(
   repos: Pick<Repositories, 'alerts' | 'decisions' | 'knownDelegates'>,
   account: Pick<TrackedAccount, 'address' | 'killSwitch' | 'revokeUnknown'>,
 ): Promise<ProtectionStatus> {
-  const settled = async (decisionId: string): Promise<DecisionSettlement | null> => {
-    const decision = await repos.decisions.get(decisionId);
-    return decision === null ? null : decisionSettlement(decision, await repos.decisions.units(decision));
-  };
+  const settled = (decisionId: string) => settlementOf(repos, decisionId);
   let killSwitch: ProtectionStatus['killSwitch'] = null;
   if (account.killSwitch !== null) {
     const { state } = await readKillSwitchState(repos.alerts, account.address);

@@ -33,6 +33,17 @@ function delegatesList(progress: DecisionProgress, delegates: readonly string[])
   return html`<ul>${items}</ul>`;
 }
 
+/** Evidence figures that are instants (`troughAt`, `heldSince`, `asOf`): stored as epoch ms, shown in the account's zone. */
+const TIME_FIGURE = /(At|Since|^asOf)$/;
+
+/** One evidence figure as the page shows it: an instant in the account's words and zone (exact ISO time for machines), anything else as stored. */
+function evidenceValue(name: string, value: string | number | boolean, timeZone: string): SafeHtml | string {
+  if (TIME_FIGURE.test(name) && typeof value === 'number' && Number.isInteger(value) && value >= 0) {
+    return html`<time datetime="${new Date(value).toISOString()}">${formatTime(value, timeZone)}</time>`;
+  }
+  return String(value);
+}
+
 function decisionItem(view: DecisionView, timeZone: string): SafeHtml {
   const { decision, progress } = view;
   const shown = outcome(progress);
@@ -40,7 +51,7 @@ function decisionItem(view: DecisionView, timeZone: string): SafeHtml {
   return html`<li class="decision">
 <p><strong>${RULE_LABEL[decision.rule]}</strong>, ${formatTime(decision.createdAt, timeZone)}${decision.dryRun ? ' (dry run)' : ''}: <span class="badge ${shown.badge}">${shown.text}</span></p>
 <p>${decision.reason}</p>
-${evidence.length === 0 ? '' : html`<dl class="figures">${evidence.map(([name, value]) => html`<dt>${name}</dt><dd>${String(value)}</dd>`)}</dl>`}
+${evidence.length === 0 ? '' : html`<dl class="figures">${evidence.map(([name, value]) => html`<dt>${name}</dt><dd>${evidenceValue(name, value, timeZone)}</dd>`)}</dl>`}
 ${delegatesList(progress, decision.delegates)}
 </li>`;
 }

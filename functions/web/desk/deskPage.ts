@@ -181,9 +181,13 @@ export async function deskPage(deps: DeskPageDeps, request: WebRequest): Promise
   }
   const accountRoute = /^\/desk\/(api\/)?accounts\/([^/]+)(\/[a-z-]+)?$/.exec(path);
   if (accountRoute) {
-    const account = await accountFor(deps, signed.viewer, decodeURIComponent(accountRoute[2] ?? ''));
+    const asked = decodeURIComponent(accountRoute[2] ?? '');
+    const account = await accountFor(deps, signed.viewer, asked);
     const notFound: DeskView = api ? { kind: 'json', status: 404, body: { error: 'not found' } } : { kind: 'not-found', chrome: signed.chrome };
     if (!account || request.method === 'POST') return notFound;
+    // An address in another case (lower case, as the CLI takes it) opens the page at its checksummed path.
+    if (!api && asked !== account.address)
+      return { kind: 'redirect', location: `${deskUrl(deps.publicBaseUrl, accountPath(account.address))}${queryOf(request.query)}` };
     const window = windowOf(request.query.get('window'));
     if (api) return accountRoute[3] === '/series' ? seriesJson(deps, account, window) : notFound;
     if (accountRoute[3] !== undefined) return notFound;
@@ -229,6 +233,11 @@ function olderLinks(deps: DeskPageDeps, page: AccountPage): AccountOlderLinks {
     deliveries: href('deliveries', page.deliveries.next),
     decisions: href('decisions', page.protection.next),
   };
+}
+
+function queryOf(query: URLSearchParams): string {
+  const text = query.toString();
+  return text === '' ? '' : `?${text}`;
 }
 
 function windowOf(value: string | null): DeskWindow {

@@ -28,10 +28,13 @@ export function overviewQueryOf(query: URLSearchParams): OverviewQuery {
 
 const STATUS_ORDER: Readonly<Record<OverviewRow['status'], number>> = { failing: 3, stale: 2, new: 1, ok: 0 };
 
+/** A firing first (its keys revoked or being revoked, or nothing revoked and why), then a crossing pending, a dry run's firing, armed, dry run, off. */
 function protectionRank(row: OverviewRow): number {
-  const state = row.killSwitch.state?.status;
-  if (state === 'fired') return 4;
-  if (state === 'pending') return 3;
+  const state = row.killSwitch.state;
+  if (row.killSwitch.levelPct === null) return 0;
+  if (state?.status === 'revoking' || (state?.status === 'fired' && state.outcome !== 'dry-run')) return 5;
+  if (state?.status === 'pending') return 4;
+  if (state?.status === 'fired') return 3;
   return row.killSwitch.arming === 'armed' ? 2 : row.killSwitch.arming === 'dry-run' ? 1 : 0;
 }
 

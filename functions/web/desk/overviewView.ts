@@ -2,6 +2,7 @@ import { accountName, formatCountdown } from '../../mail/render/format';
 import type { DeskOverview } from '../../services/desk/deskOverview';
 import type { OverviewRow } from '../../services/desk/overviewRow';
 import { SHOWN_STATUSES } from '../../domain/shownStatus';
+import { firedOutcomeText } from '../../domain/killSwitchStateText';
 import { html, type SafeHtml } from '../html';
 import { agoTime, drawdownText, money, signedMoney } from './deskFormat';
 import { accountPath, DESK_PATHS, deskUrl } from './deskPaths';
@@ -10,20 +11,31 @@ import { drawdownBar, sparkline } from './svgCharts';
 
 const STATUS_BADGE: Readonly<Record<OverviewRow['status'], string>> = { ok: 'b-ok', stale: 'b-warn', failing: 'b-bad', new: 'b-info' };
 
-/** The protection cell: the kill switch (level and state) and the unknown-keys rule. */
+/**
+ * The protection cell: the kill switch (level and state) and the unknown-keys rule. A firing whose
+ * decision was queued (`revoking`) is FIRED like one without a decision; a fired dry run says so
+ * and revoked nothing. What its keys became is the account page's "Automatic protection".
+ */
 export function protectionText(row: Pick<OverviewRow, 'killSwitch' | 'revokeUnknown'>): { text: string; badge: string } {
   const ks = row.killSwitch;
   const unknown = row.revokeUnknown === 'off' ? '' : `; unknown keys: revoke ${row.revokeUnknown === 'all' ? 'all' : 'API keys'}`;
   if (ks.levelPct === null) return { text: `kill switch off${unknown}`, badge: row.revokeUnknown === 'off' ? 'b-info' : 'b-ok' };
   const level = `${ks.levelPct}%`;
-  switch (ks.state?.status) {
-    case 'fired':
+  const state = ks.state;
+  switch (state?.status) {
+    case 'revoking':
       return { text: `kill switch FIRED (${level})${unknown}`, badge: 'b-bad' };
+    case 'fired': {
+      if (state.outcome === 'dry-run') return { text: `kill switch fired in a dry run (${level}; nothing revoked)${unknown}`, badge: 'b-info' };
+      const outcome = firedOutcomeText(state.outcome);
+      return { text: `kill switch FIRED (${level}${outcome === null ? '' : `; ${outcome}`})${unknown}`, badge: 'b-bad' };
+    }
     case 'pending':
       return { text: `kill switch pending (${level})${unknown}`, badge: 'b-warn' };
     case 'baseline':
       return { text: `kill switch held (${level})${unknown}`, badge: 'b-warn' };
-    default:
+    case 'idle':
+    case undefined:
       return { text: `kill switch ${ks.arming === 'dry-run' ? 'dry run' : 'armed'} (${level})${unknown}`, badge: ks.arming === 'dry-run' ? 'b-info' : 'b-ok' };
   }
 }

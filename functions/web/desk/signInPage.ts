@@ -19,7 +19,7 @@ export interface SignInPageDeps extends DeskScopeDeps, Omit<SignInRequestDeps, k
   readonly csrf: CsrfTokens;
   readonly publicBaseUrl: string;
   readonly stores: DeskSessionStores;
-  readonly signIns: Pick<DeskSignInRepository, 'consume'>;
+  readonly signIns: Pick<DeskSignInRepository, 'consume' | 'usedAt'>;
   /** Whether the passkey client is served (passkeys are offered where the host is a domain name, too). */
   readonly passkeys: boolean;
   readonly log: Log;
@@ -33,7 +33,8 @@ const FORM_NOTICES: ReadonlySet<string> = new Set<SignInNotice>(['signed-out', '
 
 /**
  * `/desk/sign-in`. `GET` without a token: the form asking for an address (and the passkey button);
- * `GET ?token=`: the link's page with its one button, changing nothing (mail scanners open links).
+ * `GET ?token=`: the link's page with its one button, changing nothing (mail scanners open links);
+ * a link already used says so, and when, as the revoke page does.
  * `POST` with `email`: asks for a link (rate-limited; the same answer whoever asks). `POST` with
  * `token`: checks the origin, the link, the form's anti-CSRF value, the recipient's sessions epoch
  * and that the address may still use the desk, consumes the link once, opens a session and
@@ -85,6 +86,8 @@ async function checkLink(deps: SignInPageDeps, token: string): Promise<Checked> 
 async function showLink(deps: SignInPageDeps, token: string): Promise<SignInOutcome> {
   const checked = await checkLink(deps, token);
   if (checked.kind !== 'valid') return checked;
+  const usedAt = await deps.signIns.usedAt(checked.tokenId);
+  if (usedAt !== null) return { kind: 'link-used', usedAt };
   return { kind: 'sign-in-confirm', email: checked.email, token, csrf: deps.csrf.issue('desk-sign-in', checked.tokenId), expiresAt: checked.expiresAt };
 }
 
@@ -94,7 +97,7 @@ async function useLink(deps: SignInPageDeps, token: string, csrf: string | null,
   if (!deps.csrf.verify('desk-sign-in', checked.tokenId, csrf)) return { kind: 'forbidden', reason: 'the sign-in form is missing or altered' };
   if (!(await mayUseDesk(deps, checked.email))) return { kind: 'sign-in-form', notice: 'no-access', email: '', passkeys: offered(deps) };
   const consumed = await deps.signIns.consume(checked.tokenId, checked.expiresAt);
-  if (consumed.kind === 'already-used') return { kind: 'link-used' };
+  if (consumed.kind === 'already-used') return { kind: 'link-used', usedAt: consumed.usedAt };
   const secret = newSessionSecret();
   const maxAge = await openSession(deps.stores, sessionKeyOf(secret), checked.email, 'email-link', deps.now());
   deps.log.info('desk session opened', { via: 'email-link' });

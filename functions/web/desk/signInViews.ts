@@ -13,7 +13,7 @@ export type SignInView =
   | { kind: 'sign-in-sent' }
   | { kind: 'sign-in-confirm'; email: string; token: string; csrf: string; expiresAt: number }
   | { kind: 'link-expired' }
-  | { kind: 'link-used' }
+  | { kind: 'link-used'; usedAt: number }
   | { kind: 'link-invalid'; reason: string }
   /** The link was issued before the recipient's sessions were ended everywhere. */
   | { kind: 'link-revoked' }
@@ -97,7 +97,10 @@ ${
         body: html`<h1>This sign-in link has expired</h1>${again(baseUrl, 'Sign-in links work for 15 minutes.')}`,
       };
     case 'link-used':
-      return { title: 'This sign-in link was used', body: html`<h1>This sign-in link was used</h1>${again(baseUrl, 'A sign-in link signs in once.')}` };
+      return {
+        title: 'This sign-in link was used',
+        body: html`<h1>This sign-in link was used</h1>${again(baseUrl, `It was used ${formatTime(view.usedAt, 'UTC')}, and a sign-in link signs in once.`)}`,
+      };
     case 'link-invalid':
       return {
         title: 'This link is not valid',

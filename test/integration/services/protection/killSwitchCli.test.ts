@@ -90,11 +90,27 @@ describe('kill-switch settings in the CLI', () => {
 
     const rearm = await cli('accounts', 'rearm', address);
     expect(rearm).toMatchObject({ code: 0, stderr: '' });
-    expect(rearm.stdout).toContain('re-armed (was fired; audited)');
+    // What it replaced, in the words of accounts show (not the stored status).
+    expect(rearm.stdout).toBe(`kill switch of ${address} re-armed (was: FIRED at ${new Date(firedAt).toISOString()}; audited)\n`);
     expect((await cli('accounts', 'show', address)).stdout).toMatch(/kill switch now\s+armed\n/);
     const audit = await repos.audit.listForAccount(address, 10);
     expect(audit.find((r) => r.action === 'kill-switch-rearm')).toMatchObject({ outcome: 'rearmed', message: 'kill switch re-armed (was fired)' });
     expect((await cli('accounts', 'rearm', '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65')).code).toBe(1);
+  });
+
+  it('accounts rearm on a firing whose keys are being revoked says so in words, and that re-arming stops no revocation already queued', async () => {
+    const address = '0x14dC79964da2C08b23698B3D3cc7Ca32193d9955';
+    const cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix }, Date.now, join(await mkdtemp(join(tmpdir(), 'killswitch-')), 'protection'));
+    expect((await cli('accounts', 'add', address, '--email', 'desk@example.com', '--kill-switch', '10')).code).toBe(0);
+    const repos = createRepositories(tables.client, tables.prefix);
+    const firedAt = Date.UTC(2030, 0, 7, 12);
+    await repos.alerts.compareAndSet(address, 'kill-switch', null, { status: 'revoking', at: firedAt, decisionId: 'd-queued-1' });
+    const rearm = await cli('accounts', 'rearm', address);
+    expect(rearm).toMatchObject({ code: 0, stderr: '' });
+    expect(rearm.stdout).toBe(
+      `kill switch of ${address} re-armed (was: firing since ${new Date(firedAt).toISOString()}: keys being revoked (decision d-queued-1); audited); the keys already queued are still being revoked\n`,
+    );
+    expect(rearm.stdout).not.toContain('was revoking');
   });
 
   it('accounts rearm on a kill switch that has not fired says there is nothing to re-arm, exit 0, writing and auditing nothing', async () => {
@@ -134,5 +150,30 @@ describe('kill-switch settings in the CLI', () => {
       expect(run.stderr).toContain(option.slice(2));
     }
     expect((await cli('accounts', 'show', '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65')).code).toBe(1);
+  });
+
+  it('an empty value (--keep-delegate \'\') is a usage error naming the option and its "none", not \'nothing to update\'; nothing is written; "" still removes a label', async () => {
+    const address = '0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f';
+    const cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix }, Date.now, join(await mkdtemp(join(tmpdir(), 'killswitch-')), 'protection'));
+    expect((await cli('accounts', 'add', address, '--email', 'desk@example.com', '--label', 'kept', '--kill-switch', '10', '--keep-delegate', KEPT)).code).toBe(
+      0,
+    );
+    const before = (await cli('accounts', 'show', address, '--json')).stdout;
+    for (const [args, message] of [
+      [['--keep-delegate', ''], '--keep-delegate: the value is empty; give a value, or "none" clears the list'],
+      [['--label', 'renamed', '--keep-delegate', ' '], '--keep-delegate: the value is empty; give a value, or "none" clears the list'],
+      [['--drawdown', ''], '--drawdown: the value is empty; give a value, or "none" turns the levels off'],
+      [['--kill-switch', ''], '--kill-switch: the value is empty; give a value, or "off" turns it off'],
+      [['--add-email', ''], '--add-email: the value is empty; give a value'],
+    ] as const) {
+      const run = await cli('accounts', 'update', address, ...args);
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr).toContain(message);
+      expect(run.stderr).not.toContain('nothing to update');
+    }
+    expect((await cli('accounts', 'add', '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65', '--email', 'x@example.com', '--keep-delegate', '')).code).toBe(2);
+    expect((await cli('accounts', 'show', address, '--json')).stdout).toBe(before);
+    expect((await cli('accounts', 'update', address, '--keep-delegate', 'none', '--label', '')).code).toBe(0);
+    expect(JSON.parse((await cli('accounts', 'show', address, '--json')).stdout)).toMatchObject({ keepDelegates: [], label: null, killSwitch: 10 });
   });
 });

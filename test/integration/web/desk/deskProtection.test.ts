@@ -54,9 +54,11 @@ function killSwitchRequest(account: TrackedSimAccount, reason: string, evidence:
 describe("an account's protection on the desk: the kill switch now, and every automatic decision with its outcome and evidence", () => {
   it("shows a fired kill switch in accounts show's words, its decision revoked on the chain with the figures it acted on, and a dry run; nothing of another account", async () => {
     const fired = await chain.trackAccount({ label: 'desk-fired', delegates: ['bot'] });
-    await chain.repos.accounts.updateSettings(fired.address, { killSwitch: 30 });
+    await chain.repos.accounts.updateSettings(fired.address, { killSwitch: 30, timezone: 'Asia/Kolkata' });
     const reason = 'kill-switch: drawdown 31.20% now, 1-minute re-read 30.40% ≥ 30% at 2030-01-07T09:00:00.000Z';
-    const outcome = await protect(killSwitchRequest(fired, reason, { drawdownPct: 31.2, rereadPct: 30.4, levelPct: 30, equity: 6880.5 }));
+    const trough = Date.UTC(2030, 0, 7, 9, 0);
+    const evidence = { drawdownPct: 31.2, rereadPct: 30.4, levelPct: 30, equity: 6880.5, troughAt: trough, heldSince: trough - 60_000, rereadFrom: 'stored' };
+    const outcome = await protect(killSwitchRequest(fired, reason, evidence));
     expect(outcome.kind).toBe('queued');
     if (outcome.kind !== 'queued') return;
     // What collect keeps when the kill switch fires.
@@ -89,6 +91,11 @@ describe("an account's protection on the desk: the kill switch now, and every au
       ['equity', '6880.5'],
     ])
       expect(page.body).toContain(`<dt>${name}</dt><dd>${value}</dd>`);
+    // The instants in the account's zone (Kolkata, +5:30), as the rest of the page, with the exact time for machines; never raw epoch ms.
+    expect(page.body).toContain('<dt>troughAt</dt><dd><time datetime="2030-01-07T09:00:00.000Z">Mon, 7 Jan 2030, 14:30 IST</time></dd>');
+    expect(page.body).toContain('<dt>heldSince</dt><dd><time datetime="2030-01-07T08:59:00.000Z">Mon, 7 Jan 2030, 14:29 IST</time></dd>');
+    expect(page.body).not.toContain(String(trough));
+    expect(page.body).toContain('<dt>rereadFrom</dt><dd>stored</dd>');
     expect(page.body).toContain(`<code>${fired.delegates[0]!.address}</code> (bot): revoked`);
     expect(page.body).not.toContain(escapeHtml(dryReason));
 
@@ -109,6 +116,69 @@ describe("an account's protection on the desk: the kill switch now, and every au
     expect(page.status).toBe(200);
     expect(page.body).toContain('No automatic decision in the last 90 days.');
     expect(page.body).not.toContain('Kill switch now:');
+  });
+});
+
+/** The overview row of the account labelled `label`: its protection badge (class and words). */
+function overviewProtection(body: string, label: string): { badge: string; text: string } | null {
+  const row = body.split('<tr>').find((r) => r.includes(`>${label} (0x`));
+  const match = row === undefined ? null : /class="badge ([\w-]+)">(kill switch[^<]*)</.exec(row);
+  return match ? { badge: match[1]!, text: unescapeHtml(match[2]!) } : null;
+}
+
+/** The account page's Protection badge (class and words). */
+function pageProtection(body: string): { badge: string; text: string } | null {
+  const match = /id="h-prot">Protection<\/h2>\s*<p><span class="badge ([\w-]+)">([^<]*)</.exec(body);
+  return match ? { badge: match[1]!, text: unescapeHtml(match[2]!) } : null;
+}
+
+describe("the kill switch's badge on the overview and the account page: a firing is never shown as armed", () => {
+  it('says FIRED for a queued firing (revoking) and a refused one, "fired in a dry run" for a dry run, armed only when armed; sorted by protection, firings first', async () => {
+    const tag = Math.random().toString(36).slice(2, 7);
+    const track = async (name: string, settings: { killSwitch: number; killSwitchDryRun?: boolean }) => {
+      const account = await chain.trackAccount({ label: `ks-${tag}-${name}`, delegates: ['bot', 'mm'] });
+      await chain.repos.accounts.updateSettings(account.address, settings);
+      return account;
+    };
+    const armed = await track('armed', { killSwitch: 10 });
+    const revoking = await track('revoking', { killSwitch: 10 });
+    const capped = await track('capped', { killSwitch: 10 });
+    const dry = await track('dry', { killSwitch: 5, killSwitchDryRun: true });
+    const outcome = await protect(killSwitchRequest(revoking, 'kill-switch: drawdown 30.00% now', { drawdownPct: 30, levelPct: 10 }));
+    expect(outcome.kind).toBe('queued');
+    if (outcome.kind !== 'queued') return;
+    // What collect keeps when the kill switch fires: a queued firing (every real one), then its keys revoked.
+    await chain.repos.alerts.compareAndSet(revoking.address, 'kill-switch', null, { status: 'revoking', at: Date.now(), decisionId: outcome.decisionId });
+    await queue.drain();
+    expect((await chain.chainState(revoking.address)).delegates).toEqual([]);
+    await chain.repos.alerts.compareAndSet(capped.address, 'kill-switch', null, { status: 'fired', at: Date.now(), outcome: 'capped' });
+    await chain.repos.alerts.compareAndSet(dry.address, 'kill-switch', null, { status: 'fired', at: Date.now(), outcome: 'dry-run' });
+
+    const client = deskClient(desk);
+    await signIn(desk, client, OPS);
+    const overview = await client.get(`/desk?sort=protection&dir=desc&q=ks-${tag}-`);
+    expect(overview.status).toBe(200);
+    const expected = {
+      revoking: { badge: 'b-bad', text: 'kill switch FIRED (10%)' },
+      capped: { badge: 'b-bad', text: 'kill switch FIRED (10%; nothing revoked: the cap was reached)' },
+      dry: { badge: 'b-info', text: 'kill switch fired in a dry run (5%; nothing revoked)' },
+      armed: { badge: 'b-ok', text: 'kill switch armed (10%)' },
+    };
+    for (const [name, shown] of Object.entries(expected)) expect(overviewProtection(overview.body, `ks-${tag}-${name}`), name).toEqual(shown);
+    // Firings first (the queued one and the refused one, by name), then the dry run's firing, then armed.
+    const order = [...overview.body.matchAll(new RegExp(`>ks-${tag}-(\\w+) \\(0x`, 'g'))].map((m) => m[1]);
+    expect(order).toEqual(['capped', 'revoking', 'dry', 'armed']);
+
+    for (const [account, name] of [
+      [revoking, 'revoking'],
+      [capped, 'capped'],
+      [dry, 'dry'],
+      [armed, 'armed'],
+    ] as const) {
+      const page = await client.get(`/desk/accounts/${account.address}`);
+      expect(page.status).toBe(200);
+      expect(pageProtection(page.body), name).toEqual(expected[name]);
+    }
   });
 });
 
@@ -296,5 +366,35 @@ describe("the keys section's Revoke and Revoke all buttons: today's confirmation
     expect(malformed.status).toBe(400);
     for (const answer of [noCsrf, crossSite, malformed]) expect(answer.headers.get('location')).toBeNull();
     expect((await chain.chainState(mine.address)).delegates).toHaveLength(1);
+  });
+
+  it("finds an account by its address in any case, as the CLI does: the page redirects to the checksummed path, the chart data and a Revoke answer for it; a wrong checksum or another viewer's account is 404", async () => {
+    const mine = await chain.trackAccount({ label: 'desk-case', delegates: ['k'] });
+    const theirs = await chain.trackAccount({ label: 'desk-case-theirs', delegates: ['k'] });
+    const client = deskClient(desk);
+    await signIn(desk, client, mine.emails[0]!);
+    const lower = mine.address.toLowerCase();
+    const page = await client.get(`/desk/accounts/${lower}?window=7d`);
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toBe(`${desk.server.url}/desk/accounts/${mine.address}?window=7d`);
+    const shown = await client.get(page.headers.get('location')!);
+    expect(shown.status).toBe(200);
+    expect(shown.body).toContain(`<code>${mine.address}</code>`);
+    const series = await client.get(`/desk/api/accounts/${lower}/series?window=1d`);
+    expect(series.status).toBe(200);
+    expect(JSON.parse(series.body)).toMatchObject({ account: mine.address });
+    const revoke = await client.post(`/desk/accounts/${lower}/revoke`, { ...hiddenFields(shown.body, '/revoke'), delegate: mine.delegates[0]!.address });
+    expect(revoke.status).toBe(303);
+    expect(revoke.headers.get('location')).toContain('/revoke?token=');
+    // A mixed case that is not the checksum is a typo, not this account; another viewer's account stays hidden in any case.
+    const wrongChecksum = `0x${mine.address.slice(2).replace(/[a-f]/, (c) => c.toUpperCase())}`;
+    expect(wrongChecksum.toLowerCase()).toBe(lower);
+    expect(wrongChecksum).not.toBe(mine.address);
+    for (const path of [
+      `/desk/accounts/${wrongChecksum}`,
+      `/desk/accounts/${theirs.address.toLowerCase()}`,
+      `/desk/api/accounts/${theirs.address.toLowerCase()}/series`,
+    ])
+      expect((await client.get(path)).status, path).toBe(404);
   });
 });

@@ -82,6 +82,13 @@ describe('signing in with the emailed link', () => {
     const reused = await deskClient(world).post('/desk/sign-in', hiddenFields(first.body, '/desk/sign-in'));
     expect(reused.status).toBe(409);
     expect(reused.headers.get('set-cookie')).toBeNull();
+    // Opened again once used, the link says so at once (as a used revoke link does), with no button to press.
+    for (const answer of [await deskClient(world).get(link), reused]) {
+      expect(answer.status).toBe(409);
+      expect(answer.body).toContain('<h1>This sign-in link was used</h1>');
+      expect(answer.body).toMatch(/It was used \w{3}, \d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC/);
+      expect(answer.body).not.toContain('name="token"');
+    }
   });
 
   it('refuses an altered form, another origin, an expired link and a link sent before the sessions were ended', async () => {
