@@ -36,10 +36,10 @@ const SERVICES = ['test/support/globalSetup.ts'];
 export default defineConfig({
   test: {
     pool: 'forks',
-    // Three workers on the two cores the suite is budgeted for: a quarter of the run's CPU stood idle
-    // with two (user + sys 1,256 s over 827 s of wall on two cores), while files wait on processes
-    // of their own (`npm start`, `serve`, DynamoDB Local building an index, Chromium), not on the CPU.
-    maxWorkers: 3,
+    // Two workers on the two cores the suite is budgeted for. Three were tried (the CPU stood a
+    // quarter idle with two): the CPU-bound files (synths, bundles) slowed by more than the waiting
+    // files gained (vitest 695 s against 665 s with two).
+    maxWorkers: 2,
     reporters: ['default', './test/support/summaryLineReporter.ts', './test/support/slowFilesReporter.ts'],
     // The AWS SDK warns about Node 20 in every worker; the Lambda runtime is Node 22.
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },

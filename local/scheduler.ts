@@ -23,7 +23,7 @@ export interface SchedulerOptions {
 }
 
 /** The first multiple of `everyMs` (since the epoch) after `time`. */
-export function nextBoundary(time: number, everyMs: number): number {
+function nextBoundary(time: number, everyMs: number): number {
   return (Math.floor(time / everyMs) + 1) * everyMs;
 }
 

@@ -17,7 +17,7 @@ import { localDeskAssets } from './localDesk';
 export const SHUTDOWN_DRAIN_MS = 2_500;
 
 /** How often (on the service clock) dispatch and report dispatch run locally: on the quarter minutes. */
-export const DISPATCH_EVERY_MS = 15_000;
+const DISPATCH_EVERY_MS = 15_000;
 
 export interface ServeOptions {
   readonly settings: Settings;

@@ -49,10 +49,7 @@ export class DestinationPacer {
       const earlier = order === undefined ? 0 : this.earlierUrgent(destination, order, now, spacing);
       const ready = Math.max(blocked, (this.lastGrantAt.get(destination) ?? -Infinity) + spacing, earlier);
       if (now < ready) {
-        // The job comes back after whole seconds (queue delays): the others wait past that, one spacing more.
-        const back = now + Math.ceil((ready - now) / 1_000) * 1_000;
-        this.urgentUntil.set(destination, Math.max(this.urgentUntil.get(destination) ?? 0, back + spacing));
-        if (order !== undefined) this.waitingAt(destination).set(order.id, { at: order.at, dueAt: back });
+        this.urgentWaits(destination, spacing, now, ready - now, order);
         return { kind: 'wait', ms: ready - now };
       }
       if (order !== undefined) this.urgentWaiting.get(destination)?.delete(order.id);
@@ -63,6 +60,18 @@ export class DestinationPacer {
     const next = this.nextAt.get(destination) ?? 0;
     if (now < next) return { kind: 'wait', ms: next - now };
     return this.grant(destination, now, spacing);
+  }
+
+  /**
+   * An urgent send told to wait `ms` (by this pacer, or by the slot shared between instances after
+   * this pacer let it go): the others hold back past its return, and, with `order`, later urgent
+   * sends wait behind it until it is sent.
+   */
+  urgentWaits(destination: string, spacing: number, now: number, ms: number, order?: UrgentOrder): void {
+    // The job comes back after whole seconds (queue delays): the others wait past that, one spacing more.
+    const back = now + Math.ceil(ms / 1_000) * 1_000;
+    this.urgentUntil.set(destination, Math.max(this.urgentUntil.get(destination) ?? 0, back + spacing));
+    if (order !== undefined) this.waitingAt(destination).set(order.id, { at: order.at, dueAt: back });
   }
 
   /** When an urgent send of a notice made before `order` that still waits will have gone (0: none waits). */

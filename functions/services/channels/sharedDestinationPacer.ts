@@ -26,7 +26,10 @@ export class SharedDestinationPacer implements DestinationSlots {
     const first = this.local.take(destination, spacingMs, now, urgent, order);
     if (first.kind === 'wait' || spacingMs === 0) return first;
     // An urgent send goes ahead of the slots others reserved, held only by the spacing and an announced wait.
-    return this.store.grant(destination, now, spacingMs + SHARED_PACE_MARGIN_MS, urgent);
+    const shared = await this.store.grant(destination, now, spacingMs + SHARED_PACE_MARGIN_MS, urgent);
+    // Refused the shared slot, it still waits: later urgent sends of this instance stay behind it.
+    if (shared.kind === 'wait' && urgent) this.local.urgentWaits(destination, spacingMs, now, shared.ms, order);
+    return shared;
   }
 
   async reserve(destination: string, spacingMs: number, now: number): Promise<number> {

@@ -33,11 +33,10 @@ export async function protectionStatus(
   repos: Pick<Repositories, 'alerts' | 'decisions' | 'knownDelegates'>,
   account: Pick<TrackedAccount, 'address' | 'killSwitch' | 'revokeUnknown'>,
 ): Promise<ProtectionStatus> {
-  const settled = (decisionId: string) => settlementOf(repos, decisionId);
   let killSwitch: ProtectionStatus['killSwitch'] = null;
   if (account.killSwitch !== null) {
     const { state } = await readKillSwitchState(repos.alerts, account.address);
-    killSwitch = { state, settlement: state?.status === 'revoking' ? await settled(state.decisionId) : null };
+    killSwitch = { state, settlement: state?.status === 'revoking' ? await settlementOf(repos, state.decisionId) : null };
   }
   const unknownKeys: UnknownKeyDecision[] = [];
   if (account.revokeUnknown !== 'off') {
@@ -48,7 +47,7 @@ export async function protectionStatus(
         delegate: seen.delegate,
         decisionId: seen.decisionId,
         judgedAgain: seen.judgedAgain === true,
-        settlement: await settled(seen.decisionId),
+        settlement: await settlementOf(repos, seen.decisionId),
       });
     }
   }

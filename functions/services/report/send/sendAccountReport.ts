@@ -28,8 +28,7 @@ export async function sendFollowersReport(deps: ReportDeps, address: string, mod
   const account = await deps.repos.accounts.get(address);
   if (!account) return { kind: 'skipped', reason: 'the account is no longer tracked' };
   const [records, audience] = await Promise.all([deps.repos.recipients.getMany(account.emails), mailAudience(deps.repos, account.emails, 'reports')]);
-  const to = scheduleFollowers(account.emails, records);
-  return sendPlannedReport(deps, { account, mode, plan: planFor(account, mode, now), audience, to }, now);
+  return sendAccountReport(deps, account, mode, now, { to: scheduleFollowers(account.emails, records), audience });
 }
 
 /**
@@ -56,9 +55,11 @@ export async function sendAccountReport(
   account: TrackedAccount,
   mode: ReportMode,
   now: number,
-  to?: readonly string[],
+  /** Whom of the account's addresses (default all), and their reports audience when the caller read it already (read here otherwise, over them). */
+  options: { readonly to?: readonly string[]; readonly audience?: MailAudience } = {},
 ): Promise<ReportOutcome> {
-  const audience = await mailAudience(deps.repos, to ?? account.emails, 'reports');
+  const { to } = options;
+  const audience = options.audience ?? (await mailAudience(deps.repos, to ?? account.emails, 'reports'));
   return sendPlannedReport(deps, { account, mode, plan: planFor(account, mode, now), audience, ...(to === undefined ? {} : { to }) }, now);
 }
 

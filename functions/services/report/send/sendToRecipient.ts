@@ -2,8 +2,7 @@ import { followsAccountSchedule } from '../../../domain/recipientSchedule';
 import type { TrackedAccount } from '../../../domain/account';
 import { mapConcurrent } from '../../../shared/concurrency';
 import type { ReportDeps } from './reportDeps';
-import { sendPlannedReport } from './sendAccountReport';
-import { planFor } from '../../../domain/reportPlan';
+import { sendAccountReport } from './sendAccountReport';
 import { mailAudience } from '../../../notices/audience';
 import { reportFailure, runRecipient, type RecipientSendResult } from './runRecipient';
 
@@ -39,7 +38,7 @@ export async function sendToRecipient(
         email,
         period: 'day',
         address: account.address,
-        outcome: await sendPlannedReport(deps, { account, mode, plan: planFor(account, mode, now), audience, to: [email] }, now),
+        outcome: await sendAccountReport(deps, account, mode, now, { to: [email], audience }),
       };
     } catch (error) {
       return {
