@@ -11,6 +11,12 @@ const KEPT = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
 
 describe('kill-switch settings in the CLI', () => {
   const tables = testTables();
+  /** `address` added with a kill switch at `pct` through a CLI with a protection switch file of its own; that CLI and the repositories. */
+  async function withKillSwitch(address: string, pct: string) {
+    const cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix }, Date.now, join(await mkdtemp(join(tmpdir(), 'killswitch-')), 'protection'));
+    expect((await cli('accounts', 'add', address, '--email', 'desk@example.com', '--kill-switch', pct)).code).toBe(0);
+    return { cli, repos: createRepositories(tables.client, tables.prefix) };
+  }
 
   it('adds, shows, warns while protection is off, and carries the columns through export and import', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'killswitch-'));
@@ -78,10 +84,8 @@ describe('kill-switch settings in the CLI', () => {
 
   it('accounts show and status print the kill switch state; accounts rearm re-arms a fired one, audited', async () => {
     const address = '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc';
-    const cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix }, Date.now, join(await mkdtemp(join(tmpdir(), 'killswitch-')), 'protection'));
-    expect((await cli('accounts', 'add', address, '--email', 'desk@example.com', '--kill-switch', '25')).code).toBe(0);
+    const { cli, repos } = await withKillSwitch(address, '25');
     expect((await cli('accounts', 'show', address)).stdout).toMatch(/kill switch now\s+armed \(not evaluated yet\)/);
-    const repos = createRepositories(tables.client, tables.prefix);
     const firedAt = Date.UTC(2030, 0, 7, 12);
     await repos.alerts.compareAndSet(address, 'kill-switch', null, { status: 'fired', at: firedAt });
     expect((await cli('accounts', 'show', address)).stdout).toContain(`FIRED at ${new Date(firedAt).toISOString()}`);
@@ -100,9 +104,7 @@ describe('kill-switch settings in the CLI', () => {
 
   it('accounts rearm on a firing whose keys are being revoked says so in words, and that re-arming stops no revocation already queued', async () => {
     const address = '0x14dC79964da2C08b23698B3D3cc7Ca32193d9955';
-    const cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix }, Date.now, join(await mkdtemp(join(tmpdir(), 'killswitch-')), 'protection'));
-    expect((await cli('accounts', 'add', address, '--email', 'desk@example.com', '--kill-switch', '10')).code).toBe(0);
-    const repos = createRepositories(tables.client, tables.prefix);
+    const { cli, repos } = await withKillSwitch(address, '10');
     const firedAt = Date.UTC(2030, 0, 7, 12);
     await repos.alerts.compareAndSet(address, 'kill-switch', null, { status: 'revoking', at: firedAt, decisionId: 'd-queued-1' });
     const rearm = await cli('accounts', 'rearm', address);
@@ -115,9 +117,7 @@ describe('kill-switch settings in the CLI', () => {
 
   it('accounts rearm on a kill switch that has not fired says there is nothing to re-arm, exit 0, writing and auditing nothing', async () => {
     const address = '0x976EA74026E726554dB657fA54763abd0C3a0aa9';
-    const cli = cliRunner({ SENTINEL_TABLE_PREFIX: tables.prefix }, Date.now, join(await mkdtemp(join(tmpdir(), 'killswitch-')), 'protection'));
-    expect((await cli('accounts', 'add', address, '--email', 'desk@example.com', '--kill-switch', '25')).code).toBe(0);
-    const repos = createRepositories(tables.client, tables.prefix);
+    const { cli, repos } = await withKillSwitch(address, '25');
     const pendingSince = Date.UTC(2030, 0, 7, 12);
     const states = [null, { status: 'idle' }, { status: 'pending', since: pendingSince }, { status: 'baseline' }] as const;
     for (const state of states) {
