@@ -69,10 +69,11 @@ export function decideDrawdown(input: DrawdownLevelsInput, points: DrawdownPoint
   const during = deeper ? levels.evaluate(deeper.drawdownPct, last, series, rearm ? statesAfter(rearm) : undefined) : null;
   const afterGap = during ? statesAfter(during) : rearm ? statesAfter(rearm) : undefined;
   const evaluation = levels.evaluate(result.currentPct, last, series, afterGap);
-  const notice = during?.notice ?? evaluation.notice ?? rearm?.notice ?? null;
+  const sent = during?.notice ?? evaluation.notice ?? rearm?.notice ?? null;
+  const notice = sent && namingEveryFiring(sent, [during?.notice, evaluation.notice, rearm?.notice]);
 
   // A level crossed again after recovering is dated from its new crossing.
-  const crossingFrom = rearmAt && notice !== rearm?.notice ? rearmAt.timestamp : writtenFromMs;
+  const crossingFrom = rearmAt && sent !== rearm?.notice ? rearmAt.timestamp : writtenFromMs;
   const reached = notice && crossingFrom !== null ? firstReached(curve, crossingFrom, notice.level) : null;
   // A crossing is dated (the notices then speak of a gap filled since) only at a point before the
   // newest: points were missing when it happened. At the newest point it is this poll's own.
@@ -88,6 +89,16 @@ export function decideDrawdown(input: DrawdownLevelsInput, points: DrawdownPoint
     nextLevels: levels.moved(evaluation) ? Object.fromEntries(evaluation.decisions.map((d) => [String(d.level), d.nextState])) : null,
     crossingOnMarkedStepsOnly: notice !== null && result.favourableCurrentPct < notice.level,
   };
+}
+
+/**
+ * The poll's one notice `sent`, naming as first fired every level any of the poll's evaluations
+ * fired: a step whose notice is not the one sent (the re-arm's, at the shallowest new point)
+ * still records its levels as notified, so the notice sent must name them.
+ */
+function namingEveryFiring(sent: DrawdownNotice, evaluated: readonly (DrawdownNotice | null | undefined)[]): DrawdownNotice {
+  const fired = new Set(evaluated.flatMap((n) => n?.newlyFired ?? []));
+  return { ...sent, newlyFired: sent.levels.filter((level) => fired.has(level)) };
 }
 
 /** A drawdown measured from the stored rollup and the points after it. */

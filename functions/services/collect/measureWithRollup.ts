@@ -12,6 +12,8 @@ export type RollupMeasure =
       readonly last: SeriesPoint | null;
       /** The rollup to store (`changed`: a unit closed since the stored one). */
       readonly sealed: DrawdownRollup;
+      /** `sealed` with the newest unit's points folded in too (its last unit ends at the newest point); not to store. */
+      readonly current: DrawdownRollup;
       readonly changed: boolean;
     }
   /** The store does not continue the rollup (its last point is gone or differs): measure the full window. */
@@ -50,6 +52,7 @@ export async function measureWithRollup(
     currentPct: outcome.kind === 'drawdown' ? outcome.currentPct : null,
     last: outcome.kind === 'drawdown' ? outcome.last : null,
     sealed,
+    current,
     changed: sealed !== stored,
   };
 }

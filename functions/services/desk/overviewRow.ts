@@ -1,7 +1,7 @@
 import type { TrackedAccount } from '../../domain/account';
 import type { DayFigures } from '../../domain/dayFigures';
 import { drawdown } from '../../domain/drawdown';
-import { rollupOfSeries, usableRollup } from '../../domain/drawdownRollup';
+import { emptyRollup, foldPoints, usableRollup } from '../../domain/drawdownRollup';
 import { DRAWDOWN_RULE, drawdownStateSchema } from '../../domain/drawdownState';
 import { killSwitchStateSchema, type KillSwitchState } from '../../domain/killSwitchDecision';
 import { localDate, localDayBounds } from '../../domain/localTime';
@@ -46,7 +46,7 @@ export interface OverviewRow {
   /** The listed delegate that expires first, and how many are listed. */
   readonly soonestExpiry: { readonly address: string; readonly name: string | null; readonly expiryMs: number } | null;
   readonly delegates: number;
-  /** The flow-adjusted performance index (log, rounded to 1e-6), one value per rollup unit of the drawdown window, then now. */
+  /** The flow-adjusted performance index (log, rounded to 1e-6) at the end of each rollup unit of the drawdown window, the newest unit (still open) ending at the newest point. */
   readonly spark: readonly number[];
 }
 
@@ -107,12 +107,15 @@ export async function overviewRow(
   const measured = rollup ? await measureWithRollup(prefetched(raw, fetchFrom, stores.curves), account.address, rollup, from, now) : null;
   if (rollup && measured?.kind === 'measured') {
     drawdownPct = measured.currentPct;
-    spark = measured.sealed.units.map((u) => sparkValue(u.end));
+    spark = measured.current.units.map((u) => sparkValue(u.end));
   } else {
     // No usable rollup (a new account, an interval change): the full window, as collect would measure it.
     const series = rollup ? storedSeries(await stores.curves.queryRange(account.address, account.interval, from, now)) : points;
     drawdownPct = drawdown(series)?.currentPct ?? null;
-    spark = rollupOfSeries(account.interval, from, series).units.map((u) => sparkValue(u.end));
+    spark = foldPoints(
+      emptyRollup(account.interval, from),
+      series.filter((p) => p.timestamp >= from),
+    ).units.map((u) => sparkValue(u.end));
   }
 
   const newest = points.at(-1) ?? (rollup ? rollup.last : null);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { LevelState } from '../../../functions/domain/alertMachine';
 import { decideDrawdown, quietAtRollup, type DecidedNotice } from '../../../functions/domain/decideDrawdown';
 import type { DrawdownLevelsInput } from '../../../functions/domain/drawdownLevels';
+import { levelHistory } from '../../../functions/domain/levelHistory';
 import type { SeriesPoint } from '../../../functions/domain/series';
 
 const MINUTE = 60_000;
@@ -111,6 +112,25 @@ describe('decideDrawdown', () => {
         },
       ),
     );
+  });
+
+  it('names as first fired every level a poll crossed, also those its shallowest new point already crossed', () => {
+    // The demo's fall seen by one poll: 16.5 % (past 5 and 10), then 27.7 % (past 20 too).
+    const { notices, stored } = poll([5, 10, 20], lossPath([0, 16.5, 27.7]), [2, 2]);
+    expect(notices.map((n) => [n.kind, n.level, n.newlyFired])).toEqual([['fired', 20, [5, 10, 20]]]);
+    expect([...stored.states.values()].every((s) => s.status === 'breached' && s.lastSentAt !== null)).toBe(true);
+    // The desk's alert history: each level alerted, none "no alert (snoozed)".
+    const series = lossPath([0, 16.5, 27.7]);
+    const decision = decideDrawdown(
+      { account: account([5, 10, 20]), stored: { states: new Map(), tracked: true, snoozedUntil: null }, rules: RULES, now: series[2]!.timestamp },
+      { series, writtenFromMs: series[1]!.timestamp, refetched: false },
+    );
+    if (decision.kind !== 'measured') throw new Error(decision.kind);
+    expect(levelHistory(new Map(), decision, series[2]!.timestamp).map((e) => [e.kind, 'level' in e ? e.level : null, 'notified' in e && e.notified])).toEqual([
+      ['fired', 5, true],
+      ['fired', 10, true],
+      ['fired', 20, true],
+    ]);
   });
 
   it('decides nothing without points', () => {

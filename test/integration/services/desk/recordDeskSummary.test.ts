@@ -52,4 +52,36 @@ describe('the desk summary collect writes after a poll (DynamoDB Local)', () => 
     expect(Math.max(...summary.spark)).toBeGreaterThan(1);
     for (const value of summary.spark) expect(Math.round(value * 1e6) / 1e6).toBe(value);
   });
+  it('ends the sparkline at the newest point: a loss within the current rollup unit shows, with or without a stored rollup', async () => {
+    const repos = createRepositories(tables.client, tables.prefix, { now: () => NOW });
+    const settings = accountSettingsSchema.parse({
+      address: '0x00000000000000000000000000000000000005a2',
+      email: 'spark@example.com',
+      interval: '1m',
+      drawdown: '5,10',
+    });
+    await repos.accounts.create(newTrackedAccount(settings, NOW - 30 * 86_400_000));
+    const from = NOW - lookbackWindowMs('1m', DEFAULT_COLLECT_SETTINGS.lookbackMs);
+    const points = [];
+    for (let ts = from - (from % MINUTE); ts < NOW; ts += MINUTE) {
+      const pnl = 50 * Math.sin(ts / 7_777_777);
+      points.push({ ts, equity: String(40_000 + pnl), pnl: String(pnl) });
+    }
+    // A 30 % trading loss at the newest point (12:00), alone in its rollup unit (12:00 to 13:00).
+    const before = 40_000 + 50 * Math.sin((NOW - MINUTE) / 7_777_777);
+    points.push({ ts: NOW, equity: String(before * 0.7), pnl: String(before * 0.7 - 40_000) });
+    await repos.curves.putPoints(settings.address, '1m', points, NOW + DEFAULT_COLLECT_SETTINGS.retentionMs);
+    const account = (await repos.accounts.get(settings.address))!;
+
+    const sparkEnd = async () => {
+      await recordDeskSummary(repos, account, NOW);
+      const summary = (await repos.deskSummaries.getMany([settings.address])).get(settings.address)!;
+      expect(summary.drawdownPct).toBeGreaterThan(29.9);
+      // The line's last value is the index now: about ln(0.7) below the rest.
+      return Math.min(...summary.spark.slice(0, -1)) - summary.spark.at(-1)!;
+    };
+    expect(await sparkEnd()).toBeGreaterThan(0.3); // measured from the store: no rollup stored yet
+    await (await drawdownPoll(repos, account, NOW)).commit();
+    expect(await sparkEnd()).toBeGreaterThan(0.3); // from the rollup collect stored
+  });
 });
