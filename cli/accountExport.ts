@@ -8,8 +8,15 @@ export const EXPORT_FORMATS = ['csv', 'jsonl'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /**
+ * The word a setting's off state is written as: an empty cell leaves a tracked account's setting
+ * as it is on import, so only `label` and `signer`, which an empty cell removes, are written empty.
+ */
+const OFF_WORDS: Partial<Record<keyof AccountSettings, string>> = { killSwitch: 'off', delegateWatch: 'none' };
+
+/**
  * The accounts' settings in the import format: a CSV header row with the column names and one
- * row per account (lists joined by `;`, an empty list as `none`), or one JSON object per line
+ * row per account (lists joined by `;`, an empty list as `none`, a kill switch that is off as
+ * `off`, no separate delegate watch as `none`), or one JSON object per line
  * with the same keys; last, the `channels` column: the names of the channels routed to the
  * account. Importing the output changes nothing.
  */
@@ -21,7 +28,7 @@ export function formatExport(
   const columns = SETTING_FIELDS.map((field) => ({ field, name: columnOf(field) }));
   const routed = (address: string) => channelsRoutedTo(channels, address).map((c) => c.name);
   const cells = (a: AccountSettings): [string, unknown][] => [
-    ...columns.map(({ field, name }) => [name, a[field] ?? null] as [string, unknown]),
+    ...columns.map(({ field, name }) => [name, a[field] ?? OFF_WORDS[field] ?? null] as [string, unknown]),
     [CHANNELS_COLUMN, routed(a.address)],
   ];
   if (format === 'jsonl') return accounts.map((a) => JSON.stringify(Object.fromEntries(cells(a))) + '\n').join('');

@@ -136,11 +136,16 @@ function csvRows(file: string, text: string): { line: number; record: Record<str
     }) as { record: Record<string, unknown>; info: { lines: number } }[];
     return parsed.map(({ record, info }) => ({ line: info.lines, record }));
   } catch (error) {
-    const at = error as { lines?: number; column?: number | string; message?: string };
-    throw new UsageError(
-      `${file}:${at.lines ?? '?'}${at.column === undefined ? '' : `: column ${String(at.column)}`}: not valid CSV (${at.message ?? 'unreadable'})`,
-    );
+    const at = error as { lines?: number; column?: number | string | null; message?: string };
+    throw new UsageError(`${file}:${at.lines ?? '?'}${csvErrorColumn(at.column)}: not valid CSV (${at.message ?? 'unreadable'})`);
   }
+}
+
+/** The column a csv-parse error names (a header name or a 1-based number), or nothing when it names none (`null` for a wrong cell count). */
+function csvErrorColumn(column: number | string | null | undefined): string {
+  if (typeof column === 'string' && column !== '') return `: column ${JSON.stringify(column)}`;
+  if (typeof column === 'number') return `: column ${column + 1}`;
+  return '';
 }
 
 function jsonLines(file: string, text: string): { line: number; record: Record<string, unknown> }[] {

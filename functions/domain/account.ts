@@ -290,7 +290,7 @@ export type AccountSettingsPatch = Partial<Omit<AccountSettings, 'address'>>;
 
 /** Validates an `accounts update` patch with the same rules and messages as `accountSettingsSchema`, without defaults. */
 export const accountSettingsPatchSchema = z.preprocess(
-  (v) => normalizeKeys(v, ['label', 'signer', 'killSwitch']),
+  (v) => normalizeKeys(v, ['label', 'signer']),
   z.object({
     emails: emails.optional(),
     label: label.nullable().optional(),

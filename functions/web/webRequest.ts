@@ -52,11 +52,13 @@ export type ParsedWebRequest = { kind: 'request'; request: WebRequest } | { kind
 /**
  * Reads an API Gateway event with zod, never throwing: an HTTP API / function URL event (payload
  * 2.0) or a REST API proxy event (payload 1.0, whose query arrives decoded and is re-encoded here).
+ * A path or query with a malformed percent-escape is `malformed` (every page answers it 400).
  */
 export function toWebRequest(event: APIGatewayProxyEventV2 | APIGatewayProxyEvent | unknown): ParsedWebRequest {
   const v2 = v2Schema.safeParse(event);
   if (v2.success) {
     const e = v2.data;
+    if (!decodes(e.rawPath) || !decodes(e.rawQueryString)) return MALFORMED_ESCAPE;
     return request(e.requestContext.http.method, e.rawPath, new URLSearchParams(e.rawQueryString), e.headers, e.body, e.isBase64Encoded, {
       cookies: e.cookies ?? [],
       sourceIp: e.requestContext.http.sourceIp,
@@ -74,12 +76,25 @@ export function toWebRequest(event: APIGatewayProxyEventV2 | APIGatewayProxyEven
     // A greedy resource (`/desk/{proxy+}`) names the rest of the path in its parameter.
     const proxy = e.pathParameters?.['proxy'];
     const path = e.resource?.includes('{proxy+}') && proxy != null ? e.resource.replace('{proxy+}', proxy) : (e.resource ?? e.path);
+    if (!decodes(path)) return MALFORMED_ESCAPE;
     return request(e.httpMethod, path, query, e.headers, e.body, e.isBase64Encoded ?? false, {
       cookies: [],
       sourceIp: e.requestContext?.identity?.sourceIp ?? undefined,
     });
   }
   return { kind: 'malformed', reason: 'not an API Gateway proxy event (payload 1.0 or 2.0)' };
+}
+
+/** A path or query with a `%` not followed by two hex digits, or escapes that are not UTF-8: no page can read it. */
+const MALFORMED_ESCAPE: ParsedWebRequest = { kind: 'malformed', reason: 'the address has a malformed %-escape' };
+
+function decodes(text: string): boolean {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function request(

@@ -1,4 +1,5 @@
 import type { OverviewRow } from '../../services/desk/overviewRow';
+import { protectionPhase, type ProtectionPhase } from './protectionPhase';
 
 /** The overview's sortable columns. */
 export const OVERVIEW_COLUMNS = ['account', 'equity', 'today', 'drawdown', 'status', 'protection', 'expiry', 'asof'] as const;
@@ -28,15 +29,8 @@ export function overviewQueryOf(query: URLSearchParams): OverviewQuery {
 
 const STATUS_ORDER: Readonly<Record<OverviewRow['status'], number>> = { failing: 3, stale: 2, new: 1, ok: 0 };
 
-/** A firing first (its keys revoked or being revoked, or nothing revoked and why), then a crossing pending, a dry run's firing, armed, dry run, off. */
-function protectionRank(row: OverviewRow): number {
-  const state = row.killSwitch.state;
-  if (row.killSwitch.levelPct === null) return 0;
-  if (state?.status === 'revoking' || (state?.status === 'fired' && state.outcome !== 'dry-run')) return 5;
-  if (state?.status === 'pending') return 4;
-  if (state?.status === 'fired') return 3;
-  return row.killSwitch.arming === 'armed' ? 2 : row.killSwitch.arming === 'dry-run' ? 1 : 0;
-}
+/** The protection column's order, worst first (`protectionPhase`): a firing, a crossing pending, one held from before tracking, a dry run's firing, armed, dry run, off. */
+const PHASE_RANK: Readonly<Record<ProtectionPhase, number>> = { fired: 6, pending: 5, held: 4, 'dry-run-fired': 3, armed: 2, 'dry-run': 1, off: 0 };
 
 const name = (row: OverviewRow) => (row.account.label ?? row.account.address).toLowerCase();
 
@@ -54,7 +48,7 @@ function keyOf(row: OverviewRow, column: OverviewColumn): number | string | null
     case 'status':
       return STATUS_ORDER[row.status];
     case 'protection':
-      return protectionRank(row);
+      return PHASE_RANK[protectionPhase(row.killSwitch)];
     case 'expiry':
       return row.soonestExpiry?.expiryMs ?? null;
     case 'asof':

@@ -7,6 +7,7 @@ import { html, type SafeHtml } from '../html';
 import { agoTime, drawdownText, money, signedMoney } from './deskFormat';
 import { accountPath, DESK_PATHS, deskUrl } from './deskPaths';
 import { shownRows, type OverviewColumn, type OverviewQuery } from './overviewSort';
+import { protectionPhase } from './protectionPhase';
 import { drawdownBar, sparkline } from './svgCharts';
 
 const STATUS_BADGE: Readonly<Record<OverviewRow['status'], string>> = { ok: 'b-ok', stale: 'b-warn', failing: 'b-bad', new: 'b-info' };
@@ -19,24 +20,24 @@ const STATUS_BADGE: Readonly<Record<OverviewRow['status'], string>> = { ok: 'b-o
 export function protectionText(row: Pick<OverviewRow, 'killSwitch' | 'revokeUnknown'>): { text: string; badge: string } {
   const ks = row.killSwitch;
   const unknown = row.revokeUnknown === 'off' ? '' : `; unknown keys: revoke ${row.revokeUnknown === 'all' ? 'all' : 'API keys'}`;
-  if (ks.levelPct === null) return { text: `kill switch off${unknown}`, badge: row.revokeUnknown === 'off' ? 'b-info' : 'b-ok' };
   const level = `${ks.levelPct}%`;
-  const state = ks.state;
-  switch (state?.status) {
-    case 'revoking':
-      return { text: `kill switch FIRED (${level})${unknown}`, badge: 'b-bad' };
+  switch (protectionPhase(ks)) {
+    case 'off':
+      return { text: `kill switch off${unknown}`, badge: row.revokeUnknown === 'off' ? 'b-info' : 'b-ok' };
     case 'fired': {
-      if (state.outcome === 'dry-run') return { text: `kill switch fired in a dry run (${level}; nothing revoked)${unknown}`, badge: 'b-info' };
-      const outcome = firedOutcomeText(state.outcome);
+      const outcome = ks.state?.status === 'fired' ? firedOutcomeText(ks.state.outcome) : null;
       return { text: `kill switch FIRED (${level}${outcome === null ? '' : `; ${outcome}`})${unknown}`, badge: 'b-bad' };
     }
+    case 'dry-run-fired':
+      return { text: `kill switch fired in a dry run (${level}; nothing revoked)${unknown}`, badge: 'b-info' };
     case 'pending':
       return { text: `kill switch pending (${level})${unknown}`, badge: 'b-warn' };
-    case 'baseline':
+    case 'held':
       return { text: `kill switch held (${level})${unknown}`, badge: 'b-warn' };
-    case 'idle':
-    case undefined:
-      return { text: `kill switch ${ks.arming === 'dry-run' ? 'dry run' : 'armed'} (${level})${unknown}`, badge: ks.arming === 'dry-run' ? 'b-info' : 'b-ok' };
+    case 'armed':
+      return { text: `kill switch armed (${level})${unknown}`, badge: 'b-ok' };
+    case 'dry-run':
+      return { text: `kill switch dry run (${level})${unknown}`, badge: 'b-info' };
   }
 }
 

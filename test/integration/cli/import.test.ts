@@ -387,9 +387,42 @@ describe('accounts update and import change the given settings only', () => {
           await writeFile(path, `address,${column}\n${ACCOUNT},${imported.text}\n`);
           const run = await cli('accounts', 'import', path);
           expect(run.code, run.stderr).toBe(0);
-          expect(await settings()).toEqual({ ...afterUpdate, [field]: imported.value });
+          const afterImport = await settings();
+          expect(afterImport).toEqual({ ...afterUpdate, [field]: imported.value });
+
+          // An empty cell leaves the setting as it is; only label and signer are removed by one.
+          await writeFile(path, `address,${column}\n${ACCOUNT},\n`);
+          const empty = await cli('accounts', 'import', path);
+          expect(empty.code, empty.stderr).toBe(0);
+          expect(await settings()).toEqual(field === 'label' || field === 'signer' ? { ...afterImport, [field]: null } : afterImport);
         }),
         { numRuns: 5 },
+      );
+    });
+  }
+
+  for (const format of ['csv', 'jsonl'] as const) {
+    it(`accounts export --format ${format} imported over any other settings restores every setting`, async () => {
+      const everything = fc.record(Object.fromEntries(Object.entries(SETTINGS).map(([f, s]) => [f, s.typed])) as Record<string, fc.Arbitrary<Typed>>);
+      const updateTo = async (typed: Record<string, Typed>) => {
+        const all = Object.entries(typed).flatMap(([f, t]) => [`--${SETTINGS[f]?.column ?? f}`, t.text]);
+        const set = await cli('accounts', 'update', ACCOUNT, ...all);
+        expect(set.code, set.stderr).toBe(0);
+      };
+      await fc.assert(
+        fc.asyncProperty(everything, everything, async (exported, other) => {
+          await updateTo(exported);
+          const before = await settings();
+          const out = await cli('accounts', 'export', '--format', format);
+          expect(out.code, out.stderr).toBe(0);
+          await updateTo(other);
+          const path = join(dir, `roundtrip.${format}`);
+          await writeFile(path, out.stdout);
+          const run = await cli('accounts', 'import', path);
+          expect(run.code, run.stderr).toBe(0);
+          expect(await settings()).toEqual(before);
+        }),
+        { numRuns: 10 },
       );
     });
   }

@@ -95,4 +95,25 @@ describe('recipients export / import: settings, schedules and opt-outs round-tri
     expect(security.stderr).toContain(`${file}:2: column "categories"`);
     expect(await listed()).toEqual(before);
   });
+
+  it('a file that is not valid CSV is refused naming its line, and its column only when one is known', async () => {
+    const before = await listed();
+    const file = join(dir, 'broken.csv');
+    await writeFile(file, 'email,digest\ntrader@example.com,on,extra\n');
+    const tooMany = await cli('recipients', 'import', file);
+    expect(tooMany.code).toBe(2);
+    expect(tooMany.stderr).toContain(`${file}:2: not valid CSV (Invalid Record Length`);
+    expect(tooMany.stderr).not.toContain('column null');
+
+    await writeFile(file, 'email,digest\ntrader@example.com,o"n\n');
+    const quote = await cli('recipients', 'import', file);
+    expect(quote.code).toBe(2);
+    expect(quote.stderr).toContain(`${file}:2: column "digest": not valid CSV (`);
+
+    await writeFile(file, 'email,dig"est\ntrader@example.com,on\n');
+    const header = await cli('recipients', 'import', file);
+    expect(header.code).toBe(2);
+    expect(header.stderr).toContain(`${file}:1: column 2: not valid CSV (`);
+    expect(await listed()).toEqual(before);
+  });
 });

@@ -94,4 +94,21 @@ describe('toWebRequest', () => {
       expect(toWebRequest(event).kind).toBe('malformed');
     }
   });
+
+  it('answers malformed for a path or query with a percent-escape that does not decode, in both payloads', () => {
+    const http = { requestContext: { http: { method: 'GET' } } };
+    for (const [rawPath, rawQueryString] of [
+      ['/desk/accounts/%E0%A4%A', ''],
+      ['/desk/%', ''],
+      ['/revoke', 'token=%'],
+      ['/preferences', 'token=%ZZ'],
+    ]) {
+      expect(toWebRequest({ ...http, rawPath, rawQueryString }), `${rawPath}?${rawQueryString}`).toEqual({
+        kind: 'malformed',
+        reason: 'the address has a malformed %-escape',
+      });
+    }
+    expect(toWebRequest({ resource: '/desk/{proxy+}', path: '/desk/x', pathParameters: { proxy: 'accounts/%C0' }, httpMethod: 'GET' }).kind).toBe('malformed');
+    expect(requestOf({ ...http, rawPath: '/desk/accounts/0x%41b', rawQueryString: 'window=7d&x=%25' }).query.get('x')).toBe('%');
+  });
 });
