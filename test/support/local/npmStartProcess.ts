@@ -4,6 +4,12 @@ import { isProcessAlive } from '../../../local/childProcess';
 import { afterAll } from 'vitest';
 import { waitFor } from '../waitFor';
 
+/**
+ * How often a wait on a running `npm start` looks again: each look reads the whole inbox (megabytes,
+ * charts included) or runs the CLI, which would otherwise starve the stack under test.
+ */
+export const PROBE_EVERY_MS = 2_000;
+
 /** Every descendant of `pid`, from /proc (Linux). */
 export async function descendants(pid: number): Promise<number[]> {
   const children = new Map<number, number[]>();

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { findOnPath } from '../../../local/childProcess';
 import { freePort } from '../../../local/freePort';
 
 const REPO = resolve('.');
@@ -25,12 +26,23 @@ async function getJson<T>(url: string): Promise<T> {
   });
 }
 
+/** A folder with node, npm, sh and setpriv only: the `PATH` of a machine with Node and no Java. */
+async function pathWithoutJava(): Promise<string> {
+  const bin = await mkdtemp(join(tmpdir(), 'sentinel-nojava-bin-'));
+  for (const tool of ['node', 'npm', 'sh', 'setpriv']) {
+    const found = findOnPath(tool);
+    if (found) await symlink(found, join(bin, tool));
+  }
+  return bin;
+}
+
 /**
  * A fresh state folder and free ports for one `npm start`, with the environment a second terminal
  * has: no service settings and no demo variables, so only the state folder tells the CLI where the
- * services are; and that terminal's CLI, shell, inbox and chat receiver.
+ * services are; and that terminal's CLI, shell, inbox and chat receiver. `java: false`: a machine
+ * without Java (no `JAVA_HOME`, a `PATH` with node, npm, sh and setpriv only).
  */
-export async function npmStartTerminal() {
+export async function npmStartTerminal(options: { readonly java?: boolean } = {}) {
   const stateDir = await mkdtemp(join(tmpdir(), 'sentinel-kept-'));
   const ports = { SENTINEL_PORT: await freePort(), SENTINEL_INBOX_PORT: await freePort(), SENTINEL_CHANNELS_PORT: await freePort() };
   const env: NodeJS.ProcessEnv = {
@@ -50,6 +62,10 @@ export async function npmStartTerminal() {
     delete env[key];
   }
   for (const key of Object.keys(env)) if (key.startsWith('SENTINEL_DEMO_')) delete env[key];
+  if (options.java === false) {
+    env['PATH'] = await pathWithoutJava();
+    delete env['JAVA_HOME'];
+  }
   const ran = (run: ReturnType<typeof spawnSync>): Ran => ({ code: run.status, stdout: String(run.stdout), stderr: String(run.stderr) });
   return {
     repo: REPO,
