@@ -12,8 +12,8 @@ export async function tellSecurityOff(rt: CliRuntime, email: string, account: Ad
   const now = rt.now();
   const links = await rt.links();
   const preferencesUrl = account === null ? null : links.build({ purpose: 'preferences', account, email }, now);
-  const notices = mailboxNotices({ sender: sesSenderFrom(rt.settings), mailFrom: rt.settings.MAIL_FROM, now: () => rt.now() });
-  return notices.send({ kind: 'security-off', email, preferencesUrl, by: 'cli' });
+  const notices = mailboxNotices({ repos: rt.repos, sender: sesSenderFrom(rt.settings), mailFrom: rt.settings.MAIL_FROM, now: () => rt.now(), log: rt.log });
+  return notices.send({ kind: 'security-off', account, email, preferencesUrl, by: 'cli' });
 }
 
 /** The operator's line after turning a recipient's security notices off. */

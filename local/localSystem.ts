@@ -283,7 +283,7 @@ export async function createLocalSystem(options: LocalSystemOptions): Promise<Lo
   const preferencesPage = createPreferencesPageHandler({
     ...page,
     ...preferencesPageTables(repos),
-    mailbox: mailboxNotices({ sender: alertSender, mailFrom: settings.MAIL_FROM, now }),
+    mailbox: mailboxNotices({ repos, sender: alertSender, mailFrom: settings.MAIL_FROM, now, log }),
     now,
     log,
   });

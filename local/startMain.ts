@@ -9,6 +9,7 @@ import { createTables } from '../functions/store/createTables';
 import { moveLegacyKnownKeys } from '../functions/services/knownKeys/moveLegacyKnownKeys';
 import { createDocumentClient, createDynamoDbClient } from '../functions/store/documentClient';
 import { createRepositories } from '../functions/store/repositories';
+import { TokenRepository } from '../functions/store/tokenRepository';
 import { ConfigError, loadSettings } from '../functions/config/settings';
 import { createObservability } from '../functions/shared/observability';
 import { startLocalStore } from './localStore';
@@ -185,10 +186,16 @@ async function main(): Promise<void> {
 
     const dynamoClient = createDynamoDbClient({ region: settings.AWS_REGION, ...(settings.DYNAMODB_ENDPOINT ? { endpoint: settings.DYNAMODB_ENDPOINT } : {}) });
     await createTables(dynamoClient, settings.SENTINEL_TABLE_PREFIX);
-    const repos = createRepositories(createDocumentClient(dynamoClient), settings.SENTINEL_TABLE_PREFIX);
+    const now = sim ? () => sim.simulator.clock.now() : Date.now;
+    const documents = createDocumentClient(dynamoClient);
+    // A revocation link's token is consumed by the page and checked by the signer, both on the service
+    // clock; stamped on the real one, under --fast it read hours old and every signing was refused.
+    const repos = {
+      ...createRepositories(documents, settings.SENTINEL_TABLE_PREFIX),
+      tokens: new TokenRepository(documents, settings.SENTINEL_TABLE_PREFIX, { now }),
+    };
     // Data kept in `.sentinel/` by an earlier version: known keys and announcements moved where this one reads them.
     await moveLegacyKnownKeys(repos);
-    const now = sim ? () => sim.simulator.clock.now() : Date.now;
     const { log, counters } = createObservability('local', { quiet: true });
 
     const queueFolder = args['in-memory'] ? undefined : openQueueFolder(queueFolderPath(settings.SENTINEL_TABLE_PREFIX));

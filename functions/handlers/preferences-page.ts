@@ -5,6 +5,7 @@ import { PageLinks } from '../links/pageLinks';
 import { HANDLER_CATALOG } from '../config/handlerCatalog';
 import { mailboxNotices } from '../services/preferences/mailboxNotice';
 import { AccountsRepository } from '../store/accountsRepository';
+import { DeliveryRepository } from '../store/deliveryRepository';
 import { AccountHistoryRepository } from '../store/accountHistoryRepository';
 import { AlertStateRepository } from '../store/alertStateRepository';
 import { ChannelsRepository } from '../store/channelsRepository';
@@ -29,6 +30,7 @@ const PREFERENCES_PAGE_REPOSITORIES = {
   channels: ChannelsRepository,
   tokens: TokenRepository,
   history: AccountHistoryRepository,
+  deliveries: DeliveryRepository,
 };
 
 /** `preferences-page`'s tables out of a fuller set of repositories (the local system's, a test world's): the same ones its Lambda builds. */
@@ -57,11 +59,12 @@ export function createPreferencesPageHandler(deps: PreferencesPageHandlerDeps) {
 /** Deps from the Lambda environment: preferences, alerts, accounts and channels (read), tokens (snooze# items) and history (alert# items: the snoozes set) tables, the public keys of the links it reads, the private keys of the two it mails (preferences, security-off), the anti-CSRF secret and SES (the mailbox's own notices). */
 export async function preferencesPageDepsFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): Promise<PreferencesPageHandlerDeps> {
   const { settings, page } = await pageBasics('preferences-page', env);
+  const repos = someRepositoriesFrom(settings, PREFERENCES_PAGE_REPOSITORIES);
   return {
     ...page,
     links: new PageLinks(page.links, await linkMinterFrom(settings, HANDLER_CATALOG['preferences-page'].requires.links.mints)),
-    ...someRepositoriesFrom(settings, PREFERENCES_PAGE_REPOSITORIES),
-    mailbox: mailboxNotices({ sender: sesSenderFrom(settings), mailFrom: settings.MAIL_FROM, now: page.now }),
+    ...repos,
+    mailbox: mailboxNotices({ repos, sender: sesSenderFrom(settings), mailFrom: settings.MAIL_FROM, now: page.now, log: page.log }),
   };
 }
 

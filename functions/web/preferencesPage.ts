@@ -238,7 +238,13 @@ async function postPreferences(deps: PreferencesPageDeps, request: WebRequest): 
   await deps.preferences.setOptOuts(email, saved);
   const now = deps.now();
   const confirmUrl = deps.links.build({ purpose: 'security-off', account: read.claims.account, email }, now);
-  const sent = await deps.mailbox.send({ kind: 'security-off-request', email, confirmUrl, expiresAt: now + DEFAULT_LINK_TTL_MS['security-off'] });
+  const sent = await deps.mailbox.send({
+    kind: 'security-off-request',
+    account: read.claims.account,
+    email,
+    confirmUrl,
+    expiresAt: now + DEFAULT_LINK_TTL_MS['security-off'],
+  });
   deps.log.info('security notices off requested', { account: read.claims.account, optOuts: saved.join(','), mailed: sent.kind });
   return { ...view, optOuts: saved, notice: sent.kind === 'sent' ? 'security-confirmation-sent' : 'security-confirmation-failed' };
 }
@@ -253,7 +259,13 @@ async function turnSecurityOff(
   if (!deps.csrf.verify('security-off', claims.tokenId, csrf)) return { kind: 'forbidden', reason: 'the form is missing or altered' };
   if (optOuts.includes('security')) return { kind: 'security-off-done', email: claims.email };
   await deps.preferences.optOut(claims.email, ['security']);
-  const sent = await deps.mailbox.send({ kind: 'security-off', email: claims.email, preferencesUrl: preferencesUrl(deps, claims), by: 'page' });
+  const sent = await deps.mailbox.send({
+    kind: 'security-off',
+    account: claims.account,
+    email: claims.email,
+    preferencesUrl: preferencesUrl(deps, claims),
+    by: 'page',
+  });
   deps.log.info('security notices turned off', { account: claims.account, told: sent.kind });
   return { kind: 'security-off-done', email: claims.email };
 }
@@ -271,6 +283,7 @@ async function mailNewLink(deps: PreferencesPageDeps, token: string | undefined,
   if (!(await deps.preferences.claimLinkMail(claims.email, LINK_MAIL_GAP_MS))) return { kind: 'link-mailed', recent: true };
   const sent = await deps.mailbox.send({
     kind: 'preferences-link',
+    account: claims.account,
     email: claims.email,
     preferencesUrl: preferencesUrl(deps, claims),
     expiresAt: now + DEFAULT_LINK_TTL_MS.preferences,

@@ -1,5 +1,6 @@
 import { ALERT_HISTORY_PREFIX, DELIVERY_HISTORY_PREFIX } from '../../functions/store/accountHistoryRepository';
 import { CONTROLS_KEY_PREFIX } from '../../functions/store/alertStateRepository';
+import { MAILBOX_EVENT_PREFIX } from '../../functions/services/preferences/mailboxNotice';
 import { DESK_SUMMARY_KEY_PREFIX } from '../../functions/store/deskSummaryRepository';
 import { DECISION_SIGNING_KEY_PREFIX } from '../../functions/store/decisionRepository';
 import { DECISIONS_BY_ACCOUNT_INDEX } from '../../functions/store/tableDefinitions';
@@ -292,8 +293,12 @@ export class WebStack extends Stack {
       // Consumes a snooze token (conditional put) and releases it on failure (delete); no reads, no
       // updates, and no revoke token: it can neither create nor alter one.
       .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem'], { leadingKeys: ['snooze#*'] })
-      // The snooze it set, into the account's alert history: put only, never read, never a delivery.
+      // The snooze it set, into the account's alert history: put only, never read.
       .bindTableActions(table('history'), ['dynamodb:PutItem'], { leadingKeys: [`${ALERT_HISTORY_PREFIX}*`] })
+      // Its mailbox notices, recorded as every email is: their delivery records (claimed and finished
+      // by conditional updates, under `mailbox:` only) and their entries in the account's delivery history.
+      .bindTableActions(table('deliveries'), ['dynamodb:UpdateItem'], { leadingKeys: [`${MAILBOX_EVENT_PREFIX}*`] })
+      .bindTableActions(table('history'), ['dynamodb:PutItem'], { leadingKeys: [`${DELIVERY_HISTORY_PREFIX}*`] })
       .bindLinkKeys(data.linkKeys)
       // The mailbox's own notices: the security-off confirmation and notice, a new preferences link.
       .bindMail(messaging.mail)

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { EmailSendError } from '../../mail/errors';
-import { buildMime } from '../../mail/send/mime';
-import type { MailSender } from '../../mail/send/sesSender';
-import { fromHeader } from '../delivery/mailDelivery';
+import type { Address } from '../../domain/address';
+import type { Log } from '../../shared/observability';
+import { deliverToRecipient, type MailDeliveryDeps } from '../delivery/mailDelivery';
 
 /**
  * A message to one mailbox about its own settings, sent at once (not through the notify queue):
@@ -10,11 +9,13 @@ import { fromHeader } from '../delivery/mailDelivery';
  *   link in it does that;
  * - `security-off`: security notices are now off (from the page's confirmation or the CLI);
  * - `preferences-link`: a new preferences link, asked for from an expired or revoked one's page.
+ * `account`: the account whose link it came through (or whose mail the mailbox receives); `null` for none.
  */
-export type MailboxNotice =
+export type MailboxNotice = { account: Address | null } & (
   | { kind: 'security-off-request'; email: string; confirmUrl: string; expiresAt: number }
   | { kind: 'security-off'; email: string; preferencesUrl: string | null; by: 'page' | 'cli' }
-  | { kind: 'preferences-link'; email: string; preferencesUrl: string; expiresAt: number };
+  | { kind: 'preferences-link'; email: string; preferencesUrl: string; expiresAt: number }
+);
 
 /** Sends mailbox notices. */
 export interface MailboxNotices {
@@ -24,18 +25,28 @@ export interface MailboxNotices {
 /** Outcome of one mailbox notice. */
 export type MailboxNoticeOutcome = { kind: 'sent' } | { kind: 'failed'; reason: string };
 
-/** What sending a mailbox notice needs. */
+/** What sending a mailbox notice needs: SES, and the delivery records and account history every email is recorded in. */
 export interface MailboxNoticeDeps {
-  readonly sender: MailSender;
+  readonly repos: MailDeliveryDeps['repos'];
+  readonly sender: MailDeliveryDeps['sender'];
   /** `MAIL_FROM`. */
   readonly mailFrom: string;
   readonly now: () => number;
+  readonly log: Log;
 }
+
+/** The start of a mailbox notice's event id, and so of its delivery record's key (the page's grant is scoped to it). */
+export const MAILBOX_EVENT_PREFIX = 'mailbox:';
+
+/** The delivery record's account of a notice that came through no account. */
+export const NO_ACCOUNT = 'no account';
 
 /**
  * Mailbox notices over `deps.sender`: plain text and a minimal HTML part, no `List-Unsubscribe`
- * (they are about the mailbox's own settings). Never throws on a send failure: the outcome says
- * it, without the address or link.
+ * (they are about the mailbox's own settings). Each is recorded as every email is
+ * (`deliverToRecipient`: a delivery record of its kind, listed by `sentinel deliveries`, and an
+ * entry in its account's history). Never throws on a send failure: the outcome says it, without
+ * the address or link.
  */
 export function mailboxNotices(deps: MailboxNoticeDeps): MailboxNotices {
   return {
@@ -43,21 +54,23 @@ export function mailboxNotices(deps: MailboxNoticeDeps): MailboxNotices {
       const { subject, lines, link } = contentOf(notice);
       const text = [...lines, ...(link ? ['', `${link.label}: ${link.url}`] : [])].join('\n');
       const html = `<!doctype html><html><body>${lines.map((l) => `<p>${escape(l)}</p>`).join('')}${link ? `<p><a href="${escape(link.url)}">${escape(link.label)}</a></p>` : ''}</body></html>`;
-      try {
-        const raw = await buildMime({
-          from: fromHeader(deps.mailFrom),
-          to: [notice.email],
-          subject,
-          text,
-          html,
-          eventId: `mailbox:${notice.kind}:${randomUUID()}`,
-          date: new Date(deps.now()),
-        });
-        await deps.sender.send({ raw, destinations: [notice.email], source: deps.mailFrom });
-        return { kind: 'sent' };
-      } catch (error) {
-        if (error instanceof EmailSendError) return { kind: 'failed', reason: error.code };
-        throw error;
+      const outcome = await deliverToRecipient(deps, {
+        eventId: `${MAILBOX_EVENT_PREFIX}${notice.kind}:${randomUUID()}`,
+        kind: notice.kind,
+        account: notice.account ?? NO_ACCOUNT,
+        recipient: notice.email,
+        sentAt: deps.now(),
+        compose: () => ({ rendered: { subject, text, html }, unsubscribeUrl: '', oneClickUnsubscribe: false }),
+      });
+      switch (outcome.kind) {
+        case 'sent':
+        case 'duplicate':
+          return { kind: 'sent' };
+        case 'in-progress':
+          return { kind: 'failed', reason: 'another attempt is sending it' };
+        case 'failed':
+        case 'retryable':
+          return { kind: 'failed', reason: outcome.reason };
       }
     },
   };

@@ -68,7 +68,7 @@ const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
   'channel-fanout': ['accounts', 'alertState', 'channels', 'curves', 'delegateView'],
   // pagerIncidents: a PagerDuty resolve goes only where a trigger was accepted. No fan-out's reads: that is channel-fanout.
   'channel-worker': ['accountHistory', 'channelBacklog', 'channels', 'delivery', 'pace', 'pagerIncidents'],
-  'preferences-page': ['accountHistory', 'accounts', 'alertState', 'channels', 'preferences', 'token'],
+  'preferences-page': ['accountHistory', 'accounts', 'alertState', 'channels', 'delivery', 'preferences', 'token'],
   'desk-page': [
     'accountHistory',
     'accounts',

@@ -375,6 +375,8 @@ describe('IAM statements', () => {
         accounts: ['GetItem'],
         channels: ['GetItem'],
         tokens: ['PutItem', 'DeleteItem'],
+        // Its mailbox notices' delivery records (mailbox:) alone: see the history key-space test.
+        deliveries: ['UpdateItem'],
         history: ['PutItem'],
       },
       // Read-only over the store but its own table: which accounts a viewer receives; sessions, sign-ins, rates, operators.
@@ -496,7 +498,8 @@ describe('IAM statements', () => {
     const on = (owner: string, action: string, key: string) => decide(owner, `dynamodb:${action}`, tableArn('history'), { 'dynamodb:LeadingKeys': [key] });
     for (const owner of ['collect', 'preferences-page', 'desk-page']) {
       expect(on(owner, 'PutItem', `alert#${account}`), owner).toBe('allow');
-      expect(on(owner, 'PutItem', `delivery#${account}`), owner).not.toBe('allow');
+      // The preferences page records its mailbox notices, as the senders do.
+      expect(on(owner, 'PutItem', `delivery#${account}`) === 'allow', owner).toBe(owner === 'preferences-page');
       expect(on(owner, 'PutItem', account), owner).not.toBe('allow');
       for (const action of ['UpdateItem', 'DeleteItem', 'BatchWriteItem'])
         expect(on(owner, action, `alert#${account}`), `${owner} ${action}`).not.toBe('allow');
@@ -534,6 +537,13 @@ describe('IAM statements', () => {
     for (const table of ['accounts', 'curves', 'snapshots', 'delegates', 'preferences'] as const)
       for (const action of ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'])
         expect(decide('desk-page', `dynamodb:${action}`, tableArn(table)), `${table} ${action}`).not.toBe('allow');
+  });
+
+  it("lets preferences-page claim and finish its mailbox notices' delivery records (mailbox:) and no other delivery", () => {
+    const on = (action: string, key: string) => decide('preferences-page', `dynamodb:${action}`, tableArn('deliveries'), { 'dynamodb:LeadingKeys': [key] });
+    expect(on('UpdateItem', 'mailbox:security-off:1b4e28ba#a@example.com')).toBe('allow');
+    for (const key of ['drawdown:0xabc:1#a@example.com', 'security-bounce:1#a@example.com']) expect(on('UpdateItem', key), key).not.toBe('allow');
+    for (const action of ['GetItem', 'PutItem', 'DeleteItem', 'Scan']) expect(on(action, 'mailbox:security-off:1#a@example.com'), action).not.toBe('allow');
   });
 
   it.each(['preferences-page', 'revoke-page', 'revoke-all-page', 'sign-revocation'])(

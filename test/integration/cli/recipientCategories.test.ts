@@ -68,6 +68,15 @@ describe('sentinel recipients: mail categories', () => {
     const notices = await offNotices();
     expect(notices).toHaveLength(noticesBefore + 1);
     expect(notices.at(-1)?.body.text).toMatch(/as an operator set from the command line[\s\S]*\/preferences\?token=/);
+    // Listed with the recipient's other emails, under the account its link goes through.
+    const listed = JSON.parse((await cli('deliveries', '--recipient', 'trader@example.com', '--json')).stdout) as {
+      kind: string;
+      account: string;
+      status: string;
+    }[];
+    expect(listed.filter((d) => d.kind === 'security-off')).toEqual([
+      expect.objectContaining({ account: A, status: 'sent', recipients: ['trader@example.com'] }),
+    ]);
     expect(JSON.parse(forced.stdout)).toMatchObject({ email: 'trader@example.com', categories: ['reports', 'drawdown'], optedOut: ['expiry', 'security'] });
     expect(await preferences.optOuts('trader@example.com')).toEqual(['expiry', 'security']);
 

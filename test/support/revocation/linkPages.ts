@@ -25,7 +25,7 @@ export function preferencesPageOf(parts: LinkPageParts) {
     csrf: new CsrfTokens(parts.secret),
     publicBaseUrl: parts.publicBaseUrl,
     ...preferencesPageTables(parts.repos),
-    mailbox: mailboxNotices({ sender: sesSender(), mailFrom: 'sentinel@example.com', now: Date.now }),
+    mailbox: mailboxNotices({ repos: parts.repos, sender: sesSender(), mailFrom: 'sentinel@example.com', now: Date.now, log: silentLog }),
     now: parts.now,
     log: silentLog,
   });
