@@ -1,4 +1,5 @@
 import type { ChannelConfig, ChannelType } from '../domain/channel';
+import type { Notice } from '../domain/notice';
 import type { ChannelDefinition } from './channelDefinition';
 import { discordChannel } from './discord/discordChannel';
 import { pagerdutyChannel } from './pagerduty/pagerdutyChannel';
@@ -25,4 +26,9 @@ export function channelDefinition(type: ChannelType): ChannelDefinition {
 /** The least spacing (ms) between two sends to `channel`'s destination (`limits.pace`). */
 export function spacingOf(channel: Pick<ChannelConfig, 'type' | 'chatId'>): number {
   return channelDefinition(channel.type).limits.pace(channel).spacingMs;
+}
+
+/** Whether `channel`'s type has nothing to send for `notice` (a pager and a notice that opens or closes no incident): no job, no delivery. */
+export function sendsNothing(channel: Pick<ChannelConfig, 'type' | 'chatId'>, notice: Notice): boolean {
+  return channelDefinition(channel.type).render(notice, channel) === null;
 }

@@ -26,6 +26,8 @@ export interface LoadedChannelJob {
   readonly keepsIncidents: boolean;
   /** Whether the channel was sent the trigger of the notice's incident; read only for a resolve to a type that keeps incidents. */
   readonly incidentOpen: boolean | null;
+  /** Whether the channel's type has nothing to send for the notice (a pager and a notice that opens or closes no incident). */
+  readonly sendsNothing: boolean;
 }
 
 /** The send a plan asks for. */
@@ -67,6 +69,8 @@ export type ChannelJobPlan =
   | { readonly kind: 'summary'; readonly tellBroken?: BrokenNoticeToQueue }
   /** Dropped: the channel was removed, is broken, or no longer takes the notice (`tellBroken` as for a summary). */
   | { readonly kind: 'skipped'; readonly reason: string; readonly resolveWithoutTrigger?: true; readonly tellBroken?: BrokenNoticeToQueue }
+  /** The channel's type has nothing to send for the notice: nothing is claimed, sent or recorded. */
+  | { readonly kind: 'nothing-to-send' }
   | PlannedSend;
 
 /**
@@ -74,8 +78,10 @@ export type ChannelJobPlan =
  * any write): held back while its `notBefore` is ahead (only while its channel still takes it);
  * a backlog job goes to its summary; a notice job is skipped when its channel was removed, no
  * longer routes the account or category, is broken, or is a pager told to resolve an incident it
- * was sent no trigger for; otherwise it is sent under its delivery id, taking a reserved slot when it
- * reserved one that has come, else the destination's next (`urgent` for security notices). A job
+ * was sent no trigger for; it ends there, unrecorded, when the channel's type has nothing to send
+ * for it (a job queued before the fan-out left such channels out); otherwise it is sent under its
+ * delivery id, taking a reserved slot when it reserved one that has come, else the destination's
+ * next (`urgent` for security notices). A job
  * meeting its channel broken with the notice of the break not queued yet (the worker that marked
  * it failed to queue it, or to record it queued) is told to queue it (`tellBroken`).
  */
@@ -88,6 +94,7 @@ export function planChannelJob(job: PlannedJob, loaded: LoadedChannelJob, now: n
   const tell = owed ? { tellBroken: owed } : {};
   if (job.notice === undefined) return { kind: 'summary', ...tell };
   if (routed !== null || channel === null) return { kind: 'skipped', reason: routed ?? 'the channel was removed', ...tell };
+  if (loaded.sendsNothing) return { kind: 'nothing-to-send' };
   const notice = job.notice;
   const incident = loaded.keepsIncidents ? notice.incident : null;
   if (incident?.action === 'resolve' && loaded.incidentOpen !== true)

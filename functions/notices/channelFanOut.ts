@@ -1,4 +1,4 @@
-import { channelDefinition } from '../channels/channelRegistry';
+import { channelDefinition, sendsNothing } from '../channels/channelRegistry';
 import type { TrackedAccount } from '../domain/account';
 import { checksumAddress } from '../domain/address';
 import type { ChannelRecord } from '../domain/channel';
@@ -33,7 +33,8 @@ export interface FanOutJob {
  * channel that takes it (`channelsTaking`: routed, of a type that takes its category, not muted or
  * snoozed there), each carrying that channel's own links, bound to it (its link epoch withdraws
  * them: `channels revoke-links`, `channels remove`); `withChart` where the notice has a chart and
- * the channel's type shows one.
+ * the channel's type shows one. None for a channel whose type has nothing to send for the notice
+ * (`sendsNothing`: a pager and a notice that opens or closes no incident).
  */
 export function channelFanOut(message: NotifyMessage, loaded: LoadedFanOut, links: FanOutLinks, now: number): FanOutJob[] {
   const { account } = loaded;
@@ -44,7 +45,7 @@ export function channelFanOut(message: NotifyMessage, loaded: LoadedFanOut, link
     // The "Revoke all N API keys" link's N: the delegates not removed.
     delegateCount: head.loads?.delegateCount && account.signer !== null ? loaded.delegates.filter((d) => d.removedAt === null).length : 0,
   };
-  return taking.map(({ channel }) => {
+  const jobs = taking.map(({ channel }) => {
     const notice = presentNotice(message, {
       ...shared,
       links: {
@@ -62,4 +63,5 @@ export function channelFanOut(message: NotifyMessage, loaded: LoadedFanOut, link
     });
     return { channel, notice, withChart: notice.chart !== null && channelDefinition(channel.type).limits.showsChart };
   });
+  return jobs.filter((job) => !sendsNothing(job.channel, job.notice));
 }

@@ -42,8 +42,9 @@ export interface ChannelJobDeps {
 
 export type ChannelJobOutcome =
   | { kind: 'delivered' }
-  /** Delivered before (a redelivered job), or the type sends nothing for this notice. */
+  /** Delivered before (a redelivered job). */
   | { kind: 'duplicate' }
+  /** The channel's type has nothing to send for this notice: nothing claimed, sent or recorded. */
   | { kind: 'not-applicable' }
   /** Put back on the queue to be sent after `delaySeconds`. */
   | { kind: 'requeued'; delaySeconds: number; reason: string }

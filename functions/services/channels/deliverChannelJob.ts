@@ -1,5 +1,5 @@
 import { sendToChannel } from '../../channels/channelSender';
-import { channelDefinition, spacingOf } from '../../channels/channelRegistry';
+import { channelDefinition, sendsNothing, spacingOf } from '../../channels/channelRegistry';
 import { ChannelConfigError } from '../../channels/errors';
 import type { ChannelRecord } from '../../domain/channel';
 import { destinationOf } from '../../domain/channelDestination';
@@ -33,7 +33,9 @@ export { MAX_CHANNEL_ATTEMPTS, MAX_CHANNEL_REQUEUES, type ChannelJobDeps, type C
  *
  * **Pager incidents.** A PagerDuty trigger accepted is recorded per channel and incident key; a
  * resolve is sent only while its incident is recorded open there (else skipped, counted
- * `PagerDutyResolvesSkipped`), and closes it.
+ * `PagerDutyResolvesSkipped`), and closes it. A notice that opens or closes no incident (the kill
+ * switch's result with every key revoked, an expiry notice) is never queued for a pager; one queued
+ * before that ends unclaimed and unrecorded (`not-applicable`), taking no pacing slot.
  *
  * **Chart.** A job carrying the notice's chart (`chartPng`) goes to Telegram as `sendPhoto` (the
  * buttons on the photo) and to Discord as an attached image. When the notice does not fit a photo
@@ -69,6 +71,7 @@ async function runChannelJob(deps: ChannelJobDeps, job: ChannelJob): Promise<Cha
     if (plan.resolveWithoutTrigger) deps.counters.count('PagerDutyResolvesSkipped');
     return done({ kind: 'skipped', reason: plan.reason }, plan.tellBroken);
   }
+  if (plan.kind === 'nothing-to-send') return done({ kind: 'not-applicable' });
   // A backlog's summary to a channel removed or broken empties the backlog.
   if (plan.kind === 'summary' && !('notice' in job)) return deliverBacklog(deps, job, loaded.channel, plan.tellBroken);
   if (plan.kind === 'send' && 'notice' in job) return send(deps, job, plan);
@@ -87,6 +90,7 @@ async function loadChannelJob(deps: ChannelJobDeps, job: ChannelJob): Promise<Lo
     spacingMs: channel === null ? 0 : spacingOf(channel),
     keepsIncidents: limits?.keepsIncidents ?? false,
     incidentOpen: asked ? await deps.repos.incidents.isOpen(channel.name, resolve.key) : null,
+    sendsNothing: channel !== null && 'notice' in job && sendsNothing(channel, job.notice),
   };
 }
 
@@ -148,9 +152,12 @@ async function send(deps: ChannelJobDeps, job: NoticeJob, plan: PlannedSend): Pr
       deps.counters.count('ChannelDeliveries');
       deps.counters.count(channelTypeMetric('Deliveries', channel.type));
       return done({ kind: 'delivered' });
-    case 'not-applicable':
-      await deps.repos.deliveries.complete(id, 'channel:not-applicable');
-      return done({ kind: 'not-applicable' });
+    case 'not-applicable': {
+      // Not reached (the plan ends such a job unclaimed): should a type's request and render ever disagree, the record says nothing went.
+      const reason = 'nothing was sent: the channel type has no request for this notice';
+      await deps.repos.deliveries.fail(id, reason);
+      return done({ kind: 'skipped', reason });
+    }
     case 'throttled':
       await deps.repos.deliveries.fail(id, `throttled: ${outcome.retryAfterMs} ms`);
       await deps.pacer.block(destination, outcome.retryAfterMs, wall(deps));

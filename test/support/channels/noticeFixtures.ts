@@ -178,6 +178,46 @@ export const expiringEvent: NotifyEvent = {
   stepDays: 7,
 };
 
+const BOT = '0x0000000000000000000000000000000000000011';
+
+/** The kill switch fired at the 30% level and queued the revocation of `DELEGATE` and a bot (its notice pages: a trigger). */
+export const killSwitchFiredEvent: NotifyEvent = {
+  kind: 'kill-switch',
+  eventId: `kill-switch:${ACCOUNT.toLowerCase()}:${AT}`,
+  account: ACCOUNT,
+  at: AT,
+  firing: {
+    levelPct: 30,
+    drawdownPct: 31,
+    rereadPct: 30.4,
+    peakAt: AT - 3_600_000,
+    asOf: AT,
+    reason: 'kill-switch: drawdown 31.00% now, 1-minute re-read 30.4% ≥ 30% at x',
+    requested: [DELEGATE, BOT],
+    keptWebSessions: [],
+    action: { kind: 'requested', outcome: { kind: 'queued', decisionId: 'd-fired', delegates: [DELEGATE, BOT] } },
+  },
+};
+
+/** The result of `killSwitchFiredEvent`'s decision: both keys revoked, none left. */
+export const killSwitchRevokedEvent: NotifyEvent = {
+  kind: 'decision-result',
+  eventId: 'decision-result#d-fired',
+  account: ACCOUNT,
+  at: AT + 60_000,
+  result: {
+    decisionId: 'd-fired',
+    rule: 'kill-switch',
+    reason: 'kill-switch: drawdown 31.00% now',
+    units: [
+      { address: DELEGATE, name: 'bot-a', status: 'revoked', refusal: null, text: 'revoked' },
+      { address: BOT, name: 'bot-b', status: 'revoked', refusal: null, text: 'revoked' },
+    ],
+    left: [],
+    judgedAgainAt: null,
+  },
+};
+
 /** A notice far past every destination's limits. */
 export function hugeNotice(): Notice {
   const base = noticeOf(newDelegateEvent);

@@ -28,6 +28,7 @@ const loaded = (extra: Partial<LoadedChannelJob> = {}): LoadedChannelJob => ({
   spacingMs: 1_000,
   keepsIncidents: true,
   incidentOpen: null,
+  sendsNothing: false,
   ...extra,
 });
 
@@ -133,6 +134,15 @@ describe('planChannelJob', () => {
     });
     expect(planChannelJob(noticeJob({}, resolve), loaded({ incidentOpen: true }), NOW, 900)).toMatchObject({ kind: 'send', incident: resolve.incident });
     expect(planChannelJob(noticeJob({}, resolve), loaded({ keepsIncidents: false }), NOW, 900)).toMatchObject({ kind: 'send', incident: null });
+  });
+
+  it('ends a notice its channel has nothing to send for, unclaimed; a channel removed or broken still says so', () => {
+    expect(planChannelJob(noticeJob({}, { category: 'security' }), loaded({ sendsNothing: true }), NOW, 900)).toEqual({ kind: 'nothing-to-send' });
+    const broken = channel({ state: { kind: 'broken', reason: 'key refused', since: NOW } });
+    expect(planChannelJob(noticeJob(), loaded({ channel: broken, sendsNothing: true }), NOW, 900)).toMatchObject({
+      kind: 'skipped',
+      reason: 'the channel is broken',
+    });
   });
 });
 

@@ -9,7 +9,7 @@ import { channelFanOut, type FanOutLinks, type LoadedFanOut } from '../../../fun
 import { noticeHead } from '../../../functions/notices/presentNotice';
 import { channelArb, controlsArb } from '../../support/channels/channelArbitraries';
 import { channelRecordOf } from '../../support/channels/channelRecordFixture';
-import { ACCOUNT, DELEGATE, drawdownFiredAt } from '../../support/channels/noticeFixtures';
+import { ACCOUNT, DELEGATE, drawdownFiredAt, expiringEvent, killSwitchFiredEvent, killSwitchRevokedEvent } from '../../support/channels/noticeFixtures';
 import { accountRecord } from '../../support/store/accountFixture';
 
 const NOW = Date.UTC(2026, 5, 1, 12);
@@ -73,6 +73,17 @@ describe('channelFanOut', () => {
     expect(job?.notice.links.find((l) => l.action === 'revoke-all')?.label).toBe('Revoke all 2 API keys');
     const [unsigned] = channelFanOut(newDelegate, loaded([slack], { delegates }), links, NOW);
     expect(unsigned?.notice.links.some((l) => l.action === 'revoke-all' || l.action === 'revoke')).toBe(false);
+  });
+
+  it('a pager gets only a notice that opens or closes an incident: the kill switch firing, not its result with every key revoked, nor an expiry notice', () => {
+    const channels = [
+      channelRecordOf({ name: 'chat', type: 'slack', secret: 'env:X' }, NOW),
+      channelRecordOf({ name: 'pager', type: 'pagerduty', secret: 'env:X', categories: ['security', 'expiry'] }, NOW),
+    ];
+    const takers = (event: unknown) => channelFanOut(notifyMessageSchema.parse(event), loaded(channels), links, NOW).map((j) => j.channel.name);
+    expect(takers(killSwitchFiredEvent)).toEqual(['chat', 'pager']);
+    expect(takers(killSwitchRevokedEvent)).toEqual(['chat']);
+    expect(takers(expiringEvent)).toEqual(['chat']);
   });
 
   it('no channel routed: nothing', () => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { memoryCounters } from '../../../../functions/shared/observability';
 import { channelWorld } from '../../../support/channels/channelWorld';
-import { drawdownEvent, noticeOf, recoveredEvent } from '../../../support/channels/noticeFixtures';
+import { channelDeliveryId } from '../../../../functions/domain/channelRouting';
+import type { NotifyEvent } from '../../../../functions/messages/notifyMessage';
+import { ACCOUNT, drawdownEvent, killSwitchFiredEvent, killSwitchRevokedEvent, noticeOf, recoveredEvent } from '../../../support/channels/noticeFixtures';
 
 const world = channelWorld();
 let serial = 0;
@@ -17,7 +19,7 @@ async function pager(): Promise<{ name: string; routingKey: string }> {
 }
 
 /** Runs the notices through the real channel worker, one after the other, each until the queue is empty. */
-async function deliver(channel: string, events: (typeof drawdownEvent | typeof recoveredEvent)[]): Promise<ReturnType<typeof memoryCounters>> {
+async function deliver(channel: string, events: NotifyEvent[]): Promise<ReturnType<typeof memoryCounters>> {
   const counters = memoryCounters();
   const queue = world.worker({ counters });
   for (const event of events) {
@@ -64,5 +66,19 @@ describe('PagerDuty resolves follow triggers', () => {
     ]);
     expect(world.to(routingKey).map((r) => r.status)).toEqual([400]);
     expect(world.receivers.unmatchedResolves).toEqual([]);
+  });
+});
+
+describe('the kill switch on a pager', () => {
+  it('its firing pages; its result with every key revoked sends the pager nothing, and neither the delivery record nor the history says it was sent', async () => {
+    const { name, routingKey } = await pager();
+    await deliver(name, [killSwitchFiredEvent, killSwitchRevokedEvent]);
+    expect(actions(routingKey)).toEqual(['trigger']);
+    const fired = await world.repos().deliveries.get(channelDeliveryId(killSwitchFiredEvent.eventId, name));
+    expect(fired?.status).toBe('sent');
+    // No record of the result: no delivery was made (`sentinel deliveries` lists none), as the desk's history shows none.
+    expect(await world.repos().deliveries.get(channelDeliveryId(killSwitchRevokedEvent.eventId, name))).toBeNull();
+    const { entries } = await world.repos().history.deliveries(ACCOUNT, 50, null);
+    expect(entries.filter((e) => e.to === name).map((e) => [e.eventId, e.outcome])).toEqual([[killSwitchFiredEvent.eventId, 'sent']]);
   });
 });
