@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../../infra/bundling/handlerEntry';
@@ -131,6 +132,15 @@ describe('every stage synthesizes offline with real bundles, cdk-nag clean', () 
   }, 180_000);
 });
 
+/**
+ * `NODE_OPTIONS` that install the test bundle cache in the CDK app's process when `cdk synth` runs
+ * it (`appBundleCache.mjs`): its bundles were built, cold, by the in-process synths and the bundle
+ * tests from the same sources and settings; a changed source still bundles here for real.
+ */
+const APP_BUNDLE_CACHE = [process.env['NODE_OPTIONS'], `--import ${pathToFileURL(join(PROJECT_ROOT, 'test/support/infra/appBundleCache.mjs')).href}`]
+  .filter((option) => option !== undefined && option !== '')
+  .join(' ');
+
 describe('the cdk CLI', () => {
   it(
     'runs `cdk synth -c stage=testnet` from cdk.json with the network unreachable',
@@ -140,7 +150,7 @@ describe('the cdk CLI', () => {
         const context = Object.entries(deployedStageContext('testnet')).flatMap(([k, v]) => ['-c', `${k}=${v}`]);
         const run = spawnSync('npx', ['--no-install', 'cdk', 'synth', ...context, '--quiet', '--no-notices', '-o', outdir], {
           cwd: PROJECT_ROOT,
-          env: { ...process.env, ...NO_NETWORK },
+          env: { ...process.env, ...NO_NETWORK, NODE_OPTIONS: APP_BUNDLE_CACHE },
           encoding: 'utf8',
           timeout: 560_000,
         });
@@ -154,7 +164,7 @@ describe('the cdk CLI', () => {
         rmSync(outdir, { recursive: true, force: true });
       }
     },
-    600_000, // a full CLI synth bundling twelve functions: minutes on the shared, loaded 2-core machine
+    600_000, // a full CLI synth, bundling every function when the bundle cache is cold: minutes on the shared, loaded 2-core machine
   );
 
   it.each([

@@ -42,7 +42,7 @@ let outdir: string | undefined;
  * Synthesizes one stage in-process, the way `cdk synth -c stage=<stage>` does (real esbuild
  * bundling, cdk-nag plugin), and returns its templates. Throws when validation fails. The bundles
  * come from the test bundle cache (`bundleCache.ts`) when an earlier synth of this checkout built
- * them from the same sources and settings; the `cdk synth` CLI test bundles cold.
+ * them from the same sources and settings (the `cdk synth` CLI test takes them from there too).
  * `schemaValidation: false` skips CDK's built-in CloudFormation schema check (slow to load; the
  * stage synth tests keep it on). `mutate` changes the stacks before synthesis.
  */
