@@ -5,13 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../../infra/bundling/handlerEntry';
 import { STAGE_NAMES } from '../../../infra/config/chainEnvironments';
 import type { SentinelStacks } from '../../../infra/sentinelApp';
-import { cleanUpSynth, deployedStageContext, synthStage } from '../../support/infra/synthStage';
-
-afterAll(cleanUpSynth);
+import { deployedStageContext, synthStage } from '../../support/infra/synthStage';
 
 /** The REST base of each chain environment, written out here (not read from the config under test). */
 const CHAIN_REST_BASE_EXPECTED: Readonly<Record<string, string>> = {
