@@ -11,7 +11,8 @@ import { defineConfig } from 'vitest/config';
  *   in 2.6 s instead of 23-34 s), so an integration test restores what it changes (environment
  *   variables it sets are its own, fake timers are put back) and takes its own table prefix;
  * - `infra`: CDK synth, bundles and policies; one module graph per worker (`isolate: false`, aws-cdk-lib
- *   loaded once); each in-process synth takes its bundles from the test bundle cache
+ *   loaded once, and a stage synthesized once per worker for the files that ask for the same context);
+ *   each in-process synth takes its bundles from the test bundle cache
  *   (`test/support/infra/bundleCache.ts`) when they were built before from the same sources;
  * - `e2e`: headless Chromium and `npm start`.
  *
@@ -32,6 +33,8 @@ const E2E_TESTS: readonly string[] = ['test/e2e/**/*.test.ts'];
 
 const ALL = ['test/**/*.test.ts'];
 const SERVICES = ['test/support/globalSetup.ts'];
+/** The infra tier's cloud-assembly folder, removed when the run ends. */
+const SYNTH_DIR = 'test/support/infra/synthDirSetup.ts';
 
 export default defineConfig({
   test: {
@@ -57,7 +60,10 @@ export default defineConfig({
           isolate: false,
         },
       },
-      { extends: true, test: { name: 'infra', include: [...INFRA_TESTS], testTimeout: 30_000, hookTimeout: 60_000, isolate: false } },
+      {
+        extends: true,
+        test: { name: 'infra', include: [...INFRA_TESTS], globalSetup: [SYNTH_DIR], testTimeout: 30_000, hookTimeout: 60_000, isolate: false },
+      },
       { extends: true, test: { name: 'e2e', include: [...E2E_TESTS], globalSetup: SERVICES, testTimeout: 30_000, hookTimeout: 60_000 } },
     ],
   },

@@ -12,7 +12,9 @@ import { TEST_CONTEXT } from '../../support/infra/synthStage';
 /** The synthesized report queue's visibility timeout (s) and receive count. */
 function deployedReportQueue(): { visibilityTimeoutSeconds: number; maxReceiveCount: number } {
   const context: Record<string, unknown> = { ...TEST_CONTEXT };
-  const stack = new MessagingStack(new App(), 'Messaging', { config: loadStageConfig((key) => context[key]) });
+  // The CloudFormation schema check (about 8 s of CPU to load per process) is the stage synths' job.
+  const app = new App({ builtinCloudFormationValidation: false });
+  const stack = new MessagingStack(app, 'Messaging', { config: loadStageConfig((key) => context[key]) });
   const queues = Template.fromStack(stack).findResources('AWS::SQS::Queue', { Properties: { QueueName: 'sentinel-devnet-report' } });
   const [queue] = Object.values(queues) as { Properties: { VisibilityTimeout: number; RedrivePolicy: { maxReceiveCount: number } } }[];
   if (!queue) throw new Error('no report queue in the stack');

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { HANDLER_CATALOG, HANDLER_NAMES } from '../../../functions/config/handlerCatalog';
 import { LINK_PURPOSES } from '../../../functions/domain/linkClaims';
 import { FUNCTION_SIZING } from '../../../infra/config/functionSizing';
@@ -32,7 +32,7 @@ import { LINK_RATE_WINDOW_SECONDS } from '../../../infra/config/stageConfig';
 import { CHAIN_POLL_FAILURE_ALARM, LINK_FLOOD_BLOCKED_ALARM, MAIL_THROTTLED_ALARM } from '../../../infra/stacks/MonitoringStack';
 import { series, simulateAlarm, type AlarmMetric, type RawPoint, type SimulatedAlarm } from '../../../infra/monitoring/alarmSimulator';
 import { TEST_ACCOUNT, TEST_REGION, resolveIntrinsics } from '../../support/infra/policyEvaluator';
-import { STACK_PARTS, TEST_CONTEXT, cleanUpSynth, synthStage, type SynthResult, type TemplateJson } from '../../support/infra/synthStage';
+import { STACK_PARTS, TEST_CONTEXT, synthStage, type SynthResult, type TemplateJson } from '../../support/infra/synthStage';
 import { benchBundle } from '../../support/infra/benchBundles';
 
 let synth: SynthResult;
@@ -41,7 +41,6 @@ beforeAll(() => {
   // Schema validation is slow to load and runs in stages.test.ts; everything else here is real.
   synth = synthStage(TEST_CONTEXT, { schemaValidation: false });
 }, 600_000);
-afterAll(cleanUpSynth);
 
 type Resource = TemplateJson['Resources'][string];
 function resourcesOf(type: string): [string, Resource][] {

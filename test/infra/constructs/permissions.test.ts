@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { HANDLER_NAMES, type HandlerName } from '../../../functions/config/handlerCatalog';
 import { OWNER_KEY_ADMIN_ACTIONS } from '../../../infra/constructs/OwnerKeys';
 import { IDENTITY_DEFAULT_FUNCTION } from '../../../infra/constructs/MailSender';
@@ -12,7 +12,7 @@ import {
   type PolicyRequest,
   type PolicyStatementJson,
 } from '../../support/infra/policyEvaluator';
-import { STACK_PARTS, TEST_CONTEXT, cleanUpSynth, synthStage, type SynthResult } from '../../support/infra/synthStage';
+import { STACK_PARTS, TEST_CONTEXT, synthStage, type SynthResult } from '../../support/infra/synthStage';
 
 /** The identity policy statements of one role, intrinsics resolved. */
 interface RolePolicy {
@@ -130,7 +130,6 @@ beforeAll(() => {
   synth = synthStage(TEST_CONTEXT, { schemaValidation: false });
   roles = collectRoles();
 }, 600_000);
-afterAll(cleanUpSynth);
 
 describe('IAM statements', () => {
   it('grants no wildcard action, and a wildcard resource only as the alias-conditioned owner-key grant', () => {
