@@ -37,6 +37,14 @@ describe('recipients export / import: settings, schedules and opt-outs round-tri
   });
 
   const listed = async () => JSON.parse((await cli('recipients', 'list', '--json')).stdout) as unknown[];
+  /** Imports `content` from the file `name`, expecting the usage error (exit 2); its stderr. */
+  const refusedImport = async (name: string, content: string): Promise<{ file: string; stderr: string }> => {
+    const file = join(dir, name);
+    await writeFile(file, content);
+    const run = await cli('recipients', 'import', file);
+    expect(run.code, run.stdout).toBe(2);
+    return { file, stderr: run.stderr };
+  };
 
   for (const format of ['csv', 'jsonl'] as const) {
     it(`a ${format} export imported back restores what was changed since, and a second import changes nothing`, async () => {
@@ -82,38 +90,26 @@ describe('recipients export / import: settings, schedules and opt-outs round-tri
 
   it('a bad value refuses the whole file, naming the file, line and column; nothing is written', async () => {
     const before = await listed();
-    const file = join(dir, 'bad.csv');
-    await writeFile(file, 'email,digest,weekly\ntrader@example.com,on,mon\ndesk@example.com,off,funday\n');
-    const run = await cli('recipients', 'import', file);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`${file}:3: column "weekly": "funday" must be a day of the week`);
+    const bad = await refusedImport('bad.csv', 'email,digest,weekly\ntrader@example.com,on,mon\ndesk@example.com,off,funday\n');
+    expect(bad.stderr).toContain(`${bad.file}:3: column "weekly": "funday" must be a day of the week`);
     expect(await listed()).toEqual(before);
 
-    await writeFile(file, 'email,categories\nrisk@example.com,reports\n');
-    const security = await cli('recipients', 'import', file);
-    expect(security.code).toBe(2);
-    expect(security.stderr).toContain(`${file}:2: column "categories"`);
+    const security = await refusedImport('bad.csv', 'email,categories\nrisk@example.com,reports\n');
+    expect(security.stderr).toContain(`${security.file}:2: column "categories"`);
     expect(await listed()).toEqual(before);
   });
 
   it('a file that is not valid CSV is refused naming its line, and its column only when one is known', async () => {
     const before = await listed();
-    const file = join(dir, 'broken.csv');
-    await writeFile(file, 'email,digest\ntrader@example.com,on,extra\n');
-    const tooMany = await cli('recipients', 'import', file);
-    expect(tooMany.code).toBe(2);
-    expect(tooMany.stderr).toContain(`${file}:2: not valid CSV (Invalid Record Length`);
+    const tooMany = await refusedImport('broken.csv', 'email,digest\ntrader@example.com,on,extra\n');
+    expect(tooMany.stderr).toContain(`${tooMany.file}:2: not valid CSV (Invalid Record Length`);
     expect(tooMany.stderr).not.toContain('column null');
 
-    await writeFile(file, 'email,digest\ntrader@example.com,o"n\n');
-    const quote = await cli('recipients', 'import', file);
-    expect(quote.code).toBe(2);
-    expect(quote.stderr).toContain(`${file}:2: column "digest": not valid CSV (`);
+    const quote = await refusedImport('broken.csv', 'email,digest\ntrader@example.com,o"n\n');
+    expect(quote.stderr).toContain(`${quote.file}:2: column "digest": not valid CSV (`);
 
-    await writeFile(file, 'email,dig"est\ntrader@example.com,on\n');
-    const header = await cli('recipients', 'import', file);
-    expect(header.code).toBe(2);
-    expect(header.stderr).toContain(`${file}:1: column 2: not valid CSV (`);
+    const header = await refusedImport('broken.csv', 'email,dig"est\ntrader@example.com,on\n');
+    expect(header.stderr).toContain(`${header.file}:1: column 2: not valid CSV (`);
     expect(await listed()).toEqual(before);
   });
 });

@@ -17,18 +17,17 @@ const MINUTE = 60_000;
 describe('the desk summary collect writes after a poll (DynamoDB Local)', () => {
   const tables = testTables();
   const meter = meterCapacity();
+  /** A 1m account tracked for 30 days, with drawdown levels 5 and 10; its repositories on `NOW`. */
+  const trackedMinuteAccount = async (address: string) => {
+    const repos = createRepositories(tables.client, tables.prefix, { now: () => NOW });
+    const settings = accountSettingsSchema.parse({ address, email: 'spark@example.com', interval: '1m', drawdown: '5,10' });
+    await repos.accounts.create(newTrackedAccount(settings, NOW - 30 * 86_400_000));
+    return { repos, settings, from: NOW - lookbackWindowMs('1m', DEFAULT_COLLECT_SETTINGS.lookbackMs) };
+  };
 
   it("costs one write unit for a 1m account with a whole drawdown window (its sparkline's values rounded to 1e-6)", async () => {
-    const repos = createRepositories(tables.client, tables.prefix, { now: () => NOW });
-    const settings = accountSettingsSchema.parse({
-      address: '0x00000000000000000000000000000000000005a1',
-      email: 'spark@example.com',
-      interval: '1m',
-      drawdown: '5,10',
-    });
-    await repos.accounts.create(newTrackedAccount(settings, NOW - 30 * 86_400_000));
+    const { repos, settings, from } = await trackedMinuteAccount('0x00000000000000000000000000000000000005a1');
     // A strong run-up with noise: index values far from zero, each with many digits before rounding.
-    const from = NOW - lookbackWindowMs('1m', DEFAULT_COLLECT_SETTINGS.lookbackMs);
     let equity = 40_000;
     let pnl = 0;
     const points = [];
@@ -53,15 +52,7 @@ describe('the desk summary collect writes after a poll (DynamoDB Local)', () => 
     for (const value of summary.spark) expect(Math.round(value * 1e6) / 1e6).toBe(value);
   });
   it('ends the sparkline at the newest point: a loss within the current rollup unit shows, with or without a stored rollup', async () => {
-    const repos = createRepositories(tables.client, tables.prefix, { now: () => NOW });
-    const settings = accountSettingsSchema.parse({
-      address: '0x00000000000000000000000000000000000005a2',
-      email: 'spark@example.com',
-      interval: '1m',
-      drawdown: '5,10',
-    });
-    await repos.accounts.create(newTrackedAccount(settings, NOW - 30 * 86_400_000));
-    const from = NOW - lookbackWindowMs('1m', DEFAULT_COLLECT_SETTINGS.lookbackMs);
+    const { repos, settings, from } = await trackedMinuteAccount('0x00000000000000000000000000000000000005a2');
     const points = [];
     for (let ts = from - (from % MINUTE); ts < NOW; ts += MINUTE) {
       const pnl = 50 * Math.sin(ts / 7_777_777);
