@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { addressSchema } from './address';
 import { channelNameSchema } from './channel';
 import { timestampMsSchema } from './curvePoint';
+import { deskReturnPathSchema } from './deskReturnPath';
 import { oneClickCategorySchema } from './mailCategory';
 
 /** What an action link does. */
@@ -116,7 +117,8 @@ export const linkClaimsSchema = z.discriminatedUnion('purpose', [
   /**
    * Signs `email` in to the desk page, once (its page's POST consumes it), within 15 minutes. It
    * names no account: the session sees the accounts `email` receives. `issuedAt` is checked
-   * against the recipient's desk sessions epoch (`recipients revoke-sessions` voids it).
+   * against the recipient's desk sessions epoch (`recipients revoke-sessions` voids it). `next`
+   * is the desk page the sign-in was asked from, where it returns (the overview without one).
    */
   z.strictObject({
     purpose: z.literal('desk-sign-in'),
@@ -124,6 +126,7 @@ export const linkClaimsSchema = z.discriminatedUnion('purpose', [
     tokenId: base.tokenId,
     email: z.email(),
     issuedAt: timestampMsSchema,
+    next: deskReturnPathSchema.optional(),
   }),
 ]);
 export type LinkClaims = z.infer<typeof linkClaimsSchema>;

@@ -31,11 +31,11 @@ export type SignInRequestOutcome = { kind: 'requested' } | { kind: 'invalid-emai
 /**
  * Asks for a sign-in link for `email` from `client` (its network address): when the client is
  * under its limit and the address under its own, and the address receives reports or is an
- * operator, a 15-minute single-use link is mailed to it. Every valid request answers `requested`
+ * operator, a 15-minute single-use link is mailed to it (carrying `next`, the desk page it returns to). Every valid request answers `requested`
  * (over-limit addresses and strangers included) after at least `answerFloorMs`; only a client over
  * its own limit is told `too-many`.
  */
-export async function requestSignIn(deps: SignInRequestDeps, request: { email: string; client: string }): Promise<SignInRequestOutcome> {
+export async function requestSignIn(deps: SignInRequestDeps, request: { email: string; client: string; next?: string }): Promise<SignInRequestOutcome> {
   const started = deps.now();
   const parsed = z.email().safeParse(request.email.trim());
   if (!parsed.success) return { kind: 'invalid-email' };
@@ -44,7 +44,8 @@ export async function requestSignIn(deps: SignInRequestDeps, request: { email: s
   const underAddressLimit = (await deps.rates.hit('address', email, SIGN_IN_LIMITS.windowMs, started)) <= SIGN_IN_LIMITS.perAddress;
   if (underAddressLimit && (await mayUseDesk(deps, email))) {
     const now = deps.now();
-    const sent = await deps.mail(email, deps.links.build({ purpose: 'desk-sign-in', email }, now), now + DEFAULT_LINK_TTL_MS['desk-sign-in']);
+    const link = deps.links.build({ purpose: 'desk-sign-in', email, ...(request.next !== undefined ? { next: request.next } : {}) }, now);
+    const sent = await deps.mail(email, link, now + DEFAULT_LINK_TTL_MS['desk-sign-in']);
     if (sent.kind === 'failed') deps.log.warn('desk sign-in email not sent', { reason: sent.reason });
   }
   const waited = deps.now() - started;

@@ -12,7 +12,7 @@ import { checkSameOrigin, originHeadersOf } from '../sameOrigin';
 import type { WebRequest } from '../webRequest';
 import type { DeskAssets } from './deskAssets';
 import type { DeskChrome } from './deskLayout';
-import { accountPath, DESK_PATHS, deskUrl } from './deskPaths';
+import { accountPath, DESK_PATHS, deskUrl, signInReturn } from './deskPaths';
 import type { DeskView } from './deskView';
 import { clearCookieHeader, isSessionSecret, sessionCookieFor, sessionKeyOf, type SessionCookie } from './sessionCookie';
 import { signInPage, type SignInPageDeps } from './signInPage';
@@ -93,7 +93,8 @@ export async function deskPage(deps: DeskPageDeps, request: WebRequest): Promise
     if (api) return { kind: 'json', status: 401, body: { error: 'not signed in' } };
     if (path === DESK_PATHS.signOut) return signedOutRedirect(deps, cookie, 'signed-out');
     if (request.method === 'POST') return { kind: 'forbidden', reason: 'You are not signed in' };
-    return { kind: 'redirect', location: deskUrl(deps.publicBaseUrl, DESK_PATHS.signIn) };
+    const next = signInReturn(`${path}${request.query.size > 0 ? `?${request.query.toString()}` : ''}`);
+    return { kind: 'redirect', location: deskUrl(deps.publicBaseUrl, DESK_PATHS.signIn, next ? { next } : undefined) };
   }
   if (request.method === 'POST') {
     const origin = checkSameOrigin(originHeadersOf(request), deps.publicBaseUrl);

@@ -1,3 +1,5 @@
+import { deskReturnPath } from '../../domain/deskReturnPath';
+
 /** The desk page's paths under `PUBLIC_BASE_URL`. */
 export const DESK_PATHS = {
   overview: '/desk',
@@ -22,4 +24,17 @@ export function accountPath(address: string): string {
 export function deskUrl(baseUrl: string, path: string, query?: Readonly<Record<string, string>>): string {
   const search = query && Object.keys(query).length > 0 ? `?${new URLSearchParams(query).toString()}` : '';
   return `${baseUrl.replace(/\/+$/, '')}${path}${search}`;
+}
+
+/** Paths a sign-in never returns to: the sign-in and sign-out pages, the assets and the API. */
+const NOT_PAGES: readonly string[] = [DESK_PATHS.signIn, DESK_PATHS.signOut, DESK_PATHS.assets, DESK_PATHS.api];
+
+/**
+ * The desk page (path and query) a sign-in returns to, from what the sign-in was asked with: a
+ * page of the desk other than the overview, or null (the overview).
+ */
+export function signInReturn(value: string | null | undefined): string | null {
+  const path = deskReturnPath(value);
+  if (path === null || path.split('?')[0] === DESK_PATHS.overview) return null;
+  return NOT_PAGES.some((p) => path === p || path.startsWith(`${p}/`) || path.startsWith(`${p}?`)) ? null : path;
 }

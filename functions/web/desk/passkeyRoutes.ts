@@ -15,7 +15,7 @@ import {
 import { SIGN_IN_LIMITS } from '../../services/desk/requestSignIn';
 import { formProblem } from '../pageChecks';
 import type { WebRequest } from '../webRequest';
-import { DESK_PATHS, deskUrl } from './deskPaths';
+import { DESK_PATHS, deskUrl, signInReturn } from './deskPaths';
 import type { DeskView } from './deskView';
 import { newSessionSecret, sessionKeyOf, setCookieHeader, type SessionCookie } from './sessionCookie';
 
@@ -76,7 +76,7 @@ function answerOf<T>(request: WebRequest): { challengeId: string; response: T } 
  * Signing in with a passkey, before any session: `POST …/sign-in/options` (rate-limited per
  * client, as asking for a link is) and `POST …/sign-in/verify`, which opens a session for the
  * recipient whose passkey signed, when it may still use the desk, and answers where to go with the
- * session's cookie.
+ * session's cookie: the desk page the sign-in page was asked from (`next`), or the overview.
  */
 export async function passkeySignIn(deps: PasskeyRouteDeps, request: WebRequest, path: string, cookie: SessionCookie): Promise<DeskView> {
   const passkeys = passkeyDepsOf(deps);
@@ -97,7 +97,8 @@ export async function passkeySignIn(deps: PasskeyRouteDeps, request: WebRequest,
   const secret = newSessionSecret();
   const maxAge = await openSession(deps.stores, sessionKeyOf(secret), outcome.email, 'passkey', deps.now());
   deps.log.info('desk session opened', { via: 'passkey' });
-  return json(200, { redirect: deskUrl(deps.publicBaseUrl, DESK_PATHS.overview) }, setCookieHeader(cookie, secret, maxAge));
+  const next = request.form.kind === 'form' ? signInReturn(request.form.fields.get('next')) : null;
+  return json(200, { redirect: deskUrl(deps.publicBaseUrl, next ?? DESK_PATHS.overview) }, setCookieHeader(cookie, secret, maxAge));
 }
 
 /** Registering a passkey for the signed-in `email` (the caller checked origin and anti-CSRF value). */

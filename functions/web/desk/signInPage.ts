@@ -9,7 +9,7 @@ import { relyingPartyOf } from '../../services/desk/passkeys';
 import type { CsrfTokens } from '../csrfToken';
 import { formProblem } from '../pageChecks';
 import type { WebRequest } from '../webRequest';
-import { DESK_PATHS, deskUrl } from './deskPaths';
+import { DESK_PATHS, deskUrl, signInReturn } from './deskPaths';
 import { newSessionSecret, sessionKeyOf, setCookieHeader, type SessionCookie } from './sessionCookie';
 import type { SignInNotice, SignInView } from './signInViews';
 
@@ -38,7 +38,8 @@ const FORM_NOTICES: ReadonlySet<string> = new Set<SignInNotice>(['signed-out', '
  * `POST` with `email`: asks for a link (rate-limited; the same answer whoever asks). `POST` with
  * `token`: checks the origin, the link, the form's anti-CSRF value, the recipient's sessions epoch
  * and that the address may still use the desk, consumes the link once, opens a session and
- * redirects to the overview with its cookie.
+ * redirects with its cookie to the page the sign-in was asked from (`next`, carried by the form and
+ * the link; a desk page only, see `signInReturn`), or the overview.
  */
 export async function signInPage(deps: SignInPageDeps, request: WebRequest, cookie: SessionCookie): Promise<SignInOutcome> {
   if (request.method === 'GET' || request.method === 'HEAD') {
@@ -50,6 +51,7 @@ export async function signInPage(deps: SignInPageDeps, request: WebRequest, cook
         notice: notice !== null && FORM_NOTICES.has(notice) ? (notice as SignInNotice) : null,
         email: '',
         passkeys: offered(deps),
+        next: signInReturn(request.query.get('next')),
       };
     }
     return showLink(deps, token);
@@ -62,8 +64,9 @@ export async function signInPage(deps: SignInPageDeps, request: WebRequest, cook
   if (token !== null) return useLink(deps, token, fields.get('csrf'), cookie);
   const email = fields.get('email');
   if (email === null) return { kind: 'bad-request', reason: 'the form names no address' };
-  const outcome = await requestSignIn(deps, { email, client: request.sourceIp ?? 'unknown' });
-  if (outcome.kind === 'invalid-email') return { kind: 'sign-in-form', notice: 'invalid-email', email: email.slice(0, 254), passkeys: offered(deps) };
+  const next = signInReturn(fields.get('next'));
+  const outcome = await requestSignIn(deps, { email, client: request.sourceIp ?? 'unknown', ...(next ? { next } : {}) });
+  if (outcome.kind === 'invalid-email') return { kind: 'sign-in-form', notice: 'invalid-email', email: email.slice(0, 254), passkeys: offered(deps), next };
   return outcome.kind === 'too-many' ? { kind: 'too-many' } : { kind: 'sign-in-sent' };
 }
 
@@ -72,7 +75,7 @@ function offered(deps: Pick<SignInPageDeps, 'passkeys' | 'publicBaseUrl'>): bool
   return deps.passkeys && relyingPartyOf(deps.publicBaseUrl) !== null;
 }
 
-type Checked = { kind: 'valid'; email: string; tokenId: string; expiresAt: number } | SignInView;
+type Checked = { kind: 'valid'; email: string; tokenId: string; expiresAt: number; next: string | null } | SignInView;
 
 async function checkLink(deps: SignInPageDeps, token: string): Promise<Checked> {
   const link = deps.reader.read('desk-sign-in', token, deps.now());
@@ -80,7 +83,7 @@ async function checkLink(deps: SignInPageDeps, token: string): Promise<Checked> 
   if (link.kind === 'expired') return { kind: 'link-expired' };
   const { sessionsRevokedAt } = await deps.stores.recipients.get(link.claims.email);
   if (revokedByEpoch(link.claims, sessionsRevokedAt)) return { kind: 'link-revoked' };
-  return { kind: 'valid', email: link.claims.email, tokenId: link.claims.tokenId, expiresAt: link.claims.expiresAt };
+  return { kind: 'valid', email: link.claims.email, tokenId: link.claims.tokenId, expiresAt: link.claims.expiresAt, next: signInReturn(link.claims.next) };
 }
 
 async function showLink(deps: SignInPageDeps, token: string): Promise<SignInOutcome> {
@@ -95,11 +98,11 @@ async function useLink(deps: SignInPageDeps, token: string, csrf: string | null,
   const checked = await checkLink(deps, token);
   if (checked.kind !== 'valid') return checked;
   if (!deps.csrf.verify('desk-sign-in', checked.tokenId, csrf)) return { kind: 'forbidden', reason: 'the sign-in form is missing or altered' };
-  if (!(await mayUseDesk(deps, checked.email))) return { kind: 'sign-in-form', notice: 'no-access', email: '', passkeys: offered(deps) };
+  if (!(await mayUseDesk(deps, checked.email))) return { kind: 'sign-in-form', notice: 'no-access', email: '', passkeys: offered(deps), next: null };
   const consumed = await deps.signIns.consume(checked.tokenId, checked.expiresAt);
   if (consumed.kind === 'already-used') return { kind: 'link-used', usedAt: consumed.usedAt };
   const secret = newSessionSecret();
   const maxAge = await openSession(deps.stores, sessionKeyOf(secret), checked.email, 'email-link', deps.now());
   deps.log.info('desk session opened', { via: 'email-link' });
-  return { kind: 'redirect', location: deskUrl(deps.publicBaseUrl, DESK_PATHS.overview), setCookie: setCookieHeader(cookie, secret, maxAge) };
+  return { kind: 'redirect', location: deskUrl(deps.publicBaseUrl, checked.next ?? DESK_PATHS.overview), setCookie: setCookieHeader(cookie, secret, maxAge) };
 }

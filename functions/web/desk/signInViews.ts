@@ -8,7 +8,8 @@ export type SignInNotice = 'signed-out' | 'signed-out-everywhere' | 'session-end
 
 /** The sign-in pages (rendered here), every one reachable without a session. */
 export type SignInView =
-  | { kind: 'sign-in-form'; notice: SignInNotice | null; email: string; passkeys: boolean }
+  /** `next`: the desk page the sign-in returns to (null: the overview). */
+  | { kind: 'sign-in-form'; notice: SignInNotice | null; email: string; passkeys: boolean; next: string | null }
   /** The same answer whoever asked: nothing tells whether the address receives reports. */
   | { kind: 'sign-in-sent' }
   | { kind: 'sign-in-confirm'; email: string; token: string; csrf: string; expiresAt: number }
@@ -42,9 +43,14 @@ const NOTICES: Readonly<Record<SignInNotice, string>> = {
   'invalid-email': 'Enter an email address, such as desk@example.com.',
 };
 
-function emailForm(baseUrl: string, email: string): SafeHtml {
+function emailForm(baseUrl: string, email: string, next: string | null): SafeHtml {
   return html`<form class="stack" method="post" action="${deskUrl(baseUrl, DESK_PATHS.signIn)}">
-<label for="email">Email address</label>
+${
+  next
+    ? html`<input type="hidden" name="next" value="${next}">
+`
+    : ''
+}<label for="email">Email address</label>
 <p><input id="email" name="email" type="email" autocomplete="email" required value="${email}"></p>
 <button type="submit">Email me a sign-in link</button>
 </form>`;
@@ -63,12 +69,12 @@ export function signInBody(view: SignInView, baseUrl: string): { title: string; 
         body: html`<h1>Sign in to the desk</h1>
 ${view.notice ? html`<p class="card" role="status">${NOTICES[view.notice]}</p>` : ''}
 <p>The desk page shows the accounts whose reports you receive: their curves, drawdown, alerts, deliveries and keys. Enter the address your reports go to and we email you a sign-in link.</p>
-${emailForm(baseUrl, view.email)}
+${emailForm(baseUrl, view.email, view.next)}
 ${
   view.passkeys
     ? html`<h2>Or with a passkey</h2>
 <p id="passkey-status" class="note" role="status">A passkey you registered on this desk signs you in with your fingerprint, face or device PIN. It needs JavaScript.</p>
-<button type="button" class="neutral" id="passkey-sign-in" data-options="${deskUrl(baseUrl, `${DESK_PATHS.api}/passkeys/sign-in/options`)}" data-verify="${deskUrl(baseUrl, `${DESK_PATHS.api}/passkeys/sign-in/verify`)}" hidden>Sign in with a passkey</button>`
+<button type="button" class="neutral" id="passkey-sign-in" data-options="${deskUrl(baseUrl, `${DESK_PATHS.api}/passkeys/sign-in/options`)}" data-verify="${deskUrl(baseUrl, `${DESK_PATHS.api}/passkeys/sign-in/verify`)}"${view.next ? html` data-next="${view.next}"` : ''} hidden>Sign in with a passkey</button>`
     : ''
 }`,
       };

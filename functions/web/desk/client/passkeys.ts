@@ -48,7 +48,8 @@ function signIn(button: HTMLButtonElement): void {
     say('Waiting for your passkey…');
     const { challengeId, options } = (await post(button.dataset['options'] ?? '', {})) as { challengeId: string; options: never };
     const response = await startAuthentication({ optionsJSON: options });
-    const done = await post(button.dataset['verify'] ?? '', { challengeId, payload: JSON.stringify(response) });
+    const next = button.dataset['next'];
+    const done = await post(button.dataset['verify'] ?? '', { challengeId, payload: JSON.stringify(response), ...(next ? { next } : {}) });
     say('Signed in.');
     window.location.assign(String(done['redirect']));
   });

@@ -153,7 +153,7 @@ describe('the desk page in Chromium', () => {
     }
   }, 120_000);
 
-  it('registers a passkey on a virtual authenticator and signs in with it after signing out', async () => {
+  it('registers a passkey on a virtual authenticator and signs in with it after signing out, onto the page asked for', async () => {
     const { context, page } = await newPage();
     try {
       const cdp = await context.newCDPSession(page);
@@ -181,8 +181,13 @@ describe('the desk page in Chromium', () => {
       await Promise.all([page.waitForURL(/\/desk\/sign-in\?notice=signed-out$/), page.getByRole('button', { name: 'Sign out', exact: true }).click()]);
       await page.goto(`${base()}/desk`);
       expect(page.url()).toBe(`${base()}/desk/sign-in`);
+      // Asked for an account's page, the sign-in returns there.
+      const accountPage = `${base()}/desk/accounts/${own[0]}`;
+      await page.goto(accountPage);
+      expect(page.url()).toBe(`${base()}/desk/sign-in?next=${encodeURIComponent(`/desk/accounts/${own[0]}`)}`);
 
-      await Promise.all([page.waitForURL(`${base()}/desk`), page.getByRole('button', { name: 'Sign in with a passkey' }).click()]);
+      await Promise.all([page.waitForURL(accountPage), page.getByRole('button', { name: 'Sign in with a passkey' }).click()]);
+      await page.goto(`${base()}/desk`);
       const hrefs = await page.locator('a[href*="/desk/accounts/0x"]').count();
       expect(hrefs).toBeGreaterThanOrEqual(own.length);
       const after = await cdp.send('WebAuthn.getCredentials', { authenticatorId });

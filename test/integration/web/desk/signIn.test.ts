@@ -198,6 +198,49 @@ describe('a session', () => {
   });
 });
 
+describe('returning to the page asked for', () => {
+  it('signs in by the emailed link onto the page that asked for the sign-in, never off the desk', async () => {
+    const carol = `carol-${run}@example.com`;
+    const account = await world.addAccount(6, { emails: [carol], label: 'charlie' });
+    const page = `/desk/accounts/${account.address}`;
+    const client = deskClient(world);
+    const asked = await client.get(page);
+    expect(asked.status).toBe(303);
+    const signInAt = asked.headers.get('location') ?? '';
+    expect(signInAt).toBe(`${world.server.url}/desk/sign-in?next=${encodeURIComponent(page)}`);
+    const form = await client.get(signInAt);
+    expect(hiddenFields(form.body, '/desk/sign-in')).toEqual({ next: page });
+
+    await client.post('/desk/sign-in', { email: carol, next: page });
+    const mailed = (await mailTo(carol)).join('\n').match(/https?:\/\/\S+\/desk\/sign-in\?token=[A-Za-z0-9._~-]+/g) ?? [];
+    expect(mailed).toHaveLength(1);
+    const link = await client.get(mailed[0]!);
+    const signedIn = await client.post('/desk/sign-in', hiddenFields(link.body, '/desk/sign-in'));
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.headers.get('location')).toBe(`${world.server.url}${page}`);
+    const shown = await client.get(signedIn.headers.get('location')!);
+    expect(shown.status).toBe(200);
+    expect(shown.body).toContain('charlie');
+
+    // A page elsewhere, or one a browser would resolve off the desk, is never carried: the link lands on the overview.
+    for (const next of ['//evil.example/desk', 'https://evil.example/', '/desk/../revoke', '/desk/sign-out']) {
+      const other = deskClient(world);
+      const form = await other.get(`/desk/sign-in?next=${encodeURIComponent(next)}`);
+      expect(hiddenFields(form.body, '/desk/sign-in'), next).toEqual({});
+    }
+    const forged = deskClient(world);
+    await forged.post('/desk/sign-in', { email: carol, next: '//evil.example/desk' });
+    const [second] =
+      (await mailTo(carol))
+        .join('\n')
+        .match(/https?:\/\/\S+\/desk\/sign-in\?token=[A-Za-z0-9._~-]+/g)
+        ?.filter((l) => l !== mailed[0]) ?? [];
+    expect(second).toBeDefined();
+    const landed = await forged.post('/desk/sign-in', hiddenFields((await forged.get(second!)).body, '/desk/sign-in'));
+    expect(landed.headers.get('location')).toBe(`${world.server.url}/desk`);
+  });
+});
+
 describe('rate limits', () => {
   it('mail an address at most its limit per window, and answer a client over its limit 429', async () => {
     // A clock of its own, at the start of a window: every request below falls in it.
