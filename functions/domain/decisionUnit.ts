@@ -54,9 +54,9 @@ export function finishedUnit(outcome: RevocationOutcome, now: number, name: stri
   if (refusal) return { ...refusedUnit(refusal, now, name), outcome };
   switch (outcome.kind) {
     case 'revoked':
-      return { status: 'revoked', text: `revoked (transaction nonce ${outcome.nonce})`, outcome, refusal: null, retryAt: null, name };
+      return { status: 'revoked', text: `the chain accepted the transaction (nonce ${outcome.nonce})`, outcome, refusal: null, retryAt: null, name };
     case 'already-revoked':
-      return { status: 'gone', text: 'already gone: the chain no longer listed it', outcome, refusal: null, retryAt: null, name };
+      return { status: 'gone', text: 'the chain no longer listed it, so nothing was sent', outcome, refusal: null, retryAt: null, name };
     case 'rejected':
       return { status: 'failed', text: `the chain refused the revocation: ${outcome.message}`, outcome, refusal: null, retryAt: now, name };
     case 'unconfirmed':

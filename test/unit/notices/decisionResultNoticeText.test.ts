@@ -41,7 +41,7 @@ describe('decisionResultNoticeText', () => {
     const partly = text({
       ...killSwitch,
       units: [
-        { address: BOT, name: null, status: 'revoked', refusal: null, text: 'revoked (transaction nonce 3)' },
+        { address: BOT, name: null, status: 'revoked', refusal: null, text: 'the chain accepted the transaction (nonce 3)' },
         { address: HEDGER, name: 'hedger', status: 'failed', refusal: 'aged', text: 'it could not be signed within 5 minutes' },
       ],
     });

@@ -149,6 +149,18 @@ describe('kill switch on drawdown (collect → protection service → queue → 
     const results = notified.filter((n) => n.kind === 'decision-result' && n.account === address);
     expect(results).toHaveLength(1);
     expect(results[0]).toMatchObject({ eventId: `decision-result#${decisionId}`, result: { units: [{ address: bot, status: 'revoked', name: 'desk bot' }] } });
+    // Its line for the key says what happened once ("revoked: revoked (…)" said it twice).
+    const resultShown = presentNotice(results[0]!, {
+      account: { address, label: null, timezone: 'UTC' },
+      links: { revokeUrl: () => null, snoozeUrl: () => 'https://example.test/s', preferencesUrl: () => 'https://example.test/p', revokeAllUrl: () => null },
+      delegateCount: 1,
+    });
+    expect(resultShown.fields).toContainEqual(
+      expect.objectContaining({
+        label: expect.stringContaining(bot),
+        value: expect.stringMatching(/^revoked: the chain accepted the transaction \(nonce \d+\)$/),
+      }),
+    );
 
     // Still past the level at the next polls: not again.
     for (let i = 0; i < 2; i++) {
