@@ -11,9 +11,20 @@ import { noticeWords, type NoticeText } from './noticeText';
 
 type KillSwitchMessage = Extract<NotifyMessage, { kind: 'kill-switch' }>;
 
-/** The pager incident of an account's kill switch: its firing and a decision's result that left keys share it. */
-export function killSwitchIncidentKey(account: string): string {
-  return `kill-switch:${account.toLowerCase()}`;
+/**
+ * The pager incident of one kill-switch firing, named by its decision (`decisionId`): the firing's
+ * notice and its decision's result (when it left keys) share it, and a later firing (re-armed, the
+ * earlier incident still open) opens an incident of its own, so it pages again. A firing that made
+ * no decision (protection off, capped, breaker open, nothing to revoke) is named by when it was measured.
+ */
+export function killSwitchIncidentKey(account: string, firing: string): string {
+  return `kill-switch:${account.toLowerCase()}:${firing}`;
+}
+
+/** What names a firing in its incident key: its decision, else `at-<asOf>`. */
+export function killSwitchFiringName(firing: KillSwitchFiring): string {
+  const outcome = firing.action.kind === 'requested' ? firing.action.outcome : null;
+  return outcome && 'decisionId' in outcome ? outcome.decisionId : `at-${firing.asOf}`;
 }
 
 /** The words of a kill-switch notice, shared by the email and every channel; its lines say what was done and why, what stays, what to do. */
@@ -136,7 +147,7 @@ export const killSwitchPresenter: NoticePresenter<KillSwitchMessage> = {
       // Kept while keys are being revoked: a person can act if the machine could not.
       links: revokeAllLinks(input),
       // Every firing pages, whatever was done: someone must look at the positions.
-      incident: { key: killSwitchIncidentKey(input.account.address), action: 'trigger' },
+      incident: { key: killSwitchIncidentKey(input.account.address, killSwitchFiringName(firing)), action: 'trigger' },
       details: { firing },
     };
   },

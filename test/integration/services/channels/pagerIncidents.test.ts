@@ -81,4 +81,37 @@ describe('the kill switch on a pager', () => {
     const { entries } = await world.repos().history.deliveries(ACCOUNT, 50, null);
     expect(entries.filter((e) => e.to === name).map((e) => [e.eventId, e.outcome])).toEqual([[killSwitchFiredEvent.eventId, 'sent']]);
   });
+
+  it('a later firing while the first incident is still open pages again (an incident of its own); a result that left keys joins its own firing', async () => {
+    const { name, routingKey } = await pager();
+    const first = killSwitchFiredEvent as Extract<NotifyEvent, { kind: 'kill-switch' }>;
+    const later = first.at + 86_400_000;
+    const firing = {
+      ...first.firing,
+      asOf: later,
+      action: {
+        ...first.firing.action,
+        outcome: { ...(first.firing.action as Extract<typeof first.firing.action, { kind: 'requested' }>).outcome, decisionId: 'd-later' },
+      },
+    };
+    const second: NotifyEvent = { ...first, eventId: `kill-switch:${ACCOUNT.toLowerCase()}:${later}`, at: later, firing };
+    const result = killSwitchRevokedEvent as Extract<NotifyEvent, { kind: 'decision-result' }>;
+    const leftKeys: NotifyEvent = {
+      ...result,
+      eventId: 'decision-result#d-later',
+      at: later + 60_000,
+      result: {
+        ...result.result,
+        decisionId: 'd-later',
+        units: result.result.units.map((u) => ({ ...u, status: 'failed', text: 'the chain refused the revocation: nonce too low' })),
+      },
+    };
+    await deliver(name, [first, second, leftKeys]);
+    expect(actions(routingKey)).toEqual(['trigger', 'trigger', 'trigger']);
+    const incidents = [...world.receivers.incidents.values()].filter((i) => i.routingKey === routingKey);
+    expect(incidents.map((i) => [i.dedupKey, i.status, i.triggers])).toEqual([
+      [`kill-switch:${ACCOUNT.toLowerCase()}:d-fired`, 'triggered', 1],
+      [`kill-switch:${ACCOUNT.toLowerCase()}:d-later`, 'triggered', 2],
+    ]);
+  });
 });
