@@ -111,7 +111,9 @@ export const decisionResultPresenter: NoticePresenter<DecisionResultMessage> = {
     const { result } = message;
     const text = words(message, input);
     const key =
-      result.rule === 'kill-switch' ? killSwitchIncidentKey(input.account.address, result.decisionId) : delegateIncidentKey(input.account.address, result.units[0]?.address ?? '');
+      result.rule === 'kill-switch'
+        ? killSwitchIncidentKey(input.account.address, result.decisionId)
+        : delegateIncidentKey(input.account.address, result.units[0]?.address ?? '');
     const removed = text.severity !== 'critical';
     return {
       ...noticeWords(text),
