@@ -1,4 +1,4 @@
-import { formatTime } from '../../mail/render/format';
+import { formatNumber, formatPercent, formatTime } from '../../mail/render/format';
 import type { DecisionProgress } from '../../domain/decisionProgress';
 import type { DecisionView, ProtectionHistory } from '../../services/desk/protectionHistory';
 import { html, type SafeHtml } from '../html';
@@ -36,12 +36,21 @@ function delegatesList(progress: DecisionProgress, delegates: readonly string[])
 /** Evidence figures that are instants (`troughAt`, `heldSince`, `asOf`): stored as epoch ms, shown in the account's zone. */
 const TIME_FIGURE = /(At|Since|^asOf)$/;
 
-/** One evidence figure as the page shows it: an instant in the account's words and zone (exact ISO time for machines), anything else as stored. */
+/** Evidence figures that are percentages (`drawdownPct`, `rereadMinuteBeforePct`). */
+const PERCENT_FIGURE = /Pct$/;
+
+/**
+ * One evidence figure as the page shows it: an instant in the account's words and zone (exact ISO
+ * time for machines), a percentage or a fractional number as the emails write it (the exact stored
+ * value for machines, in `<data>`), anything else as stored.
+ */
 function evidenceValue(name: string, value: string | number | boolean, timeZone: string): SafeHtml | string {
-  if (TIME_FIGURE.test(name) && typeof value === 'number' && Number.isInteger(value) && value >= 0) {
+  if (typeof value !== 'number') return String(value);
+  if (TIME_FIGURE.test(name) && Number.isInteger(value) && value >= 0) {
     return html`<time datetime="${new Date(value).toISOString()}">${formatTime(value, timeZone)}</time>`;
   }
-  return String(value);
+  if (PERCENT_FIGURE.test(name)) return html`<data value="${String(value)}">${formatPercent(value)}</data>`;
+  return Number.isInteger(value) ? String(value) : html`<data value="${String(value)}">${formatNumber(value)}</data>`;
 }
 
 function decisionItem(view: DecisionView, timeZone: string): SafeHtml {

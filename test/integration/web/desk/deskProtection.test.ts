@@ -57,7 +57,16 @@ describe("an account's protection on the desk: the kill switch now, and every au
     await chain.repos.accounts.updateSettings(fired.address, { killSwitch: 30, timezone: 'Asia/Kolkata' });
     const reason = 'kill-switch: drawdown 31.20% now, 1-minute re-read 30.40% ≥ 30% at 2030-01-07T09:00:00.000Z';
     const trough = Date.UTC(2030, 0, 7, 9, 0);
-    const evidence = { drawdownPct: 31.2, rereadPct: 30.4, levelPct: 30, equity: 6880.5, troughAt: trough, heldSince: trough - 60_000, rereadFrom: 'stored' };
+    const evidence = {
+      drawdownPct: 31.2,
+      rereadPct: 30.4,
+      rereadMinuteBeforePct: 31.817848367129255,
+      levelPct: 30,
+      equity: 6880.5,
+      troughAt: trough,
+      heldSince: trough - 60_000,
+      rereadFrom: 'stored',
+    };
     const outcome = await protect(killSwitchRequest(fired, reason, evidence));
     expect(outcome.kind).toBe('queued');
     if (outcome.kind !== 'queued') return;
@@ -84,11 +93,13 @@ describe("an account's protection on the desk: the kill switch now, and every au
     // The decision, its outcome, its evidence and what became of the delegate.
     expect(page.body).toContain(escapeHtml(reason));
     expect(page.body).toMatch(/badge b-ok">1 of 1 key revoked</);
+    // Percentages and fractions as the emails write them, the stored figure kept for machines.
     for (const [name, value] of [
-      ['drawdownPct', '31.2'],
-      ['rereadPct', '30.4'],
-      ['levelPct', '30'],
-      ['equity', '6880.5'],
+      ['drawdownPct', '<data value="31.2">31.20%</data>'],
+      ['rereadPct', '<data value="30.4">30.40%</data>'],
+      ['rereadMinuteBeforePct', '<data value="31.817848367129255">31.82%</data>'],
+      ['levelPct', '<data value="30">30.00%</data>'],
+      ['equity', '<data value="6880.5">6,880.50</data>'],
     ])
       expect(page.body).toContain(`<dt>${name}</dt><dd>${value}</dd>`);
     // The instants in the account's zone (Kolkata, +5:30), as the rest of the page, with the exact time for machines; never raw epoch ms.
@@ -103,7 +114,7 @@ describe("an account's protection on the desk: the kill switch now, and every au
     expect(dryPage.body).toContain(escapeHtml(dryReason));
     expect(dryPage.body).toContain('dry run: nothing revoked');
     expect(dryPage.body).toContain(`<code>${dry.delegates[0]!.address}</code>: not revoked (dry run)`);
-    expect(dryPage.body).toContain('<dt>rereadPct</dt><dd>25.5</dd>');
+    expect(dryPage.body).toContain('<dt>rereadPct</dt><dd><data value="25.5">25.50%</data></dd>');
     expect(dryPage.body).not.toContain(escapeHtml(reason));
     expect((await chain.chainState(dry.address)).delegates).toHaveLength(1);
   });
