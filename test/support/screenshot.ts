@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** The Debian Chromium; `.ci/run` and developers install it with `apt-get install chromium`. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -32,29 +32,35 @@ export interface Screenshotter {
 
 /**
  * Launches headless Chromium. Pages render with JavaScript off and the network blocked (only
- * `data:` URLs load, as in a mail client with remote images off).
+ * `data:` URLs load, as in a mail client with remote images off). Each document replaces the last
+ * in one page per scale factor: a page of its own per shot costs a renderer start (1-2 s).
  */
 export async function openScreenshotter(): Promise<Screenshotter> {
   const browser = await launchChromium();
+  const pages = new Map<number, Promise<Page>>();
+  const pageAt = (scale: number) => {
+    let page = pages.get(scale);
+    if (!page) {
+      page = (async () => {
+        const context = await browser.newContext({ viewport: { width: 720, height: 600 }, deviceScaleFactor: scale, javaScriptEnabled: false });
+        const opened = await context.newPage();
+        await opened.route('**/*', (route) => (route.request().url().startsWith('data:') ? route.continue() : route.abort()));
+        return opened;
+      })();
+      pages.set(scale, page);
+    }
+    return page;
+  };
   return {
     async shoot(html, outPath, options = {}) {
-      const context = await browser.newContext({
-        viewport: { width: options.width ?? 720, height: 600 },
-        deviceScaleFactor: options.scale ?? 1,
-        javaScriptEnabled: false,
-      });
-      try {
-        const page = await context.newPage();
-        await page.route('**/*', (route) => (route.request().url().startsWith('data:') ? route.continue() : route.abort()));
-        await page.setContent(html, { waitUntil: 'load' });
-        const brokenImages = await page.locator('img').evaluateAll((imgs) => imgs.filter((i) => !(i as HTMLImageElement).naturalWidth).length);
-        const png = await page.screenshot({ fullPage: true, type: 'png' });
-        await mkdir(dirname(outPath), { recursive: true });
-        await writeFile(outPath, png);
-        return { png, brokenImages };
-      } finally {
-        await context.close();
-      }
+      const page = await pageAt(options.scale ?? 1);
+      await page.setViewportSize({ width: options.width ?? 720, height: 600 });
+      await page.setContent(html, { waitUntil: 'load' });
+      const brokenImages = await page.locator('img').evaluateAll((imgs) => imgs.filter((i) => !(i as HTMLImageElement).naturalWidth).length);
+      const png = await page.screenshot({ fullPage: true, type: 'png' });
+      await mkdir(dirname(outPath), { recursive: true });
+      await writeFile(outPath, png);
+      return { png, brokenImages };
     },
     close: () => browser.close(),
   };

@@ -15,6 +15,12 @@ import { testTables } from '../../../support/testTables';
 import { waitFor } from '../../../support/waitFor';
 
 const run = randomUUID().slice(0, 8);
+/**
+ * How far the chain's clock and the setup's CLI lag real time. The setup's dispatch cursor and first
+ * polls are then older than the slot `serve` finds due as it starts, so it polls at once instead of a
+ * minute later; and a drop moved into the chain's past (its clock advanced) shows in that poll.
+ */
+const LAG_MS = 90_000;
 const SLACK_PATH = `T0SERVE/B0${run}/restart`;
 const SLACK_VAR = `E2E_SERVE_SLACK_${run}`;
 
@@ -42,7 +48,7 @@ describe('sentinel serve stopped during a send and started again', () => {
   const children: ChildProcess[] = [];
 
   beforeAll(async () => {
-    sim = await startSimulator({ seed: 29, historyDays: 5 });
+    sim = await startSimulator({ seed: 29, historyDays: 5, clock: { startMs: Date.now() - LAG_MS } });
     process.env[SLACK_VAR] = receivers.slackUrl(SLACK_PATH);
   });
   afterAll(async () => {
@@ -57,7 +63,7 @@ describe('sentinel serve stopped during a send and started again', () => {
       ROCKET_INDEXER_URL: sim.indexerUrl,
       BACKFILL_DAYS: '1',
     };
-    const cli = cliRunner(env);
+    const cli = cliRunner(env, () => Date.now() - LAG_MS);
     const control = new SimControlClient(sim.controlUrl);
     const desk = `desk+${run}@example.com`;
     const accounts = await Promise.all(['serve-a', 'serve-b'].map((label) => control.createAccount({ label, profile: CALM } as never)));
@@ -95,19 +101,19 @@ describe('sentinel serve stopped during a send and started again', () => {
       MAIL_FROM: 'sentinel@example.com',
       NO_COLOR: '1',
     };
-    // The first poll of each account (its history, no breach yet), from the CLI before serve starts: serve then
-    // starts while the drop below waits for the next whole minute of the chain, the first point that shows it.
-    for (const account of accounts) {
-      const collected = await cli('collect', '--account', account.address);
-      expect(collected.code, collected.stderr).toBe(0);
-    }
+    // The first poll of each account (its history, no breach yet), from the CLI before serve starts: one
+    // dispatch-and-collect cycle, so the schedule and the dispatch cursor are written as serve would.
+    const collected = await cli('collect');
+    expect(collected.code, collected.stderr).toBe(0);
     const listed = JSON.parse((await cli('accounts', 'list', '--json')).stdout) as { status: string }[];
     expect(listed).toHaveLength(2);
     expect(listed.map((a) => a.status)).not.toContain('new');
 
-    // Both accounts fall 8%: the next poll after that minute sees it; the first Slack message is answered only after 1.5 s.
+    // Both accounts fall 8%, shown from the chain's next whole minute: a minute on the chain's clock (still behind
+    // real time) makes it the past, so serve's first poll sees it. The first Slack message is answered only after 1.5 s.
     receivers.script(SLACK_PATH, [{ status: 200, body: 'ok', delayMs: 1_500 }]);
     for (const account of accounts) await control.drawdown(account.address, { pct: 8 });
+    await control.advanceClock(61_000);
     const first = startServe(serveEnv);
     children.push(first.child);
     await waitFor('serve to start', () => (first.output().includes('serving;') ? true : undefined), 60_000);
