@@ -19,17 +19,36 @@ export type StoredEmail = z.infer<typeof storedEmailSchema>;
 
 const storeSchema = z.looseObject({ emails: z.array(storedEmailSchema) });
 
+/** Seconds of `at` fetched again on each look (the store stamps mail in whole seconds). */
+const OVERLAP_S = 5;
+
+/**
+ * This worker's copy of each store it looked at, by endpoint, oldest first: each look fetches
+ * only the mail stamped since the newest it holds (the store's `since`), not the whole store,
+ * whose listing grows through a run (attachments included: 12 MB and 3-6 s a look by mid-run).
+ */
+const mirrors = new Map<string, { emails: StoredEmail[]; ids: Set<string> }>();
+
 /**
  * Mail sent to the run's local SES endpoint, oldest first; `to` keeps only mail with that
  * recipient (use a recipient unique to your test: files run in parallel and share the store).
+ * Mail the store has since dropped (beyond its cap) may still be listed.
  */
 export async function sesStore(filter: { to?: string } = {}): Promise<StoredEmail[]> {
-  const res = await getOnce(`${inject('sesEndpoint')}/store`);
+  const endpoint = inject('sesEndpoint');
+  const mirror = mirrors.get(endpoint) ?? { emails: [], ids: new Set<string>() };
+  mirrors.set(endpoint, mirror);
+  const newest = mirror.emails.at(-1)?.at;
+  const res = await getOnce(`${endpoint}/store${newest === undefined ? '' : `?since=${Math.max(0, newest - OVERLAP_S)}`}`);
   if (!res.ok) throw new Error(`GET /store answered ${res.status}`);
-  const { emails } = storeSchema.parse(await res.json());
+  for (const email of storeSchema.parse(await res.json()).emails) {
+    if (mirror.ids.has(email.messageId)) continue;
+    mirror.ids.add(email.messageId);
+    mirror.emails.push(email);
+  }
   const to = filter.to?.toLowerCase();
-  if (to === undefined) return emails;
-  return emails.filter((e) => [...e.destination.to, ...e.destination.cc, ...e.destination.bcc].some((a) => a.toLowerCase().includes(to)));
+  if (to === undefined) return [...mirror.emails];
+  return mirror.emails.filter((e) => [...e.destination.to, ...e.destination.cc, ...e.destination.bcc].some((a) => a.toLowerCase().includes(to)));
 }
 
 /** The raw MIME of a message sent with `SendRawEmail`, headers included, by its SES message id. */
@@ -43,6 +62,7 @@ export async function sesRawMessage(messageId: string): Promise<Buffer> {
 export async function clearSesStore(): Promise<void> {
   const res = await fetch(`${inject('sesEndpoint')}/clear-store`, { method: 'POST' });
   if (!res.ok) throw new Error(`POST /clear-store answered ${res.status}`);
+  mirrors.delete(inject('sesEndpoint'));
 }
 
 /**
