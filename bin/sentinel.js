@@ -1,9 +1,6 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI directly through tsx: no build step is needed to use it locally.
-import { register } from 'tsx/esm/api';
+// Runs the TypeScript CLI from its freshness-checked bundle (bundledEntry.js): no build step is needed to use it locally.
+import { importEntry } from './bundledEntry.js';
 
-// The AWS SDK warns about Node 20 on every run; the CLI supports Node 20, the Lambdas run Node 22.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-register();
-const { runCli } = await import('../cli/main.ts');
+const { runCli } = /** @type {{ runCli(argv: readonly string[]): Promise<number> }} */ (await importEntry('cli/main.ts'));
 process.exitCode = await runCli(process.argv.slice(2));
