@@ -35,6 +35,7 @@ const NOT_PAGES: readonly string[] = [DESK_PATHS.signIn, DESK_PATHS.signOut, DES
  */
 export function signInReturn(value: string | null | undefined): string | null {
   const path = deskReturnPath(value);
-  if (path === null || path.split('?')[0] === DESK_PATHS.overview) return null;
-  return NOT_PAGES.some((p) => path === p || path.startsWith(`${p}/`) || path.startsWith(`${p}?`)) ? null : path;
+  const page = path?.split('?')[0];
+  if (path === null || page === undefined || page === DESK_PATHS.overview) return null;
+  return NOT_PAGES.some((p) => page === p || page.startsWith(`${p}/`)) ? null : path;
 }
