@@ -38,6 +38,7 @@ export interface Screenshotter {
 export async function openScreenshotter(): Promise<Screenshotter> {
   const browser = await launchChromium();
   const pages = new Map<number, Promise<Page>>();
+  let turn: Promise<unknown> = Promise.resolve();
   const pageAt = (scale: number) => {
     let page = pages.get(scale);
     if (!page) {
@@ -52,15 +53,20 @@ export async function openScreenshotter(): Promise<Screenshotter> {
     return page;
   };
   return {
-    async shoot(html, outPath, options = {}) {
-      const page = await pageAt(options.scale ?? 1);
-      await page.setViewportSize({ width: options.width ?? 720, height: 600 });
-      await page.setContent(html, { waitUntil: 'load' });
-      const brokenImages = await page.locator('img').evaluateAll((imgs) => imgs.filter((i) => !(i as HTMLImageElement).naturalWidth).length);
-      const png = await page.screenshot({ fullPage: true, type: 'png' });
-      await mkdir(dirname(outPath), { recursive: true });
-      await writeFile(outPath, png);
-      return { png, brokenImages };
+    shoot(html, outPath, options = {}) {
+      // One shot at a time: shots share a page, so one started meanwhile would replace its document.
+      const shot = turn.then(async () => {
+        const page = await pageAt(options.scale ?? 1);
+        await page.setViewportSize({ width: options.width ?? 720, height: 600 });
+        await page.setContent(html, { waitUntil: 'load' });
+        const brokenImages = await page.locator('img').evaluateAll((imgs) => imgs.filter((i) => !(i as HTMLImageElement).naturalWidth).length);
+        const png = await page.screenshot({ fullPage: true, type: 'png' });
+        await mkdir(dirname(outPath), { recursive: true });
+        await writeFile(outPath, png);
+        return { png, brokenImages };
+      });
+      turn = shot.catch(() => undefined);
+      return shot;
     },
     close: () => browser.close(),
   };
