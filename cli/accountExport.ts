@@ -16,7 +16,8 @@ const OFF_WORDS: Partial<Record<keyof AccountSettings, string>> = { killSwitch: 
 /**
  * The accounts' settings in the import format: a CSV header row with the column names and one
  * row per account (lists joined by `;`, an empty list as `none`, a kill switch that is off as
- * `off`, no separate delegate watch as `none`), or one JSON object per line
+ * `off`, no separate delegate watch as `none`, an on/off setting as `on` or `off`, as the CLI
+ * takes it), or one JSON object per line (an on/off setting as a JSON boolean)
  * with the same keys; last, the `channels` column: the names of the channels routed to the
  * account. Importing the output changes nothing.
  */
@@ -43,6 +44,12 @@ export function formatExport(
 }
 
 function csvCell(value: unknown): string {
-  const text = Array.isArray(value) ? (value.length === 0 ? 'none' : value.join(';')) : value === null ? '' : String(value);
+  const text = cellText(value);
   return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function cellText(value: unknown): string {
+  if (Array.isArray(value)) return value.length === 0 ? 'none' : value.join(';');
+  if (typeof value === 'boolean') return value ? 'on' : 'off';
+  return value === null ? '' : String(value);
 }

@@ -68,6 +68,8 @@ describe('kill-switch settings in the CLI', () => {
 
     const exported = (await cli('accounts', 'export')).stdout;
     expect(exported.split('\n')[0]).toContain('kill-switch,kill-switch-confirm,keep-delegate,kill-switch-web-sessions,kill-switch-dry-run');
+    // The dry run is written as the CLI and the docs spell it (on|off), not as a JSON boolean.
+    expect(exported.split('\n')[1]).toMatch(/,revoke,off,/);
     expect((await cli('accounts', 'update', ACCOUNT, '--kill-switch', 'off', '--keep-delegate', 'none')).code).toBe(0);
     expect(JSON.parse((await cli('accounts', 'show', ACCOUNT, '--json')).stdout)).toMatchObject({ killSwitch: null, keepDelegates: [] });
     const file = join(dir, 'accounts.csv');
