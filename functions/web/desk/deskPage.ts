@@ -245,7 +245,7 @@ function windowOf(value: string | null): DeskWindow {
   return (DESK_WINDOWS as readonly string[]).includes(value ?? '') ? (value as DeskWindow) : '30d';
 }
 
-/** The chart data of an account's window (`GET /desk/api/accounts/<address>/series?window=`): times in seconds, as the client draws them. */
+/** The chart data of an account's window (`GET /desk/api/accounts/<address>/series?window=`): times in seconds, as the client draws them, and the account's zone, which it writes them in. */
 async function seriesJson(deps: DeskPageDeps, account: TrackedAccount, window: DeskWindow): Promise<DeskView> {
   const series = await readAccountSeries(deps.data, account, window, (deps.figuresNow ?? deps.now)());
   const chart = deskChart(series.series, series.underwater, API_CHART_POINTS);
@@ -265,6 +265,7 @@ async function seriesJson(deps: DeskPageDeps, account: TrackedAccount, window: D
       flows: chart.flows.map((f) => ({ t: f.t / 1000, amount: f.amount })),
       levels: account.drawdownThresholds,
       killSwitch: account.killSwitch,
+      timeZone: account.timezone,
     },
   };
 }

@@ -6,6 +6,7 @@
  * values. Without it (scripts off, or a failed fetch) the SVG stays.
  */
 import uPlot from 'uplot';
+import { axisTimeLabels, crosshairTime } from './chartTime';
 
 interface ChartData {
   readonly stored: number;
@@ -15,6 +16,8 @@ interface ChartData {
   readonly flows: readonly { readonly t: number; readonly amount: number }[];
   readonly levels: readonly number[];
   readonly killSwitch: number | null;
+  /** The account's zone: the charts' times are written in it, as the rest of the page's. */
+  readonly timeZone: string;
 }
 
 const money = (v: number | null | undefined): string =>
@@ -55,15 +58,20 @@ function draw(host: HTMLElement, data: ChartData): void {
   const flowAt = new Map(data.flows.map((f) => [f.t, f.amount]));
   const flowPoints = data.t.map((t, i) => (flowAt.has(t) ? (data.equity[i] ?? null) : null));
   const sync = { key: 'desk-account', setSeries: false, scales: ['x', null] as [string, null] };
+  // Ticks at the account's local midnights and hours, labelled and read out in its zone, not the browser's.
+  const tzDate = (seconds: number): Date => uPlot.tzDate(new Date(seconds * 1000), data.timeZone);
+  const timeAxis: uPlot.Axis = { values: (_u, splits, _axis, _space, incr) => axisTimeLabels(splits, incr, data.timeZone) };
+  const timeSeries: uPlot.Series = { value: (_u, v) => crosshairTime(v, data.timeZone) };
   host.replaceChildren();
   const equity = new uPlot(
     {
       width,
       height: 240,
+      tzDate,
       cursor: { sync },
       scales: { x: { time: true } },
       series: [
-        {},
+        timeSeries,
         { label: 'Equity', stroke: '#1849a9', width: 1.5, value: (_u, v) => money(v) },
         {
           label: 'Deposit or withdrawal',
@@ -73,7 +81,7 @@ function draw(host: HTMLElement, data: ChartData): void {
           value: (_u, _v, _s, i) => (i === null ? '—' : flowAt.has(data.t[i] ?? -1) ? money(flowAt.get(data.t[i] ?? -1)) : '—'),
         },
       ],
-      axes: [{}, { values: (_u, ticks) => ticks.map((v) => money(v).replace(/\.\d\d$/, '')), size: 80 }],
+      axes: [timeAxis, { values: (_u, ticks) => ticks.map((v) => money(v).replace(/\.\d\d$/, '')), size: 80 }],
     },
     [[...data.t], [...data.equity], flowPoints] as uPlot.AlignedData,
     chartHost(host, 'Equity chart: drag to zoom, double-click to reset; the values follow the crosshair'),
@@ -82,10 +90,11 @@ function draw(host: HTMLElement, data: ChartData): void {
     {
       width,
       height: 170,
+      tzDate,
       cursor: { sync },
       scales: { x: { time: true }, y: { range: (_u, min) => [Math.min(min, -Math.max(0, ...data.levels, data.killSwitch ?? 0) * 1.1), 0] } },
-      series: [{}, { label: 'Drawdown', stroke: '#b42318', fill: 'rgba(180,35,24,0.15)', width: 1.5, value: (_u, v) => percent(v) }],
-      axes: [{}, { values: (_u, ticks) => ticks.map((v) => `${v.toFixed(1)}%`), size: 80 }],
+      series: [timeSeries, { label: 'Drawdown', stroke: '#b42318', fill: 'rgba(180,35,24,0.15)', width: 1.5, value: (_u, v) => percent(v) }],
+      axes: [timeAxis, { values: (_u, ticks) => ticks.map((v) => `${v.toFixed(1)}%`), size: 80 }],
       hooks: { draw: [levelLines(data.levels, data.killSwitch)] },
     },
     [[...data.t], data.drawdown.map((d) => -d)] as uPlot.AlignedData,

@@ -11,6 +11,7 @@ import { seriousViolations } from '../../../support/desk/deskAxe';
 import { watchDelegates } from '../../../../functions/services/collect/watchDelegates';
 import { launchChromium } from '../../../support/screenshot';
 import { sesStore } from '../../../support/sesStore';
+import { formatTime } from '../../../../functions/mail/render/format';
 
 const HOUR = 3_600_000;
 /** Screenshots go here; `DESK_DOC_IMAGES=1` writes them into `docs/images/` (the README's). */
@@ -65,8 +66,9 @@ afterAll(async () => {
 
 const base = () => world.baseUrl;
 
+/** A browser context of a reader in New York: the accounts are in UTC, and every time on the page is written in the account's zone. */
 async function newPage(width = 1280): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const context = await browser.newContext({ viewport: { width, height: 900 }, timezoneId: 'America/New_York' });
   return { context, page: await context.newPage() };
 }
 
@@ -118,6 +120,15 @@ describe('the desk page in Chromium', () => {
       const stored = await h.repos.curves.queryRange(main, account.interval, h.now() - 30 * 24 * HOUR, h.now());
       expect(Number(await chart.getAttribute('data-rendered-points'))).toBe(stored.length);
       expect(await page.locator('#desk-chart canvas').count()).toBeGreaterThanOrEqual(2);
+      // The crosshair at the newest point reads its time in the account's zone, as the page writes it, not the browser's.
+      const series = await page.evaluate(async (url) => (await (await fetch(url)).json()) as { t: number[] }, (await chart.getAttribute('data-series'))!);
+      const plot = page.locator('#desk-chart .u-over').first();
+      const box = (await plot.boundingBox())!;
+      await plot.hover({ position: { x: box.width / 2, y: box.height / 2 } });
+      await plot.hover({ position: { x: box.width - 1, y: box.height / 2 } });
+      const crosshair = page.locator('#desk-chart .u-legend').first().locator('.u-series').first().locator('.u-value');
+      await expect.poll(() => crosshair.textContent()).toBe(formatTime(series.t.at(-1)! * 1000, account.timezone));
+      expect(account.timezone).toBe('UTC');
       expect(await seriousViolations(page)).toEqual([]);
       await screenshots(page, 'account');
 
