@@ -8,17 +8,20 @@ export function agoTime(at: number | null, now: number, timeZone = 'UTC'): SafeH
   return html`<time datetime="${new Date(at).toISOString()}" title="${formatTime(at, timeZone)}">${ago}</time>`;
 }
 
-/** Money with its sign coloured (gains green, losses red); `—` when unknown. */
+/** Money with its sign coloured (gains green, losses red), on one line (a narrow column never parts the sign from the amount); `—` when unknown. */
 export function signedMoney(value: number | null | undefined): SafeHtml {
   if (value === null || value === undefined) return html`<span class="note">—</span>`;
-  const text = formatMoney(value, { sign: 'always' });
-  return html`<span class="${value > 0 ? 'up' : value < 0 ? 'down' : ''}">${text}</span>`;
+  return signed(value, formatMoney(value, { sign: 'always' }));
 }
 
-/** A percentage with its sign coloured; `—` when unknown. */
+/** A percentage with its sign coloured, on one line; `—` when unknown. */
 export function signedPercent(value: number | null | undefined): SafeHtml {
   if (value === null || value === undefined) return html`<span class="note">—</span>`;
-  return html`<span class="${value > 0 ? 'up' : value < 0 ? 'down' : ''}">${formatPercent(value, { sign: 'always' })}</span>`;
+  return signed(value, formatPercent(value, { sign: 'always' }));
+}
+
+function signed(value: number, text: string): SafeHtml {
+  return html`<span class="${value > 0 ? 'up' : value < 0 ? 'down' : 'flat'}">${text}</span>`;
 }
 
 /** Money without a sign; `—` when unknown. */

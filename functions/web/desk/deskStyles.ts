@@ -43,6 +43,8 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 td.wrap{white-space:normal;min-width:180px}
 .up{color:var(--up)}
 .down{color:var(--down)}
+.up,.down,.flat{white-space:nowrap}
+code{overflow-wrap:anywhere}
 .badge{display:inline-block;font-size:12px;font-weight:600;border-radius:999px;padding:1px 8px}
 .b-ok{color:var(--ok);background:var(--ok-bg)}
 .b-warn{color:var(--warn);background:var(--warn-bg)}

@@ -88,10 +88,16 @@ async function signInByEmail(page: Page, email: string, at = base()): Promise<vo
   await Promise.all([page.waitForURL(`${at}/desk`), page.getByRole('button', { name: 'Sign in', exact: true }).click()]);
 }
 
-/** The page at each width, full length, into `SHOTS/desk-<name>-<width>.png`. */
+/**
+ * The page at each width, full length, into `SHOTS/desk-<name>-<width>.png`; at each, nothing but a
+ * table's own scrolling region is wider than the screen, and no signed figure is split over two lines.
+ */
 async function screenshots(page: Page, name: string): Promise<void> {
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${width} px`).toBeLessThanOrEqual(width);
+    const split = await page.locator('.up, .down, .flat').evaluateAll((spans) => spans.filter((s) => s.getClientRects().length > 1).map((s) => s.textContent));
+    expect(split, `${name} at ${width} px`).toEqual([]);
     await page.screenshot({ path: join(SHOTS, `desk-${name}-${width}.png`), fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
