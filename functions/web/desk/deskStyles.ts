@@ -62,7 +62,7 @@ button.small{padding:4px 10px;font-size:13px}
 .filter{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:0 0 10px}
 .filter label{font-weight:600}
 .filter input{max-width:260px}
-dl.figures{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:8px 0}
+dl.figures{display:grid;grid-template-columns:fit-content(50%) 1fr;gap:4px 16px;margin:8px 0}
 dl.figures dt{color:var(--muted)}
 dl.figures dd{margin:0;font-variant-numeric:tabular-nums}
 .grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(260px,1fr));gap:16px}
