@@ -33,7 +33,7 @@ p{margin:0 0 12px}
 .note{color:var(--muted);font-size:13px}
 .counts{display:flex;flex-wrap:wrap;gap:8px;margin:0 0 12px;padding:0;list-style:none}
 .counts li{background:var(--card);border:1px solid var(--line);border-radius:999px;padding:2px 12px;font-size:13px}
-.scroll{overflow-x:auto;max-width:100%}
+.scroll{overflow-x:auto;max-width:100%;position:relative}
 table{border-collapse:collapse;width:100%;font-size:14px;background:var(--card)}
 th,td{text-align:left;padding:7px 8px;border-bottom:1px solid var(--line);vertical-align:middle;white-space:nowrap}
 thead th{font-size:12px;color:var(--muted);font-weight:600;text-transform:uppercase;letter-spacing:.03em}

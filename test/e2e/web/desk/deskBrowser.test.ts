@@ -88,18 +88,28 @@ async function signInByEmail(page: Page, email: string, at = base()): Promise<vo
   await Promise.all([page.waitForURL(`${at}/desk`), page.getByRole('button', { name: 'Sign in', exact: true }).click()]);
 }
 
-/**
- * The page at each width, full length, into `SHOTS/desk-<name>-<width>.png`; at each, nothing but a
- * table's own scrolling region is wider than the screen, and no signed figure is split over two lines.
- */
+/** At `width`: nothing but a table's own scrolling region is wider than the screen, and no signed figure is split over two lines. */
+async function fitsWidth(page: Page, name: string, width: number): Promise<void> {
+  await page.setViewportSize({ width, height: 900 });
+  // The charts redraw at the new width on the next animation frame.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${width} px`).toBeLessThanOrEqual(width);
+  const split = await page.locator('.up, .down, .flat').evaluateAll((spans) => spans.filter((s) => s.getClientRects().length > 1).map((s) => s.textContent));
+  expect(split, `${name} at ${width} px`).toEqual([]);
+}
+
+/** The page fits each width (`fitsWidth`), and is shot there, full length, into `SHOTS/desk-<name>-<width>.png`. */
 async function screenshots(page: Page, name: string): Promise<void> {
   for (const width of WIDTHS) {
-    await page.setViewportSize({ width, height: 900 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${width} px`).toBeLessThanOrEqual(width);
-    const split = await page.locator('.up, .down, .flat').evaluateAll((spans) => spans.filter((s) => s.getClientRects().length > 1).map((s) => s.textContent));
-    expect(split, `${name} at ${width} px`).toEqual([]);
+    await fitsWidth(page, name, width);
     await page.screenshot({ path: join(SHOTS, `desk-${name}-${width}.png`), fullPage: true });
   }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+/** The page fits each width (`fitsWidth`), without a screenshot. */
+async function fitsEveryWidth(page: Page, name: string): Promise<void> {
+  for (const width of WIDTHS) await fitsWidth(page, name, width);
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
@@ -143,6 +153,10 @@ describe('the desk page in Chromium', () => {
       const status = (await accountStatus(h.repos, main, h.now()))!;
       expect(status.drawdown!.maxPct).toBeGreaterThan(1);
       expect(Number(await chart.getAttribute('data-deepest'))).toBeCloseTo(status.drawdown!.maxPct, 8);
+      // A day's figures, from the calendar (the newest day, the one with the loss).
+      await page.locator('.calendar a').last().click();
+      await page.waitForURL(/[?&]day=\d{4}-\d{2}-\d{2}/);
+      await fitsEveryWidth(page, 'account day');
 
       await page.getByRole('link', { name: 'Alerts and snoozes' }).click();
       await page.getByRole('heading', { name: 'Open alerts, worst first' }).waitFor();
@@ -190,6 +204,7 @@ describe('the desk page in Chromium', () => {
       await page.getByLabel('Name').fill('e2e laptop');
       await page.getByRole('button', { name: 'Register a passkey' }).click();
       await page.getByRole('cell', { name: 'e2e laptop', exact: true }).waitFor();
+      await fitsEveryWidth(page, 'passkeys');
       const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
       expect(credentials).toHaveLength(1);
       expect(credentials[0]?.isResidentCredential).toBe(true);
@@ -238,6 +253,7 @@ describe("a revoke from the desk page in Chromium, through today's confirmation 
       const keys = page.getByRole('region', { name: 'Keys' });
       await expect(page.getByRole('button', { name: 'Revoke bot' }).count()).resolves.toBe(1);
       await expect(page.getByRole('button', { name: 'Revoke mm' }).count()).resolves.toBe(1);
+      await fitsEveryWidth(page, 'account with keys');
 
       // The desk answers 303 to the single-use link: the confirmation page, which changes nothing when opened.
       await Promise.all([
