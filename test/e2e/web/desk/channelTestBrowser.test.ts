@@ -4,6 +4,7 @@ import { ChannelSecrets } from '../../../../functions/channels/channelSecrets';
 import { localDeskAssets } from '../../../../local/localDesk';
 import { channelRecordOf } from '../../../support/channels/channelRecordFixture';
 import { receiversPerFile } from '../../../support/channels/receiversPerFile';
+import { fitsEveryWidth } from '../../../support/desk/deskFits';
 import { seriousViolations } from '../../../support/desk/deskAxe';
 import { startDeskWorld, type DeskWorld } from '../../../support/desk/deskWorld';
 import { CHROMIUM_PATH } from '../../../support/screenshot';
@@ -47,6 +48,7 @@ describe("the channels page's Test button in Chromium", () => {
       await page.goto(`${world.baseUrl}/desk/channels`);
       const test = page.getByRole('button', { name: `Test desk-${run}` });
       expect(await seriousViolations(page)).toEqual([]);
+      await fitsEveryWidth(page, 'channels');
 
       await Promise.all([page.waitForURL(/\/desk\/channels\?test=/), test.click()]);
       await expect(page.getByRole('status').textContent()).resolves.toMatch(

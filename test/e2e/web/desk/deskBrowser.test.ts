@@ -8,6 +8,7 @@ import { CALM, pipelineHarness } from '../../../support/collect/pipelineHarness'
 import { deskRoute, startDeskWorld, type DeskWorld } from '../../../support/desk/deskWorld';
 import { revocationWorld } from '../../../support/revocation/revocationWorld';
 import { seriousViolations } from '../../../support/desk/deskAxe';
+import { DESK_WIDTHS, fitsEveryWidth, fitsWidth } from '../../../support/desk/deskFits';
 import { watchDelegates } from '../../../../functions/services/collect/watchDelegates';
 import { launchChromium } from '../../../support/screenshot';
 import { sesStore } from '../../../support/sesStore';
@@ -16,7 +17,6 @@ import { formatTime } from '../../../../functions/mail/render/format';
 const HOUR = 3_600_000;
 /** Screenshots go here; `DESK_DOC_IMAGES=1` writes them into `docs/images/` (the README's). */
 const SHOTS = process.env['DESK_DOC_IMAGES'] === '1' ? 'docs/images' : 'test-artifacts/desk';
-const WIDTHS = [1280, 360] as const;
 
 const h = pipelineHarness({ seed: 36 });
 const run = Math.random().toString(36).slice(2, 8);
@@ -88,28 +88,12 @@ async function signInByEmail(page: Page, email: string, at = base()): Promise<vo
   await Promise.all([page.waitForURL(`${at}/desk`), page.getByRole('button', { name: 'Sign in', exact: true }).click()]);
 }
 
-/** At `width`: nothing but a table's own scrolling region is wider than the screen, and no signed figure is split over two lines. */
-async function fitsWidth(page: Page, name: string, width: number): Promise<void> {
-  await page.setViewportSize({ width, height: 900 });
-  // The charts redraw at the new width on the next animation frame.
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${width} px`).toBeLessThanOrEqual(width);
-  const split = await page.locator('.up, .down, .flat').evaluateAll((spans) => spans.filter((s) => s.getClientRects().length > 1).map((s) => s.textContent));
-  expect(split, `${name} at ${width} px`).toEqual([]);
-}
-
 /** The page fits each width (`fitsWidth`), and is shot there, full length, into `SHOTS/desk-<name>-<width>.png`. */
 async function screenshots(page: Page, name: string): Promise<void> {
-  for (const width of WIDTHS) {
+  for (const width of DESK_WIDTHS) {
     await fitsWidth(page, name, width);
     await page.screenshot({ path: join(SHOTS, `desk-${name}-${width}.png`), fullPage: true });
   }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
-
-/** The page fits each width (`fitsWidth`), without a screenshot. */
-async function fitsEveryWidth(page: Page, name: string): Promise<void> {
-  for (const width of WIDTHS) await fitsWidth(page, name, width);
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
