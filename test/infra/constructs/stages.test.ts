@@ -140,6 +140,9 @@ const APP_BUNDLE_CACHE = [process.env['NODE_OPTIONS'], `--import ${pathToFileURL
   .filter((option) => option !== undefined && option !== '')
   .join(' ');
 
+/** The app command of cdk.json, the one `cdk synth` runs. */
+const CDK_JSON_APP = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { app: string }).app;
+
 describe('the cdk CLI', () => {
   it(
     'runs `cdk synth -c stage=testnet` from cdk.json with the network unreachable',
@@ -174,8 +177,9 @@ describe('the cdk CLI', () => {
     (context, key) => {
       const outdir = mkdtempSync(join(tmpdir(), 'sentinel-cli-'));
       try {
-        const run = spawnSync('npx', ['--no-install', 'tsx', 'infra/app.ts'], {
+        const run = spawnSync(CDK_JSON_APP, {
           cwd: PROJECT_ROOT,
+          shell: true,
           env: { ...process.env, ...NO_NETWORK, CDK_CONTEXT_JSON: JSON.stringify(context), CDK_OUTDIR: outdir },
           encoding: 'utf8',
           timeout: 60_000,
