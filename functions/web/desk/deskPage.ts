@@ -84,7 +84,7 @@ export async function deskPage(deps: DeskPageDeps, request: WebRequest): Promise
   }
   const cookie = sessionCookieFor(deps.publicBaseUrl);
   if (!cookie) return { kind: 'needs-https' };
-  if (path === DESK_PATHS.signIn) return signInPage(deps, request, cookie);
+  if (path === DESK_PATHS.signIn) return signInPage(deps, request, cookie, async () => (await signedIn(deps, request))?.viewer.email ?? null);
   if (path === PASSKEY_API.signInOptions || path === PASSKEY_API.signInVerify) return passkeySignIn(deps, request, path, cookie);
 
   const signed = await signedIn(deps, request);

@@ -41,7 +41,13 @@ const FORM_NOTICES: ReadonlySet<string> = new Set<SignInNotice>(['signed-out', '
  * redirects with its cookie to the page the sign-in was asked from (`next`, carried by the form and
  * the link; a desk page only, see `signInReturn`), or the overview.
  */
-export async function signInPage(deps: SignInPageDeps, request: WebRequest, cookie: SessionCookie): Promise<SignInOutcome> {
+export async function signInPage(
+  deps: SignInPageDeps,
+  request: WebRequest,
+  cookie: SessionCookie,
+  /** Who this browser is signed in as now (read only when a link is shown); `null` for no one. */
+  signedInAs: () => Promise<string | null> = async () => null,
+): Promise<SignInOutcome> {
   if (request.method === 'GET' || request.method === 'HEAD') {
     const token = request.query.get('token');
     if (token === null) {
@@ -54,7 +60,7 @@ export async function signInPage(deps: SignInPageDeps, request: WebRequest, cook
         next: signInReturn(request.query.get('next')),
       };
     }
-    return showLink(deps, token);
+    return showLink(deps, token, signedInAs);
   }
   const problem = formProblem(request, deps.publicBaseUrl);
   if (problem) return problem;
@@ -86,12 +92,19 @@ async function checkLink(deps: SignInPageDeps, token: string): Promise<Checked> 
   return { kind: 'valid', email: link.claims.email, tokenId: link.claims.tokenId, expiresAt: link.claims.expiresAt, next: signInReturn(link.claims.next) };
 }
 
-async function showLink(deps: SignInPageDeps, token: string): Promise<SignInOutcome> {
+async function showLink(deps: SignInPageDeps, token: string, signedInAs: () => Promise<string | null>): Promise<SignInOutcome> {
   const checked = await checkLink(deps, token);
   if (checked.kind !== 'valid') return checked;
   const usedAt = await deps.signIns.usedAt(checked.tokenId);
   if (usedAt !== null) return { kind: 'link-used', usedAt };
-  return { kind: 'sign-in-confirm', email: checked.email, token, csrf: deps.csrf.issue('desk-sign-in', checked.tokenId), expiresAt: checked.expiresAt };
+  return {
+    kind: 'sign-in-confirm',
+    email: checked.email,
+    token,
+    csrf: deps.csrf.issue('desk-sign-in', checked.tokenId),
+    expiresAt: checked.expiresAt,
+    signedInAs: await signedInAs(),
+  };
 }
 
 async function useLink(deps: SignInPageDeps, token: string, csrf: string | null, cookie: SessionCookie): Promise<SignInOutcome> {

@@ -12,7 +12,8 @@ export type SignInView =
   | { kind: 'sign-in-form'; notice: SignInNotice | null; email: string; passkeys: boolean; next: string | null }
   /** The same answer whoever asked: nothing tells whether the address receives reports. */
   | { kind: 'sign-in-sent' }
-  | { kind: 'sign-in-confirm'; email: string; token: string; csrf: string; expiresAt: number }
+  /** `signedInAs`: who this browser is signed in as now (`null`: no one). */
+  | { kind: 'sign-in-confirm'; email: string; token: string; csrf: string; expiresAt: number; signedInAs: string | null }
   | { kind: 'link-expired' }
   | { kind: 'link-used'; usedAt: number }
   | { kind: 'link-invalid'; reason: string }
@@ -60,6 +61,14 @@ function again(baseUrl: string, text: string): SafeHtml {
   return html`<p>${text}</p><p><a href="${deskUrl(baseUrl, DESK_PATHS.signIn)}">Ask for a new sign-in link</a></p>`;
 }
 
+/** What the link's page says of the session this browser has now: none, the same address's, or another's (which the link replaces here). */
+function signedInNote(current: string | null, email: string, baseUrl: string): SafeHtml {
+  if (current === null) return html``;
+  if (current.toLowerCase() === email.toLowerCase())
+    return html`<p class="card" role="status">This browser is already signed in as ${email}: <a href="${deskUrl(baseUrl, DESK_PATHS.overview)}">go to the desk</a>, or press the button for a new session.</p>`;
+  return html`<p class="card" role="status">This browser is signed in as <strong>${current}</strong> now. Pressing the button signs it in as ${email} instead.</p>`;
+}
+
 /** The desk document of a sign-in view. */
 export function signInBody(view: SignInView, baseUrl: string): { title: string; body: SafeHtml; scripts?: readonly string[] } {
   switch (view.kind) {
@@ -90,6 +99,7 @@ ${
         title: 'Sign in to the desk',
         body: html`<h1>Sign in to the desk</h1>
 <p>You are signing in as <strong>${view.email}</strong>. Opening this page changed nothing: the link signs you in when you press the button.</p>
+${signedInNote(view.signedInAs, view.email, baseUrl)}
 <form method="post" action="${deskUrl(baseUrl, DESK_PATHS.signIn)}">
 <input type="hidden" name="token" value="${view.token}">
 <input type="hidden" name="csrf" value="${view.csrf}">

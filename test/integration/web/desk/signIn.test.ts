@@ -78,6 +78,12 @@ describe('signing in with the emailed link', () => {
     const own = (await world.repos.accounts.list()).filter((a) => a.emails.includes(alice)).map((a) => a.address);
     expect(new Set(addresses)).toEqual(new Set(own));
     expect(own).toHaveLength(2);
+    // Signed in as alice, a link for bob says whose session it replaces in this browser; one for alice, that she is signed in already.
+    expect(first.body).not.toContain('This browser is');
+    expect((await client.get(world.signInLink(bob))).body).toContain(
+      `This browser is signed in as <strong>${alice}</strong> now. Pressing the button signs it in as ${bob} instead.`,
+    );
+    expect((await client.get(world.signInLink(alice))).body).toContain(`This browser is already signed in as ${alice}`);
 
     const reused = await deskClient(world).post('/desk/sign-in', hiddenFields(first.body, '/desk/sign-in'));
     expect(reused.status).toBe(409);
