@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { startDynamoDbLocal } from './dynamodb';
+import { QUICK_START_JVM_OPTIONS, startDynamoDbLocal } from './dynamodb';
 import { startEmbeddedDynamoDb } from './embeddedDynamoDb';
 import { javaCommand, requireJava } from './java';
 import { LocalServiceError } from './localServiceError';
@@ -16,7 +16,7 @@ export interface LocalStore {
 
 /**
  * Starts DynamoDB Local when Java 17 or newer is found (`JAVA_HOME`, else `java` on PATH),
- * keeping its files in `<stateDir>/dynamodb`; without one, the embedded store
+ * keeping its files in `<stateDir>/dynamodb`, with `QUICK_START_JVM_OPTIONS`; without one, the embedded store
  * (`startEmbeddedDynamoDb`, dynalite) in `<stateDir>/dynalite`, the description saying why. The
  * two keep their data apart: switching between them starts from empty tables.
  */
@@ -35,7 +35,8 @@ export async function startLocalStore(options: {
   }
   if (noJava === null) {
     const dataDir = join(options.stateDir, 'dynamodb');
-    const local = await startDynamoDbLocal(options.inMemory ? { inMemory: true, javaCommand: java } : { dataDir, javaCommand: java });
+    const jvm = { javaCommand: java, jvmOptions: QUICK_START_JVM_OPTIONS };
+    const local = await startDynamoDbLocal(options.inMemory ? { inMemory: true, ...jvm } : { dataDir, ...jvm });
     return { ...local, description: `DynamoDB Local${options.inMemory ? ' (in memory)' : ` (data in ${dataDir})`}` };
   }
   const dataDir = join(options.stateDir, 'dynalite');

@@ -6,7 +6,7 @@ import { isProcessAlive } from '../../../local/childProcess';
 import { SimControlClient } from '../../../local/sim';
 import { deriveKey } from '../../../local/sim/keys';
 import { waitFor } from '../../support/waitFor';
-import { descendants, npmStartsOfFile, PROBE_EVERY_MS, type NpmStartRun } from '../../support/local/npmStartProcess';
+import { descendants, npmStartsOfFile, PROBE_EVERY_MS, QUICK_PROBE_EVERY_MS, type NpmStartRun } from '../../support/local/npmStartProcess';
 import { npmStartTerminal } from '../../support/local/npmStartTerminal';
 
 const STEADY = deriveKey(1, 'account:demo-steady').address;
@@ -75,7 +75,7 @@ describe('npm start --in-memory --fast', () => {
         return ['slack', 'discord', 'telegram', 'pagerduty'].every((k) => found.has(k)) ? found : undefined;
       },
       60_000,
-      PROBE_EVERY_MS,
+      QUICK_PROBE_EVERY_MS,
     );
     expect([...kinds].sort()).toEqual(['discord', 'pagerduty', 'slack', 'telegram']);
   }, 240_000);
@@ -106,7 +106,7 @@ describe('npm start --in-memory --fast', () => {
       async () =>
         (await chat()).some((r) => /intruder-1/.test(JSON.stringify(r.body)) && /automatic protection is off/.test(JSON.stringify(r.body))) ? true : undefined,
       90_000,
-      PROBE_EVERY_MS,
+      QUICK_PROBE_EVERY_MS,
     );
     expect(await first.onChain()).toBe(true);
 
@@ -114,7 +114,7 @@ describe('npm start --in-memory --fast', () => {
     const on = t.cli(tmpdir(), 'protection', 'on');
     expect(on.stdout).toBe('protection off → on (audited)\n');
     const second = await intruder('intruder-2');
-    await waitFor('intruder-2 revoked', async () => ((await second.onChain()) ? undefined : true), 90_000, PROBE_EVERY_MS);
+    await waitFor('intruder-2 revoked', async () => ((await second.onChain()) ? undefined : true), 90_000, QUICK_PROBE_EVERY_MS);
 
     const off = t.cli(tmpdir(), 'protection', 'off');
     expect(off.stdout).toBe('protection on → off (audited)\n');

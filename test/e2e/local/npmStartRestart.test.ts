@@ -1,8 +1,7 @@
-import { tmpdir } from 'node:os';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SimControlClient } from '../../../local/sim';
 import { deriveKey } from '../../../local/sim/keys';
-import { interruptNpmStart, npmStartsOfFile, PROBE_EVERY_MS, type NpmStartRun } from '../../support/local/npmStartProcess';
+import { interruptNpmStart, npmStartsOfFile, PROBE_EVERY_MS, QUICK_PROBE_EVERY_MS, type NpmStartRun } from '../../support/local/npmStartProcess';
 import { npmStartTerminal } from '../../support/local/npmStartTerminal';
 import { waitFor } from '../../support/waitFor';
 
@@ -20,11 +19,8 @@ describe('npm start without Java, stopped and started again on its kept data', (
   /** The inbox when the first run stopped. */
   let seen: string[] = [];
   const count = (all: string[], pattern: RegExp) => all.filter((s) => pattern.test(s)).length;
-  /** When demo-steady was last polled (`status`: `last poll     ok at <ISO>`). */
-  const lastPollAt = (): number | undefined => {
-    const at = /^last poll\s+ok at (\S+)/m.exec(t.cli(tmpdir(), 'status', STEADY).stdout)?.[1];
-    return at === undefined ? undefined : Date.parse(at);
-  };
+  /** When demo-steady was last polled, as `status` shows it (`last poll     ok at <ISO>`). */
+  const lastPollAt = () => t.lastPollAt(STEADY);
 
   beforeAll(async () => {
     t = await npmStartTerminal({ java: false });
@@ -65,11 +61,11 @@ describe('npm start without Java, stopped and started again on its kept data', (
     await waitFor(
       'a poll after the revocation',
       async () => {
-        const at = lastPollAt();
+        const at = await lastPollAt();
         return at !== undefined && at > revokedAt + 60_000 ? true : undefined;
       },
       120_000,
-      PROBE_EVERY_MS,
+      QUICK_PROBE_EVERY_MS,
     );
     seen = await t.subjects();
 
@@ -105,11 +101,11 @@ describe('npm start without Java, stopped and started again on its kept data', (
     await waitFor(
       'three polls after the restart',
       async () => {
-        const at = lastPollAt();
+        const at = await lastPollAt();
         return at !== undefined && at > restartedAt + 3 * 60_000 ? true : undefined;
       },
       120_000,
-      PROBE_EVERY_MS,
+      QUICK_PROBE_EVERY_MS,
     );
     const after = await t.subjects();
     expect(count(after, /New API key “trading-bot”/), after.join('\n')).toBe(count(seen, /New API key “trading-bot”/));

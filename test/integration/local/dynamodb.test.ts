@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { CreateTableCommand, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { isProcessAlive } from '../../../local/childProcess';
-import { startDynamoDbLocal } from '../../../local/dynamodb';
+import { QUICK_START_JVM_OPTIONS, startDynamoDbLocal } from '../../../local/dynamodb';
 import { javaCommand, parseJavaMajorVersion } from '../../../local/java';
 import { LocalServiceError } from '../../../local/localServiceError';
 import { createDynamoDbClient } from '../../../functions/store/documentClient';
@@ -24,7 +24,7 @@ async function tableNames(endpoint: string): Promise<string[]> {
 }
 
 describe('startDynamoDbLocal', () => {
-  it('keeps tables on disk across restarts, and stop() leaves no java process behind', async () => {
+  it('keeps tables on disk across restarts (the second with the JVM options of npm start), and stop() leaves no java process behind', async () => {
     const dataDir = join(scratch, 'data');
     const first = await startDynamoDbLocal({ dataDir });
     try {
@@ -44,8 +44,9 @@ describe('startDynamoDbLocal', () => {
     expect(isProcessAlive(first.pid)).toBe(false);
     await expect(fetch(first.endpoint, { signal: AbortSignal.timeout(2_000) })).rejects.toThrow();
 
-    const second = await startDynamoDbLocal({ dataDir });
+    const second = await startDynamoDbLocal({ dataDir, jvmOptions: QUICK_START_JVM_OPTIONS });
     try {
+      expect(readFileSync(`/proc/${second.pid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining([...QUICK_START_JVM_OPTIONS]));
       expect(second.endpoint).not.toBe(first.endpoint);
       expect(await tableNames(second.endpoint)).toContain('kept');
     } finally {

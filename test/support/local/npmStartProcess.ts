@@ -10,6 +10,9 @@ import { waitFor } from '../waitFor';
  */
 export const PROBE_EVERY_MS = 2_000;
 
+/** How often a wait looks again when a look is one small request (the chat receivers' list, the simulator, a store query). */
+export const QUICK_PROBE_EVERY_MS = 500;
+
 /** Every descendant of `pid`, from /proc (Linux). */
 export async function descendants(pid: number): Promise<number[]> {
   const children = new Map<number, number[]>();

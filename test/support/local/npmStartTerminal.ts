@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { findOnPath } from '../../../local/childProcess';
 import { freePort } from '../../../local/freePort';
+import { createDocumentClient, createDynamoDbClient } from '../../../functions/store/documentClient';
+import { SnapshotsRepository } from '../../../functions/store/snapshotsRepository';
 
 const REPO = resolve('.');
 const BIN = join(REPO, 'bin/sentinel.js');
@@ -66,6 +68,12 @@ export async function npmStartTerminal(options: { readonly java?: boolean } = {}
     env['PATH'] = await pathWithoutJava();
     delete env['JAVA_HOME'];
   }
+  const services = async () =>
+    JSON.parse(await readFile(join(stateDir, 'services.json'), 'utf8')) as {
+      SIM_CONTROL_URL: string;
+      DYNAMODB_ENDPOINT: string;
+      SENTINEL_TABLE_PREFIX: string;
+    };
   const ran = (run: ReturnType<typeof spawnSync>): Ran => ({ code: run.status, stdout: String(run.stdout), stderr: String(run.stderr) });
   return {
     repo: REPO,
@@ -82,6 +90,21 @@ export async function npmStartTerminal(options: { readonly java?: boolean } = {}
     subjects: async (): Promise<string[]> =>
       (await getJson<{ emails: { subject: string }[] }>(`http://127.0.0.1:${ports.SENTINEL_INBOX_PORT}/store`)).emails.map((m) => m.subject),
     /** The running stack's services file. */
-    services: async () => JSON.parse(await readFile(join(stateDir, 'services.json'), 'utf8')) as { SIM_CONTROL_URL: string },
+    services,
+    /**
+     * When the running stack last polled `address` successfully (what `sentinel status` shows as `last poll ok at`),
+     * read from its store: a look costs one query, not a CLI process.
+     */
+    lastPollAt: async (address: string): Promise<number | undefined> => {
+      const { DYNAMODB_ENDPOINT: endpoint, SENTINEL_TABLE_PREFIX: prefix } = await services();
+      // A client per look, closed after it: no socket of the test's stays open on a port a restart's stack may listen on.
+      const client = createDynamoDbClient({ endpoint });
+      try {
+        const latest = await new SnapshotsRepository(createDocumentClient(client), prefix).latest(address);
+        return latest ? (latest.fetchedAt ?? latest.polledAt) : undefined;
+      } finally {
+        client.destroy();
+      }
+    },
   };
 }
