@@ -84,7 +84,7 @@ export async function deskPage(deps: DeskPageDeps, request: WebRequest): Promise
   }
   const cookie = sessionCookieFor(deps.publicBaseUrl);
   if (!cookie) return { kind: 'needs-https' };
-  if (path === DESK_PATHS.signIn) return signInPage(deps, request, cookie, async () => (await signedIn(deps, request))?.viewer.email ?? null);
+  if (path === DESK_PATHS.signIn) return signInPage(deps, request, cookie, async () => (await liveSessionOf(deps, request))?.session.email ?? null);
   if (path === PASSKEY_API.signInOptions || path === PASSKEY_API.signInVerify) return passkeySignIn(deps, request, path, cookie);
 
   const signed = await signedIn(deps, request);
@@ -272,14 +272,21 @@ async function seriesJson(deps: DeskPageDeps, account: TrackedAccount, window: D
 
 /** The live session the request's cookie names, with its viewer; `null` without one. */
 async function signedIn(deps: DeskPageDeps, request: WebRequest): Promise<Signed | null> {
+  const live = await liveSessionOf(deps, request);
+  if (!live) return null;
+  const { key, session } = live;
+  const viewer = await viewerOf(deps, session.email);
+  return { viewer, key, chrome: { baseUrl: deps.publicBaseUrl, email: viewer.email, operator: viewer.operator, csrf: deps.csrf.issue('desk', key) } };
+}
+
+/** The live session the request's cookie names, with its key; `null` without one. */
+async function liveSessionOf(deps: DeskPageDeps, request: WebRequest) {
   const cookie = sessionCookieFor(deps.publicBaseUrl);
   const secret = cookie ? request.cookie(cookie.name) : undefined;
   if (!isSessionSecret(secret)) return null;
   const key = sessionKeyOf(secret);
   const session = await liveSession(deps.stores, key, deps.now());
-  if (!session) return null;
-  const viewer = await viewerOf(deps, session.email);
-  return { viewer, key, chrome: { baseUrl: deps.publicBaseUrl, email: viewer.email, operator: viewer.operator, csrf: deps.csrf.issue('desk', key) } };
+  return session ? { key, session } : null;
 }
 
 function signedOutRedirect(deps: DeskPageDeps, cookie: SessionCookie, notice: string): DeskView {

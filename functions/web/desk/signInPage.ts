@@ -46,7 +46,7 @@ export async function signInPage(
   request: WebRequest,
   cookie: SessionCookie,
   /** Who this browser is signed in as now (read only when a link is shown); `null` for no one. */
-  signedInAs: () => Promise<string | null> = async () => null,
+  signedInAs: () => Promise<string | null>,
 ): Promise<SignInOutcome> {
   if (request.method === 'GET' || request.method === 'HEAD') {
     const token = request.query.get('token');

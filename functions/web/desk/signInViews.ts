@@ -1,3 +1,4 @@
+import { normalEmail } from '../../domain/deskScope';
 import { formatTime } from '../../mail/render/format';
 import { html, type SafeHtml } from '../html';
 import { renderDeskDocument } from './deskLayout';
@@ -64,7 +65,7 @@ function again(baseUrl: string, text: string): SafeHtml {
 /** What the link's page says of the session this browser has now: none, the same address's, or another's (which the link replaces here). */
 function signedInNote(current: string | null, email: string, baseUrl: string): SafeHtml {
   if (current === null) return html``;
-  if (current.toLowerCase() === email.toLowerCase())
+  if (normalEmail(current) === normalEmail(email))
     return html`<p class="card" role="status">This browser is already signed in as ${email}: <a href="${deskUrl(baseUrl, DESK_PATHS.overview)}">go to the desk</a>, or press the button for a new session.</p>`;
   return html`<p class="card" role="status">This browser is signed in as <strong>${current}</strong> now. Pressing the button signs it in as ${email} instead.</p>`;
 }
