@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { addressSchema } from './address';
+import { linkRefusalSchema } from './linkRefusal';
 import { decisionIdSchema } from './protectiveDecision';
 
 /** Longest signed link token a request may carry (as `MAX_TOKEN_LENGTH` of the link format). */
@@ -61,7 +62,9 @@ const signature = z.string().regex(/^0x[0-9a-fA-F]+$/);
  * - `not-tracked`: the account is not tracked;
  * - `not-authorized`: the request does not match a revocation link the page has just consumed
  *   (no valid signed link, unknown, released, expired or already used token; other account or
- *   delegate; a chat's link its channel withdrew), or a decision that no longer holds.
+ *   delegate; a chat's link its channel withdrew), or a decision that no longer holds. `refusal`:
+ *   why, when the link itself verified and the refusal is about its use or its channel (absent
+ *   for a link that does not verify or match, for a decision, and in older records).
  */
 export const revocationOutcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('revoked'), sent: z.literal(true), nonce, transactionSignature: signature }),
@@ -74,7 +77,7 @@ export const revocationOutcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('audit-unavailable'), sent: z.literal(false) }),
   z.object({ kind: z.literal('not-configured'), sent: z.literal(false), reason: z.string() }),
   z.object({ kind: z.literal('not-tracked'), sent: z.literal(false) }),
-  z.object({ kind: z.literal('not-authorized'), sent: z.literal(false) }),
+  z.object({ kind: z.literal('not-authorized'), sent: z.literal(false), refusal: linkRefusalSchema.optional() }),
 ]);
 export type RevocationOutcome = z.infer<typeof revocationOutcomeSchema>;
 export type RevocationOutcomeKind = RevocationOutcome['kind'];

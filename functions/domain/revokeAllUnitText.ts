@@ -1,5 +1,6 @@
 import type { RevocationOutcome } from './revocationOutcome';
 import type { RevokeAllUnit } from './revokeAllUnit';
+import { linkRefusalText } from './linkRefusalText';
 
 /** One delegate's result, in words. */
 export function unitText(unit: RevokeAllUnit | undefined): string {
@@ -32,6 +33,8 @@ function outcomeText(outcome: RevocationOutcome): string {
     case 'not-tracked':
       return 'not sent: the account is not tracked';
     case 'not-authorized':
-      return 'not sent: refused by the signing side';
+      return outcome.refusal === undefined
+        ? 'not sent: refused by the signing side'
+        : `not sent: refused by the signing side, as ${linkRefusalText(outcome.refusal)}`;
   }
 }

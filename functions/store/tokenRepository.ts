@@ -6,6 +6,7 @@ import { itemOfFailedCondition } from './errors';
 import { toTtlSeconds } from './ttl';
 import { DynamoRepository } from './dynamoRepository';
 import { revocationOutcomeSchema, type RevocationOutcome } from '../domain/revocationOutcome';
+import type { LinkRefusal } from '../domain/linkRefusal';
 
 /** The purposes of single-use links; each is a key prefix of its own (see {@link tokenKey}). */
 export const TOKEN_PURPOSES = ['revoke', 'snooze'] as const;
@@ -129,16 +130,20 @@ export class TokenRepository extends DynamoRepository {
 
   /**
    * Records that the signing side used the revoke token consumed at `consumedAt`, once: a second call,
-   * or a call for a record that was released (or released and consumed again since), changes
-   * nothing and says so. Releasing the token deletes the mark with the record.
+   * a call for a token that holds a refusal (`refused`, see {@link recordRefusal}), or a call for a
+   * record that was released (or released and consumed again since), changes nothing and says so.
+   * Releasing the token deletes the mark with the record.
    */
-  async markSigned(tokenId: string, consumedAt: number): Promise<{ kind: 'marked' } | { kind: 'already-signed'; signedAt: number } | { kind: 'not-consumed' }> {
+  async markSigned(
+    tokenId: string,
+    consumedAt: number,
+  ): Promise<{ kind: 'marked' } | { kind: 'already-signed'; signedAt: number } | { kind: 'refused' } | { kind: 'not-consumed' }> {
     return this.conditionalUpdate(
       'tokens.markSigned',
       {
         Key: { tokenId: tokenKey('revoke', tokenId) },
         UpdateExpression: 'SET signedAt = :now',
-        ConditionExpression: 'attribute_exists(tokenId) AND consumedAt = :consumedAt AND attribute_not_exists(signedAt)',
+        ConditionExpression: 'attribute_exists(tokenId) AND consumedAt = :consumedAt AND attribute_not_exists(signedAt) AND attribute_not_exists(outcome)',
         ExpressionAttributeValues: { ':now': this.now(), ':consumedAt': consumedAt },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
@@ -146,9 +151,31 @@ export class TokenRepository extends DynamoRepository {
       (error) => {
         const found = itemOfFailedCondition(error);
         const signedAt = found?.['signedAt'];
-        if (found?.['consumedAt'] === consumedAt && typeof signedAt === 'number') return { kind: 'already-signed', signedAt } as const;
-        return { kind: 'not-consumed' } as const;
+        if (found?.['consumedAt'] !== consumedAt) return { kind: 'not-consumed' } as const;
+        if (typeof signedAt === 'number') return { kind: 'already-signed', signedAt } as const;
+        return found['outcome'] === undefined ? ({ kind: 'not-consumed' } as const) : ({ kind: 'refused' } as const);
       },
+    );
+  }
+
+  /**
+   * Keeps on the revoke token consumed at `consumedAt` that the signing side refused it (`refusal`
+   * says why), so the used link's page says so. Only as the token's first outcome: a token signed
+   * or already holding an outcome keeps it (`kept`), as does one released or consumed again since.
+   * A token holding a refusal is never marked signed afterwards.
+   */
+  async recordRefusal(tokenId: string, consumedAt: number, refusal: LinkRefusal): Promise<{ kind: 'recorded' } | { kind: 'kept' }> {
+    const outcome = parseItem(revocationOutcomeSchema, { kind: 'not-authorized', sent: false, refusal }, 'tokens.recordRefusal');
+    return this.conditionalUpdate(
+      'tokens.recordRefusal',
+      {
+        Key: { tokenId: tokenKey('revoke', tokenId) },
+        UpdateExpression: 'SET outcome = :outcome, outcomeAt = :now',
+        ConditionExpression: 'attribute_exists(tokenId) AND consumedAt = :consumedAt AND attribute_not_exists(signedAt) AND attribute_not_exists(outcome)',
+        ExpressionAttributeValues: { ':outcome': outcome, ':now': this.now(), ':consumedAt': consumedAt },
+      },
+      { kind: 'recorded' } as const,
+      () => ({ kind: 'kept' }) as const,
     );
   }
 

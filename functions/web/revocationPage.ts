@@ -11,6 +11,7 @@ import type { CsrfTokens } from './csrfToken';
 import { checkSameOrigin, originHeadersOf } from './sameOrigin';
 import type { WebRequest } from './webRequest';
 import { linkReusableAfter } from '../domain/revocationOutcome';
+import type { LinkRefusal } from '../domain/linkRefusal';
 import { describeError } from '../shared/describeError';
 import type { ChannelsRepository } from '../store/channelsRepository';
 import { withdrawnChannelLink, type WithdrawnLinkView } from './withdrawnChannelLink';
@@ -74,7 +75,8 @@ export type RevocationPageView =
   | { kind: 'unavailable'; cause: UnavailableCause; subject: RevocationSubject }
   | { kind: 'not-configured'; subject: RevocationSubject; reason: string }
   | { kind: 'not-tracked' }
-  | { kind: 'not-authorized' }
+  /** The signer refused the request; `refusal`: why, when the link itself verified (its page may say so). */
+  | { kind: 'not-authorized'; refusal?: LinkRefusal }
   | { kind: 'link-expired'; expiredAt: number }
   /** A chat's link whose channel withdrew it (`channels revoke-links`, `channels remove`). */
   | WithdrawnLinkView
@@ -90,7 +92,7 @@ export type RevocationPageView =
 /**
  * The `/revoke` endpoint. `GET ?token=` shows what the link would do and a confirmation form;
  * it changes and consumes nothing (mail scanners open links). A chat's link its channel withdrew
- * answers `link-withdrawn` on GET and POST. `POST` (the form) checks the
+ * answers `link-withdrawn` on GET and POST (`link-used` when it was used and its end is known). `POST` (the form) checks the
  * origin, the link and the form's anti-CSRF value, consumes the link once, asks the signing
  * side to revoke, and gives the link back when nothing was sent, so it can be used again.
  */
@@ -106,7 +108,7 @@ async function showConfirmation(deps: RevocationPageDeps, token: string | undefi
   if (link.kind === 'expired') return { kind: 'link-expired', expiredAt: link.expiredAt };
   if (link.kind === 'invalid') return { kind: 'link-invalid', reason: link.reason };
   const withdrawn = await withdrawnChannelLink(deps.channels, link.claims);
-  if (withdrawn) return withdrawn;
+  if (withdrawn) return withdrawnOrUsed(deps, link.claims.tokenId, withdrawn);
   const found = await subjectOf(deps, link.claims);
   if (!found) return { kind: 'not-tracked' };
   const { emails: _emails, ...subject } = found;
@@ -134,7 +136,7 @@ async function confirm(deps: RevocationPageDeps, request: WebRequest): Promise<R
     return { kind: 'forbidden', reason: 'the confirmation form is missing or altered' };
   }
   const withdrawn = await withdrawnChannelLink(deps.channels, claims);
-  if (withdrawn) return withdrawn;
+  if (withdrawn) return withdrawnOrUsed(deps, claims.tokenId, withdrawn);
   const found = await subjectOf(deps, claims);
   if (!found) return { kind: 'not-tracked' };
   const { emails, ...subject } = found;
@@ -188,8 +190,18 @@ async function confirm(deps: RevocationPageDeps, request: WebRequest): Promise<R
     case 'not-tracked':
       return { kind: 'not-tracked' };
     case 'not-authorized':
-      return { kind: 'not-authorized' };
+      return outcome.refusal === undefined ? { kind: 'not-authorized' } : { kind: 'not-authorized', refusal: outcome.refusal };
   }
+}
+
+/**
+ * The page of a link its channel withdrew, unless the link was used before and how that ended is
+ * kept on its token (e.g. the signer refused it as the channel withdrew it meanwhile): then that,
+ * without naming the account or the delegate, as the withdrawn page does not.
+ */
+async function withdrawnOrUsed(deps: RevocationPageDeps, tokenId: string, withdrawn: WithdrawnLinkView): Promise<RevocationPageView> {
+  const used = await deps.tokens.get(tokenId, 'revoke');
+  return used?.outcome ? { kind: 'link-used', consumedAt: used.consumedAt, outcome: used.outcome } : withdrawn;
 }
 
 /**

@@ -5,6 +5,7 @@ import { CONFIRMATION_WORDING, expiredRevocationLinkPage, withdrawnLinkPage } fr
 import { confirmForm } from './confirmForm';
 import { simplePage, type PageContent } from './pageLayout';
 import { linkPageRenderer, type OwnView } from './linkPageRenderer';
+import { linkRefusalText } from '../domain/linkRefusalText';
 
 /** HTTP status of each revocation page. */
 export const REVOCATION_STATUS: Readonly<Record<RevocationPageView['kind'], number>> = {
@@ -133,7 +134,9 @@ ${confirmForm({ action: formAction, token: view.token, csrf: view.csrf, button: 
         'Revocation refused',
         'Refused',
         'danger',
-        'This revocation was not requested through a valid link, so the signing side refused it. Nothing was sent to the chain. Use the link in a newer email, or create one with sentinel link revoke <account> <delegate>.',
+        view.refusal === undefined
+          ? 'This revocation was not requested through a valid link, so the signing side refused it. Nothing was sent to the chain. Use the link in a newer email, or create one with sentinel link revoke <account> <delegate>.'
+          : `Portfolio Sentinel refused to sign this revocation: ${linkRefusalText(view.refusal)}. This attempt sent nothing to the chain, and this link will not work again. ${NEW_LINK}`,
       );
     case 'link-withdrawn':
       return withdrawnLinkPage(view);
@@ -190,6 +193,9 @@ function unavailableReason(cause: UnavailableCause): string {
   return 'Another revocation for this account is still running.';
 }
 
+const NEW_LINK =
+  "To revoke the key, use the link in the newest notice about it, create a new one with sentinel link revoke <account> <delegate>, or revoke it in the exchange's web client.";
+
 const SIGNATURE_NOTE = html`<br><small>The owner key&#39;s signature of the transaction, not its hash: <code>sentinel status</code> lists the transaction hash.</small>`;
 
 /** A used link: when it was used and, when its outcome was kept on the token, what happened. */
@@ -207,6 +213,19 @@ function usedLink(view: Extract<RevocationPageView, { kind: 'link-used' }>): Pag
     );
   }
   const when = formatTime(view.outcome!.at, zone);
+  if (result.kind === 'not-authorized' && result.refusal !== undefined) {
+    const command = view.subject
+      ? `sentinel link revoke ${view.subject.account.address} ${view.subject.delegate.address}`
+      : 'sentinel link revoke <account> <delegate>';
+    return {
+      title: 'This link was used: the revocation was refused',
+      badge: 'Refused',
+      tone: 'danger',
+      body: html`<p>${used}</p>
+<p><strong>Portfolio Sentinel refused to sign it (${when}): ${linkRefusalText(result.refusal)}. Nothing was sent to the chain</strong>, so the delegate was not revoked by this link.</p>
+<p>To revoke it, use the link in the newest notice about this key, or create a new one with <code>${command}</code>, or revoke the key in the exchange's web client.</p>`,
+    };
+  }
   const details =
     'transactionSignature' in result
       ? html`<dl><dt>Nonce</dt><dd>${result.nonce}</dd><dt>Transaction signature</dt><dd><code>${result.transactionSignature}</code>${SIGNATURE_NOTE}</dd></dl>`

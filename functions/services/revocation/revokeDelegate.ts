@@ -21,6 +21,7 @@ import { authorizeDecision, type DecisionCheckDeps, type DecisionSigningDeps } f
 import { recordDecisionOutcome } from './recordDecisionOutcome';
 import type { ProtectiveDecision } from '../../domain/protectiveDecision';
 import { describeError } from '../../shared/describeError';
+import type { LinkRefusal } from '../../domain/linkRefusal';
 
 /** The ports of {@link revokeDelegate}. Only this service (in `sign-revocation`) ever signs with an owner key. */
 export interface RevokeDelegateDeps {
@@ -28,7 +29,7 @@ export interface RevokeDelegateDeps {
   readonly leases: Pick<LeaseRepository, 'acquire' | 'release'>;
   readonly audit: Pick<AuditRepository, 'append' | 'appendIntent' | 'appendOutcome'>;
   /** Consumed link tokens: the request must match one the page has just consumed. */
-  readonly tokens: Pick<TokenRepository, 'get' | 'markSigned' | 'recordOutcome'>;
+  readonly tokens: Pick<TokenRepository, 'get' | 'markSigned' | 'recordOutcome' | 'recordRefusal'>;
   /** Verifies a click's signed link (revoke, or the batch's revoke-all) with those purposes' public keys: it cannot make one. */
   readonly links: RevocationAuthorizationDeps['links'];
   /** The channel a chat's link names, whose link epoch voids it. */
@@ -84,7 +85,7 @@ type Authorization =
       webSession: string | null;
       decision: { decision: ProtectiveDecision; slot: string; deps: DecisionSigningDeps } | null;
     }
-  | { kind: 'refused'; refusal: string; reason: string | null }
+  | { kind: 'refused'; refusal: string; reason: string | null; kept?: { refusal: LinkRefusal; consumedAt: number } }
   | { kind: 'answered'; outcome: RevocationOutcome; note: string };
 
 /** The decision path's ports: the signer's checks, and its account, clock, chain and notify queue. */
@@ -106,7 +107,7 @@ async function authorize(deps: RevokeDelegateDeps, request: RevocationRequest): 
     // A unit of a revoke-all batch is mailed once for the whole batch, by the batch's worker.
     return link.kind === 'authorized'
       ? { kind: 'authorized', mailed: link.batch === null, reason: null, webSession: null, decision: null }
-      : { kind: 'refused', refusal: link.reason, reason: null };
+      : { kind: 'refused', refusal: link.reason, reason: null, ...(link.kept === null ? {} : { kept: link.kept }) };
   }
   if (!deps.automatic) return { kind: 'refused', refusal: 'automatic actions are not set up for this signer', reason: null };
   const signing = decisionSigningDeps(deps, deps.automatic);
@@ -132,7 +133,8 @@ const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTU
  * first checks that the request is what a revocation link the page has just consumed asked for
  * (the signed link verified here, then the consumed record: `authorizeRevocation`), and marks that
  * token used for this signing (otherwise `not-authorized`, audited, nothing read
- * from the chain or KMS); re-checks that the account is tracked and has a signer whose address is the account's; under
+ * from the chain or KMS; when the link itself verified, the refusal and why are kept on its token
+ * as its first outcome, so the used link's page says so); re-checks that the account is tracked and has a signer whose address is the account's; under
  * the account's revocation lease, reads the delegates (gone already: `already-revoked`; a web
  * session an automatic decision may not revoke, see `webSessionRefusal`: `not-authorized`) and the
  * nonce, signs `RemoveDelegateManager` with nonce + 1, records the intent in the audit trail
@@ -177,7 +179,11 @@ export async function revokeDelegate(deps: RevokeDelegateDeps, request: Revocati
     finishing({ outcome, name: null, recorded: false, mailed, authorized, ...extra });
   if (authorization.kind === 'refused') {
     deps.log.warn('revocation request refused', { account: request.account, delegate: request.delegate, reason: authorization.refusal });
-    return unsent({ kind: 'not-authorized', sent: false }, { refusal: authorization.refusal });
+    const { kept } = authorization;
+    return unsent(
+      { kind: 'not-authorized', sent: false, ...(kept === undefined ? {} : { refusal: kept.refusal }) },
+      { refusal: authorization.refusal, ...(kept === undefined ? {} : { refusedConsumedAt: kept.consumedAt }) },
+    );
   }
   const account = await deps.accounts.get(request.account);
   if (!account) return unsent({ kind: 'not-tracked', sent: false });
@@ -413,6 +419,14 @@ async function finish(deps: RevokeDelegateDeps, request: RevocationRequest, ref:
       deps.log.error('revocation outcome not kept on the link', { account: request.account, outcome: outcome.kind, error: describe(error) });
     }
   }
+  // A refusal of a link that itself verified stays on its token too, unless the token already holds an outcome or was signed.
+  if (outcome.kind === 'not-authorized' && outcome.refusal !== undefined && result.refusedConsumedAt !== undefined) {
+    try {
+      await deps.tokens.recordRefusal(ref.tokenId, result.refusedConsumedAt, outcome.refusal);
+    } catch (error) {
+      deps.log.error('revocation refusal not kept on the link', { account: request.account, refusal: outcome.refusal, error: describe(error) });
+    }
+  }
   const email = result.mailed ? resultEmail(request, ref, outcome, result.name, deps.now()) : null;
   if (email) {
     try {
@@ -452,6 +466,8 @@ interface Finished {
   detail?: string;
   /** Why a request was refused, for the audit trail. */
   refusal?: string;
+  /** When the token a verified link's refusal is kept on was consumed (the refusal is kept only on that consumption). */
+  refusedConsumedAt?: number;
   /** Whether a transaction's outcome record already holds it. */
   recorded: boolean;
   /** Whether this revocation's own result email is queued (not for a unit of a revoke-all batch, nor an automatic action). */

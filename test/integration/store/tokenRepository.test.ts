@@ -107,6 +107,34 @@ describe('TokenRepository', () => {
     expect(refused).toBeInstanceOf(StoreError);
   });
 
+  it("keeps a refusal only as a consumed token's first outcome, at the same consumption; a refused token is never marked signed", async () => {
+    const refused = { kind: 'not-authorized', sent: false, refusal: 'link-stale' } as const;
+    expect(await repo(T0 + 1).recordRefusal('tok-11', T0 + 1, 'link-stale')).toEqual({ kind: 'kept' });
+    expect(await repo().get('tok-11', 'revoke')).toBeNull();
+    await repo(T0 + 1).consume('tok-11', use);
+    // Another consumption than the refused one's keeps nothing.
+    expect(await repo(T0 + 2).recordRefusal('tok-11', T0, 'link-stale')).toEqual({ kind: 'kept' });
+    expect((await repo().get('tok-11', 'revoke'))?.outcome).toBeNull();
+    expect(await repo(T0 + 3).recordRefusal('tok-11', T0 + 1, 'link-stale')).toEqual({ kind: 'recorded' });
+    expect((await repo().get('tok-11', 'revoke'))?.outcome).toEqual({ result: refused, at: T0 + 3 });
+    // The first outcome stays: a second refusal keeps it, and the token cannot be marked signed.
+    expect(await repo(T0 + 4).recordRefusal('tok-11', T0 + 1, 'channel-removed')).toEqual({ kind: 'kept' });
+    expect(await repo(T0 + 5).markSigned('tok-11', T0 + 1)).toEqual({ kind: 'refused' });
+    expect(await repo().get('tok-11', 'revoke')).toMatchObject({ signedAt: null, outcome: { result: refused, at: T0 + 3 } });
+
+    // A signed token keeps its (absent or recorded) outcome.
+    await repo(T0 + 1).consume('tok-12', use);
+    expect(await repo(T0 + 2).markSigned('tok-12', T0 + 1)).toEqual({ kind: 'marked' });
+    expect(await repo(T0 + 3).recordRefusal('tok-12', T0 + 1, 'already-used')).toEqual({ kind: 'kept' });
+    expect(await repo().get('tok-12', 'revoke')).toMatchObject({ signedAt: T0 + 2, outcome: null });
+  });
+
+  it('reads a token whose refusal was stored without a reason (older items)', async () => {
+    await repo(T0 + 1).consume('tok-13', use);
+    expect(await repo(T0 + 2).recordOutcome('tok-13', { kind: 'not-authorized', sent: false })).toEqual({ kind: 'recorded' });
+    expect((await repo().get('tok-13', 'revoke'))?.outcome).toEqual({ result: { kind: 'not-authorized', sent: false }, at: T0 + 2 });
+  });
+
   it('lets exactly one of concurrent signers mark a token', async () => {
     await repo(T0 + 1).consume('tok-8', use);
     const outcomes = await Promise.all([1, 2, 3, 4].map(() => repo(T0 + 2).markSigned('tok-8', T0 + 1)));

@@ -92,6 +92,11 @@ export interface RevocationWorld {
    * another invocation use the token first.
    */
   beforeTokenCheck: ((tokenId: string) => Promise<void>) | null;
+  /**
+   * Called when the signing side is about to read the channel a chat's link names (the page has
+   * read it already): a test sets it to remove the channel or withdraw its links in between.
+   */
+  beforeChannelCheck: ((channel: string) => Promise<void>) | null;
   /** The stage-wide switch the signer reads (a file of this world; off until a test turns it on). */
   readonly protection: FileProtectionSwitch;
   /** Deps of the signing handler, for service-level tests (override what a test needs). */
@@ -163,7 +168,11 @@ export async function startRevocationWorld(
     retryBaseDelayMs: 5,
     retryMaxDelayMs: 20,
   });
-  const hooks: Pick<RevocationWorld, 'afterNonceRead' | 'beforeTokenCheck'> = { afterNonceRead: null, beforeTokenCheck: null };
+  const hooks: Pick<RevocationWorld, 'afterNonceRead' | 'beforeTokenCheck' | 'beforeChannelCheck'> = {
+    afterNonceRead: null,
+    beforeTokenCheck: null,
+    beforeChannelCheck: null,
+  };
   const chain: ChainClient = {
     ...realChain,
     async getAccountNonce(account) {
@@ -190,7 +199,12 @@ export async function startRevocationWorld(
     audit: repos.audit,
     // The signer verifies a click's link with public keys only, as deployed.
     links: new LinkClaimsReader(codec.verifier()),
-    channels: repos.channels,
+    channels: {
+      async get(name) {
+        await hooks.beforeChannelCheck?.(name);
+        return repos.channels.get(name);
+      },
+    },
     tokens: {
       async get(tokenId) {
         await hooks.beforeTokenCheck?.(tokenId);
@@ -198,6 +212,7 @@ export async function startRevocationWorld(
       },
       markSigned: (tokenId, consumedAt) => repos.tokens.markSigned(tokenId, consumedAt),
       recordOutcome: (tokenId, outcome) => repos.tokens.recordOutcome(tokenId, outcome),
+      recordRefusal: (tokenId, consumedAt, refusal) => repos.tokens.recordRefusal(tokenId, consumedAt, refusal),
     },
     notify,
     delegates: repos.delegates,
@@ -274,6 +289,12 @@ export async function startRevocationWorld(
     },
     set beforeTokenCheck(hook) {
       hooks.beforeTokenCheck = hook;
+    },
+    get beforeChannelCheck() {
+      return hooks.beforeChannelCheck;
+    },
+    set beforeChannelCheck(hook) {
+      hooks.beforeChannelCheck = hook;
     },
     sim,
     control,

@@ -6,6 +6,7 @@ import { LinkTokenCodec } from '../../../../functions/links/linkToken';
 import { lambdaContext } from '../../../../local/lambdaContext';
 import { channelRecordOf } from '../../../support/channels/channelRecordFixture';
 import { HOUR, LINK_SECRET, revocationWorld } from '../../../support/revocation/revocationWorld';
+import type { LinkRefusal } from '../../../../functions/domain/linkRefusal';
 
 /*
  * "With this function's grants, forge X: the signer refuses." Each case writes only what the named
@@ -46,9 +47,17 @@ async function lastRefusal(account: string): Promise<string | undefined> {
   return audit?.message;
 }
 
-/** Invokes the signer with `request`, which it must refuse without sending anything; returns why, as audited. */
-async function refusal(request: { account: string; delegate: string; tokenId: string; token: string }): Promise<string | undefined> {
-  expect(await invoke(request)).toEqual({ kind: 'not-authorized', sent: false });
+/**
+ * Invokes the signer with `request`, which it must refuse without sending anything; returns why, as
+ * audited. A forged link keeps nothing on the token; a genuine link refused for its use (`kept`)
+ * keeps that refusal on it.
+ */
+async function refusal(request: { account: string; delegate: string; tokenId: string; token: string }, kept?: LinkRefusal): Promise<string | undefined> {
+  const before = await world.repos.tokens.get(request.tokenId, 'revoke');
+  expect(await invoke(request)).toEqual({ kind: 'not-authorized', sent: false, ...(kept === undefined ? {} : { refusal: kept }) });
+  const after = await world.repos.tokens.get(request.tokenId, 'revoke');
+  if (kept === undefined) expect(after).toEqual(before);
+  else expect(after?.outcome?.result).toEqual({ kind: 'not-authorized', sent: false, refusal: kept });
   return lastRefusal(request.account);
 }
 
@@ -129,7 +138,7 @@ describe("with revoke-page's grants, a chat's link its channel withdrew", () => 
     expect(await world.repos.channels.revokeLinks('left-room', Date.now() + 1)).toMatchObject({ kind: 'revoked' });
     const tokenId = tokenIdOf('revoke', link);
     await forgeConsumed(tokenId, victim.address, delegate);
-    expect(await refusal({ account: victim.address, delegate, tokenId, token: tokenOf(link) })).toBe(
+    expect(await refusal({ account: victim.address, delegate, tokenId, token: tokenOf(link) }, 'links-revoked')).toBe(
       'the link was posted to the channel left-room, which withdrew its links since',
     );
     expect(await world.chainState(victim.address)).toEqual({ nonce: 0, delegates: [delegate] });

@@ -6,6 +6,7 @@ import type { NotifyEvent } from '../../../../functions/messages/notifyMessage';
 import { sesStore, type StoredEmail } from '../../../support/sesStore';
 import { formOf, getPage, mailingNotifyConsumer, revocationWorld, submitForm, titleOf } from '../../../support/revocation/revocationWorld';
 import { noticeNewDelegate } from '../../../support/revocation/noticeNewDelegate';
+import { channelRecordOf } from '../../../support/channels/channelRecordFixture';
 
 const world = revocationWorld({ notifyConsumer: mailingNotifyConsumer() });
 
@@ -98,6 +99,40 @@ describe('the revoke-all link in alert emails', () => {
     }
     for (const d of account.delegates) expect(result.body.html).toContain(d.name);
     expect((await sesStore({ to: recipient })).map((m) => m.subject).filter((s) => /revoked|revocation/i.test(s))).toEqual([result.subject]);
+  });
+
+  it("units the signer refuses because the link's chat channel withdrew its links meanwhile: the result email says so, per key", async () => {
+    const account = await world.trackAccount({ label: 'revoke-all-mail-withdrawn', delegates: ['bot-a', 'bot-b'] });
+    const recipient = account.emails[0]!;
+    const order = account.delegates.map((d) => d.address).sort((x, y) => (x < y ? -1 : 1));
+    await world.repos.channels.create(
+      channelRecordOf({ name: 'withdrawn-room', type: 'slack', secret: 'env:SLACK', accounts: [account.address] }, Date.now() - 1_000),
+    );
+    const link = world.links.build({ purpose: 'revoke-all', account: account.address, channel: 'withdrawn-room' }, Date.now());
+    const form = formOf(await getPage(link));
+    // The page checked the channel; before the signer checks it for the first unit, the channel withdraws its links.
+    world.beforeChannelCheck = async (name) => {
+      world.beforeChannelCheck = null;
+      expect(await world.repos.channels.revokeLinks(name, Date.now())).toEqual({ kind: 'revoked' });
+    };
+    try {
+      await submitForm(form.action, form.fields);
+      await world.revokeAll.drain();
+    } finally {
+      world.beforeChannelCheck = null;
+    }
+    expect((await world.control.account(account.address)).nonce).toBe(0);
+    const batch = await world.repos.revokeAll.get(tokenIdOf(link));
+    for (const delegate of order) {
+      expect(batch?.units[delegate]).toMatchObject({ state: 'done', outcome: { kind: 'not-authorized', sent: false, refusal: 'links-revoked' } });
+    }
+    await world.notify.drain();
+    const mail = await mailTo(recipient, /2 of 2 API keys not revoked/);
+    for (const delegate of order) {
+      expect(mail.body.text).toContain(
+        `${delegate}: not sent: refused by the signing side, as the chat channel the link was posted to withdrew its links meanwhile`,
+      );
+    }
   });
 
   it('a partial failure: the result email says which key was not revoked; the retry that settles sends its own result, once', async () => {

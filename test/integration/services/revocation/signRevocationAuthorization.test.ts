@@ -6,6 +6,7 @@ import { MAX_CONSUMED_TOKEN_AGE_MS } from '../../../../functions/services/revoca
 import { formOf, getPage, HOUR, LINK_SECRET, revocationWorld, submitForm, titleOf } from '../../../support/revocation/revocationWorld';
 import { issueClaims } from '../../../../functions/domain/linkClaims';
 import { LinkTokenCodec } from '../../../../functions/links/linkToken';
+import { channelRecordOf } from '../../../support/channels/channelRecordFixture';
 
 const world = revocationWorld();
 
@@ -72,7 +73,7 @@ describe('sign-revocation checks the consumed link token', () => {
     expect(await createSignRevocationHandler(deps)(request, lambdaContext('sign-revocation'))).toEqual({ kind: 'busy', sent: false });
     await world.repos.leases.release(lock, 'someone-else');
 
-    expect(await invoke(request)).toEqual({ kind: 'not-authorized', sent: false });
+    expect(await invoke(request)).toEqual({ kind: 'not-authorized', sent: false, refusal: 'already-used' });
     expect(await chainState(account.address)).toEqual({ nonce: 0, delegates: [delegate] });
     const [audit] = await world.repos.audit.listForAccount(account.address, 1);
     expect(audit).toMatchObject({ outcome: 'not-authorized', message: 'the link was already used for a signing' });
@@ -104,7 +105,11 @@ describe('sign-revocation checks the consumed link token', () => {
     });
     // Replaying the page's request, even re-aimed at another delegate, signs nothing.
     const token = form.fields['token'];
-    expect(await invoke({ account: account.address, delegate: a!.address, tokenId, token })).toEqual({ kind: 'not-authorized', sent: false });
+    expect(await invoke({ account: account.address, delegate: a!.address, tokenId, token })).toEqual({
+      kind: 'not-authorized',
+      sent: false,
+      refusal: 'already-used',
+    });
     expect(await invoke({ account: account.address, delegate: b!.address, tokenId, token })).toEqual({ kind: 'not-authorized', sent: false });
     expect(await chainState(account.address)).toEqual({ nonce: 1, delegates: [b!.address] });
   });
@@ -128,7 +133,9 @@ describe('sign-revocation checks the consumed link token', () => {
     }
     expect(replayed).toMatchObject({ kind: 'revoked', nonce: 1 });
     expect(refused.status).toBe(403);
-    expect(refused.html).toContain('This revocation was not requested through a valid link');
+    expect(refused.html).toContain(
+      'Portfolio Sentinel refused to sign this revocation: the link had already been used for another attempt. This attempt sent nothing to the chain',
+    );
     expect(await chainState(account.address)).toEqual({ nonce: 1, delegates: [] });
     const again = await submitForm(form.action, form.fields);
     expect(again.status).toBe(409);
@@ -141,7 +148,7 @@ describe('sign-revocation checks the consumed link token', () => {
     const delegate = account.delegates[0]!.address;
     const request = await world.consumedRequest(account.address, delegate);
     const later = createSignRevocationHandler({ ...world.signDeps, now: () => Date.now() + MAX_CONSUMED_TOKEN_AGE_MS + 1_000 });
-    expect(await later(request, lambdaContext('sign-revocation'))).toEqual({ kind: 'not-authorized', sent: false });
+    expect(await later(request, lambdaContext('sign-revocation'))).toEqual({ kind: 'not-authorized', sent: false, refusal: 'link-stale' });
     const [audit] = await world.repos.audit.listForAccount(account.address, 1);
     expect(audit).toMatchObject({
       outcome: 'not-authorized',
@@ -153,5 +160,120 @@ describe('sign-revocation checks the consumed link token', () => {
     const fresh = await world.consumedRequest(account.address, delegate);
     const soon = createSignRevocationHandler({ ...world.signDeps, now: () => Date.now() + MAX_CONSUMED_TOKEN_AGE_MS - 5_000 });
     expect(await soon(fresh, lambdaContext('sign-revocation'))).toMatchObject({ kind: 'revoked' });
+  });
+});
+
+describe("a refusal of a link that itself verified is kept on the link's token", () => {
+  /** The token id of a link URL. */
+  function tokenIdOf(link: string): string {
+    const check = world.links.read('revoke', new URL(link).searchParams.get('token') ?? '', Date.now());
+    if (check.kind !== 'valid') throw new Error('bad link');
+    return check.claims.tokenId;
+  }
+
+  it("the chat channel is removed between the page's check and the signer's: refused, and the link opened again says so", async () => {
+    const account = await world.trackAccount({ label: 'race-channel', delegates: ['bot'] });
+    const delegate = account.delegates[0]!.address;
+    await world.repos.channels.create(
+      channelRecordOf({ name: 'race-room', type: 'slack', secret: 'env:SLACK', accounts: [account.address] }, Date.now() - 1_000),
+    );
+    const link = world.links.build({ purpose: 'revoke', account: account.address, delegate, channel: 'race-room' }, Date.now());
+    const form = formOf(await getPage(link));
+    world.beforeChannelCheck = async (name) => {
+      world.beforeChannelCheck = null;
+      expect(await world.repos.channels.remove(name)).toEqual({ kind: 'removed' });
+    };
+    let refused;
+    try {
+      refused = await submitForm(form.action, form.fields);
+    } finally {
+      world.beforeChannelCheck = null;
+    }
+    expect(refused.status).toBe(403);
+    expect(titleOf(refused)).toBe('Revocation refused');
+    expect(refused.html).toContain('the chat channel the link was posted to was removed meanwhile');
+    expect(await chainState(account.address)).toEqual({ nonce: 0, delegates: [delegate] });
+    expect(await world.repos.tokens.get(tokenIdOf(link), 'revoke')).toMatchObject({
+      signedAt: null,
+      outcome: { result: { kind: 'not-authorized', sent: false, refusal: 'channel-removed' }, at: expect.any(Number) },
+    });
+
+    for (const again of [await getPage(link), await submitForm(form.action, form.fields)]) {
+      expect(again.status).toBe(409);
+      expect(titleOf(again)).toBe('This link was used: the revocation was refused');
+      expect(again.html).toContain('the chat channel the link was posted to was removed meanwhile. Nothing was sent to the chain');
+      expect(again.html).toContain('sentinel link revoke');
+      expect(again.html).not.toContain('not known');
+    }
+    expect(await chainState(account.address)).toEqual({ nonce: 0, delegates: [delegate] });
+    expect(await resultEmailsFor(account.address)).toEqual([]);
+  });
+
+  it('a token refused as stale is never signed afterwards, and its page says it was refused', async () => {
+    const account = await world.trackAccount({ label: 'stale-kept', delegates: ['bot'] });
+    const delegate = account.delegates[0]!.address;
+    const request = await world.consumedRequest(account.address, delegate);
+    const later = createSignRevocationHandler({ ...world.signDeps, now: () => Date.now() + MAX_CONSUMED_TOKEN_AGE_MS + 1_000 });
+    expect(await later(request, lambdaContext('sign-revocation'))).toEqual({ kind: 'not-authorized', sent: false, refusal: 'link-stale' });
+    const kept = await world.repos.tokens.get(request.tokenId, 'revoke');
+    expect(kept?.outcome?.result).toEqual({ kind: 'not-authorized', sent: false, refusal: 'link-stale' });
+
+    // A signing that checked the token's age before the refusal was kept cannot mark it signed after.
+    expect(await world.repos.tokens.markSigned(request.tokenId, kept!.consumedAt)).toEqual({ kind: 'refused' });
+    expect(await invoke(request)).toEqual({ kind: 'not-authorized', sent: false, refusal: 'already-used' });
+    expect(await chainState(account.address)).toEqual({ nonce: 0, delegates: [delegate] });
+    expect(await world.repos.tokens.get(request.tokenId, 'revoke')).toMatchObject({ signedAt: null, outcome: kept!.outcome });
+  });
+
+  it('an already-signed token keeps its outcome when a later replay is refused', async () => {
+    const account = await world.trackAccount({ label: 'signed-kept', delegates: ['bot'] });
+    const delegate = account.delegates[0]!.address;
+    const link = world.revokeLink(account.address, delegate);
+    const form = formOf(await getPage(link));
+    expect(titleOf(await submitForm(form.action, form.fields))).toBe('API key revoked');
+    const tokenId = tokenIdOf(link);
+    const signed = await world.repos.tokens.get(tokenId, 'revoke');
+    expect(signed).toMatchObject({ signedAt: expect.any(Number), outcome: { result: { kind: 'revoked' } } });
+
+    const replay = { account: account.address, delegate, tokenId, token: form.fields['token'] };
+    const later = createSignRevocationHandler({ ...world.signDeps, now: () => Date.now() + MAX_CONSUMED_TOKEN_AGE_MS + 1_000 });
+    expect(await later(replay, lambdaContext('sign-revocation'))).toEqual({ kind: 'not-authorized', sent: false, refusal: 'link-stale' });
+    expect(await invoke(replay)).toEqual({ kind: 'not-authorized', sent: false, refusal: 'already-used' });
+    expect(await world.repos.tokens.get(tokenId, 'revoke')).toEqual(signed);
+    const again = await getPage(link);
+    expect(again.status).toBe(409);
+    expect(titleOf(again)).toBe('This link was used: the API key was revoked');
+  });
+
+  it('a forged or mismatched request keeps nothing on the token', async () => {
+    const account = await world.trackAccount({ label: 'forged-kept', delegates: ['bot-a', 'bot-b'] });
+    const [a, b] = account.delegates;
+    const request = await world.consumedRequest(account.address, a!.address);
+    const consumed = await world.repos.tokens.get(request.tokenId, 'revoke');
+    const otherSecret = new LinkTokenCodec(`${LINK_SECRET}-other`).sign(
+      'revoke',
+      issueClaims({ purpose: 'revoke', account: account.address, delegate: a!.address }, request.tokenId, Date.now()),
+    );
+    const forged = [
+      { ...request, token: otherSecret },
+      { ...request, delegate: b!.address },
+      {
+        ...request,
+        token: new LinkTokenCodec(LINK_SECRET).sign(
+          'revoke',
+          issueClaims({ purpose: 'revoke', account: account.address, delegate: a!.address }, 'another-token-id-00000001', Date.now()),
+        ),
+      },
+    ];
+    for (const attempt of forged) expect(await invoke(attempt)).toEqual({ kind: 'not-authorized', sent: false });
+    // A consumed record for another delegate than the link's: refused, nothing kept on it either.
+    const mismatched = await world.consumedRequest(account.address, a!.address, { delegate: b!.address });
+    expect(await invoke(mismatched)).toEqual({ kind: 'not-authorized', sent: false });
+    expect(await world.repos.tokens.get(mismatched.tokenId, 'revoke')).toMatchObject({ outcome: null, signedAt: null });
+
+    expect(await world.repos.tokens.get(request.tokenId, 'revoke')).toEqual(consumed);
+    expect(consumed).toMatchObject({ outcome: null, signedAt: null });
+    // The genuine request still signs.
+    expect(await invoke(request)).toMatchObject({ kind: 'revoked' });
   });
 });
