@@ -73,13 +73,32 @@ export async function runImport(file: string, options: ImportOptions, context: C
   const assignments = new Map([...assigned].filter(([address]) => !rejectedLines.has(settingRows.find((r) => r.address === address)?.row.line ?? -1)));
   channelChanges(channels, assignments);
 
-  const outcome = await rt.repos.accounts.importMany(plan.creates);
-  const updated: string[] = [...outcome.updated];
-  const signers = new Map<string, string | null>([...existing.values(), ...plan.creates].map((a) => [a.address, a.signer]));
-  // Accounts whose --revoke-unknown this import turns on: their known keys are taken once written.
+  const outcome = await rt.repos.accounts.importMany(plan.creates, { existing: 'leave' });
+  // Added by another writer since the read: planned again as an update of the columns its row names.
+  const added = new Set(outcome.existed);
+  if (added.size > 0) {
+    for (const account of await rt.repos.accounts.getMany([...added])) existing.set(account.address, account);
+    const again = planImport(
+      settingRows.filter((r) => added.has(r.address)),
+      existing,
+      rt.now(),
+    );
+    plan.updates.push(...again.updates);
+    plan.unchanged.push(...again.unchanged);
+    errors.push(...again.errors);
+  }
+  const updated: string[] = [];
   const created = new Set(outcome.created);
+  const signers = new Map<string, string | null>(
+    [...existing.values(), ...plan.creates.filter((a) => created.has(a.address))].map((a) => [a.address, a.signer]),
+  );
+  // Accounts whose --revoke-unknown this import turns on: their known keys are taken once written.
   const arming = plan.creates.filter((a) => created.has(a.address) && a.revokeUnknown !== 'off').map((a) => a.address);
-  await mapConcurrent(plan.creates, 16, (account) => syncRecipients(rt, account.address, [], account.emails));
+  await mapConcurrent(
+    plan.creates.filter((a) => created.has(a.address)),
+    16,
+    (account) => syncRecipients(rt, account.address, [], account.emails),
+  );
   await mapConcurrent(plan.updates, 16, async ({ address, line, patch }) => {
     const result = await rt.repos.accounts.updateSettings(address, patch);
     if (result.kind === 'updated') {

@@ -1,11 +1,10 @@
-import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { MAIL_CATEGORIES, type MailCategory } from '../functions/domain/mailCategory';
 import type { RecipientSettings } from '../functions/domain/recipientSchedule';
 import { readCategoriesOption } from './recipientCategories';
 import { readRecipientOptions, type RecipientUpdateOptions } from './recipientOptions';
 import { UsageError } from './output';
-import { importFormat, isSkippedLine } from './importFormat';
+import { ImportFileError, parseImport, type ImportColumn } from './importRows';
 
 /** Formats of `recipients export`; `recipients import` reads both back. */
 export const RECIPIENT_FORMATS = ['csv', 'jsonl'] as const;
@@ -56,30 +55,71 @@ export function formatRecipients(setups: readonly RecipientSetup[], format: Reci
   return stringify(rows, { header: true, columns: [...COLUMNS], record_delimiter: '\n' });
 }
 
+/** A row left out of a recipients import: its line and why (`column "<name>": <problem>` when a column is to blame). */
+export interface RecipientRowError {
+  readonly line: number;
+  readonly message: string;
+}
+
+/** A recipients' file read: the rows to import and the rows left out. */
+export interface ParsedRecipients {
+  readonly rows: RecipientImportRow[];
+  readonly errors: RecipientRowError[];
+}
+
 /**
  * Reads a recipients' file (CSV with a header row, or JSON lines: `importFormat`; blank lines and
- * `#` comments skipped) into rows, every value checked
- * as `recipients update` checks its options. Any bad row or unknown column refuses the whole file
- * with a `UsageError` naming the file, the line and the column (nothing is written).
+ * `#` comments skipped) into rows, every value checked as `recipients update` checks its options.
+ * A problem with the file as a whole (empty, a header or JSON key that is no column, a column named
+ * twice, no `email` column) is a `UsageError` naming the line and column, and nothing is imported.
+ * A bad row is an error naming its line and column, and only that row is left out: every row is
+ * read whole or not at all.
  */
-export function parseRecipients(file: string, text: string): RecipientImportRow[] {
-  const records = importFormat(text) === 'jsonl' ? jsonLines(file, text) : csvRows(file, text);
-  const errors: string[] = [];
-  const rows: RecipientImportRow[] = [];
-  const seen = new Set<string>();
-  for (const { line, record } of records) {
-    const unknown = Object.keys(record).filter((k) => !(COLUMNS as readonly string[]).includes(k));
-    if (unknown.length > 0)
-      errors.push(`${file}:${line}: unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((c) => `"${c}"`).join(', ')} (known: ${COLUMNS.join(', ')})`);
+export function parseRecipients(file: string, text: string): ParsedRecipients {
+  let parsed;
+  try {
+    parsed = parseImport(text);
+  } catch (error) {
+    if (error instanceof ImportFileError)
+      throw new UsageError(`${file}:${error.line}: ${error.message.replace('address,email', 'email,digest')}; nothing was imported`);
+    throw error;
+  }
+  checkColumns(file, parsed.format, parsed.columns);
+  const errors: RecipientRowError[] = [...parsed.errors];
+  const read: RecipientImportRow[] = [];
+  for (const { line, values } of parsed.rows) {
     try {
-      rows.push(readRow(line, record, seen));
+      read.push(readRow(line, values));
     } catch (error) {
       if (!(error instanceof RowError)) throw error;
-      errors.push(`${file}:${line}: column "${error.column}": ${error.message}`);
+      errors.push({ line, message: `column "${error.column}": ${error.message}` });
     }
   }
-  if (errors.length > 0) throw new UsageError(`${errors.join('\n')}\nnothing was imported`);
-  return rows;
+  // An address on more than one line: which of them is meant is unknown, so none is imported.
+  const linesOf = new Map<string, number[]>();
+  for (const row of read) linesOf.set(row.email, [...(linesOf.get(row.email) ?? []), row.line]);
+  const rows = read.filter((row) => {
+    const lines = linesOf.get(row.email) ?? [];
+    if (lines.length === 1) return true;
+    errors.push({ line: row.line, message: `column "email": ${row.email} is on lines ${lines.join(', ')}; none of them is imported` });
+    return false;
+  });
+  errors.sort((a, b) => a.line - b.line);
+  return { rows, errors };
+}
+
+/** Columns no recipient has, a column named twice, and a CSV header without `email` refuse the file. */
+function checkColumns(file: string, format: 'csv' | 'jsonl', columns: readonly ImportColumn[]): void {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const { name, line } of columns) {
+    if (!(COLUMNS as readonly string[]).includes(name)) problems.push(`${file}:${line}: unknown column ${JSON.stringify(name)} (known: ${COLUMNS.join(', ')})`);
+    else if (seen.has(name)) problems.push(`${file}:${line}: column ${JSON.stringify(name)} is named twice`);
+    seen.add(name);
+  }
+  if (format === 'csv' && !seen.has('email'))
+    problems.push(`${file}:${columns[0]?.line ?? 1}: the header has no "email" column (columns: ${COLUMNS.join(', ')})`);
+  if (problems.length > 0) throw new UsageError(`${problems.join('\n')}\nnothing was imported`);
 }
 
 class RowError extends Error {
@@ -91,75 +131,33 @@ class RowError extends Error {
   }
 }
 
-function readRow(line: number, record: Record<string, unknown>, seen: Set<string>): RecipientImportRow {
-  const email = String(record['email'] ?? '')
-    .trim()
-    .toLowerCase();
-  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new RowError('email', `"${String(record['email'] ?? '')}" is not an email address`);
-  if (seen.has(email)) throw new RowError('email', `${email} is named twice`);
-  seen.add(email);
+function readRow(line: number, record: Readonly<Record<string, string | null>>): RecipientImportRow {
+  const given = record['email'] ?? null;
+  if (given === null) throw new RowError('email', 'missing: every row names the recipient');
+  const email = given.trim().toLowerCase();
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new RowError('email', `"${given}" is not an email address`);
   const options: RecipientUpdateOptions = {};
   for (const [column, option] of Object.entries(OPTION_OF) as [Exclude<Column, 'email' | 'categories'>, keyof RecipientUpdateOptions][]) {
     const value = record[column];
-    if (value === undefined || value === null || String(value).trim() === '') continue;
-    options[option] = String(value);
+    if (value === undefined || value === null || value.trim() === '') continue;
+    options[option] = value;
     try {
-      readRecipientOptions({ [option]: String(value) });
+      readRecipientOptions({ [option]: value });
     } catch (error) {
       throw new RowError(column, error instanceof Error ? error.message.replace(/^--[\w-]+: /, '') : String(error));
     }
   }
   const rawCategories = record['categories'];
   let categories: MailCategory[] | null = null;
-  if (rawCategories !== undefined && rawCategories !== null && String(rawCategories).trim() !== '') {
+  if (rawCategories !== undefined && rawCategories !== null && rawCategories.trim() !== '') {
     try {
-      categories = readCategoriesOption(String(rawCategories).replace(/;/g, ','));
+      categories = readCategoriesOption(rawCategories.replace(/;/g, ','));
     } catch {
       throw new RowError(
         'categories',
-        `"${String(rawCategories)}" must list the categories the recipient gets, separated by ";" (${MAIL_CATEGORIES.join(';')}), or none`,
+        `"${rawCategories}" must list the categories the recipient gets, separated by ";" (${MAIL_CATEGORIES.join(';')}), or none`,
       );
     }
   }
   return { line, email, changes: readRecipientOptions(options), categories };
-}
-
-function csvRows(file: string, text: string): { line: number; record: Record<string, unknown> }[] {
-  try {
-    const parsed = parse(text, {
-      columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
-      skip_empty_lines: true,
-      comment: '#',
-      comment_no_infix: true,
-      info: true,
-      trim: true,
-    }) as { record: Record<string, unknown>; info: { lines: number } }[];
-    return parsed.map(({ record, info }) => ({ line: info.lines, record }));
-  } catch (error) {
-    const at = error as { lines?: number; column?: number | string | null; message?: string };
-    throw new UsageError(`${file}:${at.lines ?? '?'}${csvErrorColumn(at.column)}: not valid CSV (${at.message ?? 'unreadable'})`);
-  }
-}
-
-/** The column a csv-parse error names (a header name or a 1-based number), or nothing when it names none (`null` for a wrong cell count). */
-function csvErrorColumn(column: number | string | null | undefined): string {
-  if (typeof column === 'string' && column !== '') return `: column ${JSON.stringify(column)}`;
-  if (typeof column === 'number') return `: column ${column + 1}`;
-  return '';
-}
-
-function jsonLines(file: string, text: string): { line: number; record: Record<string, unknown> }[] {
-  const out: { line: number; record: Record<string, unknown> }[] = [];
-  text.split('\n').forEach((raw, i) => {
-    if (isSkippedLine(raw)) return;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      throw new UsageError(`${file}:${i + 1}: not a JSON object`);
-    }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`${file}:${i + 1}: not a JSON object`);
-    out.push({ line: i + 1, record: value as Record<string, unknown> });
-  });
-  return out;
 }

@@ -235,17 +235,17 @@ export function register(program: Command, context: CliContext): void {
       'CSV with a header row (email,digest,report_at,timezone,weekly,monthly,categories; categories separated by ";") or JSON lines with the same keys, as recipients export writes',
     )
     .description(
-      "set many recipients' delivery settings and mail categories at once: a column the file lacks leaves that setting as it is; any bad row refuses the whole file, naming its line and column",
+      "set many recipients' delivery settings and mail categories at once: a column the file lacks leaves that setting as it is; a bad row is left out, named by its line and column, and the other rows are imported",
     )
     .option('--force', 'allow rows that turn security notices off')
     .action(async (file: string, options: { force?: boolean }) => {
-      const rows = parseRecipients(file, await readTextFile(file));
+      const { rows, errors } = parseRecipients(file, await readTextFile(file));
       const rt = await context.runtime();
       const accounts = await rt.repos.accounts.list();
       const emails = rows.map((r) => r.email);
       const [records, optOuts] = await Promise.all([rt.repos.recipients.getMany(emails), rt.repos.preferences.optOutsOf(emails)]);
-      // Every row checked before anything is written.
-      const plans = rows.map((row) => {
+      // Every row checked whole before anything is written: a row with any problem is left out entirely.
+      const plans = rows.flatMap((row) => {
         const previous = records.get(row.email) ?? null;
         const before = optOuts.get(row.email) ?? [];
         const { mode, timezone, reportAt, weekly, monthly } = previous ?? defaultRecipientSettings(row.email);
@@ -255,13 +255,15 @@ export function register(program: Command, context: CliContext): void {
         try {
           change = row.categories === null ? null : categoryChange(before, row.categories, { force: options.force === true });
         } catch (error) {
-          throw new UsageError(
-            `${file}:${row.line}: column "categories": ${error instanceof Error ? error.message.replace(/^--categories: /, '') : String(error)}`,
-          );
+          errors.push({
+            line: row.line,
+            message: `column "categories": ${error instanceof Error ? error.message.replace(/^--categories: /, '') : String(error)}`,
+          });
+          return [];
         }
         const settingsChanged = JSON.stringify(settings) !== JSON.stringify(recipientSettingsSchema.parse(current));
         const categoriesChanged = change !== null && change.optedOut.join() !== before.join();
-        return { row, previous, settings, change, settingsChanged, categoriesChanged };
+        return [{ row, previous, settings, change, settingsChanged, categoriesChanged }];
       });
       let changed = 0;
       for (const plan of plans) {
@@ -278,7 +280,14 @@ export function register(program: Command, context: CliContext): void {
         }
         if (plan.settingsChanged || plan.categoriesChanged) changed++;
       }
-      io.out(`imported ${plural(plans.length, 'recipient')}: ${changed} changed, ${plans.length - changed} unchanged\n`);
+      errors.sort((a, b) => a.line - b.line);
+      for (const e of errors) io.err(`${file}:${e.line}: ${e.message}\n`);
+      if (plans.length > 0 || errors.length === 0)
+        io.out(`imported ${plural(plans.length, 'recipient')}: ${changed} changed, ${plans.length - changed} unchanged\n`);
+      if (errors.length > 0) {
+        const rejected = `${errors.length} of ${plural(errors.length + plans.length, 'row')} rejected`;
+        throw new Error(plans.length > 0 ? `${rejected} (see above); the other rows were imported` : `${rejected}; no recipient imported`);
+      }
     });
 
   recipients

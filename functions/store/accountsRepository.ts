@@ -1,4 +1,4 @@
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { accountHealthSchema, accountItemSchema, accountPatchSchema, type AccountHealth, type AccountPatch } from './accountItem';
 import type { TrackedAccount } from '../domain/account';
 import { batchGetAll } from './batchGet';
@@ -15,10 +15,11 @@ import type { Interval } from '../domain/interval';
 /** The item attribute holding the delegate watch's mark (not part of the record). */
 const DELEGATE_MARK = 'delegateMark';
 
-/** Outcome of `importMany`: addresses created, and existing ones whose settings were updated. */
+/** Outcome of `importMany`: addresses created, existing ones whose settings were updated, and existing ones left as they were (`existing: 'leave'`). */
 export interface ImportOutcome {
   readonly created: string[];
   readonly updated: string[];
+  readonly existed: string[];
   readonly consumedWriteUnits: number;
 }
 
@@ -189,30 +190,53 @@ export class AccountsRepository extends DynamoRepository {
   }
 
   /**
-   * Adds or updates many accounts at once: new addresses are written whole with
-   * `BatchWriteItem` (chunks of 25, throttled items retried); for existing ones only the
-   * settings are updated, so their schedule and collection health are kept.
-   * Later duplicates of an address win.
+   * Adds or updates many accounts at once. New addresses are written whole, each with a
+   * conditional `PutItem` (`attribute_not_exists`), so an account another writer adds meanwhile is
+   * never overwritten. An address that exists (read first with `BatchGetItem`, or found by the
+   * condition): with `existing: 'update'` (the default) only its settings are set from the record,
+   * its schedule and collection health kept; with `'leave'` it is left as it is and returned in
+   * `existed`, for a caller that knows which settings its rows name. Later duplicates of an address win.
    */
-  async importMany(accounts: readonly TrackedAccount[]): Promise<ImportOutcome> {
+  async importMany(accounts: readonly TrackedAccount[], options: { readonly existing?: 'update' | 'leave' } = {}): Promise<ImportOutcome> {
     const byAddress = new Map<string, TrackedAccount>();
     for (const account of accounts) byAddress.set(account.address, account);
     const items = [...byAddress.values()].map((account) => toItem(account, 'accounts.importMany'));
-    const existing = await batchGetAll(
+    const read = await batchGetAll(
       this.client,
       this.table,
       items.map((item) => ({ address: item.address })),
       'accounts.importMany',
       this.options.batch,
     );
-    const existingAddresses = new Set(existing.map((item) => String(item['address'])));
-    const fresh = items.filter((item) => !existingAddresses.has(item.address));
-    const requests: WriteRequest[] = fresh.map((item) => ({ PutRequest: { Item: item } }));
-    const written = await batchWriteAll(this.client, this.table, requests, 'accounts.importMany', this.options.batch);
+    const existing = new Set(read.map((item) => String(item['address'])));
+    const created: string[] = [];
+    let consumedWriteUnits = 0;
+    await mapConcurrent(
+      items.filter((item) => !existing.has(item.address)),
+      16,
+      async (item) => {
+        const put = await this.call('accounts.importMany', async () => {
+          try {
+            const out = await this.client.send(
+              new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(address)', ReturnConsumedCapacity: 'TOTAL' }),
+            );
+            return { kind: 'created' as const, units: out.ConsumedCapacity?.CapacityUnits ?? 1 };
+          } catch (error) {
+            // A refused condition is charged a write unit too.
+            if (isConditionalCheckFailed(error)) return { kind: 'exists' as const, units: 1 };
+            throw error;
+          }
+        });
+        consumedWriteUnits += put.units;
+        if (put.kind === 'created') created.push(item.address);
+        else existing.add(item.address);
+      },
+    );
+    if (options.existing === 'leave') return { created: created.sort(), updated: [], existed: [...existing].sort(), consumedWriteUnits };
 
     const updated: string[] = [];
     const recreated: TrackedAccount[] = [];
-    await mapConcurrent([...existingAddresses], 16, async (address) => {
+    await mapConcurrent([...existing], 16, async (address) => {
       const account = byAddress.get(address) as TrackedAccount;
       const settings = Object.fromEntries(SETTINGS_FIELDS.map((field) => [field, account[field]])) as AccountPatch;
       const outcome = await this.updateSettings(address, settings);
@@ -220,11 +244,10 @@ export class AccountsRepository extends DynamoRepository {
       else recreated.push(account);
     });
     // Removed between the read and the update: create it after all.
-    const created = fresh.map((item) => item.address);
     for (const account of recreated) {
       if ((await this.create(account)).kind === 'created') created.push(account.address);
     }
-    return { created, updated: updated.sort(), consumedWriteUnits: written.consumedWriteUnits };
+    return { created: created.sort(), updated: updated.sort(), existed: [], consumedWriteUnits };
   }
 }
 

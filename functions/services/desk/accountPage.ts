@@ -6,6 +6,7 @@ import { deskChart, type DeskChart } from '../../domain/deskChart';
 import { drawdown, type DrawdownResult } from '../../domain/drawdown';
 import { DRAWDOWN_RULE, drawdownStateSchema, snoozeStateSchema } from '../../domain/drawdownState';
 import { killSwitchStateSchema, type KillSwitchState } from '../../domain/killSwitchDecision';
+import type { KillSwitchProgress } from '../../domain/killSwitchProgress';
 import { addDays, localDate, localDayBounds } from '../../domain/localTime';
 import { protectionArming, type Arming } from '../../domain/protectionArming';
 import { recipientSnoozesStateSchema } from '../../domain/recipientSnoozes';
@@ -68,7 +69,12 @@ export interface AccountPage {
   /** The drawdown now over the drawdown window: the alerts', `status`'s and the emails' figure. */
   readonly drawdown: DrawdownResult | null;
   readonly levels: readonly LevelView[];
-  readonly killSwitch: { readonly levelPct: number | null; readonly arming: Arming; readonly state: KillSwitchState | null };
+  readonly killSwitch: {
+    readonly levelPct: number | null;
+    readonly arming: Arming;
+    readonly state: KillSwitchState | null;
+    readonly progress: KillSwitchProgress | null;
+  };
   /** The account-wide snooze (an operator's), and each recipient's own (email to until), both only while they last. */
   readonly snoozes: { readonly account: number | null; readonly recipients: Readonly<Record<string, number>> };
   /** The local days of the calendar, oldest first, each as the daily report measures it. */
@@ -129,7 +135,12 @@ export async function accountPage(
       const state = stored[String(level)];
       return { level, status: state?.status ?? 'armed', breachedAt: state?.breachedAt ?? null, lastSentAt: state?.lastSentAt ?? null };
     }),
-    killSwitch: { levelPct: account.killSwitch, arming: protectionArming(account, 'kill-switch'), state: ks.success ? ks.data : null },
+    killSwitch: {
+      levelPct: account.killSwitch,
+      arming: protectionArming(account, 'kill-switch'),
+      state: ks.success ? ks.data : null,
+      progress: protection.killSwitchProgress,
+    },
     snoozes: {
       account: accountSnooze.success && accountSnooze.data.until > now ? accountSnooze.data.until : null,
       recipients: recipientSnoozes.success ? Object.fromEntries(Object.entries(recipientSnoozes.data.recipients).filter(([, until]) => until > now)) : {},

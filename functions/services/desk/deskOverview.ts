@@ -1,5 +1,7 @@
 import type { ShownStatus } from '../../domain/shownStatus';
 import { SHOWN_STATUSES } from '../../domain/shownStatus';
+import { decisionSettlement } from '../../domain/decisionSettlement';
+import { killSwitchProgress } from '../../domain/killSwitchProgress';
 import { mapConcurrent } from '../../shared/concurrency';
 import type { DeskStores } from './deskStores';
 import { accountsOf, type DeskScopeDeps, type DeskViewer } from './deskViewer';
@@ -26,8 +28,23 @@ export async function deskOverview(deps: DeskScopeDeps & { readonly stores: Desk
   const summaries = await deps.stores.summaries.getMany(accounts.map((a) => a.address));
   const rows = await mapConcurrent(accounts, OVERVIEW_CONCURRENCY, async (account) => {
     const summary = summaries.get(account.address);
-    return (summary ? summaryRow(account, summary, now) : null) ?? overviewRow(deps.stores, account, now);
+    const row = (summary ? summaryRow(account, summary, now) : null) ?? (await overviewRow(deps.stores, account, now));
+    return withFiringProgress(deps.stores, row);
   });
   const counts = Object.fromEntries(SHOWN_STATUSES.map((s) => [s, rows.filter((r) => r.status === s).length])) as Record<ShownStatus, number>;
   return { rows, counts };
+}
+
+/**
+ * A row whose kill switch fired with a queued decision (`revoking`), with what became of its keys
+ * (its decision and units: two reads, for such rows only), so the overview tells a refused or done
+ * firing from one still revoking, as the account page does.
+ */
+async function withFiringProgress(stores: Pick<DeskStores, 'decisions'>, row: OverviewRow): Promise<OverviewRow> {
+  const state = row.killSwitch.state;
+  if (row.killSwitch.levelPct === null || state?.status !== 'revoking') return row;
+  const decision = await stores.decisions.get(state.decisionId);
+  if (decision === null) return row;
+  const settlement = decisionSettlement(decision, await stores.decisions.units(decision));
+  return { ...row, killSwitch: { ...row.killSwitch, progress: killSwitchProgress(settlement) } };
 }

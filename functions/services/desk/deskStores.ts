@@ -16,7 +16,7 @@ export interface DeskStores {
   /** Unknown-key protection's known and announced keys (items of the `delegates` table). */
   readonly knownDelegates: Pick<KnownDelegatesRepository, 'read'>;
   /** Protective decisions by account (the `tokens` index) and their units (items of the `tokens` table). */
-  readonly decisions: Pick<DecisionRepository, 'pageForAccount' | 'units'>;
+  readonly decisions: Pick<DecisionRepository, 'get' | 'pageForAccount' | 'units'>;
   /** The overview's figures per account as of its latest poll (collect writes them). */
   readonly summaries: Pick<DeskSummaryRepository, 'getMany'>;
   /** Each account's alert history and deliveries (table `history`), a page at a time. */

@@ -4,6 +4,7 @@ import { drawdown } from '../../domain/drawdown';
 import { emptyRollup, foldPoints, usableRollup } from '../../domain/drawdownRollup';
 import { DRAWDOWN_RULE, drawdownStateSchema } from '../../domain/drawdownState';
 import { killSwitchStateSchema, type KillSwitchState } from '../../domain/killSwitchDecision';
+import type { KillSwitchProgress } from '../../domain/killSwitchProgress';
 import { localDate, localDayBounds } from '../../domain/localTime';
 import { lookbackWindowMs } from '../../domain/lookbackWindow';
 import { protectionArming, type Arming } from '../../domain/protectionArming';
@@ -41,7 +42,13 @@ export interface OverviewRow {
   readonly levels: readonly number[];
   /** Levels the stored alert state holds as breached. */
   readonly breachedLevels: readonly number[];
-  readonly killSwitch: { readonly levelPct: number | null; readonly arming: Arming; readonly state: KillSwitchState | null };
+  /** `progress`: what became of the keys of a queued firing (`revoking`), when read; `null` otherwise. */
+  readonly killSwitch: {
+    readonly levelPct: number | null;
+    readonly arming: Arming;
+    readonly state: KillSwitchState | null;
+    readonly progress: KillSwitchProgress | null;
+  };
   readonly revokeUnknown: RevokeUnknownMode;
   /** The listed delegate that expires first, and how many are listed. */
   readonly soonestExpiry: { readonly address: string; readonly name: string | null; readonly expiryMs: number } | null;
@@ -152,6 +159,7 @@ export async function overviewRow(
       levelPct: account.killSwitch,
       arming: protectionArming(account, 'kill-switch'),
       state: killSwitchState.success ? killSwitchState.data : null,
+      progress: null,
     },
     revokeUnknown: account.revokeUnknown,
     soonestExpiry: soonest(views),

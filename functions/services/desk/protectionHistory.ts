@@ -2,6 +2,7 @@ import type { TrackedAccount } from '../../domain/account';
 import { decisionProgress, type DecisionProgress } from '../../domain/decisionProgress';
 import type { KillSwitchState } from '../../domain/killSwitchDecision';
 import { killSwitchStateText } from '../../domain/killSwitchStateText';
+import { killSwitchProgress, type KillSwitchProgress } from '../../domain/killSwitchProgress';
 import type { ProtectiveDecision } from '../../domain/protectiveDecision';
 import type { DeskStores } from './deskStores';
 
@@ -18,6 +19,8 @@ export interface DecisionView {
 export interface ProtectionHistory {
   /** `null` when the account has no kill switch (as `accounts show` leaves the line out). */
   readonly killSwitchNow: string | null;
+  /** What became of a queued firing's keys, when its decision is on the page; `null` otherwise. */
+  readonly killSwitchProgress: KillSwitchProgress | null;
   readonly decisions: readonly DecisionView[];
   /** Where the next (older) page of decisions starts; `null` when none is older. */
   readonly next: string | null;
@@ -55,9 +58,12 @@ export function protectionHistory(
   state: KillSwitchState | null,
 ): ProtectionHistory {
   let killSwitchNow: string | null = null;
+  let progress: KillSwitchProgress | null = null;
   if (account.killSwitch !== null) {
     const named = state?.status === 'revoking' ? page.decisions.find((d) => d.decision.decisionId === state.decisionId)?.progress : undefined;
-    killSwitchNow = killSwitchStateText(state, account.address, named?.kind === 'settled' ? named.settlement : null);
+    const settlement = named?.kind === 'settled' ? named.settlement : null;
+    killSwitchNow = killSwitchStateText(state, account.address, settlement);
+    if (named !== undefined) progress = killSwitchProgress(settlement);
   }
-  return { killSwitchNow, decisions: page.decisions, next: page.next };
+  return { killSwitchNow, killSwitchProgress: progress, decisions: page.decisions, next: page.next };
 }

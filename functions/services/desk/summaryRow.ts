@@ -29,7 +29,7 @@ export function summaryRow(account: TrackedAccount, summary: DeskSummary, now: n
     drawdownPct: summary.drawdownPct,
     levels: account.drawdownThresholds,
     breachedLevels: summary.breachedLevels,
-    killSwitch: { levelPct: account.killSwitch, arming: protectionArming(account, 'kill-switch'), state: summary.killSwitch },
+    killSwitch: { levelPct: account.killSwitch, arming: protectionArming(account, 'kill-switch'), state: summary.killSwitch, progress: null },
     revokeUnknown: account.revokeUnknown,
     soonestExpiry: summary.soonestExpiry,
     delegates: summary.delegates,

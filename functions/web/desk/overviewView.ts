@@ -14,8 +14,9 @@ const STATUS_BADGE: Readonly<Record<OverviewRow['status'], string>> = { ok: 'b-o
 
 /**
  * The protection cell: the kill switch (level and state) and the unknown-keys rule. A firing whose
- * decision was queued (`revoking`) is FIRED like one without a decision; a fired dry run says so
- * and revoked nothing. What its keys became is the account page's "Automatic protection".
+ * decision was queued (`revoking`) is FIRED like one without a decision, saying what became of its
+ * keys when read (being revoked, how many revoked, or refused with nothing revoked); a fired dry
+ * run says so and revoked nothing. Each key's result is the account page's "Automatic protection".
  */
 export function protectionText(row: Pick<OverviewRow, 'killSwitch' | 'revokeUnknown'>): { text: string; badge: string } {
   const ks = row.killSwitch;
@@ -25,7 +26,17 @@ export function protectionText(row: Pick<OverviewRow, 'killSwitch' | 'revokeUnkn
     case 'off':
       return { text: `kill switch off${unknown}`, badge: row.revokeUnknown === 'off' ? 'b-info' : 'b-ok' };
     case 'fired': {
-      const outcome = ks.state?.status === 'fired' ? firedOutcomeText(ks.state.outcome) : null;
+      const progress = ks.state?.status === 'revoking' ? ks.progress : null;
+      const outcome =
+        ks.state?.status === 'fired'
+          ? firedOutcomeText(ks.state.outcome)
+          : progress?.kind === 'refused'
+            ? `${progress.status}, nothing revoked: ${progress.text}`
+            : progress?.kind === 'done'
+              ? `${progress.removed} of ${progress.keys} key${progress.keys === 1 ? '' : 's'} revoked`
+              : progress?.kind === 'revoking'
+                ? 'keys being revoked'
+                : null;
       return { text: `kill switch FIRED (${level}${outcome === null ? '' : `; ${outcome}`})${unknown}`, badge: 'b-bad' };
     }
     case 'dry-run-fired':

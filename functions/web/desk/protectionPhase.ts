@@ -8,7 +8,7 @@ import type { OverviewRow } from '../../services/desk/overviewRow';
 export type ProtectionPhase = 'fired' | 'pending' | 'held' | 'dry-run-fired' | 'armed' | 'dry-run' | 'off';
 
 /** The phase of a kill switch: the protection cell's words and badge, and the overview's sort, both read it. */
-export function protectionPhase(killSwitch: OverviewRow['killSwitch']): ProtectionPhase {
+export function protectionPhase(killSwitch: Pick<OverviewRow['killSwitch'], 'levelPct' | 'arming' | 'state'>): ProtectionPhase {
   if (killSwitch.levelPct === null) return 'off';
   const state = killSwitch.state;
   switch (state?.status) {

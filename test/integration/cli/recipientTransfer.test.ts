@@ -88,28 +88,73 @@ describe('recipients export / import: settings, schedules and opt-outs round-tri
     });
   }
 
-  it('a bad value refuses the whole file, naming the file, line and column; nothing is written', async () => {
-    const before = await listed();
-    const bad = await refusedImport('bad.csv', 'email,digest,weekly\ntrader@example.com,on,mon\ndesk@example.com,off,funday\n');
-    expect(bad.stderr).toContain(`${bad.file}:3: column "weekly": "funday" must be a day of the week`);
-    expect(await listed()).toEqual(before);
+  /** Imports `content` from the file `name`, expecting rows rejected (exit 1); its stdout and stderr. */
+  const partialImport = async (name: string, content: string): Promise<{ file: string; stdout: string; stderr: string }> => {
+    const file = join(dir, name);
+    await writeFile(file, content);
+    const run = await cli('recipients', 'import', file);
+    expect(run.code, run.stderr).toBe(1);
+    return { file, stdout: run.stdout, stderr: run.stderr };
+  };
+  const shown = async (email: string) => JSON.parse((await cli('recipients', 'show', email, '--json')).stdout) as { weekly: string | null; mode: string };
 
-    const security = await refusedImport('bad.csv', 'email,categories\nrisk@example.com,reports\n');
+  it('a bad value leaves out its row, naming the file, line and column; the other rows are imported and nothing of the bad row is written', async () => {
+    const before = await listed();
+    const bad = await partialImport('bad.csv', 'email,digest,weekly\ntrader@example.com,on,tue\ndesk@example.com,off,funday\n');
+    expect(bad.stderr).toContain(`${bad.file}:3: column "weekly": "funday" must be a day of the week`);
+    expect(bad.stderr).toContain('1 of 2 rows rejected (see above); the other rows were imported');
+    expect(bad.stdout).toContain('imported 1 recipient: 1 changed, 0 unchanged');
+    expect(await shown('trader@example.com')).toMatchObject({ weekly: 'tue', mode: 'digest' });
+    // The bad row's valid cell (digest off) is not written either.
+    const desk = (before as { email: string }[]).find((r) => r.email === 'desk@example.com');
+    expect((await listed()).find((r) => (r as { email: string }).email === 'desk@example.com')).toEqual(desk);
+
+    const security = await partialImport('bad.csv', 'email,digest,categories\nrisk@example.com,on,reports\n');
     expect(security.stderr).toContain(`${security.file}:2: column "categories"`);
-    expect(await listed()).toEqual(before);
+    expect(security.stderr).toContain('1 of 1 row rejected; no recipient imported');
+    expect(await shown('risk@example.com')).toMatchObject({ mode: 'per-account' });
+    expect(await cli('recipients', 'update', 'trader@example.com', '--digest', 'off', '--weekly', 'mon')).toMatchObject({ code: 0 });
   });
 
-  it('a file that is not valid CSV is refused naming its line, and its column only when one is known', async () => {
+  it('a row without an email, a wrong cell count or an email named twice is left out naming its line (and column); the others are imported', async () => {
+    const rows = await partialImport(
+      'rows.csv',
+      'email,weekly\n,fri\ntrader@example.com,fri,extra\nrisk@example.com,fri\ndesk@example.com,fri\nrisk@example.com,sat\nnot-an-address,fri\n',
+    );
+    expect(rows.stderr).toContain(`${rows.file}:2: column "email": missing`);
+    expect(rows.stderr).toContain(`${rows.file}:3: expected 2 columns, found 3`);
+    expect(rows.stderr).toContain(`${rows.file}:4: column "email": risk@example.com is on lines 4, 6; none of them is imported`);
+    expect(rows.stderr).toContain(`${rows.file}:6: column "email": risk@example.com is on lines 4, 6`);
+    expect(rows.stderr).toContain(`${rows.file}:7: column "email": "not-an-address" is not an email address`);
+    expect(rows.stderr).not.toContain('column null');
+    expect(rows.stdout).toContain('imported 1 recipient');
+    expect((await shown('desk@example.com')).weekly).toBe('fri');
+    expect((await shown('trader@example.com')).weekly).toBe('mon');
+    expect((await shown('risk@example.com')).weekly).toBeNull();
+
+    const json = await partialImport(
+      'rows.jsonl',
+      '{"email":"trader@example.com","weekly":"sun"}\n{"weekly":"sun"}\n{"email":"risk@example.com","monthly":"40"}\n',
+    );
+    expect(json.stderr).toContain(`${json.file}:2: column "email": missing`);
+    expect(json.stderr).toContain(`${json.file}:3: column "monthly": "40"`);
+    expect((await shown('trader@example.com')).weekly).toBe('sun');
+    expect(await cli('recipients', 'update', 'trader@example.com', '--weekly', 'mon', '--digest', 'off')).toMatchObject({ code: 0 });
+  });
+
+  it('a file whose header lacks email, names an unknown column or a column twice is refused naming the line and column; nothing is written', async () => {
     const before = await listed();
-    const tooMany = await refusedImport('broken.csv', 'email,digest\ntrader@example.com,on,extra\n');
-    expect(tooMany.stderr).toContain(`${tooMany.file}:2: not valid CSV (Invalid Record Length`);
-    expect(tooMany.stderr).not.toContain('column null');
-
-    const quote = await refusedImport('broken.csv', 'email,digest\ntrader@example.com,o"n\n');
-    expect(quote.stderr).toContain(`${quote.file}:2: column "digest": not valid CSV (`);
-
-    const header = await refusedImport('broken.csv', 'email,dig"est\ntrader@example.com,on\n');
-    expect(header.stderr).toContain(`${header.file}:1: column 2: not valid CSV (`);
+    const noEmail = await refusedImport('header.csv', 'digest,weekly\non,fri\n');
+    expect(noEmail.stderr).toContain(`${noEmail.file}:1: the header has no "email" column`);
+    const unknown = await refusedImport('header.csv', '# exported\nemail,weekly,notes\ntrader@example.com,fri,x\n');
+    expect(unknown.stderr).toContain(`${unknown.file}:2: unknown column "notes" (known: email, digest`);
+    const twice = await refusedImport('header.csv', 'email,weekly,weekly\ntrader@example.com,fri,sat\n');
+    expect(twice.stderr).toContain(`${twice.file}:1: column "weekly" is named twice`);
+    const jsonKey = await refusedImport('header.jsonl', '{"email":"trader@example.com","weekly":"fri"}\n{"email":"risk@example.com","wekly":"fri"}\n');
+    expect(jsonKey.stderr).toContain(`${jsonKey.file}:2: unknown column "wekly"`);
+    const quote = await refusedImport('header.csv', 'email,"digest\ntrader@example.com,on\n');
+    expect(quote.stderr).toContain(`${quote.file}:1: header row: unterminated quote in column 2`);
+    for (const run of [noEmail, unknown, twice, jsonKey, quote]) expect(run.stderr).toContain('nothing was imported');
     expect(await listed()).toEqual(before);
   });
 });

@@ -1,5 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import { createDocumentClient, createDynamoDbClient } from '../../../functions/store/documentClient';
 import { AccountScheduleRepository } from '../../../functions/store/accountScheduleRepository';
 import { AccountsRepository } from '../../../functions/store/accountsRepository';
 import { shardOf } from '../../../functions/store/shard';
@@ -295,5 +296,55 @@ describe('AccountsRepository: import', () => {
     const accounts = [accountRecord({ address: testAddress(1, 3) }), accountRecord({ address: testAddress(2, 3), interval: '2h' as '1h' })];
     await expect(repo().importMany(accounts)).rejects.toThrow(/interval/);
     expect(await repo().get(testAddress(1, 3))).toBeNull();
+  });
+});
+
+describe('AccountsRepository: import while another writer adds the same address', () => {
+  const tables = testTables();
+  const other = () => new AccountsRepository(tables.client, tables.prefix);
+  /** An importer on its own client, on which `between` runs once, after its first `BatchGetItem` (its read) and before its writes. */
+  const importer = (between: () => Promise<void>) => {
+    const raw = createDynamoDbClient({ endpoint: inject('dynamoEndpoint') });
+    let pending: (() => Promise<void>) | null = between;
+    raw.middlewareStack.add(
+      (next, context) => async (args) => {
+        const out = await next(args);
+        if (pending && String(context.commandName).includes('BatchGetItem')) {
+          const run = pending;
+          pending = null;
+          await run();
+        }
+        return out;
+      },
+      { step: 'initialize', name: 'otherWriterBetweenReadAndWrite' },
+    );
+    return new AccountsRepository(createDocumentClient(raw), tables.prefix);
+  };
+  const theirs = (address: ReturnType<typeof testAddress>) =>
+    accountRecord({ address, label: 'theirs', interval: '4h', drawdownThresholds: [7], reportAt: '06:15', timezone: 'Asia/Tokyo' });
+  const health = { status: 'failing' as const, statusReason: 'HTTP 500', consecutiveErrors: 3, consecutiveEmptyPolls: 0 };
+
+  it("leaves the other writer's account whole and says it existed (existing: 'leave'), writing the new ones", async () => {
+    const [raced, fresh] = [testAddress(1, 7), testAddress(2, 7)];
+    const repo = importer(async () => {
+      expect(await other().create(theirs(raced))).toEqual({ kind: 'created' });
+    });
+    const outcome = await repo.importMany([accountRecord({ address: raced, label: 'mine' }), accountRecord({ address: fresh, label: 'new' })], {
+      existing: 'leave',
+    });
+    expect(outcome).toMatchObject({ created: [fresh], updated: [], existed: [raced] });
+    expect(await other().get(raced)).toEqual(theirs(raced));
+    expect((await other().get(fresh))?.label).toBe('new');
+  });
+
+  it("updates only the settings of the other writer's account by default, keeping its health", async () => {
+    const raced = testAddress(3, 7);
+    const repo = importer(async () => {
+      expect(await other().create(theirs(raced))).toEqual({ kind: 'created' });
+      expect(await other().recordHealth(raced, health)).toEqual({ kind: 'recorded' });
+    });
+    const outcome = await repo.importMany([accountRecord({ address: raced, label: 'mine' })]);
+    expect(outcome).toMatchObject({ created: [], updated: [raced], existed: [] });
+    expect(await other().get(raced)).toMatchObject({ label: 'mine', ...health });
   });
 });

@@ -17,6 +17,23 @@ const MALFORMED = [
   '/preferences?token=%',
   '/unsubscribe?token=%E0%A4%A',
   '/snooze?token=%FF',
+  '/desk/sign-in?token=%',
+  '/desk/sign-in?return=%E0%A4%A',
+  '/desk/sign-in/%zz',
+  '/desk/sign-out?x=%zz',
+  '/desk/alerts?notice=%zz',
+  '/desk/alerts/lift?x=%',
+  '/desk/channels?test=%zz',
+  '/desk/channels/test?x=%',
+  '/desk/passkeys?x=%zz',
+  '/desk/passkeys/remove?x=%',
+  '/desk/assets/%zz',
+  '/desk/api/passkeys/register/options?x=%',
+  '/desk/accounts/%zz/revoke-all',
+  '/desk/accounts/0x%zz?alerts=%',
+  '/preferences/%zz',
+  '/revoke-all/%E0',
+  '/desk/revoke?token=%zz',
 ] as const;
 
 describe('a URL with a malformed percent-escape', () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProtectiveActionRequest, ProtectiveRevoker } from '../../../../functions/domain/protectiveAction';
 import { killSwitchStateText } from '../../../../functions/domain/killSwitchStateText';
+import { refusedUnit } from '../../../../functions/domain/decisionUnit';
 import { createDecisionWorkerHandler } from '../../../../functions/handlers/decision-worker';
 import { createSignRevocationHandler } from '../../../../functions/handlers/sign-revocation';
 import type { DecisionJob } from '../../../../functions/messages/decisionJob';
@@ -160,28 +161,44 @@ describe("the kill switch's badge on the overview and the account page: a firing
     if (outcome.kind !== 'queued') return;
     // What collect keeps when the kill switch fires: a queued firing (every real one), then its keys revoked.
     await chain.repos.alerts.compareAndSet(revoking.address, 'kill-switch', null, { status: 'revoking', at: Date.now(), decisionId: outcome.decisionId });
+    const client = deskClient(desk);
+    await signIn(desk, client, OPS);
+    const queued = await client.get(`/desk?q=ks-${tag}-revoking`);
+    expect(overviewProtection(queued.body, `ks-${tag}-revoking`)).toEqual({ badge: 'b-bad', text: 'kill switch FIRED (10%; keys being revoked)' });
     await queue.drain();
     expect((await chain.chainState(revoking.address)).delegates).toEqual([]);
+    // A queued firing the signer refused: its units end refused (as the signer records a refusal), nothing revoked.
+    const refused = await track('refused', { killSwitch: 10 });
+    const refusal = await protect(killSwitchRequest(refused, 'kill-switch: drawdown 30.00% now', { drawdownPct: 30, levelPct: 10 }));
+    expect(refusal.kind).toBe('queued');
+    if (refusal.kind !== 'queued') return;
+    await chain.repos.alerts.compareAndSet(refused.address, 'kill-switch', null, { status: 'revoking', at: Date.now(), decisionId: refusal.decisionId });
+    const decision = await chain.repos.decisions.get(refusal.decisionId);
+    for (const delegate of decision?.delegates ?? [])
+      expect(
+        (await chain.repos.decisions.finishUnit(refusal.decisionId, delegate, refusedUnit({ code: 'breaker-open', text: 'the breaker was open' }, null))).kind,
+      ).toBe('finished');
+    expect(decision?.delegates.length).toBeGreaterThan(0);
     await chain.repos.alerts.compareAndSet(capped.address, 'kill-switch', null, { status: 'fired', at: Date.now(), outcome: 'capped' });
     await chain.repos.alerts.compareAndSet(dry.address, 'kill-switch', null, { status: 'fired', at: Date.now(), outcome: 'dry-run' });
 
-    const client = deskClient(desk);
-    await signIn(desk, client, OPS);
     const overview = await client.get(`/desk?sort=protection&dir=desc&q=ks-${tag}-`);
     expect(overview.status).toBe(200);
     const expected = {
-      revoking: { badge: 'b-bad', text: 'kill switch FIRED (10%)' },
+      revoking: { badge: 'b-bad', text: 'kill switch FIRED (10%; 2 of 2 keys revoked)' },
+      refused: { badge: 'b-bad', text: 'kill switch FIRED (10%; refused, nothing revoked: the breaker was open)' },
       capped: { badge: 'b-bad', text: 'kill switch FIRED (10%; nothing revoked: the cap was reached)' },
       dry: { badge: 'b-info', text: 'kill switch fired in a dry run (5%; nothing revoked)' },
       armed: { badge: 'b-ok', text: 'kill switch armed (10%)' },
     };
     for (const [name, shown] of Object.entries(expected)) expect(overviewProtection(overview.body, `ks-${tag}-${name}`), name).toEqual(shown);
-    // Firings first (the queued one and the refused one, by name), then the dry run's firing, then armed.
+    // Firings first (the queued ones and the one refused before queueing, by name), then the dry run's firing, then armed.
     const order = [...overview.body.matchAll(new RegExp(`>ks-${tag}-(\\w+) \\(0x`, 'g'))].map((m) => m[1]);
-    expect(order).toEqual(['capped', 'revoking', 'dry', 'armed']);
+    expect(order).toEqual(['capped', 'refused', 'revoking', 'dry', 'armed']);
 
     for (const [account, name] of [
       [revoking, 'revoking'],
+      [refused, 'refused'],
       [capped, 'capped'],
       [dry, 'dry'],
       [armed, 'armed'],

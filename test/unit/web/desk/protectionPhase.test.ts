@@ -27,8 +27,8 @@ interface Case {
 
 const CASES: readonly Case[] = STATES.flatMap(([state, phase]) =>
   ARMINGS.flatMap((arming) => [
-    { killSwitch: { levelPct: null, arming, state }, phase: 'off' as const },
-    { killSwitch: { levelPct: 30, arming, state }, phase: phase === 'by-arming' ? (arming === 'dry-run' ? 'dry-run' : 'armed') : phase },
+    { killSwitch: { levelPct: null, arming, state, progress: null }, phase: 'off' as const },
+    { killSwitch: { levelPct: 30, arming, state, progress: null }, phase: phase === 'by-arming' ? (arming === 'dry-run' ? 'dry-run' : 'armed') : phase },
   ]),
 );
 
@@ -65,5 +65,18 @@ describe('protectionPhase', () => {
     const phases = shownRows(rows, { sort: 'protection', dir: 'desc', filter: '' }).map((r) => protectionPhase(r.killSwitch));
     const expected = [...CASES.map((c) => c.phase)].sort((a, b) => WORST_FIRST.indexOf(a) - WORST_FIRST.indexOf(b));
     expect(phases).toEqual(expected);
+  });
+
+  it("says what became of a queued firing's keys: being revoked, how many revoked, or refused with nothing revoked", () => {
+    const revoking: KillSwitchState = { status: 'revoking', at: 1, decisionId: 'd-1' };
+    const text = (progress: OverviewRow['killSwitch']['progress']) =>
+      protectionText({ killSwitch: { levelPct: 30, arming: 'armed', state: revoking, progress }, revokeUnknown: 'off' });
+    expect(text(null)).toEqual({ text: 'kill switch FIRED (30%)', badge: 'b-bad' });
+    expect(text({ kind: 'revoking' })).toEqual({ text: 'kill switch FIRED (30%; keys being revoked)', badge: 'b-bad' });
+    expect(text({ kind: 'done', removed: 1, keys: 2 })).toEqual({ text: 'kill switch FIRED (30%; 1 of 2 keys revoked)', badge: 'b-bad' });
+    expect(text({ kind: 'refused', status: 'refused', text: 'the breaker was open' })).toEqual({
+      text: 'kill switch FIRED (30%; refused, nothing revoked: the breaker was open)',
+      badge: 'b-bad',
+    });
   });
 });
