@@ -2,7 +2,7 @@ import { ALERT_HISTORY_PREFIX, DELIVERY_HISTORY_PREFIX } from '../../functions/s
 import { CONTROLS_KEY_PREFIX } from '../../functions/store/alertStateRepository';
 import { MAILBOX_EVENT_PREFIX } from '../../functions/services/preferences/mailboxNotice';
 import { DESK_SUMMARY_KEY_PREFIX } from '../../functions/store/deskSummaryRepository';
-import { DECISION_SIGNING_KEY_PREFIX } from '../../functions/store/decisionRepository';
+import { DECISION_KEY_PREFIX, DECISION_SIGNING_KEY_PREFIX } from '../../functions/store/decisionRepository';
 import { DECISIONS_BY_ACCOUNT_INDEX } from '../../functions/store/tableDefinitions';
 import { CfnOutput, Fn, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import {
@@ -341,6 +341,8 @@ export class WebStack extends Stack {
       // The protection section: the account's decisions (the tokens index only decisions are in) and their units.
       .bindIndexQuery(table('tokens'), DECISIONS_BY_ACCOUNT_INDEX)
       .bindTableActions(table('tokens'), ['dynamodb:BatchGetItem'], { leadingKeys: [`${DECISION_SIGNING_KEY_PREFIX}*`] })
+      // The overview: the decision of a kill switch that fired and queued one (its id is on the desk summary), by key.
+      .bindTableActions(table('tokens'), ['dynamodb:GetItem'], { leadingKeys: [`${DECISION_KEY_PREFIX}*`] })
       // The operators' channels page: the channels' partition, read only (the list, and the channel a Test names). The
       // Test itself runs in `channel-test`, which alone reads the channels' secrets and records the channel's state.
       .bindTableActions(table('channels'), ['dynamodb:Query', 'dynamodb:GetItem'], { leadingKeys: ['channel'] })

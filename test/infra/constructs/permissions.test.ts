@@ -279,11 +279,14 @@ describe('IAM statements', () => {
     expect(decide('report-dispatch', 'dynamodb:Query', `${tableArn('accounts')}/index/byNextReport`)).toBe('allow');
   });
 
-  it("lets only the desk page query the decisions index (tokens/index/decisionsByAccount) and read a decision's units, never a link token", () => {
+  it('lets only the desk page query the decisions index (tokens/index/decisionsByAccount) and read a decision and its units, never a link token', () => {
     expectOnlyQuerier(`${tableArn('tokens')}/index/decisionsByAccount`, 'desk-page');
     const tokens = (action: string, key: string) => decide('desk-page', `dynamodb:${action}`, tableArn('tokens'), { 'dynamodb:LeadingKeys': [key] });
     expect(tokens('BatchGetItem', 'decision-signing#d1#0xabc')).toBe('allow');
-    for (const key of ['revoke#t1', 'revoke-all#t1', 'snooze#t1', 'decision#d1', 'protection-cap#kill-switch#0xabc'])
+    // The overview reads a queued kill-switch firing's decision by key.
+    expect(tokens('GetItem', 'decision#d1')).toBe('allow');
+    for (const action of ['BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem']) expect(tokens(action, 'decision#d1'), action).not.toBe('allow');
+    for (const key of ['revoke#t1', 'revoke-all#t1', 'snooze#t1', 'protection-cap#kill-switch#0xabc'])
       for (const action of ['BatchGetItem', 'GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'])
         expect(tokens(action, key), `${action} ${key}`).not.toBe('allow');
     expect(decide('desk-page', 'dynamodb:Query', tableArn('tokens'))).not.toBe('allow');
@@ -390,8 +393,8 @@ describe('IAM statements', () => {
         // The channels page's list and the channel a Test names, read only: the Test runs in channel-test (see the key-space test).
         channels: ['Query', 'GetItem'],
         desk: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'],
-        // A decision's units (decision-signing#): see the decisions index test.
-        tokens: ['BatchGetItem'],
+        // A decision (decision#, by key) and its units (decision-signing#): see the decisions index test.
+        tokens: ['BatchGetItem', 'GetItem'],
         // An account's alert history and deliveries; a lift of the viewer's own snooze recorded: see the history key-space test.
         history: ['Query', 'PutItem'],
       },
