@@ -1,3 +1,4 @@
+import type { TrackedAccount } from '../../../functions/domain/account';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, writeFile } from 'node:fs/promises';
@@ -52,22 +53,23 @@ function racingProxy(raced: string, nth: number, between: () => Promise<void>): 
   };
 }
 
+/** The other writer's settings that the import's rows do not name: they stay as that writer set them. */
+const THEIR_SETTINGS: Partial<TrackedAccount> = {
+  interval: '4h',
+  drawdownThresholds: [7],
+  reportAt: '06:15',
+  timezone: 'Asia/Tokyo',
+  expiryWarnDays: [2],
+  delegateWatch: null,
+};
+
 for (const [nth, when] of [
   [1, 'after the import read it to plan'],
   [2, 'after importMany read it, before the write'],
 ] as const) {
   describe(`accounts import while another writer adds one of its new addresses ${when}`, () => {
     const RACED = testAddress(1, 10 + nth);
-    const theirs = accountRecord({
-      address: RACED,
-      label: 'theirs',
-      interval: '4h',
-      drawdownThresholds: [7],
-      reportAt: '06:15',
-      timezone: 'Asia/Tokyo',
-      expiryWarnDays: [2],
-      delegateWatch: null,
-    });
+    const theirs = accountRecord({ address: RACED, label: 'theirs', ...THEIR_SETTINGS });
     let written = false;
     const proxy = racingProxy(RACED, nth, async () => {
       written = (await new AccountsRepository(tables.client, tables.prefix).create(theirs)).kind === 'created';
@@ -87,16 +89,7 @@ for (const [nth, when] of [
       expect(written).toBe(true);
       expect(run.stdout).toContain('imported 2 accounts (1 new, 1 updated, 0 unchanged)');
       const stored = await new AccountsRepository(tables.client, tables.prefix).get(RACED);
-      expect(stored).toMatchObject({
-        label: 'mine',
-        emails: ['mine@example.com'],
-        interval: '4h',
-        drawdownThresholds: [7],
-        reportAt: '06:15',
-        timezone: 'Asia/Tokyo',
-        expiryWarnDays: [2],
-        delegateWatch: null,
-      });
+      expect(stored).toMatchObject({ label: 'mine', emails: ['mine@example.com'], ...THEIR_SETTINGS });
     });
   });
 }

@@ -38,6 +38,7 @@ import { createRevokeAllPageHandler } from '../../../functions/handlers/revoke-a
 import type { RevokeAllJob } from '../../../functions/messages/revokeAllJob';
 import { createRevokeAllWorkerHandler } from '../../../functions/handlers/revoke-all-worker';
 import { memoryCounters } from '../../../functions/shared/observability';
+import { channelRecordOf } from '../channels/channelRecordFixture';
 import { signerCallOf } from '../../../functions/web/signerCallOf';
 import type { DecisionJob } from '../../../functions/messages/decisionJob';
 import type { MessageQueue } from '../../../functions/queue/messageQueue';
@@ -111,6 +112,8 @@ export interface RevocationWorld {
    * would send, the signed link with it: what service-level tests hand to the signing side.
    */
   consumedRequest(account: `0x${string}`, delegate: `0x${string}`, stored?: Partial<TokenUse>): Promise<LinkRevocationRequest>;
+  /** Adds a Slack channel `name` (created a second ago) that `account`'s notices go to: the channel a chat's link names. */
+  addChatChannel(name: string, account: `0x${string}`): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -345,6 +348,9 @@ export async function startRevocationWorld(
       const consumed = await repos.tokens.consume(tokenId, { purpose: 'revoke', account, delegate, expiresAt: Date.now() + HOUR, ...stored });
       if (consumed.kind !== 'consumed') throw new Error(`token ${tokenId} was already consumed`);
       return { account, delegate, tokenId, token };
+    },
+    async addChatChannel(name, account) {
+      await repos.channels.create(channelRecordOf({ name, type: 'slack', secret: 'env:SLACK', accounts: [account] }, Date.now() - 1_000));
     },
     async close() {
       await server.close();

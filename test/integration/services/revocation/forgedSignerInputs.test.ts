@@ -4,7 +4,6 @@ import { revokeAllUnitId } from '../../../../functions/domain/revokeAllUnit';
 import { createSignRevocationHandler } from '../../../../functions/handlers/sign-revocation';
 import { LinkTokenCodec } from '../../../../functions/links/linkToken';
 import { lambdaContext } from '../../../../local/lambdaContext';
-import { channelRecordOf } from '../../../support/channels/channelRecordFixture';
 import { HOUR, LINK_SECRET, revocationWorld } from '../../../support/revocation/revocationWorld';
 import type { LinkRefusal } from '../../../../functions/domain/linkRefusal';
 
@@ -131,9 +130,7 @@ describe("with revoke-page's grants, a chat's link its channel withdrew", () => 
   it('forge its consumption past the page (which would show it withdrawn): the signer checks the channel epoch itself and refuses', async () => {
     const victim = await world.trackAccount({ label: 'forged-withdrawn', delegates: ['bot'] });
     const delegate = victim.delegates[0]!.address;
-    await world.repos.channels.create(
-      channelRecordOf({ name: 'left-room', type: 'slack', secret: 'env:SLACK', accounts: [victim.address] }, Date.now() - 1_000),
-    );
+    await world.addChatChannel('left-room', victim.address);
     const link = world.links.build({ purpose: 'revoke', account: victim.address, delegate, channel: 'left-room' }, Date.now());
     expect(await world.repos.channels.revokeLinks('left-room', Date.now() + 1)).toMatchObject({ kind: 'revoked' });
     const tokenId = tokenIdOf('revoke', link);

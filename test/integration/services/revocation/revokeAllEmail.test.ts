@@ -6,7 +6,6 @@ import type { NotifyEvent } from '../../../../functions/messages/notifyMessage';
 import { sesStore, type StoredEmail } from '../../../support/sesStore';
 import { formOf, getPage, mailingNotifyConsumer, revocationWorld, submitForm, titleOf } from '../../../support/revocation/revocationWorld';
 import { noticeNewDelegate } from '../../../support/revocation/noticeNewDelegate';
-import { channelRecordOf } from '../../../support/channels/channelRecordFixture';
 
 const world = revocationWorld({ notifyConsumer: mailingNotifyConsumer() });
 
@@ -105,9 +104,7 @@ describe('the revoke-all link in alert emails', () => {
     const account = await world.trackAccount({ label: 'revoke-all-mail-withdrawn', delegates: ['bot-a', 'bot-b'] });
     const recipient = account.emails[0]!;
     const order = account.delegates.map((d) => d.address).sort((x, y) => (x < y ? -1 : 1));
-    await world.repos.channels.create(
-      channelRecordOf({ name: 'withdrawn-room', type: 'slack', secret: 'env:SLACK', accounts: [account.address] }, Date.now() - 1_000),
-    );
+    await world.addChatChannel('withdrawn-room', account.address);
     const link = world.links.build({ purpose: 'revoke-all', account: account.address, channel: 'withdrawn-room' }, Date.now());
     const form = formOf(await getPage(link));
     // The page checked the channel; before the signer checks it for the first unit, the channel withdraws its links.

@@ -6,7 +6,6 @@ import { MAX_CONSUMED_TOKEN_AGE_MS } from '../../../../functions/services/revoca
 import { formOf, getPage, HOUR, LINK_SECRET, revocationWorld, submitForm, titleOf } from '../../../support/revocation/revocationWorld';
 import { issueClaims } from '../../../../functions/domain/linkClaims';
 import { LinkTokenCodec } from '../../../../functions/links/linkToken';
-import { channelRecordOf } from '../../../support/channels/channelRecordFixture';
 
 const world = revocationWorld();
 
@@ -20,6 +19,16 @@ async function chainState(account: string) {
 async function resultEmailsFor(account: string) {
   await world.notify.drain();
   return world.notified.filter((m) => m.account === account && m.kind === 'revocation-result');
+}
+
+/** A link for an account's one delegate, consumed, then signed more than a minute later: refused as stale. */
+async function staleRefusal(label: string) {
+  const account = await world.trackAccount({ label, delegates: ['bot'] });
+  const delegate = account.delegates[0]!.address;
+  const request = await world.consumedRequest(account.address, delegate);
+  const later = createSignRevocationHandler({ ...world.signDeps, now: () => Date.now() + MAX_CONSUMED_TOKEN_AGE_MS + 1_000 });
+  expect(await later(request, lambdaContext('sign-revocation'))).toEqual({ kind: 'not-authorized', sent: false, refusal: 'link-stale' });
+  return { account, delegate, request };
 }
 
 describe('sign-revocation checks the consumed link token', () => {
@@ -144,11 +153,7 @@ describe('sign-revocation checks the consumed link token', () => {
   });
 
   it('refuses a token consumed more than a minute before it runs (a burned link cannot be replayed)', async () => {
-    const account = await world.trackAccount({ label: 'stale-consumed', delegates: ['bot'] });
-    const delegate = account.delegates[0]!.address;
-    const request = await world.consumedRequest(account.address, delegate);
-    const later = createSignRevocationHandler({ ...world.signDeps, now: () => Date.now() + MAX_CONSUMED_TOKEN_AGE_MS + 1_000 });
-    expect(await later(request, lambdaContext('sign-revocation'))).toEqual({ kind: 'not-authorized', sent: false, refusal: 'link-stale' });
+    const { account, delegate } = await staleRefusal('stale-consumed');
     const [audit] = await world.repos.audit.listForAccount(account.address, 1);
     expect(audit).toMatchObject({
       outcome: 'not-authorized',
@@ -174,9 +179,7 @@ describe("a refusal of a link that itself verified is kept on the link's token",
   it("the chat channel is removed between the page's check and the signer's: refused, and the link opened again says so", async () => {
     const account = await world.trackAccount({ label: 'race-channel', delegates: ['bot'] });
     const delegate = account.delegates[0]!.address;
-    await world.repos.channels.create(
-      channelRecordOf({ name: 'race-room', type: 'slack', secret: 'env:SLACK', accounts: [account.address] }, Date.now() - 1_000),
-    );
+    await world.addChatChannel('race-room', account.address);
     const link = world.links.build({ purpose: 'revoke', account: account.address, delegate, channel: 'race-room' }, Date.now());
     const form = formOf(await getPage(link));
     world.beforeChannelCheck = async (name) => {
@@ -210,11 +213,7 @@ describe("a refusal of a link that itself verified is kept on the link's token",
   });
 
   it('a token refused as stale is never signed afterwards, and its page says it was refused', async () => {
-    const account = await world.trackAccount({ label: 'stale-kept', delegates: ['bot'] });
-    const delegate = account.delegates[0]!.address;
-    const request = await world.consumedRequest(account.address, delegate);
-    const later = createSignRevocationHandler({ ...world.signDeps, now: () => Date.now() + MAX_CONSUMED_TOKEN_AGE_MS + 1_000 });
-    expect(await later(request, lambdaContext('sign-revocation'))).toEqual({ kind: 'not-authorized', sent: false, refusal: 'link-stale' });
+    const { account, delegate, request } = await staleRefusal('stale-kept');
     const kept = await world.repos.tokens.get(request.tokenId, 'revoke');
     expect(kept?.outcome?.result).toEqual({ kind: 'not-authorized', sent: false, refusal: 'link-stale' });
 
