@@ -215,20 +215,21 @@ export class AccountsRepository extends DynamoRepository {
       items.filter((item) => !existing.has(item.address)),
       16,
       async (item) => {
-        const put = await this.call('accounts.importMany', async () => {
-          try {
+        // A refused condition is charged a write unit too.
+        let units = 1;
+        const put = await this.conditionalWrite(
+          'accounts.importMany',
+          async () => {
             const out = await this.client.send(
               new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(address)', ReturnConsumedCapacity: 'TOTAL' }),
             );
-            return { kind: 'created' as const, units: out.ConsumedCapacity?.CapacityUnits ?? 1 };
-          } catch (error) {
-            // A refused condition is charged a write unit too.
-            if (isConditionalCheckFailed(error)) return { kind: 'exists' as const, units: 1 };
-            throw error;
-          }
-        });
-        consumedWriteUnits += put.units;
-        if (put.kind === 'created') created.push(item.address);
+            units = out.ConsumedCapacity?.CapacityUnits ?? 1;
+          },
+          'created',
+          () => 'exists',
+        );
+        consumedWriteUnits += units;
+        if (put === 'created') created.push(item.address);
         else existing.add(item.address);
       },
     );
