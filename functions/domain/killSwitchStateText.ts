@@ -1,5 +1,6 @@
 import type { DecisionSettlement } from './decisionSettlement';
 import type { KillSwitchState } from './killSwitchDecision';
+import { keysRevokedText, settledKillSwitch } from './killSwitchProgress';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -42,13 +43,10 @@ export function killSwitchStateText(state: KillSwitchState | null, address: stri
       return `FIRED at ${iso(state.at)}${state.outcome === undefined ? '' : ` (${firedOutcomeText(state.outcome)})`}${firesAgain}`;
     case 'revoking': {
       if (settlement === null) return `firing since ${iso(state.at)}: keys being revoked (decision ${state.decisionId})${advice ? '; the result follows' : ''}`;
-      const { count } = settlement;
-      const removed = count.revoked + count.gone;
-      const missed = settlement.units.find((u) => u.status === 'refused' || u.status === 'failed');
-      if (removed === 0)
-        return `fired at ${iso(state.at)}, ${missed?.status === 'failed' ? 'failed' : 'refused'} at ${iso(settlement.settledAt)}: ${missed?.text ?? 'nothing revoked'}; nothing revoked and no cap spent${advice ? `: ${rearm} arms it again (it also re-arms after a recovery past the re-arm margin)` : ''}`;
-      const revoked = `${removed} of ${settlement.units.length} key${settlement.units.length === 1 ? '' : 's'} revoked`;
-      return `FIRED at ${iso(state.at)}: ${revoked}${missed ? `, ${settlement.units.length - removed} not (${missed.text})` : ''}${firesAgain}`;
+      const settled = settledKillSwitch(settlement);
+      if (settled.kind === 'refused')
+        return `fired at ${iso(state.at)}, ${settled.status} at ${iso(settlement.settledAt)}: ${settled.text}; nothing revoked and no cap spent${advice ? `: ${rearm} arms it again (it also re-arms after a recovery past the re-arm margin)` : ''}`;
+      return `FIRED at ${iso(state.at)}: ${keysRevokedText(settled)}${settled.missed === null ? '' : `, ${settled.keys - settled.removed} not (${settled.missed})`}${firesAgain}`;
     }
   }
 }

@@ -3,6 +3,7 @@ import type { DeskOverview } from '../../services/desk/deskOverview';
 import type { OverviewRow } from '../../services/desk/overviewRow';
 import { SHOWN_STATUSES } from '../../domain/shownStatus';
 import { firedOutcomeText } from '../../domain/killSwitchStateText';
+import { keysRevokedText } from '../../domain/killSwitchProgress';
 import { html, type SafeHtml } from '../html';
 import { agoTime, drawdownText, money, signedMoney } from './deskFormat';
 import { accountPath, DESK_PATHS, deskUrl } from './deskPaths';
@@ -33,7 +34,7 @@ export function protectionText(row: Pick<OverviewRow, 'killSwitch' | 'revokeUnkn
           : progress?.kind === 'refused'
             ? `${progress.status}, nothing revoked: ${progress.text}`
             : progress?.kind === 'done'
-              ? `${progress.removed} of ${progress.keys} key${progress.keys === 1 ? '' : 's'} revoked`
+              ? keysRevokedText(progress)
               : progress?.kind === 'revoking'
                 ? 'keys being revoked'
                 : null;

@@ -25,6 +25,15 @@ describe('killSwitchStateText', () => {
     expect(killSwitchStateText(revoking, ACCOUNT, settled('revoked', 'revoked'))).toMatch(/^FIRED at .*: 1 of 1 key revoked; fires again after a recovery/);
   });
 
+  it('FIRED with how many keys were revoked, and why the first one not revoked was not', () => {
+    const one = settled('revoked', 'revoked');
+    const other = { ...settled('refused', 'refused: a web-client session key').units[0]!, address: testAddress(2, 0x57) };
+    const partly: DecisionSettlement = { ...one, units: [...one.units, other], count: { revoked: 1, gone: 0, refused: 1, failed: 0 } };
+    expect(killSwitchStateText(revoking, ACCOUNT, partly)).toBe(
+      `FIRED at ${new Date(AT).toISOString()}: 1 of 2 keys revoked, 1 not (refused: a web-client session key); fires again after a recovery past the re-arm margin, or "sentinel accounts rearm ${ACCOUNT}"`,
+    );
+  });
+
   it('fired, refused (or failed) and why, when nothing was: re-armable, no cap spent', () => {
     const refused = killSwitchStateText(revoking, ACCOUNT, settled('refused', 'the breaker was open: 9 accounts fired kill-switch within an hour'));
     expect(refused).toBe(

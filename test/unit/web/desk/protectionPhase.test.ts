@@ -73,7 +73,10 @@ describe('protectionPhase', () => {
       protectionText({ killSwitch: { levelPct: 30, arming: 'armed', state: revoking, progress }, revokeUnknown: 'off' });
     expect(text(null)).toEqual({ text: 'kill switch FIRED (30%)', badge: 'b-bad' });
     expect(text({ kind: 'revoking' })).toEqual({ text: 'kill switch FIRED (30%; keys being revoked)', badge: 'b-bad' });
-    expect(text({ kind: 'done', removed: 1, keys: 2 })).toEqual({ text: 'kill switch FIRED (30%; 1 of 2 keys revoked)', badge: 'b-bad' });
+    expect(text({ kind: 'done', removed: 1, keys: 2, missed: 'refused: a web session' })).toEqual({
+      text: 'kill switch FIRED (30%; 1 of 2 keys revoked)',
+      badge: 'b-bad',
+    });
     expect(text({ kind: 'refused', status: 'refused', text: 'the breaker was open' })).toEqual({
       text: 'kill switch FIRED (30%; refused, nothing revoked: the breaker was open)',
       badge: 'b-bad',
