@@ -22,6 +22,14 @@ export interface ImportResult {
   withoutSigner: string[];
 }
 
+/** A row's error when another writer removed its account while the import ran. */
+const removedWhileImporting = (address: string): string => `address: ${address} was removed while importing; import it again to add it`;
+
+/** The items that pass `test`, then the others. */
+function partition<T>(items: readonly T[], test: (item: T) => boolean): [T[], T[]] {
+  return [items.filter(test), items.filter((item) => !test(item))];
+}
+
 /** The options of `accounts import`. */
 export interface ImportOptions {
   json?: boolean;
@@ -77,12 +85,15 @@ export async function runImport(file: string, options: ImportOptions, context: C
   // Added by another writer since the read: planned again as an update of the columns its row names.
   const added = new Set(outcome.existed);
   if (added.size > 0) {
-    for (const account of await rt.repos.accounts.getMany([...added])) existing.set(account.address, account);
-    const again = planImport(
+    const readBack = await rt.repos.accounts.getMany([...added]);
+    for (const account of readBack) existing.set(account.address, account);
+    const [stayed, gone] = partition(
       settingRows.filter((r) => added.has(r.address)),
-      existing,
-      rt.now(),
+      (r) => readBack.some((a) => a.address === r.address),
     );
+    // Added and removed again by other writers between the write and this read: not imported.
+    for (const { address, row } of gone) errors.push({ line: row.line, message: removedWhileImporting(address) });
+    const again = planImport(stayed, existing, rt.now());
     plan.updates.push(...again.updates);
     plan.unchanged.push(...again.unchanged);
     errors.push(...again.errors);
@@ -106,7 +117,7 @@ export async function runImport(file: string, options: ImportOptions, context: C
       signers.set(address, result.account.signer);
       await syncRecipients(rt, address, existing.get(address)?.emails ?? [], result.account.emails);
       if (existing.get(address)?.revokeUnknown === 'off' && result.account.revokeUnknown !== 'off') arming.push(address);
-    } else errors.push({ line, message: `address: ${address} was removed while importing; import it again to add it` });
+    } else errors.push({ line, message: removedWhileImporting(address) });
   });
   const armed = await mapConcurrent(arming, 8, async (address) => ({ address, outcome: await armKnownKeys(rt, address) }));
   const written = new Set<string>([...outcome.created, ...updated, ...plan.unchanged]);

@@ -9,12 +9,20 @@ import { AccountsRepository } from '../../../functions/store/accountsRepository'
 import { cliWorld } from '../../support/cli/cliWorld';
 import { accountRecord, testAddress } from '../../support/store/accountFixture';
 
+/** What the proxy does to the database around the `nth` `BatchGetItem` naming the raced address. */
+interface RaceStep {
+  readonly nth: number;
+  /** Before the read reaches DynamoDB Local, or after it answered and before the import sees the answer. */
+  readonly when: 'before' | 'after';
+  readonly run: () => Promise<void>;
+}
+
 /**
- * A pass-through proxy in front of DynamoDB Local that runs `between` once, when the `nth`
- * `BatchGetItem` naming `raced` has been answered (the import reads the file's addresses to plan,
- * then its new ones again before writing them).
+ * A pass-through proxy in front of DynamoDB Local that runs each step once, around the `nth`
+ * `BatchGetItem` naming `raced` (the import reads the file's addresses to plan, then its new ones
+ * again before writing them, then those another writer added meanwhile).
  */
-function racingProxy(raced: string, nth: number, between: () => Promise<void>): { start(): Promise<string>; stop(): Promise<void> } {
+function racingProxy(raced: string, steps: readonly RaceStep[]): { start(): Promise<string>; stop(): Promise<void> } {
   const target = new URL(inject('dynamoEndpoint'));
   let reads = 0;
   let server: Server | undefined;
@@ -26,21 +34,25 @@ function racingProxy(raced: string, nth: number, between: () => Promise<void>): 
         req.on('end', () => {
           const body = Buffer.concat(chunks);
           const read = String(req.headers['x-amz-target']).endsWith('.BatchGetItem') && body.toString().includes(raced);
-          const upstream = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-            const parts: Buffer[] = [];
-            answer.on('data', (c: Buffer) => parts.push(c));
-            answer.on('end', () => {
-              void (async () => {
-                try {
-                  if (read && ++reads === nth) await between();
-                } finally {
-                  res.writeHead(answer.statusCode ?? 500, answer.headers);
-                  res.end(Buffer.concat(parts));
-                }
-              })();
+          const nth = read ? ++reads : 0;
+          const step = (when: RaceStep['when']) => steps.find((s) => s.nth === nth && s.when === when)?.run() ?? Promise.resolve();
+          void step('before').then(() => {
+            const upstream = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+              const parts: Buffer[] = [];
+              answer.on('data', (c: Buffer) => parts.push(c));
+              answer.on('end', () => {
+                void (async () => {
+                  try {
+                    await step('after');
+                  } finally {
+                    res.writeHead(answer.statusCode ?? 500, answer.headers);
+                    res.end(Buffer.concat(parts));
+                  }
+                })();
+              });
             });
+            upstream.end(body);
           });
-          upstream.end(body);
         });
       });
       await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
@@ -71,9 +83,15 @@ for (const [nth, when] of [
     const RACED = testAddress(1, 10 + nth);
     const theirs = accountRecord({ address: RACED, label: 'theirs', ...THEIR_SETTINGS });
     let written = false;
-    const proxy = racingProxy(RACED, nth, async () => {
-      written = (await new AccountsRepository(tables.client, tables.prefix).create(theirs)).kind === 'created';
-    });
+    const proxy = racingProxy(RACED, [
+      {
+        nth,
+        when: 'after',
+        run: async () => {
+          written = (await new AccountsRepository(tables.client, tables.prefix).create(theirs)).kind === 'created';
+        },
+      },
+    ]);
     let endpoint = '';
     const { cli, tables } = cliWorld({ env: () => ({ DYNAMODB_ENDPOINT: endpoint }) });
     beforeAll(async () => {
@@ -93,3 +111,31 @@ for (const [nth, when] of [
     });
   });
 }
+
+describe('accounts import while another writer adds one of its new addresses and removes it again before the import reads it back', () => {
+  const RACED = testAddress(1, 13);
+  const repository = () => new AccountsRepository(tables.client, tables.prefix);
+  let removed = false;
+  const proxy = racingProxy(RACED, [
+    { nth: 2, when: 'after', run: async () => void (await repository().create(accountRecord({ address: RACED, label: 'theirs' }))) },
+    { nth: 3, when: 'before', run: async () => void (removed = (await repository().remove(RACED)).kind === 'removed') },
+  ]);
+  let endpoint = '';
+  const { cli, tables } = cliWorld({ env: () => ({ DYNAMODB_ENDPOINT: endpoint }) });
+  beforeAll(async () => {
+    endpoint = await proxy.start();
+  });
+  afterAll(() => proxy.stop());
+
+  it('reports the row by its line as not imported, imports the others and exits 1', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'sentinel-import-race-')), 'accounts.csv');
+    await writeFile(file, `address,email,label\n${RACED},mine@example.com,mine\n${testAddress(2, 13)},new@example.com,new\n`);
+    const run = await cli('accounts', 'import', file);
+    expect(removed).toBe(true);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`accounts.csv:2: address: ${RACED} was removed while importing; import it again to add it`);
+    expect(run.stderr).toContain('1 of 2 rows rejected');
+    expect(run.stdout).toContain('imported 1 account (1 new, 0 updated, 0 unchanged)');
+    expect(await repository().get(RACED)).toBeNull();
+  });
+});
