@@ -65,6 +65,28 @@ function racingProxy(raced: string, steps: readonly RaceStep[]): { start(): Prom
   };
 }
 
+/**
+ * A CLI world whose DynamoDB is reached through a {@link racingProxy} for `raced`, with the steps
+ * `steps` makes from the world's accounts repository; `importRows` imports `raced` and `other`
+ * (address, email and label columns, `raced` on line 2).
+ */
+function racedImport(raced: string, other: string, steps: (repository: () => AccountsRepository) => RaceStep[]) {
+  let endpoint = '';
+  const { cli, tables } = cliWorld({ env: () => ({ DYNAMODB_ENDPOINT: endpoint }) });
+  const repository = () => new AccountsRepository(tables.client, tables.prefix);
+  const proxy = racingProxy(raced, steps(repository));
+  beforeAll(async () => {
+    endpoint = await proxy.start();
+  });
+  afterAll(() => proxy.stop());
+  const importRows = async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'sentinel-import-race-')), 'accounts.csv');
+    await writeFile(file, `address,email,label\n${raced},mine@example.com,mine\n${other},new@example.com,new\n`);
+    return cli('accounts', 'import', file);
+  };
+  return { repository, importRows };
+}
+
 /** The other writer's settings that the import's rows do not name: they stay as that writer set them. */
 const THEIR_SETTINGS: Partial<TrackedAccount> = {
   interval: '4h',
@@ -81,56 +103,37 @@ for (const [nth, when] of [
 ] as const) {
   describe(`accounts import while another writer adds one of its new addresses ${when}`, () => {
     const RACED = testAddress(1, 10 + nth);
-    const theirs = accountRecord({ address: RACED, label: 'theirs', ...THEIR_SETTINGS });
     let written = false;
-    const proxy = racingProxy(RACED, [
+    const { repository, importRows } = racedImport(RACED, testAddress(2, 10 + nth), (repository) => [
       {
         nth,
         when: 'after',
         run: async () => {
-          written = (await new AccountsRepository(tables.client, tables.prefix).create(theirs)).kind === 'created';
+          written = (await repository().create(accountRecord({ address: RACED, label: 'theirs', ...THEIR_SETTINGS }))).kind === 'created';
         },
       },
     ]);
-    let endpoint = '';
-    const { cli, tables } = cliWorld({ env: () => ({ DYNAMODB_ENDPOINT: endpoint }) });
-    beforeAll(async () => {
-      endpoint = await proxy.start();
-    });
-    afterAll(() => proxy.stop());
 
     it("sets only the columns the row names on the other writer's account, keeping its other settings", async () => {
-      const file = join(await mkdtemp(join(tmpdir(), 'sentinel-import-race-')), 'accounts.csv');
-      await writeFile(file, `address,email,label\n${RACED},mine@example.com,mine\n${testAddress(2, 10 + nth)},new@example.com,new\n`);
-      const run = await cli('accounts', 'import', file);
+      const run = await importRows();
       expect(run.code, run.stderr).toBe(0);
       expect(written).toBe(true);
       expect(run.stdout).toContain('imported 2 accounts (1 new, 1 updated, 0 unchanged)');
-      const stored = await new AccountsRepository(tables.client, tables.prefix).get(RACED);
-      expect(stored).toMatchObject({ label: 'mine', emails: ['mine@example.com'], ...THEIR_SETTINGS });
+      expect(await repository().get(RACED)).toMatchObject({ label: 'mine', emails: ['mine@example.com'], ...THEIR_SETTINGS });
     });
   });
 }
 
 describe('accounts import while another writer adds one of its new addresses and removes it again before the import reads it back', () => {
   const RACED = testAddress(1, 13);
-  const repository = () => new AccountsRepository(tables.client, tables.prefix);
   let removed = false;
-  const proxy = racingProxy(RACED, [
+  const { repository, importRows } = racedImport(RACED, testAddress(2, 13), (repository) => [
     { nth: 2, when: 'after', run: async () => void (await repository().create(accountRecord({ address: RACED, label: 'theirs' }))) },
     { nth: 3, when: 'before', run: async () => void (removed = (await repository().remove(RACED)).kind === 'removed') },
   ]);
-  let endpoint = '';
-  const { cli, tables } = cliWorld({ env: () => ({ DYNAMODB_ENDPOINT: endpoint }) });
-  beforeAll(async () => {
-    endpoint = await proxy.start();
-  });
-  afterAll(() => proxy.stop());
 
   it('reports the row by its line as not imported, imports the others and exits 1', async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'sentinel-import-race-')), 'accounts.csv');
-    await writeFile(file, `address,email,label\n${RACED},mine@example.com,mine\n${testAddress(2, 13)},new@example.com,new\n`);
-    const run = await cli('accounts', 'import', file);
+    const run = await importRows();
     expect(removed).toBe(true);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`accounts.csv:2: address: ${RACED} was removed while importing; import it again to add it`);
