@@ -3,6 +3,7 @@ import { killSwitchNoticeText } from '../functions/notices/killSwitchPresenter';
 import { decisionResultNoticeText } from '../functions/notices/decisionResultPresenter';
 import { renderSparklinePng } from '../functions/mail/chart/sparkline';
 import type { InlineImage } from '../functions/mail/send/mime';
+import { revokeAllAdvice } from '../functions/domain/revokeAllAdvice';
 import type {
   DailyReportView,
   DigestRowView,
@@ -217,6 +218,7 @@ export const revokeAllResult: RevokeAllResultView = {
     { name: 'old-bot', address: OLD_KEY, kind: 'api-key', outcome: 'not-sent', text: 'not sent: the chain could not be reached', nonce: null },
   ],
   removed: 2,
+  advice: revokeAllAdvice(['retry-on-page'], 'notice', ACCOUNT),
   settledAtMs: NOW - 20_000,
 };
 

@@ -2,6 +2,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import type { RevokeAllUnit } from './revokeAllUnit';
 import { unitText } from './revokeAllUnitText';
+import { batchLinkClosed, revokeAllNextStep, type RevokeAllNextStep } from './revokeAllNextStep';
 
 /** How one delegate of a settled batch ended, as the result email groups it. */
 export type RevokeAllRowOutcome = 'revoked' | 'already-revoked' | 'rejected' | 'unconfirmed' | 'not-sent' | 'unknown';
@@ -13,6 +14,8 @@ export interface RevokeAllResultRow {
   /** The unit's result in words (as the result page says it). */
   readonly text: string;
   readonly nonce: number | null;
+  /** What the key calls for next (`null`: removed); `retry-on-page` only while no unit's refusal says the link stopped working. */
+  readonly next: RevokeAllNextStep | null;
 }
 
 /** A batch with nothing queued: its rows, and a key naming this settlement (a retry that settles again has another). */
@@ -31,6 +34,7 @@ export function revokeAllSettlement(tokenId: string, units: Readonly<Record<stri
   const entries = Object.entries(units).sort(([a], [b]) => (a < b ? -1 : 1));
   if (entries.length === 0) return null;
   const rows: RevokeAllResultRow[] = [];
+  const linkWorks = !batchLinkClosed(units);
   for (const [address, unit] of entries) {
     if (unit.state === 'queued') return null;
     rows.push({
@@ -38,6 +42,7 @@ export function revokeAllSettlement(tokenId: string, units: Readonly<Record<stri
       outcome: rowOutcome(unit),
       text: unitText(unit),
       nonce: unit.state === 'done' && 'nonce' in unit.outcome ? unit.outcome.nonce : null,
+      next: revokeAllNextStep(unit, linkWorks),
     });
   }
   const signature = entries.map(([address, unit]) => `${address.toLowerCase()}:${unit.attempt}:${unit.state}`).join('\n');

@@ -3,6 +3,7 @@ import { addressSchema } from '../domain/address';
 import { timestampMsSchema } from '../domain/curvePoint';
 import { delegateProtectionSchema } from '../domain/delegateProtection';
 import { killSwitchFiringSchema } from '../domain/killSwitchFiring';
+import { revokeAllNextStepSchema } from '../domain/revokeAllNextStep';
 import { decisionResultSchema } from '../domain/decisionResult';
 import { channelNameSchema, channelTypeSchema } from '../domain/channel';
 
@@ -100,6 +101,8 @@ export const notifyMessageSchema = z.discriminatedUnion('kind', [
           /** The outcome in words, as the result page says it (chain messages included). */
           text: z.string().max(2_000),
           nonce: z.number().int().min(0).nullable(),
+          /** What the key calls for next (`null`: removed); absent in messages queued before it was written. */
+          next: revokeAllNextStepSchema.nullable().optional(),
         }),
       )
       .min(1)

@@ -2,6 +2,7 @@ import type { NotifyMessage } from '../messages/notifyMessage';
 import { emailBase } from './emailParts';
 import type { NoticePresenter } from './noticePresenter';
 import { accountField } from './noticeParts';
+import { revokeAllAdvice } from '../domain/revokeAllAdvice';
 
 type RevokeAllResult = Extract<NotifyMessage, { kind: 'revoke-all-result' }>;
 
@@ -9,7 +10,24 @@ function removedCount(message: RevokeAllResult): number {
   return message.units.filter((u) => u.outcome === 'revoked' || u.outcome === 'already-revoked').length;
 }
 
-/** What became of each key a revoke-all page listed. */
+/**
+ * What to do about the keys not removed, in the words of each key's next step. A message queued
+ * before the steps were written carries none: it gets the general wording, true of every kind.
+ */
+function adviceOf(message: RevokeAllResult, account: string): string[] {
+  if (message.units.some((u) => u.next === undefined && u.outcome !== 'revoked' && u.outcome !== 'already-revoked')) {
+    return [
+      'Open the revoke-all link again: a key for which nothing was sent, for a reason that may pass, can be tried again from its page while the link works; a key refused by the signing side or the chain needs a new link (the Revoke all button of the account on the desk page, or the Revoke-all link of a newer alert).',
+    ];
+  }
+  return revokeAllAdvice(
+    message.units.map((u) => u.next ?? null),
+    'notice',
+    account,
+  );
+}
+
+/** What became of each key a revoke-all page listed, and what to do about the ones left. */
 export const revokeAllResultPresenter: NoticePresenter<RevokeAllResult> = {
   head: () => ({ type: 'revocation.result', category: 'security', email: 'revoke-all-result', loads: { delegateViews: true } }),
   present(message, input) {
@@ -20,7 +38,7 @@ export const revokeAllResultPresenter: NoticePresenter<RevokeAllResult> = {
       title: all ? `All ${message.units.length} API keys revoked` : `${message.units.length - removed} of ${message.units.length} API keys not revoked`,
       summary: all
         ? 'Every key the revoke-all page listed can no longer trade this account.'
-        : 'Some keys may still trade this account; the revoke-all page can try the ones that sent nothing again.',
+        : ['Some keys may still trade this account.', ...adviceOf(message, input.account.address)].join(' '),
       fields: [accountField(input), ...message.units.slice(0, 8).map((u) => ({ label: u.address, value: u.text }))],
       links: [],
       incident: null,
@@ -41,6 +59,7 @@ export const revokeAllResultPresenter: NoticePresenter<RevokeAllResult> = {
           nonce: u.nonce,
         })),
         removed: removedCount(message),
+        advice: adviceOf(message, input.account.address),
         settledAtMs: message.at,
       },
     };

@@ -51,15 +51,22 @@ export function requestProblemPage(view: RequestProblemView, wording: ProblemWor
   }
 }
 
+/** Which channel withdrew a chat's link, and how. */
+type WithdrawnLink = { readonly channel: string; readonly reason: 'channel-removed' | 'links-revoked' };
+
+/** Why a chat's link no longer works, in one sentence. */
+export function withdrawnLinkReason(view: WithdrawnLink): string {
+  return view.reason === 'links-revoked'
+    ? `The links of the channel ${view.channel} were withdrawn after this message was posted.`
+    : `The channel ${view.channel} this link was posted to has been removed or replaced since.`;
+}
+
 /**
  * The page of a revoke or revoke-all link its channel withdrew (`channels revoke-links`), or
  * whose channel was removed or made again since: nothing was changed.
  */
-export function withdrawnLinkPage(view: { readonly channel: string; readonly reason: 'channel-removed' | 'links-revoked' }): PageContent {
-  const why =
-    view.reason === 'links-revoked'
-      ? `The links of the channel ${view.channel} were withdrawn after this message was posted.`
-      : `The channel ${view.channel} this link was posted to has been removed or replaced since.`;
+export function withdrawnLinkPage(view: WithdrawnLink): PageContent {
+  const why = withdrawnLinkReason(view);
   return simplePage(
     'This link was withdrawn',
     'Withdrawn',

@@ -67,14 +67,16 @@ export type RevokeAllPageView =
       pending: boolean;
       /** The link's own URL (the page reloads it). */
       selfUrl: string;
-      /** A form re-submitting the delegates that sent nothing and may be tried again; `null` when none. */
+      /** A form re-submitting the delegates that sent nothing and may be tried again; `null` when none, or when the link was withdrawn. */
       retry: { token: string; keys: string; csrf: string } | null;
+      /** The link's channel withdrew it after it was used: the batch is shown as it stands and nothing is submitted again. */
+      withdrawn: WithdrawnLinkView | null;
     }
   | { kind: 'nothing-to-revoke'; account: RevokeAllAccount }
   | { kind: 'not-configured'; account: RevokeAllAccount }
   | { kind: 'not-tracked' }
   | { kind: 'link-expired'; expiredAt: number }
-  /** A chat's link whose channel withdrew it (`channels revoke-links`, `channels remove`). */
+  /** A chat's link whose channel withdrew it (`channels revoke-links`, `channels remove`) before it was used. */
   | WithdrawnLinkView
   | { kind: 'link-invalid'; reason: string }
   | { kind: 'forbidden'; reason: string }
@@ -93,7 +95,9 @@ const keysFieldSchema = z
  * submitted it shows each delegate's result instead, reloading while work is pending, with a form
  * re-submitting only the delegates that sent nothing. `POST` (same origin and CSRF rules as
  * `/revoke`) marks each bound delegate queued, unless it is already queued, sent, gone or unknown,
- * queues one job per newly marked delegate, in the order shown, and answers at once.
+ * queues one job per newly marked delegate, in the order shown, and answers at once. A chat's link
+ * its channel withdrew answers `link-withdrawn` on GET and POST when it was never used; once used,
+ * both show its batch's results as they stand (no retry form) and queue nothing.
  */
 export async function revokeAllPage(deps: RevokeAllPageDeps, request: WebRequest): Promise<RevokeAllPageView> {
   if (request.method === 'GET' || request.method === 'HEAD') return show(deps, request.query.get('token') ?? undefined);
@@ -107,13 +111,14 @@ async function show(deps: RevokeAllPageDeps, token: string | undefined): Promise
   if (link.kind === 'invalid') return { kind: 'link-invalid', reason: link.reason };
   const claims = link.claims;
   const withdrawn = await withdrawnChannelLink(deps.channels, claims);
-  if (withdrawn) return withdrawn;
+  const batch = await deps.batches.get(claims.tokenId);
+  // Withdrawn before it was used, the link does nothing; used, it still says what became of each key.
+  if (withdrawn && batch === null) return withdrawn;
   const found = await accountOf(deps, claims.account);
   if (!found) return { kind: 'not-tracked' };
   if (!found.hasSigner) return { kind: 'not-configured', account: found.account };
-  const batch = await deps.batches.get(claims.tokenId);
   const listed = batch ? [] : await listedKeys(deps, found.account.address);
-  if (batch) return resultView(deps, token ?? '', claims.tokenId, found.account, await knownKeys(deps, found.account.address), batch.units);
+  if (batch) return resultView(deps, token ?? '', claims.tokenId, found.account, await knownKeys(deps, found.account.address), batch.units, withdrawn);
   if (listed.length === 0) return { kind: 'nothing-to-revoke', account: found.account };
   const keys = [...listed].sort((a, b) => (a.address < b.address ? -1 : 1)).slice(0, MAX_REVOKE_ALL_KEYS);
   return {
@@ -148,10 +153,13 @@ async function submit(deps: RevokeAllPageDeps, request: WebRequest): Promise<Rev
   const keys = keysFieldSchema.safeParse(keysText);
   if (!keys.success) return { kind: 'bad-request', reason: 'the form lists no valid delegates' };
   const withdrawn = await withdrawnChannelLink(deps.channels, claims);
-  if (withdrawn) return withdrawn;
+  const used = withdrawn ? await deps.batches.get(claims.tokenId) : null;
+  if (withdrawn && used === null) return withdrawn;
   const found = await accountOf(deps, claims.account);
   if (!found) return { kind: 'not-tracked' };
   if (!found.hasSigner) return { kind: 'not-configured', account: found.account };
+  // A withdrawn link's batch is shown as it stands: nothing is marked or queued again.
+  if (withdrawn && used) return resultView(deps, token, claims.tokenId, found.account, await knownKeys(deps, found.account.address), used.units, withdrawn);
 
   const jobs: { id: string; body: RevokeAllJob; groupId: string; deduplicationId: string }[] = [];
   for (const delegate of keys.data) {
@@ -176,7 +184,7 @@ async function submit(deps: RevokeAllPageDeps, request: WebRequest): Promise<Rev
   if (jobs.length > 0) await sendAll(deps.queue, jobs);
   deps.log.info('revoke-all submitted', { account: found.account.address, bound: keys.data.length, queued: jobs.length });
   const batch = await deps.batches.get(claims.tokenId);
-  return resultView(deps, token, claims.tokenId, found.account, await knownKeys(deps, found.account.address), batch?.units ?? {});
+  return resultView(deps, token, claims.tokenId, found.account, await knownKeys(deps, found.account.address), batch?.units ?? {}, null);
 }
 
 function resultView(
@@ -186,6 +194,7 @@ function resultView(
   account: RevokeAllAccount,
   listed: readonly RevokeAllKey[],
   units: Readonly<Record<string, RevokeAllUnit>>,
+  withdrawn: WithdrawnLinkView | null,
 ): RevokeAllPageView {
   const byAddress = new Map(listed.map((k) => [k.address, k]));
   const rows = Object.keys(units)
@@ -194,7 +203,7 @@ function resultView(
       key: byAddress.get(address) ?? { address, name: null, expiryMs: null, isWebClient: false },
       unit: units[address],
     }));
-  const retryable = rows.filter((r) => r.unit === undefined || unitSubmittable(r.unit)).map((r) => r.key.address);
+  const retryable = withdrawn ? [] : rows.filter((r) => r.unit === undefined || unitSubmittable(r.unit)).map((r) => r.key.address);
   return {
     kind: 'result',
     account,
@@ -202,6 +211,7 @@ function resultView(
     pending: batchPending(units),
     selfUrl: deps.links.urlFor('revoke-all', token),
     retry: retryable.length === 0 ? null : { token, keys: retryable.join(','), csrf: csrfFor(deps, tokenId, retryable) },
+    withdrawn,
   };
 }
 

@@ -2,7 +2,9 @@ import type { RevokeAllUnit } from '../domain/revokeAllUnit';
 import { unitText } from '../domain/revokeAllUnitText';
 import { accountName, formatCountdown, formatTime } from '../mail/render/format';
 import { html, type SafeHtml } from './html';
-import { CONFIRMATION_WORDING, expiredRevocationLinkPage, withdrawnLinkPage } from './commonPages';
+import { CONFIRMATION_WORDING, expiredRevocationLinkPage, withdrawnLinkPage, withdrawnLinkReason } from './commonPages';
+import { revokeAllNextStep } from '../domain/revokeAllNextStep';
+import { revokeAllAdvice } from '../domain/revokeAllAdvice';
 import { confirmForm } from './confirmForm';
 import { simplePage, type PageContent } from './pageLayout';
 import { linkPageRenderer, type OwnView } from './linkPageRenderer';
@@ -56,6 +58,11 @@ ${confirmForm({
       };
     case 'result': {
       const failed = view.rows.filter((r) => r.unit?.state !== 'queued' && !succeeded(r.unit));
+      const advice = revokeAllAdvice(
+        view.rows.map((r) => revokeAllNextStep(r.unit, view.withdrawn === null)),
+        'page',
+        view.account.address,
+      );
       return {
         title: view.pending ? 'Revoking API keys…' : failed.length === 0 ? 'All API keys revoked' : 'Some API keys were not revoked',
         badge: view.pending ? 'In progress' : failed.length === 0 ? 'Done' : 'Partly done',
@@ -65,12 +72,17 @@ ${confirmForm({
 <p>${accountName(view.account)} (<code>${view.account.address}</code>)${view.pending ? html`: this page reloads every ${RESULT_REFRESH_SECONDS} seconds until every removal has finished.` : '.'}</p>
 <table><thead><tr><th>Name</th><th>Key</th><th>Result</th></tr></thead><tbody>
 ${view.rows.map((r) => html`<tr><td>${keyName(r.key)}</td><td><code>${r.key.address}</code></td><td>${unitText(r.unit)}</td></tr>\n`)}</tbody></table>
-${
-  view.retry
-    ? html`<p>The keys marked “not sent” can be tried again: nothing was sent for them. Keys already removed are never sent twice.</p>
-${confirmForm({ action: formAction, token: view.retry.token, csrf: view.retry.csrf, fields: keysField(view.retry.keys), button: 'Try the others again' })}`
-    : ''
-}
+${view.withdrawn ? html`<p>${withdrawnLinkReason(view.withdrawn)} This link sends nothing more; it shows what became of each key.</p>\n` : ''}${advice.map((a) => html`<p>${a}</p>\n`)}${
+          view.retry
+            ? confirmForm({
+                action: formAction,
+                token: view.retry.token,
+                csrf: view.retry.csrf,
+                fields: keysField(view.retry.keys),
+                button: 'Try the others again',
+              })
+            : ''
+        }
 <p class="note">A result email goes to the account's recipients. Open orders and positions are unchanged.</p>`,
       };
     }

@@ -407,6 +407,8 @@ export const revokeAllResultViewSchema = z.object({
     .max(50),
   /** Delegates now gone (`revoked` or `already-revoked`). */
   removed: z.number().int().min(0),
+  /** What to do about the keys not removed, one sentence per next step that applies (`revokeAllAdvice`); empty when all are gone. */
+  advice: z.array(shortText(600)).max(4).default([]),
   settledAtMs: timestampMs,
 });
 export type RevokeAllResultView = z.input<typeof revokeAllResultViewSchema>;

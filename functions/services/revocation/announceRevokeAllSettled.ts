@@ -32,7 +32,7 @@ export async function announceRevokeAllSettled(deps: AnnounceRevokeAllDeps, job:
         eventId: `revoke-all-result#${job.account}#${settled.key}`,
         account: job.account,
         at: deps.now(),
-        units: settled.rows.map((r) => ({ address: r.address, outcome: r.outcome, text: r.text.slice(0, 2_000), nonce: r.nonce })),
+        units: settled.rows.map((r) => ({ address: r.address, outcome: r.outcome, text: r.text.slice(0, 2_000), nonce: r.nonce, next: r.next })),
       },
     },
   ]);

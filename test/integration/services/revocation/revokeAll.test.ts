@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildRemoveDelegateManager } from '../../../../functions/chain/transactionBuilders';
 import { revokeAllUnitId } from '../../../../functions/domain/revokeAllUnit';
 import { revokeDelegate } from '../../../../functions/services/revocation/revokeDelegate';
+import { channelRecordOf } from '../../../support/channels/channelRecordFixture';
 import { formOf, getPage, revocationWorld, submitForm, titleOf, type Page } from '../../../support/revocation/revocationWorld';
 
 const world = revocationWorld();
@@ -140,6 +141,63 @@ describe('revoke all, one click, against the simulator', () => {
     expect(await chainState(account.address)).toEqual({ nonce: 3, delegates: [] });
     expect((await intentsOf(account.address)).map((i) => i.delegate)).toEqual([a!.address, c!.address, b!.address]);
     expect(rowsOf(await getPage(link))).toContain(`${b!.name} ${b!.address} revoked (nonce 3)`);
+  });
+
+  it("a chat's link used, then withdrawn by its channel (revoke-links, remove, a new channel of its name): GET and POST show each key's result and queue nothing; one never used still reads withdrawn", async () => {
+    const account = sorted(await world.trackAccount({ label: 'revoke-all-used-withdrawn', delegates: ['bot-a', 'bot-b'] }));
+    const [a, b] = account.delegates;
+    await world.addChatChannel('used-room', account.address);
+    const link = world.links.build({ purpose: 'revoke-all', account: account.address, channel: 'used-room' }, Date.now());
+    const unused = formOf(await getPage(world.links.build({ purpose: 'revoke-all', account: account.address, channel: 'used-room' }, Date.now())));
+    const batchToken = [...(await batchTokens(link))][0]!;
+    // b sends nothing (the chain cannot be reached): a unit the page would offer again while the link stood.
+    const failing = revokeAllUnitId(batchToken, b!.address);
+    world.beforeTokenCheck = async (tokenId) => {
+      if (tokenId === failing) await world.control.setFaults({ routes: { 'account-nonce': { error500: 1 } } });
+      else await world.control.resetFaults();
+    };
+    try {
+      await submitForm(...(Object.values(formOf(await getPage(link))) as [string, Record<string, string>]));
+      await world.revokeAll.drain();
+    } finally {
+      world.beforeTokenCheck = null;
+      await world.control.resetFaults();
+    }
+    const results = [`${a!.name} ${a!.address} revoked (nonce 1)`, `${b!.name} ${b!.address} not sent: the chain could not be reached`];
+    const retry = formOf(await getPage(link));
+    expect(retry.fields['keys']).toBe(b!.address);
+    const before = await world.repos.revokeAll.get(batchToken);
+
+    const withdrawals: [string, () => Promise<unknown>][] = [
+      ['The links of the channel used-room were withdrawn after this message was posted.', () => world.repos.channels.revokeLinks('used-room', Date.now())],
+      ['The channel used-room this link was posted to has been removed or replaced since.', () => world.repos.channels.remove('used-room')],
+      [
+        'The channel used-room this link was posted to has been removed or replaced since.',
+        () =>
+          world.repos.channels.create(channelRecordOf({ name: 'used-room', type: 'slack', secret: 'env:SLACK', accounts: [account.address] }, Date.now() + 1)),
+      ],
+    ];
+    for (const [why, withdraw] of withdrawals) {
+      await withdraw();
+      for (const page of [await getPage(link), await submitForm(retry.action, retry.fields)]) {
+        expect(page.status, why).toBe(200);
+        expect(titleOf(page)).toBe('Some API keys were not revoked');
+        expect(rowsOf(page)).toEqual(results);
+        expect(page.html).toContain(`${why} This link sends nothing more; it shows what became of each key.`);
+        expect(page.html).toContain('One key cannot be tried again from this link');
+        expect(page.html, 'no retry form on a withdrawn link').not.toContain('<form');
+      }
+      await world.revokeAll.drain();
+      expect(await world.repos.revokeAll.get(batchToken), 'nothing marked again').toEqual(before);
+      expect(await chainState(account.address)).toEqual({ nonce: 1, delegates: [b!.address] });
+      // The link never used does nothing, on GET and POST alike.
+      const [shown, posted] = [
+        await getPage(`${unused.action}?token=${encodeURIComponent(unused.fields['token'] ?? '')}`),
+        await submitForm(unused.action, unused.fields),
+      ];
+      expect([shown.status, posted.status]).toEqual([410, 410]);
+      expect(titleOf(shown)).toBe('This link was withdrawn');
+    }
   });
 
   it('binds the keys the page showed: an altered key list or a cross-origin POST queues nothing', async () => {

@@ -130,6 +130,20 @@ describe('the revoke-all link in alert emails', () => {
         `${delegate}: not sent: refused by the signing side, as the chat channel the link was posted to withdrew its links meanwhile`,
       );
     }
+    // Refused keys are not offered again from the page: the email says where a new link comes from.
+    for (const body of [mail.body.text ?? '', mail.body.html ?? '']) {
+      const words = body.replace(/\s+/g, ' ');
+      expect(words).not.toMatch(/keys for which nothing was sent can be tried again|can be tried again from the revoke-all page/);
+      expect(words).toContain('2 keys cannot be tried again from this link');
+      expect(words).toContain('the Revoke all button of the account on the desk page');
+    }
+    // The link, used and withdrawn, still says what became of each key (and offers nothing again).
+    const again = await getPage(link);
+    expect(again.status).toBe(200);
+    expect(titleOf(again)).toBe('Some API keys were not revoked');
+    expect(again.html).toContain('The links of the channel withdrawn-room were withdrawn after this message was posted.');
+    for (const delegate of order) expect(again.html).toContain(delegate);
+    expect(again.html).not.toContain('<form');
   });
 
   it('a partial failure: the result email says which key was not revoked; the retry that settles sends its own result, once', async () => {
@@ -155,6 +169,7 @@ describe('the revoke-all link in alert emails', () => {
     const first = await mailTo(recipient, /1 of 2 API keys not revoked/);
     expect(first.body.text).toContain(`${order[0]}: not sent: the chain could not be reached`);
     expect(first.body.text).toContain(`${order[1]}: revoked (nonce 1)`);
+    expect(first.body.text?.replace(/\s+/g, ' ')).toContain('One key can be tried again from the revoke-all page: nothing was sent for it');
 
     const retry = formOf(await getPage(link));
     expect(retry.fields['keys']).toBe(order[0]);
