@@ -21,6 +21,22 @@ export function tokenKey(purpose: TokenPurpose, tokenId: string): string {
   return `${purpose}#${tokenId}`;
 }
 
+/**
+ * Every attribute a consume puts (the key included, and `tokenId`, which its condition reads): all
+ * the link pages and the revoke-all worker may name when they write a token (IAM `dynamodb:Attributes`
+ * on their `PutItem`, and the test of what their code sends). Never one of {@link SIGNING_TOKEN_ATTRIBUTES}.
+ */
+export const CONSUMED_TOKEN_ATTRIBUTES = ['tokenId', 'purpose', 'account', 'delegate', 'batch', 'consumedAt', 'expiresAt'] as const;
+
+/**
+ * What only the signing side writes on a revoke token (`markSigned`, `recordRefusal`,
+ * `recordOutcome`): that it signed, and how the revocation ended. The page of a used link, the
+ * emails and the desk tell the owner from these, so no role that parses requests may write them.
+ */
+export const SIGNING_TOKEN_ATTRIBUTES = ['signedAt', 'outcome', 'outcomeAt'] as const;
+
+type ConsumedTokenItem = { readonly [K in (typeof CONSUMED_TOKEN_ATTRIBUTES)[number]]?: string | number };
+
 /** What a consumed token was for. */
 export interface TokenUse {
   readonly purpose: TokenPurpose;
@@ -101,7 +117,7 @@ export class TokenRepository extends DynamoRepository {
           ...(valid.batch === undefined ? {} : { batch: valid.batch }),
           consumedAt: this.now(),
           expiresAt: toTtlSeconds(valid.expiresAt),
-        },
+        } satisfies ConsumedTokenItem,
         ConditionExpression: 'attribute_not_exists(tokenId)',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },

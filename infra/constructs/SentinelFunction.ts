@@ -177,10 +177,30 @@ export class SentinelFunction extends Construct {
    * `leadingKeys`, only on items whose partition key matches one of those patterns.
    */
   bindUpdateItem(table: SentinelTable, attributes: readonly string[], options: { leadingKeys?: readonly string[] } = {}): this {
+    return this.bindAttributeWrite('dynamodb:UpdateItem', table, attributes, options);
+  }
+
+  /**
+   * Grants `dynamodb:PutItem` on one table of items carrying only `attributes` (a put names every
+   * attribute of the item it writes, the key included, and those its condition reads), with the
+   * conditions of {@link bindUpdateItem}. For a role that creates items another role completes:
+   * it cannot put one already holding what only that other role may write. A put still replaces a
+   * whole item, so the role can erase what it may not write (as `DeleteItem` would), never forge it.
+   */
+  bindPutItem(table: SentinelTable, attributes: readonly string[], options: { leadingKeys?: readonly string[] } = {}): this {
+    return this.bindAttributeWrite('dynamodb:PutItem', table, attributes, options);
+  }
+
+  private bindAttributeWrite(
+    action: 'dynamodb:UpdateItem' | 'dynamodb:PutItem',
+    table: SentinelTable,
+    attributes: readonly string[],
+    options: { leadingKeys?: readonly string[] },
+  ): this {
     const arn = tableArn(this, tableName(table.prefix, table.definition.id));
     this.role.addToPrincipalPolicy(
       new PolicyStatement({
-        actions: ['dynamodb:UpdateItem'],
+        actions: [action],
         resources: [arn],
         conditions: {
           'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...new Set(attributes)] },

@@ -4,6 +4,7 @@ import { MAILBOX_EVENT_PREFIX } from '../../functions/services/preferences/mailb
 import { DESK_SUMMARY_KEY_PREFIX } from '../../functions/store/deskSummaryRepository';
 import { DECISION_KEY_PREFIX, DECISION_SIGNING_KEY_PREFIX } from '../../functions/store/decisionRepository';
 import { DECISIONS_BY_ACCOUNT_INDEX } from '../../functions/store/tableDefinitions';
+import { CONSUMED_TOKEN_ATTRIBUTES } from '../../functions/store/tokenRepository';
 import { CfnOutput, Fn, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
@@ -215,9 +216,11 @@ export class WebStack extends Stack {
       .bindTables(table, ['accounts', 'delegates', 'suppressions'], 'read')
       // Whether any recipient still gets security notices (the result email): one BatchGetItem.
       .bindTableActions(table('preferences'), ['dynamodb:BatchGetItem'])
-      // Consumes a revoke token (conditional put), releases it when nothing was sent (delete), and
+      // Consumes a revoke token (conditional put of a consumed token's attributes only: never `signedAt`
+      // or an outcome, which the signer alone writes), releases it when nothing was sent (delete), and
       // reads it (a used link's page says what happened, from the outcome the signer kept on it).
-      .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem'], { leadingKeys: ['revoke#*'] })
+      .bindPutItem(table('tokens'), CONSUMED_TOKEN_ATTRIBUTES, { leadingKeys: ['revoke#*'] })
+      .bindTableActions(table('tokens'), ['dynamodb:DeleteItem', 'dynamodb:GetItem'], { leadingKeys: ['revoke#*'] })
       // A chat's link: the channel it names, one item read (its link epoch withdraws the link).
       .bindTableActions(table('channels'), ['dynamodb:GetItem'], { leadingKeys: ['channel'] })
       .bindLinkKeys(data.linkKeys)
@@ -249,8 +252,10 @@ export class WebStack extends Stack {
     this.revokeAllWorker
       // The batch: read, and each unit's result recorded.
       .bindTableActions(table('tokens'), ['dynamodb:GetItem', 'dynamodb:UpdateItem'], { leadingKeys: ['revoke-all#*'] })
-      // Each unit's own single-use revoke token: consumed (conditional put), read, released when nothing was sent.
-      .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:DeleteItem'], { leadingKeys: ['revoke#*'] })
+      // Each unit's own single-use revoke token: consumed (conditional put of a consumed token's attributes
+      // only, never the signer's `signedAt` or outcome), read, released when nothing was sent.
+      .bindPutItem(table('tokens'), CONSUMED_TOKEN_ATTRIBUTES, { leadingKeys: ['revoke#*'] })
+      .bindTableActions(table('tokens'), ['dynamodb:GetItem', 'dynamodb:DeleteItem'], { leadingKeys: ['revoke#*'] })
       .bindInvoke(this.signRevocation.fn, 'SIGN_REVOCATION_FUNCTION_NAME')
       // The revoke-all result: published to the notify queue (email) and the fan-out queue (its fan-out job).
       .bindQueue(messaging.notify, 'NOTIFY_QUEUE_URL')
@@ -290,9 +295,10 @@ export class WebStack extends Stack {
       .bindTableActions(table('accounts'), ['dynamodb:GetItem'])
       // A chat link's channel: one item read of the channels' partition (its creation and link epoch void older links).
       .bindTableActions(table('channels'), ['dynamodb:GetItem'], { leadingKeys: ['channel'] })
-      // Consumes a snooze token (conditional put) and releases it on failure (delete); no reads, no
-      // updates, and no revoke token: it can neither create nor alter one.
-      .bindTableActions(table('tokens'), ['dynamodb:PutItem', 'dynamodb:DeleteItem'], { leadingKeys: ['snooze#*'] })
+      // Consumes a snooze token (conditional put of a consumed token's attributes only) and releases it on
+      // failure (delete); no reads, no updates, and no revoke token: it can neither create nor alter one.
+      .bindPutItem(table('tokens'), CONSUMED_TOKEN_ATTRIBUTES, { leadingKeys: ['snooze#*'] })
+      .bindTableActions(table('tokens'), ['dynamodb:DeleteItem'], { leadingKeys: ['snooze#*'] })
       // The snooze it set, into the account's alert history: put only, never read.
       .bindTableActions(table('history'), ['dynamodb:PutItem'], { leadingKeys: [`${ALERT_HISTORY_PREFIX}*`] })
       // Its mailbox notices, recorded as every email is: their delivery records (claimed and finished

@@ -3,6 +3,7 @@ import { HANDLER_NAMES, type HandlerName } from '../../../functions/config/handl
 import { OWNER_KEY_ADMIN_ACTIONS } from '../../../infra/constructs/OwnerKeys';
 import { IDENTITY_DEFAULT_FUNCTION } from '../../../infra/constructs/MailSender';
 import { TABLES, type TableId } from '../../../functions/store/tableDefinitions';
+import { CONSUMED_TOKEN_ATTRIBUTES, SIGNING_TOKEN_ATTRIBUTES } from '../../../functions/store/tokenRepository';
 import {
   TEST_ACCOUNT,
   TEST_REGION,
@@ -173,8 +174,12 @@ describe('IAM statements', () => {
 
   it('keeps each token purpose to its own functions (dynamodb:LeadingKeys): no page can create, read or alter a token of another purpose', () => {
     const tokens = tableArn('tokens');
-    const on = (key: string) => ({ 'dynamodb:LeadingKeys': [key] });
-    const may = (owner: string, action: string, key: string) => decide(owner, `dynamodb:${action}`, tokens, on(key)) === 'allow';
+    // A put names what a consume puts (the page roles' puts are allowed only so: see the signing-attributes test).
+    const on = (key: string, action: string) => ({
+      'dynamodb:LeadingKeys': [key],
+      ...(action === 'PutItem' ? { 'dynamodb:Attributes': [...CONSUMED_TOKEN_ATTRIBUTES] } : {}),
+    });
+    const may = (owner: string, action: string, key: string) => decide(owner, `dynamodb:${action}`, tokens, on(key, action)) === 'allow';
     // preferences-page: snooze tokens only.
     expect(may('preferences-page', 'PutItem', 'snooze#abc')).toBe(true);
     for (const action of ['PutItem', 'DeleteItem', 'UpdateItem', 'GetItem']) expect(may('preferences-page', action, 'revoke#abc'), action).toBe(false);
@@ -356,11 +361,13 @@ describe('IAM statements', () => {
         delegates: READ,
         suppressions: READ,
         preferences: ['BatchGetItem'],
-        tokens: ['PutItem', 'DeleteItem', 'GetItem'],
+        // PutItem only naming a consumed token's attributes: see the signing-attributes test.
+        tokens: ['DeleteItem', 'GetItem'],
         channels: ['GetItem'],
       },
       'revoke-all-page': { accounts: ['GetItem'], delegates: ['Query'], tokens: ['GetItem', 'UpdateItem'], channels: ['GetItem'] },
-      'revoke-all-worker': { tokens: ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'] },
+      // PutItem of its units' revoke tokens only naming a consumed token's attributes: see the signing-attributes test.
+      'revoke-all-worker': { tokens: ['DeleteItem', 'GetItem', 'UpdateItem'] },
       // No table at all: the signer reads and re-checks the decision, and audits.
       'decision-worker': {},
       // The fan-out of a published event: the account, the channel list, a chat's mutes of it, its curve (the chart), its delegates (the revoke-all count).
@@ -376,7 +383,8 @@ describe('IAM statements', () => {
         alerts: ['GetItem', 'PutItem'],
         accounts: ['GetItem'],
         channels: ['GetItem'],
-        tokens: ['PutItem', 'DeleteItem'],
+        // PutItem of snooze tokens only naming a consumed token's attributes: see the signing-attributes test.
+        tokens: ['DeleteItem'],
         // Its mailbox notices' delivery records (mailbox:) alone: see the history key-space test.
         deliveries: ['UpdateItem'],
         history: ['PutItem'],
@@ -629,6 +637,43 @@ describe('IAM statements', () => {
     for (const key of ['decision-signing#abc#0x1', 'revoke#abc', 'decision#abc'])
       expect(decide('sign-revocation', 'dynamodb:DeleteItem', tableArn('tokens'), { 'dynamodb:LeadingKeys': [key] }), key).not.toBe('allow');
     expect(decide('preferences-page', 'dynamodb:GetItem', tableArn('tokens'))).not.toBe('allow');
+  });
+
+  it("lets no role but the signer write a token's signedAt or outcome: the link pages and the revoke-all worker put consumed tokens only (dynamodb:Attributes)", () => {
+    const write = (owner: string, action: string, key: string, attributes: readonly string[] | undefined, returnValues?: string) =>
+      decide(owner, `dynamodb:${action}`, tableArn('tokens'), {
+        'dynamodb:LeadingKeys': [key],
+        ...(attributes === undefined ? {} : { 'dynamodb:Attributes': [...attributes] }),
+        ...(returnValues === undefined ? {} : { 'dynamodb:ReturnValues': returnValues }),
+      });
+    const consumers: [string, string][] = [
+      ['revoke-page', 'revoke#abc'],
+      ['revoke-all-worker', 'revoke#abc'],
+      ['preferences-page', 'snooze#abc'],
+    ];
+    for (const [owner, key] of consumers) {
+      // What a consume puts: a revoke token (delegate, and batch for a revoke-all unit), a snooze token (neither).
+      expect(write(owner, 'PutItem', key, CONSUMED_TOKEN_ATTRIBUTES), owner).toBe('allow');
+      expect(write(owner, 'PutItem', key, ['tokenId', 'purpose', 'account', 'consumedAt', 'expiresAt'], 'NONE'), owner).toBe('allow');
+      // Without the attribute list the ForAllValues test would be vacuously true: Null refuses it; nor the old item back.
+      expect(write(owner, 'PutItem', key, undefined), `${owner} no attributes`).toBe('implicit-deny');
+      expect(write(owner, 'PutItem', key, CONSUMED_TOKEN_ATTRIBUTES, 'ALL_OLD'), `${owner} ALL_OLD`).toBe('implicit-deny');
+      // A token put already marked signed or holding an outcome, or one the decisions index would list (createdAt).
+      for (const attribute of [...SIGNING_TOKEN_ATTRIBUTES, 'createdAt'])
+        expect(write(owner, 'PutItem', key, [...CONSUMED_TOKEN_ATTRIBUTES, attribute]), `${owner} ${attribute}`).toBe('implicit-deny');
+    }
+    // signedAt, outcome, outcomeAt on a revoke token: the signer alone, by UpdateItem alone, on revoke tokens alone.
+    for (const name of HANDLER_NAMES) {
+      for (const attribute of SIGNING_TOKEN_ATTRIBUTES) {
+        for (const action of ['PutItem', 'UpdateItem', 'BatchWriteItem']) {
+          const signer = name === 'sign-revocation' && action === 'UpdateItem';
+          expect(write(name, action, 'revoke#abc', ['tokenId', 'consumedAt', attribute]), `${name} ${action} ${attribute}`).toBe(
+            signer ? 'allow' : 'implicit-deny',
+          );
+          expect(write(name, action, 'snooze#abc', ['tokenId', 'consumedAt', attribute]), `${name} ${action} ${attribute} snooze`).toBe('implicit-deny');
+        }
+      }
+    }
   });
 
   it('keeps the caps, the breakers and the per-delegate results where only the signer writes (dynamodb:LeadingKeys on tokens), and only it reads caps and breakers', () => {

@@ -24,6 +24,7 @@ import type { LinkRevocationRequest } from '../../../functions/domain/revocation
 import type { RevokeDelegateDeps } from '../../../functions/services/revocation/revokeDelegate';
 import { silentLog } from '../../../functions/shared/observability';
 import { createRepositories, type Repositories } from '../../../functions/store/repositories';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { TokenUse } from '../../../functions/store/tokenRepository';
 import { CsrfTokens } from '../../../functions/web/csrfToken';
 import { startLambdaHttpServer, type HttpRoute, type LambdaHttpServer } from '../../../local/http/lambdaHttpAdapter';
@@ -119,6 +120,9 @@ export interface RevocationWorld {
 
 let envCounter = 0;
 
+/** The functions of a revocation world that write to the store, each as deployed (a role of its own). */
+export type WorldRole = 'revoke-page' | 'revoke-all-page' | 'revoke-all-worker' | 'preferences-page' | 'sign-revocation';
+
 /** Builds the real notify consumer once the world's repositories and links exist (end-to-end tests). */
 export type NotifyConsumerFactory = (parts: { repos: Repositories; links: ActionLinks }) => SqsLambdaHandler;
 
@@ -157,11 +161,20 @@ export async function startRevocationWorld(
     notifyConsumer?: NotifyConsumerFactory;
     /** More routes served on the world's server (its origin): the desk page, whose Revoke buttons lead to `/revoke` on the same origin as deployed. */
     routes?: readonly HttpRoute[];
+    /** The DynamoDB client a function uses instead of the world's (one that records what it sends), for the same tables (`prefix`). */
+    clientOf?: (role: WorldRole, prefix: string) => DynamoDBDocumentClient | undefined;
   } = {},
 ): Promise<RevocationWorld> {
   const sim = await startSimulator({ seed: 7 });
   const control = new SimControlClient(sim.controlUrl);
   const repos = createRepositories(tables.client, tables.prefix);
+  const reposOf = (role: WorldRole): Repositories => {
+    const client = options.clientOf?.(role, tables.prefix);
+    return client ? createRepositories(client, tables.prefix) : repos;
+  };
+  const signerRepos = reposOf('sign-revocation');
+  const workerRepos = reposOf('revoke-all-worker');
+  const revokeAllPageRepos = reposOf('revoke-all-page');
   const realChain = createChainClient({
     nodeUrl: sim.nodeUrl,
     indexerUrl: sim.indexerUrl,
@@ -197,37 +210,37 @@ export async function startRevocationWorld(
   });
   const codec = new LinkTokenCodec(LINK_SECRET);
   const signDeps: RevokeDelegateDeps = {
-    accounts: repos.accounts,
-    leases: repos.leases,
-    audit: repos.audit,
+    accounts: signerRepos.accounts,
+    leases: signerRepos.leases,
+    audit: signerRepos.audit,
     // The signer verifies a click's link with public keys only, as deployed.
     links: new LinkClaimsReader(codec.verifier()),
     channels: {
       async get(name) {
         await hooks.beforeChannelCheck?.(name);
-        return repos.channels.get(name);
+        return signerRepos.channels.get(name);
       },
     },
     tokens: {
       async get(tokenId) {
         await hooks.beforeTokenCheck?.(tokenId);
-        return repos.tokens.get(tokenId, 'revoke');
+        return signerRepos.tokens.get(tokenId, 'revoke');
       },
-      markSigned: (tokenId, consumedAt) => repos.tokens.markSigned(tokenId, consumedAt),
-      recordOutcome: (tokenId, outcome) => repos.tokens.recordOutcome(tokenId, outcome),
-      recordRefusal: (tokenId, consumedAt, refusal) => repos.tokens.recordRefusal(tokenId, consumedAt, refusal),
+      markSigned: (tokenId, consumedAt) => signerRepos.tokens.markSigned(tokenId, consumedAt),
+      recordOutcome: (tokenId, outcome) => signerRepos.tokens.recordOutcome(tokenId, outcome),
+      recordRefusal: (tokenId, consumedAt, refusal) => signerRepos.tokens.recordRefusal(tokenId, consumedAt, refusal),
     },
     notify,
-    delegates: repos.delegates,
+    delegates: signerRepos.delegates,
     chain,
     signerFor: (ref) => resolveSigner(ref, { env: signerEnv }),
     now: Date.now,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     log: silentLog,
     automatic: {
-      decisions: repos.decisions,
-      knownDelegates: repos.knownDelegates,
-      ledger: repos.protectionLedger,
+      decisions: signerRepos.decisions,
+      knownDelegates: signerRepos.knownDelegates,
+      ledger: signerRepos.protectionLedger,
       protection,
       maxAgeMs: DECISION_MAX_AGE_MS,
       breakerAccounts: 5,
@@ -237,8 +250,8 @@ export async function startRevocationWorld(
   const revokeAll = new InProcessQueue<RevokeAllJob>({
     name: 'revoke-all',
     consumer: createRevokeAllWorkerHandler({
-      batches: repos.revokeAll,
-      tokens: repos.tokens,
+      batches: workerRepos.revokeAll,
+      tokens: workerRepos.tokens,
       sign: signerCallOf(signer),
       notify,
       now: Date.now,
@@ -265,20 +278,20 @@ export async function startRevocationWorld(
   const csrf = new CsrfTokens(LINK_SECRET);
   if (options.notifyConsumer) consumer.next = options.notifyConsumer({ repos, links });
   const parts = { repos, links, secret: LINK_SECRET, publicBaseUrl: server.url, now: Date.now };
-  pages.revoke = revokePageOf({ ...parts, signer });
+  pages.revoke = revokePageOf({ ...parts, repos: reposOf('revoke-page'), signer });
   pages.revokeAll = createRevokeAllPageHandler({
     links,
     csrf,
     publicBaseUrl: server.url,
-    accounts: repos.accounts,
-    delegates: repos.delegates,
-    batches: repos.revokeAll,
-    channels: repos.channels,
+    accounts: revokeAllPageRepos.accounts,
+    delegates: revokeAllPageRepos.delegates,
+    batches: revokeAllPageRepos.revokeAll,
+    channels: revokeAllPageRepos.channels,
     queue: revokeAll,
     now: Date.now,
     log: silentLog,
   });
-  pages.preferences = preferencesPageOf(parts);
+  pages.preferences = preferencesPageOf({ ...parts, repos: reposOf('preferences-page') });
 
   return {
     get afterNonceRead() {
