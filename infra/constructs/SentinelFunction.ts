@@ -183,7 +183,7 @@ export class SentinelFunction extends Construct {
   /**
    * Grants `dynamodb:PutItem` on one table of items carrying only `attributes` (a put names every
    * attribute of the item it writes, the key included, and those its condition reads), with the
-   * conditions of {@link bindUpdateItem}. For a role that creates items another role completes:
+   * attribute conditions of {@link bindUpdateItem} (not its `ReturnValues` one). For a role that creates items another role completes:
    * it cannot put one already holding what only that other role may write. A put still replaces a
    * whole item, so the role can erase what it may not write (as `DeleteItem` would), never forge it.
    */
@@ -206,7 +206,10 @@ export class SentinelFunction extends Construct {
           'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...new Set(attributes)] },
           ...(options.leadingKeys ? { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...options.leadingKeys] } } : {}),
           Null: { 'dynamodb:Attributes': 'false' },
-          StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
+          // An update may return no attributes outside the list. A put is left without this condition: its roles
+          // read the same items anyway, and the put they make asks for the old item when its condition fails
+          // (ReturnValuesOnConditionCheckFailure), which no documented condition key covers.
+          ...(action === 'dynamodb:UpdateItem' ? { StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] } } : {}),
         },
       }),
     );
