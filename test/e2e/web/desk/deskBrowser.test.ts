@@ -257,7 +257,7 @@ describe("a revoke from the desk page in Chromium, through today's confirmation 
       const listed = await chain.chain.getDelegateTraders(account.address);
       const now = Date.now();
       const watched = await watchDelegates(
-        { delegates: chain.repos.delegates, knownDelegates: chain.repos.knownDelegates, decisions: chain.repos.decisions },
+        { delegates: chain.repos.delegates, knownDelegates: chain.repos.knownDelegates, decisions: chain.repos.decisions, alerts: chain.repos.alerts },
         tracked,
         listed,
         { now, firstObservation: false, sightedAt: now },
