@@ -25,7 +25,7 @@ const UNKNOWN_KEY_BADGE: Readonly<Record<RecentUnknownKeyDecision['kind'], strin
 function unknownKeyLine(baseUrl: string, r: Pick<OverviewRow, 'account' | 'unknownKey'>): SafeHtml | '' {
   const recent = r.unknownKey.recent;
   if (recent === null) return '';
-  return html`<br><a href="${deskUrl(baseUrl, accountPath(r.account.address))}#h-decisions"><span class="badge ${UNKNOWN_KEY_BADGE[recent.kind]}">Unknown key ${recent.text}</span></a>`;
+  return html`<a href="${deskUrl(baseUrl, accountPath(r.account.address))}#h-decisions"><span class="badge wide ${UNKNOWN_KEY_BADGE[recent.kind]}">Unknown key ${recent.text}</span></a>`;
 }
 
 /**

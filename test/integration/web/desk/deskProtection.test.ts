@@ -227,7 +227,7 @@ describe("the kill switch's badge on the overview and the account page: a firing
 /** The overview row of `label`'s unknown-key line: its link, badge class and words; `null` when the row has none. */
 function overviewUnknownKey(body: string, label: string): { href: string; badge: string; text: string } | null {
   const row = body.split('<tr>').find((r) => r.includes(`>${label} (0x`));
-  const match = row === undefined ? null : /<a href="([^"]+)"><span class="badge ([\w-]+)">(Unknown key [^<]*)</.exec(row);
+  const match = row === undefined ? null : /<a href="([^"]+)"><span class="badge wide ([\w-]+)">(Unknown key [^<]*)</.exec(row);
   return match ? { href: unescapeHtml(match[1]!), badge: match[2]!, text: unescapeHtml(match[3]!) } : null;
 }
 
