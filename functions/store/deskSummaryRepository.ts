@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { intervalSchema } from '../domain/interval';
 import { killSwitchStateSchema } from '../domain/killSwitchDecision';
+import { latestUnknownKeyDecisionSchema } from '../domain/recentUnknownKeyDecision';
 import { batchGetAll } from './batchGet';
 import { DynamoRepository } from './dynamoRepository';
 import { parseItem } from './parseItem';
@@ -58,6 +59,11 @@ export const deskSummarySchema = z.object({
   drawdownPct: storable.nullable(),
   breachedLevels: z.array(storable).max(20),
   killSwitch: killSwitchStateSchema.nullable(),
+  /**
+   * The account's latest unknown-key decision (id and time) while the overview may still show it;
+   * left out otherwise, so a summary without one is no larger (its write units unchanged).
+   */
+  unknownKeyDecision: latestUnknownKeyDecisionSchema.optional(),
   soonestExpiry: z.object({ address: z.string().max(64), name: z.string().max(200).nullable(), expiryMs: time }).nullable(),
   delegates: z.number().int().min(0),
   spark: z.array(storable).max(1_000),

@@ -347,7 +347,8 @@ export class WebStack extends Stack {
       // The protection section: the account's decisions (the tokens index only decisions are in) and their units.
       .bindIndexQuery(table('tokens'), DECISIONS_BY_ACCOUNT_INDEX)
       .bindTableActions(table('tokens'), ['dynamodb:BatchGetItem'], { leadingKeys: [`${DECISION_SIGNING_KEY_PREFIX}*`] })
-      // The overview: the decision of a kill switch that fired and queued one (its id is on the desk summary), by key.
+      // The overview: the decision of a kill switch that fired and queued one, and an account's latest unknown-key
+      // decision (their ids are on the desk summary), by key.
       .bindTableActions(table('tokens'), ['dynamodb:GetItem'], { leadingKeys: [`${DECISION_KEY_PREFIX}*`] })
       // The operators' channels page: the channels' partition, read only (the list, and the channel a Test names). The
       // Test itself runs in `channel-test`, which alone reads the channels' secrets and records the channel's state.

@@ -89,6 +89,8 @@ async function watchOne(deps: CollectDeps, entry: WatchEntry, sightedAt: number)
   );
   await delegates.commit();
   await deps.repos.accounts.setDelegateMark(account.address, delegates.mark);
+  // A key just asked to be revoked shows on the desk's overview now, not at the account's next curve poll.
+  if (delegates.unknownKeyDecision !== null) await deps.recordDeskSummary?.(account, deps.now());
   if (delegates.events.length > 0) deps.counters.count('AlertEvents', delegates.events.length);
   return { kind: 'delegates-checked', address: account.address, events: delegates.events.length, chainRequests: 1 };
 }

@@ -11,6 +11,9 @@ import type { DecisionUnit } from '../../domain/decisionUnit';
 import type { ProtectiveRevoker } from '../../domain/protectiveAction';
 import type { DecisionRepository } from '../../store/decisionRepository';
 import type { KnownDelegatesRepository } from '../../store/knownDelegatesRepository';
+import type { AlertStateRepository } from '../../store/alertStateRepository';
+import type { LatestUnknownKeyDecision } from '../../domain/recentUnknownKeyDecision';
+import { recordLatestUnknownKeyDecision } from '../../store/unknownKeyDecisionItem';
 
 /**
  * The full delegate check of one account, loaded → decided → delivered. Loads the stored views
@@ -30,11 +33,18 @@ export async function watchDelegates(
   account: TrackedAccount,
   current: readonly Delegate[],
   options: { now: number; firstObservation: boolean; sightedAt: number },
-): Promise<Pick<PendingAlerts, 'events' | 'commit'> & { mark: string }> {
+): Promise<DelegateCheck> {
   const load = await loadDelegateCheck(deps, account, current, options);
   const decision = decideDelegateCheck(load);
   return deliverDelegateCheck(deps, account.address, decision, options);
 }
+
+/**
+ * A delegate check decided and acted on: its notices, `commit()` for its writes, the mark, and the
+ * last decision it queued for an unknown key (`null`: none), which `commit()` keeps on the account's
+ * alert states for the desk's overview.
+ */
+export type DelegateCheck = Pick<PendingAlerts, 'events' | 'commit'> & { mark: string; unknownKeyDecision: LatestUnknownKeyDecision | null };
 
 /** The reason unknown-key revocations carry into the decision record and the audit. */
 export const UNKNOWN_DELEGATE_REASON = 'unknown delegate';
@@ -44,6 +54,8 @@ export interface GuardDeps {
   readonly knownDelegates: KnownDelegatesRepository;
   /** Where the signer keeps what became of each decision's delegates: an unknown key refused is judged again. */
   readonly decisions: Pick<DecisionRepository, 'unit'>;
+  /** Where the latest decision queued for an unknown key is kept (an alert state), for the desk's overview. */
+  readonly alerts: Pick<AlertStateRepository, 'get' | 'compareAndSet'>;
   readonly revoke?: ProtectiveRevoker | undefined;
 }
 
@@ -89,7 +101,7 @@ async function deliverDelegateCheck(
   account: Address,
   decision: DelegateCheckDecision,
   options: { now: number; sightedAt: number },
-): Promise<Pick<PendingAlerts, 'events' | 'commit'> & { mark: string }> {
+): Promise<DelegateCheck> {
   const actions = new Map<UnknownKeyJudgment, UnknownKeyAction>();
   for (const key of decision.unknownKeys) actions.set(key, await actOn(deps.revoke, account, key, options));
   const decisionOf = (key: UnknownKeyJudgment) => queuedDecision(actions.get(key));
@@ -117,9 +129,15 @@ async function deliverDelegateCheck(
   const changed = [...decision.changedViews].map(([delegate, seen]) => toView(account, delegate, seen, options.now));
   // A new unknown key's queued decision is looked at again until it settles (the key gone, or judged again).
   const watchQueued = decision.unknownKeys.some((key) => !key.again && decisionOf(key) !== null);
+  const lastQueued = decision.unknownKeys
+    .map(decisionOf)
+    .filter((id) => id !== null)
+    .at(-1);
+  const unknownKeyDecision = lastQueued === undefined ? null : { decisionId: lastQueued, at: options.now };
   return {
     events,
     mark: watchQueued ? decision.markIfQueued : decision.mark,
+    unknownKeyDecision,
     commit: async () => {
       const { knownKeys } = decision;
       if (knownKeys !== null) {
@@ -140,6 +158,7 @@ async function deliverDelegateCheck(
         });
       }
       if (changed.length > 0) await deps.delegates.putMany(changed);
+      if (unknownKeyDecision !== null) await recordLatestUnknownKeyDecision(deps.alerts, account, unknownKeyDecision);
     },
   };
 }

@@ -2,6 +2,7 @@ import type { ShownStatus } from '../../domain/shownStatus';
 import { SHOWN_STATUSES } from '../../domain/shownStatus';
 import { decisionSettlement } from '../../domain/decisionSettlement';
 import { killSwitchProgress } from '../../domain/killSwitchProgress';
+import { recentUnknownKeyDecision, unknownKeyDecisionWorthReading } from '../../domain/recentUnknownKeyDecision';
 import { mapConcurrent } from '../../shared/concurrency';
 import type { DeskStores } from './deskStores';
 import { accountsOf, type DeskScopeDeps, type DeskViewer } from './deskViewer';
@@ -29,7 +30,7 @@ export async function deskOverview(deps: DeskScopeDeps & { readonly stores: Desk
   const rows = await mapConcurrent(accounts, OVERVIEW_CONCURRENCY, async (account) => {
     const summary = summaries.get(account.address);
     const row = (summary ? summaryRow(account, summary, now) : null) ?? (await overviewRow(deps.stores, account, now));
-    return withFiringProgress(deps.stores, row);
+    return withUnknownKeyDecision(deps.stores, await withFiringProgress(deps.stores, row), now);
   });
   const counts = Object.fromEntries(SHOWN_STATUSES.map((s) => [s, rows.filter((r) => r.status === s).length])) as Record<ShownStatus, number>;
   return { rows, counts };
@@ -47,4 +48,18 @@ async function withFiringProgress(stores: Pick<DeskStores, 'decisions'>, row: Ov
   if (decision === null) return row;
   const settlement = decisionSettlement(decision, await stores.decisions.units(decision));
   return { ...row, killSwitch: { ...row.killSwitch, progress: killSwitchProgress(settlement) } };
+}
+
+/**
+ * A row whose account made an unknown-key decision recently enough to be shown
+ * (`unknownKeyDecisionWorthReading`: its id and time are on the summary or the alert states), with
+ * where it stands (the decision and its unit: two reads, by key, for such rows only), so a desk sees
+ * a key revoked automatically, or not revoked, without opening the account.
+ */
+async function withUnknownKeyDecision(stores: Pick<DeskStores, 'decisions'>, row: OverviewRow, now: number): Promise<OverviewRow> {
+  const latest = row.unknownKey.latest;
+  if (!unknownKeyDecisionWorthReading(latest, now)) return row;
+  const decision = await stores.decisions.get(latest.decisionId);
+  if (decision === null) return row;
+  return { ...row, unknownKey: { latest, recent: recentUnknownKeyDecision(decision, await stores.decisions.units(decision), now) } };
 }

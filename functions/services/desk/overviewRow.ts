@@ -10,12 +10,14 @@ import { lookbackWindowMs } from '../../domain/lookbackWindow';
 import { protectionArming, type Arming } from '../../domain/protectionArming';
 import { buildReportModel } from '../../domain/reportModel';
 import type { RevokeUnknownMode } from '../../domain/revokeUnknownMode';
+import type { LatestUnknownKeyDecision, RecentUnknownKeyDecision } from '../../domain/recentUnknownKeyDecision';
 import { shownStatus, type ShownStatus } from '../../domain/shownStatus';
 import { withoutUrls } from '../../shared/withoutUrls';
 import type { CurvesRepository } from '../../store/curvesRepository';
 import type { DelegateView } from '../../store/delegateViewRepository';
 import { DRAWDOWN_ROLLUP_RULE, rollupFromState } from '../../store/drawdownRollupItem';
 import { KILL_SWITCH_RULE } from '../../store/killSwitchStateItem';
+import { latestUnknownKeyDecisionIn } from '../../store/unknownKeyDecisionItem';
 import type { StoredCurvePoint } from '../../store/storedCurvePoint';
 import { storedSeries } from '../../store/storedSeries';
 import { DEFAULT_COLLECT_SETTINGS } from '../collect/collectSettings';
@@ -50,6 +52,12 @@ export interface OverviewRow {
     readonly progress: KillSwitchProgress | null;
   };
   readonly revokeUnknown: RevokeUnknownMode;
+  /**
+   * The account's latest unknown-key decision (`latest`: its id and time, from the alert states or
+   * the summary; `null`: none) and, once read, where it stands while the overview shows it
+   * (`recent`; `null`: not read, or no longer shown).
+   */
+  readonly unknownKey: { readonly latest: LatestUnknownKeyDecision | null; readonly recent: RecentUnknownKeyDecision | null };
   /** The listed delegate that expires first, and how many are listed. */
   readonly soonestExpiry: { readonly address: string; readonly name: string | null; readonly expiryMs: number } | null;
   readonly delegates: number;
@@ -162,6 +170,7 @@ export async function overviewRow(
       progress: null,
     },
     revokeUnknown: account.revokeUnknown,
+    unknownKey: { latest: latestUnknownKeyDecisionIn(rules), recent: null },
     soonestExpiry: soonest(views),
     delegates: views.filter((v) => v.removedAt === null).length,
     spark,

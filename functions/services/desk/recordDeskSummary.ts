@@ -1,4 +1,5 @@
 import type { TrackedAccount } from '../../domain/account';
+import { unknownKeyDecisionWorthReading } from '../../domain/recentUnknownKeyDecision';
 import type { DeskSummary, DeskSummaryRepository } from '../../store/deskSummaryRepository';
 import type { DeskStores } from './deskStores';
 import { overviewRow, type OverviewRow } from './overviewRow';
@@ -19,6 +20,7 @@ export function summaryOfRow(row: OverviewRow, timezone: string, computedAt: num
     drawdownPct: row.drawdownPct,
     breachedLevels: [...row.breachedLevels],
     killSwitch: row.killSwitch.state,
+    ...(unknownKeyDecisionWorthReading(row.unknownKey.latest, computedAt) ? { unknownKeyDecision: row.unknownKey.latest } : {}),
     soonestExpiry: row.soonestExpiry,
     delegates: row.delegates,
     spark: [...row.spark],

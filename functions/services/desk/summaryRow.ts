@@ -31,6 +31,7 @@ export function summaryRow(account: TrackedAccount, summary: DeskSummary, now: n
     breachedLevels: summary.breachedLevels,
     killSwitch: { levelPct: account.killSwitch, arming: protectionArming(account, 'kill-switch'), state: summary.killSwitch, progress: null },
     revokeUnknown: account.revokeUnknown,
+    unknownKey: { latest: summary.unknownKeyDecision ?? null, recent: null },
     soonestExpiry: summary.soonestExpiry,
     delegates: summary.delegates,
     spark: summary.spark,

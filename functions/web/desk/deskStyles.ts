@@ -46,6 +46,7 @@ td.wrap{white-space:normal;min-width:180px}
 .up,.down,.flat{white-space:nowrap}
 code{overflow-wrap:anywhere}
 .badge{display:inline-block;font-size:12px;font-weight:600;border-radius:999px;padding:1px 8px}
+.badge.wide{display:block;border-radius:8px;margin-top:4px;max-width:420px}
 .b-ok{color:var(--ok);background:var(--ok-bg)}
 .b-warn{color:var(--warn);background:var(--warn-bg)}
 .b-bad{color:var(--bad);background:var(--bad-bg)}

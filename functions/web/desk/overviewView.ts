@@ -4,6 +4,7 @@ import type { OverviewRow } from '../../services/desk/overviewRow';
 import { SHOWN_STATUSES } from '../../domain/shownStatus';
 import { firedOutcomeText } from '../../domain/killSwitchStateText';
 import { keysRevokedText } from '../../domain/killSwitchProgress';
+import type { RecentUnknownKeyDecision } from '../../domain/recentUnknownKeyDecision';
 import { html, type SafeHtml } from '../html';
 import { agoTime, drawdownText, money, signedMoney } from './deskFormat';
 import { accountPath, DESK_PATHS, deskUrl } from './deskPaths';
@@ -12,6 +13,20 @@ import { protectionPhase } from './protectionPhase';
 import { drawdownBar, sparkline } from './svgCharts';
 
 const STATUS_BADGE: Readonly<Record<OverviewRow['status'], string>> = { ok: 'b-ok', stale: 'b-warn', failing: 'b-bad', new: 'b-info' };
+
+/** An unknown-key decision's badge, as the account page's decisions colour theirs: being signed, every key revoked, or not. */
+const UNKNOWN_KEY_BADGE: Readonly<Record<RecentUnknownKeyDecision['kind'], string>> = { revoking: 'b-warn', revoked: 'b-ok', 'not-revoked': 'b-bad' };
+
+/**
+ * The protection cell's second line while the account's latest unknown-key decision matters (being
+ * revoked; revoked, for a day; not revoked, for three): `status`'s words for it, linking to the
+ * account page's automatic decisions. Nothing otherwise.
+ */
+function unknownKeyLine(baseUrl: string, r: Pick<OverviewRow, 'account' | 'unknownKey'>): SafeHtml | '' {
+  const recent = r.unknownKey.recent;
+  if (recent === null) return '';
+  return html`<a href="${deskUrl(baseUrl, accountPath(r.account.address))}#h-decisions"><span class="badge wide ${UNKNOWN_KEY_BADGE[recent.kind]}">Unknown key ${recent.text}</span></a>`;
+}
 
 /**
  * The protection cell: the kill switch (level and state) and the unknown-keys rule. A firing whose
@@ -72,7 +87,7 @@ function row(baseUrl: string, r: OverviewRow, now: number): SafeHtml {
 <td class="num">${signedMoney(today?.pnl)}</td>
 <td class="num">${drawdownText(r.drawdownPct)} ${drawdownBar(r.drawdownPct, r.levels, r.killSwitch.levelPct, `drawdown ${drawdownText(r.drawdownPct)} against levels ${r.levels.join(', ') || 'none'}`)}</td>
 <td><span class="badge ${STATUS_BADGE[r.status]}">${r.status}</span></td>
-<td><span class="badge ${protection.badge}">${protection.text}</span></td>
+<td${r.unknownKey.recent === null ? '' : html` class="wrap"`}><span class="badge ${protection.badge}">${protection.text}</span>${unknownKeyLine(baseUrl, r)}</td>
 <td>${expiry ? html`<span title="${expiry.name ?? expiry.address}">${formatCountdown(expiry.expiryMs, now)}</span>` : html`<span class="note">none</span>`}</td>
 <td>${agoTime(r.asOf, now, r.account.timezone)}</td>
 <td class="hide-narrow">${sparkline(r.spark, `${name}: flow-adjusted performance over the drawdown window`)}</td>

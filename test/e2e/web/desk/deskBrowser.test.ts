@@ -13,6 +13,10 @@ import { watchDelegates } from '../../../../functions/services/collect/watchDele
 import { launchChromium } from '../../../support/screenshot';
 import { sesStore } from '../../../support/sesStore';
 import { formatTime } from '../../../../functions/mail/render/format';
+import { refusedUnit } from '../../../../functions/domain/decisionUnit';
+import { recordDeskSummary } from '../../../../functions/services/desk/recordDeskSummary';
+import { recordLatestUnknownKeyDecision } from '../../../../functions/store/unknownKeyDecisionItem';
+import { testAddress } from '../../../support/store/accountFixture';
 
 const HOUR = 3_600_000;
 /** Screenshots go here; `DESK_DOC_IMAGES=1` writes them into `docs/images/` (the README's). */
@@ -49,6 +53,23 @@ beforeAll(async () => {
     await h.advance(HOUR);
     await h.pipeline.runCycle({ kind: 'due' });
   }
+  // A key nobody announced on `hedge`, its revocation refused: the overview's unknown-key line, checked with the rest.
+  const hedge = (await h.repos.accounts.get(own[1]!))!;
+  const intruder = testAddress(7, 0x36);
+  const decisionId = `browser-unknown-${run}-000000`;
+  await h.repos.decisions.put({
+    decisionId,
+    account: hedge.address,
+    rule: 'unknown-delegate',
+    reason: 'unknown delegate',
+    evidence: { delegate: intruder, judgedAgain: true },
+    delegates: [intruder],
+    createdAt: h.now(),
+    dryRun: false,
+  });
+  await h.repos.decisions.finishUnit(decisionId, intruder, refusedUnit({ code: 'breaker-open', text: 'the breaker was open' }, null));
+  await recordLatestUnknownKeyDecision(h.repos.alerts, hedge.address, { decisionId, at: h.now() });
+  await recordDeskSummary(h.repos, hedge, h.now());
   world = await startDeskWorld(h.tables, {
     repos: h.repos,
     now: h.now,
@@ -109,6 +130,7 @@ describe('the desk page in Chromium', () => {
       const hrefs = await page.locator('a[href*="/desk/accounts/0x"]').evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
       const addresses = new Set(hrefs.map((href) => /0x[0-9a-fA-F]{40}/.exec(href)?.[0]));
       expect(addresses).toEqual(new Set(own));
+      await expect(page.getByRole('link', { name: /^Unknown key 0x[0-9a-fA-F]{40}: NOT revoked, refused at .*revoke it yourself$/ }).count()).resolves.toBe(1);
       expect(await seriousViolations(page)).toEqual([]);
       await screenshots(page, 'overview');
 
@@ -257,7 +279,7 @@ describe("a revoke from the desk page in Chromium, through today's confirmation 
       const listed = await chain.chain.getDelegateTraders(account.address);
       const now = Date.now();
       const watched = await watchDelegates(
-        { delegates: chain.repos.delegates, knownDelegates: chain.repos.knownDelegates, decisions: chain.repos.decisions },
+        { delegates: chain.repos.delegates, knownDelegates: chain.repos.knownDelegates, decisions: chain.repos.decisions, alerts: chain.repos.alerts },
         tracked,
         listed,
         { now, firstObservation: false, sightedAt: now },

@@ -11,6 +11,9 @@ import { presentNotice } from '../../../../functions/notices/presentNotice';
 import { CALM, pipelineHarness } from '../../../support/collect/pipelineHarness';
 import { harnessCollectDeps } from '../../../support/collect/harnessCollectDeps';
 import { alertNoticeInput } from '../../../support/channels/noticeFixtures';
+import type { CollectDeps } from '../../../../functions/services/collect/collectDeps';
+import { recordDeskSummary } from '../../../../functions/services/desk/recordDeskSummary';
+import { latestUnknownKeyDecisionIn } from '../../../../functions/store/unknownKeyDecisionItem';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -26,7 +29,7 @@ describe('unknown keys revoked on sight (delegate watch)', () => {
   let requests: ProtectiveActionRequest[] = [];
   const answer: (request: ProtectiveActionRequest) => ProtectiveActionOutcome = (r) => ({
     kind: 'queued',
-    decisionId: `d-${requests.length}`,
+    decisionId: `unknown-decision-${requests.length}`,
     delegates: r.delegates,
   });
   const revoke: ProtectiveRevoker = async (request) => {
@@ -39,7 +42,15 @@ describe('unknown keys revoked on sight (delegate watch)', () => {
     await h.advance(10 * MINUTE); // past the daily accounts' curve slots: only their watch is due
   });
 
-  const deps = (chain: ChainClient = h.chain) => harnessCollectDeps(h, notified, revoke, chain);
+  const deps = (chain: ChainClient = h.chain): CollectDeps => ({
+    ...harnessCollectDeps(h, notified, revoke, chain),
+    recordDeskSummary: (account, now) => recordDeskSummary(h.repos, account, now),
+  });
+  /** The latest unknown-key decision kept for `address`: on its alert states, and on its desk summary. */
+  const keptDecision = async (address: string) => ({
+    alerts: latestUnknownKeyDecisionIn(await h.repos.alerts.listForAccount(address)),
+    summary: (await h.repos.deskSummaries.getMany([address])).get(address)?.unknownKeyDecision ?? null,
+  });
 
   /** `minutes` dispatch runs a minute apart, each watch job run at once (the watch cadence is 5 minutes). */
   async function watchFor(minutes: number, chain?: ChainClient): Promise<void> {
@@ -91,8 +102,12 @@ describe('unknown keys revoked on sight (delegate watch)', () => {
       webSession: false,
       repeatWithinDay: false,
       withinDay: 1,
-      action: { kind: 'requested', outcome: { kind: 'queued', decisionId: 'd-1', delegates: [intruder.delegate.address] } },
+      action: { kind: 'requested', outcome: { kind: 'queued', decisionId: 'unknown-decision-1', delegates: [intruder.delegate.address] } },
     });
+
+    // Kept for the desk's overview, and on the summary at once: a 1d account's next curve poll is hours away.
+    const first = { decisionId: 'unknown-decision-1', at: request!.now };
+    expect(await keptDecision(address)).toEqual({ alerts: first, summary: first });
 
     // Still listed at the next checks (the stand-in queues nothing): not asked again.
     await watchFor(10);
@@ -104,6 +119,8 @@ describe('unknown keys revoked on sight (delegate watch)', () => {
     expect(requests.map((r) => r.delegates)).toEqual([[intruder.delegate.address], [second.delegate.address]]);
     const repeat = mine(address).find((n) => n.delegate.address === second.delegate.address);
     expect(repeat?.protection).toMatchObject({ verdict: 'unknown', repeatWithinDay: true, withinDay: 2 });
+    const latest = { decisionId: 'unknown-decision-2', at: requests[1]!.now };
+    expect(await keptDecision(address)).toEqual({ alerts: latest, summary: latest });
 
     // A third one the same day is the third, not "the second" again.
     const third = await h.control.addDelegate(address, { name: 'a third' });

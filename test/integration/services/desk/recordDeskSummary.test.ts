@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { accountSettingsSchema } from '../../../../functions/domain/account';
 import { lookbackWindowMs } from '../../../../functions/domain/lookbackWindow';
 import { newTrackedAccount } from '../../../../functions/domain/trackedAccount';
+import { UNKNOWN_KEY_READ_HORIZON_MS } from '../../../../functions/domain/recentUnknownKeyDecision';
 import { DEFAULT_COLLECT_SETTINGS } from '../../../../functions/services/collect/collectSettings';
 import { drawdownPoll } from '../../../support/collect/drawdownPoll';
 import { recordDeskSummary } from '../../../../functions/services/desk/recordDeskSummary';
 import { createRepositories } from '../../../../functions/store/repositories';
 import { tableName } from '../../../../functions/store/tableDefinitions';
+import { recordLatestUnknownKeyDecision } from '../../../../functions/store/unknownKeyDecisionItem';
 import { meterCapacity } from '../../../support/store/capacityMeter';
 import { testTables } from '../../../support/testTables';
 
@@ -25,7 +27,7 @@ describe('the desk summary collect writes after a poll (DynamoDB Local)', () => 
     return { repos, settings, from: NOW - lookbackWindowMs('1m', DEFAULT_COLLECT_SETTINGS.lookbackMs) };
   };
 
-  it("costs one write unit for a 1m account with a whole drawdown window (its sparkline's values rounded to 1e-6)", async () => {
+  it("costs one write unit for a 1m account with a whole drawdown window (its sparkline's values rounded to 1e-6), an unknown-key decision kept or not", async () => {
     const { repos, settings, from } = await trackedMinuteAccount('0x00000000000000000000000000000000000005a1');
     // A strong run-up with noise: index values far from zero, each with many digits before rounding.
     let equity = 40_000;
@@ -46,7 +48,14 @@ describe('the desk summary collect writes after a poll (DynamoDB Local)', () => 
     await recordDeskSummary(repos, account, NOW);
     expect(meter.take(alerts).write).toBe(1);
 
+    // With an unknown-key decision still shown on the overview, its id and time on the summary: still one write unit.
+    await recordLatestUnknownKeyDecision(repos.alerts, settings.address, { decisionId: 'f'.repeat(32), at: NOW - 3_600_000 });
+    meter.take(alerts);
+    await recordDeskSummary(repos, account, NOW);
+    expect(meter.take(alerts).write).toBe(1);
+
     const summary = (await repos.deskSummaries.getMany([settings.address])).get(settings.address)!;
+    expect(summary.unknownKeyDecision).toEqual({ decisionId: 'f'.repeat(32), at: NOW - 3_600_000 });
     expect(summary.spark.length).toBeGreaterThan(80);
     expect(Math.max(...summary.spark)).toBeGreaterThan(1);
     for (const value of summary.spark) expect(Math.round(value * 1e6) / 1e6).toBe(value);
@@ -74,5 +83,22 @@ describe('the desk summary collect writes after a poll (DynamoDB Local)', () => 
     expect(await sparkEnd()).toBeGreaterThan(0.3); // measured from the store: no rollup stored yet
     await (await drawdownPoll(repos, account, NOW)).commit();
     expect(await sparkEnd()).toBeGreaterThan(0.3); // from the rollup collect stored
+  });
+  it('keeps the latest unknown-key decision on the summary while the overview may show it, and leaves it out after', async () => {
+    const { repos, settings } = await trackedMinuteAccount('0x00000000000000000000000000000000000005a3');
+    const account = (await repos.accounts.get(settings.address))!;
+    const kept = async (now: number) => {
+      await recordDeskSummary(repos, account, now);
+      return (await repos.deskSummaries.getMany([settings.address])).get(settings.address)!.unknownKeyDecision ?? null;
+    };
+    expect(await kept(NOW)).toBeNull();
+    const latest = { decisionId: 'e'.repeat(32), at: NOW };
+    await recordLatestUnknownKeyDecision(repos.alerts, settings.address, latest);
+    expect(await kept(NOW)).toEqual(latest);
+    expect(await kept(NOW + UNKNOWN_KEY_READ_HORIZON_MS - 1)).toEqual(latest);
+    expect(await kept(NOW + UNKNOWN_KEY_READ_HORIZON_MS)).toBeNull();
+    // An older decision recorded late (a redelivered check) does not replace it.
+    await recordLatestUnknownKeyDecision(repos.alerts, settings.address, { decisionId: 'd'.repeat(32), at: NOW - 60_000 });
+    expect(await kept(NOW)).toEqual(latest);
   });
 });

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProtectiveActionRequest, ProtectiveRevoker } from '../../../../functions/domain/protectiveAction';
 import { killSwitchStateText } from '../../../../functions/domain/killSwitchStateText';
-import { refusedUnit } from '../../../../functions/domain/decisionUnit';
+import { finishedUnit, refusedUnit } from '../../../../functions/domain/decisionUnit';
+import { unknownKeyDecisionText } from '../../../../functions/domain/unknownKeyDecisionText';
+import { recordDeskSummary } from '../../../../functions/services/desk/recordDeskSummary';
+import { tableName } from '../../../../functions/store/tableDefinitions';
+import { recordLatestUnknownKeyDecision } from '../../../../functions/store/unknownKeyDecisionItem';
+import { meterCapacity } from '../../../support/store/capacityMeter';
 import { createDecisionWorkerHandler } from '../../../../functions/handlers/decision-worker';
 import { createSignRevocationHandler } from '../../../../functions/handlers/sign-revocation';
 import type { DecisionJob } from '../../../../functions/messages/decisionJob';
@@ -12,7 +17,16 @@ import { signerCallOf } from '../../../../functions/web/signerCallOf';
 import { InProcessRevocationSigner } from '../../../../local/inProcessRevocationSigner';
 import { InProcessQueue } from '../../../../local/queue/inProcessQueue';
 import { changedCursor, deskClient, expectCursorsRefused, hiddenFields, signIn, startDeskWorld, type DeskWorld } from '../../../support/desk/deskWorld';
-import { formOf, getPage, revocationWorld, submitForm, titleOf, worldProtection, type TrackedSimAccount } from '../../../support/revocation/revocationWorld';
+import {
+  formOf,
+  getPage,
+  HOUR,
+  revocationWorld,
+  submitForm,
+  titleOf,
+  worldProtection,
+  type TrackedSimAccount,
+} from '../../../support/revocation/revocationWorld';
 import { unescapeHtml } from '../../../support/htmlText';
 
 const chain = revocationWorld();
@@ -207,6 +221,102 @@ describe("the kill switch's badge on the overview and the account page: a firing
       expect(page.status).toBe(200);
       expect(pageProtection(page.body), name).toEqual(expected[name]);
     }
+  });
+});
+
+/** The overview row of `label`'s unknown-key line: its link, badge class and words; `null` when the row has none. */
+function overviewUnknownKey(body: string, label: string): { href: string; badge: string; text: string } | null {
+  const row = body.split('<tr>').find((r) => r.includes(`>${label} (0x`));
+  const match = row === undefined ? null : /<a href="([^"]+)"><span class="badge wide ([\w-]+)">(Unknown key [^<]*)</.exec(row);
+  return match ? { href: unescapeHtml(match[1]!), badge: match[2]!, text: unescapeHtml(match[3]!) } : null;
+}
+
+describe('an unknown key revoked automatically, on the overview: while it is revoked, and a day (not revoked: three) after', () => {
+  it("shows each account's latest unknown-key decision in status's words, linked to its decisions; reads no decision for an account without a recent one", async () => {
+    const tag = Math.random().toString(36).slice(2, 7);
+    const now = Date.now();
+    const tokens = tableName(chain.tables.prefix, 'tokens');
+    const meter = meterCapacity();
+    /** An account with one key its owner did not expect, and (unless `at` is null) an unknown-key decision about it made at `at`, kept as collect keeps it. */
+    const decided = async (name: string, at: number | null) => {
+      const account = await chain.trackAccount({ label: `uk-${tag}-${name}`, delegates: ['stranger'] });
+      await chain.repos.accounts.updateSettings(account.address, { revokeUnknown: 'api-keys' });
+      const key = account.delegates[0]!.address;
+      const decisionId = `unknown-${tag}-${name}-0000000000`;
+      if (at !== null) {
+        const decision = {
+          decisionId,
+          account: account.address,
+          rule: 'unknown-delegate' as const,
+          reason: 'unknown delegate',
+          delegates: [key],
+          createdAt: at,
+          dryRun: false,
+        };
+        expect((await chain.repos.decisions.put({ ...decision, evidence: { delegate: key, judgedAgain: false } })).kind).toBe('written');
+        await chain.repos.knownDelegates.recordKeys(account.address, { unknown: [{ key, at, decisionId }], at });
+        await recordLatestUnknownKeyDecision(chain.repos.alerts, account.address, { decisionId, at });
+      }
+      return { account, key, decisionId };
+    };
+    const revoking = await decided('revoking', now - 60_000);
+    const revoked = await decided('revoked', now - 2 * HOUR);
+    const refused = await decided('refused', now - 30 * HOUR);
+    const stale = await decided('stale', now - 80 * HOUR);
+    const quiet = await decided('quiet', null);
+    const nonce = { kind: 'revoked' as const, sent: true as const, nonce: 7, transactionSignature: '0xab' };
+    expect((await chain.repos.decisions.finishUnit(revoked.decisionId, revoked.key, finishedUnit(nonce, now, 'stranger', null))).kind).toBe('finished');
+    expect(
+      (await chain.repos.decisions.finishUnit(refused.decisionId, refused.key, refusedUnit({ code: 'breaker-open', text: 'the breaker was open' }, null))).kind,
+    ).toBe('finished');
+    expect((await chain.repos.decisions.finishUnit(stale.decisionId, stale.key, finishedUnit(nonce, now, 'stranger', null))).kind).toBe('finished');
+    // The revoked one's row from its desk summary (what collect stores after a poll), the others measured from the store.
+    await recordDeskSummary(chain.repos, (await chain.repos.accounts.get(revoked.account.address))!, now);
+    expect((await chain.repos.deskSummaries.getMany([revoked.account.address])).get(revoked.account.address)?.unknownKeyDecision).toEqual({
+      decisionId: revoked.decisionId,
+      at: now - 2 * HOUR,
+    });
+
+    const client = deskClient(desk);
+    await signIn(desk, client, OPS);
+    const overview = await client.get(`/desk?q=uk-${tag}-`);
+    expect(overview.status).toBe(200);
+    const status = async (d: Awaited<ReturnType<typeof decided>>) => {
+      const shown = await protectionStatus(chain.repos, (await chain.repos.accounts.get(d.account.address))!);
+      return `Unknown key ${unknownKeyDecisionText(shown.unknownKeys.find((u) => u.decisionId === d.decisionId)!)}`;
+    };
+    const decisions = (d: Awaited<ReturnType<typeof decided>>) => `${desk.server.url}/desk/accounts/${d.account.address}#h-decisions`;
+    expect(overviewUnknownKey(overview.body, `uk-${tag}-revoking`)).toEqual({
+      href: decisions(revoking),
+      badge: 'b-warn',
+      text: `Unknown key ${revoking.key}: being revoked (decision ${revoking.decisionId})`,
+    });
+    expect(overviewUnknownKey(overview.body, `uk-${tag}-revoked`)).toEqual({ href: decisions(revoked), badge: 'b-ok', text: await status(revoked) });
+    expect(overviewUnknownKey(overview.body, `uk-${tag}-revoked`)?.text).toContain(': revoked (');
+    // Refused 30 hours ago: past a revocation's day, still shown, in the words `status` uses.
+    expect(overviewUnknownKey(overview.body, `uk-${tag}-refused`)).toEqual({ href: decisions(refused), badge: 'b-bad', text: await status(refused) });
+    expect(overviewUnknownKey(overview.body, `uk-${tag}-refused`)?.text).toContain(': NOT revoked, refused at ');
+    for (const name of ['stale', 'quiet']) {
+      expect(overview.body, name).toContain(`>uk-${tag}-${name} (0x`);
+      expect(overviewUnknownKey(overview.body, `uk-${tag}-${name}`), name).toBeNull();
+    }
+    // The link leads to the account page's automatic decisions, which list the same decision.
+    const page = await client.get(decisions(refused));
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<h2 id="h-decisions">');
+    expect(page.body).toContain(`<code>${refused.key}</code>: refused, the breaker was open`);
+
+    // Cost: a recipient's overview reads no decision for an account without a recent one, and the decision and its unit for one with.
+    const tokenReads = async (d: Awaited<ReturnType<typeof decided>>) => {
+      const viewer = deskClient(desk);
+      await signIn(desk, viewer, d.account.emails[0]!);
+      meter.take(tokens);
+      expect((await viewer.get('/desk')).status).toBe(200);
+      return meter.take(tokens).read;
+    };
+    expect(await tokenReads(quiet)).toBe(0);
+    expect(await tokenReads(stale)).toBe(0);
+    expect(await tokenReads(revoked)).toBeGreaterThan(0);
   });
 });
 
