@@ -6,6 +6,7 @@ import type { TrackedAccount } from '../../domain/account';
 import type { Repositories } from '../../store/repositories';
 import { auditTrail } from '../../store/auditTrail';
 import { DRAWDOWN_ROLLUP_RULE } from '../../store/drawdownRollupItem';
+import { UNKNOWN_KEY_DECISION_RULE } from '../../store/unknownKeyDecisionItem';
 import { withoutUrls } from '../../shared/withoutUrls';
 import { SUMMARY_SAMPLING } from '../collect/collectSettings';
 import { currentDrawdown, STATUS_LOOKBACK_MS, type CurrentDrawdown } from './currentDrawdown';
@@ -110,8 +111,9 @@ export async function accountStatus(
     summary: snapshot ? pick(snapshot.summary) : null,
     summarySampling: SUMMARY_SAMPLING,
     summaryDelta: snapshot?.delta ?? null,
-    // The drawdown rollup is collection's bookkeeping, not an alert state.
-    alerts: alerts.filter((a) => a.rule !== DRAWDOWN_ROLLUP_RULE).map((a) => ({ rule: a.rule, state: a.state })),
+    // The drawdown rollup and the desk's pointer to the latest unknown-key decision are bookkeeping, not
+    // alert states (the decision itself is listed with the automatic decisions).
+    alerts: alerts.filter((a) => a.rule !== DRAWDOWN_ROLLUP_RULE && a.rule !== UNKNOWN_KEY_DECISION_RULE).map((a) => ({ rule: a.rule, state: a.state })),
     delegates: delegates.map((d) => ({
       address: d.delegate,
       name: d.name,

@@ -55,6 +55,12 @@ describe('sentinel collect revokes an unknown key', () => {
       actor: expect.stringMatching(/^decision:/),
     });
     expect(audit.some((r) => r.delegate === web.address)).toBe(false);
+    // The desk's pointer to the latest unknown-key decision is kept among the alert states; status lists the
+    // decision with the automatic ones, never that bookkeeping as an alert state.
+    const status = await cli('status', address, '--json');
+    expect(status.code, status.stderr).toBe(0);
+    expect((JSON.parse(status.stdout) as { alerts: { rule: string }[] }).alerts.map((a) => a.rule)).not.toContain('unknown-key-decision');
+    expect((await cli('status', address)).stdout).not.toContain('unknown-key-decision');
   }, 120_000);
 
   it('with protection off: the cycle revokes nothing', async () => {
