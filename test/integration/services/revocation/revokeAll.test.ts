@@ -111,19 +111,7 @@ describe('revoke all, one click, against the simulator', () => {
     const account = sorted(await world.trackAccount({ label: 'revoke-all-partial', delegates: ['bot-a', 'bot-b', 'bot-c'] }));
     const [a, b, c] = account.delegates;
     const link = world.revokeAllLink(account.address);
-    const batchToken = [...(await batchTokens(link))][0]!;
-    const failing = revokeAllUnitId(batchToken, b!.address);
-    world.beforeTokenCheck = async (tokenId) => {
-      if (tokenId === failing) await world.control.setFaults({ routes: { 'account-nonce': { error500: 1 } } });
-      else await world.control.resetFaults();
-    };
-    try {
-      await submitForm(...(Object.values(formOf(await getPage(link))) as [string, Record<string, string>]));
-      await world.revokeAll.drain();
-    } finally {
-      world.beforeTokenCheck = null;
-      await world.control.resetFaults();
-    }
+    const batchToken = await submitWithOneFailing(link, b!.address);
     expect(await chainState(account.address)).toEqual({ nonce: 2, delegates: [b!.address] });
     const partial = await getPage(link);
     expect(titleOf(partial)).toBe('Some API keys were not revoked');
@@ -149,20 +137,8 @@ describe('revoke all, one click, against the simulator', () => {
     await world.addChatChannel('used-room', account.address);
     const link = world.links.build({ purpose: 'revoke-all', account: account.address, channel: 'used-room' }, Date.now());
     const unused = formOf(await getPage(world.links.build({ purpose: 'revoke-all', account: account.address, channel: 'used-room' }, Date.now())));
-    const batchToken = [...(await batchTokens(link))][0]!;
     // b sends nothing (the chain cannot be reached): a unit the page would offer again while the link stood.
-    const failing = revokeAllUnitId(batchToken, b!.address);
-    world.beforeTokenCheck = async (tokenId) => {
-      if (tokenId === failing) await world.control.setFaults({ routes: { 'account-nonce': { error500: 1 } } });
-      else await world.control.resetFaults();
-    };
-    try {
-      await submitForm(...(Object.values(formOf(await getPage(link))) as [string, Record<string, string>]));
-      await world.revokeAll.drain();
-    } finally {
-      world.beforeTokenCheck = null;
-      await world.control.resetFaults();
-    }
+    const batchToken = await submitWithOneFailing(link, b!.address);
     const results = [`${a!.name} ${a!.address} revoked (nonce 1)`, `${b!.name} ${b!.address} not sent: the chain could not be reached`];
     const retry = formOf(await getPage(link));
     expect(retry.fields['keys']).toBe(b!.address);
@@ -258,6 +234,27 @@ describe('revoke all, one click, against the simulator', () => {
 /** The account with its delegates in the order the page lists them (by address). */
 function sorted<A extends { delegates: { address: string }[] }>(account: A): A {
   return { ...account, delegates: [...account.delegates].sort((x, y) => (x.address < y.address ? -1 : 1)) };
+}
+
+/**
+ * Submits the revoke-all page of `link` and drains its jobs while the chain cannot be reached for
+ * `failing`'s unit alone (a 500 on its nonce read), so that key sends nothing; returns the batch's token id.
+ */
+async function submitWithOneFailing(link: string, failing: string): Promise<string> {
+  const batchToken = [...(await batchTokens(link))][0]!;
+  const unit = revokeAllUnitId(batchToken, failing);
+  world.beforeTokenCheck = async (tokenId) => {
+    if (tokenId === unit) await world.control.setFaults({ routes: { 'account-nonce': { error500: 1 } } });
+    else await world.control.resetFaults();
+  };
+  try {
+    await submitForm(...(Object.values(formOf(await getPage(link))) as [string, Record<string, string>]));
+    await world.revokeAll.drain();
+  } finally {
+    world.beforeTokenCheck = null;
+    await world.control.resetFaults();
+  }
+  return batchToken;
 }
 
 /** The token id a revoke-all link carries (read back through the link codec the world uses). */
