@@ -44,10 +44,9 @@ export async function deskOverview(deps: DeskScopeDeps & { readonly stores: Desk
 async function withFiringProgress(stores: Pick<DeskStores, 'decisions'>, row: OverviewRow): Promise<OverviewRow> {
   const state = row.killSwitch.state;
   if (row.killSwitch.levelPct === null || state?.status !== 'revoking') return row;
-  const decision = await stores.decisions.get(state.decisionId);
-  if (decision === null) return row;
-  const settlement = decisionSettlement(decision, await stores.decisions.units(decision));
-  return { ...row, killSwitch: { ...row.killSwitch, progress: killSwitchProgress(settlement) } };
+  const read = await decisionWithUnits(stores, state.decisionId);
+  if (read === null) return row;
+  return { ...row, killSwitch: { ...row.killSwitch, progress: killSwitchProgress(decisionSettlement(read.decision, read.units)) } };
 }
 
 /**
@@ -59,7 +58,13 @@ async function withFiringProgress(stores: Pick<DeskStores, 'decisions'>, row: Ov
 async function withUnknownKeyDecision(stores: Pick<DeskStores, 'decisions'>, row: OverviewRow, now: number): Promise<OverviewRow> {
   const latest = row.unknownKey.latest;
   if (!unknownKeyDecisionWorthReading(latest, now)) return row;
-  const decision = await stores.decisions.get(latest.decisionId);
-  if (decision === null) return row;
-  return { ...row, unknownKey: { latest, recent: recentUnknownKeyDecision(decision, await stores.decisions.units(decision), now) } };
+  const read = await decisionWithUnits(stores, latest.decisionId);
+  if (read === null) return row;
+  return { ...row, unknownKey: { latest, recent: recentUnknownKeyDecision(read.decision, read.units, now) } };
+}
+
+/** A decision by id and its units (two reads by key); `null` when no such decision is stored. */
+async function decisionWithUnits(stores: Pick<DeskStores, 'decisions'>, decisionId: string) {
+  const decision = await stores.decisions.get(decisionId);
+  return decision === null ? null : { decision, units: await stores.decisions.units(decision) };
 }
