@@ -14,7 +14,9 @@ import { defineConfig } from 'vitest/config';
  *   loaded once, and a stage synthesized once per worker for the files that ask for the same context);
  *   each in-process synth takes its bundles from the test bundle cache
  *   (`test/support/infra/bundleCache.ts`) when they were built before from the same sources;
- * - `e2e`: headless Chromium and `npm start`.
+ * - `e2e`: headless Chromium and `npm start`; one module graph per worker too (`isolate: false`: the tier
+ *   alone took 167 s instead of 219 s here, its imports 15 s of worker time instead of 42 s), so an e2e
+ *   test, like an integration test, restores what it changes.
  *
  * The tier is the test's first folder: `test/<tier>/<source path>`, where the source path mirrors
  * `functions/` (its `functions/` prefix dropped), `cli/`, `local/`, `bench/`; the `infra` tier
@@ -64,7 +66,7 @@ export default defineConfig({
         extends: true,
         test: { name: 'infra', include: [...INFRA_TESTS], globalSetup: [SYNTH_DIR], testTimeout: 30_000, hookTimeout: 60_000, isolate: false },
       },
-      { extends: true, test: { name: 'e2e', include: [...E2E_TESTS], globalSetup: SERVICES, testTimeout: 30_000, hookTimeout: 60_000 } },
+      { extends: true, test: { name: 'e2e', include: [...E2E_TESTS], globalSetup: SERVICES, testTimeout: 30_000, hookTimeout: 60_000, isolate: false } },
     ],
   },
 });

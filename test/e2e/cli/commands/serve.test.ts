@@ -54,6 +54,7 @@ describe('sentinel serve stopped during a send and started again', () => {
   afterAll(async () => {
     for (const child of children) if (child.pid && isProcessAlive(child.pid)) child.kill('SIGKILL');
     await sim?.close();
+    delete process.env[SLACK_VAR];
   });
 
   it('each alert arrives once by email and once in Slack: the send under way finished, the one queued behind it ran after the restart', async () => {
