@@ -110,7 +110,7 @@ async function showConfirmation(deps: RevocationPageDeps, token: string | undefi
   const withdrawn = await withdrawnChannelLink(deps.channels, link.claims);
   if (withdrawn) return withdrawnOrUsed(deps, link.claims.tokenId, withdrawn);
   const found = await subjectOf(deps, link.claims);
-  if (!found) return { kind: 'not-tracked' };
+  if (!found) return untrackedOrUsed(deps, link.claims.tokenId);
   const { emails: _emails, ...subject } = found;
   // A used link says so at once, with what happened, from its token alone.
   const used = await deps.tokens.get(link.claims.tokenId, 'revoke');
@@ -138,7 +138,7 @@ async function confirm(deps: RevocationPageDeps, request: WebRequest): Promise<R
   const withdrawn = await withdrawnChannelLink(deps.channels, claims);
   if (withdrawn) return withdrawnOrUsed(deps, claims.tokenId, withdrawn);
   const found = await subjectOf(deps, claims);
-  if (!found) return { kind: 'not-tracked' };
+  if (!found) return untrackedOrUsed(deps, claims.tokenId);
   const { emails, ...subject } = found;
   if (!subject.account.hasSigner) return { kind: 'not-configured', subject, reason: NO_SIGNER };
 
@@ -202,6 +202,15 @@ async function confirm(deps: RevocationPageDeps, request: WebRequest): Promise<R
 async function withdrawnOrUsed(deps: RevocationPageDeps, tokenId: string, withdrawn: WithdrawnLinkView): Promise<RevocationPageView> {
   const used = await deps.tokens.get(tokenId, 'revoke');
   return used?.outcome ? { kind: 'link-used', consumedAt: used.consumedAt, outcome: used.outcome } : withdrawn;
+}
+
+/**
+ * A link of an account no longer tracked: once used, it still says when and with what result (not
+ * naming an account Portfolio Sentinel no longer knows); never used, it did nothing.
+ */
+async function untrackedOrUsed(deps: RevocationPageDeps, tokenId: string): Promise<RevocationPageView> {
+  const used = await deps.tokens.get(tokenId, 'revoke');
+  return used ? { kind: 'link-used', consumedAt: used.consumedAt, outcome: used.outcome } : { kind: 'not-tracked' };
 }
 
 /**

@@ -71,6 +71,8 @@ export type RevokeAllPageView =
       retry: { token: string; keys: string; csrf: string } | null;
       /** The link's channel withdrew it after it was used: the batch is shown as it stands and nothing is submitted again. */
       withdrawn: WithdrawnLinkView | null;
+      /** The account is no longer tracked: the batch is shown as it stands and nothing is submitted again. */
+      untracked: boolean;
     }
   | { kind: 'nothing-to-revoke'; account: RevokeAllAccount }
   | { kind: 'not-configured'; account: RevokeAllAccount }
@@ -115,7 +117,7 @@ async function show(deps: RevokeAllPageDeps, token: string | undefined): Promise
   // Withdrawn before it was used, the link does nothing; used, it still says what became of each key.
   if (withdrawn && batch === null) return withdrawn;
   const found = await accountOf(deps, claims.account);
-  if (!found) return { kind: 'not-tracked' };
+  if (!found) return batch ? untrackedResult(deps, token ?? '', claims, batch.units, withdrawn) : { kind: 'not-tracked' };
   if (!found.hasSigner) return { kind: 'not-configured', account: found.account };
   const listed = batch ? [] : await listedKeys(deps, found.account.address);
   if (batch) return resultView(deps, token ?? '', claims.tokenId, found.account, await knownKeys(deps, found.account.address), batch.units, withdrawn);
@@ -156,7 +158,10 @@ async function submit(deps: RevokeAllPageDeps, request: WebRequest): Promise<Rev
   const used = withdrawn ? await deps.batches.get(claims.tokenId) : null;
   if (withdrawn && used === null) return withdrawn;
   const found = await accountOf(deps, claims.account);
-  if (!found) return { kind: 'not-tracked' };
+  if (!found) {
+    const batch = used ?? (await deps.batches.get(claims.tokenId));
+    return batch ? untrackedResult(deps, token, claims, batch.units, withdrawn) : { kind: 'not-tracked' };
+  }
   if (!found.hasSigner) return { kind: 'not-configured', account: found.account };
   // A withdrawn link's batch is shown as it stands: nothing is marked or queued again.
   if (withdrawn && used) return resultView(deps, token, claims.tokenId, found.account, await knownKeys(deps, found.account.address), used.units, withdrawn);
@@ -195,6 +200,7 @@ function resultView(
   listed: readonly RevokeAllKey[],
   units: Readonly<Record<string, RevokeAllUnit>>,
   withdrawn: WithdrawnLinkView | null,
+  untracked = false,
 ): RevokeAllPageView {
   const byAddress = new Map(listed.map((k) => [k.address, k]));
   const rows = Object.keys(units)
@@ -203,7 +209,7 @@ function resultView(
       key: byAddress.get(address) ?? { address, name: null, expiryMs: null, isWebClient: false },
       unit: units[address],
     }));
-  const retryable = withdrawn ? [] : rows.filter((r) => r.unit === undefined || unitSubmittable(r.unit)).map((r) => r.key.address);
+  const retryable = withdrawn || untracked ? [] : rows.filter((r) => r.unit === undefined || unitSubmittable(r.unit)).map((r) => r.key.address);
   return {
     kind: 'result',
     account,
@@ -212,7 +218,23 @@ function resultView(
     selfUrl: deps.links.urlFor('revoke-all', token),
     retry: retryable.length === 0 ? null : { token, keys: retryable.join(','), csrf: csrfFor(deps, tokenId, retryable) },
     withdrawn,
+    untracked,
   };
+}
+
+/**
+ * A used link of an account no longer tracked: what became of each key, as it stands (not "nothing was
+ * changed"), in UTC and without the account's label, which went with it; nothing is submitted again.
+ */
+async function untrackedResult(
+  deps: RevokeAllPageDeps,
+  token: string,
+  claims: { readonly tokenId: string; readonly account: string },
+  units: Readonly<Record<string, RevokeAllUnit>>,
+  withdrawn: WithdrawnLinkView | null,
+): Promise<RevokeAllPageView> {
+  const account = { address: claims.account, label: null, timezone: 'UTC' };
+  return resultView(deps, token, claims.tokenId, account, await knownKeys(deps, claims.account), units, withdrawn, true);
 }
 
 /** What the anti-CSRF value binds: the link and the exact keys of the form, in order. */

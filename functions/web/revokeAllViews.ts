@@ -59,7 +59,7 @@ ${confirmForm({
     case 'result': {
       const failed = view.rows.filter((r) => r.unit?.state !== 'queued' && !succeeded(r.unit));
       const advice = revokeAllAdvice(
-        view.rows.map((r) => revokeAllNextStep(r.unit, view.withdrawn === null)),
+        view.rows.map((r) => revokeAllNextStep(r.unit, view.withdrawn === null && !view.untracked)),
         'page',
         view.account.address,
       );
@@ -72,7 +72,7 @@ ${confirmForm({
 <p>${accountName(view.account)} (<code>${view.account.address}</code>)${view.pending ? html`: this page reloads every ${RESULT_REFRESH_SECONDS} seconds until every removal has finished.` : '.'}</p>
 <table><thead><tr><th>Name</th><th>Key</th><th>Result</th></tr></thead><tbody>
 ${view.rows.map((r) => html`<tr><td>${keyName(r.key)}</td><td><code>${r.key.address}</code></td><td>${unitText(r.unit)}</td></tr>\n`)}</tbody></table>
-${view.withdrawn ? html`<p>${withdrawnLinkReason(view.withdrawn)} This link sends nothing more; it shows what became of each key.</p>\n` : ''}${advice.map((a) => html`<p>${a}</p>\n`)}${
+${view.withdrawn ? html`<p>${withdrawnLinkReason(view.withdrawn)} This link sends nothing more; it shows what became of each key.</p>\n` : ''}${view.untracked ? html`<p>Portfolio Sentinel no longer tracks this account. This link sends nothing more; it shows what became of each key.</p>\n` : ''}${advice.map((a) => html`<p>${a}</p>\n`)}${
           view.retry
             ? confirmForm({
                 action: formAction,

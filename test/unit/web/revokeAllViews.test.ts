@@ -22,7 +22,7 @@ function textOf(page: string): string {
 describe('the revoke-all result page', () => {
   it('offers again only the keys that sent nothing for a passing reason, and says a refused key needs a new link', () => {
     const page = renderRevokeAllView(
-      { kind: 'result', account: ACCOUNT, rows, pending: false, selfUrl: ACTION, retry: { token: 't', keys: UNSENT, csrf: 'c' }, withdrawn: null },
+      { kind: 'result', account: ACCOUNT, rows, pending: false, selfUrl: ACTION, retry: { token: 't', keys: UNSENT, csrf: 'c' }, withdrawn: null, untracked: false },
       ACTION,
     );
     const text = textOf(page.html);
@@ -32,5 +32,17 @@ describe('the revoke-all result page', () => {
     expect(text).toContain('the Revoke all button of the account on the desk page');
     expect(text).toContain(`sentinel link revoke ${ACCOUNT.address} <delegate>`);
     expect(page.html).toContain(`<input type="hidden" name="keys" value="${UNSENT}">`);
+  });
+
+  it('of an account no longer tracked: says so, offers nothing again, and sends every key left to a new link', () => {
+    const page = renderRevokeAllView(
+      { kind: 'result', account: { ...ACCOUNT, label: null }, rows, pending: false, selfUrl: ACTION, retry: null, withdrawn: null, untracked: true },
+      ACTION,
+    );
+    const text = textOf(page.html);
+    expect(text).toContain('Portfolio Sentinel no longer tracks this account. This link sends nothing more');
+    expect(text).not.toContain('can be tried again with the button below');
+    expect(text).toContain('2 keys cannot be tried again from this link');
+    expect(page.html).not.toMatch(/<form/);
   });
 });

@@ -131,6 +131,34 @@ describe('revoke all, one click, against the simulator', () => {
     expect(rowsOf(await getPage(link))).toContain(`${b!.name} ${b!.address} revoked (nonce 3)`);
   });
 
+  it('a used link of an account no longer tracked shows each key as it stands on GET and POST and queues nothing; one never used reads not tracked', async () => {
+    const account = sorted(await world.trackAccount({ label: 'revoke-all-untracked', delegates: ['bot-a', 'bot-b'] }));
+    const [a, b] = account.delegates;
+    const link = world.revokeAllLink(account.address);
+    await submitWithOneFailing(link, b!.address);
+    const retry = formOf(await getPage(link));
+    expect(retry.fields['keys']).toBe(b!.address);
+    const unused = await world.trackAccount({ label: 'revoke-all-untracked-unused', delegates: ['bot'] });
+    const unusedLink = world.revokeAllLink(unused.address);
+    expect((await world.repos.accounts.remove(account.address)).kind).toBe('removed');
+    expect((await world.repos.accounts.remove(unused.address)).kind).toBe('removed');
+
+    for (const page of [await getPage(link), await submitForm(retry.action, retry.fields)]) {
+      expect(titleOf(page)).toBe('Some API keys were not revoked');
+      expect(rowsOf(page)).toEqual([`${a!.name} ${a!.address} revoked (nonce 1)`, `${b!.name} ${b!.address} not sent: the chain could not be reached`]);
+      expect(page.html).toContain('Portfolio Sentinel no longer tracks this account. This link sends nothing more');
+      expect(page.html).not.toContain('Nothing was changed');
+      expect(page.html).not.toMatch(/<form/);
+    }
+    await world.revokeAll.drain();
+    expect(await chainState(account.address)).toEqual({ nonce: 1, delegates: [b!.address] });
+
+    const never = await getPage(unusedLink);
+    expect(never.status).toBe(404);
+    expect(titleOf(never)).toBe('Account not tracked');
+    expect(never.html).toContain('Nothing was changed');
+  });
+
   it("a chat's link used, then withdrawn by its channel (revoke-links, remove, a new channel of its name): GET and POST show each key's result and queue nothing; one never used still reads withdrawn", async () => {
     const account = sorted(await world.trackAccount({ label: 'revoke-all-used-withdrawn', delegates: ['bot-a', 'bot-b'] }));
     const [a, b] = account.delegates;

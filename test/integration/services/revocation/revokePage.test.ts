@@ -104,6 +104,30 @@ describe('revoke page over HTTP, against the simulator', () => {
     expect(again.html).toContain(audit[0]?.txSignature ?? 'missing');
   });
 
+  it('a used link whose account is no longer tracked still says what it did; an unused one says the account is not tracked', async () => {
+    const { account, form } = await botWithForm('untracked-later');
+    expect(titleOf(await submitForm(form.action, form.fields))).toBe('API key revoked');
+    const unused = await world.trackAccount({ label: 'untracked-unused', delegates: ['bot'] });
+    const unusedLink = world.revokeLink(unused.address, unused.delegates[0]!.address);
+    expect((await world.repos.accounts.remove(account.address)).kind).toBe('removed');
+    expect((await world.repos.accounts.remove(unused.address)).kind).toBe('removed');
+
+    // Its GET and a replayed POST: what the link did, not "Nothing was changed".
+    const usedLink = `${form.action}?token=${encodeURIComponent(form.fields['token'] ?? '')}`;
+    for (const page of [await getPage(usedLink), await submitForm(form.action, form.fields)]) {
+      expect(page.status).toBe(409);
+      expect(titleOf(page)).toBe('This link was used: the API key was revoked');
+      expect(page.html).toContain('Revoked: the chain accepted the transaction');
+      expect(page.html).not.toContain('Nothing was changed');
+      expect(page.html).not.toMatch(/<form/);
+    }
+    const never = await getPage(unusedLink);
+    expect(never.status).toBe(404);
+    expect(titleOf(never)).toBe('Account not tracked');
+    expect(never.html).toContain('Nothing was changed');
+    expect(never.html).not.toMatch(/<form/);
+  });
+
   it('does not promise a confirmation email when every recipient is suppressed', async () => {
     const account = await world.trackAccount({ label: 'unsubscribed', delegates: ['bot'] });
     for (const email of account.emails) await world.repos.suppressions.suppress(email, 'unsubscribe');
