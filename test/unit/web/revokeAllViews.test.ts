@@ -22,7 +22,16 @@ function textOf(page: string): string {
 describe('the revoke-all result page', () => {
   it('offers again only the keys that sent nothing for a passing reason, and says a refused key needs a new link', () => {
     const page = renderRevokeAllView(
-      { kind: 'result', account: ACCOUNT, rows, pending: false, selfUrl: ACTION, retry: { token: 't', keys: UNSENT, csrf: 'c' }, withdrawn: null, untracked: false },
+      {
+        kind: 'result',
+        account: ACCOUNT,
+        rows,
+        pending: false,
+        selfUrl: ACTION,
+        retry: { token: 't', keys: UNSENT, csrf: 'c' },
+        withdrawn: null,
+        untracked: false,
+      },
       ACTION,
     );
     const text = textOf(page.html);
