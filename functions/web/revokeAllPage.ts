@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { addressSchema } from '../domain/address';
-import { batchPending, unitSubmittable, type RevokeAllUnit } from '../domain/revokeAllUnit';
+import { batchPending, type RevokeAllUnit } from '../domain/revokeAllUnit';
+import { batchLinkClosed, revokeAllNextStep, type RevokeAllNextStep } from '../domain/revokeAllNextStep';
 import type { LinkReader } from '../links/linkReader';
 import { revokeAllJobSchema, type RevokeAllJob } from '../messages/revokeAllJob';
 import type { MessageQueue } from '../queue/messageQueue';
@@ -54,6 +55,8 @@ export interface RevokeAllAccount {
 export interface RevokeAllRow {
   readonly key: RevokeAllKey;
   readonly unit: RevokeAllUnit | undefined;
+  /** What the key calls for now (`revokeAllNextStep`; `null`: removed or still queued): the retry form and the advice both read it. */
+  readonly next: RevokeAllNextStep | null;
 }
 
 /** Every page of `/revoke-all` (rendered by `revokeAllViews.ts`). */
@@ -203,13 +206,16 @@ function resultView(
   untracked = false,
 ): RevokeAllPageView {
   const byAddress = new Map(listed.map((k) => [k.address, k]));
+  // Whether this link can still submit: not withdrawn, the account still tracked, no unit refused for the link itself.
+  const linkWorks = withdrawn === null && !untracked && !batchLinkClosed(units);
   const rows = Object.keys(units)
     .sort()
     .map((address) => ({
       key: byAddress.get(address) ?? { address, name: null, expiryMs: null, isWebClient: false },
       unit: units[address],
+      next: revokeAllNextStep(units[address], linkWorks),
     }));
-  const retryable = withdrawn || untracked ? [] : rows.filter((r) => r.unit === undefined || unitSubmittable(r.unit)).map((r) => r.key.address);
+  const retryable = rows.filter((r) => r.next === 'retry-on-page').map((r) => r.key.address);
   return {
     kind: 'result',
     account,

@@ -3,7 +3,6 @@ import { unitText } from '../domain/revokeAllUnitText';
 import { accountName, formatCountdown, formatTime } from '../mail/render/format';
 import { html, type SafeHtml } from './html';
 import { CONFIRMATION_WORDING, expiredRevocationLinkPage, withdrawnLinkPage, withdrawnLinkReason } from './commonPages';
-import { revokeAllNextStep } from '../domain/revokeAllNextStep';
 import { revokeAllAdvice } from '../domain/revokeAllAdvice';
 import { confirmForm } from './confirmForm';
 import { simplePage, type PageContent } from './pageLayout';
@@ -59,7 +58,7 @@ ${confirmForm({
     case 'result': {
       const failed = view.rows.filter((r) => r.unit?.state !== 'queued' && !succeeded(r.unit));
       const advice = revokeAllAdvice(
-        view.rows.map((r) => revokeAllNextStep(r.unit, view.withdrawn === null && !view.untracked)),
+        view.rows.map((r) => r.next),
         'page',
         view.account.address,
       );

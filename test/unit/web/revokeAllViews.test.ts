@@ -10,8 +10,16 @@ const key = (address: string, name: string) => ({ address, name, expiryMs: null,
 const REFUSED = '0x1111111111111111111111111111111111111111';
 const UNSENT = '0x2222222222222222222222222222222222222222';
 const rows: RevokeAllRow[] = [
-  { key: key(REFUSED, 'stale-bot'), unit: { state: 'done', attempt: 1, at: AT, outcome: { kind: 'not-authorized', sent: false, refusal: 'link-stale' } } },
-  { key: key(UNSENT, 'busy-bot'), unit: { state: 'done', attempt: 1, at: AT, outcome: { kind: 'chain-unreachable', sent: false, message: 'timeout' } } },
+  {
+    key: key(REFUSED, 'stale-bot'),
+    unit: { state: 'done', attempt: 1, at: AT, outcome: { kind: 'not-authorized', sent: false, refusal: 'link-stale' } },
+    next: 'new-link',
+  },
+  {
+    key: key(UNSENT, 'busy-bot'),
+    unit: { state: 'done', attempt: 1, at: AT, outcome: { kind: 'chain-unreachable', sent: false, message: 'timeout' } },
+    next: 'retry-on-page',
+  },
 ];
 
 /** The text of a page's body, tags dropped. */
@@ -45,7 +53,17 @@ describe('the revoke-all result page', () => {
 
   it('of an account no longer tracked: says so, offers nothing again, and sends every key left to a new link', () => {
     const page = renderRevokeAllView(
-      { kind: 'result', account: { ...ACCOUNT, label: null }, rows, pending: false, selfUrl: ACTION, retry: null, withdrawn: null, untracked: true },
+      {
+        kind: 'result',
+        account: { ...ACCOUNT, label: null },
+        // As the page builds them for an account no longer tracked: its link works no more.
+        rows: rows.map((r) => ({ ...r, next: 'new-link' as const })),
+        pending: false,
+        selfUrl: ACTION,
+        retry: null,
+        withdrawn: null,
+        untracked: true,
+      },
       ACTION,
     );
     const text = textOf(page.html);
