@@ -57,11 +57,18 @@ ${confirmForm({
       };
     case 'result': {
       const failed = view.rows.filter((r) => r.unit?.state !== 'queued' && !succeeded(r.unit));
-      const advice = revokeAllAdvice(
-        view.rows.map((r) => r.next),
-        'page',
-        view.account.address,
-      );
+      // An account no longer tracked gets no new link: the desk, newer alerts and `sentinel link revoke` need it tracked.
+      const advice = view.untracked
+        ? failed.length === 0
+          ? []
+          : [
+              `Portfolio Sentinel makes no new link for an account it no longer tracks: check its delegates and revoke the keys left in the exchange's web client, or track it again (sentinel accounts add ${view.account.address}) for new links.`,
+            ]
+        : revokeAllAdvice(
+            view.rows.map((r) => r.next),
+            'page',
+            view.account.address,
+          );
       return {
         title: view.pending ? 'Revoking API keys…' : failed.length === 0 ? 'All API keys revoked' : 'Some API keys were not revoked',
         badge: view.pending ? 'In progress' : failed.length === 0 ? 'Done' : 'Partly done',

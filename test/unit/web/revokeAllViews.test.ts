@@ -51,7 +51,7 @@ describe('the revoke-all result page', () => {
     expect(page.html).toContain(`<input type="hidden" name="keys" value="${UNSENT}">`);
   });
 
-  it('of an account no longer tracked: says so, offers nothing again, and sends every key left to a new link', () => {
+  it("of an account no longer tracked: says so, offers nothing again, and sends the keys left to the exchange's web client, not to a new link", () => {
     const page = renderRevokeAllView(
       {
         kind: 'result',
@@ -69,7 +69,12 @@ describe('the revoke-all result page', () => {
     const text = textOf(page.html);
     expect(text).toContain('Portfolio Sentinel no longer tracks this account. This link sends nothing more');
     expect(text).not.toContain('can be tried again with the button below');
-    expect(text).toContain('2 keys cannot be tried again from this link');
+    expect(text).toContain(
+      `Portfolio Sentinel makes no new link for an account it no longer tracks: check its delegates and revoke the keys left in the exchange's web client, or track it again (sentinel accounts add ${ACCOUNT.address}) for new links.`,
+    );
+    // Not the ways to a new link, which need the account tracked.
+    expect(text).not.toContain('cannot be tried again from this link');
+    expect(text).not.toContain('desk page');
     expect(page.html).not.toMatch(/<form/);
   });
 });
