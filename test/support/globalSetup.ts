@@ -11,9 +11,16 @@ declare module 'vitest' {
   }
 }
 
+/** The run's local services: their endpoints, and how to stop them. */
+interface RunServices {
+  readonly dynamoEndpoint: string;
+  readonly sesEndpoint: string;
+  stop(): Promise<void>;
+}
+
 /** The services of a run and how many projects use them. */
 interface SharedServices {
-  readonly started: Promise<{ dynamoEndpoint: string; sesEndpoint: string; stop: () => Promise<void> }>;
+  readonly started: Promise<RunServices>;
   users: number;
 }
 
@@ -48,7 +55,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return teardown;
 }
 
-async function startServices(env: NodeJS.ProcessEnv): Promise<{ dynamoEndpoint: string; sesEndpoint: string; stop: () => Promise<void> }> {
+async function startServices(env: NodeJS.ProcessEnv): Promise<RunServices> {
   const started = await Promise.allSettled([
     env['DYNAMODB_ENDPOINT'] ? external(env['DYNAMODB_ENDPOINT']) : startDynamoDbLocal({ inMemory: true, jvmOptions: LONG_RUN_JVM_OPTIONS }),
     // Test files look their mail up by recipient after sending: keep far more than the inbox default.
