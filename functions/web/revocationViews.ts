@@ -209,7 +209,9 @@ function usedLink(view: Extract<RevocationPageView, { kind: 'link-used' }>): Pag
       'This link has already been used',
       'Already used',
       'neutral',
-      `${used} Its result is not known here yet: check the confirmation email, or the account's delegates (sentinel status), in a minute.`,
+      view.subject
+        ? `${used} Its result is not known here yet: check the confirmation email, or the account's delegates (sentinel status), in a minute.`
+        : `${used} Its result is not known here yet, and the account is no longer tracked here, so no confirmation email follows: check the account's delegates in the exchange's web client in a minute, and revoke the key there if it is still listed.`,
     );
   }
   const when = formatTime(view.outcome!.at, zone);

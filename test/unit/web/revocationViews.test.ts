@@ -78,6 +78,14 @@ describe('a used revocation link the signer refused', () => {
     expect(old).toContain('Nothing was sent to the chain (Sun, 29 Nov 2026, 19:01 UTC).');
   });
 
+  it("an untracked account's used link whose result is not known sends the reader to the exchange, not to `sentinel status` or an email that will not come", () => {
+    const text = textOf(renderRevocationView({ kind: 'link-used', consumedAt: USED_AT, outcome: null }, ACTION).html);
+    expect(text).toContain('Its result is not known here yet, and the account is no longer tracked here, so no confirmation email follows');
+    expect(text).toContain("the exchange's web client");
+    expect(text).not.toContain('sentinel status');
+    expect(text).not.toContain('check the confirmation email');
+  });
+
   it('the first answer says why when the signer gave a reason', () => {
     const page = renderRevocationView({ kind: 'not-authorized', refusal: 'link-stale' }, ACTION);
     expect(page.status).toBe(403);
