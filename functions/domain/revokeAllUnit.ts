@@ -13,6 +13,15 @@ export function revokeAllUnitId(tokenId: string, delegate: string): string {
   return `ra${bytesToHex(sha256(utf8ToBytes(`revoke-all\n${tokenId}\n${delegate.toLowerCase()}`))).slice(0, 40)}`;
 }
 
+/** Most delegates one revoke-all form carries: an account with more is revoked a page at a time. */
+export const MAX_REVOKE_ALL_KEYS = 50;
+
+/**
+ * Most delegates one revoke-all link revokes, over all its pages: its batch (one item) and its
+ * result message (one queue message) stay far within their size limits. Past it, a new link.
+ */
+export const MAX_REVOKE_ALL_BATCH = 200;
+
 /**
  * Where one delegate of a revoke-all batch stands:
  * - `queued`: submitted to the queue (`attempt` counts submissions), not finished;

@@ -4,6 +4,7 @@ import { timestampMsSchema } from '../domain/curvePoint';
 import { delegateProtectionSchema } from '../domain/delegateProtection';
 import { killSwitchFiringSchema } from '../domain/killSwitchFiring';
 import { revokeAllNextStepSchema } from '../domain/revokeAllNextStep';
+import { MAX_REVOKE_ALL_BATCH } from '../domain/revokeAllUnit';
 import { decisionResultSchema } from '../domain/decisionResult';
 import { channelNameSchema, channelTypeSchema } from '../domain/channel';
 
@@ -106,7 +107,7 @@ export const notifyMessageSchema = z.discriminatedUnion('kind', [
         }),
       )
       .min(1)
-      .max(50),
+      .max(MAX_REVOKE_ALL_BATCH),
   }),
   /** The kill switch fired (the two `1m` minutes up to the crossing both past the level, from a peak the account held): what was revoked, or would have been, or why not. A security notice. */
   z.object({ ...base, kind: z.literal('kill-switch'), firing: killSwitchFiringSchema }),

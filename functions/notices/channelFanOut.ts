@@ -14,8 +14,11 @@ export interface LoadedFanOut {
   readonly account: TrackedAccount;
   readonly channels: readonly ChannelRecord[];
   readonly controls: ChannelControls;
-  /** The account's delegates as collection last saw them (tombstones included), read when the notice offers Revoke all and the account has a signer. */
-  readonly delegates: readonly { readonly removedAt: number | null }[];
+  /**
+   * The account's delegates as collection last saw them (tombstones included), read when the notice
+   * offers Revoke all and the account has a signer, or its head asks for the delegates' views.
+   */
+  readonly delegates: readonly { readonly delegate: string; readonly removedAt: number | null }[];
 }
 
 /** The channel links' minter; `revokeAllServed: false` where no page serves the Revoke-all link. */
@@ -44,6 +47,7 @@ export function channelFanOut(message: NotifyMessage, loaded: LoadedFanOut, link
     account: { address: account.address, label: account.label, timezone: account.timezone },
     // The "Revoke all N API keys" link's N: the delegates not removed.
     delegateCount: head.loads?.delegateCount && account.signer !== null ? loaded.delegates.filter((d) => d.removedAt === null).length : 0,
+    ...(head.loads?.delegateViews ? { listedDelegates: loaded.delegates.filter((d) => d.removedAt === null).map((d) => d.delegate) } : {}),
   };
   const jobs = taking.map(({ channel }) => {
     const notice = presentNotice(message, {

@@ -40,6 +40,11 @@ export interface NoticeInput {
   readonly account: { readonly address: string; readonly label: string | null; readonly timezone: string };
   /** The account's delegates known when the notice is made (the "Revoke all N API keys" link's N; 0 where no link offers it). */
   readonly delegateCount: number;
+  /**
+   * The account's delegates still listed (addresses, any case), where the notice's head asks for the
+   * delegates' views: what a revoke-all result names as left beyond its batch. Absent elsewhere.
+   */
+  readonly listedDelegates?: readonly string[];
   readonly links: NoticeLinks;
   /** Present when the notice goes to a mailbox: the notice then carries its email section. */
   readonly mail?: MailInput | undefined;

@@ -1,6 +1,7 @@
 import type { NotifyMessage } from '../messages/notifyMessage';
 import { emailBase } from './emailParts';
 import type { NoticePresenter } from './noticePresenter';
+import type { NoticeInput } from './noticeInput';
 import { accountField } from './noticeParts';
 import { revokeAllAdvice } from '../domain/revokeAllAdvice';
 
@@ -8,6 +9,19 @@ type RevokeAllResult = Extract<NotifyMessage, { kind: 'revoke-all-result' }>;
 
 function removedCount(message: RevokeAllResult): number {
   return message.units.filter((u) => u.outcome === 'revoked' || u.outcome === 'already-revoked').length;
+}
+
+/**
+ * The account's delegates still listed that the batch did not include (more than a page held, or
+ * added since), as collection last saw them when the notice is made; 0 where they were not loaded.
+ */
+function leftCount(message: RevokeAllResult, input: NoticeInput): number {
+  const inBatch = new Set(message.units.map((u) => u.address.toLowerCase()));
+  return (input.listedDelegates ?? []).filter((d) => !inBatch.has(d.toLowerCase())).length;
+}
+
+function leftText(left: number): string {
+  return `${left} more API ${left === 1 ? 'key is' : 'keys are'} still listed on this account and ${left === 1 ? 'was' : 'were'} not in this batch: open the revoke-all link again (while it works) to revoke the next ones, or use a new link (the Revoke all button of the account on the desk page).`;
 }
 
 /**
@@ -33,12 +47,19 @@ export const revokeAllResultPresenter: NoticePresenter<RevokeAllResult> = {
   present(message, input) {
     const removed = removedCount(message);
     const all = removed === message.units.length;
+    const left = leftCount(message, input);
+    const title = all
+      ? left === 0
+        ? `All ${message.units.length} API keys revoked`
+        : `${message.units.length} API ${message.units.length === 1 ? 'key' : 'keys'} revoked, ${left} more still listed`
+      : `${message.units.length - removed} of ${message.units.length} API keys not revoked`;
+    const summary = all
+      ? ['Every key the revoke-all page listed can no longer trade this account.', ...(left === 0 ? [] : [leftText(left)])]
+      : ['Some keys may still trade this account.', ...adviceOf(message, input.account.address), ...(left === 0 ? [] : [leftText(left)])];
     return {
-      severity: all ? 'info' : 'critical',
-      title: all ? `All ${message.units.length} API keys revoked` : `${message.units.length - removed} of ${message.units.length} API keys not revoked`,
-      summary: all
-        ? 'Every key the revoke-all page listed can no longer trade this account.'
-        : ['Some keys may still trade this account.', ...adviceOf(message, input.account.address)].join(' '),
+      severity: !all ? 'critical' : left === 0 ? 'info' : 'warning',
+      title,
+      summary: summary.join(' '),
       fields: [accountField(input), ...message.units.slice(0, 8).map((u) => ({ label: u.address, value: u.text }))],
       links: [],
       incident: null,
@@ -59,6 +80,7 @@ export const revokeAllResultPresenter: NoticePresenter<RevokeAllResult> = {
           nonce: u.nonce,
         })),
         removed: removedCount(message),
+        left: leftCount(message, input),
         advice: adviceOf(message, input.account.address),
         settledAtMs: message.at,
       },

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { addressSchema } from '../domain/address';
-import { batchPending, type RevokeAllUnit } from '../domain/revokeAllUnit';
+import { batchPending, MAX_REVOKE_ALL_BATCH, MAX_REVOKE_ALL_KEYS, type RevokeAllUnit } from '../domain/revokeAllUnit';
 import { batchLinkClosed, revokeAllNextStep, type RevokeAllNextStep } from '../domain/revokeAllNextStep';
 import type { LinkReader } from '../links/linkReader';
 import { revokeAllJobSchema, type RevokeAllJob } from '../messages/revokeAllJob';
@@ -15,9 +15,6 @@ import { checkSameOrigin, originHeadersOf } from './sameOrigin';
 import type { WebRequest } from './webRequest';
 import type { ChannelsRepository } from '../store/channelsRepository';
 import { withdrawnChannelLink, type WithdrawnLinkView } from './withdrawnChannelLink';
-
-/** Most delegates one revoke-all form may carry. */
-export const MAX_REVOKE_ALL_KEYS = 50;
 
 /** The ports of the revoke-all page. It signs nothing: each delegate is queued for the signing side. */
 export interface RevokeAllPageDeps {
@@ -51,6 +48,20 @@ export interface RevokeAllAccount {
   readonly timezone: string;
 }
 
+/**
+ * The keys an account still lists beyond a revoke-all link's batch (more than a page held, or
+ * added since): how many, and the form revoking the next page of them with the same link, offered
+ * once the batch has settled while the link works and its batch has room (`MAX_REVOKE_ALL_BATCH`).
+ */
+export interface RevokeAllRest {
+  readonly count: number;
+  /** The keys the form removes (the next `MAX_REVOKE_ALL_KEYS` by address); empty without a form. */
+  readonly next: readonly RevokeAllKey[];
+  readonly form: { token: string; keys: string; csrf: string } | null;
+  /** The batch holds `MAX_REVOKE_ALL_BATCH` keys: the rest needs a new link. */
+  readonly full: boolean;
+}
+
 /** A delegate's line on the result page. */
 export interface RevokeAllRow {
   readonly key: RevokeAllKey;
@@ -61,7 +72,18 @@ export interface RevokeAllRow {
 
 /** Every page of `/revoke-all` (rendered by `revokeAllViews.ts`). */
 export type RevokeAllPageView =
-  | { kind: 'confirm'; account: RevokeAllAccount; keys: readonly RevokeAllKey[]; token: string; csrf: string; linkExpiresAt: number; now: number }
+  | {
+      kind: 'confirm';
+      account: RevokeAllAccount;
+      /** The keys this page removes: the first `MAX_REVOKE_ALL_KEYS` by address. */
+      keys: readonly RevokeAllKey[];
+      /** The account's other listed keys, offered a page at a time once these are done. */
+      more: number;
+      token: string;
+      csrf: string;
+      linkExpiresAt: number;
+      now: number;
+    }
   | {
       kind: 'result';
       account: RevokeAllAccount;
@@ -76,6 +98,8 @@ export type RevokeAllPageView =
       withdrawn: WithdrawnLinkView | null;
       /** The account is no longer tracked: the batch is shown as it stands and nothing is submitted again. */
       untracked: boolean;
+      /** The account's keys still listed that this link's batch has not included (none for an account no longer tracked). */
+      rest: RevokeAllRest;
     }
   | { kind: 'nothing-to-revoke'; account: RevokeAllAccount }
   | { kind: 'not-configured'; account: RevokeAllAccount }
@@ -122,14 +146,15 @@ async function show(deps: RevokeAllPageDeps, token: string | undefined): Promise
   const found = await accountOf(deps, claims.account);
   if (!found) return batch ? untrackedResult(deps, token ?? '', claims, batch.units, withdrawn) : { kind: 'not-tracked' };
   if (!found.hasSigner) return { kind: 'not-configured', account: found.account };
-  const listed = batch ? [] : await listedKeys(deps, found.account.address);
-  if (batch) return resultView(deps, token ?? '', claims.tokenId, found.account, await knownKeys(deps, found.account.address), batch.units, withdrawn);
+  if (batch) return resultView(deps, token ?? '', claims.tokenId, found.account, await delegateKeys(deps, found.account.address), batch.units, withdrawn);
+  const listed = (await delegateKeys(deps, found.account.address)).listed;
   if (listed.length === 0) return { kind: 'nothing-to-revoke', account: found.account };
-  const keys = [...listed].sort((a, b) => (a.address < b.address ? -1 : 1)).slice(0, MAX_REVOKE_ALL_KEYS);
+  const keys = listed.slice(0, MAX_REVOKE_ALL_KEYS);
   return {
     kind: 'confirm',
     account: found.account,
     keys,
+    more: listed.length - keys.length,
     token: token ?? '',
     csrf: csrfFor(
       deps,
@@ -167,7 +192,14 @@ async function submit(deps: RevokeAllPageDeps, request: WebRequest): Promise<Rev
   }
   if (!found.hasSigner) return { kind: 'not-configured', account: found.account };
   // A withdrawn link's batch is shown as it stands: nothing is marked or queued again.
-  if (withdrawn && used) return resultView(deps, token, claims.tokenId, found.account, await knownKeys(deps, found.account.address), used.units, withdrawn);
+  if (withdrawn && used) return resultView(deps, token, claims.tokenId, found.account, await delegateKeys(deps, found.account.address), used.units, withdrawn);
+  // A link revokes at most MAX_REVOKE_ALL_BATCH keys over all its pages.
+  const before = used ?? (await deps.batches.get(claims.tokenId));
+  const holds = new Set(Object.keys(before?.units ?? {}));
+  const adding = keys.data.filter((k) => !holds.has(k)).length;
+  if (holds.size + adding > MAX_REVOKE_ALL_BATCH) {
+    return { kind: 'bad-request', reason: `this link has revoked the most keys one link does (${MAX_REVOKE_ALL_BATCH}): use a new link for the others` };
+  }
 
   const jobs: { id: string; body: RevokeAllJob; groupId: string; deduplicationId: string }[] = [];
   for (const delegate of keys.data) {
@@ -192,7 +224,7 @@ async function submit(deps: RevokeAllPageDeps, request: WebRequest): Promise<Rev
   if (jobs.length > 0) await sendAll(deps.queue, jobs);
   deps.log.info('revoke-all submitted', { account: found.account.address, bound: keys.data.length, queued: jobs.length });
   const batch = await deps.batches.get(claims.tokenId);
-  return resultView(deps, token, claims.tokenId, found.account, await knownKeys(deps, found.account.address), batch?.units ?? {}, null);
+  return resultView(deps, token, claims.tokenId, found.account, await delegateKeys(deps, found.account.address), batch?.units ?? {}, null);
 }
 
 function resultView(
@@ -200,12 +232,12 @@ function resultView(
   token: string,
   tokenId: string,
   account: RevokeAllAccount,
-  listed: readonly RevokeAllKey[],
+  delegates: DelegateKeys,
   units: Readonly<Record<string, RevokeAllUnit>>,
   withdrawn: WithdrawnLinkView | null,
   untracked = false,
 ): RevokeAllPageView {
-  const byAddress = new Map(listed.map((k) => [k.address, k]));
+  const byAddress = new Map(delegates.known.map((k) => [k.address, k]));
   // Whether this link can still submit: not withdrawn, the account still tracked, no unit refused for the link itself.
   const linkWorks = withdrawn === null && !untracked && !batchLinkClosed(units);
   const rows = Object.keys(units)
@@ -216,15 +248,38 @@ function resultView(
       next: revokeAllNextStep(units[address], linkWorks),
     }));
   const retryable = rows.filter((r) => r.next === 'retry-on-page').map((r) => r.key.address);
+  const pending = batchPending(units);
+  const others = untracked ? [] : delegates.listed.filter((k) => units[k.address] === undefined);
+  const room = Math.max(0, MAX_REVOKE_ALL_BATCH - Object.keys(units).length);
+  // The next page of keys once this one has settled, while the link works and its batch has room.
+  const next = linkWorks && !pending ? others.slice(0, Math.min(MAX_REVOKE_ALL_KEYS, room)) : [];
+  const rest: RevokeAllRest = {
+    count: others.length,
+    next,
+    form:
+      next.length === 0
+        ? null
+        : {
+            token,
+            keys: next.map((k) => k.address).join(','),
+            csrf: csrfFor(
+              deps,
+              tokenId,
+              next.map((k) => k.address),
+            ),
+          },
+    full: others.length > 0 && room === 0,
+  };
   return {
     kind: 'result',
     account,
     rows,
-    pending: batchPending(units),
+    pending,
     selfUrl: deps.links.urlFor('revoke-all', token),
     retry: retryable.length === 0 ? null : { token, keys: retryable.join(','), csrf: csrfFor(deps, tokenId, retryable) },
     withdrawn,
     untracked,
+    rest,
   };
 }
 
@@ -240,7 +295,7 @@ async function untrackedResult(
   withdrawn: WithdrawnLinkView | null,
 ): Promise<RevokeAllPageView> {
   const account = { address: claims.account, label: null, timezone: 'UTC' };
-  return resultView(deps, token, claims.tokenId, account, await knownKeys(deps, claims.account), units, withdrawn, true);
+  return resultView(deps, token, claims.tokenId, account, await delegateKeys(deps, claims.account), units, withdrawn, true);
 }
 
 /** What the anti-CSRF value binds: the link and the exact keys of the form, in order. */
@@ -258,15 +313,17 @@ async function accountOf(deps: RevokeAllPageDeps, address: string): Promise<{ ac
   return { account: { address: account.address, label: account.label, timezone: account.timezone }, hasSigner: account.signer !== null };
 }
 
-/** The account's current delegates as collection last saw them, in address order. */
-async function listedKeys(deps: RevokeAllPageDeps, account: string): Promise<RevokeAllKey[]> {
-  const seen = await deps.delegates.listForAccount(account);
-  return seen.filter((d) => d.removedAt === null).map(keyOf);
+/** An account's delegates as collection last saw them, each list in address order. */
+interface DelegateKeys {
+  /** Every delegate seen, removed ones included (names for the result page). */
+  readonly known: readonly RevokeAllKey[];
+  /** The delegates still listed. */
+  readonly listed: readonly RevokeAllKey[];
 }
 
-/** Every delegate collection has seen, removed ones included (names for the result page). */
-async function knownKeys(deps: RevokeAllPageDeps, account: string): Promise<RevokeAllKey[]> {
-  return (await deps.delegates.listForAccount(account)).map(keyOf);
+async function delegateKeys(deps: RevokeAllPageDeps, account: string): Promise<DelegateKeys> {
+  const seen = [...(await deps.delegates.listForAccount(account))].sort((a, b) => (a.delegate < b.delegate ? -1 : a.delegate > b.delegate ? 1 : 0));
+  return { known: seen.map(keyOf), listed: seen.filter((d) => d.removedAt === null).map(keyOf) };
 }
 
 function keyOf(d: { delegate: string; name: string | null; expiryMs: number | null; isWebClient: boolean }): RevokeAllKey {

@@ -1,4 +1,4 @@
-import type { RevokeAllUnit } from '../domain/revokeAllUnit';
+import { MAX_REVOKE_ALL_BATCH, type RevokeAllUnit } from '../domain/revokeAllUnit';
 import { unitText } from '../domain/revokeAllUnitText';
 import { accountName, formatCountdown, formatTime } from '../mail/render/format';
 import { html, type SafeHtml } from './html';
@@ -7,7 +7,7 @@ import { revokeAllAdvice } from '../domain/revokeAllAdvice';
 import { confirmForm } from './confirmForm';
 import { simplePage, type PageContent } from './pageLayout';
 import { linkPageRenderer, type OwnView } from './linkPageRenderer';
-import type { RevokeAllKey, RevokeAllPageView } from './revokeAllPage';
+import type { RevokeAllKey, RevokeAllPageView, RevokeAllRest } from './revokeAllPage';
 
 /** HTTP status of each revoke-all page. */
 export const REVOKE_ALL_STATUS: Readonly<Record<RevokeAllPageView['kind'], number>> = {
@@ -32,14 +32,21 @@ export const renderRevokeAllView = linkPageRenderer<RevokeAllPageView, string>(R
 
 function contentOf(view: OwnView<RevokeAllPageView>, formAction: string): PageContent {
   switch (view.kind) {
-    case 'confirm':
+    case 'confirm': {
+      const all = view.keys.length + view.more;
+      const button = view.more === 0 ? `Revoke all ${apiKeys(view.keys.length)}` : `Revoke these ${apiKeys(view.keys.length)}`;
       return {
-        title: `Revoke all ${view.keys.length} API ${view.keys.length === 1 ? 'key' : 'keys'}?`,
+        title: view.more === 0 ? `Revoke all ${apiKeys(all)}?` : `Revoke ${view.keys.length} of the account's ${apiKeys(all)}?`,
         badge: 'Please confirm',
         tone: 'danger',
         body: html`
 <p>You are about to remove every delegate listed below from ${accountName(view.account)} (<code>${view.account.address}</code>). Each removal is signed with the account's owner key and sent to the chain, one after the other, when you press the button.</p>
-<table><thead><tr><th>Name</th><th>Key</th><th>Expires</th></tr></thead><tbody>
+${
+  view.more === 0
+    ? ''
+    : html`<p><strong>This account has ${apiKeys(all)}; one page removes at most ${view.keys.length}.</strong> These are the first ${view.keys.length} by address. Once they are done, this page offers the other ${view.more}.</p>
+`
+}<table><thead><tr><th>Name</th><th>Key</th><th>Expires</th></tr></thead><tbody>
 ${view.keys.map((k) => html`<tr><td>${keyName(k)}</td><td><code>${k.address}</code></td><td>${expiry(k, view.account.timezone, view.now)}</td></tr>\n`)}</tbody></table>
 <p><strong>Only these keys are removed.</strong> A key added after this page was opened is not included, even one added after the email was sent; open the link again to see the current list.</p>
 <ul>
@@ -51,10 +58,11 @@ ${confirmForm({
   token: view.token,
   csrf: view.csrf,
   fields: keysField(view.keys.map((k) => k.address).join(',')),
-  button: `Revoke all ${view.keys.length} API ${view.keys.length === 1 ? 'key' : 'keys'}`,
+  button,
 })}
 <p class="note">Opening this page changed nothing. The link stops working ${formatTime(view.linkExpiresAt, view.account.timezone)}.</p>`,
       };
+    }
     case 'result': {
       const failed = view.rows.filter((r) => r.unit?.state !== 'queued' && !succeeded(r.unit));
       // An account no longer tracked gets no new link: the desk, newer alerts and `sentinel link revoke` need it tracked.
@@ -69,10 +77,17 @@ ${confirmForm({
             'page',
             view.account.address,
           );
+      const rest = view.rest;
+      // Done only when nothing failed and the account lists no key beyond the batch.
+      const settled = view.pending
+        ? { title: 'Revoking API keys…', badge: 'In progress', tone: 'warning' as const }
+        : failed.length > 0
+          ? { title: 'Some API keys were not revoked', badge: 'Partly done', tone: 'danger' as const }
+          : rest.count > 0
+            ? { title: `More API keys to revoke: ${rest.count} still listed`, badge: 'Partly done', tone: 'warning' as const }
+            : { title: 'All API keys revoked', badge: 'Done', tone: 'success' as const };
       return {
-        title: view.pending ? 'Revoking API keys…' : failed.length === 0 ? 'All API keys revoked' : 'Some API keys were not revoked',
-        badge: view.pending ? 'In progress' : failed.length === 0 ? 'Done' : 'Partly done',
-        tone: view.pending ? 'warning' : failed.length === 0 ? 'success' : 'danger',
+        ...settled,
         ...(view.pending ? { refresh: { seconds: RESULT_REFRESH_SECONDS, url: view.selfUrl } } : {}),
         body: html`
 <p>${accountName(view.account)} (<code>${view.account.address}</code>)${view.pending ? html`: this page reloads every ${RESULT_REFRESH_SECONDS} seconds until every removal has finished.` : '.'}</p>
@@ -89,7 +104,7 @@ ${view.withdrawn ? html`<p>${withdrawnLinkReason(view.withdrawn)} This link send
               })
             : ''
         }
-<p class="note">A result email goes to the account's recipients. Open orders and positions are unchanged.</p>`,
+${view.pending ? '' : restSection(rest, formAction)}<p class="note">A result email goes to the account's recipients. Open orders and positions are unchanged.</p>`,
       };
     }
     case 'nothing-to-revoke':
@@ -118,6 +133,28 @@ ${view.withdrawn ? html`<p>${withdrawnLinkReason(view.withdrawn)} This link send
     case 'link-expired':
       return expiredRevocationLinkPage('Use the link in a newer email.');
   }
+}
+
+/** The account's keys beyond the batch: how many, and the form for the next page of them, or where to go instead. */
+function restSection(rest: RevokeAllRest, formAction: string): SafeHtml | string {
+  if (rest.count === 0) return '';
+  const listed = html`<p><strong>${apiKeys(rest.count)} of this account ${rest.count === 1 ? 'is' : 'are'} still listed and ${rest.count === 1 ? 'was' : 'were'} not in this batch</strong> (more than one page holds, or added since).</p>
+`;
+  if (rest.form !== null) {
+    return html`${listed}<table><thead><tr><th>Name</th><th>Key</th></tr></thead><tbody>
+${rest.next.map(
+  (k) => html`<tr><td>${keyName(k)}</td><td><code>${k.address}</code></td></tr>
+`,
+)}</tbody></table>
+${confirmForm({ action: formAction, token: rest.form.token, csrf: rest.form.csrf, fields: keysField(rest.form.keys), button: `Revoke the next ${apiKeys(rest.next.length)}` })}`;
+  }
+  const why = rest.full ? `This link has revoked the most keys one link does (${MAX_REVOKE_ALL_BATCH}).` : 'This link cannot revoke them.';
+  return html`${listed}<p>${why} Use a new link: the Revoke all button of the account on the desk page, or the Revoke-all link of a newer alert.</p>
+`;
+}
+
+function apiKeys(n: number): string {
+  return `${n} API ${n === 1 ? 'key' : 'keys'}`;
 }
 
 function succeeded(unit: RevokeAllUnit | undefined): boolean {

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { addressSchema } from '../../domain/address';
 import { intervalSchema } from '../../domain/interval';
+import { MAX_REVOKE_ALL_BATCH } from '../../domain/revokeAllUnit';
 import { withoutUrls } from '../../shared/withoutUrls';
 
 /*
@@ -404,9 +405,11 @@ export const revokeAllResultViewSchema = z.object({
       }),
     )
     .min(1)
-    .max(50),
+    .max(MAX_REVOKE_ALL_BATCH),
   /** Delegates now gone (`revoked` or `already-revoked`). */
   removed: z.number().int().min(0),
+  /** The account's delegates still listed that the batch did not include (more than a page held, or added since). */
+  left: z.number().int().min(0).default(0),
   /** What to do about the keys not removed, one sentence per next step that applies (`revokeAllAdvice`); empty when all are gone. */
   advice: z.array(shortText(600)).max(4).default([]),
   settledAtMs: timestampMs,

@@ -63,6 +63,8 @@ interface SharedParts {
   names: ReadonlyMap<string, string | null>;
   /** Current delegates (drawdown alerts and new-delegate notices only; 0 otherwise). */
   delegateCount: number;
+  /** The delegates not removed, where the head asks for the delegates' views. */
+  listedDelegates: readonly string[] | undefined;
 }
 
 /**
@@ -105,6 +107,7 @@ export async function deliverNotification(deps: DeliverNotificationDeps, message
     const { email } = presentNotice(message, {
       account,
       delegateCount: shared.delegateCount,
+      ...(shared.listedDelegates === undefined ? {} : { listedDelegates: shared.listedDelegates }),
       links: { ...links, preferencesUrl: () => links.preferencesUrl },
       mail: {
         now,
@@ -144,5 +147,6 @@ async function sharedParts(
     webClients: new Set(views.filter((v) => v.isWebClient).map((v) => v.delegate.toLowerCase())),
     names: new Map(views.map((v) => [v.delegate.toLowerCase(), v.name])),
     delegateCount: loads.delegateCount ? await currentDelegates(deps.repos.delegates, account) : 0,
+    listedDelegates: loads.delegateViews ? views.filter((v) => v.removedAt === null).map((v) => v.delegate) : undefined,
   };
 }

@@ -67,7 +67,7 @@ async function loadEvent(deps: FanOutEventDeps, message: NotifyMessage, settings
   const chart = message.kind === 'drawdown' && routed.some((c) => CHART_TYPES.includes(c.type));
   const [controls, delegates, stored] = await Promise.all([
     deps.alerts.channelControls(account.address),
-    head.loads?.delegateCount && account.signer !== null ? deps.repos.delegates.listForAccount(account.address) : [],
+    (head.loads?.delegateCount && account.signer !== null) || head.loads?.delegateViews ? deps.repos.delegates.listForAccount(account.address) : [],
     // The chart's window before the alert, within the range collection evaluates: no more than the chats show.
     chart ? deps.repos.curves.queryRange(account.address, account.interval, chartFrom(account, message, settings), message.asOf) : null,
   ]);

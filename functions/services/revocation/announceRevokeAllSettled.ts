@@ -5,6 +5,9 @@ import type { MessageQueue } from '../../queue/messageQueue';
 import { sendAll } from '../../queue/sendAll';
 import type { RevokeAllRepository } from '../../store/revokeAllRepository';
 
+/** Each key's outcome in words, cut to this: a batch's 200 keys stay well within one queue message. */
+const UNIT_TEXT_CHARS = 500;
+
 /** The ports of {@link announceRevokeAllSettled}. */
 export interface AnnounceRevokeAllDeps {
   readonly batches: Pick<RevokeAllRepository, 'get'>;
@@ -32,7 +35,7 @@ export async function announceRevokeAllSettled(deps: AnnounceRevokeAllDeps, job:
         eventId: `revoke-all-result#${job.account}#${settled.key}`,
         account: job.account,
         at: deps.now(),
-        units: settled.rows.map((r) => ({ address: r.address, outcome: r.outcome, text: r.text.slice(0, 2_000), nonce: r.nonce, next: r.next })),
+        units: settled.rows.map((r) => ({ address: r.address, outcome: r.outcome, text: r.text.slice(0, UNIT_TEXT_CHARS), nonce: r.nonce, next: r.next })),
       },
     },
   ]);

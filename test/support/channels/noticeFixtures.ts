@@ -67,8 +67,8 @@ export function alertNoticeInput(account: string, revokeAllUrl: string | null): 
  * An alert message as email (its `kind`, rendered in UTC) and as a chat notice (in Slack too), for
  * `alertNoticeInput(message.account, revokeAllUrl)`; throws if it is not emailed as `kind`.
  */
-export function renderedAlert(message: NotifyMessage, kind: EmailKind, revokeAllUrl: string | null) {
-  const input = alertNoticeInput(message.account, revokeAllUrl);
+export function renderedAlert(message: NotifyMessage, kind: EmailKind, revokeAllUrl: string | null, loaded: Pick<NoticeInput, 'listedDelegates'> = {}) {
+  const input = { ...alertNoticeInput(message.account, revokeAllUrl), ...loaded };
   const { email } = presentNotice(message, {
     ...input,
     mail: plainMailInput(message.at, { unsubscribeUrl: 'https://sentinel.example/prefs', drawdownThresholds: [5] }),

@@ -65,9 +65,35 @@ describe('channelFanOut', () => {
     expect(jobs.filter((j) => j.withChart).length).toBeGreaterThan(0);
   });
 
+  it('a revoke-all result names the keys still listed beyond its batch, as the email does', () => {
+    const slack = channelRecordOf({ name: 'desk', type: 'slack', secret: 'env:X' }, NOW);
+    const result = notifyMessageSchema.parse({
+      kind: 'revoke-all-result',
+      eventId: 'revoke-all-result#1',
+      account: ACCOUNT,
+      at: NOW,
+      units: [{ address: DELEGATE, outcome: 'revoked', text: 'revoked (nonce 1)', nonce: 1, next: null }],
+    });
+    // The batch's key (still listed until the next poll), one more listed, one removed.
+    const delegates = [
+      { delegate: DELEGATE.toLowerCase(), removedAt: null },
+      { delegate: OTHER, removedAt: null },
+      { delegate: ACCOUNT, removedAt: NOW - 1 },
+    ];
+    const [job] = channelFanOut(result, loaded([slack], { delegates }), links, NOW);
+    expect(job?.notice.title).toBe('1 API key revoked, 1 more still listed');
+    expect(job?.notice.summary).toContain('1 more API key is still listed on this account and was not in this batch');
+    const [alone] = channelFanOut(result, loaded([slack], { delegates: [{ delegate: DELEGATE, removedAt: null }] }), links, NOW);
+    expect(alone?.notice.title).toBe('All 1 API keys revoked');
+  });
+
   it('the Revoke-all link counts the delegates not removed, only when the account has a signer', () => {
     const slack = channelRecordOf({ name: 'desk', type: 'slack', secret: 'env:X' }, NOW);
-    const delegates = [{ removedAt: null }, { removedAt: NOW - 1 }, { removedAt: null }];
+    const delegates = [
+      { delegate: DELEGATE, removedAt: null },
+      { delegate: OTHER, removedAt: NOW - 1 },
+      { delegate: ACCOUNT, removedAt: null },
+    ];
     const signed = accountRecord({ address: ACCOUNT as Address, signer: 'env:OWNER_KEY' });
     const [job] = channelFanOut(newDelegate, loaded([slack], { account: signed, delegates }), links, NOW);
     expect(job?.notice.links.find((l) => l.action === 'revoke-all')?.label).toBe('Revoke all 2 API keys');

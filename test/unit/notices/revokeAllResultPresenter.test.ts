@@ -24,7 +24,7 @@ const refused = (refusal: 'links-revoked' | 'link-stale'): RevokeAllUnit => ({
 });
 
 /** The result notice and email of a settled batch, as the worker announces it and notify presents it. */
-function resultOf(units: Record<string, RevokeAllUnit>) {
+function resultOf(units: Record<string, RevokeAllUnit>, listedDelegates?: readonly string[]) {
   const settled = revokeAllSettlement('batch-token', units);
   if (settled === null) throw new Error('the batch is not settled');
   const message = notifyMessageSchema.parse({
@@ -34,8 +34,15 @@ function resultOf(units: Record<string, RevokeAllUnit>) {
     at: AT,
     units: settled.rows.map((r) => ({ address: r.address, outcome: r.outcome, text: r.text, nonce: r.nonce, next: r.next })),
   });
-  const { notice, mail } = renderedAlert(message, 'revoke-all-result', null);
-  return { summary: notice.summary, html: mail.html, text: mail.text.replace(/\s+/g, ' ') };
+  const { notice, mail } = renderedAlert(message, 'revoke-all-result', null, listedDelegates === undefined ? {} : { listedDelegates });
+  return {
+    title: notice.title,
+    severity: notice.severity,
+    summary: notice.summary,
+    subject: mail.subject,
+    html: mail.html,
+    text: mail.text.replace(/\s+/g, ' '),
+  };
 }
 
 const RETRY_FROM_PAGE = /can be tried again from the revoke-all page|tried again from that page|can try the ones that sent nothing again/;
@@ -73,5 +80,41 @@ describe('the revoke-all result notice says what can be done about each key left
         `For one key a transaction may have been sent: check the account's delegates (the desk page, or sentinel delegates list ${ACCOUNT})`,
       );
     }
+  });
+});
+
+describe('the revoke-all result of an account that lists more keys than the batch held', () => {
+  const KEY_D = '0x4444444444444444444444444444444444444444';
+  const KEY_E = '0x5555555555555555555555555555555555555555';
+
+  it('is not "all revoked" while keys beyond the batch are still listed, in the notice and the email', () => {
+    // The batch's keys are still listed until the next poll sees them gone: only the others count.
+    const { title, severity, summary, subject, text, html } = resultOf({ [KEY_A]: revoked, [KEY_C]: revoked }, [
+      KEY_A,
+      KEY_C.toUpperCase().replace('0X', '0x'),
+      KEY_D,
+      KEY_E,
+    ]);
+    expect(title).toBe('2 API keys revoked, 2 more still listed');
+    expect(severity).toBe('warning');
+    expect(summary).toContain('2 more API keys are still listed on this account and were not in this batch: open the revoke-all link again');
+    expect(subject).toContain('2 API keys revoked on');
+    expect(subject).toContain('2 more still listed');
+    expect(subject).not.toContain('All');
+    expect(text).toContain('2 keys revoked, but 2 more keys are still listed on this account and were not in this batch');
+    expect(text).not.toContain('Every key revoked');
+    expect(html).toMatch(/<h1[^>]*>2 keys revoked, 2 more still listed<\/h1>/);
+    expect(html).toMatch(/class="banner banner-warning"[^>]*><strong>2 more keys are still listed on this account and were not in this batch\.<\/strong>/);
+  });
+
+  it('with none beyond the batch it reads as before; a failed batch names the keys left too', () => {
+    const done = resultOf({ [KEY_A]: revoked }, [KEY_A]);
+    expect(done.title).toBe('All 1 API keys revoked');
+    expect(done.severity).toBe('info');
+    expect(done.text).toContain('Every key revoked');
+    const failed = resultOf({ [KEY_A]: chainDown, [KEY_C]: revoked }, [KEY_A, KEY_C, KEY_D]);
+    expect(failed.title).toBe('1 of 2 API keys not revoked');
+    expect(failed.summary).toContain('1 more API key is still listed on this account and was not in this batch');
+    expect(failed.text).toContain('1 more key is still listed on this account and was not in this batch');
   });
 });

@@ -22,6 +22,15 @@ const rows: RevokeAllRow[] = [
   },
 ];
 
+const NO_REST = { count: 0, next: [], form: null, full: false };
+const DONE = {
+  state: 'done' as const,
+  attempt: 1,
+  at: AT,
+  outcome: { kind: 'revoked' as const, sent: true as const, nonce: 7, transactionSignature: `0x${'ab'.repeat(65)}` },
+};
+const keyAt = (i: number) => key(`0x${(i + 1).toString(16).padStart(40, '0')}`, `bot-${i}`);
+
 /** The text of a page's body, tags dropped. */
 function textOf(page: string): string {
   return unescapeHtml(page.replace(/<[^>]+>/g, '').replace(/\s+/g, ' '));
@@ -39,6 +48,7 @@ describe('the revoke-all result page', () => {
         retry: { token: 't', keys: UNSENT, csrf: 'c' },
         withdrawn: null,
         untracked: false,
+        rest: NO_REST,
       },
       ACTION,
     );
@@ -63,6 +73,7 @@ describe('the revoke-all result page', () => {
         retry: null,
         withdrawn: null,
         untracked: true,
+        rest: NO_REST,
       },
       ACTION,
     );
@@ -76,5 +87,72 @@ describe('the revoke-all result page', () => {
     expect(text).not.toContain('cannot be tried again from this link');
     expect(text).not.toContain('desk page');
     expect(page.html).not.toMatch(/<form/);
+  });
+});
+
+describe('an account with more API keys than one page holds', () => {
+  it('the confirmation says how many there are and that this page removes the first 50; the button does not say "all"', () => {
+    const keys = Array.from({ length: 50 }, (_, i) => keyAt(i));
+    const page = renderRevokeAllView(
+      { kind: 'confirm', account: ACCOUNT, keys, more: 13, token: 't', csrf: 'c', linkExpiresAt: AT + 3_600_000, now: AT },
+      ACTION,
+    );
+    const text = textOf(page.html);
+    expect(text).toContain("Revoke 50 of the account's 63 API keys?");
+    expect(text).toContain(
+      'This account has 63 API keys; one page removes at most 50. These are the first 50 by address. Once they are done, this page offers the other 13.',
+    );
+    expect(page.html).toContain('Revoke these 50 API keys');
+    expect(text).not.toContain('Revoke all');
+    // An account that fits one page reads as before.
+    const few = textOf(
+      renderRevokeAllView({ kind: 'confirm', account: ACCOUNT, keys: keys.slice(0, 2), more: 0, token: 't', csrf: 'c', linkExpiresAt: AT, now: AT }, ACTION)
+        .html,
+    );
+    expect(few).toContain('Revoke all 2 API keys');
+    expect(few).not.toContain('one page removes');
+  });
+
+  it('a settled batch with keys still listed is not "All API keys revoked": it lists the next ones with their own form', () => {
+    const next = [keyAt(50), keyAt(51)];
+    const page = renderRevokeAllView(
+      {
+        kind: 'result',
+        account: ACCOUNT,
+        rows: [{ key: keyAt(0), unit: DONE, next: null }],
+        pending: false,
+        selfUrl: ACTION,
+        retry: null,
+        withdrawn: null,
+        untracked: false,
+        rest: { count: 2, next, form: { token: 't', keys: next.map((k) => k.address).join(','), csrf: 'c2' }, full: false },
+      },
+      ACTION,
+    );
+    const text = textOf(page.html);
+    expect(text).toContain('More API keys to revoke: 2 still listed');
+    expect(text).not.toContain('All API keys revoked');
+    expect(text).toContain('2 API keys of this account are still listed and were not in this batch');
+    expect(text).toContain('bot-51');
+    expect(page.html).toContain('Revoke the next 2 API keys');
+    expect(page.html).toContain(`<input type="hidden" name="keys" value="${next.map((k) => k.address).join(',')}">`);
+  });
+
+  it('a full batch sends the rest to a new link; a pending one offers nothing yet; none left reads "All API keys revoked"', () => {
+    const base = {
+      kind: 'result' as const,
+      account: ACCOUNT,
+      rows: [{ key: keyAt(0), unit: DONE, next: null }],
+      selfUrl: ACTION,
+      retry: null,
+      withdrawn: null,
+      untracked: false,
+    };
+    const full = textOf(renderRevokeAllView({ ...base, pending: false, rest: { count: 5, next: [], form: null, full: true } }, ACTION).html);
+    expect(full).toContain('This link has revoked the most keys one link does (200). Use a new link: the Revoke all button of the account on the desk page');
+    const pending = renderRevokeAllView({ ...base, pending: true, rest: { count: 5, next: [], form: null, full: false } }, ACTION);
+    expect(textOf(pending.html)).toContain('Revoking API keys…');
+    expect(textOf(pending.html)).not.toContain('still listed');
+    expect(textOf(renderRevokeAllView({ ...base, pending: false, rest: NO_REST }, ACTION).html)).toContain('All API keys revoked');
   });
 });

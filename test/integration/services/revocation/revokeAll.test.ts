@@ -1,9 +1,10 @@
 import { verifyMessage } from 'ethers';
 import { describe, expect, it } from 'vitest';
 import { buildRemoveDelegateManager } from '../../../../functions/chain/transactionBuilders';
-import { revokeAllUnitId } from '../../../../functions/domain/revokeAllUnit';
+import { MAX_REVOKE_ALL_BATCH, MAX_REVOKE_ALL_KEYS, revokeAllUnitId } from '../../../../functions/domain/revokeAllUnit';
 import { revokeDelegate } from '../../../../functions/services/revocation/revokeDelegate';
 import { channelRecordOf } from '../../../support/channels/channelRecordFixture';
+import { unescapeHtml } from '../../../support/htmlText';
 import { formOf, getPage, revocationWorld, submitForm, titleOf, type Page } from '../../../support/revocation/revocationWorld';
 
 const world = revocationWorld();
@@ -67,6 +68,71 @@ describe('revoke all, one click, against the simulator', () => {
     expect(done.html).not.toContain('http-equiv="refresh"');
     expect(rowsOf(done)).toEqual(account.delegates.map((d, i) => `${d.name} ${d.address} revoked (nonce ${i + 1})`));
     expect(done.html).not.toContain('<form');
+  });
+
+  it('an account with more keys than one page holds: the first 50, then the rest from the same link, and no "all revoked" before they are gone', async () => {
+    const names = Array.from({ length: MAX_REVOKE_ALL_KEYS + 3 }, (_, i) => `bot-${String(i).padStart(2, '0')}`);
+    const account = sorted(await world.trackAccount({ label: 'revoke-all-many', delegates: names }));
+    const all = account.delegates.map((d) => d.address);
+    const link = world.revokeAllLink(account.address);
+
+    const page = await getPage(link);
+    expect(unescapeHtml(titleOf(page))).toBe(`Revoke ${MAX_REVOKE_ALL_KEYS} of the account's ${all.length} API keys?`);
+    expect(page.html).toContain(`Once they are done, this page offers the other 3.`);
+    const first = formOf(page);
+    expect(first.fields['keys']?.split(',')).toEqual(all.slice(0, MAX_REVOKE_ALL_KEYS));
+    await submitForm(first.action, first.fields);
+    await world.revokeAll.drain();
+    const between = await chainState(account.address);
+    expect({ ...between, delegates: [...between.delegates].sort() }).toEqual({
+      nonce: MAX_REVOKE_ALL_KEYS,
+      delegates: [...all.slice(MAX_REVOKE_ALL_KEYS)].sort(),
+    });
+
+    const partly = await getPage(link);
+    expect(titleOf(partly)).toBe('More API keys to revoke: 3 still listed');
+    expect(rowsOf(partly)).toHaveLength(MAX_REVOKE_ALL_KEYS);
+    const rest = formOf(partly);
+    expect(rest.fields['keys']?.split(',')).toEqual(all.slice(MAX_REVOKE_ALL_KEYS));
+    await world.notify.drain();
+    const firstResult = world.notified.filter((m) => m.kind === 'revoke-all-result' && m.account === account.address);
+    expect(firstResult.map((m) => (m.kind === 'revoke-all-result' ? m.units.length : 0))).toEqual([MAX_REVOKE_ALL_KEYS]);
+
+    await submitForm(rest.action, rest.fields);
+    await world.revokeAll.drain();
+    expect(await chainState(account.address)).toEqual({ nonce: all.length, delegates: [] });
+    const done = await getPage(link);
+    expect(titleOf(done)).toBe('All API keys revoked');
+    expect(rowsOf(done)).toEqual(account.delegates.map((d, i) => `${d.name} ${d.address} revoked (nonce ${i + 1})`));
+    expect(done.html).not.toContain('<form');
+    // The batch settled a second time: a new result, of every key of the link.
+    await world.notify.drain();
+    const results = world.notified.filter((m) => m.kind === 'revoke-all-result' && m.account === account.address);
+    expect(results.map((m) => (m.kind === 'revoke-all-result' ? m.units.length : 0))).toEqual([MAX_REVOKE_ALL_KEYS, all.length]);
+  });
+
+  it(`a link revokes at most ${MAX_REVOKE_ALL_BATCH} keys over its pages: a form past that is refused and queues nothing`, async () => {
+    const account = sorted(await world.trackAccount({ label: 'revoke-all-full', delegates: ['bot-a'] }));
+    const link = world.revokeAllLink(account.address);
+    const form = formOf(await getPage(link));
+    // The batch already holds the most keys a link revokes (as after four full pages), all settled.
+    const tokenId = [...(await batchTokens(link))][0]!;
+    const filler = Array.from({ length: MAX_REVOKE_ALL_BATCH }, (_, i) => `0xf${(i + 1).toString(16).padStart(39, '0')}`);
+    for (const delegate of filler) {
+      const submitted = await world.repos.revokeAll.submit(tokenId, { account: account.address, expiresAt: Date.now() + 3_600_000 }, delegate);
+      if (submitted.kind !== 'queued') throw new Error(`the filler unit was not queued: ${JSON.stringify(submitted)}`);
+      await world.repos.revokeAll.finish(tokenId, delegate, { state: 'done', attempt: 1, at: Date.now(), outcome: { kind: 'already-revoked', sent: false } });
+    }
+    const refused = await submitForm(form.action, form.fields);
+    expect(refused.status).toBe(400);
+    expect(refused.html).toContain(`this link has revoked the most keys one link does (${MAX_REVOKE_ALL_BATCH}): use a new link for the others`);
+    expect((await world.repos.revokeAll.get(tokenId))?.units[account.delegates[0]!.address]).toBeUndefined();
+    await world.revokeAll.drain();
+    expect(await chainState(account.address)).toEqual({ nonce: 0, delegates: [account.delegates[0]!.address] });
+    // Its result page sends the key left to a new link.
+    const page = await getPage(link);
+    expect(page.html).toContain(`This link has revoked the most keys one link does (${MAX_REVOKE_ALL_BATCH}). Use a new link`);
+    expect(page.html).not.toContain('<form');
   });
 
   it('double submit and queue redelivery revoke each delegate once', async () => {
