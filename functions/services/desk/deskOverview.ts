@@ -2,7 +2,12 @@ import type { ShownStatus } from '../../domain/shownStatus';
 import { SHOWN_STATUSES } from '../../domain/shownStatus';
 import { decisionSettlement } from '../../domain/decisionSettlement';
 import { killSwitchProgress } from '../../domain/killSwitchProgress';
-import { recentUnknownKeyDecision, unknownKeyDecisionWorthReading } from '../../domain/recentUnknownKeyDecision';
+import {
+  mostUrgentUnknownKeyDecision,
+  recentUnknownKeyDecision,
+  unknownKeyDecisionRefs,
+  unknownKeyDecisionWorthReading,
+} from '../../domain/recentUnknownKeyDecision';
 import { mapConcurrent } from '../../shared/concurrency';
 import type { DeskStores } from './deskStores';
 import { accountsOf, type DeskScopeDeps, type DeskViewer } from './deskViewer';
@@ -52,15 +57,21 @@ async function withFiringProgress(stores: Pick<DeskStores, 'decisions'>, row: Ov
 /**
  * A row whose account made an unknown-key decision recently enough to be shown
  * (`unknownKeyDecisionWorthReading`: its id and time are on the summary or the alert states), with
- * where it stands (the decision and its unit: two reads, by key, for such rows only), so a desk sees
- * a key revoked automatically, or not revoked, without opening the account.
+ * where it stands (each decision kept and its unit: two reads by key a decision, for such rows
+ * only), so a desk sees a key revoked automatically, or not revoked, without opening the account.
+ * Of several, the most urgent shows (`mostUrgentUnknownKeyDecision`): a key not revoked is not
+ * hidden behind a later one that was.
  */
 async function withUnknownKeyDecision(stores: Pick<DeskStores, 'decisions'>, row: OverviewRow, now: number): Promise<OverviewRow> {
   const latest = row.unknownKey.latest;
   if (!unknownKeyDecisionWorthReading(latest, now)) return row;
-  const read = await decisionWithUnits(stores, latest.decisionId);
-  if (read === null) return row;
-  return { ...row, unknownKey: { latest, recent: recentUnknownKeyDecision(read.decision, read.units, now) } };
+  // The latest and the earlier ones kept beside it (several only after several unknown keys within three days).
+  const recent = [];
+  for (const ref of unknownKeyDecisionRefs(latest, now)) {
+    const read = await decisionWithUnits(stores, ref.decisionId);
+    recent.push(read === null ? null : recentUnknownKeyDecision(read.decision, read.units, now));
+  }
+  return { ...row, unknownKey: { latest, recent: mostUrgentUnknownKeyDecision(recent) } };
 }
 
 /** A decision by id and its units (two reads by key); `null` when no such decision is stored. */

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { finishedUnit, refusedUnit, type DecisionUnit } from '../../../functions/domain/decisionUnit';
 import type { ProtectiveDecision } from '../../../functions/domain/protectiveDecision';
 import {
+  mostUrgentUnknownKeyDecision,
   recentUnknownKeyDecision,
+  unknownKeyDecisionRefs,
   UNKNOWN_KEY_NOT_REVOKED_SHOWN_MS,
   UNKNOWN_KEY_READ_HORIZON_MS,
   UNKNOWN_KEY_REVOKED_SHOWN_MS,
@@ -86,5 +88,25 @@ describe('unknownKeyDecisionWorthReading', () => {
     expect(unknownKeyDecisionWorthReading(latest, NOW + UNKNOWN_KEY_READ_HORIZON_MS)).toBe(false);
     // Every settled decision shown is read: the signer settles one within an hour of it being made.
     expect(UNKNOWN_KEY_READ_HORIZON_MS).toBeGreaterThanOrEqual(UNKNOWN_KEY_NOT_REVOKED_SHOWN_MS + HOUR);
+  });
+});
+
+describe('several unknown-key decisions of one account', () => {
+  const ref = (id: string, hoursAgo: number) => ({ decisionId: `unknown-${id.padEnd(12, '0')}`, at: NOW - hoursAgo * HOUR });
+  const c = ref('c', 2);
+  const d = ref('d', 1);
+
+  it('reads the latest and the earlier ones still within the horizon at now', () => {
+    const kept = { ...d, earlier: [c, ref('far', UNKNOWN_KEY_READ_HORIZON_MS / HOUR + 0.5)] };
+    expect(unknownKeyDecisionRefs(kept, NOW)).toEqual([d, c]);
+    expect(unknownKeyDecisionRefs(null, NOW)).toEqual([]);
+  });
+
+  it('shows a key not revoked before one being revoked, and that before one revoked; the newest of the most urgent', () => {
+    const of = (decisionId: string, kind: 'revoking' | 'revoked' | 'not-revoked') => ({ decisionId, kind, text: kind });
+    expect(mostUrgentUnknownKeyDecision([of('new', 'revoked'), of('mid', 'revoking'), of('old', 'not-revoked')])?.decisionId).toBe('old');
+    expect(mostUrgentUnknownKeyDecision([of('new', 'revoked'), null, of('old', 'revoking')])?.decisionId).toBe('old');
+    expect(mostUrgentUnknownKeyDecision([of('new', 'not-revoked'), of('old', 'not-revoked')])?.decisionId).toBe('new');
+    expect(mostUrgentUnknownKeyDecision([null, null])).toBeNull();
   });
 });

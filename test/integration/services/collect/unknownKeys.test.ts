@@ -119,7 +119,8 @@ describe('unknown keys revoked on sight (delegate watch)', () => {
     expect(requests.map((r) => r.delegates)).toEqual([[intruder.delegate.address], [second.delegate.address]]);
     const repeat = mine(address).find((n) => n.delegate.address === second.delegate.address);
     expect(repeat?.protection).toMatchObject({ verdict: 'unknown', repeatWithinDay: true, withinDay: 2 });
-    const latest = { decisionId: 'unknown-decision-2', at: requests[1]!.now };
+    // The first is kept beside it: the overview shows whichever of the two the desk must act on.
+    const latest = { decisionId: 'unknown-decision-2', at: requests[1]!.now, earlier: [first] };
     expect(await keptDecision(address)).toEqual({ alerts: latest, summary: latest });
 
     // A third one the same day is the third, not "the second" again.

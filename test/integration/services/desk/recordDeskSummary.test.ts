@@ -97,8 +97,8 @@ describe('the desk summary collect writes after a poll (DynamoDB Local)', () => 
     expect(await kept(NOW)).toEqual(latest);
     expect(await kept(NOW + UNKNOWN_KEY_READ_HORIZON_MS - 1)).toEqual(latest);
     expect(await kept(NOW + UNKNOWN_KEY_READ_HORIZON_MS)).toBeNull();
-    // An older decision recorded late (a redelivered check) does not replace it.
+    // An older decision recorded late (a redelivered check) does not replace it: it is kept beside it, as an earlier one.
     await recordLatestUnknownKeyDecision(repos.alerts, settings.address, { decisionId: 'd'.repeat(32), at: NOW - 60_000 });
-    expect(await kept(NOW)).toEqual(latest);
+    expect(await kept(NOW)).toEqual({ ...latest, earlier: [{ decisionId: 'd'.repeat(32), at: NOW - 60_000 }] });
   });
 });

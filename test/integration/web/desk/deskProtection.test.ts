@@ -264,12 +264,43 @@ describe('an unknown key revoked automatically, on the overview: while it is rev
     const refused = await decided('refused', now - 30 * HOUR);
     const stale = await decided('stale', now - 80 * HOUR);
     const quiet = await decided('quiet', null);
+    // Refused 30 hours ago, then a second unknown key revoked an hour ago: the refusal must stay in sight.
+    const masked = await decided('masked', now - 30 * HOUR);
+    const second = await chain.control.addDelegate(masked.account.address, { name: 'second-stranger', expiresInMs: 48 * HOUR });
+    const secondKey = second.delegate.address as `0x${string}`;
+    const secondId = `unknown-${tag}-masked2-0000000000`;
+    expect(
+      (
+        await chain.repos.decisions.put({
+          decisionId: secondId,
+          account: masked.account.address,
+          rule: 'unknown-delegate',
+          reason: 'unknown delegate',
+          delegates: [secondKey],
+          createdAt: now - HOUR,
+          dryRun: false,
+          evidence: { delegate: secondKey, judgedAgain: false },
+        })
+      ).kind,
+    ).toBe('written');
+    await recordLatestUnknownKeyDecision(chain.repos.alerts, masked.account.address, { decisionId: secondId, at: now - HOUR });
     const nonce = { kind: 'revoked' as const, sent: true as const, nonce: 7, transactionSignature: '0xab' };
     expect((await chain.repos.decisions.finishUnit(revoked.decisionId, revoked.key, finishedUnit(nonce, now, 'stranger', null))).kind).toBe('finished');
     expect(
       (await chain.repos.decisions.finishUnit(refused.decisionId, refused.key, refusedUnit({ code: 'breaker-open', text: 'the breaker was open' }, null))).kind,
     ).toBe('finished');
     expect((await chain.repos.decisions.finishUnit(stale.decisionId, stale.key, finishedUnit(nonce, now, 'stranger', null))).kind).toBe('finished');
+    expect(
+      (await chain.repos.decisions.finishUnit(masked.decisionId, masked.key, refusedUnit({ code: 'breaker-open', text: 'the breaker was open' }, null))).kind,
+    ).toBe('finished');
+    expect((await chain.repos.decisions.finishUnit(secondId, secondKey, finishedUnit(nonce, now, 'second-stranger', null))).kind).toBe('finished');
+    // Its row from its desk summary, which carries both decisions.
+    await recordDeskSummary(chain.repos, (await chain.repos.accounts.get(masked.account.address))!, now);
+    expect((await chain.repos.deskSummaries.getMany([masked.account.address])).get(masked.account.address)?.unknownKeyDecision).toEqual({
+      decisionId: secondId,
+      at: now - HOUR,
+      earlier: [{ decisionId: masked.decisionId, at: now - 30 * HOUR }],
+    });
     // The revoked one's row from its desk summary (what collect stores after a poll), the others measured from the store.
     await recordDeskSummary(chain.repos, (await chain.repos.accounts.get(revoked.account.address))!, now);
     expect((await chain.repos.deskSummaries.getMany([revoked.account.address])).get(revoked.account.address)?.unknownKeyDecision).toEqual({
@@ -296,6 +327,9 @@ describe('an unknown key revoked automatically, on the overview: while it is rev
     // Refused 30 hours ago: past a revocation's day, still shown, in the words `status` uses.
     expect(overviewUnknownKey(overview.body, `uk-${tag}-refused`)).toEqual({ href: decisions(refused), badge: 'b-bad', text: await status(refused) });
     expect(overviewUnknownKey(overview.body, `uk-${tag}-refused`)?.text).toContain(': NOT revoked, refused at ');
+    // The later key was revoked, but the refused one is what the desk must act on.
+    expect(overviewUnknownKey(overview.body, `uk-${tag}-masked`)).toEqual({ href: decisions(masked), badge: 'b-bad', text: await status(masked) });
+    expect(overviewUnknownKey(overview.body, `uk-${tag}-masked`)?.text).toContain(`${masked.key}: NOT revoked, refused at `);
     for (const name of ['stale', 'quiet']) {
       expect(overview.body, name).toContain(`>uk-${tag}-${name} (0x`);
       expect(overviewUnknownKey(overview.body, `uk-${tag}-${name}`), name).toBeNull();
