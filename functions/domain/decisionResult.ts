@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { addressSchema } from './address';
 import { REFUSAL_CODES } from './decisionCheck';
 import { UNIT_STATUSES } from './decisionUnit';
+import { MAX_NOTICE_DELEGATES } from './protectiveDecision';
 
 const ms = z.number().int().min(0);
 
@@ -23,11 +24,11 @@ export const decisionResultSchema = z.object({
       }),
     )
     .min(1)
-    .max(100),
+    .max(MAX_NOTICE_DELEGATES),
   /** The keys the chain lists after it (`null`: the chain could not be read then). */
   left: z
     .array(z.object({ address: addressSchema, name: z.string().max(200).nullable(), isWebClient: z.boolean() }))
-    .max(200)
+    .max(MAX_NOTICE_DELEGATES)
     .nullable(),
   /** Unknown keys: when the watch judges the key again (`null`: it is not tried again automatically). */
   judgedAgainAt: ms.nullable(),

@@ -1,11 +1,12 @@
 import * as z from 'zod';
 import { addressSchema } from './address';
 import type { ProtectiveActionOutcome } from './protectiveAction';
+import { MAX_NOTICE_DELEGATES } from './protectiveDecision';
 
 /** The protection service's answer, as a notify message carries it. */
 export const protectiveOutcomeSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('queued'), decisionId: z.string().min(1).max(200), delegates: z.array(addressSchema).max(50).readonly() }),
-  z.object({ kind: z.literal('dry-run'), decisionId: z.string().min(1).max(200), delegates: z.array(addressSchema).max(50).readonly() }),
+  z.object({ kind: z.literal('queued'), decisionId: z.string().min(1).max(200), delegates: z.array(addressSchema).max(MAX_NOTICE_DELEGATES).readonly() }),
+  z.object({ kind: z.literal('dry-run'), decisionId: z.string().min(1).max(200), delegates: z.array(addressSchema).max(MAX_NOTICE_DELEGATES).readonly() }),
   z.object({ kind: z.literal('protection-off') }),
   z.object({ kind: z.literal('not-armed') }),
   z.object({ kind: z.literal('capped'), cap: z.string().max(200) }),

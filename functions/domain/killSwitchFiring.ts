@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { addressSchema } from './address';
 import { protectiveOutcomeSchema } from './delegateProtection';
+import { MAX_NOTICE_DELEGATES } from './protectiveDecision';
 
 /** What was done when the kill switch fired: the protection service's answer, or nothing to ask. */
 export const killSwitchActionSchema = z.discriminatedUnion('kind', [
@@ -21,15 +22,15 @@ export const killSwitchFiringSchema = z.object({
   /** The reason the decision and the audit carry (`kill-switch: drawdown 31.20% now, 1-minute re-read 30.4% ≥ 30% at ...`). */
   reason: z.string().min(1).max(300),
   /** The delegates asked to be revoked (kept keys and kept web sessions already left out). */
-  requested: z.array(addressSchema).max(100),
+  requested: z.array(addressSchema).max(MAX_NOTICE_DELEGATES),
   /** Web-session keys left alone (`--kill-switch-web-sessions keep`). */
-  keptWebSessions: z.array(addressSchema).max(100),
+  keptWebSessions: z.array(addressSchema).max(MAX_NOTICE_DELEGATES),
   /** Keys listed that the account keeps (`--keep-delegate`); absent in notices queued before it was carried. */
-  keptKeys: z.array(addressSchema).max(100).optional(),
+  keptKeys: z.array(addressSchema).max(MAX_NOTICE_DELEGATES).optional(),
   /** The name each listed key carries (chain-controlled, `null` when unnamed); absent in notices queued before it was carried. */
   names: z
     .array(z.object({ address: addressSchema, name: z.string().max(200).nullable() }))
-    .max(200)
+    .max(MAX_NOTICE_DELEGATES)
     .optional(),
   action: killSwitchActionSchema,
 });

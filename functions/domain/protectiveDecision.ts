@@ -8,6 +8,12 @@ const ms = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 export const decisionIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,128}$/, '16 to 128 base64url characters');
 
 /**
+ * Most keys the notices of one automatic decision carry, each by name and outcome (its firing, its
+ * result, their emails): each fits one queue message (256 KiB) with every text at its bound.
+ */
+export const MAX_NOTICE_DELEGATES = 200;
+
+/**
  * What a rule evaluator decided, written once and never changed: the signer signs an automatic
  * revocation only for a delegate of a decision that still holds when it signs.
  */

@@ -8,7 +8,7 @@ import { killSwitchIncidentKey } from './killSwitchPresenter';
 import { delegateIncidentKey } from './newDelegatePresenter';
 import type { NoticeInput } from './noticeInput';
 import type { NoticePresenter } from './noticePresenter';
-import { accountField, revokeAllLinks } from './noticeParts';
+import { accountField, namesWithin, revokeAllLinks } from './noticeParts';
 import { noticeWords, type NoticeText } from './noticeText';
 
 type DecisionResultMessage = Extract<NotifyMessage, { kind: 'decision-result' }>;
@@ -40,6 +40,9 @@ const HEADLINES: Readonly<Record<RefusalCode, string>> = {
 const who = (key: { address: string; name: string | null }): string => (key.name ? `"${key.name}" (${key.address})` : key.address);
 const keys = (n: number): string => `${n} key${n === 1 ? '' : 's'}`;
 
+/** Characters the keys still listed may take in their line (a paragraph is at most 2,000). */
+const LEFT_LINE_CHARS = 1_500;
+
 /**
  * The title, severity and paragraphs of the result of an automatic revocation: what was revoked,
  * what was refused or failed and why (in a desk's words), which keys can still trade the account,
@@ -67,7 +70,14 @@ export function decisionResultNoticeText(result: DecisionResult, ctx: { account:
   const lines: string[] = [];
   if (left === null) lines.push(`The chain could not be read afterwards: check which keys can still trade ("sentinel delegates list ${ctx.account}").`);
   else if (left.length === 0) lines.push('No key is listed any more: only the owner key can trade this account.');
-  else lines.push(`Still able to trade this account: ${left.map((k) => `${who(k)}${k.isWebClient ? ' (web session)' : ''}`).join(', ')}.`);
+  else
+    lines.push(
+      `Still able to trade this account: ${namesWithin(
+        left.map((k) => `${who(k)}${k.isWebClient ? ' (web session)' : ''}`),
+        LEFT_LINE_CHARS,
+        (more) => `and ${keys(more)} more ("sentinel delegates list ${ctx.account}" lists each)`,
+      )}.`,
+    );
   const actNow = missed > 0 || left === null || left.length > 0;
   if (actNow) lines.push('To stop them now, use the Revoke-all link: it lists the current keys and revokes each, signed like a click.');
   if (killSwitch) {

@@ -6,7 +6,7 @@ import { revokeAllLink, wordedEmailBase } from './emailParts';
 import { protectionResultHead } from './protectionResultHead';
 import type { NoticeInput } from './noticeInput';
 import type { NoticePresenter } from './noticePresenter';
-import { accountField, revokeAllLinks } from './noticeParts';
+import { accountField, namesWithin, revokeAllLinks } from './noticeParts';
 import { noticeWords, type NoticeText } from './noticeText';
 
 type KillSwitchMessage = Extract<NotifyMessage, { kind: 'kill-switch' }>;
@@ -102,6 +102,9 @@ export function killSwitchNoticeText(firing: KillSwitchFiring, ctx: { account: s
   }
 }
 
+/** Characters the kept keys may take in their line (a line of the email is at most 1,000). */
+const KEPT_LINE_CHARS = 800;
+
 /**
  * The line naming what stays listed and why: keys the account keeps (`--keep-delegate`), web
  * sessions kept, and, when the service left a requested key out of those it revokes, announced
@@ -119,7 +122,8 @@ function kept(firing: KillSwitchFiring, acted: readonly string[], who: (address:
       : []),
     ...firing.keptWebSessions.map((k) => `${who(k)} (web session)`),
   ];
-  return parts.length === 0 ? [] : [`Kept, not revoked: ${parts.join(', ')}.`];
+  const more = (n: number): string => `and ${n} more key${n === 1 ? '' : 's'} (the account page lists each)`;
+  return parts.length === 0 ? [] : [`Kept, not revoked: ${namesWithin(parts, KEPT_LINE_CHARS, more)}.`];
 }
 
 function words(message: KillSwitchMessage, input: NoticeInput) {

@@ -33,3 +33,20 @@ export function revokeAllLinks(input: NoticeInput): NoticeLink[] {
   if (url === null) return [];
   return [{ label: `Revoke all ${input.delegateCount} API key${input.delegateCount === 1 ? '' : 's'}`, url, action: 'revoke-all' }];
 }
+
+/**
+ * `names` joined with commas, as many as fit in `chars` (the first always), then how many more and
+ * where each is listed (`more`): a paragraph naming an account's keys stays within its bound however
+ * many keys there are.
+ */
+export function namesWithin(names: readonly string[], chars: number, more: (count: number) => string): string {
+  const shown: string[] = [];
+  let length = 0;
+  for (const name of names) {
+    if (shown.length > 0 && length + name.length + 2 > chars) break;
+    shown.push(name);
+    length += name.length + 2;
+  }
+  const left = names.length - shown.length;
+  return left === 0 ? shown.join(', ') : `${shown.join(', ')} ${more(left)}`;
+}

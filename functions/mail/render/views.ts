@@ -3,6 +3,7 @@ import { addressSchema } from '../../domain/address';
 import { intervalSchema } from '../../domain/interval';
 import { MAX_REVOKE_ALL_BATCH } from '../../domain/revokeAllUnit';
 import { withoutUrls } from '../../shared/withoutUrls';
+import { MAX_NOTICE_DELEGATES } from '../../domain/protectiveDecision';
 
 /*
  * The plain data each email renders. Conventions for every view:
@@ -456,7 +457,7 @@ export const killSwitchViewSchema = z.object({
   revoking: z.boolean(),
   dryRun: z.boolean(),
   /** The keys revoked, or that would have been. */
-  delegates: z.array(shortText(300)).max(100),
+  delegates: z.array(shortText(300)).max(MAX_NOTICE_DELEGATES),
   levelPct: z.number(),
   drawdownPct: z.number(),
   rereadPct: z.number(),
@@ -473,7 +474,7 @@ export const decisionResultViewSchema = z.object({
   rows: z
     .array(z.object({ who: shortText(300), status: z.enum(['revoked', 'gone', 'refused', 'failed']), text: shortText(1000) }))
     .min(1)
-    .max(100),
+    .max(MAX_NOTICE_DELEGATES),
   /** Some key was not revoked. */
   critical: z.boolean(),
   settledAtMs: timestampMs,

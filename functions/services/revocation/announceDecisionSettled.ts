@@ -20,6 +20,10 @@ export interface AnnounceDecisionDeps {
   readonly counters?: Counters;
 }
 
+/** Past this many keys, each key's words are cut to `MANY_UNITS_TEXT_CHARS`: a result of `MAX_NOTICE_DELEGATES` keys stays one queue message. */
+export const MANY_UNITS = 50;
+export const MANY_UNITS_TEXT_CHARS = 300;
+
 /** The event id of a decision's result: one per decision, so a redelivery names the same event and sends nothing twice. */
 export const decisionResultEventId = (decisionId: string): string => `decision-result#${decisionId}`;
 
@@ -51,7 +55,7 @@ export async function announceDecisionSettled(deps: AnnounceDecisionDeps, decisi
       address: u.address,
       name: u.name ?? left?.find((k) => k.address.toLowerCase() === u.address.toLowerCase())?.name ?? null,
       status: u.status,
-      text: u.text.slice(0, 1_000),
+      text: u.text.slice(0, settlement.units.length > MANY_UNITS ? MANY_UNITS_TEXT_CHARS : 1_000),
       refusal: u.refusal,
     })),
     left,
