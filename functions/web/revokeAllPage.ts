@@ -31,7 +31,17 @@ export interface RevokeAllPageDeps {
   readonly queue: MessageQueue<RevokeAllJob>;
   readonly now: () => number;
   readonly log: Log;
+  /** Keys one form carries and one link revokes over its pages; default `MAX_REVOKE_ALL_KEYS` and `MAX_REVOKE_ALL_BATCH` (tests make them small). */
+  readonly limits?: RevokeAllLimits;
 }
+
+/** How many keys a revoke-all form carries, and a link revokes over all its pages. */
+export interface RevokeAllLimits {
+  readonly keysPerPage: number;
+  readonly keysPerLink: number;
+}
+
+const DEFAULT_LIMITS: RevokeAllLimits = { keysPerPage: MAX_REVOKE_ALL_KEYS, keysPerLink: MAX_REVOKE_ALL_BATCH };
 
 /** A delegate as the page lists it. */
 export interface RevokeAllKey {
@@ -58,8 +68,9 @@ export interface RevokeAllRest {
   /** The keys the form removes (the next `MAX_REVOKE_ALL_KEYS` by address); empty without a form. */
   readonly next: readonly RevokeAllKey[];
   readonly form: { token: string; keys: string; csrf: string } | null;
-  /** The batch holds `MAX_REVOKE_ALL_BATCH` keys: the rest needs a new link. */
+  /** The batch holds `perLink` keys, the most one link revokes: the rest needs a new link. */
   readonly full: boolean;
+  readonly perLink: number;
 }
 
 /** A delegate's line on the result page. */
@@ -149,7 +160,7 @@ async function show(deps: RevokeAllPageDeps, token: string | undefined): Promise
   if (batch) return resultView(deps, token ?? '', claims.tokenId, found.account, await delegateKeys(deps, found.account.address), batch.units, withdrawn);
   const listed = (await delegateKeys(deps, found.account.address)).listed;
   if (listed.length === 0) return { kind: 'nothing-to-revoke', account: found.account };
-  const keys = listed.slice(0, MAX_REVOKE_ALL_KEYS);
+  const keys = listed.slice(0, (deps.limits ?? DEFAULT_LIMITS).keysPerPage);
   return {
     kind: 'confirm',
     account: found.account,
@@ -193,12 +204,13 @@ async function submit(deps: RevokeAllPageDeps, request: WebRequest): Promise<Rev
   if (!found.hasSigner) return { kind: 'not-configured', account: found.account };
   // A withdrawn link's batch is shown as it stands: nothing is marked or queued again.
   if (withdrawn && used) return resultView(deps, token, claims.tokenId, found.account, await delegateKeys(deps, found.account.address), used.units, withdrawn);
-  // A link revokes at most MAX_REVOKE_ALL_BATCH keys over all its pages.
+  // A link revokes at most keysPerLink keys over all its pages.
+  const { keysPerLink } = deps.limits ?? DEFAULT_LIMITS;
   const before = used ?? (await deps.batches.get(claims.tokenId));
   const holds = new Set(Object.keys(before?.units ?? {}));
   const adding = keys.data.filter((k) => !holds.has(k)).length;
-  if (holds.size + adding > MAX_REVOKE_ALL_BATCH) {
-    return { kind: 'bad-request', reason: `this link has revoked the most keys one link does (${MAX_REVOKE_ALL_BATCH}): use a new link for the others` };
+  if (holds.size + adding > keysPerLink) {
+    return { kind: 'bad-request', reason: `this link has revoked the most keys one link does (${keysPerLink}): use a new link for the others` };
   }
 
   const jobs: { id: string; body: RevokeAllJob; groupId: string; deduplicationId: string }[] = [];
@@ -250,9 +262,10 @@ function resultView(
   const retryable = rows.filter((r) => r.next === 'retry-on-page').map((r) => r.key.address);
   const pending = batchPending(units);
   const others = untracked ? [] : delegates.listed.filter((k) => units[k.address] === undefined);
-  const room = Math.max(0, MAX_REVOKE_ALL_BATCH - Object.keys(units).length);
+  const { keysPerPage, keysPerLink } = deps.limits ?? DEFAULT_LIMITS;
+  const room = Math.max(0, keysPerLink - Object.keys(units).length);
   // The next page of keys once this one has settled, while the link works and its batch has room.
-  const next = linkWorks && !pending ? others.slice(0, Math.min(MAX_REVOKE_ALL_KEYS, room)) : [];
+  const next = linkWorks && !pending ? others.slice(0, Math.min(keysPerPage, room)) : [];
   const rest: RevokeAllRest = {
     count: others.length,
     next,
@@ -269,6 +282,7 @@ function resultView(
             ),
           },
     full: others.length > 0 && room === 0,
+    perLink: keysPerLink,
   };
   return {
     kind: 'result',

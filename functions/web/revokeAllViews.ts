@@ -1,4 +1,4 @@
-import { MAX_REVOKE_ALL_BATCH, type RevokeAllUnit } from '../domain/revokeAllUnit';
+import type { RevokeAllUnit } from '../domain/revokeAllUnit';
 import { unitText } from '../domain/revokeAllUnitText';
 import { accountName, formatCountdown, formatTime } from '../mail/render/format';
 import { html, type SafeHtml } from './html';
@@ -148,7 +148,7 @@ ${rest.next.map(
 )}</tbody></table>
 ${confirmForm({ action: formAction, token: rest.form.token, csrf: rest.form.csrf, fields: keysField(rest.form.keys), button: `Revoke the next ${apiKeys(rest.next.length)}` })}`;
   }
-  const why = rest.full ? `This link has revoked the most keys one link does (${MAX_REVOKE_ALL_BATCH}).` : 'This link cannot revoke them.';
+  const why = rest.full ? `This link has revoked the most keys one link does (${rest.perLink}).` : 'This link cannot revoke them.';
   return html`${listed}<p>${why} Use a new link: the Revoke all button of the account on the desk page, or the Revoke-all link of a newer alert.</p>
 `;
 }

@@ -36,6 +36,7 @@ import { perFile } from '../perFile';
 import { createNotifyHandler } from '../../../functions/handlers/notify';
 import { sharedRenderer } from '../delivery/mailHarness';
 import { createRevokeAllPageHandler } from '../../../functions/handlers/revoke-all-page';
+import type { RevokeAllLimits } from '../../../functions/web/revokeAllPage';
 import type { RevokeAllJob } from '../../../functions/messages/revokeAllJob';
 import { createRevokeAllWorkerHandler } from '../../../functions/handlers/revoke-all-worker';
 import { memoryCounters } from '../../../functions/shared/observability';
@@ -163,6 +164,8 @@ export async function startRevocationWorld(
     routes?: readonly HttpRoute[];
     /** The DynamoDB client a function uses instead of the world's (one that records what it sends), for the same tables (`prefix`). */
     clientOf?: (role: WorldRole, prefix: string) => DynamoDBDocumentClient | undefined;
+    /** The revoke-all page's limits (default the deployed ones): small, a test walks its pages with a few keys. */
+    revokeAllLimits?: RevokeAllLimits;
   } = {},
 ): Promise<RevocationWorld> {
   const sim = await startSimulator({ seed: 7 });
@@ -290,6 +293,7 @@ export async function startRevocationWorld(
     queue: revokeAll,
     now: Date.now,
     log: silentLog,
+    ...(options.revokeAllLimits ? { limits: options.revokeAllLimits } : {}),
   });
   pages.preferences = preferencesPageOf({ ...parts, repos: reposOf('preferences-page') });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RevokeAllRow } from '../../../functions/web/revokeAllPage';
 import { renderRevokeAllView } from '../../../functions/web/revokeAllViews';
+import { MAX_REVOKE_ALL_BATCH } from '../../../functions/domain/revokeAllUnit';
 import { unescapeHtml } from '../../support/htmlText';
 
 const ACCOUNT = { address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266', label: 'Main', timezone: 'UTC' };
@@ -22,7 +23,7 @@ const rows: RevokeAllRow[] = [
   },
 ];
 
-const NO_REST = { count: 0, next: [], form: null, full: false };
+const NO_REST = { count: 0, next: [], form: null, full: false, perLink: MAX_REVOKE_ALL_BATCH };
 const DONE = {
   state: 'done' as const,
   attempt: 1,
@@ -125,7 +126,7 @@ describe('an account with more API keys than one page holds', () => {
         retry: null,
         withdrawn: null,
         untracked: false,
-        rest: { count: 2, next, form: { token: 't', keys: next.map((k) => k.address).join(','), csrf: 'c2' }, full: false },
+        rest: { count: 2, next, form: { token: 't', keys: next.map((k) => k.address).join(','), csrf: 'c2' }, full: false, perLink: MAX_REVOKE_ALL_BATCH },
       },
       ACTION,
     );
@@ -148,9 +149,14 @@ describe('an account with more API keys than one page holds', () => {
       withdrawn: null,
       untracked: false,
     };
-    const full = textOf(renderRevokeAllView({ ...base, pending: false, rest: { count: 5, next: [], form: null, full: true } }, ACTION).html);
+    const full = textOf(
+      renderRevokeAllView({ ...base, pending: false, rest: { count: 5, next: [], form: null, full: true, perLink: MAX_REVOKE_ALL_BATCH } }, ACTION).html,
+    );
     expect(full).toContain('This link has revoked the most keys one link does (200). Use a new link: the Revoke all button of the account on the desk page');
-    const pending = renderRevokeAllView({ ...base, pending: true, rest: { count: 5, next: [], form: null, full: false } }, ACTION);
+    const pending = renderRevokeAllView(
+      { ...base, pending: true, rest: { count: 5, next: [], form: null, full: false, perLink: MAX_REVOKE_ALL_BATCH } },
+      ACTION,
+    );
     expect(textOf(pending.html)).toContain('Revoking API keys…');
     expect(textOf(pending.html)).not.toContain('still listed');
     expect(textOf(renderRevokeAllView({ ...base, pending: false, rest: NO_REST }, ACTION).html)).toContain('All API keys revoked');

@@ -1,13 +1,15 @@
 import { verifyMessage } from 'ethers';
 import { describe, expect, it } from 'vitest';
 import { buildRemoveDelegateManager } from '../../../../functions/chain/transactionBuilders';
-import { MAX_REVOKE_ALL_BATCH, MAX_REVOKE_ALL_KEYS, revokeAllUnitId } from '../../../../functions/domain/revokeAllUnit';
+import { revokeAllUnitId } from '../../../../functions/domain/revokeAllUnit';
 import { revokeDelegate } from '../../../../functions/services/revocation/revokeDelegate';
 import { channelRecordOf } from '../../../support/channels/channelRecordFixture';
 import { unescapeHtml } from '../../../support/htmlText';
 import { formOf, getPage, revocationWorld, submitForm, titleOf, type Page } from '../../../support/revocation/revocationWorld';
 
-const world = revocationWorld();
+/** The page's limits, small so a test walks its pages with a few keys (deployed: 50 a page, 200 a link). */
+const LIMITS = { keysPerPage: 3, keysPerLink: 7 };
+const world = revocationWorld({ revokeAllLimits: LIMITS });
 
 async function chainState(account: string) {
   const view = await world.control.account(account);
@@ -70,33 +72,33 @@ describe('revoke all, one click, against the simulator', () => {
     expect(done.html).not.toContain('<form');
   });
 
-  it('an account with more keys than one page holds: the first 50, then the rest from the same link, and no "all revoked" before they are gone', async () => {
-    const names = Array.from({ length: MAX_REVOKE_ALL_KEYS + 3 }, (_, i) => `bot-${String(i).padStart(2, '0')}`);
+  it('an account with more keys than one page holds: the first page, then the rest from the same link, and no "all revoked" before they are gone', async () => {
+    const names = Array.from({ length: LIMITS.keysPerPage + 2 }, (_, i) => `bot-${String(i).padStart(2, '0')}`);
     const account = sorted(await world.trackAccount({ label: 'revoke-all-many', delegates: names }));
     const all = account.delegates.map((d) => d.address);
     const link = world.revokeAllLink(account.address);
 
     const page = await getPage(link);
-    expect(unescapeHtml(titleOf(page))).toBe(`Revoke ${MAX_REVOKE_ALL_KEYS} of the account's ${all.length} API keys?`);
-    expect(page.html).toContain(`Once they are done, this page offers the other 3.`);
+    expect(unescapeHtml(titleOf(page))).toBe(`Revoke ${LIMITS.keysPerPage} of the account's ${all.length} API keys?`);
+    expect(page.html).toContain(`Once they are done, this page offers the other 2.`);
     const first = formOf(page);
-    expect(first.fields['keys']?.split(',')).toEqual(all.slice(0, MAX_REVOKE_ALL_KEYS));
+    expect(first.fields['keys']?.split(',')).toEqual(all.slice(0, LIMITS.keysPerPage));
     await submitForm(first.action, first.fields);
     await world.revokeAll.drain();
     const between = await chainState(account.address);
     expect({ ...between, delegates: [...between.delegates].sort() }).toEqual({
-      nonce: MAX_REVOKE_ALL_KEYS,
-      delegates: [...all.slice(MAX_REVOKE_ALL_KEYS)].sort(),
+      nonce: LIMITS.keysPerPage,
+      delegates: [...all.slice(LIMITS.keysPerPage)].sort(),
     });
 
     const partly = await getPage(link);
-    expect(titleOf(partly)).toBe('More API keys to revoke: 3 still listed');
-    expect(rowsOf(partly)).toHaveLength(MAX_REVOKE_ALL_KEYS);
+    expect(titleOf(partly)).toBe('More API keys to revoke: 2 still listed');
+    expect(rowsOf(partly)).toHaveLength(LIMITS.keysPerPage);
     const rest = formOf(partly);
-    expect(rest.fields['keys']?.split(',')).toEqual(all.slice(MAX_REVOKE_ALL_KEYS));
+    expect(rest.fields['keys']?.split(',')).toEqual(all.slice(LIMITS.keysPerPage));
     await world.notify.drain();
     const firstResult = world.notified.filter((m) => m.kind === 'revoke-all-result' && m.account === account.address);
-    expect(firstResult.map((m) => (m.kind === 'revoke-all-result' ? m.units.length : 0))).toEqual([MAX_REVOKE_ALL_KEYS]);
+    expect(firstResult.map((m) => (m.kind === 'revoke-all-result' ? m.units.length : 0))).toEqual([LIMITS.keysPerPage]);
 
     await submitForm(rest.action, rest.fields);
     await world.revokeAll.drain();
@@ -108,16 +110,16 @@ describe('revoke all, one click, against the simulator', () => {
     // The batch settled a second time: a new result, of every key of the link.
     await world.notify.drain();
     const results = world.notified.filter((m) => m.kind === 'revoke-all-result' && m.account === account.address);
-    expect(results.map((m) => (m.kind === 'revoke-all-result' ? m.units.length : 0))).toEqual([MAX_REVOKE_ALL_KEYS, all.length]);
+    expect(results.map((m) => (m.kind === 'revoke-all-result' ? m.units.length : 0))).toEqual([LIMITS.keysPerPage, all.length]);
   });
 
-  it(`a link revokes at most ${MAX_REVOKE_ALL_BATCH} keys over its pages: a form past that is refused and queues nothing`, async () => {
+  it(`a link revokes at most ${LIMITS.keysPerLink} keys over its pages: a form past that is refused and queues nothing`, async () => {
     const account = sorted(await world.trackAccount({ label: 'revoke-all-full', delegates: ['bot-a'] }));
     const link = world.revokeAllLink(account.address);
     const form = formOf(await getPage(link));
-    // The batch already holds the most keys a link revokes (as after four full pages), all settled.
+    // The batch already holds the most keys a link revokes (as after its full pages), all settled.
     const tokenId = [...(await batchTokens(link))][0]!;
-    const filler = Array.from({ length: MAX_REVOKE_ALL_BATCH }, (_, i) => `0xf${(i + 1).toString(16).padStart(39, '0')}`);
+    const filler = Array.from({ length: LIMITS.keysPerLink }, (_, i) => `0xf${(i + 1).toString(16).padStart(39, '0')}`);
     for (const delegate of filler) {
       const submitted = await world.repos.revokeAll.submit(tokenId, { account: account.address, expiresAt: Date.now() + 3_600_000 }, delegate);
       if (submitted.kind !== 'queued') throw new Error(`the filler unit was not queued: ${JSON.stringify(submitted)}`);
@@ -125,13 +127,13 @@ describe('revoke all, one click, against the simulator', () => {
     }
     const refused = await submitForm(form.action, form.fields);
     expect(refused.status).toBe(400);
-    expect(refused.html).toContain(`this link has revoked the most keys one link does (${MAX_REVOKE_ALL_BATCH}): use a new link for the others`);
+    expect(refused.html).toContain(`this link has revoked the most keys one link does (${LIMITS.keysPerLink}): use a new link for the others`);
     expect((await world.repos.revokeAll.get(tokenId))?.units[account.delegates[0]!.address]).toBeUndefined();
     await world.revokeAll.drain();
     expect(await chainState(account.address)).toEqual({ nonce: 0, delegates: [account.delegates[0]!.address] });
     // Its result page sends the key left to a new link.
     const page = await getPage(link);
-    expect(page.html).toContain(`This link has revoked the most keys one link does (${MAX_REVOKE_ALL_BATCH}). Use a new link`);
+    expect(page.html).toContain(`This link has revoked the most keys one link does (${LIMITS.keysPerLink}). Use a new link`);
     expect(page.html).not.toContain('<form');
   });
 
