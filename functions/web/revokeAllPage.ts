@@ -269,18 +269,12 @@ function resultView(
   const rest: RevokeAllRest = {
     count: others.length,
     next,
-    form:
-      next.length === 0
-        ? null
-        : {
-            token,
-            keys: next.map((k) => k.address).join(','),
-            csrf: csrfFor(
-              deps,
-              tokenId,
-              next.map((k) => k.address),
-            ),
-          },
+    form: keysForm(
+      deps,
+      token,
+      tokenId,
+      next.map((k) => k.address),
+    ),
     full: others.length > 0 && room === 0,
     perLink: keysPerLink,
   };
@@ -290,7 +284,7 @@ function resultView(
     rows,
     pending,
     selfUrl: deps.links.urlFor('revoke-all', token),
-    retry: retryable.length === 0 ? null : { token, keys: retryable.join(','), csrf: csrfFor(deps, tokenId, retryable) },
+    retry: keysForm(deps, token, tokenId, retryable),
     withdrawn,
     untracked,
     rest,
@@ -315,6 +309,11 @@ async function untrackedResult(
 /** What the anti-CSRF value binds: the link and the exact keys of the form, in order. */
 function bindingOf(tokenId: string, keys: string): string {
   return `${tokenId}\n${keys}`;
+}
+
+/** A form submitting `keys` on the link (its anti-CSRF value bound to exactly them); `null` for none. */
+function keysForm(deps: RevokeAllPageDeps, token: string, tokenId: string, keys: readonly string[]): { token: string; keys: string; csrf: string } | null {
+  return keys.length === 0 ? null : { token, keys: keys.join(','), csrf: csrfFor(deps, tokenId, keys) };
 }
 
 function csrfFor(deps: RevokeAllPageDeps, tokenId: string, keys: readonly string[]): string {
