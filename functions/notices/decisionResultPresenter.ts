@@ -50,8 +50,12 @@ const LEFT_LINE_CHARS = 1_500;
  * is judged again). Every key not revoked makes it critical.
  */
 export function decisionResultNoticeText(result: DecisionResult, ctx: { account: string; time: (ms: number) => string }): DecisionResultNoticeText {
-  const removed = result.units.filter((u) => u.status === 'revoked' || u.status === 'gone').length;
-  const missed = result.units.length - removed;
+  const unlisted = result.unlisted ?? { revoked: 0, gone: 0, refused: 0, failed: 0, left: 0 };
+  const unlistedRemoved = unlisted.revoked + unlisted.gone;
+  const unlistedMissed = unlisted.refused + unlisted.failed;
+  const removed = result.units.filter((u) => u.status === 'revoked' || u.status === 'gone').length + unlistedRemoved;
+  const total = result.units.length + unlistedRemoved + unlistedMissed;
+  const missed = total - removed;
   const first = result.units.find((u) => u.status === 'refused' || u.status === 'failed');
   const headline = first === undefined ? '' : first.refusal === null ? 'the revocation failed' : HEADLINES[first.refusal];
   const killSwitch = result.rule === 'kill-switch';
@@ -60,7 +64,7 @@ export function decisionResultNoticeText(result: DecisionResult, ctx: { account:
       ? `Kill switch: ${keys(removed)} revoked`
       : removed === 0
         ? `Kill switch fired, keys NOT revoked: ${headline}`
-        : `Kill switch: ${removed} of ${keys(result.units.length)} revoked, ${missed} NOT revoked`
+        : `Kill switch: ${removed} of ${keys(total)} revoked, ${missed} NOT revoked`
     : missed === 0
       ? result.units[0]?.status === 'gone'
         ? 'Unknown key already gone'
@@ -68,17 +72,29 @@ export function decisionResultNoticeText(result: DecisionResult, ctx: { account:
       : `Unknown key NOT revoked: ${headline}`;
   const left = result.left;
   const lines: string[] = [];
+  const others = unlistedRemoved + unlistedMissed;
+  if (others > 0)
+    lines.push(
+      `This notice names ${result.units.length} of the decision's ${total} keys, those not revoked first; ${
+        unlistedMissed === 0
+          ? `the other ${others} were all revoked.`
+          : unlistedRemoved === 0
+            ? `the other ${others} were NOT revoked either.`
+            : `of the other ${others}, ${unlistedRemoved} were revoked and ${unlistedMissed} NOT.`
+      }`,
+    );
   if (left === null) lines.push(`The chain could not be read afterwards: check which keys can still trade ("sentinel delegates list ${ctx.account}").`);
-  else if (left.length === 0) lines.push('No key is listed any more: only the owner key can trade this account.');
+  else if (left.length + unlisted.left === 0) lines.push('No key is listed any more: only the owner key can trade this account.');
   else
     lines.push(
       `Still able to trade this account: ${namesWithin(
         left.map((k) => `${who(k)}${k.isWebClient ? ' (web session)' : ''}`),
         LEFT_LINE_CHARS,
-        (more) => `and ${keys(more)} more ("sentinel delegates list ${ctx.account}" lists each)`,
+        (more) => `and ${more} more key${more === 1 ? '' : 's'} ("sentinel delegates list ${ctx.account}" lists each)`,
+        unlisted.left,
       )}.`,
     );
-  const actNow = missed > 0 || left === null || left.length > 0;
+  const actNow = missed > 0 || left === null || left.length + unlisted.left > 0;
   if (actNow) lines.push('To stop them now, use the Revoke-all link: it lists the current keys and revokes each, signed like a click.');
   if (killSwitch) {
     lines.push(

@@ -1,4 +1,4 @@
-import type { KillSwitchFiring } from '../domain/killSwitchFiring';
+import { firingKeys, type KeptBecause, type KillSwitchFiring } from '../domain/killSwitchFiring';
 import type { NoticeSeverity } from '../domain/notice';
 import { formatPercent, formatTime } from '../mail/render/format';
 import type { NotifyMessage } from '../messages/notifyMessage';
@@ -51,6 +51,14 @@ export function killSwitchNoticeText(firing: KillSwitchFiring, ctx: { account: s
     const name = names.get(address.toLowerCase());
     return name ? `"${name}" (${address})` : address;
   };
+  const unlistedActed = firing.unlisted?.acted ?? 0;
+  // Keys revoked (or that would have been) beyond those the notice names: counted in the title, said in a line.
+  const unlistedLine = (named: number): string[] =>
+    unlistedActed === 0 ? [] : [`This notice names ${named} of the ${named + unlistedActed} keys; the other ${unlistedActed} are treated the same way.`];
+  const keysOf = (listed: number): string => {
+    const n = listed + unlistedActed;
+    return `${n} key${n === 1 ? '' : 's'}`;
+  };
   const rearm = `The kill switch does not fire again until the drawdown recovers past the re-arm margin, or "sentinel accounts rearm ${ctx.account}".`;
   const notRevoked = 'Kill switch fired, keys NOT revoked';
   const yourself = 'Revoke the keys yourself (the revoke-all link) if the bot must stop.';
@@ -60,7 +68,7 @@ export function killSwitchNoticeText(firing: KillSwitchFiring, ctx: { account: s
     severity,
     revoking,
     delegates: delegates.map(who),
-    lines: [line, ...kept(firing, delegates, who), STAYS, rearm],
+    lines: [line, ...unlistedLine(delegates.length), ...kept(firing, who), STAYS, rearm],
   });
   if (firing.action.kind === 'not-set-up')
     return base(notRevoked, `Nothing was revoked: automatic protection is not set up on this deployment. ${yourself}`, firing.requested);
@@ -68,14 +76,14 @@ export function killSwitchNoticeText(firing: KillSwitchFiring, ctx: { account: s
   switch (outcome.kind) {
     case 'queued':
       return base(
-        `Kill switch fired: ${outcome.delegates.length} key${outcome.delegates.length === 1 ? '' : 's'} being revoked`,
+        `Kill switch fired: ${keysOf(outcome.delegates.length)} being revoked`,
         'Every delegate but the kept ones is being revoked, one at a time, signed like a click on a revoke link; the result (revoked, or refused and why) follows once each is signed. To act at once, or if the result says a key was not revoked, use the Revoke-all link.',
         outcome.delegates,
         true,
       );
     case 'dry-run':
       return base(
-        `Kill switch would have fired (dry run): ${outcome.delegates.length} key${outcome.delegates.length === 1 ? '' : 's'}`,
+        `Kill switch would have fired (dry run): ${keysOf(outcome.delegates.length)}`,
         'Dry run: these keys would have been revoked, and nothing was ("--kill-switch-dry-run off" arms it).',
         outcome.delegates,
         false,
@@ -105,25 +113,18 @@ export function killSwitchNoticeText(firing: KillSwitchFiring, ctx: { account: s
 /** Characters the kept keys may take in their line (a line of the email is at most 1,000). */
 const KEPT_LINE_CHARS = 800;
 
+const BECAUSE: Readonly<Record<KeptBecause, string>> = { 'keep-delegate': '--keep-delegate', announced: 'announced', 'web-session': 'web session' };
+
 /**
  * The line naming what stays listed and why: keys the account keeps (`--keep-delegate`), web
  * sessions kept, and, when the service left a requested key out of those it revokes, announced
- * ones. Empty when nothing is kept.
+ * ones; those the notice leaves out are counted. Empty when nothing is kept.
  */
-function kept(firing: KillSwitchFiring, acted: readonly string[], who: (address: string) => string): string[] {
-  const keepDelegate = new Set((firing.keptKeys ?? []).map((k) => k.toLowerCase()));
-  const actedOn = new Set(acted.map((k) => k.toLowerCase()));
-  const outcome = firing.action.kind === 'requested' ? firing.action.outcome.kind : null;
-  const listedOut = outcome === 'queued' || outcome === 'dry-run' || outcome === 'nothing-to-revoke';
-  const parts = [
-    ...firing.requested.filter((k) => keepDelegate.has(k.toLowerCase()) && !actedOn.has(k.toLowerCase())).map((k) => `${who(k)} (--keep-delegate)`),
-    ...(listedOut
-      ? firing.requested.filter((k) => !keepDelegate.has(k.toLowerCase()) && !actedOn.has(k.toLowerCase())).map((k) => `${who(k)} (announced)`)
-      : []),
-    ...firing.keptWebSessions.map((k) => `${who(k)} (web session)`),
-  ];
+function kept(firing: KillSwitchFiring, who: (address: string) => string): string[] {
+  const parts = firingKeys(firing).kept.map((k) => `${who(k.address)} (${BECAUSE[k.because]})`);
+  const unlisted = firing.unlisted?.kept ?? 0;
   const more = (n: number): string => `and ${n} more key${n === 1 ? '' : 's'} (the account page lists each)`;
-  return parts.length === 0 ? [] : [`Kept, not revoked: ${namesWithin(parts, KEPT_LINE_CHARS, more)}.`];
+  return parts.length + unlisted === 0 ? [] : [`Kept, not revoked: ${namesWithin(parts, KEPT_LINE_CHARS, more, unlisted)}.`];
 }
 
 function words(message: KillSwitchMessage, input: NoticeInput) {

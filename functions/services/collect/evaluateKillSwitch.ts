@@ -2,7 +2,7 @@ import { ChainError } from '../../chain/errors';
 import type { ChainClient } from '../../chain/ports';
 import type { TrackedAccount } from '../../domain/account';
 import { decideKillSwitch, firedState, type KillSwitchDecision, type KillSwitchFacts, type KillSwitchState } from '../../domain/killSwitchDecision';
-import type { KillSwitchAction } from '../../domain/killSwitchFiring';
+import { firingForNotice, type KillSwitchAction } from '../../domain/killSwitchFiring';
 import type { ProtectiveRevoker } from '../../domain/protectiveAction';
 import { alignCurves } from '../../domain/series';
 import type { NotifyEvent } from '../../messages/notifyMessage';
@@ -117,7 +117,8 @@ async function deliverKillSwitch(
         eventId: `kill-switch:${account.address.toLowerCase()}:${decision.firing.asOf}`,
         account: account.address,
         at: now,
-        firing: { ...decision.firing, action },
+        // Its lists are cut to what one notice carries; the keys left out are counted.
+        firing: firingForNotice({ ...decision.firing, action }),
       };
       return { events: [event], outcome: 'fire', commit: () => save(firedState(action, now)) };
     }

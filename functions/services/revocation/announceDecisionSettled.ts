@@ -1,7 +1,7 @@
 import type { ChainClient } from '../../chain/ports';
 import { ChainError } from '../../chain/errors';
 import { decisionSettlement, type DecisionSettlement } from '../../domain/decisionSettlement';
-import type { DecisionResult } from '../../domain/decisionResult';
+import { resultForNotice, type DecisionResult } from '../../domain/decisionResult';
 import type { ProtectiveDecision } from '../../domain/protectiveDecision';
 import type { NotifyEvent } from '../../messages/notifyMessage';
 import type { MessageQueue } from '../../queue/messageQueue';
@@ -46,7 +46,8 @@ export async function announceDecisionSettled(deps: AnnounceDecisionDeps, decisi
     if (!(error instanceof ChainError)) throw error;
   }
   const retry = decision.rule === 'unknown-delegate' && decision.evidence['judgedAgain'] !== true ? (settlement.units[0]?.retryAt ?? null) : null;
-  const result: DecisionResult = {
+  // A decision on more keys than one notice carries is cut to its bound; the keys left out are counted.
+  const result = resultForNotice({
     decisionId: decision.decisionId,
     rule: decision.rule,
     reason: decision.reason,
@@ -60,7 +61,7 @@ export async function announceDecisionSettled(deps: AnnounceDecisionDeps, decisi
     })),
     left,
     judgedAgainAt: settlement.count.revoked + settlement.count.gone === settlement.units.length ? null : retry,
-  };
+  });
   const eventId = decisionResultEventId(decision.decisionId);
   await sendAll(deps.notify, [{ id: 'result', body: { kind: 'decision-result', eventId, account: decision.account, at: settlement.settledAt, result } }]);
   if (fresh) {

@@ -9,6 +9,9 @@ import { RefinementBudget } from '../../../../functions/services/collect/refinem
 import { drawdown, drawdownCurve } from '../../../../functions/domain/drawdown';
 import { alignCurves } from '../../../../functions/domain/series';
 import { storedSeries } from '../../../../functions/store/storedSeries';
+import { refusedUnit } from '../../../../functions/domain/decisionUnit';
+import { MAX_NOTICE_DELEGATES } from '../../../../functions/domain/protectiveDecision';
+import { announceDecisionSettled } from '../../../../functions/services/revocation/announceDecisionSettled';
 import { presentNotice } from '../../../../functions/notices/presentNotice';
 import { rearmKillSwitch } from '../../../../functions/services/protection/rearmKillSwitch';
 import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
@@ -242,6 +245,51 @@ describe('kill switch on drawdown (collect → protection service → queue → 
     });
     expect(shown.title).toContain('would have fired (dry run)');
     expect(shown.fields.find((f) => f.label === 'Keys')?.value).toContain(bot);
+  }, 180_000);
+
+  it(`on an account with more keys than a notice lists (${MAX_NOTICE_DELEGATES}), the firing and its result are still told: one valid notice each, counting every key`, async () => {
+    const { address } = await armedAccount('crowded', { killSwitchConfirm: 'now', killSwitchDryRun: 'on', killSwitchWebSessions: 'revoke' });
+    const extra = MAX_NOTICE_DELEGATES + 5 - 3;
+    for (let i = 0; i < extra; i += 25)
+      await Promise.all(
+        Array.from({ length: Math.min(25, extra - i) }, (_, j) => h.control.addDelegate(address, { name: `bot ${i + j}`, expiresInMs: 30 * DAY })),
+      );
+    await lose(address, 40);
+    await poll(address);
+    // The recorder parses each queued message as the notify consumer does: both notices were rejected before.
+    const [notice] = killNotices(address);
+    expect(notice?.firing.action).toMatchObject({ kind: 'requested', outcome: { kind: 'dry-run' } });
+    expect(notice?.firing.unlisted).toEqual({ acted: 4, kept: 0 });
+    const context = {
+      account: { address, label: null, timezone: 'UTC' },
+      links: { revokeUrl: () => null, snoozeUrl: () => 'https://example.test/s', preferencesUrl: () => 'https://example.test/p', revokeAllUrl: () => null },
+      delegateCount: MAX_NOTICE_DELEGATES + 5,
+    };
+    // Every key but the kept one: 204, of which the notice names 200.
+    const shown = presentNotice(notice!, context);
+    expect(shown.title).toBe(`Kill switch would have fired (dry run): ${MAX_NOTICE_DELEGATES + 4} keys`);
+    expect(shown.summary).toContain(`This notice names ${MAX_NOTICE_DELEGATES} of the ${MAX_NOTICE_DELEGATES + 4} keys`);
+
+    // The same decision armed (the dry run's, recorded with all 204 keys), settled as the signer settles one: each key refused (signing 204 would take the suite 20 s).
+    const dryRunId =
+      notice!.firing.action.kind === 'requested' && 'decisionId' in notice!.firing.action.outcome ? notice!.firing.action.outcome.decisionId : '';
+    const dryRun = await h.repos.decisions.get(dryRunId);
+    expect(dryRun?.delegates).toHaveLength(MAX_NOTICE_DELEGATES + 4);
+    const decision = { ...dryRun!, decisionId: `${dryRunId}-armed`, dryRun: false };
+    expect((await h.repos.decisions.put(decision)).kind).toBe('written');
+    await Promise.all(
+      decision.delegates.map((d) =>
+        h.repos.decisions.finishUnit(decision.decisionId, d, refusedUnit({ code: 'protection-off', text: 'protection was turned off' }, null)),
+      ),
+    );
+    await announceDecisionSettled({ decisions: h.repos.decisions, notify: notifyRecorder(notified), chain: h.chain, log: silentLog }, decision, true);
+    const results = notified.filter((n): n is Extract<NotifyMessage, { kind: 'decision-result' }> => n.kind === 'decision-result' && n.account === address);
+    expect(results).toHaveLength(1);
+    expect(results[0]?.result.units).toHaveLength(MAX_NOTICE_DELEGATES);
+    expect(results[0]?.result.unlisted).toEqual({ revoked: 0, gone: 0, refused: 4, failed: 0, left: 5 });
+    const told = presentNotice(results[0]!, context);
+    expect(told.title).toBe('Kill switch fired, keys NOT revoked: protection was turned off');
+    expect(told.summary).toContain(`: 0 revoked, ${MAX_NOTICE_DELEGATES + 4} not.`);
   }, 180_000);
 
   it('a withdrawal never fires it', async () => {
