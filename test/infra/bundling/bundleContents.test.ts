@@ -22,6 +22,9 @@ const run = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), 'sentinel-bundle-contents-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
+/** What both mailers (alerts and reports) read and record: the account and its curves, keys, mutes, recipients' choices, deliveries, chats. */
+const MAILERS = ['accountHistory', 'accounts', 'alertState', 'channels', 'curves', 'delegateView', 'delivery', 'preferences', 'suppression'];
+
 /** The repositories each handler builds (`someRepositoriesFrom`); any other one in its bundle came through a shared module. */
 const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
   // accountHistory: the desk's alert history and deliveries, recorded where they happen; deskOperators: the marked operators told too.
@@ -30,35 +33,8 @@ const REPOSITORIES: Readonly<Record<HandlerName, readonly string[]>> = {
   collect: ['accountHistory', 'accounts', 'alertState', 'curves', 'decision', 'delegateView', 'deskSummary', 'knownDelegates', 'snapshots'],
   // accountHistory, accounts: a missed report listed in its accounts' deliveries, to the recipients it was for.
   'report-dispatch': ['accountHistory', 'accountSchedule', 'accounts', 'deskOperators', 'missedReports', 'recipients', 'reportLedger'],
-  notify: [
-    'accountHistory',
-    'accounts',
-    'alertState',
-    'channels',
-    'curves',
-    'delegateView',
-    'delivery',
-    'deskOperators',
-    'onboardingBatch',
-    'onboardingProgress',
-    'preferences',
-    'suppression',
-  ],
-  'daily-report': [
-    'accountHistory',
-    'accountSchedule',
-    'accounts',
-    'alertState',
-    'channels',
-    'curves',
-    'delegateView',
-    'delivery',
-    'preferences',
-    'recipients',
-    'reportLedger',
-    'reportRecords',
-    'suppression',
-  ],
+  notify: [...MAILERS, 'deskOperators', 'onboardingBatch', 'onboardingProgress'].sort(),
+  'daily-report': [...MAILERS, 'accountSchedule', 'recipients', 'reportLedger', 'reportRecords'].sort(),
   // channels: the one a chat's link names (its link epoch), on both pages and the signer.
   'revoke-page': ['accounts', 'channels', 'delegateView', 'preferences', 'suppression', 'token'],
   'revoke-all-page': ['accounts', 'channels', 'delegateView', 'revokeAll'],

@@ -110,6 +110,8 @@ const ITEM_ACTIONS = ['GetItem', 'BatchGetItem', 'Query', 'Scan', 'ConditionChec
 const READ = ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem'];
 const WRITE = ['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'];
 const RW = [...new Set([...READ, ...WRITE])];
+/** What both mailers (alerts and reports) read in full: the account, its curves and snapshots, its keys, mutes and recipients' choices. */
+const MAILER_READS = { accounts: READ, curves: READ, snapshots: READ, delegates: READ, suppressions: READ, preferences: READ };
 
 /** The item actions the role may perform on the table, evaluated, sorted. */
 function tableActions(owner: string, table: TableId): string[] {
@@ -321,12 +323,7 @@ describe('IAM statements', () => {
         history: ['PutItem'],
       },
       notify: {
-        accounts: READ,
-        curves: READ,
-        snapshots: READ,
-        delegates: READ,
-        suppressions: READ,
-        preferences: READ,
+        ...MAILER_READS,
         alerts: ['GetItem'],
         deliveries: RW,
         channels: ['Query'],
@@ -343,12 +340,7 @@ describe('IAM statements', () => {
         history: ['PutItem'],
       },
       'daily-report': {
-        accounts: READ,
-        curves: READ,
-        snapshots: READ,
-        delegates: READ,
-        suppressions: READ,
-        preferences: READ,
+        ...MAILER_READS,
         deliveries: RW,
         // Digests to chat: a chat's mutes of each account, and the channels (an account report's chat is the fan-out's).
         alerts: ['GetItem'],

@@ -11,40 +11,26 @@ describe('createTables', () => {
     const client = dynamoClient();
     const prefix = `up${randomUUID().slice(0, 8)}-`;
     // An accounts table from before the byNextReport index, and a curves table without TTL.
+    const key = (hash: string, range?: string) => [
+      { AttributeName: hash, KeyType: 'HASH' as const },
+      ...(range === undefined ? [] : [{ AttributeName: range, KeyType: 'RANGE' as const }]),
+    ];
+    const attributes = (types: Record<string, 'S' | 'N'>) => Object.entries(types).map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType }));
     await client.send(
       new CreateTableCommand({
         TableName: tableName(prefix, 'accounts'),
         BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [
-          { AttributeName: 'address', AttributeType: 'S' },
-          { AttributeName: 'shard', AttributeType: 'S' },
-          { AttributeName: 'nextDueAt', AttributeType: 'N' },
-        ],
-        KeySchema: [{ AttributeName: 'address', KeyType: 'HASH' }],
-        GlobalSecondaryIndexes: [
-          {
-            IndexName: 'byNextDue',
-            KeySchema: [
-              { AttributeName: 'shard', KeyType: 'HASH' },
-              { AttributeName: 'nextDueAt', KeyType: 'RANGE' },
-            ],
-            Projection: { ProjectionType: 'ALL' },
-          },
-        ],
+        AttributeDefinitions: attributes({ address: 'S', shard: 'S', nextDueAt: 'N' }),
+        KeySchema: key('address'),
+        GlobalSecondaryIndexes: [{ IndexName: 'byNextDue', KeySchema: key('shard', 'nextDueAt'), Projection: { ProjectionType: 'ALL' } }],
       }),
     );
     await client.send(
       new CreateTableCommand({
         TableName: tableName(prefix, 'curves'),
         BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [
-          { AttributeName: 'series', AttributeType: 'S' },
-          { AttributeName: 'ts', AttributeType: 'N' },
-        ],
-        KeySchema: [
-          { AttributeName: 'series', KeyType: 'HASH' },
-          { AttributeName: 'ts', KeyType: 'RANGE' },
-        ],
+        AttributeDefinitions: attributes({ series: 'S', ts: 'N' }),
+        KeySchema: key('series', 'ts'),
       }),
     );
     try {

@@ -10,22 +10,35 @@ import { ACCOUNT, emailOf, killSwitchFiredEvent, killSwitchRevokedEvent, noticeO
 /** SQS's message size limit (the queues are created with its default). */
 const QUEUE_MESSAGE_BYTES = 256 * 1024;
 
+/** A chain-given key name at its longest (200 characters). */
+const longName = (i: number) => `bot-${i}-${'n'.repeat(190)}`.slice(0, 200);
+
 const keys = (n: number) => Array.from({ length: n }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}` as `0x${string}`);
 
-/** The kill switch fired on an account with `n` keys, every one queued for revocation, each with a long chain-given name. */
-function firedWith(n: number): NotifyEvent {
+/** A firing as the kill switch decides it on an account whose keys are, in this order: kept by the account, announced, revoked; and web sessions kept. */
+function firingOf(
+  counts: { keepDelegate: number; announced: number; acted: number; web: number },
+  outcome: 'queued' | 'protection-off' = 'queued',
+): KillSwitchFiring {
   if (killSwitchFiredEvent.kind !== 'kill-switch') throw new Error('fixture');
-  const all = keys(n);
+  const all = keys(counts.keepDelegate + counts.announced + counts.acted + counts.web);
+  const keepDelegate = all.slice(0, counts.keepDelegate);
+  const requested = all.slice(0, counts.keepDelegate + counts.announced + counts.acted);
+  const acted = requested.slice(counts.keepDelegate + counts.announced);
   return {
-    ...killSwitchFiredEvent,
-    firing: {
-      ...killSwitchFiredEvent.firing,
-      requested: all,
-      names: all.map((address, i) => ({ address, name: `bot-${i}-${'n'.repeat(190)}`.slice(0, 200) })),
-      action: { kind: 'requested', outcome: { kind: 'queued', decisionId: 'd-fired', delegates: all } },
-    },
+    ...killSwitchFiredEvent.firing,
+    requested,
+    keptKeys: keepDelegate,
+    keptWebSessions: all.slice(requested.length),
+    names: all.map((address, i) => ({ address, name: longName(i) })),
+    action: { kind: 'requested', outcome: outcome === 'queued' ? { kind: 'queued', decisionId: 'd-fired', delegates: acted } : { kind: 'protection-off' } },
   };
 }
+
+const firingEvent = (firing: KillSwitchFiring): NotifyEvent => {
+  if (killSwitchFiredEvent.kind !== 'kill-switch') throw new Error('fixture');
+  return { ...killSwitchFiredEvent, firing };
+};
 
 /** Its result: every key failed, its words as long as the result carries them for so many keys, and every key still listed. */
 function resultWith(n: number): NotifyEvent {
@@ -37,7 +50,7 @@ function resultWith(n: number): NotifyEvent {
       ...killSwitchRevokedEvent.result,
       units: all.map((address, i) => ({
         address,
-        name: `bot-${i}-${'n'.repeat(190)}`.slice(0, 200),
+        name: longName(i),
         status: 'failed',
         refusal: null,
         text: 'x'.repeat(MANY_UNITS_TEXT_CHARS),
@@ -49,7 +62,7 @@ function resultWith(n: number): NotifyEvent {
 
 describe(`the kill switch's notices on an account with up to ${MAX_NOTICE_DELEGATES} keys`, () => {
   it('its firing is a valid message that fits one queue message, and its notice and email count every key', () => {
-    const event = firedWith(MAX_NOTICE_DELEGATES);
+    const event = firingEvent(firingOf({ keepDelegate: 0, announced: 0, acted: MAX_NOTICE_DELEGATES, web: 0 }));
     expect(notifyMessageSchema.safeParse(event).success).toBe(true);
     expect(Buffer.byteLength(JSON.stringify(event))).toBeLessThan(QUEUE_MESSAGE_BYTES);
     expect(noticeOf(event).title).toBe(`Kill switch fired: ${MAX_NOTICE_DELEGATES} keys being revoked`);
@@ -85,31 +98,6 @@ describe('the kill switch on an account that keeps many web sessions', () => {
     expect(text).toMatch(/and \d+ more keys \(the account page lists each\)\./);
   });
 });
-
-/** A firing as the kill switch decides it on an account whose keys are, in this order: kept by the account, announced, revoked; and web sessions kept. */
-function firingOf(
-  counts: { keepDelegate: number; announced: number; acted: number; web: number },
-  outcome: 'queued' | 'protection-off' = 'queued',
-): KillSwitchFiring {
-  if (killSwitchFiredEvent.kind !== 'kill-switch') throw new Error('fixture');
-  const all = keys(counts.keepDelegate + counts.announced + counts.acted + counts.web);
-  const keepDelegate = all.slice(0, counts.keepDelegate);
-  const requested = all.slice(0, counts.keepDelegate + counts.announced + counts.acted);
-  const acted = requested.slice(counts.keepDelegate + counts.announced);
-  return {
-    ...killSwitchFiredEvent.firing,
-    requested,
-    keptKeys: keepDelegate,
-    keptWebSessions: all.slice(requested.length),
-    names: all.map((address, i) => ({ address, name: `bot-${i}-${'n'.repeat(190)}`.slice(0, 200) })),
-    action: { kind: 'requested', outcome: outcome === 'queued' ? { kind: 'queued', decisionId: 'd-fired', delegates: acted } : { kind: 'protection-off' } },
-  };
-}
-
-const firingEvent = (firing: KillSwitchFiring): NotifyEvent => {
-  if (killSwitchFiredEvent.kind !== 'kill-switch') throw new Error('fixture');
-  return { ...killSwitchFiredEvent, firing };
-};
 
 describe(`the kill switch on an account with more than ${MAX_NOTICE_DELEGATES} keys`, () => {
   it('its firing notice is one valid queue message that counts every key it revokes and keeps', () => {
