@@ -30,10 +30,20 @@ export const MAX_REVOKE_ALL_BATCH = 200;
  */
 export const revokeAllUnitSchema = z.discriminatedUnion('state', [
   z.object({ state: z.literal('queued'), attempt: z.number().int().min(1), at: z.number().int().min(0) }),
-  z.object({ state: z.literal('done'), attempt: z.number().int().min(1), at: z.number().int().min(0), outcome: revocationOutcomeSchema }),
-  z.object({ state: z.literal('unknown'), attempt: z.number().int().min(1), at: z.number().int().min(0), message: z.string() }),
+  ...revokeAllResultOptions(),
 ]);
 export type RevokeAllUnit = z.infer<typeof revokeAllUnitSchema>;
+
+/** How an attempt of a unit ended (`done` or `unknown`), as the worker records it. */
+export const revokeAllResultSchema = z.discriminatedUnion('state', revokeAllResultOptions());
+export type RevokeAllResult = z.infer<typeof revokeAllResultSchema>;
+
+function revokeAllResultOptions() {
+  return [
+    z.object({ state: z.literal('done'), attempt: z.number().int().min(1), at: z.number().int().min(0), outcome: revocationOutcomeSchema }),
+    z.object({ state: z.literal('unknown'), attempt: z.number().int().min(1), at: z.number().int().min(0), message: z.string() }),
+  ] as const;
+}
 
 /**
  * Whether a unit may be submitted (again): never submitted, or finished without sending anything

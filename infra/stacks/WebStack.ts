@@ -5,6 +5,7 @@ import { DESK_SUMMARY_KEY_PREFIX } from '../../functions/store/deskSummaryReposi
 import { DECISION_KEY_PREFIX, DECISION_SIGNING_KEY_PREFIX } from '../../functions/store/decisionRepository';
 import { DECISIONS_BY_ACCOUNT_INDEX } from '../../functions/store/tableDefinitions';
 import { CONSUMED_TOKEN_ATTRIBUTES } from '../../functions/store/tokenRepository';
+import { REVOKE_ALL_REQUEST_ATTRIBUTES, REVOKE_ALL_RESULT_ATTRIBUTES } from '../../functions/store/revokeAllRepository';
 import { CfnOutput, Fn, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
@@ -235,8 +236,10 @@ export class WebStack extends Stack {
     this.revokeAllPage
       .bindTableActions(table('accounts'), ['dynamodb:GetItem'])
       .bindTableActions(table('delegates'), ['dynamodb:Query'])
-      // The batch of a revoke-all link: read, and each unit marked queued (conditional updates); never a revoke token.
-      .bindTableActions(table('tokens'), ['dynamodb:GetItem', 'dynamodb:UpdateItem'], { leadingKeys: ['revoke-all#*'] })
+      // The batch of a revoke-all link: read, and each unit marked queued (conditional updates naming the
+      // batch's requests only, never a unit's result); never a revoke token.
+      .bindTableActions(table('tokens'), ['dynamodb:GetItem'], { leadingKeys: ['revoke-all#*'] })
+      .bindUpdateItem(table('tokens'), REVOKE_ALL_REQUEST_ATTRIBUTES, { leadingKeys: ['revoke-all#*'] })
       // A chat's link: the channel it names, one item read (its link epoch withdraws the link).
       .bindTableActions(table('channels'), ['dynamodb:GetItem'], { leadingKeys: ['channel'] })
       .bindLinkKeys(data.linkKeys)
@@ -250,8 +253,9 @@ export class WebStack extends Stack {
       reservedConcurrency: revokeAllWorkerConcurrency(config.rate.signerConcurrency),
     });
     this.revokeAllWorker
-      // The batch: read, and each unit's result recorded.
-      .bindTableActions(table('tokens'), ['dynamodb:GetItem', 'dynamodb:UpdateItem'], { leadingKeys: ['revoke-all#*'] })
+      // The batch: read, and each unit's result recorded (updates naming the results only, never a queued attempt).
+      .bindTableActions(table('tokens'), ['dynamodb:GetItem'], { leadingKeys: ['revoke-all#*'] })
+      .bindUpdateItem(table('tokens'), REVOKE_ALL_RESULT_ATTRIBUTES, { leadingKeys: ['revoke-all#*'] })
       // Each unit's own single-use revoke token: consumed (conditional put of a consumed token's attributes
       // only, never the signer's `signedAt` or outcome), read, released when nothing was sent.
       .bindPutItem(table('tokens'), CONSUMED_TOKEN_ATTRIBUTES, { leadingKeys: ['revoke#*'] })

@@ -3,6 +3,7 @@ import { HANDLER_NAMES, type HandlerName } from '../../../functions/config/handl
 import { OWNER_KEY_ADMIN_ACTIONS } from '../../../infra/constructs/OwnerKeys';
 import { IDENTITY_DEFAULT_FUNCTION } from '../../../infra/constructs/MailSender';
 import { TABLES, type TableId } from '../../../functions/store/tableDefinitions';
+import { REVOKE_ALL_REQUEST_ATTRIBUTES, REVOKE_ALL_RESULT_ATTRIBUTES } from '../../../functions/store/revokeAllRepository';
 import { CONSUMED_TOKEN_ATTRIBUTES, SIGNING_TOKEN_ATTRIBUTES } from '../../../functions/store/tokenRepository';
 import {
   TEST_ACCOUNT,
@@ -193,12 +194,15 @@ describe('IAM statements', () => {
     expect(may('sign-revocation', 'UpdateItem', 'revoke#abc')).toBe(true);
     expect(may('sign-revocation', 'GetItem', 'snooze#abc')).toBe(false);
     expect(may('sign-revocation', 'PutItem', 'revoke#abc')).toBe(false);
+    // An update of a batch names its part of it (see the batch test).
+    const updates = (owner: string, key: string, attributes: readonly string[]) =>
+      decide(owner, 'dynamodb:UpdateItem', tokens, { 'dynamodb:LeadingKeys': [key], 'dynamodb:Attributes': [...attributes] }) === 'allow';
     // revoke-all-page: its batches only; it can neither create nor consume a revoke token.
-    expect(may('revoke-all-page', 'UpdateItem', 'revoke-all#abc')).toBe(true);
+    expect(updates('revoke-all-page', 'revoke-all#abc', REVOKE_ALL_REQUEST_ATTRIBUTES)).toBe(true);
     for (const action of ['PutItem', 'DeleteItem', 'UpdateItem', 'GetItem']) expect(may('revoke-all-page', action, 'revoke#abc'), action).toBe(false);
     expect(may('revoke-all-page', 'GetItem', 'snooze#abc')).toBe(false);
     // revoke-all-worker: its batches, and consuming, reading and releasing its units' revoke tokens, never marking one signed.
-    expect(may('revoke-all-worker', 'UpdateItem', 'revoke-all#abc')).toBe(true);
+    expect(updates('revoke-all-worker', 'revoke-all#abc', REVOKE_ALL_RESULT_ATTRIBUTES)).toBe(true);
     for (const action of ['PutItem', 'GetItem', 'DeleteItem']) expect(may('revoke-all-worker', action, 'revoke#abc'), action).toBe(true);
     expect(may('revoke-all-worker', 'UpdateItem', 'revoke#abc')).toBe(false);
     expect(may('revoke-all-worker', 'PutItem', 'snooze#abc')).toBe(false);
@@ -210,7 +214,34 @@ describe('IAM statements', () => {
     // Only collect writes decisions; the signer reads them.
     for (const name of HANDLER_NAMES.filter((n) => n !== 'collect')) expect(may(name, 'PutItem', 'decision#abc'), name).toBe(false);
     // revoke-page and sign-revocation cannot touch a revoke-all batch.
-    for (const owner of ['revoke-page', 'sign-revocation']) expect(may(owner, 'UpdateItem', 'revoke-all#abc'), owner).toBe(false);
+    for (const owner of ['revoke-page', 'sign-revocation'])
+      for (const attributes of [REVOKE_ALL_REQUEST_ATTRIBUTES, REVOKE_ALL_RESULT_ATTRIBUTES])
+        expect(updates(owner, 'revoke-all#abc', attributes), owner).toBe(false);
+  });
+
+  it("keeps a revoke-all batch's results the worker's: the page queues attempts and cannot record a result, the worker records results and cannot queue (dynamodb:Attributes)", () => {
+    const update = (owner: string, attributes: readonly string[] | undefined) =>
+      decide(owner, 'dynamodb:UpdateItem', tableArn('tokens'), {
+        'dynamodb:LeadingKeys': ['revoke-all#abc'],
+        ...(attributes === undefined ? {} : { 'dynamodb:Attributes': [...attributes] }),
+        'dynamodb:ReturnValues': 'NONE',
+      });
+    expect(update('revoke-all-page', REVOKE_ALL_REQUEST_ATTRIBUTES)).toBe('allow');
+    expect(update('revoke-all-page', ['tokenId', 'units'])).toBe('allow');
+    expect(update('revoke-all-page', ['tokenId', 'results'])).toBe('implicit-deny');
+    expect(update('revoke-all-page', [...REVOKE_ALL_REQUEST_ATTRIBUTES, 'results'])).toBe('implicit-deny');
+    expect(update('revoke-all-worker', REVOKE_ALL_RESULT_ATTRIBUTES)).toBe('allow');
+    expect(update('revoke-all-worker', ['tokenId', 'units'])).toBe('implicit-deny');
+    expect(update('revoke-all-worker', [...REVOKE_ALL_RESULT_ATTRIBUTES, 'account'])).toBe('implicit-deny');
+    // Without the attribute list the ForAllValues test would be vacuously true: Null refuses it.
+    for (const owner of ['revoke-all-page', 'revoke-all-worker']) expect(update(owner, undefined), owner).toBe('implicit-deny');
+    // Neither may put a batch (a put replaces the whole item) nor delete one.
+    for (const owner of ['revoke-all-page', 'revoke-all-worker'])
+      for (const action of ['PutItem', 'DeleteItem', 'BatchWriteItem'])
+        expect(
+          decide(owner, `dynamodb:${action}`, tableArn('tokens'), { 'dynamodb:LeadingKeys': ['revoke-all#abc'], 'dynamodb:Attributes': ['tokenId', 'units'] }),
+          `${owner} ${action}`,
+        ).not.toBe('allow');
   });
 
   describe('key spaces of the alerts and delegates tables (dynamodb:LeadingKeys)', () => {
@@ -357,9 +388,10 @@ describe('IAM statements', () => {
         tokens: ['DeleteItem', 'GetItem'],
         channels: ['GetItem'],
       },
-      'revoke-all-page': { accounts: ['GetItem'], delegates: ['Query'], tokens: ['GetItem', 'UpdateItem'], channels: ['GetItem'] },
+      // UpdateItem on its batches with its part named only (the page's attempts, the worker's results): see the batch test.
+      'revoke-all-page': { accounts: ['GetItem'], delegates: ['Query'], tokens: ['GetItem'], channels: ['GetItem'] },
       // PutItem of its units' revoke tokens only naming a consumed token's attributes: see the signing-attributes test.
-      'revoke-all-worker': { tokens: ['DeleteItem', 'GetItem', 'UpdateItem'] },
+      'revoke-all-worker': { tokens: ['DeleteItem', 'GetItem'] },
       // No table at all: the signer reads and re-checks the decision, and audits.
       'decision-worker': {},
       // The fan-out of a published event: the account, the channel list, a chat's mutes of it, its curve (the chart), its delegates (the revoke-all count).

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { REVOKE_ALL_REQUEST_ATTRIBUTES, REVOKE_ALL_RESULT_ATTRIBUTES } from '../../../../functions/store/revokeAllRepository';
 import { CONSUMED_TOKEN_ATTRIBUTES, SIGNING_TOKEN_ATTRIBUTES } from '../../../../functions/store/tokenRepository';
 import { recordingDocumentClient, type RecordedWrite } from '../../../support/store/recordedWrites';
 import { formOf, getPage, revocationWorld, submitForm, titleOf, type WorldRole } from '../../../support/revocation/revocationWorld';
@@ -19,10 +20,10 @@ const tokenWrites = (role: WorldRole): RecordedWrite[] => (recorded.get(role) ??
  * What each function's role may write to `tokens` in AWS (infra/stacks/WebStack.ts): by action, the
  * leading key it may write, and for a put the only attributes it may name (the same list the stack grants).
  */
-const GRANTED: Record<Exclude<WorldRole, 'sign-revocation'>, { put?: string; update?: string; delete?: string }> = {
+const GRANTED: Record<Exclude<WorldRole, 'sign-revocation'>, { put?: string; update?: string; updates?: readonly string[]; delete?: string }> = {
   'revoke-page': { put: 'revoke#', delete: 'revoke#' },
-  'revoke-all-page': { update: 'revoke-all#' },
-  'revoke-all-worker': { put: 'revoke#', update: 'revoke-all#', delete: 'revoke#' },
+  'revoke-all-page': { update: 'revoke-all#', updates: REVOKE_ALL_REQUEST_ATTRIBUTES },
+  'revoke-all-worker': { put: 'revoke#', update: 'revoke-all#', updates: REVOKE_ALL_RESULT_ATTRIBUTES, delete: 'revoke#' },
   'preferences-page': { put: 'snooze#', delete: 'snooze#' },
 };
 
@@ -76,6 +77,15 @@ describe("what the link pages and the revoke-all worker write to tokens: only wh
         expect(write.leadingKey?.startsWith(prefix ?? '?'), what).toBe(true);
         // The signer's marks are named by no request of these roles, in an item, an update or a condition.
         for (const attribute of SIGNING_TOKEN_ATTRIBUTES) expect(write.attributes, what).not.toContain(attribute);
+        // An update of a revoke-all batch names its role's part only: the page's queued attempts, the worker's results.
+        if (write.action === 'UpdateItem') {
+          expect(granted.updates, what).toBeDefined();
+          expect(
+            write.attributes.filter((a) => !(granted.updates ?? []).includes(a)),
+            what,
+          ).toEqual([]);
+          expect(write.returnValues ?? 'NONE', what).toBe('NONE');
+        }
         // A put names nothing its grant's dynamodb:Attributes leaves out (the key included), and asks for no old item.
         if (write.action === 'PutItem') {
           expect(
