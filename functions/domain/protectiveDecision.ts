@@ -14,6 +14,12 @@ export const decisionIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,128}$/, '16 
 export const MAX_NOTICE_DELEGATES = 200;
 
 /**
+ * Most keys one automatic decision revokes: a decision is one item (about 45 bytes a key), read
+ * again by the signer for each of them. Past it nothing is decided and the notice says why.
+ */
+export const MAX_DECISION_DELEGATES = 1_000;
+
+/**
  * What a rule evaluator decided, written once and never changed: the signer signs an automatic
  * revocation only for a delegate of a decision that still holds when it signs.
  */
@@ -26,7 +32,7 @@ export const protectiveDecisionSchema = z.object({
   /** The figures the decision rests on. */
   evidence: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
   /** The delegates to revoke (kept and announced keys already left out). */
-  delegates: z.array(addressSchema).max(1_000),
+  delegates: z.array(addressSchema).max(MAX_DECISION_DELEGATES),
   createdAt: ms,
   /** A dry run's decision revokes nothing: the signer refuses it. */
   dryRun: z.boolean(),

@@ -1,6 +1,6 @@
 import type { ProtectiveActionOutcome, ProtectiveActionRequest, ProtectiveRevoker } from '../../domain/protectiveAction';
 import { isKeptDelegate, protectionArming } from '../../domain/protectionArming';
-import type { ProtectiveDecision } from '../../domain/protectiveDecision';
+import { MAX_DECISION_DELEGATES, type ProtectiveDecision } from '../../domain/protectiveDecision';
 import { protectiveDecisionId } from '../../domain/protectiveDecisionId';
 import type { ProtectionSwitch } from '../../domain/protectionSwitch';
 import type { DecisionJob } from '../../messages/decisionJob';
@@ -29,7 +29,8 @@ export interface ProtectDeps {
  * The protection service both rule evaluators call (`ProtectiveRevoker`): decides, in this
  * order, whether an automatic revocation goes ahead: the stage-wide switch (`protection-off`),
  * the account's arming for the rule (`not-armed`), kept and announced keys left out
- * (`nothing-to-revoke`), a dry run (its decision recorded, `dry-run`, nothing queued). Then it
+ * (`nothing-to-revoke`), more keys than one decision holds (`capped`, `MAX_DECISION_DELEGATES`),
+ * a dry run (its decision recorded, `dry-run`, nothing queued). Then it
  * writes the immutable decision, under an id derived from the request's occasion, and queues one
  * unit per delegate, in order, grouped by account. A redelivered collect message (its first run
  * stopped before committing) has the same occasion: it finds the decision it made and answers as
@@ -65,6 +66,11 @@ async function protect(deps: ProtectDeps, request: ProtectiveActionRequest): Pro
   const { announcements } = await deps.knownDelegates.read(request.account);
   const delegates = [...new Set(request.delegates)].filter((d) => !isKeptDelegate(account, announcements, d, request.now));
   if (delegates.length === 0) return count(deps, { kind: 'nothing-to-revoke' });
+  // More keys than a decision holds: it could not be written, and the poll would fail until its dead-letter queue.
+  if (delegates.length > MAX_DECISION_DELEGATES) {
+    deps.log.warn('protection: more keys than one decision holds; nothing revoked', { ...about, delegates: delegates.length });
+    return count(deps, { kind: 'capped', cap: `${MAX_DECISION_DELEGATES.toLocaleString('en-US')} keys in one automatic decision` });
+  }
 
   const decision: ProtectiveDecision = {
     decisionId,

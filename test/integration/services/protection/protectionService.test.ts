@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildRemoveDelegateManager } from '../../../../functions/chain/transactionBuilders';
 import type { ProtectiveActionRequest, ProtectiveRevoker } from '../../../../functions/domain/protectiveAction';
 import type { DecisionJob } from '../../../../functions/messages/decisionJob';
+import { MAX_DECISION_DELEGATES } from '../../../../functions/domain/protectiveDecision';
 import { createDecisionWorkerHandler } from '../../../../functions/handlers/decision-worker';
 import { memoryCounters, silentLog } from '../../../../functions/shared/observability';
 import { createSignRevocationHandler } from '../../../../functions/handlers/sign-revocation';
@@ -136,6 +137,21 @@ describe('the protection service', () => {
     expect(await listed(account.address)).toHaveLength(3);
     if (outcome.kind === 'dry-run')
       expect(await world.repos.decisions.get(outcome.decisionId)).toMatchObject({ dryRun: true, reason: request(account).reason });
+  });
+
+  it(`refuses a decision of more keys than one holds (${MAX_DECISION_DELEGATES}): nothing written or queued, an answer the notice words (the poll no longer fails on it)`, async () => {
+    await world.protection.write('on');
+    const account = await armed({ killSwitch: 30 });
+    const many = Array.from({ length: MAX_DECISION_DELEGATES }, (_, i) => `0x${(i + 1).toString(16).padStart(40, '0')}` as const);
+    const crowded = { ...request(account), delegates: [...request(account).delegates, ...many] };
+    const outcome = await protect(crowded);
+    expect(outcome).toEqual({ kind: 'capped', cap: '1,000 keys in one automatic decision' });
+    await queue.drain();
+    expect(await listed(account.address)).toHaveLength(3);
+    expect((await world.repos.decisions.pageForAccount(account.address, 10, null)).decisions).toEqual([]);
+    // Within the bound, the same account decides as usual.
+    expect(await protect({ ...request(account), occasion: { at: Date.now(), generation: 1 } })).toMatchObject({ kind: 'queued' });
+    await queue.drain();
   });
 
   it('opens the breaker at signing when more than 5 accounts fire within an hour: the sixth and later act on none, and each desk is told', async () => {
