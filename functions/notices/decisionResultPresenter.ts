@@ -90,7 +90,7 @@ export function decisionResultNoticeText(result: DecisionResult, ctx: { account:
       `Still able to trade this account: ${namesWithin(
         left.map((k) => `${who(k)}${k.isWebClient ? ' (web session)' : ''}`),
         LEFT_LINE_CHARS,
-        (more) => `and ${more} more key${more === 1 ? '' : 's'} ("sentinel delegates list ${ctx.account}" lists each)`,
+        (more) => `${more} more key${more === 1 ? '' : 's'} ("sentinel delegates list ${ctx.account}" lists each)`,
         unlisted.left,
       )}.`,
     );

@@ -123,7 +123,7 @@ const BECAUSE: Readonly<Record<KeptBecause, string>> = { 'keep-delegate': '--kee
 function kept(firing: KillSwitchFiring, who: (address: string) => string): string[] {
   const parts = firingKeys(firing).kept.map((k) => `${who(k.address)} (${BECAUSE[k.because]})`);
   const unlisted = firing.unlisted?.kept ?? 0;
-  const more = (n: number): string => `and ${n} more key${n === 1 ? '' : 's'} (the account page lists each)`;
+  const more = (n: number): string => `${n} more key${n === 1 ? '' : 's'} (the account page lists each)`;
   return parts.length + unlisted === 0 ? [] : [`Kept, not revoked: ${namesWithin(parts, KEPT_LINE_CHARS, more, unlisted)}.`];
 }
 

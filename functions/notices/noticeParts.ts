@@ -35,10 +35,10 @@ export function revokeAllLinks(input: NoticeInput): NoticeLink[] {
 }
 
 /**
- * `names` joined with commas, as many as fit in `chars` (the first always), then how many more and
- * where each is listed (`more`, counting `unlisted` names the caller never had too; alone without
- * its leading "and " when no name is shown): a paragraph naming an account's keys stays within its
- * bound however many keys there are.
+ * `names` joined with commas, as many as fit in `chars` (the first always), then "and" how many more
+ * and where each is listed (`more`, counting `unlisted` names the caller never had too; alone when
+ * no name is shown): a paragraph naming an account's keys stays within its bound however many keys
+ * there are.
  */
 export function namesWithin(names: readonly string[], chars: number, more: (count: number) => string, unlisted = 0): string {
   const shown: string[] = [];
@@ -49,6 +49,6 @@ export function namesWithin(names: readonly string[], chars: number, more: (coun
     length += name.length + 2;
   }
   const left = names.length - shown.length + unlisted;
-  if (shown.length === 0) return more(left).replace(/^and /, '');
-  return left === 0 ? shown.join(', ') : `${shown.join(', ')} ${more(left)}`;
+  if (left === 0) return shown.join(', ');
+  return shown.length === 0 ? more(left) : `${shown.join(', ')} and ${more(left)}`;
 }
