@@ -65,12 +65,13 @@ async function withFiringProgress(stores: Pick<DeskStores, 'decisions'>, row: Ov
 async function withUnknownKeyDecision(stores: Pick<DeskStores, 'decisions'>, row: OverviewRow, now: number): Promise<OverviewRow> {
   const latest = row.unknownKey.latest;
   if (!unknownKeyDecisionWorthReading(latest, now)) return row;
-  // The latest and the earlier ones kept beside it (several only after several unknown keys within three days).
-  const recent = [];
-  for (const ref of unknownKeyDecisionRefs(latest, now)) {
-    const read = await decisionWithUnits(stores, ref.decisionId);
-    recent.push(read === null ? null : recentUnknownKeyDecision(read.decision, read.units, now));
-  }
+  // The latest and the earlier ones kept beside it (several only after several unknown keys within three days), read together.
+  const recent = await Promise.all(
+    unknownKeyDecisionRefs(latest, now).map(async (ref) => {
+      const read = await decisionWithUnits(stores, ref.decisionId);
+      return read === null ? null : recentUnknownKeyDecision(read.decision, read.units, now);
+    }),
+  );
   return { ...row, unknownKey: { latest, recent: mostUrgentUnknownKeyDecision(recent) } };
 }
 
