@@ -43,11 +43,12 @@ export function channelFanOut(message: NotifyMessage, loaded: LoadedFanOut, link
   const { account } = loaded;
   const head = noticeHead(message);
   const taking = channelsTaking(loaded.channels, new Map([[account.address, loaded.controls]]), head, now);
+  // The delegates not removed: the Revoke-all link's N, and what a revoke-all result names as left.
+  const listed = loaded.delegates.filter((d) => d.removedAt === null);
   const shared = {
     account: { address: account.address, label: account.label, timezone: account.timezone },
-    // The "Revoke all N API keys" link's N: the delegates not removed.
-    delegateCount: head.loads?.delegateCount && account.signer !== null ? loaded.delegates.filter((d) => d.removedAt === null).length : 0,
-    ...(head.loads?.delegateViews ? { listedDelegates: loaded.delegates.filter((d) => d.removedAt === null).map((d) => d.delegate) } : {}),
+    delegateCount: head.loads?.delegateCount && account.signer !== null ? listed.length : 0,
+    ...(head.loads?.delegateViews ? { listedDelegates: listed.map((d) => d.delegate) } : {}),
   };
   const jobs = taking.map(({ channel }) => {
     const notice = presentNotice(message, {
